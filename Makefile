@@ -1,0 +1,78 @@
+# deja - build with `make`; `make check` runs the whole suite (see README).
+#
+#   make                      release build in build/
+#   make SAN=1 BUILD=build-asan   ASan + UBSan build
+#   make unit                 build the unit tests
+#   make check                everything .ci/run runs
+
+CC      ?= cc
+BUILD   ?= build
+PREFIX  ?= /usr/local
+PKGS     = sqlite3 libpcre2-8 jansson libcrypto
+
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
+
+WARN     = -Wall -Wextra -Werror -Wmissing-prototypes -Wstrict-prototypes \
+           -Wshadow -Wpointer-arith -Wvla -Wformat=2
+CFLAGS  ?= -O2 -g
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -Isrc -include src/banned.h \
+             $(PKG_CFLAGS) $(CFLAGS)
+LDLIBS_ALL = $(PKG_LIBS) -lutil
+
+ifeq ($(SAN),1)
+ALL_CFLAGS += -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
+              -fno-omit-frame-pointer
+LDFLAGS    += -fsanitize=address,undefined
+endif
+
+LIB_SRC  := $(wildcard src/*.c)
+CLI_SRC  := $(wildcard cli/*.c)
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+FUZZ_SRC := $(wildcard fuzz/fuzz_*.c)
+
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
+
+all: $(BUILD)/deja
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/libdeja.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/deja: $(CLI_OBJ) $(BUILD)/libdeja.a
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libdeja.a $(LDLIBS_ALL)
+
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libdeja.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libdeja.a $(LDLIBS_ALL) -lcmocka
+
+# Fuzz targets link a replay driver so any compiler can run their corpora;
+# `make fuzz-libfuzzer CC=clang` builds real libFuzzer binaries.
+$(BUILD)/fuzz/%: $(BUILD)/fuzz/%.o $(BUILD)/fuzz/replay.o $(BUILD)/libdeja.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_ALL)
+
+unit: $(UNIT_BIN)
+fuzz: $(FUZZ_BIN)
+
+check: all
+	./scripts/test.sh
+
+install: $(BUILD)/deja
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BUILD)/deja $(DESTDIR)$(PREFIX)/bin/deja
+	install -m 644 docs/deja.1 $(DESTDIR)$(PREFIX)/share/man/man1/deja.1
+
+clean:
+	rm -rf build build-asan
+
+.PHONY: all unit fuzz check install clean
+.SECONDARY:
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d)
