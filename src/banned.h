@@ -6,6 +6,12 @@
 #ifndef DEJA_BANNED_H
 #define DEJA_BANNED_H
 
+/* The system headers that declare them come first, so that the macros
+ * below do not rewrite their declarations. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #define DEJA_BANNED(func) sorry_##func##_is_banned_in_deja
 
 #undef strcpy

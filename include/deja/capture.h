@@ -1,0 +1,67 @@
+/*
+ * capture.h - bounded, streaming collection of a command's output.
+ *
+ * Output of any size is fed in chunks as it arrives; the capture keeps only
+ * what the analysis needs (spec 001 FR-005, "smart filtering"): lines that
+ * carry error keywords or name a file and a line, plus the last lines of the
+ * output.  ANSI escapes and carriage-return redraws are removed line by line.
+ * Memory is bounded by DEJA_CAPTURE_KEPT_MAX whatever the output size; what
+ * does not fit is counted, not kept.
+ */
+#ifndef DEJA_CAPTURE_H
+#define DEJA_CAPTURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "deja/buf.h"
+
+#define DEJA_CAPTURE_LINE_MAX 2048          /* longer lines are cut */
+#define DEJA_CAPTURE_KEPT_MAX (1024 * 1024) /* bytes of kept lines */
+#define DEJA_CAPTURE_TAIL 10                /* last lines always kept */
+
+typedef struct deja_capture_line {
+	uint64_t lineno;  /* 1-based line number in the output */
+	size_t off, len;  /* in the capture's kept buffer */
+} deja_capture_line;
+
+typedef struct deja_capture {
+	deja_buf partial;          /* the line being assembled */
+	int partial_cut;           /* the current line hit LINE_MAX */
+	deja_buf kept;             /* kept lines, back to back */
+	deja_capture_line *lines;  /* index into kept, in output order */
+	size_t nlines, alloc;
+	deja_buf tail[DEJA_CAPTURE_TAIL]; /* ring of the last lines */
+	uint64_t tail_lineno[DEJA_CAPTURE_TAIL];
+	uint64_t total_bytes;
+	uint64_t total_lines;
+	uint64_t dropped_lines;    /* interesting lines that did not fit */
+	int binary;                /* NUL bytes seen: not text */
+} deja_capture;
+
+void deja_capture_init(deja_capture *c);
+void deja_capture_release(deja_capture *c);
+
+/* Feed a chunk; never fails except for lack of memory (then the rest is
+ * counted as dropped, and the function still returns 0: capture is
+ * best-effort and must never stop the output flowing). */
+int deja_capture_feed(deja_capture *c, const char *data, size_t len);
+
+/* Flush the last unterminated line.  Call once after the last feed. */
+void deja_capture_finish(deja_capture *c);
+
+/*
+ * The filtered lines in output order (kept lines and the tail merged,
+ * without repeats), each terminated by '\n', appended to out.
+ */
+int deja_capture_text(const deja_capture *c, deja_buf *out);
+
+/* Strip ANSI escape sequences and resolve carriage-return redraws in one
+ * line (no '\n' inside), appending the visible text to out. */
+int deja_ansi_strip_line(deja_buf *out, const char *line, size_t len);
+
+/* 1 when a (stripped) line is worth keeping: error keywords, or a file and
+ * line number. */
+int deja_line_is_interesting(const char *line, size_t len);
+
+#endif

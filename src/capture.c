@@ -1,0 +1,268 @@
+#include "deja/capture.h"
+#include "deja/common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void deja_capture_init(deja_capture *c)
+{
+	memset(c, 0, sizeof(*c));
+	deja_buf_init(&c->partial, 0);
+	deja_buf_init(&c->kept, 0);
+	for (size_t i = 0; i < DEJA_CAPTURE_TAIL; i++)
+		deja_buf_init(&c->tail[i], 0);
+}
+
+void deja_capture_release(deja_capture *c)
+{
+	if (!c)
+		return;
+	deja_buf_release(&c->partial);
+	deja_buf_release(&c->kept);
+	for (size_t i = 0; i < DEJA_CAPTURE_TAIL; i++)
+		deja_buf_release(&c->tail[i]);
+	free(c->lines);
+	deja_capture_init(c);
+}
+
+int deja_ansi_strip_line(deja_buf *out, const char *s, size_t len)
+{
+	size_t start = out->len, i = 0;
+
+	while (i < len) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch == 0x1b) {
+			i++;
+			if (i >= len)
+				break;
+			if (s[i] == '[') {
+				/* CSI: parameters and intermediates, then a final byte */
+				i++;
+				while (i < len && !((unsigned char)s[i] >= 0x40 &&
+						    (unsigned char)s[i] <= 0x7e))
+					i++;
+				i++;
+			} else if (s[i] == ']' || s[i] == 'P' || s[i] == '_' || s[i] == '^') {
+				/* OSC/DCS/APC/PM: up to BEL or ST (ESC \) */
+				i++;
+				while (i < len && s[i] != '\a' &&
+				       !(s[i] == 0x1b && i + 1 < len && s[i + 1] == '\\'))
+					i++;
+				i += (i < len && s[i] == 0x1b) ? 2 : 1;
+			} else {
+				i++; /* two-byte escape such as ESC ( B */
+			}
+			continue;
+		}
+		if (ch == '\r') {
+			/* A redraw: what follows overwrites the line.  A bare
+			 * trailing \r (CRLF) changes nothing. */
+			if (i + 1 < len)
+				deja_buf_truncate(out, start);
+			i++;
+			continue;
+		}
+		if (ch == '\b') {
+			if (out->len > start)
+				deja_buf_truncate(out, out->len - 1);
+			i++;
+			continue;
+		}
+		if (ch < 0x20 && ch != '\t') {
+			i++;
+			continue;
+		}
+		deja_buf_putc(out, (char)ch);
+		i++;
+	}
+	return deja_buf_status(out);
+}
+
+static int has_word_ci(const char *s, size_t len, const char *w, size_t wl)
+{
+	for (size_t i = 0; i + wl <= len; i++) {
+		size_t j = 0;
+
+		while (j < wl && (s[i + j] | 0x20) == w[j])
+			j++;
+		if (j == wl)
+			return 1;
+	}
+	return 0;
+}
+
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* "name.ext:12", "(12,3)", "line 12": a location worth keeping. */
+static int has_location(const char *s, size_t len)
+{
+	for (size_t i = 1; i + 1 < len; i++) {
+		if ((s[i] == ':' || s[i] == '(') && is_digit(s[i + 1])) {
+			/* the token before must look like a file name */
+			size_t j = i;
+			while (j > 0 && s[j - 1] != ' ' && s[j - 1] != '\t' && s[j - 1] != '(' &&
+			       s[j - 1] != '"' && s[j - 1] != '\'')
+				j--;
+			for (size_t k = j; k < i; k++)
+				if (s[k] == '.' || s[k] == '/')
+					return 1;
+		}
+	}
+	return has_word_ci(s, len, "\", line ", 8);
+}
+
+/* A line that is nothing but a path to a file: eslint's stylish format
+ * names each file on a line of its own. */
+static int is_path_line(const char *s, size_t len)
+{
+	size_t i = 0, dot = 0, slash = 0;
+
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i == len)
+		return 0;
+	for (; i < len; i++) {
+		if (s[i] == ' ' || s[i] == '\t')
+			return 0;
+		if (s[i] == '/' || s[i] == '\\')
+			slash = i + 1;
+		else if (s[i] == '.')
+			dot = i + 1;
+	}
+	return slash && dot > slash && dot < len;
+}
+
+int deja_line_is_interesting(const char *s, size_t len)
+{
+	static const char *const words[] = {
+		"error", "fail", "exception", "expected", "received", "assert",
+		"panic", "traceback", "fatal", "warning", "not ok", "undefined reference",
+		"\xe2\x9c\x95" /* ✕ */, "\xe2\x9c\x96" /* ✖ */, "\xe2\x97\x8f" /* ● */,
+		"\xc3\x97" /* × */, "\xe2\x9c\x98" /* ✘ */,
+	};
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (has_word_ci(s, len, words[i], strlen(words[i])))
+			return 1;
+	return has_location(s, len) || is_path_line(s, len);
+}
+
+static int keep_line(deja_capture *c, const char *s, size_t len, uint64_t lineno)
+{
+	deja_capture_line *l;
+
+	if (c->kept.len + len > DEJA_CAPTURE_KEPT_MAX)
+		goto drop;
+	if (c->nlines == c->alloc) {
+		size_t n = c->alloc ? c->alloc * 2 : 64, bytes;
+		deja_capture_line *p;
+
+		if (deja_size_mul(&bytes, n, sizeof(*p)) < 0 || !(p = realloc(c->lines, bytes)))
+			goto drop;
+		c->lines = p;
+		c->alloc = n;
+	}
+	l = &c->lines[c->nlines];
+	l->lineno = lineno;
+	l->off = c->kept.len;
+	l->len = len;
+	if (deja_buf_put(&c->kept, s, len) < 0)
+		goto drop;
+	c->nlines++;
+	return 0;
+drop:
+	c->dropped_lines++;
+	return 0;
+}
+
+static void end_line(deja_capture *c)
+{
+	deja_buf clean = DEJA_BUF_INIT;
+	size_t slot;
+
+	c->total_lines++;
+	deja_ansi_strip_line(&clean, c->partial.ptr, c->partial.len);
+	deja_buf_rtrim(&clean);
+	if (clean.len && deja_line_is_interesting(clean.ptr, clean.len))
+		keep_line(c, clean.ptr, clean.len, c->total_lines);
+	if (clean.len) {
+		slot = (size_t)(c->total_lines % DEJA_CAPTURE_TAIL);
+		deja_buf_clear(&c->tail[slot]);
+		deja_buf_put(&c->tail[slot], clean.ptr, clean.len);
+		c->tail_lineno[slot] = c->total_lines;
+	}
+	deja_buf_release(&clean);
+	deja_buf_clear(&c->partial);
+	c->partial_cut = 0;
+}
+
+int deja_capture_feed(deja_capture *c, const char *data, size_t len)
+{
+	const char *p = data, *end = data + len;
+
+	c->total_bytes += len;
+	if (!c->binary && memchr(data, '\0', len))
+		c->binary = 1;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p);
+		size_t room = DEJA_CAPTURE_LINE_MAX - c->partial.len;
+
+		if (n > room) {
+			c->partial_cut = 1;
+			n = room;
+		}
+		if (n)
+			deja_buf_put(&c->partial, p, n);
+		if (!nl)
+			break;
+		end_line(c);
+		p = nl + 1;
+	}
+	return 0;
+}
+
+void deja_capture_finish(deja_capture *c)
+{
+	if (c->partial.len)
+		end_line(c);
+}
+
+int deja_capture_text(const deja_capture *c, deja_buf *out)
+{
+	size_t ti = 0, k = 0, ntail = 0;
+	uint64_t order[DEJA_CAPTURE_TAIL];
+	size_t slot_of[DEJA_CAPTURE_TAIL];
+
+	/* tail slots in output order */
+	for (size_t i = 0; i < DEJA_CAPTURE_TAIL; i++) {
+		uint64_t ln = c->tail_lineno[i];
+		size_t j;
+
+		if (!ln)
+			continue;
+		for (j = ntail; j > 0 && order[j - 1] > ln; j--) {
+			order[j] = order[j - 1];
+			slot_of[j] = slot_of[j - 1];
+		}
+		order[j] = ln;
+		slot_of[j] = i;
+		ntail++;
+	}
+	while (k < c->nlines || ti < ntail) {
+		if (ti < ntail && (k == c->nlines || order[ti] < c->lines[k].lineno)) {
+			const deja_buf *t = &c->tail[slot_of[ti]];
+			deja_buf_put(out, t->ptr, t->len);
+			ti++;
+		} else {
+			const deja_capture_line *l = &c->lines[k];
+			if (ti < ntail && order[ti] == l->lineno)
+				ti++;
+			deja_buf_put(out, c->kept.ptr + l->off, l->len);
+			k++;
+		}
+		deja_buf_putc(out, '\n');
+	}
+	return deja_buf_status(out);
+}

@@ -1,0 +1,122 @@
+#include "deja/lesson.h"
+#include "deja/buf.h"
+#include "deja/hash.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+static const char *const type_names[] = { "LINT", "TEST", "ANALYSIS", "OTHER" };
+
+const char *deja_lesson_type_name(deja_lesson_type t)
+{
+	return (unsigned)t < 4 ? type_names[t] : "OTHER";
+}
+
+int deja_lesson_type_parse(deja_lesson_type *out, const char *s)
+{
+	for (int i = 0; i < 4; i++)
+		if (!strcasecmp(s, type_names[i])) {
+			*out = (deja_lesson_type)i;
+			return 0;
+		}
+	return DEJA_EINVAL;
+}
+
+/*
+ * What does not identify a failure: numbers (line and column, durations,
+ * counts, addresses) and spacing.  Every digit run, with a "0x" prefix or
+ * hex letters glued to it, becomes "#"; whitespace runs become one space.
+ */
+static int normalize_summary(deja_buf *out, const char *s)
+{
+	int space = 0;
+
+	while (*s) {
+		if (*s >= '0' && *s <= '9') {
+			if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+				s += 2;
+			while ((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f') ||
+			       (*s >= 'A' && *s <= 'F'))
+				s++;
+			deja_buf_putc(out, '#');
+			space = 0;
+			continue;
+		}
+		if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') {
+			space = 1;
+			s++;
+			continue;
+		}
+		if (space && out->len)
+			deja_buf_putc(out, ' ');
+		space = 0;
+		deja_buf_putc(out, *s++);
+	}
+	return deja_buf_status(out);
+}
+
+int deja_lesson_sign(deja_lesson *l)
+{
+	deja_buf norm = DEJA_BUF_INIT;
+	deja_sha256 *h = NULL;
+	char hex[DEJA_SHA256_HEX_LEN + 1];
+	const char *file = l->file ? l->file : "";
+	int rc;
+
+	if ((rc = normalize_summary(&norm, l->error_summary ? l->error_summary : "")) < 0 ||
+	    (rc = deja_sha256_new(&h)) < 0)
+		goto out;
+	if ((rc = deja_sha256_part(h, file, strlen(file))) < 0 ||
+	    (rc = deja_sha256_part(h, norm.ptr, norm.len)) < 0)
+		goto out;
+	rc = deja_sha256_finish(h, hex);
+	h = NULL;
+	if (rc < 0)
+		goto out;
+	free(l->signature);
+	if (!(l->signature = strdup(hex)))
+		rc = DEJA_ENOMEM;
+out:
+	deja_sha256_free(h);
+	deja_buf_release(&norm);
+	return rc;
+}
+
+char *deja_now_iso8601(void)
+{
+	struct timespec ts;
+	struct tm tm;
+	deja_buf b = DEJA_BUF_INIT;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	deja_buf_printf(&b, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900,
+			tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+			ts.tv_nsec / 1000000);
+	if (deja_buf_status(&b) < 0)
+		return NULL;
+	return deja_buf_detach(&b);
+}
+
+void deja_lesson_release(deja_lesson *l)
+{
+	if (!l)
+		return;
+	free(l->timestamp);
+	free(l->file);
+	free(l->error_summary);
+	free(l->cause);
+	free(l->resolution);
+	free(l->corrective_rule);
+	free(l->intent_id);
+	free(l->signature);
+	free(l->tool);
+	free(l->command);
+	for (size_t i = 0; i < l->affected_count; i++)
+		free(l->affected_files[i]);
+	free(l->affected_files);
+	free(l->last_seen);
+	memset(l, 0, sizeof(*l));
+}

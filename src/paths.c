@@ -1,0 +1,167 @@
+#include "deja/paths.h"
+#include "deja/common.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *const source_exts[] = {
+	"c", "h", "cc", "cpp", "cxx", "hpp", "hh", "hxx", "m", "mm",
+	"js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts", "vue", "svelte",
+	"py", "pyi", "go", "rs", "java", "kt", "kts", "scala", "swift", "rb",
+	"php", "cs", "fs", "sh", "bash", "zsh", "pl", "lua", "ex", "exs", "erl",
+	"json", "toml", "yaml", "yml", "css", "scss", "less", "html", "md",
+	"sql", "proto", "cmake", "mk", "zig", "dart", "r", "jl", "hs", "ml",
+};
+
+int deja_path_has_source_ext(const char *name, size_t len)
+{
+	size_t i = len;
+
+	while (i > 0 && name[i - 1] != '.' && name[i - 1] != '/')
+		i--;
+	if (i == 0 || name[i - 1] != '.' || i == len || len - i > 6)
+		return 0;
+	/* a bare ".eslintrc"-style dot file has nothing before the dot */
+	if (i == 1 || name[i - 2] == '/')
+		return 0;
+	for (size_t k = 0; k < sizeof(source_exts) / sizeof(source_exts[0]); k++) {
+		size_t el = strlen(source_exts[k]);
+		if (el == len - i && !strncmp(name + i, source_exts[k], el))
+			return 1;
+	}
+	return 0;
+}
+
+static int is_third_party(const char *comp, size_t len)
+{
+	static const char *const dirs[] = {
+		"node_modules", "site-packages", "dist-packages", ".venv", "venv",
+		".git", "__pycache__", ".cargo", ".rustup", ".pnpm-store", ".yarn",
+	};
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (strlen(dirs[i]) == len && !memcmp(dirs[i], comp, len))
+			return 1;
+	return 0;
+}
+
+/* Append path[0..len) component by component to out, resolving "." and
+ * "..".  Returns 0 when ".." would leave the root of out. */
+static int push_components(deja_buf *out, const char *p, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		size_t j = i;
+
+		while (j < len && p[j] != '/')
+			j++;
+		if (j - i == 0 || (j - i == 1 && p[i] == '.')) {
+			/* nothing */
+		} else if (j - i == 2 && p[i] == '.' && p[i + 1] == '.') {
+			char *slash;
+
+			if (!out->len)
+				return 0;
+			slash = strrchr(out->ptr, '/');
+			deja_buf_truncate(out, slash ? (size_t)(slash - out->ptr) : 0);
+		} else {
+			if (out->len)
+				deja_buf_putc(out, '/');
+			deja_buf_put(out, p + i, j - i);
+		}
+		i = j + 1;
+	}
+	return 1;
+}
+
+static int under(const char *root, const char *p, size_t len, size_t *rest)
+{
+	size_t rl;
+
+	if (!root || !*root)
+		return 0;
+	rl = strlen(root);
+	if (len > rl && !memcmp(p, root, rl) && p[rl] == '/') {
+		*rest = rl + 1;
+		return 1;
+	}
+	return 0;
+}
+
+int deja_path_relativize(deja_buf *out, const deja_pathctx *pc, const char *p, size_t len)
+{
+	size_t rest = 0;
+
+	deja_buf_clear(out);
+	if (len >= 7 && !memcmp(p, "file://", 7)) {
+		p += 7;
+		len -= 7;
+	}
+	if (!len || memchr(p, '\0', len))
+		return 0;
+	if (p[0] == '/') {
+		if (!under(pc->workspace, p, len, &rest) &&
+		    !under(pc->workspace_real, p, len, &rest))
+			return 0;
+		if (!push_components(out, p + rest, len - rest))
+			return 0;
+	} else {
+		if (p[0] == '~' || memchr(p, ':', len) || memchr(p, '\\', len))
+			return 0;
+		if (pc->cwd_rel && *pc->cwd_rel &&
+		    !push_components(out, pc->cwd_rel, strlen(pc->cwd_rel)))
+			return 0;
+		if (!push_components(out, p, len))
+			return 0;
+	}
+	if (!out->len || deja_buf_status(out) < 0)
+		return 0;
+	for (size_t i = 0; i < out->len;) {
+		size_t j = i;
+
+		while (j < out->len && out->ptr[j] != '/')
+			j++;
+		if (is_third_party(out->ptr + i, j - i))
+			return 0;
+		i = j + 1;
+	}
+	return 1;
+}
+
+char *deja_workspace_find(const char *dir)
+{
+	char *abs = realpath(dir, NULL), *p;
+	struct stat st;
+	deja_buf b = DEJA_BUF_INIT;
+
+	if (!abs)
+		return NULL;
+	for (p = abs + strlen(abs);;) {
+		deja_buf_clear(&b);
+		deja_buf_put(&b, abs, (size_t)(p - abs));
+		deja_buf_puts(&b, "/.git");
+		if (deja_buf_status(&b) < 0)
+			break;
+		if (stat(b.ptr, &st) == 0) {
+			*p = '\0';
+			if (!*abs) {
+				/* the repository is "/" itself */
+				abs[0] = '/';
+				abs[1] = '\0';
+			}
+			deja_buf_release(&b);
+			return abs;
+		}
+		if (p == abs)
+			break;
+		while (p > abs && *--p != '/')
+			;
+	}
+	deja_buf_release(&b);
+	free(abs);
+	return realpath(dir, NULL);
+}
