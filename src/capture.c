@@ -1,5 +1,6 @@
 #include "deja/capture.h"
 #include "deja/common.h"
+#include "deja/utf8.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -178,11 +179,14 @@ drop:
 
 static void end_line(deja_capture *c)
 {
-	deja_buf clean = DEJA_BUF_INIT;
+	deja_buf stripped = DEJA_BUF_INIT, clean = DEJA_BUF_INIT;
 	size_t slot;
 
 	c->total_lines++;
-	deja_ansi_strip_line(&clean, c->partial.ptr, c->partial.len);
+	deja_ansi_strip_line(&stripped, c->partial.ptr, c->partial.len);
+	/* everything downstream (JSON, the store) needs valid UTF-8 */
+	deja_utf8_sanitize(&clean, stripped.ptr, stripped.len);
+	deja_buf_release(&stripped);
 	deja_buf_rtrim(&clean);
 	if (clean.len && deja_line_is_interesting(clean.ptr, clean.len))
 		keep_line(c, clean.ptr, clean.len, c->total_lines);

@@ -1,0 +1,240 @@
+#include "deja/analysis.h"
+#include "deja/utf8.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+void deja_failure_release(deja_failure *f)
+{
+	if (!f)
+		return;
+	free(f->tool);
+	free(f->command);
+	free(f->summary);
+	deja_strlist_release(&f->files);
+	deja_diags_release(&f->diags);
+	memset(f, 0, sizeof(*f));
+}
+
+static int is_space(char c) { return c == ' ' || c == '\t'; }
+
+/* Code frames ("  3 | x = 1", "    |     ^") repeat the source: no room for
+ * them in 500 characters. */
+static int is_code_frame(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	if (i < len && s[i] == '>')
+		i++;
+	while (i < len && is_space(s[i]))
+		i++;
+	while (i < len && s[i] >= '0' && s[i] <= '9')
+		i++;
+	while (i < len && is_space(s[i]))
+		i++;
+	return i < len && s[i] == '|';
+}
+
+/* Copy line to out, dropping the workspace prefix of absolute paths so that
+ * the summary is the same wherever the workspace lives. */
+static void put_relative(deja_buf *out, const char *s, size_t len, const deja_pathctx *pc)
+{
+	const char *roots[2] = { pc->workspace, pc->workspace_real };
+	size_t i = 0;
+
+	while (i < len) {
+		int skipped = 0;
+
+		for (int r = 0; r < 2 && !skipped; r++) {
+			size_t rl = roots[r] ? strlen(roots[r]) : 0;
+
+			if (rl > 1 && i + rl < len && !memcmp(s + i, roots[r], rl) &&
+			    s[i + rl] == '/') {
+				i += rl + 1;
+				skipped = 1;
+			}
+		}
+		if (!skipped)
+			deja_buf_putc(out, s[i++]);
+	}
+}
+
+/* Cut at most max bytes without splitting a UTF-8 sequence. */
+static size_t utf8_cut(const char *s, size_t len, size_t max)
+{
+	if (len <= max)
+		return len;
+	while (max > 0 && ((unsigned char)s[max] & 0xc0) == 0x80)
+		max--;
+	return max;
+}
+
+/*
+ * The error summary: the interesting lines first (in output order), then
+ * the other tail lines while there is room; at most DEJA_SUMMARY_MAX bytes,
+ * the chosen lines shown in output order, each once.
+ */
+static int build_summary(char **out, const char *text, size_t len, const deja_pathctx *pc)
+{
+	deja_buf sum = DEJA_BUF_INIT, line = DEJA_BUF_INIT;
+	deja_strlist lines = DEJA_STRLIST_INIT;
+	unsigned char *chosen = NULL;
+	size_t used = 0;
+	int rc = DEJA_ENOMEM;
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p);
+		const char *s = p;
+
+		p = nl ? nl + 1 : end;
+		while (n && is_space(*s)) {
+			s++;
+			n--;
+		}
+		if (!n || is_code_frame(s, n))
+			continue;
+		deja_buf_clear(&line);
+		put_relative(&line, s, n, pc);
+		if (deja_strlist_add_unique(&lines, line.ptr, line.len, NULL) < 0)
+			goto out;
+	}
+	if (lines.count && !(chosen = calloc(lines.count, 1)))
+		goto out;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < lines.count; i++) {
+			size_t n = strlen(lines.items[i]);
+			int interesting = deja_line_is_interesting(lines.items[i], n);
+
+			if ((pass == 0) != (interesting != 0) || used + n + 1 > DEJA_SUMMARY_MAX + 1)
+				continue;
+			chosen[i] = 1;
+			used += n + 1;
+		}
+	for (size_t i = 0; i < lines.count; i++) {
+		if (!chosen[i])
+			continue;
+		if (sum.len)
+			deja_buf_putc(&sum, '\n');
+		deja_buf_puts(&sum, lines.items[i]);
+	}
+	/* a first line longer than the whole budget is cut, not dropped */
+	if (!sum.len && lines.count) {
+		const char *first = lines.items[0];
+		deja_buf_put(&sum, first, utf8_cut(first, strlen(first), DEJA_SUMMARY_MAX));
+	}
+	if ((rc = deja_buf_status(&sum)) == 0)
+		*out = deja_buf_detach(&sum);
+out:
+	free(chosen);
+	deja_buf_release(&sum);
+	deja_buf_release(&line);
+	deja_strlist_release(&lines);
+	return rc;
+}
+
+int deja_failure_build(deja_failure *out, const deja_check *chk, const deja_capture *cap,
+		       const deja_pathctx *pc, deja_error *err)
+{
+	deja_buf text = DEJA_BUF_INIT;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->verification = chk->verification;
+	out->failed = chk->verification && chk->exit_code != 0;
+	out->category = chk->verification ? chk->category : DEJA_LESSON_OTHER;
+	out->exit_code = chk->exit_code;
+	out->output_bytes = cap->total_bytes;
+	out->output_lines = cap->total_lines;
+	out->dropped_lines = cap->dropped_lines;
+	if (!(out->tool = strdup(chk->tool ? chk->tool : "")))
+		goto oom;
+	/* an argv may hold any bytes; the JSON and the store need UTF-8 */
+	if (chk->command && deja_utf8_sanitize(&text, chk->command, strlen(chk->command)) < 0)
+		goto oom;
+	out->command = deja_buf_detach(&text);
+	if (!out->command)
+		goto oom;
+	if (out->failed) {
+		if ((rc = deja_capture_text(cap, &text)) < 0 ||
+		    (rc = deja_extract_generic(&out->diags, &out->files, text.ptr, text.len, pc)) < 0 ||
+		    (rc = build_summary(&out->summary, text.ptr, text.len, pc)) < 0)
+			goto oom;
+		/* files named only by diagnostics come first in the list already;
+		 * every diagnostic file is an affected file */
+		for (size_t i = 0; i < out->diags.count; i++)
+			if (out->diags.items[i].file &&
+			    deja_strlist_add_unique(&out->files, out->diags.items[i].file,
+						    strlen(out->diags.items[i].file), NULL) < 0)
+				goto oom;
+	} else if (!(out->summary = strdup(""))) {
+		goto oom;
+	}
+	deja_buf_release(&text);
+	return 0;
+oom:
+	deja_buf_release(&text);
+	deja_failure_release(out);
+	return deja_error_set(err, DEJA_ENOMEM, "out of memory while analysing the output");
+}
+
+const char *deja_failure_primary_file(const deja_failure *f)
+{
+	for (size_t i = 0; i < f->diags.count; i++)
+		if (f->diags.items[i].file)
+			return f->diags.items[i].file;
+	return f->files.count ? f->files.items[0] : "";
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+int deja_failure_to_json(deja_buf *out, const deja_failure *f)
+{
+	json_t *o = json_object(), *files = json_array(), *errors = json_array();
+	char *text = NULL;
+	int rc = DEJA_ENOMEM;
+
+	if (!o || !files || !errors)
+		goto out;
+	for (size_t i = 0; i < f->files.count; i++)
+		json_array_append_new(files, json_string(f->files.items[i]));
+	for (size_t i = 0; i < f->diags.count; i++) {
+		const deja_diag *d = &f->diags.items[i];
+		json_t *e = json_object();
+
+		json_object_set_new(e, "file", str_or_null(d->file));
+		json_object_set_new(e, "line", d->line ? json_integer(d->line) : json_null());
+		json_object_set_new(e, "column", d->column ? json_integer(d->column) : json_null());
+		json_object_set_new(e, "code", str_or_null(d->code));
+		json_object_set_new(e, "message", json_string(d->message ? d->message : ""));
+		json_array_append_new(errors, e);
+	}
+	json_object_set_new(o, "verification", json_boolean(f->verification));
+	json_object_set_new(o, "failed", json_boolean(f->failed));
+	json_object_set_new(o, "tool", json_string(f->tool ? f->tool : ""));
+	json_object_set_new(o, "category", json_string(deja_lesson_type_name(f->category)));
+	json_object_set_new(o, "command", json_string(f->command ? f->command : ""));
+	json_object_set_new(o, "exit_code", json_integer(f->exit_code));
+	json_object_set_new(o, "affected_files", files);
+	files = NULL;
+	json_object_set_new(o, "error_summary", json_string(f->summary ? f->summary : ""));
+	json_object_set_new(o, "errors", errors);
+	errors = NULL;
+	json_object_set_new(o, "output_bytes", json_integer((json_int_t)f->output_bytes));
+	json_object_set_new(o, "dropped_lines", json_integer((json_int_t)f->dropped_lines));
+	/* invalid UTF-8 in tool output must not lose the whole object */
+	if (!(text = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII)))
+		goto out;
+	rc = deja_buf_puts(out, text);
+out:
+	free(text);
+	json_decref(files);
+	json_decref(errors);
+	json_decref(o);
+	return rc;
+}

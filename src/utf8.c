@@ -1,0 +1,64 @@
+#include "deja/utf8.h"
+
+/* Length of the valid sequence at s, or 0 when the byte there starts none. */
+static size_t seq_len(const unsigned char *s, size_t len)
+{
+	unsigned char c = s[0];
+	size_t n;
+	unsigned cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, cp = c & 0x07;
+	else
+		return 0;
+	if (n > len)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+int deja_utf8_valid(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (size_t i = 0; i < len;) {
+		size_t n = seq_len(p + i, len - i);
+		if (!n)
+			return 0;
+		i += n;
+	}
+	return 1;
+}
+
+int deja_utf8_sanitize(deja_buf *out, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, run = 0;
+
+	while (i < len) {
+		size_t n = seq_len(p + i, len - i);
+
+		if (n) {
+			i += n;
+			continue;
+		}
+		deja_buf_put(out, s + run, i - run);
+		deja_buf_put(out, "\xef\xbf\xbd", 3);
+		run = ++i;
+	}
+	deja_buf_put(out, s + run, i - run);
+	return deja_buf_status(out);
+}
