@@ -1,0 +1,70 @@
+/*
+ * store.h - the workspace store: SQLite at .deja/deja.db.
+ *
+ * WAL journal, a busy timeout so concurrent deja processes queue instead of
+ * failing, every write in one IMMEDIATE transaction (a crash leaves the
+ * store as it was before or after, never between), and a schema version
+ * (PRAGMA user_version) with forward-only migrations applied at open.
+ * The file is created private to the user (0600).
+ */
+#ifndef DEJA_STORE_H
+#define DEJA_STORE_H
+
+#include <stdint.h>
+
+#include "deja/common.h"
+#include "deja/extract.h"
+#include "deja/lesson.h"
+
+typedef struct deja_store deja_store;
+
+#define DEJA_STORE_SCHEMA_VERSION 1
+
+/*
+ * Open (creating if needed, with create_dirs permission for the parent
+ * directory) the store at path, waiting at most timeout_ms for locks.
+ */
+int deja_store_open(deja_store **out, const char *path, int timeout_ms, deja_error *err);
+void deja_store_close(deja_store *s); /* accepts NULL */
+
+/* The schema version of an open store. */
+int deja_store_schema_version(deja_store *s);
+
+/* One execution of a check, recorded with the lesson it produced. */
+typedef struct deja_run_info {
+	const char *cwd;          /* workspace-relative directory it ran in */
+	const char *intent_id;
+	uint64_t output_bytes;
+	const deja_diags *diags;  /* may be NULL */
+} deja_run_info;
+
+/*
+ * Record a lesson occurrence.  A lesson with the same signature gains an
+ * occurrence (its first timestamp, analysis fields and intent stay); a new
+ * one is inserted.  On return l->id, l->occurrences, l->timestamp and
+ * l->last_seen hold the stored values, and *is_new (if not NULL) says
+ * which case it was.  l->signature must be set (deja_lesson_sign).
+ */
+int deja_store_record_lesson(deja_store *s, deja_lesson *l, const deja_run_info *run,
+			     int *is_new, deja_error *err);
+
+typedef struct deja_lesson_filter {
+	const char *type;  /* "LINT", ... or NULL */
+	const char *file;  /* exact workspace-relative file or NULL */
+	const char *tool;  /* or NULL */
+	int limit;         /* 0: no limit */
+} deja_lesson_filter;
+
+/* Lessons, newest (last seen) first.  *out is an array the caller frees
+ * with deja_lessons_free(*out, *count). */
+int deja_store_list_lessons(deja_store *s, const deja_lesson_filter *f, deja_lesson **out,
+			    size_t *count, deja_error *err);
+
+/* One lesson by id, or by signature prefix (at least 6 hex digits) when
+ * key is not a number.  DEJA_ENOTFOUND when none matches, DEJA_EINVAL when
+ * the prefix is ambiguous.  out is released by the caller. */
+int deja_store_get_lesson(deja_store *s, const char *key, deja_lesson *out, deja_error *err);
+
+void deja_lessons_free(deja_lesson *ls, size_t count);
+
+#endif

@@ -1,0 +1,519 @@
+#include "deja/store.h"
+#include "deja/buf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct deja_store {
+	sqlite3 *db;
+	char *path;
+};
+
+/* Forward-only migrations; migrations[i] takes the schema from version i
+ * to version i + 1.  Never edit one that has shipped: add another. */
+static const char *const migrations[] = {
+	/* 0 -> 1: lessons, the runs they came from, and their errors */
+	"CREATE TABLE runs ("
+	"  id INTEGER PRIMARY KEY,"
+	"  at TEXT NOT NULL,"
+	"  tool TEXT NOT NULL,"
+	"  command TEXT NOT NULL,"
+	"  cwd TEXT NOT NULL DEFAULT '',"
+	"  exit_code INTEGER NOT NULL,"
+	"  intent_id TEXT NOT NULL DEFAULT '',"
+	"  output_bytes INTEGER NOT NULL DEFAULT 0);"
+	"CREATE TABLE lessons ("
+	"  id INTEGER PRIMARY KEY,"
+	"  signature TEXT NOT NULL UNIQUE,"
+	"  timestamp TEXT NOT NULL,"
+	"  type TEXT NOT NULL CHECK (type IN ('LINT','TEST','ANALYSIS','OTHER')),"
+	"  file TEXT NOT NULL,"
+	"  error_summary TEXT NOT NULL,"
+	"  cause TEXT NOT NULL DEFAULT '',"
+	"  resolution TEXT NOT NULL DEFAULT '',"
+	"  corrective_rule TEXT NOT NULL DEFAULT '',"
+	"  intent_id TEXT NOT NULL DEFAULT '',"
+	"  tool TEXT NOT NULL,"
+	"  command TEXT NOT NULL,"
+	"  exit_code INTEGER NOT NULL,"
+	"  affected_files TEXT NOT NULL DEFAULT '[]',"
+	"  occurrences INTEGER NOT NULL DEFAULT 1 CHECK (occurrences >= 1),"
+	"  last_seen TEXT NOT NULL);"
+	"CREATE INDEX lessons_last_seen ON lessons(last_seen);"
+	"CREATE INDEX lessons_file ON lessons(file);"
+	"CREATE TABLE lesson_runs ("
+	"  lesson_id INTEGER NOT NULL REFERENCES lessons(id) ON DELETE CASCADE,"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  PRIMARY KEY (lesson_id, run_id));"
+	"CREATE TABLE run_errors ("
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  file TEXT, line INTEGER, col INTEGER, code TEXT, message TEXT NOT NULL);"
+	"CREATE INDEX run_errors_run ON run_errors(run_id);",
+};
+
+static int db_error(deja_store *s, deja_error *err, int rc, const char *what)
+{
+	int code = (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) ? DEJA_EBUSY : DEJA_EIO;
+
+	if (rc == SQLITE_NOMEM)
+		code = DEJA_ENOMEM;
+	return deja_error_set(err, code, "%s '%s': %s", what, s->path,
+			      s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
+}
+
+static int exec(deja_store *s, const char *sql, deja_error *err)
+{
+	int rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+
+	return rc == SQLITE_OK ? 0 : db_error(s, err, rc, "cannot update the store");
+}
+
+int deja_store_schema_version(deja_store *s)
+{
+	sqlite3_stmt *st = NULL;
+	int v = -1;
+
+	if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static int migrate(deja_store *s, deja_error *err)
+{
+	const int latest = (int)(sizeof(migrations) / sizeof(migrations[0]));
+	deja_buf sql = DEJA_BUF_INIT;
+	int rc, v;
+
+	/* Cheap check first: most opens find the schema current. */
+	if ((v = deja_store_schema_version(s)) == latest)
+		return 0;
+	if (v < 0)
+		return db_error(s, err, sqlite3_errcode(s->db), "cannot read");
+	/* IMMEDIATE takes the write lock now, so two processes creating the
+	 * store at once apply the migrations exactly once. */
+	if ((rc = exec(s, "BEGIN IMMEDIATE", err)) < 0)
+		return rc;
+	v = deja_store_schema_version(s);
+	if (v > latest) {
+		rc = deja_error_set(err, DEJA_EINVAL,
+				    "'%s' has schema version %d, newer than this deja (%d)",
+				    s->path, v, latest);
+		goto rollback;
+	}
+	for (; v < latest; v++) {
+		if ((rc = exec(s, migrations[v], err)) < 0)
+			goto rollback;
+		deja_buf_clear(&sql);
+		deja_buf_printf(&sql, "PRAGMA user_version = %d", v + 1);
+		if ((rc = exec(s, sql.ptr, err)) < 0)
+			goto rollback;
+	}
+	deja_buf_release(&sql);
+	return exec(s, "COMMIT", err);
+rollback:
+	deja_buf_release(&sql);
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+int deja_store_open(deja_store **out, const char *path, int timeout_ms, deja_error *err)
+{
+	deja_store *s = calloc(1, sizeof(*s));
+	int rc, fd;
+
+	*out = NULL;
+	if (!s || !(s->path = strdup(path))) {
+		free(s);
+		return deja_error_set(err, DEJA_ENOMEM, "out of memory");
+	}
+	/* Create the file ourselves so that it is private from the start;
+	 * SQLite gives its -wal and -shm files the same mode. */
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0) {
+		rc = deja_error_set(err, errno == ENOSPC ? DEJA_EIO : DEJA_EIO,
+				    "cannot open the store '%s': %s", path, strerror(errno));
+		goto fail;
+	}
+	close(fd);
+	rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL);
+	if (rc != SQLITE_OK) {
+		rc = db_error(s, err, rc, "cannot open the store");
+		goto fail;
+	}
+	sqlite3_busy_timeout(s->db, timeout_ms);
+	sqlite3_extended_result_codes(s->db, 0);
+	if ((rc = exec(s, "PRAGMA journal_mode = WAL", err)) < 0 ||
+	    (rc = exec(s, "PRAGMA synchronous = NORMAL", err)) < 0 ||
+	    (rc = exec(s, "PRAGMA foreign_keys = ON", err)) < 0 ||
+	    (rc = migrate(s, err)) < 0)
+		goto fail;
+	*out = s;
+	return 0;
+fail:
+	deja_store_close(s);
+	return rc;
+}
+
+void deja_store_close(deja_store *s)
+{
+	if (!s)
+		return;
+	sqlite3_close_v2(s->db);
+	free(s->path);
+	free(s);
+}
+
+static int bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+	return sqlite3_bind_text(st, i, v ? v : "", -1, SQLITE_TRANSIENT);
+}
+
+static char *files_json(const deja_lesson *l)
+{
+	json_t *a = json_array();
+	char *s;
+
+	for (size_t i = 0; a && i < l->affected_count; i++)
+		json_array_append_new(a, json_string(l->affected_files[i]));
+	s = a ? json_dumps(a, JSON_COMPACT) : NULL;
+	json_decref(a);
+	return s;
+}
+
+static int insert_run(deja_store *s, const deja_lesson *l, const deja_run_info *run,
+		      sqlite3_int64 *run_id)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	rc = sqlite3_prepare_v2(s->db,
+				"INSERT INTO runs (at, tool, command, cwd, exit_code, intent_id,"
+				" output_bytes) VALUES (?,?,?,?,?,?,?)", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	bind_text(st, 1, l->last_seen);
+	bind_text(st, 2, l->tool);
+	bind_text(st, 3, l->command);
+	bind_text(st, 4, run ? run->cwd : "");
+	sqlite3_bind_int(st, 5, l->exit_code);
+	bind_text(st, 6, run && run->intent_id ? run->intent_id : l->intent_id);
+	sqlite3_bind_int64(st, 7, run ? (sqlite3_int64)run->output_bytes : 0);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return rc;
+	*run_id = sqlite3_last_insert_rowid(s->db);
+	if (!run || !run->diags || !run->diags->count)
+		return SQLITE_OK;
+	rc = sqlite3_prepare_v2(s->db,
+				"INSERT INTO run_errors (run_id, file, line, col, code, message)"
+				" VALUES (?,?,?,?,?,?)", -1, &st, NULL);
+	for (size_t i = 0; rc == SQLITE_OK && i < run->diags->count; i++) {
+		const deja_diag *d = &run->diags->items[i];
+
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, *run_id);
+		if (d->file)
+			bind_text(st, 2, d->file);
+		else
+			sqlite3_bind_null(st, 2);
+		sqlite3_bind_int64(st, 3, d->line);
+		sqlite3_bind_int64(st, 4, d->column);
+		if (d->code)
+			bind_text(st, 5, d->code);
+		else
+			sqlite3_bind_null(st, 5);
+		bind_text(st, 6, d->message);
+		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(s->db);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int replace_str(char **dst, const unsigned char *src)
+{
+	char *c = strdup(src ? (const char *)src : "");
+
+	if (!c)
+		return DEJA_ENOMEM;
+	free(*dst);
+	*dst = c;
+	return 0;
+}
+
+int deja_store_record_lesson(deja_store *s, deja_lesson *l, const deja_run_info *run,
+			     int *is_new, deja_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	sqlite3_int64 run_id = 0;
+	char *files = NULL;
+	int rc, sq;
+
+	if (!l->signature)
+		return deja_error_set(err, DEJA_EINVAL, "lesson has no signature");
+	if (!l->last_seen && !(l->last_seen = deja_now_iso8601()))
+		return deja_error_set(err, DEJA_ENOMEM, "out of memory");
+	if (!l->timestamp && !(l->timestamp = strdup(l->last_seen)))
+		return deja_error_set(err, DEJA_ENOMEM, "out of memory");
+	if (!(files = files_json(l)))
+		return deja_error_set(err, DEJA_ENOMEM, "out of memory");
+	if ((rc = exec(s, "BEGIN IMMEDIATE", err)) < 0)
+		goto out;
+	if ((sq = insert_run(s, l, run, &run_id)) != SQLITE_OK)
+		goto db_fail;
+	sq = sqlite3_prepare_v2(
+		s->db,
+		"INSERT INTO lessons (signature, timestamp, type, file, error_summary, cause,"
+		" resolution, corrective_rule, intent_id, tool, command, exit_code,"
+		" affected_files, occurrences, last_seen)"
+		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,1,?)"
+		" ON CONFLICT (signature) DO UPDATE SET occurrences = occurrences + 1,"
+		"  last_seen = excluded.last_seen, exit_code = excluded.exit_code,"
+		"  cause = CASE WHEN excluded.cause <> '' THEN excluded.cause ELSE cause END,"
+		"  resolution = CASE WHEN excluded.resolution <> '' THEN excluded.resolution"
+		"   ELSE resolution END,"
+		"  corrective_rule = CASE WHEN excluded.corrective_rule <> ''"
+		"   THEN excluded.corrective_rule ELSE corrective_rule END"
+		" RETURNING id, occurrences, timestamp, cause, resolution, corrective_rule,"
+		"  intent_id",
+		-1, &st, NULL);
+	if (sq != SQLITE_OK)
+		goto db_fail;
+	bind_text(st, 1, l->signature);
+	bind_text(st, 2, l->timestamp);
+	bind_text(st, 3, deja_lesson_type_name(l->type));
+	bind_text(st, 4, l->file);
+	bind_text(st, 5, l->error_summary);
+	bind_text(st, 6, l->cause);
+	bind_text(st, 7, l->resolution);
+	bind_text(st, 8, l->corrective_rule);
+	bind_text(st, 9, l->intent_id);
+	bind_text(st, 10, l->tool);
+	bind_text(st, 11, l->command);
+	sqlite3_bind_int(st, 12, l->exit_code);
+	bind_text(st, 13, files);
+	bind_text(st, 14, l->last_seen);
+	if ((sq = sqlite3_step(st)) != SQLITE_ROW)
+		goto db_fail;
+	l->id = sqlite3_column_int64(st, 0);
+	l->occurrences = sqlite3_column_int64(st, 1);
+	if (replace_str(&l->timestamp, sqlite3_column_text(st, 2)) < 0 ||
+	    replace_str(&l->cause, sqlite3_column_text(st, 3)) < 0 ||
+	    replace_str(&l->resolution, sqlite3_column_text(st, 4)) < 0 ||
+	    replace_str(&l->corrective_rule, sqlite3_column_text(st, 5)) < 0 ||
+	    replace_str(&l->intent_id, sqlite3_column_text(st, 6)) < 0) {
+		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		goto rollback;
+	}
+	/* RETURNING rows are produced before the statement finishes */
+	while ((sq = sqlite3_step(st)) == SQLITE_ROW)
+		;
+	if (sq != SQLITE_DONE)
+		goto db_fail;
+	sqlite3_finalize(st);
+	st = NULL;
+	if (is_new)
+		*is_new = l->occurrences == 1;
+	if ((sq = sqlite3_prepare_v2(s->db, "INSERT INTO lesson_runs VALUES (?, ?)", -1, &st,
+				     NULL)) != SQLITE_OK)
+		goto db_fail;
+	sqlite3_bind_int64(st, 1, l->id);
+	sqlite3_bind_int64(st, 2, run_id);
+	if ((sq = sqlite3_step(st)) != SQLITE_DONE)
+		goto db_fail;
+	sqlite3_finalize(st);
+	st = NULL;
+	rc = exec(s, "COMMIT", err);
+	if (rc < 0)
+		goto rollback;
+	goto out;
+db_fail:
+	rc = db_error(s, err, sq, "cannot record in");
+rollback:
+	sqlite3_finalize(st);
+	st = NULL;
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+out:
+	sqlite3_finalize(st);
+	free(files);
+	return rc;
+}
+
+static const char lesson_columns[] =
+	"SELECT id, signature, timestamp, type, file, error_summary, cause, resolution,"
+	" corrective_rule, intent_id, tool, command, exit_code, affected_files, occurrences,"
+	" last_seen FROM lessons";
+
+static int col_str(char **dst, sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	*dst = strdup(t ? (const char *)t : "");
+	return *dst ? 0 : DEJA_ENOMEM;
+}
+
+static int read_lesson(sqlite3_stmt *st, deja_lesson *l)
+{
+	const unsigned char *files;
+	json_t *a;
+	int rc = 0;
+
+	memset(l, 0, sizeof(*l));
+	l->id = sqlite3_column_int64(st, 0);
+	if (col_str(&l->signature, st, 1) < 0 || col_str(&l->timestamp, st, 2) < 0 ||
+	    col_str(&l->file, st, 4) < 0 || col_str(&l->error_summary, st, 5) < 0 ||
+	    col_str(&l->cause, st, 6) < 0 || col_str(&l->resolution, st, 7) < 0 ||
+	    col_str(&l->corrective_rule, st, 8) < 0 || col_str(&l->intent_id, st, 9) < 0 ||
+	    col_str(&l->tool, st, 10) < 0 || col_str(&l->command, st, 11) < 0 ||
+	    col_str(&l->last_seen, st, 15) < 0)
+		rc = DEJA_ENOMEM;
+	if (deja_lesson_type_parse(&l->type, (const char *)sqlite3_column_text(st, 3)) < 0)
+		l->type = DEJA_LESSON_OTHER;
+	l->exit_code = sqlite3_column_int(st, 12);
+	l->occurrences = sqlite3_column_int64(st, 14);
+	files = sqlite3_column_text(st, 13);
+	a = files ? json_loads((const char *)files, 0, NULL) : NULL;
+	if (json_is_array(a) && json_array_size(a)) {
+		size_t n = json_array_size(a);
+
+		if ((l->affected_files = calloc(n, sizeof(char *)))) {
+			for (size_t i = 0; i < n; i++) {
+				const char *f = json_string_value(json_array_get(a, i));
+				if (f && (l->affected_files[l->affected_count] = strdup(f)))
+					l->affected_count++;
+			}
+		} else {
+			rc = DEJA_ENOMEM;
+		}
+	}
+	json_decref(a);
+	if (rc < 0)
+		deja_lesson_release(l);
+	return rc;
+}
+
+void deja_lessons_free(deja_lesson *ls, size_t count)
+{
+	for (size_t i = 0; ls && i < count; i++)
+		deja_lesson_release(&ls[i]);
+	free(ls);
+}
+
+int deja_store_list_lessons(deja_store *s, const deja_lesson_filter *f, deja_lesson **out,
+			    size_t *count, deja_error *err)
+{
+	deja_buf sql = DEJA_BUF_INIT;
+	sqlite3_stmt *st = NULL;
+	deja_lesson *ls = NULL;
+	size_t n = 0, alloc = 0;
+	int rc = 0, sq;
+
+	*out = NULL;
+	*count = 0;
+	deja_buf_puts(&sql, lesson_columns);
+	/* a lesson matches a file when it is its primary or any affected file */
+	deja_buf_puts(&sql, " WHERE (:type IS NULL OR type = upper(:type))"
+			    " AND (:file IS NULL OR file = :file OR EXISTS (SELECT 1 FROM"
+			    " json_each(affected_files) WHERE value = :file))"
+			    " AND (:tool IS NULL OR tool = :tool)"
+			    " ORDER BY last_seen DESC, id DESC LIMIT :limit");
+	if (deja_buf_status(&sql) < 0) {
+		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((sq = sqlite3_prepare_v2(s->db, sql.ptr, -1, &st, NULL)) != SQLITE_OK) {
+		rc = db_error(s, err, sq, "cannot read");
+		goto out;
+	}
+	if (f && f->type)
+		bind_text(st, sqlite3_bind_parameter_index(st, ":type"), f->type);
+	if (f && f->file)
+		bind_text(st, sqlite3_bind_parameter_index(st, ":file"), f->file);
+	if (f && f->tool)
+		bind_text(st, sqlite3_bind_parameter_index(st, ":tool"), f->tool);
+	sqlite3_bind_int(st, sqlite3_bind_parameter_index(st, ":limit"),
+			 f && f->limit > 0 ? f->limit : -1);
+	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n == alloc) {
+			size_t na = alloc ? alloc * 2 : 16;
+			deja_lesson *p = realloc(ls, na * sizeof(*p));
+
+			if (!p) {
+				rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+				goto out;
+			}
+			ls = p;
+			alloc = na;
+		}
+		if (read_lesson(st, &ls[n]) < 0) {
+			rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+			goto out;
+		}
+		n++;
+	}
+	if (sq != SQLITE_DONE) {
+		rc = db_error(s, err, sq, "cannot read");
+		goto out;
+	}
+	*out = ls;
+	*count = n;
+	ls = NULL;
+	n = 0;
+out:
+	sqlite3_finalize(st);
+	deja_buf_release(&sql);
+	deja_lessons_free(ls, n);
+	return rc;
+}
+
+int deja_store_get_lesson(deja_store *s, const char *key, deja_lesson *out, deja_error *err)
+{
+	deja_buf sql = DEJA_BUF_INIT, pat = DEJA_BUF_INIT;
+	sqlite3_stmt *st = NULL;
+	size_t klen = strlen(key);
+	int is_num = klen > 0 && strspn(key, "0123456789") == klen && klen < 18;
+	int rc = 0, sq;
+
+	memset(out, 0, sizeof(*out));
+	if (!is_num && (klen < 6 || strspn(key, "0123456789abcdef") != klen))
+		return deja_error_set(err, DEJA_EINVAL,
+				      "'%s' is neither a lesson id nor a signature prefix "
+				      "(6 or more hex digits)", key);
+	deja_buf_puts(&sql, lesson_columns);
+	deja_buf_puts(&sql, is_num ? " WHERE id = ?" : " WHERE signature LIKE ? LIMIT 2");
+	deja_buf_printf(&pat, "%s%%", key);
+	if ((sq = sqlite3_prepare_v2(s->db, sql.ptr, -1, &st, NULL)) != SQLITE_OK) {
+		rc = db_error(s, err, sq, "cannot read");
+		goto out;
+	}
+	if (is_num)
+		sqlite3_bind_int64(st, 1, strtoll(key, NULL, 10));
+	else
+		bind_text(st, 1, pat.ptr);
+	if ((sq = sqlite3_step(st)) != SQLITE_ROW) {
+		rc = sq == SQLITE_DONE
+			     ? deja_error_set(err, DEJA_ENOTFOUND, "no lesson '%s'", key)
+			     : db_error(s, err, sq, "cannot read");
+		goto out;
+	}
+	if (read_lesson(st, out) < 0) {
+		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		deja_lesson_release(out);
+		rc = deja_error_set(err, DEJA_EINVAL, "'%s' matches more than one lesson", key);
+	}
+out:
+	sqlite3_finalize(st);
+	deja_buf_release(&sql);
+	deja_buf_release(&pat);
+	return rc;
+}
