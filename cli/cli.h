@@ -1,0 +1,62 @@
+/*
+ * cli.h - what the subcommands share: the command table entry, the
+ * workspace context main() prepares, and message helpers in git's style
+ * ("deja: cannot open 'x': reason", lowercase, no full stop).
+ */
+#ifndef DEJA_CLI_H
+#define DEJA_CLI_H
+
+#include "options.h"
+
+#include "deja/config.h"
+#include "deja/detect.h"
+#include "deja/redact.h"
+
+/* What a command needs main() to set up before it runs. */
+enum {
+	CLI_NEEDS_NOTHING = 0,
+};
+
+/*
+ * The workspace a command works in.  Commands that need one call
+ * cli_workspace_setup(); everything here is owned by the context and freed
+ * by cli_workspace_release().
+ */
+typedef struct cli_workspace {
+	char *root;           /* absolute */
+	char *root_real;      /* realpath of root */
+	char *cwd_rel;        /* the current directory relative to root ("" at root) */
+	deja_config *config;  /* never NULL after setup */
+	deja_whitelist *whitelist;
+	deja_redactor *redactor;
+	char *config_error;   /* set when .deja/config was invalid (built-ins used) */
+} cli_workspace;
+
+/* Find the workspace of dir (NULL: the current directory) and load its
+ * configuration.  A broken config file is not fatal: the built-in defaults
+ * are used and config_error says why.  Returns 0 or prints and returns -1. */
+int cli_workspace_setup(cli_workspace *ws, const char *dir, int need_redactor);
+void cli_workspace_release(cli_workspace *ws);
+
+/* An integer from the config, or def when unset or invalid. */
+long cli_config_long(const cli_workspace *ws, const char *section, const char *key, long def);
+
+typedef struct cli_command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const cli_spec *spec;
+} cli_command;
+
+extern const cli_spec cmd_run_spec, cmd_analyze_spec, cmd_lessons_spec, cmd_record_spec;
+int cmd_run(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
+int cmd_lessons(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+
+/* Print "deja: <message>" on stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Shell-quote argv into one command line (for detection and the lesson). */
+char *cli_join_argv(int argc, char **argv);
+
+#endif

@@ -1,0 +1,123 @@
+/*
+ * deja analyze --command CMD --exit-code N [--workspace DIR] < output
+ *
+ * The capture pipeline without writing anything; its JSON is a stable
+ * interface (docs/analyze.md).
+ */
+#include "cli.h"
+#include "record_common.h"
+
+#include "deja/analysis.h"
+#include "deja/capture.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *command, *workspace;
+static long exit_code = -1;
+
+static const cli_option analyze_options[] = {
+	{ CLI_OPT_STRING, 'c', "command", &command, "CMD", "the command line that ran (required)" },
+	{ CLI_OPT_INT, 'e', "exit-code", &exit_code, "N", "its exit status (required)" },
+	{ CLI_OPT_STRING, 'w', "workspace", &workspace, "DIR",
+	  "workspace root (default: the git top level of the current directory, else it)" },
+	CLI_END
+};
+
+const cli_spec cmd_analyze_spec = {
+	"deja analyze --command CMD --exit-code N [--workspace DIR] < OUTPUT",
+	"Analyse a command's output (on stdin) and print the result as JSON; writes nothing.",
+	"Prints one JSON object on one line:\n"
+	"  {\"verification\": bool, \"failed\": bool, \"tool\": str,\n"
+	"   \"category\": \"LINT|TEST|ANALYSIS|OTHER\", \"command\": str, \"exit_code\": int,\n"
+	"   \"affected_files\": [str], \"error_summary\": str (at most 500 bytes),\n"
+	"   \"errors\": [{\"file\", \"line\", \"column\", \"code\", \"message\"}],\n"
+	"   \"output_bytes\": int, \"dropped_lines\": int}\n"
+	"Paths are relative to the workspace; paths outside it (node_modules,\n"
+	"site-packages, the toolchain) are left out.  Errors, files and summary are\n"
+	"filled only when a verification command failed.  See docs/analyze.md.",
+	analyze_options, 0
+};
+
+int cmd_analyze(int argc, char **argv)
+{
+	deja_error err = DEJA_ERROR_INIT;
+	deja_detection det;
+	deja_capture cap;
+	deja_failure f;
+	deja_buf json = DEJA_BUF_INIT;
+	cli_workspace ws;
+	char *dir = NULL, chunk[65536];
+	ssize_t n;
+	int first, rc = 1;
+
+	memset(&det, 0, sizeof(det));
+	memset(&f, 0, sizeof(f));
+	first = cli_parse(argc, argv, &cmd_analyze_spec);
+	if (first < 0)
+		return first == CLI_PARSE_HELP ? 0 : 2;
+	if (first < argc) {
+		cli_error("unexpected argument '%s'", argv[first]);
+		return 2;
+	}
+	if (!command || exit_code < 0 || exit_code > 255) {
+		cli_error(!command ? "--command is required" : "--exit-code N (0-255) is required");
+		cli_print_usage(stderr, &cmd_analyze_spec);
+		return 2;
+	}
+	if (cli_workspace_setup(&ws, workspace, 0) < 0)
+		return 1;
+	if (workspace) {
+		/* the command ran in the current directory if it is inside
+		 * the given workspace, else at its root */
+		char *cwd = realpath(".", NULL);
+		size_t rl = strlen(ws.root_real);
+
+		free(ws.cwd_rel);
+		ws.cwd_rel = strdup(cwd && !strncmp(cwd, ws.root_real, rl) && cwd[rl] == '/'
+					    ? cwd + rl + 1 : "");
+		free(cwd);
+	}
+	if (ws.config_error)
+		cli_error("ignoring .deja/config: %s", ws.config_error);
+	deja_capture_init(&cap);
+	while ((n = read(0, chunk, sizeof(chunk))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			cli_error("cannot read standard input: %s", strerror(errno));
+			goto out;
+		}
+		deja_capture_feed(&cap, chunk, (size_t)n);
+	}
+	deja_capture_finish(&cap);
+	if (deja_detect(&det, ws.whitelist, command, &err) < 0) {
+		cli_error("%s", deja_error_message(&err));
+		goto out;
+	}
+	dir = cli_check_dir(&ws, det.dir);
+	{
+		deja_pathctx pc = { ws.root, ws.root_real, dir ? dir : ws.cwd_rel };
+		deja_check chk = { command, (int)exit_code, det.verification, det.tool,
+				   det.category };
+
+		if (deja_failure_build(&f, &chk, &cap, &pc, &err) < 0 ||
+		    deja_failure_to_json(&json, &f) < 0) {
+			cli_error("%s", deja_error_message(&err));
+			goto out;
+		}
+	}
+	printf("%s\n", json.ptr);
+	rc = 0;
+out:
+	free(dir);
+	deja_failure_release(&f);
+	deja_detection_release(&det);
+	deja_capture_release(&cap);
+	deja_buf_release(&json);
+	deja_error_release(&err);
+	cli_workspace_release(&ws);
+	return rc;
+}

@@ -1,0 +1,217 @@
+/*
+ * deja lessons [--type T] [--file F] [--tool T] [--limit N] [--json]
+ * deja lessons show ID [--json]
+ */
+#include "cli.h"
+#include "lessons_common.h"
+
+#include "deja/buf.h"
+#include "deja/lessonmd.h"
+#include "deja/store.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char *type, *file, *tool;
+static long limit;
+static int json;
+
+static const cli_option lessons_options[] = {
+	{ CLI_OPT_STRING, 't', "type", &type, "TYPE", "only LINT, TEST, ANALYSIS or OTHER lessons" },
+	{ CLI_OPT_STRING, 'f', "file", &file, "FILE",
+	  "only lessons about FILE (workspace-relative; primary or affected)" },
+	{ CLI_OPT_STRING, 0, "tool", &tool, "TOOL", "only lessons from TOOL (e.g. eslint)" },
+	{ CLI_OPT_INT, 'n', "limit", &limit, "N", "at most N lessons" },
+	{ CLI_OPT_FLAG, 0, "json", &json, NULL, "print JSON (an array, or one object for show)" },
+	CLI_END
+};
+
+const cli_spec cmd_lessons_spec = {
+	"deja lessons [--type TYPE] [--file FILE] [--tool TOOL] [--limit N] [--json]\n"
+	"deja lessons show ID [--json]",
+	"List the lessons of this workspace, newest first, or show one.",
+	"ID is the number in the first column of the list, or 6 or more hex digits of\n"
+	"the lesson's signature (the name of its .lessons/ file).",
+	lessons_options, 0
+};
+
+int cli_open_store(deja_store **out, const cli_workspace *ws, int create)
+{
+	deja_error err = DEJA_ERROR_INIT;
+	deja_buf path = DEJA_BUF_INIT;
+	struct stat st;
+	int rc = 0;
+
+	*out = NULL;
+	deja_buf_printf(&path, "%s/.deja/deja.db", ws->root);
+	if (!create && stat(path.ptr, &st) < 0) {
+		deja_buf_release(&path);
+		return 1; /* nothing recorded yet */
+	}
+	if (deja_store_open(out, path.ptr, (int)cli_config_long(ws, "store", "timeout_ms", 10000),
+			    &err) < 0) {
+		cli_error("%s", deja_error_message(&err));
+		rc = -1;
+	}
+	deja_error_release(&err);
+	deja_buf_release(&path);
+	return rc;
+}
+
+json_t *cli_lesson_json(const deja_lesson *l)
+{
+	json_t *o = json_object(), *files = json_array();
+
+	for (size_t i = 0; i < l->affected_count; i++)
+		json_array_append_new(files, json_string(l->affected_files[i]));
+	json_object_set_new(o, "id", json_integer(l->id));
+	json_object_set_new(o, "timestamp", json_string(l->timestamp ? l->timestamp : ""));
+	json_object_set_new(o, "type", json_string(deja_lesson_type_name(l->type)));
+	json_object_set_new(o, "file", json_string(l->file ? l->file : ""));
+	json_object_set_new(o, "error_summary", json_string(l->error_summary ? l->error_summary : ""));
+	json_object_set_new(o, "cause", json_string(l->cause ? l->cause : ""));
+	json_object_set_new(o, "resolution", json_string(l->resolution ? l->resolution : ""));
+	json_object_set_new(o, "corrective_rule",
+			    json_string(l->corrective_rule ? l->corrective_rule : ""));
+	json_object_set_new(o, "intent_id", json_string(l->intent_id ? l->intent_id : ""));
+	json_object_set_new(o, "signature", json_string(l->signature ? l->signature : ""));
+	json_object_set_new(o, "tool", json_string(l->tool ? l->tool : ""));
+	json_object_set_new(o, "command", json_string(l->command ? l->command : ""));
+	json_object_set_new(o, "exit_code", json_integer(l->exit_code));
+	json_object_set_new(o, "affected_files", files);
+	json_object_set_new(o, "occurrences", json_integer(l->occurrences));
+	json_object_set_new(o, "last_seen", json_string(l->last_seen ? l->last_seen : ""));
+	return o;
+}
+
+static int print_json(json_t *v)
+{
+	char *s = json_dumps(v, JSON_INDENT(2) | JSON_ENSURE_ASCII);
+
+	if (!s) {
+		cli_error("out of memory");
+		return -1;
+	}
+	printf("%s\n", s);
+	free(s);
+	return 0;
+}
+
+/* The first line of a summary, cut to width bytes on a UTF-8 boundary. */
+static int first_line_width(const char *s, int width)
+{
+	int n = 0;
+
+	while (s[n] && s[n] != '\n' && n < width)
+		n++;
+	if (s[n] && s[n] != '\n')
+		while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n--;
+	return n;
+}
+
+static int show(deja_store *store, const char *key)
+{
+	deja_error err = DEJA_ERROR_INIT;
+	deja_lesson l;
+	deja_buf md = DEJA_BUF_INIT;
+	int rc = 0;
+
+	if (deja_store_get_lesson(store, key, &l, &err) < 0) {
+		cli_error("%s", deja_error_message(&err));
+		deja_error_release(&err);
+		return 1;
+	}
+	if (json) {
+		json_t *o = cli_lesson_json(&l);
+		rc = print_json(o) < 0;
+		json_decref(o);
+	} else if (deja_lesson_md_render(&md, &l) < 0) {
+		cli_error("out of memory");
+		rc = 1;
+	} else {
+		fwrite(md.ptr, 1, md.len, stdout);
+	}
+	deja_buf_release(&md);
+	deja_lesson_release(&l);
+	return rc;
+}
+
+int cmd_lessons(int argc, char **argv)
+{
+	deja_error err = DEJA_ERROR_INIT;
+	deja_lesson_filter filter = { NULL, NULL, NULL, 0 };
+	deja_lesson *ls = NULL;
+	deja_store *store = NULL;
+	deja_lesson_type t;
+	size_t n = 0;
+	cli_workspace ws;
+	int first, rc = 1, opened;
+
+	first = cli_parse(argc, argv, &cmd_lessons_spec);
+	if (first < 0)
+		return first == CLI_PARSE_HELP ? 0 : 2;
+	if (type && deja_lesson_type_parse(&t, type) < 0) {
+		cli_error("unknown lesson type '%s' (LINT, TEST, ANALYSIS or OTHER)", type);
+		return 2;
+	}
+	if (first < argc && (strcmp(argv[first], "show") || first + 2 != argc)) {
+		if (!strcmp(argv[first], "show"))
+			cli_error("usage: deja lessons show ID");
+		else
+			cli_error("unknown subcommand '%s'; see 'deja help lessons'", argv[first]);
+		return 2;
+	}
+	if (cli_workspace_setup(&ws, NULL, 0) < 0)
+		return 1;
+	if ((opened = cli_open_store(&store, &ws, 0)) < 0)
+		goto out;
+	if (opened == 1) {
+		/* nothing recorded yet */
+		if (first < argc) {
+			cli_error("no lesson '%s'", argv[first + 1]);
+			goto out;
+		}
+		if (json)
+			printf("[]\n");
+		rc = 0;
+		goto out;
+	}
+	if (first < argc) {
+		rc = show(store, argv[first + 1]);
+		goto out;
+	}
+	filter.type = type;
+	filter.file = file;
+	filter.tool = tool;
+	filter.limit = limit > 0 ? (int)limit : 0;
+	if (deja_store_list_lessons(store, &filter, &ls, &n, &err) < 0) {
+		cli_error("%s", deja_error_message(&err));
+		goto out;
+	}
+	if (json) {
+		json_t *a = json_array();
+		for (size_t i = 0; i < n; i++)
+			json_array_append_new(a, cli_lesson_json(&ls[i]));
+		rc = print_json(a) < 0;
+		json_decref(a);
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const deja_lesson *l = &ls[i];
+		const char *sum = l->error_summary ? l->error_summary : "";
+
+		printf("%-4lld %-8s %-14s %-30s x%-3lld %.19s\n     %.*s\n", (long long)l->id,
+		       deja_lesson_type_name(l->type), l->tool, l->file && *l->file ? l->file : "-",
+		       (long long)l->occurrences, l->last_seen, first_line_width(sum, 100), sum);
+	}
+	rc = 0;
+out:
+	deja_lessons_free(ls, n);
+	deja_store_close(store);
+	deja_error_release(&err);
+	cli_workspace_release(&ws);
+	return rc;
+}

@@ -1,0 +1,182 @@
+/*
+ * deja record: the lesson-recording tool itself, for agents and people.
+ */
+#include "cli.h"
+#include "lessons_common.h"
+#include "record_common.h"
+
+#include "deja/buf.h"
+#include "deja/paths.h"
+#include "deja/record.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *type, *file, *summary, *cause, *resolution, *rule, *intent, *tool;
+static int from_json;
+
+static const cli_option record_options[] = {
+	{ CLI_OPT_STRING, 't', "type", &type, "TYPE", "LINT, TEST, ANALYSIS or OTHER (default OTHER)" },
+	{ CLI_OPT_STRING, 'f', "file", &file, "FILE", "the file the lesson is about" },
+	{ CLI_OPT_STRING, 's', "summary", &summary, "TEXT", "the error (required; cut at 500 bytes)" },
+	{ CLI_OPT_STRING, 0, "cause", &cause, "TEXT", "the root cause" },
+	{ CLI_OPT_STRING, 0, "resolution", &resolution, "TEXT", "the fix that was applied" },
+	{ CLI_OPT_STRING, 0, "rule", &rule, "TEXT", "the corrective rule to follow from now on" },
+	{ CLI_OPT_STRING, 0, "intent", &intent, "ID",
+	  "the task or session id (default: $DEJA_INTENT_ID)" },
+	{ CLI_OPT_STRING, 0, "tool", &tool, "NAME", "the tool that failed (default: manual)" },
+	{ CLI_OPT_FLAG, 0, "json", &from_json, NULL,
+	  "read the fields from a JSON object on stdin (same names, corrective_rule for --rule,\n"
+	  "                                 error_summary for --summary) and print the lesson as JSON" },
+	CLI_END
+};
+
+const cli_spec cmd_record_spec = {
+	"deja record --summary TEXT [--type TYPE] [--file FILE] [--cause TEXT]\n"
+	"            [--resolution TEXT] [--rule TEXT] [--intent ID] [--tool NAME]\n"
+	"deja record --json < LESSON.json",
+	"Record a lesson by hand, with its cause, resolution and corrective rule.",
+	"The lesson is stored like an automatic one (redacted, de-duplicated by its\n"
+	"signature: recording the same file and summary again adds an occurrence and\n"
+	"fills in analysis fields that were empty).",
+	record_options, 0
+};
+
+/* Take a string field from the JSON object when the flag did not set it. */
+static int json_field(json_t *o, const char *name, const char **dst)
+{
+	json_t *v = json_object_get(o, name);
+
+	if (!v || json_is_null(v) || *dst)
+		return 0;
+	if (!json_is_string(v)) {
+		cli_error("field '%s' must be a string", name);
+		return -1;
+	}
+	*dst = json_string_value(v);
+	return 0;
+}
+
+static int dup_or_empty(char **dst, const char *s)
+{
+	return (*dst = strdup(s ? s : "")) ? 0 : -1;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	deja_error err = DEJA_ERROR_INIT;
+	json_error_t jerr;
+	json_t *in = NULL;
+	deja_lesson l;
+	deja_buf rel = DEJA_BUF_INIT;
+	cli_workspace ws;
+	int first, rc = 1, is_new = 0, have_ws = 0;
+
+	memset(&l, 0, sizeof(l));
+	first = cli_parse(argc, argv, &cmd_record_spec);
+	if (first < 0)
+		return first == CLI_PARSE_HELP ? 0 : 2;
+	if (first < argc) {
+		cli_error("unexpected argument '%s'", argv[first]);
+		return 2;
+	}
+	if (from_json) {
+		if (!(in = json_loadf(stdin, JSON_REJECT_DUPLICATES, &jerr)) || !json_is_object(in)) {
+			cli_error("stdin is not a JSON object: %s (line %d)",
+				  in ? "not an object" : jerr.text, jerr.line);
+			goto out;
+		}
+		if (json_field(in, "type", &type) || json_field(in, "file", &file) ||
+		    json_field(in, "error_summary", &summary) || json_field(in, "summary", &summary) ||
+		    json_field(in, "cause", &cause) || json_field(in, "resolution", &resolution) ||
+		    json_field(in, "corrective_rule", &rule) || json_field(in, "intent_id", &intent) ||
+		    json_field(in, "tool", &tool))
+			goto out;
+	}
+	if (!summary || !*summary) {
+		cli_error("a lesson needs a summary (--summary TEXT)");
+		rc = 2;
+		goto out;
+	}
+	l.type = DEJA_LESSON_OTHER;
+	if (type && deja_lesson_type_parse(&l.type, type) < 0) {
+		cli_error("unknown lesson type '%s' (LINT, TEST, ANALYSIS or OTHER)", type);
+		rc = 2;
+		goto out;
+	}
+	if (cli_workspace_setup(&ws, NULL, 1) < 0)
+		goto out;
+	have_ws = 1;
+	if (file && *file) {
+		deja_pathctx pc = { ws.root, ws.root_real, ws.cwd_rel };
+
+		if (!deja_path_relativize(&rel, &pc, file, strlen(file))) {
+			cli_error("'%s' is not a file inside the workspace '%s'", file, ws.root);
+			rc = 2;
+			goto out;
+		}
+	}
+	if (!intent)
+		intent = getenv("DEJA_INTENT_ID");
+	{
+		size_t n = strlen(summary);
+		/* at most 500 bytes, on a UTF-8 boundary */
+		if (n > DEJA_SUMMARY_MAX) {
+			n = DEJA_SUMMARY_MAX;
+			while (n > 0 && ((unsigned char)summary[n] & 0xc0) == 0x80)
+				n--;
+		}
+		if (!(l.error_summary = strndup(summary, n)))
+			goto oom;
+	}
+	if (dup_or_empty(&l.file, rel.ptr) || dup_or_empty(&l.cause, cause) ||
+	    dup_or_empty(&l.resolution, resolution) || dup_or_empty(&l.corrective_rule, rule) ||
+	    dup_or_empty(&l.intent_id, intent) || dup_or_empty(&l.tool, tool ? tool : "manual") ||
+	    dup_or_empty(&l.command, "deja record"))
+		goto oom;
+	if (rel.len) {
+		if (!(l.affected_files = calloc(1, sizeof(char *))) ||
+		    !(l.affected_files[0] = strdup(rel.ptr)))
+			goto oom;
+		l.affected_count = 1;
+	}
+	{
+		deja_record_opts opts = {
+			ws.root, ws.cwd_rel, l.intent_id,
+			deja_config_get(ws.config, "lessons", "file"),
+			(int)cli_config_long(&ws, "lessons", "max", 20),
+			(int)cli_config_long(&ws, "store", "timeout_ms", 10000),
+			ws.redactor,
+		};
+		if (deja_record_lesson(&l, NULL, 0, &opts, &is_new, &err) < 0) {
+			cli_error("cannot record the lesson: %s", deja_error_message(&err));
+			cli_log_failure(&ws, "record_failed", deja_error_message(&err));
+			goto out;
+		}
+	}
+	if (from_json) {
+		json_t *o = cli_lesson_json(&l);
+		char *s = json_dumps(o, JSON_INDENT(2) | JSON_ENSURE_ASCII);
+		if (s)
+			printf("%s\n", s);
+		free(s);
+		json_decref(o);
+	} else {
+		printf("%s lesson %lld (%.12s)\n", is_new ? "recorded" : "updated",
+		       (long long)l.id, l.signature);
+	}
+	rc = 0;
+	goto out;
+oom:
+	cli_error("out of memory");
+out:
+	deja_lesson_release(&l);
+	deja_buf_release(&rel);
+	deja_error_release(&err);
+	json_decref(in);
+	if (have_ws)
+		cli_workspace_release(&ws);
+	return rc;
+}

@@ -1,0 +1,118 @@
+/*
+ * deja run [--] CMD [ARGS...]
+ *
+ * Runs CMD with its output passed through untouched and live, and returns
+ * its exact exit status.  Whatever happens inside deja afterwards (store
+ * locked, disk full, a bug caught by a guard), the status stays CMD's.
+ */
+#include "cli.h"
+#include "record_common.h"
+
+#include "deja/runner.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int quiet, no_record;
+static const char *intent_id;
+
+static const cli_option run_options[] = {
+	{ CLI_OPT_FLAG, 'q', "quiet", &quiet, NULL, "print nothing of deja's own on stderr" },
+	{ CLI_OPT_FLAG, 0, "no-record", &no_record, NULL, "run and pass through, record nothing" },
+	{ CLI_OPT_STRING, 0, "intent", &intent_id, "ID",
+	  "the task or session id stored as the lesson's intent_id (default: $DEJA_INTENT_ID)" },
+	CLI_END
+};
+
+const cli_spec cmd_run_spec = {
+	"deja run [options] [--] CMD [ARGS...]",
+	"Run a command, pass its output and exit status through, record a lesson if a check fails.",
+	"CMD runs with stdin, stdout and stderr passed through byte for byte (through a\n"
+	"pseudo-terminal when stdout is a terminal, so colours and progress bars survive).\n"
+	"SIGINT, SIGTERM, SIGHUP and SIGQUIT are forwarded to it.  deja exits with CMD's\n"
+	"status, or 128+N when CMD was killed by signal N, 127 when CMD cannot be found\n"
+	"and 126 when it cannot be executed.\n\n"
+	"When CMD is a verification command (see 'deja help analyze' and docs/config.md)\n"
+	"and fails, a lesson is recorded in .deja/deja.db, .lessons/ and AGENTS.md of the\n"
+	"workspace (the git top level of the current directory).  If recording fails,\n"
+	"deja says so once on stderr and in .deja/log.jsonl; CMD's result is unchanged.",
+	run_options, 1
+};
+
+static int feed_capture(void *ctx, const char *data, size_t len)
+{
+	return deja_capture_feed(ctx, data, len);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	deja_runner_opts ropts = DEJA_RUNNER_OPTS_INIT;
+	deja_error err = DEJA_ERROR_INIT;
+	deja_detection det;
+	deja_capture cap;
+	cli_workspace ws;
+	cli_recorded rec;
+	char *command = NULL;
+	int first, status = 0, have_ws = 0, watch = 0;
+
+	memset(&det, 0, sizeof(det));
+	deja_capture_init(&cap);
+	first = cli_parse(argc, argv, &cmd_run_spec);
+	if (first < 0)
+		return first == CLI_PARSE_HELP ? 0 : 2;
+	if (first >= argc) {
+		cli_error("no command to run; usage: deja run [--] CMD [ARGS...]");
+		return 2;
+	}
+	if (!intent_id)
+		intent_id = getenv("DEJA_INTENT_ID");
+	if (getenv("DEJA_QUIET") && *getenv("DEJA_QUIET"))
+		quiet = 1;
+
+	/* Everything before the run is optional: without a workspace, a
+	 * config or memory, the command still runs, unrecorded. */
+	command = cli_join_argv(argc - first, argv + first);
+	if (!no_record && command && cli_workspace_setup(&ws, NULL, 1) == 0) {
+		have_ws = 1;
+		if (ws.config_error && !quiet)
+			cli_error("ignoring .deja/config: %s", ws.config_error);
+		if (deja_detect(&det, ws.whitelist, command, &err) == 0 && det.verification)
+			watch = 1;
+		deja_error_release(&err);
+	}
+
+	ropts.argv = argv + first;
+	if (watch) {
+		ropts.on_output = feed_capture;
+		ropts.ctx = &cap;
+	}
+	if (deja_runner_run(&status, &ropts, &err) < 0) {
+		cli_error("%s", deja_error_message(&err));
+		status = 127;
+		watch = 0;
+	} else if (err.msg) {
+		/* not found / not executable: the shell's message, the shell's status */
+		cli_error("%s", err.msg);
+		watch = 0;
+	}
+	deja_error_release(&err);
+
+	if (watch && status != 0) {
+		deja_capture_finish(&cap);
+		if (cli_record_failure(&ws, &det, command, status, &cap, intent_id, &rec) == 0) {
+			if (!quiet)
+				cli_error("%s lesson %lld (%s%s%s, seen %lld time%s): deja lessons show %lld",
+					  rec.is_new ? "recorded" : "updated", (long long)rec.id,
+					  det.tool, rec.file && *rec.file ? " in " : "",
+					  rec.file ? rec.file : "", (long long)rec.occurrences,
+					  rec.occurrences == 1 ? "" : "s", (long long)rec.id);
+			cli_recorded_release(&rec);
+		}
+	}
+	deja_detection_release(&det);
+	deja_capture_release(&cap);
+	if (have_ws)
+		cli_workspace_release(&ws);
+	free(command);
+	return status;
+}

@@ -1,0 +1,132 @@
+/*
+ * deja - remember how failed checks were fixed.
+ *
+ * main() finds the subcommand in the table, runs it, and makes sure what it
+ * printed reached stdout (git's run_builtin does the same): a full disk
+ * must not turn into a silent success.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef DEJA_VERSION
+#define DEJA_VERSION "0.1.0"
+#endif
+
+static int cmd_help(int argc, char **argv);
+static int cmd_version(int argc, char **argv);
+
+static const cli_spec cmd_help_spec = {
+	"deja help [COMMAND]",
+	"Show the help of deja or of one command (the same as 'deja COMMAND --help').",
+	NULL, NULL, 0
+};
+
+static const cli_spec cmd_version_spec = {
+	"deja version", "Print deja's version.", NULL, NULL, 0
+};
+
+static const cli_command commands[] = {
+	{ "analyze", cmd_analyze, &cmd_analyze_spec },
+	{ "help", cmd_help, &cmd_help_spec },
+	{ "lessons", cmd_lessons, &cmd_lessons_spec },
+	{ "record", cmd_record, &cmd_record_spec },
+	{ "run", cmd_run, &cmd_run_spec },
+	{ "version", cmd_version, &cmd_version_spec },
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("deja: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static const cli_command *find_command(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void main_usage(FILE *f)
+{
+	fprintf(f, "usage: deja [--version] [--help] <command> [<args>]\n\n"
+		   "deja records what failed when linters, type checkers, test runners and\n"
+		   "compilers fail, as lessons an agent reads the next time.\n\n"
+		   "commands:\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "   %-10s %s\n", commands[i].name, commands[i].spec->summary);
+	fprintf(f, "\n'deja help <command>' shows the options of a command; 'man deja' has it all.\n");
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	const cli_command *c;
+	int first = cli_parse(argc, argv, &cmd_help_spec);
+
+	if (first < 0)
+		return first == CLI_PARSE_HELP ? 0 : 2;
+	if (first >= argc) {
+		main_usage(stdout);
+		return 0;
+	}
+	if (!(c = find_command(argv[first]))) {
+		cli_error("'%s' is not a deja command; see 'deja --help'", argv[first]);
+		return 2;
+	}
+	cli_print_help(stdout, c->spec);
+	return 0;
+}
+
+static int cmd_version(int argc, char **argv)
+{
+	int first = cli_parse(argc, argv, &cmd_version_spec);
+
+	if (first < 0)
+		return first == CLI_PARSE_HELP ? 0 : 2;
+	printf("deja %s\n", DEJA_VERSION);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const cli_command *c;
+	int status;
+
+	if (argc < 2) {
+		main_usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		main_usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version"))
+		return cmd_version(1, argv);
+	if (!(c = find_command(argv[1]))) {
+		cli_error("'%s' is not a deja command; see 'deja --help'", argv[1]);
+		return 2;
+	}
+	status = c->fn(argc - 1, argv + 1);
+	/* `deja run` passes the child's status through and has already
+	 * written everything with write(2); for the others, a failed flush
+	 * is a failed command. */
+	if (fflush(stdout) || ferror(stdout)) {
+		if (errno != EPIPE)
+			cli_error("cannot write to standard output: %s", strerror(errno));
+		return status ? status : 1;
+	}
+	return status;
+}

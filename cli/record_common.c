@@ -1,0 +1,93 @@
+#include "record_common.h"
+
+#include "deja/buf.h"
+#include "deja/log.h"
+#include "deja/paths.h"
+#include "deja/redact.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+char *cli_check_dir(const cli_workspace *ws, const char *cd)
+{
+	deja_buf out = DEJA_BUF_INIT;
+	deja_pathctx pc = { ws->root, ws->root_real, ws->cwd_rel };
+
+	if (!cd || !*cd)
+		return strdup(ws->cwd_rel);
+	/* relativize wants a file-like path; a directory works the same */
+	if (!deja_path_relativize(&out, &pc, cd, strlen(cd))) {
+		deja_buf_release(&out);
+		return strdup(ws->cwd_rel);
+	}
+	return deja_buf_detach(&out);
+}
+
+void cli_log_failure(const cli_workspace *ws, const char *event, const char *message)
+{
+	deja_buf dir = DEJA_BUF_INIT;
+	char *red = NULL;
+
+	if (!ws || !ws->root)
+		return;
+	deja_buf_printf(&dir, "%s/.deja", ws->root);
+	if (ws->redactor)
+		deja_redact_str(ws->redactor, &red, message);
+	if (deja_buf_status(&dir) == 0)
+		deja_log_event(dir.ptr, "error", event, red ? red : message, NULL);
+	free(red);
+	deja_buf_release(&dir);
+}
+
+int cli_record_failure(const cli_workspace *ws, const deja_detection *det, const char *command,
+		       int exit_code, const deja_capture *cap, const char *intent_id,
+		       cli_recorded *out)
+{
+	deja_error err = DEJA_ERROR_INIT;
+	deja_failure f;
+	deja_lesson l;
+	char *dir = cli_check_dir(ws, det->dir);
+	deja_pathctx pc = { ws->root, ws->root_real, dir ? dir : ws->cwd_rel };
+	deja_check chk = { command, exit_code, det->verification, det->tool, det->category };
+	deja_record_opts opts = {
+		ws->root, pc.cwd_rel, intent_id ? intent_id : "",
+		deja_config_get(ws->config, "lessons", "file"),
+		(int)cli_config_long(ws, "lessons", "max", 20),
+		(int)cli_config_long(ws, "store", "timeout_ms", 10000),
+		ws->redactor,
+	};
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	memset(&l, 0, sizeof(l));
+	if ((rc = deja_failure_build(&f, &chk, cap, &pc, &err)) < 0)
+		goto out;
+	if ((rc = deja_lesson_from_failure(&l, &f, &opts, &err)) < 0)
+		goto out_failure;
+	rc = deja_record_lesson(&l, &f.diags, f.output_bytes, &opts, &out->is_new, &err);
+	if (rc == 0) {
+		out->id = l.id;
+		out->occurrences = l.occurrences;
+		out->file = strdup(l.file ? l.file : "");
+		out->signature = strdup(l.signature ? l.signature : "");
+	}
+	deja_lesson_release(&l);
+out_failure:
+	deja_failure_release(&f);
+out:
+	if (rc < 0) {
+		/* Fail-safe: one line on stderr, one in the log; never more. */
+		cli_error("lesson not recorded: %s", deja_error_message(&err));
+		cli_log_failure(ws, "record_failed", deja_error_message(&err));
+	}
+	deja_error_release(&err);
+	free(dir);
+	return rc;
+}
+
+void cli_recorded_release(cli_recorded *r)
+{
+	free(r->file);
+	free(r->signature);
+	memset(r, 0, sizeof(*r));
+}

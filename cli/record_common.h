@@ -1,0 +1,38 @@
+/*
+ * record_common.h - the recording step shared by `deja run` and, later,
+ * `deja hook`: analysis, lesson, store, Markdown, with the fail-safe
+ * reporting (one line on stderr, one in the log) when anything fails.
+ */
+#ifndef DEJA_CLI_RECORD_COMMON_H
+#define DEJA_CLI_RECORD_COMMON_H
+
+#include "cli.h"
+
+#include "deja/analysis.h"
+#include "deja/capture.h"
+#include "deja/record.h"
+
+typedef struct cli_recorded {
+	int64_t id;
+	int64_t occurrences;
+	int is_new;
+	char *file;      /* owned */
+	char *signature; /* owned */
+} cli_recorded;
+
+/* The check's directory relative to the workspace: the current directory,
+ * moved by a `cd DIR` the command line ran first.  Caller frees. */
+char *cli_check_dir(const cli_workspace *ws, const char *cd);
+
+/* Record the failure a finished capture shows.  Returns 0, or <0 after
+ * reporting the trouble (the caller carries on regardless). */
+int cli_record_failure(const cli_workspace *ws, const deja_detection *det, const char *command,
+		       int exit_code, const deja_capture *cap, const char *intent_id,
+		       cli_recorded *out);
+
+void cli_recorded_release(cli_recorded *r);
+
+/* Log an error of deja's own in .deja/log.jsonl (redacted, best-effort). */
+void cli_log_failure(const cli_workspace *ws, const char *event, const char *message);
+
+#endif

@@ -1,0 +1,53 @@
+/*
+ * record.h - turning a failure into a lesson everywhere it belongs: the
+ * store, .lessons/<id>.md and the lessons block of the agent instructions
+ * file.  Everything is redacted before it is written.
+ *
+ * This is the one recording path: `deja run`, `deja hook` and
+ * `deja record` all go through deja_record_lesson().
+ */
+#ifndef DEJA_RECORD_H
+#define DEJA_RECORD_H
+
+#include "deja/analysis.h"
+#include "deja/common.h"
+#include "deja/lesson.h"
+
+typedef struct deja_redactor deja_redactor;
+
+/* Where and how to record.  Borrowed pointers. */
+typedef struct deja_record_opts {
+	const char *workspace;       /* absolute workspace root */
+	const char *cwd_rel;         /* where the command ran, relative to it */
+	const char *intent_id;       /* agent session/task id; "" when none */
+	const char *agents_file;     /* relative to workspace; NULL = AGENTS.md */
+	int agents_max;              /* lessons listed in the block; <= 0 = 20 */
+	int timeout_ms;              /* store lock wait; <= 0 = 10000 */
+	const deja_redactor *redactor; /* required */
+} deja_record_opts;
+
+#define DEJA_AGENTS_BLOCK_MAX_BYTES 8192
+
+/*
+ * Fill a lesson from a failure (type, primary file, summary, command, tool,
+ * exit code, affected files, intent) and sign it; deja_record_lesson()
+ * redacts it before anything is written.  The caller
+ * releases *out.
+ */
+int deja_lesson_from_failure(deja_lesson *out, const deja_failure *f,
+			     const deja_record_opts *opts, deja_error *err);
+
+/*
+ * Store the lesson (a new lesson or one more occurrence of an existing
+ * one), then write its Markdown file and refresh the instructions block.
+ * The lesson's text fields are redacted here, whatever the caller did.
+ * diags (may be NULL) are stored with the run, redacted.  On success
+ * l->id and l->occurrences are set; *is_new says whether it was new.
+ */
+int deja_record_lesson(deja_lesson *l, const deja_diags *diags, uint64_t output_bytes,
+		       const deja_record_opts *opts, int *is_new, deja_error *err);
+
+/* The workspace's .deja directory, created (0700) if missing; caller frees. */
+int deja_record_dir(char **out, const char *workspace, deja_error *err);
+
+#endif

@@ -1,0 +1,203 @@
+#include "deja/record.h"
+#include "deja/buf.h"
+#include "deja/fsutil.h"
+#include "deja/lessonmd.h"
+#include "deja/redact.h"
+#include "deja/store.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int deja_record_dir(char **out, const char *workspace, deja_error *err)
+{
+	deja_buf dir = DEJA_BUF_INIT;
+	int rc;
+
+	*out = NULL;
+	if (deja_buf_printf(&dir, "%s/.deja", workspace) < 0)
+		return deja_error_set(err, DEJA_ENOMEM, "out of memory");
+	if ((rc = deja_fs_mkdir_p(dir.ptr, 0700, err)) < 0) {
+		deja_buf_release(&dir);
+		return rc;
+	}
+	*out = deja_buf_detach(&dir);
+	return 0;
+}
+
+/* Redact *field in place. */
+static int redact_field(const deja_redactor *r, char **field)
+{
+	char *red = NULL;
+	int rc;
+
+	if (!*field)
+		return 0;
+	if ((rc = deja_redact_str(r, &red, *field)) < 0)
+		return rc;
+	free(*field);
+	*field = red;
+	return 0;
+}
+
+/* A summary can grow by redaction: cut it back to the limit on a UTF-8
+ * boundary. */
+static void clamp_summary(char *s)
+{
+	size_t n;
+
+	if (!s || (n = strlen(s)) <= DEJA_SUMMARY_MAX)
+		return;
+	n = DEJA_SUMMARY_MAX;
+	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	s[n] = '\0';
+}
+
+static int redact_lesson(deja_lesson *l, const deja_redactor *r)
+{
+	int rc = 0;
+
+	if ((rc = redact_field(r, &l->error_summary)) < 0 || (rc = redact_field(r, &l->cause)) < 0 ||
+	    (rc = redact_field(r, &l->resolution)) < 0 ||
+	    (rc = redact_field(r, &l->corrective_rule)) < 0 ||
+	    (rc = redact_field(r, &l->command)) < 0 || (rc = redact_field(r, &l->file)) < 0 ||
+	    (rc = redact_field(r, &l->intent_id)) < 0)
+		return rc;
+	for (size_t i = 0; i < l->affected_count; i++)
+		if ((rc = redact_field(r, &l->affected_files[i])) < 0)
+			return rc;
+	clamp_summary(l->error_summary);
+	return 0;
+}
+
+int deja_lesson_from_failure(deja_lesson *out, const deja_failure *f,
+			     const deja_record_opts *opts, deja_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	out->type = f->category;
+	out->exit_code = f->exit_code;
+	if (!(out->file = strdup(deja_failure_primary_file(f))) ||
+	    !(out->error_summary = strdup(f->summary ? f->summary : "")) ||
+	    !(out->tool = strdup(f->tool ? f->tool : "")) ||
+	    !(out->command = strdup(f->command ? f->command : "")) ||
+	    !(out->intent_id = strdup(opts->intent_id ? opts->intent_id : "")) ||
+	    !(out->cause = strdup("")) || !(out->resolution = strdup("")) ||
+	    !(out->corrective_rule = strdup("")))
+		goto oom;
+	if (f->files.count) {
+		if (!(out->affected_files = calloc(f->files.count, sizeof(char *))))
+			goto oom;
+		for (size_t i = 0; i < f->files.count; i++) {
+			if (!(out->affected_files[i] = strdup(f->files.items[i])))
+				goto oom;
+			out->affected_count++;
+		}
+	}
+	/* redaction and the final signature happen in deja_record_lesson() */
+	if (deja_lesson_sign(out) < 0)
+		goto oom;
+	return 0;
+oom:
+	deja_lesson_release(out);
+	return deja_error_set(err, DEJA_ENOMEM, "out of memory while building the lesson");
+}
+
+static int redact_diags(deja_diags *out, const deja_diags *in, const deja_redactor *r)
+{
+	if (!in || !in->count)
+		return 0;
+	if (!(out->items = calloc(in->count, sizeof(deja_diag))))
+		return DEJA_ENOMEM;
+	out->alloc = in->count;
+	for (size_t i = 0; i < in->count; i++) {
+		const deja_diag *s = &in->items[i];
+		deja_diag *d = &out->items[i];
+
+		out->count++;
+		d->line = s->line;
+		d->column = s->column;
+		if ((s->file && !(d->file = strdup(s->file))) ||
+		    (s->code && !(d->code = strdup(s->code))) ||
+		    deja_redact_str(r, &d->message, s->message ? s->message : "") < 0)
+			return DEJA_ENOMEM;
+	}
+	return 0;
+}
+
+/* A relative path that stays inside the workspace. */
+static int safe_relative(const char *p)
+{
+	const char *s = p;
+
+	if (!*p || *p == '/')
+		return 0;
+	while (*s) {
+		if (s[0] == '.' && s[1] == '.' && (s[2] == '/' || !s[2]) &&
+		    (s == p || s[-1] == '/'))
+			return 0;
+		s++;
+	}
+	return 1;
+}
+
+int deja_record_lesson(deja_lesson *l, const deja_diags *diags, uint64_t output_bytes,
+		       const deja_record_opts *opts, int *is_new, deja_error *err)
+{
+	deja_store *store = NULL;
+	deja_diags red = DEJA_DIAGS_INIT;
+	deja_buf path = DEJA_BUF_INIT, lock = DEJA_BUF_INIT, lessons_dir = DEJA_BUF_INIT;
+	deja_lesson *recent = NULL;
+	size_t nrecent = 0;
+	deja_lesson_filter filter = { NULL, NULL, NULL, opts->agents_max > 0 ? opts->agents_max : 20 };
+	char *dir = NULL;
+	const char *agents = opts->agents_file && *opts->agents_file ? opts->agents_file : "AGENTS.md";
+	deja_run_info run = { opts->cwd_rel ? opts->cwd_rel : "", opts->intent_id, output_bytes, NULL };
+	int rc;
+
+	if (!safe_relative(agents))
+		return deja_error_set(err, DEJA_EINVAL,
+				      "lessons file '%s' must be a path inside the workspace", agents);
+	if ((rc = redact_lesson(l, opts->redactor)) < 0 || (rc = deja_lesson_sign(l)) < 0 ||
+	    (rc = redact_diags(&red, diags, opts->redactor)) < 0) {
+		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory while redacting");
+		goto out;
+	}
+	run.diags = &red;
+	if ((rc = deja_record_dir(&dir, opts->workspace, err)) < 0)
+		goto out;
+	deja_buf_printf(&path, "%s/deja.db", dir);
+	deja_buf_printf(&lock, "%s/agents.lock", dir);
+	deja_buf_printf(&lessons_dir, "%s/.lessons", opts->workspace);
+	if (deja_buf_status(&path) < 0 || deja_buf_status(&lock) < 0 ||
+	    deja_buf_status(&lessons_dir) < 0) {
+		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((rc = deja_store_open(&store, path.ptr, opts->timeout_ms > 0 ? opts->timeout_ms : 10000,
+				  err)) < 0 ||
+	    (rc = deja_store_record_lesson(store, l, &run, is_new, err)) < 0)
+		goto out;
+	/* The store is the truth; the Markdown views are rebuilt from it, so
+	 * a failure below loses no data and the next recording repairs them. */
+	if ((rc = deja_lesson_md_write(lessons_dir.ptr, l, err)) < 0)
+		goto out;
+	if ((rc = deja_store_list_lessons(store, &filter, &recent, &nrecent, err)) < 0)
+		goto out;
+	deja_buf_clear(&path);
+	deja_buf_printf(&path, "%s/%s", opts->workspace, agents);
+	if (deja_buf_status(&path) < 0) {
+		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		goto out;
+	}
+	rc = deja_agents_block_update(path.ptr, recent, nrecent, DEJA_AGENTS_BLOCK_MAX_BYTES,
+				      lock.ptr, err);
+out:
+	deja_lessons_free(recent, nrecent);
+	deja_store_close(store);
+	deja_diags_release(&red);
+	deja_buf_release(&path);
+	deja_buf_release(&lock);
+	deja_buf_release(&lessons_dir);
+	free(dir);
+	return rc;
+}
