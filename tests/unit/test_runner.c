@@ -1,0 +1,554 @@
+/*
+ * test_runner.c - the process runner against real commands (sh, cat, sleep).
+ *
+ * Output goes to unlinked temporary files so it can be compared byte for
+ * byte afterwards; nothing here measures time, only outcomes.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "deja/buf.h"
+#include "deja/common.h"
+#include "deja/runner.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int tmp_fd(void)
+{
+	char path[] = "/tmp/deja-runner-test-XXXXXX";
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	unlink(path);
+	return fd;
+}
+
+static void slurp(deja_buf *b, int fd)
+{
+	char chunk[65536];
+	ssize_t n;
+
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	while ((n = read(fd, chunk, sizeof chunk)) > 0)
+		assert_int_equal(deja_buf_put(b, chunk, (size_t)n), 0);
+	assert_true(n == 0);
+}
+
+static void write_file(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		assert_true(w > 0);
+		p += w;
+		len -= (size_t)w;
+	}
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+}
+
+static int collect(void *ctx, const char *data, size_t len)
+{
+	return deja_buf_put(ctx, data, len) < 0 ? -1 : 0;
+}
+
+/* Run argv with output into temporary files; fills out/err/seen. */
+struct result {
+	int rc, status;
+	deja_buf out, err, seen;
+	deja_error e;
+};
+
+static void run_full(struct result *res, char *const *argv, int pty, int in_fd)
+{
+	deja_runner_opts o = DEJA_RUNNER_OPTS_INIT;
+	int ofd = tmp_fd(), efd = tmp_fd();
+
+	memset(res, 0, sizeof *res);
+	deja_buf_init(&res->out, 0);
+	deja_buf_init(&res->err, 0);
+	deja_buf_init(&res->seen, 0);
+	res->status = -1;
+	o.argv = argv;
+	o.pty = pty;
+	o.in_fd = in_fd;
+	o.out_fd = ofd;
+	o.err_fd = efd;
+	o.on_output = collect;
+	o.ctx = &res->seen;
+	res->rc = deja_runner_run(&res->status, &o, &res->e);
+	slurp(&res->out, ofd);
+	slurp(&res->err, efd);
+	close(ofd);
+	close(efd);
+}
+
+static void result_release(struct result *res)
+{
+	deja_buf_release(&res->out);
+	deja_buf_release(&res->err);
+	deja_buf_release(&res->seen);
+	deja_error_release(&res->e);
+}
+
+static int run_status(char *const *argv, int pty)
+{
+	struct result res;
+	int status;
+
+	run_full(&res, argv, pty, -1);
+	assert_int_equal(res.rc, 0);
+	status = res.status;
+	result_release(&res);
+	return status;
+}
+
+static void test_exit_codes(void **state)
+{
+	char *ok[] = { "true", NULL };
+	char *three[] = { "sh", "-c", "exit 3", NULL };
+
+	(void)state;
+	assert_int_equal(run_status(ok, 0), 0);
+	assert_int_equal(run_status(three, 0), 3);
+	assert_int_equal(run_status(three, 1), 3);
+}
+
+static void test_killed_by_signal(void **state)
+{
+	char *argv[] = { "sh", "-c", "kill -9 $$", NULL };
+
+	(void)state;
+	assert_int_equal(run_status(argv, 0), 137);
+	assert_int_equal(run_status(argv, 1), 137);
+}
+
+/* Deterministic bytes: every value 0..255 first, then an LCG. */
+static void fill_pattern(unsigned char *p, size_t len)
+{
+	uint32_t x = 12345;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (i < 256) {
+			p[i] = (unsigned char)i;
+		} else {
+			x = x * 1103515245u + 12345u;
+			p[i] = (unsigned char)(x >> 16);
+		}
+	}
+}
+
+static void check_binary(size_t len, int pty)
+{
+	unsigned char *data = malloc(len);
+	char *argv[] = { "cat", NULL };
+	struct result res;
+	int in = tmp_fd();
+
+	assert_non_null(data);
+	fill_pattern(data, len);
+	write_file(in, data, len);
+	run_full(&res, argv, pty, in);
+	assert_int_equal(res.rc, 0);
+	assert_int_equal(res.status, 0);
+	assert_int_equal(res.out.len, len);
+	assert_memory_equal(res.out.ptr, data, len);
+	assert_int_equal(res.seen.len, len);
+	assert_memory_equal(res.seen.ptr, data, len);
+	assert_int_equal(res.err.len, 0);
+	result_release(&res);
+	close(in);
+	free(data);
+}
+
+static void test_binary_output(void **state)
+{
+	(void)state;
+	check_binary(256, 0);
+	check_binary(4 * 1024 * 1024 + 7, 0);
+}
+
+static void test_binary_output_pty(void **state)
+{
+	(void)state;
+	check_binary(256, 1);
+	check_binary(512 * 1024, 1);
+}
+
+static void test_stderr_separate(void **state)
+{
+	char *argv[] = { "sh", "-c", "echo out; echo err >&2", NULL };
+	struct result res;
+
+	(void)state;
+	run_full(&res, argv, 0, -1);
+	assert_int_equal(res.status, 0);
+	assert_string_equal(res.out.ptr, "out\n");
+	assert_string_equal(res.err.ptr, "err\n");
+	assert_int_equal(res.seen.len, 8);
+	assert_non_null(strstr(res.seen.ptr, "out\n"));
+	assert_non_null(strstr(res.seen.ptr, "err\n"));
+	result_release(&res);
+
+	/* In a pty both streams are the terminal, as on screen. */
+	run_full(&res, argv, 1, -1);
+	assert_int_equal(res.status, 0);
+	assert_string_equal(res.out.ptr, "out\nerr\n");
+	assert_int_equal(res.err.len, 0);
+	result_release(&res);
+}
+
+static void test_pty_is_a_tty(void **state)
+{
+	char *tty[] = { "sh", "-c", "test -t 1 && test -t 2", NULL };
+	char *size[] = { "sh", "-c", "stty size </dev/tty", NULL };
+	struct result res;
+
+	(void)state;
+	assert_int_equal(run_status(tty, 1), 0);
+	assert_int_not_equal(run_status(tty, 0), 0);
+	/* auto: out_fd is a file here, so pipes */
+	assert_int_not_equal(run_status(tty, -1), 0);
+
+	/* The pty is the controlling terminal, with a usable size even
+	 * though out_fd is no terminal. */
+	run_full(&res, size, 1, -1);
+	assert_int_equal(res.status, 0);
+	assert_string_equal(res.out.ptr, "24 80\n");
+	result_release(&res);
+}
+
+static void test_stdin_passthrough(void **state)
+{
+	char *argv[] = { "cat", NULL };
+	struct result res;
+	int in = tmp_fd();
+
+	(void)state;
+	write_file(in, "hello\n", 6);
+	run_full(&res, argv, 0, in);
+	assert_int_equal(res.status, 0);
+	assert_string_equal(res.out.ptr, "hello\n");
+	result_release(&res);
+
+	assert_int_equal(lseek(in, 0, SEEK_SET), 0);
+	run_full(&res, argv, 1, in);
+	assert_int_equal(res.status, 0);
+	assert_string_equal(res.out.ptr, "hello\n");
+	result_release(&res);
+	close(in);
+
+	/* in_fd < 0: /dev/null, so cat ends at once */
+	run_full(&res, argv, 0, -1);
+	assert_int_equal(res.status, 0);
+	assert_int_equal(res.out.len, 0);
+	result_release(&res);
+}
+
+static void test_not_found(void **state)
+{
+	char *argv[] = { "deja-no-such-command-7f3a", "x", NULL };
+	struct result res;
+
+	(void)state;
+	run_full(&res, argv, 0, -1);
+	assert_int_equal(res.rc, 0);
+	assert_int_equal(res.status, 127);
+	assert_int_equal(res.e.code, DEJA_ENOTFOUND);
+	assert_string_equal(deja_error_message(&res.e),
+			    "cannot run 'deja-no-such-command-7f3a': No such file or directory");
+	result_release(&res);
+}
+
+static void test_not_executable(void **state)
+{
+	char dir[] = "/tmp/deja-runner-test-XXXXXX";
+	deja_buf path = DEJA_BUF_INIT;
+	struct result res;
+	char *argv[2];
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(deja_buf_printf(&path, "%s/script", dir), 0);
+	fd = open(path.ptr, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	assert_true(fd >= 0);
+	write_file(fd, "#!/bin/sh\nexit 0\n", 17);
+	close(fd);
+	argv[0] = path.ptr;
+	argv[1] = NULL;
+
+	run_full(&res, argv, 0, -1);
+	assert_int_equal(res.rc, 0);
+	assert_int_equal(res.status, 126);
+	assert_non_null(strstr(deja_error_message(&res.e), "Permission denied"));
+	result_release(&res);
+
+	unlink(path.ptr);
+	rmdir(dir);
+	deja_buf_release(&path);
+}
+
+static void test_bad_opts(void **state)
+{
+	deja_runner_opts o = DEJA_RUNNER_OPTS_INIT;
+	deja_error e = DEJA_ERROR_INIT;
+	char *empty[] = { NULL };
+	int status = -1;
+
+	(void)state;
+	assert_int_equal(deja_runner_run(&status, &o, &e), DEJA_EINVAL);
+	o.argv = empty;
+	assert_int_equal(deja_runner_run(&status, &o, NULL), DEJA_EINVAL);
+	assert_int_equal(status, -1);
+	deja_error_release(&e);
+}
+
+/* Send `sig` to ourselves once the child has proved it is running. */
+struct self_kill {
+	int sig;
+	int sent;
+};
+
+static int kill_self_on_output(void *ctx, const char *data, size_t len)
+{
+	struct self_kill *k = ctx;
+
+	(void)data;
+	(void)len;
+	if (!k->sent) {
+		k->sent = 1;
+		kill(getpid(), k->sig);
+	}
+	return 0;
+}
+
+static int run_and_signal(int sig, int pty)
+{
+	char *argv[] = { "sh", "-c", "echo ready; exec sleep 30", NULL };
+	deja_runner_opts o = DEJA_RUNNER_OPTS_INIT;
+	struct self_kill k = { sig, 0 };
+	struct sigaction before, after;
+	int status = -1;
+
+	assert_int_equal(sigaction(sig, NULL, &before), 0);
+	o.argv = argv;
+	o.pty = pty;
+	o.in_fd = -1;
+	o.out_fd = -1;
+	o.err_fd = -1;
+	o.on_output = kill_self_on_output;
+	o.ctx = &k;
+	assert_int_equal(deja_runner_run(&status, &o, NULL), 0);
+	assert_true(k.sent);
+	/* and the caller's disposition is back */
+	assert_int_equal(sigaction(sig, NULL, &after), 0);
+	assert_ptr_equal(before.sa_handler, after.sa_handler);
+	return status;
+}
+
+static void test_signal_forwarded(void **state)
+{
+	(void)state;
+	assert_int_equal(run_and_signal(SIGTERM, 0), 143);
+	assert_int_equal(run_and_signal(SIGTERM, 1), 143);
+	assert_int_equal(run_and_signal(SIGINT, 0), 130);
+	assert_int_equal(run_and_signal(SIGHUP, 1), 129);
+}
+
+static int stop_at_once(void *ctx, const char *data, size_t len)
+{
+	(void)data;
+	(void)len;
+	++*(int *)ctx;
+	return -1;
+}
+
+static void test_callback_stop_keeps_output(void **state)
+{
+	char *argv[] = { "head", "-c", "1000000", "/dev/zero", NULL };
+	deja_runner_opts o = DEJA_RUNNER_OPTS_INIT;
+	deja_buf out = DEJA_BUF_INIT;
+	int calls = 0, status = -1, ofd = tmp_fd();
+
+	(void)state;
+	o.argv = argv;
+	o.pty = 0;
+	o.out_fd = ofd;
+	o.on_output = stop_at_once;
+	o.ctx = &calls;
+	assert_int_equal(deja_runner_run(&status, &o, NULL), 0);
+	assert_int_equal(status, 0);
+	assert_int_equal(calls, 1);
+	slurp(&out, ofd);
+	assert_int_equal(out.len, 1000000);
+	deja_buf_release(&out);
+	close(ofd);
+}
+
+static int count_bytes(void *ctx, const char *data, size_t len)
+{
+	(void)data;
+	*(size_t *)ctx += len;
+	return 0;
+}
+
+static void test_broken_out_fd(void **state)
+{
+	char *argv[] = { "head", "-c", "3000000", "/dev/zero", NULL };
+	deja_runner_opts o = DEJA_RUNNER_OPTS_INIT;
+	struct sigaction before, after;
+	size_t seen = 0;
+	int p[2], status = -1;
+
+	(void)state;
+	assert_int_equal(pipe(p), 0);
+	close(p[0]);
+	assert_int_equal(sigaction(SIGPIPE, NULL, &before), 0);
+	o.argv = argv;
+	o.pty = 0;
+	o.out_fd = p[1];
+	o.on_output = count_bytes;
+	o.ctx = &seen;
+	assert_int_equal(deja_runner_run(&status, &o, NULL), 0);
+	/* the child never noticed, and the whole output was still seen */
+	assert_int_equal(status, 0);
+	assert_int_equal(seen, 3000000);
+	assert_int_equal(sigaction(SIGPIPE, NULL, &after), 0);
+	assert_ptr_equal(before.sa_handler, after.sa_handler);
+	close(p[1]);
+}
+
+static void test_memory_bounded(void **state)
+{
+	char *argv[] = { "head", "-c", "64000000", "/dev/zero", NULL };
+	deja_runner_opts o = DEJA_RUNNER_OPTS_INIT;
+	struct rusage before, after;
+	size_t seen = 0;
+	int status = -1;
+
+	(void)state;
+	assert_int_equal(getrusage(RUSAGE_SELF, &before), 0);
+	o.argv = argv;
+	o.pty = 0;
+	o.out_fd = -1;
+	o.on_output = count_bytes;
+	o.ctx = &seen;
+	assert_int_equal(deja_runner_run(&status, &o, NULL), 0);
+	assert_int_equal(status, 0);
+	assert_int_equal(seen, 64000000);
+	assert_int_equal(getrusage(RUSAGE_SELF, &after), 0);
+	/* 64 MB went through; the peak may not grow by half of that */
+	assert_true(after.ru_maxrss - before.ru_maxrss < 32 * 1024);
+}
+
+/* A background grandchild keeps the pipe open: the run still ends. */
+static void test_background_grandchild(void **state)
+{
+	char *argv[] = { "sh", "-c", "sleep 30 & echo $!", NULL };
+	struct result res;
+	long pid;
+
+	(void)state;
+	run_full(&res, argv, 0, -1);
+	assert_int_equal(res.status, 0);
+	pid = strtol(res.out.ptr, NULL, 10);
+	assert_true(pid > 0);
+	kill((pid_t)pid, SIGKILL);
+	result_release(&res);
+}
+
+static int fd_is_in(const deja_buf *list, int fd)
+{
+	char needle[32];
+
+	snprintf(needle, sizeof needle, " %d ", fd);
+	return strstr(list->ptr, needle) != NULL;
+}
+
+/* The child sees its three standard fds and whatever the caller had open
+ * without FD_CLOEXEC, never one of the runner's own. */
+static void test_no_fd_leak(void **state)
+{
+	char *argv[] = { "sh", "-c", "cd /proc/$$/fd && echo *", NULL };
+	deja_runner_opts o = DEJA_RUNNER_OPTS_INIT;
+	deja_buf mine = DEJA_BUF_INIT, seen = DEJA_BUF_INIT;
+	struct dirent *de;
+	DIR *d;
+	char *p, *end;
+	int pty, status;
+
+	(void)state;
+	for (pty = 0; pty <= 1; pty++) {
+		deja_buf_clear(&mine);
+		deja_buf_clear(&seen);
+		assert_int_equal(deja_buf_puts(&mine, " 0 1 2 "), 0);
+		d = opendir("/proc/self/fd");
+		assert_non_null(d);
+		while ((de = readdir(d)))
+			assert_int_equal(deja_buf_printf(&mine, "%s ", de->d_name), 0);
+		closedir(d);
+
+		o.argv = argv;
+		o.pty = pty;
+		o.in_fd = -1;
+		o.out_fd = -1;
+		o.err_fd = -1;
+		o.on_output = collect;
+		o.ctx = &seen;
+		status = -1;
+		assert_int_equal(deja_runner_run(&status, &o, NULL), 0);
+		assert_int_equal(status, 0);
+		p = seen.ptr;
+		for (;;) {
+			long fd = strtol(p, &end, 10);
+
+			if (end == p)
+				break;
+			if (!fd_is_in(&mine, (int)fd))
+				fail_msg("child inherited fd %ld (pty=%d): %s", fd, pty, seen.ptr);
+			p = end;
+		}
+	}
+	deja_buf_release(&mine);
+	deja_buf_release(&seen);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exit_codes),
+		cmocka_unit_test(test_killed_by_signal),
+		cmocka_unit_test(test_binary_output),
+		cmocka_unit_test(test_binary_output_pty),
+		cmocka_unit_test(test_stderr_separate),
+		cmocka_unit_test(test_pty_is_a_tty),
+		cmocka_unit_test(test_stdin_passthrough),
+		cmocka_unit_test(test_not_found),
+		cmocka_unit_test(test_not_executable),
+		cmocka_unit_test(test_bad_opts),
+		cmocka_unit_test(test_signal_forwarded),
+		cmocka_unit_test(test_callback_stop_keeps_output),
+		cmocka_unit_test(test_broken_out_fd),
+		cmocka_unit_test(test_memory_bounded),
+		cmocka_unit_test(test_background_grandchild),
+		cmocka_unit_test(test_no_fd_leak),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
