@@ -76,7 +76,8 @@ struct child_setup {
 	char *const *argv;
 	int pty;
 	int in_fd;       /* may be < 0: /dev/null */
-	int out_w, err_w; /* pipe write ends, or the pty slave twice */
+	int out_w, err_w; /* pipe write ends, or the pty slave (both, or
+			   * out_w only when stderr is not a terminal) */
 	int report_fd;
 	const struct sigaction *old_act; /* N_MANAGED, as found before the run */
 	const sigset_t *old_mask;
@@ -482,7 +483,7 @@ int deja_runner_run(int *out_status, const deja_runner_opts *opts, deja_error *e
 	sigset_t block, old_mask;
 	int wake[2] = { -1, -1 }, report[2] = { -1, -1 };
 	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
-	int slave = -1, masked = 0, rc = 0, use_pty;
+	int slave = -1, masked = 0, rc = 0, use_pty, err_tty;
 	size_t i;
 	ssize_t n;
 
@@ -497,6 +498,7 @@ int deja_runner_run(int *out_status, const deja_runner_opts *opts, deja_error *e
 		return deja_error_set(err, DEJA_EBUSY, "a command is already running");
 
 	use_pty = opts->pty < 0 ? (opts->out_fd >= 0 && isatty(opts->out_fd)) : opts->pty != 0;
+	err_tty = opts->err_fd >= 0 && isatty(opts->err_fd);
 	r.pty = use_pty;
 	r.dst[0] = opts->out_fd;
 	r.dst[1] = opts->err_fd;
@@ -515,7 +517,7 @@ int deja_runner_run(int *out_status, const deja_runner_opts *opts, deja_error *e
 	if (use_pty) {
 		if (opts->out_fd >= 0 && isatty(opts->out_fd))
 			r.winsz_fd = opts->out_fd;
-		else if (opts->err_fd >= 0 && isatty(opts->err_fd))
+		else if (err_tty)
 			r.winsz_fd = opts->err_fd;
 		rc = open_pty(&r.master, &slave, r.winsz_fd, err);
 		if (rc < 0)
@@ -523,6 +525,20 @@ int deja_runner_run(int *out_status, const deja_runner_opts *opts, deja_error *e
 		r.src[0] = r.master;
 		if (set_nonblock(r.master) < 0)
 			goto sys_fail;
+		/*
+		 * The pty stands for the user's terminal, so stderr belongs on
+		 * it only when deja's own stderr is that terminal.  When it was
+		 * redirected (`deja run make 2>err.log`), the child's stderr
+		 * must end up there, not on the screen through out_fd: give it
+		 * a pipe, as pipe mode does, and let it see a non-terminal
+		 * stderr exactly as it would without deja.
+		 */
+		if (!err_tty) {
+			if (pipe2(errp, O_CLOEXEC) < 0 || set_nonblock(errp[0]) < 0)
+				goto sys_fail;
+			r.src[1] = errp[0];
+			errp[0] = -1;
+		}
 	} else {
 		if (pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0)
 			goto sys_fail;
@@ -576,7 +592,7 @@ int deja_runner_run(int *out_status, const deja_runner_opts *opts, deja_error *e
 	cs.pty = use_pty;
 	cs.in_fd = opts->in_fd;
 	cs.out_w = use_pty ? slave : outp[1];
-	cs.err_w = use_pty ? slave : errp[1];
+	cs.err_w = errp[1] >= 0 ? errp[1] : slave;
 	cs.report_fd = report[1];
 	cs.old_act = old_act;
 	cs.old_mask = &old_mask;

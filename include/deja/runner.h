@@ -33,8 +33,11 @@ typedef struct deja_runner_opts {
 	 * Borrowed for the duration of the call. */
 	char *const *argv;
 	/* -1 auto: a pseudo-terminal when out_fd is a terminal; 0 pipes;
-	 * 1 pty (the child's stdout and stderr are the pty, copied to
-	 * out_fd, as a terminal would show them). */
+	 * 1 pty: the child's stdout is the pty, copied to out_fd.  Its
+	 * stderr is the pty too (copied to out_fd, as a terminal would show
+	 * it) only when err_fd is a terminal; otherwise it is a pipe copied
+	 * to err_fd as in pipe mode, so a redirected stderr (`2>err.log`,
+	 * err_fd < 0) still gets, or discards, exactly the child's stderr. */
 	int pty;
 	/* Usually 0, 1, 2.  The child inherits in_fd as its stdin directly
 	 * (nothing is copied); in_fd < 0 gives it /dev/null.  out_fd/err_fd

@@ -66,17 +66,18 @@ static int collect(void *ctx, const char *data, size_t len)
 	return deja_buf_put(ctx, data, len) < 0 ? -1 : 0;
 }
 
-/* Run argv with output into temporary files; fills out/err/seen. */
+/* Run argv with stdout into a temporary file; fills out/seen, and err when
+ * run_full() owns err_fd. */
 struct result {
 	int rc, status;
 	deja_buf out, err, seen;
 	deja_error e;
 };
 
-static void run_full(struct result *res, char *const *argv, int pty, int in_fd)
+static void run_into(struct result *res, char *const *argv, int pty, int in_fd, int efd)
 {
 	deja_runner_opts o = DEJA_RUNNER_OPTS_INIT;
-	int ofd = tmp_fd(), efd = tmp_fd();
+	int ofd = tmp_fd();
 
 	memset(res, 0, sizeof *res);
 	deja_buf_init(&res->out, 0);
@@ -92,9 +93,56 @@ static void run_full(struct result *res, char *const *argv, int pty, int in_fd)
 	o.ctx = &res->seen;
 	res->rc = deja_runner_run(&res->status, &o, &res->e);
 	slurp(&res->out, ofd);
-	slurp(&res->err, efd);
 	close(ofd);
+}
+
+static void run_full(struct result *res, char *const *argv, int pty, int in_fd)
+{
+	int efd = tmp_fd();
+
+	run_into(res, argv, pty, in_fd, efd);
+	slurp(&res->err, efd);
 	close(efd);
+}
+
+/* A terminal of our own to stand for the user's, e.g. as err_fd. */
+struct test_tty {
+	int master, slave;
+};
+
+static void test_tty_open(struct test_tty *t)
+{
+	const char *name;
+
+	t->master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	assert_true(t->master >= 0);
+	assert_int_equal(grantpt(t->master), 0);
+	assert_int_equal(unlockpt(t->master), 0);
+	name = ptsname(t->master);
+	assert_non_null(name);
+	t->slave = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	assert_true(t->slave >= 0);
+	assert_true(isatty(t->slave));
+	assert_int_equal(fcntl(t->master, F_SETFL, O_NONBLOCK), 0);
+}
+
+/* How many bytes were written to the slave so far. */
+static size_t test_tty_pending(const struct test_tty *t)
+{
+	char chunk[4096];
+	size_t total = 0;
+	ssize_t n;
+
+	while ((n = read(t->master, chunk, sizeof chunk)) > 0)
+		total += (size_t)n;
+	assert_true(n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK));
+	return total;
+}
+
+static void test_tty_close(struct test_tty *t)
+{
+	close(t->slave);
+	close(t->master);
 }
 
 static void result_release(struct result *res)
@@ -193,6 +241,7 @@ static void test_binary_output_pty(void **state)
 static void test_stderr_separate(void **state)
 {
 	char *argv[] = { "sh", "-c", "echo out; echo err >&2", NULL };
+	struct test_tty tty;
 	struct result res;
 
 	(void)state;
@@ -205,11 +254,56 @@ static void test_stderr_separate(void **state)
 	assert_non_null(strstr(res.seen.ptr, "err\n"));
 	result_release(&res);
 
-	/* In a pty both streams are the terminal, as on screen. */
-	run_full(&res, argv, 1, -1);
+	/* In a pty, with err_fd a terminal too, both streams are the
+	 * terminal, as on screen: stderr reaches out_fd, nothing err_fd. */
+	test_tty_open(&tty);
+	run_into(&res, argv, 1, -1, tty.slave);
 	assert_int_equal(res.status, 0);
 	assert_string_equal(res.out.ptr, "out\nerr\n");
-	assert_int_equal(res.err.len, 0);
+	assert_string_equal(res.seen.ptr, "out\nerr\n");
+	assert_int_equal(test_tty_pending(&tty), 0);
+	result_release(&res);
+	test_tty_close(&tty);
+}
+
+/* `deja run make 2>err.log` from a terminal: the child's stderr goes to the
+ * file, not through the pty onto the screen, and is no terminal. */
+static void test_pty_stderr_redirected(void **state)
+{
+	char *argv[] = { "sh", "-c",
+			 "printf out; printf err >&2; test -t 1 || exit 3; test -t 2 && exit 4; exit 0",
+			 NULL };
+	deja_buf err = DEJA_BUF_INIT;
+	struct result res;
+	char chunk[256];
+	ssize_t n;
+	int p[2];
+
+	(void)state;
+	assert_int_equal(pipe(p), 0);
+	run_into(&res, argv, 1, -1, p[1]);
+	close(p[1]);
+	while ((n = read(p[0], chunk, sizeof chunk)) > 0)
+		assert_int_equal(deja_buf_put(&err, chunk, (size_t)n), 0);
+	assert_true(n == 0);
+	close(p[0]);
+	assert_int_equal(res.rc, 0);
+	assert_int_equal(res.status, 0);
+	assert_string_equal(res.out.ptr, "out");
+	assert_int_equal(err.len, 3);
+	assert_memory_equal(err.ptr, "err", 3);
+	/* on_output still sees both */
+	assert_int_equal(res.seen.len, 6);
+	assert_non_null(strstr(res.seen.ptr, "out"));
+	assert_non_null(strstr(res.seen.ptr, "err"));
+	result_release(&res);
+	deja_buf_release(&err);
+
+	/* err_fd < 0 discards stderr, pty or not */
+	run_into(&res, argv, 1, -1, -1);
+	assert_int_equal(res.status, 0);
+	assert_string_equal(res.out.ptr, "out");
+	assert_int_equal(res.seen.len, 6);
 	result_release(&res);
 }
 
@@ -217,10 +311,18 @@ static void test_pty_is_a_tty(void **state)
 {
 	char *tty[] = { "sh", "-c", "test -t 1 && test -t 2", NULL };
 	char *size[] = { "sh", "-c", "stty size </dev/tty", NULL };
+	struct test_tty term;
 	struct result res;
 
 	(void)state;
-	assert_int_equal(run_status(tty, 1), 0);
+	/* stderr is the pty only when err_fd is a terminal: see
+	 * test_pty_stderr_redirected for the other case */
+	test_tty_open(&term);
+	run_into(&res, tty, 1, -1, term.slave);
+	assert_int_equal(res.rc, 0);
+	assert_int_equal(res.status, 0);
+	result_release(&res);
+	test_tty_close(&term);
 	assert_int_not_equal(run_status(tty, 0), 0);
 	/* auto: out_fd is a file here, so pipes */
 	assert_int_not_equal(run_status(tty, -1), 0);
@@ -538,6 +640,7 @@ int main(void)
 		cmocka_unit_test(test_binary_output_pty),
 		cmocka_unit_test(test_stderr_separate),
 		cmocka_unit_test(test_pty_is_a_tty),
+		cmocka_unit_test(test_pty_stderr_redirected),
 		cmocka_unit_test(test_stdin_passthrough),
 		cmocka_unit_test(test_not_found),
 		cmocka_unit_test(test_not_executable),
