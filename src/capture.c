@@ -80,12 +80,18 @@ int deja_ansi_strip_line(deja_buf *out, const char *s, size_t len)
 	return deja_buf_status(out);
 }
 
+static char ascii_lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c | 0x20) : c;
+}
+
+/* w is lowercase; only ASCII letters fold, so UTF-8 bytes match exactly */
 static int has_word_ci(const char *s, size_t len, const char *w, size_t wl)
 {
 	for (size_t i = 0; i + wl <= len; i++) {
 		size_t j = 0;
 
-		while (j < wl && (s[i + j] | 0x20) == w[j])
+		while (j < wl && ascii_lower(s[i + j]) == w[j])
 			j++;
 		if (j == wl)
 			return 1;

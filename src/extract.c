@@ -224,7 +224,8 @@ static size_t match_location(span s, size_t at, span *path, long *line, long *co
 		return 0;
 	path->p = s.p + at;
 	path->len = i - at;
-	*line = *col = 0;
+	*line = -1; /* a bare path until a number follows */
+	*col = 0;
 	if (s.p[i] == ':' && i + 1 < s.len && is_digit(s.p[i + 1])) {
 		*line = parse_num(s.p + i + 1, s.len - i - 1, &n);
 		i += 1 + n;
@@ -373,7 +374,7 @@ static int scan_line(extract_state *st, span s)
 		size_t at = open ? (size_t)(open - t.p) + 1 : (t.p[0] == 'a' ? 3 : 4);
 		if (at < t.len && match_location(t, at, &path, &line, &col) &&
 		    note_file(st, path.p, path.len))
-			return flush_pending(st, st->path.ptr, line, col);
+			return flush_pending(st, st->path.ptr, line < 0 ? 0 : line, col);
 		return 0;
 	}
 
@@ -383,7 +384,7 @@ static int scan_line(extract_state *st, span s)
 			continue;
 		if (!(end = match_location(t, i, &path, &line, &col)))
 			continue;
-		if (!line) /* a bare path: affected, nothing more */
+		if (line < 0) /* a bare path: affected, nothing more */
 			break;
 		if (!note_file(st, path.p, path.len))
 			return 0;

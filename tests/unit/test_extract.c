@@ -1,0 +1,222 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "deja/analysis.h"
+#include "deja/capture.h"
+#include "deja/extract.h"
+#include "deja/paths.h"
+
+static const deja_pathctx ws = { "/work/proj", NULL, "" };
+
+static void relativize(void **state)
+{
+	deja_buf b = DEJA_BUF_INIT;
+	deja_pathctx sub = { "/work/proj", NULL, "web" };
+
+	(void)state;
+	assert_int_equal(deja_path_relativize(&b, &ws, "/work/proj/src/a.js", 19), 1);
+	assert_string_equal(b.ptr, "src/a.js");
+	assert_int_equal(deja_path_relativize(&b, &ws, "./src/../lib/b.ts", 17), 1);
+	assert_string_equal(b.ptr, "lib/b.ts");
+	assert_int_equal(deja_path_relativize(&b, &sub, "src/c.py", 8), 1);
+	assert_string_equal(b.ptr, "web/src/c.py");
+	assert_int_equal(deja_path_relativize(&b, &sub, "../api/d.go", 11), 1);
+	assert_string_equal(b.ptr, "api/d.go");
+	/* outside, third-party, traversal */
+	assert_int_equal(deja_path_relativize(&b, &ws, "/usr/include/stdio.h", 20), 0);
+	assert_int_equal(deja_path_relativize(&b, &ws, "/work/project/a.c", 17), 0);
+	assert_int_equal(deja_path_relativize(&b, &ws, "node_modules/x/index.js", 23), 0);
+	assert_int_equal(deja_path_relativize(&b, &ws, "/work/proj/.venv/lib/site-packages/x.py", 39), 0);
+	assert_int_equal(deja_path_relativize(&b, &ws, "../../etc/passwd.c", 18), 0);
+	assert_int_equal(deja_path_relativize(&b, &sub, "../../x.c", 9), 0);
+	deja_buf_release(&b);
+}
+
+static void source_extensions(void **state)
+{
+	(void)state;
+	assert_true(deja_path_has_source_ext("a.ts", 4));
+	assert_true(deja_path_has_source_ext("src/x.test.tsx", 14));
+	assert_false(deja_path_has_source_ext("v1.2", 4));
+	assert_false(deja_path_has_source_ext(".eslintrc", 9));
+	assert_false(deja_path_has_source_ext("Makefile", 8));
+	assert_false(deja_path_has_source_ext("e.g", 3));
+}
+
+/* Run the whole analysis of an output as a failed check. */
+static void analyse(deja_failure *f, const char *tool, const char *out)
+{
+	deja_capture c;
+	deja_check chk = { "cmd", 1, 1, tool, DEJA_LESSON_LINT };
+
+	deja_capture_init(&c);
+	deja_capture_feed(&c, out, strlen(out));
+	deja_capture_finish(&c);
+	assert_int_equal(deja_failure_build(f, &chk, &c, &ws, NULL), 0);
+	deja_capture_release(&c);
+}
+
+static void eslint_stylish(void **state)
+{
+	deja_failure f;
+
+	(void)state;
+	analyse(&f, "eslint",
+		"\n/work/proj/src/app.js\n"
+		"  4:9  error  'currency' is assigned a value but never used  no-unused-vars\n"
+		"\n/work/proj/src/util.js\n"
+		"  2:25  error  'decimals' is not defined  no-undef\n"
+		"  7:1   warning  Unexpected console statement  no-console\n\n"
+		"\xe2\x9c\x96 3 problems (2 errors, 1 warning)\n");
+	assert_int_equal(f.diags.count, 3);
+	assert_string_equal(f.diags.items[0].file, "src/app.js");
+	assert_int_equal(f.diags.items[0].line, 4);
+	assert_int_equal(f.diags.items[0].column, 9);
+	assert_string_equal(f.diags.items[0].code, "no-unused-vars");
+	assert_string_equal(f.diags.items[0].message,
+			    "'currency' is assigned a value but never used");
+	assert_string_equal(f.diags.items[1].file, "src/util.js");
+	assert_string_equal(f.diags.items[1].code, "no-undef");
+	assert_string_equal(f.diags.items[2].code, "no-console");
+	assert_int_equal(f.files.count, 2);
+	/* the summary names files relative to the workspace */
+	assert_non_null(strstr(f.summary, "src/app.js"));
+	assert_null(strstr(f.summary, "/work/proj"));
+	assert_true(strlen(f.summary) <= DEJA_SUMMARY_MAX);
+	assert_string_equal(deja_failure_primary_file(&f), "src/app.js");
+	deja_failure_release(&f);
+}
+
+static void gcc_and_tsc(void **state)
+{
+	deja_failure f;
+
+	(void)state;
+	analyse(&f, "gcc",
+		"main.c: In function 'main':\n"
+		"main.c:5:9: error: 'y' undeclared (first use in this function)\n"
+		"    5 |     x = y;\n"
+		"      |         ^\n"
+		"main.c:3:6: warning: unused variable 'z' [-Wunused-variable]\n"
+		"/usr/include/stdio.h:12:1: note: declared here\n"
+		"src/a.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.\n"
+		"src/b.ts:10:3 - error TS2304: Cannot find name 'foo'.\n");
+	assert_int_equal(f.diags.count, 4);
+	assert_string_equal(f.diags.items[0].file, "main.c");
+	assert_string_equal(f.diags.items[0].message, "'y' undeclared (first use in this function)");
+	assert_null(f.diags.items[0].code);
+	assert_string_equal(f.diags.items[1].code, "-Wunused-variable");
+	assert_string_equal(f.diags.items[2].file, "src/a.ts");
+	assert_int_equal(f.diags.items[2].line, 3);
+	assert_int_equal(f.diags.items[2].column, 7);
+	assert_string_equal(f.diags.items[2].code, "TS2322");
+	assert_string_equal(f.diags.items[3].code, "TS2304");
+	assert_false(deja_strlist_contains(&f.files, "/usr/include/stdio.h", 20));
+	deja_failure_release(&f);
+}
+
+static void jest_failure(void **state)
+{
+	deja_failure f;
+
+	(void)state;
+	analyse(&f, "jest",
+		"FAIL ./sum.test.js\n"
+		"  sum\n"
+		"    \xe2\x9c\x95 adds 1 + 2 to equal 3 (3 ms)\n\n"
+		"  \xe2\x97\x8f sum \xe2\x80\xba adds 1 + 2 to equal 3\n\n"
+		"    expect(received).toBe(expected) // Object.is equality\n\n"
+		"    Expected: 4\n"
+		"    Received: 3\n\n"
+		"    > 3 |   expect(sum(1, 2)).toBe(4);\n"
+		"        |                     ^\n\n"
+		"      at Object.toBe (sum.test.js:3:21)\n"
+		"      at Object.<anonymous> (node_modules/jest-circus/build/x.js:1:1)\n\n"
+		"Tests:       1 failed, 1 total\n");
+	assert_int_equal(f.diags.count, 1);
+	assert_string_equal(f.diags.items[0].file, "sum.test.js");
+	assert_int_equal(f.diags.items[0].line, 3);
+	assert_non_null(strstr(f.diags.items[0].message, "adds 1 + 2 to equal 3"));
+	assert_int_equal(f.files.count, 1);
+	assert_non_null(strstr(f.summary, "Expected: 4"));
+	assert_non_null(strstr(f.summary, "Received: 3"));
+	assert_non_null(strstr(f.summary, "adds 1 + 2 to equal 3"));
+	assert_null(strstr(f.summary, "> 3 |"));
+	deja_failure_release(&f);
+}
+
+static void pytest_and_traceback(void **state)
+{
+	deja_failure f;
+
+	(void)state;
+	analyse(&f, "pytest",
+		"Traceback (most recent call last):\n"
+		"  File \"/work/proj/app/core.py\", line 12, in run\n"
+		"  File \"/usr/lib/python3.11/json/__init__.py\", line 3, in loads\n"
+		"tests/test_core.py:8: AssertionError\n"
+		"FAILED tests/test_core.py::test_total - assert 3 == 4\n");
+	assert_true(deja_strlist_contains(&f.files, "app/core.py", 11));
+	assert_true(deja_strlist_contains(&f.files, "tests/test_core.py", 18));
+	assert_int_equal(f.files.count, 2);
+	assert_string_equal(f.diags.items[f.diags.count - 1].message, "test_total - assert 3 == 4");
+	deja_failure_release(&f);
+}
+
+static void passing_run_has_nothing(void **state)
+{
+	deja_failure f;
+	deja_capture c;
+	deja_check chk = { "eslint .", 0, 1, "eslint", DEJA_LESSON_LINT };
+	deja_buf json = DEJA_BUF_INIT;
+
+	(void)state;
+	deja_capture_init(&c);
+	deja_capture_feed(&c, "src/a.js:1:1: error x\n", 22);
+	deja_capture_finish(&c);
+	assert_int_equal(deja_failure_build(&f, &chk, &c, &ws, NULL), 0);
+	assert_false(f.failed);
+	assert_int_equal(f.diags.count, 0);
+	assert_int_equal(deja_failure_to_json(&json, &f), 0);
+	assert_non_null(strstr(json.ptr, "\"failed\":false"));
+	assert_non_null(strstr(json.ptr, "\"affected_files\":[]"));
+	deja_buf_release(&json);
+	deja_failure_release(&f);
+	deja_capture_release(&c);
+}
+
+static void summary_is_bounded(void **state)
+{
+	deja_failure f;
+	deja_buf in = DEJA_BUF_INIT;
+
+	(void)state;
+	for (int i = 0; i < 300; i++)
+		deja_buf_printf(&in, "src/f%d.c:%d:1: error: \xc3\xa9l\xc3\xa9ment %d\n", i, i, i);
+	analyse(&f, "gcc", in.ptr);
+	assert_true(strlen(f.summary) <= DEJA_SUMMARY_MAX);
+	assert_int_equal(f.files.count, 300);
+	assert_int_equal(f.diags.count, 300);
+	deja_failure_release(&f);
+	deja_buf_release(&in);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(relativize),
+		cmocka_unit_test(source_extensions),
+		cmocka_unit_test(eslint_stylish),
+		cmocka_unit_test(gcc_and_tsc),
+		cmocka_unit_test(jest_failure),
+		cmocka_unit_test(pytest_and_traceback),
+		cmocka_unit_test(passing_run_has_nothing),
+		cmocka_unit_test(summary_is_bounded),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
