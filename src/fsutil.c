@@ -1,0 +1,354 @@
+#include "deja/fsutil.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Symlink chains longer than this are loops for all practical purposes
+ * (the kernel's own limit is 40). */
+#define LINK_HOPS_MAX 40
+
+/* The directory part of path ("." when it has none), for placing a
+ * temporary file next to it and fsyncing the directory after a rename. */
+static int dir_of(deja_buf *out, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	deja_buf_clear(out);
+	if (!slash)
+		return deja_buf_putc(out, '.');
+	if (slash == path)
+		return deja_buf_putc(out, '/');
+	return deja_buf_put(out, path, (size_t)(slash - path));
+}
+
+static int write_all(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Create a fresh temporary file next to path.  mkstemp() would force 0600,
+ * which defeats DEJA_FS_UMASK, so the name is made unique by hand and
+ * O_EXCL guarantees that no existing file (or planted symlink) is opened.
+ */
+static int open_temp(deja_buf *tmp, const char *path, mode_t mode, deja_error *err)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	for (unsigned attempt = 0; attempt < 100; attempt++) {
+		int fd;
+
+		deja_buf_clear(tmp);
+		deja_buf_put(tmp, path, dirlen);
+		deja_buf_printf(tmp, ".%s.deja-%ld-%lx-%u.tmp", path + dirlen,
+				(long)getpid(), (unsigned long)ts.tv_nsec, attempt);
+		if (deja_buf_status(tmp) < 0)
+			return deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		fd = open(tmp->ptr, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+			  mode & 07777);
+		if (fd >= 0)
+			return fd;
+		if (errno != EEXIST)
+			return deja_error_set(err, DEJA_EIO, "cannot create a temporary file for '%s': %s",
+					      path, strerror(errno));
+	}
+	return deja_error_set(err, DEJA_EIO, "cannot create a temporary file for '%s': %s",
+			      path, strerror(EEXIST));
+}
+
+int deja_fs_write_atomic(const char *path, const void *data, size_t len,
+			 mode_t mode, unsigned flags, deja_error *err)
+{
+	deja_buf tmp = DEJA_BUF_INIT, dir = DEJA_BUF_INIT;
+	int fd = -1, dfd, rc;
+	int created = 0;
+
+	if ((fd = open_temp(&tmp, path, mode, err)) < 0) {
+		rc = fd;
+		goto out;
+	}
+	created = 1;
+	if (write_all(fd, data, len) < 0) {
+		rc = deja_error_set(err, DEJA_EIO, "cannot write '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	/* open() already applied the umask; fchmod sets the exact mode. */
+	if (!(flags & DEJA_FS_UMASK) && fchmod(fd, mode & 07777) < 0) {
+		rc = deja_error_set(err, DEJA_EIO, "cannot set the mode of '%s': %s",
+				    path, strerror(errno));
+		goto out;
+	}
+	/* Without this a crash after rename can leave an empty file where the
+	 * old contents used to be. */
+	if (fsync(fd) < 0) {
+		rc = deja_error_set(err, DEJA_EIO, "cannot write '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	if (close(fd) < 0) {
+		fd = -1;
+		rc = deja_error_set(err, DEJA_EIO, "cannot write '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	fd = -1;
+	if (rename(tmp.ptr, path) < 0) {
+		rc = deja_error_set(err, DEJA_EIO, "cannot write '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	created = 0;
+	/* Best effort: the rename has happened, and some file systems refuse
+	 * to fsync a directory; failing now would tell the caller the write
+	 * did not happen when it did. */
+	if (dir_of(&dir, path) == 0 &&
+	    (dfd = open(dir.ptr, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+		(void)fsync(dfd);
+		close(dfd);
+	}
+	rc = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (created)
+		unlink(tmp.ptr);
+	deja_buf_release(&tmp);
+	deja_buf_release(&dir);
+	return rc;
+}
+
+static int mkdir_one(const char *dir, mode_t mode, deja_error *err)
+{
+	struct stat st;
+
+	if (mkdir(dir, mode) == 0)
+		return 0;
+	if (errno == EEXIST) {
+		if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+			return 0;
+		errno = ENOTDIR;
+	}
+	return deja_error_set(err, DEJA_EIO, "cannot create directory '%s': %s",
+			      dir, strerror(errno));
+}
+
+int deja_fs_mkdir_p(const char *dir, mode_t mode, deja_error *err)
+{
+	deja_buf b = DEJA_BUF_INIT;
+	size_t len = strlen(dir);
+	int rc;
+
+	if (!len)
+		return deja_error_set(err, DEJA_EINVAL, "cannot create a directory with an empty name");
+	if ((rc = deja_buf_put(&b, dir, len)) < 0) {
+		rc = deja_error_set(err, rc, "out of memory");
+		goto out;
+	}
+	/* Each prefix ending before a '/' is a parent; a leading '/' and
+	 * repeated slashes produce prefixes that already exist. */
+	for (size_t i = 1; i < len; i++) {
+		if (b.ptr[i] != '/' || b.ptr[i - 1] == '/')
+			continue;
+		b.ptr[i] = '\0';
+		rc = mkdir_one(b.ptr, mode, err);
+		b.ptr[i] = '/';
+		if (rc < 0)
+			goto out;
+	}
+	rc = mkdir_one(b.ptr, mode, err);
+out:
+	deja_buf_release(&b);
+	return rc;
+}
+
+int deja_fs_read_file(deja_buf *out, const char *path, size_t max, deja_error *err)
+{
+	struct stat st;
+	int fd, rc;
+
+	deja_buf_clear(out);
+	/* O_NONBLOCK so that a FIFO at path cannot hang us before fstat
+	 * tells us it is not a regular file. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return DEJA_ENOTFOUND;
+		return deja_error_set(err, DEJA_EIO, "cannot read '%s': %s", path, strerror(errno));
+	}
+	if (fstat(fd, &st) < 0) {
+		rc = deja_error_set(err, DEJA_EIO, "cannot read '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		rc = deja_error_set(err, DEJA_EINVAL, "cannot read '%s': not a regular file", path);
+		goto out;
+	}
+	if (max && (uintmax_t)st.st_size > (uintmax_t)max)
+		goto toobig;
+	/* The size is a hint only: the file may change while we read. */
+	for (;;) {
+		size_t want = 65536;
+		ssize_t n;
+
+		if ((rc = deja_buf_grow(out, want)) < 0) {
+			if (rc == DEJA_ETOOBIG)
+				goto toobig;
+			rc = deja_error_set(err, rc, "out of memory reading '%s'", path);
+			goto out;
+		}
+		n = read(fd, out->ptr + out->len, want);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = deja_error_set(err, DEJA_EIO, "cannot read '%s': %s", path, strerror(errno));
+			goto out;
+		}
+		if (n == 0)
+			break;
+		out->len += (size_t)n;
+		out->ptr[out->len] = '\0';
+		if (max && out->len > max)
+			goto toobig;
+	}
+	rc = 0;
+	goto out;
+toobig:
+	rc = deja_error_set(err, DEJA_ETOOBIG, "cannot read '%s': larger than %zu bytes", path, max);
+out:
+	close(fd);
+	return rc;
+}
+
+int deja_fs_resolve_link(deja_buf *out, const char *path, deja_error *err)
+{
+	deja_buf target = DEJA_BUF_INIT, next = DEJA_BUF_INIT;
+	struct stat st;
+	int rc;
+
+	deja_buf_clear(out);
+	if ((rc = deja_buf_puts(out, path)) < 0)
+		goto oom;
+	for (int hops = 0;; hops++) {
+		ssize_t n;
+
+		if (lstat(out->ptr, &st) < 0) {
+			if (errno == ENOENT)
+				break;
+			rc = deja_error_set(err, DEJA_EIO, "cannot stat '%s': %s",
+					    out->ptr, strerror(errno));
+			goto out;
+		}
+		if (!S_ISLNK(st.st_mode))
+			break;
+		if (hops == LINK_HOPS_MAX) {
+			rc = deja_error_set(err, DEJA_EIO, "cannot resolve '%s': %s",
+					    path, strerror(ELOOP));
+			goto out;
+		}
+		/* st_size is only a hint (0 on some file systems): grow until
+		 * readlink leaves room to spare. */
+		for (size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 256;; cap *= 2) {
+			deja_buf_clear(&target);
+			if ((rc = deja_buf_grow(&target, cap)) < 0)
+				goto oom;
+			n = readlink(out->ptr, target.ptr, cap);
+			if (n < 0) {
+				rc = deja_error_set(err, DEJA_EIO, "cannot read link '%s': %s",
+						    out->ptr, strerror(errno));
+				goto out;
+			}
+			if ((size_t)n < cap)
+				break;
+		}
+		target.len = (size_t)n;
+		target.ptr[n] = '\0';
+		deja_buf_clear(&next);
+		if (target.ptr[0] != '/') {
+			const char *slash = strrchr(out->ptr, '/');
+
+			if (slash)
+				deja_buf_put(&next, out->ptr, (size_t)(slash - out->ptr) + 1);
+		}
+		deja_buf_put(&next, target.ptr, target.len);
+		if (deja_buf_status(&next) < 0)
+			goto oom;
+		deja_buf_clear(out);
+		if ((rc = deja_buf_put(out, next.ptr, next.len)) < 0)
+			goto oom;
+	}
+	rc = 0;
+	goto out;
+oom:
+	rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+out:
+	deja_buf_release(&target);
+	deja_buf_release(&next);
+	return rc;
+}
+
+int deja_fs_lock(int *out_fd, const char *lock_path, unsigned timeout_ms, deja_error *err)
+{
+	struct timespec nap = { 0, 1000000 }; /* 1 ms, doubling to 64 ms */
+	uint64_t waited_ns = 0;
+	int fd;
+
+	*out_fd = -1;
+	fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);
+	if (fd < 0)
+		return deja_error_set(err, DEJA_EIO, "cannot open lock file '%s': %s",
+				      lock_path, strerror(errno));
+	/* Polling instead of a blocking flock: a stuck holder must cost the
+	 * caller a bounded wait, never hang an agent's hook. */
+	for (;;) {
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+			break;
+		if (errno == EINTR)
+			continue;
+		if (errno != EWOULDBLOCK) {
+			int e = errno;
+
+			close(fd);
+			return deja_error_set(err, DEJA_EIO, "cannot lock '%s': %s",
+					      lock_path, strerror(e));
+		}
+		if (waited_ns >= (uint64_t)timeout_ms * 1000000u) {
+			close(fd);
+			return deja_error_set(err, DEJA_EBUSY, "'%s' stayed locked for %u ms",
+					      lock_path, timeout_ms);
+		}
+		nanosleep(&nap, NULL);
+		waited_ns += (uint64_t)nap.tv_nsec;
+		if (nap.tv_nsec < 64000000L)
+			nap.tv_nsec *= 2;
+	}
+	*out_fd = fd;
+	return 0;
+}
+
+void deja_fs_unlock(int fd)
+{
+	if (fd < 0)
+		return;
+	/* Closing drops the flock; the explicit unlock documents intent and
+	 * releases promptly even if the descriptor was duplicated. */
+	(void)flock(fd, LOCK_UN);
+	close(fd);
+}

@@ -1,0 +1,665 @@
+#include "deja/lessonmd.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "deja/fsutil.h"
+
+/* Bytes of the summary's first line shown in an AGENTS.md bullet: enough
+ * to recognise the error, short enough to keep many lessons in the block. */
+#define EXCERPT_MAX 160
+
+#define NOT_RECORDED "_(not recorded)_"
+#define NONE "_(none)_"
+#define REPLACEMENT_CHAR "\xEF\xBF\xBD"
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static int is_ctl(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
+
+static int ends_with(const deja_buf *b, const char *s)
+{
+	size_t n = strlen(s);
+
+	return b->len >= n && !memcmp(b->ptr + b->len - n, s, n);
+}
+
+/*
+ * Append one byte of untrusted text, breaking up HTML comment delimiters
+ * as they form: a space goes between "<!" and "-", and between "--" and
+ * ">".  Looking at what is already in the buffer (rather than at the
+ * input) also catches the delimiter that the first insertion would
+ * otherwise complete: "<!-->" becomes "<! -- >", not "<! -->".
+ */
+static void put_safe_char(deja_buf *b, char c)
+{
+	if ((c == '-' && ends_with(b, "<!")) || (c == '>' && ends_with(b, "--")))
+		deja_buf_putc(b, ' ');
+	deja_buf_putc(b, c);
+}
+
+/* Untrusted text on one line: control characters and line breaks become
+ * spaces, runs of blanks collapse, ends are trimmed. */
+static void put_flat(deja_buf *b, const char *s)
+{
+	int pending_space = 0, any = 0;
+
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (is_ctl(c) || c == ' ') {
+			pending_space = any;
+			continue;
+		}
+		if (pending_space)
+			put_safe_char(b, ' ');
+		pending_space = 0;
+		put_safe_char(b, (char)c);
+		any = 1;
+	}
+}
+
+static size_t longest_backtick_run(const char *s, size_t len)
+{
+	size_t best = 0, run = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		run = s[i] == '`' ? run + 1 : 0;
+		if (run > best)
+			best = run;
+	}
+	return best;
+}
+
+static void put_backticks(deja_buf *b, size_t n)
+{
+	while (n--)
+		deja_buf_putc(b, '`');
+}
+
+/* A one-line code span whose delimiter is longer than any backtick run in
+ * the text, so that the text cannot close it early. */
+static void put_code(deja_buf *b, const char *s)
+{
+	deja_buf flat = DEJA_BUF_INIT;
+	size_t fence;
+	int pad;
+
+	put_flat(&flat, s);
+	if (deja_buf_status(&flat) < 0) {
+		b->failed = 1;
+		goto out;
+	}
+	if (!flat.len) {
+		deja_buf_puts(b, NONE);
+		goto out;
+	}
+	fence = longest_backtick_run(flat.ptr, flat.len) + 1;
+	/* CommonMark strips one space at each end, so padding lets the text
+	 * itself begin or end with a backtick. */
+	pad = flat.ptr[0] == '`' || flat.ptr[flat.len - 1] == '`';
+	put_backticks(b, fence);
+	if (pad)
+		deja_buf_putc(b, ' ');
+	deja_buf_put(b, flat.ptr, flat.len);
+	if (pad)
+		deja_buf_putc(b, ' ');
+	put_backticks(b, fence);
+out:
+	deja_buf_release(&flat);
+}
+
+/* Could '<' followed by c open raw HTML (a tag, comment, declaration or
+ * processing instruction)? */
+static int opens_html(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       c == '/' || c == '!' || c == '?';
+}
+
+/* Plain one-line text with the characters that could start emphasis, code,
+ * links, HTML or a heading's closing sequence escaped. */
+static void put_text(deja_buf *b, const char *s)
+{
+	deja_buf flat = DEJA_BUF_INIT;
+
+	put_flat(&flat, s);
+	if (deja_buf_status(&flat) < 0) {
+		b->failed = 1;
+		goto out;
+	}
+	for (size_t i = 0; i < flat.len; i++) {
+		char c = flat.ptr[i];
+
+		if (strchr("\\`*_[]#", c) || (c == '<' && opens_html(flat.ptr[i + 1])))
+			deja_buf_putc(b, '\\');
+		deja_buf_putc(b, c);
+	}
+out:
+	deja_buf_release(&flat);
+}
+
+/* Multi-line untrusted text with line breaks normalised to "\n" and
+ * control characters made visible.  Returns 1 if there was any. */
+static int normalise_lines(deja_buf *out, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\r') {
+			if (s[1] != '\n')
+				put_safe_char(out, '\n');
+		} else if (c == '\n' || c == '\t') {
+			put_safe_char(out, (char)c);
+		} else if (is_ctl(c)) {
+			deja_buf_puts(out, REPLACEMENT_CHAR);
+		} else {
+			put_safe_char(out, (char)c);
+		}
+	}
+	deja_buf_rtrim(out);
+	return out->len > 0;
+}
+
+/* The summary as a fenced code block, the fence longer than any backtick
+ * run inside so that no line of the summary can close it. */
+static void put_fenced(deja_buf *b, const char *s)
+{
+	deja_buf text = DEJA_BUF_INIT;
+	size_t fence;
+
+	if (!normalise_lines(&text, s)) {
+		deja_buf_puts(b, NOT_RECORDED "\n");
+		goto out;
+	}
+	fence = longest_backtick_run(text.ptr, text.len) + 1;
+	if (fence < 3)
+		fence = 3;
+	put_backticks(b, fence);
+	deja_buf_putc(b, '\n');
+	deja_buf_put(b, text.ptr, text.len);
+	deja_buf_putc(b, '\n');
+	put_backticks(b, fence);
+	deja_buf_putc(b, '\n');
+out:
+	if (deja_buf_status(&text) < 0)
+		b->failed = 1;
+	deja_buf_release(&text);
+}
+
+/* Would a line starting at p begin a block of its own (heading, quote,
+ * list, rule, fence, setext underline, HTML, table, link definition)?
+ * Returns the offset of the character to escape, or -1. */
+static int block_starter(const char *p)
+{
+	size_t digits = 0;
+
+	if (*p && strchr("#>-+*=_`~|[", *p))
+		return 0;
+	if (*p == '<' && opens_html(p[1]))
+		return 0;
+	while (p[digits] >= '0' && p[digits] <= '9')
+		digits++;
+	if (digits && digits <= 9 && (p[digits] == '.' || p[digits] == ')'))
+		return (int)digits;
+	return -1;
+}
+
+/*
+ * Free prose (cause, resolution, rule) as paragraphs: each line is trimmed
+ * at the left and its first character escaped when it would start a block,
+ * so that the text can never open a heading or a list that swallows the
+ * sections after it.  Runs of blank lines become one paragraph break.
+ */
+static void put_prose(deja_buf *b, const char *s)
+{
+	deja_buf text = DEJA_BUF_INIT;
+	const char *p, *end;
+	int blank_pending = 0, any = 0;
+
+	if (!normalise_lines(&text, s)) {
+		deja_buf_puts(b, NOT_RECORDED "\n");
+		goto out;
+	}
+	p = text.ptr;
+	end = text.ptr + text.len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		int esc;
+
+		while (p < le && is_blank(*p))
+			p++;
+		if (p == le) {
+			blank_pending = any;
+		} else {
+			if (blank_pending)
+				deja_buf_putc(b, '\n');
+			blank_pending = 0;
+			any = 1;
+			/* text is NUL-terminated, so looking past le is safe
+			 * and only ever sees the next line's first bytes. */
+			esc = block_starter(p);
+			for (const char *q = p; q < le; q++) {
+				if (q - p == esc)
+					deja_buf_putc(b, '\\');
+				else if (*q == '<' && q + 1 < le && opens_html(q[1]))
+					deja_buf_putc(b, '\\');
+				deja_buf_putc(b, *q == '\t' ? ' ' : *q);
+			}
+			deja_buf_putc(b, '\n');
+		}
+		p = nl ? nl + 1 : end;
+	}
+out:
+	if (deja_buf_status(&text) < 0)
+		b->failed = 1;
+	deja_buf_release(&text);
+}
+
+static const char *type_name(deja_lesson_type t)
+{
+	const char *s = deja_lesson_type_name(t);
+
+	return s && *s ? s : "OTHER";
+}
+
+static int nonempty(const char *s)
+{
+	return s && *s;
+}
+
+static void put_field_text(deja_buf *b, const char *label, const char *v)
+{
+	deja_buf_printf(b, "- **%s:** ", label);
+	if (nonempty(v))
+		put_text(b, v);
+	else
+		deja_buf_puts(b, NONE);
+	deja_buf_putc(b, '\n');
+}
+
+static void put_field_code(deja_buf *b, const char *label, const char *v)
+{
+	deja_buf_printf(b, "- **%s:** ", label);
+	put_code(b, v);
+	deja_buf_putc(b, '\n');
+}
+
+static void put_section(deja_buf *b, const char *title, const char *body, int fenced)
+{
+	deja_buf_printf(b, "\n## %s\n\n", title);
+	if (fenced)
+		put_fenced(b, body);
+	else
+		put_prose(b, body);
+}
+
+/* Builds into a local buffer so that a failure (out of memory, or out's
+ * ceiling) never leaves half a page in out. */
+int deja_lesson_md_render(deja_buf *out, const deja_lesson *l)
+{
+	deja_buf b = DEJA_BUF_INIT;
+	int rc;
+
+	deja_buf_printf(&b, "# %s: ", type_name(l->type));
+	put_text(&b, nonempty(l->tool) ? l->tool : "check");
+	deja_buf_puts(&b, " failed");
+	if (nonempty(l->file)) {
+		deja_buf_puts(&b, " in ");
+		put_text(&b, l->file);
+	}
+	deja_buf_puts(&b, "\n\n");
+
+	put_field_text(&b, "Timestamp", l->timestamp);
+	put_field_text(&b, "Type", type_name(l->type));
+	put_field_code(&b, "File", l->file);
+	put_field_code(&b, "Intent id", l->intent_id);
+	put_field_code(&b, "Signature", l->signature);
+	put_field_code(&b, "Tool", l->tool);
+	put_field_code(&b, "Command", l->command);
+	deja_buf_printf(&b, "- **Exit code:** %d\n", l->exit_code);
+	deja_buf_printf(&b, "- **Occurrences:** %" PRId64 "\n", l->occurrences);
+	put_field_text(&b, "Last seen", l->last_seen);
+	deja_buf_puts(&b, "- **Affected files:** ");
+	if (!l->affected_count)
+		deja_buf_puts(&b, NONE);
+	for (size_t i = 0; i < l->affected_count; i++) {
+		if (i)
+			deja_buf_puts(&b, ", ");
+		put_code(&b, l->affected_files ? l->affected_files[i] : NULL);
+	}
+	deja_buf_putc(&b, '\n');
+
+	put_section(&b, "Error summary", l->error_summary, 1);
+	put_section(&b, "Cause", l->cause, 0);
+	put_section(&b, "Resolution", l->resolution, 0);
+	put_section(&b, "Corrective rule", l->corrective_rule, 0);
+
+	if ((rc = deja_buf_status(&b)) == 0)
+		rc = deja_buf_put(out, b.ptr, b.len);
+	deja_buf_release(&b);
+	return rc;
+}
+
+/* 1 when sig is exactly 64 lowercase hex digits: the only lesson data that
+ * may become part of a file name. */
+static int valid_signature(const char *sig)
+{
+	size_t i;
+
+	if (!sig)
+		return 0;
+	for (i = 0; sig[i]; i++)
+		if (!((sig[i] >= '0' && sig[i] <= '9') || (sig[i] >= 'a' && sig[i] <= 'f')))
+			return 0;
+	return i == 64;
+}
+
+int deja_lesson_md_write(const char *lessons_dir, const deja_lesson *l, deja_error *err)
+{
+	deja_buf path = DEJA_BUF_INIT, page = DEJA_BUF_INIT;
+	int rc;
+
+	if (!valid_signature(l->signature))
+		return deja_error_set(err, DEJA_EINVAL,
+				      "cannot write lesson: signature is not 64 lowercase hex digits");
+	if ((rc = deja_fs_mkdir_p(lessons_dir, 0700, err)) < 0)
+		goto out;
+	deja_buf_printf(&path, "%s/%.*s.md", lessons_dir, DEJA_LESSON_ID_LEN, l->signature);
+	rc = deja_lesson_md_render(&page, l);
+	if (rc == 0)
+		rc = deja_buf_status(&path);
+	if (rc < 0) {
+		rc = deja_error_set(err, rc, "out of memory");
+		goto out;
+	}
+	rc = deja_fs_write_atomic(path.ptr, page.ptr, page.len, 0600, 0, err);
+out:
+	deja_buf_release(&path);
+	deja_buf_release(&page);
+	return rc;
+}
+
+/*
+ * The start of the summary on one line, cut at a UTF-8 character boundary.
+ * Tools often put the file name on a line of its own before the errors
+ * (eslint, tsc --pretty); the bullet already names the file, so a leading
+ * copy of it is skipped to make room for the error itself.
+ */
+static void put_excerpt(deja_buf *b, const char *summary, const char *file)
+{
+	deja_buf flat = DEJA_BUF_INIT;
+	size_t skip = 0, flen = file ? strlen(file) : 0, cut;
+
+	put_flat(&flat, summary);
+	if (deja_buf_status(&flat) < 0) {
+		b->failed = 1;
+		goto out;
+	}
+	if (flen && flat.len > flen + 1 && !memcmp(flat.ptr, file, flen) &&
+	    flat.ptr[flen] == ' ')
+		skip = flen + 1;
+	if (flat.len - skip > EXCERPT_MAX) {
+		cut = skip + EXCERPT_MAX;
+		while (cut > skip && ((unsigned char)flat.ptr[cut] & 0xC0) == 0x80)
+			cut--;
+		deja_buf_truncate(&flat, cut);
+		deja_buf_rtrim(&flat);
+		deja_buf_puts(&flat, "\xE2\x80\xA6");
+	}
+	put_code(b, flat.ptr + skip);
+out:
+	deja_buf_release(&flat);
+}
+
+static void put_bullet(deja_buf *b, const deja_lesson *l, const char *eol)
+{
+	deja_buf_printf(b, "- %s ", type_name(l->type));
+	put_code(b, nonempty(l->tool) ? l->tool : "check");
+	if (nonempty(l->file)) {
+		deja_buf_puts(b, " in ");
+		put_code(b, l->file);
+	}
+	deja_buf_puts(b, ": ");
+	put_excerpt(b, l->error_summary, l->file);
+	if (l->occurrences > 1)
+		deja_buf_printf(b, " (seen %" PRId64 " times", l->occurrences);
+	else
+		deja_buf_puts(b, " (seen once");
+	if (valid_signature(l->signature))
+		deja_buf_printf(b, "; .lessons/%.*s.md", DEJA_LESSON_ID_LEN, l->signature);
+	deja_buf_printf(b, ")%s", eol);
+}
+
+static size_t more_line(deja_buf *b, size_t left, const char *eol)
+{
+	size_t before = b->len;
+
+	deja_buf_printf(b, "- \xE2\x80\xA6 and %zu more (deja lessons)%s", left, eol);
+	return b->len - before;
+}
+
+int deja_agents_block_render(deja_buf *out, const deja_lesson *lessons, size_t n,
+			     size_t max_bytes, const char *eol, deja_error *err)
+{
+	deja_buf head = DEJA_BUF_INIT, bullets = DEJA_BUF_INIT, one = DEJA_BUF_INIT;
+	deja_buf scratch = DEJA_BUF_INIT;
+	size_t fixed, shown = 0;
+	int rc;
+
+	deja_buf_printf(&head, "%s%s", DEJA_AGENTS_BEGIN, eol);
+	deja_buf_printf(&head, "Lessons recorded by deja from failed checks; newest first. "
+			"Details: `.lessons/<id>.md`%s%s", eol, eol);
+	if (!n)
+		deja_buf_printf(&head, "_No lessons recorded yet._%s", eol);
+	if ((rc = deja_buf_status(&head)) < 0)
+		goto oom;
+	fixed = head.len + strlen(DEJA_AGENTS_END);
+
+	/* Greedy, newest first: a bullet is taken only if the "more" line for
+	 * everything after it would still fit, so the loop can stop anywhere
+	 * and the "more" line is known to fit. */
+	for (; shown < n; shown++) {
+		size_t total, reserve = 0;
+
+		deja_buf_clear(&one);
+		put_bullet(&one, &lessons[shown], eol);
+		if ((rc = deja_buf_status(&one)) < 0)
+			goto oom;
+		if (shown + 1 < n) {
+			deja_buf_clear(&scratch);
+			reserve = more_line(&scratch, n - shown - 1, eol);
+		}
+		if (deja_size_add(&total, fixed, bullets.len) < 0 ||
+		    deja_size_add(&total, total, one.len) < 0 ||
+		    deja_size_add(&total, total, reserve) < 0) {
+			rc = DEJA_ENOMEM;
+			goto oom;
+		}
+		if (max_bytes && total > max_bytes)
+			break;
+		deja_buf_put(&bullets, one.ptr, one.len);
+	}
+	if (shown < n)
+		more_line(&bullets, n - shown, eol);
+	if ((rc = deja_buf_status(&bullets)) < 0 || (rc = deja_buf_status(&scratch)) < 0)
+		goto oom;
+	if (max_bytes && fixed + bullets.len > max_bytes) {
+		rc = deja_error_set(err, DEJA_EINVAL,
+				    "the lessons block needs more than its limit of %zu bytes", max_bytes);
+		goto out;
+	}
+	deja_buf_put(out, head.ptr, head.len);
+	deja_buf_put(out, bullets.ptr, bullets.len);
+	deja_buf_puts(out, DEJA_AGENTS_END);
+	if ((rc = deja_buf_status(out)) < 0)
+		goto oom;
+	goto out;
+oom:
+	rc = deja_error_set(err, rc, "out of memory");
+out:
+	deja_buf_release(&head);
+	deja_buf_release(&bullets);
+	deja_buf_release(&one);
+	deja_buf_release(&scratch);
+	return rc;
+}
+
+/* Where the markers are in an instructions file. */
+struct markers {
+	size_t begins, ends;
+	size_t begin_at, begin_line_end; /* first begin marker text; end of its line */
+	size_t end_at, end_after;        /* first end marker text; just past it */
+};
+
+static int line_is(const char *p, size_t len, const char *marker, size_t *at)
+{
+	size_t s = 0, e = len, mlen = strlen(marker);
+
+	while (s < e && is_blank(p[s]))
+		s++;
+	while (e > s && (is_blank(p[e - 1]) || p[e - 1] == '\r'))
+		e--;
+	if (e - s != mlen || memcmp(p + s, marker, mlen))
+		return 0;
+	*at = s;
+	return 1;
+}
+
+static void find_markers(struct markers *m, const char *data, size_t len)
+{
+	size_t pos = 0, at;
+
+	memset(m, 0, sizeof(*m));
+	while (pos < len) {
+		const char *nl = memchr(data + pos, '\n', len - pos);
+		size_t le = nl ? (size_t)(nl - data) : len;
+
+		if (line_is(data + pos, le - pos, DEJA_AGENTS_BEGIN, &at)) {
+			if (!m->begins++) {
+				m->begin_at = pos + at;
+				m->begin_line_end = le;
+			}
+		} else if (line_is(data + pos, le - pos, DEJA_AGENTS_END, &at)) {
+			if (!m->ends++) {
+				m->end_at = pos + at;
+				m->end_after = pos + at + strlen(DEJA_AGENTS_END);
+			}
+		}
+		pos = nl ? le + 1 : len;
+	}
+}
+
+static int check_markers(const struct markers *m, const char *path, deja_error *err)
+{
+	const char *why = NULL;
+
+	if (m->begins > 1 || m->ends > 1)
+		why = "the lessons markers appear more than once";
+	else if (m->begins && !m->ends)
+		why = "the lessons begin marker has no end marker";
+	else if (m->ends && !m->begins)
+		why = "the lessons end marker has no begin marker";
+	else if (m->begins && m->end_at < m->begin_at)
+		why = "the lessons end marker comes before the begin marker";
+	if (!why)
+		return 0;
+	return deja_error_set(err, DEJA_EINVAL,
+			      "refusing to edit '%s': %s; fix or remove the '%s' and '%s' lines",
+			      path, why, DEJA_AGENTS_BEGIN, DEJA_AGENTS_END);
+}
+
+/* The file's line ending: the begin marker's when there is one (it is what
+ * the block will sit between), else the first line's. */
+static const char *file_eol(const struct markers *m, const char *data, size_t len)
+{
+	const char *nl;
+
+	if (m->begins)
+		return m->begin_line_end > 0 && m->begin_line_end < len &&
+		       data[m->begin_line_end - 1] == '\r' ? "\r\n" : "\n";
+	nl = memchr(data, '\n', len);
+	return nl && nl > data && nl[-1] == '\r' ? "\r\n" : "\n";
+}
+
+int deja_agents_block_update(const char *path, const deja_lesson *lessons, size_t n,
+			     size_t max_bytes, const char *lock_path, deja_error *err)
+{
+	deja_buf target = DEJA_BUF_INIT, old = DEJA_BUF_INIT, new = DEJA_BUF_INIT;
+	struct markers m;
+	struct stat st;
+	const char *eol;
+	mode_t mode = 0666;
+	unsigned flags = DEJA_FS_UMASK;
+	int lock_fd = -1, exists, rc;
+
+	if (lock_path && (rc = deja_fs_lock(&lock_fd, lock_path, DEJA_AGENTS_LOCK_TIMEOUT_MS,
+					    err)) < 0)
+		goto out;
+	/* Replacing a symlink with a regular file would silently detach the
+	 * workspace from the shared instructions it points at. */
+	if ((rc = deja_fs_resolve_link(&target, path, err)) < 0)
+		goto out;
+	rc = deja_fs_read_file(&old, target.ptr, DEJA_AGENTS_FILE_MAX, err);
+	if (rc < 0 && rc != DEJA_ENOTFOUND)
+		goto out;
+	exists = rc == 0;
+	if (exists) {
+		if (stat(target.ptr, &st) < 0) {
+			rc = deja_error_set(err, DEJA_EIO, "cannot stat '%s': %s",
+					    target.ptr, strerror(errno));
+			goto out;
+		}
+		mode = st.st_mode & 07777;
+		flags = 0;
+	}
+
+	find_markers(&m, old.ptr, old.len);
+	if ((rc = check_markers(&m, path, err)) < 0)
+		goto out;
+	eol = file_eol(&m, old.ptr, old.len);
+
+	if (m.begins) {
+		deja_buf_put(&new, old.ptr, m.begin_at);
+		if ((rc = deja_agents_block_render(&new, lessons, n, max_bytes, eol, err)) < 0)
+			goto out;
+		deja_buf_put(&new, old.ptr + m.end_after, old.len - m.end_after);
+	} else {
+		deja_buf_put(&new, old.ptr, old.len);
+		if (old.len) {
+			if (!ends_with(&new, "\n"))
+				deja_buf_puts(&new, eol);
+			if (!ends_with(&new, "\n\n") && !ends_with(&new, "\n\r\n"))
+				deja_buf_puts(&new, eol);
+		}
+		if ((rc = deja_agents_block_render(&new, lessons, n, max_bytes, eol, err)) < 0)
+			goto out;
+		deja_buf_puts(&new, eol);
+	}
+	if ((rc = deja_buf_status(&new)) < 0) {
+		rc = deja_error_set(err, rc, "out of memory");
+		goto out;
+	}
+	/* The hook runs after every check: leave an unchanged file alone so
+	 * that editors and build tools watching it are not disturbed. */
+	if (exists && new.len == old.len && !memcmp(new.ptr, old.ptr, old.len)) {
+		rc = 0;
+		goto out;
+	}
+	rc = deja_fs_write_atomic(target.ptr, new.ptr, new.len, mode, flags, err);
+out:
+	deja_fs_unlock(lock_fd);
+	deja_buf_release(&target);
+	deja_buf_release(&old);
+	deja_buf_release(&new);
+	return rc;
+}
