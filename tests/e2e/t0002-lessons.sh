@@ -34,8 +34,9 @@ test_expect_success 'the lesson is a Markdown file with every field' '
 	sig=$(jq -r ".[0].signature" lessons.json) &&
 	md=.lessons/${sig:0:12}.md &&
 	test -f "$md" &&
-	for field in timestamp type file intent_id signature tool command; do
-		grep -qi "$field" "$md" || { echo "missing $field"; exit 1; }
+	for field in Timestamp Type File "Intent id" Signature Tool Command \
+		"Exit code" Occurrences "Last seen" "Affected files"; do
+		grep -q "\*\*$field:\*\*" "$md" || { echo "missing $field"; exit 1; }
 	done &&
 	grep -q "no-unused-vars" "$md" &&
 	grep -q "## Cause" "$md" && grep -q "## Corrective rule" "$md"

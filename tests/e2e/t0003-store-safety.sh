@@ -1,0 +1,161 @@
+#!/bin/bash
+# shellcheck disable=SC2016 # test bodies are single-quoted on purpose
+# shellcheck source-path=SCRIPTDIR
+test_description='user data is precious, and deja never changes a result
+
+Concurrent writers lose nothing; a store that cannot be written (read-only
+directory, corrupt file, locked past the timeout) leaves the command output
+and exit status untouched, with one message on stderr and one in the log;
+secrets are redacted before anything is written.'
+
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# A failing make target is a verification command deja knows (make is on the
+# built-in whitelist) that needs no tool from npm.
+make_project() {
+	mkdir -p "$1/src" &&
+	(
+		cd "$1" &&
+		git init -q &&
+		printf "int main(void) { return 0 }\n" >src/main.c &&
+		printf "check:\n\t@echo \"src/main.c:1:27: error: expected ';' before '}' token\"; exit 2\n" >Makefile
+	)
+}
+
+test_expect_success '100 concurrent failing runs: every occurrence is stored' '
+	make_project conc &&
+	cd conc &&
+	for i in $(seq 1 100); do
+		"$DEJA" run -- make -s check >"out.$i" 2>"err.$i" &
+	done &&
+	wait &&
+	for i in $(seq 1 100); do
+		grep -q "expected" "out.$i" || { echo "run $i lost its output"; exit 1; }
+		if grep -qi "locked\|not recorded" "err.$i"; then cat "err.$i"; exit 1; fi
+	done &&
+	test "$(sqlite3 .deja/deja.db "SELECT count(*) FROM runs")" = 100 &&
+	test "$(sqlite3 .deja/deja.db "SELECT sum(occurrences) FROM lessons")" = 100 &&
+	test "$(sqlite3 .deja/deja.db "SELECT count(*) FROM lessons")" = 1 &&
+	test "$(sqlite3 .deja/deja.db "PRAGMA integrity_check")" = ok
+'
+
+test_expect_success 'concurrent exit statuses are each the command'"'"'s own' '
+	make_project codes &&
+	cd codes &&
+	printf "check:\n\t@echo \"src/main.c:1:1: error: code \$(CODE)\"; exit \$(CODE)\n" >Makefile &&
+	for i in $(seq 1 20); do
+		( "$DEJA" run -- make -s check CODE=$i >/dev/null 2>&1; echo $? >"code.$i" ) &
+	done &&
+	wait &&
+	for i in $(seq 1 20); do
+		test "$(cat "code.$i")" = $((i == 0 ? 0 : 2)) || { echo "run $i: $(cat "code.$i")"; exit 1; }
+	done
+'
+
+test_expect_success 'a store in a read-only directory: output and status unchanged' '
+	# root writes anywhere: run deja as nobody, in a directory nobody can
+	# reach but not write
+	ro_root=$(mktemp -d /tmp/deja-ro.XXXXXX) &&
+	chmod 0755 "$ro_root" &&
+	make_project "$ro_root/p" &&
+	chmod -R a+rX "$ro_root/p" &&
+	cd "$ro_root/p" &&
+	make -s check >"$TRASH_DIRECTORY/expect.out" 2>/dev/null || true &&
+	chmod 0555 . &&
+	status=0 &&
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$DEJA" run -- make -s check >"$TRASH_DIRECTORY/out" 2>"$TRASH_DIRECTORY/err" ||
+		status=$? &&
+	chmod 0755 . &&
+	! test -e .deja &&
+	cd "$TRASH_DIRECTORY" && rm -rf "$ro_root" &&
+	test $status = 2 &&
+	test_cmp expect.out out &&
+	grep -c "^deja: " err >count &&
+	echo 1 >one && test_cmp one count &&
+	grep -q "lesson not recorded" err
+'
+
+test_expect_success 'a corrupt store: output and status unchanged, logged' '
+	make_project corrupt &&
+	cd corrupt &&
+	mkdir -p .deja && head -c 8192 /dev/urandom >.deja/deja.db &&
+	make -s check >expect.out 2>/dev/null || true &&
+	test_expect_code 2 "$DEJA" run -- make -s check >out 2>err &&
+	test_cmp expect.out out &&
+	grep -q "deja: lesson not recorded" err &&
+	test "$(grep -c "^deja: " err)" = 1 &&
+	grep -q "record_failed" .deja/log.jsonl
+'
+
+test_expect_success 'a store locked past the timeout: output and status unchanged' '
+	make_project locked &&
+	cd locked &&
+	test_expect_code 2 "$DEJA" run -- make -s check >/dev/null 2>&1 &&
+	printf "[store]\n\ttimeout_ms = 200\n" >.deja/config
+	# another process holds the write lock for 3 s
+	{ printf "BEGIN EXCLUSIVE;\nSELECT 1;\n"; sleep 3; printf "COMMIT;\n"; } |
+		sqlite3 .deja/deja.db >/dev/null &
+	sleep 0.5 &&
+	make -s check >expect.out 2>/dev/null || true &&
+	test_expect_code 2 "$DEJA" run -- make -s check >out 2>err &&
+	wait &&
+	test_cmp expect.out out &&
+	grep -q "lesson not recorded" err
+'
+
+test_expect_success 'a .deja that is a file: output and status unchanged' '
+	make_project notdir &&
+	cd notdir &&
+	echo "not a directory" >.deja &&
+	test_expect_code 2 "$DEJA" run -- make -s check >out 2>err &&
+	grep -q "expected" out &&
+	grep -q "lesson not recorded" err
+'
+
+test_expect_success 'secrets planted in the output are in no file deja wrote' '
+	make_project secret &&
+	cd secret &&
+	{
+		printf "check:\n"
+		printf "\t@echo \"src/main.c:1:1: error: request failed for https://bob:hunter2secret@api.example.com/v1\"\n"
+		printf "\t@echo \"env: GITHUB_TOKEN=ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8\"\n"
+		printf "\t@echo \"AWS key AKIAIOSFODNN7EXAMPLE failed; API_KEY=sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789\"\n"
+		printf "\t@exit 1\n"
+	} >Makefile &&
+	test_expect_code 2 "$DEJA" run -- make -s check >out 2>err &&
+	grep -q "ghp_a1B2c3D4" out &&
+	test -s .deja/deja.db && test -s AGENTS.md &&
+	for secret in hunter2secret ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8 AKIAIOSFODNN7EXAMPLE \
+		sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789; do
+		if grep -rqa "$secret" .deja .lessons AGENTS.md; then
+			echo "found $secret"; exit 1
+		fi
+	done &&
+	grep -q "REDACTED" AGENTS.md
+'
+
+test_expect_success 'non-verification commands are never recorded, even failing' '
+	mkdir plain && cd plain && git init -q &&
+	test_expect_code 2 "$DEJA" run -- ls /nonexistent >/dev/null 2>&1 &&
+	test_expect_code 1 "$DEJA" run -- sh -c "echo error: src/a.c:1:1: bad; exit 1" >/dev/null &&
+	test_expect_code 1 "$DEJA" run -- git log --bad-flag >/dev/null 2>&1 || true &&
+	! test -e .deja && ! test -e AGENTS.md
+'
+
+test_expect_success 'a verification command with 1 GB of output: bounded memory, lesson recorded' '
+	test -z "${DEJA_TEST_SKIP_HUGE:-}" || { echo "skipped (DEJA_TEST_SKIP_HUGE)"; exit 0; }
+	make_project huge &&
+	cd huge &&
+	printf "check:\n\t@yes \"src/main.c:1:27: error: expected ; before } token\" | head -c 1073741824; exit 1\n" >Makefile &&
+	/usr/bin/time -f %M -o rss "$DEJA" run -- make -s check | cksum >got || true &&
+	yes "src/main.c:1:27: error: expected ; before } token" | head -c 1073741824 | cksum >want &&
+	test_cmp want got &&
+	rss=$(tail -n 1 rss) &&
+	test_info "peak RSS recording 1 GB of failing output: $rss KB" &&
+	test "$rss" -lt 65536 &&
+	test "$(sqlite3 .deja/deja.db "SELECT count(*) FROM lessons")" = 1
+'
+
+test_done
