@@ -1,0 +1,74 @@
+/*
+ * fuzz_redact.c - deja_redact() on arbitrary bytes.
+ *
+ * Besides memory errors, checks the properties callers rely on: the output
+ * is bounded by the input, every replacement is counted, and redaction is
+ * idempotent (text stored redacted is redacted again when it is written out,
+ * and must not change or grow).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "deja/redact.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* "[REDACTED:secret-assignment]" is the longest replacement. */
+#define MAX_GROWTH 28
+
+static size_t occurrences(const deja_buf *b, const char *needle)
+{
+	size_t k = 0, n = 0, l = strlen(needle);
+	const char *p;
+
+	while (k < b->len && (p = memmem(b->ptr + k, b->len - k, needle, l))) {
+		n++;
+		k = (size_t)(p - b->ptr) + l;
+	}
+	return n;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	deja_redactor *r = NULL;
+	deja_buf once = DEJA_BUF_INIT, twice = DEJA_BUF_INIT;
+	size_t n1 = 0, n2 = 0;
+	char *str = NULL, *copy = NULL;
+
+	if (deja_redactor_new(&r, NULL) < 0)
+		return 0;
+	if (deja_redact(r, &once, (const char *)data, size, &n1) < 0)
+		goto out;
+	if (once.len > size * MAX_GROWTH + 1)
+		abort();
+	if (n1 > occurrences(&once, "[REDACTED:"))
+		abort();
+	if (n1 == 0 && (once.len != size || memcmp(once.ptr, data, size) != 0))
+		abort();
+	if (deja_redact(r, &twice, once.ptr, once.len, &n2) < 0)
+		goto out;
+	if (n2 != 0 || twice.len != once.len ||
+	    memcmp(twice.ptr, once.ptr, once.len) != 0)
+		abort();
+
+	/* The string form stops at the first NUL and must agree. */
+	if (!(copy = malloc(size + 1)))
+		goto out;
+	memcpy(copy, data, size);
+	copy[size] = '\0';
+	if (deja_redact_str(r, &str, copy) < 0)
+		goto out;
+	deja_buf_clear(&twice);
+	if (deja_redact(r, &twice, copy, strlen(copy), NULL) < 0)
+		goto out;
+	if (strcmp(str, twice.ptr) != 0)
+		abort();
+out:
+	free(str);
+	free(copy);
+	deja_buf_release(&once);
+	deja_buf_release(&twice);
+	deja_redactor_free(r);
+	return 0;
+}

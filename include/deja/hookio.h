@@ -1,0 +1,138 @@
+/*
+ * hookio.h - the wire side of `deja hook <agent>`: reading each coding
+ * agent's post-tool event (JSON on stdin) into one neutral record, and
+ * writing the reply each agent expects on stdout.
+ *
+ * The field-by-field mapping per agent, and what is inferred when an agent
+ * leaves something out, is in docs/hooks.md.  This module decides nothing
+ * about lessons: it only says what ran, where, and how it ended.
+ *
+ * Robustness: the hook runs after every shell command, on payloads we do
+ * not control (up to tens of MB of tool output).  Invalid UTF-8, raw control
+ * bytes inside strings and unpaired \uD800-style escapes are repaired (to
+ * U+FFFD) and the payload parsed again, so that bad bytes in a tool's output
+ * never lose the event; only JSON that is structurally broken (truncated,
+ * empty, not an object) is refused.
+ */
+#ifndef DEJA_HOOKIO_H
+#define DEJA_HOOKIO_H
+
+#include <stddef.h>
+
+#include "deja/buf.h"
+#include "deja/common.h"
+
+typedef enum deja_agent {
+	DEJA_AGENT_CLAUDE,
+	DEJA_AGENT_CODEX,
+	DEJA_AGENT_GEMINI,
+	DEJA_AGENT_COPILOT,
+	DEJA_AGENT_CURSOR,
+	DEJA_AGENT_CLINE,
+	DEJA_AGENT_GENERIC
+} deja_agent;
+
+/* "claude-code" (alias "claude"), "codex", "gemini", "copilot", "cursor",
+ * "cline", "generic".  DEJA_EINVAL for anything else (name may be NULL). */
+int deja_agent_parse(deja_agent *out, const char *name);
+
+/* The canonical name ("claude-code", ...); static, never NULL ("unknown"
+ * for a value outside the enum). */
+const char *deja_agent_name(deja_agent a);
+
+/*
+ * One post-tool event.  Every string is owned by the record, valid UTF-8
+ * (bad bytes and embedded NULs become U+FFFD) and NUL-terminated; release
+ * with deja_hook_event_release().
+ */
+typedef struct deja_hook_event {
+	deja_agent agent;
+	char *event;        /* hook event name as sent ("PostToolUse",
+			     * "AfterTool", "postToolUseFailure", ...), or as
+			     * inferred when the agent sends none (copilot);
+			     * "" if unknown */
+	int is_shell;       /* the tool was a shell command (Bash,
+			     * run_shell_command, execute_command, ...) */
+	int session_start;  /* a session/task start event: no command */
+	char *command;      /* the command line; NULL if none.  An argv array
+			     * (codex) is joined, `sh -c X` giving X */
+	int exit_code;      /* -1 when unknown (still running, cancelled,
+			     * or the agent does not say) */
+	int exit_inferred;  /* 1 when exit_code was guessed: from the text of
+			     * the output (cursor, cline), or from a failure
+			     * event that carries no code */
+	int interrupted;    /* cancelled by the user or timed out */
+	char *output;       /* stdout+stderr as the agent gave them, with the
+			     * agent's own framing ("Exit code 1", "Output:",
+			     * ...) removed; "" if none, never NULL after a
+			     * successful parse */
+	size_t output_len;  /* strlen(output) */
+	char *cwd;          /* the directory the command ran in; NULL if not
+			     * sent */
+	char *session_id;   /* session/conversation/task id; NULL if none
+			     * (becomes the lesson's intent_id) */
+} deja_hook_event;
+
+#define DEJA_HOOK_EVENT_INIT { DEJA_AGENT_GENERIC, NULL, 0, 0, NULL, -1, 0, 0, NULL, 0, NULL, NULL }
+
+/*
+ * Parse json[0..len) as `agent`'s payload into *out (which is overwritten:
+ * release it first if it held an event).  DEJA_EINVAL, with a message naming
+ * the agent and the position, for empty, truncated or otherwise invalid JSON
+ * and for a top level that is not an object; unknown and missing fields are
+ * not errors (a record with is_shell 0 comes back).  DEJA_ENOMEM.  On error
+ * *out is left released (all NULL).
+ */
+int deja_hook_event_parse(deja_hook_event *out, deja_agent agent,
+			  const char *json, size_t len, deja_error *err);
+
+/* Free what the record owns and reset it to DEJA_HOOK_EVENT_INIT.  NULL is
+ * fine. */
+void deja_hook_event_release(deja_hook_event *e);
+
+/*
+ * The cheap path for the common case (a command that is not a verification
+ * tool): find the shell command in the payload without building a tree of
+ * the whole payload, skipping over the (possibly huge) output strings with
+ * memchr.  *out receives a malloc'ed copy of exactly what
+ * deja_hook_event_parse() would put in `command` when the event is a shell
+ * event, or NULL when it is not one (or has no command: session starts and
+ * other tools also give NULL, so a caller that handles those parses in full
+ * when it gets NULL).  DEJA_EINVAL when the parts of the payload it had to
+ * walk are malformed (call deja_hook_event_parse() for the message),
+ * DEJA_ENOMEM.  Object keys written with escapes are not recognised here.
+ */
+int deja_hook_peek_command(char **out, deja_agent agent, const char *json, size_t len);
+
+/*
+ * Append to `out` the reply `agent` expects on stdout, always one valid
+ * JSON object:
+ *   claude-code, codex, gemini: {"hookSpecificOutput":{"hookEventName":E,
+ *       "additionalContext":C}}   (E = event, or "PostToolUse" / "AfterTool"
+ *       when event is NULL or "")
+ *   copilot, generic: {"additionalContext":C}
+ *   cline:  {"cancel":false,"contextModification":C}  (C at most 50,000
+ *       bytes, Cline's documented ceiling)
+ *   cursor: {}  (its shell hooks cannot pass text to the model)
+ * A NULL or empty context gives the empty reply: {} ({"cancel":false} for
+ * cline).  The context is made valid UTF-8 and cut to max_chars characters
+ * (0: no limit), never inside a character.  DEJA_EINVAL for an unknown
+ * agent, DEJA_ENOMEM.
+ */
+int deja_hook_reply(deja_buf *out, deja_agent agent, const char *event,
+		    const char *context, size_t max_chars);
+
+/*
+ * 1 when output[0..len) reads like a failed check, 0 otherwise: for agents
+ * that do not report the exit status (cursor's afterShellExecution, cline).
+ * Looks for the lines failing tools print: "npm ERR!", eslint's "✖ N
+ * problems (N errors", jest's "Tests: N failed" and "FAIL ", pytest's
+ * "FAILED" and "= N failed", "error TS1234", "error:"/"Error:" at the start
+ * of a line or after "file:line:col: ", "error[E0308]", "make: *** ",
+ * "Traceback (most recent call last)", "command not found", "Found N
+ * errors", "exit code N" / "exited with code N" (N != 0).  ANSI colour
+ * sequences are skipped.  A heuristic: a guess, never a fact.
+ */
+int deja_output_looks_failed(const char *output, size_t len);
+
+#endif

@@ -1,0 +1,128 @@
+#!/bin/bash
+# test.sh - the whole test suite, as `make check` (and so .ci/run) runs it.
+#
+# Twice: a release build in build/, then an ASan+UBSan build in build-asan/.
+# Each time: build deja, build and run every unit test binary, replay every
+# fuzz corpus (fuzz/corpus/X through build*/fuzz/fuzz_X), run the end-to-end
+# tests (tests/e2e/run.sh) against that build's deja.  Output of a step is
+# shown only when it fails.  Ends with "N passed, N failed" over unit test
+# binaries, fuzz corpora, end-to-end tests and builds that failed, and exits
+# non-zero on any failure.
+#
+# Environment: DEJA_TEST_SKIP_ASAN=1 skips the sanitizer pass (a quick local
+# run; CI never sets it).  The 1 GB streaming test is skipped under ASan
+# (DEJA_TEST_SKIP_HUGE=1): too slow there, and RSS means little with ASan.
+set -u
+
+cd "$(dirname "$0")/.." || exit 1
+
+jobs=$(nproc 2>/dev/null || echo 2)
+passed=0
+failed=0
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+pass() {
+	passed=$((passed + 1))
+	echo "ok - $*"
+}
+
+fail() {
+	failed=$((failed + 1))
+	echo "not ok - $*"
+}
+
+# show_log FILE: the tail of a failed step's output, indented.
+show_log() {
+	tail -n 80 "$1" | sed 's/^/    /'
+}
+
+# step TITLE CMD...: runs CMD quietly; on failure counts it and shows why.
+step() {
+	local title=$1
+	shift
+	if "$@" >"$tmp/log" 2>&1; then
+		return 0
+	fi
+	fail "$title"
+	show_log "$tmp/log"
+	return 1
+}
+
+# suite NAME BUILD [MAKE_ARGS...]: one full pass over one build.
+suite() {
+	local name=$1 build=$2 t x corpus rc summary p f
+	shift 2
+
+	echo "# $name build ($build)"
+	step "$name: make" make -j"$jobs" BUILD="$build" "$@" || return 0
+
+	if step "$name: make unit" make -j"$jobs" BUILD="$build" "$@" unit; then
+		for t in "$build"/tests/test_*; do
+			if [ ! -f "$t" ] || [ ! -x "$t" ]; then continue; fi
+			if "$t" >"$tmp/log" 2>&1 </dev/null; then
+				pass "$name: unit ${t##*/}"
+			else
+				fail "$name: unit ${t##*/} (status $?)"
+				show_log "$tmp/log"
+			fi
+		done
+	fi
+
+	if step "$name: make fuzz" make -j"$jobs" BUILD="$build" "$@" fuzz; then
+		for t in "$build"/fuzz/fuzz_*; do
+			if [ ! -f "$t" ] || [ ! -x "$t" ]; then continue; fi
+			x=${t##*/fuzz_}
+			corpus=fuzz/corpus/$x
+			if "$t" "$corpus" >"$tmp/log" 2>&1 </dev/null; then
+				pass "$name: fuzz corpus $corpus ($(tail -n 1 "$tmp/log" | sed 's/.*: //'))"
+			else
+				rc=$?
+				if [ -d "$corpus" ]; then
+					fail "$name: fuzz corpus $corpus (status $rc)"
+				else
+					fail "$name: fuzz_$x has no corpus in $corpus"
+				fi
+				show_log "$tmp/log"
+			fi
+		done
+	fi
+
+	echo "# $name: end-to-end tests"
+	DEJA_BIN=$build/deja tests/e2e/run.sh 2>&1 | tee "$tmp/e2e"
+	rc=${PIPESTATUS[0]}
+	summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$tmp/e2e" | tail -n 1)
+	if [ -z "$summary" ]; then
+		fail "$name: tests/e2e/run.sh ended (status $rc) without a summary"
+		return 0
+	fi
+	read -r p _ f _ <<<"$summary"
+	passed=$((passed + p))
+	failed=$((failed + f))
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		fail "$name: tests/e2e/run.sh exited with status $rc"
+	fi
+}
+
+# The real tools for the end-to-end tests (quick when already installed).
+# Without them those tests skip, except in CI where they fail.
+if ! ./scripts/install-test-tools.sh; then
+	if [ -n "${CI:-}" ]; then
+		fail "scripts/install-test-tools.sh"
+	else
+		echo "# warning: no test tools: the real-tool e2e tests will be skipped"
+	fi
+fi
+
+suite release build
+
+if [ "${DEJA_TEST_SKIP_ASAN:-}" = 1 ]; then
+	echo "# sanitizer build skipped (DEJA_TEST_SKIP_ASAN=1)"
+else
+	export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+	export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+	DEJA_TEST_SKIP_HUGE=1 suite asan build-asan SAN=1
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

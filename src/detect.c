@@ -1,0 +1,1882 @@
+/*
+ * detect.c - is a shell command line a verification command (detect.h)?
+ *
+ * Three stages, all in memory and linear in the length of the line:
+ *  1. lex: split the line into words and operators as a POSIX shell would,
+ *     without expanding anything;
+ *  2. classify each simple command: skip assignments, keywords and
+ *     wrappers, and turn the program and its first arguments into the
+ *     "match words" (normalized program name, subcommand or target);
+ *  3. match the words against the whitelist and describe the first hit.
+ *
+ * The hook runs this on every command an agent executes, so the common case
+ * (not a verification) must cost microseconds: no regex, no I/O, a handful
+ * of allocations per call.
+ */
+#include "deja/detect.h"
+#include "deja/buf.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Command substitutions nested deeper than this are not parsed: a shell
+ * would cope, but nobody writes them, and the recursion must stay bounded
+ * for hostile input. */
+#define MAX_NEST 32
+
+/* lex() result for a line a shell would reject: it runs nothing. */
+#define LEX_SYNTAX 1
+
+/* ------------------------------------------------------------------ */
+/* The built-in whitelist (docs/config.md lists the same patterns).     */
+
+#define LINT DEJA_LESSON_LINT
+#define TEST DEJA_LESSON_TEST
+#define ANALYSIS DEJA_LESSON_ANALYSIS
+
+/* `<pm> run <script>` for the scripts projects use to check themselves. */
+#define PM_RUN_SCRIPTS(pm)                                   \
+	{ pm " run test:*", NULL, TEST, 0 },                 \
+	{ pm " run lint", NULL, LINT, 0 },                   \
+	{ pm " run lint:*", NULL, LINT, 0 },                 \
+	{ pm " run check", NULL, ANALYSIS, 0 },              \
+	{ pm " run check:*", NULL, ANALYSIS, 0 },            \
+	{ pm " run typecheck", NULL, ANALYSIS, 0 },          \
+	{ pm " run type-check", NULL, ANALYSIS, 0 }
+
+/* pnpm and yarn also run a script named without "run"; the tool name says
+ * "run" anyway, so that both spellings are one check. */
+#define PM_SHORT_SCRIPTS(pm)                                 \
+	{ pm " test:*", pm " run *", TEST, 0 },              \
+	{ pm " lint", pm " run lint", LINT, 0 },             \
+	{ pm " lint:*", pm " run *", LINT, 0 },              \
+	{ pm " check", pm " run check", ANALYSIS, 0 },       \
+	{ pm " check:*", pm " run *", ANALYSIS, 0 },         \
+	{ pm " typecheck", pm " run typecheck", ANALYSIS, 0 }, \
+	{ pm " type-check", pm " run type-check", ANALYSIS, 0 }
+
+static const deja_pattern builtins[] = {
+	/* JavaScript and TypeScript */
+	{ "eslint", NULL, LINT, 0 },
+	{ "jest", NULL, TEST, 0 },
+	{ "vitest", NULL, TEST, 0 },
+	{ "mocha", NULL, TEST, 0 },
+	{ "node --test", NULL, TEST, 0 },
+	{ "tsc", NULL, ANALYSIS, 0 },
+	/* Python */
+	{ "pytest", NULL, TEST, 0 },
+	{ "py.test", "pytest", TEST, 0 },
+	{ "python -m pytest", "pytest", TEST, 0 },
+	{ "python -m unittest", "unittest", TEST, 0 },
+	{ "mypy", NULL, ANALYSIS, 0 },
+	{ "python -m mypy", "mypy", ANALYSIS, 0 },
+	{ "ruff", NULL, LINT, 0 },
+	{ "python -m ruff", "ruff", LINT, 0 },
+	{ "flake8", NULL, LINT, 0 },
+	{ "python -m flake8", "flake8", LINT, 0 },
+	{ "pylint", NULL, LINT, 0 },
+	{ "python -m pylint", "pylint", LINT, 0 },
+	/* Go and Rust */
+	{ "go test", NULL, TEST, 0 },
+	{ "go vet", NULL, ANALYSIS, 0 },
+	{ "go build", NULL, ANALYSIS, 0 },
+	{ "cargo test", NULL, TEST, 0 },
+	{ "cargo build", NULL, ANALYSIS, 0 },
+	{ "cargo check", NULL, ANALYSIS, 0 },
+	{ "cargo clippy", NULL, ANALYSIS, 0 },
+	/* C and C++, shell */
+	{ "gcc", NULL, ANALYSIS, 0 },
+	{ "g++", NULL, ANALYSIS, 0 },
+	{ "clang", NULL, ANALYSIS, 0 },
+	{ "clang++", NULL, ANALYSIS, 0 },
+	{ "cc", NULL, ANALYSIS, 0 },
+	{ "c++", NULL, ANALYSIS, 0 },
+	{ "make check", "make", TEST, 1 },
+	{ "make test", "make", TEST, 1 },
+	{ "make", NULL, ANALYSIS, 0 },
+	{ "ctest", NULL, TEST, 0 },
+	{ "cppcheck", NULL, LINT, 0 },
+	{ "shellcheck", NULL, LINT, 0 },
+	/* package managers */
+	{ "npm test", NULL, TEST, 0 },
+	{ "npm run test", "npm test", TEST, 0 },
+	PM_RUN_SCRIPTS("npm"),
+	{ "pnpm test", NULL, TEST, 0 },
+	{ "pnpm run test", "pnpm test", TEST, 0 },
+	PM_RUN_SCRIPTS("pnpm"),
+	PM_SHORT_SCRIPTS("pnpm"),
+	{ "yarn test", NULL, TEST, 0 },
+	{ "yarn run test", "yarn test", TEST, 0 },
+	PM_RUN_SCRIPTS("yarn"),
+	PM_SHORT_SCRIPTS("yarn"),
+	/* `bun test` is bun's own runner, `bun run test` the package script */
+	{ "bun test", NULL, TEST, 0 },
+	{ "bun run test", NULL, TEST, 0 },
+	PM_RUN_SCRIPTS("bun"),
+};
+
+#define NBUILTIN (sizeof(builtins) / sizeof(builtins[0]))
+
+const deja_pattern *deja_whitelist_builtin(size_t i)
+{
+	return i < NBUILTIN ? &builtins[i] : NULL;
+}
+
+struct deja_whitelist {
+	deja_pattern *adds;             /* [verify] add, in file order; patterns owned */
+	size_t nadds;
+	unsigned char removed[NBUILTIN]; /* [verify] remove, by built-in index */
+};
+
+/* ------------------------------------------------------------------ */
+/* Small helpers.                                                       */
+
+struct span {
+	const char *p;
+	size_t len;
+};
+
+/* Make room for `need` elements; returns the (possibly moved) array or
+ * NULL, leaving the old one alone, when memory runs out. */
+static void *grow_array(void *v, size_t *cap, size_t need, size_t size)
+{
+	size_t c = *cap ? *cap : 16, bytes;
+	void *p;
+
+	if (need <= *cap)
+		return v;
+	while (c < need)
+		if (deja_size_mul(&c, c, 2) < 0)
+			return NULL;
+	if (deja_size_mul(&bytes, c, size) < 0 || !(p = realloc(v, bytes)))
+		return NULL;
+	*cap = c;
+	return p;
+}
+
+static int eq(const char *p, size_t len, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	return n == len && !memcmp(p, lit, n);
+}
+
+/* Is p[0..len) one of the names in list, written "|a|b|c|"? */
+static int in_list(const char *list, const char *p, size_t len)
+{
+	const char *q;
+
+	if (!list || !len)
+		return 0;
+	for (q = list; (q = strchr(q, '|')) && q[1]; q++) {
+		const char *e = strchr(q + 1, '|');
+
+		if (!e)
+			break;
+		if ((size_t)(e - q - 1) == len && !memcmp(q + 1, p, len))
+			return 1;
+	}
+	return 0;
+}
+
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int is_name_start(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+/* ------------------------------------------------------------------ */
+/* 1. The lexer.                                                        */
+
+enum { T_WORD, T_END, T_LPAREN, T_RPAREN, T_REDIR };
+
+struct tok {
+	unsigned char kind;
+	unsigned char assign; /* an unquoted NAME=value word */
+	size_t off, len;      /* the word's value in toks.text */
+};
+
+struct toks {
+	struct tok *v;
+	size_t n, cap;
+	deja_buf text; /* word values, each NUL-terminated */
+};
+
+struct lexer {
+	const char *s;
+	size_t n, i;
+};
+
+static int lex(struct lexer *lx, unsigned depth, int nested, struct toks *out);
+
+static int emit(struct toks *t, unsigned char kind, size_t off, size_t len, unsigned char assign)
+{
+	struct tok *v;
+
+	if (!t)
+		return 0;
+	if (!(v = grow_array(t->v, &t->cap, t->n + 1, sizeof(*v))))
+		return DEJA_ENOMEM;
+	t->v = v;
+	v[t->n].kind = kind;
+	v[t->n].assign = assign;
+	v[t->n].off = off;
+	v[t->n].len = len;
+	t->n++;
+	return 0;
+}
+
+/* `...`: lx->i is on the opening backquote; append the raw text. */
+static int read_backquote(struct lexer *lx, deja_buf *dst)
+{
+	size_t start = lx->i;
+
+	for (lx->i++; lx->i < lx->n; lx->i++) {
+		if (lx->s[lx->i] == '\\' && lx->i + 1 < lx->n) {
+			lx->i++;
+		} else if (lx->s[lx->i] == '`') {
+			lx->i++;
+			return deja_buf_put(dst, lx->s + start, lx->i - start) < 0 ? DEJA_ENOMEM : 0;
+		}
+	}
+	return LEX_SYNTAX;
+}
+
+/* $( ), <( ), >( ): lx->i is on the character before '('; run a nested
+ * lexer, in skip mode, to the matching ')' and append the raw text. */
+static int read_subst(struct lexer *lx, unsigned depth, deja_buf *dst)
+{
+	size_t start = lx->i;
+	int rc;
+
+	lx->i += 2;
+	if ((rc = lex(lx, depth + 1, 1, NULL)) != 0)
+		return rc;
+	return deja_buf_put(dst, lx->s + start, lx->i - start) < 0 ? DEJA_ENOMEM : 0;
+}
+
+/* ${...}: to the matching brace, over quotes and $( ); raw text. */
+static int read_brace(struct lexer *lx, unsigned depth, deja_buf *dst)
+{
+	const char *s = lx->s;
+	size_t start = lx->i, level = 1;
+	deja_buf junk = DEJA_BUF_INIT;
+	int rc = LEX_SYNTAX;
+
+	lx->i += 2;
+	while (lx->i < lx->n) {
+		char c = s[lx->i];
+
+		if (c == '\\') {
+			lx->i += 2;
+		} else if (c == '\'' || c == '"') {
+			const char *e = memchr(s + lx->i + 1, c, lx->n - lx->i - 1);
+
+			if (!e)
+				goto out;
+			lx->i = (size_t)(e - s) + 1;
+		} else if (c == '$' && lx->i + 1 < lx->n && s[lx->i + 1] == '(') {
+			if ((rc = read_subst(lx, depth, &junk)) != 0)
+				goto out;
+			rc = LEX_SYNTAX;
+		} else if (c == '{') {
+			level++;
+			lx->i++;
+		} else if (c == '}') {
+			lx->i++;
+			if (--level == 0) {
+				rc = deja_buf_put(dst, s + start, lx->i - start) < 0 ? DEJA_ENOMEM : 0;
+				goto out;
+			}
+		} else {
+			lx->i++;
+		}
+	}
+out:
+	if (lx->i > lx->n)
+		lx->i = lx->n;
+	deja_buf_release(&junk);
+	return rc;
+}
+
+/* '$' outside single quotes: expansions are kept as written. */
+static int read_dollar(struct lexer *lx, unsigned depth, deja_buf *dst, int in_dquote)
+{
+	char d = lx->i + 1 < lx->n ? lx->s[lx->i + 1] : '\0';
+
+	if (d == '(')
+		return read_subst(lx, depth, dst);
+	if (d == '{')
+		return read_brace(lx, depth, dst);
+	if (!in_dquote && d == '\'') {
+		/* $'...': ANSI-C quoting; the escapes are kept undecoded */
+		size_t j;
+
+		for (j = lx->i + 2; j < lx->n && lx->s[j] != '\''; j++)
+			if (lx->s[j] == '\\')
+				j++;
+		if (j >= lx->n)
+			return LEX_SYNTAX;
+		deja_buf_put(dst, lx->s + lx->i + 2, j - lx->i - 2);
+		lx->i = j + 1;
+		return 0;
+	}
+	if (!in_dquote && d == '"') {
+		lx->i++; /* $"...": a translated string; the '"' is read next */
+		return 0;
+	}
+	lx->i++;
+	return deja_buf_putc(dst, '$') < 0 ? DEJA_ENOMEM : 0;
+}
+
+static int read_dquote(struct lexer *lx, unsigned depth, deja_buf *dst)
+{
+	const char *s = lx->s;
+	int rc;
+
+	for (lx->i++; lx->i < lx->n;) {
+		char c = s[lx->i], d = lx->i + 1 < lx->n ? s[lx->i + 1] : '\0';
+
+		if (c == '"') {
+			lx->i++;
+			return 0;
+		}
+		if (c == '\\' && d == '\n') {
+			lx->i += 2;
+		} else if (c == '\\' && d && strchr("$`\"\\", d)) {
+			deja_buf_putc(dst, d);
+			lx->i += 2;
+		} else if (c == '$') {
+			if ((rc = read_dollar(lx, depth, dst, 1)) != 0)
+				return rc;
+		} else if (c == '`') {
+			if ((rc = read_backquote(lx, dst)) != 0)
+				return rc;
+		} else {
+			deja_buf_putc(dst, c);
+			lx->i++;
+		}
+	}
+	return LEX_SYNTAX;
+}
+
+/*
+ * Read one word at lx->i and append its value (quotes removed, escapes
+ * applied, expansions kept as written) to dst.  *quoted is set to the
+ * length of the value when the first quote, escape or expansion was met
+ * (SIZE_MAX if none): "A=1" is not an assignment, A="1" is.
+ */
+static int read_word(struct lexer *lx, unsigned depth, deja_buf *dst, size_t *quoted)
+{
+	const char *s = lx->s;
+	size_t base = dst->len;
+	int rc = 0;
+
+	*quoted = SIZE_MAX;
+	while (lx->i < lx->n) {
+		char c = s[lx->i], d = lx->i + 1 < lx->n ? s[lx->i + 1] : '\0';
+
+		if (c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|' ||
+		    c == '(' || c == ')')
+			break;
+		if (c == '<' || c == '>') {
+			if (d != '(')
+				break;
+			if (*quoted == SIZE_MAX)
+				*quoted = dst->len - base;
+			if ((rc = read_subst(lx, depth, dst)) != 0)
+				return rc;
+			continue;
+		}
+		if (c == '\\' || c == '\'' || c == '"' || c == '$' || c == '`')
+			if (*quoted == SIZE_MAX)
+				*quoted = dst->len - base;
+		switch (c) {
+		case '\\':
+			if (d == '\n') {
+				lx->i += 2; /* line continuation */
+			} else if (!d) {
+				deja_buf_putc(dst, '\\');
+				lx->i++;
+			} else {
+				deja_buf_putc(dst, d);
+				lx->i += 2;
+			}
+			break;
+		case '\'': {
+			const char *e = memchr(s + lx->i + 1, '\'', lx->n - lx->i - 1);
+
+			if (!e)
+				return LEX_SYNTAX;
+			deja_buf_put(dst, s + lx->i + 1, (size_t)(e - s) - lx->i - 1);
+			lx->i = (size_t)(e - s) + 1;
+			break;
+		}
+		case '"':
+			rc = read_dquote(lx, depth, dst);
+			break;
+		case '$':
+			rc = read_dollar(lx, depth, dst, 0);
+			break;
+		case '`':
+			rc = read_backquote(lx, dst);
+			break;
+		default:
+			deja_buf_putc(dst, c);
+			lx->i++;
+		}
+		if (rc)
+			return rc;
+	}
+	return deja_buf_status(dst) < 0 ? DEJA_ENOMEM : 0;
+}
+
+static size_t skip_digits(const char *s, size_t i, size_t n)
+{
+	while (i < n && is_digit(s[i]))
+		i++;
+	return i;
+}
+
+static int is_assignment(const char *v, size_t len, size_t quoted)
+{
+	size_t k = 0;
+
+	if (!len || !is_name_start(v[0]))
+		return 0;
+	while (k < len && (is_name_start(v[k]) || is_digit(v[k])))
+		k++;
+	if (k + 1 < len && v[k] == '+' && v[k + 1] == '=')
+		k++;
+	return k < len && v[k] == '=' && k < quoted;
+}
+
+/* After a newline: skip the bodies of the here-documents opened on the
+ * line, each up to its delimiter line.  docs holds, per document, '-' (tabs
+ * stripped, <<-) or ' ', the delimiter, and a NUL. */
+static void skip_heredocs(struct lexer *lx, const deja_buf *docs)
+{
+	const char *p = docs->ptr, *end = docs->ptr + docs->len;
+
+	while (p < end && lx->i < lx->n) {
+		int strip = *p == '-';
+		const char *delim = p + 1;
+		size_t dlen = strlen(delim);
+
+		p = delim + dlen + 1;
+		while (lx->i < lx->n) {
+			const char *line = lx->s + lx->i;
+			const char *nl = memchr(line, '\n', lx->n - lx->i);
+			size_t len = nl ? (size_t)(nl - line) : lx->n - lx->i;
+			const char *t = line;
+
+			lx->i += nl ? len + 1 : len;
+			if (strip)
+				while (t < line + len && *t == '\t')
+					t++;
+			if ((size_t)(line + len - t) == dlen && !memcmp(t, delim, dlen))
+				break;
+		}
+	}
+}
+
+/*
+ * Split lx->s from lx->i into tokens (appended to out; out NULL only
+ * checks the syntax and moves lx->i).  Nested: stop after the ')' that
+ * closes a substitution.  Returns 0, LEX_SYNTAX, or DEJA_ENOMEM.
+ */
+static int lex(struct lexer *lx, unsigned depth, int nested, struct toks *out)
+{
+	deja_buf scratch = DEJA_BUF_INIT; /* word values when out is NULL */
+	deja_buf docs = DEJA_BUF_INIT;    /* here-document delimiters pending */
+	const char *s = lx->s;
+	size_t parens = 0;
+	int want_doc = 0, rc = 0; /* want_doc: 1 after <<, 2 after <<- */
+
+	if (depth > MAX_NEST)
+		return LEX_SYNTAX;
+	while (lx->i < lx->n && rc == 0) {
+		char c = s[lx->i], d = lx->i + 1 < lx->n ? s[lx->i + 1] : '\0';
+		size_t j;
+
+		if (c == ' ' || c == '\t' || c == '\r') {
+			lx->i++;
+		} else if (c == '\\' && d == '\n') {
+			lx->i += 2;
+		} else if (c == '#') {
+			const char *nl = memchr(s + lx->i, '\n', lx->n - lx->i);
+
+			lx->i = nl ? (size_t)(nl - s) : lx->n;
+		} else if (c == '\n') {
+			lx->i++;
+			rc = emit(out, T_END, 0, 0, 0);
+			if (docs.len) {
+				skip_heredocs(lx, &docs);
+				deja_buf_clear(&docs);
+			}
+		} else if (c == '(') {
+			lx->i++;
+			parens++;
+			rc = emit(out, T_LPAREN, 0, 0, 0);
+		} else if (c == ')') {
+			lx->i++;
+			if (!parens) {
+				rc = nested ? 0 : LEX_SYNTAX;
+				goto out;
+			}
+			parens--;
+			rc = emit(out, T_RPAREN, 0, 0, 0);
+		} else if (c == ';') {
+			for (lx->i++; lx->i < lx->n && (s[lx->i] == ';' || s[lx->i] == '&'); lx->i++)
+				;
+			rc = emit(out, T_END, 0, 0, 0);
+		} else if (c == '|') {
+			lx->i += (d == '|' || d == '&') ? 2 : 1;
+			rc = emit(out, T_END, 0, 0, 0);
+		} else if (c == '&' && d == '>') {
+			lx->i += 2;
+			if (lx->i < lx->n && s[lx->i] == '>')
+				lx->i++;
+			rc = emit(out, T_REDIR, 0, 0, 0);
+		} else if (c == '&') {
+			lx->i += d == '&' ? 2 : 1;
+			rc = emit(out, T_END, 0, 0, 0);
+		} else if ((j = skip_digits(s, lx->i, lx->n)) < lx->n && (s[j] == '<' || s[j] == '>') &&
+			   !(j == lx->i && j + 1 < lx->n && s[j + 1] == '(')) {
+			/* a redirection, maybe with a file descriptor: 2>&1 <<EOF */
+			char e = j + 1 < lx->n ? s[j + 1] : '\0';
+
+			want_doc = 0;
+			if (s[j] == '<' && e == '<') {
+				char f = j + 2 < lx->n ? s[j + 2] : '\0';
+
+				if (f == '<') {
+					j += 3; /* <<< here-string */
+				} else if (f == '-') {
+					j += 3;
+					want_doc = 2;
+				} else {
+					j += 2;
+					want_doc = 1;
+				}
+			} else if (e == '&' || e == '>' || (s[j] == '>' && e == '|')) {
+				j += 2;
+			} else {
+				j++;
+			}
+			lx->i = j;
+			rc = emit(out, T_REDIR, 0, 0, 0);
+		} else {
+			deja_buf *dst = out ? &out->text : &scratch;
+			size_t start, quoted, before = lx->i;
+
+			if (!out)
+				deja_buf_clear(&scratch);
+			start = dst->len;
+			if ((rc = read_word(lx, depth, dst, &quoted)) != 0)
+				goto out;
+			if (lx->i == before) { /* cannot happen; never loop forever */
+				lx->i++;
+				continue;
+			}
+			if (want_doc) {
+				deja_buf_putc(&docs, want_doc == 2 ? '-' : ' ');
+				deja_buf_put(&docs, dst->ptr + start, dst->len - start);
+				deja_buf_putc(&docs, '\0');
+				want_doc = 0;
+			}
+			if (out) {
+				size_t len = dst->len - start;
+
+				deja_buf_putc(dst, '\0');
+				rc = emit(out, T_WORD, start, len,
+					  (unsigned char)is_assignment(dst->ptr + start, len, quoted));
+			}
+		}
+	}
+	if (rc == 0 && (nested || parens))
+		rc = LEX_SYNTAX; /* an unclosed $( or ( */
+out:
+	if (rc == 0 && (deja_buf_status(&scratch) < 0 || deja_buf_status(&docs) < 0 ||
+			(out && deja_buf_status(&out->text) < 0)))
+		rc = DEJA_ENOMEM;
+	deja_buf_release(&scratch);
+	deja_buf_release(&docs);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* 2. Classifying a simple command.                                     */
+
+struct word {
+	const char *p;
+	size_t len;
+	unsigned char assign;
+};
+
+/* A match word: what the whitelist is compared with, and which word of the
+ * command it stands for (several match words may share one: -mpytest). */
+struct mword {
+	const char *p;
+	size_t len;
+	size_t idx;
+};
+
+enum { K_NONE, K_RUN, K_CD, K_CDBACK, K_NEST };
+
+struct cmd {
+	struct word *a;       /* the words, redirections removed */
+	size_t n, cap_a;
+	unsigned char *hide;  /* per word: not one of the tool's arguments */
+	size_t cap_hide;
+	struct mword *w;
+	size_t nw, cap_w;
+	struct span *dirs;    /* directory options (env -C, make -C, ...) */
+	size_t ndirs, cap_dirs;
+	size_t prog;          /* index of the program word (K_RUN) */
+	struct span target;   /* K_CD: the directory; K_NEST: the command line */
+	int nested;           /* an option gave a command line (npx -c) */
+	int nomem;
+};
+
+/* How a program's options are read. */
+struct opts {
+	const char *shortarg; /* short options that take a value */
+	const char *longarg;  /* "|a|b|": long options that take a value */
+	char shortdir;        /* the option naming a working directory */
+	const char *longdir;
+	char shortnest;       /* the option whose value is a command line */
+	const char *longnest;
+	const char *stop;     /* short options after which nothing runs (command -v) */
+};
+
+/* A program that runs another one given after its own options. */
+struct wrapper {
+	const char *name;
+	const char *sub;        /* a subcommand that must come first (uv run) */
+	struct opts o;
+	unsigned char operands; /* its own operands before the command (timeout) */
+	unsigned char pkg;      /* the command may carry an @version (npx eslint@8) */
+};
+
+static const struct wrapper wrappers[] = {
+	{ "env", NULL, { "uP", "|unset|", 'C', "chdir", 'S', "split-string", NULL }, 0, 0 },
+	{ "time", NULL, { "fo", "|format|output|", 0, NULL, 0, NULL, NULL }, 0, 0 },
+	{ "nice", NULL, { "n", "|adjustment|", 0, NULL, 0, NULL, NULL }, 0, 0 },
+	{ "nohup", NULL, { NULL, NULL, 0, NULL, 0, NULL, NULL }, 0, 0 },
+	{ "timeout", NULL, { "sk", "|signal|kill-after|", 0, NULL, 0, NULL, NULL }, 1, 0 },
+	{ "sudo", NULL,
+	  { "ugCprtUTR", "|user|group|close-from|prompt|role|type|other-user|command-timeout|"
+			 "chroot|host|",
+	    'D', "chdir", 0, NULL, "lVveK" },
+	  0, 0 },
+	{ "xvfb-run", NULL,
+	  { "efnpsw", "|error-file|auth-file|server-num|xauth-protocol|server-args|wait|", 0,
+	    NULL, 0, NULL, NULL },
+	  0, 0 },
+	{ "command", NULL, { NULL, NULL, 0, NULL, 0, NULL, "vV" }, 0, 0 },
+	{ "exec", NULL, { "a", NULL, 0, NULL, 0, NULL, NULL }, 0, 0 },
+	{ "stdbuf", NULL, { "ioe", "|input|output|error|", 0, NULL, 0, NULL, NULL }, 0, 0 },
+	{ "xargs", NULL,
+	  { "adEILnPs", "|arg-file|delimiter|max-args|max-procs|max-chars|process-slot-var|", 0,
+	    NULL, 0, NULL, NULL },
+	  0, 0 },
+	{ "npx", NULL, { "p", "|package|", 0, NULL, 'c', "call", NULL }, 0, 1 },
+	{ "pnpx", NULL, { "p", "|package|", 0, NULL, 'c', NULL, NULL }, 0, 1 },
+	{ "bunx", NULL, { "p", "|package|", 0, NULL, 0, NULL, NULL }, 0, 1 },
+	{ "uvx", NULL,
+	  { "pw", "|from|with|python|with-requirements|with-editable|index|", 0, "directory", 0,
+	    NULL, NULL },
+	  0, 1 },
+	{ "uv", "run",
+	  { "pw", "|with|python|project|package|extra|group|env-file|index|only-group|no-group|"
+		  "with-requirements|with-editable|config-file|",
+	    0, "directory", 0, NULL, NULL },
+	  0, 0 },
+	{ "poetry", "run", { "P", "|project|", 'C', "directory", 0, NULL, NULL }, 0, 0 },
+	{ "pipenv", "run", { NULL, NULL, 0, NULL, 0, NULL, NULL }, 0, 0 },
+};
+
+/* Package managers: options before the subcommand, the subcommands that run
+ * a package's program (npm exec), npm's aliases (t, tst, run-script). */
+struct pkgmgr {
+	const char *name;
+	struct opts o;
+	const char *execs;
+	unsigned char aliases;
+	unsigned char bins;      /* `pnpm eslint` runs the eslint program */
+	unsigned char workspace; /* `yarn workspace NAME <command>` */
+};
+
+static const struct pkgmgr pkgmgrs[] = {
+	{ "npm", { "w", "|workspace|package|loglevel|registry|cache|userconfig|", 'C', "prefix", 'c',
+		   "call", NULL },
+	  "|exec|x|", 1, 0, 0 },
+	{ "pnpm", { "F", "|filter|filter-prod|reporter|loglevel|package|", 'C', "dir", 'c', NULL,
+		    NULL },
+	  "|exec|dlx|", 1, 1, 0 },
+	{ "yarn", { "p", "|package|", 0, "cwd", 0, NULL, NULL }, "|exec|dlx|", 0, 1, 1 },
+	{ "bun", { "F", "|filter|", 0, "cwd", 0, NULL, NULL }, "|x|", 0, 0, 0 },
+};
+
+static const struct opts go_opts = { NULL, NULL, 'C', NULL, 0, NULL, NULL };
+static const struct opts cargo_opts = { "Z", "|config|color|", 'C', NULL, 0, NULL, NULL };
+
+/* Shells whose -c STRING is looked into. */
+static const char shells[] = "|sh|bash|dash|zsh|ksh|ash|mksh|";
+
+static void add_dir(struct cmd *c, const char *p, size_t len)
+{
+	struct span *v = grow_array(c->dirs, &c->cap_dirs, c->ndirs + 1, sizeof(*v));
+
+	if (!v) {
+		c->nomem = 1;
+		return;
+	}
+	c->dirs = v;
+	v[c->ndirs].p = p;
+	v[c->ndirs].len = len;
+	c->ndirs++;
+}
+
+static void add_mword(struct cmd *c, const char *p, size_t len, size_t idx)
+{
+	struct mword *v = grow_array(c->w, &c->cap_w, c->nw + 1, sizeof(*v));
+
+	if (!v) {
+		c->nomem = 1;
+		return;
+	}
+	c->w = v;
+	v[c->nw].p = p;
+	v[c->nw].len = len;
+	v[c->nw].idx = idx;
+	c->nw++;
+}
+
+/* The match words after the program: every word from i on. */
+static void add_rest(struct cmd *c, size_t i)
+{
+	for (; i < c->n; i++)
+		add_mword(c, c->a[i].p, c->a[i].len, i);
+}
+
+/* An option's value: the rest of the word, or the next word (hidden, as
+ * every value is when hide_all; a directory always). */
+static void take_value(struct cmd *c, size_t *i, const char *rest, size_t restlen, int kind,
+		       int hide_all)
+{
+	const char *p = rest;
+	size_t len = restlen;
+
+	if (!restlen) {
+		if (*i + 1 >= c->n)
+			return;
+		++*i;
+		p = c->a[*i].p;
+		len = c->a[*i].len;
+		if (hide_all || kind)
+			c->hide[*i] = 1;
+	}
+	if (kind == 1)
+		add_dir(c, p, len);
+	else if (kind == 2) {
+		c->target.p = p;
+		c->target.len = len;
+		c->nested = 1;
+	}
+}
+
+/*
+ * Step over the options at c->a[*ip...], up to the first operand (or just
+ * past "--").  Option words are hidden when hide_all (a wrapper's options
+ * are not the tool's arguments), directory options always.  Returns -1
+ * when an option means no command runs.
+ */
+static int skip_opts(struct cmd *c, size_t *ip, const struct opts *o, int hide_all)
+{
+	size_t i = *ip;
+
+	for (; i < c->n; i++) {
+		const char *p = c->a[i].p;
+		size_t len = c->a[i].len;
+
+		if (!len || p[0] != '-')
+			break;
+		if (eq(p, len, "--")) {
+			c->hide[i] |= (unsigned char)hide_all;
+			i++;
+			break;
+		}
+		if (len > 2 && p[1] == '-') {
+			const char *name = p + 2, *equal = memchr(p, '=', len);
+			size_t nlen = (equal ? (size_t)(equal - p) : len) - 2;
+			int kind = 0;
+
+			if (o->longdir && eq(name, nlen, o->longdir))
+				kind = 1;
+			else if (o->longnest && eq(name, nlen, o->longnest))
+				kind = 2;
+			c->hide[i] |= (unsigned char)(hide_all || kind == 1);
+			if (equal)
+				take_value(c, &i, equal + 1, len - (size_t)(equal + 1 - p), kind,
+					   hide_all);
+			else if (kind || in_list(o->longarg, name, nlen))
+				take_value(c, &i, NULL, 0, kind, hide_all);
+			continue;
+		}
+		for (size_t k = 1; k < len; k++) {
+			char ch = p[k];
+			int kind = ch == o->shortdir ? 1 : ch == o->shortnest ? 2 : 0;
+
+			if (o->stop && strchr(o->stop, ch))
+				return -1;
+			if (kind || (o->shortarg && strchr(o->shortarg, ch))) {
+				c->hide[i] |= (unsigned char)(hide_all || kind == 1);
+				take_value(c, &i, p + k + 1, len - k - 1, kind, hide_all);
+				goto next;
+			}
+		}
+		c->hide[i] |= (unsigned char)hide_all;
+next:;
+	}
+	*ip = i;
+	return 0;
+}
+
+/* The program's name as the whitelist knows it: the base name, without a
+ * version (python3.11 -> python, gcc-12 -> gcc), an npm @version (pkg) or a
+ * script extension (script, for `node node_modules/.bin/jest.js`). */
+static struct span prog_name(const char *p, size_t len, int pkg, int script)
+{
+	struct span r;
+	size_t k;
+
+	for (k = len; k > 0 && p[k - 1] != '/'; k--)
+		;
+	r.p = p + k;
+	r.len = len - k;
+	if (pkg && r.len > 1) {
+		const char *at = memchr(r.p + 1, '@', r.len - 1);
+
+		if (at)
+			r.len = (size_t)(at - r.p);
+	}
+	if (script) {
+		static const char *const exts[] = { ".js", ".cjs", ".mjs" };
+
+		for (size_t e = 0; e < 3; e++) {
+			size_t el = strlen(exts[e]);
+
+			if (r.len > el && !memcmp(r.p + r.len - el, exts[e], el)) {
+				r.len -= el;
+				break;
+			}
+		}
+	}
+	if (r.len >= 6 && !memcmp(r.p, "python", 6)) {
+		for (k = 6; k < r.len && (is_digit(r.p[k]) || r.p[k] == '.'); k++)
+			;
+		if (k == r.len)
+			r.len = 6;
+		return r;
+	}
+	for (k = r.len; k > 0 && (is_digit(r.p[k - 1]) || r.p[k - 1] == '.'); k--)
+		;
+	if (k < r.len && k > 1 && r.p[k - 1] == '-' && is_digit(r.p[k]))
+		r.len = k - 1;
+	return r;
+}
+
+static const deja_pattern *rule_at(const deja_whitelist *wl, size_t i)
+{
+	if (wl) {
+		if (i < wl->nadds)
+			return &wl->adds[i];
+		i -= wl->nadds;
+	}
+	return i < NBUILTIN ? &builtins[i] : NULL;
+}
+
+static int rule_removed(const deja_whitelist *wl, size_t i)
+{
+	if (!wl)
+		return 0;
+	if (i < wl->nadds)
+		return 0;
+	return wl->removed[i - wl->nadds];
+}
+
+/* Is there a one-word pattern for this program (`pnpm eslint .` runs it)? */
+static int is_tool_program(const deja_whitelist *wl, struct span name)
+{
+	const deja_pattern *r;
+
+	for (size_t i = 0; (r = rule_at(wl, i)); i++)
+		if (!rule_removed(wl, i) && eq(name.p, name.len, r->pattern))
+			return 1;
+	return 0;
+}
+
+static int parse_cd(struct cmd *c, size_t i)
+{
+	static const char home[] = "~";
+
+	for (i++; i < c->n && c->a[i].len > 1 && c->a[i].p[0] == '-'; i++)
+		if (eq(c->a[i].p, c->a[i].len, "--")) {
+			i++;
+			break;
+		}
+	if (i >= c->n) {
+		c->target.p = home;
+		c->target.len = 1;
+		return K_CD;
+	}
+	if (eq(c->a[i].p, c->a[i].len, "-"))
+		return K_CDBACK;
+	c->target.p = c->a[i].p;
+	c->target.len = c->a[i].len;
+	return K_CD;
+}
+
+/* `sh [options] -c STRING` or `sh script`. */
+static int classify_shell(struct cmd *c, size_t *ip)
+{
+	size_t i = *ip + 1;
+	int saw_c = 0, saw_s = 0;
+
+	while (i < c->n && c->a[i].len && (c->a[i].p[0] == '-' || c->a[i].p[0] == '+')) {
+		const char *p = c->a[i].p;
+		size_t len = c->a[i].len, values = 0;
+
+		if (len == 1 || eq(p, len, "--")) {
+			i++;
+			break;
+		}
+		if (p[1] == '-') {
+			i += in_list("|rcfile|init-file|", p + 2, len - 2) ? 2 : 1;
+			continue;
+		}
+		for (size_t k = 1; k < len; k++) {
+			if (p[k] == 'c' && p[0] == '-')
+				saw_c = 1;
+			else if (p[k] == 's' && p[0] == '-')
+				saw_s = 1;
+			else if (p[k] == 'o' || p[k] == 'O')
+				values++;
+		}
+		i += 1 + values;
+	}
+	if (saw_c) {
+		if (i >= c->n)
+			return K_NONE;
+		c->target.p = c->a[i].p;
+		c->target.len = c->a[i].len;
+		return K_NEST;
+	}
+	if (saw_s || i >= c->n)
+		return K_NONE;
+	*ip = i; /* a script: it is the program */
+	return K_RUN;
+}
+
+/* `python [options] -m MODULE ...`. */
+static int classify_python(struct cmd *c, size_t i, struct span name)
+{
+	size_t j;
+
+	for (j = i + 1; j < c->n; j++) {
+		const char *p = c->a[j].p;
+		size_t len = c->a[j].len;
+
+		if (len < 2 || p[0] != '-')
+			break;
+		if (eq(p, len, "--")) {
+			j++;
+			break;
+		}
+		if (p[1] == '-') {
+			if (eq(p, len, "--check-hash-based-pycs"))
+				j++;
+			continue;
+		}
+		for (size_t k = 1; k < len; k++) {
+			if (p[k] == 'c')
+				return K_NONE; /* python -c CODE: a program text, not a tool */
+			if (p[k] == 'm') {
+				add_mword(c, name.p, name.len, i);
+				add_mword(c, "-m", 2, j);
+				if (k + 1 < len) {
+					add_mword(c, p + k + 1, len - k - 1, j);
+				} else if (j + 1 < c->n) {
+					j++;
+					add_mword(c, c->a[j].p, c->a[j].len, j);
+				}
+				add_rest(c, j + 1);
+				return K_RUN;
+			}
+			if (p[k] == 'W' || p[k] == 'X') {
+				if (k + 1 == len)
+					j++;
+				break;
+			}
+		}
+	}
+	add_mword(c, name.p, name.len, i);
+	add_rest(c, j);
+	return K_RUN;
+}
+
+/* `make [options] [VAR=value] [targets]`: the targets are the match words
+ * (GNU make accepts options among them). */
+static int classify_make(struct cmd *c, size_t i, struct span name)
+{
+	add_mword(c, name.p, name.len, i);
+	for (size_t k = i + 1; k < c->n; k++) {
+		const char *p = c->a[k].p;
+		size_t len = c->a[k].len;
+
+		if (c->a[k].assign)
+			continue;
+		if (len < 2 || p[0] != '-') {
+			add_mword(c, p, len, k);
+			continue;
+		}
+		if (eq(p, len, "--")) {
+			for (k++; k < c->n; k++)
+				if (!c->a[k].assign)
+					add_mword(c, c->a[k].p, c->a[k].len, k);
+			break;
+		}
+		if (p[1] == '-') {
+			const char *equal = memchr(p, '=', len);
+			size_t nlen = (equal ? (size_t)(equal - p) : len) - 2;
+
+			if (eq(p + 2, nlen, "directory")) {
+				c->hide[k] = 1;
+				if (equal)
+					add_dir(c, equal + 1, len - (size_t)(equal + 1 - p));
+				else
+					take_value(c, &k, NULL, 0, 1, 1);
+			} else if (!equal &&
+				   in_list("|file|makefile|include-dir|old-file|assume-old|new-file|"
+					   "assume-new|what-if|eval|",
+					   p + 2, nlen) &&
+				   k + 1 < c->n) {
+				k++;
+			}
+			continue;
+		}
+		for (size_t m = 1; m < len; m++) {
+			char ch = p[m];
+
+			if (ch == 'C') {
+				c->hide[k] = 1;
+				take_value(c, &k, p + m + 1, len - m - 1, 1, 1);
+				break;
+			}
+			if (strchr("fIoWE", ch)) {
+				if (m + 1 == len && k + 1 < c->n)
+					k++;
+				break;
+			}
+			if (ch == 'j' || ch == 'l') {
+				/* the value is optional: only a number that follows is one */
+				if (m + 1 == len && k + 1 < c->n && c->a[k + 1].len &&
+				    strspn(c->a[k + 1].p, "0123456789.") == c->a[k + 1].len)
+					k++;
+				break;
+			}
+		}
+	}
+	return K_RUN;
+}
+
+/*
+ * Work out what the simple command c->a[0..n) runs.  K_RUN fills c->w
+ * (match words), c->prog, c->hide and c->dirs; K_CD and K_NEST set
+ * c->target.
+ */
+static int classify(const deja_whitelist *wl, struct cmd *c)
+{
+	size_t i = 0;
+	int pkg = 0, script = 0;
+
+	memset(c->hide, 0, c->n);
+	c->nw = 0;
+	c->ndirs = 0;
+	c->nested = 0;
+	for (;;) {
+		const struct pkgmgr *pm = NULL;
+		const struct word *a;
+		struct span name;
+		size_t j;
+
+		while (i < c->n && c->a[i].assign)
+			c->hide[i++] = 1;
+		if (i >= c->n)
+			return K_NONE;
+		a = &c->a[i];
+		c->hide[i] = 1;
+		c->prog = i;
+		if (in_list("|!|{|if|then|else|elif|do|while|until|", a->p, a->len)) {
+			i++;
+			continue;
+		}
+		if (eq(a->p, a->len, "cd") || eq(a->p, a->len, "pushd"))
+			return parse_cd(c, i);
+		if (eq(a->p, a->len, "popd"))
+			return K_CDBACK;
+		name = prog_name(a->p, a->len, pkg, script);
+		pkg = script = 0;
+
+		for (size_t k = 0; k < sizeof(wrappers) / sizeof(wrappers[0]); k++) {
+			const struct wrapper *w = &wrappers[k];
+			size_t saved = c->ndirs;
+
+			if (!eq(name.p, name.len, w->name))
+				continue;
+			j = i + 1;
+			if (skip_opts(c, &j, &w->o, 1) < 0)
+				return K_NONE;
+			if (w->sub) {
+				if (j >= c->n || !eq(c->a[j].p, c->a[j].len, w->sub)) {
+					/* `uv pip install`: not the wrapper form */
+					c->ndirs = saved;
+					memset(c->hide + i + 1, 0, (j < c->n ? j : c->n) - i - 1);
+					break;
+				}
+				c->hide[j++] = 1;
+				if (skip_opts(c, &j, &w->o, 1) < 0)
+					return K_NONE;
+			}
+			if (c->nested)
+				return K_NEST;
+			for (unsigned o = 0; o < w->operands && j < c->n; o++)
+				c->hide[j++] = 1;
+			pkg = w->pkg;
+			i = j;
+			goto next;
+		}
+
+		if (in_list(shells, name.p, name.len)) {
+			int kind;
+
+			j = i;
+			if ((kind = classify_shell(c, &j)) != K_RUN)
+				return kind;
+			memset(c->hide + i, 1, j - i);
+			i = j;
+			continue;
+		}
+
+		if (eq(name.p, name.len, "node")) {
+			size_t test = 0;
+
+			for (j = i + 1; j < c->n && c->a[j].len > 1 && c->a[j].p[0] == '-'; j++) {
+				if (eq(c->a[j].p, c->a[j].len, "--")) {
+					j++;
+					break;
+				}
+				if (eq(c->a[j].p, c->a[j].len, "--test"))
+					test = j;
+				else if (in_list("|-r|--require|--import|--loader|--experimental-loader|-C|"
+						 "--conditions|",
+						 c->a[j].p, c->a[j].len))
+					j++;
+			}
+			if (test) {
+				add_mword(c, name.p, name.len, i);
+				add_mword(c, c->a[test].p, c->a[test].len, test);
+				add_rest(c, j);
+				return K_RUN;
+			}
+			/* `node node_modules/.bin/jest`: the tool is the script;
+			 * any other script is the project's own program */
+			if (j < c->n && memmem(c->a[j].p, c->a[j].len, "node_modules/", 13)) {
+				memset(c->hide + i, 1, j - i);
+				script = 1;
+				i = j;
+				continue;
+			}
+			add_mword(c, name.p, name.len, i);
+			add_rest(c, i + 1);
+			return K_RUN;
+		}
+
+		if (eq(name.p, name.len, "python"))
+			return classify_python(c, i, name);
+		if (eq(name.p, name.len, "make"))
+			return classify_make(c, i, name);
+
+		for (size_t k = 0; k < sizeof(pkgmgrs) / sizeof(pkgmgrs[0]); k++)
+			if (eq(name.p, name.len, pkgmgrs[k].name))
+				pm = &pkgmgrs[k];
+		if (pm) {
+			struct span sub;
+
+			j = i + 1;
+			for (;;) {
+				if (skip_opts(c, &j, &pm->o, 0) < 0)
+					return K_NONE;
+				if (c->nested)
+					return K_NEST;
+				if (pm->workspace && j + 1 < c->n &&
+				    eq(c->a[j].p, c->a[j].len, "workspace")) {
+					j += 2;
+					continue;
+				}
+				break;
+			}
+			if (j >= c->n)
+				return K_NONE;
+			sub.p = c->a[j].p;
+			sub.len = c->a[j].len;
+			if (pm->aliases) {
+				if (eq(sub.p, sub.len, "t") || eq(sub.p, sub.len, "tst")) {
+					sub.p = "test";
+					sub.len = 4;
+				} else if (eq(sub.p, sub.len, "run-script")) {
+					sub.p = "run";
+					sub.len = 3;
+				}
+			}
+			if (in_list(pm->execs, sub.p, sub.len)) {
+				j++;
+				if (skip_opts(c, &j, &pm->o, 1) < 0)
+					return K_NONE;
+				if (c->nested)
+					return K_NEST;
+				memset(c->hide + i, 1, j - i);
+				pkg = 1;
+				i = j;
+				continue;
+			}
+			if (pm->bins && is_tool_program(wl, prog_name(sub.p, sub.len, 1, 0))) {
+				memset(c->hide + i, 1, j - i);
+				pkg = 1;
+				i = j;
+				continue;
+			}
+			add_mword(c, name.p, name.len, i);
+			add_mword(c, sub.p, sub.len, j);
+			j++;
+			if (eq(sub.p, sub.len, "run")) {
+				if (skip_opts(c, &j, &pm->o, 0) < 0)
+					return K_NONE;
+				if (c->nested)
+					return K_NEST;
+			}
+			add_rest(c, j);
+			return K_RUN;
+		}
+
+		if (eq(name.p, name.len, "go") || eq(name.p, name.len, "cargo")) {
+			int cargo = name.p[0] == 'c';
+
+			j = i + 1;
+			if (cargo && j < c->n && c->a[j].len && c->a[j].p[0] == '+')
+				j++; /* cargo +nightly test */
+			if (skip_opts(c, &j, cargo ? &cargo_opts : &go_opts, 0) < 0)
+				return K_NONE;
+			add_mword(c, name.p, name.len, i);
+			add_rest(c, j);
+			return K_RUN;
+		}
+
+		add_mword(c, name.p, name.len, i);
+		add_rest(c, i + 1);
+		return K_RUN;
+next:;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* 3. Matching, and describing the match.                               */
+
+/* How many of w[] the pattern matches, 0 for none; *glob is the index of
+ * the word its '*' word matched (SIZE_MAX if it has none). */
+static size_t match_pattern(const char *pat, const struct mword *w, size_t nw, size_t *glob)
+{
+	size_t k = 0;
+
+	*glob = SIZE_MAX;
+	for (const char *p = pat; *p; k++) {
+		const char *sp = strchr(p, ' ');
+		size_t plen = sp ? (size_t)(sp - p) : strlen(p);
+
+		if (k >= nw)
+			return 0;
+		if (plen && p[plen - 1] == '*') {
+			if (w[k].len < plen - 1 || memcmp(w[k].p, p, plen - 1))
+				return 0;
+			if (*glob == SIZE_MAX)
+				*glob = k;
+		} else if (w[k].len != plen || memcmp(w[k].p, p, plen)) {
+			return 0;
+		}
+		if (!sp) {
+			k++;
+			break;
+		}
+		p = sp + 1;
+	}
+	return k;
+}
+
+/* State for one command line (the outer one, or a `sh -c` string). */
+struct run {
+	const deja_whitelist *wl;
+	unsigned depth;
+	const char *base;   /* the directory from an outer line's cd, or NULL */
+	struct toks toks;
+	struct cmd cmd;
+	struct span *cds;   /* the cd targets in effect, in order */
+	size_t ncds, cap_cds;
+	size_t *stack;      /* ncds at each open parenthesis: a subshell's cd ends with it */
+	size_t nstack, cap_stack;
+};
+
+static int detect_text(const deja_whitelist *wl, const char *s, size_t n, unsigned depth,
+		       const char *base, deja_detection *out);
+
+static void free_run(struct run *r)
+{
+	free(r->toks.v);
+	deja_buf_release(&r->toks.text);
+	free(r->cmd.a);
+	free(r->cmd.hide);
+	free(r->cmd.w);
+	free(r->cmd.dirs);
+	free(r->cds);
+	free(r->stack);
+}
+
+static int safe_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) ||
+	       (c && strchr("_@%+=:,./-", c));
+}
+
+/* Append a word so that a shell would read it back as one word. */
+static void put_quoted(deja_buf *b, const char *p, size_t len)
+{
+	size_t k = 0;
+
+	while (k < len && safe_char(p[k]))
+		k++;
+	if (len && k == len) {
+		deja_buf_put(b, p, len);
+		return;
+	}
+	deja_buf_putc(b, '\'');
+	for (k = 0; k < len; k++) {
+		if (p[k] == '\'')
+			deja_buf_puts(b, "'\\''");
+		else
+			deja_buf_putc(b, p[k]);
+	}
+	deja_buf_putc(b, '\'');
+}
+
+static void add_component(deja_buf *b, const char *p, size_t len)
+{
+	if (!len)
+		return;
+	if (p[0] == '/' || p[0] == '~')
+		deja_buf_clear(b);
+	else if (b->len)
+		deja_buf_putc(b, '/');
+	deja_buf_put(b, p, len);
+}
+
+/* The directory the current command runs in (detect.h, `dir`): *out is
+ * NULL when it is the directory the line started in. */
+static int join_dirs(char **out, const struct run *r)
+{
+	deja_buf raw = DEJA_BUF_INIT, norm = DEJA_BUF_INIT;
+	const char *p, *end;
+	int rc = 0;
+
+	*out = NULL;
+	if (r->base)
+		add_component(&raw, r->base, strlen(r->base));
+	for (size_t i = 0; i < r->ncds; i++)
+		add_component(&raw, r->cds[i].p, r->cds[i].len);
+	for (size_t i = 0; i < r->cmd.ndirs; i++)
+		add_component(&raw, r->cmd.dirs[i].p, r->cmd.dirs[i].len);
+	p = raw.ptr;
+	end = raw.ptr + raw.len;
+	if (p < end && *p == '/')
+		deja_buf_putc(&norm, '/');
+	while (p < end) {
+		const char *sl = memchr(p, '/', (size_t)(end - p));
+		size_t len = sl ? (size_t)(sl - p) : (size_t)(end - p);
+
+		if (len && !(len == 1 && *p == '.')) {
+			if (norm.len && norm.ptr[norm.len - 1] != '/')
+				deja_buf_putc(&norm, '/');
+			deja_buf_put(&norm, p, len);
+		}
+		p += len + 1;
+	}
+	if (deja_buf_status(&raw) < 0 || deja_buf_status(&norm) < 0)
+		rc = DEJA_ENOMEM;
+	else if (norm.len && !(*out = deja_buf_detach(&norm)))
+		rc = DEJA_ENOMEM;
+	deja_buf_release(&raw);
+	deja_buf_release(&norm);
+	return rc;
+}
+
+/* Fill *out for the matched command; 0 (and nothing filled) when it only
+ * asks the tool for its version or help. */
+static int describe(struct run *r, const deja_pattern *rule, size_t k, size_t glob,
+		    deja_detection *out)
+{
+	struct cmd *c = &r->cmd;
+	deja_buf tool = DEJA_BUF_INIT, args = DEJA_BUF_INIT;
+	size_t absorb = rule->name_words && rule->name_words < k ? rule->name_words : k;
+	size_t nargs = 0, ninfo = 0;
+	char *dir = NULL;
+	int rc = 0;
+
+	for (size_t m = 0; m < absorb; m++)
+		c->hide[c->w[m].idx] = 1;
+	for (size_t i = c->prog + 1; i < c->n; i++) {
+		if (c->hide[i])
+			continue;
+		if (nargs++)
+			deja_buf_putc(&args, ' ');
+		put_quoted(&args, c->a[i].p, c->a[i].len);
+		ninfo += (size_t)in_list("|--version|--help|-h|-V|", c->a[i].p, c->a[i].len);
+	}
+	if (nargs && ninfo == nargs)
+		goto out;
+
+	if (!rule->tool) {
+		for (size_t m = 0; m < k; m++) {
+			if (m)
+				deja_buf_putc(&tool, ' ');
+			deja_buf_put(&tool, c->w[m].p, c->w[m].len);
+		}
+	} else {
+		for (const char *t = rule->tool; *t; t++) {
+			if (*t == '*' && glob != SIZE_MAX)
+				deja_buf_put(&tool, c->w[glob].p, c->w[glob].len);
+			else
+				deja_buf_putc(&tool, *t);
+		}
+	}
+	if ((rc = join_dirs(&dir, r)) < 0)
+		goto out;
+	if (deja_buf_status(&tool) < 0 || deja_buf_status(&args) < 0) {
+		rc = DEJA_ENOMEM;
+		goto out;
+	}
+	if (!(out->tool = deja_buf_detach(&tool)) || !(out->args = deja_buf_detach(&args))) {
+		rc = DEJA_ENOMEM;
+		goto out;
+	}
+	out->verification = 1;
+	out->category = rule->category;
+	out->dir = dir;
+	dir = NULL;
+	rc = 1;
+out:
+	free(dir);
+	deja_buf_release(&tool);
+	deja_buf_release(&args);
+	return rc;
+}
+
+/* Returns 1 when the command is a verification (out filled), 0 when not,
+ * or a negative error. */
+static int eval_command(struct run *r, deja_detection *out)
+{
+	struct cmd *c = &r->cmd;
+	const deja_pattern *best = NULL, *rule;
+	size_t best_k = 0, best_glob = SIZE_MAX;
+	unsigned char *hide;
+	struct span *cds;
+	char *dir = NULL;
+	int rc;
+
+	if (!(hide = grow_array(c->hide, &c->cap_hide, c->n, 1)))
+		return DEJA_ENOMEM;
+	c->hide = hide;
+	c->nomem = 0;
+	switch (classify(r->wl, c)) {
+	case K_RUN:
+		break;
+	case K_CD:
+		if (!(cds = grow_array(r->cds, &r->cap_cds, r->ncds + 1, sizeof(*cds))))
+			return DEJA_ENOMEM;
+		r->cds = cds;
+		cds[r->ncds++] = c->target;
+		return c->nomem ? DEJA_ENOMEM : 0;
+	case K_CDBACK:
+		r->ncds = 0;
+		return 0;
+	case K_NEST:
+		if (c->nomem)
+			return DEJA_ENOMEM;
+		if (r->depth >= 1)
+			return 0; /* one level deep is what agents write */
+		if ((rc = join_dirs(&dir, r)) < 0)
+			return rc;
+		rc = detect_text(r->wl, c->target.p, c->target.len, r->depth + 1, dir, out);
+		free(dir);
+		return rc < 0 ? rc : out->verification;
+	default:
+		return c->nomem ? DEJA_ENOMEM : 0;
+	}
+	if (c->nomem)
+		return DEJA_ENOMEM;
+
+	/* the longest match wins; on a tie the earlier rule, so added
+	 * patterns override built-ins */
+	for (size_t i = 0; (rule = rule_at(r->wl, i)); i++) {
+		size_t glob, k;
+
+		if (rule_removed(r->wl, i))
+			continue;
+		k = match_pattern(rule->pattern, c->w, c->nw, &glob);
+		if (k > best_k) {
+			best = rule;
+			best_k = k;
+			best_glob = glob;
+		}
+	}
+	return best ? describe(r, best, best_k, best_glob, out) : 0;
+}
+
+/* Collect the words of each simple command (redirections dropped) and
+ * evaluate them in order until one is a verification. */
+static int walk(struct run *r, deja_detection *out)
+{
+	int skip = 0, rc;
+
+	for (size_t t = 0;; t++) {
+		const struct tok *tk = t < r->toks.n ? &r->toks.v[t] : NULL;
+
+		if (tk && tk->kind == T_WORD) {
+			struct word *v;
+
+			if (skip) { /* a redirection's target */
+				skip = 0;
+				continue;
+			}
+			if (!(v = grow_array(r->cmd.a, &r->cmd.cap_a, r->cmd.n + 1, sizeof(*v))))
+				return DEJA_ENOMEM;
+			r->cmd.a = v;
+			v[r->cmd.n].p = r->toks.text.ptr + tk->off;
+			v[r->cmd.n].len = tk->len;
+			v[r->cmd.n].assign = tk->assign;
+			r->cmd.n++;
+			continue;
+		}
+		if (tk && tk->kind == T_REDIR) {
+			skip = 1;
+			continue;
+		}
+		skip = 0;
+		if (r->cmd.n) {
+			rc = eval_command(r, out);
+			r->cmd.n = 0;
+			if (rc)
+				return rc;
+		}
+		if (!tk)
+			return 0;
+		if (tk->kind == T_LPAREN) {
+			size_t *st = grow_array(r->stack, &r->cap_stack, r->nstack + 1, sizeof(*st));
+
+			if (!st)
+				return DEJA_ENOMEM;
+			r->stack = st;
+			st[r->nstack++] = r->ncds;
+		} else if (tk->kind == T_RPAREN && r->nstack) {
+			size_t saved = r->stack[--r->nstack];
+
+			if (saved < r->ncds)
+				r->ncds = saved;
+		}
+	}
+}
+
+static int detect_text(const deja_whitelist *wl, const char *s, size_t n, unsigned depth,
+		       const char *base, deja_detection *out)
+{
+	struct lexer lx = { s, n, 0 };
+	struct run r;
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	deja_buf_init(&r.toks.text, 0);
+	r.wl = wl;
+	r.depth = depth;
+	r.base = base;
+	rc = lex(&lx, 0, 0, &r.toks);
+	if (rc == 0)
+		rc = walk(&r, out);
+	else if (rc == LEX_SYNTAX)
+		rc = 0; /* a shell would refuse the line: nothing runs */
+	free_run(&r);
+	return rc < 0 ? rc : 0;
+}
+
+int deja_detect(deja_detection *out, const deja_whitelist *wl, const char *command,
+		deja_error *err)
+{
+	int rc;
+
+	if (!out || !command)
+		return deja_error_set(err, DEJA_EINVAL, "deja_detect: no output or command");
+	memset(out, 0, sizeof(*out));
+	out->category = DEJA_LESSON_OTHER;
+	if ((rc = detect_text(wl, command, strlen(command), 0, NULL, out)) < 0) {
+		deja_detection_release(out);
+		return deja_error_set(err, rc, "out of memory");
+	}
+	return 0;
+}
+
+void deja_detection_release(deja_detection *d)
+{
+	if (!d)
+		return;
+	free(d->tool);
+	free(d->dir);
+	free(d->args);
+	memset(d, 0, sizeof(*d));
+	d->category = DEJA_LESSON_OTHER;
+}
+
+/* ------------------------------------------------------------------ */
+/* The whitelist from the config.                                       */
+
+static int parse_category(const char *p, size_t len, deja_lesson_type *out)
+{
+	/* upper case only, so that `add = just test` is not read as a TEST */
+	static const struct {
+		const char *name;
+		deja_lesson_type type;
+	} cats[] = {
+		{ "LINT", DEJA_LESSON_LINT },
+		{ "TEST", DEJA_LESSON_TEST },
+		{ "ANALYSIS", DEJA_LESSON_ANALYSIS },
+		{ "OTHER", DEJA_LESSON_OTHER },
+	};
+
+	for (size_t i = 0; i < sizeof(cats) / sizeof(cats[0]); i++)
+		if (eq(p, len, cats[i].name)) {
+			*out = cats[i].type;
+			return 1;
+		}
+	return 0;
+}
+
+/* Normalize an added pattern as commands are normalized (so that
+ * `./scripts/check.sh` is "check.sh" and `python3 -m tox` "python -m tox")
+ * into pat.  DEJA_EINVAL with *why for the user. */
+static int normalize_pattern(deja_buf *pat, const char *text, size_t len, const char **why)
+{
+	struct lexer lx = { text, len, 0 };
+	struct run r;
+	unsigned char *hide;
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	deja_buf_init(&r.toks.text, 0);
+	rc = lex(&lx, 0, 0, &r.toks);
+	if (rc == LEX_SYNTAX) {
+		*why = "cannot be parsed (unbalanced quote or parenthesis?)";
+		rc = DEJA_EINVAL;
+	}
+	if (rc < 0)
+		goto out;
+	for (size_t t = 0; t < r.toks.n; t++) {
+		struct word *v;
+
+		if (r.toks.v[t].kind != T_WORD) {
+			*why = "must be one command, without operators or redirections";
+			rc = DEJA_EINVAL;
+			goto out;
+		}
+		if (!(v = grow_array(r.cmd.a, &r.cmd.cap_a, r.cmd.n + 1, sizeof(*v)))) {
+			rc = DEJA_ENOMEM;
+			goto out;
+		}
+		r.cmd.a = v;
+		v[r.cmd.n].p = r.toks.text.ptr + r.toks.v[t].off;
+		v[r.cmd.n].len = r.toks.v[t].len;
+		v[r.cmd.n].assign = r.toks.v[t].assign;
+		r.cmd.n++;
+	}
+	rc = DEJA_EINVAL;
+	if (!r.cmd.n) {
+		*why = "is empty";
+		goto out;
+	}
+	if (!(hide = grow_array(r.cmd.hide, &r.cmd.cap_hide, r.cmd.n, 1))) {
+		rc = DEJA_ENOMEM;
+		goto out;
+	}
+	r.cmd.hide = hide;
+	if (classify(NULL, &r.cmd) != K_RUN || !r.cmd.nw) {
+		*why = r.cmd.nomem ? "" : "does not name a program";
+		rc = r.cmd.nomem ? DEJA_ENOMEM : DEJA_EINVAL;
+		goto out;
+	}
+	if (r.cmd.nomem) {
+		rc = DEJA_ENOMEM;
+		goto out;
+	}
+	if (!r.cmd.w[0].len || r.cmd.w[0].p[r.cmd.w[0].len - 1] == '*') {
+		*why = "cannot start with a wildcard";
+		goto out;
+	}
+	for (size_t m = 0; m < r.cmd.nw; m++) {
+		const struct mword *w = &r.cmd.w[m];
+
+		if (!w->len || memchr(w->p, ' ', w->len) || memchr(w->p, '\t', w->len) ||
+		    memchr(w->p, '\n', w->len)) {
+			*why = "has an empty word or a word with spaces";
+			goto out;
+		}
+		if (m)
+			deja_buf_putc(pat, ' ');
+		deja_buf_put(pat, w->p, w->len);
+	}
+	rc = deja_buf_status(pat) < 0 ? DEJA_ENOMEM : 0;
+out:
+	free_run(&r);
+	return rc;
+}
+
+static int add_pattern(deja_whitelist *wl, size_t *cap, const deja_config *cfg,
+		       const deja_config_entry *e, deja_error *err)
+{
+	const char *v = e->value, *end = v + strlen(v), *last;
+	deja_lesson_type cat = DEJA_LESSON_OTHER;
+	deja_buf pat = DEJA_BUF_INIT;
+	const char *why = "";
+	deja_pattern *adds;
+	int rc;
+
+	/* an all-caps last word is the category */
+	while (end > v && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	for (last = end; last > v && last[-1] != ' ' && last[-1] != '\t'; last--)
+		;
+	if (parse_category(last, (size_t)(end - last), &cat))
+		end = last;
+	rc = normalize_pattern(&pat, v, (size_t)(end - v), &why);
+	if (rc == DEJA_EINVAL) {
+		rc = deja_error_set(err, rc, "'%s' line %u: pattern '%s' %s", deja_config_name(cfg),
+				    e->line, v, why);
+		goto out;
+	}
+	if (rc < 0) {
+		rc = deja_error_set(err, rc, "out of memory");
+		goto out;
+	}
+	if (!(adds = grow_array(wl->adds, cap, wl->nadds + 1, sizeof(*adds)))) {
+		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		goto out;
+	}
+	wl->adds = adds;
+	if (!(adds[wl->nadds].pattern = deja_buf_detach(&pat))) {
+		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		goto out;
+	}
+	adds[wl->nadds].tool = NULL;
+	adds[wl->nadds].category = cat;
+	adds[wl->nadds].name_words = 0;
+	wl->nadds++;
+out:
+	deja_buf_release(&pat);
+	return rc;
+}
+
+static int remove_pattern(deja_whitelist *wl, const deja_config *cfg, const deja_config_entry *e,
+			  deja_error *err)
+{
+	deja_buf text = DEJA_BUF_INIT;
+	int found = 0;
+
+	/* compared with the documented text, blanks normalized */
+	for (const char *p = e->value; *p;) {
+		size_t len;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		len = strcspn(p, " \t");
+		if (text.len)
+			deja_buf_putc(&text, ' ');
+		deja_buf_put(&text, p, len);
+		p += len;
+	}
+	if (deja_buf_status(&text) < 0) {
+		deja_buf_release(&text);
+		return deja_error_set(err, DEJA_ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < NBUILTIN; i++)
+		if (!strcmp(builtins[i].pattern, text.ptr)) {
+			wl->removed[i] = 1;
+			found = 1;
+		}
+	deja_buf_release(&text);
+	if (!found)
+		return deja_error_set(err, DEJA_EINVAL,
+				      "'%s' line %u: 'remove = %s' names no built-in pattern "
+				      "(see docs/config.md)",
+				      deja_config_name(cfg), e->line, e->value);
+	return 0;
+}
+
+int deja_whitelist_new(deja_whitelist **out, const deja_config *cfg, deja_error *err)
+{
+	deja_whitelist *wl;
+	const deja_config_entry *e;
+	size_t it = 0, cap = 0;
+	int rc = 0;
+
+	if (!out)
+		return deja_error_set(err, DEJA_EINVAL, "deja_whitelist_new: no output");
+	*out = NULL;
+	if (!(wl = calloc(1, sizeof(*wl))))
+		return deja_error_set(err, DEJA_ENOMEM, "out of memory");
+	/* other [verify] keys belong to other modules */
+	while ((e = deja_config_next(cfg, "verify", NULL, &it))) {
+		if (!strcmp(e->key, "add"))
+			rc = add_pattern(wl, &cap, cfg, e, err);
+		else if (!strcmp(e->key, "remove"))
+			rc = remove_pattern(wl, cfg, e, err);
+		if (rc < 0)
+			goto out;
+	}
+	*out = wl;
+	wl = NULL;
+out:
+	deja_whitelist_free(wl);
+	return rc;
+}
+
+void deja_whitelist_free(deja_whitelist *wl)
+{
+	if (!wl)
+		return;
+	for (size_t i = 0; i < wl->nadds; i++)
+		free((void *)wl->adds[i].pattern);
+	free(wl->adds);
+	free(wl);
+}

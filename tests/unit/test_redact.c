@@ -1,0 +1,501 @@
+/*
+ * test_redact.c - secret redaction.
+ *
+ * The planted secrets are fake but shaped like real ones.  Their prefixes
+ * are split across adjacent string literals ("gh" "p_") so that secret
+ * scanners run over this repository do not flag the test file itself.
+ *
+ * Most checks compare the whole output: that proves both that the secret
+ * bytes are gone and that every byte around them survived.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "deja/redact.h"
+
+static int setup(void **state)
+{
+	deja_redactor *r = NULL;
+
+	if (deja_redactor_new(&r, NULL) < 0)
+		return -1;
+	*state = r;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	deja_redactor_free(*state);
+	return 0;
+}
+
+/* Redact in[0..len) into a fresh buffer; returns the count. */
+static size_t run(void **state, deja_buf *out, const char *in, size_t len)
+{
+	size_t count = 12345;
+
+	assert_int_equal(deja_redact(*state, out, in, len, &count), 0);
+	return count;
+}
+
+static void expect(void **state, const char *in, const char *want,
+		   size_t want_count)
+{
+	deja_buf out = DEJA_BUF_INIT;
+	size_t count = run(state, &out, in, strlen(in));
+
+	assert_string_equal(out.ptr, want);
+	assert_int_equal(out.len, strlen(want));
+	assert_int_equal(count, want_count);
+	deja_buf_release(&out);
+}
+
+static void expect_unchanged(void **state, const char *in)
+{
+	expect(state, in, in, 0);
+}
+
+static void assert_absent(const deja_buf *b, const char *secret)
+{
+	if (memmem(b->ptr, b->len, secret, strlen(secret)))
+		fail_msg("secret \"%s\" survived in:\n%s", secret, b->ptr);
+}
+
+/* ---- one test per kind ------------------------------------------------- */
+
+static void test_github_tokens(void **state)
+{
+	expect(state,
+	       "remote: Support for password authentication was removed.\n"
+	       "fatal: Authentication failed for 'https://gh" "p_R7kQ2mX9vL4nT8wZ1bC5dF3gH6jK0pS2uY4a"
+	       "@github.com/acme/api.git/'\n",
+	       "remote: Support for password authentication was removed.\n"
+	       "fatal: Authentication failed for 'https://[REDACTED:github-token]"
+	       "@github.com/acme/api.git/'\n", 1);
+	expect(state,
+	       "Run actions/checkout@v4\n  token: gh" "s_16C7e42F292c6912E7710c838347Ae178B4a\n"
+	       "  GH_PAT: github_" "pat_11ABCDEFG0abcdefghijkl_mnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghij\n",
+	       "Run actions/checkout@v4\n  token: [REDACTED:github-token]\n"
+	       "  GH_PAT: [REDACTED:github-token]\n", 2);
+}
+
+static void test_gitlab_tokens(void **state)
+{
+	expect(state,
+	       "$ docker login -u ci -p gl" "dt-Zx9Qw8Er7Ty6Ui5Op4As registry.gitlab.com\n"
+	       "WARNING! Using --password via the CLI is insecure.\n"
+	       "curl --header \"PRIVATE-TOKEN: gl" "pat-Ab3dE5fG7hI9jK1lM3nO\" https://gitlab.com/api/v4/projects\n",
+	       "$ docker login -u ci -p [REDACTED:gitlab-token] registry.gitlab.com\n"
+	       "WARNING! Using --password via the CLI is insecure.\n"
+	       "curl --header \"PRIVATE-TOKEN: [REDACTED:gitlab-token]\" https://gitlab.com/api/v4/projects\n",
+	       2);
+}
+
+static void test_aws_keys(void **state)
+{
+	expect(state,
+	       "botocore.exceptions.ClientError: InvalidAccessKeyId for AK" "IAQ3EGTZ7MXB2K4WJ5\n"
+	       "[default]\n"
+	       "aws_access_key_id = AK" "IAQ3EGTZ7MXB2K4WJ5\n"
+	       "aws_secret_access_key = q8Fz2Lr+Tn5Vb/Xk3Wm7Yc1Hd9Gs4Jp6Ae0Ru2Io\n"
+	       "AWS_SECRET_ACCESS_KEY=q8Fz2Lr+Tn5Vb/Xk3Wm7Yc1Hd9Gs4Jp6Ae0Ru2Io\n",
+	       "botocore.exceptions.ClientError: InvalidAccessKeyId for [REDACTED:aws-key]\n"
+	       "[default]\n"
+	       "aws_access_key_id = [REDACTED:aws-key]\n"
+	       "aws_secret_access_key = [REDACTED:aws-secret]\n"
+	       "AWS_SECRET_ACCESS_KEY=[REDACTED:aws-secret]\n", 4);
+	/* A session key id, and ids that are one character off. */
+	expect(state, "creds AS" "IAY34FZKBOKMUTVV7A expired",
+	       "creds [REDACTED:aws-key] expired", 1);
+	expect_unchanged(state, "AKIA123 AKIAQ3EGTZ7MXB2K4WJ5X AKIAQ3EGTZ7MXB2K4WJ");
+}
+
+static void test_slack(void **state)
+{
+	expect(state,
+	       "slack_sdk.errors.SlackApiError: invalid_auth (token=xo" "xb-2417519286433-2417519286434-Zq8Rr3Tn5Vb7Xk9Wm1Yc3Hd5)\n"
+	       "POST https://hooks.slack.com/services/T02ABCDEF12/B03GHIJKL34/a1B2c3D4e5F6g7H8i9J0k1L2 -> 404\n",
+	       "slack_sdk.errors.SlackApiError: invalid_auth (token=[REDACTED:slack-token])\n"
+	       "POST https://hooks.slack.com/[REDACTED:slack-webhook] -> 404\n", 2);
+	expect(state, "using xo" "xp-1234567890-0987654321-abcdefABCDEF",
+	       "using [REDACTED:slack-token]", 1);
+}
+
+static void test_npm_token(void **state)
+{
+	expect(state,
+	       "npm ERR! code E401\n"
+	       "npm ERR! Unable to authenticate, your authentication token seems to be invalid.\n"
+	       "npm ERR! .npmrc: //registry.npmjs.org/:_authToken=np" "m_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8\n"
+	       "npm ERR! also tried np" "m_Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp9Oo8\n",
+	       "npm ERR! code E401\n"
+	       "npm ERR! Unable to authenticate, your authentication token seems to be invalid.\n"
+	       "npm ERR! .npmrc: //registry.npmjs.org/:_authToken=[REDACTED:npm-token]\n"
+	       "npm ERR! also tried [REDACTED:npm-token]\n", 2);
+}
+
+/* A jest failure that printed process.env. */
+static void test_openai_anthropic_keys(void **state)
+{
+	expect(state,
+	       "  ● client › sends the request\n\n"
+	       "    expect(received).toEqual(expected) // deep equality\n"
+	       "    Received: {\"HOME\": \"/home/ci\", \"LLM\": \"s" "k-proj-Tq3Zr8Wn2Xb5Lk7Vm1Hc9Jd4Fs6Gp0Ae3Ry5Uo\", "
+	       "\"CLAUDE\": \"s" "k-ant-api03-Xy12Zz34Aa56Bb78Cc90Dd12Ee34Ff56Gg78Hh90-AA\", \"NODE_ENV\": \"test\"}\n"
+	       "      at Object.<anonymous> (src/client.test.ts:42:19)\n",
+	       "  ● client › sends the request\n\n"
+	       "    expect(received).toEqual(expected) // deep equality\n"
+	       "    Received: {\"HOME\": \"/home/ci\", \"LLM\": \"[REDACTED:openai-key]\", "
+	       "\"CLAUDE\": \"[REDACTED:anthropic-key]\", \"NODE_ENV\": \"test\"}\n"
+	       "      at Object.<anonymous> (src/client.test.ts:42:19)\n", 2);
+	/* Legacy 48-character key, and kebab-case words that are not keys. */
+	expect(state, "Incorrect API key provided: s" "k-T3BlbkFJa1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8s9\n",
+	       "Incorrect API key provided: [REDACTED:openai-key]\n", 1);
+	expect_unchanged(state, "see sk-learn-compat-layer-notes and sk-12 in risk-matrix-for-2024-planning\n");
+}
+
+static void test_google_api_key(void **state)
+{
+	expect(state,
+	       "-  \"apiKey\": \"AI" "zaSyDdI0hCZtE6vySjMm-WEfRq3CPzqKqqsHI\",\n"
+	       "+  \"apiKey\": \"\",\n"
+	       "   \"authDomain\": \"demo.firebaseapp.com\",\n",
+	       "-  \"apiKey\": \"[REDACTED:google-api-key]\",\n"
+	       "+  \"apiKey\": \"\",\n"
+	       "   \"authDomain\": \"demo.firebaseapp.com\",\n", 1);
+}
+
+static void test_stripe_keys(void **state)
+{
+	expect(state,
+	       "StripeAuthenticationError: Invalid API Key provided: s" "k_live_51H8xYzAbCdEfGhIjKlMnOpQr\n"
+	       "restricted: r" "k_live_51H8xYzQrStUvWxYz012345 test: s" "k_test_4eC39HqLyjWDarjtT1zdp7dc\n",
+	       "StripeAuthenticationError: Invalid API Key provided: [REDACTED:stripe-key]\n"
+	       "restricted: [REDACTED:stripe-key] test: [REDACTED:stripe-key]\n", 3);
+}
+
+static void test_jwt(void **state)
+{
+	expect(state,
+	       "127.0.0.1 - - \"GET /api/me?session=ey" "JhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0."
+	       "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U HTTP/1.1\" 401\n"
+	       "unsigned: ey" "JhbGciOiJub25lIn0.eyJzdWIiOiJhZG1pbiJ9. end\n",
+	       "127.0.0.1 - - \"GET /api/me?session=[REDACTED:jwt] HTTP/1.1\" 401\n"
+	       "unsigned: [REDACTED:jwt] end\n", 2);
+	/* Two segments, or base64 JSON with no dots, is not a JWT. */
+	expect_unchanged(state, "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIx\n"
+				"snapshot: eyJmb28iOiJiYXIiLCJiYXoiOlsxLDIsM119\n");
+}
+
+static void test_private_key_blocks(void **state)
+{
+	static const char key[] =
+		"-----BEGIN RSA PRIVATE KEY-----\n"
+		"MIIEowIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM9Oi0Fd6Jm2v0Yx3bW7HcNq1zLr8a\n"
+		"Zx0kQ3rP4sT5uV6wX7yZ8aB9cD0eF1gH2iJ3kL4mN5oP6qR7sT8uV9wX0yZ1aB2c\n"
+		"-----END RSA PRIVATE KEY-----";
+	deja_buf in = DEJA_BUF_INIT, out = DEJA_BUF_INIT;
+
+	deja_buf_puts(&in, "FAIL test/tls.test.js\n  key fixture:\n");
+	deja_buf_puts(&in, key);
+	deja_buf_puts(&in, "\n  Error: error:1E08010C:DECODER routines::unsupported\n");
+	assert_int_equal(run(state, &out, in.ptr, in.len), 1);
+	assert_string_equal(out.ptr,
+			    "FAIL test/tls.test.js\n  key fixture:\n[REDACTED:private-key]\n"
+			    "  Error: error:1E08010C:DECODER routines::unsupported\n");
+	deja_buf_release(&out);
+
+	/* Inside a JSON string, with \n escapes. */
+	expect(state,
+	       "{\"private_key\": \"-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\\n"
+	       "-----END PRIVATE KEY-----\\n\", \"client_email\": \"ci@demo.iam.gserviceaccount.com\"}",
+	       "{\"private_key\": \"[REDACTED:private-key]\\n\", "
+	       "\"client_email\": \"ci@demo.iam.gserviceaccount.com\"}", 1);
+
+	/* Truncated logs: everything after BEGIN may be key material. */
+	expect(state,
+	       "ssh: -----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n"
+	       "-----END CERTIFICATE-----\ntail\n",
+	       "ssh: [REDACTED:private-key]", 1);
+
+	/* Certificates and public keys are not secrets. */
+	expect_unchanged(state, "-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIE\n-----END CERTIFICATE-----\n"
+				"-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYI\n-----END PUBLIC KEY-----\n");
+	deja_buf_release(&in);
+}
+
+static void test_url_passwords(void **state)
+{
+	expect(state,
+	       "curl: (7) Failed to connect to https://deploy:s3cr3t-P%40ss@registry.example.com/v2/ port 443\n"
+	       "DATABASE_URL=postgres://app:hunter2@db.internal:5432/app?sslmode=disable\n"
+	       "redis://:pa55w0rd@cache:6379/0 and amqp://guest:p@ss:word@mq/\n",
+	       "curl: (7) Failed to connect to https://deploy:[REDACTED:url-password]@registry.example.com/v2/ port 443\n"
+	       "DATABASE_URL=postgres://app:[REDACTED:url-password]@db.internal:5432/app?sslmode=disable\n"
+	       "redis://:[REDACTED:url-password]@cache:6379/0 and amqp://guest:[REDACTED:url-password]@mq/\n",
+	       4);
+	/* No password, a port, a placeholder, a path '@', a Windows drive. */
+	expect_unchanged(state,
+			 "ssh://git@github.com:22/acme/api.git http://localhost:3000/login "
+			 "https://user:${PASS}@host/ https://x:***@host/ https://example.com/a:b@c "
+			 "C://tmp/a:b@c file:///etc/passwd http://[::1]:8080/\n");
+}
+
+static void test_authorization_headers(void **state)
+{
+	expect(state,
+	       "> GET /v1/models HTTP/2\n"
+	       "> Authorization: Bearer 9f8e7d6c5b4a39281706f5e4d3c2b1a0\n"
+	       "> authorization: Basic dXNlcjpwYXNzd29yZA==\n"
+	       "< HTTP/2 401\n"
+	       "requests: headers={'Authorization': 'token gh" "o_16C7e42F292c6912E7710c838347Ae178B4a'}\n",
+	       "> GET /v1/models HTTP/2\n"
+	       "> Authorization: Bearer [REDACTED:auth-header]\n"
+	       "> authorization: Basic [REDACTED:auth-header]\n"
+	       "< HTTP/2 401\n"
+	       "requests: headers={'Authorization': 'token [REDACTED:auth-header]'}\n", 3);
+	expect(state, "retrying with Bearer a1b2c3d4e5f6a7b8c9d0e1f2 (attempt 2)",
+	       "retrying with Bearer [REDACTED:bearer-token] (attempt 2)", 1);
+	expect_unchanged(state,
+			 "Authorization: Bearer $TOKEN\nAuthorization: Bearer <token>\n"
+			 "error: Authorization: missing\nBearer token required\n");
+}
+
+static void test_secret_assignments(void **state)
+{
+	expect(state,
+	       "export DB_PASSWORD='correct-horse-9'\n"
+	       "SECRET_KEY=django-insecure-x9#k2!q\n"
+	       "  \"client_secret\": \"Qm9vdHN0cmFwNjQ\",\n"
+	       "api_key: 7d3f1a9c2b\n"
+	       "password = hunter2\n"
+	       "Password: Tr0ub4dor&3\n"
+	       "PASSWD=letmein99 TOKEN=abc123\n"
+	       "{Token:tk_9f8e7d User:bob}\n"
+	       "--password=s3cret! -e MYSQL_ROOT_PASSWORD=r00t\n"
+	       "x-api-key: 0a1b2c3d4e5f\n"
+	       "spring.datasource.password=Spr1ngPw\n"
+	       "{\\\"accessToken\\\":\\\"at-77f1c0d2\\\"}\n",
+	       "export DB_PASSWORD='[REDACTED:secret-assignment]'\n"
+	       "SECRET_KEY=[REDACTED:secret-assignment]\n"
+	       "  \"client_secret\": \"[REDACTED:secret-assignment]\",\n"
+	       "api_key: [REDACTED:secret-assignment]\n"
+	       "password = [REDACTED:secret-assignment]\n"
+	       "Password: [REDACTED:secret-assignment]\n"
+	       "PASSWD=[REDACTED:secret-assignment] TOKEN=[REDACTED:secret-assignment]\n"
+	       "{Token:[REDACTED:secret-assignment] User:bob}\n"
+	       "--password=[REDACTED:secret-assignment] -e MYSQL_ROOT_PASSWORD=[REDACTED:secret-assignment]\n"
+	       "x-api-key: [REDACTED:secret-assignment]\n"
+	       "spring.datasource.password=[REDACTED:secret-assignment]\n"
+	       "{\\\"accessToken\\\":\\\"[REDACTED:secret-assignment]\\\"}\n", 14);
+	/* Placeholders and empty values are left alone. */
+	expect_unchanged(state,
+			 "PASSWORD=${DB_PASSWORD} TOKEN=$TOKEN SECRET=<your-secret> "
+			 "API_KEY=*** AUTH_TOKEN= \"password\": \"\"\n"
+			 "token: null\nGITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}\n"
+			 "private_key: |\n");
+}
+
+/* ---- what must survive --------------------------------------------------- */
+
+static void test_ordinary_output_untouched(void **state)
+{
+	expect_unchanged(state,
+		"src/auth/token.c:42:17: error: 'password' undeclared (first use in this function)\n"
+		"   42 |     if (strlen(password) < 8)\n"
+		"src/auth/token.c:57:5: warning: unused variable 'secret_key' [-Wunused-variable]\n"
+		"   57 |     const char *secret_key = getenv(\"SECRET_KEY\");\n"
+		"  ✓ password must be 8 chars (3 ms)\n"
+		"  ✕ rejects password shorter than 8 characters (5 ms)\n"
+		"FAILED tests/test_auth.py::test_password_too_short - AssertionError\n"
+		"tests/test_auth.py::TestLogin::test_token_refresh PASSED\n"
+		"    Expected: \"TOKEN_EXPIRED\"\n    Received: \"TOKEN_INVALID\"\n"
+		"error.code: TOKEN_EXPIRED\n"
+		"code = TOKEN_EXPIRED\n"
+		"commit 3f786850e387550fdab836ed7e6dc881de23001b\n"
+		"Merge: 1a2b3c4 5d6e7f8\n"
+		"request id 123e4567-e89b-12d3-a456-426614174000 failed\n"
+		"sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\n"
+		"integrity sha512-Q8Fz2Lr+Tn5Vb/Xk3Wm7Yc1Hd9Gs4Jp6Ae0Ru2IoZx0kQ3rP4sT5uV6wX7yZ8aB9==\n"
+		"exports[`renders avatar 1`] = `\"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==\"`;\n"
+		"src/api.ts(12,5): error TS2322: Type '{ token: string; password: number; }' is not assignable.\n"
+		"src/api.ts(14,3): error TS2345: Argument of type 'string' is not assignable to parameter of type '(token: Uint8Array) => void'.\n"
+		"def login(password: str, api_key: Optional[str] = None) -> bool:\n"
+		"SyntaxError: Unexpected token: '}'\n"
+		"    token = get_token()\n"
+		"    api_key = os.environ[\"API_KEY\"]\n"
+		"    client = Client(api_key=api_key, secret=self.secret)\n"
+		"    password = NULL;\n"
+		"    token = p->next;\n"
+		"  \"max_tokens\": 4096, \"eos_token\": \"[EOS]\", \"primary_key\": \"id\",\n"
+		"  \"password_min_length\": 8, \"token\": 42, \"monkey\": \"banana\"\n"
+		"assert user.check_password(\"must be 8 chars\")\n"
+		"expect(validate({password: \"must be 8 chars\"})).toBe(false)\n"
+		"eslint: no-secrets/no-secrets, sk-proj is a prefix, ghp_short\n"
+		"--------------------------------------------------------------\n");
+}
+
+/* ---- bytes, sizes, counts ------------------------------------------------ */
+
+static void test_nul_and_invalid_utf8(void **state)
+{
+	static const char in[] =
+		"\xff\xfe\0TOKEN=abc123\0\xc3\x28 gh" "p_R7kQ2mX9vL4nT8wZ1bC5dF3gH6jK0pS2uY4a\0\x80tail";
+	static const char want[] =
+		"\xff\xfe\0TOKEN=[REDACTED:secret-assignment]\0\xc3\x28 [REDACTED:github-token]\0\x80tail";
+	deja_buf out = DEJA_BUF_INIT;
+
+	assert_int_equal(run(state, &out, in, sizeof(in) - 1), 2);
+	assert_int_equal(out.len, sizeof(want) - 1);
+	assert_memory_equal(out.ptr, want, sizeof(want) - 1);
+	assert_int_equal(out.ptr[out.len], '\0');
+	deja_buf_release(&out);
+
+	/* Only bytes, no secrets: copied unchanged, NULs included. */
+	assert_int_equal(run(state, &out, "a\0b\xff=:\0-", 9), 0);
+	assert_int_equal(out.len, 9);
+	assert_memory_equal(out.ptr, "a\0b\xff=:\0-", 9);
+	deja_buf_release(&out);
+}
+
+static void test_empty_and_arguments(void **state)
+{
+	deja_buf out = DEJA_BUF_INIT;
+	size_t count = 7;
+	char *s = (char *)"x";
+
+	assert_int_equal(deja_redact(*state, &out, "", 0, &count), 0);
+	assert_int_equal(count, 0);
+	assert_int_equal(out.len, 0);
+	assert_int_equal(deja_redact(*state, &out, NULL, 0, NULL), 0);
+	assert_int_equal(deja_redact(*state, &out, NULL, 3, &count), DEJA_EINVAL);
+	assert_int_equal(deja_redact(NULL, &out, "x", 1, NULL), DEJA_EINVAL);
+	assert_int_equal(deja_redact(*state, NULL, "x", 1, NULL), DEJA_EINVAL);
+
+	assert_int_equal(deja_redact_str(*state, &s, NULL), 0);
+	assert_null(s);
+	assert_int_equal(deja_redact_str(*state, &s, ""), 0);
+	assert_string_equal(s, "");
+	free(s);
+	assert_int_equal(deja_redact_str(*state, &s, "login with password=hunter2 failed"), 0);
+	assert_string_equal(s, "login with password=[REDACTED:secret-assignment] failed");
+	free(s);
+	deja_redactor_free(NULL);
+}
+
+static void test_appends_and_limit(void **state)
+{
+	deja_buf out = DEJA_BUF_INIT;
+	size_t count = 9;
+
+	deja_buf_puts(&out, "prefix|");
+	assert_int_equal(run(state, &out, "TOKEN=abc123", 12), 1);
+	assert_string_equal(out.ptr, "prefix|TOKEN=[REDACTED:secret-assignment]");
+	deja_buf_release(&out);
+
+	/* A ceiling that the replacement exceeds: out is left as it was. */
+	deja_buf_init(&out, 20);
+	deja_buf_puts(&out, "keep");
+	assert_int_equal(deja_redact(*state, &out, "TOKEN=abc123", 12, &count),
+			 DEJA_ETOOBIG);
+	assert_int_equal(count, 0);
+	assert_string_equal(out.ptr, "keep");
+	deja_buf_release(&out);
+}
+
+static void test_count_and_idempotence(void **state)
+{
+	static const char in[] =
+		"A=AK" "IAQ3EGTZ7MXB2K4WJ5 B=https://u:pw1@h/ C: Bearer a1b2c3d4e5f6a7b8c9d0 "
+		"API_KEY=zz9 jwt ey" "JhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl\n";
+	deja_buf once = DEJA_BUF_INIT, twice = DEJA_BUF_INIT;
+
+	assert_int_equal(run(state, &once, in, sizeof(in) - 1), 5);
+	assert_int_equal(run(state, &twice, once.ptr, once.len), 0);
+	assert_string_equal(twice.ptr, once.ptr);
+	assert_absent(&once, "pw1");
+	assert_absent(&once, "zz9");
+	deja_buf_release(&once);
+	deja_buf_release(&twice);
+}
+
+/* 1 MiB of realistic output with three secrets: start, middle, end. */
+static void test_one_megabyte(void **state)
+{
+	static const char chunk[] =
+		"src/parser.c:118:9: warning: comparison of integer expressions of different signedness [-Wsign-compare]\n"
+		"  118 |     for (i = 0; i < n; i++) { if (tok->kind == TOKEN_EOF) break; }\n"
+		"PASS tests/api.test.ts (3.2 s) commit 3f786850e387550fdab836ed7e6dc881de23001b\n";
+	static const char secret[] = "DB_PASSWORD=Zq8Rr3Tn5\n";
+	static const char red[] = "DB_PASSWORD=[REDACTED:secret-assignment]\n";
+	deja_buf in = DEJA_BUF_INIT, out = DEJA_BUF_INIT;
+	size_t chunks = 0, plain;
+
+	deja_buf_puts(&in, secret);
+	while (in.len < (1u << 20)) {
+		deja_buf_puts(&in, chunk);
+		if (++chunks == 3000)
+			deja_buf_puts(&in, secret);
+	}
+	deja_buf_puts(&in, secret);
+	assert_int_equal(deja_buf_status(&in), 0);
+	plain = in.len - 3 * (sizeof(secret) - 1);
+
+	assert_int_equal(run(state, &out, in.ptr, in.len), 3);
+	assert_int_equal(out.len, plain + 3 * (sizeof(red) - 1));
+	assert_absent(&out, "Zq8Rr3Tn5");
+	assert_memory_equal(out.ptr, red, sizeof(red) - 1);
+	assert_memory_equal(out.ptr + sizeof(red) - 1, chunk, sizeof(chunk) - 1);
+	assert_memory_equal(out.ptr + out.len - (sizeof(red) - 1), red, sizeof(red) - 1);
+	deja_buf_release(&in);
+	deja_buf_release(&out);
+}
+
+/* Longer than the matchers' scan cap: the whole token still goes. */
+static void test_long_token(void **state)
+{
+	deja_buf in = DEJA_BUF_INIT, out = DEJA_BUF_INIT;
+
+	deja_buf_puts(&in, "key=gh" "p_");
+	for (int i = 0; i < 5000; i++)
+		deja_buf_putc(&in, "aZ3"[i % 3]);
+	deja_buf_puts(&in, " end");
+	assert_int_equal(run(state, &out, in.ptr, in.len), 1);
+	assert_string_equal(out.ptr, "key=[REDACTED:github-token] end");
+	deja_buf_release(&in);
+	deja_buf_release(&out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_github_tokens),
+		cmocka_unit_test(test_gitlab_tokens),
+		cmocka_unit_test(test_aws_keys),
+		cmocka_unit_test(test_slack),
+		cmocka_unit_test(test_npm_token),
+		cmocka_unit_test(test_openai_anthropic_keys),
+		cmocka_unit_test(test_google_api_key),
+		cmocka_unit_test(test_stripe_keys),
+		cmocka_unit_test(test_jwt),
+		cmocka_unit_test(test_private_key_blocks),
+		cmocka_unit_test(test_url_passwords),
+		cmocka_unit_test(test_authorization_headers),
+		cmocka_unit_test(test_secret_assignments),
+		cmocka_unit_test(test_ordinary_output_untouched),
+		cmocka_unit_test(test_nul_and_invalid_utf8),
+		cmocka_unit_test(test_empty_and_arguments),
+		cmocka_unit_test(test_appends_and_limit),
+		cmocka_unit_test(test_count_and_idempotence),
+		cmocka_unit_test(test_one_megabyte),
+		cmocka_unit_test(test_long_token),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
