@@ -58,23 +58,29 @@ static int is_wrapper_noise(const char *s, size_t len)
 static void put_relative(deja_buf *out, const char *s, size_t len, const deja_pathctx *pc)
 {
 	const char *roots[2] = { pc->workspace, pc->workspace_real };
-	size_t i = 0;
+	size_t rlen[2] = { roots[0] ? strlen(roots[0]) : 0, roots[1] ? strlen(roots[1]) : 0 };
+	size_t i = 0, run = 0;
 
 	while (i < len) {
+		const char *slash = memchr(s + i, '/', len - i);
 		int skipped = 0;
 
+		if (!slash)
+			break;
+		i = (size_t)(slash - s);
 		for (int r = 0; r < 2 && !skipped; r++) {
-			size_t rl = roots[r] ? strlen(roots[r]) : 0;
-
-			if (rl > 1 && i + rl < len && !memcmp(s + i, roots[r], rl) &&
-			    s[i + rl] == '/') {
-				i += rl + 1;
+			if (rlen[r] > 1 && i + rlen[r] < len && s[i + rlen[r]] == '/' &&
+			    !memcmp(s + i, roots[r], rlen[r])) {
+				deja_buf_put(out, s + run, i - run);
+				i += rlen[r] + 1;
+				run = i;
 				skipped = 1;
 			}
 		}
 		if (!skipped)
-			deja_buf_putc(out, s[i++]);
+			i++;
 	}
+	deja_buf_put(out, s + run, len - run);
 }
 
 /* Cut at most max bytes without splitting a UTF-8 sequence. */

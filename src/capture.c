@@ -32,7 +32,17 @@ int deja_ansi_strip_line(deja_buf *out, const char *s, size_t len)
 
 	while (i < len) {
 		unsigned char ch = (unsigned char)s[i];
+		size_t run = i;
 
+		/* copy plain text in one piece: most lines have no escape at all */
+		while (run < len && ((unsigned char)s[run] >= 0x20 || s[run] == '\t') &&
+		       s[run] != 0x7f)
+			run++;
+		if (run > i) {
+			deja_buf_put(out, s + i, run - i);
+			i = run;
+			continue;
+		}
 		if (ch == 0x1b) {
 			i++;
 			if (i >= len)
