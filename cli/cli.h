@@ -47,8 +47,11 @@ typedef struct cli_command {
 	const cli_spec *spec;
 } cli_command;
 
-extern const cli_spec cmd_run_spec, cmd_analyze_spec, cmd_lessons_spec, cmd_record_spec;
+extern const cli_spec cmd_run_spec, cmd_analyze_spec, cmd_lessons_spec, cmd_record_spec,
+	cmd_hook_spec, cmd_init_spec;
 int cmd_run(int argc, char **argv);
+int cmd_hook(int argc, char **argv);
+int cmd_init(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_lessons(int argc, char **argv);
 int cmd_record(int argc, char **argv);

@@ -33,6 +33,8 @@ static const cli_spec cmd_version_spec = {
 static const cli_command commands[] = {
 	{ "analyze", cmd_analyze, &cmd_analyze_spec },
 	{ "help", cmd_help, &cmd_help_spec },
+	{ "hook", cmd_hook, &cmd_hook_spec },
+	{ "init", cmd_init, &cmd_init_spec },
 	{ "lessons", cmd_lessons, &cmd_lessons_spec },
 	{ "record", cmd_record, &cmd_record_spec },
 	{ "run", cmd_run, &cmd_run_spec },

@@ -1,0 +1,333 @@
+/*
+ * deja hook <agent>: the agents' post-tool and session-start hook.
+ *
+ * It runs after every shell command an agent executes, so two rules shape
+ * it.  Cheap when there is nothing to do: a command that is not a
+ * verification tool is answered without opening the store.  Never in the
+ * way: whatever happens (bad JSON, a full disk, a locked store, a bug
+ * caught by the guard, the deadline), it exits 0 with a valid reply on
+ * stdout and says what went wrong once on stderr and in the log.
+ */
+#include "cli.h"
+#include "lessons_common.h"
+#include "record_common.h"
+
+#include "deja/buf.h"
+#include "deja/capture.h"
+#include "deja/hookio.h"
+#include "deja/paths.h"
+#include "deja/store.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#define HOOK_INPUT_MAX (64u << 20)  /* payloads past this are not parsed */
+#define HOOK_DEADLINE_MS 5000       /* well under the agents' own timeouts */
+
+static long context_chars = -1;
+
+static const cli_option hook_options[] = {
+	{ CLI_OPT_INT, 0, "context-chars", &context_chars, "N",
+	  "at most N characters of context in the reply (default: [hook] context_chars, 1500)" },
+	CLI_END
+};
+
+const cli_spec cmd_hook_spec = {
+	"deja hook AGENT < EVENT.json",
+	"The agent hook: record failed checks from a post-tool event and answer in the agent's format.",
+	"AGENT is claude-code, codex, gemini, copilot, cursor, cline or generic (see\n"
+	"docs/hooks.md for what each sends and receives).  'deja init AGENT' installs the\n"
+	"hook.  A failed verification command is recorded as 'deja run' would and the\n"
+	"reply tells the agent what was recorded and what earlier lessons say about the\n"
+	"same files; a session start gets a short digest of the workspace's lessons.\n"
+	"Anything else is answered at once without opening the store.  deja hook always\n"
+	"exits 0 with a valid reply, even when it cannot record.",
+	hook_options, 0
+};
+
+/*
+ * The guard.  A pre-rendered empty reply is written by the deadline alarm
+ * or a fatal signal, then the process leaves with status 0: the agent gets
+ * a valid answer whatever happened inside deja.  These statics are the
+ * only state a signal handler may touch.
+ */
+static char *guard_reply;
+static size_t guard_len;
+static volatile sig_atomic_t guard_replied;
+
+static void guard_handler(int sig)
+{
+	(void)sig;
+	if (!guard_replied) {
+		guard_replied = 1;
+		if (guard_len && write(1, guard_reply, guard_len) < 0) {
+			/* nothing more can be done */
+		}
+	}
+	_exit(0);
+}
+
+static void guard_install(int deadline_ms)
+{
+	struct sigaction sa;
+	struct itimerval it;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = guard_handler;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+#if !defined(__SANITIZE_ADDRESS__)
+	/* under the sanitizers, their reports matter more than the reply */
+	if (!getenv("DEJA_NO_GUARD")) {
+		sigaction(SIGSEGV, &sa, NULL);
+		sigaction(SIGBUS, &sa, NULL);
+		sigaction(SIGFPE, &sa, NULL);
+		sigaction(SIGILL, &sa, NULL);
+		sigaction(SIGABRT, &sa, NULL);
+	}
+#endif
+	signal(SIGPIPE, SIG_IGN);
+	memset(&it, 0, sizeof(it));
+	it.it_value.tv_sec = deadline_ms / 1000;
+	it.it_value.tv_usec = (deadline_ms % 1000) * 1000;
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+/* Write the reply once; the guard cannot write a second one after this. */
+static void reply_once(const char *s, size_t len)
+{
+	sigset_t all, old;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	if (!guard_replied) {
+		guard_replied = 1;
+		while (len) {
+			ssize_t n = write(1, s, len);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				break;
+			s += n;
+			len -= (size_t)n;
+		}
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+static int read_all(deja_buf *in)
+{
+	char chunk[65536];
+
+	for (;;) {
+		ssize_t n = read(0, chunk, sizeof(chunk));
+
+		if (n == 0)
+			return 0;
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		/* keep reading past the ceiling so the agent's write never
+		 * fails, but keep nothing more */
+		if (deja_buf_put(in, chunk, (size_t)n) == DEJA_ETOOBIG)
+			in->failed = 0;
+	}
+}
+
+/* Lessons about the same file recorded earlier: what the agent should
+ * remember now.  Appends at most three, newest first. */
+static void add_related(deja_buf *ctx, const cli_workspace *ws, const char *file, int64_t skip_id)
+{
+	deja_store *store = NULL;
+	deja_lesson *ls = NULL;
+	size_t n = 0, shown = 0;
+	deja_lesson_filter f = { NULL, file, NULL, 8 };
+
+	if (!file || !*file || cli_open_store(&store, ws, 0) != 0)
+		return;
+	if (deja_store_list_lessons(store, &f, &ls, &n, NULL) == 0) {
+		for (size_t i = 0; i < n && shown < 3; i++) {
+			const deja_lesson *l = &ls[i];
+			const char *sum = l->error_summary;
+			int w = 0;
+
+			if (l->id == skip_id)
+				continue;
+			if (!shown++)
+				deja_buf_printf(ctx, "\nEarlier lessons about %s:", file);
+			while (sum[w] && sum[w] != '\n' && w < 160)
+				w++;
+			deja_buf_printf(ctx, "\n- [%s %s] %.*s", deja_lesson_type_name(l->type), l->tool,
+					w, sum);
+			if (l->corrective_rule && *l->corrective_rule)
+				deja_buf_printf(ctx, " Rule: %s", l->corrective_rule);
+			if (l->resolution && *l->resolution)
+				deja_buf_printf(ctx, " Fix: %s", l->resolution);
+		}
+	}
+	deja_lessons_free(ls, n);
+	deja_store_close(store);
+}
+
+/* A session start: the lessons to keep in mind, in a few lines. */
+static void session_digest(deja_buf *ctx, const cli_workspace *ws)
+{
+	deja_store *store = NULL;
+	deja_lesson *ls = NULL;
+	size_t n = 0;
+	deja_lesson_filter f = { NULL, NULL, NULL, 5 };
+
+	if (cli_open_store(&store, ws, 0) != 0)
+		return;
+	if (deja_store_list_lessons(store, &f, &ls, &n, NULL) == 0 && n) {
+		deja_buf_puts(ctx, "deja: recent failed checks in this workspace (newest first; "
+				   "'deja lessons show ID' for details):");
+		for (size_t i = 0; i < n; i++) {
+			const char *sum = ls[i].error_summary;
+			int w = 0;
+
+			while (sum[w] && sum[w] != '\n' && w < 120)
+				w++;
+			deja_buf_printf(ctx, "\n- #%lld %s %s in %s (x%lld): %.*s", (long long)ls[i].id,
+					deja_lesson_type_name(ls[i].type), ls[i].tool,
+					*ls[i].file ? ls[i].file : "-", (long long)ls[i].occurrences, w,
+					sum);
+		}
+	}
+	deja_lessons_free(ls, n);
+	deja_store_close(store);
+}
+
+static int record_event(deja_buf *ctx, const cli_workspace *ws, const deja_hook_event *ev,
+			const deja_detection *det)
+{
+	deja_capture cap;
+	cli_recorded rec;
+	int rc;
+
+	deja_capture_init(&cap);
+	deja_capture_feed(&cap, ev->output ? ev->output : "", ev->output_len);
+	deja_capture_finish(&cap);
+	rc = cli_record_failure(ws, det, ev->command, ev->exit_code, &cap,
+				ev->session_id ? ev->session_id : "", &rec);
+	deja_capture_release(&cap);
+	if (rc < 0)
+		return rc;
+	deja_buf_printf(ctx, "deja: %s failed (exit %d)%s%s; %s lesson #%lld (seen %lld time%s). "
+			     "Details: deja lessons show %lld",
+			det->tool, ev->exit_code, *rec.file ? " in " : "", rec.file,
+			rec.is_new ? "recorded" : "updated", (long long)rec.id,
+			(long long)rec.occurrences, rec.occurrences == 1 ? "" : "s",
+			(long long)rec.id);
+	add_related(ctx, ws, rec.file, rec.id);
+	cli_recorded_release(&rec);
+	return 0;
+}
+
+/* Whether the command runs a check, by the built-ins and the config of the
+ * workspace the hook runs in.  In doubt, yes: the full path decides. */
+static int is_verification(const char *command)
+{
+	deja_config *cfg = NULL;
+	deja_whitelist *wl = NULL;
+	deja_detection det;
+	char *root = deja_workspace_find(".");
+	int yes = 1;
+
+	memset(&det, 0, sizeof(det));
+	if (root && deja_config_load(&cfg, root, NULL) == 0 &&
+	    deja_whitelist_new(&wl, cfg, NULL) == 0 && deja_detect(&det, wl, command, NULL) == 0)
+		yes = det.verification;
+	deja_detection_release(&det);
+	deja_whitelist_free(wl);
+	deja_config_free(cfg);
+	free(root);
+	return yes;
+}
+
+int cmd_hook(int argc, char **argv)
+{
+	deja_error err = DEJA_ERROR_INIT;
+	deja_hook_event ev = DEJA_HOOK_EVENT_INIT;
+	deja_detection det;
+	deja_agent agent;
+	deja_buf in, ctx = DEJA_BUF_INIT, reply = DEJA_BUF_INIT;
+	cli_workspace ws;
+	char *peek = NULL;
+	int first, have_ws = 0;
+
+	memset(&det, 0, sizeof(det));
+	memset(&ws, 0, sizeof(ws));
+	deja_buf_init(&in, HOOK_INPUT_MAX);
+	first = cli_parse(argc, argv, &cmd_hook_spec);
+	if (first < 0)
+		return first == CLI_PARSE_HELP ? 0 : 2;
+	if (first + 1 != argc || deja_agent_parse(&agent, argv[first]) < 0) {
+		/* a person typed this: a usage error is the right answer */
+		cli_error(first < argc ? "unknown agent '%s'; see 'deja help hook'"
+				       : "which agent? see 'deja help hook'",
+			  first < argc ? argv[first] : "");
+		return 2;
+	}
+	if (deja_hook_reply(&reply, agent, "", "", 0) == 0) {
+		guard_reply = deja_buf_detach(&reply);
+		guard_len = guard_reply ? strlen(guard_reply) : 0;
+	}
+	guard_install(HOOK_DEADLINE_MS);
+
+	if (read_all(&in) < 0 || deja_buf_status(&in) < 0) {
+		cli_error("hook: cannot read the event: %s", strerror(errno));
+		goto reply;
+	}
+	/* The fast path: most commands are not checks, and answering them
+	 * needs only the workspace's config, never the store. */
+	if (deja_hook_peek_command(&peek, agent, in.ptr, in.len) == 0 && peek &&
+	    !is_verification(peek))
+		goto reply;
+	if (deja_hook_event_parse(&ev, agent, in.ptr, in.len, &err) < 0) {
+		cli_error("hook: %s", deja_error_message(&err));
+		goto reply;
+	}
+	deja_buf_release(&in);
+	if (cli_workspace_setup(&ws, ev.cwd, 1) < 0)
+		goto reply;
+	have_ws = 1;
+	if (context_chars < 0)
+		context_chars = cli_config_long(&ws, "hook", "context_chars", 1500);
+	if (ev.session_start) {
+		session_digest(&ctx, &ws);
+		goto reply;
+	}
+	if (!ev.command || !ev.is_shell)
+		goto reply;
+	if (deja_detect(&det, ws.whitelist, ev.command, &err) < 0 || !det.verification)
+		goto reply;
+	if (ev.exit_code > 0 && !ev.interrupted)
+		record_event(&ctx, &ws, &ev, &det);
+reply:
+	if (deja_hook_reply(&reply, agent, ev.event ? ev.event : "", ctx.ptr,
+			    context_chars < 0 ? 1500 : (size_t)context_chars) == 0 &&
+	    (ctx.len || agent == DEJA_AGENT_CLINE))
+		reply_once(reply.ptr, reply.len);
+	else
+		guard_replied = 1; /* nothing to say: no output at all */
+	free(peek);
+	free(guard_reply);
+	guard_reply = NULL;
+	guard_len = 0;
+	deja_detection_release(&det);
+	deja_hook_event_release(&ev);
+	deja_buf_release(&in);
+	deja_buf_release(&ctx);
+	deja_buf_release(&reply);
+	deja_error_release(&err);
+	if (have_ws)
+		cli_workspace_release(&ws);
+	return 0;
+}
