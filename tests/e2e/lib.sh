@@ -14,11 +14,18 @@
 # Each script gets a private directory (removed at the end unless
 # DEJA_TEST_KEEP=1) holding trash/ (where every test starts), home/ ($HOME:
 # the real one is never touched) and tmp/ ($TMPDIR).  Each test body runs in a
-# subshell with `set -e` (so every command must succeed, && chains too), stdin
-# from /dev/null, output captured and shown only when the test fails (or with
-# -v / DEJA_TEST_VERBOSE=1), and a time limit (DEJA_TEST_TIMEOUT seconds,
-# default 300).  A body given as '-' is read from standard input (a quoted
-# here-document), for bodies that need single quotes.
+# subshell with `set -e`, stdin from /dev/null, output captured and shown only
+# when the test fails (or with -v / DEJA_TEST_VERBOSE=1), and a time limit
+# (DEJA_TEST_TIMEOUT seconds, default 300).  Write a body as one && chain (git
+# style) or as plain lines: `set -e` does not stop at a failure inside an &&
+# chain that is not the body's last command.  A body given as '-' is read from
+# standard input (a quoted here-document), for bodies that need single quotes.
+# State carries over from test to test in the trash directory, as in git.
+#
+# Helpers: test_cmp, test_must_fail, test_expect_code, test_must_be_empty,
+# test_info (a measurement to print), setup_fixture / fix_fixture (the
+# projects in tests/fixtures, see its README), test_skip_unless_tool and
+# test_skip (each applies to the next test only).
 #
 # Exported for the bodies:
 #   DEJA      the deja binary: $DEJA_BIN if set (relative paths are taken from
@@ -197,6 +204,10 @@ test_expect_success() {
 		exit 1
 	fi
 	[ "$body" != - ] || body=$(cat)
+	if [ ! -d "$_e2e_h" ]; then
+		echo "Bail out! $TEST_ROOT was removed from under the tests"
+		exit 1
+	fi
 	test_count=$((test_count + 1))
 	if [ -n "$_e2e_fail_next" ]; then
 		test_failed=$((test_failed + 1))
