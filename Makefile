@@ -61,7 +61,7 @@ $(BUILD)/fuzz/%: $(BUILD)/fuzz/%.o $(BUILD)/fuzz/replay.o $(BUILD)/libdeja.a
 unit: $(UNIT_BIN)
 fuzz: $(FUZZ_BIN)
 
-check: all
+check:
 	./scripts/test.sh
 
 install: $(BUILD)/deja

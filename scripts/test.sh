@@ -104,11 +104,12 @@ suite() {
 	fi
 }
 
-# The real tools for the end-to-end tests (quick when already installed).
-# Without them those tests skip, except in CI where they fail.
-if ! ./scripts/install-test-tools.sh; then
+# The build dependencies and the real tools for the end-to-end tests, so
+# that `make check` works on a fresh clone (quick when already installed).
+# Without them the real-tool tests skip, except in CI where they fail.
+if ! ./scripts/install-deps.sh; then
 	if [ -n "${CI:-}" ]; then
-		fail "scripts/install-test-tools.sh"
+		fail "scripts/install-deps.sh"
 	else
 		echo "# warning: no test tools: the real-tool e2e tests will be skipped"
 	fi
