@@ -1,0 +1,54 @@
+#!/bin/sh
+# bench/hook.sh - the agent hook's cost, against hooks that only parse the
+# same JSON: a minimal Node.js hook and a minimal Python hook.
+#
+# Payloads: Claude Code PostToolUse for `ls -la` (not a check: deja answers
+# without opening the store) and PostToolUseFailure for a failing eslint run
+# (deja records a lesson).  Each command runs N times with the payload on
+# stdin; bench/proctime reports per-process CPU time (user + system, from
+# wait4) and wall time: min / median / max in ms.
+# Usage: bench/hook.sh [N] [path/to/deja]
+set -eu
+repo=$(cd "$(dirname "$0")/.." && pwd)
+n=${1:-200}
+deja=${2:-$repo/build/deja}
+work=$(mktemp -d "${TMPDIR:-/tmp}/deja-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cc -O2 -o "$work/proctime" "$repo/bench/proctime.c"
+
+cd "$work"
+git init -q ws
+cat >ls.json <<'JSON'
+{"session_id":"bench","transcript_path":"/tmp/t.jsonl","cwd":"WS","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"ls -la","description":"List files"},"tool_response":{"stdout":"total 8\ndrwxr-xr-x 2 u u 4096 .\ndrwxr-xr-x 9 u u 4096 ..\n","stderr":"","interrupted":false,"isImage":false}}
+JSON
+cat >eslint.json <<'JSON'
+{"session_id":"bench","transcript_path":"/tmp/t.jsonl","cwd":"WS","hook_event_name":"PostToolUseFailure","tool_name":"Bash","tool_input":{"command":"npx eslint src"},"error":"Exit code 1\n\nWS/src/app.js\n  4:9  error  'currency' is assigned a value but never used  no-unused-vars\n\nWS/src/util.js\n  2:25  error  'decimals' is not defined  no-undef\n\n✖ 2 problems (2 errors, 0 warnings)\n","is_interrupt":false}
+JSON
+sed -i "s|WS|$work/ws|g" ls.json eslint.json
+cat >hook.js <<'JS'
+let d = "";
+process.stdin.on("data", (c) => (d += c)).on("end", () => { JSON.parse(d); });
+JS
+cat >hook.py <<'PY'
+import json, sys
+json.load(sys.stdin)
+PY
+
+cd ws
+# row TITLE PAYLOAD-NAME PAYLOAD-FILE CMD [ARGS...]
+row() {
+	title=$1 what=$2 input=$3
+	shift 3
+	printf "| %s | %s |" "$title" "$what"
+	"$work/proctime" "$n" "$input" "$@" | {
+		read -r cmin cmed cmax wmin wmed wmax
+		printf " %s / %s / %s | %s / %s / %s |\n" "$cmin" "$cmed" "$cmax" "$wmin" "$wmed" "$wmax"
+	}
+}
+echo "| hook | payload | CPU ms min / median / max | wall ms min / median / max |"
+echo "|:---|:---|---:|---:|"
+command -v node >/dev/null && row "node (parse only)" "ls -la" ../ls.json node ../hook.js
+command -v python3 >/dev/null && row "python3 (parse only)" "ls -la" ../ls.json python3 ../hook.py
+row "deja hook claude-code" "ls -la" ../ls.json "$deja" hook claude-code
+command -v node >/dev/null && row "node (parse only)" "eslint failure" ../eslint.json node ../hook.js
+row "deja hook claude-code" "eslint failure (recorded)" ../eslint.json "$deja" hook claude-code
