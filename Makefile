@@ -54,12 +54,20 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libdeja.a
 	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libdeja.a $(LDLIBS_ALL) -lcmocka
 
 # Fuzz targets link a replay driver so any compiler can run their corpora;
-# `make fuzz-libfuzzer CC=clang` builds real libFuzzer binaries.
+# `make fuzz-libfuzzer CC=clang BUILD=build-fuzz SAN=1` builds real
+# libFuzzer binaries (build-fuzz/fuzz/lf_*).
 $(BUILD)/fuzz/%: $(BUILD)/fuzz/%.o $(BUILD)/fuzz/replay.o $(BUILD)/libdeja.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_ALL)
 
 unit: $(UNIT_BIN)
 fuzz: $(FUZZ_BIN)
+
+fuzz-libfuzzer: $(BUILD)/libdeja.a
+	@mkdir -p $(BUILD)/fuzz
+	for f in $(FUZZ_SRC); do \
+		$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $(BUILD)/fuzz/lf_$$(basename $$f .c) \
+			$$f $(BUILD)/libdeja.a $(LDFLAGS) $(LDLIBS_ALL) || exit 1; \
+	done
 
 check:
 	./scripts/test.sh
@@ -72,7 +80,7 @@ install: $(BUILD)/deja
 clean:
 	rm -rf build build-asan
 
-.PHONY: all unit fuzz check install clean
+.PHONY: all unit fuzz fuzz-libfuzzer check install clean
 .SECONDARY:
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d)

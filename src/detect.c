@@ -627,7 +627,9 @@ struct mword {
 	size_t idx;
 };
 
-enum { K_NONE, K_RUN, K_CD, K_CDBACK, K_NEST };
+/* What a simple command does.  K_AGAIN, from the classify_* helpers: the
+ * word at *ip is a new program to classify (a wrapper's command, a script). */
+enum { K_AGAIN = -1, K_NONE, K_RUN, K_CD, K_CDBACK, K_NEST };
 
 struct cmd {
 	struct word *a;       /* the words, redirections removed */
@@ -830,6 +832,7 @@ static int skip_opts(struct cmd *c, size_t *ip, const struct opts *o, int hide_a
 				take_value(c, &i, NULL, 0, kind, hide_all);
 			continue;
 		}
+		c->hide[i] |= (unsigned char)hide_all;
 		for (size_t k = 1; k < len; k++) {
 			char ch = p[k];
 			int kind = ch == o->shortdir ? 1 : ch == o->shortnest ? 2 : 0;
@@ -837,13 +840,11 @@ static int skip_opts(struct cmd *c, size_t *ip, const struct opts *o, int hide_a
 			if (o->stop && strchr(o->stop, ch))
 				return -1;
 			if (kind || (o->shortarg && strchr(o->shortarg, ch))) {
-				c->hide[i] |= (unsigned char)(hide_all || kind == 1);
+				c->hide[i] |= (unsigned char)(kind == 1);
 				take_value(c, &i, p + k + 1, len - k - 1, kind, hide_all);
-				goto next;
+				break;
 			}
 		}
-		c->hide[i] |= (unsigned char)hide_all;
-next:;
 	}
 	*ip = i;
 	return 0;
@@ -1097,6 +1098,152 @@ static int classify_make(struct cmd *c, size_t i, struct span name)
 	return K_RUN;
 }
 
+/* A wrapper at c->a[*ip]: step over it and its options to its command. */
+static int classify_wrapper(struct cmd *c, size_t *ip, struct span name, int *pkg)
+{
+	size_t i = *ip, j;
+
+	for (size_t k = 0; k < sizeof(wrappers) / sizeof(wrappers[0]); k++) {
+		const struct wrapper *w = &wrappers[k];
+		size_t saved = c->ndirs;
+
+		if (!eq(name.p, name.len, w->name))
+			continue;
+		j = i + 1;
+		if (skip_opts(c, &j, &w->o, 1) < 0)
+			return K_NONE;
+		if (w->sub) {
+			if (j >= c->n || !eq(c->a[j].p, c->a[j].len, w->sub)) {
+				/* `uv pip install`: not the wrapper form */
+				c->ndirs = saved;
+				memset(c->hide + i + 1, 0, (j < c->n ? j : c->n) - i - 1);
+				return K_RUN;
+			}
+			c->hide[j++] = 1;
+			if (skip_opts(c, &j, &w->o, 1) < 0)
+				return K_NONE;
+		}
+		if (c->nested)
+			return K_NEST;
+		for (unsigned o = 0; o < w->operands && j < c->n; o++)
+			c->hide[j++] = 1;
+		*pkg = w->pkg;
+		*ip = j;
+		return K_AGAIN;
+	}
+	return K_RUN;
+}
+
+/* `node [options] --test ...`, or node running a tool's script. */
+static int classify_node(struct cmd *c, size_t *ip, struct span name, int *script)
+{
+	size_t i = *ip, j, test = 0;
+
+	for (j = i + 1; j < c->n && c->a[j].len > 1 && c->a[j].p[0] == '-'; j++) {
+		if (eq(c->a[j].p, c->a[j].len, "--")) {
+			j++;
+			break;
+		}
+		if (eq(c->a[j].p, c->a[j].len, "--test"))
+			test = j;
+		else if (in_list("|-r|--require|--import|--loader|--experimental-loader|-C|"
+				 "--conditions|",
+				 c->a[j].p, c->a[j].len))
+			j++;
+	}
+	if (test) {
+		add_mword(c, name.p, name.len, i);
+		add_mword(c, c->a[test].p, c->a[test].len, test);
+		add_rest(c, j);
+		return K_RUN;
+	}
+	/* `node node_modules/.bin/jest`: the tool is the script; any other
+	 * script is the project's own program */
+	if (j < c->n && memmem(c->a[j].p, c->a[j].len, "node_modules/", 13)) {
+		memset(c->hide + i, 1, j - i);
+		*script = 1;
+		*ip = j;
+		return K_AGAIN;
+	}
+	add_mword(c, name.p, name.len, i);
+	add_rest(c, i + 1);
+	return K_RUN;
+}
+
+/* `npm|pnpm|yarn|bun [options] SUBCOMMAND ...`. */
+static int classify_pkgmgr(const deja_whitelist *wl, struct cmd *c, size_t *ip,
+			   const struct pkgmgr *pm, struct span name, int *pkg)
+{
+	size_t i = *ip, j = i + 1;
+	struct span sub;
+
+	for (;;) {
+		if (skip_opts(c, &j, &pm->o, 0) < 0)
+			return K_NONE;
+		if (c->nested)
+			return K_NEST;
+		if (!pm->workspace || j + 1 >= c->n || !eq(c->a[j].p, c->a[j].len, "workspace"))
+			break;
+		j += 2; /* yarn workspace NAME: an argument, as --filter NAME is */
+	}
+	if (j >= c->n)
+		return K_NONE;
+	sub.p = c->a[j].p;
+	sub.len = c->a[j].len;
+	if (pm->aliases) {
+		if (eq(sub.p, sub.len, "t") || eq(sub.p, sub.len, "tst")) {
+			sub.p = "test";
+			sub.len = 4;
+		} else if (eq(sub.p, sub.len, "run-script")) {
+			sub.p = "run";
+			sub.len = 3;
+		}
+	}
+	if (in_list(pm->execs, sub.p, sub.len)) {
+		j++;
+		if (skip_opts(c, &j, &pm->o, 1) < 0)
+			return K_NONE;
+		if (c->nested)
+			return K_NEST;
+		memset(c->hide + i, 1, j - i);
+		*pkg = 1;
+		*ip = j;
+		return K_AGAIN;
+	}
+	if (pm->bins && is_tool_program(wl, prog_name(sub.p, sub.len, 1, 0))) {
+		memset(c->hide + i, 1, j - i);
+		*pkg = 1;
+		*ip = j;
+		return K_AGAIN;
+	}
+	add_mword(c, name.p, name.len, i);
+	add_mword(c, sub.p, sub.len, j);
+	j++;
+	if (eq(sub.p, sub.len, "run")) {
+		if (skip_opts(c, &j, &pm->o, 0) < 0)
+			return K_NONE;
+		if (c->nested)
+			return K_NEST;
+	}
+	add_rest(c, j);
+	return K_RUN;
+}
+
+/* `go [-C dir] SUBCOMMAND`, `cargo [+toolchain] [options] SUBCOMMAND`. */
+static int classify_subcommand(struct cmd *c, size_t i, struct span name)
+{
+	int cargo = name.p[0] == 'c';
+	size_t j = i + 1;
+
+	if (cargo && j < c->n && c->a[j].len && c->a[j].p[0] == '+')
+		j++;
+	if (skip_opts(c, &j, cargo ? &cargo_opts : &go_opts, 0) < 0)
+		return K_NONE;
+	add_mword(c, name.p, name.len, i);
+	add_rest(c, j);
+	return K_RUN;
+}
+
 /*
  * Work out what the simple command c->a[0..n) runs.  K_RUN fills c->w
  * (match words), c->prog, c->hide and c->dirs; K_CD and K_NEST set
@@ -1105,17 +1252,16 @@ static int classify_make(struct cmd *c, size_t i, struct span name)
 static int classify(const deja_whitelist *wl, struct cmd *c)
 {
 	size_t i = 0;
-	int pkg = 0, script = 0;
+	int pkg = 0, script = 0, kind = K_AGAIN;
 
 	memset(c->hide, 0, c->n);
 	c->nw = 0;
 	c->ndirs = 0;
 	c->nested = 0;
-	for (;;) {
+	while (kind == K_AGAIN) {
 		const struct pkgmgr *pm = NULL;
 		const struct word *a;
 		struct span name;
-		size_t j;
 
 		while (i < c->n && c->a[i].assign)
 			c->hide[i++] = 1;
@@ -1135,165 +1281,42 @@ static int classify(const deja_whitelist *wl, struct cmd *c)
 		name = prog_name(a->p, a->len, pkg, script);
 		pkg = script = 0;
 
-		for (size_t k = 0; k < sizeof(wrappers) / sizeof(wrappers[0]); k++) {
-			const struct wrapper *w = &wrappers[k];
-			size_t saved = c->ndirs;
-
-			if (!eq(name.p, name.len, w->name))
-				continue;
-			j = i + 1;
-			if (skip_opts(c, &j, &w->o, 1) < 0)
-				return K_NONE;
-			if (w->sub) {
-				if (j >= c->n || !eq(c->a[j].p, c->a[j].len, w->sub)) {
-					/* `uv pip install`: not the wrapper form */
-					c->ndirs = saved;
-					memset(c->hide + i + 1, 0, (j < c->n ? j : c->n) - i - 1);
-					break;
-				}
-				c->hide[j++] = 1;
-				if (skip_opts(c, &j, &w->o, 1) < 0)
-					return K_NONE;
-			}
-			if (c->nested)
-				return K_NEST;
-			for (unsigned o = 0; o < w->operands && j < c->n; o++)
-				c->hide[j++] = 1;
-			pkg = w->pkg;
-			i = j;
-			goto next;
-		}
-
+		if ((kind = classify_wrapper(c, &i, name, &pkg)) != K_RUN)
+			continue;
 		if (in_list(shells, name.p, name.len)) {
-			int kind;
+			size_t j = i;
 
-			j = i;
-			if ((kind = classify_shell(c, &j)) != K_RUN)
-				return kind;
-			memset(c->hide + i, 1, j - i);
-			i = j;
+			if ((kind = classify_shell(c, &j)) == K_RUN) {
+				/* a script: it is the program */
+				memset(c->hide + i, 1, j - i);
+				i = j;
+				kind = K_AGAIN;
+			}
 			continue;
 		}
-
 		if (eq(name.p, name.len, "node")) {
-			size_t test = 0;
-
-			for (j = i + 1; j < c->n && c->a[j].len > 1 && c->a[j].p[0] == '-'; j++) {
-				if (eq(c->a[j].p, c->a[j].len, "--")) {
-					j++;
-					break;
-				}
-				if (eq(c->a[j].p, c->a[j].len, "--test"))
-					test = j;
-				else if (in_list("|-r|--require|--import|--loader|--experimental-loader|-C|"
-						 "--conditions|",
-						 c->a[j].p, c->a[j].len))
-					j++;
-			}
-			if (test) {
-				add_mword(c, name.p, name.len, i);
-				add_mword(c, c->a[test].p, c->a[test].len, test);
-				add_rest(c, j);
-				return K_RUN;
-			}
-			/* `node node_modules/.bin/jest`: the tool is the script;
-			 * any other script is the project's own program */
-			if (j < c->n && memmem(c->a[j].p, c->a[j].len, "node_modules/", 13)) {
-				memset(c->hide + i, 1, j - i);
-				script = 1;
-				i = j;
-				continue;
-			}
-			add_mword(c, name.p, name.len, i);
-			add_rest(c, i + 1);
-			return K_RUN;
+			kind = classify_node(c, &i, name, &script);
+			continue;
 		}
-
 		if (eq(name.p, name.len, "python"))
 			return classify_python(c, i, name);
 		if (eq(name.p, name.len, "make"))
 			return classify_make(c, i, name);
-
 		for (size_t k = 0; k < sizeof(pkgmgrs) / sizeof(pkgmgrs[0]); k++)
 			if (eq(name.p, name.len, pkgmgrs[k].name))
 				pm = &pkgmgrs[k];
 		if (pm) {
-			struct span sub;
-
-			j = i + 1;
-			for (;;) {
-				if (skip_opts(c, &j, &pm->o, 0) < 0)
-					return K_NONE;
-				if (c->nested)
-					return K_NEST;
-				if (pm->workspace && j + 1 < c->n &&
-				    eq(c->a[j].p, c->a[j].len, "workspace")) {
-					j += 2;
-					continue;
-				}
-				break;
-			}
-			if (j >= c->n)
-				return K_NONE;
-			sub.p = c->a[j].p;
-			sub.len = c->a[j].len;
-			if (pm->aliases) {
-				if (eq(sub.p, sub.len, "t") || eq(sub.p, sub.len, "tst")) {
-					sub.p = "test";
-					sub.len = 4;
-				} else if (eq(sub.p, sub.len, "run-script")) {
-					sub.p = "run";
-					sub.len = 3;
-				}
-			}
-			if (in_list(pm->execs, sub.p, sub.len)) {
-				j++;
-				if (skip_opts(c, &j, &pm->o, 1) < 0)
-					return K_NONE;
-				if (c->nested)
-					return K_NEST;
-				memset(c->hide + i, 1, j - i);
-				pkg = 1;
-				i = j;
-				continue;
-			}
-			if (pm->bins && is_tool_program(wl, prog_name(sub.p, sub.len, 1, 0))) {
-				memset(c->hide + i, 1, j - i);
-				pkg = 1;
-				i = j;
-				continue;
-			}
-			add_mword(c, name.p, name.len, i);
-			add_mword(c, sub.p, sub.len, j);
-			j++;
-			if (eq(sub.p, sub.len, "run")) {
-				if (skip_opts(c, &j, &pm->o, 0) < 0)
-					return K_NONE;
-				if (c->nested)
-					return K_NEST;
-			}
-			add_rest(c, j);
-			return K_RUN;
+			kind = classify_pkgmgr(wl, c, &i, pm, name, &pkg);
+			continue;
 		}
-
-		if (eq(name.p, name.len, "go") || eq(name.p, name.len, "cargo")) {
-			int cargo = name.p[0] == 'c';
-
-			j = i + 1;
-			if (cargo && j < c->n && c->a[j].len && c->a[j].p[0] == '+')
-				j++; /* cargo +nightly test */
-			if (skip_opts(c, &j, cargo ? &cargo_opts : &go_opts, 0) < 0)
-				return K_NONE;
-			add_mword(c, name.p, name.len, i);
-			add_rest(c, j);
-			return K_RUN;
-		}
+		if (eq(name.p, name.len, "go") || eq(name.p, name.len, "cargo"))
+			return classify_subcommand(c, i, name);
 
 		add_mword(c, name.p, name.len, i);
 		add_rest(c, i + 1);
 		return K_RUN;
-next:;
 	}
+	return kind;
 }
 
 /* ------------------------------------------------------------------ */

@@ -379,13 +379,13 @@ static int hex4(const char *p, unsigned *out)
 }
 
 /*
- * Copy s into out, replacing what jansson refuses but a payload may carry
- * inside a string: invalid UTF-8 bytes (tool output is bytes), raw control
- * characters, and \uXXXX escapes of unpaired surrogates (JavaScript's
- * JSON.stringify writes them).  Each becomes U+FFFD.  Every structural JSON
- * character is ASCII and no replacement touches ASCII outside strings, so
- * the document's shape is unchanged.  Returns the number of repairs, or
- * DEJA_ENOMEM.
+ * Copy s into out, repairing what jansson refuses but a payload may carry
+ * inside a string: invalid UTF-8 bytes (tool output is bytes) and \uXXXX
+ * escapes of unpaired surrogates (JavaScript's JSON.stringify writes them)
+ * become U+FFFD; raw control characters are escaped, so nothing of them is
+ * lost.  Every structural JSON character is ASCII and nothing ASCII outside
+ * a string is touched, so the document keeps its shape.  Returns the
+ * number of repairs, or DEJA_ENOMEM.
  */
 static long repair(deja_buf *out, const char *s, size_t n)
 {
@@ -438,7 +438,12 @@ static long repair(deja_buf *out, const char *s, size_t n)
 				i += n - i >= 2 ? 2 : 1;
 			}
 		} else if (c < 0x20) {
-			FLUSH_AND("\\ufffd", 1);
+			/* kept, escaped: an ESC is the start of a colour code that
+			 * later ANSI stripping must still recognise */
+			char esc[8];
+
+			snprintf(esc, sizeof(esc), "\\u%04x", c);
+			FLUSH_AND(esc, 1);
 		} else {
 			i++;
 		}
@@ -574,10 +579,12 @@ static int codex_text(deja_hook_event *e, const char *s, size_t n)
 		}
 		json_decref(o);
 	}
-	for (p = s; p < end;) {
+	/* a header is a few lines at most: do not walk a large output */
+	p = s;
+	for (int lines = 0; p < end && lines < 16; lines++) {
 		const char *le = eol(p, end), *colon = memchr(p, ':', (size_t)(le - p));
 
-		if (has_prefix(p, le, "Output:")) {
+		if (has_prefix(p, le, "Output:") && (le - p == 7 || (le - p == 8 && p[7] == '\r'))) {
 			body = le < end ? le + 1 : end;
 			break;
 		}
@@ -591,7 +598,7 @@ static int codex_text(deja_hook_event *e, const char *s, size_t n)
 			break; /* not a header line: there is no header */
 		p = le < end ? le + 1 : end;
 	}
-	if (body || code >= 0 || running)
+	if (code >= 0 || running)
 		e->exit_code = running ? -1 : code;
 	if (!body)
 		body = code >= 0 || running ? p : s;
@@ -756,3 +763,802 @@ static int cline_text(deja_hook_event *e, const char *s, size_t n, int *found, i
 	return set_output(e, p, (size_t)(end - p));
 }
 
+
+/* ---- one filler per agent ------------------------------------------------ */
+
+static int set_event(deja_hook_event *e, const json_t *root, const char *key, const char *alt)
+{
+	size_t n;
+	const char *s = jstr(root, key, &n);
+
+	if (!s && alt)
+		s = jstr(root, alt, &n);
+	return s ? set_text(&e->event, NULL, s, n) : 0;
+}
+
+static int fill_claude(deja_hook_event *e, const json_t *root)
+{
+	json_t *resp = json_object_get(root, "tool_response");
+	size_t errn, on = 0, en = 0;
+	const char *err = jstr(root, "error", &errn), *out, *er;
+	int rc, found;
+
+	if ((rc = set_event(e, root, "hook_event_name", NULL)) < 0 ||
+	    (rc = set_jstr(&e->session_id, root, "session_id")) < 0 ||
+	    (rc = set_cwd(e, jstr(root, "cwd", NULL), NULL)) < 0)
+		return rc;
+	e->session_start = streq(e->event, "SessionStart");
+	e->is_shell = shell_tool(e->agent, jstr(root, "tool_name", NULL));
+	if (!e->is_shell)
+		return 0;
+	if ((rc = command_from_input(&e->command, json_object_get(root, "tool_input"))) < 0)
+		return rc;
+	e->interrupted = jtrue(root, "is_interrupt") || jtrue(resp, "interrupted");
+
+	if (streq(e->event, "PostToolUseFailure") || (err && !resp)) {
+		if ((rc = claude_text(e, err ? err : "", err ? errn : 0, &found)) < 0)
+			return rc;
+		if (!found && !e->interrupted) {
+			e->exit_code = 1; /* a failure event that names no code */
+			e->exit_inferred = 1;
+		}
+		return 0;
+	}
+	if (json_is_string(resp)) {
+		rc = claude_text(e, json_string_value(resp), json_string_length(resp), &found);
+	} else {
+		out = jstr(resp, "stdout", &on);
+		er = jstr(resp, "stderr", &en);
+		rc = set_output2(e, out, on, er, en);
+		found = jcode_any(resp, &e->exit_code);
+	}
+	/* Claude Code fires PostToolUse for Bash only when the command exited
+	 * 0: a non-zero exit is a PostToolUseFailure. */
+	if (rc == 0 && !found && !e->interrupted && streq(e->event, "PostToolUse"))
+		e->exit_code = 0;
+	return rc;
+}
+
+static int fill_codex(deja_hook_event *e, const json_t *root)
+{
+	json_t *in = json_object_get(root, "tool_input");
+	json_t *resp = json_object_get(root, "tool_response");
+	size_t on = 0, en = 0;
+	const char *out, *er;
+	int rc;
+
+	if ((rc = set_event(e, root, "hook_event_name", NULL)) < 0 ||
+	    (rc = set_jstr(&e->session_id, root, "session_id")) < 0)
+		return rc;
+	e->session_start = streq(e->event, "SessionStart");
+	e->is_shell = shell_tool(e->agent, jstr(root, "tool_name", NULL));
+	if ((rc = set_cwd(e, jstr(root, "cwd", NULL),
+			  e->is_shell ? jstr(in, "workdir", NULL) : NULL)) < 0)
+		return rc;
+	if (!e->is_shell)
+		return 0;
+	if ((rc = command_from_input(&e->command, in)) < 0)
+		return rc;
+	if (json_is_string(resp))
+		return codex_text(e, json_string_value(resp), json_string_length(resp));
+	if (!jcode_any(resp, &e->exit_code))
+		jcode_any(json_object_get(resp, "metadata"), &e->exit_code);
+	out = jstr(resp, "output", &on);
+	if (!out)
+		out = jstr(resp, "aggregated_output", &on);
+	if (out)
+		return codex_text(e, out, on); /* keeps the code unless a header says otherwise */
+	out = jstr(resp, "stdout", &on);
+	er = jstr(resp, "stderr", &en);
+	return set_output2(e, out, on, er, en);
+}
+
+/* llmContent is a string, a Part ({"text": ...}) or an array of them. */
+static int gemini_content(deja_buf *b, const json_t *v)
+{
+	size_t i;
+	json_t *x;
+
+	if (json_is_string(v))
+		return deja_buf_put(b, json_string_value(v), json_string_length(v));
+	if (json_is_object(v))
+		return gemini_content(b, json_object_get(v, "text"));
+	json_array_foreach(v, i, x)
+		gemini_content(b, x);
+	return deja_buf_status(b);
+}
+
+static int fill_gemini(deja_hook_event *e, const json_t *root)
+{
+	json_t *in = json_object_get(root, "tool_input");
+	json_t *resp = json_object_get(root, "tool_response");
+	json_t *llm = json_object_get(resp, "llmContent"), *jerr = json_object_get(resp, "error");
+	deja_buf text = DEJA_BUF_INIT;
+	const char *dir, *disp, *msg;
+	size_t dn = 0, mn = 0;
+	int rc;
+
+	if ((rc = set_event(e, root, "hook_event_name", NULL)) < 0 ||
+	    (rc = set_jstr(&e->session_id, root, "session_id")) < 0)
+		return rc;
+	e->session_start = streq(e->event, "SessionStart");
+	e->is_shell = shell_tool(e->agent, jstr(root, "tool_name", NULL));
+	dir = jstr(in, "dir_path", NULL);
+	if (!dir)
+		dir = jstr(in, "directory", NULL);
+	if ((rc = set_cwd(e, jstr(root, "cwd", NULL), e->is_shell ? dir : NULL)) < 0)
+		return rc;
+	if (!e->is_shell)
+		return 0;
+	if ((rc = command_from_input(&e->command, in)) < 0)
+		return rc;
+
+	if (json_is_string(resp))
+		llm = resp;
+	if (llm && (rc = gemini_content(&text, llm)) < 0)
+		goto out;
+	disp = jstr(resp, "returnDisplay", &dn);
+	if (llm) {
+		rc = gemini_text(e, text.ptr, text.len);
+	} else if (disp) {
+		int code;
+
+		if (has_prefix(disp, disp + dn, "Command exited with code: ") &&
+		    code_line(disp + 26, disp + dn, &code))
+			e->exit_code = code;
+		rc = set_output(e, disp, dn);
+	}
+	if (rc < 0)
+		goto out;
+	/* `error` is set when the shell could not run the command at all */
+	msg = json_is_string(jerr) ? json_string_value(jerr) : jstr(jerr, "message", &mn);
+	if (json_is_string(jerr))
+		mn = json_string_length(jerr);
+	if (jerr && !json_is_null(jerr) && e->exit_code <= 0) {
+		e->exit_code = 1;
+		e->exit_inferred = 1;
+		if ((!e->output || !e->output_len) && msg)
+			rc = set_output(e, msg, mn);
+	}
+out:
+	deja_buf_release(&text);
+	return rc;
+}
+
+/* toolArgs: an object, or (in the CLI's hooks) a JSON text of one. */
+static json_t *copilot_args(const json_t *v, int *oom)
+{
+	json_error_t jerr;
+
+	*oom = 0;
+	if (json_is_string(v))
+		return load(json_string_value(v), json_string_length(v), JSON_DECODE_ANY, &jerr, oom);
+	return json_incref((json_t *)v);
+}
+
+static int fill_copilot(deja_hook_event *e, const json_t *root)
+{
+	json_t *res = json_object_get(root, "toolResult"), *jerr = json_object_get(root, "error");
+	json_t *args = NULL;
+	const char *text, *rtype, *cwd, *tool = jstr(root, "toolName", NULL);
+	size_t tn = 0;
+	int rc, oom, found = 0;
+
+	if (!tool)
+		tool = jstr(root, "tool_name", NULL);
+	if ((rc = set_event(e, root, "hook_event_name", "hookEventName")) < 0 ||
+	    (rc = set_jstr(&e->session_id, root, "sessionId")) < 0 ||
+	    (!e->session_id && (rc = set_jstr(&e->session_id, root, "session_id")) < 0))
+		return rc;
+	/* The CLI's payloads do not name the event: say which one it was. */
+	if (!e->event) {
+		const char *ev = jerr && tool ? "postToolUseFailure" :
+				 res ? "postToolUse" :
+				 tool ? "preToolUse" :
+				 json_object_get(root, "source") ? "sessionStart" : NULL;
+
+		if (ev && (rc = set_text(&e->event, NULL, ev, strlen(ev))) < 0)
+			return rc;
+	}
+	e->session_start = streq(e->event, "sessionStart") || streq(e->event, "SessionStart");
+	cwd = jstr(root, "cwd", NULL);
+	if ((rc = set_cwd(e, cwd ? cwd : jstr(root, "workingDirectory", NULL), NULL)) < 0)
+		return rc;
+	e->is_shell = shell_tool(e->agent, tool);
+	if (!e->is_shell)
+		return 0;
+	args = copilot_args(json_object_get(root, "toolArgs"), &oom);
+	if (oom || (rc = command_from_input(&e->command, args)) < 0) {
+		rc = DEJA_ENOMEM;
+		goto out;
+	}
+	text = jstr(res, "textResultForLlm", &tn);
+	if (!text)
+		text = jstr(res, "content", &tn);
+	rtype = jstr(res, "resultType", NULL);
+	if (!text && jerr) {
+		text = json_is_string(jerr) ? json_string_value(jerr) : jstr(jerr, "message", &tn);
+		if (json_is_string(jerr))
+			tn = json_string_length(jerr);
+	}
+	if ((rc = copilot_text(e, text ? text : "", text ? tn : 0, &found)) < 0 || found)
+		goto out;
+	if (jerr || streq(rtype, "failure")) {
+		e->exit_code = 1;
+		e->exit_inferred = 1;
+	} else if (streq(rtype, "success")) {
+		e->exit_code = 0;
+		e->exit_inferred = 1;
+	}
+out:
+	json_decref(args);
+	return rc;
+}
+
+static int fill_cursor(deja_hook_event *e, const json_t *root)
+{
+	json_t *roots = json_object_get(root, "workspace_roots");
+	const char *cwd = jstr(root, "cwd", NULL), *out;
+	size_t on = 0;
+	int rc;
+
+	if ((rc = set_event(e, root, "hook_event_name", NULL)) < 0 ||
+	    (rc = set_jstr(&e->session_id, root, "conversation_id")) < 0 ||
+	    (!e->session_id && (rc = set_jstr(&e->session_id, root, "session_id")) < 0))
+		return rc;
+	if (!cwd && json_is_string(json_array_get(roots, 0)))
+		cwd = json_string_value(json_array_get(roots, 0));
+	if ((rc = set_cwd(e, cwd, NULL)) < 0)
+		return rc;
+	e->session_start = streq(e->event, "sessionStart");
+	/* the raw value, as the peek sees it */
+	if (!cursor_shell_event(jstr(root, "hook_event_name", NULL)))
+		return 0;
+	if ((rc = command_from_value(&e->command, json_object_get(root, "command"))) < 0)
+		return rc;
+	if (!(e->is_shell = e->command != NULL))
+		return 0;
+	out = jstr(root, "output", &on);
+	if ((rc = set_output(e, out ? out : "", out ? on : 0)) < 0)
+		return rc;
+	if (jcode_any(root, &e->exit_code))
+		return 0;
+	/* afterShellExecution carries no exit status: guess it from the text */
+	if (out || streq(e->event, "afterShellExecution")) {
+		e->exit_code = deja_output_looks_failed(e->output, e->output_len);
+		e->exit_inferred = 1;
+	}
+	return 0;
+}
+
+static const json_t *cline_tool(const json_t *root)
+{
+	json_t *t = json_object_get(root, "postToolUse");
+
+	return json_is_object(t) ? t : json_object_get(root, "preToolUse");
+}
+
+static int fill_cline(deja_hook_event *e, const json_t *root)
+{
+	json_t *roots = json_object_get(root, "workspaceRoots");
+	const json_t *t = cline_tool(root);
+	json_t *success;
+	const char *result;
+	size_t rn = 0;
+	int rc, found = 0, running = 0;
+
+	if ((rc = set_event(e, root, "hookName", NULL)) < 0 ||
+	    (rc = set_jstr(&e->session_id, root, "taskId")) < 0)
+		return rc;
+	if (json_is_string(json_array_get(roots, 0)) &&
+	    (rc = set_cwd(e, json_string_value(json_array_get(roots, 0)), NULL)) < 0)
+		return rc;
+	e->session_start = streq(e->event, "TaskStart") || streq(e->event, "TaskResume");
+	e->is_shell = shell_tool(e->agent, jstr(t, "toolName", NULL));
+	if (!e->is_shell)
+		return 0;
+	if ((rc = command_from_input(&e->command, json_object_get(t, "parameters"))) < 0)
+		return rc;
+	result = jstr(t, "result", &rn);
+	if ((rc = cline_text(e, result ? result : "", result ? rn : 0, &found, &running)) < 0 ||
+	    found || running || t != json_object_get(root, "postToolUse"))
+		return rc;
+	success = json_object_get(t, "success");
+	e->exit_inferred = 1;
+	if (json_is_false(success))
+		e->exit_code = 1;
+	else
+		e->exit_code = deja_output_looks_failed(e->output, e->output_len);
+	return 0;
+}
+
+static int fill_generic(deja_hook_event *e, const json_t *root)
+{
+	size_t on = 0, en = 0;
+	const char *out, *er;
+	int rc;
+
+	if ((rc = set_event(e, root, "hook_event_name", "event")) < 0 ||
+	    (rc = set_jstr(&e->session_id, root, "intent_id")) < 0 ||
+	    (!e->session_id && (rc = set_jstr(&e->session_id, root, "session_id")) < 0) ||
+	    (rc = set_cwd(e, jstr(root, "cwd", NULL), NULL)) < 0)
+		return rc;
+	e->session_start = streq(e->event, "SessionStart");
+	if ((rc = command_from_value(&e->command, json_object_get(root, "command"))) < 0)
+		return rc;
+	if (!(e->is_shell = e->command != NULL))
+		return 0;
+	jcode(json_object_get(root, "exit_code"), &e->exit_code);
+	out = jstr(root, "output", &on);
+	if (out)
+		return set_output(e, out, on);
+	out = jstr(root, "stdout", &on);
+	er = jstr(root, "stderr", &en);
+	return set_output2(e, out, on, er, en);
+}
+
+static const char *json_type_name(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER:
+	case JSON_REAL: return "a number";
+	case JSON_TRUE:
+	case JSON_FALSE: return "a boolean";
+	default: return "null";
+	}
+}
+
+int deja_hook_event_parse(deja_hook_event *out, deja_agent agent, const char *json, size_t len,
+			  deja_error *err)
+{
+	deja_hook_event e = DEJA_HOOK_EVENT_INIT;
+	const char *name = deja_agent_name(agent);
+	json_t *root = NULL;
+	json_error_t jerr;
+	size_t i = 0;
+	int rc = 0, oom;
+
+	*out = (deja_hook_event)DEJA_HOOK_EVENT_INIT;
+	if (!agent_known(agent))
+		return deja_error_set(err, DEJA_EINVAL, "unknown agent %d", (int)agent);
+	while (json && i < len && strchr(" \t\r\n", json[i]) && json[i])
+		i++;
+	if (!json || i == len)
+		return deja_error_set(err, DEJA_EINVAL, "the %s hook payload is empty", name);
+	if (!(root = load(json, len, JSON_DECODE_ANY, &jerr, &oom))) {
+		if (oom)
+			rc = deja_error_set(err, DEJA_ENOMEM, "out of memory reading the %s hook payload", name);
+		else
+			rc = deja_error_set(err, DEJA_EINVAL,
+					    "the %s hook payload is not valid JSON: %s (line %d, column %d)",
+					    name, jerr.text, jerr.line, jerr.column);
+		goto out;
+	}
+	if (!json_is_object(root)) {
+		rc = deja_error_set(err, DEJA_EINVAL, "the %s hook payload is %s, not a JSON object",
+				    name, json_type_name(root));
+		goto out;
+	}
+	e.agent = agent;
+	switch (agent) {
+	case DEJA_AGENT_CLAUDE: rc = fill_claude(&e, root); break;
+	case DEJA_AGENT_CODEX: rc = fill_codex(&e, root); break;
+	case DEJA_AGENT_GEMINI: rc = fill_gemini(&e, root); break;
+	case DEJA_AGENT_COPILOT: rc = fill_copilot(&e, root); break;
+	case DEJA_AGENT_CURSOR: rc = fill_cursor(&e, root); break;
+	case DEJA_AGENT_CLINE: rc = fill_cline(&e, root); break;
+	case DEJA_AGENT_GENERIC: rc = fill_generic(&e, root); break;
+	}
+	if (rc == 0 && !e.event)
+		rc = set_text(&e.event, NULL, "", 0);
+	if (rc == 0 && !e.output)
+		rc = set_output(&e, "", 0);
+	if (rc < 0) {
+		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory reading the %s hook payload", name);
+		goto out;
+	}
+	*out = e;
+	e = (deja_hook_event)DEJA_HOOK_EVENT_INIT;
+out:
+	deja_hook_event_release(&e);
+	json_decref(root);
+	return rc;
+}
+
+/* ---- the peek: the command without a tree of the payload --------------- */
+
+static const char *skip_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/* p at an opening '"': just past the closing one, or NULL.  memchr does
+ * the walking, so a megabyte of output costs microseconds. */
+static const char *str_end(const char *p, const char *end)
+{
+	const char *q = p + 1, *r, *b;
+
+	for (;;) {
+		if (!(r = memchr(q, '"', (size_t)(end - q))))
+			return NULL;
+		for (b = r; b > p + 1 && b[-1] == '\\'; b--)
+			;
+		if ((r - b) % 2 == 0)
+			return r + 1;
+		q = r + 1;
+	}
+}
+
+/* Just past the value starting at p, or NULL.  Brackets are counted, not
+ * matched: this only has to find the end, jansson judges the rest. */
+static const char *val_end(const char *p, const char *end)
+{
+	size_t depth = 0;
+	const char *q;
+
+	if (p >= end)
+		return NULL;
+	if (*p == '"')
+		return str_end(p, end);
+	if (*p == '{' || *p == '[') {
+		while (p < end) {
+			if (*p == '"') {
+				if (!(p = str_end(p, end)))
+					return NULL;
+				continue;
+			}
+			if (*p == '{' || *p == '[')
+				depth++;
+			else if ((*p == '}' || *p == ']') && --depth == 0)
+				return p + 1;
+			p++;
+		}
+		return NULL;
+	}
+	for (q = p; q < end && *q && !strchr(",}] \t\r\n", *q); q++)
+		;
+	return q > p ? q : NULL;
+}
+
+/* A JSON fragment of the payload, decoded (and repaired) as in the full
+ * parse, so that both readers agree. */
+static int frag(json_t **out, const char *p, const char *e)
+{
+	json_error_t jerr;
+	int oom;
+
+	*out = load(p, (size_t)(e - p), JSON_DECODE_ANY, &jerr, &oom);
+	return oom ? DEJA_ENOMEM : *out ? 0 : DEJA_EINVAL;
+}
+
+/* The last member named key (as jansson keeps the last of duplicates) of
+ * the object at obj: its value's span, or *v NULL. */
+static int member(const char *obj, const char *end, const char *key, const char **v,
+		  const char **ve)
+{
+	size_t klen = strlen(key);
+	const char *p, *ke, *q;
+	int rc, match;
+
+	*v = *ve = NULL;
+	if (obj >= end || *obj != '{')
+		return DEJA_EINVAL;
+	p = skip_ws(obj + 1, end);
+	if (p < end && *p == '}')
+		return 0;
+	for (;;) {
+		if (p >= end || *p != '"' || !(ke = str_end(p, end)))
+			return DEJA_EINVAL;
+		if (memchr(p + 1, '\\', (size_t)(ke - p - 1))) {
+			json_t *k;
+
+			if ((rc = frag(&k, p, ke)) < 0)
+				return rc;
+			match = json_string_length(k) == klen && !memcmp(json_string_value(k), key, klen);
+			json_decref(k);
+		} else {
+			match = (size_t)(ke - p - 2) == klen && !memcmp(p + 1, key, klen);
+		}
+		p = skip_ws(ke, end);
+		if (p >= end || *p != ':')
+			return DEJA_EINVAL;
+		p = skip_ws(p + 1, end);
+		if (!(q = val_end(p, end)))
+			return DEJA_EINVAL;
+		if (match) {
+			*v = p;
+			*ve = q;
+		}
+		p = skip_ws(q, end);
+		if (p < end && *p == ',') {
+			p = skip_ws(p + 1, end);
+			continue;
+		}
+		return p < end && *p == '}' ? 0 : DEJA_EINVAL;
+	}
+}
+
+/* The decoded value of a member, or *out NULL when absent. */
+static int member_json(json_t **out, const char *obj, const char *end, const char *key)
+{
+	const char *v, *ve;
+	int rc;
+
+	*out = NULL;
+	if ((rc = member(obj, end, key, &v, &ve)) < 0 || !v)
+		return rc;
+	return frag(out, v, ve);
+}
+
+static int peek_tool(const char **tobj, const char *root, const char *end, const char *key)
+{
+	const char *v, *ve;
+	int rc = member(root, end, key, &v, &ve);
+
+	*tobj = rc == 0 && v && *v == '{' ? v : NULL;
+	return rc;
+}
+
+int deja_hook_peek_command(char **out, deja_agent agent, const char *json, size_t len)
+{
+	const char *end = json + len, *root = skip_ws(json, end), *obj = root;
+	json_t *tool = NULL, *in = NULL, *args = NULL;
+	int rc, oom;
+
+	*out = NULL;
+	if (!agent_known(agent) || !json || root >= end || *root != '{')
+		return DEJA_EINVAL;
+	switch (agent) {
+	case DEJA_AGENT_CLAUDE:
+	case DEJA_AGENT_CODEX:
+	case DEJA_AGENT_GEMINI:
+	case DEJA_AGENT_COPILOT:
+	case DEJA_AGENT_CLINE:
+		if (agent == DEJA_AGENT_CLINE) {
+			if ((rc = peek_tool(&obj, root, end, "postToolUse")) < 0 ||
+			    (!obj && (rc = peek_tool(&obj, root, end, "preToolUse")) < 0) || !obj)
+				goto out;
+		}
+		rc = member_json(&tool, obj, end,
+				 agent == DEJA_AGENT_COPILOT || agent == DEJA_AGENT_CLINE ? "toolName" :
+											    "tool_name");
+		if (rc == 0 && !tool && agent == DEJA_AGENT_COPILOT)
+			rc = member_json(&tool, obj, end, "tool_name");
+		if (rc < 0 || !shell_tool(agent, json_string_value(tool)))
+			goto out;
+		rc = member_json(&in, obj, end,
+				 agent == DEJA_AGENT_COPILOT ? "toolArgs" :
+				 agent == DEJA_AGENT_CLINE ? "parameters" : "tool_input");
+		if (rc < 0)
+			goto out;
+		if (agent == DEJA_AGENT_COPILOT) {
+			args = copilot_args(in, &oom);
+			if (oom) {
+				rc = DEJA_ENOMEM;
+				goto out;
+			}
+		}
+		rc = command_from_input(out, args ? args : in);
+		break;
+	case DEJA_AGENT_CURSOR:
+	case DEJA_AGENT_GENERIC:
+		if (agent == DEJA_AGENT_CURSOR) {
+			if ((rc = member_json(&tool, root, end, "hook_event_name")) < 0 ||
+			    !cursor_shell_event(json_string_value(tool)))
+				goto out;
+		}
+		if ((rc = member_json(&in, root, end, "command")) == 0)
+			rc = command_from_value(out, in);
+		break;
+	}
+out:
+	json_decref(tool);
+	json_decref(in);
+	json_decref(args);
+	if (rc < 0) {
+		free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
+/* ---- replies ------------------------------------------------------------- */
+
+/* Bytes in the first max characters of valid UTF-8 s[0..n). */
+static size_t cut_chars(const char *s, size_t n, size_t max)
+{
+	size_t chars = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && chars++ == max)
+			return i;
+	}
+	return n;
+}
+
+/* At most max bytes of valid UTF-8 s[0..n), ending between characters. */
+static size_t cut_bytes(const char *s, size_t n, size_t max)
+{
+	if (n <= max)
+		return n;
+	while (max > 0 && ((unsigned char)s[max] & 0xc0) == 0x80)
+		max--;
+	return max;
+}
+
+int deja_hook_reply(deja_buf *out, deja_agent agent, const char *event, const char *context,
+		    size_t max_chars)
+{
+	deja_buf ctx = DEJA_BUF_INIT, ev = DEJA_BUF_INIT;
+	json_t *root = NULL, *inner = NULL;
+	char *text = NULL;
+	size_t n;
+	int rc = DEJA_ENOMEM;
+
+	if (!agent_known(agent))
+		return DEJA_EINVAL;
+	if (!context || !*context || agent == DEJA_AGENT_CURSOR)
+		return deja_buf_puts(out, agent == DEJA_AGENT_CLINE ? "{\"cancel\":false}" : "{}");
+	if (deja_utf8_sanitize(&ctx, context, strlen(context)) < 0)
+		goto out;
+	n = max_chars ? cut_chars(ctx.ptr, ctx.len, max_chars) : ctx.len;
+	if (agent == DEJA_AGENT_CLINE)
+		n = cut_bytes(ctx.ptr, n, CLINE_CONTEXT_MAX);
+	if (!(root = json_object()))
+		goto out;
+	/* json_object_set_new() takes a NULL value as a failure: no leak */
+	switch (agent) {
+	case DEJA_AGENT_CLAUDE:
+	case DEJA_AGENT_CODEX:
+	case DEJA_AGENT_GEMINI:
+		if (!event || !*event)
+			event = agent == DEJA_AGENT_GEMINI ? "AfterTool" : "PostToolUse";
+		if (deja_utf8_sanitize(&ev, event, strlen(event)) < 0 || !(inner = json_object()) ||
+		    json_object_set_new(inner, "hookEventName", json_stringn(ev.ptr, ev.len)) < 0 ||
+		    json_object_set_new(inner, "additionalContext", json_stringn(ctx.ptr, n)) < 0 ||
+		    json_object_set(root, "hookSpecificOutput", inner) < 0)
+			goto out;
+		break;
+	case DEJA_AGENT_CLINE:
+		if (json_object_set_new(root, "cancel", json_false()) < 0 ||
+		    json_object_set_new(root, "contextModification", json_stringn(ctx.ptr, n)) < 0)
+			goto out;
+		break;
+	default:
+		if (json_object_set_new(root, "additionalContext", json_stringn(ctx.ptr, n)) < 0)
+			goto out;
+		break;
+	}
+	if ((text = json_dumps(root, JSON_COMPACT)))
+		rc = deja_buf_puts(out, text);
+out:
+	free(text);
+	json_decref(inner);
+	json_decref(root);
+	deja_buf_release(&ctx);
+	deja_buf_release(&ev);
+	return rc;
+}
+
+/* ---- failure from text --------------------------------------------------- */
+
+/* Past leading blanks and ANSI CSI sequences (colour, bold). */
+static const char *skip_decor(const char *p, const char *e)
+{
+	for (;;) {
+		while (p < e && (*p == ' ' || *p == '\t'))
+			p++;
+		if (e - p < 2 || p[0] != '\x1b' || p[1] != '[')
+			return p;
+		for (p += 2; p < e && !(*p >= 0x40 && *p <= 0x7e); p++)
+			;
+		if (p < e)
+			p++;
+	}
+}
+
+/* word (" failed", " error") preceded by a count above 0. */
+static int has_count(const char *b, const char *e, const char *word)
+{
+	size_t wl = strlen(word);
+	const char *q = b, *d;
+
+	while ((q = memmem(q, (size_t)(e - q), word, wl))) {
+		for (d = q; d > b && is_digit(d[-1]); d--)
+			;
+		for (; d < q; d++)
+			if (*d != '0')
+				return 1;
+		q += wl;
+	}
+	return 0;
+}
+
+/* "exit code N", "exit status N", "exited with code N" with N != 0. */
+static int nonzero_exit(const char *b, const char *e)
+{
+	static const char *const needles[] = { "xit code", "xit status", "with code", NULL };
+
+	for (size_t i = 0; needles[i]; i++) {
+		size_t nl = strlen(needles[i]);
+		const char *q = b;
+		int code;
+
+		while ((q = memmem(q, (size_t)(e - q), needles[i], nl))) {
+			q += nl;
+			while (q < e && (*q == ':' || *q == ' '))
+				q++;
+			if (parse_uint(q, e, &code, NULL) && code != 0)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+static int word_at(const char *b, const char *e, const char *w)
+{
+	size_t wl = strlen(w);
+	const char *q = b;
+
+	while ((q = memmem(q, (size_t)(e - q), w, wl))) {
+		int before = q > b && ((q[-1] >= 'A' && q[-1] <= 'Z') || (q[-1] >= 'a' && q[-1] <= 'z'));
+		int after = q + wl < e && ((q[wl] >= 'A' && q[wl] <= 'Z') || (q[wl] >= 'a' && q[wl] <= 'z'));
+
+		if (!before && !after)
+			return 1;
+		q += wl;
+	}
+	return 0;
+}
+
+static int line_failed(const char *b, const char *e)
+{
+	static const char *const starts[] = {
+		"npm ERR!", "npm error", "FAIL ", "FAIL\t", "--- FAIL", "error:", "error[", "Error:",
+		"ERROR:", "ERROR ", "Traceback (most recent call last)", "make: *** ", NULL
+	};
+	const char *t, *q;
+	int n;
+
+	if (e > b && e[-1] == '\r')
+		e--;
+	t = skip_decor(b, e);
+	for (size_t i = 0; starts[i]; i++)
+		if (has_prefix(t, e, starts[i]))
+			return 1;
+	if (has_prefix(t, e, "make[") && memmem(t, (size_t)(e - t), "]: *** ", 7))
+		return 1;
+	if ((has_prefix(t, e, "Test") || (t < e && *t == '=')) && has_count(t, e, " failed"))
+		return 1;
+	if (t < e && *t == '=' && has_count(t, e, " error"))
+		return 1;
+	if (has_prefix(t, e, "\xe2\x9c\x96 ") && !memmem(t, (size_t)(e - t), "(0 errors", 9))
+		return 1; /* eslint's "✖ N problems": warnings alone exit 0 */
+	if (has_prefix(t, e, "Found ") && has_count(t, e, " error"))
+		return 1;
+	if (parse_uint(t, e, &n, &q) && n > 0 && has_prefix(q, e, " failing"))
+		return 1; /* mocha */
+	return memmem(b, (size_t)(e - b), ": error:", 8) ||
+	       memmem(b, (size_t)(e - b), ": fatal error:", 14) ||
+	       ((q = memmem(b, (size_t)(e - b), "error TS", 8)) && q + 8 < e && is_digit(q[8])) ||
+	       memmem(b, (size_t)(e - b), "command not found", 17) || word_at(b, e, "FAILED") ||
+	       nonzero_exit(b, e);
+}
+
+int deja_output_looks_failed(const char *output, size_t len)
+{
+	const char *p = output, *end = output + len;
+
+	while (p && p < end) {
+		const char *le = eol(p, end);
+
+		if (line_failed(p, le))
+			return 1;
+		p = le + 1;
+	}
+	return 0;
+}

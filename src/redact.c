@@ -47,6 +47,11 @@ enum { T_NONE = 0, T_WORD, T_COLON, T_EQ, T_DASH };
 struct deja_redactor {
 	uint16_t cls[256];
 	uint8_t trig[256];
+	/* start[w][c]: may byte c start a match when the byte before it is
+	 * (w = 1) or is not (w = 0) base64url?  One lookup per byte in the
+	 * hot loop, and prefix letters inside words are not candidates. */
+	uint8_t start[2][256];
+	uint8_t wordy[256];
 };
 
 /* A found secret: replace [start, end) by the kind.  When nothing is found,
@@ -127,6 +132,11 @@ int deja_redactor_new(deja_redactor **out, deja_error *err)
 	r->trig[':'] = T_COLON;
 	r->trig['='] = T_EQ;
 	r->trig['-'] = T_DASH;
+	for (c = 0; c < 256; c++) {
+		r->wordy[c] = (r->cls[c] & C_B64URL) != 0;
+		r->start[0][c] = r->trig[c] != T_NONE;
+		r->start[1][c] = r->trig[c] != T_NONE && r->trig[c] != T_WORD;
+	}
 	*out = r;
 	return 0;
 }
@@ -143,23 +153,24 @@ static int lower(int c)
 	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
 }
 
+/* Byte by byte: most calls fail on the first or second byte. */
 static int has_prefix(const struct scan *sc, size_t i, const char *lit)
 {
-	size_t l = strlen(lit);
-
-	return sc->n - i >= l && memcmp(sc->s + i, lit, l) == 0;
-}
-
-static int eq_ci(const unsigned char *p, size_t len, const char *lit)
-{
-	size_t l = strlen(lit);
-
-	if (len != l)
-		return 0;
-	for (size_t k = 0; k < l; k++)
-		if (lower(p[k]) != lit[k])
+	for (size_t k = 0; lit[k]; k++)
+		if (i + k >= sc->n || sc->s[i + k] != (unsigned char)lit[k])
 			return 0;
 	return 1;
+}
+
+/* p[0..len) equals the lowercase lit, ignoring case. */
+static int eq_ci(const unsigned char *p, size_t len, const char *lit)
+{
+	size_t k;
+
+	for (k = 0; k < len; k++)
+		if (!lit[k] || lower(p[k]) != lit[k])
+			return 0;
+	return !lit[k];
 }
 
 static int ends_ci(const unsigned char *p, size_t len, const char *lit)
@@ -312,6 +323,9 @@ static int name_kind(const unsigned char *name, size_t len)
 	};
 	size_t cs, cl;
 
+	/* Every secret name ends in n, t, d or y: most names stop here. */
+	if (!len || !in_set("ntdyNTDY", name[len - 1]))
+		return NAME_NO;
 	if (ends_ci(name, len, "authorization"))
 		return NAME_AUTH;
 	if (ends_ci(name, len, "secret_access_key") ||
@@ -582,6 +596,21 @@ static int match_pem(const struct scan *sc, size_t i, struct match *m)
 	return found(m, i, sc->n, kind_pem);
 }
 
+/* Where a private key block starts in [i, end), or 0. */
+static size_t pem_within(const struct scan *sc, size_t i, size_t end)
+{
+	const unsigned char *q;
+	size_t k;
+
+	while (i < end && (q = memmem(sc->s + i, end - i, "-----BEGIN", 10))) {
+		i = (size_t)(q - sc->s);
+		if (pem_line(sc, i, "BEGIN ", &k))
+			return i;
+		i++;
+	}
+	return 0;
+}
+
 /* ---- URLs with a password -------------------------------------------- */
 
 /* At the ':' of "scheme://user:password@host". */
@@ -796,20 +825,21 @@ static int quoted_value(const struct scan *sc, size_t v, size_t *vs,
 
 		if (c == '\n' || c == '\r')
 			break;
-		/* Prose, or partly redacted already (see has_marker). */
-		if (HAS(sc, k, C_WS) || (c == '[' && has_prefix(sc, k, "[REDACTED:")))
-			return 0;
+		if (HAS(sc, k, C_WS))
+			return 0;      /* prose */
 		if (esc) {
 			if (c == '\\' && k + 1 < sc->n && sc->s[k + 1] == q)
 				break;
-		} else if (c == '\\' && q != '\'') {
-			k++;
+		} else if (c == '\\' && q != '\'' && k + 1 < sc->n &&
+			   !HAS(sc, k + 1, C_WS)) {
+			k++;           /* an escaped character, never the end */
 		} else if (c == q) {
 			break;
 		}
 	}
 	*ve = k < sc->n ? k : sc->n;
-	return 1;
+	/* Partly redacted already (see has_marker). */
+	return !has_marker(sc, *vs, *ve - *vs);
 }
 
 /* At an '=' or ':' that may end a secret's name. */
@@ -957,29 +987,34 @@ static int put_kind(deja_buf *out, const char *kind)
  */
 static int scan_range(struct scan *sc, size_t i, size_t end)
 {
+	const deja_redactor *r = sc->r;
+	const unsigned char *s = sc->s;
 	size_t n = sc->n;
-	const char *pem;
+	size_t pem;
 	int rc = 0;
 
 	sc->n = end;
 	while (i < end) {
 		struct match m = { 0, 0, 0, NULL };
-		unsigned t = sc->r->trig[sc->s[i]];
 
-		if (!t) {
-			i++;
-			continue;
+		/* The hot loop.  Each test reads the byte pair afresh rather
+		 * than carrying the previous byte's class, so that iterations
+		 * do not wait on each other's loads. */
+		if (!r->start[i > sc->floor && r->wordy[s[i - 1]]][s[i]]) {
+			do {
+				if (++i == end)
+					goto out;
+			} while (!r->start[r->wordy[s[i - 1]]][s[i]]);
 		}
-		if (!try_at(sc, i, t, &m)) {
+		if (!try_at(sc, i, r->trig[s[i]], &m)) {
 			i = m.resume > i ? m.resume : i + 1;
 			continue;
 		}
 		/* A value or token class that admits '-' can run into a key
 		 * block ("KEY=-----BEGIN ..."); stop there so that the block
 		 * is matched whole rather than cut after "BEGIN". */
-		if (m.kind != kind_pem &&
-		    (pem = memmem(sc->s + m.start, m.end - m.start, "-----BEGIN ", 11))) {
-			m.end = (size_t)((const unsigned char *)pem - sc->s);
+		if (m.kind != kind_pem && (pem = pem_within(sc, m.start, m.end))) {
+			m.end = pem;
 			if (m.end == m.start) {
 				i++;
 				continue;

@@ -40,7 +40,8 @@ int deja_buf_puts(deja_buf *b, const char *s);
 int deja_buf_putc(deja_buf *b, char c);
 int deja_buf_printf(deja_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-int deja_buf_vprintf(deja_buf *b, const char *fmt, va_list ap);
+int deja_buf_vprintf(deja_buf *b, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 
 /* Shorten to len (len <= b->len); keeps the allocation. */
 void deja_buf_truncate(deja_buf *b, size_t len);

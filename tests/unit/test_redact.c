@@ -157,7 +157,8 @@ static void test_openai_anthropic_keys(void **state)
 	/* Legacy 48-character key, and kebab-case words that are not keys. */
 	expect(state, "Incorrect API key provided: s" "k-T3BlbkFJa1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8s9\n",
 	       "Incorrect API key provided: [REDACTED:openai-key]\n", 1);
-	expect_unchanged(state, "see sk-learn-compat-layer-notes and sk-12 in risk-matrix-for-2024-planning\n");
+	expect_unchanged(state, "see sk-learn-compat-layer-notes and sk-12 in risk-matrix-for-2024-planning\n"
+				"sk-2024-roadmap-for-the-platform-team\n");
 }
 
 static void test_google_api_key(void **state)
@@ -224,6 +225,12 @@ static void test_private_key_blocks(void **state)
 	       "-----END CERTIFICATE-----\ntail\n",
 	       "ssh: [REDACTED:private-key]", 1);
 
+	/* An env dump of a multi-line variable: the value is the block. */
+	expect(state,
+	       "HOME=/root\nTLS_KEY=-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBkg4LVWM9nuwNSk3yByxZpYRTBn\n"
+	       "-----END EC PRIVATE KEY-----\nPATH=/usr/bin\n",
+	       "HOME=/root\nTLS_KEY=[REDACTED:private-key]\nPATH=/usr/bin\n", 1);
+
 	/* Certificates and public keys are not secrets. */
 	expect_unchanged(state, "-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIE\n-----END CERTIFICATE-----\n"
 				"-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYI\n-----END PUBLIC KEY-----\n");
@@ -240,6 +247,9 @@ static void test_url_passwords(void **state)
 	       "DATABASE_URL=postgres://app:[REDACTED:url-password]@db.internal:5432/app?sslmode=disable\n"
 	       "redis://:[REDACTED:url-password]@cache:6379/0 and amqp://guest:[REDACTED:url-password]@mq/\n",
 	       4);
+	/* A token as the user is not skipped over for keeping the user. */
+	expect(state, "git clone https://gh" "p_R7kQ2mX9vL4nT8wZ1bC5dF3gH6jK0pS2uY4a:x-oauth-basic@github.com/acme/api",
+	       "git clone https://[REDACTED:github-token]:[REDACTED:url-password]@github.com/acme/api", 2);
 	/* No password, a port, a placeholder, a path '@', a Windows drive. */
 	expect_unchanged(state,
 			 "ssh://git@github.com:22/acme/api.git http://localhost:3000/login "
@@ -335,6 +345,7 @@ static void test_ordinary_output_untouched(void **state)
 		"    token = p->next;\n"
 		"  \"max_tokens\": 4096, \"eos_token\": \"[EOS]\", \"primary_key\": \"id\",\n"
 		"  \"password_min_length\": 8, \"token\": 42, \"monkey\": \"banana\"\n"
+		"PUBLIC_KEY=MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE publicKey: BPk3x9Lq2Zr7\n"
 		"assert user.check_password(\"must be 8 chars\")\n"
 		"expect(validate({password: \"must be 8 chars\"})).toBe(false)\n"
 		"eslint: no-secrets/no-secrets, sk-proj is a prefix, ghp_short\n"
@@ -399,8 +410,9 @@ static void test_appends_and_limit(void **state)
 	assert_string_equal(out.ptr, "prefix|TOKEN=[REDACTED:secret-assignment]");
 	deja_buf_release(&out);
 
-	/* A ceiling that the replacement exceeds: out is left as it was. */
-	deja_buf_init(&out, 20);
+	/* A ceiling that cuts the replacement in the middle (room for
+	 * "[REDACTED:" and "]" but not the kind): out is left as it was. */
+	deja_buf_init(&out, 21);
 	deja_buf_puts(&out, "keep");
 	assert_int_equal(deja_redact(*state, &out, "TOKEN=abc123", 12, &count),
 			 DEJA_ETOOBIG);
@@ -423,6 +435,46 @@ static void test_count_and_idempotence(void **state)
 	assert_absent(&once, "zz9");
 	deja_buf_release(&once);
 	deja_buf_release(&twice);
+}
+
+/*
+ * Inputs (reduced from fuzzing) where a second pass used to redact more:
+ * what a pass decides must not depend on bytes that the pass itself
+ * replaces.
+ */
+static void test_idempotence_regressions(void **state)
+{
+	static const struct {
+		const char *in, *secret; /* secret: must be gone, or NULL */
+	} cases[] = {
+		/* a placeholder '$' that a token follows */
+		{ "\"ANTHROPIC_API_KEY\": $s" "k-ant-api03-Xy12Zz34Aa56Bb78Cc90Dd12Ee34Ff56Gg78Hh90-AA\",\n",
+		  "Zz34Aa56" },
+		/* an escaped character just before a key block */
+		{ "{\"GITHUB_TOKEN\": \"g\\\\\\-----BEGIN RSA PRIVATE KEY-----\nabc", "abc" },
+		/* a token standing where an Authorization scheme would be */
+		{ "Authorization:  \"s" "k-aABb78Cc90Dd1zECITHU e3KEY----", "aABb78" },
+		/* a key block where a URL's host would be (not a URL then) */
+		{ "https://deploy:s2cr3t@-----BEGIN RSA PRIVATE KEY-----N=x\n", "N=x" },
+		/* a secret whose tail reads like "Unexpected" */
+		{ "s" "k-proj-Ab12Cd34Ef56Gh78Ij9expected token: '}' at 3\n", "Ab12Cd34" },
+		/* a token right after a key block's END line */
+		{ "-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----gh"
+		  "p_R7kQ2mX9vL4nT8wZ1bC5dF3gH6jK0pS2uY4a\n", "R7kQ2mX9" },
+		/* a later '@' whose "host" is a secret */
+		{ "https://deploy:s3cr3t@regisTOKEN=ample.cloy:s3CrR+tE@[\n", "s3cr3t" },
+	};
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		deja_buf once = DEJA_BUF_INIT, twice = DEJA_BUF_INIT;
+
+		assert_true(run(state, &once, cases[k].in, strlen(cases[k].in)) > 0);
+		assert_int_equal(run(state, &twice, once.ptr, once.len), 0);
+		assert_string_equal(twice.ptr, once.ptr);
+		assert_absent(&once, cases[k].secret);
+		deja_buf_release(&once);
+		deja_buf_release(&twice);
+	}
 }
 
 /* 1 MiB of realistic output with three secrets: start, middle, end. */
@@ -493,6 +545,7 @@ int main(void)
 		cmocka_unit_test(test_empty_and_arguments),
 		cmocka_unit_test(test_appends_and_limit),
 		cmocka_unit_test(test_count_and_idempotence),
+		cmocka_unit_test(test_idempotence_regressions),
 		cmocka_unit_test(test_one_megabyte),
 		cmocka_unit_test(test_long_token),
 	};

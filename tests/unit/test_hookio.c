@@ -1,0 +1,768 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "deja/buf.h"
+#include "deja/common.h"
+#include "deja/hookio.h"
+#include "deja/utf8.h"
+
+#define W "/home/dev/shop"
+
+/* Fixtures live in the source tree; DEJA_SRCDIR points there when the test
+ * does not run from the repository root. */
+static char *read_fixture(const char *name, size_t *len)
+{
+	deja_buf path = DEJA_BUF_INIT, b = DEJA_BUF_INIT;
+	const char *dir = getenv("DEJA_SRCDIR");
+	char chunk[8192];
+	size_t n;
+	FILE *f;
+
+	deja_buf_printf(&path, "%s/tests/hooks/fixtures/%s.json", dir ? dir : ".", name);
+	f = fopen(path.ptr, "rb");
+	if (!f)
+		fail_msg("cannot open fixture %s", path.ptr);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		deja_buf_put(&b, chunk, n);
+	fclose(f);
+	deja_buf_release(&path);
+	*len = b.len;
+	return deja_buf_detach(&b);
+}
+
+static void parse_ok(deja_hook_event *e, deja_agent agent, const char *json, size_t len)
+{
+	deja_error err = DEJA_ERROR_INIT;
+	int rc = deja_hook_event_parse(e, agent, json, len, &err);
+
+	if (rc != 0)
+		fail_msg("parse failed (%d): %s", rc, deja_error_message(&err));
+	deja_error_release(&err);
+	assert_non_null(e->event);
+	assert_non_null(e->output);
+	assert_int_equal(strlen(e->output), e->output_len);
+	assert_true(deja_utf8_valid(e->output, e->output_len));
+}
+
+static void parse_str(deja_hook_event *e, deja_agent agent, const char *json)
+{
+	parse_ok(e, agent, json, strlen(json));
+}
+
+static void assert_str_or_null(const char *got, const char *want)
+{
+	if (!want)
+		assert_null(got);
+	else
+		assert_string_equal(got, want);
+}
+
+/* ---- every fixture -------------------------------------------------------- */
+
+struct fixture {
+	const char *file;
+	deja_agent agent;
+	const char *event;
+	int is_shell, session_start;
+	const char *command;
+	int exit_code, exit_inferred, interrupted;
+	const char *output_starts; /* NULL: output is "" */
+	const char *output_has;    /* NULL: no check */
+	const char *output_lacks;  /* the agent's framing, which must be gone */
+	const char *cwd, *session_id;
+};
+
+#define CSID "3f9c2b1e-7a44-4d1f-9b0e-52c1d7e8a6f1"
+#define XSID "0199a213-81c0-7800-8aa1-bbab2a035a53"
+#define GSID "c2b7e0e4-5a0f-4f0a-9a52-6f3d0f7c9a11"
+#define PSID "a1f3c9d2-1b7e-4c55-9e0b-3d2f6a8b7c10"
+#define USID "b5e2f0a7-9c3d-4e61-8f2a-0d9c7e4b1a23"
+#define ESLINT_HEAD "\n" W "/src/app.js\n  4:9  error  'currency'"
+#define NPM_HEAD "\n> shop@1.0.0 test\n> jest\n"
+
+static const struct fixture fixtures[] = {
+	{ "claude-code-eslint-fail", DEJA_AGENT_CLAUDE, "PostToolUseFailure", 1, 0, "npx eslint .",
+	  1, 0, 0, ESLINT_HEAD, "\xe2\x9c\x96 2 problems (2 errors, 0 warnings)", "Exit code", W, CSID },
+	{ "claude-code-jest-pass", DEJA_AGENT_CLAUDE, "PostToolUse", 1, 0, "npm test", 0, 0, 0,
+	  NPM_HEAD, "\nPASS ./sum.test.js", NULL, W, CSID },
+	{ "claude-code-ls", DEJA_AGENT_CLAUDE, "PostToolUse", 1, 0, "ls -la", 0, 0, 0, "total 24\n",
+	  "eslint.config.js", NULL, W, CSID },
+	{ "claude-code-string-response", DEJA_AGENT_CLAUDE, "PostToolUse", 1, 0, "npm run lint", 0,
+	  0, 0, "\n> shop@1.0.0 lint\n", NULL, NULL, W, CSID },
+	{ "claude-code-interrupted", DEJA_AGENT_CLAUDE, "PostToolUseFailure", 1, 0,
+	  "npm test -- --watch", -1, 0, 1, "Request interrupted by user", NULL, NULL, W, CSID },
+	{ "claude-code-session-start", DEJA_AGENT_CLAUDE, "SessionStart", 0, 1, NULL, -1, 0, 0, NULL,
+	  NULL, NULL, W, CSID },
+	{ "codex-jest-fail", DEJA_AGENT_CODEX, "PostToolUse", 1, 0, "npm test", 1, 0, 0, NPM_HEAD,
+	  "Tests:       1 failed, 1 passed, 2 total", "Wall time", W, XSID },
+	{ "codex-argv-eslint", DEJA_AGENT_CODEX, "PostToolUse", 1, 0, "npx eslint src", 1, 0, 0,
+	  ESLINT_HEAD, NULL, "Chunk ID", W "/web", XSID },
+	{ "codex-no-status", DEJA_AGENT_CODEX, "PostToolUse", 1, 0, "ls -la", -1, 0, 0, "total 24\n",
+	  NULL, NULL, W, XSID },
+	{ "codex-jest-pass", DEJA_AGENT_CODEX, "PostToolUse", 1, 0, "npm test", 0, 0, 0, NPM_HEAD,
+	  "Tests:       2 passed, 2 total", "Process exited", W, XSID },
+	{ "gemini-tsc-fail", DEJA_AGENT_GEMINI, "AfterTool", 1, 0, "npx tsc --noEmit", 2, 0, 0,
+	  "src/cart.ts(12,7): error TS2322", "Found 1 error", "PGID", W "/web", GSID },
+	{ "gemini-jest-pass", DEJA_AGENT_GEMINI, "AfterTool", 1, 0, "npm test", 0, 0, 0, NPM_HEAD,
+	  "Ran all test suites.", "PGID", W, GSID },
+	{ "gemini-not-found", DEJA_AGENT_GEMINI, "AfterTool", 1, 0, "pytest -q", 127, 0, 0,
+	  "bash: line 1: pytest: command not found", NULL, "Exit Code", W, GSID },
+	{ "gemini-ls", DEJA_AGENT_GEMINI, "AfterTool", 1, 0, "ls -la", 0, 0, 0, "total 24\n", NULL,
+	  "Output:", W, GSID },
+	{ "gemini-cancelled", DEJA_AGENT_GEMINI, "AfterTool", 1, 0, "npx jest --watch", -1, 0, 1,
+	  "Determining test suites to run...", NULL, "cancelled", W, GSID },
+	{ "gemini-session-start", DEJA_AGENT_GEMINI, "SessionStart", 0, 1, NULL, -1, 0, 0, NULL, NULL,
+	  NULL, W, GSID },
+	{ "copilot-jest-fail", DEJA_AGENT_COPILOT, "postToolUse", 1, 0, "npm test", 1, 0, 0, NPM_HEAD,
+	  "Tests:       1 failed", "<exited", W, PSID },
+	{ "copilot-failure", DEJA_AGENT_COPILOT, "postToolUseFailure", 1, 0, "npx eslint .", 1, 0, 0,
+	  ESLINT_HEAD, NULL, "<exited", W, PSID },
+	{ "copilot-ls", DEJA_AGENT_COPILOT, "postToolUse", 1, 0, "ls -la", 0, 0, 0, "total 24\n", NULL,
+	  "<exited", W, NULL },
+	{ "copilot-view", DEJA_AGENT_COPILOT, "postToolUse", 0, 0, NULL, -1, 0, 0, NULL, NULL, NULL, W,
+	  NULL },
+	{ "cursor-eslint-fail", DEJA_AGENT_CURSOR, "afterShellExecution", 1, 0, "npx eslint .", 1, 1,
+	  0, ESLINT_HEAD, NULL, NULL, W, USID },
+	{ "cursor-jest-pass", DEJA_AGENT_CURSOR, "afterShellExecution", 1, 0, "npm test", 0, 1, 0,
+	  NPM_HEAD, NULL, NULL, W "/api", USID },
+	{ "cursor-ls", DEJA_AGENT_CURSOR, "afterShellExecution", 1, 0, "ls -la", 0, 1, 0, "total 24\n",
+	  NULL, NULL, W, USID },
+	{ "cline-jest-fail", DEJA_AGENT_CLINE, "PostToolUse", 1, 0, "npm test", 1, 1, 0, NPM_HEAD,
+	  "FAIL ./sum.test.js", "Command executed", W, "1759396401822" },
+	{ "cline-jest-pass", DEJA_AGENT_CLINE, "PostToolUse", 1, 0, "npm test", 0, 1, 0, NPM_HEAD,
+	  "PASS ./sum.test.js", "Command executed", W, "1759396401822" },
+	{ "cline-read-file", DEJA_AGENT_CLINE, "PostToolUse", 0, 0, NULL, -1, 0, 0, NULL, NULL, NULL, W,
+	  "1759396401822" },
+	{ "cline-task-start", DEJA_AGENT_CLINE, "TaskStart", 0, 1, NULL, -1, 0, 0, NULL, NULL, NULL, W,
+	  "1759396401822" },
+	{ "generic-eslint-fail", DEJA_AGENT_GENERIC, "", 1, 0, "npx eslint .", 1, 0, 0, ESLINT_HEAD,
+	  NULL, NULL, W, "task-7" },
+	{ "generic-jest-pass", DEJA_AGENT_GENERIC, "", 1, 0, "npm test", 0, 0, 0, NPM_HEAD, NULL, NULL,
+	  W, "sess-42" },
+};
+
+static void every_fixture_gives_its_fields(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
+		const struct fixture *f = &fixtures[i];
+		deja_hook_event e = DEJA_HOOK_EVENT_INIT;
+		char *peeked = (char *)1;
+		size_t len;
+		char *json = read_fixture(f->file, &len);
+
+		print_message("fixture %s\n", f->file);
+		parse_ok(&e, f->agent, json, len);
+		assert_int_equal(e.agent, f->agent);
+		assert_string_equal(e.event, f->event);
+		assert_int_equal(e.is_shell, f->is_shell);
+		assert_int_equal(e.session_start, f->session_start);
+		assert_str_or_null(e.command, f->command);
+		assert_int_equal(e.exit_code, f->exit_code);
+		assert_int_equal(e.exit_inferred, f->exit_inferred);
+		assert_int_equal(e.interrupted, f->interrupted);
+		if (!f->output_starts)
+			assert_string_equal(e.output, "");
+		else if (strncmp(e.output, f->output_starts, strlen(f->output_starts)) != 0)
+			fail_msg("%s: output starts \"%.60s\"", f->file, e.output);
+		if (f->output_has && !strstr(e.output, f->output_has))
+			fail_msg("%s: output lacks \"%s\"", f->file, f->output_has);
+		if (f->output_lacks && strstr(e.output, f->output_lacks))
+			fail_msg("%s: output keeps \"%s\"", f->file, f->output_lacks);
+		assert_str_or_null(e.cwd, f->cwd);
+		assert_str_or_null(e.session_id, f->session_id);
+
+		/* the cheap path agrees with the full one */
+		assert_int_equal(deja_hook_peek_command(&peeked, f->agent, json, len), 0);
+		assert_str_or_null(peeked, f->command);
+		free(peeked);
+		deja_hook_event_release(&e);
+		free(json);
+	}
+}
+
+/* ---- exit codes from text ---------------------------------------------- */
+
+static void exit_code_from_text(void **state)
+{
+	deja_hook_event e = DEJA_HOOK_EVENT_INIT;
+
+	(void)state;
+	parse_str(&e, DEJA_AGENT_CLAUDE,
+		  "{\"hook_event_name\":\"PostToolUseFailure\",\"tool_name\":\"Bash\","
+		  "\"tool_input\":{\"command\":\"make\"},"
+		  "\"error\":\"Exit code 1\\nmake: *** [all] Error 1\"}");
+	assert_int_equal(e.exit_code, 1);
+	assert_int_equal(e.exit_inferred, 0);
+	assert_string_equal(e.output, "make: *** [all] Error 1");
+	deja_hook_event_release(&e);
+
+	/* a failure that names no code is still a failure */
+	parse_str(&e, DEJA_AGENT_CLAUDE,
+		  "{\"hook_event_name\":\"PostToolUseFailure\",\"tool_name\":\"Bash\","
+		  "\"tool_input\":{\"command\":\"jest\"},\"error\":\"spawn /bin/sh ENOENT\"}");
+	assert_int_equal(e.exit_code, 1);
+	assert_int_equal(e.exit_inferred, 1);
+	assert_string_equal(e.output, "spawn /bin/sh ENOENT");
+	deja_hook_event_release(&e);
+
+	parse_str(&e, DEJA_AGENT_CODEX,
+		  "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"cargo test\"},"
+		  "\"tool_response\":\"Wall time: 3 seconds\\nProcess exited with code 2\\nOutput:\\n"
+		  "test result: FAILED\"}");
+	assert_int_equal(e.exit_code, 2);
+	assert_string_equal(e.output, "test result: FAILED");
+	deja_hook_event_release(&e);
+
+	parse_str(&e, DEJA_AGENT_CODEX,
+		  "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"go vet\"},"
+		  "\"tool_response\":\"Exit code: 3\\nWall time: 0.2 seconds\\nOutput:\\nvet: x\"}");
+	assert_int_equal(e.exit_code, 3);
+	assert_string_equal(e.output, "vet: x");
+	deja_hook_event_release(&e);
+
+	/* codex's older JSON-in-a-string result */
+	parse_str(&e, DEJA_AGENT_CODEX,
+		  "{\"tool_name\":\"shell\",\"tool_input\":{\"command\":[\"pytest\"]},"
+		  "\"tool_response\":\"{\\\"output\\\":\\\"1 failed\\\",\\\"metadata\\\":"
+		  "{\\\"exit_code\\\":1,\\\"duration_seconds\\\":0.4}}\"}");
+	assert_string_equal(e.command, "pytest");
+	assert_int_equal(e.exit_code, 1);
+	assert_string_equal(e.output, "1 failed");
+	deja_hook_event_release(&e);
+
+	parse_str(&e, DEJA_AGENT_GEMINI,
+		  "{\"hook_event_name\":\"AfterTool\",\"tool_name\":\"run_shell_command\","
+		  "\"tool_input\":{\"command\":\"mypy .\"},\"tool_response\":{\"llmContent\":"
+		  "\"Output: sh: mypy: not found\\nExit Code: 127\\nProcess Group PGID: 9\"}}");
+	assert_int_equal(e.exit_code, 127);
+	assert_string_equal(e.output, "sh: mypy: not found");
+	deja_hook_event_release(&e);
+
+	/* gemini's older layout always has the code, stdout and stderr apart */
+	parse_str(&e, DEJA_AGENT_GEMINI,
+		  "{\"tool_name\":\"run_shell_command\",\"tool_input\":{\"command\":\"npm test\"},"
+		  "\"tool_response\":{\"llmContent\":\"Command: npm test\\nDirectory: (root)\\n"
+		  "Stdout: out line\\nStderr: err line\\nError: (none)\\nExit Code: 1\\n"
+		  "Signal: (none)\\nBackground PIDs: (none)\\nProcess Group PGID: 77\"}}");
+	assert_int_equal(e.exit_code, 1);
+	assert_string_equal(e.output, "out line\nerr line");
+	deja_hook_event_release(&e);
+
+	/* gemini: the shell could not run it at all */
+	parse_str(&e, DEJA_AGENT_GEMINI,
+		  "{\"tool_name\":\"run_shell_command\",\"tool_input\":{\"command\":\"x\"},"
+		  "\"tool_response\":{\"llmContent\":\"Output: (empty)\\nError: spawn EACCES\","
+		  "\"error\":{\"message\":\"spawn EACCES\",\"type\":\"shell_execute_error\"}}}");
+	assert_int_equal(e.exit_code, 1);
+	assert_int_equal(e.exit_inferred, 1);
+	deja_hook_event_release(&e);
+
+	parse_str(&e, DEJA_AGENT_COPILOT,
+		  "{\"toolName\":\"bash\",\"toolArgs\":\"{\\\"command\\\":\\\"ruff check\\\"}\","
+		  "\"toolResult\":{\"resultType\":\"success\",\"textResultForLlm\":"
+		  "\"Found 2 errors.\\n<exited with exit code 5>\\n\"}}");
+	assert_int_equal(e.exit_code, 5);
+	assert_int_equal(e.exit_inferred, 0);
+	assert_string_equal(e.output, "Found 2 errors.");
+	deja_hook_event_release(&e);
+
+	parse_str(&e, DEJA_AGENT_CLINE,
+		  "{\"hookName\":\"PostToolUse\",\"postToolUse\":{\"toolName\":\"execute_command\","
+		  "\"parameters\":{\"command\":\"npm test\"},\"result\":\"Command executed.\\n"
+		  "Exit Code: 4 (Error - command failed)\\nOutput:\\nok\",\"success\":true}}");
+	assert_int_equal(e.exit_code, 4);
+	assert_int_equal(e.exit_inferred, 0);
+	assert_string_equal(e.output, "ok");
+	deja_hook_event_release(&e);
+
+	/* cline: still running, so no status */
+	parse_str(&e, DEJA_AGENT_CLINE,
+		  "{\"hookName\":\"PostToolUse\",\"postToolUse\":{\"toolName\":\"execute_command\","
+		  "\"parameters\":{\"command\":\"npm run dev\"},\"result\":\"Command is still running in "
+		  "the user's terminal.\\nHere's the output so far:\\nready on :3000\\n\\nYou will be "
+		  "updated on the terminal status and new output in the future.\",\"success\":true}}");
+	assert_int_equal(e.exit_code, -1);
+	assert_string_equal(e.output, "ready on :3000");
+	deja_hook_event_release(&e);
+
+	/* generic: numbers, numeric strings; negatives mean unknown */
+	parse_str(&e, DEJA_AGENT_GENERIC, "{\"command\":\"tsc\",\"exit_code\":\"2\"}");
+	assert_int_equal(e.exit_code, 2);
+	deja_hook_event_release(&e);
+	parse_str(&e, DEJA_AGENT_GENERIC, "{\"command\":\"tsc\",\"exit_code\":2.0,\"stdout\":\"a\",\"stderr\":\"b\"}");
+	assert_int_equal(e.exit_code, 2);
+	assert_string_equal(e.output, "a\nb");
+	deja_hook_event_release(&e);
+	parse_str(&e, DEJA_AGENT_GENERIC, "{\"command\":\"tsc\",\"exit_code\":-5}");
+	assert_int_equal(e.exit_code, -1);
+	deja_hook_event_release(&e);
+}
+
+static void argv_commands_are_joined(void **state)
+{
+	deja_hook_event e = DEJA_HOOK_EVENT_INIT;
+
+	(void)state;
+	parse_str(&e, DEJA_AGENT_CODEX,
+		  "{\"tool_name\":\"shell\",\"tool_input\":{\"command\":"
+		  "[\"npm\",\"test\",\"--\",\"--grep\",\"a b\",\"it's\"]}}");
+	assert_string_equal(e.command, "npm test -- --grep 'a b' 'it'\\''s'");
+	deja_hook_event_release(&e);
+	parse_str(&e, DEJA_AGENT_CODEX,
+		  "{\"tool_name\":\"shell\",\"tool_input\":{\"command\":[\"/bin/zsh\",\"-lc\","
+		  "\"cd web && npm test\"]}}");
+	assert_string_equal(e.command, "cd web && npm test");
+	deja_hook_event_release(&e);
+	/* not all strings: no command rather than a wrong one */
+	parse_str(&e, DEJA_AGENT_CODEX,
+		  "{\"tool_name\":\"shell\",\"tool_input\":{\"command\":[\"ls\",3]}}");
+	assert_null(e.command);
+	deja_hook_event_release(&e);
+}
+
+/* ---- missing and broken input ---------------------------------------------- */
+
+static void missing_fields_are_fine(void **state)
+{
+	(void)state;
+	for (deja_agent a = DEJA_AGENT_CLAUDE; a <= DEJA_AGENT_GENERIC; a++) {
+		deja_hook_event e = DEJA_HOOK_EVENT_INIT;
+		char *peeked = (char *)1;
+
+		parse_str(&e, a, "{}");
+		assert_string_equal(e.event, "");
+		assert_int_equal(e.is_shell, 0);
+		assert_int_equal(e.session_start, 0);
+		assert_null(e.command);
+		assert_int_equal(e.exit_code, -1);
+		assert_string_equal(e.output, "");
+		assert_null(e.cwd);
+		assert_null(e.session_id);
+		deja_hook_event_release(&e);
+		assert_int_equal(deja_hook_peek_command(&peeked, a, "{}", 2), 0);
+		assert_null(peeked);
+	}
+	{
+		deja_hook_event e = DEJA_HOOK_EVENT_INIT;
+
+		/* a shell tool with nothing else: no command, status unknown */
+		parse_str(&e, DEJA_AGENT_CLAUDE, "{\"tool_name\":\"Bash\",\"tool_input\":7}");
+		assert_int_equal(e.is_shell, 1);
+		assert_null(e.command);
+		assert_int_equal(e.exit_code, -1);
+		deja_hook_event_release(&e);
+	}
+}
+
+static void broken_json_is_einval(void **state)
+{
+	static const char *const bad[] = {
+		"", "   \n", "{", "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"",
+		"{\"a\":1,}", "{\"a\":1} trailing", "[1,2]", "42", "\"str\"", "null", "true",
+		"{'a':1}", "{\"a\":\"unterminated}", "\xff\xfe", NULL
+	};
+
+	(void)state;
+	for (size_t i = 0; bad[i]; i++) {
+		for (deja_agent a = DEJA_AGENT_CLAUDE; a <= DEJA_AGENT_GENERIC; a++) {
+			deja_hook_event e = DEJA_HOOK_EVENT_INIT;
+			deja_error err = DEJA_ERROR_INIT;
+
+			e.exit_code = 99;
+			assert_int_equal(deja_hook_event_parse(&e, a, bad[i], strlen(bad[i]), &err),
+					 DEJA_EINVAL);
+			assert_int_equal(err.code, DEJA_EINVAL);
+			assert_non_null(err.msg);
+			assert_non_null(strstr(err.msg, deja_agent_name(a)));
+			assert_null(e.event);
+			assert_null(e.output);
+			assert_int_equal(e.exit_code, -1);
+			deja_error_release(&err);
+		}
+	}
+	{
+		deja_hook_event e = DEJA_HOOK_EVENT_INIT;
+		deja_error err = DEJA_ERROR_INIT;
+
+		assert_int_equal(deja_hook_event_parse(&e, DEJA_AGENT_CLAUDE, NULL, 0, &err), DEJA_EINVAL);
+		deja_error_release(&err);
+		assert_int_equal(deja_hook_event_parse(&e, DEJA_AGENT_CLAUDE, "[]", 2, &err), DEJA_EINVAL);
+		assert_non_null(strstr(err.msg, "not a JSON object"));
+		deja_error_release(&err);
+		assert_int_equal(deja_hook_event_parse(&e, (deja_agent)42, "{}", 2, NULL), DEJA_EINVAL);
+	}
+}
+
+/* ---- bad bytes inside strings ------------------------------------------------ */
+
+static void invalid_utf8_is_repaired_not_fatal(void **state)
+{
+	/* Latin-1 é, a stray 0xff 0xfe, a lone surrogate escape, an escaped
+	 * NUL, a raw ESC, and a valid surrogate pair (U+1F600) that stays. */
+	static const char payload[] =
+		"{\"hook_event_name\":\"PostToolUse\",\"tool_name\":\"Bash\","
+		"\"tool_input\":{\"command\":\"npm t\xe9st\"},"
+		"\"tool_response\":{\"stdout\":\"caf\xe9 \xff\xfe ok \\ud800 x\\u0000y \x1b[31m"
+		" \\ud83d\\ude00 \\udc00\",\"stderr\":\"\"}}";
+	deja_hook_event e = DEJA_HOOK_EVENT_INIT;
+	char *peeked = NULL;
+
+	(void)state;
+	parse_ok(&e, DEJA_AGENT_CLAUDE, payload, sizeof(payload) - 1);
+	assert_string_equal(e.command, "npm t\xef\xbf\xbdst");
+	assert_int_equal(e.exit_code, 0);
+	assert_string_equal(e.output, "caf\xef\xbf\xbd \xef\xbf\xbd\xef\xbf\xbd ok \xef\xbf\xbd "
+				      "x\xef\xbf\xbdy \x1b[31m \xf0\x9f\x98\x80 \xef\xbf\xbd");
+	deja_hook_event_release(&e);
+	assert_int_equal(deja_hook_peek_command(&peeked, DEJA_AGENT_CLAUDE, payload, sizeof(payload) - 1), 0);
+	assert_string_equal(peeked, "npm t\xef\xbf\xbdst");
+	free(peeked);
+
+	/* and for an agent whose output is a top-level string */
+	{
+		static const char cur[] = "{\"hook_event_name\":\"afterShellExecution\","
+					  "\"command\":\"eslint .\",\"output\":\"\xc3(\\n\xe2\x9c\x96 1 problem (1 error, 0 warnings)\"}";
+
+		parse_ok(&e, DEJA_AGENT_CURSOR, cur, sizeof(cur) - 1);
+		assert_int_equal(e.exit_code, 1);
+		assert_int_equal(e.exit_inferred, 1);
+		assert_int_equal(strncmp(e.output, "\xef\xbf\xbd(", 4), 0);
+		deja_hook_event_release(&e);
+	}
+}
+
+/* 50 MB of output, with one bad byte near the end so that the repair path
+ * runs over all of it too. */
+static void fifty_megabytes(void **state)
+{
+	static const char head[] =
+		"{\"session_id\":\"s\",\"hook_event_name\":\"PostToolUseFailure\",\"tool_name\":\"Bash\","
+		"\"tool_input\":{\"command\":\"npx jest\"},\"error\":\"Exit code 1\\n";
+	static const char tail[] = "last \xef\xbf\xbd line";
+	const size_t lines = 50u * 1024 * 1024 / 64;
+	deja_buf b = DEJA_BUF_INIT;
+	deja_hook_event e = DEJA_HOOK_EVENT_INIT;
+	char line[64];
+	char *peeked = NULL;
+
+	(void)state;
+	memset(line, 'a', sizeof(line));
+	memcpy(line, "  at Object.<anonymous> (src/x.test.js:1:1) ", 44);
+	deja_buf_puts(&b, head);
+	for (size_t i = 0; i < lines; i++) {
+		deja_buf_put(&b, line, 63);
+		deja_buf_puts(&b, "\\n");
+	}
+	deja_buf_puts(&b, "last \xff line\"}");
+	assert_int_equal(deja_buf_status(&b), 0);
+	assert_true(b.len > 50u * 1024 * 1024);
+
+	assert_int_equal(deja_hook_peek_command(&peeked, DEJA_AGENT_CLAUDE, b.ptr, b.len), 0);
+	assert_string_equal(peeked, "npx jest");
+	free(peeked);
+
+	parse_ok(&e, DEJA_AGENT_CLAUDE, b.ptr, b.len);
+	assert_string_equal(e.command, "npx jest");
+	assert_int_equal(e.exit_code, 1);
+	assert_int_equal(e.output_len, lines * 64 + strlen(tail));
+	assert_string_equal(e.output + e.output_len - strlen(tail), tail);
+	assert_memory_equal(e.output, line, 63);
+	deja_hook_event_release(&e);
+	deja_buf_release(&b);
+}
+
+/* ---- the peek ---------------------------------------------------------------- */
+
+static int peek(char **out, deja_agent a, const char *json)
+{
+	return deja_hook_peek_command(out, a, json, strlen(json));
+}
+
+static void peek_reads_only_what_it_needs(void **state)
+{
+	char *c = (char *)1;
+
+	(void)state;
+	/* another tool: no command, even though tool_input has one */
+	assert_int_equal(peek(&c, DEJA_AGENT_CLAUDE,
+		"{\"tool_name\":\"Task\",\"tool_input\":{\"command\":\"x\"}}"), 0);
+	assert_null(c);
+	/* escaped keys and duplicates read as jansson reads them */
+	{
+		static const char j[] = "{\"tool_input\":{\"command\":\"a\"},\"tool\\u005fname\":\"Bash\","
+					"\"tool_input\":{\"command\":\"b\"}}";
+		deja_hook_event e = DEJA_HOOK_EVENT_INIT;
+
+		assert_int_equal(deja_hook_peek_command(&c, DEJA_AGENT_CLAUDE, j, sizeof(j) - 1), 0);
+		assert_string_equal(c, "b");
+		free(c);
+		parse_ok(&e, DEJA_AGENT_CLAUDE, j, sizeof(j) - 1);
+		assert_string_equal(e.command, "b");
+		deja_hook_event_release(&e);
+	}
+	/* cursor's other events are not shell commands */
+	assert_int_equal(peek(&c, DEJA_AGENT_CURSOR,
+		"{\"hook_event_name\":\"afterFileEdit\",\"command\":\"x\"}"), 0);
+	assert_null(c);
+	/* malformed where it had to look */
+	assert_int_equal(peek(&c, DEJA_AGENT_CLAUDE, "{\"tool_name\":"), DEJA_EINVAL);
+	assert_null(c);
+	assert_int_equal(deja_hook_peek_command(&c, DEJA_AGENT_GENERIC, "[]", 2), DEJA_EINVAL);
+	assert_int_equal(deja_hook_peek_command(&c, DEJA_AGENT_GENERIC, "", 0), DEJA_EINVAL);
+	assert_int_equal(deja_hook_peek_command(&c, (deja_agent)-1, "{}", 2), DEJA_EINVAL);
+}
+
+/* ---- replies ------------------------------------------------------------------ */
+
+static json_t *reply_json(deja_agent a, const char *event, const char *ctx, size_t max)
+{
+	deja_buf b = DEJA_BUF_INIT;
+	json_error_t jerr;
+	json_t *v;
+
+	assert_int_equal(deja_hook_reply(&b, a, event, ctx, max), 0);
+	v = json_loadb(b.ptr, b.len, 0, &jerr);
+	if (!v)
+		fail_msg("reply is not JSON: %s (%s)", jerr.text, b.ptr);
+	assert_true(json_is_object(v));
+	deja_buf_release(&b);
+	return v;
+}
+
+static const char *context_of(const json_t *v, deja_agent a)
+{
+	const json_t *h;
+
+	switch (a) {
+	case DEJA_AGENT_CLAUDE:
+	case DEJA_AGENT_CODEX:
+	case DEJA_AGENT_GEMINI:
+		assert_int_equal(json_object_size(v), 1);
+		h = json_object_get(v, "hookSpecificOutput");
+		assert_int_equal(json_object_size(h), 2);
+		return json_string_value(json_object_get(h, "additionalContext"));
+	case DEJA_AGENT_CLINE:
+		assert_int_equal(json_object_size(v), 2);
+		assert_true(json_is_false(json_object_get(v, "cancel")));
+		return json_string_value(json_object_get(v, "contextModification"));
+	default:
+		assert_int_equal(json_object_size(v), 1);
+		return json_string_value(json_object_get(v, "additionalContext"));
+	}
+}
+
+static void replies_put_the_context_where_each_agent_reads_it(void **state)
+{
+	static const char ctx[] = "deja: 2 past fixes for no-unused-vars:\n 1. \"remove it\" \\ \t\x01 \xe2\x9c\x93";
+
+	(void)state;
+	for (deja_agent a = DEJA_AGENT_CLAUDE; a <= DEJA_AGENT_GENERIC; a++) {
+		json_t *v = reply_json(a, NULL, ctx, 0);
+
+		if (a == DEJA_AGENT_CURSOR)
+			assert_int_equal(json_object_size(v), 0);
+		else
+			assert_string_equal(context_of(v, a), ctx);
+		json_decref(v);
+	}
+	{
+		json_t *v = reply_json(DEJA_AGENT_CLAUDE, "PostToolUseFailure", "x", 0);
+
+		assert_string_equal(json_string_value(json_object_get(json_object_get(v,
+			"hookSpecificOutput"), "hookEventName")), "PostToolUseFailure");
+		json_decref(v);
+		v = reply_json(DEJA_AGENT_CLAUDE, "", "x", 0);
+		assert_string_equal(json_string_value(json_object_get(json_object_get(v,
+			"hookSpecificOutput"), "hookEventName")), "PostToolUse");
+		json_decref(v);
+		v = reply_json(DEJA_AGENT_GEMINI, NULL, "x", 0);
+		assert_string_equal(json_string_value(json_object_get(json_object_get(v,
+			"hookSpecificOutput"), "hookEventName")), "AfterTool");
+		json_decref(v);
+	}
+}
+
+static void empty_context_gives_the_empty_reply(void **state)
+{
+	(void)state;
+	for (deja_agent a = DEJA_AGENT_CLAUDE; a <= DEJA_AGENT_GENERIC; a++) {
+		deja_buf b = DEJA_BUF_INIT;
+
+		assert_int_equal(deja_hook_reply(&b, a, "PostToolUse", NULL, 10), 0);
+		assert_string_equal(b.ptr, a == DEJA_AGENT_CLINE ? "{\"cancel\":false}" : "{}");
+		deja_buf_clear(&b);
+		assert_int_equal(deja_hook_reply(&b, a, NULL, "", 10), 0);
+		assert_string_equal(b.ptr, a == DEJA_AGENT_CLINE ? "{\"cancel\":false}" : "{}");
+		deja_buf_release(&b);
+	}
+	{
+		deja_buf b = DEJA_BUF_INIT;
+
+		deja_buf_puts(&b, "X");
+		assert_int_equal(deja_hook_reply(&b, DEJA_AGENT_COPILOT, NULL, "y", 0), 0);
+		assert_string_equal(b.ptr, "X{\"additionalContext\":\"y\"}");
+		assert_int_equal(deja_hook_reply(&b, (deja_agent)9, NULL, "y", 0), DEJA_EINVAL);
+		deja_buf_release(&b);
+	}
+}
+
+static void reply_context_is_cut_between_characters(void **state)
+{
+	deja_buf big = DEJA_BUF_INIT;
+	json_t *v;
+	const char *s;
+
+	(void)state;
+	v = reply_json(DEJA_AGENT_CLAUDE, NULL, "h\xc3\xa9llo w\xc3\xb6rld", 7);
+	assert_string_equal(context_of(v, DEJA_AGENT_CLAUDE), "h\xc3\xa9llo w");
+	json_decref(v);
+	v = reply_json(DEJA_AGENT_COPILOT, NULL, "\xe2\x9c\x93\xe2\x9c\x93\xe2\x9c\x93", 2);
+	assert_string_equal(context_of(v, DEJA_AGENT_COPILOT), "\xe2\x9c\x93\xe2\x9c\x93");
+	json_decref(v);
+	v = reply_json(DEJA_AGENT_GENERIC, NULL, "\xf0\x9f\x98\x80z", 1);
+	assert_string_equal(context_of(v, DEJA_AGENT_GENERIC), "\xf0\x9f\x98\x80");
+	json_decref(v);
+	/* invalid UTF-8 in the context is replaced, not passed on */
+	v = reply_json(DEJA_AGENT_CODEX, NULL, "ab\xff\xc3", 0);
+	assert_string_equal(context_of(v, DEJA_AGENT_CODEX), "ab\xef\xbf\xbd\xef\xbf\xbd");
+	json_decref(v);
+
+	/* cline: at most 50,000 bytes, still between characters */
+	for (int i = 0; i < 20000; i++)
+		deja_buf_puts(&big, "\xe2\x9c\x93");
+	v = reply_json(DEJA_AGENT_CLINE, NULL, big.ptr, 0);
+	s = context_of(v, DEJA_AGENT_CLINE);
+	assert_int_equal(strlen(s), 49998);
+	assert_true(deja_utf8_valid(s, strlen(s)));
+	json_decref(v);
+	v = reply_json(DEJA_AGENT_CLINE, NULL, big.ptr, 10);
+	assert_int_equal(strlen(context_of(v, DEJA_AGENT_CLINE)), 30);
+	json_decref(v);
+	v = reply_json(DEJA_AGENT_CLAUDE, NULL, big.ptr, 0);
+	assert_int_equal(strlen(context_of(v, DEJA_AGENT_CLAUDE)), 60000);
+	json_decref(v);
+	deja_buf_release(&big);
+}
+
+/* ---- failure from text ----------------------------------------------------- */
+
+static void output_failure_heuristic(void **state)
+{
+	static const char *const failed[] = {
+		"npm ERR! code ELIFECYCLE\n",
+		"npm error Lifecycle script `test` failed with error:\n",
+		"\n/a/b.js\n  1:1  error  x  no-undef\n\n\xe2\x9c\x96 1 problem (1 error, 0 warnings)\n",
+		"\x1b[31m\x1b[1m\xe2\x9c\x96 3 problems (1 error, 2 warnings)\x1b[22m\x1b[39m\n",
+		"Tests:       1 failed, 4 passed, 5 total\n",
+		"\x1b[1mTests:\x1b[22m       \x1b[1m\x1b[31m2 failed\x1b[39m\x1b[22m, 5 total\n",
+		" Test Files  1 failed | 3 passed (4)\n",
+		"\x1b[0m\x1b[7m\x1b[1m\x1b[31m FAIL \x1b[39m\x1b[22m\x1b[27m\x1b[0m src/a.test.js\n",
+		"FAIL src/sum.test.js\n",
+		"FAILED tests/test_cart.py::test_total - AssertionError\n",
+		"========= 1 failed, 12 passed in 0.31s =========\n",
+		"==== 1 error in 0.10s ====\n",
+		"src/cart.ts(12,7): error TS2322: Type 'string' is not assignable\n",
+		"main.c:3:5: error: expected ';' before 'return'\n",
+		"main.c:1:10: fatal error: foo.h: No such file or directory\n",
+		"error[E0308]: mismatched types\n",
+		"error: could not compile `shop` due to 2 previous errors\n",
+		"Error: Cannot find module 'express'\n",
+		"make: *** [Makefile:12: all] Error 2\n",
+		"make[1]: *** [sub] Error 1\n",
+		"Traceback (most recent call last):\n  File \"x.py\", line 1\n",
+		"bash: line 1: pytest: command not found\n",
+		"Found 3 errors in 1 file (checked 4 source files)\n",
+		"--- FAIL: TestTotal (0.00s)\nFAIL\n",
+		"test result: FAILED. 3 passed; 1 failed\n",
+		"  2 failing\n",
+		"error Command failed with exit code 1.\n",
+		"exit status 2\n",
+		"Process exited with code 1\r\n",
+		NULL
+	};
+	static const char *const passed[] = {
+		"", "total 24\n-rw-r--r-- 1 dev dev 301 package.json\n",
+		"PASS ./sum.test.js\nTests:       2 passed, 2 total\nTest Suites: 1 passed, 1 total\n",
+		"\xe2\x9c\x96 2 problems (0 errors, 2 warnings)\n",
+		"========= 12 passed in 0.31s =========\n", "Found 0 errors in 3 files\n",
+		"Success: no issues found in 3 source files\n", "exit code 0\n",
+		"Tests: 0 failed, 3 passed\n", "  \xe2\x9c\x93 handles error: bad input (3 ms)\n",
+		"All checks passed!\n", "ok  \tshop/cart\t0.012s\n", "  0 failing\n",
+		"compiled with 0 errors\n", "ErrorBoundary.tsx\n", NULL
+	};
+
+	(void)state;
+	for (size_t i = 0; failed[i]; i++)
+		if (!deja_output_looks_failed(failed[i], strlen(failed[i])))
+			fail_msg("not seen as failed: %s", failed[i]);
+	for (size_t i = 0; passed[i]; i++)
+		if (deja_output_looks_failed(passed[i], strlen(passed[i])))
+			fail_msg("seen as failed: %s", passed[i]);
+	assert_int_equal(deja_output_looks_failed(NULL, 0), 0);
+}
+
+/* ---- names and release -------------------------------------------------- */
+
+static void agent_names(void **state)
+{
+	static const char *const names[] = { "claude-code", "codex", "gemini", "copilot",
+					     "cursor", "cline", "generic" };
+	deja_agent a;
+
+	(void)state;
+	for (size_t i = 0; i < 7; i++) {
+		assert_int_equal(deja_agent_parse(&a, names[i]), 0);
+		assert_int_equal(a, (deja_agent)i);
+		assert_string_equal(deja_agent_name(a), names[i]);
+	}
+	assert_int_equal(deja_agent_parse(&a, "claude"), 0);
+	assert_int_equal(a, DEJA_AGENT_CLAUDE);
+	assert_int_equal(deja_agent_parse(&a, "Claude"), DEJA_EINVAL);
+	assert_int_equal(deja_agent_parse(&a, ""), DEJA_EINVAL);
+	assert_int_equal(deja_agent_parse(&a, NULL), DEJA_EINVAL);
+	assert_string_equal(deja_agent_name((deja_agent)77), "unknown");
+}
+
+static void release_is_idempotent(void **state)
+{
+	deja_hook_event e = DEJA_HOOK_EVENT_INIT;
+
+	(void)state;
+	deja_hook_event_release(NULL);
+	parse_str(&e, DEJA_AGENT_GENERIC, "{\"command\":\"ls\",\"cwd\":\"/x\"}");
+	deja_hook_event_release(&e);
+	deja_hook_event_release(&e);
+	assert_null(e.command);
+	assert_int_equal(e.exit_code, -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_fixture_gives_its_fields),
+		cmocka_unit_test(exit_code_from_text),
+		cmocka_unit_test(argv_commands_are_joined),
+		cmocka_unit_test(missing_fields_are_fine),
+		cmocka_unit_test(broken_json_is_einval),
+		cmocka_unit_test(invalid_utf8_is_repaired_not_fatal),
+		cmocka_unit_test(fifty_megabytes),
+		cmocka_unit_test(peek_reads_only_what_it_needs),
+		cmocka_unit_test(replies_put_the_context_where_each_agent_reads_it),
+		cmocka_unit_test(empty_context_gives_the_empty_reply),
+		cmocka_unit_test(reply_context_is_cut_between_characters),
+		cmocka_unit_test(output_failure_heuristic),
+		cmocka_unit_test(agent_names),
+		cmocka_unit_test(release_is_idempotent),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
