@@ -572,12 +572,14 @@ static int merge_script(deja_buf *out, deja_agentconf_action *action, const deja
 		*action = DEJA_AGENTCONF_WRITE;
 		return 0;
 	}
-	if (!is_our_script(text, len))
+	if (!is_our_script(text, len)) {
+		deja_buf_clear(out);
 		return deja_error_set(err, DEJA_EINVAL,
 				      "'%s' exists and is not deja's (it has no \"%s\" line); deja does "
 				      "not replace a hook it did not write: move it away, or run "
 				      "'deja hook %s' from it (docs/agents.md)",
 				      a->path, DEJA_AGENTCONF_MARKER, a->name);
+	}
 	if (out->len == len && !memcmp(out->ptr, text, len)) {
 		deja_buf_clear(out);
 		return 0;

@@ -1,0 +1,159 @@
+#!/bin/bash
+# shellcheck disable=SC2016 # test bodies are single-quoted on purpose
+# shellcheck source-path=SCRIPTDIR
+test_description='deja hook: every agent, every variant, never in the way
+
+Payload fixtures (tests/hooks/fixtures, built from the agents'"'"' documented
+schemas) and payloads made on the spot from real eslint and jest runs go
+through the real binary; failures become lessons, the reply is in the
+agent'"'"'s format, and bad input of every kind still gets exit 0 and a valid
+reply.'
+
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+HOOKS=$REPO/tests/hooks/fixtures
+
+# payload FIXTURE: the fixture with its workspace moved to the current directory
+payload() {
+	sed "s|/home/dev/shop|$PWD|g" "$HOOKS/$1.json"
+}
+
+# reply_context AGENT FILE: the context text of a reply, by agent
+reply_context() {
+	case $1 in
+	claude-code | codex | gemini) jq -r '.hookSpecificOutput.additionalContext // empty' "$2" ;;
+	copilot | generic) jq -r '.additionalContext // empty' "$2" ;;
+	cline) jq -r '.contextModification // empty' "$2" ;;
+	cursor) jq -r '.additional_context // .additionalContext // empty' "$2" ;;
+	esac
+}
+
+lessons() {
+	if test -e .deja/deja.db; then "$DEJA" lessons --json | jq length; else echo 0; fi
+}
+
+for case in claude-code:claude-code-eslint-fail claude-code:claude-code-string-response \
+	codex:codex-argv-eslint codex:codex-jest-fail gemini:gemini-tsc-fail \
+	copilot:copilot-failure copilot:copilot-jest-fail cursor:cursor-eslint-fail \
+	cline:cline-jest-fail generic:generic-eslint-fail; do
+	agent=${case%%:*} fixture=${case#*:}
+	test_expect_success "$agent: $fixture records a lesson and replies" "
+		git init -q $fixture && cd $fixture &&
+		payload $fixture | \"\$DEJA\" hook $agent >reply 2>err &&
+		test_must_be_empty err &&
+		test \"\$(lessons)\" = 1 &&
+		jq -e . reply >/dev/null &&
+		if test $agent != cursor; then
+			reply_context $agent reply | grep -q 'lesson #1'
+		fi
+	"
+done
+
+for case in claude-code:claude-code-ls claude-code:claude-code-jest-pass \
+	claude-code:claude-code-interrupted codex:codex-jest-pass codex:codex-no-status \
+	gemini:gemini-ls gemini:gemini-jest-pass gemini:gemini-cancelled gemini:gemini-not-found \
+	copilot:copilot-ls copilot:copilot-view cursor:cursor-ls cursor:cursor-jest-pass \
+	cline:cline-read-file cline:cline-jest-pass generic:generic-jest-pass; do
+	agent=${case%%:*} fixture=${case#*:}
+	test_expect_success "$agent: $fixture records nothing" "
+		git init -q $fixture && cd $fixture &&
+		payload $fixture | \"\$DEJA\" hook $agent >reply 2>err &&
+		test_must_be_empty err &&
+		! test -e .deja/deja.db &&
+		if test $agent = cline; then
+			jq -e '.cancel == false' reply
+		else
+			test_must_be_empty reply
+		fi
+	"
+done
+
+test_expect_success 'session start: a digest of the lessons' '
+	git init -q digest && cd digest &&
+	payload claude-code-eslint-fail | "$DEJA" hook claude-code >/dev/null &&
+	payload claude-code-session-start | "$DEJA" hook claude-code >reply &&
+	jq -e ".hookSpecificOutput.hookEventName == \"SessionStart\"" reply &&
+	jq -r .hookSpecificOutput.additionalContext reply | grep -q "eslint" &&
+	payload gemini-session-start | "$DEJA" hook gemini >reply &&
+	jq -r .hookSpecificOutput.additionalContext reply | grep -q "eslint"
+'
+
+test_expect_success 'the session id becomes the lesson intent_id' '
+	git init -q intent && cd intent &&
+	payload claude-code-eslint-fail | "$DEJA" hook claude-code >/dev/null &&
+	"$DEJA" lessons --json | jq -e ".[0].intent_id == \"3f9c2b1e-7a44-4d1f-9b0e-52c1d7e8a6f1\""
+'
+
+test_expect_success 'real eslint output in a Claude Code payload: rule, file, earlier lessons' '
+	setup_fixture eslint-project lint &&
+	cd lint &&
+	out=$(npx eslint src 2>&1) && exit 1 || true &&
+	jq -n --arg cwd "$PWD" --arg out "$out" "{session_id: \"s1\", cwd: \$cwd,
+		hook_event_name: \"PostToolUseFailure\", tool_name: \"Bash\",
+		tool_input: {command: \"npx eslint src\"}, error: (\"Exit code 1\n\" + \$out),
+		is_interrupt: false}" >p.json &&
+	"$DEJA" hook claude-code <p.json >reply &&
+	reply_context claude-code reply >ctx &&
+	grep -q "eslint failed (exit 1) in src/app.js" ctx &&
+	"$DEJA" record --file src/app.js --summary "unused constants" --rule "delete what you do not use" &&
+	"$DEJA" hook claude-code <p.json >reply2 &&
+	reply_context claude-code reply2 | grep -q "Rule: delete what you do not use" &&
+	test "$(reply_context claude-code reply2 | wc -c)" -le 1501 &&
+	"$DEJA" lessons --json | jq -e "[.[] | select(.tool == \"eslint\")][0].occurrences == 2"
+'
+
+test_expect_success 'real jest output through a generic payload' '
+	setup_fixture jest-project jest &&
+	cd jest &&
+	out=$(npx jest 2>&1) && exit 1 || true &&
+	jq -n --arg cwd "$PWD" --arg out "$out" "{command: \"npx jest\", exit_code: 1,
+		output: \$out, cwd: \$cwd, session_id: \"g1\"}" |
+		"$DEJA" hook generic >reply &&
+	jq -r .additionalContext reply | grep -q "jest failed" &&
+	"$DEJA" lessons --json | jq -r ".[0].error_summary" | grep -q "Received: 3"
+'
+
+test_expect_success 'bad input of every kind: exit 0, valid reply, one line on stderr' '
+	git init -q bad && cd bad &&
+	for input in "" "{" "[1,2]" "null" "\"str\"" "{\"tool_input\": 5}" "not json at all"; do
+		printf "%s" "$input" | "$DEJA" hook claude-code >reply 2>err ||
+			{ echo "exit status $? for <$input>"; exit 1; }
+		test ! -s reply || jq -e . reply >/dev/null
+		test "$(wc -l <err)" -le 1
+		printf "%s" "$input" | "$DEJA" hook cline >reply 2>/dev/null
+		jq -e ".cancel == false" reply >/dev/null
+	done &&
+	head -c 200000 /dev/urandom | "$DEJA" hook gemini >reply 2>/dev/null &&
+	{ test ! -s reply || jq -e . reply >/dev/null; }
+'
+
+test_expect_success 'a 50 MB payload is answered, and recorded' '
+	git init -q big && cd big &&
+	{
+		printf "{\"cwd\":\"%s\",\"hook_event_name\":\"PostToolUseFailure\",\"tool_name\":\"Bash\"," "$PWD"
+		printf "\"tool_input\":{\"command\":\"make check\"},\"error\":\"Exit code 2\\\\n"
+		yes "src/main.c:1:1: error: boom\\\\n" | head -c 52428800
+		printf "\"}"
+	} >big.json &&
+	"$DEJA" hook claude-code <big.json >reply 2>err &&
+	jq -e . reply >/dev/null &&
+	test "$(lessons)" = 1
+'
+
+test_expect_success 'an unwritable store: exit 0, valid reply, trouble on stderr and in the log' '
+	git init -q ro && cd ro &&
+	mkdir -p .deja && head -c 4096 /dev/urandom >.deja/deja.db &&
+	payload claude-code-eslint-fail | "$DEJA" hook claude-code >reply 2>err &&
+	{ test ! -s reply || jq -e . reply >/dev/null; } &&
+	test "$(wc -l <err)" = 1 &&
+	grep -q "record_failed" .deja/log.jsonl
+'
+
+test_expect_success 'unknown agent or no agent: a usage error for the person typing it' '
+	test_expect_code 2 "$DEJA" hook nosuch </dev/null 2>err &&
+	grep -q "unknown agent" err &&
+	test_expect_code 2 "$DEJA" hook </dev/null 2>err
+'
+
+test_done

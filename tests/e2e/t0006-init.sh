@@ -1,0 +1,249 @@
+#!/bin/bash
+# shellcheck disable=SC2016 # test bodies are single-quoted on purpose
+# shellcheck source-path=SCRIPTDIR
+test_description='deja init: the agents hook settings
+
+init merges deja'"'"'s hook into an agent'"'"'s settings file and keeps everything
+else, writes a backup, changes nothing the second time, refuses files it
+cannot edit safely, and --remove gives back the original; the hook command
+it writes really runs deja hook.'
+
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# A Claude Code project settings file as people have them: permissions,
+# env, other hooks in the events deja uses (one on the same matcher) and in
+# another event.
+# shellcheck disable=SC2317 # called from the test bodies
+write_claude_settings() {
+	mkdir -p .claude &&
+		cat >.claude/settings.json <<-\EOF
+		{
+		  "permissions": {
+		    "allow": ["Bash(npm test:*)", "Bash(npx eslint:*)"],
+		    "deny": ["Read(./.env)"]
+		  },
+		  "hooks": {
+		    "PostToolUse": [
+		      {
+		        "matcher": "Bash",
+		        "hooks": [{"type": "command", "command": "./scripts/log-bash.sh", "timeout": 5}]
+		      },
+		      {
+		        "matcher": "Edit|Write",
+		        "hooks": [{"type": "command", "command": "npx prettier --write \"$CLAUDE_PROJECT_DIR\""}]
+		      }
+		    ],
+		    "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]
+		  },
+		  "env": {"NODE_ENV": "test"},
+		  "cleanupPeriodDays": 30
+		}
+		EOF
+}
+
+test_expect_success 'init claude-code: merged, backup written, second run changes nothing' - <<\EOF
+git init -q ws && cd ws &&
+write_claude_settings &&
+cp .claude/settings.json orig.json &&
+PATH=/usr/bin:/bin "$DEJA" init claude-code >out &&
+grep -q "^claude-code: configured in '.claude/settings.json'" out &&
+grep -q "previous version saved as '.claude/settings.json.deja-backup'" out &&
+cmp orig.json .claude/settings.json.deja-backup &&
+# the user's hooks and settings are all still there
+jq -e --slurpfile o orig.json '
+	.permissions == $o[0].permissions and .env == $o[0].env and
+	.cleanupPeriodDays == 30 and .hooks.Stop == $o[0].hooks.Stop and
+	.hooks.PostToolUse[0] == $o[0].hooks.PostToolUse[0] and
+	.hooks.PostToolUse[1] == $o[0].hooks.PostToolUse[1]' .claude/settings.json &&
+# and deja's, with this deja by its path (it is not on that PATH)
+want="$(realpath "$DEJA") hook claude-code" &&
+jq -e --arg c "$want" '
+	.hooks.PostToolUse[2] == {matcher: "Bash", hooks: [{type: "command", command: $c, timeout: 10}]} and
+	.hooks.PostToolUseFailure == [{matcher: "Bash", hooks: [{type: "command", command: $c, timeout: 10}]}] and
+	.hooks.SessionStart == [{hooks: [{type: "command", command: $c}]}]' .claude/settings.json &&
+grep -q "^hook command: $want (this deja is not on PATH" out &&
+# key order kept, 2-space indent, final newline
+test "$(jq -r 'keys_unsorted | join(",")' .claude/settings.json)" = "permissions,hooks,env,cleanupPeriodDays" &&
+head -2 .claude/settings.json | tail -1 | grep -q '^  "permissions": {$' &&
+test "$(tail -c 1 .claude/settings.json | od -An -c | tr -d ' ')" = '\n' &&
+cp .claude/settings.json once.json &&
+cp .claude/settings.json.deja-backup backup.json &&
+PATH=/usr/bin:/bin "$DEJA" init claude >out &&
+grep -q "already configured in '.claude/settings.json'; nothing changed" out &&
+cmp once.json .claude/settings.json &&
+cmp backup.json .claude/settings.json.deja-backup
+EOF
+
+test_expect_success 'init claude-code --remove gives back the original settings' - <<\EOF
+git init -q ws && cd ws &&
+write_claude_settings &&
+cp .claude/settings.json orig.json &&
+"$DEJA" init claude-code >/dev/null &&
+cp .claude/settings.json with-deja.json &&
+"$DEJA" init claude-code --remove >out &&
+grep -q "took deja's hook out of '.claude/settings.json' (3 entries)" out &&
+jq -S . orig.json >expect &&
+jq -S . .claude/settings.json >actual &&
+test_cmp expect actual &&
+cmp with-deja.json .claude/settings.json.deja-backup &&
+"$DEJA" init claude-code --remove >out &&
+grep -q "no deja hook in '.claude/settings.json'; nothing changed" out &&
+test_cmp expect actual
+EOF
+
+test_expect_success 'files deja cannot edit safely are refused and left untouched' - <<\EOF
+git init -q bad && cd bad &&
+mkdir .claude .gemini .codex .clinerules .clinerules/hooks &&
+printf '{\n  // the team settings\n  "hooks": {}\n}\n' >.gemini/settings.json &&
+printf '{"hooks": [{"matcher": "Bash"}]}\n' >.claude/settings.json &&
+printf '{"hooks": {"PostToolUse": [}\n' >.codex/hooks.json &&
+printf '#!/bin/sh\n./my-own-hook\n' >.clinerules/hooks/PostToolUse &&
+for f in .gemini/settings.json .claude/settings.json .codex/hooks.json .clinerules/hooks/PostToolUse; do
+	cp "$f" "$f.orig"
+done &&
+test_expect_code 1 "$DEJA" init gemini >out 2>err &&
+grep -q "comments are not JSON" err &&
+grep -q "'.gemini/settings.json' is left as it is" err &&
+test_expect_code 1 "$DEJA" init claude-code 2>err &&
+grep -q '"hooks" is an array, not an object' err &&
+test_expect_code 1 "$DEJA" init codex 2>err &&
+grep -q "is not valid JSON" err &&
+test_expect_code 1 "$DEJA" init cline 2>err &&
+grep -q "is not deja's" err &&
+test_expect_code 1 "$DEJA" init claude-code --remove 2>err &&
+test_expect_code 1 "$DEJA" init gemini --dry-run 2>err &&
+for f in .gemini/settings.json .claude/settings.json .codex/hooks.json .clinerules/hooks/PostToolUse; do
+	cmp "$f.orig" "$f" && ! test -e "$f.deja-backup" || exit 1
+done &&
+"$DEJA" init cline --remove >out &&
+grep -q "no deja hook" out &&
+cmp .clinerules/hooks/PostToolUse.orig .clinerules/hooks/PostToolUse &&
+"$DEJA" init >list &&
+grep -A1 "^gemini " list | grep -q "comments are not JSON" &&
+grep -q "^cline  .*would refuse" list
+EOF
+
+test_expect_success 'every agent: new files, idempotent, status list, remove deletes them' - <<\EOF
+umask 022 &&
+git init -q all && cd all &&
+"$DEJA" init >list &&
+grep -q "^workspace: $PWD$" list &&
+test "$(grep -c "missing; 'deja init [a-z-]*' would create it" list)" = 6 &&
+for a in claude-code codex gemini copilot cursor cline; do
+	"$DEJA" init $a >"$a.out" || exit 1
+done &&
+jq -e '.hooks.PostToolUse[0].matcher == "Bash" and .hooks.PostToolUse[0].hooks[0].timeout == 10 and
+	(.hooks.SessionStart[0].hooks[0].command | endswith("deja hook codex"))' .codex/hooks.json &&
+jq -e '.hooks.AfterTool[0].matcher == "run_shell_command" and .hooks.AfterTool[0].hooks[0].timeout == 10000 and
+	.hooks.SessionStart[0].hooks[0].type == "command"' .gemini/settings.json &&
+jq -e '.version == 1 and ([.hooks.postToolUse, .hooks.postToolUseFailure, .hooks.sessionStart][][0] |
+	.type == "command" and .timeoutSec == 10 and (.bash | endswith("deja hook copilot"))) ' .github/hooks/deja.json &&
+jq -e '.version == 1 and (.hooks.afterShellExecution[0].command | endswith("deja hook cursor"))' .cursor/hooks.json &&
+test -x .clinerules/hooks/PostToolUse &&
+test "$(head -1 .clinerules/hooks/PostToolUse)" = "#!/bin/sh" &&
+grep -q "^# deja:hook" .clinerules/hooks/PostToolUse &&
+grep -q "^exec .*deja hook cline$" .clinerules/hooks/PostToolUse &&
+test "$(stat -c %a .codex/hooks.json)" = 644 &&
+test "$(stat -c %a .clinerules/hooks/PostToolUse)" = 755 &&
+grep -q "^note: Codex runs a new or changed hook only after you review" codex.out &&
+files=".claude/settings.json .codex/hooks.json .gemini/settings.json .github/hooks/deja.json .cursor/hooks.json .clinerules/hooks/PostToolUse" &&
+# shellcheck disable=SC2086
+cat $files >before &&
+"$DEJA" init >list &&
+test "$(grep -c "deja's hook configured; nothing to do" list)" = 6 &&
+for a in claude-code codex gemini copilot cursor cline; do
+	"$DEJA" init $a >out && grep -q "already configured" out || exit 1
+done &&
+# shellcheck disable=SC2086
+cat $files >after &&
+cmp before after &&
+for a in claude-code codex gemini copilot cursor cline; do
+	"$DEJA" init $a --remove >out && grep -q "deleted '.*': nothing but deja's hook was in it" out || exit 1
+done &&
+for f in $files; do
+	! test -e "$f" && ! test -e "$f.deja-backup" || exit 1
+done &&
+"$DEJA" init >list &&
+test "$(grep -c "missing;" list)" = 6
+EOF
+
+test_expect_success '--dry-run prints what would be written and writes nothing' - <<\EOF
+git init -q dry && cd dry &&
+"$DEJA" init codex --dry-run >out &&
+grep -q "^would create '.codex/hooks.json' with:" out &&
+sed 1d out | jq -e '.hooks.PostToolUse[0].matcher == "Bash"' &&
+! test -e .codex &&
+write_claude_settings &&
+cp .claude/settings.json orig.json &&
+"$DEJA" init claude-code -n >out &&
+grep -q "^would rewrite '.claude/settings.json' with:" out &&
+grep -q "would save the previous version as '.claude/settings.json.deja-backup'" out &&
+cmp orig.json .claude/settings.json &&
+! test -e .claude/settings.json.deja-backup &&
+"$DEJA" init claude-code >/dev/null &&
+cp .claude/settings.json with-deja.json &&
+"$DEJA" init claude-code --remove --dry-run >out &&
+grep -q "^would rewrite" out &&
+cmp with-deja.json .claude/settings.json
+EOF
+
+test_expect_success 'mode kept, symlinked settings edited in place, subdirectory, PATH' - <<\EOF
+git init -q ws && cd ws && mkdir -p web/src dotfiles .cursor &&
+write_claude_settings &&
+chmod 600 .claude/settings.json &&
+(cd web/src && "$DEJA" init claude >/dev/null) &&
+test "$(stat -c %a .claude/settings.json)" = 600 &&
+test "$(stat -c %a .claude/settings.json.deja-backup)" = 600 &&
+! test -e web/src/.claude &&
+echo '{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./guard.sh"}]}}' >dotfiles/cursor-hooks.json &&
+ln -s ../dotfiles/cursor-hooks.json .cursor/hooks.json &&
+"$DEJA" init cursor >/dev/null &&
+test -L .cursor/hooks.json &&
+jq -e '.hooks.beforeShellExecution[0].command == "./guard.sh" and
+	(.hooks.afterShellExecution[0].command | endswith("deja hook cursor"))' dotfiles/cursor-hooks.json &&
+test -e dotfiles/cursor-hooks.json.deja-backup &&
+# a deja that is the one on PATH is written as plain "deja"
+mkdir bin && ln -s "$DEJA" bin/deja &&
+PATH="$PWD/bin:/usr/bin:/bin" "$DEJA" init gemini >out &&
+grep -q "^hook command: deja hook gemini (this deja, found on PATH as 'deja')" out &&
+jq -e '.hooks.AfterTool[0].hooks[0].command == "deja hook gemini"' .gemini/settings.json &&
+# ... and re-running with another deja replaces the entry, no duplicate
+PATH=/usr/bin:/bin "$DEJA" init gemini >/dev/null &&
+jq -e --arg c "$(realpath "$DEJA") hook gemini" '
+	(.hooks.AfterTool | length) == 1 and .hooks.AfterTool[0].hooks == [{name: "deja", type: "command", command: $c, timeout: 10000}]' .gemini/settings.json
+EOF
+
+test_expect_success 'usage: unknown agent, --remove without agent, help and man page' '
+	git init -q u && cd u &&
+	test_expect_code 2 "$DEJA" init aider 2>err &&
+	grep -q "unknown agent '"'"'aider'"'"'; deja init knows claude-code (or claude), codex" err &&
+	test_expect_code 2 "$DEJA" init --remove 2>err &&
+	grep -q "remove needs an AGENT" err &&
+	test_expect_code 2 "$DEJA" init codex cursor 2>err &&
+	test_expect_code 2 "$DEJA" init --bogus 2>err &&
+	"$DEJA" help init >a && "$DEJA" init --help >b && test_cmp a b &&
+	"$DEJA" --help | grep -q "^   init " &&
+	for opt in --remove --dry-run; do
+		grep -q -- "$opt" a &&
+		sed "s/\\\\-/-/g" "$REPO/docs/deja.1" | grep -q -- "$opt" || exit 1
+	done &&
+	! test -e .claude && ! test -e .deja
+'
+
+test_expect_success 'the hook command init wrote runs deja hook: a failing eslint is recorded' - <<\EOF
+setup_fixture eslint-project shop && cd shop &&
+"$DEJA" init claude-code >/dev/null &&
+cmd=$(jq -r '.hooks.PostToolUseFailure[].hooks[].command | select(test(" hook claude-code$"))' .claude/settings.json) &&
+test -n "$cmd" &&
+# the fixture payload, moved to this workspace
+jq --arg ws "$PWD" '.cwd = $ws | .transcript_path = ($ws + "/transcript.jsonl") |
+	.error |= gsub("/home/dev/shop"; $ws)' \
+	"$REPO/tests/hooks/fixtures/claude-code-eslint-fail.json" >payload.json &&
+sh -c "$cmd" <payload.json >out 2>err &&
+{ test ! -s out || jq -e . out >/dev/null; } &&
+test "$("$DEJA" lessons --json | jq length)" = 1 &&
+"$DEJA" lessons --json | jq -e '.[0].tool == "eslint"'
+EOF
+
+test_done
