@@ -295,7 +295,8 @@ int cmd_hook(int argc, char **argv)
 		goto reply;
 	}
 	deja_buf_release(&in);
-	if (cli_workspace_setup(&ws, ev.cwd, 1) < 0)
+	/* a cwd that is gone (or was never here) leaves the hook's own */
+	if (cli_workspace_setup(&ws, ev.cwd && access(ev.cwd, X_OK) == 0 ? ev.cwd : NULL, 1) < 0)
 		goto reply;
 	have_ws = 1;
 	if (context_chars < 0)
@@ -308,7 +309,9 @@ int cmd_hook(int argc, char **argv)
 		goto reply;
 	if (deja_detect(&det, ws.whitelist, ev.command, &err) < 0 || !det.verification)
 		goto reply;
-	if (ev.exit_code > 0 && !ev.interrupted)
+	/* 126 and 127 are the shell's "cannot execute" and "not found": a
+	 * missing tool, not a failed check */
+	if (ev.exit_code > 0 && ev.exit_code != 126 && ev.exit_code != 127 && !ev.interrupted)
 		record_event(&ctx, &ws, &ev, &det);
 reply:
 	if (deja_hook_reply(&reply, agent, ev.event ? ev.event : "", ctx.ptr,

@@ -97,7 +97,8 @@ int cmd_run(int argc, char **argv)
 	}
 	deja_error_release(&err);
 
-	if (watch && status != 0) {
+	/* 126/127 from a shell or wrapper: the tool is missing, nothing failed */
+	if (watch && status != 0 && status != 126 && status != 127) {
 		deja_capture_finish(&cap);
 		if (cli_record_failure(&ws, &det, command, status, &cap, intent_id, &rec) == 0) {
 			if (!quiet)

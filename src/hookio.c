@@ -103,7 +103,7 @@ static int is_digit(char c)
  * start with a digit. */
 static int parse_uint(const char *p, const char *end, int *out, const char **after)
 {
-	long v = 0;
+	long long v = 0;
 
 	if (p >= end || !is_digit(*p))
 		return 0;
@@ -119,16 +119,21 @@ static int parse_uint(const char *p, const char *end, int *out, const char **aft
 }
 
 /* The rest of the line at p is "N" plus, at most, spaces, '\r' or a short
- * parenthesised note: the status lines agents write. */
+ * parenthesised note: the status lines agents write.  *code is set only
+ * then. */
 static int code_line(const char *p, const char *end, int *code)
 {
 	const char *le = eol(p, end), *q;
+	int v;
 
-	if (!parse_uint(p, le, code, &q))
+	if (!parse_uint(p, le, &v, &q))
 		return 0;
 	while (q < le && (*q == ' ' || *q == '\r' || *q == '.'))
 		q++;
-	return q == le || *q == '(';
+	if (q != le && *q != '(')
+		return 0;
+	*code = v;
+	return 1;
 }
 
 /* Copy s[0..n) into a new string, each NUL (which JSON_ALLOW_NUL lets
@@ -200,16 +205,23 @@ static int jcode(const json_t *v, int *out)
 	if (json_is_real(v)) {
 		double d = json_real_value(v);
 
-		if (!(d >= 0) || d != (double)(long long)d)
+		/* range first: converting an out-of-range double is undefined */
+		if (!(d >= 0))
 			return 0;
-		*out = d > INT_MAX ? INT_MAX : (int)d;
+		if (d >= (double)INT_MAX) {
+			*out = INT_MAX;
+			return 1;
+		}
+		if (d != (double)(int)d)
+			return 0;
+		*out = (int)d;
 		return 1;
 	}
 	if (json_is_string(v)) {
 		const char *s = json_string_value(v);
 		const char *end = s + json_string_length(v);
 
-		return code_line(s, end, out) && memchr(s, '\n', (size_t)(end - s)) == NULL;
+		return !memchr(s, '\n', (size_t)(end - s)) && code_line(s, end, out);
 	}
 	return 0;
 }
@@ -383,7 +395,7 @@ static int hex4(const char *p, unsigned *out)
  * inside a string: invalid UTF-8 bytes (tool output is bytes) and \uXXXX
  * escapes of unpaired surrogates (JavaScript's JSON.stringify writes them)
  * become U+FFFD; raw control characters are escaped, so nothing of them is
- * lost.  Every structural JSON character is ASCII and nothing ASCII outside
+ * lost; a NUL outside strings becomes a blank.  Every structural JSON character is ASCII and nothing ASCII outside
  * a string is touched, so the document keeps its shape.  Returns the
  * number of repairs, or DEJA_ENOMEM.
  */
@@ -416,6 +428,10 @@ static long repair(deja_buf *out, const char *s, size_t n)
 			continue;
 		}
 		if (!in_str) {
+			if (c == '\0') {
+				FLUSH_AND(" ", 1);
+				continue;
+			}
 			in_str = c == '"';
 			i++;
 			continue;
@@ -438,12 +454,12 @@ static long repair(deja_buf *out, const char *s, size_t n)
 				i += n - i >= 2 ? 2 : 1;
 			}
 		} else if (c < 0x20) {
-			/* kept, escaped: an ESC is the start of a colour code that
-			 * later ANSI stripping must still recognise */
-			char esc[8];
-
-			snprintf(esc, sizeof(esc), "\\u%04x", c);
-			FLUSH_AND(esc, 1);
+			/* kept, escaped: an ESC starts a colour code that later
+			 * ANSI stripping must still recognise */
+			deja_buf_put(out, s + run, i - run);
+			deja_buf_printf(out, "\\u%04x", c);
+			run = ++i;
+			changes++;
 		} else {
 			i++;
 		}
@@ -453,15 +469,20 @@ static long repair(deja_buf *out, const char *s, size_t n)
 	return deja_buf_status(out) < 0 ? DEJA_ENOMEM : changes;
 }
 
-/* jansson's parse, and once more after repair() when it refused. */
+/*
+ * jansson's parse, and once more after repair() when it refused.  A raw NUL
+ * always goes through repair(): jansson drops one that directly follows a
+ * literal or a number ("true\0}" parses, "true \0}" does not), and the peek
+ * must read every payload as the full parse does.
+ */
 static json_t *load(const char *s, size_t n, size_t flags, json_error_t *jerr, int *oom)
 {
 	deja_buf fixed = DEJA_BUF_INIT;
-	json_t *v = json_loadb(s, n, flags | JSON_ALLOW_NUL, jerr);
+	json_t *v = NULL;
 	long changes;
 
 	*oom = 0;
-	if (v)
+	if (!memchr(s, '\0', n) && (v = json_loadb(s, n, flags | JSON_ALLOW_NUL, jerr)))
 		return v;
 	changes = repair(&fixed, s, n);
 	if (changes < 0)
@@ -752,7 +773,8 @@ static int cline_text(deja_hook_event *e, const char *s, size_t n, int *found, i
 	while (p < end) {
 		le = eol(p, end);
 		if (has_prefix(p, le, "Exit Code: ")) {
-			*found = parse_uint(p + 11, le, &e->exit_code, NULL);
+			if (parse_uint(p + 11, le, &e->exit_code, NULL))
+				*found = 1;
 			p = le < end ? le + 1 : end;
 			continue;
 		}
@@ -762,7 +784,6 @@ static int cline_text(deja_hook_event *e, const char *s, size_t n, int *found, i
 	}
 	return set_output(e, p, (size_t)(end - p));
 }
-
 
 /* ---- one filler per agent ------------------------------------------------ */
 
@@ -779,7 +800,7 @@ static int set_event(deja_hook_event *e, const json_t *root, const char *key, co
 static int fill_claude(deja_hook_event *e, const json_t *root)
 {
 	json_t *resp = json_object_get(root, "tool_response");
-	size_t errn, on = 0, en = 0;
+	size_t errn = 0, on = 0, en = 0;
 	const char *err = jstr(root, "error", &errn), *out, *er;
 	int rc, found;
 
@@ -1169,9 +1190,10 @@ out:
 
 /* ---- the peek: the command without a tree of the payload --------------- */
 
+/* NUL counts as a blank, as repair() makes it one for the full parse. */
 static const char *skip_ws(const char *p, const char *end)
 {
-	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || !*p))
 		p++;
 	return p;
 }

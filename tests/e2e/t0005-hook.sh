@@ -33,7 +33,7 @@ lessons() {
 	if test -e .deja/deja.db; then "$DEJA" lessons --json | jq length; else echo 0; fi
 }
 
-for case in claude-code:claude-code-eslint-fail claude-code:claude-code-string-response \
+for case in claude-code:claude-code-eslint-fail \
 	codex:codex-argv-eslint codex:codex-jest-fail gemini:gemini-tsc-fail \
 	copilot:copilot-failure copilot:copilot-jest-fail cursor:cursor-eslint-fail \
 	cline:cline-jest-fail generic:generic-eslint-fail; do
@@ -50,7 +50,7 @@ for case in claude-code:claude-code-eslint-fail claude-code:claude-code-string-r
 	"
 done
 
-for case in claude-code:claude-code-ls claude-code:claude-code-jest-pass \
+for case in claude-code:claude-code-ls claude-code:claude-code-jest-pass claude-code:claude-code-string-response \
 	claude-code:claude-code-interrupted codex:codex-jest-pass codex:codex-no-status \
 	gemini:gemini-ls gemini:gemini-jest-pass gemini:gemini-cancelled gemini:gemini-not-found \
 	copilot:copilot-ls copilot:copilot-view cursor:cursor-ls cursor:cursor-jest-pass \
