@@ -110,7 +110,7 @@ test_expect_success 'record: JSON on stdin, and bad input refused' '
 
 test_expect_success 'help: every command listed, help CMD equals CMD --help' '
 	"$DEJA" --help >top &&
-	for cmd in run analyze lessons record help version; do
+	for cmd in run analyze lessons record hook init help version; do
 		grep -q "^   $cmd " top || { echo "$cmd missing from --help"; exit 1; }
 		"$DEJA" help $cmd >a && "$DEJA" $cmd --help >b && test_cmp a b
 	done &&
@@ -120,7 +120,7 @@ test_expect_success 'help: every command listed, help CMD equals CMD --help' '
 '
 
 test_expect_success 'help: every option of every command is in the man page' '
-	for cmd in run analyze lessons record; do
+	for cmd in run analyze lessons record hook init; do
 		"$DEJA" help $cmd | grep -o -- "--[a-z-]*" | sort -u | while read -r opt; do
 			test "$opt" = "--help" && continue
 			sed "s/\\\\-/-/g" "$REPO/docs/deja.1" | grep -q -- "$opt" ||
