@@ -1329,7 +1329,7 @@ int deja_hook_peek_command(char **out, deja_agent agent, const char *json, size_
 {
 	const char *end = json + len, *root = skip_ws(json, end), *obj = root;
 	json_t *tool = NULL, *in = NULL, *args = NULL;
-	int rc, oom;
+	int rc = 0, oom;
 
 	*out = NULL;
 	if (!agent_known(agent) || !json || root >= end || *root != '{')
