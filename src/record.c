@@ -163,6 +163,9 @@ int deja_record_lesson(deja_lesson *l, const deja_diags *diags, uint64_t output_
 		goto out;
 	}
 	run.diags = &red;
+	/* the caller's intent may be the lesson's own field, just replaced by
+	 * its redacted copy: take that one */
+	run.intent_id = l->intent_id;
 	if ((rc = deja_record_dir(&dir, opts->workspace, err)) < 0)
 		goto out;
 	deja_buf_printf(&path, "%s/deja.db", dir);

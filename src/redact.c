@@ -8,9 +8,15 @@
  * class, so no backtracking is possible; spans that may be re-scanned from a
  * later start are capped, so the whole pass stays linear.
  *
- * Redacted ranges always start at or after the trigger byte (names, schemes
- * and users are kept), so bytes before the trigger can be looked at freely
- * and are copied lazily.
+ * Redacted ranges start at or after the trigger byte (names, schemes and
+ * users are kept), so input is copied to the output lazily, and the text a
+ * match keeps after its trigger is scanned on its own.
+ *
+ * Redaction is idempotent: a second pass over the output finds nothing.
+ * That needs every decision to depend only on bytes that the output keeps:
+ * matchers look back no further than the end of the previous redaction
+ * (scan.floor), and a value that contains a "[REDACTED:" marker is left
+ * alone, because the pass that wrote the marker left the rest of it.
  */
 #include "deja/redact.h"
 
@@ -77,6 +83,9 @@ struct scan {
 /* Longest span a matcher may re-scan from a later start: longer than any
  * real token, short enough to bound the cost of adversarial input. */
 #define SPAN_CAP 1024
+/* How much of a value or credential decides whether it is a secret; an
+ * accepted one is then taken whole. */
+#define VALUE_CAP 256
 #define NAME_MAX_LEN 128
 
 #define HAS(sc, i, mask) ((sc)->r->cls[(sc)->s[i]] & (mask))
@@ -219,20 +228,25 @@ static int found(struct match *m, size_t start, size_t end, const char *kind)
  * references, documentation stand-ins, masks, and our own output (which
  * keeps redaction idempotent).
  */
-static int is_placeholder(const struct scan *sc, size_t i, size_t len)
+static int placeholder_start(const struct scan *sc, size_t i, size_t len)
 {
 	const unsigned char *p = sc->s + i;
-	size_t k;
 
-	if (len == 0)
-		return 1;
 	if (p[0] == '<' || (len >= 2 && p[0] == '{' && p[1] == '{') ||
 	    (len >= 2 && p[0] == '%' && (p[1] == '(' || p[1] == 's')))
 		return 1;
 	if (p[0] == '$' && len >= 2 &&
 	    (p[1] == '{' || p[1] == '(' || HAS(sc, i + 1, C_ALPHA | C_US)))
 		return 1;
-	if (len >= 9 && memcmp(p, "[REDACTED", 9) == 0)
+	return len >= 9 && memcmp(p, "[REDACTED", 9) == 0;
+}
+
+static int is_placeholder(const struct scan *sc, size_t i, size_t len)
+{
+	const unsigned char *p = sc->s + i;
+	size_t k;
+
+	if (len == 0 || placeholder_start(sc, i, len))
 		return 1;
 	for (k = 0; k < len; k++)
 		if (!in_set("*xX.#", p[k]))
@@ -365,7 +379,10 @@ enum {
 static int body(const struct scan *sc, size_t i, size_t plen, unsigned mask,
 		size_t min, unsigned flags, const char *kind, struct match *m)
 {
-	size_t b = i + plen, len = span(sc, b, mask, SPAN_CAP);
+	/* A class with '.' has word starts inside it ("glpat-a.glpat-a."):
+	 * decide on fewer bytes there; real tokens are far shorter. */
+	size_t cap = (mask & C_DOT) ? 128 : SPAN_CAP;
+	size_t b = i + plen, raw = span(sc, b, mask, cap), len = raw;
 
 	if (flags & STRIP_DOTS)
 		while (len && sc->s[b + len - 1] == '.')
@@ -377,8 +394,8 @@ static int body(const struct scan *sc, size_t i, size_t plen, unsigned mask,
 	if ((flags & NEED_UPPER_OR_DIGIT) && !any_of(sc, b, len, C_UP | C_DIG))
 		return 0;
 	/* Accepted: take the whole run, however long, since we jump past it. */
-	if (len == SPAN_CAP) {
-		len += span(sc, b + len, mask, (size_t)-1);
+	if (raw == cap) {
+		len = raw + span(sc, b + raw, mask, (size_t)-1);
 		if (flags & STRIP_DOTS)
 			while (sc->s[b + len - 1] == '.')
 				len--;
@@ -429,20 +446,22 @@ static int match_sk(const struct scan *sc, size_t i, struct match *m)
 
 /* header.payload.signature, each base64url; the header is JSON, so it
  * starts "eyJ".  An empty signature (alg "none") still counts; a JWE's
- * extra segments are taken too. */
+ * extra segments are taken too.  Spans are not capped: a payload can be
+ * long, and another "eyJ" can only start after a '.', so each segment is
+ * read by at most three starts. */
 static int match_jwt(const struct scan *sc, size_t i, struct match *m)
 {
 	size_t k = i, len;
 	int seg;
 
-	len = span(sc, k, C_B64URL, SPAN_CAP);
+	len = span(sc, k, C_B64URL, (size_t)-1);
 	if (len < 10)
 		return 0;
 	k += len;
 	for (seg = 1; seg < 5; seg++) {
 		if (k >= sc->n || sc->s[k] != '.')
 			break;
-		len = span(sc, k + 1, C_B64URL, SPAN_CAP);
+		len = span(sc, k + 1, C_B64URL, (size_t)-1);
 		if (seg == 1 && len < 4)
 			return 0;
 		if (seg >= 3 && len == 0)
@@ -596,7 +615,7 @@ static int match_pem(const struct scan *sc, size_t i, struct match *m)
 	return found(m, i, sc->n, kind_pem);
 }
 
-/* Where a private key block starts in [i, end), or 0. */
+/* Where a private key block starts in [i, end), or end. */
 static size_t pem_within(const struct scan *sc, size_t i, size_t end)
 {
 	const unsigned char *q;
@@ -608,12 +627,11 @@ static size_t pem_within(const struct scan *sc, size_t i, size_t end)
 			return i;
 		i++;
 	}
-	return 0;
+	return end;
 }
 
 /* ---- URLs with a password -------------------------------------------- */
 
-/* At the ':' of "scheme://user:password@host". */
 /* Can a host start at k (the byte after an '@'), before the authority
  * ends at end?  A name, or an IPv6 literal such as "[::1]". */
 static int host_start(const struct scan *sc, size_t k, size_t end)
@@ -627,6 +645,7 @@ static int host_start(const struct scan *sc, size_t k, size_t end)
 		in_set("0123456789abcdefABCDEF", sc->s[k + 1]));
 }
 
+/* At the ':' of "scheme://user:password@host". */
 static int match_url(const struct scan *sc, size_t p, struct match *m)
 {
 	size_t a = p + 3, k, at = 0, colon = 0, scheme = p;
@@ -714,6 +733,19 @@ static size_t ident_path(const struct scan *sc, size_t k, size_t end, int *segs)
 	return k;
 }
 
+/* Code that calls, indexes or instantiates: get_token(), env["X"],
+ * Option<String>, *p->key(. */
+static int is_call(const struct scan *sc, size_t v)
+{
+	size_t k = v, end;
+	int segs;
+
+	if (k < sc->n && in_set("&*!", sc->s[k]))
+		k++;
+	end = ident_path(sc, k, sc->n, &segs);
+	return segs && end < sc->n && in_set("([<", sc->s[end]);
+}
+
 /*
  * Should the bare (unquoted) value [v, ve) be left alone?  raw_end is where
  * the value stopped before trailing punctuation was dropped.  Bare values
@@ -771,10 +803,41 @@ static int bare_is_not_secret(const struct scan *sc, size_t v, size_t ve,
 	return 0;
 }
 
+/* End of a bare value at v: white space, a quote, NUL, '<' or, in a query
+ * string, '&'; at most cap bytes on. */
+static size_t bare_end(const struct scan *sc, size_t v, int query, size_t cap)
+{
+	size_t k;
+
+	for (k = v; k < sc->n && k - v < cap; k++) {
+		unsigned char c = sc->s[k];
+
+		if (!c || HAS(sc, k, C_WS | C_QUOTE) || c == '<' ||
+		    (query && c == '&'))
+			break;
+	}
+	return k;
+}
+
+/* Length of credentials at c: up to white space, a quote or a backslash
+ * (the end of an escaped JSON string); at most cap bytes. */
+static size_t cred_len(const struct scan *sc, size_t c, size_t cap)
+{
+	size_t len;
+
+	for (len = 0; c + len < sc->n && len < cap; len++) {
+		unsigned char ch = sc->s[c + len];
+
+		if (!ch || HAS(sc, c + len, C_WS | C_QUOTE) || ch == '\\')
+			break;
+	}
+	return len;
+}
+
 /* The credentials of "Authorization: Bearer abc", keeping the scheme. */
 static int auth_value(const struct scan *sc, size_t v, struct match *m)
 {
-	size_t k = v, w, c, len;
+	size_t k = v, w, c, len, raw;
 
 	if (k < sc->n && (HAS(sc, k, C_QUOTE) || sc->s[k] == '\\')) {
 		k++;
@@ -788,12 +851,7 @@ static int auth_value(const struct scan *sc, size_t v, struct match *m)
 		while (c < sc->n && sc->s[c] == ' ')
 			c++;
 	}
-	for (len = 0; c + len < sc->n; len++) {
-		unsigned char ch = sc->s[c + len];
-
-		if (!ch || HAS(sc, c + len, C_WS | C_QUOTE) || ch == '\\')
-			break;
-	}
+	raw = len = cred_len(sc, c, VALUE_CAP);
 	while (len && HAS(sc, c + len - 1, C_STRIP))
 		len--;
 	if (!len || is_placeholder(sc, c, len) || is_nullish(sc->s + c, len) ||
@@ -803,6 +861,11 @@ static int auth_value(const struct scan *sc, size_t v, struct match *m)
 	 * credentials are never a plain lowercase word. */
 	if (all_of(sc, c, len, C_LO) || (c == k && all_of(sc, c, len, C_ALPHA)))
 		return 0;
+	if (raw == VALUE_CAP) {  /* decided on a prefix: take it all */
+		len = cred_len(sc, c, (size_t)-1);
+		while (len && HAS(sc, c + len - 1, C_STRIP))
+			len--;
+	}
 	return found(m, c, c + len, "auth-header");
 }
 
@@ -853,13 +916,14 @@ static int match_assign(const struct scan *sc, size_t op, struct match *m)
 	struct match tok = { 0, 0, 0, NULL };
 
 	if (colon) {
-		if ((op + 1 < n && s[op + 1] == ':') || (op > 0 && s[op - 1] == ':'))
+		if ((op + 1 < n && s[op + 1] == ':') ||
+		    (op > sc->floor && s[op - 1] == ':'))
 			return 0;
 		if (op + 1 < n && s[op + 1] == '=')
 			op_end++;
 	} else {
 		/* Comparisons are code, not assignments. */
-		if ((op > 0 && in_set("=!<>:", s[op - 1])) ||
+		if ((op > sc->floor && in_set("=!<>:", s[op - 1])) ||
 		    (op + 1 < n && s[op + 1] == '='))
 			return 0;
 		if (op + 1 < n && s[op + 1] == '>')
@@ -910,25 +974,28 @@ static int match_assign(const struct scan *sc, size_t op, struct match *m)
 		    is_nullish(s + vs, ve - vs))
 			return 0;
 	} else {
-		if (in_set("{[(<", s[v]))
+		/* What the start tells is decided before the end is found. */
+		if (in_set("{[(<", s[v]) || is_call(sc, v) ||
+		    placeholder_start(sc, v, n - v))
 			return 0;
 		/* In a query string '&' starts the next parameter. */
 		query = name_start > sc->floor &&
 			(s[name_start - 1] == '?' || s[name_start - 1] == '&');
 		vs = v;
-		for (raw_end = v; raw_end < n; raw_end++) {
-			unsigned char c = s[raw_end];
-
-			if (!c || HAS(sc, raw_end, C_WS | C_QUOTE) || c == '<' ||
-			    (query && c == '&'))
-				break;
-		}
+		/* Decide on at most VALUE_CAP bytes, so that a long value
+		 * with many names in it is not re-read from each of them. */
+		raw_end = bare_end(sc, v, query, VALUE_CAP);
 		ve = raw_end;
 		while (ve > vs && HAS(sc, ve - 1, C_STRIP))
 			ve--;
 		if (ve == vs || has_marker(sc, vs, raw_end - vs) ||
 		    bare_is_not_secret(sc, vs, ve, raw_end, colon))
 			return 0;
+		if (raw_end - v == VALUE_CAP) {  /* decided on a prefix */
+			raw_end = bare_end(sc, v, query, (size_t)-1);
+			for (ve = raw_end; ve > vs && HAS(sc, ve - 1, C_STRIP); ve--)
+				;
+		}
 	}
 
 	/* Name the kind of a known token when the value is exactly one. */
@@ -1013,7 +1080,8 @@ static int scan_range(struct scan *sc, size_t i, size_t end)
 		/* A value or token class that admits '-' can run into a key
 		 * block ("KEY=-----BEGIN ..."); stop there so that the block
 		 * is matched whole rather than cut after "BEGIN". */
-		if (m.kind != kind_pem && (pem = pem_within(sc, m.start, m.end))) {
+		if (m.kind != kind_pem &&
+		    (pem = pem_within(sc, m.start, m.end)) < m.end) {
 			m.end = pem;
 			if (m.end == m.start) {
 				i++;
@@ -1055,9 +1123,12 @@ int deja_redact(const deja_redactor *r, deja_buf *out, const char *in,
 	sc.out = out;
 	sc.copied = 0;
 	sc.count = 0;
-	/* Most input has no secret: reserve the copy in one allocation. */
-	if ((rc = deja_buf_grow(out, len)) < 0 ||
-	    (rc = scan_range(&sc, 0, len)) < 0 ||
+	/* Most input has no secret: reserve the copy in one allocation, unless
+	 * a ceiling forbids it (redaction can also shrink the text). */
+	if ((!out->limit || len <= out->limit - out->len) &&
+	    (rc = deja_buf_grow(out, len)) < 0)
+		goto out;
+	if ((rc = scan_range(&sc, 0, len)) < 0 ||
 	    (rc = deja_buf_put(out, in + sc.copied, len - sc.copied)) < 0)
 		goto out;
 	if (count)

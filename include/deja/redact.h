@@ -25,14 +25,15 @@
  *                   where NAME ends in TOKEN, SECRET, PASSWORD, PASSWD or a
  *                   separated KEY (API_KEY, apiKey, x-api-key)
  *
- * What is kept: the scheme, user and host of a URL, the name of an
- * assignment, the scheme word of an Authorization header, so that a lesson
- * still says what was wrong.  What is deliberately not redacted: empty
- * values, placeholders (${X}, $X, <x>, ***, {{x}}), quoted values containing
- * spaces (prose such as "must be 8 chars"), code (get_token(), self.token,
- * TOKEN_EXPIRED), type annotations (token: string), and anything that has no
- * known prefix, so git SHAs, UUIDs and hex or base64 digests survive.
- * Output is idempotent: redacting redacted text changes nothing.
+ * What is kept: the scheme, user (unless itself a token) and host of a URL,
+ * the name of an assignment, the scheme word of an Authorization header,
+ * so that a lesson still says what was wrong.  What is deliberately not
+ * redacted: empty values, placeholders (${X}, $X, <x>, ***, {{x}}), quoted
+ * values containing spaces (prose such as "must be 8 chars"), code
+ * (get_token(), self.token, TOKEN_EXPIRED), type annotations (token:
+ * string), and anything without a known prefix or name, so git SHAs, UUIDs
+ * and hex or base64 digests survive.  Redaction is idempotent: redacting
+ * redacted text changes nothing.
  */
 #ifndef DEJA_REDACT_H
 #define DEJA_REDACT_H
@@ -46,8 +47,9 @@
  * threads without locking. */
 typedef struct deja_redactor deja_redactor;
 
-/* Create a redactor; free it with deja_redactor_free().  Fails only with
- * DEJA_ENOMEM. */
+/* Create a redactor into *out (the caller's; free it with
+ * deja_redactor_free()).  Fails with DEJA_ENOMEM, or DEJA_EINVAL for a NULL
+ * out. */
 int deja_redactor_new(deja_redactor **out, deja_error *err);
 
 /* Accepts NULL. */
@@ -56,8 +58,9 @@ void deja_redactor_free(deja_redactor *r);
 /*
  * Append in[0..len) to out with every secret replaced.  The input may hold
  * any bytes (NUL, invalid UTF-8); bytes that are not part of a secret are
- * copied unchanged.  The output is at most 32 bytes per input byte plus a
- * constant.  If count is not NULL it receives the number of replacements.
+ * copied unchanged.  The output grows by at most 28 bytes per input byte
+ * (a one-byte password becomes "[REDACTED:secret-assignment]").  If count
+ * is not NULL it receives the number of replacements.
  * Returns 0, DEJA_EINVAL (NULL r or out, or NULL in with len > 0),
  * DEJA_ENOMEM, or DEJA_ETOOBIG when out has a limit; on failure out is left
  * as it was and *count is 0.

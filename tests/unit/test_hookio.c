@@ -302,6 +302,15 @@ static void exit_code_from_text(void **state)
 	assert_int_equal(e.exit_code, 2);
 	assert_string_equal(e.output, "a\nb");
 	deja_hook_event_release(&e);
+	parse_str(&e, DEJA_AGENT_GENERIC, "{\"command\":\"tsc\",\"exit_code\":\"12abc\"}");
+	assert_int_equal(e.exit_code, -1);
+	deja_hook_event_release(&e);
+	parse_str(&e, DEJA_AGENT_GENERIC, "{\"command\":\"tsc\",\"exit_code\":1e300}");
+	assert_int_equal(e.exit_code, 2147483647);
+	deja_hook_event_release(&e);
+	parse_str(&e, DEJA_AGENT_GENERIC, "{\"command\":\"tsc\",\"exit_code\":1.5}");
+	assert_int_equal(e.exit_code, -1);
+	deja_hook_event_release(&e);
 	parse_str(&e, DEJA_AGENT_GENERIC, "{\"command\":\"tsc\",\"exit_code\":-5}");
 	assert_int_equal(e.exit_code, -1);
 	deja_hook_event_release(&e);
@@ -507,6 +516,20 @@ static void peek_reads_only_what_it_needs(void **state)
 		free(c);
 		parse_ok(&e, DEJA_AGENT_CLAUDE, j, sizeof(j) - 1);
 		assert_string_equal(e.command, "b");
+		deja_hook_event_release(&e);
+	}
+	/* a raw NUL outside strings reads as a blank in both readers (jansson
+	 * alone would swallow it after a literal but refuse it elsewhere) */
+	{
+		static const char j[] = "{\"x\":true\0,\"tool_name\":\"Bash\" \0,"
+					"\"tool_input\":{\"command\":\"ls\"}}";
+		deja_hook_event e = DEJA_HOOK_EVENT_INIT;
+
+		assert_int_equal(deja_hook_peek_command(&c, DEJA_AGENT_CLAUDE, j, sizeof(j) - 1), 0);
+		assert_string_equal(c, "ls");
+		free(c);
+		parse_ok(&e, DEJA_AGENT_CLAUDE, j, sizeof(j) - 1);
+		assert_string_equal(e.command, "ls");
 		deja_hook_event_release(&e);
 	}
 	/* cursor's other events are not shell commands */

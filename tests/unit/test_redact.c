@@ -419,6 +419,12 @@ static void test_appends_and_limit(void **state)
 	assert_int_equal(count, 0);
 	assert_string_equal(out.ptr, "keep");
 	deja_buf_release(&out);
+
+	/* Input over the ceiling whose redacted form fits. */
+	deja_buf_init(&out, 40);
+	assert_int_equal(run(state, &out, "k: -----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC", 63), 1);
+	assert_string_equal(out.ptr, "k: [REDACTED:private-key]");
+	deja_buf_release(&out);
 }
 
 static void test_count_and_idempotence(void **state)
