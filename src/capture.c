@@ -9,6 +9,8 @@ void deja_capture_init(deja_capture *c)
 {
 	memset(c, 0, sizeof(*c));
 	deja_buf_init(&c->partial, 0);
+	deja_buf_init(&c->stripped, 0);
+	deja_buf_init(&c->clean, 0);
 	deja_buf_init(&c->kept, 0);
 	for (size_t i = 0; i < DEJA_CAPTURE_TAIL; i++)
 		deja_buf_init(&c->tail[i], 0);
@@ -19,6 +21,8 @@ void deja_capture_release(deja_capture *c)
 	if (!c)
 		return;
 	deja_buf_release(&c->partial);
+	deja_buf_release(&c->stripped);
+	deja_buf_release(&c->clean);
 	deja_buf_release(&c->kept);
 	for (size_t i = 0; i < DEJA_CAPTURE_TAIL; i++)
 		deja_buf_release(&c->tail[i]);
@@ -150,19 +154,47 @@ static int is_path_line(const char *s, size_t len)
 	return slash && dot > slash && dot < len;
 }
 
+/*
+ * The keywords of an interesting line, lowercase.  One pass over the line:
+ * only where a byte can start a keyword are the keywords compared.
+ */
+static const char *const keywords[] = {
+	"error", "fail", "exception", "expected", "received", "assert",
+	"panic", "traceback", "fatal", "warning", "not ok", "undefined reference",
+	"\xe2\x9c\x95" /* ✕ */, "\xe2\x9c\x96" /* ✖ */, "\xe2\x97\x8f" /* ● */,
+	"\xc3\x97" /* × */, "\xe2\x9c\x98" /* ✘ */,
+};
+
+static int has_keyword(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		char c = ascii_lower(s[i]);
+
+		switch (c) {
+		case 'e': case 'f': case 'r': case 'a': case 'p': case 't': case 'w': case 'n':
+		case 'u': case '\xe2': case '\xc3':
+			break;
+		default:
+			continue;
+		}
+		for (size_t k = 0; k < sizeof(keywords) / sizeof(keywords[0]); k++) {
+			const char *w = keywords[k];
+			size_t j = 0;
+
+			if (w[0] != c)
+				continue;
+			while (w[j] && i + j < len && ascii_lower(s[i + j]) == w[j])
+				j++;
+			if (!w[j])
+				return 1;
+		}
+	}
+	return 0;
+}
+
 int deja_line_is_interesting(const char *s, size_t len)
 {
-	static const char *const words[] = {
-		"error", "fail", "exception", "expected", "received", "assert",
-		"panic", "traceback", "fatal", "warning", "not ok", "undefined reference",
-		"\xe2\x9c\x95" /* ✕ */, "\xe2\x9c\x96" /* ✖ */, "\xe2\x97\x8f" /* ● */,
-		"\xc3\x97" /* × */, "\xe2\x9c\x98" /* ✘ */,
-	};
-
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (has_word_ci(s, len, words[i], strlen(words[i])))
-			return 1;
-	return has_location(s, len) || is_path_line(s, len);
+	return has_keyword(s, len) || has_location(s, len) || is_path_line(s, len);
 }
 
 static int keep_line(deja_capture *c, const char *s, size_t len, uint64_t lineno)
@@ -195,24 +227,24 @@ drop:
 
 static void end_line(deja_capture *c)
 {
-	deja_buf stripped = DEJA_BUF_INIT, clean = DEJA_BUF_INIT;
+	deja_buf *stripped = &c->stripped, *clean = &c->clean;
 	size_t slot;
 
 	c->total_lines++;
-	deja_ansi_strip_line(&stripped, c->partial.ptr, c->partial.len);
+	deja_buf_clear(stripped);
+	deja_buf_clear(clean);
+	deja_ansi_strip_line(stripped, c->partial.ptr, c->partial.len);
 	/* everything downstream (JSON, the store) needs valid UTF-8 */
-	deja_utf8_sanitize(&clean, stripped.ptr, stripped.len);
-	deja_buf_release(&stripped);
-	deja_buf_rtrim(&clean);
-	if (clean.len && deja_line_is_interesting(clean.ptr, clean.len))
-		keep_line(c, clean.ptr, clean.len, c->total_lines);
-	if (clean.len) {
+	deja_utf8_sanitize(clean, stripped->ptr, stripped->len);
+	deja_buf_rtrim(clean);
+	if (clean->len && deja_line_is_interesting(clean->ptr, clean->len))
+		keep_line(c, clean->ptr, clean->len, c->total_lines);
+	if (clean->len) {
 		slot = (size_t)(c->total_lines % DEJA_CAPTURE_TAIL);
 		deja_buf_clear(&c->tail[slot]);
-		deja_buf_put(&c->tail[slot], clean.ptr, clean.len);
+		deja_buf_put(&c->tail[slot], clean->ptr, clean->len);
 		c->tail_lineno[slot] = c->total_lines;
 	}
-	deja_buf_release(&clean);
 	deja_buf_clear(&c->partial);
 	c->partial_cut = 0;
 }

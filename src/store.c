@@ -148,6 +148,10 @@ int deja_store_open(deja_store **out, const char *path, int timeout_ms, deja_err
 		goto fail;
 	}
 	sqlite3_busy_timeout(s->db, timeout_ms);
+	/* Every deja process is short-lived: checkpointing the WAL at each
+	 * close would copy it back on every recording.  SQLite's automatic
+	 * checkpoints (every 1000 pages) keep it bounded instead. */
+	sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
 	sqlite3_extended_result_codes(s->db, 0);
 	if ((rc = exec(s, "PRAGMA journal_mode = WAL", err)) < 0 ||
 	    (rc = exec(s, "PRAGMA synchronous = NORMAL", err)) < 0 ||

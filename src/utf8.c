@@ -49,7 +49,14 @@ int deja_utf8_sanitize(deja_buf *out, const char *s, size_t len)
 	size_t i = 0, run = 0;
 
 	while (i < len) {
-		size_t n = seq_len(p + i, len - i);
+		size_t n;
+
+		/* ASCII runs, the bulk of tool output, need no decoding */
+		if (p[i] < 0x80) {
+			i++;
+			continue;
+		}
+		n = seq_len(p + i, len - i);
 
 		if (n) {
 			i += n;

@@ -27,6 +27,7 @@ typedef struct deja_capture_line {
 
 typedef struct deja_capture {
 	deja_buf partial;          /* the line being assembled */
+	deja_buf stripped, clean;  /* per-line scratch, kept to spare allocations */
 	int partial_cut;           /* the current line hit LINE_MAX */
 	deja_buf kept;             /* kept lines, back to back */
 	deja_capture_line *lines;  /* index into kept, in output order */

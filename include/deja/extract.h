@@ -30,7 +30,7 @@ typedef struct deja_diags {
 } deja_diags;
 
 #define DEJA_DIAGS_INIT { NULL, 0, 0 }
-#define DEJA_DIAGS_MAX 5000 /* further diagnostics are counted, not kept */
+#define DEJA_DIAGS_MAX 1000 /* further diagnostics are counted, not kept */
 
 void deja_diags_release(deja_diags *d);
 
