@@ -8,7 +8,7 @@
 CC      ?= cc
 BUILD   ?= build
 PREFIX  ?= /usr/local
-PKGS     = sqlite3 libpcre2-8 jansson libcrypto
+PKGS     = sqlite3 jansson
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
@@ -18,7 +18,17 @@ WARN     = -Wall -Wextra -Werror -Wmissing-prototypes -Wstrict-prototypes \
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -Isrc -include src/banned.h \
              $(PKG_CFLAGS) $(CFLAGS)
-LDLIBS_ALL = $(PKG_LIBS) -lutil
+LDLIBS_ALL = $(PKG_LIBS)
+
+# The deja binary links SQLite and jansson statically (Debian's -dev packages
+# ship the archives): the hook runs after every shell command an agent
+# executes, and resolving shared libraries at each start would cost more
+# process time than its work.  Sanitizer builds keep them shared.
+ifeq ($(SAN),1)
+DEJA_LIBS = $(LDLIBS_ALL)
+else
+DEJA_LIBS = -Wl,-Bstatic -lsqlite3 -ljansson -Wl,-Bdynamic -lm -ldl -pthread
+endif
 
 ifeq ($(SAN),1)
 ALL_CFLAGS += -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
@@ -47,7 +57,7 @@ $(BUILD)/libdeja.a: $(LIB_OBJ)
 	ar rcs $@ $^
 
 $(BUILD)/deja: $(CLI_OBJ) $(BUILD)/libdeja.a
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libdeja.a $(LDLIBS_ALL)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libdeja.a $(DEJA_LIBS)
 
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libdeja.a
 	@mkdir -p $(dir $@)

@@ -9,8 +9,8 @@ set -eu
 
 cd "$(dirname "$0")/.."
 
-build_pkgs="build-essential pkg-config libsqlite3-dev libpcre2-dev libjansson-dev
-	libgit2-dev libssl-dev libcmocka-dev git ca-certificates"
+build_pkgs="build-essential pkg-config libsqlite3-dev libjansson-dev libcmocka-dev
+	git ca-certificates"
 test_pkgs="python3 hyperfine shellcheck clang procps util-linux time jq sqlite3"
 min_node_major=18
 
