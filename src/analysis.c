@@ -1,4 +1,5 @@
 #include "deja/analysis.h"
+#include "deja/parse.h"
 #include "deja/utf8.h"
 
 #include <jansson.h>
@@ -158,6 +159,33 @@ out:
 	return rc;
 }
 
+/*
+ * The tool's own parser when there is one (by name, else by content), the
+ * generic extractor when there is none or it finds nothing.
+ */
+static int parse_output(deja_failure *out, const deja_check *chk, const deja_capture *cap,
+			const deja_buf *text, const deja_pathctx *pc)
+{
+	deja_parse_input in = {
+		text->ptr, text->len, cap->head.ptr, cap->head.len,
+		cap->head.len == cap->total_bytes, chk->tool ? chk->tool : "",
+		chk->command ? chk->command : "", pc,
+	};
+	const deja_parser *p = deja_parser_select(in.tool, text->ptr, text->len);
+	int rc;
+
+	if (p) {
+		if ((rc = p->parse(&in, &out->diags, &out->files)) < 0)
+			return rc;
+		if (out->diags.count || out->files.count) {
+			out->parser = p->name;
+			return 0;
+		}
+	}
+	out->parser = "generic";
+	return deja_parse_generic(&in, &out->diags, &out->files);
+}
+
 int deja_failure_build(deja_failure *out, const deja_check *chk, const deja_capture *cap,
 		       const deja_pathctx *pc, deja_error *err)
 {
@@ -182,7 +210,7 @@ int deja_failure_build(deja_failure *out, const deja_check *chk, const deja_capt
 		goto oom;
 	if (out->failed) {
 		if ((rc = deja_capture_text(cap, &text)) < 0 ||
-		    (rc = deja_extract_generic(&out->diags, &out->files, text.ptr, text.len, pc)) < 0 ||
+		    (rc = parse_output(out, chk, cap, &text, pc)) < 0 ||
 		    (rc = build_summary(&out->summary, text.ptr, text.len, pc)) < 0)
 			goto oom;
 		/* files named only by diagnostics come first in the list already;
@@ -235,6 +263,22 @@ int deja_failure_to_json(deja_buf *out, const deja_failure *f)
 		json_object_set_new(e, "column", d->column ? json_integer(d->column) : json_null());
 		json_object_set_new(e, "code", str_or_null(d->code));
 		json_object_set_new(e, "message", json_string(d->message ? d->message : ""));
+		json_object_set_new(e, "severity", str_or_null(d->severity));
+		json_object_set_new(e, "test", str_or_null(d->test));
+		{
+			json_t *frames = json_array();
+
+			for (size_t k = 0; k < d->frames.count; k++) {
+				const char *fr = d->frames.items[k], *tab = strchr(fr, '\t');
+				json_t *f1 = json_object();
+
+				json_object_set_new(f1, "function",
+						    json_stringn(fr, tab ? (size_t)(tab - fr) : 0));
+				json_object_set_new(f1, "file", json_string(tab ? tab + 1 : fr));
+				json_array_append_new(frames, f1);
+			}
+			json_object_set_new(e, "frames", frames);
+		}
 		json_array_append_new(errors, e);
 	}
 	json_object_set_new(o, "verification", json_boolean(f->verification));
@@ -248,6 +292,7 @@ int deja_failure_to_json(deja_buf *out, const deja_failure *f)
 	json_object_set_new(o, "error_summary", json_string(f->summary ? f->summary : ""));
 	json_object_set_new(o, "errors", errors);
 	errors = NULL;
+	json_object_set_new(o, "parser", json_string(f->parser ? f->parser : ""));
 	json_object_set_new(o, "output_bytes", json_integer((json_int_t)f->output_bytes));
 	json_object_set_new(o, "dropped_lines", json_integer((json_int_t)f->dropped_lines));
 	/* invalid UTF-8 in tool output must not lose the whole object */

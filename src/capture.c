@@ -12,6 +12,7 @@ void deja_capture_init(deja_capture *c)
 	deja_buf_init(&c->stripped, 0);
 	deja_buf_init(&c->clean, 0);
 	deja_buf_init(&c->kept, 0);
+	deja_buf_init(&c->head, 0);
 	for (size_t i = 0; i < DEJA_CAPTURE_TAIL; i++)
 		deja_buf_init(&c->tail[i], 0);
 }
@@ -24,6 +25,7 @@ void deja_capture_release(deja_capture *c)
 	deja_buf_release(&c->stripped);
 	deja_buf_release(&c->clean);
 	deja_buf_release(&c->kept);
+	deja_buf_release(&c->head);
 	for (size_t i = 0; i < DEJA_CAPTURE_TAIL; i++)
 		deja_buf_release(&c->tail[i]);
 	free(c->lines);
@@ -253,6 +255,12 @@ int deja_capture_feed(deja_capture *c, const char *data, size_t len)
 {
 	const char *p = data, *end = data + len;
 
+	/* structured formats (eslint -f json, cargo JSON) need the bytes as
+	 * printed, long lines included */
+	if (c->head.len < DEJA_CAPTURE_HEAD_MAX) {
+		size_t room = DEJA_CAPTURE_HEAD_MAX - c->head.len;
+		deja_buf_put(&c->head, data, len < room ? len : room);
+	}
 	c->total_bytes += len;
 	if (!c->binary && memchr(data, '\0', len))
 		c->binary = 1;

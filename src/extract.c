@@ -25,13 +25,103 @@ void deja_diags_release(deja_diags *d)
 	if (!d)
 		return;
 	for (size_t i = 0; i < d->count; i++) {
-		free(d->items[i].file);
-		free(d->items[i].code);
-		free(d->items[i].message);
+		deja_diag *x = &d->items[i];
+
+		free(x->file);
+		free(x->code);
+		free(x->message);
+		free(x->severity);
+		free(x->test);
+		free(x->signature);
+		deja_strlist_release(&x->frames);
 	}
 	free(d->items);
 	d->items = NULL;
-	d->count = d->alloc = 0;
+	d->count = d->alloc = d->dropped = 0;
+}
+
+static char *dup_n(const char *s, size_t len)
+{
+	char *p = malloc(len + 1);
+
+	if (p) {
+		memcpy(p, s, len);
+		p[len] = '\0';
+	}
+	return p;
+}
+
+int deja_diags_add(deja_diags *d, const char *file, long line, long column, const char *code,
+		   size_t code_len, const char *message, size_t message_len, const char *severity)
+{
+	deja_diag *x;
+
+	if (d->count >= DEJA_DIAGS_MAX) {
+		d->dropped++;
+		return 1;
+	}
+	if (d->count == d->alloc) {
+		size_t n = d->alloc ? d->alloc * 2 : 16, bytes;
+		deja_diag *p;
+
+		if (deja_size_mul(&bytes, n, sizeof(*p)) < 0 || !(p = realloc(d->items, bytes)))
+			return DEJA_ENOMEM;
+		d->items = p;
+		d->alloc = n;
+	}
+	x = &d->items[d->count];
+	memset(x, 0, sizeof(*x));
+	x->line = line > 0 ? line : 0;
+	x->column = column > 0 ? column : 0;
+	if ((file && !(x->file = strdup(file))) ||
+	    (code && code_len && !(x->code = dup_n(code, code_len))) ||
+	    !(x->message = dup_n(message ? message : "", message ? message_len : 0)) ||
+	    (severity && !(x->severity = strdup(severity)))) {
+		free(x->file);
+		free(x->code);
+		free(x->message);
+		free(x->severity);
+		return DEJA_ENOMEM;
+	}
+	d->count++;
+	return 0;
+}
+
+deja_diag *deja_diags_last(deja_diags *d)
+{
+	return d->count ? &d->items[d->count - 1] : NULL;
+}
+
+int deja_diag_set(char **field, const char *s, size_t len)
+{
+	char *c = dup_n(s, len);
+
+	if (!c)
+		return DEJA_ENOMEM;
+	free(*field);
+	*field = c;
+	return 0;
+}
+
+int deja_diag_add_frame(deja_diag *d, const deja_pathctx *pc, const char *function,
+			size_t function_len, const char *file, size_t file_len)
+{
+	deja_buf rel = DEJA_BUF_INIT, frame = DEJA_BUF_INIT;
+	int rc = 0;
+
+	if (!deja_path_relativize(&rel, pc, file, file_len))
+		goto out;
+	deja_buf_put(&frame, function ? function : "", function ? function_len : 0);
+	deja_buf_putc(&frame, '\t');
+	deja_buf_put(&frame, rel.ptr, rel.len);
+	if ((rc = deja_buf_status(&frame)) < 0 ||
+	    (rc = deja_strlist_add(&d->frames, frame.ptr, frame.len)) < 0)
+		goto out;
+	rc = 1;
+out:
+	deja_buf_release(&rel);
+	deja_buf_release(&frame);
+	return rc;
 }
 
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -52,17 +142,6 @@ static int starts(span s, const char *w)
 {
 	size_t n = strlen(w);
 	return s.len >= n && !memcmp(s.p, w, n);
-}
-
-static char *dup_span(span s)
-{
-	char *p = malloc(s.len + 1);
-
-	if (p) {
-		memcpy(p, s.p, s.len);
-		p[s.len] = '\0';
-	}
-	return p;
 }
 
 static long parse_num(const char *p, size_t len, size_t *used)
@@ -177,32 +256,9 @@ static void split_code(span *msg, span *code)
 static int add_diag(extract_state *st, const char *file, long line, long col, span code,
 		    span msg)
 {
-	deja_diags *d = st->diags;
-	deja_diag *x;
+	int rc = deja_diags_add(st->diags, file, line, col, code.p, code.len, msg.p, msg.len, NULL);
 
-	if (d->count >= DEJA_DIAGS_MAX)
-		return 0;
-	if (d->count == d->alloc) {
-		size_t n = d->alloc ? d->alloc * 2 : 16, bytes;
-		deja_diag *p;
-
-		if (deja_size_mul(&bytes, n, sizeof(*p)) < 0 || !(p = realloc(d->items, bytes)))
-			return DEJA_ENOMEM;
-		d->items = p;
-		d->alloc = n;
-	}
-	x = &d->items[d->count];
-	memset(x, 0, sizeof(*x));
-	x->line = line;
-	x->column = col;
-	if ((file && !(x->file = strdup(file))) || (code.len && !(x->code = dup_span(code))) ||
-	    !(x->message = dup_span(msg))) {
-		free(x->file);
-		free(x->code);
-		return DEJA_ENOMEM;
-	}
-	d->count++;
-	return 0;
+	return rc < 0 ? rc : 0;
 }
 
 static int path_char(char c)

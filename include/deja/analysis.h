@@ -35,6 +35,8 @@ typedef struct deja_failure {
 	int exit_code;
 	deja_strlist files;       /* affected files, workspace-relative */
 	char *summary;            /* at most DEJA_SUMMARY_MAX bytes, never NULL */
+	const char *parser;       /* the parser that read the output ("generic" when
+				   * none knew it); static, NULL when nothing was parsed */
 	deja_diags diags;
 	uint64_t output_bytes, output_lines, dropped_lines;
 } deja_failure;

@@ -19,6 +19,7 @@
 #define DEJA_CAPTURE_LINE_MAX 2048          /* longer lines are cut */
 #define DEJA_CAPTURE_KEPT_MAX (1024 * 1024) /* bytes of kept lines */
 #define DEJA_CAPTURE_TAIL 10                /* last lines always kept */
+#define DEJA_CAPTURE_HEAD_MAX (4u << 20)    /* raw bytes kept for structured formats */
 
 typedef struct deja_capture_line {
 	uint64_t lineno;  /* 1-based line number in the output */
@@ -30,6 +31,7 @@ typedef struct deja_capture {
 	deja_buf stripped, clean;  /* per-line scratch, kept to spare allocations */
 	int partial_cut;           /* the current line hit LINE_MAX */
 	deja_buf kept;             /* kept lines, back to back */
+	deja_buf head;             /* the first DEJA_CAPTURE_HEAD_MAX bytes, as printed */
 	deja_capture_line *lines;  /* index into kept, in output order */
 	size_t nlines, alloc;
 	deja_buf tail[DEJA_CAPTURE_TAIL]; /* ring of the last lines */

@@ -17,7 +17,8 @@ test_expect_success 'analyze: real eslint output, workspace-relative files, noth
 	jq -e ".verification and .failed and .tool == \"eslint\" and .category == \"LINT\"" a.json &&
 	jq -e ".exit_code == 1 and .command == \"npx eslint src\"" a.json &&
 	test "$(jq -c .affected_files a.json)" = "[\"src/app.js\",\"src/util.js\"]" &&
-	jq -e ".errors[0] == {file: \"src/app.js\", line: 4, column: 9, code: \"no-unused-vars\",
+	jq -e ".errors[0] | {file, line, column, code, message} == {file: \"src/app.js\", line: 4,
+		column: 9, code: \"no-unused-vars\",
 		message: \"'"'"'currency'"'"' is assigned a value but never used\"}" a.json &&
 	jq -e ".errors[1].code == \"no-undef\" and .errors[1].file == \"src/util.js\"" a.json &&
 	jq -e "(.error_summary | length) <= 500" a.json &&

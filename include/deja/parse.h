@@ -1,0 +1,85 @@
+/*
+ * parse.h - per-tool output parsers, behind one interface.
+ *
+ * A parser turns a tool's output into diagnostics (file, line, column,
+ * code, severity, message, failing test, stack frames) and affected files.
+ * deja_parser_select() picks one by the detected tool name, else by the
+ * output's content (`npm test` running jest); the generic extractor
+ * (extract.h) is the fallback, and also runs when a parser finds nothing.
+ *
+ * Every parser is in src/parse_<name>.c and registered in the table of
+ * src/parse.c; every parser has a fuzz target (fuzz/fuzz_parsers.c runs
+ * them all).  Parsers are pure: no I/O, no global state.
+ */
+#ifndef DEJA_PARSE_H
+#define DEJA_PARSE_H
+
+#include <stddef.h>
+
+#include "deja/buf.h"
+#include "deja/extract.h"
+#include "deja/paths.h"
+#include "deja/strlist.h"
+
+/* What a parser reads.  Borrowed; valid during the call. */
+typedef struct deja_parse_input {
+	const char *text;    /* the filtered lines: ANSI-free, valid UTF-8, '\n'-terminated */
+	size_t text_len;
+	const char *raw;     /* the output as printed (first DEJA_CAPTURE_HEAD_MAX bytes):
+			      * for structured formats (eslint -f json, cargo JSON) */
+	size_t raw_len;
+	int raw_complete;    /* raw is the whole output */
+	const char *tool;    /* detected tool name, e.g. "npm test"; may be "" */
+	const char *command; /* the command line; may be "" */
+	const deja_pathctx *pc;
+} deja_parse_input;
+
+/* Append diagnostics and affected files; 0 or a negative DEJA_E* code. */
+typedef int (*deja_parse_fn)(const deja_parse_input *in, deja_diags *diags, deja_strlist *files);
+
+typedef struct deja_parser {
+	const char *name;         /* "eslint", "tsc", "jest", "gcc", ... */
+	const char *const *tools; /* detected tool names it handles, NULL-terminated */
+	/* 1 when text (filtered lines) looks like this tool's output; for
+	 * wrappers such as npm test.  May be NULL (never chosen by content). */
+	int (*sniff)(const char *text, size_t len);
+	deja_parse_fn parse;
+} deja_parser;
+
+/* The parser for a tool, by name, else by content; NULL when none fits.
+ * The result points into a constant table. */
+const deja_parser *deja_parser_select(const char *tool, const char *text, size_t len);
+
+/* By parser name; NULL if unknown. */
+const deja_parser *deja_parser_find(const char *name);
+
+/* The registered parsers, for tests and fuzzing. */
+const deja_parser *deja_parser_at(size_t i); /* NULL past the end */
+
+/* --- helpers for parsers ------------------------------------------------ */
+
+/* Iterate lines of [p, end): returns 1 with *line, *len (no '\n'), 0 at end. */
+int deja_next_line(const char **cursor, const char *end, const char **line, size_t *len);
+
+/*
+ * Note an affected file printed as p[0..len): relativized against in->pc
+ * and added to files (once).  Returns 1 and leaves the relative path in rel
+ * (cleared first; may be NULL) when it is an affected file, else 0.
+ */
+int deja_parse_file(deja_strlist *files, deja_buf *rel, const deja_pathctx *pc, const char *p,
+		    size_t len);
+
+/*
+ * Add a diagnostic at a printed location: the file is relativized (NULL
+ * when outside the workspace, and then not an affected file), noted, and
+ * the diagnostic appended.  Lengths: 0 means absent (code) or empty.
+ * Returns 0, 1 when the list was full, or DEJA_ENOMEM.
+ */
+int deja_parse_diag(deja_diags *diags, deja_strlist *files, const deja_pathctx *pc,
+		    const char *file, size_t file_len, long line, long column, const char *code,
+		    size_t code_len, const char *message, size_t message_len, const char *severity);
+
+/* The generic extractor as a parser. */
+int deja_parse_generic(const deja_parse_input *in, deja_diags *diags, deja_strlist *files);
+
+#endif
