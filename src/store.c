@@ -54,6 +54,25 @@ static const char *const migrations[] = {
 	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
 	"  file TEXT, line INTEGER, col INTEGER, code TEXT, message TEXT NOT NULL);"
 	"CREATE INDEX run_errors_run ON run_errors(run_id);",
+	/* 1 -> 2: error signatures (spec 004) and where they occurred */
+	"CREATE TABLE signatures ("
+	"  id TEXT PRIMARY KEY,"
+	"  error_type TEXT NOT NULL,"
+	"  message_pattern TEXT NOT NULL,"
+	"  stack_patterns TEXT NOT NULL DEFAULT '[]',"
+	"  context_patterns TEXT NOT NULL DEFAULT '[]',"
+	"  original TEXT NOT NULL,"
+	"  tool TEXT NOT NULL,"
+	"  first_seen TEXT NOT NULL,"
+	"  last_seen TEXT NOT NULL,"
+	"  occurrence_count INTEGER NOT NULL DEFAULT 1 CHECK (occurrence_count >= 1));"
+	"CREATE TABLE signature_runs ("
+	"  signature_id TEXT NOT NULL REFERENCES signatures(id) ON DELETE CASCADE,"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  errors INTEGER NOT NULL DEFAULT 1,"
+	"  PRIMARY KEY (signature_id, run_id));"
+	"CREATE INDEX signature_runs_run ON signature_runs(run_id);"
+	"ALTER TABLE run_errors ADD COLUMN signature_id TEXT;",
 };
 
 static int db_error(deja_store *s, deja_error *err, int rc, const char *what)

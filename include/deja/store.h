@@ -18,7 +18,7 @@
 
 typedef struct deja_store deja_store;
 
-#define DEJA_STORE_SCHEMA_VERSION 1
+#define DEJA_STORE_SCHEMA_VERSION 2
 
 /*
  * Open (creating if needed, with create_dirs permission for the parent
