@@ -36,6 +36,10 @@ ALL_CFLAGS += -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
 LDFLAGS    += -fsanitize=address,undefined
 endif
 
+# Tests also check signature patterns with PCRE2, the engine that will
+# match them.
+TEST_LIBS = $(shell pkg-config --libs libpcre2-8) -lcmocka
+
 LIB_SRC  := $(wildcard src/*.c)
 CLI_SRC  := $(wildcard cli/*.c)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -61,7 +65,7 @@ $(BUILD)/deja: $(CLI_OBJ) $(BUILD)/libdeja.a
 
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libdeja.a
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libdeja.a $(LDLIBS_ALL) -lcmocka
+	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libdeja.a $(LDLIBS_ALL) $(TEST_LIBS)
 
 # Fuzz targets link a replay driver so any compiler can run their corpora;
 # `make fuzz-libfuzzer CC=clang BUILD=build-fuzz SAN=1` builds real

@@ -9,7 +9,7 @@ set -eu
 
 cd "$(dirname "$0")/.."
 
-build_pkgs="build-essential pkg-config libsqlite3-dev libjansson-dev libcmocka-dev
+build_pkgs="build-essential pkg-config libsqlite3-dev libjansson-dev libcmocka-dev libpcre2-dev
 	git ca-certificates"
 test_pkgs="python3 hyperfine shellcheck clang procps util-linux time jq sqlite3"
 min_node_major=18

@@ -1,4 +1,5 @@
 #include "deja/analysis.h"
+#include "deja/context.h"
 #include "deja/parse.h"
 #include "deja/utf8.h"
 
@@ -15,6 +16,9 @@ void deja_failure_release(deja_failure *f)
 	free(f->summary);
 	deja_strlist_release(&f->files);
 	deja_diags_release(&f->diags);
+	for (size_t i = 0; i < f->nsigs; i++)
+		deja_signature_release(&f->sigs[i]);
+	free(f->sigs);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -186,6 +190,53 @@ static int parse_output(deja_failure *out, const deja_check *chk, const deja_cap
 	return deja_parse_generic(&in, &out->diags, &out->files);
 }
 
+/* Sign every diagnostic; keep each distinct signature once. */
+static int sign_diags(deja_failure *out, const deja_pathctx *pc)
+{
+	deja_strlist context = DEJA_STRLIST_INIT;
+	deja_buf dir = DEJA_BUF_INIT;
+	const char *framework = out->parser && strcmp(out->parser, "generic") ? out->parser
+									      : out->tool;
+	int rc = 0;
+
+	if (!out->diags.count)
+		return 0;
+	if (pc->workspace) {
+		deja_buf_puts(&dir, pc->workspace);
+		if (pc->cwd_rel && *pc->cwd_rel)
+			deja_buf_printf(&dir, "/%s", pc->cwd_rel);
+	}
+	if (deja_buf_status(&dir) < 0 ||
+	    deja_context_patterns(&context, pc->workspace, dir.ptr, framework, &out->files) < 0 ||
+	    !(out->sigs = calloc(out->diags.count, sizeof(*out->sigs)))) {
+		rc = DEJA_ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < out->diags.count; i++) {
+		deja_diag *d = &out->diags.items[i];
+		deja_signature sig;
+		size_t k;
+
+		if ((rc = deja_signature_build(&sig, d, framework, &context)) < 0)
+			goto out;
+		if (!(d->signature = strdup(sig.id))) {
+			deja_signature_release(&sig);
+			rc = DEJA_ENOMEM;
+			goto out;
+		}
+		for (k = 0; k < out->nsigs && strcmp(out->sigs[k].id, sig.id); k++)
+			;
+		if (k < out->nsigs)
+			deja_signature_release(&sig);
+		else
+			out->sigs[out->nsigs++] = sig;
+	}
+out:
+	deja_strlist_release(&context);
+	deja_buf_release(&dir);
+	return rc;
+}
+
 int deja_failure_build(deja_failure *out, const deja_check *chk, const deja_capture *cap,
 		       const deja_pathctx *pc, deja_error *err)
 {
@@ -211,6 +262,7 @@ int deja_failure_build(deja_failure *out, const deja_check *chk, const deja_capt
 	if (out->failed) {
 		if ((rc = deja_capture_text(cap, &text)) < 0 ||
 		    (rc = parse_output(out, chk, cap, &text, pc)) < 0 ||
+		    (rc = sign_diags(out, pc)) < 0 ||
 		    (rc = build_summary(&out->summary, text.ptr, text.len, pc)) < 0)
 			goto oom;
 		/* files named only by diagnostics come first in the list already;
@@ -244,6 +296,35 @@ static json_t *str_or_null(const char *s)
 	return s ? json_string(s) : json_null();
 }
 
+static json_t *strlist_json(const deja_strlist *l)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < l->count; i++)
+		json_array_append_new(a, json_string(l->items[i]));
+	return a;
+}
+
+static json_t *signatures_json(const deja_failure *f)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < f->nsigs; i++) {
+		const deja_signature *s = &f->sigs[i];
+		json_t *o = json_object();
+
+		json_object_set_new(o, "id", json_string(s->id));
+		json_object_set_new(o, "error_type", json_string(s->error_type));
+		json_object_set_new(o, "message_pattern", json_string(s->message_pattern));
+		json_object_set_new(o, "stack_patterns", strlist_json(&s->stack_patterns));
+		json_object_set_new(o, "context_patterns", strlist_json(&s->context_patterns));
+		json_object_set_new(o, "original", json_string(s->original));
+		json_object_set_new(o, "tool", json_string(s->tool));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 int deja_failure_to_json(deja_buf *out, const deja_failure *f)
 {
 	json_t *o = json_object(), *files = json_array(), *errors = json_array();
@@ -265,6 +346,7 @@ int deja_failure_to_json(deja_buf *out, const deja_failure *f)
 		json_object_set_new(e, "message", json_string(d->message ? d->message : ""));
 		json_object_set_new(e, "severity", str_or_null(d->severity));
 		json_object_set_new(e, "test", str_or_null(d->test));
+		json_object_set_new(e, "signature", str_or_null(d->signature));
 		{
 			json_t *frames = json_array();
 
@@ -293,6 +375,7 @@ int deja_failure_to_json(deja_buf *out, const deja_failure *f)
 	json_object_set_new(o, "errors", errors);
 	errors = NULL;
 	json_object_set_new(o, "parser", json_string(f->parser ? f->parser : ""));
+	json_object_set_new(o, "signatures", signatures_json(f));
 	json_object_set_new(o, "output_bytes", json_integer((json_int_t)f->output_bytes));
 	json_object_set_new(o, "dropped_lines", json_integer((json_int_t)f->dropped_lines));
 	/* invalid UTF-8 in tool output must not lose the whole object */

@@ -14,6 +14,7 @@
 #include "deja/extract.h"
 #include "deja/lesson.h"
 #include "deja/paths.h"
+#include "deja/signature.h"
 #include "deja/strlist.h"
 
 /* What ran.  Borrowed strings. */
@@ -35,6 +36,9 @@ typedef struct deja_failure {
 	int exit_code;
 	deja_strlist files;       /* affected files, workspace-relative */
 	char *summary;            /* at most DEJA_SUMMARY_MAX bytes, never NULL */
+	deja_signature *sigs;     /* the distinct signatures of diags, in order of
+				   * first appearance; each diag names its id */
+	size_t nsigs;
 	const char *parser;       /* the parser that read the output ("generic" when
 				   * none knew it); static, NULL when nothing was parsed */
 	deja_diags diags;

@@ -1,0 +1,61 @@
+/*
+ * signature.h - error signatures (spec 004): what identifies an error
+ * across runs, files, lines and identifiers.
+ *
+ *   error_type        the code or rule (TS2322, no-unused-vars, E0308), else
+ *                     the exception class (AssertionError), else a kind
+ *                     derived from the tool ("jest:toBe", "go:panic")
+ *   message_pattern   the message with its variable parts replaced by typed
+ *                     placeholders; itself a PCRE2 regular expression that
+ *                     matches the original message.  Placeholders are marked
+ *                     with comments: (?#path), (?#num), (?#str), (?#hex),
+ *                     (?#uuid), (?#date), (?#duration), (?#tmp), (?#url)
+ *   stack_patterns    in-project frames: "function@file-basename", no lines
+ *   context_patterns  file types, framework, dependencies (context.h)
+ *   original          the message as printed (metadata)
+ *   id                SHA-256 over error_type, message_pattern and
+ *                     stack_patterns: the same error after lines moved keeps
+ *                     its id; another error gets another
+ */
+#ifndef DEJA_SIGNATURE_H
+#define DEJA_SIGNATURE_H
+
+#include <stddef.h>
+
+#include "deja/buf.h"
+#include "deja/extract.h"
+#include "deja/hash.h"
+#include "deja/strlist.h"
+
+typedef struct deja_signature {
+	char id[DEJA_SHA256_HEX_LEN + 1];
+	char *error_type;
+	char *message_pattern;
+	deja_strlist stack_patterns;
+	deja_strlist context_patterns;
+	char *original;
+	char *tool;
+} deja_signature;
+
+/*
+ * Append to out the pattern of msg[0..len): literal text regex-escaped,
+ * variable parts replaced by placeholders, scanned left to right with a
+ * fixed precedence (quoted value, URL, temp dir, UUID, date, hex, duration,
+ * path, number).  Whitespace runs become \s+.
+ */
+int deja_message_pattern(deja_buf *out, const char *msg, size_t len);
+
+/* The error type of a diagnostic printed by tool (see above); caller frees. */
+char *deja_error_type(const deja_diag *d, const char *tool);
+
+/*
+ * Build the signature of a diagnostic.  context (may be NULL) is copied in
+ * as context_patterns; it does not enter the id.  Release with
+ * deja_signature_release().
+ */
+int deja_signature_build(deja_signature *out, const deja_diag *d, const char *tool,
+			 const deja_strlist *context);
+
+void deja_signature_release(deja_signature *s);
+
+#endif

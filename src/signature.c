@@ -1,0 +1,417 @@
+#include "deja/signature.h"
+#include "deja/common.h"
+#include "deja/paths.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+static int is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+static int is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+static int is_word(char c) { return is_alpha(c) || is_digit(c) || c == '_'; }
+static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* Characters a path token is made of. */
+static int path_char(char c)
+{
+	return is_word(c) || c == '.' || c == '/' || c == '-' || c == '@' || c == '+' || c == '~' ||
+	       c == '\\';
+}
+
+/* Regex-escape one literal character. */
+static void put_literal(deja_buf *out, char c)
+{
+	if (strchr("\\^$.|?*+()[]{}/#", c))
+		deja_buf_putc(out, '\\');
+	deja_buf_putc(out, c);
+}
+
+/* Quoted values that name a type rather than a value: the type is part of
+ * the error ("'string' is not assignable to 'number'"). */
+static int is_primitive_type(const char *s, size_t len)
+{
+	static const char *const names[] = {
+		"string", "number", "boolean", "null", "undefined", "any", "unknown", "never",
+		"object", "void", "bigint", "symbol", "int", "float", "str", "bool", "None",
+		"list", "dict", "tuple", "bytes", "usize", "isize", "i32", "i64", "u8", "u32",
+		"u64", "f32", "f64", "String", "&str", "char", "double", "long",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == len && !memcmp(names[i], s, len))
+			return 1;
+	return 0;
+}
+
+/* Length of a match at s of the given shape, or 0. */
+static size_t match_quoted(const char *s, size_t len, char *q)
+{
+	char open = s[0], close;
+	size_t i;
+
+	if (open == '\'' || open == '"' || open == '`')
+		close = open;
+	else if (len >= 3 && !memcmp(s, "\xe2\x80\x98", 3)) /* ‘ … ’ (gcc) */
+		close = 0;
+	else
+		return 0;
+	if (!close) {
+		for (i = 3; i + 2 < len; i++)
+			if (!memcmp(s + i, "\xe2\x80\x99", 3))
+				return (*q = 0, i + 3);
+		return 0;
+	}
+	for (i = 1; i < len && i < 200; i++) {
+		if (s[i] == '\n')
+			return 0;
+		if (s[i] == close)
+			return (*q = close, i + 1);
+	}
+	return 0;
+}
+
+static size_t match_uuid(const char *s, size_t len)
+{
+	static const int dash[] = { 8, 13, 18, 23 };
+
+	if (len < 36)
+		return 0;
+	for (size_t i = 0, d = 0; i < 36; i++) {
+		if (d < 4 && (int)i == dash[d]) {
+			if (s[i] != '-')
+				return 0;
+			d++;
+		} else if (!is_hex(s[i])) {
+			return 0;
+		}
+	}
+	return 36;
+}
+
+/* 2024-01-31, 2024-01-31T10:20:30.123Z, 10:20:30 */
+static size_t match_date(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	if (len >= 10 && is_digit(s[0]) && is_digit(s[1]) && is_digit(s[2]) && is_digit(s[3]) &&
+	    s[4] == '-' && is_digit(s[5]) && is_digit(s[6]) && s[7] == '-' && is_digit(s[8]) &&
+	    is_digit(s[9])) {
+		i = 10;
+		if (i < len && (s[i] == 'T' || s[i] == ' ') && i + 1 < len && is_digit(s[i + 1]))
+			i++;
+		else
+			return i;
+	}
+	if (i + 8 <= len && is_digit(s[i]) && is_digit(s[i + 1]) && s[i + 2] == ':' &&
+	    is_digit(s[i + 3]) && is_digit(s[i + 4]) && s[i + 5] == ':' && is_digit(s[i + 6]) &&
+	    is_digit(s[i + 7])) {
+		i += 8;
+		while (i < len && (is_digit(s[i]) || s[i] == '.' || s[i] == 'Z' || s[i] == '+' ||
+				   (s[i] == ':' && i + 1 < len && is_digit(s[i + 1]))))
+			i++;
+		return i;
+	}
+	return i >= 10 ? i : 0;
+}
+
+/* 0x7ffd1234, or 8+ hex digits holding both a digit and a letter (hashes) */
+static size_t match_hex(const char *s, size_t len)
+{
+	size_t i;
+	int digit = 0, letter = 0;
+
+	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && is_hex(s[2])) {
+		for (i = 2; i < len && is_hex(s[i]); i++)
+			;
+		return i;
+	}
+	for (i = 0; i < len && is_hex(s[i]); i++) {
+		if (is_digit(s[i]))
+			digit = 1;
+		else
+			letter = 1;
+	}
+	return (i >= 8 && digit && letter && (i == len || !is_word(s[i]))) ? i : 0;
+}
+
+/* 12ms, 1.5 s, 300 ms, 2.01sec */
+static size_t match_duration(const char *s, size_t len)
+{
+	static const char *const units[] = { "ms", "sec", "seconds", "s", "min", "m", "us", "µs" };
+	size_t i = 0;
+
+	while (i < len && is_digit(s[i]))
+		i++;
+	if (!i)
+		return 0;
+	if (i + 1 < len && s[i] == '.' && is_digit(s[i + 1]))
+		for (i++; i < len && is_digit(s[i]); i++)
+			;
+	if (i < len && s[i] == ' ')
+		i++;
+	for (size_t u = 0; u < sizeof(units) / sizeof(units[0]); u++) {
+		size_t n = strlen(units[u]);
+		if (i + n <= len && !memcmp(s + i, units[u], n) && (i + n == len || !is_word(s[i + n])))
+			return i + n;
+	}
+	return 0;
+}
+
+static size_t match_number(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && is_digit(s[i]))
+		i++;
+	if (i && i + 1 < len && s[i] == '.' && is_digit(s[i + 1]))
+		for (i++; i < len && is_digit(s[i]); i++)
+			;
+	return i;
+}
+
+/* A path: a run of path characters holding a '/' or ending in a source
+ * extension. */
+static size_t match_path(const char *s, size_t len)
+{
+	size_t i = 0, slash = 0;
+
+	while (i < len && path_char(s[i])) {
+		if (s[i] == '/' || s[i] == '\\')
+			slash = 1;
+		i++;
+	}
+	/* trailing punctuation belongs to the sentence */
+	while (i > 0 && (s[i - 1] == '.' || s[i - 1] == '-'))
+		i--;
+	if (i < 2)
+		return 0;
+	if ((slash && (i > 1 || s[0] != '/')) || deja_path_has_source_ext(s, i))
+		return i;
+	return 0;
+}
+
+static size_t match_url(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && is_alpha(s[i]))
+		i++;
+	if (i < 2 || i + 3 > len || memcmp(s + i, "://", 3))
+		return 0;
+	for (i += 3; i < len && !is_space(s[i]) && s[i] != '\'' && s[i] != '"' && s[i] != ')'; i++)
+		;
+	return i;
+}
+
+static size_t match_tmp(const char *s, size_t len)
+{
+	static const char *const roots[] = { "/tmp/", "/var/folders/", "/private/var/", "/var/tmp/" };
+
+	for (size_t r = 0; r < sizeof(roots) / sizeof(roots[0]); r++) {
+		size_t n = strlen(roots[r]);
+		if (len > n && !memcmp(s, roots[r], n)) {
+			size_t i = n;
+			while (i < len && path_char(s[i]))
+				i++;
+			return i;
+		}
+	}
+	return 0;
+}
+
+int deja_message_pattern(deja_buf *out, const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		/* a placeholder only starts where a token starts */
+		int boundary = i == 0 || !is_word(s[i - 1]);
+		size_t n;
+		char q;
+
+		if (is_space(s[i])) {
+			while (i < len && is_space(s[i]))
+				i++;
+			deja_buf_puts(out, "\\s+");
+			continue;
+		}
+		if (boundary && (n = match_quoted(s + i, len - i, &q)) > 0) {
+			size_t inner = q ? 1 : 3, tail = q ? 1 : 3;
+
+			if (is_primitive_type(s + i + inner, n - inner - tail)) {
+				for (size_t k = 0; k < n; k++)
+					put_literal(out, s[i + k]);
+			} else if (q == '\'') {
+				deja_buf_puts(out, "(?#str)'[^']*'");
+			} else if (q == '"') {
+				deja_buf_puts(out, "(?#str)\"[^\"]*\"");
+			} else if (q == '`') {
+				deja_buf_puts(out, "(?#str)`[^`]*`");
+			} else {
+				deja_buf_puts(out, "(?#str)\xe2\x80\x98.*?\xe2\x80\x99");
+			}
+			i += n;
+			continue;
+		}
+		if (boundary && (n = match_url(s + i, len - i)) > 0) {
+			deja_buf_puts(out, "(?#url)[a-zA-Z]+://[^\\s'\")]*");
+			i += n;
+			continue;
+		}
+		if (boundary && (n = match_tmp(s + i, len - i)) > 0) {
+			deja_buf_puts(out, "(?#tmp)[^\\s:'\"(),;]+");
+			i += n;
+			continue;
+		}
+		if (boundary && (n = match_uuid(s + i, len - i)) > 0) {
+			deja_buf_puts(out, "(?#uuid)[0-9a-fA-F-]{36}");
+			i += n;
+			continue;
+		}
+		if (boundary && (n = match_date(s + i, len - i)) > 0) {
+			deja_buf_puts(out, "(?#date)[0-9][0-9TZ:.+ -]*");
+			i += n;
+			continue;
+		}
+		if (boundary && (n = match_hex(s + i, len - i)) > 0) {
+			deja_buf_puts(out, "(?#hex)(?:0[xX])?[0-9a-fA-F]+");
+			i += n;
+			continue;
+		}
+		if (boundary && (n = match_duration(s + i, len - i)) > 0) {
+			deja_buf_puts(out, "(?#duration)[0-9.]+ ?[a-zµ]+");
+			i += n;
+			continue;
+		}
+		if (boundary && (n = match_path(s + i, len - i)) > 0) {
+			deja_buf_puts(out, "(?#path)[^\\s:'\"(),;]+");
+			i += n;
+			continue;
+		}
+		if (boundary && (n = match_number(s + i, len - i)) > 0) {
+			deja_buf_puts(out, "(?#num)[0-9.]+");
+			i += n;
+			continue;
+		}
+		put_literal(out, s[i]);
+		i++;
+	}
+	return deja_buf_status(out);
+}
+
+/* "TypeError: x", "AssertionError", "thread 'main' panicked" */
+static int exception_name(const char *m, size_t *len)
+{
+	size_t i = 0;
+
+	while (is_word(m[i]) || m[i] == '.')
+		i++;
+	if (i > 5 && (!strncmp(m + i - 5, "Error", 5) || (i > 9 && !strncmp(m + i - 9, "Exception", 9)) ||
+		      !strncmp(m + i - 5, "Fault", 5))) {
+		*len = i;
+		return 1;
+	}
+	return 0;
+}
+
+char *deja_error_type(const deja_diag *d, const char *tool)
+{
+	deja_buf b = DEJA_BUF_INIT;
+	const char *m = d->message ? d->message : "";
+	const char *expect = strstr(m, "expect(");
+	size_t n;
+
+	if (d->code && *d->code) {
+		deja_buf_puts(&b, d->code);
+	} else if (exception_name(m, &n)) {
+		deja_buf_put(&b, m, n);
+	} else if ((m = strstr(m, "Error: ")) && m > d->message && exception_name(m - 1, &n)) {
+		/* "FAILED x - AssertionError: ..." keeps only the class */
+		const char *start = m;
+		while (start > d->message && (is_word(start[-1]) || start[-1] == '.'))
+			start--;
+		deja_buf_put(&b, start, (size_t)(m + 5 - start));
+	} else if (expect && (m = strstr(expect, ").")) && is_alpha(m[2])) {
+		/* jest/vitest: the matcher is the kind of assertion */
+		size_t k = 2;
+		while (is_word(m[k]))
+			k++;
+		deja_buf_puts(&b, "expect.");
+		deja_buf_put(&b, m + 2, k - 2);
+	} else if (strstr(d->message ? d->message : "", "panic")) {
+		deja_buf_printf(&b, "%s:panic", tool && *tool ? tool : "error");
+	} else {
+		deja_buf_printf(&b, "%s:%s", tool && *tool ? tool : "error",
+				d->test ? "test-failure" : (d->severity ? d->severity : "error"));
+	}
+	if (deja_buf_status(&b) < 0)
+		return NULL;
+	return deja_buf_detach(&b);
+}
+
+/* "function\tdir/file.js" -> "function@file.js" */
+static int stack_pattern(deja_strlist *out, const char *frame)
+{
+	deja_buf b = DEJA_BUF_INIT;
+	const char *tab = strchr(frame, '\t'), *file = tab ? tab + 1 : frame;
+	const char *base = strrchr(file, '/');
+	int rc;
+
+	deja_buf_put(&b, frame, tab ? (size_t)(tab - frame) : 0);
+	deja_buf_putc(&b, '@');
+	deja_buf_puts(&b, base ? base + 1 : file);
+	if ((rc = deja_buf_status(&b)) == 0)
+		rc = deja_strlist_add_unique(out, b.ptr, b.len, NULL);
+	deja_buf_release(&b);
+	return rc;
+}
+
+int deja_signature_build(deja_signature *out, const deja_diag *d, const char *tool,
+			 const deja_strlist *context)
+{
+	deja_buf pat = DEJA_BUF_INIT;
+	deja_sha256 *h = NULL;
+	const char *msg = d->message ? d->message : "";
+	int rc = DEJA_ENOMEM;
+
+	memset(out, 0, sizeof(*out));
+	if (!(out->error_type = deja_error_type(d, tool)) ||
+	    deja_message_pattern(&pat, msg, strlen(msg)) < 0 || !(out->original = strdup(msg)) ||
+	    !(out->tool = strdup(tool ? tool : "")))
+		goto fail;
+	out->message_pattern = deja_buf_detach(&pat);
+	if (!out->message_pattern)
+		goto fail;
+	for (size_t i = 0; i < d->frames.count; i++)
+		if (stack_pattern(&out->stack_patterns, d->frames.items[i]) < 0)
+			goto fail;
+	for (size_t i = 0; context && i < context->count; i++)
+		if (deja_strlist_add(&out->context_patterns, context->items[i],
+				     strlen(context->items[i])) < 0)
+			goto fail;
+	if (deja_sha256_new(&h) < 0)
+		goto fail;
+	deja_sha256_part(h, out->error_type, strlen(out->error_type));
+	deja_sha256_part(h, out->message_pattern, strlen(out->message_pattern));
+	for (size_t i = 0; i < out->stack_patterns.count; i++)
+		deja_sha256_part(h, out->stack_patterns.items[i], strlen(out->stack_patterns.items[i]));
+	deja_sha256_finish(h, out->id);
+	return 0;
+fail:
+	deja_buf_release(&pat);
+	deja_signature_release(out);
+	return rc;
+}
+
+void deja_signature_release(deja_signature *s)
+{
+	if (!s)
+		return;
+	free(s->error_type);
+	free(s->message_pattern);
+	free(s->original);
+	free(s->tool);
+	deja_strlist_release(&s->stack_patterns);
+	deja_strlist_release(&s->context_patterns);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,175 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "deja/extract.h"
+#include "deja/signature.h"
+
+/* The pattern of msg, anchored, must match msg itself. */
+static void assert_self_match(const char *msg)
+{
+	deja_buf pat = DEJA_BUF_INIT, anchored = DEJA_BUF_INIT;
+	pcre2_code *re;
+	pcre2_match_data *md;
+	int errcode, rc;
+	PCRE2_SIZE erroff;
+
+	assert_int_equal(deja_message_pattern(&pat, msg, strlen(msg)), 0);
+	deja_buf_printf(&anchored, "^(?:%s)$", pat.ptr);
+	re = pcre2_compile((PCRE2_SPTR)anchored.ptr, anchored.len, 0, &errcode, &erroff, NULL);
+	if (!re) {
+		fprintf(stderr, "pattern does not compile: %s\n", anchored.ptr);
+		fail();
+	}
+	md = pcre2_match_data_create_from_pattern(re, NULL);
+	rc = pcre2_match(re, (PCRE2_SPTR)msg, strlen(msg), 0, 0, md, NULL);
+	if (rc < 0)
+		fprintf(stderr, "no match:\n  %s\n  %s\n", msg, pat.ptr);
+	assert_true(rc >= 0);
+	pcre2_match_data_free(md);
+	pcre2_code_free(re);
+	deja_buf_release(&pat);
+	deja_buf_release(&anchored);
+}
+
+static const char *const messages[] = {
+	"'currency' is assigned a value but never used",
+	"Type 'string' is not assignable to type 'number'.",
+	"Cannot find module './util' or its corresponding type declarations.",
+	"expected 'Hello, world!' to be 'Hello, World!' // Object.is equality",
+	"assert 3 == 4\n +  where 3 = add(1, 2)",
+	"mismatched types: expected `u32`, found `&str`",
+	"undefined reference to `compute_total'",
+	"\xe2\x80\x98y\xe2\x80\x99 undeclared (first use in this function)",
+	"open /tmp/go-build123456/b001/main.go: no such file or directory",
+	"request to https://registry.example.com/x failed, reason: ETIMEDOUT after 30000ms",
+	"panic: runtime error: index out of range [5] with length 3",
+	"segfault at 0x7ffd5e8c1a40 in worker 2024-01-31T10:20:30.123Z",
+	"id 123e4567-e89b-12d3-a456-426614174000 not found (took 1.5 s)",
+	"regex chars ^$.|?*+()[]{}\\ and # and / stay literal",
+	"tests/test_core.py:12: in test_total",
+	"",
+	"   leading and trailing spaces   ",
+	"sha 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 differs",
+	"unterminated 'quote and \"another",
+};
+
+static void patterns_match_their_originals(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(messages) / sizeof(messages[0]); i++)
+		assert_self_match(messages[i]);
+}
+
+/* Property test: random messages built from the pieces that get replaced
+ * and from literal text always match their own pattern. */
+static void random_messages_match(void **state)
+{
+	static const char *const pieces[] = {
+		"error", " ", "  ", "'x'", "\"a b\"", "`T`", "42", "3.14", "0xdeadBEEF", "src/a.ts",
+		"/tmp/x/y.c", "12ms", "2.5 s", "http://h/p?q=1", "(", ")", "[", "]", "*", "+", "?",
+		"\\", "#", "/", "$", "^", "|", ".", ":", "9f86d081884c", "2024-01-02", "\xc3\xa9",
+		"\xe2\x80\x98q\xe2\x80\x99", "{", "}", "'", "\"", "\t", "a1b2c3d4e5",
+	};
+	unsigned seed = 12345;
+
+	(void)state;
+	for (int n = 0; n < 3000; n++) {
+		deja_buf msg = DEJA_BUF_INIT;
+		int parts = 1 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 8;
+
+		for (int p = 0; p < parts; p++) {
+			seed = seed * 1103515245u + 12345u;
+			deja_buf_puts(&msg, pieces[(seed >> 16) % (sizeof(pieces) / sizeof(pieces[0]))]);
+		}
+		assert_self_match(msg.ptr);
+		deja_buf_release(&msg);
+	}
+}
+
+static void sign(deja_signature *s, const char *code, const char *msg, const char *frame)
+{
+	deja_diag d;
+
+	memset(&d, 0, sizeof(d));
+	d.code = (char *)code;
+	d.message = (char *)msg;
+	if (frame)
+		deja_strlist_add(&d.frames, frame, strlen(frame));
+	assert_int_equal(deja_signature_build(s, &d, "jest", NULL), 0);
+	deja_strlist_release(&d.frames);
+}
+
+static void same_error_same_id_other_error_other_id(void **state)
+{
+	deja_signature a, b, c, e, f;
+
+	(void)state;
+	/* another identifier, file, line, duration: the same error */
+	sign(&a, "no-unused-vars", "'total' is assigned a value but never used", NULL);
+	sign(&b, "no-unused-vars", "'count' is assigned a value but never used", NULL);
+	assert_string_equal(a.id, b.id);
+	assert_string_equal(a.error_type, "no-unused-vars");
+	/* another rule, or another message: another error */
+	sign(&c, "no-undef", "'total' is not defined", NULL);
+	assert_string_not_equal(a.id, c.id);
+	/* types are part of the error */
+	sign(&e, "TS2322", "Type 'string' is not assignable to type 'number'.", NULL);
+	sign(&f, "TS2322", "Type 'boolean' is not assignable to type 'number'.", NULL);
+	assert_string_not_equal(e.id, f.id);
+	deja_signature_release(&a);
+	deja_signature_release(&b);
+	deja_signature_release(&c);
+	deja_signature_release(&e);
+	deja_signature_release(&f);
+
+	/* stack frames count, without their directories or lines */
+	sign(&a, NULL, "expect(received).toBe(expected)", "Object.add\tsrc/sum.test.js");
+	sign(&b, NULL, "expect(received).toBe(expected)", "Object.add\tlib/sum.test.js");
+	sign(&c, NULL, "expect(received).toBe(expected)", "Object.sub\tsrc/sum.test.js");
+	assert_string_equal(a.id, b.id);
+	assert_string_not_equal(a.id, c.id);
+	assert_string_equal(a.error_type, "expect.toBe");
+	assert_string_equal(a.stack_patterns.items[0], "Object.add@sum.test.js");
+	deja_signature_release(&a);
+	deja_signature_release(&b);
+	deja_signature_release(&c);
+}
+
+static void error_types(void **state)
+{
+	deja_diag d;
+	char *t;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	d.message = "TypeError: Cannot read properties of undefined (reading 'x')";
+	assert_string_equal(t = deja_error_type(&d, "jest"), "TypeError");
+	free(t);
+	d.message = "test_total - AssertionError: assert 3 == 4";
+	assert_string_equal(t = deja_error_type(&d, "pytest"), "AssertionError");
+	free(t);
+	d.message = "something odd";
+	d.test = "suite > case";
+	assert_string_equal(t = deja_error_type(&d, "vitest"), "vitest:test-failure");
+	free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(patterns_match_their_originals),
+		cmocka_unit_test(random_messages_match),
+		cmocka_unit_test(same_error_same_id_other_error_other_id),
+		cmocka_unit_test(error_types),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
