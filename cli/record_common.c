@@ -54,7 +54,7 @@ int cli_record_failure(const cli_workspace *ws, const deja_detection *det, const
 		deja_config_get(ws->config, "lessons", "file"),
 		(int)cli_config_long(ws, "lessons", "max", 20),
 		(int)cli_config_long(ws, "store", "timeout_ms", 10000),
-		ws->redactor,
+		ws->redactor, NULL,
 	};
 	int rc;
 
@@ -62,6 +62,7 @@ int cli_record_failure(const cli_workspace *ws, const deja_detection *det, const
 	memset(&l, 0, sizeof(l));
 	if ((rc = deja_failure_build(&f, &chk, cap, &pc, &err)) < 0)
 		goto out;
+	opts.framework = deja_failure_framework(&f);
 	if ((rc = deja_lesson_from_failure(&l, &f, &opts, &err)) < 0)
 		goto out_failure;
 	rc = deja_record_lesson(&l, &f.diags, f.output_bytes, &opts, &out->is_new, &err);

@@ -190,51 +190,9 @@ static int parse_output(deja_failure *out, const deja_check *chk, const deja_cap
 	return deja_parse_generic(&in, &out->diags, &out->files);
 }
 
-/* Sign every diagnostic; keep each distinct signature once. */
-static int sign_diags(deja_failure *out, const deja_pathctx *pc)
+const char *deja_failure_framework(const deja_failure *f)
 {
-	deja_strlist context = DEJA_STRLIST_INIT;
-	deja_buf dir = DEJA_BUF_INIT;
-	const char *framework = out->parser && strcmp(out->parser, "generic") ? out->parser
-									      : out->tool;
-	int rc = 0;
-
-	if (!out->diags.count)
-		return 0;
-	if (pc->workspace) {
-		deja_buf_puts(&dir, pc->workspace);
-		if (pc->cwd_rel && *pc->cwd_rel)
-			deja_buf_printf(&dir, "/%s", pc->cwd_rel);
-	}
-	if (deja_buf_status(&dir) < 0 ||
-	    deja_context_patterns(&context, pc->workspace, dir.ptr, framework, &out->files) < 0 ||
-	    !(out->sigs = calloc(out->diags.count, sizeof(*out->sigs)))) {
-		rc = DEJA_ENOMEM;
-		goto out;
-	}
-	for (size_t i = 0; i < out->diags.count; i++) {
-		deja_diag *d = &out->diags.items[i];
-		deja_signature sig;
-		size_t k;
-
-		if ((rc = deja_signature_build(&sig, d, framework, &context)) < 0)
-			goto out;
-		if (!(d->signature = strdup(sig.id))) {
-			deja_signature_release(&sig);
-			rc = DEJA_ENOMEM;
-			goto out;
-		}
-		for (k = 0; k < out->nsigs && strcmp(out->sigs[k].id, sig.id); k++)
-			;
-		if (k < out->nsigs)
-			deja_signature_release(&sig);
-		else
-			out->sigs[out->nsigs++] = sig;
-	}
-out:
-	deja_strlist_release(&context);
-	deja_buf_release(&dir);
-	return rc;
+	return f->parser && strcmp(f->parser, "generic") ? f->parser : f->tool;
 }
 
 int deja_failure_build(deja_failure *out, const deja_check *chk, const deja_capture *cap,
@@ -262,7 +220,8 @@ int deja_failure_build(deja_failure *out, const deja_check *chk, const deja_capt
 	if (out->failed) {
 		if ((rc = deja_capture_text(cap, &text)) < 0 ||
 		    (rc = parse_output(out, chk, cap, &text, pc)) < 0 ||
-		    (rc = sign_diags(out, pc)) < 0 ||
+		    (rc = deja_signatures_for(&out->sigs, &out->nsigs, &out->diags, &out->files,
+					      deja_failure_framework(out), pc)) < 0 ||
 		    (rc = build_summary(&out->summary, text.ptr, text.len, pc)) < 0)
 			goto oom;
 		/* files named only by diagnostics come first in the list already;

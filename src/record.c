@@ -3,6 +3,7 @@
 #include "deja/fsutil.h"
 #include "deja/lessonmd.h"
 #include "deja/redact.h"
+#include "deja/signature.h"
 #include "deja/store.h"
 
 #include <stdlib.h>
@@ -147,11 +148,13 @@ int deja_record_lesson(deja_lesson *l, const deja_diags *diags, uint64_t output_
 	deja_diags red = DEJA_DIAGS_INIT;
 	deja_buf path = DEJA_BUF_INIT, lock = DEJA_BUF_INIT, lessons_dir = DEJA_BUF_INIT;
 	deja_lesson *recent = NULL;
-	size_t nrecent = 0;
+	deja_signature *sigs = NULL;
+	size_t nrecent = 0, nsigs = 0;
 	deja_lesson_filter filter = { NULL, NULL, NULL, opts->agents_max > 0 ? opts->agents_max : 20 };
 	char *dir = NULL;
 	const char *agents = opts->agents_file && *opts->agents_file ? opts->agents_file : "AGENTS.md";
-	deja_run_info run = { opts->cwd_rel ? opts->cwd_rel : "", opts->intent_id, output_bytes, NULL };
+	deja_run_info run = { opts->cwd_rel ? opts->cwd_rel : "", opts->intent_id, output_bytes,
+			      NULL, NULL, 0 };
 	int rc;
 
 	if (!safe_relative(agents))
@@ -163,6 +166,20 @@ int deja_record_lesson(deja_lesson *l, const deja_diags *diags, uint64_t output_
 		goto out;
 	}
 	run.diags = &red;
+	/* signatures are made from the redacted messages: a secret must not
+	 * survive inside a pattern or an original message */
+	{
+		deja_strlist files = { l->affected_files, l->affected_count, l->affected_count };
+		deja_pathctx pc = { opts->workspace, NULL, opts->cwd_rel ? opts->cwd_rel : "" };
+
+		if ((rc = deja_signatures_for(&sigs, &nsigs, &red, &files,
+					      opts->framework ? opts->framework : l->tool, &pc)) < 0) {
+			rc = deja_error_set(err, rc, "out of memory while signing errors");
+			goto out;
+		}
+		run.sigs = sigs;
+		run.nsigs = nsigs;
+	}
 	/* the caller's intent may be the lesson's own field, just replaced by
 	 * its redacted copy: take that one */
 	run.intent_id = l->intent_id;
@@ -195,6 +212,7 @@ int deja_record_lesson(deja_lesson *l, const deja_diags *diags, uint64_t output_
 	rc = deja_agents_block_update(path.ptr, recent, nrecent, DEJA_AGENTS_BLOCK_MAX_BYTES,
 				      lock.ptr, err);
 out:
+	deja_signatures_free(sigs, nsigs);
 	deja_lessons_free(recent, nrecent);
 	deja_store_close(store);
 	deja_diags_release(&red);

@@ -1,5 +1,6 @@
 #include "deja/signature.h"
 #include "deja/common.h"
+#include "deja/context.h"
 #include "deja/paths.h"
 
 #include <stdlib.h>
@@ -414,4 +415,67 @@ void deja_signature_release(deja_signature *s)
 	deja_strlist_release(&s->stack_patterns);
 	deja_strlist_release(&s->context_patterns);
 	memset(s, 0, sizeof(*s));
+}
+
+void deja_signatures_free(deja_signature *sigs, size_t count)
+{
+	for (size_t i = 0; sigs && i < count; i++)
+		deja_signature_release(&sigs[i]);
+	free(sigs);
+}
+
+int deja_signatures_for(deja_signature **out, size_t *count, deja_diags *diags,
+			const deja_strlist *files, const char *framework, const deja_pathctx *pc)
+{
+	deja_strlist context = DEJA_STRLIST_INIT;
+	deja_buf dir = DEJA_BUF_INIT;
+	deja_signature *sigs = NULL;
+	size_t n = 0;
+	int rc = 0;
+
+	*out = NULL;
+	*count = 0;
+	if (!diags->count)
+		return 0;
+	if (pc && pc->workspace) {
+		deja_buf_puts(&dir, pc->workspace);
+		if (pc->cwd_rel && *pc->cwd_rel)
+			deja_buf_printf(&dir, "/%s", pc->cwd_rel);
+	}
+	if (deja_buf_status(&dir) < 0 ||
+	    deja_context_patterns(&context, pc ? pc->workspace : NULL, dir.ptr, framework,
+				  files) < 0 ||
+	    !(sigs = calloc(diags->count, sizeof(*sigs)))) {
+		rc = DEJA_ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < diags->count; i++) {
+		deja_diag *d = &diags->items[i];
+		deja_signature sig;
+		size_t k;
+
+		if ((rc = deja_signature_build(&sig, d, framework, &context)) < 0)
+			goto out;
+		free(d->signature);
+		if (!(d->signature = strdup(sig.id))) {
+			deja_signature_release(&sig);
+			rc = DEJA_ENOMEM;
+			goto out;
+		}
+		for (k = 0; k < n && strcmp(sigs[k].id, sig.id); k++)
+			;
+		if (k < n)
+			deja_signature_release(&sig);
+		else
+			sigs[n++] = sig;
+	}
+	*out = sigs;
+	*count = n;
+	sigs = NULL;
+	n = 0;
+out:
+	deja_signatures_free(sigs, n);
+	deja_strlist_release(&context);
+	deja_buf_release(&dir);
+	return rc;
 }

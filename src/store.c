@@ -75,6 +75,9 @@ static const char *const migrations[] = {
 	"ALTER TABLE run_errors ADD COLUMN signature_id TEXT;",
 };
 
+_Static_assert(sizeof(migrations) / sizeof(migrations[0]) == DEJA_STORE_SCHEMA_VERSION,
+	       "one migration per schema version");
+
 static int db_error(deja_store *s, deja_error *err, int rc, const char *what)
 {
 	int code = (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) ? DEJA_EBUSY : DEJA_EIO;
@@ -236,8 +239,8 @@ static int insert_run(deja_store *s, const deja_lesson *l, const deja_run_info *
 	if (!run || !run->diags || !run->diags->count)
 		return SQLITE_OK;
 	rc = sqlite3_prepare_v2(s->db,
-				"INSERT INTO run_errors (run_id, file, line, col, code, message)"
-				" VALUES (?,?,?,?,?,?)", -1, &st, NULL);
+				"INSERT INTO run_errors (run_id, file, line, col, code, message,"
+				" signature_id) VALUES (?,?,?,?,?,?,?)", -1, &st, NULL);
 	for (size_t i = 0; rc == SQLITE_OK && i < run->diags->count; i++) {
 		const deja_diag *d = &run->diags->items[i];
 
@@ -254,9 +257,82 @@ static int insert_run(deja_store *s, const deja_lesson *l, const deja_run_info *
 		else
 			sqlite3_bind_null(st, 5);
 		bind_text(st, 6, d->message);
+		if (d->signature)
+			bind_text(st, 7, d->signature);
+		else
+			sqlite3_bind_null(st, 7);
 		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(s->db);
 	}
 	sqlite3_finalize(st);
+	return rc;
+}
+
+static char *strlist_json(const deja_strlist *l)
+{
+	json_t *a = json_array();
+	char *s;
+
+	for (size_t i = 0; a && i < l->count; i++)
+		json_array_append_new(a, json_string(l->items[i]));
+	s = a ? json_dumps(a, JSON_COMPACT) : NULL;
+	json_decref(a);
+	return s;
+}
+
+/* Each signature of the run: stored once, one more occurrence per run. */
+static int insert_signatures(deja_store *s, const deja_run_info *run, sqlite3_int64 run_id,
+			     const char *now)
+{
+	sqlite3_stmt *sig = NULL, *link = NULL;
+	int rc;
+
+	if (!run || !run->nsigs)
+		return SQLITE_OK;
+	rc = sqlite3_prepare_v2(s->db,
+				"INSERT INTO signatures (id, error_type, message_pattern, stack_patterns,"
+				" context_patterns, original, tool, first_seen, last_seen)"
+				" VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT (id) DO UPDATE SET"
+				" occurrence_count = occurrence_count + 1, last_seen = excluded.last_seen,"
+				" context_patterns = excluded.context_patterns",
+				-1, &sig, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(s->db,
+					"INSERT INTO signature_runs (signature_id, run_id, errors)"
+					" SELECT ?1, ?2, count(*) FROM run_errors"
+					" WHERE run_id = ?2 AND signature_id = ?1",
+					-1, &link, NULL);
+	for (size_t i = 0; rc == SQLITE_OK && i < run->nsigs; i++) {
+		const deja_signature *g = &run->sigs[i];
+		char *stack = strlist_json(&g->stack_patterns), *ctx = strlist_json(&g->context_patterns);
+
+		if (!stack || !ctx) {
+			free(stack);
+			free(ctx);
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		sqlite3_reset(sig);
+		bind_text(sig, 1, g->id);
+		bind_text(sig, 2, g->error_type);
+		bind_text(sig, 3, g->message_pattern);
+		bind_text(sig, 4, stack);
+		bind_text(sig, 5, ctx);
+		bind_text(sig, 6, g->original);
+		bind_text(sig, 7, g->tool);
+		bind_text(sig, 8, now);
+		bind_text(sig, 9, now);
+		rc = sqlite3_step(sig) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(s->db);
+		free(stack);
+		free(ctx);
+		if (rc != SQLITE_OK)
+			break;
+		sqlite3_reset(link);
+		bind_text(link, 1, g->id);
+		sqlite3_bind_int64(link, 2, run_id);
+		rc = sqlite3_step(link) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(s->db);
+	}
+	sqlite3_finalize(sig);
+	sqlite3_finalize(link);
 	return rc;
 }
 
@@ -289,7 +365,8 @@ int deja_store_record_lesson(deja_store *s, deja_lesson *l, const deja_run_info 
 		return deja_error_set(err, DEJA_ENOMEM, "out of memory");
 	if ((rc = exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		goto out;
-	if ((sq = insert_run(s, l, run, &run_id)) != SQLITE_OK)
+	if ((sq = insert_run(s, l, run, &run_id)) != SQLITE_OK ||
+	    (sq = insert_signatures(s, run, run_id, l->last_seen)) != SQLITE_OK)
 		goto db_fail;
 	sq = sqlite3_prepare_v2(
 		s->db,

@@ -60,6 +60,9 @@ int deja_failure_to_json(deja_buf *out, const deja_failure *f);
  * affected file, else "".  Borrowed from f. */
 const char *deja_failure_primary_file(const deja_failure *f);
 
+/* What reported the errors: the parser's name, else the tool.  Borrowed. */
+const char *deja_failure_framework(const deja_failure *f);
+
 void deja_failure_release(deja_failure *f);
 
 #endif

@@ -24,6 +24,8 @@ typedef struct deja_record_opts {
 	int agents_max;              /* lessons listed in the block; <= 0 = 20 */
 	int timeout_ms;              /* store lock wait; <= 0 = 10000 */
 	const deja_redactor *redactor; /* required */
+	const char *framework;       /* what reported the errors (signatures'
+				      * context); NULL = the lesson's tool */
 } deja_record_opts;
 
 #define DEJA_AGENTS_BLOCK_MAX_BYTES 8192

@@ -58,4 +58,16 @@ int deja_signature_build(deja_signature *out, const deja_diag *d, const char *to
 
 void deja_signature_release(deja_signature *s);
 
+/*
+ * Sign every diagnostic (setting its `signature` to the id) and return the
+ * distinct signatures in order of first appearance: *out is an array of
+ * *count, freed with deja_signatures_free().  The context patterns come
+ * from the affected files, the framework and the manifests of the check's
+ * directory (pc->workspace + pc->cwd_rel) and of the workspace.
+ */
+int deja_signatures_for(deja_signature **out, size_t *count, deja_diags *diags,
+			const deja_strlist *files, const char *framework, const deja_pathctx *pc);
+
+void deja_signatures_free(deja_signature *sigs, size_t count);
+
 #endif

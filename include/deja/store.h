@@ -15,6 +15,7 @@
 #include "deja/common.h"
 #include "deja/extract.h"
 #include "deja/lesson.h"
+#include "deja/signature.h"
 
 typedef struct deja_store deja_store;
 
@@ -35,7 +36,9 @@ typedef struct deja_run_info {
 	const char *cwd;          /* workspace-relative directory it ran in */
 	const char *intent_id;
 	uint64_t output_bytes;
-	const deja_diags *diags;  /* may be NULL */
+	const deja_diags *diags;  /* may be NULL; each names its signature */
+	const deja_signature *sigs; /* the run's distinct signatures; may be NULL */
+	size_t nsigs;
 } deja_run_info;
 
 /*
@@ -43,7 +46,9 @@ typedef struct deja_run_info {
  * occurrence (its first timestamp, analysis fields and intent stay); a new
  * one is inserted.  On return l->id, l->occurrences, l->timestamp and
  * l->last_seen hold the stored values, and *is_new (if not NULL) says
- * which case it was.  l->signature must be set (deja_lesson_sign).
+ * which case it was.  l->signature must be set (deja_lesson_sign).  The
+ * run's error signatures are stored (or gain an occurrence) in the same
+ * transaction, with the run they came from.
  */
 int deja_store_record_lesson(deja_store *s, deja_lesson *l, const deja_run_info *run,
 			     int *is_new, deja_error *err);

@@ -155,7 +155,9 @@ test_expect_success 'the store is private and versioned' '
 	test "$(stat -c %a .deja)" = 700 &&
 	test "$(sqlite3 .deja/deja.db "PRAGMA user_version")" = 2 &&
 	test "$(sqlite3 .deja/deja.db "PRAGMA journal_mode")" = wal &&
-	test "$(sqlite3 .deja/deja.db "SELECT count(*) FROM runs")" = 3
+	test "$(sqlite3 .deja/deja.db "SELECT count(*) FROM runs")" = 3 &&
+	test "$(sqlite3 .deja/deja.db "SELECT count(*) FROM signatures")" = 2 &&
+	test "$(sqlite3 .deja/deja.db "SELECT sum(occurrence_count) FROM signatures WHERE error_type = '"'"'no-unused-vars'"'"'")" = 3
 '
 
 test_done

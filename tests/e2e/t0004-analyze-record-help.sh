@@ -22,6 +22,9 @@ test_expect_success 'analyze: real eslint output, workspace-relative files, noth
 		message: \"'"'"'currency'"'"' is assigned a value but never used\"}" a.json &&
 	jq -e ".errors[1].code == \"no-undef\" and .errors[1].file == \"src/util.js\"" a.json &&
 	jq -e "(.error_summary | length) <= 500" a.json &&
+	jq -e ".parser == \"eslint\" and (.signatures | length) == 2" a.json &&
+	jq -e "[.errors[].signature] - [.signatures[].id] == []" a.json &&
+	jq -e ".signatures[0].error_type == \"no-unused-vars\"" a.json &&
 	! test -e .deja && ! test -e AGENTS.md && ! test -e .lessons
 '
 

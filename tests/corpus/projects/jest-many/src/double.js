@@ -1,0 +1,5 @@
+function double(n) {
+  return n * 2 + 1;
+}
+
+module.exports = { double };

@@ -1,0 +1,7 @@
+const { double } = require("../src/double");
+
+describe("delta", () => {
+  test.each(Array.from({ length: 20 }, (_, i) => i))("doubles %i", (n) => {
+    expect(double(n)).toBe(n * 2);
+  });
+});

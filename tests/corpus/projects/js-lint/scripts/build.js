@@ -1,0 +1,3 @@
+const { report } = require("../lib/report");
+
+console.log(report(["one", "two"]));

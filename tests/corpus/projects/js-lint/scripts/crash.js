@@ -1,0 +1,3 @@
+const { total } = require("../src/app");
+
+console.log(total(null));

@@ -1,0 +1,5 @@
+function identity(value) {
+  return value;
+}
+
+module.exports = { identity };

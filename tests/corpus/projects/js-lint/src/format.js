@@ -1,0 +1,9 @@
+function formatPrice(amount, currency) {
+  if (currency == null) {
+    currency = "EUR";
+  }
+  console.log("formatting", amount);
+  return amount.toFixed(2) + " " + currency;
+}
+
+module.exports = { formatPrice };

@@ -1,0 +1,3 @@
+export function area(width, height) {
+  return width * height + 1;
+}

@@ -1,0 +1,3 @@
+export function triple(n) {
+  return n * 3 - 1;
+}

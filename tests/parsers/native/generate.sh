@@ -1,0 +1,281 @@
+#!/bin/bash
+# generate.sh - regenerate the real tool outputs the native parsers are
+# tested on (tests/unit/test_parse_native.c) and fuzzed from
+# (fuzz/corpus/parsers_native/).
+#
+# Builds small projects with planted errors under $ROOT (default
+# /tmp/deja-native: the tests take that as the workspace, so keep it), runs
+# the real tools on them and writes each output (stdout and stderr merged,
+# as an agent sees it) to tests/parsers/native/NAME.txt.  Tools: Debian 12's
+# python3-pytest mypy flake8 pylint golang-go cppcheck cmake shellcheck, gcc,
+# clang, make, and rustup's cargo/rustc.  ruff is not packaged there: its
+# parser is tested on hand-written samples of its documented formats
+# (ruff-*.txt, not produced here).
+#
+# Output differs between tool versions; the versions used are written to
+# versions.txt.  Usage: tests/parsers/native/generate.sh [ROOT]
+set -u
+ROOT=${1:-/tmp/deja-native}
+OUT=$(cd "$(dirname "$0")" && pwd)
+PY=/usr/bin/python3
+export PATH=/usr/bin:/bin:$HOME/.cargo/bin:$PATH
+export LC_ALL=C.UTF-8 TERM=dumb
+unset PY_COLORS FORCE_COLOR NO_COLOR CLICOLOR_FORCE MYPY_FORCE_COLOR
+
+rm -rf "$ROOT"
+mkdir -p "$ROOT"
+
+# run NAME DIR CMD...: run CMD in DIR, record its output as NAME.txt
+run() {
+	local name=$1 dir=$2
+	shift 2
+	(cd "$dir" && "$@") >"$OUT/$name.txt" 2>&1
+	echo "$name: exit $?  ($*)"
+}
+
+# --- Python: pytest, unittest, mypy, flake8, pylint --------------------------
+P=$ROOT/py
+mkdir -p "$P/src/shop" "$P/tests"
+cat >"$P/src/shop/__init__.py" <<'PY'
+PY
+cat >"$P/src/shop/cart.py" <<'PY'
+import os
+from typing import List
+
+
+def total(prices: List[int]) -> int:
+    return sum(prices)
+
+
+def discount(price: int, rate: float) -> int:
+    if rate > 1:
+        raise ValueError(f"rate {rate} is above 1")
+    return price - int(price * rate)
+
+
+def label(count: int) -> str:
+    return "items: " + count
+
+
+def first(items):
+    unused = 1
+    return items[0]
+PY
+cat >"$P/src/shop/typed.py" <<'PY'
+from shop.cart import total, discount
+
+
+def checkout(names: list[str]) -> int:
+    return total(names)
+
+
+def apply(price: int) -> str:
+    return discount(price, "half")
+
+
+def count() -> int:
+    result: int = "three"
+    return result
+PY
+cat >"$P/tests/conftest.py" <<'PY'
+import sys
+import pathlib
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "src"))
+PY
+cat >"$P/tests/test_cart.py" <<'PY'
+import pytest
+
+from shop.cart import discount, first, total
+
+
+class TestCart:
+    def test_total(self):
+        assert total([1, 2]) == 4
+
+    def test_discount_rate(self):
+        assert discount(100, 1.5) == 0
+
+    def test_ok(self):
+        assert total([]) == 0
+
+
+def test_first_empty():
+    assert first([]) is None
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_param(n):
+    assert n < 3
+PY
+cat >"$P/tests/test_broken.py" <<'PY'
+from shop.cart import no_such_name
+
+
+def test_never():
+    assert no_such_name
+PY
+cat >"$P/tests/test_many.py" <<'PY'
+import pytest
+
+
+@pytest.mark.parametrize("i", range(120))
+def test_many(i):
+    assert i % 2 == 0 and i < 0, f"value {i}"
+PY
+run pytest-default "$P" $PY -m pytest tests/test_cart.py
+run pytest-color "$P" env PY_COLORS=1 $PY -m pytest --color=yes tests/test_cart.py
+run pytest-short "$P" $PY -m pytest --tb=short -q tests/test_cart.py
+run pytest-native-abs "$P" $PY -m pytest --tb=native "$P/tests/test_cart.py"
+run pytest-collect-error "$P" $PY -m pytest tests/test_broken.py tests/test_cart.py::TestCart::test_ok
+run pytest-many "$P" $PY -m pytest -q -p no:randomly tests/test_many.py
+run pytest-verbose-line "$P" $PY -m pytest -v --tb=line tests/test_cart.py
+
+mkdir -p "$P/ut"
+cat >"$P/ut/test_units.py" <<'PY'
+import unittest
+
+from helpers import parse
+
+
+class TestParse(unittest.TestCase):
+    def test_number(self):
+        self.assertEqual(parse("12"), 13)
+
+    def test_error(self):
+        parse("x")
+
+    def test_good(self):
+        self.assertTrue(True)
+PY
+cat >"$P/ut/helpers.py" <<'PY'
+def parse(text):
+    return convert(text)
+
+
+def convert(text):
+    return int(text)
+PY
+mkdir -p "$P/ut/pkg"
+: >"$P/ut/pkg/__init__.py"
+cat >"$P/ut/pkg/test_sub.py" <<'PY'
+import unittest
+
+
+class TestSub(unittest.TestCase):
+    def test_values(self):
+        for i in range(3):
+            with self.subTest(i=i):
+                self.assertLess(i, 2)
+PY
+cat >"$P/ut/test_missing.py" <<'PY'
+import nosuchmodule
+PY
+run unittest-default "$P/ut" $PY -m unittest test_units
+run unittest-discover "$P/ut" $PY -m unittest
+run unittest-verbose "$P/ut" $PY -m unittest -v test_units
+run unittest-abs "$P" $PY -m unittest discover -s "$P/ut" -t "$P/ut"
+
+run mypy-default "$P" mypy --no-error-summary --show-column-numbers src/shop/typed.py src/shop/cart.py
+run mypy-pretty "$P" mypy --pretty src/shop/typed.py
+cat >"$P/src/shop/notes.py" <<'PY'
+import nosuchmodule
+
+
+class Base:
+    def f(self, x: int) -> int:
+        return x
+
+
+class Child(Base):
+    def f(self, x: str) -> int:
+        return len(x)
+PY
+run mypy-notes "$P" mypy src/shop/notes.py
+run mypy-color "$P" env TERM=xterm-256color MYPY_FORCE_COLOR=1 mypy --color-output --show-column-numbers src/shop
+run mypy-abs "$P" mypy --show-absolute-path src/shop/typed.py
+run flake8-default "$P" flake8 src tests
+run flake8-color "$P" flake8 --color=always src
+run flake8-abs "$P" flake8 "$P/src/shop/cart.py"
+run pylint-default "$P" pylint --persistent=n src/shop
+run pylint-color "$P" pylint --persistent=n --output-format=colorized src/shop/cart.py
+run pylint-parseable "$P" pylint --persistent=n --output-format=parseable src/shop/cart.py
+
+# --- C: gcc, clang, make, cppcheck ------------------------------------------
+C=$ROOT/c
+mkdir -p "$C/src" "$C/include" "$C/lib"
+cat >"$C/include/util.h" <<'CC'
+#ifndef UTIL_H
+#define UTIL_H
+int scale(int x, int factor);
+static inline int twice(int x) { return x * 2 }
+#endif
+CC
+cat >"$C/src/main.c" <<'CC'
+#include <stdio.h>
+#include "util.h"
+
+struct point { int x, y; };
+
+int main(void)
+{
+	int unused;
+	struct point p = { 1, 2 };
+	char *name = 42;
+	printf("%d\n", p.z);
+	printf("%s\n", p.x);
+	return scale(p.x, count);
+}
+CC
+cat >"$C/src/warn.c" <<'CC'
+#include <stdio.h>
+
+static int helper(int x) { return x; }
+
+int compute(int n)
+{
+	int unused = 3;
+	if (n = 2)
+		return 1;
+}
+CC
+cat >"$C/src/link.c" <<'CC'
+int missing_function(int);
+
+int main(void)
+{
+	return missing_function(3) + other_missing();
+}
+CC
+cat >"$C/src/ok.c" <<'CC'
+int scale(int x, int factor) { return x * factor; }
+CC
+cat >"$C/src/tmpl.cpp" <<'CC'
+#include <vector>
+#include <string>
+
+template <typename T> int sum(const std::vector<T> &v)
+{
+	int s = 0;
+	for (const auto &x : v)
+		s += x;
+	return s;
+}
+
+int main()
+{
+	std::vector<std::string> names{"a"};
+	return sum(names);
+}
+CC
+run gcc-errors "$C" gcc -Iinclude -c src/main.c -o /dev/null
+run gcc-errors-color "$C" gcc -fdiagnostics-color=always -Iinclude -c src/main.c -o /dev/null
+run gcc-werror "$C" gcc -Wall -Wextra -Werror -c src/warn.c -o /dev/null
+run gcc-abs "$C" gcc -Wall -Werror=unused-variable -Werror=parentheses -c "$C/src/warn.c" -o /dev/null
+run gcc-link "$C" gcc -o /dev/null src/link.c
+run gxx-template "$C" g++ -c src/tmpl.cpp -o /dev/null
+run clang-errors "$C" clang -Iinclude -c src/main.c -o /dev/null
+run clang-errors-color "$C" clang -fcolor-diagnostics -Iinclude -c src/main.c -o /dev/null
+run clang-werror "$C" clang -Wall -Wextra -Werror -c src/warn.c -o /dev/null
+run clang-link "$C" clang -o /dev/null src/link.c
+run clangxx-template "$C" clang++ -c src/tmpl.cpp -o /dev/null
