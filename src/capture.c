@@ -2,6 +2,7 @@
 #include "deja/common.h"
 #include "deja/utf8.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,40 +102,6 @@ static char ascii_lower(char c)
 	return c >= 'A' && c <= 'Z' ? (char)(c | 0x20) : c;
 }
 
-/* w is lowercase; only ASCII letters fold, so UTF-8 bytes match exactly */
-static int has_word_ci(const char *s, size_t len, const char *w, size_t wl)
-{
-	for (size_t i = 0; i + wl <= len; i++) {
-		size_t j = 0;
-
-		while (j < wl && ascii_lower(s[i + j]) == w[j])
-			j++;
-		if (j == wl)
-			return 1;
-	}
-	return 0;
-}
-
-static int is_digit(char c) { return c >= '0' && c <= '9'; }
-
-/* "name.ext:12", "(12,3)", "line 12": a location worth keeping. */
-static int has_location(const char *s, size_t len)
-{
-	for (size_t i = 1; i + 1 < len; i++) {
-		if ((s[i] == ':' || s[i] == '(') && is_digit(s[i + 1])) {
-			/* the token before must look like a file name */
-			size_t j = i;
-			while (j > 0 && s[j - 1] != ' ' && s[j - 1] != '\t' && s[j - 1] != '(' &&
-			       s[j - 1] != '"' && s[j - 1] != '\'')
-				j--;
-			for (size_t k = j; k < i; k++)
-				if (s[k] == '.' || s[k] == '/')
-					return 1;
-		}
-	}
-	return has_word_ci(s, len, "\", line ", 8);
-}
-
 /* A line that is nothing but a path to a file: eslint's stylish format
  * names each file on a line of its own. */
 static int is_path_line(const char *s, size_t len)
@@ -157,46 +124,115 @@ static int is_path_line(const char *s, size_t len)
 }
 
 /*
- * The keywords of an interesting line, lowercase.  One pass over the line:
- * only where a byte can start a keyword are the keywords compared.
+ * The keywords of an interesting line, lowercase, and the location forms.
+ * A line is scanned once: a keyword (or a location) can only start where
+ * the byte and the next one are both possible first and second bytes of
+ * one, and two table lookups say that; only there is anything compared.
+ * Big outputs are mostly lines without either, and cost one pass each.
  */
-static const char *const keywords[] = {
-	"error", "fail", "exception", "expected", "received", "assert",
-	"panic", "traceback", "fatal", "warning", "not ok", "undefined reference",
+enum {
+	K_ERROR, K_FAIL, K_EXCEPTION, K_EXPECTED, K_RECEIVED, K_ASSERT, K_PANIC, K_TRACEBACK,
+	K_FATAL, K_WARNING, K_NOTOK, K_UNDEFREF, K_CROSS, K_HEAVYX, K_BULLET, K_TIMES,
+	K_BALLOTX, K_NKEYWORDS,
+	K_PYLINE = 30, /* Python's File "x.py", line 3 */
+	K_LOC = 31     /* name.ext:12 or name.ext(12,3) */
+};
+
+static const char *const keywords[K_NKEYWORDS] = {
+	"error", "fail", "exception", "expected", "received", "assert", "panic", "traceback",
+	"fatal", "warning", "not ok", "undefined reference",
 	"\xe2\x9c\x95" /* ✕ */, "\xe2\x9c\x96" /* ✖ */, "\xe2\x97\x8f" /* ● */,
 	"\xc3\x97" /* × */, "\xe2\x9c\x98" /* ✘ */,
 };
 
-static int has_keyword(const char *s, size_t len)
+#define B(k) (1u << (k))
+#define BOTH(c, v) [c] = (v), [(c) - 32] = (v) /* a lowercase letter and its capital */
+
+static const uint32_t first_byte[256] = {
+	BOTH('e', B(K_ERROR) | B(K_EXCEPTION) | B(K_EXPECTED)),
+	BOTH('f', B(K_FAIL) | B(K_FATAL)),
+	BOTH('r', B(K_RECEIVED)),
+	BOTH('a', B(K_ASSERT)),
+	BOTH('p', B(K_PANIC)),
+	BOTH('t', B(K_TRACEBACK)),
+	BOTH('w', B(K_WARNING)),
+	BOTH('n', B(K_NOTOK)),
+	BOTH('u', B(K_UNDEFREF)),
+	[0xe2] = B(K_CROSS) | B(K_HEAVYX) | B(K_BULLET) | B(K_BALLOTX),
+	[0xc3] = B(K_TIMES),
+	[':'] = B(K_LOC),
+	['('] = B(K_LOC),
+	['"'] = B(K_PYLINE),
+};
+
+static const uint32_t second_byte[256] = {
+	BOTH('r', B(K_ERROR) | B(K_TRACEBACK)),
+	BOTH('a', B(K_FAIL) | B(K_PANIC) | B(K_FATAL) | B(K_WARNING)),
+	BOTH('x', B(K_EXCEPTION) | B(K_EXPECTED)),
+	BOTH('e', B(K_RECEIVED)),
+	BOTH('s', B(K_ASSERT)),
+	BOTH('o', B(K_NOTOK)),
+	BOTH('n', B(K_UNDEFREF)),
+	[0x9c] = B(K_CROSS) | B(K_HEAVYX) | B(K_BALLOTX),
+	[0x97] = B(K_BULLET) | B(K_TIMES),
+	['0'] = B(K_LOC), ['1'] = B(K_LOC), ['2'] = B(K_LOC), ['3'] = B(K_LOC),
+	['4'] = B(K_LOC), ['5'] = B(K_LOC), ['6'] = B(K_LOC), ['7'] = B(K_LOC),
+	['8'] = B(K_LOC), ['9'] = B(K_LOC),
+	[','] = B(K_PYLINE),
+};
+
+/* At s[i], ':' or '(' then a digit: is the token before it a file name? */
+static int location_at(const char *s, size_t i)
 {
-	for (size_t i = 0; i < len; i++) {
-		char c = ascii_lower(s[i]);
+	size_t j = i;
 
-		switch (c) {
-		case 'e': case 'f': case 'r': case 'a': case 'p': case 't': case 'w': case 'n':
-		case 'u': case '\xe2': case '\xc3':
-			break;
-		default:
+	while (j > 0 && s[j - 1] != ' ' && s[j - 1] != '\t' && s[j - 1] != '(' &&
+	       s[j - 1] != '"' && s[j - 1] != '\'')
+		j--;
+	for (size_t k = j; k < i; k++)
+		if (s[k] == '.' || s[k] == '/')
+			return 1;
+	return 0;
+}
+
+static int word_at(const char *s, size_t len, size_t i, const char *w)
+{
+	size_t j = 0;
+
+	while (w[j] && i + j < len && ascii_lower(s[i + j]) == w[j])
+		j++;
+	return !w[j];
+}
+
+static int scan_interesting(const char *s, size_t len)
+{
+	for (size_t i = 0; i + 1 < len; i++) {
+		uint32_t m = first_byte[(unsigned char)s[i]] & second_byte[(unsigned char)s[i + 1]];
+
+		if (!m)
 			continue;
-		}
-		for (size_t k = 0; k < sizeof(keywords) / sizeof(keywords[0]); k++) {
-			const char *w = keywords[k];
-			size_t j = 0;
+		if ((m & B(K_LOC)) && i > 0 && location_at(s, i))
+			return 1;
+		if ((m & B(K_PYLINE)) && word_at(s, len, i, "\", line "))
+			return 1;
+		m &= B(K_NKEYWORDS) - 1;
+		while (m) {
+			int k = __builtin_ctz(m);
 
-			if (w[0] != c)
-				continue;
-			while (w[j] && i + j < len && ascii_lower(s[i + j]) == w[j])
-				j++;
-			if (!w[j])
+			if (word_at(s, len, i, keywords[k]))
 				return 1;
+			m &= m - 1;
 		}
 	}
 	return 0;
 }
 
+#undef B
+#undef BOTH
+
 int deja_line_is_interesting(const char *s, size_t len)
 {
-	return has_keyword(s, len) || has_location(s, len) || is_path_line(s, len);
+	return scan_interesting(s, len) || is_path_line(s, len);
 }
 
 static int keep_line(deja_capture *c, const char *s, size_t len, uint64_t lineno)
@@ -227,26 +263,50 @@ drop:
 	return 0;
 }
 
-static void end_line(deja_capture *c)
+/* Only printable ASCII and tabs: nothing to strip, nothing to repair.
+ * Written as a reduction without early exit so the compiler vectorizes it. */
+static int is_plain(const char *s, size_t len)
 {
-	deja_buf *stripped = &c->stripped, *clean = &c->clean;
-	size_t slot;
+	unsigned bad = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		bad |= (unsigned)((unsigned char)(c - 0x20) >= 0x5f) & (unsigned)(c != '\t');
+	}
+	return !bad;
+}
+
+static void process_line(deja_capture *c, const char *line, size_t len)
+{
+	const char *t = line;
+	size_t n = len, slot;
 
 	c->total_lines++;
-	deja_buf_clear(stripped);
-	deja_buf_clear(clean);
-	deja_ansi_strip_line(stripped, c->partial.ptr, c->partial.len);
-	/* everything downstream (JSON, the store) needs valid UTF-8 */
-	deja_utf8_sanitize(clean, stripped->ptr, stripped->len);
-	deja_buf_rtrim(clean);
-	if (clean->len && deja_line_is_interesting(clean->ptr, clean->len))
-		keep_line(c, clean->ptr, clean->len, c->total_lines);
-	if (clean->len) {
-		slot = (size_t)(c->total_lines % DEJA_CAPTURE_TAIL);
-		deja_buf_clear(&c->tail[slot]);
-		deja_buf_put(&c->tail[slot], clean->ptr, clean->len);
-		c->tail_lineno[slot] = c->total_lines;
+	if (!is_plain(line, len)) {
+		deja_buf_clear(&c->stripped);
+		deja_buf_clear(&c->clean);
+		deja_ansi_strip_line(&c->stripped, line, len);
+		/* everything downstream (JSON, the store) needs valid UTF-8 */
+		deja_utf8_sanitize(&c->clean, c->stripped.ptr, c->stripped.len);
+		t = c->clean.ptr;
+		n = c->clean.len;
 	}
+	while (n && (t[n - 1] == ' ' || t[n - 1] == '\t'))
+		n--;
+	if (!n)
+		return;
+	if (deja_line_is_interesting(t, n))
+		keep_line(c, t, n, c->total_lines);
+	slot = (size_t)(c->total_lines % DEJA_CAPTURE_TAIL);
+	deja_buf_clear(&c->tail[slot]);
+	deja_buf_put(&c->tail[slot], t, n);
+	c->tail_lineno[slot] = c->total_lines;
+}
+
+static void end_line(deja_capture *c)
+{
+	process_line(c, c->partial.ptr, c->partial.len);
 	deja_buf_clear(&c->partial);
 	c->partial_cut = 0;
 }
@@ -269,6 +329,12 @@ int deja_capture_feed(deja_capture *c, const char *data, size_t len)
 		size_t n = (size_t)((nl ? nl : end) - p);
 		size_t room = DEJA_CAPTURE_LINE_MAX - c->partial.len;
 
+		if (nl && !c->partial.len) {
+			/* a whole line in this chunk: no copy */
+			process_line(c, p, n < DEJA_CAPTURE_LINE_MAX ? n : DEJA_CAPTURE_LINE_MAX);
+			p = nl + 1;
+			continue;
+		}
 		if (n > room) {
 			c->partial_cut = 1;
 			n = room;

@@ -27,39 +27,42 @@
 #include "deja/common.h"
 
 /*
- * X(ID, name, type, "label,names", buckets, exposition name or NULL, help)
+ * X(ID, name, type, (label names), buckets, exposition name or NULL, help)
  *
  * name is the one spec 004 gives (or deja.* for deja's own); the
- * Prometheus name is derived from it (see deja_metric_prom_name) unless
- * given.  buckets names a set in src/metrics.c, in the metric's own unit.
- * Match, resolution and promotion are declared for the features that will
- * emit them; nothing emits them yet.
+ * Prometheus name is derived from it (deja_metric_prom_name) unless given.
+ * buckets names a set in src/metrics.c, in the metric's own unit (ms for
+ * *_ms).  Match, resolution and promotion are declared for the features
+ * that will emit them: nothing emits them yet.
  */
-#define DEJA_METRICS(X)                                                                          \
-	X(CAPTURE_TOTAL, "hindsight.capture.total", COUNTER, "error_type,layer", NONE, NULL,         \
-	  "Error signatures captured: a failure recorded as a new lesson or as one more occurrence") \
-	X(CAPTURE_SIGNATURE_SIZE, "hindsight.capture.signature_size_bytes", HISTOGRAM, "", BYTES,    \
-	  NULL, "Size of a captured signature's stored record, in bytes")                            \
-	X(MATCH_LATENCY, "hindsight.match.latency_ms", HISTOGRAM, "", LATENCY_MS, NULL,              \
-	  "Time taken to match an error against the known signatures")                              \
-	X(MATCH_TOTAL, "hindsight.match.total", COUNTER, "match_type,found", NONE, NULL,              \
-	  "Matches attempted, by kind of match and whether one was found")                           \
-	X(MATCH_RESULTS, "hindsight.match.results_count", HISTOGRAM, "", COUNTS, NULL,               \
-	  "Candidates a match returned")                                                             \
-	X(RESOLUTION_APPLICATIONS, "hindsight.resolution.applications", COUNTER, "success,layer",    \
-	  NONE, NULL, "Resolutions applied, by outcome and layer")                                   \
-	X(RESOLUTION_SUCCESS_RATE, "hindsight.resolution.success_rate", HISTOGRAM, "", RATIO, NULL,  \
-	  "Success rate of the resolutions applied")                                                 \
-	X(PROMOTION_TOTAL, "hindsight.promotion.total", COUNTER, "from_layer,to_layer,status",        \
-	  NONE, NULL, "Promotions proposed or completed between layers")                             \
-	X(STORAGE_COUNT, "hindsight.storage.count", GAUGE, "layer", NONE, "hindsight_storage_notes", \
-	  "Notes (lessons) stored, per layer")                                                       \
-	X(HOOK_LATENCY, "deja.hook.latency_ms", HISTOGRAM, "agent,path", LATENCY_MS, NULL,           \
-	  "Time deja hook took, from start to reply, on the paths that use the store")               \
-	X(FAILSAFE_DROPPED, "deja.failsafe.dropped_total", COUNTER, "reason", NONE, NULL,            \
-	  "Failures that could not be recorded (the command's result was passed through)")           \
-	X(RUN_TOTAL, "deja.run.total", COUNTER, "recorded", NONE, NULL,                              \
-	  "Failed checks seen by deja run, by whether their lesson was recorded")
+#define DEJA_NOLABELS (NULL)
+
+#define DEJA_METRICS(X) \
+	X(CAPTURE_TOTAL, "hindsight.capture.total", COUNTER, ("error_type", "layer"), NONE, \
+	  NULL, "Error signatures captured: failures recorded as a lesson or an occurrence") \
+	X(CAPTURE_SIGNATURE_SIZE, "hindsight.capture.signature_size_bytes", HISTOGRAM, \
+	  DEJA_NOLABELS, BYTES, NULL, "Size of a captured signature's stored record") \
+	X(MATCH_LATENCY, "hindsight.match.latency_ms", HISTOGRAM, DEJA_NOLABELS, LATENCY_MS, \
+	  NULL, "Time taken to match an error against the known signatures") \
+	X(MATCH_TOTAL, "hindsight.match.total", COUNTER, ("match_type", "found"), NONE, \
+	  NULL, "Matches attempted, by kind of match and whether one was found") \
+	X(MATCH_RESULTS, "hindsight.match.results_count", HISTOGRAM, DEJA_NOLABELS, COUNTS, \
+	  NULL, "Candidates a match returned") \
+	X(RESOLUTION_APPLICATIONS, "hindsight.resolution.applications", COUNTER, \
+	  ("success", "layer"), NONE, NULL, "Resolutions applied, by outcome and layer") \
+	X(RESOLUTION_SUCCESS_RATE, "hindsight.resolution.success_rate", HISTOGRAM, \
+	  DEJA_NOLABELS, RATIO, NULL, "Success rate of the resolutions applied") \
+	X(PROMOTION_TOTAL, "hindsight.promotion.total", COUNTER, \
+	  ("from_layer", "to_layer", "status"), NONE, NULL, \
+	  "Promotions proposed or completed between layers") \
+	X(STORAGE_COUNT, "hindsight.storage.count", GAUGE, ("layer"), NONE, \
+	  "hindsight_storage_notes", "Notes (lessons) stored, per layer") \
+	X(HOOK_LATENCY, "deja.hook.latency_ms", HISTOGRAM, ("agent", "path"), LATENCY_MS, \
+	  NULL, "Time deja hook took from start to reply, on the paths that use the store") \
+	X(FAILSAFE_DROPPED, "deja.failsafe.dropped_total", COUNTER, ("reason"), NONE, \
+	  NULL, "Failures deja could not record (the command's result was passed through)") \
+	X(RUN_TOTAL, "deja.run.total", COUNTER, ("recorded"), NONE, \
+	  NULL, "Failed checks seen by deja run, by whether their lesson was recorded")
 
 typedef enum deja_metric_id {
 #define DEJA_METRIC_ENUM_(id, name, type, labels, buckets, prom, help) DEJA_METRIC_##id,
@@ -81,8 +84,8 @@ typedef struct deja_metric_def {
 	deja_metric_id id;
 	const char *name;       /* "hindsight.capture.total" */
 	deja_metric_type type;
-	const char *labels[DEJA_METRIC_LABELS_MAX]; /* names, declaration order */
-	size_t nlabels;
+	const char *labels[DEJA_METRIC_LABELS_MAX]; /* names, declaration order;
+						     * NULL after the last */
 	const double *buckets;  /* histograms: upper bounds, ascending */
 	size_t nbuckets;
 	const char *prom;       /* exposition name when not derived, or NULL */
@@ -92,6 +95,9 @@ typedef struct deja_metric_def {
 /* The definition of id, or by name (NULL when unknown: a newer deja's). */
 const deja_metric_def *deja_metric_def_get(deja_metric_id id);
 const deja_metric_def *deja_metric_def_find(const char *name);
+
+/* How many labels d has. */
+size_t deja_metric_nlabels(const deja_metric_def *d);
 
 /*
  * The Prometheus name of d into out (cleared first), and the factor that

@@ -273,9 +273,100 @@ run gcc-errors-color "$C" gcc -fdiagnostics-color=always -Iinclude -c src/main.c
 run gcc-werror "$C" gcc -Wall -Wextra -Werror -c src/warn.c -o /dev/null
 run gcc-abs "$C" gcc -Wall -Werror=unused-variable -Werror=parentheses -c "$C/src/warn.c" -o /dev/null
 run gcc-link "$C" gcc -o /dev/null src/link.c
+run gcc-link-g "$C" gcc -g -o /dev/null src/link.c src/ok.c
+printf '#include "nosuch.h"\nint x;\n' >"$C/src/fatal.c"
+run gcc-fatal "$C" gcc -c src/fatal.c src/missing.c
 run gxx-template "$C" g++ -c src/tmpl.cpp -o /dev/null
 run clang-errors "$C" clang -Iinclude -c src/main.c -o /dev/null
 run clang-errors-color "$C" clang -fcolor-diagnostics -Iinclude -c src/main.c -o /dev/null
 run clang-werror "$C" clang -Wall -Wextra -Werror -c src/warn.c -o /dev/null
 run clang-link "$C" clang -o /dev/null src/link.c
 run clangxx-template "$C" clang++ -c src/tmpl.cpp -o /dev/null
+
+# make: a sub-make in lib/ (relative paths printed there are lib/...), and
+# make's own errors
+mkdir -p "$C/lib"
+cat >"$C/lib/Makefile" <<'MK'
+CFLAGS = -Wall -Werror
+
+all: bad.o good.o
+
+%.o: %.c
+	$(CC) $(CFLAGS) -c $< -o $@
+MK
+cat >"$C/lib/bad.c" <<'CC'
+int bad(int x)
+{
+	int y;
+	return x + z;
+}
+CC
+printf 'int good(void) { return 1; }\n' >"$C/lib/good.c"
+cat >"$C/Makefile" <<'MK'
+all: lib app
+
+lib:
+	$(MAKE) -C lib
+
+app: src/main.c
+	$(CC) -Iinclude -c src/main.c -o /dev/null
+
+check:
+	./run-tests.sh
+
+.PHONY: all lib app check
+MK
+printf '#!/bin/sh\necho "running 3 tests"\necho "test_scale: ok"\necho "test_twice: failed (expected 4, got 5)"\nexit 1\n' >"$C/run-tests.sh"
+chmod +x "$C/run-tests.sh"
+printf 'all:\n\techo broken\n  echo indented with spaces\n' >"$C/Makefile.bad"
+run make-subdir "$C" make
+run make-keep-going "$C" make -k
+run make-color "$C" make -C lib CFLAGS="-Wall -Werror -fdiagnostics-color=always"
+run make-no-rule "$C" make nosuch
+printf 'prog: src/nosuch.c\n\tcc -o prog src/nosuch.c\n' >"$C/Makefile.dep"
+run make-missing-dep "$C" make -f Makefile.dep
+run make-separator "$C" make -f Makefile.bad
+run make-check-script "$C" make check
+# a sub-make outside the workspace ($C): its bad.c is not the workspace's
+mkdir -p "$ROOT/ext"
+cp "$C/lib/Makefile" "$C/lib/bad.c" "$ROOT/ext/"
+printf 'ext:\n\t-$(MAKE) -C ../ext\n\t$(CC) -c src/warn.c -Werror -Wall -o /dev/null\n' >"$C/Makefile.ext"
+run make-outside "$C" make -f Makefile.ext
+
+# cppcheck
+mkdir -p "$C/check"
+cat >"$C/check/null.c" <<'CC'
+#include <stdlib.h>
+
+int deref(void)
+{
+	int *p = NULL;
+	return *p;
+}
+
+int overflow(void)
+{
+	int a[4];
+	a[4] = 1;
+	return a[0];
+}
+
+void leak(void)
+{
+	char *buf = malloc(10);
+	buf[0] = 0;
+}
+CC
+cat >"$C/check/style.c" <<'CC'
+int unused_fn(int x)
+{
+	int y = 0;
+	if (x == x)
+		return 1;
+	return y;
+}
+CC
+run cppcheck-default "$C" cppcheck --error-exitcode=1 check
+run cppcheck-all "$C" cppcheck --enable=all --error-exitcode=1 --suppress=missingIncludeSystem check/null.c check/style.c
+run cppcheck-quiet-abs "$C" cppcheck -q --error-exitcode=1 "$C/check/null.c"
+run cppcheck-gcc-template "$C" cppcheck -q --template=gcc --error-exitcode=1 check/null.c

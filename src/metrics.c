@@ -1,0 +1,734 @@
+#include "deja/metrics.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Bucket sets, in the unit of the metric that uses them. */
+static const double buckets_NONE[1] = { 0 };
+static const double buckets_LATENCY_MS[] = { 1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000 };
+static const double buckets_BYTES[] = { 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384 };
+static const double buckets_COUNTS[] = { 0, 1, 2, 3, 5, 10, 20, 50 };
+static const double buckets_RATIO[] = { 0.1, 0.25, 0.5, 0.75, 0.9, 1 };
+#define NBUCKETS_(set) (sizeof(buckets_##set) / sizeof(double))
+#define NB_NONE 0
+#define NB_LATENCY_MS NBUCKETS_(LATENCY_MS)
+#define NB_BYTES NBUCKETS_(BYTES)
+#define NB_COUNTS NBUCKETS_(COUNTS)
+#define NB_RATIO NBUCKETS_(RATIO)
+
+#define UNPAREN_(...) __VA_ARGS__
+#define DEF_(id, name, type, labels, buckets, prom, help)                                 \
+	{ DEJA_METRIC_##id, name, DEJA_METRIC_TYPE_##type, { UNPAREN_ labels }, buckets_##buckets, \
+	  NB_##buckets, prom, help },
+
+static const deja_metric_def defs[DEJA_METRIC__COUNT] = { DEJA_METRICS(DEF_) };
+
+#undef DEF_
+
+/* One series: a metric and one combination of label values. */
+struct series {
+	const deja_metric_def *def;
+	char *labels;    /* canonical JSON object, owned */
+	double value;    /* counter: total; gauge: value; histogram: sum */
+	double count;    /* histogram: observations */
+	double *buckets; /* histogram: def->nbuckets counts, not cumulative; owned */
+	int set;         /* gauge: value was set */
+};
+
+struct deja_metrics {
+	struct series *s;
+	size_t n, alloc;
+};
+
+const deja_metric_def *deja_metric_def_get(deja_metric_id id)
+{
+	return (unsigned)id < DEJA_METRIC__COUNT ? &defs[id] : NULL;
+}
+
+const deja_metric_def *deja_metric_def_find(const char *name)
+{
+	for (size_t i = 0; name && i < DEJA_METRIC__COUNT; i++)
+		if (!strcmp(defs[i].name, name))
+			return &defs[i];
+	return NULL;
+}
+
+size_t deja_metric_nlabels(const deja_metric_def *d)
+{
+	size_t n = 0;
+
+	while (n < DEJA_METRIC_LABELS_MAX && d->labels[n])
+		n++;
+	return n;
+}
+
+static int ends_with(const deja_buf *b, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return b->len >= n && !memcmp(b->ptr + b->len - n, suffix, n);
+}
+
+int deja_metric_prom_name(deja_buf *out, double *factor, const deja_metric_def *d)
+{
+	*factor = 1;
+	deja_buf_clear(out);
+	if (d->prom)
+		return deja_buf_puts(out, d->prom);
+	for (const char *p = d->name; *p; p++) {
+		int ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			 (*p >= '0' && *p <= '9' && p != d->name) || *p == '_' || *p == ':';
+		deja_buf_putc(out, ok ? *p : '_');
+	}
+	if (ends_with(out, "_ms")) {
+		deja_buf_truncate(out, out->len - 3);
+		deja_buf_puts(out, "_seconds");
+		*factor = 0.001;
+	}
+	if (d->type == DEJA_METRIC_TYPE_COUNTER && !ends_with(out, "_total"))
+		deja_buf_puts(out, "_total");
+	return deja_buf_status(out);
+}
+
+int deja_metrics_new(deja_metrics **out)
+{
+	*out = calloc(1, sizeof(**out));
+	return *out ? 0 : DEJA_ENOMEM;
+}
+
+void deja_metrics_clear(deja_metrics *m)
+{
+	for (size_t i = 0; m && i < m->n; i++) {
+		free(m->s[i].labels);
+		free(m->s[i].buckets);
+	}
+	if (m)
+		m->n = 0;
+}
+
+void deja_metrics_free(deja_metrics *m)
+{
+	if (!m)
+		return;
+	deja_metrics_clear(m);
+	free(m->s);
+	free(m);
+}
+
+int deja_metrics_is_empty(const deja_metrics *m)
+{
+	return !m || !m->n;
+}
+
+/* The canonical labels of a series: a compact JSON object with the
+ * metric's label names in declaration order, so that one combination of
+ * values is always the same text (the store's key). */
+static char *labels_json(const deja_metric_def *d, const char *const *values, json_t *from)
+{
+	json_t *o = json_object();
+	char *s = NULL;
+
+	if (!o)
+		return NULL;
+	for (size_t i = 0; i < deja_metric_nlabels(d); i++) {
+		const char *v = values ? values[i] : json_string_value(json_object_get(from, d->labels[i]));
+
+		if (json_object_set_new(o, d->labels[i], json_string(v ? v : "")) < 0)
+			goto out;
+	}
+	s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
+out:
+	json_decref(o);
+	return s;
+}
+
+/* The series of d with these labels (owned: taken over or freed). */
+static struct series *series_get(deja_metrics *m, const deja_metric_def *d, char *labels)
+{
+	struct series *s;
+
+	if (!labels)
+		return NULL;
+	for (size_t i = 0; i < m->n; i++)
+		if (m->s[i].def == d && !strcmp(m->s[i].labels, labels)) {
+			free(labels);
+			return &m->s[i];
+		}
+	if (m->n == m->alloc) {
+		size_t na = m->alloc ? m->alloc * 2 : 8;
+		struct series *p = realloc(m->s, na * sizeof(*p));
+
+		if (!p)
+			goto fail;
+		m->s = p;
+		m->alloc = na;
+	}
+	s = &m->s[m->n];
+	memset(s, 0, sizeof(*s));
+	if (d->nbuckets && !(s->buckets = calloc(d->nbuckets, sizeof(double))))
+		goto fail;
+	s->def = d;
+	s->labels = labels;
+	m->n++;
+	return s;
+fail:
+	free(labels);
+	return NULL;
+}
+
+static struct series *lookup(deja_metrics *m, deja_metric_id id, deja_metric_type type,
+			     const char *const *labels, int *rc)
+{
+	const deja_metric_def *d = deja_metric_def_get(id);
+	struct series *s;
+
+	*rc = 0;
+	if (!m || !d || d->type != type) {
+		*rc = DEJA_EINVAL;
+		return NULL;
+	}
+	if (!(s = series_get(m, d, labels_json(d, labels, NULL))))
+		*rc = DEJA_ENOMEM;
+	return s;
+}
+
+int deja_metrics_add(deja_metrics *m, deja_metric_id id, const char *const *labels, double delta)
+{
+	int rc;
+	struct series *s = lookup(m, id, DEJA_METRIC_TYPE_COUNTER, labels, &rc);
+
+	if (s)
+		s->value += delta;
+	return rc;
+}
+
+static void observe(struct series *s, double value, double times)
+{
+	const deja_metric_def *d = s->def;
+	size_t i = 0;
+
+	/* a bucket counts the observations up to its bound; the ones past
+	 * the last bound are only in the count (+Inf) */
+	while (i < d->nbuckets && value > d->buckets[i])
+		i++;
+	if (i < d->nbuckets)
+		s->buckets[i] += times;
+	s->count += times;
+	s->value += value * times;
+}
+
+int deja_metrics_observe(deja_metrics *m, deja_metric_id id, const char *const *labels,
+			 double value)
+{
+	int rc;
+	struct series *s = lookup(m, id, DEJA_METRIC_TYPE_HISTOGRAM, labels, &rc);
+
+	if (s)
+		observe(s, value, 1);
+	return rc;
+}
+
+int deja_metrics_set(deja_metrics *m, deja_metric_id id, const char *const *labels, double value)
+{
+	int rc;
+	struct series *s = lookup(m, id, DEJA_METRIC_TYPE_GAUGE, labels, &rc);
+
+	if (s) {
+		s->value = value;
+		s->set = 1;
+	}
+	return rc;
+}
+
+static int format_bound(deja_buf *b, double v)
+{
+	/* %.17g reads back as the same double: the store's key stays stable */
+	return deja_buf_printf(b, "le=%.17g", v);
+}
+
+int deja_metrics_each_row(const deja_metrics *m, deja_metrics_row_fn fn, void *ctx)
+{
+	deja_buf part = DEJA_BUF_INIT;
+	int rc = 0;
+
+	for (size_t i = 0; m && i < m->n && !rc; i++) {
+		const struct series *s = &m->s[i];
+		deja_metric_row r = { s->def->name, s->labels, "", s->value, 0 };
+
+		if (s->def->type != DEJA_METRIC_TYPE_HISTOGRAM) {
+			r.replace = s->def->type == DEJA_METRIC_TYPE_GAUGE && s->set;
+			rc = fn(ctx, &r);
+			continue;
+		}
+		r.part = "sum";
+		if ((rc = fn(ctx, &r)))
+			break;
+		r.part = "count";
+		r.value = s->count;
+		if ((rc = fn(ctx, &r)))
+			break;
+		for (size_t b = 0; b < s->def->nbuckets && !rc; b++) {
+			if (s->buckets[b] == 0)
+				continue;
+			deja_buf_clear(&part);
+			if (format_bound(&part, s->def->buckets[b]) < 0) {
+				rc = DEJA_ENOMEM;
+				break;
+			}
+			r.part = part.ptr;
+			r.value = s->buckets[b];
+			rc = fn(ctx, &r);
+		}
+	}
+	deja_buf_release(&part);
+	return rc;
+}
+
+int deja_metrics_add_row(deja_metrics *m, const deja_metric_row *r)
+{
+	const deja_metric_def *d = deja_metric_def_find(r->name);
+	json_t *labels;
+	struct series *s;
+	char *end;
+
+	if (!d)
+		return 0;
+	labels = json_loads(r->labels ? r->labels : "{}", 0, NULL);
+	if (!json_is_object(labels)) {
+		json_decref(labels);
+		return 0;
+	}
+	s = series_get(m, d, labels_json(d, NULL, labels));
+	json_decref(labels);
+	if (!s)
+		return DEJA_ENOMEM;
+	if (d->type != DEJA_METRIC_TYPE_HISTOGRAM) {
+		if (*r->part)
+			return 0;
+		if (r->replace) {
+			s->value = r->value;
+			s->set = 1;
+		} else {
+			s->value += r->value;
+		}
+	} else if (!strcmp(r->part, "sum")) {
+		s->value += r->value;
+	} else if (!strcmp(r->part, "count")) {
+		s->count += r->value;
+	} else if (!strncmp(r->part, "le=", 3)) {
+		double bound = strtod(r->part + 3, &end);
+		size_t b = 0;
+
+		/* a bound this deja does not have (the set changed) counts in
+		 * the next one up, which keeps the buckets cumulative-correct */
+		while (b < d->nbuckets && d->buckets[b] < bound)
+			b++;
+		if (end != r->part + 3 && !*end && b < d->nbuckets)
+			s->buckets[b] += r->value;
+	}
+	return 0;
+}
+
+static int merge_row(void *ctx, const deja_metric_row *r)
+{
+	return deja_metrics_add_row(ctx, r);
+}
+
+int deja_metrics_merge(deja_metrics *dst, const deja_metrics *src)
+{
+	return deja_metrics_each_row(src, merge_row, dst);
+}
+
+static int by_labels(const void *a, const void *b)
+{
+	const struct series *x = *(const struct series *const *)a;
+	const struct series *y = *(const struct series *const *)b;
+
+	return strcmp(x->labels, y->labels);
+}
+
+/* The series of d, sorted by labels; *out is the caller's to free. */
+static int family(const deja_metrics *m, const deja_metric_def *d, const struct series ***out,
+		  size_t *n)
+{
+	const struct series **v = NULL;
+
+	*out = NULL;
+	*n = 0;
+	for (size_t i = 0; m && i < m->n; i++) {
+		if (m->s[i].def != d)
+			continue;
+		if (!v && !(v = calloc(m->n, sizeof(*v))))
+			return DEJA_ENOMEM;
+		v[(*n)++] = &m->s[i];
+	}
+	if (*n > 1)
+		qsort(v, *n, sizeof(*v), by_labels);
+	*out = v;
+	return 0;
+}
+
+/* A sample value as Prometheus reads it. */
+static void put_number(deja_buf *b, double v)
+{
+	if (isnan(v))
+		deja_buf_puts(b, "NaN");
+	else if (isinf(v))
+		deja_buf_puts(b, v > 0 ? "+Inf" : "-Inf");
+	else if (v == floor(v) && fabs(v) < 1e15)
+		deja_buf_printf(b, "%.0f", v);
+	else
+		deja_buf_printf(b, "%.15g", v);
+}
+
+static void put_escaped(deja_buf *b, const char *s, int quotes)
+{
+	for (; *s; s++) {
+		if (*s == '\\')
+			deja_buf_puts(b, "\\\\");
+		else if (*s == '\n')
+			deja_buf_puts(b, "\\n");
+		else if (*s == '"' && quotes)
+			deja_buf_puts(b, "\\\"");
+		else
+			deja_buf_putc(b, *s);
+	}
+}
+
+/* name{k="v",...,le="x"} with the series' labels, and le when given. */
+static void put_series(deja_buf *b, const deja_buf *name, const char *suffix,
+		       const struct series *s, const char *le)
+{
+	json_t *o = json_loads(s->labels, 0, NULL);
+	const char *k;
+	json_t *v;
+	int first = 1;
+
+	deja_buf_put(b, name->ptr, name->len);
+	deja_buf_puts(b, suffix);
+	json_object_foreach(o, k, v) {
+		deja_buf_puts(b, first ? "{" : ",");
+		first = 0;
+		deja_buf_printf(b, "%s=\"", k);
+		put_escaped(b, json_string_value(v) ? json_string_value(v) : "", 1);
+		deja_buf_putc(b, '"');
+	}
+	if (le) {
+		deja_buf_printf(b, "%sle=\"%s\"", first ? "{" : ",", le);
+		first = 0;
+	}
+	if (!first)
+		deja_buf_putc(b, '}');
+	deja_buf_putc(b, ' ');
+	json_decref(o);
+}
+
+static const char *type_name(deja_metric_type t)
+{
+	return t == DEJA_METRIC_TYPE_COUNTER ? "counter"
+	       : t == DEJA_METRIC_TYPE_GAUGE ? "gauge"
+					     : "histogram";
+}
+
+int deja_metrics_render_prometheus(deja_buf *out, const deja_metrics *m)
+{
+	deja_buf name = DEJA_BUF_INIT, le = DEJA_BUF_INIT;
+	const struct series **v = NULL;
+	size_t n;
+	double f;
+	int rc = 0;
+
+	for (size_t i = 0; i < DEJA_METRIC__COUNT; i++) {
+		const deja_metric_def *d = &defs[i];
+
+		free(v);
+		if ((rc = family(m, d, &v, &n)) < 0)
+			goto out;
+		if (!n)
+			continue;
+		deja_metric_prom_name(&name, &f, d);
+		deja_buf_printf(out, "# HELP %s ", name.ptr);
+		put_escaped(out, d->help, 0);
+		deja_buf_printf(out, " (%s)\n# TYPE %s %s\n", d->name, name.ptr, type_name(d->type));
+		for (size_t j = 0; j < n; j++) {
+			const struct series *s = v[j];
+			double cum = 0;
+
+			if (d->type != DEJA_METRIC_TYPE_HISTOGRAM) {
+				put_series(out, &name, "", s, NULL);
+				put_number(out, s->value * f);
+				deja_buf_putc(out, '\n');
+				continue;
+			}
+			for (size_t b = 0; b < d->nbuckets; b++) {
+				cum += s->buckets[b];
+				deja_buf_clear(&le);
+				put_number(&le, d->buckets[b] * f);
+				put_series(out, &name, "_bucket", s, le.ptr);
+				put_number(out, cum);
+				deja_buf_putc(out, '\n');
+			}
+			put_series(out, &name, "_bucket", s, "+Inf");
+			put_number(out, s->count);
+			deja_buf_putc(out, '\n');
+			put_series(out, &name, "_sum", s, NULL);
+			put_number(out, s->value * f);
+			deja_buf_putc(out, '\n');
+			put_series(out, &name, "_count", s, NULL);
+			put_number(out, s->count);
+			deja_buf_putc(out, '\n');
+		}
+	}
+out:
+	free(v);
+	deja_buf_release(&name);
+	deja_buf_release(&le);
+	if (!rc && (deja_buf_status(out) < 0 || deja_buf_status(&name) < 0 ||
+		    deja_buf_status(&le) < 0))
+		rc = DEJA_ENOMEM;
+	return rc;
+}
+
+static json_t *json_number(double v)
+{
+	if (v == floor(v) && fabs(v) < 9e15)
+		return json_integer((json_int_t)v);
+	return json_real(v);
+}
+
+static json_t *series_json(const struct series *s)
+{
+	const deja_metric_def *d = s->def;
+	json_t *o = json_object(), *buckets;
+	double cum = 0;
+
+	json_object_set_new(o, "labels", json_loads(s->labels, 0, NULL));
+	if (d->type != DEJA_METRIC_TYPE_HISTOGRAM) {
+		json_object_set_new(o, "value", json_number(s->value));
+		return o;
+	}
+	json_object_set_new(o, "count", json_number(s->count));
+	json_object_set_new(o, "sum", json_number(s->value));
+	buckets = json_array();
+	for (size_t b = 0; b < d->nbuckets; b++) {
+		cum += s->buckets[b];
+		json_array_append_new(buckets, json_pack("{s:o,s:o}", "le", json_number(d->buckets[b]),
+							 "count", json_number(cum)));
+	}
+	json_array_append_new(buckets, json_pack("{s:s,s:o}", "le", "+Inf", "count",
+						 json_number(s->count)));
+	json_object_set_new(o, "buckets", buckets);
+	return o;
+}
+
+int deja_metrics_render_json(deja_buf *out, const deja_metrics *m)
+{
+	deja_buf name = DEJA_BUF_INIT;
+	const struct series **v = NULL;
+	json_t *root = json_object(), *all = json_array();
+	char *text = NULL;
+	size_t n;
+	double f;
+	int rc = 0;
+
+	json_object_set_new(root, "metrics", all);
+	for (size_t i = 0; i < DEJA_METRIC__COUNT; i++) {
+		const deja_metric_def *d = &defs[i];
+		json_t *o = json_object(), *labels = json_array(), *series = json_array();
+
+		free(v);
+		if ((rc = family(m, d, &v, &n)) < 0) {
+			json_decref(o);
+			json_decref(labels);
+			json_decref(series);
+			goto out;
+		}
+		deja_metric_prom_name(&name, &f, d);
+		for (size_t l = 0; l < deja_metric_nlabels(d); l++)
+			json_array_append_new(labels, json_string(d->labels[l]));
+		for (size_t j = 0; j < n; j++)
+			json_array_append_new(series, series_json(v[j]));
+		json_object_set_new(o, "name", json_string(d->name));
+		json_object_set_new(o, "prometheus", json_string(name.ptr));
+		json_object_set_new(o, "type", json_string(type_name(d->type)));
+		json_object_set_new(o, "help", json_string(d->help));
+		json_object_set_new(o, "labels", labels);
+		json_object_set_new(o, "series", series);
+		json_array_append_new(all, o);
+	}
+	if (!(text = json_dumps(root, JSON_INDENT(2) | JSON_ENSURE_ASCII)) ||
+	    deja_buf_puts(out, text) < 0 || deja_buf_putc(out, '\n') < 0)
+		rc = DEJA_ENOMEM;
+out:
+	free(text);
+	free(v);
+	json_decref(root);
+	deja_buf_release(&name);
+	return rc;
+}
+
+/*
+ * The spool.  Writers append one line (a JSON array of rows) under an
+ * exclusive flock; the reader that takes it unlinks it under the same
+ * lock.  A writer that got the lock on a file already unlinked (it opened
+ * the name just before the take) sees that its inode is no longer the one
+ * at the path and starts again, so no line goes to a dead file.
+ */
+#define SPOOL_LOCK_MS 1000
+
+static int lock_polled(int fd)
+{
+	struct timespec nap = { 0, 1000000 };
+	long waited_ms = 0;
+
+	/* never block for long: the hook has a deadline to keep */
+	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno == EINTR)
+			continue;
+		if (errno != EWOULDBLOCK || waited_ms >= SPOOL_LOCK_MS)
+			return -1;
+		nanosleep(&nap, NULL);
+		waited_ms += 1;
+	}
+	return 0;
+}
+
+/* Open path locked, still linked at path; -1 when it cannot (or, without
+ * create, when there is no spool). */
+static int open_locked(const char *path, int flags)
+{
+	for (int attempt = 0; attempt < 5; attempt++) {
+		struct stat a, b;
+		int fd = open(path, flags | O_CLOEXEC | O_NOFOLLOW, 0600);
+
+		if (fd < 0)
+			return -1;
+		if (lock_polled(fd) < 0) {
+			close(fd);
+			return -1;
+		}
+		if (fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_ino == b.st_ino &&
+		    a.st_dev == b.st_dev)
+			return fd;
+		close(fd);
+	}
+	return -1;
+}
+
+static int spool_row(void *ctx, const deja_metric_row *r)
+{
+	json_t *a = ctx;
+
+	return json_array_append_new(a, json_pack("[s,s,s,f,b]", r->name, r->labels, r->part,
+						  r->value, r->replace)) < 0
+		       ? DEJA_ENOMEM
+		       : 0;
+}
+
+int deja_metrics_spool_put(const deja_metrics *m, const char *deja_dir)
+{
+	deja_buf path = DEJA_BUF_INIT;
+	json_t *rows = json_array();
+	char *line = NULL;
+	struct stat st;
+	int fd = -1, rc = -1;
+
+	if (deja_metrics_is_empty(m)) {
+		rc = 0;
+		goto out;
+	}
+	if (!rows || deja_metrics_each_row(m, spool_row, rows) < 0 ||
+	    !(line = json_dumps(rows, JSON_COMPACT | JSON_ENSURE_ASCII)) ||
+	    deja_buf_printf(&path, "%s/%s", deja_dir, DEJA_METRICS_SPOOL) < 0)
+		goto out;
+	if ((fd = open_locked(path.ptr, O_WRONLY | O_APPEND | O_CREAT)) < 0)
+		goto out;
+	if (fstat(fd, &st) < 0 || st.st_size > DEJA_METRICS_SPOOL_MAX)
+		goto out;
+	{
+		size_t n = strlen(line);
+
+		line[n] = '\n'; /* json_dumps leaves room: the NUL is overwritten */
+		rc = write(fd, line, n + 1) == (ssize_t)(n + 1) ? 0 : -1;
+		line[n] = '\0';
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	free(line);
+	json_decref(rows);
+	deja_buf_release(&path);
+	return rc;
+}
+
+static int spool_parse(deja_metrics *m, const char *text)
+{
+	const char *line = text;
+	int rc = 0;
+
+	while (*line && !rc) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		json_t *rows = json_loadb(line, len, 0, NULL), *row;
+		size_t i;
+
+		/* a torn or foreign line is skipped, not fatal */
+		json_array_foreach(rows, i, row) {
+			deja_metric_row r = { json_string_value(json_array_get(row, 0)),
+					      json_string_value(json_array_get(row, 1)),
+					      json_string_value(json_array_get(row, 2)),
+					      json_number_value(json_array_get(row, 3)),
+					      json_is_true(json_array_get(row, 4)) };
+
+			if (r.name && r.labels && r.part && (rc = deja_metrics_add_row(m, &r)) < 0)
+				break;
+		}
+		json_decref(rows);
+		line += len + (nl ? 1 : 0);
+	}
+	return rc;
+}
+
+int deja_metrics_spool_read(deja_metrics *m, const char *deja_dir, int take)
+{
+	deja_buf path = DEJA_BUF_INIT, text = DEJA_BUF_INIT;
+	char chunk[8192];
+	int fd = -1, rc = 0;
+
+	if (deja_buf_printf(&path, "%s/%s", deja_dir, DEJA_METRICS_SPOOL) < 0) {
+		rc = DEJA_ENOMEM;
+		goto out;
+	}
+	if ((fd = open_locked(path.ptr, O_RDONLY)) < 0) {
+		rc = errno == ENOENT ? 0 : DEJA_EIO;
+		goto out;
+	}
+	deja_buf_init(&text, 2 * DEJA_METRICS_SPOOL_MAX);
+	for (;;) {
+		ssize_t n = read(fd, chunk, sizeof(chunk));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || deja_buf_put(&text, chunk, (size_t)n) < 0)
+			break;
+	}
+	if ((rc = spool_parse(m, text.ptr)) < 0)
+		goto out;
+	/* still under the lock: no writer can append to what we took */
+	if (take)
+		unlink(path.ptr);
+out:
+	if (fd >= 0)
+		close(fd);
+	deja_buf_release(&path);
+	deja_buf_release(&text);
+	return rc;
+}

@@ -1,0 +1,4 @@
+int twice(int n)
+{
+	return n * 2;
+}

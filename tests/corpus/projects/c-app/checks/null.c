@@ -1,0 +1,7 @@
+#include <stddef.h>
+
+int first(void)
+{
+	int *p = NULL;
+	return *p;
+}

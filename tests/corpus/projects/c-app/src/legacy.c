@@ -1,0 +1,6 @@
+#include "broken.h"
+
+int distance(struct point a, struct point b)
+{
+	return (a.x - b.x) + (a.y - b.y);
+}

@@ -1,0 +1,7 @@
+#include <stdio.h>
+
+int main(void)
+{
+	printf("shop\n");
+	return 0;
+}

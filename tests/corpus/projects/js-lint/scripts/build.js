@@ -1,3 +1,0 @@
-const { report } = require("../lib/report");
-
-console.log(report(["one", "two"]));

@@ -1,3 +1,0 @@
-const { total } = require("../src/app");
-
-console.log(total(null));

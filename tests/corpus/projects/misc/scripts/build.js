@@ -1,0 +1,3 @@
+const { main } = require("../src/index");
+
+console.log(main());

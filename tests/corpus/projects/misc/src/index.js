@@ -1,0 +1,3 @@
+const { render } = require("./render");
+
+module.exports = { main: () => render(null) };

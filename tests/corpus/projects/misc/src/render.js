@@ -1,0 +1,5 @@
+function render(page) {
+  return page.title.toUpperCase();
+}
+
+module.exports = { render };

@@ -1,0 +1,1 @@
+"""Lint me: a package with planted lint errors."""

@@ -1,0 +1,5 @@
+"""Exchange rates."""
+
+
+def convert(amount, rate):
+    return round(amount * rate, 2) + 0.01

@@ -1,0 +1,1 @@
+"""Inventory of a small shop."""

@@ -1,0 +1,5 @@
+"""Well typed."""
+
+
+def double(value: int) -> int:
+    return value * 2

@@ -1,0 +1,3 @@
+fn main() {
+    println!("{}", rust_app::add(1, 2));
+}

@@ -1,0 +1,3 @@
+fn main() {
+    println!("{}", ledger_core::balance(&[1, 2, 3]));
+}
