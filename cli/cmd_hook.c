@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #define HOOK_INPUT_MAX (64u << 20)  /* payloads past this are not parsed */
@@ -205,7 +206,7 @@ static void session_digest(deja_buf *ctx, const cli_workspace *ws)
 }
 
 static int record_event(deja_buf *ctx, const cli_workspace *ws, const deja_hook_event *ev,
-			const deja_detection *det)
+			const deja_detection *det, deja_metrics *m)
 {
 	deja_capture cap;
 	cli_recorded rec;
@@ -215,7 +216,7 @@ static int record_event(deja_buf *ctx, const cli_workspace *ws, const deja_hook_
 	deja_capture_feed(&cap, ev->output ? ev->output : "", ev->output_len);
 	deja_capture_finish(&cap);
 	rc = cli_record_failure(ws, det, ev->command, ev->exit_code, &cap,
-				ev->session_id ? ev->session_id : "", &rec);
+				ev->session_id ? ev->session_id : "", m, &rec);
 	deja_capture_release(&cap);
 	if (rc < 0)
 		return rc;
@@ -259,9 +260,13 @@ int cmd_hook(int argc, char **argv)
 	deja_agent agent;
 	deja_buf in, ctx = DEJA_BUF_INIT, reply = DEJA_BUF_INIT;
 	cli_workspace ws;
+	deja_metrics *metrics = NULL;
+	struct timespec start, end;
+	const char *path = NULL; /* the latency's label: only where the store is used */
 	char *peek = NULL;
-	int first, have_ws = 0;
+	int first, have_ws = 0, failed = 0;
 
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	memset(&det, 0, sizeof(det));
 	memset(&ws, 0, sizeof(ws));
 	deja_buf_init(&in, HOOK_INPUT_MAX);
@@ -302,6 +307,7 @@ int cmd_hook(int argc, char **argv)
 	if (context_chars < 0)
 		context_chars = cli_config_long(&ws, "hook", "context_chars", 1500);
 	if (ev.session_start) {
+		path = "session_start";
 		session_digest(&ctx, &ws);
 		goto reply;
 	}
@@ -311,8 +317,11 @@ int cmd_hook(int argc, char **argv)
 		goto reply;
 	/* 126 and 127 are the shell's "cannot execute" and "not found": a
 	 * missing tool, not a failed check */
-	if (ev.exit_code > 0 && ev.exit_code != 126 && ev.exit_code != 127 && !ev.interrupted)
-		record_event(&ctx, &ws, &ev, &det);
+	if (ev.exit_code > 0 && ev.exit_code != 126 && ev.exit_code != 127 && !ev.interrupted) {
+		path = "record";
+		deja_metrics_new(&metrics);
+		failed = record_event(&ctx, &ws, &ev, &det, metrics) < 0;
+	}
 reply:
 	if (deja_hook_reply(&reply, agent, ev.event ? ev.event : "", ctx.ptr,
 			    context_chars < 0 ? 1500 : (size_t)context_chars) == 0 &&
@@ -320,6 +329,19 @@ reply:
 		reply_once(reply.ptr, reply.len);
 	else
 		guard_replied = 1; /* nothing to say: no output at all */
+	/* After the reply, so that the agent does not wait for it; the fast
+	 * path never gets here with a path: it must not open the store. */
+	if (path && have_ws) {
+		const char *const labels[] = { deja_agent_name(agent), path };
+
+		clock_gettime(CLOCK_MONOTONIC, &end);
+		if (metrics || deja_metrics_new(&metrics) == 0)
+			deja_metrics_observe(metrics, DEJA_METRIC_HOOK_LATENCY, labels,
+					     (double)(end.tv_sec - start.tv_sec) * 1e3 +
+						     (double)(end.tv_nsec - start.tv_nsec) / 1e6);
+		cli_flush_metrics(&ws, metrics, failed);
+	}
+	deja_metrics_free(metrics);
 	free(peek);
 	free(guard_reply);
 	guard_reply = NULL;

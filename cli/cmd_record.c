@@ -148,7 +148,7 @@ int cmd_record(int argc, char **argv)
 			deja_config_get(ws.config, "lessons", "file"),
 			(int)cli_config_long(&ws, "lessons", "max", 20),
 			(int)cli_config_long(&ws, "store", "timeout_ms", 10000),
-			ws.redactor, NULL,
+			ws.redactor, NULL, NULL,
 		};
 		if (deja_record_lesson(&l, NULL, 0, &opts, &is_new, &err) < 0) {
 			cli_error("cannot record the lesson: %s", deja_error_message(&err));

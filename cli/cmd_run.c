@@ -52,6 +52,7 @@ int cmd_run(int argc, char **argv)
 	deja_capture cap;
 	cli_workspace ws;
 	cli_recorded rec;
+	deja_metrics *metrics = NULL;
 	char *command = NULL;
 	int first, status = 0, have_ws = 0, watch = 0;
 
@@ -99,8 +100,17 @@ int cmd_run(int argc, char **argv)
 
 	/* 126/127 from a shell or wrapper: the tool is missing, nothing failed */
 	if (watch && status != 0 && status != 126 && status != 127) {
+		static const char *const recorded[] = { "true" }, *const dropped[] = { "false" };
+
+		/* counted as recorded in the lesson's own transaction; when
+		 * that fails, the drop is counted instead, in the spool */
+		deja_metrics_new(&metrics);
+		deja_metrics_add(metrics, DEJA_METRIC_RUN_TOTAL, recorded, 1);
 		deja_capture_finish(&cap);
-		if (cli_record_failure(&ws, &det, command, status, &cap, intent_id, &rec) == 0) {
+		if (cli_record_failure(&ws, &det, command, status, &cap, intent_id, metrics, &rec) < 0) {
+			deja_metrics_add(metrics, DEJA_METRIC_RUN_TOTAL, dropped, 1);
+			cli_flush_metrics(&ws, metrics, 1);
+		} else {
 			if (!quiet)
 				cli_error("%s lesson %lld (%s%s%s, seen %lld time%s): deja lessons show %lld",
 					  rec.is_new ? "recorded" : "updated", (long long)rec.id,
@@ -110,6 +120,7 @@ int cmd_run(int argc, char **argv)
 			cli_recorded_release(&rec);
 		}
 	}
+	deja_metrics_free(metrics);
 	deja_detection_release(&det);
 	deja_capture_release(&cap);
 	if (have_ws)

@@ -32,10 +32,12 @@ static const cli_spec cmd_version_spec = {
 
 static const cli_command commands[] = {
 	{ "analyze", cmd_analyze, &cmd_analyze_spec },
+	{ "doctor", cmd_doctor, &cmd_doctor_spec },
 	{ "help", cmd_help, &cmd_help_spec },
 	{ "hook", cmd_hook, &cmd_hook_spec },
 	{ "init", cmd_init, &cmd_init_spec },
 	{ "lessons", cmd_lessons, &cmd_lessons_spec },
+	{ "metrics", cmd_metrics, &cmd_metrics_spec },
 	{ "record", cmd_record, &cmd_record_spec },
 	{ "run", cmd_run, &cmd_run_spec },
 	{ "version", cmd_version, &cmd_version_spec },

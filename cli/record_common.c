@@ -2,6 +2,7 @@
 
 #include "deja/buf.h"
 #include "deja/log.h"
+#include "deja/metrics.h"
 #include "deja/paths.h"
 #include "deja/redact.h"
 
@@ -23,7 +24,8 @@ char *cli_check_dir(const cli_workspace *ws, const char *cd)
 	return deja_buf_detach(&out);
 }
 
-void cli_log_failure(const cli_workspace *ws, const char *event, const char *message)
+static void log_error(const cli_workspace *ws, const char *event, const char *message,
+		      const char *const *extra)
 {
 	deja_buf dir = DEJA_BUF_INIT;
 	char *red = NULL;
@@ -34,14 +36,44 @@ void cli_log_failure(const cli_workspace *ws, const char *event, const char *mes
 	if (ws->redactor)
 		deja_redact_str(ws->redactor, &red, message);
 	if (deja_buf_status(&dir) == 0)
-		deja_log_event(dir.ptr, "error", event, red ? red : message, NULL);
+		deja_log_event(dir.ptr, "error", event, red ? red : message, extra);
 	free(red);
 	deja_buf_release(&dir);
 }
 
+void cli_log_failure(const cli_workspace *ws, const char *event, const char *message)
+{
+	log_error(ws, event, message, NULL);
+}
+
+/* Why a recording was dropped, for deja.failsafe.dropped_total and the
+ * log: a few stable words, not the message. */
+static const char *failsafe_reason(int code)
+{
+	switch (code) {
+	case DEJA_EBUSY: return "store_locked";
+	case DEJA_EIO: return "io_error";
+	case DEJA_EINVAL: return "invalid";
+	case DEJA_ENOMEM: return "out_of_memory";
+	default: return "error";
+	}
+}
+
+/* Metrics alone are not worth waiting for a lock: past this, the spool. */
+#define METRICS_LOCK_WAIT_MS 250
+
+void cli_flush_metrics(const cli_workspace *ws, deja_metrics *m, int spool_only)
+{
+	long wait = cli_config_long(ws, "store", "timeout_ms", 10000);
+
+	deja_record_metrics(ws->root, m,
+			    wait > 0 && wait < METRICS_LOCK_WAIT_MS ? (int)wait : METRICS_LOCK_WAIT_MS,
+			    spool_only, NULL);
+}
+
 int cli_record_failure(const cli_workspace *ws, const deja_detection *det, const char *command,
 		       int exit_code, const deja_capture *cap, const char *intent_id,
-		       cli_recorded *out)
+		       deja_metrics *m, cli_recorded *out)
 {
 	deja_error err = DEJA_ERROR_INIT;
 	deja_failure f;
@@ -54,7 +86,7 @@ int cli_record_failure(const cli_workspace *ws, const deja_detection *det, const
 		deja_config_get(ws->config, "lessons", "file"),
 		(int)cli_config_long(ws, "lessons", "max", 20),
 		(int)cli_config_long(ws, "store", "timeout_ms", 10000),
-		ws->redactor, NULL,
+		ws->redactor, NULL, m,
 	};
 	int rc;
 
@@ -77,9 +109,17 @@ out_failure:
 	deja_failure_release(&f);
 out:
 	if (rc < 0) {
-		/* Fail-safe: one line on stderr, one in the log; never more. */
+		const char *reason = failsafe_reason(err.code ? err.code : rc);
+		const char *const extra[] = { "reason", reason, "tool", det->tool ? det->tool : "",
+					      NULL };
+		const char *const labels[] = { reason };
+
+		/* Fail-safe: one line on stderr, one in the log; never more.
+		 * Nothing of m was stored: what is left to say is the drop. */
 		cli_error("lesson not recorded: %s", deja_error_message(&err));
-		cli_log_failure(ws, "record_failed", deja_error_message(&err));
+		log_error(ws, "record_failed", deja_error_message(&err), extra);
+		deja_metrics_clear(m);
+		deja_metrics_add(m, DEJA_METRIC_FAILSAFE_DROPPED, labels, 1);
 	}
 	deja_error_release(&err);
 	free(dir);

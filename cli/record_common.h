@@ -10,6 +10,7 @@
 
 #include "deja/analysis.h"
 #include "deja/capture.h"
+#include "deja/metrics.h"
 #include "deja/record.h"
 
 typedef struct cli_recorded {
@@ -25,10 +26,18 @@ typedef struct cli_recorded {
 char *cli_check_dir(const cli_workspace *ws, const char *cd);
 
 /* Record the failure a finished capture shows.  Returns 0, or <0 after
- * reporting the trouble (the caller carries on regardless). */
+ * reporting the trouble (the caller carries on regardless).  m (may be
+ * NULL) is written with the lesson; when recording fails, m is left
+ * holding deja.failsafe.dropped_total{reason} instead, for the caller to
+ * add to and give to cli_flush_metrics(ws, m, 1). */
 int cli_record_failure(const cli_workspace *ws, const deja_detection *det, const char *command,
 		       int exit_code, const deja_capture *cap, const char *intent_id,
-		       cli_recorded *out);
+		       deja_metrics *m, cli_recorded *out);
+
+/* Write the metrics a command has left at its end (deja_record_metrics):
+ * to the store when there is one, or with spool_only straight to the
+ * spool.  Best-effort and quiet. */
+void cli_flush_metrics(const cli_workspace *ws, deja_metrics *m, int spool_only);
 
 void cli_recorded_release(cli_recorded *r);
 

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 build_pkgs="build-essential pkg-config libsqlite3-dev libjansson-dev libcmocka-dev libpcre2-dev
 	git ca-certificates"
-test_pkgs="python3 hyperfine shellcheck clang procps util-linux time jq sqlite3"
+test_pkgs="python3 hyperfine shellcheck clang procps util-linux time jq sqlite3 prometheus"
 min_node_major=18
 
 # Prints nothing and succeeds when Debian package $1 is installed.

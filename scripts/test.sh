@@ -4,14 +4,19 @@
 # Twice: a release build in build/, then an ASan+UBSan build in build-asan/.
 # Each time: build deja, build and run every unit test binary, replay every
 # fuzz corpus (fuzz/corpus/X through build*/fuzz/fuzz_X), run the end-to-end
-# tests (tests/e2e/run.sh) against that build's deja.  Output of a step is
+# tests (tests/e2e/run.sh) against that build's deja, and score that deja on
+# the corpus of real tool outputs (tests/corpus/check.sh; the release pass
+# writes docs/accuracy.md, and its summary is printed).  Output of a step is
 # shown only when it fails.  Ends with "N passed, N failed" over unit test
 # binaries, fuzz corpora, end-to-end tests and builds that failed, and exits
 # non-zero on any failure.
 #
 # Environment: DEJA_TEST_SKIP_ASAN=1 skips the sanitizer pass (a quick local
-# run; CI never sets it).  The 1 GB streaming test is skipped under ASan
-# (DEJA_TEST_SKIP_HUGE=1): too slow there, and RSS means little with ASan.
+# run; CI never sets it).  DEJA_ACCURACY_ENFORCE=1 makes a missed accuracy
+# bar fail the accuracy step (default 0 for now: reported, not enforced; a
+# crash of deja analyze on the corpus fails it either way).  The 1 GB
+# streaming test is skipped under ASan (DEJA_TEST_SKIP_HUGE=1): too slow
+# there, and RSS means little with ASan.
 set -u
 
 cd "$(dirname "$0")/.." || exit 1
@@ -51,7 +56,7 @@ step() {
 
 # suite NAME BUILD [MAKE_ARGS...]: one full pass over one build.
 suite() {
-	local name=$1 build=$2 t x corpus rc summary p f
+	local name=$1 build=$2 t x corpus rc summary p f report
 	shift 2
 
 	echo "# $name build ($build)"
@@ -102,6 +107,17 @@ suite() {
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		fail "$name: tests/e2e/run.sh exited with status $rc"
 	fi
+
+	# Accuracy on tests/corpus and ../shared/corpus/external (one step).
+	if [ "$name" = release ]; then report=docs/accuracy.md; else report=$tmp/accuracy.md; fi
+	if DEJA_BIN=$build/deja DEJA_ACCURACY_REPORT=$report \
+		DEJA_ACCURACY_ENFORCE=${DEJA_ACCURACY_ENFORCE:-0} \
+		tests/corpus/check.sh >"$tmp/log" 2>&1; then
+		pass "$name: accuracy (tests/corpus/check.sh)"
+	else
+		fail "$name: accuracy (tests/corpus/check.sh, status $?)"
+	fi
+	sed 's/^/# /' "$tmp/log"
 }
 
 # The build dependencies and the real tools for the end-to-end tests, so

@@ -13,7 +13,9 @@
 
 /* Bucket sets, in the unit of the metric that uses them. */
 static const double buckets_NONE[1] = { 0 };
-static const double buckets_LATENCY_MS[] = { 1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000 };
+static const double buckets_LATENCY_MS[] = {
+	1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000
+};
 static const double buckets_BYTES[] = { 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384 };
 static const double buckets_COUNTS[] = { 0, 1, 2, 3, 5, 10, 20, 50 };
 static const double buckets_RATIO[] = { 0.1, 0.25, 0.5, 0.75, 0.9, 1 };
@@ -25,9 +27,15 @@ static const double buckets_RATIO[] = { 0.1, 0.25, 0.5, 0.75, 0.9, 1 };
 #define NB_RATIO NBUCKETS_(RATIO)
 
 #define UNPAREN_(...) __VA_ARGS__
-#define DEF_(id, name, type, labels, buckets, prom, help)                                 \
-	{ DEJA_METRIC_##id, name, DEJA_METRIC_TYPE_##type, { UNPAREN_ labels }, buckets_##buckets, \
-	  NB_##buckets, prom, help },
+#define DEF_(id, name, type, labels, buckets, prom, help)                                          \
+	{ DEJA_METRIC_##id,                                                                        \
+	  name,                                                                                    \
+	  DEJA_METRIC_TYPE_##type,                                                                 \
+	  { UNPAREN_ labels },                                                                     \
+	  buckets_##buckets,                                                                       \
+	  NB_##buckets,                                                                            \
+	  prom,                                                                                    \
+	  help },
 
 static const deja_metric_def defs[DEJA_METRIC__COUNT] = { DEJA_METRICS(DEF_) };
 
@@ -36,11 +44,11 @@ static const deja_metric_def defs[DEJA_METRIC__COUNT] = { DEJA_METRICS(DEF_) };
 /* One series: a metric and one combination of label values. */
 struct series {
 	const deja_metric_def *def;
-	char *labels;    /* canonical JSON object, owned */
-	double value;    /* counter: total; gauge: value; histogram: sum */
-	double count;    /* histogram: observations */
+	char *labels;	 /* canonical JSON object, owned */
+	double value;	 /* counter: total; gauge: value; histogram: sum */
+	double count;	 /* histogram: observations */
 	double *buckets; /* histogram: def->nbuckets counts, not cumulative; owned */
-	int set;         /* gauge: value was set */
+	int set;	 /* gauge: value was set */
 };
 
 struct deja_metrics {
@@ -139,7 +147,8 @@ static char *labels_json(const deja_metric_def *d, const char *const *values, js
 	if (!o)
 		return NULL;
 	for (size_t i = 0; i < deja_metric_nlabels(d); i++) {
-		const char *v = values ? values[i] : json_string_value(json_object_get(from, d->labels[i]));
+		const char *v =
+		    values ? values[i] : json_string_value(json_object_get(from, d->labels[i]));
 
 		if (json_object_set_new(o, d->labels[i], json_string(v ? v : "")) < 0)
 			goto out;
@@ -313,7 +322,8 @@ int deja_metrics_add_row(deja_metrics *m, const deja_metric_row *r)
 	if (d->type != DEJA_METRIC_TYPE_HISTOGRAM) {
 		if (*r->part)
 			return 0;
-		if (r->replace) {
+		/* a gauge is its last value, wherever the row comes from */
+		if (d->type == DEJA_METRIC_TYPE_GAUGE) {
 			s->value = r->value;
 			s->set = 1;
 		} else {
@@ -376,6 +386,13 @@ static int family(const deja_metrics *m, const deja_metric_def *d, const struct 
 	return 0;
 }
 
+/* Whether v prints as an integer (without libm: the unit tests do not
+ * link it). */
+static int integral(double v)
+{
+	return v > -9e15 && v < 9e15 && v == (double)(long long)v;
+}
+
 /* A sample value as Prometheus reads it. */
 static void put_number(deja_buf *b, double v)
 {
@@ -383,7 +400,7 @@ static void put_number(deja_buf *b, double v)
 		deja_buf_puts(b, "NaN");
 	else if (isinf(v))
 		deja_buf_puts(b, v > 0 ? "+Inf" : "-Inf");
-	else if (v == floor(v) && fabs(v) < 1e15)
+	else if (integral(v))
 		deja_buf_printf(b, "%.0f", v);
 	else
 		deja_buf_printf(b, "%.15g", v);
@@ -414,7 +431,8 @@ static void put_series(deja_buf *b, const deja_buf *name, const char *suffix,
 
 	deja_buf_put(b, name->ptr, name->len);
 	deja_buf_puts(b, suffix);
-	json_object_foreach(o, k, v) {
+	json_object_foreach(o, k, v)
+	{
 		deja_buf_puts(b, first ? "{" : ",");
 		first = 0;
 		deja_buf_printf(b, "%s=\"", k);
@@ -457,7 +475,8 @@ int deja_metrics_render_prometheus(deja_buf *out, const deja_metrics *m)
 		deja_metric_prom_name(&name, &f, d);
 		deja_buf_printf(out, "# HELP %s ", name.ptr);
 		put_escaped(out, d->help, 0);
-		deja_buf_printf(out, " (%s)\n# TYPE %s %s\n", d->name, name.ptr, type_name(d->type));
+		deja_buf_printf(out, " (%s)\n# TYPE %s %s\n", d->name, name.ptr,
+				type_name(d->type));
 		for (size_t j = 0; j < n; j++) {
 			const struct series *s = v[j];
 			double cum = 0;
@@ -491,15 +510,15 @@ out:
 	free(v);
 	deja_buf_release(&name);
 	deja_buf_release(&le);
-	if (!rc && (deja_buf_status(out) < 0 || deja_buf_status(&name) < 0 ||
-		    deja_buf_status(&le) < 0))
+	if (!rc &&
+	    (deja_buf_status(out) < 0 || deja_buf_status(&name) < 0 || deja_buf_status(&le) < 0))
 		rc = DEJA_ENOMEM;
 	return rc;
 }
 
 static json_t *json_number(double v)
 {
-	if (v == floor(v) && fabs(v) < 9e15)
+	if (integral(v))
 		return json_integer((json_int_t)v);
 	return json_real(v);
 }
@@ -520,11 +539,12 @@ static json_t *series_json(const struct series *s)
 	buckets = json_array();
 	for (size_t b = 0; b < d->nbuckets; b++) {
 		cum += s->buckets[b];
-		json_array_append_new(buckets, json_pack("{s:o,s:o}", "le", json_number(d->buckets[b]),
-							 "count", json_number(cum)));
+		json_array_append_new(buckets,
+				      json_pack("{s:o,s:o}", "le", json_number(d->buckets[b]),
+						"count", json_number(cum)));
 	}
-	json_array_append_new(buckets, json_pack("{s:s,s:o}", "le", "+Inf", "count",
-						 json_number(s->count)));
+	json_array_append_new(buckets,
+			      json_pack("{s:s,s:o}", "le", "+Inf", "count", json_number(s->count)));
 	json_object_set_new(o, "buckets", buckets);
 	return o;
 }
@@ -629,8 +649,8 @@ static int spool_row(void *ctx, const deja_metric_row *r)
 
 	return json_array_append_new(a, json_pack("[s,s,s,f,b]", r->name, r->labels, r->part,
 						  r->value, r->replace)) < 0
-		       ? DEJA_ENOMEM
-		       : 0;
+		   ? DEJA_ENOMEM
+		   : 0;
 }
 
 int deja_metrics_spool_put(const deja_metrics *m, const char *deja_dir)
@@ -681,7 +701,8 @@ static int spool_parse(deja_metrics *m, const char *text)
 		size_t i;
 
 		/* a torn or foreign line is skipped, not fatal */
-		json_array_foreach(rows, i, row) {
+		json_array_foreach(rows, i, row)
+		{
 			deja_metric_row r = { json_string_value(json_array_get(row, 0)),
 					      json_string_value(json_array_get(row, 1)),
 					      json_string_value(json_array_get(row, 2)),

@@ -1,9 +1,49 @@
 /*
- * parse_flake8.c - flake8 output.  (Placeholder: the generic extractor, until
- * the dedicated parser lands.)
+ * parse_flake8.c - flake8's default format, "path:LINE:COL: CODE message"
+ * (also with --color=always, and its pylint format "path:LINE: [CODE]
+ * message").  pycodestyle's W codes are warnings, everything else an error
+ * (what fails the run).
  */
 #include "parsers.h"
+#include "parse_util.h"
+
+static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *files)
+{
+	deja_pu_lines it;
+	const char *s, *code, *msg;
+	size_t len, cl, ml;
+	deja_pu_loc loc;
+	int rc;
+
+	deja_pu_lines_init(&it, in);
+	while ((rc = deja_pu_lines_next(&it, &s, &len)) > 0) {
+		if (!deja_pu_lint_line(s, len, &loc, &code, &cl, &msg, &ml))
+			continue;
+		if ((rc = deja_pu_diag(NULL, diags, files, in->pc, loc.path, loc.path_len,
+				       loc.line, loc.col, code, cl, msg, ml,
+				       code[0] == 'W' ? "warning" : "error")) < 0)
+			break;
+	}
+	deja_pu_lines_release(&it);
+	return rc < 0 ? rc : 0;
+}
+
+static int sniff_line(const char *s, size_t len)
+{
+	const char *code, *msg;
+	size_t cl, ml;
+	deja_pu_loc loc;
+
+	return deja_pu_lint_line(s, len, &loc, &code, &cl, &msg, &ml) &&
+	       (deja_pu_ends(loc.path, loc.path_len, ".py") ||
+		deja_pu_ends(loc.path, loc.path_len, ".pyi"));
+}
+
+static int sniff(const char *text, size_t len)
+{
+	return deja_pu_any_line(text, len, sniff_line);
+}
 
 static const char *const tools[] = { "flake8", NULL };
 
-const deja_parser deja_parser_flake8 = { "flake8", tools, NULL, deja_parse_generic };
+const deja_parser deja_parser_flake8 = { "flake8", tools, sniff, parse };

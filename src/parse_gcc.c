@@ -1,9 +1,347 @@
 /*
- * parse_gcc.c - gcc output.  (Placeholder: the generic extractor, until
- * the dedicated parser lands.)
+ * parse_gcc.c - gcc and clang diagnostics (cc, c++, g++, clang++), and the
+ * linker errors they pass on.
+ *
+ *   src/main.c:13:27: error: 'count' undeclared (first use in this function)
+ *   src/warn.c:7:13: error: unused variable 'unused' [-Werror=unused-variable]
+ *   /usr/bin/ld: link.c:(.text+0xf): undefined reference to `missing_function'
+ *
+ * One diagnostic per error or warning.  Notes, "In file included from",
+ * "In function", "required from here", source and caret lines (with or
+ * without gcc's "  4 |" gutter) and fix-it hints are context: skipped.  The
+ * code is the bracketed option, the same for gcc and clang and with or
+ * without -Werror: -Werror=unused-variable and -Werror,-Wunused-variable
+ * are both -Wunused-variable (the severity says it was an error).  A
+ * linker error names the object's source by its base name only
+ * ("link.c:(.text+0xf)"): it is matched against the files already seen.
+ * "collect2: error: ld returned 1 exit status" only counts when nothing
+ * else was found.  Locations in other languages' files (.py, .go, .rs) are
+ * left to their parsers, so that under make the two can share an output.
  */
 #include "parsers.h"
+#include "parse_util.h"
+#include "deja/common.h"
 
-static const char *const tools[] = { "gcc", NULL };
+#include <string.h>
 
-const deja_parser deja_parser_gcc = { "gcc", tools, NULL, deja_parse_generic };
+static const char *const severities[] = { "fatal error", "error", "warning", "note", "remark" };
+
+/* "error: " after a location: the severity's index, and *msg_at. */
+static int severity_at(const char *s, size_t len, size_t *msg_at)
+{
+	size_t i = deja_pu_indent(s, len);
+
+	for (size_t k = 0; k < sizeof(severities) / sizeof(severities[0]); k++) {
+		size_t n = strlen(severities[k]);
+		if (i + n < len && !memcmp(s + i, severities[k], n) && s[i + n] == ':') {
+			*msg_at = i + n + 1;
+			return (int)k;
+		}
+	}
+	return -1;
+}
+
+/* The linker's own prefix: "/usr/bin/ld: ", "ld.lld: ", "x86_64-linux-gnu-ld.bfd: ". */
+static size_t ld_prefix(const char *s, size_t len)
+{
+	size_t i = 0, base = 0;
+
+	while (i < len && s[i] != ':' && s[i] != ' ') {
+		if (s[i] == '/')
+			base = i + 1;
+		i++;
+	}
+	if (i + 1 >= len || s[i] != ':' || s[i + 1] != ' ')
+		return 0;
+	/* the program name: ld, ld.bfd, ld.gold, ld.lld, x86_64-linux-gnu-ld */
+	for (size_t k = base; k + 1 < i + 1; k++)
+		if ((k == base || s[k - 1] == '-') && s[k] == 'l' && s[k + 1] == 'd' &&
+		    (k + 2 == i || s[k + 2] == '.'))
+			return i + 2;
+	return 0;
+}
+
+/* "gcc: error: ...", "cc1plus: fatal error: ...", "clang-14: error: ..." */
+static size_t driver_prefix(const char *s, size_t len)
+{
+	static const char *const progs[] = { "gcc", "g++", "cc", "c++", "clang", "clang++",
+					     "cc1", "cc1plus", "collect2", "cpp" };
+	size_t i = 0;
+
+	while (i < len && s[i] != ':' && s[i] != ' ' && s[i] != '/')
+		i++;
+	if (i + 1 >= len || s[i] != ':' || s[i + 1] != ' ')
+		return 0;
+	for (size_t k = 0; k < sizeof(progs) / sizeof(progs[0]); k++) {
+		size_t n = strlen(progs[k]);
+		/* a version or a target may follow or precede: gcc-12, x86_64-linux-gnu-gcc */
+		if (i >= n && !memcmp(s + i - n, progs[k], n) &&
+		    (i == n || s[i - n - 1] == '-'))
+			return i + 2;
+		if (i > n && !memcmp(s, progs[k], n) && s[n] == '-' && deja_pu_is_digit(s[n + 1]))
+			return i + 2;
+	}
+	return 0;
+}
+
+/* Split a trailing " [-Wfoo]" off the message; normalize the code. */
+static void split_code(const char *m, size_t *ml, const char **code, size_t *cl)
+{
+	size_t len = *ml, open;
+	const char *c;
+	size_t n;
+
+	*code = NULL;
+	*cl = 0;
+	if (len < 4 || m[len - 1] != ']')
+		return;
+	for (open = len - 1; open > 0 && m[open - 1] != '['; open--)
+		if (m[open - 1] == ' ')
+			return;
+	if (open < 2 || m[open - 2] != ' ' || open == len - 1)
+		return;
+	c = m + open;
+	n = len - 1 - open;
+	/* clang: "-Werror,-Wunused-variable"; clang-tidy: "check,-warnings-as-errors" */
+	{
+		const char *comma = memchr(c, ',', n);
+		if (comma) {
+			if (deja_pu_starts(c, n, "-Werror,")) {
+				n -= (size_t)(comma + 1 - c);
+				c = comma + 1;
+			} else {
+				n = (size_t)(comma - c);
+			}
+		}
+	}
+	*code = c;
+	*cl = n;
+	*ml = open - 2;
+	while (*ml && (m[*ml - 1] == ' ' || m[*ml - 1] == '\t'))
+		(*ml)--;
+}
+
+typedef struct state {
+	const deja_parse_input *in;
+	deja_diags *diags;
+	deja_strlist *files;
+	size_t start;            /* diagnostics before this parse */
+	deja_buf code;           /* "-W" + name for -Werror= codes */
+	deja_buf fallback;       /* "ld returned 1 exit status" */
+	deja_diag *lld;          /* ld.lld's last error, to locate from ">>> referenced by" */
+} state;
+
+static int add(state *st, const char *file, size_t flen, long line, long col, const char *code,
+	       size_t cl, const char *msg, size_t ml, const char *sev, deja_diag **out)
+{
+	deja_diag *d = NULL;
+	int rc;
+
+	/* "-Werror=unused-variable" is -Wunused-variable made an error */
+	if (code && cl > 8 && deja_pu_starts(code, cl, "-Werror=")) {
+		deja_buf_clear(&st->code);
+		deja_buf_puts(&st->code, "-W");
+		deja_buf_put(&st->code, code + 8, cl - 8);
+		if ((rc = deja_buf_status(&st->code)) < 0)
+			return rc;
+		code = st->code.ptr;
+		cl = st->code.len;
+	}
+	rc = deja_pu_diag(&d, st->diags, st->files, st->in->pc, file, flen, line, col, code, cl,
+			  msg, ml, sev);
+	if (out)
+		*out = d;
+	return rc;
+}
+
+/* A file seen so far with this base name, as a workspace-relative path. */
+static const char *known_file(const deja_strlist *files, const char *base, size_t len)
+{
+	const char *found = NULL;
+
+	for (size_t i = 0; i < files->count; i++) {
+		const char *f = files->items[i], *slash = strrchr(f, '/');
+		const char *b = slash ? slash + 1 : f;
+
+		if (strlen(b) == len && !memcmp(b, base, len)) {
+			if (found && strcmp(found, f))
+				return NULL; /* two candidates: do not guess */
+			found = f;
+		}
+	}
+	return found;
+}
+
+/* "link.c:(.text+0xf): undefined reference to `f'" (the ld prefix gone) */
+static int linker_error(state *st, const char *s, size_t len, long at)
+{
+	const char *msg = s + at, *loc = s;
+	size_t ml = len - (size_t)at, ll = (size_t)at;
+	deja_pu_loc l;
+
+	while (ll && (loc[ll - 1] == ' ' || loc[ll - 1] == ':'))
+		ll--;
+	/* with debug information: "src/link.c:5: undefined reference" */
+	if (deja_pu_location(loc, ll, &l) && l.end >= ll)
+		return add(st, l.path, l.path_len, l.line, 0, NULL, 0, msg, ml, "error", NULL);
+	{
+		const char *paren = deja_pu_find(loc, ll, ":(") >= 0
+					    ? loc + deja_pu_find(loc, ll, ":(")
+					    : NULL;
+		if (paren && deja_path_has_source_ext(loc, (size_t)(paren - loc))) {
+			const char *f = known_file(st->files, loc, (size_t)(paren - loc));
+			if (f && !memchr(loc, '/', (size_t)(paren - loc))) {
+				deja_pathctx root = *st->in->pc;
+				deja_diag *d = NULL;
+				int rc;
+
+				root.cwd_rel = "";
+				rc = deja_pu_diag(&d, st->diags, st->files, &root, f, strlen(f), 0, 0,
+						  NULL, 0, msg, ml, "error");
+				return rc;
+			}
+			if (memchr(loc, '/', (size_t)(paren - loc)))
+				return add(st, loc, (size_t)(paren - loc), 0, 0, NULL, 0, msg, ml,
+					   "error", NULL);
+		}
+	}
+	return add(st, NULL, 0, 0, 0, NULL, 0, msg, ml, "error", NULL);
+}
+
+static int line_of(state *st, const char *s, size_t len)
+{
+	size_t n, at;
+	long ref;
+	deja_pu_loc loc;
+	int sev;
+
+	/* lld: ">>> referenced by link.c:5 (src/link.c:5)" */
+	if (deja_pu_starts(s, len, ">>> referenced by ")) {
+		const char *open = memchr(s, '(', len), *close = s + len - 1;
+		if (st->lld && !st->lld->file && open && *close == ')' &&
+		    deja_pu_location(open + 1, (size_t)(close - open - 1), &loc)) {
+			deja_buf rel = DEJA_BUF_INIT;
+			int in = deja_parse_file(st->files, &rel, st->in->pc, loc.path, loc.path_len);
+			if (in > 0) {
+				int rc = deja_diag_set(&st->lld->file, rel.ptr, rel.len);
+				st->lld->line = loc.line;
+				deja_buf_release(&rel);
+				return rc;
+			}
+			deja_buf_release(&rel);
+			if (in < 0)
+				return in;
+		}
+		return 0;
+	}
+	if ((n = ld_prefix(s, len))) {
+		s += n;
+		len -= n;
+		st->lld = NULL;
+		if ((sev = severity_at(s, len, &at)) >= 0 && sev <= 1) {
+			/* ld.lld: "error: undefined symbol: f" */
+			const char *m = s + at;
+			size_t ml = len - at;
+			deja_pu_trim(&m, &ml);
+			return add(st, NULL, 0, 0, 0, NULL, 0, m, ml, "error", &st->lld);
+		}
+		if (deja_pu_starts(s, len, "cannot find "))
+			return add(st, NULL, 0, 0, 0, NULL, 0, s, len, "error", NULL);
+	}
+	if ((ref = deja_pu_find(s, len, "undefined reference to ")) >= 0 ||
+	    (ref = deja_pu_find(s, len, "multiple definition of ")) >= 0)
+		return linker_error(st, s, len, ref);
+	if ((n = driver_prefix(s, len))) {
+		const char *m;
+		size_t ml;
+
+		if ((sev = severity_at(s + n, len - n, &at)) < 0 || sev > 2)
+			return 0;
+		m = s + n + at;
+		ml = len - n - at;
+		deja_pu_trim(&m, &ml);
+		if (deja_pu_find(m, ml, "warnings being treated as errors") >= 0)
+			return 0;
+		if (deja_pu_starts(m, ml, "ld returned ") ||
+		    deja_pu_starts(m, ml, "linker command failed")) {
+			deja_buf_clear(&st->fallback);
+			return deja_buf_put(&st->fallback, m, ml);
+		}
+		return add(st, NULL, 0, 0, 0, NULL, 0, m, ml, sev == 2 ? "warning" : "error", NULL);
+	}
+	if (!deja_pu_location(s, len, &loc))
+		return 0;
+	/* another language's file: mypy, go vet, rustc --error-format=short */
+	if (deja_path_has_source_ext(loc.path, loc.path_len) &&
+	    !deja_pu_is_c_family(loc.path, loc.path_len))
+		return 0;
+	if ((sev = severity_at(s + loc.end, len - loc.end, &at)) < 0 || sev >= 3)
+		return 0;
+	{
+		const char *m = s + loc.end + at, *code;
+		size_t ml = len - loc.end - at, cl;
+
+		deja_pu_trim(&m, &ml);
+		split_code(m, &ml, &code, &cl);
+		if (!ml)
+			return 0;
+		return add(st, loc.path, loc.path_len, loc.line, loc.col, code, cl, m, ml,
+			   sev == 2 ? "warning" : "error", NULL);
+	}
+}
+
+static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *files)
+{
+	state st = { in, diags, files, diags->count + diags->dropped, DEJA_BUF_INIT,
+		     DEJA_BUF_INIT, NULL };
+	deja_pu_lines it;
+	const char *s;
+	size_t len;
+	int rc;
+
+	deja_pu_lines_init(&it, in);
+	while ((rc = deja_pu_lines_next(&it, &s, &len)) > 0)
+		if ((rc = line_of(&st, s, len)) < 0)
+			break;
+	if (rc >= 0 && st.fallback.len && diags->count + diags->dropped == st.start)
+		rc = add(&st, NULL, 0, 0, 0, NULL, 0, st.fallback.ptr, st.fallback.len, "error",
+			 NULL);
+	deja_buf_release(&st.code);
+	deja_buf_release(&st.fallback);
+	deja_pu_lines_release(&it);
+	return rc < 0 ? rc : 0;
+}
+
+static int is_make_line(const char *s, size_t len)
+{
+	return (deja_pu_starts(s, len, "make: ") || deja_pu_starts(s, len, "make[")) &&
+	       deja_pu_find(s, len, "***") > 0;
+}
+
+static int sniff_line(const char *s, size_t len)
+{
+	deja_pu_loc loc;
+	size_t at;
+	int sev;
+
+	if (deja_pu_find(s, len, "undefined reference to ") >= 0 ||
+	    deja_pu_starts(s, len, "collect2: error: ") ||
+	    deja_pu_find(s, len, "error: linker command failed") >= 0 ||
+	    (deja_pu_ends(s, len, " generated.") && deja_pu_find(s, len, "error") > 0))
+		return 1;
+	return deja_pu_location(s, len, &loc) && deja_pu_is_c_family(loc.path, loc.path_len) &&
+	       (sev = severity_at(s + loc.end, len - loc.end, &at)) >= 0 && sev <= 2;
+}
+
+static int sniff(const char *text, size_t len)
+{
+	/* under make, make's parser reads the compiler's output itself, with
+	 * the directories make entered */
+	if (deja_pu_any_line(text, len, is_make_line))
+		return 0;
+	return deja_pu_any_line(text, len, sniff_line);
+}
+
+static const char *const tools[] = { "gcc", "g++", "cc", "c++", "clang", "clang++", NULL };
+
+const deja_parser deja_parser_gcc = { "gcc", tools, sniff, parse };

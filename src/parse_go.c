@@ -1,9 +1,514 @@
 /*
- * parse_go.c - go test output.  (Placeholder: the generic extractor, until
- * the dedicated parser lands.)
+ * parse_go.c - go build, go vet and go test.
+ *
+ * Compiler and vet errors are "path.go:LINE:COL: message" at the start of a
+ * line (paths relative to where go ran), under a "# import/path" header.
+ * go test prints, per package:
+ *
+ *   --- FAIL: TestDescribe (0.00s)
+ *       --- FAIL: TestDescribe/plural (0.00s)
+ *           calc_test.go:14: Describe(2) = "2 items"
+ *   panic: runtime error: index out of range [5] with length 2 [recovered]
+ *   goroutine 10 [running]:
+ *   example.com/shop/calc.Index(...)
+ *           /abs/calc/calc.go:11
+ *   FAIL    example.com/shop/calc   0.004s
+ *
+ * (with -v, a test's log lines come before its "--- FAIL", after "=== RUN").
+ * One diagnostic per failing leaf test (a parent that fails because a
+ * subtest did is not an error of its own): test the full name, located at
+ * its first log line or, for a panic, at the innermost goroutine frame
+ * inside the workspace (code "panic", frames kept).  Log lines name a file
+ * by its base name, relative to the package's directory, which the output
+ * names only as an import path: the directory is learned from absolute
+ * frame paths and "# pkg" headers followed by paths, else taken from the
+ * import path without its module part (example.com/shop/calc -> calc).
  */
 #include "parsers.h"
+#include "parse_util.h"
+#include "deja/common.h"
 
-static const char *const tools[] = { "go test", NULL };
+#include <stdlib.h>
+#include <string.h>
 
-const deja_parser deja_parser_go = { "go", tools, NULL, deja_parse_generic };
+typedef struct gotest {
+	char *name;
+	int failed;
+	deja_buf file, msg;  /* the first log line: base name, message */
+	long line;
+	int panicked;
+} gotest;
+
+typedef struct state {
+	const deja_parse_input *in;
+	deja_diags *diags;
+	deja_strlist *files;
+	size_t start;
+	deja_pathctx root;      /* paths relative to the workspace root */
+	deja_strlist pkgs, dirs; /* import path -> workspace-relative directory */
+	deja_buf build_pkg;     /* "# pkg" */
+	gotest *t;
+	size_t n, alloc;
+	long current;           /* the test whose log lines follow */
+	deja_buf panic_msg;
+	long panic_test;
+	deja_pu_frames frames;  /* the panicking goroutine, innermost first */
+	int trace;              /* 0 none, 1 in the first goroutine, 2 past it */
+	deja_buf fn;            /* a frame's function, waiting for its file line */
+	int created_by;         /* the frame is "created by": not a call */
+	deja_buf fallback;      /* "go: ..." when nothing else is found */
+	deja_buf scratch, scratch2;
+} state;
+
+#define MAX_TESTS (DEJA_DIAGS_MAX + 16)
+
+static gotest *test_get(state *st, const char *name, size_t len)
+{
+	gotest *t;
+
+	for (size_t i = st->n; i > 0; i--)
+		if (strlen(st->t[i - 1].name) == len && !memcmp(st->t[i - 1].name, name, len))
+			return &st->t[i - 1];
+	if (st->n >= MAX_TESTS)
+		return NULL;
+	if (st->n == st->alloc) {
+		size_t n = st->alloc ? st->alloc * 2 : 16, bytes;
+		gotest *p;
+
+		if (deja_size_mul(&bytes, n, sizeof(*p)) < 0 || !(p = realloc(st->t, bytes)))
+			return NULL;
+		st->t = p;
+		st->alloc = n;
+	}
+	t = &st->t[st->n];
+	memset(t, 0, sizeof(*t));
+	if (!(t->name = strndup(name, len)))
+		return NULL;
+	deja_buf_init(&t->file, 0);
+	deja_buf_init(&t->msg, 0);
+	st->n++;
+	return t;
+}
+
+static void tests_clear(state *st)
+{
+	for (size_t i = 0; i < st->n; i++) {
+		free(st->t[i].name);
+		deja_buf_release(&st->t[i].file);
+		deja_buf_release(&st->t[i].msg);
+	}
+	st->n = 0;
+	st->current = -1;
+	st->panic_test = -1;
+	st->trace = 0;
+	deja_buf_clear(&st->panic_msg);
+	deja_pu_frames_clear(&st->frames);
+}
+
+/* Learn that import path pkg lives in dir (a path as printed, of a file in it). */
+static int learn(state *st, const char *pkg, size_t plen, const char *file, size_t flen)
+{
+	const char *slash;
+
+	/* bounded: the list is searched for every frame */
+	if (!plen || st->pkgs.count >= 256 || deja_strlist_contains(&st->pkgs, pkg, plen))
+		return 0;
+	if (!deja_path_relativize(&st->scratch, st->in->pc, file, flen))
+		return 0;
+	slash = strrchr(st->scratch.ptr, '/');
+	if (deja_strlist_add(&st->pkgs, pkg, plen) < 0 ||
+	    deja_strlist_add(&st->dirs, st->scratch.ptr,
+			     slash ? (size_t)(slash - st->scratch.ptr) : 0) < 0)
+		return DEJA_ENOMEM;
+	return 0;
+}
+
+/* The workspace-relative directory of import path pkg, in out. */
+static int pkg_dir(state *st, deja_buf *out, const char *pkg, size_t plen)
+{
+	deja_buf_clear(out);
+	for (size_t i = 0; i < st->pkgs.count; i++)
+		if (strlen(st->pkgs.items[i]) == plen && !memcmp(st->pkgs.items[i], pkg, plen))
+			return deja_buf_puts(out, st->dirs.items[i]);
+	/* a known package gives its module's root: the import path and the
+	 * directory end alike; what precedes is module path and root */
+	for (size_t i = 0; i < st->pkgs.count; i++) {
+		const char *p = st->pkgs.items[i], *d = st->dirs.items[i];
+		size_t pl = strlen(p), dl = strlen(d);
+
+		/* drop the trailing components they share */
+		while (dl) {
+			size_t pa = pl, da = dl;
+
+			while (pa && p[pa - 1] != '/')
+				pa--;
+			while (da && d[da - 1] != '/')
+				da--;
+			if (pl - pa != dl - da || memcmp(p + pa, d + da, pl - pa))
+				break;
+			/* all of the import path: no module path is left */
+			pl = pa ? pa - 1 : 0;
+			dl = da ? da - 1 : 0;
+			if (!pa)
+				break;
+		}
+		if (pl && plen > pl && !memcmp(pkg, p, pl) && pkg[pl] == '/') {
+			deja_buf_put(out, d, dl);
+			if (dl)
+				deja_buf_putc(out, '/');
+			return deja_buf_put(out, pkg + pl + 1, plen - pl - 1);
+		}
+		if (pl && plen == pl && !memcmp(pkg, p, pl))
+			return deja_buf_put(out, d, dl);
+	}
+	/* the module path is the host and one or two more components */
+	{
+		size_t i = 0, drop;
+		const char *first_end = memchr(pkg, '/', plen);
+		size_t fl = first_end ? (size_t)(first_end - pkg) : plen;
+
+		drop = memchr(pkg, '.', fl) ? 2 : 1;
+		if (fl == 10 && (!memcmp(pkg, "github.com", 10) || !memcmp(pkg, "gitlab.com", 10)))
+			drop = 3;
+		if (fl == 13 && !memcmp(pkg, "bitbucket.org", 13))
+			drop = 3;
+		for (size_t c = 0; c < drop && i < plen; c++) {
+			const char *sl = memchr(pkg + i, '/', plen - i);
+			i = sl ? (size_t)(sl - pkg) + 1 : plen;
+		}
+		if (st->in->pc->cwd_rel && *st->in->pc->cwd_rel) {
+			deja_buf_puts(out, st->in->pc->cwd_rel);
+			if (i < plen)
+				deja_buf_putc(out, '/');
+		}
+		return deja_buf_put(out, pkg + i, plen - i);
+	}
+}
+
+static int is_leaf(const state *st, const gotest *t)
+{
+	size_t len = strlen(t->name);
+
+	for (size_t i = 0; i < st->n; i++)
+		if (st->t[i].failed && !strncmp(st->t[i].name, t->name, len) &&
+		    st->t[i].name[len] == '/')
+			return 0;
+	return 1;
+}
+
+/* The package's tests are over: their diagnostics. */
+static int flush(state *st, const char *pkg, size_t plen)
+{
+	int rc = 0;
+
+	if (st->panic_test < 0 && st->panic_msg.len && st->current >= 0)
+		st->panic_test = st->current;
+	for (size_t i = 0; i < st->n && rc >= 0; i++) {
+		gotest *t = &st->t[i];
+		deja_diag *d = NULL;
+		int panicked = (long)i == st->panic_test;
+
+		if (!(t->failed || panicked) || (!panicked && !is_leaf(st, t)))
+			continue;
+		if (panicked) {
+			long at = deja_pu_frames_locate(&st->frames, st->in->pc, 0);
+			const char *file = at >= 0 ? st->frames.file.items[at] : NULL;
+
+			rc = deja_pu_diag(&d, st->diags, st->files, st->in->pc, file,
+					  file ? strlen(file) : 0, at >= 0 ? st->frames.line[at] : 0,
+					  0, "panic", 5, st->panic_msg.ptr, st->panic_msg.len, "error");
+			if (rc >= 0 && d)
+				rc = deja_pu_frames_attach(d, &st->frames, st->in->pc, 0);
+			/* the test's own file: its frame */
+			for (size_t k = 0; rc >= 0 && k < st->frames.fn.count; k++) {
+				const char *fn = st->frames.fn.items[k], *top = t->name;
+				size_t fl = strlen(fn), tl = strcspn(top, "/");
+				if (fl > tl && fn[fl - tl - 1] == '.' && !memcmp(fn + fl - tl, top, tl)) {
+					const char *f = st->frames.file.items[k];
+					rc = deja_parse_file(st->files, NULL, st->in->pc, f, strlen(f));
+					break;
+				}
+			}
+		} else if (t->file.len) {
+			if (pkg && (rc = pkg_dir(st, &st->scratch2, pkg, plen)) >= 0) {
+				if (st->scratch2.len)
+					deja_buf_putc(&st->scratch2, '/');
+				rc = deja_buf_put(&st->scratch2, t->file.ptr, t->file.len);
+			} else if (rc >= 0) {
+				/* no package line (cut off): where go ran */
+				deja_buf_clear(&st->scratch2);
+				if (st->in->pc->cwd_rel && *st->in->pc->cwd_rel) {
+					deja_buf_puts(&st->scratch2, st->in->pc->cwd_rel);
+					deja_buf_putc(&st->scratch2, '/');
+				}
+				rc = deja_buf_put(&st->scratch2, t->file.ptr, t->file.len);
+			}
+			if (rc >= 0)
+				rc = deja_pu_diag(&d, st->diags, st->files, &st->root, st->scratch2.ptr,
+						  st->scratch2.len, t->line, 0, NULL, 0, t->msg.ptr,
+						  t->msg.len, "error");
+		} else {
+			rc = deja_pu_diag(&d, st->diags, st->files, st->in->pc, NULL, 0, 0, 0, NULL, 0,
+					  "test failed", 11, "error");
+		}
+		if (rc >= 0 && d)
+			rc = deja_pu_set_test(d, t->name, strlen(t->name));
+	}
+	tests_clear(st);
+	return rc;
+}
+
+/* "example.com/shop/calc.(*T).Index(...)" -> function "calc.(*T).Index",
+ * package "example.com/shop/calc". */
+static void split_func(const char *s, size_t len, const char **fn, size_t *fl, size_t *pkg_len)
+{
+	size_t end = len, base = 0, dot;
+
+	/* the arguments: the last "(" that closes the line */
+	if (end && s[end - 1] == ')') {
+		size_t depth = 0, k = end;
+		while (k > 0) {
+			k--;
+			if (s[k] == ')')
+				depth++;
+			else if (s[k] == '(' && --depth == 0)
+				break;
+		}
+		end = k;
+	}
+	for (size_t i = 0; i < end; i++)
+		if (s[i] == '/')
+			base = i + 1;
+	for (dot = base; dot < end && s[dot] != '.'; dot++)
+		;
+	*fn = s + base;
+	*fl = end - base;
+	*pkg_len = dot;
+}
+
+static int trace_line(state *st, const char *s, size_t len)
+{
+	deja_pu_loc loc;
+
+	if (!len) {
+		st->trace = 2;
+		return 0;
+	}
+	if (s[0] == '\t') {
+		/* "\t/abs/calc/calc.go:11 +0x1d" */
+		const char *p = s + 1;
+		size_t pl = len - 1;
+		int rc = 0;
+
+		if (!st->fn.len || !deja_pu_location(p, pl, &loc))
+			return 0;
+		if (!st->created_by) {
+			const char *fn;
+			size_t fl, pkg;
+
+			split_func(st->fn.ptr, st->fn.len, &fn, &fl, &pkg);
+			if ((rc = deja_pu_frames_add(&st->frames, fn, fl, loc.path, loc.path_len,
+						     loc.line)) >= 0)
+				rc = learn(st, st->fn.ptr, pkg, loc.path, loc.path_len);
+		}
+		deja_buf_clear(&st->fn);
+		return rc;
+	}
+	st->created_by = deja_pu_starts(s, len, "created by ");
+	deja_buf_clear(&st->fn);
+	if (st->created_by)
+		return deja_buf_put(&st->fn, s + 11, len - 11);
+	return deja_buf_put(&st->fn, s, len);
+}
+
+static int line_of(state *st, const char *s, size_t len)
+{
+	size_t ind = deja_pu_indent(s, len);
+	const char *t = s + ind;
+	size_t tl = len - ind;
+	deja_pu_loc loc;
+	gotest *g;
+
+	if (st->trace == 1 && !deja_pu_starts(s, len, "FAIL") && !deja_pu_starts(s, len, "ok "))
+		return trace_line(st, s, len);
+	if (deja_pu_starts(s, len, "goroutine ") && deja_pu_ends(s, len, ":")) {
+		if (st->panic_msg.len && !st->trace)
+			st->trace = 1;
+		else if (st->trace)
+			st->trace = 2;
+		return 0;
+	}
+	if (deja_pu_starts(s, len, "panic: ")) {
+		if (st->panic_msg.len)
+			return 0;
+		t = s + 7;
+		tl = len - 7;
+		if (deja_pu_ends(t, tl, " [recovered]"))
+			tl -= 12;
+		if (st->current >= 0)
+			st->panic_test = st->current;
+		return deja_buf_put(&st->panic_msg, t, tl);
+	}
+	/* "--- FAIL: TestX/sub (0.00s)" */
+	if (deja_pu_starts(t, tl, "--- ")) {
+		int fail = deja_pu_starts(t, tl, "--- FAIL: ");
+		size_t n;
+
+		if (!fail && !deja_pu_starts(t, tl, "--- PASS: ") && !deja_pu_starts(t, tl, "--- SKIP: "))
+			return 0;
+		t += 10;
+		tl -= 10;
+		for (n = 0; n < tl && t[n] != ' '; n++)
+			;
+		if (!fail) {
+			st->current = -1;
+			return 0;
+		}
+		if (!(g = test_get(st, t, n)))
+			return st->n >= MAX_TESTS ? 0 : DEJA_ENOMEM;
+		g->failed = 1;
+		st->current = (long)(g - st->t);
+		return 0;
+	}
+	/* -v: "=== RUN   TestX" */
+	if (deja_pu_starts(s, len, "=== RUN ") || deja_pu_starts(s, len, "=== CONT ") ||
+	    deja_pu_starts(s, len, "=== NAME ")) {
+		t = s + 8;
+		tl = len - 8;
+		deja_pu_trim(&t, &tl);
+		if (!tl || !(g = test_get(st, t, tl)))
+			return st->n >= MAX_TESTS || !tl ? 0 : DEJA_ENOMEM;
+		st->current = (long)(g - st->t);
+		return 0;
+	}
+	/* "FAIL\tpkg\t0.004s", "ok  \tpkg\t0.1s", "FAIL\tpkg [build failed]" */
+	if ((deja_pu_starts(s, len, "FAIL\t") || deja_pu_starts(s, len, "ok ") ||
+	     deja_pu_starts(s, len, "FAIL ")) && len > 5) {
+		size_t i = 4, e;
+		while (i < len && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+		for (e = i; e < len && s[e] != ' ' && s[e] != '\t'; e++)
+			;
+		if (e > i)
+			return flush(st, s + i, e - i);
+		return 0;
+	}
+	/* "# example.com/shop/broken [example.com/shop/broken.test]" */
+	if (deja_pu_starts(s, len, "# ")) {
+		size_t e = 2;
+		while (e < len && s[e] != ' ')
+			e++;
+		deja_buf_clear(&st->build_pkg);
+		return deja_buf_put(&st->build_pkg, s + 2, e - 2);
+	}
+	/* a test's log line */
+	if (ind && st->current >= 0 && deja_pu_location(t, tl, &loc) &&
+	    deja_pu_ends(loc.path, loc.path_len, ".go")) {
+		g = &st->t[st->current];
+		if (g->file.len)
+			return 0;
+		t += loc.end;
+		tl -= loc.end;
+		deja_pu_trim(&t, &tl);
+		g->line = loc.line;
+		deja_buf_put(&g->file, loc.path, loc.path_len);
+		deja_buf_put(&g->msg, t, tl);
+		return deja_buf_status(&g->file) < 0 || deja_buf_status(&g->msg) < 0 ? DEJA_ENOMEM : 0;
+	}
+	/* testify: "calc_test.go:14: " then "Error:  Not equal: ..." */
+	if (ind && st->current >= 0 && st->t[st->current].file.len &&
+	    !st->t[st->current].msg.len && deja_pu_starts(t, tl, "Error:")) {
+		t += 6;
+		tl -= 6;
+		deja_pu_trim(&t, &tl);
+		return deja_buf_put(&st->t[st->current].msg, t, tl);
+	}
+	/* build and vet errors */
+	if (!ind) {
+		if (deja_pu_starts(s, len, "vet: ")) {
+			s += 5;
+			len -= 5;
+		}
+		if (deja_pu_location(s, len, &loc) && deja_pu_ends(loc.path, loc.path_len, ".go")) {
+			int rc = learn(st, st->build_pkg.ptr, st->build_pkg.len, loc.path, loc.path_len);
+			t = s + loc.end;
+			tl = len - loc.end;
+			deja_pu_trim(&t, &tl);
+			if (rc >= 0 && tl)
+				rc = deja_pu_diag(NULL, st->diags, st->files, st->in->pc, loc.path,
+						  loc.path_len, loc.line, loc.col, NULL, 0, t, tl,
+						  "error");
+			return rc;
+		}
+		if (deja_pu_starts(s, len, "go: ") && !st->fallback.len &&
+		    !deja_pu_starts(s, len, "go: downloading ") &&
+		    !deja_pu_starts(s, len, "go: finding ") &&
+		    !deja_pu_starts(s, len, "go: extracting "))
+			return deja_buf_put(&st->fallback, s + 4, len - 4);
+	}
+	return 0;
+}
+
+static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *files)
+{
+	state st;
+	deja_pu_lines it;
+	const char *s;
+	size_t len;
+	int rc;
+
+	memset(&st, 0, sizeof(st));
+	st.in = in;
+	st.diags = diags;
+	st.files = files;
+	st.start = diags->count + diags->dropped;
+	st.root = *in->pc;
+	st.root.cwd_rel = "";
+	st.current = st.panic_test = -1;
+	deja_buf_init(&st.build_pkg, 0);
+	deja_buf_init(&st.panic_msg, 0);
+	deja_buf_init(&st.fn, 0);
+	deja_buf_init(&st.fallback, 0);
+	deja_buf_init(&st.scratch, 0);
+	deja_buf_init(&st.scratch2, 0);
+	deja_pu_lines_init(&it, in);
+	while ((rc = deja_pu_lines_next(&it, &s, &len)) > 0)
+		if ((rc = line_of(&st, s, len)) < 0)
+			break;
+	if (rc >= 0)
+		rc = flush(&st, NULL, 0);
+	if (rc >= 0 && st.fallback.len && diags->count + diags->dropped == st.start)
+		rc = deja_pu_diag(NULL, diags, files, in->pc, NULL, 0, 0, 0, NULL, 0,
+				  st.fallback.ptr, st.fallback.len, "error");
+	tests_clear(&st);
+	free(st.t);
+	deja_strlist_release(&st.pkgs);
+	deja_strlist_release(&st.dirs);
+	deja_buf_release(&st.build_pkg);
+	deja_buf_release(&st.panic_msg);
+	deja_buf_release(&st.fn);
+	deja_buf_release(&st.fallback);
+	deja_buf_release(&st.scratch);
+	deja_buf_release(&st.scratch2);
+	deja_pu_lines_release(&it);
+	return rc < 0 ? rc : 0;
+}
+
+static int sniff_line(const char *s, size_t len)
+{
+	size_t ind = deja_pu_indent(s, len);
+	deja_pu_loc loc;
+
+	return deja_pu_starts(s + ind, len - ind, "--- FAIL: ") || deja_pu_starts(s, len, "FAIL\t") ||
+	       (!ind && deja_pu_location(s, len, &loc) &&
+		deja_pu_ends(loc.path, loc.path_len, ".go"));
+}
+
+static int sniff(const char *text, size_t len)
+{
+	return deja_pu_any_line(text, len, sniff_line);
+}
+
+static const char *const tools[] = { "go test", "go vet", "go build", NULL };
+
+const deja_parser deja_parser_go = { "go", tools, sniff, parse };

@@ -1,9 +1,274 @@
 /*
- * parse_make.c - make output.  (Placeholder: the generic extractor, until
- * the dedicated parser lands.)
+ * parse_make.c - make, and whatever its recipes ran.
+ *
+ * make's own lines are read here:
+ *
+ *   make[1]: Entering directory '/abs/lib'      relative paths printed from
+ *   make[1]: Leaving directory '/abs/lib'       here on resolve in lib/
+ *   make: *** [Makefile:6: bad.o] Error 1       a recipe failed
+ *   make: *** No rule to make target 'x'.  Stop.
+ *   Makefile:3: *** missing separator.  Stop.
+ *
+ * The rest, between directory changes, is what the recipes printed: each
+ * such stretch goes to the parser whose sniff recognises it (pytest, go,
+ * cargo, ctest, ...), and to the gcc parser (compilers are what make runs
+ * most, also next to a test runner under `make check`), with a path context
+ * for the directory make was in; the generic extractor reads it when
+ * neither finds anything.  A directory outside the workspace resolves no
+ * relative path.  "*** [target] Error N" is only reported when nothing
+ * else was found: it is the consequence of an error printed above.
  */
 #include "parsers.h"
+#include "parse_util.h"
+#include "deja/common.h"
 
-static const char *const tools[] = { "make", NULL };
+#include <stdlib.h>
+#include <string.h>
 
-const deja_parser deja_parser_make = { "make", tools, NULL, deja_parse_generic };
+typedef struct state {
+	const deja_parse_input *in;
+	deja_diags *diags;
+	deja_strlist *files;
+	deja_strlist stack;     /* directories entered, as printed */
+	deja_pu_dir dir;        /* the path context of the top one */
+	deja_buf seg;           /* the recipes' lines since the last change */
+	deja_strlist recipes;   /* "target 'x' failed: Error 1" */
+	size_t start;
+} state;
+
+static const deja_pathctx *cur_pc(const state *st)
+{
+	return st->stack.count ? &st->dir.pc : st->in->pc;
+}
+
+/* "make: ", "make[2]: ", "gmake: ", "/usr/bin/make: " -> its length. */
+static size_t make_prefix(const char *s, size_t len)
+{
+	size_t i = 0, base = 0, n;
+
+	while (i < len && s[i] != ':' && s[i] != '[' && s[i] != ' ') {
+		if (s[i] == '/')
+			base = i + 1;
+		i++;
+	}
+	if (!((i - base == 4 && !memcmp(s + base, "make", 4)) ||
+	      (i - base == 5 && !memcmp(s + base, "gmake", 5))))
+		return 0;
+	if (i < len && s[i] == '[') {
+		deja_pu_num(s + i + 1, len - i - 1, &n);
+		if (!n || i + n + 2 > len || s[i + 1 + n] != ']')
+			return 0;
+		i += n + 2;
+	}
+	if (i + 1 >= len || s[i] != ':' || s[i + 1] != ' ')
+		return 0;
+	return i + 2;
+}
+
+/* "'/abs/dir'", "`/abs/dir'", "‘/abs/dir’" -> the directory. */
+static int quoted(const char *s, size_t len, const char **dir, size_t *dl)
+{
+	size_t open = 1, close = 1;
+
+	if (len >= 3 && !memcmp(s, "\xe2\x80\x98", 3))
+		open = 3;
+	else if (!len || (s[0] != '\'' && s[0] != '`'))
+		return 0;
+	if (len >= 3 && !memcmp(s + len - 3, "\xe2\x80\x99", 3))
+		close = 3;
+	else if (s[len - 1] != '\'')
+		return 0;
+	if (len < open + close + 1)
+		return 0;
+	*dir = s + open;
+	*dl = len - open - close;
+	return 1;
+}
+
+/* The recipes' output since the last directory change. */
+static int flush_segment(state *st)
+{
+	deja_parse_input sub = { st->seg.ptr, st->seg.len, st->seg.ptr, st->seg.len, 1, "",
+				 st->in->command, cur_pc(st) };
+	const deja_parser *chosen = NULL, *p;
+	size_t before = st->diags->count + st->diags->dropped, files = st->files->count;
+	int rc = 0;
+
+	if (!st->seg.len)
+		return 0;
+	for (size_t i = 0; (p = deja_parser_at(i)) && !chosen; i++)
+		if (p != &deja_parser_make && p != &deja_parser_gcc && p->sniff &&
+		    p->sniff(st->seg.ptr, st->seg.len))
+			chosen = p;
+	if (chosen)
+		rc = chosen->parse(&sub, st->diags, st->files);
+	/* cppcheck's findings look like gcc's: read them once */
+	if (rc >= 0 && chosen != &deja_parser_cppcheck)
+		rc = deja_parser_gcc.parse(&sub, st->diags, st->files);
+	if (rc >= 0 && st->diags->count + st->diags->dropped == before &&
+	    st->files->count == files)
+		rc = deja_parse_generic(&sub, st->diags, st->files);
+	deja_buf_clear(&st->seg);
+	return rc;
+}
+
+static int set_dir(state *st)
+{
+	const char *top;
+
+	if (!st->stack.count)
+		return 0;
+	top = st->stack.items[st->stack.count - 1];
+	return deja_pu_dir_set(&st->dir, st->in->pc, top, strlen(top));
+}
+
+/* A line after "make: " */
+static int make_line(state *st, const char *s, size_t len)
+{
+	const char *dir, *m;
+	size_t dl, ml;
+	int rc;
+
+	if (deja_pu_starts(s, len, "Entering directory ") &&
+	    quoted(s + 19, len - 19, &dir, &dl)) {
+		if ((rc = flush_segment(st)) < 0 || (rc = deja_strlist_add(&st->stack, dir, dl)) < 0)
+			return rc;
+		return set_dir(st);
+	}
+	if (deja_pu_starts(s, len, "Leaving directory ")) {
+		if ((rc = flush_segment(st)) < 0)
+			return rc;
+		if (st->stack.count)
+			free(st->stack.items[--st->stack.count]);
+		return set_dir(st);
+	}
+	if (!deja_pu_starts(s, len, "*** "))
+		return 0;
+	m = s + 4;
+	ml = len - 4;
+	/* "*** [Makefile:6: bad.o] Error 1": a recipe failed */
+	if (ml && m[0] == '[') {
+		const char *close = memchr(m, ']', ml), *target = m + 1;
+		deja_buf msg = DEJA_BUF_INIT;
+
+		if (!close || deja_pu_ends(m, ml, "(ignored)"))
+			return 0;
+		for (const char *q = m + 1; q + 1 < close; q++)
+			if (q[0] == ':' && q[1] == ' ')
+				target = q + 2;
+		deja_buf_puts(&msg, "target '");
+		deja_buf_put(&msg, target, (size_t)(close - target));
+		deja_buf_puts(&msg, "' failed:");
+		deja_buf_put(&msg, close + 1, (size_t)(m + ml - close - 1));
+		/* bounded: the list is searched for each new failure */
+		rc = deja_buf_status(&msg) < 0	 ? DEJA_ENOMEM
+		     : st->recipes.count >= 64 ? 0
+						 : deja_strlist_add_unique(&st->recipes, msg.ptr,
+									   msg.len, NULL);
+		deja_buf_release(&msg);
+		return rc;
+	}
+	if (deja_pu_starts(m, ml, "Waiting for unfinished jobs"))
+		return 0;
+	/* make's own error: "No rule to make target 'x', needed by 'y'.  Stop." */
+	if (deja_pu_ends(m, ml, "  Stop."))
+		ml -= 7;
+	return deja_pu_diag(NULL, st->diags, st->files, cur_pc(st), NULL, 0, 0, 0, NULL, 0, m, ml,
+			    "error");
+}
+
+static int is_makefile(const char *p, size_t len)
+{
+	const char *base = p + len;
+
+	while (base > p && base[-1] != '/')
+		base--;
+	return deja_pu_starts(base, (size_t)(p + len - base), "Makefile") ||
+	       deja_pu_starts(base, (size_t)(p + len - base), "makefile") ||
+	       deja_pu_starts(base, (size_t)(p + len - base), "GNUmakefile") ||
+	       deja_pu_ends(p, len, ".mk");
+}
+
+static int line_of(state *st, const char *s, size_t len)
+{
+	size_t n = make_prefix(s, len);
+	deja_pu_loc loc;
+
+	if (n)
+		return make_line(st, s + n, len - n);
+	/* "Makefile:3: *** missing separator.  Stop." */
+	if (deja_pu_location(s, len, &loc) && loc.end < len) {
+		const char *r = s + loc.end;
+		size_t rl = len - loc.end;
+
+		deja_pu_trim(&r, &rl);
+		if (deja_pu_starts(r, rl, "*** ")) {
+			r += 4;
+			rl -= 4;
+			if (deja_pu_ends(r, rl, "  Stop."))
+				rl -= 7;
+			return deja_pu_diag(NULL, st->diags, st->files, cur_pc(st), loc.path,
+					    loc.path_len, loc.line, 0, NULL, 0, r, rl, "error");
+		}
+		/* make's warnings about the makefile are no compiler's */
+		if (is_makefile(loc.path, loc.path_len) && deja_pu_starts(r, rl, "warning: "))
+			return 0;
+	}
+	deja_buf_put(&st->seg, s, len);
+	return deja_buf_putc(&st->seg, '\n');
+}
+
+static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *files)
+{
+	state st;
+	deja_pu_lines it;
+	const char *s;
+	size_t len;
+	int rc;
+
+	memset(&st, 0, sizeof(st));
+	st.in = in;
+	st.diags = diags;
+	st.files = files;
+	st.start = diags->count + diags->dropped;
+	deja_pu_dir_init(&st.dir, in->pc);
+	deja_buf_init(&st.seg, 0);
+	deja_pu_lines_init(&it, in);
+	while ((rc = deja_pu_lines_next(&it, &s, &len)) > 0)
+		if ((rc = line_of(&st, s, len)) < 0)
+			break;
+	if (rc >= 0)
+		rc = flush_segment(&st);
+	/* with the cause found, the recipes' failures are its consequences */
+	for (size_t i = 0, none = diags->count + diags->dropped == st.start;
+	     none && rc >= 0 && i < st.recipes.count; i++)
+		rc = deja_pu_diag(NULL, diags, files, in->pc, NULL, 0, 0, 0, NULL, 0,
+				  st.recipes.items[i], strlen(st.recipes.items[i]), "error");
+	deja_strlist_release(&st.stack);
+	deja_strlist_release(&st.recipes);
+	deja_pu_dir_release(&st.dir);
+	deja_buf_release(&st.seg);
+	deja_pu_lines_release(&it);
+	return rc < 0 ? rc : 0;
+}
+
+static int sniff_line(const char *s, size_t len)
+{
+	size_t n = make_prefix(s, len);
+	deja_pu_loc loc;
+
+	if (n)
+		return deja_pu_starts(s + n, len - n, "*** ");
+	/* "Makefile:3: *** missing separator.  Stop." */
+	return deja_pu_location(s, len, &loc) && is_makefile(loc.path, loc.path_len) &&
+	       deja_pu_starts(s + loc.end, len - loc.end, " *** ");
+}
+
+static int sniff(const char *text, size_t len)
+{
+	return deja_pu_any_line(text, len, sniff_line);
+}
+
+static const char *const tools[] = { "make", "gmake", NULL };
+
+const deja_parser deja_parser_make = { "make", tools, sniff, parse };

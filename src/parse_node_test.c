@@ -1,9 +1,506 @@
 /*
- * parse_node_test.c - node --test output.  (Placeholder: the generic extractor, until
- * the dedicated parser lands.)
+ * parse_node_test.c - node's built-in test runner (node --test), with its
+ * TAP reporter (the default when not on a terminal, before node 23) and
+ * its spec reporter.
+ *
+ *   TAP                                     spec
+ *   # Subtest: sum                          ▶ sum
+ *       not ok 2 - adds 2 + 2                 ✖ adds 2 + 2 (1.2ms)
+ *         ---                                   AssertionError [ERR_ASSERTION]: ...
+ *         location: '/abs/test/a.js:11:3'       3 !== 4
+ *         failureType: 'testCodeFailure'            at TestContext.<anonymous> (/abs/test/a.js:12:12)
+ *         error: |-                         ✖ sum (3.5ms)
+ *           Expected values to be ...       ...
+ *         code: 'ERR_ASSERTION'             ✖ failing tests:
+ *         name: 'AssertionError'            test at test/a.js:11:3
+ *         stack: |-                         ✖ adds 2 + 2 (1.2ms)
+ *           TestContext.<anonymous> (...)     (the same error again)
+ *         ...
+ *   not ok 3 - sum
+ *     failureType: 'subtestsFailed'
+ *
+ * A suite or a test with failing subtests fails too, after them and less
+ * indented, with no error of its own: it is not a diagnostic, but its name
+ * is the prefix of theirs ("sum › adds 2 + 2").  The names of suites are
+ * taken there rather than from "# Subtest:" or "▶" lines, which the
+ * filtered text does not keep.  spec repeats every failure under "failing
+ * tests:"; that section is read only when the report above it was not
+ * (an output cut at the raw head's limit).
  */
 #include "parsers.h"
+#include "parse_js_util.h"
+#include "deja/common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SEP " \xe2\x80\xba "  /* " › " */
+#define CROSS "\xe2\x9c\x96 " /* "✖ " */
+
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* Diagnostics waiting for their suites' names: index and depth. */
+typedef struct pending {
+	size_t *index;
+	size_t *depth;
+	size_t count, alloc;
+} pending;
+
+static int pending_add(pending *p, size_t index, size_t depth)
+{
+	if (p->count == p->alloc) {
+		size_t n = p->alloc ? p->alloc * 2 : 32, bytes;
+		size_t *a, *b;
+
+		if (deja_size_mul(&bytes, n, sizeof(size_t)) < 0)
+			return DEJA_ENOMEM;
+		if (!(a = realloc(p->index, bytes)))
+			return DEJA_ENOMEM;
+		p->index = a;
+		if (!(b = realloc(p->depth, bytes)))
+			return DEJA_ENOMEM;
+		p->depth = b;
+		p->alloc = n;
+	}
+	p->index[p->count] = index;
+	p->depth[p->count] = depth;
+	p->count++;
+	return 0;
+}
+
+/* A parent at depth failed: it is the suite of every failure deeper than
+ * it that has none yet. */
+static int pending_parent(pending *p, deja_diags *diags, size_t depth, const char *name,
+			  size_t name_len)
+{
+	deja_buf b = DEJA_BUF_INIT;
+	size_t k = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < p->count; i++) {
+		deja_diag *d = &diags->items[p->index[i]];
+
+		if (p->depth[i] <= depth) {
+			p->index[k] = p->index[i];
+			p->depth[k++] = p->depth[i];
+			continue;
+		}
+		deja_buf_clear(&b);
+		deja_buf_put(&b, name, name_len);
+		deja_buf_puts(&b, SEP);
+		deja_buf_puts(&b, d->test ? d->test : "");
+		if ((rc = deja_buf_status(&b)) < 0 ||
+		    (rc = deja_diag_set(&d->test, b.ptr, deja_js_cut(b.ptr, b.len, DEJA_JS_TEST_MAX))) < 0)
+			goto out;
+		/* a grandparent may come: keep it, one level up */
+		p->index[k] = p->index[i];
+		p->depth[k++] = depth;
+	}
+	p->count = k;
+out:
+	deja_buf_release(&b);
+	return rc;
+}
+
+/* One test's failure as it is read. */
+typedef struct reading {
+	deja_js_failure f;
+	size_t depth;
+	int parent;           /* failed only because subtests did */
+	int todo;             /* "# TODO": a failure that does not count */
+	deja_buf name;        /* TAP: error class */
+	deja_buf code;        /* TAP: error code */
+	deja_buf error;       /* TAP: the error's message */
+	int error_more;       /* the error's first line ends in ':' */
+	size_t block_indent;  /* TAP: indent of the YAML keys */
+	int block;            /* TAP: in the YAML block */
+	int key;              /* TAP: block scalar being read: 'e'rror, 's'tack, 0 */
+	size_t key_indent;
+	int tap;
+} reading;
+
+static void reading_clear(reading *r)
+{
+	r->depth = 0;
+	r->parent = r->todo = r->block = r->key = r->error_more = r->tap = 0;
+	deja_buf_clear(&r->name);
+	deja_buf_clear(&r->code);
+	deja_buf_clear(&r->error);
+}
+
+/* Strip YAML's quotes from a scalar; '' is a quote inside '...'. */
+static void unquote(deja_buf *out, const char *v, size_t len)
+{
+	deja_buf_clear(out);
+	if (len >= 2 && (v[0] == '\'' || v[0] == '"') && v[len - 1] == v[0]) {
+		for (size_t i = 1; i + 1 < len; i++) {
+			if (v[0] == '\'' && v[i] == '\'' && i + 2 < len && v[i + 1] == '\'')
+				i++;
+			else if (v[0] == '"' && v[i] == '\\' && i + 2 < len)
+				i++;
+			deja_buf_putc(out, v[i]);
+		}
+		return;
+	}
+	deja_buf_put(out, v, len);
+}
+
+/* Add a line of the error's text: the first, and the next when the
+ * first ends in ':' ("Expected values to be strictly equal:" / "3 !== 4"). */
+static int error_text(reading *r, const char *t, size_t tl)
+{
+	if (!tl)
+		return 0;
+	if (!r->error.len) {
+		r->error_more = t[tl - 1] == ':';
+		return deja_js_message_add(&r->error, t, tl);
+	}
+	if (r->error_more) {
+		r->error_more = 0;
+		if (t[0] != '+' && t[0] != '-')
+			return deja_js_message_add(&r->error, t, tl);
+	}
+	return 0;
+}
+
+/* Done with a test: a diagnostic unless it is a parent or a todo. */
+static int finish(reading *r, const deja_pathctx *pc, deja_diags *diags, deja_strlist *files,
+		  pending *p)
+{
+	size_t first;
+	int rc = 0;
+
+	if (!r->f.open)
+		goto out;
+	if (r->parent) {
+		rc = pending_parent(p, diags, r->depth, r->f.tests.count ? r->f.tests.items[0] : "",
+				    r->f.tests.count ? strlen(r->f.tests.items[0]) : 0);
+		deja_js_failure_start(&r->f);
+		r->f.open = 0;
+		goto out;
+	}
+	if (r->todo) {
+		deja_js_failure_start(&r->f);
+		r->f.open = 0;
+		goto out;
+	}
+	if (r->tap) {
+		/* as the spec reporter prints it: "AssertionError [ERR_ASSERTION]: ..." */
+		deja_buf head = DEJA_BUF_INIT;
+
+		if (r->name.len) {
+			deja_buf_put(&head, r->name.ptr, r->name.len);
+			if (r->code.len && strcmp(r->code.ptr, "ERR_TEST_FAILURE")) {
+				deja_buf_puts(&head, " [");
+				deja_buf_put(&head, r->code.ptr, r->code.len);
+				deja_buf_putc(&head, ']');
+			}
+			deja_buf_putc(&head, ':');
+		}
+		deja_buf_clear(&r->f.message);
+		deja_js_message_add(&r->f.message, head.ptr, head.len);
+		deja_js_message_add(&r->f.message, r->error.ptr, r->error.len);
+		rc = deja_buf_status(&head);
+		deja_buf_release(&head);
+		if (rc < 0 || (rc = deja_buf_status(&r->f.message)) < 0)
+			goto out;
+	}
+	if ((rc = deja_js_failure_flush(&r->f, pc, diags, files, &first)) < 0)
+		goto out;
+	if (first != (size_t)-1)
+		rc = pending_add(p, first, r->depth);
+out:
+	reading_clear(r);
+	return rc;
+}
+
+/* "not ok 2 - name # TODO": 1 and the parts; ok lines give 2 */
+static int tap_result(const char *s, size_t len, size_t *indent, const char **name,
+		      size_t *name_len, int *todo)
+{
+	size_t i = deja_js_indent(s, len), j;
+	int ok;
+
+	*indent = i;
+	if (deja_js_starts(s + i, len - i, "not ok "))
+		ok = 0, j = i + 7;
+	else if (deja_js_starts(s + i, len - i, "ok "))
+		ok = 1, j = i + 3;
+	else
+		return 0;
+	if (j >= len || !is_digit(s[j]))
+		return 0;
+	while (j < len && is_digit(s[j]))
+		j++;
+	if (deja_js_starts(s + j, len - j, " - "))
+		j += 3;
+	*name = s + j;
+	*name_len = len - j;
+	*todo = 0;
+	/* directives: " # TODO", " # SKIP" (a '#' in a name is escaped) */
+	for (size_t k = j; k + 2 < len; k++)
+		if (s[k] == ' ' && s[k + 1] == '#' && s[k + 2] == ' ' && s[k - 1] != '\\') {
+			*name_len = k - j;
+			*todo = deja_js_starts(s + k + 3, len - k - 3, "TODO") ||
+				deja_js_starts(s + k + 3, len - k - 3, "SKIP");
+			break;
+		}
+	return ok ? 2 : 1;
+}
+
+/* "✖ name (1.2ms)": the name without the duration */
+static size_t spec_name(const char *t, size_t tl)
+{
+	size_t n = tl;
+
+	if (n && t[n - 1] == ')') {
+		const char *open = memrchr(t, '(', n);
+		if (open && open > t && open[-1] == ' ' && open + 1 < t + n && is_digit(open[1]) &&
+		    memmem(open, (size_t)(t + n - open), "ms)", 3))
+			n = (size_t)(open - 1 - t);
+	}
+	return n;
+}
+
+/* spec's "TypeError [Error]: x": util.inspect's aside on the class */
+static size_t error_header(deja_buf *out, const char *t, size_t tl)
+{
+	const char *b = memmem(t, tl, " [Error]: ", 10);
+
+	deja_buf_clear(out);
+	if (b && memchr(t, ' ', (size_t)(b - t)) == NULL) {
+		deja_buf_put(out, t, (size_t)(b - t));
+		deja_buf_put(out, b + 8, (size_t)(t + tl - b - 8));
+	} else {
+		deja_buf_put(out, t, tl);
+	}
+	return out->len;
+}
+
+static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *files)
+{
+	deja_js_lines it;
+	reading r;
+	pending p = { NULL, NULL, 0, 0 };
+	deja_buf tmp = DEJA_BUF_INIT, test_at = DEJA_BUF_INIT;
+	const char *s;
+	size_t len, before_section = (size_t)-1;
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	deja_js_failure_init(&r.f);
+	deja_buf_init(&r.name, 0);
+	deja_buf_init(&r.code, 0);
+	deja_buf_init(&r.error, 0);
+	deja_js_lines_init(&it, in);
+	while ((rc = deja_js_lines_next(&it, &s, &len)) > 0) {
+		size_t i = deja_js_indent(s, len), indent, name_len;
+		const char *t = s + i, *name;
+		size_t tl = len - i;
+		deja_js_frame fr;
+		int res, todo;
+
+		if (!len || deja_js_wrapper_noise(s, len))
+			continue;
+
+		/* ---- TAP ---- */
+		if ((res = tap_result(s, len, &indent, &name, &name_len, &todo))) {
+			if ((rc = finish(&r, in->pc, diags, files, &p)) < 0)
+				break;
+			if (res == 2)
+				continue;
+			deja_js_failure_start(&r.f);
+			r.tap = 1;
+			r.todo = todo;
+			r.depth = indent / 4;
+			r.block_indent = indent + 2;
+			if ((rc = deja_js_failure_test(&r.f, name, name_len)) < 0)
+				break;
+			continue;
+		}
+		if (r.f.open && r.tap) {
+			const char *v;
+			size_t vl;
+
+			if (tl == 3 && !memcmp(t, "...", 3)) {
+				if ((rc = finish(&r, in->pc, diags, files, &p)) < 0)
+					break;
+				continue;
+			}
+			if (r.key && i > r.key_indent) {
+				/* frames right under the error: the filtered text
+				 * lacks the keys between */
+				if (deja_js_parse_frame(s, len, 0, &fr))
+					rc = deja_js_failure_frame(&r.f, in->pc, &fr);
+				else if (r.key == 'e')
+					rc = error_text(&r, t, tl);
+				if (rc < 0)
+					break;
+				continue;
+			}
+			r.key = 0;
+			if (i == r.block_indent && memchr(t, ':', tl)) {
+				const char *colon = memchr(t, ':', tl);
+				size_t kl = (size_t)(colon - t);
+
+				v = colon + 1;
+				vl = (size_t)(t + tl - v);
+				while (vl && *v == ' ')
+					v++, vl--;
+				if ((vl == 2 && (!memcmp(v, "|-", 2) || !memcmp(v, "|+", 2))) ||
+				    (vl == 1 && *v == '|')) {
+					if ((kl == 5 && !memcmp(t, "error", 5)) ||
+					    (kl == 5 && !memcmp(t, "stack", 5))) {
+						r.key = t[0];
+						r.key_indent = i;
+					}
+					continue;
+				}
+				unquote(&tmp, v, vl);
+				if ((rc = deja_buf_status(&tmp)) < 0)
+					break;
+				if (kl == 8 && !memcmp(t, "location", 8)) {
+					size_t fl;
+					long l, c;
+
+					if (deja_js_split_location(tmp.ptr, tmp.len, &fl, &l, &c) &&
+					    (rc = deja_js_path(&r.f.file, tmp.ptr, fl)) >= 0) {
+						r.f.line = l;
+						r.f.column = c;
+					}
+				} else if (kl == 11 && !memcmp(t, "failureType", 11)) {
+					r.parent = !strcmp(tmp.ptr, "subtestsFailed");
+				} else if (kl == 5 && !memcmp(t, "error", 5)) {
+					rc = error_text(&r, tmp.ptr, tmp.len);
+				} else if (kl == 4 && !memcmp(t, "name", 4)) {
+					deja_buf_clear(&r.name);
+					rc = deja_buf_put(&r.name, tmp.ptr, tmp.len);
+				} else if (kl == 4 && !memcmp(t, "code", 4)) {
+					deja_buf_clear(&r.code);
+					rc = deja_buf_put(&r.code, tmp.ptr, tmp.len);
+				}
+				if (rc < 0)
+					break;
+				continue;
+			}
+			/* the filtered text lacks "stack: |-": frames stand alone */
+			if (i > r.block_indent && deja_js_parse_frame(s, len, 0, &fr) &&
+			    (rc = deja_js_failure_frame(&r.f, in->pc, &fr)) < 0)
+				break;
+			continue;
+		}
+
+		/* ---- spec ---- */
+		if (deja_js_starts(t, tl, CROSS "failing tests:")) {
+			if ((rc = finish(&r, in->pc, diags, files, &p)) < 0)
+				break;
+			before_section = diags->count + diags->dropped;
+			if (before_section)
+				break;
+			continue;
+		}
+		if (deja_js_starts(t, tl, "test at ")) {
+			if ((rc = finish(&r, in->pc, diags, files, &p)) < 0)
+				break;
+			deja_buf_clear(&test_at);
+			if ((rc = deja_buf_put(&test_at, t + 8, tl - 8)) < 0)
+				break;
+			continue;
+		}
+		if (deja_js_starts(t, tl, CROSS) ||
+		    deja_js_starts(t, tl, "\xe2\x96\xb6 ") /* ▶ */ ||
+		    deja_js_starts(t, tl, "\xe2\x9c\x94 ") /* ✔ */ ||
+		    deja_js_starts(t, tl, "\xe2\x84\xb9 ") /* ℹ */ ||
+		    deja_js_starts(t, tl, "\xef\xb9\xa3 ") /* ﹣ */) {
+			int cross = deja_js_starts(t, tl, CROSS);
+
+			/* a ✖ whose error never came is a parent's summary */
+			if (r.f.open && !r.f.has_header && !r.tap)
+				r.parent = 1;
+			if ((rc = finish(&r, in->pc, diags, files, &p)) < 0)
+				break;
+			if (!cross)
+				continue;
+			deja_js_failure_start(&r.f);
+			r.depth = i / 2;
+			if ((rc = deja_js_failure_test(&r.f, t + 4, spec_name(t + 4, tl - 4))) < 0)
+				break;
+			if (test_at.len) {
+				size_t fl;
+				long l, c;
+
+				if (deja_js_split_location(test_at.ptr, test_at.len, &fl, &l, &c) &&
+				    (rc = deja_js_path(&r.f.file, test_at.ptr, fl)) >= 0) {
+					r.f.line = l;
+					r.f.column = c;
+				}
+				deja_buf_clear(&test_at);
+				if (rc < 0)
+					break;
+			}
+			continue;
+		}
+		if (!r.f.open || r.tap)
+			continue;
+		if (deja_js_parse_frame(s, len, 1, &fr)) {
+			if ((rc = deja_js_failure_frame(&r.f, in->pc, &fr)) < 0)
+				break;
+			continue;
+		}
+		if (deja_js_starts(t, tl, "at ") || r.f.frames.count || t[0] == '{' || t[0] == '}')
+			continue;
+		if (!r.f.has_header) {
+			r.f.has_header = 1;
+			error_header(&tmp, t, tl);
+			deja_buf_clear(&r.error);
+			if ((rc = deja_buf_status(&tmp)) < 0 || (rc = error_text(&r, tmp.ptr, tmp.len)) < 0 ||
+			    (rc = deja_js_message_add(&r.f.message, tmp.ptr, tmp.len)) < 0)
+				break;
+		} else if (r.error_more) {
+			r.error_more = 0;
+			if (t[0] != '+' && t[0] != '-' &&
+			    (rc = deja_js_message_add(&r.f.message, t, tl)) < 0)
+				break;
+		}
+	}
+	if (rc >= 0) {
+		if (r.f.open && !r.f.has_header && !r.tap)
+			r.parent = 1;
+		rc = finish(&r, in->pc, diags, files, &p);
+	}
+	deja_js_failure_release(&r.f);
+	deja_buf_release(&r.name);
+	deja_buf_release(&r.code);
+	deja_buf_release(&r.error);
+	deja_buf_release(&tmp);
+	deja_buf_release(&test_at);
+	deja_js_lines_release(&it);
+	free(p.index);
+	free(p.depth);
+	return rc < 0 ? rc : 0;
+}
+
+/* "✖ failing tests:", "ℹ fail 2", "# fail 2", "failureType: '...'" */
+static int sniff(const char *text, size_t len)
+{
+	const char *p = text, *end = text + len, *s;
+	size_t n;
+
+	while (deja_next_line(&p, end, &s, &n)) {
+		size_t i = deja_js_indent(s, n);
+		const char *t = s + i;
+		size_t tl = n - i;
+
+		if (deja_js_starts(t, tl, CROSS "failing tests:") ||
+		    deja_js_starts(t, tl, "failureType: '"))
+			return 1;
+		if ((deja_js_starts(t, tl, "\xe2\x84\xb9 fail ") && tl > 9 && is_digit(t[9])) ||
+		    (deja_js_starts(s, n, "# fail ") && n > 7 && is_digit(s[7])))
+			return 1;
+	}
+	return 0;
+}
 
 static const char *const tools[] = { "node --test", NULL };
 
-const deja_parser deja_parser_node_test = { "node_test", tools, NULL, deja_parse_generic };
+const deja_parser deja_parser_node_test = { "node_test", tools, sniff, parse };

@@ -1,9 +1,109 @@
 /*
- * parse_pylint.c - pylint output.  (Placeholder: the generic extractor, until
- * the dedicated parser lands.)
+ * parse_pylint.c - pylint's text, colorized and parseable formats:
+ *
+ *   ************* Module shop.cart
+ *   src/shop/cart.py:1:0: C0114: Missing module docstring (missing-module-docstring)
+ *   src/shop/cart.py:1: [C0114(missing-module-docstring), ] Missing module docstring
+ *
+ * The code is the message id (C0114); the symbol in parentheses is dropped
+ * from the message.  Severity by the id's category: E and F errors, W
+ * warnings, C (convention), R (refactor) and I notes.  Columns are 0-based
+ * in pylint: 1 is added.
  */
 #include "parsers.h"
+#include "parse_util.h"
+
+#include <string.h>
+
+static int is_msg_id(const char *s, size_t len)
+{
+	if (len != 5 || !strchr("CRWEFI", s[0]))
+		return 0;
+	for (size_t i = 1; i < 5; i++)
+		if (!deja_pu_is_digit(s[i]))
+			return 0;
+	return 1;
+}
+
+static const char *severity(char c)
+{
+	return c == 'E' || c == 'F' ? "error" : c == 'W' ? "warning" : "note";
+}
+
+/* Returns 1 with the parts of a message line. */
+static int pylint_line(const char *s, size_t len, deja_pu_loc *loc, const char **code,
+		       const char **msg, size_t *ml)
+{
+	size_t i;
+
+	if (!deja_pu_location(s, len, loc) || loc->end + 1 >= len || s[loc->end] != ' ')
+		return 0;
+	i = loc->end + 1;
+	if (s[i] == '[') {
+		/* parseable: "[C0114(symbol), obj] message" */
+		const char *close = memchr(s + i, ']', len - i);
+		if (i + 6 >= len || !is_msg_id(s + i + 1, 5) || !close ||
+		    (s[i + 6] != '(' && s[i + 6] != ',' && s[i + 6] != ']'))
+			return 0;
+		*code = s + i + 1;
+		*msg = close + 1;
+		*ml = len - (size_t)(close + 1 - s);
+	} else {
+		if (i + 7 > len || !is_msg_id(s + i, 5) || s[i + 5] != ':')
+			return 0;
+		*code = s + i;
+		*msg = s + i + 6;
+		*ml = len - i - 6;
+		/* " (missing-module-docstring)" */
+		if (*ml > 3 && (*msg)[*ml - 1] == ')') {
+			size_t k = *ml - 1;
+			while (k > 0 && (*msg)[k - 1] != '(' && (*msg)[k - 1] != ' ')
+				k--;
+			if (k > 1 && (*msg)[k - 1] == '(' && (*msg)[k - 2] == ' ')
+				*ml = k - 2;
+		}
+	}
+	deja_pu_trim(msg, ml);
+	return 1;
+}
+
+static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *files)
+{
+	deja_pu_lines it;
+	const char *s, *code, *msg;
+	size_t len, ml;
+	deja_pu_loc loc;
+	int rc;
+
+	deja_pu_lines_init(&it, in);
+	while ((rc = deja_pu_lines_next(&it, &s, &len)) > 0) {
+		if (!pylint_line(s, len, &loc, &code, &msg, &ml))
+			continue;
+		if ((rc = deja_pu_diag(NULL, diags, files, in->pc, loc.path, loc.path_len,
+				       loc.line, loc.has_col ? loc.col + 1 : 0,
+				       code, 5, msg, ml, severity(code[0]))) < 0)
+			break;
+	}
+	deja_pu_lines_release(&it);
+	return rc < 0 ? rc : 0;
+}
+
+static int sniff_line(const char *s, size_t len)
+{
+	deja_pu_loc loc;
+	const char *code, *msg;
+	size_t ml;
+
+	return deja_pu_starts(s, len, "************* Module ") ||
+	       deja_pu_starts(s, len, "Your code has been rated at ") ||
+	       pylint_line(s, len, &loc, &code, &msg, &ml);
+}
+
+static int sniff(const char *text, size_t len)
+{
+	return deja_pu_any_line(text, len, sniff_line);
+}
 
 static const char *const tools[] = { "pylint", NULL };
 
-const deja_parser deja_parser_pylint = { "pylint", tools, NULL, deja_parse_generic };
+const deja_parser deja_parser_pylint = { "pylint", tools, sniff, parse };

@@ -1,9 +1,540 @@
 /*
- * parse_pytest.c - pytest output.  (Placeholder: the generic extractor, until
- * the dedicated parser lands.)
+ * parse_pytest.c - pytest's terminal output.
+ *
+ * One diagnostic per failing test or collection/setup error.  The "short
+ * test summary info" lines (FAILED tests/test_x.py::TestC::test_y - msg)
+ * name the tests; the sections of the FAILURES and ERRORS blocks
+ * ("____ TestC.test_y ____") hold their tracebacks in any --tb style (long,
+ * auto, short, native, line): frames from "path:LINE: in fn" or `File "...",
+ * line N, in fn`, the exception from the "E   " lines or the native
+ * traceback's last line.  The two are matched by name; the diagnostic sits
+ * at the innermost frame inside the workspace (where it broke), its code is
+ * the exception type, and the test's file is an affected file.
  */
 #include "parsers.h"
+#include "parse_util.h"
+#include "deja/common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct section {
+	deja_buf name;        /* the header's text; empty for --tb=line entries */
+	int error;            /* from the ERRORS block */
+	deja_pu_frames frames;
+	deja_buf type, msg;   /* the exception */
+	deja_buf crash_type;  /* long style's "path:LINE: ValueError" */
+	deja_buf at_file;     /* --tb=line: "path:LINE: message" */
+	long at_line;
+	int used;
+} section;
+
+typedef struct entry {
+	char *id, *msg;
+	int error;
+} entry;
+
+typedef struct state {
+	section *sec;
+	size_t nsec, asec;
+	entry *ent;
+	size_t nent, aent;
+	int block;           /* BLOCK_* of the last "=== title ===" banner */
+	int captured;        /* inside "--- Captured stdout call ---" */
+	int in_e;            /* the previous line was an "E   " line */
+	deja_buf fn;         /* long style: the last "def fn(" of the current entry */
+} state;
+
+enum { BLOCK_NONE, BLOCK_FAILURES, BLOCK_ERRORS, BLOCK_OTHER };
+
+/* Sections and summary entries are kept until the end: the cap bounds
+ * memory on huge runs; more than this many failures are counted, not kept. */
+#define MAX_KEPT (DEJA_DIAGS_MAX + 16)
+
+static void section_release(section *s)
+{
+	deja_buf_release(&s->name);
+	deja_pu_frames_clear(&s->frames);
+	deja_buf_release(&s->type);
+	deja_buf_release(&s->msg);
+	deja_buf_release(&s->crash_type);
+	deja_buf_release(&s->at_file);
+}
+
+static section *section_new(state *st, const char *name, size_t len, int error)
+{
+	section *s;
+
+	if (st->nsec >= MAX_KEPT)
+		return NULL;
+	if (st->nsec == st->asec) {
+		size_t n = st->asec ? st->asec * 2 : 16, bytes;
+		section *p;
+
+		if (deja_size_mul(&bytes, n, sizeof(*p)) < 0 || !(p = realloc(st->sec, bytes)))
+			return NULL;
+		st->sec = p;
+		st->asec = n;
+	}
+	s = &st->sec[st->nsec];
+	memset(s, 0, sizeof(*s));
+	deja_buf_init(&s->name, 0);
+	deja_buf_init(&s->type, 0);
+	deja_buf_init(&s->msg, 0);
+	deja_buf_init(&s->crash_type, 0);
+	deja_buf_init(&s->at_file, 0);
+	s->error = error;
+	if (deja_buf_put(&s->name, name, len) < 0)
+		return NULL;
+	st->nsec++;
+	return s;
+}
+
+static int entry_add(state *st, const char *id, size_t id_len, const char *msg, size_t msg_len,
+		     int error)
+{
+	entry *e;
+
+	if (st->nent >= MAX_KEPT)
+		return 0;
+	if (st->nent == st->aent) {
+		size_t n = st->aent ? st->aent * 2 : 16, bytes;
+		entry *p;
+
+		if (deja_size_mul(&bytes, n, sizeof(*p)) < 0 || !(p = realloc(st->ent, bytes)))
+			return DEJA_ENOMEM;
+		st->ent = p;
+		st->aent = n;
+	}
+	e = &st->ent[st->nent];
+	e->error = error;
+	e->id = strndup(id, id_len);
+	e->msg = strndup(msg, msg_len);
+	if (!e->id || !e->msg) {
+		free(e->id);
+		free(e->msg);
+		return DEJA_ENOMEM;
+	}
+	st->nent++;
+	return 0;
+}
+
+/* "=== FAILURES ===": the title, or 0 when the line is no banner. */
+static int banner(const char *s, size_t len, const char **title, size_t *tlen)
+{
+	size_t i = 0, j = len;
+
+	while (i < len && s[i] == '=')
+		i++;
+	while (j > i && s[j - 1] == '=')
+		j--;
+	if (i < 3 || len - j < 3 || j <= i + 2 || s[i] != ' ' || s[j - 1] != ' ')
+		return 0;
+	*title = s + i + 1;
+	*tlen = j - i - 2;
+	return 1;
+}
+
+/* "____ TestC.test_y ____": the name, or 0. */
+static int header(const char *s, size_t len, const char **name, size_t *nlen)
+{
+	size_t i = 0, j = len;
+
+	while (i < len && s[i] == '_')
+		i++;
+	while (j > i && s[j - 1] == '_')
+		j--;
+	if (i < 3 || len - j < 3 || j <= i + 2 || s[i] != ' ' || s[j - 1] != ' ')
+		return 0;
+	/* "_ _ _ _" separates the entries of one traceback */
+	if (s[i + 1] == '_' && (j - i == 3 || s[i + 2] == ' '))
+		return 0;
+	*name = s + i + 1;
+	*nlen = j - i - 2;
+	return 1;
+}
+
+static int set_exception(section *sec, const char *s, size_t len)
+{
+	const char *msg;
+	size_t mlen, tl = deja_pu_py_exception(s, len, &msg, &mlen);
+
+	deja_buf_clear(&sec->type);
+	deja_buf_clear(&sec->msg);
+	if (tl) {
+		deja_buf_put(&sec->type, s, tl);
+		deja_buf_put(&sec->msg, msg, mlen);
+	} else {
+		deja_buf_put(&sec->msg, s, len);
+	}
+	return deja_buf_status(&sec->type) < 0 || deja_buf_status(&sec->msg) < 0 ? DEJA_ENOMEM : 0;
+}
+
+/* A line inside a FAILURES/ERRORS section. */
+static int section_line(state *st, section *sec, const char *s, size_t len)
+{
+	const char *file, *fn, *rest;
+	size_t flen, fnlen, rlen, ind;
+	long line;
+	deja_pu_loc loc;
+	int was_e = st->in_e;
+
+	st->in_e = 0;
+	if (deja_pu_starts(s, len, "----") && deja_pu_find(s, len, " Captured ") > 0) {
+		st->captured = 1;
+		return 0;
+	}
+	if (st->captured)
+		return 0;
+	/* "E       assert 3 == 4": the first line of the last block of them */
+	if (len && s[0] == 'E' && (len == 1 || s[1] == ' ')) {
+		st->in_e = 1;
+		if (was_e)
+			return 0;
+		rest = s + 1;
+		rlen = len - 1;
+		deja_pu_trim(&rest, &rlen);
+		return set_exception(sec, rest, rlen);
+	}
+	if (deja_pu_py_frame(s, len, &file, &flen, &line, &fn, &fnlen))
+		return deja_pu_frames_add(&sec->frames, fn, fnlen, file, flen, line);
+	ind = deja_pu_indent(s, len);
+	if (ind >= 4 && (deja_pu_starts(s + ind, len - ind, "def ") ||
+			 deja_pu_starts(s + ind, len - ind, "async def "))) {
+		const char *name = s + ind + (s[ind] == 'a' ? 10 : 4);
+		const char *open = memchr(name, '(', len - (size_t)(name - s));
+
+		deja_buf_clear(&st->fn);
+		if (open)
+			deja_buf_put(&st->fn, name, (size_t)(open - name));
+		return deja_buf_status(&st->fn);
+	}
+	if (ind == 0 && deja_pu_location(s, len, &loc) &&
+	    deja_path_has_source_ext(loc.path, loc.path_len)) {
+		int rc;
+
+		rest = s + loc.end;
+		rlen = len - loc.end;
+		deja_pu_trim(&rest, &rlen);
+		if (deja_pu_starts(rest, rlen, "in ")) {
+			/* short style: "path:LINE: in fn" */
+			rc = deja_pu_frames_add(&sec->frames, rest + 3, rlen - 3, loc.path,
+						loc.path_len, loc.line);
+		} else {
+			const char *m;
+			size_t ml;
+
+			rc = deja_pu_frames_add(&sec->frames, st->fn.ptr, st->fn.len, loc.path,
+						loc.path_len, loc.line);
+			/* long style ends an entry with the exception type */
+			if (rc == 0 && rlen && deja_pu_py_exception(rest, rlen, &m, &ml) == rlen) {
+				deja_buf_clear(&sec->crash_type);
+				rc = deja_buf_put(&sec->crash_type, rest, rlen);
+			}
+		}
+		deja_buf_clear(&st->fn);
+		return rc;
+	}
+	/* native style: the exception after the frames, unindented */
+	if (ind == 0 && sec->frames.fn.count) {
+		const char *m;
+		size_t ml;
+
+		if (deja_pu_py_exception(s, len, &m, &ml))
+			return set_exception(sec, s, len);
+	}
+	if (deja_pu_starts(s, len, "_ _ _"))
+		deja_buf_clear(&st->fn);
+	return 0;
+}
+
+/* "FAILED tests/t.py::T::test_y - msg", "ERROR tests/t.py" */
+static int summary_line(state *st, const char *s, size_t len)
+{
+	int error = s[0] == 'E';
+	size_t skip = error ? 6 : 7;
+	const char *id = s + skip, *msg = "";
+	size_t idlen = len - skip, mlen = 0;
+	long dash = deja_pu_find(id, idlen, " - ");
+
+	if (dash >= 0) {
+		msg = id + dash + 3;
+		mlen = idlen - (size_t)dash - 3;
+		idlen = (size_t)dash;
+	}
+	deja_pu_trim(&id, &idlen);
+	if (!idlen || (memchr(id, ' ', idlen) && !memchr(id, '[', idlen)))
+		return 0;
+	return entry_add(st, id, idlen, msg, mlen, error);
+}
+
+static int is_summary_line(const char *s, size_t len)
+{
+	const char *id;
+	size_t n, skip;
+
+	if (deja_pu_starts(s, len, "FAILED "))
+		skip = 7;
+	else if (deja_pu_starts(s, len, "ERROR "))
+		skip = 6;
+	else
+		return 0;
+	id = s + skip;
+	n = len - skip;
+	/* a node id: a path to a .py file, maybe "::test" */
+	for (size_t i = 0; i < n && id[i] != ' '; i++)
+		if (id[i] == ':' || (i + 3 <= n && !memcmp(id + i, ".py", 3)))
+			return 1;
+	return 0;
+}
+
+/* Compare a section's header with a node id's test part:
+ * "TestC.test_y" ~ "tests/t.py::TestC::test_y", "ERROR collecting t.py" ~ "t.py". */
+static int name_matches(const section *sec, const char *id)
+{
+	const char *name = sec->name.ptr, *tail = strstr(id, "::");
+	static const char *const prefixes[] = { "ERROR collecting ", "ERROR at setup of ",
+						"ERROR at teardown of " };
+	size_t i, j;
+
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i]))) {
+			name += strlen(prefixes[i]);
+			break;
+		}
+	tail = tail ? tail + 2 : id;
+	for (i = 0, j = 0; name[i] && tail[j]; i++, j++) {
+		if (name[i] == '.' && tail[j] == ':' && tail[j + 1] == ':')
+			j++;
+		else if (name[i] != tail[j])
+			return 0;
+	}
+	return !name[i] && !tail[j];
+}
+
+/* A test id for a section without a summary line: its file (the outermost
+ * frame inside the workspace) and its name, "TestC.test_y" as "TestC::test_y". */
+static int derive_id(deja_buf *out, const section *sec, const deja_pathctx *pc)
+{
+	deja_buf rel = DEJA_BUF_INIT;
+	int depth = 0;
+
+	deja_buf_clear(out);
+	for (size_t i = 0; i < sec->frames.file.count; i++) {
+		const char *f = sec->frames.file.items[i];
+
+		if (deja_path_relativize(&rel, pc, f, strlen(f))) {
+			deja_buf_put(out, rel.ptr, rel.len);
+			deja_buf_puts(out, "::");
+			break;
+		}
+	}
+	for (const char *p = sec->name.ptr; *p; p++) {
+		depth += *p == '[' ? 1 : *p == ']' ? -1 : 0;
+		if (*p == '.' && !depth)
+			deja_buf_puts(out, "::");
+		else
+			deja_buf_putc(out, *p);
+	}
+	deja_buf_release(&rel);
+	return deja_buf_status(out);
+}
+
+static int emit(state *st, const deja_pathctx *pc, deja_diags *diags, deja_strlist *files,
+		const entry *e, const section *sec, deja_buf *scratch)
+{
+	deja_buf type = DEJA_BUF_INIT, file = DEJA_BUF_INIT, msg = DEJA_BUF_INIT;
+	deja_pu_py_failure f = { 0 };
+	const char *id;
+	int rc;
+
+	(void)st;
+	if (e) {
+		const char *m;
+		size_t ml, tl = deja_pu_py_exception(e->msg, strlen(e->msg), &m, &ml);
+
+		id = e->id;
+		if (tl) {
+			deja_buf_put(&type, e->msg, tl);
+			deja_buf_put(&msg, m, ml);
+		} else {
+			deja_buf_puts(&msg, e->msg);
+		}
+	} else {
+		if ((rc = derive_id(scratch, sec, pc)) < 0)
+			goto out;
+		id = scratch->ptr;
+	}
+	/* the test's file: the node id up to "::" */
+	deja_buf_put(&file, id, strstr(id, "::") ? (size_t)(strstr(id, "::") - id) : strlen(id));
+	if (sec) {
+		if (sec->msg.len || sec->type.len) {
+			deja_buf_clear(&msg);
+			deja_buf_put(&msg, sec->msg.ptr, sec->msg.len);
+			deja_buf_clear(&type);
+			deja_buf_put(&type, sec->type.ptr, sec->type.len);
+		}
+		if (!type.len && sec->crash_type.len)
+			deja_buf_put(&type, sec->crash_type.ptr, sec->crash_type.len);
+		f.frames = &sec->frames;
+		if (sec->at_file.len) {
+			f.fallback_file = sec->at_file.ptr;
+			f.fallback_line = sec->at_line;
+		}
+	}
+	/* pytest rewrites assert statements: "assert 3 == 4" is an AssertionError */
+	if (!type.len && deja_pu_starts(msg.ptr, msg.len, "assert "))
+		deja_buf_puts(&type, "AssertionError");
+	if ((rc = deja_buf_status(&type)) < 0 || (rc = deja_buf_status(&file)) < 0 ||
+	    (rc = deja_buf_status(&msg)) < 0)
+		goto out;
+	if (!f.fallback_file && deja_path_has_source_ext(file.ptr, file.len))
+		f.fallback_file = file.ptr;
+	f.type = type.len ? type.ptr : NULL;
+	f.msg = msg.ptr;
+	f.test = id;
+	f.test_file = deja_path_has_source_ext(file.ptr, file.len) ? file.ptr : NULL;
+	rc = deja_pu_py_emit(diags, files, pc, &f);
+out:
+	deja_buf_release(&type);
+	deja_buf_release(&file);
+	deja_buf_release(&msg);
+	return rc;
+}
+
+static int finish(state *st, const deja_pathctx *pc, deja_diags *diags, deja_strlist *files)
+{
+	deja_buf scratch = DEJA_BUF_INIT;
+	size_t anon = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < st->nent && rc >= 0; i++) {
+		entry *e = &st->ent[i];
+		section *found = NULL;
+
+		for (size_t k = 0; k < st->nsec && !found; k++) {
+			section *s = &st->sec[k];
+			if (!s->used && s->name.len && s->error == e->error && name_matches(s, e->id))
+				found = s;
+		}
+		/* --tb=line entries have no name: they come in the same order */
+		while (!found && anon < st->nsec) {
+			section *s = &st->sec[anon++];
+			if (!s->used && !s->name.len)
+				found = s;
+		}
+		if (found)
+			found->used = 1;
+		rc = emit(st, pc, diags, files, e, found, &scratch);
+	}
+	/* no summary (-rN, or cut off): the sections alone */
+	for (size_t k = 0; k < st->nsec && rc >= 0; k++)
+		if (!st->sec[k].used && st->sec[k].name.len)
+			rc = emit(st, pc, diags, files, NULL, &st->sec[k], &scratch);
+	deja_buf_release(&scratch);
+	return rc;
+}
+
+static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *files)
+{
+	state st;
+	deja_pu_lines it;
+	section *cur = NULL;
+	const char *s, *t;
+	size_t len, tlen;
+	int rc;
+
+	memset(&st, 0, sizeof(st));
+	deja_buf_init(&st.fn, 0);
+	deja_pu_lines_init(&it, in);
+	while ((rc = deja_pu_lines_next(&it, &s, &len)) > 0) {
+		if (banner(s, len, &t, &tlen)) {
+			cur = NULL;
+			st.captured = 0;
+			st.block = deja_pu_starts(t, tlen, "FAILURES") ? BLOCK_FAILURES
+				 : deja_pu_starts(t, tlen, "ERRORS")   ? BLOCK_ERRORS
+									: BLOCK_OTHER;
+			continue;
+		}
+		if (is_summary_line(s, len)) {
+			if ((rc = summary_line(&st, s, len)) < 0)
+				break;
+			continue;
+		}
+		if (st.block != BLOCK_FAILURES && st.block != BLOCK_ERRORS)
+			continue;
+		if (header(s, len, &t, &tlen)) {
+			st.captured = 0;
+			st.in_e = 0;
+			deja_buf_clear(&st.fn);
+			if (!(cur = section_new(&st, t, tlen, st.block == BLOCK_ERRORS)) &&
+			    st.nsec < MAX_KEPT) {
+				rc = DEJA_ENOMEM;
+				break;
+			}
+			continue;
+		}
+		if (!cur) {
+			deja_pu_loc loc;
+			section *sec;
+
+			/* --tb=line: "/abs/tests/t.py:8: assert 3 == 4" */
+			if (!deja_pu_location(s, len, &loc) ||
+			    !deja_path_has_source_ext(loc.path, loc.path_len))
+				continue;
+			if (!(sec = section_new(&st, "", 0, st.block == BLOCK_ERRORS))) {
+				if (st.nsec < MAX_KEPT) {
+					rc = DEJA_ENOMEM;
+					break;
+				}
+				continue;
+			}
+			deja_buf_put(&sec->at_file, loc.path, loc.path_len);
+			sec->at_line = loc.line;
+			t = s + loc.end;
+			tlen = len - loc.end;
+			deja_pu_trim(&t, &tlen);
+			if ((rc = set_exception(sec, t, tlen)) < 0 ||
+			    (rc = deja_buf_status(&sec->at_file)) < 0)
+				break;
+			continue;
+		}
+		if ((rc = section_line(&st, cur, s, len)) < 0)
+			break;
+	}
+	if (rc >= 0)
+		rc = finish(&st, in->pc, diags, files);
+	for (size_t i = 0; i < st.nsec; i++)
+		section_release(&st.sec[i]);
+	for (size_t i = 0; i < st.nent; i++) {
+		free(st.ent[i].id);
+		free(st.ent[i].msg);
+	}
+	free(st.sec);
+	free(st.ent);
+	deja_buf_release(&st.fn);
+	deja_pu_lines_release(&it);
+	return rc < 0 ? rc : 0;
+}
+
+static int sniff_line(const char *s, size_t len)
+{
+	const char *t;
+	size_t tlen;
+
+	if (is_summary_line(s, len))
+		return 1;
+	return banner(s, len, &t, &tlen) &&
+	       (deja_pu_starts(t, tlen, "FAILURES") || deja_pu_starts(t, tlen, "ERRORS") ||
+		deja_pu_starts(t, tlen, "test session starts") ||
+		deja_pu_starts(t, tlen, "short test summary info"));
+}
+
+static int sniff(const char *text, size_t len)
+{
+	return deja_pu_any_line(text, len, sniff_line);
+}
 
 static const char *const tools[] = { "pytest", NULL };
 
-const deja_parser deja_parser_pytest = { "pytest", tools, NULL, deja_parse_generic };
+const deja_parser deja_parser_pytest = { "pytest", tools, sniff, parse };

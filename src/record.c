@@ -2,12 +2,15 @@
 #include "deja/buf.h"
 #include "deja/fsutil.h"
 #include "deja/lessonmd.h"
+#include "deja/metrics.h"
 #include "deja/redact.h"
 #include "deja/signature.h"
 #include "deja/store.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int deja_record_dir(char **out, const char *workspace, deja_error *err)
 {
@@ -141,6 +144,87 @@ static int safe_relative(const char *p)
 	return 1;
 }
 
+static size_t len0(const char *s)
+{
+	return s ? strlen(s) : 0;
+}
+
+/* What spec 004 counts at a capture.  The size is the stored record's
+ * text until the error signatures have a size of their own. */
+static void capture_metrics(deja_metrics *m, const deja_lesson *l)
+{
+	const char *const labels[] = { deja_lesson_type_name(l->type), DEJA_LAYER_PROJECT };
+	size_t size = len0(l->signature) + len0(l->file) + len0(l->error_summary) +
+		      len0(l->cause) + len0(l->resolution) + len0(l->corrective_rule) +
+		      len0(l->intent_id) + len0(l->tool) + len0(l->command);
+
+	for (size_t i = 0; i < l->affected_count; i++)
+		size += len0(l->affected_files[i]);
+	deja_metrics_add(m, DEJA_METRIC_CAPTURE_TOTAL, labels, 1);
+	deja_metrics_observe(m, DEJA_METRIC_CAPTURE_SIGNATURE_SIZE, NULL, (double)size);
+}
+
+/* Move the spool of deja_dir into m (the transaction about to be written
+ * carries it); *taken keeps what was taken, to be put back on failure. */
+static void take_spool(deja_metrics *m, deja_metrics **taken, const char *deja_dir)
+{
+	*taken = NULL;
+	if (!m || deja_metrics_new(taken) < 0)
+		return;
+	/* a failed read leaves the spool where it was */
+	if (deja_metrics_spool_read(*taken, deja_dir, 1) < 0) {
+		deja_metrics_free(*taken);
+		*taken = NULL;
+	} else if (deja_metrics_merge(m, *taken) < 0) {
+		deja_metrics_spool_put(*taken, deja_dir);
+		deja_metrics_free(*taken);
+		*taken = NULL;
+	}
+}
+
+int deja_record_metrics(const char *workspace, deja_metrics *m, int timeout_ms, int spool_only,
+			deja_error *err)
+{
+	deja_buf dir = DEJA_BUF_INIT, path = DEJA_BUF_INIT;
+	deja_store *store = NULL;
+	deja_metrics *taken = NULL;
+	struct stat st;
+	int rc = 0;
+
+	if (deja_metrics_is_empty(m))
+		return 0;
+	deja_buf_printf(&dir, "%s/.deja", workspace);
+	deja_buf_printf(&path, "%s/deja.db", dir.ptr);
+	if (deja_buf_status(&dir) < 0 || deja_buf_status(&path) < 0) {
+		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (spool_only) {
+		if (deja_metrics_spool_put(m, dir.ptr) < 0)
+			rc = deja_error_set(err, DEJA_EIO, "cannot write '%s/%s'", dir.ptr,
+					    DEJA_METRICS_SPOOL);
+		goto out;
+	}
+	/* metrics describe what the store holds: without one, nothing */
+	if (stat(path.ptr, &st) < 0 && errno == ENOENT)
+		goto out;
+	if ((rc = deja_store_open(&store, path.ptr, timeout_ms > 0 ? timeout_ms : 10000, err)) < 0) {
+		deja_metrics_spool_put(m, dir.ptr);
+		goto out;
+	}
+	take_spool(m, &taken, dir.ptr);
+	/* on failure m holds what was taken too: all of it goes back */
+	if ((rc = deja_store_flush_metrics(store, m, err)) < 0)
+		deja_metrics_spool_put(m, dir.ptr);
+out:
+	deja_metrics_clear(m);
+	deja_metrics_free(taken);
+	deja_store_close(store);
+	deja_buf_release(&dir);
+	deja_buf_release(&path);
+	return rc;
+}
+
 int deja_record_lesson(deja_lesson *l, const deja_diags *diags, uint64_t output_bytes,
 		       const deja_record_opts *opts, int *is_new, deja_error *err)
 {
@@ -149,12 +233,13 @@ int deja_record_lesson(deja_lesson *l, const deja_diags *diags, uint64_t output_
 	deja_buf path = DEJA_BUF_INIT, lock = DEJA_BUF_INIT, lessons_dir = DEJA_BUF_INIT;
 	deja_lesson *recent = NULL;
 	deja_signature *sigs = NULL;
+	deja_metrics *own = NULL, *taken = NULL;
 	size_t nrecent = 0, nsigs = 0;
 	deja_lesson_filter filter = { NULL, NULL, NULL, opts->agents_max > 0 ? opts->agents_max : 20 };
 	char *dir = NULL;
 	const char *agents = opts->agents_file && *opts->agents_file ? opts->agents_file : "AGENTS.md";
 	deja_run_info run = { opts->cwd_rel ? opts->cwd_rel : "", opts->intent_id, output_bytes,
-			      NULL, NULL, 0 };
+			      NULL, NULL, 0, opts->metrics };
 	int rc;
 
 	if (!safe_relative(agents))
@@ -193,10 +278,19 @@ int deja_record_lesson(deja_lesson *l, const deja_diags *diags, uint64_t output_
 		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
 		goto out;
 	}
+	/* metrics never stop a recording: without memory for them, none */
+	if (!run.metrics && deja_metrics_new(&own) == 0)
+		run.metrics = own;
+	if (run.metrics)
+		capture_metrics(run.metrics, l);
 	if ((rc = deja_store_open(&store, path.ptr, opts->timeout_ms > 0 ? opts->timeout_ms : 10000,
-				  err)) < 0 ||
-	    (rc = deja_store_record_lesson(store, l, &run, is_new, err)) < 0)
+				  err)) < 0)
 		goto out;
+	take_spool(run.metrics, &taken, dir);
+	if ((rc = deja_store_record_lesson(store, l, &run, is_new, err)) < 0) {
+		deja_metrics_spool_put(taken, dir);
+		goto out;
+	}
 	/* The store is the truth; the Markdown views are rebuilt from it, so
 	 * a failure below loses no data and the next recording repairs them. */
 	if ((rc = deja_lesson_md_write(lessons_dir.ptr, l, err)) < 0)
@@ -212,6 +306,8 @@ int deja_record_lesson(deja_lesson *l, const deja_diags *diags, uint64_t output_
 	rc = deja_agents_block_update(path.ptr, recent, nrecent, DEJA_AGENTS_BLOCK_MAX_BYTES,
 				      lock.ptr, err);
 out:
+	deja_metrics_free(own);
+	deja_metrics_free(taken);
 	deja_signatures_free(sigs, nsigs);
 	deja_lessons_free(recent, nrecent);
 	deja_store_close(store);

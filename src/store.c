@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct deja_store {
@@ -73,6 +74,14 @@ static const char *const migrations[] = {
 	"  PRIMARY KEY (signature_id, run_id));"
 	"CREATE INDEX signature_runs_run ON signature_runs(run_id);"
 	"ALTER TABLE run_errors ADD COLUMN signature_id TEXT;",
+	/* 2 -> 3: metrics (include/deja/metrics.h): one row per series part,
+	 * values added by upsert so concurrent writers add up */
+	"CREATE TABLE metrics ("
+	"  name TEXT NOT NULL,"
+	"  labels TEXT NOT NULL,"
+	"  part TEXT NOT NULL,"
+	"  value REAL NOT NULL,"
+	"  PRIMARY KEY (name, labels, part)) WITHOUT ROWID;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == DEJA_STORE_SCHEMA_VERSION,
@@ -347,6 +356,45 @@ static int replace_str(char **dst, const unsigned char *src)
 	return 0;
 }
 
+struct metric_writer {
+	sqlite3_stmt *st;
+	int rc;
+};
+
+static int write_metric_row(void *ctx, const deja_metric_row *r)
+{
+	struct metric_writer *w = ctx;
+
+	sqlite3_reset(w->st);
+	bind_text(w->st, 1, r->name);
+	bind_text(w->st, 2, r->labels);
+	bind_text(w->st, 3, r->part);
+	sqlite3_bind_double(w->st, 4, r->value);
+	sqlite3_bind_int(w->st, 5, r->replace);
+	w->rc = sqlite3_step(w->st);
+	if (w->rc == SQLITE_DONE)
+		w->rc = SQLITE_OK;
+	return w->rc != SQLITE_OK; /* stops the walk at the first failure */
+}
+
+/* Add m's rows to the metrics table; inside the caller's transaction. */
+static int write_metrics(deja_store *s, const deja_metrics *m)
+{
+	struct metric_writer w = { NULL, SQLITE_OK };
+
+	if (deja_metrics_is_empty(m))
+		return SQLITE_OK;
+	w.rc = sqlite3_prepare_v2(s->db,
+				  "INSERT INTO metrics (name, labels, part, value) VALUES (?1,?2,?3,?4)"
+				  " ON CONFLICT (name, labels, part) DO UPDATE SET value ="
+				  "  CASE WHEN ?5 THEN excluded.value ELSE value + excluded.value END",
+				  -1, &w.st, NULL);
+	if (w.rc == SQLITE_OK && deja_metrics_each_row(m, write_metric_row, &w) < 0)
+		w.rc = SQLITE_NOMEM;
+	sqlite3_finalize(w.st);
+	return w.rc;
+}
+
 int deja_store_record_lesson(deja_store *s, deja_lesson *l, const deja_run_info *run,
 			     int *is_new, deja_error *err)
 {
@@ -430,9 +478,13 @@ int deja_store_record_lesson(deja_store *s, deja_lesson *l, const deja_run_info 
 		goto db_fail;
 	sqlite3_finalize(st);
 	st = NULL;
+	if (run && run->metrics && (sq = write_metrics(s, run->metrics)) != SQLITE_OK)
+		goto db_fail;
 	rc = exec(s, "COMMIT", err);
 	if (rc < 0)
 		goto rollback;
+	if (run && run->metrics)
+		deja_metrics_clear(run->metrics);
 	goto out;
 db_fail:
 	rc = db_error(s, err, sq, "cannot record in");
@@ -506,8 +558,8 @@ void deja_lessons_free(deja_lesson *ls, size_t count)
 	free(ls);
 }
 
-int deja_store_list_lessons(deja_store *s, const deja_lesson_filter *f, deja_lesson **out,
-			    size_t *count, deja_error *err)
+static int list_lessons(deja_store *s, const deja_lesson_filter *f, int lowest_value,
+			deja_lesson **out, size_t *count, deja_error *err)
 {
 	deja_buf sql = DEJA_BUF_INIT;
 	sqlite3_stmt *st = NULL;
@@ -522,8 +574,10 @@ int deja_store_list_lessons(deja_store *s, const deja_lesson_filter *f, deja_les
 	deja_buf_puts(&sql, " WHERE (:type IS NULL OR type = upper(:type))"
 			    " AND (:file IS NULL OR file = :file OR EXISTS (SELECT 1 FROM"
 			    " json_each(affected_files) WHERE value = :file))"
-			    " AND (:tool IS NULL OR tool = :tool)"
-			    " ORDER BY last_seen DESC, id DESC LIMIT :limit");
+			    " AND (:tool IS NULL OR tool = :tool)");
+	deja_buf_puts(&sql, lowest_value
+				    ? " ORDER BY occurrences ASC, last_seen ASC, id ASC LIMIT :limit"
+				    : " ORDER BY last_seen DESC, id DESC LIMIT :limit");
 	if (deja_buf_status(&sql) < 0) {
 		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
 		goto out;
@@ -573,6 +627,18 @@ out:
 	return rc;
 }
 
+int deja_store_list_lessons(deja_store *s, const deja_lesson_filter *f, deja_lesson **out,
+			    size_t *count, deja_error *err)
+{
+	return list_lessons(s, f, 0, out, count, err);
+}
+
+int deja_store_list_lowest_value(deja_store *s, const deja_lesson_filter *f, deja_lesson **out,
+				 size_t *count, deja_error *err)
+{
+	return list_lessons(s, f, 1, out, count, err);
+}
+
 int deja_store_get_lesson(deja_store *s, const char *key, deja_lesson *out, deja_error *err)
 {
 	deja_buf sql = DEJA_BUF_INIT, pat = DEJA_BUF_INIT;
@@ -615,5 +681,166 @@ out:
 	sqlite3_finalize(st);
 	deja_buf_release(&sql);
 	deja_buf_release(&pat);
+	return rc;
+}
+
+int deja_store_flush_metrics(deja_store *s, deja_metrics *m, deja_error *err)
+{
+	int rc, sq;
+
+	if (deja_metrics_is_empty(m))
+		return 0;
+	if ((rc = exec(s, "BEGIN IMMEDIATE", err)) < 0)
+		return rc;
+	if ((sq = write_metrics(s, m)) != SQLITE_OK) {
+		rc = db_error(s, err, sq, "cannot record metrics in");
+		goto rollback;
+	}
+	if ((rc = exec(s, "COMMIT", err)) < 0)
+		goto rollback;
+	deja_metrics_clear(m);
+	return 0;
+rollback:
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+/* One integer from a query of one row; -1 when it fails. */
+static int64_t query_int(deja_store *s, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t v = -1;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+int deja_store_read_metrics(deja_store *s, deja_metrics *m, deja_error *err)
+{
+	const char *const project[] = { DEJA_LAYER_PROJECT };
+	sqlite3_stmt *st = NULL;
+	int64_t lessons;
+	int rc = 0, sq;
+
+	/* a read transaction: the counters and the gauges of one moment */
+	if ((rc = exec(s, "BEGIN", err)) < 0)
+		return rc;
+	sq = sqlite3_prepare_v2(s->db, "SELECT name, labels, part, value FROM metrics", -1, &st,
+				NULL);
+	while (sq == SQLITE_OK && (sq = sqlite3_step(st)) == SQLITE_ROW) {
+		deja_metric_row r = { (const char *)sqlite3_column_text(st, 0),
+				      (const char *)sqlite3_column_text(st, 1),
+				      (const char *)sqlite3_column_text(st, 2),
+				      sqlite3_column_double(st, 3), 0 };
+
+		if (r.name && r.labels && r.part && deja_metrics_add_row(m, &r) < 0) {
+			rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+			goto out;
+		}
+		sq = SQLITE_OK;
+	}
+	if (sq != SQLITE_DONE) {
+		rc = db_error(s, err, sq, "cannot read metrics from");
+		goto out;
+	}
+	if ((lessons = query_int(s, "SELECT count(*) FROM lessons")) < 0) {
+		rc = db_error(s, err, sqlite3_errcode(s->db), "cannot read");
+		goto out;
+	}
+	if (deja_metrics_set(m, DEJA_METRIC_STORAGE_COUNT, project, (double)lessons) < 0)
+		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+out:
+	sqlite3_finalize(st);
+	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	return rc;
+}
+
+int deja_store_open_existing(deja_store **out, const char *path, int timeout_ms,
+			     deja_error *err)
+{
+	deja_store *s = calloc(1, sizeof(*s));
+	struct stat st;
+	int rc;
+
+	*out = NULL;
+	if (!s || !(s->path = strdup(path))) {
+		free(s);
+		return deja_error_set(err, DEJA_ENOMEM, "out of memory");
+	}
+	if (lstat(path, &st) < 0) {
+		rc = deja_error_set(err, errno == ENOENT ? DEJA_ENOTFOUND : DEJA_EIO,
+				    "cannot open the store '%s': %s", path, strerror(errno));
+		goto fail;
+	}
+	rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL);
+	if (rc != SQLITE_OK) {
+		rc = db_error(s, err, rc, "cannot open the store");
+		goto fail;
+	}
+	sqlite3_busy_timeout(s->db, timeout_ms);
+	sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
+	sqlite3_extended_result_codes(s->db, 0);
+	*out = s;
+	return 0;
+fail:
+	deja_store_close(s);
+	return rc;
+}
+
+int deja_store_stats_get(deja_store *s, deja_store_stats *out, deja_error *err)
+{
+	int64_t pages, free_pages, page_size;
+
+	memset(out, 0, sizeof(*out));
+	out->lessons = out->runs = -1;
+	if ((out->schema_version = deja_store_schema_version(s)) < 0)
+		return db_error(s, err, sqlite3_errcode(s->db), "cannot read");
+	pages = query_int(s, "PRAGMA page_count");
+	free_pages = query_int(s, "PRAGMA freelist_count");
+	page_size = query_int(s, "PRAGMA page_size");
+	if (pages >= 0 && free_pages >= 0 && page_size > 0) {
+		out->db_bytes = (uint64_t)pages * (uint64_t)page_size;
+		out->free_bytes = (uint64_t)free_pages * (uint64_t)page_size;
+	}
+	if (out->schema_version >= 1 && out->schema_version <= DEJA_STORE_SCHEMA_VERSION) {
+		out->lessons = query_int(s, "SELECT count(*) FROM lessons");
+		out->runs = query_int(s, "SELECT count(*) FROM runs");
+	}
+	return 0;
+}
+
+int deja_store_integrity(deja_store *s, int quick, char **problems, deja_error *err)
+{
+	deja_buf b = DEJA_BUF_INIT;
+	sqlite3_stmt *st = NULL;
+	int rc = 0, sq;
+
+	*problems = NULL;
+	/* 20 problems are enough to see that the file needs replacing */
+	sq = sqlite3_prepare_v2(s->db, quick ? "PRAGMA quick_check(20)" : "PRAGMA integrity_check(20)",
+				-1, &st, NULL);
+	while (sq == SQLITE_OK && (sq = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(st, 0);
+
+		if (t && strcmp(t, "ok"))
+			deja_buf_printf(&b, "%s%s", b.len ? "\n" : "", t);
+		sq = SQLITE_OK;
+	}
+	if (sq != SQLITE_DONE) {
+		rc = db_error(s, err, sq, "cannot check");
+		goto out;
+	}
+	if (deja_buf_status(&b) < 0) {
+		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (b.len)
+		*problems = deja_buf_detach(&b);
+out:
+	sqlite3_finalize(st);
+	deja_buf_release(&b);
 	return rc;
 }

@@ -13,7 +13,7 @@
  * folds it in, in the same transaction.
  *
  * Every metric is declared once, in DEJA_METRICS below: adding one is one
- * line, and its id, name, type, labels, buckets and help follow.
+ * entry there, and its id, name, type, labels, buckets and help follow.
  *
  * Ownership: a deja_metrics is the caller's, freed with deja_metrics_free();
  * the definitions are static; label values are copied.
@@ -27,7 +27,8 @@
 #include "deja/common.h"
 
 /*
- * X(ID, name, type, (label names), buckets, exposition name or NULL, help)
+ * X(ID, name, type, ("label", ...) or DEJA_NOLABELS, buckets, exposition
+ *   name or NULL, help)
  *
  * name is the one spec 004 gives (or deja.* for deja's own); the
  * Prometheus name is derived from it (deja_metric_prom_name) unless given.
@@ -182,7 +183,8 @@ int deja_metrics_spool_put(const deja_metrics *m, const char *deja_dir);
 /*
  * Add the spool's rows to m; with take, delete the spool too (a caller
  * that then fails to store them puts them back with _put).  0 when there
- * is no spool.
+ * is no spool.  On failure the spool is left as it was (m may hold part
+ * of it).
  */
 int deja_metrics_spool_read(deja_metrics *m, const char *deja_dir, int take);
 

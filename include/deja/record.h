@@ -14,6 +14,7 @@
 #include "deja/lesson.h"
 
 typedef struct deja_redactor deja_redactor;
+typedef struct deja_metrics deja_metrics;
 
 /* Where and how to record.  Borrowed pointers. */
 typedef struct deja_record_opts {
@@ -26,6 +27,8 @@ typedef struct deja_record_opts {
 	const deja_redactor *redactor; /* required */
 	const char *framework;       /* what reported the errors (signatures'
 				      * context); NULL = the lesson's tool */
+	deja_metrics *metrics;       /* the command's metrics, written with the
+				      * lesson (and emptied then); may be NULL */
 } deja_record_opts;
 
 #define DEJA_AGENTS_BLOCK_MAX_BYTES 8192
@@ -45,9 +48,25 @@ int deja_lesson_from_failure(deja_lesson *out, const deja_failure *f,
  * The lesson's text fields are redacted here, whatever the caller did.
  * diags (may be NULL) are stored with the run, redacted.  On success
  * l->id and l->occurrences are set; *is_new says whether it was new.
+ * The capture metrics (hindsight.capture.*), opts->metrics and the spool
+ * of metrics earlier commands could not store are written in the
+ * lesson's transaction.  When the store fails, nothing of opts->metrics
+ * was written (the caller decides what to keep) and the spool is as it
+ * was.
  */
 int deja_record_lesson(deja_lesson *l, const deja_diags *diags, uint64_t output_bytes,
 		       const deja_record_opts *opts, int *is_new, deja_error *err);
+
+/*
+ * Write m, with the spool, to the workspace's store in one transaction,
+ * for metrics that come with no lesson (the hook's latency).  No store, no
+ * metrics: nothing is created.  When the store cannot be written, or with
+ * spool_only (the caller just saw it fail: no second wait for its lock),
+ * m goes to the spool for the next command that writes the store.  m is
+ * emptied in every case.
+ */
+int deja_record_metrics(const char *workspace, deja_metrics *m, int timeout_ms, int spool_only,
+			deja_error *err);
 
 /* The workspace's .deja directory, created (0700) if missing; caller frees. */
 int deja_record_dir(char **out, const char *workspace, deja_error *err);

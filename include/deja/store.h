@@ -15,11 +15,12 @@
 #include "deja/common.h"
 #include "deja/extract.h"
 #include "deja/lesson.h"
+#include "deja/metrics.h"
 #include "deja/signature.h"
 
 typedef struct deja_store deja_store;
 
-#define DEJA_STORE_SCHEMA_VERSION 2
+#define DEJA_STORE_SCHEMA_VERSION 3
 
 /*
  * Open (creating if needed, with create_dirs permission for the parent
@@ -39,6 +40,8 @@ typedef struct deja_run_info {
 	const deja_diags *diags;  /* may be NULL; each names its signature */
 	const deja_signature *sigs; /* the run's distinct signatures; may be NULL */
 	size_t nsigs;
+	deja_metrics *metrics;    /* may be NULL: written in the same transaction,
+				   * and emptied once committed */
 } deja_run_info;
 
 /*
@@ -71,5 +74,56 @@ int deja_store_list_lessons(deja_store *s, const deja_lesson_filter *f, deja_les
 int deja_store_get_lesson(deja_store *s, const char *key, deja_lesson *out, deja_error *err);
 
 void deja_lessons_free(deja_lesson *ls, size_t count);
+
+/* As deja_store_list_lessons(), lowest value first: fewest occurrences,
+ * then oldest last seen (the candidates for a cleanup). */
+int deja_store_list_lowest_value(deja_store *s, const deja_lesson_filter *f, deja_lesson **out,
+				 size_t *count, deja_error *err);
+
+/* Every lesson of a workspace store is in the project layer; the other
+ * layers of spec 004 (user, global) are not built. */
+#define DEJA_LAYER_PROJECT "project"
+
+/*
+ * Add m to the store's metrics (counters and histograms add, gauges
+ * replace) in one transaction, and empty m once committed.  The store
+ * keeps m's rows as they are (see deja_metrics_each_row).
+ */
+int deja_store_flush_metrics(deja_store *s, deja_metrics *m, deja_error *err);
+
+/* Add the stored metrics to m, with the gauges computed from the store's
+ * contents (hindsight.storage.count). */
+int deja_store_read_metrics(deja_store *s, deja_metrics *m, deja_error *err);
+
+/*
+ * For deja doctor: open an existing store as it is: nothing is created,
+ * no migration runs, a newer schema is not refused, and a file that is not
+ * a database opens (the first query says so).  Only the functions below
+ * and deja_store_schema_version() apply to it, and list_lessons when the
+ * schema is between 1 and DEJA_STORE_SCHEMA_VERSION.
+ */
+int deja_store_open_existing(deja_store **out, const char *path, int timeout_ms,
+			     deja_error *err);
+
+/* What deja doctor reports of a store. */
+typedef struct deja_store_stats {
+	int schema_version;
+	int64_t lessons;
+	int64_t runs;
+	uint64_t db_bytes;   /* pages in use and free, as SQLite counts them */
+	uint64_t free_bytes; /* free pages (VACUUM would give them back) */
+} deja_store_stats;
+
+/* Schema version, counts and sizes.  The counts are -1 when the schema is
+ * not one this deja knows. */
+int deja_store_stats_get(deja_store *s, deja_store_stats *out, deja_error *err);
+
+/*
+ * PRAGMA integrity_check (quick: quick_check, which skips the index
+ * contents).  *problems is NULL when the store is sound, else the first
+ * problems SQLite found, one a line (caller frees).  An error (the file is
+ * not a database at all) comes back as DEJA_EIO with the message.
+ */
+int deja_store_integrity(deja_store *s, int quick, char **problems, deja_error *err);
 
 #endif

@@ -10,7 +10,8 @@
 # python3-pytest mypy flake8 pylint golang-go cppcheck cmake shellcheck, gcc,
 # clang, make, and rustup's cargo/rustc.  ruff is not packaged there: its
 # parser is tested on hand-written samples of its documented formats
-# (ruff-*.txt, not produced here).
+# (ruff-*.txt, not produced here: written after ruff's documentation and the
+# snapshots of its own test suite, crates/ruff/tests/cli/snapshots/).
 #
 # Output differs between tool versions; the versions used are written to
 # versions.txt.  Usage: tests/parsers/native/generate.sh [ROOT]
@@ -20,7 +21,7 @@ OUT=$(cd "$(dirname "$0")" && pwd)
 PY=/usr/bin/python3
 export PATH=/usr/bin:/bin:$HOME/.cargo/bin:$PATH
 export LC_ALL=C.UTF-8 TERM=dumb
-unset PY_COLORS FORCE_COLOR NO_COLOR CLICOLOR_FORCE MYPY_FORCE_COLOR
+unset RUST_BACKTRACE CARGO_TERM_COLOR PY_COLORS FORCE_COLOR NO_COLOR CLICOLOR_FORCE MYPY_FORCE_COLOR
 
 rm -rf "$ROOT"
 mkdir -p "$ROOT"
@@ -200,6 +201,8 @@ run flake8-abs "$P" flake8 "$P/src/shop/cart.py"
 run pylint-default "$P" pylint --persistent=n src/shop
 run pylint-color "$P" pylint --persistent=n --output-format=colorized src/shop/cart.py
 run pylint-parseable "$P" pylint --persistent=n --output-format=parseable src/shop/cart.py
+printf 'check:\n\t%s -m pytest -q tests/test_cart.py\n' "$PY" >"$P/Makefile"
+run make-check-pytest "$P" make check
 
 # --- C: gcc, clang, make, cppcheck ------------------------------------------
 C=$ROOT/c
@@ -370,3 +373,259 @@ run cppcheck-default "$C" cppcheck --error-exitcode=1 check
 run cppcheck-all "$C" cppcheck --enable=all --error-exitcode=1 --suppress=missingIncludeSystem check/null.c check/style.c
 run cppcheck-quiet-abs "$C" cppcheck -q --error-exitcode=1 "$C/check/null.c"
 run cppcheck-gcc-template "$C" cppcheck -q --template=gcc --error-exitcode=1 check/null.c
+
+# --- Go: go build, go vet, go test -------------------------------------------
+G=$ROOT/go
+mkdir -p "$G/calc" "$G/cmd/app" "$G/broken"
+cat >"$G/go.mod" <<'GO'
+module example.com/shop
+
+go 1.19
+GO
+cat >"$G/calc/calc.go" <<'GO'
+package calc
+
+import "fmt"
+
+func Add(a, b int) int { return a + b + 1 }
+
+func Div(a, b int) int { return a / b }
+
+func Describe(n int) string { return fmt.Sprintf("%d items", n) }
+
+func Index(xs []int, i int) int { return xs[i] }
+GO
+cat >"$G/calc/calc_test.go" <<'GO'
+package calc
+
+import "testing"
+
+func TestAdd(t *testing.T) {
+	if got := Add(1, 2); got != 3 {
+		t.Errorf("Add(1, 2) = %d, want 3", got)
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	t.Run("plural", func(t *testing.T) {
+		if got := Describe(2); got != "2 item" {
+			t.Fatalf("Describe(2) = %q", got)
+		}
+	})
+	t.Run("one", func(t *testing.T) {})
+}
+
+func TestIndex(t *testing.T) {
+	Index([]int{1, 2}, 5)
+}
+
+func TestOK(t *testing.T) {}
+GO
+cat >"$G/broken/broken.go" <<'GO'
+package broken
+
+import "os"
+
+func Broken() int {
+	var s string = 3
+	return undefinedThing + s
+}
+GO
+cat >"$G/cmd/app/main.go" <<'GO'
+package main
+
+import "fmt"
+
+func main() {
+	name := "x"
+	fmt.Printf("%d\n", name)
+	return
+	fmt.Println("unreachable")
+}
+GO
+run go-build "$G" go build ./...
+run go-vet "$G" go vet ./cmd/... ./calc/...
+run go-test "$G" go test ./calc/...
+run go-test-verbose "$G" go test -v ./calc/...
+run go-test-broken "$G" go test ./...
+run go-test-count "$G" go test -count=1 -run 'TestAdd|TestDescribe' ./calc/
+printf 'test:\n\tgo vet ./calc/\n\tgo test -count=1 ./calc/\n' >"$G/Makefile"
+run make-test-go "$G" make test
+
+# --- Rust: cargo build/check/test/clippy, rustc ------------------------------
+R=$ROOT/rs
+mkdir -p "$R/src" "$R/tests" "$R/t/src"
+cat >"$R/Cargo.toml" <<'TOML'
+[package]
+name = "shop"
+version = "0.1.0"
+edition = "2021"
+
+[dependencies]
+TOML
+cat >"$R/src/main.rs" <<'RS'
+fn total(prices: &[u32]) -> u32 {
+    prices.iter().sum()
+}
+
+fn main() {
+    let count: u32 = "three";
+    let unused = 5;
+    let v = vec![1, 2];
+    println!("{}", total(v));
+    println!("{}", missing_fn(count));
+}
+RS
+cp -r "$R/src" "$R/orig-src"
+cat >"$R/t/Cargo.toml" <<'TOML'
+[package]
+name = "calc"
+version = "0.1.0"
+edition = "2021"
+TOML
+cat >"$R/t/src/lib.rs" <<'RS'
+pub fn add(a: i32, b: i32) -> i32 {
+    a + b + 1
+}
+
+pub fn pick(v: &[i32], i: usize) -> i32 {
+    v[i]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn it_adds() {
+        assert_eq!(add(1, 2), 3);
+    }
+
+    #[test]
+    fn it_picks() {
+        assert_eq!(pick(&[1, 2], 7), 0);
+    }
+
+    #[test]
+    fn it_works() {
+        assert!(add(0, 0) >= 0);
+    }
+
+    #[test]
+    fn it_unwraps() {
+        let r: Result<i32, String> = Err("boom".into());
+        r.unwrap();
+    }
+}
+RS
+run cargo-build "$R" cargo build --color=never
+run cargo-build-color "$R" cargo build --color=always
+run cargo-check-json "$R" cargo check --message-format=json
+run cargo-build-short "$R" cargo build --color=never --message-format=short
+run rustc-direct "$R" rustc --color=never --edition 2021 src/main.rs -o /dev/null
+run rustc-direct-json "$R" rustc --error-format=json --edition 2021 src/main.rs -o /dev/null
+run cargo-test "$R/t" cargo test --color=never
+run cargo-test-color "$R/t" cargo test --color=always
+run cargo-test-backtrace "$R/t" env RUST_BACKTRACE=1 cargo test --color=never it_picks
+run cargo-test-from-root "$R" cargo test --color=never --manifest-path t/Cargo.toml
+
+# a cargo workspace: rustc's paths are relative to its root, wherever cargo runs
+mkdir -p "$R/ws/core/src" "$R/ws/lint/src"
+printf '[workspace]\nmembers = ["core", "lint"]\nresolver = "2"\n' >"$R/ws/Cargo.toml"
+printf '[package]\nname = "core"\nversion = "0.1.0"\nedition = "2021"\n' >"$R/ws/core/Cargo.toml"
+printf '[package]\nname = "lint"\nversion = "0.1.0"\nedition = "2021"\n' >"$R/ws/lint/Cargo.toml"
+cat >"$R/ws/core/src/lib.rs" <<'RS'
+pub fn parse(s: &str) -> i32 {
+    s.parse::<i32>()
+}
+RS
+cat >"$R/ws/lint/src/lib.rs" <<'RS'
+pub fn double(x: i32) -> i32 {
+    let unused = 1;
+    return x * 2;
+}
+RS
+run cargo-ws-member "$R/ws/core" cargo build --color=never
+run cargo-ws-json "$R/ws" cargo build --message-format=json -p core
+run cargo-clippy "$R/ws" cargo clippy --color=never -p lint -- -D warnings
+
+# --- shellcheck ----------------------------------------------------------------
+S=$ROOT/sh
+mkdir -p "$S/bin"
+cat >"$S/deploy.sh" <<'SH'
+#!/bin/bash
+target=$1
+cp $target /tmp/out
+if [ $target == "x" ]; then
+  echo `date`
+fi
+cd /var/log
+SH
+cat >"$S/bin/clean.sh" <<'SH'
+#!/bin/sh
+rm -rf "$DIR"/*
+for f in $(ls *.log); do echo $f; done
+SH
+run shellcheck-tty "$S" shellcheck deploy.sh bin/clean.sh
+run shellcheck-color "$S" shellcheck --color=always deploy.sh
+run shellcheck-gcc "$S" shellcheck -f gcc deploy.sh bin/clean.sh
+run shellcheck-abs "$S" shellcheck -f gcc "$S/bin/clean.sh"
+run shellcheck-tty-abs "$S" shellcheck "$S/bin/clean.sh"
+
+# --- ctest ---------------------------------------------------------------------
+T=$ROOT/cm
+mkdir -p "$T/tests"
+cat >"$T/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.13)
+project(calc C)
+enable_testing()
+add_executable(test_math tests/test_math.c)
+add_executable(test_str tests/test_str.c)
+add_executable(test_ok tests/test_ok.c)
+add_test(NAME math_add COMMAND test_math add)
+add_test(NAME math_div COMMAND test_math div)
+add_test(NAME str_upper COMMAND test_str)
+add_test(NAME ok COMMAND test_ok)
+add_test(NAME missing_exe COMMAND no_such_program)
+set_tests_properties(math_div PROPERTIES TIMEOUT 1)
+CMAKE
+cat >"$T/tests/test_math.c" <<'CC'
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static int add(int a, int b) { return a + b + 1; }
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "div")) {
+		sleep(3);
+		return 0;
+	}
+	printf("checking add\n");
+	if (add(1, 2) != 3) {
+		fprintf(stderr, "%s:%d: add(1, 2) == %d, expected 3\n", __FILE__, __LINE__, add(1, 2));
+		return 1;
+	}
+	return 0;
+}
+CC
+cat >"$T/tests/test_str.c" <<'CC'
+#include <assert.h>
+#include <ctype.h>
+
+int main(void)
+{
+	assert(toupper('a') == 'a');
+	return 0;
+}
+CC
+printf 'int main(void) { return 0; }\n' >"$T/tests/test_ok.c"
+(cd "$T" && cmake -S . -B build >/dev/null && cmake --build build >/dev/null)
+run ctest-default "$T/build" ctest
+run ctest-output "$T/build" ctest --output-on-failure
+run ctest-verbose "$T/build" ctest -V -R math_add
+run ctest-test-dir "$T" ctest --test-dir build --output-on-failure -R 'str|math_add'
+printf 'check:\n\tcd build && ctest --output-on-failure -R str\n' >"$T/Makefile"
+run make-check-ctest "$T" make check

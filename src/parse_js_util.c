@@ -1,0 +1,396 @@
+#include "parse_js_util.h"
+#include "deja/capture.h"
+#include "deja/common.h"
+#include "deja/utf8.h"
+
+#include <string.h>
+
+void deja_js_lines_init(deja_js_lines *it, const deja_parse_input *in)
+{
+	it->raw = in->raw && in->raw_len && in->raw_complete;
+	it->p = it->raw ? in->raw : in->text;
+	it->end = it->p ? it->p + (it->raw ? in->raw_len : in->text_len) : NULL;
+	deja_buf_init(&it->stripped, 0);
+	deja_buf_init(&it->line, 0);
+}
+
+int deja_js_lines_next(deja_js_lines *it, const char **s, size_t *len)
+{
+	const char *line;
+	size_t n;
+
+	if (!it->p || !deja_next_line(&it->p, it->end, &line, &n))
+		return 0;
+	if (!it->raw) {
+		*s = line;
+		*len = n;
+		return 1;
+	}
+	deja_buf_clear(&it->stripped);
+	deja_buf_clear(&it->line);
+	deja_ansi_strip_line(&it->stripped, line, n);
+	deja_utf8_sanitize(&it->line, it->stripped.ptr, it->stripped.len);
+	deja_buf_rtrim(&it->line);
+	if (deja_buf_status(&it->stripped) < 0 || deja_buf_status(&it->line) < 0)
+		return DEJA_ENOMEM;
+	*s = it->line.ptr;
+	*len = it->line.len;
+	return 1;
+}
+
+void deja_js_lines_release(deja_js_lines *it)
+{
+	deja_buf_release(&it->stripped);
+	deja_buf_release(&it->line);
+}
+
+int deja_js_starts(const char *s, size_t len, const char *w)
+{
+	size_t n = strlen(w);
+
+	return len >= n && !memcmp(s, w, n);
+}
+
+int deja_js_wrapper_noise(const char *s, size_t len)
+{
+	/* At the start of a line only: "> " and "$ " echo the script that
+	 * runs; none of the JavaScript tools starts a line with them. */
+	static const char *const prefixes[] = {
+		"npm warn", "npm WARN", "npm error", "npm ERR!", "npm notice", "npm verb",
+		"> ", "$ ", "yarn run v", "error Command failed with exit code",
+		"info Visit https://yarnpkg.com", "Done in ", "error: script \"",
+		"[ELIFECYCLE]", " ELIFECYCLE ", "ELIFECYCLE ", "ERR_PNPM_", " ERR_PNPM_",
+	};
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (deja_js_starts(s, len, prefixes[i]))
+			return 1;
+	return 0;
+}
+
+size_t deja_js_indent(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	return i;
+}
+
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* Digits ending at s[end) going back; their value, and where they start. */
+static int digits_before(const char *s, size_t end, size_t *start, long *value)
+{
+	size_t i = end;
+	long v = 0, scale = 1;
+
+	while (i > 0 && is_digit(s[i - 1]) && end - i < 9) {
+		i--;
+		v += (s[i] - '0') * scale;
+		scale *= 10;
+	}
+	if (i == end)
+		return 0;
+	*start = i;
+	*value = v;
+	return 1;
+}
+
+int deja_js_split_location(const char *s, size_t len, size_t *file_len, long *line, long *col)
+{
+	size_t a, b;
+	long x, y;
+
+	if (!digits_before(s, len, &a, &x) || a == 0 || s[a - 1] != ':')
+		return 0;
+	if (a >= 2 && digits_before(s, a - 1, &b, &y) && b > 0 && s[b - 1] == ':') {
+		if (b - 1 == 0)
+			return 0;
+		*file_len = b - 1;
+		*line = y;
+		*col = x;
+		return 1;
+	}
+	if (a - 1 == 0)
+		return 0;
+	*file_len = a - 1;
+	*line = x;
+	*col = 0;
+	return 1;
+}
+
+static const char *memmem_last(const char *s, size_t len, const char *w, size_t wl)
+{
+	for (size_t i = len; i >= wl; i--)
+		if (!memcmp(s + i - wl, w, wl))
+			return s + i - wl;
+	return NULL;
+}
+
+int deja_js_parse_frame(const char *s, size_t len, int need_at, deja_js_frame *f)
+{
+	size_t i = deja_js_indent(s, len), flen;
+	const char *b, *loc;
+	size_t blen, loclen;
+	int vitest = 0;
+
+	memset(f, 0, sizeof(*f));
+	if (deja_js_starts(s + i, len - i, "at "))
+		i += 3;
+	else if (deja_js_starts(s + i, len - i, "\xe2\x9d\xaf ")) /* ❯ */
+		i += 4, vitest = 1;
+	else if (need_at)
+		return 0;
+	if (deja_js_starts(s + i, len - i, "async "))
+		i += 6;
+	b = s + i;
+	blen = len - i;
+	while (blen && (b[blen - 1] == ' ' || b[blen - 1] == '\t'))
+		blen--;
+	/* node's inspect of an error with properties: "at f (a.js:1:2) {" */
+	if (blen > 2 && b[blen - 1] == '{' && b[blen - 2] == ' ')
+		blen -= 2;
+	/* V8 prints "fn (location)", or the bare location of an anonymous
+	 * function; node's TAP stacks the same without "at "; vitest
+	 * "fn location" */
+	if (blen > 2 && b[blen - 1] == ')') {
+		const char *open = memmem_last(b, blen - 1, " (", 2);
+
+		if (!open)
+			return 0;
+		f->fn = b;
+		f->fn_len = (size_t)(open - b);
+		loc = open + 2;
+		loclen = (size_t)(b + blen - 1 - loc);
+	} else if (vitest && memchr(b, ' ', blen)) {
+		const char *sp = memmem_last(b, blen, " ", 1);
+
+		f->fn = b;
+		f->fn_len = (size_t)(sp - b);
+		loc = sp + 1;
+		loclen = (size_t)(b + blen - loc);
+	} else {
+		if (memchr(b, ' ', blen))
+			return 0;
+		loc = b;
+		loclen = blen;
+	}
+	if (!deja_js_split_location(loc, loclen, &flen, &f->line, &f->column) ||
+	    !deja_path_has_source_ext(loc, flen))
+		return 0;
+	if (deja_js_starts(loc, flen, "node:") || deja_js_starts(loc, flen, "internal/"))
+		return 0;
+	f->file = loc;
+	f->file_len = flen;
+	/* "Parser.parseExpr [as parseMaybeAssign]": the alias says nothing more */
+	if (f->fn_len > 1 && f->fn[f->fn_len - 1] == ']') {
+		const char *as = memmem_last(f->fn, f->fn_len, " [as ", 5);
+		if (as)
+			f->fn_len = (size_t)(as - f->fn);
+	}
+	return 1;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int deja_js_path(deja_buf *out, const char *p, size_t len)
+{
+	deja_buf_clear(out);
+	if (len < 7 || memcmp(p, "file://", 7)) {
+		deja_buf_put(out, p, len);
+		return deja_buf_status(out);
+	}
+	/* node and mocha print ES modules' frames as file:// URLs */
+	for (size_t i = 7; i < len; i++) {
+		int hi, lo;
+
+		if (p[i] == '%' && i + 2 < len && (hi = hexval(p[i + 1])) >= 0 &&
+		    (lo = hexval(p[i + 2])) >= 0 && (hi || lo)) {
+			deja_buf_putc(out, (char)(hi * 16 + lo));
+			i += 2;
+		} else {
+			deja_buf_putc(out, p[i]);
+		}
+	}
+	return deja_buf_status(out);
+}
+
+int deja_js_message_add(deja_buf *m, const char *s, size_t len)
+{
+	size_t i = 0;
+	int space = m->len > 0;
+
+	/* one byte past the limit tells where the cut goes */
+	while (i < len && m->len <= DEJA_JS_MESSAGE_MAX) {
+		char c = s[i++];
+
+		if (c == ' ' || c == '\t') {
+			space = m->len > 0;
+			continue;
+		}
+		if (space) {
+			deja_buf_putc(m, ' ');
+			space = 0;
+		}
+		deja_buf_putc(m, c);
+	}
+	if (m->len > DEJA_JS_MESSAGE_MAX) {
+		size_t cut = DEJA_JS_MESSAGE_MAX;
+
+		/* the input is valid UTF-8: cut before a sequence, not inside */
+		while (cut > 0 && ((unsigned char)m->ptr[cut] & 0xc0) == 0x80)
+			cut--;
+		deja_buf_truncate(m, cut);
+		deja_buf_rtrim(m);
+	}
+	return deja_buf_status(m);
+}
+
+void deja_js_failure_init(deja_js_failure *f)
+{
+	memset(f, 0, sizeof(*f));
+	deja_buf_init(&f->file, 0);
+	deja_buf_init(&f->message, 0);
+	deja_buf_init(&f->scratch, 0);
+}
+
+static void failure_clear(deja_js_failure *f)
+{
+	f->open = 0;
+	f->has_header = 0;
+	f->line = f->column = 0;
+	deja_strlist_release(&f->tests);
+	deja_strlist_release(&f->frames);
+	deja_buf_clear(&f->file);
+	deja_buf_clear(&f->message);
+}
+
+void deja_js_failure_release(deja_js_failure *f)
+{
+	deja_strlist_release(&f->tests);
+	deja_strlist_release(&f->frames);
+	deja_buf_release(&f->file);
+	deja_buf_release(&f->message);
+	deja_buf_release(&f->scratch);
+	f->open = 0;
+}
+
+size_t deja_js_cut(const char *s, size_t len, size_t max)
+{
+	if (len <= max)
+		return len;
+	while (max > 0 && ((unsigned char)s[max] & 0xc0) == 0x80)
+		max--;
+	return max;
+}
+
+int deja_js_failure_test(deja_js_failure *f, const char *s, size_t len)
+{
+	return deja_strlist_add(&f->tests, s, deja_js_cut(s, len, DEJA_JS_TEST_MAX));
+}
+
+void deja_js_failure_start(deja_js_failure *f)
+{
+	failure_clear(f);
+	f->open = 1;
+}
+
+int deja_js_failure_frame(deja_js_failure *f, const deja_pathctx *pc, const deja_js_frame *fr)
+{
+	deja_buf rel = DEJA_BUF_INIT, e = DEJA_BUF_INIT;
+	int rc = 0;
+
+	if (!f->open || f->frames.count >= DEJA_JS_FRAMES_MAX)
+		return 0;
+	if ((rc = deja_js_path(&f->scratch, fr->file, fr->file_len)) < 0)
+		goto out;
+	if (memchr(f->scratch.ptr, '\t', f->scratch.len) ||
+	    !deja_path_relativize(&rel, pc, f->scratch.ptr, f->scratch.len))
+		goto out;
+	if (!memchr(fr->fn, '\t', fr->fn_len))
+		deja_buf_put(&e, fr->fn, fr->fn_len);
+	deja_buf_printf(&e, "\t%s\t%ld\t%ld", f->scratch.ptr, fr->line, fr->column);
+	if ((rc = deja_buf_status(&e)) < 0 || (rc = deja_strlist_add(&f->frames, e.ptr, e.len)) < 0)
+		goto out;
+	rc = 1;
+out:
+	deja_buf_release(&rel);
+	deja_buf_release(&e);
+	return rc;
+}
+
+/* "fn\tfile\tline\tcol" */
+static void split_frame(const char *e, const char **fn, size_t *fn_len, const char **file,
+			size_t *file_len, long *line, long *col)
+{
+	const char *t1 = strchr(e, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+	const char *t3 = t2 ? strchr(t2 + 1, '\t') : NULL;
+
+	*fn = e;
+	*fn_len = t1 ? (size_t)(t1 - e) : 0;
+	*file = t1 ? t1 + 1 : e;
+	*file_len = t2 ? (size_t)(t2 - *file) : strlen(*file);
+	*line = *col = 0;
+	for (const char *p = t2 ? t2 + 1 : ""; is_digit(*p) && *line < 100000000; p++)
+		*line = *line * 10 + (*p - '0');
+	for (const char *p = t3 ? t3 + 1 : ""; is_digit(*p) && *col < 100000000; p++)
+		*col = *col * 10 + (*p - '0');
+}
+
+int deja_js_failure_flush(deja_js_failure *f, const deja_pathctx *pc, deja_diags *diags,
+			  deja_strlist *files, size_t *first_diag)
+{
+	size_t n, i;
+	int rc = 0;
+
+	if (first_diag)
+		*first_diag = (size_t)-1;
+	if (!f->open)
+		return 0;
+	n = f->tests.count ? f->tests.count : 1;
+	for (i = 0; i < n; i++) {
+		const char *fn = NULL, *file = f->file.ptr;
+		size_t fn_len = 0, file_len = f->file.len;
+		long line = f->line, col = f->column;
+		deja_diag *d;
+
+		if (f->frames.count)
+			split_frame(f->frames.items[0], &fn, &fn_len, &file, &file_len, &line,
+				    &col);
+		rc = deja_parse_diag(diags, files, pc, file, file_len, line, col, NULL, 0,
+				     f->message.ptr, f->message.len, "error");
+		if (rc < 0)
+			goto out;
+		if (rc > 0) /* the list is full: counted, nothing to attach */
+			continue;
+		d = deja_diags_last(diags);
+		if (first_diag && *first_diag == (size_t)-1)
+			*first_diag = diags->count - 1;
+		if (f->tests.count &&
+		    (rc = deja_diag_set(&d->test, f->tests.items[i], strlen(f->tests.items[i]))) < 0)
+			goto out;
+		for (size_t k = 0; k < f->frames.count; k++) {
+			split_frame(f->frames.items[k], &fn, &fn_len, &file, &file_len, &line, &col);
+			if ((rc = deja_diag_add_frame(d, pc, fn, fn_len, file, file_len)) < 0)
+				goto out;
+		}
+	}
+	/* the failing test's own file is affected even when the error was
+	 * raised elsewhere */
+	rc = 0;
+	if (f->file.len && (rc = deja_parse_file(files, NULL, pc, f->file.ptr, f->file.len)) > 0)
+		rc = 0;
+out:
+	failure_clear(f);
+	return rc < 0 ? rc : 0;
+}

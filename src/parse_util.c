@@ -1,0 +1,502 @@
+#include "parse_util.h"
+#include "deja/capture.h"
+#include "deja/common.h"
+#include "deja/utf8.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void deja_pu_lines_init(deja_pu_lines *it, const deja_parse_input *in)
+{
+	memset(it, 0, sizeof(*it));
+	deja_buf_init(&it->strip, 0);
+	deja_buf_init(&it->clean, 0);
+	deja_buf_init(&it->charset, 0);
+	if (in->raw && in->raw_len && in->raw_complete) {
+		it->p = in->raw;
+		it->end = in->raw + in->raw_len;
+		it->from_raw = 1;
+	} else {
+		it->p = in->text ? in->text : "";
+		it->end = it->p + (in->text ? in->text_len : 0);
+	}
+}
+
+/* Most lines need no cleaning: no control byte, valid UTF-8. */
+static int plain(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if ((c < 0x20 && c != '\t') || c == 0x7f)
+			return 0;
+	}
+	return deja_utf8_valid(s, len);
+}
+
+int deja_pu_lines_next(deja_pu_lines *it, const char **line, size_t *len)
+{
+	const char *s;
+	size_t n;
+
+	if (!deja_next_line(&it->p, it->end, &s, &n))
+		return 0;
+	if (it->from_raw) {
+		it->raw_line = s;
+		it->raw_len = n;
+		if (!plain(s, n)) {
+			deja_buf_clear(&it->strip);
+			deja_buf_clear(&it->clean);
+			deja_buf_clear(&it->charset);
+			/* deja_ansi_strip_line() takes ESC ( B (select the ASCII
+			 * charset: curses' sgr0, as mypy prints it) for a
+			 * two-byte escape and leaves the B: drop all three */
+			for (size_t i = 0; i + 2 < n; i++)
+				if (s[i] == 0x1b && strchr("()*+-./", s[i + 1]) && s[i + 1]) {
+					size_t run = 0;
+					for (size_t k = 0; k < n; k++) {
+						if (k + 2 < n && s[k] == 0x1b && s[k + 1] &&
+						    strchr("()*+-./", s[k + 1])) {
+							deja_buf_put(&it->charset, s + run, k - run);
+							k += 2;
+							run = k + 1;
+						}
+					}
+					deja_buf_put(&it->charset, s + run, n - run);
+					s = it->charset.ptr;
+					n = it->charset.len;
+					break;
+				}
+			deja_ansi_strip_line(&it->strip, s, n);
+			deja_utf8_sanitize(&it->clean, it->strip.ptr, it->strip.len);
+			if (deja_buf_status(&it->strip) < 0 || deja_buf_status(&it->clean) < 0 ||
+			    deja_buf_status(&it->charset) < 0)
+				return DEJA_ENOMEM;
+			s = it->clean.ptr;
+			n = it->clean.len;
+		}
+	}
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	*line = s;
+	*len = n;
+	return 1;
+}
+
+void deja_pu_lines_release(deja_pu_lines *it)
+{
+	deja_buf_release(&it->strip);
+	deja_buf_release(&it->clean);
+	deja_buf_release(&it->charset);
+}
+
+int deja_pu_starts(const char *s, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return len >= n && !memcmp(s, prefix, n);
+}
+
+int deja_pu_ends(const char *s, size_t len, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return len >= n && !memcmp(s + len - n, suffix, n);
+}
+
+long deja_pu_find(const char *s, size_t len, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	if (!n)
+		return 0;
+	for (size_t i = 0; i + n <= len; i++) {
+		const char *p = memchr(s + i, needle[0], len - n + 1 - i);
+
+		if (!p)
+			break;
+		i = (size_t)(p - s);
+		if (!memcmp(p, needle, n))
+			return (long)i;
+	}
+	return -1;
+}
+
+void deja_pu_trim(const char **s, size_t *len)
+{
+	while (*len && (**s == ' ' || **s == '\t')) {
+		(*s)++;
+		(*len)--;
+	}
+	while (*len && ((*s)[*len - 1] == ' ' || (*s)[*len - 1] == '\t'))
+		(*len)--;
+}
+
+size_t deja_pu_indent(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	return i;
+}
+
+int deja_pu_is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+long deja_pu_num(const char *s, size_t len, size_t *used)
+{
+	long v = 0;
+	size_t i = 0;
+
+	while (i < len && i < 9 && deja_pu_is_digit(s[i]))
+		v = v * 10 + (s[i++] - '0');
+	/* a longer run is no line number */
+	if (i == 9 && i < len && deja_pu_is_digit(s[i]))
+		i = 0, v = 0;
+	*used = i;
+	return v;
+}
+
+int deja_pu_location(const char *s, size_t len, deja_pu_loc *loc)
+{
+	size_t i = 0, n;
+
+	while (i < len && s[i] != ':' && s[i] != ' ' && s[i] != '\t')
+		i++;
+	if (i == 0 || i + 1 >= len || s[i] != ':' || s[0] == '<')
+		return 0;
+	loc->path = s;
+	loc->path_len = i;
+	loc->line = deja_pu_num(s + i + 1, len - i - 1, &n);
+	if (!n)
+		return 0;
+	i += 1 + n;
+	loc->col = 0;
+	loc->has_col = 0;
+	if (i + 1 < len && s[i] == ':' && deja_pu_is_digit(s[i + 1])) {
+		loc->has_col = 1;
+		loc->col = deja_pu_num(s + i + 1, len - i - 1, &n);
+		if (!n)
+			return 0;
+		i += 1 + n;
+	}
+	if (i < len && s[i] == ':')
+		i++;
+	loc->end = i;
+	return 1;
+}
+
+int deja_pu_find_location(const char *s, size_t len, deja_pu_loc *loc)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (i && !strchr(" \t('\"[=", s[i - 1]))
+			continue;
+		if (deja_pu_location(s + i, len - i, loc) &&
+		    deja_path_has_source_ext(loc->path, loc->path_len)) {
+			loc->end += i;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int deja_pu_is_c_family(const char *path, size_t len)
+{
+	static const char *const exts[] = {
+		".c", ".h", ".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++",
+		".m", ".mm", ".s", ".S", ".inl", ".tcc", ".ipp", ".C", ".H", ".cu", ".cuh",
+	};
+
+	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++)
+		if (deja_pu_ends(path, len, exts[i]) && len > strlen(exts[i]))
+			return 1;
+	return 0;
+}
+
+size_t deja_pu_lint_code(const char *s, size_t len)
+{
+	size_t i = 0, d;
+
+	while (i < len && i < 8 && s[i] >= 'A' && s[i] <= 'Z')
+		i++;
+	if (!i)
+		return 0;
+	for (d = i; d < len && d - i < 7 && deja_pu_is_digit(s[d]); d++)
+		;
+	if (d == i || d - i > 6 || (d < len && s[d] != ' ' && s[d] != ']' && s[d] != ':'))
+		return 0;
+	return d;
+}
+
+int deja_pu_lint_line(const char *s, size_t len, deja_pu_loc *loc, const char **code,
+		      size_t *code_len, const char **msg, size_t *msg_len)
+{
+	size_t i, n;
+
+	if (!deja_pu_location(s, len, loc) || loc->end >= len || s[loc->end] != ' ')
+		return 0;
+	i = loc->end + 1;
+	if (i < len && s[i] == '[') {
+		/* pylint format: "[E501] message" */
+		if (!(n = deja_pu_lint_code(s + i + 1, len - i - 1)) || i + 1 + n >= len ||
+		    s[i + 1 + n] != ']')
+			return 0;
+		*code = s + i + 1;
+		*code_len = n;
+		i += n + 2;
+	} else {
+		if (!(n = deja_pu_lint_code(s + i, len - i)) || i + n >= len || s[i + n] != ' ')
+			return 0;
+		*code = s + i;
+		*code_len = n;
+		i += n;
+	}
+	*msg = s + i;
+	*msg_len = len - i;
+	deja_pu_trim(msg, msg_len);
+	return 1;
+}
+
+size_t deja_pu_cut(const char *s, size_t len, size_t max)
+{
+	if (len <= max)
+		return len;
+	while (max > 0 && ((unsigned char)s[max] & 0xc0) == 0x80)
+		max--;
+	return max;
+}
+
+int deja_pu_set_test(deja_diag *d, const char *s, size_t len)
+{
+	return deja_diag_set(&d->test, s, deja_pu_cut(s, len, DEJA_PU_TEXT_MAX));
+}
+
+int deja_pu_diag(deja_diag **out, deja_diags *diags, deja_strlist *files,
+		 const deja_pathctx *pc, const char *file, size_t file_len, long line, long col,
+		 const char *code, size_t code_len, const char *msg, size_t msg_len,
+		 const char *severity)
+{
+	int rc = deja_parse_diag(diags, files, pc, file, file_len, line, col, code,
+				 code ? deja_pu_cut(code, code_len, 128) : 0, msg,
+				 msg ? deja_pu_cut(msg, msg_len, DEJA_PU_TEXT_MAX) : 0, severity);
+
+	deja_diag *d = rc == 0 ? deja_diags_last(diags) : NULL;
+
+	/* a line in a file that is not the workspace's means nothing here */
+	if (d && !d->file)
+		d->line = d->column = 0;
+	if (out)
+		*out = d;
+	return rc < 0 ? rc : 0;
+}
+
+void deja_pu_dir_init(deja_pu_dir *d, const deja_pathctx *base)
+{
+	deja_buf_init(&d->rel, 0);
+	d->pc = *base;
+}
+
+int deja_pu_dir_set(deja_pu_dir *d, const deja_pathctx *base, const char *dir, size_t len)
+{
+	deja_buf probe = DEJA_BUF_INIT;
+	int rc;
+
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	/* relativize a file inside the directory: the workspace root itself and
+	 * "." have no relative form of their own */
+	deja_buf_put(&probe, dir, len);
+	deja_buf_puts(&probe, "/x");
+	if ((rc = deja_buf_status(&probe)) < 0)
+		goto out;
+	if (deja_path_relativize(&d->rel, base, probe.ptr, probe.len)) {
+		char *slash = strrchr(d->rel.ptr, '/');
+		deja_buf_truncate(&d->rel, slash ? (size_t)(slash - d->rel.ptr) : 0);
+	} else {
+		/* outside: ".." cannot be climbed from the root, so relative paths
+		 * under it never resolve */
+		deja_buf_clear(&d->rel);
+		deja_buf_puts(&d->rel, "..");
+	}
+	if ((rc = deja_buf_status(&d->rel)) < 0)
+		goto out;
+	d->pc = *base;
+	d->pc.cwd_rel = d->rel.ptr;
+out:
+	deja_buf_release(&probe);
+	return rc;
+}
+
+void deja_pu_dir_release(deja_pu_dir *d)
+{
+	deja_buf_release(&d->rel);
+}
+
+int deja_pu_frames_add(deja_pu_frames *f, const char *fn, size_t fn_len, const char *file,
+		       size_t file_len, long line)
+{
+	if (f->fn.count >= DEJA_PU_FRAMES_MAX)
+		return 0;
+	if (f->fn.count == f->alloc) {
+		size_t n = f->alloc ? f->alloc * 2 : 16, bytes;
+		long *p;
+
+		if (deja_size_mul(&bytes, n, sizeof(*p)) < 0 || !(p = realloc(f->line, bytes)))
+			return DEJA_ENOMEM;
+		f->line = p;
+		f->alloc = n;
+	}
+	if (deja_strlist_add(&f->fn, fn ? fn : "", fn ? fn_len : 0) < 0)
+		return DEJA_ENOMEM;
+	if (deja_strlist_add(&f->file, file, file_len) < 0) {
+		/* keep the two lists the same length */
+		free(f->fn.items[--f->fn.count]);
+		return DEJA_ENOMEM;
+	}
+	f->line[f->fn.count - 1] = line;
+	return 0;
+}
+
+void deja_pu_frames_clear(deja_pu_frames *f)
+{
+	deja_strlist_release(&f->fn);
+	deja_strlist_release(&f->file);
+	free(f->line);
+	f->line = NULL;
+	f->alloc = 0;
+}
+
+long deja_pu_frames_locate(const deja_pu_frames *f, const deja_pathctx *pc, int innermost_last)
+{
+	deja_buf rel = DEJA_BUF_INIT;
+	long found = -1;
+
+	for (size_t k = 0; k < f->file.count && found < 0; k++) {
+		size_t i = innermost_last ? f->file.count - 1 - k : k;
+
+		if (deja_path_relativize(&rel, pc, f->file.items[i], strlen(f->file.items[i])))
+			found = (long)i;
+	}
+	deja_buf_release(&rel);
+	return found;
+}
+
+int deja_pu_frames_attach(deja_diag *d, const deja_pu_frames *f, const deja_pathctx *pc,
+			  int innermost_last)
+{
+	for (size_t k = 0; d && k < f->file.count; k++) {
+		size_t i = innermost_last ? f->file.count - 1 - k : k;
+		int rc = deja_diag_add_frame(d, pc, f->fn.items[i], strlen(f->fn.items[i]),
+					     f->file.items[i], strlen(f->file.items[i]));
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int deja_pu_py_frame(const char *s, size_t len, const char **file, size_t *file_len,
+		     long *line, const char **fn, size_t *fn_len)
+{
+	const char *q;
+	size_t i = deja_pu_indent(s, len), n;
+
+	if (!deja_pu_starts(s + i, len - i, "File \""))
+		return 0;
+	i += 6;
+	if (!(q = memchr(s + i, '"', len - i)) || q == s + i)
+		return 0;
+	*file = s + i;
+	*file_len = (size_t)(q - (s + i));
+	i = (size_t)(q - s) + 1;
+	*line = 0;
+	*fn = NULL;
+	*fn_len = 0;
+	if (deja_pu_starts(s + i, len - i, ", line ")) {
+		i += 7;
+		*line = deja_pu_num(s + i, len - i, &n);
+		i += n;
+	}
+	if (deja_pu_starts(s + i, len - i, ", in ")) {
+		*fn = s + i + 5;
+		*fn_len = len - i - 5;
+	}
+	return 1;
+}
+
+static int is_ident(char c, int first)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' ||
+	       (!first && (deja_pu_is_digit(c) || c == '.'));
+}
+
+size_t deja_pu_py_exception(const char *s, size_t len, const char **msg, size_t *msg_len)
+{
+	static const char *const tails[] = {
+		"Error", "Exception", "Warning", "Exit", "Interrupt", "Iteration", "Failed",
+		"Failure", "Timeout", "Group",
+	};
+	size_t i = 0, last = 0;
+	int ok = 0;
+
+	if (!len || !is_ident(s[0], 1))
+		return 0;
+	while (i < len && is_ident(s[i], 0)) {
+		if (s[i] == '.')
+			last = i + 1;
+		i++;
+	}
+	if (i < len && !(s[i] == ':' && (i + 1 == len || s[i + 1] == ' ')))
+		return 0;
+	if (last >= i || s[last] < 'A' || s[last] > 'Z')
+		return 0;
+	for (size_t k = 0; k < sizeof(tails) / sizeof(tails[0]) && !ok; k++)
+		ok = deja_pu_ends(s + last, i - last, tails[k]);
+	if (!ok)
+		return 0;
+	*msg = s + i;
+	*msg_len = len - i;
+	if (*msg_len) {
+		(*msg)++;
+		(*msg_len)--;
+	}
+	deja_pu_trim(msg, msg_len);
+	return i;
+}
+
+int deja_pu_py_emit(deja_diags *diags, deja_strlist *files, const deja_pathctx *pc,
+		    const deja_pu_py_failure *f)
+{
+	const char *file = f->fallback_file, *msg = f->msg ? f->msg : "";
+	long line = f->fallback_line, at = -1;
+	deja_diag *d = NULL;
+	int rc;
+
+	if (f->test_file && *f->test_file &&
+	    deja_parse_file(files, NULL, pc, f->test_file, strlen(f->test_file)) < 0)
+		return DEJA_ENOMEM;
+	if (f->frames && (at = deja_pu_frames_locate(f->frames, pc, 1)) >= 0) {
+		file = f->frames->file.items[at];
+		line = f->frames->line[at];
+	}
+	rc = deja_pu_diag(&d, diags, files, pc, file, file ? strlen(file) : 0, line, 0, f->type,
+			  f->type ? strlen(f->type) : 0, msg, strlen(msg), "error");
+	if (rc < 0 || !d)
+		return rc;
+	if (f->test && *f->test && (rc = deja_pu_set_test(d, f->test, strlen(f->test))) < 0)
+		return rc;
+	return f->frames ? deja_pu_frames_attach(d, f->frames, pc, 1) : 0;
+}
+
+int deja_pu_any_line(const char *text, size_t len, int (*fn)(const char *, size_t))
+{
+	const char *p = text, *end = text + len, *s;
+	size_t n;
+
+	while (deja_next_line(&p, end, &s, &n))
+		if (fn(s, n))
+			return 1;
+	return 0;
+}

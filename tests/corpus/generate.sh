@@ -1,0 +1,28 @@
+#!/bin/sh
+# generate.sh - regenerate the corpus of real tool outputs (tests/corpus/cases/).
+#
+# Copies each project of tests/corpus/projects/ to /tmp/deja-corpus/<project>
+# (a fixed place, so that absolute paths in the outputs are the same on every
+# machine), makes it a git repository, runs the real tools on it (eslint, tsc,
+# jest, vitest, mocha, node --test, npm, pytest, unittest, mypy, flake8,
+# pylint, gcc, clang, make, cppcheck, ctest, go, cargo, rustc, shellcheck, and
+# a few commands that are not checks), and writes each case as
+# cases/<id>/output.txt (stdout and stderr as one stream, byte for byte) and
+# cases/<id>/case.json (the ground truth: the errors planted in the project).
+# The manifest of cases and planted errors is in generate.py; the tool
+# versions used go to tests/corpus/VERSIONS.
+#
+# Not part of the test suite: the outputs are committed, and
+# tests/corpus/check.sh scores deja on them.  Install the tools first with
+# scripts/install-corpus-tools.sh.
+#
+# Usage: tests/corpus/generate.sh [CASE_ID_PREFIX...]   (default: every case;
+# with prefixes, only the matching cases are rewritten and the rest kept)
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd -P)
+# Debian's python3 (pytest, mypy, flake8 and pylint are its packages), not a
+# pyenv or virtualenv one that may come first on PATH.
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+exec "$py" "$here/generate.py" "$@"

@@ -1,0 +1,826 @@
+"""The corpus manifest: the errors planted in tests/corpus/projects/ and the
+commands whose outputs make the cases (read by generate.py).
+
+A planted error P names its file, a text on its line (the line number is
+found from it), its code or rule, and its root-cause group: errors with the
+same cause share a group across files, lines, identifiers and output formats
+(the same tsc error in plain and --pretty output, in two files); another cause
+never shares one.  A Case names the project, the command as an agent would
+type it, the tool, and the planted errors its output shows.
+"""
+
+import os
+from dataclasses import dataclass, field
+from typing import List, Optional, Tuple
+
+PROJECTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "projects")
+
+
+@dataclass
+class P:
+    """A planted error: where it is, what it is, its root-cause group."""
+    file: str                      # workspace-relative
+    anchor: str                    # text on the error's line (first match, or nth)
+    code: Optional[str]            # rule or code (no-undef, TS2322, E0308, F401, AssertionError)
+    group: str                     # root-cause group, shared across files and tools' formats
+    test: Optional[str] = None     # failing test name, as the tool prints it
+    also: Tuple[Tuple[str, str], ...] = ()   # other in-project locations the output blames
+    nth: int = 1
+    line: int = 0                  # computed from anchor
+
+    def locate(self, project: str) -> None:
+        self.line = find_line(project, self.file, self.anchor, self.nth)
+
+
+def find_line(project: str, path: str, anchor: str, nth: int = 1) -> int:
+    with open(os.path.join(PROJECTS, project, path), encoding="utf-8") as f:
+        seen = 0
+        for i, line in enumerate(f, 1):
+            if anchor in line:
+                seen += 1
+                if seen == nth:
+                    return i
+    raise SystemExit(f"generate: anchor {anchor!r} not found in {project}/{path}")
+
+
+@dataclass
+class Case:
+    id: str
+    project: str
+    command: str
+    tool: str
+    errors: List[P] = field(default_factory=list)
+    cwd: str = "."
+    env: dict = field(default_factory=dict)
+    color: bool = False
+    verification: bool = True
+    expect: object = "fail"        # "fail" (non-zero), 0, or an exact status
+    must_keep: Optional[List[str]] = None   # None: derived (code and file of the first error, test)
+    keep_more: List[str] = field(default_factory=list)
+    files: Optional[List[str]] = None       # override of the affected files
+    codes: Optional[List[str]] = None       # override of the expected codes
+    runner: Optional[str] = None   # wrapper (npm test, make) when tool names what runs under it
+    pre: str = ""                  # shell run first in the project directory, output dropped
+    ctx: List[str] = field(default_factory=list)  # project files the output names that are
+                                   # not affected (passing tests, notes, command echoes)
+    notes: str = ""
+
+
+# --- planted errors, per project ---------------------------------------------
+
+PLANTED = {}
+
+
+def plant(project: str, **errors: P) -> None:
+    PLANTED[project] = errors
+
+
+def pick(project: str, *keys: str) -> List[P]:
+    return [PLANTED[project][k] for k in keys]
+
+
+def every(project: str, *but: str) -> List[P]:
+    return [e for k, e in PLANTED[project].items() if k not in but]
+
+
+def under(project: str, *prefixes: str) -> List[P]:
+    return [e for e in PLANTED[project].values() if e.file.startswith(prefixes)]
+
+
+plant("js-lint",
+      currency=P("src/app.js", "const currency", "no-unused-vars", "eslint-unused-assigned"),
+      decimals=P("src/util.js", "toFixed(decimals)", "no-undef", "eslint-undef"),
+      digits=P("src/util.js", "function round", "no-unused-vars", "eslint-unused-defined"),
+      fallback=P("src/util.js", "function clamp", "no-unused-vars", "eslint-unused-defined"),
+      eqeq=P("src/format.js", "currency == null", "eqeqeq", "eslint-eqeqeq"),
+      console=P("src/format.js", "console.log", "no-console", "eslint-no-console"),
+      discount=P("src/cart.js", "const discount", "no-unused-vars", "eslint-unused-assigned"),
+      var=P("lib/report.js", "for (var i", "no-var", "eslint-no-var"),
+      output=P("lib/report.js", "return output", "no-undef", "eslint-undef"),
+      parse=P("broken/parse.js", "Number(fields[1]) ;", None, "eslint-parsing-error"))
+JSLINT_MAIN = every("js-lint", "parse")
+
+BIG = ["orders", "invoices", "payments", "refunds", "shipping", "taxes", "coupons", "customers",
+       "addresses", "carts", "catalog", "inventory", "pricing", "reviews", "ratings", "search",
+       "sessions", "tokens", "webhooks", "emails", "exports", "imports", "reports", "metrics",
+       "audit"]
+_big = {}
+for _n in BIG:
+    for _i in range(11):
+        _big[f"{_n}_tmp{_i}"] = P(f"src/{_n}.js", f"const {_n}Tmp{_i} =", "no-unused-vars",
+                                  "eslint-unused-assigned")
+        _big[f"{_n}_hook{_i}"] = P(f"src/{_n}.js", f"  {_n}Hook{_i}(request)", "no-undef",
+                                   "eslint-undef")
+plant("lint-big", **_big)
+
+plant("ts-app",
+      price=P("src/price.ts", "const total: number = input", "TS2322", "ts-not-assignable"),
+      item=P("src/cart.ts", "price: price }", "TS2322", "ts-not-assignable"),
+      title=P("src/cart.ts", "item.title", "TS2339", "ts-no-property"),
+      lenght=P("src/cart.ts", "items.lenght", "TS2551", "ts-no-property-did-you-mean"),
+      arg=P("src/api.ts", "parsePrice(42)", "TS2345", "ts-argument-type"),
+      fetch=P("src/api.ts", "fetchJson(raw)", "TS2304", "ts-cannot-find-name"),
+      anyp=P("src/api.ts", "scale(factor)", "TS7006", "ts-implicit-any"))
+
+plant("jest-app",
+      add=P("tests/sum.test.js", "toBe(4)", None, "jest-tobe-number",
+            test="adds 1 + 2 to equal 3"),
+      mean=P("tests/sum.test.js", "toBe(3)", None, "jest-tobe-number",
+             test="mean of three numbers"),
+      equal=P("tests/parse.test.js", "qty: 4", None, "jest-toequal",
+              test="parseLine › parses a name and a quantity"),
+      null=P("tests/parse.test.js", "parseLine(null)", "TypeError", "jest-typeerror-null-read",
+             test="parseLine › handles a missing line", also=(("src/parse.js", "line.trim()"),)),
+      range=P("tests/parse.test.js", "validateQty(-2)", "RangeError", "jest-rangeerror-negative",
+              test="validateQty › rejects nothing valid",
+              also=(("src/parse.js", "throw new RangeError"),)),
+      grace=P("tests/users.test.js", "findUser(2)", "Error", "jest-error-not-found",
+              test="finds Grace", also=(("src/users.js", "throw new Error"),)),
+      nothrow=P("tests/users.test.js", "toThrow(", None, "jest-tothrow",
+                test="throws for a missing user"),
+      syntax=P("broken/syntax.test.js", "toBe(2);", "SyntaxError", "jest-syntax-error"))
+JEST_MAIN = every("jest-app", "syntax")
+
+plant("jest-many", **{
+    f"{f}{i}": P(f"tests/{f}.test.js", "expect(double(n))", None, "jest-tobe-number",
+                 test=f"{f} › doubles {i}")
+    for f in ("alpha", "beta", "gamma", "delta", "epsilon", "zeta") for i in range(20)})
+
+plant("vitest-app",
+      world=P("tests/greet.test.js", 'toBe("Hello, World!")', "AssertionError",
+              "vitest-tobe-string", test="greet > keeps the capital letter of the name"),
+      grace=P("tests/greet.test.js", 'toBe("Hello, Grace!")', "AssertionError",
+              "vitest-tobe-string", test="greet > greets Grace"),
+      host=P("tests/config.test.js", "loadConfig('{", "TypeError", "vitest-typeerror-undefined-read",
+             test="loads a config without a host", also=(("src/config.js", "parsed.host.trim()"),)),
+      merge=P("tests/config.test.js", "toEqual({ a: 1, b: 2 })", "AssertionError",
+              "vitest-toequal", test="merges two configs"),
+      square=P("tests/math.test.js", "toBe(4)", "AssertionError", "vitest-tobe-number",
+               test="area of a square"),
+      line=P("tests/math.test.js", "toBe(0)", "AssertionError", "vitest-tobe-number",
+             test="area of a line"))
+
+plant("vitest-many", **{
+    f"{f}{i}": P(f"tests/{f}.test.js", "expect(triple(n))", "AssertionError",
+                 "vitest-tobe-number", test=f"{f} > triples {i}")
+    for f in ("one", "two", "three", "four", "five") for i in range(22)})
+
+plant("mocha-app",
+      sum=P("test/cart.spec.js", "cartTotal([", "AssertionError", "mocha-strict-equal",
+            test="sums the prices"),
+      undef=P("test/cart.spec.js", "parseItem(undefined)", "TypeError",
+              "mocha-typeerror-undefined-read", test="parses an undefined item",
+              also=(("src/cart.js", 'text.split("=")'),)),
+      active=P("test/user.spec.js", "assert.deepStrictEqual(makeUser", "AssertionError",
+               "mocha-deep-strict-equal", test="makes an active user"),
+      timeout=P("test/user.spec.js", "await loadProfile(7)", "Error", "mocha-timeout",
+                test="loads a profile"),
+      roles=P("test/user.spec.js", "roles.length, 2", "AssertionError", "mocha-strict-equal",
+              test="counts roles"))
+
+plant("node-test-app",
+      dashes=P("test/slug.test.js", '"hello-big-world"', "AssertionError",
+               "node-strict-equal-string", test="slugify joins words with dashes"),
+      digits=P("test/slug.test.js", '"top-10"', "AssertionError", "node-strict-equal-string",
+               test="slugify keeps digits"),
+      price=P("test/money.test.js", "cents(19.99)", "AssertionError", "node-strict-equal-number",
+              test="cents of a price"),
+      string=P("test/money.test.js", 'cents("5")', "TypeError", "node-typeerror-amount",
+               test="cents of a string", also=(("src/money.js", "throw new TypeError"),)),
+      list=P("test/money.test.js", "[cents(1), cents(2)]", "AssertionError",
+             "node-deep-strict-equal", test="cents of a list"))
+
+# --- cases ---------------------------------------------------------------------
+
+CASES: List[Case] = []
+
+
+def case(id: str, project: str, command: str, tool: str, errors=(), **kw) -> None:
+    CASES.append(Case(id=id, project=project, command=command, tool=tool, errors=list(errors),
+                      **kw))
+
+
+FORCE = {"FORCE_COLOR": "1"}
+ABS = "/tmp/deja-corpus"
+
+# eslint: stylish (the default), unix, compact, json; colour; absolute paths
+L = "js-lint"
+case("eslint-stylish", L, "npx eslint src lib", "eslint", JSLINT_MAIN)
+case("eslint-stylish-color", L, "npx eslint --color src lib", "eslint", JSLINT_MAIN, color=True)
+case("eslint-stylish-force-color", L, "npx eslint src lib", "eslint", JSLINT_MAIN, color=True,
+     env=FORCE)
+case("eslint-unix", L, "npx eslint -f unix src lib", "eslint", JSLINT_MAIN)
+case("eslint-compact", L, "npx eslint -f compact src lib", "eslint", JSLINT_MAIN)
+case("eslint-json", L, "npx eslint -f json src lib", "eslint", JSLINT_MAIN,
+     notes="one JSON line with absolute filePath of every file, clean ones included",
+     ctx=["src/clean.js"])
+case("eslint-dot", L, "npx eslint .", "eslint", every(L),
+     notes="broken/parse.js has a parsing error (no rule)")
+case("eslint-bin-one-file", L, "./node_modules/.bin/eslint src/util.js", "eslint",
+     pick(L, "digits", "decimals", "fallback"))
+case("eslint-absolute-arg", L, f"npx eslint {ABS}/js-lint/src", "eslint",
+     under(L, "src/"))
+case("eslint-subdir-unix", L, "npx eslint -f unix .", "eslint", under(L, "src/"), cwd="src",
+     notes="run from src/: the output's paths are absolute anyway")
+case("eslint-cd-compact", L, "cd lib && npx eslint -f compact report.js", "eslint",
+     pick(L, "var", "output"))
+case("eslint-parse-error", L, "npx eslint broken", "eslint", pick(L, "parse"),
+     keep_more=["Parsing error"])
+case("eslint-max-warnings", L,
+     "npx eslint --max-warnings 0 --rule 'eqeqeq: off' src/format.js", "eslint",
+     pick(L, "console"), notes="warnings only; --max-warnings 0 makes them fail")
+case("eslint-clean", L, "npx eslint src/clean.js", "eslint", expect=0)
+case("eslint-warnings-exit0", L, "npx eslint --rule 'eqeqeq: off' src/format.js", "eslint",
+     expect=0, notes="a warning but exit 0: not a failure")
+case("npm-run-lint", L, "npm run lint", "npm run lint", JSLINT_MAIN, runner="eslint")
+case("npm-run-lint-color", L, "npm run lint -- --color", "npm run lint", JSLINT_MAIN,
+     runner="eslint", color=True)
+case("npm-run-lint-unix", L, "npm run lint -- -f unix", "npm run lint", JSLINT_MAIN,
+     runner="eslint")
+
+# 550 errors in 25 files
+B = "lint-big"
+case("eslint-big-stylish", B, "npx eslint src", "eslint", every(B))
+case("eslint-big-unix", B, "npx eslint -f unix src", "eslint", every(B))
+case("eslint-big-json", B, "npx eslint -f json src", "eslint", every(B))
+case("eslint-big-npm", B, "npm run lint", "npm run lint", every(B), runner="eslint")
+
+# tsc: plain (not a terminal), --pretty (colour, context lines), from a subdirectory
+T = "ts-app"
+case("tsc-plain", T, "npx tsc --noEmit", "tsc", every(T))
+case("tsc-pretty", T, "npx tsc --noEmit --pretty", "tsc", every(T), color=True)
+case("tsc-pretty-false", T, "npx tsc -p tsconfig.json --pretty false", "tsc", every(T))
+case("tsc-project-from-src", T, "npx tsc --noEmit -p ..", "tsc", every(T), cwd="src",
+     notes="paths printed relative to the current directory (src/)")
+case("tsc-cd-src", T, "cd src && npx tsc --noEmit -p ..", "tsc", every(T),
+     notes="paths printed relative to src/, where cd went")
+case("tsc-one-file", T, "npx tsc --noEmit --strict src/api.ts", "tsc",
+     pick(T, "arg", "fetch", "anyp", "price"),
+     notes="compiles api.ts and what it imports (price.ts)")
+case("tsc-clean", T, "npx tsc -p tsconfig.clean.json", "tsc", expect=0)
+case("npm-run-typecheck", T, "npm run typecheck", "npm run typecheck", every(T), runner="tsc")
+case("npm-run-typecheck-pretty", T, "npm run typecheck -- --pretty", "npm run typecheck",
+     every(T), runner="tsc", color=True)
+
+# jest
+J = "jest-app"
+case("jest", J, "npx jest", "jest", JEST_MAIN,
+     ctx=["tests/ok.test.js"])
+case("jest-ci-color", J, "npx jest --ci --colors", "jest", JEST_MAIN, color=True,
+     ctx=["tests/ok.test.js"])
+case("jest-force-color", J, "CI=1 npx jest", "jest", JEST_MAIN, color=True, env=FORCE,
+     ctx=["tests/ok.test.js"])
+case("jest-verbose", J, "npx jest --verbose", "jest", JEST_MAIN,
+     ctx=["tests/ok.test.js"])
+case("jest-one-file", J, "npx jest tests/sum.test.js", "jest", pick(J, "add", "mean"))
+case("jest-coverage", J, "npx jest --coverage", "jest", JEST_MAIN,
+     notes="the coverage table names every source file, failing or not",
+     ctx=["tests/ok.test.js"])
+case("jest-syntax-error", J, "npx jest --roots broken", "jest", pick(J, "syntax"),
+     keep_more=["Test suite failed to run"])
+case("jest-clean", J, "npx jest tests/ok.test.js", "jest", expect=0)
+case("npm-test-jest", J, "npm test", "npm test", JEST_MAIN, runner="jest",
+     ctx=["tests/ok.test.js"])
+case("npm-test-jest-file", J, "npm test -- tests/users.test.js", "npm test",
+     pick(J, "grace", "nothrow"), runner="jest")
+case("npm-test-jest-clean", J, "npm test -- tests/ok.test.js", "npm test", runner="jest",
+     expect=0)
+case("jest-many", "jest-many", "npx jest", "jest", every("jest-many"),
+     notes="120 failing tests from one bug in src/double.js")
+case("npm-test-jest-many", "jest-many", "npm test", "npm test", every("jest-many"),
+     runner="jest")
+
+# vitest
+V = "vitest-app"
+case("vitest", V, "npx vitest run", "vitest", every(V),
+     ctx=["tests/ok.test.js"])
+case("vitest-force-color", V, "npx vitest run", "vitest", every(V), color=True, env=FORCE,
+     ctx=["tests/ok.test.js"])
+case("vitest-verbose", V, "npx vitest run --reporter=verbose", "vitest", every(V),
+     ctx=["tests/ok.test.js"])
+case("vitest-one-file", V, "npx vitest run tests/math.test.js", "vitest",
+     pick(V, "square", "line"))
+case("vitest-dot", V, "npx vitest run --reporter=dot", "vitest", every(V),
+     ctx=["tests/ok.test.js"])
+case("vitest-clean", V, "npx vitest run tests/ok.test.js", "vitest", expect=0)
+case("npm-test-vitest", V, "npm test", "npm test", every(V), runner="vitest",
+     ctx=["tests/ok.test.js"])
+case("npm-test-vitest-color", V, "npm test", "npm test", every(V), runner="vitest",
+     color=True, env=FORCE,
+     ctx=["tests/ok.test.js"])
+case("vitest-many", "vitest-many", "npx vitest run", "vitest", every("vitest-many"),
+     notes="110 failing tests from one bug in src/triple.js")
+
+# mocha
+M = "mocha-app"
+case("mocha", M, "npx mocha", "mocha", every(M),
+     ctx=["test/ok.spec.js"])
+case("mocha-color", M, "npx mocha --color", "mocha", every(M), color=True,
+     ctx=["test/ok.spec.js"])
+case("mocha-dot", M, "npx mocha --reporter dot", "mocha", every(M),
+     ctx=["test/ok.spec.js"])
+case("mocha-tap", M, "npx mocha --reporter tap", "mocha", every(M),
+     ctx=["test/ok.spec.js"])
+case("mocha-one-file", M, "npx mocha test/cart.spec.js", "mocha", pick(M, "sum", "undef"))
+case("mocha-clean", M, "npx mocha test/ok.spec.js", "mocha", expect=0)
+case("npm-test-mocha", M, "npm test", "npm test", every(M), runner="mocha",
+     ctx=["test/ok.spec.js"])
+
+# node --test
+N = "node-test-app"
+case("node-test", N, "node --test", "node --test", every(N),
+     notes="not a terminal: the TAP reporter",
+     ctx=["test/ok.test.js"])
+case("node-test-spec", N, "node --test --test-reporter=spec", "node --test", every(N),
+     ctx=["test/ok.test.js"])
+case("node-test-spec-color", N, "node --test --test-reporter=spec", "node --test", every(N),
+     color=True, env=FORCE,
+     ctx=["test/ok.test.js"])
+case("node-test-one-file", N, "node --test test/money.test.js", "node --test",
+     pick(N, "price", "string", "list"))
+case("node-test-clean", N, "node --test test/ok.test.js", "node --test", expect=0)
+case("npm-test-node", N, "npm test", "npm test", every(N), runner="node --test",
+     ctx=["test/ok.test.js"])
+
+# --- Python ----------------------------------------------------------------------
+
+plant("py-test",
+      add=P("tests/test_calc.py", "add(2, 2) == 4", "AssertionError", "pytest-assert-eq-number",
+            test="test_add"),
+      div0=P("tests/test_calc.py", "divide(1, 0)", "ZeroDivisionError", "pytest-zerodivision",
+             test="test_divide_by_zero_returns_zero", also=(("shop/calc.py", "return a / b"),)),
+      avg=P("tests/test_calc.py", "average([])", "ZeroDivisionError", "pytest-zerodivision",
+            test="test_average_of_nothing", also=(("shop/calc.py", "sum(values) / len"),)),
+      missing=P("tests/test_users.py", 'full_name("linus")', "KeyError", "pytest-keyerror",
+                test="test_missing_user", also=(("shop/users.py", "return USERS[login]"),)),
+      ada=P("tests/test_users.py", "initials(login) ==", "AssertionError", "pytest-assert-eq-str",
+            test="test_initials[ada-AL]"),
+      grace=P("tests/test_users.py", "initials(login) ==", "AssertionError",
+              "pytest-assert-eq-str", test="test_initials[grace-GH]"),
+      broken=P("broken/test_broken.py", "return [", "SyntaxError", "pytest-collect-syntax"),
+      ut_add=P("tests_unittest/test_calc_ut.py", "assertEqual(add(2, 2), 4)", "AssertionError",
+               "unittest-assert-equal-int", test="test_add"),
+      ut_neg=P("tests_unittest/test_calc_ut.py", "assertEqual(add(-1, -1), -2)",
+               "AssertionError", "unittest-assert-equal-int", test="test_add_negative"),
+      ut_div0=P("tests_unittest/test_calc_ut.py", "divide(1, 0)", "ZeroDivisionError",
+                "unittest-zerodivision", test="test_divide_by_zero",
+                also=(("shop/calc.py", "return a / b"),)),
+      ut_admin=P("tests_unittest/test_users_ut.py", 'endswith("Admin")', "AssertionError",
+                 "unittest-assert-true", test="test_is_admin"),
+      ut_unknown=P("tests_unittest/test_users_ut.py", 'full_name("nobody")', "KeyError",
+                   "unittest-keyerror", test="test_unknown",
+                   also=(("shop/users.py", "return USERS[login]"),)))
+PYTEST_MAIN = pick("py-test", "add", "div0", "avg", "missing", "ada", "grace")
+UNITTEST_ALL = under("py-test", "tests_unittest/")
+
+plant("py-many", **{
+    f"{kind}{i}": P("tests/test_convert.py", f"convert(amount, {rate})", "AssertionError",
+                    group, test=f"test_convert_{kind}[{i}]")
+    # "assert 1.01 == 1" is the message of test_add's class; "assert 2.01 == (1 * 2)" another
+    for kind, rate, group in (("euro", "1.0", "pytest-assert-eq-number"),
+                              ("double", "2.0", "pytest-assert-eq-expression"))
+    for i in range(60)})
+
+plant("py-types",
+      ret=P("inventory/models.py", 'return "12"', "return-value", "mypy-return-value"),
+      count=P("inventory/store.py", 'self.count = "one more"', "assignment", "mypy-assignment"),
+      arg=P("inventory/store.py", 'restock("A-1", "ten")', "arg-type", "mypy-arg-type"),
+      attr=P("inventory/store.py", ".colour", "attr-defined", "mypy-attr-defined"),
+      yaml=P("inventory/report.py", "import yaml", "import", "mypy-import-stubs"),
+      total=P("inventory/report.py", 'total: int = "0"', "assignment", "mypy-assignment"),
+      name=P("inventory/report.py", "undefined_name", "name-defined", "mypy-name-defined"))
+
+plant("py-lint",
+      os=P("lintme/io.py", "import os", "F401", "flake8-unused-import"),
+      long=P("lintme/io.py", "return [line.strip()", "E501", "flake8-line-too-long"),
+      decimal=P("lintme/model.py", "Decimal(amount)", "F821", "flake8-undefined-name"),
+      none=P("lintme/model.py", "== None", "E711", "flake8-comparison-none"),
+      json=P("lintme/cli.py", "import json", "F401", "flake8-unused-import"),
+      blank=P("lintme/cli.py", "def main(path)", "E302", "flake8-blank-lines"),
+      result=P("lintme/cli.py", "result = read_records", "F841", "flake8-unused-local"),
+      count=P("lintme/cli.py", "count = len", "F841", "flake8-unused-local"),
+      bare=P("lintme/cli.py", "except:", "E722", "flake8-bare-except"),
+      trailing=P("lintme/cli.py", "return 1 ", "W291", "flake8-trailing-whitespace"),
+      # the same mistakes as pylint sees them
+      p_os=P("lintme/io.py", "import os", "W0611", "pylint-unused-import"),
+      p_long=P("lintme/io.py", "return [line.strip()", "C0301", "pylint-line-too-long"),
+      p_decimal=P("lintme/model.py", "Decimal(amount)", "E0602", "pylint-undefined-variable"),
+      p_none=P("lintme/model.py", "== None", "C0121", "pylint-singleton-comparison"),
+      p_json=P("lintme/cli.py", "import json", "W0611", "pylint-unused-import"),
+      p_result=P("lintme/cli.py", "result = read_records", "W0612", "pylint-unused-variable"),
+      p_count=P("lintme/cli.py", "count = len", "W0612", "pylint-unused-variable"),
+      p_bare=P("lintme/cli.py", "except:", "W0702", "pylint-bare-except"),
+      p_trailing=P("lintme/cli.py", "return 1 ", "C0303", "pylint-trailing-whitespace"))
+FLAKE8_ALL = [e for k, e in PLANTED["py-lint"].items() if not k.startswith("p_")]
+PYLINT_ALL = [e for k, e in PLANTED["py-lint"].items() if k.startswith("p_")]
+
+PT = "py-test"
+case("pytest", PT, "pytest", "pytest", PYTEST_MAIN,
+     ctx=["pyproject.toml", "tests/test_text.py"])
+case("pytest-q", PT, "pytest -q", "pytest", PYTEST_MAIN)
+case("python-m-pytest-x", PT, "python3 -m pytest -x", "pytest", pick(PT, "add"),
+     notes="-x: stops at the first failure",
+     ctx=["pyproject.toml"])
+case("pytest-color", PT, "pytest --color=yes", "pytest", PYTEST_MAIN, color=True,
+     ctx=["pyproject.toml", "tests/test_text.py"])
+case("pytest-tb-short", PT, "pytest --tb=short", "pytest", PYTEST_MAIN,
+     ctx=["pyproject.toml", "tests/test_text.py"])
+case("pytest-tb-line", PT, "pytest --tb=line", "pytest", PYTEST_MAIN,
+     ctx=["pyproject.toml", "tests/test_text.py"])
+case("pytest-tb-native", PT, "python3 -m pytest --tb=native", "pytest", PYTEST_MAIN,
+     ctx=["pyproject.toml", "tests/test_text.py"])
+case("pytest-one-test", PT, "pytest tests/test_users.py::test_missing_user", "pytest",
+     pick(PT, "missing"),
+     ctx=["pyproject.toml"])
+case("pytest-verbose-rA", PT, "pytest -v -rA tests/test_calc.py", "pytest",
+     pick(PT, "add", "div0", "avg"),
+     ctx=["pyproject.toml"])
+case("pytest-collect-error", PT, "pytest broken", "pytest", pick(PT, "broken"),
+     keep_more=["ERROR collecting"],
+     ctx=["pyproject.toml"])
+case("pytest-absolute", PT, f"pytest {ABS}/py-test/tests/test_calc.py", "pytest",
+     pick(PT, "add", "div0", "avg"),
+     ctx=["pyproject.toml"])
+case("pytest-from-tests-dir", PT, "python3 -m pytest -q test_users.py", "pytest",
+     pick(PT, "missing", "ada", "grace"), cwd="tests",
+     notes="run from tests/: pytest prints paths relative to the rootdir (the project)")
+case("pytest-clean", PT, "pytest -q tests/test_text.py", "pytest", expect=0)
+case("pytest-many", "py-many", "pytest -q", "pytest", every("py-many"),
+     notes="120 failing parametrized tests from one bug in rates.py",
+     ctx=["pyproject.toml"])
+case("pytest-many-tb-line", "py-many", "python3 -m pytest --tb=line", "pytest",
+     every("py-many"), codes=[],
+     ctx=["pyproject.toml"])
+case("unittest-discover", PT, "python3 -m unittest discover -s tests_unittest -t .",
+     "unittest", UNITTEST_ALL)
+case("unittest-verbose", PT, "python3 -m unittest -v tests_unittest.test_calc_ut",
+     "unittest", under(PT, "tests_unittest/test_calc_ut"))
+case("unittest-one", PT, "python3 -m unittest tests_unittest.test_users_ut", "unittest",
+     under(PT, "tests_unittest/test_users_ut"))
+case("unittest-clean", PT, "python3 -m unittest tests_unittest.test_calc_ut.CalcTest.test_average",
+     "unittest", expect=0)
+
+Y = "py-types"
+case("mypy", Y, "mypy inventory", "mypy", every(Y))
+case("mypy-pretty", Y, "mypy --pretty inventory", "mypy", every(Y))
+case("mypy-color", Y, "mypy inventory", "mypy", every(Y), color=True,
+     env={"MYPY_FORCE_COLOR": "1", "TERM": "xterm-256color"})
+case("mypy-columns", Y, "mypy --show-column-numbers --show-error-context inventory", "mypy",
+     every(Y))
+case("mypy-one-file", Y, "python3 -m mypy inventory/store.py", "mypy",
+     pick(Y, "count", "arg", "attr", "ret"), notes="store.py imports models.py: its error too")
+case("mypy-package", Y, "mypy -p inventory --no-error-summary", "mypy", every(Y))
+case("mypy-absolute", Y, f"mypy {ABS}/py-types/inventory/report.py", "mypy", every(Y),
+     notes="mypy follows the imports and reports their errors too")
+case("mypy-clean", Y, "mypy inventory/clean.py", "mypy", expect=0)
+
+F = "py-lint"
+case("flake8", F, "flake8 lintme", "flake8", FLAKE8_ALL)
+case("flake8-color", F, "flake8 --color=always lintme", "flake8", FLAKE8_ALL, color=True)
+case("flake8-python-m", F, "python3 -m flake8 lintme/io.py", "flake8", pick(F, "os", "long"))
+case("flake8-show-source", F, "flake8 --show-source lintme", "flake8", FLAKE8_ALL)
+case("flake8-pylint-format", F, "flake8 --format=pylint lintme", "flake8", FLAKE8_ALL)
+case("flake8-absolute", F, f"flake8 {ABS}/py-lint/lintme", "flake8", FLAKE8_ALL)
+case("flake8-subdir", F, "flake8 .", "flake8", FLAKE8_ALL, cwd="lintme",
+     notes="run from lintme/: paths are ./cli.py")
+case("flake8-select", F, "flake8 --select=F lintme", "flake8",
+     pick(F, "os", "decimal", "json", "result", "count"))
+case("flake8-clean", F, "flake8 lintme/clean.py lintme/__init__.py", "flake8", expect=0)
+case("pylint", F, "pylint lintme", "pylint", PYLINT_ALL)
+case("pylint-colorized", F, "pylint --output-format=colorized lintme", "pylint", PYLINT_ALL,
+     color=True)
+case("pylint-parseable", F, "pylint --output-format=parseable lintme", "pylint", PYLINT_ALL)
+case("pylint-json", F, "pylint --output-format=json lintme", "pylint", PYLINT_ALL)
+case("pylint-msg-template", F,
+     "pylint --msg-template='{path}:{line}: [{msg_id}({symbol}), {obj}] {msg}' lintme",
+     "pylint", PYLINT_ALL)
+case("pylint-one-file", F, "python3 -m pylint -sn lintme/model.py", "pylint",
+     pick(F, "p_decimal", "p_none"))
+case("pylint-clean", F, "pylint lintme/clean.py", "pylint", expect=0)
+
+# --- C and C++: gcc, clang, make, cppcheck, ctest ------------------------------------
+
+plant("c-app",
+      # gcc's view
+      semi=P("src/parse.c", "return value;", None, "gcc-expected-before"),
+      value=P("src/parse.c", "int value = atoi", "-Wunused-variable", "c-unused-variable"),
+      count=P("src/parse.c", "total += count", None, "gcc-undeclared"),
+      noret_parse=P("src/parse.c", "}", "-Wreturn-type", "gcc-return-type", nth=1),
+      tmp=P("src/util.c", "int tmp;", "-Wunused-variable", "c-unused-variable"),
+      implicit=P("src/util.c", "strdupx(name)", "-Wimplicit-function-declaration",
+                 "gcc-implicit-declaration"),
+      intconv=P("src/util.c", "strdupx(name)", "-Wint-conversion", "gcc-int-conversion"),
+      len=P("src/util.c", "return len", None, "gcc-undeclared"),
+      noret_util=P("src/util.c", "}", "-Wreturn-type", "gcc-return-type", nth=3),
+      member=P("src/config.c", "cfg->size", None, "gcc-no-member"),
+      fewargs=P("src/config.c", "open_config(cfg", None, "gcc-too-few-arguments"),
+      noret_size=P("src/config.c", "}", "-Wreturn-type", "gcc-return-type", nth=1),
+      noret_load=P("src/config.c", "}", "-Wreturn-type", "gcc-return-type", nth=2),
+      header=P("include/broken.h", "int distance", None, "gcc-expected-decl"),
+      # clang's view of the same mistakes
+      c_semi=P("src/parse.c", "int value = atoi", None, "clang-expected-semicolon"),
+      c_count=P("src/parse.c", "total += count", None, "clang-undeclared"),
+      c_tmp=P("src/util.c", "int tmp;", "-Wunused-variable", "c-unused-variable"),
+      c_implicit=P("src/util.c", "strdupx(name)", "-Wimplicit-function-declaration",
+                   "clang-implicit-declaration"),
+      c_intconv=P("src/util.c", "strdupx(name)", "-Wint-conversion", "clang-int-conversion"),
+      c_len=P("src/util.c", "return len", None, "clang-undeclared"),
+      c_member=P("src/config.c", "cfg->size", None, "clang-no-member"),
+      c_fewargs=P("src/config.c", "open_config(cfg", None, "clang-too-few-arguments"),
+      c_header=P("include/broken.h", "}", None, "clang-expected-after-struct"),
+      # the link error, the C++ errors, the failing test program
+      link=P("link/main.c", 'printf("%d\\n", frobnicate(3))', None, "ld-undefined-reference"),
+      cxx_push=P("cpp/shapes.cpp", 'push_back("square")', None, "gxx-no-matching-function"),
+      cxx_args=P("cpp/shapes.cpp", "total_area(shapes, 2)", None, "gxx-too-many-arguments"),
+      clx_push=P("cpp/shapes.cpp", 'push_back("square")', None, "clangxx-no-matching-member"),
+      clx_args=P("cpp/shapes.cpp", "total_area(shapes, 2)", None, "clangxx-too-many-arguments"),
+      assert_=P("tests/test_strutil.c", "assert(count_char", None, "c-assertion-failed"),
+      # cppcheck
+      bounds=P("checks/buffer.c", "return scores[10]", "arrayIndexOutOfBounds",
+               "cppcheck-array-index"),
+      leak=P("checks/leak.c", "return NULL;", "memleak", "cppcheck-memleak", nth=2),
+      null=P("checks/null.c", "return *p", "nullPointer", "cppcheck-null-pointer"),
+      uninit_value=P("checks/uninit.c", "return value + 1", "uninitvar", "cppcheck-uninitvar"),
+      uninit_a=P("checks/uninit.c", "return a + 3", "uninitvar", "cppcheck-uninitvar"))
+
+C = "c-app"
+GCC_PARSE = pick(C, "semi", "value", "count", "noret_parse")
+GCC_UTIL = pick(C, "tmp", "implicit", "intconv", "len", "noret_util")
+GCC_CONFIG = pick(C, "member", "fewargs", "noret_size", "noret_load")
+CLANG_PARSE = pick(C, "c_semi", "c_count")
+CLANG_UTIL = pick(C, "c_tmp", "c_implicit", "c_intconv", "c_len")
+CLANG_CONFIG = pick(C, "c_member", "c_fewargs")
+CPPCHECK = pick(C, "bounds", "leak", "null", "uninit_value", "uninit_a")
+CFLAGS = "-Wall -Iinclude"
+
+case("gcc-parse", C, f"gcc {CFLAGS} -c src/parse.c -o /dev/null", "gcc", GCC_PARSE)
+case("gcc-util", C, f"gcc {CFLAGS} -c src/util.c -o /dev/null", "gcc", GCC_UTIL)
+case("gcc-config-notes", C, f"gcc {CFLAGS} -c src/config.c -o /dev/null", "gcc", GCC_CONFIG,
+     notes="a note points at include/config.h (declared here): context, not an error",
+     ctx=["include/config.h"])
+case("gcc-werror", C, f"gcc {CFLAGS} -Werror -c src/util.c -o /dev/null", "gcc", GCC_UTIL,
+     keep_more=["all warnings being treated as errors"],
+     codes=["-Werror=implicit-function-declaration", "-Werror=int-conversion", "-Werror=return-type", "-Werror=unused-variable"])
+case("gcc-color", C, f"gcc -fdiagnostics-color=always {CFLAGS} -c src/config.c -o /dev/null",
+     "gcc", GCC_CONFIG, color=True,
+     ctx=["include/config.h"])
+case("gcc-c-locale", C, f"gcc {CFLAGS} -c src/parse.c -o /dev/null", "gcc", GCC_PARSE,
+     env={"LC_ALL": "C", "LANG": "C"}, notes="C locale: ASCII quotes instead of ‘’")
+case("gcc-absolute", C, f"gcc {CFLAGS} -c {ABS}/c-app/src/util.c -o /dev/null", "gcc", GCC_UTIL)
+case("gcc-all-files", C, f"gcc {CFLAGS} -o /dev/null src/*.c", "gcc",
+     GCC_PARSE + GCC_UTIL + GCC_CONFIG + pick(C, "header"),
+     ctx=["src/legacy.c", "include/config.h"])
+case("gcc-header", C, "gcc -Iinclude -c src/legacy.c -o /dev/null", "gcc", pick(C, "header"),
+     notes="the error is in the header; src/legacy.c is only named in 'In file included from'",
+     ctx=["src/legacy.c"])
+case("gcc-link-error", C, "gcc -g -c link/main.c -o /tmp/deja-corpus/.tmp/main.o && "
+     "gcc -o /tmp/deja-corpus/.tmp/app /tmp/deja-corpus/.tmp/main.o", "gcc", pick(C, "link"),
+     keep_more=["undefined reference to `frobnicate'"])
+case("gcc-warnings-exit0", C, f"gcc {CFLAGS} -c src/strutil.c -o /dev/null -Wextra "
+     "-Wno-unused-parameter && gcc -Wall -Iinclude -fsyntax-only src/main.c", "gcc", expect=0)
+case("gcc-clean", C, f"gcc {CFLAGS} -c src/main.c -o /dev/null", "gcc", expect=0)
+case("cc-config", C, f"cc {CFLAGS} -c src/config.c -o /dev/null", "gcc", GCC_CONFIG, runner="cc",
+     ctx=["include/config.h"])
+case("gxx-templates", C, "g++ -c cpp/shapes.cpp -o /dev/null", "g++", pick(C, "cxx_push", "cxx_args"),
+     notes="notes point into /usr/include/c++: never affected files")
+case("clang-parse", C, f"clang {CFLAGS} -c src/parse.c -o /dev/null", "clang", CLANG_PARSE)
+case("clang-util", C, f"clang {CFLAGS} -c src/util.c -o /dev/null", "clang", CLANG_UTIL)
+case("clang-werror", C, f"clang {CFLAGS} -Werror -c src/util.c -o /dev/null", "clang", CLANG_UTIL)
+case("clang-color", C, f"clang -fcolor-diagnostics {CFLAGS} -c src/config.c -o /dev/null",
+     "clang", CLANG_CONFIG, color=True,
+     ctx=["include/config.h"])
+case("clang-diag-color-always", C,
+     f"clang -fdiagnostics-color=always {CFLAGS} -c src/util.c -o /dev/null", "clang",
+     CLANG_UTIL, color=True)
+case("clang-header", C, "clang -Iinclude -c src/legacy.c -o /dev/null", "clang",
+     pick(C, "c_header"),
+     ctx=["src/legacy.c"])
+case("clang-absolute", C, f"clang {CFLAGS} -c {ABS}/c-app/src/parse.c -o /dev/null", "clang",
+     CLANG_PARSE)
+case("clang-syntax-only-all", C, f"clang {CFLAGS} -fsyntax-only src/*.c", "clang",
+     CLANG_PARSE + CLANG_UTIL + CLANG_CONFIG + pick(C, "c_header"),
+     ctx=["src/legacy.c", "include/config.h"])
+case("clangxx-templates", C, "clang++ -c cpp/shapes.cpp -o /dev/null", "clang++",
+     pick(C, "clx_push", "clx_args"))
+case("clang-clean", C, f"clang {CFLAGS} -c src/main.c -o /dev/null", "clang", expect=0)
+RM = "rm -rf build"
+case("make", C, "make", "make", GCC_PARSE, runner="gcc", pre=RM,
+     notes="make stops at the first object that fails (src/parse.c)",
+     ctx=["Makefile", "src/main.c"])
+case("make-k", C, "make -k", "make", GCC_PARSE + GCC_UTIL + GCC_CONFIG, runner="gcc", pre=RM,
+     ctx=["Makefile", "src/main.c", "include/config.h"])
+case("make-clang", C, "make -k CC=clang", "make", CLANG_PARSE + CLANG_UTIL + CLANG_CONFIG,
+     runner="clang", pre=RM,
+     ctx=["Makefile", "src/main.c", "include/config.h"])
+case("make-from-subdir", C, "make -C .. -k", "make", GCC_PARSE + GCC_UTIL + GCC_CONFIG,
+     runner="gcc", cwd="src", pre=RM,
+     notes="paths are relative to the directory make entered (the project), not to src/",
+     ctx=["Makefile", "src/main.c", "include/config.h"])
+case("make-werror-color", C, "make -k CFLAGS='-Wall -Werror -Iinclude -fdiagnostics-color=always'",
+     "make", GCC_PARSE + GCC_UTIL + GCC_CONFIG, runner="gcc", pre=RM, color=True,
+     ctx=["Makefile", "src/main.c", "include/config.h"],
+     codes=["-Werror=implicit-function-declaration", "-Werror=int-conversion", "-Werror=return-type", "-Werror=unused-variable"])
+case("make-test", C, "make test", "make", pick(C, "assert_"), runner="test program",
+     pre=RM, keep_more=["Assertion"],
+     ctx=["Makefile", "src/strutil.c"])
+case("make-clean-target", C, "make build/main.o", "make", runner="gcc", pre=RM, expect=0)
+case("cppcheck", C, "cppcheck --error-exitcode=1 checks", "cppcheck", CPPCHECK,
+     notes="progress lines name every file checked, clean ones too",
+     ctx=["checks/clean.c"])
+case("cppcheck-quiet", C, "cppcheck -q --error-exitcode=1 checks", "cppcheck", CPPCHECK)
+case("cppcheck-gcc-template", C, "cppcheck -q --template=gcc --error-exitcode=1 checks",
+     "cppcheck", CPPCHECK)
+case("cppcheck-custom-template", C,
+     "cppcheck -q --error-exitcode=1 --template='{file}:{line}:{column}: {severity}: {message} [{id}]' checks",
+     "cppcheck", CPPCHECK)
+case("cppcheck-absolute", C, f"cppcheck -q --error-exitcode=1 {ABS}/c-app/checks/null.c",
+     "cppcheck", pick(C, "null"))
+case("cppcheck-exit0", C, "cppcheck -q checks", "cppcheck", expect=0,
+     notes="findings, but no --error-exitcode: exit 0, not a failure")
+case("cppcheck-clean", C, "cppcheck -q --error-exitcode=1 checks/clean.c", "cppcheck", expect=0)
+
+plant("cmake-app",
+      format=P("tests/test_format.c", "assert(strcmp", None, "ctest-assertion-failed",
+               test="test_format"),
+      parse=P("tests/test_parse.c", "fprintf(stderr", None, "ctest-parse-failed",
+              test="test_parse"),
+      broken=P("src/broken.c", "return b < 0", None, "gcc-expected-before"),
+      broken_unused=P("src/broken.c", "long b = balance", "-Wunused-variable",
+                      "c-unused-variable"))
+K = "cmake-app"
+case("ctest", K, "ctest", "ctest", cwd="build", must_keep=["test_format", "test_parse"],
+     notes="no file named: ctest alone prints test names only")
+case("ctest-output-on-failure", K, "ctest --test-dir build --output-on-failure", "ctest",
+     pick(K, "format", "parse"))
+case("ctest-verbose", K, "cd build && ctest -V -R test_format", "ctest", pick(K, "format"))
+case("ctest-clean", K, "ctest --test-dir build -R balance", "ctest", expect=0)
+case("make-cmake-build", K, "make -C build-broken", "make", pick(K, "broken"), runner="gcc",
+     notes="CMake's makefiles: absolute paths, 'Entering directory', progress lines",
+     ctx=["src/ledger.c"])
+
+# --- Go ----------------------------------------------------------------------------
+
+plant("go-app",
+      unused=P("inventory/report.go", "unused := len", None, "go-declared-not-used"),
+      fmt=P("inventory/stock.go", '"fmt"', None, "go-imported-not-used"),
+      cannot=P("inventory/stock.go", "var count int = parts[1]", None, "go-cannot-use"),
+      undefined=P("inventory/stock.go", "restock(l.Count", None, "go-undefined"),
+      printf=P("vetme/vetme.go", "fmt.Sprintf", "printf", "go-vet-printf"),
+      assign=P("vetme/vetme.go", "n = n", "assign", "go-vet-self-assignment"),
+      add=P("calc/calc_test.go", "Add(2, 2) = %d", None, "go-test-add-want", test="TestAdd"),
+      percent=P("calc/calc_test.go", "Percent(%d, %d)", None, "go-test-percent-want",
+                test="TestPercent"),
+      divide=P("calc/calc_test.go", "Divide(1, 0)", None, "go-test-panic-divide-by-zero",
+               test="TestDivideByZero", also=(("calc/calc.go", "return a / b"),)))
+G = "go-app"
+GO_BUILD = pick(G, "unused", "fmt", "cannot", "undefined")
+GO_VET = pick(G, "printf", "assign")
+GO_TEST = pick(G, "add", "percent", "divide")
+CLEANTEST = "go clean -testcache"
+case("go-build", G, "go build ./...", "go build", GO_BUILD)
+case("go-build-package", G, "go build ./inventory", "go build", GO_BUILD)
+case("go-build-subdir", G, "go build .", "go build", GO_BUILD, cwd="inventory",
+     notes="run in inventory/: paths are ./stock.go, relative to it")
+case("go-vet", G, "go vet ./vetme ./calc ./text", "go vet", GO_VET)
+case("go-vet-all", G, "go vet ./...", "go vet", pick(G, "unused") + GO_VET,
+     notes="inventory does not compile: vet reports its first type error")
+case("go-vet-clean", G, "go vet ./text", "go vet", expect=0)
+case("go-test", G, "go test ./calc ./text", "go test", GO_TEST, pre=CLEANTEST,
+     notes="test output names files by base name (calc_test.go), relative to the package")
+case("go-test-all", G, "go test ./...", "go test", GO_BUILD + pick(G, "printf") + GO_TEST,
+     pre=CLEANTEST, notes="go test runs part of vet first: vetme fails on its printf")
+case("go-test-verbose", G, "go test -v ./calc", "go test", GO_TEST, pre=CLEANTEST)
+case("go-test-run", G, "go test -run 'TestAdd|TestPercent' ./calc", "go test",
+     pick(G, "add", "percent"), pre=CLEANTEST)
+case("go-test-json", G, "go test -json ./calc", "go test", GO_TEST, pre=CLEANTEST)
+case("go-test-subdir", G, "go test .", "go test", GO_TEST, cwd="calc", pre=CLEANTEST)
+case("go-test-clean", G, "go test ./text", "go test", pre=CLEANTEST, expect=0)
+case("go-build-clean", G, "go build ./calc ./text ./vetme", "go build", expect=0)
+
+# --- Rust --------------------------------------------------------------------------
+
+plant("rust-broken",
+      count=P("src/main.rs", "let count: u32", "E0308", "rust-mismatched-types"),
+      totl=P("src/main.rs", "sum + totl", "E0425", "rust-cannot-find-value"),
+      margin=P("src/main.rs", "let unused_margin", "unused_variables", "rust-unused-variable"),
+      qty=P("src/parse.rs", "let n: u32 = text.trim()", "E0308", "rust-mismatched-types"),
+      lenght=P("src/parse.rs", "parts.lenght()", "E0599", "rust-no-method"))
+R = "rust-broken"
+RUST_ALL = every(R)
+CLEAN_TARGET = "rm -rf target"
+case("cargo-build", R, "cargo build", "cargo build", RUST_ALL, pre=CLEAN_TARGET)
+case("cargo-build-color", R, "cargo build --color=always", "cargo build", RUST_ALL,
+     pre=CLEAN_TARGET, color=True)
+case("cargo-build-json", R, "cargo build --message-format=json", "cargo build", RUST_ALL,
+     pre=CLEAN_TARGET, notes="one JSON object per line; rendered text inside",
+     ctx=["Cargo.toml"])
+case("cargo-build-short", R, "cargo build --message-format=short", "cargo build", RUST_ALL,
+     pre=CLEAN_TARGET,
+     codes=["E0308", "E0425", "E0599"])
+case("cargo-check", R, "cargo check", "cargo check", RUST_ALL, pre=CLEAN_TARGET)
+case("cargo-check-json-ansi", R, "cargo check --message-format=json-diagnostic-rendered-ansi",
+     "cargo check", RUST_ALL, pre=CLEAN_TARGET, color=True,
+     ctx=["Cargo.toml"])
+case("cargo-test-compile-error", R, "cargo test", "cargo test", RUST_ALL, pre=CLEAN_TARGET)
+case("cargo-build-subdir", R, "cargo build", "cargo build", RUST_ALL, cwd="src",
+     pre=CLEAN_TARGET, notes="run from src/: cargo prints paths relative to the package root")
+case("rustc", R, "rustc --edition 2021 src/main.rs -o /tmp/deja-corpus/.tmp/rb", "rustc",
+     RUST_ALL)
+case("rustc-json", R, "rustc --edition 2021 --error-format=json src/main.rs -o "
+     "/tmp/deja-corpus/.tmp/rb", "rustc", RUST_ALL)
+case("rustc-short", R, "rustc --edition 2021 --error-format=short src/main.rs -o "
+     "/tmp/deja-corpus/.tmp/rb", "rustc", RUST_ALL,
+     codes=["E0308", "E0425", "E0599"])
+
+plant("rust-app",
+      add=P("src/lib.rs", "assert_eq!(add(2, 2), 4)", None, "rust-test-assert-eq",
+            test="tests::adds_two_numbers"),
+      neg=P("src/lib.rs", "assert_eq!(add(-1, -1), -2)", None, "rust-test-assert-eq",
+            test="tests::adds_negatives"),
+      unwrap=P("src/lib.rs", 'parse_qty("seven").unwrap()', None, "rust-test-unwrap-none",
+               test="tests::parses_a_quantity"),
+      word=P("src/lib.rs", "first_word(\"hello world\")", None, "rust-test-assert-message",
+             test="tests::first_word_of_a_title"),
+      needless=P("src/lib.rs", "return v.len() == 0", "clippy::needless_return",
+                 "clippy-needless-return"),
+      ptr=P("src/lib.rs", "pub fn is_empty_list", "clippy::ptr_arg", "clippy-ptr-arg"),
+      lenzero=P("src/lib.rs", "return v.len() == 0", "clippy::len_zero", "clippy-len-zero"))
+RA = "rust-app"
+RUST_TESTS = pick(RA, "add", "neg", "unwrap", "word")
+CLIPPY = pick(RA, "needless", "ptr", "lenzero")
+case("cargo-test", RA, "cargo test", "cargo test", RUST_TESTS, pre=CLEAN_TARGET)
+case("cargo-test-color", RA, "cargo test --color=always", "cargo test", RUST_TESTS,
+     pre=CLEAN_TARGET, color=True)
+case("cargo-test-backtrace", RA, "cargo test -q", "cargo test", RUST_TESTS,
+     env={"RUST_BACKTRACE": "1"}, notes="RUST_BACKTRACE=1: frames in the standard library too")
+case("cargo-test-filter", RA, "cargo test adds", "cargo test", pick(RA, "add", "neg"))
+case("cargo-test-json", RA, "cargo test --message-format=json", "cargo test", RUST_TESTS,
+     notes="JSON for the build messages, the test harness's text for the tests",
+     ctx=["Cargo.toml", "src/main.rs"])
+case("cargo-test-one-thread", RA, "cargo test -- --test-threads=1", "cargo test", RUST_TESTS)
+case("cargo-clippy", RA, "cargo clippy -- -D warnings", "cargo clippy", CLIPPY,
+     pre=CLEAN_TARGET)
+case("cargo-clippy-json", RA, "cargo clippy --message-format=json -- -D warnings",
+     "cargo clippy", CLIPPY, pre=CLEAN_TARGET,
+     ctx=["Cargo.toml"])
+case("cargo-build-clean", RA, "cargo build", "cargo build", pre=CLEAN_TARGET, expect=0)
+case("cargo-test-clean", RA, "cargo test empty_list", "cargo test", expect=0)
+
+plant("rust-ws", label=P("crates/core/src/lib.rs", "let label: String = total", "E0308",
+                         "rust-mismatched-types"))
+case("cargo-workspace", "rust-ws", "cargo build", "cargo build", every("rust-ws"),
+     pre=CLEAN_TARGET)
+case("cargo-workspace-member-dir", "rust-ws", "cargo build", "cargo build", every("rust-ws"),
+     cwd="crates/cli", pre=CLEAN_TARGET,
+     notes="run in crates/cli: paths are relative to the workspace root, not to the cwd")
+case("cargo-workspace-cd", "rust-ws", "cd crates/core && cargo check --message-format=short",
+     "cargo check", every("rust-ws"), pre=CLEAN_TARGET)
+
+# --- shellcheck ----------------------------------------------------------------------
+
+plant("sh-app",
+      backup=P("scripts/backup.sh", "tar -czf $dest", "SC2086", "shellcheck-sc2086"),
+      unused=P("scripts/deploy.sh", "unused_flag=yes", "SC2034", "shellcheck-sc2034"),
+      cd=P("scripts/deploy.sh", "cd $target", "SC2086", "shellcheck-sc2086"),
+      cp=P("scripts/deploy.sh", "cp -r build/*", "SC2086", "shellcheck-sc2086"),
+      rm=P("scripts/deploy.sh", "rm -rf $(ls", "SC2046", "shellcheck-sc2046"),
+      export=P("scripts/env.sh", "export BUILD_ID", "SC2155", "shellcheck-sc2155"),
+      run=P("bin/run", "http.server $port", "SC2086", "shellcheck-sc2086"))
+S = "sh-app"
+SH_SCRIPTS = under(S, "scripts/")
+case("shellcheck", S, "shellcheck scripts/*.sh", "shellcheck", SH_SCRIPTS)
+case("shellcheck-color", S, "shellcheck --color=always scripts/*.sh", "shellcheck", SH_SCRIPTS,
+     color=True)
+case("shellcheck-gcc", S, "shellcheck -f gcc scripts/*.sh", "shellcheck", SH_SCRIPTS)
+case("shellcheck-gcc-no-extension", S, "shellcheck -f gcc bin/run", "shellcheck",
+     pick(S, "run"), notes="a script without an extension")
+case("shellcheck-tty-no-extension", S, "shellcheck bin/run scripts/backup.sh", "shellcheck",
+     pick(S, "run", "backup"))
+case("shellcheck-absolute", S, f"shellcheck {ABS}/sh-app/scripts/deploy.sh", "shellcheck",
+     pick(S, "unused", "cd", "cp", "rm"))
+case("shellcheck-subdir-gcc", S, "shellcheck -f gcc *.sh", "shellcheck", SH_SCRIPTS,
+     cwd="scripts")
+case("shellcheck-json1", S, "shellcheck -f json1 scripts/deploy.sh scripts/env.sh",
+     "shellcheck", pick(S, "unused", "cd", "cp", "rm", "export"))
+case("shellcheck-severity-error", S, "shellcheck -S error scripts/*.sh", "shellcheck", expect=0,
+     notes="only warnings and notes, below -S error: exit 0")
+case("shellcheck-clean", S, "shellcheck scripts/ok.sh", "shellcheck", expect=0)
+
+# --- commands that are not checks --------------------------------------------------------
+
+X = "misc"
+NV = dict(verification=False)
+case("ls-missing", X, "ls src/missing.js", "ls", **NV)
+case("cat-missing", X, "cat src/nothere.js", "cat", **NV)
+case("git-checkout-missing", X, "git checkout no-such-branch", "git", **NV)
+case("git-show-bad-rev", X, "git show HEAD~5:src/index.js", "git", **NV)
+case("grep-no-match", X, "grep -rn TODO src", "grep", **NV)
+case("node-script-crash", X, "node scripts/build.js", "node", **NV,
+     notes="a stack trace with project files, but node running a script is not a check")
+case("npm-run-build-crash", X, "npm run build", "npm run build", **NV)
+case("npm-start-crash", X, "npm start", "npm start", **NV)
+case("python-script-crash", X, "python3 scripts/migrate.py", "python3", **NV)
+case("command-not-found", X, "docker compose up -d", "docker", **NV)
+case("cp-missing", X, "cp dist/app.js /srv/www/", "cp", **NV)
+case("curl-refused", X, "curl -sS http://127.0.0.1:9/health", "curl", **NV)
+case("mkdir-exists", X, "mkdir src", "mkdir", **NV)
