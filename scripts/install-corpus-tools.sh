@@ -1,9 +1,10 @@
 #!/bin/sh
 # install-corpus-tools.sh - install the real tools that tests/corpus/generate.sh
-# runs to regenerate the corpus, on Debian 12: Go, pytest, mypy, flake8, pylint,
-# shellcheck, cppcheck, cmake (ctest), gcc, clang, make, and cargo/rustc unless
-# a cargo is already on PATH (rustup's, say); then the pinned npm tools of
-# tests/tools/ (eslint, tsc, jest, vitest, mocha: install-test-tools.sh).
+# runs to regenerate the corpus, on Debian 12: Go, pytest, mypy, flake8,
+# pylint, ShellCheck, cppcheck, cmake (ctest), gcc, clang, make, and
+# cargo/rustc unless a cargo is already on PATH (rustup's, say); then the
+# pinned npm tools of tests/tools/ (eslint, tsc, jest, vitest, mocha:
+# install-test-tools.sh).
 #
 # Only regenerating the corpus needs these: checking it (tests/corpus/check.sh,
 # part of the test suite) needs only python3, git and build/deja.

@@ -99,9 +99,10 @@ static size_t utf8_cut(const char *s, size_t len, size_t max)
 }
 
 /*
- * The error summary: the interesting lines first (in output order), then
- * the other tail lines while there is room; at most DEJA_SUMMARY_MAX bytes,
- * the chosen lines shown in output order, each once.
+ * The error summary: the lines that say what failed first, then the other
+ * interesting lines, then the other tail lines while there is room; at
+ * most DEJA_SUMMARY_MAX bytes, the chosen lines shown in output order, each
+ * once.
  */
 static int build_summary(char **out, const char *text, size_t len, const deja_pathctx *pc)
 {
@@ -131,12 +132,14 @@ static int build_summary(char **out, const char *text, size_t len, const deja_pa
 	}
 	if (lines.count && !(chosen = calloc(lines.count, 1)))
 		goto out;
-	for (int pass = 0; pass < 2; pass++)
+	/* the lines that say what failed, then the lines around them, then
+	 * the rest of the tail, while there is room */
+	for (int rank = 2; rank >= 0; rank--)
 		for (size_t i = 0; i < lines.count; i++) {
 			size_t n = strlen(lines.items[i]);
-			int interesting = deja_line_is_interesting(lines.items[i], n);
 
-			if ((pass == 0) != (interesting != 0) || used + n + 1 > DEJA_SUMMARY_MAX + 1)
+			if (chosen[i] || deja_line_rank(lines.items[i], n) != rank ||
+			    used + n + 1 > DEJA_SUMMARY_MAX + 1)
 				continue;
 			chosen[i] = 1;
 			used += n + 1;

@@ -134,6 +134,7 @@ enum {
 	K_ERROR, K_FAIL, K_EXCEPTION, K_EXPECTED, K_RECEIVED, K_ASSERT, K_PANIC, K_TRACEBACK,
 	K_FATAL, K_WARNING, K_NOTOK, K_UNDEFREF, K_CROSS, K_HEAVYX, K_BULLET, K_TIMES,
 	K_BALLOTX, K_NKEYWORDS,
+	K_SPLINE = 29, /* shellcheck's "In x.sh line 3:" */
 	K_PYLINE = 30, /* Python's File "x.py", line 3 */
 	K_LOC = 31     /* name.ext:12 or name.ext(12,3) */
 };
@@ -163,6 +164,7 @@ static const uint32_t first_byte[256] = {
 	[':'] = B(K_LOC),
 	['('] = B(K_LOC),
 	['"'] = B(K_PYLINE),
+	[' '] = B(K_SPLINE),
 };
 
 static const uint32_t second_byte[256] = {
@@ -179,6 +181,7 @@ static const uint32_t second_byte[256] = {
 	['4'] = B(K_LOC), ['5'] = B(K_LOC), ['6'] = B(K_LOC), ['7'] = B(K_LOC),
 	['8'] = B(K_LOC), ['9'] = B(K_LOC),
 	[','] = B(K_PYLINE),
+	['l'] = B(K_SPLINE),
 };
 
 /* At s[i], ':' or '(' then a digit: is the token before it a file name? */
@@ -215,6 +218,9 @@ static int scan_interesting(const char *s, size_t len)
 			return 1;
 		if ((m & B(K_PYLINE)) && word_at(s, len, i, "\", line "))
 			return 1;
+		if ((m & B(K_SPLINE)) && word_at(s, len, i, " line ") && i + 6 < len &&
+		    s[i + 6] >= '0' && s[i + 6] <= '9')
+			return 1;
 		m &= B(K_NKEYWORDS) - 1;
 		while (m) {
 			int k = __builtin_ctz(m);
@@ -233,6 +239,24 @@ static int scan_interesting(const char *s, size_t len)
 int deja_line_is_interesting(const char *s, size_t len)
 {
 	return scan_interesting(s, len) || is_path_line(s, len);
+}
+
+int deja_line_rank(const char *s, size_t len)
+{
+	/* the words that say something failed, as opposed to the lines
+	 * around a failure (locations, expected/received, warnings) */
+	static const int strong[] = { K_ERROR, K_FAIL, K_EXCEPTION, K_ASSERT, K_PANIC,
+				      K_FATAL, K_NOTOK, K_UNDEFREF, K_CROSS, K_HEAVYX,
+				      K_BULLET, K_TIMES, K_BALLOTX };
+
+	if (!deja_line_is_interesting(s, len))
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		for (size_t k = 0; k < sizeof(strong) / sizeof(strong[0]); k++)
+			if (ascii_lower(s[i]) == keywords[strong[k]][0] &&
+			    word_at(s, len, i, keywords[strong[k]]))
+				return 2;
+	return 1;
 }
 
 static int keep_line(deja_capture *c, const char *s, size_t len, uint64_t lineno)

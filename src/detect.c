@@ -85,6 +85,7 @@ static const deja_pattern builtins[] = {
 	{ "cargo build", NULL, ANALYSIS, 0 },
 	{ "cargo check", NULL, ANALYSIS, 0 },
 	{ "cargo clippy", NULL, ANALYSIS, 0 },
+	{ "rustc", NULL, ANALYSIS, 0 },
 	/* C and C++, shell */
 	{ "gcc", NULL, ANALYSIS, 0 },
 	{ "g++", NULL, ANALYSIS, 0 },

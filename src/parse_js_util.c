@@ -317,7 +317,7 @@ int deja_js_failure_frame(deja_js_failure *f, const deja_pathctx *pc, const deja
 	if (memchr(f->scratch.ptr, '\t', f->scratch.len) ||
 	    !deja_path_relativize(&rel, pc, f->scratch.ptr, f->scratch.len))
 		goto out;
-	if (!memchr(fr->fn, '\t', fr->fn_len))
+	if (fr->fn && !memchr(fr->fn, '\t', fr->fn_len))
 		deja_buf_put(&e, fr->fn, fr->fn_len);
 	deja_buf_printf(&e, "\t%s\t%ld\t%ld", f->scratch.ptr, fr->line, fr->column);
 	if ((rc = deja_buf_status(&e)) < 0 || (rc = deja_strlist_add(&f->frames, e.ptr, e.len)) < 0)

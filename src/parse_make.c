@@ -108,8 +108,18 @@ static int flush_segment(state *st)
 	if (rc >= 0 && st->diags->count + st->diags->dropped == before &&
 	    st->files->count == files)
 		rc = deja_parse_generic(&sub, st->diags, st->files);
+	/* the same bounds as the make parser's own diagnostics, whoever read them */
+	for (size_t i = before < st->diags->count ? before : st->diags->count;
+	     i < st->diags->count; i++) {
+		deja_diag *d = &st->diags->items[i];
+
+		if (d->message)
+			d->message[deja_pu_cut(d->message, strlen(d->message), DEJA_PU_TEXT_MAX)] = '\0';
+		if (d->test)
+			d->test[deja_pu_cut(d->test, strlen(d->test), DEJA_PU_TEXT_MAX)] = '\0';
+	}
 	deja_buf_clear(&st->seg);
-	return rc;
+	return rc < 0 ? rc : 0;
 }
 
 static int set_dir(state *st)

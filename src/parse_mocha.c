@@ -171,6 +171,9 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 	deja_js_failure_release(&f);
 	deja_js_lines_release(&it);
 	deja_buf_release(&title);
+	/* --reporter tap: node's runner speaks TAP too */
+	if (rc >= 0 && state == BEFORE)
+		return deja_parser_node_test.parse(in, diags, files);
 	return rc < 0 ? rc : 0;
 }
 

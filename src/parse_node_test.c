@@ -163,6 +163,29 @@ static int error_text(reading *r, const char *t, size_t tl)
 	return 0;
 }
 
+/* "key: value" or "key:" of node's YAML block */
+static int yaml_key(const char *t, size_t tl)
+{
+	size_t i = 0;
+
+	while (i < tl && ((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= 'A' && t[i] <= 'Z') || t[i] == '_'))
+		i++;
+	return i && i < tl && t[i] == ':' && (i + 1 == tl || t[i + 1] == ' ');
+}
+
+/* "AssertionError [ERR_ASSERTION]: x", "TypeError: x" */
+static int error_class(const char *t, size_t tl)
+{
+	size_t i = 0;
+
+	while (i < tl && ((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= 'A' && t[i] <= 'Z') ||
+			  is_digit(t[i]) || t[i] == '_' || t[i] == '$' || t[i] == '.'))
+		i++;
+	if (i < 5 || i >= tl || (t[i] != ':' && t[i] != ' '))
+		return 0;
+	return !memcmp(t + i - 5, "Error", 5) || (i >= 9 && !memcmp(t + i - 9, "Exception", 9));
+}
+
 /* Done with a test: a diagnostic unless it is a parent or a todo. */
 static int finish(reading *r, const deja_pathctx *pc, deja_diags *diags, deja_strlist *files,
 		  pending *p)
@@ -234,6 +257,8 @@ static int tap_result(const char *s, size_t len, size_t *indent, const char **na
 		j++;
 	if (deja_js_starts(s + j, len - j, " - "))
 		j += 3;
+	else
+		j += deja_js_indent(s + j, len - j); /* mocha: "not ok 2 title" */
 	*name = s + j;
 	*name_len = len - j;
 	*todo = 0;
@@ -322,6 +347,8 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 			const char *v;
 			size_t vl;
 
+			if (tl == 3 && !memcmp(t, "---", 3))
+				continue;
 			if (tl == 3 && !memcmp(t, "...", 3)) {
 				if ((rc = finish(&r, in->pc, diags, files, &p)) < 0)
 					break;
@@ -339,7 +366,15 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 				continue;
 			}
 			r.key = 0;
-			if (i == r.block_indent && memchr(t, ':', tl)) {
+			/* mocha's TAP reporter: the message, then "Error: message"
+			 * and the stack, without YAML */
+			if (error_class(t, tl)) {
+				deja_buf_clear(&r.error);
+				if ((rc = error_text(&r, t, tl)) < 0)
+					break;
+				continue;
+			}
+			if (i == r.block_indent && yaml_key(t, tl)) {
 				const char *colon = memchr(t, ':', tl);
 				size_t kl = (size_t)(colon - t);
 
@@ -384,8 +419,13 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 				continue;
 			}
 			/* the filtered text lacks "stack: |-": frames stand alone */
-			if (i > r.block_indent && deja_js_parse_frame(s, len, 0, &fr) &&
-			    (rc = deja_js_failure_frame(&r.f, in->pc, &fr)) < 0)
+			if (i >= r.block_indent && deja_js_parse_frame(s, len, 0, &fr)) {
+				if ((rc = deja_js_failure_frame(&r.f, in->pc, &fr)) < 0)
+					break;
+				continue;
+			}
+			if (i >= r.block_indent && (!r.error.len || r.error_more) &&
+			    (rc = error_text(&r, t, tl)) < 0)
 				break;
 			continue;
 		}

@@ -42,6 +42,7 @@ typedef struct state {
 	int block;           /* BLOCK_* of the last "=== title ===" banner */
 	int captured;        /* inside "--- Captured stdout call ---" */
 	int in_e;            /* the previous line was an "E   " line */
+	int fresh;           /* native style: frames seen, not yet their exception */
 	deja_buf fn;         /* long style: the last "def fn(" of the current entry */
 } state;
 
@@ -196,8 +197,10 @@ static int section_line(state *st, section *sec, const char *s, size_t len)
 		deja_pu_trim(&rest, &rlen);
 		return set_exception(sec, rest, rlen);
 	}
-	if (deja_pu_py_frame(s, len, &file, &flen, &line, &fn, &fnlen))
+	if (deja_pu_py_frame(s, len, &file, &flen, &line, &fn, &fnlen)) {
+		st->fresh = 1;
 		return deja_pu_frames_add(&sec->frames, fn, fnlen, file, flen, line);
+	}
 	ind = deja_pu_indent(s, len);
 	if (ind >= 4 && (deja_pu_starts(s + ind, len - ind, "def ") ||
 			 deja_pu_starts(s + ind, len - ind, "async def "))) {
@@ -235,12 +238,13 @@ static int section_line(state *st, section *sec, const char *s, size_t len)
 		deja_buf_clear(&st->fn);
 		return rc;
 	}
-	/* native style: the exception after the frames, unindented */
-	if (ind == 0 && sec->frames.fn.count) {
+	/* native style: the exception right after the frames, unindented */
+	if (ind == 0 && st->fresh) {
 		const char *m;
 		size_t ml;
 
-		if (deja_pu_py_exception(s, len, &m, &ml))
+		st->fresh = 0;
+		if (deja_pu_py_exception_any(s, len, &m, &ml))
 			return set_exception(sec, s, len);
 	}
 	if (deja_pu_starts(s, len, "_ _ _"))
@@ -465,7 +469,7 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 			continue;
 		if (header(s, len, &t, &tlen)) {
 			st.captured = 0;
-			st.in_e = 0;
+			st.in_e = st.fresh = 0;
 			deja_buf_clear(&st.fn);
 			if (!(cur = section_new(&st, t, tlen, st.block == BLOCK_ERRORS)) &&
 			    st.nsec < MAX_KEPT) {

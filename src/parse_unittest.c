@@ -23,6 +23,7 @@
 typedef struct block {
 	int open;            /* a FAIL/ERROR header was seen */
 	int dashes;          /* the "-----" line under the header was seen */
+	int fresh;           /* frames seen, not yet their exception */
 	deja_buf test, method;
 	deja_pu_frames frames;
 	deja_buf type, msg;
@@ -69,7 +70,7 @@ static int header(const char *s, size_t len, size_t *name, size_t *name_len, siz
 
 static void block_reset(block *b)
 {
-	b->open = b->dashes = 0;
+	b->open = b->dashes = b->fresh = 0;
 	deja_buf_clear(&b->test);
 	deja_buf_clear(&b->method);
 	deja_buf_clear(&b->type);
@@ -146,9 +147,14 @@ static int block_line(block *b, const char *s, size_t len)
 		deja_pu_frames_clear(&b->frames);
 		return 0;
 	}
-	if (deja_pu_py_frame(s, len, &file, &flen, &line, &fn, &fnlen))
+	if (deja_pu_py_frame(s, len, &file, &flen, &line, &fn, &fnlen)) {
+		b->fresh = 1;
 		return deja_pu_frames_add(&b->frames, fn, fnlen, file, flen, line);
-	if (len && s[0] != ' ' && (tl = deja_pu_py_exception(s, len, &msg, &mlen))) {
+	}
+	if (len && s[0] != ' ' &&
+	    ((tl = deja_pu_py_exception(s, len, &msg, &mlen)) ||
+	     (b->fresh && (tl = deja_pu_py_exception_any(s, len, &msg, &mlen))))) {
+		b->fresh = 0;
 		deja_buf_clear(&b->type);
 		deja_buf_clear(&b->msg);
 		deja_buf_put(&b->type, s, tl);

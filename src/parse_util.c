@@ -432,7 +432,8 @@ static int is_ident(char c, int first)
 	       (!first && (deja_pu_is_digit(c) || c == '.'));
 }
 
-size_t deja_pu_py_exception(const char *s, size_t len, const char **msg, size_t *msg_len)
+static size_t py_exception(const char *s, size_t len, const char **msg, size_t *msg_len,
+			   int strict)
 {
 	static const char *const tails[] = {
 		"Error", "Exception", "Warning", "Exit", "Interrupt", "Iteration", "Failed",
@@ -450,12 +451,19 @@ size_t deja_pu_py_exception(const char *s, size_t len, const char **msg, size_t 
 	}
 	if (i < len && !(s[i] == ':' && (i + 1 == len || s[i + 1] == ' ')))
 		return 0;
-	if (last >= i || s[last] < 'A' || s[last] > 'Z')
+	if (last >= i)
 		return 0;
-	for (size_t k = 0; k < sizeof(tails) / sizeof(tails[0]) && !ok; k++)
-		ok = deja_pu_ends(s + last, i - last, tails[k]);
-	if (!ok)
+	if (strict) {
+		if (s[last] < 'A' || s[last] > 'Z')
+			return 0;
+		for (size_t k = 0; k < sizeof(tails) / sizeof(tails[0]) && !ok; k++)
+			ok = deja_pu_ends(s + last, i - last, tails[k]);
+		if (!ok)
+			return 0;
+	} else if (i + 1 == len) {
+		/* "Traceback:", "Hint:" */
 		return 0;
+	}
 	*msg = s + i;
 	*msg_len = len - i;
 	if (*msg_len) {
@@ -488,6 +496,16 @@ int deja_pu_py_emit(deja_diags *diags, deja_strlist *files, const deja_pathctx *
 	if (f->test && *f->test && (rc = deja_pu_set_test(d, f->test, strlen(f->test))) < 0)
 		return rc;
 	return f->frames ? deja_pu_frames_attach(d, f->frames, pc, 1) : 0;
+}
+
+size_t deja_pu_py_exception(const char *s, size_t len, const char **msg, size_t *msg_len)
+{
+	return py_exception(s, len, msg, msg_len, 1);
+}
+
+size_t deja_pu_py_exception_any(const char *s, size_t len, const char **msg, size_t *msg_len)
+{
+	return py_exception(s, len, msg, msg_len, 0);
 }
 
 int deja_pu_any_line(const char *text, size_t len, int (*fn)(const char *, size_t))

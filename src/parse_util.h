@@ -142,6 +142,10 @@ int deja_pu_py_frame(const char *s, size_t len, const char **file, size_t *file_
 /* An exception line, "ValueError: msg" or "pkg.Error": returns the length
  * of the type name (0 when the line is not one); *msg is what follows. */
 size_t deja_pu_py_exception(const char *s, size_t len, const char **msg, size_t *msg_len);
+/* The same without the naming rules (socket.gaierror, module-level
+ * exceptions named in lowercase): for the line right after a traceback's
+ * frames, where nothing else can stand. */
+size_t deja_pu_py_exception_any(const char *s, size_t len, const char **msg, size_t *msg_len);
 
 /*
  * One diagnostic for a Python failure: located at the innermost frame

@@ -27,23 +27,6 @@ static void put_literal(deja_buf *out, char c)
 	deja_buf_putc(out, c);
 }
 
-/* Quoted values that name a type rather than a value: the type is part of
- * the error ("'string' is not assignable to 'number'"). */
-static int is_primitive_type(const char *s, size_t len)
-{
-	static const char *const names[] = {
-		"string", "number", "boolean", "null", "undefined", "any", "unknown", "never",
-		"object", "void", "bigint", "symbol", "int", "float", "str", "bool", "None",
-		"list", "dict", "tuple", "bytes", "usize", "isize", "i32", "i64", "u8", "u32",
-		"u64", "f32", "f64", "String", "&str", "char", "double", "long",
-	};
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strlen(names[i]) == len && !memcmp(names[i], s, len))
-			return 1;
-	return 0;
-}
-
 /* Length of a match at s of the given shape, or 0. */
 static size_t match_quoted(const char *s, size_t len, char *q)
 {
@@ -220,6 +203,8 @@ static size_t match_tmp(const char *s, size_t len)
 	return 0;
 }
 
+#define QUOTED "(?#str)(?:'[^']*'|\"[^\"]*\"|`[^`]*`|\xe2\x80\x98.*?\xe2\x80\x99)"
+
 int deja_message_pattern(deja_buf *out, const char *s, size_t len)
 {
 	size_t i = 0;
@@ -237,20 +222,9 @@ int deja_message_pattern(deja_buf *out, const char *s, size_t len)
 			continue;
 		}
 		if (boundary && (n = match_quoted(s + i, len - i, &q)) > 0) {
-			size_t inner = q ? 1 : 3, tail = q ? 1 : 3;
-
-			if (is_primitive_type(s + i + inner, n - inner - tail)) {
-				for (size_t k = 0; k < n; k++)
-					put_literal(out, s[i + k]);
-			} else if (q == '\'') {
-				deja_buf_puts(out, "(?#str)'[^']*'");
-			} else if (q == '"') {
-				deja_buf_puts(out, "(?#str)\"[^\"]*\"");
-			} else if (q == '`') {
-				deja_buf_puts(out, "(?#str)`[^`]*`");
-			} else {
-				deja_buf_puts(out, "(?#str)\xe2\x80\x98.*?\xe2\x80\x99");
-			}
+			/* one placeholder for every quoting style: gcc's curly
+			 * quotes and a shell's straight ones name the same thing */
+			deja_buf_puts(out, QUOTED);
 			i += n;
 			continue;
 		}
@@ -290,8 +264,15 @@ int deja_message_pattern(deja_buf *out, const char *s, size_t len)
 			continue;
 		}
 		if (boundary && (n = match_number(s + i, len - i)) > 0) {
-			deja_buf_puts(out, "(?#num)[0-9.]+");
+			deja_buf_puts(out, "(?#num)[-+]?[0-9.]+");
 			i += n;
+			continue;
+		}
+		/* a sign belongs to the number after it: -1 and +0 are numbers */
+		if (boundary && (s[i] == '-' || s[i] == '+') && i + 1 < len && is_digit(s[i + 1]) &&
+		    (n = match_number(s + i + 1, len - i - 1)) > 0) {
+			deja_buf_puts(out, "(?#num)[-+]?[0-9.]+");
+			i += n + 1;
 			continue;
 		}
 		put_literal(out, s[i]);
@@ -340,10 +321,12 @@ char *deja_error_type(const deja_diag *d, const char *tool)
 		deja_buf_puts(&b, "expect.");
 		deja_buf_put(&b, m + 2, k - 2);
 	} else if (strstr(d->message ? d->message : "", "panic")) {
-		deja_buf_printf(&b, "%s:panic", tool && *tool ? tool : "error");
+		deja_buf_puts(&b, "panic");
 	} else {
-		deja_buf_printf(&b, "%s:%s", tool && *tool ? tool : "error",
-				d->test ? "test-failure" : (d->severity ? d->severity : "error"));
+		/* no code, no class: the kind of failure.  Not the tool: gcc's
+		 * error is the same error when make runs gcc. */
+		(void)tool;
+		deja_buf_puts(&b, d->test ? "test-failure" : (d->severity ? d->severity : "error"));
 	}
 	if (deja_buf_status(&b) < 0)
 		return NULL;

@@ -67,4 +67,9 @@ int deja_ansi_strip_line(deja_buf *out, const char *line, size_t len);
  * line number. */
 int deja_line_is_interesting(const char *line, size_t len);
 
+/* For the summary: 2 when the line says something failed (error, fail,
+ * exception, assert, panic, ✕, ● ...), 1 when it is otherwise interesting
+ * (a location, expected/received, a warning), 0 otherwise. */
+int deja_line_rank(const char *line, size_t len);
+
 #endif

@@ -20,6 +20,7 @@ CASES = os.path.join(HERE, "cases")
 PROJECTS = os.path.join(HERE, "projects")
 ROOT = "/tmp/deja-corpus"   # where generate.sh ran the projects: absolute paths point there
 
+NOT_A_CHECK = "(not a check: ls, git, node ...)"
 BARS = {"recall": 0.98, "precision": 0.95, "with_file": 0.99, "collisions": 0}
 
 # External samples: the command deja is told for each tool (any command that
@@ -236,7 +237,7 @@ def run_corpus(env):
     sig_tools = defaultdict(set)
     have_signatures = False
     for c, (res, err) in zip(cases, results):
-        tool = c["tool"]
+        tool = c["tool"] if c["verification"] else NOT_A_CHECK
         st = per_tool[tool]
         st["cases"] += 1
         want_failed = c["verification"] and c["exit_code"] != 0
@@ -268,9 +269,13 @@ def run_corpus(env):
             st["keep_cases_all"] += len(kept) == len(c["must_keep"])
             lost = [k for k in c["must_keep"] if k not in summary]
             if lost:
-                problems[tool].append(f"`{c['id']}`: summary lacks {', '.join(repr(k) for k in lost)}")
+                problems[tool].append(f"`{c['id']}`: summary lacks "
+                                      + ", ".join(repr(k) for k in lost))
             errs = res.get("errors") or []
             seen_codes = {norm_code(e.get("code")) for e in errs if e.get("code")}
+            for sg in res.get("signatures") or []:   # a test's exception class
+                if isinstance(sg, dict) and sg.get("error_type"):
+                    seen_codes.add(norm_code(sg["error_type"]))
             for code in c["error_codes"]:
                 st["codes_total"] += 1
                 st["codes_found"] += any(codes_compatible(code, s) and s for s in seen_codes)
@@ -326,6 +331,10 @@ def truth_paths(c, text=None):
     return out
 
 
+def base(p):
+    return p.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+
+
 def run_external(env):
     """Per tool stats on the external samples, and the tools not scored."""
     per_tool = defaultdict(new_stats)
@@ -367,7 +376,6 @@ def run_external(env):
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=JOBS) as ex:
         results = list(ex.map(one, jobs))
-    base = lambda p: p.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
     for (src, n, c, cmd), (res, err) in zip(jobs, results):
         with open(os.path.join(EXTERNAL, src, c["output_file"]), encoding="utf-8",
                   errors="replace") as f:
@@ -430,7 +438,8 @@ def tool_table(per_tool, sig, lines, external=False):
     head = "| tool | cases | failing | detection | precision | recall | with a correct file |"
     sep = "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
     if not external:
-        head += " must-keep lines | cases keeping all | codes found | signatures stable | collisions |"
+        head += (" must-keep lines | cases keeping all | codes found | signatures stable |"
+                 " collisions |")
         sep += " ---: | ---: | ---: | ---: | ---: |"
     lines += [head, sep]
     rows = sorted(per_tool.items()) + [("**total**", totals(per_tool))]
@@ -500,11 +509,12 @@ def main():
              "one reported file matches (cases whose output names no file are not counted).",
              "- **must-keep lines**: the texts each case says the 500-byte `error_summary` must "
              "keep (the first error's code and file, the failing test), found / expected.",
-             "- **codes found**: expected codes and rules among the `code`s of `errors`.",
+             "- **codes found**: expected codes and rules among the `code`s of `errors` and the "
+             "`error_type`s of `signatures`.",
              "- **signatures stable**: planted root-cause groups whose errors all got one "
              "`error_type` and `message_pattern`; **collisions**: signature ids shared by two "
              "groups.", "",
-             f"Corpus: {len(cases)} cases, {len(per_tool)} tools "
+             f"Corpus: {len(cases)} cases, {len(set(per_tool) - {NOT_A_CHECK})} tools "
              f"({tot['failing']} failing, {tot['cases'] - tot['failing']} clean runs or "
              "non-verification commands).", "", "## Bars", "",
              "| bar | value | holds |", "| --- | ---: | :---: |"]
@@ -546,7 +556,8 @@ def main():
 
     # the summary on stdout
     f = figures(tot)
-    print(f"accuracy: corpus {len(cases)} cases, {len(per_tool)} tools: detection "
+    print(f"accuracy: corpus {len(cases)} cases, {len(set(per_tool) - {NOT_A_CHECK})} tools: "
+          "detection "
           f"{fmt(f['detection'])}, precision {fmt(f['precision'])}, recall {fmt(f['recall'])}, "
           f"with a correct file {fmt(f['with_file'])}, must-keep {fmt(f['keep'])}, signatures "
           + (f"{len(sig['collisions'])} collisions, {len(sig['unstable'])} unstable groups"
@@ -563,7 +574,8 @@ def main():
     missed = [label for label, _, ok in bars if not ok]
     for label in missed:
         print(f"accuracy: bar missed: {label}")
-    print(f"accuracy: report in {os.path.relpath(REPORT, REPO)}")
+    shown = os.path.relpath(REPORT, REPO)
+    print(f"accuracy: report in {REPORT if shown.startswith('..') else shown}")
     if crashed:
         return 3
     if missed and ENFORCE:

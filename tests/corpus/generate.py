@@ -36,8 +36,8 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|
 def strip_ansi(text: str) -> str:
     text = ANSI.sub("", text)
     # carriage-return redraws: keep what follows the last \r of a line
-    return "\n".join(l.rsplit("\r", 1)[-1] if "\r" in l.rstrip("\r") else l.rstrip("\r")
-                     for l in text.split("\n"))
+    return "\n".join(ln.rsplit("\r", 1)[-1] if "\r" in ln.rstrip("\r") else ln.rstrip("\r")
+                     for ln in text.split("\n"))
 
 
 # --- running ----------------------------------------------------------------
@@ -131,6 +131,19 @@ def rel_in_output(path: str, text: str) -> Optional[str]:
     return None
 
 
+def shown_first(path: str, text: str) -> Optional[str]:
+    """How the output first names path: of its printed suffixes, the one
+    whose first occurrence ends first (the longer one on a tie)."""
+    parts = path.split("/")
+    best, best_end = None, None
+    for i in range(len(parts)):
+        cand = "/".join(parts[i:])
+        m = re.search(r"(?<![\w.-])" + re.escape(cand) + r"(?![\w-])", text)
+        if m and (best_end is None or m.end() < best_end):
+            best, best_end = cand, m.end()
+    return best
+
+
 def first_in_output(errors: List[P], text: str) -> Optional[P]:
     best, best_pos = None, None
     for e in errors:
@@ -171,7 +184,7 @@ def ground_truth(c: Case, text: str, status: int, warn) -> dict:
             if first.code and first.code in text and not (
                     first.test and first.code in ("Error", "AssertionError")):
                 keep.append(first.code)
-            shown = rel_in_output(first.file, text)
+            shown = shown_first(first.file, text)
             if shown:
                 keep.append(shown)
             if first.test:
@@ -209,7 +222,8 @@ def ground_truth(c: Case, text: str, status: int, warn) -> dict:
             dirnames[:] = [d for d in dirnames if d not in ("node_modules", "target", "build")]
             for fn in filenames:
                 p = os.path.relpath(os.path.join(dirpath, fn), os.path.join(PROJECTS, c.project))
-                if p not in files and p not in c.ctx and re.search(r"(?<![\w.-])" + re.escape(p) + r"(?![\w-])", text):
+                named = re.search(r"(?<![\w.-])" + re.escape(p) + r"(?![\w-])", text)
+                if p not in files and p not in c.ctx and named:
                     warn(f"output names {p}, not an affected file here")
 
     case = {
@@ -235,16 +249,25 @@ def ground_truth(c: Case, text: str, status: int, warn) -> dict:
     return case
 
 
-def run_case(c: Case, env0: dict, warnings: list) -> None:
-    proj = os.path.join(ROOT, c.project)
-    cwd = os.path.normpath(os.path.join(proj, c.cwd))
-    env = dict(env0)
-    env.update(c.env)
-    if c.pre:
-        sh(c.pre, proj, env)
-    r = subprocess.run(["bash", "-c", c.command], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600)
-    out = r.stdout
+def run_case(c: Case, env0: dict, warnings: list, truth_only: bool = False) -> None:
+    d = os.path.join(CASES_DIR, c.id)
+    if truth_only:
+        # the ground truth again, from the output already there
+        with open(os.path.join(d, "output.txt"), "rb") as f:
+            out = f.read()
+        with open(os.path.join(d, "case.json"), encoding="utf-8") as f:
+            status = json.load(f)["exit_code"]
+    else:
+        proj = os.path.join(ROOT, c.project)
+        cwd = os.path.normpath(os.path.join(proj, c.cwd))
+        env = dict(env0)
+        env.update(c.env)
+        if c.pre:
+            sh(c.pre, proj, env)
+        r = subprocess.run(["bash", "-c", c.command], cwd=cwd, env=env,
+                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, timeout=600)
+        out, status = r.stdout, r.returncode
     text = strip_ansi(out.decode("utf-8", "replace"))
 
     def warn(msg):
@@ -253,17 +276,17 @@ def run_case(c: Case, env0: dict, warnings: list) -> None:
     for e in c.errors:
         if not e.line:
             e.locate(c.project)
-    case = ground_truth(c, text, r.returncode, warn)
+    case = ground_truth(c, text, status, warn)
     if c.color and b"\x1b[" not in out and b"\\u001b[" not in out:
         warn("color case without ANSI escapes")
-    d = os.path.join(CASES_DIR, c.id)
     os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "output.txt"), "wb") as f:
-        f.write(out)
+    if not truth_only:
+        with open(os.path.join(d, "output.txt"), "wb") as f:
+            f.write(out)
     with open(os.path.join(d, "case.json"), "w", encoding="utf-8") as f:
         json.dump(case, f, indent=2, ensure_ascii=False)
         f.write("\n")
-    print(f"{c.id}: exit {r.returncode}, {len(out)} bytes, {len(case['affected_files'])} files",
+    print(f"{c.id}: exit {status}, {len(out)} bytes, {len(case['affected_files'])} files",
           flush=True)
 
 
@@ -308,7 +331,8 @@ def write_versions(env: dict) -> None:
 
 
 def main(argv: List[str]) -> int:
-    only = argv[1:]
+    truth_only = len(argv) > 1 and argv[1] == "--truth-only"
+    only = argv[2:] if truth_only else argv[1:]
     cases = [c for c in CASES if not only or any(c.id.startswith(p) for p in only)]
     if not cases:
         print("generate: no case matches", file=sys.stderr)
@@ -321,24 +345,29 @@ def main(argv: List[str]) -> int:
     env = base_env()
     for d in (ROOT, env["HOME"], env["TMPDIR"]):
         os.makedirs(d, exist_ok=True)
-    if not only and os.path.isdir(CASES_DIR):
+    if truth_only:
+        missing = [c.id for c in cases
+                   if not os.path.isfile(os.path.join(CASES_DIR, c.id, "output.txt"))]
+        if missing:
+            print(f"generate: no output yet for {', '.join(missing)}", file=sys.stderr)
+            return 2
+    elif not only and os.path.isdir(CASES_DIR):
         shutil.rmtree(CASES_DIR)
     os.makedirs(CASES_DIR, exist_ok=True)
     warnings: List[str] = []
     done = set()
     for c in cases:
-        if c.project not in done:
+        if c.project not in done and not truth_only:
             setup_project(c.project, env)
             done.add(c.project)
-        run_case(c, env, warnings)
-    if not only:
+        run_case(c, env, warnings, truth_only)
+    if not only and not truth_only:
         write_versions(env)
     for w in warnings:
         print(f"warning: {w}", file=sys.stderr)
     tools = {c.tool for c in cases}
     print(f"generate: {len(cases)} cases, {len(tools)} tools, {len(warnings)} warnings")
     return 0
-
 
 
 if __name__ == "__main__":

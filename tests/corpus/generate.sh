@@ -16,8 +16,10 @@
 # tests/corpus/check.sh scores deja on them.  Install the tools first with
 # scripts/install-corpus-tools.sh.
 #
-# Usage: tests/corpus/generate.sh [CASE_ID_PREFIX...]   (default: every case;
-# with prefixes, only the matching cases are rewritten and the rest kept)
+# Usage: tests/corpus/generate.sh [--truth-only] [CASE_ID_PREFIX...]
+# Default: every case.  With prefixes, only the matching cases are rewritten
+# and the rest kept.  --truth-only rewrites case.json from manifest.py and the
+# output.txt already there, running no tool (after a change of the manifest).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd -P)

@@ -61,8 +61,9 @@ class Case:
     codes: Optional[List[str]] = None       # override of the expected codes
     runner: Optional[str] = None   # wrapper (npm test, make) when tool names what runs under it
     pre: str = ""                  # shell run first in the project directory, output dropped
-    ctx: List[str] = field(default_factory=list)  # project files the output names that are
-                                   # not affected (passing tests, notes, command echoes)
+    # project files the output names that are not affected (passing tests,
+    # notes, command echoes)
+    ctx: List[str] = field(default_factory=list)
     notes: str = ""
 
 
@@ -151,7 +152,8 @@ plant("vitest-app",
               "vitest-tobe-string", test="greet > keeps the capital letter of the name"),
       grace=P("tests/greet.test.js", 'toBe("Hello, Grace!")', "AssertionError",
               "vitest-tobe-string", test="greet > greets Grace"),
-      host=P("tests/config.test.js", "loadConfig('{", "TypeError", "vitest-typeerror-undefined-read",
+      host=P("tests/config.test.js", "loadConfig('{", "TypeError",
+             "vitest-typeerror-undefined-read",
              test="loads a config without a host", also=(("src/config.js", "parsed.host.trim()"),)),
       merge=P("tests/config.test.js", "toEqual({ a: 1, b: 2 })", "AssertionError",
               "vitest-toequal", test="merges two configs"),
@@ -552,6 +554,8 @@ CLANG_UTIL = pick(C, "c_tmp", "c_implicit", "c_intconv", "c_len")
 CLANG_CONFIG = pick(C, "c_member", "c_fewargs")
 CPPCHECK = pick(C, "bounds", "leak", "null", "uninit_value", "uninit_a")
 CFLAGS = "-Wall -Iinclude"
+WERROR_CODES = ["-Werror=implicit-function-declaration", "-Werror=int-conversion",
+                "-Werror=return-type", "-Werror=unused-variable"]
 
 case("gcc-parse", C, f"gcc {CFLAGS} -c src/parse.c -o /dev/null", "gcc", GCC_PARSE)
 case("gcc-util", C, f"gcc {CFLAGS} -c src/util.c -o /dev/null", "gcc", GCC_UTIL)
@@ -560,7 +564,7 @@ case("gcc-config-notes", C, f"gcc {CFLAGS} -c src/config.c -o /dev/null", "gcc",
      ctx=["include/config.h"])
 case("gcc-werror", C, f"gcc {CFLAGS} -Werror -c src/util.c -o /dev/null", "gcc", GCC_UTIL,
      keep_more=["all warnings being treated as errors"],
-     codes=["-Werror=implicit-function-declaration", "-Werror=int-conversion", "-Werror=return-type", "-Werror=unused-variable"])
+     codes=WERROR_CODES)
 case("gcc-color", C, f"gcc -fdiagnostics-color=always {CFLAGS} -c src/config.c -o /dev/null",
      "gcc", GCC_CONFIG, color=True,
      ctx=["include/config.h"])
@@ -581,7 +585,8 @@ case("gcc-warnings-exit0", C, f"gcc {CFLAGS} -c src/strutil.c -o /dev/null -Wext
 case("gcc-clean", C, f"gcc {CFLAGS} -c src/main.c -o /dev/null", "gcc", expect=0)
 case("cc-config", C, f"cc {CFLAGS} -c src/config.c -o /dev/null", "gcc", GCC_CONFIG, runner="cc",
      ctx=["include/config.h"])
-case("gxx-templates", C, "g++ -c cpp/shapes.cpp -o /dev/null", "g++", pick(C, "cxx_push", "cxx_args"),
+case("gxx-templates", C, "g++ -c cpp/shapes.cpp -o /dev/null", "g++",
+     pick(C, "cxx_push", "cxx_args"),
      notes="notes point into /usr/include/c++: never affected files")
 case("clang-parse", C, f"clang {CFLAGS} -c src/parse.c -o /dev/null", "clang", CLANG_PARSE)
 case("clang-util", C, f"clang {CFLAGS} -c src/util.c -o /dev/null", "clang", CLANG_UTIL)
@@ -619,7 +624,7 @@ case("make-from-subdir", C, "make -C .. -k", "make", GCC_PARSE + GCC_UTIL + GCC_
 case("make-werror-color", C, "make -k CFLAGS='-Wall -Werror -Iinclude -fdiagnostics-color=always'",
      "make", GCC_PARSE + GCC_UTIL + GCC_CONFIG, runner="gcc", pre=RM, color=True,
      ctx=["Makefile", "src/main.c", "include/config.h"],
-     codes=["-Werror=implicit-function-declaration", "-Werror=int-conversion", "-Werror=return-type", "-Werror=unused-variable"])
+     codes=WERROR_CODES)
 case("make-test", C, "make test", "make", pick(C, "assert_"), runner="test program",
      pre=RM, keep_more=["Assertion"],
      ctx=["Makefile", "src/strutil.c"])
@@ -631,7 +636,8 @@ case("cppcheck-quiet", C, "cppcheck -q --error-exitcode=1 checks", "cppcheck", C
 case("cppcheck-gcc-template", C, "cppcheck -q --template=gcc --error-exitcode=1 checks",
      "cppcheck", CPPCHECK)
 case("cppcheck-custom-template", C,
-     "cppcheck -q --error-exitcode=1 --template='{file}:{line}:{column}: {severity}: {message} [{id}]' checks",
+     "cppcheck -q --error-exitcode=1 "
+     "--template='{file}:{line}:{column}: {severity}: {message} [{id}]' checks",
      "cppcheck", CPPCHECK)
 case("cppcheck-absolute", C, f"cppcheck -q --error-exitcode=1 {ABS}/c-app/checks/null.c",
      "cppcheck", pick(C, "null"))

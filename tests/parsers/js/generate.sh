@@ -35,7 +35,7 @@ printf 'name\tdirectory\tcommand\texit\n' >"$here/cases.tsv"
 project() {
 	mkdir -p "$ROOT/$1"
 	git -C "$ROOT/$1" init -q
-	cp -al "$TOOLS" "$ROOT/$1/node_modules"
+	cp -al "$TOOLS" "$ROOT/$1/node_modules" 2>/dev/null || cp -a "$TOOLS" "$ROOT/$1/node_modules"
 }
 
 # sample NAME DIR COMMAND [ENV...]: run COMMAND (through sh) in $ROOT/DIR
@@ -538,6 +538,7 @@ describe("esm module", function () {
 EOF
 sample mocha mocha "node_modules/.bin/mocha 'test/**/*.spec.{js,mjs}'"
 sample mocha-color mocha "node_modules/.bin/mocha --color 'test/**/*.spec.{js,mjs}'"
+sample mocha-tap mocha "node_modules/.bin/mocha --reporter tap 'test/**/*.spec.{js,mjs}'"
 if [ -n "$WRAP" ]; then
 	sample yarn-test-mocha mocha "yarn test"
 fi
@@ -645,5 +646,13 @@ echo '{ "name": "nodetest-many", "version": "1.0.0", "private": true }' >package
 	done
 } >test/many.test.js
 sample node-test-many nodetest-many "node --test"
+
+# the seeds of fuzz/fuzz_parsers_js.c: every sample but the largest
+mkdir -p "$repo/fuzz/corpus/parsers_js"
+rm -f "$repo/fuzz/corpus/parsers_js/"*.txt
+for f in "$here"/*.txt; do
+	case $f in *-many.txt) continue ;; esac
+	cp "$f" "$repo/fuzz/corpus/parsers_js/"
+done
 
 echo "generate.sh: $(($(wc -l <"$here/cases.tsv") - 1)) samples in $here"

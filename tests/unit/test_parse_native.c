@@ -1,0 +1,1162 @@
+/*
+ * test_parse_native.c - the parsers of the native tools (pytest, unittest,
+ * mypy, ruff, flake8, pylint, gcc/clang, make, go, cargo/rustc, shellcheck,
+ * cppcheck, ctest) on real outputs: tests/parsers/native/NAME.txt, printed
+ * by the real tools on the projects tests/parsers/native/generate.sh builds
+ * in /tmp/deja-native (ruff-*.txt excepted: ruff is not packaged here, they
+ * follow its documented formats).  Each goes through the whole pipeline
+ * (capture in pipe-sized pieces, parser selection by the tool's name,
+ * analysis) as `deja run` does; the expected fields were checked by hand
+ * against the outputs.  Run from the repository root.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "deja/analysis.h"
+#include "deja/capture.h"
+#include "deja/parse.h"
+
+#define SAMPLES "tests/parsers/native/"
+/* where generate.sh ran the tools: absolute paths in the outputs are there */
+#define ROOT "/tmp/deja-native/"
+
+typedef struct want {
+	int index; /* -1 ends the list */
+	const char *file;
+	long line, column;
+	const char *code, *severity, *test, *message;
+	const char *frames; /* "fn@file|fn@file", innermost first */
+} want;
+
+#define END { -1, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL }
+
+typedef struct tcase {
+	const char *sample, *tool, *project, *cwd, *parser;
+	size_t count;
+	const char *files;   /* affected files, '|'-separated */
+	const char *same_as; /* or: the very same analysis as this sample's */
+	want wants[8];
+} tcase;
+
+static char *read_sample(const char *name, size_t *len)
+{
+	deja_buf path = DEJA_BUF_INIT, data = DEJA_BUF_INIT;
+	const char *dir = getenv("DEJA_SRCDIR");
+	char chunk[65536];
+	size_t n;
+	FILE *f;
+
+	deja_buf_printf(&path, "%s/" SAMPLES "%s.txt", dir ? dir : ".", name);
+	if (!(f = fopen(path.ptr, "rb")))
+		fail_msg("cannot open %s (run from the repository root)", path.ptr);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		deja_buf_put(&data, chunk, n);
+	fclose(f);
+	deja_buf_release(&path);
+	assert_int_equal(deja_buf_status(&data), 0);
+	assert_true(data.len > 0);
+	*len = data.len;
+	return deja_buf_detach(&data);
+}
+
+static void capture(deja_capture *c, const char *data, size_t len)
+{
+	deja_capture_init(c);
+	/* in pieces, as a pipe delivers them */
+	for (size_t off = 0; off < len; off += 4093)
+		deja_capture_feed(c, data + off, len - off < 4093 ? len - off : 4093);
+	deja_capture_finish(c);
+}
+
+/* The analysis of data as a failed run of tool in ROOT/project/cwd. */
+static void analyse_data(deja_failure *f, const char *tool, const char *data, size_t len,
+			 const char *project, const char *cwd)
+{
+	deja_buf ws = DEJA_BUF_INIT;
+	deja_pathctx pc;
+	deja_capture c;
+	deja_check chk = { tool, 2, 1, tool, DEJA_LESSON_TEST };
+
+	deja_buf_printf(&ws, ROOT "%s", project);
+	/* the workspace has no trailing slash */
+	if (!*project)
+		deja_buf_truncate(&ws, ws.len - 1);
+	pc.workspace = ws.ptr;
+	pc.workspace_real = NULL;
+	pc.cwd_rel = cwd;
+	capture(&c, data, len);
+	assert_int_equal(deja_failure_build(f, &chk, &c, &pc, NULL), 0);
+	assert_true(strlen(f->summary) <= DEJA_SUMMARY_MAX);
+	deja_capture_release(&c);
+	deja_buf_release(&ws);
+}
+
+static void analyse(deja_failure *f, const char *tool, const char *sample, const char *project,
+		    const char *cwd)
+{
+	size_t len;
+	char *data = read_sample(sample, &len);
+
+	analyse_data(f, tool, data, len, project, cwd);
+	free(data);
+}
+
+static void assert_str(const char *what, const char *got, const char *expected)
+{
+	if (!expected && !got)
+		return;
+	if (!expected || !got || strcmp(got, expected))
+		fail_msg("%s: got \"%s\", expected \"%s\"", what, got ? got : "(null)",
+			 expected ? expected : "(null)");
+}
+
+static void frames_of(deja_buf *out, const deja_diag *d)
+{
+	deja_buf_clear(out);
+	for (size_t k = 0; k < d->frames.count; k++) {
+		const char *tab = strchr(d->frames.items[k], '\t');
+
+		assert_non_null(tab);
+		if (k)
+			deja_buf_putc(out, '|');
+		deja_buf_put(out, d->frames.items[k], (size_t)(tab - d->frames.items[k]));
+		deja_buf_printf(out, "@%s", tab + 1);
+	}
+}
+
+static void check_diag(const char *sample, const deja_diag *d, const want *w)
+{
+	deja_buf frames = DEJA_BUF_INIT;
+
+	print_message("  %s #%d\n", sample, w->index);
+	assert_str("file", d->file, w->file);
+	assert_int_equal(d->line, w->line);
+	assert_int_equal(d->column, w->column);
+	assert_str("code", d->code, w->code);
+	assert_str("severity", d->severity, w->severity);
+	assert_str("test", d->test, w->test);
+	assert_str("message", d->message, w->message);
+	frames_of(&frames, d);
+	assert_str("frames", frames.len ? frames.ptr : NULL, w->frames);
+	deja_buf_release(&frames);
+}
+
+static void files_of(deja_buf *out, const deja_strlist *files)
+{
+	deja_buf_clear(out);
+	for (size_t i = 0; i < files->count; i++) {
+		if (i)
+			deja_buf_putc(out, '|');
+		deja_buf_puts(out, files->items[i]);
+	}
+}
+
+/* Two analyses are the same: parser, files, every field of every error. */
+static void assert_same(const char *a, const deja_failure *x, const deja_failure *y)
+{
+	deja_buf fx = DEJA_BUF_INIT, fy = DEJA_BUF_INIT;
+
+	print_message("  %s\n", a);
+	assert_str("parser", x->parser, y->parser);
+	files_of(&fx, &x->files);
+	files_of(&fy, &y->files);
+	assert_str("files", fx.ptr, fy.ptr);
+	assert_int_equal(x->diags.count, y->diags.count);
+	for (size_t i = 0; i < x->diags.count; i++) {
+		const deja_diag *d = &x->diags.items[i], *e = &y->diags.items[i];
+
+		assert_str("file", d->file, e->file);
+		assert_int_equal(d->line, e->line);
+		assert_int_equal(d->column, e->column);
+		assert_str("code", d->code, e->code);
+		assert_str("severity", d->severity, e->severity);
+		assert_str("test", d->test, e->test);
+		assert_str("message", d->message, e->message);
+		frames_of(&fx, d);
+		frames_of(&fy, e);
+		assert_str("frames", fx.ptr, fy.ptr);
+	}
+	deja_buf_release(&fx);
+	deja_buf_release(&fy);
+}
+
+/* Every sample, with what its analysis must hold. */
+static const tcase cases[] = {
+	{ "pytest-default", "pytest", "py", "", "pytest", 4,
+	  "tests/test_cart.py|src/shop/cart.py", NULL,
+	  {
+		{ 0, "tests/test_cart.py", 8, 0, "AssertionError", "error", "tests/test_cart.py::TestCart::test_total",
+		  "assert 3 == 4", "test_total@tests/test_cart.py" },
+		{ 1, "src/shop/cart.py", 11, 0, "ValueError", "error", "tests/test_cart.py::TestCart::test_discount_rate",
+		  "rate 1.5 is above 1", "discount@src/shop/cart.py|test_discount_rate@tests/test_cart.py" },
+		{ 2, "src/shop/cart.py", 21, 0, "IndexError", "error", "tests/test_cart.py::test_first_empty",
+		  "list index out of range", "first@src/shop/cart.py|test_first_empty@tests/test_cart.py" },
+		{ 3, "tests/test_cart.py", 23, 0, "AssertionError", "error", "tests/test_cart.py::test_param[3]",
+		  "assert 3 < 3", "test_param@tests/test_cart.py" },
+		END } },
+	{ "pytest-color", "pytest", "py", "", "pytest", 4, NULL, "pytest-default", { END } },
+	{ "pytest-short", "pytest", "py", "", "pytest", 4, NULL, "pytest-default", { END } },
+	{ "pytest-native-abs", "pytest", "py", "", "pytest", 4, NULL, "pytest-default", { END } },
+	{ "pytest-verbose-line", "pytest", "py", "", "pytest", 4,
+	  "tests/test_cart.py|src/shop/cart.py", NULL,
+	  {
+		{ 0, "tests/test_cart.py", 8, 0, "AssertionError", "error", "tests/test_cart.py::TestCart::test_total",
+		  "assert 3 == 4", NULL },
+		{ 1, "src/shop/cart.py", 11, 0, "ValueError", "error", "tests/test_cart.py::TestCart::test_discount_rate",
+		  "rate 1.5 is above 1", NULL },
+		{ 2, "src/shop/cart.py", 21, 0, "IndexError", "error", "tests/test_cart.py::test_first_empty",
+		  "list index out of range", NULL },
+		{ 3, "tests/test_cart.py", 23, 0, "AssertionError", "error", "tests/test_cart.py::test_param[3]",
+		  "assert 3 < 3", NULL },
+		END } },
+	{ "pytest-collect-error", "pytest", "py", "", "pytest", 1,
+	  "tests/test_broken.py", NULL,
+	  {
+		{ 0, "tests/test_broken.py", 1, 0, "ImportError", "error", "tests/test_broken.py",
+		  "cannot import name 'no_such_name' from 'shop.cart' (/tmp/deja-native/py/src/shop/cart.py)", "<module>@tests/test_broken.py" },
+		END } },
+	{ "pytest-many", "pytest", "py", "", "pytest", 120,
+	  "tests/test_many.py", NULL,
+	  {
+		{ 0, "tests/test_many.py", 6, 0, "AssertionError", "error", "tests/test_many.py::test_many[0]",
+		  "value 0", "test_many@tests/test_many.py" },
+		{ 1, "tests/test_many.py", 6, 0, "AssertionError", "error", "tests/test_many.py::test_many[1]",
+		  "value 1", "test_many@tests/test_many.py" },
+		{ 2, "tests/test_many.py", 6, 0, "AssertionError", "error", "tests/test_many.py::test_many[2]",
+		  "value 2", "test_many@tests/test_many.py" },
+		{ 119, "tests/test_many.py", 6, 0, "AssertionError", "error", "tests/test_many.py::test_many[119]",
+		  "value 119", "test_many@tests/test_many.py" },
+		END } },
+	{ "unittest-default", "unittest", "py", "ut", "unittest", 2,
+	  "ut/test_units.py|ut/helpers.py", NULL,
+	  {
+		{ 0, "ut/helpers.py", 6, 0, "ValueError", "error", "test_units.TestParse.test_error",
+		  "invalid literal for int() with base 10: 'x'", "convert@ut/helpers.py|parse@ut/helpers.py|test_error@ut/test_units.py" },
+		{ 1, "ut/test_units.py", 8, 0, "AssertionError", "error", "test_units.TestParse.test_number",
+		  "12 != 13", "test_number@ut/test_units.py" },
+		END } },
+	{ "unittest-verbose", "unittest", "py", "ut", "unittest", 2, NULL, "unittest-default", { END } },
+	{ "unittest-discover", "unittest", "py", "ut", "unittest", 4,
+	  "ut/test_missing.py|ut/test_units.py|ut/helpers.py|ut/pkg/test_sub.py", NULL,
+	  {
+		{ 0, "ut/test_missing.py", 1, 0, "ModuleNotFoundError", "error", "test_missing",
+		  "No module named 'nosuchmodule'", "<module>@ut/test_missing.py" },
+		{ 1, "ut/helpers.py", 6, 0, "ValueError", "error", "test_units.TestParse.test_error",
+		  "invalid literal for int() with base 10: 'x'", "convert@ut/helpers.py|parse@ut/helpers.py|test_error@ut/test_units.py" },
+		{ 2, "ut/pkg/test_sub.py", 8, 0, "AssertionError", "error", "pkg.test_sub.TestSub.test_values (i=2)",
+		  "2 not less than 2", "test_values@ut/pkg/test_sub.py" },
+		{ 3, "ut/test_units.py", 8, 0, "AssertionError", "error", "test_units.TestParse.test_number",
+		  "12 != 13", "test_number@ut/test_units.py" },
+		END } },
+	{ "unittest-abs", "unittest", "py", "", "unittest", 4, NULL, "unittest-discover", { END } },
+	{ "mypy-default", "mypy", "py", "", "mypy", 5,
+	  "src/shop/cart.py|src/shop/typed.py", NULL,
+	  {
+		{ 0, "src/shop/cart.py", 16, 24, "operator", "error", NULL,
+		  "Unsupported operand types for + (\"str\" and \"int\")", NULL },
+		{ 1, "src/shop/typed.py", 5, 18, "arg-type", "error", NULL,
+		  "Argument 1 to \"total\" has incompatible type \"List[str]\"; expected \"List[int]\"", NULL },
+		{ 2, "src/shop/typed.py", 9, 12, "return-value", "error", NULL,
+		  "Incompatible return value type (got \"int\", expected \"str\")", NULL },
+		{ 3, "src/shop/typed.py", 9, 28, "arg-type", "error", NULL,
+		  "Argument 2 to \"discount\" has incompatible type \"str\"; expected \"float\"", NULL },
+		{ 4, "src/shop/typed.py", 13, 19, "assignment", "error", NULL,
+		  "Incompatible types in assignment (expression has type \"str\", variable has type \"int\")", NULL },
+		END } },
+	{ "mypy-pretty", "mypy", "py", "", "mypy", 5,
+	  "src/shop/cart.py|src/shop/typed.py", NULL,
+	  {
+		{ 0, "src/shop/cart.py", 16, 0, "operator", "error", NULL,
+		  "Unsupported operand types for + (\"str\" and \"int\")", NULL },
+		{ 1, "src/shop/typed.py", 5, 0, "arg-type", "error", NULL,
+		  "Argument 1 to \"total\" has incompatible type \"List[str]\"; expected \"List[int]\"", NULL },
+		{ 2, "src/shop/typed.py", 9, 0, "return-value", "error", NULL,
+		  "Incompatible return value type (got \"int\", expected \"str\")", NULL },
+		{ 3, "src/shop/typed.py", 9, 0, "arg-type", "error", NULL,
+		  "Argument 2 to \"discount\" has incompatible type \"str\"; expected \"float\"", NULL },
+		{ 4, "src/shop/typed.py", 13, 0, "assignment", "error", NULL,
+		  "Incompatible types in assignment (expression has type \"str\", variable has type \"int\")", NULL },
+		END } },
+	{ "mypy-color", "mypy", "py", "", "mypy", 7,
+	  "src/shop/notes.py|src/shop/cart.py|src/shop/typed.py", NULL,
+	  {
+		{ 0, "src/shop/notes.py", 1, 1, "import", "error", NULL,
+		  "Cannot find implementation or library stub for module named \"nosuchmodule\"", NULL },
+		{ 1, "src/shop/notes.py", 10, 5, "override", "error", NULL,
+		  "Argument 1 of \"f\" is incompatible with supertype \"Base\"; supertype defines the argument type as \"int\"", NULL },
+		{ 2, "src/shop/cart.py", 16, 24, "operator", "error", NULL,
+		  "Unsupported operand types for + (\"str\" and \"int\")", NULL },
+		{ 6, "src/shop/typed.py", 13, 19, "assignment", "error", NULL,
+		  "Incompatible types in assignment (expression has type \"str\", variable has type \"int\")", NULL },
+		END } },
+	{ "mypy-abs", "mypy", "py", "", "mypy", 5, NULL, "mypy-pretty", { END } },
+	{ "mypy-notes", "mypy", "py", "", "mypy", 2,
+	  "src/shop/notes.py", NULL,
+	  {
+		{ 0, "src/shop/notes.py", 1, 0, "import", "error", NULL,
+		  "Cannot find implementation or library stub for module named \"nosuchmodule\"", NULL },
+		{ 1, "src/shop/notes.py", 10, 0, "override", "error", NULL,
+		  "Argument 1 of \"f\" is incompatible with supertype \"Base\"; supertype defines the argument type as \"int\"", NULL },
+		END } },
+	{ "flake8-default", "flake8", "py", "", "flake8", 3,
+	  "src/shop/cart.py|src/shop/notes.py", NULL,
+	  {
+		{ 0, "src/shop/cart.py", 1, 1, "F401", "error", NULL,
+		  "'os' imported but unused", NULL },
+		{ 1, "src/shop/cart.py", 20, 5, "F841", "error", NULL,
+		  "local variable 'unused' is assigned to but never used", NULL },
+		{ 2, "src/shop/notes.py", 1, 1, "F401", "error", NULL,
+		  "'nosuchmodule' imported but unused", NULL },
+		END } },
+	{ "flake8-color", "flake8", "py", "", "flake8", 3, NULL, "flake8-default", { END } },
+	{ "flake8-abs", "flake8", "py", "", "flake8", 2,
+	  "src/shop/cart.py", NULL,
+	  {
+		{ 0, "src/shop/cart.py", 1, 1, "F401", "error", NULL,
+		  "'os' imported but unused", NULL },
+		{ 1, "src/shop/cart.py", 20, 5, "F841", "error", NULL,
+		  "local variable 'unused' is assigned to but never used", NULL },
+		END } },
+	{ "pylint-default", "pylint", "py", "", "pylint", 21,
+	  "src/shop/cart.py|src/shop/typed.py|src/shop/notes.py", NULL,
+	  {
+		{ 0, "src/shop/cart.py", 1, 1, "C0114", "note", NULL,
+		  "Missing module docstring", NULL },
+		{ 1, "src/shop/cart.py", 5, 1, "C0116", "note", NULL,
+		  "Missing function or method docstring", NULL },
+		{ 2, "src/shop/cart.py", 9, 1, "C0116", "note", NULL,
+		  "Missing function or method docstring", NULL },
+		{ 20, "src/shop/notes.py", 1, 1, "W0611", "warning", NULL,
+		  "Unused import nosuchmodule", NULL },
+		END } },
+	{ "pylint-color", "pylint", "py", "", "pylint", 7,
+	  "src/shop/cart.py", NULL,
+	  {
+		{ 0, "src/shop/cart.py", 1, 1, "C0114", "note", NULL,
+		  "Missing module docstring", NULL },
+		{ 1, "src/shop/cart.py", 5, 1, "C0116", "note", NULL,
+		  "Missing function or method docstring", NULL },
+		{ 2, "src/shop/cart.py", 9, 1, "C0116", "note", NULL,
+		  "Missing function or method docstring", NULL },
+		{ 6, "src/shop/cart.py", 1, 1, "W0611", "warning", NULL,
+		  "Unused import os", NULL },
+		END } },
+	{ "pylint-parseable", "pylint", "py", "", "pylint", 7,
+	  "src/shop/cart.py", NULL,
+	  {
+		{ 0, "src/shop/cart.py", 1, 0, "C0114", "note", NULL,
+		  "Missing module docstring", NULL },
+		{ 1, "src/shop/cart.py", 5, 0, "C0116", "note", NULL,
+		  "Missing function or method docstring", NULL },
+		{ 2, "src/shop/cart.py", 9, 0, "C0116", "note", NULL,
+		  "Missing function or method docstring", NULL },
+		{ 6, "src/shop/cart.py", 1, 0, "W0611", "warning", NULL,
+		  "Unused import os", NULL },
+		END } },
+	{ "ruff-concise", "ruff", "py", "", "ruff", 3,
+	  "src/shop/cart.py|src/shop/typed.py", NULL,
+	  {
+		{ 0, "src/shop/cart.py", 1, 8, "F401", "error", NULL,
+		  "`os` imported but unused", NULL },
+		{ 1, "src/shop/cart.py", 20, 5, "F841", "error", NULL,
+		  "Local variable `unused` is assigned to but never used", NULL },
+		{ 2, "src/shop/typed.py", 3, 1, "invalid-syntax", "error", NULL,
+		  "Cannot use `match` statement on Python 3.9 (syntax was added in Python 3.10)", NULL },
+		END } },
+	{ "ruff-full", "ruff", "py", "", "ruff", 3, NULL, "ruff-concise", { END } },
+	{ "ruff-full-old", "ruff", "py", "", "ruff", 3, NULL, "ruff-concise", { END } },
+	{ "ruff-grouped", "ruff", "py", "", "ruff", 3, NULL, "ruff-concise", { END } },
+	{ "ruff-pylint", "ruff", "py", "", "ruff", 2,
+	  "src/shop/cart.py", NULL,
+	  {
+		{ 0, "src/shop/cart.py", 1, 0, "F401", "error", NULL,
+		  "`os` imported but unused", NULL },
+		{ 1, "src/shop/cart.py", 20, 0, "F841", "error", NULL,
+		  "Local variable `unused` is assigned to but never used", NULL },
+		END } },
+	{ "gcc-errors", "gcc", "c", "", "gcc", 4,
+	  "include/util.h|src/main.c", NULL,
+	  {
+		{ 0, "include/util.h", 4, 46, NULL, "error", NULL,
+		  "expected \xe2\x80\x98;\xe2\x80\x99 before \xe2\x80\x98}\xe2\x80\x99 token", NULL },
+		{ 1, "src/main.c", 10, 22, "-Wint-conversion", "warning", NULL,
+		  "initialization of \xe2\x80\x98""char *\xe2\x80\x99 from \xe2\x80\x98int\xe2\x80\x99 makes pointer from integer without a cast", NULL },
+		{ 2, "src/main.c", 11, 25, NULL, "error", NULL,
+		  "\xe2\x80\x98struct point\xe2\x80\x99 has no member named \xe2\x80\x98z\xe2\x80\x99", NULL },
+		{ 3, "src/main.c", 13, 27, NULL, "error", NULL,
+		  "\xe2\x80\x98""count\xe2\x80\x99 undeclared (first use in this function)", NULL },
+		END } },
+	{ "gcc-errors-color", "gcc", "c", "", "gcc", 4, NULL, "gcc-errors", { END } },
+	{ "gcc-werror", "gcc", "c", "", "gcc", 3,
+	  "src/warn.c", NULL,
+	  {
+		{ 0, "src/warn.c", 8, 13, "-Wparentheses", "error", NULL,
+		  "suggest parentheses around assignment used as truth value", NULL },
+		{ 1, "src/warn.c", 7, 13, "-Wunused-variable", "error", NULL,
+		  "unused variable \xe2\x80\x98unused\xe2\x80\x99", NULL },
+		{ 2, "src/warn.c", 3, 12, "-Wunused-function", "error", NULL,
+		  "\xe2\x80\x98helper\xe2\x80\x99 defined but not used", NULL },
+		END } },
+	{ "gcc-abs", "gcc", "c", "", "gcc", 3,
+	  "src/warn.c", NULL,
+	  {
+		{ 0, "src/warn.c", 8, 13, "-Wparentheses", "error", NULL,
+		  "suggest parentheses around assignment used as truth value", NULL },
+		{ 1, "src/warn.c", 7, 13, "-Wunused-variable", "error", NULL,
+		  "unused variable \xe2\x80\x98unused\xe2\x80\x99", NULL },
+		{ 2, "src/warn.c", 3, 12, "-Wunused-function", "warning", NULL,
+		  "\xe2\x80\x98helper\xe2\x80\x99 defined but not used", NULL },
+		END } },
+	{ "gcc-link", "gcc", "c", "", "gcc", 3,
+	  "src/link.c", NULL,
+	  {
+		{ 0, "src/link.c", 5, 38, "-Wimplicit-function-declaration", "warning", NULL,
+		  "implicit declaration of function \xe2\x80\x98other_missing\xe2\x80\x99", NULL },
+		{ 1, "src/link.c", 0, 0, NULL, "error", NULL,
+		  "undefined reference to `missing_function'", NULL },
+		{ 2, "src/link.c", 0, 0, NULL, "error", NULL,
+		  "undefined reference to `other_missing'", NULL },
+		END } },
+	{ "gcc-link-g", "gcc", "c", "", "gcc", 3,
+	  "src/link.c", NULL,
+	  {
+		{ 0, "src/link.c", 5, 38, "-Wimplicit-function-declaration", "warning", NULL,
+		  "implicit declaration of function \xe2\x80\x98other_missing\xe2\x80\x99", NULL },
+		{ 1, "src/link.c", 5, 0, NULL, "error", NULL,
+		  "undefined reference to `missing_function'", NULL },
+		{ 2, "src/link.c", 5, 0, NULL, "error", NULL,
+		  "undefined reference to `other_missing'", NULL },
+		END } },
+	{ "gcc-fatal", "gcc", "c", "", "gcc", 2,
+	  "src/fatal.c", NULL,
+	  {
+		{ 0, "src/fatal.c", 1, 10, NULL, "error", NULL,
+		  "nosuch.h: No such file or directory", NULL },
+		{ 1, NULL, 0, 0, NULL, "error", NULL,
+		  "src/missing.c: No such file or directory", NULL },
+		END } },
+	{ "gxx-template", "g++", "c", "", "gcc", 1,
+	  "src/tmpl.cpp", NULL,
+	  {
+		{ 0, "src/tmpl.cpp", 8, 19, NULL, "error", NULL,
+		  "no match for \xe2\x80\x98operator+=\xe2\x80\x99 (operand types are \xe2\x80\x98int\xe2\x80\x99 and \xe2\x80\x98""const std::__cxx11::basic_string<char>\xe2\x80\x99)", NULL },
+		END } },
+	{ "clang-errors", "clang", "c", "", "gcc", 5,
+	  "include/util.h|src/main.c", NULL,
+	  {
+		{ 0, "include/util.h", 4, 46, NULL, "error", NULL,
+		  "expected ';' after return statement", NULL },
+		{ 1, "src/main.c", 10, 8, "-Wint-conversion", "warning", NULL,
+		  "incompatible integer to pointer conversion initializing 'char *' with an expression of type 'int'", NULL },
+		{ 2, "src/main.c", 11, 19, NULL, "error", NULL,
+		  "no member named 'z' in 'struct point'", NULL },
+		{ 3, "src/main.c", 12, 17, "-Wformat", "warning", NULL,
+		  "format specifies type 'char *' but the argument has type 'int'", NULL },
+		{ 4, "src/main.c", 13, 20, NULL, "error", NULL,
+		  "use of undeclared identifier 'count'", NULL },
+		END } },
+	{ "clang-errors-color", "clang", "c", "", "gcc", 5, NULL, "clang-errors", { END } },
+	{ "clang-werror", "clang", "c", "", "gcc", 3,
+	  "src/warn.c", NULL,
+	  {
+		{ 0, "src/warn.c", 8, 8, "-Wparentheses", "error", NULL,
+		  "using the result of an assignment as a condition without parentheses", NULL },
+		{ 1, "src/warn.c", 7, 6, "-Wunused-variable", "error", NULL,
+		  "unused variable 'unused'", NULL },
+		{ 2, "src/warn.c", 10, 1, "-Wreturn-type", "error", NULL,
+		  "non-void function does not return a value in all control paths", NULL },
+		END } },
+	{ "clang-link", "clang", "c", "", "gcc", 3,
+	  "src/link.c", NULL,
+	  {
+		{ 0, "src/link.c", 5, 31, "-Wimplicit-function-declaration", "warning", NULL,
+		  "implicit declaration of function 'other_missing' is invalid in C99", NULL },
+		{ 1, "src/link.c", 0, 0, NULL, "error", NULL,
+		  "undefined reference to `missing_function'", NULL },
+		{ 2, "src/link.c", 0, 0, NULL, "error", NULL,
+		  "undefined reference to `other_missing'", NULL },
+		END } },
+	{ "clangxx-template", "clang++", "c", "", "gcc", 1,
+	  "src/tmpl.cpp", NULL,
+	  {
+		{ 0, "src/tmpl.cpp", 8, 5, NULL, "error", NULL,
+		  "invalid operands to binary expression ('int' and 'std::basic_string<char> const')", NULL },
+		END } },
+	{ "make-subdir", "make", "c", "", "make", 3,
+	  "lib/bad.c", NULL,
+	  {
+		{ 0, "lib/bad.c", 4, 20, NULL, "error", NULL,
+		  "\xe2\x80\x98z\xe2\x80\x99 undeclared (first use in this function)", NULL },
+		{ 1, "lib/bad.c", 3, 13, "-Wunused-variable", "error", NULL,
+		  "unused variable \xe2\x80\x98y\xe2\x80\x99", NULL },
+		{ 2, "lib/bad.c", 5, 1, "-Wreturn-type", "error", NULL,
+		  "control reaches end of non-void function", NULL },
+		END } },
+	{ "make-keep-going", "make", "c", "", "make", 7,
+	  "lib/bad.c|include/util.h|src/main.c", NULL,
+	  {
+		{ 0, "lib/bad.c", 4, 20, NULL, "error", NULL,
+		  "\xe2\x80\x98z\xe2\x80\x99 undeclared (first use in this function)", NULL },
+		{ 1, "lib/bad.c", 3, 13, "-Wunused-variable", "error", NULL,
+		  "unused variable \xe2\x80\x98y\xe2\x80\x99", NULL },
+		{ 2, "lib/bad.c", 5, 1, "-Wreturn-type", "error", NULL,
+		  "control reaches end of non-void function", NULL },
+		{ 6, "src/main.c", 13, 27, NULL, "error", NULL,
+		  "\xe2\x80\x98""count\xe2\x80\x99 undeclared (first use in this function)", NULL },
+		END } },
+	{ "make-color", "make", "c", "", "make", 3, NULL, "make-subdir", { END } },
+	{ "make-outside", "make", "c", "", "make", 6,
+	  "src/warn.c", NULL,
+	  {
+		{ 0, NULL, 0, 0, NULL, "error", NULL,
+		  "\xe2\x80\x98z\xe2\x80\x99 undeclared (first use in this function)", NULL },
+		{ 1, NULL, 0, 0, "-Wunused-variable", "error", NULL,
+		  "unused variable \xe2\x80\x98y\xe2\x80\x99", NULL },
+		{ 2, NULL, 0, 0, "-Wreturn-type", "error", NULL,
+		  "control reaches end of non-void function", NULL },
+		{ 5, "src/warn.c", 3, 12, "-Wunused-function", "error", NULL,
+		  "\xe2\x80\x98helper\xe2\x80\x99 defined but not used", NULL },
+		END } },
+	{ "make-no-rule", "make", "c", "", "make", 1,
+	  "", NULL,
+	  {
+		{ 0, NULL, 0, 0, NULL, "error", NULL,
+		  "No rule to make target 'nosuch'.", NULL },
+		END } },
+	{ "make-missing-dep", "make", "c", "", "make", 1,
+	  "", NULL,
+	  {
+		{ 0, NULL, 0, 0, NULL, "error", NULL,
+		  "No rule to make target 'src/nosuch.c', needed by 'prog'.", NULL },
+		END } },
+	{ "make-separator", "make", "c", "", "make", 1,
+	  "Makefile.bad", NULL,
+	  {
+		{ 0, "Makefile.bad", 3, 0, NULL, "error", NULL,
+		  "missing separator.", NULL },
+		END } },
+	{ "make-check-script", "make", "c", "", "make", 1,
+	  "run-tests.sh", NULL,
+	  {
+		{ 0, NULL, 0, 0, NULL, "error", NULL,
+		  "target 'check' failed: Error 1", NULL },
+		END } },
+	{ "make-check-ctest", "make", "cm", "", "make", 1,
+	  "tests/test_str.c", NULL,
+	  {
+		{ 0, "tests/test_str.c", 6, 0, "Subprocess aborted", "error", "str_upper",
+		  "main: Assertion `toupper('a') == 'a'' failed.", NULL },
+		END } },
+	{ "make-check-pytest", "make", "py", "", "make", 4,
+	  "tests/test_cart.py|src/shop/cart.py", NULL,
+	  {
+		{ 0, "tests/test_cart.py", 8, 0, "AssertionError", "error", "tests/test_cart.py::TestCart::test_total",
+		  "assert 3 == 4", "test_total@tests/test_cart.py" },
+		{ 1, "src/shop/cart.py", 11, 0, "ValueError", "error", "tests/test_cart.py::TestCart::test_discount_rate",
+		  "rate 1.5 is above 1", "discount@src/shop/cart.py|test_discount_rate@tests/test_cart.py" },
+		{ 2, "src/shop/cart.py", 21, 0, "IndexError", "error", "tests/test_cart.py::test_first_empty",
+		  "list index out of range", "first@src/shop/cart.py|test_first_empty@tests/test_cart.py" },
+		{ 3, "tests/test_cart.py", 23, 0, "AssertionError", "error", "tests/test_cart.py::test_param[3]",
+		  "assert 3 < 3", "test_param@tests/test_cart.py" },
+		END } },
+	{ "make-test-go", "make", "go", "", "make", 3,
+	  "calc/calc_test.go|calc/calc.go", NULL,
+	  {
+		{ 0, "calc/calc_test.go", 7, 0, NULL, "error", "TestAdd",
+		  "Add(1, 2) = 4, want 3", NULL },
+		{ 1, "calc/calc_test.go", 14, 0, NULL, "error", "TestDescribe/plural",
+		  "Describe(2) = \"2 items\"", NULL },
+		{ 2, "calc/calc.go", 11, 0, "panic", "error", "TestIndex",
+		  "runtime error: index out of range [5] with length 2", "calc.Index@calc/calc.go|calc.TestIndex@calc/calc_test.go" },
+		END } },
+	{ "cppcheck-default", "cppcheck", "c", "", "cppcheck", 3,
+	  "check/null.c", NULL,
+	  {
+		{ 0, "check/null.c", 12, 3, "arrayIndexOutOfBounds", "error", NULL,
+		  "Array 'a[4]' accessed at index 4, which is out of bounds.", NULL },
+		{ 1, "check/null.c", 20, 1, "memleak", "error", NULL,
+		  "Memory leak: buf", NULL },
+		{ 2, "check/null.c", 6, 10, "nullPointer", "error", NULL,
+		  "Null pointer dereference: p", NULL },
+		END } },
+	{ "cppcheck-all", "cppcheck", "c", "", "cppcheck", 8,
+	  "check/null.c|check/style.c", NULL,
+	  {
+		{ 0, "check/null.c", 12, 3, "arrayIndexOutOfBounds", "error", NULL,
+		  "Array 'a[4]' accessed at index 4, which is out of bounds.", NULL },
+		{ 1, "check/null.c", 20, 1, "memleak", "error", NULL,
+		  "Memory leak: buf", NULL },
+		{ 2, "check/null.c", 6, 10, "nullPointer", "error", NULL,
+		  "Null pointer dereference: p", NULL },
+		{ 7, "check/style.c", 1, 0, "unusedFunction", "warning", NULL,
+		  "The function 'unused_fn' is never used.", NULL },
+		END } },
+	{ "cppcheck-gcc-template", "cppcheck", "c", "", "cppcheck", 3,
+	  "check/null.c", NULL,
+	  {
+		{ 0, "check/null.c", 12, 3, "arrayIndexOutOfBounds", "warning", NULL,
+		  "Array 'a[4]' accessed at index 4, which is out of bounds.", NULL },
+		{ 1, "check/null.c", 20, 1, "memleak", "warning", NULL,
+		  "Memory leak: buf", NULL },
+		{ 2, "check/null.c", 6, 10, "nullPointer", "warning", NULL,
+		  "Null pointer dereference: p", NULL },
+		END } },
+	{ "cppcheck-quiet-abs", "cppcheck", "c", "", "cppcheck", 3, NULL, "cppcheck-default", { END } },
+	{ "go-build", "go build", "go", "", "go", 3,
+	  "broken/broken.go", NULL,
+	  {
+		{ 0, "broken/broken.go", 3, 8, NULL, "error", NULL,
+		  "imported and not used: \"os\"", NULL },
+		{ 1, "broken/broken.go", 6, 17, NULL, "error", NULL,
+		  "cannot use 3 (untyped int constant) as string value in variable declaration", NULL },
+		{ 2, "broken/broken.go", 7, 9, NULL, "error", NULL,
+		  "undefined: undefinedThing", NULL },
+		END } },
+	{ "go-vet", "go vet", "go", "", "go", 2,
+	  "cmd/app/main.go", NULL,
+	  {
+		{ 0, "cmd/app/main.go", 7, 2, NULL, "error", NULL,
+		  "fmt.Printf format %d has arg name of wrong type string", NULL },
+		{ 1, "cmd/app/main.go", 9, 2, NULL, "error", NULL,
+		  "unreachable code", NULL },
+		END } },
+	{ "go-test", "go test", "go", "", "go", 3,
+	  "calc/calc_test.go|calc/calc.go", NULL,
+	  {
+		{ 0, "calc/calc_test.go", 7, 0, NULL, "error", "TestAdd",
+		  "Add(1, 2) = 4, want 3", NULL },
+		{ 1, "calc/calc_test.go", 14, 0, NULL, "error", "TestDescribe/plural",
+		  "Describe(2) = \"2 items\"", NULL },
+		{ 2, "calc/calc.go", 11, 0, "panic", "error", "TestIndex",
+		  "runtime error: index out of range [5] with length 2", "calc.Index@calc/calc.go|calc.TestIndex@calc/calc_test.go" },
+		END } },
+	{ "go-test-verbose", "go test", "go", "", "go", 3, NULL, "go-test", { END } },
+	{ "go-test-broken", "go test", "go", "", "go", 7,
+	  "broken/broken.go|cmd/app/main.go|calc/calc_test.go|calc/calc.go", NULL,
+	  {
+		{ 0, "broken/broken.go", 3, 8, NULL, "error", NULL,
+		  "imported and not used: \"os\"", NULL },
+		{ 1, "broken/broken.go", 6, 17, NULL, "error", NULL,
+		  "cannot use 3 (untyped int constant) as string value in variable declaration", NULL },
+		{ 2, "broken/broken.go", 7, 9, NULL, "error", NULL,
+		  "undefined: undefinedThing", NULL },
+		{ 6, "calc/calc.go", 11, 0, "panic", "error", "TestIndex",
+		  "runtime error: index out of range [5] with length 2", "calc.Index@calc/calc.go|calc.TestIndex@calc/calc_test.go" },
+		END } },
+	{ "go-test-count", "go test", "go", "", "go", 2,
+	  "calc/calc_test.go", NULL,
+	  {
+		{ 0, "calc/calc_test.go", 7, 0, NULL, "error", "TestAdd",
+		  "Add(1, 2) = 4, want 3", NULL },
+		{ 1, "calc/calc_test.go", 14, 0, NULL, "error", "TestDescribe/plural",
+		  "Describe(2) = \"2 items\"", NULL },
+		END } },
+	{ "cargo-build", "cargo build", "rs", "", "cargo", 3,
+	  "src/main.rs", NULL,
+	  {
+		{ 0, "src/main.rs", 6, 22, "E0308", "error", NULL,
+		  "mismatched types: expected `u32`, found `&str`", NULL },
+		{ 1, "src/main.rs", 9, 26, "E0308", "error", NULL,
+		  "mismatched types: expected `&[u32]`, found `Vec<{integer}>`", NULL },
+		{ 2, "src/main.rs", 10, 20, "E0425", "error", NULL,
+		  "cannot find function `missing_fn` in this scope: not found in this scope", NULL },
+		END } },
+	{ "cargo-build-color", "cargo build", "rs", "", "cargo", 3, NULL, "cargo-build", { END } },
+	{ "cargo-check-json", "cargo check", "rs", "", "cargo", 3, NULL, "cargo-build", { END } },
+	{ "cargo-build-short", "cargo build", "rs", "", "cargo", 3, NULL, "cargo-build", { END } },
+	{ "rustc-direct", "rustc", "rs", "", "cargo", 3, NULL, "cargo-build", { END } },
+	{ "rustc-direct-json", "rustc", "rs", "", "cargo", 3, NULL, "cargo-build", { END } },
+	{ "cargo-test", "cargo test", "rs", "t", "cargo", 3,
+	  "t/src/lib.rs", NULL,
+	  {
+		{ 0, "t/src/lib.rs", 15, 9, "panic", "error", "tests::it_adds",
+		  "assertion `left == right` failed left: 4 right: 3", NULL },
+		{ 1, "t/src/lib.rs", 6, 5, "panic", "error", "tests::it_picks",
+		  "index out of bounds: the len is 2 but the index is 7", NULL },
+		{ 2, "t/src/lib.rs", 31, 11, "panic", "error", "tests::it_unwraps",
+		  "called `Result::unwrap()` on an `Err` value: \"boom\"", NULL },
+		END } },
+	{ "cargo-test-color", "cargo test", "rs", "t", "cargo", 3, NULL, "cargo-test", { END } },
+	{ "cargo-test-backtrace", "cargo test", "rs", "t", "cargo", 1,
+	  "t/src/lib.rs", NULL,
+	  {
+		{ 0, "t/src/lib.rs", 6, 5, "panic", "error", "tests::it_picks",
+		  "index out of bounds: the len is 2 but the index is 7", "calc::pick@t/src/lib.rs|calc::tests::it_picks@t/src/lib.rs|calc::tests::it_picks::{{closure}}@t/src/lib.rs" },
+		END } },
+	{ "cargo-test-from-root", "cargo test", "rs", "", "cargo", 3,
+	  "t/src/lib.rs", NULL,
+	  {
+		{ 0, "t/src/lib.rs", 15, 9, "panic", "error", "tests::it_adds",
+		  "assertion `left == right` failed left: 4 right: 3", NULL },
+		{ 1, "t/src/lib.rs", 31, 11, "panic", "error", "tests::it_unwraps",
+		  "called `Result::unwrap()` on an `Err` value: \"boom\"", NULL },
+		{ 2, "t/src/lib.rs", 6, 5, "panic", "error", "tests::it_picks",
+		  "index out of bounds: the len is 2 but the index is 7", NULL },
+		END } },
+	{ "cargo-ws-member", "cargo build", "rs", "ws/core", "cargo", 1,
+	  "ws/core/src/lib.rs", NULL,
+	  {
+		{ 0, "ws/core/src/lib.rs", 2, 5, "E0308", "error", NULL,
+		  "mismatched types: expected `i32`, found `Result<i32, ParseIntError>`", NULL },
+		END } },
+	{ "cargo-ws-json", "cargo build", "rs", "ws", "cargo", 1, NULL, "cargo-ws-member", { END } },
+	{ "cargo-clippy", "cargo clippy", "rs", "ws", "cargo", 2,
+	  "ws/lint/src/lib.rs", NULL,
+	  {
+		{ 0, "ws/lint/src/lib.rs", 2, 9, "unused_variables", "error", NULL,
+		  "unused variable: `unused`", NULL },
+		{ 1, "ws/lint/src/lib.rs", 3, 5, "clippy::needless_return", "error", NULL,
+		  "unneeded `return` statement", NULL },
+		END } },
+	{ "shellcheck-tty", "shellcheck", "sh", "", "shellcheck", 10,
+	  "deploy.sh|bin/clean.sh", NULL,
+	  {
+		{ 0, "deploy.sh", 3, 4, "SC2086", "note", NULL,
+		  "Double quote to prevent globbing and word splitting.", NULL },
+		{ 1, "deploy.sh", 4, 6, "SC2086", "note", NULL,
+		  "Double quote to prevent globbing and word splitting.", NULL },
+		{ 2, "deploy.sh", 5, 8, "SC2046", "warning", NULL,
+		  "Quote this to prevent word splitting.", NULL },
+		{ 9, "bin/clean.sh", 3, 31, "SC2086", "note", NULL,
+		  "Double quote to prevent globbing and word splitting.", NULL },
+		END } },
+	{ "shellcheck-color", "shellcheck", "sh", "", "shellcheck", 6,
+	  "deploy.sh", NULL,
+	  {
+		{ 0, "deploy.sh", 3, 4, "SC2086", "note", NULL,
+		  "Double quote to prevent globbing and word splitting.", NULL },
+		{ 1, "deploy.sh", 4, 6, "SC2086", "note", NULL,
+		  "Double quote to prevent globbing and word splitting.", NULL },
+		{ 2, "deploy.sh", 5, 8, "SC2046", "warning", NULL,
+		  "Quote this to prevent word splitting.", NULL },
+		{ 5, "deploy.sh", 7, 1, "SC2164", "warning", NULL,
+		  "Use 'cd ... || exit' or 'cd ... || return' in case cd fails.", NULL },
+		END } },
+	{ "shellcheck-gcc", "shellcheck", "sh", "", "shellcheck", 10, NULL, "shellcheck-tty", { END } },
+	{ "shellcheck-abs", "shellcheck", "sh", "", "shellcheck", 4,
+	  "bin/clean.sh", NULL,
+	  {
+		{ 0, "bin/clean.sh", 2, 8, "SC2115", "warning", NULL,
+		  "Use \"${var:?}\" to ensure this never expands to /* .", NULL },
+		{ 1, "bin/clean.sh", 3, 10, "SC2045", "error", NULL,
+		  "Iterating over ls output is fragile. Use globs.", NULL },
+		{ 2, "bin/clean.sh", 3, 15, "SC2035", "note", NULL,
+		  "Use ./*glob* or -- *glob* so names with dashes won't become options.", NULL },
+		{ 3, "bin/clean.sh", 3, 31, "SC2086", "note", NULL,
+		  "Double quote to prevent globbing and word splitting.", NULL },
+		END } },
+	{ "shellcheck-tty-abs", "shellcheck", "sh", "", "shellcheck", 4, NULL, "shellcheck-abs", { END } },
+	{ "ctest-default", "ctest", "cm", "build", "ctest", 4,
+	  "", NULL,
+	  {
+		{ 0, NULL, 0, 0, "Failed", "error", "math_add",
+		  "Failed", NULL },
+		{ 1, NULL, 0, 0, "Timeout", "error", "math_div",
+		  "Timeout", NULL },
+		{ 2, NULL, 0, 0, "Subprocess aborted", "error", "str_upper",
+		  "Subprocess aborted", NULL },
+		{ 3, NULL, 0, 0, "Not Run", "error", "missing_exe",
+		  "Not Run", NULL },
+		END } },
+	{ "ctest-output", "ctest", "cm", "build", "ctest", 4,
+	  "tests/test_math.c|tests/test_str.c", NULL,
+	  {
+		{ 0, "tests/test_math.c", 16, 0, "Failed", "error", "math_add",
+		  "add(1, 2) == 4, expected 3", NULL },
+		{ 1, NULL, 0, 0, "Timeout", "error", "math_div",
+		  "Timeout", NULL },
+		{ 2, "tests/test_str.c", 6, 0, "Subprocess aborted", "error", "str_upper",
+		  "main: Assertion `toupper('a') == 'a'' failed.", NULL },
+		{ 3, NULL, 0, 0, "Not Run", "error", "missing_exe",
+		  "Not Run", NULL },
+		END } },
+	{ "ctest-verbose", "ctest", "cm", "build", "ctest", 1,
+	  "tests/test_math.c", NULL,
+	  {
+		{ 0, "tests/test_math.c", 16, 0, "Failed", "error", "math_add",
+		  "add(1, 2) == 4, expected 3", NULL },
+		END } },
+	{ "ctest-test-dir", "ctest", "cm", "", "ctest", 2,
+	  "tests/test_math.c|tests/test_str.c", NULL,
+	  {
+		{ 0, "tests/test_math.c", 16, 0, "Failed", "error", "math_add",
+		  "add(1, 2) == 4, expected 3", NULL },
+		{ 1, "tests/test_str.c", 6, 0, "Subprocess aborted", "error", "str_upper",
+		  "main: Assertion `toupper('a') == 'a'' failed.", NULL },
+		END } },
+};
+
+static const tcase *find_case(const char *sample)
+{
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (!strcmp(cases[i].sample, sample))
+			return &cases[i];
+	fail_msg("no case %s", sample);
+	return NULL;
+}
+
+static void run_case(const tcase *c)
+{
+	deja_failure f, g;
+	deja_buf files = DEJA_BUF_INIT;
+
+	print_message("%s\n", c->sample);
+	analyse(&f, c->tool, c->sample, c->project, c->cwd);
+	assert_str("parser", f.parser, c->parser);
+	assert_int_equal(f.diags.count, c->count);
+	if (c->same_as) {
+		const tcase *o = find_case(c->same_as);
+
+		analyse(&g, o->tool, o->sample, o->project, o->cwd);
+		assert_same(c->same_as, &f, &g);
+		deja_failure_release(&g);
+	} else {
+		files_of(&files, &f.files);
+		assert_str("files", files.ptr, c->files);
+		for (const want *w = c->wants; w->index >= 0; w++) {
+			assert_true((size_t)w->index < f.diags.count);
+			check_diag(c->sample, &f.diags.items[w->index], w);
+		}
+	}
+	deja_buf_release(&files);
+	deja_failure_release(&f);
+}
+
+static void run_prefix(const char *prefix)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (!strncmp(cases[i].sample, prefix, strlen(prefix))) {
+			run_case(&cases[i]);
+			n++;
+		}
+	assert_true(n > 0);
+}
+
+static void pytest_samples(void **state) { (void)state; run_prefix("pytest-"); }
+static void unittest_samples(void **state) { (void)state; run_prefix("unittest-"); }
+static void mypy_samples(void **state) { (void)state; run_prefix("mypy-"); }
+static void flake8_samples(void **state) { (void)state; run_prefix("flake8-"); }
+static void pylint_samples(void **state) { (void)state; run_prefix("pylint-"); }
+static void ruff_samples(void **state) { (void)state; run_prefix("ruff-"); }
+static void gcc_samples(void **state) { (void)state; run_prefix("gcc-"); run_prefix("gxx-"); }
+static void clang_samples(void **state) { (void)state; run_prefix("clang"); }
+static void make_samples(void **state) { (void)state; run_prefix("make-"); }
+static void cppcheck_samples(void **state) { (void)state; run_prefix("cppcheck-"); }
+static void go_samples(void **state) { (void)state; run_prefix("go-"); }
+static void cargo_samples(void **state) { (void)state; run_prefix("cargo-"); run_prefix("rustc-"); }
+static void shellcheck_samples(void **state) { (void)state; run_prefix("shellcheck-"); }
+static void ctest_samples(void **state) { (void)state; run_prefix("ctest-"); }
+
+/* Under a wrapper (`npm test`, `make check` running anything), the output
+ * itself names the parser. */
+static const struct {
+	const char *sample, *parser;
+} sniffed[] = {
+	{ "pytest-default", "pytest" },
+	{ "pytest-color", "pytest" },
+	{ "pytest-short", "pytest" },
+	{ "pytest-native-abs", "pytest" },
+	{ "pytest-verbose-line", "pytest" },
+	{ "pytest-collect-error", "pytest" },
+	{ "pytest-many", "pytest" },
+	{ "unittest-default", "unittest" },
+	{ "unittest-verbose", "unittest" },
+	{ "unittest-discover", "unittest" },
+	{ "unittest-abs", "unittest" },
+	{ "mypy-default", "mypy" },
+	{ "mypy-pretty", "mypy" },
+	{ "mypy-color", "mypy" },
+	{ "mypy-abs", "mypy" },
+	{ "mypy-notes", "mypy" },
+	{ "flake8-default", "flake8" },
+	{ "flake8-color", "flake8" },
+	{ "flake8-abs", "flake8" },
+	{ "pylint-default", "pylint" },
+	{ "pylint-color", "pylint" },
+	{ "pylint-parseable", "pylint" },
+	{ "ruff-concise", "ruff" },
+	{ "ruff-full", "ruff" },
+	{ "ruff-full-old", "ruff" },
+	{ "ruff-grouped", "ruff" },
+	{ "ruff-pylint", "flake8" },
+	{ "gcc-errors", "gcc" },
+	{ "gcc-errors-color", "gcc" },
+	{ "gcc-werror", "gcc" },
+	{ "gcc-abs", "gcc" },
+	{ "gcc-link", "gcc" },
+	{ "gcc-link-g", "gcc" },
+	{ "gcc-fatal", "gcc" },
+	{ "gxx-template", "gcc" },
+	{ "clang-errors", "gcc" },
+	{ "clang-errors-color", "gcc" },
+	{ "clang-werror", "gcc" },
+	{ "clang-link", "gcc" },
+	{ "clangxx-template", "gcc" },
+	{ "make-subdir", "make" },
+	{ "make-keep-going", "make" },
+	{ "make-color", "make" },
+	{ "make-outside", "make" },
+	{ "make-no-rule", "make" },
+	{ "make-missing-dep", "make" },
+	{ "make-separator", "make" },
+	{ "make-check-script", "make" },
+	{ "make-check-ctest", "ctest" },
+	{ "make-check-pytest", "pytest" },
+	{ "make-test-go", "go" },
+	{ "cppcheck-default", "cppcheck" },
+	{ "cppcheck-all", "cppcheck" },
+	{ "cppcheck-gcc-template", "cppcheck" },
+	{ "cppcheck-quiet-abs", "cppcheck" },
+	{ "go-build", "go" },
+	{ "go-vet", "go" },
+	{ "go-test", "go" },
+	{ "go-test-verbose", "go" },
+	{ "go-test-broken", "go" },
+	{ "go-test-count", "go" },
+	{ "cargo-build", "cargo" },
+	{ "cargo-build-color", "cargo" },
+	{ "cargo-check-json", "cargo" },
+	{ "cargo-build-short", "cargo" },
+	{ "rustc-direct", "cargo" },
+	{ "rustc-direct-json", "cargo" },
+	{ "cargo-test", "cargo" },
+	{ "cargo-test-color", "cargo" },
+	{ "cargo-test-backtrace", "cargo" },
+	{ "cargo-test-from-root", "cargo" },
+	{ "cargo-ws-member", "cargo" },
+	{ "cargo-ws-json", "cargo" },
+	{ "cargo-clippy", "cargo" },
+	{ "shellcheck-tty", "shellcheck" },
+	{ "shellcheck-color", "shellcheck" },
+	{ "shellcheck-gcc", "shellcheck" },
+	{ "shellcheck-abs", "shellcheck" },
+	{ "shellcheck-tty-abs", "shellcheck" },
+	{ "ctest-default", "ctest" },
+	{ "ctest-output", "ctest" },
+	{ "ctest-verbose", "ctest" },
+	{ "ctest-test-dir", "ctest" },
+};
+
+static void sniffing(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(sniffed) / sizeof(sniffed[0]); i++) {
+		const tcase *c = find_case(sniffed[i].sample);
+		deja_failure f;
+
+		print_message("%s\n", c->sample);
+		analyse(&f, "npm test", c->sample, c->project, c->cwd);
+		assert_str("parser", f.parser, sniffed[i].parser);
+		/* the same errors as when the tool is named, unless make's
+		 * recipes were read without make's directories */
+		if (!strcmp(f.parser, c->parser))
+			assert_int_equal(f.diags.count, c->count);
+		deja_failure_release(&f);
+	}
+}
+
+/* The names the detector gives (docs/config.md) choose these parsers. */
+static void tool_names(void **state)
+{
+	static const char *const map[][2] = {
+		{ "pytest", "pytest" },	       { "unittest", "unittest" },
+		{ "mypy", "mypy" },	       { "ruff", "ruff" },
+		{ "flake8", "flake8" },	       { "pylint", "pylint" },
+		{ "gcc", "gcc" },	       { "g++", "gcc" },
+		{ "clang", "gcc" },	       { "clang++", "gcc" },
+		{ "cc", "gcc" },	       { "c++", "gcc" },
+		{ "make", "make" },	       { "go test", "go" },
+		{ "go vet", "go" },	       { "go build", "go" },
+		{ "cargo test", "cargo" },     { "cargo build", "cargo" },
+		{ "cargo check", "cargo" },    { "cargo clippy", "cargo" },
+		{ "shellcheck", "shellcheck" }, { "cppcheck", "cppcheck" },
+		{ "ctest", "ctest" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		const deja_parser *p = deja_parser_select(map[i][0], "", 0);
+
+		assert_non_null(p);
+		assert_str(map[i][0], p->name, map[i][1]);
+		assert_true(deja_parser_find(map[i][1]) == p);
+	}
+}
+
+/*
+ * Beyond the raw head the capture keeps (outputs over 4 MB), the parsers
+ * read the filtered lines alone: the errors are still found.
+ */
+static void filtered_text_only(void **state)
+{
+	static const char *const samples[] = {
+		"gcc-errors", "clang-werror", "flake8-default", "mypy-default", "pylint-default",
+		"go-build", "go-test", "cargo-build-short", "pytest-default", "ctest-output",
+		"shellcheck-gcc", "cppcheck-default", "unittest-default",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(samples) / sizeof(samples[0]); i++) {
+		const tcase *c = find_case(samples[i]);
+		deja_buf text = DEJA_BUF_INIT, ws = DEJA_BUF_INIT;
+		deja_diags d = DEJA_DIAGS_INIT;
+		deja_strlist files = DEJA_STRLIST_INIT;
+		deja_capture cap;
+		deja_pathctx pc;
+		deja_parse_input in;
+		const deja_parser *p = deja_parser_find(c->parser);
+		size_t len;
+		char *data = read_sample(c->sample, &len);
+
+		print_message("%s\n", c->sample);
+		capture(&cap, data, len);
+		assert_int_equal(deja_capture_text(&cap, &text), 0);
+		deja_buf_printf(&ws, ROOT "%s", c->project);
+		pc.workspace = ws.ptr;
+		pc.workspace_real = NULL;
+		pc.cwd_rel = c->cwd;
+		memset(&in, 0, sizeof(in));
+		in.text = text.ptr;
+		in.text_len = text.len;
+		in.tool = c->tool;
+		in.command = "";
+		in.pc = &pc;
+		assert_int_equal(p->parse(&in, &d, &files), 0);
+		assert_int_equal(d.count, c->count);
+		deja_diags_release(&d);
+		deja_strlist_release(&files);
+		deja_buf_release(&text);
+		deja_buf_release(&ws);
+		deja_capture_release(&cap);
+		free(data);
+	}
+}
+
+/* More errors than are kept: counted, not kept; the files all noted. */
+static void many_errors(void **state)
+{
+	deja_buf out = DEJA_BUF_INIT;
+	deja_failure f;
+
+	(void)state;
+	for (int i = 0; i < 1500; i++)
+		deja_buf_printf(&out, "src/m%02d.py:%d:1: E501 line too long (%d > 79 characters)\n",
+				i % 30, i + 1, 80 + i);
+	analyse_data(&f, "flake8", out.ptr, out.len, "py", "");
+	assert_str("parser", f.parser, "flake8");
+	assert_int_equal(f.diags.count, DEJA_DIAGS_MAX);
+	assert_int_equal(f.diags.dropped, 500);
+	assert_int_equal(f.files.count, 30);
+	assert_str("last", f.diags.items[DEJA_DIAGS_MAX - 1].file, "src/m09.py");
+	assert_int_equal(f.diags.items[DEJA_DIAGS_MAX - 1].line, 1000);
+	deja_failure_release(&f);
+	deja_buf_release(&out);
+}
+
+/* Toolchains, third-party trees and other projects are no affected files,
+ * nor their frames; the errors stay, without a location. */
+static void outside_paths(void **state)
+{
+	static const char gcc[] =
+		"In file included from src/main.c:1:\n"
+		"/usr/include/stdio.h:12:5: error: conflicting types for 'printf'\n"
+		"/tmp/deja-native/other/x.c:3:1: error: expected ';'\n"
+		"../../x.c:4:1: error: expected ')'\n";
+	static const char cargo[] =
+		"error[E0432]: unresolved import `serde::Foo`\n"
+		" --> /root/.cargo/registry/src/index.crates.io-6f17d22bba15001f/serde-1.0.0/src/lib.rs:3:5\n"
+		"  |\n\n";
+	static const char py[] =
+		"======================================================================\n"
+		"ERROR: test_get (test_net.TestNet.test_get)\n"
+		"----------------------------------------------------------------------\n"
+		"Traceback (most recent call last):\n"
+		"  File \"/tmp/deja-native/py/ut/test_net.py\", line 9, in test_get\n"
+		"    fetch()\n"
+		"  File \"/tmp/deja-native/py/.venv/lib/python3.11/site-packages/requests/api.py\", line 73, in get\n"
+		"    return request(\"get\", url)\n"
+		"  File \"/usr/lib/python3.11/socket.py\", line 962, in getaddrinfo\n"
+		"    for res in _socket.getaddrinfo(host, port, family, type, proto, flags):\n"
+		"socket.gaierror: [Errno -2] Name or service not known\n"
+		"\n----------------------------------------------------------------------\n"
+		"Ran 1 test in 0.001s\n\nFAILED (errors=1)\n";
+	deja_failure f;
+
+	(void)state;
+	analyse_data(&f, "gcc", gcc, sizeof(gcc) - 1, "c", "");
+	assert_int_equal(f.diags.count, 3);
+	assert_int_equal(f.files.count, 0);
+	for (size_t i = 0; i < 3; i++) {
+		assert_null(f.diags.items[i].file);
+		assert_int_equal(f.diags.items[i].line, 0);
+	}
+	deja_failure_release(&f);
+
+	analyse_data(&f, "cargo build", cargo, sizeof(cargo) - 1, "rs", "");
+	assert_int_equal(f.diags.count, 1);
+	assert_null(f.diags.items[0].file);
+	assert_str("code", f.diags.items[0].code, "E0432");
+	assert_int_equal(f.files.count, 0);
+	deja_failure_release(&f);
+
+	analyse_data(&f, "unittest", py, sizeof(py) - 1, "py", "");
+	assert_int_equal(f.diags.count, 1);
+	/* the innermost frame inside the workspace: the test's own */
+	assert_str("file", f.diags.items[0].file, "ut/test_net.py");
+	assert_int_equal(f.diags.items[0].line, 9);
+	assert_str("code", f.diags.items[0].code, "socket.gaierror");
+	assert_int_equal(f.diags.items[0].frames.count, 1);
+	assert_int_equal(f.files.count, 1);
+	deja_failure_release(&f);
+}
+
+/* go test run from above the module (`cd go && ...` from the workspace
+ * root): log lines resolve in the package's directory under it. */
+static void go_from_parent(void **state)
+{
+	deja_failure f;
+
+	(void)state;
+	analyse(&f, "go test", "go-test-count", "", "go");
+	assert_int_equal(f.diags.count, 2);
+	assert_str("file", f.diags.items[0].file, "go/calc/calc_test.go");
+	assert_str("test", f.diags.items[1].test, "TestDescribe/plural");
+	deja_failure_release(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(pytest_samples),
+		cmocka_unit_test(unittest_samples),
+		cmocka_unit_test(mypy_samples),
+		cmocka_unit_test(flake8_samples),
+		cmocka_unit_test(pylint_samples),
+		cmocka_unit_test(ruff_samples),
+		cmocka_unit_test(gcc_samples),
+		cmocka_unit_test(clang_samples),
+		cmocka_unit_test(make_samples),
+		cmocka_unit_test(cppcheck_samples),
+		cmocka_unit_test(go_samples),
+		cmocka_unit_test(cargo_samples),
+		cmocka_unit_test(shellcheck_samples),
+		cmocka_unit_test(ctest_samples),
+		cmocka_unit_test(sniffing),
+		cmocka_unit_test(tool_names),
+		cmocka_unit_test(filtered_text_only),
+		cmocka_unit_test(many_errors),
+		cmocka_unit_test(outside_paths),
+		cmocka_unit_test(go_from_parent),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
