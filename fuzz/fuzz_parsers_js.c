@@ -22,14 +22,15 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const char *const names[] = { "eslint", "tsc", "jest", "vitest", "mocha", "node_test" };
+static const char *const names[] = {"eslint", "tsc",   "jest",
+				    "vitest", "mocha", "node_test"};
 
 static void check_path(const char *p)
 {
 	size_t n = strlen(p);
 
-	if (!n || p[0] == '/' || !strcmp(p, "..") || !strncmp(p, "../", 3) || strstr(p, "/../") ||
-	    (n >= 3 && !strcmp(p + n - 3, "/..")))
+	if (!n || p[0] == '/' || !strcmp(p, "..") || !strncmp(p, "../", 3) ||
+	    strstr(p, "/../") || (n >= 3 && !strcmp(p + n - 3, "/..")))
 		abort();
 }
 
@@ -79,8 +80,8 @@ static void run(const deja_parser *p, const deja_parse_input *in)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const deja_pathctx ctx[] = {
-		{ "/tmp/deja-js/jest", NULL, "" },
-		{ "/work/proj", "/srv/proj", "web" },
+	    {"/tmp/deja-js/jest", NULL, ""},
+	    {"/work/proj", "/srv/proj", "web"},
 	};
 	const char *raw = (const char *)data;
 	deja_capture c;
@@ -98,9 +99,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		p->sniff(text.ptr, text.len);
 		for (size_t c2 = 0; c2 < sizeof(ctx) / sizeof(ctx[0]); c2++) {
-			deja_parse_input whole = { text.ptr, text.len, raw, size, 1, names[k], "", &ctx[c2] };
-			deja_parse_input filtered = { text.ptr, text.len, NULL, 0, 0, names[k], "", &ctx[c2] };
-			deja_parse_input cut = { text.ptr, text.len, raw, size / 2, 0, names[k], "", &ctx[c2] };
+			const deja_pathctx *pc = &ctx[c2];
+			deja_parse_input whole = {text.ptr, text.len, raw, size, 1,
+						  names[k], "", pc};
+			deja_parse_input filtered = {text.ptr, text.len, NULL, 0, 0,
+						     names[k], "", pc};
+			deja_parse_input cut = {text.ptr, text.len, raw, size / 2, 0,
+						names[k], "", pc};
 
 			run(p, &whole);
 			run(p, &filtered);
@@ -109,7 +114,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	/* selection by content never picks a parser that is not registered */
 	{
-		const deja_parser *sel = deja_parser_select("npm test", text.ptr, text.len);
+		const deja_parser *sel =
+		    deja_parser_select("npm test", text.ptr, text.len);
 		if (sel && deja_parser_find(sel->name) != sel)
 			abort();
 	}

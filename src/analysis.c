@@ -1,6 +1,7 @@
 #include "deja/analysis.h"
 #include "deja/context.h"
 #include "deja/parse.h"
+#include "parse_js_util.h"
 #include "deja/utf8.h"
 
 #include <jansson.h>
@@ -55,7 +56,8 @@ static int is_wrapper_noise(const char *s, size_t len)
 		if (len >= n && !memcmp(s, prefixes[i], n))
 			return 1;
 	}
-	return 0;
+	/* yarn, pnpm and bun say the same in their own words */
+	return deja_js_wrapper_noise(s, len);
 }
 
 /* Copy line to out, dropping the workspace prefix of absolute paths so that

@@ -133,7 +133,7 @@ static int is_path_line(const char *s, size_t len)
 enum {
 	K_ERROR, K_FAIL, K_EXCEPTION, K_EXPECTED, K_RECEIVED, K_ASSERT, K_PANIC, K_TRACEBACK,
 	K_FATAL, K_WARNING, K_NOTOK, K_UNDEFREF, K_CROSS, K_HEAVYX, K_BULLET, K_TIMES,
-	K_BALLOTX, K_NKEYWORDS,
+	K_BALLOTX, K_THROWN, K_NKEYWORDS,
 	K_SPLINE = 29, /* shellcheck's "In x.sh line 3:" */
 	K_PYLINE = 30, /* Python's File "x.py", line 3 */
 	K_LOC = 31     /* name.ext:12 or name.ext(12,3) */
@@ -144,6 +144,7 @@ static const char *const keywords[K_NKEYWORDS] = {
 	"fatal", "warning", "not ok", "undefined reference",
 	"\xe2\x9c\x95" /* ✕ */, "\xe2\x9c\x96" /* ✖ */, "\xe2\x97\x8f" /* ● */,
 	"\xc3\x97" /* × */, "\xe2\x9c\x98" /* ✘ */,
+	"thrown: " /* jest: timeouts and throws of non-errors */,
 };
 
 #define B(k) (1u << (k))
@@ -155,7 +156,7 @@ static const uint32_t first_byte[256] = {
 	BOTH('r', B(K_RECEIVED)),
 	BOTH('a', B(K_ASSERT)),
 	BOTH('p', B(K_PANIC)),
-	BOTH('t', B(K_TRACEBACK)),
+	BOTH('t', B(K_TRACEBACK) | B(K_THROWN)),
 	BOTH('w', B(K_WARNING)),
 	BOTH('n', B(K_NOTOK)),
 	BOTH('u', B(K_UNDEFREF)),
@@ -169,6 +170,7 @@ static const uint32_t first_byte[256] = {
 
 static const uint32_t second_byte[256] = {
 	BOTH('r', B(K_ERROR) | B(K_TRACEBACK)),
+	BOTH('h', B(K_THROWN)),
 	BOTH('a', B(K_FAIL) | B(K_PANIC) | B(K_FATAL) | B(K_WARNING)),
 	BOTH('x', B(K_EXCEPTION) | B(K_EXPECTED)),
 	BOTH('e', B(K_RECEIVED)),

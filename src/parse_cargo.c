@@ -151,6 +151,45 @@ static int add_pkgdir(state *st, const char *dir, size_t len)
 	return st->pkgdirs.count < MAX_PKGS ? deja_strlist_add(&st->pkgdirs, dir, len) : 0;
 }
 
+/*
+ * The lint of a warning rustc printed without naming it: the note naming
+ * it comes with the first warning of each lint only, and the short format
+ * never has it.  The lint is the rule, as for clippy.
+ */
+static const char *rust_lint(const char *m, size_t len)
+{
+	static const char *const map[][2] = {
+		{ "unused variable: ", "unused_variables" },
+		{ "unused import", "unused_imports" },
+		{ "variable does not need to be mutable", "unused_mut" },
+		{ "never used", "dead_code" },
+		{ "never read", "dead_code" },
+		{ "never constructed", "dead_code" },
+		{ "that must be used", "unused_must_use" },
+		{ "unused return value of", "unused_must_use" },
+		{ "unreachable statement", "unreachable_code" },
+		{ "unreachable expression", "unreachable_code" },
+		{ "unnecessary parentheses", "unused_parens" },
+		{ "should have a snake case name", "non_snake_case" },
+		{ "should have an upper camel case name", "non_camel_case_types" },
+	};
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (deja_pu_find(m, len, map[i][0]) >= 0)
+			return map[i][1];
+	return NULL;
+}
+
+/* --message-format=short adds the primary label to the message, and a
+ * "help:" label is no part of the error */
+static void drop_help(const char *m, size_t *len)
+{
+	long at = deja_pu_find(m, *len, ": help: ");
+
+	if (at > 0)
+		*len = (size_t)at;
+}
+
 static int emit_pending(state *st)
 {
 	pending *p = &st->p;
@@ -160,6 +199,9 @@ static int emit_pending(state *st)
 
 	if (!p->active)
 		return 0;
+	if (!code && !strcmp(p->severity, "warning") &&
+	    (code = rust_lint(p->msg.ptr, p->msg.len)))
+		cl = strlen(code);
 	p->active = 0;
 	if (p->label.len) {
 		deja_buf_puts(&p->msg, ": ");
@@ -523,6 +565,9 @@ static int human_line(state *st, const char *s, size_t len)
 		deja_pu_trim(&r, &rl);
 		if (!headline(r, rl, &sev, &code, &cl, &msg, &ml) || skipped(msg, ml))
 			return 0;
+		drop_help(msg, &ml);
+		if (!code && !strcmp(sev, "warning") && (code = rust_lint(msg, ml)))
+			cl = strlen(code);
 		if ((rc = emit_pending(st)) < 0 || (rc = resolve(st, loc.path, loc.path_len)) < 0)
 			return rc;
 		return deja_pu_diag(NULL, st->diags, st->files, st->in->pc, st->path.ptr,

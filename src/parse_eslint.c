@@ -70,17 +70,17 @@ static const char *severity_word(const char *s, size_t len, size_t *used)
 	return NULL;
 }
 
-static int add(deja_diags *diags, deja_strlist *files, const deja_pathctx *pc, const char *file,
-	       size_t file_len, long line, long col, const char *rule, size_t rule_len,
-	       const char *msg, size_t msg_len, const char *sev)
+static int add(deja_diags *diags, deja_strlist *files, const deja_pathctx *pc,
+	       const char *file, size_t file_len, long line, long col, const char *rule,
+	       size_t rule_len, const char *msg, size_t msg_len, const char *sev)
 {
 	deja_buf m = DEJA_BUF_INIT;
 	int rc;
 
 	deja_js_message_add(&m, msg, drop_period(msg, msg_len));
 	if ((rc = deja_buf_status(&m)) == 0)
-		rc = deja_parse_diag(diags, files, pc, file, file_len, line, col, rule, rule_len,
-				     m.ptr, m.len, sev);
+		rc = deja_parse_diag(diags, files, pc, file, file_len, line, col, rule,
+				     rule_len, m.ptr, m.len, sev);
 	deja_buf_release(&m);
 	return rc < 0 ? rc : 0;
 }
@@ -104,7 +104,8 @@ static int stylish_message(const char *s, size_t len, const char *file, size_t f
 	if (!n || i >= len || !is_space(s[i]))
 		return 0;
 	i += deja_js_indent(s + i, len - i);
-	if (!(sev = severity_word(s + i, len - i, &n)) || i + n >= len || !is_space(s[i + n]))
+	if (!(sev = severity_word(s + i, len - i, &n)) || i + n >= len ||
+	    !is_space(s[i + n]))
 		return 0;
 	i += n;
 	msg = i + deja_js_indent(s + i, len - i);
@@ -131,6 +132,7 @@ static int unix_line(const char *s, size_t len, deja_diags *diags, deja_strlist 
 	const char *open, *close, *sev, *slash;
 	size_t i, n, msg_end, used;
 	long line, col;
+	int rc;
 
 	if (len < 8 || s[len - 1] != ']' || is_space(s[0]))
 		return 0;
@@ -142,7 +144,8 @@ static int unix_line(const char *s, size_t len, deja_diags *diags, deja_strlist 
 	if (!(sev = severity_word(open, (size_t)(close - open), &used)))
 		return 0;
 	slash = open + used;
-	if (slash != close && (*slash != '/' || !is_rule(slash + 1, (size_t)(close - slash - 1))))
+	if (slash != close &&
+	    (*slash != '/' || !is_rule(slash + 1, (size_t)(close - slash - 1))))
 		return 0;
 	/* the first ":L:C: " after a path */
 	for (i = 1; i + 1 < len; i++) {
@@ -161,10 +164,11 @@ static int unix_line(const char *s, size_t len, deja_diags *diags, deja_strlist 
 		msg_end = (size_t)(open - 2 - s);
 		if (msg_end < j + 2)
 			return 0;
-		return add(diags, files, pc, s, i, line, col,
-			   slash != close ? slash + 1 : NULL,
-			   slash != close ? (size_t)(close - slash - 1) : 0, s + j + 2,
-			   msg_end - j - 2, sev) < 0 ? DEJA_ENOMEM : 1;
+		rc = add(diags, files, pc, s, i, line, col,
+			 slash != close ? slash + 1 : NULL,
+			 slash != close ? (size_t)(close - slash - 1) : 0, s + j + 2,
+			 msg_end - j - 2, sev);
+		return rc < 0 ? rc : 1;
 	}
 	return 0;
 }
@@ -176,6 +180,7 @@ static int compact_line(const char *s, size_t len, deja_diags *diags, deja_strli
 	const char *at = NULL, *sev;
 	size_t i, n, msg, end, rule = 0, rule_len = 0, used;
 	long line, col;
+	int rc;
 
 	for (i = 1; i + 7 < len; i++)
 		if (!memcmp(s + i, ": line ", 7)) {
@@ -212,8 +217,9 @@ static int compact_line(const char *s, size_t len, deja_diags *diags, deja_strli
 			end = (size_t)(open - 1 - s);
 		}
 	}
-	return add(diags, files, pc, s, (size_t)(at - s), line, col, rule ? s + rule : NULL,
-		   rule_len, s + msg, end - msg, sev) < 0 ? DEJA_ENOMEM : 1;
+	rc = add(diags, files, pc, s, (size_t)(at - s), line, col, rule ? s + rule : NULL,
+		 rule_len, s + msg, end - msg, sev);
+	return rc < 0 ? rc : 1;
 }
 
 /* A line holding nothing but a path: stylish's file header. */
@@ -240,8 +246,8 @@ static int parse_lines(const deja_parse_input *in, deja_diags *diags, deja_strli
 		if (!len || deja_js_wrapper_noise(s, len))
 			continue;
 		if (is_space(s[0])) {
-			if (file.len && (rc = stylish_message(s, len, file.ptr, file.len, diags,
-							      files, in->pc)) < 0)
+			if (file.len && (rc = stylish_message(s, len, file.ptr, file.len,
+							      diags, files, in->pc)) < 0)
 				break;
 			continue;
 		}
@@ -271,16 +277,19 @@ static int json_results(json_t *results, deja_diags *diags, deja_strlist *files,
 	size_t i, k;
 	json_t *r, *m;
 
-	json_array_foreach(results, i, r) {
+	json_array_foreach (results, i, r) {
 		const char *path = json_string_value(json_object_get(r, "filePath"));
 		json_t *messages = json_object_get(r, "messages");
 
 		if (!path || !json_is_array(messages))
 			continue;
-		json_array_foreach(messages, k, m) {
-			const char *msg = json_string_value(json_object_get(m, "message"));
-			const char *rule = json_string_value(json_object_get(m, "ruleId"));
-			json_int_t sev = json_integer_value(json_object_get(m, "severity"));
+		json_array_foreach (messages, k, m) {
+			const char *msg =
+			    json_string_value(json_object_get(m, "message"));
+			const char *rule =
+			    json_string_value(json_object_get(m, "ruleId"));
+			json_int_t sev =
+			    json_integer_value(json_object_get(m, "severity"));
 			json_int_t line = json_integer_value(json_object_get(m, "line"));
 			json_int_t col = json_integer_value(json_object_get(m, "column"));
 			int rc;
@@ -290,14 +299,15 @@ static int json_results(json_t *results, deja_diags *diags, deja_strlist *files,
 			rc = add(diags, files, pc, path, strlen(path),
 				 line > 0 && line < 1000000000 ? (long)line : 0,
 				 col > 0 && col < 1000000000 ? (long)col : 0, rule,
-				 rule && is_rule(rule, strlen(rule)) ? strlen(rule) : 0, msg,
-				 strlen(msg), sev == 1 ? "warning" : "error");
+				 rule && is_rule(rule, strlen(rule)) ? strlen(rule) : 0,
+				 msg, strlen(msg), sev == 1 ? "warning" : "error");
 			if (rc < 0)
 				return rc;
 		}
 		/* a file with problems is affected even when they are beyond
 		 * DEJA_DIAGS_MAX */
-		if (json_array_size(messages) && deja_parse_file(files, NULL, pc, path, strlen(path)) < 0)
+		if (json_array_size(messages) &&
+		    deja_parse_file(files, NULL, pc, path, strlen(path)) < 0)
 			return DEJA_ENOMEM;
 	}
 	return 0;
@@ -392,7 +402,8 @@ static int sniff(const char *text, size_t len)
 	while (deja_next_line(&p, end, &s, &n)) {
 		size_t i = deja_js_indent(s, n), k;
 
-		if (deja_js_starts(s + i, n - i, "\xe2\x9c\x96 ") && i + 4 < n && is_digit(s[i + 4])) {
+		if (deja_js_starts(s + i, n - i, "\xe2\x9c\x96 ") && i + 4 < n &&
+		    is_digit(s[i + 4])) {
 			for (k = i + 4; k < n && is_digit(s[k]); k++)
 				;
 			if (deja_js_starts(s + k, n - k, " problem"))
@@ -411,17 +422,19 @@ static int sniff(const char *text, size_t len)
 				size_t fl;
 				long l, c;
 				const char *colon = memmem(s, n, ": ", 2);
-				if (deja_js_split_location(s, (size_t)(colon - s), &fl, &l, &c) && c)
+				if (deja_js_split_location(s, (size_t)(colon - s), &fl,
+							   &l, &c) &&
+				    c)
 					return 1;
 			}
 		}
-		if (memmem(s, n, ": line ", 7) && (memmem(s, n, ", Error - ", 10) ||
-						     memmem(s, n, ", Warning - ", 12)))
+		if (memmem(s, n, ": line ", 7) &&
+		    (memmem(s, n, ", Error - ", 10) || memmem(s, n, ", Warning - ", 12)))
 			return 1;
 	}
 	return 0;
 }
 
-static const char *const tools[] = { "eslint", NULL };
+static const char *const tools[] = {"eslint", NULL};
 
-const deja_parser deja_parser_eslint = { "eslint", tools, sniff, parse };
+const deja_parser deja_parser_eslint = {"eslint", tools, sniff, parse};

@@ -9,9 +9,10 @@
  * One diagnostic per error or warning.  Notes, "In file included from",
  * "In function", "required from here", source and caret lines (with or
  * without gcc's "  4 |" gutter) and fix-it hints are context: skipped.  The
- * code is the bracketed option, the same for gcc and clang and with or
- * without -Werror: -Werror=unused-variable and -Werror,-Wunused-variable
- * are both -Wunused-variable (the severity says it was an error).  A
+ * code is the bracketed option as gcc prints it: -Wunused-variable, or
+ * -Werror=unused-variable when that option made it an error; clang's
+ * "-Werror,-Wunused-variable" names the warning's own option,
+ * -Wunused-variable.  A
  * linker error names the object's source by its base name only
  * ("link.c:(.text+0xf)"): it is matched against the files already seen.
  * "collect2: error: ld returned 1 exit status" only counts when nothing
@@ -126,7 +127,6 @@ typedef struct state {
 	deja_diags *diags;
 	deja_strlist *files;
 	size_t start;            /* diagnostics before this parse */
-	deja_buf code;           /* "-W" + name for -Werror= codes */
 	deja_buf fallback;       /* "ld returned 1 exit status" */
 	deja_diag *lld;          /* ld.lld's last error, to locate from ">>> referenced by" */
 } state;
@@ -137,16 +137,6 @@ static int add(state *st, const char *file, size_t flen, long line, long col, co
 	deja_diag *d = NULL;
 	int rc;
 
-	/* "-Werror=unused-variable" is -Wunused-variable made an error */
-	if (code && cl > 8 && deja_pu_starts(code, cl, "-Werror=")) {
-		deja_buf_clear(&st->code);
-		deja_buf_puts(&st->code, "-W");
-		deja_buf_put(&st->code, code + 8, cl - 8);
-		if ((rc = deja_buf_status(&st->code)) < 0)
-			return rc;
-		code = st->code.ptr;
-		cl = st->code.len;
-	}
 	rc = deja_pu_diag(&d, st->diags, st->files, st->in->pc, file, flen, line, col, code, cl,
 			  msg, ml, sev);
 	if (out)
@@ -292,8 +282,7 @@ static int line_of(state *st, const char *s, size_t len)
 
 static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *files)
 {
-	state st = { in, diags, files, diags->count + diags->dropped, DEJA_BUF_INIT,
-		     DEJA_BUF_INIT, NULL };
+	state st = { in, diags, files, diags->count + diags->dropped, DEJA_BUF_INIT, NULL };
 	deja_pu_lines it;
 	const char *s;
 	size_t len;
@@ -306,7 +295,6 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 	if (rc >= 0 && st.fallback.len && diags->count + diags->dropped == st.start)
 		rc = add(&st, NULL, 0, 0, 0, NULL, 0, st.fallback.ptr, st.fallback.len, "error",
 			 NULL);
-	deja_buf_release(&st.code);
 	deja_buf_release(&st.fallback);
 	deja_pu_lines_release(&it);
 	return rc < 0 ? rc : 0;

@@ -2,7 +2,8 @@
  * parse_go.c - go build, go vet and go test.
  *
  * Compiler and vet errors are "path.go:LINE:COL: message" at the start of a
- * line (paths relative to where go ran), under a "# import/path" header.
+ * line (paths relative to where go ran), under a "# import/path" header;
+ * vet's code is its analyzer (printf, assign, ...), known by its messages.
  * go test prints, per package:
  *
  *   --- FAIL: TestDescribe (0.00s)
@@ -14,7 +15,8 @@
  *           /abs/calc/calc.go:11
  *   FAIL    example.com/shop/calc   0.004s
  *
- * (with -v, a test's log lines come before its "--- FAIL", after "=== RUN").
+ * (with -v, a test's log lines come before its "--- FAIL", after "=== RUN";
+ * go test -json wraps the same lines in events' "Output").
  * One diagnostic per failing leaf test (a parent that fails because a
  * subtest did is not an error of its own): test the full name, located at
  * its first log line or, for a panic, at the innermost goroutine frame
@@ -28,6 +30,7 @@
 #include "parse_util.h"
 #include "deja/common.h"
 
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -321,7 +324,87 @@ static int trace_line(state *st, const char *s, size_t len)
 	return deja_buf_put(&st->fn, s, len);
 }
 
+/*
+ * go vet does not name the analyzer that found a problem; its messages do.
+ * The analyzer is the rule, as eslint's rule ids are (go test runs a few of
+ * them too).
+ */
+static const char *vet_analyzer(const char *m, size_t len)
+{
+	static const char *const map[][2] = {
+		{ "self-assignment of ", "assign" },
+		{ " format %", "printf" },
+		{ "call has arguments but no formatting directives", "printf" },
+		{ "call has possible Printf formatting directive", "printf" },
+		{ "call needs ", "printf" },
+		{ "wrong number of args for format", "printf" },
+		{ "unreachable code", "unreachable" },
+		{ "composite literal uses unkeyed fields", "composites" },
+		{ "passes lock by value", "copylocks" },
+		{ "copies lock value", "copylocks" },
+		{ "captured by func literal", "loopclosure" },
+		{ "the cancel function", "lostcancel" },
+		{ "is always false", "nilfunc" },
+		{ "is always true", "nilfunc" },
+		{ "struct field tag", "structtag" },
+		{ "possible misuse of unsafe.Pointer", "unsafeptr" },
+		{ "result of ", "unusedresult" },
+		{ "impossible type assertion", "ifaceassert" },
+		{ "yields a string of one rune", "stringintconv" },
+		{ "direct assignment to atomic value", "atomic" },
+		{ "suspect or: ", "bools" },
+		{ "redundant or: ", "bools" },
+		{ "suspect and: ", "bools" },
+		{ "redundant and: ", "bools" },
+		{ "second argument to errors.As", "errorsas" },
+		{ "passes non-pointer", "unmarshal" },
+		{ "using resp before checking for errors", "httpresponse" },
+		{ "should have signature ", "stdmethods" },
+		{ "too small for shift", "shift" },
+		{ "misuse of unbuffered os.Signal channel", "sigchanyzer" },
+	};
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (deja_pu_find(m, len, map[i][0]) >= 0)
+			return map[i][1];
+	return NULL;
+}
+
+static int text_line(state *st, const char *s, size_t len);
+
+/* go test -json: the events' "Output" are the lines as go test prints them. */
+static int json_line(state *st, const char *s, size_t len)
+{
+	json_t *o = json_loadb(s, len, 0, NULL), *out;
+	const char *action;
+	int rc = 0;
+
+	if (!json_is_object(o) || !(action = json_string_value(json_object_get(o, "Action"))))
+		goto out;
+	out = json_object_get(o, "Output");
+	if ((!strcmp(action, "output") || !strcmp(action, "build-output")) && json_is_string(out)) {
+		const char *p = json_string_value(out), *end = p + json_string_length(out), *l;
+		size_t n;
+
+		while (rc >= 0 && deja_next_line(&p, end, &l, &n)) {
+			while (n && (l[n - 1] == '\r' || l[n - 1] == ' '))
+				n--;
+			rc = text_line(st, l, n);
+		}
+	}
+out:
+	json_decref(o);
+	return rc;
+}
+
 static int line_of(state *st, const char *s, size_t len)
+{
+	if (len > 2 && s[0] == '{' && s[len - 1] == '}')
+		return json_line(st, s, len);
+	return text_line(st, s, len);
+}
+
+static int text_line(state *st, const char *s, size_t len)
 {
 	size_t ind = deja_pu_indent(s, len);
 	const char *t = s + ind;
@@ -434,10 +517,12 @@ static int line_of(state *st, const char *s, size_t len)
 			t = s + loc.end;
 			tl = len - loc.end;
 			deja_pu_trim(&t, &tl);
-			if (rc >= 0 && tl)
+			if (rc >= 0 && tl) {
+				const char *vet = vet_analyzer(t, tl);
 				rc = deja_pu_diag(NULL, st->diags, st->files, st->in->pc, loc.path,
-						  loc.path_len, loc.line, loc.col, NULL, 0, t, tl,
-						  "error");
+						  loc.path_len, loc.line, loc.col, vet,
+						  vet ? strlen(vet) : 0, t, tl, "error");
+			}
 			return rc;
 		}
 		if (deja_pu_starts(s, len, "go: ") && !st->fallback.len &&

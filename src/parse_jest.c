@@ -72,7 +72,8 @@ static int suite_file(const char *s, size_t len, const char **file, size_t *file
 /* "Expected: 4", "Received array: [...]", "Expected substring: ..." */
 static int expected_received(const char *s, size_t len)
 {
-	return (deja_js_starts(s, len, "Expected") || deja_js_starts(s, len, "Received")) &&
+	return (deja_js_starts(s, len, "Expected") ||
+		deja_js_starts(s, len, "Received")) &&
 	       memchr(s, ':', len);
 }
 
@@ -100,7 +101,8 @@ static void trailing_location(const char *s, size_t len, long *line, long *col)
 	if (!n || i < 2 || s[i - 1] != ':')
 		return;
 	i--;
-	for (n = 0, scale = 1; i > 0 && is_digit(s[i - 1]) && n < 9; i--, n++, scale *= 10)
+	for (n = 0, scale = 1; i > 0 && is_digit(s[i - 1]) && n < 9;
+	     i--, n++, scale *= 10)
 		l += (s[i - 1] - '0') * scale;
 	if (!n || i < 1 || s[i - 1] != '(')
 		return;
@@ -130,14 +132,16 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 		if (!len || deja_js_wrapper_noise(s, len))
 			continue;
 		if (deja_js_starts(t, tl, "FAIL ") || deja_js_starts(t, tl, "PASS ")) {
-			if ((rc = deja_js_failure_flush(&f, in->pc, diags, files, NULL)) < 0)
+			if ((rc = deja_js_failure_flush(&f, in->pc, diags, files, NULL)) <
+			    0)
 				break;
 			deja_buf_clear(&suite);
 			state = NONE;
 			if (t[0] == 'F' && suite_file(t + 5, tl - 5, &file, &file_len)) {
-				/* the suite is affected even if every frame is elsewhere */
+				/* affected even if every frame is elsewhere */
 				if ((rc = deja_js_path(&suite, file, file_len)) < 0 ||
-				    (rc = deja_parse_file(files, NULL, in->pc, suite.ptr, suite.len)) < 0)
+				    (rc = deja_parse_file(files, NULL, in->pc, suite.ptr,
+							  suite.len)) < 0)
 					break;
 				state = SUITE;
 			}
@@ -150,7 +154,8 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 			const char *name = t + 4;
 			size_t name_len = tl - 4;
 
-			if ((rc = deja_js_failure_flush(&f, in->pc, diags, files, NULL)) < 0)
+			if ((rc = deja_js_failure_flush(&f, in->pc, diags, files, NULL)) <
+			    0)
 				break;
 			if (deja_js_starts(name, name_len, "Console") && name_len == 7) {
 				state = CONSOLE;
@@ -160,7 +165,8 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 			state = FAILURE;
 			suite_error = name_len == 24 &&
 				      !memcmp(name, "Test suite failed to run", 24);
-			if (!suite_error && (rc = deja_js_failure_test(&f, name, name_len)) < 0)
+			if (!suite_error &&
+			    (rc = deja_js_failure_test(&f, name, name_len)) < 0)
 				break;
 			deja_buf_put(&f.file, suite.ptr, suite.len);
 			continue;
@@ -210,6 +216,6 @@ static int sniff(const char *text, size_t len)
 	return 0;
 }
 
-static const char *const tools[] = { "jest", NULL };
+static const char *const tools[] = {"jest", NULL};
 
-const deja_parser deja_parser_jest = { "jest", tools, sniff, parse };
+const deja_parser deja_parser_jest = {"jest", tools, sniff, parse};

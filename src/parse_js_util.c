@@ -56,10 +56,24 @@ int deja_js_wrapper_noise(const char *s, size_t len)
 	/* At the start of a line only: "> " and "$ " echo the script that
 	 * runs; none of the JavaScript tools starts a line with them. */
 	static const char *const prefixes[] = {
-		"npm warn", "npm WARN", "npm error", "npm ERR!", "npm notice", "npm verb",
-		"> ", "$ ", "yarn run v", "error Command failed with exit code",
-		"info Visit https://yarnpkg.com", "Done in ", "error: script \"",
-		"[ELIFECYCLE]", " ELIFECYCLE ", "ELIFECYCLE ", "ERR_PNPM_", " ERR_PNPM_",
+	    "npm warn",
+	    "npm WARN",
+	    "npm error",
+	    "npm ERR!",
+	    "npm notice",
+	    "npm verb",
+	    "> ",
+	    "$ ",
+	    "yarn run v",
+	    "error Command failed with exit code",
+	    "info Visit https://yarnpkg.com",
+	    "Done in ",
+	    "error: script \"",
+	    "[ELIFECYCLE]",
+	    " ELIFECYCLE ",
+	    "ELIFECYCLE ",
+	    "ERR_PNPM_",
+	    " ERR_PNPM_",
 	};
 
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
@@ -97,7 +111,8 @@ static int digits_before(const char *s, size_t end, size_t *start, long *value)
 	return 1;
 }
 
-int deja_js_split_location(const char *s, size_t len, size_t *file_len, long *line, long *col)
+int deja_js_split_location(const char *s, size_t len, size_t *file_len, long *line,
+			   long *col)
 {
 	size_t a, b;
 	long x, y;
@@ -305,7 +320,8 @@ void deja_js_failure_start(deja_js_failure *f)
 	f->open = 1;
 }
 
-int deja_js_failure_frame(deja_js_failure *f, const deja_pathctx *pc, const deja_js_frame *fr)
+int deja_js_failure_frame(deja_js_failure *f, const deja_pathctx *pc,
+			  const deja_js_frame *fr)
 {
 	deja_buf rel = DEJA_BUF_INIT, e = DEJA_BUF_INIT;
 	int rc = 0;
@@ -320,7 +336,8 @@ int deja_js_failure_frame(deja_js_failure *f, const deja_pathctx *pc, const deja
 	if (fr->fn && !memchr(fr->fn, '\t', fr->fn_len))
 		deja_buf_put(&e, fr->fn, fr->fn_len);
 	deja_buf_printf(&e, "\t%s\t%ld\t%ld", f->scratch.ptr, fr->line, fr->column);
-	if ((rc = deja_buf_status(&e)) < 0 || (rc = deja_strlist_add(&f->frames, e.ptr, e.len)) < 0)
+	if ((rc = deja_buf_status(&e)) < 0 ||
+	    (rc = deja_strlist_add(&f->frames, e.ptr, e.len)) < 0)
 		goto out;
 	rc = 1;
 out:
@@ -365,8 +382,8 @@ int deja_js_failure_flush(deja_js_failure *f, const deja_pathctx *pc, deja_diags
 		deja_diag *d;
 
 		if (f->frames.count)
-			split_frame(f->frames.items[0], &fn, &fn_len, &file, &file_len, &line,
-				    &col);
+			split_frame(f->frames.items[0], &fn, &fn_len, &file, &file_len,
+				    &line, &col);
 		rc = deja_parse_diag(diags, files, pc, file, file_len, line, col, NULL, 0,
 				     f->message.ptr, f->message.len, "error");
 		if (rc < 0)
@@ -376,19 +393,22 @@ int deja_js_failure_flush(deja_js_failure *f, const deja_pathctx *pc, deja_diags
 		d = deja_diags_last(diags);
 		if (first_diag && *first_diag == (size_t)-1)
 			*first_diag = diags->count - 1;
-		if (f->tests.count &&
-		    (rc = deja_diag_set(&d->test, f->tests.items[i], strlen(f->tests.items[i]))) < 0)
+		if (f->tests.count && (rc = deja_diag_set(&d->test, f->tests.items[i],
+							  strlen(f->tests.items[i]))) < 0)
 			goto out;
 		for (size_t k = 0; k < f->frames.count; k++) {
-			split_frame(f->frames.items[k], &fn, &fn_len, &file, &file_len, &line, &col);
-			if ((rc = deja_diag_add_frame(d, pc, fn, fn_len, file, file_len)) < 0)
+			split_frame(f->frames.items[k], &fn, &fn_len, &file, &file_len,
+				    &line, &col);
+			if ((rc = deja_diag_add_frame(d, pc, fn, fn_len, file,
+						      file_len)) < 0)
 				goto out;
 		}
 	}
 	/* the failing test's own file is affected even when the error was
 	 * raised elsewhere */
 	rc = 0;
-	if (f->file.len && (rc = deja_parse_file(files, NULL, pc, f->file.ptr, f->file.len)) > 0)
+	if (f->file.len &&
+	    (rc = deja_parse_file(files, NULL, pc, f->file.ptr, f->file.len)) > 0)
 		rc = 0;
 out:
 	failure_clear(f);

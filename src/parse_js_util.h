@@ -86,11 +86,11 @@ int deja_js_message_add(deja_buf *m, const char *s, size_t len);
 typedef struct deja_js_failure {
 	int open;
 	deja_strlist tests;
-	deja_buf file;        /* as printed; may be empty */
-	long line, column;    /* of file, 0 when unknown */
+	deja_buf file;	   /* as printed; may be empty */
+	long line, column; /* of file, 0 when unknown */
 	deja_buf message;
-	int has_header;       /* the message's first line was seen */
-	deja_strlist frames;  /* "fn\tfile\tline\tcol", file as printed */
+	int has_header;	     /* the message's first line was seen */
+	deja_strlist frames; /* "fn\tfile\tline\tcol", file as printed */
 	deja_buf scratch;
 } deja_js_failure;
 
@@ -108,7 +108,8 @@ int deja_js_failure_test(deja_js_failure *f, const char *s, size_t len);
 void deja_js_failure_start(deja_js_failure *f);
 
 /* Add a frame when it is in the project; 1 when added. */
-int deja_js_failure_frame(deja_js_failure *f, const deja_pathctx *pc, const deja_js_frame *fr);
+int deja_js_failure_frame(deja_js_failure *f, const deja_pathctx *pc,
+			  const deja_js_frame *fr);
 
 /*
  * Emit the open failure: one diagnostic per test name (one without a name

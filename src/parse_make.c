@@ -199,6 +199,41 @@ static int is_makefile(const char *p, size_t len)
 	       deja_pu_ends(p, len, ".mk");
 }
 
+/*
+ * A recipe line make echoes before running it ("cc -Wall -c src/a.c -o
+ * a.o", "mkdir -p build"): it names files, but no error is in them.  Kept
+ * from the parsers, the generic extractor above all.
+ */
+static int is_echoed_command(const char *s, size_t len)
+{
+	static const char *const progs[] = { "cc", "gcc", "g++", "c++", "clang", "clang++",
+					     "cpp", "ld", "ar", "ranlib", "as", "mkdir", "rm",
+					     "cp", "mv", "ln", "install", "touch", "cd", "echo" };
+	size_t end = 0, base = 0;
+
+	while (end < len && s[end] != ' ') {
+		if (s[end] == '/')
+			base = end + 1;
+		end++;
+	}
+	if (end >= len)
+		return 0;
+	for (size_t k = 0; k < sizeof(progs) / sizeof(progs[0]); k++) {
+		size_t n = strlen(progs[k]);
+		const char *w = s + base;
+		size_t wl = end - base;
+
+		if (wl == n && !memcmp(w, progs[k], n))
+			return 1;
+		/* x86_64-linux-gnu-gcc, gcc-12, clang-14 */
+		if (k < 6 && wl > n && ((w[wl - n - 1] == '-' && !memcmp(w + wl - n, progs[k], n)) ||
+					(w[n] == '-' && !memcmp(w, progs[k], n) &&
+					 deja_pu_is_digit(w[n + 1]))))
+			return 1;
+	}
+	return 0;
+}
+
 static int line_of(state *st, const char *s, size_t len)
 {
 	size_t n = make_prefix(s, len);
@@ -224,6 +259,8 @@ static int line_of(state *st, const char *s, size_t len)
 		if (is_makefile(loc.path, loc.path_len) && deja_pu_starts(r, rl, "warning: "))
 			return 0;
 	}
+	if (is_echoed_command(s, len))
+		return 0;
 	deja_buf_put(&st->seg, s, len);
 	return deja_buf_putc(&st->seg, '\n');
 }

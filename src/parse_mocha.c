@@ -104,7 +104,8 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 			continue;
 		}
 		if ((n = numbered(s, len)) && n - i > 2 && i <= 4) {
-			if ((rc = deja_js_failure_flush(&f, in->pc, diags, files, NULL)) < 0)
+			if ((rc = deja_js_failure_flush(&f, in->pc, diags, files, NULL)) <
+			    0)
 				break;
 			deja_js_failure_start(&f);
 			deja_buf_clear(&title);
@@ -144,7 +145,8 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 			/* a message without its title (filtered lines) */
 			if (i < 4 || i > 6)
 				continue;
-			if ((rc = deja_js_failure_flush(&f, in->pc, diags, files, NULL)) < 0)
+			if ((rc = deja_js_failure_flush(&f, in->pc, diags, files, NULL)) <
+			    0)
 				break;
 			deja_js_failure_start(&f);
 			stack = 0;
@@ -157,7 +159,8 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 			file_in_parens(&f, t, tl);
 		} else if (want_more) {
 			want_more = 0;
-			if (!diff_line(t, tl) && (rc = deja_js_message_add(&f.message, t, tl)) < 0)
+			if (!diff_line(t, tl) &&
+			    (rc = deja_js_message_add(&f.message, t, tl)) < 0)
 				break;
 		}
 	}
@@ -192,6 +195,6 @@ static int sniff(const char *text, size_t len)
 	return 0;
 }
 
-static const char *const tools[] = { "mocha", NULL };
+static const char *const tools[] = {"mocha", NULL};
 
-const deja_parser deja_parser_mocha = { "mocha", tools, sniff, parse };
+const deja_parser deja_parser_mocha = {"mocha", tools, sniff, parse};

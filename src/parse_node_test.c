@@ -3,21 +3,35 @@
  * TAP reporter (the default when not on a terminal, before node 23) and
  * its spec reporter.
  *
- *   TAP                                     spec
- *   # Subtest: sum                          ▶ sum
- *       not ok 2 - adds 2 + 2                 ✖ adds 2 + 2 (1.2ms)
- *         ---                                   AssertionError [ERR_ASSERTION]: ...
- *         location: '/abs/test/a.js:11:3'       3 !== 4
- *         failureType: 'testCodeFailure'            at TestContext.<anonymous> (/abs/test/a.js:12:12)
- *         error: |-                         ✖ sum (3.5ms)
- *           Expected values to be ...       ...
- *         code: 'ERR_ASSERTION'             ✖ failing tests:
- *         name: 'AssertionError'            test at test/a.js:11:3
- *         stack: |-                         ✖ adds 2 + 2 (1.2ms)
- *           TestContext.<anonymous> (...)     (the same error again)
+ * TAP:
+ *
+ *   # Subtest: sum
+ *       not ok 2 - adds 2 + 2
+ *         ---
+ *         location: '/abs/test/a.js:11:3'
+ *         failureType: 'testCodeFailure'
+ *         error: |-
+ *           Expected values to be strictly equal: ...
+ *         code: 'ERR_ASSERTION'
+ *         name: 'AssertionError'
+ *         stack: |-
+ *           TestContext.<anonymous> (/abs/test/a.js:12:12)
  *         ...
  *   not ok 3 - sum
  *     failureType: 'subtestsFailed'
+ *
+ * spec:
+ *
+ *   ▶ sum
+ *     ✖ adds 2 + 2 (1.2ms)
+ *       AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:
+ *       3 !== 4
+ *           at TestContext.<anonymous> (/abs/test/a.js:12:12)
+ *   ✖ sum (3.5ms)
+ *   ✖ failing tests:
+ *   test at test/a.js:11:3
+ *   ✖ adds 2 + 2 (1.2ms)
+ *     (the same error again)
  *
  * A suite or a test with failing subtests fails too, after them and less
  * indented, with no error of its own: it is not a diagnostic, but its name
@@ -90,7 +104,8 @@ static int pending_parent(pending *p, deja_diags *diags, size_t depth, const cha
 		deja_buf_puts(&b, SEP);
 		deja_buf_puts(&b, d->test ? d->test : "");
 		if ((rc = deja_buf_status(&b)) < 0 ||
-		    (rc = deja_diag_set(&d->test, b.ptr, deja_js_cut(b.ptr, b.len, DEJA_JS_TEST_MAX))) < 0)
+		    (rc = deja_diag_set(&d->test, b.ptr,
+					deja_js_cut(b.ptr, b.len, DEJA_JS_TEST_MAX))) < 0)
 			goto out;
 		/* a grandparent may come: keep it, one level up */
 		p->index[k] = p->index[i];
@@ -106,15 +121,15 @@ out:
 typedef struct reading {
 	deja_js_failure f;
 	size_t depth;
-	int parent;           /* failed only because subtests did */
-	int todo;             /* "# TODO": a failure that does not count */
-	deja_buf name;        /* TAP: error class */
-	deja_buf code;        /* TAP: error code */
-	deja_buf error;       /* TAP: the error's message */
-	int error_more;       /* the error's first line ends in ':' */
-	size_t block_indent;  /* TAP: indent of the YAML keys */
-	int block;            /* TAP: in the YAML block */
-	int key;              /* TAP: block scalar being read: 'e'rror, 's'tack, 0 */
+	int parent;	     /* failed only because subtests did */
+	int todo;	     /* "# TODO": a failure that does not count */
+	deja_buf name;	     /* TAP: error class */
+	deja_buf code;	     /* TAP: error code */
+	deja_buf error;	     /* TAP: the error's message */
+	int error_more;	     /* the error's first line ends in ':' */
+	size_t block_indent; /* TAP: indent of the YAML keys */
+	int block;	     /* TAP: in the YAML block */
+	int key;	     /* TAP: block scalar being read: 'e'rror, 's'tack, 0 */
 	size_t key_indent;
 	int tap;
 } reading;
@@ -134,7 +149,8 @@ static void unquote(deja_buf *out, const char *v, size_t len)
 	deja_buf_clear(out);
 	if (len >= 2 && (v[0] == '\'' || v[0] == '"') && v[len - 1] == v[0]) {
 		for (size_t i = 1; i + 1 < len; i++) {
-			if (v[0] == '\'' && v[i] == '\'' && i + 2 < len && v[i + 1] == '\'')
+			if (v[0] == '\'' && v[i] == '\'' && i + 2 < len &&
+			    v[i + 1] == '\'')
 				i++;
 			else if (v[0] == '"' && v[i] == '\\' && i + 2 < len)
 				i++;
@@ -168,7 +184,8 @@ static int yaml_key(const char *t, size_t tl)
 {
 	size_t i = 0;
 
-	while (i < tl && ((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= 'A' && t[i] <= 'Z') || t[i] == '_'))
+	while (i < tl && ((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= 'A' && t[i] <= 'Z') ||
+			  t[i] == '_'))
 		i++;
 	return i && i < tl && t[i] == ':' && (i + 1 == tl || t[i + 1] == ' ');
 }
@@ -183,12 +200,13 @@ static int error_class(const char *t, size_t tl)
 		i++;
 	if (i < 5 || i >= tl || (t[i] != ':' && t[i] != ' '))
 		return 0;
-	return !memcmp(t + i - 5, "Error", 5) || (i >= 9 && !memcmp(t + i - 9, "Exception", 9));
+	return !memcmp(t + i - 5, "Error", 5) ||
+	       (i >= 9 && !memcmp(t + i - 9, "Exception", 9));
 }
 
 /* Done with a test: a diagnostic unless it is a parent or a todo. */
-static int finish(reading *r, const deja_pathctx *pc, deja_diags *diags, deja_strlist *files,
-		  pending *p)
+static int finish(reading *r, const deja_pathctx *pc, deja_diags *diags,
+		  deja_strlist *files, pending *p)
 {
 	size_t first;
 	int rc = 0;
@@ -196,7 +214,8 @@ static int finish(reading *r, const deja_pathctx *pc, deja_diags *diags, deja_st
 	if (!r->f.open)
 		goto out;
 	if (r->parent) {
-		rc = pending_parent(p, diags, r->depth, r->f.tests.count ? r->f.tests.items[0] : "",
+		rc = pending_parent(p, diags, r->depth,
+				    r->f.tests.count ? r->f.tests.items[0] : "",
 				    r->f.tests.count ? strlen(r->f.tests.items[0]) : 0);
 		deja_js_failure_start(&r->f);
 		r->f.open = 0;
@@ -208,7 +227,7 @@ static int finish(reading *r, const deja_pathctx *pc, deja_diags *diags, deja_st
 		goto out;
 	}
 	if (r->tap) {
-		/* as the spec reporter prints it: "AssertionError [ERR_ASSERTION]: ..." */
+		/* as spec prints it: "AssertionError [ERR_ASSERTION]: ..." */
 		deja_buf head = DEJA_BUF_INIT;
 
 		if (r->name.len) {
@@ -264,7 +283,8 @@ static int tap_result(const char *s, size_t len, size_t *indent, const char **na
 	*todo = 0;
 	/* directives: " # TODO", " # SKIP" (a '#' in a name is escaped) */
 	for (size_t k = j; k + 2 < len; k++)
-		if (s[k] == ' ' && s[k + 1] == '#' && s[k + 2] == ' ' && s[k - 1] != '\\') {
+		if (s[k] == ' ' && s[k + 1] == '#' && s[k + 2] == ' ' &&
+		    s[k - 1] != '\\') {
 			*name_len = k - j;
 			*todo = deja_js_starts(s + k + 3, len - k - 3, "TODO") ||
 				deja_js_starts(s + k + 3, len - k - 3, "SKIP");
@@ -280,8 +300,8 @@ static size_t spec_name(const char *t, size_t tl)
 
 	if (n && t[n - 1] == ')') {
 		const char *open = memrchr(t, '(', n);
-		if (open && open > t && open[-1] == ' ' && open + 1 < t + n && is_digit(open[1]) &&
-		    memmem(open, (size_t)(t + n - open), "ms)", 3))
+		if (open && open > t && open[-1] == ' ' && open + 1 < t + n &&
+		    is_digit(open[1]) && memmem(open, (size_t)(t + n - open), "ms)", 3))
 			n = (size_t)(open - 1 - t);
 	}
 	return n;
@@ -306,7 +326,7 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 {
 	deja_js_lines it;
 	reading r;
-	pending p = { NULL, NULL, 0, 0 };
+	pending p = {NULL, NULL, 0, 0};
 	deja_buf tmp = DEJA_BUF_INIT, test_at = DEJA_BUF_INIT;
 	const char *s;
 	size_t len, before_section = (size_t)-1;
@@ -382,7 +402,8 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 				vl = (size_t)(t + tl - v);
 				while (vl && *v == ' ')
 					v++, vl--;
-				if ((vl == 2 && (!memcmp(v, "|-", 2) || !memcmp(v, "|+", 2))) ||
+				if ((vl == 2 &&
+				     (!memcmp(v, "|-", 2) || !memcmp(v, "|+", 2))) ||
 				    (vl == 1 && *v == '|')) {
 					if ((kl == 5 && !memcmp(t, "error", 5)) ||
 					    (kl == 5 && !memcmp(t, "stack", 5))) {
@@ -398,8 +419,10 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 					size_t fl;
 					long l, c;
 
-					if (deja_js_split_location(tmp.ptr, tmp.len, &fl, &l, &c) &&
-					    (rc = deja_js_path(&r.f.file, tmp.ptr, fl)) >= 0) {
+					if (deja_js_split_location(tmp.ptr, tmp.len, &fl,
+								   &l, &c) &&
+					    (rc = deja_js_path(&r.f.file, tmp.ptr, fl)) >=
+						0) {
 						r.f.line = l;
 						r.f.column = c;
 					}
@@ -463,14 +486,17 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 				continue;
 			deja_js_failure_start(&r.f);
 			r.depth = i / 2;
-			if ((rc = deja_js_failure_test(&r.f, t + 4, spec_name(t + 4, tl - 4))) < 0)
+			if ((rc = deja_js_failure_test(&r.f, t + 4,
+						       spec_name(t + 4, tl - 4))) < 0)
 				break;
 			if (test_at.len) {
 				size_t fl;
 				long l, c;
 
-				if (deja_js_split_location(test_at.ptr, test_at.len, &fl, &l, &c) &&
-				    (rc = deja_js_path(&r.f.file, test_at.ptr, fl)) >= 0) {
+				if (deja_js_split_location(test_at.ptr, test_at.len, &fl,
+							   &l, &c) &&
+				    (rc = deja_js_path(&r.f.file, test_at.ptr, fl)) >=
+					0) {
 					r.f.line = l;
 					r.f.column = c;
 				}
@@ -487,14 +513,17 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 				break;
 			continue;
 		}
-		if (deja_js_starts(t, tl, "at ") || r.f.frames.count || t[0] == '{' || t[0] == '}')
+		if (deja_js_starts(t, tl, "at ") || r.f.frames.count || t[0] == '{' ||
+		    t[0] == '}')
 			continue;
 		if (!r.f.has_header) {
 			r.f.has_header = 1;
 			error_header(&tmp, t, tl);
 			deja_buf_clear(&r.error);
-			if ((rc = deja_buf_status(&tmp)) < 0 || (rc = error_text(&r, tmp.ptr, tmp.len)) < 0 ||
-			    (rc = deja_js_message_add(&r.f.message, tmp.ptr, tmp.len)) < 0)
+			if ((rc = deja_buf_status(&tmp)) < 0 ||
+			    (rc = error_text(&r, tmp.ptr, tmp.len)) < 0 ||
+			    (rc = deja_js_message_add(&r.f.message, tmp.ptr, tmp.len)) <
+				0)
 				break;
 		} else if (r.error_more) {
 			r.error_more = 0;
@@ -534,13 +563,14 @@ static int sniff(const char *text, size_t len)
 		if (deja_js_starts(t, tl, CROSS "failing tests:") ||
 		    deja_js_starts(t, tl, "failureType: '"))
 			return 1;
-		if ((deja_js_starts(t, tl, "\xe2\x84\xb9 fail ") && tl > 9 && is_digit(t[9])) ||
+		if ((deja_js_starts(t, tl, "\xe2\x84\xb9 fail ") && tl > 9 &&
+		     is_digit(t[9])) ||
 		    (deja_js_starts(s, n, "# fail ") && n > 7 && is_digit(s[7])))
 			return 1;
 	}
 	return 0;
 }
 
-static const char *const tools[] = { "node --test", NULL };
+static const char *const tools[] = {"node --test", NULL};
 
-const deja_parser deja_parser_node_test = { "node_test", tools, sniff, parse };
+const deja_parser deja_parser_node_test = {"node_test", tools, sniff, parse};

@@ -8,11 +8,12 @@
  * The code is the message id (C0114); the symbol in parentheses is dropped
  * from the message.  Severity by the id's category: E and F errors, W
  * warnings, C (convention), R (refactor) and I notes.  Columns are 0-based
- * in pylint: 1 is added.
+ * in pylint: 1 is added.  The json and json2 formats are read as JSON.
  */
 #include "parsers.h"
 #include "parse_util.h"
 
+#include <jansson.h>
 #include <string.h>
 
 static int is_msg_id(const char *s, size_t len)
@@ -67,14 +68,67 @@ static int pylint_line(const char *s, size_t len, deja_pu_loc *loc, const char *
 	return 1;
 }
 
+static const char *json_severity(const char *type)
+{
+	if (!strcmp(type, "error") || !strcmp(type, "fatal"))
+		return "error";
+	return strcmp(type, "warning") ? "note" : "warning";
+}
+
+/*
+ * --output-format=json (an array of messages) and json2 ({"messages": [...]},
+ * pylint 3): the whole output is one document, so it is read from the raw
+ * output; 1 when it was one.
+ */
+static int parse_json(const deja_parse_input *in, deja_diags *diags, deja_strlist *files,
+		      int *rc)
+{
+	const char *p = in->raw, *end = p ? p + in->raw_len : NULL;
+	json_t *doc, *list, *m;
+	size_t i;
+
+	if (!p || !in->raw_complete)
+		return 0;
+	while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+		p++;
+	if (p == end || (*p != '[' && *p != '{'))
+		return 0;
+	if (!(doc = json_loadb(p, (size_t)(end - p), 0, NULL)))
+		return 0;
+	list = json_is_array(doc) ? doc : json_object_get(doc, "messages");
+	*rc = 0;
+	json_array_foreach(list, i, m) {
+		const char *path = json_string_value(json_object_get(m, "path"));
+		const char *id = json_string_value(json_object_get(m, "message-id"));
+		const char *msg = json_string_value(json_object_get(m, "message"));
+		const char *type = json_string_value(json_object_get(m, "type"));
+		json_t *line = json_object_get(m, "line"), *col = json_object_get(m, "column");
+
+		if (!id)
+			id = json_string_value(json_object_get(m, "messageId"));
+		if (!msg || !id)
+			continue;
+		if ((*rc = deja_pu_diag(NULL, diags, files, in->pc, path, path ? strlen(path) : 0,
+					json_is_integer(line) ? (long)json_integer_value(line) : 0,
+					json_is_integer(col) ? (long)json_integer_value(col) + 1 : 0,
+					id, strlen(id), msg, strlen(msg),
+					type ? json_severity(type) : severity(id[0]))) < 0)
+			break;
+	}
+	json_decref(doc);
+	return 1;
+}
+
 static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *files)
 {
 	deja_pu_lines it;
 	const char *s, *code, *msg;
 	size_t len, ml;
 	deja_pu_loc loc;
-	int rc;
+	int rc = 0;
 
+	if (parse_json(in, diags, files, &rc))
+		return rc;
 	deja_pu_lines_init(&it, in);
 	while ((rc = deja_pu_lines_next(&it, &s, &len)) > 0) {
 		if (!pylint_line(s, len, &loc, &code, &msg, &ml))
@@ -95,6 +149,7 @@ static int sniff_line(const char *s, size_t len)
 	size_t ml;
 
 	return deja_pu_starts(s, len, "************* Module ") ||
+	       (deja_pu_find(s, len, "\"message-id\": \"") >= 0) ||
 	       deja_pu_starts(s, len, "Your code has been rated at ") ||
 	       pylint_line(s, len, &loc, &code, &msg, &ml);
 }

@@ -42,6 +42,7 @@ typedef struct state {
 	int block;           /* BLOCK_* of the last "=== title ===" banner */
 	int captured;        /* inside "--- Captured stdout call ---" */
 	int in_e;            /* the previous line was an "E   " line */
+	int e_typed;         /* this block of them named the exception */
 	int fresh;           /* native style: frames seen, not yet their exception */
 	deja_buf fn;         /* long style: the last "def fn(" of the current entry */
 } state;
@@ -187,14 +188,29 @@ static int section_line(state *st, section *sec, const char *s, size_t len)
 	}
 	if (st->captured)
 		return 0;
-	/* "E       assert 3 == 4": the first line of the last block of them */
+	/*
+	 * "E       assert 3 == 4": of the last block of them, the exception
+	 * line, else the first line.  A SyntaxError's block starts with
+	 * where it is: `E     File "x.py", line 6`.
+	 */
 	if (len && s[0] == 'E' && (len == 1 || s[1] == ' ')) {
+		const char *m;
+		size_t ml;
+
 		st->in_e = 1;
-		if (was_e)
-			return 0;
 		rest = s + 1;
 		rlen = len - 1;
+		if (deja_pu_py_frame(rest, rlen, &file, &flen, &line, &fn, &fnlen))
+			return deja_pu_frames_add(&sec->frames, fn, fnlen, file, flen, line);
 		deja_pu_trim(&rest, &rlen);
+		if (!was_e) {
+			st->e_typed = 0;
+			if (!rlen)
+				return 0;
+		} else if (st->e_typed || !deja_pu_py_exception(rest, rlen, &m, &ml)) {
+			return 0;
+		}
+		st->e_typed = deja_pu_py_exception(rest, rlen, &m, &ml) != 0;
 		return set_exception(sec, rest, rlen);
 	}
 	if (deja_pu_py_frame(s, len, &file, &flen, &line, &fn, &fnlen)) {

@@ -10,12 +10,15 @@
  * One diagnostic per SC finding; in the tty format the column is where the
  * caret stands under the printed source line.  "Did you mean:" and "For
  * more information:" blocks are skipped.  Severity: error, warning; info
- * and style are notes (as the gcc format prints them).
+ * and style are notes (as the gcc format prints them).  -f json1 and json
+ * are read as JSON.
  */
 #include "parsers.h"
 #include "parse_util.h"
 #include "deja/common.h"
 
+#include <jansson.h>
+#include <stdio.h>
 #include <string.h>
 
 /* "SC2086" at s: its length, or 0. */
@@ -120,6 +123,48 @@ static int gcc_line(const char *s, size_t len, deja_pu_loc *loc, const char **co
 	return 1;
 }
 
+/* -f json1 ({"comments": [...]}) and -f json ([...]): 1 when the raw output
+ * was one of them. */
+static int parse_json(const deja_parse_input *in, deja_diags *diags, deja_strlist *files,
+		      int *rc)
+{
+	const char *p = in->raw, *end = p ? p + in->raw_len : NULL;
+	json_t *doc, *list, *c;
+	size_t i;
+
+	if (!p || !in->raw_complete)
+		return 0;
+	while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+		p++;
+	if (p == end || (*p != '[' && *p != '{'))
+		return 0;
+	if (!(doc = json_loadb(p, (size_t)(end - p), 0, NULL)))
+		return 0;
+	list = json_is_array(doc) ? doc : json_object_get(doc, "comments");
+	*rc = 0;
+	json_array_foreach(list, i, c) {
+		const char *file = json_string_value(json_object_get(c, "file"));
+		const char *msg = json_string_value(json_object_get(c, "message"));
+		const char *level = json_string_value(json_object_get(c, "level"));
+		json_t *code = json_object_get(c, "code"), *line = json_object_get(c, "line");
+		json_t *col = json_object_get(c, "column");
+		char sc[32];
+		int n;
+
+		if (!msg || !json_is_integer(code))
+			continue;
+		n = snprintf(sc, sizeof(sc), "SC%lld", (long long)json_integer_value(code));
+		if ((*rc = deja_pu_diag(NULL, diags, files, in->pc, file, file ? strlen(file) : 0,
+					json_is_integer(line) ? (long)json_integer_value(line) : 0,
+					json_is_integer(col) ? (long)json_integer_value(col) : 0, sc,
+					n > 0 && (size_t)n < sizeof(sc) ? (size_t)n : 0, msg, strlen(msg),
+					severity(level ? level : "", level ? strlen(level) : 0))) < 0)
+			break;
+	}
+	json_decref(doc);
+	return 1;
+}
+
 static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *files)
 {
 	deja_pu_lines it;
@@ -128,8 +173,10 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 	size_t len, cl, ml, pl;
 	long line = 0, col;
 	deja_pu_loc loc;
-	int rc;
+	int rc = 0;
 
+	if (parse_json(in, diags, files, &rc))
+		return rc;
 	deja_pu_lines_init(&it, in);
 	while ((rc = deja_pu_lines_next(&it, &s, &len)) > 0) {
 		if (in_line(s, len, &path, &pl, &line)) {
@@ -169,6 +216,8 @@ static int sniff_line(const char *s, size_t len)
 	long line, col;
 	deja_pu_loc loc;
 
+	if (deja_pu_find(s, len, "\"level\":\"") >= 0 && deja_pu_find(s, len, "\"code\":") >= 0)
+		return 1; /* json */
 	if (at < 0)
 		return in_line(s, len, &path, &pl, &line);
 	return deja_pu_find(s, len, "shellcheck.net/wiki/SC") >= 0 ||

@@ -25,7 +25,8 @@ static int sev_code(const char *s, size_t len, const char **sev, const char **co
 {
 	static const struct {
 		const char *word, *sev;
-	} words[] = { { "error TS", "error" }, { "warning TS", "warning" }, { "message TS", "note" } };
+	} words[] = {
+	    {"error TS", "error"}, {"warning TS", "warning"}, {"message TS", "note"}};
 	size_t i = 0, w;
 
 	for (w = 0; w < sizeof(words) / sizeof(words[0]); w++)
@@ -111,8 +112,8 @@ static int error_line(const char *s, size_t len, deja_diags *diags, deja_strlist
 found:
 	deja_js_message_add(&m, s + msg, len - msg);
 	if ((rc = deja_buf_status(&m)) == 0)
-		rc = deja_parse_diag(diags, files, pc, file_len ? s : NULL, file_len, line, col,
-				     code, code_len, m.ptr, m.len, sev);
+		rc = deja_parse_diag(diags, files, pc, file_len ? s : NULL, file_len,
+				     line, col, code, code_len, m.ptr, m.len, sev);
 	deja_buf_release(&m);
 	return rc < 0 ? rc : 1;
 }
@@ -162,6 +163,6 @@ static int sniff(const char *text, size_t len)
 	return 0;
 }
 
-static const char *const tools[] = { "tsc", NULL };
+static const char *const tools[] = {"tsc", NULL};
 
-const deja_parser deja_parser_tsc = { "tsc", tools, sniff, parse };
+const deja_parser deja_parser_tsc = {"tsc", tools, sniff, parse};

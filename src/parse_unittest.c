@@ -129,7 +129,8 @@ static int block_emit(block *b, const deja_pathctx *pc, deja_diags *diags, deja_
 	deja_buf_release(&rel);
 	f.frames = &b->frames;
 	f.type = b->type.len ? b->type.ptr : NULL;
-	f.msg = b->msg.ptr;
+	/* an unexpected success has no traceback */
+	f.msg = b->msg.len || b->type.len ? b->msg.ptr : "unexpected success";
 	f.test = b->test.ptr;
 	f.test_file = test_file;
 	rc = deja_pu_py_emit(diags, files, pc, &f);

@@ -34,6 +34,34 @@ static int plain(const char *s, size_t len)
 	return deja_utf8_valid(s, len);
 }
 
+static int is_charset_escape(const char *s, size_t n, size_t i)
+{
+	return i + 2 < n && s[i] == 0x1b && s[i + 1] && strchr("()*+-./", s[i + 1]);
+}
+
+/*
+ * deja_ansi_strip_line() takes ESC ( B (designate the ASCII charset: part
+ * of curses' sgr0, as mypy prints it) for a two-byte escape and leaves the
+ * B: copy s to out without these three-byte sequences.  0 when s has none.
+ */
+static int drop_charset_escapes(deja_buf *out, const char *s, size_t n)
+{
+	size_t run = 0, k = 0;
+
+	while (k < n && !is_charset_escape(s, n, k))
+		k++;
+	if (k == n)
+		return 0;
+	for (; k < n; k++)
+		if (is_charset_escape(s, n, k)) {
+			deja_buf_put(out, s + run, k - run);
+			k += 2;
+			run = k + 1;
+		}
+	deja_buf_put(out, s + run, n - run);
+	return 1;
+}
+
 int deja_pu_lines_next(deja_pu_lines *it, const char **line, size_t *len)
 {
 	const char *s;
@@ -48,25 +76,10 @@ int deja_pu_lines_next(deja_pu_lines *it, const char **line, size_t *len)
 			deja_buf_clear(&it->strip);
 			deja_buf_clear(&it->clean);
 			deja_buf_clear(&it->charset);
-			/* deja_ansi_strip_line() takes ESC ( B (select the ASCII
-			 * charset: curses' sgr0, as mypy prints it) for a
-			 * two-byte escape and leaves the B: drop all three */
-			for (size_t i = 0; i + 2 < n; i++)
-				if (s[i] == 0x1b && strchr("()*+-./", s[i + 1]) && s[i + 1]) {
-					size_t run = 0;
-					for (size_t k = 0; k < n; k++) {
-						if (k + 2 < n && s[k] == 0x1b && s[k + 1] &&
-						    strchr("()*+-./", s[k + 1])) {
-							deja_buf_put(&it->charset, s + run, k - run);
-							k += 2;
-							run = k + 1;
-						}
-					}
-					deja_buf_put(&it->charset, s + run, n - run);
-					s = it->charset.ptr;
-					n = it->charset.len;
-					break;
-				}
+			if (drop_charset_escapes(&it->charset, s, n)) {
+				s = it->charset.ptr;
+				n = it->charset.len;
+			}
 			deja_ansi_strip_line(&it->strip, s, n);
 			deja_utf8_sanitize(&it->clean, it->strip.ptr, it->strip.len);
 			if (deja_buf_status(&it->strip) < 0 || deja_buf_status(&it->clean) < 0 ||

@@ -44,13 +44,15 @@ static int code_frame(const char *s, size_t len)
 /* A diff or a detail under the message: never its first line. */
 static int detail(const char *s, size_t len)
 {
-	return deja_js_starts(s, len, "- Expected") || deja_js_starts(s, len, "+ Received") ||
+	return deja_js_starts(s, len, "- Expected") ||
+	       deja_js_starts(s, len, "+ Received") ||
 	       deja_js_starts(s, len, "Plugin: ") || deja_js_starts(s, len, "File: ") ||
 	       deja_js_starts(s, len, "Serialized Error:");
 }
 
 /* The text between the first pair of double quotes after w. */
-static int quoted_after(const char *s, size_t len, const char *w, const char **q, size_t *qlen)
+static int quoted_after(const char *s, size_t len, const char *w, const char **q,
+			size_t *qlen)
 {
 	const char *p = memmem(s, len, w, strlen(w)), *close;
 
@@ -74,7 +76,8 @@ static int fail_line(const char *t, size_t tl, deja_js_failure *f, int *grouped)
 	if (i < tl && t[i] == '|') { /* the project's name */
 		const char *bar = memchr(t + i + 1, '|', tl - i - 1);
 		if (bar)
-			i = (size_t)(bar + 1 - t) + deja_js_indent(bar + 1, (size_t)(t + tl - bar - 1));
+			i = (size_t)(bar + 1 - t) +
+			    deja_js_indent(bar + 1, (size_t)(t + tl - bar - 1));
 	}
 	for (j = i; j < tl && t[j] != ' '; j++)
 		;
@@ -131,7 +134,8 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 			continue;
 		if (deja_js_starts(t, tl, "FAIL ")) {
 			if (!(f.open && !f.has_header) &&
-			    (rc = deja_js_failure_flush(&f, in->pc, diags, files, NULL)) < 0)
+			    (rc = deja_js_failure_flush(&f, in->pc, diags, files, NULL)) <
+				0)
 				break;
 			if ((rc = fail_line(t, tl, &f, &grouped)) < 0)
 				break;
@@ -144,9 +148,10 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 			size_t title_len;
 
 			/* "⎯⎯ Unhandled Errors ⎯⎯" opens the section, where
-			 * "⎯⎯ Uncaught Exception ⎯⎯", "⎯⎯ Unhandled Rejection ⎯⎯"
+			 * "⎯⎯ Uncaught Exception ⎯⎯" and the like
 			 * head each error; "⎯⎯⎯[1/5]⎯" ends a failure */
-			if ((rc = deja_js_failure_flush(&f, in->pc, diags, files, NULL)) < 0)
+			if ((rc = deja_js_failure_flush(&f, in->pc, diags, files, NULL)) <
+			    0)
 				break;
 			state = NONE;
 			banner_title(t, tl, &title, &title_len);
@@ -160,9 +165,11 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 			}
 			continue;
 		}
-		if (deja_js_starts(t, tl, "Test Files ") || deja_js_starts(s, len, "stdout | ") ||
+		if (deja_js_starts(t, tl, "Test Files ") ||
+		    deja_js_starts(s, len, "stdout | ") ||
 		    deja_js_starts(s, len, "stderr | ")) {
-			if ((rc = deja_js_failure_flush(&f, in->pc, diags, files, NULL)) < 0)
+			if ((rc = deja_js_failure_flush(&f, in->pc, diags, files, NULL)) <
+			    0)
 				break;
 			state = NONE;
 			if (t[0] == 'T')
@@ -177,9 +184,12 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 					break;
 				continue;
 			}
-			if (quoted_after(t, tl, "The latest test that might've caused the error is \"",
-					 &q, &ql)) {
-				if (!f.tests.count && (rc = deja_js_failure_test(&f, q, ql)) < 0)
+			if (quoted_after(
+				t, tl,
+				"The latest test that might've caused the error is \"",
+				&q, &ql)) {
+				if (!f.tests.count &&
+				    (rc = deja_js_failure_test(&f, q, ql)) < 0)
 					break;
 				continue;
 			}
@@ -189,7 +199,7 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 				break;
 			continue;
 		}
-		if (code_frame(s, len) || f.has_header || detail(t, tl))  {
+		if (code_frame(s, len) || f.has_header || detail(t, tl)) {
 			/* vite's plugin errors say where, when no frame does */
 			if (deja_js_starts(t, tl, "File: ") && !f.line) {
 				size_t fl;
@@ -213,7 +223,8 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 			/* "expected 3 to be 4 // Object.is equality": the aside
 			 * names the comparison, the message says it already */
 			const char *c = memmem(t, tl, " // ", 4);
-			size_t n = c && memmem(t, tl, "expected", 8) ? (size_t)(c - t) : tl;
+			size_t n =
+			    c && memmem(t, tl, "expected", 8) ? (size_t)(c - t) : tl;
 
 			if ((rc = deja_js_message_add(&f.message, t, n)) < 0)
 				break;
@@ -226,7 +237,8 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 	return rc < 0 ? rc : 0;
 }
 
-/* " FAIL  test/a.test.js > name", " Test Files  1 failed (3)", "⎯⎯ Failed Tests 2 ⎯⎯" */
+/* " FAIL  test/a.test.js > name", " Test Files  1 failed (3)",
+ * "⎯⎯ Failed Tests 2 ⎯⎯" */
 static int sniff(const char *text, size_t len)
 {
 	const char *p = text, *end = text + len, *s;
@@ -237,7 +249,8 @@ static int sniff(const char *text, size_t len)
 		const char *t = s + i;
 		size_t tl = n - i;
 
-		if (deja_js_starts(t, tl, "FAIL ") && (memmem(t, tl, " > ", 3) || memmem(t, tl, " [ ", 3)))
+		if (deja_js_starts(t, tl, "FAIL ") &&
+		    (memmem(t, tl, " > ", 3) || memmem(t, tl, " [ ", 3)))
 			return 1;
 		if (deja_js_starts(t, tl, "Test Files ") && memmem(t, tl, " failed", 7))
 			return 1;
@@ -247,6 +260,6 @@ static int sniff(const char *text, size_t len)
 	return 0;
 }
 
-static const char *const tools[] = { "vitest", NULL };
+static const char *const tools[] = {"vitest", NULL};
 
-const deja_parser deja_parser_vitest = { "vitest", tools, sniff, parse };
+const deja_parser deja_parser_vitest = {"vitest", tools, sniff, parse};

@@ -201,6 +201,7 @@ run flake8-abs "$P" flake8 "$P/src/shop/cart.py"
 run pylint-default "$P" pylint --persistent=n src/shop
 run pylint-color "$P" pylint --persistent=n --output-format=colorized src/shop/cart.py
 run pylint-parseable "$P" pylint --persistent=n --output-format=parseable src/shop/cart.py
+run pylint-json "$P" pylint --persistent=n --output-format=json src/shop/cart.py
 printf 'check:\n\t%s -m pytest -q tests/test_cart.py\n' "$PY" >"$P/Makefile"
 run make-check-pytest "$P" make check
 
@@ -449,6 +450,7 @@ run go-test "$G" go test ./calc/...
 run go-test-verbose "$G" go test -v ./calc/...
 run go-test-broken "$G" go test ./...
 run go-test-count "$G" go test -count=1 -run 'TestAdd|TestDescribe' ./calc/
+run go-test-json "$G" go test -json -count=1 ./calc/
 printf 'test:\n\tgo vet ./calc/\n\tgo test -count=1 ./calc/\n' >"$G/Makefile"
 run make-test-go "$G" make test
 
@@ -548,6 +550,7 @@ RS
 run cargo-ws-member "$R/ws/core" cargo build --color=never
 run cargo-ws-json "$R/ws" cargo build --message-format=json -p core
 run cargo-clippy "$R/ws" cargo clippy --color=never -p lint -- -D warnings
+run cargo-ws-short-warning "$R/ws" cargo build --message-format=short -p lint
 
 # --- shellcheck ----------------------------------------------------------------
 S=$ROOT/sh
@@ -571,6 +574,7 @@ run shellcheck-color "$S" shellcheck --color=always deploy.sh
 run shellcheck-gcc "$S" shellcheck -f gcc deploy.sh bin/clean.sh
 run shellcheck-abs "$S" shellcheck -f gcc "$S/bin/clean.sh"
 run shellcheck-tty-abs "$S" shellcheck "$S/bin/clean.sh"
+run shellcheck-json1 "$S" shellcheck -f json1 deploy.sh
 
 # --- ctest ---------------------------------------------------------------------
 T=$ROOT/cm
@@ -629,3 +633,20 @@ run ctest-verbose "$T/build" ctest -V -R math_add
 run ctest-test-dir "$T" ctest --test-dir build --output-on-failure -R 'str|math_add'
 printf 'check:\n\tcd build && ctest --output-on-failure -R str\n' >"$T/Makefile"
 run make-check-ctest "$T" make check
+
+{
+	gcc --version | head -n 1
+	clang --version | head -n 1
+	make --version | head -n 1
+	cppcheck --version
+	cmake --version | head -n 1
+	go version
+	rustc --version
+	cargo --version
+	shellcheck --version | sed -n 2p
+	$PY --version
+	$PY -m pytest --version 2>&1 | head -n 1
+	mypy --version
+	echo "flake8 $(flake8 --version | head -n 1)"
+	pylint --version 2>/dev/null | head -n 1
+} >"$OUT/versions.txt" 2>&1
