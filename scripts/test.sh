@@ -12,9 +12,9 @@
 # non-zero on any failure.
 #
 # Environment: DEJA_TEST_SKIP_ASAN=1 skips the sanitizer pass (a quick local
-# run; CI never sets it).  DEJA_ACCURACY_ENFORCE=1 makes a missed accuracy
-# bar fail the accuracy step (default 0 for now: reported, not enforced; a
-# crash of deja analyze on the corpus fails it either way).  The 1 GB
+# run; CI never sets it).  A missed accuracy bar fails the accuracy step
+# (DEJA_ACCURACY_ENFORCE=0 only reports it; a crash of deja analyze on the
+# corpus fails it either way).  The 1 GB
 # streaming test is skipped under ASan (DEJA_TEST_SKIP_HUGE=1): too slow
 # there, and RSS means little with ASan.
 set -u
@@ -111,7 +111,7 @@ suite() {
 	# Accuracy on tests/corpus and ../shared/corpus/external (one step).
 	if [ "$name" = release ]; then report=docs/accuracy.md; else report=$tmp/accuracy.md; fi
 	if DEJA_BIN=$build/deja DEJA_ACCURACY_REPORT=$report \
-		DEJA_ACCURACY_ENFORCE=${DEJA_ACCURACY_ENFORCE:-0} \
+		DEJA_ACCURACY_ENFORCE=${DEJA_ACCURACY_ENFORCE:-1} \
 		tests/corpus/check.sh >"$tmp/log" 2>&1; then
 		pass "$name: accuracy (tests/corpus/check.sh)"
 	else

@@ -68,8 +68,10 @@ int deja_ansi_strip_line(deja_buf *out, const char *s, size_t len)
 				       !(s[i] == 0x1b && i + 1 < len && s[i + 1] == '\\'))
 					i++;
 				i += (i < len && s[i] == 0x1b) ? 2 : 1;
+			} else if (strchr("()*+-./", s[i]) && i + 1 < len) {
+				i += 2; /* charset designation: ESC ( B */
 			} else {
-				i++; /* two-byte escape such as ESC ( B */
+				i++; /* two-byte escape such as ESC = */
 			}
 			continue;
 		}

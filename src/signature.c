@@ -303,7 +303,10 @@ char *deja_error_type(const deja_diag *d, const char *tool)
 	const char *expect = strstr(m, "expect(");
 	size_t n;
 
-	if (d->code && *d->code) {
+	if (d->code && !strncmp(d->code, "-Werror=", 8)) {
+		/* gcc's -Werror=x is warning -Wx made fatal: the same error */
+		deja_buf_printf(&b, "-W%s", d->code + 8);
+	} else if (d->code && *d->code) {
 		deja_buf_puts(&b, d->code);
 	} else if (exception_name(m, &n)) {
 		deja_buf_put(&b, m, n);
