@@ -106,7 +106,36 @@ static size_t utf8_cut(const char *s, size_t len, size_t max)
  * most DEJA_SUMMARY_MAX bytes, the chosen lines shown in output order, each
  * once.
  */
-static int build_summary(char **out, const char *text, size_t len, const deja_pathctx *pc)
+/* Diagnostics take at most this much of the summary; the output's own
+ * lines the rest. */
+#define SUMMARY_DIAG_BUDGET 300
+
+/* One diagnostic as a summary line: where, what, which test. */
+static void diag_line(deja_buf *out, const deja_diag *d)
+{
+	const char *m = d->message ? d->message : "";
+	size_t mlen = strcspn(m, "\n");
+
+	if (mlen > 160)
+		mlen = utf8_cut(m, mlen, 160);
+	if (d->test)
+		deja_buf_printf(out, "FAIL %.*s", (int)utf8_cut(d->test, strlen(d->test), 120),
+				d->test);
+	if (d->file) {
+		deja_buf_printf(out, "%s%s", d->test ? " at " : "", d->file);
+		if (d->line)
+			deja_buf_printf(out, ":%ld", d->line);
+		if (d->line && d->column)
+			deja_buf_printf(out, ":%ld", d->column);
+	}
+	if (d->code)
+		deja_buf_printf(out, "%s%s", out->len ? ": " : "", d->code);
+	if (mlen)
+		deja_buf_printf(out, "%s%.*s", out->len ? ": " : "", (int)mlen, m);
+}
+
+static int build_summary(char **out, const char *text, size_t len, const deja_pathctx *pc,
+			 const deja_diags *diags)
 {
 	deja_buf sum = DEJA_BUF_INIT, line = DEJA_BUF_INIT;
 	deja_strlist lines = DEJA_STRLIST_INIT;
@@ -134,6 +163,21 @@ static int build_summary(char **out, const char *text, size_t len, const deja_pa
 	}
 	if (lines.count && !(chosen = calloc(lines.count, 1)))
 		goto out;
+	/* What the parser understood comes first, so that the first errors'
+	 * files, codes and tests survive whatever the output looks like. */
+	for (size_t i = 0; diags && i < diags->count && sum.len < SUMMARY_DIAG_BUDGET; i++) {
+		deja_buf_clear(&line);
+		diag_line(&line, &diags->items[i]);
+		if (!sum.len && line.len > SUMMARY_DIAG_BUDGET) /* the first one, cut */
+			deja_buf_truncate(&line, utf8_cut(line.ptr, line.len, SUMMARY_DIAG_BUDGET));
+		if (!line.len || sum.len + line.len + 1 > SUMMARY_DIAG_BUDGET ||
+		    strstr(sum.ptr, line.ptr))
+			continue;
+		if (sum.len)
+			deja_buf_putc(&sum, '\n');
+		deja_buf_put(&sum, line.ptr, line.len);
+	}
+	used = sum.len ? sum.len + 1 : 0;
 	/* the lines that say what failed, then the lines around them, then
 	 * the rest of the tail, while there is room */
 	for (int rank = 2; rank >= 0; rank--)
@@ -153,6 +197,8 @@ static int build_summary(char **out, const char *text, size_t len, const deja_pa
 			deja_buf_putc(&sum, '\n');
 		deja_buf_puts(&sum, lines.items[i]);
 	}
+	if (sum.len > DEJA_SUMMARY_MAX)
+		deja_buf_truncate(&sum, utf8_cut(sum.ptr, sum.len, DEJA_SUMMARY_MAX));
 	/* a first line longer than the whole budget is cut, not dropped */
 	if (!sum.len && lines.count) {
 		const char *first = lines.items[0];
@@ -227,7 +273,7 @@ int deja_failure_build(deja_failure *out, const deja_check *chk, const deja_capt
 		    (rc = parse_output(out, chk, cap, &text, pc)) < 0 ||
 		    (rc = deja_signatures_for(&out->sigs, &out->nsigs, &out->diags, &out->files,
 					      deja_failure_framework(out), pc)) < 0 ||
-		    (rc = build_summary(&out->summary, text.ptr, text.len, pc)) < 0)
+		    (rc = build_summary(&out->summary, text.ptr, text.len, pc, &out->diags)) < 0)
 			goto oom;
 		/* files named only by diagnostics come first in the list already;
 		 * every diagnostic file is an affected file */
