@@ -291,18 +291,35 @@ drop:
 	return 0;
 }
 
-/* Only printable ASCII and tabs: nothing to strip, nothing to repair.
- * Written as a reduction without early exit so the compiler vectorizes it. */
+/* Only printable ASCII, tabs and DEL: nothing to strip, nothing to repair.
+ * Eight bytes at a time: a word with no byte at or above 0x80 and none
+ * below 0x20 is plain at once; only a word holding a control byte (a tab,
+ * most often) is looked at byte by byte. */
 static int is_plain(const char *s, size_t len)
 {
-	unsigned bad = 0;
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	size_t i = 0;
 
-	for (size_t i = 0; i < len; i++) {
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, s + i, 8);
+		if (w & highs)
+			return 0;
+		/* some byte below 0x20? (the classic "has less than" test) */
+		if ((w - ones * 0x20) & ~w & highs) {
+			for (size_t k = i; k < i + 8; k++)
+				if ((unsigned char)s[k] < 0x20 && s[k] != '\t')
+					return 0;
+		}
+	}
+	for (; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
 
-		bad |= (unsigned)((unsigned char)(c - 0x20) >= 0x5f) & (unsigned)(c != '\t');
+		if (c >= 0x80 || (c < 0x20 && c != '\t'))
+			return 0;
 	}
-	return !bad;
+	return 1;
 }
 
 static void process_line(deja_capture *c, const char *line, size_t len)
