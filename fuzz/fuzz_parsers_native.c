@@ -1,127 +1,27 @@
 /*
  * fuzz_parsers_native.c - the native tools' parsers (pytest, unittest,
  * mypy, ruff, flake8, pylint, gcc, make, go, cargo, shellcheck, cppcheck,
- * ctest) on arbitrary bytes.
- *
- * Each parser reads the input as the whole raw output (beside the filtered
- * text a capture makes of it, as the pipeline does), as the filtered text
- * alone (an output beyond the raw head), and as a raw head cut short, in a
- * workspace seen from its root and from a subdirectory.  Besides memory
- * errors, checks what callers rely on: every diagnostic's file, frame and
- * affected file is workspace-relative without "..", a diagnostic without a
- * file has no line, messages and test names are valid UTF-8 and bounded, at
- * most DEJA_DIAGS_MAX diagnostics are kept, and the parse leaves the lists
- * it was given consistent.  Seeds: tests/parsers/native/ (real outputs).
+ * ctest) on arbitrary bytes; the checks are in parser_invariants.h.
+ * Seeds: tests/parsers/native/ (real outputs).
  */
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "deja/capture.h"
-#include "deja/common.h"
-#include "deja/parse.h"
-#include "deja/utf8.h"
 #include "parse_util.h"
+#include "parser_invariants.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const char *const names[] = { "pytest", "unittest", "mypy", "ruff", "flake8",
-				     "pylint", "gcc", "make", "go", "cargo",
-				     "shellcheck", "cppcheck", "ctest" };
-
-static void check_path(const char *p)
-{
-	size_t n = strlen(p);
-
-	if (!n || p[0] == '/' || !strcmp(p, "..") || !strncmp(p, "../", 3) || strstr(p, "/../") ||
-	    (n >= 3 && !strcmp(p + n - 3, "/..")) || strstr(p, "//"))
-		abort();
-}
-
-static void check_text(const char *s)
-{
-	if (s && (strlen(s) > DEJA_PU_TEXT_MAX || !deja_utf8_valid(s, strlen(s))))
-		abort();
-}
-
-static void check(const deja_diags *d, const deja_strlist *files)
-{
-	if (d->count > DEJA_DIAGS_MAX || (d->dropped && d->count != DEJA_DIAGS_MAX))
-		abort();
-	for (size_t i = 0; i < d->count; i++) {
-		const deja_diag *x = &d->items[i];
-
-		if (x->file)
-			check_path(x->file);
-		else if (x->line || x->column)
-			abort();
-		if (!x->message)
-			abort();
-		check_text(x->message);
-		check_text(x->test);
-		check_text(x->code);
-		if (x->line < 0 || x->column < 0 || x->frames.count > DEJA_PU_FRAMES_MAX)
-			abort();
-		for (size_t k = 0; k < x->frames.count; k++) {
-			const char *tab = strchr(x->frames.items[k], '\t');
-
-			if (!tab)
-				abort();
-			check_path(tab + 1);
-		}
-	}
-	for (size_t i = 0; i < files->count; i++)
-		check_path(files->items[i]);
-}
-
-static void run(const deja_parser *p, const deja_parse_input *in)
-{
-	deja_diags d = DEJA_DIAGS_INIT;
-	deja_strlist files = DEJA_STRLIST_INIT;
-	int rc = p->parse(in, &d, &files);
-
-	if (rc != 0 && rc != DEJA_ENOMEM)
-		abort();
-	if (rc == 0)
-		check(&d, &files);
-	deja_diags_release(&d);
-	deja_strlist_release(&files);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static const char *const names[] = { "pytest", "unittest", "mypy", "ruff", "flake8",
+					     "pylint", "gcc", "make", "go", "cargo",
+					     "shellcheck", "cppcheck", "ctest" };
 	static const deja_pathctx ctx[] = {
 		{ "/tmp/deja-native/c", NULL, "" },
 		{ "/work/proj", "/srv/proj", "api/v1" },
 	};
-	const char *raw = (const char *)data;
-	deja_capture c;
-	deja_buf text = DEJA_BUF_INIT;
+	static const parser_limits lim = { DEJA_PU_TEXT_MAX, DEJA_PU_TEXT_MAX, DEJA_PU_FRAMES_MAX,
+					   1 };
 
-	deja_capture_init(&c);
-	deja_capture_feed(&c, raw, size);
-	deja_capture_finish(&c);
-	if (deja_capture_text(&c, &text) < 0)
-		goto out;
-	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
-		const deja_parser *p = deja_parser_find(names[k]);
-
-		if (!p || !p->parse || !p->sniff)
-			abort();
-		p->sniff(text.ptr, text.len);
-		p->sniff(raw, size);
-		for (size_t c2 = 0; c2 < sizeof(ctx) / sizeof(ctx[0]); c2++) {
-			deja_parse_input whole = { text.ptr, text.len, raw, size, 1, names[k], "", &ctx[c2] };
-			deja_parse_input filtered = { text.ptr, text.len, NULL, 0, 0, names[k], "", &ctx[c2] };
-			deja_parse_input cut = { text.ptr, text.len, raw, size / 2, 0, names[k], "", &ctx[c2] };
-
-			run(p, &whole);
-			run(p, &filtered);
-			run(p, &cut);
-		}
-	}
-out:
-	deja_buf_release(&text);
-	deja_capture_release(&c);
+	fuzz_parsers(data, size, names, sizeof(names) / sizeof(names[0]), ctx,
+		     sizeof(ctx) / sizeof(ctx[0]), &lim);
 	return 0;
 }

@@ -1,0 +1,131 @@
+/*
+ * parser_invariants.h - the fuzz driver shared by the parser fuzz targets
+ * (fuzz_parsers_js.c, fuzz_parsers_native.c): each parser reads the input
+ * as the whole raw output (beside the filtered text a capture makes of it,
+ * as the pipeline does), as the filtered text alone (an output beyond the
+ * raw head) and as a raw head cut short, in each given workspace.  Besides
+ * memory errors it checks what callers rely on: every diagnostic's file,
+ * frame and affected file is workspace-relative without "..", messages,
+ * codes and test names are valid UTF-8 within the family's limits, at most
+ * DEJA_DIAGS_MAX diagnostics are kept, and content selection only picks
+ * registered parsers.  Included by exactly one file per target.
+ */
+#ifndef DEJA_FUZZ_PARSER_INVARIANTS_H
+#define DEJA_FUZZ_PARSER_INVARIANTS_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "deja/capture.h"
+#include "deja/common.h"
+#include "deja/parse.h"
+#include "deja/utf8.h"
+
+/* What a family of parsers promises about what it produces. */
+typedef struct parser_limits {
+	size_t message_max, test_max, frames_max;
+	int fileless_has_no_line; /* a diagnostic without a file has no line */
+} parser_limits;
+
+static void check_path(const char *p)
+{
+	size_t n = strlen(p);
+
+	if (!n || p[0] == '/' || !strcmp(p, "..") || !strncmp(p, "../", 3) || strstr(p, "/../") ||
+	    (n >= 3 && !strcmp(p + n - 3, "/..")) || strstr(p, "//"))
+		abort();
+}
+
+static void check_text(const char *s, size_t max)
+{
+	if (s && (strlen(s) > max || !deja_utf8_valid(s, strlen(s))))
+		abort();
+}
+
+static void check_output(const deja_diags *d, const deja_strlist *files, const parser_limits *lim)
+{
+	if (d->count > DEJA_DIAGS_MAX || (d->dropped && d->count != DEJA_DIAGS_MAX))
+		abort();
+	for (size_t i = 0; i < d->count; i++) {
+		const deja_diag *x = &d->items[i];
+
+		if (x->file)
+			check_path(x->file);
+		else if (lim->fileless_has_no_line && (x->line || x->column))
+			abort();
+		if (!x->message)
+			abort();
+		check_text(x->message, lim->message_max);
+		check_text(x->test, lim->test_max);
+		check_text(x->code, lim->message_max);
+		if (x->line < 0 || x->column < 0 || x->frames.count > lim->frames_max)
+			abort();
+		for (size_t k = 0; k < x->frames.count; k++) {
+			const char *tab = strchr(x->frames.items[k], '\t');
+
+			if (!tab)
+				abort();
+			check_path(tab + 1);
+		}
+	}
+	for (size_t i = 0; i < files->count; i++)
+		check_path(files->items[i]);
+}
+
+static void run_parser(const deja_parser *p, const deja_parse_input *in, const parser_limits *lim)
+{
+	deja_diags d = DEJA_DIAGS_INIT;
+	deja_strlist files = DEJA_STRLIST_INIT;
+	int rc = p->parse(in, &d, &files);
+
+	if (rc != 0 && rc != DEJA_ENOMEM)
+		abort();
+	if (rc == 0)
+		check_output(&d, &files, lim);
+	deja_diags_release(&d);
+	deja_strlist_release(&files);
+}
+
+static void fuzz_parsers(const uint8_t *data, size_t size, const char *const *names,
+			 size_t nnames, const deja_pathctx *ctx, size_t nctx,
+			 const parser_limits *lim)
+{
+	const char *raw = (const char *)data;
+	deja_capture c;
+	deja_buf text = DEJA_BUF_INIT;
+
+	deja_capture_init(&c);
+	deja_capture_feed(&c, raw, size);
+	deja_capture_finish(&c);
+	if (deja_capture_text(&c, &text) < 0)
+		goto out;
+	for (size_t k = 0; k < nnames; k++) {
+		const deja_parser *p = deja_parser_find(names[k]);
+
+		if (!p || !p->parse || !p->sniff)
+			abort();
+		p->sniff(text.ptr, text.len);
+		p->sniff(raw, size);
+		for (size_t i = 0; i < nctx; i++) {
+			deja_parse_input whole = { text.ptr, text.len, raw, size, 1, names[k], "", &ctx[i] };
+			deja_parse_input filtered = { text.ptr, text.len, NULL, 0, 0, names[k], "", &ctx[i] };
+			deja_parse_input cut = { text.ptr, text.len, raw, size / 2, 0, names[k], "", &ctx[i] };
+
+			run_parser(p, &whole, lim);
+			run_parser(p, &filtered, lim);
+			run_parser(p, &cut, lim);
+		}
+	}
+	{
+		const deja_parser *sel = deja_parser_select("npm test", text.ptr, text.len);
+
+		if (sel && deja_parser_find(sel->name) != sel)
+			abort();
+	}
+out:
+	deja_buf_release(&text);
+	deja_capture_release(&c);
+}
+
+#endif
