@@ -2,6 +2,7 @@
 
 #include "deja/buf.h"
 #include "deja/paths.h"
+#include "deja/shellquote.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -84,18 +85,6 @@ long cli_config_long(const cli_workspace *ws, const char *section, const char *k
 	return (errno || end == v || *end) ? def : n;
 }
 
-/* Characters a POSIX shell reads literally without quotes. */
-static int shell_safe(const char *s)
-{
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-			    "_-./=:,+@%^", *s))
-			return 0;
-	return 1;
-}
-
 char *cli_join_argv(int argc, char **argv)
 {
 	deja_buf b = DEJA_BUF_INIT;
@@ -103,17 +92,7 @@ char *cli_join_argv(int argc, char **argv)
 	for (int i = 0; i < argc; i++) {
 		if (i)
 			deja_buf_putc(&b, ' ');
-		if (shell_safe(argv[i])) {
-			deja_buf_puts(&b, argv[i]);
-			continue;
-		}
-		deja_buf_putc(&b, '\'');
-		for (const char *s = argv[i]; *s; s++)
-			if (*s == '\'')
-				deja_buf_puts(&b, "'\\''");
-			else
-				deja_buf_putc(&b, *s);
-		deja_buf_putc(&b, '\'');
+		deja_shell_quote(&b, argv[i]);
 	}
 	if (deja_buf_status(&b) < 0)
 		return NULL;

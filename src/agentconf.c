@@ -3,6 +3,7 @@
  * agents' settings files (include/deja/agentconf.h, docs/agents.md).
  */
 #include "deja/agentconf.h"
+#include "deja/shellquote.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -94,18 +95,6 @@ static const struct agent_spec *spec_of(const deja_agentconf_agent *a)
 
 /* ---- command lines ---- */
 
-/* Characters a POSIX shell reads literally without quotes. */
-static int shell_safe(const char *s)
-{
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-			    "_-./=:,+@%^", *s))
-			return 0;
-	return 1;
-}
-
 int deja_agentconf_command(deja_buf *out, const deja_agentconf_agent *a, const char *program)
 {
 	if (!spec_of(a))
@@ -113,17 +102,7 @@ int deja_agentconf_command(deja_buf *out, const deja_agentconf_agent *a, const c
 	if (!program)
 		program = "deja";
 	deja_buf_clear(out);
-	if (shell_safe(program)) {
-		deja_buf_puts(out, program);
-	} else {
-		deja_buf_putc(out, '\'');
-		for (const char *p = program; *p; p++)
-			if (*p == '\'')
-				deja_buf_puts(out, "'\\''");
-			else
-				deja_buf_putc(out, *p);
-		deja_buf_putc(out, '\'');
-	}
+	deja_shell_quote(out, program);
 	deja_buf_printf(out, " hook %s", a->name);
 	return deja_buf_status(out);
 }
