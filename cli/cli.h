@@ -38,7 +38,8 @@ typedef struct cli_workspace {
 int cli_workspace_setup(cli_workspace *ws, const char *dir, int need_redactor);
 void cli_workspace_release(cli_workspace *ws);
 
-/* An integer from the config, or def when unset or invalid. */
+/* An integer from the config, 0 to INT_MAX, or def when unset, not a number
+ * or out of range (so it always fits an int). */
 long cli_config_long(const cli_workspace *ws, const char *section, const char *key, long def);
 
 typedef struct cli_command {

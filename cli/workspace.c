@@ -74,15 +74,12 @@ void cli_workspace_release(cli_workspace *ws)
 
 long cli_config_long(const cli_workspace *ws, const char *section, const char *key, long def)
 {
-	const char *v = ws->config ? deja_config_get(ws->config, section, key) : NULL;
-	char *end;
-	long n;
+	long n = def;
 
-	if (!v)
-		return def;
-	errno = 0;
-	n = strtol(v, &end, 10);
-	return (errno || end == v || *end) ? def : n;
+	/* out of range or not a number: the default ('deja doctor' says why) */
+	if (ws->config)
+		deja_config_get_long(&n, ws->config, section, key, def, 0, INT_MAX, NULL);
+	return n;
 }
 
 char *cli_join_argv(int argc, char **argv)

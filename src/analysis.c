@@ -42,24 +42,6 @@ static int is_code_frame(const char *s, size_t len)
 	return i < len && s[i] == '|';
 }
 
-/* Lines the package managers add around the tool's own output: they say
- * nothing about the failure and would crowd it out of 500 characters. */
-static int is_wrapper_noise(const char *s, size_t len)
-{
-	static const char *const prefixes[] = {
-		"npm warn ", "npm WARN ", "npm notice", "npm error A complete log",
-		"npm ERR! A complete log", "npm error Lifecycle script", "npm ERR! Lifecycle script",
-	};
-
-	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
-		size_t n = strlen(prefixes[i]);
-		if (len >= n && !memcmp(s, prefixes[i], n))
-			return 1;
-	}
-	/* yarn, pnpm and bun say the same in their own words */
-	return deja_js_wrapper_noise(s, len);
-}
-
 /* Copy line to out, dropping the workspace prefix of absolute paths so that
  * the summary is the same wherever the workspace lives. */
 static void put_relative(deja_buf *out, const char *s, size_t len, const deja_pathctx *pc)
@@ -154,7 +136,7 @@ static int build_summary(char **out, const char *text, size_t len, const deja_pa
 			s++;
 			n--;
 		}
-		if (!n || is_code_frame(s, n) || is_wrapper_noise(s, n))
+		if (!n || is_code_frame(s, n) || deja_js_wrapper_noise(s, n))
 			continue;
 		deja_buf_clear(&line);
 		put_relative(&line, s, n, pc);

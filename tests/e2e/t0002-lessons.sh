@@ -100,6 +100,16 @@ test_expect_success 'the block goes to the file named in .deja/config' '
 	! test -e AGENTS.md
 '
 
+test_expect_success 'numbers out of range in .deja/config fall back to the defaults' '
+	setup_fixture eslint-project badcfg &&
+	cd badcfg &&
+	mkdir -p .deja &&
+	printf "[lessons]\n\tmax = 99999999999999999999\n[store]\n\ttimeout_ms = -3\n" >.deja/config &&
+	test_expect_code 1 "$DEJA" run -- npx eslint src >/dev/null 2>err &&
+	grep -q "recorded lesson 1" err &&
+	grep -q "src/app.js" AGENTS.md
+'
+
 test_expect_success 'failing jest: the test name and the expected/received lines' '
 	setup_fixture jest-project jest &&
 	cd jest &&
