@@ -83,17 +83,10 @@ static const char *json_severity(const char *type)
 static int parse_json(const deja_parse_input *in, deja_diags *diags, deja_strlist *files,
 		      int *rc)
 {
-	const char *p = in->raw, *end = p ? p + in->raw_len : NULL;
 	json_t *doc, *list, *m;
 	size_t i;
 
-	if (!p || !in->raw_complete)
-		return 0;
-	while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
-		p++;
-	if (p == end || (*p != '[' && *p != '{'))
-		return 0;
-	if (!(doc = json_loadb(p, (size_t)(end - p), 0, NULL)))
+	if (!(doc = deja_pu_json_document(in)))
 		return 0;
 	list = json_is_array(doc) ? doc : json_object_get(doc, "messages");
 	*rc = 0;

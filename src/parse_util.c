@@ -11,7 +11,6 @@ void deja_pu_lines_init(deja_pu_lines *it, const deja_parse_input *in)
 	memset(it, 0, sizeof(*it));
 	deja_buf_init(&it->strip, 0);
 	deja_buf_init(&it->clean, 0);
-	deja_buf_init(&it->charset, 0);
 	if (in->raw && in->raw_len && in->raw_complete) {
 		it->p = in->raw;
 		it->end = in->raw + in->raw_len;
@@ -34,34 +33,6 @@ static int plain(const char *s, size_t len)
 	return deja_utf8_valid(s, len);
 }
 
-static int is_charset_escape(const char *s, size_t n, size_t i)
-{
-	return i + 2 < n && s[i] == 0x1b && s[i + 1] && strchr("()*+-./", s[i + 1]);
-}
-
-/*
- * deja_ansi_strip_line() takes ESC ( B (designate the ASCII charset: part
- * of curses' sgr0, as mypy prints it) for a two-byte escape and leaves the
- * B: copy s to out without these three-byte sequences.  0 when s has none.
- */
-static int drop_charset_escapes(deja_buf *out, const char *s, size_t n)
-{
-	size_t run = 0, k = 0;
-
-	while (k < n && !is_charset_escape(s, n, k))
-		k++;
-	if (k == n)
-		return 0;
-	for (; k < n; k++)
-		if (is_charset_escape(s, n, k)) {
-			deja_buf_put(out, s + run, k - run);
-			k += 2;
-			run = k + 1;
-		}
-	deja_buf_put(out, s + run, n - run);
-	return 1;
-}
-
 int deja_pu_lines_next(deja_pu_lines *it, const char **line, size_t *len)
 {
 	const char *s;
@@ -75,15 +46,9 @@ int deja_pu_lines_next(deja_pu_lines *it, const char **line, size_t *len)
 		if (!plain(s, n)) {
 			deja_buf_clear(&it->strip);
 			deja_buf_clear(&it->clean);
-			deja_buf_clear(&it->charset);
-			if (drop_charset_escapes(&it->charset, s, n)) {
-				s = it->charset.ptr;
-				n = it->charset.len;
-			}
 			deja_ansi_strip_line(&it->strip, s, n);
 			deja_utf8_sanitize(&it->clean, it->strip.ptr, it->strip.len);
-			if (deja_buf_status(&it->strip) < 0 || deja_buf_status(&it->clean) < 0 ||
-			    deja_buf_status(&it->charset) < 0)
+			if (deja_buf_status(&it->strip) < 0 || deja_buf_status(&it->clean) < 0)
 				return DEJA_ENOMEM;
 			s = it->clean.ptr;
 			n = it->clean.len;
@@ -100,7 +65,6 @@ void deja_pu_lines_release(deja_pu_lines *it)
 {
 	deja_buf_release(&it->strip);
 	deja_buf_release(&it->clean);
-	deja_buf_release(&it->charset);
 }
 
 int deja_pu_starts(const char *s, size_t len, const char *prefix)
@@ -530,4 +494,17 @@ int deja_pu_any_line(const char *text, size_t len, int (*fn)(const char *, size_
 		if (fn(s, n))
 			return 1;
 	return 0;
+}
+
+json_t *deja_pu_json_document(const deja_parse_input *in)
+{
+	const char *p = in->raw, *end = p ? p + in->raw_len : NULL;
+
+	if (!p || !in->raw_complete)
+		return NULL;
+	while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+		p++;
+	if (p == end || (*p != '[' && *p != '{'))
+		return NULL;
+	return json_loadb(p, (size_t)(end - p), 0, NULL);
 }

@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "deja/buf.h"
 #include "deja/parse.h"
 
@@ -26,7 +28,7 @@ typedef struct deja_pu_lines {
 	int from_raw;
 	const char *raw_line; /* the current line as printed (raw lines only) */
 	size_t raw_len;
-	deja_buf strip, clean, charset; /* scratch for cleaned lines */
+	deja_buf strip, clean; /* scratch for cleaned lines */
 } deja_pu_lines;
 
 void deja_pu_lines_init(deja_pu_lines *it, const deja_parse_input *in);
@@ -167,5 +169,10 @@ int deja_pu_py_emit(deja_diags *diags, deja_strlist *files, const deja_pathctx *
 
 /* Call fn on each line of text; 1 as soon as it returns 1. */
 int deja_pu_any_line(const char *text, size_t len, int (*fn)(const char *, size_t));
+
+/* The raw output as one JSON document (an array or an object, as
+ * `pylint --output-format=json` or `shellcheck -f json1` print), when the
+ * capture kept all of it; NULL otherwise.  A new reference. */
+json_t *deja_pu_json_document(const deja_parse_input *in);
 
 #endif
