@@ -8,6 +8,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 /* Symlink chains longer than this are loops for all practical purposes
@@ -351,4 +352,12 @@ void deja_fs_unlock(int fd)
 	 * releases promptly even if the descriptor was duplicated. */
 	(void)flock(fd, LOCK_UN);
 	close(fd);
+}
+
+int deja_fs_append_line(int fd, const char *s)
+{
+	struct iovec iov[2] = { { (void *)s, strlen(s) }, { (void *)"\n", 1 } };
+	ssize_t want = (ssize_t)(iov[0].iov_len + 1);
+
+	return writev(fd, iov, 2) == want ? 0 : DEJA_EIO;
 }

@@ -1,5 +1,6 @@
 #include "deja/log.h"
 #include "deja/buf.h"
+#include "deja/fsutil.h"
 #include "deja/lesson.h"
 
 #include <fcntl.h>
@@ -39,12 +40,7 @@ int deja_log_event(const char *deja_dir, const char *level, const char *event,
 	fd = open(path.ptr, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		goto out;
-	{
-		size_t n = strlen(line);
-		line[n] = '\n'; /* json_dumps leaves room: we overwrite the NUL */
-		rc = write(fd, line, n + 1) == (ssize_t)(n + 1) ? 0 : -1;
-		line[n] = '\0';
-	}
+	rc = deja_fs_append_line(fd, line) == 0 ? 0 : -1;
 out:
 	if (fd >= 0)
 		close(fd);

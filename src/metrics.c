@@ -1,4 +1,5 @@
 #include "deja/metrics.h"
+#include "deja/fsutil.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -673,13 +674,7 @@ int deja_metrics_spool_put(const deja_metrics *m, const char *deja_dir)
 		goto out;
 	if (fstat(fd, &st) < 0 || st.st_size > DEJA_METRICS_SPOOL_MAX)
 		goto out;
-	{
-		size_t n = strlen(line);
-
-		line[n] = '\n'; /* json_dumps leaves room: the NUL is overwritten */
-		rc = write(fd, line, n + 1) == (ssize_t)(n + 1) ? 0 : -1;
-		line[n] = '\0';
-	}
+	rc = deja_fs_append_line(fd, line) == 0 ? 0 : -1;
 out:
 	if (fd >= 0)
 		close(fd);

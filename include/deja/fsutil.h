@@ -68,4 +68,8 @@ int deja_fs_lock(int *out_fd, const char *lock_path, unsigned timeout_ms, deja_e
 /* Release a lock taken with deja_fs_lock(); fd < 0 is a no-op. */
 void deja_fs_unlock(int fd);
 
+/* Append s and a newline to fd in one write(2), so that concurrent
+ * appenders (O_APPEND) never interleave inside a line.  0 or DEJA_EIO. */
+int deja_fs_append_line(int fd, const char *s);
+
 #endif

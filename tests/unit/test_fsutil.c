@@ -9,6 +9,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -278,12 +279,52 @@ static void test_lock(void **state)
 	deja_error_release(&err);
 }
 
+/* Eight processes appending 1 KB lines at once: every line arrives whole. */
+static void test_append_line_concurrent(void **state)
+{
+	struct fixture *f = *state;
+	char path[128], line[1001], buf[1100];
+	FILE *in;
+	int fd, lines = 0;
+
+	snprintf(path, sizeof(path), "%s/log", f->dir);
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0600);
+	assert_true(fd >= 0);
+	for (int w = 0; w < 8; w++) {
+		if (fork() == 0) {
+			memset(line, 'a' + w, 1000);
+			line[1000] = '\0';
+			for (int i = 0; i < 200; i++)
+				if (deja_fs_append_line(fd, line) < 0)
+					_exit(1);
+			_exit(0);
+		}
+	}
+	for (int w = 0; w < 8; w++) {
+		int status;
+
+		wait(&status);
+		assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	close(fd);
+	in = fopen(path, "r");
+	while (fgets(buf, sizeof(buf), in)) {
+		assert_int_equal(strlen(buf), 1001);
+		for (int k = 1; k < 1000; k++)
+			assert_int_equal(buf[k], buf[0]);
+		lines++;
+	}
+	fclose(in);
+	assert_int_equal(lines, 1600);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_write_atomic_modes_and_replace, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_atomic_replaces_symlink, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_atomic_error, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_append_line_concurrent, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mkdir_p, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resolve_link, setup, teardown),
