@@ -28,6 +28,7 @@
 
 #define HOOK_INPUT_MAX (64u << 20)  /* payloads past this are not parsed */
 #define HOOK_DEADLINE_MS 5000       /* well under the agents' own timeouts */
+#define HOOK_RELATED_MAX 3          /* earlier lessons shown in a reply */
 
 static long context_chars = -1;
 
@@ -141,39 +142,26 @@ static int read_all(deja_buf *in)
 	}
 }
 
-/* Lessons about the same file recorded earlier: what the agent should
- * remember now.  Appends at most three, newest first. */
-static void add_related(deja_buf *ctx, const cli_workspace *ws, const char *file, int64_t skip_id)
+/* Earlier lessons about the same file: what the agent should remember
+ * now.  They come from the recording's own store session. */
+static void add_related(deja_buf *ctx, const cli_recorded *rec)
 {
-	deja_store *store = NULL;
-	deja_lesson *ls = NULL;
-	size_t n = 0, shown = 0;
-	deja_lesson_filter f = { NULL, file, NULL, 8 };
+	for (size_t i = 0; i < rec->nrelated; i++) {
+		const deja_lesson *l = &rec->related[i];
+		const char *sum = l->error_summary;
+		int w = 0;
 
-	if (!file || !*file || cli_open_store(&store, ws, 0) != 0)
-		return;
-	if (deja_store_list_lessons(store, &f, &ls, &n, NULL) == 0) {
-		for (size_t i = 0; i < n && shown < 3; i++) {
-			const deja_lesson *l = &ls[i];
-			const char *sum = l->error_summary;
-			int w = 0;
-
-			if (l->id == skip_id)
-				continue;
-			if (!shown++)
-				deja_buf_printf(ctx, "\nEarlier lessons about %s:", file);
-			while (sum[w] && sum[w] != '\n' && w < 160)
-				w++;
-			deja_buf_printf(ctx, "\n- [%s %s] %.*s", deja_lesson_type_name(l->type), l->tool,
-					w, sum);
-			if (l->corrective_rule && *l->corrective_rule)
-				deja_buf_printf(ctx, " Rule: %s", l->corrective_rule);
-			if (l->resolution && *l->resolution)
-				deja_buf_printf(ctx, " Fix: %s", l->resolution);
-		}
+		if (!i)
+			deja_buf_printf(ctx, "\nEarlier lessons about %s:", rec->file);
+		while (sum[w] && sum[w] != '\n' && w < 160)
+			w++;
+		deja_buf_printf(ctx, "\n- [%s %s] %.*s", deja_lesson_type_name(l->type), l->tool, w,
+				sum);
+		if (l->corrective_rule && *l->corrective_rule)
+			deja_buf_printf(ctx, " Rule: %s", l->corrective_rule);
+		if (l->resolution && *l->resolution)
+			deja_buf_printf(ctx, " Fix: %s", l->resolution);
 	}
-	deja_lessons_free(ls, n);
-	deja_store_close(store);
 }
 
 /* A session start: the lessons to keep in mind, in a few lines. */
@@ -216,7 +204,7 @@ static int record_event(deja_buf *ctx, const cli_workspace *ws, const deja_hook_
 	deja_capture_feed(&cap, ev->output ? ev->output : "", ev->output_len);
 	deja_capture_finish(&cap);
 	rc = cli_record_failure(ws, det, ev->command, ev->exit_code, &cap,
-				ev->session_id ? ev->session_id : "", m, &rec);
+				ev->session_id ? ev->session_id : "", m, HOOK_RELATED_MAX, &rec);
 	deja_capture_release(&cap);
 	if (rc < 0)
 		return rc;
@@ -226,7 +214,7 @@ static int record_event(deja_buf *ctx, const cli_workspace *ws, const deja_hook_
 			rec.is_new ? "recorded" : "updated", (long long)rec.id,
 			(long long)rec.occurrences, rec.occurrences == 1 ? "" : "s",
 			(long long)rec.id);
-	add_related(ctx, ws, rec.file, rec.id);
+	add_related(ctx, &rec);
 	cli_recorded_release(&rec);
 	return 0;
 }

@@ -148,13 +148,17 @@ int cmd_record(int argc, char **argv)
 			deja_config_get(ws.config, "lessons", "file"),
 			(int)cli_config_long(&ws, "lessons", "max", 20),
 			(int)cli_config_long(&ws, "store", "timeout_ms", 10000),
-			ws.redactor, NULL, NULL,
+			ws.redactor, NULL, NULL, 0,
 		};
-		if (deja_record_lesson(&l, NULL, 0, &opts, &is_new, &err) < 0) {
+		deja_record_result res;
+
+		if (deja_record_lesson(&l, NULL, 0, &opts, &res, &err) < 0) {
 			cli_error("cannot record the lesson: %s", deja_error_message(&err));
 			cli_log_failure(&ws, "record_failed", deja_error_message(&err));
 			goto out;
 		}
+		is_new = res.is_new;
+		deja_record_result_release(&res);
 	}
 	if (from_json) {
 		json_t *o = cli_lesson_json(&l);

@@ -107,7 +107,7 @@ int cmd_run(int argc, char **argv)
 		deja_metrics_new(&metrics);
 		deja_metrics_add(metrics, DEJA_METRIC_RUN_TOTAL, recorded, 1);
 		deja_capture_finish(&cap);
-		if (cli_record_failure(&ws, &det, command, status, &cap, intent_id, metrics, &rec) < 0) {
+		if (cli_record_failure(&ws, &det, command, status, &cap, intent_id, metrics, 0, &rec) < 0) {
 			deja_metrics_add(metrics, DEJA_METRIC_RUN_TOTAL, dropped, 1);
 			cli_flush_metrics(&ws, metrics, 1);
 		} else {

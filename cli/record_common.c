@@ -2,6 +2,7 @@
 
 #include "deja/buf.h"
 #include "deja/log.h"
+#include "deja/store.h"
 #include "deja/metrics.h"
 #include "deja/paths.h"
 #include "deja/redact.h"
@@ -73,7 +74,7 @@ void cli_flush_metrics(const cli_workspace *ws, deja_metrics *m, int spool_only)
 
 int cli_record_failure(const cli_workspace *ws, const deja_detection *det, const char *command,
 		       int exit_code, const deja_capture *cap, const char *intent_id,
-		       deja_metrics *m, cli_recorded *out)
+		       deja_metrics *m, int related_max, cli_recorded *out)
 {
 	deja_error err = DEJA_ERROR_INIT;
 	deja_failure f;
@@ -86,8 +87,9 @@ int cli_record_failure(const cli_workspace *ws, const deja_detection *det, const
 		deja_config_get(ws->config, "lessons", "file"),
 		(int)cli_config_long(ws, "lessons", "max", 20),
 		(int)cli_config_long(ws, "store", "timeout_ms", 10000),
-		ws->redactor, NULL, m,
+		ws->redactor, NULL, m, related_max,
 	};
+	deja_record_result res;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -97,8 +99,11 @@ int cli_record_failure(const cli_workspace *ws, const deja_detection *det, const
 	opts.framework = deja_failure_framework(&f);
 	if ((rc = deja_lesson_from_failure(&l, &f, &opts, &err)) < 0)
 		goto out_failure;
-	rc = deja_record_lesson(&l, &f.diags, f.output_bytes, &opts, &out->is_new, &err);
+	rc = deja_record_lesson(&l, &f.diags, f.output_bytes, &opts, &res, &err);
 	if (rc == 0) {
+		out->is_new = res.is_new;
+		out->related = res.related;
+		out->nrelated = res.nrelated;
 		out->id = l.id;
 		out->occurrences = l.occurrences;
 		out->file = strdup(l.file ? l.file : "");
@@ -128,6 +133,7 @@ out:
 
 void cli_recorded_release(cli_recorded *r)
 {
+	deja_lessons_free(r->related, r->nrelated);
 	free(r->file);
 	free(r->signature);
 	memset(r, 0, sizeof(*r));

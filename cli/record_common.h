@@ -19,20 +19,23 @@ typedef struct cli_recorded {
 	int is_new;
 	char *file;      /* owned */
 	char *signature; /* owned */
+	deja_lesson *related; /* owned: earlier lessons about the same file */
+	size_t nrelated;
 } cli_recorded;
 
 /* The check's directory relative to the workspace: the current directory,
  * moved by a `cd DIR` the command line ran first.  Caller frees. */
 char *cli_check_dir(const cli_workspace *ws, const char *cd);
 
-/* Record the failure a finished capture shows.  Returns 0, or <0 after
+/* Record the failure a finished capture shows; out->related gets up to
+ * related_max earlier lessons about the same file (for the hook's reply).  Returns 0, or <0 after
  * reporting the trouble (the caller carries on regardless).  m (may be
  * NULL) is written with the lesson; when recording fails, m is left
  * holding deja.failsafe.dropped_total{reason} instead, for the caller to
  * add to and give to cli_flush_metrics(ws, m, 1). */
 int cli_record_failure(const cli_workspace *ws, const deja_detection *det, const char *command,
 		       int exit_code, const deja_capture *cap, const char *intent_id,
-		       deja_metrics *m, cli_recorded *out);
+		       deja_metrics *m, int related_max, cli_recorded *out);
 
 /* Write the metrics a command has left at its end (deja_record_metrics):
  * to the store when there is one, or with spool_only straight to the

@@ -225,8 +225,43 @@ out:
 	return rc;
 }
 
+void deja_record_result_release(deja_record_result *r)
+{
+	if (!r)
+		return;
+	deja_lessons_free(r->related, r->nrelated);
+	memset(r, 0, sizeof(*r));
+}
+
+/* The other lessons about l's file, newest first, at most max. */
+static int related_lessons(deja_record_result *res, deja_store *store, const deja_lesson *l,
+			   int max)
+{
+	deja_lesson_filter f = { NULL, l->file, NULL, max + 1 };
+	deja_lesson *ls = NULL;
+	size_t n = 0, kept = 0;
+	int rc;
+
+	if (max <= 0 || !l->file || !*l->file)
+		return 0;
+	if ((rc = deja_store_list_lessons(store, &f, &ls, &n, NULL)) < 0)
+		return rc;
+	for (size_t i = 0; i < n; i++) {
+		if (ls[i].id == l->id || kept == (size_t)max) {
+			deja_lesson_release(&ls[i]);
+			continue;
+		}
+		if (kept != i)
+			ls[kept] = ls[i];
+		kept++;
+	}
+	res->related = ls;
+	res->nrelated = kept;
+	return 0;
+}
+
 int deja_record_lesson(deja_lesson *l, const deja_diags *diags, uint64_t output_bytes,
-		       const deja_record_opts *opts, int *is_new, deja_error *err)
+		       const deja_record_opts *opts, deja_record_result *res, deja_error *err)
 {
 	deja_store *store = NULL;
 	deja_diags red = DEJA_DIAGS_INIT;
@@ -287,7 +322,9 @@ int deja_record_lesson(deja_lesson *l, const deja_diags *diags, uint64_t output_
 				  err)) < 0)
 		goto out;
 	take_spool(run.metrics, &taken, dir);
-	if ((rc = deja_store_record_lesson(store, l, &run, is_new, err)) < 0) {
+	if (res)
+		memset(res, 0, sizeof(*res));
+	if ((rc = deja_store_record_lesson(store, l, &run, res ? &res->is_new : NULL, err)) < 0) {
 		deja_metrics_spool_put(taken, dir);
 		goto out;
 	}
@@ -295,7 +332,8 @@ int deja_record_lesson(deja_lesson *l, const deja_diags *diags, uint64_t output_
 	 * a failure below loses no data and the next recording repairs them. */
 	if ((rc = deja_lesson_md_write(lessons_dir.ptr, l, err)) < 0)
 		goto out;
-	if ((rc = deja_store_list_lessons(store, &filter, &recent, &nrecent, err)) < 0)
+	if ((rc = deja_store_list_lessons(store, &filter, &recent, &nrecent, err)) < 0 ||
+	    (res && (rc = related_lessons(res, store, l, opts->related_max)) < 0))
 		goto out;
 	deja_buf_clear(&path);
 	deja_buf_printf(&path, "%s/%s", opts->workspace, agents);

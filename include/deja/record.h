@@ -29,7 +29,21 @@ typedef struct deja_record_opts {
 				      * context); NULL = the lesson's tool */
 	deja_metrics *metrics;       /* the command's metrics, written with the
 				      * lesson (and emptied then); may be NULL */
+	int related_max;             /* earlier lessons about the same file to
+				      * return (deja_record_result); 0 = none */
 } deja_record_opts;
+
+/* What a recording tells its caller.  Release with
+ * deja_record_result_release(). */
+typedef struct deja_record_result {
+	int is_new;              /* a new lesson, not one more occurrence */
+	deja_lesson *related;    /* other lessons about the lesson's file, newest
+				  * first, read in the recording's own store
+				  * session; at most opts->related_max */
+	size_t nrelated;
+} deja_record_result;
+
+void deja_record_result_release(deja_record_result *r);
 
 #define DEJA_AGENTS_BLOCK_MAX_BYTES 8192
 
@@ -47,7 +61,8 @@ int deja_lesson_from_failure(deja_lesson *out, const deja_failure *f,
  * one), then write its Markdown file and refresh the instructions block.
  * The lesson's text fields are redacted here, whatever the caller did.
  * diags (may be NULL) are stored with the run, redacted.  On success
- * l->id and l->occurrences are set; *is_new says whether it was new.
+ * l->id and l->occurrences are set and *res (may be NULL) says whether
+ * it was new and what else was learnt about the same file.
  * The capture metrics (hindsight.capture.*), opts->metrics and the spool
  * of metrics earlier commands could not store are written in the
  * lesson's transaction.  When the store fails, nothing of opts->metrics
@@ -55,7 +70,7 @@ int deja_lesson_from_failure(deja_lesson *out, const deja_failure *f,
  * was.
  */
 int deja_record_lesson(deja_lesson *l, const deja_diags *diags, uint64_t output_bytes,
-		       const deja_record_opts *opts, int *is_new, deja_error *err);
+		       const deja_record_opts *opts, deja_record_result *res, deja_error *err);
 
 /*
  * Write m, with the spool, to the workspace's store in one transaction,
