@@ -28,6 +28,24 @@ const deja_parser *deja_parser_find(const char *name)
 	return NULL;
 }
 
+int deja_parser_sniff(const deja_parser *p, const char *text, size_t len)
+{
+	const char *nl, *tail;
+
+	if (!p->sniff)
+		return 0;
+	if (len <= 2 * DEJA_SNIFF_WINDOW)
+		return p->sniff(text, len);
+	/* whole lines of the head, whole lines of the tail */
+	nl = memrchr(text, '\n', DEJA_SNIFF_WINDOW);
+	if (p->sniff(text, nl ? (size_t)(nl - text) + 1 : DEJA_SNIFF_WINDOW))
+		return 1;
+	tail = text + len - DEJA_SNIFF_WINDOW;
+	nl = memchr(tail, '\n', DEJA_SNIFF_WINDOW);
+	tail = nl ? nl + 1 : tail;
+	return p->sniff(tail, (size_t)(text + len - tail));
+}
+
 const deja_parser *deja_parser_select(const char *tool, const char *text, size_t len)
 {
 	for (size_t i = 0; tool && *tool && i < NPARSERS; i++)
@@ -36,7 +54,7 @@ const deja_parser *deja_parser_select(const char *tool, const char *text, size_t
 				return parsers[i];
 	/* a wrapper (npm test, make check, ...): recognise the output */
 	for (size_t i = 0; i < NPARSERS; i++)
-		if (parsers[i]->sniff && parsers[i]->sniff(text, len))
+		if (deja_parser_sniff(parsers[i], text, len))
 			return parsers[i];
 	return NULL;
 }

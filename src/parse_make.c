@@ -97,8 +97,8 @@ static int flush_segment(state *st)
 	if (!st->seg.len)
 		return 0;
 	for (size_t i = 0; (p = deja_parser_at(i)) && !chosen; i++)
-		if (p != &deja_parser_make && p != &deja_parser_gcc && p->sniff &&
-		    p->sniff(st->seg.ptr, st->seg.len))
+		if (p != &deja_parser_make && p != &deja_parser_gcc &&
+		    deja_parser_sniff(p, st->seg.ptr, st->seg.len))
 			chosen = p;
 	if (chosen)
 		rc = chosen->parse(&sub, st->diags, st->files);

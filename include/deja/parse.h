@@ -50,6 +50,15 @@ typedef struct deja_parser {
  * The result points into a constant table. */
 const deja_parser *deja_parser_select(const char *tool, const char *text, size_t len);
 
+/*
+ * Whether text looks like p's output.  A tool names itself at the start of
+ * its output or in its closing summary, so only the first and the last
+ * DEJA_SNIFF_WINDOW bytes (in whole lines) are shown to p->sniff: sniffing
+ * every parser over a 4 MB output would cost more than parsing it.
+ */
+#define DEJA_SNIFF_WINDOW (64 * 1024)
+int deja_parser_sniff(const deja_parser *p, const char *text, size_t len);
+
 /* By parser name; NULL if unknown. */
 const deja_parser *deja_parser_find(const char *name);
 

@@ -104,6 +104,18 @@ static void utf8_repair(void **state)
 	assert_false(deja_utf8_valid("\xc3", 1));
 	assert_false(deja_utf8_valid("\xed\xa0\x80", 3)); /* surrogate */
 	assert_false(deja_utf8_valid("\xc0\xaf", 2));     /* overlong */
+	/* every position of an eight-byte word: the ASCII fast path must not
+	 * skip a bad byte, nor split a good sequence */
+	for (size_t at = 0; at < 24; at++) {
+		char line[40];
+
+		memset(line, 'x', sizeof(line));
+		line[at] = (char)0xff;
+		assert_false(deja_utf8_valid(line, sizeof(line)));
+		memcpy(line + at, "\xe2\x97\x8f", 3);
+		assert_true(deja_utf8_valid(line, sizeof(line)));
+		assert_false(deja_utf8_valid(line, at + 2)); /* cut inside it */
+	}
 	deja_utf8_sanitize(&b, "a\xff" "b", 3);
 	assert_string_equal(b.ptr, "a\xef\xbf\xbd" "b");
 	assert_true(deja_utf8_valid(b.ptr, b.len));
