@@ -1,6 +1,6 @@
 # deja - build with `make`; `make check` runs the whole suite (see README).
 #
-#   make                      release build in build/
+#   make                      release build in build/ (deja and deja-git)
 #   make SAN=1 BUILD=build-asan   ASan + UBSan build
 #   make unit                 build the unit tests
 #   make check                everything .ci/run runs
@@ -36,6 +36,12 @@ ALL_CFLAGS += -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
 LDFLAGS    += -fsanitize=address,undefined
 endif
 
+# libgit2 is for the snapshot helper only (helper/deja-git.c, see
+# include/deja/snapshot.h): never in DEJA_LIBS, so that deja does not map it
+# and the TLS/SSH libraries it loads at every start.
+GIT2_CFLAGS := $(shell pkg-config --cflags libgit2)
+GIT2_LIBS   := $(shell pkg-config --libs libgit2)
+
 # Tests also check signature patterns with PCRE2, the engine that will
 # match them.
 TEST_LIBS = $(shell pkg-config --libs libpcre2-8) -lcmocka
@@ -50,7 +56,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
 
-all: $(BUILD)/deja
+all: $(BUILD)/deja $(BUILD)/deja-git
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -62,6 +68,16 @@ $(BUILD)/libdeja.a: $(LIB_OBJ)
 
 $(BUILD)/deja: $(CLI_OBJ) $(BUILD)/libdeja.a
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libdeja.a $(DEJA_LIBS)
+
+$(BUILD)/helper/deja-git.o: helper/deja-git.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(GIT2_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/deja-git: $(BUILD)/helper/deja-git.o
+	$(CC) $(LDFLAGS) -o $@ $< $(GIT2_LIBS)
+
+# test_snapshot runs the helper it finds next to the test directory.
+$(BUILD)/tests/test_snapshot: $(BUILD)/deja-git
 
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libdeja.a
 	@mkdir -p $(dir $@)
@@ -86,9 +102,10 @@ fuzz-libfuzzer: $(BUILD)/libdeja.a
 check:
 	./scripts/test.sh
 
-install: $(BUILD)/deja
+install: $(BUILD)/deja $(BUILD)/deja-git
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/deja $(DESTDIR)$(PREFIX)/bin/deja
+	install -m 755 $(BUILD)/deja-git $(DESTDIR)$(PREFIX)/bin/deja-git
 	install -m 644 docs/deja.1 $(DESTDIR)$(PREFIX)/share/man/man1/deja.1
 
 clean:
@@ -97,4 +114,5 @@ clean:
 .PHONY: all unit fuzz fuzz-libfuzzer check install clean
 .SECONDARY:
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d) \
+	$(BUILD)/helper/deja-git.d

@@ -49,7 +49,8 @@ typedef struct cli_command {
 } cli_command;
 
 extern const cli_spec cmd_run_spec, cmd_analyze_spec, cmd_lessons_spec, cmd_record_spec,
-	cmd_hook_spec, cmd_init_spec, cmd_metrics_spec, cmd_doctor_spec;
+	cmd_hook_spec, cmd_init_spec, cmd_metrics_spec, cmd_doctor_spec, cmd_pending_spec,
+	cmd_warnings_spec, cmd_resolutions_spec, cmd_feedback_spec, cmd_status_spec;
 int cmd_run(int argc, char **argv);
 int cmd_hook(int argc, char **argv);
 int cmd_init(int argc, char **argv);
@@ -58,6 +59,11 @@ int cmd_lessons(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_metrics(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
+int cmd_pending(int argc, char **argv);
+int cmd_warnings(int argc, char **argv);
+int cmd_resolutions(int argc, char **argv);
+int cmd_feedback(int argc, char **argv);
+int cmd_status(int argc, char **argv);
 
 /* Print "deja: <message>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -15,6 +15,7 @@
 #include "deja/buf.h"
 #include "deja/capture.h"
 #include "deja/hookio.h"
+#include "deja/learn.h"
 #include "deja/paths.h"
 #include "deja/store.h"
 
@@ -45,7 +46,9 @@ const cli_spec cmd_hook_spec = {
 	"docs/hooks.md for what each sends and receives).  'deja init AGENT' installs the\n"
 	"hook.  A failed verification command is recorded as 'deja run' would and the\n"
 	"reply tells the agent what was recorded and what earlier lessons say about the\n"
-	"same files; a session start gets a short digest of the workspace's lessons.\n"
+	"same files and which fixes worked for the same errors before; a passing check\n"
+	"fixes its pending errors and the reply names the resolution kept.  A session\n"
+	"start gets a short digest of the workspace's lessons and permanent failures.\n"
 	"Anything else is answered at once without opening the store.  deja hook always\n"
 	"exits 0 with a valid reply, even when it cannot record.",
 	hook_options, 0
@@ -164,6 +167,43 @@ static void add_related(deja_buf *ctx, const cli_recorded *rec)
 	}
 }
 
+/* Fixes, permanent errors and past fixes, one a line after the summary. */
+static void add_learnt(deja_buf *ctx, const char *tool, const deja_learn_result *r)
+{
+	deja_buf lines = DEJA_BUF_INIT;
+
+	cli_describe_learnt(&lines, tool, r);
+	deja_buf_rtrim(&lines);
+	if (lines.len)
+		deja_buf_printf(ctx, "\n%s", lines.ptr);
+	deja_buf_release(&lines);
+}
+
+/* Errors that failed permanently: a warning for the session ahead. */
+static void add_warnings(deja_buf *ctx, deja_store *store)
+{
+	deja_pending_filter f = { DEJA_STATE_PERMANENT, NULL, 5 };
+	deja_pending *ps = NULL;
+	size_t n = 0;
+
+	if (deja_learn_list(store, &f, &ps, &n, NULL) < 0 || !n)
+		goto out;
+	deja_buf_printf(ctx, "%sdeja: errors that earlier attempts could not fix "
+			     "('deja warnings' for all):",
+			ctx->len ? "\n" : "");
+	for (size_t i = 0; i < n; i++) {
+		int w = 0;
+
+		while (ps[i].message[w] && ps[i].message[w] != '\n' && w < 120)
+			w++;
+		deja_buf_printf(ctx, "\n- %s in %s (%lld attempts): %.*s", ps[i].tool,
+				ps[i].files.count ? ps[i].files.items[0] : "-",
+				(long long)ps[i].attempts, w, ps[i].message);
+	}
+out:
+	deja_pendings_free(ps, n);
+}
+
 /* A session start: the lessons to keep in mind, in a few lines. */
 static void session_digest(deja_buf *ctx, const cli_workspace *ws)
 {
@@ -189,6 +229,7 @@ static void session_digest(deja_buf *ctx, const cli_workspace *ws)
 					sum);
 		}
 	}
+	add_warnings(ctx, store);
 	deja_lessons_free(ls, n);
 	deja_store_close(store);
 }
@@ -215,8 +256,25 @@ static int record_event(deja_buf *ctx, const cli_workspace *ws, const deja_hook_
 			(long long)rec.occurrences, rec.occurrences == 1 ? "" : "s",
 			(long long)rec.id);
 	add_related(ctx, &rec);
+	add_learnt(ctx, det->tool, &rec.learnt);
 	cli_recorded_release(&rec);
 	return 0;
+}
+
+/* A passing check: its pending errors are fixed, and the agent is told
+ * which diff was kept. */
+static int pass_event(deja_buf *ctx, const cli_workspace *ws, const deja_hook_event *ev,
+		      const deja_detection *det)
+{
+	deja_learn_result learnt;
+	int rc = cli_record_pass(ws, det, ev->command, ev->session_id ? ev->session_id : "", &learnt);
+
+	if (rc == 0 && learnt.nfixed) {
+		deja_buf_printf(ctx, "deja: %s passes now.", det->tool);
+		add_learnt(ctx, det->tool, &learnt);
+	}
+	deja_learn_result_release(&learnt);
+	return rc;
 }
 
 /* Whether the command runs a check, by the built-ins and the config of the
@@ -309,6 +367,9 @@ int cmd_hook(int argc, char **argv)
 		path = "record";
 		deja_metrics_new(&metrics);
 		failed = record_event(&ctx, &ws, &ev, &det, metrics) < 0;
+	} else if (ev.exit_code == 0 && !ev.interrupted) {
+		path = "pass";
+		failed = pass_event(&ctx, &ws, &ev, &det) < 0;
 	}
 reply:
 	if (deja_hook_reply(&reply, agent, ev.event ? ev.event : "", ctx.ptr,

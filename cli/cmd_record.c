@@ -148,7 +148,7 @@ int cmd_record(int argc, char **argv)
 			deja_config_get(ws.config, "lessons", "file"),
 			(int)cli_config_long(&ws, "lessons", "max", 20),
 			(int)cli_config_long(&ws, "store", "timeout_ms", 10000),
-			ws.redactor, NULL, NULL, 0,
+			ws.redactor, NULL, NULL, 0, NULL,
 		};
 		deja_record_result res;
 

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "record_common.h"
 
+#include "deja/buf.h"
 #include "deja/runner.h"
 
 #include <stdlib.h>
@@ -34,10 +35,29 @@ const cli_spec cmd_run_spec = {
 	"and 126 when it cannot be executed.\n\n"
 	"When CMD is a verification command (see 'deja help analyze' and docs/config.md)\n"
 	"and fails, a lesson is recorded in .deja/deja.db, .lessons/ and AGENTS.md of the\n"
-	"workspace (the git top level of the current directory).  If recording fails,\n"
+	"workspace (the git top level of the current directory), each of its errors\n"
+	"becomes pending with a snapshot of the working tree, and the fixes that worked\n"
+	"for the same errors before are printed.  When the check later passes (or fails\n"
+	"without that error), it is fixed and the diff since its failure is kept\n"
+	"as a resolution ('deja help resolutions').  If recording fails,\n"
 	"deja says so once on stderr and in .deja/log.jsonl; CMD's result is unchanged.",
 	run_options, 1
 };
+
+/* What the run taught: on stderr, each line deja's. */
+static void print_learnt(const char *tool, const deja_learn_result *r)
+{
+	deja_buf b = DEJA_BUF_INIT;
+	const char *line, *nl;
+
+	cli_describe_learnt(&b, tool, r);
+	for (line = b.ptr; *line; line = nl + 1) {
+		if (!(nl = strchr(line, '\n')))
+			break;
+		cli_error("%.*s", (int)(nl - line), line);
+	}
+	deja_buf_release(&b);
+}
 
 static int feed_capture(void *ctx, const char *data, size_t len)
 {
@@ -117,8 +137,16 @@ int cmd_run(int argc, char **argv)
 					  det.tool, rec.file && *rec.file ? " in " : "",
 					  rec.file ? rec.file : "", (long long)rec.occurrences,
 					  rec.occurrences == 1 ? "" : "s", (long long)rec.id);
+			if (!quiet)
+				print_learnt(det.tool, &rec.learnt);
 			cli_recorded_release(&rec);
 		}
+	} else if (watch && status == 0) {
+		deja_learn_result learnt;
+
+		if (cli_record_pass(&ws, &det, command, intent_id, &learnt) == 0 && !quiet)
+			print_learnt(det.tool, &learnt);
+		deja_learn_result_release(&learnt);
 	}
 	deja_metrics_free(metrics);
 	deja_detection_release(&det);

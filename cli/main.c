@@ -33,14 +33,19 @@ static const cli_spec cmd_version_spec = {
 static const cli_command commands[] = {
 	{ "analyze", cmd_analyze, &cmd_analyze_spec },
 	{ "doctor", cmd_doctor, &cmd_doctor_spec },
+	{ "feedback", cmd_feedback, &cmd_feedback_spec },
 	{ "help", cmd_help, &cmd_help_spec },
 	{ "hook", cmd_hook, &cmd_hook_spec },
 	{ "init", cmd_init, &cmd_init_spec },
 	{ "lessons", cmd_lessons, &cmd_lessons_spec },
 	{ "metrics", cmd_metrics, &cmd_metrics_spec },
+	{ "pending", cmd_pending, &cmd_pending_spec },
 	{ "record", cmd_record, &cmd_record_spec },
+	{ "resolutions", cmd_resolutions, &cmd_resolutions_spec },
 	{ "run", cmd_run, &cmd_run_spec },
+	{ "status", cmd_status, &cmd_status_spec },
 	{ "version", cmd_version, &cmd_version_spec },
+	{ "warnings", cmd_warnings, &cmd_warnings_spec },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -71,7 +76,7 @@ static void main_usage(FILE *f)
 		   "compilers fail, as lessons an agent reads the next time.\n\n"
 		   "commands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "   %-10s %s\n", commands[i].name, commands[i].spec->summary);
+		fprintf(f, "   %-12s %s\n", commands[i].name, commands[i].spec->summary);
 	fprintf(f, "\n'deja help <command>' shows the options of a command; 'man deja' has it all.\n");
 }
 

@@ -72,6 +72,87 @@ void cli_flush_metrics(const cli_workspace *ws, deja_metrics *m, int spool_only)
 			    spool_only, NULL);
 }
 
+void cli_learn_init(cli_learn *out, const cli_workspace *ws, const deja_detection *det,
+		    const char *dir)
+{
+	const char *agents = deja_config_get(ws->config, "lessons", "file");
+	int snapshots = 1;
+
+	memset(out, 0, sizeof(*out));
+	/* what deja itself writes at each failure is not part of a fix */
+	out->exclude[0] = ".lessons/";
+	out->exclude[1] = agents && *agents ? agents : "AGENTS.md";
+	out->snapshot.exclude = out->exclude;
+	out->snapshot.timeout_ms = (int)cli_config_long(ws, "learn", "snapshot_timeout_ms", 10000);
+	deja_config_get_bool(&snapshots, ws->config, "learn", "snapshots", 1, NULL);
+	out->opts.workspace = ws->root;
+	out->opts.check.tool = det->tool;
+	out->opts.check.args = det->args;
+	out->opts.check.dir = dir;
+	out->opts.max_retries =
+		(int)cli_config_long(ws, "learn", "max_retries", DEJA_LEARN_MAX_RETRIES);
+	out->opts.prune_hours =
+		(int)cli_config_long(ws, "learn", "prune_hours", DEJA_LEARN_PRUNE_HOURS);
+	out->opts.diff_max =
+		(size_t)cli_config_long(ws, "learn", "diff_max_bytes", DEJA_LEARN_DIFF_MAX);
+	out->opts.redactor = ws->redactor;
+	out->opts.snapshot = &out->snapshot;
+	out->opts.no_snapshot = !snapshots;
+}
+
+int cli_record_pass(const cli_workspace *ws, const deja_detection *det, const char *command,
+		    const char *session, deja_learn_result *out)
+{
+	char *red = NULL;
+	deja_error err = DEJA_ERROR_INIT;
+	cli_learn lc;
+	char *dir = cli_check_dir(ws, det->dir);
+	deja_record_opts opts;
+	int rc;
+
+	memset(&opts, 0, sizeof(opts));
+	cli_learn_init(&lc, ws, det, dir ? dir : ws->cwd_rel);
+	lc.opts.session = session ? session : "";
+	/* the command goes into the resolution's context: redacted */
+	if (command && ws->redactor && deja_redact_str(ws->redactor, &red, command) == 0)
+		lc.opts.command = red;
+	opts.workspace = ws->root;
+	opts.timeout_ms = (int)cli_config_long(ws, "store", "timeout_ms", 10000);
+	opts.redactor = ws->redactor;
+	opts.learn = &lc.opts;
+	if ((rc = deja_record_pass(&opts, out, &err)) < 0) {
+		cli_error("pending errors not updated: %s", deja_error_message(&err));
+		log_error(ws, "learn_failed", deja_error_message(&err), NULL);
+	} else if (out->snapshot_error) {
+		log_error(ws, "snapshot_failed", out->snapshot_error, NULL);
+	}
+	deja_error_release(&err);
+	free(red);
+	free(dir);
+	return rc;
+}
+
+void cli_describe_learnt(deja_buf *b, const char *tool, const deja_learn_result *r)
+{
+	for (size_t i = 0; i < r->nfixed; i++)
+		deja_buf_printf(b, "fixed an error of %s: resolution #%lld: %s (deja resolutions show %lld)\n",
+				tool, (long long)r->fixed_resolutions[i], r->fixed_descriptions[i],
+				(long long)r->fixed_resolutions[i]);
+	if (r->npermanent)
+		deja_buf_printf(b, "%zu error%s failed too many times without a fix: now permanent "
+				   "(deja warnings)\n",
+				r->npermanent, r->npermanent == 1 ? "" : "s");
+	for (size_t i = 0; i < r->nsuggestions; i++) {
+		const deja_suggestion *g = &r->suggestions[i];
+
+		deja_buf_printf(b, "past fix #%lld (worked %.0f%% of %lld time%s): %s "
+				   "(deja resolutions show %lld)\n",
+				(long long)g->resolution_id, g->success_rate * 100.0,
+				(long long)g->application_count, g->application_count == 1 ? "" : "s",
+				g->description, (long long)g->resolution_id);
+	}
+}
+
 int cli_record_failure(const cli_workspace *ws, const deja_detection *det, const char *command,
 		       int exit_code, const deja_capture *cap, const char *intent_id,
 		       deja_metrics *m, int related_max, cli_recorded *out)
@@ -87,11 +168,14 @@ int cli_record_failure(const cli_workspace *ws, const deja_detection *det, const
 		deja_config_get(ws->config, "lessons", "file"),
 		(int)cli_config_long(ws, "lessons", "max", 20),
 		(int)cli_config_long(ws, "store", "timeout_ms", 10000),
-		ws->redactor, NULL, m, related_max,
+		ws->redactor, NULL, m, related_max, NULL,
 	};
 	deja_record_result res;
+	cli_learn lc;
 	int rc;
 
+	cli_learn_init(&lc, ws, det, pc.cwd_rel);
+	opts.learn = &lc.opts;
 	memset(out, 0, sizeof(*out));
 	memset(&l, 0, sizeof(l));
 	if ((rc = deja_failure_build(&f, &chk, cap, &pc, &err)) < 0)
@@ -104,6 +188,14 @@ int cli_record_failure(const cli_workspace *ws, const deja_detection *det, const
 		out->is_new = res.is_new;
 		out->related = res.related;
 		out->nrelated = res.nrelated;
+		out->learnt = res.learnt;
+		if (res.learn_error) {
+			cli_error("pending errors not updated: %s", res.learn_error);
+			log_error(ws, "learn_failed", res.learn_error, NULL);
+		} else if (res.learnt.snapshot_error) {
+			log_error(ws, "snapshot_failed", res.learnt.snapshot_error, NULL);
+		}
+		free(res.learn_error);
 		out->id = l.id;
 		out->occurrences = l.occurrences;
 		out->file = strdup(l.file ? l.file : "");
@@ -134,6 +226,7 @@ out:
 void cli_recorded_release(cli_recorded *r)
 {
 	deja_lessons_free(r->related, r->nrelated);
+	deja_learn_result_release(&r->learnt);
 	free(r->file);
 	free(r->signature);
 	memset(r, 0, sizeof(*r));

@@ -11,6 +11,8 @@
 #include "deja/analysis.h"
 #include "deja/capture.h"
 #include "deja/metrics.h"
+#include "deja/buf.h"
+#include "deja/learn.h"
 #include "deja/record.h"
 
 typedef struct cli_recorded {
@@ -21,7 +23,31 @@ typedef struct cli_recorded {
 	char *signature; /* owned */
 	deja_lesson *related; /* owned: earlier lessons about the same file */
 	size_t nrelated;
+	deja_learn_result learnt; /* owned: pending errors, fixes, suggestions */
 } cli_recorded;
+
+/* How to learn from a run of a check: learn.c's options, the snapshot's,
+ * and the files of deja's own that snapshots leave out. */
+typedef struct cli_learn {
+	deja_learn_opts opts;
+	deja_snapshot_opts snapshot;
+	const char *exclude[3];
+} cli_learn;
+
+/* The check a detection names, with the workspace's [learn] settings.
+ * Borrows from ws, det and dir. */
+void cli_learn_init(cli_learn *out, const cli_workspace *ws, const deja_detection *det,
+		    const char *dir);
+
+/* A passing check: fix its pending errors.  Returns 0, or <0 after
+ * reporting the trouble once (stderr and log).  out is released by the
+ * caller (deja_learn_result_release). */
+int cli_record_pass(const cli_workspace *ws, const deja_detection *det, const char *command,
+		    const char *session, deja_learn_result *out);
+
+/* Print what a run changed (fixes, new permanent errors, suggestions) in
+ * deja's words: "  " + line + "\n" each, into b. */
+void cli_describe_learnt(deja_buf *b, const char *tool, const deja_learn_result *r);
 
 /* The check's directory relative to the workspace: the current directory,
  * moved by a `cd DIR` the command line ran first.  Caller frees. */

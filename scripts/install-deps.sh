@@ -9,7 +9,7 @@ set -eu
 
 cd "$(dirname "$0")/.."
 
-build_pkgs="build-essential pkg-config libsqlite3-dev libjansson-dev libcmocka-dev libpcre2-dev
+build_pkgs="build-essential pkg-config libsqlite3-dev libjansson-dev libcmocka-dev libpcre2-dev libgit2-dev
 	git ca-certificates"
 test_pkgs="python3 hyperfine shellcheck clang procps util-linux time jq sqlite3 prometheus"
 min_node_major=18

@@ -230,7 +230,95 @@ void deja_record_result_release(deja_record_result *r)
 	if (!r)
 		return;
 	deja_lessons_free(r->related, r->nrelated);
+	deja_learn_result_release(&r->learnt);
+	free(r->learn_error);
 	memset(r, 0, sizeof(*r));
+}
+
+/* The run's errors for learn.c: each signature with the files its
+ * (redacted) diagnostics name. */
+static int learn_errors(deja_learn_error **out, deja_strlist **files, const deja_signature *sigs,
+			size_t nsigs, const deja_diags *diags)
+{
+	*out = NULL;
+	*files = NULL;
+	if (!nsigs)
+		return 0;
+	if (!(*out = calloc(nsigs, sizeof(**out))) || !(*files = calloc(nsigs, sizeof(**files))))
+		return DEJA_ENOMEM;
+	for (size_t i = 0; i < nsigs; i++) {
+		(*out)[i].sig = &sigs[i];
+		(*out)[i].files = &(*files)[i];
+		for (size_t j = 0; diags && j < diags->count; j++) {
+			const deja_diag *d = &diags->items[j];
+
+			if (d->file && d->signature && !strcmp(d->signature, sigs[i].id) &&
+			    deja_strlist_add_unique(&(*files)[i], d->file, strlen(d->file), NULL) < 0)
+				return DEJA_ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* Learn from the failed run in the lesson's store session.  A failure here
+ * leaves the lesson stored: it is reported in res->learn_error. */
+static void learn_failure(deja_store *store, const deja_record_opts *opts, const deja_lesson *l,
+			  const deja_signature *sigs, size_t nsigs, const deja_diags *red,
+			  deja_record_result *res)
+{
+	deja_learn_opts lo = *opts->learn;
+	deja_learn_error *errs = NULL;
+	deja_strlist *files = NULL;
+	deja_error err = DEJA_ERROR_INIT;
+
+	lo.command = l->command;   /* the redacted one */
+	lo.session = l->intent_id;
+	if (!lo.redactor)
+		lo.redactor = opts->redactor;
+	if (learn_errors(&errs, &files, sigs, nsigs, red) < 0)
+		deja_error_set(&err, DEJA_ENOMEM, "out of memory");
+	else
+		deja_learn_failure(store, &lo, errs, nsigs, &res->learnt, &err);
+	if (err.code)
+		res->learn_error = strdup(deja_error_message(&err));
+	for (size_t i = 0; files && i < nsigs; i++)
+		deja_strlist_release(&files[i]);
+	free(files);
+	free(errs);
+	deja_error_release(&err);
+}
+
+int deja_record_pass(const deja_record_opts *opts, deja_learn_result *res, deja_error *err)
+{
+	deja_buf path = DEJA_BUF_INIT;
+	deja_store *store = NULL;
+	struct stat st;
+	int rc = 0;
+
+	memset(res, 0, sizeof(*res));
+	if (!opts->learn)
+		return deja_error_set(err, DEJA_EINVAL, "a passing run needs its check");
+	if (deja_buf_printf(&path, "%s/.deja/deja.db", opts->workspace) < 0) {
+		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		goto out;
+	}
+	/* nothing was ever recorded here: nothing can be pending */
+	if (stat(path.ptr, &st) < 0 && errno == ENOENT)
+		goto out;
+	if ((rc = deja_store_open(&store, path.ptr, opts->timeout_ms > 0 ? opts->timeout_ms : 10000,
+				  err)) < 0)
+		goto out;
+	{
+		deja_learn_opts lo = *opts->learn;
+
+		if (!lo.redactor)
+			lo.redactor = opts->redactor;
+		rc = deja_learn_pass(store, &lo, res, err);
+	}
+out:
+	deja_store_close(store);
+	deja_buf_release(&path);
+	return rc;
 }
 
 /* The other lessons about l's file, newest first, at most max. */
@@ -328,6 +416,8 @@ int deja_record_lesson(deja_lesson *l, const deja_diags *diags, uint64_t output_
 		deja_metrics_spool_put(taken, dir);
 		goto out;
 	}
+	if (opts->learn && res)
+		learn_failure(store, opts, l, sigs, nsigs, &red, res);
 	/* The store is the truth; the Markdown views are rebuilt from it, so
 	 * a failure below loses no data and the next recording repairs them. */
 	if ((rc = deja_lesson_md_write(lessons_dir.ptr, l, err)) < 0)

@@ -1,5 +1,6 @@
 #include "deja/store.h"
 #include "deja/buf.h"
+#include "store_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -82,12 +83,87 @@ static const char *const migrations[] = {
 	"  part TEXT NOT NULL,"
 	"  value REAL NOT NULL,"
 	"  PRIMARY KEY (name, labels, part)) WITHOUT ROWID;",
+	/* 3 -> 4: the three states of an error, resolutions and their
+	 * applications (include/deja/learn.h).  The triggers make the state
+	 * transitions one-way whoever writes the store. */
+	"CREATE TABLE checks ("
+	"  id INTEGER PRIMARY KEY,"
+	"  tool TEXT NOT NULL,"
+	"  args TEXT NOT NULL,"
+	"  dir TEXT NOT NULL,"
+	"  runs INTEGER NOT NULL DEFAULT 0,"
+	"  last_run_at TEXT,"
+	"  last_pass_at TEXT,"
+	"  UNIQUE (tool, args, dir));"
+	"CREATE TABLE snapshots ("
+	"  id INTEGER PRIMARY KEY,"
+	"  kind TEXT NOT NULL CHECK (kind IN ('git','files')),"
+	"  tree TEXT NOT NULL,"
+	"  head TEXT NOT NULL DEFAULT '',"
+	"  taken_at TEXT NOT NULL);"
+	"CREATE TABLE resolutions ("
+	"  id INTEGER PRIMARY KEY,"
+	"  signature_id TEXT NOT NULL REFERENCES signatures(id) ON DELETE CASCADE,"
+	"  description TEXT NOT NULL,"
+	"  code_changes TEXT NOT NULL,"
+	"  files TEXT NOT NULL DEFAULT '[]',"
+	"  context TEXT NOT NULL DEFAULT '{}',"
+	"  application_count INTEGER NOT NULL DEFAULT 1,"
+	"  success_count INTEGER NOT NULL DEFAULT 1,"
+	"  created_at TEXT NOT NULL,"
+	"  last_success_at TEXT NOT NULL DEFAULT '',"
+	"  CHECK (success_count >= 0 AND success_count <= application_count));"
+	"CREATE INDEX resolutions_signature ON resolutions(signature_id);"
+	"CREATE TABLE pending_errors ("
+	"  id INTEGER PRIMARY KEY,"
+	"  check_id INTEGER NOT NULL REFERENCES checks(id) ON DELETE CASCADE,"
+	"  signature_id TEXT NOT NULL REFERENCES signatures(id) ON DELETE CASCADE,"
+	"  state TEXT NOT NULL DEFAULT 'pending'"
+	"   CHECK (state IN ('pending','fixed','permanent')),"
+	"  attempts INTEGER NOT NULL DEFAULT 1 CHECK (attempts >= 1),"
+	"  first_failure_at TEXT NOT NULL,"
+	"  last_failure_at TEXT NOT NULL,"
+	"  session TEXT NOT NULL DEFAULT '',"
+	"  files TEXT NOT NULL DEFAULT '[]',"
+	"  snapshot_id INTEGER REFERENCES snapshots(id) ON DELETE SET NULL,"
+	"  closed_at TEXT NOT NULL DEFAULT '',"
+	"  closed_run INTEGER NOT NULL DEFAULT 0,"
+	"  resolution_id INTEGER REFERENCES resolutions(id) ON DELETE SET NULL);"
+	"CREATE UNIQUE INDEX pending_open ON pending_errors(check_id, signature_id)"
+	"  WHERE state = 'pending';"
+	"CREATE INDEX pending_check ON pending_errors(check_id, signature_id, state);"
+	"CREATE INDEX pending_last ON pending_errors(state, last_failure_at);"
+	"CREATE TRIGGER pending_starts_pending BEFORE INSERT ON pending_errors"
+	"  WHEN NEW.state <> 'pending'"
+	"  BEGIN SELECT RAISE(ABORT, 'an error starts pending'); END;"
+	"CREATE TRIGGER pending_one_way BEFORE UPDATE OF state ON pending_errors"
+	"  WHEN OLD.state <> 'pending' AND NEW.state <> OLD.state"
+	"  BEGIN SELECT RAISE(ABORT, 'a fixed or permanent error stays so'); END;"
+	"CREATE TABLE suggestions ("
+	"  id INTEGER PRIMARY KEY,"
+	"  pending_id INTEGER NOT NULL REFERENCES pending_errors(id) ON DELETE CASCADE,"
+	"  resolution_id INTEGER NOT NULL REFERENCES resolutions(id) ON DELETE CASCADE,"
+	"  confidence REAL NOT NULL,"
+	"  made_at TEXT NOT NULL,"
+	"  outcome TEXT CHECK (outcome IN ('success','failure')),"
+	"  outcome_at TEXT NOT NULL DEFAULT '',"
+	"  UNIQUE (pending_id, resolution_id));"
+	"CREATE INDEX suggestions_resolution ON suggestions(resolution_id);"
+	"CREATE TABLE applications ("
+	"  id INTEGER PRIMARY KEY,"
+	"  resolution_id INTEGER NOT NULL REFERENCES resolutions(id) ON DELETE CASCADE,"
+	"  suggestion_id INTEGER REFERENCES suggestions(id) ON DELETE SET NULL,"
+	"  success INTEGER NOT NULL CHECK (success IN (0,1)),"
+	"  source TEXT NOT NULL CHECK (source IN ('fix','recurred','permanent','feedback')),"
+	"  context TEXT NOT NULL DEFAULT '{}',"
+	"  at TEXT NOT NULL);"
+	"CREATE INDEX applications_resolution ON applications(resolution_id);",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == DEJA_STORE_SCHEMA_VERSION,
 	       "one migration per schema version");
 
-static int db_error(deja_store *s, deja_error *err, int rc, const char *what)
+int deja_store_db_error(deja_store *s, deja_error *err, int rc, const char *what)
 {
 	int code = (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) ? DEJA_EBUSY : DEJA_EIO;
 
@@ -97,11 +173,21 @@ static int db_error(deja_store *s, deja_error *err, int rc, const char *what)
 			      s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
 }
 
-static int exec(deja_store *s, const char *sql, deja_error *err)
+int deja_store_exec(deja_store *s, const char *sql, deja_error *err)
 {
 	int rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
 
-	return rc == SQLITE_OK ? 0 : db_error(s, err, rc, "cannot update the store");
+	return rc == SQLITE_OK ? 0 : deja_store_db_error(s, err, rc, "cannot update the store");
+}
+
+sqlite3 *deja_store_db(deja_store *s)
+{
+	return s->db;
+}
+
+const char *deja_store_path(const deja_store *s)
+{
+	return s->path;
 }
 
 int deja_store_schema_version(deja_store *s)
@@ -126,10 +212,10 @@ static int migrate(deja_store *s, deja_error *err)
 	if ((v = deja_store_schema_version(s)) == latest)
 		return 0;
 	if (v < 0)
-		return db_error(s, err, sqlite3_errcode(s->db), "cannot read");
+		return deja_store_db_error(s, err, sqlite3_errcode(s->db), "cannot read");
 	/* IMMEDIATE takes the write lock now, so two processes creating the
 	 * store at once apply the migrations exactly once. */
-	if ((rc = exec(s, "BEGIN IMMEDIATE", err)) < 0)
+	if ((rc = deja_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		return rc;
 	v = deja_store_schema_version(s);
 	if (v > latest) {
@@ -139,15 +225,15 @@ static int migrate(deja_store *s, deja_error *err)
 		goto rollback;
 	}
 	for (; v < latest; v++) {
-		if ((rc = exec(s, migrations[v], err)) < 0)
+		if ((rc = deja_store_exec(s, migrations[v], err)) < 0)
 			goto rollback;
 		deja_buf_clear(&sql);
 		deja_buf_printf(&sql, "PRAGMA user_version = %d", v + 1);
-		if ((rc = exec(s, sql.ptr, err)) < 0)
+		if ((rc = deja_store_exec(s, sql.ptr, err)) < 0)
 			goto rollback;
 	}
 	deja_buf_release(&sql);
-	return exec(s, "COMMIT", err);
+	return deja_store_exec(s, "COMMIT", err);
 rollback:
 	deja_buf_release(&sql);
 	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
@@ -175,7 +261,7 @@ int deja_store_open(deja_store **out, const char *path, int timeout_ms, deja_err
 	close(fd);
 	rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL);
 	if (rc != SQLITE_OK) {
-		rc = db_error(s, err, rc, "cannot open the store");
+		rc = deja_store_db_error(s, err, rc, "cannot open the store");
 		goto fail;
 	}
 	sqlite3_busy_timeout(s->db, timeout_ms);
@@ -184,9 +270,9 @@ int deja_store_open(deja_store **out, const char *path, int timeout_ms, deja_err
 	 * checkpoints (every 1000 pages) keep it bounded instead. */
 	sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
 	sqlite3_extended_result_codes(s->db, 0);
-	if ((rc = exec(s, "PRAGMA journal_mode = WAL", err)) < 0 ||
-	    (rc = exec(s, "PRAGMA synchronous = NORMAL", err)) < 0 ||
-	    (rc = exec(s, "PRAGMA foreign_keys = ON", err)) < 0 ||
+	if ((rc = deja_store_exec(s, "PRAGMA journal_mode = WAL", err)) < 0 ||
+	    (rc = deja_store_exec(s, "PRAGMA synchronous = NORMAL", err)) < 0 ||
+	    (rc = deja_store_exec(s, "PRAGMA foreign_keys = ON", err)) < 0 ||
 	    (rc = migrate(s, err)) < 0)
 		goto fail;
 	*out = s;
@@ -411,7 +497,7 @@ int deja_store_record_lesson(deja_store *s, deja_lesson *l, const deja_run_info 
 		return deja_error_set(err, DEJA_ENOMEM, "out of memory");
 	if (!(files = files_json(l)))
 		return deja_error_set(err, DEJA_ENOMEM, "out of memory");
-	if ((rc = exec(s, "BEGIN IMMEDIATE", err)) < 0)
+	if ((rc = deja_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		goto out;
 	if ((sq = insert_run(s, l, run, &run_id)) != SQLITE_OK ||
 	    (sq = insert_signatures(s, run, run_id, l->last_seen)) != SQLITE_OK)
@@ -480,14 +566,14 @@ int deja_store_record_lesson(deja_store *s, deja_lesson *l, const deja_run_info 
 	st = NULL;
 	if (run && run->metrics && (sq = write_metrics(s, run->metrics)) != SQLITE_OK)
 		goto db_fail;
-	rc = exec(s, "COMMIT", err);
+	rc = deja_store_exec(s, "COMMIT", err);
 	if (rc < 0)
 		goto rollback;
 	if (run && run->metrics)
 		deja_metrics_clear(run->metrics);
 	goto out;
 db_fail:
-	rc = db_error(s, err, sq, "cannot record in");
+	rc = deja_store_db_error(s, err, sq, "cannot record in");
 rollback:
 	sqlite3_finalize(st);
 	st = NULL;
@@ -583,7 +669,7 @@ static int list_lessons(deja_store *s, const deja_lesson_filter *f, int lowest_v
 		goto out;
 	}
 	if ((sq = sqlite3_prepare_v2(s->db, sql.ptr, -1, &st, NULL)) != SQLITE_OK) {
-		rc = db_error(s, err, sq, "cannot read");
+		rc = deja_store_db_error(s, err, sq, "cannot read");
 		goto out;
 	}
 	if (f && f->type)
@@ -613,7 +699,7 @@ static int list_lessons(deja_store *s, const deja_lesson_filter *f, int lowest_v
 		n++;
 	}
 	if (sq != SQLITE_DONE) {
-		rc = db_error(s, err, sq, "cannot read");
+		rc = deja_store_db_error(s, err, sq, "cannot read");
 		goto out;
 	}
 	*out = ls;
@@ -656,7 +742,7 @@ int deja_store_get_lesson(deja_store *s, const char *key, deja_lesson *out, deja
 	deja_buf_puts(&sql, is_num ? " WHERE id = ?" : " WHERE signature LIKE ? LIMIT 2");
 	deja_buf_printf(&pat, "%s%%", key);
 	if ((sq = sqlite3_prepare_v2(s->db, sql.ptr, -1, &st, NULL)) != SQLITE_OK) {
-		rc = db_error(s, err, sq, "cannot read");
+		rc = deja_store_db_error(s, err, sq, "cannot read");
 		goto out;
 	}
 	if (is_num)
@@ -666,7 +752,7 @@ int deja_store_get_lesson(deja_store *s, const char *key, deja_lesson *out, deja
 	if ((sq = sqlite3_step(st)) != SQLITE_ROW) {
 		rc = sq == SQLITE_DONE
 			     ? deja_error_set(err, DEJA_ENOTFOUND, "no lesson '%s'", key)
-			     : db_error(s, err, sq, "cannot read");
+			     : deja_store_db_error(s, err, sq, "cannot read");
 		goto out;
 	}
 	if (read_lesson(st, out) < 0) {
@@ -690,13 +776,13 @@ int deja_store_flush_metrics(deja_store *s, deja_metrics *m, deja_error *err)
 
 	if (deja_metrics_is_empty(m))
 		return 0;
-	if ((rc = exec(s, "BEGIN IMMEDIATE", err)) < 0)
+	if ((rc = deja_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		return rc;
 	if ((sq = write_metrics(s, m)) != SQLITE_OK) {
-		rc = db_error(s, err, sq, "cannot record metrics in");
+		rc = deja_store_db_error(s, err, sq, "cannot record metrics in");
 		goto rollback;
 	}
-	if ((rc = exec(s, "COMMIT", err)) < 0)
+	if ((rc = deja_store_exec(s, "COMMIT", err)) < 0)
 		goto rollback;
 	deja_metrics_clear(m);
 	return 0;
@@ -726,7 +812,7 @@ int deja_store_read_metrics(deja_store *s, deja_metrics *m, deja_error *err)
 	int rc = 0, sq;
 
 	/* a read transaction: the counters and the gauges of one moment */
-	if ((rc = exec(s, "BEGIN", err)) < 0)
+	if ((rc = deja_store_exec(s, "BEGIN", err)) < 0)
 		return rc;
 	sq = sqlite3_prepare_v2(s->db, "SELECT name, labels, part, value FROM metrics", -1, &st,
 				NULL);
@@ -743,11 +829,11 @@ int deja_store_read_metrics(deja_store *s, deja_metrics *m, deja_error *err)
 		sq = SQLITE_OK;
 	}
 	if (sq != SQLITE_DONE) {
-		rc = db_error(s, err, sq, "cannot read metrics from");
+		rc = deja_store_db_error(s, err, sq, "cannot read metrics from");
 		goto out;
 	}
 	if ((lessons = query_int(s, "SELECT count(*) FROM lessons")) < 0) {
-		rc = db_error(s, err, sqlite3_errcode(s->db), "cannot read");
+		rc = deja_store_db_error(s, err, sqlite3_errcode(s->db), "cannot read");
 		goto out;
 	}
 	if (deja_metrics_set(m, DEJA_METRIC_STORAGE_COUNT, project, (double)lessons) < 0)
@@ -777,7 +863,7 @@ int deja_store_open_existing(deja_store **out, const char *path, int timeout_ms,
 	}
 	rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL);
 	if (rc != SQLITE_OK) {
-		rc = db_error(s, err, rc, "cannot open the store");
+		rc = deja_store_db_error(s, err, rc, "cannot open the store");
 		goto fail;
 	}
 	sqlite3_busy_timeout(s->db, timeout_ms);
@@ -797,7 +883,7 @@ int deja_store_stats_get(deja_store *s, deja_store_stats *out, deja_error *err)
 	memset(out, 0, sizeof(*out));
 	out->lessons = out->runs = -1;
 	if ((out->schema_version = deja_store_schema_version(s)) < 0)
-		return db_error(s, err, sqlite3_errcode(s->db), "cannot read");
+		return deja_store_db_error(s, err, sqlite3_errcode(s->db), "cannot read");
 	pages = query_int(s, "PRAGMA page_count");
 	free_pages = query_int(s, "PRAGMA freelist_count");
 	page_size = query_int(s, "PRAGMA page_size");
@@ -830,7 +916,7 @@ int deja_store_integrity(deja_store *s, int quick, char **problems, deja_error *
 		sq = SQLITE_OK;
 	}
 	if (sq != SQLITE_DONE) {
-		rc = db_error(s, err, sq, "cannot check");
+		rc = deja_store_db_error(s, err, sq, "cannot check");
 		goto out;
 	}
 	if (deja_buf_status(&b) < 0) {

@@ -11,6 +11,7 @@
 
 #include "deja/analysis.h"
 #include "deja/common.h"
+#include "deja/learn.h"
 #include "deja/lesson.h"
 
 typedef struct deja_redactor deja_redactor;
@@ -31,6 +32,8 @@ typedef struct deja_record_opts {
 				      * lesson (and emptied then); may be NULL */
 	int related_max;             /* earlier lessons about the same file to
 				      * return (deja_record_result); 0 = none */
+	const deja_learn_opts *learn; /* the check, for pending errors and
+				       * resolutions (learn.h); NULL: none */
 } deja_record_opts;
 
 /* What a recording tells its caller.  Release with
@@ -41,6 +44,9 @@ typedef struct deja_record_result {
 				  * first, read in the recording's own store
 				  * session; at most opts->related_max */
 	size_t nrelated;
+	deja_learn_result learnt;  /* what the run changed (opts->learn) */
+	char *learn_error;         /* why learning failed, when it did (the
+				    * lesson is stored all the same) */
 } deja_record_result;
 
 void deja_record_result_release(deja_record_result *r);
@@ -71,6 +77,13 @@ int deja_lesson_from_failure(deja_lesson *out, const deja_failure *f,
  */
 int deja_record_lesson(deja_lesson *l, const deja_diags *diags, uint64_t output_bytes,
 		       const deja_record_opts *opts, deja_record_result *res, deja_error *err);
+
+/*
+ * A passing run of a check: its pending errors are fixed (learn.h).  No
+ * store, nothing pending: nothing is created.  opts->learn is required;
+ * only workspace, timeout_ms and learn are read.
+ */
+int deja_record_pass(const deja_record_opts *opts, deja_learn_result *res, deja_error *err);
 
 /*
  * Write m, with the spool, to the workspace's store in one transaction,

@@ -208,7 +208,9 @@ def fmt(x, digits=3):
     return f"{x:.{digits}f}"
 
 
-def run_corpus(env):
+def run_corpus(env, dump=None):
+    """dump: a list to append, for every error matched to a planted group,
+    its case, tool, group and signature (--dump-signatures)."""
     cases = []
     for d in sorted(os.listdir(CASES)) if os.path.isdir(CASES) else []:
         p = os.path.join(CASES, d, "case.json")
@@ -294,6 +296,11 @@ def run_corpus(env):
                 group_tools[g].add(tool)
                 sig_groups[s.get("id")].add(g)
                 sig_tools[s.get("id")].add(tool)
+                if dump is not None:
+                    dump.append({"case": c["id"], "tool": tool, "group": g, "signature": {
+                        k: s.get(k) for k in ("id", "error_type", "message_pattern",
+                                              "stack_patterns", "context_patterns",
+                                              "original", "tool")}})
 
     # signature stability, per tool and in all
     sig = {"available": have_signatures, "unstable": [], "collisions": []}
@@ -480,13 +487,23 @@ def bars_of(name, st, sig):
 
 
 def main():
+    # --dump-signatures FILE: also write the signatures of the errors matched
+    # to a planted group, as JSON (tests/corpus/embed_eval.sh calibrates the
+    # built-in embedder on them)
+    args, dump_path = sys.argv[1:], None
+    if args[:1] == ["--dump-signatures"] and len(args) == 2:
+        dump_path = args[1]
+    elif args:
+        print("usage: check.py [--dump-signatures FILE]", file=sys.stderr)
+        return 2
+    dump = [] if dump_path else None
     if not os.access(DEJA, os.X_OK):
         print(f"check: {DEJA} is not an executable (make? DEJA_BIN?)", file=sys.stderr)
         return 2
     tmp = tempfile.mkdtemp(prefix="deja-accuracy.")
     try:
         env = clean_env(tmp)
-        cases, per_tool, problems, sig = run_corpus(env)
+        cases, per_tool, problems, sig = run_corpus(env, dump)
         ext_ok, ext_tools, ext_problems, skipped = run_external(env)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -550,6 +567,10 @@ def main():
             more = f" (+{len(ps) - 8} more)" if len(ps) > 8 else ""
             lines.append(f"- {name} **{tool}**{more}: " + " · ".join(ps[:8]))
     text = "\n".join(lines) + "\n"
+    if dump_path:
+        with open(dump_path, "w", encoding="utf-8") as f:
+            json.dump(dump, f, indent=1)
+            f.write("\n")
     os.makedirs(os.path.dirname(REPORT), exist_ok=True)
     with open(REPORT, "w", encoding="utf-8") as f:
         f.write(text)

@@ -1,0 +1,990 @@
+/*
+ * learn.c - the transitions of pending errors, and the resolutions and
+ * applications they make (include/deja/learn.h).
+ *
+ * A run is learnt in three steps: a look at the store without locking it
+ * (which errors are new, which pending errors this run fixes), the slow
+ * work with no lock held (the snapshot, the diffs), then one IMMEDIATE
+ * transaction that reads the states again and writes.  What changed
+ * between the first and the last step (another session fixed the error)
+ * is decided by the last one.
+ */
+#include "deja/learn.h"
+#include "deja/buf.h"
+#include "deja/lesson.h"
+#include "deja/patchdesc.h"
+#include "deja/redact.h"
+
+#include "sqlutil.h"
+#include "store_internal.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DESCRIPTION_MAX 400
+
+const char *deja_error_state_name(deja_error_state s)
+{
+	switch (s) {
+	case DEJA_STATE_FIXED: return "fixed";
+	case DEJA_STATE_PERMANENT: return "permanent";
+	default: return "pending";
+	}
+}
+
+/* A snapshot a fix needs the diff of, and what the diff says. */
+typedef struct fix_diff {
+	int64_t snapshot_id;
+	deja_snapshot snap;
+	char *patch;        /* redacted; "" when it could not be made */
+	char *description;
+	deja_strlist files;
+} fix_diff;
+
+/* Everything one run's learning carries between its steps. */
+typedef struct learn_run {
+	deja_store *s;
+	const deja_learn_opts *o;
+	const deja_learn_error *errs;
+	size_t nerrs;
+	int passed;
+	char *now;
+	deja_snapshot snap;     /* taken for this run's new errors */
+	int have_snap;
+	int64_t snap_id;        /* its row, once inserted */
+	fix_diff *diffs;
+	size_t ndiffs;
+	char *head;             /* HEAD when the fixes were seen */
+	deja_learn_result *res;
+	deja_buf trouble;       /* what went wrong with snapshots and diffs */
+} learn_run;
+
+static int prepare(learn_run *r, sqlite3_stmt **st, const char *sql)
+{
+	return sqlite3_prepare_v2(deja_store_db(r->s), sql, -1, st, NULL);
+}
+
+static int max_retries(const deja_learn_opts *o)
+{
+	return o->max_retries > 0 ? o->max_retries : DEJA_LEARN_MAX_RETRIES;
+}
+
+static int prune_hours(const deja_learn_opts *o)
+{
+	return o->prune_hours > 0 ? o->prune_hours : DEJA_LEARN_PRUNE_HOURS;
+}
+
+static void bind_check(sqlite3_stmt *st, const deja_check_key *k)
+{
+	deja_sql_bind_text(st, 1, k->tool);
+	deja_sql_bind_text(st, 2, k->args);
+	deja_sql_bind_text(st, 3, k->dir);
+}
+
+static int in_run(const learn_run *r, const char *sig)
+{
+	for (size_t i = 0; i < r->nerrs; i++)
+		if (!strcmp(r->errs[i].sig->id, sig))
+			return 1;
+	return 0;
+}
+
+static fix_diff *find_diff(learn_run *r, int64_t snapshot_id)
+{
+	for (size_t i = 0; i < r->ndiffs; i++)
+		if (r->diffs[i].snapshot_id == snapshot_id)
+			return &r->diffs[i];
+	return NULL;
+}
+
+static void note_trouble(learn_run *r, const char *what, const deja_error *e)
+{
+	if (r->trouble.len)
+		return; /* the first says enough */
+	deja_buf_printf(&r->trouble, "%s: %s", what, deja_error_message(e));
+}
+
+/*
+ * Step one: what this run will need.  The open pending errors of the check
+ * that the run fixes need a diff from their snapshot; an error with no
+ * open pending error (and not absorbed by a permanent one) needs a
+ * snapshot now.  Reads without a transaction: the write step decides.
+ */
+static int look(learn_run *r, int *need_snapshot)
+{
+	sqlite3_stmt *st = NULL;
+	int sq;
+
+	*need_snapshot = 0;
+	sq = prepare(r, &st,
+		     "SELECT p.signature_id, sn.id, sn.kind, sn.tree FROM pending_errors p"
+		     " JOIN checks c ON c.id = p.check_id"
+		     " LEFT JOIN snapshots sn ON sn.id = p.snapshot_id"
+		     " WHERE c.tool = ?1 AND c.args = ?2 AND c.dir = ?3 AND p.state = 'pending'");
+	if (sq != SQLITE_OK)
+		return sq;
+	bind_check(st, &r->o->check);
+	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *sig = (const char *)sqlite3_column_text(st, 0);
+		deja_snapshot_kind kind;
+		fix_diff *d, *grown;
+
+		if (!sig || (!r->passed && (in_run(r, sig) || !r->nerrs)))
+			continue;
+		if (sqlite3_column_type(st, 1) == SQLITE_NULL ||
+		    deja_snapshot_kind_parse(&kind, (const char *)sqlite3_column_text(st, 2)) < 0 ||
+		    find_diff(r, sqlite3_column_int64(st, 1)))
+			continue;
+		if (!(grown = realloc(r->diffs, (r->ndiffs + 1) * sizeof(*grown)))) {
+			sq = SQLITE_NOMEM;
+			break;
+		}
+		r->diffs = grown;
+		d = &r->diffs[r->ndiffs];
+		memset(d, 0, sizeof(*d));
+		d->snapshot_id = sqlite3_column_int64(st, 1);
+		d->snap.kind = kind;
+		if (!(d->snap.tree = deja_sql_column_dup(st, 3)) || !(d->snap.commit = strdup(""))) {
+			deja_snapshot_release(&d->snap);
+			sq = SQLITE_NOMEM;
+			break;
+		}
+		r->ndiffs++;
+	}
+	sqlite3_finalize(st);
+	if (sq != SQLITE_DONE)
+		return sq;
+	if (r->passed || !r->nerrs || r->o->no_snapshot)
+		return SQLITE_OK;
+	/* Is any of this run's errors new to the check? */
+	sq = prepare(r, &st,
+		     "SELECT 1 FROM checks c JOIN pending_errors p ON p.check_id = c.id"
+		     " WHERE c.tool = ?1 AND c.args = ?2 AND c.dir = ?3 AND p.signature_id = ?4"
+		     " AND (p.state = 'pending' OR (p.state = 'permanent' AND p.session = ?5"
+		     "  AND p.last_failure_at >= ?6))");
+	if (sq != SQLITE_OK)
+		return sq;
+	{
+		char *since = deja_sql_time_ago((int64_t)prune_hours(r->o) * 3600);
+
+		if (!since) {
+			sqlite3_finalize(st);
+			return SQLITE_NOMEM;
+		}
+		for (size_t i = 0; i < r->nerrs && !*need_snapshot; i++) {
+			sqlite3_reset(st);
+			bind_check(st, &r->o->check);
+			deja_sql_bind_text(st, 4, r->errs[i].sig->id);
+			deja_sql_bind_text(st, 5, r->o->session);
+			deja_sql_bind_text(st, 6, since);
+			if ((sq = sqlite3_step(st)) == SQLITE_DONE)
+				*need_snapshot = 1;
+			else if (sq != SQLITE_ROW)
+				break;
+			sq = SQLITE_OK;
+		}
+		free(since);
+	}
+	sqlite3_finalize(st);
+	return sq == SQLITE_ROW || sq == SQLITE_DONE ? SQLITE_OK : sq;
+}
+
+/* The files a snapshot copies when the workspace has no git: those the
+ * run's errors name. */
+static int snapshot_files(learn_run *r, deja_strlist *out)
+{
+	for (size_t i = 0; i < r->nerrs; i++) {
+		const deja_strlist *f = r->errs[i].files;
+
+		for (size_t j = 0; f && j < f->count; j++)
+			if (deja_strlist_add_unique(out, f->items[j], strlen(f->items[j]), NULL) < 0)
+				return DEJA_ENOMEM;
+	}
+	return 0;
+}
+
+/* Make d's patch, redacted, and describe it. */
+static int make_diff(learn_run *r, fix_diff *d)
+{
+	deja_error e = DEJA_ERROR_INIT;
+	deja_patch_summary sum = DEJA_PATCH_SUMMARY_INIT;
+	char *raw = NULL;
+	int rc;
+
+	if (deja_snapshot_diff(&raw, r->o->workspace, &d->snap,
+			       r->o->diff_max ? r->o->diff_max : DEJA_LEARN_DIFF_MAX, r->o->snapshot,
+			       &e) < 0) {
+		note_trouble(r, "cannot diff the working tree", &e);
+		deja_error_release(&e);
+		d->patch = strdup("");
+		d->description = strdup("The working tree could not be compared with the failure");
+		return d->patch && d->description ? 0 : DEJA_ENOMEM;
+	}
+	/* a diff is the user's code: secrets in it are redacted like output */
+	if ((rc = deja_redact_str(r->o->redactor, &d->patch, raw)) < 0 ||
+	    (rc = deja_patch_summarize(&sum, d->patch, strlen(d->patch))) < 0 ||
+	    (rc = deja_patch_describe(&d->description, &sum, DESCRIPTION_MAX)) < 0 ||
+	    (rc = deja_patch_files(&d->files, &sum)) < 0)
+		rc = DEJA_ENOMEM;
+	deja_patch_summary_release(&sum);
+	free(raw);
+	return rc;
+}
+
+/* Step two: the snapshot and the diffs, with no lock held.  Their failure
+ * is noted, never fatal: the states are learnt without them. */
+static int slow_work(learn_run *r, int need_snapshot)
+{
+	deja_error e = DEJA_ERROR_INIT;
+	int rc = 0;
+
+	if (need_snapshot) {
+		deja_strlist files = DEJA_STRLIST_INIT;
+
+		if (snapshot_files(r, &files) < 0) {
+			deja_strlist_release(&files);
+			return DEJA_ENOMEM;
+		}
+		if (deja_snapshot_take(&r->snap, r->o->workspace, &files, r->o->snapshot, &e) == 0)
+			r->have_snap = 1;
+		else
+			note_trouble(r, "cannot snapshot the working tree", &e);
+		deja_error_release(&e);
+		deja_strlist_release(&files);
+	}
+	if (r->o->no_snapshot)
+		return 0;
+	for (size_t i = 0; i < r->ndiffs && rc == 0; i++)
+		rc = make_diff(r, &r->diffs[i]);
+	if (rc == 0 && r->ndiffs) {
+		if (deja_snapshot_head(&r->head, r->o->workspace, r->o->snapshot, &e) < 0)
+			r->head = NULL;
+		deja_error_release(&e);
+	}
+	return rc;
+}
+
+/* The check's row, created if missing, with one more run. */
+static int touch_check(learn_run *r, int64_t *id, int64_t *runs)
+{
+	sqlite3_stmt *st = NULL;
+	int sq;
+
+	sq = prepare(r, &st,
+		     "INSERT INTO checks (tool, args, dir, runs, last_run_at, last_pass_at)"
+		     " VALUES (?1, ?2, ?3, 1, ?4, CASE WHEN ?5 THEN ?4 END)"
+		     " ON CONFLICT (tool, args, dir) DO UPDATE SET runs = runs + 1,"
+		     "  last_run_at = ?4,"
+		     "  last_pass_at = CASE WHEN ?5 THEN ?4 ELSE last_pass_at END"
+		     " RETURNING id, runs");
+	if (sq != SQLITE_OK)
+		return sq;
+	bind_check(st, &r->o->check);
+	deja_sql_bind_text(st, 4, r->now);
+	sqlite3_bind_int(st, 5, r->passed);
+	if ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);
+		*runs = sqlite3_column_int64(st, 1);
+		sq = SQLITE_OK;
+	}
+	sqlite3_finalize(st);
+	return sq;
+}
+
+static char *context_json(learn_run *r, const char *extra_key, const char *extra)
+{
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "command",
+			      r->o->command ? r->o->command : "", "tool",
+			      r->o->check.tool ? r->o->check.tool : "", "args",
+			      r->o->check.args ? r->o->check.args : "", "dir",
+			      r->o->check.dir ? r->o->check.dir : "", "session",
+			      r->o->session ? r->o->session : "", "at", r->now);
+	char *s = NULL;
+
+	if (o && extra_key)
+		json_object_set_new(o, extra_key, json_string(extra ? extra : ""));
+	if (o)
+		s = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(o);
+	return s;
+}
+
+static int push_id(int64_t **arr, size_t *n, int64_t id)
+{
+	int64_t *p = realloc(*arr, (*n + 1) * sizeof(*p));
+
+	if (!p)
+		return SQLITE_NOMEM;
+	p[(*n)++] = id;
+	*arr = p;
+	return SQLITE_OK;
+}
+
+/*
+ * Settle the open suggestions of a pending error: success when it was
+ * fixed, failure when it became permanent.  Each counts as one
+ * application of its resolution, logged with its context.
+ */
+static int settle_suggestions(learn_run *r, int64_t pending_id, int success, const char *source)
+{
+	sqlite3_stmt *sel = NULL, *res = NULL, *app = NULL;
+	char *ctx = context_json(r, "outcome", source);
+	int64_t *ids = NULL;
+	size_t n = 0;
+	int sq;
+
+	if (!ctx)
+		return SQLITE_NOMEM;
+	if ((sq = prepare(r, &sel, "UPDATE suggestions SET outcome = ?2, outcome_at = ?3"
+				   " WHERE pending_id = ?1 AND outcome IS NULL"
+				   " RETURNING id, resolution_id")) != SQLITE_OK ||
+	    (sq = prepare(r, &res, "UPDATE resolutions SET application_count ="
+				   " application_count + 1, success_count = success_count + ?2,"
+				   " last_success_at = CASE WHEN ?2 THEN ?3 ELSE last_success_at END"
+				   " WHERE id = ?1")) != SQLITE_OK ||
+	    (sq = prepare(r, &app, "INSERT INTO applications (resolution_id, suggestion_id,"
+				   " success, source, context, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")) !=
+		    SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(sel, 1, pending_id);
+	deja_sql_bind_text(sel, 2, success ? "success" : "failure");
+	deja_sql_bind_text(sel, 3, r->now);
+	/* the rows RETURNING gives are read to the end before other
+	 * statements write */
+	while ((sq = sqlite3_step(sel)) == SQLITE_ROW)
+		if (push_id(&ids, &n, sqlite3_column_int64(sel, 0)) != SQLITE_OK ||
+		    push_id(&ids, &n, sqlite3_column_int64(sel, 1)) != SQLITE_OK) {
+			sq = SQLITE_NOMEM;
+			goto out;
+		}
+	if (sq != SQLITE_DONE)
+		goto out;
+	sq = SQLITE_OK;
+	for (size_t i = 0; i < n && sq == SQLITE_OK; i += 2) {
+		sqlite3_reset(res);
+		sqlite3_bind_int64(res, 1, ids[i + 1]);
+		sqlite3_bind_int(res, 2, success);
+		deja_sql_bind_text(res, 3, r->now);
+		if ((sq = sqlite3_step(res)) != SQLITE_DONE)
+			break;
+		sqlite3_reset(app);
+		sqlite3_bind_int64(app, 1, ids[i + 1]);
+		sqlite3_bind_int64(app, 2, ids[i]);
+		sqlite3_bind_int(app, 3, success);
+		deja_sql_bind_text(app, 4, source);
+		deja_sql_bind_text(app, 5, ctx);
+		deja_sql_bind_text(app, 6, r->now);
+		sq = sqlite3_step(app) == SQLITE_DONE ? SQLITE_OK
+						       : sqlite3_errcode(deja_store_db(r->s));
+	}
+out:
+	sqlite3_finalize(sel);
+	sqlite3_finalize(res);
+	sqlite3_finalize(app);
+	free(ids);
+	free(ctx);
+	return sq;
+}
+
+/*
+ * The error came back on the very next run of its check after it was
+ * fixed: the suggestions credited with that fix did not hold.  Their
+ * success becomes a failure (the application count stays).
+ */
+static int recurred(learn_run *r, int64_t check_id, int64_t runs, const char *sig)
+{
+	sqlite3_stmt *st = NULL, *res = NULL, *app = NULL;
+	char *ctx = context_json(r, "outcome", "recurred");
+	int64_t *ids = NULL;
+	size_t n = 0;
+	int sq;
+
+	if (!ctx)
+		return SQLITE_NOMEM;
+	sq = prepare(r, &st,
+		     "UPDATE suggestions SET outcome = 'failure', outcome_at = ?4"
+		     " WHERE outcome = 'success' AND pending_id = (SELECT id FROM pending_errors"
+		     "  WHERE check_id = ?1 AND signature_id = ?2 AND state = 'fixed'"
+		     "  AND closed_run = ?3 - 1 ORDER BY id DESC LIMIT 1)"
+		     " RETURNING id, resolution_id");
+	if (sq != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(st, 1, check_id);
+	deja_sql_bind_text(st, 2, sig);
+	sqlite3_bind_int64(st, 3, runs);
+	deja_sql_bind_text(st, 4, r->now);
+	while ((sq = sqlite3_step(st)) == SQLITE_ROW)
+		if (push_id(&ids, &n, sqlite3_column_int64(st, 0)) != SQLITE_OK ||
+		    push_id(&ids, &n, sqlite3_column_int64(st, 1)) != SQLITE_OK) {
+			sq = SQLITE_NOMEM;
+			goto out;
+		}
+	if (sq != SQLITE_DONE)
+		goto out;
+	sq = SQLITE_OK;
+	if (!n)
+		goto out;
+	if ((sq = prepare(r, &res, "UPDATE resolutions SET success_count = success_count - 1"
+				   " WHERE id = ?1 AND success_count > 0")) != SQLITE_OK ||
+	    (sq = prepare(r, &app, "INSERT INTO applications (resolution_id, suggestion_id,"
+				   " success, source, context, at)"
+				   " VALUES (?1, ?2, 0, 'recurred', ?3, ?4)")) != SQLITE_OK)
+		goto out;
+	for (size_t i = 0; i < n && sq == SQLITE_OK; i += 2) {
+		sqlite3_reset(res);
+		sqlite3_bind_int64(res, 1, ids[i + 1]);
+		if ((sq = sqlite3_step(res)) != SQLITE_DONE)
+			break;
+		sqlite3_reset(app);
+		sqlite3_bind_int64(app, 1, ids[i + 1]);
+		sqlite3_bind_int64(app, 2, ids[i]);
+		deja_sql_bind_text(app, 3, ctx);
+		deja_sql_bind_text(app, 4, r->now);
+		sq = sqlite3_step(app) == SQLITE_DONE ? SQLITE_OK
+						       : sqlite3_errcode(deja_store_db(r->s));
+	}
+out:
+	sqlite3_finalize(st);
+	sqlite3_finalize(res);
+	sqlite3_finalize(app);
+	free(ids);
+	free(ctx);
+	return sq;
+}
+
+/* The snapshot row for this run's new errors, inserted the first time one
+ * needs it; 0 when there is no snapshot. */
+static int snapshot_row(learn_run *r, int64_t *id)
+{
+	sqlite3_stmt *st = NULL;
+	int sq;
+
+	*id = 0;
+	if (!r->have_snap)
+		return SQLITE_OK;
+	if (r->snap_id) {
+		*id = r->snap_id;
+		return SQLITE_OK;
+	}
+	if ((sq = prepare(r, &st, "INSERT INTO snapshots (kind, tree, head, taken_at)"
+				  " VALUES (?, ?, ?, ?)")) != SQLITE_OK)
+		return sq;
+	deja_sql_bind_text(st, 1, deja_snapshot_kind_name(r->snap.kind));
+	deja_sql_bind_text(st, 2, r->snap.tree);
+	deja_sql_bind_text(st, 3, r->snap.commit);
+	deja_sql_bind_text(st, 4, r->now);
+	sq = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (sq != SQLITE_DONE)
+		return sq;
+	*id = r->snap_id = sqlite3_last_insert_rowid(deja_store_db(r->s));
+	return SQLITE_OK;
+}
+
+/* One of this run's errors: a new pending error, one more attempt (and
+ * permanent past max_retries), or one more failure of a permanent one. */
+static int fail_one(learn_run *r, int64_t check_id, int64_t runs, const deja_learn_error *e)
+{
+	sqlite3_stmt *st = NULL;
+	char *files = deja_sql_strlist_json(e->files), *since = NULL;
+	int64_t id = 0, attempts = 0, snap_id = 0;
+	int sq;
+
+	if (!files || !(since = deja_sql_time_ago((int64_t)prune_hours(r->o) * 3600))) {
+		sq = SQLITE_NOMEM;
+		goto out;
+	}
+	/* an open one gains an attempt; a permanent one of this session (or
+	 * recent, without sessions) absorbs the failure */
+	sq = prepare(r, &st,
+		     "UPDATE pending_errors SET attempts = attempts + 1, last_failure_at = ?3,"
+		     " session = ?4, files = ?5"
+		     " WHERE id = (SELECT id FROM pending_errors WHERE check_id = ?1"
+		     "  AND signature_id = ?2 AND (state = 'pending' OR (state = 'permanent'"
+		     "  AND session = ?4 AND last_failure_at >= ?6))"
+		     "  ORDER BY state = 'pending' DESC, id DESC LIMIT 1)"
+		     " RETURNING id, attempts, state");
+	if (sq != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(st, 1, check_id);
+	deja_sql_bind_text(st, 2, e->sig->id);
+	deja_sql_bind_text(st, 3, r->now);
+	deja_sql_bind_text(st, 4, r->o->session);
+	deja_sql_bind_text(st, 5, files);
+	deja_sql_bind_text(st, 6, since);
+	if ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+		int open = !strcmp((const char *)sqlite3_column_text(st, 2), "pending");
+
+		id = sqlite3_column_int64(st, 0);
+		attempts = sqlite3_column_int64(st, 1);
+		sqlite3_finalize(st);
+		st = NULL;
+		sq = SQLITE_OK;
+		if (!open)
+			goto out;
+		r->res->npending++;
+		if (attempts < max_retries(r->o))
+			goto out;
+		if ((sq = prepare(r, &st, "UPDATE pending_errors SET state = 'permanent',"
+					  " closed_at = ?2, closed_run = ?3 WHERE id = ?1")) !=
+		    SQLITE_OK)
+			goto out;
+		sqlite3_bind_int64(st, 1, id);
+		deja_sql_bind_text(st, 2, r->now);
+		sqlite3_bind_int64(st, 3, runs);
+		if ((sq = sqlite3_step(st)) != SQLITE_DONE)
+			goto out;
+		sq = SQLITE_OK;
+		r->res->npending--;
+		if ((sq = push_id(&r->res->permanent, &r->res->npermanent, id)) != SQLITE_OK)
+			goto out;
+		sq = settle_suggestions(r, id, 0, "permanent");
+		goto out;
+	}
+	if (sq != SQLITE_DONE)
+		goto out;
+	sqlite3_finalize(st);
+	st = NULL;
+	if ((sq = recurred(r, check_id, runs, e->sig->id)) != SQLITE_OK ||
+	    (sq = snapshot_row(r, &snap_id)) != SQLITE_OK)
+		goto out;
+	if ((sq = prepare(r, &st, "INSERT INTO pending_errors (check_id, signature_id,"
+				  " first_failure_at, last_failure_at, session, files, snapshot_id)"
+				  " VALUES (?1, ?2, ?3, ?3, ?4, ?5, ?6)")) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(st, 1, check_id);
+	deja_sql_bind_text(st, 2, e->sig->id);
+	deja_sql_bind_text(st, 3, r->now);
+	deja_sql_bind_text(st, 4, r->o->session);
+	deja_sql_bind_text(st, 5, files);
+	if (snap_id)
+		sqlite3_bind_int64(st, 6, snap_id);
+	else
+		sqlite3_bind_null(st, 6);
+	if ((sq = sqlite3_step(st)) == SQLITE_DONE) {
+		sq = SQLITE_OK;
+		r->res->npending++;
+		r->res->nnew++;
+	}
+out:
+	sqlite3_finalize(st);
+	free(files);
+	free(since);
+	return sq;
+}
+
+/* A pending error this run fixed: its resolution, from its snapshot's
+ * diff, and its suggestions' success. */
+static int fix_one(learn_run *r, int64_t runs, int64_t pending_id, const char *sig,
+		   int64_t snapshot_id, const char *pending_files)
+{
+	sqlite3_stmt *st = NULL;
+	fix_diff *d = snapshot_id ? find_diff(r, snapshot_id) : NULL;
+	deja_strlist files = DEJA_STRLIST_INIT;
+	char *fj = NULL, *ctx = NULL, *desc = NULL;
+	int64_t res_id = 0;
+	int sq;
+
+	if (d && d->files.count) {
+		for (size_t i = 0; i < d->files.count; i++)
+			if (deja_strlist_add(&files, d->files.items[i], strlen(d->files.items[i])) < 0)
+				goto nomem;
+	} else if (deja_sql_json_strlist(&files, pending_files) < 0) {
+		goto nomem;
+	}
+	if (!(fj = deja_sql_strlist_json(&files)) || !(ctx = context_json(r, "commit", r->head)))
+		goto nomem;
+	if (d && d->description)
+		desc = strdup(d->description);
+	else if (r->o->no_snapshot)
+		desc = strdup("Fixed; snapshots are turned off, so the change is unknown");
+	else
+		desc = strdup("Fixed; no snapshot of the failure was taken, so the change is unknown");
+	if (!desc)
+		goto nomem;
+	if ((sq = prepare(r, &st, "INSERT INTO resolutions (signature_id, description,"
+				  " code_changes, files, context, created_at, last_success_at)"
+				  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)")) != SQLITE_OK)
+		goto out;
+	deja_sql_bind_text(st, 1, sig);
+	deja_sql_bind_text(st, 2, desc);
+	deja_sql_bind_text(st, 3, d && d->patch ? d->patch : "");
+	deja_sql_bind_text(st, 4, fj);
+	deja_sql_bind_text(st, 5, ctx);
+	deja_sql_bind_text(st, 6, r->now);
+	if ((sq = sqlite3_step(st)) != SQLITE_DONE)
+		goto out;
+	res_id = sqlite3_last_insert_rowid(deja_store_db(r->s));
+	sqlite3_finalize(st);
+	st = NULL;
+	if ((sq = prepare(r, &st, "UPDATE pending_errors SET state = 'fixed', closed_at = ?2,"
+				  " closed_run = ?3, resolution_id = ?4 WHERE id = ?1")) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(st, 1, pending_id);
+	deja_sql_bind_text(st, 2, r->now);
+	sqlite3_bind_int64(st, 3, runs);
+	sqlite3_bind_int64(st, 4, res_id);
+	if ((sq = sqlite3_step(st)) != SQLITE_DONE)
+		goto out;
+	{
+		size_t n = r->res->nfixed;
+		char **descs = realloc(r->res->fixed_descriptions, (n + 1) * sizeof(char *));
+
+		if (!descs)
+			goto nomem;
+		r->res->fixed_descriptions = descs;
+		if ((sq = push_id(&r->res->fixed_resolutions, &r->res->nfixed, res_id)) != SQLITE_OK)
+			goto out;
+		descs[n] = desc;
+		desc = NULL;
+	}
+	sq = settle_suggestions(r, pending_id, 1, "fix");
+	goto out;
+nomem:
+	sq = SQLITE_NOMEM;
+out:
+	sqlite3_finalize(st);
+	deja_strlist_release(&files);
+	free(fj);
+	free(ctx);
+	free(desc);
+	return sq;
+}
+
+/* Every open pending error of the check this run fixes. */
+static int fix_absent(learn_run *r, int64_t check_id, int64_t runs)
+{
+	sqlite3_stmt *st = NULL;
+	int sq;
+
+	if (!r->passed && !r->nerrs)
+		return SQLITE_OK;
+	sq = prepare(r, &st, "SELECT id, signature_id, snapshot_id, files FROM pending_errors"
+			     " WHERE check_id = ?1 AND state = 'pending' ORDER BY id");
+	if (sq != SQLITE_OK)
+		return sq;
+	sqlite3_bind_int64(st, 1, check_id);
+	/* the updates below do not disturb this scan: they change rows the
+	 * partial index still holds, in the order already read */
+	{
+		struct row { int64_t id, snap; char *sig, *files; } *rows = NULL;
+		size_t n = 0;
+
+		while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+			const char *sig = (const char *)sqlite3_column_text(st, 1);
+			struct row *g;
+
+			if (!sig || (!r->passed && in_run(r, sig)))
+				continue;
+			if (!(g = realloc(rows, (n + 1) * sizeof(*g)))) {
+				sq = SQLITE_NOMEM;
+				break;
+			}
+			rows = g;
+			rows[n].id = sqlite3_column_int64(st, 0);
+			rows[n].snap = sqlite3_column_int64(st, 2);
+			rows[n].sig = deja_sql_column_dup(st, 1);
+			rows[n].files = deja_sql_column_dup(st, 3);
+			n++;
+			if (!rows[n - 1].sig || !rows[n - 1].files) {
+				sq = SQLITE_NOMEM;
+				break;
+			}
+		}
+		sqlite3_finalize(st);
+		if (sq == SQLITE_DONE)
+			sq = SQLITE_OK;
+		for (size_t i = 0; i < n && sq == SQLITE_OK; i++)
+			sq = fix_one(r, runs, rows[i].id, rows[i].sig, rows[i].snap, rows[i].files);
+		for (size_t i = 0; i < n; i++) {
+			free(rows[i].sig);
+			free(rows[i].files);
+		}
+		free(rows);
+	}
+	return sq;
+}
+
+static int add_suggestion(deja_learn_result *res, sqlite3_stmt *st, int64_t pending_id)
+{
+	deja_suggestion *p = realloc(res->suggestions, (res->nsuggestions + 1) * sizeof(*p));
+	deja_suggestion *g;
+
+	if (!p)
+		return SQLITE_NOMEM;
+	res->suggestions = p;
+	g = &p[res->nsuggestions];
+	memset(g, 0, sizeof(*g));
+	g->resolution_id = sqlite3_column_int64(st, 0);
+	g->pending_id = pending_id;
+	g->success_rate = sqlite3_column_double(st, 3);
+	g->application_count = sqlite3_column_int64(st, 4);
+	g->confidence = g->success_rate;
+	g->signature_id = deja_sql_column_dup(st, 1);
+	g->description = deja_sql_column_dup(st, 2);
+	res->nsuggestions++;
+	return g->signature_id && g->description ? SQLITE_OK : SQLITE_NOMEM;
+}
+
+/*
+ * What fixed this run's errors before: the resolutions of the same
+ * signatures, best first, kept with the pending error they were made for
+ * so that its fate settles them.
+ */
+static int suggest(learn_run *r, int64_t check_id)
+{
+	sqlite3_stmt *st = NULL, *ins = NULL;
+	int sq;
+
+	sq = prepare(r, &st,
+		     "SELECT rs.id, rs.signature_id, rs.description,"
+		     "  CAST(rs.success_count AS REAL) / max(rs.application_count, 1),"
+		     "  rs.application_count, p.id FROM pending_errors p"
+		     " JOIN resolutions rs ON rs.signature_id = p.signature_id"
+		     " WHERE p.check_id = ?1 AND p.signature_id = ?2 AND p.state = 'pending'"
+		     "  AND rs.success_count > 0"
+		     " ORDER BY 4 DESC, rs.last_success_at DESC, rs.id DESC LIMIT ?3");
+	if (sq != SQLITE_OK)
+		return sq;
+	if ((sq = prepare(r, &ins, "INSERT INTO suggestions (pending_id, resolution_id,"
+				   " confidence, made_at) VALUES (?1, ?2, ?3, ?4)"
+				   " ON CONFLICT (pending_id, resolution_id) DO NOTHING")) != SQLITE_OK)
+		goto out;
+	for (size_t i = 0; i < r->nerrs && sq == SQLITE_OK; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, check_id);
+		deja_sql_bind_text(st, 2, r->errs[i].sig->id);
+		sqlite3_bind_int(st, 3, DEJA_LEARN_SUGGEST_MAX);
+		while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+			int64_t pending_id = sqlite3_column_int64(st, 5);
+
+			if (r->res->nsuggestions >= DEJA_LEARN_SUGGEST_MAX)
+				continue;
+			if ((sq = add_suggestion(r->res, st, pending_id)) != SQLITE_OK)
+				break;
+			sqlite3_reset(ins);
+			sqlite3_bind_int64(ins, 1, pending_id);
+			sqlite3_bind_int64(ins, 2, sqlite3_column_int64(st, 0));
+			sqlite3_bind_double(ins, 3, sqlite3_column_double(st, 3));
+			deja_sql_bind_text(ins, 4, r->now);
+			if ((sq = sqlite3_step(ins)) != SQLITE_DONE)
+				break;
+		}
+		if (sq == SQLITE_DONE)
+			sq = SQLITE_OK;
+	}
+out:
+	sqlite3_finalize(st);
+	sqlite3_finalize(ins);
+	return sq;
+}
+
+static int prune(learn_run *r, int hours, size_t *count)
+{
+	sqlite3_stmt *st = NULL;
+	char *before = deja_sql_time_ago((int64_t)hours * 3600);
+	int sq;
+
+	*count = 0;
+	if (!before)
+		return SQLITE_NOMEM;
+	sq = prepare(r, &st, "DELETE FROM pending_errors WHERE state = 'pending'"
+			     " AND last_failure_at < ?1");
+	if (sq == SQLITE_OK) {
+		deja_sql_bind_text(st, 1, before);
+		if ((sq = sqlite3_step(st)) == SQLITE_DONE) {
+			*count = (size_t)sqlite3_changes(deja_store_db(r->s));
+			sq = SQLITE_OK;
+		}
+	}
+	sqlite3_finalize(st);
+	free(before);
+	/* snapshots nothing refers to any more */
+	if (sq == SQLITE_OK && *count)
+		sq = sqlite3_exec(deja_store_db(r->s),
+				  "DELETE FROM snapshots WHERE id NOT IN (SELECT snapshot_id FROM"
+				  " pending_errors WHERE snapshot_id IS NOT NULL)",
+				  NULL, NULL, NULL);
+	return sq;
+}
+
+/* Step three: every write of the run, in one transaction. */
+static int write_run(learn_run *r, deja_error *err)
+{
+	int64_t check_id = 0, runs = 0;
+	int rc, sq;
+
+	if ((rc = deja_store_exec(r->s, "BEGIN IMMEDIATE", err)) < 0)
+		return rc;
+	if ((sq = touch_check(r, &check_id, &runs)) != SQLITE_OK ||
+	    (sq = prune(r, prune_hours(r->o), &r->res->pruned)) != SQLITE_OK ||
+	    (sq = fix_absent(r, check_id, runs)) != SQLITE_OK)
+		goto fail;
+	for (size_t i = 0; !r->passed && i < r->nerrs; i++)
+		if ((sq = fail_one(r, check_id, runs, &r->errs[i])) != SQLITE_OK)
+			goto fail;
+	if (!r->passed && (sq = suggest(r, check_id)) != SQLITE_OK)
+		goto fail;
+	return deja_store_exec(r->s, "COMMIT", err);
+fail:
+	rc = deja_store_db_error(r->s, err, sq, "cannot record what was learnt in");
+	sqlite3_exec(deja_store_db(r->s), "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+static int learn(deja_store *s, const deja_learn_opts *o, const deja_learn_error *errs,
+		 size_t nerrs, int passed, deja_learn_result *res, deja_error *err)
+{
+	learn_run r;
+	int need_snapshot = 0, rc = 0, sq;
+
+	memset(res, 0, sizeof(*res));
+	memset(&r, 0, sizeof(r));
+	r.s = s;
+	r.o = o;
+	r.errs = errs;
+	r.nerrs = nerrs;
+	r.passed = passed;
+	r.res = res;
+	deja_buf_init(&r.trouble, 1024);
+	if (!o->redactor)
+		return deja_error_set(err, DEJA_EINVAL, "learning needs a redactor");
+	if (!(r.now = deja_now_iso8601())) {
+		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((sq = look(&r, &need_snapshot)) != SQLITE_OK) {
+		rc = deja_store_db_error(s, err, sq, "cannot read");
+		goto out;
+	}
+	if ((rc = slow_work(&r, need_snapshot)) < 0) {
+		rc = deja_error_set(err, rc, "out of memory while comparing the working tree");
+		goto out;
+	}
+	if ((rc = write_run(&r, err)) < 0)
+		goto out;
+	if (r.trouble.len && deja_buf_status(&r.trouble) == 0)
+		res->snapshot_error = deja_buf_detach(&r.trouble);
+out:
+	if (rc < 0)
+		deja_learn_result_release(res);
+	for (size_t i = 0; i < r.ndiffs; i++) {
+		deja_snapshot_release(&r.diffs[i].snap);
+		free(r.diffs[i].patch);
+		free(r.diffs[i].description);
+		deja_strlist_release(&r.diffs[i].files);
+	}
+	free(r.diffs);
+	deja_snapshot_release(&r.snap);
+	deja_buf_release(&r.trouble);
+	free(r.head);
+	free(r.now);
+	return rc;
+}
+
+int deja_learn_failure(deja_store *s, const deja_learn_opts *opts, const deja_learn_error *errs,
+		       size_t nerrs, deja_learn_result *res, deja_error *err)
+{
+	return learn(s, opts, errs, nerrs, 0, res, err);
+}
+
+int deja_learn_pass(deja_store *s, const deja_learn_opts *opts, deja_learn_result *res,
+		    deja_error *err)
+{
+	return learn(s, opts, NULL, 0, 1, res, err);
+}
+
+int deja_learn_prune(deja_store *s, int hours, size_t *count, deja_error *err)
+{
+	learn_run r;
+	int rc, sq;
+
+	memset(&r, 0, sizeof(r));
+	r.s = s;
+	if ((rc = deja_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
+		return rc;
+	if ((sq = prune(&r, hours > 0 ? hours : DEJA_LEARN_PRUNE_HOURS, count)) != SQLITE_OK) {
+		rc = deja_store_db_error(s, err, sq, "cannot prune");
+		sqlite3_exec(deja_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+		return rc;
+	}
+	return deja_store_exec(s, "COMMIT", err);
+}
+
+int deja_learn_feedback(deja_store *s, int64_t id, int success, const char *note,
+			deja_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	json_t *ctx = json_pack("{s:s}", "note", note ? note : "");
+	char *now = deja_now_iso8601(), *cj = ctx ? json_dumps(ctx, JSON_COMPACT) : NULL;
+	int rc = 0, sq;
+
+	json_decref(ctx);
+	if (!now || !cj) {
+		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((rc = deja_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
+		goto out;
+	sq = sqlite3_prepare_v2(deja_store_db(s),
+				"UPDATE resolutions SET application_count = application_count + 1,"
+				" success_count = success_count + ?2,"
+				" last_success_at = CASE WHEN ?2 THEN ?3 ELSE last_success_at END"
+				" WHERE id = ?1",
+				-1, &st, NULL);
+	if (sq != SQLITE_OK)
+		goto fail;
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int(st, 2, !!success);
+	deja_sql_bind_text(st, 3, now);
+	if ((sq = sqlite3_step(st)) != SQLITE_DONE)
+		goto fail;
+	sqlite3_finalize(st);
+	st = NULL;
+	if (sqlite3_changes(deja_store_db(s)) == 0) {
+		sqlite3_exec(deja_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+		rc = deja_error_set(err, DEJA_ENOTFOUND, "no resolution %lld", (long long)id);
+		goto out;
+	}
+	sq = sqlite3_prepare_v2(deja_store_db(s),
+				"INSERT INTO applications (resolution_id, success, source, context,"
+				" at) VALUES (?1, ?2, 'feedback', ?3, ?4)",
+				-1, &st, NULL);
+	if (sq != SQLITE_OK)
+		goto fail;
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int(st, 2, !!success);
+	deja_sql_bind_text(st, 3, cj);
+	deja_sql_bind_text(st, 4, now);
+	if ((sq = sqlite3_step(st)) != SQLITE_DONE)
+		goto fail;
+	rc = deja_store_exec(s, "COMMIT", err);
+	goto out;
+fail:
+	rc = deja_store_db_error(s, err, sq, "cannot record feedback in");
+	sqlite3_exec(deja_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+out:
+	sqlite3_finalize(st);
+	free(now);
+	free(cj);
+	return rc;
+}
+
+void deja_learn_result_release(deja_learn_result *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nfixed; i++)
+		free(r->fixed_descriptions ? r->fixed_descriptions[i] : NULL);
+	free(r->fixed_descriptions);
+	free(r->fixed_resolutions);
+	free(r->permanent);
+	for (size_t i = 0; i < r->nsuggestions; i++) {
+		free(r->suggestions[i].signature_id);
+		free(r->suggestions[i].description);
+	}
+	free(r->suggestions);
+	free(r->snapshot_error);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,320 @@
+/*
+ * learn_list.c - reading what learn.c wrote: pending, fixed and permanent
+ * errors, resolutions, and the counts `deja status` shows.
+ */
+#include "deja/learn.h"
+#include "deja/buf.h"
+
+#include "sqlutil.h"
+#include "store_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int state_parse(const unsigned char *t)
+{
+	if (t && !strcmp((const char *)t, "fixed"))
+		return DEJA_STATE_FIXED;
+	if (t && !strcmp((const char *)t, "permanent"))
+		return DEJA_STATE_PERMANENT;
+	return DEJA_STATE_PENDING;
+}
+
+static void pending_release(deja_pending *p)
+{
+	free(p->tool);
+	free(p->args);
+	free(p->dir);
+	free(p->signature_id);
+	free(p->error_type);
+	free(p->message);
+	free(p->first_failure_at);
+	free(p->last_failure_at);
+	free(p->closed_at);
+	free(p->session);
+	free(p->snapshot);
+	deja_strlist_release(&p->files);
+}
+
+void deja_pendings_free(deja_pending *p, size_t count)
+{
+	for (size_t i = 0; p && i < count; i++)
+		pending_release(&p[i]);
+	free(p);
+}
+
+static int read_pending(sqlite3_stmt *st, deja_pending *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->id = sqlite3_column_int64(st, 0);
+	p->state = (deja_error_state)state_parse(sqlite3_column_text(st, 1));
+	p->attempts = sqlite3_column_int64(st, 8);
+	p->resolution_id = sqlite3_column_int64(st, 13);
+	if (!(p->tool = deja_sql_column_dup(st, 2)) || !(p->args = deja_sql_column_dup(st, 3)) ||
+	    !(p->dir = deja_sql_column_dup(st, 4)) ||
+	    !(p->signature_id = deja_sql_column_dup(st, 5)) ||
+	    !(p->error_type = deja_sql_column_dup(st, 6)) ||
+	    !(p->message = deja_sql_column_dup(st, 7)) ||
+	    !(p->first_failure_at = deja_sql_column_dup(st, 9)) ||
+	    !(p->last_failure_at = deja_sql_column_dup(st, 10)) ||
+	    !(p->closed_at = deja_sql_column_dup(st, 11)) ||
+	    !(p->session = deja_sql_column_dup(st, 12)) ||
+	    !(p->snapshot = deja_sql_column_dup(st, 15)) ||
+	    deja_sql_json_strlist(&p->files, (const char *)sqlite3_column_text(st, 14)) < 0) {
+		pending_release(p);
+		return DEJA_ENOMEM;
+	}
+	return 0;
+}
+
+/* Whether p names one of files. */
+static int names_any(const deja_pending *p, const deja_strlist *files)
+{
+	for (size_t i = 0; i < p->files.count; i++)
+		if (deja_strlist_contains(files, p->files.items[i], strlen(p->files.items[i])))
+			return 1;
+	return 0;
+}
+
+int deja_learn_list(deja_store *s, const deja_pending_filter *f, deja_pending **out,
+		    size_t *count, deja_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	deja_pending *ps = NULL;
+	size_t n = 0, alloc = 0;
+	int rc = 0, sq;
+
+	*out = NULL;
+	*count = 0;
+	sq = sqlite3_prepare_v2(
+		deja_store_db(s),
+		"SELECT p.id, p.state, c.tool, c.args, c.dir, p.signature_id, g.error_type,"
+		" g.original, p.attempts, p.first_failure_at, p.last_failure_at, p.closed_at,"
+		" p.session, coalesce(p.resolution_id, 0), p.files,"
+		" coalesce(sn.kind || ' ' || sn.tree, '')"
+		" FROM pending_errors p JOIN checks c ON c.id = p.check_id"
+		" JOIN signatures g ON g.id = p.signature_id"
+		" LEFT JOIN snapshots sn ON sn.id = p.snapshot_id"
+		" WHERE (?1 < 0 OR p.state = ?2)"
+		" ORDER BY p.last_failure_at DESC, p.id DESC",
+		-1, &st, NULL);
+	if (sq != SQLITE_OK) {
+		rc = deja_store_db_error(s, err, sq, "cannot read");
+		goto out;
+	}
+	sqlite3_bind_int(st, 1, f ? f->state : -1);
+	deja_sql_bind_text(st, 2, deja_error_state_name(f && f->state >= 0 ? (deja_error_state)f->state
+									  : DEJA_STATE_PENDING));
+	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+		if (f && f->limit > 0 && n == (size_t)f->limit)
+			break;
+		if (n == alloc) {
+			size_t na = alloc ? alloc * 2 : 16;
+			deja_pending *p = realloc(ps, na * sizeof(*p));
+
+			if (!p) {
+				rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+				goto out;
+			}
+			ps = p;
+			alloc = na;
+		}
+		if (read_pending(st, &ps[n]) < 0) {
+			rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+			goto out;
+		}
+		/* the file filter is applied here: files are a JSON array */
+		if (f && f->files && f->files->count && !names_any(&ps[n], f->files)) {
+			pending_release(&ps[n]);
+			continue;
+		}
+		n++;
+	}
+	if (sq != SQLITE_DONE && sq != SQLITE_ROW) {
+		rc = deja_store_db_error(s, err, sq, "cannot read");
+		goto out;
+	}
+	*out = ps;
+	*count = n;
+	ps = NULL;
+	n = 0;
+out:
+	sqlite3_finalize(st);
+	deja_pendings_free(ps, n);
+	return rc;
+}
+
+void deja_resolution_release(deja_resolution *r)
+{
+	if (!r)
+		return;
+	free(r->signature_id);
+	free(r->error_type);
+	free(r->message);
+	free(r->tool);
+	free(r->description);
+	free(r->code_changes);
+	free(r->context);
+	free(r->created_at);
+	free(r->last_success_at);
+	deja_strlist_release(&r->files);
+	memset(r, 0, sizeof(*r));
+}
+
+void deja_resolutions_free(deja_resolution *r, size_t count)
+{
+	for (size_t i = 0; r && i < count; i++)
+		deja_resolution_release(&r[i]);
+	free(r);
+}
+
+#define RESOLUTION_COLUMNS                                                                    \
+	"SELECT r.id, r.signature_id, g.error_type, g.original, g.tool, r.description,"      \
+	" r.context, r.files, r.application_count, r.success_count, r.created_at,"           \
+	" r.last_success_at, %s FROM resolutions r JOIN signatures g ON g.id = r.signature_id"
+
+static int read_resolution(sqlite3_stmt *st, deja_resolution *r, int with_diff)
+{
+	memset(r, 0, sizeof(*r));
+	r->id = sqlite3_column_int64(st, 0);
+	r->application_count = sqlite3_column_int64(st, 8);
+	r->success_count = sqlite3_column_int64(st, 9);
+	r->success_rate = r->application_count
+				  ? (double)r->success_count / (double)r->application_count
+				  : 0.0;
+	if (!(r->signature_id = deja_sql_column_dup(st, 1)) ||
+	    !(r->error_type = deja_sql_column_dup(st, 2)) ||
+	    !(r->message = deja_sql_column_dup(st, 3)) || !(r->tool = deja_sql_column_dup(st, 4)) ||
+	    !(r->description = deja_sql_column_dup(st, 5)) ||
+	    !(r->context = deja_sql_column_dup(st, 6)) ||
+	    !(r->created_at = deja_sql_column_dup(st, 10)) ||
+	    !(r->last_success_at = deja_sql_column_dup(st, 11)) ||
+	    (with_diff && !(r->code_changes = deja_sql_column_dup(st, 12))) ||
+	    deja_sql_json_strlist(&r->files, (const char *)sqlite3_column_text(st, 7)) < 0) {
+		deja_resolution_release(r);
+		return DEJA_ENOMEM;
+	}
+	return 0;
+}
+
+int deja_learn_resolutions(deja_store *s, const char *signature_id, int limit,
+			   deja_resolution **out, size_t *count, deja_error *err)
+{
+	deja_buf sql = DEJA_BUF_INIT;
+	sqlite3_stmt *st = NULL;
+	deja_resolution *rs = NULL;
+	size_t n = 0, alloc = 0;
+	int rc = 0, sq;
+
+	*out = NULL;
+	*count = 0;
+	deja_buf_printf(&sql, RESOLUTION_COLUMNS, "''");
+	deja_buf_puts(&sql, " WHERE (?1 IS NULL OR r.signature_id = ?1)"
+			    " ORDER BY CAST(r.success_count AS REAL) / max(r.application_count, 1) DESC,"
+			    " r.last_success_at DESC, r.id DESC LIMIT ?2");
+	if (deja_buf_status(&sql) < 0) {
+		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((sq = sqlite3_prepare_v2(deja_store_db(s), sql.ptr, -1, &st, NULL)) != SQLITE_OK) {
+		rc = deja_store_db_error(s, err, sq, "cannot read");
+		goto out;
+	}
+	if (signature_id)
+		deja_sql_bind_text(st, 1, signature_id);
+	sqlite3_bind_int(st, 2, limit > 0 ? limit : -1);
+	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n == alloc) {
+			size_t na = alloc ? alloc * 2 : 16;
+			deja_resolution *p = realloc(rs, na * sizeof(*p));
+
+			if (!p) {
+				rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+				goto out;
+			}
+			rs = p;
+			alloc = na;
+		}
+		if (read_resolution(st, &rs[n], 0) < 0) {
+			rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+			goto out;
+		}
+		n++;
+	}
+	if (sq != SQLITE_DONE) {
+		rc = deja_store_db_error(s, err, sq, "cannot read");
+		goto out;
+	}
+	*out = rs;
+	*count = n;
+	rs = NULL;
+	n = 0;
+out:
+	sqlite3_finalize(st);
+	deja_buf_release(&sql);
+	deja_resolutions_free(rs, n);
+	return rc;
+}
+
+int deja_learn_get_resolution(deja_store *s, int64_t id, deja_resolution *out, deja_error *err)
+{
+	deja_buf sql = DEJA_BUF_INIT;
+	sqlite3_stmt *st = NULL;
+	int rc = 0, sq;
+
+	memset(out, 0, sizeof(*out));
+	deja_buf_printf(&sql, RESOLUTION_COLUMNS, "r.code_changes");
+	deja_buf_puts(&sql, " WHERE r.id = ?1");
+	if (deja_buf_status(&sql) < 0) {
+		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((sq = sqlite3_prepare_v2(deja_store_db(s), sql.ptr, -1, &st, NULL)) != SQLITE_OK) {
+		rc = deja_store_db_error(s, err, sq, "cannot read");
+		goto out;
+	}
+	sqlite3_bind_int64(st, 1, id);
+	if ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+		if (read_resolution(st, out, 1) < 0)
+			rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+	} else if (sq == SQLITE_DONE) {
+		rc = deja_error_set(err, DEJA_ENOTFOUND, "no resolution %lld", (long long)id);
+	} else {
+		rc = deja_store_db_error(s, err, sq, "cannot read");
+	}
+out:
+	sqlite3_finalize(st);
+	deja_buf_release(&sql);
+	return rc;
+}
+
+int deja_learn_stats_get(deja_store *s, deja_learn_stats *out, deja_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int sq, rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	sq = sqlite3_prepare_v2(
+		deja_store_db(s),
+		"SELECT (SELECT count(*) FROM pending_errors WHERE state = 'pending'),"
+		" (SELECT count(*) FROM pending_errors WHERE state = 'fixed'),"
+		" (SELECT count(*) FROM pending_errors WHERE state = 'permanent'),"
+		" (SELECT count(*) FROM resolutions),"
+		" (SELECT coalesce(sum(application_count), 0) FROM resolutions),"
+		" (SELECT coalesce(sum(success_count), 0) FROM resolutions),"
+		" (SELECT count(*) FROM checks)",
+		-1, &st, NULL);
+	if (sq == SQLITE_OK && (sq = sqlite3_step(st)) == SQLITE_ROW) {
+		out->pending = sqlite3_column_int64(st, 0);
+		out->fixed = sqlite3_column_int64(st, 1);
+		out->permanent = sqlite3_column_int64(st, 2);
+		out->resolutions = sqlite3_column_int64(st, 3);
+		out->applications = sqlite3_column_int64(st, 4);
+		out->successes = sqlite3_column_int64(st, 5);
+		out->checks = sqlite3_column_int64(st, 6);
+	} else {
+		rc = deja_store_db_error(s, err, sq, "cannot read");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}

@@ -1,0 +1,1216 @@
+/*
+ * patchdesc.c - read a unified diff in git's patch format and say what it
+ * changed.
+ *
+ * The parser works on lines of patch[0..len): the text may lack a final NUL
+ * and hold NUL bytes or invalid UTF-8, so every scan is bounded by a length
+ * and nothing here calls a str* function on patch text.  Hunks are read by
+ * their line counts, so a removed line that happens to start with "-- a/"
+ * or "diff --git" is still counted and never taken for a header.
+ *
+ * Functions: the "@@ ... @@ TEXT" context names the line git found above
+ * the hunk, but when a hunk starts before the definition it changes (a
+ * short file, an edit near the top of a function) that line is empty or
+ * names the previous function.  So the lines of the hunk are read too:
+ * a definition seen there becomes the enclosing function of the changes
+ * that follow it, a closing brace at its indentation (or, in Python, a
+ * dedent) ends it.  Names come from heuristics for C/C++, JS/TS, Python,
+ * Go, Rust and friends (extract_function()); a line that matches none
+ * names no function.  Test blocks (jest's describe/it/test) are calls, not
+ * definitions, and are deliberately not named: "describe('sum')()" would
+ * read as nonsense in a description.
+ */
+#include "deja/patchdesc.h"
+#include "deja/buf.h"
+#include "deja/utf8.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum lang { LANG_OTHER, LANG_JS, LANG_PY } lang;
+
+/* Nesting deeper than this is not worth tracking: the innermost entry is
+ * replaced instead. */
+#define STACK_MAX 16
+
+typedef struct parser {
+	deja_patch_summary *out;
+	int open;                 /* out->files[count - 1] is being read */
+	deja_buf old_path, new_path;
+	int saw_minus, has_content, is_new, is_deleted, is_rename, is_copy;
+	int in_hunk, loose;       /* loose: the header had no usable counts */
+	unsigned long old_left, new_left;
+	lang lang;
+	deja_strlist stack;       /* enclosing definitions, innermost last */
+	size_t indent[STACK_MAX];
+	deja_buf tmp;
+} parser;
+
+/* ---- small byte helpers, all bounded by n ---- */
+
+static int is_space(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static int is_alpha(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static int is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Bytes >= 0x80 count as identifier bytes: several languages allow
+ * non-ASCII names; invalid sequences are dropped when a name is kept. */
+static int is_ident_start(unsigned char c)
+{
+	return is_alpha(c) || c == '_' || c == '$' || c >= 0x80;
+}
+
+static int is_ident(unsigned char c)
+{
+	return is_ident_start(c) || is_digit(c);
+}
+
+static size_t skip_ws(const char *s, size_t n, size_t i)
+{
+	while (i < n && is_space((unsigned char)s[i]))
+		i++;
+	return i;
+}
+
+static size_t ident_end(const char *s, size_t n, size_t i)
+{
+	if (i >= n || !is_ident_start((unsigned char)s[i]))
+		return i;
+	while (i < n && is_ident((unsigned char)s[i]))
+		i++;
+	return i;
+}
+
+static int word_eq(const char *s, size_t a, size_t b, const char *w)
+{
+	size_t wl = strlen(w);
+
+	return b - a == wl && !memcmp(s + a, w, wl);
+}
+
+static int word_in(const char *s, size_t a, size_t b, const char *const *list)
+{
+	for (size_t i = 0; list[i]; i++)
+		if (word_eq(s, a, b, list[i]))
+			return 1;
+	return 0;
+}
+
+static int starts_with(const char *s, size_t n, const char *prefix)
+{
+	size_t pl = strlen(prefix);
+
+	return n >= pl && !memcmp(s, prefix, pl);
+}
+
+static int mem_has(const char *s, size_t n, const char *needle)
+{
+	size_t nl = strlen(needle);
+
+	for (size_t i = 0; i + nl <= n; i++)
+		if (!memcmp(s + i, needle, nl))
+			return 1;
+	return 0;
+}
+
+/* Index of the bracket closing the one at s[open], or n. */
+static size_t match_close(const char *s, size_t n, size_t open, char o, char c)
+{
+	size_t depth = 0;
+
+	for (size_t i = open; i < n; i++) {
+		if (s[i] == o)
+			depth++;
+		else if (s[i] == c && --depth == 0)
+			return i;
+	}
+	return n;
+}
+
+/* ---- function names ---- */
+
+static const char *const modifiers[] = {
+	"export", "default", "async", "static", "public", "private", "protected",
+	"internal", "abstract", "final", "override", "virtual", "inline", "unsafe",
+	"extern", "pub", "open", "sealed", "suspend", "declare", "get", "set",
+	"readonly", NULL
+};
+
+/* Words that are followed by "(" in statements, never a definition. */
+static const char *const not_names[] = {
+	"if", "else", "for", "while", "switch", "return", "sizeof", "catch", "elif",
+	"elsif", "with", "do", "foreach", "synchronized", "using", "lock", "fixed",
+	"unless", "until", "match", "when", "loop", "typeof", "alignof", "_Alignof",
+	"decltype", "new", "delete", "throw", "case", "defined", "__attribute__",
+	"static_assert", "_Static_assert", "assert", "require", "import", "super",
+	"this", "print", "function", "int", "void", "char", NULL
+};
+
+/* Words that make what follows them an expression or a statement. */
+static const char *const not_types[] = {
+	"return", "else", "new", "throw", "case", "goto", "await", "yield", "typeof",
+	"delete", "in", "of", "do", "if", "while", "for", "not", "and", "or", "echo",
+	"print", NULL
+};
+
+static int set_name(deja_buf *out, const char *s, size_t a, size_t b)
+{
+	if (a >= b)
+		return 0;
+	deja_buf_clear(out);
+	deja_buf_put(out, s + a, b - a);
+	return deja_buf_status(out) < 0 ? DEJA_ENOMEM : 1;
+}
+
+/* After the "=" or ":" of `x = ...`: is it a function (`function`, an
+ * arrow function, possibly async)? */
+static int rhs_is_function(const char *s, size_t n, size_t i)
+{
+	size_t e;
+
+	i = skip_ws(s, n, i);
+	e = ident_end(s, n, i);
+	if (word_eq(s, i, e, "async") && e < n && is_space((unsigned char)s[e])) {
+		i = skip_ws(s, n, e);
+		e = ident_end(s, n, i);
+	}
+	if (word_eq(s, i, e, "function"))
+		return 1;
+	if (i < n && s[i] == '(') {
+		size_t c = match_close(s, n, i, '(', ')');
+
+		if (c == n)
+			return 0;
+		i = skip_ws(s, n, c + 1);
+		/* a TypeScript return type sits between ")" and "=>" */
+		if (i < n && s[i] == ':')
+			return mem_has(s + i, n - i, "=>");
+		return starts_with(s + i, n - i, "=>");
+	}
+	if (e > i) {
+		i = skip_ws(s, n, e);
+		return starts_with(s + i, n - i, "=>");
+	}
+	return 0;
+}
+
+/* A Rust/Go type path ("a::b::Name<T>", "*Name", "&'a mut Name"): the
+ * span of its last segment. */
+static void type_name(const char *s, size_t n, size_t i, size_t *a, size_t *b)
+{
+	*a = *b = i;
+	for (;;) {
+		i = skip_ws(s, n, i);
+		if (i < n && (s[i] == '&' || s[i] == '*')) {
+			i++;
+			continue;
+		}
+		if (i < n && s[i] == '\'') { /* a lifetime */
+			i = ident_end(s, n, i + 1);
+			continue;
+		}
+		size_t e = ident_end(s, n, i);
+
+		if (word_eq(s, i, e, "mut") || word_eq(s, i, e, "dyn") ||
+		    word_eq(s, i, e, "const")) {
+			i = e;
+			continue;
+		}
+		break;
+	}
+	for (;;) {
+		size_t e = ident_end(s, n, i);
+
+		if (e == i)
+			return;
+		*a = i;
+		*b = e;
+		if (e + 1 < n && s[e] == ':' && s[e + 1] == ':')
+			i = e + 2;
+		else if (e < n && s[e] == '.')
+			i = e + 1;
+		else
+			return;
+	}
+}
+
+/* Definitions introduced by a keyword: unambiguous at any indentation.
+ * 1 with a name in out, 0 when the line is not one, or DEJA_ENOMEM. */
+static int keyword_definition(deja_buf *out, const char *s, size_t n, size_t i)
+{
+	size_t e = ident_end(s, n, i), j, k;
+
+	if (word_eq(s, i, e, "def") || word_eq(s, i, e, "fn") || word_eq(s, i, e, "fun")) {
+		j = skip_ws(s, n, e);
+		if (j == e)
+			return 0;
+		k = ident_end(s, n, j);
+		/* Ruby's "def self.call" defines call */
+		if (k + 1 < n && s[k] == '.' && ident_end(s, n, k + 1) > k + 1) {
+			j = k + 1;
+			k = ident_end(s, n, j);
+		}
+		return set_name(out, s, j, k);
+	}
+	if (word_eq(s, i, e, "class") || word_eq(s, i, e, "interface") ||
+	    word_eq(s, i, e, "trait")) {
+		/* "class Foo;" declares, "class extends Base" has no name */
+		if (s[n - 1] == ';')
+			return 0;
+		j = skip_ws(s, n, e);
+		k = ident_end(s, n, j);
+		if (j == e || word_eq(s, j, k, "extends") || word_eq(s, j, k, "implements"))
+			return 0;
+		return set_name(out, s, j, k);
+	}
+	if (word_eq(s, i, e, "function")) {
+		j = skip_ws(s, n, e);
+		if (j < n && s[j] == '*')
+			j = skip_ws(s, n, j + 1);
+		return set_name(out, s, j, ident_end(s, n, j));
+	}
+	if (word_eq(s, i, e, "func")) {
+		size_t ta = 0, tb = 0;
+
+		j = skip_ws(s, n, e);
+		if (j < n && s[j] == '(') {
+			/* a method: "func (r *T[K]) Name(" names T.Name */
+			size_t c = match_close(s, n, j, '(', ')'), last = j + 1;
+
+			if (c == n)
+				return 0;
+			for (size_t q = j + 1; q < c && s[q] != '['; q++)
+				if (is_ident_start((unsigned char)s[q]) &&
+				    !is_ident((unsigned char)s[q - 1])) {
+					last = q;
+				}
+			ta = last;
+			tb = ident_end(s, n, last);
+			j = skip_ws(s, n, c + 1);
+		}
+		k = ident_end(s, n, j);
+		if (k == j)
+			return 0;
+		if (tb > ta) {
+			deja_buf_clear(out);
+			deja_buf_put(out, s + ta, tb - ta);
+			deja_buf_putc(out, '.');
+			deja_buf_put(out, s + j, k - j);
+			return deja_buf_status(out) < 0 ? DEJA_ENOMEM : 1;
+		}
+		return set_name(out, s, j, k);
+	}
+	if (word_eq(s, i, e, "impl")) {
+		size_t a, b, fa, fb;
+
+		j = skip_ws(s, n, e);
+		if (j < n && s[j] == '<') {
+			j = match_close(s, n, j, '<', '>');
+			if (j == n)
+				return 0;
+			j++;
+		}
+		type_name(s, n, j, &a, &b);
+		if (a == b)
+			return 0;
+		/* "impl Trait for Type" is about Type */
+		k = b;
+		if (k < n && s[k] == '<')
+			k = match_close(s, n, k, '<', '>') + 1;
+		k = skip_ws(s, n, k);
+		if (word_eq(s, k, ident_end(s, n, k), "for")) {
+			type_name(s, n, k + 3, &fa, &fb);
+			if (fb > fa)
+				return set_name(out, s, fa, fb);
+		}
+		return set_name(out, s, a, b);
+	}
+	if (word_eq(s, i, e, "const") || word_eq(s, i, e, "let") || word_eq(s, i, e, "var")) {
+		j = skip_ws(s, n, e);
+		k = ident_end(s, n, j);
+		if (word_eq(s, j, k, "fn")) /* Rust's const fn */
+			return keyword_definition(out, s, n, j);
+		if (j == e || k == j)
+			return 0;
+		/* past a TypeScript annotation to the "=" of the initialiser */
+		for (size_t q = k; q < n; q++) {
+			if (s[q] != '=')
+				continue;
+			if (q + 1 < n && (s[q + 1] == '=' || s[q + 1] == '>'))
+				return 0;
+			return rhs_is_function(s, n, q + 1) ? set_name(out, s, j, k) : 0;
+		}
+		return 0;
+	}
+	/* "name = function", "a.b.name = (x) =>", "name: async () =>" */
+	if (e > i) {
+		size_t last_a = i, last_b = e;
+
+		j = e;
+		while (j + 1 < n && s[j] == '.' && ident_end(s, n, j + 1) > j + 1) {
+			last_a = j + 1;
+			last_b = ident_end(s, n, j + 1);
+			j = last_b;
+		}
+		j = skip_ws(s, n, j);
+		if (j + 1 < n && ((s[j] == '=' && s[j + 1] != '=' && s[j + 1] != '>') ||
+				  (s[j] == ':' && s[j + 1] != ':')) &&
+		    rhs_is_function(s, n, j + 1))
+			return set_name(out, s, last_a, last_b);
+	}
+	return 0;
+}
+
+/*
+ * "type name(args)", "Foo::bar(args) const {", "method(args) {": the name
+ * before the first "(".  typed_ok/untyped_ok/bare_ok say which shapes the
+ * caller trusts here (with a return type; without one but ending in "{";
+ * without one and without "{", as in a C definition split over lines).
+ */
+static int call_shaped_definition(deja_buf *out, const char *s, size_t n, size_t i,
+				  int typed_ok, int untyped_ok, int bare_ok)
+{
+	size_t paren = i, a, b, close, q;
+	int typed = 0;
+
+	while (paren < n && s[paren] != '(')
+		paren++;
+	if (paren == n)
+		return 0;
+	b = paren;
+	while (b > i && is_space((unsigned char)s[b - 1]))
+		b--;
+	a = b;
+	while (a > i && (is_ident((unsigned char)s[a - 1]) || s[a - 1] == ':' ||
+			 s[a - 1] == '~'))
+		a--;
+	while (a < b && s[a] == ':')
+		a++;
+	if (a == b || s[b - 1] == ':' || is_digit((unsigned char)s[a]))
+		return 0;
+	/* the last segment decides: "Foo::if" is no more a name than "if" */
+	for (q = b; q > a && s[q - 1] != ':'; q--)
+		;
+	if (word_in(s, q, b, not_names))
+		return 0;
+	for (q = i; q < a; q++) {
+		unsigned char c = (unsigned char)s[q];
+
+		if (!is_ident(c) && !is_space(c) && (!c || !strchr("*&<>,:[]", c)))
+			return 0;
+		if (!is_space(c))
+			typed = 1;
+		if (is_ident_start(c) && (q == i || !is_ident((unsigned char)s[q - 1])) &&
+		    word_in(s, q, ident_end(s, n, q), not_types))
+			return 0;
+	}
+	/* a call with a literal first argument, or a function pointer */
+	q = skip_ws(s, n, paren + 1);
+	if (q < n && (strchr("'\"`*^", s[q]) || is_digit((unsigned char)s[q])))
+		return 0;
+	close = match_close(s, n, paren, '(', ')');
+	if (close == n) /* parameters go on over the next lines */
+		return typed && typed_ok && !memchr(s + paren, ';', n - paren) ?
+			set_name(out, s, a, b) : 0;
+	for (q = close + 1; q < n; q++)
+		if (s[q] == ';' || s[q] == '=' || s[q] == '.' || s[q] == '"' || s[q] == '\'')
+			return 0;
+	if (typed)
+		return typed_ok ? set_name(out, s, a, b) : 0;
+	if (s[n - 1] == '{')
+		return untyped_ok ? set_name(out, s, a, b) : 0;
+	return bare_ok ? set_name(out, s, a, b) : 0;
+}
+
+/*
+ * The function or class a line defines.  header: the line is a hunk
+ * header's context, which git already chose as a definition, so weaker
+ * shapes are trusted anywhere; in a hunk's body they are trusted only at
+ * column 0 (where git's own default rule looks) or, for JS/TS methods,
+ * with no return type and an opening brace.  Python has only def/class.
+ */
+static int extract_function(deja_buf *out, const char *s, size_t n, int header, lang lg)
+{
+	size_t i = skip_ws(s, n, 0);
+	int col0 = i == 0, rc;
+
+	while (n > i && is_space((unsigned char)s[n - 1]))
+		n--;
+	if (i == n || !is_ident_start((unsigned char)s[i]))
+		return 0;
+	for (;;) {
+		size_t e = ident_end(s, n, i), j = e;
+
+		if (!word_in(s, i, e, modifiers))
+			break;
+		if (word_eq(s, i, e, "pub") && j < n && s[j] == '(')
+			j = match_close(s, n, j, '(', ')') + 1;
+		j = skip_ws(s, n, j);
+		if (word_eq(s, i, e, "extern") && j < n && s[j] == '"') {
+			while (++j < n && s[j] != '"')
+				;
+			j = skip_ws(s, n, j + 1);
+		}
+		/* "get(url) {" is a method named get, not a getter */
+		if (j == e || j >= n || !is_ident_start((unsigned char)s[j]))
+			break;
+		i = j;
+	}
+	rc = keyword_definition(out, s, n, i);
+	if (rc != 0 || lg == LANG_PY)
+		return rc;
+	return call_shaped_definition(out, s, n, i, header || col0,
+				      header || col0 || lg == LANG_JS,
+				      lg != LANG_JS && (header || col0));
+}
+
+/* ---- quoting and paths ---- */
+
+/* git's C-style quoting: s[0] is '"'.  1 with the text in out and *used
+ * set past the closing quote; 0 when there is none (use the raw text). */
+static int unquote(deja_buf *out, const char *s, size_t n, size_t *used)
+{
+	deja_buf_clear(out);
+	for (size_t i = 1; i < n; i++) {
+		char c = s[i];
+
+		if (c == '"') {
+			*used = i + 1;
+			return deja_buf_status(out) < 0 ? DEJA_ENOMEM : 1;
+		}
+		if (c != '\\' || i + 1 >= n) {
+			deja_buf_putc(out, c);
+			continue;
+		}
+		c = s[++i];
+		if (c >= '0' && c <= '7') {
+			unsigned v = 0;
+
+			for (int d = 0; d < 3 && i < n && s[i] >= '0' && s[i] <= '7'; d++, i++)
+				v = v * 8 + (unsigned)(s[i] - '0');
+			i--;
+			c = (char)(v & 0xff);
+		} else {
+			const char *from = "abfnrtv", *to = "\a\b\f\n\r\t\v";
+			const char *hit = strchr(from, c);
+
+			if (hit && c)
+				c = to[hit - from];
+		}
+		deja_buf_putc(out, c);
+	}
+	return 0;
+}
+
+/* Store path text into b, dropping git's one-letter side prefix ("a/"). */
+static int put_path(deja_buf *b, const char *s, size_t n, char side)
+{
+	deja_buf_clear(b);
+	if (n >= 2 && s[0] == side && s[1] == '/')
+		s += 2, n -= 2;
+	deja_buf_put(b, s, n);
+	return deja_buf_status(b) < 0 ? DEJA_ENOMEM : 0;
+}
+
+/* One path that may be quoted: quoted text is decoded, the rest is raw. */
+static int read_path(parser *p, deja_buf *b, const char *s, size_t n, char side)
+{
+	size_t used = 0;
+	int rc;
+
+	if (n && s[0] == '"') {
+		rc = unquote(&p->tmp, s, n, &used);
+		if (rc < 0)
+			return rc;
+		if (rc == 1)
+			return put_path(b, p->tmp.ptr, p->tmp.len, side);
+	}
+	return put_path(b, s, n, side);
+}
+
+static int is_dev_null(const char *s, size_t n)
+{
+	return n == 9 && !memcmp(s, "/dev/null", 9);
+}
+
+/*
+ * Two paths separated by sep ("a/X b/Y", "a/X and b/Y").  Unquoted paths
+ * may contain the separator; git's own trick resolves the usual case, the
+ * same path on both sides, by splitting in the middle.  *null_a and *null_b
+ * say a side was /dev/null.
+ */
+static int read_pair(parser *p, const char *s, size_t n, const char *sep, int *null_a,
+		     int *null_b)
+{
+	size_t sl = strlen(sep), used = 0, half;
+	int rc;
+
+	*null_a = *null_b = 0;
+	if (n && s[0] == '"' && (rc = unquote(&p->tmp, s, n, &used)) != 0) {
+		if (rc < 0 || (rc = put_path(&p->old_path, p->tmp.ptr, p->tmp.len, 'a')) < 0)
+			return rc;
+		if (used + sl > n || memcmp(s + used, sep, sl))
+			return 0;
+		s += used + sl, n -= used + sl;
+		if (is_dev_null(s, n)) {
+			*null_b = 1;
+			return 0;
+		}
+		return read_path(p, &p->new_path, s, n, 'b');
+	}
+	if (n > 9 + sl && !memcmp(s, "/dev/null", 9) && !memcmp(s + 9, sep, sl)) {
+		*null_a = 1;
+		return read_path(p, &p->new_path, s + 9 + sl, n - 9 - sl, 'b');
+	}
+	if (n > 9 + sl && !memcmp(s + n - 9 - sl, sep, sl) && is_dev_null(s + n - 9, 9)) {
+		*null_b = 1;
+		return read_path(p, &p->old_path, s, n - 9 - sl, 'a');
+	}
+	/* an unquoted old path, a quoted new one */
+	if (n && s[n - 1] == '"') {
+		for (size_t i = 0; i + sl < n; i++) {
+			if (memcmp(s + i, sep, sl) || s[i + sl] != '"')
+				continue;
+			rc = unquote(&p->tmp, s + i + sl, n - i - sl, &used);
+			if (rc < 0)
+				return rc;
+			if (rc == 1 && used == n - i - sl) {
+				if ((rc = put_path(&p->new_path, p->tmp.ptr, p->tmp.len, 'b')) < 0)
+					return rc;
+				return put_path(&p->old_path, s, i, 'a');
+			}
+		}
+	}
+	if (n > sl && (n - sl) % 2 == 0) {
+		half = (n - sl) / 2;
+		if (!memcmp(s + half, sep, sl) && half >= 2 && s[1] == '/' &&
+		    s[half + sl + 1] == '/' && !memcmp(s + 2, s + half + sl + 2, half - 2)) {
+			if ((rc = put_path(&p->old_path, s, half, s[0])) < 0)
+				return rc;
+			return put_path(&p->new_path, s + half + sl, half, s[half + sl]);
+		}
+	}
+	for (size_t i = 0; i + sl < n; i++) {
+		if (memcmp(s + i, sep, sl) || (i + sl + 1 < n && s[i + sl + 1] != '/'))
+			continue;
+		if ((rc = put_path(&p->old_path, s, i, 'a')) < 0)
+			return rc;
+		return put_path(&p->new_path, s + i + sl, n - i - sl, 'b');
+	}
+	return 0;
+}
+
+/* ---- files ---- */
+
+static lang lang_of(const char *path, size_t n)
+{
+	static const char *const js[] = { ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs",
+					  ".mts", ".cts", ".vue", ".svelte", NULL };
+	static const char *const py[] = { ".py", ".pyi", ".pyw", NULL };
+
+	for (size_t i = 0; js[i]; i++)
+		if (n >= strlen(js[i]) && !memcmp(path + n - strlen(js[i]), js[i], strlen(js[i])))
+			return LANG_JS;
+	for (size_t i = 0; py[i]; i++)
+		if (n >= strlen(py[i]) && !memcmp(path + n - strlen(py[i]), py[i], strlen(py[i])))
+			return LANG_PY;
+	return LANG_OTHER;
+}
+
+static void stack_clear(parser *p)
+{
+	while (p->stack.count)
+		free(p->stack.items[--p->stack.count]);
+}
+
+static void stack_pop_while(parser *p, size_t indent, int inclusive)
+{
+	while (p->stack.count) {
+		size_t top = p->indent[p->stack.count - 1];
+
+		if (inclusive ? top < indent : top <= indent)
+			break;
+		free(p->stack.items[--p->stack.count]);
+	}
+}
+
+static int stack_push(parser *p, const char *name, size_t len, size_t indent)
+{
+	if (p->stack.count == STACK_MAX)
+		free(p->stack.items[--p->stack.count]);
+	p->indent[p->stack.count] = indent;
+	return deja_strlist_add(&p->stack, name, len);
+}
+
+/* Copy without NUL bytes: a path is a C string from here on. */
+static char *dup_path(const deja_buf *b)
+{
+	char *s = malloc(b->len + 1);
+
+	if (!s)
+		return NULL;
+	for (size_t i = 0; i < b->len; i++)
+		s[i] = b->ptr[i] ? b->ptr[i] : '?';
+	s[b->len] = '\0';
+	return s;
+}
+
+static int finish_file(parser *p)
+{
+	deja_patch_summary *s = p->out;
+	deja_patch_file *f;
+	const deja_buf *path, *other;
+
+	p->in_hunk = 0;
+	stack_clear(p);
+	if (!p->open)
+		return 0;
+	p->open = 0;
+	f = &s->files[s->count - 1];
+	if (p->is_deleted) {
+		f->change = DEJA_PATCH_DELETED;
+		path = &p->old_path, other = &p->new_path;
+	} else {
+		f->change = p->is_new || p->is_copy ? DEJA_PATCH_ADDED : DEJA_PATCH_MODIFIED;
+		path = &p->new_path, other = &p->old_path;
+	}
+	if (!path->len)
+		path = other;
+	if (!path->len) { /* a header we could not read: nothing to name */
+		deja_strlist_release(&f->functions);
+		s->count--;
+		return 0;
+	}
+	if (!(f->path = dup_path(path)))
+		return DEJA_ENOMEM;
+	if (p->is_rename && !p->is_new && !p->is_deleted && p->old_path.len &&
+	    p->new_path.len &&
+	    (p->old_path.len != p->new_path.len ||
+	     memcmp(p->old_path.ptr, p->new_path.ptr, p->old_path.len))) {
+		f->change = DEJA_PATCH_RENAMED;
+		if (!(f->old_path = dup_path(&p->old_path)))
+			return DEJA_ENOMEM;
+	}
+	s->added += f->added;
+	s->removed += f->removed;
+	return 0;
+}
+
+static int start_file(parser *p)
+{
+	deja_patch_summary *s = p->out;
+	int rc = finish_file(p);
+
+	if (rc < 0)
+		return rc;
+	if ((s->count & (s->count - 1)) == 0) { /* full at 0, 1, 2, 4, 8, ... */
+		size_t n = s->count ? s->count * 2 : 1, bytes;
+		deja_patch_file *files;
+
+		if (deja_size_mul(&bytes, n, sizeof(*files)) < 0 ||
+		    !(files = realloc(s->files, bytes)))
+			return DEJA_ENOMEM;
+		s->files = files;
+	}
+	memset(&s->files[s->count], 0, sizeof(s->files[0]));
+	s->count++;
+	p->open = 1;
+	p->saw_minus = p->has_content = p->is_new = p->is_deleted = 0;
+	p->is_rename = p->is_copy = 0;
+	p->lang = LANG_OTHER;
+	deja_buf_clear(&p->old_path);
+	deja_buf_clear(&p->new_path);
+	return 0;
+}
+
+static deja_patch_file *current(parser *p)
+{
+	return p->open ? &p->out->files[p->out->count - 1] : NULL;
+}
+
+/* ---- hunks ---- */
+
+static size_t read_number(const char *s, size_t n, size_t i, unsigned long *v, int *ok)
+{
+	size_t start = i;
+
+	*v = 0;
+	for (; i < n && is_digit((unsigned char)s[i]); i++)
+		if (*v < 1000000000ul) /* saturate: only "how many left" matters */
+			*v = *v * 10 + (unsigned long)(s[i] - '0');
+	*ok = i > start;
+	return i;
+}
+
+/* "@@ -a[,b] +c[,d] @@[ TEXT]": the counts, and where TEXT starts. */
+static int parse_hunk_header(const char *s, size_t n, unsigned long *old_n,
+			     unsigned long *new_n, size_t *text)
+{
+	unsigned long v;
+	size_t i = 4;
+	int ok;
+
+	i = read_number(s, n, i, &v, &ok);
+	if (!ok)
+		return 0;
+	*old_n = 1;
+	if (i < n && s[i] == ',') {
+		i = read_number(s, n, i + 1, old_n, &ok);
+		if (!ok)
+			return 0;
+	}
+	if (i + 2 > n || s[i] != ' ' || s[i + 1] != '+')
+		return 0;
+	i = read_number(s, n, i + 2, &v, &ok);
+	if (!ok)
+		return 0;
+	*new_n = 1;
+	if (i < n && s[i] == ',') {
+		i = read_number(s, n, i + 1, new_n, &ok);
+		if (!ok)
+			return 0;
+	}
+	if (i + 3 > n || memcmp(s + i, " @@", 3))
+		return 0;
+	i += 3;
+	*text = i < n && s[i] == ' ' ? i + 1 : i;
+	return 1;
+}
+
+static int attribute(parser *p, int change)
+{
+	deja_patch_file *f = current(p);
+	const char *name;
+
+	if (!change || !f || !p->stack.count)
+		return 0;
+	name = p->stack.items[p->stack.count - 1];
+	/* a name that is not UTF-8 would only garble the description */
+	if (!deja_utf8_valid(name, strlen(name)))
+		return 0;
+	return deja_strlist_add_unique(&f->functions, name, strlen(name), NULL);
+}
+
+static int track_function(parser *p, const char *s, size_t n, int change)
+{
+	size_t indent = skip_ws(s, n, 0);
+	int rc;
+
+	if (indent >= n || s[indent] == '\n')
+		return attribute(p, change);
+	rc = extract_function(&p->tmp, s, n, 0, p->lang);
+	if (rc < 0)
+		return rc;
+	if (rc == 1) {
+		stack_pop_while(p, indent, 1);
+		if ((rc = stack_push(p, p->tmp.ptr, p->tmp.len, indent)) < 0)
+			return rc;
+		return attribute(p, change);
+	}
+	if (s[indent] == '}') {
+		/* the closing brace still belongs to what it closes */
+		stack_pop_while(p, indent, 0);
+		rc = attribute(p, change);
+		if (p->stack.count && p->indent[p->stack.count - 1] == indent)
+			free(p->stack.items[--p->stack.count]);
+		return rc;
+	}
+	if (p->lang == LANG_PY && s[indent] && !strchr("#@)]}\"'", s[indent]))
+		stack_pop_while(p, indent, 1);
+	return attribute(p, change);
+}
+
+static int start_hunk(parser *p, const char *s, size_t n)
+{
+	size_t text = n;
+	int rc;
+
+	p->in_hunk = 1;
+	p->loose = !parse_hunk_header(s, n, &p->old_left, &p->new_left, &text);
+	stack_clear(p);
+	if (p->open)
+		p->has_content = 1;
+	if (p->loose || text >= n)
+		return 0;
+	rc = extract_function(&p->tmp, s + text, n - text, 1, p->lang);
+	if (rc == 1)
+		rc = stack_push(p, p->tmp.ptr, p->tmp.len, skip_ws(s + text, n - text, 0));
+	return rc < 0 ? rc : 0;
+}
+
+/* 1 when the line belonged to the hunk, 0 when the hunk is over and the
+ * line is to be read as a header. */
+static int hunk_line(parser *p, const char *s, size_t n, int *rc)
+{
+	deja_patch_file *f = current(p);
+	char c = n ? s[0] : ' ';
+
+	*rc = 0;
+	if (c == '\\') /* "\ No newline at end of file" */
+		return 1;
+	if (c != ' ' && c != '+' && c != '-') {
+		p->in_hunk = 0;
+		return 0;
+	}
+	if (!p->loose) {
+		if ((c != '+' && !p->old_left) || (c != '-' && !p->new_left)) {
+			p->in_hunk = 0;
+			return 0;
+		}
+		if (c != '+')
+			p->old_left--;
+		if (c != '-')
+			p->new_left--;
+	}
+	if (f && c == '+')
+		f->added++;
+	else if (f && c == '-')
+		f->removed++;
+	*rc = track_function(p, n ? s + 1 : s, n ? n - 1 : 0, c != ' ');
+	if (!p->loose && !p->old_left && !p->new_left)
+		p->in_hunk = 0;
+	return 1;
+}
+
+/* ---- headers ---- */
+
+static int header_line(parser *p, const char *s, size_t n)
+{
+	int rc = 0, null_a = 0, null_b = 0;
+
+	while (n && (s[n - 1] == '\r' || s[n - 1] == '\n'))
+		n--;
+	if (starts_with(s, n, "diff --git ")) {
+		if ((rc = start_file(p)) < 0)
+			return rc;
+		rc = read_pair(p, s + 11, n - 11, " ", &null_a, &null_b);
+	} else if (starts_with(s, n, "@@ -")) {
+		return start_hunk(p, s, n);
+	} else if (starts_with(s, n, "--- ") || starts_with(s, n, "+++ ")) {
+		int minus = s[0] == '-';
+		const char *v = s + 4;
+		size_t vn = n - 4;
+
+		/* a plain unified diff has no "diff --git" line between files */
+		if ((minus && (!p->open || p->saw_minus || p->has_content)) || !p->open)
+			if ((rc = start_file(p)) < 0)
+				return rc;
+		if (minus)
+			p->saw_minus = 1;
+		if (vn && v[0] != '"') { /* "\t" then a date, or git's marker for spaces */
+			const char *tab = memchr(v, '\t', vn);
+
+			if (tab)
+				vn = (size_t)(tab - v);
+		}
+		if (is_dev_null(v, vn)) {
+			if (minus)
+				p->is_new = 1;
+			else
+				p->is_deleted = 1;
+			return 0;
+		}
+		rc = read_path(p, minus ? &p->old_path : &p->new_path, v, vn, minus ? 'a' : 'b');
+	} else if (starts_with(s, n, "Binary files ") && n >= 13 + 7 &&
+		   !memcmp(s + n - 7, " differ", 7)) {
+		if ((!p->open || p->has_content) && (rc = start_file(p)) < 0)
+			return rc;
+		p->has_content = 1;
+		current(p)->binary = 1;
+		/* paths the "diff --git" line gave are as good, and safer */
+		if (!p->old_path.len || !p->new_path.len)
+			rc = read_pair(p, s + 13, n - 13 - 7, " and ", &null_a, &null_b);
+		else {
+			null_a = starts_with(s + 13, n - 13, "/dev/null ");
+			null_b = n > 13 + 7 + 9 && !memcmp(s + n - 7 - 9, "/dev/null", 9);
+		}
+		if (null_a && !p->is_deleted)
+			p->is_new = 1;
+		if (null_b && !p->is_new)
+			p->is_deleted = 1;
+	} else if (!p->open) {
+		/* what follows needs a file header first */
+	} else if (starts_with(s, n, "GIT binary patch")) {
+		p->has_content = 1;
+		current(p)->binary = 1;
+	} else if (starts_with(s, n, "new file mode")) {
+		p->is_new = 1;
+	} else if (starts_with(s, n, "deleted file mode")) {
+		p->is_deleted = 1;
+	} else if (starts_with(s, n, "rename from ")) {
+		p->is_rename = 1;
+		rc = read_path(p, &p->old_path, s + 12, n - 12, 0);
+	} else if (starts_with(s, n, "rename to ")) {
+		p->is_rename = 1;
+		rc = read_path(p, &p->new_path, s + 10, n - 10, 0);
+	} else if (starts_with(s, n, "copy to ")) {
+		/* a copy adds a file; where it came from does not matter here */
+		p->is_copy = 1;
+		rc = read_path(p, &p->new_path, s + 8, n - 8, 0);
+	}
+	/* "similarity index", "index", "old mode", "copy from": nothing to keep */
+	if (rc >= 0 && p->open)
+		p->lang = lang_of(p->new_path.len ? p->new_path.ptr : p->old_path.ptr,
+				  p->new_path.len ? p->new_path.len : p->old_path.len);
+	return rc < 0 ? rc : 0;
+}
+
+/* "[deja: N more files changed: A, B, ...]" */
+static void truncation_line(parser *p, const char *s, size_t n)
+{
+	unsigned long v = 0;
+	size_t i;
+	int ok;
+
+	i = read_number(s, n, 7, &v, &ok);
+	if (ok && starts_with(s + i, n - i, " more file"))
+		p->out->more_files += v;
+}
+
+int deja_patch_summarize(deja_patch_summary *out, const char *patch, size_t len)
+{
+	parser p;
+	size_t at = 0;
+	int rc = 0;
+
+	memset(&p, 0, sizeof(p));
+	p.out = out;
+	deja_buf_init(&p.old_path, 0);
+	deja_buf_init(&p.new_path, 0);
+	deja_buf_init(&p.tmp, 0);
+	memset(out, 0, sizeof(*out));
+	while (patch && at < len) {
+		const char *s = patch + at, *nl = memchr(s, '\n', len - at);
+		size_t n = nl ? (size_t)(nl - s) : len - at;
+
+		at += nl ? n + 1 : n;
+		if (p.in_hunk && hunk_line(&p, s, n, &rc)) {
+			if (rc < 0)
+				goto out;
+			continue;
+		}
+		if (starts_with(s, n, "[deja: "))
+			truncation_line(&p, s, n);
+		else
+			rc = header_line(&p, s, n);
+		if (rc < 0)
+			goto out;
+	}
+	rc = finish_file(&p);
+out:
+	if (rc < 0) /* a half-made file has a NULL path: release takes it */
+		deja_patch_summary_release(out);
+	stack_clear(&p);
+	deja_strlist_release(&p.stack);
+	deja_buf_release(&p.old_path);
+	deja_buf_release(&p.new_path);
+	deja_buf_release(&p.tmp);
+	return rc;
+}
+
+void deja_patch_summary_release(deja_patch_summary *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->count; i++) {
+		free(s->files[i].path);
+		free(s->files[i].old_path);
+		deja_strlist_release(&s->files[i].functions);
+	}
+	free(s->files);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- description ---- */
+
+/* Text from a patch, made fit for one line of UTF-8. */
+static void put_clean(deja_buf *b, const char *s)
+{
+	size_t start = b->len;
+
+	deja_utf8_sanitize(b, s, strlen(s));
+	for (size_t i = start; i < b->len; i++)
+		if ((unsigned char)b->ptr[i] < 0x20 || b->ptr[i] == 0x7f)
+			b->ptr[i] = '?';
+}
+
+static void put_counts(deja_buf *b, size_t added, size_t removed)
+{
+	if (added && removed)
+		deja_buf_printf(b, " (+%zu -%zu)", added, removed);
+	else if (added)
+		deja_buf_printf(b, " (+%zu)", added);
+	else if (removed)
+		deja_buf_printf(b, " (-%zu)", removed);
+}
+
+static void put_functions(deja_buf *b, const deja_strlist *fn)
+{
+	size_t shown = fn->count > 3 ? 3 : fn->count;
+
+	for (size_t i = 0; i < shown; i++) {
+		if (i)
+			deja_buf_puts(b, i + 1 == shown && fn->count <= 3 ? " and " : ", ");
+		put_clean(b, fn->items[i]);
+		deja_buf_puts(b, "()");
+	}
+	if (fn->count > 3)
+		deja_buf_printf(b, " and %zu more", fn->count - 3);
+	deja_buf_puts(b, " in ");
+}
+
+static void put_clause(deja_buf *b, const deja_patch_file *f)
+{
+	const char *kind = f->binary ? "binary " : "";
+
+	switch (f->change) {
+	case DEJA_PATCH_ADDED:
+		deja_buf_printf(b, "added %s", kind);
+		put_clean(b, f->path);
+		if (!f->binary)
+			put_counts(b, f->added, 0);
+		break;
+	case DEJA_PATCH_DELETED:
+		deja_buf_printf(b, "deleted %s", kind);
+		put_clean(b, f->path);
+		break;
+	case DEJA_PATCH_RENAMED:
+		deja_buf_puts(b, "renamed ");
+		put_clean(b, f->old_path ? f->old_path : f->path);
+		deja_buf_puts(b, " to ");
+		put_clean(b, f->path);
+		put_counts(b, f->added, f->removed);
+		break;
+	case DEJA_PATCH_MODIFIED:
+	default:
+		if (f->binary) {
+			deja_buf_puts(b, "changed binary ");
+			put_clean(b, f->path);
+			break;
+		}
+		deja_buf_puts(b, "edited ");
+		if (f->functions.count)
+			put_functions(b, &f->functions);
+		put_clean(b, f->path);
+		put_counts(b, f->added, f->removed);
+		break;
+	}
+}
+
+static void put_more(deja_buf *b, size_t kept, size_t more)
+{
+	if (!more)
+		return;
+	if (kept)
+		deja_buf_printf(b, "; and %zu more file%s", more, more == 1 ? "" : "s");
+	else
+		deja_buf_printf(b, "changed %zu file%s", more, more == 1 ? "" : "s");
+}
+
+/* The longest prefix of b->ptr[0..max) that ends on a character boundary. */
+static size_t utf8_cut(const deja_buf *b, size_t max)
+{
+	if (b->len <= max)
+		return b->len;
+	while (max > 0 && ((unsigned char)b->ptr[max] & 0xc0) == 0x80)
+		max--;
+	return max;
+}
+
+/*
+ * max_bytes 0 means no limit, as elsewhere in deja.  When the clauses do
+ * not all fit, as many whole clauses as fit are kept and the rest counted
+ * ("; and 2 more files"); when not even the first fits, it is cut short
+ * with "...".
+ */
+int deja_patch_describe(char **out, const deja_patch_summary *s, size_t max_bytes)
+{
+	deja_strlist clauses = DEJA_STRLIST_INIT;
+	deja_buf b = DEJA_BUF_INIT, c = DEJA_BUF_INIT;
+	size_t max = max_bytes ? max_bytes : (size_t)-1, kept = 0;
+	int rc = 0;
+
+	*out = NULL;
+	if (!s->count && !s->more_files) {
+		deja_buf_puts(&b, "No changes in the working tree");
+		goto cut;
+	}
+	for (size_t i = 0; i < s->count; i++) {
+		deja_buf_clear(&c);
+		put_clause(&c, &s->files[i]);
+		if (deja_buf_status(&c) < 0 ||
+		    deja_strlist_add(&clauses, c.ptr, c.len) < 0) {
+			rc = DEJA_ENOMEM;
+			goto out;
+		}
+	}
+	for (kept = clauses.count; kept > 0; kept--) {
+		deja_buf_clear(&b);
+		for (size_t i = 0; i < kept; i++) {
+			if (i)
+				deja_buf_puts(&b, "; ");
+			deja_buf_puts(&b, clauses.items[i]);
+		}
+		put_more(&b, kept, s->count - kept + s->more_files);
+		if (b.len <= max)
+			break;
+	}
+	if (!kept) {
+		size_t rest = s->count + s->more_files;
+
+		deja_buf_clear(&b);
+		if (clauses.count) {
+			deja_buf_clear(&c);
+			put_more(&c, 1, rest - 1);
+			if (c.len + 3 < max) {
+				deja_buf_puts(&b, clauses.items[0]);
+				deja_buf_truncate(&b, utf8_cut(&b, max - c.len - 3));
+				deja_buf_puts(&b, "...");
+				deja_buf_puts(&b, c.ptr);
+			}
+			/* a stub of a clause says less than a count */
+			if (b.len < c.len + 3 + 8)
+				deja_buf_clear(&b);
+		}
+		if (!b.len || b.len > max) {
+			deja_buf_clear(&b);
+			put_more(&b, 0, rest);
+		}
+	}
+	if (b.len && b.ptr[0] >= 'a' && b.ptr[0] <= 'z')
+		b.ptr[0] = (char)(b.ptr[0] - 'a' + 'A');
+cut:
+	deja_buf_truncate(&b, utf8_cut(&b, max));
+	if (deja_buf_status(&b) < 0 || !(*out = deja_buf_detach(&b)))
+		rc = DEJA_ENOMEM;
+out:
+	deja_strlist_release(&clauses);
+	deja_buf_release(&b);
+	deja_buf_release(&c);
+	return rc;
+}
+
+int deja_patch_files(deja_strlist *out, const deja_patch_summary *s)
+{
+	deja_strlist l = DEJA_STRLIST_INIT;
+	int rc = 0;
+
+	for (size_t i = 0; i < s->count; i++)
+		if ((rc = deja_strlist_add(&l, s->files[i].path, strlen(s->files[i].path))) < 0)
+			goto out;
+	*out = l;
+	l = (deja_strlist)DEJA_STRLIST_INIT;
+out:
+	deja_strlist_release(&l);
+	return rc;
+}

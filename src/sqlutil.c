@@ -1,0 +1,66 @@
+#include "sqlutil.h"
+
+#include "deja/buf.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int deja_sql_bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+	return sqlite3_bind_text(st, i, v ? v : "", -1, SQLITE_TRANSIENT);
+}
+
+char *deja_sql_column_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return strdup(t ? (const char *)t : "");
+}
+
+char *deja_sql_strlist_json(const deja_strlist *l)
+{
+	json_t *a = json_array();
+	char *s;
+
+	for (size_t i = 0; a && l && i < l->count; i++)
+		if (json_array_append_new(a, json_string(l->items[i])) < 0) {
+			json_decref(a);
+			return NULL;
+		}
+	s = a ? json_dumps(a, JSON_COMPACT) : NULL;
+	json_decref(a);
+	return s;
+}
+
+int deja_sql_json_strlist(deja_strlist *out, const char *json)
+{
+	json_t *a = json ? json_loads(json, 0, NULL) : NULL;
+	size_t i;
+	json_t *v;
+	int rc = 0;
+
+	if (!json_is_array(a))
+		goto out;
+	json_array_foreach(a, i, v) {
+		if (json_is_string(v) &&
+		    (rc = deja_strlist_add(out, json_string_value(v), json_string_length(v))) < 0)
+			break;
+	}
+out:
+	json_decref(a);
+	return rc;
+}
+
+char *deja_sql_time_ago(int64_t seconds_ago)
+{
+	deja_buf b = DEJA_BUF_INIT;
+	time_t t = time(NULL) - (time_t)seconds_ago;
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	deja_buf_printf(&b, "%04d-%02d-%02dT%02d:%02d:%02d.000Z", tm.tm_year + 1900,
+			tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+	return deja_buf_status(&b) < 0 ? NULL : deja_buf_detach(&b);
+}

@@ -1,0 +1,30 @@
+/*
+ * sqlutil.h - small helpers shared by the modules that keep tables in the
+ * store (store.c, learn.c, learn_list.c).  Internal to the library.
+ */
+#ifndef DEJA_SQLUTIL_H
+#define DEJA_SQLUTIL_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "deja/strlist.h"
+
+/* Bind v (NULL binds ""), copied by SQLite. */
+int deja_sql_bind_text(sqlite3_stmt *st, int i, const char *v);
+
+/* A copy of column i as a string ("" for NULL); NULL when out of memory. */
+char *deja_sql_column_dup(sqlite3_stmt *st, int i);
+
+/* A JSON array of the list's strings, compact; caller frees; NULL when out
+ * of memory. */
+char *deja_sql_strlist_json(const deja_strlist *l);
+
+/* Append the strings of a JSON array (anything else adds nothing) to out. */
+int deja_sql_json_strlist(deja_strlist *out, const char *json);
+
+/* The UTC time `seconds_ago` before now, in deja_now_iso8601()'s format,
+ * so that it compares with stored times as text.  Caller frees. */
+char *deja_sql_time_ago(int64_t seconds_ago);
+
+#endif

@@ -1,0 +1,502 @@
+/*
+ * The three states of an error in the store (learn.h), without snapshots:
+ * the transitions, their one-way rule, resolutions and their metrics,
+ * suggestions, feedback and pruning.  tests/e2e/t0009 runs the same loop
+ * through the deja binary with real tools and real snapshots.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "deja/learn.h"
+#include "deja/lesson.h"
+#include "deja/redact.h"
+#include "deja/signature.h"
+#include "deja/store.h"
+
+typedef struct fixture {
+	char dir[64];
+	char path[96];
+	deja_store *s;
+	deja_redactor *red;
+	deja_signature sig[3];
+	deja_strlist files[3];
+} fixture;
+
+static const char *const messages[] = {
+	"'foo' is not defined.",
+	"'bar' is assigned a value but never used.",
+	"Unexpected console statement.",
+};
+static const char *const codes[] = { "no-undef", "no-unused-vars", "no-console" };
+static const char *const paths[] = { "src/a.js", "src/b.js", "src/c.js" };
+
+static int setup(void **state)
+{
+	fixture *f = calloc(1, sizeof(*f));
+	deja_lesson l;
+
+	snprintf(f->dir, sizeof(f->dir), "/tmp/deja-learn-XXXXXX");
+	if (!f || !mkdtemp(f->dir))
+		return -1;
+	snprintf(f->path, sizeof(f->path), "%s/deja.db", f->dir);
+	if (deja_store_open(&f->s, f->path, 5000, NULL) < 0 || deja_redactor_new(&f->red, NULL) < 0)
+		return -1;
+	/* the signatures exist in the store before errors refer to them */
+	for (int i = 0; i < 3; i++) {
+		deja_diag d;
+		deja_run_info run;
+
+		memset(&d, 0, sizeof(d));
+		d.file = (char *)paths[i];
+		d.line = 3;
+		d.code = (char *)codes[i];
+		d.message = (char *)messages[i];
+		if (deja_signature_build(&f->sig[i], &d, "eslint", NULL) < 0 ||
+		    deja_strlist_add(&f->files[i], paths[i], strlen(paths[i])) < 0)
+			return -1;
+		memset(&l, 0, sizeof(l));
+		memset(&run, 0, sizeof(run));
+		l.type = DEJA_LESSON_LINT;
+		l.file = strdup(paths[i]);
+		l.error_summary = strdup(messages[i]);
+		l.tool = strdup("eslint");
+		l.command = strdup("npx eslint .");
+		if (deja_lesson_sign(&l) < 0)
+			return -1;
+		run.sigs = &f->sig[i];
+		run.nsigs = 1;
+		if (deja_store_record_lesson(f->s, &l, &run, NULL, NULL) < 0)
+			return -1;
+		deja_lesson_release(&l);
+	}
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	fixture *f = *state;
+	char cmd[128];
+
+	for (int i = 0; i < 3; i++) {
+		deja_signature_release(&f->sig[i]);
+		deja_strlist_release(&f->files[i]);
+	}
+	deja_store_close(f->s);
+	deja_redactor_free(f->red);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
+	if (system(cmd) != 0)
+		return -1;
+	free(f);
+	return 0;
+}
+
+static deja_learn_opts opts_for(fixture *f, const char *args, const char *session)
+{
+	deja_learn_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.workspace = f->dir;
+	o.check.tool = "eslint";
+	o.check.args = args;
+	o.check.dir = "";
+	o.command = "npx eslint .";
+	o.session = session;
+	o.redactor = f->red;
+	o.no_snapshot = 1;
+	return o;
+}
+
+/* A failed run of check `args` showing the errors whose bits are in mask. */
+static void fail_run(fixture *f, const char *args, unsigned mask, deja_learn_result *res)
+{
+	deja_learn_opts o = opts_for(f, args, "s1");
+	deja_learn_error errs[3];
+	deja_error err = DEJA_ERROR_INIT;
+	size_t n = 0;
+
+	for (int i = 0; i < 3; i++)
+		if (mask & (1u << i)) {
+			errs[n].sig = &f->sig[i];
+			errs[n].files = &f->files[i];
+			n++;
+		}
+	if (deja_learn_failure(f->s, &o, errs, n, res, &err) < 0)
+		fail_msg("%s", deja_error_message(&err));
+	deja_error_release(&err);
+}
+
+static void pass_run(fixture *f, const char *args, deja_learn_result *res)
+{
+	deja_learn_opts o = opts_for(f, args, "s1");
+
+	assert_int_equal(deja_learn_pass(f->s, &o, res, NULL), 0);
+}
+
+static size_t count_state(fixture *f, int state)
+{
+	deja_pending_filter flt = { state, NULL, 0 };
+	deja_pending *ps = NULL;
+	size_t n = 0;
+
+	assert_int_equal(deja_learn_list(f->s, &flt, &ps, &n, NULL), 0);
+	deja_pendings_free(ps, n);
+	return n;
+}
+
+static void fail_then_pass_makes_one_resolution(void **state)
+{
+	fixture *f = *state;
+	deja_learn_result r;
+	deja_resolution *rs = NULL;
+	size_t n = 0;
+
+	fail_run(f, ".", 1, &r);
+	assert_int_equal(r.npending, 1);
+	assert_int_equal(r.nnew, 1);
+	assert_int_equal(r.nfixed, 0);
+	deja_learn_result_release(&r);
+	assert_int_equal(count_state(f, DEJA_STATE_PENDING), 1);
+
+	pass_run(f, ".", &r);
+	assert_int_equal(r.nfixed, 1);
+	assert_non_null(strstr(r.fixed_descriptions[0], "snapshots are turned off"));
+	deja_learn_result_release(&r);
+	assert_int_equal(count_state(f, DEJA_STATE_PENDING), 0);
+	assert_int_equal(count_state(f, DEJA_STATE_FIXED), 1);
+
+	assert_int_equal(deja_learn_resolutions(f->s, NULL, 0, &rs, &n, NULL), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(rs[0].signature_id, f->sig[0].id);
+	assert_int_equal(rs[0].application_count, 1);
+	assert_int_equal(rs[0].success_count, 1);
+	assert_true(rs[0].success_rate == 1.0);
+	assert_string_equal(rs[0].files.items[0], "src/a.js");
+	deja_resolutions_free(rs, n);
+
+	/* a second pass has nothing left to fix */
+	pass_run(f, ".", &r);
+	assert_int_equal(r.nfixed, 0);
+	deja_learn_result_release(&r);
+}
+
+static void third_failure_is_permanent_and_warned(void **state)
+{
+	fixture *f = *state;
+	deja_learn_result r;
+	deja_strlist want = DEJA_STRLIST_INIT, other = DEJA_STRLIST_INIT;
+	deja_pending_filter flt = { DEJA_STATE_PERMANENT, &want, 0 };
+	deja_pending *ps = NULL;
+	size_t n = 0;
+
+	for (int i = 1; i <= 3; i++) {
+		fail_run(f, ".", 2, &r);
+		assert_int_equal(r.npermanent, i == 3);
+		assert_int_equal(r.npending, i == 3 ? 0 : 1);
+		deja_learn_result_release(&r);
+	}
+	assert_int_equal(count_state(f, DEJA_STATE_PERMANENT), 1);
+	/* the same session failing again does not open a new episode */
+	fail_run(f, ".", 2, &r);
+	assert_int_equal(r.nnew, 0);
+	deja_learn_result_release(&r);
+	assert_int_equal(count_state(f, DEJA_STATE_PENDING), 0);
+
+	deja_strlist_add(&want, "src/b.js", 8);
+	assert_int_equal(deja_learn_list(f->s, &flt, &ps, &n, NULL), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(ps[0].attempts, 4);
+	assert_string_equal(ps[0].files.items[0], "src/b.js");
+	deja_pendings_free(ps, n);
+	deja_strlist_add(&other, "src/zzz.js", 10);
+	flt.files = &other;
+	assert_int_equal(deja_learn_list(f->s, &flt, &ps, &n, NULL), 0);
+	assert_int_equal(n, 0);
+	deja_pendings_free(ps, n);
+	/* a pass does not undo a permanent failure */
+	pass_run(f, ".", &r);
+	assert_int_equal(r.nfixed, 0);
+	deja_learn_result_release(&r);
+	assert_int_equal(count_state(f, DEJA_STATE_PERMANENT), 1);
+	deja_strlist_release(&want);
+	deja_strlist_release(&other);
+}
+
+static void two_errors_one_fixed(void **state)
+{
+	fixture *f = *state;
+	deja_learn_result r;
+	deja_pending_filter flt = { DEJA_STATE_PENDING, NULL, 0 };
+	deja_pending *ps = NULL;
+	size_t n = 0;
+
+	fail_run(f, "src", 1 | 4, &r);
+	assert_int_equal(r.nnew, 2);
+	deja_learn_result_release(&r);
+	fail_run(f, "src", 4, &r);
+	assert_int_equal(r.nfixed, 1);
+	assert_int_equal(r.npending, 1);
+	deja_learn_result_release(&r);
+	assert_int_equal(deja_learn_list(f->s, &flt, &ps, &n, NULL), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(ps[0].signature_id, f->sig[2].id);
+	assert_int_equal(ps[0].attempts, 2);
+	deja_pendings_free(ps, n);
+	/* another check's errors are its own */
+	fail_run(f, "other", 1, &r);
+	assert_int_equal(r.nnew, 1);
+	assert_int_equal(r.nfixed, 0);
+	deja_learn_result_release(&r);
+	assert_int_equal(count_state(f, DEJA_STATE_PENDING), 2);
+	/* a failure deja could not parse fixes nothing */
+	fail_run(f, "src", 0, &r);
+	assert_int_equal(r.nfixed, 0);
+	deja_learn_result_release(&r);
+	assert_int_equal(count_state(f, DEJA_STATE_PENDING), 2);
+}
+
+static void transitions_are_one_way(void **state)
+{
+	fixture *f = *state;
+	deja_learn_result r;
+	sqlite3 *db = NULL;
+
+	fail_run(f, ".", 1, &r);
+	deja_learn_result_release(&r);
+	pass_run(f, ".", &r);
+	deja_learn_result_release(&r);
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	sqlite3_busy_timeout(db, 5000);
+	assert_int_not_equal(sqlite3_exec(db, "UPDATE pending_errors SET state = 'pending'", NULL,
+					  NULL, NULL),
+			     SQLITE_OK);
+	assert_non_null(strstr(sqlite3_errmsg(db), "stays so"));
+	assert_int_not_equal(sqlite3_exec(db, "UPDATE pending_errors SET state = 'permanent'", NULL,
+					  NULL, NULL),
+			     SQLITE_OK);
+	assert_int_not_equal(sqlite3_exec(db,
+					  "INSERT INTO pending_errors (check_id, signature_id, state,"
+					  " first_failure_at, last_failure_at) SELECT check_id,"
+					  " signature_id, 'fixed', 'x', 'x' FROM pending_errors",
+					  NULL, NULL, NULL),
+			     SQLITE_OK);
+	assert_non_null(strstr(sqlite3_errmsg(db), "starts pending"));
+	sqlite3_close(db);
+	assert_int_equal(count_state(f, DEJA_STATE_FIXED), 1);
+}
+
+static int64_t resolution_of(fixture *f, int which, deja_resolution *out)
+{
+	deja_resolution *rs = NULL;
+	size_t n = 0;
+	int64_t id;
+
+	assert_int_equal(deja_learn_resolutions(f->s, f->sig[which].id, 1, &rs, &n, NULL), 0);
+	assert_int_equal(n, 1);
+	id = rs[0].id;
+	assert_int_equal(deja_learn_get_resolution(f->s, id, out, NULL), 0);
+	deja_resolutions_free(rs, n);
+	return id;
+}
+
+static void suggestions_settle_into_metrics(void **state)
+{
+	fixture *f = *state;
+	deja_learn_result r;
+	deja_resolution res;
+	int64_t id;
+
+	/* learn a fix for error 0 on one check */
+	fail_run(f, "one", 1, &r);
+	assert_int_equal(r.nsuggestions, 0);
+	deja_learn_result_release(&r);
+	pass_run(f, "one", &r);
+	deja_learn_result_release(&r);
+	id = resolution_of(f, 0, &res);
+	deja_resolution_release(&res);
+
+	/* the same error elsewhere: the fix is suggested, then it works */
+	fail_run(f, "two", 1, &r);
+	assert_int_equal(r.nsuggestions, 1);
+	assert_int_equal(r.suggestions[0].resolution_id, id);
+	assert_string_equal(r.suggestions[0].signature_id, f->sig[0].id);
+	deja_learn_result_release(&r);
+	pass_run(f, "two", &r);
+	assert_int_equal(r.nfixed, 1);
+	deja_learn_result_release(&r);
+	assert_int_equal(deja_learn_get_resolution(f->s, id, &res, NULL), 0);
+	assert_int_equal(res.application_count, 2);
+	assert_int_equal(res.success_count, 2);
+	deja_resolution_release(&res);
+
+	/* it comes back on the very next run of "two": that success is undone */
+	fail_run(f, "two", 1, &r);
+	deja_learn_result_release(&r);
+	assert_int_equal(deja_learn_get_resolution(f->s, id, &res, NULL), 0);
+	assert_int_equal(res.application_count, 2);
+	assert_int_equal(res.success_count, 1);
+	assert_true(res.success_rate == 0.5);
+	deja_resolution_release(&res);
+
+	/* suggested again, and the error becomes permanent: a failure */
+	fail_run(f, "two", 1, &r);
+	deja_learn_result_release(&r);
+	fail_run(f, "two", 1, &r);
+	assert_int_equal(r.npermanent, 1);
+	deja_learn_result_release(&r);
+	assert_int_equal(deja_learn_get_resolution(f->s, id, &res, NULL), 0);
+	assert_int_equal(res.application_count, 3);
+	assert_int_equal(res.success_count, 1);
+	deja_resolution_release(&res);
+}
+
+static void feedback_updates_the_rate(void **state)
+{
+	fixture *f = *state;
+	deja_learn_result r;
+	deja_resolution res;
+	deja_error err = DEJA_ERROR_INIT;
+	int64_t id;
+
+	fail_run(f, ".", 4, &r);
+	deja_learn_result_release(&r);
+	pass_run(f, ".", &r);
+	deja_learn_result_release(&r);
+	id = resolution_of(f, 2, &res);
+	deja_resolution_release(&res);
+	assert_int_equal(deja_learn_feedback(f->s, id, 0, "did not help", NULL), 0);
+	assert_int_equal(deja_learn_feedback(f->s, id, 0, NULL, NULL), 0);
+	assert_int_equal(deja_learn_feedback(f->s, id, 1, NULL, NULL), 0);
+	assert_int_equal(deja_learn_get_resolution(f->s, id, &res, NULL), 0);
+	assert_int_equal(res.application_count, 4);
+	assert_int_equal(res.success_count, 2);
+	assert_true(res.success_rate == 0.5);
+	assert_string_not_equal(res.last_success_at, "");
+	deja_resolution_release(&res);
+	assert_int_equal(deja_learn_feedback(f->s, 999, 1, NULL, &err), DEJA_ENOTFOUND);
+	assert_non_null(strstr(deja_error_message(&err), "999"));
+	deja_error_release(&err);
+}
+
+static void prune_drops_only_idle_pending(void **state)
+{
+	fixture *f = *state;
+	deja_learn_result r;
+	sqlite3 *db = NULL;
+	size_t dropped = 99;
+
+	fail_run(f, "a", 1, &r);
+	deja_learn_result_release(&r);
+	pass_run(f, "a", &r);
+	deja_learn_result_release(&r);
+	fail_run(f, "b", 2, &r);
+	deja_learn_result_release(&r);
+	fail_run(f, "c", 4, &r);
+	deja_learn_result_release(&r);
+	/* b was abandoned a month ago */
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	sqlite3_busy_timeout(db, 5000);
+	assert_int_equal(sqlite3_exec(db, "UPDATE pending_errors SET last_failure_at ="
+					  " '2020-01-01T00:00:00.000Z' WHERE check_id ="
+					  " (SELECT id FROM checks WHERE args = 'b')",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(deja_learn_prune(f->s, 24, &dropped, NULL), 0);
+	assert_int_equal(dropped, 1);
+	assert_int_equal(count_state(f, DEJA_STATE_PENDING), 1);
+	assert_int_equal(count_state(f, DEJA_STATE_FIXED), 1);
+	assert_int_equal(deja_learn_prune(f->s, 24, &dropped, NULL), 0);
+	assert_int_equal(dropped, 0);
+}
+
+/* Sessions fail and pass the same checks at once: every error is learnt
+ * once, none is fixed twice, nothing is lost to a lock. */
+static void concurrent_sessions(void **state)
+{
+	fixture *f = *state;
+	enum { PROCS = 6, ROUNDS = 10 };
+	deja_resolution *rs = NULL;
+	size_t n = 0;
+	pid_t pids[PROCS];
+
+	for (int p = 0; p < PROCS; p++) {
+		pids[p] = fork();
+		assert_true(pids[p] >= 0);
+		if (pids[p] == 0) {
+			deja_store *s = NULL;
+			int bad = deja_store_open(&s, f->path, 20000, NULL) < 0;
+
+			deja_store_close(f->s);
+			f->s = s;
+			for (int i = 0; i < ROUNDS && !bad; i++) {
+				char args[16];
+				deja_learn_opts o;
+				deja_learn_error e = { &f->sig[i % 3], &f->files[i % 3] };
+				deja_learn_result r;
+
+				snprintf(args, sizeof(args), "c%d", i % 2);
+				o = opts_for(f, args, p % 2 ? "s1" : "s2");
+				if ((p + i) % 2)
+					bad |= deja_learn_failure(s, &o, &e, 1, &r, NULL) < 0;
+				else
+					bad |= deja_learn_pass(s, &o, &r, NULL) < 0;
+				deja_learn_result_release(&r);
+			}
+			deja_store_close(s);
+			_exit(bad);
+		}
+	}
+	for (int p = 0; p < PROCS; p++) {
+		int st = -1;
+
+		assert_int_equal(waitpid(pids[p], &st, 0), pids[p]);
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+	/* one resolution per fixed error, never two for the same pending one */
+	assert_int_equal(deja_learn_resolutions(f->s, NULL, 0, &rs, &n, NULL), 0);
+	assert_int_equal(n, count_state(f, DEJA_STATE_FIXED));
+	deja_resolutions_free(rs, n);
+	{
+		sqlite3 *db = NULL;
+		sqlite3_stmt *st = NULL;
+
+		assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+		assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM (SELECT check_id,"
+							" signature_id FROM pending_errors WHERE"
+							" state = 'pending' GROUP BY 1, 2"
+							" HAVING count(*) > 1)",
+						    -1, &st, NULL),
+				 SQLITE_OK);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		assert_int_equal(sqlite3_column_int(st, 0), 0);
+		sqlite3_finalize(st);
+		sqlite3_close(db);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(fail_then_pass_makes_one_resolution, setup, teardown),
+		cmocka_unit_test_setup_teardown(third_failure_is_permanent_and_warned, setup, teardown),
+		cmocka_unit_test_setup_teardown(two_errors_one_fixed, setup, teardown),
+		cmocka_unit_test_setup_teardown(transitions_are_one_way, setup, teardown),
+		cmocka_unit_test_setup_teardown(suggestions_settle_into_metrics, setup, teardown),
+		cmocka_unit_test_setup_teardown(feedback_updates_the_rate, setup, teardown),
+		cmocka_unit_test_setup_teardown(prune_drops_only_idle_pending, setup, teardown),
+		cmocka_unit_test_setup_teardown(concurrent_sessions, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

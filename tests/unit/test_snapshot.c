@@ -1,0 +1,897 @@
+/*
+ * test_snapshot.c - snapshots and diffs through the real deja-git helper,
+ * on real repositories made with the git command line in temporary
+ * directories.
+ *
+ * The helper is the one built next to this test (build/deja-git for
+ * build/tests/test_snapshot), passed through DEJA_GIT_HELPER.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "deja/buf.h"
+#include "deja/common.h"
+#include "deja/snapshot.h"
+#include "deja/strlist.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define GIT "git -c user.name=t -c user.email=t@example.com -c init.defaultBranch=main " \
+	    "-c core.autocrlf=false -c advice.detachedHead=false"
+
+static char helper_path[PATH_MAX];
+
+/* ---- helpers -------------------------------------------------------------- */
+
+static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void sh(const char *fmt, ...)
+{
+	deja_buf cmd = DEJA_BUF_INIT;
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	assert_int_equal(deja_buf_vprintf(&cmd, fmt, ap), 0);
+	va_end(ap);
+	st = system(cmd.ptr);
+	if (st != 0)
+		fail_msg("command failed (%d): %s", st, cmd.ptr);
+	deja_buf_release(&cmd);
+}
+
+/* stdout of a shell command, whole. */
+static char *run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *run(const char *fmt, ...)
+{
+	deja_buf cmd = DEJA_BUF_INIT, out = DEJA_BUF_INIT;
+	char chunk[4096];
+	size_t n;
+	va_list ap;
+	FILE *f;
+
+	va_start(ap, fmt);
+	assert_int_equal(deja_buf_vprintf(&cmd, fmt, ap), 0);
+	va_end(ap);
+	f = popen(cmd.ptr, "r");
+	assert_non_null(f);
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		assert_int_equal(deja_buf_put(&out, chunk, n), 0);
+	if (pclose(f) != 0)
+		fail_msg("command failed: %s", cmd.ptr);
+	deja_buf_release(&cmd);
+	return deja_buf_detach(&out);
+}
+
+/* A file's bytes (NULs kept, length in *len), or NULL when it is missing. */
+static char *slurp(const char *dir, const char *name, size_t *len)
+{
+	deja_buf path = DEJA_BUF_INIT, data = DEJA_BUF_INIT;
+	char chunk[4096];
+	ssize_t n;
+	int fd;
+
+	deja_buf_printf(&path, "%s/%s", dir, name);
+	fd = open(path.ptr, O_RDONLY);
+	deja_buf_release(&path);
+	if (fd < 0)
+		return NULL;
+	while ((n = read(fd, chunk, sizeof chunk)) > 0)
+		assert_int_equal(deja_buf_put(&data, chunk, (size_t)n), 0);
+	close(fd);
+	if (len)
+		*len = data.len;
+	return deja_buf_detach(&data);
+}
+
+static void write_at(const char *dir, const char *name, const void *data, size_t len)
+{
+	deja_buf path = DEJA_BUF_INIT;
+	FILE *f;
+
+	deja_buf_printf(&path, "%s/%s", dir, name);
+	f = fopen(path.ptr, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	deja_buf_release(&path);
+}
+
+static void write_str(const char *dir, const char *name, const char *s)
+{
+	write_at(dir, name, s, strlen(s));
+}
+
+static char *tmpdir(void)
+{
+	char tmpl[] = "/tmp/deja-snapshot-test-XXXXXX";
+
+	assert_non_null(mkdtemp(tmpl));
+	return strdup(tmpl);
+}
+
+static void rmdir_all(char *dir)
+{
+	sh("rm -rf '%s'", dir);
+	free(dir);
+}
+
+/* A repository with one commit of a.txt (three lines) and b.txt. */
+static char *make_repo(void)
+{
+	char *dir = tmpdir();
+
+	sh("cd '%s' && " GIT " init -q . && printf 'one\\ntwo\\nthree\\n' >a.txt && "
+	   "echo b >b.txt && " GIT " add . && " GIT " commit -q -m init", dir);
+	return dir;
+}
+
+static void take(deja_snapshot *s, const char *ws, const deja_strlist *files)
+{
+	deja_error e = DEJA_ERROR_INIT;
+	int rc = deja_snapshot_take(s, ws, files, NULL, &e);
+
+	if (rc != 0)
+		fail_msg("snapshot: %d %s", rc, deja_error_message(&e));
+	deja_error_release(&e);
+}
+
+static char *diff(const char *ws, const deja_snapshot *s, size_t max)
+{
+	deja_error e = DEJA_ERROR_INIT;
+	char *patch = NULL;
+	int rc = deja_snapshot_diff(&patch, ws, s, max, NULL, &e);
+
+	if (rc != 0)
+		fail_msg("diff: %d %s", rc, deja_error_message(&e));
+	deja_error_release(&e);
+	assert_non_null(patch);
+	return patch;
+}
+
+static void chomp(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && s[n - 1] == '\n')
+		s[--n] = '\0';
+}
+
+/* ---- git workspaces -------------------------------------------------------- */
+
+static void test_edit_tracked(void **state)
+{
+	deja_snapshot s = DEJA_SNAPSHOT_INIT;
+	char *dir = make_repo(), *patch, *want, *head;
+
+	(void)state;
+	take(&s, dir, NULL);
+	assert_int_equal(s.kind, DEJA_SNAPSHOT_GIT);
+	assert_int_equal(strlen(s.tree), 40);
+	head = run("cd '%s' && git rev-parse HEAD", dir);
+	chomp(head);
+	assert_string_equal(s.commit, head);
+
+	patch = diff(dir, &s, 100000);
+	assert_string_equal(patch, "");
+	free(patch);
+
+	write_str(dir, "a.txt", "one\nTWO\nthree\n");
+	patch = diff(dir, &s, 100000);
+	/* The snapshot was HEAD, so git's own diff of the working tree is the
+	 * reference, byte for byte. */
+	want = run("cd '%s' && git --no-optional-locks diff", dir);
+	assert_string_equal(patch, want);
+	assert_non_null(strstr(patch, "-two\n+TWO\n"));
+	free(patch);
+	free(want);
+	free(head);
+	deja_snapshot_release(&s);
+	rmdir_all(dir);
+}
+
+static void test_new_untracked_file(void **state)
+{
+	deja_snapshot s = DEJA_SNAPSHOT_INIT;
+	char *dir = make_repo(), *patch;
+
+	(void)state;
+	/* Already there when the check failed: not part of the fix. */
+	write_str(dir, "old-untracked.txt", "was here\n");
+	take(&s, dir, NULL);
+	sh("mkdir '%s/src'", dir);
+	write_str(dir, "src/fix.c", "int fixed;\n");
+	patch = diff(dir, &s, 100000);
+	assert_string_equal(patch, "diff --git a/src/fix.c b/src/fix.c\n"
+				   "new file mode 100644\n"
+				   "index 0000000..17f4522\n"
+				   "--- /dev/null\n"
+				   "+++ b/src/fix.c\n"
+				   "@@ -0,0 +1 @@\n"
+				   "+int fixed;\n");
+	free(patch);
+	deja_snapshot_release(&s);
+	rmdir_all(dir);
+}
+
+/* deja's own files (the lessons it writes at each failure) are never part
+ * of a fix: excluded paths keep the index's version on both sides. */
+static void test_excluded_paths(void **state)
+{
+	static const char *const excl[] = { ".lessons/", "AGENTS.md", NULL };
+	deja_snapshot_opts o = { NULL, 10000, excl };
+	deja_snapshot s = DEJA_SNAPSHOT_INIT;
+	deja_error e = DEJA_ERROR_INIT;
+	char *dir = make_repo(), *patch = NULL;
+
+	(void)state;
+	sh("cd '%s' && echo '# mine' >AGENTS.md && " GIT " add AGENTS.md && " GIT
+	   " commit -q -m agents && mkdir .lessons && echo one >.lessons/a.md", dir);
+	assert_int_equal(deja_snapshot_take(&s, dir, NULL, &o, &e), 0);
+	write_str(dir, ".lessons/a.md", "two\n");
+	write_str(dir, ".lessons/b.md", "new\n");
+	write_str(dir, "AGENTS.md", "# mine\n<!-- deja -->\n");
+	write_str(dir, "AGENTS.md.bak", "not excluded\n");
+	write_str(dir, "a.txt", "one\nTWO\nthree\n");
+	assert_int_equal(deja_snapshot_diff(&patch, dir, &s, 100000, &o, &e), 0);
+	assert_non_null(strstr(patch, "diff --git a/a.txt b/a.txt"));
+	assert_non_null(strstr(patch, "diff --git a/AGENTS.md.bak b/AGENTS.md.bak"));
+	assert_null(strstr(patch, ".lessons/"));
+	assert_null(strstr(patch, "a/AGENTS.md b/AGENTS.md\n"));
+	free(patch);
+	/* without the exclusions, the same change shows them */
+	assert_int_equal(deja_snapshot_diff(&patch, dir, &s, 100000, NULL, &e), 0);
+	assert_non_null(strstr(patch, ".lessons/b.md"));
+	free(patch);
+	deja_error_release(&e);
+	deja_snapshot_release(&s);
+	rmdir_all(dir);
+}
+
+static void test_deleted_ignored_binary(void **state)
+{
+	static const char bin1[] = "\x7f" "ELF\0\1\2\3secret-bytes-one";
+	static const char bin2[] = "\x7f" "ELF\0\1\2\3secret-bytes-two";
+	deja_snapshot s = DEJA_SNAPSHOT_INIT;
+	char *dir = make_repo(), *patch;
+
+	(void)state;
+	write_str(dir, ".gitignore", "*.log\nbuild/\n");
+	write_at(dir, "prog.bin", bin1, sizeof bin1);
+	sh("cd '%s' && " GIT " add . && " GIT " commit -q -m more", dir);
+	take(&s, dir, NULL);
+
+	sh("rm '%s/b.txt' && mkdir '%s/build'", dir, dir);
+	write_str(dir, "debug.log", "ignored\n");
+	write_str(dir, "build/out.o", "ignored\n");
+	write_at(dir, "prog.bin", bin2, sizeof bin2);
+	patch = diff(dir, &s, 100000);
+	assert_non_null(strstr(patch, "diff --git a/b.txt b/b.txt\ndeleted file mode 100644\n"));
+	assert_non_null(strstr(patch, "-b\n"));
+	assert_non_null(strstr(patch, "Binary files a/prog.bin and b/prog.bin differ\n"));
+	assert_null(strstr(patch, "secret-bytes"));
+	assert_null(strstr(patch, ".log"));
+	assert_null(strstr(patch, "build/"));
+	free(patch);
+	deja_snapshot_release(&s);
+	rmdir_all(dir);
+}
+
+/* Everything git shows of a repository's state, and the bytes of the
+ * files that hold it. */
+static char *repo_state(const char *dir)
+{
+	static const char *const files[] = {
+		".git/index", ".git/HEAD", ".git/config", ".git/packed-refs", ".git/logs/HEAD",
+		".git/logs/refs/stash", ".git/refs/stash", ".git/refs/heads/main",
+		"untracked.txt", "staged.txt", "a.txt"
+	};
+	deja_buf st = DEJA_BUF_INIT;
+	char *out;
+	size_t i, len = 0;
+
+	/* --no-optional-locks: git status must not refresh the index itself. */
+	out = run("cd '%s' && git --no-optional-locks status --porcelain=v2 --untracked-files=all "
+		  "--branch && git for-each-ref && git stash list && git reflog",
+		  dir);
+	deja_buf_puts(&st, out);
+	free(out);
+	for (i = 0; i < sizeof files / sizeof files[0]; i++) {
+		char *data = slurp(dir, files[i], &len);
+		struct stat sb;
+		deja_buf p = DEJA_BUF_INIT;
+
+		deja_buf_printf(&st, "== %s %zu\n", files[i], data ? len : 0);
+		if (data)
+			deja_buf_put(&st, data, len);
+		free(data);
+		deja_buf_printf(&p, "%s/%s", dir, files[i]);
+		if (stat(p.ptr, &sb) == 0)
+			deja_buf_printf(&st, "\nmtime %lld.%09ld\n", (long long)sb.st_mtim.tv_sec,
+					sb.st_mtim.tv_nsec);
+		deja_buf_release(&p);
+	}
+	assert_int_equal(deja_buf_status(&st), 0);
+	return deja_buf_detach(&st);
+}
+
+static void test_repository_untouched(void **state)
+{
+	deja_snapshot s = DEJA_SNAPSHOT_INIT;
+	char *dir = make_repo(), *before, *after, *patch, *refs_before, *refs_after;
+
+	(void)state;
+	/* A stash, a tag, a branch, a staged change, an unstaged one and an
+	 * untracked file: every piece of state a snapshot could disturb. */
+	write_str(dir, "a.txt", "stashed\n");
+	sh("cd '%s' && " GIT " stash -q && " GIT " tag v1 && " GIT " branch feature", dir);
+	write_str(dir, "staged.txt", "staged\n");
+	sh("cd '%s' && " GIT " add staged.txt", dir);
+	write_str(dir, "a.txt", "unstaged\n");
+	write_str(dir, "untracked.txt", "untracked\n");
+	sh("cd '%s' && " GIT " --no-optional-locks status >/dev/null", dir);
+	/* Stat data older than the index: nothing racy for git to fix later. */
+	sleep(1);
+	sh("cd '%s' && " GIT " update-index --refresh -q >/dev/null; true", dir);
+
+	before = repo_state(dir);
+	refs_before = run("cd '%s' && find .git -path .git/objects -prune -o -type f -print | sort",
+			  dir);
+	take(&s, dir, NULL);
+	patch = diff(dir, &s, 100000);
+	assert_string_equal(patch, "");
+	free(patch);
+	write_str(dir, "more.txt", "x\n");
+	patch = diff(dir, &s, 100000);
+	assert_non_null(strstr(patch, "b/more.txt"));
+	free(patch);
+	sh("rm '%s/more.txt'", dir);
+	after = repo_state(dir);
+	refs_after = run("cd '%s' && find .git -path .git/objects -prune -o -type f -print | sort",
+			 dir);
+	assert_string_equal(before, after);
+	assert_string_equal(refs_before, refs_after);
+
+	/* And the snapshot holds the working tree, not the index or HEAD. */
+	patch = run("cd '%s' && git cat-file -p %s:a.txt && git cat-file -p %s:staged.txt && "
+		    "git cat-file -p %s:untracked.txt",
+		    dir, s.tree, s.tree, s.tree);
+	assert_string_equal(patch, "unstaged\nstaged\nuntracked\n");
+	free(patch);
+	free(before);
+	free(after);
+	free(refs_before);
+	free(refs_after);
+	deja_snapshot_release(&s);
+	rmdir_all(dir);
+}
+
+/* The tree git itself writes for the working tree: `git add -A` into a
+ * copy of the index, then write-tree. */
+static char *git_worktree_tree(const char *dir)
+{
+	char *t = run("cd '%s' && cp .git/index .git/deja-test-index && "
+		      "GIT_INDEX_FILE=.git/deja-test-index git add -A && "
+		      "GIT_INDEX_FILE=.git/deja-test-index git write-tree && "
+		      "rm .git/deja-test-index",
+		      dir);
+
+	chomp(t);
+	return t;
+}
+
+static void assert_tree_as_git(const char *dir)
+{
+	deja_snapshot s = DEJA_SNAPSHOT_INIT;
+	char *want;
+
+	take(&s, dir, NULL);
+	want = git_worktree_tree(dir);
+	assert_string_equal(s.tree, want);
+	free(want);
+	deja_snapshot_release(&s);
+}
+
+static void test_tree_as_git_writes_it(void **state)
+{
+	char *dir = make_repo();
+
+	(void)state;
+	sh("cd '%s' && mkdir -p x/y z w && echo 1 >x/y/f && echo 2 >x/g && echo 3 >z/h && "
+	   "echo 4 >w/i && echo 5 >file-to-dir && ln -s a.txt link && " GIT " add . && " GIT
+	   " commit -q -m tree",
+	   dir);
+	assert_tree_as_git(dir);
+	/* Nested changes, a new directory, a removed one, an executable bit. */
+	sh("cd '%s' && echo changed >x/y/f && mkdir -p n/m && echo new >n/m/k && rm -r z && "
+	   "chmod +x x/g",
+	   dir);
+	assert_tree_as_git(dir);
+	/* A file becomes a directory, a directory becomes a file, a link
+	 * changes target, a staged change and a conflict-free rename. */
+	sh("cd '%s' && rm file-to-dir && mkdir file-to-dir && echo in >file-to-dir/f && "
+	   "rm -r w && echo now-a-file >w && ln -sf b.txt link && echo staged >>b.txt && "
+	   GIT " add b.txt && git mv a.txt moved.txt",
+	   dir);
+	assert_tree_as_git(dir);
+	/* A file becomes a symbolic link and the reverse. */
+	sh("cd '%s' && rm moved.txt && ln -s b.txt moved.txt && rm link && echo plain >link",
+	   dir);
+	assert_tree_as_git(dir);
+	/* Everything deleted. */
+	sh("cd '%s' && git ls-files -z | xargs -0 rm -rf && rm -rf n file-to-dir w", dir);
+	assert_tree_as_git(dir);
+	rmdir_all(dir);
+}
+
+/* From a clean tree, the diff is what git shows for `git add -A` (into a
+ * copy of the index) against HEAD. */
+static void test_diff_as_git_shows_it(void **state)
+{
+	deja_snapshot s = DEJA_SNAPSHOT_INIT;
+	char *dir = make_repo(), *patch, *want;
+
+	(void)state;
+	sh("cd '%s' && mkdir -p x/y w && echo 1 >x/y/f && echo 2 >x/g && echo 4 >w/i && "
+	   "echo 5 >file-to-dir && " GIT " add . && " GIT " commit -q -m tree",
+	   dir);
+	take(&s, dir, NULL);
+	sh("cd '%s' && rm file-to-dir && mkdir file-to-dir && echo in >file-to-dir/f && "
+	   "rm -r w && echo now-a-file >w && echo changed >x/y/f && chmod +x x/g && "
+	   "printf 'one\\ntwo\\nthree\\nfour\\n' >a.txt && mkdir -p n/m && echo k >n/m/k",
+	   dir);
+	patch = diff(dir, &s, 100000);
+	want = run("cd '%s' && cp .git/index .git/deja-test-index && "
+		   "GIT_INDEX_FILE=.git/deja-test-index git add -A && "
+		   "GIT_INDEX_FILE=.git/deja-test-index git diff --cached && "
+		   "rm .git/deja-test-index",
+		   dir);
+	assert_string_equal(patch, want);
+	free(patch);
+	free(want);
+	deja_snapshot_release(&s);
+	rmdir_all(dir);
+}
+
+static void test_unborn_head(void **state)
+{
+	deja_snapshot s = DEJA_SNAPSHOT_INIT;
+	deja_error e = DEJA_ERROR_INIT;
+	char *dir = tmpdir(), *patch, *head = NULL;
+
+	(void)state;
+	sh("cd '%s' && " GIT " init -q .", dir);
+	assert_int_equal(deja_snapshot_head(&head, dir, NULL, &e), 0);
+	assert_string_equal(head, "");
+	free(head);
+
+	/* Empty repository, empty working tree. */
+	take(&s, dir, NULL);
+	assert_string_equal(s.commit, "");
+	assert_string_equal(s.tree, "4b825dc642cb6eb9a060e54bf8d69288fbee4904");
+	write_str(dir, "first.txt", "first\n");
+	patch = diff(dir, &s, 100000);
+	assert_non_null(strstr(patch, "diff --git a/first.txt b/first.txt\nnew file mode"));
+	free(patch);
+	deja_snapshot_release(&s);
+
+	/* Staged but never committed. */
+	sh("cd '%s' && " GIT " add first.txt", dir);
+	take(&s, dir, NULL);
+	assert_string_equal(s.commit, "");
+	write_str(dir, "first.txt", "second\n");
+	patch = diff(dir, &s, 100000);
+	assert_non_null(strstr(patch, "-first\n+second\n"));
+	free(patch);
+	deja_snapshot_release(&s);
+
+	sh("cd '%s' && " GIT " commit -q -m c", dir);
+	assert_int_equal(deja_snapshot_head(&head, dir, NULL, &e), 0);
+	patch = run("cd '%s' && git rev-parse HEAD", dir);
+	chomp(patch);
+	assert_string_equal(head, patch);
+	free(patch);
+	free(head);
+	deja_error_release(&e);
+	rmdir_all(dir);
+}
+
+static void test_subdirectory_and_private_files(void **state)
+{
+	deja_snapshot s = DEJA_SNAPSHOT_INIT;
+	deja_buf sub = DEJA_BUF_INIT;
+	char *dir = make_repo(), *patch;
+
+	(void)state;
+	sh("mkdir -p '%s/pkg/.deja' '%s/.deja'", dir, dir);
+	deja_buf_printf(&sub, "%s/pkg", dir);
+	take(&s, sub.ptr, NULL);
+	write_str(dir, "a.txt", "changed at the top\n");
+	/* deja's own state in the workspace is not the user's work. */
+	write_str(dir, "pkg/.deja/deja.db", "store\n");
+	write_str(dir, ".deja/other", "outside the workspace's .deja\n");
+	patch = diff(sub.ptr, &s, 100000);
+	assert_non_null(strstr(patch, "diff --git a/a.txt b/a.txt\n"));
+	assert_null(strstr(patch, "deja.db"));
+	assert_non_null(strstr(patch, "b/.deja/other"));
+	free(patch);
+	deja_snapshot_release(&s);
+	deja_buf_release(&sub);
+	rmdir_all(dir);
+}
+
+static void test_submodule_left_alone(void **state)
+{
+	deja_snapshot s = DEJA_SNAPSHOT_INIT;
+	char *dir = make_repo(), *patch, *before, *after;
+
+	(void)state;
+	/* A gitlink whose checkout is another repository at another commit. */
+	sh("cd '%s' && " GIT " init -q mod && cd mod && echo m >m && " GIT " add m && " GIT
+	   " commit -q -m m && cd .. && " GIT " update-index --add --cacheinfo "
+	   "160000,$(git -C mod rev-parse HEAD),mod && " GIT " commit -q -m sub && cd mod && "
+	   "echo n >m && " GIT " commit -q -a -m n",
+	   dir);
+	before = run("cd '%s' && git ls-files -s mod", dir);
+	take(&s, dir, NULL);
+	patch = run("cd '%s' && git ls-tree %s mod", dir, s.tree);
+	/* ls-files -s: "160000 <oid> 0\tmod"; ls-tree: "160000 commit <oid>\tmod" */
+	assert_memory_equal(patch + 14, before + 7, 40);
+	free(patch);
+	write_str(dir, "b.txt", "changed\n");
+	patch = diff(dir, &s, 100000);
+	assert_non_null(strstr(patch, "a/b.txt"));
+	assert_null(strstr(patch, "mod"));
+	free(patch);
+	after = run("cd '%s' && git ls-files -s mod", dir);
+	assert_string_equal(before, after);
+	free(before);
+	free(after);
+	deja_snapshot_release(&s);
+	rmdir_all(dir);
+}
+
+static void count_patches(const char *patch, size_t *files, size_t *bytes_before_trailer)
+{
+	const char *p = patch, *trailer = strstr(patch, "[deja: ");
+
+	*files = 0;
+	while ((p = strstr(p, "diff --git ")) && (!trailer || p < trailer)) {
+		(*files)++;
+		p++;
+	}
+	*bytes_before_trailer = trailer ? (size_t)(trailer - patch) : strlen(patch);
+}
+
+static void test_max_bytes(void **state)
+{
+	deja_snapshot s = DEJA_SNAPSHOT_INIT;
+	char *dir = make_repo(), *patch, *trailer, want[128];
+	size_t files, bytes, i;
+
+	(void)state;
+	sh("cd '%s' && for i in $(seq 10 29); do printf 'line %%s\\n' $i >f$i.txt; done && " GIT
+	   " add . && " GIT " commit -q -m many",
+	   dir);
+	take(&s, dir, NULL);
+	sh("cd '%s' && for i in $(seq 10 29); do printf 'changed %%s\\n' $i >f$i.txt; done", dir);
+
+	patch = diff(dir, &s, 100000);
+	count_patches(patch, &files, &bytes);
+	assert_int_equal(files, 20);
+	assert_null(strstr(patch, "[deja:"));
+	free(patch);
+
+	patch = diff(dir, &s, 500);
+	count_patches(patch, &files, &bytes);
+	assert_true(files >= 1 && files < 20);
+	assert_true(bytes <= 500);
+	trailer = strstr(patch, "[deja: ");
+	assert_non_null(trailer);
+	snprintf(want, sizeof want, "[deja: %zu more files changed: f", 20 - files);
+	assert_memory_equal(trailer, want, strlen(want));
+	assert_string_equal(trailer + strlen(trailer) - 6, ".txt]\n");
+	free(patch);
+
+	/* Nothing fits: only the list. */
+	patch = diff(dir, &s, 10);
+	assert_string_equal(patch, "[deja: 20 more files changed: f10.txt, f11.txt, f12.txt, f13.txt, "
+				   "f14.txt, f15.txt, f16.txt, f17.txt, f18.txt, f19.txt, f20.txt, "
+				   "f21.txt, f22.txt, f23.txt, f24.txt, f25.txt, f26.txt, f27.txt, "
+				   "f28.txt, f29.txt]\n");
+	free(patch);
+	deja_snapshot_release(&s);
+
+	/* Long names: the list stops at about 512 bytes. */
+	sh("cd '%s' && for i in $(seq 100 160); do echo x >a-rather-long-file-name-$i.txt; done",
+	   dir);
+	take(&s, dir, NULL);
+	sh("cd '%s' && for i in $(seq 100 160); do echo y >a-rather-long-file-name-$i.txt; done",
+	   dir);
+	patch = diff(dir, &s, 0);
+	assert_true(strlen(patch) < 600);
+	assert_memory_equal(patch, "[deja: 61 more files changed: a-rather-long-file-name-100.txt, ",
+			    strlen("[deja: 61 more files changed: a-rather-long-file-name-100.txt, "));
+	assert_string_equal(patch + strlen(patch) - 7, ", ...]\n");
+	(void)i;
+	free(patch);
+	deja_snapshot_release(&s);
+	rmdir_all(dir);
+}
+
+/* ---- workspaces without git ------------------------------------------------- */
+
+static void test_files_workspace(void **state)
+{
+	deja_snapshot s = DEJA_SNAPSHOT_INIT;
+	deja_strlist files = DEJA_STRLIST_INIT;
+	deja_buf repo = DEJA_BUF_INIT;
+	char *dir = tmpdir(), *patch;
+	struct stat st;
+
+	(void)state;
+	write_str(dir, "a.txt", "alpha\nbeta\n");
+	write_str(dir, "other.txt", "not listed\n");
+	assert_int_equal(deja_strlist_add(&files, "a.txt", 5), 0);
+	assert_int_equal(deja_strlist_add(&files, "./sub//b.txt", 12), 0);
+	assert_int_equal(deja_strlist_add(&files, "a.txt", 5), 0);
+	take(&s, dir, &files);
+	assert_int_equal(s.kind, DEJA_SNAPSHOT_FILES);
+	assert_string_equal(s.commit, "");
+	deja_buf_printf(&repo, "%s/.deja/snapshots.git", dir);
+	assert_int_equal(stat(repo.ptr, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(st.st_mode & 0777, 0700);
+
+	patch = diff(dir, &s, 100000);
+	assert_string_equal(patch, "");
+	free(patch);
+
+	write_str(dir, "a.txt", "alpha\nBETA\n");
+	write_str(dir, "other.txt", "changed, but not listed\n");
+	sh("mkdir '%s/sub'", dir);
+	write_str(dir, "sub/b.txt", "born\n");
+	patch = diff(dir, &s, 100000);
+	assert_non_null(strstr(patch, "diff --git a/a.txt b/a.txt\n"));
+	assert_non_null(strstr(patch, "-beta\n+BETA\n"));
+	assert_non_null(strstr(patch, "diff --git a/sub/b.txt b/sub/b.txt\nnew file mode 100644\n"));
+	assert_non_null(strstr(patch, "+born\n"));
+	assert_null(strstr(patch, "other.txt"));
+	free(patch);
+
+	/* Gone now: deleted. */
+	sh("rm '%s/a.txt'", dir);
+	patch = diff(dir, &s, 100000);
+	assert_non_null(strstr(patch, "diff --git a/a.txt b/a.txt\ndeleted file mode 100644\n"));
+	free(patch);
+	deja_snapshot_release(&s);
+	deja_strlist_release(&files);
+	deja_buf_release(&repo);
+	rmdir_all(dir);
+}
+
+static void test_files_refused(void **state)
+{
+	static const char *const bad[] = { "../escape", "/etc/passwd", "a/../../b", ".git/config",
+					   "" };
+	deja_snapshot s = DEJA_SNAPSHOT_INIT;
+	char *dir = tmpdir();
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		deja_strlist files = DEJA_STRLIST_INIT;
+		deja_error e = DEJA_ERROR_INIT;
+
+		assert_int_equal(deja_strlist_add(&files, bad[i], strlen(bad[i])), 0);
+		assert_int_equal(deja_snapshot_take(&s, dir, &files, NULL, &e), DEJA_EINVAL);
+		assert_non_null(strstr(deja_error_message(&e), "refusing path"));
+		assert_null(s.tree);
+		deja_error_release(&e);
+		deja_strlist_release(&files);
+	}
+	rmdir_all(dir);
+}
+
+/* ---- the helper process ------------------------------------------------------- */
+
+static void test_helper_missing(void **state)
+{
+	deja_snapshot_opts o = { "/nonexistent/deja-git", 0, NULL };
+	deja_snapshot s = DEJA_SNAPSHOT_INIT;
+	deja_error e = DEJA_ERROR_INIT;
+	char *dir = tmpdir(), *commit = NULL;
+
+	(void)state;
+	assert_int_equal(deja_snapshot_take(&s, dir, NULL, &o, &e), DEJA_ENOTFOUND);
+	deja_error_release(&e);
+	assert_int_equal(deja_snapshot_head(&commit, dir, &o, &e), DEJA_ENOTFOUND);
+	assert_null(commit);
+	deja_error_release(&e);
+	/* Not executable. */
+	write_str(dir, "deja-git", "#!/bin/sh\necho git\n");
+	o.helper = NULL;
+	{
+		deja_buf p = DEJA_BUF_INIT;
+
+		deja_buf_printf(&p, "%s/deja-git", dir);
+		o.helper = p.ptr;
+		assert_int_equal(deja_snapshot_take(&s, dir, NULL, &o, &e), DEJA_ENOTFOUND);
+		deja_error_release(&e);
+		deja_buf_release(&p);
+	}
+	assert_int_equal(deja_snapshot_take(&s, "relative", NULL, NULL, &e), DEJA_EINVAL);
+	deja_error_release(&e);
+	rmdir_all(dir);
+}
+
+/* A fake helper: a shell script named deja-git in dir. */
+static void fake_helper(const char *dir, const char *body, deja_buf *path)
+{
+	deja_buf_clear(path);
+	deja_buf_printf(path, "%s/deja-git", dir);
+	write_str(dir, "deja-git", body);
+	assert_int_equal(chmod(path->ptr, 0755), 0);
+}
+
+static void test_helper_timeout(void **state)
+{
+	deja_snapshot_opts o = { NULL, 300, NULL };
+	deja_snapshot s = DEJA_SNAPSHOT_INIT;
+	deja_error e = DEJA_ERROR_INIT;
+	deja_buf path = DEJA_BUF_INIT;
+	char *dir = tmpdir();
+	struct timespec t0, t1;
+	long ms;
+
+	(void)state;
+	fake_helper(dir, "#!/bin/sh\necho started >&2\nexec sleep 30\n", &path);
+	assert_int_equal(setenv("DEJA_GIT_HELPER", path.ptr, 1), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(deja_snapshot_take(&s, dir, NULL, &o, &e), DEJA_EIO);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	assert_int_equal(setenv("DEJA_GIT_HELPER", helper_path, 1), 0);
+	assert_string_equal(deja_error_message(&e), "snapshot helper timed out after 300 ms");
+	ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+	assert_true(ms >= 290 && ms < 5000);
+	/* Reaped: no child of ours is left, not even a zombie. */
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	assert_int_equal(errno, ECHILD);
+	assert_null(s.tree);
+	deja_error_release(&e);
+	deja_buf_release(&path);
+	rmdir_all(dir);
+}
+
+static void test_helper_bad_output(void **state)
+{
+	static const struct {
+		const char *script;
+		int rc;
+		const char *msg;
+	} cases[] = {
+		{ "echo 'deja-git: boom' >&2; exit 1", DEJA_EIO, "deja-git: boom" },
+		{ "exit 3", DEJA_EIO, "snapshot helper exited with status 3" },
+		{ "echo 'deja-git: bad' >&2; exit 2", DEJA_EINVAL, "deja-git: bad" },
+		{ "kill -9 $$", DEJA_EIO, "snapshot helper killed by signal 9" },
+		{ "echo git 123 -", DEJA_EIO, NULL },
+		{ "echo 'git 4b825dc642cb6eb9a060e54bf8d69288fbee4904 -'; echo more", DEJA_EIO, NULL },
+		{ "echo 'svn 4b825dc642cb6eb9a060e54bf8d69288fbee4904 -'", DEJA_EIO, NULL },
+		{ "echo 'files 4b825dc642cb6eb9a060e54bf8d69288fbee4904 "
+		  "4b825dc642cb6eb9a060e54bf8d69288fbee4904'", DEJA_EIO, NULL },
+		{ "printf 'git 4B825DC642CB6EB9A060E54BF8D69288FBEE4904 -\\n'", DEJA_EIO, NULL },
+		{ "printf 'git 4b825dc642cb6eb9a060e54bf8d69288fbee4904 -'", DEJA_EIO, NULL },
+		{ "head -c 100000 /dev/zero", DEJA_EIO, NULL },
+		{ "echo 'git 4b825dc642cb6eb9a060e54bf8d69288fbee4904 -'", 0, NULL },
+	};
+	deja_buf path = DEJA_BUF_INIT, body = DEJA_BUF_INIT;
+	char *dir = tmpdir();
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		deja_snapshot s = DEJA_SNAPSHOT_INIT;
+		deja_error e = DEJA_ERROR_INIT;
+		deja_snapshot_opts o = { NULL, 5000, NULL };
+
+		deja_buf_clear(&body);
+		deja_buf_printf(&body, "#!/bin/sh\n%s\n", cases[i].script);
+		fake_helper(dir, body.ptr, &path);
+		o.helper = path.ptr;
+		if (deja_snapshot_take(&s, dir, NULL, &o, &e) != cases[i].rc)
+			fail_msg("case %zu (%s): %s", i, cases[i].script, deja_error_message(&e));
+		if (cases[i].msg)
+			assert_string_equal(deja_error_message(&e), cases[i].msg);
+		if (cases[i].rc == 0)
+			assert_string_equal(s.commit, "");
+		deja_snapshot_release(&s);
+		deja_error_release(&e);
+	}
+	deja_buf_release(&path);
+	deja_buf_release(&body);
+	rmdir_all(dir);
+}
+
+static void test_kind_names(void **state)
+{
+	deja_snapshot_kind k = DEJA_SNAPSHOT_GIT;
+
+	(void)state;
+	assert_string_equal(deja_snapshot_kind_name(DEJA_SNAPSHOT_GIT), "git");
+	assert_string_equal(deja_snapshot_kind_name(DEJA_SNAPSHOT_FILES), "files");
+	assert_int_equal(deja_snapshot_kind_parse(&k, "files"), 0);
+	assert_int_equal(k, DEJA_SNAPSHOT_FILES);
+	assert_int_equal(deja_snapshot_kind_parse(&k, "git"), 0);
+	assert_int_equal(k, DEJA_SNAPSHOT_GIT);
+	assert_int_equal(deja_snapshot_kind_parse(&k, "svn"), DEJA_EINVAL);
+	assert_int_equal(deja_snapshot_kind_parse(&k, NULL), DEJA_EINVAL);
+	deja_snapshot_release(NULL);
+}
+
+/* build/tests/test_snapshot -> build/deja-git */
+static void find_helper(const char *argv0)
+{
+	char *self = realpath(argv0, NULL);
+	char *slash;
+
+	if (!self) {
+		fprintf(stderr, "test_snapshot: cannot resolve %s\n", argv0);
+		exit(1);
+	}
+	slash = strrchr(self, '/');
+	*slash = '\0';
+	snprintf(helper_path, sizeof helper_path, "%s/../deja-git", self);
+	free(self);
+	if (access(helper_path, X_OK) != 0) {
+		fprintf(stderr, "test_snapshot: no helper at %s (make builds it)\n", helper_path);
+		exit(1);
+	}
+	setenv("DEJA_GIT_HELPER", helper_path, 1);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_edit_tracked),
+		cmocka_unit_test(test_new_untracked_file),
+		cmocka_unit_test(test_excluded_paths),
+		cmocka_unit_test(test_deleted_ignored_binary),
+		cmocka_unit_test(test_repository_untouched),
+		cmocka_unit_test(test_tree_as_git_writes_it),
+		cmocka_unit_test(test_diff_as_git_shows_it),
+		cmocka_unit_test(test_unborn_head),
+		cmocka_unit_test(test_subdirectory_and_private_files),
+		cmocka_unit_test(test_submodule_left_alone),
+		cmocka_unit_test(test_max_bytes),
+		cmocka_unit_test(test_files_workspace),
+		cmocka_unit_test(test_files_refused),
+		cmocka_unit_test(test_helper_missing),
+		cmocka_unit_test(test_helper_timeout),
+		cmocka_unit_test(test_helper_bad_output),
+		cmocka_unit_test(test_kind_names),
+	};
+
+	(void)argc;
+	find_helper(argv[0]);
+	/* The repositories here are the tests', whatever the caller's
+	 * environment points git at. */
+	unsetenv("GIT_DIR");
+	unsetenv("GIT_WORK_TREE");
+	unsetenv("GIT_INDEX_FILE");
+	unsetenv("GIT_OBJECT_DIRECTORY");
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
