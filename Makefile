@@ -1,6 +1,6 @@
 # deja - build with `make`; `make check` runs the whole suite (see README).
 #
-#   make                      release build in build/ (deja and deja-git)
+#   make                      release build in build/ (deja, deja-git, deja-embed)
 #   make SAN=1 BUILD=build-asan   ASan + UBSan build
 #   make unit                 build the unit tests
 #   make check                everything .ci/run runs
@@ -8,7 +8,7 @@
 CC      ?= cc
 BUILD   ?= build
 PREFIX  ?= /usr/local
-PKGS     = sqlite3 jansson
+PKGS     = sqlite3 jansson libpcre2-8
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
@@ -18,16 +18,16 @@ WARN     = -Wall -Wextra -Werror -Wmissing-prototypes -Wstrict-prototypes \
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -Isrc -include src/banned.h \
              $(PKG_CFLAGS) $(CFLAGS)
-LDLIBS_ALL = $(PKG_LIBS)
+LDLIBS_ALL = $(PKG_LIBS) -lm
 
-# The deja binary links SQLite and jansson statically (Debian's -dev packages
+# The deja binary links SQLite, jansson and PCRE2 statically (Debian's -dev packages
 # ship the archives): the hook runs after every shell command an agent
 # executes, and resolving shared libraries at each start would cost more
 # process time than its work.  Sanitizer builds keep them shared.
 ifeq ($(SAN),1)
 DEJA_LIBS = $(LDLIBS_ALL)
 else
-DEJA_LIBS = -Wl,-Bstatic -lsqlite3 -ljansson -Wl,-Bdynamic -lm -ldl -pthread
+DEJA_LIBS = -Wl,-Bstatic -lsqlite3 -ljansson -lpcre2-8 -Wl,-Bdynamic -lm -ldl -pthread
 endif
 
 ifeq ($(SAN),1)
@@ -41,6 +41,11 @@ endif
 # and the TLS/SSH libraries it loads at every start.
 GIT2_CFLAGS := $(shell pkg-config --cflags libgit2)
 GIT2_LIBS   := $(shell pkg-config --libs libgit2)
+
+# libcurl likewise is for the embedding helper only (helper/deja-embed.c,
+# see include/deja/embed_remote.h): never in DEJA_LIBS nor libdeja.a.
+CURL_CFLAGS := $(shell pkg-config --cflags libcurl jansson)
+CURL_LIBS   := $(shell pkg-config --libs libcurl jansson)
 
 # Tests also check signature patterns with PCRE2, the engine that will
 # match them.
@@ -56,7 +61,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
 
-all: $(BUILD)/deja $(BUILD)/deja-git
+all: $(BUILD)/deja $(BUILD)/deja-git $(BUILD)/deja-embed
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -76,8 +81,17 @@ $(BUILD)/helper/deja-git.o: helper/deja-git.c
 $(BUILD)/deja-git: $(BUILD)/helper/deja-git.o
 	$(CC) $(LDFLAGS) -o $@ $< $(GIT2_LIBS)
 
-# test_snapshot runs the helper it finds next to the test directory.
+$(BUILD)/helper/deja-embed.o: helper/deja-embed.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CURL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/deja-embed: $(BUILD)/helper/deja-embed.o
+	$(CC) $(LDFLAGS) -o $@ $< $(CURL_LIBS) -lm
+
+# test_snapshot runs the helper it finds next to the test directory, and
+# test_embed_remote likewise.
 $(BUILD)/tests/test_snapshot: $(BUILD)/deja-git
+$(BUILD)/tests/test_embed_remote: $(BUILD)/deja-embed
 
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libdeja.a
 	@mkdir -p $(dir $@)
@@ -102,10 +116,11 @@ fuzz-libfuzzer: $(BUILD)/libdeja.a
 check:
 	./scripts/test.sh
 
-install: $(BUILD)/deja $(BUILD)/deja-git
+install: $(BUILD)/deja $(BUILD)/deja-git $(BUILD)/deja-embed
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/deja $(DESTDIR)$(PREFIX)/bin/deja
 	install -m 755 $(BUILD)/deja-git $(DESTDIR)$(PREFIX)/bin/deja-git
+	install -m 755 $(BUILD)/deja-embed $(DESTDIR)$(PREFIX)/bin/deja-embed
 	install -m 644 docs/deja.1 $(DESTDIR)$(PREFIX)/share/man/man1/deja.1
 
 clean:
@@ -115,4 +130,4 @@ clean:
 .SECONDARY:
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d) \
-	$(BUILD)/helper/deja-git.d
+	$(BUILD)/helper/deja-git.d $(BUILD)/helper/deja-embed.d

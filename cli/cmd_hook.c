@@ -41,7 +41,7 @@ static const cli_option hook_options[] = {
 
 const cli_spec cmd_hook_spec = {
 	"deja hook AGENT < EVENT.json",
-	"The agent hook: record failed checks from a post-tool event and answer in the agent's format.",
+	"The agent hook: learn from each check an agent runs and answer with past fixes, in its format.",
 	"AGENT is claude-code, codex, gemini, copilot, cursor, cline or generic (see\n"
 	"docs/hooks.md for what each sends and receives).  'deja init AGENT' installs the\n"
 	"hook.  A failed verification command is recorded as 'deja run' would and the\n"

@@ -38,8 +38,8 @@ const cli_spec cmd_pending_spec = {
 	"Each error of a failed check is pending until the same check passes or fails\n"
 	"without it (fixed: 'deja resolutions' has the diff) or has failed [learn]\n"
 	"max_retries times (3) with no fix (permanent: 'deja warnings').  Pending errors\n"
-	"nobody touched for [learn] prune_hours (168) are dropped at the next recording,\n"
-	"or now with --prune.",
+	"nobody touched for [learn] prune_hours (168) are dropped whenever deja learns\n"
+	"from a run of a check, or now with --prune.",
 	pending_options, 0
 };
 

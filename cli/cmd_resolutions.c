@@ -203,6 +203,10 @@ int cmd_resolutions(int argc, char **argv)
 		cli_error("--limit must be between 0 and 1000000");
 		return 2;
 	}
+	if (signature && (strlen(signature) != 64 || strspn(signature, "0123456789abcdef") != 64)) {
+		cli_error("--signature wants a signature id: 64 hex digits ('deja pending --json' shows them)");
+		return 2;
+	}
 	if (first < argc && (strcmp(argv[first], "show") || first + 2 != argc)) {
 		cli_error(strcmp(argv[first], "show") ? "unknown argument '%s'; see 'deja help resolutions'"
 						      : "usage: deja resolutions show ID",

@@ -117,7 +117,8 @@ int cmd_status(int argc, char **argv)
 	       (long long)ls.fixed, (long long)ls.permanent);
 	printf("resolutions  %lld", (long long)ls.resolutions);
 	if (ls.applications)
-		printf(" (applied %lld times, %.0f%% successful)", (long long)ls.applications,
+		printf(" (applied %lld time%s, %.0f%% successful)", (long long)ls.applications,
+		       ls.applications == 1 ? "" : "s",
 		       100.0 * (double)ls.successes / (double)ls.applications);
 	putchar('\n');
 	print_errors(store, DEJA_STATE_PENDING, "pending ('deja pending')");

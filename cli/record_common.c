@@ -83,7 +83,9 @@ void cli_learn_init(cli_learn *out, const cli_workspace *ws, const deja_detectio
 	out->exclude[0] = ".lessons/";
 	out->exclude[1] = agents && *agents ? agents : "AGENTS.md";
 	out->snapshot.exclude = out->exclude;
-	out->snapshot.timeout_ms = (int)cli_config_long(ws, "learn", "snapshot_timeout_ms", 10000);
+	/* well within the hook's own deadline (5 s): a snapshot that slow is
+	 * given up, the states are learnt without it */
+	out->snapshot.timeout_ms = (int)cli_config_long(ws, "learn", "snapshot_timeout_ms", 3000);
 	deja_config_get_bool(&snapshots, ws->config, "learn", "snapshots", 1, NULL);
 	out->opts.workspace = ws->root;
 	out->opts.check.tool = det->tool;

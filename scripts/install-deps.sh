@@ -10,7 +10,7 @@ set -eu
 cd "$(dirname "$0")/.."
 
 build_pkgs="build-essential pkg-config libsqlite3-dev libjansson-dev libcmocka-dev libpcre2-dev libgit2-dev
-	git ca-certificates"
+	libcurl4-openssl-dev git ca-certificates"
 test_pkgs="python3 hyperfine shellcheck clang procps util-linux time jq sqlite3 prometheus"
 min_node_major=18
 

@@ -12,6 +12,7 @@
 #include "deja/learn.h"
 #include "deja/buf.h"
 #include "deja/lesson.h"
+#include "deja/match.h"
 #include "deja/patchdesc.h"
 #include "deja/redact.h"
 
@@ -706,76 +707,80 @@ static int fix_absent(learn_run *r, int64_t check_id, int64_t runs)
 	return sq;
 }
 
-static int add_suggestion(deja_learn_result *res, sqlite3_stmt *st, int64_t pending_id)
-{
-	deja_suggestion *p = realloc(res->suggestions, (res->nsuggestions + 1) * sizeof(*p));
-	deja_suggestion *g;
-
-	if (!p)
-		return SQLITE_NOMEM;
-	res->suggestions = p;
-	g = &p[res->nsuggestions];
-	memset(g, 0, sizeof(*g));
-	g->resolution_id = sqlite3_column_int64(st, 0);
-	g->pending_id = pending_id;
-	g->success_rate = sqlite3_column_double(st, 3);
-	g->application_count = sqlite3_column_int64(st, 4);
-	g->confidence = g->success_rate;
-	g->signature_id = deja_sql_column_dup(st, 1);
-	g->description = deja_sql_column_dup(st, 2);
-	res->nsuggestions++;
-	return g->signature_id && g->description ? SQLITE_OK : SQLITE_NOMEM;
-}
-
 /*
- * What fixed this run's errors before: the resolutions of the same
- * signatures, best first, kept with the pending error they were made for
- * so that its fate settles them.
+ * What fixed errors like this run's before (match.h): the best
+ * resolutions, kept with the pending error they were made for so that its
+ * fate settles them.  The run's own errors come first; each resolution is
+ * offered once.
  */
 static int suggest(learn_run *r, int64_t check_id)
 {
-	sqlite3_stmt *st = NULL, *ins = NULL;
+	sqlite3_stmt *pend = NULL, *ins = NULL;
+	deja_match_opts mo;
 	int sq;
 
-	sq = prepare(r, &st,
-		     "SELECT rs.id, rs.signature_id, rs.description,"
-		     "  CAST(rs.success_count AS REAL) / max(rs.application_count, 1),"
-		     "  rs.application_count, p.id FROM pending_errors p"
-		     " JOIN resolutions rs ON rs.signature_id = p.signature_id"
-		     " WHERE p.check_id = ?1 AND p.signature_id = ?2 AND p.state = 'pending'"
-		     "  AND rs.success_count > 0"
-		     " ORDER BY 4 DESC, rs.last_success_at DESC, rs.id DESC LIMIT ?3");
-	if (sq != SQLITE_OK)
-		return sq;
-	if ((sq = prepare(r, &ins, "INSERT INTO suggestions (pending_id, resolution_id,"
+	memset(&mo, 0, sizeof(mo));
+	mo.workspace = r->o->workspace;
+	mo.half_life_days = r->o->half_life_days;
+	if ((sq = prepare(r, &pend, "SELECT id FROM pending_errors WHERE check_id = ?1"
+				    " AND signature_id = ?2 AND state = 'pending'")) != SQLITE_OK ||
+	    (sq = prepare(r, &ins, "INSERT INTO suggestions (pending_id, resolution_id,"
 				   " confidence, made_at) VALUES (?1, ?2, ?3, ?4)"
 				   " ON CONFLICT (pending_id, resolution_id) DO NOTHING")) != SQLITE_OK)
 		goto out;
 	for (size_t i = 0; i < r->nerrs && sq == SQLITE_OK; i++) {
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, check_id);
-		deja_sql_bind_text(st, 2, r->errs[i].sig->id);
-		sqlite3_bind_int(st, 3, DEJA_LEARN_SUGGEST_MAX);
-		while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
-			int64_t pending_id = sqlite3_column_int64(st, 5);
+		deja_suggestion *g = NULL;
+		size_t n = 0;
+		int64_t pending_id;
 
-			if (r->res->nsuggestions >= DEJA_LEARN_SUGGEST_MAX)
+		if (r->res->nsuggestions >= DEJA_LEARN_SUGGEST_MAX)
+			break;
+		sqlite3_reset(pend);
+		sqlite3_bind_int64(pend, 1, check_id);
+		deja_sql_bind_text(pend, 2, r->errs[i].sig->id);
+		if ((sq = sqlite3_step(pend)) != SQLITE_ROW) {
+			sq = sq == SQLITE_DONE ? SQLITE_OK : sq; /* permanent: no suggestion */
+			continue;
+		}
+		pending_id = sqlite3_column_int64(pend, 0);
+		sq = SQLITE_OK;
+		/* a matching failure is no reason to lose the run's states */
+		if (deja_match_suggest(r->s, &mo, r->errs[i].sig, DEJA_LEARN_SUGGEST_MAX, &g, &n,
+				       NULL) < 0) {
+			n = 0;
+		}
+		for (size_t j = 0; j < n && sq == SQLITE_OK; j++) {
+			deja_suggestion *p;
+			size_t k;
+
+			for (k = 0; k < r->res->nsuggestions; k++)
+				if (r->res->suggestions[k].resolution_id == g[j].resolution_id)
+					break;
+			if (k < r->res->nsuggestions ||
+			    r->res->nsuggestions >= DEJA_LEARN_SUGGEST_MAX)
 				continue;
-			if ((sq = add_suggestion(r->res, st, pending_id)) != SQLITE_OK)
+			if (!(p = realloc(r->res->suggestions,
+					  (r->res->nsuggestions + 1) * sizeof(*p)))) {
+				sq = SQLITE_NOMEM;
 				break;
+			}
+			r->res->suggestions = p;
+			p[r->res->nsuggestions] = g[j];
+			p[r->res->nsuggestions].pending_id = pending_id;
+			memset(&g[j], 0, sizeof(g[j])); /* moved */
+			r->res->nsuggestions++;
 			sqlite3_reset(ins);
 			sqlite3_bind_int64(ins, 1, pending_id);
-			sqlite3_bind_int64(ins, 2, sqlite3_column_int64(st, 0));
-			sqlite3_bind_double(ins, 3, sqlite3_column_double(st, 3));
+			sqlite3_bind_int64(ins, 2, p[r->res->nsuggestions - 1].resolution_id);
+			sqlite3_bind_double(ins, 3, p[r->res->nsuggestions - 1].confidence);
 			deja_sql_bind_text(ins, 4, r->now);
-			if ((sq = sqlite3_step(ins)) != SQLITE_DONE)
-				break;
+			if ((sq = sqlite3_step(ins)) == SQLITE_DONE)
+				sq = SQLITE_OK;
 		}
-		if (sq == SQLITE_DONE)
-			sq = SQLITE_OK;
+		deja_suggestions_free(g, n);
 	}
 out:
-	sqlite3_finalize(st);
+	sqlite3_finalize(pend);
 	sqlite3_finalize(ins);
 	return sq;
 }

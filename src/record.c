@@ -2,6 +2,7 @@
 #include "deja/buf.h"
 #include "deja/fsutil.h"
 #include "deja/lessonmd.h"
+#include "deja/match.h"
 #include "deja/metrics.h"
 #include "deja/redact.h"
 #include "deja/signature.h"
@@ -263,8 +264,8 @@ static int learn_errors(deja_learn_error **out, deja_strlist **files, const deja
 /* Learn from the failed run in the lesson's store session.  A failure here
  * leaves the lesson stored: it is reported in res->learn_error. */
 static void learn_failure(deja_store *store, const deja_record_opts *opts, const deja_lesson *l,
-			  const deja_signature *sigs, size_t nsigs, const deja_diags *red,
-			  deja_record_result *res)
+			  const char *session, const deja_signature *sigs, size_t nsigs,
+			  const deja_diags *red, deja_record_result *res)
 {
 	deja_learn_opts lo = *opts->learn;
 	deja_learn_error *errs = NULL;
@@ -272,14 +273,14 @@ static void learn_failure(deja_store *store, const deja_record_opts *opts, const
 	deja_error err = DEJA_ERROR_INIT;
 
 	lo.command = l->command;   /* the redacted one */
-	lo.session = l->intent_id;
+	lo.session = session;
 	if (!lo.redactor)
 		lo.redactor = opts->redactor;
 	if (learn_errors(&errs, &files, sigs, nsigs, red) < 0)
 		deja_error_set(&err, DEJA_ENOMEM, "out of memory");
 	else
 		deja_learn_failure(store, &lo, errs, nsigs, &res->learnt, &err);
-	if (err.code)
+	if (err.code && !res->learn_error)
 		res->learn_error = strdup(deja_error_message(&err));
 	for (size_t i = 0; files && i < nsigs; i++)
 		deja_strlist_release(&files[i]);
@@ -359,7 +360,7 @@ int deja_record_lesson(deja_lesson *l, const deja_diags *diags, uint64_t output_
 	deja_metrics *own = NULL, *taken = NULL;
 	size_t nrecent = 0, nsigs = 0;
 	deja_lesson_filter filter = { NULL, NULL, NULL, opts->agents_max > 0 ? opts->agents_max : 20 };
-	char *dir = NULL;
+	char *dir = NULL, *session = NULL;
 	const char *agents = opts->agents_file && *opts->agents_file ? opts->agents_file : "AGENTS.md";
 	deja_run_info run = { opts->cwd_rel ? opts->cwd_rel : "", opts->intent_id, output_bytes,
 			      NULL, NULL, 0, opts->metrics };
@@ -389,8 +390,13 @@ int deja_record_lesson(deja_lesson *l, const deja_diags *diags, uint64_t output_
 		run.nsigs = nsigs;
 	}
 	/* the caller's intent may be the lesson's own field, just replaced by
-	 * its redacted copy: take that one */
+	 * its redacted copy: take that one.  The store gives an existing
+	 * lesson its first intent back: this run's session is kept aside. */
 	run.intent_id = l->intent_id;
+	if (!(session = strdup(l->intent_id ? l->intent_id : ""))) {
+		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		goto out;
+	}
 	if ((rc = deja_record_dir(&dir, opts->workspace, err)) < 0)
 		goto out;
 	deja_buf_printf(&path, "%s/deja.db", dir);
@@ -416,8 +422,16 @@ int deja_record_lesson(deja_lesson *l, const deja_diags *diags, uint64_t output_
 		deja_metrics_spool_put(taken, dir);
 		goto out;
 	}
-	if (opts->learn && res)
-		learn_failure(store, opts, l, sigs, nsigs, &red, res);
+	/* the new signatures are embedded now, with the built-in embedder
+	 * (no network, microseconds): the next failure can match them */
+	if (opts->learn && res) {
+		deja_error ie = DEJA_ERROR_INIT;
+
+		if (deja_match_index(store, opts->workspace, NULL, &ie) < 0)
+			res->learn_error = strdup(deja_error_message(&ie));
+		deja_error_release(&ie);
+		learn_failure(store, opts, l, session ? session : "", sigs, nsigs, &red, res);
+	}
 	/* The store is the truth; the Markdown views are rebuilt from it, so
 	 * a failure below loses no data and the next recording repairs them. */
 	if ((rc = deja_lesson_md_write(lessons_dir.ptr, l, err)) < 0)
@@ -443,6 +457,7 @@ out:
 	deja_buf_release(&path);
 	deja_buf_release(&lock);
 	deja_buf_release(&lessons_dir);
+	free(session);
 	free(dir);
 	return rc;
 }

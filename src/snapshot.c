@@ -2,50 +2,28 @@
  * snapshot.c - snapshots through the deja-git helper (include/deja/snapshot.h;
  * the helper's protocol is described at the top of helper/deja-git.c).
  *
- * The helper runs with posix_spawn, no shell: stdin from /dev/null, stdout
- * and stderr on pipes read with poll() until both close or the timeout
- * passes; then it is killed and always reaped.  Its output is parsed
- * strictly: a helper from another version of deja must fail loudly, not
- * hand back a half-understood snapshot.
+ * The helper runs through deja_child_run() (include/deja/child.h): no
+ * shell, stdin from /dev/null, killed past the timeout and always reaped.
+ * Its output is parsed strictly: a helper from another version of deja
+ * must fail loudly, not hand back a half-understood snapshot.
  */
 #include "deja/snapshot.h"
 #include "deja/buf.h"
+#include "deja/child.h"
 #include "deja/common.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
-
-extern char **environ;
 
 #define DEFAULT_TIMEOUT_MS 10000
 #define OID_HEX 40
 
-/* What snapshot and head print is one short line; stderr is only kept for
- * the error message. */
+/* What snapshot and head print is one short line. */
 #define SMALL_OUTPUT_MAX 4096
-#define STDERR_MAX 4096
 /* Room for the diff's last line ("[deja: N more files changed: ...]", whose
  * list of names the helper bounds to about 512 bytes). */
 #define DIFF_TRAILER_MAX 1024
-
-/* Signals whose disposition a caller may have changed (SIGPIPE ignored,
- * SIGINT/SIGTERM handled by deja's runner) and which the helper must see
- * with their defaults: an ignored SIGPIPE survives exec. */
-static const int default_signals[] = {
-	SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGALRM, SIGUSR1, SIGUSR2,
-	SIGTSTP, SIGTTIN, SIGTTOU, SIGXFSZ
-};
 
 static int is_oid_hex(const char *s, size_t len)
 {
@@ -61,207 +39,7 @@ static int is_oid_hex(const char *s, size_t len)
 
 char *deja_snapshot_helper(void)
 {
-	const char *env = getenv("DEJA_GIT_HELPER");
-	deja_buf b = DEJA_BUF_INIT;
-	size_t cap = 256;
-	char *exe = NULL, *slash;
-
-	if (env && *env)
-		return strdup(env);
-	/* readlink does not say how long the target is: grow until it fits. */
-	for (;;) {
-		char *p = realloc(exe, cap);
-		ssize_t n;
-
-		if (!p)
-			goto fail;
-		exe = p;
-		n = readlink("/proc/self/exe", exe, cap);
-		if (n < 0)
-			goto fail;
-		if ((size_t)n < cap) {
-			exe[n] = '\0';
-			break;
-		}
-		if (cap > (1u << 16))
-			goto fail;
-		cap *= 2;
-	}
-	slash = strrchr(exe, '/');
-	if (!slash)
-		goto fail;
-	deja_buf_put(&b, exe, (size_t)(slash - exe));
-	deja_buf_puts(&b, "/deja-git");
-	free(exe);
-	if (deja_buf_status(&b) < 0) {
-		deja_buf_release(&b);
-		return NULL;
-	}
-	return deja_buf_detach(&b);
-fail:
-	free(exe);
-	return NULL;
-}
-
-/* ---- running the helper ------------------------------------------------ */
-
-/* Keep pipe ends off fds 0-2: when the caller runs with a standard stream
- * closed, a pipe can land there and the child's dup2s would clobber it. */
-static int lift_fd(int fd)
-{
-	int nfd;
-
-	if (fd > 2)
-		return fd;
-	nfd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-	close(fd);
-	return nfd;
-}
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static int make_pipe(int fds[2])
-{
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return -1;
-	fds[0] = lift_fd(fds[0]);
-	fds[1] = lift_fd(fds[1]);
-	if (fds[0] < 0 || fds[1] < 0)
-		return -1;
-	return fcntl(fds[0], F_SETFL, O_NONBLOCK);
-}
-
-/* Read what is there into b; past its limit the bytes are dropped and
- * *overflow set, so the child is never blocked on a full pipe.  1 at EOF. */
-static int drain(int fd, deja_buf *b, int *overflow)
-{
-	char chunk[16384];
-
-	for (;;) {
-		ssize_t n = read(fd, chunk, sizeof chunk);
-
-		if (n > 0) {
-			int rc = deja_buf_put(b, chunk, (size_t)n);
-
-			if (rc == DEJA_ETOOBIG)
-				*overflow = 1;
-			else if (rc < 0)
-				return DEJA_ENOMEM;
-			continue;
-		}
-		if (n == 0)
-			return 1;
-		if (errno == EINTR)
-			continue;
-		if (errno == EAGAIN || errno == EWOULDBLOCK)
-			return 0;
-		return DEJA_EIO;
-	}
-}
-
-/* -1 when the status is lost (SIGCHLD ignored by the caller: the kernel
- * reaped the child already). */
-static int reap(pid_t pid, int *status)
-{
-	pid_t r;
-
-	while ((r = waitpid(pid, status, 0)) < 0 && errno == EINTR)
-		;
-	return r == pid ? 0 : -1;
-}
-
-static int spawn_helper(pid_t *pid, char *const *argv, int out_w, int err_w, deja_error *err)
-{
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t attr;
-	sigset_t defaults, none;
-	size_t i;
-	int rc;
-
-	sigemptyset(&defaults);
-	for (i = 0; i < sizeof default_signals / sizeof default_signals[0]; i++)
-		sigaddset(&defaults, default_signals[i]);
-	sigemptyset(&none);
-	if (posix_spawn_file_actions_init(&fa) != 0)
-		return deja_error_set(err, DEJA_ENOMEM, "out of memory");
-	if (posix_spawnattr_init(&attr) != 0) {
-		posix_spawn_file_actions_destroy(&fa);
-		return deja_error_set(err, DEJA_ENOMEM, "out of memory");
-	}
-	if (posix_spawn_file_actions_adddup2(&fa, out_w, 1) != 0 ||
-	    posix_spawn_file_actions_adddup2(&fa, err_w, 2) != 0 ||
-	    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0) != 0 ||
-	    posix_spawnattr_setsigdefault(&attr, &defaults) != 0 ||
-	    posix_spawnattr_setsigmask(&attr, &none) != 0 ||
-	    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK) != 0) {
-		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
-		goto out;
-	}
-	rc = posix_spawn(pid, argv[0], &fa, &attr, argv, environ);
-	if (rc == ENOENT || rc == EACCES || rc == ENOEXEC)
-		rc = deja_error_set(err, DEJA_ENOTFOUND, "cannot run the snapshot helper '%s': %s",
-				    argv[0], strerror(rc));
-	else if (rc != 0)
-		rc = deja_error_set(err, DEJA_EIO, "cannot run the snapshot helper '%s': %s",
-				    argv[0], strerror(rc));
-out:
-	posix_spawnattr_destroy(&attr);
-	posix_spawn_file_actions_destroy(&fa);
-	return rc;
-}
-
-/* Pump both pipes until they close or the deadline passes.  1 on timeout. */
-static int pump(int out_r, int err_r, deja_buf *out, deja_buf *errb, int *overflow,
-		int timeout_ms)
-{
-	long long deadline = now_ms() + timeout_ms;
-	int fds[2] = { out_r, err_r };
-	int junk = 0;
-
-	while (fds[0] >= 0 || fds[1] >= 0) {
-		struct pollfd p[2];
-		long long left = deadline - now_ms();
-		int i, r;
-
-		if (left <= 0)
-			return 1;
-		for (i = 0; i < 2; i++) {
-			p[i].fd = fds[i];
-			p[i].events = POLLIN;
-			p[i].revents = 0;
-		}
-		r = poll(p, 2, (int)left);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return DEJA_EIO;
-		for (i = 0; i < 2; i++) {
-			if (fds[i] < 0 || !(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			r = drain(fds[i], i == 0 ? out : errb, i == 0 ? overflow : &junk);
-			if (r < 0)
-				return r;
-			if (r == 1)
-				fds[i] = -1;
-		}
-	}
-	return 0;
-}
-
-/* The first line of what the helper printed on stderr, for the message. */
-static int helper_failed(deja_error *err, int code, const deja_buf *errb, const char *fallback)
-{
-	size_t n = strcspn(errb->ptr, "\n");
-
-	if (n)
-		return deja_error_set(err, code, "%.*s", (int)n, errb->ptr);
-	return deja_error_set(err, code, "%s", fallback);
+	return deja_child_sibling("DEJA_GIT_HELPER", "deja-git");
 }
 
 /*
@@ -272,89 +50,19 @@ static int helper_failed(deja_error *err, int code, const deja_buf *errb, const 
 static int run_helper(deja_buf *out, char **argv, size_t out_max, const deja_snapshot_opts *opts,
 		      deja_error *err)
 {
-	deja_buf errb = DEJA_BUF_INIT;
-	char *own = NULL, fallback[64];
-	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
-	int timeout_ms = opts && opts->timeout_ms > 0 ? opts->timeout_ms : DEFAULT_TIMEOUT_MS;
-	int overflow = 0, status = 0, rc = 0, timed_out = 0, reaped = 0;
-	pid_t pid = -1;
-	struct stat st;
+	deja_child_opts co = { "snapshot helper", argv, NULL, NULL, 0, out_max, 0 };
+	char *own = NULL;
+	int rc;
 
-	deja_buf_init(out, out_max);
-	deja_buf_init(&errb, STDERR_MAX);
+	co.timeout_ms = opts && opts->timeout_ms > 0 ? opts->timeout_ms : DEFAULT_TIMEOUT_MS;
 	argv[0] = opts && opts->helper ? (char *)opts->helper : (own = deja_snapshot_helper());
 	if (!argv[0]) {
-		rc = deja_error_set(err, DEJA_ENOTFOUND, "cannot find the snapshot helper deja-git");
-		goto out;
+		deja_buf_init(out, out_max);
+		return deja_error_set(err, DEJA_ENOTFOUND,
+				      "cannot find the snapshot helper deja-git");
 	}
-	if (stat(argv[0], &st) < 0 || !S_ISREG(st.st_mode) || access(argv[0], X_OK) < 0) {
-		rc = deja_error_set(err, DEJA_ENOTFOUND, "no snapshot helper at '%s'", argv[0]);
-		goto out;
-	}
-	if (make_pipe(outp) < 0 || make_pipe(errp) < 0) {
-		rc = deja_error_set(err, DEJA_EIO, "cannot make a pipe: %s", strerror(errno));
-		goto out;
-	}
-	rc = spawn_helper(&pid, argv, outp[1], errp[1], err);
-	if (rc < 0) {
-		pid = -1;
-		goto out;
-	}
-	close(outp[1]);
-	close(errp[1]);
-	outp[1] = errp[1] = -1;
-
-	timed_out = pump(outp[0], errp[0], out, &errb, &overflow, timeout_ms);
-	if (timed_out != 0)
-		kill(pid, SIGKILL);
-	reaped = reap(pid, &status);
-	pid = -1;
-	if (timed_out == 1) {
-		rc = deja_error_set(err, DEJA_EIO, "snapshot helper timed out after %d ms",
-				    timeout_ms);
-		goto out;
-	}
-	if (timed_out < 0) {
-		rc = deja_error_set(err, timed_out, "cannot read the snapshot helper's output");
-		goto out;
-	}
-	if (reaped < 0) {
-		rc = deja_error_set(err, DEJA_EIO, "cannot wait for the snapshot helper: %s",
-				    strerror(errno));
-		goto out;
-	}
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-		rc = overflow ? deja_error_set(err, DEJA_EIO,
-					       "snapshot helper printed more than %zu bytes", out_max)
-			      : 0;
-		goto out;
-	}
-	if (WIFEXITED(status))
-		snprintf(fallback, sizeof fallback, "snapshot helper exited with status %d",
-			 WEXITSTATUS(status));
-	else
-		snprintf(fallback, sizeof fallback, "snapshot helper killed by signal %d",
-			 WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-	rc = helper_failed(err,
-			   WIFEXITED(status) && WEXITSTATUS(status) == 2 ? DEJA_EINVAL : DEJA_EIO,
-			   &errb, fallback);
-out:
-	if (pid > 0) {
-		kill(pid, SIGKILL);
-		(void)reap(pid, &status);
-	}
-	if (outp[0] >= 0)
-		close(outp[0]);
-	if (outp[1] >= 0)
-		close(outp[1]);
-	if (errp[0] >= 0)
-		close(errp[0]);
-	if (errp[1] >= 0)
-		close(errp[1]);
-	deja_buf_release(&errb);
+	rc = deja_child_run(out, &co, err);
 	free(own);
-	if (rc < 0)
-		deja_buf_release(out);
 	return rc;
 }
 

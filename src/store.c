@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 struct deja_store {
@@ -158,6 +159,26 @@ static const char *const migrations[] = {
 	"  context TEXT NOT NULL DEFAULT '{}',"
 	"  at TEXT NOT NULL);"
 	"CREATE INDEX applications_resolution ON applications(resolution_id);",
+	/* 4 -> 5: matching (include/deja/match.h): each signature's vector
+	 * per embedding model, the built-in embedder's document frequencies,
+	 * and signatures linked to another (a near-duplicate, or a merge a
+	 * maintainer approved) */
+	"CREATE TABLE signature_vectors ("
+	"  signature_id TEXT NOT NULL REFERENCES signatures(id) ON DELETE CASCADE,"
+	"  model TEXT NOT NULL,"
+	"  vector BLOB NOT NULL,"
+	"  PRIMARY KEY (signature_id, model)) WITHOUT ROWID;"
+	"CREATE TABLE embed_df ("
+	"  feature INTEGER PRIMARY KEY,"
+	"  df INTEGER NOT NULL);"
+	"CREATE TABLE signature_links ("
+	"  alias_id TEXT PRIMARY KEY REFERENCES signatures(id) ON DELETE CASCADE,"
+	"  canonical_id TEXT NOT NULL REFERENCES signatures(id) ON DELETE CASCADE,"
+	"  similarity REAL NOT NULL,"
+	"  reason TEXT NOT NULL CHECK (reason IN ('duplicate','merge')),"
+	"  linked_at TEXT NOT NULL,"
+	"  CHECK (alias_id <> canonical_id));"
+	"CREATE INDEX signatures_error_type ON signatures(error_type);",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == DEJA_STORE_SCHEMA_VERSION,
@@ -240,6 +261,27 @@ rollback:
 	return rc;
 }
 
+/*
+ * Switch a new store to WAL.  Until the first process has done so the file
+ * is in rollback mode, where SQLite answers a connection that holds a read
+ * lock and needs the exclusive one with an immediate SQLITE_BUSY (waiting
+ * could deadlock) instead of calling the busy handler: processes creating
+ * the store together retry here, within the same timeout.
+ */
+static int set_wal(deja_store *s, int timeout_ms, deja_error *err)
+{
+	struct timespec pause = { 0, 2 * 1000 * 1000 };
+	int waited = 0, rc;
+
+	while ((rc = sqlite3_exec(s->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL)) ==
+		       SQLITE_BUSY &&
+	       waited < timeout_ms) {
+		nanosleep(&pause, NULL);
+		waited += 2;
+	}
+	return rc == SQLITE_OK ? 0 : deja_store_db_error(s, err, rc, "cannot open the store");
+}
+
 int deja_store_open(deja_store **out, const char *path, int timeout_ms, deja_error *err)
 {
 	deja_store *s = calloc(1, sizeof(*s));
@@ -270,7 +312,7 @@ int deja_store_open(deja_store **out, const char *path, int timeout_ms, deja_err
 	 * checkpoints (every 1000 pages) keep it bounded instead. */
 	sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
 	sqlite3_extended_result_codes(s->db, 0);
-	if ((rc = deja_store_exec(s, "PRAGMA journal_mode = WAL", err)) < 0 ||
+	if ((rc = set_wal(s, timeout_ms, err)) < 0 ||
 	    (rc = deja_store_exec(s, "PRAGMA synchronous = NORMAL", err)) < 0 ||
 	    (rc = deja_store_exec(s, "PRAGMA foreign_keys = ON", err)) < 0 ||
 	    (rc = migrate(s, err)) < 0)

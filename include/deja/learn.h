@@ -12,7 +12,8 @@
  * one-way (pending -> fixed, pending -> permanent); triggers in the store
  * refuse anything else, whoever writes.
  *
- * Resolutions suggested for a pending error are kept with it.  When that
+ * Resolutions suggested for a pending error (match.h finds them: the same
+ * signature, or a similar one) are kept with it.  When that
  * error is fixed, each such application counts as a success; when it
  * becomes permanent, or the very next run of the check shows it again, as
  * a failure.  `deja feedback` adds explicit reports.  success_rate =
@@ -69,6 +70,8 @@ typedef struct deja_learn_opts {
 	const deja_redactor *redactor; /* diffs are redacted before storing; required */
 	const deja_snapshot_opts *snapshot; /* NULL: defaults */
 	int no_snapshot;              /* learn states without snapshots or diffs */
+	double half_life_days;        /* suggestions' recency (match.h); <= 0:
+				       * the default */
 } deja_learn_opts;
 
 /* A failed run's errors: each signature with the files its errors name. */

@@ -20,7 +20,7 @@
 
 typedef struct deja_store deja_store;
 
-#define DEJA_STORE_SCHEMA_VERSION 4
+#define DEJA_STORE_SCHEMA_VERSION 5
 
 /*
  * Open (creating if needed, with create_dirs permission for the parent

@@ -163,7 +163,7 @@ test_expect_success 'the store is private and versioned' '
 	cd lint &&
 	test "$(stat -c %a .deja/deja.db)" = 600 &&
 	test "$(stat -c %a .deja)" = 700 &&
-	test "$(sqlite3 .deja/deja.db "PRAGMA user_version")" = 3 &&
+	test "$(sqlite3 .deja/deja.db "PRAGMA user_version")" = 5 &&
 	test "$(sqlite3 .deja/deja.db "PRAGMA journal_mode")" = wal &&
 	test "$(sqlite3 .deja/deja.db "SELECT count(*) FROM runs")" = 3 &&
 	test "$(sqlite3 .deja/deja.db "SELECT count(*) FROM signatures")" = 2 &&

@@ -1,0 +1,388 @@
+/*
+ * child.c - helper programs run with a deadline (include/deja/child.h).
+ */
+#include "deja/child.h"
+#include "deja/buf.h"
+#include "deja/common.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* Signals whose disposition a caller may have changed (SIGPIPE ignored,
+ * SIGINT/SIGTERM handled by deja's runner) and which the helper must see
+ * with their defaults: an ignored SIGPIPE survives exec. */
+static const int default_signals[] = {
+	SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGALRM, SIGUSR1, SIGUSR2,
+	SIGTSTP, SIGTTIN, SIGTTOU, SIGXFSZ
+};
+
+char *deja_child_sibling(const char *env, const char *name)
+{
+	const char *val = env ? getenv(env) : NULL;
+	deja_buf b = DEJA_BUF_INIT;
+	size_t cap = 256;
+	char *exe = NULL, *slash;
+
+	if (val && *val)
+		return strdup(val);
+	/* readlink does not say how long the target is: grow until it fits. */
+	for (;;) {
+		char *p = realloc(exe, cap);
+		ssize_t n;
+
+		if (!p)
+			goto fail;
+		exe = p;
+		n = readlink("/proc/self/exe", exe, cap);
+		if (n < 0)
+			goto fail;
+		if ((size_t)n < cap) {
+			exe[n] = '\0';
+			break;
+		}
+		if (cap > (1u << 16))
+			goto fail;
+		cap *= 2;
+	}
+	slash = strrchr(exe, '/');
+	if (!slash)
+		goto fail;
+	deja_buf_put(&b, exe, (size_t)(slash - exe + 1));
+	deja_buf_puts(&b, name);
+	free(exe);
+	if (deja_buf_status(&b) < 0) {
+		deja_buf_release(&b);
+		return NULL;
+	}
+	return deja_buf_detach(&b);
+fail:
+	free(exe);
+	return NULL;
+}
+
+/* Keep our ends off fds 0-2: when the caller runs with a standard stream
+ * closed, a pipe can land there and the child's dup2s would clobber it. */
+static int lift_fd(int fd)
+{
+	int nfd;
+
+	if (fd > 2)
+		return fd;
+	nfd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	close(fd);
+	return nfd;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* fds[0] is ours (non-blocking), fds[1] the child's. */
+static int lift_pair(int fds[2], int ours)
+{
+	fds[0] = lift_fd(fds[0]);
+	fds[1] = lift_fd(fds[1]);
+	if (fds[0] < 0 || fds[1] < 0)
+		return -1;
+	return fcntl(fds[ours], F_SETFL, O_NONBLOCK);
+}
+
+static int make_pipe(int fds[2])
+{
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -1;
+	return lift_pair(fds, 0);
+}
+
+/*
+ * The child's stdin is one end of a socket pair rather than a pipe: a
+ * child that exits without reading all of it would make a write to a pipe
+ * raise SIGPIPE in deja, and a library must not change the caller's signal
+ * handling to avoid that; send() with MSG_NOSIGNAL reports EPIPE instead.
+ * fds[0] is ours, fds[1] the child's.
+ */
+static int make_input(int fds[2])
+{
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) < 0)
+		return -1;
+	return lift_pair(fds, 0);
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* Read what is there into b; past its limit the bytes are dropped and
+ * *overflow set, so the child is never blocked on a full pipe.  1 at EOF. */
+static int drain(int fd, deja_buf *b, int *overflow)
+{
+	char chunk[16384];
+
+	for (;;) {
+		ssize_t n = read(fd, chunk, sizeof chunk);
+
+		if (n > 0) {
+			int rc = deja_buf_put(b, chunk, (size_t)n);
+
+			if (rc == DEJA_ETOOBIG)
+				*overflow = 1;
+			else if (rc < 0)
+				return DEJA_ENOMEM;
+			continue;
+		}
+		if (n == 0)
+			return 1;
+		if (errno == EINTR)
+			continue;
+		if (errno == EAGAIN || errno == EWOULDBLOCK)
+			return 0;
+		return DEJA_EIO;
+	}
+}
+
+/* Send what the socket takes of input[*done..len).  1 when the child will
+ * read no more: all sent, or it closed its stdin (its exit status says
+ * whether that was a failure). */
+static int feed(int fd, const char *input, size_t len, size_t *done)
+{
+	while (*done < len) {
+		ssize_t n = send(fd, input + *done, len - *done, MSG_NOSIGNAL);
+
+		if (n >= 0) {
+			*done += (size_t)n;
+			continue;
+		}
+		if (errno == EINTR)
+			continue;
+		if (errno == EAGAIN || errno == EWOULDBLOCK)
+			return 0;
+		return 1;
+	}
+	return 1;
+}
+
+/* -1 when the status is lost (SIGCHLD ignored by the caller: the kernel
+ * reaped the child already). */
+static int reap(pid_t pid, int *status)
+{
+	pid_t r;
+
+	while ((r = waitpid(pid, status, 0)) < 0 && errno == EINTR)
+		;
+	return r == pid ? 0 : -1;
+}
+
+static int spawn(pid_t *pid, const deja_child_opts *opts, int in_r, int out_w, int err_w,
+		 deja_error *err)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	sigset_t defaults, none;
+	size_t i;
+	int rc, stdin_rc;
+
+	sigemptyset(&defaults);
+	for (i = 0; i < sizeof default_signals / sizeof default_signals[0]; i++)
+		sigaddset(&defaults, default_signals[i]);
+	sigemptyset(&none);
+	if (posix_spawn_file_actions_init(&fa) != 0)
+		return deja_error_set(err, DEJA_ENOMEM, "out of memory");
+	if (posix_spawnattr_init(&attr) != 0) {
+		posix_spawn_file_actions_destroy(&fa);
+		return deja_error_set(err, DEJA_ENOMEM, "out of memory");
+	}
+	if (in_r >= 0)
+		stdin_rc = posix_spawn_file_actions_adddup2(&fa, in_r, 0);
+	else
+		stdin_rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	if (stdin_rc != 0 ||
+	    posix_spawn_file_actions_adddup2(&fa, out_w, 1) != 0 ||
+	    posix_spawn_file_actions_adddup2(&fa, err_w, 2) != 0 ||
+	    posix_spawnattr_setsigdefault(&attr, &defaults) != 0 ||
+	    posix_spawnattr_setsigmask(&attr, &none) != 0 ||
+	    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK) != 0) {
+		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		goto out;
+	}
+	rc = posix_spawn(pid, opts->argv[0], &fa, &attr, opts->argv,
+			 opts->envp ? opts->envp : environ);
+	if (rc == ENOENT || rc == EACCES || rc == ENOEXEC)
+		rc = deja_error_set(err, DEJA_ENOTFOUND, "cannot run the %s '%s': %s", opts->what,
+				    opts->argv[0], strerror(rc));
+	else if (rc != 0)
+		rc = deja_error_set(err, DEJA_EIO, "cannot run the %s '%s': %s", opts->what,
+				    opts->argv[0], strerror(rc));
+out:
+	posix_spawnattr_destroy(&attr);
+	posix_spawn_file_actions_destroy(&fa);
+	return rc;
+}
+
+/* Where pump() is: our ends of the three streams (-1 once closed). */
+struct streams {
+	int in, out, err;
+	const char *input;
+	size_t input_len, input_done;
+};
+
+/* Feed stdin and drain stdout and stderr until the output pipes close or
+ * the deadline passes.  1 on timeout. */
+static int pump(struct streams *s, deja_buf *out, deja_buf *errb, int *overflow, int timeout_ms)
+{
+	long long deadline = now_ms() + timeout_ms;
+	int junk = 0;
+
+	if (s->in >= 0 && feed(s->in, s->input, s->input_len, &s->input_done) == 1)
+		close_fd(&s->in);
+	while (s->out >= 0 || s->err >= 0) {
+		struct pollfd p[3] = {
+			{ s->out, POLLIN, 0 }, { s->err, POLLIN, 0 }, { s->in, POLLOUT, 0 }
+		};
+		long long left = deadline - now_ms();
+		int i, r;
+
+		if (left <= 0)
+			return 1;
+		r = poll(p, 3, (int)left);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return DEJA_EIO;
+		for (i = 0; i < 2; i++) {
+			int *fd = i == 0 ? &s->out : &s->err;
+
+			if (*fd < 0 || !(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			r = drain(*fd, i == 0 ? out : errb, i == 0 ? overflow : &junk);
+			if (r < 0)
+				return r;
+			if (r == 1)
+				close_fd(fd);
+		}
+		/* Closing our end once everything is sent is the child's EOF. */
+		if (s->in >= 0 && (p[2].revents & (POLLOUT | POLLHUP | POLLERR)) &&
+		    feed(s->in, s->input, s->input_len, &s->input_done) == 1)
+			close_fd(&s->in);
+	}
+	return 0;
+}
+
+/* The first line of what the child printed on stderr, for the message. */
+static int child_failed(deja_error *err, int code, const deja_buf *errb, const char *fallback)
+{
+	size_t n = strcspn(errb->ptr, "\n");
+
+	if (n)
+		return deja_error_set(err, code, "%.*s", (int)n, errb->ptr);
+	return deja_error_set(err, code, "%s", fallback);
+}
+
+int deja_child_run(deja_buf *out, const deja_child_opts *opts, deja_error *err)
+{
+	deja_buf errb = DEJA_BUF_INIT;
+	struct streams s = { -1, -1, -1, NULL, 0, 0 };
+	int inp[2] = { -1, -1 }, outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
+	int overflow = 0, status = 0, rc = 0, timed_out = 0, reaped = 0;
+	const char *what = opts->what ? opts->what : "helper";
+	char fallback[128];
+	pid_t pid = -1;
+	struct stat st;
+
+	deja_buf_init(out, opts->out_max);
+	deja_buf_init(&errb, DEJA_CHILD_STDERR_MAX);
+	if (stat(opts->argv[0], &st) < 0 || !S_ISREG(st.st_mode) || access(opts->argv[0], X_OK) < 0) {
+		rc = deja_error_set(err, DEJA_ENOTFOUND, "no %s at '%s'", what, opts->argv[0]);
+		goto out;
+	}
+	if ((opts->input && make_input(inp) < 0) || make_pipe(outp) < 0 || make_pipe(errp) < 0) {
+		rc = deja_error_set(err, DEJA_EIO, "cannot make a pipe: %s", strerror(errno));
+		goto out;
+	}
+	rc = spawn(&pid, opts, inp[1], outp[1], errp[1], err);
+	if (rc < 0) {
+		pid = -1;
+		goto out;
+	}
+	close_fd(&inp[1]);
+	close_fd(&outp[1]);
+	close_fd(&errp[1]);
+
+	s.in = inp[0];
+	s.out = outp[0];
+	s.err = errp[0];
+	inp[0] = outp[0] = errp[0] = -1;
+	s.input = opts->input;
+	s.input_len = opts->input_len;
+	timed_out = pump(&s, out, &errb, &overflow, opts->timeout_ms > 0 ? opts->timeout_ms : 1);
+	if (timed_out != 0)
+		kill(pid, SIGKILL);
+	reaped = reap(pid, &status);
+	pid = -1;
+	if (timed_out == 1) {
+		rc = deja_error_set(err, DEJA_EIO, "%s timed out after %d ms", what,
+				    opts->timeout_ms);
+		goto out;
+	}
+	if (timed_out < 0) {
+		rc = deja_error_set(err, timed_out, "cannot read the %s's output", what);
+		goto out;
+	}
+	if (reaped < 0) {
+		rc = deja_error_set(err, DEJA_EIO, "cannot wait for the %s: %s", what,
+				    strerror(errno));
+		goto out;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		rc = overflow ? deja_error_set(err, DEJA_EIO, "%s printed more than %zu bytes",
+					       what, opts->out_max)
+			      : 0;
+		goto out;
+	}
+	if (WIFEXITED(status))
+		snprintf(fallback, sizeof fallback, "%s exited with status %d", what,
+			 WEXITSTATUS(status));
+	else
+		snprintf(fallback, sizeof fallback, "%s killed by signal %d", what,
+			 WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	rc = child_failed(err, WIFEXITED(status) && WEXITSTATUS(status) == 2 ? DEJA_EINVAL : DEJA_EIO,
+			  &errb, fallback);
+out:
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		(void)reap(pid, &status);
+	}
+	close_fd(&s.in);
+	close_fd(&s.out);
+	close_fd(&s.err);
+	close_fd(&inp[0]);
+	close_fd(&inp[1]);
+	close_fd(&outp[0]);
+	close_fd(&outp[1]);
+	close_fd(&errp[0]);
+	close_fd(&errp[1]);
+	deja_buf_release(&errb);
+	if (rc < 0)
+		deja_buf_release(out);
+	return rc;
+}

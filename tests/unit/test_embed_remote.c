@@ -1,0 +1,727 @@
+/*
+ * test_embed_remote.c - the external embedder through the real deja-embed
+ * helper, against tests/unit/embed_server.py on loopback (an
+ * OpenAI-compatible /v1/embeddings stand-in; see the top of that file for
+ * what it answers and how the model name makes it misbehave).
+ *
+ * The helper is the one built next to this test (build/deja-embed for
+ * build/tests/test_embed_remote), passed in the options; the server is
+ * started once for the whole run, on a port it picks, and killed at the
+ * end.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "deja/buf.h"
+#include "deja/common.h"
+#include "deja/config.h"
+#include "deja/embed_remote.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define KEY "sk-test-4f3c2b1a0987654321fedcba"
+#define WRONG_KEY "sk-wrong-0123456789abcdef0123456789"
+#define DIM 16
+
+static char helper_path[PATH_MAX];
+static char server_script[PATH_MAX];
+static char tmp_dir[] = "/tmp/deja-embed-test-XXXXXX";
+static char log_path[PATH_MAX];
+static char url[128];
+static pid_t server_pid = -1;
+
+/* ---- the server --------------------------------------------------------- */
+
+static void start_server(void)
+{
+	int fds[2];
+	char line[32];
+	ssize_t n;
+	size_t len = 0;
+
+	if (pipe(fds) < 0)
+		abort();
+	server_pid = fork();
+	if (server_pid < 0)
+		abort();
+	if (server_pid == 0) {
+		dup2(fds[1], 1);
+		close(fds[0]);
+		close(fds[1]);
+		execlp("python3", "python3", server_script, "--key", KEY, "--log", log_path,
+		       "--dim", "16", (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	/* The first line is the port; the server prints it once bound. */
+	while (len < sizeof line - 1 && (n = read(fds[0], line + len, 1)) == 1 &&
+	       line[len] != '\n')
+		len++;
+	line[len] = '\0';
+	close(fds[0]);
+	if (len == 0) {
+		fprintf(stderr, "test_embed_remote: %s did not start\n", server_script);
+		exit(1);
+	}
+	snprintf(url, sizeof url, "http://127.0.0.1:%s/v1/embeddings", line);
+}
+
+static void stop_server(void)
+{
+	if (server_pid > 0) {
+		kill(server_pid, SIGTERM);
+		waitpid(server_pid, NULL, 0);
+		server_pid = -1;
+	}
+}
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static uint32_t fnv1a32(const char *s, size_t len, unsigned char extra)
+{
+	uint32_t h = 0x811C9DC5u;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 0x01000193u;
+	}
+	h ^= extra;
+	h *= 0x01000193u;
+	return h;
+}
+
+/* What the server sends for text, normalized: see embed_server.py. */
+static void expected_vector(float out[DIM], const char *text)
+{
+	double sum = 0;
+	int j;
+
+	for (j = 0; j < DIM; j++) {
+		uint32_t h = fnv1a32(text, strlen(text), (unsigned char)j);
+
+		out[j] = (float)(((double)(h % 2001) - 1000) / 250.0);
+		sum += (double)out[j] * out[j];
+	}
+	for (j = 0; j < DIM; j++)
+		out[j] = (float)(out[j] / sqrt(sum));
+}
+
+static void assert_vector(const float *got, const char *text)
+{
+	float want[DIM];
+	int j;
+
+	expected_vector(want, text);
+	for (j = 0; j < DIM; j++)
+		if (fabs((double)got[j] - want[j]) > 1e-6)
+			fail_msg("'%s'[%d]: got %g, want %g", text, j, got[j], want[j]);
+}
+
+static double norm(const float *v, size_t dim)
+{
+	double sum = 0;
+	size_t j;
+
+	for (j = 0; j < dim; j++)
+		sum += (double)v[j] * v[j];
+	return sqrt(sum);
+}
+
+static deja_embed_remote_opts opts_for(const char *model)
+{
+	deja_embed_remote_opts o = DEJA_EMBED_REMOTE_OPTS_INIT;
+
+	o.helper = helper_path;
+	o.url = url;
+	o.model = model;
+	o.api_key = KEY;
+	o.timeout_ms = 5000;
+	return o;
+}
+
+static char *slurp(const char *path)
+{
+	deja_buf b = DEJA_BUF_INIT;
+	char chunk[4096];
+	size_t n;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return strdup("");
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		assert_int_equal(deja_buf_put(&b, chunk, n), 0);
+	fclose(f);
+	return deja_buf_detach(&b);
+}
+
+static int count_lines(const char *s, const char *needle)
+{
+	int n = 0;
+	const char *p = s;
+
+	while ((p = strstr(p, needle))) {
+		n++;
+		p += strlen(needle);
+	}
+	return n;
+}
+
+static long elapsed_ms(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (t1.tv_sec - t0->tv_sec) * 1000 + (t1.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* ---- tests -------------------------------------------------------------- */
+
+static void test_vectors_in_order(void **state)
+{
+	static const char *const texts[] = {
+		"TypeError: x is undefined", "error[E0308]: mismatched types",
+		"ModuleNotFoundError: No module named 'foo'", "TypeError: x is undefined"
+	};
+	deja_embed_remote_opts o = opts_for("m");
+	deja_error e = DEJA_ERROR_INIT;
+	float *v = NULL;
+	size_t dim = 0, i;
+
+	(void)state;
+	assert_int_equal(deja_embed_remote(&v, &dim, texts, 4, &o, &e), 0);
+	assert_int_equal(dim, DIM);
+	/* The server answers in reverse order: these only hold when the
+	 * client sorted by index. */
+	for (i = 0; i < 4; i++) {
+		assert_true(fabs(norm(v + i * dim, dim) - 1.0) < 1e-5);
+		assert_vector(v + i * dim, texts[i]);
+	}
+	assert_memory_equal(v, v + 3 * dim, dim * sizeof *v);
+	assert_memory_not_equal(v, v + dim, dim * sizeof *v);
+	free(v);
+
+	/* Items without "index" are taken in order. */
+	o.model = "no-index";
+	assert_int_equal(deja_embed_remote(&v, &dim, texts, 3, &o, &e), 0);
+	for (i = 0; i < 3; i++)
+		assert_vector(v + i * dim, texts[i]);
+	free(v);
+
+	/* Nothing to embed: nothing run. */
+	v = (float *)1;
+	assert_int_equal(deja_embed_remote(&v, &dim, texts, 0, &o, &e), 0);
+	assert_null(v);
+	assert_int_equal(dim, 0);
+	deja_error_release(&e);
+}
+
+static void test_batches_and_bytes(void **state)
+{
+	enum { N = 300 };
+	deja_embed_remote_opts o = opts_for("batch-test");
+	deja_error e = DEJA_ERROR_INIT;
+	char *store = calloc(N, 16), *logged;
+	const char **texts = calloc(N, sizeof *texts);
+	const char *odd[] = { "caf\xc3\xa9 \"quoted\"\n\ttab \\ back", "bad \xff byte" };
+	float *v = NULL;
+	size_t dim = 0, i;
+
+	(void)state;
+	assert_non_null(store);
+	assert_non_null(texts);
+	for (i = 0; i < N; i++) {
+		snprintf(store + 16 * i, 16, "text %zu", i);
+		texts[i] = store + 16 * i;
+	}
+	assert_int_equal(deja_embed_remote(&v, &dim, texts, N, &o, &e), 0);
+	assert_int_equal(dim, DIM);
+	for (i = 0; i < N; i++)
+		assert_vector(v + i * dim, texts[i]);
+	free(v);
+	/* Two requests: 256 texts, then 44. */
+	logged = slurp(log_path);
+	assert_int_equal(count_lines(logged, "\"model\": \"batch-test\", \"n\": 256,"), 1);
+	assert_int_equal(count_lines(logged, "\"model\": \"batch-test\", \"n\": 44,"), 1);
+	assert_true(count_lines(logged, "\"content_type\": \"application/json\"") >= 2);
+	free(logged);
+
+	/* JSON escapes survive the trip; a byte that is not UTF-8 arrives as
+	 * U+FFFD. */
+	assert_int_equal(deja_embed_remote(&v, &dim, odd, 2, &o, &e), 0);
+	assert_vector(v, odd[0]);
+	assert_vector(v + dim, "bad \xef\xbf\xbd byte");
+	free(v);
+	free(texts);
+	free(store);
+	deja_error_release(&e);
+}
+
+static void test_api_key(void **state)
+{
+	static const char *const texts[] = { "a" };
+	deja_embed_remote_opts o = opts_for("key-test");
+	deja_error e = DEJA_ERROR_INIT;
+	deja_buf cmd = DEJA_BUF_INIT;
+	char *logged, *out;
+	float *v = NULL;
+	size_t dim = 0;
+
+	(void)state;
+	/* An inherited key is not what is sent: the options are. */
+	assert_int_equal(setenv("DEJA_EMBED_API_KEY", WRONG_KEY, 1), 0);
+	assert_int_equal(deja_embed_remote(&v, &dim, texts, 1, &o, &e), 0);
+	free(v);
+	logged = slurp(log_path);
+	assert_int_equal(count_lines(logged, "\"model\": \"key-test\", \"n\": 1, "
+					     "\"auth\": \"expected\""), 1);
+	free(logged);
+
+	/* The server quotes the wrong key back; the message must not. */
+	o.api_key = WRONG_KEY;
+	assert_int_equal(deja_embed_remote(&v, &dim, texts, 1, &o, &e), DEJA_EIO);
+	assert_null(v);
+	assert_non_null(strstr(deja_error_message(&e), "deja-embed: HTTP 401: "));
+	assert_non_null(strstr(deja_error_message(&e), "Bearer [REDACTED]"));
+	assert_null(strstr(deja_error_message(&e), WRONG_KEY));
+	assert_null(strstr(deja_error_message(&e), "0123456789abcdef"));
+	deja_error_release(&e);
+
+	o.api_key = NULL;
+	assert_int_equal(deja_embed_remote(&v, &dim, texts, 1, &o, &e), DEJA_EIO);
+	assert_non_null(strstr(deja_error_message(&e), "HTTP 401"));
+	deja_error_release(&e);
+	logged = slurp(log_path);
+	assert_int_equal(count_lines(logged, "\"model\": \"key-test\", \"n\": 1, "
+					     "\"auth\": \"none\""), 1);
+	assert_null(strstr(logged, KEY));
+	free(logged);
+	unsetenv("DEJA_EMBED_API_KEY");
+
+	/* All the helper prints, not just the first line. */
+	deja_buf_printf(&cmd, "echo '[\"a\"]' | DEJA_EMBED_API_KEY='%s' '%s' '%s' m 2>&1 >/dev/null",
+			WRONG_KEY, helper_path, url);
+	{
+		FILE *p = popen(cmd.ptr, "r");
+		deja_buf b = DEJA_BUF_INIT;
+		char chunk[4096];
+		size_t n;
+
+		assert_non_null(p);
+		while ((n = fread(chunk, 1, sizeof chunk, p)) > 0)
+			assert_int_equal(deja_buf_put(&b, chunk, n), 0);
+		assert_int_not_equal(pclose(p), 0);
+		out = deja_buf_detach(&b);
+	}
+	assert_non_null(strstr(out, "HTTP 401"));
+	assert_null(strstr(out, WRONG_KEY));
+	free(out);
+	deja_buf_release(&cmd);
+}
+
+static void test_failures(void **state)
+{
+	static const struct {
+		const char *model;
+		const char *msg;
+	} cases[] = {
+		{ "fail-500", "deja-embed: HTTP 500: {\"error\": {\"message\": \"the model fell over\"}}" },
+		{ "malformed", "deja-embed: the response is not JSON" },
+		{ "wrong-count", "deja-embed: asked for 3 embeddings, the response has 2" },
+		{ "mixed-dims", "deja-embed: embeddings of different dimensions" },
+	};
+	static const char *const texts[] = { "a", "b", "c" };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		deja_embed_remote_opts o = opts_for(cases[i].model);
+		deja_error e = DEJA_ERROR_INIT;
+		float *v = (float *)1;
+		size_t dim = 7;
+
+		if (deja_embed_remote(&v, &dim, texts, 3, &o, &e) != DEJA_EIO)
+			fail_msg("%s: %s", cases[i].model, deja_error_message(&e));
+		if (strncmp(deja_error_message(&e), cases[i].msg, strlen(cases[i].msg)) != 0)
+			fail_msg("%s: message '%s'", cases[i].model, deja_error_message(&e));
+		assert_null(v);
+		assert_int_equal(dim, 0);
+		deja_error_release(&e);
+	}
+	/* Nothing listening. */
+	{
+		deja_embed_remote_opts o = opts_for("m");
+		deja_error e = DEJA_ERROR_INIT;
+		float *v = NULL;
+		size_t dim;
+
+		o.url = "http://127.0.0.1:1/v1/embeddings";
+		assert_int_equal(deja_embed_remote(&v, &dim, texts, 1, &o, &e), DEJA_EIO);
+		assert_non_null(strstr(deja_error_message(&e), "deja-embed: "));
+		deja_error_release(&e);
+		o.url = NULL;
+		assert_int_equal(deja_embed_remote(&v, &dim, texts, 1, &o, &e), DEJA_EINVAL);
+		deja_error_release(&e);
+		/* The helper refuses what is not http. */
+		o.url = "file:///etc/passwd";
+		assert_int_equal(deja_embed_remote(&v, &dim, texts, 1, &o, &e), DEJA_EINVAL);
+		deja_error_release(&e);
+	}
+}
+
+/* A fake helper: a shell script in the test's directory. */
+static void fake_helper(const char *body, deja_buf *path)
+{
+	FILE *f;
+
+	deja_buf_clear(path);
+	deja_buf_printf(path, "%s/deja-embed", tmp_dir);
+	f = fopen(path->ptr, "w");
+	assert_non_null(f);
+	fputs(body, f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(path->ptr, 0755), 0);
+}
+
+static void test_timeout(void **state)
+{
+	static const char *const texts[] = { "slow" };
+	deja_embed_remote_opts o = opts_for("sleep-5000");
+	deja_error e = DEJA_ERROR_INIT;
+	deja_buf path = DEJA_BUF_INIT, pidfile = DEJA_BUF_INIT;
+	struct timespec t0;
+	float *v = NULL;
+	size_t dim;
+	long ms;
+	char *pid_text;
+	pid_t pid;
+
+	(void)state;
+	/* The server is slow: the helper gives up at the timeout. */
+	o.timeout_ms = 500;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(deja_embed_remote(&v, &dim, texts, 1, &o, &e), DEJA_EIO);
+	ms = elapsed_ms(&t0);
+	assert_true(ms >= 450 && ms < 2500);
+	assert_non_null(strstr(deja_error_message(&e), "timed out"));
+	assert_null(v);
+	deja_error_release(&e);
+
+	/* The helper hangs: deja kills it a second past the timeout. */
+	deja_buf_printf(&pidfile, "%s/pid", tmp_dir);
+	{
+		deja_buf body = DEJA_BUF_INIT;
+
+		deja_buf_printf(&body, "#!/bin/sh\necho $$ >'%s'\nexec sleep 30\n", pidfile.ptr);
+		fake_helper(body.ptr, &path);
+		deja_buf_release(&body);
+	}
+	o.helper = path.ptr;
+	o.timeout_ms = 300;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(deja_embed_remote(&v, &dim, texts, 1, &o, &e), DEJA_EIO);
+	ms = elapsed_ms(&t0);
+	assert_true(ms >= 1250 && ms < 3000);
+	assert_string_equal(deja_error_message(&e), "embedding helper timed out after 1300 ms");
+	pid_text = slurp(pidfile.ptr);
+	pid = (pid_t)strtol(pid_text, NULL, 10);
+	assert_true(pid > 0);
+	/* Killed and reaped: the pid is gone. */
+	assert_int_equal(kill(pid, 0), -1);
+	assert_int_equal(errno, ESRCH);
+	free(pid_text);
+	deja_error_release(&e);
+	deja_buf_release(&path);
+	deja_buf_release(&pidfile);
+}
+
+static void test_helper_missing_or_odd(void **state)
+{
+	static const char *const texts[] = { "a" };
+	static const struct {
+		const char *script;
+		int rc;
+		const char *msg;
+	} cases[] = {
+		{ "cat >/dev/null; echo 'deja-embed: boom' >&2; exit 1", DEJA_EIO, "deja-embed: boom" },
+		{ "cat >/dev/null; exit 3", DEJA_EIO, "embedding helper exited with status 3" },
+		{ "kill -9 $$", DEJA_EIO, "embedding helper killed by signal 9" },
+		{ "cat >/dev/null; echo 'deja-embed 1 2'", DEJA_EIO, NULL },
+		{ "cat >/dev/null; echo 'deja-embed 2 1'; printf '\\0\\0\\200?\\0\\0\\200?'",
+		  DEJA_EIO, NULL },
+		{ "cat >/dev/null; echo 'deja-embed 1 0'", DEJA_EIO, NULL },
+		{ "cat >/dev/null; echo 'something else'", DEJA_EIO, NULL },
+		/* Exits without reading its stdin, which is larger than a
+		 * socket buffer: no SIGPIPE in the caller. */
+		{ "echo 'deja-embed 1 2'; printf '\\0\\0\\200?\\0\\0\\0\\0'", 0, NULL },
+	};
+	deja_embed_remote_opts o = opts_for("m");
+	deja_error e = DEJA_ERROR_INIT;
+	deja_buf path = DEJA_BUF_INIT, body = DEJA_BUF_INIT;
+	const size_t last = sizeof cases / sizeof cases[0] - 1;
+	char *huge = malloc(4u << 20);
+	const char *big[1] = { huge };
+	float *v = NULL;
+	size_t dim, i;
+
+	(void)state;
+	assert_non_null(huge);
+	memset(huge, 'x', (4u << 20) - 1);
+	huge[(4u << 20) - 1] = '\0';
+	o.helper = "/nonexistent/deja-embed";
+	assert_int_equal(deja_embed_remote(&v, &dim, texts, 1, &o, &e), DEJA_ENOTFOUND);
+	assert_null(v);
+	deja_error_release(&e);
+	/* By default, next to the running program: not here. */
+	o.helper = NULL;
+	unsetenv("DEJA_EMBED_HELPER");
+	assert_int_equal(deja_embed_remote(&v, &dim, texts, 1, &o, &e), DEJA_ENOTFOUND);
+	deja_error_release(&e);
+	/* $DEJA_EMBED_HELPER. */
+	assert_int_equal(setenv("DEJA_EMBED_HELPER", helper_path, 1), 0);
+	assert_int_equal(deja_embed_remote(&v, &dim, texts, 1, &o, &e), 0);
+	free(v);
+	unsetenv("DEJA_EMBED_HELPER");
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		deja_buf_clear(&body);
+		deja_buf_printf(&body, "#!/bin/sh\n%s\n", cases[i].script);
+		fake_helper(body.ptr, &path);
+		o.helper = path.ptr;
+		v = NULL;
+		if (deja_embed_remote(&v, &dim, i == last ? big : texts, 1, &o, &e) != cases[i].rc)
+			fail_msg("case %zu (%s): %s", i, cases[i].script, deja_error_message(&e));
+		if (cases[i].msg)
+			assert_string_equal(deja_error_message(&e), cases[i].msg);
+		if (cases[i].rc == 0) {
+			/* (1, 0) as sent, unit already. */
+			assert_int_equal(dim, 2);
+			assert_true(v[0] == 1.0f && v[1] == 0.0f);
+		} else {
+			assert_null(v);
+		}
+		free(v);
+		deja_error_release(&e);
+	}
+	free(huge);
+	deja_buf_release(&path);
+	deja_buf_release(&body);
+}
+
+static void test_helper_usage(void **state)
+{
+	static const struct {
+		const char *stdin_from; /* a command piped in, or "" */
+		const char *args;
+	} cases[] = {
+		{ "", "" },
+		{ "", "http://127.0.0.1:1/" },
+		{ "", "ftp://127.0.0.1/ m </dev/null" },
+		{ "echo '[]' | ", "http://127.0.0.1:1/ m" },
+		{ "echo '[1]' | ", "http://127.0.0.1:1/ m" },
+		{ "echo 'nope' | ", "http://127.0.0.1:1/ m" },
+		{ "echo '[\"a\"]' | DEJA_EMBED_TIMEOUT_MS=soon ", "http://127.0.0.1:1/ m" },
+		{ "python3 -c 'import json; print(json.dumps([\"x\"] * 257))' | ",
+		  "http://127.0.0.1:1/ m" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		deja_buf cmd = DEJA_BUF_INIT;
+		int st;
+
+		deja_buf_printf(&cmd, "%s'%s' %s 2>/dev/null", cases[i].stdin_from, helper_path,
+				cases[i].args);
+		st = system(cmd.ptr);
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 2)
+			fail_msg("exit %d, want 2: %s", WEXITSTATUS(st), cmd.ptr);
+		deja_buf_release(&cmd);
+	}
+}
+
+static void test_config(void **state)
+{
+	static const char text[] = "[embed]\n"
+				   "url = http://Localhost:11434/v1/embeddings\n"
+				   "model = nomic-embed-text\n"
+				   "timeout_ms = 2500\n";
+	deja_embed_remote_opts o;
+	deja_config *cfg = NULL, *bad = NULL;
+	deja_error e = DEJA_ERROR_INIT;
+
+	(void)state;
+	unsetenv("DEJA_EMBED_URL");
+	unsetenv("DEJA_EMBED_MODEL");
+	unsetenv("DEJA_EMBED_TIMEOUT_MS");
+	unsetenv("DEJA_EMBED_API_KEY");
+	/* Nothing configured: the built-in embedder. */
+	assert_int_equal(deja_embed_remote_config(&o, NULL, &e), 0);
+	assert_null(o.url);
+
+	assert_int_equal(deja_config_parse(&cfg, text, strlen(text), NULL, &e), 0);
+	assert_int_equal(deja_embed_remote_config(&o, cfg, &e), 1);
+	assert_string_equal(o.url, "http://Localhost:11434/v1/embeddings");
+	assert_string_equal(o.model, "nomic-embed-text");
+	assert_int_equal(o.timeout_ms, 2500);
+	assert_null(o.api_key);
+	assert_null(o.helper);
+
+	setenv("DEJA_EMBED_URL", "https://api.example.com/v1/embeddings", 1);
+	setenv("DEJA_EMBED_MODEL", "text-embedding-3-small", 1);
+	setenv("DEJA_EMBED_TIMEOUT_MS", "700", 1);
+	setenv("DEJA_EMBED_API_KEY", KEY, 1);
+	assert_int_equal(deja_embed_remote_config(&o, cfg, &e), 1);
+	assert_string_equal(o.url, "https://api.example.com/v1/embeddings");
+	assert_string_equal(o.model, "text-embedding-3-small");
+	assert_int_equal(o.timeout_ms, 700);
+	assert_string_equal(o.api_key, KEY);
+
+	setenv("DEJA_EMBED_TIMEOUT_MS", "soon", 1);
+	assert_int_equal(deja_embed_remote_config(&o, cfg, &e), DEJA_EINVAL);
+	deja_error_release(&e);
+	unsetenv("DEJA_EMBED_TIMEOUT_MS");
+	setenv("DEJA_EMBED_URL", "ftp://example.com/", 1);
+	assert_int_equal(deja_embed_remote_config(&o, cfg, &e), DEJA_EINVAL);
+	deja_error_release(&e);
+	unsetenv("DEJA_EMBED_MODEL");
+	setenv("DEJA_EMBED_URL", "http://example.com/v1/embeddings", 1);
+	assert_int_equal(deja_embed_remote_config(&o, NULL, &e), DEJA_EINVAL);
+	assert_non_null(strstr(deja_error_message(&e), "no model"));
+	deja_error_release(&e);
+	unsetenv("DEJA_EMBED_URL");
+	unsetenv("DEJA_EMBED_API_KEY");
+	deja_config_free(cfg);
+
+	/* A key in the config file is refused, not used. */
+	{
+		static const char keyed[] = "[embed]\nurl = http://h/v1/embeddings\nmodel = m\n"
+					    "api_key = sk-committed-by-mistake\n";
+
+		assert_int_equal(deja_config_parse(&bad, keyed, strlen(keyed), NULL, &e), 0);
+		assert_int_equal(deja_embed_remote_config(&o, bad, &e), DEJA_EINVAL);
+		assert_non_null(strstr(deja_error_message(&e), "DEJA_EMBED_API_KEY"));
+		assert_null(strstr(deja_error_message(&e), "sk-committed"));
+		assert_null(o.api_key);
+		deja_error_release(&e);
+		deja_config_free(bad);
+	}
+}
+
+static void test_model_id(void **state)
+{
+	deja_error e = DEJA_ERROR_INIT;
+	char *id = NULL;
+
+	(void)state;
+	assert_int_equal(deja_embed_remote_model_id(&id, "http://LocalHost:11434/v1/embeddings",
+						    "nomic-embed-text", &e), 0);
+	assert_string_equal(id, "openai:nomic-embed-text@localhost:11434");
+	free(id);
+	assert_int_equal(deja_embed_remote_model_id(&id, "https://user:secret@api.example.com"
+						    "/v1/embeddings?x=1", "text-embedding-3-small",
+						    &e), 0);
+	assert_string_equal(id, "openai:text-embedding-3-small@api.example.com");
+	free(id);
+	assert_int_equal(deja_embed_remote_model_id(&id, "https://h.example", "m", &e), 0);
+	assert_string_equal(id, "openai:m@h.example");
+	free(id);
+	assert_int_equal(deja_embed_remote_model_id(&id, "http:///v1", "m", &e), DEJA_EINVAL);
+	assert_null(id);
+	deja_error_release(&e);
+	assert_int_equal(deja_embed_remote_model_id(&id, "localhost", "m", &e), DEJA_EINVAL);
+	deja_error_release(&e);
+	assert_int_equal(deja_embed_remote_model_id(&id, "http://h/", "", &e), DEJA_EINVAL);
+	deja_error_release(&e);
+}
+
+/* ---- main --------------------------------------------------------------- */
+
+static void find_files(const char *argv0)
+{
+	char *self = realpath(argv0, NULL);
+	char *slash;
+
+	if (!self) {
+		fprintf(stderr, "test_embed_remote: cannot resolve %s\n", argv0);
+		exit(1);
+	}
+	slash = strrchr(self, '/');
+	*slash = '\0';
+	snprintf(helper_path, sizeof helper_path, "%s/../deja-embed", self);
+	/* The build directory's tests/ is two levels under the source tree. */
+	snprintf(server_script, sizeof server_script, "%s/../../tests/unit/embed_server.py", self);
+	free(self);
+	if (access(helper_path, X_OK) != 0) {
+		fprintf(stderr, "test_embed_remote: no helper at %s (make builds it)\n",
+			helper_path);
+		exit(1);
+	}
+	if (access(server_script, R_OK) != 0) {
+		fprintf(stderr, "test_embed_remote: no server at %s\n", server_script);
+		exit(1);
+	}
+}
+
+static int teardown(void **state)
+{
+	deja_buf cmd = DEJA_BUF_INIT;
+
+	(void)state;
+	stop_server();
+	deja_buf_printf(&cmd, "rm -rf '%s'", tmp_dir);
+	if (system(cmd.ptr) != 0)
+		fprintf(stderr, "test_embed_remote: cannot remove %s\n", tmp_dir);
+	deja_buf_release(&cmd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const proxies[] = {
+		"http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"
+	};
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_vectors_in_order),
+		cmocka_unit_test(test_batches_and_bytes),
+		cmocka_unit_test(test_api_key),
+		cmocka_unit_test(test_failures),
+		cmocka_unit_test(test_timeout),
+		cmocka_unit_test(test_helper_missing_or_odd),
+		cmocka_unit_test(test_helper_usage),
+		cmocka_unit_test(test_config),
+		cmocka_unit_test(test_model_id),
+	};
+	size_t i;
+
+	(void)argc;
+	find_files(argv[0]);
+	/* The server is on loopback whatever proxy the caller uses. */
+	for (i = 0; i < sizeof proxies / sizeof proxies[0]; i++)
+		unsetenv(proxies[i]);
+	unsetenv("DEJA_EMBED_API_KEY");
+	unsetenv("DEJA_EMBED_HELPER");
+	if (!mkdtemp(tmp_dir)) {
+		perror("test_embed_remote: mkdtemp");
+		return 1;
+	}
+	snprintf(log_path, sizeof log_path, "%s/requests.log", tmp_dir);
+	start_server();
+	return cmocka_run_group_tests(tests, NULL, teardown);
+}
