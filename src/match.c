@@ -594,7 +594,8 @@ int deja_match_find(deja_store *s, const deja_match_opts *opts, const deja_signa
 	}
 	if (l.count < k && (sq = regex_fallback(s, &l, sig, k)) != SQLITE_OK)
 		goto fail;
-	qsort(l.items, l.count, sizeof(*l.items), by_similarity);
+	if (l.count > 1)
+		qsort(l.items, l.count, sizeof(*l.items), by_similarity);
 	*out = l.items;
 	*count = l.count;
 	l.items = NULL;
@@ -710,7 +711,8 @@ int deja_match_suggest(deja_store *s, const deja_match_opts *opts, const deja_si
 		rc = deja_store_db_error(s, err, sq, "cannot read resolutions in");
 		goto out;
 	}
-	qsort(g, n, sizeof(*g), by_confidence);
+	if (n > 1)
+		qsort(g, n, sizeof(*g), by_confidence);
 	if (!max)
 		max = DEJA_LEARN_SUGGEST_MAX;
 	while (n > max) {
