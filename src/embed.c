@@ -6,6 +6,7 @@
 #include "deja/buf.h"
 #include "deja/common.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -569,9 +570,10 @@ uint32_t deja_idf_docs(const deja_idf *idf)
 }
 
 /*
- * Natural logarithm for x > 0, written here rather than taken from libm:
- * libdeja links no libm, and a vector must be the same bytes on every
- * machine, which a libm's last-bit differences would not promise.  x =
+ * Natural logarithm for x > 0, written here rather than taken from libm: a
+ * vector must be the same bytes on every machine that shares a store, and
+ * libm's log is not correctly rounded, so its last bit may differ between
+ * implementations.  (sqrt is correctly rounded by IEEE 754: libm's will do.)  x =
  * m * 2^e with m in [sqrt(1/2), sqrt(2)); ln m = 2 atanh(z), z = (m-1)/(m+1),
  * |z| < 0.172, whose series is exact to double precision by z^23.
  */
@@ -619,24 +621,6 @@ float deja_idf_weight(const deja_idf *idf, uint64_t id)
 
 /* --- vectors -------------------------------------------------------------- */
 
-/* sqrt for x > 0, by Newton's method from a power-of-two guess (no libm;
- * see ln()).  Six steps take the guess's factor-of-two error below one
- * ulp. */
-static double square_root(double x)
-{
-	uint64_t bits;
-	int e;
-	double r;
-
-	memcpy(&bits, &x, sizeof(bits));
-	e = (int)((bits >> 52) & 0x7ff) - 1023;
-	bits = (uint64_t)(e / 2 + 1023) << 52;
-	memcpy(&r, &bits, sizeof(r));
-	for (int k = 0; k < 6; k++)
-		r = 0.5 * (r + x / r);
-	return r;
-}
-
 void deja_embed_vector(float out[DEJA_EMBED_DIM], const deja_features *f, const deja_idf *idf)
 {
 	double norm = 0;
@@ -653,7 +637,7 @@ void deja_embed_vector(float out[DEJA_EMBED_DIM], const deja_features *f, const 
 	for (size_t i = 0; i < DEJA_EMBED_DIM; i++)
 		norm += (double)out[i] * out[i];
 	if (norm > 0) {
-		double scale = 1.0 / square_root(norm);
+		double scale = 1.0 / sqrt(norm);
 		for (size_t i = 0; i < DEJA_EMBED_DIM; i++)
 			out[i] = (float)(out[i] * scale);
 	}

@@ -1,10 +1,10 @@
 #include "deja/store.h"
 #include "deja/buf.h"
+#include "sqlutil.h"
 #include "store_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <jansson.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -333,21 +333,11 @@ void deja_store_close(deja_store *s)
 	free(s);
 }
 
-static int bind_text(sqlite3_stmt *st, int i, const char *v)
-{
-	return sqlite3_bind_text(st, i, v ? v : "", -1, SQLITE_TRANSIENT);
-}
-
 static char *files_json(const deja_lesson *l)
 {
-	json_t *a = json_array();
-	char *s;
+	deja_strlist files = { l->affected_files, l->affected_count, l->affected_count };
 
-	for (size_t i = 0; a && i < l->affected_count; i++)
-		json_array_append_new(a, json_string(l->affected_files[i]));
-	s = a ? json_dumps(a, JSON_COMPACT) : NULL;
-	json_decref(a);
-	return s;
+	return deja_sql_strlist_json(&files);
 }
 
 static int insert_run(deja_store *s, const deja_lesson *l, const deja_run_info *run,
@@ -361,12 +351,12 @@ static int insert_run(deja_store *s, const deja_lesson *l, const deja_run_info *
 				" output_bytes) VALUES (?,?,?,?,?,?,?)", -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return rc;
-	bind_text(st, 1, l->last_seen);
-	bind_text(st, 2, l->tool);
-	bind_text(st, 3, l->command);
-	bind_text(st, 4, run ? run->cwd : "");
+	deja_sql_bind_text(st, 1, l->last_seen);
+	deja_sql_bind_text(st, 2, l->tool);
+	deja_sql_bind_text(st, 3, l->command);
+	deja_sql_bind_text(st, 4, run ? run->cwd : "");
 	sqlite3_bind_int(st, 5, l->exit_code);
-	bind_text(st, 6, run && run->intent_id ? run->intent_id : l->intent_id);
+	deja_sql_bind_text(st, 6, run && run->intent_id ? run->intent_id : l->intent_id);
 	sqlite3_bind_int64(st, 7, run ? (sqlite3_int64)run->output_bytes : 0);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
@@ -384,36 +374,24 @@ static int insert_run(deja_store *s, const deja_lesson *l, const deja_run_info *
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, *run_id);
 		if (d->file)
-			bind_text(st, 2, d->file);
+			deja_sql_bind_text(st, 2, d->file);
 		else
 			sqlite3_bind_null(st, 2);
 		sqlite3_bind_int64(st, 3, d->line);
 		sqlite3_bind_int64(st, 4, d->column);
 		if (d->code)
-			bind_text(st, 5, d->code);
+			deja_sql_bind_text(st, 5, d->code);
 		else
 			sqlite3_bind_null(st, 5);
-		bind_text(st, 6, d->message);
+		deja_sql_bind_text(st, 6, d->message);
 		if (d->signature)
-			bind_text(st, 7, d->signature);
+			deja_sql_bind_text(st, 7, d->signature);
 		else
 			sqlite3_bind_null(st, 7);
 		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(s->db);
 	}
 	sqlite3_finalize(st);
 	return rc;
-}
-
-static char *strlist_json(const deja_strlist *l)
-{
-	json_t *a = json_array();
-	char *s;
-
-	for (size_t i = 0; a && i < l->count; i++)
-		json_array_append_new(a, json_string(l->items[i]));
-	s = a ? json_dumps(a, JSON_COMPACT) : NULL;
-	json_decref(a);
-	return s;
 }
 
 /* Each signature of the run: stored once, one more occurrence per run. */
@@ -440,7 +418,8 @@ static int insert_signatures(deja_store *s, const deja_run_info *run, sqlite3_in
 					-1, &link, NULL);
 	for (size_t i = 0; rc == SQLITE_OK && i < run->nsigs; i++) {
 		const deja_signature *g = &run->sigs[i];
-		char *stack = strlist_json(&g->stack_patterns), *ctx = strlist_json(&g->context_patterns);
+		char *stack = deja_sql_strlist_json(&g->stack_patterns);
+		char *ctx = deja_sql_strlist_json(&g->context_patterns);
 
 		if (!stack || !ctx) {
 			free(stack);
@@ -449,22 +428,22 @@ static int insert_signatures(deja_store *s, const deja_run_info *run, sqlite3_in
 			break;
 		}
 		sqlite3_reset(sig);
-		bind_text(sig, 1, g->id);
-		bind_text(sig, 2, g->error_type);
-		bind_text(sig, 3, g->message_pattern);
-		bind_text(sig, 4, stack);
-		bind_text(sig, 5, ctx);
-		bind_text(sig, 6, g->original);
-		bind_text(sig, 7, g->tool);
-		bind_text(sig, 8, now);
-		bind_text(sig, 9, now);
+		deja_sql_bind_text(sig, 1, g->id);
+		deja_sql_bind_text(sig, 2, g->error_type);
+		deja_sql_bind_text(sig, 3, g->message_pattern);
+		deja_sql_bind_text(sig, 4, stack);
+		deja_sql_bind_text(sig, 5, ctx);
+		deja_sql_bind_text(sig, 6, g->original);
+		deja_sql_bind_text(sig, 7, g->tool);
+		deja_sql_bind_text(sig, 8, now);
+		deja_sql_bind_text(sig, 9, now);
 		rc = sqlite3_step(sig) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(s->db);
 		free(stack);
 		free(ctx);
 		if (rc != SQLITE_OK)
 			break;
 		sqlite3_reset(link);
-		bind_text(link, 1, g->id);
+		deja_sql_bind_text(link, 1, g->id);
 		sqlite3_bind_int64(link, 2, run_id);
 		rc = sqlite3_step(link) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(s->db);
 	}
@@ -494,9 +473,9 @@ static int write_metric_row(void *ctx, const deja_metric_row *r)
 	struct metric_writer *w = ctx;
 
 	sqlite3_reset(w->st);
-	bind_text(w->st, 1, r->name);
-	bind_text(w->st, 2, r->labels);
-	bind_text(w->st, 3, r->part);
+	deja_sql_bind_text(w->st, 1, r->name);
+	deja_sql_bind_text(w->st, 2, r->labels);
+	deja_sql_bind_text(w->st, 3, r->part);
 	sqlite3_bind_double(w->st, 4, r->value);
 	sqlite3_bind_int(w->st, 5, r->replace);
 	w->rc = sqlite3_step(w->st);
@@ -562,20 +541,20 @@ int deja_store_record_lesson(deja_store *s, deja_lesson *l, const deja_run_info 
 		-1, &st, NULL);
 	if (sq != SQLITE_OK)
 		goto db_fail;
-	bind_text(st, 1, l->signature);
-	bind_text(st, 2, l->timestamp);
-	bind_text(st, 3, deja_lesson_type_name(l->type));
-	bind_text(st, 4, l->file);
-	bind_text(st, 5, l->error_summary);
-	bind_text(st, 6, l->cause);
-	bind_text(st, 7, l->resolution);
-	bind_text(st, 8, l->corrective_rule);
-	bind_text(st, 9, l->intent_id);
-	bind_text(st, 10, l->tool);
-	bind_text(st, 11, l->command);
+	deja_sql_bind_text(st, 1, l->signature);
+	deja_sql_bind_text(st, 2, l->timestamp);
+	deja_sql_bind_text(st, 3, deja_lesson_type_name(l->type));
+	deja_sql_bind_text(st, 4, l->file);
+	deja_sql_bind_text(st, 5, l->error_summary);
+	deja_sql_bind_text(st, 6, l->cause);
+	deja_sql_bind_text(st, 7, l->resolution);
+	deja_sql_bind_text(st, 8, l->corrective_rule);
+	deja_sql_bind_text(st, 9, l->intent_id);
+	deja_sql_bind_text(st, 10, l->tool);
+	deja_sql_bind_text(st, 11, l->command);
 	sqlite3_bind_int(st, 12, l->exit_code);
-	bind_text(st, 13, files);
-	bind_text(st, 14, l->last_seen);
+	deja_sql_bind_text(st, 13, files);
+	deja_sql_bind_text(st, 14, l->last_seen);
 	if ((sq = sqlite3_step(st)) != SQLITE_ROW)
 		goto db_fail;
 	l->id = sqlite3_column_int64(st, 0);
@@ -633,16 +612,13 @@ static const char lesson_columns[] =
 
 static int col_str(char **dst, sqlite3_stmt *st, int i)
 {
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	*dst = strdup(t ? (const char *)t : "");
+	*dst = deja_sql_column_dup(st, i);
 	return *dst ? 0 : DEJA_ENOMEM;
 }
 
 static int read_lesson(sqlite3_stmt *st, deja_lesson *l)
 {
-	const unsigned char *files;
-	json_t *a;
+	deja_strlist files = DEJA_STRLIST_INIT;
 	int rc = 0;
 
 	memset(l, 0, sizeof(*l));
@@ -658,22 +634,9 @@ static int read_lesson(sqlite3_stmt *st, deja_lesson *l)
 		l->type = DEJA_LESSON_OTHER;
 	l->exit_code = sqlite3_column_int(st, 12);
 	l->occurrences = sqlite3_column_int64(st, 14);
-	files = sqlite3_column_text(st, 13);
-	a = files ? json_loads((const char *)files, 0, NULL) : NULL;
-	if (json_is_array(a) && json_array_size(a)) {
-		size_t n = json_array_size(a);
-
-		if ((l->affected_files = calloc(n, sizeof(char *)))) {
-			for (size_t i = 0; i < n; i++) {
-				const char *f = json_string_value(json_array_get(a, i));
-				if (f && (l->affected_files[l->affected_count] = strdup(f)))
-					l->affected_count++;
-			}
-		} else {
-			rc = DEJA_ENOMEM;
-		}
-	}
-	json_decref(a);
+	if (deja_sql_json_strlist(&files, (const char *)sqlite3_column_text(st, 13)) < 0)
+		rc = DEJA_ENOMEM;
+	l->affected_files = deja_strlist_detach(&files, &l->affected_count);
 	if (rc < 0)
 		deja_lesson_release(l);
 	return rc;
@@ -715,11 +678,11 @@ static int list_lessons(deja_store *s, const deja_lesson_filter *f, int lowest_v
 		goto out;
 	}
 	if (f && f->type)
-		bind_text(st, sqlite3_bind_parameter_index(st, ":type"), f->type);
+		deja_sql_bind_text(st, sqlite3_bind_parameter_index(st, ":type"), f->type);
 	if (f && f->file)
-		bind_text(st, sqlite3_bind_parameter_index(st, ":file"), f->file);
+		deja_sql_bind_text(st, sqlite3_bind_parameter_index(st, ":file"), f->file);
 	if (f && f->tool)
-		bind_text(st, sqlite3_bind_parameter_index(st, ":tool"), f->tool);
+		deja_sql_bind_text(st, sqlite3_bind_parameter_index(st, ":tool"), f->tool);
 	sqlite3_bind_int(st, sqlite3_bind_parameter_index(st, ":limit"),
 			 f && f->limit > 0 ? f->limit : -1);
 	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
@@ -790,7 +753,7 @@ int deja_store_get_lesson(deja_store *s, const char *key, deja_lesson *out, deja
 	if (is_num)
 		sqlite3_bind_int64(st, 1, strtoll(key, NULL, 10));
 	else
-		bind_text(st, 1, pat.ptr);
+		deja_sql_bind_text(st, 1, pat.ptr);
 	if ((sq = sqlite3_step(st)) != SQLITE_ROW) {
 		rc = sq == SQLITE_DONE
 			     ? deja_error_set(err, DEJA_ENOTFOUND, "no lesson '%s'", key)

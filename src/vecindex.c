@@ -28,6 +28,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -94,8 +95,7 @@ static int header_matches(const unsigned char hdr[VI_HEADER_SIZE], const char *m
 
 /*
  * Quantize v (n floats) to int8 with one scale: scale = max|x| / 127 and
- * q = x / scale rounded to nearest, so x ~ q * scale.  Rounded by hand, as
- * libm is not linked everywhere libdeja is.  A non-finite component
+ * q = x / scale rounded to nearest, so x ~ q * scale.  A non-finite component
  * becomes 0 (callers reject them where they can).  Returns the scale, 0
  * for a zero vector.
  */
@@ -115,18 +115,14 @@ static float quantize(int8_t *q, const float *v, size_t n)
 	inv = 127.0f / maxabs;
 	for (size_t i = 0; i < n; i++) {
 		float r = v[i] * inv;
-		int x;
+		long x = 0; /* a NaN stays 0: it fails every comparison */
 
 		if (r >= 127.0f)
 			x = 127;
 		else if (r <= -127.0f)
 			x = -127;
-		else if (r >= 0)
-			x = (int)(r + 0.5f);
-		else if (r < 0)
-			x = -(int)(-r + 0.5f);
-		else
-			x = 0; /* NaN */
+		else if (r == r)
+			x = lrintf(r);
 		q[i] = (int8_t)x;
 	}
 	return maxabs / 127.0f;
