@@ -76,12 +76,27 @@ static int names_any(const deja_pending *p, const deja_strlist *files)
 	return 0;
 }
 
+/* A row of deja_learn_list(): kept when it names one of the filter's
+ * files (they are a JSON array: filtered here, not in SQL). */
+static int read_pending_row(sqlite3_stmt *st, void *item, void *ctx)
+{
+	const deja_pending_filter *f = ctx;
+
+	if (read_pending(st, item) < 0)
+		return DEJA_ENOMEM;
+	if (f && f->files && f->files->count && !names_any(item, f->files)) {
+		pending_release(item);
+		return 1;
+	}
+	return 0;
+}
+
 int deja_learn_list(deja_store *s, const deja_pending_filter *f, deja_pending **out,
 		    size_t *count, deja_error *err)
 {
 	sqlite3_stmt *st = NULL;
 	deja_pending *ps = NULL;
-	size_t n = 0, alloc = 0;
+	size_t n = 0;
 	int rc = 0, sq;
 
 	*out = NULL;
@@ -105,32 +120,9 @@ int deja_learn_list(deja_store *s, const deja_pending_filter *f, deja_pending **
 	sqlite3_bind_int(st, 1, f ? f->state : -1);
 	deja_sql_bind_text(st, 2, deja_error_state_name(f && f->state >= 0 ? (deja_error_state)f->state
 									  : DEJA_STATE_PENDING));
-	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
-		if (f && f->limit > 0 && n == (size_t)f->limit)
-			break;
-		if (n == alloc) {
-			size_t na = alloc ? alloc * 2 : 16;
-			deja_pending *p = realloc(ps, na * sizeof(*p));
-
-			if (!p) {
-				rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
-				goto out;
-			}
-			ps = p;
-			alloc = na;
-		}
-		if (read_pending(st, &ps[n]) < 0) {
-			rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
-			goto out;
-		}
-		/* the file filter is applied here: files are a JSON array */
-		if (f && f->files && f->files->count && !names_any(&ps[n], f->files)) {
-			pending_release(&ps[n]);
-			continue;
-		}
-		n++;
-	}
-	if (sq != SQLITE_DONE && sq != SQLITE_ROW) {
+	sq = deja_sql_collect(st, sizeof(*ps), read_pending_row, (void *)f,
+			      f && f->limit > 0 ? (size_t)f->limit : 0, (void **)&ps, &n);
+	if (sq != SQLITE_OK) {
 		rc = deja_store_db_error(s, err, sq, "cannot read");
 		goto out;
 	}
@@ -197,13 +189,19 @@ static int read_resolution(sqlite3_stmt *st, deja_resolution *r, int with_diff)
 	return 0;
 }
 
+static int read_resolution_row(sqlite3_stmt *st, void *item, void *ctx)
+{
+	(void)ctx;
+	return read_resolution(st, item, 0);
+}
+
 int deja_learn_resolutions(deja_store *s, const char *signature_id, int limit,
 			   deja_resolution **out, size_t *count, deja_error *err)
 {
 	deja_buf sql = DEJA_BUF_INIT;
 	sqlite3_stmt *st = NULL;
 	deja_resolution *rs = NULL;
-	size_t n = 0, alloc = 0;
+	size_t n = 0;
 	int rc = 0, sq;
 
 	*out = NULL;
@@ -223,25 +221,8 @@ int deja_learn_resolutions(deja_store *s, const char *signature_id, int limit,
 	if (signature_id)
 		deja_sql_bind_text(st, 1, signature_id);
 	sqlite3_bind_int(st, 2, limit > 0 ? limit : -1);
-	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
-		if (n == alloc) {
-			size_t na = alloc ? alloc * 2 : 16;
-			deja_resolution *p = realloc(rs, na * sizeof(*p));
-
-			if (!p) {
-				rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
-				goto out;
-			}
-			rs = p;
-			alloc = na;
-		}
-		if (read_resolution(st, &rs[n], 0) < 0) {
-			rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
-			goto out;
-		}
-		n++;
-	}
-	if (sq != SQLITE_DONE) {
+	if ((sq = deja_sql_collect(st, sizeof(*rs), read_resolution_row, NULL, 0, (void **)&rs,
+				   &n)) != SQLITE_OK) {
 		rc = deja_store_db_error(s, err, sq, "cannot read");
 		goto out;
 	}

@@ -53,6 +53,40 @@ out:
 	return rc;
 }
 
+int deja_sql_collect(sqlite3_stmt *st, size_t elem, int (*read)(sqlite3_stmt *, void *, void *),
+		     void *ctx, size_t limit, void **items, size_t *count)
+{
+	char *arr = NULL;
+	size_t n = 0, alloc = 0;
+	int sq;
+
+	while ((!limit || n < limit) && (sq = sqlite3_step(st)) == SQLITE_ROW) {
+		int kept;
+
+		if (n == alloc) {
+			size_t na = alloc ? alloc * 2 : 16;
+			char *p = realloc(arr, na * elem);
+
+			if (!p) {
+				sq = SQLITE_NOMEM;
+				break;
+			}
+			arr = p;
+			alloc = na;
+		}
+		if ((kept = read(st, arr + n * elem, ctx)) < 0) {
+			sq = SQLITE_NOMEM;
+			break;
+		}
+		n += kept == 0;
+	}
+	if (limit && n == limit)
+		sq = SQLITE_DONE;
+	*items = arr;
+	*count = n;
+	return sq == SQLITE_DONE ? SQLITE_OK : sq;
+}
+
 char *deja_sql_time_ago(int64_t seconds_ago)
 {
 	deja_buf b = DEJA_BUF_INIT;

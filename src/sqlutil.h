@@ -23,6 +23,17 @@ char *deja_sql_strlist_json(const deja_strlist *l);
 /* Append the strings of a JSON array (anything else adds nothing) to out. */
 int deja_sql_json_strlist(deja_strlist *out, const char *json);
 
+/*
+ * Step st to its end, reading each row into a growing array of elem-sized
+ * items: read(st, item, ctx) fills item and returns 0 to keep it, 1 to
+ * skip the row (it released what it filled), or < 0 when out of memory.
+ * At most limit items (0: no limit).  *items and *count hold what was read
+ * even on failure (the caller releases them).  Returns SQLITE_OK, or the
+ * failing SQLite code (SQLITE_NOMEM for read's failures).
+ */
+int deja_sql_collect(sqlite3_stmt *st, size_t elem, int (*read)(sqlite3_stmt *, void *, void *),
+		     void *ctx, size_t limit, void **items, size_t *count);
+
 /* The UTC time `seconds_ago` before now, in deja_now_iso8601()'s format,
  * so that it compares with stored times as text.  Caller frees. */
 char *deja_sql_time_ago(int64_t seconds_ago);

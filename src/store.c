@@ -649,13 +649,19 @@ void deja_lessons_free(deja_lesson *ls, size_t count)
 	free(ls);
 }
 
+static int read_lesson_row(sqlite3_stmt *st, void *item, void *ctx)
+{
+	(void)ctx;
+	return read_lesson(st, item);
+}
+
 static int list_lessons(deja_store *s, const deja_lesson_filter *f, int lowest_value,
 			deja_lesson **out, size_t *count, deja_error *err)
 {
 	deja_buf sql = DEJA_BUF_INIT;
 	sqlite3_stmt *st = NULL;
 	deja_lesson *ls = NULL;
-	size_t n = 0, alloc = 0;
+	size_t n = 0;
 	int rc = 0, sq;
 
 	*out = NULL;
@@ -685,25 +691,8 @@ static int list_lessons(deja_store *s, const deja_lesson_filter *f, int lowest_v
 		deja_sql_bind_text(st, sqlite3_bind_parameter_index(st, ":tool"), f->tool);
 	sqlite3_bind_int(st, sqlite3_bind_parameter_index(st, ":limit"),
 			 f && f->limit > 0 ? f->limit : -1);
-	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
-		if (n == alloc) {
-			size_t na = alloc ? alloc * 2 : 16;
-			deja_lesson *p = realloc(ls, na * sizeof(*p));
-
-			if (!p) {
-				rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
-				goto out;
-			}
-			ls = p;
-			alloc = na;
-		}
-		if (read_lesson(st, &ls[n]) < 0) {
-			rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
-			goto out;
-		}
-		n++;
-	}
-	if (sq != SQLITE_DONE) {
+	if ((sq = deja_sql_collect(st, sizeof(*ls), read_lesson_row, NULL, 0, (void **)&ls, &n)) !=
+	    SQLITE_OK) {
 		rc = deja_store_db_error(s, err, sq, "cannot read");
 		goto out;
 	}
