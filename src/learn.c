@@ -112,12 +112,26 @@ static void note_trouble(learn_run *r, const char *what, const deja_error *e)
  * open pending error (and not absorbed by a permanent one) needs a
  * snapshot now.  Reads without a transaction: the write step decides.
  */
-static int look(learn_run *r, int *need_snapshot)
+static int look(learn_run *r, int *need_snapshot, int *known)
 {
 	sqlite3_stmt *st = NULL;
 	int sq;
 
 	*need_snapshot = 0;
+	/* a check that never failed here has nothing to fix: a pass of it
+	 * writes nothing (most passes are of such checks) */
+	sq = prepare(r, &st, "SELECT 1 FROM checks WHERE tool = ?1 AND args = ?2 AND dir = ?3");
+	if (sq != SQLITE_OK)
+		return sq;
+	bind_check(st, &r->o->check);
+	sq = sqlite3_step(st);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (sq != SQLITE_ROW && sq != SQLITE_DONE)
+		return sq;
+	*known = sq == SQLITE_ROW;
+	if (!*known && r->passed)
+		return SQLITE_OK;
 	sq = prepare(r, &st,
 		     "SELECT p.signature_id, sn.id, sn.kind, sn.tree FROM pending_errors p"
 		     " JOIN checks c ON c.id = p.check_id"
@@ -323,13 +337,65 @@ static int push_id(int64_t **arr, size_t *n, int64_t id)
 }
 
 /*
- * Settle the open suggestions of a pending error: success when it was
- * fixed, failure when it became permanent.  Each counts as one
- * application of its resolution, logged with its context.
+ * One application of a resolution, or the revision of one: its counts
+ * move by applied and succeeded (a negative succeeded takes a success
+ * back), and the outcome is logged with its context.  *found (may be
+ * NULL) says whether the resolution exists.
  */
-static int settle_suggestions(learn_run *r, int64_t pending_id, int success, const char *source)
+static int record_application(deja_store *s, const char *now, int64_t resolution_id,
+			      int64_t suggestion_id, int applied, int succeeded, const char *source,
+			      const char *ctx, int *found)
 {
-	sqlite3_stmt *sel = NULL, *res = NULL, *app = NULL;
+	sqlite3_stmt *st = NULL;
+	int sq;
+
+	sq = sqlite3_prepare_v2(deja_store_db(s),
+				"UPDATE resolutions SET application_count = application_count + ?2,"
+				" success_count = max(success_count + ?3, 0),"
+				" last_success_at = CASE WHEN ?3 > 0 THEN ?4 ELSE last_success_at END"
+				" WHERE id = ?1",
+				-1, &st, NULL);
+	if (sq != SQLITE_OK)
+		return sq;
+	sqlite3_bind_int64(st, 1, resolution_id);
+	sqlite3_bind_int(st, 2, applied);
+	sqlite3_bind_int(st, 3, succeeded);
+	deja_sql_bind_text(st, 4, now);
+	sq = sqlite3_step(st);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (sq != SQLITE_DONE)
+		return sq;
+	if (found)
+		*found = sqlite3_changes(deja_store_db(s)) > 0;
+	if (found && !*found)
+		return SQLITE_OK;
+	sq = sqlite3_prepare_v2(deja_store_db(s),
+				"INSERT INTO applications (resolution_id, suggestion_id, success,"
+				" source, context, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+				-1, &st, NULL);
+	if (sq != SQLITE_OK)
+		return sq;
+	sqlite3_bind_int64(st, 1, resolution_id);
+	if (suggestion_id)
+		sqlite3_bind_int64(st, 2, suggestion_id);
+	else
+		sqlite3_bind_null(st, 2);
+	sqlite3_bind_int(st, 3, succeeded > 0);
+	deja_sql_bind_text(st, 4, source);
+	deja_sql_bind_text(st, 5, ctx);
+	deja_sql_bind_text(st, 6, now);
+	sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(deja_store_db(s));
+	sqlite3_finalize(st);
+	return sq;
+}
+
+/* The suggestions an UPDATE ... RETURNING id, resolution_id statement
+ * settled, each recorded as an application.  The returned rows are read
+ * to the end before anything else writes. */
+static int settle(learn_run *r, sqlite3_stmt *sel, int applied, int succeeded,
+		  const char *source)
+{
 	char *ctx = context_json(r, "outcome", source);
 	int64_t *ids = NULL;
 	size_t n = 0;
@@ -337,22 +403,6 @@ static int settle_suggestions(learn_run *r, int64_t pending_id, int success, con
 
 	if (!ctx)
 		return SQLITE_NOMEM;
-	if ((sq = prepare(r, &sel, "UPDATE suggestions SET outcome = ?2, outcome_at = ?3"
-				   " WHERE pending_id = ?1 AND outcome IS NULL"
-				   " RETURNING id, resolution_id")) != SQLITE_OK ||
-	    (sq = prepare(r, &res, "UPDATE resolutions SET application_count ="
-				   " application_count + 1, success_count = success_count + ?2,"
-				   " last_success_at = CASE WHEN ?2 THEN ?3 ELSE last_success_at END"
-				   " WHERE id = ?1")) != SQLITE_OK ||
-	    (sq = prepare(r, &app, "INSERT INTO applications (resolution_id, suggestion_id,"
-				   " success, source, context, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")) !=
-		    SQLITE_OK)
-		goto out;
-	sqlite3_bind_int64(sel, 1, pending_id);
-	deja_sql_bind_text(sel, 2, success ? "success" : "failure");
-	deja_sql_bind_text(sel, 3, r->now);
-	/* the rows RETURNING gives are read to the end before other
-	 * statements write */
 	while ((sq = sqlite3_step(sel)) == SQLITE_ROW)
 		if (push_id(&ids, &n, sqlite3_column_int64(sel, 0)) != SQLITE_OK ||
 		    push_id(&ids, &n, sqlite3_column_int64(sel, 1)) != SQLITE_OK) {
@@ -362,29 +412,34 @@ static int settle_suggestions(learn_run *r, int64_t pending_id, int success, con
 	if (sq != SQLITE_DONE)
 		goto out;
 	sq = SQLITE_OK;
-	for (size_t i = 0; i < n && sq == SQLITE_OK; i += 2) {
-		sqlite3_reset(res);
-		sqlite3_bind_int64(res, 1, ids[i + 1]);
-		sqlite3_bind_int(res, 2, success);
-		deja_sql_bind_text(res, 3, r->now);
-		if ((sq = sqlite3_step(res)) != SQLITE_DONE)
-			break;
-		sqlite3_reset(app);
-		sqlite3_bind_int64(app, 1, ids[i + 1]);
-		sqlite3_bind_int64(app, 2, ids[i]);
-		sqlite3_bind_int(app, 3, success);
-		deja_sql_bind_text(app, 4, source);
-		deja_sql_bind_text(app, 5, ctx);
-		deja_sql_bind_text(app, 6, r->now);
-		sq = sqlite3_step(app) == SQLITE_DONE ? SQLITE_OK
-						       : sqlite3_errcode(deja_store_db(r->s));
-	}
+	for (size_t i = 0; i < n && sq == SQLITE_OK; i += 2)
+		sq = record_application(r->s, r->now, ids[i + 1], ids[i], applied, succeeded, source,
+					ctx, NULL);
 out:
-	sqlite3_finalize(sel);
-	sqlite3_finalize(res);
-	sqlite3_finalize(app);
 	free(ids);
 	free(ctx);
+	return sq;
+}
+
+/*
+ * Settle the open suggestions of a pending error: success when it was
+ * fixed, failure when it became permanent.  Each counts as one
+ * application of its resolution.
+ */
+static int settle_suggestions(learn_run *r, int64_t pending_id, int success, const char *source)
+{
+	sqlite3_stmt *sel = NULL;
+	int sq = prepare(r, &sel, "UPDATE suggestions SET outcome = ?2, outcome_at = ?3"
+				  " WHERE pending_id = ?1 AND outcome IS NULL"
+				  " RETURNING id, resolution_id");
+
+	if (sq == SQLITE_OK) {
+		sqlite3_bind_int64(sel, 1, pending_id);
+		deja_sql_bind_text(sel, 2, success ? "success" : "failure");
+		deja_sql_bind_text(sel, 3, r->now);
+		sq = settle(r, sel, 1, success, source);
+	}
+	sqlite3_finalize(sel);
 	return sq;
 }
 
@@ -395,62 +450,22 @@ out:
  */
 static int recurred(learn_run *r, int64_t check_id, int64_t runs, const char *sig)
 {
-	sqlite3_stmt *st = NULL, *res = NULL, *app = NULL;
-	char *ctx = context_json(r, "outcome", "recurred");
-	int64_t *ids = NULL;
-	size_t n = 0;
-	int sq;
+	sqlite3_stmt *sel = NULL;
+	int sq = prepare(r, &sel,
+			 "UPDATE suggestions SET outcome = 'failure', outcome_at = ?4"
+			 " WHERE outcome = 'success' AND pending_id = (SELECT id FROM pending_errors"
+			 "  WHERE check_id = ?1 AND signature_id = ?2 AND state = 'fixed'"
+			 "  AND closed_run = ?3 - 1 ORDER BY id DESC LIMIT 1)"
+			 " RETURNING id, resolution_id");
 
-	if (!ctx)
-		return SQLITE_NOMEM;
-	sq = prepare(r, &st,
-		     "UPDATE suggestions SET outcome = 'failure', outcome_at = ?4"
-		     " WHERE outcome = 'success' AND pending_id = (SELECT id FROM pending_errors"
-		     "  WHERE check_id = ?1 AND signature_id = ?2 AND state = 'fixed'"
-		     "  AND closed_run = ?3 - 1 ORDER BY id DESC LIMIT 1)"
-		     " RETURNING id, resolution_id");
-	if (sq != SQLITE_OK)
-		goto out;
-	sqlite3_bind_int64(st, 1, check_id);
-	deja_sql_bind_text(st, 2, sig);
-	sqlite3_bind_int64(st, 3, runs);
-	deja_sql_bind_text(st, 4, r->now);
-	while ((sq = sqlite3_step(st)) == SQLITE_ROW)
-		if (push_id(&ids, &n, sqlite3_column_int64(st, 0)) != SQLITE_OK ||
-		    push_id(&ids, &n, sqlite3_column_int64(st, 1)) != SQLITE_OK) {
-			sq = SQLITE_NOMEM;
-			goto out;
-		}
-	if (sq != SQLITE_DONE)
-		goto out;
-	sq = SQLITE_OK;
-	if (!n)
-		goto out;
-	if ((sq = prepare(r, &res, "UPDATE resolutions SET success_count = success_count - 1"
-				   " WHERE id = ?1 AND success_count > 0")) != SQLITE_OK ||
-	    (sq = prepare(r, &app, "INSERT INTO applications (resolution_id, suggestion_id,"
-				   " success, source, context, at)"
-				   " VALUES (?1, ?2, 0, 'recurred', ?3, ?4)")) != SQLITE_OK)
-		goto out;
-	for (size_t i = 0; i < n && sq == SQLITE_OK; i += 2) {
-		sqlite3_reset(res);
-		sqlite3_bind_int64(res, 1, ids[i + 1]);
-		if ((sq = sqlite3_step(res)) != SQLITE_DONE)
-			break;
-		sqlite3_reset(app);
-		sqlite3_bind_int64(app, 1, ids[i + 1]);
-		sqlite3_bind_int64(app, 2, ids[i]);
-		deja_sql_bind_text(app, 3, ctx);
-		deja_sql_bind_text(app, 4, r->now);
-		sq = sqlite3_step(app) == SQLITE_DONE ? SQLITE_OK
-						       : sqlite3_errcode(deja_store_db(r->s));
+	if (sq == SQLITE_OK) {
+		sqlite3_bind_int64(sel, 1, check_id);
+		deja_sql_bind_text(sel, 2, sig);
+		sqlite3_bind_int64(sel, 3, runs);
+		deja_sql_bind_text(sel, 4, r->now);
+		sq = settle(r, sel, 0, -1, "recurred");
 	}
-out:
-	sqlite3_finalize(st);
-	sqlite3_finalize(res);
-	sqlite3_finalize(app);
-	free(ids);
-	free(ctx);
+	sqlite3_finalize(sel);
 	return sq;
 }
 
@@ -666,8 +681,7 @@ static int fix_absent(learn_run *r, int64_t check_id, int64_t runs)
 	if (sq != SQLITE_OK)
 		return sq;
 	sqlite3_bind_int64(st, 1, check_id);
-	/* the updates below do not disturb this scan: they change rows the
-	 * partial index still holds, in the order already read */
+	/* read to the end first: fixing writes to the rows being scanned */
 	{
 		struct row { int64_t id, snap; char *sig, *files; } *rows = NULL;
 		size_t n = 0;
@@ -842,7 +856,7 @@ static int learn(deja_store *s, const deja_learn_opts *o, const deja_learn_error
 		 size_t nerrs, int passed, deja_learn_result *res, deja_error *err)
 {
 	learn_run r;
-	int need_snapshot = 0, rc = 0, sq;
+	int need_snapshot = 0, known = 0, rc = 0, sq;
 
 	memset(res, 0, sizeof(*res));
 	memset(&r, 0, sizeof(r));
@@ -859,10 +873,12 @@ static int learn(deja_store *s, const deja_learn_opts *o, const deja_learn_error
 		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((sq = look(&r, &need_snapshot)) != SQLITE_OK) {
+	if ((sq = look(&r, &need_snapshot, &known)) != SQLITE_OK) {
 		rc = deja_store_db_error(s, err, sq, "cannot read");
 		goto out;
 	}
+	if (passed && !known)
+		goto out;
 	if ((rc = slow_work(&r, need_snapshot)) < 0) {
 		rc = deja_error_set(err, rc, "out of memory while comparing the working tree");
 		goto out;
@@ -920,10 +936,9 @@ int deja_learn_prune(deja_store *s, int hours, size_t *count, deja_error *err)
 int deja_learn_feedback(deja_store *s, int64_t id, int success, const char *note,
 			deja_error *err)
 {
-	sqlite3_stmt *st = NULL;
 	json_t *ctx = json_pack("{s:s}", "note", note ? note : "");
 	char *now = deja_now_iso8601(), *cj = ctx ? json_dumps(ctx, JSON_COMPACT) : NULL;
-	int rc = 0, sq;
+	int rc = 0, sq, found = 0;
 
 	json_decref(ctx);
 	if (!now || !cj) {
@@ -932,45 +947,17 @@ int deja_learn_feedback(deja_store *s, int64_t id, int success, const char *note
 	}
 	if ((rc = deja_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		goto out;
-	sq = sqlite3_prepare_v2(deja_store_db(s),
-				"UPDATE resolutions SET application_count = application_count + 1,"
-				" success_count = success_count + ?2,"
-				" last_success_at = CASE WHEN ?2 THEN ?3 ELSE last_success_at END"
-				" WHERE id = ?1",
-				-1, &st, NULL);
-	if (sq != SQLITE_OK)
-		goto fail;
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int(st, 2, !!success);
-	deja_sql_bind_text(st, 3, now);
-	if ((sq = sqlite3_step(st)) != SQLITE_DONE)
-		goto fail;
-	sqlite3_finalize(st);
-	st = NULL;
-	if (sqlite3_changes(deja_store_db(s)) == 0) {
+	sq = record_application(s, now, id, 0, 1, !!success, "feedback", cj, &found);
+	if (sq != SQLITE_OK) {
+		rc = deja_store_db_error(s, err, sq, "cannot record feedback in");
+		sqlite3_exec(deja_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+	} else if (!found) {
 		sqlite3_exec(deja_store_db(s), "ROLLBACK", NULL, NULL, NULL);
 		rc = deja_error_set(err, DEJA_ENOTFOUND, "no resolution %lld", (long long)id);
-		goto out;
+	} else {
+		rc = deja_store_exec(s, "COMMIT", err);
 	}
-	sq = sqlite3_prepare_v2(deja_store_db(s),
-				"INSERT INTO applications (resolution_id, success, source, context,"
-				" at) VALUES (?1, ?2, 'feedback', ?3, ?4)",
-				-1, &st, NULL);
-	if (sq != SQLITE_OK)
-		goto fail;
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int(st, 2, !!success);
-	deja_sql_bind_text(st, 3, cj);
-	deja_sql_bind_text(st, 4, now);
-	if ((sq = sqlite3_step(st)) != SQLITE_DONE)
-		goto fail;
-	rc = deja_store_exec(s, "COMMIT", err);
-	goto out;
-fail:
-	rc = deja_store_db_error(s, err, sq, "cannot record feedback in");
-	sqlite3_exec(deja_store_db(s), "ROLLBACK", NULL, NULL, NULL);
 out:
-	sqlite3_finalize(st);
 	free(now);
 	free(cj);
 	return rc;

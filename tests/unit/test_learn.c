@@ -190,6 +190,32 @@ static void fail_then_pass_makes_one_resolution(void **state)
 	deja_learn_result_release(&r);
 }
 
+/* Most passes are of checks that never failed: they must not write. */
+static void pass_of_unknown_check_writes_nothing(void **state)
+{
+	fixture *f = *state;
+	deja_learn_result r;
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+
+	pass_run(f, "never-failed", &r);
+	assert_int_equal(r.nfixed, 0);
+	deja_learn_result_release(&r);
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM checks", -1, &st, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(st, 0), 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	/* once it failed, its passes count (a recurrence needs the count) */
+	fail_run(f, "never-failed", 1, &r);
+	deja_learn_result_release(&r);
+	pass_run(f, "never-failed", &r);
+	assert_int_equal(r.nfixed, 1);
+	deja_learn_result_release(&r);
+}
+
 static void third_failure_is_permanent_and_warned(void **state)
 {
 	fixture *f = *state;
@@ -489,6 +515,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(fail_then_pass_makes_one_resolution, setup, teardown),
+		cmocka_unit_test_setup_teardown(pass_of_unknown_check_writes_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(third_failure_is_permanent_and_warned, setup, teardown),
 		cmocka_unit_test_setup_teardown(two_errors_one_fixed, setup, teardown),
 		cmocka_unit_test_setup_teardown(transitions_are_one_way, setup, teardown),
