@@ -254,6 +254,26 @@ static int pending_add(pending_vecs *p, int64_t id, const float *vec)
 	return SQLITE_OK;
 }
 
+#define UNINDEXED                                                                             \
+	" FROM signatures g WHERE NOT EXISTS (SELECT 1 FROM signature_vectors v"               \
+	"  WHERE v.signature_id = g.id AND v.model = ?1)"                                      \
+	" AND NOT EXISTS (SELECT 1 FROM signature_links l WHERE l.alias_id = g.id)"
+
+static int any_unindexed(deja_store *s, int *any)
+{
+	sqlite3_stmt *st = NULL;
+	int sq = sqlite3_prepare_v2(deja_store_db(s), "SELECT 1" UNINDEXED " LIMIT 1", -1, &st,
+				    NULL);
+
+	if (sq != SQLITE_OK)
+		return sq;
+	deja_sql_bind_text(st, 1, DEJA_EMBED_BUILTIN_MODEL);
+	sq = sqlite3_step(st);
+	*any = sq == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return sq == SQLITE_ROW || sq == SQLITE_DONE ? SQLITE_OK : sq;
+}
+
 static int index_signatures(deja_store *s, const char *workspace, int all, size_t *added,
 			    deja_error *err)
 {
@@ -265,6 +285,16 @@ static int index_signatures(deja_store *s, const char *workspace, int all, size_
 
 	if (added)
 		*added = 0;
+	/* most recordings bring no new signature: find out without taking
+	 * the write lock (the transaction below looks again) */
+	if (!all) {
+		int any = 0;
+
+		if ((sq = any_unindexed(s, &any)) != SQLITE_OK)
+			return deja_store_db_error(s, err, sq, "cannot read");
+		if (!any)
+			return 0;
+	}
 	if (vector_path(&path, workspace) < 0)
 		return deja_error_set(err, DEJA_ENOMEM, "out of memory");
 	if ((rc = deja_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
@@ -274,11 +304,7 @@ static int index_signatures(deja_store *s, const char *workspace, int all, size_
 				      NULL, NULL, NULL)) != SQLITE_OK)
 		goto fail;
 	sq = sqlite3_prepare_v2(deja_store_db(s),
-				"SELECT rowid, " SIGNATURE_COLUMNS " FROM signatures g"
-				" WHERE NOT EXISTS (SELECT 1 FROM signature_vectors v"
-				"  WHERE v.signature_id = g.id AND v.model = ?1)"
-				" AND NOT EXISTS (SELECT 1 FROM signature_links l"
-				"  WHERE l.alias_id = g.id) ORDER BY rowid",
+				"SELECT rowid, " SIGNATURE_COLUMNS UNINDEXED " ORDER BY rowid",
 				-1, &st, NULL);
 	if (sq != SQLITE_OK)
 		goto fail;
@@ -318,7 +344,7 @@ static int index_signatures(deja_store *s, const char *workspace, int all, size_
 			sq = count_features(s, &sigs[i]);
 		for (size_t i = 0; sq == SQLITE_OK && i < n; i++) {
 			float vec[DEJA_EMBED_DIM];
-			char near[DEJA_SHA256_HEX_LEN + 1];
+			char near[DEJA_SHA256_HEX_LEN + 1] = "";
 			double sim = 0;
 
 			if ((sq = embed(s, &sigs[i], vec)) != SQLITE_OK)
