@@ -152,12 +152,10 @@ static void add_related(deja_buf *ctx, const cli_recorded *rec)
 	for (size_t i = 0; i < rec->nrelated; i++) {
 		const deja_lesson *l = &rec->related[i];
 		const char *sum = l->error_summary;
-		int w = 0;
+		int w = cli_first_line_width(sum, 160);
 
 		if (!i)
 			deja_buf_printf(ctx, "\nEarlier lessons about %s:", rec->file);
-		while (sum[w] && sum[w] != '\n' && w < 160)
-			w++;
 		deja_buf_printf(ctx, "\n- [%s %s] %.*s", deja_lesson_type_name(l->type), l->tool, w,
 				sum);
 		if (l->corrective_rule && *l->corrective_rule)
@@ -192,10 +190,8 @@ static void add_warnings(deja_buf *ctx, deja_store *store)
 			     "('deja warnings' for all):",
 			ctx->len ? "\n" : "");
 	for (size_t i = 0; i < n; i++) {
-		int w = 0;
+		int w = cli_first_line_width(ps[i].message, 120);
 
-		while (ps[i].message[w] && ps[i].message[w] != '\n' && w < 120)
-			w++;
 		deja_buf_printf(ctx, "\n- %s in %s (%lld attempts): %.*s", ps[i].tool,
 				ps[i].files.count ? ps[i].files.items[0] : "-",
 				(long long)ps[i].attempts, w, ps[i].message);
@@ -219,10 +215,8 @@ static void session_digest(deja_buf *ctx, const cli_workspace *ws)
 				   "'deja lessons show ID' for details):");
 		for (size_t i = 0; i < n; i++) {
 			const char *sum = ls[i].error_summary;
-			int w = 0;
+			int w = cli_first_line_width(sum, 120);
 
-			while (sum[w] && sum[w] != '\n' && w < 120)
-				w++;
 			deja_buf_printf(ctx, "\n- #%lld %s %s in %s (x%lld): %.*s", (long long)ls[i].id,
 					deja_lesson_type_name(ls[i].type), ls[i].tool,
 					*ls[i].file ? ls[i].file : "-", (long long)ls[i].occurrences, w,

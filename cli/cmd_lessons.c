@@ -86,21 +86,21 @@ json_t *cli_lesson_json(const deja_lesson *l)
 	return o;
 }
 
-static int print_json(json_t *v)
+int cli_print_json(json_t *v)
 {
-	char *s = json_dumps(v, JSON_INDENT(2) | JSON_ENSURE_ASCII);
+	char *s = v ? json_dumps(v, JSON_INDENT(2) | JSON_ENSURE_ASCII) : NULL;
 
+	json_decref(v);
 	if (!s) {
 		cli_error("out of memory");
-		return -1;
+		return 1;
 	}
 	printf("%s\n", s);
 	free(s);
 	return 0;
 }
 
-/* The first line of a summary, cut to width bytes on a UTF-8 boundary. */
-static int first_line_width(const char *s, int width)
+int cli_first_line_width(const char *s, int width)
 {
 	int n = 0;
 
@@ -125,9 +125,7 @@ static int show(deja_store *store, const char *key)
 		return 1;
 	}
 	if (json) {
-		json_t *o = cli_lesson_json(&l);
-		rc = print_json(o) < 0;
-		json_decref(o);
+		rc = cli_print_json(cli_lesson_json(&l));
 	} else if (deja_lesson_md_render(&md, &l) < 0) {
 		cli_error("out of memory");
 		rc = 1;
@@ -195,8 +193,7 @@ int cmd_lessons(int argc, char **argv)
 		json_t *a = json_array();
 		for (size_t i = 0; i < n; i++)
 			json_array_append_new(a, cli_lesson_json(&ls[i]));
-		rc = print_json(a) < 0;
-		json_decref(a);
+		rc = cli_print_json(a);
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -205,7 +202,7 @@ int cmd_lessons(int argc, char **argv)
 
 		printf("%-4lld %-8s %-14s %-30s x%-3lld %.19s\n     %.*s\n", (long long)l->id,
 		       deja_lesson_type_name(l->type), l->tool, l->file && *l->file ? l->file : "-",
-		       (long long)l->occurrences, l->last_seen, first_line_width(sum, 100), sum);
+		       (long long)l->occurrences, l->last_seen, cli_first_line_width(sum, 100), sum);
 	}
 	rc = 0;
 out:

@@ -89,26 +89,15 @@ static int print_list(const deja_pending *ps, size_t n)
 {
 	if (json) {
 		json_t *a = json_array();
-		char *s;
 
 		for (size_t i = 0; i < n; i++)
 			json_array_append_new(a, pending_json(&ps[i]));
-		s = json_dumps(a, JSON_INDENT(2) | JSON_ENSURE_ASCII);
-		json_decref(a);
-		if (!s) {
-			cli_error("out of memory");
-			return 1;
-		}
-		printf("%s\n", s);
-		free(s);
-		return 0;
+		return cli_print_json(a);
 	}
 	for (size_t i = 0; i < n; i++) {
 		const deja_pending *p = &ps[i];
-		int w = 0;
+		int w = cli_first_line_width(p->message, 100);
 
-		while (p->message[w] && p->message[w] != '\n' && w < 100)
-			w++;
 		printf("#%-4lld %-9s %s%s%s%s%s  x%lld  %.16s  %.*s", (long long)p->id,
 		       deja_error_state_name(p->state), p->tool, *p->args ? " " : "", p->args,
 		       *p->dir ? " in " : "", p->dir, (long long)p->attempts, p->last_failure_at, w,

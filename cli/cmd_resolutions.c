@@ -78,29 +78,6 @@ static json_t *resolution_json(const deja_resolution *r)
 	return o;
 }
 
-static int print_json(json_t *v)
-{
-	char *s = json_dumps(v, JSON_INDENT(2) | JSON_ENSURE_ASCII);
-
-	json_decref(v);
-	if (!s) {
-		cli_error("out of memory");
-		return 1;
-	}
-	printf("%s\n", s);
-	free(s);
-	return 0;
-}
-
-static int first_line(const char *s, int max)
-{
-	int w = 0;
-
-	while (s[w] && s[w] != '\n' && w < max)
-		w++;
-	return w;
-}
-
 static int list(deja_store *store)
 {
 	deja_error err = DEJA_ERROR_INIT;
@@ -118,7 +95,7 @@ static int list(deja_store *store)
 
 		for (size_t i = 0; i < n; i++)
 			json_array_append_new(a, resolution_json(&rs[i]));
-		rc = print_json(a);
+		rc = cli_print_json(a);
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -127,7 +104,7 @@ static int list(deja_store *store)
 		printf("#%-4lld %3.0f%% (%lld/%lld)  %s  %s\n      for %s: %.*s\n", (long long)r->id,
 		       r->success_rate * 100.0, (long long)r->success_count,
 		       (long long)r->application_count, r->tool, r->description, r->error_type,
-		       first_line(r->message, 100), r->message);
+		       cli_first_line_width(r->message, 100), r->message);
 	}
 out:
 	deja_resolutions_free(rs, n);
@@ -165,14 +142,14 @@ static int show(deja_store *store, const char *key)
 		return 1;
 	}
 	if (json) {
-		rc = print_json(resolution_json(&r));
+		rc = cli_print_json(resolution_json(&r));
 	} else {
 		json_t *ctx = json_loads(r.context, 0, NULL);
 		const char *cmd = json_string_value(json_object_get(ctx, "command"));
 		const char *commit = json_string_value(json_object_get(ctx, "commit"));
 
 		printf("resolution #%lld  %s\n", (long long)r.id, r.description);
-		printf("error:     %s (%s) %.*s\n", r.error_type, r.tool, first_line(r.message, 300),
+		printf("error:     %s (%s) %.*s\n", r.error_type, r.tool, cli_first_line_width(r.message, 300),
 		       r.message);
 		printf("signature: %s\n", r.signature_id);
 		printf("success:   %.0f%% (%lld of %lld applications), last %s\n",
@@ -223,7 +200,9 @@ int cmd_resolutions(int argc, char **argv)
 			cli_error("no resolution %s: nothing recorded in this workspace", argv[first + 1]);
 			rc = 1;
 		} else {
-			rc = json ? (printf("[]\n"), 0) : 0;
+			if (json)
+				printf("[]\n");
+			rc = 0;
 		}
 	} else {
 		rc = first < argc ? show(store, argv[first + 1]) : list(store);

@@ -32,10 +32,8 @@ static void print_errors(deja_store *store, int state, const char *title)
 		goto out;
 	printf("\n%s:\n", title);
 	for (size_t i = 0; i < n; i++) {
-		int w = 0;
+		int w = cli_first_line_width(ps[i].message, 90);
 
-		while (ps[i].message[w] && ps[i].message[w] != '\n' && w < 90)
-			w++;
 		printf("  #%-4lld %s%s%s  x%lld  %.*s\n", (long long)ps[i].id, ps[i].tool,
 		       ps[i].files.count ? " " : "", ps[i].files.count ? ps[i].files.items[0] : "",
 		       (long long)ps[i].attempts, w, ps[i].message);

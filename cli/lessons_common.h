@@ -20,4 +20,13 @@ int cli_open_store(deja_store **out, const cli_workspace *ws, int create);
  * reference. */
 json_t *cli_lesson_json(const deja_lesson *l);
 
+/* Print v indented on stdout and drop the reference (v may be NULL: out
+ * of memory).  Returns the command's exit status: 0, or 1 after saying
+ * why. */
+int cli_print_json(json_t *v);
+
+/* How many bytes of s to print as its first line: up to the newline, at
+ * most width bytes, never ending inside a UTF-8 character. */
+int cli_first_line_width(const char *s, int width);
+
 #endif
