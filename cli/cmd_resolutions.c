@@ -125,17 +125,12 @@ static int parse_id(int64_t *out, const char *s)
 	return 0;
 }
 
-static int show(deja_store *store, const char *key)
+static int show(deja_store *store, int64_t id)
 {
 	deja_error err = DEJA_ERROR_INIT;
 	deja_resolution r;
-	int64_t id;
 	int rc = 0;
 
-	if (parse_id(&id, key) < 0) {
-		cli_error("'%s' is not a resolution number", key);
-		return 2;
-	}
 	if (deja_learn_get_resolution(store, id, &r, &err) < 0) {
 		cli_error("%s", deja_error_message(&err));
 		deja_error_release(&err);
@@ -171,6 +166,7 @@ int cmd_resolutions(int argc, char **argv)
 {
 	deja_store *store = NULL;
 	cli_workspace ws;
+	int64_t id = 0;
 	int first, rc;
 
 	first = cli_parse(argc, argv, &cmd_resolutions_spec);
@@ -190,6 +186,10 @@ int cmd_resolutions(int argc, char **argv)
 			  argv[first]);
 		return 2;
 	}
+	if (first < argc && parse_id(&id, argv[first + 1]) < 0) {
+		cli_error("'%s' is not a resolution number", argv[first + 1]);
+		return 2;
+	}
 	if (cli_workspace_setup(&ws, NULL, 0) < 0)
 		return 1;
 	rc = cli_open_store(&store, &ws, 0);
@@ -205,7 +205,7 @@ int cmd_resolutions(int argc, char **argv)
 			rc = 0;
 		}
 	} else {
-		rc = first < argc ? show(store, argv[first + 1]) : list(store);
+		rc = first < argc ? show(store, id) : list(store);
 	}
 	deja_store_close(store);
 	cli_workspace_release(&ws);

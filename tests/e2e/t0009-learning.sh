@@ -254,4 +254,36 @@ test_expect_success 'without the snapshot helper the states are still learnt' '
 	grep -q snapshot_failed .deja/log.jsonl
 '
 
+test_expect_success 'bad arguments: a clear message and status 2; no store: empty answers' '
+	git init -q bare && cd bare &&
+	test_expect_code 2 "$DEJA" pending --state bogus 2>err && grep -q "unknown state .bogus." err &&
+	test_expect_code 2 "$DEJA" pending --limit -1 2>err && grep -q "limit" err &&
+	test_expect_code 2 "$DEJA" pending extra 2>err && grep -q "unexpected argument" err &&
+	test_expect_code 2 "$DEJA" warnings extra 2>err && grep -q "after --files" err &&
+	test_expect_code 2 "$DEJA" resolutions --signature xyz 2>err && grep -q "64 hex digits" err &&
+	test_expect_code 2 "$DEJA" resolutions show 2>err && grep -q "usage" err &&
+	test_expect_code 2 "$DEJA" resolutions show abc 2>err && grep -q "not a resolution number" err &&
+	test_expect_code 2 "$DEJA" feedback 1 2>err && grep -q "usage" err &&
+	test_expect_code 2 "$DEJA" feedback 0 success 2>err && grep -q "not a resolution number" err &&
+	test_expect_code 2 "$DEJA" status extra 2>err && grep -q "unexpected argument" err &&
+	test_expect_code 1 "$DEJA" resolutions show 5 2>err && grep -q "nothing recorded" err &&
+	"$DEJA" pending --json >out && test "$(cat out)" = "[]" &&
+	"$DEJA" warnings --files a.js >out && test_must_be_empty out &&
+	"$DEJA" resolutions --json >out && test "$(cat out)" = "[]" &&
+	"$DEJA" status >out && grep -q "none yet" out &&
+	test ! -e .deja/deja.db &&
+	for c in pending warnings resolutions feedback status; do
+		"$DEJA" help $c >out && grep -q "^usage: deja $c" out || exit 1
+	done
+'
+
+test_expect_success 'a first line cut for display never splits a UTF-8 character' '
+	make_project utf && cd utf &&
+	printf "test(\"é\", () => { expect(\"%s\").toBe(\"x\"); });\n" \
+		"$(printf "é%.0s" $(seq 1 80))" >utf.test.js &&
+	test_expect_code 1 "$DEJA" run -- npx jest utf.test.js 2>/dev/null &&
+	"$DEJA" pending >out && iconv -f UTF-8 -t UTF-8 out >/dev/null &&
+	"$DEJA" status >out && iconv -f UTF-8 -t UTF-8 out >/dev/null
+'
+
 test_done
