@@ -4,7 +4,9 @@
 #
 # Payloads: Claude Code PostToolUse for `ls -la` (not a check: deja answers
 # without opening the store) and PostToolUseFailure for a failing eslint run
-# (deja records a lesson).  Each command runs N times with the payload on
+# (deja records a lesson), then PostToolUse for passing checks: eslint, which
+# failed just before (its pending errors are fixed), and tsc, which never
+# failed here (one read, no write).  Each command runs N times with the payload on
 # stdin; bench/proctime reports per-process CPU time (user + system, from
 # wait4) and wall time: min / median / max in ms.
 # Usage: bench/hook.sh [N] [path/to/deja]
@@ -24,7 +26,15 @@ JSON
 cat >eslint.json <<'JSON'
 {"session_id":"bench","transcript_path":"/tmp/t.jsonl","cwd":"WS","hook_event_name":"PostToolUseFailure","tool_name":"Bash","tool_input":{"command":"npx eslint src"},"error":"Exit code 1\n\nWS/src/app.js\n  4:9  error  'currency' is assigned a value but never used  no-unused-vars\n\nWS/src/util.js\n  2:25  error  'decimals' is not defined  no-undef\n\n✖ 2 problems (2 errors, 0 warnings)\n","is_interrupt":false}
 JSON
-sed -i "s|WS|$work/ws|g" ls.json eslint.json
+# passing checks: one that failed before (its pending errors are fixed,
+# then its runs counted) and one that never failed here (one read, no write)
+cat >eslint-pass.json <<'JSON'
+{"session_id":"bench","transcript_path":"/tmp/t.jsonl","cwd":"WS","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"npx eslint src"},"tool_response":{"stdout":"","stderr":"","interrupted":false,"isImage":false}}
+JSON
+cat >tsc-pass.json <<'JSON'
+{"session_id":"bench","transcript_path":"/tmp/t.jsonl","cwd":"WS","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"npx tsc --noEmit"},"tool_response":{"stdout":"","stderr":"","interrupted":false,"isImage":false}}
+JSON
+sed -i "s|WS|$work/ws|g" ls.json eslint.json eslint-pass.json tsc-pass.json
 cat >hook.js <<'JS'
 let d = "";
 process.stdin.on("data", (c) => (d += c)).on("end", () => { JSON.parse(d); });
@@ -52,3 +62,5 @@ command -v python3 >/dev/null && row "python3 (parse only)" "ls -la" ../ls.json 
 row "deja hook claude-code" "ls -la" ../ls.json "$deja" hook claude-code
 command -v node >/dev/null && row "node (parse only)" "eslint failure" ../eslint.json node ../hook.js
 row "deja hook claude-code" "eslint failure (recorded)" ../eslint.json "$deja" hook claude-code
+row "deja hook claude-code" "eslint passes (a check that failed)" ../eslint-pass.json "$deja" hook claude-code
+row "deja hook claude-code" "tsc passes (never failed here)" ../tsc-pass.json "$deja" hook claude-code

@@ -200,14 +200,17 @@ out:
 	deja_pendings_free(ps, n);
 }
 
-/* A session start: the lessons to keep in mind, in a few lines. */
-static void session_digest(deja_buf *ctx, const cli_workspace *ws)
+/* A session start: the lessons to keep in mind, in a few lines.  The
+ * store is left open in *store (NULL when there is none) for the
+ * metrics. */
+static void session_digest(deja_buf *ctx, const cli_workspace *ws, deja_store **store_out)
 {
 	deja_store *store = NULL;
 	deja_lesson *ls = NULL;
 	size_t n = 0;
 	deja_lesson_filter f = { NULL, NULL, NULL, 5 };
 
+	*store_out = NULL;
 	if (cli_open_store(&store, ws, 0) != 0)
 		return;
 	if (deja_store_list_lessons(store, &f, &ls, &n, NULL) == 0 && n) {
@@ -225,7 +228,7 @@ static void session_digest(deja_buf *ctx, const cli_workspace *ws)
 	}
 	add_warnings(ctx, store);
 	deja_lessons_free(ls, n);
-	deja_store_close(store);
+	*store_out = store;
 }
 
 static int record_event(deja_buf *ctx, const cli_workspace *ws, const deja_hook_event *ev,
@@ -258,10 +261,11 @@ static int record_event(deja_buf *ctx, const cli_workspace *ws, const deja_hook_
 /* A passing check: its pending errors are fixed, and the agent is told
  * which diff was kept. */
 static int pass_event(deja_buf *ctx, const cli_workspace *ws, const deja_hook_event *ev,
-		      const deja_detection *det)
+		      const deja_detection *det, deja_store **store)
 {
 	deja_learn_result learnt;
-	int rc = cli_record_pass(ws, det, ev->command, ev->session_id ? ev->session_id : "", &learnt);
+	int rc = cli_record_pass(ws, det, ev->command, ev->session_id ? ev->session_id : "",
+				 &learnt, store);
 
 	if (rc == 0 && learnt.nfixed) {
 		deja_buf_printf(ctx, "deja: %s passes now.", det->tool);
@@ -301,6 +305,7 @@ int cmd_hook(int argc, char **argv)
 	deja_buf in, ctx = DEJA_BUF_INIT, reply = DEJA_BUF_INIT;
 	cli_workspace ws;
 	deja_metrics *metrics = NULL;
+	deja_store *store = NULL; /* open when a path used it: the metrics go through it */
 	struct timespec start, end;
 	const char *path = NULL; /* the latency's label: only where the store is used */
 	char *peek = NULL;
@@ -348,7 +353,7 @@ int cmd_hook(int argc, char **argv)
 		context_chars = cli_config_long(&ws, "hook", "context_chars", 1500);
 	if (ev.session_start) {
 		path = "session_start";
-		session_digest(&ctx, &ws);
+		session_digest(&ctx, &ws, &store);
 		goto reply;
 	}
 	if (!ev.command || !ev.is_shell)
@@ -363,7 +368,7 @@ int cmd_hook(int argc, char **argv)
 		failed = record_event(&ctx, &ws, &ev, &det, metrics) < 0;
 	} else if (ev.exit_code == 0 && !ev.interrupted) {
 		path = "pass";
-		failed = pass_event(&ctx, &ws, &ev, &det) < 0;
+		failed = pass_event(&ctx, &ws, &ev, &det, &store) < 0;
 	}
 reply:
 	if (deja_hook_reply(&reply, agent, ev.event ? ev.event : "", ctx.ptr,
@@ -382,9 +387,10 @@ reply:
 			deja_metrics_observe(metrics, DEJA_METRIC_HOOK_LATENCY, labels,
 					     (double)(end.tv_sec - start.tv_sec) * 1e3 +
 						     (double)(end.tv_nsec - start.tv_nsec) / 1e6);
-		cli_flush_metrics(&ws, metrics, failed);
+		cli_flush_metrics(&ws, metrics, store, failed);
 	}
 	deja_metrics_free(metrics);
+	deja_store_close(store);
 	free(peek);
 	free(guard_reply);
 	guard_reply = NULL;

@@ -129,7 +129,7 @@ int cmd_run(int argc, char **argv)
 		deja_capture_finish(&cap);
 		if (cli_record_failure(&ws, &det, command, status, &cap, intent_id, metrics, 0, &rec) < 0) {
 			deja_metrics_add(metrics, DEJA_METRIC_RUN_TOTAL, dropped, 1);
-			cli_flush_metrics(&ws, metrics, 1);
+			cli_flush_metrics(&ws, metrics, NULL, 1);
 		} else {
 			if (!quiet)
 				cli_error("%s lesson %lld (%s%s%s, seen %lld time%s): deja lessons show %lld",
@@ -144,7 +144,7 @@ int cmd_run(int argc, char **argv)
 	} else if (watch && status == 0) {
 		deja_learn_result learnt;
 
-		if (cli_record_pass(&ws, &det, command, intent_id, &learnt) == 0 && !quiet)
+		if (cli_record_pass(&ws, &det, command, intent_id, &learnt, NULL) == 0 && !quiet)
 			print_learnt(det.tool, &learnt);
 		deja_learn_result_release(&learnt);
 	}

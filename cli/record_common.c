@@ -1,4 +1,5 @@
 #include "record_common.h"
+#include "lessons_common.h"
 
 #include "deja/buf.h"
 #include "deja/log.h"
@@ -63,10 +64,21 @@ static const char *failsafe_reason(int code)
 /* Metrics alone are not worth waiting for a lock: past this, the spool. */
 #define METRICS_LOCK_WAIT_MS 250
 
-void cli_flush_metrics(const cli_workspace *ws, deja_metrics *m, int spool_only)
+void cli_flush_metrics(const cli_workspace *ws, deja_metrics *m, deja_store *store,
+		       int spool_only)
 {
 	long wait = cli_config_long(ws, "store", "timeout_ms", 10000);
+	deja_buf dir = DEJA_BUF_INIT;
 
+	/* a store the command already has open: no second open */
+	if (store && !spool_only) {
+		if (deja_store_flush_metrics(store, m, NULL) < 0 &&
+		    deja_buf_printf(&dir, "%s/.deja", ws->root) == 0)
+			deja_metrics_spool_put(m, dir.ptr);
+		deja_metrics_clear(m);
+		deja_buf_release(&dir);
+		return;
+	}
 	deja_record_metrics(ws->root, m,
 			    wait > 0 && wait < METRICS_LOCK_WAIT_MS ? (int)wait : METRICS_LOCK_WAIT_MS,
 			    spool_only, NULL);
@@ -103,31 +115,36 @@ void cli_learn_init(cli_learn *out, const cli_workspace *ws, const deja_detectio
 }
 
 int cli_record_pass(const cli_workspace *ws, const deja_detection *det, const char *command,
-		    const char *session, deja_learn_result *out)
+		    const char *session, deja_learn_result *out, deja_store **keep)
 {
-	char *red = NULL;
 	deja_error err = DEJA_ERROR_INIT;
+	deja_store *store = NULL;
+	char *red = NULL, *dir = NULL;
 	cli_learn lc;
-	char *dir = cli_check_dir(ws, det->dir);
-	deja_record_opts opts;
 	int rc;
 
-	memset(&opts, 0, sizeof(opts));
+	memset(out, 0, sizeof(*out));
+	if (keep)
+		*keep = NULL;
+	/* nothing was ever recorded here: nothing can be pending */
+	if ((rc = cli_open_store(&store, ws, 0)) != 0)
+		return rc < 0 ? -1 : 0;
+	dir = cli_check_dir(ws, det->dir);
 	cli_learn_init(&lc, ws, det, dir ? dir : ws->cwd_rel);
 	lc.opts.session = session ? session : "";
 	/* the command goes into the resolution's context: redacted */
 	if (command && ws->redactor && deja_redact_str(ws->redactor, &red, command) == 0)
 		lc.opts.command = red;
-	opts.workspace = ws->root;
-	opts.timeout_ms = (int)cli_config_long(ws, "store", "timeout_ms", 10000);
-	opts.redactor = ws->redactor;
-	opts.learn = &lc.opts;
-	if ((rc = deja_record_pass(&opts, out, &err)) < 0) {
+	if ((rc = deja_learn_pass(store, &lc.opts, out, &err)) < 0) {
 		cli_error("pending errors not updated: %s", deja_error_message(&err));
 		log_error(ws, "learn_failed", deja_error_message(&err), NULL);
 	} else if (out->snapshot_error) {
 		log_error(ws, "snapshot_failed", out->snapshot_error, NULL);
 	}
+	if (keep)
+		*keep = store;
+	else
+		deja_store_close(store);
 	deja_error_release(&err);
 	free(red);
 	free(dir);

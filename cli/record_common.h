@@ -41,9 +41,11 @@ void cli_learn_init(cli_learn *out, const cli_workspace *ws, const deja_detectio
 
 /* A passing check: fix its pending errors.  Returns 0, or <0 after
  * reporting the trouble once (stderr and log).  out is released by the
- * caller (deja_learn_result_release). */
+ * caller (deja_learn_result_release).  Without a store nothing is
+ * created.  With keep, the store stays open for the caller (*keep, NULL
+ * when there is none), which closes it. */
 int cli_record_pass(const cli_workspace *ws, const deja_detection *det, const char *command,
-		    const char *session, deja_learn_result *out);
+		    const char *session, deja_learn_result *out, deja_store **keep);
 
 /* Print what a run changed (fixes, new permanent errors, suggestions) in
  * deja's words: "  " + line + "\n" each, into b. */
@@ -58,15 +60,17 @@ char *cli_check_dir(const cli_workspace *ws, const char *cd);
  * reporting the trouble (the caller carries on regardless).  m (may be
  * NULL) is written with the lesson; when recording fails, m is left
  * holding deja.failsafe.dropped_total{reason} instead, for the caller to
- * add to and give to cli_flush_metrics(ws, m, 1). */
+ * add to and give to cli_flush_metrics(ws, m, NULL, 1). */
 int cli_record_failure(const cli_workspace *ws, const deja_detection *det, const char *command,
 		       int exit_code, const deja_capture *cap, const char *intent_id,
 		       deja_metrics *m, int related_max, cli_recorded *out);
 
 /* Write the metrics a command has left at its end (deja_record_metrics):
- * to the store when there is one, or with spool_only straight to the
- * spool.  Best-effort and quiet. */
-void cli_flush_metrics(const cli_workspace *ws, deja_metrics *m, int spool_only);
+ * through store when the command has it open, else to the store when there
+ * is one, or with spool_only straight to the spool.  Best-effort and
+ * quiet. */
+void cli_flush_metrics(const cli_workspace *ws, deja_metrics *m, deja_store *store,
+		       int spool_only);
 
 void cli_recorded_release(cli_recorded *r);
 

@@ -289,39 +289,6 @@ static void learn_failure(deja_store *store, const deja_record_opts *opts, const
 	deja_error_release(&err);
 }
 
-int deja_record_pass(const deja_record_opts *opts, deja_learn_result *res, deja_error *err)
-{
-	deja_buf path = DEJA_BUF_INIT;
-	deja_store *store = NULL;
-	struct stat st;
-	int rc = 0;
-
-	memset(res, 0, sizeof(*res));
-	if (!opts->learn)
-		return deja_error_set(err, DEJA_EINVAL, "a passing run needs its check");
-	if (deja_buf_printf(&path, "%s/.deja/deja.db", opts->workspace) < 0) {
-		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
-		goto out;
-	}
-	/* nothing was ever recorded here: nothing can be pending */
-	if (stat(path.ptr, &st) < 0 && errno == ENOENT)
-		goto out;
-	if ((rc = deja_store_open(&store, path.ptr, opts->timeout_ms > 0 ? opts->timeout_ms : 10000,
-				  err)) < 0)
-		goto out;
-	{
-		deja_learn_opts lo = *opts->learn;
-
-		if (!lo.redactor)
-			lo.redactor = opts->redactor;
-		rc = deja_learn_pass(store, &lo, res, err);
-	}
-out:
-	deja_store_close(store);
-	deja_buf_release(&path);
-	return rc;
-}
-
 /* The other lessons about l's file, newest first, at most max. */
 static int related_lessons(deja_record_result *res, deja_store *store, const deja_lesson *l,
 			   int max)

@@ -79,13 +79,6 @@ int deja_record_lesson(deja_lesson *l, const deja_diags *diags, uint64_t output_
 		       const deja_record_opts *opts, deja_record_result *res, deja_error *err);
 
 /*
- * A passing run of a check: its pending errors are fixed (learn.h).  No
- * store, nothing pending: nothing is created.  opts->learn is required;
- * only workspace, timeout_ms and learn are read.
- */
-int deja_record_pass(const deja_record_opts *opts, deja_learn_result *res, deja_error *err);
-
-/*
  * Write m, with the spool, to the workspace's store in one transaction,
  * for metrics that come with no lesson (the hook's latency).  No store, no
  * metrics: nothing is created.  When the store cannot be written, or with
