@@ -13,10 +13,11 @@
  *	written as a tree: the index as it is on disk, plus every change in
  *	the working directory (modified, deleted, type-changed tracked files;
  *	untracked files that are not ignored, at most DEJA_SNAPSHOT_FILE_MAX
- *	bytes each, outside the workspace's .deja/).  Changes to an excluded
+ *	bytes each).  Changes to an excluded
  *	PATH (workspace-relative; a trailing '/' names a directory) are left
- *	out: the tree has the index's version (deja's own .lessons/ and
- *	AGENTS.md, which it rewrites at every failure).  Prints
+ *	out: the tree has the index's version (deja's own files: src/snapshot.c
+ *	always excludes .deja/, and the CLI .lessons/ and AGENTS.md, which it
+ *	rewrites at every failure).  Prints
  *	    git <tree> <HEAD commit or ->
  *	Elsewhere the FILEs (workspace-relative; absolute paths, ".." and
  *	".git" are refused) are copied into WORKSPACE/.deja/snapshots.git, a
@@ -256,15 +257,11 @@ static int excluded(const char *path, const char *ws_prefix)
 	return 0;
 }
 
-static int untracked_wanted(const char *workdir, const char *path, const char *skip_prefix)
+static int untracked_wanted(const char *workdir, const char *path)
 {
 	char full[PATH_MAX];
 	struct stat st;
-	int n;
-
-	if (skip_prefix && !strncmp(path, skip_prefix, strlen(skip_prefix)))
-		return 0;
-	n = snprintf(full, sizeof full, "%s%s", workdir, path);
+	int n = snprintf(full, sizeof full, "%s%s", workdir, path);
 	if (n < 0 || (size_t)n >= sizeof full)
 		return 0;
 	if (lstat(full, &st) < 0)
@@ -395,7 +392,7 @@ static int updates_add(struct updates *u, const git_index *index, const char *pa
 
 /* Take one change of the working tree into the index, and note it in u. */
 static int apply_delta(git_index *index, const char *workdir, const git_diff_delta *d,
-		       const char *ws_prefix, const char *skip_prefix, struct updates *u)
+		       const char *ws_prefix, struct updates *u)
 {
 	const char *path = d->new_file.path ? d->new_file.path : d->old_file.path;
 
@@ -406,7 +403,7 @@ static int apply_delta(git_index *index, const char *workdir, const git_diff_del
 	case GIT_DELTA_UNTRACKED:
 		/* Directories here are nested repositories (gitlinks to be)
 		 * and unreadable directories: left out, as the index has them. */
-		if (!untracked_wanted(workdir, path, skip_prefix))
+		if (!untracked_wanted(workdir, path))
 			return 0;
 		if (take_path(index, workdir, path) < 0)
 			return -1;
@@ -498,7 +495,7 @@ static int worktree_tree(git_oid *out, git_repository *repo, const char *workspa
 	git_diff_options opts;
 	struct updates u = { NULL, 0, 0, 0 };
 	const char *workdir = git_repository_workdir(repo);
-	char *prefix = NULL, *skip = NULL;
+	char *prefix = NULL;
 	git_oid base_id;
 	size_t i, n;
 	int rc = -1;
@@ -515,19 +512,8 @@ static int worktree_tree(git_oid *out, git_repository *repo, const char *workspa
 		fail(1, "cannot use the index");
 		goto out;
 	}
-	/* deja's own files in the workspace (its store, logs) are not the
-	 * user's work. */
+	/* the --exclude paths are workspace-relative */
 	prefix = workspace_prefix(workdir, workspace);
-	if (prefix) {
-		size_t len = strlen(prefix) + sizeof PRIVATE_DIR + 1;
-
-		skip = malloc(len);
-		if (!skip) {
-			fail(0, "out of memory");
-			goto out;
-		}
-		snprintf(skip, len, "%s%s/", prefix, PRIVATE_DIR);
-	}
 	if (resolve_conflicts(index, workdir) < 0)
 		goto out;
 	if (git_index_write_tree_to(&base_id, index, repo) < 0) {
@@ -546,7 +532,7 @@ static int worktree_tree(git_oid *out, git_repository *repo, const char *workspa
 	}
 	n = git_diff_num_deltas(diff);
 	for (i = 0; i < n; i++)
-		if (apply_delta(index, workdir, git_diff_get_delta(diff, i), prefix, skip, &u) < 0)
+		if (apply_delta(index, workdir, git_diff_get_delta(diff, i), prefix, &u) < 0)
 			goto out;
 	if (u.n == 0) {
 		git_oid_cpy(out, &base_id);
@@ -571,7 +557,6 @@ static int worktree_tree(git_oid *out, git_repository *repo, const char *workspa
 out:
 	free(u.v);
 	free(prefix);
-	free(skip);
 	git_tree_free(base);
 	git_diff_free(diff);
 	git_index_free(index);

@@ -122,19 +122,26 @@ static int check_workspace(const char *workspace, deja_error *err)
 	return 0;
 }
 
+/* deja's own directory (store, logs, vector files) is never the user's
+ * work: every snapshot and diff leaves it out, whatever the caller says. */
+#define OWN_DIR ".deja/"
+
 static size_t count_excludes(const deja_snapshot_opts *opts)
 {
-	size_t n = 0;
+	size_t n = 1;
 
-	while (opts && opts->exclude && opts->exclude[n])
+	while (opts && opts->exclude && opts->exclude[n - 1])
 		n++;
 	return n;
 }
 
-/* "--exclude P" for each of opts->exclude from argv[i]; the next index. */
+/* "--exclude P" for .deja/ and each of opts->exclude from argv[i]; the
+ * next index. */
 static size_t add_excludes(char **argv, size_t i, const deja_snapshot_opts *opts)
 {
-	for (size_t j = 0; j < count_excludes(opts); j++) {
+	argv[i++] = "--exclude";
+	argv[i++] = OWN_DIR;
+	for (size_t j = 0; j + 1 < count_excludes(opts); j++) {
 		argv[i++] = "--exclude";
 		argv[i++] = (char *)opts->exclude[j];
 	}

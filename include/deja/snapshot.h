@@ -50,8 +50,9 @@ typedef struct deja_snapshot_opts {
 	int timeout_ms;      /* the helper is killed past this; <= 0: 10000 */
 	const char *const *exclude; /* NULL-terminated workspace-relative paths
 				     * (a trailing '/' for a directory) whose
-				     * changes snapshots and diffs leave out:
-				     * deja's own files; may be NULL */
+				     * changes snapshots and diffs leave out,
+				     * besides .deja/, always left out; may be
+				     * NULL */
 } deja_snapshot_opts;
 
 /*
