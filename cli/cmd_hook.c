@@ -261,10 +261,10 @@ static int record_event(deja_buf *ctx, const cli_workspace *ws, const deja_hook_
 /* A passing check: its pending errors are fixed, and the agent is told
  * which diff was kept. */
 static int pass_event(deja_buf *ctx, const cli_workspace *ws, const deja_hook_event *ev,
-		      const deja_detection *det, deja_store **store)
+		      const deja_detection *det, deja_metrics *m, deja_store **store)
 {
 	deja_learn_result learnt;
-	int rc = cli_record_pass(ws, det, ev->command, ev->session_id ? ev->session_id : "",
+	int rc = cli_record_pass(ws, det, ev->command, ev->session_id ? ev->session_id : "", m,
 				 &learnt, store);
 
 	if (rc == 0 && learnt.nfixed) {
@@ -368,7 +368,8 @@ int cmd_hook(int argc, char **argv)
 		failed = record_event(&ctx, &ws, &ev, &det, metrics) < 0;
 	} else if (ev.exit_code == 0 && !ev.interrupted) {
 		path = "pass";
-		failed = pass_event(&ctx, &ws, &ev, &det, &store) < 0;
+		deja_metrics_new(&metrics);
+		failed = pass_event(&ctx, &ws, &ev, &det, metrics, &store) < 0;
 	}
 reply:
 	if (deja_hook_reply(&reply, agent, ev.event ? ev.event : "", ctx.ptr,

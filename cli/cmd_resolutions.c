@@ -8,6 +8,7 @@
  */
 #include "cli.h"
 #include "lessons_common.h"
+#include "record_common.h"
 
 #include "deja/learn.h"
 
@@ -216,6 +217,7 @@ int cmd_feedback(int argc, char **argv)
 {
 	deja_error err = DEJA_ERROR_INIT;
 	deja_store *store = NULL;
+	deja_metrics *m = NULL;
 	cli_workspace ws;
 	int64_t id;
 	int first, rc, success;
@@ -252,13 +254,16 @@ int cmd_feedback(int argc, char **argv)
 		if (note && deja_redact_str(ws.redactor, &red, note) < 0) {
 			cli_error("out of memory");
 			rc = 1;
-		} else if (deja_learn_feedback(store, id, success, red, &err) < 0) {
-			cli_error("%s", deja_error_message(&err));
+		} else if (deja_metrics_new(&m) < 0 ||
+			   deja_learn_feedback(store, id, success, red, m, &err) < 0) {
+			cli_error("%s", err.code ? deja_error_message(&err) : "out of memory");
 			rc = 1;
 		} else {
 			printf("recorded %s for resolution #%lld\n", success ? "a success" : "a failure",
 			       (long long)id);
+			cli_flush_metrics(&ws, m, store, 0);
 		}
+		deja_metrics_free(m);
 		free(red);
 	} else {
 		rc = 1;

@@ -144,7 +144,9 @@ int cmd_run(int argc, char **argv)
 	} else if (watch && status == 0) {
 		deja_learn_result learnt;
 
-		if (cli_record_pass(&ws, &det, command, intent_id, &learnt, NULL) == 0 && !quiet)
+		deja_metrics_new(&metrics);
+		if (cli_record_pass(&ws, &det, command, intent_id, metrics, &learnt, NULL) == 0 &&
+		    !quiet)
 			print_learnt(det.tool, &learnt);
 		deja_learn_result_release(&learnt);
 	}

@@ -115,7 +115,8 @@ void cli_learn_init(cli_learn *out, const cli_workspace *ws, const deja_detectio
 }
 
 int cli_record_pass(const cli_workspace *ws, const deja_detection *det, const char *command,
-		    const char *session, deja_learn_result *out, deja_store **keep)
+		    const char *session, deja_metrics *m, deja_learn_result *out,
+		    deja_store **keep)
 {
 	deja_error err = DEJA_ERROR_INIT;
 	deja_store *store = NULL;
@@ -132,6 +133,7 @@ int cli_record_pass(const cli_workspace *ws, const deja_detection *det, const ch
 	dir = cli_check_dir(ws, det->dir);
 	cli_learn_init(&lc, ws, det, dir ? dir : ws->cwd_rel);
 	lc.opts.session = session ? session : "";
+	lc.opts.metrics = m;
 	/* the command goes into the resolution's context: redacted */
 	if (command && ws->redactor && deja_redact_str(ws->redactor, &red, command) == 0)
 		lc.opts.command = red;
@@ -141,10 +143,13 @@ int cli_record_pass(const cli_workspace *ws, const deja_detection *det, const ch
 	} else if (out->snapshot_error) {
 		log_error(ws, "snapshot_failed", out->snapshot_error, NULL);
 	}
-	if (keep)
+	if (keep) {
 		*keep = store;
-	else
+	} else {
+		if (m && !deja_metrics_is_empty(m))
+			cli_flush_metrics(ws, m, store, 0);
 		deja_store_close(store);
+	}
 	deja_error_release(&err);
 	free(red);
 	free(dir);
@@ -194,6 +199,7 @@ int cli_record_failure(const cli_workspace *ws, const deja_detection *det, const
 	int rc;
 
 	cli_learn_init(&lc, ws, det, pc.cwd_rel);
+	lc.opts.metrics = m;
 	opts.learn = &lc.opts;
 	memset(out, 0, sizeof(*out));
 	memset(&l, 0, sizeof(l));

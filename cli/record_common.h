@@ -42,10 +42,12 @@ void cli_learn_init(cli_learn *out, const cli_workspace *ws, const deja_detectio
 /* A passing check: fix its pending errors.  Returns 0, or <0 after
  * reporting the trouble once (stderr and log).  out is released by the
  * caller (deja_learn_result_release).  Without a store nothing is
- * created.  With keep, the store stays open for the caller (*keep, NULL
- * when there is none), which closes it. */
+ * created.  What learning measures is added to m (may be NULL).  With
+ * keep, the store stays open for the caller (*keep, NULL when there is
+ * none), which closes it and writes m; without, m is written here. */
 int cli_record_pass(const cli_workspace *ws, const deja_detection *det, const char *command,
-		    const char *session, deja_learn_result *out, deja_store **keep);
+		    const char *session, deja_metrics *m, deja_learn_result *out,
+		    deja_store **keep);
 
 /* Print what a run changed (fixes, new permanent errors, suggestions) in
  * deja's words: "  " + line + "\n" each, into b. */

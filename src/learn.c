@@ -12,6 +12,7 @@
 #include "deja/learn.h"
 #include "deja/buf.h"
 #include "deja/lesson.h"
+#include "deja/log.h"
 #include "deja/match.h"
 #include "deja/patchdesc.h"
 #include "deja/redact.h"
@@ -59,6 +60,8 @@ typedef struct learn_run {
 	char *head;             /* HEAD when the fixes were seen */
 	deja_learn_result *res;
 	deja_buf trouble;       /* what went wrong with snapshots and diffs */
+	deja_metrics *metrics;  /* measured in the transaction: reach the
+				 * caller's (o->metrics) only when it commits */
 } learn_run;
 
 static int prepare(learn_run *r, sqlite3_stmt **st, const char *sql)
@@ -344,16 +347,18 @@ static int push_id(int64_t **arr, size_t *n, int64_t id)
  */
 static int record_application(deja_store *s, const char *now, int64_t resolution_id,
 			      int64_t suggestion_id, int applied, int succeeded, const char *source,
-			      const char *ctx, int *found)
+			      const char *ctx, int *found, deja_metrics *m)
 {
 	sqlite3_stmt *st = NULL;
-	int sq;
+	double rate = 0;
+	int sq, hit;
 
 	sq = sqlite3_prepare_v2(deja_store_db(s),
 				"UPDATE resolutions SET application_count = application_count + ?2,"
 				" success_count = max(success_count + ?3, 0),"
 				" last_success_at = CASE WHEN ?3 > 0 THEN ?4 ELSE last_success_at END"
-				" WHERE id = ?1",
+				" WHERE id = ?1"
+				" RETURNING CAST(success_count AS REAL) / max(application_count, 1)",
 				-1, &st, NULL);
 	if (sq != SQLITE_OK)
 		return sq;
@@ -361,15 +366,25 @@ static int record_application(deja_store *s, const char *now, int64_t resolution
 	sqlite3_bind_int(st, 2, applied);
 	sqlite3_bind_int(st, 3, succeeded);
 	deja_sql_bind_text(st, 4, now);
-	sq = sqlite3_step(st);
+	if ((hit = (sq = sqlite3_step(st)) == SQLITE_ROW)) {
+		rate = sqlite3_column_double(st, 0);
+		sq = sqlite3_step(st);
+	}
 	sqlite3_finalize(st);
 	st = NULL;
 	if (sq != SQLITE_DONE)
 		return sq;
 	if (found)
-		*found = sqlite3_changes(deja_store_db(s)) > 0;
-	if (found && !*found)
+		*found = hit;
+	if (!hit)
 		return SQLITE_OK;
+	if (m && applied > 0) {
+		/* one layer today: the workspace's store is the project's */
+		const char *labels[] = { succeeded > 0 ? "true" : "false", "project" };
+
+		deja_metrics_add(m, DEJA_METRIC_RESOLUTION_APPLICATIONS, labels, 1);
+		deja_metrics_observe(m, DEJA_METRIC_RESOLUTION_SUCCESS_RATE, NULL, rate);
+	}
 	sq = sqlite3_prepare_v2(deja_store_db(s),
 				"INSERT INTO applications (resolution_id, suggestion_id, success,"
 				" source, context, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -414,7 +429,7 @@ static int settle(learn_run *r, sqlite3_stmt *sel, int applied, int succeeded,
 	sq = SQLITE_OK;
 	for (size_t i = 0; i < n && sq == SQLITE_OK; i += 2)
 		sq = record_application(r->s, r->now, ids[i + 1], ids[i], applied, succeeded, source,
-					ctx, NULL);
+					ctx, NULL, r->metrics);
 out:
 	free(ids);
 	free(ctx);
@@ -727,6 +742,25 @@ static int fix_absent(learn_run *r, int64_t check_id, int64_t runs)
  * fate settles them.  The run's own errors come first; each resolution is
  * offered once.
  */
+/*
+ * A new error nothing stored resembles: logged once, when it first fails,
+ * so that what deja cannot answer yet can be found (spec 004, "log miss
+ * for future learning").  The message comes from the redacted diagnostics.
+ */
+static void log_miss(const learn_run *r, const deja_signature *sig)
+{
+	deja_buf dir = DEJA_BUF_INIT;
+	const char *const extra[] = { "signature", sig->id,
+				      "tool", sig->tool ? sig->tool : "",
+				      "error_type", sig->error_type ? sig->error_type : "",
+				      "original", sig->original ? sig->original : "", NULL };
+
+	if (deja_buf_printf(&dir, "%s/.deja", r->o->workspace) == 0)
+		deja_log_event(dir.ptr, "info", "match_miss",
+			       "no stored fix matches this error", extra);
+	deja_buf_release(&dir);
+}
+
 static int suggest(learn_run *r, int64_t check_id)
 {
 	sqlite3_stmt *pend = NULL, *ins = NULL;
@@ -736,7 +770,8 @@ static int suggest(learn_run *r, int64_t check_id)
 	memset(&mo, 0, sizeof(mo));
 	mo.workspace = r->o->workspace;
 	mo.half_life_days = r->o->half_life_days;
-	if ((sq = prepare(r, &pend, "SELECT id FROM pending_errors WHERE check_id = ?1"
+	mo.metrics = r->metrics;
+	if ((sq = prepare(r, &pend, "SELECT id, attempts FROM pending_errors WHERE check_id = ?1"
 				    " AND signature_id = ?2 AND state = 'pending'")) != SQLITE_OK ||
 	    (sq = prepare(r, &ins, "INSERT INTO suggestions (pending_id, resolution_id,"
 				   " confidence, made_at) VALUES (?1, ?2, ?3, ?4)"
@@ -746,6 +781,7 @@ static int suggest(learn_run *r, int64_t check_id)
 		deja_suggestion *g = NULL;
 		size_t n = 0;
 		int64_t pending_id;
+		int first;
 
 		if (r->res->nsuggestions >= DEJA_LEARN_SUGGEST_MAX)
 			break;
@@ -757,12 +793,15 @@ static int suggest(learn_run *r, int64_t check_id)
 			continue;
 		}
 		pending_id = sqlite3_column_int64(pend, 0);
+		first = sqlite3_column_int64(pend, 1) == 1;
 		sq = SQLITE_OK;
 		/* a matching failure is no reason to lose the run's states */
 		if (deja_match_suggest(r->s, &mo, r->errs[i].sig, DEJA_LEARN_SUGGEST_MAX, &g, &n,
 				       NULL) < 0) {
 			n = 0;
 		}
+		if (!n && first)
+			log_miss(r, r->errs[i].sig);
 		for (size_t j = 0; j < n && sq == SQLITE_OK; j++) {
 			deja_suggestion *p;
 			size_t k;
@@ -845,7 +884,9 @@ static int write_run(learn_run *r, deja_error *err)
 			goto fail;
 	if (!r->passed && (sq = suggest(r, check_id)) != SQLITE_OK)
 		goto fail;
-	return deja_store_exec(r->s, "COMMIT", err);
+	if ((rc = deja_store_exec(r->s, "COMMIT", err)) == 0 && r->metrics)
+		deja_metrics_merge(r->o->metrics, r->metrics);
+	return rc;
 fail:
 	rc = deja_store_db_error(r->s, err, sq, "cannot record what was learnt in");
 	sqlite3_exec(deja_store_db(r->s), "ROLLBACK", NULL, NULL, NULL);
@@ -867,6 +908,9 @@ static int learn(deja_store *s, const deja_learn_opts *o, const deja_learn_error
 	r.passed = passed;
 	r.res = res;
 	deja_buf_init(&r.trouble, 1024);
+	/* metrics never stop learning: without memory for them, none */
+	if (o->metrics && deja_metrics_new(&r.metrics) < 0)
+		r.metrics = NULL;
 	if (!o->redactor)
 		return deja_error_set(err, DEJA_EINVAL, "learning needs a redactor");
 	if (!(r.now = deja_now_iso8601())) {
@@ -899,6 +943,7 @@ out:
 	free(r.diffs);
 	deja_snapshot_release(&r.snap);
 	deja_buf_release(&r.trouble);
+	deja_metrics_free(r.metrics);
 	free(r.head);
 	free(r.now);
 	return rc;
@@ -934,10 +979,11 @@ int deja_learn_prune(deja_store *s, int hours, size_t *count, deja_error *err)
 }
 
 int deja_learn_feedback(deja_store *s, int64_t id, int success, const char *note,
-			deja_error *err)
+			deja_metrics *m, deja_error *err)
 {
 	json_t *ctx = json_pack("{s:s}", "note", note ? note : "");
 	char *now = deja_now_iso8601(), *cj = ctx ? json_dumps(ctx, JSON_COMPACT) : NULL;
+	deja_metrics *measured = NULL;
 	int rc = 0, sq, found = 0;
 
 	json_decref(ctx);
@@ -945,19 +991,22 @@ int deja_learn_feedback(deja_store *s, int64_t id, int success, const char *note
 		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
 		goto out;
 	}
+	if (m && deja_metrics_new(&measured) < 0)
+		measured = NULL;
 	if ((rc = deja_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		goto out;
-	sq = record_application(s, now, id, 0, 1, !!success, "feedback", cj, &found);
+	sq = record_application(s, now, id, 0, 1, !!success, "feedback", cj, &found, measured);
 	if (sq != SQLITE_OK) {
 		rc = deja_store_db_error(s, err, sq, "cannot record feedback in");
 		sqlite3_exec(deja_store_db(s), "ROLLBACK", NULL, NULL, NULL);
 	} else if (!found) {
 		sqlite3_exec(deja_store_db(s), "ROLLBACK", NULL, NULL, NULL);
 		rc = deja_error_set(err, DEJA_ENOTFOUND, "no resolution %lld", (long long)id);
-	} else {
-		rc = deja_store_exec(s, "COMMIT", err);
+	} else if ((rc = deja_store_exec(s, "COMMIT", err)) == 0 && measured) {
+		deja_metrics_merge(m, measured);
 	}
 out:
+	deja_metrics_free(measured);
 	free(now);
 	free(cj);
 	return rc;

@@ -558,9 +558,38 @@ static int by_similarity(const void *a, const void *b)
 	return (kx < ky) - (kx > ky);
 }
 
+static const char *how_name(deja_match_how how)
+{
+	switch (how) {
+	case DEJA_MATCH_SAME: return "same";
+	case DEJA_MATCH_VECTOR: return "vector";
+	case DEJA_MATCH_REGEX: return "regex";
+	}
+	return "none";
+}
+
+/* hindsight.match.*: one count per search, labelled with how its best
+ * candidate was found ("none" when there is none). */
+static void match_metrics(deja_metrics *m, const struct timespec *start, const deja_match *best,
+			  size_t n)
+{
+	struct timespec end;
+	const char *labels[] = { best ? how_name(best->how) : "none", best ? "true" : "false" };
+
+	if (!m)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	deja_metrics_observe(m, DEJA_METRIC_MATCH_LATENCY, NULL,
+			     (double)(end.tv_sec - start->tv_sec) * 1e3 +
+				     (double)(end.tv_nsec - start->tv_nsec) / 1e6);
+	deja_metrics_add(m, DEJA_METRIC_MATCH_TOTAL, labels, 1);
+	deja_metrics_observe(m, DEJA_METRIC_MATCH_RESULTS, NULL, (double)n);
+}
+
 int deja_match_find(deja_store *s, const deja_match_opts *opts, const deja_signature *sig,
 		    deja_match **out, size_t *count, deja_error *err)
 {
+	struct timespec start;
 	deja_buf path = DEJA_BUF_INIT;
 	deja_vecindex *vi = NULL;
 	deja_vecmatch *vm = NULL;
@@ -571,6 +600,7 @@ int deja_match_find(deja_store *s, const deja_match_opts *opts, const deja_signa
 	float vec[DEJA_EMBED_DIM];
 	int rc = 0, sq;
 
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	*out = NULL;
 	*count = 0;
 	if (vector_path(&path, opts->workspace) < 0 || !(vm = calloc(k + 1, sizeof(*vm)))) {
@@ -622,6 +652,7 @@ int deja_match_find(deja_store *s, const deja_match_opts *opts, const deja_signa
 		goto fail;
 	if (l.count > 1)
 		qsort(l.items, l.count, sizeof(*l.items), by_similarity);
+	match_metrics(opts->metrics, &start, l.count ? &l.items[0] : NULL, l.count);
 	*out = l.items;
 	*count = l.count;
 	l.items = NULL;

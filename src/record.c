@@ -265,7 +265,7 @@ static int learn_errors(deja_learn_error **out, deja_strlist **files, const deja
  * leaves the lesson stored: it is reported in res->learn_error. */
 static void learn_failure(deja_store *store, const deja_record_opts *opts, const deja_lesson *l,
 			  const char *session, const deja_signature *sigs, size_t nsigs,
-			  const deja_diags *red, deja_record_result *res)
+			  const deja_diags *red, deja_metrics *m, deja_record_result *res)
 {
 	deja_learn_opts lo = *opts->learn;
 	deja_learn_error *errs = NULL;
@@ -273,6 +273,7 @@ static void learn_failure(deja_store *store, const deja_record_opts *opts, const
 	deja_error err = DEJA_ERROR_INIT;
 
 	lo.command = l->command;   /* the redacted one */
+	lo.metrics = m;
 	lo.session = session;
 	if (!lo.redactor)
 		lo.redactor = opts->redactor;
@@ -397,7 +398,12 @@ int deja_record_lesson(deja_lesson *l, const deja_diags *diags, uint64_t output_
 		if (deja_match_index(store, opts->workspace, NULL, &ie) < 0)
 			res->learn_error = strdup(deja_error_message(&ie));
 		deja_error_release(&ie);
-		learn_failure(store, opts, l, session ? session : "", sigs, nsigs, &red, res);
+		learn_failure(store, opts, l, session ? session : "", sigs, nsigs, &red, run.metrics,
+			      res);
+		/* what learning measured (matching, resolutions) goes out in
+		 * this store session too; left to the caller when it cannot */
+		if (run.metrics && !deja_metrics_is_empty(run.metrics))
+			deja_store_flush_metrics(store, run.metrics, NULL);
 	}
 	/* The store is the truth; the Markdown views are rebuilt from it, so
 	 * a failure below loses no data and the next recording repairs them. */

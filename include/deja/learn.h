@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "deja/common.h"
+#include "deja/metrics.h"
 #include "deja/signature.h"
 #include "deja/snapshot.h"
 #include "deja/store.h"
@@ -72,6 +73,10 @@ typedef struct deja_learn_opts {
 	int no_snapshot;              /* learn states without snapshots or diffs */
 	double half_life_days;        /* suggestions' recency (match.h); <= 0:
 				       * the default */
+	deja_metrics *metrics;        /* may be NULL: the matching's and the
+				       * resolutions' metrics are added to it
+				       * (hindsight.match.*,
+				       * hindsight.resolution.*) */
 } deja_learn_opts;
 
 /* A failed run's errors: each signature with the files its errors name. */
@@ -178,9 +183,10 @@ void deja_resolution_release(deja_resolution *r);
 void deja_resolutions_free(deja_resolution *r, size_t count);
 
 /* An explicit report that resolution id worked (or not); note (may be
- * NULL) is logged with it.  DEJA_ENOTFOUND for an unknown id. */
+ * NULL) is logged with it, and hindsight.resolution.* added to m (may be
+ * NULL).  DEJA_ENOTFOUND for an unknown id. */
 int deja_learn_feedback(deja_store *s, int64_t id, int success, const char *note,
-			deja_error *err);
+			deja_metrics *m, deja_error *err);
 
 /* Counts for `deja status`. */
 typedef struct deja_learn_stats {

@@ -29,6 +29,7 @@
 
 #include "deja/common.h"
 #include "deja/learn.h"
+#include "deja/metrics.h"
 #include "deja/signature.h"
 #include "deja/store.h"
 
@@ -44,6 +45,9 @@ typedef struct deja_match_opts {
 	double threshold;        /* <= 0: DEJA_MATCH_THRESHOLD */
 	size_t k;                /* 0: DEJA_MATCH_K */
 	double half_life_days;   /* <= 0: DEJA_MATCH_HALF_LIFE_DAYS */
+	deja_metrics *metrics;   /* may be NULL: hindsight.match.* are added
+				  * to it (latency, total{match_type,found},
+				  * results_count) */
 } deja_match_opts;
 
 typedef enum deja_match_how {

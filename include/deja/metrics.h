@@ -33,8 +33,8 @@
  * name is the one spec 004 gives (or deja.* for deja's own); the
  * Prometheus name is derived from it (deja_metric_prom_name) unless given.
  * buckets names a set in src/metrics.c, in the metric's own unit (ms for
- * *_ms).  Match, resolution and promotion are declared for the features
- * that will emit them: nothing emits them yet.
+ * *_ms).  Match and resolution metrics come from src/match.c and
+ * src/learn.c; promotion is declared for the feature that will emit it.
  */
 #define DEJA_NOLABELS (NULL)
 

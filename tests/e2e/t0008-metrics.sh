@@ -70,7 +70,11 @@ test_expect_success 'runs and hook calls fill the store; promtool accepts it' '
 	grep -q "^deja_hook_latency_seconds_count{agent=\"generic\",path=\"record\"} 1$" metrics.prom &&
 	grep -q "^# TYPE deja_hook_latency_seconds histogram$" metrics.prom &&
 	grep -q "^# HELP hindsight_capture_total .*(hindsight.capture.total)$" metrics.prom &&
-	! grep -q "hindsight_match\|hindsight_resolution\|hindsight_promotion" metrics.prom
+	grep -q "^hindsight_match_total{match_type=\"same\",found=\"true\"} [1-9]" metrics.prom &&
+	searches=$(awk "/^hindsight_match_total[{]/ { n += \$NF } END { print n }" metrics.prom) &&
+	grep -q "^hindsight_match_latency_seconds_count $searches$" metrics.prom &&
+	grep -q "^hindsight_match_results_count_count $searches$" metrics.prom &&
+	! grep -q "hindsight_resolution\|hindsight_promotion" metrics.prom
 '
 
 test_expect_success '--json: the same values, in the spec names and units' '
@@ -79,7 +83,8 @@ test_expect_success '--json: the same values, in the spec names and units' '
 	jq -e "[.metrics[].name] | index(\"hindsight.match.latency_ms\") != null" metrics.json &&
 	jq -e ".metrics[] | select(.name == \"hindsight.capture.total\") | .prometheus == \"hindsight_capture_total\"" metrics.json &&
 	jq -e ".metrics[] | select(.name == \"deja.run.total\") | .series[0].value == 4" metrics.json &&
-	jq -e ".metrics[] | select(.name == \"hindsight.match.total\") | .series == []" metrics.json &&
+	jq -e ".metrics[] | select(.name == \"hindsight.match.total\") | .series | length > 0" metrics.json &&
+	jq -e ".metrics[] | select(.name == \"hindsight.resolution.applications\") | .series == []" metrics.json &&
 	jq -e ".metrics[] | select(.name == \"deja.hook.latency_ms\") | .series[] |
 		select(.labels.path == \"record\" and .labels.agent == \"claude-code\") |
 		.count == 1 and .buckets[-1].le == \"+Inf\" and .buckets[-1].count == 1 and .sum > 0" metrics.json

@@ -14,9 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "deja/buf.h"
 #include "deja/learn.h"
 #include "deja/lesson.h"
 #include "deja/redact.h"
@@ -30,6 +32,7 @@ typedef struct fixture {
 	deja_redactor *red;
 	deja_signature sig[3];
 	deja_strlist files[3];
+	deja_metrics *m;        /* what learning measured */
 } fixture;
 
 static const char *const messages[] = {
@@ -49,7 +52,8 @@ static int setup(void **state)
 	if (!f || !mkdtemp(f->dir))
 		return -1;
 	snprintf(f->path, sizeof(f->path), "%s/deja.db", f->dir);
-	if (deja_store_open(&f->s, f->path, 5000, NULL) < 0 || deja_redactor_new(&f->red, NULL) < 0)
+	if (deja_store_open(&f->s, f->path, 5000, NULL) < 0 || deja_redactor_new(&f->red, NULL) < 0 ||
+	    deja_metrics_new(&f->m) < 0)
 		return -1;
 	/* the signatures exist in the store before errors refer to them */
 	for (int i = 0; i < 3; i++) {
@@ -94,6 +98,7 @@ static int teardown(void **state)
 	}
 	deja_store_close(f->s);
 	deja_redactor_free(f->red);
+	deja_metrics_free(f->m);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
 	if (system(cmd) != 0)
 		return -1;
@@ -114,6 +119,7 @@ static deja_learn_opts opts_for(fixture *f, const char *args, const char *sessio
 	o.session = session;
 	o.redactor = f->red;
 	o.no_snapshot = 1;
+	o.metrics = f->m;
 	return o;
 }
 
@@ -335,17 +341,48 @@ static int64_t resolution_of(fixture *f, int which, deja_resolution *out)
 	return id;
 }
 
+/* How many lines of the file hold needle. */
+static int count_lines_with(const char *path, const char *needle)
+{
+	FILE *fp = fopen(path, "r");
+	char line[4096];
+	int n = 0;
+
+	assert_non_null(fp);
+	while (fgets(line, sizeof(line), fp))
+		n += strstr(line, needle) != NULL;
+	fclose(fp);
+	return n;
+}
+
+/* Every metric row as "name labels part=value\n". */
+static int row_text(void *ctx, const deja_metric_row *row)
+{
+	return deja_buf_printf(ctx, "%s %s %s=%g\n", row->name, row->labels, row->part,
+			       row->value) < 0;
+}
+
 static void suggestions_settle_into_metrics(void **state)
 {
 	fixture *f = *state;
 	deja_learn_result r;
 	deja_resolution res;
+	deja_buf rows = DEJA_BUF_INIT;
+	char log[128];
 	int64_t id;
 
-	/* learn a fix for error 0 on one check */
+	/* learn a fix for error 0 on one check; nothing matched it: the
+	 * miss is logged once */
+	snprintf(log, sizeof(log), "%s/.deja", f->dir);
+	assert_int_equal(mkdir(log, 0700), 0);
 	fail_run(f, "one", 1, &r);
 	assert_int_equal(r.nsuggestions, 0);
 	deja_learn_result_release(&r);
+	fail_run(f, "one", 1, &r);
+	deja_learn_result_release(&r);
+	snprintf(log, sizeof(log), "%s/.deja/log.jsonl", f->dir);
+	assert_int_equal(count_lines_with(log, "\"event\":\"match_miss\""), 1);
+	assert_int_equal(count_lines_with(log, f->sig[0].id), 1);
 	pass_run(f, "one", &r);
 	deja_learn_result_release(&r);
 	id = resolution_of(f, 0, &res);
@@ -384,6 +421,19 @@ static void suggestions_settle_into_metrics(void **state)
 	assert_int_equal(res.application_count, 3);
 	assert_int_equal(res.success_count, 1);
 	deja_resolution_release(&res);
+
+	/* hindsight.resolution.*: the application that worked, and the two
+	 * that did not when the error became permanent (the fix of "two" is
+	 * a resolution too, suggested with the first); the undone success
+	 * moves the counts but is no application */
+	assert_int_equal(deja_metrics_each_row(f->m, row_text, &rows), 0);
+	assert_non_null(strstr(rows.ptr, "hindsight.resolution.applications"
+					 " {\"success\":\"true\",\"layer\":\"project\"} =1\n"));
+	assert_non_null(strstr(rows.ptr, "hindsight.resolution.applications"
+					 " {\"success\":\"false\",\"layer\":\"project\"} =2\n"));
+	assert_non_null(strstr(rows.ptr, "hindsight.resolution.success_rate {} count=3\n"));
+	assert_non_null(strstr(rows.ptr, "hindsight.match.total"));
+	deja_buf_release(&rows);
 }
 
 static void feedback_updates_the_rate(void **state)
@@ -400,16 +450,16 @@ static void feedback_updates_the_rate(void **state)
 	deja_learn_result_release(&r);
 	id = resolution_of(f, 2, &res);
 	deja_resolution_release(&res);
-	assert_int_equal(deja_learn_feedback(f->s, id, 0, "did not help", NULL), 0);
-	assert_int_equal(deja_learn_feedback(f->s, id, 0, NULL, NULL), 0);
-	assert_int_equal(deja_learn_feedback(f->s, id, 1, NULL, NULL), 0);
+	assert_int_equal(deja_learn_feedback(f->s, id, 0, "did not help", NULL, NULL), 0);
+	assert_int_equal(deja_learn_feedback(f->s, id, 0, NULL, NULL, NULL), 0);
+	assert_int_equal(deja_learn_feedback(f->s, id, 1, NULL, NULL, NULL), 0);
 	assert_int_equal(deja_learn_get_resolution(f->s, id, &res, NULL), 0);
 	assert_int_equal(res.application_count, 4);
 	assert_int_equal(res.success_count, 2);
 	assert_true(res.success_rate == 0.5);
 	assert_string_not_equal(res.last_success_at, "");
 	deja_resolution_release(&res);
-	assert_int_equal(deja_learn_feedback(f->s, 999, 1, NULL, &err), DEJA_ENOTFOUND);
+	assert_int_equal(deja_learn_feedback(f->s, 999, 1, NULL, NULL, &err), DEJA_ENOTFOUND);
 	assert_non_null(strstr(deja_error_message(&err), "999"));
 	deja_error_release(&err);
 }

@@ -127,13 +127,26 @@ static void resolve(fixture *f, const deja_signature *g, const char *args)
 	deja_learn_result_release(&r);
 }
 
-static size_t suggest(fixture *f, const deja_signature *g, deja_suggestion **out)
+static size_t suggest_counted(fixture *f, const deja_signature *g, deja_suggestion **out,
+			      deja_metrics *m)
 {
-	deja_match_opts mo = { f->dir, 0, 0, 0 };
+	deja_match_opts mo = { f->dir, 0, 0, 0, m };
 	size_t n = 0;
 
 	assert_int_equal(deja_match_suggest(f->s, &mo, g, 0, out, &n, NULL), 0);
 	return n;
+}
+
+static size_t suggest(fixture *f, const deja_signature *g, deja_suggestion **out)
+{
+	return suggest_counted(f, g, out, NULL);
+}
+
+/* Every metric row as "name labels part=value\n". */
+static int row_text(void *ctx, const deja_metric_row *row)
+{
+	return deja_buf_printf(ctx, "%s %s %s=%g\n", row->name, row->labels, row->part,
+			       row->value) < 0;
 }
 
 static double similarity(const deja_signature *a, const deja_signature *b)
@@ -227,6 +240,50 @@ static void similar_gets_the_fix_unrelated_gets_nothing(void **state)
 	deja_signature_release(&b);
 	deja_signature_release(&unrelated);
 	deja_signature_release(&other_fw);
+}
+
+/* hindsight.match.*: each search counted by how its best candidate was
+ * found, with its latency and number of results. */
+static void searches_are_measured(void **state)
+{
+	fixture *f = *state;
+	deja_signature a, b, unrelated;
+	deja_suggestion *g = NULL;
+	deja_metrics *m = NULL;
+	deja_buf rows = DEJA_BUF_INIT;
+	size_t n;
+
+	make_sig(&a, "jest", NULL, "expect(received).toBe(expected) Expected: 4 Received: 3",
+		 "add\tsrc/sum.js");
+	make_sig(&b, "jest", NULL, "expect(received).toBe(expected) Expected: 10 Received: 7",
+		 "multiply\tsrc/mul.js");
+	make_sig(&unrelated, "jest", "TS2322", "Type 'string' is not assignable to type 'number'.",
+		 NULL);
+	store_sig(f, &a);
+	resolve(f, &a, "a");
+	assert_int_equal(deja_metrics_new(&m), 0);
+	n = suggest_counted(f, &a, &g, m);
+	deja_suggestions_free(g, n);
+	n = suggest_counted(f, &b, &g, m);
+	deja_suggestions_free(g, n);
+	n = suggest_counted(f, &unrelated, &g, m);
+	deja_suggestions_free(g, n);
+	assert_int_equal(deja_metrics_each_row(m, row_text, &rows), 0);
+	assert_non_null(strstr(rows.ptr, "hindsight.match.total {\"match_type\":\"same\","
+					 "\"found\":\"true\"} =1\n"));
+	assert_non_null(strstr(rows.ptr, "hindsight.match.total {\"match_type\":\"vector\","
+					 "\"found\":\"true\"} =1\n"));
+	assert_non_null(strstr(rows.ptr, "hindsight.match.total {\"match_type\":\"none\","
+					 "\"found\":\"false\"} =1\n"));
+	assert_non_null(strstr(rows.ptr, "hindsight.match.latency_ms {} count=3\n"));
+	assert_non_null(strstr(rows.ptr, "hindsight.match.results_count {} count=3\n"));
+	/* one candidate each for a and b, none for the unrelated error */
+	assert_non_null(strstr(rows.ptr, "hindsight.match.results_count {} sum=2\n"));
+	deja_buf_release(&rows);
+	deja_metrics_free(m);
+	deja_signature_release(&a);
+	deja_signature_release(&b);
+	deja_signature_release(&unrelated);
 }
 
 static int link_count(fixture *f, const char *alias)
@@ -340,6 +397,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(indexing_is_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(similar_gets_the_fix_unrelated_gets_nothing, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(searches_are_measured, setup, teardown),
 		cmocka_unit_test_setup_teardown(near_duplicates_are_linked, setup, teardown),
 		cmocka_unit_test_setup_teardown(merges_need_approval, setup, teardown),
 	};
