@@ -10,10 +10,7 @@
 #include "deja/analysis.h"
 #include "deja/capture.h"
 
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char *command, *workspace;
 static long exit_code = -1;
@@ -43,14 +40,10 @@ const cli_spec cmd_analyze_spec = {
 
 int cmd_analyze(int argc, char **argv)
 {
-	deja_error err = DEJA_ERROR_INIT;
 	deja_detection det;
-	deja_capture cap;
 	deja_failure f;
 	deja_buf json = DEJA_BUF_INIT;
 	cli_workspace ws;
-	char *dir = NULL, chunk[65536];
-	ssize_t n;
 	int first, rc = 1;
 
 	memset(&det, 0, sizeof(det));
@@ -69,55 +62,22 @@ int cmd_analyze(int argc, char **argv)
 	}
 	if (cli_workspace_setup(&ws, workspace, 0) < 0)
 		return 1;
-	if (workspace) {
-		/* the command ran in the current directory if it is inside
-		 * the given workspace, else at its root */
-		char *cwd = realpath(".", NULL);
-		size_t rl = strlen(ws.root_real);
-
-		free(ws.cwd_rel);
-		ws.cwd_rel = strdup(cwd && !strncmp(cwd, ws.root_real, rl) && cwd[rl] == '/'
-					    ? cwd + rl + 1 : "");
-		free(cwd);
-	}
+	if (workspace)
+		cli_workspace_cwd_inside(&ws);
 	if (ws.config_error)
 		cli_error("ignoring .deja/config: %s", ws.config_error);
-	deja_capture_init(&cap);
-	while ((n = read(0, chunk, sizeof(chunk))) != 0) {
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			cli_error("cannot read standard input: %s", strerror(errno));
-			goto out;
-		}
-		deja_capture_feed(&cap, chunk, (size_t)n);
-	}
-	deja_capture_finish(&cap);
-	if (deja_detect(&det, ws.whitelist, command, &err) < 0) {
-		cli_error("%s", deja_error_message(&err));
+	if (cli_analyze_stdin(&ws, command, (int)exit_code, &det, &f) < 0)
 		goto out;
-	}
-	dir = cli_check_dir(&ws, det.dir);
-	{
-		deja_pathctx pc = { ws.root, ws.root_real, dir ? dir : ws.cwd_rel };
-		deja_check chk = { command, (int)exit_code, det.verification, det.tool,
-				   det.category };
-
-		if (deja_failure_build(&f, &chk, &cap, &pc, &err) < 0 ||
-		    deja_failure_to_json(&json, &f) < 0) {
-			cli_error("%s", deja_error_message(&err));
-			goto out;
-		}
+	if (deja_failure_to_json(&json, &f) < 0) {
+		cli_error("out of memory");
+		goto out;
 	}
 	printf("%s\n", json.ptr);
 	rc = 0;
 out:
-	free(dir);
 	deja_failure_release(&f);
 	deja_detection_release(&det);
-	deja_capture_release(&cap);
 	deja_buf_release(&json);
-	deja_error_release(&err);
 	cli_workspace_release(&ws);
 	return rc;
 }

@@ -8,8 +8,10 @@
 #include "deja/paths.h"
 #include "deja/redact.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 char *cli_check_dir(const cli_workspace *ws, const char *cd)
 {
@@ -255,4 +257,60 @@ void cli_recorded_release(cli_recorded *r)
 	free(r->file);
 	free(r->signature);
 	memset(r, 0, sizeof(*r));
+}
+
+int cli_analyze_stdin(const cli_workspace *ws, const char *command, int exit_code,
+		      deja_detection *det, deja_failure *f)
+{
+	deja_error err = DEJA_ERROR_INIT;
+	deja_capture cap;
+	char *dir = NULL, chunk[65536];
+	ssize_t n;
+	int rc = -1;
+
+	memset(det, 0, sizeof(*det));
+	memset(f, 0, sizeof(*f));
+	deja_capture_init(&cap);
+	while ((n = read(0, chunk, sizeof(chunk))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			cli_error("cannot read standard input: %s", strerror(errno));
+			goto out;
+		}
+		deja_capture_feed(&cap, chunk, (size_t)n);
+	}
+	deja_capture_finish(&cap);
+	if (deja_detect(det, ws->whitelist, command, &err) < 0) {
+		cli_error("%s", deja_error_message(&err));
+		goto out;
+	}
+	dir = cli_check_dir(ws, det->dir);
+	{
+		deja_pathctx pc = { ws->root, ws->root_real, dir ? dir : ws->cwd_rel };
+		deja_check chk = { command, exit_code, det->verification, det->tool,
+				   det->category };
+
+		if (deja_failure_build(f, &chk, &cap, &pc, &err) < 0) {
+			cli_error("%s", deja_error_message(&err));
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(dir);
+	deja_capture_release(&cap);
+	deja_error_release(&err);
+	return rc;
+}
+
+void cli_workspace_cwd_inside(cli_workspace *ws)
+{
+	char *cwd = realpath(".", NULL);
+	size_t rl = strlen(ws->root_real);
+
+	free(ws->cwd_rel);
+	ws->cwd_rel = strdup(cwd && !strncmp(cwd, ws->root_real, rl) && cwd[rl] == '/'
+				     ? cwd + rl + 1 : "");
+	free(cwd);
 }

@@ -76,6 +76,19 @@ void cli_flush_metrics(const cli_workspace *ws, deja_metrics *m, deja_store *sto
 
 void cli_recorded_release(cli_recorded *r);
 
+/*
+ * The analysis of a command's output read from standard input, as if it
+ * had run in ws's current directory with this exit status: *det and *f
+ * are filled (the caller releases both, also on failure).  Returns 0, or
+ * -1 after saying why.
+ */
+int cli_analyze_stdin(const cli_workspace *ws, const char *command, int exit_code,
+		      deja_detection *det, deja_failure *f);
+
+/* With an explicit --workspace: the command ran in the current directory
+ * when that is inside the workspace, else at its root. */
+void cli_workspace_cwd_inside(cli_workspace *ws);
+
 /* Log an error of deja's own in .deja/log.jsonl (redacted, best-effort). */
 void cli_log_failure(const cli_workspace *ws, const char *event, const char *message);
 

@@ -446,6 +446,9 @@ static int list_add(match_list *l, const char *id, double sim, double ctx, deja_
 	deja_match *p;
 	int at = list_find(l, id);
 
+	/* the int8 vectors' rounding can put a cosine a little over 1 */
+	if (sim > 1.0)
+		sim = 1.0;
 	if (at >= 0) {
 		if (sim > l->items[at].similarity)
 			l->items[at].similarity = sim;
@@ -949,6 +952,30 @@ static int resolve_id(deja_store *s, const char *key, char *out, size_t outsz, d
 	if (n > 1)
 		return deja_error_set(err, DEJA_EINVAL, "'%s' names more than one signature", key);
 	return 0;
+}
+
+int deja_match_get_signature(deja_store *s, const char *key, deja_signature *out,
+			     deja_error *err)
+{
+	char id[DEJA_SHA256_HEX_LEN + 1];
+	sqlite3_stmt *st = NULL;
+	int rc, sq;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = resolve_id(s, key, id, sizeof(id), err)) < 0)
+		return rc;
+	sq = sqlite3_prepare_v2(deja_store_db(s),
+				"SELECT " SIGNATURE_COLUMNS " FROM signatures WHERE id = ?1", -1, &st,
+				NULL);
+	if (sq == SQLITE_OK) {
+		deja_sql_bind_text(st, 1, id);
+		if ((sq = sqlite3_step(st)) == SQLITE_ROW)
+			sq = read_signature(st, 0, out);
+	}
+	sqlite3_finalize(st);
+	if (sq == SQLITE_DONE)
+		return deja_error_set(err, DEJA_ENOTFOUND, "no signature '%s'", key);
+	return sq == SQLITE_OK ? 0 : deja_store_db_error(s, err, sq, "cannot read");
 }
 
 int deja_match_merge(deja_store *s, const char *a, const char *b, deja_error *err)

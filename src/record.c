@@ -129,6 +129,23 @@ static int redact_diags(deja_diags *out, const deja_diags *in, const deja_redact
 	return 0;
 }
 
+int deja_record_signatures(deja_signature **out, size_t *count, const deja_failure *f,
+			   const deja_redactor *r, const deja_pathctx *pc, deja_error *err)
+{
+	deja_diags red = DEJA_DIAGS_INIT;
+	const char *framework = deja_failure_framework(f);
+	int rc;
+
+	*out = NULL;
+	*count = 0;
+	if ((rc = redact_diags(&red, &f->diags, r)) < 0 ||
+	    (rc = deja_signatures_for(out, count, &red, &f->files,
+				      framework ? framework : f->tool, pc)) < 0)
+		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory while signing errors");
+	deja_diags_release(&red);
+	return rc;
+}
+
 /* A relative path that stays inside the workspace. */
 static int safe_relative(const char *p)
 {

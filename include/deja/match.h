@@ -109,6 +109,12 @@ int deja_match_merges(deja_store *s, const char *workspace, deja_merge_pair **ou
 		      size_t *count, deja_error *err);
 void deja_merge_pairs_free(deja_merge_pair *p, size_t count);
 
+/* The stored signature key names: its id or a unique prefix of at least
+ * 6 hex digits.  DEJA_ENOTFOUND / DEJA_EINVAL as for deja_match_merge().
+ * Release *out with deja_signature_release(). */
+int deja_match_get_signature(deja_store *s, const char *key, deja_signature *out,
+			     deja_error *err);
+
 /* Merge b into a (a maintainer's approval): b is linked to a and its
  * resolutions become a's.  Ids may be unique prefixes (at least 6 hex
  * digits).  DEJA_ENOTFOUND / DEJA_EINVAL for unknown or ambiguous ids. */

@@ -89,6 +89,15 @@ int deja_record_lesson(deja_lesson *l, const deja_diags *diags, uint64_t output_
 int deja_record_metrics(const char *workspace, deja_metrics *m, int timeout_ms, int spool_only,
 			deja_error *err);
 
+/*
+ * The signatures a recording of f would store, made the same way: from
+ * its diagnostics redacted by r, with the context of pc's directory.  For
+ * looking up a failure without recording it (deja suggest).  *out is
+ * freed with deja_signatures_free().
+ */
+int deja_record_signatures(deja_signature **out, size_t *count, const deja_failure *f,
+			   const deja_redactor *r, const deja_pathctx *pc, deja_error *err);
+
 /* The workspace's .deja directory, created (0700) if missing; caller frees. */
 int deja_record_dir(char **out, const char *workspace, deja_error *err);
 

@@ -1,0 +1,392 @@
+/*
+ * deja suggest --command CMD [--exit-code N] [--limit N] [--json] < OUTPUT
+ * deja suggest --signature ID [--limit N] [--json]
+ * deja reindex
+ * deja merges [--json]
+ * deja merge A B
+ *
+ * The matching of errors to the fixes of similar ones (src/match.c), for
+ * people and scripts: what deja would suggest, the vectors it compares,
+ * and the signatures a maintainer may merge.
+ */
+#include "cli.h"
+#include "lessons_common.h"
+#include "record_common.h"
+
+#include "deja/embed.h"
+#include "deja/match.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *command, *signature;
+static long exit_code = 1, limit = DEJA_LEARN_SUGGEST_MAX;
+static int json;
+
+static const cli_option suggest_options[] = {
+	{ CLI_OPT_STRING, 'c', "command", &command, "CMD",
+	  "the command whose output is on standard input" },
+	{ CLI_OPT_INT, 'e', "exit-code", &exit_code, "N", "its exit status (default 1)" },
+	{ CLI_OPT_STRING, 0, "signature", &signature, "ID",
+	  "a stored signature instead (its id, or 6 or more of its first hex digits)" },
+	{ CLI_OPT_INT, 'n', "limit", &limit, "N", "at most N fixes per error (default 3)" },
+	{ CLI_OPT_FLAG, 0, "json", &json, NULL, "print JSON: one object per error" },
+	CLI_END
+};
+
+const cli_spec cmd_suggest_spec = {
+	"deja suggest --command CMD [--exit-code N] [--limit N] [--json] < OUTPUT\n"
+	"deja suggest --signature ID [--limit N] [--json]",
+	"Show the past fixes deja would suggest for a failure's output, or for a stored error.",
+	"Each error of the output is signed as a recording would sign it, and matched\n"
+	"against the stored signatures: the same signature, then similar ones (cosine\n"
+	"of the built-in embedder's vectors >= 0.85), then stored patterns matching it\n"
+	"as regular expressions.  The resolutions of the matches are ranked by\n"
+	"success rate x context match x recency x similarity, the confidence shown.\n"
+	"Nothing is recorded, and no fix is suggested for an error nothing matches.",
+	suggest_options, 0
+};
+
+static const cli_option reindex_options[] = { CLI_END };
+
+const cli_spec cmd_reindex_spec = {
+	"deja reindex",
+	"Embed every stored signature again, with the document frequencies as they are now.",
+	"Recording embeds each new signature with the weights of the moment; as the\n"
+	"store grows, the weights of common words fall.  This recomputes every\n"
+	"vector and rewrites .deja/vectors-*.bin.  Safe while agents work: the file\n"
+	"is replaced in one rename.",
+	reindex_options, 0
+};
+
+static const cli_option merges_options[] = {
+	{ CLI_OPT_FLAG, 0, "json", &json, NULL, "print JSON (an array of pairs)" },
+	CLI_END
+};
+
+const cli_spec cmd_merges_spec = {
+	"deja merges [--json]",
+	"List pairs of error signatures a maintainer may merge into one.",
+	"A pair is listed when its two signatures are more than 0.90 similar and\n"
+	"both have a resolution that worked more than 70% of the time: probably\n"
+	"one error written two ways.  Nothing is merged without 'deja merge'.",
+	merges_options, 0
+};
+
+static const cli_option merge_options[] = { CLI_END };
+
+const cli_spec cmd_merge_spec = {
+	"deja merge A B",
+	"Merge error signature B into A: B's fixes answer for A, and B matches as A.",
+	"A and B are signature ids or their first 6 or more hex digits ('deja merges'\n"
+	"lists candidates).  The maintainer's approval that spec 004 asks for: deja\n"
+	"never merges two signatures by itself.",
+	merge_options, 0
+};
+
+static json_t *suggestion_json(const deja_suggestion *g)
+{
+	return json_pack("{s:I, s:s, s:s, s:f, s:I, s:f}", "resolution_id",
+			 (json_int_t)g->resolution_id, "signature_id", g->signature_id,
+			 "description", g->description, "success_rate", g->success_rate,
+			 "application_count", (json_int_t)g->application_count, "confidence",
+			 g->confidence);
+}
+
+/* The fixes for one error: printed, or appended to out as JSON. */
+static int suggest_one(deja_store *store, const deja_match_opts *mo, const deja_signature *sig,
+		       json_t *out)
+{
+	deja_error err = DEJA_ERROR_INIT;
+	deja_suggestion *g = NULL;
+	size_t n = 0;
+	int rc = 0;
+
+	if (store && deja_match_suggest(store, mo, sig, (size_t)limit, &g, &n, &err) < 0) {
+		cli_error("%s", deja_error_message(&err));
+		rc = -1;
+		goto out;
+	}
+	if (out) {
+		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:[]}", "signature_id", sig->id,
+				      "error_type", sig->error_type ? sig->error_type : "", "tool",
+				      sig->tool ? sig->tool : "", "message",
+				      sig->original ? sig->original : "", "suggestions");
+
+		for (size_t i = 0; o && i < n; i++)
+			json_array_append_new(json_object_get(o, "suggestions"),
+					      suggestion_json(&g[i]));
+		json_array_append_new(out, o);
+		goto out;
+	}
+	printf("%s (%s): %.*s\n", sig->error_type ? sig->error_type : "", sig->tool ? sig->tool : "",
+	       cli_first_line_width(sig->original ? sig->original : "", 100),
+	       sig->original ? sig->original : "");
+	if (!n)
+		printf("  no past fix matches\n");
+	for (size_t i = 0; i < n; i++)
+		printf("  #%lld %.0f%% confident, worked %.0f%% of %lld time%s: %s"
+		       " (deja resolutions show %lld)\n",
+		       (long long)g[i].resolution_id, g[i].confidence * 100.0,
+		       g[i].success_rate * 100.0, (long long)g[i].application_count,
+		       g[i].application_count == 1 ? "" : "s", g[i].description,
+		       (long long)g[i].resolution_id);
+out:
+	deja_suggestions_free(g, n);
+	deja_error_release(&err);
+	return rc;
+}
+
+/* The errors of the output on standard input, signed as a recording
+ * would sign them. */
+static int stdin_signatures(const cli_workspace *ws, deja_signature **sigs, size_t *n)
+{
+	deja_error err = DEJA_ERROR_INIT;
+	deja_detection det;
+	deja_failure f;
+	char *dir = NULL;
+	int rc = -1;
+
+	if (cli_analyze_stdin(ws, command, (int)exit_code, &det, &f) < 0)
+		goto out;
+	if (!det.verification) {
+		cli_error("'%s' is not a check deja knows (see 'deja help init' for [verification])",
+			  command);
+		goto out;
+	}
+	dir = cli_check_dir(ws, det.dir);
+	{
+		deja_pathctx pc = { ws->root, ws->root_real, dir ? dir : ws->cwd_rel };
+
+		if (deja_record_signatures(sigs, n, &f, ws->redactor, &pc, &err) < 0) {
+			cli_error("%s", deja_error_message(&err));
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(dir);
+	deja_failure_release(&f);
+	deja_detection_release(&det);
+	deja_error_release(&err);
+	return rc;
+}
+
+int cmd_suggest(int argc, char **argv)
+{
+	deja_error err = DEJA_ERROR_INIT;
+	deja_store *store = NULL;
+	deja_signature *sigs = NULL, one;
+	size_t nsigs = 0;
+	deja_match_opts mo;
+	cli_workspace ws;
+	json_t *out = NULL;
+	int first, rc = 1, have_ws = 0, opened;
+
+	memset(&one, 0, sizeof(one));
+	first = cli_parse(argc, argv, &cmd_suggest_spec);
+	if (first < 0)
+		return first == CLI_PARSE_HELP ? 0 : 2;
+	if (first < argc) {
+		cli_error("unexpected argument '%s'; see 'deja help suggest'", argv[first]);
+		return 2;
+	}
+	if (!command == !signature) {
+		cli_error(command ? "--command and --signature go alone; choose one"
+				  : "what should deja match? --command CMD < OUTPUT, or --signature ID");
+		return 2;
+	}
+	if (exit_code < 1 || exit_code > 255) {
+		cli_error("--exit-code must be a failure's status, 1 to 255");
+		return 2;
+	}
+	if (limit < 1 || limit > 100) {
+		cli_error("--limit must be between 1 and 100");
+		return 2;
+	}
+	if (cli_workspace_setup(&ws, NULL, 1) < 0)
+		return 1;
+	have_ws = 1;
+	if ((opened = cli_open_store(&store, &ws, 0)) < 0)
+		goto out;
+	if (signature) {
+		if (!store) {
+			cli_error("no signature '%s': nothing recorded in this workspace", signature);
+			goto out;
+		}
+		if (deja_match_get_signature(store, signature, &one, &err) < 0) {
+			cli_error("%s", deja_error_message(&err));
+			rc = err.code == DEJA_EINVAL ? 2 : 1;
+			goto out;
+		}
+		sigs = &one;
+		nsigs = 1;
+	} else if (stdin_signatures(&ws, &sigs, &nsigs) < 0) {
+		goto out;
+	}
+	memset(&mo, 0, sizeof(mo));
+	mo.workspace = ws.root;
+	if (json && !(out = json_array())) {
+		cli_error("out of memory");
+		goto out;
+	}
+	rc = 0;
+	for (size_t i = 0; i < nsigs && rc == 0; i++)
+		if (suggest_one(store, &mo, &sigs[i], out) < 0)
+			rc = 1;
+	if (!nsigs && !json)
+		printf("no error deja can read in this output\n");
+	if (json && rc == 0) {
+		rc = cli_print_json(out);
+		out = NULL;
+	}
+out:
+	json_decref(out);
+	if (sigs == &one)
+		deja_signature_release(&one);
+	else
+		deja_signatures_free(sigs, nsigs);
+	deja_store_close(store);
+	deja_error_release(&err);
+	if (have_ws)
+		cli_workspace_release(&ws);
+	return rc;
+}
+
+/* The store of the current workspace, for the commands that need one to
+ * exist: 0, or the exit status after saying why. */
+static int open_existing(deja_store **store, cli_workspace *ws)
+{
+	int rc;
+
+	if (cli_workspace_setup(ws, NULL, 0) < 0)
+		return 1;
+	if ((rc = cli_open_store(store, ws, 0)) == 1) {
+		cli_error("nothing recorded in this workspace");
+		cli_workspace_release(ws);
+		return 1;
+	}
+	if (rc < 0) {
+		cli_workspace_release(ws);
+		return 1;
+	}
+	return 0;
+}
+
+int cmd_reindex(int argc, char **argv)
+{
+	deja_error err = DEJA_ERROR_INIT;
+	deja_store *store = NULL;
+	cli_workspace ws;
+	size_t n = 0;
+	int first, rc;
+
+	first = cli_parse(argc, argv, &cmd_reindex_spec);
+	if (first < 0)
+		return first == CLI_PARSE_HELP ? 0 : 2;
+	if (first < argc) {
+		cli_error("unexpected argument '%s'; see 'deja help reindex'", argv[first]);
+		return 2;
+	}
+	if ((rc = open_existing(&store, &ws)) != 0)
+		return rc;
+	if (deja_match_reindex(store, ws.root, &n, &err) < 0) {
+		cli_error("%s", deja_error_message(&err));
+		rc = 1;
+	} else {
+		printf("embedded %zu signature%s (%s)\n", n, n == 1 ? "" : "s",
+		       DEJA_EMBED_BUILTIN_MODEL);
+	}
+	deja_store_close(store);
+	deja_error_release(&err);
+	cli_workspace_release(&ws);
+	return rc;
+}
+
+int cmd_merges(int argc, char **argv)
+{
+	deja_error err = DEJA_ERROR_INIT;
+	deja_store *store = NULL;
+	deja_merge_pair *p = NULL;
+	cli_workspace ws;
+	size_t n = 0;
+	int first, rc;
+
+	first = cli_parse(argc, argv, &cmd_merges_spec);
+	if (first < 0)
+		return first == CLI_PARSE_HELP ? 0 : 2;
+	if (first < argc) {
+		cli_error("unexpected argument '%s'; see 'deja help merges'", argv[first]);
+		return 2;
+	}
+	if (cli_workspace_setup(&ws, NULL, 0) < 0)
+		return 1;
+	if ((rc = cli_open_store(&store, &ws, 0)) < 0) {
+		rc = 1;
+		goto out;
+	}
+	rc = 0;
+	if (store && deja_match_merges(store, ws.root, &p, &n, &err) < 0) {
+		cli_error("%s", deja_error_message(&err));
+		rc = 1;
+		goto out;
+	}
+	if (json) {
+		json_t *a = json_array();
+
+		for (size_t i = 0; a && i < n; i++)
+			json_array_append_new(
+				a, json_pack("{s:s, s:s, s:s, s:s, s:f, s:f, s:f}", "a", p[i].a, "b",
+					     p[i].b, "a_message", p[i].a_message, "b_message",
+					     p[i].b_message, "similarity", p[i].similarity,
+					     "a_success_rate", p[i].a_success, "b_success_rate",
+					     p[i].b_success));
+		rc = cli_print_json(a);
+		goto out;
+	}
+	if (!n)
+		printf("no signatures to merge\n");
+	for (size_t i = 0; i < n; i++)
+		printf("%.12s ~ %.12s  %.2f similar, fixes worked %.0f%% / %.0f%%\n  %.*s\n  %.*s\n"
+		       "  deja merge %.12s %.12s\n",
+		       p[i].a, p[i].b, p[i].similarity, p[i].a_success * 100.0,
+		       p[i].b_success * 100.0, cli_first_line_width(p[i].a_message, 100),
+		       p[i].a_message, cli_first_line_width(p[i].b_message, 100), p[i].b_message,
+		       p[i].a, p[i].b);
+out:
+	deja_merge_pairs_free(p, n);
+	deja_store_close(store);
+	deja_error_release(&err);
+	cli_workspace_release(&ws);
+	return rc;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+	deja_error err = DEJA_ERROR_INIT;
+	deja_store *store = NULL;
+	cli_workspace ws;
+	int first, rc;
+
+	first = cli_parse(argc, argv, &cmd_merge_spec);
+	if (first < 0)
+		return first == CLI_PARSE_HELP ? 0 : 2;
+	if (first + 2 != argc) {
+		cli_error("usage: deja merge A B (signature ids; 'deja merges' lists candidates)");
+		return 2;
+	}
+	if ((rc = open_existing(&store, &ws)) != 0)
+		return rc;
+	if (deja_match_merge(store, argv[first], argv[first + 1], &err) < 0) {
+		cli_error("%s", deja_error_message(&err));
+		rc = err.code == DEJA_EINVAL ? 2 : 1;
+	} else {
+		printf("merged %s into %s: its fixes now answer for it\n", argv[first + 1],
+		       argv[first]);
+	}
+	deja_store_close(store);
+	deja_error_release(&err);
+	cli_workspace_release(&ws);
+	return rc;
+}
