@@ -7,9 +7,11 @@
 #include "deja/match.h"
 #include "deja/buf.h"
 #include "deja/embed.h"
+#include "deja/hash.h"
 #include "deja/lesson.h"
 #include "deja/vecindex.h"
 
+#include "match_internal.h"
 #include "sqlutil.h"
 #include "store_internal.h"
 
@@ -21,11 +23,30 @@
 
 #define REGEX_CANDIDATES_MAX 200  /* stored patterns tried per query */
 
-static int vector_path(deja_buf *out, const char *workspace)
+void deja_match_vector_name(char out[DEJA_MATCH_VECTOR_NAME_MAX + 1], const char *model)
+{
+	char hex[DEJA_SHA256_HEX_LEN + 1];
+	deja_sha256 *h = NULL;
+
+	if (!strcmp(model, DEJA_EMBED_BUILTIN_MODEL) || deja_sha256_new(&h) < 0) {
+		snprintf(out, DEJA_MATCH_VECTOR_NAME_MAX + 1, "%s", DEJA_EMBED_BUILTIN_MODEL);
+		return;
+	}
+	/* update and finish cannot fail; finish frees h */
+	deja_sha256_update(h, model, strlen(model));
+	deja_sha256_finish(h, hex);
+	snprintf(out, DEJA_MATCH_VECTOR_NAME_MAX + 1, "ext-%.16s", hex);
+}
+
+int deja_match_vector_path(deja_buf *out, const char *workspace, const char *name)
 {
 	deja_buf_clear(out);
-	return deja_buf_printf(out, "%s/.deja/vectors-%s.bin", workspace,
-			       DEJA_EMBED_BUILTIN_MODEL);
+	return deja_buf_printf(out, "%s/.deja/vectors-%s.bin", workspace, name);
+}
+
+static int vector_path(deja_buf *out, const char *workspace)
+{
+	return deja_match_vector_path(out, workspace, DEJA_EMBED_BUILTIN_MODEL);
 }
 
 static int64_t feature_key(uint64_t id)
@@ -84,7 +105,7 @@ out:
 
 /* A signature as stored, from columns id, error_type, message_pattern,
  * stack_patterns, context_patterns, original, tool starting at col. */
-static int read_signature(sqlite3_stmt *st, int col, deja_signature *g)
+int deja_match_read_signature(sqlite3_stmt *st, int col, deja_signature *g)
 {
 	const unsigned char *id = sqlite3_column_text(st, col);
 
@@ -104,7 +125,7 @@ static int read_signature(sqlite3_stmt *st, int col, deja_signature *g)
 	return SQLITE_OK;
 }
 
-#define SIGNATURE_COLUMNS "id, error_type, message_pattern, stack_patterns, context_patterns, original, tool"
+#define SIGNATURE_COLUMNS DEJA_MATCH_SIGNATURE_COLUMNS
 
 /* The vector of sig as the store weighs features now. */
 static int embed(deja_store *s, const deja_signature *sig, float vec[DEJA_EMBED_DIM])
@@ -327,7 +348,7 @@ static int index_signatures(deja_store *s, const char *workspace, int all, size_
 			}
 			rowids = r;
 			rowids[n] = sqlite3_column_int64(st, 0);
-			if ((sq = read_signature(st, 1, &sigs[n])) != SQLITE_OK)
+			if ((sq = deja_match_read_signature(st, 1, &sigs[n])) != SQLITE_OK)
 				break;
 			n++;
 		}
@@ -475,7 +496,7 @@ static int consider(match_list *l, sqlite3_stmt *st, const deja_signature *q, do
 	const char *fq = framework_of(&q->context_patterns), *fg;
 	int sq;
 
-	if ((sq = read_signature(st, 0, &g)) != SQLITE_OK)
+	if ((sq = deja_match_read_signature(st, 0, &g)) != SQLITE_OK)
 		return sq;
 	fg = framework_of(&g.context_patterns);
 	if (!fq || !fg || !strcmp(fq, fg) || !strcmp(q->tool ? q->tool : "", g.tool))
@@ -549,6 +570,68 @@ static int regex_fallback(deja_store *s, match_list *l, const deja_signature *q,
 	pcre2_match_data_free(md);
 	sqlite3_finalize(st);
 	return sq == SQLITE_ROW || sq == SQLITE_DONE ? SQLITE_OK : sq;
+}
+
+/*
+ * The external model's neighbours of sig, when there is a vector of sig
+ * from it: the caller's, or the stored one of sig (or of the signature it
+ * is linked to).  A missing or stale vector file finds nothing.
+ */
+static int remote_search(deja_store *s, const deja_match_opts *opts, const deja_signature *sig,
+			 sqlite3_stmt *by_rowid, match_list *l, size_t k)
+{
+	char name[DEJA_MATCH_VECTOR_NAME_MAX + 1];
+	deja_buf path = DEJA_BUF_INIT;
+	deja_vecindex *vi = NULL;
+	deja_vecmatch *vm = NULL;
+	sqlite3_stmt *st = NULL;
+	const float *q = opts->remote_query;
+	size_t dim = opts->remote_dim, n;
+	int sq = SQLITE_OK;
+
+	if (!q) {
+		sq = sqlite3_prepare_v2(deja_store_db(s),
+					"SELECT vector FROM signature_vectors WHERE model = ?2 AND"
+					" signature_id = coalesce((SELECT canonical_id FROM"
+					" signature_links WHERE alias_id = ?1), ?1)",
+					-1, &st, NULL);
+		if (sq != SQLITE_OK)
+			return sq;
+		deja_sql_bind_text(st, 1, sig->id);
+		deja_sql_bind_text(st, 2, opts->remote_model);
+		if ((sq = sqlite3_step(st)) != SQLITE_ROW) {
+			sq = sq == SQLITE_DONE ? SQLITE_OK : sq;
+			goto out;
+		}
+		q = sqlite3_column_blob(st, 0);
+		dim = (size_t)sqlite3_column_bytes(st, 0) / sizeof(float);
+		sq = SQLITE_OK;
+	}
+	if (!q || !dim)
+		goto out;
+	deja_match_vector_name(name, opts->remote_model);
+	if (deja_match_vector_path(&path, opts->workspace, name) < 0 ||
+	    !(vm = calloc(k + 1, sizeof(*vm)))) {
+		sq = SQLITE_NOMEM;
+		goto out;
+	}
+	if (deja_vecindex_open(&vi, path.ptr, name, dim, NULL, NULL) < 0)
+		goto out;
+	n = deja_vecindex_search(vi, q, (float)DEJA_MATCH_THRESHOLD_EXTERNAL, vm, k + 1);
+	for (size_t i = 0; i < n && sq == SQLITE_OK; i++) {
+		sqlite3_reset(by_rowid);
+		sqlite3_bind_int64(by_rowid, 1, vm[i].id);
+		if ((sq = sqlite3_step(by_rowid)) == SQLITE_ROW)
+			sq = consider(l, by_rowid, sig, vm[i].score, DEJA_MATCH_VECTOR);
+		else if (sq == SQLITE_DONE)
+			sq = SQLITE_OK;
+	}
+out:
+	sqlite3_finalize(st);
+	deja_vecindex_close(vi);
+	free(vm);
+	deja_buf_release(&path);
+	return sq;
 }
 
 static int by_similarity(const void *a, const void *b)
@@ -651,6 +734,8 @@ int deja_match_find(deja_store *s, const deja_match_opts *opts, const deja_signa
 		if (sq != SQLITE_ROW && sq != SQLITE_DONE && sq != SQLITE_OK)
 			goto fail;
 	}
+	if (opts->remote_model && (sq = remote_search(s, opts, sig, st, &l, k)) != SQLITE_OK)
+		goto fail;
 	if (l.count < k && (sq = regex_fallback(s, &l, sig, k)) != SQLITE_OK)
 		goto fail;
 	if (l.count > 1)
@@ -970,7 +1055,7 @@ int deja_match_get_signature(deja_store *s, const char *key, deja_signature *out
 	if (sq == SQLITE_OK) {
 		deja_sql_bind_text(st, 1, id);
 		if ((sq = sqlite3_step(st)) == SQLITE_ROW)
-			sq = read_signature(st, 0, out);
+			sq = deja_match_read_signature(st, 0, out);
 	}
 	sqlite3_finalize(st);
 	if (sq == SQLITE_DONE)

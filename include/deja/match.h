@@ -27,13 +27,16 @@
 
 #include <stddef.h>
 
+#include "deja/buf.h"
 #include "deja/common.h"
+#include "deja/embed_remote.h"
 #include "deja/learn.h"
 #include "deja/metrics.h"
 #include "deja/signature.h"
 #include "deja/store.h"
 
 #define DEJA_MATCH_THRESHOLD 0.85   /* built-in embedder, docs/matching.md */
+#define DEJA_MATCH_THRESHOLD_EXTERNAL 0.85 /* an external model (spec 004) */
 #define DEJA_MATCH_DUPLICATE 0.98   /* linked to the existing one */
 #define DEJA_MATCH_MERGE 0.90       /* offered as a merge (deja merges) */
 #define DEJA_MATCH_MERGE_SUCCESS 0.7
@@ -48,6 +51,13 @@ typedef struct deja_match_opts {
 	deja_metrics *metrics;   /* may be NULL: hindsight.match.* are added
 				  * to it (latency, total{match_type,found},
 				  * results_count) */
+	/* An external embedder's vectors, searched too when set: */
+	const char *remote_model; /* its model id (deja_embed_remote_model_id) */
+	const float *remote_query; /* sig's vector from it, when the caller has
+				   * one (deja suggest asks the endpoint); NULL:
+				   * the stored one, when sig was embedded
+				   * before (the hook never waits on a network) */
+	size_t remote_dim;
 } deja_match_opts;
 
 typedef enum deja_match_how {
@@ -76,6 +86,23 @@ int deja_match_index(deja_store *s, const char *workspace, size_t *added, deja_e
 /* Every vector again, with the document frequencies as they are now, and
  * the vector file rewritten (deja reindex). */
 int deja_match_reindex(deja_store *s, const char *workspace, size_t *count, deja_error *err);
+
+/* The text an external embedder is given for sig: "tool error_type:
+ * message" (appended to out). */
+int deja_match_remote_text(deja_buf *out, const deja_signature *sig);
+
+/*
+ * Embed the stored signatures that have no vector from the external
+ * embedder ro describes (with all, every one again: its vectors are
+ * dropped first), in batches: each batch is sent with no store lock held,
+ * then stored in one short transaction and appended to its vector file.
+ * Linked duplicates are left out, as for the built-in embedder.  *added
+ * (may be NULL) counts the vectors stored.  On a failure of the endpoint
+ * the batches already stored stay.
+ */
+int deja_match_index_remote(deja_store *s, const char *workspace,
+			    const deja_embed_remote_opts *ro, int all, size_t *added,
+			    deja_error *err);
 
 /*
  * The stored signatures like sig, best first, at most opts->k; sig itself

@@ -20,6 +20,13 @@
 #include "deja/common.h"
 #include "deja/config.h"
 #include "deja/embed_remote.h"
+#include "deja/lesson.h"
+#include "deja/match.h"
+#include "deja/signature.h"
+#include "deja/store.h"
+#include "match_internal.h"
+
+#include <sqlite3.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -651,6 +658,160 @@ static void test_model_id(void **state)
 	deja_error_release(&e);
 }
 
+/* ---- the store's signatures, embedded by the external model ------------ */
+
+static void store_signature(deja_store *s, const char *ws, deja_signature *g, const char *msg)
+{
+	deja_lesson l;
+	deja_run_info run;
+	deja_diag d;
+
+	memset(&d, 0, sizeof(d));
+	memset(&l, 0, sizeof(l));
+	memset(&run, 0, sizeof(run));
+	d.file = (char *)"src/a.ts";
+	d.code = (char *)"TS2339";
+	d.message = (char *)msg;
+	assert_int_equal(deja_signature_build(g, &d, "tsc", NULL), 0);
+	l.type = DEJA_LESSON_ANALYSIS;
+	l.file = strdup("src/a.ts");
+	l.error_summary = strdup(msg);
+	l.tool = strdup("tsc");
+	l.command = strdup("npx tsc");
+	assert_int_equal(deja_lesson_sign(&l), 0);
+	run.sigs = g;
+	run.nsigs = 1;
+	assert_int_equal(deja_store_record_lesson(s, &l, &run, NULL, NULL), 0);
+	deja_lesson_release(&l);
+	assert_int_equal(deja_match_index(s, ws, NULL, NULL), 0);
+}
+
+static int count_vectors(const char *db, const char *model)
+{
+	sqlite3 *h = NULL;
+	sqlite3_stmt *st = NULL;
+	int n;
+
+	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, "SELECT count(*) FROM signature_vectors"
+					       " WHERE model = ?1", -1, &st, NULL), SQLITE_OK);
+	sqlite3_bind_text(st, 1, model, -1, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	return n;
+}
+
+static void test_match_external_vectors(void **state)
+{
+	deja_embed_remote_opts o = opts_for("nomic-embed-text"), bad = opts_for("fail-500");
+	char ws[PATH_MAX], dir[PATH_MAX], *model = NULL;
+	deja_signature a, b;
+	deja_store *s = NULL;
+	deja_error e = DEJA_ERROR_INIT;
+	deja_buf text = DEJA_BUF_INIT;
+	deja_match *m = NULL;
+	deja_match_opts mo;
+	float *qv = NULL;
+	size_t added = 0, nm = 0, dim = 0;
+	const char *texts[1];
+	struct stat st;
+
+	(void)state;
+	snprintf(ws, sizeof ws, "%s/ws", tmp_dir);
+	snprintf(dir, sizeof dir, "%s/ws/.deja", tmp_dir);
+	assert_int_equal(mkdir(ws, 0700), 0);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	strncat(dir, "/deja.db", sizeof dir - strlen(dir) - 1);
+	assert_int_equal(deja_store_open(&s, dir, 5000, NULL), 0);
+	store_signature(s, ws, &a, "Property 'total' does not exist on type 'Order'.");
+	store_signature(s, ws, &b, "Cannot find name 'process'.");
+	assert_int_equal(deja_embed_remote_model_id(&model, url, o.model, NULL), 0);
+
+	/* the endpoint failing: an error, nothing stored */
+	assert_int_equal(deja_match_index_remote(s, ws, &bad, 0, &added, &e), DEJA_EIO);
+	deja_error_release(&e);
+	assert_int_equal(added, 0);
+
+	/* every signature once; again, none; with all, every one again */
+	assert_int_equal(deja_match_index_remote(s, ws, &o, 0, &added, NULL), 0);
+	assert_int_equal(added, 2);
+	assert_int_equal(count_vectors(dir, model), 2);
+	assert_int_equal(deja_match_index_remote(s, ws, &o, 0, &added, NULL), 0);
+	assert_int_equal(added, 0);
+	assert_int_equal(deja_match_index_remote(s, ws, &o, 1, &added, NULL), 0);
+	assert_int_equal(added, 2);
+	assert_int_equal(count_vectors(dir, model), 2);
+
+	/* a query whose external vector is a's (the server hashes whole
+	 * texts: the same text, the same vector) finds a through the external
+	 * index, where the built-in one, made strict here, finds nothing */
+	assert_int_equal(deja_match_remote_text(&text, &a), 0);
+	texts[0] = text.ptr;
+	assert_int_equal(deja_embed_remote(&qv, &dim, texts, 1, &o, NULL), 0);
+	assert_int_equal(dim, DIM);
+	memset(&mo, 0, sizeof(mo));
+	mo.workspace = ws;
+	mo.threshold = 0.99999;
+	{
+		deja_signature q;
+
+		/* another pattern than a's: another signature */
+		store_signature(s, ws, &q, "Property 'count' does not exist on type 'Cart'."
+					   " Did you mean 'counts'?");
+		assert_string_not_equal(q.id, a.id);
+		assert_int_equal(deja_match_find(s, &mo, &q, &m, &nm, NULL), 0);
+		/* only itself, built-in */
+		assert_int_equal(nm, 1);
+		assert_string_equal(m[0].signature_id, q.id);
+		deja_matches_free(m, nm);
+		mo.remote_model = model;
+		mo.remote_query = qv;
+		mo.remote_dim = dim;
+		assert_int_equal(deja_match_find(s, &mo, &q, &m, &nm, NULL), 0);
+		assert_int_equal(nm, 2);
+		assert_string_equal(m[1].signature_id, a.id);
+		assert_int_equal(m[1].how, DEJA_MATCH_VECTOR);
+		assert_true(m[1].similarity > 0.99);
+		deja_matches_free(m, nm);
+		/* without a vector of its own from the model (q is new to it),
+		 * the stored ones are no help: nothing waits on the network */
+		mo.remote_query = NULL;
+		assert_int_equal(deja_match_find(s, &mo, &q, &m, &nm, NULL), 0);
+		assert_int_equal(nm, 1);
+		deja_matches_free(m, nm);
+		/* once embedded, its stored vector is used: only itself is
+		 * that close */
+		assert_int_equal(deja_match_index_remote(s, ws, &o, 0, &added, NULL), 0);
+		assert_int_equal(added, 1);
+		assert_int_equal(deja_match_find(s, &mo, &q, &m, &nm, NULL), 0);
+		assert_int_equal(nm, 1);
+		deja_matches_free(m, nm);
+		deja_signature_release(&q);
+	}
+	/* the external model's own vector file, beside the built-in one's */
+	{
+		char name[DEJA_MATCH_VECTOR_NAME_MAX + 1];
+		deja_buf vf = DEJA_BUF_INIT;
+
+		deja_match_vector_name(name, model);
+		assert_memory_equal(name, "ext-", 4);
+		assert_int_equal(deja_match_vector_path(&vf, ws, name), 0);
+		assert_int_equal(stat(vf.ptr, &st), 0);
+		/* 3 records of { id, scale, 16 int8 } after the header */
+		assert_int_equal(st.st_size % 8, 0);
+		assert_true(st.st_size > 3 * (8 + 4 + DIM));
+		deja_buf_release(&vf);
+	}
+	free(qv);
+	free(model);
+	deja_buf_release(&text);
+	deja_signature_release(&a);
+	deja_signature_release(&b);
+	deja_store_close(s);
+}
+
 /* ---- main --------------------------------------------------------------- */
 
 static void find_files(const char *argv0)
@@ -707,6 +868,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_helper_usage),
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_model_id),
+		cmocka_unit_test(test_match_external_vectors),
 	};
 	size_t i;
 

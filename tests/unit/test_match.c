@@ -130,7 +130,7 @@ static void resolve(fixture *f, const deja_signature *g, const char *args)
 static size_t suggest_counted(fixture *f, const deja_signature *g, deja_suggestion **out,
 			      deja_metrics *m)
 {
-	deja_match_opts mo = { f->dir, 0, 0, 0, m };
+	deja_match_opts mo = { f->dir, 0, 0, 0, m, NULL, NULL, 0 };
 	size_t n = 0;
 
 	assert_int_equal(deja_match_suggest(f->s, &mo, g, 0, out, &n, NULL), 0);
