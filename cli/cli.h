@@ -10,6 +10,7 @@
 
 #include "deja/config.h"
 #include "deja/detect.h"
+#include "deja/embed_remote.h"
 #include "deja/redact.h"
 
 /* What a command needs main() to set up before it runs. */
@@ -30,6 +31,14 @@ typedef struct cli_workspace {
 	deja_whitelist *whitelist;
 	deja_redactor *redactor;
 	char *config_error;   /* set when .deja/config was invalid (built-ins used) */
+	/* The external embedder ([embed], DEJA_EMBED_*), when one is set up:
+	 * embed_model is its model id, NULL when there is none or its
+	 * configuration is wrong (embed_error says why; the built-in
+	 * embedder is used alone).  embed's strings are borrowed from the
+	 * config and the environment. */
+	deja_embed_remote_opts embed;
+	char *embed_model;
+	char *embed_error;
 } cli_workspace;
 
 /* Find the workspace of dir (NULL: the current directory) and load its

@@ -231,8 +231,10 @@ static void session_digest(deja_buf *ctx, const cli_workspace *ws, deja_store **
 	*store_out = store;
 }
 
+/* *fresh is set when the failure brought errors new to the check: the
+ * external embedder has something to do. */
 static int record_event(deja_buf *ctx, const cli_workspace *ws, const deja_hook_event *ev,
-			const deja_detection *det, deja_metrics *m)
+			const deja_detection *det, deja_metrics *m, int *fresh)
 {
 	deja_capture cap;
 	cli_recorded rec;
@@ -254,6 +256,7 @@ static int record_event(deja_buf *ctx, const cli_workspace *ws, const deja_hook_
 			(long long)rec.id);
 	add_related(ctx, &rec);
 	add_learnt(ctx, det->tool, &rec.learnt);
+	*fresh = rec.learnt.nnew > 0;
 	cli_recorded_release(&rec);
 	return 0;
 }
@@ -309,7 +312,7 @@ int cmd_hook(int argc, char **argv)
 	struct timespec start, end;
 	const char *path = NULL; /* the latency's label: only where the store is used */
 	char *peek = NULL;
-	int first, have_ws = 0, failed = 0;
+	int first, have_ws = 0, failed = 0, fresh = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	memset(&det, 0, sizeof(det));
@@ -365,7 +368,7 @@ int cmd_hook(int argc, char **argv)
 	if (ev.exit_code > 0 && ev.exit_code != 126 && ev.exit_code != 127 && !ev.interrupted) {
 		path = "record";
 		deja_metrics_new(&metrics);
-		failed = record_event(&ctx, &ws, &ev, &det, metrics) < 0;
+		failed = record_event(&ctx, &ws, &ev, &det, metrics, &fresh) < 0;
 	} else if (ev.exit_code == 0 && !ev.interrupted) {
 		path = "pass";
 		deja_metrics_new(&metrics);
@@ -390,6 +393,8 @@ reply:
 						     (double)(end.tv_nsec - start.tv_nsec) / 1e6);
 		cli_flush_metrics(&ws, metrics, store, failed);
 	}
+	if (fresh)
+		cli_embed_later(&ws);
 	deja_metrics_free(metrics);
 	deja_store_close(store);
 	free(peek);

@@ -13,12 +13,17 @@
 #include "lessons_common.h"
 #include "record_common.h"
 
+#include "deja/buf.h"
 #include "deja/embed.h"
 #include "deja/match.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 static const char *command, *signature;
 static long exit_code = 1, limit = DEJA_LEARN_SUGGEST_MAX;
@@ -48,15 +53,29 @@ const cli_spec cmd_suggest_spec = {
 	suggest_options, 0
 };
 
-static const cli_option reindex_options[] = { CLI_END };
+static int only_new, quiet;
+
+static const cli_option reindex_options[] = {
+	{ CLI_OPT_FLAG, 0, "new", &only_new, NULL,
+	  "only the signatures without vectors yet (what recording starts in the background)" },
+	{ CLI_OPT_FLAG, 'q', "quiet", &quiet, NULL, "print nothing; failures go to .deja/log.jsonl" },
+	CLI_END
+};
 
 const cli_spec cmd_reindex_spec = {
-	"deja reindex",
-	"Embed every stored signature again, with the document frequencies as they are now.",
+	"deja reindex [--new] [--quiet]",
+	"Embed the stored signatures again: the built-in embedder's, and an external one's if set.",
 	"Recording embeds each new signature with the weights of the moment; as the\n"
 	"store grows, the weights of common words fall.  This recomputes every\n"
-	"vector and rewrites .deja/vectors-*.bin.  Safe while agents work: the file\n"
-	"is replaced in one rename.",
+	"built-in vector and rewrites .deja/vectors-*.bin (safe while agents work: the\n"
+	"file is replaced in one rename).  With an external embedder ([embed] url and\n"
+	"model, see docs/config.md), every signature is sent to it again too, in\n"
+	"batches, with no lock held while it answers.\n"
+	"\n"
+	"With --new, only what has no vector yet: a failure recording new errors\n"
+	"starts 'deja reindex --new --quiet' in the background when an external\n"
+	"embedder is set, so that neither the hook nor deja run waits on it.  One runs\n"
+	"at a time (.deja/embed.lock); a second finds the lock taken and leaves.",
 	reindex_options, 0
 };
 
@@ -173,6 +192,37 @@ out:
 	return rc;
 }
 
+/* The external embedder's vectors of sigs, asked for now; on failure the
+ * built-in embedder is used alone, after saying so. */
+static int remote_vectors(const cli_workspace *ws, const deja_signature *sigs, size_t n,
+			  float **vecs, size_t *dim)
+{
+	deja_error err = DEJA_ERROR_INIT;
+	deja_buf *texts = calloc(n, sizeof(*texts));
+	const char **tp = calloc(n, sizeof(*tp));
+	int rc = -1;
+
+	*vecs = NULL;
+	if (!texts || !tp)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		deja_buf_init(&texts[i], 0);
+		if (deja_match_remote_text(&texts[i], &sigs[i]) < 0)
+			goto out;
+		tp[i] = texts[i].ptr;
+	}
+	if ((rc = deja_embed_remote(vecs, dim, tp, n, &ws->embed, &err)) < 0)
+		cli_error("%s: %s; matching with the built-in embedder alone", ws->embed_model,
+			  deja_error_message(&err));
+out:
+	for (size_t i = 0; texts && i < n; i++)
+		deja_buf_release(&texts[i]);
+	free(texts);
+	free(tp);
+	deja_error_release(&err);
+	return rc < 0 ? -1 : 0;
+}
+
 int cmd_suggest(int argc, char **argv)
 {
 	deja_error err = DEJA_ERROR_INIT;
@@ -182,6 +232,8 @@ int cmd_suggest(int argc, char **argv)
 	deja_match_opts mo;
 	cli_workspace ws;
 	json_t *out = NULL;
+	float *rvecs = NULL;
+	size_t rdim = 0;
 	int first, rc = 1, have_ws = 0, opened;
 
 	memset(&one, 0, sizeof(one));
@@ -227,14 +279,23 @@ int cmd_suggest(int argc, char **argv)
 	}
 	memset(&mo, 0, sizeof(mo));
 	mo.workspace = ws.root;
+	if (ws.embed_error)
+		cli_error("[embed] ignored: %s", ws.embed_error);
+	/* not the hook: the endpoint may be waited for, within its timeout */
+	if (ws.embed_model && store && nsigs &&
+	    remote_vectors(&ws, sigs, nsigs, &rvecs, &rdim) == 0)
+		mo.remote_model = ws.embed_model;
 	if (json && !(out = json_array())) {
 		cli_error("out of memory");
 		goto out;
 	}
 	rc = 0;
-	for (size_t i = 0; i < nsigs && rc == 0; i++)
+	for (size_t i = 0; i < nsigs && rc == 0; i++) {
+		mo.remote_query = rvecs ? rvecs + i * rdim : NULL;
+		mo.remote_dim = rdim;
 		if (suggest_one(store, &mo, &sigs[i], out) < 0)
 			rc = 1;
+	}
 	if (!nsigs && !json)
 		printf("no error deja can read in this output\n");
 	if (json && rc == 0) {
@@ -242,6 +303,7 @@ int cmd_suggest(int argc, char **argv)
 		out = NULL;
 	}
 out:
+	free(rvecs);
 	json_decref(out);
 	if (sigs == &one)
 		deja_signature_release(&one);
@@ -274,13 +336,42 @@ static int open_existing(deja_store **store, cli_workspace *ws)
 	return 0;
 }
 
+/* Hold .deja/embed.lock: 1 held, 0 taken by another process, -1 error. */
+static int embed_lock(const cli_workspace *ws, int *fd)
+{
+	deja_buf path = DEJA_BUF_INIT;
+	int rc = -1;
+
+	*fd = -1;
+	if (deja_buf_printf(&path, "%s/.deja/embed.lock", ws->root) < 0)
+		goto out;
+	if ((*fd = open(path.ptr, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600)) < 0)
+		goto out;
+	if (flock(*fd, LOCK_EX | LOCK_NB) == 0)
+		rc = 1;
+	else if (errno == EWOULDBLOCK)
+		rc = 0;
+out:
+	deja_buf_release(&path);
+	return rc;
+}
+
+/* Say what went wrong: on stderr, or with --quiet in the log only. */
+static void reindex_trouble(const cli_workspace *ws, const char *what, const deja_error *err)
+{
+	if (quiet)
+		cli_log_failure(ws, "embed_failed", deja_error_message(err));
+	else
+		cli_error("%s: %s", what, deja_error_message(err));
+}
+
 int cmd_reindex(int argc, char **argv)
 {
 	deja_error err = DEJA_ERROR_INIT;
 	deja_store *store = NULL;
 	cli_workspace ws;
-	size_t n = 0;
-	int first, rc;
+	size_t n = 0, nx = 0;
+	int first, rc, lockfd = -1;
 
 	first = cli_parse(argc, argv, &cmd_reindex_spec);
 	if (first < 0)
@@ -291,13 +382,37 @@ int cmd_reindex(int argc, char **argv)
 	}
 	if ((rc = open_existing(&store, &ws)) != 0)
 		return rc;
-	if (deja_match_reindex(store, ws.root, &n, &err) < 0) {
-		cli_error("%s", deja_error_message(&err));
-		rc = 1;
-	} else {
-		printf("embedded %zu signature%s (%s)\n", n, n == 1 ? "" : "s",
-		       DEJA_EMBED_BUILTIN_MODEL);
+	if (ws.embed_error && !quiet)
+		cli_error("[embed] ignored: %s", ws.embed_error);
+	if ((rc = embed_lock(&ws, &lockfd)) <= 0) {
+		if (rc < 0 && !quiet)
+			cli_error("cannot lock %s/.deja/embed.lock: %s", ws.root, strerror(errno));
+		if (rc == 0 && !quiet)
+			printf("another deja reindex is running here\n");
+		rc = rc < 0;
+		goto out;
 	}
+	rc = 0;
+	if ((only_new ? deja_match_index(store, ws.root, &n, &err)
+		      : deja_match_reindex(store, ws.root, &n, &err)) < 0) {
+		reindex_trouble(&ws, "built-in vectors", &err);
+		rc = 1;
+		goto out;
+	}
+	if (!quiet)
+		printf("%s %zu signature%s (%s)\n", only_new ? "embedded" : "embedded again", n,
+		       n == 1 ? "" : "s", DEJA_EMBED_BUILTIN_MODEL);
+	if (!ws.embed_model)
+		goto out;
+	if (deja_match_index_remote(store, ws.root, &ws.embed, !only_new, &nx, &err) < 0) {
+		reindex_trouble(&ws, ws.embed_model, &err);
+		rc = 1;
+	}
+	if (!quiet)
+		printf("embedded %zu signature%s (%s)\n", nx, nx == 1 ? "" : "s", ws.embed_model);
+out:
+	if (lockfd >= 0)
+		close(lockfd);
 	deja_store_close(store);
 	deja_error_release(&err);
 	cli_workspace_release(&ws);

@@ -139,6 +139,8 @@ int cmd_run(int argc, char **argv)
 					  rec.occurrences == 1 ? "" : "s", (long long)rec.id);
 			if (!quiet)
 				print_learnt(det.tool, &rec.learnt);
+			if (rec.learnt.nnew)
+				cli_embed_later(&ws);
 			cli_recorded_release(&rec);
 		}
 	} else if (watch && status == 0) {

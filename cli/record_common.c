@@ -9,8 +9,10 @@
 #include "deja/redact.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 char *cli_check_dir(const cli_workspace *ws, const char *cd)
@@ -114,6 +116,7 @@ void cli_learn_init(cli_learn *out, const cli_workspace *ws, const deja_detectio
 	out->opts.redactor = ws->redactor;
 	out->opts.snapshot = &out->snapshot;
 	out->opts.no_snapshot = !snapshots;
+	out->opts.remote_model = ws->embed_model;
 }
 
 int cli_record_pass(const cli_workspace *ws, const deja_detection *det, const char *command,
@@ -313,4 +316,34 @@ void cli_workspace_cwd_inside(cli_workspace *ws)
 	ws->cwd_rel = strdup(cwd && !strncmp(cwd, ws->root_real, rl) && cwd[rl] == '/'
 				     ? cwd + rl + 1 : "");
 	free(cwd);
+}
+
+void cli_embed_later(const cli_workspace *ws)
+{
+	char *self;
+	pid_t pid;
+
+	if (!ws->embed_model || !(self = realpath("/proc/self/exe", NULL)))
+		return;
+	/* twice forked: the embedder is nobody's child to wait for */
+	pid = fork();
+	if (pid == 0) {
+		int fd;
+
+		if (fork() != 0)
+			_exit(0);
+		setsid();
+		if ((fd = open("/dev/null", O_RDWR | O_CLOEXEC)) >= 0) {
+			dup2(fd, 0);
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		if (chdir(ws->root) == 0)
+			execl(self, "deja", "reindex", "--new", "--quiet", (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	free(self);
 }

@@ -85,6 +85,14 @@ void cli_recorded_release(cli_recorded *r);
 int cli_analyze_stdin(const cli_workspace *ws, const char *command, int exit_code,
 		      deja_detection *det, deja_failure *f);
 
+/*
+ * With an external embedder configured, have `deja reindex --new` embed the
+ * signatures just recorded, in a process of its own that outlives this one
+ * (its output to /dev/null, its own session): the hook and deja run never
+ * wait on the network.  Nothing happens without an embedder.
+ */
+void cli_embed_later(const cli_workspace *ws);
+
 /* With an explicit --workspace: the command ran in the current directory
  * when that is inside the workspace, else at its root. */
 void cli_workspace_cwd_inside(cli_workspace *ws);

@@ -45,6 +45,20 @@ int cli_workspace_setup(cli_workspace *ws, const char *dir, int need_redactor)
 		if (deja_whitelist_new(&ws->whitelist, NULL, &err) < 0)
 			goto oom;
 	}
+	switch (deja_embed_remote_config(&ws->embed, ws->config, &err)) {
+	case 1:
+		if (deja_embed_remote_model_id(&ws->embed_model, ws->embed.url, ws->embed.model,
+					       &err) == 0)
+			break;
+		/* fall through */
+	default:
+		if (!(ws->embed_error = strdup(deja_error_message(&err))))
+			goto oom;
+		deja_error_release(&err);
+		break;
+	case 0:
+		break;
+	}
 	if (need_redactor && deja_redactor_new(&ws->redactor, &err) < 0) {
 		cli_error("%s", deja_error_message(&err));
 		goto fail;
@@ -66,6 +80,8 @@ void cli_workspace_release(cli_workspace *ws)
 	free(ws->root_real);
 	free(ws->cwd_rel);
 	free(ws->config_error);
+	free(ws->embed_model);
+	free(ws->embed_error);
 	deja_config_free(ws->config);
 	deja_whitelist_free(ws->whitelist);
 	deja_redactor_free(ws->redactor);

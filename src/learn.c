@@ -771,6 +771,7 @@ static int suggest(learn_run *r, int64_t check_id)
 	mo.workspace = r->o->workspace;
 	mo.half_life_days = r->o->half_life_days;
 	mo.metrics = r->metrics;
+	mo.remote_model = r->o->remote_model;
 	if ((sq = prepare(r, &pend, "SELECT id, attempts FROM pending_errors WHERE check_id = ?1"
 				    " AND signature_id = ?2 AND state = 'pending'")) != SQLITE_OK ||
 	    (sq = prepare(r, &ins, "INSERT INTO suggestions (pending_id, resolution_id,"

@@ -73,6 +73,9 @@ typedef struct deja_learn_opts {
 	int no_snapshot;              /* learn states without snapshots or diffs */
 	double half_life_days;        /* suggestions' recency (match.h); <= 0:
 				       * the default */
+	const char *remote_model;     /* an external embedder's model id: its
+				       * stored vectors are searched too
+				       * (match.h); NULL: none */
 	deja_metrics *metrics;        /* may be NULL: the matching's and the
 				       * resolutions' metrics are added to it
 				       * (hindsight.match.*,
