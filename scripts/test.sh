@@ -4,9 +4,12 @@
 # Twice: a release build in build/, then an ASan+UBSan build in build-asan/.
 # Each time: build deja, build and run every unit test binary, replay every
 # fuzz corpus (fuzz/corpus/X through build*/fuzz/fuzz_X), run the end-to-end
-# tests (tests/e2e/run.sh) against that build's deja, and score that deja on
+# tests (tests/e2e/run.sh) against that build's deja, score that deja on
 # the corpus of real tool outputs (tests/corpus/check.sh; the release pass
-# writes docs/accuracy.md, and its summary is printed).  Output of a step is
+# writes docs/accuracy.md, and its summary is printed), and measure the
+# suggestions on the corpus's signatures, leave one out
+# (tests/corpus/match_eval.sh; the release pass writes
+# docs/match-quality.md, and its bars are printed).  Output of a step is
 # shown only when it fails.  Ends with "N passed, N failed" over unit test
 # binaries, fuzz corpora, end-to-end tests and builds that failed, and exits
 # non-zero on any failure.
@@ -14,7 +17,8 @@
 # Environment: DEJA_TEST_SKIP_ASAN=1 skips the sanitizer pass (a quick local
 # run; CI never sets it).  A missed accuracy bar fails the accuracy step
 # (DEJA_ACCURACY_ENFORCE=0 only reports it; a crash of deja analyze on the
-# corpus fails it either way).  The 1 GB
+# corpus fails it either way); DEJA_MATCH_ENFORCE=0 likewise for the
+# suggestion bars.  The 1 GB
 # streaming test is skipped under ASan (DEJA_TEST_SKIP_HUGE=1): too slow
 # there, and RSS means little with ASan.
 set -u
@@ -109,13 +113,28 @@ suite() {
 	fi
 
 	# Accuracy on tests/corpus and ../shared/corpus/external (one step).
+	# It also dumps the corpus's signatures for the next step.
 	if [ "$name" = release ]; then report=docs/accuracy.md; else report=$tmp/accuracy.md; fi
+	rm -f "$tmp/signatures.json"
 	if DEJA_BIN=$build/deja DEJA_ACCURACY_REPORT=$report \
 		DEJA_ACCURACY_ENFORCE=${DEJA_ACCURACY_ENFORCE:-1} \
-		tests/corpus/check.sh >"$tmp/log" 2>&1; then
+		tests/corpus/check.sh --dump-signatures "$tmp/signatures.json" >"$tmp/log" 2>&1; then
 		pass "$name: accuracy (tests/corpus/check.sh)"
 	else
 		fail "$name: accuracy (tests/corpus/check.sh, status $?)"
+	fi
+	sed 's/^/# /' "$tmp/log"
+
+	# Suggestion quality, leave one out over those signatures.  The make
+	# arguments go in its environment: SAN=1 links it with the sanitizers.
+	if [ "$name" = release ]; then report=docs/match-quality.md; else report=$tmp/match-quality.md; fi
+	if [ ! -s "$tmp/signatures.json" ]; then
+		fail "$name: suggestion quality (the accuracy step dumped no signatures)"
+	elif env "$@" BUILD="$build" DEJA_BIN="$build/deja" DEJA_MATCH_REPORT="$report" \
+		tests/corpus/match_eval.sh "$tmp/signatures.json" >"$tmp/log" 2>&1; then
+		pass "$name: suggestion quality (tests/corpus/match_eval.sh)"
+	else
+		fail "$name: suggestion quality (tests/corpus/match_eval.sh, status $?)"
 	fi
 	sed 's/^/# /' "$tmp/log"
 }

@@ -1,0 +1,683 @@
+/*
+ * match_eval.c - suggestion quality on the corpus, leave one out.
+ *
+ *	match_eval SIGNATURES.json [-v]
+ *
+ * Reads what `check.py --dump-signatures` writes (every error of the corpus
+ * matched to its planted root-cause group, with its signature) and keeps one
+ * signature per id, with its group and the case it first came from.  Then,
+ * for each signature in turn (the held-out one), builds a fresh store in a
+ * temporary workspace holding every *other* signature, learnt the way deja
+ * learns them: case by case in the order of the dump, each case one
+ * recorded run (deja_store_record_lesson, deja_match_index) that failed
+ * with its signatures and then passed (deja_learn_failure and
+ * deja_learn_pass, no snapshots), so each signature has one resolution
+ * that succeeded.  The held-out signature is never in that store, neither
+ * as a signature nor in the document frequencies, when deja_match_suggest
+ * is asked about it.  A resolution is right when it was made for a
+ * signature of the held-out one's group.  (The runs before the held-out
+ * one's are the same in every round that holds out one of that run or a
+ * later one: they are learnt once, into a prefix store that such rounds
+ * copy: the same stores, in half the time.)
+ *
+ * Prints Markdown tables: for signatures whose group has another member,
+ * how often a right resolution comes first and how often one is in the top
+ * 3; for signatures alone in their group, how often nothing is suggested.
+ * -v also lists the misses, with what was suggested instead.  Exits 1 when
+ * a bar is missed (first >= 90%, top 3 >= 97%, nothing for the lone ones
+ * >= 98%), 2 on bad input, 3 when deja itself fails.
+ * tests/corpus/match_eval.sh builds and runs it and writes
+ * docs/match-quality.md.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "deja/buf.h"
+#include "deja/learn.h"
+#include "deja/lesson.h"
+#include "deja/match.h"
+#include "deja/redact.h"
+#include "deja/signature.h"
+#include "deja/store.h"
+#include "deja/strlist.h"
+
+/* The bars of the issue, in percent. */
+#define BAR_FIRST 90
+#define BAR_TOP3 97
+#define BAR_QUIET 98
+
+#define TOP 3          /* suggestions asked for (DEJA_LEARN_SUGGEST_MAX) */
+#define MESSAGE_MAX 140 /* bytes of a message shown in the list of misses */
+
+typedef struct item {
+	deja_signature sig;
+	char *group, *case_id;
+	size_t run;    /* index of its case in eval.runs */
+	size_t mates;  /* other items of its group */
+} item;
+
+/* One held-out item's outcome. */
+typedef struct outcome {
+	deja_suggestion *g;
+	size_t n;
+	int first, top3;  /* right first / in the top 3 (with a mate) */
+	deja_match *m;    /* for a miss: the matches behind the suggestions */
+	size_t nm;
+} outcome;
+
+typedef struct eval {
+	item *items;
+	size_t n;
+	char **runs;   /* case ids, in order of first appearance; borrowed */
+	size_t nruns;
+	deja_redactor *red;
+	deja_signature *sigs;   /* scratch: one run's signatures (shallow copies) */
+	deja_learn_error *errs; /* scratch: the same, as learnt errors */
+} eval;
+
+static char *dup_str(json_t *v)
+{
+	const char *s = json_is_string(v) ? json_string_value(v) : "";
+	return strdup(s);
+}
+
+static int load_list(deja_strlist *out, json_t *arr)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(arr, i, v) {
+		const char *str = json_string_value(v);
+
+		if (str && deja_strlist_add(out, str, strlen(str)) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The items of the dump, one per signature id (the first error that had
+ * it, as embed_eval keeps them), with their runs and group-mates.
+ * Returns 2 on bad input, 3 out of memory. */
+static int load(eval *e, const char *path)
+{
+	json_error_t jerr;
+	json_t *root = NULL, *rec;
+	size_t idx;
+	int rc = 3;
+
+	if (!(root = json_load_file(path, 0, &jerr)) || !json_is_array(root)) {
+		fprintf(stderr, "match_eval: %s: %s\n", path, root ? "not a list" : jerr.text);
+		rc = 2;
+		goto out;
+	}
+	if (!(e->items = calloc(json_array_size(root) + 1, sizeof(*e->items))) ||
+	    !(e->runs = calloc(json_array_size(root) + 1, sizeof(*e->runs))))
+		goto out;
+	json_array_foreach(root, idx, rec) {
+		json_t *s = json_object_get(rec, "signature");
+		const char *id = json_string_value(json_object_get(s, "id"));
+		const char *group = json_string_value(json_object_get(rec, "group"));
+		int seen = 0;
+		item *it;
+
+		if (!id || !group)
+			continue;
+		for (size_t k = 0; k < e->n && !seen; k++)
+			seen = !strcmp(e->items[k].sig.id, id);
+		if (seen)
+			continue;
+		it = &e->items[e->n++];
+		snprintf(it->sig.id, sizeof(it->sig.id), "%s", id);
+		it->sig.error_type = dup_str(json_object_get(s, "error_type"));
+		it->sig.message_pattern = dup_str(json_object_get(s, "message_pattern"));
+		it->sig.original = dup_str(json_object_get(s, "original"));
+		it->sig.tool = dup_str(json_object_get(s, "tool"));
+		it->group = strdup(group);
+		it->case_id = dup_str(json_object_get(rec, "case"));
+		if (!it->sig.error_type || !it->sig.message_pattern || !it->sig.original ||
+		    !it->sig.tool || !it->group || !it->case_id ||
+		    load_list(&it->sig.stack_patterns, json_object_get(s, "stack_patterns")) < 0 ||
+		    load_list(&it->sig.context_patterns,
+			      json_object_get(s, "context_patterns")) < 0)
+			goto out;
+		for (it->run = 0; it->run < e->nruns && strcmp(e->runs[it->run], it->case_id);
+		     it->run++)
+			;
+		if (it->run == e->nruns)
+			e->runs[e->nruns++] = it->case_id;
+	}
+	if (e->n < 2) {
+		fprintf(stderr, "match_eval: fewer than two signatures in %s\n", path);
+		rc = 2;
+		goto out;
+	}
+	for (size_t i = 0; i < e->n; i++)
+		for (size_t j = i + 1; j < e->n; j++)
+			if (!strcmp(e->items[i].group, e->items[j].group)) {
+				e->items[i].mates++;
+				e->items[j].mates++;
+			}
+	if (!(e->sigs = calloc(e->n, sizeof(*e->sigs))) ||
+	    !(e->errs = calloc(e->n, sizeof(*e->errs))))
+		goto out;
+	rc = 0;
+out:
+	json_decref(root);
+	return rc;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return (flag == FTW_DP ? rmdir(path) : unlink(path)) < 0 ? -1 : 0;
+}
+
+/* rm -rf without a shell: the workspace holds the store, its WAL and the
+ * vector file. */
+static int remove_tree(const char *path)
+{
+	return nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int failed(const char *what, deja_error *err)
+{
+	fprintf(stderr, "match_eval: %s: %s\n", what, deja_error_message(err));
+	return 3;
+}
+
+/*
+ * Record run r of the corpus (every item of that case but the held-out
+ * one) as deja would: the run's signatures stored and indexed, a failure
+ * of its check, then a pass that fixes them, each fix a resolution with
+ * one success.  One check per case, so that a case's pass fixes only its
+ * own errors.
+ */
+static int learn_run(eval *e, deja_store *s, const char *ws, size_t r, size_t held_out)
+{
+	deja_lesson l;
+	deja_run_info run;
+	deja_learn_opts o;
+	deja_learn_result res;
+	deja_error err = DEJA_ERROR_INIT;
+	size_t n = 0;
+	int rc = 0;
+
+	memset(&l, 0, sizeof(l));
+	memset(&res, 0, sizeof(res));
+	for (size_t i = 0; i < e->n; i++) {
+		if (i == held_out || e->items[i].run != r)
+			continue;
+		e->sigs[n] = e->items[i].sig; /* shallow: the item keeps ownership */
+		e->errs[n].sig = &e->sigs[n];
+		e->errs[n].files = NULL;
+		n++;
+	}
+	if (!n)
+		return 0;
+	l.type = DEJA_LESSON_OTHER;
+	l.file = strdup("");
+	l.error_summary = strdup(e->runs[r]);
+	l.tool = strdup(e->sigs[0].tool);
+	l.command = strdup(e->runs[r]);
+	if (!l.file || !l.error_summary || !l.tool || !l.command || deja_lesson_sign(&l) < 0) {
+		fprintf(stderr, "match_eval: out of memory\n");
+		rc = 3;
+		goto out;
+	}
+	memset(&run, 0, sizeof(run));
+	run.cwd = "";
+	run.sigs = e->sigs;
+	run.nsigs = n;
+	if (deja_store_record_lesson(s, &l, &run, NULL, &err) < 0) {
+		rc = failed("recording a run", &err);
+		goto out;
+	}
+	/* after every run, as a recording does: a later signature this close
+	 * to a stored one of its tool is linked to it, not indexed */
+	if (deja_match_index(s, ws, NULL, &err) < 0) {
+		rc = failed("indexing", &err);
+		goto out;
+	}
+	memset(&o, 0, sizeof(o));
+	o.workspace = ws;
+	o.check.tool = e->sigs[0].tool;
+	o.check.args = e->runs[r];
+	o.check.dir = "";
+	o.command = e->runs[r];
+	o.session = "";
+	o.redactor = e->red;
+	o.no_snapshot = 1; /* no git: a resolution's diff does not enter matching */
+	if (deja_learn_failure(s, &o, e->errs, n, &res, &err) < 0) {
+		rc = failed("learning a failure", &err);
+		goto out;
+	}
+	deja_learn_result_release(&res);
+	if (deja_learn_pass(s, &o, &res, &err) < 0) {
+		rc = failed("learning a pass", &err);
+		goto out;
+	}
+	if (res.nfixed != n) {
+		fprintf(stderr, "match_eval: case %s: %zu errors, %zu resolutions\n", e->runs[r], n,
+			res.nfixed);
+		rc = 3;
+	}
+out:
+	deja_learn_result_release(&res);
+	deja_lesson_release(&l);
+	deja_error_release(&err);
+	return rc;
+}
+
+/* Workspace ws with its .deja directory; *made says whether ws now exists
+ * (to be removed). */
+static int make_workspace(deja_buf *path, const char *ws, int *made)
+{
+	deja_buf_clear(path);
+	deja_buf_printf(path, "%s/.deja", ws);
+	if (deja_buf_status(path) < 0)
+		return 3;
+	if (mkdir(ws, 0700) < 0 || (*made = 1, mkdir(path->ptr, 0700) < 0)) {
+		fprintf(stderr, "match_eval: cannot create %s: %s\n", path->ptr, strerror(errno));
+		return 3;
+	}
+	return 0;
+}
+
+static int open_store(deja_store **s, const char *ws)
+{
+	deja_buf path = DEJA_BUF_INIT;
+	deja_error err = DEJA_ERROR_INIT;
+	int rc = 3;
+
+	deja_buf_printf(&path, "%s/.deja/deja.db", ws);
+	if (deja_buf_status(&path) < 0)
+		goto out;
+	rc = deja_store_open(s, path.ptr, 5000, &err) < 0 ? failed(path.ptr, &err) : 0;
+out:
+	deja_error_release(&err);
+	deja_buf_release(&path);
+	return rc;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	char buf[1 << 16];
+	int in = open(from, O_RDONLY | O_CLOEXEC), out = -1, rc = 3;
+	ssize_t n = 0;
+
+	if (in < 0 || (out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0)
+		goto out;
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		for (ssize_t done = 0, w; done < n; done += w)
+			if ((w = write(out, buf + done, (size_t)(n - done))) < 0)
+				goto out;
+	if (n == 0)
+		rc = 0;
+out:
+	if (rc)
+		fprintf(stderr, "match_eval: cannot copy %s to %s: %s\n", from, to,
+			strerror(errno));
+	if (in >= 0)
+		close(in);
+	if (out >= 0 && close(out) < 0 && !rc) {
+		fprintf(stderr, "match_eval: cannot write %s: %s\n", to, strerror(errno));
+		rc = 3;
+	}
+	return rc;
+}
+
+/* Every file of from/.deja (the store, closed so that its WAL is merged
+ * and gone, and the vector file) copied into to/.deja. */
+static int copy_store(const char *from, const char *to)
+{
+	deja_buf src = DEJA_BUF_INIT, dst = DEJA_BUF_INIT;
+	DIR *d = NULL;
+	struct dirent *de;
+	int rc = 3;
+
+	deja_buf_printf(&src, "%s/.deja", from);
+	if (deja_buf_status(&src) < 0)
+		goto out;
+	if (!(d = opendir(src.ptr))) {
+		fprintf(stderr, "match_eval: cannot read %s: %s\n", src.ptr, strerror(errno));
+		goto out;
+	}
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		deja_buf_clear(&src);
+		deja_buf_printf(&src, "%s/.deja/%s", from, de->d_name);
+		deja_buf_clear(&dst);
+		deja_buf_printf(&dst, "%s/.deja/%s", to, de->d_name);
+		if (deja_buf_status(&src) < 0 || deja_buf_status(&dst) < 0 ||
+		    copy_file(src.ptr, dst.ptr) != 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	if (d)
+		closedir(d);
+	deja_buf_release(&src);
+	deja_buf_release(&dst);
+	return rc;
+}
+
+static const item *item_of(const eval *e, const char *sig_id)
+{
+	for (size_t i = 0; sig_id && i < e->n; i++)
+		if (!strcmp(e->items[i].sig.id, sig_id))
+			return &e->items[i];
+	return NULL;
+}
+
+/* Right: a resolution made for a signature of h's group. */
+static void score(const eval *e, size_t h, outcome *oc)
+{
+	for (size_t j = 0; e->items[h].mates && j < oc->n; j++) {
+		const item *by = item_of(e, oc->g[j].signature_id);
+
+		if (by && !strcmp(by->group, e->items[h].group)) {
+			oc->first = j == 0;
+			oc->top3 = 1;
+			break;
+		}
+	}
+}
+
+/*
+ * The suggestions for item h from a store of every other item, made in
+ * workspace ws (created here, removed before returning).  The runs before
+ * h's are the same in every round that holds out an item of h's run or a
+ * later one: prefix is a workspace where they are already learnt, copied
+ * rather than learnt again.
+ */
+static int one_round(eval *e, const char *prefix, const char *ws, size_t h, outcome *oc)
+{
+	deja_buf path = DEJA_BUF_INIT;
+	deja_store *s = NULL;
+	deja_error err = DEJA_ERROR_INIT;
+	deja_match_opts mo;
+	int rc, made = 0;
+
+	if ((rc = make_workspace(&path, ws, &made)) != 0 || (rc = copy_store(prefix, ws)) != 0 ||
+	    (rc = open_store(&s, ws)) != 0)
+		goto out;
+	for (size_t r = e->items[h].run; r < e->nruns; r++)
+		if ((rc = learn_run(e, s, ws, r, h)) != 0)
+			goto out;
+	memset(&mo, 0, sizeof(mo));
+	mo.workspace = ws;
+	if (deja_match_suggest(s, &mo, &e->items[h].sig, TOP, &oc->g, &oc->n, &err) < 0) {
+		rc = failed("suggesting", &err);
+		goto out;
+	}
+	score(e, h, oc);
+	/* how the wrong ones matched, for whoever tunes the matcher */
+	if ((e->items[h].mates ? !oc->first : oc->n > 0) &&
+	    deja_match_find(s, &mo, &e->items[h].sig, &oc->m, &oc->nm, &err) < 0)
+		rc = failed("matching", &err);
+out:
+	deja_store_close(s);
+	if (made && remove_tree(ws) < 0) {
+		fprintf(stderr, "match_eval: cannot remove %s: %s\n", ws, strerror(errno));
+		rc = 3;
+	}
+	deja_error_release(&err);
+	deja_buf_release(&path);
+	return rc;
+}
+
+/* Learn run r into the prefix workspace: every item of it. */
+static int extend_prefix(eval *e, const char *prefix, size_t r)
+{
+	deja_store *s = NULL;
+	int rc;
+
+	if ((rc = open_store(&s, prefix)) == 0)
+		rc = learn_run(e, s, prefix, r, e->n);
+	deja_store_close(s);
+	return rc;
+}
+
+/* A message in a code span, on one line, cut at MESSAGE_MAX bytes (on a
+ * UTF-8 boundary). */
+static void show_message(const char *msg)
+{
+	size_t len = strlen(msg), cut = len > MESSAGE_MAX ? MESSAGE_MAX : len;
+	const char *fence = strchr(msg, '`') ? "``" : "`";
+
+	while (cut < len && cut > 0 && ((unsigned char)msg[cut] & 0xc0) == 0x80)
+		cut--;
+	printf("%s%s", fence, fence[1] ? " " : "");
+	for (size_t i = 0; i < cut; i++)
+		putchar(msg[i] == '\n' || msg[i] == '\r' || msg[i] == '\t' ? ' ' : msg[i]);
+	printf("%s%s%s", cut < len ? "..." : "", fence[1] ? " " : "", fence);
+}
+
+static void show_item(const item *it)
+{
+	printf("`%s` [%s] `%s`: ", it->case_id, it->sig.tool, it->group);
+	show_message(it->sig.original);
+}
+
+/* How the signature of a suggestion matched. */
+static void show_how(const outcome *oc, const char *sig_id)
+{
+	for (size_t i = 0; i < oc->nm; i++) {
+		const deja_match *m = &oc->m[i];
+
+		if (strcmp(m->signature_id, sig_id))
+			continue;
+		printf(" (%s, similarity %.3f, context %.3f)",
+		       m->how == DEJA_MATCH_REGEX ? "regex fallback"
+		       : m->how == DEJA_MATCH_SAME ? "same id" : "vector",
+		       m->similarity, m->context_score);
+		return;
+	}
+	printf(" (through a duplicate link)");
+}
+
+static void show_miss(const eval *e, size_t h, const outcome *oc)
+{
+	const item *it = &e->items[h];
+	size_t shown = 0;
+
+	printf("- ");
+	show_item(it);
+	printf("\n");
+	for (size_t i = 0; i < e->n && shown < 3; i++) {
+		if (i == h || strcmp(e->items[i].group, it->group))
+			continue;
+		printf("  - group-mate: ");
+		show_item(&e->items[i]);
+		printf("\n");
+		shown++;
+	}
+	if (!oc->n)
+		printf("  - nothing suggested\n");
+	for (size_t j = 0; j < oc->n; j++) {
+		const item *by = item_of(e, oc->g[j].signature_id);
+
+		printf("  - suggested %zu, confidence %.3f: ", j + 1, oc->g[j].confidence);
+		if (by)
+			show_item(by);
+		else
+			printf("signature %.12s (not in the dump)", oc->g[j].signature_id);
+		printf("%s", by && !strcmp(by->group, it->group) ? " (right)" : "");
+		show_how(oc, oc->g[j].signature_id);
+		printf("\n");
+	}
+}
+
+static double pct(size_t k, size_t n)
+{
+	return n ? 100.0 * (double)k / (double)n : 100.0;
+}
+
+/* k/n >= bar percent, in integers so that 90.0% is not lost to rounding */
+static int holds(size_t k, size_t n, int bar)
+{
+	return !n || k * 100 >= (size_t)bar * n;
+}
+
+int main(int argc, char **argv)
+{
+	eval e;
+	outcome *oc = NULL;
+	char *root = NULL;
+	deja_buf ws = DEJA_BUF_INIT, prefix = DEJA_BUF_INIT, scratch = DEJA_BUF_INIT;
+	deja_store *s = NULL;
+	deja_error err = DEJA_ERROR_INIT;
+	const char *tmpdir = getenv("TMPDIR");
+	size_t with_mate = 0, first = 0, top3 = 0, alone = 0, quiet = 0, groups = 0;
+	struct timespec t0, t1;
+	int verbose = 0, made = 0, rc = 3; /* made: root is removed whole anyway */
+
+	memset(&e, 0, sizeof(e));
+	for (int a = 2; a < argc; a++) {
+		if (!strcmp(argv[a], "-v"))
+			verbose = 1;
+		else
+			argc = 0;
+	}
+	if (argc < 2) {
+		fprintf(stderr, "usage: match_eval SIGNATURES.json [-v]\n");
+		return 2;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if ((rc = load(&e, argv[1])) != 0)
+		goto out;
+	rc = 3;
+	if (deja_redactor_new(&e.red, &err) < 0) {
+		rc = failed("redactor", &err);
+		goto out;
+	}
+	if (!(oc = calloc(e.n, sizeof(*oc))))
+		goto out;
+	if (!tmpdir || !*tmpdir)
+		tmpdir = "/tmp";
+	deja_buf_printf(&ws, "%s/deja-match-eval.XXXXXX", tmpdir);
+	if (deja_buf_status(&ws) < 0 || !(root = deja_buf_detach(&ws)))
+		goto out;
+	if (!mkdtemp(root)) {
+		fprintf(stderr, "match_eval: cannot create %s: %s\n", root, strerror(errno));
+		free(root);
+		root = NULL;
+		goto out;
+	}
+
+	/* the prefix: an empty store, its schema made once */
+	deja_buf_clear(&prefix);
+	deja_buf_printf(&prefix, "%s/prefix", root);
+	deja_buf_clear(&ws);
+	deja_buf_printf(&ws, "%s/round", root);
+	if (deja_buf_status(&prefix) < 0 || deja_buf_status(&ws) < 0 ||
+	    make_workspace(&scratch, prefix.ptr, &made) != 0 || open_store(&s, prefix.ptr) != 0)
+		goto out;
+	deja_store_close(s);
+	s = NULL;
+	for (size_t r = 0; r < e.nruns; r++) {
+		for (size_t h = 0; h < e.n; h++) {
+			if (e.items[h].run != r)
+				continue;
+			if ((rc = one_round(&e, prefix.ptr, ws.ptr, h, &oc[h])) != 0)
+				goto out;
+			rc = 3;
+		}
+		if (extend_prefix(&e, prefix.ptr, r) != 0)
+			goto out;
+	}
+	for (size_t h = 0; h < e.n; h++) {
+		if (e.items[h].mates) {
+			with_mate++;
+			first += (size_t)oc[h].first;
+			top3 += (size_t)oc[h].top3;
+		} else {
+			alone++;
+			quiet += oc[h].n == 0;
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+
+	for (size_t i = 0; i < e.n; i++) {
+		int seen = 0;
+
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = !strcmp(e.items[k].group, e.items[i].group);
+		groups += !seen;
+	}
+	printf("Signatures: %zu (distinct ids) from %zu cases, in %zu groups; %zu stores of %zu "
+	       "signatures each.\n\n", e.n, e.nruns, groups, e.n, e.n - 1);
+	printf("| cases with a group-mate | first | first %% | top 3 | top 3 %% |\n");
+	printf("| ---: | ---: | ---: | ---: | ---: |\n");
+	printf("| %zu | %zu | %.1f%% | %zu | %.1f%% |\n\n", with_mate, first, pct(first, with_mate),
+	       top3, pct(top3, with_mate));
+	printf("| cases with no group-mate | nothing suggested | %% |\n");
+	printf("| ---: | ---: | ---: |\n");
+	printf("| %zu | %zu | %.1f%% |\n\n", alone, quiet, pct(quiet, alone));
+	printf("| bar | value | holds |\n");
+	printf("| --- | ---: | :---: |\n");
+	printf("| with a group-mate: a right resolution first >= %d%% | %.1f%% | %s |\n", BAR_FIRST,
+	       pct(first, with_mate), holds(first, with_mate, BAR_FIRST) ? "yes" : "**no**");
+	printf("| with a group-mate: a right resolution in the top 3 >= %d%% | %.1f%% | %s |\n",
+	       BAR_TOP3, pct(top3, with_mate), holds(top3, with_mate, BAR_TOP3) ? "yes" : "**no**");
+	printf("| no group-mate: nothing suggested >= %d%% | %.1f%% | %s |\n", BAR_QUIET,
+	       pct(quiet, alone), holds(quiet, alone, BAR_QUIET) ? "yes" : "**no**");
+
+	if (verbose) {
+		size_t misses = 0;
+
+		printf("\n### Misses\n\n");
+		for (size_t h = 0; h < e.n; h++) {
+			if (e.items[h].mates ? oc[h].first : !oc[h].n)
+				continue;
+			show_miss(&e, h, &oc[h]);
+			misses++;
+		}
+		if (!misses)
+			printf("None.\n");
+	}
+	fprintf(stderr, "match_eval: %zu rounds in %.1f s\n", e.n,
+		(double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	rc = 0;
+	if (!holds(first, with_mate, BAR_FIRST) || !holds(top3, with_mate, BAR_TOP3) ||
+	    !holds(quiet, alone, BAR_QUIET))
+		rc = 1;
+out:
+	deja_store_close(s);
+	if (root && remove_tree(root) < 0) {
+		fprintf(stderr, "match_eval: cannot remove %s: %s\n", root, strerror(errno));
+		rc = 3;
+	}
+	free(root);
+	for (size_t i = 0; oc && i < e.n; i++) {
+		deja_suggestions_free(oc[i].g, oc[i].n);
+		deja_matches_free(oc[i].m, oc[i].nm);
+	}
+	free(oc);
+	for (size_t i = 0; e.items && i < e.n; i++) {
+		deja_signature_release(&e.items[i].sig);
+		free(e.items[i].group);
+		free(e.items[i].case_id);
+	}
+	free(e.items);
+	free(e.runs);
+	free(e.sigs);
+	free(e.errs);
+	deja_redactor_free(e.red);
+	deja_buf_release(&ws);
+	deja_buf_release(&prefix);
+	deja_buf_release(&scratch);
+	deja_error_release(&err);
+	return rc;
+}
