@@ -5,7 +5,9 @@
 #include "cli.h"
 #include "lessons_common.h"
 
+#include "deja/embed.h"
 #include "deja/learn.h"
+#include "deja/match.h"
 #include "deja/snapshot.h"
 
 #include <stdlib.h>
@@ -56,6 +58,22 @@ static void print_resolutions(deja_store *store)
 		       rs[i].description);
 out:
 	deja_resolutions_free(rs, n);
+}
+
+/* How many signatures each embedder has a vector of. */
+static void print_vectors(deja_store *store, const cli_workspace *ws)
+{
+	int64_t with = 0, all = 0;
+
+	if (deja_match_count_vectors(store, DEJA_EMBED_BUILTIN_MODEL, &with, &all, NULL) == 0)
+		printf("vectors      %lld of %lld signatures (%s)\n", (long long)with,
+		       (long long)all, DEJA_EMBED_BUILTIN_MODEL);
+	if (ws->embed_model &&
+	    deja_match_count_vectors(store, ws->embed_model, &with, &all, NULL) == 0)
+		printf("             %lld of %lld signatures (%s)\n", (long long)with, (long long)all,
+		       ws->embed_model);
+	if (ws->embed_error)
+		printf("             [embed] ignored: %s\n", ws->embed_error);
 }
 
 int cmd_status(int argc, char **argv)
@@ -119,6 +137,7 @@ int cmd_status(int argc, char **argv)
 		       ls.applications == 1 ? "" : "s",
 		       100.0 * (double)ls.successes / (double)ls.applications);
 	putchar('\n');
+	print_vectors(store, &ws);
 	print_errors(store, DEJA_STATE_PENDING, "pending ('deja pending')");
 	print_errors(store, DEJA_STATE_PERMANENT, "permanent failures ('deja warnings')");
 	print_resolutions(store);

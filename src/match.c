@@ -1039,6 +1039,30 @@ static int resolve_id(deja_store *s, const char *key, char *out, size_t outsz, d
 	return 0;
 }
 
+int deja_match_count_vectors(deja_store *s, const char *model, int64_t *with, int64_t *all,
+			     deja_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int sq = sqlite3_prepare_v2(deja_store_db(s),
+				    "SELECT (SELECT count(*) FROM signature_vectors v WHERE model = ?1"
+				    "  AND NOT EXISTS (SELECT 1 FROM signature_links l"
+				    "   WHERE l.alias_id = v.signature_id)),"
+				    " (SELECT count(*) FROM signatures g WHERE NOT EXISTS"
+				    "  (SELECT 1 FROM signature_links l WHERE l.alias_id = g.id))",
+				    -1, &st, NULL);
+
+	if (sq == SQLITE_OK) {
+		deja_sql_bind_text(st, 1, model);
+		if ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+			*with = sqlite3_column_int64(st, 0);
+			*all = sqlite3_column_int64(st, 1);
+			sq = SQLITE_OK;
+		}
+	}
+	sqlite3_finalize(st);
+	return sq == SQLITE_OK ? 0 : deja_store_db_error(s, err, sq, "cannot read");
+}
+
 int deja_match_get_signature(deja_store *s, const char *key, deja_signature *out,
 			     deja_error *err)
 {

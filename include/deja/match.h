@@ -136,6 +136,12 @@ int deja_match_merges(deja_store *s, const char *workspace, deja_merge_pair **ou
 		      size_t *count, deja_error *err);
 void deja_merge_pairs_free(deja_merge_pair *p, size_t count);
 
+/* How many signatures have a vector from model (DEJA_EMBED_BUILTIN_MODEL,
+ * or an external model's id), and how many could (those not linked to
+ * another). */
+int deja_match_count_vectors(deja_store *s, const char *model, int64_t *with, int64_t *all,
+			     deja_error *err);
+
 /* The stored signature key names: its id or a unique prefix of at least
  * 6 hex digits.  DEJA_ENOTFOUND / DEJA_EINVAL as for deja_match_merge().
  * Release *out with deja_signature_release(). */
