@@ -488,9 +488,39 @@ static int list_add(match_list *l, const char *id, double sim, double ctx, deja_
 	return SQLITE_OK;
 }
 
-/* A stored candidate, kept when its framework is the query's. */
+/*
+ * Does error_type name one rule of its tool (TS2339, W0611, uninitvar,
+ * no-unused-vars, -Wint-conversion, clippy::ptr_arg, jest's matcher
+ * expect.toBe) rather than a kind of error many causes share (error,
+ * panic, AssertionError)?
+ */
+static int is_rule_code(const char *t)
+{
+	static const char *const kinds[] = { "error", "warning", "panic", "Failed",
+					     "test-failure", NULL };
+	size_t n = t ? strlen(t) : 0;
+
+	if (!n || strchr(t, ' '))
+		return 0;
+	for (size_t i = 0; kinds[i]; i++)
+		if (!strcmp(t, kinds[i]))
+			return 0;
+	/* exception classes */
+	if ((n > 5 && !strcmp(t + n - 5, "Error")) || (n > 9 && !strcmp(t + n - 9, "Exception")))
+		return 0;
+	return 1;
+}
+
+/*
+ * A stored candidate, kept when its framework is the query's.  A vector
+ * match below general_min is kept only when both errors are the same rule
+ * of the tool: the words around an identifier say little more than the
+ * code does ("Unused import os" / "Unused import json"), while two
+ * assertion failures as close are often two different mistakes
+ * (docs/matching.md, "Quality").
+ */
 static int consider(match_list *l, sqlite3_stmt *st, const deja_signature *q, double sim,
-		    deja_match_how how)
+		    deja_match_how how, double general_min)
 {
 	deja_signature g;
 	const char *fq = framework_of(&q->context_patterns), *fg;
@@ -498,6 +528,11 @@ static int consider(match_list *l, sqlite3_stmt *st, const deja_signature *q, do
 
 	if ((sq = deja_match_read_signature(st, 0, &g)) != SQLITE_OK)
 		return sq;
+	if (how == DEJA_MATCH_VECTOR && sim < general_min &&
+	    !(is_rule_code(q->error_type) && g.error_type && !strcmp(q->error_type, g.error_type))) {
+		deja_signature_release(&g);
+		return SQLITE_OK;
+	}
 	fg = framework_of(&g.context_patterns);
 	if (!fq || !fg || !strcmp(fq, fg) || !strcmp(q->tool ? q->tool : "", g.tool))
 		sq = list_add(l, g.id, sim, context_score(&q->context_patterns, &g.context_patterns),
@@ -506,11 +541,16 @@ static int consider(match_list *l, sqlite3_stmt *st, const deja_signature *q, do
 	return sq;
 }
 
-/* Does one of g's stack patterns name a frame of q? */
+/*
+ * Does a named frame of a appear in b?  Anonymous functions are left out:
+ * "Context.<anonymous>@user.spec.js" is every test of that file, and the
+ * corpus's false matches across assertion kinds came from it.
+ */
 static int stack_overlap(const deja_strlist *a, const deja_strlist *b)
 {
 	for (size_t i = 0; i < a->count; i++)
-		if (deja_strlist_contains(b, a->items[i], strlen(a->items[i])))
+		if (!strstr(a->items[i], "<anonymous>") &&
+		    deja_strlist_contains(b, a->items[i], strlen(a->items[i])))
 			return 1;
 	return 0;
 }
@@ -563,7 +603,7 @@ static int regex_fallback(deja_store *s, match_list *l, const deja_signature *q,
 		    deja_sql_json_strlist(&stack, (const char *)sqlite3_column_text(st, 3)) == 0)
 			hit = stack_overlap(&q->stack_patterns, &stack);
 		deja_strlist_release(&stack);
-		if (hit && (sq = consider(l, st, q, DEJA_MATCH_THRESHOLD, DEJA_MATCH_REGEX)) !=
+		if (hit && (sq = consider(l, st, q, DEJA_MATCH_THRESHOLD, DEJA_MATCH_REGEX, 0)) !=
 				   SQLITE_OK)
 			break;
 	}
@@ -622,7 +662,7 @@ static int remote_search(deja_store *s, const deja_match_opts *opts, const deja_
 		sqlite3_reset(by_rowid);
 		sqlite3_bind_int64(by_rowid, 1, vm[i].id);
 		if ((sq = sqlite3_step(by_rowid)) == SQLITE_ROW)
-			sq = consider(l, by_rowid, sig, vm[i].score, DEJA_MATCH_VECTOR);
+			sq = consider(l, by_rowid, sig, vm[i].score, DEJA_MATCH_VECTOR, 0);
 		else if (sq == SQLITE_DONE)
 			sq = SQLITE_OK;
 	}
@@ -683,6 +723,7 @@ int deja_match_find(deja_store *s, const deja_match_opts *opts, const deja_signa
 	match_list l = { NULL, 0 };
 	size_t k = opts->k ? opts->k : DEJA_MATCH_K, n = 0;
 	double min = opts->threshold > 0 ? opts->threshold : DEJA_MATCH_THRESHOLD;
+	double rule_min = opts->threshold > 0 ? opts->threshold : DEJA_MATCH_THRESHOLD_RULE;
 	float vec[DEJA_EMBED_DIM];
 	int rc = 0, sq;
 
@@ -724,12 +765,12 @@ int deja_match_find(deja_store *s, const deja_match_opts *opts, const deja_signa
 		rc = err && err->code ? err->code : DEJA_EIO;
 		goto out;
 	}
-	n = deja_vecindex_search(vi, vec, (float)min, vm, k + 1);
+	n = deja_vecindex_search(vi, vec, (float)(rule_min < min ? rule_min : min), vm, k + 1);
 	for (size_t i = 0; i < n && l.count < k; i++) {
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, vm[i].id);
 		if ((sq = sqlite3_step(st)) == SQLITE_ROW &&
-		    (sq = consider(&l, st, sig, vm[i].score, DEJA_MATCH_VECTOR)) != SQLITE_OK)
+		    (sq = consider(&l, st, sig, vm[i].score, DEJA_MATCH_VECTOR, min)) != SQLITE_OK)
 			goto fail;
 		if (sq != SQLITE_ROW && sq != SQLITE_DONE && sq != SQLITE_OK)
 			goto fail;

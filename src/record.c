@@ -123,8 +123,23 @@ static int redact_diags(deja_diags *out, const deja_diags *in, const deja_redact
 		d->column = s->column;
 		if ((s->file && !(d->file = strdup(s->file))) ||
 		    (s->code && !(d->code = strdup(s->code))) ||
-		    deja_redact_str(r, &d->message, s->message ? s->message : "") < 0)
+		    (s->severity && !(d->severity = strdup(s->severity))) ||
+		    deja_redact_str(r, &d->message, s->message ? s->message : "") < 0 ||
+		    (s->test && deja_redact_str(r, &d->test, s->test) < 0))
 			return DEJA_ENOMEM;
+		/* the frames are part of the signature (its stack patterns and
+		 * its id): without them a stored error would sign differently
+		 * from the same error analysed */
+		for (size_t j = 0; j < s->frames.count; j++) {
+			char *f = NULL;
+
+			if (deja_redact_str(r, &f, s->frames.items[j]) < 0 ||
+			    deja_strlist_add(&d->frames, f, strlen(f)) < 0) {
+				free(f);
+				return DEJA_ENOMEM;
+			}
+			free(f);
+		}
 	}
 	return 0;
 }

@@ -213,6 +213,11 @@ test_expect_success 'greet: the same mistake, another signature; the hook names 
 		false
 	fi &&
 	json "$S/greet.json" '.error_type == "expect.toBe"' &&
+	# stored as analysed: the stack frames are part of the signature
+	"$DEJA" analyze --command "npx jest" --exit-code 1 <"$S/out" >"$S/analyzed.json" &&
+	is "the analysed signature" "$(jq -r '.signatures[0].id' "$S/analyzed.json")" "$sig_b" &&
+	sql "SELECT stack_patterns FROM signatures WHERE id = '$sig_b'" >"$S/stack_b" &&
+	has "$S/stack_b" "greet.test.js" &&
 	sql "SELECT message_pattern FROM signatures WHERE id = '$sig_a'" >"$S/pat_a" &&
 	sql "SELECT message_pattern FROM signatures WHERE id = '$sig_b'" >"$S/pat_b" &&
 	has "$S/pat_a" "Expected:\s+(?#num)" && lacks "$S/pat_a" "(?#str)" &&
