@@ -279,6 +279,7 @@ int cmd_suggest(int argc, char **argv)
 	}
 	memset(&mo, 0, sizeof(mo));
 	mo.workspace = ws.root;
+	mo.half_life_days = cli_match_half_life(&ws);
 	if (ws.embed_error)
 		cli_error("[embed] ignored: %s", ws.embed_error);
 	/* not the hook: the endpoint may be waited for, within its timeout */

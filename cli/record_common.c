@@ -4,6 +4,7 @@
 #include "deja/buf.h"
 #include "deja/log.h"
 #include "deja/store.h"
+#include "deja/match.h"
 #include "deja/metrics.h"
 #include "deja/paths.h"
 #include "deja/redact.h"
@@ -117,6 +118,13 @@ void cli_learn_init(cli_learn *out, const cli_workspace *ws, const deja_detectio
 	out->opts.snapshot = &out->snapshot;
 	out->opts.no_snapshot = !snapshots;
 	out->opts.remote_model = ws->embed_model;
+	out->opts.half_life_days = cli_match_half_life(ws);
+}
+
+double cli_match_half_life(const cli_workspace *ws)
+{
+	return (double)cli_config_long(ws, "match", "half_life_days",
+				       (long)DEJA_MATCH_HALF_LIFE_DAYS);
 }
 
 int cli_record_pass(const cli_workspace *ws, const deja_detection *det, const char *command,

@@ -39,6 +39,9 @@ typedef struct cli_learn {
 void cli_learn_init(cli_learn *out, const cli_workspace *ws, const deja_detection *det,
 		    const char *dir);
 
+/* [match] half_life_days: how fast a fix's recency fades (match.h). */
+double cli_match_half_life(const cli_workspace *ws);
+
 /* A passing check: fix its pending errors.  Returns 0, or <0 after
  * reporting the trouble once (stderr and log).  out is released by the
  * caller (deja_learn_result_release).  Without a store nothing is

@@ -89,6 +89,20 @@ test_expect_success 'a fixed gcc error: suggested for the same error elsewhere, 
 	test_expect_code 1 "$DEJA" suggest --signature ffffffff 2>err && grep -q "no signature" err
 '
 
+test_skip_unless_tool gcc jq sqlite3
+test_expect_success 'recency: a fix that last worked 30 days ago counts half, [match] half_life_days' '
+	cd proj &&
+	{ gcc -c b.c 2>out || true; } &&
+	sqlite3 .deja/deja.db "UPDATE resolutions SET last_success_at =
+		strftime('"'"'%Y-%m-%dT%H:%M:%fZ'"'"', '"'"'now'"'"', '"'"'-30 days'"'"')" &&
+	"$DEJA" suggest --command "gcc -c b.c" --json <out >s30.json &&
+	jq -e ".[0].suggestions[0].confidence | . > 0.49 and . < 0.51" s30.json &&
+	printf "[match]\n\thalf_life_days = 15\n" >.deja/config &&
+	"$DEJA" suggest --command "gcc -c b.c" --json <out >s15.json &&
+	jq -e ".[0].suggestions[0].confidence | . > 0.24 and . < 0.26" s15.json &&
+	rm .deja/config
+'
+
 test_skip_unless_tool gcc jq
 test_expect_success 'a miss is logged once, when the error first fails' '
 	cd proj &&
