@@ -23,19 +23,24 @@
 
 #define REGEX_CANDIDATES_MAX 200  /* stored patterns tried per query */
 
-void deja_match_vector_name(char out[DEJA_MATCH_VECTOR_NAME_MAX + 1], const char *model)
+int deja_match_vector_name(char out[DEJA_MATCH_VECTOR_NAME_MAX + 1], const char *model)
 {
 	char hex[DEJA_SHA256_HEX_LEN + 1];
 	deja_sha256 *h = NULL;
 
-	if (!strcmp(model, DEJA_EMBED_BUILTIN_MODEL) || deja_sha256_new(&h) < 0) {
+	if (!strcmp(model, DEJA_EMBED_BUILTIN_MODEL)) {
 		snprintf(out, DEJA_MATCH_VECTOR_NAME_MAX + 1, "%s", DEJA_EMBED_BUILTIN_MODEL);
-		return;
+		return 0;
 	}
+	/* never a fallback name: another model's file would be taken for
+	 * stale and rewritten */
+	if (deja_sha256_new(&h) < 0)
+		return DEJA_ENOMEM;
 	/* update and finish cannot fail; finish frees h */
 	deja_sha256_update(h, model, strlen(model));
 	deja_sha256_finish(h, hex);
 	snprintf(out, DEJA_MATCH_VECTOR_NAME_MAX + 1, "ext-%.16s", hex);
+	return 0;
 }
 
 int deja_match_vector_path(deja_buf *out, const char *workspace, const char *name)
@@ -649,8 +654,8 @@ static int remote_search(deja_store *s, const deja_match_opts *opts, const deja_
 	}
 	if (!q || !dim)
 		goto out;
-	deja_match_vector_name(name, opts->remote_model);
-	if (deja_match_vector_path(&path, opts->workspace, name) < 0 ||
+	if (deja_match_vector_name(name, opts->remote_model) < 0 ||
+	    deja_match_vector_path(&path, opts->workspace, name) < 0 ||
 	    !(vm = calloc(k + 1, sizeof(*vm)))) {
 		sq = SQLITE_NOMEM;
 		goto out;

@@ -20,9 +20,10 @@ int deja_match_read_signature(sqlite3_stmt *st, int col, deja_signature *g);
 /* A model's vector file is named by the built-in model's name, or for
  * another model "ext-" and the first 16 hex digits of its id's SHA-256
  * (ids hold ':', '/' and '@', and may be longer than a file header
- * keeps); the name is also the model the file's header names. */
+ * keeps); the name is also the model the file's header names.  0, or
+ * DEJA_ENOMEM (out untouched). */
 #define DEJA_MATCH_VECTOR_NAME_MAX 24
-void deja_match_vector_name(char out[DEJA_MATCH_VECTOR_NAME_MAX + 1], const char *model);
+int deja_match_vector_name(char out[DEJA_MATCH_VECTOR_NAME_MAX + 1], const char *model);
 
 /* out = workspace/.deja/vectors-<name>.bin.  0 or DEJA_ENOMEM. */
 int deja_match_vector_path(deja_buf *out, const char *workspace, const char *name);

@@ -106,8 +106,8 @@ static int store_batch(deja_store *s, const char *workspace, const char *model,
 	size_t nkept = 0;
 	int rc, sq;
 
-	deja_match_vector_name(name, model);
-	if (deja_match_vector_path(&path, workspace, name) < 0 ||
+	if (deja_match_vector_name(name, model) < 0 ||
+	    deja_match_vector_path(&path, workspace, name) < 0 ||
 	    !(kept = calloc(b->n, sizeof(*kept))) ||
 	    !(kept_vecs = calloc(b->n * dim, sizeof(*kept_vecs)))) {
 		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
@@ -164,9 +164,11 @@ static int drop_model(deja_store *s, const char *workspace, const char *model, d
 	sqlite3_stmt *st = NULL;
 	int rc, sq;
 
-	deja_match_vector_name(name, model);
-	if (deja_match_vector_path(&path, workspace, name) < 0)
+	if (deja_match_vector_name(name, model) < 0 ||
+	    deja_match_vector_path(&path, workspace, name) < 0) {
+		deja_buf_release(&path);
 		return deja_error_set(err, DEJA_ENOMEM, "out of memory");
+	}
 	sq = sqlite3_prepare_v2(deja_store_db(s), "DELETE FROM signature_vectors WHERE model = ?1",
 				-1, &st, NULL);
 	if (sq == SQLITE_OK) {

@@ -795,7 +795,7 @@ static void test_match_external_vectors(void **state)
 		char name[DEJA_MATCH_VECTOR_NAME_MAX + 1];
 		deja_buf vf = DEJA_BUF_INIT;
 
-		deja_match_vector_name(name, model);
+		assert_int_equal(deja_match_vector_name(name, model), 0);
 		assert_memory_equal(name, "ext-", 4);
 		assert_int_equal(deja_match_vector_path(&vf, ws, name), 0);
 		assert_int_equal(stat(vf.ptr, &st), 0);
