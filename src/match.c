@@ -494,29 +494,6 @@ static int list_add(match_list *l, const char *id, double sim, double ctx, deja_
 }
 
 /*
- * Does error_type name one rule of its tool (TS2339, W0611, uninitvar,
- * no-unused-vars, -Wint-conversion, clippy::ptr_arg, jest's matcher
- * expect.toBe) rather than a kind of error many causes share (error,
- * panic, AssertionError)?
- */
-static int is_rule_code(const char *t)
-{
-	static const char *const kinds[] = { "error", "warning", "panic", "Failed",
-					     "test-failure", NULL };
-	size_t n = t ? strlen(t) : 0;
-
-	if (!n || strchr(t, ' '))
-		return 0;
-	for (size_t i = 0; kinds[i]; i++)
-		if (!strcmp(t, kinds[i]))
-			return 0;
-	/* exception classes */
-	if ((n > 5 && !strcmp(t + n - 5, "Error")) || (n > 9 && !strcmp(t + n - 9, "Exception")))
-		return 0;
-	return 1;
-}
-
-/*
  * A stored candidate, kept when its framework is the query's.  A vector
  * match below general_min is kept only when both errors are the same rule
  * of the tool: the words around an identifier say little more than the
@@ -534,7 +511,8 @@ static int consider(match_list *l, sqlite3_stmt *st, const deja_signature *q, do
 	if ((sq = deja_match_read_signature(st, 0, &g)) != SQLITE_OK)
 		return sq;
 	if (how == DEJA_MATCH_VECTOR && sim < general_min &&
-	    !(is_rule_code(q->error_type) && g.error_type && !strcmp(q->error_type, g.error_type))) {
+	    !(deja_error_type_is_rule(q->error_type) && g.error_type &&
+	      !strcmp(q->error_type, g.error_type))) {
 		deja_signature_release(&g);
 		return SQLITE_OK;
 	}

@@ -336,6 +336,25 @@ char *deja_error_type(const deja_diag *d, const char *tool)
 	return deja_buf_detach(&b);
 }
 
+int deja_error_type_is_rule(const char *t)
+{
+	/* the kinds deja_error_type() falls back to, and the status words
+	 * parsers give as a code (cargo's "panic", ctest's "Failed") */
+	static const char *const kinds[] = { "error", "warning", "panic", "Failed",
+					     "test-failure", NULL };
+	size_t n = t ? strlen(t) : 0;
+
+	if (!n || strchr(t, ' '))
+		return 0;
+	for (size_t i = 0; kinds[i]; i++)
+		if (!strcmp(t, kinds[i]))
+			return 0;
+	/* exception classes */
+	if ((n > 5 && !strcmp(t + n - 5, "Error")) || (n > 9 && !strcmp(t + n - 9, "Exception")))
+		return 0;
+	return 1;
+}
+
 /* "function\tdir/file.js" -> "function@file.js" */
 static int stack_pattern(deja_strlist *out, const char *frame)
 {

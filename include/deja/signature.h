@@ -49,6 +49,16 @@ int deja_message_pattern(deja_buf *out, const char *msg, size_t len);
 char *deja_error_type(const deja_diag *d, const char *tool);
 
 /*
+ * Does error type t name one rule of its tool (TS2339, W0611, uninitvar,
+ * no-unused-vars, -Wint-conversion, clippy::ptr_arg, jest's matcher
+ * expect.toBe), rather than a kind many different errors share (error,
+ * warning, panic, test-failure, an exception class such as
+ * AssertionError)?  Two errors of one rule with close messages are that
+ * rule hit twice; two of one kind need not be (match.c weighs them so).
+ */
+int deja_error_type_is_rule(const char *t);
+
+/*
  * Build the signature of a diagnostic.  context (may be NULL) is copied in
  * as context_patterns; it does not enter the id.  Release with
  * deja_signature_release().

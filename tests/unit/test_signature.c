@@ -108,6 +108,38 @@ static void sign(deja_signature *s, const char *code, const char *msg, const cha
 	deja_strlist_release(&d.frames);
 }
 
+/* What deja_error_type() gives, sorted into rules and kinds. */
+static void rules_and_kinds(void **state)
+{
+	static const struct { const char *code, *msg; int rule; } cases[] = {
+		{ "TS2339", "Property 'x' does not exist on type 'Y'.", 1 },
+		{ "no-unused-vars", "'a' is assigned a value but never used.", 1 },
+		{ "-Werror=int-conversion", "initialization of 'int *' from 'int'", 1 },
+		{ NULL, "expect(received).toBe(expected)", 1 },
+		{ NULL, "TypeError: Cannot read properties of undefined", 0 },
+		{ NULL, "AssertionError: expected 1 to equal 2", 0 },
+		{ NULL, "thread 'main' panicked at src/main.rs", 0 },
+		{ NULL, "expected ';' before 'return'", 0 },
+		{ "panic", "called `Option::unwrap()` on a `None` value", 0 },
+		{ "Failed", "test_sum", 0 },
+		{ "Subprocess aborted", "test_sum", 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		deja_signature g;
+
+		sign(&g, cases[i].code, cases[i].msg, NULL);
+		if (deja_error_type_is_rule(g.error_type) != cases[i].rule)
+			fail_msg("%s (from %s): rule %d, expected %d", g.error_type, cases[i].msg,
+				 !cases[i].rule, cases[i].rule);
+		deja_signature_release(&g);
+	}
+	assert_false(deja_error_type_is_rule(NULL));
+	assert_false(deja_error_type_is_rule(""));
+	assert_false(deja_error_type_is_rule("MyException"));
+}
+
 static void same_error_same_id_other_error_other_id(void **state)
 {
 	deja_signature a, b, c, e, f;
@@ -169,6 +201,7 @@ int main(void)
 		cmocka_unit_test(patterns_match_their_originals),
 		cmocka_unit_test(random_messages_match),
 		cmocka_unit_test(same_error_same_id_other_error_other_id),
+		cmocka_unit_test(rules_and_kinds),
 		cmocka_unit_test(error_types),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
