@@ -596,6 +596,27 @@ static int regex_fallback(deja_store *s, match_list *l, const deja_signature *q,
 }
 
 /*
+ * The candidates a vector scan found (vm[0..n), ids are signature rowids),
+ * read through by_rowid (a statement of DEJA_MATCH_SIGNATURE_COLUMNS for
+ * one rowid, linked duplicates excluded) and considered until l holds k.
+ */
+static int add_vector_hits(match_list *l, sqlite3_stmt *by_rowid, const deja_signature *sig,
+			   const deja_vecmatch *vm, size_t n, size_t k, double general_min)
+{
+	int sq = SQLITE_OK;
+
+	for (size_t i = 0; i < n && l->count < k && sq == SQLITE_OK; i++) {
+		sqlite3_reset(by_rowid);
+		sqlite3_bind_int64(by_rowid, 1, vm[i].id);
+		if ((sq = sqlite3_step(by_rowid)) == SQLITE_ROW)
+			sq = consider(l, by_rowid, sig, vm[i].score, DEJA_MATCH_VECTOR, general_min);
+		else if (sq == SQLITE_DONE)
+			sq = SQLITE_OK; /* a vector ahead of the store, or a linked one */
+	}
+	return sq;
+}
+
+/*
  * The external model's neighbours of sig, when there is a vector of sig
  * from it: the caller's, or the stored one of sig (or of the signature it
  * is linked to).  A missing or stale vector file finds nothing.
@@ -641,14 +662,8 @@ static int remote_search(deja_store *s, const deja_match_opts *opts, const deja_
 	if (deja_vecindex_open(&vi, path.ptr, name, dim, NULL, NULL) < 0)
 		goto out;
 	n = deja_vecindex_search(vi, q, (float)DEJA_MATCH_THRESHOLD_EXTERNAL, vm, k + 1);
-	for (size_t i = 0; i < n && sq == SQLITE_OK; i++) {
-		sqlite3_reset(by_rowid);
-		sqlite3_bind_int64(by_rowid, 1, vm[i].id);
-		if ((sq = sqlite3_step(by_rowid)) == SQLITE_ROW)
-			sq = consider(l, by_rowid, sig, vm[i].score, DEJA_MATCH_VECTOR, 0);
-		else if (sq == SQLITE_DONE)
-			sq = SQLITE_OK;
-	}
+	/* what the built-in scan found counts once: up to k more */
+	sq = add_vector_hits(l, by_rowid, sig, vm, n, l->count + k, 0);
 out:
 	sqlite3_finalize(st);
 	deja_vecindex_close(vi);
@@ -749,15 +764,8 @@ int deja_match_find(deja_store *s, const deja_match_opts *opts, const deja_signa
 		goto out;
 	}
 	n = deja_vecindex_search(vi, vec, (float)(rule_min < min ? rule_min : min), vm, k + 1);
-	for (size_t i = 0; i < n && l.count < k; i++) {
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, vm[i].id);
-		if ((sq = sqlite3_step(st)) == SQLITE_ROW &&
-		    (sq = consider(&l, st, sig, vm[i].score, DEJA_MATCH_VECTOR, min)) != SQLITE_OK)
-			goto fail;
-		if (sq != SQLITE_ROW && sq != SQLITE_DONE && sq != SQLITE_OK)
-			goto fail;
-	}
+	if ((sq = add_vector_hits(&l, st, sig, vm, n, k, min)) != SQLITE_OK)
+		goto fail;
 	if (opts->remote_model && (sq = remote_search(s, opts, sig, st, &l, k)) != SQLITE_OK)
 		goto fail;
 	if (l.count < k && (sq = regex_fallback(s, &l, sig, k)) != SQLITE_OK)
