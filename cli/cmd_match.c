@@ -167,14 +167,13 @@ static int stdin_signatures(const cli_workspace *ws, deja_signature **sigs, size
 	char *dir = NULL;
 	int rc = -1;
 
-	if (cli_analyze_stdin(ws, command, (int)exit_code, &det, &f) < 0)
+	if (cli_analyze_stdin(ws, command, (int)exit_code, &det, &f, &dir) < 0)
 		goto out;
 	if (!det.verification) {
 		cli_error("'%s' is not a check deja knows (see 'deja help init' for [verification])",
 			  command);
 		goto out;
 	}
-	dir = cli_check_dir(ws, det.dir);
 	{
 		deja_pathctx pc = { ws->root, ws->root_real, dir ? dir : ws->cwd_rel };
 

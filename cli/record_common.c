@@ -271,7 +271,7 @@ void cli_recorded_release(cli_recorded *r)
 }
 
 int cli_analyze_stdin(const cli_workspace *ws, const char *command, int exit_code,
-		      deja_detection *det, deja_failure *f)
+		      deja_detection *det, deja_failure *f, char **dir_out)
 {
 	deja_error err = DEJA_ERROR_INIT;
 	deja_capture cap;
@@ -308,6 +308,10 @@ int cli_analyze_stdin(const cli_workspace *ws, const char *command, int exit_cod
 		}
 	}
 	rc = 0;
+	if (dir_out) {
+		*dir_out = dir;
+		dir = NULL;
+	}
 out:
 	free(dir);
 	deja_capture_release(&cap);

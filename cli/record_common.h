@@ -82,11 +82,12 @@ void cli_recorded_release(cli_recorded *r);
 /*
  * The analysis of a command's output read from standard input, as if it
  * had run in ws's current directory with this exit status: *det and *f
- * are filled (the caller releases both, also on failure).  Returns 0, or
- * -1 after saying why.
+ * are filled (the caller releases both, also on failure), and *dir_out
+ * (may be NULL) gets the check's directory, as cli_check_dir() says, for
+ * the caller to free.  Returns 0, or -1 after saying why.
  */
 int cli_analyze_stdin(const cli_workspace *ws, const char *command, int exit_code,
-		      deja_detection *det, deja_failure *f);
+		      deja_detection *det, deja_failure *f, char **dir_out);
 
 /*
  * With an external embedder configured, have `deja reindex --new` embed the
