@@ -197,6 +197,17 @@ test_expect_success 'a half-configured embedder is named and ignored' '
 	grep -q "\[embed\] ignored" err && grep -q "deja resolutions show 1" sugg
 '
 
+test_skip_unless_tool flock
+test_expect_success 'one reindex at a time: a second finds the lock taken and leaves' '
+	cd proj &&
+	flock .deja/embed.lock "$DEJA" reindex >out 2>err &&
+	grep -q "another deja reindex is running here" out &&
+	! grep -q "embedded" out &&
+	flock .deja/embed.lock "$DEJA" reindex --quiet >out 2>err &&
+	test_must_be_empty out &&
+	"$DEJA" reindex >out && grep -q "^embedded again" out
+'
+
 if [ -f "$TRASH_DIRECTORY/proj/server.pid" ]; then
 	kill "$(cat "$TRASH_DIRECTORY/proj/server.pid")" 2>/dev/null
 fi
