@@ -51,7 +51,7 @@ CURL_LIBS   := $(shell pkg-config --libs libcurl jansson)
 # match them.
 TEST_LIBS = $(shell pkg-config --libs libpcre2-8) -lcmocka
 
-LIB_SRC  := $(wildcard src/*.c)
+LIB_SRC  := $(wildcard src/*.c src/*/*.c)
 CLI_SRC  := $(wildcard cli/*.c)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 FUZZ_SRC := $(wildcard fuzz/fuzz_*.c)

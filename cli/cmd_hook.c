@@ -9,11 +9,13 @@
  * stdout and says what went wrong once on stderr and in the log.
  */
 #include "cli.h"
+#include "hook_health.h"
 #include "lessons_common.h"
 #include "record_common.h"
 
 #include "deja/buf.h"
 #include "deja/capture.h"
+#include "deja/failtext.h"
 #include "deja/hookio.h"
 #include "deja/learn.h"
 #include "deja/paths.h"
@@ -234,23 +236,28 @@ static void session_digest(deja_buf *ctx, const cli_workspace *ws, deja_store **
 /* *fresh is set when the failure brought errors new to the check: the
  * external embedder has something to do. */
 static int record_event(deja_buf *ctx, const cli_workspace *ws, const deja_hook_event *ev,
-			const deja_detection *det, deja_metrics *m, int *fresh)
+			const deja_detection *det, int code, deja_metrics *m, int *fresh)
 {
 	deja_capture cap;
 	cli_recorded rec;
+	char status[64];
 	int rc;
 
 	deja_capture_init(&cap);
 	deja_capture_feed(&cap, ev->output ? ev->output : "", ev->output_len);
 	deja_capture_finish(&cap);
-	rc = cli_record_failure(ws, det, ev->command, ev->exit_code, &cap,
+	rc = cli_record_failure(ws, det, ev->command, code, &cap,
 				ev->session_id ? ev->session_id : "", m, HOOK_RELATED_MAX, &rec);
 	deja_capture_release(&cap);
 	if (rc < 0)
 		return rc;
-	deja_buf_printf(ctx, "deja: %s failed (exit %d)%s%s; %s lesson #%lld (seen %lld time%s). "
+	if (code == ev->exit_code)
+		snprintf(status, sizeof(status), "exit %d", code);
+	else
+		snprintf(status, sizeof(status), "its output says so");
+	deja_buf_printf(ctx, "%sdeja: %s failed (%s)%s%s; %s lesson #%lld (seen %lld time%s). "
 			     "Details: deja lessons show %lld",
-			det->tool, ev->exit_code, *rec.file ? " in " : "", rec.file,
+			ctx->len ? "\n" : "", det->tool, status, *rec.file ? " in " : "", rec.file,
 			rec.is_new ? "recorded" : "updated", (long long)rec.id,
 			(long long)rec.occurrences, rec.occurrences == 1 ? "" : "s",
 			(long long)rec.id);
@@ -270,12 +277,48 @@ static int pass_event(deja_buf *ctx, const cli_workspace *ws, const deja_hook_ev
 	int rc = cli_record_pass(ws, det, ev->command, ev->session_id ? ev->session_id : "", m,
 				 &learnt, store);
 
-	if (rc == 0 && learnt.nfixed) {
-		deja_buf_printf(ctx, "deja: %s passes now.", det->tool);
+	if (rc == 0 && (learnt.nfixed || learnt.nunchanged)) {
+		deja_buf_printf(ctx, "%sdeja: %s passes now.", ctx->len ? "\n" : "", det->tool);
 		add_learnt(ctx, det->tool, &learnt);
 	}
 	deja_learn_result_release(&learnt);
 	return rc;
+}
+
+/*
+ * What one command's end says about its check.  Only a status known to be
+ * the tool's own counts: a command line that can hide it (`| tail`,
+ * `|| true`, `&`), a run killed by a timeout or the user, and an agent that
+ * did not say give an unknown status, which never fixes anything; the
+ * output can still show a failure (*code is then 1 and differs from the
+ * event's).  126 and 127 are the shell's "cannot execute" and "not found":
+ * a missing tool, not a failed check.
+ */
+enum verdict { V_NONE, V_FAILED, V_PASSED };
+
+static enum verdict judge(const deja_hook_event *ev, const deja_detection *det, int *code,
+			  const char **health)
+{
+	int c = det->status_masked ? -1 : ev->exit_code;
+
+	*code = c;
+	*health = CLI_HEALTH_OK;
+	/* 124: timeout(1); 130, 137, 143: SIGINT, SIGKILL, SIGTERM */
+	if (ev->interrupted || c == 124 || c == 130 || c == 137 || c == 143 || c == 126 || c == 127)
+		return V_NONE;
+	if (c > 0)
+		return V_FAILED;
+	if (c == 0)
+		return V_PASSED;
+	if (ev->exit_code < 0)
+		*health = CLI_HEALTH_UNKNOWN;
+	if (deja_output_looks_failed(ev->output, ev->output_len)) {
+		*code = 1;
+		if (ev->exit_code < 0)
+			*health = CLI_HEALTH_GUESSED;
+		return V_FAILED;
+	}
+	return V_NONE;
 }
 
 /* Whether the command runs a check, by the built-ins and the config of the
@@ -344,7 +387,12 @@ int cmd_hook(int argc, char **argv)
 	    !is_verification(peek))
 		goto reply;
 	if (deja_hook_event_parse(&ev, agent, in.ptr, in.len, &err) < 0) {
+		char *root = deja_workspace_find(".");
+
 		cli_error("hook: %s", deja_error_message(&err));
+		cli_hook_health_note(root, deja_agent_name(agent), CLI_HEALTH_INVALID,
+				     deja_error_message(&err));
+		free(root);
 		goto reply;
 	}
 	deja_buf_release(&in);
@@ -359,28 +407,46 @@ int cmd_hook(int argc, char **argv)
 		session_digest(&ctx, &ws, &store);
 		goto reply;
 	}
-	if (!ev.command || !ev.is_shell)
-		goto reply;
-	if (deja_detect(&det, ws.whitelist, ev.command, &err) < 0 || !det.verification)
-		goto reply;
-	/* 126 and 127 are the shell's "cannot execute" and "not found": a
-	 * missing tool, not a failed check */
-	if (ev.exit_code > 0 && ev.exit_code != 126 && ev.exit_code != 127 && !ev.interrupted) {
-		path = "record";
-		deja_metrics_new(&metrics);
-		failed = record_event(&ctx, &ws, &ev, &det, metrics, &fresh) < 0;
-	} else if (ev.exit_code == 0 && !ev.interrupted) {
-		path = "pass";
-		deja_metrics_new(&metrics);
-		failed = pass_event(&ctx, &ws, &ev, &det, metrics, &store) < 0;
+	/* one tool call may carry several commands (cline's run_commands) */
+	for (deja_hook_event *e = &ev; e; e = e->next) {
+		const char *health;
+		int code;
+
+		if (!e->command || !e->is_shell)
+			continue;
+		deja_detection_release(&det);
+		if (deja_detect(&det, ws.whitelist, e->command, &err) < 0 || !det.verification)
+			continue;
+		if (deja_hook_event_complete(e) < 0)
+			continue;
+		switch (judge(e, &det, &code, &health)) {
+		case V_FAILED:
+			path = "record";
+			if (!metrics)
+				deja_metrics_new(&metrics);
+			failed |= record_event(&ctx, &ws, e, &det, code, metrics, &fresh) < 0;
+			break;
+		case V_PASSED:
+			if (!path)
+				path = "pass";
+			if (!metrics)
+				deja_metrics_new(&metrics);
+			failed |= pass_event(&ctx, &ws, e, &det, metrics, store ? NULL : &store) < 0;
+			break;
+		case V_NONE:
+			break;
+		}
+		cli_hook_health_note(ws.root, deja_agent_name(agent), health, det.tool);
 	}
 reply:
+	/* Always one valid JSON object, "{}" when there is nothing to say:
+	 * an agent may pass whatever the hook prints (stdout, or stderr when
+	 * stdout is empty, as Gemini CLI does) to its model. */
 	if (deja_hook_reply(&reply, agent, ev.event ? ev.event : "", ctx.ptr,
-			    context_chars < 0 ? 1500 : (size_t)context_chars) == 0 &&
-	    (ctx.len || agent == DEJA_AGENT_CLINE))
+			    context_chars < 0 ? 1500 : (size_t)context_chars) == 0)
 		reply_once(reply.ptr, reply.len);
-	else
-		guard_replied = 1; /* nothing to say: no output at all */
+	else if (guard_reply)
+		reply_once(guard_reply, guard_len);
 	/* After the reply, so that the agent does not wait for it; the fast
 	 * path never gets here with a path: it must not open the store. */
 	if (path && have_ws) {

@@ -175,6 +175,10 @@ void cli_describe_learnt(deja_buf *b, const char *tool, const deja_learn_result 
 		deja_buf_printf(b, "fixed an error of %s: resolution #%lld: %s (deja resolutions show %lld)\n",
 				tool, (long long)r->fixed_resolutions[i], r->fixed_descriptions[i],
 				(long long)r->fixed_resolutions[i]);
+	if (r->nunchanged)
+		deja_buf_printf(b, "%zu error%s of %s went away with no change since the failure: "
+				   "nothing learnt (a flaky check, or a failure whose status was hidden)\n",
+				r->nunchanged, r->nunchanged == 1 ? "" : "s", tool);
 	if (r->npermanent)
 		deja_buf_printf(b, "%zu error%s failed too many times without a fix: now permanent "
 				   "(deja warnings)\n",

@@ -199,6 +199,8 @@ enum { T_WORD, T_END, T_LPAREN, T_RPAREN, T_REDIR };
 struct tok {
 	unsigned char kind;
 	unsigned char assign; /* an unquoted NAME=value word */
+	unsigned char sep;    /* what ended a T_END: ';' (also ";;" and newlines),
+			       * '|' (also "|&"), 'o' ("||"), 'a' ("&&"), '&' */
 	size_t off, len;      /* the word's value in toks.text */
 };
 
@@ -228,8 +230,18 @@ static int emit(struct toks *t, unsigned char kind, size_t off, size_t len, unsi
 	v[t->n].assign = assign;
 	v[t->n].off = off;
 	v[t->n].len = len;
+	v[t->n].sep = 0;
 	t->n++;
 	return 0;
+}
+
+static int emit_end(struct toks *t, unsigned char sep)
+{
+	int rc = emit(t, T_END, 0, 0, 0);
+
+	if (rc == 0 && t)
+		t->v[t->n - 1].sep = sep;
+	return rc;
 }
 
 /* `...`: lx->i is on the opening backquote; append the raw text. */
@@ -515,7 +527,7 @@ static int lex(struct lexer *lx, unsigned depth, int nested, struct toks *out)
 			lx->i = nl ? (size_t)(nl - s) : lx->n;
 		} else if (c == '\n') {
 			lx->i++;
-			rc = emit(out, T_END, 0, 0, 0);
+			rc = emit_end(out, ';');
 			if (docs.len) {
 				skip_heredocs(lx, &docs);
 				deja_buf_clear(&docs);
@@ -535,10 +547,10 @@ static int lex(struct lexer *lx, unsigned depth, int nested, struct toks *out)
 		} else if (c == ';') {
 			for (lx->i++; lx->i < lx->n && (s[lx->i] == ';' || s[lx->i] == '&'); lx->i++)
 				;
-			rc = emit(out, T_END, 0, 0, 0);
+			rc = emit_end(out, ';');
 		} else if (c == '|') {
 			lx->i += (d == '|' || d == '&') ? 2 : 1;
-			rc = emit(out, T_END, 0, 0, 0);
+			rc = emit_end(out, d == '|' ? 'o' : '|');
 		} else if (c == '&' && d == '>') {
 			lx->i += 2;
 			if (lx->i < lx->n && s[lx->i] == '>')
@@ -546,7 +558,7 @@ static int lex(struct lexer *lx, unsigned depth, int nested, struct toks *out)
 			rc = emit(out, T_REDIR, 0, 0, 0);
 		} else if (c == '&') {
 			lx->i += d == '&' ? 2 : 1;
-			rc = emit(out, T_END, 0, 0, 0);
+			rc = emit_end(out, d == '&' ? 'a' : '&');
 		} else if ((j = skip_digits(s, lx->i, lx->n)) < lx->n && (s[j] == '<' || s[j] == '>') &&
 			   !(j == lx->i && j + 1 < lx->n && s[j + 1] == '(')) {
 			/* a redirection, maybe with a file descriptor: 2>&1 <<EOF */
@@ -1364,6 +1376,7 @@ struct run {
 	size_t ncds, cap_cds;
 	size_t *stack;      /* ncds at each open parenthesis: a subshell's cd ends with it */
 	size_t nstack, cap_stack;
+	int pipefail;       /* the line sets it: a pipeline fails when the tool does */
 };
 
 static int detect_text(const deja_whitelist *wl, const char *s, size_t n, unsigned depth,
@@ -1580,6 +1593,43 @@ static int eval_command(struct run *r, deja_detection *out)
 	return best ? describe(r, best, best_k, best_glob, out) : 0;
 }
 
+/*
+ * Whether the line's exit status can differ from that of the tool whose
+ * simple command ends at token t: a pipe after it (without pipefail), an
+ * `||`, a `&`, or a `;` with more to run; after `&&` the same is asked of
+ * the list that follows (`eslint . && true || true`).  Parentheses close
+ * without changing anything: a subshell's status is its last command's.
+ */
+static int status_masked(const struct run *r, size_t t)
+{
+	int first = 1;
+
+	for (; t < r->toks.n; t++) {
+		const struct tok *tk = &r->toks.v[t];
+
+		if (tk->kind != T_END)
+			continue;
+		switch (tk->sep) {
+		case '|':
+			if (first && !r->pipefail)
+				return 1;
+			break;
+		case 'o':
+		case '&':
+			return 1;
+		case 'a':
+			break;
+		default:
+			for (size_t u = t + 1; u < r->toks.n; u++)
+				if (r->toks.v[u].kind == T_WORD)
+					return 1;
+			return 0;
+		}
+		first = 0;
+	}
+	return 0;
+}
+
 /* Collect the words of each simple command (redirections dropped) and
  * evaluate them in order until one is a verification. */
 static int walk(struct run *r, deja_detection *out)
@@ -1611,8 +1661,12 @@ static int walk(struct run *r, deja_detection *out)
 		}
 		skip = 0;
 		if (r->cmd.n) {
+			int negated = eq(r->cmd.a[0].p, r->cmd.a[0].len, "!");
+
 			rc = eval_command(r, out);
 			r->cmd.n = 0;
+			if (rc == 1 && (negated || status_masked(r, t)))
+				out->status_masked = 1;
 			if (rc)
 				return rc;
 		}
@@ -1646,6 +1700,7 @@ static int detect_text(const deja_whitelist *wl, const char *s, size_t n, unsign
 	r.wl = wl;
 	r.depth = depth;
 	r.base = base;
+	r.pipefail = memmem(s, n, "pipefail", 8) != NULL;
 	rc = lex(&lx, 0, 0, &r.toks);
 	if (rc == 0)
 		rc = walk(&r, out);

@@ -42,6 +42,7 @@ typedef struct fix_diff {
 	char *patch;        /* redacted; "" when it could not be made */
 	char *description;
 	deja_strlist files;
+	int unchanged;      /* the diff was made and is empty */
 } fix_diff;
 
 /* Everything one run's learning carries between its steps. */
@@ -239,6 +240,7 @@ static int make_diff(learn_run *r, fix_diff *d)
 		d->description = strdup("The working tree could not be compared with the failure");
 		return d->patch && d->description ? 0 : DEJA_ENOMEM;
 	}
+	d->unchanged = !*raw;
 	/* a diff is the user's code: secrets in it are redacted like output */
 	if ((rc = deja_redact_str(r->o->redactor, &d->patch, raw)) < 0 ||
 	    (rc = deja_patch_summarize(&sum, d->patch, strlen(d->patch))) < 0 ||
@@ -617,6 +619,22 @@ static int fix_one(learn_run *r, int64_t runs, int64_t pending_id, const char *s
 	int64_t res_id = 0;
 	int sq;
 
+	/* A pass with nothing changed since the failure is no fix (the error
+	 * was flaky, or the failing run's status was hidden): the error is
+	 * closed, and nothing is learnt from it. */
+	if (d && d->unchanged) {
+		if ((sq = prepare(r, &st, "UPDATE pending_errors SET state = 'fixed', closed_at = ?2,"
+					  " closed_run = ?3 WHERE id = ?1")) != SQLITE_OK)
+			goto out;
+		sqlite3_bind_int64(st, 1, pending_id);
+		deja_sql_bind_text(st, 2, r->now);
+		sqlite3_bind_int64(st, 3, runs);
+		if ((sq = sqlite3_step(st)) == SQLITE_DONE) {
+			sq = SQLITE_OK;
+			r->res->nunchanged++;
+		}
+		goto out;
+	}
 	if (d && d->files.count) {
 		for (size_t i = 0; i < d->files.count; i++)
 			if (deja_strlist_add(&files, d->files.items[i], strlen(d->files.items[i])) < 0)

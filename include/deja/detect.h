@@ -97,9 +97,13 @@ typedef struct deja_detection {
 	deja_lesson_type category;
 	char *dir;
 	char *args;
+	int status_masked;         /* the line's exit status need not be the
+				    * tool's: a pipe after it (no pipefail),
+				    * `|| X`, `; X`, `&`, a leading `!`; a 0 then
+				    * proves nothing */
 } deja_detection;
 
-#define DEJA_DETECTION_INIT { 0, NULL, DEJA_LESSON_OTHER, NULL, NULL }
+#define DEJA_DETECTION_INIT { 0, NULL, DEJA_LESSON_OTHER, NULL, NULL, 0 }
 
 /*
  * Classify `command`.  wl NULL means the built-in whitelist.  A command line

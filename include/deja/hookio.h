@@ -21,6 +21,7 @@
 
 #include "deja/buf.h"
 #include "deja/common.h"
+#include "deja/failtext.h"
 
 typedef enum deja_agent {
 	DEJA_AGENT_CLAUDE,
@@ -57,9 +58,9 @@ typedef struct deja_hook_event {
 	char *command;      /* the command line; NULL if none.  An argv array
 			     * (codex) is joined, `sh -c X` giving X */
 	int exit_code;      /* -1 when unknown (still running, cancelled,
-			     * or the agent does not say) */
-	int exit_inferred;  /* 1 when exit_code was guessed: from the text of
-			     * the output (cursor, cline), or from a failure
+			     * in the background, or the agent does not say;
+			     * never guessed from a tool-level "success") */
+	int exit_inferred;  /* 1 when exit_code was guessed from a failure
 			     * event that carries no code */
 	int interrupted;    /* cancelled by the user or timed out */
 	char *output;       /* stdout+stderr as the agent gave them, with the
@@ -71,9 +72,17 @@ typedef struct deja_hook_event {
 			     * sent */
 	char *session_id;   /* session/conversation/task id; NULL if none
 			     * (becomes the lesson's intent_id) */
+	char *transcript;   /* the agent's session transcript the payload
+			     * names (codex), NULL if none: where
+			     * deja_hook_event_complete() looks */
+	char *call_id;      /* the tool call's id, NULL if none */
+	struct deja_hook_event *next; /* the next command of the same tool
+			     * call (cline's run_commands carries several),
+			     * owned by this one; NULL for the last */
 } deja_hook_event;
 
-#define DEJA_HOOK_EVENT_INIT { DEJA_AGENT_GENERIC, NULL, 0, 0, NULL, -1, 0, 0, NULL, 0, NULL, NULL }
+#define DEJA_HOOK_EVENT_INIT                                                             \
+	{ DEJA_AGENT_GENERIC, NULL, 0, 0, NULL, -1, 0, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL }
 
 /*
  * Parse json[0..len) as `agent`'s payload into *out (which is overwritten:
@@ -86,9 +95,20 @@ typedef struct deja_hook_event {
 int deja_hook_event_parse(deja_hook_event *out, deja_agent agent,
 			  const char *json, size_t len, deja_error *err);
 
-/* Free what the record owns and reset it to DEJA_HOOK_EVENT_INIT.  NULL is
- * fine. */
+/* Free what the record owns (the chain of further commands included) and
+ * reset it to DEJA_HOOK_EVENT_INIT.  NULL is fine. */
 void deja_hook_event_release(deja_hook_event *e);
+
+/*
+ * Fill in, from the files the payload names, what the payload itself left
+ * unknown.  Today: Codex sends a shell command's output without its exit
+ * status, which its session transcript (transcript_path) records against
+ * the call id; the last DEJA_TRANSCRIPT_TAIL bytes of that file are read,
+ * never written.  0 whether or not something was found (exit_code stays
+ * -1 then), DEJA_ENOMEM.
+ */
+#define DEJA_TRANSCRIPT_TAIL (1u << 20)
+int deja_hook_event_complete(deja_hook_event *e);
 
 /*
  * The cheap path for the common case (a command that is not a verification
@@ -122,17 +142,5 @@ int deja_hook_peek_command(char **out, deja_agent agent, const char *json, size_
 int deja_hook_reply(deja_buf *out, deja_agent agent, const char *event,
 		    const char *context, size_t max_chars);
 
-/*
- * 1 when output[0..len) reads like a failed check, 0 otherwise: for agents
- * that do not report the exit status (cursor's afterShellExecution, cline).
- * Looks for the lines failing tools print: "npm ERR!", eslint's "✖ N
- * problems (N errors", jest's "Tests: N failed" and "FAIL ", pytest's
- * "FAILED" and "= N failed", "error TS1234", "error:"/"Error:" at the start
- * of a line or after "file:line:col: ", "error[E0308]", "make: *** ",
- * "Traceback (most recent call last)", "command not found", "Found N
- * errors", "exit code N" / "exited with code N" (N != 0).  ANSI colour
- * sequences are skipped.  A heuristic: a guess, never a fact.
- */
-int deja_output_looks_failed(const char *output, size_t len);
 
 #endif

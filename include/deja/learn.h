@@ -104,6 +104,10 @@ typedef struct deja_learn_result {
 	int64_t *fixed_resolutions;  /* the resolutions made by this run's fixes */
 	size_t nfixed;
 	char **fixed_descriptions;   /* nfixed of them */
+	size_t nunchanged;           /* pending errors closed by a pass with no
+				      * change since their failure: no
+				      * resolution (a flaky or hidden failure
+				      * teaches nothing) */
 	size_t npending;             /* this run's errors now pending */
 	size_t nnew;                 /* of which first seen now */
 	int64_t *permanent;          /* pending ids that became permanent now */

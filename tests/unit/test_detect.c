@@ -596,6 +596,44 @@ static void test_config_category_words(void **state)
 	deja_whitelist_free(wl);
 }
 
+/* Which lines can hide the tool's exit status: a 0 from them proves no pass. */
+static void test_status_masked(void **state)
+{
+	static const struct {
+		const char *command;
+		int masked;
+	} cases[] = {
+		{ "npx eslint src", 0 },
+		{ "cd web && npx eslint src", 0 },
+		{ "npx eslint src && echo ok", 0 },
+		{ "npx eslint src;", 0 },
+		{ "cat list | xargs eslint", 0 },
+		{ "npx eslint src 2>&1 | tail -n 5", 1 },
+		{ "set -o pipefail; npx eslint src 2>&1 | tail -n 5", 0 },
+		{ "npx eslint src || true", 1 },
+		{ "npx eslint src; true", 1 },
+		{ "npx eslint src\necho done", 1 },
+		{ "npx eslint src &", 1 },
+		{ "! npx eslint src", 1 },
+		{ "npx eslint src && echo ok || echo bad", 1 },
+		{ "npx eslint src && npm test | tee log", 0 },
+		{ "(cd web && npx eslint src) | tail", 1 },
+		{ "sh -c 'npx eslint src | tail'", 1 },
+		{ "bash -c 'npx eslint src' || true", 1 },
+		{ "pytest -x; echo $?", 1 },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		deja_detection d;
+
+		assert_int_equal(deja_detect(&d, NULL, cases[i].command, NULL), 0);
+		if (!d.verification || d.status_masked != cases[i].masked)
+			fail_msg("'%s': verification %d, masked %d (want 1, %d)", cases[i].command,
+				 d.verification, d.status_masked, cases[i].masked);
+		deja_detection_release(&d);
+	}
+}
+
 static void test_bad_arguments(void **state)
 {
 	deja_detection d;
@@ -678,6 +716,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_positives),
+		cmocka_unit_test(test_status_masked),
 		cmocka_unit_test(test_negatives),
 		cmocka_unit_test(test_empty_config_is_builtins),
 		cmocka_unit_test(test_builtins_match_themselves),

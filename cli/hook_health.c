@@ -1,0 +1,86 @@
+/*
+ * hook_health.c - the hook's note of whether it understood its payloads
+ * (see hook_health.h).  One line, "UNIXTIME VERDICT DETAIL", replaced by
+ * rename so that a reader never sees half of one; not fsync'd: a note lost
+ * in a crash is only a note.
+ */
+#include "hook_health.h"
+
+#include "deja/buf.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int note_path(deja_buf *b, const char *root, const char *agent)
+{
+	deja_buf_printf(b, "%s/.deja/hook-%s.last", root, agent);
+	return deja_buf_status(b);
+}
+
+void cli_hook_health_note(const char *root, const char *agent, const char *verdict,
+			  const char *detail)
+{
+	deja_buf path = DEJA_BUF_INIT, tmp = DEJA_BUF_INIT, line = DEJA_BUF_INIT;
+	struct stat st;
+	size_t n = 0;
+	int fd = -1;
+
+	if (!root || !agent)
+		return;
+	deja_buf_printf(&path, "%s/.deja", root);
+	/* never create a .deja/ (nor follow a link out of it) for a note */
+	if (deja_buf_status(&path) < 0 || lstat(path.ptr, &st) < 0 || !S_ISDIR(st.st_mode))
+		goto out;
+	deja_buf_clear(&path);
+	if (note_path(&path, root, agent) < 0)
+		goto out;
+	deja_buf_printf(&tmp, "%s.%ld.tmp", path.ptr, (long)getpid());
+	while (detail && detail[n] && detail[n] != '\n' && n < 200)
+		n++;
+	deja_buf_printf(&line, "%lld %s %.*s\n", (long long)time(NULL), verdict, (int)n,
+			detail ? detail : "");
+	if (deja_buf_status(&tmp) < 0 || deja_buf_status(&line) < 0)
+		goto out;
+	fd = open(tmp.ptr, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		goto out;
+	if (write(fd, line.ptr, line.len) != (ssize_t)line.len || close(fd) < 0 ||
+	    rename(tmp.ptr, path.ptr) < 0)
+		unlink(tmp.ptr);
+	fd = -1;
+out:
+	if (fd >= 0)
+		close(fd);
+	deja_buf_release(&path);
+	deja_buf_release(&tmp);
+	deja_buf_release(&line);
+}
+
+int cli_hook_health_read(const char *root, const char *agent, cli_hook_health *out)
+{
+	deja_buf path = DEJA_BUF_INIT;
+	char line[512];
+	long long at;
+	int n = 0, found = 0;
+	FILE *f = NULL;
+
+	memset(out, 0, sizeof(*out));
+	if (note_path(&path, root, agent) < 0 || !(f = fopen(path.ptr, "re")) ||
+	    !fgets(line, sizeof(line), f))
+		goto out;
+	line[strcspn(line, "\n")] = '\0';
+	if (sscanf(line, "%lld %15s %n", &at, out->verdict, &n) < 2)
+		goto out;
+	out->at = (time_t)at;
+	snprintf(out->detail, sizeof(out->detail), "%s", n > 0 ? line + n : "");
+	found = 1;
+out:
+	if (f)
+		fclose(f);
+	deja_buf_release(&path);
+	return found;
+}

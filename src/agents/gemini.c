@@ -1,0 +1,239 @@
+/*
+ * gemini.c - Gemini CLI: AfterTool / SessionStart, run_shell_command.
+ *
+ * The status is folded into the tool response's llmContent: "Output: ...",
+ * then status lines "Error: ...", "Exit Code: N" (only when not 0),
+ * "Signal: ...", "Background PIDs: ...", "Process Group PGID: N".  Since
+ * 0.61 the whole text comes wrapped in <untrusted_context>...
+ * </untrusted_context>, the closing tag inside the output escaped as
+ * &lt;/untrusted_context&gt;.  Older releases wrote "Command: ...\n
+ * Directory: ...\nStdout: ...\nStderr: ...\n" and always an Exit Code line.
+ */
+#include "agents/agent.h"
+
+#include <string.h>
+
+static const char *const shells[] = { "run_shell_command", NULL };
+
+#define OPEN_TAG "<untrusted_context>"
+#define CLOSE_TAG "</untrusted_context>"
+#define CLOSE_ESC "&lt;/untrusted_context&gt;"
+#define OPEN_ESC "&lt;untrusted_context&gt;"
+
+/* The line before `at` (at == end or just past a '\n'), or NULL. */
+static const char *prev_line(const char *start, const char *at)
+{
+	const char *p;
+
+	if (at <= start)
+		return NULL;
+	p = at - 1; /* the '\n' ending the previous line, or end-of-text */
+	if (*p != '\n')
+		p = at;
+	while (p > start && p[-1] != '\n')
+		p--;
+	return p;
+}
+
+/*
+ * Unwrap <untrusted_context>: the text between the tags, with the tags
+ * escaped inside it put back.  Returns 1 with the text in *b when wrapped,
+ * 0 when not (b untouched), DEJA_ENOMEM.
+ */
+static int unwrap(deja_buf *b, const char *s, size_t n)
+{
+	const char *end = s + n, *p = s, *q;
+
+	while (p < end && (*p == ' ' || *p == '\n' || *p == '\r'))
+		p++;
+	if (!deja_payload_has_prefix(p, end, OPEN_TAG))
+		return 0;
+	p += strlen(OPEN_TAG);
+	if (p < end && *p == '\n')
+		p++;
+	while (end > p && (end[-1] == ' ' || end[-1] == '\n' || end[-1] == '\r'))
+		end--;
+	if ((size_t)(end - p) >= strlen(CLOSE_TAG) &&
+	    !memcmp(end - strlen(CLOSE_TAG), CLOSE_TAG, strlen(CLOSE_TAG)))
+		end -= strlen(CLOSE_TAG);
+	if (end > p && end[-1] == '\n')
+		end--;
+	while (p < end) {
+		const char *c = memmem(p, (size_t)(end - p), "&lt;", 4);
+
+		if (!c) {
+			deja_buf_put(b, p, (size_t)(end - p));
+			break;
+		}
+		deja_buf_put(b, p, (size_t)(c - p));
+		if (deja_payload_has_prefix(c, end, CLOSE_ESC)) {
+			deja_buf_puts(b, CLOSE_TAG);
+			q = c + strlen(CLOSE_ESC);
+		} else if (deja_payload_has_prefix(c, end, OPEN_ESC)) {
+			deja_buf_puts(b, OPEN_TAG);
+			q = c + strlen(OPEN_ESC);
+		} else {
+			deja_buf_put(b, c, 4);
+			q = c + 4;
+		}
+		p = q;
+	}
+	return deja_buf_status(b) < 0 ? DEJA_ENOMEM : 1;
+}
+
+static int status_text(deja_hook_event *e, const char *s, size_t n)
+{
+	static const char *const trailer[] = { "Process Group PGID: ", "Background PIDs: ",
+					       "Signal: ", "Exit Code: ", NULL };
+	const char *end = s + n, *cut = end, *line, *p;
+	int code = -1, sig = 0, old = deja_payload_has_prefix(s, end, "Command: ");
+
+	if (deja_payload_has_prefix(s, end, "Command was cancelled") ||
+	    deja_payload_has_prefix(s, end, "Command was automatically cancelled")) {
+		const char *marker = "output before it was cancelled:\n";
+		const char *m = memmem(s, n, marker, strlen(marker));
+
+		e->interrupted = 1;
+		p = m ? m + strlen(marker) : end;
+		return deja_payload_set_output(e, p, (size_t)(end - p));
+	}
+	if (deja_payload_has_prefix(s, end, "Command moved to background"))
+		return deja_payload_set_output(e, "", 0);
+	if (!old && !deja_payload_has_prefix(s, end, "Output: "))
+		return deja_payload_set_output(e, s, n);
+
+	/* Walk the status lines back from the end; the output may contain
+	 * anything, but these come last and in this order. */
+	while ((line = prev_line(s, cut))) {
+		const char *le = deja_payload_eol(line, end);
+		size_t k;
+
+		for (k = 0; trailer[k]; k++)
+			if (deja_payload_has_prefix(line, le, trailer[k]))
+				break;
+		if (!trailer[k] && !(old && deja_payload_has_prefix(line, le, "Error: ")))
+			break;
+		if (k == 3)
+			deja_payload_code_line(line + strlen(trailer[3]), le, &code);
+		else if (k == 2 && !deja_payload_has_prefix(line + 8, le, "(none)"))
+			sig = 1;
+		cut = line > s ? line - 1 : line; /* drop the '\n' before it */
+	}
+	if (code >= 0)
+		e->exit_code = code;
+	else if (!sig && !old)
+		e->exit_code = 0; /* the line is only written for a non-zero code */
+	if (old) {
+		const char *so = memmem(s, (size_t)(cut - s), "\nStdout: ", 9);
+		const char *se = NULL, *q = so;
+
+		while (q && (q = memmem(q + 1, (size_t)(cut - q - 1), "\nStderr: ", 9)))
+			se = q;
+		if (so && se) {
+			const char *o = so + 9, *r = se + 9;
+			size_t on = (size_t)(se - o), rn = (size_t)(cut - r);
+
+			if (on == 7 && !memcmp(o, "(empty)", 7))
+				on = 0;
+			if (rn == 7 && !memcmp(r, "(empty)", 7))
+				rn = 0;
+			return deja_payload_set_output2(e, o, on, r, rn);
+		}
+		return deja_payload_set_output(e, s, (size_t)(cut - s));
+	}
+	p = s + 8;
+	if (cut - p == 7 && !memcmp(p, "(empty)", 7))
+		p = cut;
+	return deja_payload_set_output(e, p, (size_t)(cut - p));
+}
+
+/* llmContent is a string, a Part ({"text": ...}) or an array of them. */
+static int content(deja_buf *b, const json_t *v)
+{
+	size_t i;
+	json_t *x;
+
+	if (json_is_string(v))
+		return deja_buf_put(b, json_string_value(v), json_string_length(v));
+	if (json_is_object(v))
+		return content(b, json_object_get(v, "text"));
+	json_array_foreach(v, i, x)
+		content(b, x);
+	return deja_buf_status(b);
+}
+
+static int fill(deja_hook_event *e, const json_t *root)
+{
+	json_t *in = json_object_get(root, "tool_input");
+	json_t *resp = json_object_get(root, "tool_response");
+	json_t *llm = json_object_get(resp, "llmContent"), *jerr = json_object_get(resp, "error");
+	deja_buf text = DEJA_BUF_INIT, plain = DEJA_BUF_INIT;
+	const char *dir, *disp, *msg;
+	size_t dn = 0, mn = 0;
+	int rc;
+
+	if ((rc = deja_payload_set_event(e, root, "hook_event_name", NULL)) < 0 ||
+	    (rc = deja_payload_set_jstr(&e->session_id, root, "session_id")) < 0)
+		return rc;
+	e->session_start = deja_payload_streq(e->event, "SessionStart");
+	e->is_shell = deja_payload_in_list(deja_payload_jstr(root, "tool_name", NULL), shells);
+	dir = deja_payload_jstr(in, "dir_path", NULL);
+	if (!dir)
+		dir = deja_payload_jstr(in, "directory", NULL);
+	if ((rc = deja_payload_set_cwd(e, deja_payload_jstr(root, "cwd", NULL),
+				       e->is_shell ? dir : NULL)) < 0)
+		return rc;
+	if (!e->is_shell)
+		return 0;
+	if ((rc = deja_payload_command(&e->command, in)) < 0)
+		return rc;
+
+	if (json_is_string(resp))
+		llm = resp;
+	if (llm && (rc = content(&text, llm)) < 0)
+		goto out;
+	disp = deja_payload_jstr(resp, "returnDisplay", &dn);
+	if (llm) {
+		if ((rc = unwrap(&plain, text.ptr ? text.ptr : "", text.len)) < 0)
+			goto out;
+		rc = rc ? status_text(e, plain.ptr ? plain.ptr : "", plain.len)
+			: status_text(e, text.ptr ? text.ptr : "", text.len);
+	} else if (disp) {
+		int code;
+
+		if (deja_payload_has_prefix(disp, disp + dn, "Command exited with code: ") &&
+		    deja_payload_code_line(disp + 26, disp + dn, &code))
+			e->exit_code = code;
+		rc = deja_payload_set_output(e, disp, dn);
+	}
+	if (rc < 0)
+		goto out;
+	/* `error` is set when the shell could not run the command at all */
+	msg = json_is_string(jerr) ? json_string_value(jerr) : deja_payload_jstr(jerr, "message", &mn);
+	if (json_is_string(jerr))
+		mn = json_string_length(jerr);
+	if (jerr && !json_is_null(jerr) && e->exit_code <= 0) {
+		e->exit_code = 1;
+		e->exit_inferred = 1;
+		if ((!e->output || !e->output_len) && msg)
+			rc = deja_payload_set_output(e, msg, mn);
+	}
+out:
+	deja_buf_release(&text);
+	deja_buf_release(&plain);
+	return rc;
+}
+
+static int peek(char **out, const char *json, const char *end)
+{
+	return deja_payload_peek_tool(out, json, end, "tool_name", "tool_input", shells);
+}
+
+static int reply(json_t *root, const char *event, const char *ctx, size_t n)
+{
+	return deja_payload_reply_specific(root, event, "AfterTool", ctx, n);
+}
+
+const deja_agent_ops deja_agent_gemini = {
+	"gemini", DEJA_AGENT_GEMINI, fill, peek, reply, "{}", 0,
+};

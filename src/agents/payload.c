@@ -1,0 +1,666 @@
+/*
+ * payload.c - what the agents' payload readers share: text and JSON
+ * helpers, the loader that repairs what agents' JSON encoders let through,
+ * the event's setters, and the raw-text walker of the peek (which skips
+ * strings with memchr, so that a 50 MB `cat` output costs a scan, not a
+ * tree).  See agent.h.
+ */
+#include "agents/agent.h"
+#include "deja/utf8.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+int deja_payload_streq(const char *a, const char *b)
+{
+	return a && b && strcmp(a, b) == 0;
+}
+
+int deja_payload_has_prefix(const char *p, const char *end, const char *pre)
+{
+	size_t n = strlen(pre);
+
+	return (size_t)(end - p) >= n && memcmp(p, pre, n) == 0;
+}
+
+const char *deja_payload_eol(const char *p, const char *end)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+	return nl ? nl : end;
+}
+
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Parse a non-negative decimal at p (clamped to INT_MAX: Windows reports
+ * NTSTATUS values as exit codes); *after points past it.  0 when p does not
+ * start with a digit. */
+int deja_payload_uint(const char *p, const char *end, int *out, const char **after)
+{
+	long long v = 0;
+
+	if (p >= end || !is_digit(*p))
+		return 0;
+	while (p < end && is_digit(*p)) {
+		if (v < INT_MAX)
+			v = v * 10 + (*p - '0');
+		p++;
+	}
+	*out = v > INT_MAX ? INT_MAX : (int)v;
+	if (after)
+		*after = p;
+	return 1;
+}
+
+/* The rest of the line at p is "N" plus, at most, spaces, '\r' or a short
+ * parenthesised note: the status lines agents write.  *code is set only
+ * then. */
+int deja_payload_code_line(const char *p, const char *end, int *code)
+{
+	const char *le = deja_payload_eol(p, end), *q;
+	int v;
+
+	if (!deja_payload_uint(p, le, &v, &q))
+		return 0;
+	while (q < le && (*q == ' ' || *q == '\r' || *q == '.'))
+		q++;
+	if (q != le && *q != '(')
+		return 0;
+	*code = v;
+	return 1;
+}
+
+/* Copy s[0..n) into a new string, each NUL (which JSON_ALLOW_NUL lets
+ * through from "\u0000") becoming U+FFFD, so that the C string is the whole
+ * text. */
+int deja_payload_set_text(char **dst, size_t *dlen, const char *s, size_t n)
+{
+	deja_buf b = DEJA_BUF_INIT;
+	const char *z;
+	size_t k = 0;
+
+	free(*dst);
+	*dst = NULL;
+	if (!memchr(s, '\0', n)) {
+		if (!(*dst = malloc(n + 1)))
+			return DEJA_ENOMEM;
+		memcpy(*dst, s, n);
+		(*dst)[n] = '\0';
+		if (dlen)
+			*dlen = n;
+		return 0;
+	}
+	while ((z = memchr(s + k, '\0', n - k))) {
+		deja_buf_put(&b, s + k, (size_t)(z - (s + k)));
+		deja_buf_put(&b, "\xef\xbf\xbd", 3);
+		k = (size_t)(z - s) + 1;
+	}
+	deja_buf_put(&b, s + k, n - k);
+	if (deja_buf_status(&b) < 0) {
+		deja_buf_release(&b);
+		return DEJA_ENOMEM;
+	}
+	if (dlen)
+		*dlen = b.len;
+	*dst = deja_buf_detach(&b);
+	return *dst ? 0 : DEJA_ENOMEM;
+}
+
+const char *deja_payload_jstr(const json_t *obj, const char *key, size_t *len)
+{
+	json_t *v = json_object_get(obj, key);
+
+	if (!json_is_string(v))
+		return NULL;
+	if (len)
+		*len = json_string_length(v);
+	return json_string_value(v);
+}
+
+int deja_payload_jtrue(const json_t *obj, const char *key)
+{
+	return json_is_true(json_object_get(obj, key));
+}
+
+/* An exit status given as a number (or a numeric string); negative values
+ * mean "unknown" to us, so they are refused. */
+int deja_payload_jcode(const json_t *v, int *out)
+{
+	if (json_is_integer(v)) {
+		json_int_t i = json_integer_value(v);
+
+		if (i < 0)
+			return 0;
+		*out = i > INT_MAX ? INT_MAX : (int)i;
+		return 1;
+	}
+	if (json_is_real(v)) {
+		double d = json_real_value(v);
+
+		/* range first: converting an out-of-range double is undefined */
+		if (!(d >= 0))
+			return 0;
+		if (d >= (double)INT_MAX) {
+			*out = INT_MAX;
+			return 1;
+		}
+		if (d != (double)(int)d)
+			return 0;
+		*out = (int)d;
+		return 1;
+	}
+	if (json_is_string(v)) {
+		const char *s = json_string_value(v);
+		const char *end = s + json_string_length(v);
+
+		return !memchr(s, '\n', (size_t)(end - s)) && deja_payload_code_line(s, end, out);
+	}
+	return 0;
+}
+
+int deja_payload_jcode_any(const json_t *obj, int *out)
+{
+	static const char *const keys[] = { "exit_code", "exitCode", "exit_status", "returncode" };
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (deja_payload_jcode(json_object_get(obj, keys[i]), out))
+			return 1;
+	return 0;
+}
+
+int deja_payload_set_jstr(char **dst, const json_t *obj, const char *key)
+{
+	size_t n;
+	const char *s = deja_payload_jstr(obj, key, &n);
+
+	if (!s || !n)
+		return 0;
+	return deja_payload_set_text(dst, NULL, s, n);
+}
+
+static int shell_safe(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit((char)c) ||
+		      strchr("_@%+=:,./-", c)))
+			return 0;
+	}
+	return 1;
+}
+
+static int is_shell_binary(const char *argv0)
+{
+	static const char *const shells[] = { "sh", "bash", "zsh", "dash", "ksh", NULL };
+	const char *base = strrchr(argv0, '/');
+
+	base = base ? base + 1 : argv0;
+	for (size_t i = 0; shells[i]; i++)
+		if (strcmp(base, shells[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* A command given as a string, or as an argv (codex): `bash -lc X` is the
+ * command line X; anything else is joined with shell quoting so that the
+ * detector sees what a person would have typed. */
+int deja_payload_command_value(char **out, const json_t *v)
+{
+	deja_buf b = DEJA_BUF_INIT;
+	size_t n, i;
+	const char *a0, *a1;
+	int rc;
+
+	*out = NULL;
+	if (json_is_string(v)) {
+		if (!json_string_length(v))
+			return 0;
+		return deja_payload_set_text(out, NULL, json_string_value(v), json_string_length(v));
+	}
+	if (!json_is_array(v) || !(n = json_array_size(v)))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!json_is_string(json_array_get(v, i)))
+			return 0;
+	a0 = json_string_value(json_array_get(v, 0));
+	a1 = n > 1 ? json_string_value(json_array_get(v, 1)) : "";
+	if (n >= 3 && is_shell_binary(a0) && a1[0] == '-' && a1[strlen(a1) - 1] == 'c')
+		return deja_payload_command_value(out, json_array_get(v, 2));
+	for (i = 0; i < n; i++) {
+		const char *s = json_string_value(json_array_get(v, i));
+
+		if (i)
+			deja_buf_putc(&b, ' ');
+		if (shell_safe(s)) {
+			deja_buf_puts(&b, s);
+			continue;
+		}
+		deja_buf_putc(&b, '\'');
+		for (; *s; s++) {
+			if (*s == '\'')
+				deja_buf_puts(&b, "'\\''");
+			else
+				deja_buf_putc(&b, *s);
+		}
+		deja_buf_putc(&b, '\'');
+	}
+	if ((rc = deja_buf_status(&b)) < 0) {
+		deja_buf_release(&b);
+		return rc;
+	}
+	rc = deja_payload_set_text(out, NULL, b.ptr, b.len);
+	deja_buf_release(&b);
+	return rc;
+}
+
+/* Where each agent keeps the command inside the tool's arguments. */
+int deja_payload_command(char **out, const json_t *input)
+{
+	json_t *v = json_object_get(input, "command");
+
+	if (!v)
+		v = json_object_get(input, "cmd"); /* codex exec_command */
+	return deja_payload_command_value(out, v);
+}
+
+static int hex4(const char *p, unsigned *out)
+{
+	unsigned v = 0;
+
+	for (int i = 0; i < 4; i++) {
+		char c = p[i];
+
+		v <<= 4;
+		if (is_digit(c))
+			v |= (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v |= (unsigned)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			v |= (unsigned)(c - 'A' + 10);
+		else
+			return 0;
+	}
+	*out = v;
+	return 1;
+}
+
+/*
+ * Copy s into out, repairing what jansson refuses but a payload may carry
+ * inside a string: invalid UTF-8 bytes (tool output is bytes) and \uXXXX
+ * escapes of unpaired surrogates (JavaScript's JSON.stringify writes them)
+ * become U+FFFD; raw control characters are escaped, so nothing of them is
+ * lost; a NUL outside strings becomes a blank.  Every structural JSON character is ASCII and nothing ASCII outside
+ * a string is touched, so the document keeps its shape.  Returns the
+ * number of repairs, or DEJA_ENOMEM.
+ */
+static long repair(deja_buf *out, const char *s, size_t n)
+{
+	size_t i = 0, run = 0;
+	long changes = 0;
+	int in_str = 0;
+
+#define FLUSH_AND(text, skip)                                  \
+	do {                                                   \
+		deja_buf_put(out, s + run, i - run);           \
+		deja_buf_puts(out, text);                      \
+		i += (skip);                                   \
+		run = i;                                       \
+		changes++;                                     \
+	} while (0)
+
+	while (i < n) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= 0x80) {
+			size_t want = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 0;
+
+			if (want && want <= n - i && deja_utf8_valid(s + i, want)) {
+				i += want;
+				continue;
+			}
+			FLUSH_AND("\xef\xbf\xbd", 1);
+			continue;
+		}
+		if (!in_str) {
+			if (c == '\0') {
+				FLUSH_AND(" ", 1);
+				continue;
+			}
+			in_str = c == '"';
+			i++;
+			continue;
+		}
+		if (c == '"') {
+			in_str = 0;
+			i++;
+		} else if (c == '\\') {
+			unsigned hi, lo;
+
+			if (n - i >= 6 && s[i + 1] == 'u' && hex4(s + i + 2, &hi)) {
+				if (hi >= 0xd800 && hi <= 0xdbff && n - i >= 12 && s[i + 6] == '\\' &&
+				    s[i + 7] == 'u' && hex4(s + i + 8, &lo) && lo >= 0xdc00 && lo <= 0xdfff)
+					i += 12;
+				else if (hi >= 0xd800 && hi <= 0xdfff)
+					FLUSH_AND("\\ufffd", 6);
+				else
+					i += 6;
+			} else {
+				i += n - i >= 2 ? 2 : 1;
+			}
+		} else if (c < 0x20) {
+			/* kept, escaped: an ESC starts a colour code that later
+			 * ANSI stripping must still recognise */
+			deja_buf_put(out, s + run, i - run);
+			deja_buf_printf(out, "\\u%04x", c);
+			run = ++i;
+			changes++;
+		} else {
+			i++;
+		}
+	}
+#undef FLUSH_AND
+	deja_buf_put(out, s + run, i - run);
+	return deja_buf_status(out) < 0 ? DEJA_ENOMEM : changes;
+}
+
+/*
+ * jansson's parse, and once more after repair() when it refused.  A raw NUL
+ * always goes through repair(): jansson drops one that directly follows a
+ * literal or a number ("true\0}" parses, "true \0}" does not), and the peek
+ * must read every payload as the full parse does.
+ */
+json_t *deja_payload_load(const char *s, size_t n, size_t flags, json_error_t *jerr, int *oom)
+{
+	deja_buf fixed = DEJA_BUF_INIT;
+	json_t *v = NULL;
+	long changes;
+
+	*oom = 0;
+	if (!memchr(s, '\0', n) && (v = json_loadb(s, n, flags | JSON_ALLOW_NUL, jerr)))
+		return v;
+	changes = repair(&fixed, s, n);
+	if (changes < 0)
+		*oom = 1;
+	else if (changes > 0)
+		v = json_loadb(fixed.ptr, fixed.len, flags | JSON_ALLOW_NUL, jerr);
+	deja_buf_release(&fixed);
+	return v;
+}
+
+int deja_payload_set_output(deja_hook_event *e, const char *s, size_t n)
+{
+	return deja_payload_set_text(&e->output, &e->output_len, s, n);
+}
+
+/* stdout, then stderr on a line of its own. */
+int deja_payload_set_output2(deja_hook_event *e, const char *out, size_t on, const char *err, size_t en)
+{
+	deja_buf b = DEJA_BUF_INIT;
+	int rc;
+
+	if (!en)
+		return deja_payload_set_output(e, out ? out : "", out ? on : 0);
+	if (!on)
+		return deja_payload_set_output(e, err, en);
+	deja_buf_put(&b, out, on);
+	if (out[on - 1] != '\n')
+		deja_buf_putc(&b, '\n');
+	deja_buf_put(&b, err, en);
+	rc = deja_buf_status(&b) < 0 ? DEJA_ENOMEM : deja_payload_set_output(e, b.ptr, b.len);
+	deja_buf_release(&b);
+	return rc;
+}
+
+/* cwd, joined with a relative working directory the tool was given. */
+int deja_payload_set_cwd(deja_hook_event *e, const char *base, const char *sub)
+{
+	deja_buf b = DEJA_BUF_INIT;
+	int rc;
+
+	if (!sub || !*sub || (base && *sub != '/' && (!strcmp(sub, ".") || !*base)))
+		sub = NULL;
+	if (!sub)
+		return base && *base ? deja_payload_set_text(&e->cwd, NULL, base, strlen(base)) : 0;
+	if (*sub == '/' || !base)
+		return deja_payload_set_text(&e->cwd, NULL, sub, strlen(sub));
+	deja_buf_puts(&b, base);
+	if (b.len && b.ptr[b.len - 1] != '/')
+		deja_buf_putc(&b, '/');
+	deja_buf_puts(&b, sub);
+	rc = deja_buf_status(&b) < 0 ? DEJA_ENOMEM : deja_payload_set_text(&e->cwd, NULL, b.ptr, b.len);
+	deja_buf_release(&b);
+	return rc;
+}
+
+int deja_payload_set_event(deja_hook_event *e, const json_t *root, const char *key, const char *alt)
+{
+	size_t n;
+	const char *s = deja_payload_jstr(root, key, &n);
+
+	if (!s && alt)
+		s = deja_payload_jstr(root, alt, &n);
+	return s ? deja_payload_set_text(&e->event, NULL, s, n) : 0;
+}
+
+/* NUL counts as a blank, as repair() makes it one for the full parse. */
+static const char *skip_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || !*p))
+		p++;
+	return p;
+}
+
+/* p at an opening '"': just past the closing one, or NULL.  memchr does
+ * the walking, so a megabyte of output costs microseconds. */
+static const char *str_end(const char *p, const char *end)
+{
+	const char *q = p + 1, *r, *b;
+
+	for (;;) {
+		if (!(r = memchr(q, '"', (size_t)(end - q))))
+			return NULL;
+		for (b = r; b > p + 1 && b[-1] == '\\'; b--)
+			;
+		if ((r - b) % 2 == 0)
+			return r + 1;
+		q = r + 1;
+	}
+}
+
+/* Just past the value starting at p, or NULL.  Brackets are counted, not
+ * matched: this only has to find the end, jansson judges the rest. */
+static const char *val_end(const char *p, const char *end)
+{
+	size_t depth = 0;
+	const char *q;
+
+	if (p >= end)
+		return NULL;
+	if (*p == '"')
+		return str_end(p, end);
+	if (*p == '{' || *p == '[') {
+		while (p < end) {
+			if (*p == '"') {
+				if (!(p = str_end(p, end)))
+					return NULL;
+				continue;
+			}
+			if (*p == '{' || *p == '[')
+				depth++;
+			else if ((*p == '}' || *p == ']') && --depth == 0)
+				return p + 1;
+			p++;
+		}
+		return NULL;
+	}
+	for (q = p; q < end && *q && !strchr(",}] \t\r\n", *q); q++)
+		;
+	return q > p ? q : NULL;
+}
+
+/* A JSON fragment of the payload, decoded (and repaired) as in the full
+ * parse, so that both readers agree. */
+static int frag(json_t **out, const char *p, const char *e)
+{
+	json_error_t jerr;
+	int oom;
+
+	*out = deja_payload_load(p, (size_t)(e - p), JSON_DECODE_ANY, &jerr, &oom);
+	return oom ? DEJA_ENOMEM : *out ? 0 : DEJA_EINVAL;
+}
+
+/* The last member named key (as jansson keeps the last of duplicates) of
+ * the object at obj: its value's span, or *v NULL. */
+static int member(const char *obj, const char *end, const char *key, const char **v,
+		  const char **ve)
+{
+	size_t klen = strlen(key);
+	const char *p, *ke, *q;
+	int rc, match;
+
+	*v = *ve = NULL;
+	if (obj >= end || *obj != '{')
+		return DEJA_EINVAL;
+	p = skip_ws(obj + 1, end);
+	if (p < end && *p == '}')
+		return 0;
+	for (;;) {
+		if (p >= end || *p != '"' || !(ke = str_end(p, end)))
+			return DEJA_EINVAL;
+		if (memchr(p + 1, '\\', (size_t)(ke - p - 1))) {
+			json_t *k;
+
+			if ((rc = frag(&k, p, ke)) < 0)
+				return rc;
+			match = json_string_length(k) == klen && !memcmp(json_string_value(k), key, klen);
+			json_decref(k);
+		} else {
+			match = (size_t)(ke - p - 2) == klen && !memcmp(p + 1, key, klen);
+		}
+		p = skip_ws(ke, end);
+		if (p >= end || *p != ':')
+			return DEJA_EINVAL;
+		p = skip_ws(p + 1, end);
+		if (!(q = val_end(p, end)))
+			return DEJA_EINVAL;
+		if (match) {
+			*v = p;
+			*ve = q;
+		}
+		p = skip_ws(q, end);
+		if (p < end && *p == ',') {
+			p = skip_ws(p + 1, end);
+			continue;
+		}
+		return p < end && *p == '}' ? 0 : DEJA_EINVAL;
+	}
+}
+
+/* The decoded value of a member, or *out NULL when absent. */
+int deja_payload_member(json_t **out, const char *obj, const char *end, const char *key)
+{
+	const char *v, *ve;
+	int rc;
+
+	*out = NULL;
+	if ((rc = member(obj, end, key, &v, &ve)) < 0 || !v)
+		return rc;
+	return frag(out, v, ve);
+}
+
+int deja_payload_member_object(const char **tobj, const char *obj, const char *end,
+			       const char *key)
+{
+	const char *v, *ve;
+	int rc = member(obj, end, key, &v, &ve);
+
+	*tobj = rc == 0 && v && *v == '{' ? v : NULL;
+	return rc;
+}
+
+int deja_payload_in_list(const char *name, const char *const *list)
+{
+	for (; name && *list; list++)
+		if (strcmp(name, *list) == 0)
+			return 1;
+	return 0;
+}
+
+int deja_payload_peek_tool(char **out, const char *obj, const char *end, const char *tool_key,
+			   const char *input_key, const char *const *shells)
+{
+	json_t *tool = NULL, *in = NULL;
+	int rc;
+
+	*out = NULL;
+	if ((rc = deja_payload_member(&tool, obj, end, tool_key)) < 0 ||
+	    !deja_payload_in_list(json_string_value(tool), shells))
+		goto out;
+	if ((rc = deja_payload_member(&in, obj, end, input_key)) == 0)
+		rc = deja_payload_command(out, in);
+out:
+	json_decref(tool);
+	json_decref(in);
+	return rc;
+}
+
+static int dup_field(char **dst, const char *s)
+{
+	return s ? deja_payload_set_text(dst, NULL, s, strlen(s)) : 0;
+}
+
+deja_hook_event *deja_payload_chain(deja_hook_event *e)
+{
+	deja_hook_event *n = calloc(1, sizeof(*n)), **tail = &e->next;
+
+	if (!n)
+		return NULL;
+	*n = (deja_hook_event)DEJA_HOOK_EVENT_INIT;
+	n->agent = e->agent;
+	n->is_shell = e->is_shell;
+	if (dup_field(&n->event, e->event) < 0 || dup_field(&n->cwd, e->cwd) < 0 ||
+	    dup_field(&n->session_id, e->session_id) < 0) {
+		deja_hook_event_release(n);
+		free(n);
+		return NULL;
+	}
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = n;
+	return n;
+}
+
+int deja_payload_reply_specific(json_t *root, const char *event, const char *dflt,
+				const char *ctx, size_t n)
+{
+	deja_buf ev = DEJA_BUF_INIT;
+	json_t *inner = json_object();
+	int rc = DEJA_ENOMEM;
+
+	if (!event || !*event)
+		event = dflt;
+	/* json_object_set_new() takes a NULL value as a failure: no leak */
+	if (inner && deja_utf8_sanitize(&ev, event, strlen(event)) == 0 &&
+	    json_object_set_new(inner, "hookEventName", json_stringn(ev.ptr, ev.len)) == 0 &&
+	    json_object_set_new(inner, "additionalContext", json_stringn(ctx, n)) == 0 &&
+	    json_object_set(root, "hookSpecificOutput", inner) == 0)
+		rc = 0;
+	json_decref(inner);
+	deja_buf_release(&ev);
+	return rc;
+}
+
+int deja_payload_reply_context(json_t *root, const char *event, const char *ctx, size_t n)
+{
+	(void)event;
+	return json_object_set_new(root, "additionalContext", json_stringn(ctx, n)) < 0 ? DEJA_ENOMEM
+											  : 0;
+}
