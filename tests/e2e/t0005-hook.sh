@@ -156,4 +156,36 @@ test_expect_success 'unknown agent or no agent: a usage error for the person typ
 	test_expect_code 2 "$DEJA" hook </dev/null 2>err
 '
 
+# masked COMMAND EXIT: the generic eslint failure, run as COMMAND and ending EXIT
+masked() {
+	payload generic-eslint-fail | jq -c --arg c "$1" --argjson x "$2" '.command = $c | .exit_code = $x'
+}
+
+test_expect_success 'a status hidden by the command line: the output decides a failure, nothing decides a pass' '
+	git init -q masked && cd masked &&
+	masked "npx eslint . 2>&1 | tail -n 5" 0 | "$DEJA" hook generic >reply &&
+	test "$(lessons)" = 1 &&
+	reply_context generic reply | grep -q "eslint failed (its output says so)" &&
+	test "$("$DEJA" pending --json | jq length)" = 2 &&
+	# a clean output behind "|| true" says nothing: the errors stay pending
+	masked "npx eslint . || true" 0 | jq -c ".output = \"\"" | "$DEJA" hook generic >reply &&
+	test "$(cat reply)" = "{}" &&
+	test "$("$DEJA" pending --json | jq length)" = 2 &&
+	# nor does a run killed by a timeout, even with a clean output
+	masked "timeout 5 npx eslint ." 124 | jq -c ".output = \"\"" | "$DEJA" hook generic >reply &&
+	test "$("$DEJA" pending --json | jq length)" = 2 &&
+	# the real status, unmasked, fixes them
+	masked "npx eslint ." 0 | jq -c ".output = \"\"" | "$DEJA" hook generic >reply &&
+	reply_context generic reply | grep -q "eslint passes now" &&
+	test "$("$DEJA" pending --json | jq length)" = 0
+'
+
+test_expect_success 'an invalid payload gets {} on stdout, the message only on stderr, and a note for deja doctor' '
+	git init -q invalid && cd invalid && mkdir .deja &&
+	printf "{not json" | "$DEJA" hook gemini >reply 2>err &&
+	test "$(cat reply)" = "{}" &&
+	grep -q "not valid JSON" err &&
+	grep -q " invalid " .deja/hook-gemini.last
+'
+
 test_done

@@ -286,4 +286,18 @@ test_expect_success 'a first line cut for display never splits a UTF-8 character
 	"$DEJA" status >out && iconv -f UTF-8 -t UTF-8 out >/dev/null
 '
 
+test_expect_success 'a pass with no change since the failure learns nothing (a flaky or hidden failure)' '
+	make_project flaky && cd flaky &&
+	# flaky: passes when the environment says so, the tree never changes
+	sed -i "s/toBe(3)/toBe(process.env.FLAKE ? -1 : 3)/" sum.test.js &&
+	git -c commit.gpgSign=false commit -qam flaky &&
+	test_expect_code 1 "$DEJA" run -- npx jest 2>../err &&
+	test "$(count pending)" = 1 &&
+	FLAKE=1 "$DEJA" run -- npx jest 2>../err &&
+	grep -q "went away with no change since the failure: nothing learnt" ../err &&
+	test "$(count pending)" = 0 &&
+	test "$(count fixed)" = 1 &&
+	test "$("$DEJA" resolutions --json | jq length)" = 0
+'
+
 test_done
