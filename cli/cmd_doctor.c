@@ -8,6 +8,7 @@
  * status is 1 when there is any).
  */
 #include "cli.h"
+#include "hook_health.h"
 
 #include "deja/agentconf.h"
 #include "deja/buf.h"
@@ -24,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #define DOCTOR_MAX_ITEMS 1000 /* spec 004: the default bloat threshold */
 #define DOCTOR_SUGGESTIONS 10 /* cleanup candidates listed */
@@ -295,6 +298,92 @@ static void check_config(struct doctor *d)
 			   : "no .deja/config: the defaults apply");
 }
 
+
+/* Whether program (a bare name: looked up in PATH) can be run. */
+static int runnable(const char *program)
+{
+	const char *path = getenv("PATH"), *p, *e;
+	deja_buf b = DEJA_BUF_INIT;
+	int ok = 0;
+
+	if (strchr(program, '/'))
+		return access(program, X_OK) == 0;
+	for (p = path ? path : "/usr/bin:/bin"; !ok && *p; p = *e ? e + 1 : e) {
+		e = strchr(p, ':');
+		if (!e)
+			e = p + strlen(p);
+		deja_buf_clear(&b);
+		deja_buf_printf(&b, "%.*s/%s", (int)(e - p), e > p ? p : ".", program);
+		ok = deja_buf_status(&b) == 0 && access(b.ptr, X_OK) == 0;
+	}
+	deja_buf_release(&b);
+	return ok;
+}
+
+/*
+ * The program of each deja hook command in a settings file's text: the
+ * word before " hook " that is "deja" or a path ending in "/deja".  The
+ * first one that cannot be run is copied to bad (empty when all can).
+ */
+static void hook_programs(const char *text, size_t len, char *bad, size_t badlen)
+{
+	const char *p = text, *end = text + len, *q;
+
+	*bad = '\0';
+	while ((q = memmem(p, (size_t)(end - p), "deja hook ", 10))) {
+		const char *w = q;
+		char prog[PATH_MAX];
+
+		p = q + 10;
+		if (w > text && !strchr(" \t\"'\n", w[-1]) && w[-1] != '/')
+			continue; /* another word ending in deja */
+		while (w > text && !strchr(" \t\"'\n", w[-1]))
+			w--;
+		if ((size_t)(q + 4 - w) >= sizeof(prog))
+			continue;
+		memcpy(prog, w, (size_t)(q + 4 - w));
+		prog[q + 4 - w] = '\0';
+		if (!runnable(prog)) {
+			snprintf(bad, badlen, "%s", prog);
+			return;
+		}
+	}
+}
+
+/* What the hook last made of this agent's payloads (hook_health.h). */
+static void check_health(struct doctor *d, const deja_agentconf_agent *a)
+{
+	cli_hook_health h;
+	char when[32];
+	struct tm tm;
+
+	if (!cli_hook_health_read(d->ws->root, a->name, &h)) {
+		report(d, NOTE, "hooks", "%s: no check has gone through its hook here yet", a->name);
+		return;
+	}
+	localtime_r(&h.at, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M", &tm);
+	if (!strcmp(h.verdict, CLI_HEALTH_OK))
+		report(d, OK, "hooks", "%s: the last check's payload (%s, %s) was understood",
+		       a->name, when, h.detail);
+	else if (!strcmp(h.verdict, CLI_HEALTH_GUESSED))
+		report(d, NOTE, "hooks",
+		       "%s: the last check's payload (%s, %s) carried no exit status; its failure "
+		       "was read from the output, and a pass cannot be told from it",
+		       a->name, when, h.detail);
+	else if (!strcmp(h.verdict, CLI_HEALTH_INVALID))
+		report(d, PROBLEM, "hooks",
+		       "%s: the last payload (%s) could not be read: %s: this version of %s may "
+		       "send a format deja does not know",
+		       a->name, when, h.detail, a->title);
+	else
+		report(d, PROBLEM, "hooks",
+		       "%s: the last check's payload (%s, %s) carried no exit status deja could "
+		       "read: nothing was learnt from it; this version of %s may send a format "
+		       "deja does not know",
+		       a->name, when, h.detail, a->title);
+}
+
 static void check_hooks(struct doctor *d)
 {
 	const deja_agentconf_agent *agents;
@@ -331,8 +420,20 @@ static void check_hooks(struct doctor *d)
 			       "checks are not "
 			       "recorded ('deja init %s' adds it)",
 			       a->name, a->path, a->title, a->name);
-		else
-			report(d, OK, "hooks", "%s: deja's hook is in '%s'", a->name, a->path);
+		else {
+			char bad[PATH_MAX];
+
+			hook_programs(text.ptr, text.len, bad, sizeof(bad));
+			if (*bad)
+				report(d, PROBLEM, "hooks",
+				       "%s: '%s' runs '%s', which is not found or not executable here "
+				       "(so every hook fails): run 'deja init %s' again with the deja "
+				       "you mean on PATH",
+				       a->name, a->path, bad, a->name);
+			else
+				report(d, OK, "hooks", "%s: deja's hook is in '%s'", a->name, a->path);
+			check_health(d, a);
+		}
 		deja_error_release(&err);
 	}
 	if (unset.len)

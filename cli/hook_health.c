@@ -27,13 +27,23 @@ void cli_hook_health_note(const char *root, const char *agent, const char *verdi
 	deja_buf path = DEJA_BUF_INIT, tmp = DEJA_BUF_INIT, line = DEJA_BUF_INIT;
 	struct stat st;
 	size_t n = 0;
-	int fd = -1;
+	int fd = -1, git;
 
 	if (!root || !agent)
 		return;
+	deja_buf_printf(&path, "%s/.git", root);
+	git = deja_buf_status(&path) == 0 && lstat(path.ptr, &st) == 0;
+	deja_buf_clear(&path);
 	deja_buf_printf(&path, "%s/.deja", root);
-	/* never create a .deja/ (nor follow a link out of it) for a note */
-	if (deja_buf_status(&path) < 0 || lstat(path.ptr, &st) < 0 || !S_ISDIR(st.st_mode))
+	if (deja_buf_status(&path) < 0)
+		goto out;
+	/* A payload not understood is worth a .deja/ of its own (nothing else
+	 * would make one: nothing is recorded), but only at the top of a git
+	 * repository, never in whatever directory an agent happened to be. */
+	if (git && strcmp(verdict, CLI_HEALTH_OK) != 0 && strcmp(verdict, CLI_HEALTH_GUESSED) != 0)
+		mkdir(path.ptr, 0755);
+	/* never follow a link out of the workspace for a note */
+	if (lstat(path.ptr, &st) < 0 || !S_ISDIR(st.st_mode))
 		goto out;
 	deja_buf_clear(&path);
 	if (note_path(&path, root, agent) < 0)

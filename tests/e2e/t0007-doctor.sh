@@ -167,4 +167,18 @@ test_expect_success 'doctor writes nothing' '
 	test "$(sha256sum <.deja/deja.db)" = "$sha"
 '
 
+test_expect_success 'doctor names a hook that cannot run and payloads it could not understand' '
+	git init -q health && cd health &&
+	"$DEJA" init codex >/dev/null &&
+	sed -i "s|\"[^\"]*deja hook|\"/nonexistent/deja hook|" .codex/hooks.json &&
+	test_expect_code 1 "$DEJA" doctor >out &&
+	grep -q "runs ./nonexistent/deja., which is not found" out &&
+	"$DEJA" init codex >/dev/null &&
+	printf "{\"hook_event_name\":\"PostToolUse\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"npx eslint .\"},\"tool_response\":\"\",\"cwd\":\"%s\"}" "$PWD" |
+		"$DEJA" hook codex >reply &&
+	test "$(cat reply)" = "{}" &&
+	test_expect_code 1 "$DEJA" doctor >out &&
+	grep -q "codex: the last check.s payload .* carried no exit status" out
+'
+
 test_done
