@@ -272,6 +272,56 @@ out:
 	return rc;
 }
 
+/*
+ * Claude Code reads CLAUDE.md, and AGENTS.md only in some releases: an
+ * "@AGENTS.md" import line in CLAUDE.md makes the lessons block reach it in
+ * all of them.  The rest of CLAUDE.md is left as it is; a CLAUDE.md that is
+ * a link is not written through.  Only when the lessons go to AGENTS.md.
+ */
+static void claude_import(const cli_workspace *ws)
+{
+	const char *lessons = deja_config_get(ws->config, "lessons", "file");
+	deja_error err = DEJA_ERROR_INIT;
+	deja_buf path = DEJA_BUF_INIT, text = DEJA_BUF_INIT;
+	struct stat st;
+	int rc;
+
+	if (lessons && *lessons && strcmp(lessons, "AGENTS.md") != 0)
+		return;
+	deja_buf_printf(&path, "%s/CLAUDE.md", ws->root);
+	if (deja_buf_status(&path) < 0)
+		goto out;
+	if (lstat(path.ptr, &st) == 0 && !S_ISREG(st.st_mode)) {
+		printf("note: CLAUDE.md is not a plain file: add a line '@AGENTS.md' to it yourself "
+		       "so that Claude Code reads the lessons\n");
+		goto out;
+	}
+	rc = deja_fs_read_file(&text, path.ptr, DEJA_AGENTCONF_FILE_MAX, &err);
+	if (rc < 0 && rc != DEJA_ENOTFOUND)
+		goto out;
+	for (const char *p = text.ptr; p && (p = strstr(p, "@AGENTS.md")); p++)
+		if ((p == text.ptr || p[-1] == '\n') && (p[10] == '\n' || p[10] == '\0' || p[10] == '\r'))
+			goto out;
+	if (opt_dry_run) {
+		printf("would add '@AGENTS.md' to CLAUDE.md (Claude Code then reads the lessons)\n");
+		goto out;
+	}
+	if (text.len && text.ptr[text.len - 1] != '\n')
+		deja_buf_putc(&text, '\n');
+	deja_buf_puts(&text, "@AGENTS.md\n");
+	if (deja_buf_status(&text) < 0 ||
+	    deja_fs_write_atomic(path.ptr, text.ptr, text.len, 0644, DEJA_FS_UMASK, &err) < 0) {
+		cli_error("cannot add '@AGENTS.md' to CLAUDE.md: %s", deja_error_message(&err));
+		goto out;
+	}
+	printf("claude-code: CLAUDE.md imports AGENTS.md ('@AGENTS.md'), where deja keeps its "
+	       "lessons\n");
+out:
+	deja_error_release(&err);
+	deja_buf_release(&path);
+	deja_buf_release(&text);
+}
+
 /* One line (two when 'deja init AGENT' would refuse) per agent. */
 static void list_one(const cli_workspace *ws, const deja_agentconf_agent *a, const char *program)
 {
@@ -379,6 +429,8 @@ int cmd_init(int argc, char **argv)
 		goto out;
 	}
 	rc = init_one(&ws, a, program, why);
+	if (rc == 0 && !opt_remove && !strcmp(a->name, "claude-code"))
+		claude_import(&ws);
 out:
 	free(program);
 	if (have_ws)

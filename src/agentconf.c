@@ -35,20 +35,28 @@ static const deja_agentconf_agent agents[] = {
 	{ "claude-code", "claude", "Claude Code", ".claude/settings.json",
 	  "PostToolUse, PostToolUseFailure, SessionStart", NULL, DEJA_AGENTCONF_NESTED },
 	{ "codex", NULL, "Codex", ".codex/hooks.json", "PostToolUse, SessionStart",
-	  "Codex runs a new or changed hook only after you review and trust it (/hooks)",
+	  "Codex runs hooks only in a trusted project, and only hooks you reviewed: trust this "
+	  "project (trust_level = \"trusted\" under [projects.\"DIR\"] in ~/.codex/config.toml, "
+	  "or answer its trust prompt), then review deja's hooks once in /hooks (again after "
+	  "any change to them); 'deja doctor' checks both",
 	  DEJA_AGENTCONF_NESTED },
 	{ "gemini", NULL, "Gemini CLI", ".gemini/settings.json", "AfterTool, SessionStart",
-	  "Gemini CLI runs hooks by default from 0.26 on; older versions need "
+	  "Gemini CLI runs a project's hooks only in a trusted folder: trust it when asked "
+	  "(or set GEMINI_CLI_TRUST_WORKSPACE=true); versions before 0.26 also need "
 	  "\"hooksConfig\": {\"enabled\": true}",
 	  DEJA_AGENTCONF_NESTED },
 	{ "copilot", NULL, "GitHub Copilot", ".github/hooks/deja.json",
 	  "postToolUse, postToolUseFailure, sessionStart",
-	  "the Copilot cloud agent reads .github/hooks/ from the default branch: commit it",
+	  "the Copilot CLI runs hooks only in a trusted folder (trust it when asked, or "
+	  "--trust-folder / COPILOT_ALLOW_ALL=true); the cloud agent reads .github/hooks/ from "
+	  "the default branch: commit it",
 	  DEJA_AGENTCONF_FLAT },
 	{ "cursor", NULL, "Cursor", ".cursor/hooks.json", "afterShellExecution", NULL,
 	  DEJA_AGENTCONF_FLAT },
 	{ "cline", NULL, "Cline", ".clinerules/hooks/PostToolUse", "PostToolUse",
-	  "Cline runs hooks once \"Enable Hooks\" is checked in its settings",
+	  "the Cline CLI runs it as it is, the VS Code extension once \"Enable Hooks\" is "
+	  "checked; Cline gets no session-start digest (its TaskStart output is discarded): the "
+	  "lessons reach it through AGENTS.md",
 	  DEJA_AGENTCONF_SCRIPT },
 };
 

@@ -146,7 +146,9 @@ grep -q "^# deja:hook" .clinerules/hooks/PostToolUse &&
 grep -q "^exec .*deja hook cline$" .clinerules/hooks/PostToolUse &&
 test "$(stat -c %a .codex/hooks.json)" = 644 &&
 test "$(stat -c %a .clinerules/hooks/PostToolUse)" = 755 &&
-grep -q "^note: Codex runs a new or changed hook only after you review" codex.out &&
+grep -q "^note: Codex runs hooks only in a trusted project, and only hooks you reviewed" codex.out &&
+grep -q "trusted folder" gemini.out && grep -q "trusted folder" copilot.out &&
+test "$(cat CLAUDE.md)" = "@AGENTS.md" && grep -q "CLAUDE.md imports AGENTS.md" claude-code.out &&
 files=".claude/settings.json .codex/hooks.json .gemini/settings.json .github/hooks/deja.json .cursor/hooks.json .clinerules/hooks/PostToolUse" &&
 # shellcheck disable=SC2086
 cat $files >before &&
@@ -155,6 +157,8 @@ test "$(grep -c "deja's hook configured; nothing to do" list)" = 6 &&
 for a in claude-code codex gemini copilot cursor cline; do
 	"$DEJA" init $a >out && grep -q "already configured" out || exit 1
 done &&
+# the import is added once, and never over what CLAUDE.md already says
+test "$(cat CLAUDE.md)" = "@AGENTS.md" &&
 # shellcheck disable=SC2086
 cat $files >after &&
 cmp before after &&
@@ -245,5 +249,19 @@ sh -c "$cmd" <payload.json >out 2>err &&
 test "$("$DEJA" lessons --json | jq length)" = 1 &&
 "$DEJA" lessons --json | jq -e '.[0].tool == "eslint"'
 EOF
+
+test_expect_success 'init claude-code adds @AGENTS.md to an existing CLAUDE.md, keeps the rest, and never writes through a link' '
+	git init -q claudemd && cd claudemd &&
+	printf "# Project rules\nUse tabs." >CLAUDE.md &&
+	"$DEJA" init claude-code >out &&
+	printf "# Project rules\nUse tabs.\n@AGENTS.md\n" >expect &&
+	test_cmp expect CLAUDE.md &&
+	"$DEJA" init claude-code >out && test_cmp expect CLAUDE.md &&
+	git init -q ../linked && cd ../linked &&
+	echo outside >../outside.md && ln -s ../outside.md CLAUDE.md &&
+	"$DEJA" init claude-code >out &&
+	grep -q "not a plain file" out &&
+	test "$(cat ../outside.md)" = outside
+'
 
 test_done
