@@ -36,32 +36,7 @@ node -e 'process.exit(+process.versions.node.split(".")[0] >= 18 ? 0 : 1)' ||
 update_lock() {
 	npm install --package-lock-only --ignore-scripts --no-audit --no-fund \
 		--loglevel=error >/dev/null
-	node - <<'JS'
-const fs = require("fs");
-const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8"));
-const pkgs = lock.packages;
-const re = /-(android|darwin|freebsd|linux|netbsd|openbsd|openharmony|sunos|aix|win32)-(arm64|arm|x64|ia32|loong64|ppc64|riscv64|s390x|mips64el)(?:-(\w+))?$/;
-let added = 0;
-for (const [where, p] of Object.entries(pkgs)) {
-	for (const [name, version] of Object.entries(p.optionalDependencies || {})) {
-		const m = re.exec(name);
-		const key = "node_modules/" + name;
-		if (!m || pkgs[key] || pkgs[where + "/" + key])
-			continue;
-		// npm's own key order, so that a rewrite of a rewrite changes nothing
-		const e = { version, cpu: [m[2]] };
-		if (m[1] === "linux" && m[3])
-			e.libc = [m[3].startsWith("musl") ? "musl" : "glibc"];
-		Object.assign(e, { license: p.license, optional: true, os: [m[1]] });
-		pkgs[key] = e;
-		added++;
-	}
-}
-lock.packages = Object.fromEntries(Object.entries(pkgs).sort(([a], [b]) =>
-	a === "" ? -1 : b === "" ? 1 : a < b ? -1 : a > b ? 1 : 0));
-fs.writeFileSync("package-lock.json", JSON.stringify(lock, null, 2) + "\n");
-console.log(`install-test-tools: lock rewritten (${added} optional platform entries added)`);
-JS
+	node ../../scripts/npm-lock-platforms.js
 }
 
 if [ "${1:-}" = --update-lock ]; then

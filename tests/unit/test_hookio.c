@@ -189,6 +189,53 @@ static void every_fixture_gives_its_fields(void **state)
 	}
 }
 
+/* ---- real payloads (tests/hooks/fixtures/real: captured from the CLIs) -- */
+
+/* Codex 0.169: the bare output, the status only in the transcript. */
+static void codex_status_from_its_transcript(void **state)
+{
+	deja_hook_event e = DEJA_HOOK_EVENT_INIT;
+	const char *dir = getenv("DEJA_SRCDIR");
+	deja_buf tpath = DEJA_BUF_INIT;
+	size_t len;
+	char *json = read_fixture("real/codex-eslint-fail", &len);
+
+	(void)state;
+	parse_ok(&e, DEJA_AGENT_CODEX, json, len);
+	assert_string_equal(e.event, "PostToolUse");
+	assert_int_equal(e.is_shell, 1);
+	assert_string_equal(e.command, "npx eslint src");
+	assert_int_equal(e.exit_code, -1); /* nothing in the payload says */
+	assert_non_null(strstr(e.output, "'currency' is assigned a value but never used"));
+	assert_string_equal(e.call_id, "call_resp_0");
+	assert_string_equal(e.cwd, "/home/dev/shop");
+
+	/* a transcript that is not there leaves the status unknown */
+	assert_int_equal(deja_hook_event_complete(&e), 0);
+	assert_int_equal(e.exit_code, -1);
+
+	deja_buf_printf(&tpath, "%s/tests/hooks/fixtures/real/codex-transcript.jsonl", dir ? dir : ".");
+	free(e.transcript);
+	e.transcript = deja_buf_detach(&tpath);
+	assert_int_equal(deja_hook_event_complete(&e), 0);
+	assert_int_equal(e.exit_code, 1);
+
+	/* another call's id finds its own status (the cp that exited 0) */
+	free(e.call_id);
+	e.call_id = strdup("call_resp_1");
+	e.exit_code = -1;
+	assert_int_equal(deja_hook_event_complete(&e), 0);
+	assert_int_equal(e.exit_code, 0);
+	deja_hook_event_release(&e);
+	free(json);
+
+	json = read_fixture("real/codex-session-start", &len);
+	parse_ok(&e, DEJA_AGENT_CODEX, json, len);
+	assert_int_equal(e.session_start, 1);
+	deja_hook_event_release(&e);
+	free(json);
+}
+
 /* ---- exit codes from text ---------------------------------------------- */
 
 static void exit_code_from_text(void **state)
@@ -772,6 +819,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_fixture_gives_its_fields),
+		cmocka_unit_test(codex_status_from_its_transcript),
 		cmocka_unit_test(exit_code_from_text),
 		cmocka_unit_test(argv_commands_are_joined),
 		cmocka_unit_test(missing_fields_are_fine),

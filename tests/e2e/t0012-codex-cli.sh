@@ -1,0 +1,108 @@
+#!/bin/bash
+# shellcheck disable=SC2016 # test bodies are single-quoted on purpose
+# shellcheck source-path=SCRIPTDIR
+test_description='the real Codex CLI runs deja hook codex (issue 22)
+
+Codex CLI from npm (tests/agents, pinned), offline, driven by a scripted model
+on loopback (tests/agents/modelserver_responses.py): a failing eslint becomes a
+lesson and the reply reaches the model, the fix and the passing run make a
+resolution with the diff, and a second session gets the digest and, for the
+same mistake in another file, the past fix.'
+
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+AGENTS=$REPO/tests/agents
+CODEX=$AGENTS/node_modules/.bin/codex
+FIXED=$FIXTURES/eslint-project.fixed/src
+
+skip_unless_codex() {
+	if [ ! -x "$CODEX" ]; then
+		test_skip "Codex CLI not installed in tests/agents (scripts/install-agent-clis.sh)"
+	elif ! command -v python3 >/dev/null; then
+		test_skip "python3 (the scripted model) not found"
+	fi
+}
+
+# codex_session NAME TURNS: one `codex exec` in shop/ against a model that
+# plays TURNS (a JSON list, see modelserver_responses.py); the requests it
+# received are left in NAME.log.  The model server is stopped by its pid.
+codex_session() {
+	local dir=$TRASH_DIRECTORY name=$1 pid port rc
+	printf '%s\n' "$2" >"$dir/$name.turns"
+	rm -f "$dir/$name.port"
+	python3 "$AGENTS/modelserver_responses.py" "$dir/$name.port" "$dir/$name.log" \
+		"$dir/$name.turns" &
+	pid=$!
+	for _ in $(seq 50); do [ -s "$dir/$name.port" ] && break; sleep 0.1; done
+	port=$(cat "$dir/$name.port")
+	mkdir -p "$dir/codex-home"
+	cat >"$dir/codex-home/config.toml" <<-TOML
+	model = "scripted"
+	model_provider = "loopback"
+	approval_policy = "never"
+	sandbox_mode = "danger-full-access"
+	[model_providers.loopback]
+	name = "loopback"
+	base_url = "http://127.0.0.1:$port/v1"
+	wire_api = "responses"
+	env_key = "LOOPBACK_KEY"
+	[projects."$dir/shop"]
+	trust_level = "trusted"
+	TOML
+	(cd "$dir/shop" && CODEX_HOME=$dir/codex-home LOOPBACK_KEY=k \
+		timeout -k 5 120 "$CODEX" exec --json --strict-config \
+		--dangerously-bypass-hook-trust "make eslint pass" </dev/null \
+		>"$dir/$name.out" 2>"$dir/$name.err")
+	rc=$?
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	return $rc
+}
+
+# The requests after the first: what the model was sent once tools had run.
+later_requests() {
+	tail -n +2 "$TRASH_DIRECTORY/$1.log"
+}
+
+skip_unless_codex
+test_expect_success 'session 1: a failing eslint is a lesson, and the reply reaches the model' '
+	setup_fixture eslint-project shop && cd shop &&
+	"$DEJA" init codex >init.out &&
+	grep -q "trusted project" init.out &&
+	codex_session one "[
+		{\"call\": \"exec_command\", \"args\": {\"cmd\": \"npx eslint src\"}},
+		{\"call\": \"exec_command\", \"args\": {\"cmd\": \"cp $FIXED/app.js $FIXED/util.js src/\"}},
+		{\"call\": \"exec_command\", \"args\": {\"cmd\": \"npx eslint src\"}},
+		{\"text\": \"eslint passes\"}]" &&
+	test "$("$DEJA" lessons --json | jq length)" = 1 &&
+	"$DEJA" lessons --json | jq -e ".[0].tool == \"eslint\"" &&
+	later_requests one | grep -q "deja: eslint failed (exit 1) in src/app.js; recorded lesson #1" &&
+	grep -q " read eslint" .deja/hook-codex.last
+'
+
+skip_unless_codex
+test_expect_success 'session 1: the fix and the passing run make a resolution with the diff' '
+	cd shop &&
+	"$DEJA" resolutions --json >res.json &&
+	jq -e "length >= 1" res.json &&
+	"$DEJA" resolutions show "$(jq -r ".[0].id" res.json)" >fix &&
+	grep -q "^-  const currency" fix &&
+	grep -q "deja: eslint passes now" "$TRASH_DIRECTORY/one.log" &&
+	test "$("$DEJA" pending --json | jq length)" = 0
+'
+
+skip_unless_codex
+test_expect_success 'session 2: the digest, then the past fix for the same mistake in another file' '
+	cd shop &&
+	git add -A && git -c commit.gpgSign=false commit -qm fixed &&
+	codex_session two "[
+		{\"call\": \"exec_command\", \"args\": {\"cmd\": \"printf \\\"function total(items) {\\\\n  const tax = 2;\\\\n  return items.length;\\\\n}\\\\nmodule.exports = total;\\\\n\\\" > src/total.js\"}},
+		{\"call\": \"exec_command\", \"args\": {\"cmd\": \"npx eslint src\"}},
+		{\"text\": \"done\"}]" &&
+	head -n 1 "$TRASH_DIRECTORY/two.log" | grep -q "recent failed checks in this workspace" &&
+	later_requests two | grep -q "deja: eslint failed (exit 1) in src/total.js" &&
+	later_requests two | grep -q "past fix #"
+'
+
+test_done
