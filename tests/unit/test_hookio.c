@@ -236,6 +236,50 @@ static void codex_status_from_its_transcript(void **state)
 	free(json);
 }
 
+/* Cline CLI 3.0.65: run_commands, one event per command. */
+static void cline_cli_commands(void **state)
+{
+	deja_hook_event e = DEJA_HOOK_EVENT_INIT;
+	char *peeked = NULL;
+	size_t len;
+	char *json = read_fixture("real/cline-cli-eslint-fail", &len);
+
+	(void)state;
+	parse_ok(&e, DEJA_AGENT_CLINE, json, len);
+	assert_string_equal(e.event, "tool_result");
+	assert_int_equal(e.is_shell, 1);
+	assert_string_equal(e.command, "npx eslint src");
+	assert_int_equal(e.exit_code, 1);
+	assert_int_equal(strncmp(e.output, "\n/home/dev/shop/src/app.js", 26), 0);
+	assert_string_equal(e.cwd, "/home/dev/shop");
+	assert_null(e.next);
+	deja_hook_event_release(&e);
+	free(json);
+
+	json = read_fixture("real/cline-cli-two-commands", &len);
+	parse_ok(&e, DEJA_AGENT_CLINE, json, len);
+	assert_non_null(strstr(e.command, "cp "));
+	assert_int_equal(e.exit_code, 0);
+	assert_non_null(e.next);
+	assert_string_equal(e.next->command, "npx eslint src");
+	assert_int_equal(e.next->exit_code, 0);
+	assert_string_equal(e.next->cwd, "/home/dev/shop");
+	assert_null(e.next->next);
+	/* the peek gives every command, a line each */
+	assert_int_equal(deja_hook_peek_command(&peeked, DEJA_AGENT_CLINE, json, len), 0);
+	assert_non_null(strstr(peeked, "src/\nnpx eslint src"));
+	free(peeked);
+	deja_hook_event_release(&e);
+	assert_null(e.next);
+	free(json);
+
+	json = read_fixture("real/cline-cli-submit", &len);
+	parse_ok(&e, DEJA_AGENT_CLINE, json, len);
+	assert_int_equal(e.is_shell, 0);
+	deja_hook_event_release(&e);
+	free(json);
+}
+
 /* ---- exit codes from text ---------------------------------------------- */
 
 static void exit_code_from_text(void **state)
@@ -820,6 +864,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_fixture_gives_its_fields),
 		cmocka_unit_test(codex_status_from_its_transcript),
+		cmocka_unit_test(cline_cli_commands),
 		cmocka_unit_test(exit_code_from_text),
 		cmocka_unit_test(argv_commands_are_joined),
 		cmocka_unit_test(missing_fields_are_fine),
