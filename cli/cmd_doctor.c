@@ -384,6 +384,79 @@ static void check_health(struct doctor *d, const deja_agentconf_agent *a)
 		       a->name, when, h.detail, a->title);
 }
 
+/*
+ * Codex runs a project's hooks only when the project is trusted and each
+ * hook was reviewed, both recorded in the user's config.toml
+ * ($CODEX_HOME, else ~/.codex): [projects."DIR"] trust_level = "trusted",
+ * and [hooks.state."DIR/.codex/hooks.json:EVENT:I:J"] trusted_hash = ...
+ * (a hash of the hook's definition, which Codex checks itself: a changed
+ * hook is no longer trusted).  Read, never written; a plain text scan of
+ * the few lines that matter, not a TOML parser.
+ */
+static void check_codex_trust(struct doctor *d)
+{
+	const char *home = getenv("CODEX_HOME"), *p, *end;
+	deja_buf path = DEJA_BUF_INIT, text = DEJA_BUF_INIT, key = DEJA_BUF_INIT;
+	deja_error err = DEJA_ERROR_INIT;
+	const char *root = d->ws->root_real ? d->ws->root_real : d->ws->root;
+	int trusted = 0, reviewed = 0;
+
+	if (home && *home)
+		deja_buf_printf(&path, "%s/config.toml", home);
+	else if ((home = getenv("HOME")))
+		deja_buf_printf(&path, "%s/.codex/config.toml", home);
+	if (!path.len || deja_buf_status(&path) < 0)
+		goto out;
+	if (deja_fs_read_file(&text, path.ptr, 4u << 20, &err) < 0) {
+		report(d, PROBLEM, "hooks",
+		       "codex: no %s, so this project is not trusted: Codex runs no hook here "
+		       "(see 'deja init codex')",
+		       path.ptr);
+		goto out;
+	}
+	deja_buf_printf(&key, "[projects.\"%s\"]", root);
+	if (deja_buf_status(&key) == 0 && (p = strstr(text.ptr, key.ptr))) {
+		end = strstr(p + key.len, "\n[");
+		end = end ? end : text.ptr + text.len;
+		for (const char *q = p; (q = strstr(q, "trust_level")) && q < end; q++) {
+			const char *v = strchr(q, '"');
+
+			if (v && v < end && !strncmp(v, "\"trusted\"", 9))
+				trusted = 1;
+		}
+	}
+	deja_buf_clear(&key);
+	deja_buf_printf(&key, "[hooks.state.\"%s/.codex/hooks.json:", root);
+	for (p = text.ptr; deja_buf_status(&key) == 0 && (p = strstr(p, key.ptr)); p += key.len) {
+		end = strstr(p + key.len, "\n[");
+		end = end ? end : text.ptr + text.len;
+		const char *q = strstr(p, "trusted_hash");
+
+		if (q && q < end)
+			reviewed++;
+	}
+	if (!trusted)
+		report(d, PROBLEM, "hooks",
+		       "codex: this project is not trusted in %s: Codex runs no hook here (trust it "
+		       "when Codex asks, or trust_level = \"trusted\" under [projects.\"%s\"])",
+		       path.ptr, root);
+	if (!reviewed)
+		report(d, PROBLEM, "hooks",
+		       "codex: deja's hooks were never reviewed in Codex's /hooks (%s has no "
+		       "trusted_hash for them): Codex runs none of them",
+		       path.ptr);
+	else if (trusted)
+		report(d, OK, "hooks",
+		       "codex: the project is trusted and %d of deja's hooks were reviewed (Codex "
+		       "checks each one's hash: review again after changing them)",
+		       reviewed);
+out:
+	deja_error_release(&err);
+	deja_buf_release(&path);
+	deja_buf_release(&text);
+	deja_buf_release(&key);
+}
+
 static void check_hooks(struct doctor *d)
 {
 	const deja_agentconf_agent *agents;
@@ -432,6 +505,8 @@ static void check_hooks(struct doctor *d)
 				       a->name, a->path, bad, a->name);
 			else
 				report(d, OK, "hooks", "%s: deja's hook is in '%s'", a->name, a->path);
+			if (!strcmp(a->name, "codex"))
+				check_codex_trust(d);
 			check_health(d, a);
 		}
 		deja_error_release(&err);

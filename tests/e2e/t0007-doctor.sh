@@ -181,4 +181,18 @@ test_expect_success 'doctor names a hook that cannot run and payloads it could n
 	grep -q "codex: the last check.s payload .* carried no exit status" out
 '
 
+test_expect_success 'doctor reads Codex trust: the project, and the review of the hooks' '
+	cd health &&
+	test_expect_code 1 "$DEJA" doctor >out &&
+	grep -q "codex: no .*config.toml, so this project is not trusted" out &&
+	mkdir -p codex-home &&
+	printf "[projects.\"%s\"]\ntrust_level = \"trusted\"\n" "$PWD" >codex-home/config.toml &&
+	CODEX_HOME=$PWD/codex-home test_expect_code 1 "$DEJA" doctor >out &&
+	! grep -q "project is not trusted" out &&
+	grep -q "hooks were never reviewed in Codex" out &&
+	printf "[hooks.state.\"%s/.codex/hooks.json:post_tool_use:0:0\"]\ntrusted_hash = \"sha256:00\"\n" "$PWD" >>codex-home/config.toml &&
+	CODEX_HOME=$PWD/codex-home test_expect_code 1 "$DEJA" doctor >out &&
+	grep -q "codex: the project is trusted and 1 of deja.s hooks were reviewed" out
+'
+
 test_done
