@@ -280,6 +280,70 @@ static void cline_cli_commands(void **state)
 	free(json);
 }
 
+/*
+ * The formats the issue measured under Gemini CLI 0.61.0, Copilot CLI
+ * 1.0.102 and Claude Code 2.1.197 (written from those measurements, not
+ * captured: the suite does not drive those CLIs yet).
+ */
+static void status_formats_of_newer_releases(void **state)
+{
+	deja_hook_event e = DEJA_HOOK_EVENT_INIT;
+
+	(void)state;
+	/* Gemini: the untrusted_context wrapper, the closing tag escaped inside */
+	parse_str(&e, DEJA_AGENT_GEMINI,
+		  "{\"hook_event_name\":\"AfterTool\",\"tool_name\":\"run_shell_command\","
+		  "\"tool_input\":{\"command\":\"npx eslint src\"},\"tool_response\":{\"llmContent\":"
+		  "\"<untrusted_context>\\nOutput: src/a.js\\n  1:7  error  x &lt;/untrusted_context&gt; y\\n"
+		  "Exit Code: 1\\nProcess Group PGID: 4242\\n</untrusted_context>\"}}");
+	assert_int_equal(e.exit_code, 1);
+	assert_string_equal(e.output, "src/a.js\n  1:7  error  x </untrusted_context> y");
+	deja_hook_event_release(&e);
+	/* ... and a pass: no Exit Code line */
+	parse_str(&e, DEJA_AGENT_GEMINI,
+		  "{\"hook_event_name\":\"AfterTool\",\"tool_name\":\"run_shell_command\","
+		  "\"tool_input\":{\"command\":\"npx eslint src\"},\"tool_response\":{\"llmContent\":"
+		  "\"<untrusted_context>\\nOutput: (empty)\\nProcess Group PGID: 4243\\n</untrusted_context>\"}}");
+	assert_int_equal(e.exit_code, 0);
+	assert_string_equal(e.output, "");
+	deja_hook_event_release(&e);
+
+	/* Copilot: the shellId trailer; resultType success is no status */
+	parse_str(&e, DEJA_AGENT_COPILOT,
+		  "{\"toolName\":\"bash\",\"toolArgs\":\"{\\\"command\\\":\\\"npx eslint src\\\"}\","
+		  "\"toolResult\":{\"resultType\":\"success\",\"textResultForLlm\":"
+		  "\"src/a.js\\n  1:7  error  x\\n<shellId: 0 completed with exit code 1>\"}}");
+	assert_int_equal(e.exit_code, 1);
+	assert_string_equal(e.output, "src/a.js\n  1:7  error  x");
+	deja_hook_event_release(&e);
+	parse_str(&e, DEJA_AGENT_COPILOT,
+		  "{\"toolName\":\"bash\",\"toolArgs\":{\"command\":\"npx eslint src\"},"
+		  "\"toolResult\":{\"resultType\":\"success\",\"textResultForLlm\":\"still going\"}}");
+	assert_int_equal(e.exit_code, -1);
+	deja_hook_event_release(&e);
+	parse_str(&e, DEJA_AGENT_COPILOT,
+		  "{\"toolName\":\"bash\",\"toolArgs\":{\"command\":\"npx jest --watch\"},"
+		  "\"toolResult\":{\"resultType\":\"success\",\"textResultForLlm\":"
+		  "\"Determining test suites\\n<shellId: 3 detached>\"}}");
+	assert_int_equal(e.exit_code, -1);
+	assert_string_equal(e.output, "Determining test suites");
+	deja_hook_event_release(&e);
+
+	/* Claude Code: a background run and a timeout prove nothing */
+	parse_str(&e, DEJA_AGENT_CLAUDE,
+		  "{\"hook_event_name\":\"PostToolUse\",\"tool_name\":\"Bash\",\"tool_input\":"
+		  "{\"command\":\"npx eslint src\",\"run_in_background\":true},\"tool_response\":"
+		  "{\"stdout\":\"\",\"stderr\":\"\",\"backgroundTaskId\":\"b1\"}}");
+	assert_int_equal(e.exit_code, -1);
+	deja_hook_event_release(&e);
+	parse_str(&e, DEJA_AGENT_CLAUDE,
+		  "{\"hook_event_name\":\"PostToolUseFailure\",\"tool_name\":\"Bash\",\"tool_input\":"
+		  "{\"command\":\"npx eslint src && sleep 5\"},\"error\":\"Exit code 143\\n"
+		  "Command timed out after 1s\",\"is_interrupt\":false}");
+	assert_int_equal(e.interrupted, 1);
+	deja_hook_event_release(&e);
+}
+
 /* ---- exit codes from text ---------------------------------------------- */
 
 static void exit_code_from_text(void **state)
@@ -865,6 +929,7 @@ int main(void)
 		cmocka_unit_test(every_fixture_gives_its_fields),
 		cmocka_unit_test(codex_status_from_its_transcript),
 		cmocka_unit_test(cline_cli_commands),
+		cmocka_unit_test(status_formats_of_newer_releases),
 		cmocka_unit_test(exit_code_from_text),
 		cmocka_unit_test(argv_commands_are_joined),
 		cmocka_unit_test(missing_fields_are_fine),
