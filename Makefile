@@ -1,6 +1,6 @@
-# deja - build with `make`; `make check` runs the whole suite (see README).
+# callus - build with `make`; `make check` runs the whole suite (see README).
 #
-#   make                      release build in build/ (deja, deja-git, deja-embed)
+#   make                      release build in build/ (callus, callus-git, callus-embed)
 #   make SAN=1 BUILD=build-asan   ASan + UBSan build
 #   make unit                 build the unit tests
 #   make check                everything .ci/run runs
@@ -20,14 +20,14 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -Isrc -include src/banned.
              $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS_ALL = $(PKG_LIBS) -lm
 
-# The deja binary links SQLite, jansson and PCRE2 statically (Debian's -dev packages
+# The callus binary links SQLite, jansson and PCRE2 statically (Debian's -dev packages
 # ship the archives): the hook runs after every shell command an agent
 # executes, and resolving shared libraries at each start would cost more
 # process time than its work.  Sanitizer builds keep them shared.
 ifeq ($(SAN),1)
-DEJA_LIBS = $(LDLIBS_ALL)
+CALLUS_LIBS = $(LDLIBS_ALL)
 else
-DEJA_LIBS = -Wl,-Bstatic -lsqlite3 -ljansson -lpcre2-8 -Wl,-Bdynamic -lm -ldl -pthread
+CALLUS_LIBS = -Wl,-Bstatic -lsqlite3 -ljansson -lpcre2-8 -Wl,-Bdynamic -lm -ldl -pthread
 endif
 
 ifeq ($(SAN),1)
@@ -36,14 +36,14 @@ ALL_CFLAGS += -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
 LDFLAGS    += -fsanitize=address,undefined
 endif
 
-# libgit2 is for the snapshot helper only (helper/deja-git.c, see
-# include/deja/snapshot.h): never in DEJA_LIBS, so that deja does not map it
+# libgit2 is for the snapshot helper only (helper/callus-git.c, see
+# include/callus/snapshot.h): never in CALLUS_LIBS, so that callus does not map it
 # and the TLS/SSH libraries it loads at every start.
 GIT2_CFLAGS := $(shell pkg-config --cflags libgit2)
 GIT2_LIBS   := $(shell pkg-config --libs libgit2)
 
-# libcurl likewise is for the embedding helper only (helper/deja-embed.c,
-# see include/deja/embed_remote.h): never in DEJA_LIBS nor libdeja.a.
+# libcurl likewise is for the embedding helper only (helper/callus-embed.c,
+# see include/callus/embed_remote.h): never in CALLUS_LIBS nor libcallus.a.
 CURL_CFLAGS := $(shell pkg-config --cflags libcurl jansson)
 CURL_LIBS   := $(shell pkg-config --libs libcurl jansson)
 
@@ -61,67 +61,67 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
 
-all: $(BUILD)/deja $(BUILD)/deja-git $(BUILD)/deja-embed
+all: $(BUILD)/callus $(BUILD)/callus-git $(BUILD)/callus-embed
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/libdeja.a: $(LIB_OBJ)
+$(BUILD)/libcallus.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/deja: $(CLI_OBJ) $(BUILD)/libdeja.a
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libdeja.a $(DEJA_LIBS)
+$(BUILD)/callus: $(CLI_OBJ) $(BUILD)/libcallus.a
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libcallus.a $(CALLUS_LIBS)
 
-$(BUILD)/helper/deja-git.o: helper/deja-git.c
+$(BUILD)/helper/callus-git.o: helper/callus-git.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(GIT2_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/deja-git: $(BUILD)/helper/deja-git.o
+$(BUILD)/callus-git: $(BUILD)/helper/callus-git.o
 	$(CC) $(LDFLAGS) -o $@ $< $(GIT2_LIBS)
 
-$(BUILD)/helper/deja-embed.o: helper/deja-embed.c
+$(BUILD)/helper/callus-embed.o: helper/callus-embed.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CURL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/deja-embed: $(BUILD)/helper/deja-embed.o
+$(BUILD)/callus-embed: $(BUILD)/helper/callus-embed.o
 	$(CC) $(LDFLAGS) -o $@ $< $(CURL_LIBS) -lm
 
 # test_snapshot runs the helper it finds next to the test directory, and
 # test_embed_remote likewise.
-$(BUILD)/tests/test_snapshot: $(BUILD)/deja-git
-$(BUILD)/tests/test_embed_remote: $(BUILD)/deja-embed
+$(BUILD)/tests/test_snapshot: $(BUILD)/callus-git
+$(BUILD)/tests/test_embed_remote: $(BUILD)/callus-embed
 
-$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libdeja.a
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libcallus.a
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libdeja.a $(LDLIBS_ALL) $(TEST_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libcallus.a $(LDLIBS_ALL) $(TEST_LIBS)
 
 # Fuzz targets link a replay driver so any compiler can run their corpora;
 # `make fuzz-libfuzzer CC=clang BUILD=build-fuzz SAN=1` builds real
 # libFuzzer binaries (build-fuzz/fuzz/lf_*).
-$(BUILD)/fuzz/%: $(BUILD)/fuzz/%.o $(BUILD)/fuzz/replay.o $(BUILD)/libdeja.a
+$(BUILD)/fuzz/%: $(BUILD)/fuzz/%.o $(BUILD)/fuzz/replay.o $(BUILD)/libcallus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_ALL)
 
 unit: $(UNIT_BIN)
 fuzz: $(FUZZ_BIN)
 
-fuzz-libfuzzer: $(BUILD)/libdeja.a
+fuzz-libfuzzer: $(BUILD)/libcallus.a
 	@mkdir -p $(BUILD)/fuzz
 	for f in $(FUZZ_SRC); do \
 		$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $(BUILD)/fuzz/lf_$$(basename $$f .c) \
-			$$f $(BUILD)/libdeja.a $(LDFLAGS) $(LDLIBS_ALL) || exit 1; \
+			$$f $(BUILD)/libcallus.a $(LDFLAGS) $(LDLIBS_ALL) || exit 1; \
 	done
 
 check:
 	./scripts/test.sh
 
-install: $(BUILD)/deja $(BUILD)/deja-git $(BUILD)/deja-embed
+install: $(BUILD)/callus $(BUILD)/callus-git $(BUILD)/callus-embed
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 755 $(BUILD)/deja $(DESTDIR)$(PREFIX)/bin/deja
-	install -m 755 $(BUILD)/deja-git $(DESTDIR)$(PREFIX)/bin/deja-git
-	install -m 755 $(BUILD)/deja-embed $(DESTDIR)$(PREFIX)/bin/deja-embed
-	install -m 644 docs/deja.1 $(DESTDIR)$(PREFIX)/share/man/man1/deja.1
+	install -m 755 $(BUILD)/callus $(DESTDIR)$(PREFIX)/bin/callus
+	install -m 755 $(BUILD)/callus-git $(DESTDIR)$(PREFIX)/bin/callus-git
+	install -m 755 $(BUILD)/callus-embed $(DESTDIR)$(PREFIX)/bin/callus-embed
+	install -m 644 docs/callus.1 $(DESTDIR)$(PREFIX)/share/man/man1/callus.1
 
 clean:
 	rm -rf build build-asan
@@ -130,4 +130,4 @@ clean:
 .SECONDARY:
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d) \
-	$(BUILD)/helper/deja-git.d $(BUILD)/helper/deja-embed.d
+	$(BUILD)/helper/callus-git.d $(BUILD)/helper/callus-embed.d

@@ -1,15 +1,15 @@
 #!/bin/sh
-# bench/capture.sh - the capture pipeline (deja analyze: ANSI stripping,
+# bench/capture.sh - the capture pipeline (callus analyze: ANSI stripping,
 # filtering, parsing, summary, signatures) on 1 MB and 100 MB outputs,
 # against `grep -E -i 'error|fail|exception'` on the same text in the same
 # run (grep's count goes to a file: with /dev/null as its output, GNU grep
 # stops at the first match).  The output mixes what big test and build logs are made of: passing
 # tests, progress lines, colour codes, and failures with stack traces.
-# Usage: bench/capture.sh [path/to/deja]
+# Usage: bench/capture.sh [path/to/callus]
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
-deja=${1:-$repo/build/deja}
-work=$(mktemp -d "${TMPDIR:-/tmp}/deja-bench.XXXXXX")
+callus=${1:-$repo/build/callus}
+work=$(mktemp -d "${TMPDIR:-/tmp}/callus-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 git init -q
@@ -42,7 +42,7 @@ row() {
 	bytes=$(wc -c <"$file")
 	hyperfine -N --warmup 2 --runs "$3" --export-json "$work/r.json" \
 		-n "grep -c -E -i" "sh -c \"grep -c -E -i 'error|fail|exception' $file >$work/grep.out\"" \
-		-n "deja analyze" "sh -c \"$deja analyze --command '$cmd' --exit-code 1 <$file >/dev/null\"" \
+		-n "callus analyze" "sh -c \"$callus analyze --command '$cmd' --exit-code 1 <$file >/dev/null\"" \
 		>/dev/null
 	python3 - "$work/r.json" "$label" "$bytes" <<'PY'
 import json, sys
@@ -58,6 +58,6 @@ echo "|:---|:---|---:|---:|"
 row "1 MB" out1m 30
 row "100 MB" out100m 5
 for f in out1m out100m; do
-	rss=$( { /usr/bin/time -f %M "$deja" analyze --command "$cmd" --exit-code 1 <$f >/dev/null; } 2>&1 | tail -n 1)
-	echo "peak RSS, deja analyze on $f: $rss KB"
+	rss=$( { /usr/bin/time -f %M "$callus" analyze --command "$cmd" --exit-code 1 <$f >/dev/null; } 2>&1 | tail -n 1)
+	echo "peak RSS, callus analyze on $f: $rss KB"
 done

@@ -2,19 +2,19 @@
 # bench/hook.sh - the agent hook's cost, against hooks that only parse the
 # same JSON: a minimal Node.js hook and a minimal Python hook.
 #
-# Payloads: Claude Code PostToolUse for `ls -la` (not a check: deja answers
+# Payloads: Claude Code PostToolUse for `ls -la` (not a check: callus answers
 # without opening the store) and PostToolUseFailure for a failing eslint run
-# (deja records a lesson), then PostToolUse for passing checks: eslint, which
+# (callus records a lesson), then PostToolUse for passing checks: eslint, which
 # failed just before (its pending errors are fixed), and tsc, which never
 # failed here (one read, no write).  Each command runs N times with the payload on
 # stdin; bench/proctime reports per-process CPU time (user + system, from
 # wait4) and wall time: min / median / max in ms.
-# Usage: bench/hook.sh [N] [path/to/deja]
+# Usage: bench/hook.sh [N] [path/to/callus]
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 n=${1:-200}
-deja=${2:-$repo/build/deja}
-work=$(mktemp -d "${TMPDIR:-/tmp}/deja-bench.XXXXXX")
+callus=${2:-$repo/build/callus}
+work=$(mktemp -d "${TMPDIR:-/tmp}/callus-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cc -O2 -o "$work/proctime" "$repo/bench/proctime.c"
 
@@ -59,8 +59,8 @@ echo "| hook | payload | CPU ms min / median / max | wall ms min / median / max 
 echo "|:---|:---|---:|---:|"
 command -v node >/dev/null && row "node (parse only)" "ls -la" ../ls.json node ../hook.js
 command -v python3 >/dev/null && row "python3 (parse only)" "ls -la" ../ls.json python3 ../hook.py
-row "deja hook claude-code" "ls -la" ../ls.json "$deja" hook claude-code
+row "callus hook claude-code" "ls -la" ../ls.json "$callus" hook claude-code
 command -v node >/dev/null && row "node (parse only)" "eslint failure" ../eslint.json node ../hook.js
-row "deja hook claude-code" "eslint failure (recorded)" ../eslint.json "$deja" hook claude-code
-row "deja hook claude-code" "eslint passes (a check that failed)" ../eslint-pass.json "$deja" hook claude-code
-row "deja hook claude-code" "tsc passes (never failed here)" ../tsc-pass.json "$deja" hook claude-code
+row "callus hook claude-code" "eslint failure (recorded)" ../eslint.json "$callus" hook claude-code
+row "callus hook claude-code" "eslint passes (a check that failed)" ../eslint-pass.json "$callus" hook claude-code
+row "callus hook claude-code" "tsc passes (never failed here)" ../tsc-pass.json "$callus" hook claude-code

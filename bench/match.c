@@ -5,10 +5,10 @@
  *   match run DIR N Q QB QS
  *	generate N signatures from real message templates (identifiers,
  *	numbers and stack frames varied per instance), weight them by their
- *	IDF, write DIR/vectors.bin with deja_vecindex_rewrite and DIR/vectors.db
+ *	IDF, write DIR/vectors.bin with callus_vecindex_rewrite and DIR/vectors.db
  *	(one float32 BLOB per row, when QS > 0), then time Q queries that are
  *	new variants of the same templates:
- *	  (a) deja's path: map the index, embed the query, top-10 at 0.85;
+ *	  (a) callus's path: map the index, embed the query, top-10 at 0.85;
  *	  (b) brute force written plainly over float arrays already in memory:
  *	      cosine in double with both norms per pair, then a full sort
  *	      (the first QB queries);
@@ -35,14 +35,14 @@
 
 #include <sqlite3.h>
 
-#include "deja/buf.h"
-#include "deja/embed.h"
-#include "deja/extract.h"
-#include "deja/signature.h"
-#include "deja/vecindex.h"
+#include "callus/buf.h"
+#include "callus/embed.h"
+#include "callus/extract.h"
+#include "callus/signature.h"
+#include "callus/vecindex.h"
 
-#define DIM DEJA_EMBED_DIM
-#define MODEL DEJA_EMBED_BUILTIN_MODEL
+#define DIM CALLUS_EMBED_DIM
+#define MODEL CALLUS_EMBED_BUILTIN_MODEL
 #define TOPK 10
 #define MIN_SCORE 0.85f
 
@@ -154,7 +154,7 @@ static uint64_t next_rand(uint64_t *s)
 }
 
 /* camelCase or snake_case of two or three words */
-static void put_ident(deja_buf *b, uint64_t *rng, int snake)
+static void put_ident(callus_buf *b, uint64_t *rng, int snake)
 {
 	int parts = 2 + (int)(next_rand(rng) % 2);
 
@@ -162,66 +162,66 @@ static void put_ident(deja_buf *b, uint64_t *rng, int snake)
 		const char *w = words[next_rand(rng) % NWORDS];
 
 		if (i && snake)
-			deja_buf_putc(b, '_');
+			callus_buf_putc(b, '_');
 		if (i && !snake) {
-			deja_buf_putc(b, (char)(w[0] - 'a' + 'A'));
-			deja_buf_puts(b, w + 1);
+			callus_buf_putc(b, (char)(w[0] - 'a' + 'A'));
+			callus_buf_puts(b, w + 1);
 		} else {
-			deja_buf_puts(b, w);
+			callus_buf_puts(b, w);
 		}
 	}
 }
 
 /* The signature of instance `seed` of a template chosen by seed. */
-static int make_sig(deja_signature *out, uint64_t seed)
+static int make_sig(callus_signature *out, uint64_t seed)
 {
 	uint64_t rng = seed;
 	const struct tmpl *t = &templates[next_rand(&rng) % NTEMPLATES];
-	deja_diags diags = DEJA_DIAGS_INIT;
-	deja_buf msg = DEJA_BUF_INIT, frame = DEJA_BUF_INIT, file = DEJA_BUF_INIT;
-	deja_diag *d;
+	callus_diags diags = CALLUS_DIAGS_INIT;
+	callus_buf msg = CALLUS_BUF_INIT, frame = CALLUS_BUF_INIT, file = CALLUS_BUF_INIT;
+	callus_diag *d;
 	int rc;
 
 	for (const char *p = t->msg; *p; p++) {
 		if (*p == '@')
 			put_ident(&msg, &rng, t->snake);
 		else if (*p == '#')
-			deja_buf_printf(&msg, "%u", (unsigned)(next_rand(&rng) % 1000));
+			callus_buf_printf(&msg, "%u", (unsigned)(next_rand(&rng) % 1000));
 		else
-			deja_buf_putc(&msg, *p);
+			callus_buf_putc(&msg, *p);
 	}
-	deja_buf_printf(&file, "src/%s.%s", words[next_rand(&rng) % NWORDS], t->ext);
-	rc = deja_buf_status(&msg) || deja_buf_status(&file) ? DEJA_ENOMEM : 0;
+	callus_buf_printf(&file, "src/%s.%s", words[next_rand(&rng) % NWORDS], t->ext);
+	rc = callus_buf_status(&msg) || callus_buf_status(&file) ? CALLUS_ENOMEM : 0;
 	if (!rc)
-		rc = deja_diags_add(&diags, file.ptr, (long)(next_rand(&rng) % 400) + 1,
+		rc = callus_diags_add(&diags, file.ptr, (long)(next_rand(&rng) % 400) + 1,
 				    (long)(next_rand(&rng) % 80) + 1, t->code,
 				    t->code ? strlen(t->code) : 0, msg.ptr, msg.len, "error");
-	d = deja_diags_last(&diags);
+	d = callus_diags_last(&diags);
 	for (int i = 0; !rc && i < t->frames; i++) {
-		deja_buf_clear(&frame);
+		callus_buf_clear(&frame);
 		put_ident(&frame, &rng, t->snake);
-		deja_buf_printf(&frame, "\tsrc/%s.%s", words[next_rand(&rng) % NWORDS], t->ext);
-		rc = deja_buf_status(&frame) ? DEJA_ENOMEM
-					     : deja_strlist_add(&d->frames, frame.ptr, frame.len);
+		callus_buf_printf(&frame, "\tsrc/%s.%s", words[next_rand(&rng) % NWORDS], t->ext);
+		rc = callus_buf_status(&frame) ? CALLUS_ENOMEM
+					     : callus_strlist_add(&d->frames, frame.ptr, frame.len);
 	}
 	if (!rc)
-		rc = deja_signature_build(out, d, t->tool, NULL);
-	deja_diags_release(&diags);
-	deja_buf_release(&msg);
-	deja_buf_release(&frame);
-	deja_buf_release(&file);
+		rc = callus_signature_build(out, d, t->tool, NULL);
+	callus_diags_release(&diags);
+	callus_buf_release(&msg);
+	callus_buf_release(&frame);
+	callus_buf_release(&file);
 	return rc;
 }
 
-static int features_of(deja_features *f, uint64_t seed)
+static int features_of(callus_features *f, uint64_t seed)
 {
-	deja_signature s;
+	callus_signature s;
 	int rc = make_sig(&s, seed);
 
 	if (rc)
 		return rc;
-	rc = deja_embed_features(f, &s);
-	deja_signature_release(&s);
+	rc = callus_embed_features(f, &s);
+	callus_signature_release(&s);
 	return rc;
 }
 
@@ -399,18 +399,18 @@ static int cmd_rss(const char *index, const char *queries, size_t nq)
 {
 	float *q = malloc(nq * DIM * sizeof(float));
 	FILE *fp = fopen(queries, "rb");
-	deja_vecmatch m[TOPK];
+	callus_vecmatch m[TOPK];
 	size_t hits = 0;
 
 	if (!q || !fp || fread(q, DIM * sizeof(float), nq, fp) != nq)
 		return 1;
 	fclose(fp);
 	for (size_t i = 0; i < nq; i++) {
-		deja_vecindex *vi = NULL;
-		if (deja_vecindex_open(&vi, index, MODEL, DIM, NULL, NULL))
+		callus_vecindex *vi = NULL;
+		if (callus_vecindex_open(&vi, index, MODEL, DIM, NULL, NULL))
 			return 1;
-		hits += deja_vecindex_search(vi, q + i * DIM, MIN_SCORE, m, TOPK);
-		deja_vecindex_close(vi);
+		hits += callus_vecindex_search(vi, q + i * DIM, MIN_SCORE, m, TOPK);
+		callus_vecindex_close(vi);
 	}
 	free(q);
 	printf("%ld\n", vm_hwm_kib());
@@ -465,12 +465,12 @@ static size_t parse_size(const char *s)
 
 static int cmd_run(const char *self, const char *dir, size_t n, size_t nq, size_t nqb, size_t nqs)
 {
-	deja_buf ipath = DEJA_BUF_INIT, dbpath = DEJA_BUF_INIT, qpath = DEJA_BUF_INIT;
-	deja_buf label = DEJA_BUF_INIT;
-	deja_features f = DEJA_FEATURES_INIT;
-	deja_signature *qsig = NULL;
-	deja_error err = DEJA_ERROR_INIT;
-	deja_idf *idf = NULL;
+	callus_buf ipath = CALLUS_BUF_INIT, dbpath = CALLUS_BUF_INIT, qpath = CALLUS_BUF_INIT;
+	callus_buf label = CALLUS_BUF_INIT;
+	callus_features f = CALLUS_FEATURES_INIT;
+	callus_signature *qsig = NULL;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_idf *idf = NULL;
 	float *vecs = NULL, *qvecs = NULL;
 	int64_t *ids = NULL;
 	double *ms = NULL, *best = NULL, t;
@@ -481,32 +481,32 @@ static int cmd_run(const char *self, const char *dir, size_t n, size_t nq, size_
 	FILE *fp = NULL;
 	int rc = 1;
 
-	deja_buf_printf(&ipath, "%s/vectors.bin", dir);
-	deja_buf_printf(&dbpath, "%s/vectors.db", dir);
-	deja_buf_printf(&qpath, "%s/queries.f32", dir);
-	deja_buf_printf(&label, "%zu", n);
+	callus_buf_printf(&ipath, "%s/vectors.bin", dir);
+	callus_buf_printf(&dbpath, "%s/vectors.db", dir);
+	callus_buf_printf(&qpath, "%s/queries.f32", dir);
+	callus_buf_printf(&label, "%zu", n);
 	vecs = malloc(n * DIM * sizeof(float));
 	ids = malloc(n * sizeof(*ids));
 	qvecs = malloc(nq * DIM * sizeof(float));
 	qsig = calloc(nq, sizeof(*qsig));
 	ms = malloc(nq * sizeof(*ms));
 	best = malloc(nq * sizeof(*best));
-	if (!vecs || !ids || !qvecs || !qsig || !ms || !best || deja_idf_new(&idf))
+	if (!vecs || !ids || !qvecs || !qsig || !ms || !best || callus_idf_new(&idf))
 		goto out;
 
 	/* the stored signatures: document frequencies, then vectors */
 	t = now_ms();
 	for (size_t i = 0; i < n; i++)
-		if (features_of(&f, i) || deja_idf_add(idf, &f))
+		if (features_of(&f, i) || callus_idf_add(idf, &f))
 			goto out;
 	for (size_t i = 0; i < n; i++) {
 		if (features_of(&f, i))
 			goto out;
 		ids[i] = (int64_t)i + 1;
-		deja_embed_vector(vecs + i * DIM, &f, idf);
+		callus_embed_vector(vecs + i * DIM, &f, idf);
 	}
-	if (deja_vecindex_rewrite(ipath.ptr, MODEL, DIM, ids, vecs, n, &err)) {
-		fprintf(stderr, "match: %s\n", deja_error_message(&err));
+	if (callus_vecindex_rewrite(ipath.ptr, MODEL, DIM, ids, vecs, n, &err)) {
+		fprintf(stderr, "match: %s\n", callus_error_message(&err));
 		goto out;
 	}
 	if (nqs && write_db(dbpath.ptr, ids, vecs, n))
@@ -518,24 +518,24 @@ static int cmd_run(const char *self, const char *dir, size_t n, size_t nq, size_
 		if (make_sig(&qsig[i], 0x5eed000000ull + i))
 			goto out;
 
-	/* (a) deja: map, embed, search */
+	/* (a) callus: map, embed, search */
 	for (size_t i = 0; i < nq; i++) {
-		deja_vecindex *vi = NULL;
-		deja_vecmatch m[TOPK];
+		callus_vecindex *vi = NULL;
+		callus_vecmatch m[TOPK];
 		size_t got;
 
 		t = now_ms();
-		if (deja_vecindex_open(&vi, ipath.ptr, MODEL, DIM, NULL, &err) ||
-		    deja_embed_features(&f, &qsig[i]))
+		if (callus_vecindex_open(&vi, ipath.ptr, MODEL, DIM, NULL, &err) ||
+		    callus_embed_features(&f, &qsig[i]))
 			goto out;
-		deja_embed_vector(qvecs + i * DIM, &f, idf);
-		got = deja_vecindex_search(vi, qvecs + i * DIM, MIN_SCORE, m, TOPK);
-		deja_vecindex_close(vi);
+		callus_embed_vector(qvecs + i * DIM, &f, idf);
+		got = callus_vecindex_search(vi, qvecs + i * DIM, MIN_SCORE, m, TOPK);
+		callus_vecindex_close(vi);
 		ms[i] = now_ms() - t;
 		hits += got > 0;
 		best[i] = got ? m[0].score : -1;
 	}
-	print_lat(label.ptr, "deja: mmap int8 index + embed + top-10", ms, nq);
+	print_lat(label.ptr, "callus: mmap int8 index + embed + top-10", ms, nq);
 	/* the same answer as the exact baseline, to quantization error
 	 * (untimed, and apart so as not to disturb the caches of (a)) */
 	for (size_t i = 0; i < nqb && i < nq; i++) {
@@ -549,9 +549,9 @@ static int cmd_run(const char *self, const char *dir, size_t n, size_t nq, size_
 	/* (b) plain brute force over floats in memory */
 	for (size_t i = 0; i < nqb && i < nq; i++) {
 		t = now_ms();
-		if (deja_embed_features(&f, &qsig[i]))
+		if (callus_embed_features(&f, &qsig[i]))
 			goto out;
-		deja_embed_vector(qvecs + i * DIM, &f, idf);
+		callus_embed_vector(qvecs + i * DIM, &f, idf);
 		plain_memory(vecs, ids, n, qvecs + i * DIM, top);
 		ms[i] = now_ms() - t;
 	}
@@ -561,9 +561,9 @@ static int cmd_run(const char *self, const char *dir, size_t n, size_t nq, size_
 	/* (c) plain brute force reading SQLite rows */
 	for (size_t i = 0; i < nqs && i < nq; i++) {
 		t = now_ms();
-		if (deja_embed_features(&f, &qsig[i]))
+		if (callus_embed_features(&f, &qsig[i]))
 			goto out;
-		deja_embed_vector(qvecs + i * DIM, &f, idf);
+		callus_embed_vector(qvecs + i * DIM, &f, idf);
 		plain_sqlite(dbpath.ptr, n, qvecs + i * DIM, top);
 		ms[i] = now_ms() - t;
 	}
@@ -591,20 +591,20 @@ out:
 	if (fp)
 		fclose(fp);
 	for (size_t i = 0; qsig && i < nq; i++)
-		deja_signature_release(&qsig[i]);
+		callus_signature_release(&qsig[i]);
 	free(qsig);
-	deja_features_release(&f);
-	deja_idf_free(idf);
-	deja_error_release(&err);
+	callus_features_release(&f);
+	callus_idf_free(idf);
+	callus_error_release(&err);
 	free(vecs);
 	free(ids);
 	free(qvecs);
 	free(ms);
 	free(best);
-	deja_buf_release(&ipath);
-	deja_buf_release(&dbpath);
-	deja_buf_release(&qpath);
-	deja_buf_release(&label);
+	callus_buf_release(&ipath);
+	callus_buf_release(&dbpath);
+	callus_buf_release(&qpath);
+	callus_buf_release(&label);
 	return rc;
 }
 

@@ -5,26 +5,26 @@
 # in the same run.  See bench/match.c for what each row times.
 #
 # Usage: bench/match.sh [QUERIES] [SIZES...]
-#   QUERIES  queries per size for deja's path (default 200); the plain
+#   QUERIES  queries per size for callus's path (default 200); the plain
 #            in-memory baseline runs as many up to 100,000 signatures and a
 #            tenth above (half a second per query there); the SQLite one a
 #            quarter at 100,000 and none above (a 1 GB table read per
 #            query).
-# Needs build/libdeja.a (`make`).  Work files go to a temporary directory
+# Needs build/libcallus.a (`make`).  Work files go to a temporary directory
 # (about 2 GB at 1,000,000).
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 nq=${1:-200}
 [ $# -gt 0 ] && shift
 sizes=${*:-10000 100000 1000000}
-work=$(mktemp -d "${TMPDIR:-/tmp}/deja-match.XXXXXX")
+work=$(mktemp -d "${TMPDIR:-/tmp}/callus-match.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -Wmissing-prototypes \
 	-Wstrict-prototypes -Wshadow -Wvla -Wformat=2 \
 	-I"$repo/include" -I"$repo/src" -include "$repo/src/banned.h" \
 	$(pkg-config --cflags sqlite3 jansson) \
-	-o "$work/match" "$repo/bench/match.c" "$repo/build/libdeja.a" \
+	-o "$work/match" "$repo/bench/match.c" "$repo/build/libcallus.a" \
 	$(pkg-config --libs sqlite3 jansson) -lm
 
 for n in $sizes; do
@@ -40,6 +40,6 @@ echo "| signatures | scoring | queries | min ms | median ms | p95 ms | max ms |"
 echo "|---:|:---|---:|---:|---:|---:|---:|"
 sed -n 's/^lat|/|/p' "$work/out"
 echo
-echo "| signatures | index file MB | peak RSS MB, deja's path | peak RSS MB, no index | queries with a match ≥ 0.85 | top score = plain's (±0.02) |"
+echo "| signatures | index file MB | peak RSS MB, callus's path | peak RSS MB, no index | queries with a match ≥ 0.85 | top score = plain's (±0.02) |"
 echo "|---:|---:|---:|---:|---:|---:|"
 sed -n 's/^mem|/|/p' "$work/out"

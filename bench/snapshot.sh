@@ -6,19 +6,19 @@
 #
 # The repository: 500 directories of 100 small files (50,000 files),
 # committed; then 5 tracked files changed and 2 untracked files added.
-# Rows: `deja-git head` (process start and libgit2's initialisation, the
-# floor of every helper run), `deja-git snapshot`, `deja-git diff` from
+# Rows: `callus-git head` (process start and libgit2's initialisation, the
+# floor of every helper run), `callus-git snapshot`, `callus-git diff` from
 # that snapshot to the working tree after a further change.  Times in ms,
 # min / median / max, from hyperfine (or a loop over `date +%s%N` when
 # hyperfine is missing).
-# Usage: bench/snapshot.sh [RUNS] [path/to/deja-git]   (default 30, build/deja-git)
+# Usage: bench/snapshot.sh [RUNS] [path/to/callus-git]   (default 30, build/callus-git)
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 runs=${1:-30}
-helper=${2:-$repo/build/deja-git}
+helper=${2:-$repo/build/callus-git}
 [ -x "$helper" ] || { echo "bench: no $helper (run make)" >&2; exit 1; }
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/deja-bench.XXXXXX")
+work=$(mktemp -d "${TMPDIR:-/tmp}/callus-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 ws=$work/ws
 mkdir "$ws"
@@ -76,6 +76,6 @@ echo "| command | min ms | median ms | max ms |"
 echo "|:---|---:|---:|---:|"
 row "git status --porcelain" git status --porcelain
 row "git stash create" git stash create
-row "deja-git head" "$helper" head "$ws"
-row "deja-git snapshot" "$helper" snapshot "$ws"
-row "deja-git diff (6 files changed)" "$helper" diff "$ws" git "$tree" 65536
+row "callus-git head" "$helper" head "$ws"
+row "callus-git snapshot" "$helper" snapshot "$ws"
+row "callus-git diff (6 files changed)" "$helper" diff "$ws" git "$tree" 65536

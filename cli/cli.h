@@ -1,17 +1,17 @@
 /*
  * cli.h - what the subcommands share: the command table entry, the
  * workspace context main() prepares, and message helpers in git's style
- * ("deja: cannot open 'x': reason", lowercase, no full stop).
+ * ("callus: cannot open 'x': reason", lowercase, no full stop).
  */
-#ifndef DEJA_CLI_H
-#define DEJA_CLI_H
+#ifndef CALLUS_CLI_H
+#define CALLUS_CLI_H
 
 #include "options.h"
 
-#include "deja/config.h"
-#include "deja/detect.h"
-#include "deja/embed_remote.h"
-#include "deja/redact.h"
+#include "callus/config.h"
+#include "callus/detect.h"
+#include "callus/embed_remote.h"
+#include "callus/redact.h"
 
 /* What a command needs main() to set up before it runs. */
 enum {
@@ -27,16 +27,16 @@ typedef struct cli_workspace {
 	char *root;           /* absolute */
 	char *root_real;      /* realpath of root */
 	char *cwd_rel;        /* the current directory relative to root ("" at root) */
-	deja_config *config;  /* never NULL after setup */
-	deja_whitelist *whitelist;
-	deja_redactor *redactor;
-	char *config_error;   /* set when .deja/config was invalid (built-ins used) */
-	/* The external embedder ([embed], DEJA_EMBED_*), when one is set up:
+	callus_config *config;  /* never NULL after setup */
+	callus_whitelist *whitelist;
+	callus_redactor *redactor;
+	char *config_error;   /* set when .callus/config was invalid (built-ins used) */
+	/* The external embedder ([embed], CALLUS_EMBED_*), when one is set up:
 	 * embed_model is its model id, NULL when there is none or its
 	 * configuration is wrong (embed_error says why; the built-in
 	 * embedder is used alone).  embed's strings are borrowed from the
 	 * config and the environment. */
-	deja_embed_remote_opts embed;
+	callus_embed_remote_opts embed;
 	char *embed_model;
 	char *embed_error;
 } cli_workspace;
@@ -46,6 +46,10 @@ typedef struct cli_workspace {
  * are used and config_error says why.  Returns 0 or prints and returns -1. */
 int cli_workspace_setup(cli_workspace *ws, const char *dir, int need_redactor);
 void cli_workspace_release(cli_workspace *ws);
+
+/* Carry a workspace of callus's former name over (callus/migrate.h),
+ * saying so on stderr; quiet when there is nothing to do. */
+void cli_workspace_migrate(const char *root);
 
 /* An integer from the config, 0 to INT_MAX, or def when unset, not a number
  * or out of range (so it always fits an int). */
@@ -79,7 +83,7 @@ int cmd_reindex(int argc, char **argv);
 int cmd_merges(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 
-/* Print "deja: <message>" on stderr. */
+/* Print "callus: <message>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Shell-quote argv into one command line (for detection and the lesson). */

@@ -1,5 +1,5 @@
 /*
- * deja analyze --command CMD --exit-code N [--workspace DIR] < output
+ * callus analyze --command CMD --exit-code N [--workspace DIR] < output
  *
  * The capture pipeline without writing anything; its JSON is a stable
  * interface (docs/analyze.md).
@@ -7,8 +7,8 @@
 #include "cli.h"
 #include "record_common.h"
 
-#include "deja/analysis.h"
-#include "deja/capture.h"
+#include "callus/analysis.h"
+#include "callus/capture.h"
 
 #include <string.h>
 
@@ -24,7 +24,7 @@ static const cli_option analyze_options[] = {
 };
 
 const cli_spec cmd_analyze_spec = {
-	"deja analyze --command CMD --exit-code N [--workspace DIR] < OUTPUT",
+	"callus analyze --command CMD --exit-code N [--workspace DIR] < OUTPUT",
 	"Analyse a command's output (on stdin) and print the result as JSON; writes nothing.",
 	"Prints one JSON object on one line:\n"
 	"  {\"verification\": bool, \"failed\": bool, \"tool\": str,\n"
@@ -40,9 +40,9 @@ const cli_spec cmd_analyze_spec = {
 
 int cmd_analyze(int argc, char **argv)
 {
-	deja_detection det;
-	deja_failure f;
-	deja_buf json = DEJA_BUF_INIT;
+	callus_detection det;
+	callus_failure f;
+	callus_buf json = CALLUS_BUF_INIT;
 	cli_workspace ws;
 	int first, rc = 1;
 
@@ -65,19 +65,19 @@ int cmd_analyze(int argc, char **argv)
 	if (workspace)
 		cli_workspace_cwd_inside(&ws);
 	if (ws.config_error)
-		cli_error("ignoring .deja/config: %s", ws.config_error);
+		cli_error("ignoring .callus/config: %s", ws.config_error);
 	if (cli_analyze_stdin(&ws, command, (int)exit_code, &det, &f, NULL) < 0)
 		goto out;
-	if (deja_failure_to_json(&json, &f) < 0) {
+	if (callus_failure_to_json(&json, &f) < 0) {
 		cli_error("out of memory");
 		goto out;
 	}
 	printf("%s\n", json.ptr);
 	rc = 0;
 out:
-	deja_failure_release(&f);
-	deja_detection_release(&det);
-	deja_buf_release(&json);
+	callus_failure_release(&f);
+	callus_detection_release(&det);
+	callus_buf_release(&json);
 	cli_workspace_release(&ws);
 	return rc;
 }

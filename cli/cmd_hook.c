@@ -1,5 +1,5 @@
 /*
- * deja hook <agent>: the agents' post-tool and session-start hook.
+ * callus hook <agent>: the agents' post-tool and session-start hook.
  *
  * It runs after every shell command an agent executes, so two rules shape
  * it.  Cheap when there is nothing to do: a command that is not a
@@ -13,13 +13,13 @@
 #include "lessons_common.h"
 #include "record_common.h"
 
-#include "deja/buf.h"
-#include "deja/capture.h"
-#include "deja/failtext.h"
-#include "deja/hookio.h"
-#include "deja/learn.h"
-#include "deja/paths.h"
-#include "deja/store.h"
+#include "callus/buf.h"
+#include "callus/capture.h"
+#include "callus/failtext.h"
+#include "callus/hookio.h"
+#include "callus/learn.h"
+#include "callus/paths.h"
+#include "callus/store.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -42,16 +42,16 @@ static const cli_option hook_options[] = {
 };
 
 const cli_spec cmd_hook_spec = {
-	"deja hook AGENT < EVENT.json",
+	"callus hook AGENT < EVENT.json",
 	"The agent hook: learn from each check an agent runs and answer with past fixes, in its format.",
 	"AGENT is claude-code, codex, gemini, copilot, cursor, cline or generic (see\n"
-	"docs/hooks.md for what each sends and receives).  'deja init AGENT' installs the\n"
-	"hook.  A failed verification command is recorded as 'deja run' would and the\n"
+	"docs/hooks.md for what each sends and receives).  'callus init AGENT' installs the\n"
+	"hook.  A failed verification command is recorded as 'callus run' would and the\n"
 	"reply tells the agent what was recorded and what earlier lessons say about the\n"
 	"same files and which fixes worked for the same errors before; a passing check\n"
 	"fixes its pending errors and the reply names the resolution kept.  A session\n"
 	"start gets a short digest of the workspace's lessons and permanent failures.\n"
-	"Anything else is answered at once without opening the store.  deja hook always\n"
+	"Anything else is answered at once without opening the store.  callus hook always\n"
 	"exits 0 with a valid reply, even when it cannot record.",
 	hook_options, 0
 };
@@ -59,7 +59,7 @@ const cli_spec cmd_hook_spec = {
 /*
  * The guard.  A pre-rendered empty reply is written by the deadline alarm
  * or a fatal signal, then the process leaves with status 0: the agent gets
- * a valid answer whatever happened inside deja.  These statics are the
+ * a valid answer whatever happened inside callus.  These statics are the
  * only state a signal handler may touch.
  */
 static char *guard_reply;
@@ -89,7 +89,7 @@ static void guard_install(int deadline_ms)
 	sigaction(SIGALRM, &sa, NULL);
 #if !defined(__SANITIZE_ADDRESS__)
 	/* under the sanitizers, their reports matter more than the reply */
-	if (!getenv("DEJA_NO_GUARD")) {
+	if (!getenv("CALLUS_NO_GUARD")) {
 		sigaction(SIGSEGV, &sa, NULL);
 		sigaction(SIGBUS, &sa, NULL);
 		sigaction(SIGFPE, &sa, NULL);
@@ -126,7 +126,7 @@ static void reply_once(const char *s, size_t len)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
-static int read_all(deja_buf *in)
+static int read_all(callus_buf *in)
 {
 	char chunk[65536];
 
@@ -142,121 +142,121 @@ static int read_all(deja_buf *in)
 		}
 		/* keep reading past the ceiling so the agent's write never
 		 * fails, but keep nothing more */
-		if (deja_buf_put(in, chunk, (size_t)n) == DEJA_ETOOBIG)
+		if (callus_buf_put(in, chunk, (size_t)n) == CALLUS_ETOOBIG)
 			in->failed = 0;
 	}
 }
 
 /* Earlier lessons about the same file: what the agent should remember
  * now.  They come from the recording's own store session. */
-static void add_related(deja_buf *ctx, const cli_recorded *rec)
+static void add_related(callus_buf *ctx, const cli_recorded *rec)
 {
 	for (size_t i = 0; i < rec->nrelated; i++) {
-		const deja_lesson *l = &rec->related[i];
+		const callus_lesson *l = &rec->related[i];
 		const char *sum = l->error_summary;
 		int w = cli_first_line_width(sum, 160);
 
 		if (!i)
-			deja_buf_printf(ctx, "\nEarlier lessons about %s:", rec->file);
-		deja_buf_printf(ctx, "\n- [%s %s] %.*s", deja_lesson_type_name(l->type), l->tool, w,
+			callus_buf_printf(ctx, "\nEarlier lessons about %s:", rec->file);
+		callus_buf_printf(ctx, "\n- [%s %s] %.*s", callus_lesson_type_name(l->type), l->tool, w,
 				sum);
 		if (l->corrective_rule && *l->corrective_rule)
-			deja_buf_printf(ctx, " Rule: %s", l->corrective_rule);
+			callus_buf_printf(ctx, " Rule: %s", l->corrective_rule);
 		if (l->resolution && *l->resolution)
-			deja_buf_printf(ctx, " Fix: %s", l->resolution);
+			callus_buf_printf(ctx, " Fix: %s", l->resolution);
 	}
 }
 
 /* Fixes, permanent errors and past fixes, one a line after the summary. */
-static void add_learnt(deja_buf *ctx, const char *tool, const deja_learn_result *r)
+static void add_learnt(callus_buf *ctx, const char *tool, const callus_learn_result *r)
 {
-	deja_buf lines = DEJA_BUF_INIT;
+	callus_buf lines = CALLUS_BUF_INIT;
 
 	cli_describe_learnt(&lines, tool, r);
-	deja_buf_rtrim(&lines);
+	callus_buf_rtrim(&lines);
 	if (lines.len)
-		deja_buf_printf(ctx, "\n%s", lines.ptr);
-	deja_buf_release(&lines);
+		callus_buf_printf(ctx, "\n%s", lines.ptr);
+	callus_buf_release(&lines);
 }
 
 /* Errors that failed permanently: a warning for the session ahead. */
-static void add_warnings(deja_buf *ctx, deja_store *store)
+static void add_warnings(callus_buf *ctx, callus_store *store)
 {
-	deja_pending_filter f = { DEJA_STATE_PERMANENT, NULL, 5 };
-	deja_pending *ps = NULL;
+	callus_pending_filter f = { CALLUS_STATE_PERMANENT, NULL, 5 };
+	callus_pending *ps = NULL;
 	size_t n = 0;
 
-	if (deja_learn_list(store, &f, &ps, &n, NULL) < 0 || !n)
+	if (callus_learn_list(store, &f, &ps, &n, NULL) < 0 || !n)
 		goto out;
-	deja_buf_printf(ctx, "%sdeja: errors that earlier attempts could not fix "
-			     "('deja warnings' for all):",
+	callus_buf_printf(ctx, "%scallus: errors that earlier attempts could not fix "
+			     "('callus warnings' for all):",
 			ctx->len ? "\n" : "");
 	for (size_t i = 0; i < n; i++) {
 		int w = cli_first_line_width(ps[i].message, 120);
 
-		deja_buf_printf(ctx, "\n- %s in %s (%lld attempts): %.*s", ps[i].tool,
+		callus_buf_printf(ctx, "\n- %s in %s (%lld attempts): %.*s", ps[i].tool,
 				ps[i].files.count ? ps[i].files.items[0] : "-",
 				(long long)ps[i].attempts, w, ps[i].message);
 	}
 out:
-	deja_pendings_free(ps, n);
+	callus_pendings_free(ps, n);
 }
 
 /* A session start: the lessons to keep in mind, in a few lines.  The
  * store is left open in *store (NULL when there is none) for the
  * metrics. */
-static void session_digest(deja_buf *ctx, const cli_workspace *ws, deja_store **store_out)
+static void session_digest(callus_buf *ctx, const cli_workspace *ws, callus_store **store_out)
 {
-	deja_store *store = NULL;
-	deja_lesson *ls = NULL;
+	callus_store *store = NULL;
+	callus_lesson *ls = NULL;
 	size_t n = 0;
-	deja_lesson_filter f = { NULL, NULL, NULL, 5 };
+	callus_lesson_filter f = { NULL, NULL, NULL, 5 };
 
 	*store_out = NULL;
 	if (cli_open_store(&store, ws, 0) != 0)
 		return;
-	if (deja_store_list_lessons(store, &f, &ls, &n, NULL) == 0 && n) {
-		deja_buf_puts(ctx, "deja: recent failed checks in this workspace (newest first; "
-				   "'deja lessons show ID' for details):");
+	if (callus_store_list_lessons(store, &f, &ls, &n, NULL) == 0 && n) {
+		callus_buf_puts(ctx, "callus: recent failed checks in this workspace (newest first; "
+				   "'callus lessons show ID' for details):");
 		for (size_t i = 0; i < n; i++) {
 			const char *sum = ls[i].error_summary;
 			int w = cli_first_line_width(sum, 120);
 
-			deja_buf_printf(ctx, "\n- #%lld %s %s in %s (x%lld): %.*s", (long long)ls[i].id,
-					deja_lesson_type_name(ls[i].type), ls[i].tool,
+			callus_buf_printf(ctx, "\n- #%lld %s %s in %s (x%lld): %.*s", (long long)ls[i].id,
+					callus_lesson_type_name(ls[i].type), ls[i].tool,
 					*ls[i].file ? ls[i].file : "-", (long long)ls[i].occurrences, w,
 					sum);
 		}
 	}
 	add_warnings(ctx, store);
-	deja_lessons_free(ls, n);
+	callus_lessons_free(ls, n);
 	*store_out = store;
 }
 
 /* *fresh is set when the failure brought errors new to the check: the
  * external embedder has something to do. */
-static int record_event(deja_buf *ctx, const cli_workspace *ws, const deja_hook_event *ev,
-			const deja_detection *det, int code, deja_metrics *m, int *fresh)
+static int record_event(callus_buf *ctx, const cli_workspace *ws, const callus_hook_event *ev,
+			const callus_detection *det, int code, callus_metrics *m, int *fresh)
 {
-	deja_capture cap;
+	callus_capture cap;
 	cli_recorded rec;
 	char status[64];
 	int rc;
 
-	deja_capture_init(&cap);
-	deja_capture_feed(&cap, ev->output ? ev->output : "", ev->output_len);
-	deja_capture_finish(&cap);
+	callus_capture_init(&cap);
+	callus_capture_feed(&cap, ev->output ? ev->output : "", ev->output_len);
+	callus_capture_finish(&cap);
 	rc = cli_record_failure(ws, det, ev->command, code, &cap,
 				ev->session_id ? ev->session_id : "", m, HOOK_RELATED_MAX, &rec);
-	deja_capture_release(&cap);
+	callus_capture_release(&cap);
 	if (rc < 0)
 		return rc;
 	if (code == ev->exit_code)
 		snprintf(status, sizeof(status), "exit %d", code);
 	else
 		snprintf(status, sizeof(status), "its output says so");
-	deja_buf_printf(ctx, "%sdeja: %s failed (%s)%s%s; %s lesson #%lld (seen %lld time%s). "
-			     "Details: deja lessons show %lld",
+	callus_buf_printf(ctx, "%scallus: %s failed (%s)%s%s; %s lesson #%lld (seen %lld time%s). "
+			     "Details: callus lessons show %lld",
 			ctx->len ? "\n" : "", det->tool, status, *rec.file ? " in " : "", rec.file,
 			rec.is_new ? "recorded" : "updated", (long long)rec.id,
 			(long long)rec.occurrences, rec.occurrences == 1 ? "" : "s",
@@ -270,18 +270,18 @@ static int record_event(deja_buf *ctx, const cli_workspace *ws, const deja_hook_
 
 /* A passing check: its pending errors are fixed, and the agent is told
  * which diff was kept. */
-static int pass_event(deja_buf *ctx, const cli_workspace *ws, const deja_hook_event *ev,
-		      const deja_detection *det, deja_metrics *m, deja_store **store)
+static int pass_event(callus_buf *ctx, const cli_workspace *ws, const callus_hook_event *ev,
+		      const callus_detection *det, callus_metrics *m, callus_store **store)
 {
-	deja_learn_result learnt;
+	callus_learn_result learnt;
 	int rc = cli_record_pass(ws, det, ev->command, ev->session_id ? ev->session_id : "", m,
 				 &learnt, store);
 
 	if (rc == 0 && (learnt.nfixed || learnt.nunchanged)) {
-		deja_buf_printf(ctx, "%sdeja: %s passes now.", ctx->len ? "\n" : "", det->tool);
+		callus_buf_printf(ctx, "%scallus: %s passes now.", ctx->len ? "\n" : "", det->tool);
 		add_learnt(ctx, det->tool, &learnt);
 	}
-	deja_learn_result_release(&learnt);
+	callus_learn_result_release(&learnt);
 	return rc;
 }
 
@@ -296,7 +296,7 @@ static int pass_event(deja_buf *ctx, const cli_workspace *ws, const deja_hook_ev
  */
 enum verdict { V_NONE, V_FAILED, V_PASSED };
 
-static enum verdict judge(const deja_hook_event *ev, const deja_detection *det, int *code,
+static enum verdict judge(const callus_hook_event *ev, const callus_detection *det, int *code,
 			  const char **health)
 {
 	int c = det->status_masked ? -1 : ev->exit_code;
@@ -312,7 +312,7 @@ static enum verdict judge(const deja_hook_event *ev, const deja_detection *det, 
 		return V_PASSED;
 	if (ev->exit_code < 0)
 		*health = CLI_HEALTH_UNKNOWN;
-	if (deja_output_looks_failed(ev->output, ev->output_len)) {
+	if (callus_output_looks_failed(ev->output, ev->output_len)) {
 		*code = 1;
 		if (ev->exit_code < 0)
 			*health = CLI_HEALTH_GUESSED;
@@ -325,33 +325,35 @@ static enum verdict judge(const deja_hook_event *ev, const deja_detection *det, 
  * workspace the hook runs in.  In doubt, yes: the full path decides. */
 static int is_verification(const char *command)
 {
-	deja_config *cfg = NULL;
-	deja_whitelist *wl = NULL;
-	deja_detection det;
-	char *root = deja_workspace_find(".");
+	callus_config *cfg = NULL;
+	callus_whitelist *wl = NULL;
+	callus_detection det;
+	char *root = callus_workspace_find(".");
 	int yes = 1;
 
 	memset(&det, 0, sizeof(det));
-	if (root && deja_config_load(&cfg, root, NULL) == 0 &&
-	    deja_whitelist_new(&wl, cfg, NULL) == 0 && deja_detect(&det, wl, command, NULL) == 0)
+	/* before the config is read: it may still be in the old place */
+	cli_workspace_migrate(root);
+	if (root && callus_config_load(&cfg, root, NULL) == 0 &&
+	    callus_whitelist_new(&wl, cfg, NULL) == 0 && callus_detect(&det, wl, command, NULL) == 0)
 		yes = det.verification;
-	deja_detection_release(&det);
-	deja_whitelist_free(wl);
-	deja_config_free(cfg);
+	callus_detection_release(&det);
+	callus_whitelist_free(wl);
+	callus_config_free(cfg);
 	free(root);
 	return yes;
 }
 
 int cmd_hook(int argc, char **argv)
 {
-	deja_error err = DEJA_ERROR_INIT;
-	deja_hook_event ev = DEJA_HOOK_EVENT_INIT;
-	deja_detection det;
-	deja_agent agent;
-	deja_buf in, ctx = DEJA_BUF_INIT, reply = DEJA_BUF_INIT;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_hook_event ev = CALLUS_HOOK_EVENT_INIT;
+	callus_detection det;
+	callus_agent agent;
+	callus_buf in, ctx = CALLUS_BUF_INIT, reply = CALLUS_BUF_INIT;
 	cli_workspace ws;
-	deja_metrics *metrics = NULL;
-	deja_store *store = NULL; /* open when a path used it: the metrics go through it */
+	callus_metrics *metrics = NULL;
+	callus_store *store = NULL; /* open when a path used it: the metrics go through it */
 	struct timespec start, end;
 	const char *path = NULL; /* the latency's label: only where the store is used */
 	char *peek = NULL;
@@ -360,42 +362,42 @@ int cmd_hook(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	memset(&det, 0, sizeof(det));
 	memset(&ws, 0, sizeof(ws));
-	deja_buf_init(&in, HOOK_INPUT_MAX);
+	callus_buf_init(&in, HOOK_INPUT_MAX);
 	first = cli_parse(argc, argv, &cmd_hook_spec);
 	if (first < 0)
 		return first == CLI_PARSE_HELP ? 0 : 2;
-	if (first + 1 != argc || deja_agent_parse(&agent, argv[first]) < 0) {
+	if (first + 1 != argc || callus_agent_parse(&agent, argv[first]) < 0) {
 		/* a person typed this: a usage error is the right answer */
-		cli_error(first < argc ? "unknown agent '%s'; see 'deja help hook'"
-				       : "which agent? see 'deja help hook'",
+		cli_error(first < argc ? "unknown agent '%s'; see 'callus help hook'"
+				       : "which agent? see 'callus help hook'",
 			  first < argc ? argv[first] : "");
 		return 2;
 	}
-	if (deja_hook_reply(&reply, agent, "", "", 0) == 0) {
-		guard_reply = deja_buf_detach(&reply);
+	if (callus_hook_reply(&reply, agent, "", "", 0) == 0) {
+		guard_reply = callus_buf_detach(&reply);
 		guard_len = guard_reply ? strlen(guard_reply) : 0;
 	}
 	guard_install(HOOK_DEADLINE_MS);
 
-	if (read_all(&in) < 0 || deja_buf_status(&in) < 0) {
+	if (read_all(&in) < 0 || callus_buf_status(&in) < 0) {
 		cli_error("hook: cannot read the event: %s", strerror(errno));
 		goto reply;
 	}
 	/* The fast path: most commands are not checks, and answering them
 	 * needs only the workspace's config, never the store. */
-	if (deja_hook_peek_command(&peek, agent, in.ptr, in.len) == 0 && peek &&
+	if (callus_hook_peek_command(&peek, agent, in.ptr, in.len) == 0 && peek &&
 	    !is_verification(peek))
 		goto reply;
-	if (deja_hook_event_parse(&ev, agent, in.ptr, in.len, &err) < 0) {
-		char *root = deja_workspace_find(".");
+	if (callus_hook_event_parse(&ev, agent, in.ptr, in.len, &err) < 0) {
+		char *root = callus_workspace_find(".");
 
-		cli_error("hook: %s", deja_error_message(&err));
-		cli_hook_health_note(root, deja_agent_name(agent), CLI_HEALTH_INVALID,
-				     deja_error_message(&err));
+		cli_error("hook: %s", callus_error_message(&err));
+		cli_hook_health_note(root, callus_agent_name(agent), CLI_HEALTH_INVALID,
+				     callus_error_message(&err));
 		free(root);
 		goto reply;
 	}
-	deja_buf_release(&in);
+	callus_buf_release(&in);
 	/* a cwd that is gone (or was never here) leaves the hook's own */
 	if (cli_workspace_setup(&ws, ev.cwd && access(ev.cwd, X_OK) == 0 ? ev.cwd : NULL, 1) < 0)
 		goto reply;
@@ -408,41 +410,41 @@ int cmd_hook(int argc, char **argv)
 		goto reply;
 	}
 	/* one tool call may carry several commands (cline's run_commands) */
-	for (deja_hook_event *e = &ev; e; e = e->next) {
+	for (callus_hook_event *e = &ev; e; e = e->next) {
 		const char *health;
 		int code;
 
 		if (!e->command || !e->is_shell)
 			continue;
-		deja_detection_release(&det);
-		if (deja_detect(&det, ws.whitelist, e->command, &err) < 0 || !det.verification)
+		callus_detection_release(&det);
+		if (callus_detect(&det, ws.whitelist, e->command, &err) < 0 || !det.verification)
 			continue;
-		if (deja_hook_event_complete(e) < 0)
+		if (callus_hook_event_complete(e) < 0)
 			continue;
 		switch (judge(e, &det, &code, &health)) {
 		case V_FAILED:
 			path = "record";
 			if (!metrics)
-				deja_metrics_new(&metrics);
+				callus_metrics_new(&metrics);
 			failed |= record_event(&ctx, &ws, e, &det, code, metrics, &fresh) < 0;
 			break;
 		case V_PASSED:
 			if (!path)
 				path = "pass";
 			if (!metrics)
-				deja_metrics_new(&metrics);
+				callus_metrics_new(&metrics);
 			failed |= pass_event(&ctx, &ws, e, &det, metrics, store ? NULL : &store) < 0;
 			break;
 		case V_NONE:
 			break;
 		}
-		cli_hook_health_note(ws.root, deja_agent_name(agent), health, det.tool);
+		cli_hook_health_note(ws.root, callus_agent_name(agent), health, det.tool);
 	}
 reply:
 	/* Always one valid JSON object, "{}" when there is nothing to say:
 	 * an agent may pass whatever the hook prints (stdout, or stderr when
 	 * stdout is empty, as Gemini CLI does) to its model. */
-	if (deja_hook_reply(&reply, agent, ev.event ? ev.event : "", ctx.ptr,
+	if (callus_hook_reply(&reply, agent, ev.event ? ev.event : "", ctx.ptr,
 			    context_chars < 0 ? 1500 : (size_t)context_chars) == 0)
 		reply_once(reply.ptr, reply.len);
 	else if (guard_reply)
@@ -450,29 +452,29 @@ reply:
 	/* After the reply, so that the agent does not wait for it; the fast
 	 * path never gets here with a path: it must not open the store. */
 	if (path && have_ws) {
-		const char *const labels[] = { deja_agent_name(agent), path };
+		const char *const labels[] = { callus_agent_name(agent), path };
 
 		clock_gettime(CLOCK_MONOTONIC, &end);
-		if (metrics || deja_metrics_new(&metrics) == 0)
-			deja_metrics_observe(metrics, DEJA_METRIC_HOOK_LATENCY, labels,
+		if (metrics || callus_metrics_new(&metrics) == 0)
+			callus_metrics_observe(metrics, CALLUS_METRIC_HOOK_LATENCY, labels,
 					     (double)(end.tv_sec - start.tv_sec) * 1e3 +
 						     (double)(end.tv_nsec - start.tv_nsec) / 1e6);
 		cli_flush_metrics(&ws, metrics, store, failed);
 	}
 	if (fresh)
 		cli_embed_later(&ws);
-	deja_metrics_free(metrics);
-	deja_store_close(store);
+	callus_metrics_free(metrics);
+	callus_store_close(store);
 	free(peek);
 	free(guard_reply);
 	guard_reply = NULL;
 	guard_len = 0;
-	deja_detection_release(&det);
-	deja_hook_event_release(&ev);
-	deja_buf_release(&in);
-	deja_buf_release(&ctx);
-	deja_buf_release(&reply);
-	deja_error_release(&err);
+	callus_detection_release(&det);
+	callus_hook_event_release(&ev);
+	callus_buf_release(&in);
+	callus_buf_release(&ctx);
+	callus_buf_release(&reply);
+	callus_error_release(&err);
 	if (have_ws)
 		cli_workspace_release(&ws);
 	return 0;

@@ -1,5 +1,5 @@
 /*
- * deja init: put deja's hook into a coding agent's project settings (or
+ * callus init: put callus's hook into a coding agent's project settings (or
  * take it out again), and show where every agent stands.
  *
  * What is written where is decided by src/agentconf.c from the file's text;
@@ -8,9 +8,10 @@
  */
 #include "cli.h"
 
-#include "deja/agentconf.h"
-#include "deja/buf.h"
-#include "deja/fsutil.h"
+#include "callus/agentconf.h"
+#include "callus/migrate.h"
+#include "callus/buf.h"
+#include "callus/fsutil.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -23,35 +24,35 @@ static int opt_remove, opt_dry_run;
 
 static const cli_option init_options[] = {
 	{ CLI_OPT_FLAG, 0, "remove", &opt_remove, NULL,
-	  "take deja's hook out of AGENT's settings; everything else stays" },
+	  "take callus's hook out of AGENT's settings; everything else stays" },
 	{ CLI_OPT_FLAG, 'n', "dry-run", &opt_dry_run, NULL,
 	  "print what would be written, write nothing" },
 	CLI_END
 };
 
 const cli_spec cmd_init_spec = {
-	"deja init [AGENT] [--remove] [--dry-run]",
-	"Make a coding agent run deja after its shell commands (its hook settings).",
+	"callus init [AGENT] [--remove] [--dry-run]",
+	"Make a coding agent run callus after its shell commands (its hook settings).",
 	"AGENT is claude-code (or claude), codex, gemini, copilot, cursor or cline.\n"
-	"deja's entries are merged into the agent's settings file in the workspace:\n"
+	"callus's entries are merged into the agent's settings file in the workspace:\n"
 	"every other setting and hook is kept, the previous file is saved next to it\n"
-	"as FILE.deja-backup, and running it again changes nothing.  A file that is\n"
+	"as FILE.callus-backup, and running it again changes nothing.  A file that is\n"
 	"not plain JSON (comments included) is refused and left as it is.  Without\n"
 	"AGENT, shows for every agent whether its settings file exists, whether\n"
-	"deja's hook is in it, and what 'deja init AGENT' would do.  The hook runs\n"
-	"'deja' when this deja is the one on PATH, else this deja's absolute path.\n"
+	"callus's hook is in it, and what 'callus init AGENT' would do.  The hook runs\n"
+	"'callus' when this callus is the one on PATH, else this callus's absolute path.\n"
 	"docs/agents.md has every agent's files and the manual equivalent.",
 	init_options, 0
 };
 
-/* What the agent should run, and why (for the user): plain "deja" when
+/* What the agent should run, and why (for the user): plain "callus" when
  * that name on PATH is this very binary, else this binary's absolute path,
- * so that the hook runs the deja that configured it. */
+ * so that the hook runs the callus that configured it. */
 static char *hook_program(const char **why)
 {
 	char *self = realpath("/proc/self/exe", NULL);
 	const char *path = getenv("PATH"), *p;
-	deja_buf cand = DEJA_BUF_INIT;
+	callus_buf cand = CALLUS_BUF_INIT;
 	char *first = NULL;
 
 	for (p = path && *path ? path : NULL; p;) {
@@ -59,75 +60,75 @@ static char *hook_program(const char **why)
 		size_t n = colon ? (size_t)(colon - p) : strlen(p);
 		struct stat st;
 
-		deja_buf_clear(&cand);
+		callus_buf_clear(&cand);
 		/* an empty PATH entry is the current directory */
-		deja_buf_put(&cand, n ? p : ".", n ? n : 1);
-		deja_buf_puts(&cand, "/deja");
-		if (deja_buf_status(&cand) == 0 && !stat(cand.ptr, &st) && S_ISREG(st.st_mode) &&
+		callus_buf_put(&cand, n ? p : ".", n ? n : 1);
+		callus_buf_puts(&cand, "/callus");
+		if (callus_buf_status(&cand) == 0 && !stat(cand.ptr, &st) && S_ISREG(st.st_mode) &&
 		    !access(cand.ptr, X_OK)) {
 			first = realpath(cand.ptr, NULL);
 			break;
 		}
 		p = colon ? colon + 1 : NULL;
 	}
-	deja_buf_release(&cand);
+	callus_buf_release(&cand);
 	if (!self) {
 		free(first);
-		*why = "cannot tell where this deja is, so the one on PATH";
-		return strdup("deja");
+		*why = "cannot tell where this callus is, so the one on PATH";
+		return strdup("callus");
 	}
 	if (first && !strcmp(first, self)) {
 		free(first);
 		free(self);
-		*why = "this deja, found on PATH as 'deja'";
-		return strdup("deja");
+		*why = "this callus, found on PATH as 'callus'";
+		return strdup("callus");
 	}
-	*why = first ? "the 'deja' first on PATH is another file, so this one by its path"
-		     : "this deja is not on PATH as 'deja', so by its path";
+	*why = first ? "the 'callus' first on PATH is another file, so this one by its path"
+		     : "this callus is not on PATH as 'callus', so by its path";
 	free(first);
 	return self;
 }
 
 /* The file of one agent in the workspace, as read. */
 struct target {
-	deja_buf path;   /* workspace root + agent path */
-	deja_buf real;   /* path with a symlink at its end followed */
-	deja_buf text;
+	callus_buf path;   /* workspace root + agent path */
+	callus_buf real;   /* path with a symlink at its end followed */
+	callus_buf text;
 	int exists;
 	mode_t mode;     /* of the existing file */
 };
 
 static void target_release(struct target *t)
 {
-	deja_buf_release(&t->path);
-	deja_buf_release(&t->real);
-	deja_buf_release(&t->text);
+	callus_buf_release(&t->path);
+	callus_buf_release(&t->real);
+	callus_buf_release(&t->text);
 }
 
-static int target_read(struct target *t, const cli_workspace *ws, const deja_agentconf_agent *a,
-		       deja_error *err)
+static int target_read(struct target *t, const cli_workspace *ws, const callus_agentconf_agent *a,
+		       callus_error *err)
 {
 	struct stat st;
 	int rc;
 
 	memset(t, 0, sizeof(*t));
-	deja_buf_init(&t->path, 0);
-	deja_buf_init(&t->real, 0);
-	deja_buf_init(&t->text, 0);
-	deja_buf_printf(&t->path, "%s/%s", ws->root, a->path);
-	if (deja_buf_status(&t->path) < 0)
-		return deja_error_set(err, DEJA_ENOMEM, "out of memory");
+	callus_buf_init(&t->path, 0);
+	callus_buf_init(&t->real, 0);
+	callus_buf_init(&t->text, 0);
+	callus_buf_printf(&t->path, "%s/%s", ws->root, a->path);
+	if (callus_buf_status(&t->path) < 0)
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	/* A settings file kept elsewhere (dotfiles) and linked in is edited
 	 * where it lives, not replaced by a copy. */
-	if ((rc = deja_fs_resolve_link(&t->real, t->path.ptr, err)) < 0)
+	if ((rc = callus_fs_resolve_link(&t->real, t->path.ptr, err)) < 0)
 		return rc;
-	rc = deja_fs_read_file(&t->text, t->real.ptr, DEJA_AGENTCONF_FILE_MAX, err);
-	if (rc == DEJA_ENOTFOUND)
+	rc = callus_fs_read_file(&t->text, t->real.ptr, CALLUS_AGENTCONF_FILE_MAX, err);
+	if (rc == CALLUS_ENOTFOUND)
 		return 0;
 	if (rc < 0)
 		return rc;
 	if (stat(t->real.ptr, &st) < 0)
-		return deja_error_set(err, DEJA_EIO, "cannot stat '%s': %s", t->real.ptr, strerror(errno));
+		return callus_error_set(err, CALLUS_EIO, "cannot stat '%s': %s", t->real.ptr, strerror(errno));
 	t->exists = 1;
 	t->mode = st.st_mode & 07777;
 	return 0;
@@ -135,267 +136,282 @@ static int target_read(struct target *t, const cli_workspace *ws, const deja_age
 
 /* How to name the file to the user: as the agent knows it, unless a
  * symlink took us elsewhere. */
-static const char *shown(const struct target *t, const deja_agentconf_agent *a)
+static const char *shown(const struct target *t, const callus_agentconf_agent *a)
 {
 	return strcmp(t->path.ptr, t->real.ptr) ? t->real.ptr : a->path;
 }
 
-static int write_files(struct target *t, const deja_agentconf_agent *a, deja_agentconf_action action,
-		       const deja_buf *out, deja_error *err)
+static int write_files(struct target *t, const callus_agentconf_agent *a, callus_agentconf_action action,
+		       const callus_buf *out, callus_error *err)
 {
-	deja_buf aux = DEJA_BUF_INIT;
+	callus_buf aux = CALLUS_BUF_INIT;
 	int rc = 0;
 
-	/* A file about to be deleted held nothing but deja's hook, which
-	 * 'deja init AGENT' writes again: a copy would only be litter (and,
+	/* A file about to be deleted held nothing but callus's hook, which
+	 * 'callus init AGENT' writes again: a copy would only be litter (and,
 	 * next to Cline's hooks, an executable-looking one). */
-	if (t->exists && action != DEJA_AGENTCONF_DELETE) {
-		deja_buf_printf(&aux, "%s.deja-backup", t->real.ptr);
-		if (deja_buf_status(&aux) < 0) {
-			rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+	if (t->exists && action != CALLUS_AGENTCONF_DELETE) {
+		callus_buf_printf(&aux, "%s.callus-backup", t->real.ptr);
+		if (callus_buf_status(&aux) < 0) {
+			rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 			goto out;
 		}
 		/* The copy keeps the file's permissions (settings can be
 		 * private) but is never executable: it is not a hook. */
-		if ((rc = deja_fs_write_atomic(aux.ptr, t->text.ptr, t->text.len, t->mode & 0666, 0,
+		if ((rc = callus_fs_write_atomic(aux.ptr, t->text.ptr, t->text.len, t->mode & 0666, 0,
 					       err)) < 0)
 			goto out;
 	}
-	if (action == DEJA_AGENTCONF_DELETE) {
+	if (action == CALLUS_AGENTCONF_DELETE) {
 		if (unlink(t->real.ptr) < 0 && errno != ENOENT)
-			rc = deja_error_set(err, DEJA_EIO, "cannot delete '%s': %s", t->real.ptr,
+			rc = callus_error_set(err, CALLUS_EIO, "cannot delete '%s': %s", t->real.ptr,
 					    strerror(errno));
 		goto out;
 	}
-	deja_buf_clear(&aux);
+	callus_buf_clear(&aux);
 	{
 		const char *slash = strrchr(t->real.ptr, '/');
 
-		deja_buf_put(&aux, t->real.ptr, slash ? (size_t)(slash - t->real.ptr) : 0);
+		callus_buf_put(&aux, t->real.ptr, slash ? (size_t)(slash - t->real.ptr) : 0);
 	}
-	if (deja_buf_status(&aux) < 0) {
-		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+	if (callus_buf_status(&aux) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
-	if (aux.len && (rc = deja_fs_mkdir_p(aux.ptr, 0755, err)) < 0)
+	if (aux.len && (rc = callus_fs_mkdir_p(aux.ptr, 0755, err)) < 0)
 		goto out;
 	if (t->exists) {
 		mode_t mode = t->mode;
 
-		if (a->format == DEJA_AGENTCONF_SCRIPT)
+		if (a->format == CALLUS_AGENTCONF_SCRIPT)
 			mode |= 0100; /* the agent must be able to run it */
-		rc = deja_fs_write_atomic(t->real.ptr, out->ptr, out->len, mode, 0, err);
+		rc = callus_fs_write_atomic(t->real.ptr, out->ptr, out->len, mode, 0, err);
 	} else {
-		rc = deja_fs_write_atomic(t->real.ptr, out->ptr, out->len,
-					  a->format == DEJA_AGENTCONF_SCRIPT ? 0755 : 0644,
-					  DEJA_FS_UMASK, err);
+		rc = callus_fs_write_atomic(t->real.ptr, out->ptr, out->len,
+					  a->format == CALLUS_AGENTCONF_SCRIPT ? 0755 : 0644,
+					  CALLUS_FS_UMASK, err);
 	}
 out:
-	deja_buf_release(&aux);
+	callus_buf_release(&aux);
 	return rc;
 }
 
-static int init_one(const cli_workspace *ws, const deja_agentconf_agent *a, const char *program,
+static int init_one(const cli_workspace *ws, const callus_agentconf_agent *a, const char *program,
 		    const char *why)
 {
-	deja_error err = DEJA_ERROR_INIT;
-	deja_buf out = DEJA_BUF_INIT, cmd = DEJA_BUF_INIT;
-	deja_agentconf_action action;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_buf out = CALLUS_BUF_INIT, cmd = CALLUS_BUF_INIT;
+	callus_agentconf_action action;
 	struct target t;
-	size_t removed = 0;
+	size_t removed = 0, old;
 	int rc = 1;
 
 	if (target_read(&t, ws, a, &err) < 0) {
-		cli_error("%s", deja_error_message(&err));
+		cli_error("%s", callus_error_message(&err));
 		goto out;
 	}
-	if (deja_agentconf_command(&cmd, a, program) < 0) {
+	if (callus_agentconf_command(&cmd, a, program) < 0) {
 		cli_error("out of memory");
 		goto out;
 	}
+	old = t.exists ? callus_agentconf_count_old(a, t.text.ptr, t.text.len) : 0;
 	if (opt_remove)
-		rc = deja_agentconf_unmerge(&out, &action, &removed, a, t.exists ? t.text.ptr : NULL,
+		rc = callus_agentconf_unmerge(&out, &action, &removed, a, t.exists ? t.text.ptr : NULL,
 					    t.text.len, program, &err);
 	else
-		rc = deja_agentconf_merge(&out, &action, a, t.exists ? t.text.ptr : NULL, t.text.len,
+		rc = callus_agentconf_merge(&out, &action, a, t.exists ? t.text.ptr : NULL, t.text.len,
 					  program, &err);
 	if (rc < 0) {
-		cli_error("cannot %s %s: %s", opt_remove ? "take deja's hook out of" : "configure",
-			  a->name, deja_error_message(&err));
+		cli_error("cannot %s %s: %s", opt_remove ? "take callus's hook out of" : "configure",
+			  a->name, callus_error_message(&err));
 		cli_error("'%s' is left as it is", shown(&t, a));
 		rc = 1;
 		goto out;
 	}
 	rc = 0;
-	if (action == DEJA_AGENTCONF_KEEP) {
+	if (action == CALLUS_AGENTCONF_KEEP) {
 		if (!opt_remove)
 			printf("%s: already configured in '%s'; nothing changed\n", a->name, shown(&t, a));
 		else if (!t.exists)
 			printf("%s: '%s' does not exist; nothing to remove\n", a->name, shown(&t, a));
 		else
-			printf("%s: no deja hook in '%s'; nothing changed\n", a->name, shown(&t, a));
+			printf("%s: no callus hook in '%s'; nothing changed\n", a->name, shown(&t, a));
 		goto out;
 	}
 	if (opt_dry_run) {
-		if (action == DEJA_AGENTCONF_DELETE) {
-			printf("would delete '%s': nothing but deja's hook is in it\n", shown(&t, a));
+		if (action == CALLUS_AGENTCONF_DELETE) {
+			printf("would delete '%s': nothing but callus's hook is in it\n", shown(&t, a));
 		} else {
 			printf("would %s '%s' with:\n", t.exists ? "rewrite" : "create", shown(&t, a));
 			fwrite(out.ptr, 1, out.len, stdout);
 		}
-		if (t.exists && action != DEJA_AGENTCONF_DELETE)
-			printf("would save the previous version as '%s.deja-backup'\n", shown(&t, a));
+		if (t.exists && action != CALLUS_AGENTCONF_DELETE)
+			printf("would save the previous version as '%s.callus-backup'\n", shown(&t, a));
 		goto out;
 	}
 	if (write_files(&t, a, action, &out, &err) < 0) {
-		cli_error("%s", deja_error_message(&err));
+		cli_error("%s", callus_error_message(&err));
 		rc = 1;
 		goto out;
 	}
-	if (opt_remove && action == DEJA_AGENTCONF_DELETE)
-		printf("%s: deleted '%s': nothing but deja's hook was in it\n", a->name, shown(&t, a));
+	if (opt_remove && action == CALLUS_AGENTCONF_DELETE)
+		printf("%s: deleted '%s': nothing but callus's hook was in it\n", a->name, shown(&t, a));
 	else if (opt_remove)
-		printf("%s: took deja's hook out of '%s' (%zu entr%s)\n", a->name, shown(&t, a), removed,
+		printf("%s: took callus's hook out of '%s' (%zu entr%s)\n", a->name, shown(&t, a), removed,
 		       removed == 1 ? "y" : "ies");
 	else
 		printf("%s: configured in '%s' (%s)\nhook command: %s (%s)\n", a->name, shown(&t, a),
 		       a->events, cmd.ptr, why);
-	if (t.exists && action != DEJA_AGENTCONF_DELETE)
-		printf("previous version saved as '%s.deja-backup'\n", shown(&t, a));
+	if (old && !opt_remove)
+		printf("%s: replaced %zu hook entr%s of %s (callus's former name) with callus's\n",
+		       a->name, old, old == 1 ? "y" : "ies", CALLUS_MIGRATE_OLD_NAME);
+	if (t.exists && action != CALLUS_AGENTCONF_DELETE)
+		printf("previous version saved as '%s.callus-backup'\n", shown(&t, a));
 	if (!opt_remove && a->note)
 		printf("note: %s\n", a->note);
 out:
 	target_release(&t);
-	deja_buf_release(&out);
-	deja_buf_release(&cmd);
-	deja_error_release(&err);
+	callus_buf_release(&out);
+	callus_buf_release(&cmd);
+	callus_error_release(&err);
 	return rc;
 }
 
 /*
- * Claude Code reads CLAUDE.md, and AGENTS.md only in some releases: an
- * "@AGENTS.md" import line in CLAUDE.md makes the lessons block reach it in
- * all of them.  The rest of CLAUDE.md is left as it is; a CLAUDE.md that is
- * a link is not written through.  Only when the lessons go to AGENTS.md.
+ * The settings file callus's former name wrote where callus writes another
+ * (Copilot's .github/hooks/): its hook entries go, and the file with them
+ * when nothing else is in it.  0, or 1 after an error message.
  */
-static void claude_import(const cli_workspace *ws)
+static int init_old_file(const cli_workspace *ws, const callus_agentconf_agent *a)
 {
-	const char *lessons = deja_config_get(ws->config, "lessons", "file");
-	deja_error err = DEJA_ERROR_INIT;
-	deja_buf path = DEJA_BUF_INIT, text = DEJA_BUF_INIT;
-	struct stat st;
-	int rc;
+	callus_agentconf_agent old = *a;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_buf out = CALLUS_BUF_INIT;
+	callus_agentconf_action action = CALLUS_AGENTCONF_KEEP;
+	struct target t;
+	size_t removed = 0;
+	int rc = 0;
 
-	if (lessons && *lessons && strcmp(lessons, "AGENTS.md") != 0)
-		return;
-	deja_buf_printf(&path, "%s/CLAUDE.md", ws->root);
-	if (deja_buf_status(&path) < 0)
+	if (!(old.path = callus_migrate_old_settings(a->name)))
+		return 0;
+	if (target_read(&t, ws, &old, &err) < 0 || !t.exists)
 		goto out;
-	if (lstat(path.ptr, &st) == 0 && !S_ISREG(st.st_mode)) {
-		printf("note: CLAUDE.md is not a plain file: add a line '@AGENTS.md' to it yourself "
-		       "so that Claude Code reads the lessons\n");
+	if (callus_agentconf_unmerge(&out, &action, &removed, &old, t.text.ptr, t.text.len, NULL,
+				     &err) < 0 || action == CALLUS_AGENTCONF_KEEP)
 		goto out;
-	}
-	rc = deja_fs_read_file(&text, path.ptr, DEJA_AGENTCONF_FILE_MAX, &err);
-	if (rc < 0 && rc != DEJA_ENOTFOUND)
-		goto out;
-	for (const char *p = text.ptr; p && (p = strstr(p, "@AGENTS.md")); p++)
-		if ((p == text.ptr || p[-1] == '\n') && (p[10] == '\n' || p[10] == '\0' || p[10] == '\r'))
-			goto out;
 	if (opt_dry_run) {
-		printf("would add '@AGENTS.md' to CLAUDE.md (Claude Code then reads the lessons)\n");
+		printf("would take the hook of %s (callus's former name) out of '%s'\n",
+		       CALLUS_MIGRATE_OLD_NAME, old.path);
 		goto out;
 	}
-	if (text.len && text.ptr[text.len - 1] != '\n')
-		deja_buf_putc(&text, '\n');
-	deja_buf_puts(&text, "@AGENTS.md\n");
-	if (deja_buf_status(&text) < 0 ||
-	    deja_fs_write_atomic(path.ptr, text.ptr, text.len, 0644, DEJA_FS_UMASK, &err) < 0) {
-		cli_error("cannot add '@AGENTS.md' to CLAUDE.md: %s", deja_error_message(&err));
+	if (write_files(&t, &old, action, &out, &err) < 0) {
+		cli_error("%s", callus_error_message(&err));
+		rc = 1;
 		goto out;
 	}
-	printf("claude-code: CLAUDE.md imports AGENTS.md ('@AGENTS.md'), where deja keeps its "
-	       "lessons\n");
+	printf("%s: %s '%s', the hook of %s (callus's former name)\n", a->name,
+	       action == CALLUS_AGENTCONF_DELETE ? "deleted" : "took out of", old.path,
+	       CALLUS_MIGRATE_OLD_NAME);
 out:
-	deja_error_release(&err);
-	deja_buf_release(&path);
-	deja_buf_release(&text);
+	target_release(&t);
+	callus_buf_release(&out);
+	callus_error_release(&err);
+	return rc;
 }
 
-/* One line (two when 'deja init AGENT' would refuse) per agent. */
-static void list_one(const cli_workspace *ws, const deja_agentconf_agent *a, const char *program)
+/* What else the agent needs (its after_init), said as done. */
+static void after_init(const cli_workspace *ws, const callus_agentconf_agent *a)
 {
-	deja_error err = DEJA_ERROR_INIT;
-	deja_buf out = DEJA_BUF_INIT;
-	deja_agentconf_action action = DEJA_AGENTCONF_KEEP;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_buf msg = CALLUS_BUF_INIT;
+
+	if (!a->after_init)
+		return;
+	if (a->after_init(ws->root, callus_config_get(ws->config, "lessons", "file"), opt_dry_run,
+			  &msg, &err) < 0)
+		cli_error("%s: %s", a->name, callus_error_message(&err));
+	for (const char *line = msg.ptr, *nl; line && *line; line = nl + 1) {
+		if (!(nl = strchr(line, '\n'))) {
+			printf("%s: %s\n", a->name, line);
+			break;
+		}
+		printf("%s: %.*s\n", a->name, (int)(nl - line), line);
+	}
+	callus_buf_release(&msg);
+	callus_error_release(&err);
+}
+
+/* One line (two when 'callus init AGENT' would refuse) per agent. */
+static void list_one(const cli_workspace *ws, const callus_agentconf_agent *a, const char *program)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_buf out = CALLUS_BUF_INIT;
+	callus_agentconf_action action = CALLUS_AGENTCONF_KEEP;
 	struct target t;
 	size_t found = 0;
 	int rc;
 
 	printf("%-12s %-30s ", a->name, a->path);
 	if ((rc = target_read(&t, ws, a, &err)) < 0) {
-		printf("cannot be read:\n%13s%s\n", "", deja_error_message(&err));
+		printf("cannot be read:\n%13s%s\n", "", callus_error_message(&err));
 		goto out;
 	}
 	if (!t.exists) {
-		printf("missing; 'deja init %s' would create it\n", a->name);
+		printf("missing; 'callus init %s' would create it\n", a->name);
 		goto out;
 	}
-	rc = deja_agentconf_unmerge(&out, &action, &found, a, t.text.ptr, t.text.len, program, &err);
+	rc = callus_agentconf_unmerge(&out, &action, &found, a, t.text.ptr, t.text.len, program, &err);
 	if (rc >= 0)
-		rc = deja_agentconf_merge(&out, &action, a, t.text.ptr, t.text.len, program, &err);
+		rc = callus_agentconf_merge(&out, &action, a, t.text.ptr, t.text.len, program, &err);
 	if (rc < 0)
-		printf("exists; 'deja init %s' would refuse:\n%13s%s\n", a->name, "",
-		       deja_error_message(&err));
+		printf("exists; 'callus init %s' would refuse:\n%13s%s\n", a->name, "",
+		       callus_error_message(&err));
 	else if (!found)
-		printf("exists, no deja hook; 'deja init %s' would add it\n", a->name);
-	else if (action == DEJA_AGENTCONF_KEEP)
-		printf("exists, deja's hook configured; nothing to do\n");
+		printf("exists, no callus hook; 'callus init %s' would add it\n", a->name);
+	else if (action == CALLUS_AGENTCONF_KEEP)
+		printf("exists, callus's hook configured; nothing to do\n");
 	else
-		printf("exists, deja's hook differs; 'deja init %s' would update it\n", a->name);
+		printf("exists, callus's hook differs; 'callus init %s' would update it\n", a->name);
 out:
 	target_release(&t);
-	deja_buf_release(&out);
-	deja_error_release(&err);
+	callus_buf_release(&out);
+	callus_error_release(&err);
 }
 
 static void list_agents(const cli_workspace *ws, const char *program, const char *why)
 {
-	const deja_agentconf_agent *agents;
-	deja_buf cmd = DEJA_BUF_INIT;
-	size_t n;
+	const callus_agentconf_agent *first, *a;
+	callus_buf cmd = CALLUS_BUF_INIT;
 
-	agents = deja_agentconf_agents(&n);
-	if (deja_agentconf_command(&cmd, &agents[0], program) == 0) {
+	first = callus_agentconf_nth(0);
+	if (callus_agentconf_command(&cmd, first, program) == 0) {
 		/* the command of the first agent, with its name made generic */
-		deja_buf_truncate(&cmd, cmd.len - strlen(agents[0].name));
-		deja_buf_puts(&cmd, "AGENT");
+		callus_buf_truncate(&cmd, cmd.len - strlen(first->name));
+		callus_buf_puts(&cmd, "AGENT");
 	}
 	printf("workspace: %s\nhook command: %s (%s)\n\n", ws->root, cmd.ptr, why);
-	for (size_t i = 0; i < n; i++)
-		list_one(ws, &agents[i], program);
-	deja_buf_release(&cmd);
+	for (size_t i = 0; (a = callus_agentconf_nth(i)); i++)
+		list_one(ws, a, program);
+	callus_buf_release(&cmd);
 }
 
 static void unknown_agent(const char *name)
 {
-	const deja_agentconf_agent *agents;
-	deja_buf names = DEJA_BUF_INIT;
-	size_t n;
+	const callus_agentconf_agent *a;
+	callus_buf names = CALLUS_BUF_INIT;
 
-	agents = deja_agentconf_agents(&n);
-	for (size_t i = 0; i < n; i++) {
-		deja_buf_printf(&names, "%s%s", i ? ", " : "", agents[i].name);
-		if (agents[i].alias)
-			deja_buf_printf(&names, " (or %s)", agents[i].alias);
+	for (size_t i = 0; (a = callus_agentconf_nth(i)); i++) {
+		callus_buf_printf(&names, "%s%s", i ? ", " : "", a->name);
+		if (a->alias)
+			callus_buf_printf(&names, " (or %s)", a->alias);
 	}
-	cli_error("unknown agent '%s'; deja init knows %s", name, names.ptr);
-	deja_buf_release(&names);
+	cli_error("unknown agent '%s'; callus init knows %s", name, names.ptr);
+	callus_buf_release(&names);
 }
 
 int cmd_init(int argc, char **argv)
 {
-	const deja_agentconf_agent *a = NULL;
+	const callus_agentconf_agent *a = NULL;
 	const char *why = NULL;
 	char *program = NULL;
 	cli_workspace ws;
@@ -408,12 +424,12 @@ int cmd_init(int argc, char **argv)
 		cli_error("unexpected argument '%s'", argv[first + 1]);
 		return 2;
 	}
-	if (first < argc && !(a = deja_agentconf_find(argv[first]))) {
+	if (first < argc && !(a = callus_agentconf_find(argv[first]))) {
 		unknown_agent(argv[first]);
 		return 2;
 	}
 	if (!a && opt_remove) {
-		cli_error("--remove needs an AGENT: deja init AGENT --remove");
+		cli_error("--remove needs an AGENT: callus init AGENT --remove");
 		return 2;
 	}
 	if (cli_workspace_setup(&ws, NULL, 0) < 0)
@@ -429,8 +445,10 @@ int cmd_init(int argc, char **argv)
 		goto out;
 	}
 	rc = init_one(&ws, a, program, why);
-	if (rc == 0 && !opt_remove && !strcmp(a->name, "claude-code"))
-		claude_import(&ws);
+	if (rc == 0)
+		rc = init_old_file(&ws, a);
+	if (rc == 0 && !opt_remove)
+		after_init(&ws, a);
 out:
 	free(program);
 	if (have_ws)

@@ -1,13 +1,13 @@
 /*
- * deja lessons [--type T] [--file F] [--tool T] [--limit N] [--json]
- * deja lessons show ID [--json]
+ * callus lessons [--type T] [--file F] [--tool T] [--limit N] [--json]
+ * callus lessons show ID [--json]
  */
 #include "cli.h"
 #include "lessons_common.h"
 
-#include "deja/buf.h"
-#include "deja/lessonmd.h"
-#include "deja/store.h"
+#include "callus/buf.h"
+#include "callus/lessonmd.h"
+#include "callus/store.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -29,38 +29,38 @@ static const cli_option lessons_options[] = {
 };
 
 const cli_spec cmd_lessons_spec = {
-	"deja lessons [--type TYPE] [--file FILE] [--tool TOOL] [--limit N] [--json]\n"
-	"deja lessons show ID [--json]",
+	"callus lessons [--type TYPE] [--file FILE] [--tool TOOL] [--limit N] [--json]\n"
+	"callus lessons show ID [--json]",
 	"List the lessons of this workspace, newest first, or show one.",
 	"ID is the number in the first column of the list, or 6 or more hex digits of\n"
 	"the lesson's signature (the name of its .lessons/ file).",
 	lessons_options, 0
 };
 
-int cli_open_store(deja_store **out, const cli_workspace *ws, int create)
+int cli_open_store(callus_store **out, const cli_workspace *ws, int create)
 {
-	deja_error err = DEJA_ERROR_INIT;
-	deja_buf path = DEJA_BUF_INIT;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_buf path = CALLUS_BUF_INIT;
 	struct stat st;
 	int rc = 0;
 
 	*out = NULL;
-	deja_buf_printf(&path, "%s/.deja/deja.db", ws->root);
+	callus_buf_printf(&path, "%s/.callus/callus.db", ws->root);
 	if (!create && stat(path.ptr, &st) < 0) {
-		deja_buf_release(&path);
+		callus_buf_release(&path);
 		return 1; /* nothing recorded yet */
 	}
-	if (deja_store_open(out, path.ptr, (int)cli_config_long(ws, "store", "timeout_ms", 10000),
+	if (callus_store_open(out, path.ptr, (int)cli_config_long(ws, "store", "timeout_ms", 10000),
 			    &err) < 0) {
-		cli_error("%s", deja_error_message(&err));
+		cli_error("%s", callus_error_message(&err));
 		rc = -1;
 	}
-	deja_error_release(&err);
-	deja_buf_release(&path);
+	callus_error_release(&err);
+	callus_buf_release(&path);
 	return rc;
 }
 
-json_t *cli_lesson_json(const deja_lesson *l)
+json_t *cli_lesson_json(const callus_lesson *l)
 {
 	json_t *o = json_object(), *files = json_array();
 
@@ -68,7 +68,7 @@ json_t *cli_lesson_json(const deja_lesson *l)
 		json_array_append_new(files, json_string(l->affected_files[i]));
 	json_object_set_new(o, "id", json_integer(l->id));
 	json_object_set_new(o, "timestamp", json_string(l->timestamp ? l->timestamp : ""));
-	json_object_set_new(o, "type", json_string(deja_lesson_type_name(l->type)));
+	json_object_set_new(o, "type", json_string(callus_lesson_type_name(l->type)));
 	json_object_set_new(o, "file", json_string(l->file ? l->file : ""));
 	json_object_set_new(o, "error_summary", json_string(l->error_summary ? l->error_summary : ""));
 	json_object_set_new(o, "cause", json_string(l->cause ? l->cause : ""));
@@ -112,38 +112,38 @@ int cli_first_line_width(const char *s, int width)
 	return n;
 }
 
-static int show(deja_store *store, const char *key)
+static int show(callus_store *store, const char *key)
 {
-	deja_error err = DEJA_ERROR_INIT;
-	deja_lesson l;
-	deja_buf md = DEJA_BUF_INIT;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_lesson l;
+	callus_buf md = CALLUS_BUF_INIT;
 	int rc = 0;
 
-	if (deja_store_get_lesson(store, key, &l, &err) < 0) {
-		cli_error("%s", deja_error_message(&err));
-		deja_error_release(&err);
+	if (callus_store_get_lesson(store, key, &l, &err) < 0) {
+		cli_error("%s", callus_error_message(&err));
+		callus_error_release(&err);
 		return 1;
 	}
 	if (json) {
 		rc = cli_print_json(cli_lesson_json(&l));
-	} else if (deja_lesson_md_render(&md, &l) < 0) {
+	} else if (callus_lesson_md_render(&md, &l) < 0) {
 		cli_error("out of memory");
 		rc = 1;
 	} else {
 		fwrite(md.ptr, 1, md.len, stdout);
 	}
-	deja_buf_release(&md);
-	deja_lesson_release(&l);
+	callus_buf_release(&md);
+	callus_lesson_release(&l);
 	return rc;
 }
 
 int cmd_lessons(int argc, char **argv)
 {
-	deja_error err = DEJA_ERROR_INIT;
-	deja_lesson_filter filter = { NULL, NULL, NULL, 0 };
-	deja_lesson *ls = NULL;
-	deja_store *store = NULL;
-	deja_lesson_type t;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_lesson_filter filter = { NULL, NULL, NULL, 0 };
+	callus_lesson *ls = NULL;
+	callus_store *store = NULL;
+	callus_lesson_type t;
 	size_t n = 0;
 	cli_workspace ws;
 	int first, rc = 1, opened;
@@ -151,15 +151,15 @@ int cmd_lessons(int argc, char **argv)
 	first = cli_parse(argc, argv, &cmd_lessons_spec);
 	if (first < 0)
 		return first == CLI_PARSE_HELP ? 0 : 2;
-	if (type && deja_lesson_type_parse(&t, type) < 0) {
+	if (type && callus_lesson_type_parse(&t, type) < 0) {
 		cli_error("unknown lesson type '%s' (LINT, TEST, ANALYSIS or OTHER)", type);
 		return 2;
 	}
 	if (first < argc && (strcmp(argv[first], "show") || first + 2 != argc)) {
 		if (!strcmp(argv[first], "show"))
-			cli_error("usage: deja lessons show ID");
+			cli_error("usage: callus lessons show ID");
 		else
-			cli_error("unknown subcommand '%s'; see 'deja help lessons'", argv[first]);
+			cli_error("unknown subcommand '%s'; see 'callus help lessons'", argv[first]);
 		return 2;
 	}
 	if (cli_workspace_setup(&ws, NULL, 0) < 0)
@@ -185,8 +185,8 @@ int cmd_lessons(int argc, char **argv)
 	filter.file = file;
 	filter.tool = tool;
 	filter.limit = limit > 0 ? (int)limit : 0;
-	if (deja_store_list_lessons(store, &filter, &ls, &n, &err) < 0) {
-		cli_error("%s", deja_error_message(&err));
+	if (callus_store_list_lessons(store, &filter, &ls, &n, &err) < 0) {
+		cli_error("%s", callus_error_message(&err));
 		goto out;
 	}
 	if (json) {
@@ -197,18 +197,18 @@ int cmd_lessons(int argc, char **argv)
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const deja_lesson *l = &ls[i];
+		const callus_lesson *l = &ls[i];
 		const char *sum = l->error_summary ? l->error_summary : "";
 
 		printf("%-4lld %-8s %-14s %-30s x%-3lld %.19s\n     %.*s\n", (long long)l->id,
-		       deja_lesson_type_name(l->type), l->tool, l->file && *l->file ? l->file : "-",
+		       callus_lesson_type_name(l->type), l->tool, l->file && *l->file ? l->file : "-",
 		       (long long)l->occurrences, l->last_seen, cli_first_line_width(sum, 100), sum);
 	}
 	rc = 0;
 out:
-	deja_lessons_free(ls, n);
-	deja_store_close(store);
-	deja_error_release(&err);
+	callus_lessons_free(ls, n);
+	callus_store_close(store);
+	callus_error_release(&err);
 	cli_workspace_release(&ws);
 	return rc;
 }

@@ -1,21 +1,21 @@
 /*
- * deja suggest --command CMD [--exit-code N] [--limit N] [--json] < OUTPUT
- * deja suggest --signature ID [--limit N] [--json]
- * deja reindex
- * deja merges [--json]
- * deja merge A B
+ * callus suggest --command CMD [--exit-code N] [--limit N] [--json] < OUTPUT
+ * callus suggest --signature ID [--limit N] [--json]
+ * callus reindex
+ * callus merges [--json]
+ * callus merge A B
  *
  * The matching of errors to the fixes of similar ones (src/match.c), for
- * people and scripts: what deja would suggest, the vectors it compares,
+ * people and scripts: what callus would suggest, the vectors it compares,
  * and the signatures a maintainer may merge.
  */
 #include "cli.h"
 #include "lessons_common.h"
 #include "record_common.h"
 
-#include "deja/buf.h"
-#include "deja/embed.h"
-#include "deja/match.h"
+#include "callus/buf.h"
+#include "callus/embed.h"
+#include "callus/match.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 static const char *command, *signature;
-static long exit_code = 1, limit = DEJA_LEARN_SUGGEST_MAX;
+static long exit_code = 1, limit = CALLUS_LEARN_SUGGEST_MAX;
 static int json;
 
 static const cli_option suggest_options[] = {
@@ -41,9 +41,9 @@ static const cli_option suggest_options[] = {
 };
 
 const cli_spec cmd_suggest_spec = {
-	"deja suggest --command CMD [--exit-code N] [--limit N] [--json] < OUTPUT\n"
-	"deja suggest --signature ID [--limit N] [--json]",
-	"Show the past fixes deja would suggest for a failure's output, or for a stored error.",
+	"callus suggest --command CMD [--exit-code N] [--limit N] [--json] < OUTPUT\n"
+	"callus suggest --signature ID [--limit N] [--json]",
+	"Show the past fixes callus would suggest for a failure's output, or for a stored error.",
 	"Each error of the output is signed as a recording would sign it, and matched\n"
 	"against the stored signatures: the same signature, then similar ones (cosine\n"
 	"of the built-in embedder's vectors >= 0.85), then stored patterns matching it\n"
@@ -58,24 +58,24 @@ static int only_new, quiet;
 static const cli_option reindex_options[] = {
 	{ CLI_OPT_FLAG, 0, "new", &only_new, NULL,
 	  "only the signatures without vectors yet (what recording starts in the background)" },
-	{ CLI_OPT_FLAG, 'q', "quiet", &quiet, NULL, "print nothing; failures go to .deja/log.jsonl" },
+	{ CLI_OPT_FLAG, 'q', "quiet", &quiet, NULL, "print nothing; failures go to .callus/log.jsonl" },
 	CLI_END
 };
 
 const cli_spec cmd_reindex_spec = {
-	"deja reindex [--new] [--quiet]",
+	"callus reindex [--new] [--quiet]",
 	"Embed the stored signatures again: the built-in embedder's, and an external one's if set.",
 	"Recording embeds each new signature with the weights of the moment; as the\n"
 	"store grows, the weights of common words fall.  This recomputes every\n"
-	"built-in vector and rewrites .deja/vectors-*.bin (safe while agents work: the\n"
+	"built-in vector and rewrites .callus/vectors-*.bin (safe while agents work: the\n"
 	"file is replaced in one rename).  With an external embedder ([embed] url and\n"
 	"model, see docs/config.md), every signature is sent to it again too, in\n"
 	"batches, with no lock held while it answers.\n"
 	"\n"
 	"With --new, only what has no vector yet: a failure recording new errors\n"
-	"starts 'deja reindex --new --quiet' in the background when an external\n"
-	"embedder is set, so that neither the hook nor deja run waits on it.  One runs\n"
-	"at a time (.deja/embed.lock); a second finds the lock taken and leaves.",
+	"starts 'callus reindex --new --quiet' in the background when an external\n"
+	"embedder is set, so that neither the hook nor callus run waits on it.  One runs\n"
+	"at a time (.callus/embed.lock); a second finds the lock taken and leaves.",
 	reindex_options, 0
 };
 
@@ -85,26 +85,26 @@ static const cli_option merges_options[] = {
 };
 
 const cli_spec cmd_merges_spec = {
-	"deja merges [--json]",
+	"callus merges [--json]",
 	"List pairs of error signatures a maintainer may merge into one.",
 	"A pair is listed when its two signatures are more than 0.90 similar and\n"
 	"both have a resolution that worked more than 70% of the time: probably\n"
-	"one error written two ways.  Nothing is merged without 'deja merge'.",
+	"one error written two ways.  Nothing is merged without 'callus merge'.",
 	merges_options, 0
 };
 
 static const cli_option merge_options[] = { CLI_END };
 
 const cli_spec cmd_merge_spec = {
-	"deja merge A B",
+	"callus merge A B",
 	"Merge error signature B into A: B's fixes answer for A, and B matches as A.",
-	"A and B are signature ids or their first 6 or more hex digits ('deja merges'\n"
-	"lists candidates).  The maintainer's approval that spec 004 asks for: deja\n"
+	"A and B are signature ids or their first 6 or more hex digits ('callus merges'\n"
+	"lists candidates).  The maintainer's approval that spec 004 asks for: callus\n"
 	"never merges two signatures by itself.",
 	merge_options, 0
 };
 
-static json_t *suggestion_json(const deja_suggestion *g)
+static json_t *suggestion_json(const callus_suggestion *g)
 {
 	return json_pack("{s:I, s:s, s:s, s:f, s:I, s:f}", "resolution_id",
 			 (json_int_t)g->resolution_id, "signature_id", g->signature_id,
@@ -114,16 +114,16 @@ static json_t *suggestion_json(const deja_suggestion *g)
 }
 
 /* The fixes for one error: printed, or appended to out as JSON. */
-static int suggest_one(deja_store *store, const deja_match_opts *mo, const deja_signature *sig,
+static int suggest_one(callus_store *store, const callus_match_opts *mo, const callus_signature *sig,
 		       json_t *out)
 {
-	deja_error err = DEJA_ERROR_INIT;
-	deja_suggestion *g = NULL;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_suggestion *g = NULL;
 	size_t n = 0;
 	int rc = 0;
 
-	if (store && deja_match_suggest(store, mo, sig, (size_t)limit, &g, &n, &err) < 0) {
-		cli_error("%s", deja_error_message(&err));
+	if (store && callus_match_suggest(store, mo, sig, (size_t)limit, &g, &n, &err) < 0) {
+		cli_error("%s", callus_error_message(&err));
 		rc = -1;
 		goto out;
 	}
@@ -146,58 +146,58 @@ static int suggest_one(deja_store *store, const deja_match_opts *mo, const deja_
 		printf("  no past fix matches\n");
 	for (size_t i = 0; i < n; i++)
 		printf("  #%lld %.0f%% confident, worked %.0f%% of %lld time%s: %s"
-		       " (deja resolutions show %lld)\n",
+		       " (callus resolutions show %lld)\n",
 		       (long long)g[i].resolution_id, g[i].confidence * 100.0,
 		       g[i].success_rate * 100.0, (long long)g[i].application_count,
 		       g[i].application_count == 1 ? "" : "s", g[i].description,
 		       (long long)g[i].resolution_id);
 out:
-	deja_suggestions_free(g, n);
-	deja_error_release(&err);
+	callus_suggestions_free(g, n);
+	callus_error_release(&err);
 	return rc;
 }
 
 /* The errors of the output on standard input, signed as a recording
  * would sign them. */
-static int stdin_signatures(const cli_workspace *ws, deja_signature **sigs, size_t *n)
+static int stdin_signatures(const cli_workspace *ws, callus_signature **sigs, size_t *n)
 {
-	deja_error err = DEJA_ERROR_INIT;
-	deja_detection det;
-	deja_failure f;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_detection det;
+	callus_failure f;
 	char *dir = NULL;
 	int rc = -1;
 
 	if (cli_analyze_stdin(ws, command, (int)exit_code, &det, &f, &dir) < 0)
 		goto out;
 	if (!det.verification) {
-		cli_error("'%s' is not a check deja knows (see 'deja help init' for [verification])",
+		cli_error("'%s' is not a check callus knows (see 'callus help init' for [verification])",
 			  command);
 		goto out;
 	}
 	{
-		deja_pathctx pc = { ws->root, ws->root_real, dir ? dir : ws->cwd_rel };
+		callus_pathctx pc = { ws->root, ws->root_real, dir ? dir : ws->cwd_rel };
 
-		if (deja_record_signatures(sigs, n, &f, ws->redactor, &pc, &err) < 0) {
-			cli_error("%s", deja_error_message(&err));
+		if (callus_record_signatures(sigs, n, &f, ws->redactor, &pc, &err) < 0) {
+			cli_error("%s", callus_error_message(&err));
 			goto out;
 		}
 	}
 	rc = 0;
 out:
 	free(dir);
-	deja_failure_release(&f);
-	deja_detection_release(&det);
-	deja_error_release(&err);
+	callus_failure_release(&f);
+	callus_detection_release(&det);
+	callus_error_release(&err);
 	return rc;
 }
 
 /* The external embedder's vectors of sigs, asked for now; on failure the
  * built-in embedder is used alone, after saying so. */
-static int remote_vectors(const cli_workspace *ws, const deja_signature *sigs, size_t n,
+static int remote_vectors(const cli_workspace *ws, const callus_signature *sigs, size_t n,
 			  float **vecs, size_t *dim)
 {
-	deja_error err = DEJA_ERROR_INIT;
-	deja_buf *texts = calloc(n, sizeof(*texts));
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_buf *texts = calloc(n, sizeof(*texts));
 	const char **tp = calloc(n, sizeof(*tp));
 	int rc = -1;
 
@@ -205,30 +205,30 @@ static int remote_vectors(const cli_workspace *ws, const deja_signature *sigs, s
 	if (!texts || !tp)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
-		deja_buf_init(&texts[i], 0);
-		if (deja_match_remote_text(&texts[i], &sigs[i]) < 0)
+		callus_buf_init(&texts[i], 0);
+		if (callus_match_remote_text(&texts[i], &sigs[i]) < 0)
 			goto out;
 		tp[i] = texts[i].ptr;
 	}
-	if ((rc = deja_embed_remote(vecs, dim, tp, n, &ws->embed, &err)) < 0)
+	if ((rc = callus_embed_remote(vecs, dim, tp, n, &ws->embed, &err)) < 0)
 		cli_error("%s: %s; matching with the built-in embedder alone", ws->embed_model,
-			  deja_error_message(&err));
+			  callus_error_message(&err));
 out:
 	for (size_t i = 0; texts && i < n; i++)
-		deja_buf_release(&texts[i]);
+		callus_buf_release(&texts[i]);
 	free(texts);
 	free(tp);
-	deja_error_release(&err);
+	callus_error_release(&err);
 	return rc < 0 ? -1 : 0;
 }
 
 int cmd_suggest(int argc, char **argv)
 {
-	deja_error err = DEJA_ERROR_INIT;
-	deja_store *store = NULL;
-	deja_signature *sigs = NULL, one;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_store *store = NULL;
+	callus_signature *sigs = NULL, one;
 	size_t nsigs = 0;
-	deja_match_opts mo;
+	callus_match_opts mo;
 	cli_workspace ws;
 	json_t *out = NULL;
 	float *rvecs = NULL;
@@ -240,12 +240,12 @@ int cmd_suggest(int argc, char **argv)
 	if (first < 0)
 		return first == CLI_PARSE_HELP ? 0 : 2;
 	if (first < argc) {
-		cli_error("unexpected argument '%s'; see 'deja help suggest'", argv[first]);
+		cli_error("unexpected argument '%s'; see 'callus help suggest'", argv[first]);
 		return 2;
 	}
 	if (!command == !signature) {
 		cli_error(command ? "--command and --signature go alone; choose one"
-				  : "what should deja match? --command CMD < OUTPUT, or --signature ID");
+				  : "what should callus match? --command CMD < OUTPUT, or --signature ID");
 		return 2;
 	}
 	if (exit_code < 1 || exit_code > 255) {
@@ -266,9 +266,9 @@ int cmd_suggest(int argc, char **argv)
 			cli_error("no signature '%s': nothing recorded in this workspace", signature);
 			goto out;
 		}
-		if (deja_match_get_signature(store, signature, &one, &err) < 0) {
-			cli_error("%s", deja_error_message(&err));
-			rc = err.code == DEJA_EINVAL ? 2 : 1;
+		if (callus_match_get_signature(store, signature, &one, &err) < 0) {
+			cli_error("%s", callus_error_message(&err));
+			rc = err.code == CALLUS_EINVAL ? 2 : 1;
 			goto out;
 		}
 		sigs = &one;
@@ -297,7 +297,7 @@ int cmd_suggest(int argc, char **argv)
 			rc = 1;
 	}
 	if (!nsigs && !json)
-		printf("no error deja can read in this output\n");
+		printf("no error callus can read in this output\n");
 	if (json && rc == 0) {
 		rc = cli_print_json(out);
 		out = NULL;
@@ -306,11 +306,11 @@ out:
 	free(rvecs);
 	json_decref(out);
 	if (sigs == &one)
-		deja_signature_release(&one);
+		callus_signature_release(&one);
 	else
-		deja_signatures_free(sigs, nsigs);
-	deja_store_close(store);
-	deja_error_release(&err);
+		callus_signatures_free(sigs, nsigs);
+	callus_store_close(store);
+	callus_error_release(&err);
 	if (have_ws)
 		cli_workspace_release(&ws);
 	return rc;
@@ -318,7 +318,7 @@ out:
 
 /* The store of the current workspace, for the commands that need one to
  * exist: 0, or the exit status after saying why. */
-static int open_existing(deja_store **store, cli_workspace *ws)
+static int open_existing(callus_store **store, cli_workspace *ws)
 {
 	int rc;
 
@@ -336,14 +336,14 @@ static int open_existing(deja_store **store, cli_workspace *ws)
 	return 0;
 }
 
-/* Hold .deja/embed.lock: 1 held, 0 taken by another process, -1 error. */
+/* Hold .callus/embed.lock: 1 held, 0 taken by another process, -1 error. */
 static int embed_lock(const cli_workspace *ws, int *fd)
 {
-	deja_buf path = DEJA_BUF_INIT;
+	callus_buf path = CALLUS_BUF_INIT;
 	int rc = -1;
 
 	*fd = -1;
-	if (deja_buf_printf(&path, "%s/.deja/embed.lock", ws->root) < 0)
+	if (callus_buf_printf(&path, "%s/.callus/embed.lock", ws->root) < 0)
 		goto out;
 	if ((*fd = open(path.ptr, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600)) < 0)
 		goto out;
@@ -352,23 +352,23 @@ static int embed_lock(const cli_workspace *ws, int *fd)
 	else if (errno == EWOULDBLOCK)
 		rc = 0;
 out:
-	deja_buf_release(&path);
+	callus_buf_release(&path);
 	return rc;
 }
 
 /* Say what went wrong: on stderr, or with --quiet in the log only. */
-static void reindex_trouble(const cli_workspace *ws, const char *what, const deja_error *err)
+static void reindex_trouble(const cli_workspace *ws, const char *what, const callus_error *err)
 {
 	if (quiet)
-		cli_log_failure(ws, "embed_failed", deja_error_message(err));
+		cli_log_failure(ws, "embed_failed", callus_error_message(err));
 	else
-		cli_error("%s: %s", what, deja_error_message(err));
+		cli_error("%s: %s", what, callus_error_message(err));
 }
 
 int cmd_reindex(int argc, char **argv)
 {
-	deja_error err = DEJA_ERROR_INIT;
-	deja_store *store = NULL;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_store *store = NULL;
 	cli_workspace ws;
 	size_t n = 0, nx = 0;
 	int first, rc, lockfd = -1;
@@ -377,7 +377,7 @@ int cmd_reindex(int argc, char **argv)
 	if (first < 0)
 		return first == CLI_PARSE_HELP ? 0 : 2;
 	if (first < argc) {
-		cli_error("unexpected argument '%s'; see 'deja help reindex'", argv[first]);
+		cli_error("unexpected argument '%s'; see 'callus help reindex'", argv[first]);
 		return 2;
 	}
 	if ((rc = open_existing(&store, &ws)) != 0)
@@ -386,25 +386,25 @@ int cmd_reindex(int argc, char **argv)
 		cli_error("[embed] ignored: %s", ws.embed_error);
 	if ((rc = embed_lock(&ws, &lockfd)) <= 0) {
 		if (rc < 0 && !quiet)
-			cli_error("cannot lock %s/.deja/embed.lock: %s", ws.root, strerror(errno));
+			cli_error("cannot lock %s/.callus/embed.lock: %s", ws.root, strerror(errno));
 		if (rc == 0 && !quiet)
-			printf("another deja reindex is running here\n");
+			printf("another callus reindex is running here\n");
 		rc = rc < 0;
 		goto out;
 	}
 	rc = 0;
-	if ((only_new ? deja_match_index(store, ws.root, &n, &err)
-		      : deja_match_reindex(store, ws.root, &n, &err)) < 0) {
+	if ((only_new ? callus_match_index(store, ws.root, &n, &err)
+		      : callus_match_reindex(store, ws.root, &n, &err)) < 0) {
 		reindex_trouble(&ws, "built-in vectors", &err);
 		rc = 1;
 		goto out;
 	}
 	if (!quiet)
 		printf("%s %zu signature%s (%s)\n", only_new ? "embedded" : "embedded again", n,
-		       n == 1 ? "" : "s", DEJA_EMBED_BUILTIN_MODEL);
+		       n == 1 ? "" : "s", CALLUS_EMBED_BUILTIN_MODEL);
 	if (!ws.embed_model)
 		goto out;
-	if (deja_match_index_remote(store, ws.root, &ws.embed, !only_new, &nx, &err) < 0) {
+	if (callus_match_index_remote(store, ws.root, &ws.embed, !only_new, &nx, &err) < 0) {
 		reindex_trouble(&ws, ws.embed_model, &err);
 		rc = 1;
 	}
@@ -413,17 +413,17 @@ int cmd_reindex(int argc, char **argv)
 out:
 	if (lockfd >= 0)
 		close(lockfd);
-	deja_store_close(store);
-	deja_error_release(&err);
+	callus_store_close(store);
+	callus_error_release(&err);
 	cli_workspace_release(&ws);
 	return rc;
 }
 
 int cmd_merges(int argc, char **argv)
 {
-	deja_error err = DEJA_ERROR_INIT;
-	deja_store *store = NULL;
-	deja_merge_pair *p = NULL;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_store *store = NULL;
+	callus_merge_pair *p = NULL;
 	cli_workspace ws;
 	size_t n = 0;
 	int first, rc;
@@ -432,7 +432,7 @@ int cmd_merges(int argc, char **argv)
 	if (first < 0)
 		return first == CLI_PARSE_HELP ? 0 : 2;
 	if (first < argc) {
-		cli_error("unexpected argument '%s'; see 'deja help merges'", argv[first]);
+		cli_error("unexpected argument '%s'; see 'callus help merges'", argv[first]);
 		return 2;
 	}
 	if (cli_workspace_setup(&ws, NULL, 0) < 0)
@@ -442,8 +442,8 @@ int cmd_merges(int argc, char **argv)
 		goto out;
 	}
 	rc = 0;
-	if (store && deja_match_merges(store, ws.root, &p, &n, &err) < 0) {
-		cli_error("%s", deja_error_message(&err));
+	if (store && callus_match_merges(store, ws.root, &p, &n, &err) < 0) {
+		cli_error("%s", callus_error_message(&err));
 		rc = 1;
 		goto out;
 	}
@@ -464,23 +464,23 @@ int cmd_merges(int argc, char **argv)
 		printf("no signatures to merge\n");
 	for (size_t i = 0; i < n; i++)
 		printf("%.12s ~ %.12s  %.2f similar, fixes worked %.0f%% / %.0f%%\n  %.*s\n  %.*s\n"
-		       "  deja merge %.12s %.12s\n",
+		       "  callus merge %.12s %.12s\n",
 		       p[i].a, p[i].b, p[i].similarity, p[i].a_success * 100.0,
 		       p[i].b_success * 100.0, cli_first_line_width(p[i].a_message, 100),
 		       p[i].a_message, cli_first_line_width(p[i].b_message, 100), p[i].b_message,
 		       p[i].a, p[i].b);
 out:
-	deja_merge_pairs_free(p, n);
-	deja_store_close(store);
-	deja_error_release(&err);
+	callus_merge_pairs_free(p, n);
+	callus_store_close(store);
+	callus_error_release(&err);
 	cli_workspace_release(&ws);
 	return rc;
 }
 
 int cmd_merge(int argc, char **argv)
 {
-	deja_error err = DEJA_ERROR_INIT;
-	deja_store *store = NULL;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_store *store = NULL;
 	cli_workspace ws;
 	int first, rc;
 
@@ -488,20 +488,20 @@ int cmd_merge(int argc, char **argv)
 	if (first < 0)
 		return first == CLI_PARSE_HELP ? 0 : 2;
 	if (first + 2 != argc) {
-		cli_error("usage: deja merge A B (signature ids; 'deja merges' lists candidates)");
+		cli_error("usage: callus merge A B (signature ids; 'callus merges' lists candidates)");
 		return 2;
 	}
 	if ((rc = open_existing(&store, &ws)) != 0)
 		return rc;
-	if (deja_match_merge(store, argv[first], argv[first + 1], &err) < 0) {
-		cli_error("%s", deja_error_message(&err));
-		rc = err.code == DEJA_EINVAL ? 2 : 1;
+	if (callus_match_merge(store, argv[first], argv[first + 1], &err) < 0) {
+		cli_error("%s", callus_error_message(&err));
+		rc = err.code == CALLUS_EINVAL ? 2 : 1;
 	} else {
 		printf("merged %s into %s: its fixes now answer for it\n", argv[first + 1],
 		       argv[first]);
 	}
-	deja_store_close(store);
-	deja_error_release(&err);
+	callus_store_close(store);
+	callus_error_release(&err);
 	cli_workspace_release(&ws);
 	return rc;
 }

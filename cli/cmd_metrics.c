@@ -1,14 +1,14 @@
 /*
- * deja metrics [--json]: the workspace's metrics (DESIGN.md §8), in the
+ * callus metrics [--json]: the workspace's metrics (DESIGN.md §8), in the
  * Prometheus text exposition format for a scraper (through the textfile
  * collector of node_exporter, say) or as JSON for scripts.
  */
 #include "cli.h"
 #include "lessons_common.h"
 
-#include "deja/buf.h"
-#include "deja/metrics.h"
-#include "deja/store.h"
+#include "callus/buf.h"
+#include "callus/metrics.h"
+#include "callus/store.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,11 +22,11 @@ static const cli_option metrics_options[] = {
 };
 
 const cli_spec cmd_metrics_spec = {
-	"deja metrics [--json]",
+	"callus metrics [--json]",
 	"Print the metrics of this workspace in the Prometheus text format (or JSON).",
-	"The hindsight.* metrics of spec 004 and deja's own (hook latency, records\n"
-	"dropped by the fail-safe, deja run outcomes), as stored in .deja/deja.db, plus\n"
-	"those still waiting in .deja/metrics.pending.  Prometheus names have '_' for\n"
+	"The hindsight.* metrics of spec 004 and callus's own (hook latency, records\n"
+	"dropped by the fail-safe, callus run outcomes), as stored in .callus/callus.db, plus\n"
+	"those still waiting in .callus/metrics.pending.  Prometheus names have '_' for\n"
 	"'.', base units (a *_ms histogram is exported as *_seconds) and _total on\n"
 	"counters; docs/metrics.md lists them all.",
 	metrics_options, 0
@@ -34,11 +34,11 @@ const cli_spec cmd_metrics_spec = {
 
 int cmd_metrics(int argc, char **argv)
 {
-	static const char *const project[] = { DEJA_LAYER_PROJECT };
-	deja_error err = DEJA_ERROR_INIT;
-	deja_buf out = DEJA_BUF_INIT, dir = DEJA_BUF_INIT;
-	deja_metrics *m = NULL;
-	deja_store *store = NULL;
+	static const char *const project[] = { CALLUS_LAYER_PROJECT };
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_buf out = CALLUS_BUF_INIT, dir = CALLUS_BUF_INIT;
+	callus_metrics *m = NULL;
+	callus_store *store = NULL;
 	cli_workspace ws;
 	int first, rc = 1, opened;
 
@@ -46,12 +46,12 @@ int cmd_metrics(int argc, char **argv)
 	if (first < 0)
 		return first == CLI_PARSE_HELP ? 0 : 2;
 	if (first < argc) {
-		cli_error("unexpected argument '%s'; see 'deja help metrics'", argv[first]);
+		cli_error("unexpected argument '%s'; see 'callus help metrics'", argv[first]);
 		return 2;
 	}
 	if (cli_workspace_setup(&ws, NULL, 0) < 0)
 		return 1;
-	if (deja_metrics_new(&m) < 0) {
+	if (callus_metrics_new(&m) < 0) {
 		cli_error("out of memory");
 		goto out;
 	}
@@ -59,14 +59,14 @@ int cmd_metrics(int argc, char **argv)
 		goto out;
 	if (opened == 1) {
 		/* nothing recorded yet: an empty store, not an error */
-		deja_metrics_set(m, DEJA_METRIC_STORAGE_COUNT, project, 0);
-	} else if (deja_store_read_metrics(store, m, &err) < 0) {
-		cli_error("%s", deja_error_message(&err));
+		callus_metrics_set(m, CALLUS_METRIC_STORAGE_COUNT, project, 0);
+	} else if (callus_store_read_metrics(store, m, &err) < 0) {
+		cli_error("%s", callus_error_message(&err));
 		goto out;
 	}
-	deja_buf_printf(&dir, "%s/.deja", ws.root);
-	if (deja_buf_status(&dir) < 0 || deja_metrics_spool_read(m, dir.ptr, 0) < 0 ||
-	    (json ? deja_metrics_render_json(&out, m) : deja_metrics_render_prometheus(&out, m)) <
+	callus_buf_printf(&dir, "%s/.callus", ws.root);
+	if (callus_buf_status(&dir) < 0 || callus_metrics_spool_read(m, dir.ptr, 0) < 0 ||
+	    (json ? callus_metrics_render_json(&out, m) : callus_metrics_render_prometheus(&out, m)) <
 		0) {
 		cli_error("out of memory");
 		goto out;
@@ -74,11 +74,11 @@ int cmd_metrics(int argc, char **argv)
 	fwrite(out.ptr, 1, out.len, stdout);
 	rc = 0;
 out:
-	deja_metrics_free(m);
-	deja_store_close(store);
-	deja_error_release(&err);
-	deja_buf_release(&out);
-	deja_buf_release(&dir);
+	callus_metrics_free(m);
+	callus_store_close(store);
+	callus_error_release(&err);
+	callus_buf_release(&out);
+	callus_buf_release(&dir);
 	cli_workspace_release(&ws);
 	return rc;
 }

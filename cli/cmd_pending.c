@@ -1,6 +1,6 @@
 /*
- * deja pending [--state STATE] [--limit N] [--json] [--prune]
- * deja warnings [--files FILE...] [--json]
+ * callus pending [--state STATE] [--limit N] [--json] [--prune]
+ * callus warnings [--files FILE...] [--json]
  *
  * Both list the errors learn.c tracks: pending ones, and the permanent
  * failures a task touching the same files should be warned about (spec
@@ -9,9 +9,9 @@
 #include "cli.h"
 #include "lessons_common.h"
 
-#include "deja/buf.h"
-#include "deja/learn.h"
-#include "deja/paths.h"
+#include "callus/buf.h"
+#include "callus/learn.h"
+#include "callus/paths.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -33,12 +33,12 @@ static const cli_option pending_options[] = {
 };
 
 const cli_spec cmd_pending_spec = {
-	"deja pending [--state STATE] [--limit N] [--json] [--prune]",
+	"callus pending [--state STATE] [--limit N] [--json] [--prune]",
 	"List the errors waiting for a fix (or fixed, or permanent), newest first.",
 	"Each error of a failed check is pending until the same check passes or fails\n"
-	"without it (fixed: 'deja resolutions' has the diff) or has failed [learn]\n"
-	"max_retries times (3) with no fix (permanent: 'deja warnings').  Pending errors\n"
-	"nobody touched for [learn] prune_hours (168) are dropped whenever deja learns\n"
+	"without it (fixed: 'callus resolutions' has the diff) or has failed [learn]\n"
+	"max_retries times (3) with no fix (permanent: 'callus warnings').  Pending errors\n"
+	"nobody touched for [learn] prune_hours (168) are dropped whenever callus learns\n"
 	"from a run of a check, or now with --prune.",
 	pending_options, 0
 };
@@ -51,7 +51,7 @@ static const cli_option warnings_options[] = {
 };
 
 const cli_spec cmd_warnings_spec = {
-	"deja warnings [--files FILE...] [--json]",
+	"callus warnings [--files FILE...] [--json]",
 	"List the permanent failures: errors that earlier attempts could not fix.",
 	"With --files, only those that name one of the files (paths relative to the\n"
 	"current directory or the workspace).  The agent hooks show them at session\n"
@@ -59,14 +59,14 @@ const cli_spec cmd_warnings_spec = {
 	warnings_options, 0
 };
 
-static json_t *pending_json(const deja_pending *p)
+static json_t *pending_json(const callus_pending *p)
 {
 	json_t *o = json_object(), *files = json_array();
 
 	for (size_t i = 0; i < p->files.count; i++)
 		json_array_append_new(files, json_string(p->files.items[i]));
 	json_object_set_new(o, "id", json_integer(p->id));
-	json_object_set_new(o, "state", json_string(deja_error_state_name(p->state)));
+	json_object_set_new(o, "state", json_string(callus_error_state_name(p->state)));
 	json_object_set_new(o, "tool", json_string(p->tool));
 	json_object_set_new(o, "args", json_string(p->args));
 	json_object_set_new(o, "dir", json_string(p->dir));
@@ -85,7 +85,7 @@ static json_t *pending_json(const deja_pending *p)
 	return o;
 }
 
-static int print_list(const deja_pending *ps, size_t n)
+static int print_list(const callus_pending *ps, size_t n)
 {
 	if (json) {
 		json_t *a = json_array();
@@ -95,11 +95,11 @@ static int print_list(const deja_pending *ps, size_t n)
 		return cli_print_json(a);
 	}
 	for (size_t i = 0; i < n; i++) {
-		const deja_pending *p = &ps[i];
+		const callus_pending *p = &ps[i];
 		int w = cli_first_line_width(p->message, 100);
 
 		printf("#%-4lld %-9s %s%s%s%s%s  x%lld  %.16s  %.*s", (long long)p->id,
-		       deja_error_state_name(p->state), p->tool, *p->args ? " " : "", p->args,
+		       callus_error_state_name(p->state), p->tool, *p->args ? " " : "", p->args,
 		       *p->dir ? " in " : "", p->dir, (long long)p->attempts, p->last_failure_at, w,
 		       p->message);
 		if (p->files.count)
@@ -114,11 +114,11 @@ static int print_list(const deja_pending *ps, size_t n)
 static int parse_state(int *out, const char *s)
 {
 	if (!s || !strcmp(s, "pending"))
-		*out = DEJA_STATE_PENDING;
+		*out = CALLUS_STATE_PENDING;
 	else if (!strcmp(s, "fixed"))
-		*out = DEJA_STATE_FIXED;
+		*out = CALLUS_STATE_FIXED;
 	else if (!strcmp(s, "permanent"))
-		*out = DEJA_STATE_PERMANENT;
+		*out = CALLUS_STATE_PERMANENT;
 	else if (!strcmp(s, "all"))
 		*out = -1;
 	else
@@ -128,10 +128,10 @@ static int parse_state(int *out, const char *s)
 
 int cmd_pending(int argc, char **argv)
 {
-	deja_error err = DEJA_ERROR_INIT;
-	deja_pending_filter f = { DEJA_STATE_PENDING, NULL, 0 };
-	deja_pending *ps = NULL;
-	deja_store *store = NULL;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_pending_filter f = { CALLUS_STATE_PENDING, NULL, 0 };
+	callus_pending *ps = NULL;
+	callus_store *store = NULL;
 	cli_workspace ws;
 	size_t n = 0;
 	int first, rc = 0;
@@ -140,7 +140,7 @@ int cmd_pending(int argc, char **argv)
 	if (first < 0)
 		return first == CLI_PARSE_HELP ? 0 : 2;
 	if (first < argc) {
-		cli_error("unexpected argument '%s'; see 'deja help pending'", argv[first]);
+		cli_error("unexpected argument '%s'; see 'callus help pending'", argv[first]);
 		return 2;
 	}
 	if (parse_state(&f.state, state_arg) < 0) {
@@ -165,51 +165,51 @@ int cmd_pending(int argc, char **argv)
 	if (prune) {
 		size_t dropped = 0;
 
-		if (deja_learn_prune(store, (int)cli_config_long(&ws, "learn", "prune_hours",
-								  DEJA_LEARN_PRUNE_HOURS),
+		if (callus_learn_prune(store, (int)cli_config_long(&ws, "learn", "prune_hours",
+								  CALLUS_LEARN_PRUNE_HOURS),
 				     &dropped, &err) < 0) {
-			cli_error("%s", deja_error_message(&err));
+			cli_error("%s", callus_error_message(&err));
 			rc = 1;
 			goto out;
 		}
 		fprintf(stderr, "pruned %zu pending error%s\n", dropped, dropped == 1 ? "" : "s");
 	}
-	if (deja_learn_list(store, &f, &ps, &n, &err) < 0) {
-		cli_error("%s", deja_error_message(&err));
+	if (callus_learn_list(store, &f, &ps, &n, &err) < 0) {
+		cli_error("%s", callus_error_message(&err));
 		rc = 1;
 		goto out;
 	}
 	rc = print_list(ps, n);
 out:
-	deja_pendings_free(ps, n);
-	deja_store_close(store);
-	deja_error_release(&err);
+	callus_pendings_free(ps, n);
+	callus_store_close(store);
+	callus_error_release(&err);
 	cli_workspace_release(&ws);
 	return rc;
 }
 
 /* A file named on the command line, as the store names files. */
-static int add_file(deja_strlist *out, const cli_workspace *ws, const char *arg)
+static int add_file(callus_strlist *out, const cli_workspace *ws, const char *arg)
 {
-	deja_buf rel = DEJA_BUF_INIT;
-	deja_pathctx pc = { ws->root, ws->root_real, ws->cwd_rel };
+	callus_buf rel = CALLUS_BUF_INIT;
+	callus_pathctx pc = { ws->root, ws->root_real, ws->cwd_rel };
 	int rc;
 
-	if (deja_path_relativize(&rel, &pc, arg, strlen(arg)))
-		rc = deja_strlist_add(out, rel.ptr, rel.len);
+	if (callus_path_relativize(&rel, &pc, arg, strlen(arg)))
+		rc = callus_strlist_add(out, rel.ptr, rel.len);
 	else
-		rc = deja_strlist_add(out, arg, strlen(arg));
-	deja_buf_release(&rel);
+		rc = callus_strlist_add(out, arg, strlen(arg));
+	callus_buf_release(&rel);
 	return rc;
 }
 
 int cmd_warnings(int argc, char **argv)
 {
-	deja_error err = DEJA_ERROR_INIT;
-	deja_strlist files = DEJA_STRLIST_INIT;
-	deja_pending_filter f = { DEJA_STATE_PERMANENT, NULL, 0 };
-	deja_pending *ps = NULL;
-	deja_store *store = NULL;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_strlist files = CALLUS_STRLIST_INIT;
+	callus_pending_filter f = { CALLUS_STATE_PERMANENT, NULL, 0 };
+	callus_pending *ps = NULL;
+	callus_store *store = NULL;
 	cli_workspace ws;
 	size_t n = 0;
 	int first, rc = 0;
@@ -241,8 +241,8 @@ int cmd_warnings(int argc, char **argv)
 		rc = print_list(NULL, 0);
 		goto out;
 	}
-	if (deja_learn_list(store, &f, &ps, &n, &err) < 0) {
-		cli_error("%s", deja_error_message(&err));
+	if (callus_learn_list(store, &f, &ps, &n, &err) < 0) {
+		cli_error("%s", callus_error_message(&err));
 		rc = 1;
 		goto out;
 	}
@@ -252,11 +252,11 @@ nomem:
 	cli_error("out of memory");
 	rc = 1;
 out:
-	deja_pendings_free(ps, n);
-	deja_store_close(store);
-	deja_strlist_release(&files);
+	callus_pendings_free(ps, n);
+	callus_store_close(store);
+	callus_strlist_release(&files);
 	cli_list_release(&files_arg);
-	deja_error_release(&err);
+	callus_error_release(&err);
 	cli_workspace_release(&ws);
 	return rc;
 }

@@ -1,13 +1,13 @@
 /*
- * deja record: the lesson-recording tool itself, for agents and people.
+ * callus record: the lesson-recording tool itself, for agents and people.
  */
 #include "cli.h"
 #include "lessons_common.h"
 #include "record_common.h"
 
-#include "deja/buf.h"
-#include "deja/paths.h"
-#include "deja/record.h"
+#include "callus/buf.h"
+#include "callus/paths.h"
+#include "callus/record.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -25,7 +25,7 @@ static const cli_option record_options[] = {
 	{ CLI_OPT_STRING, 0, "resolution", &resolution, "TEXT", "the fix that was applied" },
 	{ CLI_OPT_STRING, 0, "rule", &rule, "TEXT", "the corrective rule to follow from now on" },
 	{ CLI_OPT_STRING, 0, "intent", &intent, "ID",
-	  "the task or session id (default: $DEJA_INTENT_ID)" },
+	  "the task or session id (default: $CALLUS_INTENT_ID)" },
 	{ CLI_OPT_STRING, 0, "tool", &tool, "NAME", "the tool that failed (default: manual)" },
 	{ CLI_OPT_FLAG, 0, "json", &from_json, NULL,
 	  "read the fields from a JSON object on stdin (same names, corrective_rule for --rule,\n"
@@ -34,9 +34,9 @@ static const cli_option record_options[] = {
 };
 
 const cli_spec cmd_record_spec = {
-	"deja record --summary TEXT [--type TYPE] [--file FILE] [--cause TEXT]\n"
+	"callus record --summary TEXT [--type TYPE] [--file FILE] [--cause TEXT]\n"
 	"            [--resolution TEXT] [--rule TEXT] [--intent ID] [--tool NAME]\n"
-	"deja record --json < LESSON.json",
+	"callus record --json < LESSON.json",
 	"Record a lesson by hand, with its cause, resolution and corrective rule.",
 	"The lesson is stored like an automatic one (redacted, de-duplicated by its\n"
 	"signature: recording the same file and summary again adds an occurrence and\n"
@@ -66,11 +66,11 @@ static int dup_or_empty(char **dst, const char *s)
 
 int cmd_record(int argc, char **argv)
 {
-	deja_error err = DEJA_ERROR_INIT;
+	callus_error err = CALLUS_ERROR_INIT;
 	json_error_t jerr;
 	json_t *in = NULL;
-	deja_lesson l;
-	deja_buf rel = DEJA_BUF_INIT;
+	callus_lesson l;
+	callus_buf rel = CALLUS_BUF_INIT;
 	cli_workspace ws;
 	int first, rc = 1, is_new = 0, have_ws = 0;
 
@@ -100,8 +100,8 @@ int cmd_record(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
-	l.type = DEJA_LESSON_OTHER;
-	if (type && deja_lesson_type_parse(&l.type, type) < 0) {
+	l.type = CALLUS_LESSON_OTHER;
+	if (type && callus_lesson_type_parse(&l.type, type) < 0) {
 		cli_error("unknown lesson type '%s' (LINT, TEST, ANALYSIS or OTHER)", type);
 		rc = 2;
 		goto out;
@@ -110,21 +110,21 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	have_ws = 1;
 	if (file && *file) {
-		deja_pathctx pc = { ws.root, ws.root_real, ws.cwd_rel };
+		callus_pathctx pc = { ws.root, ws.root_real, ws.cwd_rel };
 
-		if (!deja_path_relativize(&rel, &pc, file, strlen(file))) {
+		if (!callus_path_relativize(&rel, &pc, file, strlen(file))) {
 			cli_error("'%s' is not a file inside the workspace '%s'", file, ws.root);
 			rc = 2;
 			goto out;
 		}
 	}
 	if (!intent)
-		intent = getenv("DEJA_INTENT_ID");
+		intent = getenv("CALLUS_INTENT_ID");
 	{
 		size_t n = strlen(summary);
 		/* at most 500 bytes, on a UTF-8 boundary */
-		if (n > DEJA_SUMMARY_MAX) {
-			n = DEJA_SUMMARY_MAX;
+		if (n > CALLUS_SUMMARY_MAX) {
+			n = CALLUS_SUMMARY_MAX;
 			while (n > 0 && ((unsigned char)summary[n] & 0xc0) == 0x80)
 				n--;
 		}
@@ -134,7 +134,7 @@ int cmd_record(int argc, char **argv)
 	if (dup_or_empty(&l.file, rel.ptr) || dup_or_empty(&l.cause, cause) ||
 	    dup_or_empty(&l.resolution, resolution) || dup_or_empty(&l.corrective_rule, rule) ||
 	    dup_or_empty(&l.intent_id, intent) || dup_or_empty(&l.tool, tool ? tool : "manual") ||
-	    dup_or_empty(&l.command, "deja record"))
+	    dup_or_empty(&l.command, "callus record"))
 		goto oom;
 	if (rel.len) {
 		if (!(l.affected_files = calloc(1, sizeof(char *))) ||
@@ -143,22 +143,22 @@ int cmd_record(int argc, char **argv)
 		l.affected_count = 1;
 	}
 	{
-		deja_record_opts opts = {
+		callus_record_opts opts = {
 			ws.root, ws.cwd_rel, l.intent_id,
-			deja_config_get(ws.config, "lessons", "file"),
+			callus_config_get(ws.config, "lessons", "file"),
 			(int)cli_config_long(&ws, "lessons", "max", 20),
 			(int)cli_config_long(&ws, "store", "timeout_ms", 10000),
 			ws.redactor, NULL, NULL, 0, NULL,
 		};
-		deja_record_result res;
+		callus_record_result res;
 
-		if (deja_record_lesson(&l, NULL, 0, &opts, &res, &err) < 0) {
-			cli_error("cannot record the lesson: %s", deja_error_message(&err));
-			cli_log_failure(&ws, "record_failed", deja_error_message(&err));
+		if (callus_record_lesson(&l, NULL, 0, &opts, &res, &err) < 0) {
+			cli_error("cannot record the lesson: %s", callus_error_message(&err));
+			cli_log_failure(&ws, "record_failed", callus_error_message(&err));
 			goto out;
 		}
 		is_new = res.is_new;
-		deja_record_result_release(&res);
+		callus_record_result_release(&res);
 	}
 	if (from_json) {
 		json_t *o = cli_lesson_json(&l);
@@ -176,9 +176,9 @@ int cmd_record(int argc, char **argv)
 oom:
 	cli_error("out of memory");
 out:
-	deja_lesson_release(&l);
-	deja_buf_release(&rel);
-	deja_error_release(&err);
+	callus_lesson_release(&l);
+	callus_buf_release(&rel);
+	callus_error_release(&err);
 	json_decref(in);
 	if (have_ws)
 		cli_workspace_release(&ws);

@@ -1,7 +1,7 @@
 /*
- * deja resolutions [--signature ID] [--limit N] [--json]
- * deja resolutions show ID [--json]
- * deja feedback ID success|failure [--note TEXT]
+ * callus resolutions [--signature ID] [--limit N] [--json]
+ * callus resolutions show ID [--json]
+ * callus feedback ID success|failure [--note TEXT]
  *
  * Resolutions are the fixes learn.c kept: the diff from a failure to the
  * passing check, with how often it worked when it was suggested again.
@@ -10,7 +10,7 @@
 #include "lessons_common.h"
 #include "record_common.h"
 
-#include "deja/learn.h"
+#include "callus/learn.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -30,15 +30,15 @@ static const cli_option resolutions_options[] = {
 };
 
 const cli_spec cmd_resolutions_spec = {
-	"deja resolutions [--signature ID] [--limit N] [--json]\n"
-	"deja resolutions show ID [--json]",
+	"callus resolutions [--signature ID] [--limit N] [--json]\n"
+	"callus resolutions show ID [--json]",
 	"List the fixes learnt from checks that passed again, best first, or show one with its diff.",
 	"A resolution is made when a check that failed passes again (or fails without\n"
 	"that error): its diff is the change to the working tree since the failure\n"
 	"(bounded by [learn] diff_max_bytes, secrets redacted), its description says\n"
 	"which files and functions changed.  success_rate = successes / applications:\n"
 	"each time it was suggested for an error that was then fixed counts as a\n"
-	"success; an error that came back or became permanent, as a failure; 'deja\n"
+	"success; an error that came back or became permanent, as a failure; 'callus\n"
 	"feedback' adds reports of your own.",
 	resolutions_options, 0
 };
@@ -49,13 +49,13 @@ static const cli_option feedback_options[] = {
 };
 
 const cli_spec cmd_feedback_spec = {
-	"deja feedback ID success|failure [--note TEXT]",
+	"callus feedback ID success|failure [--note TEXT]",
 	"Report whether a suggested resolution worked; it updates its success rate.",
-	"ID is the resolution's number ('deja resolutions').",
+	"ID is the resolution's number ('callus resolutions').",
 	feedback_options, 0
 };
 
-static json_t *resolution_json(const deja_resolution *r)
+static json_t *resolution_json(const callus_resolution *r)
 {
 	json_t *o = json_object(), *files = json_array(), *ctx = json_loads(r->context, 0, NULL);
 
@@ -79,15 +79,15 @@ static json_t *resolution_json(const deja_resolution *r)
 	return o;
 }
 
-static int list(deja_store *store)
+static int list(callus_store *store)
 {
-	deja_error err = DEJA_ERROR_INIT;
-	deja_resolution *rs = NULL;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_resolution *rs = NULL;
 	size_t n = 0;
 	int rc = 0;
 
-	if (deja_learn_resolutions(store, signature, (int)limit, &rs, &n, &err) < 0) {
-		cli_error("%s", deja_error_message(&err));
+	if (callus_learn_resolutions(store, signature, (int)limit, &rs, &n, &err) < 0) {
+		cli_error("%s", callus_error_message(&err));
 		rc = 1;
 		goto out;
 	}
@@ -100,7 +100,7 @@ static int list(deja_store *store)
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const deja_resolution *r = &rs[i];
+		const callus_resolution *r = &rs[i];
 
 		printf("#%-4lld %3.0f%% (%lld/%lld)  %s  %s\n      for %s: %.*s\n", (long long)r->id,
 		       r->success_rate * 100.0, (long long)r->success_count,
@@ -108,8 +108,8 @@ static int list(deja_store *store)
 		       cli_first_line_width(r->message, 100), r->message);
 	}
 out:
-	deja_resolutions_free(rs, n);
-	deja_error_release(&err);
+	callus_resolutions_free(rs, n);
+	callus_error_release(&err);
 	return rc;
 }
 
@@ -126,15 +126,15 @@ static int parse_id(int64_t *out, const char *s)
 	return 0;
 }
 
-static int show(deja_store *store, int64_t id)
+static int show(callus_store *store, int64_t id)
 {
-	deja_error err = DEJA_ERROR_INIT;
-	deja_resolution r;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_resolution r;
 	int rc = 0;
 
-	if (deja_learn_get_resolution(store, id, &r, &err) < 0) {
-		cli_error("%s", deja_error_message(&err));
-		deja_error_release(&err);
+	if (callus_learn_get_resolution(store, id, &r, &err) < 0) {
+		cli_error("%s", callus_error_message(&err));
+		callus_error_release(&err);
 		return 1;
 	}
 	if (json) {
@@ -159,13 +159,13 @@ static int show(deja_store *store, int64_t id)
 		printf("\n%s", *r.code_changes ? r.code_changes : "(no diff was kept)\n");
 		json_decref(ctx);
 	}
-	deja_resolution_release(&r);
+	callus_resolution_release(&r);
 	return rc;
 }
 
 int cmd_resolutions(int argc, char **argv)
 {
-	deja_store *store = NULL;
+	callus_store *store = NULL;
 	cli_workspace ws;
 	int64_t id = 0;
 	int first, rc;
@@ -178,12 +178,12 @@ int cmd_resolutions(int argc, char **argv)
 		return 2;
 	}
 	if (signature && (strlen(signature) != 64 || strspn(signature, "0123456789abcdef") != 64)) {
-		cli_error("--signature wants a signature id: 64 hex digits ('deja pending --json' shows them)");
+		cli_error("--signature wants a signature id: 64 hex digits ('callus pending --json' shows them)");
 		return 2;
 	}
 	if (first < argc && (strcmp(argv[first], "show") || first + 2 != argc)) {
-		cli_error(strcmp(argv[first], "show") ? "unknown argument '%s'; see 'deja help resolutions'"
-						      : "usage: deja resolutions show ID",
+		cli_error(strcmp(argv[first], "show") ? "unknown argument '%s'; see 'callus help resolutions'"
+						      : "usage: callus resolutions show ID",
 			  argv[first]);
 		return 2;
 	}
@@ -208,16 +208,16 @@ int cmd_resolutions(int argc, char **argv)
 	} else {
 		rc = first < argc ? show(store, id) : list(store);
 	}
-	deja_store_close(store);
+	callus_store_close(store);
 	cli_workspace_release(&ws);
 	return rc;
 }
 
 int cmd_feedback(int argc, char **argv)
 {
-	deja_error err = DEJA_ERROR_INIT;
-	deja_store *store = NULL;
-	deja_metrics *m = NULL;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_store *store = NULL;
+	callus_metrics *m = NULL;
 	cli_workspace ws;
 	int64_t id;
 	int first, rc, success;
@@ -226,7 +226,7 @@ int cmd_feedback(int argc, char **argv)
 	if (first < 0)
 		return first == CLI_PARSE_HELP ? 0 : 2;
 	if (first + 2 != argc) {
-		cli_error("usage: deja feedback ID success|failure [--note TEXT]");
+		cli_error("usage: callus feedback ID success|failure [--note TEXT]");
 		return 2;
 	}
 	if (parse_id(&id, argv[first]) < 0) {
@@ -251,25 +251,25 @@ int cmd_feedback(int argc, char **argv)
 		char *red = NULL;
 
 		/* a note is stored: redacted like everything else */
-		if (note && deja_redact_str(ws.redactor, &red, note) < 0) {
+		if (note && callus_redact_str(ws.redactor, &red, note) < 0) {
 			cli_error("out of memory");
 			rc = 1;
-		} else if (deja_metrics_new(&m) < 0 ||
-			   deja_learn_feedback(store, id, success, red, m, &err) < 0) {
-			cli_error("%s", err.code ? deja_error_message(&err) : "out of memory");
+		} else if (callus_metrics_new(&m) < 0 ||
+			   callus_learn_feedback(store, id, success, red, m, &err) < 0) {
+			cli_error("%s", err.code ? callus_error_message(&err) : "out of memory");
 			rc = 1;
 		} else {
 			printf("recorded %s for resolution #%lld\n", success ? "a success" : "a failure",
 			       (long long)id);
 			cli_flush_metrics(&ws, m, store, 0);
 		}
-		deja_metrics_free(m);
+		callus_metrics_free(m);
 		free(red);
 	} else {
 		rc = 1;
 	}
-	deja_store_close(store);
-	deja_error_release(&err);
+	callus_store_close(store);
+	callus_error_release(&err);
 	cli_workspace_release(&ws);
 	return rc;
 }

@@ -1,15 +1,15 @@
 /*
- * deja run [--] CMD [ARGS...]
+ * callus run [--] CMD [ARGS...]
  *
  * Runs CMD with its output passed through untouched and live, and returns
- * its exact exit status.  Whatever happens inside deja afterwards (store
+ * its exact exit status.  Whatever happens inside callus afterwards (store
  * locked, disk full, a bug caught by a guard), the status stays CMD's.
  */
 #include "cli.h"
 #include "record_common.h"
 
-#include "deja/buf.h"
-#include "deja/runner.h"
+#include "callus/buf.h"
+#include "callus/runner.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,36 +18,36 @@ static int quiet, no_record;
 static const char *intent_id;
 
 static const cli_option run_options[] = {
-	{ CLI_OPT_FLAG, 'q', "quiet", &quiet, NULL, "print nothing of deja's own on stderr" },
+	{ CLI_OPT_FLAG, 'q', "quiet", &quiet, NULL, "print nothing of callus's own on stderr" },
 	{ CLI_OPT_FLAG, 0, "no-record", &no_record, NULL, "run and pass through, record nothing" },
 	{ CLI_OPT_STRING, 0, "intent", &intent_id, "ID",
-	  "the task or session id stored as the lesson's intent_id (default: $DEJA_INTENT_ID)" },
+	  "the task or session id stored as the lesson's intent_id (default: $CALLUS_INTENT_ID)" },
 	CLI_END
 };
 
 const cli_spec cmd_run_spec = {
-	"deja run [options] [--] CMD [ARGS...]",
+	"callus run [options] [--] CMD [ARGS...]",
 	"Run a command, pass its output and exit status through, record a lesson if a check fails.",
 	"CMD runs with stdin, stdout and stderr passed through byte for byte (through a\n"
 	"pseudo-terminal when stdout is a terminal, so colours and progress bars survive).\n"
-	"SIGINT, SIGTERM, SIGHUP and SIGQUIT are forwarded to it.  deja exits with CMD's\n"
+	"SIGINT, SIGTERM, SIGHUP and SIGQUIT are forwarded to it.  callus exits with CMD's\n"
 	"status, or 128+N when CMD was killed by signal N, 127 when CMD cannot be found\n"
 	"and 126 when it cannot be executed.\n\n"
-	"When CMD is a verification command (see 'deja help analyze' and docs/config.md)\n"
-	"and fails, a lesson is recorded in .deja/deja.db, .lessons/ and AGENTS.md of the\n"
+	"When CMD is a verification command (see 'callus help analyze' and docs/config.md)\n"
+	"and fails, a lesson is recorded in .callus/callus.db, .lessons/ and AGENTS.md of the\n"
 	"workspace (the git top level of the current directory), each of its errors\n"
 	"becomes pending with a snapshot of the working tree, and the fixes that worked\n"
 	"for the same errors before are printed.  When the check later passes (or fails\n"
 	"without that error), it is fixed and the diff since its failure is kept\n"
-	"as a resolution ('deja help resolutions').  If recording fails,\n"
-	"deja says so once on stderr and in .deja/log.jsonl; CMD's result is unchanged.",
+	"as a resolution ('callus help resolutions').  If recording fails,\n"
+	"callus says so once on stderr and in .callus/log.jsonl; CMD's result is unchanged.",
 	run_options, 1
 };
 
-/* What the run taught: on stderr, each line deja's. */
-static void print_learnt(const char *tool, const deja_learn_result *r)
+/* What the run taught: on stderr, each line callus's. */
+static void print_learnt(const char *tool, const callus_learn_result *r)
 {
-	deja_buf b = DEJA_BUF_INIT;
+	callus_buf b = CALLUS_BUF_INIT;
 	const char *line, *nl;
 
 	cli_describe_learnt(&b, tool, r);
@@ -56,38 +56,38 @@ static void print_learnt(const char *tool, const deja_learn_result *r)
 			break;
 		cli_error("%.*s", (int)(nl - line), line);
 	}
-	deja_buf_release(&b);
+	callus_buf_release(&b);
 }
 
 static int feed_capture(void *ctx, const char *data, size_t len)
 {
-	return deja_capture_feed(ctx, data, len);
+	return callus_capture_feed(ctx, data, len);
 }
 
 int cmd_run(int argc, char **argv)
 {
-	deja_runner_opts ropts = DEJA_RUNNER_OPTS_INIT;
-	deja_error err = DEJA_ERROR_INIT;
-	deja_detection det;
-	deja_capture cap;
+	callus_runner_opts ropts = CALLUS_RUNNER_OPTS_INIT;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_detection det;
+	callus_capture cap;
 	cli_workspace ws;
 	cli_recorded rec;
-	deja_metrics *metrics = NULL;
+	callus_metrics *metrics = NULL;
 	char *command = NULL;
 	int first, status = 0, have_ws = 0, watch = 0;
 
 	memset(&det, 0, sizeof(det));
-	deja_capture_init(&cap);
+	callus_capture_init(&cap);
 	first = cli_parse(argc, argv, &cmd_run_spec);
 	if (first < 0)
 		return first == CLI_PARSE_HELP ? 0 : 2;
 	if (first >= argc) {
-		cli_error("no command to run; usage: deja run [--] CMD [ARGS...]");
+		cli_error("no command to run; usage: callus run [--] CMD [ARGS...]");
 		return 2;
 	}
 	if (!intent_id)
-		intent_id = getenv("DEJA_INTENT_ID");
-	if (getenv("DEJA_QUIET") && *getenv("DEJA_QUIET"))
+		intent_id = getenv("CALLUS_INTENT_ID");
+	if (getenv("CALLUS_QUIET") && *getenv("CALLUS_QUIET"))
 		quiet = 1;
 
 	/* Everything before the run is optional: without a workspace, a
@@ -96,10 +96,10 @@ int cmd_run(int argc, char **argv)
 	if (!no_record && command && cli_workspace_setup(&ws, NULL, 1) == 0) {
 		have_ws = 1;
 		if (ws.config_error && !quiet)
-			cli_error("ignoring .deja/config: %s", ws.config_error);
-		if (deja_detect(&det, ws.whitelist, command, &err) == 0 && det.verification)
+			cli_error("ignoring .callus/config: %s", ws.config_error);
+		if (callus_detect(&det, ws.whitelist, command, &err) == 0 && det.verification)
 			watch = 1;
-		deja_error_release(&err);
+		callus_error_release(&err);
 	}
 
 	ropts.argv = argv + first;
@@ -107,8 +107,8 @@ int cmd_run(int argc, char **argv)
 		ropts.on_output = feed_capture;
 		ropts.ctx = &cap;
 	}
-	if (deja_runner_run(&status, &ropts, &err) < 0) {
-		cli_error("%s", deja_error_message(&err));
+	if (callus_runner_run(&status, &ropts, &err) < 0) {
+		cli_error("%s", callus_error_message(&err));
 		status = 127;
 		watch = 0;
 	} else if (err.msg) {
@@ -116,7 +116,7 @@ int cmd_run(int argc, char **argv)
 		cli_error("%s", err.msg);
 		watch = 0;
 	}
-	deja_error_release(&err);
+	callus_error_release(&err);
 
 	/* 126/127 from a shell or wrapper: the tool is missing, nothing failed */
 	if (watch && status != 0 && status != 126 && status != 127) {
@@ -124,15 +124,15 @@ int cmd_run(int argc, char **argv)
 
 		/* counted as recorded in the lesson's own transaction; when
 		 * that fails, the drop is counted instead, in the spool */
-		deja_metrics_new(&metrics);
-		deja_metrics_add(metrics, DEJA_METRIC_RUN_TOTAL, recorded, 1);
-		deja_capture_finish(&cap);
+		callus_metrics_new(&metrics);
+		callus_metrics_add(metrics, CALLUS_METRIC_RUN_TOTAL, recorded, 1);
+		callus_capture_finish(&cap);
 		if (cli_record_failure(&ws, &det, command, status, &cap, intent_id, metrics, 0, &rec) < 0) {
-			deja_metrics_add(metrics, DEJA_METRIC_RUN_TOTAL, dropped, 1);
+			callus_metrics_add(metrics, CALLUS_METRIC_RUN_TOTAL, dropped, 1);
 			cli_flush_metrics(&ws, metrics, NULL, 1);
 		} else {
 			if (!quiet)
-				cli_error("%s lesson %lld (%s%s%s, seen %lld time%s): deja lessons show %lld",
+				cli_error("%s lesson %lld (%s%s%s, seen %lld time%s): callus lessons show %lld",
 					  rec.is_new ? "recorded" : "updated", (long long)rec.id,
 					  det.tool, rec.file && *rec.file ? " in " : "",
 					  rec.file ? rec.file : "", (long long)rec.occurrences,
@@ -144,17 +144,17 @@ int cmd_run(int argc, char **argv)
 			cli_recorded_release(&rec);
 		}
 	} else if (watch && status == 0) {
-		deja_learn_result learnt;
+		callus_learn_result learnt;
 
-		deja_metrics_new(&metrics);
+		callus_metrics_new(&metrics);
 		if (cli_record_pass(&ws, &det, command, intent_id, metrics, &learnt, NULL) == 0 &&
 		    !quiet)
 			print_learnt(det.tool, &learnt);
-		deja_learn_result_release(&learnt);
+		callus_learn_result_release(&learnt);
 	}
-	deja_metrics_free(metrics);
-	deja_detection_release(&det);
-	deja_capture_release(&cap);
+	callus_metrics_free(metrics);
+	callus_detection_release(&det);
+	callus_capture_release(&cap);
 	if (have_ws)
 		cli_workspace_release(&ws);
 	free(command);

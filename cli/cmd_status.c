@@ -1,14 +1,14 @@
 /*
- * deja status: the workspace on one screen: what is recorded, what is
+ * callus status: the workspace on one screen: what is recorded, what is
  * pending, what was fixed, and whether snapshots can be taken.
  */
 #include "cli.h"
 #include "lessons_common.h"
 
-#include "deja/embed.h"
-#include "deja/learn.h"
-#include "deja/match.h"
-#include "deja/snapshot.h"
+#include "callus/embed.h"
+#include "callus/learn.h"
+#include "callus/match.h"
+#include "callus/snapshot.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -17,20 +17,20 @@
 static const cli_option status_options[] = { CLI_END };
 
 const cli_spec cmd_status_spec = {
-	"deja status",
+	"callus status",
 	"Show the workspace's lessons, pending errors, fixes and permanent failures at a glance.",
 	NULL, status_options, 0
 };
 
 #define STATUS_LIST_MAX 5
 
-static void print_errors(deja_store *store, int state, const char *title)
+static void print_errors(callus_store *store, int state, const char *title)
 {
-	deja_pending_filter f = { state, NULL, STATUS_LIST_MAX };
-	deja_pending *ps = NULL;
+	callus_pending_filter f = { state, NULL, STATUS_LIST_MAX };
+	callus_pending *ps = NULL;
 	size_t n = 0;
 
-	if (deja_learn_list(store, &f, &ps, &n, NULL) < 0 || !n)
+	if (callus_learn_list(store, &f, &ps, &n, NULL) < 0 || !n)
 		goto out;
 	printf("\n%s:\n", title);
 	for (size_t i = 0; i < n; i++) {
@@ -41,35 +41,35 @@ static void print_errors(deja_store *store, int state, const char *title)
 		       (long long)ps[i].attempts, w, ps[i].message);
 	}
 out:
-	deja_pendings_free(ps, n);
+	callus_pendings_free(ps, n);
 }
 
-static void print_resolutions(deja_store *store)
+static void print_resolutions(callus_store *store)
 {
-	deja_resolution *rs = NULL;
+	callus_resolution *rs = NULL;
 	size_t n = 0;
 
-	if (deja_learn_resolutions(store, NULL, STATUS_LIST_MAX, &rs, &n, NULL) < 0 || !n)
+	if (callus_learn_resolutions(store, NULL, STATUS_LIST_MAX, &rs, &n, NULL) < 0 || !n)
 		goto out;
-	printf("\nbest fixes ('deja resolutions show ID' for the diff):\n");
+	printf("\nbest fixes ('callus resolutions show ID' for the diff):\n");
 	for (size_t i = 0; i < n; i++)
 		printf("  #%-4lld %3.0f%% of %lld  %s\n", (long long)rs[i].id,
 		       rs[i].success_rate * 100.0, (long long)rs[i].application_count,
 		       rs[i].description);
 out:
-	deja_resolutions_free(rs, n);
+	callus_resolutions_free(rs, n);
 }
 
 /* How many signatures each embedder has a vector of. */
-static void print_vectors(deja_store *store, const cli_workspace *ws)
+static void print_vectors(callus_store *store, const cli_workspace *ws)
 {
 	int64_t with = 0, all = 0;
 
-	if (deja_match_count_vectors(store, DEJA_EMBED_BUILTIN_MODEL, &with, &all, NULL) == 0)
+	if (callus_match_count_vectors(store, CALLUS_EMBED_BUILTIN_MODEL, &with, &all, NULL) == 0)
 		printf("vectors      %lld of %lld signatures (%s)\n", (long long)with,
-		       (long long)all, DEJA_EMBED_BUILTIN_MODEL);
+		       (long long)all, CALLUS_EMBED_BUILTIN_MODEL);
 	if (ws->embed_model &&
-	    deja_match_count_vectors(store, ws->embed_model, &with, &all, NULL) == 0)
+	    callus_match_count_vectors(store, ws->embed_model, &with, &all, NULL) == 0)
 		printf("             %lld of %lld signatures (%s)\n", (long long)with, (long long)all,
 		       ws->embed_model);
 	if (ws->embed_error)
@@ -78,12 +78,12 @@ static void print_vectors(deja_store *store, const cli_workspace *ws)
 
 int cmd_status(int argc, char **argv)
 {
-	deja_error err = DEJA_ERROR_INIT;
-	deja_store *store = NULL;
-	deja_store_stats st;
-	deja_learn_stats ls;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_store *store = NULL;
+	callus_store_stats st;
+	callus_learn_stats ls;
 	cli_workspace ws;
-	char *helper = deja_snapshot_helper();
+	char *helper = callus_snapshot_helper();
 	int first, rc = 0, snapshots = 1;
 
 	first = cli_parse(argc, argv, &cmd_status_spec);
@@ -92,7 +92,7 @@ int cmd_status(int argc, char **argv)
 		return first == CLI_PARSE_HELP ? 0 : 2;
 	}
 	if (first < argc) {
-		cli_error("unexpected argument '%s'; see 'deja help status'", argv[first]);
+		cli_error("unexpected argument '%s'; see 'callus help status'", argv[first]);
 		free(helper);
 		return 2;
 	}
@@ -100,7 +100,7 @@ int cmd_status(int argc, char **argv)
 		free(helper);
 		return 1;
 	}
-	deja_config_get_bool(&snapshots, ws.config, "learn", "snapshots", 1, NULL);
+	callus_config_get_bool(&snapshots, ws.config, "learn", "snapshots", 1, NULL);
 	printf("workspace    %s\n", ws.root);
 	if (!snapshots)
 		printf("snapshots    off ([learn] snapshots = false)\n");
@@ -108,10 +108,10 @@ int cmd_status(int argc, char **argv)
 		printf("snapshots    on (%s)\n", helper);
 	else
 		printf("snapshots    unavailable: %s not found; fixes are learnt without diffs\n",
-		       helper ? helper : "deja-git");
+		       helper ? helper : "callus-git");
 	rc = cli_open_store(&store, &ws, 0);
 	if (rc == 1) {
-		printf("store        none yet: nothing has failed here under deja\n");
+		printf("store        none yet: nothing has failed here under callus\n");
 		rc = 0;
 		goto out;
 	}
@@ -119,12 +119,12 @@ int cmd_status(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	if (deja_store_stats_get(store, &st, &err) < 0 || deja_learn_stats_get(store, &ls, &err) < 0) {
-		cli_error("%s", deja_error_message(&err));
+	if (callus_store_stats_get(store, &st, &err) < 0 || callus_learn_stats_get(store, &ls, &err) < 0) {
+		cli_error("%s", callus_error_message(&err));
 		rc = 1;
 		goto out;
 	}
-	printf("store        .deja/deja.db (schema %d, %llu KiB)\n", st.schema_version,
+	printf("store        .callus/callus.db (schema %d, %llu KiB)\n", st.schema_version,
 	       (unsigned long long)(st.db_bytes / 1024));
 	printf("lessons      %lld from %lld failed runs\n", (long long)st.lessons,
 	       (long long)st.runs);
@@ -138,12 +138,12 @@ int cmd_status(int argc, char **argv)
 		       100.0 * (double)ls.successes / (double)ls.applications);
 	putchar('\n');
 	print_vectors(store, &ws);
-	print_errors(store, DEJA_STATE_PENDING, "pending ('deja pending')");
-	print_errors(store, DEJA_STATE_PERMANENT, "permanent failures ('deja warnings')");
+	print_errors(store, CALLUS_STATE_PENDING, "pending ('callus pending')");
+	print_errors(store, CALLUS_STATE_PERMANENT, "permanent failures ('callus warnings')");
 	print_resolutions(store);
 out:
-	deja_store_close(store);
-	deja_error_release(&err);
+	callus_store_close(store);
+	callus_error_release(&err);
 	cli_workspace_release(&ws);
 	free(helper);
 	return rc;

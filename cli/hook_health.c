@@ -6,7 +6,7 @@
  */
 #include "hook_health.h"
 
-#include "deja/buf.h"
+#include "callus/buf.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -15,29 +15,29 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int note_path(deja_buf *b, const char *root, const char *agent)
+static int note_path(callus_buf *b, const char *root, const char *agent)
 {
-	deja_buf_printf(b, "%s/.deja/hook-%s.last", root, agent);
-	return deja_buf_status(b);
+	callus_buf_printf(b, "%s/.callus/hook-%s.last", root, agent);
+	return callus_buf_status(b);
 }
 
 void cli_hook_health_note(const char *root, const char *agent, const char *verdict,
 			  const char *detail)
 {
-	deja_buf path = DEJA_BUF_INIT, tmp = DEJA_BUF_INIT, line = DEJA_BUF_INIT;
+	callus_buf path = CALLUS_BUF_INIT, tmp = CALLUS_BUF_INIT, line = CALLUS_BUF_INIT;
 	struct stat st;
 	size_t n = 0;
 	int fd = -1, git;
 
 	if (!root || !agent)
 		return;
-	deja_buf_printf(&path, "%s/.git", root);
-	git = deja_buf_status(&path) == 0 && lstat(path.ptr, &st) == 0;
-	deja_buf_clear(&path);
-	deja_buf_printf(&path, "%s/.deja", root);
-	if (deja_buf_status(&path) < 0)
+	callus_buf_printf(&path, "%s/.git", root);
+	git = callus_buf_status(&path) == 0 && lstat(path.ptr, &st) == 0;
+	callus_buf_clear(&path);
+	callus_buf_printf(&path, "%s/.callus", root);
+	if (callus_buf_status(&path) < 0)
 		goto out;
-	/* A payload not understood is worth a .deja/ of its own (nothing else
+	/* A payload not understood is worth a .callus/ of its own (nothing else
 	 * would make one: nothing is recorded), but only at the top of a git
 	 * repository, never in whatever directory an agent happened to be. */
 	if (git && strcmp(verdict, CLI_HEALTH_OK) != 0 && strcmp(verdict, CLI_HEALTH_GUESSED) != 0)
@@ -45,15 +45,15 @@ void cli_hook_health_note(const char *root, const char *agent, const char *verdi
 	/* never follow a link out of the workspace for a note */
 	if (lstat(path.ptr, &st) < 0 || !S_ISDIR(st.st_mode))
 		goto out;
-	deja_buf_clear(&path);
+	callus_buf_clear(&path);
 	if (note_path(&path, root, agent) < 0)
 		goto out;
-	deja_buf_printf(&tmp, "%s.%ld.tmp", path.ptr, (long)getpid());
+	callus_buf_printf(&tmp, "%s.%ld.tmp", path.ptr, (long)getpid());
 	while (detail && detail[n] && detail[n] != '\n' && n < 200)
 		n++;
-	deja_buf_printf(&line, "%lld %s %.*s\n", (long long)time(NULL), verdict, (int)n,
+	callus_buf_printf(&line, "%lld %s %.*s\n", (long long)time(NULL), verdict, (int)n,
 			detail ? detail : "");
-	if (deja_buf_status(&tmp) < 0 || deja_buf_status(&line) < 0)
+	if (callus_buf_status(&tmp) < 0 || callus_buf_status(&line) < 0)
 		goto out;
 	fd = open(tmp.ptr, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
@@ -65,14 +65,14 @@ void cli_hook_health_note(const char *root, const char *agent, const char *verdi
 out:
 	if (fd >= 0)
 		close(fd);
-	deja_buf_release(&path);
-	deja_buf_release(&tmp);
-	deja_buf_release(&line);
+	callus_buf_release(&path);
+	callus_buf_release(&tmp);
+	callus_buf_release(&line);
 }
 
 int cli_hook_health_read(const char *root, const char *agent, cli_hook_health *out)
 {
-	deja_buf path = DEJA_BUF_INIT;
+	callus_buf path = CALLUS_BUF_INIT;
 	char line[512];
 	long long at;
 	int n = 0, found = 0;
@@ -91,6 +91,6 @@ int cli_hook_health_read(const char *root, const char *agent, cli_hook_health *o
 out:
 	if (f)
 		fclose(f);
-	deja_buf_release(&path);
+	callus_buf_release(&path);
 	return found;
 }

@@ -3,13 +3,13 @@
  *
  * An agent that changes its payload format keeps running the hook, which
  * keeps exiting 0: nothing fails, and nothing is learnt.  So each check the
- * hook sees leaves a note, .deja/hook-AGENT.last, saying whether its exit
- * status could be read; `deja doctor` reports the notes.  Written only on
+ * hook sees leaves a note, .callus/hook-AGENT.last, saying whether its exit
+ * status could be read; `callus doctor` reports the notes.  Written only on
  * the hook's slow path (a check, or a payload it could not parse), never
- * for ordinary commands, and only in a workspace that has a .deja/.
+ * for ordinary commands, and only in a workspace that has a .callus/.
  */
-#ifndef DEJA_CLI_HOOK_HEALTH_H
-#define DEJA_CLI_HOOK_HEALTH_H
+#ifndef CALLUS_CLI_HOOK_HEALTH_H
+#define CALLUS_CLI_HOOK_HEALTH_H
 
 #include <time.h>
 
@@ -32,7 +32,7 @@ typedef struct cli_hook_health {
 	char detail[256];
 } cli_hook_health;
 
-/* The note of agent in root's .deja/: 1 when there is one, 0 when none. */
+/* The note of agent in root's .callus/: 1 when there is one, 0 when none. */
 int cli_hook_health_read(const char *root, const char *agent, cli_hook_health *out);
 
 #endif

@@ -2,23 +2,23 @@
  * lessons_common.h - store access and lesson JSON shared by the commands
  * that read or write lessons.
  */
-#ifndef DEJA_CLI_LESSONS_COMMON_H
-#define DEJA_CLI_LESSONS_COMMON_H
+#ifndef CALLUS_CLI_LESSONS_COMMON_H
+#define CALLUS_CLI_LESSONS_COMMON_H
 
 #include <jansson.h>
 
 #include "cli.h"
-#include "deja/lesson.h"
-#include "deja/store.h"
+#include "callus/lesson.h"
+#include "callus/store.h"
 
 /* Open the workspace store.  Returns 0, 1 when !create and there is no
  * store yet (*out NULL), or -1 after printing why. */
-int cli_open_store(deja_store **out, const cli_workspace *ws, int create);
+int cli_open_store(callus_store **out, const cli_workspace *ws, int create);
 
 /* The JSON object of a lesson (every spec-000 field plus id, tool,
  * command, exit_code, affected_files, occurrences, last_seen); new
  * reference. */
-json_t *cli_lesson_json(const deja_lesson *l);
+json_t *cli_lesson_json(const callus_lesson *l);
 
 /* Print v indented on stdout and drop the reference (v may be NULL: out
  * of memory).  Returns the command's exit status: 0, or 1 after saying

@@ -1,5 +1,5 @@
 /*
- * deja - remember how failed checks were fixed.
+ * callus - remember how failed checks were fixed.
  *
  * main() finds the subcommand in the table, runs it, and makes sure what it
  * printed reached stdout (git's run_builtin does the same): a full disk
@@ -13,21 +13,21 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifndef DEJA_VERSION
-#define DEJA_VERSION "0.1.0"
+#ifndef CALLUS_VERSION
+#define CALLUS_VERSION "0.1.0"
 #endif
 
 static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 
 static const cli_spec cmd_help_spec = {
-	"deja help [COMMAND]",
-	"Show the help of deja or of one command (the same as 'deja COMMAND --help').",
+	"callus help [COMMAND]",
+	"Show the help of callus or of one command (the same as 'callus COMMAND --help').",
 	NULL, NULL, 0
 };
 
 static const cli_spec cmd_version_spec = {
-	"deja version", "Print deja's version.", NULL, NULL, 0
+	"callus version", "Print callus's version.", NULL, NULL, 0
 };
 
 static const cli_command commands[] = {
@@ -58,7 +58,7 @@ void cli_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("deja: ", stderr);
+	fputs("callus: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -75,13 +75,13 @@ static const cli_command *find_command(const char *name)
 
 static void main_usage(FILE *f)
 {
-	fprintf(f, "usage: deja [--version] [--help] <command> [<args>]\n\n"
-		   "deja records what failed when linters, type checkers, test runners and\n"
+	fprintf(f, "usage: callus [--version] [--help] <command> [<args>]\n\n"
+		   "callus records what failed when linters, type checkers, test runners and\n"
 		   "compilers fail, as lessons an agent reads the next time.\n\n"
 		   "commands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "   %-12s %s\n", commands[i].name, commands[i].spec->summary);
-	fprintf(f, "\n'deja help <command>' shows the options of a command; 'man deja' has it all.\n");
+	fprintf(f, "\n'callus help <command>' shows the options of a command; 'man callus' has it all.\n");
 }
 
 static int cmd_help(int argc, char **argv)
@@ -96,7 +96,7 @@ static int cmd_help(int argc, char **argv)
 		return 0;
 	}
 	if (!(c = find_command(argv[first]))) {
-		cli_error("'%s' is not a deja command; see 'deja --help'", argv[first]);
+		cli_error("'%s' is not a callus command; see 'callus --help'", argv[first]);
 		return 2;
 	}
 	cli_print_help(stdout, c->spec);
@@ -109,7 +109,7 @@ static int cmd_version(int argc, char **argv)
 
 	if (first < 0)
 		return first == CLI_PARSE_HELP ? 0 : 2;
-	printf("deja %s\n", DEJA_VERSION);
+	printf("callus %s\n", CALLUS_VERSION);
 	return 0;
 }
 
@@ -129,11 +129,11 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--version"))
 		return cmd_version(1, argv);
 	if (!(c = find_command(argv[1]))) {
-		cli_error("'%s' is not a deja command; see 'deja --help'", argv[1]);
+		cli_error("'%s' is not a callus command; see 'callus --help'", argv[1]);
 		return 2;
 	}
 	status = c->fn(argc - 1, argv + 1);
-	/* `deja run` passes the child's status through and has already
+	/* `callus run` passes the child's status through and has already
 	 * written everything with write(2); for the others, a failed flush
 	 * is a failed command. */
 	if (fflush(stdout) || ferror(stdout)) {

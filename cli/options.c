@@ -67,7 +67,7 @@ static int set_value(const cli_option *o, const char *name, const char *arg)
 		errno = 0;
 		v = strtol(arg, &end, 10);
 		if (errno || end == arg || *end) {
-			fprintf(stderr, "deja: option '%s' expects a number, not '%s'\n", name, arg);
+			fprintf(stderr, "callus: option '%s' expects a number, not '%s'\n", name, arg);
 			return -1;
 		}
 		*(long *)o->value = v;
@@ -78,7 +78,7 @@ static int set_value(const cli_option *o, const char *name, const char *arg)
 		const char **p = realloc(l->items, sizeof(*p) * (size_t)(l->count + 1));
 
 		if (!p) {
-			fprintf(stderr, "deja: out of memory\n");
+			fprintf(stderr, "callus: out of memory\n");
 			return -1;
 		}
 		p[l->count++] = arg;
@@ -112,7 +112,7 @@ int cli_parse(int argc, char **argv, const cli_spec *spec)
 	int nops = 0, i, rc;
 
 	if (!operands) {
-		fprintf(stderr, "deja: out of memory\n");
+		fprintf(stderr, "callus: out of memory\n");
 		return CLI_PARSE_ERROR;
 	}
 	for (i = 1; i < argc; i++) {
@@ -140,16 +140,16 @@ int cli_parse(int argc, char **argv, const cli_spec *spec)
 			const char *arg = eq ? eq + 1 : NULL;
 
 			if (!(o = find_long(spec, name, len))) {
-				fprintf(stderr, "deja: unknown option '--%.*s'\n", (int)len, name);
+				fprintf(stderr, "callus: unknown option '--%.*s'\n", (int)len, name);
 				goto usage;
 			}
 			if (o->type == CLI_OPT_FLAG && arg) {
-				fprintf(stderr, "deja: option '--%s' takes no value\n", o->long_name);
+				fprintf(stderr, "callus: option '--%s' takes no value\n", o->long_name);
 				goto usage;
 			}
 			if (o->type != CLI_OPT_FLAG && !arg) {
 				if (i + 1 >= argc) {
-					fprintf(stderr, "deja: option '--%s' requires a value\n",
+					fprintf(stderr, "callus: option '--%s' requires a value\n",
 						o->long_name);
 					goto usage;
 				}
@@ -162,7 +162,7 @@ int cli_parse(int argc, char **argv, const cli_spec *spec)
 		/* short options, possibly bundled: -qv, -n5, -n 5 */
 		for (const char *c = a + 1; *c; c++) {
 			if (!(o = find_short(spec, *c))) {
-				fprintf(stderr, "deja: unknown option '-%c'\n", *c);
+				fprintf(stderr, "callus: unknown option '-%c'\n", *c);
 				goto usage;
 			}
 			if (o->type == CLI_OPT_FLAG) {
@@ -174,7 +174,7 @@ int cli_parse(int argc, char **argv, const cli_spec *spec)
 			} else if (i + 1 < argc) {
 				rc = set_value(o, a, argv[++i]);
 			} else {
-				fprintf(stderr, "deja: option '-%c' requires a value\n", *c);
+				fprintf(stderr, "callus: option '-%c' requires a value\n", *c);
 				goto usage;
 			}
 			if (rc < 0)

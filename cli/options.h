@@ -1,9 +1,9 @@
 /*
  * options.h - one table per command drives both option parsing and the
- * help text, so `deja help CMD` cannot drift from what CMD accepts.
+ * help text, so `callus help CMD` cannot drift from what CMD accepts.
  */
-#ifndef DEJA_CLI_OPTIONS_H
-#define DEJA_CLI_OPTIONS_H
+#ifndef CALLUS_CLI_OPTIONS_H
+#define CALLUS_CLI_OPTIONS_H
 
 #include <stdio.h>
 
@@ -33,11 +33,11 @@ typedef struct cli_option {
 
 /* What a command tells the parser and the help printer about itself. */
 typedef struct cli_spec {
-	const char *usage;       /* "deja run [options] [--] CMD [ARGS...]" lines, '\n'-separated */
+	const char *usage;       /* "callus run [options] [--] CMD [ARGS...]" lines, '\n'-separated */
 	const char *summary;     /* one line */
 	const char *description; /* paragraphs printed after the usage, or NULL */
 	const cli_option *options;
-	int stop_at_nonoption;   /* `deja run`: the command's own options are not ours */
+	int stop_at_nonoption;   /* `callus run`: the command's own options are not ours */
 } cli_spec;
 
 enum { CLI_PARSE_HELP = -2, CLI_PARSE_ERROR = -1 };

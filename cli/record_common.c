@@ -1,13 +1,13 @@
 #include "record_common.h"
 #include "lessons_common.h"
 
-#include "deja/buf.h"
-#include "deja/log.h"
-#include "deja/store.h"
-#include "deja/match.h"
-#include "deja/metrics.h"
-#include "deja/paths.h"
-#include "deja/redact.h"
+#include "callus/buf.h"
+#include "callus/log.h"
+#include "callus/store.h"
+#include "callus/match.h"
+#include "callus/metrics.h"
+#include "callus/paths.h"
+#include "callus/redact.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,34 +18,34 @@
 
 char *cli_check_dir(const cli_workspace *ws, const char *cd)
 {
-	deja_buf out = DEJA_BUF_INIT;
-	deja_pathctx pc = { ws->root, ws->root_real, ws->cwd_rel };
+	callus_buf out = CALLUS_BUF_INIT;
+	callus_pathctx pc = { ws->root, ws->root_real, ws->cwd_rel };
 
 	if (!cd || !*cd)
 		return strdup(ws->cwd_rel);
 	/* relativize wants a file-like path; a directory works the same */
-	if (!deja_path_relativize(&out, &pc, cd, strlen(cd))) {
-		deja_buf_release(&out);
+	if (!callus_path_relativize(&out, &pc, cd, strlen(cd))) {
+		callus_buf_release(&out);
 		return strdup(ws->cwd_rel);
 	}
-	return deja_buf_detach(&out);
+	return callus_buf_detach(&out);
 }
 
 static void log_error(const cli_workspace *ws, const char *event, const char *message,
 		      const char *const *extra)
 {
-	deja_buf dir = DEJA_BUF_INIT;
+	callus_buf dir = CALLUS_BUF_INIT;
 	char *red = NULL;
 
 	if (!ws || !ws->root)
 		return;
-	deja_buf_printf(&dir, "%s/.deja", ws->root);
+	callus_buf_printf(&dir, "%s/.callus", ws->root);
 	if (ws->redactor)
-		deja_redact_str(ws->redactor, &red, message);
-	if (deja_buf_status(&dir) == 0)
-		deja_log_event(dir.ptr, "error", event, red ? red : message, extra);
+		callus_redact_str(ws->redactor, &red, message);
+	if (callus_buf_status(&dir) == 0)
+		callus_log_event(dir.ptr, "error", event, red ? red : message, extra);
 	free(red);
-	deja_buf_release(&dir);
+	callus_buf_release(&dir);
 }
 
 void cli_log_failure(const cli_workspace *ws, const char *event, const char *message)
@@ -53,15 +53,15 @@ void cli_log_failure(const cli_workspace *ws, const char *event, const char *mes
 	log_error(ws, event, message, NULL);
 }
 
-/* Why a recording was dropped, for deja.failsafe.dropped_total and the
+/* Why a recording was dropped, for callus.failsafe.dropped_total and the
  * log: a few stable words, not the message. */
 static const char *failsafe_reason(int code)
 {
 	switch (code) {
-	case DEJA_EBUSY: return "store_locked";
-	case DEJA_EIO: return "io_error";
-	case DEJA_EINVAL: return "invalid";
-	case DEJA_ENOMEM: return "out_of_memory";
+	case CALLUS_EBUSY: return "store_locked";
+	case CALLUS_EIO: return "io_error";
+	case CALLUS_EINVAL: return "invalid";
+	case CALLUS_ENOMEM: return "out_of_memory";
 	default: return "error";
 	}
 }
@@ -69,51 +69,51 @@ static const char *failsafe_reason(int code)
 /* Metrics alone are not worth waiting for a lock: past this, the spool. */
 #define METRICS_LOCK_WAIT_MS 250
 
-void cli_flush_metrics(const cli_workspace *ws, deja_metrics *m, deja_store *store,
+void cli_flush_metrics(const cli_workspace *ws, callus_metrics *m, callus_store *store,
 		       int spool_only)
 {
 	long wait = cli_config_long(ws, "store", "timeout_ms", 10000);
-	deja_buf dir = DEJA_BUF_INIT;
+	callus_buf dir = CALLUS_BUF_INIT;
 
 	/* a store the command already has open: no second open */
 	if (store && !spool_only) {
-		if (deja_store_flush_metrics(store, m, NULL) < 0 &&
-		    deja_buf_printf(&dir, "%s/.deja", ws->root) == 0)
-			deja_metrics_spool_put(m, dir.ptr);
-		deja_metrics_clear(m);
-		deja_buf_release(&dir);
+		if (callus_store_flush_metrics(store, m, NULL) < 0 &&
+		    callus_buf_printf(&dir, "%s/.callus", ws->root) == 0)
+			callus_metrics_spool_put(m, dir.ptr);
+		callus_metrics_clear(m);
+		callus_buf_release(&dir);
 		return;
 	}
-	deja_record_metrics(ws->root, m,
+	callus_record_metrics(ws->root, m,
 			    wait > 0 && wait < METRICS_LOCK_WAIT_MS ? (int)wait : METRICS_LOCK_WAIT_MS,
 			    spool_only, NULL);
 }
 
-void cli_learn_init(cli_learn *out, const cli_workspace *ws, const deja_detection *det,
+void cli_learn_init(cli_learn *out, const cli_workspace *ws, const callus_detection *det,
 		    const char *dir)
 {
-	const char *agents = deja_config_get(ws->config, "lessons", "file");
+	const char *agents = callus_config_get(ws->config, "lessons", "file");
 	int snapshots = 1;
 
 	memset(out, 0, sizeof(*out));
-	/* what deja itself writes at each failure is not part of a fix */
+	/* what callus itself writes at each failure is not part of a fix */
 	out->exclude[0] = ".lessons/";
 	out->exclude[1] = agents && *agents ? agents : "AGENTS.md";
 	out->snapshot.exclude = out->exclude;
 	/* well within the hook's own deadline (5 s): a snapshot that slow is
 	 * given up, the states are learnt without it */
 	out->snapshot.timeout_ms = (int)cli_config_long(ws, "learn", "snapshot_timeout_ms", 3000);
-	deja_config_get_bool(&snapshots, ws->config, "learn", "snapshots", 1, NULL);
+	callus_config_get_bool(&snapshots, ws->config, "learn", "snapshots", 1, NULL);
 	out->opts.workspace = ws->root;
 	out->opts.check.tool = det->tool;
 	out->opts.check.args = det->args;
 	out->opts.check.dir = dir;
 	out->opts.max_retries =
-		(int)cli_config_long(ws, "learn", "max_retries", DEJA_LEARN_MAX_RETRIES);
+		(int)cli_config_long(ws, "learn", "max_retries", CALLUS_LEARN_MAX_RETRIES);
 	out->opts.prune_hours =
-		(int)cli_config_long(ws, "learn", "prune_hours", DEJA_LEARN_PRUNE_HOURS);
+		(int)cli_config_long(ws, "learn", "prune_hours", CALLUS_LEARN_PRUNE_HOURS);
 	out->opts.diff_max =
-		(size_t)cli_config_long(ws, "learn", "diff_max_bytes", DEJA_LEARN_DIFF_MAX);
+		(size_t)cli_config_long(ws, "learn", "diff_max_bytes", CALLUS_LEARN_DIFF_MAX);
 	out->opts.redactor = ws->redactor;
 	out->opts.snapshot = &out->snapshot;
 	out->opts.no_snapshot = !snapshots;
@@ -124,15 +124,15 @@ void cli_learn_init(cli_learn *out, const cli_workspace *ws, const deja_detectio
 double cli_match_half_life(const cli_workspace *ws)
 {
 	return (double)cli_config_long(ws, "match", "half_life_days",
-				       (long)DEJA_MATCH_HALF_LIFE_DAYS);
+				       (long)CALLUS_MATCH_HALF_LIFE_DAYS);
 }
 
-int cli_record_pass(const cli_workspace *ws, const deja_detection *det, const char *command,
-		    const char *session, deja_metrics *m, deja_learn_result *out,
-		    deja_store **keep)
+int cli_record_pass(const cli_workspace *ws, const callus_detection *det, const char *command,
+		    const char *session, callus_metrics *m, callus_learn_result *out,
+		    callus_store **keep)
 {
-	deja_error err = DEJA_ERROR_INIT;
-	deja_store *store = NULL;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_store *store = NULL;
 	char *red = NULL, *dir = NULL;
 	cli_learn lc;
 	int rc;
@@ -148,70 +148,70 @@ int cli_record_pass(const cli_workspace *ws, const deja_detection *det, const ch
 	lc.opts.session = session ? session : "";
 	lc.opts.metrics = m;
 	/* the command goes into the resolution's context: redacted */
-	if (command && ws->redactor && deja_redact_str(ws->redactor, &red, command) == 0)
+	if (command && ws->redactor && callus_redact_str(ws->redactor, &red, command) == 0)
 		lc.opts.command = red;
-	if ((rc = deja_learn_pass(store, &lc.opts, out, &err)) < 0) {
-		cli_error("pending errors not updated: %s", deja_error_message(&err));
-		log_error(ws, "learn_failed", deja_error_message(&err), NULL);
+	if ((rc = callus_learn_pass(store, &lc.opts, out, &err)) < 0) {
+		cli_error("pending errors not updated: %s", callus_error_message(&err));
+		log_error(ws, "learn_failed", callus_error_message(&err), NULL);
 	} else if (out->snapshot_error) {
 		log_error(ws, "snapshot_failed", out->snapshot_error, NULL);
 	}
 	if (keep) {
 		*keep = store;
 	} else {
-		if (m && !deja_metrics_is_empty(m))
+		if (m && !callus_metrics_is_empty(m))
 			cli_flush_metrics(ws, m, store, 0);
-		deja_store_close(store);
+		callus_store_close(store);
 	}
-	deja_error_release(&err);
+	callus_error_release(&err);
 	free(red);
 	free(dir);
 	return rc;
 }
 
-void cli_describe_learnt(deja_buf *b, const char *tool, const deja_learn_result *r)
+void cli_describe_learnt(callus_buf *b, const char *tool, const callus_learn_result *r)
 {
 	for (size_t i = 0; i < r->nfixed; i++)
-		deja_buf_printf(b, "fixed an error of %s: resolution #%lld: %s (deja resolutions show %lld)\n",
+		callus_buf_printf(b, "fixed an error of %s: resolution #%lld: %s (callus resolutions show %lld)\n",
 				tool, (long long)r->fixed_resolutions[i], r->fixed_descriptions[i],
 				(long long)r->fixed_resolutions[i]);
 	if (r->nunchanged)
-		deja_buf_printf(b, "%zu error%s of %s went away with no change since the failure: "
+		callus_buf_printf(b, "%zu error%s of %s went away with no change since the failure: "
 				   "nothing learnt (a flaky check, or a failure whose status was hidden)\n",
 				r->nunchanged, r->nunchanged == 1 ? "" : "s", tool);
 	if (r->npermanent)
-		deja_buf_printf(b, "%zu error%s failed too many times without a fix: now permanent "
-				   "(deja warnings)\n",
+		callus_buf_printf(b, "%zu error%s failed too many times without a fix: now permanent "
+				   "(callus warnings)\n",
 				r->npermanent, r->npermanent == 1 ? "" : "s");
 	for (size_t i = 0; i < r->nsuggestions; i++) {
-		const deja_suggestion *g = &r->suggestions[i];
+		const callus_suggestion *g = &r->suggestions[i];
 
-		deja_buf_printf(b, "past fix #%lld (worked %.0f%% of %lld time%s): %s "
-				   "(deja resolutions show %lld)\n",
+		callus_buf_printf(b, "past fix #%lld (worked %.0f%% of %lld time%s): %s "
+				   "(callus resolutions show %lld)\n",
 				(long long)g->resolution_id, g->success_rate * 100.0,
 				(long long)g->application_count, g->application_count == 1 ? "" : "s",
 				g->description, (long long)g->resolution_id);
 	}
 }
 
-int cli_record_failure(const cli_workspace *ws, const deja_detection *det, const char *command,
-		       int exit_code, const deja_capture *cap, const char *intent_id,
-		       deja_metrics *m, int related_max, cli_recorded *out)
+int cli_record_failure(const cli_workspace *ws, const callus_detection *det, const char *command,
+		       int exit_code, const callus_capture *cap, const char *intent_id,
+		       callus_metrics *m, int related_max, cli_recorded *out)
 {
-	deja_error err = DEJA_ERROR_INIT;
-	deja_failure f;
-	deja_lesson l;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_failure f;
+	callus_lesson l;
 	char *dir = cli_check_dir(ws, det->dir);
-	deja_pathctx pc = { ws->root, ws->root_real, dir ? dir : ws->cwd_rel };
-	deja_check chk = { command, exit_code, det->verification, det->tool, det->category };
-	deja_record_opts opts = {
+	callus_pathctx pc = { ws->root, ws->root_real, dir ? dir : ws->cwd_rel };
+	callus_check chk = { command, exit_code, det->verification, det->tool, det->category };
+	callus_record_opts opts = {
 		ws->root, pc.cwd_rel, intent_id ? intent_id : "",
-		deja_config_get(ws->config, "lessons", "file"),
+		callus_config_get(ws->config, "lessons", "file"),
 		(int)cli_config_long(ws, "lessons", "max", 20),
 		(int)cli_config_long(ws, "store", "timeout_ms", 10000),
 		ws->redactor, NULL, m, related_max, NULL,
 	};
-	deja_record_result res;
+	callus_record_result res;
 	cli_learn lc;
 	int rc;
 
@@ -220,12 +220,12 @@ int cli_record_failure(const cli_workspace *ws, const deja_detection *det, const
 	opts.learn = &lc.opts;
 	memset(out, 0, sizeof(*out));
 	memset(&l, 0, sizeof(l));
-	if ((rc = deja_failure_build(&f, &chk, cap, &pc, &err)) < 0)
+	if ((rc = callus_failure_build(&f, &chk, cap, &pc, &err)) < 0)
 		goto out;
-	opts.framework = deja_failure_framework(&f);
-	if ((rc = deja_lesson_from_failure(&l, &f, &opts, &err)) < 0)
+	opts.framework = callus_failure_framework(&f);
+	if ((rc = callus_lesson_from_failure(&l, &f, &opts, &err)) < 0)
 		goto out_failure;
-	rc = deja_record_lesson(&l, &f.diags, f.output_bytes, &opts, &res, &err);
+	rc = callus_record_lesson(&l, &f.diags, f.output_bytes, &opts, &res, &err);
 	if (rc == 0) {
 		out->is_new = res.is_new;
 		out->related = res.related;
@@ -243,9 +243,9 @@ int cli_record_failure(const cli_workspace *ws, const deja_detection *det, const
 		out->file = strdup(l.file ? l.file : "");
 		out->signature = strdup(l.signature ? l.signature : "");
 	}
-	deja_lesson_release(&l);
+	callus_lesson_release(&l);
 out_failure:
-	deja_failure_release(&f);
+	callus_failure_release(&f);
 out:
 	if (rc < 0) {
 		const char *reason = failsafe_reason(err.code ? err.code : rc);
@@ -255,37 +255,37 @@ out:
 
 		/* Fail-safe: one line on stderr, one in the log; never more.
 		 * Nothing of m was stored: what is left to say is the drop. */
-		cli_error("lesson not recorded: %s", deja_error_message(&err));
-		log_error(ws, "record_failed", deja_error_message(&err), extra);
-		deja_metrics_clear(m);
-		deja_metrics_add(m, DEJA_METRIC_FAILSAFE_DROPPED, labels, 1);
+		cli_error("lesson not recorded: %s", callus_error_message(&err));
+		log_error(ws, "record_failed", callus_error_message(&err), extra);
+		callus_metrics_clear(m);
+		callus_metrics_add(m, CALLUS_METRIC_FAILSAFE_DROPPED, labels, 1);
 	}
-	deja_error_release(&err);
+	callus_error_release(&err);
 	free(dir);
 	return rc;
 }
 
 void cli_recorded_release(cli_recorded *r)
 {
-	deja_lessons_free(r->related, r->nrelated);
-	deja_learn_result_release(&r->learnt);
+	callus_lessons_free(r->related, r->nrelated);
+	callus_learn_result_release(&r->learnt);
 	free(r->file);
 	free(r->signature);
 	memset(r, 0, sizeof(*r));
 }
 
 int cli_analyze_stdin(const cli_workspace *ws, const char *command, int exit_code,
-		      deja_detection *det, deja_failure *f, char **dir_out)
+		      callus_detection *det, callus_failure *f, char **dir_out)
 {
-	deja_error err = DEJA_ERROR_INIT;
-	deja_capture cap;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_capture cap;
 	char *dir = NULL, chunk[65536];
 	ssize_t n;
 	int rc = -1;
 
 	memset(det, 0, sizeof(*det));
 	memset(f, 0, sizeof(*f));
-	deja_capture_init(&cap);
+	callus_capture_init(&cap);
 	while ((n = read(0, chunk, sizeof(chunk))) != 0) {
 		if (n < 0) {
 			if (errno == EINTR)
@@ -293,21 +293,21 @@ int cli_analyze_stdin(const cli_workspace *ws, const char *command, int exit_cod
 			cli_error("cannot read standard input: %s", strerror(errno));
 			goto out;
 		}
-		deja_capture_feed(&cap, chunk, (size_t)n);
+		callus_capture_feed(&cap, chunk, (size_t)n);
 	}
-	deja_capture_finish(&cap);
-	if (deja_detect(det, ws->whitelist, command, &err) < 0) {
-		cli_error("%s", deja_error_message(&err));
+	callus_capture_finish(&cap);
+	if (callus_detect(det, ws->whitelist, command, &err) < 0) {
+		cli_error("%s", callus_error_message(&err));
 		goto out;
 	}
 	dir = cli_check_dir(ws, det->dir);
 	{
-		deja_pathctx pc = { ws->root, ws->root_real, dir ? dir : ws->cwd_rel };
-		deja_check chk = { command, exit_code, det->verification, det->tool,
+		callus_pathctx pc = { ws->root, ws->root_real, dir ? dir : ws->cwd_rel };
+		callus_check chk = { command, exit_code, det->verification, det->tool,
 				   det->category };
 
-		if (deja_failure_build(f, &chk, &cap, &pc, &err) < 0) {
-			cli_error("%s", deja_error_message(&err));
+		if (callus_failure_build(f, &chk, &cap, &pc, &err) < 0) {
+			cli_error("%s", callus_error_message(&err));
 			goto out;
 		}
 	}
@@ -318,8 +318,8 @@ int cli_analyze_stdin(const cli_workspace *ws, const char *command, int exit_cod
 	}
 out:
 	free(dir);
-	deja_capture_release(&cap);
-	deja_error_release(&err);
+	callus_capture_release(&cap);
+	callus_error_release(&err);
 	return rc;
 }
 
@@ -355,7 +355,7 @@ void cli_embed_later(const cli_workspace *ws)
 			dup2(fd, 2);
 		}
 		if (chdir(ws->root) == 0)
-			execl(self, "deja", "reindex", "--new", "--quiet", (char *)NULL);
+			execl(self, "callus", "reindex", "--new", "--quiet", (char *)NULL);
 		_exit(127);
 	}
 	if (pid > 0)

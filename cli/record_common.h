@@ -1,19 +1,19 @@
 /*
- * record_common.h - the recording step shared by `deja run` and, later,
- * `deja hook`: analysis, lesson, store, Markdown, with the fail-safe
+ * record_common.h - the recording step shared by `callus run` and, later,
+ * `callus hook`: analysis, lesson, store, Markdown, with the fail-safe
  * reporting (one line on stderr, one in the log) when anything fails.
  */
-#ifndef DEJA_CLI_RECORD_COMMON_H
-#define DEJA_CLI_RECORD_COMMON_H
+#ifndef CALLUS_CLI_RECORD_COMMON_H
+#define CALLUS_CLI_RECORD_COMMON_H
 
 #include "cli.h"
 
-#include "deja/analysis.h"
-#include "deja/capture.h"
-#include "deja/metrics.h"
-#include "deja/buf.h"
-#include "deja/learn.h"
-#include "deja/record.h"
+#include "callus/analysis.h"
+#include "callus/capture.h"
+#include "callus/metrics.h"
+#include "callus/buf.h"
+#include "callus/learn.h"
+#include "callus/record.h"
 
 typedef struct cli_recorded {
 	int64_t id;
@@ -21,22 +21,22 @@ typedef struct cli_recorded {
 	int is_new;
 	char *file;      /* owned */
 	char *signature; /* owned */
-	deja_lesson *related; /* owned: earlier lessons about the same file */
+	callus_lesson *related; /* owned: earlier lessons about the same file */
 	size_t nrelated;
-	deja_learn_result learnt; /* owned: pending errors, fixes, suggestions */
+	callus_learn_result learnt; /* owned: pending errors, fixes, suggestions */
 } cli_recorded;
 
 /* How to learn from a run of a check: learn.c's options, the snapshot's,
- * and the files of deja's own that snapshots leave out. */
+ * and the files of callus's own that snapshots leave out. */
 typedef struct cli_learn {
-	deja_learn_opts opts;
-	deja_snapshot_opts snapshot;
+	callus_learn_opts opts;
+	callus_snapshot_opts snapshot;
 	const char *exclude[3];
 } cli_learn;
 
 /* The check a detection names, with the workspace's [learn] settings.
  * Borrows from ws, det and dir. */
-void cli_learn_init(cli_learn *out, const cli_workspace *ws, const deja_detection *det,
+void cli_learn_init(cli_learn *out, const cli_workspace *ws, const callus_detection *det,
 		    const char *dir);
 
 /* [match] half_life_days: how fast a fix's recency fades (match.h). */
@@ -44,17 +44,17 @@ double cli_match_half_life(const cli_workspace *ws);
 
 /* A passing check: fix its pending errors.  Returns 0, or <0 after
  * reporting the trouble once (stderr and log).  out is released by the
- * caller (deja_learn_result_release).  Without a store nothing is
+ * caller (callus_learn_result_release).  Without a store nothing is
  * created.  What learning measures is added to m (may be NULL).  With
  * keep, the store stays open for the caller (*keep, NULL when there is
  * none), which closes it and writes m; without, m is written here. */
-int cli_record_pass(const cli_workspace *ws, const deja_detection *det, const char *command,
-		    const char *session, deja_metrics *m, deja_learn_result *out,
-		    deja_store **keep);
+int cli_record_pass(const cli_workspace *ws, const callus_detection *det, const char *command,
+		    const char *session, callus_metrics *m, callus_learn_result *out,
+		    callus_store **keep);
 
 /* Print what a run changed (fixes, new permanent errors, suggestions) in
- * deja's words: "  " + line + "\n" each, into b. */
-void cli_describe_learnt(deja_buf *b, const char *tool, const deja_learn_result *r);
+ * callus's words: "  " + line + "\n" each, into b. */
+void cli_describe_learnt(callus_buf *b, const char *tool, const callus_learn_result *r);
 
 /* The check's directory relative to the workspace: the current directory,
  * moved by a `cd DIR` the command line ran first.  Caller frees. */
@@ -64,17 +64,17 @@ char *cli_check_dir(const cli_workspace *ws, const char *cd);
  * related_max earlier lessons about the same file (for the hook's reply).  Returns 0, or <0 after
  * reporting the trouble (the caller carries on regardless).  m (may be
  * NULL) is written with the lesson; when recording fails, m is left
- * holding deja.failsafe.dropped_total{reason} instead, for the caller to
+ * holding callus.failsafe.dropped_total{reason} instead, for the caller to
  * add to and give to cli_flush_metrics(ws, m, NULL, 1). */
-int cli_record_failure(const cli_workspace *ws, const deja_detection *det, const char *command,
-		       int exit_code, const deja_capture *cap, const char *intent_id,
-		       deja_metrics *m, int related_max, cli_recorded *out);
+int cli_record_failure(const cli_workspace *ws, const callus_detection *det, const char *command,
+		       int exit_code, const callus_capture *cap, const char *intent_id,
+		       callus_metrics *m, int related_max, cli_recorded *out);
 
-/* Write the metrics a command has left at its end (deja_record_metrics):
+/* Write the metrics a command has left at its end (callus_record_metrics):
  * through store when the command has it open, else to the store when there
  * is one, or with spool_only straight to the spool.  Best-effort and
  * quiet. */
-void cli_flush_metrics(const cli_workspace *ws, deja_metrics *m, deja_store *store,
+void cli_flush_metrics(const cli_workspace *ws, callus_metrics *m, callus_store *store,
 		       int spool_only);
 
 void cli_recorded_release(cli_recorded *r);
@@ -87,12 +87,12 @@ void cli_recorded_release(cli_recorded *r);
  * the caller to free.  Returns 0, or -1 after saying why.
  */
 int cli_analyze_stdin(const cli_workspace *ws, const char *command, int exit_code,
-		      deja_detection *det, deja_failure *f, char **dir_out);
+		      callus_detection *det, callus_failure *f, char **dir_out);
 
 /*
- * With an external embedder configured, have `deja reindex --new` embed the
+ * With an external embedder configured, have `callus reindex --new` embed the
  * signatures just recorded, in a process of its own that outlives this one
- * (its output to /dev/null, its own session): the hook and deja run never
+ * (its output to /dev/null, its own session): the hook and callus run never
  * wait on the network.  Nothing happens without an embedder.
  */
 void cli_embed_later(const cli_workspace *ws);
@@ -101,7 +101,7 @@ void cli_embed_later(const cli_workspace *ws);
  * when that is inside the workspace, else at its root. */
 void cli_workspace_cwd_inside(cli_workspace *ws);
 
-/* Log an error of deja's own in .deja/log.jsonl (redacted, best-effort). */
+/* Log an error of callus's own in .callus/log.jsonl (redacted, best-effort). */
 void cli_log_failure(const cli_workspace *ws, const char *event, const char *message);
 
 #endif

@@ -1,18 +1,32 @@
 #include "cli.h"
 
-#include "deja/buf.h"
-#include "deja/paths.h"
-#include "deja/shellquote.h"
+#include "callus/buf.h"
+#include "callus/migrate.h"
+#include "callus/paths.h"
+#include "callus/shellquote.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+void cli_workspace_migrate(const char *root)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+
+	/* a store that cannot be moved stays where it is: callus starts a new
+	 * one, and 'callus doctor' says why */
+	if (root && callus_migrate_workspace(root, &err) == CALLUS_MIGRATE_MOVED)
+		fprintf(stderr, "callus: moved the store of %s (callus's former name) from .%s/ to "
+				".callus/\n", CALLUS_MIGRATE_OLD_NAME, CALLUS_MIGRATE_OLD_NAME);
+	callus_error_release(&err);
+}
+
 int cli_workspace_setup(cli_workspace *ws, const char *dir, int need_redactor)
 {
-	deja_error err = DEJA_ERROR_INIT;
+	callus_error err = CALLUS_ERROR_INIT;
 	char *cwd = NULL;
 	size_t rl;
 
@@ -21,8 +35,9 @@ int cli_workspace_setup(cli_workspace *ws, const char *dir, int need_redactor)
 		cli_error("cannot use '%s' as the workspace: %s", dir ? dir : ".", strerror(errno));
 		return -1;
 	}
-	if (!(ws->root = deja_workspace_find(cwd)) || !(ws->root_real = realpath(ws->root, NULL)))
+	if (!(ws->root = callus_workspace_find(cwd)) || !(ws->root_real = realpath(ws->root, NULL)))
 		goto oom;
+	cli_workspace_migrate(ws->root);
 	rl = strlen(ws->root_real);
 	/* the directory relative to the root, "" at the root */
 	if (!strncmp(cwd, ws->root_real, rl) && (cwd[rl] == '/' || !cwd[rl]))
@@ -31,36 +46,36 @@ int cli_workspace_setup(cli_workspace *ws, const char *dir, int need_redactor)
 		ws->cwd_rel = strdup("");
 	if (!ws->cwd_rel)
 		goto oom;
-	if (deja_config_load(&ws->config, ws->root, &err) < 0) {
-		ws->config_error = strdup(deja_error_message(&err));
-		deja_error_release(&err);
-		if (deja_config_parse(&ws->config, "", 0, "defaults", &err) < 0)
+	if (callus_config_load(&ws->config, ws->root, &err) < 0) {
+		ws->config_error = strdup(callus_error_message(&err));
+		callus_error_release(&err);
+		if (callus_config_parse(&ws->config, "", 0, "defaults", &err) < 0)
 			goto oom;
 	}
-	if (deja_whitelist_new(&ws->whitelist, ws->config, &err) < 0) {
+	if (callus_whitelist_new(&ws->whitelist, ws->config, &err) < 0) {
 		/* a bad pattern in the config: fall back to the built-ins */
 		if (!ws->config_error)
-			ws->config_error = strdup(deja_error_message(&err));
-		deja_error_release(&err);
-		if (deja_whitelist_new(&ws->whitelist, NULL, &err) < 0)
+			ws->config_error = strdup(callus_error_message(&err));
+		callus_error_release(&err);
+		if (callus_whitelist_new(&ws->whitelist, NULL, &err) < 0)
 			goto oom;
 	}
-	switch (deja_embed_remote_config(&ws->embed, ws->config, &err)) {
+	switch (callus_embed_remote_config(&ws->embed, ws->config, &err)) {
 	case 1:
-		if (deja_embed_remote_model_id(&ws->embed_model, ws->embed.url, ws->embed.model,
+		if (callus_embed_remote_model_id(&ws->embed_model, ws->embed.url, ws->embed.model,
 					       &err) == 0)
 			break;
 		/* fall through */
 	default:
-		if (!(ws->embed_error = strdup(deja_error_message(&err))))
+		if (!(ws->embed_error = strdup(callus_error_message(&err))))
 			goto oom;
-		deja_error_release(&err);
+		callus_error_release(&err);
 		break;
 	case 0:
 		break;
 	}
-	if (need_redactor && deja_redactor_new(&ws->redactor, &err) < 0) {
-		cli_error("%s", deja_error_message(&err));
+	if (need_redactor && callus_redactor_new(&ws->redactor, &err) < 0) {
+		cli_error("%s", callus_error_message(&err));
 		goto fail;
 	}
 	free(cwd);
@@ -68,7 +83,7 @@ int cli_workspace_setup(cli_workspace *ws, const char *dir, int need_redactor)
 oom:
 	cli_error("out of memory");
 fail:
-	deja_error_release(&err);
+	callus_error_release(&err);
 	free(cwd);
 	cli_workspace_release(ws);
 	return -1;
@@ -82,9 +97,9 @@ void cli_workspace_release(cli_workspace *ws)
 	free(ws->config_error);
 	free(ws->embed_model);
 	free(ws->embed_error);
-	deja_config_free(ws->config);
-	deja_whitelist_free(ws->whitelist);
-	deja_redactor_free(ws->redactor);
+	callus_config_free(ws->config);
+	callus_whitelist_free(ws->whitelist);
+	callus_redactor_free(ws->redactor);
 	memset(ws, 0, sizeof(*ws));
 }
 
@@ -92,22 +107,22 @@ long cli_config_long(const cli_workspace *ws, const char *section, const char *k
 {
 	long n = def;
 
-	/* out of range or not a number: the default ('deja doctor' says why) */
+	/* out of range or not a number: the default ('callus doctor' says why) */
 	if (ws->config)
-		deja_config_get_long(&n, ws->config, section, key, def, 0, INT_MAX, NULL);
+		callus_config_get_long(&n, ws->config, section, key, def, 0, INT_MAX, NULL);
 	return n;
 }
 
 char *cli_join_argv(int argc, char **argv)
 {
-	deja_buf b = DEJA_BUF_INIT;
+	callus_buf b = CALLUS_BUF_INIT;
 
 	for (int i = 0; i < argc; i++) {
 		if (i)
-			deja_buf_putc(&b, ' ');
-		deja_shell_quote(&b, argv[i]);
+			callus_buf_putc(&b, ' ');
+		callus_shell_quote(&b, argv[i]);
 	}
-	if (deja_buf_status(&b) < 0)
+	if (callus_buf_status(&b) < 0)
 		return NULL;
-	return deja_buf_detach(&b);
+	return callus_buf_detach(&b);
 }

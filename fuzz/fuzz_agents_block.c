@@ -16,10 +16,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "deja/buf.h"
-#include "deja/fsutil.h"
-#include "deja/lesson.h"
-#include "deja/lessonmd.h"
+#include "callus/buf.h"
+#include "callus/fsutil.h"
+#include "callus/lesson.h"
+#include "callus/lessonmd.h"
 
 #define CHECK(cond)                                                              \
 	do {                                                                     \
@@ -59,12 +59,12 @@ static struct scan scan(const char *d, size_t len)
 		const char *nl = memchr(d + pos, '\n', len - pos);
 		size_t le = nl ? (size_t)(nl - d) : len;
 
-		if (marker_line(d + pos, le - pos, DEJA_AGENTS_BEGIN, &s)) {
+		if (marker_line(d + pos, le - pos, CALLUS_AGENTS_BEGIN, &s)) {
 			if (!begins++)
 				r.begin_at = pos + s;
-		} else if (marker_line(d + pos, le - pos, DEJA_AGENTS_END, &s)) {
+		} else if (marker_line(d + pos, le - pos, CALLUS_AGENTS_END, &s)) {
 			if (!ends++)
-				r.end_after = pos + s + strlen(DEJA_AGENTS_END);
+				r.end_after = pos + s + strlen(CALLUS_AGENTS_END);
 		}
 		if (!nl)
 			break;
@@ -97,9 +97,9 @@ static void write_raw(const char *path, const uint8_t *data, size_t size)
 	CHECK(fclose(f) == 0);
 }
 
-static void read_raw(deja_buf *out, const char *path)
+static void read_raw(callus_buf *out, const char *path)
 {
-	CHECK(deja_fs_read_file(out, path, 0, NULL) == 0);
+	CHECK(callus_fs_read_file(out, path, 0, NULL) == 0);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -109,26 +109,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* tmpfs when there is one: every update fsyncs. */
 	const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
 	const char *d = (const char *)data;
-	deja_buf dir = DEJA_BUF_INIT, path = DEJA_BUF_INIT, summary = DEJA_BUF_INIT;
-	deja_buf got = DEJA_BUF_INIT, again = DEJA_BUF_INIT;
-	deja_lesson ls[3];
-	deja_error err = DEJA_ERROR_INIT;
+	callus_buf dir = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT, summary = CALLUS_BUF_INIT;
+	callus_buf got = CALLUS_BUF_INIT, again = CALLUS_BUF_INIT;
+	callus_lesson ls[3];
+	callus_error err = CALLUS_ERROR_INIT;
 	size_t max_bytes = size % 2 ? 0 : 400 + size % 1000;
 	struct scan before, after;
 	int rc;
 
-	if (size > DEJA_AGENTS_FILE_MAX)
+	if (size > CALLUS_AGENTS_FILE_MAX)
 		return 0;
-	deja_buf_printf(&dir, "%s/deja-fuzz-XXXXXX", base);
-	CHECK(deja_buf_status(&dir) == 0 && mkdtemp(dir.ptr));
-	deja_buf_printf(&path, "%s/AGENTS.md", dir.ptr);
-	deja_buf_put(&summary, data, size < 300 ? size : 300);
-	CHECK(deja_buf_status(&path) == 0 && deja_buf_status(&summary) == 0);
+	callus_buf_printf(&dir, "%s/callus-fuzz-XXXXXX", base);
+	CHECK(callus_buf_status(&dir) == 0 && mkdtemp(dir.ptr));
+	callus_buf_printf(&path, "%s/AGENTS.md", dir.ptr);
+	callus_buf_put(&summary, data, size < 300 ? size : 300);
+	CHECK(callus_buf_status(&path) == 0 && callus_buf_status(&summary) == 0);
 	write_raw(path.ptr, data, size);
 
 	memset(ls, 0, sizeof(ls));
 	for (int i = 0; i < 3; i++) {
-		ls[i].type = (deja_lesson_type)i;
+		ls[i].type = (callus_lesson_type)i;
 		ls[i].tool = (char *)"eslint";
 		ls[i].file = i == 1 ? summary.ptr : (char *)"src/app.js";
 		ls[i].error_summary = i == 2 ? (char *)"plain" : summary.ptr;
@@ -138,11 +138,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	before = scan(d, size);
-	rc = deja_agents_block_update(path.ptr, ls, 3, max_bytes, NULL, &err);
+	rc = callus_agents_block_update(path.ptr, ls, 3, max_bytes, NULL, &err);
 	read_raw(&got, path.ptr);
 
 	if (before.kind == MALFORMED) {
-		CHECK(rc == DEJA_EINVAL);
+		CHECK(rc == CALLUS_EINVAL);
 		CHECK(got.len == size && !memcmp(got.ptr, d, size));
 		goto out;
 	}
@@ -167,17 +167,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(count(got.ptr + after.begin_at, after.end_after - after.begin_at, "-->") == 2);
 
 	/* Updating again with the same lessons changes nothing. */
-	CHECK(deja_agents_block_update(path.ptr, ls, 3, max_bytes, NULL, &err) == 0);
+	CHECK(callus_agents_block_update(path.ptr, ls, 3, max_bytes, NULL, &err) == 0);
 	read_raw(&again, path.ptr);
 	CHECK(again.len == got.len && !memcmp(again.ptr, got.ptr, got.len));
 out:
 	unlink(path.ptr);
 	rmdir(dir.ptr);
-	deja_error_release(&err);
-	deja_buf_release(&dir);
-	deja_buf_release(&path);
-	deja_buf_release(&summary);
-	deja_buf_release(&got);
-	deja_buf_release(&again);
+	callus_error_release(&err);
+	callus_buf_release(&dir);
+	callus_buf_release(&path);
+	callus_buf_release(&summary);
+	callus_buf_release(&got);
+	callus_buf_release(&again);
 	return 0;
 }

@@ -12,12 +12,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const names[] = { "eslint", "tsc", "jest", "vitest", "mocha",
 					     "node_test" };
-	static const deja_pathctx ctx[] = {
-		{ "/tmp/deja-js/jest", NULL, "" },
+	static const callus_pathctx ctx[] = {
+		{ "/tmp/callus-js/jest", NULL, "" },
 		{ "/work/proj", "/srv/proj", "web" },
 	};
-	static const parser_limits lim = { DEJA_JS_MESSAGE_MAX, DEJA_JS_TEST_MAX,
-					   DEJA_JS_FRAMES_MAX, 0 };
+	static const parser_limits lim = { CALLUS_JS_MESSAGE_MAX, CALLUS_JS_TEST_MAX,
+					   CALLUS_JS_FRAMES_MAX, 0 };
 
 	fuzz_parsers(data, size, names, sizeof(names) / sizeof(names[0]), ctx,
 		     sizeof(ctx) / sizeof(ctx[0]), &lim);

@@ -14,11 +14,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const char *const names[] = { "pytest", "unittest", "mypy", "ruff", "flake8",
 					     "pylint", "gcc", "make", "go", "cargo",
 					     "shellcheck", "cppcheck", "ctest" };
-	static const deja_pathctx ctx[] = {
-		{ "/tmp/deja-native/c", NULL, "" },
+	static const callus_pathctx ctx[] = {
+		{ "/tmp/callus-native/c", NULL, "" },
 		{ "/work/proj", "/srv/proj", "api/v1" },
 	};
-	static const parser_limits lim = { DEJA_PU_TEXT_MAX, DEJA_PU_TEXT_MAX, DEJA_PU_FRAMES_MAX,
+	static const parser_limits lim = { CALLUS_PU_TEXT_MAX, CALLUS_PU_TEXT_MAX, CALLUS_PU_FRAMES_MAX,
 					   1 };
 
 	fuzz_parsers(data, size, names, sizeof(names) / sizeof(names[0]), ctx,

@@ -1,5 +1,5 @@
 /*
- * fuzz_redact.c - deja_redact() on arbitrary bytes.
+ * fuzz_redact.c - callus_redact() on arbitrary bytes.
  *
  * Besides memory errors, checks the properties callers rely on: the output
  * is bounded by the input, every replacement is counted, and redaction is
@@ -10,14 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "deja/redact.h"
+#include "callus/redact.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* "[REDACTED:secret-assignment]" is the longest replacement. */
 #define MAX_GROWTH 28
 
-static size_t occurrences(const deja_buf *b, const char *needle)
+static size_t occurrences(const callus_buf *b, const char *needle)
 {
 	size_t k = 0, n = 0, l = strlen(needle);
 	const char *p;
@@ -31,14 +31,14 @@ static size_t occurrences(const deja_buf *b, const char *needle)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	deja_redactor *r = NULL;
-	deja_buf once = DEJA_BUF_INIT, twice = DEJA_BUF_INIT;
+	callus_redactor *r = NULL;
+	callus_buf once = CALLUS_BUF_INIT, twice = CALLUS_BUF_INIT;
 	size_t n1 = 0, n2 = 0;
 	char *str = NULL, *copy = NULL;
 
-	if (deja_redactor_new(&r, NULL) < 0)
+	if (callus_redactor_new(&r, NULL) < 0)
 		return 0;
-	if (deja_redact(r, &once, (const char *)data, size, &n1) < 0)
+	if (callus_redact(r, &once, (const char *)data, size, &n1) < 0)
 		goto out;
 	if (once.len > size * MAX_GROWTH + 1)
 		abort();
@@ -46,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (n1 == 0 && (once.len != size || memcmp(once.ptr, data, size) != 0))
 		abort();
-	if (deja_redact(r, &twice, once.ptr, once.len, &n2) < 0)
+	if (callus_redact(r, &twice, once.ptr, once.len, &n2) < 0)
 		goto out;
 	if (n2 != 0 || twice.len != once.len ||
 	    memcmp(twice.ptr, once.ptr, once.len) != 0)
@@ -57,18 +57,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto out;
 	memcpy(copy, data, size);
 	copy[size] = '\0';
-	if (deja_redact_str(r, &str, copy) < 0)
+	if (callus_redact_str(r, &str, copy) < 0)
 		goto out;
-	deja_buf_clear(&twice);
-	if (deja_redact(r, &twice, copy, strlen(copy), NULL) < 0)
+	callus_buf_clear(&twice);
+	if (callus_redact(r, &twice, copy, strlen(copy), NULL) < 0)
 		goto out;
 	if (strcmp(str, twice.ptr) != 0)
 		abort();
 out:
 	free(str);
 	free(copy);
-	deja_buf_release(&once);
-	deja_buf_release(&twice);
-	deja_redactor_free(r);
+	callus_buf_release(&once);
+	callus_buf_release(&twice);
+	callus_redactor_free(r);
 	return 0;
 }

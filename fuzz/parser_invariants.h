@@ -7,20 +7,20 @@
  * memory errors it checks what callers rely on: every diagnostic's file,
  * frame and affected file is workspace-relative without "..", messages,
  * codes and test names are valid UTF-8 within the family's limits, at most
- * DEJA_DIAGS_MAX diagnostics are kept, and content selection only picks
+ * CALLUS_DIAGS_MAX diagnostics are kept, and content selection only picks
  * registered parsers.  Included by exactly one file per target.
  */
-#ifndef DEJA_FUZZ_PARSER_INVARIANTS_H
-#define DEJA_FUZZ_PARSER_INVARIANTS_H
+#ifndef CALLUS_FUZZ_PARSER_INVARIANTS_H
+#define CALLUS_FUZZ_PARSER_INVARIANTS_H
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "deja/capture.h"
-#include "deja/common.h"
-#include "deja/parse.h"
-#include "deja/utf8.h"
+#include "callus/capture.h"
+#include "callus/common.h"
+#include "callus/parse.h"
+#include "callus/utf8.h"
 
 /* What a family of parsers promises about what it produces. */
 typedef struct parser_limits {
@@ -39,16 +39,16 @@ static void check_path(const char *p)
 
 static void check_text(const char *s, size_t max)
 {
-	if (s && (strlen(s) > max || !deja_utf8_valid(s, strlen(s))))
+	if (s && (strlen(s) > max || !callus_utf8_valid(s, strlen(s))))
 		abort();
 }
 
-static void check_output(const deja_diags *d, const deja_strlist *files, const parser_limits *lim)
+static void check_output(const callus_diags *d, const callus_strlist *files, const parser_limits *lim)
 {
-	if (d->count > DEJA_DIAGS_MAX || (d->dropped && d->count != DEJA_DIAGS_MAX))
+	if (d->count > CALLUS_DIAGS_MAX || (d->dropped && d->count != CALLUS_DIAGS_MAX))
 		abort();
 	for (size_t i = 0; i < d->count; i++) {
-		const deja_diag *x = &d->items[i];
+		const callus_diag *x = &d->items[i];
 
 		if (x->file)
 			check_path(x->file);
@@ -73,44 +73,44 @@ static void check_output(const deja_diags *d, const deja_strlist *files, const p
 		check_path(files->items[i]);
 }
 
-static void run_parser(const deja_parser *p, const deja_parse_input *in, const parser_limits *lim)
+static void run_parser(const callus_parser *p, const callus_parse_input *in, const parser_limits *lim)
 {
-	deja_diags d = DEJA_DIAGS_INIT;
-	deja_strlist files = DEJA_STRLIST_INIT;
+	callus_diags d = CALLUS_DIAGS_INIT;
+	callus_strlist files = CALLUS_STRLIST_INIT;
 	int rc = p->parse(in, &d, &files);
 
-	if (rc != 0 && rc != DEJA_ENOMEM)
+	if (rc != 0 && rc != CALLUS_ENOMEM)
 		abort();
 	if (rc == 0)
 		check_output(&d, &files, lim);
-	deja_diags_release(&d);
-	deja_strlist_release(&files);
+	callus_diags_release(&d);
+	callus_strlist_release(&files);
 }
 
 static void fuzz_parsers(const uint8_t *data, size_t size, const char *const *names,
-			 size_t nnames, const deja_pathctx *ctx, size_t nctx,
+			 size_t nnames, const callus_pathctx *ctx, size_t nctx,
 			 const parser_limits *lim)
 {
 	const char *raw = (const char *)data;
-	deja_capture c;
-	deja_buf text = DEJA_BUF_INIT;
+	callus_capture c;
+	callus_buf text = CALLUS_BUF_INIT;
 
-	deja_capture_init(&c);
-	deja_capture_feed(&c, raw, size);
-	deja_capture_finish(&c);
-	if (deja_capture_text(&c, &text) < 0)
+	callus_capture_init(&c);
+	callus_capture_feed(&c, raw, size);
+	callus_capture_finish(&c);
+	if (callus_capture_text(&c, &text) < 0)
 		goto out;
 	for (size_t k = 0; k < nnames; k++) {
-		const deja_parser *p = deja_parser_find(names[k]);
+		const callus_parser *p = callus_parser_find(names[k]);
 
 		if (!p || !p->parse || !p->sniff)
 			abort();
 		p->sniff(text.ptr, text.len);
 		p->sniff(raw, size);
 		for (size_t i = 0; i < nctx; i++) {
-			deja_parse_input whole = { text.ptr, text.len, raw, size, 1, names[k], "", &ctx[i] };
-			deja_parse_input filtered = { text.ptr, text.len, NULL, 0, 0, names[k], "", &ctx[i] };
-			deja_parse_input cut = { text.ptr, text.len, raw, size / 2, 0, names[k], "", &ctx[i] };
+			callus_parse_input whole = { text.ptr, text.len, raw, size, 1, names[k], "", &ctx[i] };
+			callus_parse_input filtered = { text.ptr, text.len, NULL, 0, 0, names[k], "", &ctx[i] };
+			callus_parse_input cut = { text.ptr, text.len, raw, size / 2, 0, names[k], "", &ctx[i] };
 
 			run_parser(p, &whole, lim);
 			run_parser(p, &filtered, lim);
@@ -118,14 +118,14 @@ static void fuzz_parsers(const uint8_t *data, size_t size, const char *const *na
 		}
 	}
 	{
-		const deja_parser *sel = deja_parser_select("npm test", text.ptr, text.len);
+		const callus_parser *sel = callus_parser_select("npm test", text.ptr, text.len);
 
-		if (sel && deja_parser_find(sel->name) != sel)
+		if (sel && callus_parser_find(sel->name) != sel)
 			abort();
 	}
 out:
-	deja_buf_release(&text);
-	deja_capture_release(&c);
+	callus_buf_release(&text);
+	callus_capture_release(&c);
 }
 
 #endif

@@ -10,13 +10,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "deja/buf.h"
+#include "callus/buf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static int replay_file(const char *path)
 {
-	deja_buf b = DEJA_BUF_INIT;
+	callus_buf b = CALLUS_BUF_INIT;
 	char chunk[65536];
 	size_t n;
 	FILE *f = fopen(path, "rb");
@@ -26,12 +26,12 @@ static int replay_file(const char *path)
 		return -1;
 	}
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		deja_buf_put(&b, chunk, n);
+		callus_buf_put(&b, chunk, n);
 	fclose(f);
-	if (deja_buf_status(&b) < 0)
+	if (callus_buf_status(&b) < 0)
 		return -1;
 	LLVMFuzzerTestOneInput((const uint8_t *)b.ptr, b.len);
-	deja_buf_release(&b);
+	callus_buf_release(&b);
 	return 0;
 }
 
@@ -53,14 +53,14 @@ static int replay(const char *path, int *count)
 	if (!(d = opendir(path)))
 		return -1;
 	while ((e = readdir(d))) {
-		deja_buf p = DEJA_BUF_INIT;
+		callus_buf p = CALLUS_BUF_INIT;
 
 		if (e->d_name[0] == '.')
 			continue;
-		deja_buf_printf(&p, "%s/%s", path, e->d_name);
+		callus_buf_printf(&p, "%s/%s", path, e->d_name);
 		if (replay(p.ptr, count) < 0)
 			rc = -1;
-		deja_buf_release(&p);
+		callus_buf_release(&p);
 	}
 	closedir(d);
 	return rc;

@@ -12,7 +12,7 @@ set -eu
 
 cd "$(dirname "$0")/../tests/agents"
 
-stamp=node_modules/.deja-stamp
+stamp=node_modules/.callus-stamp
 want=$(cat package-lock.json package.json | sha256sum | cut -d' ' -f1)
 
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -x node_modules/.bin/codex ]; then

@@ -7,7 +7,7 @@
 # install-test-tools.sh).
 #
 # Only regenerating the corpus needs these: checking it (tests/corpus/check.sh,
-# part of the test suite) needs only python3, git and build/deja.
+# part of the test suite) needs only python3, git and build/callus.
 #
 # Not installable here: ruff (not packaged in Debian 12; npm has only its wasm
 # bindings, not the command-line tool), so the corpus has no ruff case.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# install-deps.sh - install what deja needs to build and test, on Debian 12.
+# install-deps.sh - install what callus needs to build and test, on Debian 12.
 #
 # Idempotent: packages already installed are not asked for again, and when
 # everything is there apt-get is not run at all (a second run takes well under

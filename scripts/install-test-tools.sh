@@ -15,7 +15,7 @@ set -eu
 
 cd "$(dirname "$0")/../tests/tools"
 
-stamp=node_modules/.deja-stamp
+stamp=node_modules/.callus-stamp
 
 die() {
 	echo "install-test-tools: $*" >&2

@@ -1,7 +1,7 @@
 #!/bin/sh
-# Set deja up from nothing on Debian 12 (as root): install what it needs,
+# Set callus up from nothing on Debian 12 (as root): install what it needs,
 # build it, and run its main job on a real example - a real eslint failing
-# on a small project, and the lesson that deja records from it.
+# on a small project, and the lesson that callus records from it.
 set -eu
 cd "$(dirname "$0")/.."
 

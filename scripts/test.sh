@@ -2,9 +2,9 @@
 # test.sh - the whole test suite, as `make check` (and so .ci/run) runs it.
 #
 # Twice: a release build in build/, then an ASan+UBSan build in build-asan/.
-# Each time: build deja, build and run every unit test binary, replay every
+# Each time: build callus, build and run every unit test binary, replay every
 # fuzz corpus (fuzz/corpus/X through build*/fuzz/fuzz_X), run the end-to-end
-# tests (tests/e2e/run.sh) against that build's deja, score that deja on
+# tests (tests/e2e/run.sh) against that build's callus, score that callus on
 # the corpus of real tool outputs (tests/corpus/check.sh; the release pass
 # writes docs/accuracy.md, and its summary is printed), and measure the
 # suggestions on the corpus's signatures, leave one out
@@ -14,12 +14,12 @@
 # binaries, fuzz corpora, end-to-end tests and builds that failed, and exits
 # non-zero on any failure.
 #
-# Environment: DEJA_TEST_SKIP_ASAN=1 skips the sanitizer pass (a quick local
+# Environment: CALLUS_TEST_SKIP_ASAN=1 skips the sanitizer pass (a quick local
 # run; CI never sets it).  A missed accuracy bar fails the accuracy step
-# (DEJA_ACCURACY_ENFORCE=0 only reports it; a crash of deja analyze on the
-# corpus fails it either way); DEJA_MATCH_ENFORCE=0 likewise for the
+# (CALLUS_ACCURACY_ENFORCE=0 only reports it; a crash of callus analyze on the
+# corpus fails it either way); CALLUS_MATCH_ENFORCE=0 likewise for the
 # suggestion bars.  The 1 GB
-# streaming test is skipped under ASan (DEJA_TEST_SKIP_HUGE=1): too slow
+# streaming test is skipped under ASan (CALLUS_TEST_SKIP_HUGE=1): too slow
 # there, and RSS means little with ASan.
 set -u
 
@@ -98,7 +98,7 @@ suite() {
 	fi
 
 	echo "# $name: end-to-end tests"
-	DEJA_BIN=$build/deja tests/e2e/run.sh 2>&1 | tee "$tmp/e2e"
+	CALLUS_BIN=$build/callus tests/e2e/run.sh 2>&1 | tee "$tmp/e2e"
 	rc=${PIPESTATUS[0]}
 	summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$tmp/e2e" | tail -n 1)
 	if [ -z "$summary" ]; then
@@ -116,8 +116,8 @@ suite() {
 	# It also dumps the corpus's signatures for the next step.
 	if [ "$name" = release ]; then report=docs/accuracy.md; else report=$tmp/accuracy.md; fi
 	rm -f "$tmp/signatures.json"
-	if DEJA_BIN=$build/deja DEJA_ACCURACY_REPORT=$report \
-		DEJA_ACCURACY_ENFORCE=${DEJA_ACCURACY_ENFORCE:-1} \
+	if CALLUS_BIN=$build/callus CALLUS_ACCURACY_REPORT=$report \
+		CALLUS_ACCURACY_ENFORCE=${CALLUS_ACCURACY_ENFORCE:-1} \
 		tests/corpus/check.sh --dump-signatures "$tmp/signatures.json" >"$tmp/log" 2>&1; then
 		pass "$name: accuracy (tests/corpus/check.sh)"
 	else
@@ -130,7 +130,7 @@ suite() {
 	if [ "$name" = release ]; then report=docs/match-quality.md; else report=$tmp/match-quality.md; fi
 	if [ ! -s "$tmp/signatures.json" ]; then
 		fail "$name: suggestion quality (the accuracy step dumped no signatures)"
-	elif env "$@" BUILD="$build" DEJA_BIN="$build/deja" DEJA_MATCH_REPORT="$report" \
+	elif env "$@" BUILD="$build" CALLUS_BIN="$build/callus" CALLUS_MATCH_REPORT="$report" \
 		tests/corpus/match_eval.sh "$tmp/signatures.json" >"$tmp/log" 2>&1; then
 		pass "$name: suggestion quality (tests/corpus/match_eval.sh)"
 	else
@@ -152,12 +152,12 @@ fi
 
 suite release build
 
-if [ "${DEJA_TEST_SKIP_ASAN:-}" = 1 ]; then
-	echo "# sanitizer build skipped (DEJA_TEST_SKIP_ASAN=1)"
+if [ "${CALLUS_TEST_SKIP_ASAN:-}" = 1 ]; then
+	echo "# sanitizer build skipped (CALLUS_TEST_SKIP_ASAN=1)"
 else
 	export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 	export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
-	DEJA_TEST_SKIP_HUGE=1 suite asan build-asan SAN=1
+	CALLUS_TEST_SKIP_HUGE=1 suite asan build-asan SAN=1
 fi
 
 echo "$passed passed, $failed failed"

@@ -1,24 +1,24 @@
-#include "deja/analysis.h"
-#include "deja/context.h"
-#include "deja/parse.h"
+#include "callus/analysis.h"
+#include "callus/context.h"
+#include "callus/parse.h"
 #include "parse_js_util.h"
-#include "deja/utf8.h"
+#include "callus/utf8.h"
 
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
-void deja_failure_release(deja_failure *f)
+void callus_failure_release(callus_failure *f)
 {
 	if (!f)
 		return;
 	free(f->tool);
 	free(f->command);
 	free(f->summary);
-	deja_strlist_release(&f->files);
-	deja_diags_release(&f->diags);
+	callus_strlist_release(&f->files);
+	callus_diags_release(&f->diags);
 	for (size_t i = 0; i < f->nsigs; i++)
-		deja_signature_release(&f->sigs[i]);
+		callus_signature_release(&f->sigs[i]);
 	free(f->sigs);
 	memset(f, 0, sizeof(*f));
 }
@@ -44,7 +44,7 @@ static int is_code_frame(const char *s, size_t len)
 
 /* Copy line to out, dropping the workspace prefix of absolute paths so that
  * the summary is the same wherever the workspace lives. */
-static void put_relative(deja_buf *out, const char *s, size_t len, const deja_pathctx *pc)
+static void put_relative(callus_buf *out, const char *s, size_t len, const callus_pathctx *pc)
 {
 	const char *roots[2] = { pc->workspace, pc->workspace_real };
 	size_t rlen[2] = { roots[0] ? strlen(roots[0]) : 0, roots[1] ? strlen(roots[1]) : 0 };
@@ -60,7 +60,7 @@ static void put_relative(deja_buf *out, const char *s, size_t len, const deja_pa
 		for (int r = 0; r < 2 && !skipped; r++) {
 			if (rlen[r] > 1 && i + rlen[r] < len && s[i + rlen[r]] == '/' &&
 			    !memcmp(s + i, roots[r], rlen[r])) {
-				deja_buf_put(out, s + run, i - run);
+				callus_buf_put(out, s + run, i - run);
 				i += rlen[r] + 1;
 				run = i;
 				skipped = 1;
@@ -69,7 +69,7 @@ static void put_relative(deja_buf *out, const char *s, size_t len, const deja_pa
 		if (!skipped)
 			i++;
 	}
-	deja_buf_put(out, s + run, len - run);
+	callus_buf_put(out, s + run, len - run);
 }
 
 /* Cut at most max bytes without splitting a UTF-8 sequence. */
@@ -85,7 +85,7 @@ static size_t utf8_cut(const char *s, size_t len, size_t max)
 /*
  * The error summary: the lines that say what failed first, then the other
  * interesting lines, then the other tail lines while there is room; at
- * most DEJA_SUMMARY_MAX bytes, the chosen lines shown in output order, each
+ * most CALLUS_SUMMARY_MAX bytes, the chosen lines shown in output order, each
  * once.
  */
 /* Diagnostics take at most this much of the summary; the output's own
@@ -93,7 +93,7 @@ static size_t utf8_cut(const char *s, size_t len, size_t max)
 #define SUMMARY_DIAG_BUDGET 300
 
 /* One diagnostic as a summary line: where, what, which test. */
-static void diag_line(deja_buf *out, const deja_diag *d)
+static void diag_line(callus_buf *out, const callus_diag *d)
 {
 	const char *m = d->message ? d->message : "";
 	size_t mlen = strcspn(m, "\n");
@@ -101,29 +101,29 @@ static void diag_line(deja_buf *out, const deja_diag *d)
 	if (mlen > 160)
 		mlen = utf8_cut(m, mlen, 160);
 	if (d->test)
-		deja_buf_printf(out, "FAIL %.*s", (int)utf8_cut(d->test, strlen(d->test), 120),
+		callus_buf_printf(out, "FAIL %.*s", (int)utf8_cut(d->test, strlen(d->test), 120),
 				d->test);
 	if (d->file) {
-		deja_buf_printf(out, "%s%s", d->test ? " at " : "", d->file);
+		callus_buf_printf(out, "%s%s", d->test ? " at " : "", d->file);
 		if (d->line)
-			deja_buf_printf(out, ":%ld", d->line);
+			callus_buf_printf(out, ":%ld", d->line);
 		if (d->line && d->column)
-			deja_buf_printf(out, ":%ld", d->column);
+			callus_buf_printf(out, ":%ld", d->column);
 	}
 	if (d->code)
-		deja_buf_printf(out, "%s%s", out->len ? ": " : "", d->code);
+		callus_buf_printf(out, "%s%s", out->len ? ": " : "", d->code);
 	if (mlen)
-		deja_buf_printf(out, "%s%.*s", out->len ? ": " : "", (int)mlen, m);
+		callus_buf_printf(out, "%s%.*s", out->len ? ": " : "", (int)mlen, m);
 }
 
-static int build_summary(char **out, const char *text, size_t len, const deja_pathctx *pc,
-			 const deja_diags *diags)
+static int build_summary(char **out, const char *text, size_t len, const callus_pathctx *pc,
+			 const callus_diags *diags)
 {
-	deja_buf sum = DEJA_BUF_INIT, line = DEJA_BUF_INIT;
-	deja_strlist lines = DEJA_STRLIST_INIT;
+	callus_buf sum = CALLUS_BUF_INIT, line = CALLUS_BUF_INIT;
+	callus_strlist lines = CALLUS_STRLIST_INIT;
 	unsigned char *chosen = NULL;
 	size_t used = 0;
-	int rc = DEJA_ENOMEM;
+	int rc = CALLUS_ENOMEM;
 	const char *p = text, *end = text + len;
 
 	while (p < end) {
@@ -136,11 +136,11 @@ static int build_summary(char **out, const char *text, size_t len, const deja_pa
 			s++;
 			n--;
 		}
-		if (!n || is_code_frame(s, n) || deja_js_wrapper_noise(s, n))
+		if (!n || is_code_frame(s, n) || callus_js_wrapper_noise(s, n))
 			continue;
-		deja_buf_clear(&line);
+		callus_buf_clear(&line);
 		put_relative(&line, s, n, pc);
-		if (deja_strlist_add_unique(&lines, line.ptr, line.len, NULL) < 0)
+		if (callus_strlist_add_unique(&lines, line.ptr, line.len, NULL) < 0)
 			goto out;
 	}
 	if (lines.count && !(chosen = calloc(lines.count, 1)))
@@ -148,16 +148,16 @@ static int build_summary(char **out, const char *text, size_t len, const deja_pa
 	/* What the parser understood comes first, so that the first errors'
 	 * files, codes and tests survive whatever the output looks like. */
 	for (size_t i = 0; diags && i < diags->count && sum.len < SUMMARY_DIAG_BUDGET; i++) {
-		deja_buf_clear(&line);
+		callus_buf_clear(&line);
 		diag_line(&line, &diags->items[i]);
 		if (!sum.len && line.len > SUMMARY_DIAG_BUDGET) /* the first one, cut */
-			deja_buf_truncate(&line, utf8_cut(line.ptr, line.len, SUMMARY_DIAG_BUDGET));
+			callus_buf_truncate(&line, utf8_cut(line.ptr, line.len, SUMMARY_DIAG_BUDGET));
 		if (!line.len || sum.len + line.len + 1 > SUMMARY_DIAG_BUDGET ||
 		    strstr(sum.ptr, line.ptr))
 			continue;
 		if (sum.len)
-			deja_buf_putc(&sum, '\n');
-		deja_buf_put(&sum, line.ptr, line.len);
+			callus_buf_putc(&sum, '\n');
+		callus_buf_put(&sum, line.ptr, line.len);
 	}
 	used = sum.len ? sum.len + 1 : 0;
 	/* the lines that say what failed, then the lines around them, then
@@ -166,8 +166,8 @@ static int build_summary(char **out, const char *text, size_t len, const deja_pa
 		for (size_t i = 0; i < lines.count; i++) {
 			size_t n = strlen(lines.items[i]);
 
-			if (chosen[i] || deja_line_rank(lines.items[i], n) != rank ||
-			    used + n + 1 > DEJA_SUMMARY_MAX + 1)
+			if (chosen[i] || callus_line_rank(lines.items[i], n) != rank ||
+			    used + n + 1 > CALLUS_SUMMARY_MAX + 1)
 				continue;
 			chosen[i] = 1;
 			used += n + 1;
@@ -176,23 +176,23 @@ static int build_summary(char **out, const char *text, size_t len, const deja_pa
 		if (!chosen[i])
 			continue;
 		if (sum.len)
-			deja_buf_putc(&sum, '\n');
-		deja_buf_puts(&sum, lines.items[i]);
+			callus_buf_putc(&sum, '\n');
+		callus_buf_puts(&sum, lines.items[i]);
 	}
-	if (sum.len > DEJA_SUMMARY_MAX)
-		deja_buf_truncate(&sum, utf8_cut(sum.ptr, sum.len, DEJA_SUMMARY_MAX));
+	if (sum.len > CALLUS_SUMMARY_MAX)
+		callus_buf_truncate(&sum, utf8_cut(sum.ptr, sum.len, CALLUS_SUMMARY_MAX));
 	/* a first line longer than the whole budget is cut, not dropped */
 	if (!sum.len && lines.count) {
 		const char *first = lines.items[0];
-		deja_buf_put(&sum, first, utf8_cut(first, strlen(first), DEJA_SUMMARY_MAX));
+		callus_buf_put(&sum, first, utf8_cut(first, strlen(first), CALLUS_SUMMARY_MAX));
 	}
-	if ((rc = deja_buf_status(&sum)) == 0)
-		*out = deja_buf_detach(&sum);
+	if ((rc = callus_buf_status(&sum)) == 0)
+		*out = callus_buf_detach(&sum);
 out:
 	free(chosen);
-	deja_buf_release(&sum);
-	deja_buf_release(&line);
-	deja_strlist_release(&lines);
+	callus_buf_release(&sum);
+	callus_buf_release(&line);
+	callus_strlist_release(&lines);
 	return rc;
 }
 
@@ -200,15 +200,15 @@ out:
  * The tool's own parser when there is one (by name, else by content), the
  * generic extractor when there is none or it finds nothing.
  */
-static int parse_output(deja_failure *out, const deja_check *chk, const deja_capture *cap,
-			const deja_buf *text, const deja_pathctx *pc)
+static int parse_output(callus_failure *out, const callus_check *chk, const callus_capture *cap,
+			const callus_buf *text, const callus_pathctx *pc)
 {
-	deja_parse_input in = {
+	callus_parse_input in = {
 		text->ptr, text->len, cap->head.ptr, cap->head.len,
 		cap->head.len == cap->total_bytes, chk->tool ? chk->tool : "",
 		chk->command ? chk->command : "", pc,
 	};
-	const deja_parser *p = deja_parser_select(in.tool, text->ptr, text->len);
+	const callus_parser *p = callus_parser_select(in.tool, text->ptr, text->len);
 	int rc;
 
 	if (p) {
@@ -220,24 +220,24 @@ static int parse_output(deja_failure *out, const deja_check *chk, const deja_cap
 		}
 	}
 	out->parser = "generic";
-	return deja_parse_generic(&in, &out->diags, &out->files);
+	return callus_parse_generic(&in, &out->diags, &out->files);
 }
 
-const char *deja_failure_framework(const deja_failure *f)
+const char *callus_failure_framework(const callus_failure *f)
 {
 	return f->parser && strcmp(f->parser, "generic") ? f->parser : f->tool;
 }
 
-int deja_failure_build(deja_failure *out, const deja_check *chk, const deja_capture *cap,
-		       const deja_pathctx *pc, deja_error *err)
+int callus_failure_build(callus_failure *out, const callus_check *chk, const callus_capture *cap,
+		       const callus_pathctx *pc, callus_error *err)
 {
-	deja_buf text = DEJA_BUF_INIT;
+	callus_buf text = CALLUS_BUF_INIT;
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->verification = chk->verification;
 	out->failed = chk->verification && chk->exit_code != 0;
-	out->category = chk->verification ? chk->category : DEJA_LESSON_OTHER;
+	out->category = chk->verification ? chk->category : CALLUS_LESSON_OTHER;
 	out->exit_code = chk->exit_code;
 	out->output_bytes = cap->total_bytes;
 	out->output_lines = cap->total_lines;
@@ -245,37 +245,37 @@ int deja_failure_build(deja_failure *out, const deja_check *chk, const deja_capt
 	if (!(out->tool = strdup(chk->tool ? chk->tool : "")))
 		goto oom;
 	/* an argv may hold any bytes; the JSON and the store need UTF-8 */
-	if (chk->command && deja_utf8_sanitize(&text, chk->command, strlen(chk->command)) < 0)
+	if (chk->command && callus_utf8_sanitize(&text, chk->command, strlen(chk->command)) < 0)
 		goto oom;
-	out->command = deja_buf_detach(&text);
+	out->command = callus_buf_detach(&text);
 	if (!out->command)
 		goto oom;
 	if (out->failed) {
-		if ((rc = deja_capture_text(cap, &text)) < 0 ||
+		if ((rc = callus_capture_text(cap, &text)) < 0 ||
 		    (rc = parse_output(out, chk, cap, &text, pc)) < 0 ||
-		    (rc = deja_signatures_for(&out->sigs, &out->nsigs, &out->diags, &out->files,
-					      deja_failure_framework(out), pc)) < 0 ||
+		    (rc = callus_signatures_for(&out->sigs, &out->nsigs, &out->diags, &out->files,
+					      callus_failure_framework(out), pc)) < 0 ||
 		    (rc = build_summary(&out->summary, text.ptr, text.len, pc, &out->diags)) < 0)
 			goto oom;
 		/* files named only by diagnostics come first in the list already;
 		 * every diagnostic file is an affected file */
 		for (size_t i = 0; i < out->diags.count; i++)
 			if (out->diags.items[i].file &&
-			    deja_strlist_add_unique(&out->files, out->diags.items[i].file,
+			    callus_strlist_add_unique(&out->files, out->diags.items[i].file,
 						    strlen(out->diags.items[i].file), NULL) < 0)
 				goto oom;
 	} else if (!(out->summary = strdup(""))) {
 		goto oom;
 	}
-	deja_buf_release(&text);
+	callus_buf_release(&text);
 	return 0;
 oom:
-	deja_buf_release(&text);
-	deja_failure_release(out);
-	return deja_error_set(err, DEJA_ENOMEM, "out of memory while analysing the output");
+	callus_buf_release(&text);
+	callus_failure_release(out);
+	return callus_error_set(err, CALLUS_ENOMEM, "out of memory while analysing the output");
 }
 
-const char *deja_failure_primary_file(const deja_failure *f)
+const char *callus_failure_primary_file(const callus_failure *f)
 {
 	for (size_t i = 0; i < f->diags.count; i++)
 		if (f->diags.items[i].file)
@@ -288,7 +288,7 @@ static json_t *str_or_null(const char *s)
 	return s ? json_string(s) : json_null();
 }
 
-static json_t *strlist_json(const deja_strlist *l)
+static json_t *strlist_json(const callus_strlist *l)
 {
 	json_t *a = json_array();
 
@@ -297,12 +297,12 @@ static json_t *strlist_json(const deja_strlist *l)
 	return a;
 }
 
-static json_t *signatures_json(const deja_failure *f)
+static json_t *signatures_json(const callus_failure *f)
 {
 	json_t *a = json_array();
 
 	for (size_t i = 0; i < f->nsigs; i++) {
-		const deja_signature *s = &f->sigs[i];
+		const callus_signature *s = &f->sigs[i];
 		json_t *o = json_object();
 
 		json_object_set_new(o, "id", json_string(s->id));
@@ -317,18 +317,18 @@ static json_t *signatures_json(const deja_failure *f)
 	return a;
 }
 
-int deja_failure_to_json(deja_buf *out, const deja_failure *f)
+int callus_failure_to_json(callus_buf *out, const callus_failure *f)
 {
 	json_t *o = json_object(), *files = json_array(), *errors = json_array();
 	char *text = NULL;
-	int rc = DEJA_ENOMEM;
+	int rc = CALLUS_ENOMEM;
 
 	if (!o || !files || !errors)
 		goto out;
 	for (size_t i = 0; i < f->files.count; i++)
 		json_array_append_new(files, json_string(f->files.items[i]));
 	for (size_t i = 0; i < f->diags.count; i++) {
-		const deja_diag *d = &f->diags.items[i];
+		const callus_diag *d = &f->diags.items[i];
 		json_t *e = json_object();
 
 		json_object_set_new(e, "file", str_or_null(d->file));
@@ -358,7 +358,7 @@ int deja_failure_to_json(deja_buf *out, const deja_failure *f)
 	json_object_set_new(o, "verification", json_boolean(f->verification));
 	json_object_set_new(o, "failed", json_boolean(f->failed));
 	json_object_set_new(o, "tool", json_string(f->tool ? f->tool : ""));
-	json_object_set_new(o, "category", json_string(deja_lesson_type_name(f->category)));
+	json_object_set_new(o, "category", json_string(callus_lesson_type_name(f->category)));
 	json_object_set_new(o, "command", json_string(f->command ? f->command : ""));
 	json_object_set_new(o, "exit_code", json_integer(f->exit_code));
 	json_object_set_new(o, "affected_files", files);
@@ -373,7 +373,7 @@ int deja_failure_to_json(deja_buf *out, const deja_failure *f)
 	/* invalid UTF-8 in tool output must not lose the whole object */
 	if (!(text = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII)))
 		goto out;
-	rc = deja_buf_puts(out, text);
+	rc = callus_buf_puts(out, text);
 out:
 	free(text);
 	json_decref(files);

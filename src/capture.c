@@ -1,39 +1,39 @@
-#include "deja/capture.h"
-#include "deja/common.h"
-#include "deja/utf8.h"
+#include "callus/capture.h"
+#include "callus/common.h"
+#include "callus/utf8.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-void deja_capture_init(deja_capture *c)
+void callus_capture_init(callus_capture *c)
 {
 	memset(c, 0, sizeof(*c));
-	deja_buf_init(&c->partial, 0);
-	deja_buf_init(&c->stripped, 0);
-	deja_buf_init(&c->clean, 0);
-	deja_buf_init(&c->kept, 0);
-	deja_buf_init(&c->head, 0);
-	for (size_t i = 0; i < DEJA_CAPTURE_TAIL; i++)
-		deja_buf_init(&c->tail[i], 0);
+	callus_buf_init(&c->partial, 0);
+	callus_buf_init(&c->stripped, 0);
+	callus_buf_init(&c->clean, 0);
+	callus_buf_init(&c->kept, 0);
+	callus_buf_init(&c->head, 0);
+	for (size_t i = 0; i < CALLUS_CAPTURE_TAIL; i++)
+		callus_buf_init(&c->tail[i], 0);
 }
 
-void deja_capture_release(deja_capture *c)
+void callus_capture_release(callus_capture *c)
 {
 	if (!c)
 		return;
-	deja_buf_release(&c->partial);
-	deja_buf_release(&c->stripped);
-	deja_buf_release(&c->clean);
-	deja_buf_release(&c->kept);
-	deja_buf_release(&c->head);
-	for (size_t i = 0; i < DEJA_CAPTURE_TAIL; i++)
-		deja_buf_release(&c->tail[i]);
+	callus_buf_release(&c->partial);
+	callus_buf_release(&c->stripped);
+	callus_buf_release(&c->clean);
+	callus_buf_release(&c->kept);
+	callus_buf_release(&c->head);
+	for (size_t i = 0; i < CALLUS_CAPTURE_TAIL; i++)
+		callus_buf_release(&c->tail[i]);
 	free(c->lines);
-	deja_capture_init(c);
+	callus_capture_init(c);
 }
 
-int deja_ansi_strip_line(deja_buf *out, const char *s, size_t len)
+int callus_ansi_strip_line(callus_buf *out, const char *s, size_t len)
 {
 	size_t start = out->len, i = 0;
 
@@ -46,7 +46,7 @@ int deja_ansi_strip_line(deja_buf *out, const char *s, size_t len)
 		       s[run] != 0x7f)
 			run++;
 		if (run > i) {
-			deja_buf_put(out, s + i, run - i);
+			callus_buf_put(out, s + i, run - i);
 			i = run;
 			continue;
 		}
@@ -79,13 +79,13 @@ int deja_ansi_strip_line(deja_buf *out, const char *s, size_t len)
 			/* A redraw: what follows overwrites the line.  A bare
 			 * trailing \r (CRLF) changes nothing. */
 			if (i + 1 < len)
-				deja_buf_truncate(out, start);
+				callus_buf_truncate(out, start);
 			i++;
 			continue;
 		}
 		if (ch == '\b') {
 			if (out->len > start)
-				deja_buf_truncate(out, out->len - 1);
+				callus_buf_truncate(out, out->len - 1);
 			i++;
 			continue;
 		}
@@ -93,10 +93,10 @@ int deja_ansi_strip_line(deja_buf *out, const char *s, size_t len)
 			i++;
 			continue;
 		}
-		deja_buf_putc(out, (char)ch);
+		callus_buf_putc(out, (char)ch);
 		i++;
 	}
-	return deja_buf_status(out);
+	return callus_buf_status(out);
 }
 
 static char ascii_lower(char c)
@@ -240,12 +240,12 @@ static int scan_interesting(const char *s, size_t len)
 #undef B
 #undef BOTH
 
-int deja_line_is_interesting(const char *s, size_t len)
+int callus_line_is_interesting(const char *s, size_t len)
 {
 	return scan_interesting(s, len) || is_path_line(s, len);
 }
 
-int deja_line_rank(const char *s, size_t len)
+int callus_line_rank(const char *s, size_t len)
 {
 	/* the words that say something failed, as opposed to the lines
 	 * around a failure (locations, expected/received, warnings) */
@@ -253,7 +253,7 @@ int deja_line_rank(const char *s, size_t len)
 				      K_FATAL, K_NOTOK, K_UNDEFREF, K_CROSS, K_HEAVYX,
 				      K_BULLET, K_TIMES, K_BALLOTX };
 
-	if (!deja_line_is_interesting(s, len))
+	if (!callus_line_is_interesting(s, len))
 		return 0;
 	for (size_t i = 0; i < len; i++)
 		for (size_t k = 0; k < sizeof(strong) / sizeof(strong[0]); k++)
@@ -263,17 +263,17 @@ int deja_line_rank(const char *s, size_t len)
 	return 1;
 }
 
-static int keep_line(deja_capture *c, const char *s, size_t len, uint64_t lineno)
+static int keep_line(callus_capture *c, const char *s, size_t len, uint64_t lineno)
 {
-	deja_capture_line *l;
+	callus_capture_line *l;
 
-	if (c->kept.len + len > DEJA_CAPTURE_KEPT_MAX)
+	if (c->kept.len + len > CALLUS_CAPTURE_KEPT_MAX)
 		goto drop;
 	if (c->nlines == c->alloc) {
 		size_t n = c->alloc ? c->alloc * 2 : 64, bytes;
-		deja_capture_line *p;
+		callus_capture_line *p;
 
-		if (deja_size_mul(&bytes, n, sizeof(*p)) < 0 || !(p = realloc(c->lines, bytes)))
+		if (callus_size_mul(&bytes, n, sizeof(*p)) < 0 || !(p = realloc(c->lines, bytes)))
 			goto drop;
 		c->lines = p;
 		c->alloc = n;
@@ -282,7 +282,7 @@ static int keep_line(deja_capture *c, const char *s, size_t len, uint64_t lineno
 	l->lineno = lineno;
 	l->off = c->kept.len;
 	l->len = len;
-	if (deja_buf_put(&c->kept, s, len) < 0)
+	if (callus_buf_put(&c->kept, s, len) < 0)
 		goto drop;
 	c->nlines++;
 	return 0;
@@ -322,18 +322,18 @@ static int is_plain(const char *s, size_t len)
 	return 1;
 }
 
-static void process_line(deja_capture *c, const char *line, size_t len)
+static void process_line(callus_capture *c, const char *line, size_t len)
 {
 	const char *t = line;
 	size_t n = len, slot;
 
 	c->total_lines++;
 	if (!is_plain(line, len)) {
-		deja_buf_clear(&c->stripped);
-		deja_buf_clear(&c->clean);
-		deja_ansi_strip_line(&c->stripped, line, len);
+		callus_buf_clear(&c->stripped);
+		callus_buf_clear(&c->clean);
+		callus_ansi_strip_line(&c->stripped, line, len);
 		/* everything downstream (JSON, the store) needs valid UTF-8 */
-		deja_utf8_sanitize(&c->clean, c->stripped.ptr, c->stripped.len);
+		callus_utf8_sanitize(&c->clean, c->stripped.ptr, c->stripped.len);
 		t = c->clean.ptr;
 		n = c->clean.len;
 	}
@@ -341,30 +341,30 @@ static void process_line(deja_capture *c, const char *line, size_t len)
 		n--;
 	if (!n)
 		return;
-	if (deja_line_is_interesting(t, n))
+	if (callus_line_is_interesting(t, n))
 		keep_line(c, t, n, c->total_lines);
-	slot = (size_t)(c->total_lines % DEJA_CAPTURE_TAIL);
-	deja_buf_clear(&c->tail[slot]);
-	deja_buf_put(&c->tail[slot], t, n);
+	slot = (size_t)(c->total_lines % CALLUS_CAPTURE_TAIL);
+	callus_buf_clear(&c->tail[slot]);
+	callus_buf_put(&c->tail[slot], t, n);
 	c->tail_lineno[slot] = c->total_lines;
 }
 
-static void end_line(deja_capture *c)
+static void end_line(callus_capture *c)
 {
 	process_line(c, c->partial.ptr, c->partial.len);
-	deja_buf_clear(&c->partial);
+	callus_buf_clear(&c->partial);
 	c->partial_cut = 0;
 }
 
-int deja_capture_feed(deja_capture *c, const char *data, size_t len)
+int callus_capture_feed(callus_capture *c, const char *data, size_t len)
 {
 	const char *p = data, *end = data + len;
 
 	/* structured formats (eslint -f json, cargo JSON) need the bytes as
 	 * printed, long lines included */
-	if (c->head.len < DEJA_CAPTURE_HEAD_MAX) {
-		size_t room = DEJA_CAPTURE_HEAD_MAX - c->head.len;
-		deja_buf_put(&c->head, data, len < room ? len : room);
+	if (c->head.len < CALLUS_CAPTURE_HEAD_MAX) {
+		size_t room = CALLUS_CAPTURE_HEAD_MAX - c->head.len;
+		callus_buf_put(&c->head, data, len < room ? len : room);
 	}
 	c->total_bytes += len;
 	if (!c->binary && memchr(data, '\0', len))
@@ -372,11 +372,11 @@ int deja_capture_feed(deja_capture *c, const char *data, size_t len)
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = (size_t)((nl ? nl : end) - p);
-		size_t room = DEJA_CAPTURE_LINE_MAX - c->partial.len;
+		size_t room = CALLUS_CAPTURE_LINE_MAX - c->partial.len;
 
 		if (nl && !c->partial.len) {
 			/* a whole line in this chunk: no copy */
-			process_line(c, p, n < DEJA_CAPTURE_LINE_MAX ? n : DEJA_CAPTURE_LINE_MAX);
+			process_line(c, p, n < CALLUS_CAPTURE_LINE_MAX ? n : CALLUS_CAPTURE_LINE_MAX);
 			p = nl + 1;
 			continue;
 		}
@@ -385,7 +385,7 @@ int deja_capture_feed(deja_capture *c, const char *data, size_t len)
 			n = room;
 		}
 		if (n)
-			deja_buf_put(&c->partial, p, n);
+			callus_buf_put(&c->partial, p, n);
 		if (!nl)
 			break;
 		end_line(c);
@@ -394,20 +394,20 @@ int deja_capture_feed(deja_capture *c, const char *data, size_t len)
 	return 0;
 }
 
-void deja_capture_finish(deja_capture *c)
+void callus_capture_finish(callus_capture *c)
 {
 	if (c->partial.len)
 		end_line(c);
 }
 
-int deja_capture_text(const deja_capture *c, deja_buf *out)
+int callus_capture_text(const callus_capture *c, callus_buf *out)
 {
 	size_t ti = 0, k = 0, ntail = 0;
-	uint64_t order[DEJA_CAPTURE_TAIL];
-	size_t slot_of[DEJA_CAPTURE_TAIL];
+	uint64_t order[CALLUS_CAPTURE_TAIL];
+	size_t slot_of[CALLUS_CAPTURE_TAIL];
 
 	/* tail slots in output order */
-	for (size_t i = 0; i < DEJA_CAPTURE_TAIL; i++) {
+	for (size_t i = 0; i < CALLUS_CAPTURE_TAIL; i++) {
 		uint64_t ln = c->tail_lineno[i];
 		size_t j;
 
@@ -423,17 +423,17 @@ int deja_capture_text(const deja_capture *c, deja_buf *out)
 	}
 	while (k < c->nlines || ti < ntail) {
 		if (ti < ntail && (k == c->nlines || order[ti] < c->lines[k].lineno)) {
-			const deja_buf *t = &c->tail[slot_of[ti]];
-			deja_buf_put(out, t->ptr, t->len);
+			const callus_buf *t = &c->tail[slot_of[ti]];
+			callus_buf_put(out, t->ptr, t->len);
 			ti++;
 		} else {
-			const deja_capture_line *l = &c->lines[k];
+			const callus_capture_line *l = &c->lines[k];
 			if (ti < ntail && order[ti] == l->lineno)
 				ti++;
-			deja_buf_put(out, c->kept.ptr + l->off, l->len);
+			callus_buf_put(out, c->kept.ptr + l->off, l->len);
 			k++;
 		}
-		deja_buf_putc(out, '\n');
+		callus_buf_putc(out, '\n');
 	}
-	return deja_buf_status(out);
+	return callus_buf_status(out);
 }

@@ -1,9 +1,9 @@
 /*
- * child.c - helper programs run with a deadline (include/deja/child.h).
+ * child.c - helper programs run with a deadline (include/callus/child.h).
  */
-#include "deja/child.h"
-#include "deja/buf.h"
-#include "deja/common.h"
+#include "callus/child.h"
+#include "callus/buf.h"
+#include "callus/common.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,17 +23,17 @@
 extern char **environ;
 
 /* Signals whose disposition a caller may have changed (SIGPIPE ignored,
- * SIGINT/SIGTERM handled by deja's runner) and which the helper must see
+ * SIGINT/SIGTERM handled by callus's runner) and which the helper must see
  * with their defaults: an ignored SIGPIPE survives exec. */
 static const int default_signals[] = {
 	SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGALRM, SIGUSR1, SIGUSR2,
 	SIGTSTP, SIGTTIN, SIGTTOU, SIGXFSZ
 };
 
-char *deja_child_sibling(const char *env, const char *name)
+char *callus_child_sibling(const char *env, const char *name)
 {
 	const char *val = env ? getenv(env) : NULL;
-	deja_buf b = DEJA_BUF_INIT;
+	callus_buf b = CALLUS_BUF_INIT;
 	size_t cap = 256;
 	char *exe = NULL, *slash;
 
@@ -61,14 +61,14 @@ char *deja_child_sibling(const char *env, const char *name)
 	slash = strrchr(exe, '/');
 	if (!slash)
 		goto fail;
-	deja_buf_put(&b, exe, (size_t)(slash - exe + 1));
-	deja_buf_puts(&b, name);
+	callus_buf_put(&b, exe, (size_t)(slash - exe + 1));
+	callus_buf_puts(&b, name);
 	free(exe);
-	if (deja_buf_status(&b) < 0) {
-		deja_buf_release(&b);
+	if (callus_buf_status(&b) < 0) {
+		callus_buf_release(&b);
 		return NULL;
 	}
-	return deja_buf_detach(&b);
+	return callus_buf_detach(&b);
 fail:
 	free(exe);
 	return NULL;
@@ -115,7 +115,7 @@ static int make_pipe(int fds[2])
 /*
  * The child's stdin is one end of a socket pair rather than a pipe: a
  * child that exits without reading all of it would make a write to a pipe
- * raise SIGPIPE in deja, and a library must not change the caller's signal
+ * raise SIGPIPE in callus, and a library must not change the caller's signal
  * handling to avoid that; send() with MSG_NOSIGNAL reports EPIPE instead.
  * fds[0] is ours, fds[1] the child's.
  */
@@ -135,7 +135,7 @@ static void close_fd(int *fd)
 
 /* Read what is there into b; past its limit the bytes are dropped and
  * *overflow set, so the child is never blocked on a full pipe.  1 at EOF. */
-static int drain(int fd, deja_buf *b, int *overflow)
+static int drain(int fd, callus_buf *b, int *overflow)
 {
 	char chunk[16384];
 
@@ -143,12 +143,12 @@ static int drain(int fd, deja_buf *b, int *overflow)
 		ssize_t n = read(fd, chunk, sizeof chunk);
 
 		if (n > 0) {
-			int rc = deja_buf_put(b, chunk, (size_t)n);
+			int rc = callus_buf_put(b, chunk, (size_t)n);
 
-			if (rc == DEJA_ETOOBIG)
+			if (rc == CALLUS_ETOOBIG)
 				*overflow = 1;
 			else if (rc < 0)
-				return DEJA_ENOMEM;
+				return CALLUS_ENOMEM;
 			continue;
 		}
 		if (n == 0)
@@ -157,7 +157,7 @@ static int drain(int fd, deja_buf *b, int *overflow)
 			continue;
 		if (errno == EAGAIN || errno == EWOULDBLOCK)
 			return 0;
-		return DEJA_EIO;
+		return CALLUS_EIO;
 	}
 }
 
@@ -193,8 +193,8 @@ static int reap(pid_t pid, int *status)
 	return r == pid ? 0 : -1;
 }
 
-static int spawn(pid_t *pid, const deja_child_opts *opts, int in_r, int out_w, int err_w,
-		 deja_error *err)
+static int spawn(pid_t *pid, const callus_child_opts *opts, int in_r, int out_w, int err_w,
+		 callus_error *err)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
@@ -207,10 +207,10 @@ static int spawn(pid_t *pid, const deja_child_opts *opts, int in_r, int out_w, i
 		sigaddset(&defaults, default_signals[i]);
 	sigemptyset(&none);
 	if (posix_spawn_file_actions_init(&fa) != 0)
-		return deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	if (posix_spawnattr_init(&attr) != 0) {
 		posix_spawn_file_actions_destroy(&fa);
-		return deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	}
 	if (in_r >= 0)
 		stdin_rc = posix_spawn_file_actions_adddup2(&fa, in_r, 0);
@@ -222,16 +222,16 @@ static int spawn(pid_t *pid, const deja_child_opts *opts, int in_r, int out_w, i
 	    posix_spawnattr_setsigdefault(&attr, &defaults) != 0 ||
 	    posix_spawnattr_setsigmask(&attr, &none) != 0 ||
 	    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK) != 0) {
-		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
 	rc = posix_spawn(pid, opts->argv[0], &fa, &attr, opts->argv,
 			 opts->envp ? opts->envp : environ);
 	if (rc == ENOENT || rc == EACCES || rc == ENOEXEC)
-		rc = deja_error_set(err, DEJA_ENOTFOUND, "cannot run the %s '%s': %s", opts->what,
+		rc = callus_error_set(err, CALLUS_ENOTFOUND, "cannot run the %s '%s': %s", opts->what,
 				    opts->argv[0], strerror(rc));
 	else if (rc != 0)
-		rc = deja_error_set(err, DEJA_EIO, "cannot run the %s '%s': %s", opts->what,
+		rc = callus_error_set(err, CALLUS_EIO, "cannot run the %s '%s': %s", opts->what,
 				    opts->argv[0], strerror(rc));
 out:
 	posix_spawnattr_destroy(&attr);
@@ -248,7 +248,7 @@ struct streams {
 
 /* Feed stdin and drain stdout and stderr until the output pipes close or
  * the deadline passes.  1 on timeout. */
-static int pump(struct streams *s, deja_buf *out, deja_buf *errb, int *overflow, int timeout_ms)
+static int pump(struct streams *s, callus_buf *out, callus_buf *errb, int *overflow, int timeout_ms)
 {
 	long long deadline = now_ms() + timeout_ms;
 	int junk = 0;
@@ -268,7 +268,7 @@ static int pump(struct streams *s, deja_buf *out, deja_buf *errb, int *overflow,
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
-			return DEJA_EIO;
+			return CALLUS_EIO;
 		for (i = 0; i < 2; i++) {
 			int *fd = i == 0 ? &s->out : &s->err;
 
@@ -289,18 +289,18 @@ static int pump(struct streams *s, deja_buf *out, deja_buf *errb, int *overflow,
 }
 
 /* The first line of what the child printed on stderr, for the message. */
-static int child_failed(deja_error *err, int code, const deja_buf *errb, const char *fallback)
+static int child_failed(callus_error *err, int code, const callus_buf *errb, const char *fallback)
 {
 	size_t n = strcspn(errb->ptr, "\n");
 
 	if (n)
-		return deja_error_set(err, code, "%.*s", (int)n, errb->ptr);
-	return deja_error_set(err, code, "%s", fallback);
+		return callus_error_set(err, code, "%.*s", (int)n, errb->ptr);
+	return callus_error_set(err, code, "%s", fallback);
 }
 
-int deja_child_run(deja_buf *out, const deja_child_opts *opts, deja_error *err)
+int callus_child_run(callus_buf *out, const callus_child_opts *opts, callus_error *err)
 {
-	deja_buf errb = DEJA_BUF_INIT;
+	callus_buf errb = CALLUS_BUF_INIT;
 	struct streams s = { -1, -1, -1, NULL, 0, 0 };
 	int inp[2] = { -1, -1 }, outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
 	int overflow = 0, status = 0, rc = 0, timed_out = 0, reaped = 0;
@@ -309,14 +309,14 @@ int deja_child_run(deja_buf *out, const deja_child_opts *opts, deja_error *err)
 	pid_t pid = -1;
 	struct stat st;
 
-	deja_buf_init(out, opts->out_max);
-	deja_buf_init(&errb, DEJA_CHILD_STDERR_MAX);
+	callus_buf_init(out, opts->out_max);
+	callus_buf_init(&errb, CALLUS_CHILD_STDERR_MAX);
 	if (stat(opts->argv[0], &st) < 0 || !S_ISREG(st.st_mode) || access(opts->argv[0], X_OK) < 0) {
-		rc = deja_error_set(err, DEJA_ENOTFOUND, "no %s at '%s'", what, opts->argv[0]);
+		rc = callus_error_set(err, CALLUS_ENOTFOUND, "no %s at '%s'", what, opts->argv[0]);
 		goto out;
 	}
 	if ((opts->input && make_input(inp) < 0) || make_pipe(outp) < 0 || make_pipe(errp) < 0) {
-		rc = deja_error_set(err, DEJA_EIO, "cannot make a pipe: %s", strerror(errno));
+		rc = callus_error_set(err, CALLUS_EIO, "cannot make a pipe: %s", strerror(errno));
 		goto out;
 	}
 	rc = spawn(&pid, opts, inp[1], outp[1], errp[1], err);
@@ -340,21 +340,21 @@ int deja_child_run(deja_buf *out, const deja_child_opts *opts, deja_error *err)
 	reaped = reap(pid, &status);
 	pid = -1;
 	if (timed_out == 1) {
-		rc = deja_error_set(err, DEJA_EIO, "%s timed out after %d ms", what,
+		rc = callus_error_set(err, CALLUS_EIO, "%s timed out after %d ms", what,
 				    opts->timeout_ms);
 		goto out;
 	}
 	if (timed_out < 0) {
-		rc = deja_error_set(err, timed_out, "cannot read the %s's output", what);
+		rc = callus_error_set(err, timed_out, "cannot read the %s's output", what);
 		goto out;
 	}
 	if (reaped < 0) {
-		rc = deja_error_set(err, DEJA_EIO, "cannot wait for the %s: %s", what,
+		rc = callus_error_set(err, CALLUS_EIO, "cannot wait for the %s: %s", what,
 				    strerror(errno));
 		goto out;
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-		rc = overflow ? deja_error_set(err, DEJA_EIO, "%s printed more than %zu bytes",
+		rc = overflow ? callus_error_set(err, CALLUS_EIO, "%s printed more than %zu bytes",
 					       what, opts->out_max)
 			      : 0;
 		goto out;
@@ -365,7 +365,7 @@ int deja_child_run(deja_buf *out, const deja_child_opts *opts, deja_error *err)
 	else
 		snprintf(fallback, sizeof fallback, "%s killed by signal %d", what,
 			 WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-	rc = child_failed(err, WIFEXITED(status) && WEXITSTATUS(status) == 2 ? DEJA_EINVAL : DEJA_EIO,
+	rc = child_failed(err, WIFEXITED(status) && WEXITSTATUS(status) == 2 ? CALLUS_EINVAL : CALLUS_EIO,
 			  &errb, fallback);
 out:
 	if (pid > 0) {
@@ -381,8 +381,8 @@ out:
 	close_fd(&outp[1]);
 	close_fd(&errp[0]);
 	close_fd(&errp[1]);
-	deja_buf_release(&errb);
+	callus_buf_release(&errb);
 	if (rc < 0)
-		deja_buf_release(out);
+		callus_buf_release(out);
 	return rc;
 }

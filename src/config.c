@@ -1,11 +1,11 @@
 /*
- * config.c - the `.deja/config` parser (format in docs/config.md).
+ * config.c - the `.callus/config` parser (format in docs/config.md).
  *
  * The whole file is parsed up front into one string block and an entry
  * array, so lookups never fail and the config can be shared read-only.
  */
-#include "deja/config.h"
-#include "deja/buf.h"
+#include "callus/config.h"
+#include "callus/buf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,10 +16,10 @@
 #include <strings.h>
 #include <unistd.h>
 
-struct deja_config {
+struct callus_config {
 	char *name;
 	char *strings;              /* every section, key and value, NUL-separated */
-	deja_config_entry *entries;
+	callus_config_entry *entries;
 	size_t n;
 };
 
@@ -32,7 +32,7 @@ struct raw_entry {
 struct parser {
 	const char *name;
 	unsigned line;
-	deja_buf strings;
+	callus_buf strings;
 	struct raw_entry *v;
 	size_t n, cap;
 	size_t section; /* offset of the current section name; SIZE_MAX before any */
@@ -54,26 +54,26 @@ static int is_comment(char c)
 	return c == '#' || c == ';';
 }
 
-static int syntax_error(struct parser *p, deja_error *err, const char *what)
+static int syntax_error(struct parser *p, callus_error *err, const char *what)
 {
-	return deja_error_set(err, DEJA_EINVAL, "'%s' line %u: %s", p->name, p->line, what);
+	return callus_error_set(err, CALLUS_EINVAL, "'%s' line %u: %s", p->name, p->line, what);
 }
 
 /* Append s[0..len) in lower case and a NUL; return its offset. */
-static size_t put_lower(deja_buf *b, const char *s, size_t len)
+static size_t put_lower(callus_buf *b, const char *s, size_t len)
 {
 	size_t off = b->len;
 
 	for (size_t i = 0; i < len; i++) {
 		char c = s[i];
 
-		deja_buf_putc(b, (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c);
+		callus_buf_putc(b, (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c);
 	}
-	deja_buf_putc(b, '\0');
+	callus_buf_putc(b, '\0');
 	return off;
 }
 
-static int parse_section(struct parser *p, const char *l, size_t len, size_t i, deja_error *err)
+static int parse_section(struct parser *p, const char *l, size_t len, size_t i, callus_error *err)
 {
 	size_t start, end;
 
@@ -102,9 +102,9 @@ static int parse_section(struct parser *p, const char *l, size_t len, size_t i, 
 }
 
 /* Append the value starting at l[i] (after the '='), unquoted, and a NUL. */
-static int parse_value(struct parser *p, const char *l, size_t len, size_t i, deja_error *err)
+static int parse_value(struct parser *p, const char *l, size_t len, size_t i, callus_error *err)
 {
-	deja_buf *b = &p->strings;
+	callus_buf *b = &p->strings;
 
 	while (i < len && is_blank(l[i]))
 		i++;
@@ -115,7 +115,7 @@ static int parse_value(struct parser *p, const char *l, size_t len, size_t i, de
 			if (l[i] == '"')
 				break;
 			if (l[i] != '\\') {
-				deja_buf_putc(b, l[i]);
+				callus_buf_putc(b, l[i]);
 				continue;
 			}
 			if (++i >= len)
@@ -123,13 +123,13 @@ static int parse_value(struct parser *p, const char *l, size_t len, size_t i, de
 			switch (l[i]) {
 			case '"':
 			case '\\':
-				deja_buf_putc(b, l[i]);
+				callus_buf_putc(b, l[i]);
 				break;
 			case 'n':
-				deja_buf_putc(b, '\n');
+				callus_buf_putc(b, '\n');
 				break;
 			case 't':
-				deja_buf_putc(b, '\t');
+				callus_buf_putc(b, '\t');
 				break;
 			default:
 				return syntax_error(p, err,
@@ -148,13 +148,13 @@ static int parse_value(struct parser *p, const char *l, size_t len, size_t i, de
 		end = i;
 		while (end > start && is_blank(l[end - 1]))
 			end--;
-		deja_buf_put(b, l + start, end - start);
+		callus_buf_put(b, l + start, end - start);
 	}
-	deja_buf_putc(b, '\0');
+	callus_buf_putc(b, '\0');
 	return 0;
 }
 
-static int parse_line(struct parser *p, const char *l, size_t len, deja_error *err)
+static int parse_line(struct parser *p, const char *l, size_t len, callus_error *err)
 {
 	struct raw_entry e;
 	size_t i = 0, kstart, kend;
@@ -193,8 +193,8 @@ static int parse_line(struct parser *p, const char *l, size_t len, deja_error *e
 		size_t cap = p->cap ? p->cap * 2 : 16, bytes;
 		struct raw_entry *v;
 
-		if (deja_size_mul(&bytes, cap, sizeof(*v)) < 0 || !(v = realloc(p->v, bytes)))
-			return deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		if (callus_size_mul(&bytes, cap, sizeof(*v)) < 0 || !(v = realloc(p->v, bytes)))
+			return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		p->v = v;
 		p->cap = cap;
 	}
@@ -202,16 +202,16 @@ static int parse_line(struct parser *p, const char *l, size_t len, deja_error *e
 	return 0;
 }
 
-int deja_config_parse(deja_config **out, const char *text, size_t len, const char *name,
-		      deja_error *err)
+int callus_config_parse(callus_config **out, const char *text, size_t len, const char *name,
+		      callus_error *err)
 {
-	struct parser p = { NULL, 0, DEJA_BUF_INIT, NULL, 0, 0, SIZE_MAX };
-	deja_config *c = NULL;
+	struct parser p = { NULL, 0, CALLUS_BUF_INIT, NULL, 0, 0, SIZE_MAX };
+	callus_config *c = NULL;
 	size_t pos = 0;
 	int rc = 0;
 
 	if (!out || (!text && len))
-		return deja_error_set(err, DEJA_EINVAL, "deja_config_parse: no output or text");
+		return callus_error_set(err, CALLUS_EINVAL, "callus_config_parse: no output or text");
 	*out = NULL;
 	p.name = name ? name : "config";
 
@@ -227,15 +227,15 @@ int deja_config_parse(deja_config **out, const char *text, size_t len, const cha
 			goto out;
 		pos = nl ? end + 1 : len;
 	}
-	if (deja_buf_status(&p.strings) < 0) {
-		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+	if (callus_buf_status(&p.strings) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
 
 	if (!(c = calloc(1, sizeof(*c))) || !(c->name = strdup(p.name)) ||
 	    (p.n && !(c->entries = calloc(p.n, sizeof(*c->entries)))) ||
-	    !(c->strings = deja_buf_detach(&p.strings))) {
-		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+	    !(c->strings = callus_buf_detach(&p.strings))) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < p.n; i++) {
@@ -248,45 +248,45 @@ int deja_config_parse(deja_config **out, const char *text, size_t len, const cha
 	*out = c;
 	c = NULL;
 out:
-	deja_config_free(c);
-	deja_buf_release(&p.strings);
+	callus_config_free(c);
+	callus_buf_release(&p.strings);
 	free(p.v);
 	return rc;
 }
 
-int deja_config_load(deja_config **out, const char *workspace, deja_error *err)
+int callus_config_load(callus_config **out, const char *workspace, callus_error *err)
 {
-	deja_buf path = DEJA_BUF_INIT, text = DEJA_BUF_INIT;
+	callus_buf path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;
 	int fd = -1, rc;
 
 	if (!out || !workspace)
-		return deja_error_set(err, DEJA_EINVAL, "deja_config_load: no output or workspace");
+		return callus_error_set(err, CALLUS_EINVAL, "callus_config_load: no output or workspace");
 	*out = NULL;
-	if ((rc = deja_buf_printf(&path, "%s/%s", workspace, DEJA_CONFIG_FILE)) < 0) {
-		rc = deja_error_set(err, rc, "out of memory");
+	if ((rc = callus_buf_printf(&path, "%s/%s", workspace, CALLUS_CONFIG_FILE)) < 0) {
+		rc = callus_error_set(err, rc, "out of memory");
 		goto out;
 	}
 	if ((fd = open(path.ptr, O_RDONLY | O_CLOEXEC)) < 0) {
 		/* no config is the normal case: the built-in defaults apply */
 		if (errno == ENOENT || errno == ENOTDIR)
-			rc = deja_config_parse(out, "", 0, DEJA_CONFIG_FILE, err);
+			rc = callus_config_parse(out, "", 0, CALLUS_CONFIG_FILE, err);
 		else
-			rc = deja_error_set(err, DEJA_EIO, "could not open '%s': %s", path.ptr,
+			rc = callus_error_set(err, CALLUS_EIO, "could not open '%s': %s", path.ptr,
 					    strerror(errno));
 		goto out;
 	}
 	for (;;) {
 		ssize_t r;
 
-		if ((rc = deja_buf_grow(&text, 4096)) < 0) {
-			rc = deja_error_set(err, rc, "out of memory");
+		if ((rc = callus_buf_grow(&text, 4096)) < 0) {
+			rc = callus_error_set(err, rc, "out of memory");
 			goto out;
 		}
 		r = read(fd, text.ptr + text.len, text.cap - text.len - 1);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
-			rc = deja_error_set(err, DEJA_EIO, "could not read '%s': %s", path.ptr,
+			rc = callus_error_set(err, CALLUS_EIO, "could not read '%s': %s", path.ptr,
 					    strerror(errno));
 			goto out;
 		}
@@ -294,27 +294,27 @@ int deja_config_load(deja_config **out, const char *workspace, deja_error *err)
 			break;
 		text.len += (size_t)r;
 		text.ptr[text.len] = '\0';
-		if (text.len > DEJA_CONFIG_MAX_BYTES) {
-			rc = deja_error_set(err, DEJA_ETOOBIG, "'%s' is larger than %d bytes",
-					    path.ptr, DEJA_CONFIG_MAX_BYTES);
+		if (text.len > CALLUS_CONFIG_MAX_BYTES) {
+			rc = callus_error_set(err, CALLUS_ETOOBIG, "'%s' is larger than %d bytes",
+					    path.ptr, CALLUS_CONFIG_MAX_BYTES);
 			goto out;
 		}
 	}
-	rc = deja_config_parse(out, text.ptr, text.len, DEJA_CONFIG_FILE, err);
+	rc = callus_config_parse(out, text.ptr, text.len, CALLUS_CONFIG_FILE, err);
 out:
 	if (fd >= 0)
 		close(fd);
-	deja_buf_release(&path);
-	deja_buf_release(&text);
+	callus_buf_release(&path);
+	callus_buf_release(&text);
 	return rc;
 }
 
-const char *deja_config_name(const deja_config *c)
+const char *callus_config_name(const callus_config *c)
 {
 	return c ? c->name : "config";
 }
 
-const deja_config_entry *deja_config_lookup(const deja_config *c, const char *section,
+const callus_config_entry *callus_config_lookup(const callus_config *c, const char *section,
 					    const char *key)
 {
 	if (!c || !section || !key)
@@ -326,14 +326,14 @@ const deja_config_entry *deja_config_lookup(const deja_config *c, const char *se
 	return NULL;
 }
 
-const char *deja_config_get(const deja_config *c, const char *section, const char *key)
+const char *callus_config_get(const callus_config *c, const char *section, const char *key)
 {
-	const deja_config_entry *e = deja_config_lookup(c, section, key);
+	const callus_config_entry *e = callus_config_lookup(c, section, key);
 
 	return e ? e->value : NULL;
 }
 
-const deja_config_entry *deja_config_next(const deja_config *c, const char *section,
+const callus_config_entry *callus_config_next(const callus_config *c, const char *section,
 					  const char *key, size_t *iter)
 {
 	if (!c || !iter)
@@ -349,10 +349,10 @@ const deja_config_entry *deja_config_next(const deja_config *c, const char *sect
 	return NULL;
 }
 
-int deja_config_get_long(long *out, const deja_config *c, const char *section, const char *key,
-			 long def, long min, long max, deja_error *err)
+int callus_config_get_long(long *out, const callus_config *c, const char *section, const char *key,
+			 long def, long min, long max, callus_error *err)
 {
-	const deja_config_entry *e = deja_config_lookup(c, section, key);
+	const callus_config_entry *e = callus_config_lookup(c, section, key);
 	const char *v;
 	char *end;
 	long n;
@@ -370,22 +370,22 @@ int deja_config_get_long(long *out, const deja_config *c, const char *section, c
 	if (*end)
 		goto bad;
 	if (errno == ERANGE || n < min || n > max)
-		return deja_error_set(err, DEJA_EINVAL,
+		return callus_error_set(err, CALLUS_EINVAL,
 				      "'%s' line %u: '%s.%s' must be between %ld and %ld, got '%s'",
 				      c->name, e->line, e->section, e->key, min, max, v);
 	*out = n;
 	return 0;
 bad:
-	return deja_error_set(err, DEJA_EINVAL, "'%s' line %u: '%s.%s' must be an integer, got '%s'",
+	return callus_error_set(err, CALLUS_EINVAL, "'%s' line %u: '%s.%s' must be an integer, got '%s'",
 			      c->name, e->line, e->section, e->key, v);
 }
 
-int deja_config_get_bool(int *out, const deja_config *c, const char *section, const char *key,
-			 int def, deja_error *err)
+int callus_config_get_bool(int *out, const callus_config *c, const char *section, const char *key,
+			 int def, callus_error *err)
 {
 	static const char *const yes[] = { "true", "yes", "on", "1" };
 	static const char *const no[] = { "false", "no", "off", "0" };
-	const deja_config_entry *e = deja_config_lookup(c, section, key);
+	const callus_config_entry *e = callus_config_lookup(c, section, key);
 
 	*out = def;
 	if (!e)
@@ -400,12 +400,12 @@ int deja_config_get_bool(int *out, const deja_config *c, const char *section, co
 			return 0;
 		}
 	}
-	return deja_error_set(err, DEJA_EINVAL,
+	return callus_error_set(err, CALLUS_EINVAL,
 			      "'%s' line %u: '%s.%s' must be true or false, got '%s'", c->name,
 			      e->line, e->section, e->key, e->value);
 }
 
-void deja_config_free(deja_config *c)
+void callus_config_free(callus_config *c)
 {
 	if (!c)
 		return;

@@ -1,37 +1,37 @@
-#include "deja/context.h"
-#include "deja/buf.h"
-#include "deja/common.h"
-#include "deja/fsutil.h"
+#include "callus/context.h"
+#include "callus/buf.h"
+#include "callus/common.h"
+#include "callus/fsutil.h"
 
 #include <jansson.h>
 #include <string.h>
 
-static int add(deja_strlist *out, const char *prefix, const char *s, size_t len)
+static int add(callus_strlist *out, const char *prefix, const char *s, size_t len)
 {
-	deja_buf b = DEJA_BUF_INIT;
+	callus_buf b = CALLUS_BUF_INIT;
 	int rc;
 
-	deja_buf_puts(&b, prefix);
-	deja_buf_put(&b, s, len);
-	if ((rc = deja_buf_status(&b)) == 0)
-		rc = deja_strlist_add_unique(out, b.ptr, b.len, NULL);
-	deja_buf_release(&b);
+	callus_buf_puts(&b, prefix);
+	callus_buf_put(&b, s, len);
+	if ((rc = callus_buf_status(&b)) == 0)
+		rc = callus_strlist_add_unique(out, b.ptr, b.len, NULL);
+	callus_buf_release(&b);
 	return rc;
 }
 
-static int read_manifest(deja_buf *out, const char *dir, const char *name)
+static int read_manifest(callus_buf *out, const char *dir, const char *name)
 {
-	deja_buf path = DEJA_BUF_INIT;
+	callus_buf path = CALLUS_BUF_INIT;
 	int rc;
 
-	deja_buf_printf(&path, "%s/%s", dir, name);
-	rc = deja_buf_status(&path) < 0 ? DEJA_ENOMEM
-					 : deja_fs_read_file(out, path.ptr, DEJA_CONTEXT_FILE_MAX, NULL);
-	deja_buf_release(&path);
+	callus_buf_printf(&path, "%s/%s", dir, name);
+	rc = callus_buf_status(&path) < 0 ? CALLUS_ENOMEM
+					 : callus_fs_read_file(out, path.ptr, CALLUS_CONTEXT_FILE_MAX, NULL);
+	callus_buf_release(&path);
 	return rc;
 }
 
-static void package_json(deja_strlist *out, const char *text, size_t len)
+static void package_json(callus_strlist *out, const char *text, size_t len)
 {
 	static const char *const sections[] = { "dependencies", "devDependencies",
 						"peerDependencies" };
@@ -44,7 +44,7 @@ static void package_json(deja_strlist *out, const char *text, size_t len)
 		json_t *v;
 
 		json_object_foreach(deps, key, v) {
-			if (n++ >= DEJA_CONTEXT_DEPS_MAX)
+			if (n++ >= CALLUS_CONTEXT_DEPS_MAX)
 				break;
 			add(out, "npm:", key, strlen(key));
 		}
@@ -59,12 +59,12 @@ static int name_char(char c)
 }
 
 /* requirements.txt: "name==1.0", "name>=2 ; python_version..." */
-static void requirements(deja_strlist *out, const char *p, size_t len, const char *prefix)
+static void requirements(callus_strlist *out, const char *p, size_t len, const char *prefix)
 {
 	const char *end = p + len;
 	size_t n = 0;
 
-	while (p < end && n < DEJA_CONTEXT_DEPS_MAX) {
+	while (p < end && n < CALLUS_CONTEXT_DEPS_MAX) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p)), *q = p;
 		const char *le = nl ? nl : end;
 
@@ -84,14 +84,14 @@ static void requirements(deja_strlist *out, const char *p, size_t len, const cha
 /* pyproject.toml: the quoted names in "dependencies = [...]" lists and the
  * keys of [tool.poetry.dependencies]; Cargo.toml: keys of [dependencies]
  * and [dev-dependencies].  A line-based reading is enough for names. */
-static void toml_deps(deja_strlist *out, const char *p, size_t len, const char *prefix,
+static void toml_deps(callus_strlist *out, const char *p, size_t len, const char *prefix,
 		      int cargo)
 {
 	const char *end = p + len;
 	int in_table = 0, in_list = 0;
 	size_t n = 0;
 
-	while (p < end && n < DEJA_CONTEXT_DEPS_MAX) {
+	while (p < end && n < CALLUS_CONTEXT_DEPS_MAX) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p)), *q = p;
 		const char *le = nl ? nl : end;
 
@@ -141,13 +141,13 @@ static void toml_deps(deja_strlist *out, const char *p, size_t len, const char *
 }
 
 /* go.mod: "require x v1" and the lines of "require ( ... )" */
-static void go_mod(deja_strlist *out, const char *p, size_t len)
+static void go_mod(callus_strlist *out, const char *p, size_t len)
 {
 	const char *end = p + len;
 	int block = 0;
 	size_t n = 0;
 
-	while (p < end && n < DEJA_CONTEXT_DEPS_MAX) {
+	while (p < end && n < CALLUS_CONTEXT_DEPS_MAX) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p)), *q = p;
 		const char *le = nl ? nl : end;
 
@@ -172,29 +172,29 @@ static void go_mod(deja_strlist *out, const char *p, size_t len)
 	}
 }
 
-static void manifests(deja_strlist *out, const char *dir)
+static void manifests(callus_strlist *out, const char *dir)
 {
-	deja_buf b = DEJA_BUF_INIT;
+	callus_buf b = CALLUS_BUF_INIT;
 
 	if (read_manifest(&b, dir, "package.json") == 0)
 		package_json(out, b.ptr, b.len);
-	deja_buf_clear(&b);
+	callus_buf_clear(&b);
 	if (read_manifest(&b, dir, "requirements.txt") == 0)
 		requirements(out, b.ptr, b.len, "py:");
-	deja_buf_clear(&b);
+	callus_buf_clear(&b);
 	if (read_manifest(&b, dir, "pyproject.toml") == 0)
 		toml_deps(out, b.ptr, b.len, "py:", 0);
-	deja_buf_clear(&b);
+	callus_buf_clear(&b);
 	if (read_manifest(&b, dir, "go.mod") == 0)
 		go_mod(out, b.ptr, b.len);
-	deja_buf_clear(&b);
+	callus_buf_clear(&b);
 	if (read_manifest(&b, dir, "Cargo.toml") == 0)
 		toml_deps(out, b.ptr, b.len, "cargo:", 1);
-	deja_buf_release(&b);
+	callus_buf_release(&b);
 }
 
-int deja_context_patterns(deja_strlist *out, const char *workspace, const char *dir,
-			  const char *tool, const deja_strlist *files)
+int callus_context_patterns(callus_strlist *out, const char *workspace, const char *dir,
+			  const char *tool, const callus_strlist *files)
 {
 	if (tool && *tool) {
 		const char *sp = strchr(tool, ' ');

@@ -13,8 +13,8 @@
  * (not a verification) must cost microseconds: no regex, no I/O, a handful
  * of allocations per call.
  */
-#include "deja/detect.h"
-#include "deja/buf.h"
+#include "callus/detect.h"
+#include "callus/buf.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -31,9 +31,9 @@
 /* ------------------------------------------------------------------ */
 /* The built-in whitelist (docs/config.md lists the same patterns).     */
 
-#define LINT DEJA_LESSON_LINT
-#define TEST DEJA_LESSON_TEST
-#define ANALYSIS DEJA_LESSON_ANALYSIS
+#define LINT CALLUS_LESSON_LINT
+#define TEST CALLUS_LESSON_TEST
+#define ANALYSIS CALLUS_LESSON_ANALYSIS
 
 /* `<pm> run <script>` for the scripts projects use to check themselves. */
 #define PM_RUN_SCRIPTS(pm)                                   \
@@ -56,7 +56,7 @@
 	{ pm " typecheck", pm " run typecheck", ANALYSIS, 0 }, \
 	{ pm " type-check", pm " run type-check", ANALYSIS, 0 }
 
-static const deja_pattern builtins[] = {
+static const callus_pattern builtins[] = {
 	/* JavaScript and TypeScript */
 	{ "eslint", NULL, LINT, 0 },
 	{ "jest", NULL, TEST, 0 },
@@ -119,13 +119,13 @@ static const deja_pattern builtins[] = {
 
 #define NBUILTIN (sizeof(builtins) / sizeof(builtins[0]))
 
-const deja_pattern *deja_whitelist_builtin(size_t i)
+const callus_pattern *callus_whitelist_builtin(size_t i)
 {
 	return i < NBUILTIN ? &builtins[i] : NULL;
 }
 
-struct deja_whitelist {
-	deja_pattern *adds;             /* [verify] add, in file order; patterns owned */
+struct callus_whitelist {
+	callus_pattern *adds;             /* [verify] add, in file order; patterns owned */
 	size_t nadds;
 	unsigned char removed[NBUILTIN]; /* [verify] remove, by built-in index */
 };
@@ -148,9 +148,9 @@ static void *grow_array(void *v, size_t *cap, size_t need, size_t size)
 	if (need <= *cap)
 		return v;
 	while (c < need)
-		if (deja_size_mul(&c, c, 2) < 0)
+		if (callus_size_mul(&c, c, 2) < 0)
 			return NULL;
-	if (deja_size_mul(&bytes, c, size) < 0 || !(p = realloc(v, bytes)))
+	if (callus_size_mul(&bytes, c, size) < 0 || !(p = realloc(v, bytes)))
 		return NULL;
 	*cap = c;
 	return p;
@@ -207,7 +207,7 @@ struct tok {
 struct toks {
 	struct tok *v;
 	size_t n, cap;
-	deja_buf text; /* word values, each NUL-terminated */
+	callus_buf text; /* word values, each NUL-terminated */
 };
 
 struct lexer {
@@ -224,7 +224,7 @@ static int emit(struct toks *t, unsigned char kind, size_t off, size_t len, unsi
 	if (!t)
 		return 0;
 	if (!(v = grow_array(t->v, &t->cap, t->n + 1, sizeof(*v))))
-		return DEJA_ENOMEM;
+		return CALLUS_ENOMEM;
 	t->v = v;
 	v[t->n].kind = kind;
 	v[t->n].assign = assign;
@@ -245,7 +245,7 @@ static int emit_end(struct toks *t, unsigned char sep)
 }
 
 /* `...`: lx->i is on the opening backquote; append the raw text. */
-static int read_backquote(struct lexer *lx, deja_buf *dst)
+static int read_backquote(struct lexer *lx, callus_buf *dst)
 {
 	size_t start = lx->i;
 
@@ -254,7 +254,7 @@ static int read_backquote(struct lexer *lx, deja_buf *dst)
 			lx->i++;
 		} else if (lx->s[lx->i] == '`') {
 			lx->i++;
-			return deja_buf_put(dst, lx->s + start, lx->i - start) < 0 ? DEJA_ENOMEM : 0;
+			return callus_buf_put(dst, lx->s + start, lx->i - start) < 0 ? CALLUS_ENOMEM : 0;
 		}
 	}
 	return LEX_SYNTAX;
@@ -262,7 +262,7 @@ static int read_backquote(struct lexer *lx, deja_buf *dst)
 
 /* $( ), <( ), >( ): lx->i is on the character before '('; run a nested
  * lexer, in skip mode, to the matching ')' and append the raw text. */
-static int read_subst(struct lexer *lx, unsigned depth, deja_buf *dst)
+static int read_subst(struct lexer *lx, unsigned depth, callus_buf *dst)
 {
 	size_t start = lx->i;
 	int rc;
@@ -270,15 +270,15 @@ static int read_subst(struct lexer *lx, unsigned depth, deja_buf *dst)
 	lx->i += 2;
 	if ((rc = lex(lx, depth + 1, 1, NULL)) != 0)
 		return rc;
-	return deja_buf_put(dst, lx->s + start, lx->i - start) < 0 ? DEJA_ENOMEM : 0;
+	return callus_buf_put(dst, lx->s + start, lx->i - start) < 0 ? CALLUS_ENOMEM : 0;
 }
 
 /* ${...}: to the matching brace, over quotes and $( ); raw text. */
-static int read_brace(struct lexer *lx, unsigned depth, deja_buf *dst)
+static int read_brace(struct lexer *lx, unsigned depth, callus_buf *dst)
 {
 	const char *s = lx->s;
 	size_t start = lx->i, level = 1;
-	deja_buf junk = DEJA_BUF_INIT;
+	callus_buf junk = CALLUS_BUF_INIT;
 	int rc = LEX_SYNTAX;
 
 	lx->i += 2;
@@ -303,7 +303,7 @@ static int read_brace(struct lexer *lx, unsigned depth, deja_buf *dst)
 		} else if (c == '}') {
 			lx->i++;
 			if (--level == 0) {
-				rc = deja_buf_put(dst, s + start, lx->i - start) < 0 ? DEJA_ENOMEM : 0;
+				rc = callus_buf_put(dst, s + start, lx->i - start) < 0 ? CALLUS_ENOMEM : 0;
 				goto out;
 			}
 		} else {
@@ -313,12 +313,12 @@ static int read_brace(struct lexer *lx, unsigned depth, deja_buf *dst)
 out:
 	if (lx->i > lx->n)
 		lx->i = lx->n;
-	deja_buf_release(&junk);
+	callus_buf_release(&junk);
 	return rc;
 }
 
 /* '$' outside single quotes: expansions are kept as written. */
-static int read_dollar(struct lexer *lx, unsigned depth, deja_buf *dst, int in_dquote)
+static int read_dollar(struct lexer *lx, unsigned depth, callus_buf *dst, int in_dquote)
 {
 	char d = lx->i + 1 < lx->n ? lx->s[lx->i + 1] : '\0';
 
@@ -335,7 +335,7 @@ static int read_dollar(struct lexer *lx, unsigned depth, deja_buf *dst, int in_d
 				j++;
 		if (j >= lx->n)
 			return LEX_SYNTAX;
-		deja_buf_put(dst, lx->s + lx->i + 2, j - lx->i - 2);
+		callus_buf_put(dst, lx->s + lx->i + 2, j - lx->i - 2);
 		lx->i = j + 1;
 		return 0;
 	}
@@ -344,10 +344,10 @@ static int read_dollar(struct lexer *lx, unsigned depth, deja_buf *dst, int in_d
 		return 0;
 	}
 	lx->i++;
-	return deja_buf_putc(dst, '$') < 0 ? DEJA_ENOMEM : 0;
+	return callus_buf_putc(dst, '$') < 0 ? CALLUS_ENOMEM : 0;
 }
 
-static int read_dquote(struct lexer *lx, unsigned depth, deja_buf *dst)
+static int read_dquote(struct lexer *lx, unsigned depth, callus_buf *dst)
 {
 	const char *s = lx->s;
 	int rc;
@@ -362,7 +362,7 @@ static int read_dquote(struct lexer *lx, unsigned depth, deja_buf *dst)
 		if (c == '\\' && d == '\n') {
 			lx->i += 2;
 		} else if (c == '\\' && d && strchr("$`\"\\", d)) {
-			deja_buf_putc(dst, d);
+			callus_buf_putc(dst, d);
 			lx->i += 2;
 		} else if (c == '$') {
 			if ((rc = read_dollar(lx, depth, dst, 1)) != 0)
@@ -371,7 +371,7 @@ static int read_dquote(struct lexer *lx, unsigned depth, deja_buf *dst)
 			if ((rc = read_backquote(lx, dst)) != 0)
 				return rc;
 		} else {
-			deja_buf_putc(dst, c);
+			callus_buf_putc(dst, c);
 			lx->i++;
 		}
 	}
@@ -384,7 +384,7 @@ static int read_dquote(struct lexer *lx, unsigned depth, deja_buf *dst)
  * length of the value when the first quote, escape or expansion was met
  * (SIZE_MAX if none): "A=1" is not an assignment, A="1" is.
  */
-static int read_word(struct lexer *lx, unsigned depth, deja_buf *dst, size_t *quoted)
+static int read_word(struct lexer *lx, unsigned depth, callus_buf *dst, size_t *quoted)
 {
 	const char *s = lx->s;
 	size_t base = dst->len;
@@ -414,10 +414,10 @@ static int read_word(struct lexer *lx, unsigned depth, deja_buf *dst, size_t *qu
 			if (d == '\n') {
 				lx->i += 2; /* line continuation */
 			} else if (!d) {
-				deja_buf_putc(dst, '\\');
+				callus_buf_putc(dst, '\\');
 				lx->i++;
 			} else {
-				deja_buf_putc(dst, d);
+				callus_buf_putc(dst, d);
 				lx->i += 2;
 			}
 			break;
@@ -426,7 +426,7 @@ static int read_word(struct lexer *lx, unsigned depth, deja_buf *dst, size_t *qu
 
 			if (!e)
 				return LEX_SYNTAX;
-			deja_buf_put(dst, s + lx->i + 1, (size_t)(e - s) - lx->i - 1);
+			callus_buf_put(dst, s + lx->i + 1, (size_t)(e - s) - lx->i - 1);
 			lx->i = (size_t)(e - s) + 1;
 			break;
 		}
@@ -440,13 +440,13 @@ static int read_word(struct lexer *lx, unsigned depth, deja_buf *dst, size_t *qu
 			rc = read_backquote(lx, dst);
 			break;
 		default:
-			deja_buf_putc(dst, c);
+			callus_buf_putc(dst, c);
 			lx->i++;
 		}
 		if (rc)
 			return rc;
 	}
-	return deja_buf_status(dst) < 0 ? DEJA_ENOMEM : 0;
+	return callus_buf_status(dst) < 0 ? CALLUS_ENOMEM : 0;
 }
 
 static size_t skip_digits(const char *s, size_t i, size_t n)
@@ -472,7 +472,7 @@ static int is_assignment(const char *v, size_t len, size_t quoted)
 /* After a newline: skip the bodies of the here-documents opened on the
  * line, each up to its delimiter line.  docs holds, per document, '-' (tabs
  * stripped, <<-) or ' ', the delimiter, and a NUL. */
-static void skip_heredocs(struct lexer *lx, const deja_buf *docs)
+static void skip_heredocs(struct lexer *lx, const callus_buf *docs)
 {
 	const char *p = docs->ptr, *end = docs->ptr + docs->len;
 
@@ -501,12 +501,12 @@ static void skip_heredocs(struct lexer *lx, const deja_buf *docs)
 /*
  * Split lx->s from lx->i into tokens (appended to out; out NULL only
  * checks the syntax and moves lx->i).  Nested: stop after the ')' that
- * closes a substitution.  Returns 0, LEX_SYNTAX, or DEJA_ENOMEM.
+ * closes a substitution.  Returns 0, LEX_SYNTAX, or CALLUS_ENOMEM.
  */
 static int lex(struct lexer *lx, unsigned depth, int nested, struct toks *out)
 {
-	deja_buf scratch = DEJA_BUF_INIT; /* word values when out is NULL */
-	deja_buf docs = DEJA_BUF_INIT;    /* here-document delimiters pending */
+	callus_buf scratch = CALLUS_BUF_INIT; /* word values when out is NULL */
+	callus_buf docs = CALLUS_BUF_INIT;    /* here-document delimiters pending */
 	const char *s = lx->s;
 	size_t parens = 0;
 	int want_doc = 0, rc = 0; /* want_doc: 1 after <<, 2 after <<- */
@@ -530,7 +530,7 @@ static int lex(struct lexer *lx, unsigned depth, int nested, struct toks *out)
 			rc = emit_end(out, ';');
 			if (docs.len) {
 				skip_heredocs(lx, &docs);
-				deja_buf_clear(&docs);
+				callus_buf_clear(&docs);
 			}
 		} else if (c == '(') {
 			lx->i++;
@@ -585,11 +585,11 @@ static int lex(struct lexer *lx, unsigned depth, int nested, struct toks *out)
 			lx->i = j;
 			rc = emit(out, T_REDIR, 0, 0, 0);
 		} else {
-			deja_buf *dst = out ? &out->text : &scratch;
+			callus_buf *dst = out ? &out->text : &scratch;
 			size_t start, quoted, before = lx->i;
 
 			if (!out)
-				deja_buf_clear(&scratch);
+				callus_buf_clear(&scratch);
 			start = dst->len;
 			if ((rc = read_word(lx, depth, dst, &quoted)) != 0)
 				goto out;
@@ -598,15 +598,15 @@ static int lex(struct lexer *lx, unsigned depth, int nested, struct toks *out)
 				continue;
 			}
 			if (want_doc) {
-				deja_buf_putc(&docs, want_doc == 2 ? '-' : ' ');
-				deja_buf_put(&docs, dst->ptr + start, dst->len - start);
-				deja_buf_putc(&docs, '\0');
+				callus_buf_putc(&docs, want_doc == 2 ? '-' : ' ');
+				callus_buf_put(&docs, dst->ptr + start, dst->len - start);
+				callus_buf_putc(&docs, '\0');
 				want_doc = 0;
 			}
 			if (out) {
 				size_t len = dst->len - start;
 
-				deja_buf_putc(dst, '\0');
+				callus_buf_putc(dst, '\0');
 				rc = emit(out, T_WORD, start, len,
 					  (unsigned char)is_assignment(dst->ptr + start, len, quoted));
 			}
@@ -615,11 +615,11 @@ static int lex(struct lexer *lx, unsigned depth, int nested, struct toks *out)
 	if (rc == 0 && (nested || parens))
 		rc = LEX_SYNTAX; /* an unclosed $( or ( */
 out:
-	if (rc == 0 && (deja_buf_status(&scratch) < 0 || deja_buf_status(&docs) < 0 ||
-			(out && deja_buf_status(&out->text) < 0)))
-		rc = DEJA_ENOMEM;
-	deja_buf_release(&scratch);
-	deja_buf_release(&docs);
+	if (rc == 0 && (callus_buf_status(&scratch) < 0 || callus_buf_status(&docs) < 0 ||
+			(out && callus_buf_status(&out->text) < 0)))
+		rc = CALLUS_ENOMEM;
+	callus_buf_release(&scratch);
+	callus_buf_release(&docs);
 	return rc;
 }
 
@@ -907,7 +907,7 @@ static struct span prog_name(const char *p, size_t len, int pkg, int script)
 	return r;
 }
 
-static const deja_pattern *rule_at(const deja_whitelist *wl, size_t i)
+static const callus_pattern *rule_at(const callus_whitelist *wl, size_t i)
 {
 	if (wl) {
 		if (i < wl->nadds)
@@ -917,7 +917,7 @@ static const deja_pattern *rule_at(const deja_whitelist *wl, size_t i)
 	return i < NBUILTIN ? &builtins[i] : NULL;
 }
 
-static int rule_removed(const deja_whitelist *wl, size_t i)
+static int rule_removed(const callus_whitelist *wl, size_t i)
 {
 	if (!wl)
 		return 0;
@@ -927,9 +927,9 @@ static int rule_removed(const deja_whitelist *wl, size_t i)
 }
 
 /* Is there a one-word pattern for this program (`pnpm eslint .` runs it)? */
-static int is_tool_program(const deja_whitelist *wl, struct span name)
+static int is_tool_program(const callus_whitelist *wl, struct span name)
 {
-	const deja_pattern *r;
+	const callus_pattern *r;
 
 	for (size_t i = 0; (r = rule_at(wl, i)); i++)
 		if (!rule_removed(wl, i) && eq(name.p, name.len, r->pattern))
@@ -1184,7 +1184,7 @@ static int classify_node(struct cmd *c, size_t *ip, struct span name, int *scrip
 }
 
 /* `npm|pnpm|yarn|bun [options] SUBCOMMAND ...`. */
-static int classify_pkgmgr(const deja_whitelist *wl, struct cmd *c, size_t *ip,
+static int classify_pkgmgr(const callus_whitelist *wl, struct cmd *c, size_t *ip,
 			   const struct pkgmgr *pm, struct span name, int *pkg)
 {
 	size_t i = *ip, j = i + 1;
@@ -1262,7 +1262,7 @@ static int classify_subcommand(struct cmd *c, size_t i, struct span name)
  * (match words), c->prog, c->hide and c->dirs; K_CD and K_NEST set
  * c->target.
  */
-static int classify(const deja_whitelist *wl, struct cmd *c)
+static int classify(const callus_whitelist *wl, struct cmd *c)
 {
 	size_t i = 0;
 	int pkg = 0, script = 0, kind = K_AGAIN;
@@ -1367,7 +1367,7 @@ static size_t match_pattern(const char *pat, const struct mword *w, size_t nw, s
 
 /* State for one command line (the outer one, or a `sh -c` string). */
 struct run {
-	const deja_whitelist *wl;
+	const callus_whitelist *wl;
 	unsigned depth;
 	const char *base;   /* the directory from an outer line's cd, or NULL */
 	struct toks toks;
@@ -1379,13 +1379,13 @@ struct run {
 	int pipefail;       /* the line sets it: a pipeline fails when the tool does */
 };
 
-static int detect_text(const deja_whitelist *wl, const char *s, size_t n, unsigned depth,
-		       const char *base, deja_detection *out);
+static int detect_text(const callus_whitelist *wl, const char *s, size_t n, unsigned depth,
+		       const char *base, callus_detection *out);
 
 static void free_run(struct run *r)
 {
 	free(r->toks.v);
-	deja_buf_release(&r->toks.text);
+	callus_buf_release(&r->toks.text);
 	free(r->cmd.a);
 	free(r->cmd.hide);
 	free(r->cmd.w);
@@ -1401,42 +1401,42 @@ static int safe_char(char c)
 }
 
 /* Append a word so that a shell would read it back as one word. */
-static void put_quoted(deja_buf *b, const char *p, size_t len)
+static void put_quoted(callus_buf *b, const char *p, size_t len)
 {
 	size_t k = 0;
 
 	while (k < len && safe_char(p[k]))
 		k++;
 	if (len && k == len) {
-		deja_buf_put(b, p, len);
+		callus_buf_put(b, p, len);
 		return;
 	}
-	deja_buf_putc(b, '\'');
+	callus_buf_putc(b, '\'');
 	for (k = 0; k < len; k++) {
 		if (p[k] == '\'')
-			deja_buf_puts(b, "'\\''");
+			callus_buf_puts(b, "'\\''");
 		else
-			deja_buf_putc(b, p[k]);
+			callus_buf_putc(b, p[k]);
 	}
-	deja_buf_putc(b, '\'');
+	callus_buf_putc(b, '\'');
 }
 
-static void add_component(deja_buf *b, const char *p, size_t len)
+static void add_component(callus_buf *b, const char *p, size_t len)
 {
 	if (!len)
 		return;
 	if (p[0] == '/' || p[0] == '~')
-		deja_buf_clear(b);
+		callus_buf_clear(b);
 	else if (b->len)
-		deja_buf_putc(b, '/');
-	deja_buf_put(b, p, len);
+		callus_buf_putc(b, '/');
+	callus_buf_put(b, p, len);
 }
 
 /* The directory the current command runs in (detect.h, `dir`): *out is
  * NULL when it is the directory the line started in. */
 static int join_dirs(char **out, const struct run *r)
 {
-	deja_buf raw = DEJA_BUF_INIT, norm = DEJA_BUF_INIT;
+	callus_buf raw = CALLUS_BUF_INIT, norm = CALLUS_BUF_INIT;
 	const char *p, *end;
 	int rc = 0;
 
@@ -1450,34 +1450,34 @@ static int join_dirs(char **out, const struct run *r)
 	p = raw.ptr;
 	end = raw.ptr + raw.len;
 	if (p < end && *p == '/')
-		deja_buf_putc(&norm, '/');
+		callus_buf_putc(&norm, '/');
 	while (p < end) {
 		const char *sl = memchr(p, '/', (size_t)(end - p));
 		size_t len = sl ? (size_t)(sl - p) : (size_t)(end - p);
 
 		if (len && !(len == 1 && *p == '.')) {
 			if (norm.len && norm.ptr[norm.len - 1] != '/')
-				deja_buf_putc(&norm, '/');
-			deja_buf_put(&norm, p, len);
+				callus_buf_putc(&norm, '/');
+			callus_buf_put(&norm, p, len);
 		}
 		p += len + 1;
 	}
-	if (deja_buf_status(&raw) < 0 || deja_buf_status(&norm) < 0)
-		rc = DEJA_ENOMEM;
-	else if (norm.len && !(*out = deja_buf_detach(&norm)))
-		rc = DEJA_ENOMEM;
-	deja_buf_release(&raw);
-	deja_buf_release(&norm);
+	if (callus_buf_status(&raw) < 0 || callus_buf_status(&norm) < 0)
+		rc = CALLUS_ENOMEM;
+	else if (norm.len && !(*out = callus_buf_detach(&norm)))
+		rc = CALLUS_ENOMEM;
+	callus_buf_release(&raw);
+	callus_buf_release(&norm);
 	return rc;
 }
 
 /* Fill *out for the matched command; 0 (and nothing filled) when it only
  * asks the tool for its version or help. */
-static int describe(struct run *r, const deja_pattern *rule, size_t k, size_t glob,
-		    deja_detection *out)
+static int describe(struct run *r, const callus_pattern *rule, size_t k, size_t glob,
+		    callus_detection *out)
 {
 	struct cmd *c = &r->cmd;
-	deja_buf tool = DEJA_BUF_INIT, args = DEJA_BUF_INIT;
+	callus_buf tool = CALLUS_BUF_INIT, args = CALLUS_BUF_INIT;
 	size_t absorb = rule->name_words && rule->name_words < k ? rule->name_words : k;
 	size_t nargs = 0, ninfo = 0;
 	char *dir = NULL;
@@ -1489,7 +1489,7 @@ static int describe(struct run *r, const deja_pattern *rule, size_t k, size_t gl
 		if (c->hide[i])
 			continue;
 		if (nargs++)
-			deja_buf_putc(&args, ' ');
+			callus_buf_putc(&args, ' ');
 		put_quoted(&args, c->a[i].p, c->a[i].len);
 		ninfo += (size_t)in_list("|--version|--help|-h|-V|", c->a[i].p, c->a[i].len);
 	}
@@ -1499,25 +1499,25 @@ static int describe(struct run *r, const deja_pattern *rule, size_t k, size_t gl
 	if (!rule->tool) {
 		for (size_t m = 0; m < k; m++) {
 			if (m)
-				deja_buf_putc(&tool, ' ');
-			deja_buf_put(&tool, c->w[m].p, c->w[m].len);
+				callus_buf_putc(&tool, ' ');
+			callus_buf_put(&tool, c->w[m].p, c->w[m].len);
 		}
 	} else {
 		for (const char *t = rule->tool; *t; t++) {
 			if (*t == '*' && glob != SIZE_MAX)
-				deja_buf_put(&tool, c->w[glob].p, c->w[glob].len);
+				callus_buf_put(&tool, c->w[glob].p, c->w[glob].len);
 			else
-				deja_buf_putc(&tool, *t);
+				callus_buf_putc(&tool, *t);
 		}
 	}
 	if ((rc = join_dirs(&dir, r)) < 0)
 		goto out;
-	if (deja_buf_status(&tool) < 0 || deja_buf_status(&args) < 0) {
-		rc = DEJA_ENOMEM;
+	if (callus_buf_status(&tool) < 0 || callus_buf_status(&args) < 0) {
+		rc = CALLUS_ENOMEM;
 		goto out;
 	}
-	if (!(out->tool = deja_buf_detach(&tool)) || !(out->args = deja_buf_detach(&args))) {
-		rc = DEJA_ENOMEM;
+	if (!(out->tool = callus_buf_detach(&tool)) || !(out->args = callus_buf_detach(&args))) {
+		rc = CALLUS_ENOMEM;
 		goto out;
 	}
 	out->verification = 1;
@@ -1527,17 +1527,17 @@ static int describe(struct run *r, const deja_pattern *rule, size_t k, size_t gl
 	rc = 1;
 out:
 	free(dir);
-	deja_buf_release(&tool);
-	deja_buf_release(&args);
+	callus_buf_release(&tool);
+	callus_buf_release(&args);
 	return rc;
 }
 
 /* Returns 1 when the command is a verification (out filled), 0 when not,
  * or a negative error. */
-static int eval_command(struct run *r, deja_detection *out)
+static int eval_command(struct run *r, callus_detection *out)
 {
 	struct cmd *c = &r->cmd;
-	const deja_pattern *best = NULL, *rule;
+	const callus_pattern *best = NULL, *rule;
 	size_t best_k = 0, best_glob = SIZE_MAX;
 	unsigned char *hide;
 	struct span *cds;
@@ -1545,7 +1545,7 @@ static int eval_command(struct run *r, deja_detection *out)
 	int rc;
 
 	if (!(hide = grow_array(c->hide, &c->cap_hide, c->n, 1)))
-		return DEJA_ENOMEM;
+		return CALLUS_ENOMEM;
 	c->hide = hide;
 	c->nomem = 0;
 	switch (classify(r->wl, c)) {
@@ -1553,16 +1553,16 @@ static int eval_command(struct run *r, deja_detection *out)
 		break;
 	case K_CD:
 		if (!(cds = grow_array(r->cds, &r->cap_cds, r->ncds + 1, sizeof(*cds))))
-			return DEJA_ENOMEM;
+			return CALLUS_ENOMEM;
 		r->cds = cds;
 		cds[r->ncds++] = c->target;
-		return c->nomem ? DEJA_ENOMEM : 0;
+		return c->nomem ? CALLUS_ENOMEM : 0;
 	case K_CDBACK:
 		r->ncds = 0;
 		return 0;
 	case K_NEST:
 		if (c->nomem)
-			return DEJA_ENOMEM;
+			return CALLUS_ENOMEM;
 		if (r->depth >= 1)
 			return 0; /* one level deep is what agents write */
 		if ((rc = join_dirs(&dir, r)) < 0)
@@ -1571,10 +1571,10 @@ static int eval_command(struct run *r, deja_detection *out)
 		free(dir);
 		return rc < 0 ? rc : out->verification;
 	default:
-		return c->nomem ? DEJA_ENOMEM : 0;
+		return c->nomem ? CALLUS_ENOMEM : 0;
 	}
 	if (c->nomem)
-		return DEJA_ENOMEM;
+		return CALLUS_ENOMEM;
 
 	/* the longest match wins; on a tie the earlier rule, so added
 	 * patterns override built-ins */
@@ -1632,7 +1632,7 @@ static int status_masked(const struct run *r, size_t t)
 
 /* Collect the words of each simple command (redirections dropped) and
  * evaluate them in order until one is a verification. */
-static int walk(struct run *r, deja_detection *out)
+static int walk(struct run *r, callus_detection *out)
 {
 	int skip = 0, rc;
 
@@ -1647,7 +1647,7 @@ static int walk(struct run *r, deja_detection *out)
 				continue;
 			}
 			if (!(v = grow_array(r->cmd.a, &r->cmd.cap_a, r->cmd.n + 1, sizeof(*v))))
-				return DEJA_ENOMEM;
+				return CALLUS_ENOMEM;
 			r->cmd.a = v;
 			v[r->cmd.n].p = r->toks.text.ptr + tk->off;
 			v[r->cmd.n].len = tk->len;
@@ -1676,7 +1676,7 @@ static int walk(struct run *r, deja_detection *out)
 			size_t *st = grow_array(r->stack, &r->cap_stack, r->nstack + 1, sizeof(*st));
 
 			if (!st)
-				return DEJA_ENOMEM;
+				return CALLUS_ENOMEM;
 			r->stack = st;
 			st[r->nstack++] = r->ncds;
 		} else if (tk->kind == T_RPAREN && r->nstack) {
@@ -1688,15 +1688,15 @@ static int walk(struct run *r, deja_detection *out)
 	}
 }
 
-static int detect_text(const deja_whitelist *wl, const char *s, size_t n, unsigned depth,
-		       const char *base, deja_detection *out)
+static int detect_text(const callus_whitelist *wl, const char *s, size_t n, unsigned depth,
+		       const char *base, callus_detection *out)
 {
 	struct lexer lx = { s, n, 0 };
 	struct run r;
 	int rc;
 
 	memset(&r, 0, sizeof(r));
-	deja_buf_init(&r.toks.text, 0);
+	callus_buf_init(&r.toks.text, 0);
 	r.wl = wl;
 	r.depth = depth;
 	r.base = base;
@@ -1710,23 +1710,23 @@ static int detect_text(const deja_whitelist *wl, const char *s, size_t n, unsign
 	return rc < 0 ? rc : 0;
 }
 
-int deja_detect(deja_detection *out, const deja_whitelist *wl, const char *command,
-		deja_error *err)
+int callus_detect(callus_detection *out, const callus_whitelist *wl, const char *command,
+		callus_error *err)
 {
 	int rc;
 
 	if (!out || !command)
-		return deja_error_set(err, DEJA_EINVAL, "deja_detect: no output or command");
+		return callus_error_set(err, CALLUS_EINVAL, "callus_detect: no output or command");
 	memset(out, 0, sizeof(*out));
-	out->category = DEJA_LESSON_OTHER;
+	out->category = CALLUS_LESSON_OTHER;
 	if ((rc = detect_text(wl, command, strlen(command), 0, NULL, out)) < 0) {
-		deja_detection_release(out);
-		return deja_error_set(err, rc, "out of memory");
+		callus_detection_release(out);
+		return callus_error_set(err, rc, "out of memory");
 	}
 	return 0;
 }
 
-void deja_detection_release(deja_detection *d)
+void callus_detection_release(callus_detection *d)
 {
 	if (!d)
 		return;
@@ -1734,23 +1734,23 @@ void deja_detection_release(deja_detection *d)
 	free(d->dir);
 	free(d->args);
 	memset(d, 0, sizeof(*d));
-	d->category = DEJA_LESSON_OTHER;
+	d->category = CALLUS_LESSON_OTHER;
 }
 
 /* ------------------------------------------------------------------ */
 /* The whitelist from the config.                                       */
 
-static int parse_category(const char *p, size_t len, deja_lesson_type *out)
+static int parse_category(const char *p, size_t len, callus_lesson_type *out)
 {
 	/* upper case only, so that `add = just test` is not read as a TEST */
 	static const struct {
 		const char *name;
-		deja_lesson_type type;
+		callus_lesson_type type;
 	} cats[] = {
-		{ "LINT", DEJA_LESSON_LINT },
-		{ "TEST", DEJA_LESSON_TEST },
-		{ "ANALYSIS", DEJA_LESSON_ANALYSIS },
-		{ "OTHER", DEJA_LESSON_OTHER },
+		{ "LINT", CALLUS_LESSON_LINT },
+		{ "TEST", CALLUS_LESSON_TEST },
+		{ "ANALYSIS", CALLUS_LESSON_ANALYSIS },
+		{ "OTHER", CALLUS_LESSON_OTHER },
 	};
 
 	for (size_t i = 0; i < sizeof(cats) / sizeof(cats[0]); i++)
@@ -1763,8 +1763,8 @@ static int parse_category(const char *p, size_t len, deja_lesson_type *out)
 
 /* Normalize an added pattern as commands are normalized (so that
  * `./scripts/check.sh` is "check.sh" and `python3 -m tox` "python -m tox")
- * into pat.  DEJA_EINVAL with *why for the user. */
-static int normalize_pattern(deja_buf *pat, const char *text, size_t len, const char **why)
+ * into pat.  CALLUS_EINVAL with *why for the user. */
+static int normalize_pattern(callus_buf *pat, const char *text, size_t len, const char **why)
 {
 	struct lexer lx = { text, len, 0 };
 	struct run r;
@@ -1772,11 +1772,11 @@ static int normalize_pattern(deja_buf *pat, const char *text, size_t len, const 
 	int rc;
 
 	memset(&r, 0, sizeof(r));
-	deja_buf_init(&r.toks.text, 0);
+	callus_buf_init(&r.toks.text, 0);
 	rc = lex(&lx, 0, 0, &r.toks);
 	if (rc == LEX_SYNTAX) {
 		*why = "cannot be parsed (unbalanced quote or parenthesis?)";
-		rc = DEJA_EINVAL;
+		rc = CALLUS_EINVAL;
 	}
 	if (rc < 0)
 		goto out;
@@ -1785,11 +1785,11 @@ static int normalize_pattern(deja_buf *pat, const char *text, size_t len, const 
 
 		if (r.toks.v[t].kind != T_WORD) {
 			*why = "must be one command, without operators or redirections";
-			rc = DEJA_EINVAL;
+			rc = CALLUS_EINVAL;
 			goto out;
 		}
 		if (!(v = grow_array(r.cmd.a, &r.cmd.cap_a, r.cmd.n + 1, sizeof(*v)))) {
-			rc = DEJA_ENOMEM;
+			rc = CALLUS_ENOMEM;
 			goto out;
 		}
 		r.cmd.a = v;
@@ -1798,23 +1798,23 @@ static int normalize_pattern(deja_buf *pat, const char *text, size_t len, const 
 		v[r.cmd.n].assign = r.toks.v[t].assign;
 		r.cmd.n++;
 	}
-	rc = DEJA_EINVAL;
+	rc = CALLUS_EINVAL;
 	if (!r.cmd.n) {
 		*why = "is empty";
 		goto out;
 	}
 	if (!(hide = grow_array(r.cmd.hide, &r.cmd.cap_hide, r.cmd.n, 1))) {
-		rc = DEJA_ENOMEM;
+		rc = CALLUS_ENOMEM;
 		goto out;
 	}
 	r.cmd.hide = hide;
 	if (classify(NULL, &r.cmd) != K_RUN || !r.cmd.nw) {
 		*why = r.cmd.nomem ? "" : "does not name a program";
-		rc = r.cmd.nomem ? DEJA_ENOMEM : DEJA_EINVAL;
+		rc = r.cmd.nomem ? CALLUS_ENOMEM : CALLUS_EINVAL;
 		goto out;
 	}
 	if (r.cmd.nomem) {
-		rc = DEJA_ENOMEM;
+		rc = CALLUS_ENOMEM;
 		goto out;
 	}
 	if (!r.cmd.w[0].len || r.cmd.w[0].p[r.cmd.w[0].len - 1] == '*') {
@@ -1830,23 +1830,23 @@ static int normalize_pattern(deja_buf *pat, const char *text, size_t len, const 
 			goto out;
 		}
 		if (m)
-			deja_buf_putc(pat, ' ');
-		deja_buf_put(pat, w->p, w->len);
+			callus_buf_putc(pat, ' ');
+		callus_buf_put(pat, w->p, w->len);
 	}
-	rc = deja_buf_status(pat) < 0 ? DEJA_ENOMEM : 0;
+	rc = callus_buf_status(pat) < 0 ? CALLUS_ENOMEM : 0;
 out:
 	free_run(&r);
 	return rc;
 }
 
-static int add_pattern(deja_whitelist *wl, size_t *cap, const deja_config *cfg,
-		       const deja_config_entry *e, deja_error *err)
+static int add_pattern(callus_whitelist *wl, size_t *cap, const callus_config *cfg,
+		       const callus_config_entry *e, callus_error *err)
 {
 	const char *v = e->value, *end = v + strlen(v), *last;
-	deja_lesson_type cat = DEJA_LESSON_OTHER;
-	deja_buf pat = DEJA_BUF_INIT;
+	callus_lesson_type cat = CALLUS_LESSON_OTHER;
+	callus_buf pat = CALLUS_BUF_INIT;
 	const char *why = "";
-	deja_pattern *adds;
+	callus_pattern *adds;
 	int rc;
 
 	/* an all-caps last word is the category */
@@ -1857,22 +1857,22 @@ static int add_pattern(deja_whitelist *wl, size_t *cap, const deja_config *cfg,
 	if (parse_category(last, (size_t)(end - last), &cat))
 		end = last;
 	rc = normalize_pattern(&pat, v, (size_t)(end - v), &why);
-	if (rc == DEJA_EINVAL) {
-		rc = deja_error_set(err, rc, "'%s' line %u: pattern '%s' %s", deja_config_name(cfg),
+	if (rc == CALLUS_EINVAL) {
+		rc = callus_error_set(err, rc, "'%s' line %u: pattern '%s' %s", callus_config_name(cfg),
 				    e->line, v, why);
 		goto out;
 	}
 	if (rc < 0) {
-		rc = deja_error_set(err, rc, "out of memory");
+		rc = callus_error_set(err, rc, "out of memory");
 		goto out;
 	}
 	if (!(adds = grow_array(wl->adds, cap, wl->nadds + 1, sizeof(*adds)))) {
-		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
 	wl->adds = adds;
-	if (!(adds[wl->nadds].pattern = deja_buf_detach(&pat))) {
-		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+	if (!(adds[wl->nadds].pattern = callus_buf_detach(&pat))) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
 	adds[wl->nadds].tool = NULL;
@@ -1880,14 +1880,14 @@ static int add_pattern(deja_whitelist *wl, size_t *cap, const deja_config *cfg,
 	adds[wl->nadds].name_words = 0;
 	wl->nadds++;
 out:
-	deja_buf_release(&pat);
+	callus_buf_release(&pat);
 	return rc;
 }
 
-static int remove_pattern(deja_whitelist *wl, const deja_config *cfg, const deja_config_entry *e,
-			  deja_error *err)
+static int remove_pattern(callus_whitelist *wl, const callus_config *cfg, const callus_config_entry *e,
+			  callus_error *err)
 {
-	deja_buf text = DEJA_BUF_INIT;
+	callus_buf text = CALLUS_BUF_INIT;
 	int found = 0;
 
 	/* compared with the documented text, blanks normalized */
@@ -1900,42 +1900,42 @@ static int remove_pattern(deja_whitelist *wl, const deja_config *cfg, const deja
 			break;
 		len = strcspn(p, " \t");
 		if (text.len)
-			deja_buf_putc(&text, ' ');
-		deja_buf_put(&text, p, len);
+			callus_buf_putc(&text, ' ');
+		callus_buf_put(&text, p, len);
 		p += len;
 	}
-	if (deja_buf_status(&text) < 0) {
-		deja_buf_release(&text);
-		return deja_error_set(err, DEJA_ENOMEM, "out of memory");
+	if (callus_buf_status(&text) < 0) {
+		callus_buf_release(&text);
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < NBUILTIN; i++)
 		if (!strcmp(builtins[i].pattern, text.ptr)) {
 			wl->removed[i] = 1;
 			found = 1;
 		}
-	deja_buf_release(&text);
+	callus_buf_release(&text);
 	if (!found)
-		return deja_error_set(err, DEJA_EINVAL,
+		return callus_error_set(err, CALLUS_EINVAL,
 				      "'%s' line %u: 'remove = %s' names no built-in pattern "
 				      "(see docs/config.md)",
-				      deja_config_name(cfg), e->line, e->value);
+				      callus_config_name(cfg), e->line, e->value);
 	return 0;
 }
 
-int deja_whitelist_new(deja_whitelist **out, const deja_config *cfg, deja_error *err)
+int callus_whitelist_new(callus_whitelist **out, const callus_config *cfg, callus_error *err)
 {
-	deja_whitelist *wl;
-	const deja_config_entry *e;
+	callus_whitelist *wl;
+	const callus_config_entry *e;
 	size_t it = 0, cap = 0;
 	int rc = 0;
 
 	if (!out)
-		return deja_error_set(err, DEJA_EINVAL, "deja_whitelist_new: no output");
+		return callus_error_set(err, CALLUS_EINVAL, "callus_whitelist_new: no output");
 	*out = NULL;
 	if (!(wl = calloc(1, sizeof(*wl))))
-		return deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	/* other [verify] keys belong to other modules */
-	while ((e = deja_config_next(cfg, "verify", NULL, &it))) {
+	while ((e = callus_config_next(cfg, "verify", NULL, &it))) {
 		if (!strcmp(e->key, "add"))
 			rc = add_pattern(wl, &cap, cfg, e, err);
 		else if (!strcmp(e->key, "remove"))
@@ -1946,11 +1946,11 @@ int deja_whitelist_new(deja_whitelist **out, const deja_config *cfg, deja_error 
 	*out = wl;
 	wl = NULL;
 out:
-	deja_whitelist_free(wl);
+	callus_whitelist_free(wl);
 	return rc;
 }
 
-void deja_whitelist_free(deja_whitelist *wl)
+void callus_whitelist_free(callus_whitelist *wl)
 {
 	if (!wl)
 		return;

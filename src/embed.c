@@ -2,9 +2,9 @@
  * embed.c - the built-in embedder (embed.h).  Calibrated on the corpus:
  * docs/matching.md says how, and with what result.
  */
-#include "deja/embed.h"
-#include "deja/buf.h"
-#include "deja/common.h"
+#include "callus/embed.h"
+#include "callus/buf.h"
+#include "callus/common.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -86,18 +86,18 @@ static uint64_t h_finish(uint64_t h)
 
 /* --- features ------------------------------------------------------------ */
 
-static int push(deja_features *f, uint64_t id, float w)
+static int push(callus_features *f, uint64_t id, float w)
 {
 	if (f->count >= MAX_FEATURES)
 		return 0; /* bounded: the first features (type, tool, frames) are kept */
 	if (f->count == f->alloc) {
 		size_t n = f->alloc ? f->alloc * 2 : 64, bytes = 0;
-		deja_feature *p;
+		callus_feature *p;
 
 		if (n > MAX_FEATURES)
 			n = MAX_FEATURES;
-		if (deja_size_mul(&bytes, n, sizeof(*p)) < 0 || !(p = realloc(f->items, bytes)))
-			return DEJA_ENOMEM;
+		if (callus_size_mul(&bytes, n, sizeof(*p)) < 0 || !(p = realloc(f->items, bytes)))
+			return CALLUS_ENOMEM;
 		f->items = p;
 		f->alloc = n;
 	}
@@ -107,7 +107,7 @@ static int push(deja_features *f, uint64_t id, float w)
 	return 0;
 }
 
-static int add(deja_features *f, enum kind k, const char *s, size_t n, float w)
+static int add(callus_features *f, enum kind k, const char *s, size_t n, float w)
 {
 	return push(f, h_finish(h_feed(h_start(k), s, n)), w);
 }
@@ -160,7 +160,7 @@ static int next_part(const char *s, size_t n, size_t *pos, size_t *start, size_t
 
 /* The parts of an identifier, when it has two or more; parts of one
  * character or all digits carry nothing. */
-static int add_parts(deja_features *f, enum kind k, const char *s, size_t n, float w)
+static int add_parts(callus_features *f, enum kind k, const char *s, size_t n, float w)
 {
 	size_t pos = 0, start = 0, len = 0, nparts = 0;
 	int rc;
@@ -177,7 +177,7 @@ static int add_parts(deja_features *f, enum kind k, const char *s, size_t n, flo
 }
 
 /* Character 3-grams of a word, padded: "^wo", "wor", "ord", "rd$". */
-static int add_grams(deja_features *f, const char *s, size_t n)
+static int add_grams(callus_features *f, const char *s, size_t n)
 {
 	int rc;
 
@@ -210,7 +210,7 @@ static int is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\n'
  * same words.  Numbers that survived normalization are variable data, not
  * words.
  */
-static int add_words(deja_features *f, const char *text, size_t len)
+static int add_words(callus_features *f, const char *text, size_t len)
 {
 	const char *prev = NULL;
 	size_t prev_len = 0, i = 0;
@@ -297,19 +297,19 @@ static size_t regex_atom(const char *p, size_t n)
  * starts with one of those or with punctuation, which separates words
  * anyway.
  */
-static int pattern_text(deja_buf *out, const char *p, size_t n)
+static int pattern_text(callus_buf *out, const char *p, size_t n)
 {
 	size_t i = 0;
 
 	while (i < n) {
 		if (p[i] == '\\' && i + 1 < n) {
 			if (p[i + 1] == 's') {
-				deja_buf_putc(out, ' ');
+				callus_buf_putc(out, ' ');
 				i += 2;
 				if (i < n && p[i] == '+')
 					i++;
 			} else {
-				deja_buf_putc(out, p[i + 1]);
+				callus_buf_putc(out, p[i + 1]);
 				i += 2;
 			}
 			continue;
@@ -317,10 +317,10 @@ static int pattern_text(deja_buf *out, const char *p, size_t n)
 		if (p[i] == '(' && i + 2 < n && p[i + 1] == '?' && p[i + 2] == '#') {
 			const char *close = memchr(p + i, ')', n - i);
 
-			deja_buf_putc(out, ' ');
-			deja_buf_putc(out, PLACE_MARK);
+			callus_buf_putc(out, ' ');
+			callus_buf_putc(out, PLACE_MARK);
 			if (close)
-				deja_buf_put(out, p + i + 3, (size_t)(close - p) - i - 3);
+				callus_buf_put(out, p + i + 3, (size_t)(close - p) - i - 3);
 			i = close ? (size_t)(close - p) + 1 : n;
 			while (i < n && p[i] != '\\' && !is_wordc((unsigned char)p[i]) &&
 			       p[i] != ' ') {
@@ -329,18 +329,18 @@ static int pattern_text(deja_buf *out, const char *p, size_t n)
 				else
 					i++;
 			}
-			deja_buf_putc(out, ' ');
+			callus_buf_putc(out, ' ');
 			continue;
 		}
-		deja_buf_putc(out, p[i]);
+		callus_buf_putc(out, p[i]);
 		i++;
 	}
-	return deja_buf_status(out);
+	return callus_buf_status(out);
 }
 
 /* A stack pattern "function@file": the identifiers of the function, and
  * their parts. */
-static int add_frame(deja_features *f, const char *frame)
+static int add_frame(callus_features *f, const char *frame)
 {
 	const char *at = strrchr(frame, '@');
 	size_t len = at ? (size_t)(at - frame) : strlen(frame), i = 0;
@@ -371,7 +371,7 @@ static int add_frame(deja_features *f, const char *frame)
  * values alone for the result to be the same bytes everywhere. */
 static int cmp_feature(const void *a, const void *b)
 {
-	const deja_feature *x = a, *y = b;
+	const callus_feature *x = a, *y = b;
 
 	if (x->id != y->id)
 		return x->id < y->id ? -1 : 1;
@@ -379,7 +379,7 @@ static int cmp_feature(const void *a, const void *b)
 }
 
 /* Sort by id and merge repeats, summing their weights. */
-static void merge(deja_features *f)
+static void merge(callus_features *f)
 {
 	size_t w = 0;
 
@@ -395,10 +395,10 @@ static void merge(deja_features *f)
 	f->count = w + 1;
 }
 
-/* *out is DEJA_FEATURES_INIT or holds earlier features (overwritten). */
-int deja_embed_features(deja_features *out, const deja_signature *sig)
+/* *out is CALLUS_FEATURES_INIT or holds earlier features (overwritten). */
+int callus_embed_features(callus_features *out, const callus_signature *sig)
 {
-	deja_buf text = DEJA_BUF_INIT;
+	callus_buf text = CALLUS_BUF_INIT;
 	const char *msg;
 	size_t len;
 	int rc = 0;
@@ -429,13 +429,13 @@ int deja_embed_features(deja_features *out, const deja_signature *sig)
 		goto out;
 	merge(out);
 out:
-	deja_buf_release(&text);
+	callus_buf_release(&text);
 	if (rc < 0)
-		deja_features_release(out);
+		callus_features_release(out);
 	return rc;
 }
 
-void deja_features_release(deja_features *f)
+void callus_features_release(callus_features *f)
 {
 	if (!f)
 		return;
@@ -450,25 +450,25 @@ void deja_features_release(deja_features *f)
  * Open addressing with linear probing, at most half full.  Key 0 marks an
  * empty slot, so the one feature whose id is 0 is counted aside.
  */
-struct deja_idf {
+struct callus_idf {
 	uint64_t *keys;
 	uint32_t *counts;
 	size_t cap, used; /* cap: a power of two */
 	uint32_t zero_df, ndocs;
 };
 
-int deja_idf_new(deja_idf **out)
+int callus_idf_new(callus_idf **out)
 {
-	deja_idf *idf = calloc(1, sizeof(*idf));
+	callus_idf *idf = calloc(1, sizeof(*idf));
 
 	*out = NULL;
 	if (!idf)
-		return DEJA_ENOMEM;
+		return CALLUS_ENOMEM;
 	*out = idf;
 	return 0;
 }
 
-void deja_idf_free(deja_idf *idf)
+void callus_idf_free(callus_idf *idf)
 {
 	if (!idf)
 		return;
@@ -477,7 +477,7 @@ void deja_idf_free(deja_idf *idf)
 	free(idf);
 }
 
-static size_t slot_of(const deja_idf *idf, uint64_t id)
+static size_t slot_of(const callus_idf *idf, uint64_t id)
 {
 	/* the ids are hashes already; the high bits are the ones the
 	 * buckets of the vectors do not use */
@@ -488,17 +488,17 @@ static size_t slot_of(const deja_idf *idf, uint64_t id)
 	return i;
 }
 
-static int idf_grow(deja_idf *idf)
+static int idf_grow(callus_idf *idf)
 {
 	size_t cap = idf->cap ? idf->cap * 2 : 1024, kb = 0, cb = 0;
 	uint64_t *keys = NULL;
 	uint32_t *counts = NULL;
-	deja_idf next;
+	callus_idf next;
 
-	if (deja_size_mul(&kb, cap, sizeof(*keys)) < 0 || deja_size_mul(&cb, cap, sizeof(*counts)) < 0 ||
+	if (callus_size_mul(&kb, cap, sizeof(*keys)) < 0 || callus_size_mul(&cb, cap, sizeof(*counts)) < 0 ||
 	    !(keys = calloc(1, kb)) || !(counts = calloc(1, cb))) {
 		free(keys);
-		return DEJA_ENOMEM;
+		return CALLUS_ENOMEM;
 	}
 	next = *idf;
 	next.keys = keys;
@@ -518,7 +518,7 @@ static int idf_grow(deja_idf *idf)
 }
 
 /* The count of id, inserted at 0 when missing; NULL without memory. */
-static uint32_t *idf_slot(deja_idf *idf, uint64_t id)
+static uint32_t *idf_slot(callus_idf *idf, uint64_t id)
 {
 	size_t s;
 
@@ -535,12 +535,12 @@ static uint32_t *idf_slot(deja_idf *idf, uint64_t id)
 	return &idf->counts[s];
 }
 
-int deja_idf_add(deja_idf *idf, const deja_features *f)
+int callus_idf_add(callus_idf *idf, const callus_features *f)
 {
 	for (size_t i = 0; i < f->count; i++) {
 		uint32_t *c = idf_slot(idf, f->items[i].id);
 		if (!c)
-			return DEJA_ENOMEM;
+			return CALLUS_ENOMEM;
 		if (*c < UINT32_MAX)
 			(*c)++;
 	}
@@ -549,22 +549,22 @@ int deja_idf_add(deja_idf *idf, const deja_features *f)
 	return 0;
 }
 
-int deja_idf_set(deja_idf *idf, uint64_t id, uint32_t df)
+int callus_idf_set(callus_idf *idf, uint64_t id, uint32_t df)
 {
 	uint32_t *c = idf_slot(idf, id);
 
 	if (!c)
-		return DEJA_ENOMEM;
+		return CALLUS_ENOMEM;
 	*c = df;
 	return 0;
 }
 
-void deja_idf_set_docs(deja_idf *idf, uint32_t ndocs)
+void callus_idf_set_docs(callus_idf *idf, uint32_t ndocs)
 {
 	idf->ndocs = ndocs;
 }
 
-uint32_t deja_idf_docs(const deja_idf *idf)
+uint32_t callus_idf_docs(const callus_idf *idf)
 {
 	return idf ? idf->ndocs : 0;
 }
@@ -601,7 +601,7 @@ static double ln(double x)
 	return 2 * sum + e * 0.6931471805599453;
 }
 
-float deja_idf_weight(const deja_idf *idf, uint64_t id)
+float callus_idf_weight(const callus_idf *idf, uint64_t id)
 {
 	uint32_t n, df = 0;
 
@@ -621,24 +621,24 @@ float deja_idf_weight(const deja_idf *idf, uint64_t id)
 
 /* --- vectors -------------------------------------------------------------- */
 
-void deja_embed_vector(float out[DEJA_EMBED_DIM], const deja_features *f, const deja_idf *idf)
+void callus_embed_vector(float out[CALLUS_EMBED_DIM], const callus_features *f, const callus_idf *idf)
 {
 	double norm = 0;
 
-	memset(out, 0, DEJA_EMBED_DIM * sizeof(*out));
+	memset(out, 0, CALLUS_EMBED_DIM * sizeof(*out));
 	for (size_t i = 0; i < f->count; i++) {
 		uint64_t id = f->items[i].id;
 		/* the sign bit makes colliding features cancel on average
 		 * instead of piling up */
-		float v = f->items[i].weight * deja_idf_weight(idf, id);
+		float v = f->items[i].weight * callus_idf_weight(idf, id);
 
-		out[id % DEJA_EMBED_DIM] += (id >> 63) ? -v : v;
+		out[id % CALLUS_EMBED_DIM] += (id >> 63) ? -v : v;
 	}
-	for (size_t i = 0; i < DEJA_EMBED_DIM; i++)
+	for (size_t i = 0; i < CALLUS_EMBED_DIM; i++)
 		norm += (double)out[i] * out[i];
 	if (norm > 0) {
 		double scale = 1.0 / sqrt(norm);
-		for (size_t i = 0; i < DEJA_EMBED_DIM; i++)
+		for (size_t i = 0; i < CALLUS_EMBED_DIM; i++)
 			out[i] = (float)(out[i] * scale);
 	}
 }
@@ -649,7 +649,7 @@ void deja_embed_vector(float out[DEJA_EMBED_DIM], const deja_features *f, const 
  * would also make the result depend on the machine).  Lanes are added in
  * a fixed order at the end.
  */
-float deja_dot(const float *a, const float *b, size_t n)
+float callus_dot(const float *a, const float *b, size_t n)
 {
 	float lane[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
 	size_t i = 0;

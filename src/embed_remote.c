@@ -1,7 +1,7 @@
 /*
- * embed_remote.c - the external embedder through the deja-embed helper
- * (include/deja/embed_remote.h; the helper's protocol is described at the
- * top of helper/deja-embed.c).
+ * embed_remote.c - the external embedder through the callus-embed helper
+ * (include/callus/embed_remote.h; the helper's protocol is described at the
+ * top of helper/callus-embed.c).
  *
  * The texts go to the helper's stdin as a JSON array, the key and the
  * timeout through its environment; what it prints is checked strictly
@@ -9,12 +9,12 @@
  * and normalized here so that every caller gets unit vectors whatever the
  * server does.
  */
-#include "deja/embed_remote.h"
-#include "deja/buf.h"
-#include "deja/child.h"
-#include "deja/common.h"
-#include "deja/config.h"
-#include "deja/utf8.h"
+#include "callus/embed_remote.h"
+#include "callus/buf.h"
+#include "callus/child.h"
+#include "callus/common.h"
+#include "callus/config.h"
+#include "callus/utf8.h"
 
 #include <jansson.h>
 
@@ -30,33 +30,33 @@
 extern char **environ;
 
 #define WHAT "embedding helper"
-#define KEY_ENV "DEJA_EMBED_API_KEY"
-#define TIMEOUT_ENV "DEJA_EMBED_TIMEOUT_MS"
+#define KEY_ENV "CALLUS_EMBED_API_KEY"
+#define TIMEOUT_ENV "CALLUS_EMBED_TIMEOUT_MS"
 #define TIMEOUT_MAX_MS 3600000L
 /* The helper enforces timeout_ms on the request itself; this much more is
- * for its start and for parsing the response before deja kills it. */
+ * for its start and for parsing the response before callus kills it. */
 #define KILL_SLACK_MS 1000
-/* "deja-embed N DIM\n" */
+/* "callus-embed N DIM\n" */
 #define HEADER_MAX 64
 
-char *deja_embed_remote_helper(void)
+char *callus_embed_remote_helper(void)
 {
-	return deja_child_sibling("DEJA_EMBED_HELPER", "deja-embed");
+	return callus_child_sibling("CALLUS_EMBED_HELPER", "callus-embed");
 }
 
 /* ---- the helper's environment ------------------------------------------ */
 
 /*
- * The caller's environment without any DEJA_EMBED_API_KEY or
- * DEJA_EMBED_TIMEOUT_MS, plus ours: the options are the one source of the
+ * The caller's environment without any CALLUS_EMBED_API_KEY or
+ * CALLUS_EMBED_TIMEOUT_MS, plus ours: the options are the one source of the
  * key, so a key exported for some other purpose is not sent unasked.
  * *envp borrows environ's strings and owns the two it adds (key_var,
  * timeout_var), which the caller frees (key_var wiped first).
  */
 static int child_env(char ***envp, char **key_var, char **timeout_var,
-		     const deja_embed_remote_opts *opts, int timeout_ms)
+		     const callus_embed_remote_opts *opts, int timeout_ms)
 {
-	deja_buf k = DEJA_BUF_INIT, t = DEJA_BUF_INIT;
+	callus_buf k = CALLUS_BUF_INIT, t = CALLUS_BUF_INIT;
 	size_t n = 0, i, j = 0;
 	char **env;
 
@@ -65,25 +65,25 @@ static int child_env(char ***envp, char **key_var, char **timeout_var,
 	while (environ && environ[n])
 		n++;
 	if (!(env = calloc(n + 3, sizeof *env)))
-		return DEJA_ENOMEM;
+		return CALLUS_ENOMEM;
 	for (i = 0; i < n; i++) {
 		if (!strncmp(environ[i], KEY_ENV "=", sizeof KEY_ENV) ||
 		    !strncmp(environ[i], TIMEOUT_ENV "=", sizeof TIMEOUT_ENV))
 			continue;
 		env[j++] = environ[i];
 	}
-	deja_buf_printf(&t, TIMEOUT_ENV "=%d", timeout_ms);
+	callus_buf_printf(&t, TIMEOUT_ENV "=%d", timeout_ms);
 	if (opts->api_key && *opts->api_key)
-		deja_buf_printf(&k, KEY_ENV "=%s", opts->api_key);
-	if (deja_buf_status(&t) < 0 || deja_buf_status(&k) < 0) {
-		deja_buf_release(&t);
-		deja_buf_release(&k);
+		callus_buf_printf(&k, KEY_ENV "=%s", opts->api_key);
+	if (callus_buf_status(&t) < 0 || callus_buf_status(&k) < 0) {
+		callus_buf_release(&t);
+		callus_buf_release(&k);
 		free(env);
-		return DEJA_ENOMEM;
+		return CALLUS_ENOMEM;
 	}
-	env[j++] = *timeout_var = deja_buf_detach(&t);
+	env[j++] = *timeout_var = callus_buf_detach(&t);
 	if (k.len)
-		env[j++] = *key_var = deja_buf_detach(&k);
+		env[j++] = *key_var = callus_buf_detach(&k);
 	env[j] = NULL;
 	*envp = env;
 	return 0;
@@ -95,10 +95,10 @@ static int child_env(char ***envp, char **key_var, char **timeout_var,
  * the server, wants valid UTF-8).  Caller frees *out. */
 static int texts_json(char **out, const char *const *texts, size_t n)
 {
-	deja_buf clean = DEJA_BUF_INIT;
+	callus_buf clean = CALLUS_BUF_INIT;
 	json_t *arr = json_array();
 	size_t i;
-	int rc = DEJA_ENOMEM;
+	int rc = CALLUS_ENOMEM;
 
 	*out = NULL;
 	if (!arr)
@@ -106,8 +106,8 @@ static int texts_json(char **out, const char *const *texts, size_t n)
 	for (i = 0; i < n; i++) {
 		const char *s = texts[i] ? texts[i] : "";
 
-		deja_buf_clear(&clean);
-		if (deja_utf8_sanitize(&clean, s, strlen(s)) < 0 ||
+		callus_buf_clear(&clean);
+		if (callus_utf8_sanitize(&clean, s, strlen(s)) < 0 ||
 		    json_array_append_new(arr, json_stringn(clean.ptr, clean.len)) < 0)
 			goto out;
 	}
@@ -115,7 +115,7 @@ static int texts_json(char **out, const char *const *texts, size_t n)
 		rc = 0;
 out:
 	json_decref(arr);
-	deja_buf_release(&clean);
+	callus_buf_release(&clean);
 	return rc;
 }
 
@@ -146,12 +146,12 @@ static int parse_size(size_t *out, const char *s, size_t len)
 }
 
 /*
- * What the helper printed for n texts: "deja-embed N DIM\n" and N * DIM
+ * What the helper printed for n texts: "callus-embed N DIM\n" and N * DIM
  * floats, nothing more.  *vecs (n * *dim floats, normalized) is the
  * caller's.
  */
-static int parse_result(float **vecs, size_t *dim, const deja_buf *res, size_t n,
-			deja_error *err)
+static int parse_result(float **vecs, size_t *dim, const callus_buf *res, size_t n,
+			callus_error *err)
 {
 	const char *p = res->ptr, *nl = memchr(res->ptr, '\n', res->len < HEADER_MAX ?
 								 res->len : HEADER_MAX);
@@ -161,14 +161,16 @@ static int parse_result(float **vecs, size_t *dim, const deja_buf *res, size_t n
 	float *v = NULL;
 
 	*vecs = NULL;
-	if (!nl || strncmp(p, "deja-embed ", 11) != 0)
+	static const char magic[] = "callus-embed ";
+
+	if (!nl || strncmp(p, magic, sizeof(magic) - 1) != 0)
 		goto bad;
-	p += 11;
+	p += sizeof(magic) - 1;
 	sp = memchr(p, ' ', (size_t)(nl - p));
 	if (!sp || parse_size(&got_n, p, (size_t)(sp - p)) < 0 ||
 	    parse_size(&d, sp + 1, (size_t)(nl - sp - 1)) < 0)
 		goto bad;
-	if (got_n != n || d == 0 || d > DEJA_EMBED_REMOTE_DIM_MAX)
+	if (got_n != n || d == 0 || d > CALLUS_EMBED_REMOTE_DIM_MAX)
 		goto bad;
 	/* n <= BATCH_MAX and d <= DIM_MAX: no overflow. */
 	total = n * d;
@@ -177,7 +179,7 @@ static int parse_result(float **vecs, size_t *dim, const deja_buf *res, size_t n
 	if ((size_t)(res->ptr + res->len - (const char *)data) != bytes)
 		goto bad;
 	if (!(v = malloc(total * sizeof *v)))
-		return deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	for (i = 0; i < n; i++) {
 		float *row = v + i * d;
 		double sum = 0;
@@ -188,7 +190,7 @@ static int parse_result(float **vecs, size_t *dim, const deja_buf *res, size_t n
 		}
 		if (!isfinite(sum)) {
 			free(v);
-			return deja_error_set(err, DEJA_EIO,
+			return callus_error_set(err, CALLUS_EIO,
 					      "the embedding server sent a vector that is not finite");
 		}
 		/* A zero vector stays zero: similar to nothing, which is what
@@ -206,37 +208,37 @@ static int parse_result(float **vecs, size_t *dim, const deja_buf *res, size_t n
 bad:
 	/* Quote the start of the first line: the rest may be binary. */
 	i = strcspn(res->ptr, "\n");
-	return deja_error_set(err, DEJA_EIO, "embedding helper printed something unexpected: '%.*s'",
+	return callus_error_set(err, CALLUS_EIO, "embedding helper printed something unexpected: '%.*s'",
 			      (int)(i < 64 ? i : 64), res->ptr);
 }
 
 static int embed_batch(float **vecs, size_t *dim, const char *const *texts, size_t n,
-		       char *const *argv, char *const *envp, int timeout_ms, deja_error *err)
+		       char *const *argv, char *const *envp, int timeout_ms, callus_error *err)
 {
-	deja_child_opts co = { WHAT, argv, envp, NULL, 0, 0, 0 };
-	deja_buf res = DEJA_BUF_INIT;
+	callus_child_opts co = { WHAT, argv, envp, NULL, 0, 0, 0 };
+	callus_buf res = CALLUS_BUF_INIT;
 	char *input = NULL;
 	int rc;
 
 	*vecs = NULL;
 	if ((rc = texts_json(&input, texts, n)) < 0)
-		return deja_error_set(err, rc, "out of memory");
+		return callus_error_set(err, rc, "out of memory");
 	co.input = input;
 	co.input_len = strlen(input);
-	co.out_max = HEADER_MAX + n * DEJA_EMBED_REMOTE_DIM_MAX * 4;
+	co.out_max = HEADER_MAX + n * CALLUS_EMBED_REMOTE_DIM_MAX * 4;
 	co.timeout_ms = timeout_ms + KILL_SLACK_MS;
-	rc = deja_child_run(&res, &co, err);
+	rc = callus_child_run(&res, &co, err);
 	if (rc == 0)
 		rc = parse_result(vecs, dim, &res, n, err);
-	deja_buf_release(&res);
+	callus_buf_release(&res);
 	free(input);
 	return rc;
 }
 
 /* ---- the API ------------------------------------------------------------ */
 
-int deja_embed_remote(float **out, size_t *dim, const char *const *texts, size_t n,
-		      const deja_embed_remote_opts *opts, deja_error *err)
+int callus_embed_remote(float **out, size_t *dim, const char *const *texts, size_t n,
+		      const callus_embed_remote_opts *opts, callus_error *err)
 {
 	char *own = NULL, *key_var = NULL, *timeout_var = NULL;
 	char **envp = NULL;
@@ -248,27 +250,27 @@ int deja_embed_remote(float **out, size_t *dim, const char *const *texts, size_t
 	*out = NULL;
 	*dim = 0;
 	if (!opts || !opts->url || !*opts->url || !opts->model || !*opts->model)
-		return deja_error_set(err, DEJA_EINVAL,
+		return callus_error_set(err, CALLUS_EINVAL,
 				      "the external embedder needs a url and a model");
 	if (n == 0)
 		return 0;
-	timeout_ms = opts->timeout_ms > 0 ? opts->timeout_ms : DEJA_EMBED_REMOTE_TIMEOUT_MS;
+	timeout_ms = opts->timeout_ms > 0 ? opts->timeout_ms : CALLUS_EMBED_REMOTE_TIMEOUT_MS;
 	if (timeout_ms > TIMEOUT_MAX_MS)
 		timeout_ms = TIMEOUT_MAX_MS;
-	argv[0] = opts->helper ? (char *)opts->helper : (own = deja_embed_remote_helper());
+	argv[0] = opts->helper ? (char *)opts->helper : (own = callus_embed_remote_helper());
 	if (!argv[0]) {
-		rc = deja_error_set(err, DEJA_ENOTFOUND, "cannot find the embedding helper deja-embed");
+		rc = callus_error_set(err, CALLUS_ENOTFOUND, "cannot find the embedding helper callus-embed");
 		goto out;
 	}
 	argv[1] = (char *)opts->url;
 	argv[2] = (char *)opts->model;
 	if ((rc = child_env(&envp, &key_var, &timeout_var, opts, timeout_ms)) < 0) {
-		rc = deja_error_set(err, rc, "out of memory");
+		rc = callus_error_set(err, rc, "out of memory");
 		goto out;
 	}
-	for (done = 0; done < n; done += DEJA_EMBED_REMOTE_BATCH_MAX) {
-		size_t batch = n - done < DEJA_EMBED_REMOTE_BATCH_MAX ? n - done
-								       : DEJA_EMBED_REMOTE_BATCH_MAX;
+	for (done = 0; done < n; done += CALLUS_EMBED_REMOTE_BATCH_MAX) {
+		size_t batch = n - done < CALLUS_EMBED_REMOTE_BATCH_MAX ? n - done
+								       : CALLUS_EMBED_REMOTE_BATCH_MAX;
 		size_t bd = 0;
 
 		rc = embed_batch(&vecs, &bd, texts + done, batch, argv, envp, timeout_ms, err);
@@ -276,13 +278,13 @@ int deja_embed_remote(float **out, size_t *dim, const char *const *texts, size_t
 			goto out;
 		if (!all) {
 			d = bd;
-			if (deja_size_mul(&total, n, d) < 0 ||
-			    deja_size_mul(&total, total, sizeof *all) < 0 || !(all = malloc(total))) {
-				rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+			if (callus_size_mul(&total, n, d) < 0 ||
+			    callus_size_mul(&total, total, sizeof *all) < 0 || !(all = malloc(total))) {
+				rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 				goto out;
 			}
 		} else if (bd != d) {
-			rc = deja_error_set(err, DEJA_EIO,
+			rc = callus_error_set(err, CALLUS_EIO,
 					    "the embedding server changed dimension from %zu to %zu",
 					    d, bd);
 			goto out;
@@ -319,13 +321,13 @@ static int env_timeout(int *out, const char *s)
 	return 0;
 }
 
-static const char *env_or_config(const char *env, const deja_config *cfg, const char *key)
+static const char *env_or_config(const char *env, const callus_config *cfg, const char *key)
 {
 	const char *v = getenv(env);
 
 	if (v && *v)
 		return v;
-	v = deja_config_get(cfg, "embed", key);
+	v = callus_config_get(cfg, "embed", key);
 	return v && *v ? v : NULL;
 }
 
@@ -334,52 +336,52 @@ static int is_http_url(const char *url)
 	return !strncasecmp(url, "http://", 7) || !strncasecmp(url, "https://", 8);
 }
 
-int deja_embed_remote_config(deja_embed_remote_opts *out, const deja_config *cfg,
-			     deja_error *err)
+int callus_embed_remote_config(callus_embed_remote_opts *out, const callus_config *cfg,
+			     callus_error *err)
 {
-	deja_embed_remote_opts o = DEJA_EMBED_REMOTE_OPTS_INIT;
-	const deja_config_entry *key_entry;
+	callus_embed_remote_opts o = CALLUS_EMBED_REMOTE_OPTS_INIT;
+	const callus_config_entry *key_entry;
 	const char *s;
-	long t = DEJA_EMBED_REMOTE_TIMEOUT_MS;
+	long t = CALLUS_EMBED_REMOTE_TIMEOUT_MS;
 	int rc;
 
 	*out = o;
 	/*
 	 * The key is read from the environment only, never from the config
-	 * file: .deja/config lives in the workspace and gets committed with
+	 * file: .callus/config lives in the workspace and gets committed with
 	 * it, and a key in it would be published with the repository.  One
 	 * found there is refused rather than ignored, so that its owner
 	 * notices it and revokes it.
 	 */
-	key_entry = deja_config_lookup(cfg, "embed", "api_key");
+	key_entry = callus_config_lookup(cfg, "embed", "api_key");
 	if (!key_entry)
-		key_entry = deja_config_lookup(cfg, "embed", "key");
+		key_entry = callus_config_lookup(cfg, "embed", "key");
 	if (key_entry)
-		return deja_error_set(err, DEJA_EINVAL,
+		return callus_error_set(err, CALLUS_EINVAL,
 				      "'%s' line %u: '%s.%s' is not read: config files get "
-				      "committed; set DEJA_EMBED_API_KEY instead",
-				      deja_config_name(cfg), key_entry->line, key_entry->section,
+				      "committed; set CALLUS_EMBED_API_KEY instead",
+				      callus_config_name(cfg), key_entry->line, key_entry->section,
 				      key_entry->key);
-	o.url = env_or_config("DEJA_EMBED_URL", cfg, "url");
-	o.model = env_or_config("DEJA_EMBED_MODEL", cfg, "model");
+	o.url = env_or_config("CALLUS_EMBED_URL", cfg, "url");
+	o.model = env_or_config("CALLUS_EMBED_MODEL", cfg, "model");
 	if (!o.url)
 		return 0;
 	if (!is_http_url(o.url))
-		return deja_error_set(err, DEJA_EINVAL,
+		return callus_error_set(err, CALLUS_EINVAL,
 				      "the embedder url must start with http:// or https://");
 	if (!o.model)
-		return deja_error_set(err, DEJA_EINVAL,
+		return callus_error_set(err, CALLUS_EINVAL,
 				      "an embedder url is set but no model: set 'embed.model' "
-				      "or DEJA_EMBED_MODEL");
+				      "or CALLUS_EMBED_MODEL");
 	s = getenv(TIMEOUT_ENV);
 	if (s && *s) {
 		if (env_timeout(&o.timeout_ms, s) < 0)
-			return deja_error_set(err, DEJA_EINVAL,
+			return callus_error_set(err, CALLUS_EINVAL,
 					      TIMEOUT_ENV " must be a number of milliseconds "
 					      "from 1 to %ld, got '%s'", TIMEOUT_MAX_MS, s);
 	} else {
-		rc = deja_config_get_long(&t, cfg, "embed", "timeout_ms",
-					  DEJA_EMBED_REMOTE_TIMEOUT_MS, 1, TIMEOUT_MAX_MS, err);
+		rc = callus_config_get_long(&t, cfg, "embed", "timeout_ms",
+					  CALLUS_EMBED_REMOTE_TIMEOUT_MS, 1, TIMEOUT_MAX_MS, err);
 		if (rc < 0)
 			return rc;
 		o.timeout_ms = (int)t;
@@ -390,19 +392,19 @@ int deja_embed_remote_config(deja_embed_remote_opts *out, const deja_config *cfg
 	return 1;
 }
 
-int deja_embed_remote_model_id(char **out, const char *url, const char *model,
-			       deja_error *err)
+int callus_embed_remote_model_id(char **out, const char *url, const char *model,
+			       callus_error *err)
 {
-	deja_buf b = DEJA_BUF_INIT;
+	callus_buf b = CALLUS_BUF_INIT;
 	const char *host, *end, *at;
 	size_t i;
 
 	*out = NULL;
 	if (!url || !model || !*model)
-		return deja_error_set(err, DEJA_EINVAL, "an embedder needs a url and a model");
+		return callus_error_set(err, CALLUS_EINVAL, "an embedder needs a url and a model");
 	host = strstr(url, "://");
 	if (!host)
-		return deja_error_set(err, DEJA_EINVAL, "the embedder url has no scheme");
+		return callus_error_set(err, CALLUS_EINVAL, "the embedder url has no scheme");
 	host += 3;
 	end = host + strcspn(host, "/?#");
 	/* user:password@ is a credential, not part of the server's name. */
@@ -411,16 +413,16 @@ int deja_embed_remote_model_id(char **out, const char *url, const char *model,
 	if (at > host)
 		host = at;
 	if (end == host)
-		return deja_error_set(err, DEJA_EINVAL, "the embedder url has no host");
-	deja_buf_puts(&b, "openai:");
-	deja_buf_puts(&b, model);
-	deja_buf_putc(&b, '@');
+		return callus_error_set(err, CALLUS_EINVAL, "the embedder url has no host");
+	callus_buf_puts(&b, "openai:");
+	callus_buf_puts(&b, model);
+	callus_buf_putc(&b, '@');
 	for (i = 0; host + i < end; i++)
-		deja_buf_putc(&b, (char)tolower((unsigned char)host[i]));
-	if (deja_buf_status(&b) < 0) {
-		deja_buf_release(&b);
-		return deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		callus_buf_putc(&b, (char)tolower((unsigned char)host[i]));
+	if (callus_buf_status(&b) < 0) {
+		callus_buf_release(&b);
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	}
-	*out = deja_buf_detach(&b);
+	*out = callus_buf_detach(&b);
 	return 0;
 }

@@ -1,6 +1,6 @@
-#include "deja/extract.h"
-#include "deja/buf.h"
-#include "deja/common.h"
+#include "callus/extract.h"
+#include "callus/buf.h"
+#include "callus/common.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,20 +12,20 @@ typedef struct span {
 
 /* What a scan of the lines carries from one line to the next. */
 typedef struct extract_state {
-	deja_diags *diags;
-	deja_strlist *files;
-	const deja_pathctx *pc;
-	deja_buf path;      /* scratch for relativized paths */
-	deja_buf stylish;   /* eslint stylish: the file of the current block */
-	deja_buf pending;   /* a failing test's name waiting for its location */
+	callus_diags *diags;
+	callus_strlist *files;
+	const callus_pathctx *pc;
+	callus_buf path;      /* scratch for relativized paths */
+	callus_buf stylish;   /* eslint stylish: the file of the current block */
+	callus_buf pending;   /* a failing test's name waiting for its location */
 } extract_state;
 
-void deja_diags_release(deja_diags *d)
+void callus_diags_release(callus_diags *d)
 {
 	if (!d)
 		return;
 	for (size_t i = 0; i < d->count; i++) {
-		deja_diag *x = &d->items[i];
+		callus_diag *x = &d->items[i];
 
 		free(x->file);
 		free(x->code);
@@ -33,7 +33,7 @@ void deja_diags_release(deja_diags *d)
 		free(x->severity);
 		free(x->test);
 		free(x->signature);
-		deja_strlist_release(&x->frames);
+		callus_strlist_release(&x->frames);
 	}
 	free(d->items);
 	d->items = NULL;
@@ -51,21 +51,21 @@ static char *dup_n(const char *s, size_t len)
 	return p;
 }
 
-int deja_diags_add(deja_diags *d, const char *file, long line, long column, const char *code,
+int callus_diags_add(callus_diags *d, const char *file, long line, long column, const char *code,
 		   size_t code_len, const char *message, size_t message_len, const char *severity)
 {
-	deja_diag *x;
+	callus_diag *x;
 
-	if (d->count >= DEJA_DIAGS_MAX) {
+	if (d->count >= CALLUS_DIAGS_MAX) {
 		d->dropped++;
 		return 1;
 	}
 	if (d->count == d->alloc) {
 		size_t n = d->alloc ? d->alloc * 2 : 16, bytes;
-		deja_diag *p;
+		callus_diag *p;
 
-		if (deja_size_mul(&bytes, n, sizeof(*p)) < 0 || !(p = realloc(d->items, bytes)))
-			return DEJA_ENOMEM;
+		if (callus_size_mul(&bytes, n, sizeof(*p)) < 0 || !(p = realloc(d->items, bytes)))
+			return CALLUS_ENOMEM;
 		d->items = p;
 		d->alloc = n;
 	}
@@ -81,46 +81,46 @@ int deja_diags_add(deja_diags *d, const char *file, long line, long column, cons
 		free(x->code);
 		free(x->message);
 		free(x->severity);
-		return DEJA_ENOMEM;
+		return CALLUS_ENOMEM;
 	}
 	d->count++;
 	return 0;
 }
 
-deja_diag *deja_diags_last(deja_diags *d)
+callus_diag *callus_diags_last(callus_diags *d)
 {
 	return d->count ? &d->items[d->count - 1] : NULL;
 }
 
-int deja_diag_set(char **field, const char *s, size_t len)
+int callus_diag_set(char **field, const char *s, size_t len)
 {
 	char *c = dup_n(s, len);
 
 	if (!c)
-		return DEJA_ENOMEM;
+		return CALLUS_ENOMEM;
 	free(*field);
 	*field = c;
 	return 0;
 }
 
-int deja_diag_add_frame(deja_diag *d, const deja_pathctx *pc, const char *function,
+int callus_diag_add_frame(callus_diag *d, const callus_pathctx *pc, const char *function,
 			size_t function_len, const char *file, size_t file_len)
 {
-	deja_buf rel = DEJA_BUF_INIT, frame = DEJA_BUF_INIT;
+	callus_buf rel = CALLUS_BUF_INIT, frame = CALLUS_BUF_INIT;
 	int rc = 0;
 
-	if (!deja_path_relativize(&rel, pc, file, file_len))
+	if (!callus_path_relativize(&rel, pc, file, file_len))
 		goto out;
-	deja_buf_put(&frame, function ? function : "", function ? function_len : 0);
-	deja_buf_putc(&frame, '\t');
-	deja_buf_put(&frame, rel.ptr, rel.len);
-	if ((rc = deja_buf_status(&frame)) < 0 ||
-	    (rc = deja_strlist_add(&d->frames, frame.ptr, frame.len)) < 0)
+	callus_buf_put(&frame, function ? function : "", function ? function_len : 0);
+	callus_buf_putc(&frame, '\t');
+	callus_buf_put(&frame, rel.ptr, rel.len);
+	if ((rc = callus_buf_status(&frame)) < 0 ||
+	    (rc = callus_strlist_add(&d->frames, frame.ptr, frame.len)) < 0)
 		goto out;
 	rc = 1;
 out:
-	deja_buf_release(&rel);
-	deja_buf_release(&frame);
+	callus_buf_release(&rel);
+	callus_buf_release(&frame);
 	return rc;
 }
 
@@ -159,9 +159,9 @@ static long parse_num(const char *p, size_t len, size_t *used)
  * relative path in st->path when it is an affected file. */
 static int note_file(extract_state *st, const char *p, size_t len)
 {
-	if (!deja_path_relativize(&st->path, st->pc, p, len))
+	if (!callus_path_relativize(&st->path, st->pc, p, len))
 		return 0;
-	deja_strlist_add_unique(st->files, st->path.ptr, st->path.len, NULL);
+	callus_strlist_add_unique(st->files, st->path.ptr, st->path.len, NULL);
 	return 1;
 }
 
@@ -256,7 +256,7 @@ static void split_code(span *msg, span *code)
 static int add_diag(extract_state *st, const char *file, long line, long col, span code,
 		    span msg)
 {
-	int rc = deja_diags_add(st->diags, file, line, col, code.p, code.len, msg.p, msg.len, NULL);
+	int rc = callus_diags_add(st->diags, file, line, col, code.p, code.len, msg.p, msg.len, NULL);
 
 	return rc < 0 ? rc : 0;
 }
@@ -276,7 +276,7 @@ static size_t match_location(span s, size_t at, span *path, long *line, long *co
 	while (i < s.len && path_char(s.p[i]) && s.p[i] != ':')
 		i++;
 	/* Windows drive letters are not ours; "C:" stops the path here. */
-	if (i == at || i >= s.len || !deja_path_has_source_ext(s.p + at, i - at))
+	if (i == at || i >= s.len || !callus_path_has_source_ext(s.p + at, i - at))
 		return 0;
 	path->p = s.p + at;
 	path->len = i - at;
@@ -314,7 +314,7 @@ static int flush_pending(extract_state *st, const char *file, long line, long co
 	if (!st->pending.len)
 		return 0;
 	rc = add_diag(st, file, line, col, none, msg);
-	deja_buf_clear(&st->pending);
+	callus_buf_clear(&st->pending);
 	return rc;
 }
 
@@ -353,7 +353,7 @@ static int stylish_line(extract_state *st, span s)
 			break;
 		}
 	}
-	return add_diag(st, st->stylish.ptr, line, col, code, msg) < 0 ? DEJA_ENOMEM : 1;
+	return add_diag(st, st->stylish.ptr, line, col, code, msg) < 0 ? CALLUS_ENOMEM : 1;
 }
 
 static int scan_line(extract_state *st, span s)
@@ -367,22 +367,22 @@ static int scan_line(extract_state *st, span s)
 		return 0;
 
 	/* eslint stylish: a file on a line of its own opens a block */
-	if (!memchr(t.p, ' ', t.len) && deja_path_has_source_ext(t.p, t.len) &&
+	if (!memchr(t.p, ' ', t.len) && callus_path_has_source_ext(t.p, t.len) &&
 	    !memchr(t.p, ':', t.len)) {
-		deja_buf_clear(&st->stylish);
+		callus_buf_clear(&st->stylish);
 		if (note_file(st, t.p, t.len))
-			deja_buf_put(&st->stylish, st->path.ptr, st->path.len);
+			callus_buf_put(&st->stylish, st->path.ptr, st->path.len);
 		return 0;
 	}
 	if ((rc = stylish_line(st, s)) != 0)
 		return rc < 0 ? rc : 0;
 	if (t.p[0] != '/' && !is_space(s.p[0]) && !is_digit(t.p[0]))
-		deja_buf_clear(&st->stylish);
+		callus_buf_clear(&st->stylish);
 
 	/* jest "● Suite › test name": the next in-project frame locates it */
 	if (starts(t, "\xe2\x97\x8f ")) {
-		deja_buf_clear(&st->pending);
-		deja_buf_put(&st->pending, t.p + 4, t.len - 4);
+		callus_buf_clear(&st->pending);
+		callus_buf_put(&st->pending, t.p + 4, t.len - 4);
 		return 0;
 	}
 	/* pytest "FAILED tests/test_x.py::test_name - assert 1 == 2" */
@@ -407,8 +407,8 @@ static int scan_line(extract_state *st, span s)
 			;
 		if (j + 3 < t.len && !memcmp(t.p + j, " > ", 3) &&
 		    note_file(st, t.p + i, j - i)) {
-			deja_buf_clear(&st->pending);
-			deja_buf_put(&st->pending, t.p + j + 3, t.len - j - 3);
+			callus_buf_clear(&st->pending);
+			callus_buf_put(&st->pending, t.p + j + 3, t.len - j - 3);
 			return 0;
 		}
 	}
@@ -472,7 +472,7 @@ static int scan_line(extract_state *st, span s)
 			size_t e = j;
 			while (e > i && (t.p[e - 1] == ':' || t.p[e - 1] == '.'))
 				e--;
-			if (deja_path_has_source_ext(t.p + i, e - i))
+			if (callus_path_has_source_ext(t.p + i, e - i))
 				note_file(st, t.p + i, e - i);
 		}
 		i = j;
@@ -480,10 +480,10 @@ static int scan_line(extract_state *st, span s)
 	return 0;
 }
 
-int deja_extract_generic(deja_diags *diags, deja_strlist *files, const char *text,
-			 size_t len, const deja_pathctx *pc)
+int callus_extract_generic(callus_diags *diags, callus_strlist *files, const char *text,
+			 size_t len, const callus_pathctx *pc)
 {
-	extract_state st = { diags, files, pc, DEJA_BUF_INIT, DEJA_BUF_INIT, DEJA_BUF_INIT };
+	extract_state st = { diags, files, pc, CALLUS_BUF_INIT, CALLUS_BUF_INIT, CALLUS_BUF_INIT };
 	const char *p = text, *end = text + len;
 	int rc = 0;
 
@@ -495,8 +495,8 @@ int deja_extract_generic(deja_diags *diags, deja_strlist *files, const char *tex
 			break;
 		p = nl ? nl + 1 : end;
 	}
-	deja_buf_release(&st.path);
-	deja_buf_release(&st.stylish);
-	deja_buf_release(&st.pending);
+	callus_buf_release(&st.path);
+	callus_buf_release(&st.stylish);
+	callus_buf_release(&st.pending);
 	return rc;
 }

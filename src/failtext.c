@@ -1,10 +1,10 @@
 /*
  * failtext.c - does a check's output read like a failure?  For the
- * statuses deja is not told, or told wrongly: agents that send no exit
+ * statuses callus is not told, or told wrongly: agents that send no exit
  * status, and command lines that hide the tool's (`eslint . | tail`).
  * A heuristic over the lines failing tools print; see failtext.h.
  */
-#include "deja/failtext.h"
+#include "callus/failtext.h"
 
 #include <string.h>
 
@@ -148,7 +148,7 @@ static int line_failed(const char *b, const char *e)
 	       nonzero_exit(b, e);
 }
 
-int deja_output_looks_failed(const char *output, size_t len)
+int callus_output_looks_failed(const char *output, size_t len)
 {
 	const char *p = output, *end = output + len;
 

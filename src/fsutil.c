@@ -1,4 +1,4 @@
-#include "deja/fsutil.h"
+#include "callus/fsutil.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,16 +17,16 @@
 
 /* The directory part of path ("." when it has none), for placing a
  * temporary file next to it and fsyncing the directory after a rename. */
-static int dir_of(deja_buf *out, const char *path)
+static int dir_of(callus_buf *out, const char *path)
 {
 	const char *slash = strrchr(path, '/');
 
-	deja_buf_clear(out);
+	callus_buf_clear(out);
 	if (!slash)
-		return deja_buf_putc(out, '.');
+		return callus_buf_putc(out, '.');
 	if (slash == path)
-		return deja_buf_putc(out, '/');
-	return deja_buf_put(out, path, (size_t)(slash - path));
+		return callus_buf_putc(out, '/');
+	return callus_buf_put(out, path, (size_t)(slash - path));
 }
 
 static int write_all(int fd, const char *p, size_t len)
@@ -47,10 +47,10 @@ static int write_all(int fd, const char *p, size_t len)
 
 /*
  * Create a fresh temporary file next to path.  mkstemp() would force 0600,
- * which defeats DEJA_FS_UMASK, so the name is made unique by hand and
+ * which defeats CALLUS_FS_UMASK, so the name is made unique by hand and
  * O_EXCL guarantees that no existing file (or planted symlink) is opened.
  */
-static int open_temp(deja_buf *tmp, const char *path, mode_t mode, deja_error *err)
+static int open_temp(callus_buf *tmp, const char *path, mode_t mode, callus_error *err)
 {
 	const char *slash = strrchr(path, '/');
 	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
@@ -60,28 +60,28 @@ static int open_temp(deja_buf *tmp, const char *path, mode_t mode, deja_error *e
 	for (unsigned attempt = 0; attempt < 100; attempt++) {
 		int fd;
 
-		deja_buf_clear(tmp);
-		deja_buf_put(tmp, path, dirlen);
-		deja_buf_printf(tmp, ".%s.deja-%ld-%lx-%u.tmp", path + dirlen,
+		callus_buf_clear(tmp);
+		callus_buf_put(tmp, path, dirlen);
+		callus_buf_printf(tmp, ".%s.callus-%ld-%lx-%u.tmp", path + dirlen,
 				(long)getpid(), (unsigned long)ts.tv_nsec, attempt);
-		if (deja_buf_status(tmp) < 0)
-			return deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		if (callus_buf_status(tmp) < 0)
+			return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		fd = open(tmp->ptr, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
 			  mode & 07777);
 		if (fd >= 0)
 			return fd;
 		if (errno != EEXIST)
-			return deja_error_set(err, DEJA_EIO, "cannot create a temporary file for '%s': %s",
+			return callus_error_set(err, CALLUS_EIO, "cannot create a temporary file for '%s': %s",
 					      path, strerror(errno));
 	}
-	return deja_error_set(err, DEJA_EIO, "cannot create a temporary file for '%s': %s",
+	return callus_error_set(err, CALLUS_EIO, "cannot create a temporary file for '%s': %s",
 			      path, strerror(EEXIST));
 }
 
-int deja_fs_write_atomic(const char *path, const void *data, size_t len,
-			 mode_t mode, unsigned flags, deja_error *err)
+int callus_fs_write_atomic(const char *path, const void *data, size_t len,
+			 mode_t mode, unsigned flags, callus_error *err)
 {
-	deja_buf tmp = DEJA_BUF_INIT, dir = DEJA_BUF_INIT;
+	callus_buf tmp = CALLUS_BUF_INIT, dir = CALLUS_BUF_INIT;
 	int fd = -1, dfd, rc;
 	int created = 0;
 
@@ -91,29 +91,29 @@ int deja_fs_write_atomic(const char *path, const void *data, size_t len,
 	}
 	created = 1;
 	if (write_all(fd, data, len) < 0) {
-		rc = deja_error_set(err, DEJA_EIO, "cannot write '%s': %s", path, strerror(errno));
+		rc = callus_error_set(err, CALLUS_EIO, "cannot write '%s': %s", path, strerror(errno));
 		goto out;
 	}
 	/* open() already applied the umask; fchmod sets the exact mode. */
-	if (!(flags & DEJA_FS_UMASK) && fchmod(fd, mode & 07777) < 0) {
-		rc = deja_error_set(err, DEJA_EIO, "cannot set the mode of '%s': %s",
+	if (!(flags & CALLUS_FS_UMASK) && fchmod(fd, mode & 07777) < 0) {
+		rc = callus_error_set(err, CALLUS_EIO, "cannot set the mode of '%s': %s",
 				    path, strerror(errno));
 		goto out;
 	}
 	/* Without this a crash after rename can leave an empty file where the
 	 * old contents used to be. */
 	if (fsync(fd) < 0) {
-		rc = deja_error_set(err, DEJA_EIO, "cannot write '%s': %s", path, strerror(errno));
+		rc = callus_error_set(err, CALLUS_EIO, "cannot write '%s': %s", path, strerror(errno));
 		goto out;
 	}
 	if (close(fd) < 0) {
 		fd = -1;
-		rc = deja_error_set(err, DEJA_EIO, "cannot write '%s': %s", path, strerror(errno));
+		rc = callus_error_set(err, CALLUS_EIO, "cannot write '%s': %s", path, strerror(errno));
 		goto out;
 	}
 	fd = -1;
 	if (rename(tmp.ptr, path) < 0) {
-		rc = deja_error_set(err, DEJA_EIO, "cannot write '%s': %s", path, strerror(errno));
+		rc = callus_error_set(err, CALLUS_EIO, "cannot write '%s': %s", path, strerror(errno));
 		goto out;
 	}
 	created = 0;
@@ -131,12 +131,12 @@ out:
 		close(fd);
 	if (created)
 		unlink(tmp.ptr);
-	deja_buf_release(&tmp);
-	deja_buf_release(&dir);
+	callus_buf_release(&tmp);
+	callus_buf_release(&dir);
 	return rc;
 }
 
-static int mkdir_one(const char *dir, mode_t mode, deja_error *err)
+static int mkdir_one(const char *dir, mode_t mode, callus_error *err)
 {
 	struct stat st;
 
@@ -147,20 +147,20 @@ static int mkdir_one(const char *dir, mode_t mode, deja_error *err)
 			return 0;
 		errno = ENOTDIR;
 	}
-	return deja_error_set(err, DEJA_EIO, "cannot create directory '%s': %s",
+	return callus_error_set(err, CALLUS_EIO, "cannot create directory '%s': %s",
 			      dir, strerror(errno));
 }
 
-int deja_fs_mkdir_p(const char *dir, mode_t mode, deja_error *err)
+int callus_fs_mkdir_p(const char *dir, mode_t mode, callus_error *err)
 {
-	deja_buf b = DEJA_BUF_INIT;
+	callus_buf b = CALLUS_BUF_INIT;
 	size_t len = strlen(dir);
 	int rc;
 
 	if (!len)
-		return deja_error_set(err, DEJA_EINVAL, "cannot create a directory with an empty name");
-	if ((rc = deja_buf_put(&b, dir, len)) < 0) {
-		rc = deja_error_set(err, rc, "out of memory");
+		return callus_error_set(err, CALLUS_EINVAL, "cannot create a directory with an empty name");
+	if ((rc = callus_buf_put(&b, dir, len)) < 0) {
+		rc = callus_error_set(err, rc, "out of memory");
 		goto out;
 	}
 	/* Each prefix ending before a '/' is a parent; a leading '/' and
@@ -176,30 +176,30 @@ int deja_fs_mkdir_p(const char *dir, mode_t mode, deja_error *err)
 	}
 	rc = mkdir_one(b.ptr, mode, err);
 out:
-	deja_buf_release(&b);
+	callus_buf_release(&b);
 	return rc;
 }
 
-int deja_fs_read_file(deja_buf *out, const char *path, size_t max, deja_error *err)
+int callus_fs_read_file(callus_buf *out, const char *path, size_t max, callus_error *err)
 {
 	struct stat st;
 	int fd, rc;
 
-	deja_buf_clear(out);
+	callus_buf_clear(out);
 	/* O_NONBLOCK so that a FIFO at path cannot hang us before fstat
 	 * tells us it is not a regular file. */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
 		if (errno == ENOENT)
-			return DEJA_ENOTFOUND;
-		return deja_error_set(err, DEJA_EIO, "cannot read '%s': %s", path, strerror(errno));
+			return CALLUS_ENOTFOUND;
+		return callus_error_set(err, CALLUS_EIO, "cannot read '%s': %s", path, strerror(errno));
 	}
 	if (fstat(fd, &st) < 0) {
-		rc = deja_error_set(err, DEJA_EIO, "cannot read '%s': %s", path, strerror(errno));
+		rc = callus_error_set(err, CALLUS_EIO, "cannot read '%s': %s", path, strerror(errno));
 		goto out;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		rc = deja_error_set(err, DEJA_EINVAL, "cannot read '%s': not a regular file", path);
+		rc = callus_error_set(err, CALLUS_EINVAL, "cannot read '%s': not a regular file", path);
 		goto out;
 	}
 	if (max && (uintmax_t)st.st_size > (uintmax_t)max)
@@ -209,17 +209,17 @@ int deja_fs_read_file(deja_buf *out, const char *path, size_t max, deja_error *e
 		size_t want = 65536;
 		ssize_t n;
 
-		if ((rc = deja_buf_grow(out, want)) < 0) {
-			if (rc == DEJA_ETOOBIG)
+		if ((rc = callus_buf_grow(out, want)) < 0) {
+			if (rc == CALLUS_ETOOBIG)
 				goto toobig;
-			rc = deja_error_set(err, rc, "out of memory reading '%s'", path);
+			rc = callus_error_set(err, rc, "out of memory reading '%s'", path);
 			goto out;
 		}
 		n = read(fd, out->ptr + out->len, want);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			rc = deja_error_set(err, DEJA_EIO, "cannot read '%s': %s", path, strerror(errno));
+			rc = callus_error_set(err, CALLUS_EIO, "cannot read '%s': %s", path, strerror(errno));
 			goto out;
 		}
 		if (n == 0)
@@ -232,20 +232,20 @@ int deja_fs_read_file(deja_buf *out, const char *path, size_t max, deja_error *e
 	rc = 0;
 	goto out;
 toobig:
-	rc = deja_error_set(err, DEJA_ETOOBIG, "cannot read '%s': larger than %zu bytes", path, max);
+	rc = callus_error_set(err, CALLUS_ETOOBIG, "cannot read '%s': larger than %zu bytes", path, max);
 out:
 	close(fd);
 	return rc;
 }
 
-int deja_fs_resolve_link(deja_buf *out, const char *path, deja_error *err)
+int callus_fs_resolve_link(callus_buf *out, const char *path, callus_error *err)
 {
-	deja_buf target = DEJA_BUF_INIT, next = DEJA_BUF_INIT;
+	callus_buf target = CALLUS_BUF_INIT, next = CALLUS_BUF_INIT;
 	struct stat st;
 	int rc;
 
-	deja_buf_clear(out);
-	if ((rc = deja_buf_puts(out, path)) < 0)
+	callus_buf_clear(out);
+	if ((rc = callus_buf_puts(out, path)) < 0)
 		goto oom;
 	for (int hops = 0;; hops++) {
 		ssize_t n;
@@ -253,26 +253,26 @@ int deja_fs_resolve_link(deja_buf *out, const char *path, deja_error *err)
 		if (lstat(out->ptr, &st) < 0) {
 			if (errno == ENOENT)
 				break;
-			rc = deja_error_set(err, DEJA_EIO, "cannot stat '%s': %s",
+			rc = callus_error_set(err, CALLUS_EIO, "cannot stat '%s': %s",
 					    out->ptr, strerror(errno));
 			goto out;
 		}
 		if (!S_ISLNK(st.st_mode))
 			break;
 		if (hops == LINK_HOPS_MAX) {
-			rc = deja_error_set(err, DEJA_EIO, "cannot resolve '%s': %s",
+			rc = callus_error_set(err, CALLUS_EIO, "cannot resolve '%s': %s",
 					    path, strerror(ELOOP));
 			goto out;
 		}
 		/* st_size is only a hint (0 on some file systems): grow until
 		 * readlink leaves room to spare. */
 		for (size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 256;; cap *= 2) {
-			deja_buf_clear(&target);
-			if ((rc = deja_buf_grow(&target, cap)) < 0)
+			callus_buf_clear(&target);
+			if ((rc = callus_buf_grow(&target, cap)) < 0)
 				goto oom;
 			n = readlink(out->ptr, target.ptr, cap);
 			if (n < 0) {
-				rc = deja_error_set(err, DEJA_EIO, "cannot read link '%s': %s",
+				rc = callus_error_set(err, CALLUS_EIO, "cannot read link '%s': %s",
 						    out->ptr, strerror(errno));
 				goto out;
 			}
@@ -281,31 +281,31 @@ int deja_fs_resolve_link(deja_buf *out, const char *path, deja_error *err)
 		}
 		target.len = (size_t)n;
 		target.ptr[n] = '\0';
-		deja_buf_clear(&next);
+		callus_buf_clear(&next);
 		if (target.ptr[0] != '/') {
 			const char *slash = strrchr(out->ptr, '/');
 
 			if (slash)
-				deja_buf_put(&next, out->ptr, (size_t)(slash - out->ptr) + 1);
+				callus_buf_put(&next, out->ptr, (size_t)(slash - out->ptr) + 1);
 		}
-		deja_buf_put(&next, target.ptr, target.len);
-		if (deja_buf_status(&next) < 0)
+		callus_buf_put(&next, target.ptr, target.len);
+		if (callus_buf_status(&next) < 0)
 			goto oom;
-		deja_buf_clear(out);
-		if ((rc = deja_buf_put(out, next.ptr, next.len)) < 0)
+		callus_buf_clear(out);
+		if ((rc = callus_buf_put(out, next.ptr, next.len)) < 0)
 			goto oom;
 	}
 	rc = 0;
 	goto out;
 oom:
-	rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+	rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 out:
-	deja_buf_release(&target);
-	deja_buf_release(&next);
+	callus_buf_release(&target);
+	callus_buf_release(&next);
 	return rc;
 }
 
-int deja_fs_lock(int *out_fd, const char *lock_path, unsigned timeout_ms, deja_error *err)
+int callus_fs_lock(int *out_fd, const char *lock_path, unsigned timeout_ms, callus_error *err)
 {
 	struct timespec nap = { 0, 1000000 }; /* 1 ms, doubling to 64 ms */
 	uint64_t waited_ns = 0;
@@ -314,7 +314,7 @@ int deja_fs_lock(int *out_fd, const char *lock_path, unsigned timeout_ms, deja_e
 	*out_fd = -1;
 	fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);
 	if (fd < 0)
-		return deja_error_set(err, DEJA_EIO, "cannot open lock file '%s': %s",
+		return callus_error_set(err, CALLUS_EIO, "cannot open lock file '%s': %s",
 				      lock_path, strerror(errno));
 	/* Polling instead of a blocking flock: a stuck holder must cost the
 	 * caller a bounded wait, never hang an agent's hook. */
@@ -327,12 +327,12 @@ int deja_fs_lock(int *out_fd, const char *lock_path, unsigned timeout_ms, deja_e
 			int e = errno;
 
 			close(fd);
-			return deja_error_set(err, DEJA_EIO, "cannot lock '%s': %s",
+			return callus_error_set(err, CALLUS_EIO, "cannot lock '%s': %s",
 					      lock_path, strerror(e));
 		}
 		if (waited_ns >= (uint64_t)timeout_ms * 1000000u) {
 			close(fd);
-			return deja_error_set(err, DEJA_EBUSY, "'%s' stayed locked for %u ms",
+			return callus_error_set(err, CALLUS_EBUSY, "'%s' stayed locked for %u ms",
 					      lock_path, timeout_ms);
 		}
 		nanosleep(&nap, NULL);
@@ -344,7 +344,7 @@ int deja_fs_lock(int *out_fd, const char *lock_path, unsigned timeout_ms, deja_e
 	return 0;
 }
 
-void deja_fs_unlock(int fd)
+void callus_fs_unlock(int fd)
 {
 	if (fd < 0)
 		return;
@@ -354,10 +354,10 @@ void deja_fs_unlock(int fd)
 	close(fd);
 }
 
-int deja_fs_append_line(int fd, const char *s)
+int callus_fs_append_line(int fd, const char *s)
 {
 	struct iovec iov[2] = { { (void *)s, strlen(s) }, { (void *)"\n", 1 } };
 	ssize_t want = (ssize_t)(iov[0].iov_len + 1);
 
-	return writev(fd, iov, 2) == want ? 0 : DEJA_EIO;
+	return writev(fd, iov, 2) == want ? 0 : CALLUS_EIO;
 }

@@ -3,18 +3,18 @@
  *
  * Why not libcrypto: the hook runs after every shell command an agent
  * executes, and merely loading libcrypto (mapping it and applying its
- * ~19,000 relocations) costs more process time than everything deja does on
- * that path.  deja hashes kilobytes to name lessons and signatures, never
+ * ~19,000 relocations) costs more process time than everything callus does on
+ * that path.  callus hashes kilobytes to name lessons and signatures, never
  * secrets, so a small, tested implementation is the better trade.
  */
-#include "deja/hash.h"
-#include "deja/common.h"
+#include "callus/hash.h"
+#include "callus/common.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct deja_sha256 {
+struct callus_sha256 {
 	uint32_t h[8];
 	uint64_t bytes;      /* message length so far */
 	unsigned char block[64];
@@ -62,7 +62,7 @@ static void compress(uint32_t h[8], const unsigned char *p)
 	h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += k;
 }
 
-static void update(deja_sha256 *s, const unsigned char *p, size_t len)
+static void update(callus_sha256 *s, const unsigned char *p, size_t len)
 {
 	s->bytes += len;
 	if (s->used) {
@@ -83,20 +83,20 @@ static void update(deja_sha256 *s, const unsigned char *p, size_t len)
 	s->used = len;
 }
 
-int deja_sha256_new(deja_sha256 **out)
+int callus_sha256_new(callus_sha256 **out)
 {
 	static const uint32_t init[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
 					  0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
-	deja_sha256 *s = calloc(1, sizeof(*s));
+	callus_sha256 *s = calloc(1, sizeof(*s));
 
 	if (!s)
-		return DEJA_ENOMEM;
+		return CALLUS_ENOMEM;
 	memcpy(s->h, init, sizeof(init));
 	*out = s;
 	return 0;
 }
 
-int deja_sha256_part(deja_sha256 *h, const void *data, size_t len)
+int callus_sha256_part(callus_sha256 *h, const void *data, size_t len)
 {
 	static const unsigned char sep = 0;
 
@@ -105,13 +105,13 @@ int deja_sha256_part(deja_sha256 *h, const void *data, size_t len)
 	return 0;
 }
 
-int deja_sha256_update(deja_sha256 *h, const void *data, size_t len)
+int callus_sha256_update(callus_sha256 *h, const void *data, size_t len)
 {
 	update(h, data, len);
 	return 0;
 }
 
-int deja_sha256_finish(deja_sha256 *h, char hex[DEJA_SHA256_HEX_LEN + 1])
+int callus_sha256_finish(callus_sha256 *h, char hex[CALLUS_SHA256_HEX_LEN + 1])
 {
 	static const char digits[] = "0123456789abcdef";
 	unsigned char pad[72] = { 0x80 };
@@ -128,11 +128,11 @@ int deja_sha256_finish(deja_sha256 *h, char hex[DEJA_SHA256_HEX_LEN + 1])
 		hex[2 * i + 1] = digits[byte & 15];
 	}
 	hex[64] = '\0';
-	deja_sha256_free(h);
+	callus_sha256_free(h);
 	return 0;
 }
 
-void deja_sha256_free(deja_sha256 *h)
+void callus_sha256_free(callus_sha256 *h)
 {
 	free(h);
 }

@@ -1,11 +1,11 @@
 /*
  * hookio.c - agents' hook payloads in, agents' replies out: the public side
  * of the agents family (src/agents/, one file per agent behind one
- * deja_agent_ops, see agent.h).  This file holds the table, the loading and
+ * callus_agent_ops, see agent.h).  This file holds the table, the loading and
  * the checks every agent shares; what differs lives in the members.
  */
-#include "deja/hookio.h"
-#include "deja/utf8.h"
+#include "callus/hookio.h"
+#include "callus/utf8.h"
 
 #include "agents/agent.h"
 
@@ -15,44 +15,50 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* In the order of the deja_agent enum. */
-static const deja_agent_ops *const agents[] = {
-	&deja_agent_claude_code, &deja_agent_codex, &deja_agent_gemini, &deja_agent_copilot,
-	&deja_agent_cursor,      &deja_agent_cline, &deja_agent_generic,
+/* In the order of the callus_agent enum. */
+static const callus_agent_ops *const agents[] = {
+	&callus_agent_claude_code, &callus_agent_codex, &callus_agent_gemini, &callus_agent_copilot,
+	&callus_agent_cursor,      &callus_agent_cline, &callus_agent_generic,
 };
 
 #define NAGENTS (sizeof(agents) / sizeof(agents[0]))
 
-static const deja_agent_ops *ops_of(deja_agent a)
+static const callus_agent_ops *ops_of(callus_agent a)
 {
 	return (unsigned)a < NAGENTS ? agents[a] : NULL;
 }
 
-int deja_agent_parse(deja_agent *out, const char *name)
+const callus_agent_ops *callus_agent_ops_nth(size_t i)
+{
+	return i < NAGENTS ? agents[i] : NULL;
+}
+
+int callus_agent_parse(callus_agent *out, const char *name)
 {
 	if (!name)
-		return DEJA_EINVAL;
-	if (!strcmp(name, "claude")) /* the name people type */
-		name = "claude-code";
+		return CALLUS_EINVAL;
 	for (size_t i = 0; i < NAGENTS; i++) {
-		if (strcmp(name, agents[i]->name) == 0) {
+		const callus_agentconf_agent *in = agents[i]->install;
+
+		/* the alias is the name people type: "claude" */
+		if (!strcmp(name, agents[i]->name) || (in && in->alias && !strcmp(name, in->alias))) {
 			*out = agents[i]->id;
 			return 0;
 		}
 	}
-	return DEJA_EINVAL;
+	return CALLUS_EINVAL;
 }
 
-const char *deja_agent_name(deja_agent a)
+const char *callus_agent_name(callus_agent a)
 {
-	const deja_agent_ops *ops = ops_of(a);
+	const callus_agent_ops *ops = ops_of(a);
 
 	return ops ? ops->name : "unknown";
 }
 
-void deja_hook_event_release(deja_hook_event *e)
+void callus_hook_event_release(callus_hook_event *e)
 {
-	deja_hook_event *next;
+	callus_hook_event *next;
 
 	if (!e)
 		return;
@@ -64,12 +70,12 @@ void deja_hook_event_release(deja_hook_event *e)
 	free(e->session_id);
 	free(e->transcript);
 	free(e->call_id);
-	*e = (deja_hook_event)DEJA_HOOK_EVENT_INIT;
+	*e = (callus_hook_event)CALLUS_HOOK_EVENT_INIT;
 	while (next) {
-		deja_hook_event *n = next->next;
+		callus_hook_event *n = next->next;
 
 		next->next = NULL;
-		deja_hook_event_release(next);
+		callus_hook_event_release(next);
 		free(next);
 		next = n;
 	}
@@ -88,72 +94,72 @@ static const char *json_type_name(const json_t *v)
 	}
 }
 
-int deja_hook_event_parse(deja_hook_event *out, deja_agent agent, const char *json, size_t len,
-			  deja_error *err)
+int callus_hook_event_parse(callus_hook_event *out, callus_agent agent, const char *json, size_t len,
+			  callus_error *err)
 {
-	deja_hook_event e = DEJA_HOOK_EVENT_INIT;
-	const deja_agent_ops *ops = ops_of(agent);
+	callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
+	const callus_agent_ops *ops = ops_of(agent);
 	json_t *root = NULL;
 	json_error_t jerr;
 	size_t i = 0;
 	int rc = 0, oom;
 
-	*out = (deja_hook_event)DEJA_HOOK_EVENT_INIT;
+	*out = (callus_hook_event)CALLUS_HOOK_EVENT_INIT;
 	if (!ops)
-		return deja_error_set(err, DEJA_EINVAL, "unknown agent %d", (int)agent);
+		return callus_error_set(err, CALLUS_EINVAL, "unknown agent %d", (int)agent);
 	while (json && i < len && strchr(" \t\r\n", json[i]) && json[i])
 		i++;
 	if (!json || i == len)
-		return deja_error_set(err, DEJA_EINVAL, "the %s hook payload is empty", ops->name);
-	if (!(root = deja_payload_load(json, len, JSON_DECODE_ANY, &jerr, &oom))) {
+		return callus_error_set(err, CALLUS_EINVAL, "the %s hook payload is empty", ops->name);
+	if (!(root = callus_payload_load(json, len, JSON_DECODE_ANY, &jerr, &oom))) {
 		if (oom)
-			rc = deja_error_set(err, DEJA_ENOMEM, "out of memory reading the %s hook payload",
+			rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory reading the %s hook payload",
 					    ops->name);
 		else
-			rc = deja_error_set(err, DEJA_EINVAL,
+			rc = callus_error_set(err, CALLUS_EINVAL,
 					    "the %s hook payload is not valid JSON: %s (line %d, column %d)",
 					    ops->name, jerr.text, jerr.line, jerr.column);
 		goto out;
 	}
 	if (!json_is_object(root)) {
-		rc = deja_error_set(err, DEJA_EINVAL, "the %s hook payload is %s, not a JSON object",
+		rc = callus_error_set(err, CALLUS_EINVAL, "the %s hook payload is %s, not a JSON object",
 				    ops->name, json_type_name(root));
 		goto out;
 	}
 	e.agent = agent;
 	rc = ops->fill(&e, root);
-	for (deja_hook_event *x = &e; rc == 0 && x; x = x->next) {
+	for (callus_hook_event *x = &e; rc == 0 && x; x = x->next) {
 		if (!x->event)
-			rc = deja_payload_set_text(&x->event, NULL, "", 0);
+			rc = callus_payload_set_text(&x->event, NULL, "", 0);
 		if (rc == 0 && !x->output)
-			rc = deja_payload_set_output(x, "", 0);
+			rc = callus_payload_set_output(x, "", 0);
 	}
 	if (rc < 0) {
-		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory reading the %s hook payload",
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory reading the %s hook payload",
 				    ops->name);
 		goto out;
 	}
 	*out = e;
-	e = (deja_hook_event)DEJA_HOOK_EVENT_INIT;
+	e = (callus_hook_event)CALLUS_HOOK_EVENT_INIT;
 out:
-	deja_hook_event_release(&e);
+	callus_hook_event_release(&e);
 	json_decref(root);
 	return rc;
 }
 
-int deja_hook_peek_command(char **out, deja_agent agent, const char *json, size_t len)
+int callus_hook_peek_command(char **out, callus_agent agent, const char *json, size_t len)
 {
-	const deja_agent_ops *ops = ops_of(agent);
+	const callus_agent_ops *ops = ops_of(agent);
 	const char *end = json + len, *root = json;
 
 	*out = NULL;
 	if (!ops || !json)
-		return DEJA_EINVAL;
+		return CALLUS_EINVAL;
 	/* NUL counts as a blank, as the loader's repair makes it one */
 	while (root < end && (*root == ' ' || *root == '\t' || *root == '\n' || *root == '\r' || !*root))
 		root++;
 	if (root >= end || *root != '{')
-		return DEJA_EINVAL;
+		return CALLUS_EINVAL;
 	return ops->peek(out, root, end);
 }
 
@@ -181,21 +187,21 @@ static size_t cut_bytes(const char *s, size_t n, size_t max)
 	return max;
 }
 
-int deja_hook_reply(deja_buf *out, deja_agent agent, const char *event, const char *context,
+int callus_hook_reply(callus_buf *out, callus_agent agent, const char *event, const char *context,
 		    size_t max_chars)
 {
-	const deja_agent_ops *ops = ops_of(agent);
-	deja_buf ctx = DEJA_BUF_INIT;
+	const callus_agent_ops *ops = ops_of(agent);
+	callus_buf ctx = CALLUS_BUF_INIT;
 	json_t *root = NULL;
 	char *text = NULL;
 	size_t n;
-	int rc = DEJA_ENOMEM;
+	int rc = CALLUS_ENOMEM;
 
 	if (!ops)
-		return DEJA_EINVAL;
+		return CALLUS_EINVAL;
 	if (!context || !*context)
-		return deja_buf_puts(out, ops->empty_reply);
-	if (deja_utf8_sanitize(&ctx, context, strlen(context)) < 0)
+		return callus_buf_puts(out, ops->empty_reply);
+	if (callus_utf8_sanitize(&ctx, context, strlen(context)) < 0)
 		goto out;
 	n = max_chars ? cut_chars(ctx.ptr, ctx.len, max_chars) : ctx.len;
 	if (ops->context_max)
@@ -203,15 +209,15 @@ int deja_hook_reply(deja_buf *out, deja_agent agent, const char *event, const ch
 	if (!(root = json_object()) || ops->reply(root, event ? event : "", ctx.ptr, n) < 0)
 		goto out;
 	if (!json_object_size(root)) {
-		rc = deja_buf_puts(out, ops->empty_reply);
+		rc = callus_buf_puts(out, ops->empty_reply);
 		goto out;
 	}
 	if ((text = json_dumps(root, JSON_COMPACT)))
-		rc = deja_buf_puts(out, text);
+		rc = callus_buf_puts(out, text);
 out:
 	free(text);
 	json_decref(root);
-	deja_buf_release(&ctx);
+	callus_buf_release(&ctx);
 	return rc;
 }
 
@@ -222,7 +228,7 @@ static int id_matches(const json_t *obj, const char *id)
 	static const char *const keys[] = { "call_id", "callId", "id", "tool_use_id", "item_id" };
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (deja_payload_streq(deja_payload_jstr(obj, keys[i], NULL), id))
+		if (callus_payload_streq(callus_payload_jstr(obj, keys[i], NULL), id))
 			return 1;
 	return 0;
 }
@@ -237,7 +243,7 @@ static int find_status(const json_t *v, const char *id, int depth, int *code)
 	if (depth > 8)
 		return 0;
 	if (json_is_object(v)) {
-		if (id_matches(v, id) && deja_payload_jcode_any(v, code))
+		if (id_matches(v, id) && callus_payload_jcode_any(v, code))
 			return 1;
 		json_object_foreach((json_t *)v, key, x)
 			if (find_status(x, id, depth + 1, code))
@@ -258,7 +264,7 @@ static int find_status(const json_t *v, const char *id, int depth, int *code)
 static int transcript_status(const char *path, const char *id, int *code)
 {
 	struct stat st;
-	deja_buf b = DEJA_BUF_INIT;
+	callus_buf b = CALLUS_BUF_INIT;
 	off_t from;
 	int fd, found = 0, rc = 0;
 	const char *p, *end;
@@ -267,34 +273,34 @@ static int transcript_status(const char *path, const char *id, int *code)
 		return 0;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
 		goto out;
-	from = st.st_size > (off_t)DEJA_TRANSCRIPT_TAIL ? st.st_size - (off_t)DEJA_TRANSCRIPT_TAIL : 0;
+	from = st.st_size > (off_t)CALLUS_TRANSCRIPT_TAIL ? st.st_size - (off_t)CALLUS_TRANSCRIPT_TAIL : 0;
 	for (;;) {
 		char chunk[65536];
 		ssize_t n = pread(fd, chunk, sizeof(chunk), from);
 
 		if (n <= 0)
 			break;
-		if (deja_buf_put(&b, chunk, (size_t)n) < 0) {
-			rc = DEJA_ENOMEM;
+		if (callus_buf_put(&b, chunk, (size_t)n) < 0) {
+			rc = CALLUS_ENOMEM;
 			goto out;
 		}
 		from += n;
-		if (b.len >= DEJA_TRANSCRIPT_TAIL)
+		if (b.len >= CALLUS_TRANSCRIPT_TAIL)
 			break;
 	}
 	p = b.ptr;
 	end = b.ptr + b.len;
 	while (p && p < end) {
-		const char *le = deja_payload_eol(p, end);
+		const char *le = callus_payload_eol(p, end);
 		size_t idl = strlen(id);
 
 		if (memmem(p, (size_t)(le - p), id, idl)) {
 			json_error_t jerr;
 			int oom, c;
-			json_t *line = deja_payload_load(p, (size_t)(le - p), 0, &jerr, &oom);
+			json_t *line = callus_payload_load(p, (size_t)(le - p), 0, &jerr, &oom);
 
 			if (oom) {
-				rc = DEJA_ENOMEM;
+				rc = CALLUS_ENOMEM;
 				goto out;
 			}
 			if (line && find_status(line, id, 0, &c)) {
@@ -307,11 +313,11 @@ static int transcript_status(const char *path, const char *id, int *code)
 	}
 out:
 	close(fd);
-	deja_buf_release(&b);
+	callus_buf_release(&b);
 	return rc < 0 ? rc : found;
 }
 
-int deja_hook_event_complete(deja_hook_event *e)
+int callus_hook_event_complete(callus_hook_event *e)
 {
 	int code, rc;
 

@@ -1,6 +1,6 @@
 /*
  * learn.c - the transitions of pending errors, and the resolutions and
- * applications they make (include/deja/learn.h).
+ * applications they make (include/callus/learn.h).
  *
  * A run is learnt in three steps: a look at the store without locking it
  * (which errors are new, which pending errors this run fixes), the slow
@@ -9,13 +9,13 @@
  * between the first and the last step (another session fixed the error)
  * is decided by the last one.
  */
-#include "deja/learn.h"
-#include "deja/buf.h"
-#include "deja/lesson.h"
-#include "deja/log.h"
-#include "deja/match.h"
-#include "deja/patchdesc.h"
-#include "deja/redact.h"
+#include "callus/learn.h"
+#include "callus/buf.h"
+#include "callus/lesson.h"
+#include "callus/log.h"
+#include "callus/match.h"
+#include "callus/patchdesc.h"
+#include "callus/redact.h"
 
 #include "sqlutil.h"
 #include "store_internal.h"
@@ -26,11 +26,11 @@
 
 #define DESCRIPTION_MAX 400
 
-const char *deja_error_state_name(deja_error_state s)
+const char *callus_error_state_name(callus_error_state s)
 {
 	switch (s) {
-	case DEJA_STATE_FIXED: return "fixed";
-	case DEJA_STATE_PERMANENT: return "permanent";
+	case CALLUS_STATE_FIXED: return "fixed";
+	case CALLUS_STATE_PERMANENT: return "permanent";
 	default: return "pending";
 	}
 }
@@ -38,53 +38,53 @@ const char *deja_error_state_name(deja_error_state s)
 /* A snapshot a fix needs the diff of, and what the diff says. */
 typedef struct fix_diff {
 	int64_t snapshot_id;
-	deja_snapshot snap;
+	callus_snapshot snap;
 	char *patch;        /* redacted; "" when it could not be made */
 	char *description;
-	deja_strlist files;
+	callus_strlist files;
 	int unchanged;      /* the diff was made and is empty */
 } fix_diff;
 
 /* Everything one run's learning carries between its steps. */
 typedef struct learn_run {
-	deja_store *s;
-	const deja_learn_opts *o;
-	const deja_learn_error *errs;
+	callus_store *s;
+	const callus_learn_opts *o;
+	const callus_learn_error *errs;
 	size_t nerrs;
 	int passed;
 	char *now;
-	deja_snapshot snap;     /* taken for this run's new errors */
+	callus_snapshot snap;     /* taken for this run's new errors */
 	int have_snap;
 	int64_t snap_id;        /* its row, once inserted */
 	fix_diff *diffs;
 	size_t ndiffs;
 	char *head;             /* HEAD when the fixes were seen */
-	deja_learn_result *res;
-	deja_buf trouble;       /* what went wrong with snapshots and diffs */
-	deja_metrics *metrics;  /* measured in the transaction: reach the
+	callus_learn_result *res;
+	callus_buf trouble;       /* what went wrong with snapshots and diffs */
+	callus_metrics *metrics;  /* measured in the transaction: reach the
 				 * caller's (o->metrics) only when it commits */
 } learn_run;
 
 static int prepare(learn_run *r, sqlite3_stmt **st, const char *sql)
 {
-	return sqlite3_prepare_v2(deja_store_db(r->s), sql, -1, st, NULL);
+	return sqlite3_prepare_v2(callus_store_db(r->s), sql, -1, st, NULL);
 }
 
-static int max_retries(const deja_learn_opts *o)
+static int max_retries(const callus_learn_opts *o)
 {
-	return o->max_retries > 0 ? o->max_retries : DEJA_LEARN_MAX_RETRIES;
+	return o->max_retries > 0 ? o->max_retries : CALLUS_LEARN_MAX_RETRIES;
 }
 
-static int prune_hours(const deja_learn_opts *o)
+static int prune_hours(const callus_learn_opts *o)
 {
-	return o->prune_hours > 0 ? o->prune_hours : DEJA_LEARN_PRUNE_HOURS;
+	return o->prune_hours > 0 ? o->prune_hours : CALLUS_LEARN_PRUNE_HOURS;
 }
 
-static void bind_check(sqlite3_stmt *st, const deja_check_key *k)
+static void bind_check(sqlite3_stmt *st, const callus_check_key *k)
 {
-	deja_sql_bind_text(st, 1, k->tool);
-	deja_sql_bind_text(st, 2, k->args);
-	deja_sql_bind_text(st, 3, k->dir);
+	callus_sql_bind_text(st, 1, k->tool);
+	callus_sql_bind_text(st, 2, k->args);
+	callus_sql_bind_text(st, 3, k->dir);
 }
 
 static int in_run(const learn_run *r, const char *sig)
@@ -103,11 +103,11 @@ static fix_diff *find_diff(learn_run *r, int64_t snapshot_id)
 	return NULL;
 }
 
-static void note_trouble(learn_run *r, const char *what, const deja_error *e)
+static void note_trouble(learn_run *r, const char *what, const callus_error *e)
 {
 	if (r->trouble.len)
 		return; /* the first says enough */
-	deja_buf_printf(&r->trouble, "%s: %s", what, deja_error_message(e));
+	callus_buf_printf(&r->trouble, "%s: %s", what, callus_error_message(e));
 }
 
 /*
@@ -146,13 +146,13 @@ static int look(learn_run *r, int *need_snapshot, int *known)
 	bind_check(st, &r->o->check);
 	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *sig = (const char *)sqlite3_column_text(st, 0);
-		deja_snapshot_kind kind;
+		callus_snapshot_kind kind;
 		fix_diff *d, *grown;
 
 		if (!sig || (!r->passed && (in_run(r, sig) || !r->nerrs)))
 			continue;
 		if (sqlite3_column_type(st, 1) == SQLITE_NULL ||
-		    deja_snapshot_kind_parse(&kind, (const char *)sqlite3_column_text(st, 2)) < 0 ||
+		    callus_snapshot_kind_parse(&kind, (const char *)sqlite3_column_text(st, 2)) < 0 ||
 		    find_diff(r, sqlite3_column_int64(st, 1)))
 			continue;
 		if (!(grown = realloc(r->diffs, (r->ndiffs + 1) * sizeof(*grown)))) {
@@ -164,8 +164,8 @@ static int look(learn_run *r, int *need_snapshot, int *known)
 		memset(d, 0, sizeof(*d));
 		d->snapshot_id = sqlite3_column_int64(st, 1);
 		d->snap.kind = kind;
-		if (!(d->snap.tree = deja_sql_column_dup(st, 3)) || !(d->snap.commit = strdup(""))) {
-			deja_snapshot_release(&d->snap);
+		if (!(d->snap.tree = callus_sql_column_dup(st, 3)) || !(d->snap.commit = strdup(""))) {
+			callus_snapshot_release(&d->snap);
 			sq = SQLITE_NOMEM;
 			break;
 		}
@@ -185,7 +185,7 @@ static int look(learn_run *r, int *need_snapshot, int *known)
 	if (sq != SQLITE_OK)
 		return sq;
 	{
-		char *since = deja_sql_time_ago((int64_t)prune_hours(r->o) * 3600);
+		char *since = callus_sql_time_ago((int64_t)prune_hours(r->o) * 3600);
 
 		if (!since) {
 			sqlite3_finalize(st);
@@ -194,9 +194,9 @@ static int look(learn_run *r, int *need_snapshot, int *known)
 		for (size_t i = 0; i < r->nerrs && !*need_snapshot; i++) {
 			sqlite3_reset(st);
 			bind_check(st, &r->o->check);
-			deja_sql_bind_text(st, 4, r->errs[i].sig->id);
-			deja_sql_bind_text(st, 5, r->o->session);
-			deja_sql_bind_text(st, 6, since);
+			callus_sql_bind_text(st, 4, r->errs[i].sig->id);
+			callus_sql_bind_text(st, 5, r->o->session);
+			callus_sql_bind_text(st, 6, since);
 			if ((sq = sqlite3_step(st)) == SQLITE_DONE)
 				*need_snapshot = 1;
 			else if (sq != SQLITE_ROW)
@@ -211,14 +211,14 @@ static int look(learn_run *r, int *need_snapshot, int *known)
 
 /* The files a snapshot copies when the workspace has no git: those the
  * run's errors name. */
-static int snapshot_files(learn_run *r, deja_strlist *out)
+static int snapshot_files(learn_run *r, callus_strlist *out)
 {
 	for (size_t i = 0; i < r->nerrs; i++) {
-		const deja_strlist *f = r->errs[i].files;
+		const callus_strlist *f = r->errs[i].files;
 
 		for (size_t j = 0; f && j < f->count; j++)
-			if (deja_strlist_add_unique(out, f->items[j], strlen(f->items[j]), NULL) < 0)
-				return DEJA_ENOMEM;
+			if (callus_strlist_add_unique(out, f->items[j], strlen(f->items[j]), NULL) < 0)
+				return CALLUS_ENOMEM;
 	}
 	return 0;
 }
@@ -226,28 +226,28 @@ static int snapshot_files(learn_run *r, deja_strlist *out)
 /* Make d's patch, redacted, and describe it. */
 static int make_diff(learn_run *r, fix_diff *d)
 {
-	deja_error e = DEJA_ERROR_INIT;
-	deja_patch_summary sum = DEJA_PATCH_SUMMARY_INIT;
+	callus_error e = CALLUS_ERROR_INIT;
+	callus_patch_summary sum = CALLUS_PATCH_SUMMARY_INIT;
 	char *raw = NULL;
 	int rc;
 
-	if (deja_snapshot_diff(&raw, r->o->workspace, &d->snap,
-			       r->o->diff_max ? r->o->diff_max : DEJA_LEARN_DIFF_MAX, r->o->snapshot,
+	if (callus_snapshot_diff(&raw, r->o->workspace, &d->snap,
+			       r->o->diff_max ? r->o->diff_max : CALLUS_LEARN_DIFF_MAX, r->o->snapshot,
 			       &e) < 0) {
 		note_trouble(r, "cannot diff the working tree", &e);
-		deja_error_release(&e);
+		callus_error_release(&e);
 		d->patch = strdup("");
 		d->description = strdup("The working tree could not be compared with the failure");
-		return d->patch && d->description ? 0 : DEJA_ENOMEM;
+		return d->patch && d->description ? 0 : CALLUS_ENOMEM;
 	}
 	d->unchanged = !*raw;
 	/* a diff is the user's code: secrets in it are redacted like output */
-	if ((rc = deja_redact_str(r->o->redactor, &d->patch, raw)) < 0 ||
-	    (rc = deja_patch_summarize(&sum, d->patch, strlen(d->patch))) < 0 ||
-	    (rc = deja_patch_describe(&d->description, &sum, DESCRIPTION_MAX)) < 0 ||
-	    (rc = deja_patch_files(&d->files, &sum)) < 0)
-		rc = DEJA_ENOMEM;
-	deja_patch_summary_release(&sum);
+	if ((rc = callus_redact_str(r->o->redactor, &d->patch, raw)) < 0 ||
+	    (rc = callus_patch_summarize(&sum, d->patch, strlen(d->patch))) < 0 ||
+	    (rc = callus_patch_describe(&d->description, &sum, DESCRIPTION_MAX)) < 0 ||
+	    (rc = callus_patch_files(&d->files, &sum)) < 0)
+		rc = CALLUS_ENOMEM;
+	callus_patch_summary_release(&sum);
 	free(raw);
 	return rc;
 }
@@ -256,31 +256,31 @@ static int make_diff(learn_run *r, fix_diff *d)
  * is noted, never fatal: the states are learnt without them. */
 static int slow_work(learn_run *r, int need_snapshot)
 {
-	deja_error e = DEJA_ERROR_INIT;
+	callus_error e = CALLUS_ERROR_INIT;
 	int rc = 0;
 
 	if (need_snapshot) {
-		deja_strlist files = DEJA_STRLIST_INIT;
+		callus_strlist files = CALLUS_STRLIST_INIT;
 
 		if (snapshot_files(r, &files) < 0) {
-			deja_strlist_release(&files);
-			return DEJA_ENOMEM;
+			callus_strlist_release(&files);
+			return CALLUS_ENOMEM;
 		}
-		if (deja_snapshot_take(&r->snap, r->o->workspace, &files, r->o->snapshot, &e) == 0)
+		if (callus_snapshot_take(&r->snap, r->o->workspace, &files, r->o->snapshot, &e) == 0)
 			r->have_snap = 1;
 		else
 			note_trouble(r, "cannot snapshot the working tree", &e);
-		deja_error_release(&e);
-		deja_strlist_release(&files);
+		callus_error_release(&e);
+		callus_strlist_release(&files);
 	}
 	if (r->o->no_snapshot)
 		return 0;
 	for (size_t i = 0; i < r->ndiffs && rc == 0; i++)
 		rc = make_diff(r, &r->diffs[i]);
 	if (rc == 0 && r->ndiffs) {
-		if (deja_snapshot_head(&r->head, r->o->workspace, r->o->snapshot, &e) < 0)
+		if (callus_snapshot_head(&r->head, r->o->workspace, r->o->snapshot, &e) < 0)
 			r->head = NULL;
-		deja_error_release(&e);
+		callus_error_release(&e);
 	}
 	return rc;
 }
@@ -301,7 +301,7 @@ static int touch_check(learn_run *r, int64_t *id, int64_t *runs)
 	if (sq != SQLITE_OK)
 		return sq;
 	bind_check(st, &r->o->check);
-	deja_sql_bind_text(st, 4, r->now);
+	callus_sql_bind_text(st, 4, r->now);
 	sqlite3_bind_int(st, 5, r->passed);
 	if ((sq = sqlite3_step(st)) == SQLITE_ROW) {
 		*id = sqlite3_column_int64(st, 0);
@@ -347,15 +347,15 @@ static int push_id(int64_t **arr, size_t *n, int64_t id)
  * back), and the outcome is logged with its context.  *found (may be
  * NULL) says whether the resolution exists.
  */
-static int record_application(deja_store *s, const char *now, int64_t resolution_id,
+static int record_application(callus_store *s, const char *now, int64_t resolution_id,
 			      int64_t suggestion_id, int applied, int succeeded, const char *source,
-			      const char *ctx, int *found, deja_metrics *m)
+			      const char *ctx, int *found, callus_metrics *m)
 {
 	sqlite3_stmt *st = NULL;
 	double rate = 0;
 	int sq, hit;
 
-	sq = sqlite3_prepare_v2(deja_store_db(s),
+	sq = sqlite3_prepare_v2(callus_store_db(s),
 				"UPDATE resolutions SET application_count = application_count + ?2,"
 				" success_count = max(success_count + ?3, 0),"
 				" last_success_at = CASE WHEN ?3 > 0 THEN ?4 ELSE last_success_at END"
@@ -367,7 +367,7 @@ static int record_application(deja_store *s, const char *now, int64_t resolution
 	sqlite3_bind_int64(st, 1, resolution_id);
 	sqlite3_bind_int(st, 2, applied);
 	sqlite3_bind_int(st, 3, succeeded);
-	deja_sql_bind_text(st, 4, now);
+	callus_sql_bind_text(st, 4, now);
 	if ((hit = (sq = sqlite3_step(st)) == SQLITE_ROW)) {
 		rate = sqlite3_column_double(st, 0);
 		sq = sqlite3_step(st);
@@ -384,10 +384,10 @@ static int record_application(deja_store *s, const char *now, int64_t resolution
 		/* one layer today: the workspace's store is the project's */
 		const char *labels[] = { succeeded > 0 ? "true" : "false", "project" };
 
-		deja_metrics_add(m, DEJA_METRIC_RESOLUTION_APPLICATIONS, labels, 1);
-		deja_metrics_observe(m, DEJA_METRIC_RESOLUTION_SUCCESS_RATE, NULL, rate);
+		callus_metrics_add(m, CALLUS_METRIC_RESOLUTION_APPLICATIONS, labels, 1);
+		callus_metrics_observe(m, CALLUS_METRIC_RESOLUTION_SUCCESS_RATE, NULL, rate);
 	}
-	sq = sqlite3_prepare_v2(deja_store_db(s),
+	sq = sqlite3_prepare_v2(callus_store_db(s),
 				"INSERT INTO applications (resolution_id, suggestion_id, success,"
 				" source, context, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 				-1, &st, NULL);
@@ -399,10 +399,10 @@ static int record_application(deja_store *s, const char *now, int64_t resolution
 	else
 		sqlite3_bind_null(st, 2);
 	sqlite3_bind_int(st, 3, succeeded > 0);
-	deja_sql_bind_text(st, 4, source);
-	deja_sql_bind_text(st, 5, ctx);
-	deja_sql_bind_text(st, 6, now);
-	sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(deja_store_db(s));
+	callus_sql_bind_text(st, 4, source);
+	callus_sql_bind_text(st, 5, ctx);
+	callus_sql_bind_text(st, 6, now);
+	sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
 	sqlite3_finalize(st);
 	return sq;
 }
@@ -452,8 +452,8 @@ static int settle_suggestions(learn_run *r, int64_t pending_id, int success, con
 
 	if (sq == SQLITE_OK) {
 		sqlite3_bind_int64(sel, 1, pending_id);
-		deja_sql_bind_text(sel, 2, success ? "success" : "failure");
-		deja_sql_bind_text(sel, 3, r->now);
+		callus_sql_bind_text(sel, 2, success ? "success" : "failure");
+		callus_sql_bind_text(sel, 3, r->now);
 		sq = settle(r, sel, 1, success, source);
 	}
 	sqlite3_finalize(sel);
@@ -477,9 +477,9 @@ static int recurred(learn_run *r, int64_t check_id, int64_t runs, const char *si
 
 	if (sq == SQLITE_OK) {
 		sqlite3_bind_int64(sel, 1, check_id);
-		deja_sql_bind_text(sel, 2, sig);
+		callus_sql_bind_text(sel, 2, sig);
 		sqlite3_bind_int64(sel, 3, runs);
-		deja_sql_bind_text(sel, 4, r->now);
+		callus_sql_bind_text(sel, 4, r->now);
 		sq = settle(r, sel, 0, -1, "recurred");
 	}
 	sqlite3_finalize(sel);
@@ -503,28 +503,28 @@ static int snapshot_row(learn_run *r, int64_t *id)
 	if ((sq = prepare(r, &st, "INSERT INTO snapshots (kind, tree, head, taken_at)"
 				  " VALUES (?, ?, ?, ?)")) != SQLITE_OK)
 		return sq;
-	deja_sql_bind_text(st, 1, deja_snapshot_kind_name(r->snap.kind));
-	deja_sql_bind_text(st, 2, r->snap.tree);
-	deja_sql_bind_text(st, 3, r->snap.commit);
-	deja_sql_bind_text(st, 4, r->now);
+	callus_sql_bind_text(st, 1, callus_snapshot_kind_name(r->snap.kind));
+	callus_sql_bind_text(st, 2, r->snap.tree);
+	callus_sql_bind_text(st, 3, r->snap.commit);
+	callus_sql_bind_text(st, 4, r->now);
 	sq = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (sq != SQLITE_DONE)
 		return sq;
-	*id = r->snap_id = sqlite3_last_insert_rowid(deja_store_db(r->s));
+	*id = r->snap_id = sqlite3_last_insert_rowid(callus_store_db(r->s));
 	return SQLITE_OK;
 }
 
 /* One of this run's errors: a new pending error, one more attempt (and
  * permanent past max_retries), or one more failure of a permanent one. */
-static int fail_one(learn_run *r, int64_t check_id, int64_t runs, const deja_learn_error *e)
+static int fail_one(learn_run *r, int64_t check_id, int64_t runs, const callus_learn_error *e)
 {
 	sqlite3_stmt *st = NULL;
-	char *files = deja_sql_strlist_json(e->files), *since = NULL;
+	char *files = callus_sql_strlist_json(e->files), *since = NULL;
 	int64_t id = 0, attempts = 0, snap_id = 0;
 	int sq;
 
-	if (!files || !(since = deja_sql_time_ago((int64_t)prune_hours(r->o) * 3600))) {
+	if (!files || !(since = callus_sql_time_ago((int64_t)prune_hours(r->o) * 3600))) {
 		sq = SQLITE_NOMEM;
 		goto out;
 	}
@@ -541,11 +541,11 @@ static int fail_one(learn_run *r, int64_t check_id, int64_t runs, const deja_lea
 	if (sq != SQLITE_OK)
 		goto out;
 	sqlite3_bind_int64(st, 1, check_id);
-	deja_sql_bind_text(st, 2, e->sig->id);
-	deja_sql_bind_text(st, 3, r->now);
-	deja_sql_bind_text(st, 4, r->o->session);
-	deja_sql_bind_text(st, 5, files);
-	deja_sql_bind_text(st, 6, since);
+	callus_sql_bind_text(st, 2, e->sig->id);
+	callus_sql_bind_text(st, 3, r->now);
+	callus_sql_bind_text(st, 4, r->o->session);
+	callus_sql_bind_text(st, 5, files);
+	callus_sql_bind_text(st, 6, since);
 	if ((sq = sqlite3_step(st)) == SQLITE_ROW) {
 		int open = !strcmp((const char *)sqlite3_column_text(st, 2), "pending");
 
@@ -564,7 +564,7 @@ static int fail_one(learn_run *r, int64_t check_id, int64_t runs, const deja_lea
 		    SQLITE_OK)
 			goto out;
 		sqlite3_bind_int64(st, 1, id);
-		deja_sql_bind_text(st, 2, r->now);
+		callus_sql_bind_text(st, 2, r->now);
 		sqlite3_bind_int64(st, 3, runs);
 		if ((sq = sqlite3_step(st)) != SQLITE_DONE)
 			goto out;
@@ -587,10 +587,10 @@ static int fail_one(learn_run *r, int64_t check_id, int64_t runs, const deja_lea
 				  " VALUES (?1, ?2, ?3, ?3, ?4, ?5, ?6)")) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_int64(st, 1, check_id);
-	deja_sql_bind_text(st, 2, e->sig->id);
-	deja_sql_bind_text(st, 3, r->now);
-	deja_sql_bind_text(st, 4, r->o->session);
-	deja_sql_bind_text(st, 5, files);
+	callus_sql_bind_text(st, 2, e->sig->id);
+	callus_sql_bind_text(st, 3, r->now);
+	callus_sql_bind_text(st, 4, r->o->session);
+	callus_sql_bind_text(st, 5, files);
 	if (snap_id)
 		sqlite3_bind_int64(st, 6, snap_id);
 	else
@@ -614,7 +614,7 @@ static int fix_one(learn_run *r, int64_t runs, int64_t pending_id, const char *s
 {
 	sqlite3_stmt *st = NULL;
 	fix_diff *d = snapshot_id ? find_diff(r, snapshot_id) : NULL;
-	deja_strlist files = DEJA_STRLIST_INIT;
+	callus_strlist files = CALLUS_STRLIST_INIT;
 	char *fj = NULL, *ctx = NULL, *desc = NULL;
 	int64_t res_id = 0;
 	int sq;
@@ -627,7 +627,7 @@ static int fix_one(learn_run *r, int64_t runs, int64_t pending_id, const char *s
 					  " closed_run = ?3 WHERE id = ?1")) != SQLITE_OK)
 			goto out;
 		sqlite3_bind_int64(st, 1, pending_id);
-		deja_sql_bind_text(st, 2, r->now);
+		callus_sql_bind_text(st, 2, r->now);
 		sqlite3_bind_int64(st, 3, runs);
 		if ((sq = sqlite3_step(st)) == SQLITE_DONE) {
 			sq = SQLITE_OK;
@@ -637,12 +637,12 @@ static int fix_one(learn_run *r, int64_t runs, int64_t pending_id, const char *s
 	}
 	if (d && d->files.count) {
 		for (size_t i = 0; i < d->files.count; i++)
-			if (deja_strlist_add(&files, d->files.items[i], strlen(d->files.items[i])) < 0)
+			if (callus_strlist_add(&files, d->files.items[i], strlen(d->files.items[i])) < 0)
 				goto nomem;
-	} else if (deja_sql_json_strlist(&files, pending_files) < 0) {
+	} else if (callus_sql_json_strlist(&files, pending_files) < 0) {
 		goto nomem;
 	}
-	if (!(fj = deja_sql_strlist_json(&files)) || !(ctx = context_json(r, "commit", r->head)))
+	if (!(fj = callus_sql_strlist_json(&files)) || !(ctx = context_json(r, "commit", r->head)))
 		goto nomem;
 	if (d && d->description)
 		desc = strdup(d->description);
@@ -656,22 +656,22 @@ static int fix_one(learn_run *r, int64_t runs, int64_t pending_id, const char *s
 				  " code_changes, files, context, created_at, last_success_at)"
 				  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)")) != SQLITE_OK)
 		goto out;
-	deja_sql_bind_text(st, 1, sig);
-	deja_sql_bind_text(st, 2, desc);
-	deja_sql_bind_text(st, 3, d && d->patch ? d->patch : "");
-	deja_sql_bind_text(st, 4, fj);
-	deja_sql_bind_text(st, 5, ctx);
-	deja_sql_bind_text(st, 6, r->now);
+	callus_sql_bind_text(st, 1, sig);
+	callus_sql_bind_text(st, 2, desc);
+	callus_sql_bind_text(st, 3, d && d->patch ? d->patch : "");
+	callus_sql_bind_text(st, 4, fj);
+	callus_sql_bind_text(st, 5, ctx);
+	callus_sql_bind_text(st, 6, r->now);
 	if ((sq = sqlite3_step(st)) != SQLITE_DONE)
 		goto out;
-	res_id = sqlite3_last_insert_rowid(deja_store_db(r->s));
+	res_id = sqlite3_last_insert_rowid(callus_store_db(r->s));
 	sqlite3_finalize(st);
 	st = NULL;
 	if ((sq = prepare(r, &st, "UPDATE pending_errors SET state = 'fixed', closed_at = ?2,"
 				  " closed_run = ?3, resolution_id = ?4 WHERE id = ?1")) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_int64(st, 1, pending_id);
-	deja_sql_bind_text(st, 2, r->now);
+	callus_sql_bind_text(st, 2, r->now);
 	sqlite3_bind_int64(st, 3, runs);
 	sqlite3_bind_int64(st, 4, res_id);
 	if ((sq = sqlite3_step(st)) != SQLITE_DONE)
@@ -694,7 +694,7 @@ nomem:
 	sq = SQLITE_NOMEM;
 out:
 	sqlite3_finalize(st);
-	deja_strlist_release(&files);
+	callus_strlist_release(&files);
 	free(fj);
 	free(ctx);
 	free(desc);
@@ -732,8 +732,8 @@ static int fix_absent(learn_run *r, int64_t check_id, int64_t runs)
 			rows = g;
 			rows[n].id = sqlite3_column_int64(st, 0);
 			rows[n].snap = sqlite3_column_int64(st, 2);
-			rows[n].sig = deja_sql_column_dup(st, 1);
-			rows[n].files = deja_sql_column_dup(st, 3);
+			rows[n].sig = callus_sql_column_dup(st, 1);
+			rows[n].files = callus_sql_column_dup(st, 3);
 			n++;
 			if (!rows[n - 1].sig || !rows[n - 1].files) {
 				sq = SQLITE_NOMEM;
@@ -762,27 +762,27 @@ static int fix_absent(learn_run *r, int64_t check_id, int64_t runs)
  */
 /*
  * A new error nothing stored resembles: logged once, when it first fails,
- * so that what deja cannot answer yet can be found (spec 004, "log miss
+ * so that what callus cannot answer yet can be found (spec 004, "log miss
  * for future learning").  The message comes from the redacted diagnostics.
  */
-static void log_miss(const learn_run *r, const deja_signature *sig)
+static void log_miss(const learn_run *r, const callus_signature *sig)
 {
-	deja_buf dir = DEJA_BUF_INIT;
+	callus_buf dir = CALLUS_BUF_INIT;
 	const char *const extra[] = { "signature", sig->id,
 				      "tool", sig->tool ? sig->tool : "",
 				      "error_type", sig->error_type ? sig->error_type : "",
 				      "original", sig->original ? sig->original : "", NULL };
 
-	if (deja_buf_printf(&dir, "%s/.deja", r->o->workspace) == 0)
-		deja_log_event(dir.ptr, "info", "match_miss",
+	if (callus_buf_printf(&dir, "%s/.callus", r->o->workspace) == 0)
+		callus_log_event(dir.ptr, "info", "match_miss",
 			       "no stored fix matches this error", extra);
-	deja_buf_release(&dir);
+	callus_buf_release(&dir);
 }
 
 static int suggest(learn_run *r, int64_t check_id)
 {
 	sqlite3_stmt *pend = NULL, *ins = NULL;
-	deja_match_opts mo;
+	callus_match_opts mo;
 	int sq;
 
 	memset(&mo, 0, sizeof(mo));
@@ -797,16 +797,16 @@ static int suggest(learn_run *r, int64_t check_id)
 				   " ON CONFLICT (pending_id, resolution_id) DO NOTHING")) != SQLITE_OK)
 		goto out;
 	for (size_t i = 0; i < r->nerrs && sq == SQLITE_OK; i++) {
-		deja_suggestion *g = NULL;
+		callus_suggestion *g = NULL;
 		size_t n = 0;
 		int64_t pending_id;
 		int first;
 
-		if (r->res->nsuggestions >= DEJA_LEARN_SUGGEST_MAX)
+		if (r->res->nsuggestions >= CALLUS_LEARN_SUGGEST_MAX)
 			break;
 		sqlite3_reset(pend);
 		sqlite3_bind_int64(pend, 1, check_id);
-		deja_sql_bind_text(pend, 2, r->errs[i].sig->id);
+		callus_sql_bind_text(pend, 2, r->errs[i].sig->id);
 		if ((sq = sqlite3_step(pend)) != SQLITE_ROW) {
 			sq = sq == SQLITE_DONE ? SQLITE_OK : sq; /* permanent: no suggestion */
 			continue;
@@ -815,21 +815,21 @@ static int suggest(learn_run *r, int64_t check_id)
 		first = sqlite3_column_int64(pend, 1) == 1;
 		sq = SQLITE_OK;
 		/* a matching failure is no reason to lose the run's states */
-		if (deja_match_suggest(r->s, &mo, r->errs[i].sig, DEJA_LEARN_SUGGEST_MAX, &g, &n,
+		if (callus_match_suggest(r->s, &mo, r->errs[i].sig, CALLUS_LEARN_SUGGEST_MAX, &g, &n,
 				       NULL) < 0) {
 			n = 0;
 		}
 		if (!n && first)
 			log_miss(r, r->errs[i].sig);
 		for (size_t j = 0; j < n && sq == SQLITE_OK; j++) {
-			deja_suggestion *p;
+			callus_suggestion *p;
 			size_t k;
 
 			for (k = 0; k < r->res->nsuggestions; k++)
 				if (r->res->suggestions[k].resolution_id == g[j].resolution_id)
 					break;
 			if (k < r->res->nsuggestions ||
-			    r->res->nsuggestions >= DEJA_LEARN_SUGGEST_MAX)
+			    r->res->nsuggestions >= CALLUS_LEARN_SUGGEST_MAX)
 				continue;
 			if (!(p = realloc(r->res->suggestions,
 					  (r->res->nsuggestions + 1) * sizeof(*p)))) {
@@ -845,11 +845,11 @@ static int suggest(learn_run *r, int64_t check_id)
 			sqlite3_bind_int64(ins, 1, pending_id);
 			sqlite3_bind_int64(ins, 2, p[r->res->nsuggestions - 1].resolution_id);
 			sqlite3_bind_double(ins, 3, p[r->res->nsuggestions - 1].confidence);
-			deja_sql_bind_text(ins, 4, r->now);
+			callus_sql_bind_text(ins, 4, r->now);
 			if ((sq = sqlite3_step(ins)) == SQLITE_DONE)
 				sq = SQLITE_OK;
 		}
-		deja_suggestions_free(g, n);
+		callus_suggestions_free(g, n);
 	}
 out:
 	sqlite3_finalize(pend);
@@ -860,7 +860,7 @@ out:
 static int prune(learn_run *r, int hours, size_t *count)
 {
 	sqlite3_stmt *st = NULL;
-	char *before = deja_sql_time_ago((int64_t)hours * 3600);
+	char *before = callus_sql_time_ago((int64_t)hours * 3600);
 	int sq;
 
 	*count = 0;
@@ -869,9 +869,9 @@ static int prune(learn_run *r, int hours, size_t *count)
 	sq = prepare(r, &st, "DELETE FROM pending_errors WHERE state = 'pending'"
 			     " AND last_failure_at < ?1");
 	if (sq == SQLITE_OK) {
-		deja_sql_bind_text(st, 1, before);
+		callus_sql_bind_text(st, 1, before);
 		if ((sq = sqlite3_step(st)) == SQLITE_DONE) {
-			*count = (size_t)sqlite3_changes(deja_store_db(r->s));
+			*count = (size_t)sqlite3_changes(callus_store_db(r->s));
 			sq = SQLITE_OK;
 		}
 	}
@@ -879,7 +879,7 @@ static int prune(learn_run *r, int hours, size_t *count)
 	free(before);
 	/* snapshots nothing refers to any more */
 	if (sq == SQLITE_OK && *count)
-		sq = sqlite3_exec(deja_store_db(r->s),
+		sq = sqlite3_exec(callus_store_db(r->s),
 				  "DELETE FROM snapshots WHERE id NOT IN (SELECT snapshot_id FROM"
 				  " pending_errors WHERE snapshot_id IS NOT NULL)",
 				  NULL, NULL, NULL);
@@ -887,12 +887,12 @@ static int prune(learn_run *r, int hours, size_t *count)
 }
 
 /* Step three: every write of the run, in one transaction. */
-static int write_run(learn_run *r, deja_error *err)
+static int write_run(learn_run *r, callus_error *err)
 {
 	int64_t check_id = 0, runs = 0;
 	int rc, sq;
 
-	if ((rc = deja_store_exec(r->s, "BEGIN IMMEDIATE", err)) < 0)
+	if ((rc = callus_store_exec(r->s, "BEGIN IMMEDIATE", err)) < 0)
 		return rc;
 	if ((sq = touch_check(r, &check_id, &runs)) != SQLITE_OK ||
 	    (sq = prune(r, prune_hours(r->o), &r->res->pruned)) != SQLITE_OK ||
@@ -903,17 +903,17 @@ static int write_run(learn_run *r, deja_error *err)
 			goto fail;
 	if (!r->passed && (sq = suggest(r, check_id)) != SQLITE_OK)
 		goto fail;
-	if ((rc = deja_store_exec(r->s, "COMMIT", err)) == 0 && r->metrics)
-		deja_metrics_merge(r->o->metrics, r->metrics);
+	if ((rc = callus_store_exec(r->s, "COMMIT", err)) == 0 && r->metrics)
+		callus_metrics_merge(r->o->metrics, r->metrics);
 	return rc;
 fail:
-	rc = deja_store_db_error(r->s, err, sq, "cannot record what was learnt in");
-	sqlite3_exec(deja_store_db(r->s), "ROLLBACK", NULL, NULL, NULL);
+	rc = callus_store_db_error(r->s, err, sq, "cannot record what was learnt in");
+	sqlite3_exec(callus_store_db(r->s), "ROLLBACK", NULL, NULL, NULL);
 	return rc;
 }
 
-static int learn(deja_store *s, const deja_learn_opts *o, const deja_learn_error *errs,
-		 size_t nerrs, int passed, deja_learn_result *res, deja_error *err)
+static int learn(callus_store *s, const callus_learn_opts *o, const callus_learn_error *errs,
+		 size_t nerrs, int passed, callus_learn_result *res, callus_error *err)
 {
 	learn_run r;
 	int need_snapshot = 0, known = 0, rc = 0, sq;
@@ -926,112 +926,112 @@ static int learn(deja_store *s, const deja_learn_opts *o, const deja_learn_error
 	r.nerrs = nerrs;
 	r.passed = passed;
 	r.res = res;
-	deja_buf_init(&r.trouble, 1024);
+	callus_buf_init(&r.trouble, 1024);
 	/* metrics never stop learning: without memory for them, none */
-	if (o->metrics && deja_metrics_new(&r.metrics) < 0)
+	if (o->metrics && callus_metrics_new(&r.metrics) < 0)
 		r.metrics = NULL;
 	if (!o->redactor)
-		return deja_error_set(err, DEJA_EINVAL, "learning needs a redactor");
-	if (!(r.now = deja_now_iso8601())) {
-		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		return callus_error_set(err, CALLUS_EINVAL, "learning needs a redactor");
+	if (!(r.now = callus_now_iso8601())) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
 	if ((sq = look(&r, &need_snapshot, &known)) != SQLITE_OK) {
-		rc = deja_store_db_error(s, err, sq, "cannot read");
+		rc = callus_store_db_error(s, err, sq, "cannot read");
 		goto out;
 	}
 	if (passed && !known)
 		goto out;
 	if ((rc = slow_work(&r, need_snapshot)) < 0) {
-		rc = deja_error_set(err, rc, "out of memory while comparing the working tree");
+		rc = callus_error_set(err, rc, "out of memory while comparing the working tree");
 		goto out;
 	}
 	if ((rc = write_run(&r, err)) < 0)
 		goto out;
-	if (r.trouble.len && deja_buf_status(&r.trouble) == 0)
-		res->snapshot_error = deja_buf_detach(&r.trouble);
+	if (r.trouble.len && callus_buf_status(&r.trouble) == 0)
+		res->snapshot_error = callus_buf_detach(&r.trouble);
 out:
 	if (rc < 0)
-		deja_learn_result_release(res);
+		callus_learn_result_release(res);
 	for (size_t i = 0; i < r.ndiffs; i++) {
-		deja_snapshot_release(&r.diffs[i].snap);
+		callus_snapshot_release(&r.diffs[i].snap);
 		free(r.diffs[i].patch);
 		free(r.diffs[i].description);
-		deja_strlist_release(&r.diffs[i].files);
+		callus_strlist_release(&r.diffs[i].files);
 	}
 	free(r.diffs);
-	deja_snapshot_release(&r.snap);
-	deja_buf_release(&r.trouble);
-	deja_metrics_free(r.metrics);
+	callus_snapshot_release(&r.snap);
+	callus_buf_release(&r.trouble);
+	callus_metrics_free(r.metrics);
 	free(r.head);
 	free(r.now);
 	return rc;
 }
 
-int deja_learn_failure(deja_store *s, const deja_learn_opts *opts, const deja_learn_error *errs,
-		       size_t nerrs, deja_learn_result *res, deja_error *err)
+int callus_learn_failure(callus_store *s, const callus_learn_opts *opts, const callus_learn_error *errs,
+		       size_t nerrs, callus_learn_result *res, callus_error *err)
 {
 	return learn(s, opts, errs, nerrs, 0, res, err);
 }
 
-int deja_learn_pass(deja_store *s, const deja_learn_opts *opts, deja_learn_result *res,
-		    deja_error *err)
+int callus_learn_pass(callus_store *s, const callus_learn_opts *opts, callus_learn_result *res,
+		    callus_error *err)
 {
 	return learn(s, opts, NULL, 0, 1, res, err);
 }
 
-int deja_learn_prune(deja_store *s, int hours, size_t *count, deja_error *err)
+int callus_learn_prune(callus_store *s, int hours, size_t *count, callus_error *err)
 {
 	learn_run r;
 	int rc, sq;
 
 	memset(&r, 0, sizeof(r));
 	r.s = s;
-	if ((rc = deja_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
+	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		return rc;
-	if ((sq = prune(&r, hours > 0 ? hours : DEJA_LEARN_PRUNE_HOURS, count)) != SQLITE_OK) {
-		rc = deja_store_db_error(s, err, sq, "cannot prune");
-		sqlite3_exec(deja_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+	if ((sq = prune(&r, hours > 0 ? hours : CALLUS_LEARN_PRUNE_HOURS, count)) != SQLITE_OK) {
+		rc = callus_store_db_error(s, err, sq, "cannot prune");
+		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
 		return rc;
 	}
-	return deja_store_exec(s, "COMMIT", err);
+	return callus_store_exec(s, "COMMIT", err);
 }
 
-int deja_learn_feedback(deja_store *s, int64_t id, int success, const char *note,
-			deja_metrics *m, deja_error *err)
+int callus_learn_feedback(callus_store *s, int64_t id, int success, const char *note,
+			callus_metrics *m, callus_error *err)
 {
 	json_t *ctx = json_pack("{s:s}", "note", note ? note : "");
-	char *now = deja_now_iso8601(), *cj = ctx ? json_dumps(ctx, JSON_COMPACT) : NULL;
-	deja_metrics *measured = NULL;
+	char *now = callus_now_iso8601(), *cj = ctx ? json_dumps(ctx, JSON_COMPACT) : NULL;
+	callus_metrics *measured = NULL;
 	int rc = 0, sq, found = 0;
 
 	json_decref(ctx);
 	if (!now || !cj) {
-		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
-	if (m && deja_metrics_new(&measured) < 0)
+	if (m && callus_metrics_new(&measured) < 0)
 		measured = NULL;
-	if ((rc = deja_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
+	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		goto out;
 	sq = record_application(s, now, id, 0, 1, !!success, "feedback", cj, &found, measured);
 	if (sq != SQLITE_OK) {
-		rc = deja_store_db_error(s, err, sq, "cannot record feedback in");
-		sqlite3_exec(deja_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+		rc = callus_store_db_error(s, err, sq, "cannot record feedback in");
+		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
 	} else if (!found) {
-		sqlite3_exec(deja_store_db(s), "ROLLBACK", NULL, NULL, NULL);
-		rc = deja_error_set(err, DEJA_ENOTFOUND, "no resolution %lld", (long long)id);
-	} else if ((rc = deja_store_exec(s, "COMMIT", err)) == 0 && measured) {
-		deja_metrics_merge(m, measured);
+		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+		rc = callus_error_set(err, CALLUS_ENOTFOUND, "no resolution %lld", (long long)id);
+	} else if ((rc = callus_store_exec(s, "COMMIT", err)) == 0 && measured) {
+		callus_metrics_merge(m, measured);
 	}
 out:
-	deja_metrics_free(measured);
+	callus_metrics_free(measured);
 	free(now);
 	free(cj);
 	return rc;
 }
 
-void deja_learn_result_release(deja_learn_result *r)
+void callus_learn_result_release(callus_learn_result *r)
 {
 	if (!r)
 		return;

@@ -1,9 +1,9 @@
 /*
  * learn_list.c - reading what learn.c wrote: pending, fixed and permanent
- * errors, resolutions, and the counts `deja status` shows.
+ * errors, resolutions, and the counts `callus status` shows.
  */
-#include "deja/learn.h"
-#include "deja/buf.h"
+#include "callus/learn.h"
+#include "callus/buf.h"
 
 #include "sqlutil.h"
 #include "store_internal.h"
@@ -14,13 +14,13 @@
 static int state_parse(const unsigned char *t)
 {
 	if (t && !strcmp((const char *)t, "fixed"))
-		return DEJA_STATE_FIXED;
+		return CALLUS_STATE_FIXED;
 	if (t && !strcmp((const char *)t, "permanent"))
-		return DEJA_STATE_PERMANENT;
-	return DEJA_STATE_PENDING;
+		return CALLUS_STATE_PERMANENT;
+	return CALLUS_STATE_PENDING;
 }
 
-static void pending_release(deja_pending *p)
+static void pending_release(callus_pending *p)
 {
 	free(p->tool);
 	free(p->args);
@@ -33,57 +33,57 @@ static void pending_release(deja_pending *p)
 	free(p->closed_at);
 	free(p->session);
 	free(p->snapshot);
-	deja_strlist_release(&p->files);
+	callus_strlist_release(&p->files);
 }
 
-void deja_pendings_free(deja_pending *p, size_t count)
+void callus_pendings_free(callus_pending *p, size_t count)
 {
 	for (size_t i = 0; p && i < count; i++)
 		pending_release(&p[i]);
 	free(p);
 }
 
-static int read_pending(sqlite3_stmt *st, deja_pending *p)
+static int read_pending(sqlite3_stmt *st, callus_pending *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->id = sqlite3_column_int64(st, 0);
-	p->state = (deja_error_state)state_parse(sqlite3_column_text(st, 1));
+	p->state = (callus_error_state)state_parse(sqlite3_column_text(st, 1));
 	p->attempts = sqlite3_column_int64(st, 8);
 	p->resolution_id = sqlite3_column_int64(st, 13);
-	if (!(p->tool = deja_sql_column_dup(st, 2)) || !(p->args = deja_sql_column_dup(st, 3)) ||
-	    !(p->dir = deja_sql_column_dup(st, 4)) ||
-	    !(p->signature_id = deja_sql_column_dup(st, 5)) ||
-	    !(p->error_type = deja_sql_column_dup(st, 6)) ||
-	    !(p->message = deja_sql_column_dup(st, 7)) ||
-	    !(p->first_failure_at = deja_sql_column_dup(st, 9)) ||
-	    !(p->last_failure_at = deja_sql_column_dup(st, 10)) ||
-	    !(p->closed_at = deja_sql_column_dup(st, 11)) ||
-	    !(p->session = deja_sql_column_dup(st, 12)) ||
-	    !(p->snapshot = deja_sql_column_dup(st, 15)) ||
-	    deja_sql_json_strlist(&p->files, (const char *)sqlite3_column_text(st, 14)) < 0) {
+	if (!(p->tool = callus_sql_column_dup(st, 2)) || !(p->args = callus_sql_column_dup(st, 3)) ||
+	    !(p->dir = callus_sql_column_dup(st, 4)) ||
+	    !(p->signature_id = callus_sql_column_dup(st, 5)) ||
+	    !(p->error_type = callus_sql_column_dup(st, 6)) ||
+	    !(p->message = callus_sql_column_dup(st, 7)) ||
+	    !(p->first_failure_at = callus_sql_column_dup(st, 9)) ||
+	    !(p->last_failure_at = callus_sql_column_dup(st, 10)) ||
+	    !(p->closed_at = callus_sql_column_dup(st, 11)) ||
+	    !(p->session = callus_sql_column_dup(st, 12)) ||
+	    !(p->snapshot = callus_sql_column_dup(st, 15)) ||
+	    callus_sql_json_strlist(&p->files, (const char *)sqlite3_column_text(st, 14)) < 0) {
 		pending_release(p);
-		return DEJA_ENOMEM;
+		return CALLUS_ENOMEM;
 	}
 	return 0;
 }
 
 /* Whether p names one of files. */
-static int names_any(const deja_pending *p, const deja_strlist *files)
+static int names_any(const callus_pending *p, const callus_strlist *files)
 {
 	for (size_t i = 0; i < p->files.count; i++)
-		if (deja_strlist_contains(files, p->files.items[i], strlen(p->files.items[i])))
+		if (callus_strlist_contains(files, p->files.items[i], strlen(p->files.items[i])))
 			return 1;
 	return 0;
 }
 
-/* A row of deja_learn_list(): kept when it names one of the filter's
+/* A row of callus_learn_list(): kept when it names one of the filter's
  * files (they are a JSON array: filtered here, not in SQL). */
 static int read_pending_row(sqlite3_stmt *st, void *item, void *ctx)
 {
-	const deja_pending_filter *f = ctx;
+	const callus_pending_filter *f = ctx;
 
 	if (read_pending(st, item) < 0)
-		return DEJA_ENOMEM;
+		return CALLUS_ENOMEM;
 	if (f && f->files && f->files->count && !names_any(item, f->files)) {
 		pending_release(item);
 		return 1;
@@ -91,18 +91,18 @@ static int read_pending_row(sqlite3_stmt *st, void *item, void *ctx)
 	return 0;
 }
 
-int deja_learn_list(deja_store *s, const deja_pending_filter *f, deja_pending **out,
-		    size_t *count, deja_error *err)
+int callus_learn_list(callus_store *s, const callus_pending_filter *f, callus_pending **out,
+		    size_t *count, callus_error *err)
 {
 	sqlite3_stmt *st = NULL;
-	deja_pending *ps = NULL;
+	callus_pending *ps = NULL;
 	size_t n = 0;
 	int rc = 0, sq;
 
 	*out = NULL;
 	*count = 0;
 	sq = sqlite3_prepare_v2(
-		deja_store_db(s),
+		callus_store_db(s),
 		"SELECT p.id, p.state, c.tool, c.args, c.dir, p.signature_id, g.error_type,"
 		" g.original, p.attempts, p.first_failure_at, p.last_failure_at, p.closed_at,"
 		" p.session, coalesce(p.resolution_id, 0), p.files,"
@@ -114,16 +114,16 @@ int deja_learn_list(deja_store *s, const deja_pending_filter *f, deja_pending **
 		" ORDER BY p.last_failure_at DESC, p.id DESC",
 		-1, &st, NULL);
 	if (sq != SQLITE_OK) {
-		rc = deja_store_db_error(s, err, sq, "cannot read");
+		rc = callus_store_db_error(s, err, sq, "cannot read");
 		goto out;
 	}
 	sqlite3_bind_int(st, 1, f ? f->state : -1);
-	deja_sql_bind_text(st, 2, deja_error_state_name(f && f->state >= 0 ? (deja_error_state)f->state
-									  : DEJA_STATE_PENDING));
-	sq = deja_sql_collect(st, sizeof(*ps), read_pending_row, (void *)f,
+	callus_sql_bind_text(st, 2, callus_error_state_name(f && f->state >= 0 ? (callus_error_state)f->state
+									  : CALLUS_STATE_PENDING));
+	sq = callus_sql_collect(st, sizeof(*ps), read_pending_row, (void *)f,
 			      f && f->limit > 0 ? (size_t)f->limit : 0, (void **)&ps, &n);
 	if (sq != SQLITE_OK) {
-		rc = deja_store_db_error(s, err, sq, "cannot read");
+		rc = callus_store_db_error(s, err, sq, "cannot read");
 		goto out;
 	}
 	*out = ps;
@@ -132,11 +132,11 @@ int deja_learn_list(deja_store *s, const deja_pending_filter *f, deja_pending **
 	n = 0;
 out:
 	sqlite3_finalize(st);
-	deja_pendings_free(ps, n);
+	callus_pendings_free(ps, n);
 	return rc;
 }
 
-void deja_resolution_release(deja_resolution *r)
+void callus_resolution_release(callus_resolution *r)
 {
 	if (!r)
 		return;
@@ -149,14 +149,14 @@ void deja_resolution_release(deja_resolution *r)
 	free(r->context);
 	free(r->created_at);
 	free(r->last_success_at);
-	deja_strlist_release(&r->files);
+	callus_strlist_release(&r->files);
 	memset(r, 0, sizeof(*r));
 }
 
-void deja_resolutions_free(deja_resolution *r, size_t count)
+void callus_resolutions_free(callus_resolution *r, size_t count)
 {
 	for (size_t i = 0; r && i < count; i++)
-		deja_resolution_release(&r[i]);
+		callus_resolution_release(&r[i]);
 	free(r);
 }
 
@@ -165,7 +165,7 @@ void deja_resolutions_free(deja_resolution *r, size_t count)
 	" r.context, r.files, r.application_count, r.success_count, r.created_at,"           \
 	" r.last_success_at, %s FROM resolutions r JOIN signatures g ON g.id = r.signature_id"
 
-static int read_resolution(sqlite3_stmt *st, deja_resolution *r, int with_diff)
+static int read_resolution(sqlite3_stmt *st, callus_resolution *r, int with_diff)
 {
 	memset(r, 0, sizeof(*r));
 	r->id = sqlite3_column_int64(st, 0);
@@ -174,17 +174,17 @@ static int read_resolution(sqlite3_stmt *st, deja_resolution *r, int with_diff)
 	r->success_rate = r->application_count
 				  ? (double)r->success_count / (double)r->application_count
 				  : 0.0;
-	if (!(r->signature_id = deja_sql_column_dup(st, 1)) ||
-	    !(r->error_type = deja_sql_column_dup(st, 2)) ||
-	    !(r->message = deja_sql_column_dup(st, 3)) || !(r->tool = deja_sql_column_dup(st, 4)) ||
-	    !(r->description = deja_sql_column_dup(st, 5)) ||
-	    !(r->context = deja_sql_column_dup(st, 6)) ||
-	    !(r->created_at = deja_sql_column_dup(st, 10)) ||
-	    !(r->last_success_at = deja_sql_column_dup(st, 11)) ||
-	    (with_diff && !(r->code_changes = deja_sql_column_dup(st, 12))) ||
-	    deja_sql_json_strlist(&r->files, (const char *)sqlite3_column_text(st, 7)) < 0) {
-		deja_resolution_release(r);
-		return DEJA_ENOMEM;
+	if (!(r->signature_id = callus_sql_column_dup(st, 1)) ||
+	    !(r->error_type = callus_sql_column_dup(st, 2)) ||
+	    !(r->message = callus_sql_column_dup(st, 3)) || !(r->tool = callus_sql_column_dup(st, 4)) ||
+	    !(r->description = callus_sql_column_dup(st, 5)) ||
+	    !(r->context = callus_sql_column_dup(st, 6)) ||
+	    !(r->created_at = callus_sql_column_dup(st, 10)) ||
+	    !(r->last_success_at = callus_sql_column_dup(st, 11)) ||
+	    (with_diff && !(r->code_changes = callus_sql_column_dup(st, 12))) ||
+	    callus_sql_json_strlist(&r->files, (const char *)sqlite3_column_text(st, 7)) < 0) {
+		callus_resolution_release(r);
+		return CALLUS_ENOMEM;
 	}
 	return 0;
 }
@@ -195,35 +195,35 @@ static int read_resolution_row(sqlite3_stmt *st, void *item, void *ctx)
 	return read_resolution(st, item, 0);
 }
 
-int deja_learn_resolutions(deja_store *s, const char *signature_id, int limit,
-			   deja_resolution **out, size_t *count, deja_error *err)
+int callus_learn_resolutions(callus_store *s, const char *signature_id, int limit,
+			   callus_resolution **out, size_t *count, callus_error *err)
 {
-	deja_buf sql = DEJA_BUF_INIT;
+	callus_buf sql = CALLUS_BUF_INIT;
 	sqlite3_stmt *st = NULL;
-	deja_resolution *rs = NULL;
+	callus_resolution *rs = NULL;
 	size_t n = 0;
 	int rc = 0, sq;
 
 	*out = NULL;
 	*count = 0;
-	deja_buf_printf(&sql, RESOLUTION_COLUMNS, "''");
-	deja_buf_puts(&sql, " WHERE (?1 IS NULL OR r.signature_id = ?1)"
+	callus_buf_printf(&sql, RESOLUTION_COLUMNS, "''");
+	callus_buf_puts(&sql, " WHERE (?1 IS NULL OR r.signature_id = ?1)"
 			    " ORDER BY CAST(r.success_count AS REAL) / max(r.application_count, 1) DESC,"
 			    " r.last_success_at DESC, r.id DESC LIMIT ?2");
-	if (deja_buf_status(&sql) < 0) {
-		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+	if (callus_buf_status(&sql) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((sq = sqlite3_prepare_v2(deja_store_db(s), sql.ptr, -1, &st, NULL)) != SQLITE_OK) {
-		rc = deja_store_db_error(s, err, sq, "cannot read");
+	if ((sq = sqlite3_prepare_v2(callus_store_db(s), sql.ptr, -1, &st, NULL)) != SQLITE_OK) {
+		rc = callus_store_db_error(s, err, sq, "cannot read");
 		goto out;
 	}
 	if (signature_id)
-		deja_sql_bind_text(st, 1, signature_id);
+		callus_sql_bind_text(st, 1, signature_id);
 	sqlite3_bind_int(st, 2, limit > 0 ? limit : -1);
-	if ((sq = deja_sql_collect(st, sizeof(*rs), read_resolution_row, NULL, 0, (void **)&rs,
+	if ((sq = callus_sql_collect(st, sizeof(*rs), read_resolution_row, NULL, 0, (void **)&rs,
 				   &n)) != SQLITE_OK) {
-		rc = deja_store_db_error(s, err, sq, "cannot read");
+		rc = callus_store_db_error(s, err, sq, "cannot read");
 		goto out;
 	}
 	*out = rs;
@@ -232,51 +232,51 @@ int deja_learn_resolutions(deja_store *s, const char *signature_id, int limit,
 	n = 0;
 out:
 	sqlite3_finalize(st);
-	deja_buf_release(&sql);
-	deja_resolutions_free(rs, n);
+	callus_buf_release(&sql);
+	callus_resolutions_free(rs, n);
 	return rc;
 }
 
-int deja_learn_get_resolution(deja_store *s, int64_t id, deja_resolution *out, deja_error *err)
+int callus_learn_get_resolution(callus_store *s, int64_t id, callus_resolution *out, callus_error *err)
 {
-	deja_buf sql = DEJA_BUF_INIT;
+	callus_buf sql = CALLUS_BUF_INIT;
 	sqlite3_stmt *st = NULL;
 	int rc = 0, sq;
 
 	memset(out, 0, sizeof(*out));
-	deja_buf_printf(&sql, RESOLUTION_COLUMNS, "r.code_changes");
-	deja_buf_puts(&sql, " WHERE r.id = ?1");
-	if (deja_buf_status(&sql) < 0) {
-		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+	callus_buf_printf(&sql, RESOLUTION_COLUMNS, "r.code_changes");
+	callus_buf_puts(&sql, " WHERE r.id = ?1");
+	if (callus_buf_status(&sql) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((sq = sqlite3_prepare_v2(deja_store_db(s), sql.ptr, -1, &st, NULL)) != SQLITE_OK) {
-		rc = deja_store_db_error(s, err, sq, "cannot read");
+	if ((sq = sqlite3_prepare_v2(callus_store_db(s), sql.ptr, -1, &st, NULL)) != SQLITE_OK) {
+		rc = callus_store_db_error(s, err, sq, "cannot read");
 		goto out;
 	}
 	sqlite3_bind_int64(st, 1, id);
 	if ((sq = sqlite3_step(st)) == SQLITE_ROW) {
 		if (read_resolution(st, out, 1) < 0)
-			rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+			rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	} else if (sq == SQLITE_DONE) {
-		rc = deja_error_set(err, DEJA_ENOTFOUND, "no resolution %lld", (long long)id);
+		rc = callus_error_set(err, CALLUS_ENOTFOUND, "no resolution %lld", (long long)id);
 	} else {
-		rc = deja_store_db_error(s, err, sq, "cannot read");
+		rc = callus_store_db_error(s, err, sq, "cannot read");
 	}
 out:
 	sqlite3_finalize(st);
-	deja_buf_release(&sql);
+	callus_buf_release(&sql);
 	return rc;
 }
 
-int deja_learn_stats_get(deja_store *s, deja_learn_stats *out, deja_error *err)
+int callus_learn_stats_get(callus_store *s, callus_learn_stats *out, callus_error *err)
 {
 	sqlite3_stmt *st = NULL;
 	int sq, rc = 0;
 
 	memset(out, 0, sizeof(*out));
 	sq = sqlite3_prepare_v2(
-		deja_store_db(s),
+		callus_store_db(s),
 		"SELECT (SELECT count(*) FROM pending_errors WHERE state = 'pending'),"
 		" (SELECT count(*) FROM pending_errors WHERE state = 'fixed'),"
 		" (SELECT count(*) FROM pending_errors WHERE state = 'permanent'),"
@@ -294,7 +294,7 @@ int deja_learn_stats_get(deja_store *s, deja_learn_stats *out, deja_error *err)
 		out->successes = sqlite3_column_int64(st, 5);
 		out->checks = sqlite3_column_int64(st, 6);
 	} else {
-		rc = deja_store_db_error(s, err, sq, "cannot read");
+		rc = callus_store_db_error(s, err, sq, "cannot read");
 	}
 	sqlite3_finalize(st);
 	return rc;

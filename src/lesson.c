@@ -1,6 +1,6 @@
-#include "deja/lesson.h"
-#include "deja/buf.h"
-#include "deja/hash.h"
+#include "callus/lesson.h"
+#include "callus/buf.h"
+#include "callus/hash.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -9,19 +9,19 @@
 
 static const char *const type_names[] = { "LINT", "TEST", "ANALYSIS", "OTHER" };
 
-const char *deja_lesson_type_name(deja_lesson_type t)
+const char *callus_lesson_type_name(callus_lesson_type t)
 {
 	return (unsigned)t < 4 ? type_names[t] : "OTHER";
 }
 
-int deja_lesson_type_parse(deja_lesson_type *out, const char *s)
+int callus_lesson_type_parse(callus_lesson_type *out, const char *s)
 {
 	for (int i = 0; i < 4; i++)
 		if (!strcasecmp(s, type_names[i])) {
-			*out = (deja_lesson_type)i;
+			*out = (callus_lesson_type)i;
 			return 0;
 		}
-	return DEJA_EINVAL;
+	return CALLUS_EINVAL;
 }
 
 /*
@@ -29,7 +29,7 @@ int deja_lesson_type_parse(deja_lesson_type *out, const char *s)
  * counts, addresses) and spacing.  Every digit run, with a "0x" prefix or
  * hex letters glued to it, becomes "#"; whitespace runs become one space.
  */
-static int normalize_summary(deja_buf *out, const char *s)
+static int normalize_summary(callus_buf *out, const char *s)
 {
 	int space = 0;
 
@@ -40,7 +40,7 @@ static int normalize_summary(deja_buf *out, const char *s)
 			while ((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f') ||
 			       (*s >= 'A' && *s <= 'F'))
 				s++;
-			deja_buf_putc(out, '#');
+			callus_buf_putc(out, '#');
 			space = 0;
 			continue;
 		}
@@ -50,57 +50,57 @@ static int normalize_summary(deja_buf *out, const char *s)
 			continue;
 		}
 		if (space && out->len)
-			deja_buf_putc(out, ' ');
+			callus_buf_putc(out, ' ');
 		space = 0;
-		deja_buf_putc(out, *s++);
+		callus_buf_putc(out, *s++);
 	}
-	return deja_buf_status(out);
+	return callus_buf_status(out);
 }
 
-int deja_lesson_sign(deja_lesson *l)
+int callus_lesson_sign(callus_lesson *l)
 {
-	deja_buf norm = DEJA_BUF_INIT;
-	deja_sha256 *h = NULL;
-	char hex[DEJA_SHA256_HEX_LEN + 1];
+	callus_buf norm = CALLUS_BUF_INIT;
+	callus_sha256 *h = NULL;
+	char hex[CALLUS_SHA256_HEX_LEN + 1];
 	const char *file = l->file ? l->file : "";
 	int rc;
 
 	if ((rc = normalize_summary(&norm, l->error_summary ? l->error_summary : "")) < 0 ||
-	    (rc = deja_sha256_new(&h)) < 0)
+	    (rc = callus_sha256_new(&h)) < 0)
 		goto out;
-	if ((rc = deja_sha256_part(h, file, strlen(file))) < 0 ||
-	    (rc = deja_sha256_part(h, norm.ptr, norm.len)) < 0)
+	if ((rc = callus_sha256_part(h, file, strlen(file))) < 0 ||
+	    (rc = callus_sha256_part(h, norm.ptr, norm.len)) < 0)
 		goto out;
-	rc = deja_sha256_finish(h, hex);
+	rc = callus_sha256_finish(h, hex);
 	h = NULL;
 	if (rc < 0)
 		goto out;
 	free(l->signature);
 	if (!(l->signature = strdup(hex)))
-		rc = DEJA_ENOMEM;
+		rc = CALLUS_ENOMEM;
 out:
-	deja_sha256_free(h);
-	deja_buf_release(&norm);
+	callus_sha256_free(h);
+	callus_buf_release(&norm);
 	return rc;
 }
 
-char *deja_now_iso8601(void)
+char *callus_now_iso8601(void)
 {
 	struct timespec ts;
 	struct tm tm;
-	deja_buf b = DEJA_BUF_INIT;
+	callus_buf b = CALLUS_BUF_INIT;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	gmtime_r(&ts.tv_sec, &tm);
-	deja_buf_printf(&b, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900,
+	callus_buf_printf(&b, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900,
 			tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
 			ts.tv_nsec / 1000000);
-	if (deja_buf_status(&b) < 0)
+	if (callus_buf_status(&b) < 0)
 		return NULL;
-	return deja_buf_detach(&b);
+	return callus_buf_detach(&b);
 }
 
-void deja_lesson_release(deja_lesson *l)
+void callus_lesson_release(callus_lesson *l)
 {
 	if (!l)
 		return;

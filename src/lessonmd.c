@@ -1,11 +1,11 @@
-#include "deja/lessonmd.h"
+#include "callus/lessonmd.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "deja/fsutil.h"
+#include "callus/fsutil.h"
 
 /* Bytes of the summary's first line shown in an AGENTS.md bullet: enough
  * to recognise the error, short enough to keep many lessons in the block. */
@@ -25,7 +25,7 @@ static int is_ctl(unsigned char c)
 	return c < 0x20 || c == 0x7f;
 }
 
-static int ends_with(const deja_buf *b, const char *s)
+static int ends_with(const callus_buf *b, const char *s)
 {
 	size_t n = strlen(s);
 
@@ -39,16 +39,16 @@ static int ends_with(const deja_buf *b, const char *s)
  * input) also catches the delimiter that the first insertion would
  * otherwise complete: "<!-->" becomes "<! -- >", not "<! -->".
  */
-static void put_safe_char(deja_buf *b, char c)
+static void put_safe_char(callus_buf *b, char c)
 {
 	if ((c == '-' && ends_with(b, "<!")) || (c == '>' && ends_with(b, "--")))
-		deja_buf_putc(b, ' ');
-	deja_buf_putc(b, c);
+		callus_buf_putc(b, ' ');
+	callus_buf_putc(b, c);
 }
 
 /* Untrusted text on one line: control characters and line breaks become
  * spaces, runs of blanks collapse, ends are trimmed. */
-static void put_flat(deja_buf *b, const char *s)
+static void put_flat(callus_buf *b, const char *s)
 {
 	int pending_space = 0, any = 0;
 
@@ -79,27 +79,27 @@ static size_t longest_backtick_run(const char *s, size_t len)
 	return best;
 }
 
-static void put_backticks(deja_buf *b, size_t n)
+static void put_backticks(callus_buf *b, size_t n)
 {
 	while (n--)
-		deja_buf_putc(b, '`');
+		callus_buf_putc(b, '`');
 }
 
 /* A one-line code span whose delimiter is longer than any backtick run in
  * the text, so that the text cannot close it early. */
-static void put_code(deja_buf *b, const char *s)
+static void put_code(callus_buf *b, const char *s)
 {
-	deja_buf flat = DEJA_BUF_INIT;
+	callus_buf flat = CALLUS_BUF_INIT;
 	size_t fence;
 	int pad;
 
 	put_flat(&flat, s);
-	if (deja_buf_status(&flat) < 0) {
+	if (callus_buf_status(&flat) < 0) {
 		b->failed = 1;
 		goto out;
 	}
 	if (!flat.len) {
-		deja_buf_puts(b, NONE);
+		callus_buf_puts(b, NONE);
 		goto out;
 	}
 	fence = longest_backtick_run(flat.ptr, flat.len) + 1;
@@ -108,13 +108,13 @@ static void put_code(deja_buf *b, const char *s)
 	pad = flat.ptr[0] == '`' || flat.ptr[flat.len - 1] == '`';
 	put_backticks(b, fence);
 	if (pad)
-		deja_buf_putc(b, ' ');
-	deja_buf_put(b, flat.ptr, flat.len);
+		callus_buf_putc(b, ' ');
+	callus_buf_put(b, flat.ptr, flat.len);
 	if (pad)
-		deja_buf_putc(b, ' ');
+		callus_buf_putc(b, ' ');
 	put_backticks(b, fence);
 out:
-	deja_buf_release(&flat);
+	callus_buf_release(&flat);
 }
 
 /* Could '<' followed by c open raw HTML (a tag, comment, declaration or
@@ -127,12 +127,12 @@ static int opens_html(char c)
 
 /* Plain one-line text with the characters that could start emphasis, code,
  * links, HTML or a heading's closing sequence escaped. */
-static void put_text(deja_buf *b, const char *s)
+static void put_text(callus_buf *b, const char *s)
 {
-	deja_buf flat = DEJA_BUF_INIT;
+	callus_buf flat = CALLUS_BUF_INIT;
 
 	put_flat(&flat, s);
-	if (deja_buf_status(&flat) < 0) {
+	if (callus_buf_status(&flat) < 0) {
 		b->failed = 1;
 		goto out;
 	}
@@ -140,16 +140,16 @@ static void put_text(deja_buf *b, const char *s)
 		char c = flat.ptr[i];
 
 		if (strchr("\\`*_[]#", c) || (c == '<' && opens_html(flat.ptr[i + 1])))
-			deja_buf_putc(b, '\\');
-		deja_buf_putc(b, c);
+			callus_buf_putc(b, '\\');
+		callus_buf_putc(b, c);
 	}
 out:
-	deja_buf_release(&flat);
+	callus_buf_release(&flat);
 }
 
 /* Multi-line untrusted text with line breaks normalised to "\n" and
  * control characters made visible.  Returns 1 if there was any. */
-static int normalise_lines(deja_buf *out, const char *s)
+static int normalise_lines(callus_buf *out, const char *s)
 {
 	for (; s && *s; s++) {
 		unsigned char c = (unsigned char)*s;
@@ -160,39 +160,39 @@ static int normalise_lines(deja_buf *out, const char *s)
 		} else if (c == '\n' || c == '\t') {
 			put_safe_char(out, (char)c);
 		} else if (is_ctl(c)) {
-			deja_buf_puts(out, REPLACEMENT_CHAR);
+			callus_buf_puts(out, REPLACEMENT_CHAR);
 		} else {
 			put_safe_char(out, (char)c);
 		}
 	}
-	deja_buf_rtrim(out);
+	callus_buf_rtrim(out);
 	return out->len > 0;
 }
 
 /* The summary as a fenced code block, the fence longer than any backtick
  * run inside so that no line of the summary can close it. */
-static void put_fenced(deja_buf *b, const char *s)
+static void put_fenced(callus_buf *b, const char *s)
 {
-	deja_buf text = DEJA_BUF_INIT;
+	callus_buf text = CALLUS_BUF_INIT;
 	size_t fence;
 
 	if (!normalise_lines(&text, s)) {
-		deja_buf_puts(b, NOT_RECORDED "\n");
+		callus_buf_puts(b, NOT_RECORDED "\n");
 		goto out;
 	}
 	fence = longest_backtick_run(text.ptr, text.len) + 1;
 	if (fence < 3)
 		fence = 3;
 	put_backticks(b, fence);
-	deja_buf_putc(b, '\n');
-	deja_buf_put(b, text.ptr, text.len);
-	deja_buf_putc(b, '\n');
+	callus_buf_putc(b, '\n');
+	callus_buf_put(b, text.ptr, text.len);
+	callus_buf_putc(b, '\n');
 	put_backticks(b, fence);
-	deja_buf_putc(b, '\n');
+	callus_buf_putc(b, '\n');
 out:
-	if (deja_buf_status(&text) < 0)
+	if (callus_buf_status(&text) < 0)
 		b->failed = 1;
-	deja_buf_release(&text);
+	callus_buf_release(&text);
 }
 
 /* Would a line starting at p begin a block of its own (heading, quote,
@@ -219,14 +219,14 @@ static int block_starter(const char *p)
  * so that the text can never open a heading or a list that swallows the
  * sections after it.  Runs of blank lines become one paragraph break.
  */
-static void put_prose(deja_buf *b, const char *s)
+static void put_prose(callus_buf *b, const char *s)
 {
-	deja_buf text = DEJA_BUF_INIT;
+	callus_buf text = CALLUS_BUF_INIT;
 	const char *p, *end;
 	int blank_pending = 0, any = 0;
 
 	if (!normalise_lines(&text, s)) {
-		deja_buf_puts(b, NOT_RECORDED "\n");
+		callus_buf_puts(b, NOT_RECORDED "\n");
 		goto out;
 	}
 	p = text.ptr;
@@ -242,7 +242,7 @@ static void put_prose(deja_buf *b, const char *s)
 			blank_pending = any;
 		} else {
 			if (blank_pending)
-				deja_buf_putc(b, '\n');
+				callus_buf_putc(b, '\n');
 			blank_pending = 0;
 			any = 1;
 			/* text is NUL-terminated, so looking past le is safe
@@ -250,24 +250,24 @@ static void put_prose(deja_buf *b, const char *s)
 			esc = block_starter(p);
 			for (const char *q = p; q < le; q++) {
 				if (q - p == esc)
-					deja_buf_putc(b, '\\');
+					callus_buf_putc(b, '\\');
 				else if (*q == '<' && q + 1 < le && opens_html(q[1]))
-					deja_buf_putc(b, '\\');
-				deja_buf_putc(b, *q == '\t' ? ' ' : *q);
+					callus_buf_putc(b, '\\');
+				callus_buf_putc(b, *q == '\t' ? ' ' : *q);
 			}
-			deja_buf_putc(b, '\n');
+			callus_buf_putc(b, '\n');
 		}
 		p = nl ? nl + 1 : end;
 	}
 out:
-	if (deja_buf_status(&text) < 0)
+	if (callus_buf_status(&text) < 0)
 		b->failed = 1;
-	deja_buf_release(&text);
+	callus_buf_release(&text);
 }
 
-static const char *type_name(deja_lesson_type t)
+static const char *type_name(callus_lesson_type t)
 {
-	const char *s = deja_lesson_type_name(t);
+	const char *s = callus_lesson_type_name(t);
 
 	return s && *s ? s : "OTHER";
 }
@@ -277,26 +277,26 @@ static int nonempty(const char *s)
 	return s && *s;
 }
 
-static void put_field_text(deja_buf *b, const char *label, const char *v)
+static void put_field_text(callus_buf *b, const char *label, const char *v)
 {
-	deja_buf_printf(b, "- **%s:** ", label);
+	callus_buf_printf(b, "- **%s:** ", label);
 	if (nonempty(v))
 		put_text(b, v);
 	else
-		deja_buf_puts(b, NONE);
-	deja_buf_putc(b, '\n');
+		callus_buf_puts(b, NONE);
+	callus_buf_putc(b, '\n');
 }
 
-static void put_field_code(deja_buf *b, const char *label, const char *v)
+static void put_field_code(callus_buf *b, const char *label, const char *v)
 {
-	deja_buf_printf(b, "- **%s:** ", label);
+	callus_buf_printf(b, "- **%s:** ", label);
 	put_code(b, v);
-	deja_buf_putc(b, '\n');
+	callus_buf_putc(b, '\n');
 }
 
-static void put_section(deja_buf *b, const char *title, const char *body, int fenced)
+static void put_section(callus_buf *b, const char *title, const char *body, int fenced)
 {
-	deja_buf_printf(b, "\n## %s\n\n", title);
+	callus_buf_printf(b, "\n## %s\n\n", title);
 	if (fenced)
 		put_fenced(b, body);
 	else
@@ -305,19 +305,19 @@ static void put_section(deja_buf *b, const char *title, const char *body, int fe
 
 /* Builds into a local buffer so that a failure (out of memory, or out's
  * ceiling) never leaves half a page in out. */
-int deja_lesson_md_render(deja_buf *out, const deja_lesson *l)
+int callus_lesson_md_render(callus_buf *out, const callus_lesson *l)
 {
-	deja_buf b = DEJA_BUF_INIT;
+	callus_buf b = CALLUS_BUF_INIT;
 	int rc;
 
-	deja_buf_printf(&b, "# %s: ", type_name(l->type));
+	callus_buf_printf(&b, "# %s: ", type_name(l->type));
 	put_text(&b, nonempty(l->tool) ? l->tool : "check");
-	deja_buf_puts(&b, " failed");
+	callus_buf_puts(&b, " failed");
 	if (nonempty(l->file)) {
-		deja_buf_puts(&b, " in ");
+		callus_buf_puts(&b, " in ");
 		put_text(&b, l->file);
 	}
-	deja_buf_puts(&b, "\n\n");
+	callus_buf_puts(&b, "\n\n");
 
 	put_field_text(&b, "Timestamp", l->timestamp);
 	put_field_text(&b, "Type", type_name(l->type));
@@ -326,27 +326,27 @@ int deja_lesson_md_render(deja_buf *out, const deja_lesson *l)
 	put_field_code(&b, "Signature", l->signature);
 	put_field_code(&b, "Tool", l->tool);
 	put_field_code(&b, "Command", l->command);
-	deja_buf_printf(&b, "- **Exit code:** %d\n", l->exit_code);
-	deja_buf_printf(&b, "- **Occurrences:** %" PRId64 "\n", l->occurrences);
+	callus_buf_printf(&b, "- **Exit code:** %d\n", l->exit_code);
+	callus_buf_printf(&b, "- **Occurrences:** %" PRId64 "\n", l->occurrences);
 	put_field_text(&b, "Last seen", l->last_seen);
-	deja_buf_puts(&b, "- **Affected files:** ");
+	callus_buf_puts(&b, "- **Affected files:** ");
 	if (!l->affected_count)
-		deja_buf_puts(&b, NONE);
+		callus_buf_puts(&b, NONE);
 	for (size_t i = 0; i < l->affected_count; i++) {
 		if (i)
-			deja_buf_puts(&b, ", ");
+			callus_buf_puts(&b, ", ");
 		put_code(&b, l->affected_files ? l->affected_files[i] : NULL);
 	}
-	deja_buf_putc(&b, '\n');
+	callus_buf_putc(&b, '\n');
 
 	put_section(&b, "Error summary", l->error_summary, 1);
 	put_section(&b, "Cause", l->cause, 0);
 	put_section(&b, "Resolution", l->resolution, 0);
 	put_section(&b, "Corrective rule", l->corrective_rule, 0);
 
-	if ((rc = deja_buf_status(&b)) == 0)
-		rc = deja_buf_put(out, b.ptr, b.len);
-	deja_buf_release(&b);
+	if ((rc = callus_buf_status(&b)) == 0)
+		rc = callus_buf_put(out, b.ptr, b.len);
+	callus_buf_release(&b);
 	return rc;
 }
 
@@ -364,28 +364,28 @@ static int valid_signature(const char *sig)
 	return i == 64;
 }
 
-int deja_lesson_md_write(const char *lessons_dir, const deja_lesson *l, deja_error *err)
+int callus_lesson_md_write(const char *lessons_dir, const callus_lesson *l, callus_error *err)
 {
-	deja_buf path = DEJA_BUF_INIT, page = DEJA_BUF_INIT;
+	callus_buf path = CALLUS_BUF_INIT, page = CALLUS_BUF_INIT;
 	int rc;
 
 	if (!valid_signature(l->signature))
-		return deja_error_set(err, DEJA_EINVAL,
+		return callus_error_set(err, CALLUS_EINVAL,
 				      "cannot write lesson: signature is not 64 lowercase hex digits");
-	if ((rc = deja_fs_mkdir_p(lessons_dir, 0700, err)) < 0)
+	if ((rc = callus_fs_mkdir_p(lessons_dir, 0700, err)) < 0)
 		goto out;
-	deja_buf_printf(&path, "%s/%.*s.md", lessons_dir, DEJA_LESSON_ID_LEN, l->signature);
-	rc = deja_lesson_md_render(&page, l);
+	callus_buf_printf(&path, "%s/%.*s.md", lessons_dir, CALLUS_LESSON_ID_LEN, l->signature);
+	rc = callus_lesson_md_render(&page, l);
 	if (rc == 0)
-		rc = deja_buf_status(&path);
+		rc = callus_buf_status(&path);
 	if (rc < 0) {
-		rc = deja_error_set(err, rc, "out of memory");
+		rc = callus_error_set(err, rc, "out of memory");
 		goto out;
 	}
-	rc = deja_fs_write_atomic(path.ptr, page.ptr, page.len, 0600, 0, err);
+	rc = callus_fs_write_atomic(path.ptr, page.ptr, page.len, 0600, 0, err);
 out:
-	deja_buf_release(&path);
-	deja_buf_release(&page);
+	callus_buf_release(&path);
+	callus_buf_release(&page);
 	return rc;
 }
 
@@ -395,13 +395,13 @@ out:
  * (eslint, tsc --pretty); the bullet already names the file, so a leading
  * copy of it is skipped to make room for the error itself.
  */
-static void put_excerpt(deja_buf *b, const char *summary, const char *file)
+static void put_excerpt(callus_buf *b, const char *summary, const char *file)
 {
-	deja_buf flat = DEJA_BUF_INIT;
+	callus_buf flat = CALLUS_BUF_INIT;
 	size_t skip = 0, flen = file ? strlen(file) : 0, cut;
 
 	put_flat(&flat, summary);
-	if (deja_buf_status(&flat) < 0) {
+	if (callus_buf_status(&flat) < 0) {
 		b->failed = 1;
 		goto out;
 	}
@@ -412,58 +412,58 @@ static void put_excerpt(deja_buf *b, const char *summary, const char *file)
 		cut = skip + EXCERPT_MAX;
 		while (cut > skip && ((unsigned char)flat.ptr[cut] & 0xC0) == 0x80)
 			cut--;
-		deja_buf_truncate(&flat, cut);
-		deja_buf_rtrim(&flat);
-		deja_buf_puts(&flat, "\xE2\x80\xA6");
+		callus_buf_truncate(&flat, cut);
+		callus_buf_rtrim(&flat);
+		callus_buf_puts(&flat, "\xE2\x80\xA6");
 	}
 	put_code(b, flat.ptr + skip);
 out:
-	deja_buf_release(&flat);
+	callus_buf_release(&flat);
 }
 
-static void put_bullet(deja_buf *b, const deja_lesson *l, const char *eol)
+static void put_bullet(callus_buf *b, const callus_lesson *l, const char *eol)
 {
-	deja_buf_printf(b, "- %s ", type_name(l->type));
+	callus_buf_printf(b, "- %s ", type_name(l->type));
 	put_code(b, nonempty(l->tool) ? l->tool : "check");
 	if (nonempty(l->file)) {
-		deja_buf_puts(b, " in ");
+		callus_buf_puts(b, " in ");
 		put_code(b, l->file);
 	}
-	deja_buf_puts(b, ": ");
+	callus_buf_puts(b, ": ");
 	put_excerpt(b, l->error_summary, l->file);
 	if (l->occurrences > 1)
-		deja_buf_printf(b, " (seen %" PRId64 " times", l->occurrences);
+		callus_buf_printf(b, " (seen %" PRId64 " times", l->occurrences);
 	else
-		deja_buf_puts(b, " (seen once");
+		callus_buf_puts(b, " (seen once");
 	if (valid_signature(l->signature))
-		deja_buf_printf(b, "; .lessons/%.*s.md", DEJA_LESSON_ID_LEN, l->signature);
-	deja_buf_printf(b, ")%s", eol);
+		callus_buf_printf(b, "; .lessons/%.*s.md", CALLUS_LESSON_ID_LEN, l->signature);
+	callus_buf_printf(b, ")%s", eol);
 }
 
-static size_t more_line(deja_buf *b, size_t left, const char *eol)
+static size_t more_line(callus_buf *b, size_t left, const char *eol)
 {
 	size_t before = b->len;
 
-	deja_buf_printf(b, "- \xE2\x80\xA6 and %zu more (deja lessons)%s", left, eol);
+	callus_buf_printf(b, "- \xE2\x80\xA6 and %zu more (callus lessons)%s", left, eol);
 	return b->len - before;
 }
 
-int deja_agents_block_render(deja_buf *out, const deja_lesson *lessons, size_t n,
-			     size_t max_bytes, const char *eol, deja_error *err)
+int callus_agents_block_render(callus_buf *out, const callus_lesson *lessons, size_t n,
+			     size_t max_bytes, const char *eol, callus_error *err)
 {
-	deja_buf head = DEJA_BUF_INIT, bullets = DEJA_BUF_INIT, one = DEJA_BUF_INIT;
-	deja_buf scratch = DEJA_BUF_INIT;
+	callus_buf head = CALLUS_BUF_INIT, bullets = CALLUS_BUF_INIT, one = CALLUS_BUF_INIT;
+	callus_buf scratch = CALLUS_BUF_INIT;
 	size_t fixed, shown = 0;
 	int rc;
 
-	deja_buf_printf(&head, "%s%s", DEJA_AGENTS_BEGIN, eol);
-	deja_buf_printf(&head, "Lessons recorded by deja from failed checks; newest first. "
+	callus_buf_printf(&head, "%s%s", CALLUS_AGENTS_BEGIN, eol);
+	callus_buf_printf(&head, "Lessons recorded by callus from failed checks; newest first. "
 			"Details: `.lessons/<id>.md`%s%s", eol, eol);
 	if (!n)
-		deja_buf_printf(&head, "_No lessons recorded yet._%s", eol);
-	if ((rc = deja_buf_status(&head)) < 0)
+		callus_buf_printf(&head, "_No lessons recorded yet._%s", eol);
+	if ((rc = callus_buf_status(&head)) < 0)
 		goto oom;
-	fixed = head.len + strlen(DEJA_AGENTS_END);
+	fixed = head.len + strlen(CALLUS_AGENTS_END);
 
 	/* Greedy, newest first: a bullet is taken only if the "more" line for
 	 * everything after it would still fit, so the loop can stop anywhere
@@ -471,46 +471,46 @@ int deja_agents_block_render(deja_buf *out, const deja_lesson *lessons, size_t n
 	for (; shown < n; shown++) {
 		size_t total, reserve = 0;
 
-		deja_buf_clear(&one);
+		callus_buf_clear(&one);
 		put_bullet(&one, &lessons[shown], eol);
-		if ((rc = deja_buf_status(&one)) < 0)
+		if ((rc = callus_buf_status(&one)) < 0)
 			goto oom;
 		if (shown + 1 < n) {
-			deja_buf_clear(&scratch);
+			callus_buf_clear(&scratch);
 			reserve = more_line(&scratch, n - shown - 1, eol);
 		}
-		if (deja_size_add(&total, fixed, bullets.len) < 0 ||
-		    deja_size_add(&total, total, one.len) < 0 ||
-		    deja_size_add(&total, total, reserve) < 0) {
-			rc = DEJA_ENOMEM;
+		if (callus_size_add(&total, fixed, bullets.len) < 0 ||
+		    callus_size_add(&total, total, one.len) < 0 ||
+		    callus_size_add(&total, total, reserve) < 0) {
+			rc = CALLUS_ENOMEM;
 			goto oom;
 		}
 		if (max_bytes && total > max_bytes)
 			break;
-		deja_buf_put(&bullets, one.ptr, one.len);
+		callus_buf_put(&bullets, one.ptr, one.len);
 	}
 	if (shown < n)
 		more_line(&bullets, n - shown, eol);
-	if ((rc = deja_buf_status(&bullets)) < 0 || (rc = deja_buf_status(&scratch)) < 0)
+	if ((rc = callus_buf_status(&bullets)) < 0 || (rc = callus_buf_status(&scratch)) < 0)
 		goto oom;
 	if (max_bytes && fixed + bullets.len > max_bytes) {
-		rc = deja_error_set(err, DEJA_EINVAL,
+		rc = callus_error_set(err, CALLUS_EINVAL,
 				    "the lessons block needs more than its limit of %zu bytes", max_bytes);
 		goto out;
 	}
-	deja_buf_put(out, head.ptr, head.len);
-	deja_buf_put(out, bullets.ptr, bullets.len);
-	deja_buf_puts(out, DEJA_AGENTS_END);
-	if ((rc = deja_buf_status(out)) < 0)
+	callus_buf_put(out, head.ptr, head.len);
+	callus_buf_put(out, bullets.ptr, bullets.len);
+	callus_buf_puts(out, CALLUS_AGENTS_END);
+	if ((rc = callus_buf_status(out)) < 0)
 		goto oom;
 	goto out;
 oom:
-	rc = deja_error_set(err, rc, "out of memory");
+	rc = callus_error_set(err, rc, "out of memory");
 out:
-	deja_buf_release(&head);
-	deja_buf_release(&bullets);
-	deja_buf_release(&one);
-	deja_buf_release(&scratch);
+	callus_buf_release(&head);
+	callus_buf_release(&bullets);
+	callus_buf_release(&one);
+	callus_buf_release(&scratch);
 	return rc;
 }
 
@@ -544,22 +544,22 @@ static void find_markers(struct markers *m, const char *data, size_t len)
 		const char *nl = memchr(data + pos, '\n', len - pos);
 		size_t le = nl ? (size_t)(nl - data) : len;
 
-		if (line_is(data + pos, le - pos, DEJA_AGENTS_BEGIN, &at)) {
+		if (line_is(data + pos, le - pos, CALLUS_AGENTS_BEGIN, &at)) {
 			if (!m->begins++) {
 				m->begin_at = pos + at;
 				m->begin_line_end = le;
 			}
-		} else if (line_is(data + pos, le - pos, DEJA_AGENTS_END, &at)) {
+		} else if (line_is(data + pos, le - pos, CALLUS_AGENTS_END, &at)) {
 			if (!m->ends++) {
 				m->end_at = pos + at;
-				m->end_after = pos + at + strlen(DEJA_AGENTS_END);
+				m->end_after = pos + at + strlen(CALLUS_AGENTS_END);
 			}
 		}
 		pos = nl ? le + 1 : len;
 	}
 }
 
-static int check_markers(const struct markers *m, const char *path, deja_error *err)
+static int check_markers(const struct markers *m, const char *path, callus_error *err)
 {
 	const char *why = NULL;
 
@@ -573,9 +573,9 @@ static int check_markers(const struct markers *m, const char *path, deja_error *
 		why = "the lessons end marker comes before the begin marker";
 	if (!why)
 		return 0;
-	return deja_error_set(err, DEJA_EINVAL,
+	return callus_error_set(err, CALLUS_EINVAL,
 			      "refusing to edit '%s': %s; fix or remove the '%s' and '%s' lines",
-			      path, why, DEJA_AGENTS_BEGIN, DEJA_AGENTS_END);
+			      path, why, CALLUS_AGENTS_BEGIN, CALLUS_AGENTS_END);
 }
 
 /* The file's line ending: the begin marker's when there is one (it is what
@@ -591,31 +591,31 @@ static const char *file_eol(const struct markers *m, const char *data, size_t le
 	return nl && nl > data && nl[-1] == '\r' ? "\r\n" : "\n";
 }
 
-int deja_agents_block_update(const char *path, const deja_lesson *lessons, size_t n,
-			     size_t max_bytes, const char *lock_path, deja_error *err)
+int callus_agents_block_update(const char *path, const callus_lesson *lessons, size_t n,
+			     size_t max_bytes, const char *lock_path, callus_error *err)
 {
-	deja_buf target = DEJA_BUF_INIT, old = DEJA_BUF_INIT, new = DEJA_BUF_INIT;
+	callus_buf target = CALLUS_BUF_INIT, old = CALLUS_BUF_INIT, new = CALLUS_BUF_INIT;
 	struct markers m;
 	struct stat st;
 	const char *eol;
 	mode_t mode = 0666;
-	unsigned flags = DEJA_FS_UMASK;
+	unsigned flags = CALLUS_FS_UMASK;
 	int lock_fd = -1, exists, rc;
 
-	if (lock_path && (rc = deja_fs_lock(&lock_fd, lock_path, DEJA_AGENTS_LOCK_TIMEOUT_MS,
+	if (lock_path && (rc = callus_fs_lock(&lock_fd, lock_path, CALLUS_AGENTS_LOCK_TIMEOUT_MS,
 					    err)) < 0)
 		goto out;
 	/* Replacing a symlink with a regular file would silently detach the
 	 * workspace from the shared instructions it points at. */
-	if ((rc = deja_fs_resolve_link(&target, path, err)) < 0)
+	if ((rc = callus_fs_resolve_link(&target, path, err)) < 0)
 		goto out;
-	rc = deja_fs_read_file(&old, target.ptr, DEJA_AGENTS_FILE_MAX, err);
-	if (rc < 0 && rc != DEJA_ENOTFOUND)
+	rc = callus_fs_read_file(&old, target.ptr, CALLUS_AGENTS_FILE_MAX, err);
+	if (rc < 0 && rc != CALLUS_ENOTFOUND)
 		goto out;
 	exists = rc == 0;
 	if (exists) {
 		if (stat(target.ptr, &st) < 0) {
-			rc = deja_error_set(err, DEJA_EIO, "cannot stat '%s': %s",
+			rc = callus_error_set(err, CALLUS_EIO, "cannot stat '%s': %s",
 					    target.ptr, strerror(errno));
 			goto out;
 		}
@@ -629,24 +629,24 @@ int deja_agents_block_update(const char *path, const deja_lesson *lessons, size_
 	eol = file_eol(&m, old.ptr, old.len);
 
 	if (m.begins) {
-		deja_buf_put(&new, old.ptr, m.begin_at);
-		if ((rc = deja_agents_block_render(&new, lessons, n, max_bytes, eol, err)) < 0)
+		callus_buf_put(&new, old.ptr, m.begin_at);
+		if ((rc = callus_agents_block_render(&new, lessons, n, max_bytes, eol, err)) < 0)
 			goto out;
-		deja_buf_put(&new, old.ptr + m.end_after, old.len - m.end_after);
+		callus_buf_put(&new, old.ptr + m.end_after, old.len - m.end_after);
 	} else {
-		deja_buf_put(&new, old.ptr, old.len);
+		callus_buf_put(&new, old.ptr, old.len);
 		if (old.len) {
 			if (!ends_with(&new, "\n"))
-				deja_buf_puts(&new, eol);
+				callus_buf_puts(&new, eol);
 			if (!ends_with(&new, "\n\n") && !ends_with(&new, "\n\r\n"))
-				deja_buf_puts(&new, eol);
+				callus_buf_puts(&new, eol);
 		}
-		if ((rc = deja_agents_block_render(&new, lessons, n, max_bytes, eol, err)) < 0)
+		if ((rc = callus_agents_block_render(&new, lessons, n, max_bytes, eol, err)) < 0)
 			goto out;
-		deja_buf_puts(&new, eol);
+		callus_buf_puts(&new, eol);
 	}
-	if ((rc = deja_buf_status(&new)) < 0) {
-		rc = deja_error_set(err, rc, "out of memory");
+	if ((rc = callus_buf_status(&new)) < 0) {
+		rc = callus_error_set(err, rc, "out of memory");
 		goto out;
 	}
 	/* The hook runs after every check: leave an unchanged file alone so
@@ -655,11 +655,11 @@ int deja_agents_block_update(const char *path, const deja_lesson *lessons, size_
 		rc = 0;
 		goto out;
 	}
-	rc = deja_fs_write_atomic(target.ptr, new.ptr, new.len, mode, flags, err);
+	rc = callus_fs_write_atomic(target.ptr, new.ptr, new.len, mode, flags, err);
 out:
-	deja_fs_unlock(lock_fd);
-	deja_buf_release(&target);
-	deja_buf_release(&old);
-	deja_buf_release(&new);
+	callus_fs_unlock(lock_fd);
+	callus_buf_release(&target);
+	callus_buf_release(&old);
+	callus_buf_release(&new);
 	return rc;
 }

@@ -1,7 +1,7 @@
-#include "deja/log.h"
-#include "deja/buf.h"
-#include "deja/fsutil.h"
-#include "deja/lesson.h"
+#include "callus/log.h"
+#include "callus/buf.h"
+#include "callus/fsutil.h"
+#include "callus/lesson.h"
 
 #include <fcntl.h>
 #include <jansson.h>
@@ -10,12 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int deja_log_event(const char *deja_dir, const char *level, const char *event,
+int callus_log_event(const char *callus_dir, const char *level, const char *event,
 		   const char *message, const char *const *extra)
 {
-	deja_buf path = DEJA_BUF_INIT, old = DEJA_BUF_INIT;
+	callus_buf path = CALLUS_BUF_INIT, old = CALLUS_BUF_INIT;
 	json_t *o = json_object();
-	char *line = NULL, *now = deja_now_iso8601();
+	char *line = NULL, *now = callus_now_iso8601();
 	struct stat st;
 	int fd = -1, rc = -1;
 
@@ -28,26 +28,26 @@ int deja_log_event(const char *deja_dir, const char *level, const char *event,
 	for (size_t i = 0; extra && extra[i] && extra[i + 1]; i += 2)
 		json_object_set_new(o, extra[i], json_string(extra[i + 1]));
 	line = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
-	deja_buf_printf(&path, "%s/log.jsonl", deja_dir);
-	deja_buf_printf(&old, "%s/log.jsonl.1", deja_dir);
-	if (!line || deja_buf_status(&path) < 0 || deja_buf_status(&old) < 0)
+	callus_buf_printf(&path, "%s/log.jsonl", callus_dir);
+	callus_buf_printf(&old, "%s/log.jsonl.1", callus_dir);
+	if (!line || callus_buf_status(&path) < 0 || callus_buf_status(&old) < 0)
 		goto out;
 	/* Two processes may both see the file too big and both rename: the
 	 * second rename moves a fresh, short log over the first one's .1,
 	 * which loses at most a few lines of an already rotated log. */
-	if (stat(path.ptr, &st) == 0 && st.st_size > DEJA_LOG_MAX_BYTES)
+	if (stat(path.ptr, &st) == 0 && st.st_size > CALLUS_LOG_MAX_BYTES)
 		rename(path.ptr, old.ptr);
 	fd = open(path.ptr, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		goto out;
-	rc = deja_fs_append_line(fd, line) == 0 ? 0 : -1;
+	rc = callus_fs_append_line(fd, line) == 0 ? 0 : -1;
 out:
 	if (fd >= 0)
 		close(fd);
 	free(line);
 	free(now);
 	json_decref(o);
-	deja_buf_release(&path);
-	deja_buf_release(&old);
+	callus_buf_release(&path);
+	callus_buf_release(&old);
 	return rc;
 }

@@ -1,5 +1,5 @@
-#include "deja/metrics.h"
-#include "deja/fsutil.h"
+#include "callus/metrics.h"
+#include "callus/fsutil.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,22 +29,22 @@ static const double buckets_RATIO[] = { 0.1, 0.25, 0.5, 0.75, 0.9, 1 };
 
 #define UNPAREN_(...) __VA_ARGS__
 #define DEF_(id, name, type, labels, buckets, prom, help)                                          \
-	{ DEJA_METRIC_##id,                                                                        \
+	{ CALLUS_METRIC_##id,                                                                        \
 	  name,                                                                                    \
-	  DEJA_METRIC_TYPE_##type,                                                                 \
+	  CALLUS_METRIC_TYPE_##type,                                                                 \
 	  { UNPAREN_ labels },                                                                     \
 	  buckets_##buckets,                                                                       \
 	  NB_##buckets,                                                                            \
 	  prom,                                                                                    \
 	  help },
 
-static const deja_metric_def defs[DEJA_METRIC__COUNT] = { DEJA_METRICS(DEF_) };
+static const callus_metric_def defs[CALLUS_METRIC__COUNT] = { CALLUS_METRICS(DEF_) };
 
 #undef DEF_
 
 /* One series: a metric and one combination of label values. */
 struct series {
-	const deja_metric_def *def;
+	const callus_metric_def *def;
 	char *labels;	 /* canonical JSON object, owned */
 	double value;	 /* counter: total; gauge: value; histogram: sum */
 	double count;	 /* histogram: observations */
@@ -52,68 +52,68 @@ struct series {
 	int set;	 /* gauge: value was set */
 };
 
-struct deja_metrics {
+struct callus_metrics {
 	struct series *s;
 	size_t n, alloc;
 };
 
-const deja_metric_def *deja_metric_def_get(deja_metric_id id)
+const callus_metric_def *callus_metric_def_get(callus_metric_id id)
 {
-	return (unsigned)id < DEJA_METRIC__COUNT ? &defs[id] : NULL;
+	return (unsigned)id < CALLUS_METRIC__COUNT ? &defs[id] : NULL;
 }
 
-const deja_metric_def *deja_metric_def_find(const char *name)
+const callus_metric_def *callus_metric_def_find(const char *name)
 {
-	for (size_t i = 0; name && i < DEJA_METRIC__COUNT; i++)
+	for (size_t i = 0; name && i < CALLUS_METRIC__COUNT; i++)
 		if (!strcmp(defs[i].name, name))
 			return &defs[i];
 	return NULL;
 }
 
-size_t deja_metric_nlabels(const deja_metric_def *d)
+size_t callus_metric_nlabels(const callus_metric_def *d)
 {
 	size_t n = 0;
 
-	while (n < DEJA_METRIC_LABELS_MAX && d->labels[n])
+	while (n < CALLUS_METRIC_LABELS_MAX && d->labels[n])
 		n++;
 	return n;
 }
 
-static int ends_with(const deja_buf *b, const char *suffix)
+static int ends_with(const callus_buf *b, const char *suffix)
 {
 	size_t n = strlen(suffix);
 
 	return b->len >= n && !memcmp(b->ptr + b->len - n, suffix, n);
 }
 
-int deja_metric_prom_name(deja_buf *out, double *factor, const deja_metric_def *d)
+int callus_metric_prom_name(callus_buf *out, double *factor, const callus_metric_def *d)
 {
 	*factor = 1;
-	deja_buf_clear(out);
+	callus_buf_clear(out);
 	if (d->prom)
-		return deja_buf_puts(out, d->prom);
+		return callus_buf_puts(out, d->prom);
 	for (const char *p = d->name; *p; p++) {
 		int ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
 			 (*p >= '0' && *p <= '9' && p != d->name) || *p == '_' || *p == ':';
-		deja_buf_putc(out, ok ? *p : '_');
+		callus_buf_putc(out, ok ? *p : '_');
 	}
 	if (ends_with(out, "_ms")) {
-		deja_buf_truncate(out, out->len - 3);
-		deja_buf_puts(out, "_seconds");
+		callus_buf_truncate(out, out->len - 3);
+		callus_buf_puts(out, "_seconds");
 		*factor = 0.001;
 	}
-	if (d->type == DEJA_METRIC_TYPE_COUNTER && !ends_with(out, "_total"))
-		deja_buf_puts(out, "_total");
-	return deja_buf_status(out);
+	if (d->type == CALLUS_METRIC_TYPE_COUNTER && !ends_with(out, "_total"))
+		callus_buf_puts(out, "_total");
+	return callus_buf_status(out);
 }
 
-int deja_metrics_new(deja_metrics **out)
+int callus_metrics_new(callus_metrics **out)
 {
 	*out = calloc(1, sizeof(**out));
-	return *out ? 0 : DEJA_ENOMEM;
+	return *out ? 0 : CALLUS_ENOMEM;
 }
 
-void deja_metrics_clear(deja_metrics *m)
+void callus_metrics_clear(callus_metrics *m)
 {
 	for (size_t i = 0; m && i < m->n; i++) {
 		free(m->s[i].labels);
@@ -123,16 +123,16 @@ void deja_metrics_clear(deja_metrics *m)
 		m->n = 0;
 }
 
-void deja_metrics_free(deja_metrics *m)
+void callus_metrics_free(callus_metrics *m)
 {
 	if (!m)
 		return;
-	deja_metrics_clear(m);
+	callus_metrics_clear(m);
 	free(m->s);
 	free(m);
 }
 
-int deja_metrics_is_empty(const deja_metrics *m)
+int callus_metrics_is_empty(const callus_metrics *m)
 {
 	return !m || !m->n;
 }
@@ -140,14 +140,14 @@ int deja_metrics_is_empty(const deja_metrics *m)
 /* The canonical labels of a series: a compact JSON object with the
  * metric's label names in declaration order, so that one combination of
  * values is always the same text (the store's key). */
-static char *labels_json(const deja_metric_def *d, const char *const *values, json_t *from)
+static char *labels_json(const callus_metric_def *d, const char *const *values, json_t *from)
 {
 	json_t *o = json_object();
 	char *s = NULL;
 
 	if (!o)
 		return NULL;
-	for (size_t i = 0; i < deja_metric_nlabels(d); i++) {
+	for (size_t i = 0; i < callus_metric_nlabels(d); i++) {
 		const char *v =
 		    values ? values[i] : json_string_value(json_object_get(from, d->labels[i]));
 
@@ -161,7 +161,7 @@ out:
 }
 
 /* The series of d with these labels (owned: taken over or freed). */
-static struct series *series_get(deja_metrics *m, const deja_metric_def *d, char *labels)
+static struct series *series_get(callus_metrics *m, const callus_metric_def *d, char *labels)
 {
 	struct series *s;
 
@@ -194,26 +194,26 @@ fail:
 	return NULL;
 }
 
-static struct series *lookup(deja_metrics *m, deja_metric_id id, deja_metric_type type,
+static struct series *lookup(callus_metrics *m, callus_metric_id id, callus_metric_type type,
 			     const char *const *labels, int *rc)
 {
-	const deja_metric_def *d = deja_metric_def_get(id);
+	const callus_metric_def *d = callus_metric_def_get(id);
 	struct series *s;
 
 	*rc = 0;
 	if (!m || !d || d->type != type) {
-		*rc = DEJA_EINVAL;
+		*rc = CALLUS_EINVAL;
 		return NULL;
 	}
 	if (!(s = series_get(m, d, labels_json(d, labels, NULL))))
-		*rc = DEJA_ENOMEM;
+		*rc = CALLUS_ENOMEM;
 	return s;
 }
 
-int deja_metrics_add(deja_metrics *m, deja_metric_id id, const char *const *labels, double delta)
+int callus_metrics_add(callus_metrics *m, callus_metric_id id, const char *const *labels, double delta)
 {
 	int rc;
-	struct series *s = lookup(m, id, DEJA_METRIC_TYPE_COUNTER, labels, &rc);
+	struct series *s = lookup(m, id, CALLUS_METRIC_TYPE_COUNTER, labels, &rc);
 
 	if (s)
 		s->value += delta;
@@ -222,7 +222,7 @@ int deja_metrics_add(deja_metrics *m, deja_metric_id id, const char *const *labe
 
 static void observe(struct series *s, double value, double times)
 {
-	const deja_metric_def *d = s->def;
+	const callus_metric_def *d = s->def;
 	size_t i = 0;
 
 	/* a bucket counts the observations up to its bound; the ones past
@@ -235,21 +235,21 @@ static void observe(struct series *s, double value, double times)
 	s->value += value * times;
 }
 
-int deja_metrics_observe(deja_metrics *m, deja_metric_id id, const char *const *labels,
+int callus_metrics_observe(callus_metrics *m, callus_metric_id id, const char *const *labels,
 			 double value)
 {
 	int rc;
-	struct series *s = lookup(m, id, DEJA_METRIC_TYPE_HISTOGRAM, labels, &rc);
+	struct series *s = lookup(m, id, CALLUS_METRIC_TYPE_HISTOGRAM, labels, &rc);
 
 	if (s)
 		observe(s, value, 1);
 	return rc;
 }
 
-int deja_metrics_set(deja_metrics *m, deja_metric_id id, const char *const *labels, double value)
+int callus_metrics_set(callus_metrics *m, callus_metric_id id, const char *const *labels, double value)
 {
 	int rc;
-	struct series *s = lookup(m, id, DEJA_METRIC_TYPE_GAUGE, labels, &rc);
+	struct series *s = lookup(m, id, CALLUS_METRIC_TYPE_GAUGE, labels, &rc);
 
 	if (s) {
 		s->value = value;
@@ -258,23 +258,23 @@ int deja_metrics_set(deja_metrics *m, deja_metric_id id, const char *const *labe
 	return rc;
 }
 
-static int format_bound(deja_buf *b, double v)
+static int format_bound(callus_buf *b, double v)
 {
 	/* %.17g reads back as the same double: the store's key stays stable */
-	return deja_buf_printf(b, "le=%.17g", v);
+	return callus_buf_printf(b, "le=%.17g", v);
 }
 
-int deja_metrics_each_row(const deja_metrics *m, deja_metrics_row_fn fn, void *ctx)
+int callus_metrics_each_row(const callus_metrics *m, callus_metrics_row_fn fn, void *ctx)
 {
-	deja_buf part = DEJA_BUF_INIT;
+	callus_buf part = CALLUS_BUF_INIT;
 	int rc = 0;
 
 	for (size_t i = 0; m && i < m->n && !rc; i++) {
 		const struct series *s = &m->s[i];
-		deja_metric_row r = { s->def->name, s->labels, "", s->value, 0 };
+		callus_metric_row r = { s->def->name, s->labels, "", s->value, 0 };
 
-		if (s->def->type != DEJA_METRIC_TYPE_HISTOGRAM) {
-			r.replace = s->def->type == DEJA_METRIC_TYPE_GAUGE && s->set;
+		if (s->def->type != CALLUS_METRIC_TYPE_HISTOGRAM) {
+			r.replace = s->def->type == CALLUS_METRIC_TYPE_GAUGE && s->set;
 			rc = fn(ctx, &r);
 			continue;
 		}
@@ -288,9 +288,9 @@ int deja_metrics_each_row(const deja_metrics *m, deja_metrics_row_fn fn, void *c
 		for (size_t b = 0; b < s->def->nbuckets && !rc; b++) {
 			if (s->buckets[b] == 0)
 				continue;
-			deja_buf_clear(&part);
+			callus_buf_clear(&part);
 			if (format_bound(&part, s->def->buckets[b]) < 0) {
-				rc = DEJA_ENOMEM;
+				rc = CALLUS_ENOMEM;
 				break;
 			}
 			r.part = part.ptr;
@@ -298,13 +298,13 @@ int deja_metrics_each_row(const deja_metrics *m, deja_metrics_row_fn fn, void *c
 			rc = fn(ctx, &r);
 		}
 	}
-	deja_buf_release(&part);
+	callus_buf_release(&part);
 	return rc;
 }
 
-int deja_metrics_add_row(deja_metrics *m, const deja_metric_row *r)
+int callus_metrics_add_row(callus_metrics *m, const callus_metric_row *r)
 {
-	const deja_metric_def *d = deja_metric_def_find(r->name);
+	const callus_metric_def *d = callus_metric_def_find(r->name);
 	json_t *labels;
 	struct series *s;
 	char *end;
@@ -319,12 +319,12 @@ int deja_metrics_add_row(deja_metrics *m, const deja_metric_row *r)
 	s = series_get(m, d, labels_json(d, NULL, labels));
 	json_decref(labels);
 	if (!s)
-		return DEJA_ENOMEM;
-	if (d->type != DEJA_METRIC_TYPE_HISTOGRAM) {
+		return CALLUS_ENOMEM;
+	if (d->type != CALLUS_METRIC_TYPE_HISTOGRAM) {
 		if (*r->part)
 			return 0;
 		/* a gauge is its last value, wherever the row comes from */
-		if (d->type == DEJA_METRIC_TYPE_GAUGE) {
+		if (d->type == CALLUS_METRIC_TYPE_GAUGE) {
 			s->value = r->value;
 			s->set = 1;
 		} else {
@@ -338,7 +338,7 @@ int deja_metrics_add_row(deja_metrics *m, const deja_metric_row *r)
 		double bound = strtod(r->part + 3, &end);
 		size_t b = 0;
 
-		/* a bound this deja does not have (the set changed) counts in
+		/* a bound this callus does not have (the set changed) counts in
 		 * the next one up, which keeps the buckets cumulative-correct */
 		while (b < d->nbuckets && d->buckets[b] < bound)
 			b++;
@@ -348,14 +348,14 @@ int deja_metrics_add_row(deja_metrics *m, const deja_metric_row *r)
 	return 0;
 }
 
-static int merge_row(void *ctx, const deja_metric_row *r)
+static int merge_row(void *ctx, const callus_metric_row *r)
 {
-	return deja_metrics_add_row(ctx, r);
+	return callus_metrics_add_row(ctx, r);
 }
 
-int deja_metrics_merge(deja_metrics *dst, const deja_metrics *src)
+int callus_metrics_merge(callus_metrics *dst, const callus_metrics *src)
 {
-	return deja_metrics_each_row(src, merge_row, dst);
+	return callus_metrics_each_row(src, merge_row, dst);
 }
 
 static int by_labels(const void *a, const void *b)
@@ -367,7 +367,7 @@ static int by_labels(const void *a, const void *b)
 }
 
 /* The series of d, sorted by labels; *out is the caller's to free. */
-static int family(const deja_metrics *m, const deja_metric_def *d, const struct series ***out,
+static int family(const callus_metrics *m, const callus_metric_def *d, const struct series ***out,
 		  size_t *n)
 {
 	const struct series **v = NULL;
@@ -378,7 +378,7 @@ static int family(const deja_metrics *m, const deja_metric_def *d, const struct 
 		if (m->s[i].def != d)
 			continue;
 		if (!v && !(v = calloc(m->n, sizeof(*v))))
-			return DEJA_ENOMEM;
+			return CALLUS_ENOMEM;
 		v[(*n)++] = &m->s[i];
 	}
 	if (*n > 1)
@@ -395,34 +395,34 @@ static int integral(double v)
 }
 
 /* A sample value as Prometheus reads it. */
-static void put_number(deja_buf *b, double v)
+static void put_number(callus_buf *b, double v)
 {
 	if (isnan(v))
-		deja_buf_puts(b, "NaN");
+		callus_buf_puts(b, "NaN");
 	else if (isinf(v))
-		deja_buf_puts(b, v > 0 ? "+Inf" : "-Inf");
+		callus_buf_puts(b, v > 0 ? "+Inf" : "-Inf");
 	else if (integral(v))
-		deja_buf_printf(b, "%.0f", v);
+		callus_buf_printf(b, "%.0f", v);
 	else
-		deja_buf_printf(b, "%.15g", v);
+		callus_buf_printf(b, "%.15g", v);
 }
 
-static void put_escaped(deja_buf *b, const char *s, int quotes)
+static void put_escaped(callus_buf *b, const char *s, int quotes)
 {
 	for (; *s; s++) {
 		if (*s == '\\')
-			deja_buf_puts(b, "\\\\");
+			callus_buf_puts(b, "\\\\");
 		else if (*s == '\n')
-			deja_buf_puts(b, "\\n");
+			callus_buf_puts(b, "\\n");
 		else if (*s == '"' && quotes)
-			deja_buf_puts(b, "\\\"");
+			callus_buf_puts(b, "\\\"");
 		else
-			deja_buf_putc(b, *s);
+			callus_buf_putc(b, *s);
 	}
 }
 
 /* name{k="v",...,le="x"} with the series' labels, and le when given. */
-static void put_series(deja_buf *b, const deja_buf *name, const char *suffix,
+static void put_series(callus_buf *b, const callus_buf *name, const char *suffix,
 		       const struct series *s, const char *le)
 {
 	json_t *o = json_loads(s->labels, 0, NULL);
@@ -430,90 +430,90 @@ static void put_series(deja_buf *b, const deja_buf *name, const char *suffix,
 	json_t *v;
 	int first = 1;
 
-	deja_buf_put(b, name->ptr, name->len);
-	deja_buf_puts(b, suffix);
+	callus_buf_put(b, name->ptr, name->len);
+	callus_buf_puts(b, suffix);
 	json_object_foreach(o, k, v)
 	{
-		deja_buf_puts(b, first ? "{" : ",");
+		callus_buf_puts(b, first ? "{" : ",");
 		first = 0;
-		deja_buf_printf(b, "%s=\"", k);
+		callus_buf_printf(b, "%s=\"", k);
 		put_escaped(b, json_string_value(v) ? json_string_value(v) : "", 1);
-		deja_buf_putc(b, '"');
+		callus_buf_putc(b, '"');
 	}
 	if (le) {
-		deja_buf_printf(b, "%sle=\"%s\"", first ? "{" : ",", le);
+		callus_buf_printf(b, "%sle=\"%s\"", first ? "{" : ",", le);
 		first = 0;
 	}
 	if (!first)
-		deja_buf_putc(b, '}');
-	deja_buf_putc(b, ' ');
+		callus_buf_putc(b, '}');
+	callus_buf_putc(b, ' ');
 	json_decref(o);
 }
 
-static const char *type_name(deja_metric_type t)
+static const char *type_name(callus_metric_type t)
 {
-	return t == DEJA_METRIC_TYPE_COUNTER ? "counter"
-	       : t == DEJA_METRIC_TYPE_GAUGE ? "gauge"
+	return t == CALLUS_METRIC_TYPE_COUNTER ? "counter"
+	       : t == CALLUS_METRIC_TYPE_GAUGE ? "gauge"
 					     : "histogram";
 }
 
-int deja_metrics_render_prometheus(deja_buf *out, const deja_metrics *m)
+int callus_metrics_render_prometheus(callus_buf *out, const callus_metrics *m)
 {
-	deja_buf name = DEJA_BUF_INIT, le = DEJA_BUF_INIT;
+	callus_buf name = CALLUS_BUF_INIT, le = CALLUS_BUF_INIT;
 	const struct series **v = NULL;
 	size_t n;
 	double f;
 	int rc = 0;
 
-	for (size_t i = 0; i < DEJA_METRIC__COUNT; i++) {
-		const deja_metric_def *d = &defs[i];
+	for (size_t i = 0; i < CALLUS_METRIC__COUNT; i++) {
+		const callus_metric_def *d = &defs[i];
 
 		free(v);
 		if ((rc = family(m, d, &v, &n)) < 0)
 			goto out;
 		if (!n)
 			continue;
-		deja_metric_prom_name(&name, &f, d);
-		deja_buf_printf(out, "# HELP %s ", name.ptr);
+		callus_metric_prom_name(&name, &f, d);
+		callus_buf_printf(out, "# HELP %s ", name.ptr);
 		put_escaped(out, d->help, 0);
-		deja_buf_printf(out, " (%s)\n# TYPE %s %s\n", d->name, name.ptr,
+		callus_buf_printf(out, " (%s)\n# TYPE %s %s\n", d->name, name.ptr,
 				type_name(d->type));
 		for (size_t j = 0; j < n; j++) {
 			const struct series *s = v[j];
 			double cum = 0;
 
-			if (d->type != DEJA_METRIC_TYPE_HISTOGRAM) {
+			if (d->type != CALLUS_METRIC_TYPE_HISTOGRAM) {
 				put_series(out, &name, "", s, NULL);
 				put_number(out, s->value * f);
-				deja_buf_putc(out, '\n');
+				callus_buf_putc(out, '\n');
 				continue;
 			}
 			for (size_t b = 0; b < d->nbuckets; b++) {
 				cum += s->buckets[b];
-				deja_buf_clear(&le);
+				callus_buf_clear(&le);
 				put_number(&le, d->buckets[b] * f);
 				put_series(out, &name, "_bucket", s, le.ptr);
 				put_number(out, cum);
-				deja_buf_putc(out, '\n');
+				callus_buf_putc(out, '\n');
 			}
 			put_series(out, &name, "_bucket", s, "+Inf");
 			put_number(out, s->count);
-			deja_buf_putc(out, '\n');
+			callus_buf_putc(out, '\n');
 			put_series(out, &name, "_sum", s, NULL);
 			put_number(out, s->value * f);
-			deja_buf_putc(out, '\n');
+			callus_buf_putc(out, '\n');
 			put_series(out, &name, "_count", s, NULL);
 			put_number(out, s->count);
-			deja_buf_putc(out, '\n');
+			callus_buf_putc(out, '\n');
 		}
 	}
 out:
 	free(v);
-	deja_buf_release(&name);
-	deja_buf_release(&le);
+	callus_buf_release(&name);
+	callus_buf_release(&le);
 	if (!rc &&
-	    (deja_buf_status(out) < 0 || deja_buf_status(&name) < 0 || deja_buf_status(&le) < 0))
-		rc = DEJA_ENOMEM;
+	    (callus_buf_status(out) < 0 || callus_buf_status(&name) < 0 || callus_buf_status(&le) < 0))
+		rc = CALLUS_ENOMEM;
 	return rc;
 }
 
@@ -526,12 +526,12 @@ static json_t *json_number(double v)
 
 static json_t *series_json(const struct series *s)
 {
-	const deja_metric_def *d = s->def;
+	const callus_metric_def *d = s->def;
 	json_t *o = json_object(), *buckets;
 	double cum = 0;
 
 	json_object_set_new(o, "labels", json_loads(s->labels, 0, NULL));
-	if (d->type != DEJA_METRIC_TYPE_HISTOGRAM) {
+	if (d->type != CALLUS_METRIC_TYPE_HISTOGRAM) {
 		json_object_set_new(o, "value", json_number(s->value));
 		return o;
 	}
@@ -550,9 +550,9 @@ static json_t *series_json(const struct series *s)
 	return o;
 }
 
-int deja_metrics_render_json(deja_buf *out, const deja_metrics *m)
+int callus_metrics_render_json(callus_buf *out, const callus_metrics *m)
 {
-	deja_buf name = DEJA_BUF_INIT;
+	callus_buf name = CALLUS_BUF_INIT;
 	const struct series **v = NULL;
 	json_t *root = json_object(), *all = json_array();
 	char *text = NULL;
@@ -561,8 +561,8 @@ int deja_metrics_render_json(deja_buf *out, const deja_metrics *m)
 	int rc = 0;
 
 	json_object_set_new(root, "metrics", all);
-	for (size_t i = 0; i < DEJA_METRIC__COUNT; i++) {
-		const deja_metric_def *d = &defs[i];
+	for (size_t i = 0; i < CALLUS_METRIC__COUNT; i++) {
+		const callus_metric_def *d = &defs[i];
 		json_t *o = json_object(), *labels = json_array(), *series = json_array();
 
 		free(v);
@@ -572,8 +572,8 @@ int deja_metrics_render_json(deja_buf *out, const deja_metrics *m)
 			json_decref(series);
 			goto out;
 		}
-		deja_metric_prom_name(&name, &f, d);
-		for (size_t l = 0; l < deja_metric_nlabels(d); l++)
+		callus_metric_prom_name(&name, &f, d);
+		for (size_t l = 0; l < callus_metric_nlabels(d); l++)
 			json_array_append_new(labels, json_string(d->labels[l]));
 		for (size_t j = 0; j < n; j++)
 			json_array_append_new(series, series_json(v[j]));
@@ -586,13 +586,13 @@ int deja_metrics_render_json(deja_buf *out, const deja_metrics *m)
 		json_array_append_new(all, o);
 	}
 	if (!(text = json_dumps(root, JSON_INDENT(2) | JSON_ENSURE_ASCII)) ||
-	    deja_buf_puts(out, text) < 0 || deja_buf_putc(out, '\n') < 0)
-		rc = DEJA_ENOMEM;
+	    callus_buf_puts(out, text) < 0 || callus_buf_putc(out, '\n') < 0)
+		rc = CALLUS_ENOMEM;
 out:
 	free(text);
 	free(v);
 	json_decref(root);
-	deja_buf_release(&name);
+	callus_buf_release(&name);
 	return rc;
 }
 
@@ -644,47 +644,47 @@ static int open_locked(const char *path, int flags)
 	return -1;
 }
 
-static int spool_row(void *ctx, const deja_metric_row *r)
+static int spool_row(void *ctx, const callus_metric_row *r)
 {
 	json_t *a = ctx;
 
 	return json_array_append_new(a, json_pack("[s,s,s,f,b]", r->name, r->labels, r->part,
 						  r->value, r->replace)) < 0
-		   ? DEJA_ENOMEM
+		   ? CALLUS_ENOMEM
 		   : 0;
 }
 
-int deja_metrics_spool_put(const deja_metrics *m, const char *deja_dir)
+int callus_metrics_spool_put(const callus_metrics *m, const char *callus_dir)
 {
-	deja_buf path = DEJA_BUF_INIT;
+	callus_buf path = CALLUS_BUF_INIT;
 	json_t *rows = json_array();
 	char *line = NULL;
 	struct stat st;
 	int fd = -1, rc = -1;
 
-	if (deja_metrics_is_empty(m)) {
+	if (callus_metrics_is_empty(m)) {
 		rc = 0;
 		goto out;
 	}
-	if (!rows || deja_metrics_each_row(m, spool_row, rows) < 0 ||
+	if (!rows || callus_metrics_each_row(m, spool_row, rows) < 0 ||
 	    !(line = json_dumps(rows, JSON_COMPACT | JSON_ENSURE_ASCII)) ||
-	    deja_buf_printf(&path, "%s/%s", deja_dir, DEJA_METRICS_SPOOL) < 0)
+	    callus_buf_printf(&path, "%s/%s", callus_dir, CALLUS_METRICS_SPOOL) < 0)
 		goto out;
 	if ((fd = open_locked(path.ptr, O_WRONLY | O_APPEND | O_CREAT)) < 0)
 		goto out;
-	if (fstat(fd, &st) < 0 || st.st_size > DEJA_METRICS_SPOOL_MAX)
+	if (fstat(fd, &st) < 0 || st.st_size > CALLUS_METRICS_SPOOL_MAX)
 		goto out;
-	rc = deja_fs_append_line(fd, line) == 0 ? 0 : -1;
+	rc = callus_fs_append_line(fd, line) == 0 ? 0 : -1;
 out:
 	if (fd >= 0)
 		close(fd);
 	free(line);
 	json_decref(rows);
-	deja_buf_release(&path);
+	callus_buf_release(&path);
 	return rc;
 }
 
-static int spool_parse(deja_metrics *m, const char *text)
+static int spool_parse(callus_metrics *m, const char *text)
 {
 	const char *line = text;
 	int rc = 0;
@@ -698,13 +698,13 @@ static int spool_parse(deja_metrics *m, const char *text)
 		/* a torn or foreign line is skipped, not fatal */
 		json_array_foreach(rows, i, row)
 		{
-			deja_metric_row r = { json_string_value(json_array_get(row, 0)),
+			callus_metric_row r = { json_string_value(json_array_get(row, 0)),
 					      json_string_value(json_array_get(row, 1)),
 					      json_string_value(json_array_get(row, 2)),
 					      json_number_value(json_array_get(row, 3)),
 					      json_is_true(json_array_get(row, 4)) };
 
-			if (r.name && r.labels && r.part && (rc = deja_metrics_add_row(m, &r)) < 0)
+			if (r.name && r.labels && r.part && (rc = callus_metrics_add_row(m, &r)) < 0)
 				break;
 		}
 		json_decref(rows);
@@ -713,27 +713,27 @@ static int spool_parse(deja_metrics *m, const char *text)
 	return rc;
 }
 
-int deja_metrics_spool_read(deja_metrics *m, const char *deja_dir, int take)
+int callus_metrics_spool_read(callus_metrics *m, const char *callus_dir, int take)
 {
-	deja_buf path = DEJA_BUF_INIT, text = DEJA_BUF_INIT;
+	callus_buf path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;
 	char chunk[8192];
 	int fd = -1, rc = 0;
 
-	if (deja_buf_printf(&path, "%s/%s", deja_dir, DEJA_METRICS_SPOOL) < 0) {
-		rc = DEJA_ENOMEM;
+	if (callus_buf_printf(&path, "%s/%s", callus_dir, CALLUS_METRICS_SPOOL) < 0) {
+		rc = CALLUS_ENOMEM;
 		goto out;
 	}
 	if ((fd = open_locked(path.ptr, O_RDONLY)) < 0) {
-		rc = errno == ENOENT ? 0 : DEJA_EIO;
+		rc = errno == ENOENT ? 0 : CALLUS_EIO;
 		goto out;
 	}
-	deja_buf_init(&text, 2 * DEJA_METRICS_SPOOL_MAX);
+	callus_buf_init(&text, 2 * CALLUS_METRICS_SPOOL_MAX);
 	for (;;) {
 		ssize_t n = read(fd, chunk, sizeof(chunk));
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0 || deja_buf_put(&text, chunk, (size_t)n) < 0)
+		if (n <= 0 || callus_buf_put(&text, chunk, (size_t)n) < 0)
 			break;
 	}
 	if ((rc = spool_parse(m, text.ptr)) < 0)
@@ -744,7 +744,7 @@ int deja_metrics_spool_read(deja_metrics *m, const char *deja_dir, int take)
 out:
 	if (fd >= 0)
 		close(fd);
-	deja_buf_release(&path);
-	deja_buf_release(&text);
+	callus_buf_release(&path);
+	callus_buf_release(&text);
 	return rc;
 }

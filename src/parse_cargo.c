@@ -30,7 +30,7 @@
  */
 #include "parsers.h"
 #include "parse_util.h"
-#include "deja/common.h"
+#include "callus/common.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -39,37 +39,37 @@
 typedef struct pending {
 	int active, located, sub;
 	const char *severity;
-	deja_buf code, msg, file, label, lint;
+	callus_buf code, msg, file, label, lint;
 	long line, col;
 } pending;
 
 typedef struct rtest {
 	int active, collecting, backtrace;
-	deja_buf name, msg, file;
+	callus_buf name, msg, file;
 	long line, col;
-	deja_pu_frames frames;
-	deja_buf fn;
+	callus_pu_frames frames;
+	callus_buf fn;
 } rtest;
 
 typedef struct state {
-	const deja_parse_input *in;
-	deja_diags *diags;
-	deja_strlist *files;
-	deja_strlist pkgdirs;    /* absolute package directories, latest last */
-	deja_buf target_base;    /* "t" of "(t/target/debug/deps/...)" */
-	deja_buf binary;         /* "tests/it.rs" of "Running tests/it.rs (...)" */
-	deja_strlist failed;     /* tests reported failed */
-	deja_strlist reported;   /* tests given a diagnostic */
+	const callus_parse_input *in;
+	callus_diags *diags;
+	callus_strlist *files;
+	callus_strlist pkgdirs;    /* absolute package directories, latest last */
+	callus_buf target_base;    /* "t" of "(t/target/debug/deps/...)" */
+	callus_buf binary;         /* "tests/it.rs" of "Running tests/it.rs (...)" */
+	callus_strlist failed;     /* tests reported failed */
+	callus_strlist reported;   /* tests given a diagnostic */
 	int in_list;             /* the "failures:" list of names */
 	pending p;
 	rtest t;
-	deja_buf path, path2;
+	callus_buf path, path2;
 } state;
 
 /* Lists searched line by line are bounded, so that no output makes the
  * parse quadratic; beyond this many failed tests, the rest are counted
  * as dropped diagnostics anyway. */
-#define MAX_TESTS (DEJA_DIAGS_MAX + 16)
+#define MAX_TESTS (CALLUS_DIAGS_MAX + 16)
 #define MAX_PKGS 256
 
 static const char *const skip_msgs[] = {
@@ -81,14 +81,14 @@ static const char *const skip_msgs[] = {
 static int skipped(const char *m, size_t len)
 {
 	for (size_t i = 0; i < sizeof(skip_msgs) / sizeof(skip_msgs[0]); i++)
-		if (deja_pu_starts(m, len, skip_msgs[i]))
+		if (callus_pu_starts(m, len, skip_msgs[i]))
 			return 1;
 	/* "`shop` (bin "shop") generated 1 warning" */
-	if (len && m[0] == '`' && deja_pu_find(m, len, ") generated ") > 0)
+	if (len && m[0] == '`' && callus_pu_find(m, len, ") generated ") > 0)
 		return 1;
 	/* "3 warnings emitted", "1 previous error" */
-	if (len && deja_pu_is_digit(m[0]) &&
-	    (deja_pu_find(m, len, " emitted") > 0 || deja_pu_find(m, len, " previous error") > 0))
+	if (len && callus_pu_is_digit(m[0]) &&
+	    (callus_pu_find(m, len, " emitted") > 0 || callus_pu_find(m, len, " previous error") > 0))
 		return 1;
 	return 0;
 }
@@ -96,20 +96,20 @@ static int skipped(const char *m, size_t len)
 /* Resolve a path as rustc printed it into st->path (for in->pc). */
 static int resolve(state *st, const char *p, size_t len)
 {
-	deja_buf *out = &st->path;
+	callus_buf *out = &st->path;
 
-	deja_buf_clear(out);
+	callus_buf_clear(out);
 	while (len > 2 && p[0] == '.' && p[1] == '/') {
 		p += 2;
 		len -= 2;
 	}
 	if (!len || p[0] == '/' || !st->pkgdirs.count) {
 		if (len && p[0] != '/' && st->target_base.len) {
-			deja_buf_put(out, st->target_base.ptr, st->target_base.len);
-			deja_buf_putc(out, '/');
+			callus_buf_put(out, st->target_base.ptr, st->target_base.len);
+			callus_buf_putc(out, '/');
 		}
-		deja_buf_put(out, p, len);
-		return deja_buf_status(out);
+		callus_buf_put(out, p, len);
+		return callus_buf_status(out);
 	}
 	/* a workspace member's path starts with its directory's name */
 	for (size_t i = st->pkgdirs.count; i > 0; i--) {
@@ -121,16 +121,16 @@ static int resolve(state *st, const char *p, size_t len)
 				continue;
 			/* dir[cut..dl) are the last components */
 			if (len > dl - cut && !memcmp(p, dir + cut, dl - cut) && p[dl - cut] == '/') {
-				deja_buf_put(out, dir, cut);
-				deja_buf_put(out, p, len);
-				return deja_buf_status(out);
+				callus_buf_put(out, dir, cut);
+				callus_buf_put(out, p, len);
+				return callus_buf_status(out);
 			}
 		}
 	}
-	deja_buf_puts(out, st->pkgdirs.items[st->pkgdirs.count - 1]);
-	deja_buf_putc(out, '/');
-	deja_buf_put(out, p, len);
-	return deja_buf_status(out);
+	callus_buf_puts(out, st->pkgdirs.items[st->pkgdirs.count - 1]);
+	callus_buf_putc(out, '/');
+	callus_buf_put(out, p, len);
+	return callus_buf_status(out);
 }
 
 static int add_pkgdir(state *st, const char *dir, size_t len)
@@ -148,7 +148,7 @@ static int add_pkgdir(state *st, const char *dir, size_t len)
 			st->pkgdirs.items[st->pkgdirs.count - 1] = keep;
 			return 0;
 		}
-	return st->pkgdirs.count < MAX_PKGS ? deja_strlist_add(&st->pkgdirs, dir, len) : 0;
+	return st->pkgdirs.count < MAX_PKGS ? callus_strlist_add(&st->pkgdirs, dir, len) : 0;
 }
 
 /*
@@ -175,7 +175,7 @@ static const char *rust_lint(const char *m, size_t len)
 	};
 
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (deja_pu_find(m, len, map[i][0]) >= 0)
+		if (callus_pu_find(m, len, map[i][0]) >= 0)
 			return map[i][1];
 	return NULL;
 }
@@ -184,7 +184,7 @@ static const char *rust_lint(const char *m, size_t len)
  * "help:" label is no part of the error */
 static void drop_help(const char *m, size_t *len)
 {
-	long at = deja_pu_find(m, *len, ": help: ");
+	long at = callus_pu_find(m, *len, ": help: ");
 
 	if (at > 0)
 		*len = (size_t)at;
@@ -204,14 +204,14 @@ static int emit_pending(state *st)
 		cl = strlen(code);
 	p->active = 0;
 	if (p->label.len) {
-		deja_buf_puts(&p->msg, ": ");
-		deja_buf_put(&p->msg, p->label.ptr, p->label.len);
+		callus_buf_puts(&p->msg, ": ");
+		callus_buf_put(&p->msg, p->label.ptr, p->label.len);
 	}
-	if ((rc = deja_buf_status(&p->msg)) < 0)
+	if ((rc = callus_buf_status(&p->msg)) < 0)
 		return rc;
 	if (p->located && (rc = resolve(st, p->file.ptr, p->file.len)) < 0)
 		return rc;
-	return deja_pu_diag(NULL, st->diags, st->files, st->in->pc,
+	return callus_pu_diag(NULL, st->diags, st->files, st->in->pc,
 			    p->located ? st->path.ptr : NULL, p->located ? st->path.len : 0,
 			    p->line, p->col, code, cl, p->msg.ptr, p->msg.len, p->severity);
 }
@@ -219,7 +219,7 @@ static int emit_pending(state *st)
 static int emit_test(state *st)
 {
 	rtest *t = &st->t;
-	deja_diag *d = NULL;
+	callus_diag *d = NULL;
 	int rc;
 
 	if (!t->active)
@@ -227,24 +227,24 @@ static int emit_test(state *st)
 	t->active = t->collecting = t->backtrace = 0;
 	/* an integration test's file is affected, wherever it panicked */
 	if (st->binary.len && (rc = resolve(st, st->binary.ptr, st->binary.len)) >= 0 &&
-	    (rc = deja_parse_file(st->files, NULL, st->in->pc, st->path.ptr, st->path.len)) < 0)
+	    (rc = callus_parse_file(st->files, NULL, st->in->pc, st->path.ptr, st->path.len)) < 0)
 		return rc;
 	if (t->file.len && (rc = resolve(st, t->file.ptr, t->file.len)) < 0)
 		return rc;
 	if (!t->msg.len)
-		deja_buf_puts(&t->msg, "test failed");
-	if ((rc = deja_buf_status(&t->msg)) < 0)
+		callus_buf_puts(&t->msg, "test failed");
+	if ((rc = callus_buf_status(&t->msg)) < 0)
 		return rc;
-	rc = deja_pu_diag(&d, st->diags, st->files, st->in->pc, t->file.len ? st->path.ptr : NULL,
+	rc = callus_pu_diag(&d, st->diags, st->files, st->in->pc, t->file.len ? st->path.ptr : NULL,
 			  t->file.len ? st->path.len : 0, t->line, t->col, t->file.len ? "panic" : NULL,
 			  t->file.len ? 5 : 0, t->msg.ptr, t->msg.len, "error");
 	if (rc >= 0 && d)
-		rc = deja_pu_set_test(d, t->name.ptr, t->name.len);
+		rc = callus_pu_set_test(d, t->name.ptr, t->name.len);
 	if (rc >= 0 && d)
-		rc = deja_pu_frames_attach(d, &t->frames, st->in->pc, 0);
+		rc = callus_pu_frames_attach(d, &t->frames, st->in->pc, 0);
 	if (rc >= 0 && st->reported.count < MAX_TESTS)
-		rc = deja_strlist_add_unique(&st->reported, t->name.ptr, t->name.len, NULL);
-	deja_pu_frames_clear(&t->frames);
+		rc = callus_strlist_add_unique(&st->reported, t->name.ptr, t->name.len, NULL);
+	callus_pu_frames_clear(&t->frames);
 	return rc < 0 ? rc : 0;
 }
 
@@ -254,9 +254,9 @@ static int headline(const char *s, size_t len, const char **sev, const char **co
 {
 	size_t i;
 
-	if (deja_pu_starts(s, len, "error"))
+	if (callus_pu_starts(s, len, "error"))
 		*sev = "error", i = 5;
-	else if (deja_pu_starts(s, len, "warning"))
+	else if (callus_pu_starts(s, len, "warning"))
 		*sev = "warning", i = 7;
 	else
 		return 0;
@@ -274,7 +274,7 @@ static int headline(const char *s, size_t len, const char **sev, const char **co
 		return 0;
 	*msg = s + i + 2;
 	*ml = len - i - 2;
-	deja_pu_trim(msg, ml);
+	callus_pu_trim(msg, ml);
 	return 1;
 }
 
@@ -287,12 +287,12 @@ static void lint_of(pending *p, const char *s, size_t len)
 	if (p->lint.len || p->code.len)
 		return;
 	for (size_t k = 0; k < sizeof(attrs) / sizeof(attrs[0]); k++) {
-		long at = deja_pu_find(s, len, attrs[k]);
+		long at = callus_pu_find(s, len, attrs[k]);
 		if (at >= 0) {
 			const char *name = s + at + strlen(attrs[k]);
 			const char *close = memchr(name, ')', len - (size_t)(name - s));
 			if (close && close > name)
-				deja_buf_put(&p->lint, name, (size_t)(close - name));
+				callus_buf_put(&p->lint, name, (size_t)(close - name));
 			return;
 		}
 	}
@@ -312,9 +312,9 @@ static int label_of(pending *p, const char *s, size_t len)
 	while (c < end && *c == ' ')
 		c++;
 	/* a secondary span's dashes, or a suggestion, are not the label */
-	if (c >= end || *c == '-' || *c == '|' || *c == '^' || deja_pu_starts(c, (size_t)(end - c), "help:"))
+	if (c >= end || *c == '-' || *c == '|' || *c == '^' || callus_pu_starts(c, (size_t)(end - c), "help:"))
 		return 0;
-	return deja_buf_put(&p->label, c, (size_t)(end - c));
+	return callus_buf_put(&p->label, c, (size_t)(end - c));
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
@@ -343,7 +343,7 @@ static json_t *primary_span(state *st, json_t *spans)
 			json_t *exp;
 
 			if (f && resolve(st, f, strlen(f)) == 0 &&
-			    deja_path_relativize(&st->path2, st->in->pc, st->path.ptr, st->path.len))
+			    callus_path_relativize(&st->path2, st->in->pc, st->path.ptr, st->path.len))
 				return cur;
 			exp = json_object_get(cur, "expansion");
 			cur = json_is_object(exp) ? json_object_get(exp, "span") : NULL;
@@ -360,7 +360,7 @@ static int json_message(state *st, json_t *m)
 	const char *file = NULL, *label = NULL;
 	json_t *c = json_object_get(m, "code"), *spans = json_object_get(m, "spans"), *sp;
 	long line = 0, col = 0;
-	deja_buf msg = DEJA_BUF_INIT;
+	callus_buf msg = CALLUS_BUF_INIT;
 	int rc;
 
 	if (!level || !text || (strcmp(level, "error") && strcmp(level, "warning")) ||
@@ -375,18 +375,18 @@ static int json_message(state *st, json_t *m)
 		line = json_is_integer(l) ? (long)json_integer_value(l) : 0;
 		col = json_is_integer(k) ? (long)json_integer_value(k) : 0;
 	}
-	deja_buf_puts(&msg, text);
+	callus_buf_puts(&msg, text);
 	if (label && *label && strncmp(label, "help:", 5)) {
-		deja_buf_puts(&msg, ": ");
-		deja_buf_puts(&msg, label);
+		callus_buf_puts(&msg, ": ");
+		callus_buf_puts(&msg, label);
 	}
-	if ((rc = deja_buf_status(&msg)) < 0 || (file && (rc = resolve(st, file, strlen(file))) < 0))
+	if ((rc = callus_buf_status(&msg)) < 0 || (file && (rc = resolve(st, file, strlen(file))) < 0))
 		goto out;
-	rc = deja_pu_diag(NULL, st->diags, st->files, st->in->pc, file ? st->path.ptr : NULL,
+	rc = callus_pu_diag(NULL, st->diags, st->files, st->in->pc, file ? st->path.ptr : NULL,
 			  file ? st->path.len : 0, line, col, code, code ? strlen(code) : 0, msg.ptr,
 			  msg.len, strcmp(level, "error") ? "warning" : "error");
 out:
-	deja_buf_release(&msg);
+	callus_buf_release(&msg);
 	return rc;
 }
 
@@ -422,31 +422,31 @@ out:
 static int panic_line(state *st, const char *s, size_t len)
 {
 	rtest *t = &st->t;
-	long at = deja_pu_find(s, len, " panicked at ");
+	long at = callus_pu_find(s, len, " panicked at ");
 	const char *p;
 	size_t pl;
-	deja_pu_loc loc;
+	callus_pu_loc loc;
 
-	if (!deja_pu_starts(s, len, "thread '") || at < 0)
+	if (!callus_pu_starts(s, len, "thread '") || at < 0)
 		return 0;
 	if (!t->active) {
 		/* a panic outside a test's section: its thread names it */
 		const char *q = memchr(s + 8, '\'', len - 8);
 		t->active = 1;
-		deja_buf_clear(&t->name);
-		deja_buf_put(&t->name, s + 8, q ? (size_t)(q - s - 8) : 0);
+		callus_buf_clear(&t->name);
+		callus_buf_put(&t->name, s + 8, q ? (size_t)(q - s - 8) : 0);
 	}
 	if (t->file.len)
 		return 1;
 	p = s + at + 13;
 	pl = len - (size_t)at - 13;
-	deja_buf_clear(&t->msg);
+	callus_buf_clear(&t->msg);
 	if (pl && *p == '\'') {
 		long end = -1, k;
-		for (k = 0; (k = deja_pu_find(p + end + 1, pl - (size_t)(end + 1), "', ")) >= 0;)
+		for (k = 0; (k = callus_pu_find(p + end + 1, pl - (size_t)(end + 1), "', ")) >= 0;)
 			end += k + 1;
 		if (end > 0) {
-			deja_buf_put(&t->msg, p + 1, (size_t)end - 1);
+			callus_buf_put(&t->msg, p + 1, (size_t)end - 1);
 			p += end + 3;
 			pl -= (size_t)end + 3;
 		}
@@ -455,41 +455,41 @@ static int panic_line(state *st, const char *s, size_t len)
 	}
 	if (pl && p[pl - 1] == ':')
 		pl--;
-	if (deja_pu_location(p, pl, &loc)) {
-		deja_buf_put(&t->file, loc.path, loc.path_len);
+	if (callus_pu_location(p, pl, &loc)) {
+		callus_buf_put(&t->file, loc.path, loc.path_len);
 		t->line = loc.line;
 		t->col = loc.col;
 	}
-	return deja_buf_status(&t->file) < 0 || deja_buf_status(&t->msg) < 0 ? DEJA_ENOMEM : 1;
+	return callus_buf_status(&t->file) < 0 || callus_buf_status(&t->msg) < 0 ? CALLUS_ENOMEM : 1;
 }
 
 static int test_line(state *st, const char *s, size_t len)
 {
 	rtest *t = &st->t;
-	size_t ind = deja_pu_indent(s, len);
+	size_t ind = callus_pu_indent(s, len);
 	int rc;
 
-	if (deja_pu_starts(s, len, "---- ") && deja_pu_ends(s, len, " ----")) {
+	if (callus_pu_starts(s, len, "---- ") && callus_pu_ends(s, len, " ----")) {
 		if ((rc = emit_test(st)) < 0)
 			return rc;
 		st->in_list = 0;
 		t->active = 1;
-		deja_buf_clear(&t->name);
-		deja_buf_clear(&t->msg);
-		deja_buf_clear(&t->file);
+		callus_buf_clear(&t->name);
+		callus_buf_clear(&t->msg);
+		callus_buf_clear(&t->file);
 		t->line = t->col = 0;
 		/* "---- tests::x stdout ----" */
-		if (deja_pu_ends(s, len, " stdout ----") && len > 17)
-			deja_buf_put(&t->name, s + 5, len - 17);
+		if (callus_pu_ends(s, len, " stdout ----") && len > 17)
+			callus_buf_put(&t->name, s + 5, len - 17);
 		else
-			deja_buf_put(&t->name, s + 5, len - 10);
-		return deja_buf_status(&t->name) < 0 ? DEJA_ENOMEM : 1;
+			callus_buf_put(&t->name, s + 5, len - 10);
+		return callus_buf_status(&t->name) < 0 ? CALLUS_ENOMEM : 1;
 	}
 	if ((rc = panic_line(st, s, len)) != 0)
 		return rc;
 	if (!t->active)
 		return 0;
-	if (deja_pu_starts(s, len, "stack backtrace:")) {
+	if (callus_pu_starts(s, len, "stack backtrace:")) {
 		t->collecting = 0;
 		t->backtrace = 1;
 		return 1;
@@ -498,35 +498,35 @@ static int test_line(state *st, const char *s, size_t len)
 		/* "   3: calc::pick" then "             at ./src/lib.rs:6:5" */
 		const char *p = s + ind;
 		size_t pl = len - ind, n;
-		deja_pu_loc loc;
+		callus_pu_loc loc;
 
-		if (deja_pu_starts(p, pl, "at ") && t->fn.len) {
-			if (!deja_pu_location(p + 3, pl - 3, &loc))
+		if (callus_pu_starts(p, pl, "at ") && t->fn.len) {
+			if (!callus_pu_location(p + 3, pl - 3, &loc))
 				return 1;
 			if ((rc = resolve(st, loc.path, loc.path_len)) < 0 ||
-			    (rc = deja_pu_frames_add(&t->frames, t->fn.ptr, t->fn.len, st->path.ptr,
+			    (rc = callus_pu_frames_add(&t->frames, t->fn.ptr, t->fn.len, st->path.ptr,
 						     st->path.len, loc.line)) < 0)
 				return rc;
-			deja_buf_clear(&t->fn);
+			callus_buf_clear(&t->fn);
 			return 1;
 		}
-		deja_pu_num(p, pl, &n);
+		callus_pu_num(p, pl, &n);
 		if (n && n + 2 < pl && p[n] == ':' && p[n + 1] == ' ') {
-			deja_buf_clear(&t->fn);
-			return deja_buf_put(&t->fn, p + n + 2, pl - n - 2) < 0 ? DEJA_ENOMEM : 1;
+			callus_buf_clear(&t->fn);
+			return callus_buf_put(&t->fn, p + n + 2, pl - n - 2) < 0 ? CALLUS_ENOMEM : 1;
 		}
 		t->backtrace = 0;
 		return 0;
 	}
 	if (t->collecting) {
-		if (!len || deja_pu_starts(s, len, "note: ")) {
+		if (!len || callus_pu_starts(s, len, "note: ")) {
 			t->collecting = 0;
 			return 1;
 		}
 		if (t->msg.len)
-			deja_buf_putc(&t->msg, ' ');
-		deja_buf_put(&t->msg, s + ind, len - ind);
-		return deja_buf_status(&t->msg) < 0 ? DEJA_ENOMEM : 1;
+			callus_buf_putc(&t->msg, ' ');
+		callus_buf_put(&t->msg, s + ind, len - ind);
+		return callus_buf_status(&t->msg) < 0 ? CALLUS_ENOMEM : 1;
 	}
 	return 0;
 }
@@ -535,8 +535,8 @@ static int human_line(state *st, const char *s, size_t len)
 {
 	pending *p = &st->p;
 	const char *sev, *code, *msg;
-	size_t cl, ml, ind = deja_pu_indent(s, len);
-	deja_pu_loc loc;
+	size_t cl, ml, ind = callus_pu_indent(s, len);
+	callus_pu_loc loc;
 	int rc;
 
 	if (!ind && headline(s, len, &sev, &code, &cl, &msg, &ml)) {
@@ -548,21 +548,21 @@ static int human_line(state *st, const char *s, size_t len)
 		p->located = p->sub = 0;
 		p->severity = sev;
 		p->line = p->col = 0;
-		deja_buf_clear(&p->code);
-		deja_buf_clear(&p->msg);
-		deja_buf_clear(&p->label);
-		deja_buf_clear(&p->lint);
-		deja_buf_clear(&p->file);
-		deja_buf_put(&p->code, code, cl);
-		deja_buf_put(&p->msg, msg, ml);
-		return deja_buf_status(&p->code) < 0 || deja_buf_status(&p->msg) < 0 ? DEJA_ENOMEM : 0;
+		callus_buf_clear(&p->code);
+		callus_buf_clear(&p->msg);
+		callus_buf_clear(&p->label);
+		callus_buf_clear(&p->lint);
+		callus_buf_clear(&p->file);
+		callus_buf_put(&p->code, code, cl);
+		callus_buf_put(&p->msg, msg, ml);
+		return callus_buf_status(&p->code) < 0 || callus_buf_status(&p->msg) < 0 ? CALLUS_ENOMEM : 0;
 	}
 	/* --message-format=short: "src/main.rs:6:22: error[E0308]: msg" */
-	if (!ind && deja_pu_location(s, len, &loc) && deja_pu_ends(loc.path, loc.path_len, ".rs")) {
+	if (!ind && callus_pu_location(s, len, &loc) && callus_pu_ends(loc.path, loc.path_len, ".rs")) {
 		const char *r = s + loc.end;
 		size_t rl = len - loc.end;
 
-		deja_pu_trim(&r, &rl);
+		callus_pu_trim(&r, &rl);
 		if (!headline(r, rl, &sev, &code, &cl, &msg, &ml) || skipped(msg, ml))
 			return 0;
 		drop_help(msg, &ml);
@@ -570,7 +570,7 @@ static int human_line(state *st, const char *s, size_t len)
 			cl = strlen(code);
 		if ((rc = emit_pending(st)) < 0 || (rc = resolve(st, loc.path, loc.path_len)) < 0)
 			return rc;
-		return deja_pu_diag(NULL, st->diags, st->files, st->in->pc, st->path.ptr,
+		return callus_pu_diag(NULL, st->diags, st->files, st->in->pc, st->path.ptr,
 				    st->path.len, loc.line, loc.col, code, cl, msg, ml, sev);
 	}
 	if (!p->active)
@@ -580,26 +580,26 @@ static int human_line(state *st, const char *s, size_t len)
 	if (!ind) {
 		/* "note: function defined here", "help: consider borrowing": their
 		 * locations are not the error's */
-		if (deja_pu_starts(s, len, "note") || deja_pu_starts(s, len, "help"))
+		if (callus_pu_starts(s, len, "note") || callus_pu_starts(s, len, "help"))
 			p->sub = 1;
-		else if (deja_pu_starts(s, len, "For more information") ||
-			 deja_pu_starts(s, len, "Some errors have"))
+		else if (callus_pu_starts(s, len, "For more information") ||
+			 callus_pu_starts(s, len, "Some errors have"))
 			return emit_pending(st);
 		return 0;
 	}
-	if (deja_pu_starts(s + ind, len - ind, "--> ")) {
-		if (!p->located && !p->sub && deja_pu_location(s + ind + 4, len - ind - 4, &loc)) {
+	if (callus_pu_starts(s + ind, len - ind, "--> ")) {
+		if (!p->located && !p->sub && callus_pu_location(s + ind + 4, len - ind - 4, &loc)) {
 			p->located = 1;
 			p->line = loc.line;
 			p->col = loc.col;
-			deja_buf_clear(&p->file);
-			return deja_buf_put(&p->file, loc.path, loc.path_len);
+			callus_buf_clear(&p->file);
+			return callus_buf_put(&p->file, loc.path, loc.path_len);
 		}
 		return 0;
 	}
-	if (deja_pu_starts(s + ind, len - ind, "= ")) {
+	if (callus_pu_starts(s + ind, len - ind, "= ")) {
 		lint_of(p, s + ind, len - ind);
-		return deja_buf_status(&p->lint);
+		return callus_buf_status(&p->lint);
 	}
 	if (p->located && !p->sub)
 		return label_of(p, s, len);
@@ -608,7 +608,7 @@ static int human_line(state *st, const char *s, size_t len)
 
 static int line_of(state *st, const char *s, size_t len, const char *raw, size_t raw_len)
 {
-	size_t ind = deja_pu_indent(s, len);
+	size_t ind = callus_pu_indent(s, len);
 	int rc;
 
 	if (raw && raw_len && raw[0] == '{')
@@ -620,8 +620,8 @@ static int line_of(state *st, const char *s, size_t len, const char *raw, size_t
 		const char *w = s + ind;
 		size_t wl = len - ind;
 
-		if (deja_pu_starts(w, wl, "Compiling ") || deja_pu_starts(w, wl, "Checking ") ||
-		    deja_pu_starts(w, wl, "Documenting ") || deja_pu_starts(w, wl, "Fresh ")) {
+		if (callus_pu_starts(w, wl, "Compiling ") || callus_pu_starts(w, wl, "Checking ") ||
+		    callus_pu_starts(w, wl, "Documenting ") || callus_pu_starts(w, wl, "Fresh ")) {
 			const char *open = NULL;
 			for (const char *q = s + len - 1; q > w; q--)
 				if (*q == '(') {
@@ -633,31 +633,31 @@ static int line_of(state *st, const char *s, size_t len, const char *raw, size_t
 			return 0;
 		}
 		/* "Running unittests src/lib.rs (t/target/debug/deps/calc-x)" */
-		if (deja_pu_starts(w, wl, "Running ")) {
+		if (callus_pu_starts(w, wl, "Running ")) {
 			const char *open = memchr(w, '(', wl);
-			long tgt = open ? deja_pu_find(open, (size_t)(s + len - open), "target/") : -1;
+			long tgt = open ? callus_pu_find(open, (size_t)(s + len - open), "target/") : -1;
 
 			if ((rc = emit_test(st)) < 0)
 				return rc;
-			deja_buf_clear(&st->binary);
-			if (open && !deja_pu_starts(w + 8, wl - 8, "unittests ") && open > w + 9)
-				deja_buf_put(&st->binary, w + 8, (size_t)(open - 1 - (w + 8)));
+			callus_buf_clear(&st->binary);
+			if (open && !callus_pu_starts(w + 8, wl - 8, "unittests ") && open > w + 9)
+				callus_buf_put(&st->binary, w + 8, (size_t)(open - 1 - (w + 8)));
 			if (tgt > 1 && open[1] != '/') {
-				deja_buf_clear(&st->target_base);
-				deja_buf_put(&st->target_base, open + 1, (size_t)tgt - 2);
+				callus_buf_clear(&st->target_base);
+				callus_buf_put(&st->target_base, open + 1, (size_t)tgt - 2);
 			}
-			return deja_buf_status(&st->binary) < 0 ||
-					       deja_buf_status(&st->target_base) < 0
-				       ? DEJA_ENOMEM
+			return callus_buf_status(&st->binary) < 0 ||
+					       callus_buf_status(&st->target_base) < 0
+				       ? CALLUS_ENOMEM
 				       : 0;
 		}
 	}
 	/* the test harness */
-	if (deja_pu_starts(s, len, "test ") && deja_pu_ends(s, len, " ... FAILED"))
+	if (callus_pu_starts(s, len, "test ") && callus_pu_ends(s, len, " ... FAILED"))
 		return st->failed.count < MAX_TESTS
-			       ? deja_strlist_add_unique(&st->failed, s + 5, len - 16, NULL)
+			       ? callus_strlist_add_unique(&st->failed, s + 5, len - 16, NULL)
 			       : 0;
-	if (len == 9 && deja_pu_starts(s, len, "failures:")) {
+	if (len == 9 && callus_pu_starts(s, len, "failures:")) {
 		if ((rc = emit_test(st)) < 0)
 			return rc;
 		st->in_list = 1;
@@ -666,22 +666,22 @@ static int line_of(state *st, const char *s, size_t len, const char *raw, size_t
 	if (st->in_list) {
 		if (ind == 4 && !memchr(s + 4, ' ', len - 4))
 			return st->failed.count < MAX_TESTS
-				       ? deja_strlist_add_unique(&st->failed, s + 4, len - 4, NULL)
+				       ? callus_strlist_add_unique(&st->failed, s + 4, len - 4, NULL)
 				       : 0;
 		if (len)
 			st->in_list = 0;
 	}
-	if (deja_pu_starts(s, len, "test result: "))
+	if (callus_pu_starts(s, len, "test result: "))
 		return emit_test(st);
 	if ((rc = test_line(st, s, len)) != 0)
 		return rc < 0 ? rc : 0;
 	return human_line(st, s, len);
 }
 
-static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *files)
+static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
 	state st;
-	deja_pu_lines it;
+	callus_pu_lines it;
 	const char *s;
 	size_t len;
 	int rc;
@@ -690,21 +690,21 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 	st.in = in;
 	st.diags = diags;
 	st.files = files;
-	deja_buf_init(&st.target_base, 0);
-	deja_buf_init(&st.binary, 0);
-	deja_buf_init(&st.path, 0);
-	deja_buf_init(&st.path2, 0);
-	deja_buf_init(&st.p.code, 0);
-	deja_buf_init(&st.p.msg, 0);
-	deja_buf_init(&st.p.file, 0);
-	deja_buf_init(&st.p.label, 0);
-	deja_buf_init(&st.p.lint, 0);
-	deja_buf_init(&st.t.name, 0);
-	deja_buf_init(&st.t.msg, 0);
-	deja_buf_init(&st.t.file, 0);
-	deja_buf_init(&st.t.fn, 0);
-	deja_pu_lines_init(&it, in);
-	while ((rc = deja_pu_lines_next(&it, &s, &len)) > 0)
+	callus_buf_init(&st.target_base, 0);
+	callus_buf_init(&st.binary, 0);
+	callus_buf_init(&st.path, 0);
+	callus_buf_init(&st.path2, 0);
+	callus_buf_init(&st.p.code, 0);
+	callus_buf_init(&st.p.msg, 0);
+	callus_buf_init(&st.p.file, 0);
+	callus_buf_init(&st.p.label, 0);
+	callus_buf_init(&st.p.lint, 0);
+	callus_buf_init(&st.t.name, 0);
+	callus_buf_init(&st.t.msg, 0);
+	callus_buf_init(&st.t.file, 0);
+	callus_buf_init(&st.t.fn, 0);
+	callus_pu_lines_init(&it, in);
+	while ((rc = callus_pu_lines_next(&it, &s, &len)) > 0)
 		if ((rc = line_of(&st, s, len, it.from_raw ? it.raw_line : NULL, it.raw_len)) < 0)
 			break;
 	if (rc >= 0)
@@ -714,59 +714,59 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 	/* failed tests without a section of their own */
 	for (size_t i = 0; rc >= 0 && i < st.failed.count; i++) {
 		const char *name = st.failed.items[i];
-		deja_diag *d = NULL;
+		callus_diag *d = NULL;
 
-		if (deja_strlist_contains(&st.reported, name, strlen(name)))
+		if (callus_strlist_contains(&st.reported, name, strlen(name)))
 			continue;
-		rc = deja_pu_diag(&d, diags, files, in->pc, NULL, 0, 0, 0, NULL, 0, "test failed", 11,
+		rc = callus_pu_diag(&d, diags, files, in->pc, NULL, 0, 0, 0, NULL, 0, "test failed", 11,
 				  "error");
 		if (rc >= 0 && d)
-			rc = deja_pu_set_test(d, name, strlen(name));
+			rc = callus_pu_set_test(d, name, strlen(name));
 	}
-	deja_strlist_release(&st.pkgdirs);
-	deja_strlist_release(&st.failed);
-	deja_strlist_release(&st.reported);
-	deja_buf_release(&st.target_base);
-	deja_buf_release(&st.binary);
-	deja_buf_release(&st.path);
-	deja_buf_release(&st.path2);
-	deja_buf_release(&st.p.code);
-	deja_buf_release(&st.p.msg);
-	deja_buf_release(&st.p.file);
-	deja_buf_release(&st.p.label);
-	deja_buf_release(&st.p.lint);
-	deja_buf_release(&st.t.name);
-	deja_buf_release(&st.t.msg);
-	deja_buf_release(&st.t.file);
-	deja_buf_release(&st.t.fn);
-	deja_pu_frames_clear(&st.t.frames);
-	deja_pu_lines_release(&it);
+	callus_strlist_release(&st.pkgdirs);
+	callus_strlist_release(&st.failed);
+	callus_strlist_release(&st.reported);
+	callus_buf_release(&st.target_base);
+	callus_buf_release(&st.binary);
+	callus_buf_release(&st.path);
+	callus_buf_release(&st.path2);
+	callus_buf_release(&st.p.code);
+	callus_buf_release(&st.p.msg);
+	callus_buf_release(&st.p.file);
+	callus_buf_release(&st.p.label);
+	callus_buf_release(&st.p.lint);
+	callus_buf_release(&st.t.name);
+	callus_buf_release(&st.t.msg);
+	callus_buf_release(&st.t.file);
+	callus_buf_release(&st.t.fn);
+	callus_pu_frames_clear(&st.t.frames);
+	callus_pu_lines_release(&it);
 	return rc < 0 ? rc : 0;
 }
 
 static int sniff_line(const char *s, size_t len)
 {
 	const char *sev, *code, *msg;
-	size_t cl, ml, ind = deja_pu_indent(s, len);
-	deja_pu_loc loc;
+	size_t cl, ml, ind = callus_pu_indent(s, len);
+	callus_pu_loc loc;
 
 	return (headline(s, len, &sev, &code, &cl, &msg, &ml) && code && cl == 5 && code[0] == 'E') ||
-	       (deja_pu_starts(s + ind, len - ind, "--> ") &&
-		deja_pu_location(s + ind + 4, len - ind - 4, &loc) &&
-		deja_pu_ends(loc.path, loc.path_len, ".rs")) ||
-	       deja_pu_starts(s, len, "test result: FAILED") ||
-	       (deja_pu_starts(s, len, "thread '") && deja_pu_find(s, len, "' panicked at ") > 0) ||
-	       deja_pu_starts(s, len, "{\"reason\":\"compiler-message\"") ||
-	       deja_pu_starts(s, len, "{\"$message_type\":\"diagnostic\"") ||
-	       deja_pu_find(s, len, "error: could not compile `") >= 0;
+	       (callus_pu_starts(s + ind, len - ind, "--> ") &&
+		callus_pu_location(s + ind + 4, len - ind - 4, &loc) &&
+		callus_pu_ends(loc.path, loc.path_len, ".rs")) ||
+	       callus_pu_starts(s, len, "test result: FAILED") ||
+	       (callus_pu_starts(s, len, "thread '") && callus_pu_find(s, len, "' panicked at ") > 0) ||
+	       callus_pu_starts(s, len, "{\"reason\":\"compiler-message\"") ||
+	       callus_pu_starts(s, len, "{\"$message_type\":\"diagnostic\"") ||
+	       callus_pu_find(s, len, "error: could not compile `") >= 0;
 }
 
 static int sniff(const char *text, size_t len)
 {
-	return deja_pu_any_line(text, len, sniff_line);
+	return callus_pu_any_line(text, len, sniff_line);
 }
 
 static const char *const tools[] = { "cargo test", "cargo build", "cargo check", "cargo clippy",
 				     "rustc", NULL };
 
-const deja_parser deja_parser_cargo = { "cargo", tools, sniff, parse };
+const callus_parser callus_parser_cargo = { "cargo", tools, sniff, parse };

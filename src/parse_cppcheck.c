@@ -40,13 +40,13 @@ static int is_id(const char *s, size_t len)
 		return 0;
 	for (size_t i = 0; i < len; i++)
 		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
-		      deja_pu_is_digit(s[i]) || s[i] == '_'))
+		      callus_pu_is_digit(s[i]) || s[i] == '_'))
 			return 0;
 	return 1;
 }
 
 typedef struct finding {
-	deja_pu_loc loc;
+	callus_pu_loc loc;
 	int sev;
 	const char *msg, *id;
 	size_t ml, il;
@@ -60,8 +60,8 @@ static int cppcheck_line(const char *s, size_t len, finding *f)
 	f->il = 0;
 	if (len > 4 && s[0] == '[') {
 		/* 1.x: "[file:line]: (severity) message" */
-		long close = deja_pu_find(s, len, "]: (");
-		if (close < 2 || !deja_pu_location(s + 1, (size_t)close - 1, &f->loc) ||
+		long close = callus_pu_find(s, len, "]: (");
+		if (close < 2 || !callus_pu_location(s + 1, (size_t)close - 1, &f->loc) ||
 		    f->loc.end < (size_t)close - 1)
 			return 0;
 		i = (size_t)close + 4;
@@ -69,18 +69,18 @@ static int cppcheck_line(const char *s, size_t len, finding *f)
 			return 0;
 		i += n;
 	} else {
-		if (!deja_pu_location(s, len, &f->loc) || f->loc.end >= len || s[f->loc.end] != ' ')
+		if (!callus_pu_location(s, len, &f->loc) || f->loc.end >= len || s[f->loc.end] != ' ')
 			return 0;
 		i = f->loc.end + 1;
 		if ((f->sev = severity(s + i, len - i, &n, ':')) < 0)
 			return 0;
 		i += n;
-		if (deja_pu_starts(s + i, len - i, "inconclusive:"))
+		if (callus_pu_starts(s + i, len - i, "inconclusive:"))
 			i += 13;
 	}
 	f->msg = s + i;
 	f->ml = len - i;
-	deja_pu_trim(&f->msg, &f->ml);
+	callus_pu_trim(&f->msg, &f->ml);
 	/* " [nullPointer]" */
 	if (f->ml > 3 && f->msg[f->ml - 1] == ']') {
 		const char *open = f->msg + f->ml - 1;
@@ -96,28 +96,28 @@ static int cppcheck_line(const char *s, size_t len, finding *f)
 	return 1;
 }
 
-static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *files)
+static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
-	deja_pu_lines it;
+	callus_pu_lines it;
 	const char *s;
 	size_t len;
 	finding f;
 	int rc;
 
-	deja_pu_lines_init(&it, in);
-	while ((rc = deja_pu_lines_next(&it, &s, &len)) > 0) {
+	callus_pu_lines_init(&it, in);
+	while ((rc = callus_pu_lines_next(&it, &s, &len)) > 0) {
 		int nofile;
 
 		if (!cppcheck_line(s, len, &f) || f.sev >= 5)
 			continue;
 		/* "nofile:0:0:" is about the whole run */
 		nofile = f.loc.path_len == 6 && !memcmp(f.loc.path, "nofile", 6);
-		if ((rc = deja_pu_diag(NULL, diags, files, in->pc, nofile ? NULL : f.loc.path,
+		if ((rc = callus_pu_diag(NULL, diags, files, in->pc, nofile ? NULL : f.loc.path,
 				       nofile ? 0 : f.loc.path_len, f.loc.line, f.loc.col, f.id,
 				       f.il, f.msg, f.ml, f.sev == 0 ? "error" : "warning")) < 0)
 			break;
 	}
-	deja_pu_lines_release(&it);
+	callus_pu_lines_release(&it);
 	return rc < 0 ? rc : 0;
 }
 
@@ -125,20 +125,20 @@ static int sniff_line(const char *s, size_t len)
 {
 	finding f;
 
-	if (deja_pu_starts(s, len, "Checking ") && deja_pu_ends(s, len, " ..."))
+	if (callus_pu_starts(s, len, "Checking ") && callus_pu_ends(s, len, " ..."))
 		return 1;
-	if (deja_pu_find(s, len, " files checked ") > 0 && deja_pu_ends(s, len, "% done"))
+	if (callus_pu_find(s, len, " files checked ") > 0 && callus_pu_ends(s, len, "% done"))
 		return 1;
 	/* a C file and what gcc never prints: cppcheck's severities or ids */
-	return cppcheck_line(s, len, &f) && deja_pu_is_c_family(f.loc.path, f.loc.path_len) &&
+	return cppcheck_line(s, len, &f) && callus_pu_is_c_family(f.loc.path, f.loc.path_len) &&
 	       ((f.sev >= 2 && f.sev <= 5) || f.id);
 }
 
 static int sniff(const char *text, size_t len)
 {
-	return deja_pu_any_line(text, len, sniff_line);
+	return callus_pu_any_line(text, len, sniff_line);
 }
 
 static const char *const tools[] = { "cppcheck", NULL };
 
-const deja_parser deja_parser_cppcheck = { "cppcheck", tools, sniff, parse };
+const callus_parser callus_parser_cppcheck = { "cppcheck", tools, sniff, parse };

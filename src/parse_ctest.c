@@ -15,8 +15,8 @@
  */
 #include "parsers.h"
 #include "parse_util.h"
-#include "deja/capture.h"
-#include "deja/common.h"
+#include "callus/capture.h"
+#include "callus/common.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +24,8 @@
 typedef struct test {
 	long number;
 	char *name;
-	deja_buf status;
-	deja_buf file, msg, fallback;
+	callus_buf status;
+	callus_buf file, msg, fallback;
 	long line, col;
 	int failed, listed;
 } test;
@@ -35,11 +35,11 @@ typedef struct state {
 	size_t n, alloc;
 	long current;        /* index of the test whose output follows, or -1 */
 	int in_list;         /* after "The following tests FAILED:" */
-	deja_pu_dir dir;     /* "Test project DIR" */
-	const deja_parse_input *in;
+	callus_pu_dir dir;     /* "Test project DIR" */
+	const callus_parse_input *in;
 } state;
 
-#define MAX_TESTS (DEJA_DIAGS_MAX + 16)
+#define MAX_TESTS (CALLUS_DIAGS_MAX + 16)
 
 static test *find_test(state *st, long number, const char *name, size_t len)
 {
@@ -55,7 +55,7 @@ static test *find_test(state *st, long number, const char *name, size_t len)
 		size_t n = st->alloc ? st->alloc * 2 : 16, bytes;
 		test *p;
 
-		if (deja_size_mul(&bytes, n, sizeof(*p)) < 0 || !(p = realloc(st->t, bytes)))
+		if (callus_size_mul(&bytes, n, sizeof(*p)) < 0 || !(p = realloc(st->t, bytes)))
 			return NULL;
 		st->t = p;
 		st->alloc = n;
@@ -65,10 +65,10 @@ static test *find_test(state *st, long number, const char *name, size_t len)
 	if (!(t->name = strndup(name, len)))
 		return NULL;
 	t->number = number;
-	deja_buf_init(&t->status, 0);
-	deja_buf_init(&t->file, 0);
-	deja_buf_init(&t->msg, 0);
-	deja_buf_init(&t->fallback, 0);
+	callus_buf_init(&t->status, 0);
+	callus_buf_init(&t->file, 0);
+	callus_buf_init(&t->msg, 0);
+	callus_buf_init(&t->fallback, 0);
 	st->n++;
 	return t;
 }
@@ -85,16 +85,16 @@ static test *by_number(state *st, long number)
 static int result_line(const char *s, size_t len, long *number, const char **name, size_t *nl,
 		       const char **status, size_t *sl)
 {
-	long at = deja_pu_find(s, len, "Test #");
+	long at = callus_pu_find(s, len, "Test #");
 	size_t i, n, j;
 
 	if (at < 0)
 		return 0;
 	for (i = 0; i < (size_t)at; i++)
-		if (!deja_pu_is_digit(s[i]) && s[i] != '/' && s[i] != ' ')
+		if (!callus_pu_is_digit(s[i]) && s[i] != '/' && s[i] != ' ')
 			return 0;
 	i = (size_t)at + 6;
-	*number = deja_pu_num(s + i, len - i, &n);
+	*number = callus_pu_num(s + i, len - i, &n);
 	if (!n || i + n + 2 >= len || s[i + n] != ':' || s[i + n + 1] != ' ')
 		return 0;
 	i += n + 2;
@@ -110,20 +110,20 @@ static int result_line(const char *s, size_t len, long *number, const char **nam
 	*status = s + j;
 	*sl = len - j;
 	/* "***Failed    0.00 sec": the time is no part of it */
-	if (deja_pu_ends(*status, *sl, " sec")) {
+	if (callus_pu_ends(*status, *sl, " sec")) {
 		size_t k = *sl - 4;
-		while (k && (deja_pu_is_digit((*status)[k - 1]) || (*status)[k - 1] == '.'))
+		while (k && (callus_pu_is_digit((*status)[k - 1]) || (*status)[k - 1] == '.'))
 			k--;
 		*sl = k;
 	}
-	deja_pu_trim(status, sl);
+	callus_pu_trim(status, sl);
 	return 1;
 }
 
 /* Status words: "***Failed" -> "Failed", "Subprocess aborted***Exception:" -> "Subprocess aborted". */
 static void status_word(const char **s, size_t *len)
 {
-	long stars = deja_pu_find(*s, *len, "***");
+	long stars = callus_pu_find(*s, *len, "***");
 
 	if (stars > 0) {
 		*len = (size_t)stars;
@@ -133,33 +133,33 @@ static void status_word(const char **s, size_t *len)
 		if (memchr(*s, ':', *len))
 			*len = (size_t)((const char *)memchr(*s, ':', *len) - *s);
 	}
-	deja_pu_trim(s, len);
+	callus_pu_trim(s, len);
 }
 
 static int output_line(state *st, test *t, const char *s, size_t len)
 {
-	deja_pu_loc loc;
+	callus_pu_loc loc;
 
 	if (t->file.len || !len)
 		return 0;
-	if (deja_pu_find_location(s, len, &loc)) {
+	if (callus_pu_find_location(s, len, &loc)) {
 		const char *m = s + loc.end;
 		size_t ml = len - loc.end;
 
-		deja_pu_trim(&m, &ml);
-		deja_buf_put(&t->file, loc.path, loc.path_len);
+		callus_pu_trim(&m, &ml);
+		callus_buf_put(&t->file, loc.path, loc.path_len);
 		t->line = loc.line;
 		t->col = loc.col;
-		deja_buf_put(&t->msg, m, ml);
-		return deja_buf_status(&t->file) < 0 || deja_buf_status(&t->msg) < 0 ? DEJA_ENOMEM : 0;
+		callus_buf_put(&t->msg, m, ml);
+		return callus_buf_status(&t->file) < 0 || callus_buf_status(&t->msg) < 0 ? CALLUS_ENOMEM : 0;
 	}
 	/* googletest: "x.cc:12: Failure" is followed by what failed */
 	if (t->msg.len == 7 && !memcmp(t->msg.ptr, "Failure", 7)) {
-		deja_buf_clear(&t->msg);
-		return deja_buf_put(&t->msg, s, len);
+		callus_buf_clear(&t->msg);
+		return callus_buf_put(&t->msg, s, len);
 	}
-	if (!t->fallback.len && deja_line_is_interesting(s, len))
-		return deja_buf_put(&t->fallback, s, len);
+	if (!t->fallback.len && callus_line_is_interesting(s, len))
+		return callus_buf_put(&t->fallback, s, len);
 	(void)st;
 	return 0;
 }
@@ -171,12 +171,12 @@ static int line_of(state *st, const char *s, size_t len)
 	long number;
 	test *t;
 
-	if (deja_pu_starts(s, len, "Test project ") ||
-	    deja_pu_starts(s, len, "Internal ctest changing into directory: ")) {
+	if (callus_pu_starts(s, len, "Test project ") ||
+	    callus_pu_starts(s, len, "Internal ctest changing into directory: ")) {
 		const char *d = s + (s[0] == 'T' ? 13 : 40);
-		return deja_pu_dir_set(&st->dir, st->in->pc, d, len - (size_t)(d - s));
+		return callus_pu_dir_set(&st->dir, st->in->pc, d, len - (size_t)(d - s));
 	}
-	if (deja_pu_starts(s, len, "The following tests FAILED:")) {
+	if (callus_pu_starts(s, len, "The following tests FAILED:")) {
 		st->in_list = 1;
 		st->current = -1;
 		return 0;
@@ -186,8 +186,8 @@ static int line_of(state *st, const char *s, size_t len)
 		const char *p = s, *open, *close;
 		size_t pl = len;
 
-		deja_pu_trim(&p, &pl);
-		number = deja_pu_num(p, pl, &n);
+		callus_pu_trim(&p, &pl);
+		number = callus_pu_num(p, pl, &n);
 		if (!n || n + 3 > pl || memcmp(p + n, " - ", 3)) {
 			st->in_list = 0;
 			return 0;
@@ -198,51 +198,51 @@ static int line_of(state *st, const char *s, size_t len)
 		if (*close != ')' || open <= p + n + 3 || open[-1] != ' ')
 			return 0;
 		if (!(t = find_test(st, number, p + n + 3, (size_t)(open - 1 - (p + n + 3)))))
-			return st->n >= MAX_TESTS ? 0 : DEJA_ENOMEM;
+			return st->n >= MAX_TESTS ? 0 : CALLUS_ENOMEM;
 		t->failed = t->listed = 1;
-		deja_buf_clear(&t->status);
-		return deja_buf_put(&t->status, open + 1, (size_t)(close - open - 1));
+		callus_buf_clear(&t->status);
+		return callus_buf_put(&t->status, open + 1, (size_t)(close - open - 1));
 	}
-	if (deja_pu_starts(s, len, "    Start ")) {
+	if (callus_pu_starts(s, len, "    Start ")) {
 		/* "    Start 1: math_add": what ctest says until the result is its */
-		number = deja_pu_num(s + 10, len - 10, &n);
+		number = callus_pu_num(s + 10, len - 10, &n);
 		st->current = -1;
 		if (!n || 10 + n + 2 > len || s[10 + n] != ':')
 			return 0;
 		if (!(t = find_test(st, number, s + 12 + n, len - 12 - n)))
-			return st->n >= MAX_TESTS ? 0 : DEJA_ENOMEM;
+			return st->n >= MAX_TESTS ? 0 : CALLUS_ENOMEM;
 		st->current = (long)(t - st->t);
 		return 0;
 	}
-	if (deja_pu_find(s, len, "% tests passed") > 0) {
+	if (callus_pu_find(s, len, "% tests passed") > 0) {
 		st->current = -1;
 		return 0;
 	}
 	if (result_line(s, len, &number, &name, &nl, &status, &sl)) {
 		st->current = -1;
 		if (!(t = find_test(st, number, name, nl)))
-			return st->n >= MAX_TESTS ? 0 : DEJA_ENOMEM;
-		if (deja_pu_starts(status, sl, "Passed") || deja_pu_find(status, sl, "Skipped") >= 0 ||
-		    deja_pu_find(status, sl, "Disabled") >= 0)
+			return st->n >= MAX_TESTS ? 0 : CALLUS_ENOMEM;
+		if (callus_pu_starts(status, sl, "Passed") || callus_pu_find(status, sl, "Skipped") >= 0 ||
+		    callus_pu_find(status, sl, "Disabled") >= 0)
 			return 0;
 		t->failed = 1;
 		status_word(&status, &sl);
-		if (!t->status.len && deja_buf_put(&t->status, status, sl) < 0)
-			return DEJA_ENOMEM;
+		if (!t->status.len && callus_buf_put(&t->status, status, sl) < 0)
+			return CALLUS_ENOMEM;
 		st->current = (long)(t - st->t);
 		return 0;
 	}
 	/* -V: "1: output" */
-	number = deja_pu_num(s, len, &n);
+	number = callus_pu_num(s, len, &n);
 	if (n && n + 1 < len && s[n] == ':' && (n + 1 == len || s[n + 1] == ' ')) {
 		const char *o = s + n + 1;
 		size_t ol = len - n - 1;
 
-		deja_pu_trim(&o, &ol);
-		if (deja_pu_starts(o, ol, "Test command: ") ||
-		    deja_pu_starts(o, ol, "Working Directory: ") ||
-		    deja_pu_starts(o, ol, "Test timeout computed") ||
-		    deja_pu_starts(o, ol, "Environment variables:"))
+		callus_pu_trim(&o, &ol);
+		if (callus_pu_starts(o, ol, "Test command: ") ||
+		    callus_pu_starts(o, ol, "Working Directory: ") ||
+		    callus_pu_starts(o, ol, "Test timeout computed") ||
+		    callus_pu_starts(o, ol, "Environment variables:"))
 			return 0;
 		/* verbose output comes before the result line */
 		return (t = by_number(st, number)) ? output_line(st, t, o, ol) : 0;
@@ -252,30 +252,30 @@ static int line_of(state *st, const char *s, size_t len)
 	return 0;
 }
 
-static int emit(state *st, deja_diags *diags, deja_strlist *files)
+static int emit(state *st, callus_diags *diags, callus_strlist *files)
 {
 	int rc = 0;
 
 	for (size_t i = 0; i < st->n && rc >= 0; i++) {
 		test *t = &st->t[i];
-		const deja_buf *msg = t->msg.len ? &t->msg : t->fallback.len ? &t->fallback : &t->status;
-		deja_diag *d = NULL;
+		const callus_buf *msg = t->msg.len ? &t->msg : t->fallback.len ? &t->fallback : &t->status;
+		callus_diag *d = NULL;
 
 		if (!t->failed)
 			continue;
-		rc = deja_pu_diag(&d, diags, files, &st->dir.pc, t->file.len ? t->file.ptr : NULL,
+		rc = callus_pu_diag(&d, diags, files, &st->dir.pc, t->file.len ? t->file.ptr : NULL,
 				  t->file.len, t->line, t->col, t->status.ptr, t->status.len, msg->ptr,
 				  msg->len, "error");
 		if (rc >= 0 && d)
-			rc = deja_pu_set_test(d, t->name, strlen(t->name));
+			rc = callus_pu_set_test(d, t->name, strlen(t->name));
 	}
 	return rc;
 }
 
-static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *files)
+static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
 	state st;
-	deja_pu_lines it;
+	callus_pu_lines it;
 	const char *s;
 	size_t len;
 	int rc;
@@ -283,23 +283,23 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 	memset(&st, 0, sizeof(st));
 	st.current = -1;
 	st.in = in;
-	deja_pu_dir_init(&st.dir, in->pc);
-	deja_pu_lines_init(&it, in);
-	while ((rc = deja_pu_lines_next(&it, &s, &len)) > 0)
+	callus_pu_dir_init(&st.dir, in->pc);
+	callus_pu_lines_init(&it, in);
+	while ((rc = callus_pu_lines_next(&it, &s, &len)) > 0)
 		if ((rc = line_of(&st, s, len)) < 0)
 			break;
 	if (rc >= 0)
 		rc = emit(&st, diags, files);
 	for (size_t i = 0; i < st.n; i++) {
 		free(st.t[i].name);
-		deja_buf_release(&st.t[i].status);
-		deja_buf_release(&st.t[i].file);
-		deja_buf_release(&st.t[i].msg);
-		deja_buf_release(&st.t[i].fallback);
+		callus_buf_release(&st.t[i].status);
+		callus_buf_release(&st.t[i].file);
+		callus_buf_release(&st.t[i].msg);
+		callus_buf_release(&st.t[i].fallback);
 	}
 	free(st.t);
-	deja_pu_dir_release(&st.dir);
-	deja_pu_lines_release(&it);
+	callus_pu_dir_release(&st.dir);
+	callus_pu_lines_release(&it);
 	return rc < 0 ? rc : 0;
 }
 
@@ -309,18 +309,18 @@ static int sniff_line(const char *s, size_t len)
 	const char *name, *status;
 	size_t nl, sl;
 
-	return deja_pu_starts(s, len, "The following tests FAILED:") ||
-	       (deja_pu_find(s, len, "% tests passed, ") > 0 &&
-		deja_pu_find(s, len, " tests failed out of ") > 0) ||
+	return callus_pu_starts(s, len, "The following tests FAILED:") ||
+	       (callus_pu_find(s, len, "% tests passed, ") > 0 &&
+		callus_pu_find(s, len, " tests failed out of ") > 0) ||
 	       (result_line(s, len, &number, &name, &nl, &status, &sl) &&
-		deja_pu_find(status, sl, "***") >= 0);
+		callus_pu_find(status, sl, "***") >= 0);
 }
 
 static int sniff(const char *text, size_t len)
 {
-	return deja_pu_any_line(text, len, sniff_line);
+	return callus_pu_any_line(text, len, sniff_line);
 }
 
 static const char *const tools[] = { "ctest", NULL };
 
-const deja_parser deja_parser_ctest = { "ctest", tools, sniff, parse };
+const callus_parser callus_parser_ctest = { "ctest", tools, sniff, parse };

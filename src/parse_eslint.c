@@ -15,7 +15,7 @@
  */
 #include "parsers.h"
 #include "parse_js_util.h"
-#include "deja/common.h"
+#include "callus/common.h"
 
 #include <jansson.h>
 #include <string.h>
@@ -59,37 +59,37 @@ static long num(const char *s, size_t len, size_t *used)
 
 static const char *severity_word(const char *s, size_t len, size_t *used)
 {
-	if (deja_js_starts(s, len, "error") || deja_js_starts(s, len, "Error")) {
+	if (callus_js_starts(s, len, "error") || callus_js_starts(s, len, "Error")) {
 		*used = 5;
 		return "error";
 	}
-	if (deja_js_starts(s, len, "warning") || deja_js_starts(s, len, "Warning")) {
+	if (callus_js_starts(s, len, "warning") || callus_js_starts(s, len, "Warning")) {
 		*used = 7;
 		return "warning";
 	}
 	return NULL;
 }
 
-static int add(deja_diags *diags, deja_strlist *files, const deja_pathctx *pc,
+static int add(callus_diags *diags, callus_strlist *files, const callus_pathctx *pc,
 	       const char *file, size_t file_len, long line, long col, const char *rule,
 	       size_t rule_len, const char *msg, size_t msg_len, const char *sev)
 {
-	deja_buf m = DEJA_BUF_INIT;
+	callus_buf m = CALLUS_BUF_INIT;
 	int rc;
 
-	deja_js_message_add(&m, msg, drop_period(msg, msg_len));
-	if ((rc = deja_buf_status(&m)) == 0)
-		rc = deja_parse_diag(diags, files, pc, file, file_len, line, col, rule,
+	callus_js_message_add(&m, msg, drop_period(msg, msg_len));
+	if ((rc = callus_buf_status(&m)) == 0)
+		rc = callus_parse_diag(diags, files, pc, file, file_len, line, col, rule,
 				     rule_len, m.ptr, m.len, sev);
-	deja_buf_release(&m);
+	callus_buf_release(&m);
 	return rc < 0 ? rc : 0;
 }
 
 /* "  4:9  error  message  rule" under a file line */
 static int stylish_message(const char *s, size_t len, const char *file, size_t file_len,
-			   deja_diags *diags, deja_strlist *files, const deja_pathctx *pc)
+			   callus_diags *diags, callus_strlist *files, const callus_pathctx *pc)
 {
-	size_t i = deja_js_indent(s, len), n, msg, end, rule = 0;
+	size_t i = callus_js_indent(s, len), n, msg, end, rule = 0;
 	long line, col;
 	const char *sev;
 
@@ -103,12 +103,12 @@ static int stylish_message(const char *s, size_t len, const char *file, size_t f
 	i += 1 + n;
 	if (!n || i >= len || !is_space(s[i]))
 		return 0;
-	i += deja_js_indent(s + i, len - i);
+	i += callus_js_indent(s + i, len - i);
 	if (!(sev = severity_word(s + i, len - i, &n)) || i + n >= len ||
 	    !is_space(s[i + n]))
 		return 0;
 	i += n;
-	msg = i + deja_js_indent(s + i, len - i);
+	msg = i + callus_js_indent(s + i, len - i);
 	end = len;
 	/* the rule is the last column, two blanks or more after the message */
 	for (size_t k = len; k > msg + 2; k--)
@@ -126,8 +126,8 @@ static int stylish_message(const char *s, size_t len, const char *file, size_t f
 }
 
 /* "FILE:L:C: message [Error/rule]" */
-static int unix_line(const char *s, size_t len, deja_diags *diags, deja_strlist *files,
-		     const deja_pathctx *pc)
+static int unix_line(const char *s, size_t len, callus_diags *diags, callus_strlist *files,
+		     const callus_pathctx *pc)
 {
 	const char *open, *close, *sev, *slash;
 	size_t i, n, msg_end, used;
@@ -174,8 +174,8 @@ static int unix_line(const char *s, size_t len, deja_diags *diags, deja_strlist 
 }
 
 /* "FILE: line L, col C, Error - message (rule)" */
-static int compact_line(const char *s, size_t len, deja_diags *diags, deja_strlist *files,
-			const deja_pathctx *pc)
+static int compact_line(const char *s, size_t len, callus_diags *diags, callus_strlist *files,
+			const callus_pathctx *pc)
 {
 	const char *at = NULL, *sev;
 	size_t i, n, msg, end, rule = 0, rule_len = 0, used;
@@ -192,16 +192,16 @@ static int compact_line(const char *s, size_t len, deja_diags *diags, deja_strli
 	i += 7;
 	line = num(s + i, len - i, &n);
 	i += n;
-	if (!n || !deja_js_starts(s + i, len - i, ", col "))
+	if (!n || !callus_js_starts(s + i, len - i, ", col "))
 		return 0;
 	i += 6;
 	col = num(s + i, len - i, &n);
 	i += n;
-	if (!n || !deja_js_starts(s + i, len - i, ", "))
+	if (!n || !callus_js_starts(s + i, len - i, ", "))
 		return 0;
 	i += 2;
 	if (!(sev = severity_word(s + i, len - i, &used)) ||
-	    !deja_js_starts(s + i + used, len - i - used, " - "))
+	    !callus_js_starts(s + i + used, len - i - used, " - "))
 		return 0;
 	msg = i + used + 3;
 	end = len;
@@ -230,20 +230,20 @@ static int file_header(const char *s, size_t len)
 	for (size_t i = 1; i < len; i++)
 		if (is_space(s[i]) && is_space(s[i - 1]))
 			return 0;
-	return deja_path_has_source_ext(s, len) || (s[0] == '/' && memchr(s, '.', len));
+	return callus_path_has_source_ext(s, len) || (s[0] == '/' && memchr(s, '.', len));
 }
 
-static int parse_lines(const deja_parse_input *in, deja_diags *diags, deja_strlist *files)
+static int parse_lines(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
-	deja_js_lines it;
-	deja_buf file = DEJA_BUF_INIT;
+	callus_js_lines it;
+	callus_buf file = CALLUS_BUF_INIT;
 	const char *s;
 	size_t len;
 	int rc;
 
-	deja_js_lines_init(&it, in);
-	while ((rc = deja_js_lines_next(&it, &s, &len)) > 0) {
-		if (!len || deja_js_wrapper_noise(s, len))
+	callus_js_lines_init(&it, in);
+	while ((rc = callus_js_lines_next(&it, &s, &len)) > 0) {
+		if (!len || callus_js_wrapper_noise(s, len))
 			continue;
 		if (is_space(s[0])) {
 			if (file.len && (rc = stylish_message(s, len, file.ptr, file.len,
@@ -257,22 +257,22 @@ static int parse_lines(const deja_parse_input *in, deja_diags *diags, deja_strli
 				break;
 			continue;
 		}
-		deja_buf_clear(&file);
+		callus_buf_clear(&file);
 		if (file_header(s, len)) {
-			deja_buf_put(&file, s, len);
-			if ((rc = deja_buf_status(&file)) < 0)
+			callus_buf_put(&file, s, len);
+			if ((rc = callus_buf_status(&file)) < 0)
 				break;
 		}
 	}
-	deja_js_lines_release(&it);
-	deja_buf_release(&file);
+	callus_js_lines_release(&it);
+	callus_buf_release(&file);
 	return rc < 0 ? rc : 0;
 }
 
 /* ----- -f json, -f json-with-metadata ----------------------------------- */
 
-static int json_results(json_t *results, deja_diags *diags, deja_strlist *files,
-			const deja_pathctx *pc)
+static int json_results(json_t *results, callus_diags *diags, callus_strlist *files,
+			const callus_pathctx *pc)
 {
 	size_t i, k;
 	json_t *r, *m;
@@ -305,10 +305,10 @@ static int json_results(json_t *results, deja_diags *diags, deja_strlist *files,
 				return rc;
 		}
 		/* a file with problems is affected even when they are beyond
-		 * DEJA_DIAGS_MAX */
+		 * CALLUS_DIAGS_MAX */
 		if (json_array_size(messages) &&
-		    deja_parse_file(files, NULL, pc, path, strlen(path)) < 0)
-			return DEJA_ENOMEM;
+		    callus_parse_file(files, NULL, pc, path, strlen(path)) < 0)
+			return CALLUS_ENOMEM;
 	}
 	return 0;
 }
@@ -320,13 +320,13 @@ static const char *json_start(const char *p, const char *end, int *object)
 	const char *line;
 	size_t len;
 
-	while (deja_next_line(&p, end, &line, &len)) {
-		if (deja_js_starts(line, len, "[{\"filePath\":") ||
+	while (callus_next_line(&p, end, &line, &len)) {
+		if (callus_js_starts(line, len, "[{\"filePath\":") ||
 		    (len >= 2 && line[0] == '[' && line[1] == ']')) {
 			*object = 0;
 			return line;
 		}
-		if (deja_js_starts(line, len, "{\"results\":[")) {
+		if (callus_js_starts(line, len, "{\"results\":[")) {
 			*object = 1;
 			return line;
 		}
@@ -334,13 +334,13 @@ static const char *json_start(const char *p, const char *end, int *object)
 	return NULL;
 }
 
-static int parse_json(const deja_parse_input *in, deja_diags *diags, deja_strlist *files,
+static int parse_json(const callus_parse_input *in, callus_diags *diags, callus_strlist *files,
 		      int *found)
 {
 	const char *start, *end;
 	json_t *root = NULL, *results;
 	json_error_t jerr;
-	deja_buf cut = DEJA_BUF_INIT;
+	callus_buf cut = CALLUS_BUF_INIT;
 	int object = 0, rc = 0;
 
 	*found = 0;
@@ -368,9 +368,9 @@ static int parse_json(const deja_parse_input *in, deja_diags *diags, deja_strlis
 		}
 		if (!last)
 			goto out;
-		deja_buf_put(&cut, start, (size_t)(last + 1 - start));
-		deja_buf_puts(&cut, object ? "]}" : "]");
-		if ((rc = deja_buf_status(&cut)) < 0)
+		callus_buf_put(&cut, start, (size_t)(last + 1 - start));
+		callus_buf_puts(&cut, object ? "]}" : "]");
+		if ((rc = callus_buf_status(&cut)) < 0)
 			goto out;
 		root = json_loadb(cut.ptr, cut.len, 0, &jerr);
 	}
@@ -379,11 +379,11 @@ static int parse_json(const deja_parse_input *in, deja_diags *diags, deja_strlis
 		rc = json_results(results, diags, files, in->pc);
 out:
 	json_decref(root);
-	deja_buf_release(&cut);
+	callus_buf_release(&cut);
 	return rc;
 }
 
-static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *files)
+static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
 	int found, rc = parse_json(in, diags, files, &found);
 
@@ -399,30 +399,30 @@ static int sniff(const char *text, size_t len)
 	const char *p = text, *end = text + len, *s;
 	size_t n;
 
-	while (deja_next_line(&p, end, &s, &n)) {
-		size_t i = deja_js_indent(s, n), k;
+	while (callus_next_line(&p, end, &s, &n)) {
+		size_t i = callus_js_indent(s, n), k;
 
-		if (deja_js_starts(s + i, n - i, "\xe2\x9c\x96 ") && i + 4 < n &&
+		if (callus_js_starts(s + i, n - i, "\xe2\x9c\x96 ") && i + 4 < n &&
 		    is_digit(s[i + 4])) {
 			for (k = i + 4; k < n && is_digit(s[k]); k++)
 				;
-			if (deja_js_starts(s + k, n - k, " problem"))
+			if (callus_js_starts(s + k, n - k, " problem"))
 				return 1;
 		}
-		if (deja_js_starts(s, n, "[{\"filePath\":\"") ||
-		    deja_js_starts(s, n, "{\"results\":[{\"filePath\":\""))
+		if (callus_js_starts(s, n, "[{\"filePath\":\"") ||
+		    callus_js_starts(s, n, "{\"results\":[{\"filePath\":\""))
 			return 1;
 		if (n > 10 && s[n - 1] == ']' && !is_space(s[0])) {
 			const char *br = s + n - 1;
 			while (br > s && br[-1] != '[')
 				br--;
-			if ((deja_js_starts(br, (size_t)(s + n - br), "Error") ||
-			     deja_js_starts(br, (size_t)(s + n - br), "Warning")) &&
+			if ((callus_js_starts(br, (size_t)(s + n - br), "Error") ||
+			     callus_js_starts(br, (size_t)(s + n - br), "Warning")) &&
 			    memmem(s, n, ": ", 2) && br - s > 2 && br[-2] == ' ') {
 				size_t fl;
 				long l, c;
 				const char *colon = memmem(s, n, ": ", 2);
-				if (deja_js_split_location(s, (size_t)(colon - s), &fl,
+				if (callus_js_split_location(s, (size_t)(colon - s), &fl,
 							   &l, &c) &&
 				    c)
 					return 1;
@@ -437,4 +437,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = {"eslint", NULL};
 
-const deja_parser deja_parser_eslint = {"eslint", tools, sniff, parse};
+const callus_parser callus_parser_eslint = {"eslint", tools, sniff, parse};

@@ -7,24 +7,24 @@
 #include "parsers.h"
 #include "parse_util.h"
 
-static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *files)
+static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
-	deja_pu_lines it;
+	callus_pu_lines it;
 	const char *s, *code, *msg;
 	size_t len, cl, ml;
-	deja_pu_loc loc;
+	callus_pu_loc loc;
 	int rc;
 
-	deja_pu_lines_init(&it, in);
-	while ((rc = deja_pu_lines_next(&it, &s, &len)) > 0) {
-		if (!deja_pu_lint_line(s, len, &loc, &code, &cl, &msg, &ml))
+	callus_pu_lines_init(&it, in);
+	while ((rc = callus_pu_lines_next(&it, &s, &len)) > 0) {
+		if (!callus_pu_lint_line(s, len, &loc, &code, &cl, &msg, &ml))
 			continue;
-		if ((rc = deja_pu_diag(NULL, diags, files, in->pc, loc.path, loc.path_len,
+		if ((rc = callus_pu_diag(NULL, diags, files, in->pc, loc.path, loc.path_len,
 				       loc.line, loc.col, code, cl, msg, ml,
 				       code[0] == 'W' ? "warning" : "error")) < 0)
 			break;
 	}
-	deja_pu_lines_release(&it);
+	callus_pu_lines_release(&it);
 	return rc < 0 ? rc : 0;
 }
 
@@ -32,18 +32,18 @@ static int sniff_line(const char *s, size_t len)
 {
 	const char *code, *msg;
 	size_t cl, ml;
-	deja_pu_loc loc;
+	callus_pu_loc loc;
 
-	return deja_pu_lint_line(s, len, &loc, &code, &cl, &msg, &ml) &&
-	       (deja_pu_ends(loc.path, loc.path_len, ".py") ||
-		deja_pu_ends(loc.path, loc.path_len, ".pyi"));
+	return callus_pu_lint_line(s, len, &loc, &code, &cl, &msg, &ml) &&
+	       (callus_pu_ends(loc.path, loc.path_len, ".py") ||
+		callus_pu_ends(loc.path, loc.path_len, ".pyi"));
 }
 
 static int sniff(const char *text, size_t len)
 {
-	return deja_pu_any_line(text, len, sniff_line);
+	return callus_pu_any_line(text, len, sniff_line);
 }
 
 static const char *const tools[] = { "flake8", NULL };
 
-const deja_parser deja_parser_flake8 = { "flake8", tools, sniff, parse };
+const callus_parser callus_parser_flake8 = { "flake8", tools, sniff, parse };

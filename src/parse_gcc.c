@@ -21,7 +21,7 @@
  */
 #include "parsers.h"
 #include "parse_util.h"
-#include "deja/common.h"
+#include "callus/common.h"
 
 #include <string.h>
 
@@ -30,7 +30,7 @@ static const char *const severities[] = { "fatal error", "error", "warning", "no
 /* "error: " after a location: the severity's index, and *msg_at. */
 static int severity_at(const char *s, size_t len, size_t *msg_at)
 {
-	size_t i = deja_pu_indent(s, len);
+	size_t i = callus_pu_indent(s, len);
 
 	for (size_t k = 0; k < sizeof(severities) / sizeof(severities[0]); k++) {
 		size_t n = strlen(severities[k]);
@@ -79,7 +79,7 @@ static size_t driver_prefix(const char *s, size_t len)
 		if (i >= n && !memcmp(s + i - n, progs[k], n) &&
 		    (i == n || s[i - n - 1] == '-'))
 			return i + 2;
-		if (i > n && !memcmp(s, progs[k], n) && s[n] == '-' && deja_pu_is_digit(s[n + 1]))
+		if (i > n && !memcmp(s, progs[k], n) && s[n] == '-' && callus_pu_is_digit(s[n + 1]))
 			return i + 2;
 	}
 	return 0;
@@ -107,7 +107,7 @@ static void split_code(const char *m, size_t *ml, const char **code, size_t *cl)
 	{
 		const char *comma = memchr(c, ',', n);
 		if (comma) {
-			if (deja_pu_starts(c, n, "-Werror,")) {
+			if (callus_pu_starts(c, n, "-Werror,")) {
 				n -= (size_t)(comma + 1 - c);
 				c = comma + 1;
 			} else {
@@ -123,21 +123,21 @@ static void split_code(const char *m, size_t *ml, const char **code, size_t *cl)
 }
 
 typedef struct state {
-	const deja_parse_input *in;
-	deja_diags *diags;
-	deja_strlist *files;
+	const callus_parse_input *in;
+	callus_diags *diags;
+	callus_strlist *files;
 	size_t start;            /* diagnostics before this parse */
-	deja_buf fallback;       /* "ld returned 1 exit status" */
-	deja_diag *lld;          /* ld.lld's last error, to locate from ">>> referenced by" */
+	callus_buf fallback;       /* "ld returned 1 exit status" */
+	callus_diag *lld;          /* ld.lld's last error, to locate from ">>> referenced by" */
 } state;
 
 static int add(state *st, const char *file, size_t flen, long line, long col, const char *code,
-	       size_t cl, const char *msg, size_t ml, const char *sev, deja_diag **out)
+	       size_t cl, const char *msg, size_t ml, const char *sev, callus_diag **out)
 {
-	deja_diag *d = NULL;
+	callus_diag *d = NULL;
 	int rc;
 
-	rc = deja_pu_diag(&d, st->diags, st->files, st->in->pc, file, flen, line, col, code, cl,
+	rc = callus_pu_diag(&d, st->diags, st->files, st->in->pc, file, flen, line, col, code, cl,
 			  msg, ml, sev);
 	if (out)
 		*out = d;
@@ -145,7 +145,7 @@ static int add(state *st, const char *file, size_t flen, long line, long col, co
 }
 
 /* A file seen so far with this base name, as a workspace-relative path. */
-static const char *known_file(const deja_strlist *files, const char *base, size_t len)
+static const char *known_file(const callus_strlist *files, const char *base, size_t len)
 {
 	const char *found = NULL;
 
@@ -167,26 +167,26 @@ static int linker_error(state *st, const char *s, size_t len, long at)
 {
 	const char *msg = s + at, *loc = s;
 	size_t ml = len - (size_t)at, ll = (size_t)at;
-	deja_pu_loc l;
+	callus_pu_loc l;
 
 	while (ll && (loc[ll - 1] == ' ' || loc[ll - 1] == ':'))
 		ll--;
 	/* with debug information: "src/link.c:5: undefined reference" */
-	if (deja_pu_location(loc, ll, &l) && l.end >= ll)
+	if (callus_pu_location(loc, ll, &l) && l.end >= ll)
 		return add(st, l.path, l.path_len, l.line, 0, NULL, 0, msg, ml, "error", NULL);
 	{
-		const char *paren = deja_pu_find(loc, ll, ":(") >= 0
-					    ? loc + deja_pu_find(loc, ll, ":(")
+		const char *paren = callus_pu_find(loc, ll, ":(") >= 0
+					    ? loc + callus_pu_find(loc, ll, ":(")
 					    : NULL;
-		if (paren && deja_path_has_source_ext(loc, (size_t)(paren - loc))) {
+		if (paren && callus_path_has_source_ext(loc, (size_t)(paren - loc))) {
 			const char *f = known_file(st->files, loc, (size_t)(paren - loc));
 			if (f && !memchr(loc, '/', (size_t)(paren - loc))) {
-				deja_pathctx root = *st->in->pc;
-				deja_diag *d = NULL;
+				callus_pathctx root = *st->in->pc;
+				callus_diag *d = NULL;
 				int rc;
 
 				root.cwd_rel = "";
-				rc = deja_pu_diag(&d, st->diags, st->files, &root, f, strlen(f), 0, 0,
+				rc = callus_pu_diag(&d, st->diags, st->files, &root, f, strlen(f), 0, 0,
 						  NULL, 0, msg, ml, "error");
 				return rc;
 			}
@@ -202,23 +202,23 @@ static int line_of(state *st, const char *s, size_t len)
 {
 	size_t n, at;
 	long ref;
-	deja_pu_loc loc;
+	callus_pu_loc loc;
 	int sev;
 
 	/* lld: ">>> referenced by link.c:5 (src/link.c:5)" */
-	if (deja_pu_starts(s, len, ">>> referenced by ")) {
+	if (callus_pu_starts(s, len, ">>> referenced by ")) {
 		const char *open = memchr(s, '(', len), *close = s + len - 1;
 		if (st->lld && !st->lld->file && open && *close == ')' &&
-		    deja_pu_location(open + 1, (size_t)(close - open - 1), &loc)) {
-			deja_buf rel = DEJA_BUF_INIT;
-			int in = deja_parse_file(st->files, &rel, st->in->pc, loc.path, loc.path_len);
+		    callus_pu_location(open + 1, (size_t)(close - open - 1), &loc)) {
+			callus_buf rel = CALLUS_BUF_INIT;
+			int in = callus_parse_file(st->files, &rel, st->in->pc, loc.path, loc.path_len);
 			if (in > 0) {
-				int rc = deja_diag_set(&st->lld->file, rel.ptr, rel.len);
+				int rc = callus_diag_set(&st->lld->file, rel.ptr, rel.len);
 				st->lld->line = loc.line;
-				deja_buf_release(&rel);
+				callus_buf_release(&rel);
 				return rc;
 			}
-			deja_buf_release(&rel);
+			callus_buf_release(&rel);
 			if (in < 0)
 				return in;
 		}
@@ -232,14 +232,14 @@ static int line_of(state *st, const char *s, size_t len)
 			/* ld.lld: "error: undefined symbol: f" */
 			const char *m = s + at;
 			size_t ml = len - at;
-			deja_pu_trim(&m, &ml);
+			callus_pu_trim(&m, &ml);
 			return add(st, NULL, 0, 0, 0, NULL, 0, m, ml, "error", &st->lld);
 		}
-		if (deja_pu_starts(s, len, "cannot find "))
+		if (callus_pu_starts(s, len, "cannot find "))
 			return add(st, NULL, 0, 0, 0, NULL, 0, s, len, "error", NULL);
 	}
-	if ((ref = deja_pu_find(s, len, "undefined reference to ")) >= 0 ||
-	    (ref = deja_pu_find(s, len, "multiple definition of ")) >= 0)
+	if ((ref = callus_pu_find(s, len, "undefined reference to ")) >= 0 ||
+	    (ref = callus_pu_find(s, len, "multiple definition of ")) >= 0)
 		return linker_error(st, s, len, ref);
 	if ((n = driver_prefix(s, len))) {
 		const char *m;
@@ -249,21 +249,21 @@ static int line_of(state *st, const char *s, size_t len)
 			return 0;
 		m = s + n + at;
 		ml = len - n - at;
-		deja_pu_trim(&m, &ml);
-		if (deja_pu_find(m, ml, "warnings being treated as errors") >= 0)
+		callus_pu_trim(&m, &ml);
+		if (callus_pu_find(m, ml, "warnings being treated as errors") >= 0)
 			return 0;
-		if (deja_pu_starts(m, ml, "ld returned ") ||
-		    deja_pu_starts(m, ml, "linker command failed")) {
-			deja_buf_clear(&st->fallback);
-			return deja_buf_put(&st->fallback, m, ml);
+		if (callus_pu_starts(m, ml, "ld returned ") ||
+		    callus_pu_starts(m, ml, "linker command failed")) {
+			callus_buf_clear(&st->fallback);
+			return callus_buf_put(&st->fallback, m, ml);
 		}
 		return add(st, NULL, 0, 0, 0, NULL, 0, m, ml, sev == 2 ? "warning" : "error", NULL);
 	}
-	if (!deja_pu_location(s, len, &loc))
+	if (!callus_pu_location(s, len, &loc))
 		return 0;
 	/* another language's file: mypy, go vet, rustc --error-format=short */
-	if (deja_path_has_source_ext(loc.path, loc.path_len) &&
-	    !deja_pu_is_c_family(loc.path, loc.path_len))
+	if (callus_path_has_source_ext(loc.path, loc.path_len) &&
+	    !callus_pu_is_c_family(loc.path, loc.path_len))
 		return 0;
 	if ((sev = severity_at(s + loc.end, len - loc.end, &at)) < 0 || sev >= 3)
 		return 0;
@@ -271,7 +271,7 @@ static int line_of(state *st, const char *s, size_t len)
 		const char *m = s + loc.end + at, *code;
 		size_t ml = len - loc.end - at, cl;
 
-		deja_pu_trim(&m, &ml);
+		callus_pu_trim(&m, &ml);
 		split_code(m, &ml, &code, &cl);
 		if (!ml)
 			return 0;
@@ -280,44 +280,44 @@ static int line_of(state *st, const char *s, size_t len)
 	}
 }
 
-static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *files)
+static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
-	state st = { in, diags, files, diags->count + diags->dropped, DEJA_BUF_INIT, NULL };
-	deja_pu_lines it;
+	state st = { in, diags, files, diags->count + diags->dropped, CALLUS_BUF_INIT, NULL };
+	callus_pu_lines it;
 	const char *s;
 	size_t len;
 	int rc;
 
-	deja_pu_lines_init(&it, in);
-	while ((rc = deja_pu_lines_next(&it, &s, &len)) > 0)
+	callus_pu_lines_init(&it, in);
+	while ((rc = callus_pu_lines_next(&it, &s, &len)) > 0)
 		if ((rc = line_of(&st, s, len)) < 0)
 			break;
 	if (rc >= 0 && st.fallback.len && diags->count + diags->dropped == st.start)
 		rc = add(&st, NULL, 0, 0, 0, NULL, 0, st.fallback.ptr, st.fallback.len, "error",
 			 NULL);
-	deja_buf_release(&st.fallback);
-	deja_pu_lines_release(&it);
+	callus_buf_release(&st.fallback);
+	callus_pu_lines_release(&it);
 	return rc < 0 ? rc : 0;
 }
 
 static int is_make_line(const char *s, size_t len)
 {
-	return (deja_pu_starts(s, len, "make: ") || deja_pu_starts(s, len, "make[")) &&
-	       deja_pu_find(s, len, "***") > 0;
+	return (callus_pu_starts(s, len, "make: ") || callus_pu_starts(s, len, "make[")) &&
+	       callus_pu_find(s, len, "***") > 0;
 }
 
 static int sniff_line(const char *s, size_t len)
 {
-	deja_pu_loc loc;
+	callus_pu_loc loc;
 	size_t at;
 	int sev;
 
-	if (deja_pu_find(s, len, "undefined reference to ") >= 0 ||
-	    deja_pu_starts(s, len, "collect2: error: ") ||
-	    deja_pu_find(s, len, "error: linker command failed") >= 0 ||
-	    (deja_pu_ends(s, len, " generated.") && deja_pu_find(s, len, "error") > 0))
+	if (callus_pu_find(s, len, "undefined reference to ") >= 0 ||
+	    callus_pu_starts(s, len, "collect2: error: ") ||
+	    callus_pu_find(s, len, "error: linker command failed") >= 0 ||
+	    (callus_pu_ends(s, len, " generated.") && callus_pu_find(s, len, "error") > 0))
 		return 1;
-	return deja_pu_location(s, len, &loc) && deja_pu_is_c_family(loc.path, loc.path_len) &&
+	return callus_pu_location(s, len, &loc) && callus_pu_is_c_family(loc.path, loc.path_len) &&
 	       (sev = severity_at(s + loc.end, len - loc.end, &at)) >= 0 && sev <= 2;
 }
 
@@ -325,11 +325,11 @@ static int sniff(const char *text, size_t len)
 {
 	/* under make, make's parser reads the compiler's output itself, with
 	 * the directories make entered */
-	if (deja_pu_any_line(text, len, is_make_line))
+	if (callus_pu_any_line(text, len, is_make_line))
 		return 0;
-	return deja_pu_any_line(text, len, sniff_line);
+	return callus_pu_any_line(text, len, sniff_line);
 }
 
 static const char *const tools[] = { "gcc", "g++", "cc", "c++", "clang", "clang++", NULL };
 
-const deja_parser deja_parser_gcc = { "gcc", tools, sniff, parse };
+const callus_parser callus_parser_gcc = { "gcc", tools, sniff, parse };

@@ -28,7 +28,7 @@
  */
 #include "parsers.h"
 #include "parse_util.h"
-#include "deja/common.h"
+#include "callus/common.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -37,33 +37,33 @@
 typedef struct gotest {
 	char *name;
 	int failed;
-	deja_buf file, msg;  /* the first log line: base name, message */
+	callus_buf file, msg;  /* the first log line: base name, message */
 	long line;
 	int panicked;
 } gotest;
 
 typedef struct state {
-	const deja_parse_input *in;
-	deja_diags *diags;
-	deja_strlist *files;
+	const callus_parse_input *in;
+	callus_diags *diags;
+	callus_strlist *files;
 	size_t start;
-	deja_pathctx root;      /* paths relative to the workspace root */
-	deja_strlist pkgs, dirs; /* import path -> workspace-relative directory */
-	deja_buf build_pkg;     /* "# pkg" */
+	callus_pathctx root;      /* paths relative to the workspace root */
+	callus_strlist pkgs, dirs; /* import path -> workspace-relative directory */
+	callus_buf build_pkg;     /* "# pkg" */
 	gotest *t;
 	size_t n, alloc;
 	long current;           /* the test whose log lines follow */
-	deja_buf panic_msg;
+	callus_buf panic_msg;
 	long panic_test;
-	deja_pu_frames frames;  /* the panicking goroutine, innermost first */
+	callus_pu_frames frames;  /* the panicking goroutine, innermost first */
 	int trace;              /* 0 none, 1 in the first goroutine, 2 past it */
-	deja_buf fn;            /* a frame's function, waiting for its file line */
+	callus_buf fn;            /* a frame's function, waiting for its file line */
 	int created_by;         /* the frame is "created by": not a call */
-	deja_buf fallback;      /* "go: ..." when nothing else is found */
-	deja_buf scratch, scratch2;
+	callus_buf fallback;      /* "go: ..." when nothing else is found */
+	callus_buf scratch, scratch2;
 } state;
 
-#define MAX_TESTS (DEJA_DIAGS_MAX + 16)
+#define MAX_TESTS (CALLUS_DIAGS_MAX + 16)
 
 static gotest *test_get(state *st, const char *name, size_t len)
 {
@@ -78,7 +78,7 @@ static gotest *test_get(state *st, const char *name, size_t len)
 		size_t n = st->alloc ? st->alloc * 2 : 16, bytes;
 		gotest *p;
 
-		if (deja_size_mul(&bytes, n, sizeof(*p)) < 0 || !(p = realloc(st->t, bytes)))
+		if (callus_size_mul(&bytes, n, sizeof(*p)) < 0 || !(p = realloc(st->t, bytes)))
 			return NULL;
 		st->t = p;
 		st->alloc = n;
@@ -87,8 +87,8 @@ static gotest *test_get(state *st, const char *name, size_t len)
 	memset(t, 0, sizeof(*t));
 	if (!(t->name = strndup(name, len)))
 		return NULL;
-	deja_buf_init(&t->file, 0);
-	deja_buf_init(&t->msg, 0);
+	callus_buf_init(&t->file, 0);
+	callus_buf_init(&t->msg, 0);
 	st->n++;
 	return t;
 }
@@ -97,15 +97,15 @@ static void tests_clear(state *st)
 {
 	for (size_t i = 0; i < st->n; i++) {
 		free(st->t[i].name);
-		deja_buf_release(&st->t[i].file);
-		deja_buf_release(&st->t[i].msg);
+		callus_buf_release(&st->t[i].file);
+		callus_buf_release(&st->t[i].msg);
 	}
 	st->n = 0;
 	st->current = -1;
 	st->panic_test = -1;
 	st->trace = 0;
-	deja_buf_clear(&st->panic_msg);
-	deja_pu_frames_clear(&st->frames);
+	callus_buf_clear(&st->panic_msg);
+	callus_pu_frames_clear(&st->frames);
 }
 
 /* Learn that import path pkg lives in dir (a path as printed, of a file in it). */
@@ -114,25 +114,25 @@ static int learn(state *st, const char *pkg, size_t plen, const char *file, size
 	const char *slash;
 
 	/* bounded: the list is searched for every frame */
-	if (!plen || st->pkgs.count >= 256 || deja_strlist_contains(&st->pkgs, pkg, plen))
+	if (!plen || st->pkgs.count >= 256 || callus_strlist_contains(&st->pkgs, pkg, plen))
 		return 0;
-	if (!deja_path_relativize(&st->scratch, st->in->pc, file, flen))
+	if (!callus_path_relativize(&st->scratch, st->in->pc, file, flen))
 		return 0;
 	slash = strrchr(st->scratch.ptr, '/');
-	if (deja_strlist_add(&st->pkgs, pkg, plen) < 0 ||
-	    deja_strlist_add(&st->dirs, st->scratch.ptr,
+	if (callus_strlist_add(&st->pkgs, pkg, plen) < 0 ||
+	    callus_strlist_add(&st->dirs, st->scratch.ptr,
 			     slash ? (size_t)(slash - st->scratch.ptr) : 0) < 0)
-		return DEJA_ENOMEM;
+		return CALLUS_ENOMEM;
 	return 0;
 }
 
 /* The workspace-relative directory of import path pkg, in out. */
-static int pkg_dir(state *st, deja_buf *out, const char *pkg, size_t plen)
+static int pkg_dir(state *st, callus_buf *out, const char *pkg, size_t plen)
 {
-	deja_buf_clear(out);
+	callus_buf_clear(out);
 	for (size_t i = 0; i < st->pkgs.count; i++)
 		if (strlen(st->pkgs.items[i]) == plen && !memcmp(st->pkgs.items[i], pkg, plen))
-			return deja_buf_puts(out, st->dirs.items[i]);
+			return callus_buf_puts(out, st->dirs.items[i]);
 	/* a known package gives its module's root: the import path and the
 	 * directory end alike; what precedes is module path and root */
 	for (size_t i = 0; i < st->pkgs.count; i++) {
@@ -156,13 +156,13 @@ static int pkg_dir(state *st, deja_buf *out, const char *pkg, size_t plen)
 				break;
 		}
 		if (pl && plen > pl && !memcmp(pkg, p, pl) && pkg[pl] == '/') {
-			deja_buf_put(out, d, dl);
+			callus_buf_put(out, d, dl);
 			if (dl)
-				deja_buf_putc(out, '/');
-			return deja_buf_put(out, pkg + pl + 1, plen - pl - 1);
+				callus_buf_putc(out, '/');
+			return callus_buf_put(out, pkg + pl + 1, plen - pl - 1);
 		}
 		if (pl && plen == pl && !memcmp(pkg, p, pl))
-			return deja_buf_put(out, d, dl);
+			return callus_buf_put(out, d, dl);
 	}
 	/* the module path is the host and one or two more components */
 	{
@@ -180,11 +180,11 @@ static int pkg_dir(state *st, deja_buf *out, const char *pkg, size_t plen)
 			i = sl ? (size_t)(sl - pkg) + 1 : plen;
 		}
 		if (st->in->pc->cwd_rel && *st->in->pc->cwd_rel) {
-			deja_buf_puts(out, st->in->pc->cwd_rel);
+			callus_buf_puts(out, st->in->pc->cwd_rel);
 			if (i < plen)
-				deja_buf_putc(out, '/');
+				callus_buf_putc(out, '/');
 		}
-		return deja_buf_put(out, pkg + i, plen - i);
+		return callus_buf_put(out, pkg + i, plen - i);
 	}
 }
 
@@ -208,54 +208,54 @@ static int flush(state *st, const char *pkg, size_t plen)
 		st->panic_test = st->current;
 	for (size_t i = 0; i < st->n && rc >= 0; i++) {
 		gotest *t = &st->t[i];
-		deja_diag *d = NULL;
+		callus_diag *d = NULL;
 		int panicked = (long)i == st->panic_test;
 
 		if (!(t->failed || panicked) || (!panicked && !is_leaf(st, t)))
 			continue;
 		if (panicked) {
-			long at = deja_pu_frames_locate(&st->frames, st->in->pc, 0);
+			long at = callus_pu_frames_locate(&st->frames, st->in->pc, 0);
 			const char *file = at >= 0 ? st->frames.file.items[at] : NULL;
 
-			rc = deja_pu_diag(&d, st->diags, st->files, st->in->pc, file,
+			rc = callus_pu_diag(&d, st->diags, st->files, st->in->pc, file,
 					  file ? strlen(file) : 0, at >= 0 ? st->frames.line[at] : 0,
 					  0, "panic", 5, st->panic_msg.ptr, st->panic_msg.len, "error");
 			if (rc >= 0 && d)
-				rc = deja_pu_frames_attach(d, &st->frames, st->in->pc, 0);
+				rc = callus_pu_frames_attach(d, &st->frames, st->in->pc, 0);
 			/* the test's own file: its frame */
 			for (size_t k = 0; rc >= 0 && k < st->frames.fn.count; k++) {
 				const char *fn = st->frames.fn.items[k], *top = t->name;
 				size_t fl = strlen(fn), tl = strcspn(top, "/");
 				if (fl > tl && fn[fl - tl - 1] == '.' && !memcmp(fn + fl - tl, top, tl)) {
 					const char *f = st->frames.file.items[k];
-					rc = deja_parse_file(st->files, NULL, st->in->pc, f, strlen(f));
+					rc = callus_parse_file(st->files, NULL, st->in->pc, f, strlen(f));
 					break;
 				}
 			}
 		} else if (t->file.len) {
 			if (pkg && (rc = pkg_dir(st, &st->scratch2, pkg, plen)) >= 0) {
 				if (st->scratch2.len)
-					deja_buf_putc(&st->scratch2, '/');
-				rc = deja_buf_put(&st->scratch2, t->file.ptr, t->file.len);
+					callus_buf_putc(&st->scratch2, '/');
+				rc = callus_buf_put(&st->scratch2, t->file.ptr, t->file.len);
 			} else if (rc >= 0) {
 				/* no package line (cut off): where go ran */
-				deja_buf_clear(&st->scratch2);
+				callus_buf_clear(&st->scratch2);
 				if (st->in->pc->cwd_rel && *st->in->pc->cwd_rel) {
-					deja_buf_puts(&st->scratch2, st->in->pc->cwd_rel);
-					deja_buf_putc(&st->scratch2, '/');
+					callus_buf_puts(&st->scratch2, st->in->pc->cwd_rel);
+					callus_buf_putc(&st->scratch2, '/');
 				}
-				rc = deja_buf_put(&st->scratch2, t->file.ptr, t->file.len);
+				rc = callus_buf_put(&st->scratch2, t->file.ptr, t->file.len);
 			}
 			if (rc >= 0)
-				rc = deja_pu_diag(&d, st->diags, st->files, &st->root, st->scratch2.ptr,
+				rc = callus_pu_diag(&d, st->diags, st->files, &st->root, st->scratch2.ptr,
 						  st->scratch2.len, t->line, 0, NULL, 0, t->msg.ptr,
 						  t->msg.len, "error");
 		} else {
-			rc = deja_pu_diag(&d, st->diags, st->files, st->in->pc, NULL, 0, 0, 0, NULL, 0,
+			rc = callus_pu_diag(&d, st->diags, st->files, st->in->pc, NULL, 0, 0, 0, NULL, 0,
 					  "test failed", 11, "error");
 		}
 		if (rc >= 0 && d)
-			rc = deja_pu_set_test(d, t->name, strlen(t->name));
+			rc = callus_pu_set_test(d, t->name, strlen(t->name));
 	}
 	tests_clear(st);
 	return rc;
@@ -291,7 +291,7 @@ static void split_func(const char *s, size_t len, const char **fn, size_t *fl, s
 
 static int trace_line(state *st, const char *s, size_t len)
 {
-	deja_pu_loc loc;
+	callus_pu_loc loc;
 
 	if (!len) {
 		st->trace = 2;
@@ -303,25 +303,25 @@ static int trace_line(state *st, const char *s, size_t len)
 		size_t pl = len - 1;
 		int rc = 0;
 
-		if (!st->fn.len || !deja_pu_location(p, pl, &loc))
+		if (!st->fn.len || !callus_pu_location(p, pl, &loc))
 			return 0;
 		if (!st->created_by) {
 			const char *fn;
 			size_t fl, pkg;
 
 			split_func(st->fn.ptr, st->fn.len, &fn, &fl, &pkg);
-			if ((rc = deja_pu_frames_add(&st->frames, fn, fl, loc.path, loc.path_len,
+			if ((rc = callus_pu_frames_add(&st->frames, fn, fl, loc.path, loc.path_len,
 						     loc.line)) >= 0)
 				rc = learn(st, st->fn.ptr, pkg, loc.path, loc.path_len);
 		}
-		deja_buf_clear(&st->fn);
+		callus_buf_clear(&st->fn);
 		return rc;
 	}
-	st->created_by = deja_pu_starts(s, len, "created by ");
-	deja_buf_clear(&st->fn);
+	st->created_by = callus_pu_starts(s, len, "created by ");
+	callus_buf_clear(&st->fn);
 	if (st->created_by)
-		return deja_buf_put(&st->fn, s + 11, len - 11);
-	return deja_buf_put(&st->fn, s, len);
+		return callus_buf_put(&st->fn, s + 11, len - 11);
+	return callus_buf_put(&st->fn, s, len);
 }
 
 /*
@@ -365,7 +365,7 @@ static const char *vet_analyzer(const char *m, size_t len)
 	};
 
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (deja_pu_find(m, len, map[i][0]) >= 0)
+		if (callus_pu_find(m, len, map[i][0]) >= 0)
 			return map[i][1];
 	return NULL;
 }
@@ -386,7 +386,7 @@ static int json_line(state *st, const char *s, size_t len)
 		const char *p = json_string_value(out), *end = p + json_string_length(out), *l;
 		size_t n;
 
-		while (rc >= 0 && deja_next_line(&p, end, &l, &n)) {
+		while (rc >= 0 && callus_next_line(&p, end, &l, &n)) {
 			while (n && (l[n - 1] == '\r' || l[n - 1] == ' '))
 				n--;
 			rc = text_line(st, l, n);
@@ -406,38 +406,38 @@ static int line_of(state *st, const char *s, size_t len)
 
 static int text_line(state *st, const char *s, size_t len)
 {
-	size_t ind = deja_pu_indent(s, len);
+	size_t ind = callus_pu_indent(s, len);
 	const char *t = s + ind;
 	size_t tl = len - ind;
-	deja_pu_loc loc;
+	callus_pu_loc loc;
 	gotest *g;
 
-	if (st->trace == 1 && !deja_pu_starts(s, len, "FAIL") && !deja_pu_starts(s, len, "ok "))
+	if (st->trace == 1 && !callus_pu_starts(s, len, "FAIL") && !callus_pu_starts(s, len, "ok "))
 		return trace_line(st, s, len);
-	if (deja_pu_starts(s, len, "goroutine ") && deja_pu_ends(s, len, ":")) {
+	if (callus_pu_starts(s, len, "goroutine ") && callus_pu_ends(s, len, ":")) {
 		if (st->panic_msg.len && !st->trace)
 			st->trace = 1;
 		else if (st->trace)
 			st->trace = 2;
 		return 0;
 	}
-	if (deja_pu_starts(s, len, "panic: ")) {
+	if (callus_pu_starts(s, len, "panic: ")) {
 		if (st->panic_msg.len)
 			return 0;
 		t = s + 7;
 		tl = len - 7;
-		if (deja_pu_ends(t, tl, " [recovered]"))
+		if (callus_pu_ends(t, tl, " [recovered]"))
 			tl -= 12;
 		if (st->current >= 0)
 			st->panic_test = st->current;
-		return deja_buf_put(&st->panic_msg, t, tl);
+		return callus_buf_put(&st->panic_msg, t, tl);
 	}
 	/* "--- FAIL: TestX/sub (0.00s)" */
-	if (deja_pu_starts(t, tl, "--- ")) {
-		int fail = deja_pu_starts(t, tl, "--- FAIL: ");
+	if (callus_pu_starts(t, tl, "--- ")) {
+		int fail = callus_pu_starts(t, tl, "--- FAIL: ");
 		size_t n;
 
-		if (!fail && !deja_pu_starts(t, tl, "--- PASS: ") && !deja_pu_starts(t, tl, "--- SKIP: "))
+		if (!fail && !callus_pu_starts(t, tl, "--- PASS: ") && !callus_pu_starts(t, tl, "--- SKIP: "))
 			return 0;
 		t += 10;
 		tl -= 10;
@@ -448,25 +448,25 @@ static int text_line(state *st, const char *s, size_t len)
 			return 0;
 		}
 		if (!(g = test_get(st, t, n)))
-			return st->n >= MAX_TESTS ? 0 : DEJA_ENOMEM;
+			return st->n >= MAX_TESTS ? 0 : CALLUS_ENOMEM;
 		g->failed = 1;
 		st->current = (long)(g - st->t);
 		return 0;
 	}
 	/* -v: "=== RUN   TestX" */
-	if (deja_pu_starts(s, len, "=== RUN ") || deja_pu_starts(s, len, "=== CONT ") ||
-	    deja_pu_starts(s, len, "=== NAME ")) {
+	if (callus_pu_starts(s, len, "=== RUN ") || callus_pu_starts(s, len, "=== CONT ") ||
+	    callus_pu_starts(s, len, "=== NAME ")) {
 		t = s + 8;
 		tl = len - 8;
-		deja_pu_trim(&t, &tl);
+		callus_pu_trim(&t, &tl);
 		if (!tl || !(g = test_get(st, t, tl)))
-			return st->n >= MAX_TESTS || !tl ? 0 : DEJA_ENOMEM;
+			return st->n >= MAX_TESTS || !tl ? 0 : CALLUS_ENOMEM;
 		st->current = (long)(g - st->t);
 		return 0;
 	}
 	/* "FAIL\tpkg\t0.004s", "ok  \tpkg\t0.1s", "FAIL\tpkg [build failed]" */
-	if ((deja_pu_starts(s, len, "FAIL\t") || deja_pu_starts(s, len, "ok ") ||
-	     deja_pu_starts(s, len, "FAIL ")) && len > 5) {
+	if ((callus_pu_starts(s, len, "FAIL\t") || callus_pu_starts(s, len, "ok ") ||
+	     callus_pu_starts(s, len, "FAIL ")) && len > 5) {
 		size_t i = 4, e;
 		while (i < len && (s[i] == ' ' || s[i] == '\t'))
 			i++;
@@ -477,67 +477,67 @@ static int text_line(state *st, const char *s, size_t len)
 		return 0;
 	}
 	/* "# example.com/shop/broken [example.com/shop/broken.test]" */
-	if (deja_pu_starts(s, len, "# ")) {
+	if (callus_pu_starts(s, len, "# ")) {
 		size_t e = 2;
 		while (e < len && s[e] != ' ')
 			e++;
-		deja_buf_clear(&st->build_pkg);
-		return deja_buf_put(&st->build_pkg, s + 2, e - 2);
+		callus_buf_clear(&st->build_pkg);
+		return callus_buf_put(&st->build_pkg, s + 2, e - 2);
 	}
 	/* a test's log line */
-	if (ind && st->current >= 0 && deja_pu_location(t, tl, &loc) &&
-	    deja_pu_ends(loc.path, loc.path_len, ".go")) {
+	if (ind && st->current >= 0 && callus_pu_location(t, tl, &loc) &&
+	    callus_pu_ends(loc.path, loc.path_len, ".go")) {
 		g = &st->t[st->current];
 		if (g->file.len)
 			return 0;
 		t += loc.end;
 		tl -= loc.end;
-		deja_pu_trim(&t, &tl);
+		callus_pu_trim(&t, &tl);
 		g->line = loc.line;
-		deja_buf_put(&g->file, loc.path, loc.path_len);
-		deja_buf_put(&g->msg, t, tl);
-		return deja_buf_status(&g->file) < 0 || deja_buf_status(&g->msg) < 0 ? DEJA_ENOMEM : 0;
+		callus_buf_put(&g->file, loc.path, loc.path_len);
+		callus_buf_put(&g->msg, t, tl);
+		return callus_buf_status(&g->file) < 0 || callus_buf_status(&g->msg) < 0 ? CALLUS_ENOMEM : 0;
 	}
 	/* testify: "calc_test.go:14: " then "Error:  Not equal: ..." */
 	if (ind && st->current >= 0 && st->t[st->current].file.len &&
-	    !st->t[st->current].msg.len && deja_pu_starts(t, tl, "Error:")) {
+	    !st->t[st->current].msg.len && callus_pu_starts(t, tl, "Error:")) {
 		t += 6;
 		tl -= 6;
-		deja_pu_trim(&t, &tl);
-		return deja_buf_put(&st->t[st->current].msg, t, tl);
+		callus_pu_trim(&t, &tl);
+		return callus_buf_put(&st->t[st->current].msg, t, tl);
 	}
 	/* build and vet errors */
 	if (!ind) {
-		if (deja_pu_starts(s, len, "vet: ")) {
+		if (callus_pu_starts(s, len, "vet: ")) {
 			s += 5;
 			len -= 5;
 		}
-		if (deja_pu_location(s, len, &loc) && deja_pu_ends(loc.path, loc.path_len, ".go")) {
+		if (callus_pu_location(s, len, &loc) && callus_pu_ends(loc.path, loc.path_len, ".go")) {
 			int rc = learn(st, st->build_pkg.ptr, st->build_pkg.len, loc.path, loc.path_len);
 			t = s + loc.end;
 			tl = len - loc.end;
-			deja_pu_trim(&t, &tl);
+			callus_pu_trim(&t, &tl);
 			if (rc >= 0 && tl) {
 				const char *vet = vet_analyzer(t, tl);
-				rc = deja_pu_diag(NULL, st->diags, st->files, st->in->pc, loc.path,
+				rc = callus_pu_diag(NULL, st->diags, st->files, st->in->pc, loc.path,
 						  loc.path_len, loc.line, loc.col, vet,
 						  vet ? strlen(vet) : 0, t, tl, "error");
 			}
 			return rc;
 		}
-		if (deja_pu_starts(s, len, "go: ") && !st->fallback.len &&
-		    !deja_pu_starts(s, len, "go: downloading ") &&
-		    !deja_pu_starts(s, len, "go: finding ") &&
-		    !deja_pu_starts(s, len, "go: extracting "))
-			return deja_buf_put(&st->fallback, s + 4, len - 4);
+		if (callus_pu_starts(s, len, "go: ") && !st->fallback.len &&
+		    !callus_pu_starts(s, len, "go: downloading ") &&
+		    !callus_pu_starts(s, len, "go: finding ") &&
+		    !callus_pu_starts(s, len, "go: extracting "))
+			return callus_buf_put(&st->fallback, s + 4, len - 4);
 	}
 	return 0;
 }
 
-static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *files)
+static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
 	state st;
-	deja_pu_lines it;
+	callus_pu_lines it;
 	const char *s;
 	size_t len;
 	int rc;
@@ -550,50 +550,50 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 	st.root = *in->pc;
 	st.root.cwd_rel = "";
 	st.current = st.panic_test = -1;
-	deja_buf_init(&st.build_pkg, 0);
-	deja_buf_init(&st.panic_msg, 0);
-	deja_buf_init(&st.fn, 0);
-	deja_buf_init(&st.fallback, 0);
-	deja_buf_init(&st.scratch, 0);
-	deja_buf_init(&st.scratch2, 0);
-	deja_pu_lines_init(&it, in);
-	while ((rc = deja_pu_lines_next(&it, &s, &len)) > 0)
+	callus_buf_init(&st.build_pkg, 0);
+	callus_buf_init(&st.panic_msg, 0);
+	callus_buf_init(&st.fn, 0);
+	callus_buf_init(&st.fallback, 0);
+	callus_buf_init(&st.scratch, 0);
+	callus_buf_init(&st.scratch2, 0);
+	callus_pu_lines_init(&it, in);
+	while ((rc = callus_pu_lines_next(&it, &s, &len)) > 0)
 		if ((rc = line_of(&st, s, len)) < 0)
 			break;
 	if (rc >= 0)
 		rc = flush(&st, NULL, 0);
 	if (rc >= 0 && st.fallback.len && diags->count + diags->dropped == st.start)
-		rc = deja_pu_diag(NULL, diags, files, in->pc, NULL, 0, 0, 0, NULL, 0,
+		rc = callus_pu_diag(NULL, diags, files, in->pc, NULL, 0, 0, 0, NULL, 0,
 				  st.fallback.ptr, st.fallback.len, "error");
 	tests_clear(&st);
 	free(st.t);
-	deja_strlist_release(&st.pkgs);
-	deja_strlist_release(&st.dirs);
-	deja_buf_release(&st.build_pkg);
-	deja_buf_release(&st.panic_msg);
-	deja_buf_release(&st.fn);
-	deja_buf_release(&st.fallback);
-	deja_buf_release(&st.scratch);
-	deja_buf_release(&st.scratch2);
-	deja_pu_lines_release(&it);
+	callus_strlist_release(&st.pkgs);
+	callus_strlist_release(&st.dirs);
+	callus_buf_release(&st.build_pkg);
+	callus_buf_release(&st.panic_msg);
+	callus_buf_release(&st.fn);
+	callus_buf_release(&st.fallback);
+	callus_buf_release(&st.scratch);
+	callus_buf_release(&st.scratch2);
+	callus_pu_lines_release(&it);
 	return rc < 0 ? rc : 0;
 }
 
 static int sniff_line(const char *s, size_t len)
 {
-	size_t ind = deja_pu_indent(s, len);
-	deja_pu_loc loc;
+	size_t ind = callus_pu_indent(s, len);
+	callus_pu_loc loc;
 
-	return deja_pu_starts(s + ind, len - ind, "--- FAIL: ") || deja_pu_starts(s, len, "FAIL\t") ||
-	       (!ind && deja_pu_location(s, len, &loc) &&
-		deja_pu_ends(loc.path, loc.path_len, ".go"));
+	return callus_pu_starts(s + ind, len - ind, "--- FAIL: ") || callus_pu_starts(s, len, "FAIL\t") ||
+	       (!ind && callus_pu_location(s, len, &loc) &&
+		callus_pu_ends(loc.path, loc.path_len, ".go"));
 }
 
 static int sniff(const char *text, size_t len)
 {
-	return deja_pu_any_line(text, len, sniff_line);
+	return callus_pu_any_line(text, len, sniff_line);
 }
 
 static const char *const tools[] = { "go test", "go vet", "go build", NULL };
 
-const deja_parser deja_parser_go = { "go", tools, sniff, parse };
+const callus_parser callus_parser_go = { "go", tools, sniff, parse };

@@ -23,7 +23,7 @@
  */
 #include "parsers.h"
 #include "parse_js_util.h"
-#include "deja/common.h"
+#include "callus/common.h"
 
 #include <string.h>
 
@@ -34,14 +34,14 @@ static int is_digit(char c) { return c >= '0' && c <= '9'; }
 /* "  > 9 | code", "    | ^": a code frame line */
 static int code_frame(const char *s, size_t len)
 {
-	size_t i = deja_js_indent(s, len);
+	size_t i = callus_js_indent(s, len);
 
 	if (i < len && s[i] == '>')
 		i++;
-	i += deja_js_indent(s + i, len - i);
+	i += callus_js_indent(s + i, len - i);
 	while (i < len && is_digit(s[i]))
 		i++;
-	i += deja_js_indent(s + i, len - i);
+	i += callus_js_indent(s + i, len - i);
 	return i < len && s[i] == '|';
 }
 
@@ -59,7 +59,7 @@ static int suite_file(const char *s, size_t len, const char **file, size_t *file
 			i++;
 		for (j = i; j < len && s[j] != ' '; j++)
 			;
-		if (j > i && deja_path_has_source_ext(s + i, j - i)) {
+		if (j > i && callus_path_has_source_ext(s + i, j - i)) {
 			*file = s + i;
 			*file_len = j - i;
 			found = 1;
@@ -72,8 +72,8 @@ static int suite_file(const char *s, size_t len, const char **file, size_t *file
 /* "Expected: 4", "Received array: [...]", "Expected substring: ..." */
 static int expected_received(const char *s, size_t len)
 {
-	return (deja_js_starts(s, len, "Expected") ||
-		deja_js_starts(s, len, "Received")) &&
+	return (callus_js_starts(s, len, "Expected") ||
+		callus_js_starts(s, len, "Received")) &&
 	       memchr(s, ':', len);
 }
 
@@ -82,7 +82,7 @@ static size_t drop_aside(const char *s, size_t len)
 {
 	const char *c;
 
-	if (!deja_js_starts(s, len, "expect(") || !(c = memmem(s, len, " // ", 4)))
+	if (!callus_js_starts(s, len, "expect(") || !(c = memmem(s, len, " // ", 4)))
 		return len;
 	return (size_t)(c - s);
 }
@@ -112,90 +112,90 @@ static void trailing_location(const char *s, size_t len, long *line, long *col)
 
 enum { NONE, SUITE, FAILURE, CONSOLE };
 
-static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *files)
+static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
-	deja_js_lines it;
-	deja_js_failure f;
-	deja_buf suite = DEJA_BUF_INIT;
+	callus_js_lines it;
+	callus_js_failure f;
+	callus_buf suite = CALLUS_BUF_INIT;
 	const char *s;
 	size_t len;
 	int rc, state = NONE, suite_error = 0;
 
-	deja_js_lines_init(&it, in);
-	deja_js_failure_init(&f);
-	while ((rc = deja_js_lines_next(&it, &s, &len)) > 0) {
-		size_t i = deja_js_indent(s, len);
+	callus_js_lines_init(&it, in);
+	callus_js_failure_init(&f);
+	while ((rc = callus_js_lines_next(&it, &s, &len)) > 0) {
+		size_t i = callus_js_indent(s, len);
 		const char *t = s + i, *file;
 		size_t tl = len - i, file_len;
-		deja_js_frame fr;
+		callus_js_frame fr;
 
-		if (!len || deja_js_wrapper_noise(s, len))
+		if (!len || callus_js_wrapper_noise(s, len))
 			continue;
-		if (deja_js_starts(t, tl, "FAIL ") || deja_js_starts(t, tl, "PASS ")) {
-			if ((rc = deja_js_failure_flush(&f, in->pc, diags, files, NULL)) <
+		if (callus_js_starts(t, tl, "FAIL ") || callus_js_starts(t, tl, "PASS ")) {
+			if ((rc = callus_js_failure_flush(&f, in->pc, diags, files, NULL)) <
 			    0)
 				break;
-			deja_buf_clear(&suite);
+			callus_buf_clear(&suite);
 			state = NONE;
 			if (t[0] == 'F' && suite_file(t + 5, tl - 5, &file, &file_len)) {
 				/* affected even if every frame is elsewhere */
-				if ((rc = deja_js_path(&suite, file, file_len)) < 0 ||
-				    (rc = deja_parse_file(files, NULL, in->pc, suite.ptr,
+				if ((rc = callus_js_path(&suite, file, file_len)) < 0 ||
+				    (rc = callus_parse_file(files, NULL, in->pc, suite.ptr,
 							  suite.len)) < 0)
 					break;
 				state = SUITE;
 			}
 			continue;
 		}
-		if (deja_js_starts(t, tl, "Summary of all failing tests") ||
-		    deja_js_starts(t, tl, "Test Suites:"))
+		if (callus_js_starts(t, tl, "Summary of all failing tests") ||
+		    callus_js_starts(t, tl, "Test Suites:"))
 			break;
-		if (deja_js_starts(t, tl, BULLET)) {
+		if (callus_js_starts(t, tl, BULLET)) {
 			const char *name = t + 4;
 			size_t name_len = tl - 4;
 
-			if ((rc = deja_js_failure_flush(&f, in->pc, diags, files, NULL)) <
+			if ((rc = callus_js_failure_flush(&f, in->pc, diags, files, NULL)) <
 			    0)
 				break;
-			if (deja_js_starts(name, name_len, "Console") && name_len == 7) {
+			if (callus_js_starts(name, name_len, "Console") && name_len == 7) {
 				state = CONSOLE;
 				continue;
 			}
-			deja_js_failure_start(&f);
+			callus_js_failure_start(&f);
 			state = FAILURE;
 			suite_error = name_len == 24 &&
 				      !memcmp(name, "Test suite failed to run", 24);
 			if (!suite_error &&
-			    (rc = deja_js_failure_test(&f, name, name_len)) < 0)
+			    (rc = callus_js_failure_test(&f, name, name_len)) < 0)
 				break;
-			deja_buf_put(&f.file, suite.ptr, suite.len);
+			callus_buf_put(&f.file, suite.ptr, suite.len);
 			continue;
 		}
 		if (state != FAILURE)
 			continue;
-		if (deja_js_parse_frame(s, len, 1, &fr)) {
-			if ((rc = deja_js_failure_frame(&f, in->pc, &fr)) < 0)
+		if (callus_js_parse_frame(s, len, 1, &fr)) {
+			if ((rc = callus_js_failure_frame(&f, in->pc, &fr)) < 0)
 				break;
 			continue;
 		}
-		if (deja_js_starts(t, tl, "at ") || code_frame(s, len) || f.frames.count)
+		if (callus_js_starts(t, tl, "at ") || code_frame(s, len) || f.frames.count)
 			continue;
 		if (!f.has_header) {
 			f.has_header = 1;
-			rc = deja_js_message_add(&f.message, t, drop_aside(t, tl));
+			rc = callus_js_message_add(&f.message, t, drop_aside(t, tl));
 			if (suite_error)
 				trailing_location(t, tl, &f.line, &f.column);
 		} else if (expected_received(t, tl)) {
-			rc = deja_js_message_add(&f.message, t, tl);
+			rc = callus_js_message_add(&f.message, t, tl);
 		}
 		if (rc < 0)
 			break;
 	}
 	if (rc >= 0)
-		rc = deja_js_failure_flush(&f, in->pc, diags, files, NULL);
-	deja_js_failure_release(&f);
-	deja_js_lines_release(&it);
-	deja_buf_release(&suite);
+		rc = callus_js_failure_flush(&f, in->pc, diags, files, NULL);
+	callus_js_failure_release(&f);
+	callus_js_lines_release(&it);
+	callus_buf_release(&suite);
 	return rc < 0 ? rc : 0;
 }
 
@@ -205,12 +205,12 @@ static int sniff(const char *text, size_t len)
 	const char *p = text, *end = text + len, *s;
 	size_t n;
 
-	while (deja_next_line(&p, end, &s, &n)) {
-		size_t i = deja_js_indent(s, n);
+	while (callus_next_line(&p, end, &s, &n)) {
+		size_t i = callus_js_indent(s, n);
 
-		if (deja_js_starts(s, n, "Tests:") && memmem(s, n, " failed", 7))
+		if (callus_js_starts(s, n, "Tests:") && memmem(s, n, " failed", 7))
 			return 1;
-		if (i && deja_js_starts(s + i, n - i, BULLET) && n - i > 4)
+		if (i && callus_js_starts(s + i, n - i, BULLET) && n - i > 4)
 			return 1;
 	}
 	return 0;
@@ -218,4 +218,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = {"jest", NULL};
 
-const deja_parser deja_parser_jest = {"jest", tools, sniff, parse};
+const callus_parser callus_parser_jest = {"jest", tools, sniff, parse};

@@ -1,57 +1,57 @@
 #include "parse_js_util.h"
-#include "deja/capture.h"
-#include "deja/common.h"
-#include "deja/utf8.h"
+#include "callus/capture.h"
+#include "callus/common.h"
+#include "callus/utf8.h"
 
 #include <string.h>
 
-void deja_js_lines_init(deja_js_lines *it, const deja_parse_input *in)
+void callus_js_lines_init(callus_js_lines *it, const callus_parse_input *in)
 {
 	it->raw = in->raw && in->raw_len && in->raw_complete;
 	it->p = it->raw ? in->raw : in->text;
 	it->end = it->p ? it->p + (it->raw ? in->raw_len : in->text_len) : NULL;
-	deja_buf_init(&it->stripped, 0);
-	deja_buf_init(&it->line, 0);
+	callus_buf_init(&it->stripped, 0);
+	callus_buf_init(&it->line, 0);
 }
 
-int deja_js_lines_next(deja_js_lines *it, const char **s, size_t *len)
+int callus_js_lines_next(callus_js_lines *it, const char **s, size_t *len)
 {
 	const char *line;
 	size_t n;
 
-	if (!it->p || !deja_next_line(&it->p, it->end, &line, &n))
+	if (!it->p || !callus_next_line(&it->p, it->end, &line, &n))
 		return 0;
 	if (!it->raw) {
 		*s = line;
 		*len = n;
 		return 1;
 	}
-	deja_buf_clear(&it->stripped);
-	deja_buf_clear(&it->line);
-	deja_ansi_strip_line(&it->stripped, line, n);
-	deja_utf8_sanitize(&it->line, it->stripped.ptr, it->stripped.len);
-	deja_buf_rtrim(&it->line);
-	if (deja_buf_status(&it->stripped) < 0 || deja_buf_status(&it->line) < 0)
-		return DEJA_ENOMEM;
+	callus_buf_clear(&it->stripped);
+	callus_buf_clear(&it->line);
+	callus_ansi_strip_line(&it->stripped, line, n);
+	callus_utf8_sanitize(&it->line, it->stripped.ptr, it->stripped.len);
+	callus_buf_rtrim(&it->line);
+	if (callus_buf_status(&it->stripped) < 0 || callus_buf_status(&it->line) < 0)
+		return CALLUS_ENOMEM;
 	*s = it->line.ptr;
 	*len = it->line.len;
 	return 1;
 }
 
-void deja_js_lines_release(deja_js_lines *it)
+void callus_js_lines_release(callus_js_lines *it)
 {
-	deja_buf_release(&it->stripped);
-	deja_buf_release(&it->line);
+	callus_buf_release(&it->stripped);
+	callus_buf_release(&it->line);
 }
 
-int deja_js_starts(const char *s, size_t len, const char *w)
+int callus_js_starts(const char *s, size_t len, const char *w)
 {
 	size_t n = strlen(w);
 
 	return len >= n && !memcmp(s, w, n);
 }
 
-int deja_js_wrapper_noise(const char *s, size_t len)
+int callus_js_wrapper_noise(const char *s, size_t len)
 {
 	/* At the start of a line only: "> " and "$ " echo the script that
 	 * runs; none of the JavaScript tools starts a line with them. */
@@ -77,12 +77,12 @@ int deja_js_wrapper_noise(const char *s, size_t len)
 	};
 
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (deja_js_starts(s, len, prefixes[i]))
+		if (callus_js_starts(s, len, prefixes[i]))
 			return 1;
 	return 0;
 }
 
-size_t deja_js_indent(const char *s, size_t len)
+size_t callus_js_indent(const char *s, size_t len)
 {
 	size_t i = 0;
 
@@ -111,7 +111,7 @@ static int digits_before(const char *s, size_t end, size_t *start, long *value)
 	return 1;
 }
 
-int deja_js_split_location(const char *s, size_t len, size_t *file_len, long *line,
+int callus_js_split_location(const char *s, size_t len, size_t *file_len, long *line,
 			   long *col)
 {
 	size_t a, b;
@@ -143,21 +143,21 @@ static const char *memmem_last(const char *s, size_t len, const char *w, size_t 
 	return NULL;
 }
 
-int deja_js_parse_frame(const char *s, size_t len, int need_at, deja_js_frame *f)
+int callus_js_parse_frame(const char *s, size_t len, int need_at, callus_js_frame *f)
 {
-	size_t i = deja_js_indent(s, len), flen;
+	size_t i = callus_js_indent(s, len), flen;
 	const char *b, *loc;
 	size_t blen, loclen;
 	int vitest = 0;
 
 	memset(f, 0, sizeof(*f));
-	if (deja_js_starts(s + i, len - i, "at "))
+	if (callus_js_starts(s + i, len - i, "at "))
 		i += 3;
-	else if (deja_js_starts(s + i, len - i, "\xe2\x9d\xaf ")) /* ❯ */
+	else if (callus_js_starts(s + i, len - i, "\xe2\x9d\xaf ")) /* ❯ */
 		i += 4, vitest = 1;
 	else if (need_at)
 		return 0;
-	if (deja_js_starts(s + i, len - i, "async "))
+	if (callus_js_starts(s + i, len - i, "async "))
 		i += 6;
 	b = s + i;
 	blen = len - i;
@@ -191,10 +191,10 @@ int deja_js_parse_frame(const char *s, size_t len, int need_at, deja_js_frame *f
 		loc = b;
 		loclen = blen;
 	}
-	if (!deja_js_split_location(loc, loclen, &flen, &f->line, &f->column) ||
-	    !deja_path_has_source_ext(loc, flen))
+	if (!callus_js_split_location(loc, loclen, &flen, &f->line, &f->column) ||
+	    !callus_path_has_source_ext(loc, flen))
 		return 0;
-	if (deja_js_starts(loc, flen, "node:") || deja_js_starts(loc, flen, "internal/"))
+	if (callus_js_starts(loc, flen, "node:") || callus_js_starts(loc, flen, "internal/"))
 		return 0;
 	f->file = loc;
 	f->file_len = flen;
@@ -218,12 +218,12 @@ static int hexval(char c)
 	return -1;
 }
 
-int deja_js_path(deja_buf *out, const char *p, size_t len)
+int callus_js_path(callus_buf *out, const char *p, size_t len)
 {
-	deja_buf_clear(out);
+	callus_buf_clear(out);
 	if (len < 7 || memcmp(p, "file://", 7)) {
-		deja_buf_put(out, p, len);
-		return deja_buf_status(out);
+		callus_buf_put(out, p, len);
+		return callus_buf_status(out);
 	}
 	/* node and mocha print ES modules' frames as file:// URLs */
 	for (size_t i = 7; i < len; i++) {
@@ -231,22 +231,22 @@ int deja_js_path(deja_buf *out, const char *p, size_t len)
 
 		if (p[i] == '%' && i + 2 < len && (hi = hexval(p[i + 1])) >= 0 &&
 		    (lo = hexval(p[i + 2])) >= 0 && (hi || lo)) {
-			deja_buf_putc(out, (char)(hi * 16 + lo));
+			callus_buf_putc(out, (char)(hi * 16 + lo));
 			i += 2;
 		} else {
-			deja_buf_putc(out, p[i]);
+			callus_buf_putc(out, p[i]);
 		}
 	}
-	return deja_buf_status(out);
+	return callus_buf_status(out);
 }
 
-int deja_js_message_add(deja_buf *m, const char *s, size_t len)
+int callus_js_message_add(callus_buf *m, const char *s, size_t len)
 {
 	size_t i = 0;
 	int space = m->len > 0;
 
 	/* one byte past the limit tells where the cut goes */
-	while (i < len && m->len <= DEJA_JS_MESSAGE_MAX) {
+	while (i < len && m->len <= CALLUS_JS_MESSAGE_MAX) {
 		char c = s[i++];
 
 		if (c == ' ' || c == '\t') {
@@ -254,53 +254,53 @@ int deja_js_message_add(deja_buf *m, const char *s, size_t len)
 			continue;
 		}
 		if (space) {
-			deja_buf_putc(m, ' ');
+			callus_buf_putc(m, ' ');
 			space = 0;
 		}
-		deja_buf_putc(m, c);
+		callus_buf_putc(m, c);
 	}
-	if (m->len > DEJA_JS_MESSAGE_MAX) {
-		size_t cut = DEJA_JS_MESSAGE_MAX;
+	if (m->len > CALLUS_JS_MESSAGE_MAX) {
+		size_t cut = CALLUS_JS_MESSAGE_MAX;
 
 		/* the input is valid UTF-8: cut before a sequence, not inside */
 		while (cut > 0 && ((unsigned char)m->ptr[cut] & 0xc0) == 0x80)
 			cut--;
-		deja_buf_truncate(m, cut);
-		deja_buf_rtrim(m);
+		callus_buf_truncate(m, cut);
+		callus_buf_rtrim(m);
 	}
-	return deja_buf_status(m);
+	return callus_buf_status(m);
 }
 
-void deja_js_failure_init(deja_js_failure *f)
+void callus_js_failure_init(callus_js_failure *f)
 {
 	memset(f, 0, sizeof(*f));
-	deja_buf_init(&f->file, 0);
-	deja_buf_init(&f->message, 0);
-	deja_buf_init(&f->scratch, 0);
+	callus_buf_init(&f->file, 0);
+	callus_buf_init(&f->message, 0);
+	callus_buf_init(&f->scratch, 0);
 }
 
-static void failure_clear(deja_js_failure *f)
+static void failure_clear(callus_js_failure *f)
 {
 	f->open = 0;
 	f->has_header = 0;
 	f->line = f->column = 0;
-	deja_strlist_release(&f->tests);
-	deja_strlist_release(&f->frames);
-	deja_buf_clear(&f->file);
-	deja_buf_clear(&f->message);
+	callus_strlist_release(&f->tests);
+	callus_strlist_release(&f->frames);
+	callus_buf_clear(&f->file);
+	callus_buf_clear(&f->message);
 }
 
-void deja_js_failure_release(deja_js_failure *f)
+void callus_js_failure_release(callus_js_failure *f)
 {
-	deja_strlist_release(&f->tests);
-	deja_strlist_release(&f->frames);
-	deja_buf_release(&f->file);
-	deja_buf_release(&f->message);
-	deja_buf_release(&f->scratch);
+	callus_strlist_release(&f->tests);
+	callus_strlist_release(&f->frames);
+	callus_buf_release(&f->file);
+	callus_buf_release(&f->message);
+	callus_buf_release(&f->scratch);
 	f->open = 0;
 }
 
-size_t deja_js_cut(const char *s, size_t len, size_t max)
+size_t callus_js_cut(const char *s, size_t len, size_t max)
 {
 	if (len <= max)
 		return len;
@@ -309,40 +309,40 @@ size_t deja_js_cut(const char *s, size_t len, size_t max)
 	return max;
 }
 
-int deja_js_failure_test(deja_js_failure *f, const char *s, size_t len)
+int callus_js_failure_test(callus_js_failure *f, const char *s, size_t len)
 {
-	return deja_strlist_add(&f->tests, s, deja_js_cut(s, len, DEJA_JS_TEST_MAX));
+	return callus_strlist_add(&f->tests, s, callus_js_cut(s, len, CALLUS_JS_TEST_MAX));
 }
 
-void deja_js_failure_start(deja_js_failure *f)
+void callus_js_failure_start(callus_js_failure *f)
 {
 	failure_clear(f);
 	f->open = 1;
 }
 
-int deja_js_failure_frame(deja_js_failure *f, const deja_pathctx *pc,
-			  const deja_js_frame *fr)
+int callus_js_failure_frame(callus_js_failure *f, const callus_pathctx *pc,
+			  const callus_js_frame *fr)
 {
-	deja_buf rel = DEJA_BUF_INIT, e = DEJA_BUF_INIT;
+	callus_buf rel = CALLUS_BUF_INIT, e = CALLUS_BUF_INIT;
 	int rc = 0;
 
-	if (!f->open || f->frames.count >= DEJA_JS_FRAMES_MAX)
+	if (!f->open || f->frames.count >= CALLUS_JS_FRAMES_MAX)
 		return 0;
-	if ((rc = deja_js_path(&f->scratch, fr->file, fr->file_len)) < 0)
+	if ((rc = callus_js_path(&f->scratch, fr->file, fr->file_len)) < 0)
 		goto out;
 	if (memchr(f->scratch.ptr, '\t', f->scratch.len) ||
-	    !deja_path_relativize(&rel, pc, f->scratch.ptr, f->scratch.len))
+	    !callus_path_relativize(&rel, pc, f->scratch.ptr, f->scratch.len))
 		goto out;
 	if (fr->fn && !memchr(fr->fn, '\t', fr->fn_len))
-		deja_buf_put(&e, fr->fn, fr->fn_len);
-	deja_buf_printf(&e, "\t%s\t%ld\t%ld", f->scratch.ptr, fr->line, fr->column);
-	if ((rc = deja_buf_status(&e)) < 0 ||
-	    (rc = deja_strlist_add(&f->frames, e.ptr, e.len)) < 0)
+		callus_buf_put(&e, fr->fn, fr->fn_len);
+	callus_buf_printf(&e, "\t%s\t%ld\t%ld", f->scratch.ptr, fr->line, fr->column);
+	if ((rc = callus_buf_status(&e)) < 0 ||
+	    (rc = callus_strlist_add(&f->frames, e.ptr, e.len)) < 0)
 		goto out;
 	rc = 1;
 out:
-	deja_buf_release(&rel);
-	deja_buf_release(&e);
+	callus_buf_release(&rel);
+	callus_buf_release(&e);
 	return rc;
 }
 
@@ -364,8 +364,8 @@ static void split_frame(const char *e, const char **fn, size_t *fn_len, const ch
 		*col = *col * 10 + (*p - '0');
 }
 
-int deja_js_failure_flush(deja_js_failure *f, const deja_pathctx *pc, deja_diags *diags,
-			  deja_strlist *files, size_t *first_diag)
+int callus_js_failure_flush(callus_js_failure *f, const callus_pathctx *pc, callus_diags *diags,
+			  callus_strlist *files, size_t *first_diag)
 {
 	size_t n, i;
 	int rc = 0;
@@ -379,27 +379,27 @@ int deja_js_failure_flush(deja_js_failure *f, const deja_pathctx *pc, deja_diags
 		const char *fn = NULL, *file = f->file.ptr;
 		size_t fn_len = 0, file_len = f->file.len;
 		long line = f->line, col = f->column;
-		deja_diag *d;
+		callus_diag *d;
 
 		if (f->frames.count)
 			split_frame(f->frames.items[0], &fn, &fn_len, &file, &file_len,
 				    &line, &col);
-		rc = deja_parse_diag(diags, files, pc, file, file_len, line, col, NULL, 0,
+		rc = callus_parse_diag(diags, files, pc, file, file_len, line, col, NULL, 0,
 				     f->message.ptr, f->message.len, "error");
 		if (rc < 0)
 			goto out;
 		if (rc > 0) /* the list is full: counted, nothing to attach */
 			continue;
-		d = deja_diags_last(diags);
+		d = callus_diags_last(diags);
 		if (first_diag && *first_diag == (size_t)-1)
 			*first_diag = diags->count - 1;
-		if (f->tests.count && (rc = deja_diag_set(&d->test, f->tests.items[i],
+		if (f->tests.count && (rc = callus_diag_set(&d->test, f->tests.items[i],
 							  strlen(f->tests.items[i]))) < 0)
 			goto out;
 		for (size_t k = 0; k < f->frames.count; k++) {
 			split_frame(f->frames.items[k], &fn, &fn_len, &file, &file_len,
 				    &line, &col);
-			if ((rc = deja_diag_add_frame(d, pc, fn, fn_len, file,
+			if ((rc = callus_diag_add_frame(d, pc, fn, fn_len, file,
 						      file_len)) < 0)
 				goto out;
 		}
@@ -408,7 +408,7 @@ int deja_js_failure_flush(deja_js_failure *f, const deja_pathctx *pc, deja_diags
 	 * raised elsewhere */
 	rc = 0;
 	if (f->file.len &&
-	    (rc = deja_parse_file(files, NULL, pc, f->file.ptr, f->file.len)) > 0)
+	    (rc = callus_parse_file(files, NULL, pc, f->file.ptr, f->file.len)) > 0)
 		rc = 0;
 out:
 	failure_clear(f);

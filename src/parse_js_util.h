@@ -4,21 +4,21 @@
  * lines they skip, V8 stack frames, and a failing test being assembled
  * until its last frame is seen.  Library-internal.
  */
-#ifndef DEJA_PARSE_JS_UTIL_H
-#define DEJA_PARSE_JS_UTIL_H
+#ifndef CALLUS_PARSE_JS_UTIL_H
+#define CALLUS_PARSE_JS_UTIL_H
 
 #include <stddef.h>
 
-#include "deja/buf.h"
-#include "deja/parse.h"
-#include "deja/strlist.h"
+#include "callus/buf.h"
+#include "callus/parse.h"
+#include "callus/strlist.h"
 
 /* Messages are for a lesson, not a log: longer ones are cut. */
-#define DEJA_JS_MESSAGE_MAX 300
+#define CALLUS_JS_MESSAGE_MAX 300
 /* A test's name longer than this is cut. */
-#define DEJA_JS_TEST_MAX 300
+#define CALLUS_JS_TEST_MAX 300
 /* In-project frames kept per failure, innermost first. */
-#define DEJA_JS_FRAMES_MAX 8
+#define CALLUS_JS_FRAMES_MAX 8
 
 /*
  * The lines of a parser's input.  The raw output when it is whole: test
@@ -28,40 +28,40 @@
  * replaced, trailing blanks cut).  Else (an output beyond the raw head) the
  * filtered text, which covers all of it: parsers cope with missing lines.
  */
-typedef struct deja_js_lines {
+typedef struct callus_js_lines {
 	const char *p, *end;
 	int raw;
-	deja_buf stripped, line;
-} deja_js_lines;
+	callus_buf stripped, line;
+} callus_js_lines;
 
-void deja_js_lines_init(deja_js_lines *it, const deja_parse_input *in);
+void callus_js_lines_init(callus_js_lines *it, const callus_parse_input *in);
 /* 1 with the next line in *s, *len (valid until the next call); 0 at the
- * end; DEJA_ENOMEM. */
-int deja_js_lines_next(deja_js_lines *it, const char **s, size_t *len);
-void deja_js_lines_release(deja_js_lines *it);
+ * end; CALLUS_ENOMEM. */
+int callus_js_lines_next(callus_js_lines *it, const char **s, size_t *len);
+void callus_js_lines_release(callus_js_lines *it);
 
 /* 1 for what npm, pnpm, yarn and bun print around a script's output. */
-int deja_js_wrapper_noise(const char *s, size_t len);
+int callus_js_wrapper_noise(const char *s, size_t len);
 
 /* Leading blanks of a line. */
-size_t deja_js_indent(const char *s, size_t len);
+size_t callus_js_indent(const char *s, size_t len);
 
 /* 1 when s[0..len) starts with the NUL-terminated w. */
-int deja_js_starts(const char *s, size_t len, const char *w);
+int callus_js_starts(const char *s, size_t len, const char *w);
 
 /*
  * A location at the end of s[0..len): "FILE:LINE:COL" or "FILE:LINE".
  * Returns 1 with the file's length in *file_len.
  */
-int deja_js_split_location(const char *s, size_t len, size_t *file_len, long *line,
+int callus_js_split_location(const char *s, size_t len, size_t *file_len, long *line,
 			   long *col);
 
 /* One stack frame as printed; spans point into the line. */
-typedef struct deja_js_frame {
+typedef struct callus_js_frame {
 	const char *fn, *file;
 	size_t fn_len, file_len;
 	long line, column;
-} deja_js_frame;
+} callus_js_frame;
 
 /*
  * A V8 stack frame: "at fn (FILE:L:C)", "at FILE:L:C", "at async fn (...)";
@@ -69,56 +69,56 @@ typedef struct deja_js_frame {
  * vitest's "❯ fn FILE:L:C" and "❯ FILE:L:C" too.  Only frames in a source
  * file are frames: "node:internal/...", "<anonymous>" are not.
  */
-int deja_js_parse_frame(const char *s, size_t len, int need_at, deja_js_frame *f);
+int callus_js_parse_frame(const char *s, size_t len, int need_at, callus_js_frame *f);
 
 /* A path as printed, file:// URLs decoded, into out (cleared first). */
-int deja_js_path(deja_buf *out, const char *p, size_t len);
+int callus_js_path(callus_buf *out, const char *p, size_t len);
 
 /* Append a part of a message: blanks collapsed, parts joined by a space,
- * at most DEJA_JS_MESSAGE_MAX bytes (cut on a UTF-8 boundary). */
-int deja_js_message_add(deja_buf *m, const char *s, size_t len);
+ * at most CALLUS_JS_MESSAGE_MAX bytes (cut on a UTF-8 boundary). */
+int callus_js_message_add(callus_buf *m, const char *s, size_t len);
 
 /*
  * A failing test being read: its names (vitest prints several tests that
  * failed with the same error above one message), the test's file and
  * location as the runner named them, the message and the in-project frames.
  */
-typedef struct deja_js_failure {
+typedef struct callus_js_failure {
 	int open;
-	deja_strlist tests;
-	deja_buf file;	   /* as printed; may be empty */
+	callus_strlist tests;
+	callus_buf file;	   /* as printed; may be empty */
 	long line, column; /* of file, 0 when unknown */
-	deja_buf message;
+	callus_buf message;
 	int has_header;	     /* the message's first line was seen */
-	deja_strlist frames; /* "fn\tfile\tline\tcol", file as printed */
-	deja_buf scratch;
-} deja_js_failure;
+	callus_strlist frames; /* "fn\tfile\tline\tcol", file as printed */
+	callus_buf scratch;
+} callus_js_failure;
 
-void deja_js_failure_init(deja_js_failure *f);
-void deja_js_failure_release(deja_js_failure *f);
+void callus_js_failure_init(callus_js_failure *f);
+void callus_js_failure_release(callus_js_failure *f);
 
 /* The length of s[0..len) cut to at most max bytes, not inside a UTF-8
  * sequence. */
-size_t deja_js_cut(const char *s, size_t len, size_t max);
+size_t callus_js_cut(const char *s, size_t len, size_t max);
 
-/* Add a test's name (cut to DEJA_JS_TEST_MAX). */
-int deja_js_failure_test(deja_js_failure *f, const char *s, size_t len);
+/* Add a test's name (cut to CALLUS_JS_TEST_MAX). */
+int callus_js_failure_test(callus_js_failure *f, const char *s, size_t len);
 
 /* Start a failure (the previous one must have been flushed). */
-void deja_js_failure_start(deja_js_failure *f);
+void callus_js_failure_start(callus_js_failure *f);
 
 /* Add a frame when it is in the project; 1 when added. */
-int deja_js_failure_frame(deja_js_failure *f, const deja_pathctx *pc,
-			  const deja_js_frame *fr);
+int callus_js_failure_frame(callus_js_failure *f, const callus_pathctx *pc,
+			  const callus_js_frame *fr);
 
 /*
  * Emit the open failure: one diagnostic per test name (one without a name
  * when there is none), located at the innermost in-project frame, else at
  * the test's file; the frames attached; the test's file noted as affected.
  * *first_diag (may be NULL) gets the index of the first diagnostic added,
- * or (size_t)-1.  The failure is closed and cleared.  0 or DEJA_ENOMEM.
+ * or (size_t)-1.  The failure is closed and cleared.  0 or CALLUS_ENOMEM.
  */
-int deja_js_failure_flush(deja_js_failure *f, const deja_pathctx *pc, deja_diags *diags,
-			  deja_strlist *files, size_t *first_diag);
+int callus_js_failure_flush(callus_js_failure *f, const callus_pathctx *pc, callus_diags *diags,
+			  callus_strlist *files, size_t *first_diag);
 
 #endif

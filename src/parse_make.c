@@ -20,23 +20,23 @@
  */
 #include "parsers.h"
 #include "parse_util.h"
-#include "deja/common.h"
+#include "callus/common.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct state {
-	const deja_parse_input *in;
-	deja_diags *diags;
-	deja_strlist *files;
-	deja_strlist stack;     /* directories entered, as printed */
-	deja_pu_dir dir;        /* the path context of the top one */
-	deja_buf seg;           /* the recipes' lines since the last change */
-	deja_strlist recipes;   /* "target 'x' failed: Error 1" */
+	const callus_parse_input *in;
+	callus_diags *diags;
+	callus_strlist *files;
+	callus_strlist stack;     /* directories entered, as printed */
+	callus_pu_dir dir;        /* the path context of the top one */
+	callus_buf seg;           /* the recipes' lines since the last change */
+	callus_strlist recipes;   /* "target 'x' failed: Error 1" */
 	size_t start;
 } state;
 
-static const deja_pathctx *cur_pc(const state *st)
+static const callus_pathctx *cur_pc(const state *st)
 {
 	return st->stack.count ? &st->dir.pc : st->in->pc;
 }
@@ -55,7 +55,7 @@ static size_t make_prefix(const char *s, size_t len)
 	      (i - base == 5 && !memcmp(s + base, "gmake", 5))))
 		return 0;
 	if (i < len && s[i] == '[') {
-		deja_pu_num(s + i + 1, len - i - 1, &n);
+		callus_pu_num(s + i + 1, len - i - 1, &n);
 		if (!n || i + n + 2 > len || s[i + 1 + n] != ']')
 			return 0;
 		i += n + 2;
@@ -88,37 +88,37 @@ static int quoted(const char *s, size_t len, const char **dir, size_t *dl)
 /* The recipes' output since the last directory change. */
 static int flush_segment(state *st)
 {
-	deja_parse_input sub = { st->seg.ptr, st->seg.len, st->seg.ptr, st->seg.len, 1, "",
+	callus_parse_input sub = { st->seg.ptr, st->seg.len, st->seg.ptr, st->seg.len, 1, "",
 				 st->in->command, cur_pc(st) };
-	const deja_parser *chosen = NULL, *p;
+	const callus_parser *chosen = NULL, *p;
 	size_t before = st->diags->count + st->diags->dropped, files = st->files->count;
 	int rc = 0;
 
 	if (!st->seg.len)
 		return 0;
-	for (size_t i = 0; (p = deja_parser_at(i)) && !chosen; i++)
-		if (p != &deja_parser_make && p != &deja_parser_gcc &&
-		    deja_parser_sniff(p, st->seg.ptr, st->seg.len))
+	for (size_t i = 0; (p = callus_parser_at(i)) && !chosen; i++)
+		if (p != &callus_parser_make && p != &callus_parser_gcc &&
+		    callus_parser_sniff(p, st->seg.ptr, st->seg.len))
 			chosen = p;
 	if (chosen)
 		rc = chosen->parse(&sub, st->diags, st->files);
 	/* cppcheck's findings look like gcc's: read them once */
-	if (rc >= 0 && chosen != &deja_parser_cppcheck)
-		rc = deja_parser_gcc.parse(&sub, st->diags, st->files);
+	if (rc >= 0 && chosen != &callus_parser_cppcheck)
+		rc = callus_parser_gcc.parse(&sub, st->diags, st->files);
 	if (rc >= 0 && st->diags->count + st->diags->dropped == before &&
 	    st->files->count == files)
-		rc = deja_parse_generic(&sub, st->diags, st->files);
+		rc = callus_parse_generic(&sub, st->diags, st->files);
 	/* the same bounds as the make parser's own diagnostics, whoever read them */
 	for (size_t i = before < st->diags->count ? before : st->diags->count;
 	     i < st->diags->count; i++) {
-		deja_diag *d = &st->diags->items[i];
+		callus_diag *d = &st->diags->items[i];
 
 		if (d->message)
-			d->message[deja_pu_cut(d->message, strlen(d->message), DEJA_PU_TEXT_MAX)] = '\0';
+			d->message[callus_pu_cut(d->message, strlen(d->message), CALLUS_PU_TEXT_MAX)] = '\0';
 		if (d->test)
-			d->test[deja_pu_cut(d->test, strlen(d->test), DEJA_PU_TEXT_MAX)] = '\0';
+			d->test[callus_pu_cut(d->test, strlen(d->test), CALLUS_PU_TEXT_MAX)] = '\0';
 	}
-	deja_buf_clear(&st->seg);
+	callus_buf_clear(&st->seg);
 	return rc < 0 ? rc : 0;
 }
 
@@ -129,7 +129,7 @@ static int set_dir(state *st)
 	if (!st->stack.count)
 		return 0;
 	top = st->stack.items[st->stack.count - 1];
-	return deja_pu_dir_set(&st->dir, st->in->pc, top, strlen(top));
+	return callus_pu_dir_set(&st->dir, st->in->pc, top, strlen(top));
 }
 
 /* A line after "make: " */
@@ -139,51 +139,51 @@ static int make_line(state *st, const char *s, size_t len)
 	size_t dl, ml;
 	int rc;
 
-	if (deja_pu_starts(s, len, "Entering directory ") &&
+	if (callus_pu_starts(s, len, "Entering directory ") &&
 	    quoted(s + 19, len - 19, &dir, &dl)) {
-		if ((rc = flush_segment(st)) < 0 || (rc = deja_strlist_add(&st->stack, dir, dl)) < 0)
+		if ((rc = flush_segment(st)) < 0 || (rc = callus_strlist_add(&st->stack, dir, dl)) < 0)
 			return rc;
 		return set_dir(st);
 	}
-	if (deja_pu_starts(s, len, "Leaving directory ")) {
+	if (callus_pu_starts(s, len, "Leaving directory ")) {
 		if ((rc = flush_segment(st)) < 0)
 			return rc;
 		if (st->stack.count)
 			free(st->stack.items[--st->stack.count]);
 		return set_dir(st);
 	}
-	if (!deja_pu_starts(s, len, "*** "))
+	if (!callus_pu_starts(s, len, "*** "))
 		return 0;
 	m = s + 4;
 	ml = len - 4;
 	/* "*** [Makefile:6: bad.o] Error 1": a recipe failed */
 	if (ml && m[0] == '[') {
 		const char *close = memchr(m, ']', ml), *target = m + 1;
-		deja_buf msg = DEJA_BUF_INIT;
+		callus_buf msg = CALLUS_BUF_INIT;
 
-		if (!close || deja_pu_ends(m, ml, "(ignored)"))
+		if (!close || callus_pu_ends(m, ml, "(ignored)"))
 			return 0;
 		for (const char *q = m + 1; q + 1 < close; q++)
 			if (q[0] == ':' && q[1] == ' ')
 				target = q + 2;
-		deja_buf_puts(&msg, "target '");
-		deja_buf_put(&msg, target, (size_t)(close - target));
-		deja_buf_puts(&msg, "' failed:");
-		deja_buf_put(&msg, close + 1, (size_t)(m + ml - close - 1));
+		callus_buf_puts(&msg, "target '");
+		callus_buf_put(&msg, target, (size_t)(close - target));
+		callus_buf_puts(&msg, "' failed:");
+		callus_buf_put(&msg, close + 1, (size_t)(m + ml - close - 1));
 		/* bounded: the list is searched for each new failure */
-		rc = deja_buf_status(&msg) < 0	 ? DEJA_ENOMEM
+		rc = callus_buf_status(&msg) < 0	 ? CALLUS_ENOMEM
 		     : st->recipes.count >= 64 ? 0
-						 : deja_strlist_add_unique(&st->recipes, msg.ptr,
+						 : callus_strlist_add_unique(&st->recipes, msg.ptr,
 									   msg.len, NULL);
-		deja_buf_release(&msg);
+		callus_buf_release(&msg);
 		return rc;
 	}
-	if (deja_pu_starts(m, ml, "Waiting for unfinished jobs"))
+	if (callus_pu_starts(m, ml, "Waiting for unfinished jobs"))
 		return 0;
 	/* make's own error: "No rule to make target 'x', needed by 'y'.  Stop." */
-	if (deja_pu_ends(m, ml, "  Stop."))
+	if (callus_pu_ends(m, ml, "  Stop."))
 		ml -= 7;
-	return deja_pu_diag(NULL, st->diags, st->files, cur_pc(st), NULL, 0, 0, 0, NULL, 0, m, ml,
+	return callus_pu_diag(NULL, st->diags, st->files, cur_pc(st), NULL, 0, 0, 0, NULL, 0, m, ml,
 			    "error");
 }
 
@@ -193,10 +193,10 @@ static int is_makefile(const char *p, size_t len)
 
 	while (base > p && base[-1] != '/')
 		base--;
-	return deja_pu_starts(base, (size_t)(p + len - base), "Makefile") ||
-	       deja_pu_starts(base, (size_t)(p + len - base), "makefile") ||
-	       deja_pu_starts(base, (size_t)(p + len - base), "GNUmakefile") ||
-	       deja_pu_ends(p, len, ".mk");
+	return callus_pu_starts(base, (size_t)(p + len - base), "Makefile") ||
+	       callus_pu_starts(base, (size_t)(p + len - base), "makefile") ||
+	       callus_pu_starts(base, (size_t)(p + len - base), "GNUmakefile") ||
+	       callus_pu_ends(p, len, ".mk");
 }
 
 /*
@@ -228,7 +228,7 @@ static int is_echoed_command(const char *s, size_t len)
 		/* x86_64-linux-gnu-gcc, gcc-12, clang-14 */
 		if (k < 6 && wl > n && ((w[wl - n - 1] == '-' && !memcmp(w + wl - n, progs[k], n)) ||
 					(w[n] == '-' && !memcmp(w, progs[k], n) &&
-					 deja_pu_is_digit(w[n + 1]))))
+					 callus_pu_is_digit(w[n + 1]))))
 			return 1;
 	}
 	return 0;
@@ -237,38 +237,38 @@ static int is_echoed_command(const char *s, size_t len)
 static int line_of(state *st, const char *s, size_t len)
 {
 	size_t n = make_prefix(s, len);
-	deja_pu_loc loc;
+	callus_pu_loc loc;
 
 	if (n)
 		return make_line(st, s + n, len - n);
 	/* "Makefile:3: *** missing separator.  Stop." */
-	if (deja_pu_location(s, len, &loc) && loc.end < len) {
+	if (callus_pu_location(s, len, &loc) && loc.end < len) {
 		const char *r = s + loc.end;
 		size_t rl = len - loc.end;
 
-		deja_pu_trim(&r, &rl);
-		if (deja_pu_starts(r, rl, "*** ")) {
+		callus_pu_trim(&r, &rl);
+		if (callus_pu_starts(r, rl, "*** ")) {
 			r += 4;
 			rl -= 4;
-			if (deja_pu_ends(r, rl, "  Stop."))
+			if (callus_pu_ends(r, rl, "  Stop."))
 				rl -= 7;
-			return deja_pu_diag(NULL, st->diags, st->files, cur_pc(st), loc.path,
+			return callus_pu_diag(NULL, st->diags, st->files, cur_pc(st), loc.path,
 					    loc.path_len, loc.line, 0, NULL, 0, r, rl, "error");
 		}
 		/* make's warnings about the makefile are no compiler's */
-		if (is_makefile(loc.path, loc.path_len) && deja_pu_starts(r, rl, "warning: "))
+		if (is_makefile(loc.path, loc.path_len) && callus_pu_starts(r, rl, "warning: "))
 			return 0;
 	}
 	if (is_echoed_command(s, len))
 		return 0;
-	deja_buf_put(&st->seg, s, len);
-	return deja_buf_putc(&st->seg, '\n');
+	callus_buf_put(&st->seg, s, len);
+	return callus_buf_putc(&st->seg, '\n');
 }
 
-static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *files)
+static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
 	state st;
-	deja_pu_lines it;
+	callus_pu_lines it;
 	const char *s;
 	size_t len;
 	int rc;
@@ -278,10 +278,10 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 	st.diags = diags;
 	st.files = files;
 	st.start = diags->count + diags->dropped;
-	deja_pu_dir_init(&st.dir, in->pc);
-	deja_buf_init(&st.seg, 0);
-	deja_pu_lines_init(&it, in);
-	while ((rc = deja_pu_lines_next(&it, &s, &len)) > 0)
+	callus_pu_dir_init(&st.dir, in->pc);
+	callus_buf_init(&st.seg, 0);
+	callus_pu_lines_init(&it, in);
+	while ((rc = callus_pu_lines_next(&it, &s, &len)) > 0)
 		if ((rc = line_of(&st, s, len)) < 0)
 			break;
 	if (rc >= 0)
@@ -289,33 +289,33 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 	/* with the cause found, the recipes' failures are its consequences */
 	for (size_t i = 0, none = diags->count + diags->dropped == st.start;
 	     none && rc >= 0 && i < st.recipes.count; i++)
-		rc = deja_pu_diag(NULL, diags, files, in->pc, NULL, 0, 0, 0, NULL, 0,
+		rc = callus_pu_diag(NULL, diags, files, in->pc, NULL, 0, 0, 0, NULL, 0,
 				  st.recipes.items[i], strlen(st.recipes.items[i]), "error");
-	deja_strlist_release(&st.stack);
-	deja_strlist_release(&st.recipes);
-	deja_pu_dir_release(&st.dir);
-	deja_buf_release(&st.seg);
-	deja_pu_lines_release(&it);
+	callus_strlist_release(&st.stack);
+	callus_strlist_release(&st.recipes);
+	callus_pu_dir_release(&st.dir);
+	callus_buf_release(&st.seg);
+	callus_pu_lines_release(&it);
 	return rc < 0 ? rc : 0;
 }
 
 static int sniff_line(const char *s, size_t len)
 {
 	size_t n = make_prefix(s, len);
-	deja_pu_loc loc;
+	callus_pu_loc loc;
 
 	if (n)
-		return deja_pu_starts(s + n, len - n, "*** ");
+		return callus_pu_starts(s + n, len - n, "*** ");
 	/* "Makefile:3: *** missing separator.  Stop." */
-	return deja_pu_location(s, len, &loc) && is_makefile(loc.path, loc.path_len) &&
-	       deja_pu_starts(s + loc.end, len - loc.end, " *** ");
+	return callus_pu_location(s, len, &loc) && is_makefile(loc.path, loc.path_len) &&
+	       callus_pu_starts(s + loc.end, len - loc.end, " *** ");
 }
 
 static int sniff(const char *text, size_t len)
 {
-	return deja_pu_any_line(text, len, sniff_line);
+	return callus_pu_any_line(text, len, sniff_line);
 }
 
 static const char *const tools[] = { "make", "gmake", NULL };
 
-const deja_parser deja_parser_make = { "make", tools, sniff, parse };
+const callus_parser callus_parser_make = { "make", tools, sniff, parse };

@@ -26,7 +26,7 @@
  */
 #include "parsers.h"
 #include "parse_js_util.h"
-#include "deja/common.h"
+#include "callus/common.h"
 
 #include <string.h>
 
@@ -37,7 +37,7 @@ static int is_digit(char c) { return c >= '0' && c <= '9'; }
 /* "  12) title": the number's end, or 0 */
 static size_t numbered(const char *s, size_t len)
 {
-	size_t i = deja_js_indent(s, len), d = i;
+	size_t i = callus_js_indent(s, len), d = i;
 
 	while (i < len && is_digit(s[i]))
 		i++;
@@ -64,39 +64,39 @@ static int diff_line(const char *t, size_t tl)
 
 /* "Error: Timeout of 20ms exceeded. ... (/abs/test/a.spec.js)": the test's
  * file, when no frame names one. */
-static void file_in_parens(deja_js_failure *f, const char *t, size_t tl)
+static void file_in_parens(callus_js_failure *f, const char *t, size_t tl)
 {
 	const char *open;
 
 	if (tl < 4 || t[tl - 1] != ')' || !(open = memrchr(t, '(', tl)))
 		return;
-	if (deja_path_has_source_ext(open + 1, (size_t)(t + tl - 1 - open - 1)) &&
+	if (callus_path_has_source_ext(open + 1, (size_t)(t + tl - 1 - open - 1)) &&
 	    !memchr(open, ' ', (size_t)(t + tl - open)))
-		deja_js_path(&f->file, open + 1, (size_t)(t + tl - open - 2));
+		callus_js_path(&f->file, open + 1, (size_t)(t + tl - open - 2));
 }
 
 enum { BEFORE, REPORT };
 
-static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *files)
+static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
-	deja_js_lines it;
-	deja_js_failure f;
-	deja_buf title = DEJA_BUF_INIT;
+	callus_js_lines it;
+	callus_js_failure f;
+	callus_buf title = CALLUS_BUF_INIT;
 	const char *s;
 	size_t len;
 	int rc, state = BEFORE, in_title = 0, want_more = 0, stack = 0;
 
-	deja_js_lines_init(&it, in);
-	deja_js_failure_init(&f);
-	while ((rc = deja_js_lines_next(&it, &s, &len)) > 0) {
-		size_t i = deja_js_indent(s, len), n;
+	callus_js_lines_init(&it, in);
+	callus_js_failure_init(&f);
+	while ((rc = callus_js_lines_next(&it, &s, &len)) > 0) {
+		size_t i = callus_js_indent(s, len), n;
 		const char *t = s + i;
 		size_t tl = len - i;
-		deja_js_frame fr;
+		callus_js_frame fr;
 
 		if (!len)
 			continue;
-		if (deja_js_wrapper_noise(s, len))
+		if (callus_js_wrapper_noise(s, len))
 			continue;
 		if (state == BEFORE) {
 			if (failing_line(t, tl))
@@ -104,40 +104,40 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 			continue;
 		}
 		if ((n = numbered(s, len)) && n - i > 2 && i <= 4) {
-			if ((rc = deja_js_failure_flush(&f, in->pc, diags, files, NULL)) <
+			if ((rc = callus_js_failure_flush(&f, in->pc, diags, files, NULL)) <
 			    0)
 				break;
-			deja_js_failure_start(&f);
-			deja_buf_clear(&title);
-			deja_buf_put(&title, s + n, len - n);
+			callus_js_failure_start(&f);
+			callus_buf_clear(&title);
+			callus_buf_put(&title, s + n, len - n);
 			in_title = 1;
 			want_more = stack = 0;
 			continue;
 		}
 		if (in_title && i >= 7 && !f.has_header) {
-			if (title.len < DEJA_JS_TEST_MAX) {
-				deja_buf_puts(&title, SEP);
-				deja_buf_put(&title, t, tl);
+			if (title.len < CALLUS_JS_TEST_MAX) {
+				callus_buf_puts(&title, SEP);
+				callus_buf_put(&title, t, tl);
 			}
 			continue;
 		}
 		if (in_title) {
 			/* mocha appends ":" to the last title */
 			if (title.len && title.ptr[title.len - 1] == ':')
-				deja_buf_truncate(&title, title.len - 1);
-			if ((rc = deja_buf_status(&title)) < 0 ||
-			    (rc = deja_js_failure_test(&f, title.ptr, title.len)) < 0)
+				callus_buf_truncate(&title, title.len - 1);
+			if ((rc = callus_buf_status(&title)) < 0 ||
+			    (rc = callus_js_failure_test(&f, title.ptr, title.len)) < 0)
 				break;
 			in_title = 0;
 		}
-		if (deja_js_parse_frame(s, len, 1, &fr)) {
-			if ((rc = deja_js_failure_frame(&f, in->pc, &fr)) < 0)
+		if (callus_js_parse_frame(s, len, 1, &fr)) {
+			if ((rc = callus_js_failure_frame(&f, in->pc, &fr)) < 0)
 				break;
 			want_more = 0;
 			stack = 1;
 			continue;
 		}
-		if (deja_js_starts(t, tl, "at ")) {
+		if (callus_js_starts(t, tl, "at ")) {
 			stack = 1;
 			continue;
 		}
@@ -145,38 +145,38 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 			/* a message without its title (filtered lines) */
 			if (i < 4 || i > 6)
 				continue;
-			if ((rc = deja_js_failure_flush(&f, in->pc, diags, files, NULL)) <
+			if ((rc = callus_js_failure_flush(&f, in->pc, diags, files, NULL)) <
 			    0)
 				break;
-			deja_js_failure_start(&f);
+			callus_js_failure_start(&f);
 			stack = 0;
 		}
 		if (!f.has_header) {
 			f.has_header = 1;
 			want_more = tl && t[tl - 1] == ':';
-			if ((rc = deja_js_message_add(&f.message, t, tl)) < 0)
+			if ((rc = callus_js_message_add(&f.message, t, tl)) < 0)
 				break;
 			file_in_parens(&f, t, tl);
 		} else if (want_more) {
 			want_more = 0;
 			if (!diff_line(t, tl) &&
-			    (rc = deja_js_message_add(&f.message, t, tl)) < 0)
+			    (rc = callus_js_message_add(&f.message, t, tl)) < 0)
 				break;
 		}
 	}
 	if (rc >= 0 && in_title) {
 		if (title.len && title.ptr[title.len - 1] == ':')
-			deja_buf_truncate(&title, title.len - 1);
-		rc = deja_js_failure_test(&f, title.ptr, title.len);
+			callus_buf_truncate(&title, title.len - 1);
+		rc = callus_js_failure_test(&f, title.ptr, title.len);
 	}
 	if (rc >= 0)
-		rc = deja_js_failure_flush(&f, in->pc, diags, files, NULL);
-	deja_js_failure_release(&f);
-	deja_js_lines_release(&it);
-	deja_buf_release(&title);
+		rc = callus_js_failure_flush(&f, in->pc, diags, files, NULL);
+	callus_js_failure_release(&f);
+	callus_js_lines_release(&it);
+	callus_buf_release(&title);
 	/* --reporter tap: node's runner speaks TAP too */
 	if (rc >= 0 && state == BEFORE)
-		return deja_parser_node_test.parse(in, diags, files);
+		return callus_parser_node_test.parse(in, diags, files);
 	return rc < 0 ? rc : 0;
 }
 
@@ -186,8 +186,8 @@ static int sniff(const char *text, size_t len)
 	const char *p = text, *end = text + len, *s;
 	size_t n;
 
-	while (deja_next_line(&p, end, &s, &n)) {
-		size_t i = deja_js_indent(s, n);
+	while (callus_next_line(&p, end, &s, &n)) {
+		size_t i = callus_js_indent(s, n);
 
 		if (i && failing_line(s + i, n - i))
 			return 1;
@@ -197,4 +197,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = {"mocha", NULL};
 
-const deja_parser deja_parser_mocha = {"mocha", tools, sniff, parse};
+const callus_parser callus_parser_mocha = {"mocha", tools, sniff, parse};

@@ -12,27 +12,27 @@
  */
 #include "parsers.h"
 #include "parse_util.h"
-#include "deja/common.h"
+#include "callus/common.h"
 
 #include <string.h>
 
 typedef struct pending {
 	int active, closed;
-	deja_buf file, msg;
+	callus_buf file, msg;
 	long line, col;
 	const char *severity;
 } pending;
 
 /* "path[:LINE[:COL]]: error: " -> offsets; severity "error", "warning", "note". */
-static int mypy_line(const char *s, size_t len, deja_pu_loc *loc, const char **sev,
+static int mypy_line(const char *s, size_t len, callus_pu_loc *loc, const char **sev,
 		     size_t *msg_at)
 {
 	static const char *const sevs[] = { "error", "warning", "note" };
 	size_t i;
 
-	if (!deja_pu_location(s, len, loc)) {
+	if (!callus_pu_location(s, len, loc)) {
 		/* "x.py: error: Duplicate module named 'x'" */
-		long c = deja_pu_find(s, len, ": ");
+		long c = callus_pu_find(s, len, ": ");
 		if (c <= 0 || memchr(s, ' ', (size_t)c))
 			return 0;
 		loc->path = s;
@@ -40,8 +40,8 @@ static int mypy_line(const char *s, size_t len, deja_pu_loc *loc, const char **s
 		loc->line = loc->col = 0;
 		loc->end = (size_t)c + 1;
 	}
-	if (!deja_pu_ends(loc->path, loc->path_len, ".py") &&
-	    !deja_pu_ends(loc->path, loc->path_len, ".pyi"))
+	if (!callus_pu_ends(loc->path, loc->path_len, ".py") &&
+	    !callus_pu_ends(loc->path, loc->path_len, ".pyi"))
 		return 0;
 	i = loc->end;
 	if (i < len && s[i] == ' ')
@@ -91,7 +91,7 @@ static int has_code(const pending *p)
 	return c != NULL;
 }
 
-static int flush(pending *p, const deja_pathctx *pc, deja_diags *diags, deja_strlist *files)
+static int flush(pending *p, const callus_pathctx *pc, callus_diags *diags, callus_strlist *files)
 {
 	const char *code, *m;
 	size_t ml, cl;
@@ -100,27 +100,27 @@ static int flush(pending *p, const deja_pathctx *pc, deja_diags *diags, deja_str
 	if (!p->active)
 		return 0;
 	p->active = 0;
-	if ((rc = deja_buf_status(&p->msg)) < 0 || (rc = deja_buf_status(&p->file)) < 0)
+	if ((rc = callus_buf_status(&p->msg)) < 0 || (rc = callus_buf_status(&p->file)) < 0)
 		return rc;
 	m = p->msg.ptr;
 	ml = p->msg.len;
-	deja_pu_trim(&m, &ml);
+	callus_pu_trim(&m, &ml);
 	split_code(m, ml, &ml, &code, &cl);
-	return deja_pu_diag(NULL, diags, files, pc, p->file.ptr, p->file.len, p->line, p->col,
+	return callus_pu_diag(NULL, diags, files, pc, p->file.ptr, p->file.len, p->line, p->col,
 			    code, cl, m, ml, p->severity);
 }
 
-static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *files)
+static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
-	pending p = { 0, 0, DEJA_BUF_INIT, DEJA_BUF_INIT, 0, 0, NULL };
-	deja_pu_lines it;
+	pending p = { 0, 0, CALLUS_BUF_INIT, CALLUS_BUF_INIT, 0, 0, NULL };
+	callus_pu_lines it;
 	const char *s, *sev;
 	size_t len, at;
-	deja_pu_loc loc;
+	callus_pu_loc loc;
 	int rc;
 
-	deja_pu_lines_init(&it, in);
-	while ((rc = deja_pu_lines_next(&it, &s, &len)) > 0) {
+	callus_pu_lines_init(&it, in);
+	while ((rc = callus_pu_lines_next(&it, &s, &len)) > 0) {
 		if (mypy_line(s, len, &loc, &sev, &at)) {
 			if ((rc = flush(&p, in->pc, diags, files)) < 0)
 				break;
@@ -131,19 +131,19 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 			p.line = loc.line;
 			p.col = loc.col;
 			p.severity = sev;
-			deja_buf_clear(&p.file);
-			deja_buf_put(&p.file, loc.path, loc.path_len);
-			deja_buf_clear(&p.msg);
-			deja_buf_put(&p.msg, s + at, len - at);
+			callus_buf_clear(&p.file);
+			callus_buf_put(&p.file, loc.path, loc.path_len);
+			callus_buf_clear(&p.msg);
+			callus_buf_put(&p.msg, s + at, len - at);
 			continue;
 		}
-		if (deja_pu_starts(s, len, "mypy: ") || deja_pu_starts(s, len, "Found ") ||
-		    deja_pu_starts(s, len, "Success: ") || !len) {
+		if (callus_pu_starts(s, len, "mypy: ") || callus_pu_starts(s, len, "Found ") ||
+		    callus_pu_starts(s, len, "Success: ") || !len) {
 			if ((rc = flush(&p, in->pc, diags, files)) < 0)
 				break;
 			/* "mypy: can't read file 'x.py': No such file or directory" */
-			if (deja_pu_starts(s, len, "mypy: ") &&
-			    (rc = deja_pu_diag(NULL, diags, files, in->pc, NULL, 0, 0, 0, NULL, 0,
+			if (callus_pu_starts(s, len, "mypy: ") &&
+			    (rc = callus_pu_diag(NULL, diags, files, in->pc, NULL, 0, 0, 0, NULL, 0,
 					       s + 6, len - 6, "error")) < 0)
 				break;
 			continue;
@@ -155,34 +155,34 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 			continue;
 		}
 		if (p.active && !p.closed && !has_code(&p)) {
-			deja_buf_putc(&p.msg, ' ');
-			deja_buf_put(&p.msg, s, len);
+			callus_buf_putc(&p.msg, ' ');
+			callus_buf_put(&p.msg, s, len);
 		}
 	}
 	if (rc >= 0)
 		rc = flush(&p, in->pc, diags, files);
-	deja_buf_release(&p.file);
-	deja_buf_release(&p.msg);
-	deja_pu_lines_release(&it);
+	callus_buf_release(&p.file);
+	callus_buf_release(&p.msg);
+	callus_pu_lines_release(&it);
 	return rc < 0 ? rc : 0;
 }
 
 static int sniff_line(const char *s, size_t len)
 {
-	deja_pu_loc loc;
+	callus_pu_loc loc;
 	const char *sev;
 	size_t at;
 
 	return mypy_line(s, len, &loc, &sev, &at) ||
-	       (deja_pu_starts(s, len, "Found ") && deja_pu_find(s, len, " (checked ") > 0) ||
-	       deja_pu_starts(s, len, "Success: no issues found");
+	       (callus_pu_starts(s, len, "Found ") && callus_pu_find(s, len, " (checked ") > 0) ||
+	       callus_pu_starts(s, len, "Success: no issues found");
 }
 
 static int sniff(const char *text, size_t len)
 {
-	return deja_pu_any_line(text, len, sniff_line);
+	return callus_pu_any_line(text, len, sniff_line);
 }
 
 static const char *const tools[] = { "mypy", NULL };
 
-const deja_parser deja_parser_mypy = { "mypy", tools, sniff, parse };
+const callus_parser callus_parser_mypy = { "mypy", tools, sniff, parse };

@@ -43,7 +43,7 @@
  */
 #include "parsers.h"
 #include "parse_js_util.h"
-#include "deja/common.h"
+#include "callus/common.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -66,13 +66,13 @@ static int pending_add(pending *p, size_t index, size_t depth)
 		size_t n = p->alloc ? p->alloc * 2 : 32, bytes;
 		size_t *a, *b;
 
-		if (deja_size_mul(&bytes, n, sizeof(size_t)) < 0)
-			return DEJA_ENOMEM;
+		if (callus_size_mul(&bytes, n, sizeof(size_t)) < 0)
+			return CALLUS_ENOMEM;
 		if (!(a = realloc(p->index, bytes)))
-			return DEJA_ENOMEM;
+			return CALLUS_ENOMEM;
 		p->index = a;
 		if (!(b = realloc(p->depth, bytes)))
-			return DEJA_ENOMEM;
+			return CALLUS_ENOMEM;
 		p->depth = b;
 		p->alloc = n;
 	}
@@ -84,28 +84,28 @@ static int pending_add(pending *p, size_t index, size_t depth)
 
 /* A parent at depth failed: it is the suite of every failure deeper than
  * it that has none yet. */
-static int pending_parent(pending *p, deja_diags *diags, size_t depth, const char *name,
+static int pending_parent(pending *p, callus_diags *diags, size_t depth, const char *name,
 			  size_t name_len)
 {
-	deja_buf b = DEJA_BUF_INIT;
+	callus_buf b = CALLUS_BUF_INIT;
 	size_t k = 0;
 	int rc = 0;
 
 	for (size_t i = 0; i < p->count; i++) {
-		deja_diag *d = &diags->items[p->index[i]];
+		callus_diag *d = &diags->items[p->index[i]];
 
 		if (p->depth[i] <= depth) {
 			p->index[k] = p->index[i];
 			p->depth[k++] = p->depth[i];
 			continue;
 		}
-		deja_buf_clear(&b);
-		deja_buf_put(&b, name, name_len);
-		deja_buf_puts(&b, SEP);
-		deja_buf_puts(&b, d->test ? d->test : "");
-		if ((rc = deja_buf_status(&b)) < 0 ||
-		    (rc = deja_diag_set(&d->test, b.ptr,
-					deja_js_cut(b.ptr, b.len, DEJA_JS_TEST_MAX))) < 0)
+		callus_buf_clear(&b);
+		callus_buf_put(&b, name, name_len);
+		callus_buf_puts(&b, SEP);
+		callus_buf_puts(&b, d->test ? d->test : "");
+		if ((rc = callus_buf_status(&b)) < 0 ||
+		    (rc = callus_diag_set(&d->test, b.ptr,
+					callus_js_cut(b.ptr, b.len, CALLUS_JS_TEST_MAX))) < 0)
 			goto out;
 		/* a grandparent may come: keep it, one level up */
 		p->index[k] = p->index[i];
@@ -113,19 +113,19 @@ static int pending_parent(pending *p, deja_diags *diags, size_t depth, const cha
 	}
 	p->count = k;
 out:
-	deja_buf_release(&b);
+	callus_buf_release(&b);
 	return rc;
 }
 
 /* One test's failure as it is read. */
 typedef struct reading {
-	deja_js_failure f;
+	callus_js_failure f;
 	size_t depth;
 	int parent;	     /* failed only because subtests did */
 	int todo;	     /* "# TODO": a failure that does not count */
-	deja_buf name;	     /* TAP: error class */
-	deja_buf code;	     /* TAP: error code */
-	deja_buf error;	     /* TAP: the error's message */
+	callus_buf name;	     /* TAP: error class */
+	callus_buf code;	     /* TAP: error code */
+	callus_buf error;	     /* TAP: the error's message */
 	int error_more;	     /* the error's first line ends in ':' */
 	size_t block_indent; /* TAP: indent of the YAML keys */
 	int block;	     /* TAP: in the YAML block */
@@ -138,15 +138,15 @@ static void reading_clear(reading *r)
 {
 	r->depth = 0;
 	r->parent = r->todo = r->block = r->key = r->error_more = r->tap = 0;
-	deja_buf_clear(&r->name);
-	deja_buf_clear(&r->code);
-	deja_buf_clear(&r->error);
+	callus_buf_clear(&r->name);
+	callus_buf_clear(&r->code);
+	callus_buf_clear(&r->error);
 }
 
 /* Strip YAML's quotes from a scalar; '' is a quote inside '...'. */
-static void unquote(deja_buf *out, const char *v, size_t len)
+static void unquote(callus_buf *out, const char *v, size_t len)
 {
-	deja_buf_clear(out);
+	callus_buf_clear(out);
 	if (len >= 2 && (v[0] == '\'' || v[0] == '"') && v[len - 1] == v[0]) {
 		for (size_t i = 1; i + 1 < len; i++) {
 			if (v[0] == '\'' && v[i] == '\'' && i + 2 < len &&
@@ -154,11 +154,11 @@ static void unquote(deja_buf *out, const char *v, size_t len)
 				i++;
 			else if (v[0] == '"' && v[i] == '\\' && i + 2 < len)
 				i++;
-			deja_buf_putc(out, v[i]);
+			callus_buf_putc(out, v[i]);
 		}
 		return;
 	}
-	deja_buf_put(out, v, len);
+	callus_buf_put(out, v, len);
 }
 
 /* Add a line of the error's text: the first, and the next when the
@@ -169,12 +169,12 @@ static int error_text(reading *r, const char *t, size_t tl)
 		return 0;
 	if (!r->error.len) {
 		r->error_more = t[tl - 1] == ':';
-		return deja_js_message_add(&r->error, t, tl);
+		return callus_js_message_add(&r->error, t, tl);
 	}
 	if (r->error_more) {
 		r->error_more = 0;
 		if (t[0] != '+' && t[0] != '-')
-			return deja_js_message_add(&r->error, t, tl);
+			return callus_js_message_add(&r->error, t, tl);
 	}
 	return 0;
 }
@@ -205,8 +205,8 @@ static int error_class(const char *t, size_t tl)
 }
 
 /* Done with a test: a diagnostic unless it is a parent or a todo. */
-static int finish(reading *r, const deja_pathctx *pc, deja_diags *diags,
-		  deja_strlist *files, pending *p)
+static int finish(reading *r, const callus_pathctx *pc, callus_diags *diags,
+		  callus_strlist *files, pending *p)
 {
 	size_t first;
 	int rc = 0;
@@ -217,37 +217,37 @@ static int finish(reading *r, const deja_pathctx *pc, deja_diags *diags,
 		rc = pending_parent(p, diags, r->depth,
 				    r->f.tests.count ? r->f.tests.items[0] : "",
 				    r->f.tests.count ? strlen(r->f.tests.items[0]) : 0);
-		deja_js_failure_start(&r->f);
+		callus_js_failure_start(&r->f);
 		r->f.open = 0;
 		goto out;
 	}
 	if (r->todo) {
-		deja_js_failure_start(&r->f);
+		callus_js_failure_start(&r->f);
 		r->f.open = 0;
 		goto out;
 	}
 	if (r->tap) {
 		/* as spec prints it: "AssertionError [ERR_ASSERTION]: ..." */
-		deja_buf head = DEJA_BUF_INIT;
+		callus_buf head = CALLUS_BUF_INIT;
 
 		if (r->name.len) {
-			deja_buf_put(&head, r->name.ptr, r->name.len);
+			callus_buf_put(&head, r->name.ptr, r->name.len);
 			if (r->code.len && strcmp(r->code.ptr, "ERR_TEST_FAILURE")) {
-				deja_buf_puts(&head, " [");
-				deja_buf_put(&head, r->code.ptr, r->code.len);
-				deja_buf_putc(&head, ']');
+				callus_buf_puts(&head, " [");
+				callus_buf_put(&head, r->code.ptr, r->code.len);
+				callus_buf_putc(&head, ']');
 			}
-			deja_buf_putc(&head, ':');
+			callus_buf_putc(&head, ':');
 		}
-		deja_buf_clear(&r->f.message);
-		deja_js_message_add(&r->f.message, head.ptr, head.len);
-		deja_js_message_add(&r->f.message, r->error.ptr, r->error.len);
-		rc = deja_buf_status(&head);
-		deja_buf_release(&head);
-		if (rc < 0 || (rc = deja_buf_status(&r->f.message)) < 0)
+		callus_buf_clear(&r->f.message);
+		callus_js_message_add(&r->f.message, head.ptr, head.len);
+		callus_js_message_add(&r->f.message, r->error.ptr, r->error.len);
+		rc = callus_buf_status(&head);
+		callus_buf_release(&head);
+		if (rc < 0 || (rc = callus_buf_status(&r->f.message)) < 0)
 			goto out;
 	}
-	if ((rc = deja_js_failure_flush(&r->f, pc, diags, files, &first)) < 0)
+	if ((rc = callus_js_failure_flush(&r->f, pc, diags, files, &first)) < 0)
 		goto out;
 	if (first != (size_t)-1)
 		rc = pending_add(p, first, r->depth);
@@ -260,13 +260,13 @@ out:
 static int tap_result(const char *s, size_t len, size_t *indent, const char **name,
 		      size_t *name_len, int *todo)
 {
-	size_t i = deja_js_indent(s, len), j;
+	size_t i = callus_js_indent(s, len), j;
 	int ok;
 
 	*indent = i;
-	if (deja_js_starts(s + i, len - i, "not ok "))
+	if (callus_js_starts(s + i, len - i, "not ok "))
 		ok = 0, j = i + 7;
-	else if (deja_js_starts(s + i, len - i, "ok "))
+	else if (callus_js_starts(s + i, len - i, "ok "))
 		ok = 1, j = i + 3;
 	else
 		return 0;
@@ -274,10 +274,10 @@ static int tap_result(const char *s, size_t len, size_t *indent, const char **na
 		return 0;
 	while (j < len && is_digit(s[j]))
 		j++;
-	if (deja_js_starts(s + j, len - j, " - "))
+	if (callus_js_starts(s + j, len - j, " - "))
 		j += 3;
 	else
-		j += deja_js_indent(s + j, len - j); /* mocha: "not ok 2 title" */
+		j += callus_js_indent(s + j, len - j); /* mocha: "not ok 2 title" */
 	*name = s + j;
 	*name_len = len - j;
 	*todo = 0;
@@ -286,8 +286,8 @@ static int tap_result(const char *s, size_t len, size_t *indent, const char **na
 		if (s[k] == ' ' && s[k + 1] == '#' && s[k + 2] == ' ' &&
 		    s[k - 1] != '\\') {
 			*name_len = k - j;
-			*todo = deja_js_starts(s + k + 3, len - k - 3, "TODO") ||
-				deja_js_starts(s + k + 3, len - k - 3, "SKIP");
+			*todo = callus_js_starts(s + k + 3, len - k - 3, "TODO") ||
+				callus_js_starts(s + k + 3, len - k - 3, "SKIP");
 			break;
 		}
 	return ok ? 2 : 1;
@@ -308,44 +308,44 @@ static size_t spec_name(const char *t, size_t tl)
 }
 
 /* spec's "TypeError [Error]: x": util.inspect's aside on the class */
-static size_t error_header(deja_buf *out, const char *t, size_t tl)
+static size_t error_header(callus_buf *out, const char *t, size_t tl)
 {
 	const char *b = memmem(t, tl, " [Error]: ", 10);
 
-	deja_buf_clear(out);
+	callus_buf_clear(out);
 	if (b && memchr(t, ' ', (size_t)(b - t)) == NULL) {
-		deja_buf_put(out, t, (size_t)(b - t));
-		deja_buf_put(out, b + 8, (size_t)(t + tl - b - 8));
+		callus_buf_put(out, t, (size_t)(b - t));
+		callus_buf_put(out, b + 8, (size_t)(t + tl - b - 8));
 	} else {
-		deja_buf_put(out, t, tl);
+		callus_buf_put(out, t, tl);
 	}
 	return out->len;
 }
 
-static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *files)
+static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
-	deja_js_lines it;
+	callus_js_lines it;
 	reading r;
 	pending p = {NULL, NULL, 0, 0};
-	deja_buf tmp = DEJA_BUF_INIT, test_at = DEJA_BUF_INIT;
+	callus_buf tmp = CALLUS_BUF_INIT, test_at = CALLUS_BUF_INIT;
 	const char *s;
 	size_t len, before_section = (size_t)-1;
 	int rc;
 
 	memset(&r, 0, sizeof(r));
-	deja_js_failure_init(&r.f);
-	deja_buf_init(&r.name, 0);
-	deja_buf_init(&r.code, 0);
-	deja_buf_init(&r.error, 0);
-	deja_js_lines_init(&it, in);
-	while ((rc = deja_js_lines_next(&it, &s, &len)) > 0) {
-		size_t i = deja_js_indent(s, len), indent, name_len;
+	callus_js_failure_init(&r.f);
+	callus_buf_init(&r.name, 0);
+	callus_buf_init(&r.code, 0);
+	callus_buf_init(&r.error, 0);
+	callus_js_lines_init(&it, in);
+	while ((rc = callus_js_lines_next(&it, &s, &len)) > 0) {
+		size_t i = callus_js_indent(s, len), indent, name_len;
 		const char *t = s + i, *name;
 		size_t tl = len - i;
-		deja_js_frame fr;
+		callus_js_frame fr;
 		int res, todo;
 
-		if (!len || deja_js_wrapper_noise(s, len))
+		if (!len || callus_js_wrapper_noise(s, len))
 			continue;
 
 		/* ---- TAP ---- */
@@ -354,12 +354,12 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 				break;
 			if (res == 2)
 				continue;
-			deja_js_failure_start(&r.f);
+			callus_js_failure_start(&r.f);
 			r.tap = 1;
 			r.todo = todo;
 			r.depth = indent / 4;
 			r.block_indent = indent + 2;
-			if ((rc = deja_js_failure_test(&r.f, name, name_len)) < 0)
+			if ((rc = callus_js_failure_test(&r.f, name, name_len)) < 0)
 				break;
 			continue;
 		}
@@ -377,8 +377,8 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 			if (r.key && i > r.key_indent) {
 				/* frames right under the error: the filtered text
 				 * lacks the keys between */
-				if (deja_js_parse_frame(s, len, 0, &fr))
-					rc = deja_js_failure_frame(&r.f, in->pc, &fr);
+				if (callus_js_parse_frame(s, len, 0, &fr))
+					rc = callus_js_failure_frame(&r.f, in->pc, &fr);
 				else if (r.key == 'e')
 					rc = error_text(&r, t, tl);
 				if (rc < 0)
@@ -389,7 +389,7 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 			/* mocha's TAP reporter: the message, then "Error: message"
 			 * and the stack, without YAML */
 			if (error_class(t, tl)) {
-				deja_buf_clear(&r.error);
+				callus_buf_clear(&r.error);
 				if ((rc = error_text(&r, t, tl)) < 0)
 					break;
 				continue;
@@ -413,15 +413,15 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 					continue;
 				}
 				unquote(&tmp, v, vl);
-				if ((rc = deja_buf_status(&tmp)) < 0)
+				if ((rc = callus_buf_status(&tmp)) < 0)
 					break;
 				if (kl == 8 && !memcmp(t, "location", 8)) {
 					size_t fl;
 					long l, c;
 
-					if (deja_js_split_location(tmp.ptr, tmp.len, &fl,
+					if (callus_js_split_location(tmp.ptr, tmp.len, &fl,
 								   &l, &c) &&
-					    (rc = deja_js_path(&r.f.file, tmp.ptr, fl)) >=
+					    (rc = callus_js_path(&r.f.file, tmp.ptr, fl)) >=
 						0) {
 						r.f.line = l;
 						r.f.column = c;
@@ -431,19 +431,19 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 				} else if (kl == 5 && !memcmp(t, "error", 5)) {
 					rc = error_text(&r, tmp.ptr, tmp.len);
 				} else if (kl == 4 && !memcmp(t, "name", 4)) {
-					deja_buf_clear(&r.name);
-					rc = deja_buf_put(&r.name, tmp.ptr, tmp.len);
+					callus_buf_clear(&r.name);
+					rc = callus_buf_put(&r.name, tmp.ptr, tmp.len);
 				} else if (kl == 4 && !memcmp(t, "code", 4)) {
-					deja_buf_clear(&r.code);
-					rc = deja_buf_put(&r.code, tmp.ptr, tmp.len);
+					callus_buf_clear(&r.code);
+					rc = callus_buf_put(&r.code, tmp.ptr, tmp.len);
 				}
 				if (rc < 0)
 					break;
 				continue;
 			}
 			/* the filtered text lacks "stack: |-": frames stand alone */
-			if (i >= r.block_indent && deja_js_parse_frame(s, len, 0, &fr)) {
-				if ((rc = deja_js_failure_frame(&r.f, in->pc, &fr)) < 0)
+			if (i >= r.block_indent && callus_js_parse_frame(s, len, 0, &fr)) {
+				if ((rc = callus_js_failure_frame(&r.f, in->pc, &fr)) < 0)
 					break;
 				continue;
 			}
@@ -454,7 +454,7 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 		}
 
 		/* ---- spec ---- */
-		if (deja_js_starts(t, tl, CROSS "failing tests:")) {
+		if (callus_js_starts(t, tl, CROSS "failing tests:")) {
 			if ((rc = finish(&r, in->pc, diags, files, &p)) < 0)
 				break;
 			before_section = diags->count + diags->dropped;
@@ -462,20 +462,20 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 				break;
 			continue;
 		}
-		if (deja_js_starts(t, tl, "test at ")) {
+		if (callus_js_starts(t, tl, "test at ")) {
 			if ((rc = finish(&r, in->pc, diags, files, &p)) < 0)
 				break;
-			deja_buf_clear(&test_at);
-			if ((rc = deja_buf_put(&test_at, t + 8, tl - 8)) < 0)
+			callus_buf_clear(&test_at);
+			if ((rc = callus_buf_put(&test_at, t + 8, tl - 8)) < 0)
 				break;
 			continue;
 		}
-		if (deja_js_starts(t, tl, CROSS) ||
-		    deja_js_starts(t, tl, "\xe2\x96\xb6 ") /* ▶ */ ||
-		    deja_js_starts(t, tl, "\xe2\x9c\x94 ") /* ✔ */ ||
-		    deja_js_starts(t, tl, "\xe2\x84\xb9 ") /* ℹ */ ||
-		    deja_js_starts(t, tl, "\xef\xb9\xa3 ") /* ﹣ */) {
-			int cross = deja_js_starts(t, tl, CROSS);
+		if (callus_js_starts(t, tl, CROSS) ||
+		    callus_js_starts(t, tl, "\xe2\x96\xb6 ") /* ▶ */ ||
+		    callus_js_starts(t, tl, "\xe2\x9c\x94 ") /* ✔ */ ||
+		    callus_js_starts(t, tl, "\xe2\x84\xb9 ") /* ℹ */ ||
+		    callus_js_starts(t, tl, "\xef\xb9\xa3 ") /* ﹣ */) {
+			int cross = callus_js_starts(t, tl, CROSS);
 
 			/* a ✖ whose error never came is a parent's summary */
 			if (r.f.open && !r.f.has_header && !r.tap)
@@ -484,23 +484,23 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 				break;
 			if (!cross)
 				continue;
-			deja_js_failure_start(&r.f);
+			callus_js_failure_start(&r.f);
 			r.depth = i / 2;
-			if ((rc = deja_js_failure_test(&r.f, t + 4,
+			if ((rc = callus_js_failure_test(&r.f, t + 4,
 						       spec_name(t + 4, tl - 4))) < 0)
 				break;
 			if (test_at.len) {
 				size_t fl;
 				long l, c;
 
-				if (deja_js_split_location(test_at.ptr, test_at.len, &fl,
+				if (callus_js_split_location(test_at.ptr, test_at.len, &fl,
 							   &l, &c) &&
-				    (rc = deja_js_path(&r.f.file, test_at.ptr, fl)) >=
+				    (rc = callus_js_path(&r.f.file, test_at.ptr, fl)) >=
 					0) {
 					r.f.line = l;
 					r.f.column = c;
 				}
-				deja_buf_clear(&test_at);
+				callus_buf_clear(&test_at);
 				if (rc < 0)
 					break;
 			}
@@ -508,27 +508,27 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 		}
 		if (!r.f.open || r.tap)
 			continue;
-		if (deja_js_parse_frame(s, len, 1, &fr)) {
-			if ((rc = deja_js_failure_frame(&r.f, in->pc, &fr)) < 0)
+		if (callus_js_parse_frame(s, len, 1, &fr)) {
+			if ((rc = callus_js_failure_frame(&r.f, in->pc, &fr)) < 0)
 				break;
 			continue;
 		}
-		if (deja_js_starts(t, tl, "at ") || r.f.frames.count || t[0] == '{' ||
+		if (callus_js_starts(t, tl, "at ") || r.f.frames.count || t[0] == '{' ||
 		    t[0] == '}')
 			continue;
 		if (!r.f.has_header) {
 			r.f.has_header = 1;
 			error_header(&tmp, t, tl);
-			deja_buf_clear(&r.error);
-			if ((rc = deja_buf_status(&tmp)) < 0 ||
+			callus_buf_clear(&r.error);
+			if ((rc = callus_buf_status(&tmp)) < 0 ||
 			    (rc = error_text(&r, tmp.ptr, tmp.len)) < 0 ||
-			    (rc = deja_js_message_add(&r.f.message, tmp.ptr, tmp.len)) <
+			    (rc = callus_js_message_add(&r.f.message, tmp.ptr, tmp.len)) <
 				0)
 				break;
 		} else if (r.error_more) {
 			r.error_more = 0;
 			if (t[0] != '+' && t[0] != '-' &&
-			    (rc = deja_js_message_add(&r.f.message, t, tl)) < 0)
+			    (rc = callus_js_message_add(&r.f.message, t, tl)) < 0)
 				break;
 		}
 	}
@@ -537,13 +537,13 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 			r.parent = 1;
 		rc = finish(&r, in->pc, diags, files, &p);
 	}
-	deja_js_failure_release(&r.f);
-	deja_buf_release(&r.name);
-	deja_buf_release(&r.code);
-	deja_buf_release(&r.error);
-	deja_buf_release(&tmp);
-	deja_buf_release(&test_at);
-	deja_js_lines_release(&it);
+	callus_js_failure_release(&r.f);
+	callus_buf_release(&r.name);
+	callus_buf_release(&r.code);
+	callus_buf_release(&r.error);
+	callus_buf_release(&tmp);
+	callus_buf_release(&test_at);
+	callus_js_lines_release(&it);
 	free(p.index);
 	free(p.depth);
 	return rc < 0 ? rc : 0;
@@ -555,17 +555,17 @@ static int sniff(const char *text, size_t len)
 	const char *p = text, *end = text + len, *s;
 	size_t n;
 
-	while (deja_next_line(&p, end, &s, &n)) {
-		size_t i = deja_js_indent(s, n);
+	while (callus_next_line(&p, end, &s, &n)) {
+		size_t i = callus_js_indent(s, n);
 		const char *t = s + i;
 		size_t tl = n - i;
 
-		if (deja_js_starts(t, tl, CROSS "failing tests:") ||
-		    deja_js_starts(t, tl, "failureType: '"))
+		if (callus_js_starts(t, tl, CROSS "failing tests:") ||
+		    callus_js_starts(t, tl, "failureType: '"))
 			return 1;
-		if ((deja_js_starts(t, tl, "\xe2\x84\xb9 fail ") && tl > 9 &&
+		if ((callus_js_starts(t, tl, "\xe2\x84\xb9 fail ") && tl > 9 &&
 		     is_digit(t[9])) ||
-		    (deja_js_starts(s, n, "# fail ") && n > 7 && is_digit(s[7])))
+		    (callus_js_starts(s, n, "# fail ") && n > 7 && is_digit(s[7])))
 			return 1;
 	}
 	return 0;
@@ -573,4 +573,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = {"node --test", NULL};
 
-const deja_parser deja_parser_node_test = {"node_test", tools, sniff, parse};
+const callus_parser callus_parser_node_test = {"node_test", tools, sniff, parse};

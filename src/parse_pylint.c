@@ -21,7 +21,7 @@ static int is_msg_id(const char *s, size_t len)
 	if (len != 5 || !strchr("CRWEFI", s[0]))
 		return 0;
 	for (size_t i = 1; i < 5; i++)
-		if (!deja_pu_is_digit(s[i]))
+		if (!callus_pu_is_digit(s[i]))
 			return 0;
 	return 1;
 }
@@ -32,12 +32,12 @@ static const char *severity(char c)
 }
 
 /* Returns 1 with the parts of a message line. */
-static int pylint_line(const char *s, size_t len, deja_pu_loc *loc, const char **code,
+static int pylint_line(const char *s, size_t len, callus_pu_loc *loc, const char **code,
 		       const char **msg, size_t *ml)
 {
 	size_t i;
 
-	if (!deja_pu_location(s, len, loc) || loc->end + 1 >= len || s[loc->end] != ' ')
+	if (!callus_pu_location(s, len, loc) || loc->end + 1 >= len || s[loc->end] != ' ')
 		return 0;
 	i = loc->end + 1;
 	if (s[i] == '[') {
@@ -64,7 +64,7 @@ static int pylint_line(const char *s, size_t len, deja_pu_loc *loc, const char *
 				*ml = k - 2;
 		}
 	}
-	deja_pu_trim(msg, ml);
+	callus_pu_trim(msg, ml);
 	return 1;
 }
 
@@ -80,13 +80,13 @@ static const char *json_severity(const char *type)
  * pylint 3): the whole output is one document, so it is read from the raw
  * output; 1 when it was one.
  */
-static int parse_json(const deja_parse_input *in, deja_diags *diags, deja_strlist *files,
+static int parse_json(const callus_parse_input *in, callus_diags *diags, callus_strlist *files,
 		      int *rc)
 {
 	json_t *doc, *list, *m;
 	size_t i;
 
-	if (!(doc = deja_pu_json_document(in)))
+	if (!(doc = callus_pu_json_document(in)))
 		return 0;
 	list = json_is_array(doc) ? doc : json_object_get(doc, "messages");
 	*rc = 0;
@@ -101,7 +101,7 @@ static int parse_json(const deja_parse_input *in, deja_diags *diags, deja_strlis
 			id = json_string_value(json_object_get(m, "messageId"));
 		if (!msg || !id)
 			continue;
-		if ((*rc = deja_pu_diag(NULL, diags, files, in->pc, path, path ? strlen(path) : 0,
+		if ((*rc = callus_pu_diag(NULL, diags, files, in->pc, path, path ? strlen(path) : 0,
 					json_is_integer(line) ? (long)json_integer_value(line) : 0,
 					json_is_integer(col) ? (long)json_integer_value(col) + 1 : 0,
 					id, strlen(id), msg, strlen(msg),
@@ -112,46 +112,46 @@ static int parse_json(const deja_parse_input *in, deja_diags *diags, deja_strlis
 	return 1;
 }
 
-static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *files)
+static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
-	deja_pu_lines it;
+	callus_pu_lines it;
 	const char *s, *code, *msg;
 	size_t len, ml;
-	deja_pu_loc loc;
+	callus_pu_loc loc;
 	int rc = 0;
 
 	if (parse_json(in, diags, files, &rc))
 		return rc;
-	deja_pu_lines_init(&it, in);
-	while ((rc = deja_pu_lines_next(&it, &s, &len)) > 0) {
+	callus_pu_lines_init(&it, in);
+	while ((rc = callus_pu_lines_next(&it, &s, &len)) > 0) {
 		if (!pylint_line(s, len, &loc, &code, &msg, &ml))
 			continue;
-		if ((rc = deja_pu_diag(NULL, diags, files, in->pc, loc.path, loc.path_len,
+		if ((rc = callus_pu_diag(NULL, diags, files, in->pc, loc.path, loc.path_len,
 				       loc.line, loc.has_col ? loc.col + 1 : 0,
 				       code, 5, msg, ml, severity(code[0]))) < 0)
 			break;
 	}
-	deja_pu_lines_release(&it);
+	callus_pu_lines_release(&it);
 	return rc < 0 ? rc : 0;
 }
 
 static int sniff_line(const char *s, size_t len)
 {
-	deja_pu_loc loc;
+	callus_pu_loc loc;
 	const char *code, *msg;
 	size_t ml;
 
-	return deja_pu_starts(s, len, "************* Module ") ||
-	       (deja_pu_find(s, len, "\"message-id\": \"") >= 0) ||
-	       deja_pu_starts(s, len, "Your code has been rated at ") ||
+	return callus_pu_starts(s, len, "************* Module ") ||
+	       (callus_pu_find(s, len, "\"message-id\": \"") >= 0) ||
+	       callus_pu_starts(s, len, "Your code has been rated at ") ||
 	       pylint_line(s, len, &loc, &code, &msg, &ml);
 }
 
 static int sniff(const char *text, size_t len)
 {
-	return deja_pu_any_line(text, len, sniff_line);
+	return callus_pu_any_line(text, len, sniff_line);
 }
 
 static const char *const tools[] = { "pylint", NULL };
 
-const deja_parser deja_parser_pylint = { "pylint", tools, sniff, parse };
+const callus_parser callus_parser_pylint = { "pylint", tools, sniff, parse };

@@ -13,18 +13,18 @@
  */
 #include "parsers.h"
 #include "parse_util.h"
-#include "deja/common.h"
+#include "callus/common.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct section {
-	deja_buf name;        /* the header's text; empty for --tb=line entries */
+	callus_buf name;        /* the header's text; empty for --tb=line entries */
 	int error;            /* from the ERRORS block */
-	deja_pu_frames frames;
-	deja_buf type, msg;   /* the exception */
-	deja_buf crash_type;  /* long style's "path:LINE: ValueError" */
-	deja_buf at_file;     /* --tb=line: "path:LINE: message" */
+	callus_pu_frames frames;
+	callus_buf type, msg;   /* the exception */
+	callus_buf crash_type;  /* long style's "path:LINE: ValueError" */
+	callus_buf at_file;     /* --tb=line: "path:LINE: message" */
 	long at_line;
 	int used;
 } section;
@@ -44,23 +44,23 @@ typedef struct state {
 	int in_e;            /* the previous line was an "E   " line */
 	int e_typed;         /* this block of them named the exception */
 	int fresh;           /* native style: frames seen, not yet their exception */
-	deja_buf fn;         /* long style: the last "def fn(" of the current entry */
+	callus_buf fn;         /* long style: the last "def fn(" of the current entry */
 } state;
 
 enum { BLOCK_NONE, BLOCK_FAILURES, BLOCK_ERRORS, BLOCK_OTHER };
 
 /* Sections and summary entries are kept until the end: the cap bounds
  * memory on huge runs; more than this many failures are counted, not kept. */
-#define MAX_KEPT (DEJA_DIAGS_MAX + 16)
+#define MAX_KEPT (CALLUS_DIAGS_MAX + 16)
 
 static void section_release(section *s)
 {
-	deja_buf_release(&s->name);
-	deja_pu_frames_clear(&s->frames);
-	deja_buf_release(&s->type);
-	deja_buf_release(&s->msg);
-	deja_buf_release(&s->crash_type);
-	deja_buf_release(&s->at_file);
+	callus_buf_release(&s->name);
+	callus_pu_frames_clear(&s->frames);
+	callus_buf_release(&s->type);
+	callus_buf_release(&s->msg);
+	callus_buf_release(&s->crash_type);
+	callus_buf_release(&s->at_file);
 }
 
 static section *section_new(state *st, const char *name, size_t len, int error)
@@ -73,20 +73,20 @@ static section *section_new(state *st, const char *name, size_t len, int error)
 		size_t n = st->asec ? st->asec * 2 : 16, bytes;
 		section *p;
 
-		if (deja_size_mul(&bytes, n, sizeof(*p)) < 0 || !(p = realloc(st->sec, bytes)))
+		if (callus_size_mul(&bytes, n, sizeof(*p)) < 0 || !(p = realloc(st->sec, bytes)))
 			return NULL;
 		st->sec = p;
 		st->asec = n;
 	}
 	s = &st->sec[st->nsec];
 	memset(s, 0, sizeof(*s));
-	deja_buf_init(&s->name, 0);
-	deja_buf_init(&s->type, 0);
-	deja_buf_init(&s->msg, 0);
-	deja_buf_init(&s->crash_type, 0);
-	deja_buf_init(&s->at_file, 0);
+	callus_buf_init(&s->name, 0);
+	callus_buf_init(&s->type, 0);
+	callus_buf_init(&s->msg, 0);
+	callus_buf_init(&s->crash_type, 0);
+	callus_buf_init(&s->at_file, 0);
 	s->error = error;
-	if (deja_buf_put(&s->name, name, len) < 0)
+	if (callus_buf_put(&s->name, name, len) < 0)
 		return NULL;
 	st->nsec++;
 	return s;
@@ -103,8 +103,8 @@ static int entry_add(state *st, const char *id, size_t id_len, const char *msg, 
 		size_t n = st->aent ? st->aent * 2 : 16, bytes;
 		entry *p;
 
-		if (deja_size_mul(&bytes, n, sizeof(*p)) < 0 || !(p = realloc(st->ent, bytes)))
-			return DEJA_ENOMEM;
+		if (callus_size_mul(&bytes, n, sizeof(*p)) < 0 || !(p = realloc(st->ent, bytes)))
+			return CALLUS_ENOMEM;
 		st->ent = p;
 		st->aent = n;
 	}
@@ -115,7 +115,7 @@ static int entry_add(state *st, const char *id, size_t id_len, const char *msg, 
 	if (!e->id || !e->msg) {
 		free(e->id);
 		free(e->msg);
-		return DEJA_ENOMEM;
+		return CALLUS_ENOMEM;
 	}
 	st->nent++;
 	return 0;
@@ -159,17 +159,17 @@ static int header(const char *s, size_t len, const char **name, size_t *nlen)
 static int set_exception(section *sec, const char *s, size_t len)
 {
 	const char *msg;
-	size_t mlen, tl = deja_pu_py_exception(s, len, &msg, &mlen);
+	size_t mlen, tl = callus_pu_py_exception(s, len, &msg, &mlen);
 
-	deja_buf_clear(&sec->type);
-	deja_buf_clear(&sec->msg);
+	callus_buf_clear(&sec->type);
+	callus_buf_clear(&sec->msg);
 	if (tl) {
-		deja_buf_put(&sec->type, s, tl);
-		deja_buf_put(&sec->msg, msg, mlen);
+		callus_buf_put(&sec->type, s, tl);
+		callus_buf_put(&sec->msg, msg, mlen);
 	} else {
-		deja_buf_put(&sec->msg, s, len);
+		callus_buf_put(&sec->msg, s, len);
 	}
-	return deja_buf_status(&sec->type) < 0 || deja_buf_status(&sec->msg) < 0 ? DEJA_ENOMEM : 0;
+	return callus_buf_status(&sec->type) < 0 || callus_buf_status(&sec->msg) < 0 ? CALLUS_ENOMEM : 0;
 }
 
 /* A line inside a FAILURES/ERRORS section. */
@@ -178,11 +178,11 @@ static int section_line(state *st, section *sec, const char *s, size_t len)
 	const char *file, *fn, *rest;
 	size_t flen, fnlen, rlen, ind;
 	long line;
-	deja_pu_loc loc;
+	callus_pu_loc loc;
 	int was_e = st->in_e;
 
 	st->in_e = 0;
-	if (deja_pu_starts(s, len, "----") && deja_pu_find(s, len, " Captured ") > 0) {
+	if (callus_pu_starts(s, len, "----") && callus_pu_find(s, len, " Captured ") > 0) {
 		st->captured = 1;
 		return 0;
 	}
@@ -200,58 +200,58 @@ static int section_line(state *st, section *sec, const char *s, size_t len)
 		st->in_e = 1;
 		rest = s + 1;
 		rlen = len - 1;
-		if (deja_pu_py_frame(rest, rlen, &file, &flen, &line, &fn, &fnlen))
-			return deja_pu_frames_add(&sec->frames, fn, fnlen, file, flen, line);
-		deja_pu_trim(&rest, &rlen);
+		if (callus_pu_py_frame(rest, rlen, &file, &flen, &line, &fn, &fnlen))
+			return callus_pu_frames_add(&sec->frames, fn, fnlen, file, flen, line);
+		callus_pu_trim(&rest, &rlen);
 		if (!was_e) {
 			st->e_typed = 0;
 			if (!rlen)
 				return 0;
-		} else if (st->e_typed || !deja_pu_py_exception(rest, rlen, &m, &ml)) {
+		} else if (st->e_typed || !callus_pu_py_exception(rest, rlen, &m, &ml)) {
 			return 0;
 		}
-		st->e_typed = deja_pu_py_exception(rest, rlen, &m, &ml) != 0;
+		st->e_typed = callus_pu_py_exception(rest, rlen, &m, &ml) != 0;
 		return set_exception(sec, rest, rlen);
 	}
-	if (deja_pu_py_frame(s, len, &file, &flen, &line, &fn, &fnlen)) {
+	if (callus_pu_py_frame(s, len, &file, &flen, &line, &fn, &fnlen)) {
 		st->fresh = 1;
-		return deja_pu_frames_add(&sec->frames, fn, fnlen, file, flen, line);
+		return callus_pu_frames_add(&sec->frames, fn, fnlen, file, flen, line);
 	}
-	ind = deja_pu_indent(s, len);
-	if (ind >= 4 && (deja_pu_starts(s + ind, len - ind, "def ") ||
-			 deja_pu_starts(s + ind, len - ind, "async def "))) {
+	ind = callus_pu_indent(s, len);
+	if (ind >= 4 && (callus_pu_starts(s + ind, len - ind, "def ") ||
+			 callus_pu_starts(s + ind, len - ind, "async def "))) {
 		const char *name = s + ind + (s[ind] == 'a' ? 10 : 4);
 		const char *open = memchr(name, '(', len - (size_t)(name - s));
 
-		deja_buf_clear(&st->fn);
+		callus_buf_clear(&st->fn);
 		if (open)
-			deja_buf_put(&st->fn, name, (size_t)(open - name));
-		return deja_buf_status(&st->fn);
+			callus_buf_put(&st->fn, name, (size_t)(open - name));
+		return callus_buf_status(&st->fn);
 	}
-	if (ind == 0 && deja_pu_location(s, len, &loc) &&
-	    deja_path_has_source_ext(loc.path, loc.path_len)) {
+	if (ind == 0 && callus_pu_location(s, len, &loc) &&
+	    callus_path_has_source_ext(loc.path, loc.path_len)) {
 		int rc;
 
 		rest = s + loc.end;
 		rlen = len - loc.end;
-		deja_pu_trim(&rest, &rlen);
-		if (deja_pu_starts(rest, rlen, "in ")) {
+		callus_pu_trim(&rest, &rlen);
+		if (callus_pu_starts(rest, rlen, "in ")) {
 			/* short style: "path:LINE: in fn" */
-			rc = deja_pu_frames_add(&sec->frames, rest + 3, rlen - 3, loc.path,
+			rc = callus_pu_frames_add(&sec->frames, rest + 3, rlen - 3, loc.path,
 						loc.path_len, loc.line);
 		} else {
 			const char *m;
 			size_t ml;
 
-			rc = deja_pu_frames_add(&sec->frames, st->fn.ptr, st->fn.len, loc.path,
+			rc = callus_pu_frames_add(&sec->frames, st->fn.ptr, st->fn.len, loc.path,
 						loc.path_len, loc.line);
 			/* long style ends an entry with the exception type */
-			if (rc == 0 && rlen && deja_pu_py_exception(rest, rlen, &m, &ml) == rlen) {
-				deja_buf_clear(&sec->crash_type);
-				rc = deja_buf_put(&sec->crash_type, rest, rlen);
+			if (rc == 0 && rlen && callus_pu_py_exception(rest, rlen, &m, &ml) == rlen) {
+				callus_buf_clear(&sec->crash_type);
+				rc = callus_buf_put(&sec->crash_type, rest, rlen);
 			}
 		}
-		deja_buf_clear(&st->fn);
+		callus_buf_clear(&st->fn);
 		return rc;
 	}
 	/* native style: the exception right after the frames, unindented */
@@ -260,11 +260,11 @@ static int section_line(state *st, section *sec, const char *s, size_t len)
 		size_t ml;
 
 		st->fresh = 0;
-		if (deja_pu_py_exception_any(s, len, &m, &ml))
+		if (callus_pu_py_exception_any(s, len, &m, &ml))
 			return set_exception(sec, s, len);
 	}
-	if (deja_pu_starts(s, len, "_ _ _"))
-		deja_buf_clear(&st->fn);
+	if (callus_pu_starts(s, len, "_ _ _"))
+		callus_buf_clear(&st->fn);
 	return 0;
 }
 
@@ -275,14 +275,14 @@ static int summary_line(state *st, const char *s, size_t len)
 	size_t skip = error ? 6 : 7;
 	const char *id = s + skip, *msg = "";
 	size_t idlen = len - skip, mlen = 0;
-	long dash = deja_pu_find(id, idlen, " - ");
+	long dash = callus_pu_find(id, idlen, " - ");
 
 	if (dash >= 0) {
 		msg = id + dash + 3;
 		mlen = idlen - (size_t)dash - 3;
 		idlen = (size_t)dash;
 	}
-	deja_pu_trim(&id, &idlen);
+	callus_pu_trim(&id, &idlen);
 	if (!idlen || (memchr(id, ' ', idlen) && !memchr(id, '[', idlen)))
 		return 0;
 	return entry_add(st, id, idlen, msg, mlen, error);
@@ -293,9 +293,9 @@ static int is_summary_line(const char *s, size_t len)
 	const char *id;
 	size_t n, skip;
 
-	if (deja_pu_starts(s, len, "FAILED "))
+	if (callus_pu_starts(s, len, "FAILED "))
 		skip = 7;
-	else if (deja_pu_starts(s, len, "ERROR "))
+	else if (callus_pu_starts(s, len, "ERROR "))
 		skip = 6;
 	else
 		return 0;
@@ -334,51 +334,51 @@ static int name_matches(const section *sec, const char *id)
 
 /* A test id for a section without a summary line: its file (the outermost
  * frame inside the workspace) and its name, "TestC.test_y" as "TestC::test_y". */
-static int derive_id(deja_buf *out, const section *sec, const deja_pathctx *pc)
+static int derive_id(callus_buf *out, const section *sec, const callus_pathctx *pc)
 {
-	deja_buf rel = DEJA_BUF_INIT;
+	callus_buf rel = CALLUS_BUF_INIT;
 	int depth = 0;
 
-	deja_buf_clear(out);
+	callus_buf_clear(out);
 	for (size_t i = 0; i < sec->frames.file.count; i++) {
 		const char *f = sec->frames.file.items[i];
 
-		if (deja_path_relativize(&rel, pc, f, strlen(f))) {
-			deja_buf_put(out, rel.ptr, rel.len);
-			deja_buf_puts(out, "::");
+		if (callus_path_relativize(&rel, pc, f, strlen(f))) {
+			callus_buf_put(out, rel.ptr, rel.len);
+			callus_buf_puts(out, "::");
 			break;
 		}
 	}
 	for (const char *p = sec->name.ptr; *p; p++) {
 		depth += *p == '[' ? 1 : *p == ']' ? -1 : 0;
 		if (*p == '.' && !depth)
-			deja_buf_puts(out, "::");
+			callus_buf_puts(out, "::");
 		else
-			deja_buf_putc(out, *p);
+			callus_buf_putc(out, *p);
 	}
-	deja_buf_release(&rel);
-	return deja_buf_status(out);
+	callus_buf_release(&rel);
+	return callus_buf_status(out);
 }
 
-static int emit(state *st, const deja_pathctx *pc, deja_diags *diags, deja_strlist *files,
-		const entry *e, const section *sec, deja_buf *scratch)
+static int emit(state *st, const callus_pathctx *pc, callus_diags *diags, callus_strlist *files,
+		const entry *e, const section *sec, callus_buf *scratch)
 {
-	deja_buf type = DEJA_BUF_INIT, file = DEJA_BUF_INIT, msg = DEJA_BUF_INIT;
-	deja_pu_py_failure f = { 0 };
+	callus_buf type = CALLUS_BUF_INIT, file = CALLUS_BUF_INIT, msg = CALLUS_BUF_INIT;
+	callus_pu_py_failure f = { 0 };
 	const char *id;
 	int rc;
 
 	(void)st;
 	if (e) {
 		const char *m;
-		size_t ml, tl = deja_pu_py_exception(e->msg, strlen(e->msg), &m, &ml);
+		size_t ml, tl = callus_pu_py_exception(e->msg, strlen(e->msg), &m, &ml);
 
 		id = e->id;
 		if (tl) {
-			deja_buf_put(&type, e->msg, tl);
-			deja_buf_put(&msg, m, ml);
+			callus_buf_put(&type, e->msg, tl);
+			callus_buf_put(&msg, m, ml);
 		} else {
-			deja_buf_puts(&msg, e->msg);
+			callus_buf_puts(&msg, e->msg);
 		}
 	} else {
 		if ((rc = derive_id(scratch, sec, pc)) < 0)
@@ -386,16 +386,16 @@ static int emit(state *st, const deja_pathctx *pc, deja_diags *diags, deja_strli
 		id = scratch->ptr;
 	}
 	/* the test's file: the node id up to "::" */
-	deja_buf_put(&file, id, strstr(id, "::") ? (size_t)(strstr(id, "::") - id) : strlen(id));
+	callus_buf_put(&file, id, strstr(id, "::") ? (size_t)(strstr(id, "::") - id) : strlen(id));
 	if (sec) {
 		if (sec->msg.len || sec->type.len) {
-			deja_buf_clear(&msg);
-			deja_buf_put(&msg, sec->msg.ptr, sec->msg.len);
-			deja_buf_clear(&type);
-			deja_buf_put(&type, sec->type.ptr, sec->type.len);
+			callus_buf_clear(&msg);
+			callus_buf_put(&msg, sec->msg.ptr, sec->msg.len);
+			callus_buf_clear(&type);
+			callus_buf_put(&type, sec->type.ptr, sec->type.len);
 		}
 		if (!type.len && sec->crash_type.len)
-			deja_buf_put(&type, sec->crash_type.ptr, sec->crash_type.len);
+			callus_buf_put(&type, sec->crash_type.ptr, sec->crash_type.len);
 		f.frames = &sec->frames;
 		if (sec->at_file.len) {
 			f.fallback_file = sec->at_file.ptr;
@@ -403,28 +403,28 @@ static int emit(state *st, const deja_pathctx *pc, deja_diags *diags, deja_strli
 		}
 	}
 	/* pytest rewrites assert statements: "assert 3 == 4" is an AssertionError */
-	if (!type.len && deja_pu_starts(msg.ptr, msg.len, "assert "))
-		deja_buf_puts(&type, "AssertionError");
-	if ((rc = deja_buf_status(&type)) < 0 || (rc = deja_buf_status(&file)) < 0 ||
-	    (rc = deja_buf_status(&msg)) < 0)
+	if (!type.len && callus_pu_starts(msg.ptr, msg.len, "assert "))
+		callus_buf_puts(&type, "AssertionError");
+	if ((rc = callus_buf_status(&type)) < 0 || (rc = callus_buf_status(&file)) < 0 ||
+	    (rc = callus_buf_status(&msg)) < 0)
 		goto out;
-	if (!f.fallback_file && deja_path_has_source_ext(file.ptr, file.len))
+	if (!f.fallback_file && callus_path_has_source_ext(file.ptr, file.len))
 		f.fallback_file = file.ptr;
 	f.type = type.len ? type.ptr : NULL;
 	f.msg = msg.ptr;
 	f.test = id;
-	f.test_file = deja_path_has_source_ext(file.ptr, file.len) ? file.ptr : NULL;
-	rc = deja_pu_py_emit(diags, files, pc, &f);
+	f.test_file = callus_path_has_source_ext(file.ptr, file.len) ? file.ptr : NULL;
+	rc = callus_pu_py_emit(diags, files, pc, &f);
 out:
-	deja_buf_release(&type);
-	deja_buf_release(&file);
-	deja_buf_release(&msg);
+	callus_buf_release(&type);
+	callus_buf_release(&file);
+	callus_buf_release(&msg);
 	return rc;
 }
 
-static int finish(state *st, const deja_pathctx *pc, deja_diags *diags, deja_strlist *files)
+static int finish(state *st, const callus_pathctx *pc, callus_diags *diags, callus_strlist *files)
 {
-	deja_buf scratch = DEJA_BUF_INIT;
+	callus_buf scratch = CALLUS_BUF_INIT;
 	size_t anon = 0;
 	int rc = 0;
 
@@ -451,28 +451,28 @@ static int finish(state *st, const deja_pathctx *pc, deja_diags *diags, deja_str
 	for (size_t k = 0; k < st->nsec && rc >= 0; k++)
 		if (!st->sec[k].used && st->sec[k].name.len)
 			rc = emit(st, pc, diags, files, NULL, &st->sec[k], &scratch);
-	deja_buf_release(&scratch);
+	callus_buf_release(&scratch);
 	return rc;
 }
 
-static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *files)
+static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
 	state st;
-	deja_pu_lines it;
+	callus_pu_lines it;
 	section *cur = NULL;
 	const char *s, *t;
 	size_t len, tlen;
 	int rc;
 
 	memset(&st, 0, sizeof(st));
-	deja_buf_init(&st.fn, 0);
-	deja_pu_lines_init(&it, in);
-	while ((rc = deja_pu_lines_next(&it, &s, &len)) > 0) {
+	callus_buf_init(&st.fn, 0);
+	callus_pu_lines_init(&it, in);
+	while ((rc = callus_pu_lines_next(&it, &s, &len)) > 0) {
 		if (banner(s, len, &t, &tlen)) {
 			cur = NULL;
 			st.captured = 0;
-			st.block = deja_pu_starts(t, tlen, "FAILURES") ? BLOCK_FAILURES
-				 : deja_pu_starts(t, tlen, "ERRORS")   ? BLOCK_ERRORS
+			st.block = callus_pu_starts(t, tlen, "FAILURES") ? BLOCK_FAILURES
+				 : callus_pu_starts(t, tlen, "ERRORS")   ? BLOCK_ERRORS
 									: BLOCK_OTHER;
 			continue;
 		}
@@ -486,36 +486,36 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 		if (header(s, len, &t, &tlen)) {
 			st.captured = 0;
 			st.in_e = st.fresh = 0;
-			deja_buf_clear(&st.fn);
+			callus_buf_clear(&st.fn);
 			if (!(cur = section_new(&st, t, tlen, st.block == BLOCK_ERRORS)) &&
 			    st.nsec < MAX_KEPT) {
-				rc = DEJA_ENOMEM;
+				rc = CALLUS_ENOMEM;
 				break;
 			}
 			continue;
 		}
 		if (!cur) {
-			deja_pu_loc loc;
+			callus_pu_loc loc;
 			section *sec;
 
 			/* --tb=line: "/abs/tests/t.py:8: assert 3 == 4" */
-			if (!deja_pu_location(s, len, &loc) ||
-			    !deja_path_has_source_ext(loc.path, loc.path_len))
+			if (!callus_pu_location(s, len, &loc) ||
+			    !callus_path_has_source_ext(loc.path, loc.path_len))
 				continue;
 			if (!(sec = section_new(&st, "", 0, st.block == BLOCK_ERRORS))) {
 				if (st.nsec < MAX_KEPT) {
-					rc = DEJA_ENOMEM;
+					rc = CALLUS_ENOMEM;
 					break;
 				}
 				continue;
 			}
-			deja_buf_put(&sec->at_file, loc.path, loc.path_len);
+			callus_buf_put(&sec->at_file, loc.path, loc.path_len);
 			sec->at_line = loc.line;
 			t = s + loc.end;
 			tlen = len - loc.end;
-			deja_pu_trim(&t, &tlen);
+			callus_pu_trim(&t, &tlen);
 			if ((rc = set_exception(sec, t, tlen)) < 0 ||
-			    (rc = deja_buf_status(&sec->at_file)) < 0)
+			    (rc = callus_buf_status(&sec->at_file)) < 0)
 				break;
 			continue;
 		}
@@ -532,8 +532,8 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 	}
 	free(st.sec);
 	free(st.ent);
-	deja_buf_release(&st.fn);
-	deja_pu_lines_release(&it);
+	callus_buf_release(&st.fn);
+	callus_pu_lines_release(&it);
 	return rc < 0 ? rc : 0;
 }
 
@@ -545,16 +545,16 @@ static int sniff_line(const char *s, size_t len)
 	if (is_summary_line(s, len))
 		return 1;
 	return banner(s, len, &t, &tlen) &&
-	       (deja_pu_starts(t, tlen, "FAILURES") || deja_pu_starts(t, tlen, "ERRORS") ||
-		deja_pu_starts(t, tlen, "test session starts") ||
-		deja_pu_starts(t, tlen, "short test summary info"));
+	       (callus_pu_starts(t, tlen, "FAILURES") || callus_pu_starts(t, tlen, "ERRORS") ||
+		callus_pu_starts(t, tlen, "test session starts") ||
+		callus_pu_starts(t, tlen, "short test summary info"));
 }
 
 static int sniff(const char *text, size_t len)
 {
-	return deja_pu_any_line(text, len, sniff_line);
+	return callus_pu_any_line(text, len, sniff_line);
 }
 
 static const char *const tools[] = { "pytest", NULL };
 
-const deja_parser deja_parser_pytest = { "pytest", tools, sniff, parse };
+const callus_parser callus_parser_pytest = { "pytest", tools, sniff, parse };

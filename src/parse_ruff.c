@@ -16,7 +16,7 @@
  */
 #include "parsers.h"
 #include "parse_util.h"
-#include "deja/common.h"
+#include "callus/common.h"
 
 #include <string.h>
 
@@ -24,17 +24,17 @@
 static int head(const char *s, size_t len, const char **code, size_t *cl, const char **msg,
 		size_t *ml)
 {
-	size_t n = deja_pu_lint_code(s, len);
+	size_t n = callus_pu_lint_code(s, len);
 
 	if (n && n < len && s[n] == ' ') {
 		*code = s;
 		*cl = n;
 		*msg = s + n + 1;
 		*ml = len - n - 1;
-	} else if (deja_pu_starts(s, len, "invalid-syntax: ") ||
-		   deja_pu_starts(s, len, "SyntaxError: ")) {
+	} else if (callus_pu_starts(s, len, "invalid-syntax: ") ||
+		   callus_pu_starts(s, len, "SyntaxError: ")) {
 		/* one code for both spellings, old and new */
-		size_t at = (size_t)deja_pu_find(s, len, ": ");
+		size_t at = (size_t)callus_pu_find(s, len, ": ");
 		*code = "invalid-syntax";
 		*cl = 14;
 		*msg = s + at + 2;
@@ -42,46 +42,46 @@ static int head(const char *s, size_t len, const char **code, size_t *cl, const 
 	} else {
 		return 0;
 	}
-	if (deja_pu_starts(*msg, *ml, "[*] ")) {
+	if (callus_pu_starts(*msg, *ml, "[*] ")) {
 		*msg += 4;
 		*ml -= 4;
 	}
-	deja_pu_trim(msg, ml);
+	callus_pu_trim(msg, ml);
 	return *ml > 0;
 }
 
-static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *files)
+static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
-	deja_pu_lines it;
-	deja_buf group = DEJA_BUF_INIT, pcode = DEJA_BUF_INIT, pmsg = DEJA_BUF_INIT;
+	callus_pu_lines it;
+	callus_buf group = CALLUS_BUF_INIT, pcode = CALLUS_BUF_INIT, pmsg = CALLUS_BUF_INIT;
 	const char *s, *code, *msg;
 	size_t len, cl, ml;
-	deja_pu_loc loc;
+	callus_pu_loc loc;
 	int rc, pending = 0;
 
-	deja_pu_lines_init(&it, in);
-	while ((rc = deja_pu_lines_next(&it, &s, &len)) > 0) {
-		size_t ind = deja_pu_indent(s, len);
+	callus_pu_lines_init(&it, in);
+	while ((rc = callus_pu_lines_next(&it, &s, &len)) > 0) {
+		size_t ind = callus_pu_indent(s, len);
 
 		/* the new full format: " --> path:L:C" under "CODE message" */
-		if (pending && deja_pu_starts(s + ind, len - ind, "--> ")) {
+		if (pending && callus_pu_starts(s + ind, len - ind, "--> ")) {
 			pending = 0;
-			if (deja_pu_location(s + ind + 4, len - ind - 4, &loc) &&
-			    (rc = deja_pu_diag(NULL, diags, files, in->pc, loc.path, loc.path_len,
+			if (callus_pu_location(s + ind + 4, len - ind - 4, &loc) &&
+			    (rc = callus_pu_diag(NULL, diags, files, in->pc, loc.path, loc.path_len,
 					       loc.line, loc.col, pcode.ptr, pcode.len, pmsg.ptr,
 					       pmsg.len, "error")) < 0)
 				break;
 			continue;
 		}
 		pending = 0;
-		if (!ind && deja_pu_location(s, len, &loc)) {
+		if (!ind && callus_pu_location(s, len, &loc)) {
 			const char *rest = s + loc.end;
 			size_t rl = len - loc.end;
 
-			deja_pu_trim(&rest, &rl);
+			callus_pu_trim(&rest, &rl);
 			if (head(rest, rl, &code, &cl, &msg, &ml) ||
-			    deja_pu_lint_line(s, len, &loc, &code, &cl, &msg, &ml)) {
-				if ((rc = deja_pu_diag(NULL, diags, files, in->pc, loc.path,
+			    callus_pu_lint_line(s, len, &loc, &code, &cl, &msg, &ml)) {
+				if ((rc = callus_pu_diag(NULL, diags, files, in->pc, loc.path,
 						       loc.path_len, loc.line, loc.col, code, cl,
 						       msg, ml, "error")) < 0)
 					break;
@@ -90,69 +90,69 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 		}
 		/* grouped: a file, then its "  LINE:COL CODE message" lines */
 		if (!ind && len > 1 && s[len - 1] == ':' && !memchr(s, ' ', len) &&
-		    deja_path_has_source_ext(s, len - 1)) {
-			deja_buf_clear(&group);
-			deja_buf_put(&group, s, len - 1);
-			if ((rc = deja_buf_status(&group)) < 0)
+		    callus_path_has_source_ext(s, len - 1)) {
+			callus_buf_clear(&group);
+			callus_buf_put(&group, s, len - 1);
+			if ((rc = callus_buf_status(&group)) < 0)
 				break;
 			continue;
 		}
-		if (ind && group.len && ind < len && deja_pu_is_digit(s[ind])) {
+		if (ind && group.len && ind < len && callus_pu_is_digit(s[ind])) {
 			size_t n1, n2 = 0;
-			long line = deja_pu_num(s + ind, len - ind, &n1), col = 0;
+			long line = callus_pu_num(s + ind, len - ind, &n1), col = 0;
 			size_t i = ind + n1;
 
 			if (i < len && s[i] == ':') {
-				col = deja_pu_num(s + i + 1, len - i - 1, &n2);
+				col = callus_pu_num(s + i + 1, len - i - 1, &n2);
 				i += 1 + n2;
 			}
 			if (n2 && i < len && s[i] == ' ' &&
 			    head(s + i + 1, len - i - 1, &code, &cl, &msg, &ml) &&
-			    (rc = deja_pu_diag(NULL, diags, files, in->pc, group.ptr, group.len, line,
+			    (rc = callus_pu_diag(NULL, diags, files, in->pc, group.ptr, group.len, line,
 					       col, code, cl, msg, ml, "error")) < 0)
 				break;
 			continue;
 		}
-		if (!ind && len && !deja_pu_starts(s, len, "Found ") &&
+		if (!ind && len && !callus_pu_starts(s, len, "Found ") &&
 		    head(s, len, &code, &cl, &msg, &ml)) {
-			deja_buf_clear(&pcode);
-			deja_buf_clear(&pmsg);
-			deja_buf_put(&pcode, code, cl);
-			deja_buf_put(&pmsg, msg, ml);
-			if ((rc = deja_buf_status(&pcode)) < 0 || (rc = deja_buf_status(&pmsg)) < 0)
+			callus_buf_clear(&pcode);
+			callus_buf_clear(&pmsg);
+			callus_buf_put(&pcode, code, cl);
+			callus_buf_put(&pmsg, msg, ml);
+			if ((rc = callus_buf_status(&pcode)) < 0 || (rc = callus_buf_status(&pmsg)) < 0)
 				break;
 			pending = 1;
 			continue;
 		}
 		if (!ind)
-			deja_buf_clear(&group);
+			callus_buf_clear(&group);
 	}
-	deja_buf_release(&group);
-	deja_buf_release(&pcode);
-	deja_buf_release(&pmsg);
-	deja_pu_lines_release(&it);
+	callus_buf_release(&group);
+	callus_buf_release(&pcode);
+	callus_buf_release(&pmsg);
+	callus_pu_lines_release(&it);
 	return rc < 0 ? rc : 0;
 }
 
 static int sniff_line(const char *s, size_t len)
 {
-	long star = deja_pu_find(s, len, " [*] ");
+	long star = callus_pu_find(s, len, " [*] ");
 
 	/* what flake8 never prints: the summary, fix markers, the --> lines */
-	if ((deja_pu_starts(s, len, "Found ") && (deja_pu_ends(s, len, " error.") ||
-						  deja_pu_ends(s, len, " errors."))) ||
-	    deja_pu_find(s, len, "fixable with the `--fix` option") >= 0 ||
-	    deja_pu_find(s, len, "fixable with `--fix`") >= 0 ||
-	    deja_pu_starts(s, len, "No fixes available"))
+	if ((callus_pu_starts(s, len, "Found ") && (callus_pu_ends(s, len, " error.") ||
+						  callus_pu_ends(s, len, " errors."))) ||
+	    callus_pu_find(s, len, "fixable with the `--fix` option") >= 0 ||
+	    callus_pu_find(s, len, "fixable with `--fix`") >= 0 ||
+	    callus_pu_starts(s, len, "No fixes available"))
 		return 1;
 	return star > 0;
 }
 
 static int sniff(const char *text, size_t len)
 {
-	return deja_pu_any_line(text, len, sniff_line);
+	return callus_pu_any_line(text, len, sniff_line);
 }
 
 static const char *const tools[] = { "ruff", NULL };
 
-const deja_parser deja_parser_ruff = { "ruff", tools, sniff, parse };
+const callus_parser callus_parser_ruff = { "ruff", tools, sniff, parse };

@@ -13,7 +13,7 @@
  */
 #include "parsers.h"
 #include "parse_js_util.h"
-#include "deja/common.h"
+#include "callus/common.h"
 
 #include <string.h>
 
@@ -30,7 +30,7 @@ static int sev_code(const char *s, size_t len, const char **sev, const char **co
 	size_t i = 0, w;
 
 	for (w = 0; w < sizeof(words) / sizeof(words[0]); w++)
-		if (deja_js_starts(s, len, words[w].word))
+		if (callus_js_starts(s, len, words[w].word))
 			break;
 	if (w == sizeof(words) / sizeof(words[0]))
 		return 0;
@@ -67,13 +67,13 @@ static long num(const char *s, size_t len, size_t *used)
  * where the location starts: "(L,C): " for plain, ":L:C - " for pretty;
  * the last such place, so that a path may hold parentheses or colons.
  */
-static int error_line(const char *s, size_t len, deja_diags *diags, deja_strlist *files,
-		      const deja_pathctx *pc)
+static int error_line(const char *s, size_t len, callus_diags *diags, callus_strlist *files,
+		      const callus_pathctx *pc)
 {
 	const char *sev, *code;
 	size_t code_len, msg, i, n, file_len = 0;
 	long line = 0, col = 0;
-	deja_buf m = DEJA_BUF_INIT;
+	callus_buf m = CALLUS_BUF_INIT;
 	int rc;
 
 	if (s[0] == ' ' || s[0] == '\t')
@@ -91,12 +91,12 @@ static int error_line(const char *s, size_t len, deja_diags *diags, deja_strlist
 				continue;
 			col = num(s + j + 1, len - j - 1, &n);
 			j += 1 + n;
-			if (!n || !deja_js_starts(s + j, len - j, "): "))
+			if (!n || !callus_js_starts(s + j, len - j, "): "))
 				continue;
 			j += 3;
-		} else if (s[i] == ' ' && deja_js_starts(s + i, len - i, " - ")) {
+		} else if (s[i] == ' ' && callus_js_starts(s + i, len - i, " - ")) {
 			/* pretty: FILE:L:C - */
-			if (!deja_js_split_location(s, i, &fl, &line, &col) || !col)
+			if (!callus_js_split_location(s, i, &fl, &line, &col) || !col)
 				continue;
 			j = i + 3;
 		} else {
@@ -110,29 +110,29 @@ static int error_line(const char *s, size_t len, deja_diags *diags, deja_strlist
 	}
 	return 0;
 found:
-	deja_js_message_add(&m, s + msg, len - msg);
-	if ((rc = deja_buf_status(&m)) == 0)
-		rc = deja_parse_diag(diags, files, pc, file_len ? s : NULL, file_len,
+	callus_js_message_add(&m, s + msg, len - msg);
+	if ((rc = callus_buf_status(&m)) == 0)
+		rc = callus_parse_diag(diags, files, pc, file_len ? s : NULL, file_len,
 				     line, col, code, code_len, m.ptr, m.len, sev);
-	deja_buf_release(&m);
+	callus_buf_release(&m);
 	return rc < 0 ? rc : 1;
 }
 
-static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *files)
+static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
-	deja_js_lines it;
+	callus_js_lines it;
 	const char *s;
 	size_t len;
 	int rc;
 
-	deja_js_lines_init(&it, in);
-	while ((rc = deja_js_lines_next(&it, &s, &len)) > 0) {
-		if (!len || deja_js_wrapper_noise(s, len))
+	callus_js_lines_init(&it, in);
+	while ((rc = callus_js_lines_next(&it, &s, &len)) > 0) {
+		if (!len || callus_js_wrapper_noise(s, len))
 			continue;
 		if ((rc = error_line(s, len, diags, files, in->pc)) < 0)
 			break;
 	}
-	deja_js_lines_release(&it);
+	callus_js_lines_release(&it);
 	return rc < 0 ? rc : 0;
 }
 
@@ -142,7 +142,7 @@ static int sniff(const char *text, size_t len)
 	const char *p = text, *end = text + len, *s;
 	size_t n;
 
-	while (deja_next_line(&p, end, &s, &n)) {
+	while (callus_next_line(&p, end, &s, &n)) {
 		const char *hit = s;
 
 		while ((hit = memmem(hit, (size_t)(s + n - hit), "error TS", 8))) {
@@ -165,4 +165,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = {"tsc", NULL};
 
-const deja_parser deja_parser_tsc = {"tsc", tools, sniff, parse};
+const callus_parser callus_parser_tsc = {"tsc", tools, sniff, parse};

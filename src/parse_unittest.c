@@ -16,7 +16,7 @@
  */
 #include "parsers.h"
 #include "parse_util.h"
-#include "deja/common.h"
+#include "callus/common.h"
 
 #include <string.h>
 
@@ -24,9 +24,9 @@ typedef struct block {
 	int open;            /* a FAIL/ERROR header was seen */
 	int dashes;          /* the "-----" line under the header was seen */
 	int fresh;           /* frames seen, not yet their exception */
-	deja_buf test, method;
-	deja_pu_frames frames;
-	deja_buf type, msg;
+	callus_buf test, method;
+	callus_pu_frames frames;
+	callus_buf type, msg;
 } block;
 
 static int rule(const char *s, size_t len, char c)
@@ -46,11 +46,11 @@ static int header(const char *s, size_t len, size_t *name, size_t *name_len, siz
 	size_t i;
 	const char *close;
 
-	if (deja_pu_starts(s, len, "FAIL: "))
+	if (callus_pu_starts(s, len, "FAIL: "))
 		i = 6;
-	else if (deja_pu_starts(s, len, "ERROR: "))
+	else if (callus_pu_starts(s, len, "ERROR: "))
 		i = 7;
-	else if (deja_pu_starts(s, len, "UNEXPECTED SUCCESS: "))
+	else if (callus_pu_starts(s, len, "UNEXPECTED SUCCESS: "))
 		i = 20;
 	else
 		return 0;
@@ -71,11 +71,11 @@ static int header(const char *s, size_t len, size_t *name, size_t *name_len, siz
 static void block_reset(block *b)
 {
 	b->open = b->dashes = b->fresh = 0;
-	deja_buf_clear(&b->test);
-	deja_buf_clear(&b->method);
-	deja_buf_clear(&b->type);
-	deja_buf_clear(&b->msg);
-	deja_pu_frames_clear(&b->frames);
+	callus_buf_clear(&b->test);
+	callus_buf_clear(&b->method);
+	callus_buf_clear(&b->type);
+	callus_buf_clear(&b->msg);
+	callus_pu_frames_clear(&b->frames);
 }
 
 static int block_start(block *b, const char *s, size_t len)
@@ -87,31 +87,31 @@ static int block_start(block *b, const char *s, size_t len)
 	if (!header(s, len, &name, &nlen, &id, &idlen, &rest))
 		return 0;
 	b->open = 1;
-	deja_buf_put(&b->method, s + name, nlen);
+	callus_buf_put(&b->method, s + name, nlen);
 	/* an import failure: the module is the test */
-	if (deja_pu_starts(s + id, idlen, "unittest.loader.")) {
-		deja_buf_put(&b->test, s + name, nlen);
-		return deja_buf_status(&b->test);
+	if (callus_pu_starts(s + id, idlen, "unittest.loader.")) {
+		callus_buf_put(&b->test, s + name, nlen);
+		return callus_buf_status(&b->test);
 	}
-	deja_buf_put(&b->test, s + id, idlen);
+	callus_buf_put(&b->test, s + id, idlen);
 	last = s + id + idlen;
 	while (last > s + id && last[-1] != '.')
 		last--;
 	/* Python <= 3.10 prints "(module.Class)" */
 	if ((size_t)(s + id + idlen - last) != nlen || memcmp(last, s + name, nlen)) {
-		deja_buf_putc(&b->test, '.');
-		deja_buf_put(&b->test, s + name, nlen);
+		callus_buf_putc(&b->test, '.');
+		callus_buf_put(&b->test, s + name, nlen);
 	}
 	/* a subTest's parameters: " (i=2)" */
 	if (rest < len)
-		deja_buf_put(&b->test, s + rest, len - rest);
-	return deja_buf_status(&b->test) < 0 || deja_buf_status(&b->method) < 0 ? DEJA_ENOMEM : 0;
+		callus_buf_put(&b->test, s + rest, len - rest);
+	return callus_buf_status(&b->test) < 0 || callus_buf_status(&b->method) < 0 ? CALLUS_ENOMEM : 0;
 }
 
-static int block_emit(block *b, const deja_pathctx *pc, deja_diags *diags, deja_strlist *files)
+static int block_emit(block *b, const callus_pathctx *pc, callus_diags *diags, callus_strlist *files)
 {
-	deja_pu_py_failure f = { 0 };
-	deja_buf rel = DEJA_BUF_INIT;
+	callus_pu_py_failure f = { 0 };
+	callus_buf rel = CALLUS_BUF_INIT;
 	const char *test_file = NULL;
 	int rc;
 
@@ -123,17 +123,17 @@ static int block_emit(block *b, const deja_pathctx *pc, deja_diags *diags, deja_
 			test_file = b->frames.file.items[i];
 	for (size_t i = 0; i < b->frames.file.count && !test_file; i++) {
 		const char *file = b->frames.file.items[i];
-		if (deja_path_relativize(&rel, pc, file, strlen(file)))
+		if (callus_path_relativize(&rel, pc, file, strlen(file)))
 			test_file = file;
 	}
-	deja_buf_release(&rel);
+	callus_buf_release(&rel);
 	f.frames = &b->frames;
 	f.type = b->type.len ? b->type.ptr : NULL;
 	/* an unexpected success has no traceback */
 	f.msg = b->msg.len || b->type.len ? b->msg.ptr : "unexpected success";
 	f.test = b->test.ptr;
 	f.test_file = test_file;
-	rc = deja_pu_py_emit(diags, files, pc, &f);
+	rc = callus_pu_py_emit(diags, files, pc, &f);
 	block_reset(b);
 	return rc;
 }
@@ -144,43 +144,43 @@ static int block_line(block *b, const char *s, size_t len)
 	size_t flen, fnlen, mlen, tl;
 	long line;
 
-	if (deja_pu_starts(s, len, "Traceback (most recent call last)")) {
-		deja_pu_frames_clear(&b->frames);
+	if (callus_pu_starts(s, len, "Traceback (most recent call last)")) {
+		callus_pu_frames_clear(&b->frames);
 		return 0;
 	}
-	if (deja_pu_py_frame(s, len, &file, &flen, &line, &fn, &fnlen)) {
+	if (callus_pu_py_frame(s, len, &file, &flen, &line, &fn, &fnlen)) {
 		b->fresh = 1;
-		return deja_pu_frames_add(&b->frames, fn, fnlen, file, flen, line);
+		return callus_pu_frames_add(&b->frames, fn, fnlen, file, flen, line);
 	}
 	if (len && s[0] != ' ' &&
-	    ((tl = deja_pu_py_exception(s, len, &msg, &mlen)) ||
-	     (b->fresh && (tl = deja_pu_py_exception_any(s, len, &msg, &mlen))))) {
+	    ((tl = callus_pu_py_exception(s, len, &msg, &mlen)) ||
+	     (b->fresh && (tl = callus_pu_py_exception_any(s, len, &msg, &mlen))))) {
 		b->fresh = 0;
-		deja_buf_clear(&b->type);
-		deja_buf_clear(&b->msg);
-		deja_buf_put(&b->type, s, tl);
-		deja_buf_put(&b->msg, msg, mlen);
-		return deja_buf_status(&b->type) < 0 || deja_buf_status(&b->msg) < 0 ? DEJA_ENOMEM
+		callus_buf_clear(&b->type);
+		callus_buf_clear(&b->msg);
+		callus_buf_put(&b->type, s, tl);
+		callus_buf_put(&b->msg, msg, mlen);
+		return callus_buf_status(&b->type) < 0 || callus_buf_status(&b->msg) < 0 ? CALLUS_ENOMEM
 										      : 0;
 	}
 	return 0;
 }
 
-static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *files)
+static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
 	block b;
-	deja_pu_lines it;
+	callus_pu_lines it;
 	const char *s;
 	size_t len;
 	int rc;
 
 	memset(&b, 0, sizeof(b));
-	deja_buf_init(&b.test, 0);
-	deja_buf_init(&b.method, 0);
-	deja_buf_init(&b.type, 0);
-	deja_buf_init(&b.msg, 0);
-	deja_pu_lines_init(&it, in);
-	while ((rc = deja_pu_lines_next(&it, &s, &len)) > 0) {
+	callus_buf_init(&b.test, 0);
+	callus_buf_init(&b.method, 0);
+	callus_buf_init(&b.type, 0);
+	callus_buf_init(&b.msg, 0);
+	callus_pu_lines_init(&it, in);
+	while ((rc = callus_pu_lines_next(&it, &s, &len)) > 0) {
 		size_t a, bb, c, d, e;
 
 		if (rule(s, len, '=')) {
@@ -210,11 +210,11 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 	if (rc >= 0)
 		rc = block_emit(&b, in->pc, diags, files);
 	block_reset(&b);
-	deja_buf_release(&b.test);
-	deja_buf_release(&b.method);
-	deja_buf_release(&b.type);
-	deja_buf_release(&b.msg);
-	deja_pu_lines_release(&it);
+	callus_buf_release(&b.test);
+	callus_buf_release(&b.method);
+	callus_buf_release(&b.type);
+	callus_buf_release(&b.msg);
+	callus_pu_lines_release(&it);
 	return rc < 0 ? rc : 0;
 }
 
@@ -222,15 +222,15 @@ static int sniff_line(const char *s, size_t len)
 {
 	size_t a, b, c, d, e;
 
-	return (deja_pu_starts(s, len, "FAIL: ") || deja_pu_starts(s, len, "ERROR: ")) &&
+	return (callus_pu_starts(s, len, "FAIL: ") || callus_pu_starts(s, len, "ERROR: ")) &&
 	       header(s, len, &a, &b, &c, &d, &e);
 }
 
 static int sniff(const char *text, size_t len)
 {
-	return deja_pu_any_line(text, len, sniff_line);
+	return callus_pu_any_line(text, len, sniff_line);
 }
 
 static const char *const tools[] = { "unittest", NULL };
 
-const deja_parser deja_parser_unittest = { "unittest", tools, sniff, parse };
+const callus_parser callus_parser_unittest = { "unittest", tools, sniff, parse };

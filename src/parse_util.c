@@ -1,16 +1,16 @@
 #include "parse_util.h"
-#include "deja/capture.h"
-#include "deja/common.h"
-#include "deja/utf8.h"
+#include "callus/capture.h"
+#include "callus/common.h"
+#include "callus/utf8.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-void deja_pu_lines_init(deja_pu_lines *it, const deja_parse_input *in)
+void callus_pu_lines_init(callus_pu_lines *it, const callus_parse_input *in)
 {
 	memset(it, 0, sizeof(*it));
-	deja_buf_init(&it->strip, 0);
-	deja_buf_init(&it->clean, 0);
+	callus_buf_init(&it->strip, 0);
+	callus_buf_init(&it->clean, 0);
 	if (in->raw && in->raw_len && in->raw_complete) {
 		it->p = in->raw;
 		it->end = in->raw + in->raw_len;
@@ -30,26 +30,26 @@ static int plain(const char *s, size_t len)
 		if ((c < 0x20 && c != '\t') || c == 0x7f)
 			return 0;
 	}
-	return deja_utf8_valid(s, len);
+	return callus_utf8_valid(s, len);
 }
 
-int deja_pu_lines_next(deja_pu_lines *it, const char **line, size_t *len)
+int callus_pu_lines_next(callus_pu_lines *it, const char **line, size_t *len)
 {
 	const char *s;
 	size_t n;
 
-	if (!deja_next_line(&it->p, it->end, &s, &n))
+	if (!callus_next_line(&it->p, it->end, &s, &n))
 		return 0;
 	if (it->from_raw) {
 		it->raw_line = s;
 		it->raw_len = n;
 		if (!plain(s, n)) {
-			deja_buf_clear(&it->strip);
-			deja_buf_clear(&it->clean);
-			deja_ansi_strip_line(&it->strip, s, n);
-			deja_utf8_sanitize(&it->clean, it->strip.ptr, it->strip.len);
-			if (deja_buf_status(&it->strip) < 0 || deja_buf_status(&it->clean) < 0)
-				return DEJA_ENOMEM;
+			callus_buf_clear(&it->strip);
+			callus_buf_clear(&it->clean);
+			callus_ansi_strip_line(&it->strip, s, n);
+			callus_utf8_sanitize(&it->clean, it->strip.ptr, it->strip.len);
+			if (callus_buf_status(&it->strip) < 0 || callus_buf_status(&it->clean) < 0)
+				return CALLUS_ENOMEM;
 			s = it->clean.ptr;
 			n = it->clean.len;
 		}
@@ -61,27 +61,27 @@ int deja_pu_lines_next(deja_pu_lines *it, const char **line, size_t *len)
 	return 1;
 }
 
-void deja_pu_lines_release(deja_pu_lines *it)
+void callus_pu_lines_release(callus_pu_lines *it)
 {
-	deja_buf_release(&it->strip);
-	deja_buf_release(&it->clean);
+	callus_buf_release(&it->strip);
+	callus_buf_release(&it->clean);
 }
 
-int deja_pu_starts(const char *s, size_t len, const char *prefix)
+int callus_pu_starts(const char *s, size_t len, const char *prefix)
 {
 	size_t n = strlen(prefix);
 
 	return len >= n && !memcmp(s, prefix, n);
 }
 
-int deja_pu_ends(const char *s, size_t len, const char *suffix)
+int callus_pu_ends(const char *s, size_t len, const char *suffix)
 {
 	size_t n = strlen(suffix);
 
 	return len >= n && !memcmp(s + len - n, suffix, n);
 }
 
-long deja_pu_find(const char *s, size_t len, const char *needle)
+long callus_pu_find(const char *s, size_t len, const char *needle)
 {
 	size_t n = strlen(needle);
 
@@ -99,7 +99,7 @@ long deja_pu_find(const char *s, size_t len, const char *needle)
 	return -1;
 }
 
-void deja_pu_trim(const char **s, size_t *len)
+void callus_pu_trim(const char **s, size_t *len)
 {
 	while (*len && (**s == ' ' || **s == '\t')) {
 		(*s)++;
@@ -109,7 +109,7 @@ void deja_pu_trim(const char **s, size_t *len)
 		(*len)--;
 }
 
-size_t deja_pu_indent(const char *s, size_t len)
+size_t callus_pu_indent(const char *s, size_t len)
 {
 	size_t i = 0;
 
@@ -118,26 +118,26 @@ size_t deja_pu_indent(const char *s, size_t len)
 	return i;
 }
 
-int deja_pu_is_digit(char c)
+int callus_pu_is_digit(char c)
 {
 	return c >= '0' && c <= '9';
 }
 
-long deja_pu_num(const char *s, size_t len, size_t *used)
+long callus_pu_num(const char *s, size_t len, size_t *used)
 {
 	long v = 0;
 	size_t i = 0;
 
-	while (i < len && i < 9 && deja_pu_is_digit(s[i]))
+	while (i < len && i < 9 && callus_pu_is_digit(s[i]))
 		v = v * 10 + (s[i++] - '0');
 	/* a longer run is no line number */
-	if (i == 9 && i < len && deja_pu_is_digit(s[i]))
+	if (i == 9 && i < len && callus_pu_is_digit(s[i]))
 		i = 0, v = 0;
 	*used = i;
 	return v;
 }
 
-int deja_pu_location(const char *s, size_t len, deja_pu_loc *loc)
+int callus_pu_location(const char *s, size_t len, callus_pu_loc *loc)
 {
 	size_t i = 0, n;
 
@@ -147,15 +147,15 @@ int deja_pu_location(const char *s, size_t len, deja_pu_loc *loc)
 		return 0;
 	loc->path = s;
 	loc->path_len = i;
-	loc->line = deja_pu_num(s + i + 1, len - i - 1, &n);
+	loc->line = callus_pu_num(s + i + 1, len - i - 1, &n);
 	if (!n)
 		return 0;
 	i += 1 + n;
 	loc->col = 0;
 	loc->has_col = 0;
-	if (i + 1 < len && s[i] == ':' && deja_pu_is_digit(s[i + 1])) {
+	if (i + 1 < len && s[i] == ':' && callus_pu_is_digit(s[i + 1])) {
 		loc->has_col = 1;
-		loc->col = deja_pu_num(s + i + 1, len - i - 1, &n);
+		loc->col = callus_pu_num(s + i + 1, len - i - 1, &n);
 		if (!n)
 			return 0;
 		i += 1 + n;
@@ -166,13 +166,13 @@ int deja_pu_location(const char *s, size_t len, deja_pu_loc *loc)
 	return 1;
 }
 
-int deja_pu_find_location(const char *s, size_t len, deja_pu_loc *loc)
+int callus_pu_find_location(const char *s, size_t len, callus_pu_loc *loc)
 {
 	for (size_t i = 0; i < len; i++) {
 		if (i && !strchr(" \t('\"[=", s[i - 1]))
 			continue;
-		if (deja_pu_location(s + i, len - i, loc) &&
-		    deja_path_has_source_ext(loc->path, loc->path_len)) {
+		if (callus_pu_location(s + i, len - i, loc) &&
+		    callus_path_has_source_ext(loc->path, loc->path_len)) {
 			loc->end += i;
 			return 1;
 		}
@@ -180,7 +180,7 @@ int deja_pu_find_location(const char *s, size_t len, deja_pu_loc *loc)
 	return 0;
 }
 
-int deja_pu_is_c_family(const char *path, size_t len)
+int callus_pu_is_c_family(const char *path, size_t len)
 {
 	static const char *const exts[] = {
 		".c", ".h", ".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++",
@@ -188,12 +188,12 @@ int deja_pu_is_c_family(const char *path, size_t len)
 	};
 
 	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++)
-		if (deja_pu_ends(path, len, exts[i]) && len > strlen(exts[i]))
+		if (callus_pu_ends(path, len, exts[i]) && len > strlen(exts[i]))
 			return 1;
 	return 0;
 }
 
-size_t deja_pu_lint_code(const char *s, size_t len)
+size_t callus_pu_lint_code(const char *s, size_t len)
 {
 	size_t i = 0, d;
 
@@ -201,31 +201,31 @@ size_t deja_pu_lint_code(const char *s, size_t len)
 		i++;
 	if (!i)
 		return 0;
-	for (d = i; d < len && d - i < 7 && deja_pu_is_digit(s[d]); d++)
+	for (d = i; d < len && d - i < 7 && callus_pu_is_digit(s[d]); d++)
 		;
 	if (d == i || d - i > 6 || (d < len && s[d] != ' ' && s[d] != ']' && s[d] != ':'))
 		return 0;
 	return d;
 }
 
-int deja_pu_lint_line(const char *s, size_t len, deja_pu_loc *loc, const char **code,
+int callus_pu_lint_line(const char *s, size_t len, callus_pu_loc *loc, const char **code,
 		      size_t *code_len, const char **msg, size_t *msg_len)
 {
 	size_t i, n;
 
-	if (!deja_pu_location(s, len, loc) || loc->end >= len || s[loc->end] != ' ')
+	if (!callus_pu_location(s, len, loc) || loc->end >= len || s[loc->end] != ' ')
 		return 0;
 	i = loc->end + 1;
 	if (i < len && s[i] == '[') {
 		/* pylint format: "[E501] message" */
-		if (!(n = deja_pu_lint_code(s + i + 1, len - i - 1)) || i + 1 + n >= len ||
+		if (!(n = callus_pu_lint_code(s + i + 1, len - i - 1)) || i + 1 + n >= len ||
 		    s[i + 1 + n] != ']')
 			return 0;
 		*code = s + i + 1;
 		*code_len = n;
 		i += n + 2;
 	} else {
-		if (!(n = deja_pu_lint_code(s + i, len - i)) || i + n >= len || s[i + n] != ' ')
+		if (!(n = callus_pu_lint_code(s + i, len - i)) || i + n >= len || s[i + n] != ' ')
 			return 0;
 		*code = s + i;
 		*code_len = n;
@@ -233,11 +233,11 @@ int deja_pu_lint_line(const char *s, size_t len, deja_pu_loc *loc, const char **
 	}
 	*msg = s + i;
 	*msg_len = len - i;
-	deja_pu_trim(msg, msg_len);
+	callus_pu_trim(msg, msg_len);
 	return 1;
 }
 
-size_t deja_pu_cut(const char *s, size_t len, size_t max)
+size_t callus_pu_cut(const char *s, size_t len, size_t max)
 {
 	if (len <= max)
 		return len;
@@ -246,21 +246,21 @@ size_t deja_pu_cut(const char *s, size_t len, size_t max)
 	return max;
 }
 
-int deja_pu_set_test(deja_diag *d, const char *s, size_t len)
+int callus_pu_set_test(callus_diag *d, const char *s, size_t len)
 {
-	return deja_diag_set(&d->test, s, deja_pu_cut(s, len, DEJA_PU_TEXT_MAX));
+	return callus_diag_set(&d->test, s, callus_pu_cut(s, len, CALLUS_PU_TEXT_MAX));
 }
 
-int deja_pu_diag(deja_diag **out, deja_diags *diags, deja_strlist *files,
-		 const deja_pathctx *pc, const char *file, size_t file_len, long line, long col,
+int callus_pu_diag(callus_diag **out, callus_diags *diags, callus_strlist *files,
+		 const callus_pathctx *pc, const char *file, size_t file_len, long line, long col,
 		 const char *code, size_t code_len, const char *msg, size_t msg_len,
 		 const char *severity)
 {
-	int rc = deja_parse_diag(diags, files, pc, file, file_len, line, col, code,
-				 code ? deja_pu_cut(code, code_len, 128) : 0, msg,
-				 msg ? deja_pu_cut(msg, msg_len, DEJA_PU_TEXT_MAX) : 0, severity);
+	int rc = callus_parse_diag(diags, files, pc, file, file_len, line, col, code,
+				 code ? callus_pu_cut(code, code_len, 128) : 0, msg,
+				 msg ? callus_pu_cut(msg, msg_len, CALLUS_PU_TEXT_MAX) : 0, severity);
 
-	deja_diag *d = rc == 0 ? deja_diags_last(diags) : NULL;
+	callus_diag *d = rc == 0 ? callus_diags_last(diags) : NULL;
 
 	/* a line in a file that is not the workspace's means nothing here */
 	if (d && !d->file)
@@ -270,103 +270,103 @@ int deja_pu_diag(deja_diag **out, deja_diags *diags, deja_strlist *files,
 	return rc < 0 ? rc : 0;
 }
 
-void deja_pu_dir_init(deja_pu_dir *d, const deja_pathctx *base)
+void callus_pu_dir_init(callus_pu_dir *d, const callus_pathctx *base)
 {
-	deja_buf_init(&d->rel, 0);
+	callus_buf_init(&d->rel, 0);
 	d->pc = *base;
 }
 
-int deja_pu_dir_set(deja_pu_dir *d, const deja_pathctx *base, const char *dir, size_t len)
+int callus_pu_dir_set(callus_pu_dir *d, const callus_pathctx *base, const char *dir, size_t len)
 {
-	deja_buf probe = DEJA_BUF_INIT;
+	callus_buf probe = CALLUS_BUF_INIT;
 	int rc;
 
 	while (len > 1 && dir[len - 1] == '/')
 		len--;
 	/* relativize a file inside the directory: the workspace root itself and
 	 * "." have no relative form of their own */
-	deja_buf_put(&probe, dir, len);
-	deja_buf_puts(&probe, "/x");
-	if ((rc = deja_buf_status(&probe)) < 0)
+	callus_buf_put(&probe, dir, len);
+	callus_buf_puts(&probe, "/x");
+	if ((rc = callus_buf_status(&probe)) < 0)
 		goto out;
-	if (deja_path_relativize(&d->rel, base, probe.ptr, probe.len)) {
+	if (callus_path_relativize(&d->rel, base, probe.ptr, probe.len)) {
 		char *slash = strrchr(d->rel.ptr, '/');
-		deja_buf_truncate(&d->rel, slash ? (size_t)(slash - d->rel.ptr) : 0);
+		callus_buf_truncate(&d->rel, slash ? (size_t)(slash - d->rel.ptr) : 0);
 	} else {
 		/* outside: ".." cannot be climbed from the root, so relative paths
 		 * under it never resolve */
-		deja_buf_clear(&d->rel);
-		deja_buf_puts(&d->rel, "..");
+		callus_buf_clear(&d->rel);
+		callus_buf_puts(&d->rel, "..");
 	}
-	if ((rc = deja_buf_status(&d->rel)) < 0)
+	if ((rc = callus_buf_status(&d->rel)) < 0)
 		goto out;
 	d->pc = *base;
 	d->pc.cwd_rel = d->rel.ptr;
 out:
-	deja_buf_release(&probe);
+	callus_buf_release(&probe);
 	return rc;
 }
 
-void deja_pu_dir_release(deja_pu_dir *d)
+void callus_pu_dir_release(callus_pu_dir *d)
 {
-	deja_buf_release(&d->rel);
+	callus_buf_release(&d->rel);
 }
 
-int deja_pu_frames_add(deja_pu_frames *f, const char *fn, size_t fn_len, const char *file,
+int callus_pu_frames_add(callus_pu_frames *f, const char *fn, size_t fn_len, const char *file,
 		       size_t file_len, long line)
 {
-	if (f->fn.count >= DEJA_PU_FRAMES_MAX)
+	if (f->fn.count >= CALLUS_PU_FRAMES_MAX)
 		return 0;
 	if (f->fn.count == f->alloc) {
 		size_t n = f->alloc ? f->alloc * 2 : 16, bytes;
 		long *p;
 
-		if (deja_size_mul(&bytes, n, sizeof(*p)) < 0 || !(p = realloc(f->line, bytes)))
-			return DEJA_ENOMEM;
+		if (callus_size_mul(&bytes, n, sizeof(*p)) < 0 || !(p = realloc(f->line, bytes)))
+			return CALLUS_ENOMEM;
 		f->line = p;
 		f->alloc = n;
 	}
-	if (deja_strlist_add(&f->fn, fn ? fn : "", fn ? fn_len : 0) < 0)
-		return DEJA_ENOMEM;
-	if (deja_strlist_add(&f->file, file, file_len) < 0) {
+	if (callus_strlist_add(&f->fn, fn ? fn : "", fn ? fn_len : 0) < 0)
+		return CALLUS_ENOMEM;
+	if (callus_strlist_add(&f->file, file, file_len) < 0) {
 		/* keep the two lists the same length */
 		free(f->fn.items[--f->fn.count]);
-		return DEJA_ENOMEM;
+		return CALLUS_ENOMEM;
 	}
 	f->line[f->fn.count - 1] = line;
 	return 0;
 }
 
-void deja_pu_frames_clear(deja_pu_frames *f)
+void callus_pu_frames_clear(callus_pu_frames *f)
 {
-	deja_strlist_release(&f->fn);
-	deja_strlist_release(&f->file);
+	callus_strlist_release(&f->fn);
+	callus_strlist_release(&f->file);
 	free(f->line);
 	f->line = NULL;
 	f->alloc = 0;
 }
 
-long deja_pu_frames_locate(const deja_pu_frames *f, const deja_pathctx *pc, int innermost_last)
+long callus_pu_frames_locate(const callus_pu_frames *f, const callus_pathctx *pc, int innermost_last)
 {
-	deja_buf rel = DEJA_BUF_INIT;
+	callus_buf rel = CALLUS_BUF_INIT;
 	long found = -1;
 
 	for (size_t k = 0; k < f->file.count && found < 0; k++) {
 		size_t i = innermost_last ? f->file.count - 1 - k : k;
 
-		if (deja_path_relativize(&rel, pc, f->file.items[i], strlen(f->file.items[i])))
+		if (callus_path_relativize(&rel, pc, f->file.items[i], strlen(f->file.items[i])))
 			found = (long)i;
 	}
-	deja_buf_release(&rel);
+	callus_buf_release(&rel);
 	return found;
 }
 
-int deja_pu_frames_attach(deja_diag *d, const deja_pu_frames *f, const deja_pathctx *pc,
+int callus_pu_frames_attach(callus_diag *d, const callus_pu_frames *f, const callus_pathctx *pc,
 			  int innermost_last)
 {
 	for (size_t k = 0; d && k < f->file.count; k++) {
 		size_t i = innermost_last ? f->file.count - 1 - k : k;
-		int rc = deja_diag_add_frame(d, pc, f->fn.items[i], strlen(f->fn.items[i]),
+		int rc = callus_diag_add_frame(d, pc, f->fn.items[i], strlen(f->fn.items[i]),
 					     f->file.items[i], strlen(f->file.items[i]));
 		if (rc < 0)
 			return rc;
@@ -374,13 +374,13 @@ int deja_pu_frames_attach(deja_diag *d, const deja_pu_frames *f, const deja_path
 	return 0;
 }
 
-int deja_pu_py_frame(const char *s, size_t len, const char **file, size_t *file_len,
+int callus_pu_py_frame(const char *s, size_t len, const char **file, size_t *file_len,
 		     long *line, const char **fn, size_t *fn_len)
 {
 	const char *q;
-	size_t i = deja_pu_indent(s, len), n;
+	size_t i = callus_pu_indent(s, len), n;
 
-	if (!deja_pu_starts(s + i, len - i, "File \""))
+	if (!callus_pu_starts(s + i, len - i, "File \""))
 		return 0;
 	i += 6;
 	if (!(q = memchr(s + i, '"', len - i)) || q == s + i)
@@ -391,12 +391,12 @@ int deja_pu_py_frame(const char *s, size_t len, const char **file, size_t *file_
 	*line = 0;
 	*fn = NULL;
 	*fn_len = 0;
-	if (deja_pu_starts(s + i, len - i, ", line ")) {
+	if (callus_pu_starts(s + i, len - i, ", line ")) {
 		i += 7;
-		*line = deja_pu_num(s + i, len - i, &n);
+		*line = callus_pu_num(s + i, len - i, &n);
 		i += n;
 	}
-	if (deja_pu_starts(s + i, len - i, ", in ")) {
+	if (callus_pu_starts(s + i, len - i, ", in ")) {
 		*fn = s + i + 5;
 		*fn_len = len - i - 5;
 	}
@@ -406,7 +406,7 @@ int deja_pu_py_frame(const char *s, size_t len, const char **file, size_t *file_
 static int is_ident(char c, int first)
 {
 	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' ||
-	       (!first && (deja_pu_is_digit(c) || c == '.'));
+	       (!first && (callus_pu_is_digit(c) || c == '.'));
 }
 
 static size_t py_exception(const char *s, size_t len, const char **msg, size_t *msg_len,
@@ -434,7 +434,7 @@ static size_t py_exception(const char *s, size_t len, const char **msg, size_t *
 		if (s[last] < 'A' || s[last] > 'Z')
 			return 0;
 		for (size_t k = 0; k < sizeof(tails) / sizeof(tails[0]) && !ok; k++)
-			ok = deja_pu_ends(s + last, i - last, tails[k]);
+			ok = callus_pu_ends(s + last, i - last, tails[k]);
 		if (!ok)
 			return 0;
 	} else if (i + 1 == len) {
@@ -447,56 +447,56 @@ static size_t py_exception(const char *s, size_t len, const char **msg, size_t *
 		(*msg)++;
 		(*msg_len)--;
 	}
-	deja_pu_trim(msg, msg_len);
+	callus_pu_trim(msg, msg_len);
 	return i;
 }
 
-int deja_pu_py_emit(deja_diags *diags, deja_strlist *files, const deja_pathctx *pc,
-		    const deja_pu_py_failure *f)
+int callus_pu_py_emit(callus_diags *diags, callus_strlist *files, const callus_pathctx *pc,
+		    const callus_pu_py_failure *f)
 {
 	const char *file = f->fallback_file, *msg = f->msg ? f->msg : "";
 	long line = f->fallback_line, at = -1;
-	deja_diag *d = NULL;
+	callus_diag *d = NULL;
 	int rc;
 
 	if (f->test_file && *f->test_file &&
-	    deja_parse_file(files, NULL, pc, f->test_file, strlen(f->test_file)) < 0)
-		return DEJA_ENOMEM;
-	if (f->frames && (at = deja_pu_frames_locate(f->frames, pc, 1)) >= 0) {
+	    callus_parse_file(files, NULL, pc, f->test_file, strlen(f->test_file)) < 0)
+		return CALLUS_ENOMEM;
+	if (f->frames && (at = callus_pu_frames_locate(f->frames, pc, 1)) >= 0) {
 		file = f->frames->file.items[at];
 		line = f->frames->line[at];
 	}
-	rc = deja_pu_diag(&d, diags, files, pc, file, file ? strlen(file) : 0, line, 0, f->type,
+	rc = callus_pu_diag(&d, diags, files, pc, file, file ? strlen(file) : 0, line, 0, f->type,
 			  f->type ? strlen(f->type) : 0, msg, strlen(msg), "error");
 	if (rc < 0 || !d)
 		return rc;
-	if (f->test && *f->test && (rc = deja_pu_set_test(d, f->test, strlen(f->test))) < 0)
+	if (f->test && *f->test && (rc = callus_pu_set_test(d, f->test, strlen(f->test))) < 0)
 		return rc;
-	return f->frames ? deja_pu_frames_attach(d, f->frames, pc, 1) : 0;
+	return f->frames ? callus_pu_frames_attach(d, f->frames, pc, 1) : 0;
 }
 
-size_t deja_pu_py_exception(const char *s, size_t len, const char **msg, size_t *msg_len)
+size_t callus_pu_py_exception(const char *s, size_t len, const char **msg, size_t *msg_len)
 {
 	return py_exception(s, len, msg, msg_len, 1);
 }
 
-size_t deja_pu_py_exception_any(const char *s, size_t len, const char **msg, size_t *msg_len)
+size_t callus_pu_py_exception_any(const char *s, size_t len, const char **msg, size_t *msg_len)
 {
 	return py_exception(s, len, msg, msg_len, 0);
 }
 
-int deja_pu_any_line(const char *text, size_t len, int (*fn)(const char *, size_t))
+int callus_pu_any_line(const char *text, size_t len, int (*fn)(const char *, size_t))
 {
 	const char *p = text, *end = text + len, *s;
 	size_t n;
 
-	while (deja_next_line(&p, end, &s, &n))
+	while (callus_next_line(&p, end, &s, &n))
 		if (fn(s, n))
 			return 1;
 	return 0;
 }
 
-json_t *deja_pu_json_document(const deja_parse_input *in)
+json_t *callus_pu_json_document(const callus_parse_input *in)
 {
 	const char *p = in->raw, *end = p ? p + in->raw_len : NULL;
 

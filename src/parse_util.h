@@ -1,18 +1,18 @@
 /*
  * parse_util.h - helpers shared by the native-tool parsers (pytest,
  * unittest, mypy, ruff, flake8, pylint, gcc, make, go, cargo, shellcheck,
- * cppcheck, ctest).  Library-internal: the deja_pu_ prefix keeps them apart
+ * cppcheck, ctest).  Library-internal: the callus_pu_ prefix keeps them apart
  * from the public API.
  */
-#ifndef DEJA_PARSE_UTIL_H
-#define DEJA_PARSE_UTIL_H
+#ifndef CALLUS_PARSE_UTIL_H
+#define CALLUS_PARSE_UTIL_H
 
 #include <stddef.h>
 
 #include <jansson.h>
 
-#include "deja/buf.h"
-#include "deja/parse.h"
+#include "callus/buf.h"
+#include "callus/parse.h"
 
 /*
  * The lines a parser reads.  The filtered text drops the lines without an
@@ -23,66 +23,66 @@
  * as the capture cleans it (ANSI escapes and redraws removed, invalid UTF-8
  * replaced, trailing blanks dropped).  Otherwise, the filtered text.
  */
-typedef struct deja_pu_lines {
+typedef struct callus_pu_lines {
 	const char *p, *end;
 	int from_raw;
 	const char *raw_line; /* the current line as printed (raw lines only) */
 	size_t raw_len;
-	deja_buf strip, clean; /* scratch for cleaned lines */
-} deja_pu_lines;
+	callus_buf strip, clean; /* scratch for cleaned lines */
+} callus_pu_lines;
 
-void deja_pu_lines_init(deja_pu_lines *it, const deja_parse_input *in);
+void callus_pu_lines_init(callus_pu_lines *it, const callus_parse_input *in);
 /* 1 with the next line (no '\n', borrowed until the next call), 0 at the
- * end, DEJA_ENOMEM. */
-int deja_pu_lines_next(deja_pu_lines *it, const char **line, size_t *len);
-void deja_pu_lines_release(deja_pu_lines *it);
+ * end, CALLUS_ENOMEM. */
+int callus_pu_lines_next(callus_pu_lines *it, const char **line, size_t *len);
+void callus_pu_lines_release(callus_pu_lines *it);
 
 /* Messages and test names are cut to this many bytes (at a character
  * boundary): a 4 MB line is no message. */
-#define DEJA_PU_TEXT_MAX 1024
+#define CALLUS_PU_TEXT_MAX 1024
 
 /* len cut to at most max bytes without splitting a UTF-8 sequence. */
-size_t deja_pu_cut(const char *s, size_t len, size_t max);
-/* deja_diag_set(&d->test, ...), cut to DEJA_PU_TEXT_MAX. */
-int deja_pu_set_test(deja_diag *d, const char *s, size_t len);
+size_t callus_pu_cut(const char *s, size_t len, size_t max);
+/* callus_diag_set(&d->test, ...), cut to CALLUS_PU_TEXT_MAX. */
+int callus_pu_set_test(callus_diag *d, const char *s, size_t len);
 
 /* --- small string helpers ------------------------------------------------ */
 
-int deja_pu_starts(const char *s, size_t len, const char *prefix);
-int deja_pu_ends(const char *s, size_t len, const char *suffix);
+int callus_pu_starts(const char *s, size_t len, const char *prefix);
+int callus_pu_ends(const char *s, size_t len, const char *suffix);
 /* Offset of needle in s[0..len), or -1. */
-long deja_pu_find(const char *s, size_t len, const char *needle);
+long callus_pu_find(const char *s, size_t len, const char *needle);
 /* Leading/trailing spaces and tabs removed, in place. */
-void deja_pu_trim(const char **s, size_t *len);
+void callus_pu_trim(const char **s, size_t *len);
 /* Count of leading spaces and tabs. */
-size_t deja_pu_indent(const char *s, size_t len);
+size_t callus_pu_indent(const char *s, size_t len);
 /* A decimal number of at most 9 digits at s; *used digits read (0: none). */
-long deja_pu_num(const char *s, size_t len, size_t *used);
-int deja_pu_is_digit(char c);
+long callus_pu_num(const char *s, size_t len, size_t *used);
+int callus_pu_is_digit(char c);
 
 /* "path:LINE[:COL]" at the start of s: the path has no blanks, does not
  * start with '<' (<command-line>) and is followed by ':' and a number. */
-typedef struct deja_pu_loc {
+typedef struct callus_pu_loc {
 	const char *path;
 	size_t path_len;
 	long line, col;
 	int has_col; /* a column was printed (pylint's are 0-based) */
 	size_t end;  /* offset just past the location and one ':' if any */
-} deja_pu_loc;
+} callus_pu_loc;
 
-int deja_pu_location(const char *s, size_t len, deja_pu_loc *loc);
+int callus_pu_location(const char *s, size_t len, callus_pu_loc *loc);
 /* The first "path:LINE" anywhere in s whose path has a source extension. */
-int deja_pu_find_location(const char *s, size_t len, deja_pu_loc *loc);
+int callus_pu_find_location(const char *s, size_t len, callus_pu_loc *loc);
 /* 1 for C, C++, Objective-C, assembly and header file names. */
-int deja_pu_is_c_family(const char *path, size_t len);
+int callus_pu_is_c_family(const char *path, size_t len);
 
 /*
- * deja_parse_diag() that tells what became of the diagnostic: *out is the
+ * callus_parse_diag() that tells what became of the diagnostic: *out is the
  * new diagnostic, or NULL when the list was full (it is only counted then,
- * and nothing may be attached to it).  Returns 0 or DEJA_ENOMEM.
+ * and nothing may be attached to it).  Returns 0 or CALLUS_ENOMEM.
  */
-int deja_pu_diag(deja_diag **out, deja_diags *diags, deja_strlist *files,
-		 const deja_pathctx *pc, const char *file, size_t file_len, long line, long col,
+int callus_pu_diag(callus_diag **out, callus_diags *diags, callus_strlist *files,
+		 const callus_pathctx *pc, const char *file, size_t file_len, long line, long col,
 		 const char *code, size_t code_len, const char *msg, size_t msg_len,
 		 const char *severity);
 
@@ -93,61 +93,61 @@ int deja_pu_diag(deja_diag **out, deja_diags *diags, deja_strlist *files,
  * outside the workspace they resolve nowhere (never to a workspace file of
  * the same name).
  */
-typedef struct deja_pu_dir {
-	deja_pathctx pc;
-	deja_buf rel;
-} deja_pu_dir;
+typedef struct callus_pu_dir {
+	callus_pathctx pc;
+	callus_buf rel;
+} callus_pu_dir;
 
-void deja_pu_dir_init(deja_pu_dir *d, const deja_pathctx *base);
-int deja_pu_dir_set(deja_pu_dir *d, const deja_pathctx *base, const char *dir, size_t len);
-void deja_pu_dir_release(deja_pu_dir *d);
+void callus_pu_dir_init(callus_pu_dir *d, const callus_pathctx *base);
+int callus_pu_dir_set(callus_pu_dir *d, const callus_pathctx *base, const char *dir, size_t len);
+void callus_pu_dir_release(callus_pu_dir *d);
 
 /*
  * A linter's "path:LINE[:COL]: CODE message" (flake8, ruff) or
  * "path:LINE: [CODE] message" (their pylint format): the code is letters
  * then digits (E501, F401, SIM102).  Returns 1 and the parts.
  */
-int deja_pu_lint_line(const char *s, size_t len, deja_pu_loc *loc, const char **code,
+int callus_pu_lint_line(const char *s, size_t len, callus_pu_loc *loc, const char **code,
 		      size_t *code_len, const char **msg, size_t *msg_len);
 /* Letters then 1 to 6 digits: "E501", "ANN001", "PLR0913". */
-size_t deja_pu_lint_code(const char *s, size_t len);
+size_t callus_pu_lint_code(const char *s, size_t len);
 
 /* --- stack frames -------------------------------------------------------- */
 
 /* Frames as printed, outermost or innermost first as the tool prints them. */
-typedef struct deja_pu_frames {
-	deja_strlist fn, file;
+typedef struct callus_pu_frames {
+	callus_strlist fn, file;
 	long *line;
 	size_t alloc;
-} deja_pu_frames;
+} callus_pu_frames;
 
-#define DEJA_PU_FRAMES_INIT { { NULL, 0, 0 }, { NULL, 0, 0 }, NULL, 0 }
-#define DEJA_PU_FRAMES_MAX 200 /* deeper frames (recursion) are not kept */
+#define CALLUS_PU_FRAMES_INIT { { NULL, 0, 0 }, { NULL, 0, 0 }, NULL, 0 }
+#define CALLUS_PU_FRAMES_MAX 200 /* deeper frames (recursion) are not kept */
 
-int deja_pu_frames_add(deja_pu_frames *f, const char *fn, size_t fn_len, const char *file,
+int callus_pu_frames_add(callus_pu_frames *f, const char *fn, size_t fn_len, const char *file,
 		       size_t file_len, long line);
-void deja_pu_frames_clear(deja_pu_frames *f);
+void callus_pu_frames_clear(callus_pu_frames *f);
 
 /* Index of the first frame inside the workspace, walking from the innermost
  * end (innermost_last: the last frame is the innermost, as in Python); -1
  * when none is. */
-long deja_pu_frames_locate(const deja_pu_frames *f, const deja_pathctx *pc, int innermost_last);
+long callus_pu_frames_locate(const callus_pu_frames *f, const callus_pathctx *pc, int innermost_last);
 /* Attach the in-workspace frames to d, innermost first. */
-int deja_pu_frames_attach(deja_diag *d, const deja_pu_frames *f, const deja_pathctx *pc,
+int callus_pu_frames_attach(callus_diag *d, const callus_pu_frames *f, const callus_pathctx *pc,
 			  int innermost_last);
 
 /* --- Python -------------------------------------------------------------- */
 
 /* `File "x.py", line 12, in fn` (leading blanks allowed). */
-int deja_pu_py_frame(const char *s, size_t len, const char **file, size_t *file_len,
+int callus_pu_py_frame(const char *s, size_t len, const char **file, size_t *file_len,
 		     long *line, const char **fn, size_t *fn_len);
 /* An exception line, "ValueError: msg" or "pkg.Error": returns the length
  * of the type name (0 when the line is not one); *msg is what follows. */
-size_t deja_pu_py_exception(const char *s, size_t len, const char **msg, size_t *msg_len);
+size_t callus_pu_py_exception(const char *s, size_t len, const char **msg, size_t *msg_len);
 /* The same without the naming rules (socket.gaierror, module-level
  * exceptions named in lowercase): for the line right after a traceback's
  * frames, where nothing else can stand. */
-size_t deja_pu_py_exception_any(const char *s, size_t len, const char **msg, size_t *msg_len);
+size_t callus_pu_py_exception_any(const char *s, size_t len, const char **msg, size_t *msg_len);
 
 /*
  * One diagnostic for a Python failure: located at the innermost frame
@@ -155,24 +155,24 @@ size_t deja_pu_py_exception_any(const char *s, size_t len, const char **msg, siz
  * else at fallback_file:fallback_line; code is the exception type; the
  * test's own file (may be NULL) is an affected file too.
  */
-typedef struct deja_pu_py_failure {
-	const deja_pu_frames *frames;
+typedef struct callus_pu_py_failure {
+	const callus_pu_frames *frames;
 	const char *fallback_file;
 	long fallback_line;
 	const char *type, *msg, *test, *test_file; /* NUL-terminated; may be NULL */
-} deja_pu_py_failure;
+} callus_pu_py_failure;
 
-int deja_pu_py_emit(deja_diags *diags, deja_strlist *files, const deja_pathctx *pc,
-		    const deja_pu_py_failure *f);
+int callus_pu_py_emit(callus_diags *diags, callus_strlist *files, const callus_pathctx *pc,
+		    const callus_pu_py_failure *f);
 
 /* --- sniffing ------------------------------------------------------------ */
 
 /* Call fn on each line of text; 1 as soon as it returns 1. */
-int deja_pu_any_line(const char *text, size_t len, int (*fn)(const char *, size_t));
+int callus_pu_any_line(const char *text, size_t len, int (*fn)(const char *, size_t));
 
 /* The raw output as one JSON document (an array or an object, as
  * `pylint --output-format=json` or `shellcheck -f json1` print), when the
  * capture kept all of it; NULL otherwise.  A new reference. */
-json_t *deja_pu_json_document(const deja_parse_input *in);
+json_t *callus_pu_json_document(const callus_parse_input *in);
 
 #endif

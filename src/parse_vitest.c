@@ -22,7 +22,7 @@
  */
 #include "parsers.h"
 #include "parse_js_util.h"
-#include "deja/common.h"
+#include "callus/common.h"
 
 #include <string.h>
 
@@ -33,21 +33,21 @@ static int is_digit(char c) { return c >= '0' && c <= '9'; }
 /* "     10|  code", "       |  ^" */
 static int code_frame(const char *s, size_t len)
 {
-	size_t i = deja_js_indent(s, len);
+	size_t i = callus_js_indent(s, len);
 
 	while (i < len && is_digit(s[i]))
 		i++;
-	i += deja_js_indent(s + i, len - i);
+	i += callus_js_indent(s + i, len - i);
 	return i < len && s[i] == '|';
 }
 
 /* A diff or a detail under the message: never its first line. */
 static int detail(const char *s, size_t len)
 {
-	return deja_js_starts(s, len, "- Expected") ||
-	       deja_js_starts(s, len, "+ Received") ||
-	       deja_js_starts(s, len, "Plugin: ") || deja_js_starts(s, len, "File: ") ||
-	       deja_js_starts(s, len, "Serialized Error:");
+	return callus_js_starts(s, len, "- Expected") ||
+	       callus_js_starts(s, len, "+ Received") ||
+	       callus_js_starts(s, len, "Plugin: ") || callus_js_starts(s, len, "File: ") ||
+	       callus_js_starts(s, len, "Serialized Error:");
 }
 
 /* The text between the first pair of double quotes after w. */
@@ -67,17 +67,17 @@ static int quoted_after(const char *s, size_t len, const char *w, const char **q
 }
 
 /* " FAIL  [|project| ]file > a > b" or " FAIL  file [ file ]" */
-static int fail_line(const char *t, size_t tl, deja_js_failure *f, int *grouped)
+static int fail_line(const char *t, size_t tl, callus_js_failure *f, int *grouped)
 {
 	size_t i = 4, j, k;
 	int rc = 0;
 
-	i += deja_js_indent(t + i, tl - i);
+	i += callus_js_indent(t + i, tl - i);
 	if (i < tl && t[i] == '|') { /* the project's name */
 		const char *bar = memchr(t + i + 1, '|', tl - i - 1);
 		if (bar)
 			i = (size_t)(bar + 1 - t) +
-			    deja_js_indent(bar + 1, (size_t)(t + tl - bar - 1));
+			    callus_js_indent(bar + 1, (size_t)(t + tl - bar - 1));
 	}
 	for (j = i; j < tl && t[j] != ' '; j++)
 		;
@@ -85,12 +85,12 @@ static int fail_line(const char *t, size_t tl, deja_js_failure *f, int *grouped)
 		return 0;
 	/* consecutive FAIL lines share the message that follows them */
 	if (!(*grouped = f->open && !f->has_header)) {
-		deja_js_failure_start(f);
-		deja_js_path(&f->file, t + i, j - i);
+		callus_js_failure_start(f);
+		callus_js_path(&f->file, t + i, j - i);
 	}
 	k = j;
 	if (k + 3 <= tl && !memcmp(t + k, " > ", 3))
-		rc = deja_js_failure_test(f, t + k + 3, tl - k - 3);
+		rc = callus_js_failure_test(f, t + k + 3, tl - k - 3);
 	return rc < 0 ? rc : 1;
 }
 
@@ -113,28 +113,28 @@ static void banner_title(const char *t, size_t tl, const char **title, size_t *l
 
 enum { NONE, FAILURE, UNHANDLED };
 
-static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *files)
+static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
-	deja_js_lines it;
-	deja_js_failure f;
+	callus_js_lines it;
+	callus_js_failure f;
 	const char *s;
 	size_t len;
 	int rc, state = NONE, unhandled = 0;
 
-	deja_js_lines_init(&it, in);
-	deja_js_failure_init(&f);
-	while ((rc = deja_js_lines_next(&it, &s, &len)) > 0) {
-		size_t i = deja_js_indent(s, len), ql;
+	callus_js_lines_init(&it, in);
+	callus_js_failure_init(&f);
+	while ((rc = callus_js_lines_next(&it, &s, &len)) > 0) {
+		size_t i = callus_js_indent(s, len), ql;
 		const char *t = s + i, *q;
 		size_t tl = len - i;
-		deja_js_frame fr;
+		callus_js_frame fr;
 		int grouped;
 
-		if (!len || deja_js_wrapper_noise(s, len))
+		if (!len || callus_js_wrapper_noise(s, len))
 			continue;
-		if (deja_js_starts(t, tl, "FAIL ")) {
+		if (callus_js_starts(t, tl, "FAIL ")) {
 			if (!(f.open && !f.has_header) &&
-			    (rc = deja_js_failure_flush(&f, in->pc, diags, files, NULL)) <
+			    (rc = callus_js_failure_flush(&f, in->pc, diags, files, NULL)) <
 				0)
 				break;
 			if ((rc = fail_line(t, tl, &f, &grouped)) < 0)
@@ -143,32 +143,32 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 			rc = 0;
 			continue;
 		}
-		if (deja_js_starts(t, tl, RULE)) {
+		if (callus_js_starts(t, tl, RULE)) {
 			const char *title;
 			size_t title_len;
 
 			/* "⎯⎯ Unhandled Errors ⎯⎯" opens the section, where
 			 * "⎯⎯ Uncaught Exception ⎯⎯" and the like
 			 * head each error; "⎯⎯⎯[1/5]⎯" ends a failure */
-			if ((rc = deja_js_failure_flush(&f, in->pc, diags, files, NULL)) <
+			if ((rc = callus_js_failure_flush(&f, in->pc, diags, files, NULL)) <
 			    0)
 				break;
 			state = NONE;
 			banner_title(t, tl, &title, &title_len);
 			if (title_len == 16 && !memcmp(title, "Unhandled Errors", 16))
 				unhandled = 1;
-			else if (deja_js_starts(title, title_len, "Failed "))
+			else if (callus_js_starts(title, title_len, "Failed "))
 				unhandled = 0;
 			else if (unhandled && title_len && title[0] != '[') {
-				deja_js_failure_start(&f);
+				callus_js_failure_start(&f);
 				state = UNHANDLED;
 			}
 			continue;
 		}
-		if (deja_js_starts(t, tl, "Test Files ") ||
-		    deja_js_starts(s, len, "stdout | ") ||
-		    deja_js_starts(s, len, "stderr | ")) {
-			if ((rc = deja_js_failure_flush(&f, in->pc, diags, files, NULL)) <
+		if (callus_js_starts(t, tl, "Test Files ") ||
+		    callus_js_starts(s, len, "stdout | ") ||
+		    callus_js_starts(s, len, "stderr | ")) {
+			if ((rc = callus_js_failure_flush(&f, in->pc, diags, files, NULL)) <
 			    0)
 				break;
 			state = NONE;
@@ -180,7 +180,7 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 			continue;
 		if (state == UNHANDLED) {
 			if (quoted_after(t, tl, "This error originated in \"", &q, &ql)) {
-				if ((rc = deja_js_path(&f.file, q, ql)) < 0)
+				if ((rc = callus_js_path(&f.file, q, ql)) < 0)
 					break;
 				continue;
 			}
@@ -189,24 +189,24 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 				"The latest test that might've caused the error is \"",
 				&q, &ql)) {
 				if (!f.tests.count &&
-				    (rc = deja_js_failure_test(&f, q, ql)) < 0)
+				    (rc = callus_js_failure_test(&f, q, ql)) < 0)
 					break;
 				continue;
 			}
 		}
-		if (deja_js_parse_frame(s, len, 1, &fr)) {
-			if ((rc = deja_js_failure_frame(&f, in->pc, &fr)) < 0)
+		if (callus_js_parse_frame(s, len, 1, &fr)) {
+			if ((rc = callus_js_failure_frame(&f, in->pc, &fr)) < 0)
 				break;
 			continue;
 		}
 		if (code_frame(s, len) || f.has_header || detail(t, tl)) {
 			/* vite's plugin errors say where, when no frame does */
-			if (deja_js_starts(t, tl, "File: ") && !f.line) {
+			if (callus_js_starts(t, tl, "File: ") && !f.line) {
 				size_t fl;
 				long l, c;
 
-				if (deja_js_split_location(t + 6, tl - 6, &fl, &l, &c) &&
-				    (rc = deja_js_path(&f.file, t + 6, fl)) >= 0) {
+				if (callus_js_split_location(t + 6, tl - 6, &fl, &l, &c) &&
+				    (rc = callus_js_path(&f.file, t + 6, fl)) >= 0) {
 					f.line = l;
 					f.column = c;
 				}
@@ -215,8 +215,8 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 			}
 			continue;
 		}
-		if (state == UNHANDLED && (deja_js_starts(t, tl, "Vitest caught ") ||
-					   deja_js_starts(t, tl, "This might cause")))
+		if (state == UNHANDLED && (callus_js_starts(t, tl, "Vitest caught ") ||
+					   callus_js_starts(t, tl, "This might cause")))
 			continue;
 		f.has_header = 1;
 		{
@@ -226,14 +226,14 @@ static int parse(const deja_parse_input *in, deja_diags *diags, deja_strlist *fi
 			size_t n =
 			    c && memmem(t, tl, "expected", 8) ? (size_t)(c - t) : tl;
 
-			if ((rc = deja_js_message_add(&f.message, t, n)) < 0)
+			if ((rc = callus_js_message_add(&f.message, t, n)) < 0)
 				break;
 		}
 	}
 	if (rc >= 0)
-		rc = deja_js_failure_flush(&f, in->pc, diags, files, NULL);
-	deja_js_failure_release(&f);
-	deja_js_lines_release(&it);
+		rc = callus_js_failure_flush(&f, in->pc, diags, files, NULL);
+	callus_js_failure_release(&f);
+	callus_js_lines_release(&it);
 	return rc < 0 ? rc : 0;
 }
 
@@ -244,17 +244,17 @@ static int sniff(const char *text, size_t len)
 	const char *p = text, *end = text + len, *s;
 	size_t n;
 
-	while (deja_next_line(&p, end, &s, &n)) {
-		size_t i = deja_js_indent(s, n);
+	while (callus_next_line(&p, end, &s, &n)) {
+		size_t i = callus_js_indent(s, n);
 		const char *t = s + i;
 		size_t tl = n - i;
 
-		if (deja_js_starts(t, tl, "FAIL ") &&
+		if (callus_js_starts(t, tl, "FAIL ") &&
 		    (memmem(t, tl, " > ", 3) || memmem(t, tl, " [ ", 3)))
 			return 1;
-		if (deja_js_starts(t, tl, "Test Files ") && memmem(t, tl, " failed", 7))
+		if (callus_js_starts(t, tl, "Test Files ") && memmem(t, tl, " failed", 7))
 			return 1;
-		if (deja_js_starts(t, tl, RULE RULE) && memmem(t, tl, " Failed ", 8))
+		if (callus_js_starts(t, tl, RULE RULE) && memmem(t, tl, " Failed ", 8))
 			return 1;
 	}
 	return 0;
@@ -262,4 +262,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = {"vitest", NULL};
 
-const deja_parser deja_parser_vitest = {"vitest", tools, sniff, parse};
+const callus_parser callus_parser_vitest = {"vitest", tools, sniff, parse};

@@ -2,15 +2,15 @@
  * parsers.h - the parsers registered in src/parse.c (library-internal).
  * Each is defined in src/parse_<name>.c.
  */
-#ifndef DEJA_PARSERS_H
-#define DEJA_PARSERS_H
+#ifndef CALLUS_PARSERS_H
+#define CALLUS_PARSERS_H
 
-#include "deja/parse.h"
+#include "callus/parse.h"
 
-extern const deja_parser deja_parser_eslint, deja_parser_tsc, deja_parser_jest,
-	deja_parser_vitest, deja_parser_mocha, deja_parser_node_test, deja_parser_pytest,
-	deja_parser_unittest, deja_parser_mypy, deja_parser_ruff, deja_parser_flake8,
-	deja_parser_pylint, deja_parser_gcc, deja_parser_make, deja_parser_go,
-	deja_parser_cargo, deja_parser_shellcheck, deja_parser_cppcheck, deja_parser_ctest;
+extern const callus_parser callus_parser_eslint, callus_parser_tsc, callus_parser_jest,
+	callus_parser_vitest, callus_parser_mocha, callus_parser_node_test, callus_parser_pytest,
+	callus_parser_unittest, callus_parser_mypy, callus_parser_ruff, callus_parser_flake8,
+	callus_parser_pylint, callus_parser_gcc, callus_parser_make, callus_parser_go,
+	callus_parser_cargo, callus_parser_shellcheck, callus_parser_cppcheck, callus_parser_ctest;
 
 #endif

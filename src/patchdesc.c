@@ -20,9 +20,9 @@
  * definitions, and are deliberately not named: "describe('sum')()" would
  * read as nonsense in a description.
  */
-#include "deja/patchdesc.h"
-#include "deja/buf.h"
-#include "deja/utf8.h"
+#include "callus/patchdesc.h"
+#include "callus/buf.h"
+#include "callus/utf8.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -34,16 +34,16 @@ typedef enum lang { LANG_OTHER, LANG_JS, LANG_PY } lang;
 #define STACK_MAX 16
 
 typedef struct parser {
-	deja_patch_summary *out;
+	callus_patch_summary *out;
 	int open;                 /* out->files[count - 1] is being read */
-	deja_buf old_path, new_path;
+	callus_buf old_path, new_path;
 	int saw_minus, has_content, is_new, is_deleted, is_rename, is_copy;
 	int in_hunk, loose;       /* loose: the header had no usable counts */
 	unsigned long old_left, new_left;
 	lang lang;
-	deja_strlist stack;       /* enclosing definitions, innermost last */
+	callus_strlist stack;       /* enclosing definitions, innermost last */
 	size_t indent[STACK_MAX];
-	deja_buf tmp;
+	callus_buf tmp;
 } parser;
 
 /* ---- small byte helpers, all bounded by n ---- */
@@ -163,13 +163,13 @@ static const char *const not_types[] = {
 	"print", NULL
 };
 
-static int set_name(deja_buf *out, const char *s, size_t a, size_t b)
+static int set_name(callus_buf *out, const char *s, size_t a, size_t b)
 {
 	if (a >= b)
 		return 0;
-	deja_buf_clear(out);
-	deja_buf_put(out, s + a, b - a);
-	return deja_buf_status(out) < 0 ? DEJA_ENOMEM : 1;
+	callus_buf_clear(out);
+	callus_buf_put(out, s + a, b - a);
+	return callus_buf_status(out) < 0 ? CALLUS_ENOMEM : 1;
 }
 
 /* After the "=" or ":" of `x = ...`: is it a function (`function`, an
@@ -245,8 +245,8 @@ static void type_name(const char *s, size_t n, size_t i, size_t *a, size_t *b)
 }
 
 /* Definitions introduced by a keyword: unambiguous at any indentation.
- * 1 with a name in out, 0 when the line is not one, or DEJA_ENOMEM. */
-static int keyword_definition(deja_buf *out, const char *s, size_t n, size_t i)
+ * 1 with a name in out, 0 when the line is not one, or CALLUS_ENOMEM. */
+static int keyword_definition(callus_buf *out, const char *s, size_t n, size_t i)
 {
 	size_t e = ident_end(s, n, i), j, k;
 
@@ -302,11 +302,11 @@ static int keyword_definition(deja_buf *out, const char *s, size_t n, size_t i)
 		if (k == j)
 			return 0;
 		if (tb > ta) {
-			deja_buf_clear(out);
-			deja_buf_put(out, s + ta, tb - ta);
-			deja_buf_putc(out, '.');
-			deja_buf_put(out, s + j, k - j);
-			return deja_buf_status(out) < 0 ? DEJA_ENOMEM : 1;
+			callus_buf_clear(out);
+			callus_buf_put(out, s + ta, tb - ta);
+			callus_buf_putc(out, '.');
+			callus_buf_put(out, s + j, k - j);
+			return callus_buf_status(out) < 0 ? CALLUS_ENOMEM : 1;
 		}
 		return set_name(out, s, j, k);
 	}
@@ -377,7 +377,7 @@ static int keyword_definition(deja_buf *out, const char *s, size_t n, size_t i)
  * caller trusts here (with a return type; without one but ending in "{";
  * without one and without "{", as in a C definition split over lines).
  */
-static int call_shaped_definition(deja_buf *out, const char *s, size_t n, size_t i,
+static int call_shaped_definition(callus_buf *out, const char *s, size_t n, size_t i,
 				  int typed_ok, int untyped_ok, int bare_ok)
 {
 	size_t paren = i, a, b, close, q;
@@ -439,7 +439,7 @@ static int call_shaped_definition(deja_buf *out, const char *s, size_t n, size_t
  * column 0 (where git's own default rule looks) or, for JS/TS methods,
  * with no return type and an opening brace.  Python has only def/class.
  */
-static int extract_function(deja_buf *out, const char *s, size_t n, int header, lang lg)
+static int extract_function(callus_buf *out, const char *s, size_t n, int header, lang lg)
 {
 	size_t i = skip_ws(s, n, 0);
 	int col0 = i == 0, rc;
@@ -478,18 +478,18 @@ static int extract_function(deja_buf *out, const char *s, size_t n, int header, 
 
 /* git's C-style quoting: s[0] is '"'.  1 with the text in out and *used
  * set past the closing quote; 0 when there is none (use the raw text). */
-static int unquote(deja_buf *out, const char *s, size_t n, size_t *used)
+static int unquote(callus_buf *out, const char *s, size_t n, size_t *used)
 {
-	deja_buf_clear(out);
+	callus_buf_clear(out);
 	for (size_t i = 1; i < n; i++) {
 		char c = s[i];
 
 		if (c == '"') {
 			*used = i + 1;
-			return deja_buf_status(out) < 0 ? DEJA_ENOMEM : 1;
+			return callus_buf_status(out) < 0 ? CALLUS_ENOMEM : 1;
 		}
 		if (c != '\\' || i + 1 >= n) {
-			deja_buf_putc(out, c);
+			callus_buf_putc(out, c);
 			continue;
 		}
 		c = s[++i];
@@ -507,23 +507,23 @@ static int unquote(deja_buf *out, const char *s, size_t n, size_t *used)
 			if (hit && c)
 				c = to[hit - from];
 		}
-		deja_buf_putc(out, c);
+		callus_buf_putc(out, c);
 	}
 	return 0;
 }
 
 /* Store path text into b, dropping git's one-letter side prefix ("a/"). */
-static int put_path(deja_buf *b, const char *s, size_t n, char side)
+static int put_path(callus_buf *b, const char *s, size_t n, char side)
 {
-	deja_buf_clear(b);
+	callus_buf_clear(b);
 	if (n >= 2 && s[0] == side && s[1] == '/')
 		s += 2, n -= 2;
-	deja_buf_put(b, s, n);
-	return deja_buf_status(b) < 0 ? DEJA_ENOMEM : 0;
+	callus_buf_put(b, s, n);
+	return callus_buf_status(b) < 0 ? CALLUS_ENOMEM : 0;
 }
 
 /* One path that may be quoted: quoted text is decoded, the rest is raw. */
-static int read_path(parser *p, deja_buf *b, const char *s, size_t n, char side)
+static int read_path(parser *p, callus_buf *b, const char *s, size_t n, char side)
 {
 	size_t used = 0;
 	int rc;
@@ -649,11 +649,11 @@ static int stack_push(parser *p, const char *name, size_t len, size_t indent)
 	if (p->stack.count == STACK_MAX)
 		free(p->stack.items[--p->stack.count]);
 	p->indent[p->stack.count] = indent;
-	return deja_strlist_add(&p->stack, name, len);
+	return callus_strlist_add(&p->stack, name, len);
 }
 
 /* Copy without NUL bytes: a path is a C string from here on. */
-static char *dup_path(const deja_buf *b)
+static char *dup_path(const callus_buf *b)
 {
 	char *s = malloc(b->len + 1);
 
@@ -667,9 +667,9 @@ static char *dup_path(const deja_buf *b)
 
 static int finish_file(parser *p)
 {
-	deja_patch_summary *s = p->out;
-	deja_patch_file *f;
-	const deja_buf *path, *other;
+	callus_patch_summary *s = p->out;
+	callus_patch_file *f;
+	const callus_buf *path, *other;
 
 	p->in_hunk = 0;
 	stack_clear(p);
@@ -678,28 +678,28 @@ static int finish_file(parser *p)
 	p->open = 0;
 	f = &s->files[s->count - 1];
 	if (p->is_deleted) {
-		f->change = DEJA_PATCH_DELETED;
+		f->change = CALLUS_PATCH_DELETED;
 		path = &p->old_path, other = &p->new_path;
 	} else {
-		f->change = p->is_new || p->is_copy ? DEJA_PATCH_ADDED : DEJA_PATCH_MODIFIED;
+		f->change = p->is_new || p->is_copy ? CALLUS_PATCH_ADDED : CALLUS_PATCH_MODIFIED;
 		path = &p->new_path, other = &p->old_path;
 	}
 	if (!path->len)
 		path = other;
 	if (!path->len) { /* a header we could not read: nothing to name */
-		deja_strlist_release(&f->functions);
+		callus_strlist_release(&f->functions);
 		s->count--;
 		return 0;
 	}
 	if (!(f->path = dup_path(path)))
-		return DEJA_ENOMEM;
+		return CALLUS_ENOMEM;
 	if (p->is_rename && !p->is_new && !p->is_deleted && p->old_path.len &&
 	    p->new_path.len &&
 	    (p->old_path.len != p->new_path.len ||
 	     memcmp(p->old_path.ptr, p->new_path.ptr, p->old_path.len))) {
-		f->change = DEJA_PATCH_RENAMED;
+		f->change = CALLUS_PATCH_RENAMED;
 		if (!(f->old_path = dup_path(&p->old_path)))
-			return DEJA_ENOMEM;
+			return CALLUS_ENOMEM;
 	}
 	s->added += f->added;
 	s->removed += f->removed;
@@ -708,18 +708,18 @@ static int finish_file(parser *p)
 
 static int start_file(parser *p)
 {
-	deja_patch_summary *s = p->out;
+	callus_patch_summary *s = p->out;
 	int rc = finish_file(p);
 
 	if (rc < 0)
 		return rc;
 	if ((s->count & (s->count - 1)) == 0) { /* full at 0, 1, 2, 4, 8, ... */
 		size_t n = s->count ? s->count * 2 : 1, bytes;
-		deja_patch_file *files;
+		callus_patch_file *files;
 
-		if (deja_size_mul(&bytes, n, sizeof(*files)) < 0 ||
+		if (callus_size_mul(&bytes, n, sizeof(*files)) < 0 ||
 		    !(files = realloc(s->files, bytes)))
-			return DEJA_ENOMEM;
+			return CALLUS_ENOMEM;
 		s->files = files;
 	}
 	memset(&s->files[s->count], 0, sizeof(s->files[0]));
@@ -728,12 +728,12 @@ static int start_file(parser *p)
 	p->saw_minus = p->has_content = p->is_new = p->is_deleted = 0;
 	p->is_rename = p->is_copy = 0;
 	p->lang = LANG_OTHER;
-	deja_buf_clear(&p->old_path);
-	deja_buf_clear(&p->new_path);
+	callus_buf_clear(&p->old_path);
+	callus_buf_clear(&p->new_path);
 	return 0;
 }
 
-static deja_patch_file *current(parser *p)
+static callus_patch_file *current(parser *p)
 {
 	return p->open ? &p->out->files[p->out->count - 1] : NULL;
 }
@@ -789,16 +789,16 @@ static int parse_hunk_header(const char *s, size_t n, unsigned long *old_n,
 
 static int attribute(parser *p, int change)
 {
-	deja_patch_file *f = current(p);
+	callus_patch_file *f = current(p);
 	const char *name;
 
 	if (!change || !f || !p->stack.count)
 		return 0;
 	name = p->stack.items[p->stack.count - 1];
 	/* a name that is not UTF-8 would only garble the description */
-	if (!deja_utf8_valid(name, strlen(name)))
+	if (!callus_utf8_valid(name, strlen(name)))
 		return 0;
-	return deja_strlist_add_unique(&f->functions, name, strlen(name), NULL);
+	return callus_strlist_add_unique(&f->functions, name, strlen(name), NULL);
 }
 
 static int track_function(parser *p, const char *s, size_t n, int change)
@@ -852,7 +852,7 @@ static int start_hunk(parser *p, const char *s, size_t n)
  * line is to be read as a header. */
 static int hunk_line(parser *p, const char *s, size_t n, int *rc)
 {
-	deja_patch_file *f = current(p);
+	callus_patch_file *f = current(p);
 	char c = n ? s[0] : ' ';
 
 	*rc = 0;
@@ -965,19 +965,21 @@ static int header_line(parser *p, const char *s, size_t n)
 	return rc < 0 ? rc : 0;
 }
 
-/* "[deja: N more files changed: A, B, ...]" */
+/* "[callus: N more files changed: A, B, ...]", as callus-git writes it */
+#define TRUNCATION_PREFIX "[callus: "
+
 static void truncation_line(parser *p, const char *s, size_t n)
 {
 	unsigned long v = 0;
 	size_t i;
 	int ok;
 
-	i = read_number(s, n, 7, &v, &ok);
+	i = read_number(s, n, strlen(TRUNCATION_PREFIX), &v, &ok);
 	if (ok && starts_with(s + i, n - i, " more file"))
 		p->out->more_files += v;
 }
 
-int deja_patch_summarize(deja_patch_summary *out, const char *patch, size_t len)
+int callus_patch_summarize(callus_patch_summary *out, const char *patch, size_t len)
 {
 	parser p;
 	size_t at = 0;
@@ -985,9 +987,9 @@ int deja_patch_summarize(deja_patch_summary *out, const char *patch, size_t len)
 
 	memset(&p, 0, sizeof(p));
 	p.out = out;
-	deja_buf_init(&p.old_path, 0);
-	deja_buf_init(&p.new_path, 0);
-	deja_buf_init(&p.tmp, 0);
+	callus_buf_init(&p.old_path, 0);
+	callus_buf_init(&p.new_path, 0);
+	callus_buf_init(&p.tmp, 0);
 	memset(out, 0, sizeof(*out));
 	while (patch && at < len) {
 		const char *s = patch + at, *nl = memchr(s, '\n', len - at);
@@ -999,7 +1001,7 @@ int deja_patch_summarize(deja_patch_summary *out, const char *patch, size_t len)
 				goto out;
 			continue;
 		}
-		if (starts_with(s, n, "[deja: "))
+		if (starts_with(s, n, TRUNCATION_PREFIX))
 			truncation_line(&p, s, n);
 		else
 			rc = header_line(&p, s, n);
@@ -1009,23 +1011,23 @@ int deja_patch_summarize(deja_patch_summary *out, const char *patch, size_t len)
 	rc = finish_file(&p);
 out:
 	if (rc < 0) /* a half-made file has a NULL path: release takes it */
-		deja_patch_summary_release(out);
+		callus_patch_summary_release(out);
 	stack_clear(&p);
-	deja_strlist_release(&p.stack);
-	deja_buf_release(&p.old_path);
-	deja_buf_release(&p.new_path);
-	deja_buf_release(&p.tmp);
+	callus_strlist_release(&p.stack);
+	callus_buf_release(&p.old_path);
+	callus_buf_release(&p.new_path);
+	callus_buf_release(&p.tmp);
 	return rc;
 }
 
-void deja_patch_summary_release(deja_patch_summary *s)
+void callus_patch_summary_release(callus_patch_summary *s)
 {
 	if (!s)
 		return;
 	for (size_t i = 0; i < s->count; i++) {
 		free(s->files[i].path);
 		free(s->files[i].old_path);
-		deja_strlist_release(&s->files[i].functions);
+		callus_strlist_release(&s->files[i].functions);
 	}
 	free(s->files);
 	memset(s, 0, sizeof(*s));
@@ -1034,71 +1036,71 @@ void deja_patch_summary_release(deja_patch_summary *s)
 /* ---- description ---- */
 
 /* Text from a patch, made fit for one line of UTF-8. */
-static void put_clean(deja_buf *b, const char *s)
+static void put_clean(callus_buf *b, const char *s)
 {
 	size_t start = b->len;
 
-	deja_utf8_sanitize(b, s, strlen(s));
+	callus_utf8_sanitize(b, s, strlen(s));
 	for (size_t i = start; i < b->len; i++)
 		if ((unsigned char)b->ptr[i] < 0x20 || b->ptr[i] == 0x7f)
 			b->ptr[i] = '?';
 }
 
-static void put_counts(deja_buf *b, size_t added, size_t removed)
+static void put_counts(callus_buf *b, size_t added, size_t removed)
 {
 	if (added && removed)
-		deja_buf_printf(b, " (+%zu -%zu)", added, removed);
+		callus_buf_printf(b, " (+%zu -%zu)", added, removed);
 	else if (added)
-		deja_buf_printf(b, " (+%zu)", added);
+		callus_buf_printf(b, " (+%zu)", added);
 	else if (removed)
-		deja_buf_printf(b, " (-%zu)", removed);
+		callus_buf_printf(b, " (-%zu)", removed);
 }
 
-static void put_functions(deja_buf *b, const deja_strlist *fn)
+static void put_functions(callus_buf *b, const callus_strlist *fn)
 {
 	size_t shown = fn->count > 3 ? 3 : fn->count;
 
 	for (size_t i = 0; i < shown; i++) {
 		if (i)
-			deja_buf_puts(b, i + 1 == shown && fn->count <= 3 ? " and " : ", ");
+			callus_buf_puts(b, i + 1 == shown && fn->count <= 3 ? " and " : ", ");
 		put_clean(b, fn->items[i]);
-		deja_buf_puts(b, "()");
+		callus_buf_puts(b, "()");
 	}
 	if (fn->count > 3)
-		deja_buf_printf(b, " and %zu more", fn->count - 3);
-	deja_buf_puts(b, " in ");
+		callus_buf_printf(b, " and %zu more", fn->count - 3);
+	callus_buf_puts(b, " in ");
 }
 
-static void put_clause(deja_buf *b, const deja_patch_file *f)
+static void put_clause(callus_buf *b, const callus_patch_file *f)
 {
 	const char *kind = f->binary ? "binary " : "";
 
 	switch (f->change) {
-	case DEJA_PATCH_ADDED:
-		deja_buf_printf(b, "added %s", kind);
+	case CALLUS_PATCH_ADDED:
+		callus_buf_printf(b, "added %s", kind);
 		put_clean(b, f->path);
 		if (!f->binary)
 			put_counts(b, f->added, 0);
 		break;
-	case DEJA_PATCH_DELETED:
-		deja_buf_printf(b, "deleted %s", kind);
+	case CALLUS_PATCH_DELETED:
+		callus_buf_printf(b, "deleted %s", kind);
 		put_clean(b, f->path);
 		break;
-	case DEJA_PATCH_RENAMED:
-		deja_buf_puts(b, "renamed ");
+	case CALLUS_PATCH_RENAMED:
+		callus_buf_puts(b, "renamed ");
 		put_clean(b, f->old_path ? f->old_path : f->path);
-		deja_buf_puts(b, " to ");
+		callus_buf_puts(b, " to ");
 		put_clean(b, f->path);
 		put_counts(b, f->added, f->removed);
 		break;
-	case DEJA_PATCH_MODIFIED:
+	case CALLUS_PATCH_MODIFIED:
 	default:
 		if (f->binary) {
-			deja_buf_puts(b, "changed binary ");
+			callus_buf_puts(b, "changed binary ");
 			put_clean(b, f->path);
 			break;
 		}
-		deja_buf_puts(b, "edited ");
+		callus_buf_puts(b, "edited ");
 		if (f->functions.count)
 			put_functions(b, &f->functions);
 		put_clean(b, f->path);
@@ -1107,18 +1109,18 @@ static void put_clause(deja_buf *b, const deja_patch_file *f)
 	}
 }
 
-static void put_more(deja_buf *b, size_t kept, size_t more)
+static void put_more(callus_buf *b, size_t kept, size_t more)
 {
 	if (!more)
 		return;
 	if (kept)
-		deja_buf_printf(b, "; and %zu more file%s", more, more == 1 ? "" : "s");
+		callus_buf_printf(b, "; and %zu more file%s", more, more == 1 ? "" : "s");
 	else
-		deja_buf_printf(b, "changed %zu file%s", more, more == 1 ? "" : "s");
+		callus_buf_printf(b, "changed %zu file%s", more, more == 1 ? "" : "s");
 }
 
 /* The longest prefix of b->ptr[0..max) that ends on a character boundary. */
-static size_t utf8_cut(const deja_buf *b, size_t max)
+static size_t utf8_cut(const callus_buf *b, size_t max)
 {
 	if (b->len <= max)
 		return b->len;
@@ -1128,38 +1130,38 @@ static size_t utf8_cut(const deja_buf *b, size_t max)
 }
 
 /*
- * max_bytes 0 means no limit, as elsewhere in deja.  When the clauses do
+ * max_bytes 0 means no limit, as elsewhere in callus.  When the clauses do
  * not all fit, as many whole clauses as fit are kept and the rest counted
  * ("; and 2 more files"); when not even the first fits, it is cut short
  * with "...".
  */
-int deja_patch_describe(char **out, const deja_patch_summary *s, size_t max_bytes)
+int callus_patch_describe(char **out, const callus_patch_summary *s, size_t max_bytes)
 {
-	deja_strlist clauses = DEJA_STRLIST_INIT;
-	deja_buf b = DEJA_BUF_INIT, c = DEJA_BUF_INIT;
+	callus_strlist clauses = CALLUS_STRLIST_INIT;
+	callus_buf b = CALLUS_BUF_INIT, c = CALLUS_BUF_INIT;
 	size_t max = max_bytes ? max_bytes : (size_t)-1, kept = 0;
 	int rc = 0;
 
 	*out = NULL;
 	if (!s->count && !s->more_files) {
-		deja_buf_puts(&b, "No changes in the working tree");
+		callus_buf_puts(&b, "No changes in the working tree");
 		goto cut;
 	}
 	for (size_t i = 0; i < s->count; i++) {
-		deja_buf_clear(&c);
+		callus_buf_clear(&c);
 		put_clause(&c, &s->files[i]);
-		if (deja_buf_status(&c) < 0 ||
-		    deja_strlist_add(&clauses, c.ptr, c.len) < 0) {
-			rc = DEJA_ENOMEM;
+		if (callus_buf_status(&c) < 0 ||
+		    callus_strlist_add(&clauses, c.ptr, c.len) < 0) {
+			rc = CALLUS_ENOMEM;
 			goto out;
 		}
 	}
 	for (kept = clauses.count; kept > 0; kept--) {
-		deja_buf_clear(&b);
+		callus_buf_clear(&b);
 		for (size_t i = 0; i < kept; i++) {
 			if (i)
-				deja_buf_puts(&b, "; ");
-			deja_buf_puts(&b, clauses.items[i]);
+				callus_buf_puts(&b, "; ");
+			callus_buf_puts(&b, clauses.items[i]);
 		}
 		put_more(&b, kept, s->count - kept + s->more_files);
 		if (b.len <= max)
@@ -1168,49 +1170,49 @@ int deja_patch_describe(char **out, const deja_patch_summary *s, size_t max_byte
 	if (!kept) {
 		size_t rest = s->count + s->more_files;
 
-		deja_buf_clear(&b);
+		callus_buf_clear(&b);
 		if (clauses.count) {
-			deja_buf_clear(&c);
+			callus_buf_clear(&c);
 			put_more(&c, 1, rest - 1);
 			if (c.len + 3 < max) {
-				deja_buf_puts(&b, clauses.items[0]);
-				deja_buf_truncate(&b, utf8_cut(&b, max - c.len - 3));
-				deja_buf_puts(&b, "...");
-				deja_buf_puts(&b, c.ptr);
+				callus_buf_puts(&b, clauses.items[0]);
+				callus_buf_truncate(&b, utf8_cut(&b, max - c.len - 3));
+				callus_buf_puts(&b, "...");
+				callus_buf_puts(&b, c.ptr);
 			}
 			/* a stub of a clause says less than a count */
 			if (b.len < c.len + 3 + 8)
-				deja_buf_clear(&b);
+				callus_buf_clear(&b);
 		}
 		if (!b.len || b.len > max) {
-			deja_buf_clear(&b);
+			callus_buf_clear(&b);
 			put_more(&b, 0, rest);
 		}
 	}
 	if (b.len && b.ptr[0] >= 'a' && b.ptr[0] <= 'z')
 		b.ptr[0] = (char)(b.ptr[0] - 'a' + 'A');
 cut:
-	deja_buf_truncate(&b, utf8_cut(&b, max));
-	if (deja_buf_status(&b) < 0 || !(*out = deja_buf_detach(&b)))
-		rc = DEJA_ENOMEM;
+	callus_buf_truncate(&b, utf8_cut(&b, max));
+	if (callus_buf_status(&b) < 0 || !(*out = callus_buf_detach(&b)))
+		rc = CALLUS_ENOMEM;
 out:
-	deja_strlist_release(&clauses);
-	deja_buf_release(&b);
-	deja_buf_release(&c);
+	callus_strlist_release(&clauses);
+	callus_buf_release(&b);
+	callus_buf_release(&c);
 	return rc;
 }
 
-int deja_patch_files(deja_strlist *out, const deja_patch_summary *s)
+int callus_patch_files(callus_strlist *out, const callus_patch_summary *s)
 {
-	deja_strlist l = DEJA_STRLIST_INIT;
+	callus_strlist l = CALLUS_STRLIST_INIT;
 	int rc = 0;
 
 	for (size_t i = 0; i < s->count; i++)
-		if ((rc = deja_strlist_add(&l, s->files[i].path, strlen(s->files[i].path))) < 0)
+		if ((rc = callus_strlist_add(&l, s->files[i].path, strlen(s->files[i].path))) < 0)
 			goto out;
 	*out = l;
-	l = (deja_strlist)DEJA_STRLIST_INIT;
+	l = (callus_strlist)CALLUS_STRLIST_INIT;
 out:
-	deja_strlist_release(&l);
+	callus_strlist_release(&l);
 	return rc;
 }

@@ -1,5 +1,5 @@
-#include "deja/paths.h"
-#include "deja/common.h"
+#include "callus/paths.h"
+#include "callus/common.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -16,7 +16,7 @@ static const char *const source_exts[] = {
 	"sql", "proto", "cmake", "mk", "zig", "dart", "r", "jl", "hs", "ml",
 };
 
-int deja_path_has_source_ext(const char *name, size_t len)
+int callus_path_has_source_ext(const char *name, size_t len)
 {
 	size_t i = len;
 
@@ -50,7 +50,7 @@ static int is_third_party(const char *comp, size_t len)
 
 /* Append path[0..len) component by component to out, resolving "." and
  * "..".  Returns 0 when ".." would leave the root of out. */
-static int push_components(deja_buf *out, const char *p, size_t len)
+static int push_components(callus_buf *out, const char *p, size_t len)
 {
 	size_t i = 0;
 
@@ -67,11 +67,11 @@ static int push_components(deja_buf *out, const char *p, size_t len)
 			if (!out->len)
 				return 0;
 			slash = strrchr(out->ptr, '/');
-			deja_buf_truncate(out, slash ? (size_t)(slash - out->ptr) : 0);
+			callus_buf_truncate(out, slash ? (size_t)(slash - out->ptr) : 0);
 		} else {
 			if (out->len)
-				deja_buf_putc(out, '/');
-			deja_buf_put(out, p + i, j - i);
+				callus_buf_putc(out, '/');
+			callus_buf_put(out, p + i, j - i);
 		}
 		i = j + 1;
 	}
@@ -92,11 +92,11 @@ static int under(const char *root, const char *p, size_t len, size_t *rest)
 	return 0;
 }
 
-int deja_path_relativize(deja_buf *out, const deja_pathctx *pc, const char *p, size_t len)
+int callus_path_relativize(callus_buf *out, const callus_pathctx *pc, const char *p, size_t len)
 {
 	size_t rest = 0;
 
-	deja_buf_clear(out);
+	callus_buf_clear(out);
 	if (len >= 7 && !memcmp(p, "file://", 7)) {
 		p += 7;
 		len -= 7;
@@ -118,7 +118,7 @@ int deja_path_relativize(deja_buf *out, const deja_pathctx *pc, const char *p, s
 		if (!push_components(out, p, len))
 			return 0;
 	}
-	if (!out->len || deja_buf_status(out) < 0)
+	if (!out->len || callus_buf_status(out) < 0)
 		return 0;
 	for (size_t i = 0; i < out->len;) {
 		size_t j = i;
@@ -132,19 +132,19 @@ int deja_path_relativize(deja_buf *out, const deja_pathctx *pc, const char *p, s
 	return 1;
 }
 
-char *deja_workspace_find(const char *dir)
+char *callus_workspace_find(const char *dir)
 {
 	char *abs = realpath(dir, NULL), *p;
 	struct stat st;
-	deja_buf b = DEJA_BUF_INIT;
+	callus_buf b = CALLUS_BUF_INIT;
 
 	if (!abs)
 		return NULL;
 	for (p = abs + strlen(abs);;) {
-		deja_buf_clear(&b);
-		deja_buf_put(&b, abs, (size_t)(p - abs));
-		deja_buf_puts(&b, "/.git");
-		if (deja_buf_status(&b) < 0)
+		callus_buf_clear(&b);
+		callus_buf_put(&b, abs, (size_t)(p - abs));
+		callus_buf_puts(&b, "/.git");
+		if (callus_buf_status(&b) < 0)
 			break;
 		if (stat(b.ptr, &st) == 0) {
 			*p = '\0';
@@ -153,7 +153,7 @@ char *deja_workspace_find(const char *dir)
 				abs[0] = '/';
 				abs[1] = '\0';
 			}
-			deja_buf_release(&b);
+			callus_buf_release(&b);
 			return abs;
 		}
 		if (p == abs)
@@ -161,7 +161,7 @@ char *deja_workspace_find(const char *dir)
 		while (p > abs && *--p != '/')
 			;
 	}
-	deja_buf_release(&b);
+	callus_buf_release(&b);
 	free(abs);
 	return realpath(dir, NULL);
 }

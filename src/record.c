@@ -1,43 +1,43 @@
-#include "deja/record.h"
-#include "deja/buf.h"
-#include "deja/fsutil.h"
-#include "deja/lessonmd.h"
-#include "deja/match.h"
-#include "deja/metrics.h"
-#include "deja/redact.h"
-#include "deja/signature.h"
-#include "deja/store.h"
+#include "callus/record.h"
+#include "callus/buf.h"
+#include "callus/fsutil.h"
+#include "callus/lessonmd.h"
+#include "callus/match.h"
+#include "callus/metrics.h"
+#include "callus/redact.h"
+#include "callus/signature.h"
+#include "callus/store.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-int deja_record_dir(char **out, const char *workspace, deja_error *err)
+int callus_record_dir(char **out, const char *workspace, callus_error *err)
 {
-	deja_buf dir = DEJA_BUF_INIT;
+	callus_buf dir = CALLUS_BUF_INIT;
 	int rc;
 
 	*out = NULL;
-	if (deja_buf_printf(&dir, "%s/.deja", workspace) < 0)
-		return deja_error_set(err, DEJA_ENOMEM, "out of memory");
-	if ((rc = deja_fs_mkdir_p(dir.ptr, 0700, err)) < 0) {
-		deja_buf_release(&dir);
+	if (callus_buf_printf(&dir, "%s/.callus", workspace) < 0)
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	if ((rc = callus_fs_mkdir_p(dir.ptr, 0700, err)) < 0) {
+		callus_buf_release(&dir);
 		return rc;
 	}
-	*out = deja_buf_detach(&dir);
+	*out = callus_buf_detach(&dir);
 	return 0;
 }
 
 /* Redact *field in place. */
-static int redact_field(const deja_redactor *r, char **field)
+static int redact_field(const callus_redactor *r, char **field)
 {
 	char *red = NULL;
 	int rc;
 
 	if (!*field)
 		return 0;
-	if ((rc = deja_redact_str(r, &red, *field)) < 0)
+	if ((rc = callus_redact_str(r, &red, *field)) < 0)
 		return rc;
 	free(*field);
 	*field = red;
@@ -50,15 +50,15 @@ static void clamp_summary(char *s)
 {
 	size_t n;
 
-	if (!s || (n = strlen(s)) <= DEJA_SUMMARY_MAX)
+	if (!s || (n = strlen(s)) <= CALLUS_SUMMARY_MAX)
 		return;
-	n = DEJA_SUMMARY_MAX;
+	n = CALLUS_SUMMARY_MAX;
 	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
 		n--;
 	s[n] = '\0';
 }
 
-static int redact_lesson(deja_lesson *l, const deja_redactor *r)
+static int redact_lesson(callus_lesson *l, const callus_redactor *r)
 {
 	int rc = 0;
 
@@ -75,13 +75,13 @@ static int redact_lesson(deja_lesson *l, const deja_redactor *r)
 	return 0;
 }
 
-int deja_lesson_from_failure(deja_lesson *out, const deja_failure *f,
-			     const deja_record_opts *opts, deja_error *err)
+int callus_lesson_from_failure(callus_lesson *out, const callus_failure *f,
+			     const callus_record_opts *opts, callus_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	out->type = f->category;
 	out->exit_code = f->exit_code;
-	if (!(out->file = strdup(deja_failure_primary_file(f))) ||
+	if (!(out->file = strdup(callus_failure_primary_file(f))) ||
 	    !(out->error_summary = strdup(f->summary ? f->summary : "")) ||
 	    !(out->tool = strdup(f->tool ? f->tool : "")) ||
 	    !(out->command = strdup(f->command ? f->command : "")) ||
@@ -98,25 +98,25 @@ int deja_lesson_from_failure(deja_lesson *out, const deja_failure *f,
 			out->affected_count++;
 		}
 	}
-	/* redaction and the final signature happen in deja_record_lesson() */
-	if (deja_lesson_sign(out) < 0)
+	/* redaction and the final signature happen in callus_record_lesson() */
+	if (callus_lesson_sign(out) < 0)
 		goto oom;
 	return 0;
 oom:
-	deja_lesson_release(out);
-	return deja_error_set(err, DEJA_ENOMEM, "out of memory while building the lesson");
+	callus_lesson_release(out);
+	return callus_error_set(err, CALLUS_ENOMEM, "out of memory while building the lesson");
 }
 
-static int redact_diags(deja_diags *out, const deja_diags *in, const deja_redactor *r)
+static int redact_diags(callus_diags *out, const callus_diags *in, const callus_redactor *r)
 {
 	if (!in || !in->count)
 		return 0;
-	if (!(out->items = calloc(in->count, sizeof(deja_diag))))
-		return DEJA_ENOMEM;
+	if (!(out->items = calloc(in->count, sizeof(callus_diag))))
+		return CALLUS_ENOMEM;
 	out->alloc = in->count;
 	for (size_t i = 0; i < in->count; i++) {
-		const deja_diag *s = &in->items[i];
-		deja_diag *d = &out->items[i];
+		const callus_diag *s = &in->items[i];
+		callus_diag *d = &out->items[i];
 
 		out->count++;
 		d->line = s->line;
@@ -124,19 +124,19 @@ static int redact_diags(deja_diags *out, const deja_diags *in, const deja_redact
 		if ((s->file && !(d->file = strdup(s->file))) ||
 		    (s->code && !(d->code = strdup(s->code))) ||
 		    (s->severity && !(d->severity = strdup(s->severity))) ||
-		    deja_redact_str(r, &d->message, s->message ? s->message : "") < 0 ||
-		    (s->test && deja_redact_str(r, &d->test, s->test) < 0))
-			return DEJA_ENOMEM;
+		    callus_redact_str(r, &d->message, s->message ? s->message : "") < 0 ||
+		    (s->test && callus_redact_str(r, &d->test, s->test) < 0))
+			return CALLUS_ENOMEM;
 		/* the frames are part of the signature (its stack patterns and
 		 * its id): without them a stored error would sign differently
 		 * from the same error analysed */
 		for (size_t j = 0; j < s->frames.count; j++) {
 			char *f = NULL;
 
-			if (deja_redact_str(r, &f, s->frames.items[j]) < 0 ||
-			    deja_strlist_add(&d->frames, f, strlen(f)) < 0) {
+			if (callus_redact_str(r, &f, s->frames.items[j]) < 0 ||
+			    callus_strlist_add(&d->frames, f, strlen(f)) < 0) {
 				free(f);
-				return DEJA_ENOMEM;
+				return CALLUS_ENOMEM;
 			}
 			free(f);
 		}
@@ -144,20 +144,20 @@ static int redact_diags(deja_diags *out, const deja_diags *in, const deja_redact
 	return 0;
 }
 
-int deja_record_signatures(deja_signature **out, size_t *count, const deja_failure *f,
-			   const deja_redactor *r, const deja_pathctx *pc, deja_error *err)
+int callus_record_signatures(callus_signature **out, size_t *count, const callus_failure *f,
+			   const callus_redactor *r, const callus_pathctx *pc, callus_error *err)
 {
-	deja_diags red = DEJA_DIAGS_INIT;
-	const char *framework = deja_failure_framework(f);
+	callus_diags red = CALLUS_DIAGS_INIT;
+	const char *framework = callus_failure_framework(f);
 	int rc;
 
 	*out = NULL;
 	*count = 0;
 	if ((rc = redact_diags(&red, &f->diags, r)) < 0 ||
-	    (rc = deja_signatures_for(out, count, &red, &f->files,
+	    (rc = callus_signatures_for(out, count, &red, &f->files,
 				      framework ? framework : f->tool, pc)) < 0)
-		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory while signing errors");
-	deja_diags_release(&red);
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory while signing errors");
+	callus_diags_release(&red);
 	return rc;
 }
 
@@ -184,110 +184,110 @@ static size_t len0(const char *s)
 
 /* What spec 004 counts at a capture.  The size is the stored record's
  * text until the error signatures have a size of their own. */
-static void capture_metrics(deja_metrics *m, const deja_lesson *l)
+static void capture_metrics(callus_metrics *m, const callus_lesson *l)
 {
-	const char *const labels[] = { deja_lesson_type_name(l->type), DEJA_LAYER_PROJECT };
+	const char *const labels[] = { callus_lesson_type_name(l->type), CALLUS_LAYER_PROJECT };
 	size_t size = len0(l->signature) + len0(l->file) + len0(l->error_summary) +
 		      len0(l->cause) + len0(l->resolution) + len0(l->corrective_rule) +
 		      len0(l->intent_id) + len0(l->tool) + len0(l->command);
 
 	for (size_t i = 0; i < l->affected_count; i++)
 		size += len0(l->affected_files[i]);
-	deja_metrics_add(m, DEJA_METRIC_CAPTURE_TOTAL, labels, 1);
-	deja_metrics_observe(m, DEJA_METRIC_CAPTURE_SIGNATURE_SIZE, NULL, (double)size);
+	callus_metrics_add(m, CALLUS_METRIC_CAPTURE_TOTAL, labels, 1);
+	callus_metrics_observe(m, CALLUS_METRIC_CAPTURE_SIGNATURE_SIZE, NULL, (double)size);
 }
 
-/* Move the spool of deja_dir into m (the transaction about to be written
+/* Move the spool of callus_dir into m (the transaction about to be written
  * carries it); *taken keeps what was taken, to be put back on failure. */
-static void take_spool(deja_metrics *m, deja_metrics **taken, const char *deja_dir)
+static void take_spool(callus_metrics *m, callus_metrics **taken, const char *callus_dir)
 {
 	*taken = NULL;
-	if (!m || deja_metrics_new(taken) < 0)
+	if (!m || callus_metrics_new(taken) < 0)
 		return;
 	/* a failed read leaves the spool where it was */
-	if (deja_metrics_spool_read(*taken, deja_dir, 1) < 0) {
-		deja_metrics_free(*taken);
+	if (callus_metrics_spool_read(*taken, callus_dir, 1) < 0) {
+		callus_metrics_free(*taken);
 		*taken = NULL;
-	} else if (deja_metrics_merge(m, *taken) < 0) {
-		deja_metrics_spool_put(*taken, deja_dir);
-		deja_metrics_free(*taken);
+	} else if (callus_metrics_merge(m, *taken) < 0) {
+		callus_metrics_spool_put(*taken, callus_dir);
+		callus_metrics_free(*taken);
 		*taken = NULL;
 	}
 }
 
-int deja_record_metrics(const char *workspace, deja_metrics *m, int timeout_ms, int spool_only,
-			deja_error *err)
+int callus_record_metrics(const char *workspace, callus_metrics *m, int timeout_ms, int spool_only,
+			callus_error *err)
 {
-	deja_buf dir = DEJA_BUF_INIT, path = DEJA_BUF_INIT;
-	deja_store *store = NULL;
-	deja_metrics *taken = NULL;
+	callus_buf dir = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT;
+	callus_store *store = NULL;
+	callus_metrics *taken = NULL;
 	struct stat st;
 	int rc = 0;
 
-	if (deja_metrics_is_empty(m))
+	if (callus_metrics_is_empty(m))
 		return 0;
-	deja_buf_printf(&dir, "%s/.deja", workspace);
-	deja_buf_printf(&path, "%s/deja.db", dir.ptr);
-	if (deja_buf_status(&dir) < 0 || deja_buf_status(&path) < 0) {
-		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+	callus_buf_printf(&dir, "%s/.callus", workspace);
+	callus_buf_printf(&path, "%s/callus.db", dir.ptr);
+	if (callus_buf_status(&dir) < 0 || callus_buf_status(&path) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
 	if (spool_only) {
-		if (deja_metrics_spool_put(m, dir.ptr) < 0)
-			rc = deja_error_set(err, DEJA_EIO, "cannot write '%s/%s'", dir.ptr,
-					    DEJA_METRICS_SPOOL);
+		if (callus_metrics_spool_put(m, dir.ptr) < 0)
+			rc = callus_error_set(err, CALLUS_EIO, "cannot write '%s/%s'", dir.ptr,
+					    CALLUS_METRICS_SPOOL);
 		goto out;
 	}
 	/* metrics describe what the store holds: without one, nothing */
 	if (stat(path.ptr, &st) < 0 && errno == ENOENT)
 		goto out;
-	if ((rc = deja_store_open(&store, path.ptr, timeout_ms > 0 ? timeout_ms : 10000, err)) < 0) {
-		deja_metrics_spool_put(m, dir.ptr);
+	if ((rc = callus_store_open(&store, path.ptr, timeout_ms > 0 ? timeout_ms : 10000, err)) < 0) {
+		callus_metrics_spool_put(m, dir.ptr);
 		goto out;
 	}
 	take_spool(m, &taken, dir.ptr);
 	/* on failure m holds what was taken too: all of it goes back */
-	if ((rc = deja_store_flush_metrics(store, m, err)) < 0)
-		deja_metrics_spool_put(m, dir.ptr);
+	if ((rc = callus_store_flush_metrics(store, m, err)) < 0)
+		callus_metrics_spool_put(m, dir.ptr);
 out:
-	deja_metrics_clear(m);
-	deja_metrics_free(taken);
-	deja_store_close(store);
-	deja_buf_release(&dir);
-	deja_buf_release(&path);
+	callus_metrics_clear(m);
+	callus_metrics_free(taken);
+	callus_store_close(store);
+	callus_buf_release(&dir);
+	callus_buf_release(&path);
 	return rc;
 }
 
-void deja_record_result_release(deja_record_result *r)
+void callus_record_result_release(callus_record_result *r)
 {
 	if (!r)
 		return;
-	deja_lessons_free(r->related, r->nrelated);
-	deja_learn_result_release(&r->learnt);
+	callus_lessons_free(r->related, r->nrelated);
+	callus_learn_result_release(&r->learnt);
 	free(r->learn_error);
 	memset(r, 0, sizeof(*r));
 }
 
 /* The run's errors for learn.c: each signature with the files its
  * (redacted) diagnostics name. */
-static int learn_errors(deja_learn_error **out, deja_strlist **files, const deja_signature *sigs,
-			size_t nsigs, const deja_diags *diags)
+static int learn_errors(callus_learn_error **out, callus_strlist **files, const callus_signature *sigs,
+			size_t nsigs, const callus_diags *diags)
 {
 	*out = NULL;
 	*files = NULL;
 	if (!nsigs)
 		return 0;
 	if (!(*out = calloc(nsigs, sizeof(**out))) || !(*files = calloc(nsigs, sizeof(**files))))
-		return DEJA_ENOMEM;
+		return CALLUS_ENOMEM;
 	for (size_t i = 0; i < nsigs; i++) {
 		(*out)[i].sig = &sigs[i];
 		(*out)[i].files = &(*files)[i];
 		for (size_t j = 0; diags && j < diags->count; j++) {
-			const deja_diag *d = &diags->items[j];
+			const callus_diag *d = &diags->items[j];
 
 			if (d->file && d->signature && !strcmp(d->signature, sigs[i].id) &&
-			    deja_strlist_add_unique(&(*files)[i], d->file, strlen(d->file), NULL) < 0)
-				return DEJA_ENOMEM;
+			    callus_strlist_add_unique(&(*files)[i], d->file, strlen(d->file), NULL) < 0)
+				return CALLUS_ENOMEM;
 		}
 	}
 	return 0;
@@ -295,14 +295,14 @@ static int learn_errors(deja_learn_error **out, deja_strlist **files, const deja
 
 /* Learn from the failed run in the lesson's store session.  A failure here
  * leaves the lesson stored: it is reported in res->learn_error. */
-static void learn_failure(deja_store *store, const deja_record_opts *opts, const deja_lesson *l,
-			  const char *session, const deja_signature *sigs, size_t nsigs,
-			  const deja_diags *red, deja_metrics *m, deja_record_result *res)
+static void learn_failure(callus_store *store, const callus_record_opts *opts, const callus_lesson *l,
+			  const char *session, const callus_signature *sigs, size_t nsigs,
+			  const callus_diags *red, callus_metrics *m, callus_record_result *res)
 {
-	deja_learn_opts lo = *opts->learn;
-	deja_learn_error *errs = NULL;
-	deja_strlist *files = NULL;
-	deja_error err = DEJA_ERROR_INIT;
+	callus_learn_opts lo = *opts->learn;
+	callus_learn_error *errs = NULL;
+	callus_strlist *files = NULL;
+	callus_error err = CALLUS_ERROR_INIT;
 
 	lo.command = l->command;   /* the redacted one */
 	lo.metrics = m;
@@ -310,34 +310,34 @@ static void learn_failure(deja_store *store, const deja_record_opts *opts, const
 	if (!lo.redactor)
 		lo.redactor = opts->redactor;
 	if (learn_errors(&errs, &files, sigs, nsigs, red) < 0)
-		deja_error_set(&err, DEJA_ENOMEM, "out of memory");
+		callus_error_set(&err, CALLUS_ENOMEM, "out of memory");
 	else
-		deja_learn_failure(store, &lo, errs, nsigs, &res->learnt, &err);
+		callus_learn_failure(store, &lo, errs, nsigs, &res->learnt, &err);
 	if (err.code && !res->learn_error)
-		res->learn_error = strdup(deja_error_message(&err));
+		res->learn_error = strdup(callus_error_message(&err));
 	for (size_t i = 0; files && i < nsigs; i++)
-		deja_strlist_release(&files[i]);
+		callus_strlist_release(&files[i]);
 	free(files);
 	free(errs);
-	deja_error_release(&err);
+	callus_error_release(&err);
 }
 
 /* The other lessons about l's file, newest first, at most max. */
-static int related_lessons(deja_record_result *res, deja_store *store, const deja_lesson *l,
+static int related_lessons(callus_record_result *res, callus_store *store, const callus_lesson *l,
 			   int max)
 {
-	deja_lesson_filter f = { NULL, l->file, NULL, max + 1 };
-	deja_lesson *ls = NULL;
+	callus_lesson_filter f = { NULL, l->file, NULL, max + 1 };
+	callus_lesson *ls = NULL;
 	size_t n = 0, kept = 0;
 	int rc;
 
 	if (max <= 0 || !l->file || !*l->file)
 		return 0;
-	if ((rc = deja_store_list_lessons(store, &f, &ls, &n, NULL)) < 0)
+	if ((rc = callus_store_list_lessons(store, &f, &ls, &n, NULL)) < 0)
 		return rc;
 	for (size_t i = 0; i < n; i++) {
 		if (ls[i].id == l->id || kept == (size_t)max) {
-			deja_lesson_release(&ls[i]);
+			callus_lesson_release(&ls[i]);
 			continue;
 		}
 		if (kept != i)
@@ -349,41 +349,41 @@ static int related_lessons(deja_record_result *res, deja_store *store, const dej
 	return 0;
 }
 
-int deja_record_lesson(deja_lesson *l, const deja_diags *diags, uint64_t output_bytes,
-		       const deja_record_opts *opts, deja_record_result *res, deja_error *err)
+int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t output_bytes,
+		       const callus_record_opts *opts, callus_record_result *res, callus_error *err)
 {
-	deja_store *store = NULL;
-	deja_diags red = DEJA_DIAGS_INIT;
-	deja_buf path = DEJA_BUF_INIT, lock = DEJA_BUF_INIT, lessons_dir = DEJA_BUF_INIT;
-	deja_lesson *recent = NULL;
-	deja_signature *sigs = NULL;
-	deja_metrics *own = NULL, *taken = NULL;
+	callus_store *store = NULL;
+	callus_diags red = CALLUS_DIAGS_INIT;
+	callus_buf path = CALLUS_BUF_INIT, lock = CALLUS_BUF_INIT, lessons_dir = CALLUS_BUF_INIT;
+	callus_lesson *recent = NULL;
+	callus_signature *sigs = NULL;
+	callus_metrics *own = NULL, *taken = NULL;
 	size_t nrecent = 0, nsigs = 0;
-	deja_lesson_filter filter = { NULL, NULL, NULL, opts->agents_max > 0 ? opts->agents_max : 20 };
+	callus_lesson_filter filter = { NULL, NULL, NULL, opts->agents_max > 0 ? opts->agents_max : 20 };
 	char *dir = NULL, *session = NULL;
 	const char *agents = opts->agents_file && *opts->agents_file ? opts->agents_file : "AGENTS.md";
-	deja_run_info run = { opts->cwd_rel ? opts->cwd_rel : "", opts->intent_id, output_bytes,
+	callus_run_info run = { opts->cwd_rel ? opts->cwd_rel : "", opts->intent_id, output_bytes,
 			      NULL, NULL, 0, opts->metrics };
 	int rc;
 
 	if (!safe_relative(agents))
-		return deja_error_set(err, DEJA_EINVAL,
+		return callus_error_set(err, CALLUS_EINVAL,
 				      "lessons file '%s' must be a path inside the workspace", agents);
-	if ((rc = redact_lesson(l, opts->redactor)) < 0 || (rc = deja_lesson_sign(l)) < 0 ||
+	if ((rc = redact_lesson(l, opts->redactor)) < 0 || (rc = callus_lesson_sign(l)) < 0 ||
 	    (rc = redact_diags(&red, diags, opts->redactor)) < 0) {
-		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory while redacting");
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory while redacting");
 		goto out;
 	}
 	run.diags = &red;
 	/* signatures are made from the redacted messages: a secret must not
 	 * survive inside a pattern or an original message */
 	{
-		deja_strlist files = { l->affected_files, l->affected_count, l->affected_count };
-		deja_pathctx pc = { opts->workspace, NULL, opts->cwd_rel ? opts->cwd_rel : "" };
+		callus_strlist files = { l->affected_files, l->affected_count, l->affected_count };
+		callus_pathctx pc = { opts->workspace, NULL, opts->cwd_rel ? opts->cwd_rel : "" };
 
-		if ((rc = deja_signatures_for(&sigs, &nsigs, &red, &files,
+		if ((rc = callus_signatures_for(&sigs, &nsigs, &red, &files,
 					      opts->framework ? opts->framework : l->tool, &pc)) < 0) {
-			rc = deja_error_set(err, rc, "out of memory while signing errors");
+			rc = callus_error_set(err, rc, "out of memory while signing errors");
 			goto out;
 		}
 		run.sigs = sigs;
@@ -394,74 +394,74 @@ int deja_record_lesson(deja_lesson *l, const deja_diags *diags, uint64_t output_
 	 * lesson its first intent back: this run's session is kept aside. */
 	run.intent_id = l->intent_id;
 	if (!(session = strdup(l->intent_id ? l->intent_id : ""))) {
-		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((rc = deja_record_dir(&dir, opts->workspace, err)) < 0)
+	if ((rc = callus_record_dir(&dir, opts->workspace, err)) < 0)
 		goto out;
-	deja_buf_printf(&path, "%s/deja.db", dir);
-	deja_buf_printf(&lock, "%s/agents.lock", dir);
-	deja_buf_printf(&lessons_dir, "%s/.lessons", opts->workspace);
-	if (deja_buf_status(&path) < 0 || deja_buf_status(&lock) < 0 ||
-	    deja_buf_status(&lessons_dir) < 0) {
-		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+	callus_buf_printf(&path, "%s/callus.db", dir);
+	callus_buf_printf(&lock, "%s/agents.lock", dir);
+	callus_buf_printf(&lessons_dir, "%s/.lessons", opts->workspace);
+	if (callus_buf_status(&path) < 0 || callus_buf_status(&lock) < 0 ||
+	    callus_buf_status(&lessons_dir) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
 	/* metrics never stop a recording: without memory for them, none */
-	if (!run.metrics && deja_metrics_new(&own) == 0)
+	if (!run.metrics && callus_metrics_new(&own) == 0)
 		run.metrics = own;
 	if (run.metrics)
 		capture_metrics(run.metrics, l);
-	if ((rc = deja_store_open(&store, path.ptr, opts->timeout_ms > 0 ? opts->timeout_ms : 10000,
+	if ((rc = callus_store_open(&store, path.ptr, opts->timeout_ms > 0 ? opts->timeout_ms : 10000,
 				  err)) < 0)
 		goto out;
 	take_spool(run.metrics, &taken, dir);
 	if (res)
 		memset(res, 0, sizeof(*res));
-	if ((rc = deja_store_record_lesson(store, l, &run, res ? &res->is_new : NULL, err)) < 0) {
-		deja_metrics_spool_put(taken, dir);
+	if ((rc = callus_store_record_lesson(store, l, &run, res ? &res->is_new : NULL, err)) < 0) {
+		callus_metrics_spool_put(taken, dir);
 		goto out;
 	}
 	/* the new signatures are embedded now, with the built-in embedder
 	 * (no network, microseconds): the next failure can match them */
 	if (opts->learn && res) {
-		deja_error ie = DEJA_ERROR_INIT;
+		callus_error ie = CALLUS_ERROR_INIT;
 
-		if (deja_match_index(store, opts->workspace, NULL, &ie) < 0)
-			res->learn_error = strdup(deja_error_message(&ie));
-		deja_error_release(&ie);
+		if (callus_match_index(store, opts->workspace, NULL, &ie) < 0)
+			res->learn_error = strdup(callus_error_message(&ie));
+		callus_error_release(&ie);
 		learn_failure(store, opts, l, session ? session : "", sigs, nsigs, &red, run.metrics,
 			      res);
 		/* what learning measured (matching, resolutions) goes out in
 		 * this store session too; left to the caller when it cannot */
-		if (run.metrics && !deja_metrics_is_empty(run.metrics))
-			deja_store_flush_metrics(store, run.metrics, NULL);
+		if (run.metrics && !callus_metrics_is_empty(run.metrics))
+			callus_store_flush_metrics(store, run.metrics, NULL);
 	}
 	/* The store is the truth; the Markdown views are rebuilt from it, so
 	 * a failure below loses no data and the next recording repairs them. */
-	if ((rc = deja_lesson_md_write(lessons_dir.ptr, l, err)) < 0)
+	if ((rc = callus_lesson_md_write(lessons_dir.ptr, l, err)) < 0)
 		goto out;
-	if ((rc = deja_store_list_lessons(store, &filter, &recent, &nrecent, err)) < 0 ||
+	if ((rc = callus_store_list_lessons(store, &filter, &recent, &nrecent, err)) < 0 ||
 	    (res && (rc = related_lessons(res, store, l, opts->related_max)) < 0))
 		goto out;
-	deja_buf_clear(&path);
-	deja_buf_printf(&path, "%s/%s", opts->workspace, agents);
-	if (deja_buf_status(&path) < 0) {
-		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+	callus_buf_clear(&path);
+	callus_buf_printf(&path, "%s/%s", opts->workspace, agents);
+	if (callus_buf_status(&path) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
-	rc = deja_agents_block_update(path.ptr, recent, nrecent, DEJA_AGENTS_BLOCK_MAX_BYTES,
+	rc = callus_agents_block_update(path.ptr, recent, nrecent, CALLUS_AGENTS_BLOCK_MAX_BYTES,
 				      lock.ptr, err);
 out:
-	deja_metrics_free(own);
-	deja_metrics_free(taken);
-	deja_signatures_free(sigs, nsigs);
-	deja_lessons_free(recent, nrecent);
-	deja_store_close(store);
-	deja_diags_release(&red);
-	deja_buf_release(&path);
-	deja_buf_release(&lock);
-	deja_buf_release(&lessons_dir);
+	callus_metrics_free(own);
+	callus_metrics_free(taken);
+	callus_signatures_free(sigs, nsigs);
+	callus_lessons_free(recent, nrecent);
+	callus_store_close(store);
+	callus_diags_release(&red);
+	callus_buf_release(&path);
+	callus_buf_release(&lock);
+	callus_buf_release(&lessons_dir);
 	free(session);
 	free(dir);
 	return rc;

@@ -18,7 +18,7 @@
  * (scan.floor), and a value that contains a "[REDACTED:" marker is left
  * alone, because the pass that wrote the marker left the rest of it.
  */
-#include "deja/redact.h"
+#include "callus/redact.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -50,7 +50,7 @@ enum {
 /* What a byte may start. */
 enum { T_NONE = 0, T_WORD, T_COLON, T_EQ, T_DASH };
 
-struct deja_redactor {
+struct callus_redactor {
 	uint16_t cls[256];
 	uint8_t trig[256];
 	/* start[w][c]: may byte c start a match when the byte before it is
@@ -68,14 +68,14 @@ struct match {
 };
 
 struct scan {
-	const deja_redactor *r;
+	const callus_redactor *r;
 	const unsigned char *s;
 	size_t n;
 	/* End of the last redaction.  Matchers look no further back: what
 	 * precedes a byte in the output is "]", not the secret, and a second
 	 * pass over the output must decide exactly as this one did. */
 	size_t floor;
-	deja_buf *out;
+	callus_buf *out;
 	size_t copied;  /* input before this is in out */
 	size_t count;
 };
@@ -96,17 +96,17 @@ static int in_set(const char *set, int c)
 	return c && strchr(set, c);
 }
 
-int deja_redactor_new(deja_redactor **out, deja_error *err)
+int callus_redactor_new(callus_redactor **out, callus_error *err)
 {
-	deja_redactor *r;
+	callus_redactor *r;
 	int c;
 
 	if (!out)
-		return deja_error_set(err, DEJA_EINVAL, "redactor: no output");
+		return callus_error_set(err, CALLUS_EINVAL, "redactor: no output");
 	*out = NULL;
 	r = calloc(1, sizeof(*r));
 	if (!r)
-		return deja_error_set(err, DEJA_ENOMEM, "redactor: out of memory");
+		return callus_error_set(err, CALLUS_ENOMEM, "redactor: out of memory");
 	for (c = 0; c < 256; c++) {
 		uint16_t k = 0;
 
@@ -150,7 +150,7 @@ int deja_redactor_new(deja_redactor **out, deja_error *err)
 	return 0;
 }
 
-void deja_redactor_free(deja_redactor *r)
+void callus_redactor_free(callus_redactor *r)
 {
 	free(r);
 }
@@ -1034,15 +1034,15 @@ static int try_at(const struct scan *sc, size_t i, unsigned t, struct match *m)
 	return 0;
 }
 
-static int put_kind(deja_buf *out, const char *kind)
+static int put_kind(callus_buf *out, const char *kind)
 {
 	int rc;
 
 	/* Each write checked: a ceiling (ETOOBIG) is not sticky like OOM. */
-	if ((rc = deja_buf_puts(out, "[REDACTED:")) < 0 ||
-	    (rc = deja_buf_puts(out, kind)) < 0)
+	if ((rc = callus_buf_puts(out, "[REDACTED:")) < 0 ||
+	    (rc = callus_buf_puts(out, kind)) < 0)
 		return rc;
-	return deja_buf_putc(out, ']');
+	return callus_buf_putc(out, ']');
 }
 
 /*
@@ -1054,7 +1054,7 @@ static int put_kind(deja_buf *out, const char *kind)
  */
 static int scan_range(struct scan *sc, size_t i, size_t end)
 {
-	const deja_redactor *r = sc->r;
+	const callus_redactor *r = sc->r;
 	const unsigned char *s = sc->s;
 	size_t n = sc->n;
 	size_t pem;
@@ -1090,7 +1090,7 @@ static int scan_range(struct scan *sc, size_t i, size_t end)
 		}
 		if (m.start > i + 1 && (rc = scan_range(sc, i + 1, m.start)) < 0)
 			goto out;
-		if ((rc = deja_buf_put(sc->out, sc->s + sc->copied,
+		if ((rc = callus_buf_put(sc->out, sc->s + sc->copied,
 				       m.start - sc->copied)) < 0 ||
 		    (rc = put_kind(sc->out, m.kind)) < 0)
 			goto out;
@@ -1102,7 +1102,7 @@ out:
 	return rc;
 }
 
-int deja_redact(const deja_redactor *r, deja_buf *out, const char *in,
+int callus_redact(const callus_redactor *r, callus_buf *out, const char *in,
 		size_t len, size_t *count)
 {
 	struct scan sc;
@@ -1112,10 +1112,10 @@ int deja_redact(const deja_redactor *r, deja_buf *out, const char *in,
 	if (count)
 		*count = 0;
 	if (!r || !out || (!in && len))
-		return DEJA_EINVAL;
+		return CALLUS_EINVAL;
 	orig = out->len;
 	if (!len)
-		return deja_buf_status(out);
+		return callus_buf_status(out);
 	sc.r = r;
 	sc.s = (const unsigned char *)in;
 	sc.n = len;
@@ -1126,34 +1126,34 @@ int deja_redact(const deja_redactor *r, deja_buf *out, const char *in,
 	/* Most input has no secret: reserve the copy in one allocation, unless
 	 * a ceiling forbids it (redaction can also shrink the text). */
 	if ((!out->limit || len <= out->limit - out->len) &&
-	    (rc = deja_buf_grow(out, len)) < 0)
+	    (rc = callus_buf_grow(out, len)) < 0)
 		goto out;
 	if ((rc = scan_range(&sc, 0, len)) < 0 ||
-	    (rc = deja_buf_put(out, in + sc.copied, len - sc.copied)) < 0)
+	    (rc = callus_buf_put(out, in + sc.copied, len - sc.copied)) < 0)
 		goto out;
 	if (count)
 		*count = sc.count;
 	return 0;
 out:
-	deja_buf_truncate(out, orig);
+	callus_buf_truncate(out, orig);
 	return rc;
 }
 
-int deja_redact_str(const deja_redactor *r, char **out, const char *in)
+int callus_redact_str(const callus_redactor *r, char **out, const char *in)
 {
-	deja_buf b = DEJA_BUF_INIT;
+	callus_buf b = CALLUS_BUF_INIT;
 	int rc;
 
 	if (!out)
-		return DEJA_EINVAL;
+		return CALLUS_EINVAL;
 	*out = NULL;
 	if (!in)
 		return 0;
-	if ((rc = deja_redact(r, &b, in, strlen(in), NULL)) < 0)
+	if ((rc = callus_redact(r, &b, in, strlen(in), NULL)) < 0)
 		goto out;
-	if (!(*out = deja_buf_detach(&b)))
-		rc = DEJA_ENOMEM;
+	if (!(*out = callus_buf_detach(&b)))
+		rc = CALLUS_ENOMEM;
 out:
-	deja_buf_release(&b);
+	callus_buf_release(&b);
 	return rc;
 }

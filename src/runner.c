@@ -4,11 +4,11 @@
  * Shape: a self-pipe turns signals into bytes the poll loop reads, so every
  * decision (forward, reap, resize) is taken outside the handler; the child
  * inherits in_fd as its stdin, so nothing is ever copied towards it and
- * deja cannot deadlock on input; output flows through one fixed buffer.
+ * callus cannot deadlock on input; output flows through one fixed buffer.
  */
-#include "deja/runner.h"
-#include "deja/buf.h"
-#include "deja/common.h"
+#include "callus/runner.h"
+#include "callus/buf.h"
+#include "callus/common.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -93,7 +93,7 @@ struct run {
 	int wake_rd;
 	int src[2];    /* stdout pipe / pty master, stderr pipe; -1 at EOF */
 	int dst[2];    /* out_fd, err_fd; -1 when discarded or broken */
-	deja_output_fn on_output;
+	callus_output_fn on_output;
 	void *ctx;
 	char *buf;
 };
@@ -168,7 +168,7 @@ static void forward(struct run *r, int sig)
 		return;
 	/* A pty child leads its own process group, and a terminal signals a
 	 * whole foreground group (make and its compilers); in pipe mode the
-	 * group is deja's own, so only the child itself is targeted. */
+	 * group is callus's own, so only the child itself is targeted. */
 	if (r->pty && kill(-r->pid, sig) == 0)
 		return;
 	kill(r->pid, sig);
@@ -187,7 +187,7 @@ static void resize(struct run *r)
 /*
  * Act on the signals the handler queued.  In pipe mode the child is in our
  * process group, so a keyboard signal (si_code SI_KERNEL) has reached it
- * from the tty driver already; only signals a process sent to deja alone
+ * from the tty driver already; only signals a process sent to callus alone
  * are forwarded, else Ctrl-C would arrive twice.  A process signalling the
  * whole group still gets through twice: siginfo cannot tell that apart, and
  * a second SIGINT/SIGTERM is harmless to nearly every program.  In pty mode
@@ -344,9 +344,9 @@ static void pump(struct run *r, int chld_blocked)
  * out_fd still applies its own output processing, so the screen looks the
  * same as with no pty at all.
  */
-static int open_pty(int *out_master, int *out_slave, int term_fd, deja_error *err)
+static int open_pty(int *out_master, int *out_slave, int term_fd, callus_error *err)
 {
-	deja_buf name = DEJA_BUF_INIT;
+	callus_buf name = CALLUS_BUF_INIT;
 	struct termios tio;
 	struct winsize ws;
 	int m = -1, s = -1, rc = 0, e;
@@ -354,13 +354,13 @@ static int open_pty(int *out_master, int *out_slave, int term_fd, deja_error *er
 	m = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (m < 0 || grantpt(m) < 0 || unlockpt(m) < 0)
 		goto fail;
-	if (deja_buf_grow(&name, 64) < 0) {
-		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+	if (callus_buf_grow(&name, 64) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
 	while ((e = ptsname_r(m, name.ptr, name.cap)) == ERANGE) {
-		if (deja_buf_grow(&name, name.cap * 2) < 0) {
-			rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		if (callus_buf_grow(&name, name.cap * 2) < 0) {
+			rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 			goto out;
 		}
 	}
@@ -393,12 +393,12 @@ static int open_pty(int *out_master, int *out_slave, int term_fd, deja_error *er
 	m = s = -1;
 	goto out;
 fail:
-	rc = deja_error_set(err, DEJA_ERROR, "cannot open a pseudo-terminal: %s",
+	rc = callus_error_set(err, CALLUS_ERROR, "cannot open a pseudo-terminal: %s",
 			    strerror(errno));
 out:
 	close_fd(&m);
 	close_fd(&s);
-	deja_buf_release(&name);
+	callus_buf_release(&name);
 	return rc;
 }
 
@@ -433,8 +433,8 @@ static void run_child(const struct child_setup *cs)
 	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(errw, 2) < 0)
 		goto fail;
 
-	/* Our handlers and the ignored SIGPIPE are deja's business: give the
-	 * command the dispositions deja itself started with (exec resets
+	/* Our handlers and the ignored SIGPIPE are callus's business: give the
+	 * command the dispositions callus itself started with (exec resets
 	 * handlers to default but keeps SIG_IGN). */
 	memset(&sa, 0, sizeof sa);
 	sigemptyset(&sa.sa_mask);
@@ -473,7 +473,7 @@ static int reap_blocking(pid_t pid)
 	return p == pid ? decode_status(st) : 255;
 }
 
-int deja_runner_run(int *out_status, const deja_runner_opts *opts, deja_error *err)
+int callus_runner_run(int *out_status, const callus_runner_opts *opts, callus_error *err)
 {
 	struct run r;
 	struct child_setup cs;
@@ -493,9 +493,9 @@ int deja_runner_run(int *out_status, const deja_runner_opts *opts, deja_error *e
 	r.src[0] = r.src[1] = -1;
 
 	if (!out_status || !opts || !opts->argv || !opts->argv[0] || !opts->argv[0][0])
-		return deja_error_set(err, DEJA_EINVAL, "no command to run");
+		return callus_error_set(err, CALLUS_EINVAL, "no command to run");
 	if (runner_wake_fd != -1)
-		return deja_error_set(err, DEJA_EBUSY, "a command is already running");
+		return callus_error_set(err, CALLUS_EBUSY, "a command is already running");
 
 	use_pty = opts->pty < 0 ? (opts->out_fd >= 0 && isatty(opts->out_fd)) : opts->pty != 0;
 	err_tty = opts->err_fd >= 0 && isatty(opts->err_fd);
@@ -507,7 +507,7 @@ int deja_runner_run(int *out_status, const deja_runner_opts *opts, deja_error *e
 
 	r.buf = malloc(READ_CHUNK);
 	if (!r.buf) {
-		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
 	if (pipe2(wake, O_CLOEXEC | O_NONBLOCK) < 0 || pipe2(report, O_CLOEXEC) < 0)
@@ -527,11 +527,11 @@ int deja_runner_run(int *out_status, const deja_runner_opts *opts, deja_error *e
 			goto sys_fail;
 		/*
 		 * The pty stands for the user's terminal, so stderr belongs on
-		 * it only when deja's own stderr is that terminal.  When it was
-		 * redirected (`deja run make 2>err.log`), the child's stderr
+		 * it only when callus's own stderr is that terminal.  When it was
+		 * redirected (`callus run make 2>err.log`), the child's stderr
 		 * must end up there, not on the screen through out_fd: give it
 		 * a pipe, as pipe mode does, and let it see a non-terminal
-		 * stderr exactly as it would without deja.
+		 * stderr exactly as it would without callus.
 		 */
 		if (!err_tty) {
 			if (pipe2(errp, O_CLOEXEC) < 0 || set_nonblock(errp[0]) < 0)
@@ -624,11 +624,11 @@ int deja_runner_run(int *out_status, const deja_runner_opts *opts, deja_error *e
 				      f.err == ENAMETOOLONG;
 
 			*out_status = missing ? 127 : 126;
-			deja_error_set(err, missing ? DEJA_ENOTFOUND : DEJA_EINVAL,
+			callus_error_set(err, missing ? CALLUS_ENOTFOUND : CALLUS_EINVAL,
 				       "cannot run '%s': %s", opts->argv[0],
 				       strerror(f.err));
 		} else {
-			rc = deja_error_set(err, DEJA_ERROR,
+			rc = callus_error_set(err, CALLUS_ERROR,
 					    "cannot set up '%s': %s", opts->argv[0],
 					    strerror(f.err));
 		}
@@ -645,7 +645,7 @@ int deja_runner_run(int *out_status, const deja_runner_opts *opts, deja_error *e
 	goto out;
 
 sys_fail:
-	rc = deja_error_set(err, DEJA_ERROR, "cannot start '%s': %s",
+	rc = callus_error_set(err, CALLUS_ERROR, "cannot start '%s': %s",
 			    opts->argv[0], strerror(errno));
 	if (r.pid > 0 && !r.reaped)
 		(void)reap_blocking(r.pid);

@@ -1,4 +1,4 @@
-#include "deja/shellquote.h"
+#include "callus/shellquote.h"
 
 #include <string.h>
 
@@ -14,16 +14,16 @@ static int shell_safe(const char *s)
 	return 1;
 }
 
-int deja_shell_quote(deja_buf *out, const char *word)
+int callus_shell_quote(callus_buf *out, const char *word)
 {
 	if (shell_safe(word))
-		return deja_buf_puts(out, word);
-	deja_buf_putc(out, '\'');
+		return callus_buf_puts(out, word);
+	callus_buf_putc(out, '\'');
 	for (const char *p = word; *p; p++)
 		if (*p == '\'')
-			deja_buf_puts(out, "'\\''");
+			callus_buf_puts(out, "'\\''");
 		else
-			deja_buf_putc(out, *p);
-	deja_buf_putc(out, '\'');
-	return deja_buf_status(out);
+			callus_buf_putc(out, *p);
+	callus_buf_putc(out, '\'');
+	return callus_buf_status(out);
 }

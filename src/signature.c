@@ -1,7 +1,7 @@
-#include "deja/signature.h"
-#include "deja/common.h"
-#include "deja/context.h"
-#include "deja/paths.h"
+#include "callus/signature.h"
+#include "callus/common.h"
+#include "callus/context.h"
+#include "callus/paths.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,11 +20,11 @@ static int path_char(char c)
 }
 
 /* Regex-escape one literal character. */
-static void put_literal(deja_buf *out, char c)
+static void put_literal(callus_buf *out, char c)
 {
 	if (strchr("\\^$.|?*+()[]{}/#", c))
-		deja_buf_putc(out, '\\');
-	deja_buf_putc(out, c);
+		callus_buf_putc(out, '\\');
+	callus_buf_putc(out, c);
 }
 
 /* Length of a match at s of the given shape, or 0. */
@@ -169,7 +169,7 @@ static size_t match_path(const char *s, size_t len)
 		i--;
 	if (i < 2)
 		return 0;
-	if ((slash && (i > 1 || s[0] != '/')) || deja_path_has_source_ext(s, i))
+	if ((slash && (i > 1 || s[0] != '/')) || callus_path_has_source_ext(s, i))
 		return i;
 	return 0;
 }
@@ -205,7 +205,7 @@ static size_t match_tmp(const char *s, size_t len)
 
 #define QUOTED "(?#str)(?:'[^']*'|\"[^\"]*\"|`[^`]*`|\xe2\x80\x98.*?\xe2\x80\x99)"
 
-int deja_message_pattern(deja_buf *out, const char *s, size_t len)
+int callus_message_pattern(callus_buf *out, const char *s, size_t len)
 {
 	size_t i = 0;
 
@@ -218,67 +218,67 @@ int deja_message_pattern(deja_buf *out, const char *s, size_t len)
 		if (is_space(s[i])) {
 			while (i < len && is_space(s[i]))
 				i++;
-			deja_buf_puts(out, "\\s+");
+			callus_buf_puts(out, "\\s+");
 			continue;
 		}
 		if (boundary && (n = match_quoted(s + i, len - i, &q)) > 0) {
 			/* one placeholder for every quoting style: gcc's curly
 			 * quotes and a shell's straight ones name the same thing */
-			deja_buf_puts(out, QUOTED);
+			callus_buf_puts(out, QUOTED);
 			i += n;
 			continue;
 		}
 		if (boundary && (n = match_url(s + i, len - i)) > 0) {
-			deja_buf_puts(out, "(?#url)[a-zA-Z]+://[^\\s'\")]*");
+			callus_buf_puts(out, "(?#url)[a-zA-Z]+://[^\\s'\")]*");
 			i += n;
 			continue;
 		}
 		if (boundary && (n = match_tmp(s + i, len - i)) > 0) {
-			deja_buf_puts(out, "(?#tmp)[^\\s:'\"(),;]+");
+			callus_buf_puts(out, "(?#tmp)[^\\s:'\"(),;]+");
 			i += n;
 			continue;
 		}
 		if (boundary && (n = match_uuid(s + i, len - i)) > 0) {
-			deja_buf_puts(out, "(?#uuid)[0-9a-fA-F-]{36}");
+			callus_buf_puts(out, "(?#uuid)[0-9a-fA-F-]{36}");
 			i += n;
 			continue;
 		}
 		if (boundary && (n = match_date(s + i, len - i)) > 0) {
-			deja_buf_puts(out, "(?#date)[0-9][0-9TZ:.+ -]*");
+			callus_buf_puts(out, "(?#date)[0-9][0-9TZ:.+ -]*");
 			i += n;
 			continue;
 		}
 		if (boundary && (n = match_hex(s + i, len - i)) > 0) {
-			deja_buf_puts(out, "(?#hex)(?:0[xX])?[0-9a-fA-F]+");
+			callus_buf_puts(out, "(?#hex)(?:0[xX])?[0-9a-fA-F]+");
 			i += n;
 			continue;
 		}
 		if (boundary && (n = match_duration(s + i, len - i)) > 0) {
-			deja_buf_puts(out, "(?#duration)[0-9.]+ ?[a-zµ]+");
+			callus_buf_puts(out, "(?#duration)[0-9.]+ ?[a-zµ]+");
 			i += n;
 			continue;
 		}
 		if (boundary && (n = match_path(s + i, len - i)) > 0) {
-			deja_buf_puts(out, "(?#path)[^\\s:'\"(),;]+");
+			callus_buf_puts(out, "(?#path)[^\\s:'\"(),;]+");
 			i += n;
 			continue;
 		}
 		if (boundary && (n = match_number(s + i, len - i)) > 0) {
-			deja_buf_puts(out, "(?#num)[-+]?[0-9.]+");
+			callus_buf_puts(out, "(?#num)[-+]?[0-9.]+");
 			i += n;
 			continue;
 		}
 		/* a sign belongs to the number after it: -1 and +0 are numbers */
 		if (boundary && (s[i] == '-' || s[i] == '+') && i + 1 < len && is_digit(s[i + 1]) &&
 		    (n = match_number(s + i + 1, len - i - 1)) > 0) {
-			deja_buf_puts(out, "(?#num)[-+]?[0-9.]+");
+			callus_buf_puts(out, "(?#num)[-+]?[0-9.]+");
 			i += n + 1;
 			continue;
 		}
 		put_literal(out, s[i]);
 		i++;
 	}
-	return deja_buf_status(out);
+	return callus_buf_status(out);
 }
 
 /* "TypeError: x", "AssertionError", "thread 'main' panicked" */
@@ -296,49 +296,49 @@ static int exception_name(const char *m, size_t *len)
 	return 0;
 }
 
-char *deja_error_type(const deja_diag *d, const char *tool)
+char *callus_error_type(const callus_diag *d, const char *tool)
 {
-	deja_buf b = DEJA_BUF_INIT;
+	callus_buf b = CALLUS_BUF_INIT;
 	const char *m = d->message ? d->message : "";
 	const char *expect = strstr(m, "expect(");
 	size_t n;
 
 	if (d->code && !strncmp(d->code, "-Werror=", 8)) {
 		/* gcc's -Werror=x is warning -Wx made fatal: the same error */
-		deja_buf_printf(&b, "-W%s", d->code + 8);
+		callus_buf_printf(&b, "-W%s", d->code + 8);
 	} else if (d->code && *d->code) {
-		deja_buf_puts(&b, d->code);
+		callus_buf_puts(&b, d->code);
 	} else if (exception_name(m, &n)) {
-		deja_buf_put(&b, m, n);
+		callus_buf_put(&b, m, n);
 	} else if ((m = strstr(m, "Error: ")) && m > d->message && exception_name(m - 1, &n)) {
 		/* "FAILED x - AssertionError: ..." keeps only the class */
 		const char *start = m;
 		while (start > d->message && (is_word(start[-1]) || start[-1] == '.'))
 			start--;
-		deja_buf_put(&b, start, (size_t)(m + 5 - start));
+		callus_buf_put(&b, start, (size_t)(m + 5 - start));
 	} else if (expect && (m = strstr(expect, ").")) && is_alpha(m[2])) {
 		/* jest/vitest: the matcher is the kind of assertion */
 		size_t k = 2;
 		while (is_word(m[k]))
 			k++;
-		deja_buf_puts(&b, "expect.");
-		deja_buf_put(&b, m + 2, k - 2);
+		callus_buf_puts(&b, "expect.");
+		callus_buf_put(&b, m + 2, k - 2);
 	} else if (strstr(d->message ? d->message : "", "panic")) {
-		deja_buf_puts(&b, "panic");
+		callus_buf_puts(&b, "panic");
 	} else {
 		/* no code, no class: the kind of failure.  Not the tool: gcc's
 		 * error is the same error when make runs gcc. */
 		(void)tool;
-		deja_buf_puts(&b, d->test ? "test-failure" : (d->severity ? d->severity : "error"));
+		callus_buf_puts(&b, d->test ? "test-failure" : (d->severity ? d->severity : "error"));
 	}
-	if (deja_buf_status(&b) < 0)
+	if (callus_buf_status(&b) < 0)
 		return NULL;
-	return deja_buf_detach(&b);
+	return callus_buf_detach(&b);
 }
 
-int deja_error_type_is_rule(const char *t)
+int callus_error_type_is_rule(const char *t)
 {
-	/* the kinds deja_error_type() falls back to, and the status words
+	/* the kinds callus_error_type() falls back to, and the status words
 	 * parsers give as a code (cargo's "panic", ctest's "Failed") */
 	static const char *const kinds[] = { "error", "warning", "panic", "Failed",
 					     "test-failure", NULL };
@@ -356,60 +356,60 @@ int deja_error_type_is_rule(const char *t)
 }
 
 /* "function\tdir/file.js" -> "function@file.js" */
-static int stack_pattern(deja_strlist *out, const char *frame)
+static int stack_pattern(callus_strlist *out, const char *frame)
 {
-	deja_buf b = DEJA_BUF_INIT;
+	callus_buf b = CALLUS_BUF_INIT;
 	const char *tab = strchr(frame, '\t'), *file = tab ? tab + 1 : frame;
 	const char *base = strrchr(file, '/');
 	int rc;
 
-	deja_buf_put(&b, frame, tab ? (size_t)(tab - frame) : 0);
-	deja_buf_putc(&b, '@');
-	deja_buf_puts(&b, base ? base + 1 : file);
-	if ((rc = deja_buf_status(&b)) == 0)
-		rc = deja_strlist_add_unique(out, b.ptr, b.len, NULL);
-	deja_buf_release(&b);
+	callus_buf_put(&b, frame, tab ? (size_t)(tab - frame) : 0);
+	callus_buf_putc(&b, '@');
+	callus_buf_puts(&b, base ? base + 1 : file);
+	if ((rc = callus_buf_status(&b)) == 0)
+		rc = callus_strlist_add_unique(out, b.ptr, b.len, NULL);
+	callus_buf_release(&b);
 	return rc;
 }
 
-int deja_signature_build(deja_signature *out, const deja_diag *d, const char *tool,
-			 const deja_strlist *context)
+int callus_signature_build(callus_signature *out, const callus_diag *d, const char *tool,
+			 const callus_strlist *context)
 {
-	deja_buf pat = DEJA_BUF_INIT;
-	deja_sha256 *h = NULL;
+	callus_buf pat = CALLUS_BUF_INIT;
+	callus_sha256 *h = NULL;
 	const char *msg = d->message ? d->message : "";
-	int rc = DEJA_ENOMEM;
+	int rc = CALLUS_ENOMEM;
 
 	memset(out, 0, sizeof(*out));
-	if (!(out->error_type = deja_error_type(d, tool)) ||
-	    deja_message_pattern(&pat, msg, strlen(msg)) < 0 || !(out->original = strdup(msg)) ||
+	if (!(out->error_type = callus_error_type(d, tool)) ||
+	    callus_message_pattern(&pat, msg, strlen(msg)) < 0 || !(out->original = strdup(msg)) ||
 	    !(out->tool = strdup(tool ? tool : "")))
 		goto fail;
-	out->message_pattern = deja_buf_detach(&pat);
+	out->message_pattern = callus_buf_detach(&pat);
 	if (!out->message_pattern)
 		goto fail;
 	for (size_t i = 0; i < d->frames.count; i++)
 		if (stack_pattern(&out->stack_patterns, d->frames.items[i]) < 0)
 			goto fail;
 	for (size_t i = 0; context && i < context->count; i++)
-		if (deja_strlist_add(&out->context_patterns, context->items[i],
+		if (callus_strlist_add(&out->context_patterns, context->items[i],
 				     strlen(context->items[i])) < 0)
 			goto fail;
-	if (deja_sha256_new(&h) < 0)
+	if (callus_sha256_new(&h) < 0)
 		goto fail;
-	deja_sha256_part(h, out->error_type, strlen(out->error_type));
-	deja_sha256_part(h, out->message_pattern, strlen(out->message_pattern));
+	callus_sha256_part(h, out->error_type, strlen(out->error_type));
+	callus_sha256_part(h, out->message_pattern, strlen(out->message_pattern));
 	for (size_t i = 0; i < out->stack_patterns.count; i++)
-		deja_sha256_part(h, out->stack_patterns.items[i], strlen(out->stack_patterns.items[i]));
-	deja_sha256_finish(h, out->id);
+		callus_sha256_part(h, out->stack_patterns.items[i], strlen(out->stack_patterns.items[i]));
+	callus_sha256_finish(h, out->id);
 	return 0;
 fail:
-	deja_buf_release(&pat);
-	deja_signature_release(out);
+	callus_buf_release(&pat);
+	callus_signature_release(out);
 	return rc;
 }
 
-void deja_signature_release(deja_signature *s)
+void callus_signature_release(callus_signature *s)
 {
 	if (!s)
 		return;
@@ -417,24 +417,24 @@ void deja_signature_release(deja_signature *s)
 	free(s->message_pattern);
 	free(s->original);
 	free(s->tool);
-	deja_strlist_release(&s->stack_patterns);
-	deja_strlist_release(&s->context_patterns);
+	callus_strlist_release(&s->stack_patterns);
+	callus_strlist_release(&s->context_patterns);
 	memset(s, 0, sizeof(*s));
 }
 
-void deja_signatures_free(deja_signature *sigs, size_t count)
+void callus_signatures_free(callus_signature *sigs, size_t count)
 {
 	for (size_t i = 0; sigs && i < count; i++)
-		deja_signature_release(&sigs[i]);
+		callus_signature_release(&sigs[i]);
 	free(sigs);
 }
 
-int deja_signatures_for(deja_signature **out, size_t *count, deja_diags *diags,
-			const deja_strlist *files, const char *framework, const deja_pathctx *pc)
+int callus_signatures_for(callus_signature **out, size_t *count, callus_diags *diags,
+			const callus_strlist *files, const char *framework, const callus_pathctx *pc)
 {
-	deja_strlist context = DEJA_STRLIST_INIT;
-	deja_buf dir = DEJA_BUF_INIT;
-	deja_signature *sigs = NULL;
+	callus_strlist context = CALLUS_STRLIST_INIT;
+	callus_buf dir = CALLUS_BUF_INIT;
+	callus_signature *sigs = NULL;
 	size_t n = 0;
 	int rc = 0;
 
@@ -443,34 +443,34 @@ int deja_signatures_for(deja_signature **out, size_t *count, deja_diags *diags,
 	if (!diags->count)
 		return 0;
 	if (pc && pc->workspace) {
-		deja_buf_puts(&dir, pc->workspace);
+		callus_buf_puts(&dir, pc->workspace);
 		if (pc->cwd_rel && *pc->cwd_rel)
-			deja_buf_printf(&dir, "/%s", pc->cwd_rel);
+			callus_buf_printf(&dir, "/%s", pc->cwd_rel);
 	}
-	if (deja_buf_status(&dir) < 0 ||
-	    deja_context_patterns(&context, pc ? pc->workspace : NULL, dir.ptr, framework,
+	if (callus_buf_status(&dir) < 0 ||
+	    callus_context_patterns(&context, pc ? pc->workspace : NULL, dir.ptr, framework,
 				  files) < 0 ||
 	    !(sigs = calloc(diags->count, sizeof(*sigs)))) {
-		rc = DEJA_ENOMEM;
+		rc = CALLUS_ENOMEM;
 		goto out;
 	}
 	for (size_t i = 0; i < diags->count; i++) {
-		deja_diag *d = &diags->items[i];
-		deja_signature sig;
+		callus_diag *d = &diags->items[i];
+		callus_signature sig;
 		size_t k;
 
-		if ((rc = deja_signature_build(&sig, d, framework, &context)) < 0)
+		if ((rc = callus_signature_build(&sig, d, framework, &context)) < 0)
 			goto out;
 		free(d->signature);
 		if (!(d->signature = strdup(sig.id))) {
-			deja_signature_release(&sig);
-			rc = DEJA_ENOMEM;
+			callus_signature_release(&sig);
+			rc = CALLUS_ENOMEM;
 			goto out;
 		}
 		for (k = 0; k < n && strcmp(sigs[k].id, sig.id); k++)
 			;
 		if (k < n)
-			deja_signature_release(&sig);
+			callus_signature_release(&sig);
 		else
 			sigs[n++] = sig;
 	}
@@ -479,8 +479,8 @@ int deja_signatures_for(deja_signature **out, size_t *count, deja_diags *diags,
 	sigs = NULL;
 	n = 0;
 out:
-	deja_signatures_free(sigs, n);
-	deja_strlist_release(&context);
-	deja_buf_release(&dir);
+	callus_signatures_free(sigs, n);
+	callus_strlist_release(&context);
+	callus_buf_release(&dir);
 	return rc;
 }

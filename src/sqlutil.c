@@ -1,25 +1,25 @@
 #include "sqlutil.h"
 
-#include "deja/buf.h"
+#include "callus/buf.h"
 
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-int deja_sql_bind_text(sqlite3_stmt *st, int i, const char *v)
+int callus_sql_bind_text(sqlite3_stmt *st, int i, const char *v)
 {
 	return sqlite3_bind_text(st, i, v ? v : "", -1, SQLITE_TRANSIENT);
 }
 
-char *deja_sql_column_dup(sqlite3_stmt *st, int i)
+char *callus_sql_column_dup(sqlite3_stmt *st, int i)
 {
 	const unsigned char *t = sqlite3_column_text(st, i);
 
 	return strdup(t ? (const char *)t : "");
 }
 
-char *deja_sql_strlist_json(const deja_strlist *l)
+char *callus_sql_strlist_json(const callus_strlist *l)
 {
 	json_t *a = json_array();
 	char *s;
@@ -34,7 +34,7 @@ char *deja_sql_strlist_json(const deja_strlist *l)
 	return s;
 }
 
-int deja_sql_json_strlist(deja_strlist *out, const char *json)
+int callus_sql_json_strlist(callus_strlist *out, const char *json)
 {
 	json_t *a = json ? json_loads(json, 0, NULL) : NULL;
 	size_t i;
@@ -45,7 +45,7 @@ int deja_sql_json_strlist(deja_strlist *out, const char *json)
 		goto out;
 	json_array_foreach(a, i, v) {
 		if (json_is_string(v) &&
-		    (rc = deja_strlist_add(out, json_string_value(v), json_string_length(v))) < 0)
+		    (rc = callus_strlist_add(out, json_string_value(v), json_string_length(v))) < 0)
 			break;
 	}
 out:
@@ -53,7 +53,7 @@ out:
 	return rc;
 }
 
-int deja_sql_collect(sqlite3_stmt *st, size_t elem, int (*read)(sqlite3_stmt *, void *, void *),
+int callus_sql_collect(sqlite3_stmt *st, size_t elem, int (*read)(sqlite3_stmt *, void *, void *),
 		     void *ctx, size_t limit, void **items, size_t *count)
 {
 	char *arr = NULL;
@@ -87,14 +87,14 @@ int deja_sql_collect(sqlite3_stmt *st, size_t elem, int (*read)(sqlite3_stmt *, 
 	return sq == SQLITE_DONE ? SQLITE_OK : sq;
 }
 
-char *deja_sql_time_ago(int64_t seconds_ago)
+char *callus_sql_time_ago(int64_t seconds_ago)
 {
-	deja_buf b = DEJA_BUF_INIT;
+	callus_buf b = CALLUS_BUF_INIT;
 	time_t t = time(NULL) - (time_t)seconds_ago;
 	struct tm tm;
 
 	gmtime_r(&t, &tm);
-	deja_buf_printf(&b, "%04d-%02d-%02dT%02d:%02d:%02d.000Z", tm.tm_year + 1900,
+	callus_buf_printf(&b, "%04d-%02d-%02dT%02d:%02d:%02d.000Z", tm.tm_year + 1900,
 			tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
-	return deja_buf_status(&b) < 0 ? NULL : deja_buf_detach(&b);
+	return callus_buf_status(&b) < 0 ? NULL : callus_buf_detach(&b);
 }

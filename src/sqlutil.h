@@ -2,26 +2,26 @@
  * sqlutil.h - small helpers shared by the modules that keep tables in the
  * store (store.c, learn.c, learn_list.c).  Internal to the library.
  */
-#ifndef DEJA_SQLUTIL_H
-#define DEJA_SQLUTIL_H
+#ifndef CALLUS_SQLUTIL_H
+#define CALLUS_SQLUTIL_H
 
 #include <sqlite3.h>
 #include <stdint.h>
 
-#include "deja/strlist.h"
+#include "callus/strlist.h"
 
 /* Bind v (NULL binds ""), copied by SQLite. */
-int deja_sql_bind_text(sqlite3_stmt *st, int i, const char *v);
+int callus_sql_bind_text(sqlite3_stmt *st, int i, const char *v);
 
 /* A copy of column i as a string ("" for NULL); NULL when out of memory. */
-char *deja_sql_column_dup(sqlite3_stmt *st, int i);
+char *callus_sql_column_dup(sqlite3_stmt *st, int i);
 
 /* A JSON array of the list's strings, compact; caller frees; NULL when out
  * of memory. */
-char *deja_sql_strlist_json(const deja_strlist *l);
+char *callus_sql_strlist_json(const callus_strlist *l);
 
 /* Append the strings of a JSON array (anything else adds nothing) to out. */
-int deja_sql_json_strlist(deja_strlist *out, const char *json);
+int callus_sql_json_strlist(callus_strlist *out, const char *json);
 
 /*
  * Step st to its end, reading each row into a growing array of elem-sized
@@ -31,11 +31,11 @@ int deja_sql_json_strlist(deja_strlist *out, const char *json);
  * even on failure (the caller releases them).  Returns SQLITE_OK, or the
  * failing SQLite code (SQLITE_NOMEM for read's failures).
  */
-int deja_sql_collect(sqlite3_stmt *st, size_t elem, int (*read)(sqlite3_stmt *, void *, void *),
+int callus_sql_collect(sqlite3_stmt *st, size_t elem, int (*read)(sqlite3_stmt *, void *, void *),
 		     void *ctx, size_t limit, void **items, size_t *count);
 
-/* The UTC time `seconds_ago` before now, in deja_now_iso8601()'s format,
+/* The UTC time `seconds_ago` before now, in callus_now_iso8601()'s format,
  * so that it compares with stored times as text.  Caller frees. */
-char *deja_sql_time_ago(int64_t seconds_ago);
+char *callus_sql_time_ago(int64_t seconds_ago);
 
 #endif

@@ -1,5 +1,7 @@
-#include "deja/store.h"
-#include "deja/buf.h"
+#include "callus/store.h"
+#include "callus/embed.h"
+#include "callus/migrate.h"
+#include "callus/buf.h"
 #include "sqlutil.h"
 #include "store_internal.h"
 
@@ -12,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-struct deja_store {
+struct callus_store {
 	sqlite3 *db;
 	char *path;
 };
@@ -76,7 +78,7 @@ static const char *const migrations[] = {
 	"  PRIMARY KEY (signature_id, run_id));"
 	"CREATE INDEX signature_runs_run ON signature_runs(run_id);"
 	"ALTER TABLE run_errors ADD COLUMN signature_id TEXT;",
-	/* 2 -> 3: metrics (include/deja/metrics.h): one row per series part,
+	/* 2 -> 3: metrics (include/callus/metrics.h): one row per series part,
 	 * values added by upsert so concurrent writers add up */
 	"CREATE TABLE metrics ("
 	"  name TEXT NOT NULL,"
@@ -85,7 +87,7 @@ static const char *const migrations[] = {
 	"  value REAL NOT NULL,"
 	"  PRIMARY KEY (name, labels, part)) WITHOUT ROWID;",
 	/* 3 -> 4: the three states of an error, resolutions and their
-	 * applications (include/deja/learn.h).  The triggers make the state
+	 * applications (include/callus/learn.h).  The triggers make the state
 	 * transitions one-way whoever writes the store. */
 	"CREATE TABLE checks ("
 	"  id INTEGER PRIMARY KEY,"
@@ -159,7 +161,7 @@ static const char *const migrations[] = {
 	"  context TEXT NOT NULL DEFAULT '{}',"
 	"  at TEXT NOT NULL);"
 	"CREATE INDEX applications_resolution ON applications(resolution_id);",
-	/* 4 -> 5: matching (include/deja/match.h): each signature's vector
+	/* 4 -> 5: matching (include/callus/match.h): each signature's vector
 	 * per embedding model, the built-in embedder's document frequencies,
 	 * and signatures linked to another (a near-duplicate, or a merge a
 	 * maintainer approved) */
@@ -179,39 +181,43 @@ static const char *const migrations[] = {
 	"  linked_at TEXT NOT NULL,"
 	"  CHECK (alias_id <> canonical_id));"
 	"CREATE INDEX signatures_error_type ON signatures(error_type);",
+	/* 5 -> 6: the built-in embedder's vectors carry the product's name,
+	 * which changed (callus/migrate.h) */
+	"UPDATE signature_vectors SET model = '" CALLUS_EMBED_BUILTIN_MODEL "'"
+	"  WHERE model = '" CALLUS_MIGRATE_OLD_BUILTIN_MODEL "';",
 };
 
-_Static_assert(sizeof(migrations) / sizeof(migrations[0]) == DEJA_STORE_SCHEMA_VERSION,
+_Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,
 	       "one migration per schema version");
 
-int deja_store_db_error(deja_store *s, deja_error *err, int rc, const char *what)
+int callus_store_db_error(callus_store *s, callus_error *err, int rc, const char *what)
 {
-	int code = (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) ? DEJA_EBUSY : DEJA_EIO;
+	int code = (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) ? CALLUS_EBUSY : CALLUS_EIO;
 
 	if (rc == SQLITE_NOMEM)
-		code = DEJA_ENOMEM;
-	return deja_error_set(err, code, "%s '%s': %s", what, s->path,
+		code = CALLUS_ENOMEM;
+	return callus_error_set(err, code, "%s '%s': %s", what, s->path,
 			      s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
 }
 
-int deja_store_exec(deja_store *s, const char *sql, deja_error *err)
+int callus_store_exec(callus_store *s, const char *sql, callus_error *err)
 {
 	int rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
 
-	return rc == SQLITE_OK ? 0 : deja_store_db_error(s, err, rc, "cannot update the store");
+	return rc == SQLITE_OK ? 0 : callus_store_db_error(s, err, rc, "cannot update the store");
 }
 
-sqlite3 *deja_store_db(deja_store *s)
+sqlite3 *callus_store_db(callus_store *s)
 {
 	return s->db;
 }
 
-const char *deja_store_path(const deja_store *s)
+const char *callus_store_path(const callus_store *s)
 {
 	return s->path;
 }
 
-int deja_store_schema_version(deja_store *s)
+int callus_store_schema_version(callus_store *s)
 {
 	sqlite3_stmt *st = NULL;
 	int v = -1;
@@ -223,40 +229,40 @@ int deja_store_schema_version(deja_store *s)
 	return v;
 }
 
-static int migrate(deja_store *s, deja_error *err)
+static int migrate(callus_store *s, callus_error *err)
 {
 	const int latest = (int)(sizeof(migrations) / sizeof(migrations[0]));
-	deja_buf sql = DEJA_BUF_INIT;
+	callus_buf sql = CALLUS_BUF_INIT;
 	int rc, v;
 
 	/* Cheap check first: most opens find the schema current. */
-	if ((v = deja_store_schema_version(s)) == latest)
+	if ((v = callus_store_schema_version(s)) == latest)
 		return 0;
 	if (v < 0)
-		return deja_store_db_error(s, err, sqlite3_errcode(s->db), "cannot read");
+		return callus_store_db_error(s, err, sqlite3_errcode(s->db), "cannot read");
 	/* IMMEDIATE takes the write lock now, so two processes creating the
 	 * store at once apply the migrations exactly once. */
-	if ((rc = deja_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
+	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		return rc;
-	v = deja_store_schema_version(s);
+	v = callus_store_schema_version(s);
 	if (v > latest) {
-		rc = deja_error_set(err, DEJA_EINVAL,
-				    "'%s' has schema version %d, newer than this deja (%d)",
+		rc = callus_error_set(err, CALLUS_EINVAL,
+				    "'%s' has schema version %d, newer than this callus (%d)",
 				    s->path, v, latest);
 		goto rollback;
 	}
 	for (; v < latest; v++) {
-		if ((rc = deja_store_exec(s, migrations[v], err)) < 0)
+		if ((rc = callus_store_exec(s, migrations[v], err)) < 0)
 			goto rollback;
-		deja_buf_clear(&sql);
-		deja_buf_printf(&sql, "PRAGMA user_version = %d", v + 1);
-		if ((rc = deja_store_exec(s, sql.ptr, err)) < 0)
+		callus_buf_clear(&sql);
+		callus_buf_printf(&sql, "PRAGMA user_version = %d", v + 1);
+		if ((rc = callus_store_exec(s, sql.ptr, err)) < 0)
 			goto rollback;
 	}
-	deja_buf_release(&sql);
-	return deja_store_exec(s, "COMMIT", err);
+	callus_buf_release(&sql);
+	return callus_store_exec(s, "COMMIT", err);
 rollback:
-	deja_buf_release(&sql);
+	callus_buf_release(&sql);
 	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	return rc;
 }
@@ -271,7 +277,7 @@ rollback:
  * could deadlock) instead of calling the busy handler: processes creating
  * the store together retry here, within the same timeout.
  */
-static int set_wal(deja_store *s, int timeout_ms, deja_error *err)
+static int set_wal(callus_store *s, int timeout_ms, callus_error *err)
 {
 	struct timespec pause = { 0, 2 * 1000 * 1000 };
 	int waited = 0, rc;
@@ -282,35 +288,35 @@ static int set_wal(deja_store *s, int timeout_ms, deja_error *err)
 		nanosleep(&pause, NULL);
 		waited += 2;
 	}
-	return rc == SQLITE_OK ? 0 : deja_store_db_error(s, err, rc, "cannot open the store");
+	return rc == SQLITE_OK ? 0 : callus_store_db_error(s, err, rc, "cannot open the store");
 }
 
-int deja_store_open(deja_store **out, const char *path, int timeout_ms, deja_error *err)
+int callus_store_open(callus_store **out, const char *path, int timeout_ms, callus_error *err)
 {
-	deja_store *s = calloc(1, sizeof(*s));
+	callus_store *s = calloc(1, sizeof(*s));
 	int rc, fd;
 
 	*out = NULL;
 	if (!s || !(s->path = strdup(path))) {
 		free(s);
-		return deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	}
 	/* Create the file ourselves so that it is private from the start;
 	 * SQLite gives its -wal and -shm files the same mode. */
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0) {
-		rc = deja_error_set(err, errno == ENOSPC ? DEJA_EIO : DEJA_EIO,
+		rc = callus_error_set(err, errno == ENOSPC ? CALLUS_EIO : CALLUS_EIO,
 				    "cannot open the store '%s': %s", path, strerror(errno));
 		goto fail;
 	}
 	close(fd);
 	rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL);
 	if (rc != SQLITE_OK) {
-		rc = deja_store_db_error(s, err, rc, "cannot open the store");
+		rc = callus_store_db_error(s, err, rc, "cannot open the store");
 		goto fail;
 	}
 	sqlite3_busy_timeout(s->db, timeout_ms);
-	/* Every deja process is short-lived: checkpointing the WAL at each
+	/* Every callus process is short-lived: checkpointing the WAL at each
 	 * close would copy it back on every recording.  But every process is
 	 * also the first to open the store, so it rebuilds the WAL index by
 	 * reading and checksumming the whole WAL: a small automatic
@@ -319,19 +325,19 @@ int deja_store_open(deja_store **out, const char *path, int timeout_ms, deja_err
 	sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
 	sqlite3_extended_result_codes(s->db, 0);
 	if ((rc = set_wal(s, timeout_ms, err)) < 0 ||
-	    (rc = deja_store_exec(s, "PRAGMA wal_autocheckpoint = " STORE_WAL_PAGES, err)) < 0 ||
-	    (rc = deja_store_exec(s, "PRAGMA synchronous = NORMAL", err)) < 0 ||
-	    (rc = deja_store_exec(s, "PRAGMA foreign_keys = ON", err)) < 0 ||
+	    (rc = callus_store_exec(s, "PRAGMA wal_autocheckpoint = " STORE_WAL_PAGES, err)) < 0 ||
+	    (rc = callus_store_exec(s, "PRAGMA synchronous = NORMAL", err)) < 0 ||
+	    (rc = callus_store_exec(s, "PRAGMA foreign_keys = ON", err)) < 0 ||
 	    (rc = migrate(s, err)) < 0)
 		goto fail;
 	*out = s;
 	return 0;
 fail:
-	deja_store_close(s);
+	callus_store_close(s);
 	return rc;
 }
 
-void deja_store_close(deja_store *s)
+void callus_store_close(callus_store *s)
 {
 	if (!s)
 		return;
@@ -340,14 +346,14 @@ void deja_store_close(deja_store *s)
 	free(s);
 }
 
-static char *files_json(const deja_lesson *l)
+static char *files_json(const callus_lesson *l)
 {
-	deja_strlist files = { l->affected_files, l->affected_count, l->affected_count };
+	callus_strlist files = { l->affected_files, l->affected_count, l->affected_count };
 
-	return deja_sql_strlist_json(&files);
+	return callus_sql_strlist_json(&files);
 }
 
-static int insert_run(deja_store *s, const deja_lesson *l, const deja_run_info *run,
+static int insert_run(callus_store *s, const callus_lesson *l, const callus_run_info *run,
 		      sqlite3_int64 *run_id)
 {
 	sqlite3_stmt *st = NULL;
@@ -358,12 +364,12 @@ static int insert_run(deja_store *s, const deja_lesson *l, const deja_run_info *
 				" output_bytes) VALUES (?,?,?,?,?,?,?)", -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return rc;
-	deja_sql_bind_text(st, 1, l->last_seen);
-	deja_sql_bind_text(st, 2, l->tool);
-	deja_sql_bind_text(st, 3, l->command);
-	deja_sql_bind_text(st, 4, run ? run->cwd : "");
+	callus_sql_bind_text(st, 1, l->last_seen);
+	callus_sql_bind_text(st, 2, l->tool);
+	callus_sql_bind_text(st, 3, l->command);
+	callus_sql_bind_text(st, 4, run ? run->cwd : "");
 	sqlite3_bind_int(st, 5, l->exit_code);
-	deja_sql_bind_text(st, 6, run && run->intent_id ? run->intent_id : l->intent_id);
+	callus_sql_bind_text(st, 6, run && run->intent_id ? run->intent_id : l->intent_id);
 	sqlite3_bind_int64(st, 7, run ? (sqlite3_int64)run->output_bytes : 0);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
@@ -376,23 +382,23 @@ static int insert_run(deja_store *s, const deja_lesson *l, const deja_run_info *
 				"INSERT INTO run_errors (run_id, file, line, col, code, message,"
 				" signature_id) VALUES (?,?,?,?,?,?,?)", -1, &st, NULL);
 	for (size_t i = 0; rc == SQLITE_OK && i < run->diags->count; i++) {
-		const deja_diag *d = &run->diags->items[i];
+		const callus_diag *d = &run->diags->items[i];
 
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, *run_id);
 		if (d->file)
-			deja_sql_bind_text(st, 2, d->file);
+			callus_sql_bind_text(st, 2, d->file);
 		else
 			sqlite3_bind_null(st, 2);
 		sqlite3_bind_int64(st, 3, d->line);
 		sqlite3_bind_int64(st, 4, d->column);
 		if (d->code)
-			deja_sql_bind_text(st, 5, d->code);
+			callus_sql_bind_text(st, 5, d->code);
 		else
 			sqlite3_bind_null(st, 5);
-		deja_sql_bind_text(st, 6, d->message);
+		callus_sql_bind_text(st, 6, d->message);
 		if (d->signature)
-			deja_sql_bind_text(st, 7, d->signature);
+			callus_sql_bind_text(st, 7, d->signature);
 		else
 			sqlite3_bind_null(st, 7);
 		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(s->db);
@@ -402,7 +408,7 @@ static int insert_run(deja_store *s, const deja_lesson *l, const deja_run_info *
 }
 
 /* Each signature of the run: stored once, one more occurrence per run. */
-static int insert_signatures(deja_store *s, const deja_run_info *run, sqlite3_int64 run_id,
+static int insert_signatures(callus_store *s, const callus_run_info *run, sqlite3_int64 run_id,
 			     const char *now)
 {
 	sqlite3_stmt *sig = NULL, *link = NULL;
@@ -424,9 +430,9 @@ static int insert_signatures(deja_store *s, const deja_run_info *run, sqlite3_in
 					" WHERE run_id = ?2 AND signature_id = ?1",
 					-1, &link, NULL);
 	for (size_t i = 0; rc == SQLITE_OK && i < run->nsigs; i++) {
-		const deja_signature *g = &run->sigs[i];
-		char *stack = deja_sql_strlist_json(&g->stack_patterns);
-		char *ctx = deja_sql_strlist_json(&g->context_patterns);
+		const callus_signature *g = &run->sigs[i];
+		char *stack = callus_sql_strlist_json(&g->stack_patterns);
+		char *ctx = callus_sql_strlist_json(&g->context_patterns);
 
 		if (!stack || !ctx) {
 			free(stack);
@@ -435,22 +441,22 @@ static int insert_signatures(deja_store *s, const deja_run_info *run, sqlite3_in
 			break;
 		}
 		sqlite3_reset(sig);
-		deja_sql_bind_text(sig, 1, g->id);
-		deja_sql_bind_text(sig, 2, g->error_type);
-		deja_sql_bind_text(sig, 3, g->message_pattern);
-		deja_sql_bind_text(sig, 4, stack);
-		deja_sql_bind_text(sig, 5, ctx);
-		deja_sql_bind_text(sig, 6, g->original);
-		deja_sql_bind_text(sig, 7, g->tool);
-		deja_sql_bind_text(sig, 8, now);
-		deja_sql_bind_text(sig, 9, now);
+		callus_sql_bind_text(sig, 1, g->id);
+		callus_sql_bind_text(sig, 2, g->error_type);
+		callus_sql_bind_text(sig, 3, g->message_pattern);
+		callus_sql_bind_text(sig, 4, stack);
+		callus_sql_bind_text(sig, 5, ctx);
+		callus_sql_bind_text(sig, 6, g->original);
+		callus_sql_bind_text(sig, 7, g->tool);
+		callus_sql_bind_text(sig, 8, now);
+		callus_sql_bind_text(sig, 9, now);
 		rc = sqlite3_step(sig) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(s->db);
 		free(stack);
 		free(ctx);
 		if (rc != SQLITE_OK)
 			break;
 		sqlite3_reset(link);
-		deja_sql_bind_text(link, 1, g->id);
+		callus_sql_bind_text(link, 1, g->id);
 		sqlite3_bind_int64(link, 2, run_id);
 		rc = sqlite3_step(link) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(s->db);
 	}
@@ -464,7 +470,7 @@ static int replace_str(char **dst, const unsigned char *src)
 	char *c = strdup(src ? (const char *)src : "");
 
 	if (!c)
-		return DEJA_ENOMEM;
+		return CALLUS_ENOMEM;
 	free(*dst);
 	*dst = c;
 	return 0;
@@ -475,14 +481,14 @@ struct metric_writer {
 	int rc;
 };
 
-static int write_metric_row(void *ctx, const deja_metric_row *r)
+static int write_metric_row(void *ctx, const callus_metric_row *r)
 {
 	struct metric_writer *w = ctx;
 
 	sqlite3_reset(w->st);
-	deja_sql_bind_text(w->st, 1, r->name);
-	deja_sql_bind_text(w->st, 2, r->labels);
-	deja_sql_bind_text(w->st, 3, r->part);
+	callus_sql_bind_text(w->st, 1, r->name);
+	callus_sql_bind_text(w->st, 2, r->labels);
+	callus_sql_bind_text(w->st, 3, r->part);
 	sqlite3_bind_double(w->st, 4, r->value);
 	sqlite3_bind_int(w->st, 5, r->replace);
 	w->rc = sqlite3_step(w->st);
@@ -492,25 +498,25 @@ static int write_metric_row(void *ctx, const deja_metric_row *r)
 }
 
 /* Add m's rows to the metrics table; inside the caller's transaction. */
-static int write_metrics(deja_store *s, const deja_metrics *m)
+static int write_metrics(callus_store *s, const callus_metrics *m)
 {
 	struct metric_writer w = { NULL, SQLITE_OK };
 
-	if (deja_metrics_is_empty(m))
+	if (callus_metrics_is_empty(m))
 		return SQLITE_OK;
 	w.rc = sqlite3_prepare_v2(s->db,
 				  "INSERT INTO metrics (name, labels, part, value) VALUES (?1,?2,?3,?4)"
 				  " ON CONFLICT (name, labels, part) DO UPDATE SET value ="
 				  "  CASE WHEN ?5 THEN excluded.value ELSE value + excluded.value END",
 				  -1, &w.st, NULL);
-	if (w.rc == SQLITE_OK && deja_metrics_each_row(m, write_metric_row, &w) < 0)
+	if (w.rc == SQLITE_OK && callus_metrics_each_row(m, write_metric_row, &w) < 0)
 		w.rc = SQLITE_NOMEM;
 	sqlite3_finalize(w.st);
 	return w.rc;
 }
 
-int deja_store_record_lesson(deja_store *s, deja_lesson *l, const deja_run_info *run,
-			     int *is_new, deja_error *err)
+int callus_store_record_lesson(callus_store *s, callus_lesson *l, const callus_run_info *run,
+			     int *is_new, callus_error *err)
 {
 	sqlite3_stmt *st = NULL;
 	sqlite3_int64 run_id = 0;
@@ -518,14 +524,14 @@ int deja_store_record_lesson(deja_store *s, deja_lesson *l, const deja_run_info 
 	int rc, sq;
 
 	if (!l->signature)
-		return deja_error_set(err, DEJA_EINVAL, "lesson has no signature");
-	if (!l->last_seen && !(l->last_seen = deja_now_iso8601()))
-		return deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		return callus_error_set(err, CALLUS_EINVAL, "lesson has no signature");
+	if (!l->last_seen && !(l->last_seen = callus_now_iso8601()))
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	if (!l->timestamp && !(l->timestamp = strdup(l->last_seen)))
-		return deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	if (!(files = files_json(l)))
-		return deja_error_set(err, DEJA_ENOMEM, "out of memory");
-	if ((rc = deja_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		goto out;
 	if ((sq = insert_run(s, l, run, &run_id)) != SQLITE_OK ||
 	    (sq = insert_signatures(s, run, run_id, l->last_seen)) != SQLITE_OK)
@@ -548,20 +554,20 @@ int deja_store_record_lesson(deja_store *s, deja_lesson *l, const deja_run_info 
 		-1, &st, NULL);
 	if (sq != SQLITE_OK)
 		goto db_fail;
-	deja_sql_bind_text(st, 1, l->signature);
-	deja_sql_bind_text(st, 2, l->timestamp);
-	deja_sql_bind_text(st, 3, deja_lesson_type_name(l->type));
-	deja_sql_bind_text(st, 4, l->file);
-	deja_sql_bind_text(st, 5, l->error_summary);
-	deja_sql_bind_text(st, 6, l->cause);
-	deja_sql_bind_text(st, 7, l->resolution);
-	deja_sql_bind_text(st, 8, l->corrective_rule);
-	deja_sql_bind_text(st, 9, l->intent_id);
-	deja_sql_bind_text(st, 10, l->tool);
-	deja_sql_bind_text(st, 11, l->command);
+	callus_sql_bind_text(st, 1, l->signature);
+	callus_sql_bind_text(st, 2, l->timestamp);
+	callus_sql_bind_text(st, 3, callus_lesson_type_name(l->type));
+	callus_sql_bind_text(st, 4, l->file);
+	callus_sql_bind_text(st, 5, l->error_summary);
+	callus_sql_bind_text(st, 6, l->cause);
+	callus_sql_bind_text(st, 7, l->resolution);
+	callus_sql_bind_text(st, 8, l->corrective_rule);
+	callus_sql_bind_text(st, 9, l->intent_id);
+	callus_sql_bind_text(st, 10, l->tool);
+	callus_sql_bind_text(st, 11, l->command);
 	sqlite3_bind_int(st, 12, l->exit_code);
-	deja_sql_bind_text(st, 13, files);
-	deja_sql_bind_text(st, 14, l->last_seen);
+	callus_sql_bind_text(st, 13, files);
+	callus_sql_bind_text(st, 14, l->last_seen);
 	if ((sq = sqlite3_step(st)) != SQLITE_ROW)
 		goto db_fail;
 	l->id = sqlite3_column_int64(st, 0);
@@ -571,7 +577,7 @@ int deja_store_record_lesson(deja_store *s, deja_lesson *l, const deja_run_info 
 	    replace_str(&l->resolution, sqlite3_column_text(st, 4)) < 0 ||
 	    replace_str(&l->corrective_rule, sqlite3_column_text(st, 5)) < 0 ||
 	    replace_str(&l->intent_id, sqlite3_column_text(st, 6)) < 0) {
-		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto rollback;
 	}
 	/* RETURNING rows are produced before the statement finishes */
@@ -594,14 +600,14 @@ int deja_store_record_lesson(deja_store *s, deja_lesson *l, const deja_run_info 
 	st = NULL;
 	if (run && run->metrics && (sq = write_metrics(s, run->metrics)) != SQLITE_OK)
 		goto db_fail;
-	rc = deja_store_exec(s, "COMMIT", err);
+	rc = callus_store_exec(s, "COMMIT", err);
 	if (rc < 0)
 		goto rollback;
 	if (run && run->metrics)
-		deja_metrics_clear(run->metrics);
+		callus_metrics_clear(run->metrics);
 	goto out;
 db_fail:
-	rc = deja_store_db_error(s, err, sq, "cannot record in");
+	rc = callus_store_db_error(s, err, sq, "cannot record in");
 rollback:
 	sqlite3_finalize(st);
 	st = NULL;
@@ -619,13 +625,13 @@ static const char lesson_columns[] =
 
 static int col_str(char **dst, sqlite3_stmt *st, int i)
 {
-	*dst = deja_sql_column_dup(st, i);
-	return *dst ? 0 : DEJA_ENOMEM;
+	*dst = callus_sql_column_dup(st, i);
+	return *dst ? 0 : CALLUS_ENOMEM;
 }
 
-static int read_lesson(sqlite3_stmt *st, deja_lesson *l)
+static int read_lesson(sqlite3_stmt *st, callus_lesson *l)
 {
-	deja_strlist files = DEJA_STRLIST_INIT;
+	callus_strlist files = CALLUS_STRLIST_INIT;
 	int rc = 0;
 
 	memset(l, 0, sizeof(*l));
@@ -636,23 +642,23 @@ static int read_lesson(sqlite3_stmt *st, deja_lesson *l)
 	    col_str(&l->corrective_rule, st, 8) < 0 || col_str(&l->intent_id, st, 9) < 0 ||
 	    col_str(&l->tool, st, 10) < 0 || col_str(&l->command, st, 11) < 0 ||
 	    col_str(&l->last_seen, st, 15) < 0)
-		rc = DEJA_ENOMEM;
-	if (deja_lesson_type_parse(&l->type, (const char *)sqlite3_column_text(st, 3)) < 0)
-		l->type = DEJA_LESSON_OTHER;
+		rc = CALLUS_ENOMEM;
+	if (callus_lesson_type_parse(&l->type, (const char *)sqlite3_column_text(st, 3)) < 0)
+		l->type = CALLUS_LESSON_OTHER;
 	l->exit_code = sqlite3_column_int(st, 12);
 	l->occurrences = sqlite3_column_int64(st, 14);
-	if (deja_sql_json_strlist(&files, (const char *)sqlite3_column_text(st, 13)) < 0)
-		rc = DEJA_ENOMEM;
-	l->affected_files = deja_strlist_detach(&files, &l->affected_count);
+	if (callus_sql_json_strlist(&files, (const char *)sqlite3_column_text(st, 13)) < 0)
+		rc = CALLUS_ENOMEM;
+	l->affected_files = callus_strlist_detach(&files, &l->affected_count);
 	if (rc < 0)
-		deja_lesson_release(l);
+		callus_lesson_release(l);
 	return rc;
 }
 
-void deja_lessons_free(deja_lesson *ls, size_t count)
+void callus_lessons_free(callus_lesson *ls, size_t count)
 {
 	for (size_t i = 0; ls && i < count; i++)
-		deja_lesson_release(&ls[i]);
+		callus_lesson_release(&ls[i]);
 	free(ls);
 }
 
@@ -662,45 +668,45 @@ static int read_lesson_row(sqlite3_stmt *st, void *item, void *ctx)
 	return read_lesson(st, item);
 }
 
-static int list_lessons(deja_store *s, const deja_lesson_filter *f, int lowest_value,
-			deja_lesson **out, size_t *count, deja_error *err)
+static int list_lessons(callus_store *s, const callus_lesson_filter *f, int lowest_value,
+			callus_lesson **out, size_t *count, callus_error *err)
 {
-	deja_buf sql = DEJA_BUF_INIT;
+	callus_buf sql = CALLUS_BUF_INIT;
 	sqlite3_stmt *st = NULL;
-	deja_lesson *ls = NULL;
+	callus_lesson *ls = NULL;
 	size_t n = 0;
 	int rc = 0, sq;
 
 	*out = NULL;
 	*count = 0;
-	deja_buf_puts(&sql, lesson_columns);
+	callus_buf_puts(&sql, lesson_columns);
 	/* a lesson matches a file when it is its primary or any affected file */
-	deja_buf_puts(&sql, " WHERE (:type IS NULL OR type = upper(:type))"
+	callus_buf_puts(&sql, " WHERE (:type IS NULL OR type = upper(:type))"
 			    " AND (:file IS NULL OR file = :file OR EXISTS (SELECT 1 FROM"
 			    " json_each(affected_files) WHERE value = :file))"
 			    " AND (:tool IS NULL OR tool = :tool)");
-	deja_buf_puts(&sql, lowest_value
+	callus_buf_puts(&sql, lowest_value
 				    ? " ORDER BY occurrences ASC, last_seen ASC, id ASC LIMIT :limit"
 				    : " ORDER BY last_seen DESC, id DESC LIMIT :limit");
-	if (deja_buf_status(&sql) < 0) {
-		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+	if (callus_buf_status(&sql) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
 	if ((sq = sqlite3_prepare_v2(s->db, sql.ptr, -1, &st, NULL)) != SQLITE_OK) {
-		rc = deja_store_db_error(s, err, sq, "cannot read");
+		rc = callus_store_db_error(s, err, sq, "cannot read");
 		goto out;
 	}
 	if (f && f->type)
-		deja_sql_bind_text(st, sqlite3_bind_parameter_index(st, ":type"), f->type);
+		callus_sql_bind_text(st, sqlite3_bind_parameter_index(st, ":type"), f->type);
 	if (f && f->file)
-		deja_sql_bind_text(st, sqlite3_bind_parameter_index(st, ":file"), f->file);
+		callus_sql_bind_text(st, sqlite3_bind_parameter_index(st, ":file"), f->file);
 	if (f && f->tool)
-		deja_sql_bind_text(st, sqlite3_bind_parameter_index(st, ":tool"), f->tool);
+		callus_sql_bind_text(st, sqlite3_bind_parameter_index(st, ":tool"), f->tool);
 	sqlite3_bind_int(st, sqlite3_bind_parameter_index(st, ":limit"),
 			 f && f->limit > 0 ? f->limit : -1);
-	if ((sq = deja_sql_collect(st, sizeof(*ls), read_lesson_row, NULL, 0, (void **)&ls, &n)) !=
+	if ((sq = callus_sql_collect(st, sizeof(*ls), read_lesson_row, NULL, 0, (void **)&ls, &n)) !=
 	    SQLITE_OK) {
-		rc = deja_store_db_error(s, err, sq, "cannot read");
+		rc = callus_store_db_error(s, err, sq, "cannot read");
 		goto out;
 	}
 	*out = ls;
@@ -709,26 +715,26 @@ static int list_lessons(deja_store *s, const deja_lesson_filter *f, int lowest_v
 	n = 0;
 out:
 	sqlite3_finalize(st);
-	deja_buf_release(&sql);
-	deja_lessons_free(ls, n);
+	callus_buf_release(&sql);
+	callus_lessons_free(ls, n);
 	return rc;
 }
 
-int deja_store_list_lessons(deja_store *s, const deja_lesson_filter *f, deja_lesson **out,
-			    size_t *count, deja_error *err)
+int callus_store_list_lessons(callus_store *s, const callus_lesson_filter *f, callus_lesson **out,
+			    size_t *count, callus_error *err)
 {
 	return list_lessons(s, f, 0, out, count, err);
 }
 
-int deja_store_list_lowest_value(deja_store *s, const deja_lesson_filter *f, deja_lesson **out,
-				 size_t *count, deja_error *err)
+int callus_store_list_lowest_value(callus_store *s, const callus_lesson_filter *f, callus_lesson **out,
+				 size_t *count, callus_error *err)
 {
 	return list_lessons(s, f, 1, out, count, err);
 }
 
-int deja_store_get_lesson(deja_store *s, const char *key, deja_lesson *out, deja_error *err)
+int callus_store_get_lesson(callus_store *s, const char *key, callus_lesson *out, callus_error *err)
 {
-	deja_buf sql = DEJA_BUF_INIT, pat = DEJA_BUF_INIT;
+	callus_buf sql = CALLUS_BUF_INIT, pat = CALLUS_BUF_INIT;
 	sqlite3_stmt *st = NULL;
 	size_t klen = strlen(key);
 	int is_num = klen > 0 && strspn(key, "0123456789") == klen && klen < 18;
@@ -736,56 +742,56 @@ int deja_store_get_lesson(deja_store *s, const char *key, deja_lesson *out, deja
 
 	memset(out, 0, sizeof(*out));
 	if (!is_num && (klen < 6 || strspn(key, "0123456789abcdef") != klen))
-		return deja_error_set(err, DEJA_EINVAL,
+		return callus_error_set(err, CALLUS_EINVAL,
 				      "'%s' is neither a lesson id nor a signature prefix "
 				      "(6 or more hex digits)", key);
-	deja_buf_puts(&sql, lesson_columns);
-	deja_buf_puts(&sql, is_num ? " WHERE id = ?" : " WHERE signature LIKE ? LIMIT 2");
-	deja_buf_printf(&pat, "%s%%", key);
+	callus_buf_puts(&sql, lesson_columns);
+	callus_buf_puts(&sql, is_num ? " WHERE id = ?" : " WHERE signature LIKE ? LIMIT 2");
+	callus_buf_printf(&pat, "%s%%", key);
 	if ((sq = sqlite3_prepare_v2(s->db, sql.ptr, -1, &st, NULL)) != SQLITE_OK) {
-		rc = deja_store_db_error(s, err, sq, "cannot read");
+		rc = callus_store_db_error(s, err, sq, "cannot read");
 		goto out;
 	}
 	if (is_num)
 		sqlite3_bind_int64(st, 1, strtoll(key, NULL, 10));
 	else
-		deja_sql_bind_text(st, 1, pat.ptr);
+		callus_sql_bind_text(st, 1, pat.ptr);
 	if ((sq = sqlite3_step(st)) != SQLITE_ROW) {
 		rc = sq == SQLITE_DONE
-			     ? deja_error_set(err, DEJA_ENOTFOUND, "no lesson '%s'", key)
-			     : deja_store_db_error(s, err, sq, "cannot read");
+			     ? callus_error_set(err, CALLUS_ENOTFOUND, "no lesson '%s'", key)
+			     : callus_store_db_error(s, err, sq, "cannot read");
 		goto out;
 	}
 	if (read_lesson(st, out) < 0) {
-		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
 	if (sqlite3_step(st) == SQLITE_ROW) {
-		deja_lesson_release(out);
-		rc = deja_error_set(err, DEJA_EINVAL, "'%s' matches more than one lesson", key);
+		callus_lesson_release(out);
+		rc = callus_error_set(err, CALLUS_EINVAL, "'%s' matches more than one lesson", key);
 	}
 out:
 	sqlite3_finalize(st);
-	deja_buf_release(&sql);
-	deja_buf_release(&pat);
+	callus_buf_release(&sql);
+	callus_buf_release(&pat);
 	return rc;
 }
 
-int deja_store_flush_metrics(deja_store *s, deja_metrics *m, deja_error *err)
+int callus_store_flush_metrics(callus_store *s, callus_metrics *m, callus_error *err)
 {
 	int rc, sq;
 
-	if (deja_metrics_is_empty(m))
+	if (callus_metrics_is_empty(m))
 		return 0;
-	if ((rc = deja_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
+	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		return rc;
 	if ((sq = write_metrics(s, m)) != SQLITE_OK) {
-		rc = deja_store_db_error(s, err, sq, "cannot record metrics in");
+		rc = callus_store_db_error(s, err, sq, "cannot record metrics in");
 		goto rollback;
 	}
-	if ((rc = deja_store_exec(s, "COMMIT", err)) < 0)
+	if ((rc = callus_store_exec(s, "COMMIT", err)) < 0)
 		goto rollback;
-	deja_metrics_clear(m);
+	callus_metrics_clear(m);
 	return 0;
 rollback:
 	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
@@ -793,7 +799,7 @@ rollback:
 }
 
 /* One integer from a query of one row; -1 when it fails. */
-static int64_t query_int(deja_store *s, const char *sql)
+static int64_t query_int(callus_store *s, const char *sql)
 {
 	sqlite3_stmt *st = NULL;
 	int64_t v = -1;
@@ -805,66 +811,66 @@ static int64_t query_int(deja_store *s, const char *sql)
 	return v;
 }
 
-int deja_store_read_metrics(deja_store *s, deja_metrics *m, deja_error *err)
+int callus_store_read_metrics(callus_store *s, callus_metrics *m, callus_error *err)
 {
-	const char *const project[] = { DEJA_LAYER_PROJECT };
+	const char *const project[] = { CALLUS_LAYER_PROJECT };
 	sqlite3_stmt *st = NULL;
 	int64_t lessons;
 	int rc = 0, sq;
 
 	/* a read transaction: the counters and the gauges of one moment */
-	if ((rc = deja_store_exec(s, "BEGIN", err)) < 0)
+	if ((rc = callus_store_exec(s, "BEGIN", err)) < 0)
 		return rc;
 	sq = sqlite3_prepare_v2(s->db, "SELECT name, labels, part, value FROM metrics", -1, &st,
 				NULL);
 	while (sq == SQLITE_OK && (sq = sqlite3_step(st)) == SQLITE_ROW) {
-		deja_metric_row r = { (const char *)sqlite3_column_text(st, 0),
+		callus_metric_row r = { (const char *)sqlite3_column_text(st, 0),
 				      (const char *)sqlite3_column_text(st, 1),
 				      (const char *)sqlite3_column_text(st, 2),
 				      sqlite3_column_double(st, 3), 0 };
 
-		if (r.name && r.labels && r.part && deja_metrics_add_row(m, &r) < 0) {
-			rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		if (r.name && r.labels && r.part && callus_metrics_add_row(m, &r) < 0) {
+			rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 			goto out;
 		}
 		sq = SQLITE_OK;
 	}
 	if (sq != SQLITE_DONE) {
-		rc = deja_store_db_error(s, err, sq, "cannot read metrics from");
+		rc = callus_store_db_error(s, err, sq, "cannot read metrics from");
 		goto out;
 	}
 	if ((lessons = query_int(s, "SELECT count(*) FROM lessons")) < 0) {
-		rc = deja_store_db_error(s, err, sqlite3_errcode(s->db), "cannot read");
+		rc = callus_store_db_error(s, err, sqlite3_errcode(s->db), "cannot read");
 		goto out;
 	}
-	if (deja_metrics_set(m, DEJA_METRIC_STORAGE_COUNT, project, (double)lessons) < 0)
-		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+	if (callus_metrics_set(m, CALLUS_METRIC_STORAGE_COUNT, project, (double)lessons) < 0)
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 out:
 	sqlite3_finalize(st);
 	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
 	return rc;
 }
 
-int deja_store_open_existing(deja_store **out, const char *path, int timeout_ms,
-			     deja_error *err)
+int callus_store_open_existing(callus_store **out, const char *path, int timeout_ms,
+			     callus_error *err)
 {
-	deja_store *s = calloc(1, sizeof(*s));
+	callus_store *s = calloc(1, sizeof(*s));
 	struct stat st;
 	int rc;
 
 	*out = NULL;
 	if (!s || !(s->path = strdup(path))) {
 		free(s);
-		return deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	}
 	if (lstat(path, &st) < 0) {
-		rc = deja_error_set(err, errno == ENOENT ? DEJA_ENOTFOUND : DEJA_EIO,
+		rc = callus_error_set(err, errno == ENOENT ? CALLUS_ENOTFOUND : CALLUS_EIO,
 				    "cannot open the store '%s': %s", path, strerror(errno));
 		goto fail;
 	}
 	rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL);
 	if (rc != SQLITE_OK) {
-		rc = deja_store_db_error(s, err, rc, "cannot open the store");
+		rc = callus_store_db_error(s, err, rc, "cannot open the store");
 		goto fail;
 	}
 	sqlite3_busy_timeout(s->db, timeout_ms);
@@ -873,18 +879,18 @@ int deja_store_open_existing(deja_store **out, const char *path, int timeout_ms,
 	*out = s;
 	return 0;
 fail:
-	deja_store_close(s);
+	callus_store_close(s);
 	return rc;
 }
 
-int deja_store_stats_get(deja_store *s, deja_store_stats *out, deja_error *err)
+int callus_store_stats_get(callus_store *s, callus_store_stats *out, callus_error *err)
 {
 	int64_t pages, free_pages, page_size;
 
 	memset(out, 0, sizeof(*out));
 	out->lessons = out->runs = -1;
-	if ((out->schema_version = deja_store_schema_version(s)) < 0)
-		return deja_store_db_error(s, err, sqlite3_errcode(s->db), "cannot read");
+	if ((out->schema_version = callus_store_schema_version(s)) < 0)
+		return callus_store_db_error(s, err, sqlite3_errcode(s->db), "cannot read");
 	pages = query_int(s, "PRAGMA page_count");
 	free_pages = query_int(s, "PRAGMA freelist_count");
 	page_size = query_int(s, "PRAGMA page_size");
@@ -892,16 +898,16 @@ int deja_store_stats_get(deja_store *s, deja_store_stats *out, deja_error *err)
 		out->db_bytes = (uint64_t)pages * (uint64_t)page_size;
 		out->free_bytes = (uint64_t)free_pages * (uint64_t)page_size;
 	}
-	if (out->schema_version >= 1 && out->schema_version <= DEJA_STORE_SCHEMA_VERSION) {
+	if (out->schema_version >= 1 && out->schema_version <= CALLUS_STORE_SCHEMA_VERSION) {
 		out->lessons = query_int(s, "SELECT count(*) FROM lessons");
 		out->runs = query_int(s, "SELECT count(*) FROM runs");
 	}
 	return 0;
 }
 
-int deja_store_integrity(deja_store *s, int quick, char **problems, deja_error *err)
+int callus_store_integrity(callus_store *s, int quick, char **problems, callus_error *err)
 {
-	deja_buf b = DEJA_BUF_INIT;
+	callus_buf b = CALLUS_BUF_INIT;
 	sqlite3_stmt *st = NULL;
 	int rc = 0, sq;
 
@@ -913,21 +919,21 @@ int deja_store_integrity(deja_store *s, int quick, char **problems, deja_error *
 		const char *t = (const char *)sqlite3_column_text(st, 0);
 
 		if (t && strcmp(t, "ok"))
-			deja_buf_printf(&b, "%s%s", b.len ? "\n" : "", t);
+			callus_buf_printf(&b, "%s%s", b.len ? "\n" : "", t);
 		sq = SQLITE_OK;
 	}
 	if (sq != SQLITE_DONE) {
-		rc = deja_store_db_error(s, err, sq, "cannot check");
+		rc = callus_store_db_error(s, err, sq, "cannot check");
 		goto out;
 	}
-	if (deja_buf_status(&b) < 0) {
-		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+	if (callus_buf_status(&b) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
 	if (b.len)
-		*problems = deja_buf_detach(&b);
+		*problems = callus_buf_detach(&b);
 out:
 	sqlite3_finalize(st);
-	deja_buf_release(&b);
+	callus_buf_release(&b);
 	return rc;
 }

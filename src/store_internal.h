@@ -3,22 +3,22 @@
  * that keep their own tables in it (learn.c).  Not part of the public
  * API: the CLI goes through store.h and learn.h.
  */
-#ifndef DEJA_STORE_INTERNAL_H
-#define DEJA_STORE_INTERNAL_H
+#ifndef CALLUS_STORE_INTERNAL_H
+#define CALLUS_STORE_INTERNAL_H
 
 #include <sqlite3.h>
 
-#include "deja/store.h"
+#include "callus/store.h"
 
-/* Borrowed: valid until deja_store_close(). */
-sqlite3 *deja_store_db(deja_store *s);
-const char *deja_store_path(const deja_store *s);
+/* Borrowed: valid until callus_store_close(). */
+sqlite3 *callus_store_db(callus_store *s);
+const char *callus_store_path(const callus_store *s);
 
-/* Set err from SQLite's result code rc (DEJA_EBUSY for a lock, DEJA_ENOMEM,
- * else DEJA_EIO), naming the store and what was being done. */
-int deja_store_db_error(deja_store *s, deja_error *err, int rc, const char *what);
+/* Set err from SQLite's result code rc (CALLUS_EBUSY for a lock, CALLUS_ENOMEM,
+ * else CALLUS_EIO), naming the store and what was being done. */
+int callus_store_db_error(callus_store *s, callus_error *err, int rc, const char *what);
 
 /* Run SQL with no results; err as above. */
-int deja_store_exec(deja_store *s, const char *sql, deja_error *err);
+int callus_store_exec(callus_store *s, const char *sql, callus_error *err);
 
 #endif

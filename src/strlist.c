@@ -1,10 +1,10 @@
-#include "deja/strlist.h"
-#include "deja/common.h"
+#include "callus/strlist.h"
+#include "callus/common.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-int deja_strlist_add(deja_strlist *l, const char *s, size_t len)
+int callus_strlist_add(callus_strlist *l, const char *s, size_t len)
 {
 	char *copy;
 
@@ -12,20 +12,20 @@ int deja_strlist_add(deja_strlist *l, const char *s, size_t len)
 		size_t n = l->alloc ? l->alloc * 2 : 8, bytes;
 		char **p;
 
-		if (deja_size_mul(&bytes, n, sizeof(*p)) < 0 || !(p = realloc(l->items, bytes)))
-			return DEJA_ENOMEM;
+		if (callus_size_mul(&bytes, n, sizeof(*p)) < 0 || !(p = realloc(l->items, bytes)))
+			return CALLUS_ENOMEM;
 		l->items = p;
 		l->alloc = n;
 	}
 	if (!(copy = malloc(len + 1)))
-		return DEJA_ENOMEM;
+		return CALLUS_ENOMEM;
 	memcpy(copy, s, len);
 	copy[len] = '\0';
 	l->items[l->count++] = copy;
 	return 0;
 }
 
-int deja_strlist_contains(const deja_strlist *l, const char *s, size_t len)
+int callus_strlist_contains(const callus_strlist *l, const char *s, size_t len)
 {
 	for (size_t i = 0; i < l->count; i++)
 		if (strlen(l->items[i]) == len && !memcmp(l->items[i], s, len))
@@ -33,18 +33,18 @@ int deja_strlist_contains(const deja_strlist *l, const char *s, size_t len)
 	return 0;
 }
 
-int deja_strlist_add_unique(deja_strlist *l, const char *s, size_t len, int *added)
+int callus_strlist_add_unique(callus_strlist *l, const char *s, size_t len, int *added)
 {
-	int rc = 0, dup = deja_strlist_contains(l, s, len);
+	int rc = 0, dup = callus_strlist_contains(l, s, len);
 
 	if (!dup)
-		rc = deja_strlist_add(l, s, len);
+		rc = callus_strlist_add(l, s, len);
 	if (added)
 		*added = !dup && rc == 0;
 	return rc;
 }
 
-char **deja_strlist_detach(deja_strlist *l, size_t *count)
+char **callus_strlist_detach(callus_strlist *l, size_t *count)
 {
 	char **items = l->items;
 
@@ -54,7 +54,7 @@ char **deja_strlist_detach(deja_strlist *l, size_t *count)
 	return items;
 }
 
-void deja_strlist_release(deja_strlist *l)
+void callus_strlist_release(callus_strlist *l)
 {
 	if (!l)
 		return;

@@ -1,4 +1,4 @@
-#include "deja/utf8.h"
+#include "callus/utf8.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -33,7 +33,7 @@ static size_t seq_len(const unsigned char *s, size_t len)
 	return n;
 }
 
-int deja_utf8_valid(const char *s, size_t len)
+int callus_utf8_valid(const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
@@ -54,7 +54,7 @@ int deja_utf8_valid(const char *s, size_t len)
 	return 1;
 }
 
-int deja_utf8_sanitize(deja_buf *out, const char *s, size_t len)
+int callus_utf8_sanitize(callus_buf *out, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0, run = 0;
@@ -73,10 +73,10 @@ int deja_utf8_sanitize(deja_buf *out, const char *s, size_t len)
 			i += n;
 			continue;
 		}
-		deja_buf_put(out, s + run, i - run);
-		deja_buf_put(out, "\xef\xbf\xbd", 3);
+		callus_buf_put(out, s + run, i - run);
+		callus_buf_put(out, "\xef\xbf\xbd", 3);
 		run = ++i;
 	}
-	deja_buf_put(out, s + run, i - run);
-	return deja_buf_status(out);
+	callus_buf_put(out, s + run, i - run);
+	return callus_buf_status(out);
 }

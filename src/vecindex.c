@@ -1,12 +1,12 @@
 /*
  * vecindex.c - the signature vectors as one mapped file of int8 records,
- * scanned brute force (see include/deja/vecindex.h).
+ * scanned brute force (see include/callus/vecindex.h).
  *
  * Layout, native byte order (the file is derived, local data: a machine of
  * the other endianness reads a version it does not know, calls the file
  * stale and the next rewrite replaces it):
  *
- *   header  char magic[8] "DEJAVEC\0"; uint32 version; uint32 dim;
+ *   header  char magic[8] "CALLUSVEC\0"; uint32 version; uint32 dim;
  *           char model[64] NUL-padded                       (80 bytes)
  *   record  int64 id; float scale; int8 v[dim]; zero padding to a
  *           multiple of 8 bytes
@@ -23,8 +23,8 @@
  * lock checks, once it has it, that path still names the file it opened,
  * since a rewrite may have renamed a new file over it meanwhile.
  */
-#include "deja/vecindex.h"
-#include "deja/buf.h"
+#include "callus/vecindex.h"
+#include "callus/buf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,7 +36,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define VI_MAGIC "DEJAVEC"          /* with its NUL: 8 bytes */
+#define VI_MAGIC "CALLUSVEC"          /* with its NUL: 8 bytes */
 #define VI_VERSION 1u
 #define VI_HEADER_SIZE 80u
 /* The dot product accumulates in int32: dim * 127 * 127 must not wrap. */
@@ -46,7 +46,7 @@
 /* Query dimensions quantized on the stack; larger ones are allocated. */
 #define VI_QUERY_STACK 4096u
 
-struct deja_vecindex {
+struct callus_vecindex {
 	const unsigned char *map;  /* NULL when empty */
 	size_t maplen;
 	size_t count;              /* whole records in the mapping */
@@ -61,14 +61,14 @@ static size_t record_size(size_t dim)
 
 /* The model name as it sits in the header: at most MODEL_MAX bytes,
  * NUL-padded (no terminating NUL when it fills the field). */
-static int check_args(const char *path, const char *model, size_t dim, deja_error *err)
+static int check_args(const char *path, const char *model, size_t dim, callus_error *err)
 {
 	if (!path || !*path)
-		return deja_error_set(err, DEJA_EINVAL, "vector index: no path");
-	if (!model || !*model || strlen(model) > DEJA_VECINDEX_MODEL_MAX)
-		return deja_error_set(err, DEJA_EINVAL, "vector index: bad model name");
+		return callus_error_set(err, CALLUS_EINVAL, "vector index: no path");
+	if (!model || !*model || strlen(model) > CALLUS_VECINDEX_MODEL_MAX)
+		return callus_error_set(err, CALLUS_EINVAL, "vector index: bad model name");
 	if (dim == 0 || dim > VI_DIM_MAX)
-		return deja_error_set(err, DEJA_EINVAL, "vector index: bad dimension %zu", dim);
+		return callus_error_set(err, CALLUS_EINVAL, "vector index: bad dimension %zu", dim);
 	return 0;
 }
 
@@ -139,7 +139,7 @@ static void record_make(unsigned char *rec, size_t recsize, int64_t id, const fl
 	memcpy(rec + 8, &scale, 4);
 }
 
-static int check_vectors(const float *vecs, size_t n, size_t dim, deja_error *err)
+static int check_vectors(const float *vecs, size_t n, size_t dim, callus_error *err)
 {
 	size_t total = n * dim; /* the caller checked the product */
 
@@ -148,7 +148,7 @@ static int check_vectors(const float *vecs, size_t n, size_t dim, deja_error *er
 		/* finite and within what a normalized vector can hold, with
 		 * room for rounding: a NaN fails both comparisons */
 		if (!(x >= -2.0f && x <= 2.0f))
-			return deja_error_set(err, DEJA_EINVAL,
+			return callus_error_set(err, CALLUS_EINVAL,
 					      "vector index: vector %zu is not normalized",
 					      i / dim);
 	}
@@ -156,17 +156,17 @@ static int check_vectors(const float *vecs, size_t n, size_t dim, deja_error *er
 }
 
 static int write_all(int fd, const unsigned char *p, size_t len, const char *path,
-		     deja_error *err)
+		     callus_error *err)
 {
 	while (len) {
 		ssize_t w = write(fd, p, len);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w < 0)
-			return deja_error_set(err, DEJA_EIO, "cannot write '%s': %s", path,
+			return callus_error_set(err, CALLUS_EIO, "cannot write '%s': %s", path,
 					      strerror(errno));
 		if (w == 0)
-			return deja_error_set(err, DEJA_EIO, "cannot write '%s': no progress",
+			return callus_error_set(err, CALLUS_EIO, "cannot write '%s': no progress",
 					      path);
 		p += w;
 		len -= (size_t)w;
@@ -181,7 +181,7 @@ static int write_all(int fd, const unsigned char *p, size_t len, const char *pat
  */
 static int write_records(int fd, const char *path, int with_header, const char *model,
 			 size_t dim, const int64_t *ids, const float *vecs, size_t n,
-			 deja_error *err)
+			 callus_error *err)
 {
 	size_t recsize = record_size(dim), per = n < VI_CHUNK_RECORDS ? n : VI_CHUNK_RECORDS;
 	size_t cap, done = 0;
@@ -192,7 +192,7 @@ static int write_records(int fd, const char *path, int with_header, const char *
 	cap = VI_HEADER_SIZE + per * recsize;
 	chunk = malloc(cap);
 	if (!chunk) {
-		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
 	do {
@@ -215,11 +215,11 @@ out:
 	return rc;
 }
 
-static int lock_fd(int fd, const char *path, deja_error *err)
+static int lock_fd(int fd, const char *path, callus_error *err)
 {
 	while (flock(fd, LOCK_EX) < 0) {
 		if (errno != EINTR)
-			return deja_error_set(err, DEJA_EIO, "cannot lock '%s': %s", path,
+			return callus_error_set(err, CALLUS_EIO, "cannot lock '%s': %s", path,
 					      strerror(errno));
 	}
 	return 0;
@@ -232,23 +232,23 @@ static int lock_fd(int fd, const char *path, deja_error *err)
  * as empty).  Takes no lock: callers hold the one they need.
  */
 static int replace_file(const char *path, const char *model, size_t dim, const int64_t *ids,
-			const float *vecs, size_t n, deja_error *err)
+			const float *vecs, size_t n, callus_error *err)
 {
-	deja_buf tmp = DEJA_BUF_INIT;
+	callus_buf tmp = CALLUS_BUF_INIT;
 	int fd = -1, rc;
 
-	rc = deja_buf_printf(&tmp, "%s.tmp.XXXXXX", path);
+	rc = callus_buf_printf(&tmp, "%s.tmp.XXXXXX", path);
 	if (rc) {
-		rc = deja_error_set(err, rc, "out of memory");
+		rc = callus_error_set(err, rc, "out of memory");
 		goto out;
 	}
 	/* mkostemp creates the file 0600: the index is as private as the
 	 * store it comes from */
 	fd = mkostemp(tmp.ptr, O_CLOEXEC);
 	if (fd < 0) {
-		rc = deja_error_set(err, DEJA_EIO, "cannot create '%s': %s", tmp.ptr,
+		rc = callus_error_set(err, CALLUS_EIO, "cannot create '%s': %s", tmp.ptr,
 				    strerror(errno));
-		deja_buf_clear(&tmp); /* nothing to unlink */
+		callus_buf_clear(&tmp); /* nothing to unlink */
 		goto out;
 	}
 	rc = write_records(fd, tmp.ptr, 1, model, dim, ids, vecs, n, err);
@@ -256,40 +256,40 @@ static int replace_file(const char *path, const char *model, size_t dim, const i
 		goto out;
 	if (close(fd) < 0) {
 		fd = -1;
-		rc = deja_error_set(err, DEJA_EIO, "cannot write '%s': %s", tmp.ptr,
+		rc = callus_error_set(err, CALLUS_EIO, "cannot write '%s': %s", tmp.ptr,
 				    strerror(errno));
 		goto out;
 	}
 	fd = -1;
 	if (rename(tmp.ptr, path) < 0) {
-		rc = deja_error_set(err, DEJA_EIO, "cannot rename '%s' to '%s': %s", tmp.ptr,
+		rc = callus_error_set(err, CALLUS_EIO, "cannot rename '%s' to '%s': %s", tmp.ptr,
 				    path, strerror(errno));
 		goto out;
 	}
-	deja_buf_clear(&tmp); /* renamed: nothing left to remove */
+	callus_buf_clear(&tmp); /* renamed: nothing left to remove */
 out:
 	if (fd >= 0)
 		close(fd);
 	if (tmp.len)
 		unlink(tmp.ptr);
-	deja_buf_release(&tmp);
+	callus_buf_release(&tmp);
 	return rc;
 }
 
 static int check_count(size_t n, size_t dim, const int64_t *ids, const float *vecs,
-		       deja_error *err)
+		       callus_error *err)
 {
 	size_t total;
 
 	if (n && (!ids || !vecs))
-		return deja_error_set(err, DEJA_EINVAL, "vector index: no vectors");
-	if (deja_size_mul(&total, n, dim) || deja_size_mul(&total, total, sizeof(float)))
-		return deja_error_set(err, DEJA_ENOMEM, "vector index: too many vectors");
+		return callus_error_set(err, CALLUS_EINVAL, "vector index: no vectors");
+	if (callus_size_mul(&total, n, dim) || callus_size_mul(&total, total, sizeof(float)))
+		return callus_error_set(err, CALLUS_ENOMEM, "vector index: too many vectors");
 	return 0;
 }
 
-int deja_vecindex_rewrite(const char *path, const char *model, size_t dim, const int64_t *ids,
-			  const float *vecs, size_t n, deja_error *err)
+int callus_vecindex_rewrite(const char *path, const char *model, size_t dim, const int64_t *ids,
+			  const float *vecs, size_t n, callus_error *err)
 {
 	int fd = -1, rc;
 
@@ -307,7 +307,7 @@ int deja_vecindex_rewrite(const char *path, const char *model, size_t dim, const
 	 * rename when it checks its inode). */
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 && errno != ENOENT) {
-		rc = deja_error_set(err, DEJA_EIO, "cannot open '%s': %s", path, strerror(errno));
+		rc = callus_error_set(err, CALLUS_EIO, "cannot open '%s': %s", path, strerror(errno));
 		goto out;
 	}
 	if (fd >= 0) {
@@ -324,7 +324,7 @@ out:
 
 /* Open path for appending and lock it, retrying while a rewrite renames
  * another file over the one we opened.  *out_fd is locked on success. */
-static int open_locked(int *out_fd, const char *path, deja_error *err)
+static int open_locked(int *out_fd, const char *path, callus_error *err)
 {
 	int fd = -1, rc = 0;
 
@@ -334,7 +334,7 @@ static int open_locked(int *out_fd, const char *path, deja_error *err)
 
 		fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
 		if (fd < 0) {
-			rc = deja_error_set(err, DEJA_EIO, "cannot open '%s': %s", path,
+			rc = callus_error_set(err, CALLUS_EIO, "cannot open '%s': %s", path,
 					    strerror(errno));
 			goto out;
 		}
@@ -342,12 +342,12 @@ static int open_locked(int *out_fd, const char *path, deja_error *err)
 		if (rc)
 			goto out;
 		if (fstat(fd, &fst) < 0) {
-			rc = deja_error_set(err, DEJA_EIO, "cannot stat '%s': %s", path,
+			rc = callus_error_set(err, CALLUS_EIO, "cannot stat '%s': %s", path,
 					    strerror(errno));
 			goto out;
 		}
 		if (!S_ISREG(fst.st_mode)) {
-			rc = deja_error_set(err, DEJA_EIO, "'%s' is not a regular file", path);
+			rc = callus_error_set(err, CALLUS_EIO, "'%s' is not a regular file", path);
 			goto out;
 		}
 		if (stat(path, &pst) == 0 && pst.st_dev == fst.st_dev && pst.st_ino == fst.st_ino)
@@ -355,7 +355,7 @@ static int open_locked(int *out_fd, const char *path, deja_error *err)
 		/* Replaced (or removed) while we waited: the lock we hold is
 		 * on a file nobody will read. */
 		if (tries == 100) {
-			rc = deja_error_set(err, DEJA_EBUSY, "'%s' keeps being replaced", path);
+			rc = callus_error_set(err, CALLUS_EBUSY, "'%s' keeps being replaced", path);
 			goto out;
 		}
 		close(fd);
@@ -369,8 +369,8 @@ out:
 	return rc;
 }
 
-int deja_vecindex_append(const char *path, const char *model, size_t dim, const int64_t *ids,
-			 const float *vecs, size_t n, deja_error *err)
+int callus_vecindex_append(const char *path, const char *model, size_t dim, const int64_t *ids,
+			 const float *vecs, size_t n, callus_error *err)
 {
 	unsigned char hdr[VI_HEADER_SIZE];
 	size_t recsize = record_size(dim);
@@ -389,7 +389,7 @@ int deja_vecindex_append(const char *path, const char *model, size_t dim, const 
 	if (rc)
 		goto out;
 	if (fstat(fd, &st) < 0) {
-		rc = deja_error_set(err, DEJA_EIO, "cannot stat '%s': %s", path, strerror(errno));
+		rc = callus_error_set(err, CALLUS_EIO, "cannot stat '%s': %s", path, strerror(errno));
 		goto out;
 	}
 	size = st.st_size;
@@ -410,7 +410,7 @@ int deja_vecindex_append(const char *path, const char *model, size_t dim, const 
 		whole = (off_t)VI_HEADER_SIZE +
 			(size - (off_t)VI_HEADER_SIZE) / (off_t)recsize * (off_t)recsize;
 		if (whole != size && ftruncate(fd, whole) < 0) {
-			rc = deja_error_set(err, DEJA_EIO, "cannot truncate '%s': %s", path,
+			rc = callus_error_set(err, CALLUS_EIO, "cannot truncate '%s': %s", path,
 					    strerror(errno));
 			goto out;
 		}
@@ -426,11 +426,11 @@ out:
 	return rc;
 }
 
-int deja_vecindex_open(deja_vecindex **out, const char *path, const char *model, size_t dim,
-		       int *stale, deja_error *err)
+int callus_vecindex_open(callus_vecindex **out, const char *path, const char *model, size_t dim,
+		       int *stale, callus_error *err)
 {
 	unsigned char hdr[VI_HEADER_SIZE];
-	deja_vecindex *vi = NULL;
+	callus_vecindex *vi = NULL;
 	struct stat st;
 	size_t count = 0, len = 0;
 	int fd = -1, rc;
@@ -443,7 +443,7 @@ int deja_vecindex_open(deja_vecindex **out, const char *path, const char *model,
 		return rc;
 	vi = calloc(1, sizeof(*vi));
 	if (!vi) {
-		rc = deja_error_set(err, DEJA_ENOMEM, "out of memory");
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
 	vi->dim = dim;
@@ -452,15 +452,15 @@ int deja_vecindex_open(deja_vecindex **out, const char *path, const char *model,
 	if (fd < 0) {
 		if (errno == ENOENT)
 			goto done;
-		rc = deja_error_set(err, DEJA_EIO, "cannot open '%s': %s", path, strerror(errno));
+		rc = callus_error_set(err, CALLUS_EIO, "cannot open '%s': %s", path, strerror(errno));
 		goto out;
 	}
 	if (fstat(fd, &st) < 0) {
-		rc = deja_error_set(err, DEJA_EIO, "cannot stat '%s': %s", path, strerror(errno));
+		rc = callus_error_set(err, CALLUS_EIO, "cannot stat '%s': %s", path, strerror(errno));
 		goto out;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		rc = deja_error_set(err, DEJA_EIO, "'%s' is not a regular file", path);
+		rc = callus_error_set(err, CALLUS_EIO, "'%s' is not a regular file", path);
 		goto out;
 	}
 	if (st.st_size == 0)
@@ -473,7 +473,7 @@ int deja_vecindex_open(deja_vecindex **out, const char *path, const char *model,
 		goto done;
 	}
 	if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) {
-		rc = deja_error_set(err, DEJA_ETOOBIG, "'%s' is too large", path);
+		rc = callus_error_set(err, CALLUS_ETOOBIG, "'%s' is too large", path);
 		goto out;
 	}
 	/* Only whole records: a partial last one is a write in progress or a
@@ -485,7 +485,7 @@ int deja_vecindex_open(deja_vecindex **out, const char *path, const char *model,
 	{
 		void *m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
 		if (m == MAP_FAILED) {
-			rc = deja_error_set(err, DEJA_EIO, "cannot map '%s': %s", path,
+			rc = callus_error_set(err, CALLUS_EIO, "cannot map '%s': %s", path,
 					    strerror(errno));
 			goto out;
 		}
@@ -501,11 +501,11 @@ done:
 out:
 	if (fd >= 0)
 		close(fd); /* the mapping outlives the descriptor */
-	deja_vecindex_close(vi);
+	callus_vecindex_close(vi);
 	return rc;
 }
 
-void deja_vecindex_close(deja_vecindex *vi)
+void callus_vecindex_close(callus_vecindex *vi)
 {
 	if (!vi)
 		return;
@@ -514,7 +514,7 @@ void deja_vecindex_close(deja_vecindex *vi)
 	free(vi);
 }
 
-size_t deja_vecindex_count(const deja_vecindex *vi)
+size_t callus_vecindex_count(const callus_vecindex *vi)
 {
 	return vi ? vi->count : 0;
 }
@@ -545,7 +545,7 @@ static int32_t dot_i8(const int8_t *a, const int8_t *b, size_t n)
 }
 
 /* Put m into out[0..*n) (sorted best first, each id once, at most k). */
-static void topk_insert(deja_vecmatch *out, size_t *n, size_t k, deja_vecmatch m)
+static void topk_insert(callus_vecmatch *out, size_t *n, size_t k, callus_vecmatch m)
 {
 	size_t i, len = *n;
 
@@ -566,8 +566,8 @@ static void topk_insert(deja_vecmatch *out, size_t *n, size_t k, deja_vecmatch m
 	*n = len + 1;
 }
 
-size_t deja_vecindex_search(const deja_vecindex *vi, const float *q, float min,
-			    deja_vecmatch *out, size_t k)
+size_t callus_vecindex_search(const callus_vecindex *vi, const float *q, float min,
+			    callus_vecmatch *out, size_t k)
 {
 	int8_t stackq[VI_QUERY_STACK];
 	int8_t *q8 = stackq;
@@ -587,7 +587,7 @@ size_t deja_vecindex_search(const deja_vecindex *vi, const float *q, float min,
 		goto out; /* a zero query is similar to nothing */
 	rec = vi->map + VI_HEADER_SIZE;
 	for (size_t r = 0; r < vi->count; r++, rec += vi->recsize) {
-		deja_vecmatch m;
+		callus_vecmatch m;
 		float rscale;
 
 		memcpy(&rscale, rec + 8, 4);

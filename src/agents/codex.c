@@ -4,18 +4,20 @@
  * Codex 0.169 sends a shell call's tool_response as the bare output, with
  * no exit status: the status is in the session transcript the payload
  * names (transcript_path), against the payload's tool_use_id, which
- * deja_hook_event_complete() reads.  Older releases folded the status into
+ * callus_hook_event_complete() reads.  Older releases folded the status into
  * a header ("Exit code: N\nWall time: ...\nOutput:\n...") or sent JSON
  * ({"output": ..., "metadata": {"exit_code": N}}); both are still read.
  */
 #include "agents/agent.h"
+#include "callus/fsutil.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const shells[] = { "Bash", "shell", "shell_command", "exec_command",
 				      "local_shell", "container.exec", "unified_exec", NULL };
 
-static int header_text(deja_hook_event *e, const char *s, size_t n)
+static int header_text(callus_hook_event *e, const char *s, size_t n)
 {
 	const char *end = s + n, *p = s, *body = NULL;
 	int code = -1, running = 0;
@@ -25,17 +27,17 @@ static int header_text(deja_hook_event *e, const char *s, size_t n)
 	if (p < end && *p == '{') {
 		json_error_t jerr;
 		int oom, rc;
-		json_t *o = deja_payload_load(p, (size_t)(end - p), 0, &jerr, &oom);
+		json_t *o = callus_payload_load(p, (size_t)(end - p), 0, &jerr, &oom);
 		size_t on;
-		const char *out = deja_payload_jstr(o, "output", &on);
+		const char *out = callus_payload_jstr(o, "output", &on);
 
 		if (oom)
-			return DEJA_ENOMEM;
+			return CALLUS_ENOMEM;
 		/* the command's own output may be JSON: only this shape counts */
 		if (out && json_is_object(json_object_get(o, "metadata"))) {
-			if (!deja_payload_jcode_any(json_object_get(o, "metadata"), &e->exit_code))
-				deja_payload_jcode_any(o, &e->exit_code);
-			rc = deja_payload_set_output(e, out, on);
+			if (!callus_payload_jcode_any(json_object_get(o, "metadata"), &e->exit_code))
+				callus_payload_jcode_any(o, &e->exit_code);
+			rc = callus_payload_set_output(e, out, on);
 			json_decref(o);
 			return rc;
 		}
@@ -44,18 +46,18 @@ static int header_text(deja_hook_event *e, const char *s, size_t n)
 	/* a header is a few lines at most: do not walk a large output */
 	p = s;
 	for (int lines = 0; p < end && lines < 16; lines++) {
-		const char *le = deja_payload_eol(p, end), *colon = memchr(p, ':', (size_t)(le - p));
+		const char *le = callus_payload_eol(p, end), *colon = memchr(p, ':', (size_t)(le - p));
 
-		if (deja_payload_has_prefix(p, le, "Output:") &&
+		if (callus_payload_has_prefix(p, le, "Output:") &&
 		    (le - p == 7 || (le - p == 8 && p[7] == '\r'))) {
 			body = le < end ? le + 1 : end;
 			break;
 		}
-		if (deja_payload_has_prefix(p, le, "Exit code: "))
-			deja_payload_code_line(p + 11, le, &code);
-		else if (deja_payload_has_prefix(p, le, "Process exited with code "))
-			deja_payload_code_line(p + 25, le, &code);
-		else if (deja_payload_has_prefix(p, le, "Process running with session ID"))
+		if (callus_payload_has_prefix(p, le, "Exit code: "))
+			callus_payload_code_line(p + 11, le, &code);
+		else if (callus_payload_has_prefix(p, le, "Process exited with code "))
+			callus_payload_code_line(p + 25, le, &code);
+		else if (callus_payload_has_prefix(p, le, "Process running with session ID"))
 			running = 1;
 		else if (!colon || colon - p > 32)
 			break; /* not a header line: there is no header */
@@ -65,10 +67,10 @@ static int header_text(deja_hook_event *e, const char *s, size_t n)
 		e->exit_code = running ? -1 : code;
 	if (!body)
 		body = code >= 0 || running ? p : s;
-	return deja_payload_set_output(e, body, (size_t)(end - body));
+	return callus_payload_set_output(e, body, (size_t)(end - body));
 }
 
-static int fill(deja_hook_event *e, const json_t *root)
+static int fill(callus_hook_event *e, const json_t *root)
 {
 	json_t *in = json_object_get(root, "tool_input");
 	json_t *resp = json_object_get(root, "tool_response");
@@ -76,44 +78,128 @@ static int fill(deja_hook_event *e, const json_t *root)
 	const char *out, *er;
 	int rc;
 
-	if ((rc = deja_payload_set_event(e, root, "hook_event_name", NULL)) < 0 ||
-	    (rc = deja_payload_set_jstr(&e->session_id, root, "session_id")) < 0 ||
-	    (rc = deja_payload_set_jstr(&e->transcript, root, "transcript_path")) < 0 ||
-	    (rc = deja_payload_set_jstr(&e->call_id, root, "tool_use_id")) < 0)
+	if ((rc = callus_payload_set_event(e, root, "hook_event_name", NULL)) < 0 ||
+	    (rc = callus_payload_set_jstr(&e->session_id, root, "session_id")) < 0 ||
+	    (rc = callus_payload_set_jstr(&e->transcript, root, "transcript_path")) < 0 ||
+	    (rc = callus_payload_set_jstr(&e->call_id, root, "tool_use_id")) < 0)
 		return rc;
-	e->session_start = deja_payload_streq(e->event, "SessionStart");
-	e->is_shell = deja_payload_in_list(deja_payload_jstr(root, "tool_name", NULL), shells);
-	if ((rc = deja_payload_set_cwd(e, deja_payload_jstr(root, "cwd", NULL),
-				       e->is_shell ? deja_payload_jstr(in, "workdir", NULL) : NULL)) < 0)
+	e->session_start = callus_payload_streq(e->event, "SessionStart");
+	e->is_shell = callus_payload_in_list(callus_payload_jstr(root, "tool_name", NULL), shells);
+	if ((rc = callus_payload_set_cwd(e, callus_payload_jstr(root, "cwd", NULL),
+				       e->is_shell ? callus_payload_jstr(in, "workdir", NULL) : NULL)) < 0)
 		return rc;
 	if (!e->is_shell)
 		return 0;
-	if ((rc = deja_payload_command(&e->command, in)) < 0)
+	if ((rc = callus_payload_command(&e->command, in)) < 0)
 		return rc;
 	if (json_is_string(resp))
 		return header_text(e, json_string_value(resp), json_string_length(resp));
-	if (!deja_payload_jcode_any(resp, &e->exit_code))
-		deja_payload_jcode_any(json_object_get(resp, "metadata"), &e->exit_code);
-	out = deja_payload_jstr(resp, "output", &on);
+	if (!callus_payload_jcode_any(resp, &e->exit_code))
+		callus_payload_jcode_any(json_object_get(resp, "metadata"), &e->exit_code);
+	out = callus_payload_jstr(resp, "output", &on);
 	if (!out)
-		out = deja_payload_jstr(resp, "aggregated_output", &on);
+		out = callus_payload_jstr(resp, "aggregated_output", &on);
 	if (out)
 		return header_text(e, out, on); /* keeps the code unless a header says otherwise */
-	out = deja_payload_jstr(resp, "stdout", &on);
-	er = deja_payload_jstr(resp, "stderr", &en);
-	return deja_payload_set_output2(e, out, on, er, en);
+	out = callus_payload_jstr(resp, "stdout", &on);
+	er = callus_payload_jstr(resp, "stderr", &en);
+	return callus_payload_set_output2(e, out, on, er, en);
 }
 
 static int peek(char **out, const char *json, const char *end)
 {
-	return deja_payload_peek_tool(out, json, end, "tool_name", "tool_input", shells);
+	return callus_payload_peek_tool(out, json, end, "tool_name", "tool_input", shells);
 }
 
 static int reply(json_t *root, const char *event, const char *ctx, size_t n)
 {
-	return deja_payload_reply_specific(root, event, "PostToolUse", ctx, n);
+	return callus_payload_reply_specific(root, event, "PostToolUse", ctx, n);
 }
 
-const deja_agent_ops deja_agent_codex = {
-	"codex", DEJA_AGENT_CODEX, fill, peek, reply, "{}", 0,
+/*
+ * Codex runs a project's hooks only when the project is trusted and each
+ * hook was reviewed, both recorded in the user's config.toml
+ * ($CODEX_HOME, else ~/.codex): [projects."DIR"] trust_level = "trusted",
+ * and [hooks.state."DIR/.codex/hooks.json:EVENT:I:J"] trusted_hash = ...
+ * (a hash of the hook's definition, which Codex checks itself: a changed
+ * hook is no longer trusted).  Read, never written; a plain text scan of
+ * the few lines that matter, not a TOML parser.
+ */
+static void check_trust(const char *root, callus_buf *out)
+{
+	const char *home = getenv("CODEX_HOME"), *p, *end;
+	callus_buf path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT, key = CALLUS_BUF_INIT;
+	int trusted = 0, reviewed = 0;
+
+	if (home && *home)
+		callus_buf_printf(&path, "%s/config.toml", home);
+	else if ((home = getenv("HOME")))
+		callus_buf_printf(&path, "%s/.codex/config.toml", home);
+	if (!path.len || callus_buf_status(&path) < 0)
+		goto out;
+	if (callus_fs_read_file(&text, path.ptr, 4u << 20, NULL) < 0) {
+		callus_buf_printf(out,
+				  "problem no %s, so this project is not trusted: Codex runs no "
+				  "hook here (see 'callus init codex')\n",
+				  path.ptr);
+		goto out;
+	}
+	callus_buf_printf(&key, "[projects.\"%s\"]", root);
+	if (callus_buf_status(&key) == 0 && (p = strstr(text.ptr, key.ptr))) {
+		end = strstr(p + key.len, "\n[");
+		end = end ? end : text.ptr + text.len;
+		for (const char *q = p; (q = strstr(q, "trust_level")) && q < end; q++) {
+			const char *v = strchr(q, '"');
+
+			if (v && v < end && !strncmp(v, "\"trusted\"", 9))
+				trusted = 1;
+		}
+	}
+	callus_buf_clear(&key);
+	callus_buf_printf(&key, "[hooks.state.\"%s/.codex/hooks.json:", root);
+	for (p = text.ptr; callus_buf_status(&key) == 0 && (p = strstr(p, key.ptr)); p += key.len) {
+		const char *q = strstr(p, "trusted_hash");
+
+		end = strstr(p + key.len, "\n[");
+		end = end ? end : text.ptr + text.len;
+		if (q && q < end)
+			reviewed++;
+	}
+	if (!trusted)
+		callus_buf_printf(out,
+				  "problem this project is not trusted in %s: Codex runs no hook "
+				  "here (trust it when Codex asks, or trust_level = \"trusted\" under "
+				  "[projects.\"%s\"])\n",
+				  path.ptr, root);
+	if (!reviewed)
+		callus_buf_printf(out,
+				  "problem callus's hooks were never reviewed in Codex's /hooks (%s "
+				  "has no trusted_hash for them): Codex runs none of them\n",
+				  path.ptr);
+	else if (trusted)
+		callus_buf_printf(out,
+				  "ok the project is trusted and %d of callus's hooks were reviewed "
+				  "(Codex checks each one's hash: review again after changing them)\n",
+				  reviewed);
+out:
+	callus_buf_release(&path);
+	callus_buf_release(&text);
+	callus_buf_release(&key);
+}
+
+/* Timeouts in seconds. */
+static const callus_agentconf_agent install = {
+	"codex", NULL, "Codex", ".codex/hooks.json", "PostToolUse, SessionStart",
+	"Codex runs hooks only in a trusted project, and only hooks you reviewed: trust this "
+	"project (trust_level = \"trusted\" under [projects.\"DIR\"] in ~/.codex/config.toml, "
+	"or answer its trust prompt), then review callus's hooks once in /hooks (again after "
+	"any change to them); 'callus doctor' checks both",
+	CALLUS_AGENTCONF_NESTED,
+	"command", "timeout", NULL, 1,
+	{ { "PostToolUse", "Bash", 10 }, { "SessionStart", NULL, 0 } }, 2,
+	NULL, check_trust,
+};
+
+const callus_agent_ops callus_agent_codex = {
+	"codex", CALLUS_AGENT_CODEX, fill, peek, reply, "{}", 0, &install,
 };

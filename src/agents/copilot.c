@@ -36,7 +36,7 @@ static const char *trailer(const char *s, const char *end, int *code)
 			    memmem(lt, (size_t)(t - lt), "exit code", 9)))
 		return NULL;
 	if ((q = memmem(lt, (size_t)(t - lt), "exit code ", 10)))
-		deja_payload_uint(q + 10, t, code, NULL);
+		callus_payload_uint(q + 10, t, code, NULL);
 	while (lt > s && (lt[-1] == '\n' || lt[-1] == '\r'))
 		lt--;
 	return lt;
@@ -49,24 +49,24 @@ static json_t *args_of(const json_t *v, int *oom)
 
 	*oom = 0;
 	if (json_is_string(v))
-		return deja_payload_load(json_string_value(v), json_string_length(v), JSON_DECODE_ANY,
+		return callus_payload_load(json_string_value(v), json_string_length(v), JSON_DECODE_ANY,
 					 &jerr, oom);
 	return json_incref((json_t *)v);
 }
 
-static int fill(deja_hook_event *e, const json_t *root)
+static int fill(callus_hook_event *e, const json_t *root)
 {
 	json_t *res = json_object_get(root, "toolResult"), *jerr = json_object_get(root, "error");
 	json_t *args = NULL;
-	const char *text, *cwd, *tool = deja_payload_jstr(root, "toolName", NULL), *cut;
+	const char *text, *cwd, *tool = callus_payload_jstr(root, "toolName", NULL), *cut;
 	size_t tn = 0;
 	int rc, oom, code;
 
 	if (!tool)
-		tool = deja_payload_jstr(root, "tool_name", NULL);
-	if ((rc = deja_payload_set_event(e, root, "hook_event_name", "hookEventName")) < 0 ||
-	    (rc = deja_payload_set_jstr(&e->session_id, root, "sessionId")) < 0 ||
-	    (!e->session_id && (rc = deja_payload_set_jstr(&e->session_id, root, "session_id")) < 0))
+		tool = callus_payload_jstr(root, "tool_name", NULL);
+	if ((rc = callus_payload_set_event(e, root, "hook_event_name", "hookEventName")) < 0 ||
+	    (rc = callus_payload_set_jstr(&e->session_id, root, "sessionId")) < 0 ||
+	    (!e->session_id && (rc = callus_payload_set_jstr(&e->session_id, root, "session_id")) < 0))
 		return rc;
 	if (!e->event) {
 		const char *ev = jerr && tool ? "postToolUseFailure" :
@@ -74,28 +74,28 @@ static int fill(deja_hook_event *e, const json_t *root)
 				 tool ? "preToolUse" :
 				 json_object_get(root, "source") ? "sessionStart" : NULL;
 
-		if (ev && (rc = deja_payload_set_text(&e->event, NULL, ev, strlen(ev))) < 0)
+		if (ev && (rc = callus_payload_set_text(&e->event, NULL, ev, strlen(ev))) < 0)
 			return rc;
 	}
-	e->session_start = deja_payload_streq(e->event, "sessionStart") ||
-			   deja_payload_streq(e->event, "SessionStart");
-	cwd = deja_payload_jstr(root, "cwd", NULL);
-	if ((rc = deja_payload_set_cwd(e, cwd ? cwd : deja_payload_jstr(root, "workingDirectory", NULL),
+	e->session_start = callus_payload_streq(e->event, "sessionStart") ||
+			   callus_payload_streq(e->event, "SessionStart");
+	cwd = callus_payload_jstr(root, "cwd", NULL);
+	if ((rc = callus_payload_set_cwd(e, cwd ? cwd : callus_payload_jstr(root, "workingDirectory", NULL),
 				       NULL)) < 0)
 		return rc;
-	e->is_shell = deja_payload_in_list(tool, shells);
+	e->is_shell = callus_payload_in_list(tool, shells);
 	if (!e->is_shell)
 		return 0;
 	args = args_of(json_object_get(root, "toolArgs"), &oom);
-	if (oom || (rc = deja_payload_command(&e->command, args)) < 0) {
-		rc = DEJA_ENOMEM;
+	if (oom || (rc = callus_payload_command(&e->command, args)) < 0) {
+		rc = CALLUS_ENOMEM;
 		goto out;
 	}
-	text = deja_payload_jstr(res, "textResultForLlm", &tn);
+	text = callus_payload_jstr(res, "textResultForLlm", &tn);
 	if (!text)
-		text = deja_payload_jstr(res, "content", &tn);
+		text = callus_payload_jstr(res, "content", &tn);
 	if (!text && jerr) {
-		text = json_is_string(jerr) ? json_string_value(jerr) : deja_payload_jstr(jerr, "message", &tn);
+		text = json_is_string(jerr) ? json_string_value(jerr) : callus_payload_jstr(jerr, "message", &tn);
 		if (json_is_string(jerr))
 			tn = json_string_length(jerr);
 	}
@@ -105,9 +105,9 @@ static int fill(deja_hook_event *e, const json_t *root)
 	}
 	if ((cut = trailer(text, text + tn, &code))) {
 		e->exit_code = code;
-		rc = deja_payload_set_output(e, text, (size_t)(cut - text));
+		rc = callus_payload_set_output(e, text, (size_t)(cut - text));
 	} else {
-		rc = deja_payload_set_output(e, text, tn);
+		rc = callus_payload_set_output(e, text, tn);
 	}
 out:
 	json_decref(args);
@@ -120,14 +120,14 @@ static int peek(char **out, const char *json, const char *end)
 	int rc, oom;
 
 	*out = NULL;
-	if ((rc = deja_payload_member(&tool, json, end, "toolName")) == 0 && !tool)
-		rc = deja_payload_member(&tool, json, end, "tool_name");
-	if (rc < 0 || !deja_payload_in_list(json_string_value(tool), shells))
+	if ((rc = callus_payload_member(&tool, json, end, "toolName")) == 0 && !tool)
+		rc = callus_payload_member(&tool, json, end, "tool_name");
+	if (rc < 0 || !callus_payload_in_list(json_string_value(tool), shells))
 		goto out;
-	if ((rc = deja_payload_member(&in, json, end, "toolArgs")) < 0)
+	if ((rc = callus_payload_member(&in, json, end, "toolArgs")) < 0)
 		goto out;
 	args = args_of(in, &oom);
-	rc = oom ? DEJA_ENOMEM : deja_payload_command(out, args);
+	rc = oom ? CALLUS_ENOMEM : callus_payload_command(out, args);
 out:
 	json_decref(tool);
 	json_decref(in);
@@ -135,6 +135,22 @@ out:
 	return rc;
 }
 
-const deja_agent_ops deja_agent_copilot = {
-	"copilot", DEJA_AGENT_COPILOT, fill, peek, deja_payload_reply_context, "{}", 0,
+/* A file of callus's own in .github/hooks/ (the CLI and the cloud agent
+ * read every file there); timeouts in seconds. */
+static const callus_agentconf_agent install = {
+	"copilot", NULL, "GitHub Copilot", ".github/hooks/callus.json",
+	"postToolUse, postToolUseFailure, sessionStart",
+	"the Copilot CLI runs hooks only in a trusted folder (trust it when asked, or "
+	"--trust-folder / COPILOT_ALLOW_ALL=true); the cloud agent reads .github/hooks/ from "
+	"the default branch: commit it",
+	CALLUS_AGENTCONF_FLAT,
+	"bash", "timeoutSec", NULL, 1,
+	{ { "postToolUse", NULL, 10 }, { "postToolUseFailure", NULL, 10 },
+	  { "sessionStart", NULL, 10 } }, 3,
+	NULL, NULL,
+};
+
+const callus_agent_ops callus_agent_copilot = {
+	"copilot", CALLUS_AGENT_COPILOT, fill, peek, callus_payload_reply_context, "{}", 0,
+	&install,
 };

@@ -17,33 +17,33 @@ static int shell_event(const char *event)
 	       !strcmp(event, "beforeShellExecution");
 }
 
-static int fill(deja_hook_event *e, const json_t *root)
+static int fill(callus_hook_event *e, const json_t *root)
 {
 	json_t *roots = json_object_get(root, "workspace_roots");
-	const char *cwd = deja_payload_jstr(root, "cwd", NULL), *out;
+	const char *cwd = callus_payload_jstr(root, "cwd", NULL), *out;
 	size_t on = 0;
 	int rc;
 
-	if ((rc = deja_payload_set_event(e, root, "hook_event_name", NULL)) < 0 ||
-	    (rc = deja_payload_set_jstr(&e->session_id, root, "conversation_id")) < 0 ||
-	    (!e->session_id && (rc = deja_payload_set_jstr(&e->session_id, root, "session_id")) < 0))
+	if ((rc = callus_payload_set_event(e, root, "hook_event_name", NULL)) < 0 ||
+	    (rc = callus_payload_set_jstr(&e->session_id, root, "conversation_id")) < 0 ||
+	    (!e->session_id && (rc = callus_payload_set_jstr(&e->session_id, root, "session_id")) < 0))
 		return rc;
 	if (!cwd && json_is_string(json_array_get(roots, 0)))
 		cwd = json_string_value(json_array_get(roots, 0));
-	if ((rc = deja_payload_set_cwd(e, cwd, NULL)) < 0)
+	if ((rc = callus_payload_set_cwd(e, cwd, NULL)) < 0)
 		return rc;
-	e->session_start = deja_payload_streq(e->event, "sessionStart");
+	e->session_start = callus_payload_streq(e->event, "sessionStart");
 	/* the raw value, as the peek sees it */
-	if (!shell_event(deja_payload_jstr(root, "hook_event_name", NULL)))
+	if (!shell_event(callus_payload_jstr(root, "hook_event_name", NULL)))
 		return 0;
-	if ((rc = deja_payload_command_value(&e->command, json_object_get(root, "command"))) < 0)
+	if ((rc = callus_payload_command_value(&e->command, json_object_get(root, "command"))) < 0)
 		return rc;
 	if (!(e->is_shell = e->command != NULL))
 		return 0;
-	out = deja_payload_jstr(root, "output", &on);
-	if ((rc = deja_payload_set_output(e, out ? out : "", out ? on : 0)) < 0)
+	out = callus_payload_jstr(root, "output", &on);
+	if ((rc = callus_payload_set_output(e, out ? out : "", out ? on : 0)) < 0)
 		return rc;
-	deja_payload_jcode_any(root, &e->exit_code);
+	callus_payload_jcode_any(root, &e->exit_code);
 	return 0;
 }
 
@@ -53,11 +53,11 @@ static int peek(char **out, const char *json, const char *end)
 	int rc;
 
 	*out = NULL;
-	if ((rc = deja_payload_member(&ev, json, end, "hook_event_name")) < 0 ||
+	if ((rc = callus_payload_member(&ev, json, end, "hook_event_name")) < 0 ||
 	    !shell_event(json_string_value(ev)))
 		goto out;
-	if ((rc = deja_payload_member(&cmd, json, end, "command")) == 0)
-		rc = deja_payload_command_value(out, cmd);
+	if ((rc = callus_payload_member(&cmd, json, end, "command")) == 0)
+		rc = callus_payload_command_value(out, cmd);
 out:
 	json_decref(ev);
 	json_decref(cmd);
@@ -71,6 +71,13 @@ static int reply(json_t *root, const char *event, const char *ctx, size_t n)
 	return 0;
 }
 
-const deja_agent_ops deja_agent_cursor = {
-	"cursor", DEJA_AGENT_CURSOR, fill, peek, reply, "{}", 0,
+static const callus_agentconf_agent install = {
+	"cursor", NULL, "Cursor", ".cursor/hooks.json", "afterShellExecution", NULL,
+	CALLUS_AGENTCONF_FLAT,
+	"command", NULL, NULL, 0, { { "afterShellExecution", NULL, 0 } }, 1,
+	NULL, NULL,
+};
+
+const callus_agent_ops callus_agent_cursor = {
+	"cursor", CALLUS_AGENT_CURSOR, fill, peek, reply, "{}", 0, &install,
 };

@@ -38,15 +38,15 @@ static const char *prev_line(const char *start, const char *at)
 /*
  * Unwrap <untrusted_context>: the text between the tags, with the tags
  * escaped inside it put back.  Returns 1 with the text in *b when wrapped,
- * 0 when not (b untouched), DEJA_ENOMEM.
+ * 0 when not (b untouched), CALLUS_ENOMEM.
  */
-static int unwrap(deja_buf *b, const char *s, size_t n)
+static int unwrap(callus_buf *b, const char *s, size_t n)
 {
 	const char *end = s + n, *p = s, *q;
 
 	while (p < end && (*p == ' ' || *p == '\n' || *p == '\r'))
 		p++;
-	if (!deja_payload_has_prefix(p, end, OPEN_TAG))
+	if (!callus_payload_has_prefix(p, end, OPEN_TAG))
 		return 0;
 	p += strlen(OPEN_TAG);
 	if (p < end && *p == '\n')
@@ -62,60 +62,60 @@ static int unwrap(deja_buf *b, const char *s, size_t n)
 		const char *c = memmem(p, (size_t)(end - p), "&lt;", 4);
 
 		if (!c) {
-			deja_buf_put(b, p, (size_t)(end - p));
+			callus_buf_put(b, p, (size_t)(end - p));
 			break;
 		}
-		deja_buf_put(b, p, (size_t)(c - p));
-		if (deja_payload_has_prefix(c, end, CLOSE_ESC)) {
-			deja_buf_puts(b, CLOSE_TAG);
+		callus_buf_put(b, p, (size_t)(c - p));
+		if (callus_payload_has_prefix(c, end, CLOSE_ESC)) {
+			callus_buf_puts(b, CLOSE_TAG);
 			q = c + strlen(CLOSE_ESC);
-		} else if (deja_payload_has_prefix(c, end, OPEN_ESC)) {
-			deja_buf_puts(b, OPEN_TAG);
+		} else if (callus_payload_has_prefix(c, end, OPEN_ESC)) {
+			callus_buf_puts(b, OPEN_TAG);
 			q = c + strlen(OPEN_ESC);
 		} else {
-			deja_buf_put(b, c, 4);
+			callus_buf_put(b, c, 4);
 			q = c + 4;
 		}
 		p = q;
 	}
-	return deja_buf_status(b) < 0 ? DEJA_ENOMEM : 1;
+	return callus_buf_status(b) < 0 ? CALLUS_ENOMEM : 1;
 }
 
-static int status_text(deja_hook_event *e, const char *s, size_t n)
+static int status_text(callus_hook_event *e, const char *s, size_t n)
 {
 	static const char *const trailer[] = { "Process Group PGID: ", "Background PIDs: ",
 					       "Signal: ", "Exit Code: ", NULL };
 	const char *end = s + n, *cut = end, *line, *p;
-	int code = -1, sig = 0, old = deja_payload_has_prefix(s, end, "Command: ");
+	int code = -1, sig = 0, old = callus_payload_has_prefix(s, end, "Command: ");
 
-	if (deja_payload_has_prefix(s, end, "Command was cancelled") ||
-	    deja_payload_has_prefix(s, end, "Command was automatically cancelled")) {
+	if (callus_payload_has_prefix(s, end, "Command was cancelled") ||
+	    callus_payload_has_prefix(s, end, "Command was automatically cancelled")) {
 		const char *marker = "output before it was cancelled:\n";
 		const char *m = memmem(s, n, marker, strlen(marker));
 
 		e->interrupted = 1;
 		p = m ? m + strlen(marker) : end;
-		return deja_payload_set_output(e, p, (size_t)(end - p));
+		return callus_payload_set_output(e, p, (size_t)(end - p));
 	}
-	if (deja_payload_has_prefix(s, end, "Command moved to background"))
-		return deja_payload_set_output(e, "", 0);
-	if (!old && !deja_payload_has_prefix(s, end, "Output: "))
-		return deja_payload_set_output(e, s, n);
+	if (callus_payload_has_prefix(s, end, "Command moved to background"))
+		return callus_payload_set_output(e, "", 0);
+	if (!old && !callus_payload_has_prefix(s, end, "Output: "))
+		return callus_payload_set_output(e, s, n);
 
 	/* Walk the status lines back from the end; the output may contain
 	 * anything, but these come last and in this order. */
 	while ((line = prev_line(s, cut))) {
-		const char *le = deja_payload_eol(line, end);
+		const char *le = callus_payload_eol(line, end);
 		size_t k;
 
 		for (k = 0; trailer[k]; k++)
-			if (deja_payload_has_prefix(line, le, trailer[k]))
+			if (callus_payload_has_prefix(line, le, trailer[k]))
 				break;
-		if (!trailer[k] && !(old && deja_payload_has_prefix(line, le, "Error: ")))
+		if (!trailer[k] && !(old && callus_payload_has_prefix(line, le, "Error: ")))
 			break;
 		if (k == 3)
-			deja_payload_code_line(line + strlen(trailer[3]), le, &code);
-		else if (k == 2 && !deja_payload_has_prefix(line + 8, le, "(none)"))
+			callus_payload_code_line(line + strlen(trailer[3]), le, &code);
+		else if (k == 2 && !callus_payload_has_prefix(line + 8, le, "(none)"))
 			sig = 1;
 		cut = line > s ? line - 1 : line; /* drop the '\n' before it */
 	}
@@ -137,62 +137,62 @@ static int status_text(deja_hook_event *e, const char *s, size_t n)
 				on = 0;
 			if (rn == 7 && !memcmp(r, "(empty)", 7))
 				rn = 0;
-			return deja_payload_set_output2(e, o, on, r, rn);
+			return callus_payload_set_output2(e, o, on, r, rn);
 		}
-		return deja_payload_set_output(e, s, (size_t)(cut - s));
+		return callus_payload_set_output(e, s, (size_t)(cut - s));
 	}
 	p = s + 8;
 	if (cut - p == 7 && !memcmp(p, "(empty)", 7))
 		p = cut;
-	return deja_payload_set_output(e, p, (size_t)(cut - p));
+	return callus_payload_set_output(e, p, (size_t)(cut - p));
 }
 
 /* llmContent is a string, a Part ({"text": ...}) or an array of them. */
-static int content(deja_buf *b, const json_t *v)
+static int content(callus_buf *b, const json_t *v)
 {
 	size_t i;
 	json_t *x;
 
 	if (json_is_string(v))
-		return deja_buf_put(b, json_string_value(v), json_string_length(v));
+		return callus_buf_put(b, json_string_value(v), json_string_length(v));
 	if (json_is_object(v))
 		return content(b, json_object_get(v, "text"));
 	json_array_foreach(v, i, x)
 		content(b, x);
-	return deja_buf_status(b);
+	return callus_buf_status(b);
 }
 
-static int fill(deja_hook_event *e, const json_t *root)
+static int fill(callus_hook_event *e, const json_t *root)
 {
 	json_t *in = json_object_get(root, "tool_input");
 	json_t *resp = json_object_get(root, "tool_response");
 	json_t *llm = json_object_get(resp, "llmContent"), *jerr = json_object_get(resp, "error");
-	deja_buf text = DEJA_BUF_INIT, plain = DEJA_BUF_INIT;
+	callus_buf text = CALLUS_BUF_INIT, plain = CALLUS_BUF_INIT;
 	const char *dir, *disp, *msg;
 	size_t dn = 0, mn = 0;
 	int rc;
 
-	if ((rc = deja_payload_set_event(e, root, "hook_event_name", NULL)) < 0 ||
-	    (rc = deja_payload_set_jstr(&e->session_id, root, "session_id")) < 0)
+	if ((rc = callus_payload_set_event(e, root, "hook_event_name", NULL)) < 0 ||
+	    (rc = callus_payload_set_jstr(&e->session_id, root, "session_id")) < 0)
 		return rc;
-	e->session_start = deja_payload_streq(e->event, "SessionStart");
-	e->is_shell = deja_payload_in_list(deja_payload_jstr(root, "tool_name", NULL), shells);
-	dir = deja_payload_jstr(in, "dir_path", NULL);
+	e->session_start = callus_payload_streq(e->event, "SessionStart");
+	e->is_shell = callus_payload_in_list(callus_payload_jstr(root, "tool_name", NULL), shells);
+	dir = callus_payload_jstr(in, "dir_path", NULL);
 	if (!dir)
-		dir = deja_payload_jstr(in, "directory", NULL);
-	if ((rc = deja_payload_set_cwd(e, deja_payload_jstr(root, "cwd", NULL),
+		dir = callus_payload_jstr(in, "directory", NULL);
+	if ((rc = callus_payload_set_cwd(e, callus_payload_jstr(root, "cwd", NULL),
 				       e->is_shell ? dir : NULL)) < 0)
 		return rc;
 	if (!e->is_shell)
 		return 0;
-	if ((rc = deja_payload_command(&e->command, in)) < 0)
+	if ((rc = callus_payload_command(&e->command, in)) < 0)
 		return rc;
 
 	if (json_is_string(resp))
 		llm = resp;
 	if (llm && (rc = content(&text, llm)) < 0)
 		goto out;
-	disp = deja_payload_jstr(resp, "returnDisplay", &dn);
+	disp = callus_payload_jstr(resp, "returnDisplay", &dn);
 	if (llm) {
 		if ((rc = unwrap(&plain, text.ptr ? text.ptr : "", text.len)) < 0)
 			goto out;
@@ -201,39 +201,51 @@ static int fill(deja_hook_event *e, const json_t *root)
 	} else if (disp) {
 		int code;
 
-		if (deja_payload_has_prefix(disp, disp + dn, "Command exited with code: ") &&
-		    deja_payload_code_line(disp + 26, disp + dn, &code))
+		if (callus_payload_has_prefix(disp, disp + dn, "Command exited with code: ") &&
+		    callus_payload_code_line(disp + 26, disp + dn, &code))
 			e->exit_code = code;
-		rc = deja_payload_set_output(e, disp, dn);
+		rc = callus_payload_set_output(e, disp, dn);
 	}
 	if (rc < 0)
 		goto out;
 	/* `error` is set when the shell could not run the command at all */
-	msg = json_is_string(jerr) ? json_string_value(jerr) : deja_payload_jstr(jerr, "message", &mn);
+	msg = json_is_string(jerr) ? json_string_value(jerr) : callus_payload_jstr(jerr, "message", &mn);
 	if (json_is_string(jerr))
 		mn = json_string_length(jerr);
 	if (jerr && !json_is_null(jerr) && e->exit_code <= 0) {
 		e->exit_code = 1;
 		e->exit_inferred = 1;
 		if ((!e->output || !e->output_len) && msg)
-			rc = deja_payload_set_output(e, msg, mn);
+			rc = callus_payload_set_output(e, msg, mn);
 	}
 out:
-	deja_buf_release(&text);
-	deja_buf_release(&plain);
+	callus_buf_release(&text);
+	callus_buf_release(&plain);
 	return rc;
 }
 
 static int peek(char **out, const char *json, const char *end)
 {
-	return deja_payload_peek_tool(out, json, end, "tool_name", "tool_input", shells);
+	return callus_payload_peek_tool(out, json, end, "tool_name", "tool_input", shells);
 }
 
 static int reply(json_t *root, const char *event, const char *ctx, size_t n)
 {
-	return deja_payload_reply_specific(root, event, "AfterTool", ctx, n);
+	return callus_payload_reply_specific(root, event, "AfterTool", ctx, n);
 }
 
-const deja_agent_ops deja_agent_gemini = {
-	"gemini", DEJA_AGENT_GEMINI, fill, peek, reply, "{}", 0,
+/* Timeouts in milliseconds; the handler is named. */
+static const callus_agentconf_agent install = {
+	"gemini", NULL, "Gemini CLI", ".gemini/settings.json", "AfterTool, SessionStart",
+	"Gemini CLI runs a project's hooks only in a trusted folder: trust it when asked "
+	"(or set GEMINI_CLI_TRUST_WORKSPACE=true); versions before 0.26 also need "
+	"\"hooksConfig\": {\"enabled\": true}",
+	CALLUS_AGENTCONF_NESTED,
+	"command", "timeout", "callus", 1,
+	{ { "AfterTool", "run_shell_command", 10000 }, { "SessionStart", NULL, 0 } }, 2,
+	NULL, NULL,
+};
+
+const callus_agent_ops callus_agent_gemini = {
+	"gemini", CALLUS_AGENT_GEMINI, fill, peek, reply, "{}", 0, &install,
 };

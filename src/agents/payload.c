@@ -6,26 +6,26 @@
  * tree).  See agent.h.
  */
 #include "agents/agent.h"
-#include "deja/utf8.h"
+#include "callus/utf8.h"
 
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-int deja_payload_streq(const char *a, const char *b)
+int callus_payload_streq(const char *a, const char *b)
 {
 	return a && b && strcmp(a, b) == 0;
 }
 
-int deja_payload_has_prefix(const char *p, const char *end, const char *pre)
+int callus_payload_has_prefix(const char *p, const char *end, const char *pre)
 {
 	size_t n = strlen(pre);
 
 	return (size_t)(end - p) >= n && memcmp(p, pre, n) == 0;
 }
 
-const char *deja_payload_eol(const char *p, const char *end)
+const char *callus_payload_eol(const char *p, const char *end)
 {
 	const char *nl = memchr(p, '\n', (size_t)(end - p));
 
@@ -40,7 +40,7 @@ static int is_digit(char c)
 /* Parse a non-negative decimal at p (clamped to INT_MAX: Windows reports
  * NTSTATUS values as exit codes); *after points past it.  0 when p does not
  * start with a digit. */
-int deja_payload_uint(const char *p, const char *end, int *out, const char **after)
+int callus_payload_uint(const char *p, const char *end, int *out, const char **after)
 {
 	long long v = 0;
 
@@ -60,12 +60,12 @@ int deja_payload_uint(const char *p, const char *end, int *out, const char **aft
 /* The rest of the line at p is "N" plus, at most, spaces, '\r' or a short
  * parenthesised note: the status lines agents write.  *code is set only
  * then. */
-int deja_payload_code_line(const char *p, const char *end, int *code)
+int callus_payload_code_line(const char *p, const char *end, int *code)
 {
-	const char *le = deja_payload_eol(p, end), *q;
+	const char *le = callus_payload_eol(p, end), *q;
 	int v;
 
-	if (!deja_payload_uint(p, le, &v, &q))
+	if (!callus_payload_uint(p, le, &v, &q))
 		return 0;
 	while (q < le && (*q == ' ' || *q == '\r' || *q == '.'))
 		q++;
@@ -78,9 +78,9 @@ int deja_payload_code_line(const char *p, const char *end, int *code)
 /* Copy s[0..n) into a new string, each NUL (which JSON_ALLOW_NUL lets
  * through from "\u0000") becoming U+FFFD, so that the C string is the whole
  * text. */
-int deja_payload_set_text(char **dst, size_t *dlen, const char *s, size_t n)
+int callus_payload_set_text(char **dst, size_t *dlen, const char *s, size_t n)
 {
-	deja_buf b = DEJA_BUF_INIT;
+	callus_buf b = CALLUS_BUF_INIT;
 	const char *z;
 	size_t k = 0;
 
@@ -88,7 +88,7 @@ int deja_payload_set_text(char **dst, size_t *dlen, const char *s, size_t n)
 	*dst = NULL;
 	if (!memchr(s, '\0', n)) {
 		if (!(*dst = malloc(n + 1)))
-			return DEJA_ENOMEM;
+			return CALLUS_ENOMEM;
 		memcpy(*dst, s, n);
 		(*dst)[n] = '\0';
 		if (dlen)
@@ -96,22 +96,22 @@ int deja_payload_set_text(char **dst, size_t *dlen, const char *s, size_t n)
 		return 0;
 	}
 	while ((z = memchr(s + k, '\0', n - k))) {
-		deja_buf_put(&b, s + k, (size_t)(z - (s + k)));
-		deja_buf_put(&b, "\xef\xbf\xbd", 3);
+		callus_buf_put(&b, s + k, (size_t)(z - (s + k)));
+		callus_buf_put(&b, "\xef\xbf\xbd", 3);
 		k = (size_t)(z - s) + 1;
 	}
-	deja_buf_put(&b, s + k, n - k);
-	if (deja_buf_status(&b) < 0) {
-		deja_buf_release(&b);
-		return DEJA_ENOMEM;
+	callus_buf_put(&b, s + k, n - k);
+	if (callus_buf_status(&b) < 0) {
+		callus_buf_release(&b);
+		return CALLUS_ENOMEM;
 	}
 	if (dlen)
 		*dlen = b.len;
-	*dst = deja_buf_detach(&b);
-	return *dst ? 0 : DEJA_ENOMEM;
+	*dst = callus_buf_detach(&b);
+	return *dst ? 0 : CALLUS_ENOMEM;
 }
 
-const char *deja_payload_jstr(const json_t *obj, const char *key, size_t *len)
+const char *callus_payload_jstr(const json_t *obj, const char *key, size_t *len)
 {
 	json_t *v = json_object_get(obj, key);
 
@@ -122,14 +122,14 @@ const char *deja_payload_jstr(const json_t *obj, const char *key, size_t *len)
 	return json_string_value(v);
 }
 
-int deja_payload_jtrue(const json_t *obj, const char *key)
+int callus_payload_jtrue(const json_t *obj, const char *key)
 {
 	return json_is_true(json_object_get(obj, key));
 }
 
 /* An exit status given as a number (or a numeric string); negative values
  * mean "unknown" to us, so they are refused. */
-int deja_payload_jcode(const json_t *v, int *out)
+int callus_payload_jcode(const json_t *v, int *out)
 {
 	if (json_is_integer(v)) {
 		json_int_t i = json_integer_value(v);
@@ -158,29 +158,29 @@ int deja_payload_jcode(const json_t *v, int *out)
 		const char *s = json_string_value(v);
 		const char *end = s + json_string_length(v);
 
-		return !memchr(s, '\n', (size_t)(end - s)) && deja_payload_code_line(s, end, out);
+		return !memchr(s, '\n', (size_t)(end - s)) && callus_payload_code_line(s, end, out);
 	}
 	return 0;
 }
 
-int deja_payload_jcode_any(const json_t *obj, int *out)
+int callus_payload_jcode_any(const json_t *obj, int *out)
 {
 	static const char *const keys[] = { "exit_code", "exitCode", "exit_status", "returncode" };
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (deja_payload_jcode(json_object_get(obj, keys[i]), out))
+		if (callus_payload_jcode(json_object_get(obj, keys[i]), out))
 			return 1;
 	return 0;
 }
 
-int deja_payload_set_jstr(char **dst, const json_t *obj, const char *key)
+int callus_payload_set_jstr(char **dst, const json_t *obj, const char *key)
 {
 	size_t n;
-	const char *s = deja_payload_jstr(obj, key, &n);
+	const char *s = callus_payload_jstr(obj, key, &n);
 
 	if (!s || !n)
 		return 0;
-	return deja_payload_set_text(dst, NULL, s, n);
+	return callus_payload_set_text(dst, NULL, s, n);
 }
 
 static int shell_safe(const char *s)
@@ -212,9 +212,9 @@ static int is_shell_binary(const char *argv0)
 /* A command given as a string, or as an argv (codex): `bash -lc X` is the
  * command line X; anything else is joined with shell quoting so that the
  * detector sees what a person would have typed. */
-int deja_payload_command_value(char **out, const json_t *v)
+int callus_payload_command_value(char **out, const json_t *v)
 {
-	deja_buf b = DEJA_BUF_INIT;
+	callus_buf b = CALLUS_BUF_INIT;
 	size_t n, i;
 	const char *a0, *a1;
 	int rc;
@@ -223,7 +223,7 @@ int deja_payload_command_value(char **out, const json_t *v)
 	if (json_is_string(v)) {
 		if (!json_string_length(v))
 			return 0;
-		return deja_payload_set_text(out, NULL, json_string_value(v), json_string_length(v));
+		return callus_payload_set_text(out, NULL, json_string_value(v), json_string_length(v));
 	}
 	if (!json_is_array(v) || !(n = json_array_size(v)))
 		return 0;
@@ -233,42 +233,42 @@ int deja_payload_command_value(char **out, const json_t *v)
 	a0 = json_string_value(json_array_get(v, 0));
 	a1 = n > 1 ? json_string_value(json_array_get(v, 1)) : "";
 	if (n >= 3 && is_shell_binary(a0) && a1[0] == '-' && a1[strlen(a1) - 1] == 'c')
-		return deja_payload_command_value(out, json_array_get(v, 2));
+		return callus_payload_command_value(out, json_array_get(v, 2));
 	for (i = 0; i < n; i++) {
 		const char *s = json_string_value(json_array_get(v, i));
 
 		if (i)
-			deja_buf_putc(&b, ' ');
+			callus_buf_putc(&b, ' ');
 		if (shell_safe(s)) {
-			deja_buf_puts(&b, s);
+			callus_buf_puts(&b, s);
 			continue;
 		}
-		deja_buf_putc(&b, '\'');
+		callus_buf_putc(&b, '\'');
 		for (; *s; s++) {
 			if (*s == '\'')
-				deja_buf_puts(&b, "'\\''");
+				callus_buf_puts(&b, "'\\''");
 			else
-				deja_buf_putc(&b, *s);
+				callus_buf_putc(&b, *s);
 		}
-		deja_buf_putc(&b, '\'');
+		callus_buf_putc(&b, '\'');
 	}
-	if ((rc = deja_buf_status(&b)) < 0) {
-		deja_buf_release(&b);
+	if ((rc = callus_buf_status(&b)) < 0) {
+		callus_buf_release(&b);
 		return rc;
 	}
-	rc = deja_payload_set_text(out, NULL, b.ptr, b.len);
-	deja_buf_release(&b);
+	rc = callus_payload_set_text(out, NULL, b.ptr, b.len);
+	callus_buf_release(&b);
 	return rc;
 }
 
 /* Where each agent keeps the command inside the tool's arguments. */
-int deja_payload_command(char **out, const json_t *input)
+int callus_payload_command(char **out, const json_t *input)
 {
 	json_t *v = json_object_get(input, "command");
 
 	if (!v)
 		v = json_object_get(input, "cmd"); /* codex exec_command */
-	return deja_payload_command_value(out, v);
+	return callus_payload_command_value(out, v);
 }
 
 static int hex4(const char *p, unsigned *out)
@@ -299,9 +299,9 @@ static int hex4(const char *p, unsigned *out)
  * become U+FFFD; raw control characters are escaped, so nothing of them is
  * lost; a NUL outside strings becomes a blank.  Every structural JSON character is ASCII and nothing ASCII outside
  * a string is touched, so the document keeps its shape.  Returns the
- * number of repairs, or DEJA_ENOMEM.
+ * number of repairs, or CALLUS_ENOMEM.
  */
-static long repair(deja_buf *out, const char *s, size_t n)
+static long repair(callus_buf *out, const char *s, size_t n)
 {
 	size_t i = 0, run = 0;
 	long changes = 0;
@@ -309,8 +309,8 @@ static long repair(deja_buf *out, const char *s, size_t n)
 
 #define FLUSH_AND(text, skip)                                  \
 	do {                                                   \
-		deja_buf_put(out, s + run, i - run);           \
-		deja_buf_puts(out, text);                      \
+		callus_buf_put(out, s + run, i - run);           \
+		callus_buf_puts(out, text);                      \
 		i += (skip);                                   \
 		run = i;                                       \
 		changes++;                                     \
@@ -322,7 +322,7 @@ static long repair(deja_buf *out, const char *s, size_t n)
 		if (c >= 0x80) {
 			size_t want = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 0;
 
-			if (want && want <= n - i && deja_utf8_valid(s + i, want)) {
+			if (want && want <= n - i && callus_utf8_valid(s + i, want)) {
 				i += want;
 				continue;
 			}
@@ -358,8 +358,8 @@ static long repair(deja_buf *out, const char *s, size_t n)
 		} else if (c < 0x20) {
 			/* kept, escaped: an ESC starts a colour code that later
 			 * ANSI stripping must still recognise */
-			deja_buf_put(out, s + run, i - run);
-			deja_buf_printf(out, "\\u%04x", c);
+			callus_buf_put(out, s + run, i - run);
+			callus_buf_printf(out, "\\u%04x", c);
 			run = ++i;
 			changes++;
 		} else {
@@ -367,8 +367,8 @@ static long repair(deja_buf *out, const char *s, size_t n)
 		}
 	}
 #undef FLUSH_AND
-	deja_buf_put(out, s + run, i - run);
-	return deja_buf_status(out) < 0 ? DEJA_ENOMEM : changes;
+	callus_buf_put(out, s + run, i - run);
+	return callus_buf_status(out) < 0 ? CALLUS_ENOMEM : changes;
 }
 
 /*
@@ -377,9 +377,9 @@ static long repair(deja_buf *out, const char *s, size_t n)
  * literal or a number ("true\0}" parses, "true \0}" does not), and the peek
  * must read every payload as the full parse does.
  */
-json_t *deja_payload_load(const char *s, size_t n, size_t flags, json_error_t *jerr, int *oom)
+json_t *callus_payload_load(const char *s, size_t n, size_t flags, json_error_t *jerr, int *oom)
 {
-	deja_buf fixed = DEJA_BUF_INIT;
+	callus_buf fixed = CALLUS_BUF_INIT;
 	json_t *v = NULL;
 	long changes;
 
@@ -391,63 +391,63 @@ json_t *deja_payload_load(const char *s, size_t n, size_t flags, json_error_t *j
 		*oom = 1;
 	else if (changes > 0)
 		v = json_loadb(fixed.ptr, fixed.len, flags | JSON_ALLOW_NUL, jerr);
-	deja_buf_release(&fixed);
+	callus_buf_release(&fixed);
 	return v;
 }
 
-int deja_payload_set_output(deja_hook_event *e, const char *s, size_t n)
+int callus_payload_set_output(callus_hook_event *e, const char *s, size_t n)
 {
-	return deja_payload_set_text(&e->output, &e->output_len, s, n);
+	return callus_payload_set_text(&e->output, &e->output_len, s, n);
 }
 
 /* stdout, then stderr on a line of its own. */
-int deja_payload_set_output2(deja_hook_event *e, const char *out, size_t on, const char *err, size_t en)
+int callus_payload_set_output2(callus_hook_event *e, const char *out, size_t on, const char *err, size_t en)
 {
-	deja_buf b = DEJA_BUF_INIT;
+	callus_buf b = CALLUS_BUF_INIT;
 	int rc;
 
 	if (!en)
-		return deja_payload_set_output(e, out ? out : "", out ? on : 0);
+		return callus_payload_set_output(e, out ? out : "", out ? on : 0);
 	if (!on)
-		return deja_payload_set_output(e, err, en);
-	deja_buf_put(&b, out, on);
+		return callus_payload_set_output(e, err, en);
+	callus_buf_put(&b, out, on);
 	if (out[on - 1] != '\n')
-		deja_buf_putc(&b, '\n');
-	deja_buf_put(&b, err, en);
-	rc = deja_buf_status(&b) < 0 ? DEJA_ENOMEM : deja_payload_set_output(e, b.ptr, b.len);
-	deja_buf_release(&b);
+		callus_buf_putc(&b, '\n');
+	callus_buf_put(&b, err, en);
+	rc = callus_buf_status(&b) < 0 ? CALLUS_ENOMEM : callus_payload_set_output(e, b.ptr, b.len);
+	callus_buf_release(&b);
 	return rc;
 }
 
 /* cwd, joined with a relative working directory the tool was given. */
-int deja_payload_set_cwd(deja_hook_event *e, const char *base, const char *sub)
+int callus_payload_set_cwd(callus_hook_event *e, const char *base, const char *sub)
 {
-	deja_buf b = DEJA_BUF_INIT;
+	callus_buf b = CALLUS_BUF_INIT;
 	int rc;
 
 	if (!sub || !*sub || (base && *sub != '/' && (!strcmp(sub, ".") || !*base)))
 		sub = NULL;
 	if (!sub)
-		return base && *base ? deja_payload_set_text(&e->cwd, NULL, base, strlen(base)) : 0;
+		return base && *base ? callus_payload_set_text(&e->cwd, NULL, base, strlen(base)) : 0;
 	if (*sub == '/' || !base)
-		return deja_payload_set_text(&e->cwd, NULL, sub, strlen(sub));
-	deja_buf_puts(&b, base);
+		return callus_payload_set_text(&e->cwd, NULL, sub, strlen(sub));
+	callus_buf_puts(&b, base);
 	if (b.len && b.ptr[b.len - 1] != '/')
-		deja_buf_putc(&b, '/');
-	deja_buf_puts(&b, sub);
-	rc = deja_buf_status(&b) < 0 ? DEJA_ENOMEM : deja_payload_set_text(&e->cwd, NULL, b.ptr, b.len);
-	deja_buf_release(&b);
+		callus_buf_putc(&b, '/');
+	callus_buf_puts(&b, sub);
+	rc = callus_buf_status(&b) < 0 ? CALLUS_ENOMEM : callus_payload_set_text(&e->cwd, NULL, b.ptr, b.len);
+	callus_buf_release(&b);
 	return rc;
 }
 
-int deja_payload_set_event(deja_hook_event *e, const json_t *root, const char *key, const char *alt)
+int callus_payload_set_event(callus_hook_event *e, const json_t *root, const char *key, const char *alt)
 {
 	size_t n;
-	const char *s = deja_payload_jstr(root, key, &n);
+	const char *s = callus_payload_jstr(root, key, &n);
 
 	if (!s && alt)
-		s = deja_payload_jstr(root, alt, &n);
-	return s ? deja_payload_set_text(&e->event, NULL, s, n) : 0;
+		s = callus_payload_jstr(root, alt, &n);
+	return s ? callus_payload_set_text(&e->event, NULL, s, n) : 0;
 }
 
 /* NUL counts as a blank, as repair() makes it one for the full parse. */
@@ -513,8 +513,8 @@ static int frag(json_t **out, const char *p, const char *e)
 	json_error_t jerr;
 	int oom;
 
-	*out = deja_payload_load(p, (size_t)(e - p), JSON_DECODE_ANY, &jerr, &oom);
-	return oom ? DEJA_ENOMEM : *out ? 0 : DEJA_EINVAL;
+	*out = callus_payload_load(p, (size_t)(e - p), JSON_DECODE_ANY, &jerr, &oom);
+	return oom ? CALLUS_ENOMEM : *out ? 0 : CALLUS_EINVAL;
 }
 
 /* The last member named key (as jansson keeps the last of duplicates) of
@@ -528,13 +528,13 @@ static int member(const char *obj, const char *end, const char *key, const char 
 
 	*v = *ve = NULL;
 	if (obj >= end || *obj != '{')
-		return DEJA_EINVAL;
+		return CALLUS_EINVAL;
 	p = skip_ws(obj + 1, end);
 	if (p < end && *p == '}')
 		return 0;
 	for (;;) {
 		if (p >= end || *p != '"' || !(ke = str_end(p, end)))
-			return DEJA_EINVAL;
+			return CALLUS_EINVAL;
 		if (memchr(p + 1, '\\', (size_t)(ke - p - 1))) {
 			json_t *k;
 
@@ -547,10 +547,10 @@ static int member(const char *obj, const char *end, const char *key, const char 
 		}
 		p = skip_ws(ke, end);
 		if (p >= end || *p != ':')
-			return DEJA_EINVAL;
+			return CALLUS_EINVAL;
 		p = skip_ws(p + 1, end);
 		if (!(q = val_end(p, end)))
-			return DEJA_EINVAL;
+			return CALLUS_EINVAL;
 		if (match) {
 			*v = p;
 			*ve = q;
@@ -560,12 +560,12 @@ static int member(const char *obj, const char *end, const char *key, const char 
 			p = skip_ws(p + 1, end);
 			continue;
 		}
-		return p < end && *p == '}' ? 0 : DEJA_EINVAL;
+		return p < end && *p == '}' ? 0 : CALLUS_EINVAL;
 	}
 }
 
 /* The decoded value of a member, or *out NULL when absent. */
-int deja_payload_member(json_t **out, const char *obj, const char *end, const char *key)
+int callus_payload_member(json_t **out, const char *obj, const char *end, const char *key)
 {
 	const char *v, *ve;
 	int rc;
@@ -576,7 +576,7 @@ int deja_payload_member(json_t **out, const char *obj, const char *end, const ch
 	return frag(out, v, ve);
 }
 
-int deja_payload_member_object(const char **tobj, const char *obj, const char *end,
+int callus_payload_member_object(const char **tobj, const char *obj, const char *end,
 			       const char *key)
 {
 	const char *v, *ve;
@@ -586,7 +586,7 @@ int deja_payload_member_object(const char **tobj, const char *obj, const char *e
 	return rc;
 }
 
-int deja_payload_in_list(const char *name, const char *const *list)
+int callus_payload_in_list(const char *name, const char *const *list)
 {
 	for (; name && *list; list++)
 		if (strcmp(name, *list) == 0)
@@ -594,18 +594,18 @@ int deja_payload_in_list(const char *name, const char *const *list)
 	return 0;
 }
 
-int deja_payload_peek_tool(char **out, const char *obj, const char *end, const char *tool_key,
+int callus_payload_peek_tool(char **out, const char *obj, const char *end, const char *tool_key,
 			   const char *input_key, const char *const *shells)
 {
 	json_t *tool = NULL, *in = NULL;
 	int rc;
 
 	*out = NULL;
-	if ((rc = deja_payload_member(&tool, obj, end, tool_key)) < 0 ||
-	    !deja_payload_in_list(json_string_value(tool), shells))
+	if ((rc = callus_payload_member(&tool, obj, end, tool_key)) < 0 ||
+	    !callus_payload_in_list(json_string_value(tool), shells))
 		goto out;
-	if ((rc = deja_payload_member(&in, obj, end, input_key)) == 0)
-		rc = deja_payload_command(out, in);
+	if ((rc = callus_payload_member(&in, obj, end, input_key)) == 0)
+		rc = callus_payload_command(out, in);
 out:
 	json_decref(tool);
 	json_decref(in);
@@ -614,21 +614,21 @@ out:
 
 static int dup_field(char **dst, const char *s)
 {
-	return s ? deja_payload_set_text(dst, NULL, s, strlen(s)) : 0;
+	return s ? callus_payload_set_text(dst, NULL, s, strlen(s)) : 0;
 }
 
-deja_hook_event *deja_payload_chain(deja_hook_event *e)
+callus_hook_event *callus_payload_chain(callus_hook_event *e)
 {
-	deja_hook_event *n = calloc(1, sizeof(*n)), **tail = &e->next;
+	callus_hook_event *n = calloc(1, sizeof(*n)), **tail = &e->next;
 
 	if (!n)
 		return NULL;
-	*n = (deja_hook_event)DEJA_HOOK_EVENT_INIT;
+	*n = (callus_hook_event)CALLUS_HOOK_EVENT_INIT;
 	n->agent = e->agent;
 	n->is_shell = e->is_shell;
 	if (dup_field(&n->event, e->event) < 0 || dup_field(&n->cwd, e->cwd) < 0 ||
 	    dup_field(&n->session_id, e->session_id) < 0) {
-		deja_hook_event_release(n);
+		callus_hook_event_release(n);
 		free(n);
 		return NULL;
 	}
@@ -638,29 +638,29 @@ deja_hook_event *deja_payload_chain(deja_hook_event *e)
 	return n;
 }
 
-int deja_payload_reply_specific(json_t *root, const char *event, const char *dflt,
+int callus_payload_reply_specific(json_t *root, const char *event, const char *dflt,
 				const char *ctx, size_t n)
 {
-	deja_buf ev = DEJA_BUF_INIT;
+	callus_buf ev = CALLUS_BUF_INIT;
 	json_t *inner = json_object();
-	int rc = DEJA_ENOMEM;
+	int rc = CALLUS_ENOMEM;
 
 	if (!event || !*event)
 		event = dflt;
 	/* json_object_set_new() takes a NULL value as a failure: no leak */
-	if (inner && deja_utf8_sanitize(&ev, event, strlen(event)) == 0 &&
+	if (inner && callus_utf8_sanitize(&ev, event, strlen(event)) == 0 &&
 	    json_object_set_new(inner, "hookEventName", json_stringn(ev.ptr, ev.len)) == 0 &&
 	    json_object_set_new(inner, "additionalContext", json_stringn(ctx, n)) == 0 &&
 	    json_object_set(root, "hookSpecificOutput", inner) == 0)
 		rc = 0;
 	json_decref(inner);
-	deja_buf_release(&ev);
+	callus_buf_release(&ev);
 	return rc;
 }
 
-int deja_payload_reply_context(json_t *root, const char *event, const char *ctx, size_t n)
+int callus_payload_reply_context(json_t *root, const char *event, const char *ctx, size_t n)
 {
 	(void)event;
-	return json_object_set_new(root, "additionalContext", json_stringn(ctx, n)) < 0 ? DEJA_ENOMEM
+	return json_object_set_new(root, "additionalContext", json_stringn(ctx, n)) < 0 ? CALLUS_ENOMEM
 											  : 0;
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Score `deja analyze` on the corpus (tests/corpus/cases) and on the external
+"""Score `callus analyze` on the corpus (tests/corpus/cases) and on the external
 samples (../shared/corpus/external); write docs/accuracy.md.  See check.sh.
 """
 
@@ -18,13 +18,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 CASES = os.path.join(HERE, "cases")
 PROJECTS = os.path.join(HERE, "projects")
-ROOT = "/tmp/deja-corpus"   # where generate.sh ran the projects: absolute paths point there
+ROOT = "/tmp/callus-corpus"   # where generate.sh ran the projects: absolute paths point there
 
 NOT_A_CHECK = "(not a check: ls, git, node ...)"
 BARS = {"recall": 0.98, "precision": 0.95, "with_file": 0.99, "collisions": 0}
 
-# External samples: the command deja is told for each tool (any command that
-# deja sees as running that tool).  Tools deja does not claim are not scored.
+# External samples: the command callus is told for each tool (any command that
+# callus sees as running that tool).  Tools callus does not claim are not scored.
 EXTERNAL_COMMANDS = {
     "reviewdog-errorformat": {
         "eslint": "npx eslint .",
@@ -59,17 +59,17 @@ def env_flag(name, default):
     return default if v is None or v == "" else v
 
 
-DEJA = env_flag("DEJA_BIN", "build/deja")
-if not os.path.isabs(DEJA):
-    DEJA = os.path.join(REPO, DEJA)
-ENFORCE = env_flag("DEJA_ACCURACY_ENFORCE", "1") != "0"
-REPORT = env_flag("DEJA_ACCURACY_REPORT", os.path.join(REPO, "docs", "accuracy.md"))
-EXTERNAL = env_flag("DEJA_CORPUS_EXTERNAL",
+CALLUS = env_flag("CALLUS_BIN", "build/callus")
+if not os.path.isabs(CALLUS):
+    CALLUS = os.path.join(REPO, CALLUS)
+ENFORCE = env_flag("CALLUS_ACCURACY_ENFORCE", "1") != "0"
+REPORT = env_flag("CALLUS_ACCURACY_REPORT", os.path.join(REPO, "docs", "accuracy.md"))
+EXTERNAL = env_flag("CALLUS_CORPUS_EXTERNAL",
                     os.path.join(os.path.dirname(REPO), "shared", "corpus", "external"))
-JOBS = int(env_flag("DEJA_ACCURACY_JOBS", str(os.cpu_count() or 2)))
+JOBS = int(env_flag("CALLUS_ACCURACY_JOBS", str(os.cpu_count() or 2)))
 
 
-# --- running deja --------------------------------------------------------------------
+# --- running callus --------------------------------------------------------------------
 
 
 def clean_env(tmp):
@@ -82,9 +82,9 @@ def clean_env(tmp):
 
 
 def analyze(command, exit_code, workspace, cwd, data, env):
-    """Runs deja analyze; returns (result dict or None, error text)."""
+    """Runs callus analyze; returns (result dict or None, error text)."""
     try:
-        r = subprocess.run([DEJA, "analyze", "--command", command, "--exit-code", str(exit_code),
+        r = subprocess.run([CALLUS, "analyze", "--command", command, "--exit-code", str(exit_code),
                             "--workspace", workspace], input=data, cwd=cwd, env=env,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
     except (OSError, subprocess.TimeoutExpired) as e:
@@ -138,7 +138,7 @@ def codes_compatible(a, b):
 
 
 def match_group(err, groups):
-    """The planted group an error reported by deja stands for, or None."""
+    """The planted group an error reported by callus stands for, or None."""
     f, line, code = err.get("file"), err.get("line"), err.get("code")
     msg = err.get("message") or ""
     test = err.get("test") or err.get("test_name") or ""
@@ -246,7 +246,7 @@ def run_corpus(env, dump=None):
         st["failing"] += want_failed
         if res is None:
             st["crashes"] += 1
-            problems[tool].append(f"`{c['id']}`: deja analyze failed: {err}")
+            problems[tool].append(f"`{c['id']}`: callus analyze failed: {err}")
             res = {}
         ok = (res.get("verification") == c["verification"] and res.get("failed") == want_failed)
         st["detected"] += ok
@@ -393,7 +393,7 @@ def run_external(env):
         st["failing"] += 1
         if res is None:
             st["crashes"] += 1
-            problems[tool].append(f"line {n}: deja analyze failed: {err}")
+            problems[tool].append(f"line {n}: callus analyze failed: {err}")
             res = {}
         st["detected"] += bool(res.get("verification") and res.get("failed"))
         truth = {base(f) for f in truth_paths(c, text)}
@@ -482,7 +482,7 @@ def bars_of(name, st, sig):
             out.append((f"{name}: signature collisions across groups = 0", str(n), n == 0))
         else:
             out.append((f"{name}: signature collisions across groups = 0",
-                        "n/a (no `signatures` in deja analyze yet)", False))
+                        "n/a (no `signatures` in callus analyze yet)", False))
     return out
 
 
@@ -497,10 +497,10 @@ def main():
         print("usage: check.py [--dump-signatures FILE]", file=sys.stderr)
         return 2
     dump = [] if dump_path else None
-    if not os.access(DEJA, os.X_OK):
-        print(f"check: {DEJA} is not an executable (make? DEJA_BIN?)", file=sys.stderr)
+    if not os.access(CALLUS, os.X_OK):
+        print(f"check: {CALLUS} is not an executable (make? CALLUS_BIN?)", file=sys.stderr)
         return 2
-    tmp = tempfile.mkdtemp(prefix="deja-accuracy.")
+    tmp = tempfile.mkdtemp(prefix="callus-accuracy.")
     try:
         env = clean_env(tmp)
         cases, per_tool, problems, sig = run_corpus(env, dump)
@@ -512,9 +512,9 @@ def main():
     bars = bars_of("corpus", tot, sig)
     if ext_ok:
         bars += bars_of("external", totals(ext_tools), None)
-    lines = ["# Accuracy of `deja analyze`", "",
+    lines = ["# Accuracy of `callus analyze`", "",
              "Generated by `tests/corpus/check.sh` (run by `make check`); do not edit.",
-             "", "It runs `deja analyze` on every case of `tests/corpus/cases/` (outputs of real "
+             "", "It runs `callus analyze` on every case of `tests/corpus/cases/` (outputs of real "
              "tools on the projects of `tests/corpus/projects/`, made by "
              "`tests/corpus/generate.sh`; versions in `tests/corpus/VERSIONS`) and on the "
              "external samples of `../shared/corpus/external/`, and compares with the ground "
@@ -548,17 +548,17 @@ def main():
             lines.append(f"- signature `{str(sid)[:16]}` shared by groups {', '.join(gs)}")
     lines += ["", "## External samples, per tool", ""]
     if not ext_ok:
-        lines.append(f"Not found: `{EXTERNAL}` (set DEJA_CORPUS_EXTERNAL).")
+        lines.append(f"Not found: `{EXTERNAL}` (set CALLUS_CORPUS_EXTERNAL).")
     else:
         lines += ["File names (base names) are compared: the samples were made on other "
                   "machines (their absolute paths are moved under the workspace; toolchain files "
                   "such as /usr/include/... are not expected). ALE's expectations are an "
                   "editor's (only the buffer's file, option-dependent, `null` for the buffer), so "
                   "ALE samples count for recall only; reviewdog's for precision too. Only the "
-                  "tools deja claims are scored; the others are listed below.", ""]
+                  "tools callus claims are scored; the others are listed below.", ""]
         tool_table(ext_tools, sig, lines, external=True)
         if skipped:
-            lines += ["", "Not scored (not a tool deja detects): " + ", ".join(
+            lines += ["", "Not scored (not a tool callus detects): " + ", ".join(
                 f"{t} ({n})" for t, n in sorted(skipped.items())) + "."]
     lines += ["", "## Misses, per tool (first 8 each)", ""]
     for name, probs in (("corpus", problems), ("external", ext_problems)):
@@ -590,7 +590,7 @@ def main():
               f"{fmt(fe['with_file'])}")
     crashed = tot["crashes"] + totals(ext_tools)["crashes"]
     if crashed:
-        print(f"accuracy: deja analyze failed (crash, bad status or invalid JSON) on {crashed} "
+        print(f"accuracy: callus analyze failed (crash, bad status or invalid JSON) on {crashed} "
               "output(s): see the report's misses")
     missed = [label for label, _, ok in bars if not ok]
     for label in missed:
@@ -602,7 +602,7 @@ def main():
     if missed and ENFORCE:
         return 1
     if missed:
-        print("accuracy: not enforced (DEJA_ACCURACY_ENFORCE=0)")
+        print("accuracy: not enforced (CALLUS_ACCURACY_ENFORCE=0)")
     return 0
 
 

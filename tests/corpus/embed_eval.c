@@ -19,14 +19,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "deja/embed.h"
-#include "deja/signature.h"
-#include "deja/strlist.h"
+#include "callus/embed.h"
+#include "callus/signature.h"
+#include "callus/strlist.h"
 
 typedef struct item {
-	deja_signature sig;
+	callus_signature sig;
 	char *group, *case_id;
-	float vec[DEJA_EMBED_DIM];
+	float vec[CALLUS_EMBED_DIM];
 } item;
 
 typedef struct pair {
@@ -40,13 +40,13 @@ static char *dup_str(json_t *v)
 	return strdup(s);
 }
 
-static int load_list(deja_strlist *out, json_t *arr)
+static int load_list(callus_strlist *out, json_t *arr)
 {
 	size_t i;
 	json_t *v;
 
 	json_array_foreach(arr, i, v) {
-		if (json_is_string(v) && deja_strlist_add(out, json_string_value(v), strlen(json_string_value(v))) < 0)
+		if (json_is_string(v) && callus_strlist_add(out, json_string_value(v), strlen(json_string_value(v))) < 0)
 			return -1;
 	}
 	return 0;
@@ -98,8 +98,8 @@ int main(int argc, char **argv)
 	json_t *root = NULL, *rec;
 	item *items = NULL;
 	size_t n = 0, idx;
-	deja_idf *idf = NULL;
-	deja_features feat = DEJA_FEATURES_INIT;
+	callus_idf *idf = NULL;
+	callus_features feat = CALLUS_FEATURES_INIT;
 	float *same = NULL, *diff = NULL, *best = NULL;
 	pair *pairs = NULL;
 	size_t nsame = 0, ndiff = 0, npairs = 0, *nearest = NULL, *mates = NULL;
@@ -158,15 +158,15 @@ int main(int argc, char **argv)
 
 	/* document frequencies over the whole set, as a store holding all of
 	 * them would have */
-	if (deja_idf_new(&idf) < 0)
+	if (callus_idf_new(&idf) < 0)
 		goto out;
 	for (size_t i = 0; i < n; i++)
-		if (deja_embed_features(&feat, &items[i].sig) < 0 || deja_idf_add(idf, &feat) < 0)
+		if (callus_embed_features(&feat, &items[i].sig) < 0 || callus_idf_add(idf, &feat) < 0)
 			goto out;
 	for (size_t i = 0; i < n; i++) {
-		if (deja_embed_features(&feat, &items[i].sig) < 0)
+		if (callus_embed_features(&feat, &items[i].sig) < 0)
 			goto out;
-		deja_embed_vector(items[i].vec, &feat, use_idf ? idf : NULL);
+		callus_embed_vector(items[i].vec, &feat, use_idf ? idf : NULL);
 	}
 
 	npairs = n * (n - 1) / 2;
@@ -179,7 +179,7 @@ int main(int argc, char **argv)
 	npairs = 0;
 	for (size_t i = 0; i < n; i++) {
 		for (size_t j = i + 1; j < n; j++) {
-			float s = deja_dot(items[i].vec, items[j].vec, DEJA_EMBED_DIM);
+			float s = callus_dot(items[i].vec, items[j].vec, CALLUS_EMBED_DIM);
 			int sg = !strcmp(items[i].group, items[j].group);
 
 			if (sg) {
@@ -300,7 +300,7 @@ int main(int argc, char **argv)
 	rc = 0;
 out:
 	for (size_t i = 0; items && i < n; i++) {
-		deja_signature_release(&items[i].sig);
+		callus_signature_release(&items[i].sig);
 		free(items[i].group);
 		free(items[i].case_id);
 	}
@@ -311,8 +311,8 @@ out:
 	free(best);
 	free(nearest);
 	free(mates);
-	deja_features_release(&feat);
-	deja_idf_free(idf);
+	callus_features_release(&feat);
+	callus_idf_free(idf);
 	json_decref(root);
 	return rc;
 }

@@ -27,7 +27,7 @@ from manifest import CASES, PROJECTS, Case, P, find_line  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 CASES_DIR = os.path.join(HERE, "cases")
-ROOT = "/tmp/deja-corpus"
+ROOT = "/tmp/callus-corpus"
 TOOLS = os.path.join(REPO, "tests", "tools", "node_modules")
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")

@@ -1,7 +1,7 @@
 #!/bin/sh
 # generate.sh - regenerate the corpus of real tool outputs (tests/corpus/cases/).
 #
-# Copies each project of tests/corpus/projects/ to /tmp/deja-corpus/<project>
+# Copies each project of tests/corpus/projects/ to /tmp/callus-corpus/<project>
 # (a fixed place, so that absolute paths in the outputs are the same on every
 # machine), makes it a git repository, runs the real tools on it (eslint, tsc,
 # jest, vitest, mocha, node --test, npm, pytest, unittest, mypy, flake8,
@@ -13,7 +13,7 @@
 # versions used go to tests/corpus/VERSIONS.
 #
 # Not part of the test suite: the outputs are committed, and
-# tests/corpus/check.sh scores deja on them.  Install the tools first with
+# tests/corpus/check.sh scores callus on them.  Install the tools first with
 # scripts/install-corpus-tools.sh.
 #
 # Usage: tests/corpus/generate.sh [--truth-only] [CASE_ID_PREFIX...]

@@ -203,7 +203,7 @@ def case(id: str, project: str, command: str, tool: str, errors=(), **kw) -> Non
 
 
 FORCE = {"FORCE_COLOR": "1"}
-ABS = "/tmp/deja-corpus"
+ABS = "/tmp/callus-corpus"
 
 # eslint: stylish (the default), unix, compact, json; colour; absolute paths
 L = "js-lint"
@@ -579,8 +579,8 @@ case("gcc-all-files", C, f"gcc {CFLAGS} -o /dev/null src/*.c", "gcc",
 case("gcc-header", C, "gcc -Iinclude -c src/legacy.c -o /dev/null", "gcc", pick(C, "header"),
      notes="the error is in the header; src/legacy.c is only named in 'In file included from'",
      ctx=["src/legacy.c"])
-case("gcc-link-error", C, "gcc -g -c link/main.c -o /tmp/deja-corpus/.tmp/main.o && "
-     "gcc -o /tmp/deja-corpus/.tmp/app /tmp/deja-corpus/.tmp/main.o", "gcc", pick(C, "link"),
+case("gcc-link-error", C, "gcc -g -c link/main.c -o /tmp/callus-corpus/.tmp/main.o && "
+     "gcc -o /tmp/callus-corpus/.tmp/app /tmp/callus-corpus/.tmp/main.o", "gcc", pick(C, "link"),
      keep_more=["undefined reference to `frobnicate'"])
 case("gcc-warnings-exit0", C, f"gcc {CFLAGS} -c src/strutil.c -o /dev/null -Wextra "
      "-Wno-unused-parameter && gcc -Wall -Iinclude -fsyntax-only src/main.c", "gcc", expect=0)
@@ -732,12 +732,12 @@ case("cargo-check-json-ansi", R, "cargo check --message-format=json-diagnostic-r
 case("cargo-test-compile-error", R, "cargo test", "cargo test", RUST_ALL, pre=CLEAN_TARGET)
 case("cargo-build-subdir", R, "cargo build", "cargo build", RUST_ALL, cwd="src",
      pre=CLEAN_TARGET, notes="run from src/: cargo prints paths relative to the package root")
-case("rustc", R, "rustc --edition 2021 src/main.rs -o /tmp/deja-corpus/.tmp/rb", "rustc",
+case("rustc", R, "rustc --edition 2021 src/main.rs -o /tmp/callus-corpus/.tmp/rb", "rustc",
      RUST_ALL)
 case("rustc-json", R, "rustc --edition 2021 --error-format=json src/main.rs -o "
-     "/tmp/deja-corpus/.tmp/rb", "rustc", RUST_ALL)
+     "/tmp/callus-corpus/.tmp/rb", "rustc", RUST_ALL)
 case("rustc-short", R, "rustc --edition 2021 --error-format=short src/main.rs -o "
-     "/tmp/deja-corpus/.tmp/rb", "rustc", RUST_ALL,
+     "/tmp/callus-corpus/.tmp/rb", "rustc", RUST_ALL,
      codes=["E0308", "E0425", "E0599"])
 
 plant("rust-app",

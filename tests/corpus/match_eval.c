@@ -7,13 +7,13 @@
  * matched to its planted root-cause group, with its signature) and keeps one
  * signature per id, with its group and the case it first came from.  Then,
  * for each signature in turn (the held-out one), builds a fresh store in a
- * temporary workspace holding every *other* signature, learnt the way deja
+ * temporary workspace holding every *other* signature, learnt the way callus
  * learns them: case by case in the order of the dump, each case one
- * recorded run (deja_store_record_lesson, deja_match_index) that failed
- * with its signatures and then passed (deja_learn_failure and
- * deja_learn_pass, no snapshots), so each signature has one resolution
+ * recorded run (callus_store_record_lesson, callus_match_index) that failed
+ * with its signatures and then passed (callus_learn_failure and
+ * callus_learn_pass, no snapshots), so each signature has one resolution
  * that succeeded.  The held-out signature is never in that store, neither
- * as a signature nor in the document frequencies, when deja_match_suggest
+ * as a signature nor in the document frequencies, when callus_match_suggest
  * is asked about it.  A resolution is right when it was made for a
  * signature of the held-out one's group.  (The runs before the held-out
  * one's are the same in every round that holds out one of that run or a
@@ -25,7 +25,7 @@
  * 3; for signatures alone in their group, how often nothing is suggested.
  * -v also lists the misses, with what was suggested instead.  Exits 1 when
  * a bar is missed (first >= 90%, top 3 >= 97%, nothing for the lone ones
- * >= 98%), 2 on bad input, 3 when deja itself fails.
+ * >= 98%), 2 on bad input, 3 when callus itself fails.
  * tests/corpus/match_eval.sh builds and runs it and writes
  * docs/match-quality.md.
  */
@@ -41,25 +41,25 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "deja/buf.h"
-#include "deja/learn.h"
-#include "deja/lesson.h"
-#include "deja/match.h"
-#include "deja/redact.h"
-#include "deja/signature.h"
-#include "deja/store.h"
-#include "deja/strlist.h"
+#include "callus/buf.h"
+#include "callus/learn.h"
+#include "callus/lesson.h"
+#include "callus/match.h"
+#include "callus/redact.h"
+#include "callus/signature.h"
+#include "callus/store.h"
+#include "callus/strlist.h"
 
 /* The bars of the issue, in percent. */
 #define BAR_FIRST 90
 #define BAR_TOP3 97
 #define BAR_QUIET 98
 
-#define TOP 3          /* suggestions asked for (DEJA_LEARN_SUGGEST_MAX) */
+#define TOP 3          /* suggestions asked for (CALLUS_LEARN_SUGGEST_MAX) */
 #define MESSAGE_MAX 140 /* bytes of a message shown in the list of misses */
 
 typedef struct item {
-	deja_signature sig;
+	callus_signature sig;
 	char *group, *case_id;
 	size_t run;    /* index of its case in eval.runs */
 	size_t mates;  /* other items of its group */
@@ -67,10 +67,10 @@ typedef struct item {
 
 /* One held-out item's outcome. */
 typedef struct outcome {
-	deja_suggestion *g;
+	callus_suggestion *g;
 	size_t n;
 	int first, top3;  /* right first / in the top 3 (with a mate) */
-	deja_match *m;    /* for a miss: the matches behind the suggestions */
+	callus_match *m;    /* for a miss: the matches behind the suggestions */
 	size_t nm;
 } outcome;
 
@@ -79,9 +79,9 @@ typedef struct eval {
 	size_t n;
 	char **runs;   /* case ids, in order of first appearance; borrowed */
 	size_t nruns;
-	deja_redactor *red;
-	deja_signature *sigs;   /* scratch: one run's signatures (shallow copies) */
-	deja_learn_error *errs; /* scratch: the same, as learnt errors */
+	callus_redactor *red;
+	callus_signature *sigs;   /* scratch: one run's signatures (shallow copies) */
+	callus_learn_error *errs; /* scratch: the same, as learnt errors */
 } eval;
 
 static char *dup_str(json_t *v)
@@ -90,7 +90,7 @@ static char *dup_str(json_t *v)
 	return strdup(s);
 }
 
-static int load_list(deja_strlist *out, json_t *arr)
+static int load_list(callus_strlist *out, json_t *arr)
 {
 	size_t i;
 	json_t *v;
@@ -98,7 +98,7 @@ static int load_list(deja_strlist *out, json_t *arr)
 	json_array_foreach(arr, i, v) {
 		const char *str = json_string_value(v);
 
-		if (str && deja_strlist_add(out, str, strlen(str)) < 0)
+		if (str && callus_strlist_add(out, str, strlen(str)) < 0)
 			return -1;
 	}
 	return 0;
@@ -189,26 +189,26 @@ static int remove_tree(const char *path)
 	return nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-static int failed(const char *what, deja_error *err)
+static int failed(const char *what, callus_error *err)
 {
-	fprintf(stderr, "match_eval: %s: %s\n", what, deja_error_message(err));
+	fprintf(stderr, "match_eval: %s: %s\n", what, callus_error_message(err));
 	return 3;
 }
 
 /*
  * Record run r of the corpus (every item of that case but the held-out
- * one) as deja would: the run's signatures stored and indexed, a failure
+ * one) as callus would: the run's signatures stored and indexed, a failure
  * of its check, then a pass that fixes them, each fix a resolution with
  * one success.  One check per case, so that a case's pass fixes only its
  * own errors.
  */
-static int learn_run(eval *e, deja_store *s, const char *ws, size_t r, size_t held_out)
+static int learn_run(eval *e, callus_store *s, const char *ws, size_t r, size_t held_out)
 {
-	deja_lesson l;
-	deja_run_info run;
-	deja_learn_opts o;
-	deja_learn_result res;
-	deja_error err = DEJA_ERROR_INIT;
+	callus_lesson l;
+	callus_run_info run;
+	callus_learn_opts o;
+	callus_learn_result res;
+	callus_error err = CALLUS_ERROR_INIT;
 	size_t n = 0;
 	int rc = 0;
 
@@ -224,12 +224,12 @@ static int learn_run(eval *e, deja_store *s, const char *ws, size_t r, size_t he
 	}
 	if (!n)
 		return 0;
-	l.type = DEJA_LESSON_OTHER;
+	l.type = CALLUS_LESSON_OTHER;
 	l.file = strdup("");
 	l.error_summary = strdup(e->runs[r]);
 	l.tool = strdup(e->sigs[0].tool);
 	l.command = strdup(e->runs[r]);
-	if (!l.file || !l.error_summary || !l.tool || !l.command || deja_lesson_sign(&l) < 0) {
+	if (!l.file || !l.error_summary || !l.tool || !l.command || callus_lesson_sign(&l) < 0) {
 		fprintf(stderr, "match_eval: out of memory\n");
 		rc = 3;
 		goto out;
@@ -238,13 +238,13 @@ static int learn_run(eval *e, deja_store *s, const char *ws, size_t r, size_t he
 	run.cwd = "";
 	run.sigs = e->sigs;
 	run.nsigs = n;
-	if (deja_store_record_lesson(s, &l, &run, NULL, &err) < 0) {
+	if (callus_store_record_lesson(s, &l, &run, NULL, &err) < 0) {
 		rc = failed("recording a run", &err);
 		goto out;
 	}
 	/* after every run, as a recording does: a later signature this close
 	 * to a stored one of its tool is linked to it, not indexed */
-	if (deja_match_index(s, ws, NULL, &err) < 0) {
+	if (callus_match_index(s, ws, NULL, &err) < 0) {
 		rc = failed("indexing", &err);
 		goto out;
 	}
@@ -257,12 +257,12 @@ static int learn_run(eval *e, deja_store *s, const char *ws, size_t r, size_t he
 	o.session = "";
 	o.redactor = e->red;
 	o.no_snapshot = 1; /* no git: a resolution's diff does not enter matching */
-	if (deja_learn_failure(s, &o, e->errs, n, &res, &err) < 0) {
+	if (callus_learn_failure(s, &o, e->errs, n, &res, &err) < 0) {
 		rc = failed("learning a failure", &err);
 		goto out;
 	}
-	deja_learn_result_release(&res);
-	if (deja_learn_pass(s, &o, &res, &err) < 0) {
+	callus_learn_result_release(&res);
+	if (callus_learn_pass(s, &o, &res, &err) < 0) {
 		rc = failed("learning a pass", &err);
 		goto out;
 	}
@@ -272,19 +272,19 @@ static int learn_run(eval *e, deja_store *s, const char *ws, size_t r, size_t he
 		rc = 3;
 	}
 out:
-	deja_learn_result_release(&res);
-	deja_lesson_release(&l);
-	deja_error_release(&err);
+	callus_learn_result_release(&res);
+	callus_lesson_release(&l);
+	callus_error_release(&err);
 	return rc;
 }
 
-/* Workspace ws with its .deja directory; *made says whether ws now exists
+/* Workspace ws with its .callus directory; *made says whether ws now exists
  * (to be removed). */
-static int make_workspace(deja_buf *path, const char *ws, int *made)
+static int make_workspace(callus_buf *path, const char *ws, int *made)
 {
-	deja_buf_clear(path);
-	deja_buf_printf(path, "%s/.deja", ws);
-	if (deja_buf_status(path) < 0)
+	callus_buf_clear(path);
+	callus_buf_printf(path, "%s/.callus", ws);
+	if (callus_buf_status(path) < 0)
 		return 3;
 	if (mkdir(ws, 0700) < 0 || (*made = 1, mkdir(path->ptr, 0700) < 0)) {
 		fprintf(stderr, "match_eval: cannot create %s: %s\n", path->ptr, strerror(errno));
@@ -293,19 +293,19 @@ static int make_workspace(deja_buf *path, const char *ws, int *made)
 	return 0;
 }
 
-static int open_store(deja_store **s, const char *ws)
+static int open_store(callus_store **s, const char *ws)
 {
-	deja_buf path = DEJA_BUF_INIT;
-	deja_error err = DEJA_ERROR_INIT;
+	callus_buf path = CALLUS_BUF_INIT;
+	callus_error err = CALLUS_ERROR_INIT;
 	int rc = 3;
 
-	deja_buf_printf(&path, "%s/.deja/deja.db", ws);
-	if (deja_buf_status(&path) < 0)
+	callus_buf_printf(&path, "%s/.callus/callus.db", ws);
+	if (callus_buf_status(&path) < 0)
 		goto out;
-	rc = deja_store_open(s, path.ptr, 5000, &err) < 0 ? failed(path.ptr, &err) : 0;
+	rc = callus_store_open(s, path.ptr, 5000, &err) < 0 ? failed(path.ptr, &err) : 0;
 out:
-	deja_error_release(&err);
-	deja_buf_release(&path);
+	callus_error_release(&err);
+	callus_buf_release(&path);
 	return rc;
 }
 
@@ -336,17 +336,17 @@ out:
 	return rc;
 }
 
-/* Every file of from/.deja (the store, closed so that its WAL is merged
- * and gone, and the vector file) copied into to/.deja. */
+/* Every file of from/.callus (the store, closed so that its WAL is merged
+ * and gone, and the vector file) copied into to/.callus. */
 static int copy_store(const char *from, const char *to)
 {
-	deja_buf src = DEJA_BUF_INIT, dst = DEJA_BUF_INIT;
+	callus_buf src = CALLUS_BUF_INIT, dst = CALLUS_BUF_INIT;
 	DIR *d = NULL;
 	struct dirent *de;
 	int rc = 3;
 
-	deja_buf_printf(&src, "%s/.deja", from);
-	if (deja_buf_status(&src) < 0)
+	callus_buf_printf(&src, "%s/.callus", from);
+	if (callus_buf_status(&src) < 0)
 		goto out;
 	if (!(d = opendir(src.ptr))) {
 		fprintf(stderr, "match_eval: cannot read %s: %s\n", src.ptr, strerror(errno));
@@ -355,11 +355,11 @@ static int copy_store(const char *from, const char *to)
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
-		deja_buf_clear(&src);
-		deja_buf_printf(&src, "%s/.deja/%s", from, de->d_name);
-		deja_buf_clear(&dst);
-		deja_buf_printf(&dst, "%s/.deja/%s", to, de->d_name);
-		if (deja_buf_status(&src) < 0 || deja_buf_status(&dst) < 0 ||
+		callus_buf_clear(&src);
+		callus_buf_printf(&src, "%s/.callus/%s", from, de->d_name);
+		callus_buf_clear(&dst);
+		callus_buf_printf(&dst, "%s/.callus/%s", to, de->d_name);
+		if (callus_buf_status(&src) < 0 || callus_buf_status(&dst) < 0 ||
 		    copy_file(src.ptr, dst.ptr) != 0)
 			goto out;
 	}
@@ -367,8 +367,8 @@ static int copy_store(const char *from, const char *to)
 out:
 	if (d)
 		closedir(d);
-	deja_buf_release(&src);
-	deja_buf_release(&dst);
+	callus_buf_release(&src);
+	callus_buf_release(&dst);
 	return rc;
 }
 
@@ -403,10 +403,10 @@ static void score(const eval *e, size_t h, outcome *oc)
  */
 static int one_round(eval *e, const char *prefix, const char *ws, size_t h, outcome *oc)
 {
-	deja_buf path = DEJA_BUF_INIT;
-	deja_store *s = NULL;
-	deja_error err = DEJA_ERROR_INIT;
-	deja_match_opts mo;
+	callus_buf path = CALLUS_BUF_INIT;
+	callus_store *s = NULL;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_match_opts mo;
 	int rc, made = 0;
 
 	if ((rc = make_workspace(&path, ws, &made)) != 0 || (rc = copy_store(prefix, ws)) != 0 ||
@@ -417,35 +417,35 @@ static int one_round(eval *e, const char *prefix, const char *ws, size_t h, outc
 			goto out;
 	memset(&mo, 0, sizeof(mo));
 	mo.workspace = ws;
-	if (deja_match_suggest(s, &mo, &e->items[h].sig, TOP, &oc->g, &oc->n, &err) < 0) {
+	if (callus_match_suggest(s, &mo, &e->items[h].sig, TOP, &oc->g, &oc->n, &err) < 0) {
 		rc = failed("suggesting", &err);
 		goto out;
 	}
 	score(e, h, oc);
 	/* how the wrong ones matched, for whoever tunes the matcher */
 	if ((e->items[h].mates ? !oc->first : oc->n > 0) &&
-	    deja_match_find(s, &mo, &e->items[h].sig, &oc->m, &oc->nm, &err) < 0)
+	    callus_match_find(s, &mo, &e->items[h].sig, &oc->m, &oc->nm, &err) < 0)
 		rc = failed("matching", &err);
 out:
-	deja_store_close(s);
+	callus_store_close(s);
 	if (made && remove_tree(ws) < 0) {
 		fprintf(stderr, "match_eval: cannot remove %s: %s\n", ws, strerror(errno));
 		rc = 3;
 	}
-	deja_error_release(&err);
-	deja_buf_release(&path);
+	callus_error_release(&err);
+	callus_buf_release(&path);
 	return rc;
 }
 
 /* Learn run r into the prefix workspace: every item of it. */
 static int extend_prefix(eval *e, const char *prefix, size_t r)
 {
-	deja_store *s = NULL;
+	callus_store *s = NULL;
 	int rc;
 
 	if ((rc = open_store(&s, prefix)) == 0)
 		rc = learn_run(e, s, prefix, r, e->n);
-	deja_store_close(s);
+	callus_store_close(s);
 	return rc;
 }
 
@@ -474,13 +474,13 @@ static void show_item(const item *it)
 static void show_how(const outcome *oc, const char *sig_id)
 {
 	for (size_t i = 0; i < oc->nm; i++) {
-		const deja_match *m = &oc->m[i];
+		const callus_match *m = &oc->m[i];
 
 		if (strcmp(m->signature_id, sig_id))
 			continue;
 		printf(" (%s, similarity %.3f, context %.3f)",
-		       m->how == DEJA_MATCH_REGEX ? "regex fallback"
-		       : m->how == DEJA_MATCH_SAME ? "same id" : "vector",
+		       m->how == CALLUS_MATCH_REGEX ? "regex fallback"
+		       : m->how == CALLUS_MATCH_SAME ? "same id" : "vector",
 		       m->similarity, m->context_score);
 		return;
 	}
@@ -535,9 +535,9 @@ int main(int argc, char **argv)
 	eval e;
 	outcome *oc = NULL;
 	char *root = NULL;
-	deja_buf ws = DEJA_BUF_INIT, prefix = DEJA_BUF_INIT, scratch = DEJA_BUF_INIT;
-	deja_store *s = NULL;
-	deja_error err = DEJA_ERROR_INIT;
+	callus_buf ws = CALLUS_BUF_INIT, prefix = CALLUS_BUF_INIT, scratch = CALLUS_BUF_INIT;
+	callus_store *s = NULL;
+	callus_error err = CALLUS_ERROR_INIT;
 	const char *tmpdir = getenv("TMPDIR");
 	size_t with_mate = 0, first = 0, top3 = 0, alone = 0, quiet = 0, groups = 0;
 	struct timespec t0, t1;
@@ -558,7 +558,7 @@ int main(int argc, char **argv)
 	if ((rc = load(&e, argv[1])) != 0)
 		goto out;
 	rc = 3;
-	if (deja_redactor_new(&e.red, &err) < 0) {
+	if (callus_redactor_new(&e.red, &err) < 0) {
 		rc = failed("redactor", &err);
 		goto out;
 	}
@@ -566,8 +566,8 @@ int main(int argc, char **argv)
 		goto out;
 	if (!tmpdir || !*tmpdir)
 		tmpdir = "/tmp";
-	deja_buf_printf(&ws, "%s/deja-match-eval.XXXXXX", tmpdir);
-	if (deja_buf_status(&ws) < 0 || !(root = deja_buf_detach(&ws)))
+	callus_buf_printf(&ws, "%s/callus-match-eval.XXXXXX", tmpdir);
+	if (callus_buf_status(&ws) < 0 || !(root = callus_buf_detach(&ws)))
 		goto out;
 	if (!mkdtemp(root)) {
 		fprintf(stderr, "match_eval: cannot create %s: %s\n", root, strerror(errno));
@@ -577,14 +577,14 @@ int main(int argc, char **argv)
 	}
 
 	/* the prefix: an empty store, its schema made once */
-	deja_buf_clear(&prefix);
-	deja_buf_printf(&prefix, "%s/prefix", root);
-	deja_buf_clear(&ws);
-	deja_buf_printf(&ws, "%s/round", root);
-	if (deja_buf_status(&prefix) < 0 || deja_buf_status(&ws) < 0 ||
+	callus_buf_clear(&prefix);
+	callus_buf_printf(&prefix, "%s/prefix", root);
+	callus_buf_clear(&ws);
+	callus_buf_printf(&ws, "%s/round", root);
+	if (callus_buf_status(&prefix) < 0 || callus_buf_status(&ws) < 0 ||
 	    make_workspace(&scratch, prefix.ptr, &made) != 0 || open_store(&s, prefix.ptr) != 0)
 		goto out;
-	deja_store_close(s);
+	callus_store_close(s);
 	s = NULL;
 	for (size_t r = 0; r < e.nruns; r++) {
 		for (size_t h = 0; h < e.n; h++) {
@@ -654,19 +654,19 @@ int main(int argc, char **argv)
 	    !holds(quiet, alone, BAR_QUIET))
 		rc = 1;
 out:
-	deja_store_close(s);
+	callus_store_close(s);
 	if (root && remove_tree(root) < 0) {
 		fprintf(stderr, "match_eval: cannot remove %s: %s\n", root, strerror(errno));
 		rc = 3;
 	}
 	free(root);
 	for (size_t i = 0; oc && i < e.n; i++) {
-		deja_suggestions_free(oc[i].g, oc[i].n);
-		deja_matches_free(oc[i].m, oc[i].nm);
+		callus_suggestions_free(oc[i].g, oc[i].n);
+		callus_matches_free(oc[i].m, oc[i].nm);
 	}
 	free(oc);
 	for (size_t i = 0; e.items && i < e.n; i++) {
-		deja_signature_release(&e.items[i].sig);
+		callus_signature_release(&e.items[i].sig);
 		free(e.items[i].group);
 		free(e.items[i].case_id);
 	}
@@ -674,10 +674,10 @@ out:
 	free(e.runs);
 	free(e.sigs);
 	free(e.errs);
-	deja_redactor_free(e.red);
-	deja_buf_release(&ws);
-	deja_buf_release(&prefix);
-	deja_buf_release(&scratch);
-	deja_error_release(&err);
+	callus_redactor_free(e.red);
+	callus_buf_release(&ws);
+	callus_buf_release(&prefix);
+	callus_buf_release(&scratch);
+	callus_error_release(&err);
 	return rc;
 }

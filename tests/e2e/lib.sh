@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# lib.sh - harness for deja's end-to-end tests, in the style of git's
+# lib.sh - harness for callus's end-to-end tests, in the style of git's
 # t/test-lib.sh.  A test script is
 #
 #	#!/bin/bash
@@ -7,16 +7,16 @@
 #	. "$(dirname "$0")/lib.sh"
 #
 #	test_expect_success 'title' '
-#		"$DEJA" run -- true
+#		"$CALLUS" run -- true
 #	'
 #	test_done
 #
 # Each script gets a private directory (removed at the end unless
-# DEJA_TEST_KEEP=1) holding trash/ (where every test starts), home/ ($HOME:
+# CALLUS_TEST_KEEP=1) holding trash/ (where every test starts), home/ ($HOME:
 # the real one is never touched) and tmp/ ($TMPDIR).  Each test body runs in a
 # subshell with `set -e`, stdin from /dev/null, output captured and shown only
-# when the test fails (or with -v / DEJA_TEST_VERBOSE=1), and a time limit
-# (DEJA_TEST_TIMEOUT seconds, default 300).  Write a body as one && chain (git
+# when the test fails (or with -v / CALLUS_TEST_VERBOSE=1), and a time limit
+# (CALLUS_TEST_TIMEOUT seconds, default 300).  Write a body as one && chain (git
 # style) or as plain lines: `set -e` does not stop at a failure inside an &&
 # chain that is not the body's last command.  A body given as '-' is read from
 # standard input (a quoted here-document), for bodies that need single quotes.
@@ -28,8 +28,8 @@
 # test_skip (each applies to the next test only).
 #
 # Exported for the bodies:
-#   DEJA      the deja binary: $DEJA_BIN if set (relative paths are taken from
-#             the repository root), else build/deja
+#   CALLUS      the callus binary: $CALLUS_BIN if set (relative paths are taken from
+#             the repository root), else build/callus
 #   REPO      the repository root
 #   TOOLS     tests/tools/node_modules/.bin (eslint, jest, vitest: see
 #             scripts/install-test-tools.sh)
@@ -37,7 +37,7 @@
 #   TRASH_DIRECTORY  the directory every test starts in
 #
 # Options: -v/--verbose shows every test's output; -k/--keep keeps the
-# directory (as DEJA_TEST_KEEP=1); -h/--help prints $test_description.
+# directory (as CALLUS_TEST_KEEP=1); -h/--help prints $test_description.
 
 if [ -z "${BASH_VERSION:-}" ]; then
 	echo "lib.sh: run the tests with bash" >&2
@@ -46,8 +46,8 @@ fi
 
 for _e2e_arg in "$@"; do
 	case $_e2e_arg in
-	-v | --verbose) DEJA_TEST_VERBOSE=1 ;;
-	-k | --keep) DEJA_TEST_KEEP=1 ;;
+	-v | --verbose) CALLUS_TEST_VERBOSE=1 ;;
+	-k | --keep) CALLUS_TEST_KEEP=1 ;;
 	-h | --help)
 		printf '%s\n' "${test_description:-}"
 		exit 0
@@ -63,13 +63,13 @@ TEST_NAME=$(basename "$0" .sh)
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P) || exit 1
 FIXTURES=$REPO/tests/fixtures
 TOOLS=$REPO/tests/tools/node_modules/.bin
-case ${DEJA_BIN:=build/deja} in
-/*) DEJA=$DEJA_BIN ;;
-*) DEJA=$REPO/$DEJA_BIN ;;
+case ${CALLUS_BIN:=build/callus} in
+/*) CALLUS=$CALLUS_BIN ;;
+*) CALLUS=$REPO/$CALLUS_BIN ;;
 esac
-export REPO FIXTURES TOOLS DEJA
+export REPO FIXTURES TOOLS CALLUS
 
-TEST_ROOT=$(mktemp -d "${TMPDIR:-/tmp}/deja-e2e.$TEST_NAME.XXXXXX") || exit 1
+TEST_ROOT=$(mktemp -d "${TMPDIR:-/tmp}/callus-e2e.$TEST_NAME.XXXXXX") || exit 1
 TEST_ROOT=$(cd "$TEST_ROOT" && pwd -P) || exit 1
 TRASH_DIRECTORY=$TEST_ROOT/trash
 _e2e_h=$TEST_ROOT/.harness
@@ -77,7 +77,7 @@ mkdir "$TRASH_DIRECTORY" "$TEST_ROOT/home" "$TEST_ROOT/tmp" "$_e2e_h" || exit 1
 export TRASH_DIRECTORY
 
 _e2e_cleanup() {
-	if [ "${DEJA_TEST_KEEP:-}" = 1 ]; then
+	if [ "${CALLUS_TEST_KEEP:-}" = 1 ]; then
 		echo "# kept $TEST_ROOT"
 	elif [ -d "$TEST_ROOT" ]; then
 		# Tests may leave read-only files behind (read-only store tests).
@@ -99,8 +99,8 @@ unset CDPATH GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY \
 	FORCE_COLOR NPM_CONFIG_PREFIX
 for _e2e_v in $(compgen -e); do
 	case $_e2e_v in
-	DEJA_BIN | DEJA_TEST_*) ;;
-	DEJA_*) unset "$_e2e_v" ;;
+	CALLUS_BIN | CALLUS_TEST_*) ;;
+	CALLUS_*) unset "$_e2e_v" ;;
 	esac
 done
 export GIT_CONFIG_NOSYSTEM=1 GIT_CEILING_DIRECTORIES=$TEST_ROOT
@@ -116,7 +116,7 @@ test_skipped=0
 _e2e_skip_next=
 _e2e_fail_next=
 
-[ -x "$DEJA" ] || echo "# warning: $DEJA is not an executable file (make? DEJA_BIN?)"
+[ -x "$CALLUS" ] || echo "# warning: $CALLUS is not an executable file (make? CALLUS_BIN?)"
 
 # Prefixes each line of stdin for TAP, keeping it printable and short.
 _e2e_comment() {
@@ -159,7 +159,7 @@ _e2e_err() {
 
 # Runs body $1 in a subshell; returns its status.  The body runs in the
 # foreground (a background job would start with SIGINT and SIGQUIT ignored);
-# a watchdog in the background ends it after DEJA_TEST_TIMEOUT seconds.
+# a watchdog in the background ends it after CALLUS_TEST_TIMEOUT seconds.
 _e2e_run_body() {
 	local - wd rc
 
@@ -168,8 +168,8 @@ _e2e_run_body() {
 	: >"$_e2e_h/pid"
 	rm -f "$_e2e_h/timed-out"
 	(
-		sleep "${DEJA_TEST_TIMEOUT:-300}"
-		echo "timed out after ${DEJA_TEST_TIMEOUT:-300}s (DEJA_TEST_TIMEOUT)" \
+		sleep "${CALLUS_TEST_TIMEOUT:-300}"
+		echo "timed out after ${CALLUS_TEST_TIMEOUT:-300}s (CALLUS_TEST_TIMEOUT)" \
 			>"$_e2e_h/timed-out"
 		read -r pid <"$_e2e_h/pid" && [ -n "$pid" ] || exit 0
 		_e2e_kill_tree "$pid" TERM
@@ -229,14 +229,14 @@ test_expect_success() {
 	if [ "$rc" -eq 0 ]; then
 		test_passed=$((test_passed + 1))
 		echo "ok $test_count - $title"
-		[ "${DEJA_TEST_VERBOSE:-}" != 1 ] || _e2e_comment <"$_e2e_h/out"
+		[ "${CALLUS_TEST_VERBOSE:-}" != 1 ] || _e2e_comment <"$_e2e_h/out"
 	else
 		test_failed=$((test_failed + 1))
 		echo "not ok $test_count - $title"
 		if [ -s "$_e2e_h/failed-command" ]; then
 			sed 's/^/failed: /' "$_e2e_h/failed-command" | _e2e_comment
 		fi
-		if [ "${DEJA_TEST_VERBOSE:-}" = 1 ]; then
+		if [ "${CALLUS_TEST_VERBOSE:-}" = 1 ]; then
 			_e2e_comment <"$_e2e_h/out"
 		else
 			tail -n 40 "$_e2e_h/out" | _e2e_comment

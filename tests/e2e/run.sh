@@ -3,8 +3,8 @@
 # or those named) and prints the total as "N passed, N failed".  A script that
 # ends without its own summary line counts as one failure.
 #
-#	tests/e2e/run.sh                          # all, against build/deja
-#	DEJA_BIN=build-asan/deja tests/e2e/run.sh t0001-run-passthrough.sh
+#	tests/e2e/run.sh                          # all, against build/callus
+#	CALLUS_BIN=build-asan/callus tests/e2e/run.sh t0001-run-passthrough.sh
 #	tests/e2e/t0001-run-passthrough.sh -v     # one script, verbose
 set -u
 

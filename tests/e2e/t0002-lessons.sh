@@ -4,7 +4,7 @@
 test_description='a failed check becomes a lesson an agent reads
 
 Real eslint, jest and vitest (tests/tools) fail on small projects under
-`deja run`; the lesson lands in the store, in .lessons/ and in AGENTS.md.'
+`callus run`; the lesson lands in the store, in .lessons/ and in AGENTS.md.'
 
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -14,10 +14,10 @@ test_skip_unless_tool node
 test_expect_success 'failing eslint records one lesson naming the rule and the file' '
 	setup_fixture eslint-project lint &&
 	cd lint &&
-	test_expect_code 1 "$DEJA" run -- npx eslint src >out 2>err &&
+	test_expect_code 1 "$CALLUS" run -- npx eslint src >out 2>err &&
 	grep -q "no-unused-vars" out &&
 	grep -q "recorded lesson 1" err &&
-	"$DEJA" lessons --json >lessons.json &&
+	"$CALLUS" lessons --json >lessons.json &&
 	test "$(jq length lessons.json)" = 1 &&
 	test "$(jq -r ".[0].type" lessons.json)" = LINT &&
 	test "$(jq -r ".[0].tool" lessons.json)" = eslint &&
@@ -44,16 +44,16 @@ test_expect_success 'the lesson is a Markdown file with every field' '
 
 test_expect_success 'AGENTS.md carries the lesson between markers' '
 	cd lint &&
-	grep -q "<!-- deja:lessons:begin -->" AGENTS.md &&
-	grep -q "<!-- deja:lessons:end -->" AGENTS.md &&
+	grep -q "<!-- callus:lessons:begin -->" AGENTS.md &&
+	grep -q "<!-- callus:lessons:end -->" AGENTS.md &&
 	grep -q "src/app.js" AGENTS.md
 '
 
 test_expect_success 'the same failure again adds an occurrence, not a lesson' '
 	cd lint &&
-	test_expect_code 1 "$DEJA" run -- npx eslint src >/dev/null 2>err &&
+	test_expect_code 1 "$CALLUS" run -- npx eslint src >/dev/null 2>err &&
 	grep -q "updated lesson 1" err &&
-	"$DEJA" lessons --json >again.json &&
+	"$CALLUS" lessons --json >again.json &&
 	test "$(jq length again.json)" = 1 &&
 	test "$(jq -r ".[0].occurrences" again.json)" = 2
 '
@@ -61,8 +61,8 @@ test_expect_success 'the same failure again adds an occurrence, not a lesson' '
 test_expect_success 'lines moving does not make a new lesson' '
 	cd lint &&
 	{ printf "\n\n"; cat src/app.js; } >app.tmp && mv app.tmp src/app.js &&
-	test_expect_code 1 "$DEJA" run -- npx eslint src >/dev/null 2>&1 &&
-	"$DEJA" lessons --json >moved.json &&
+	test_expect_code 1 "$CALLUS" run -- npx eslint src >/dev/null 2>&1 &&
+	"$CALLUS" lessons --json >moved.json &&
 	test "$(jq length moved.json)" = 1 &&
 	test "$(jq -r ".[0].occurrences" moved.json)" = 3
 '
@@ -71,9 +71,9 @@ test_expect_success 'clean lint records nothing' '
 	setup_fixture eslint-project clean &&
 	fix_fixture eslint-project clean &&
 	cd clean &&
-	"$DEJA" run -- npx eslint src >out 2>err &&
+	"$CALLUS" run -- npx eslint src >out 2>err &&
 	test_must_be_empty out &&
-	! test -e .deja/deja.db &&
+	! test -e .callus/callus.db &&
 	! test -e AGENTS.md &&
 	! test -e .lessons
 '
@@ -83,29 +83,29 @@ test_expect_success 'user text around the block is kept byte for byte' '
 	cd keep &&
 	printf "# Project rules\n\nUse tabs.\r\nNo trailing newline" >AGENTS.md &&
 	cp AGENTS.md before &&
-	test_expect_code 1 "$DEJA" run -- npx eslint src >/dev/null 2>&1 &&
-	test_expect_code 1 "$DEJA" run -- npx eslint src/util.js >/dev/null 2>&1 &&
+	test_expect_code 1 "$CALLUS" run -- npx eslint src >/dev/null 2>&1 &&
+	test_expect_code 1 "$CALLUS" run -- npx eslint src/util.js >/dev/null 2>&1 &&
 	head -c "$(wc -c <before)" AGENTS.md >prefix &&
 	test_cmp before prefix &&
-	grep -c "<!-- deja:lessons:begin -->" AGENTS.md >count &&
+	grep -c "<!-- callus:lessons:begin -->" AGENTS.md >count &&
 	echo 1 >expect && test_cmp expect count
 '
 
-test_expect_success 'the block goes to the file named in .deja/config' '
+test_expect_success 'the block goes to the file named in .callus/config' '
 	setup_fixture eslint-project claude &&
 	cd claude &&
-	mkdir -p .deja && printf "[lessons]\n\tfile = CLAUDE.md\n" >.deja/config &&
-	test_expect_code 1 "$DEJA" run -- npx eslint src >/dev/null 2>&1 &&
+	mkdir -p .callus && printf "[lessons]\n\tfile = CLAUDE.md\n" >.callus/config &&
+	test_expect_code 1 "$CALLUS" run -- npx eslint src >/dev/null 2>&1 &&
 	grep -q "src/app.js" CLAUDE.md &&
 	! test -e AGENTS.md
 '
 
-test_expect_success 'numbers out of range in .deja/config fall back to the defaults' '
+test_expect_success 'numbers out of range in .callus/config fall back to the defaults' '
 	setup_fixture eslint-project badcfg &&
 	cd badcfg &&
-	mkdir -p .deja &&
-	printf "[lessons]\n\tmax = 99999999999999999999\n[store]\n\ttimeout_ms = -3\n" >.deja/config &&
-	test_expect_code 1 "$DEJA" run -- npx eslint src >/dev/null 2>err &&
+	mkdir -p .callus &&
+	printf "[lessons]\n\tmax = 99999999999999999999\n[store]\n\ttimeout_ms = -3\n" >.callus/config &&
+	test_expect_code 1 "$CALLUS" run -- npx eslint src >/dev/null 2>err &&
 	grep -q "recorded lesson 1" err &&
 	grep -q "src/app.js" AGENTS.md
 '
@@ -113,9 +113,9 @@ test_expect_success 'numbers out of range in .deja/config fall back to the defau
 test_expect_success 'failing jest: the test name and the expected/received lines' '
 	setup_fixture jest-project jest &&
 	cd jest &&
-	test_expect_code 1 "$DEJA" run -- npx jest >out 2>err &&
+	test_expect_code 1 "$CALLUS" run -- npx jest >out 2>err &&
 	grep -q "recorded lesson" err &&
-	"$DEJA" lessons --json >l.json &&
+	"$CALLUS" lessons --json >l.json &&
 	test "$(jq -r ".[0].type" l.json)" = TEST &&
 	test "$(jq -r ".[0].tool" l.json)" = jest &&
 	test "$(jq -r ".[0].file" l.json)" = sum.test.js &&
@@ -128,8 +128,8 @@ test_expect_success 'failing jest: the test name and the expected/received lines
 
 test_expect_success 'npm test finds the same jest failure' '
 	cd jest &&
-	test_expect_code 1 "$DEJA" run -- npm test >/dev/null 2>&1 &&
-	"$DEJA" lessons --tool "npm test" --json >npm.json &&
+	test_expect_code 1 "$CALLUS" run -- npm test >/dev/null 2>&1 &&
+	"$CALLUS" lessons --tool "npm test" --json >npm.json &&
 	test "$(jq length npm.json)" = 1 &&
 	jq -r ".[0].error_summary" npm.json | grep -q "Received: 3"
 '
@@ -137,9 +137,9 @@ test_expect_success 'npm test finds the same jest failure' '
 test_expect_success 'failing vitest records the test and its file' '
 	setup_fixture vitest-project vitest &&
 	cd vitest &&
-	test_expect_code 1 "$DEJA" run -- npx vitest run >out 2>err &&
+	test_expect_code 1 "$CALLUS" run -- npx vitest run >out 2>err &&
 	grep -q "recorded lesson" err &&
-	"$DEJA" lessons --json >l.json &&
+	"$CALLUS" lessons --json >l.json &&
 	test "$(jq -r ".[0].tool" l.json)" = vitest &&
 	test "$(jq -r ".[0].file" l.json)" = greet.test.js &&
 	jq -r ".[0].error_summary" l.json | grep -q "keeps the capital letter"
@@ -147,27 +147,27 @@ test_expect_success 'failing vitest records the test and its file' '
 
 test_expect_success 'lessons filter by type, file and tool, and show one' '
 	cd lint &&
-	test "$("$DEJA" lessons --type TEST --json | jq length)" = 0 &&
-	test "$("$DEJA" lessons --type lint --json | jq length)" = 1 &&
-	test "$("$DEJA" lessons --file src/util.js --json | jq length)" = 1 &&
-	test "$("$DEJA" lessons --tool jest --json | jq length)" = 0 &&
-	"$DEJA" lessons show 1 >show.md &&
+	test "$("$CALLUS" lessons --type TEST --json | jq length)" = 0 &&
+	test "$("$CALLUS" lessons --type lint --json | jq length)" = 1 &&
+	test "$("$CALLUS" lessons --file src/util.js --json | jq length)" = 1 &&
+	test "$("$CALLUS" lessons --tool jest --json | jq length)" = 0 &&
+	"$CALLUS" lessons show 1 >show.md &&
 	grep -q "no-unused-vars" show.md &&
 	sig=$(jq -r ".[0].signature" lessons.json) &&
-	"$DEJA" lessons show "${sig:0:8}" --json | jq -e ".id == 1" &&
-	test_expect_code 1 "$DEJA" lessons show 99 2>err &&
+	"$CALLUS" lessons show "${sig:0:8}" --json | jq -e ".id == 1" &&
+	test_expect_code 1 "$CALLUS" lessons show 99 2>err &&
 	grep -q "no lesson" err
 '
 
 test_expect_success 'the store is private and versioned' '
 	cd lint &&
-	test "$(stat -c %a .deja/deja.db)" = 600 &&
-	test "$(stat -c %a .deja)" = 700 &&
-	test "$(sqlite3 .deja/deja.db "PRAGMA user_version")" = 5 &&
-	test "$(sqlite3 .deja/deja.db "PRAGMA journal_mode")" = wal &&
-	test "$(sqlite3 .deja/deja.db "SELECT count(*) FROM runs")" = 3 &&
-	test "$(sqlite3 .deja/deja.db "SELECT count(*) FROM signatures")" = 2 &&
-	test "$(sqlite3 .deja/deja.db "SELECT sum(occurrence_count) FROM signatures WHERE error_type = '"'"'no-unused-vars'"'"'")" = 3
+	test "$(stat -c %a .callus/callus.db)" = 600 &&
+	test "$(stat -c %a .callus)" = 700 &&
+	test "$(sqlite3 .callus/callus.db "PRAGMA user_version")" = 6 &&
+	test "$(sqlite3 .callus/callus.db "PRAGMA journal_mode")" = wal &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM runs")" = 3 &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM signatures")" = 2 &&
+	test "$(sqlite3 .callus/callus.db "SELECT sum(occurrence_count) FROM signatures WHERE error_type = '"'"'no-unused-vars'"'"'")" = 3
 '
 
 test_done

@@ -1,7 +1,7 @@
 #!/bin/bash
 # shellcheck disable=SC2016 # test bodies are single-quoted on purpose
 # shellcheck source-path=SCRIPTDIR
-test_description='user data is precious, and deja never changes a result
+test_description='user data is precious, and callus never changes a result
 
 Concurrent writers lose nothing; a store that cannot be written (read-only
 directory, corrupt file, locked past the timeout) leaves the command output
@@ -11,7 +11,7 @@ secrets are redacted before anything is written.'
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# A failing make target is a verification command deja knows (make is on the
+# A failing make target is a verification command callus knows (make is on the
 # built-in whitelist) that needs no tool from npm.
 make_project() {
 	mkdir -p "$1/src" &&
@@ -27,17 +27,17 @@ test_expect_success '100 concurrent failing runs: every occurrence is stored' '
 	make_project conc &&
 	cd conc &&
 	for i in $(seq 1 100); do
-		"$DEJA" run -- make -s check >"out.$i" 2>"err.$i" &
+		"$CALLUS" run -- make -s check >"out.$i" 2>"err.$i" &
 	done &&
 	wait &&
 	for i in $(seq 1 100); do
 		grep -q "expected" "out.$i" || { echo "run $i lost its output"; exit 1; }
 		if grep -qi "locked\|not recorded" "err.$i"; then cat "err.$i"; exit 1; fi
 	done &&
-	test "$(sqlite3 .deja/deja.db "SELECT count(*) FROM runs")" = 100 &&
-	test "$(sqlite3 .deja/deja.db "SELECT sum(occurrences) FROM lessons")" = 100 &&
-	test "$(sqlite3 .deja/deja.db "SELECT count(*) FROM lessons")" = 1 &&
-	test "$(sqlite3 .deja/deja.db "PRAGMA integrity_check")" = ok
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM runs")" = 100 &&
+	test "$(sqlite3 .callus/callus.db "SELECT sum(occurrences) FROM lessons")" = 100 &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM lessons")" = 1 &&
+	test "$(sqlite3 .callus/callus.db "PRAGMA integrity_check")" = ok
 '
 
 test_expect_success 'concurrent exit statuses are each the command'"'"'s own' '
@@ -45,7 +45,7 @@ test_expect_success 'concurrent exit statuses are each the command'"'"'s own' '
 	cd codes &&
 	printf "check:\n\t@echo \"src/main.c:1:1: error: code \$(CODE)\"; exit \$(CODE)\n" >Makefile &&
 	for i in $(seq 1 20); do
-		( "$DEJA" run -- make -s check CODE=$i >/dev/null 2>&1; echo $? >"code.$i" ) &
+		( "$CALLUS" run -- make -s check CODE=$i >/dev/null 2>&1; echo $? >"code.$i" ) &
 	done &&
 	wait &&
 	for i in $(seq 1 20); do
@@ -54,9 +54,9 @@ test_expect_success 'concurrent exit statuses are each the command'"'"'s own' '
 '
 
 test_expect_success 'a store in a read-only directory: output and status unchanged' '
-	# root writes anywhere: run deja as nobody, in a directory nobody can
+	# root writes anywhere: run callus as nobody, in a directory nobody can
 	# reach but not write
-	ro_root=$(mktemp -d /tmp/deja-ro.XXXXXX) &&
+	ro_root=$(mktemp -d /tmp/callus-ro.XXXXXX) &&
 	chmod 0755 "$ro_root" &&
 	make_project "$ro_root/p" &&
 	chmod -R a+rX "$ro_root/p" &&
@@ -65,14 +65,14 @@ test_expect_success 'a store in a read-only directory: output and status unchang
 	chmod 0555 . &&
 	status=0 &&
 	setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$DEJA" run -- make -s check >"$TRASH_DIRECTORY/out" 2>"$TRASH_DIRECTORY/err" ||
+		"$CALLUS" run -- make -s check >"$TRASH_DIRECTORY/out" 2>"$TRASH_DIRECTORY/err" ||
 		status=$? &&
 	chmod 0755 . &&
-	! test -e .deja &&
+	! test -e .callus &&
 	cd "$TRASH_DIRECTORY" && rm -rf "$ro_root" &&
 	test $status = 2 &&
 	test_cmp expect.out out &&
-	grep -c "^deja: " err >count &&
+	grep -c "^callus: " err >count &&
 	echo 1 >one && test_cmp one count &&
 	grep -q "lesson not recorded" err
 '
@@ -80,41 +80,41 @@ test_expect_success 'a store in a read-only directory: output and status unchang
 test_expect_success 'a corrupt store: output and status unchanged, logged' '
 	make_project corrupt &&
 	cd corrupt &&
-	mkdir -p .deja && head -c 8192 /dev/urandom >.deja/deja.db &&
+	mkdir -p .callus && head -c 8192 /dev/urandom >.callus/callus.db &&
 	make -s check >expect.out 2>/dev/null || true &&
-	test_expect_code 2 "$DEJA" run -- make -s check >out 2>err &&
+	test_expect_code 2 "$CALLUS" run -- make -s check >out 2>err &&
 	test_cmp expect.out out &&
-	grep -q "deja: lesson not recorded" err &&
-	test "$(grep -c "^deja: " err)" = 1 &&
-	grep -q "record_failed" .deja/log.jsonl
+	grep -q "callus: lesson not recorded" err &&
+	test "$(grep -c "^callus: " err)" = 1 &&
+	grep -q "record_failed" .callus/log.jsonl
 '
 
 test_expect_success 'a store locked past the timeout: output and status unchanged' '
 	make_project locked &&
 	cd locked &&
-	test_expect_code 2 "$DEJA" run -- make -s check >/dev/null 2>&1 &&
-	printf "[store]\n\ttimeout_ms = 200\n" >.deja/config
+	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
+	printf "[store]\n\ttimeout_ms = 200\n" >.callus/config
 	# another process holds the write lock for 3 s
 	{ printf "BEGIN EXCLUSIVE;\nSELECT 1;\n"; sleep 3; printf "COMMIT;\n"; } |
-		sqlite3 .deja/deja.db >/dev/null &
+		sqlite3 .callus/callus.db >/dev/null &
 	sleep 0.5 &&
 	make -s check >expect.out 2>/dev/null || true &&
-	test_expect_code 2 "$DEJA" run -- make -s check >out 2>err &&
+	test_expect_code 2 "$CALLUS" run -- make -s check >out 2>err &&
 	wait &&
 	test_cmp expect.out out &&
 	grep -q "lesson not recorded" err
 '
 
-test_expect_success 'a .deja that is a file: output and status unchanged' '
+test_expect_success 'a .callus that is a file: output and status unchanged' '
 	make_project notdir &&
 	cd notdir &&
-	echo "not a directory" >.deja &&
-	test_expect_code 2 "$DEJA" run -- make -s check >out 2>err &&
+	echo "not a directory" >.callus &&
+	test_expect_code 2 "$CALLUS" run -- make -s check >out 2>err &&
 	grep -q "expected" out &&
 	grep -q "lesson not recorded" err
 '
 
-test_expect_success 'secrets planted in the output are in no file deja wrote' '
+test_expect_success 'secrets planted in the output are in no file callus wrote' '
 	make_project secret &&
 	cd secret &&
 	{
@@ -124,12 +124,12 @@ test_expect_success 'secrets planted in the output are in no file deja wrote' '
 		printf "\t@echo \"AWS key AKIAIOSFODNN7EXAMPLE failed; API_KEY=sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789\"\n"
 		printf "\t@exit 1\n"
 	} >Makefile &&
-	test_expect_code 2 "$DEJA" run -- make -s check >out 2>err &&
+	test_expect_code 2 "$CALLUS" run -- make -s check >out 2>err &&
 	grep -q "ghp_a1B2c3D4" out &&
-	test -s .deja/deja.db && test -s AGENTS.md &&
+	test -s .callus/callus.db && test -s AGENTS.md &&
 	for secret in hunter2secret ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8 AKIAIOSFODNN7EXAMPLE \
 		sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789; do
-		if grep -rqa "$secret" .deja .lessons AGENTS.md; then
+		if grep -rqa "$secret" .callus .lessons AGENTS.md; then
 			echo "found $secret"; exit 1
 		fi
 	done &&
@@ -138,24 +138,24 @@ test_expect_success 'secrets planted in the output are in no file deja wrote' '
 
 test_expect_success 'non-verification commands are never recorded, even failing' '
 	mkdir plain && cd plain && git init -q &&
-	test_expect_code 2 "$DEJA" run -- ls /nonexistent >/dev/null 2>&1 &&
-	test_expect_code 1 "$DEJA" run -- sh -c "echo error: src/a.c:1:1: bad; exit 1" >/dev/null &&
-	test_expect_code 1 "$DEJA" run -- git log --bad-flag >/dev/null 2>&1 || true &&
-	! test -e .deja && ! test -e AGENTS.md
+	test_expect_code 2 "$CALLUS" run -- ls /nonexistent >/dev/null 2>&1 &&
+	test_expect_code 1 "$CALLUS" run -- sh -c "echo error: src/a.c:1:1: bad; exit 1" >/dev/null &&
+	test_expect_code 1 "$CALLUS" run -- git log --bad-flag >/dev/null 2>&1 || true &&
+	! test -e .callus && ! test -e AGENTS.md
 '
 
 test_expect_success 'a verification command with 1 GB of output: bounded memory, lesson recorded' '
-	test -z "${DEJA_TEST_SKIP_HUGE:-}" || { echo "skipped (DEJA_TEST_SKIP_HUGE)"; exit 0; }
+	test -z "${CALLUS_TEST_SKIP_HUGE:-}" || { echo "skipped (CALLUS_TEST_SKIP_HUGE)"; exit 0; }
 	make_project huge &&
 	cd huge &&
 	printf "check:\n\t@yes \"src/main.c:1:27: error: expected ; before } token\" | head -c 1073741824; exit 1\n" >Makefile &&
-	/usr/bin/time -f %M -o rss "$DEJA" run -- make -s check | cksum >got || true &&
+	/usr/bin/time -f %M -o rss "$CALLUS" run -- make -s check | cksum >got || true &&
 	yes "src/main.c:1:27: error: expected ; before } token" | head -c 1073741824 | cksum >want &&
 	test_cmp want got &&
 	rss=$(tail -n 1 rss) &&
 	test_info "peak RSS recording 1 GB of failing output: $rss KB" &&
 	test "$rss" -lt 65536 &&
-	test "$(sqlite3 .deja/deja.db "SELECT count(*) FROM lessons")" = 1
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM lessons")" = 1
 '
 
 test_done

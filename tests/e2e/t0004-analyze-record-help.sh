@@ -1,7 +1,7 @@
 #!/bin/bash
 # shellcheck disable=SC2016 # test bodies are single-quoted on purpose
 # shellcheck source-path=SCRIPTDIR
-test_description='deja analyze, deja record and the help
+test_description='callus analyze, callus record and the help
 
 analyze prints the capture pipeline as JSON and writes nothing; record stores
 lessons by hand; --help, help CMD and the man page tell the truth.'
@@ -13,7 +13,7 @@ test_expect_success 'analyze: real eslint output, workspace-relative files, noth
 	setup_fixture eslint-project lint &&
 	cd lint &&
 	test_expect_code 1 npx eslint src >out 2>/dev/null &&
-	"$DEJA" analyze --command "npx eslint src" --exit-code 1 <out >a.json &&
+	"$CALLUS" analyze --command "npx eslint src" --exit-code 1 <out >a.json &&
 	jq -e ".verification and .failed and .tool == \"eslint\" and .category == \"LINT\"" a.json &&
 	jq -e ".exit_code == 1 and .command == \"npx eslint src\"" a.json &&
 	test "$(jq -c .affected_files a.json)" = "[\"src/app.js\",\"src/util.js\"]" &&
@@ -25,13 +25,13 @@ test_expect_success 'analyze: real eslint output, workspace-relative files, noth
 	jq -e ".parser == \"eslint\" and (.signatures | length) == 2" a.json &&
 	jq -e "[.errors[].signature] - [.signatures[].id] == []" a.json &&
 	jq -e ".signatures[0].error_type == \"no-unused-vars\"" a.json &&
-	! test -e .deja && ! test -e AGENTS.md && ! test -e .lessons
+	! test -e .callus && ! test -e AGENTS.md && ! test -e .lessons
 '
 
 test_expect_success 'analyze: colours, a cd in the command line, paths outside left out' '
 	mkdir -p ws/web/src && cd ws && git init -q &&
 	printf "\033[96msrc/a.ts\033[0m:\033[93m3\033[0m:\033[93m7\033[0m - \033[91merror\033[0m\033[90m TS2322: \033[0mType '"'"'string'"'"' is not assignable to type '"'"'number'"'"'.\n\n/tmp/elsewhere/b.ts:1:1 - error TS1005: x\n/usr/lib/node_modules/typescript/lib/lib.d.ts:1:1 - error TS2304: y\n" >out &&
-	"$DEJA" analyze --command "cd web && npx tsc --noEmit" --exit-code 2 <out >a.json &&
+	"$CALLUS" analyze --command "cd web && npx tsc --noEmit" --exit-code 2 <out >a.json &&
 	jq -e ".tool == \"tsc\" and .category == \"ANALYSIS\"" a.json &&
 	test "$(jq -c .affected_files a.json)" = "[\"web/src/a.ts\"]" &&
 	jq -e ".errors[0].code == \"TS2322\"" a.json
@@ -40,7 +40,7 @@ test_expect_success 'analyze: colours, a cd in the command line, paths outside l
 test_expect_success 'analyze: detection of real command lines' '
 	git init -q det && cd det &&
 	check() {
-		"$DEJA" analyze --command "$1" --exit-code 1 </dev/null >a.json &&
+		"$CALLUS" analyze --command "$1" --exit-code 1 </dev/null >a.json &&
 		got=$(jq -r "if .verification then .tool else \"-\" end" a.json) &&
 		test "$got" = "$2" || { echo "$1: got $got, want $2"; return 1; }
 	}
@@ -61,37 +61,37 @@ test_expect_success 'analyze: detection of real command lines' '
 
 test_expect_success 'analyze: a passing run and a non-verification command' '
 	git init -q pass && cd pass &&
-	echo "src/a.js:1:1: error x" | "$DEJA" analyze --command "npx eslint ." --exit-code 0 >a.json &&
+	echo "src/a.js:1:1: error x" | "$CALLUS" analyze --command "npx eslint ." --exit-code 0 >a.json &&
 	jq -e ".verification and (.failed | not) and .affected_files == [] and .errors == []" a.json &&
-	echo "error: boom in a.c:1:1" | "$DEJA" analyze --command "ls" --exit-code 2 >b.json &&
+	echo "error: boom in a.c:1:1" | "$CALLUS" analyze --command "ls" --exit-code 2 >b.json &&
 	jq -e "(.verification | not) and (.failed | not) and .category == \"OTHER\"" b.json
 '
 
 test_expect_success 'analyze: binary and invalid UTF-8 input give valid JSON' '
 	git init -q bin && cd bin &&
 	{ printf "src/a.c:1:1: error: \377\376 bad\n"; head -c 100000 /dev/urandom; } >out &&
-	"$DEJA" analyze --command "gcc a.c" --exit-code 1 <out >a.json &&
+	"$CALLUS" analyze --command "gcc a.c" --exit-code 1 <out >a.json &&
 	jq -e ".failed" a.json
 '
 
 test_expect_success 'analyze: usage errors are clear' '
-	test_expect_code 2 "$DEJA" analyze --exit-code 1 </dev/null 2>err &&
+	test_expect_code 2 "$CALLUS" analyze --exit-code 1 </dev/null 2>err &&
 	grep -q "command is required" err &&
-	test_expect_code 2 "$DEJA" analyze --command x --exit-code abc </dev/null 2>err &&
+	test_expect_code 2 "$CALLUS" analyze --command x --exit-code abc </dev/null 2>err &&
 	grep -q "expects a number" err &&
-	test_expect_code 2 "$DEJA" analyze --bogus 2>err &&
+	test_expect_code 2 "$CALLUS" analyze --bogus 2>err &&
 	grep -q "unknown option" err
 '
 
 test_expect_success 'record: flags, de-duplication, analysis fields filled later' '
 	git init -q rec && cd rec && mkdir src && touch src/api.js &&
-	"$DEJA" record --type TEST --file src/api.js --summary "fetch not awaited" \
+	"$CALLUS" record --type TEST --file src/api.js --summary "fetch not awaited" \
 		--intent task-7 >out &&
 	grep -q "recorded lesson 1" out &&
-	"$DEJA" record --type TEST --file ./src/api.js --summary "fetch not awaited" \
+	"$CALLUS" record --type TEST --file ./src/api.js --summary "fetch not awaited" \
 		--cause "missing await" --rule "await every api call" >out &&
 	grep -q "updated lesson 1" out &&
-	"$DEJA" lessons show 1 --json >l.json &&
+	"$CALLUS" lessons show 1 --json >l.json &&
 	jq -e ".occurrences == 2 and .cause == \"missing await\" and .intent_id == \"task-7\"" l.json &&
 	jq -e ".corrective_rule == \"await every api call\" and .file == \"src/api.js\"" l.json &&
 	grep -q "fetch not awaited" AGENTS.md
@@ -100,35 +100,35 @@ test_expect_success 'record: flags, de-duplication, analysis fields filled later
 test_expect_success 'record: JSON on stdin, and bad input refused' '
 	git init -q recj && cd recj &&
 	echo "{\"type\":\"LINT\",\"file\":\"a.py\",\"error_summary\":\"E501 line too long\",\"corrective_rule\":\"wrap at 88\"}" |
-		"$DEJA" record --json >l.json &&
+		"$CALLUS" record --json >l.json &&
 	jq -e ".type == \"LINT\" and .corrective_rule == \"wrap at 88\" and .id == 1" l.json &&
-	echo "{bad" | test_expect_code 1 "$DEJA" record --json 2>err &&
+	echo "{bad" | test_expect_code 1 "$CALLUS" record --json 2>err &&
 	grep -q "not a JSON object" err &&
-	test_expect_code 2 "$DEJA" record --file a.py 2>err &&
+	test_expect_code 2 "$CALLUS" record --file a.py 2>err &&
 	grep -q "needs a summary" err &&
-	test_expect_code 2 "$DEJA" record --summary x --file ../../etc/passwd 2>err &&
+	test_expect_code 2 "$CALLUS" record --summary x --file ../../etc/passwd 2>err &&
 	grep -q "not a file inside the workspace" err &&
-	test_expect_code 2 "$DEJA" record --summary x --type BOGUS 2>err &&
+	test_expect_code 2 "$CALLUS" record --summary x --type BOGUS 2>err &&
 	grep -q "unknown lesson type" err
 '
 
 test_expect_success 'help: every command listed, help CMD equals CMD --help' '
-	"$DEJA" --help >top &&
+	"$CALLUS" --help >top &&
 	for cmd in run analyze lessons record hook init help version; do
 		grep -q "^   $cmd " top || { echo "$cmd missing from --help"; exit 1; }
-		"$DEJA" help $cmd >a && "$DEJA" $cmd --help >b && test_cmp a b
+		"$CALLUS" help $cmd >a && "$CALLUS" $cmd --help >b && test_cmp a b
 	done &&
-	test_expect_code 2 "$DEJA" nope 2>err && grep -q "not a deja command" err &&
-	test_expect_code 2 "$DEJA" 2>/dev/null &&
-	"$DEJA" --version | grep -q "^deja "
+	test_expect_code 2 "$CALLUS" nope 2>err && grep -q "not a callus command" err &&
+	test_expect_code 2 "$CALLUS" 2>/dev/null &&
+	"$CALLUS" --version | grep -q "^callus "
 '
 
 test_expect_success 'help: every option of every command is in the man page' '
 	for cmd in run analyze lessons record hook init; do
-		"$DEJA" help $cmd | grep -o -- "--[a-z-]*" | sort -u | while read -r opt; do
+		"$CALLUS" help $cmd | grep -o -- "--[a-z-]*" | sort -u | while read -r opt; do
 			test "$opt" = "--help" && continue
-			sed "s/\\\\-/-/g" "$REPO/docs/deja.1" | grep -q -- "$opt" ||
-				{ echo "deja $cmd $opt is not in docs/deja.1"; exit 1; }
+			sed "s/\\\\-/-/g" "$REPO/docs/callus.1" | grep -q -- "$opt" ||
+				{ echo "callus $cmd $opt is not in docs/callus.1"; exit 1; }
 		done
 	done
 '

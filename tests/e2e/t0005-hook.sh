@@ -1,7 +1,7 @@
 #!/bin/bash
 # shellcheck disable=SC2016 # test bodies are single-quoted on purpose
 # shellcheck source-path=SCRIPTDIR
-test_description='deja hook: every agent, every variant, never in the way
+test_description='callus hook: every agent, every variant, never in the way
 
 Payload fixtures (tests/hooks/fixtures, built from the agents'"'"' documented
 schemas) and payloads made on the spot from real eslint and jest runs go
@@ -30,7 +30,7 @@ reply_context() {
 }
 
 lessons() {
-	if test -e .deja/deja.db; then "$DEJA" lessons --json | jq length; else echo 0; fi
+	if test -e .callus/callus.db; then "$CALLUS" lessons --json | jq length; else echo 0; fi
 }
 
 for case in claude-code:claude-code-eslint-fail \
@@ -40,7 +40,7 @@ for case in claude-code:claude-code-eslint-fail \
 	agent=${case%%:*} fixture=${case#*:}
 	test_expect_success "$agent: $fixture records a lesson and replies" "
 		git init -q $fixture && cd $fixture &&
-		payload $fixture | \"\$DEJA\" hook $agent >reply 2>err &&
+		payload $fixture | \"\$CALLUS\" hook $agent >reply 2>err &&
 		test_must_be_empty err &&
 		test \"\$(lessons)\" = 1 &&
 		jq -e . reply >/dev/null &&
@@ -58,9 +58,9 @@ for case in claude-code:claude-code-ls claude-code:claude-code-jest-pass claude-
 	agent=${case%%:*} fixture=${case#*:}
 	test_expect_success "$agent: $fixture records nothing" "
 		git init -q $fixture && cd $fixture &&
-		payload $fixture | \"\$DEJA\" hook $agent >reply 2>err &&
+		payload $fixture | \"\$CALLUS\" hook $agent >reply 2>err &&
 		test_must_be_empty err &&
-		! test -e .deja/deja.db &&
+		! test -e .callus/callus.db &&
 		if test $agent = cline; then
 			jq -e '.cancel == false' reply
 		else
@@ -71,18 +71,18 @@ done
 
 test_expect_success 'session start: a digest of the lessons' '
 	git init -q digest && cd digest &&
-	payload claude-code-eslint-fail | "$DEJA" hook claude-code >/dev/null &&
-	payload claude-code-session-start | "$DEJA" hook claude-code >reply &&
+	payload claude-code-eslint-fail | "$CALLUS" hook claude-code >/dev/null &&
+	payload claude-code-session-start | "$CALLUS" hook claude-code >reply &&
 	jq -e ".hookSpecificOutput.hookEventName == \"SessionStart\"" reply &&
 	jq -r .hookSpecificOutput.additionalContext reply | grep -q "eslint" &&
-	payload gemini-session-start | "$DEJA" hook gemini >reply &&
+	payload gemini-session-start | "$CALLUS" hook gemini >reply &&
 	jq -r .hookSpecificOutput.additionalContext reply | grep -q "eslint"
 '
 
 test_expect_success 'the session id becomes the lesson intent_id' '
 	git init -q intent && cd intent &&
-	payload claude-code-eslint-fail | "$DEJA" hook claude-code >/dev/null &&
-	"$DEJA" lessons --json | jq -e ".[0].intent_id == \"3f9c2b1e-7a44-4d1f-9b0e-52c1d7e8a6f1\""
+	payload claude-code-eslint-fail | "$CALLUS" hook claude-code >/dev/null &&
+	"$CALLUS" lessons --json | jq -e ".[0].intent_id == \"3f9c2b1e-7a44-4d1f-9b0e-52c1d7e8a6f1\""
 '
 
 test_expect_success 'real eslint output in a Claude Code payload: rule, file, earlier lessons' '
@@ -93,14 +93,14 @@ test_expect_success 'real eslint output in a Claude Code payload: rule, file, ea
 		hook_event_name: \"PostToolUseFailure\", tool_name: \"Bash\",
 		tool_input: {command: \"npx eslint src\"}, error: (\"Exit code 1\n\" + \$out),
 		is_interrupt: false}" >p.json &&
-	"$DEJA" hook claude-code <p.json >reply &&
+	"$CALLUS" hook claude-code <p.json >reply &&
 	reply_context claude-code reply >ctx &&
 	grep -q "eslint failed (exit 1) in src/app.js" ctx &&
-	"$DEJA" record --file src/app.js --summary "unused constants" --rule "delete what you do not use" &&
-	"$DEJA" hook claude-code <p.json >reply2 &&
+	"$CALLUS" record --file src/app.js --summary "unused constants" --rule "delete what you do not use" &&
+	"$CALLUS" hook claude-code <p.json >reply2 &&
 	reply_context claude-code reply2 | grep -q "Rule: delete what you do not use" &&
 	test "$(reply_context claude-code reply2 | wc -c)" -le 1501 &&
-	"$DEJA" lessons --json | jq -e "[.[] | select(.tool == \"eslint\")][0].occurrences == 2"
+	"$CALLUS" lessons --json | jq -e "[.[] | select(.tool == \"eslint\")][0].occurrences == 2"
 '
 
 test_expect_success 'real jest output through a generic payload' '
@@ -109,22 +109,22 @@ test_expect_success 'real jest output through a generic payload' '
 	out=$(npx jest 2>&1) && exit 1 || true &&
 	jq -n --arg cwd "$PWD" --arg out "$out" "{command: \"npx jest\", exit_code: 1,
 		output: \$out, cwd: \$cwd, session_id: \"g1\"}" |
-		"$DEJA" hook generic >reply &&
+		"$CALLUS" hook generic >reply &&
 	jq -r .additionalContext reply | grep -q "jest failed" &&
-	"$DEJA" lessons --json | jq -r ".[0].error_summary" | grep -q "Received: 3"
+	"$CALLUS" lessons --json | jq -r ".[0].error_summary" | grep -q "Received: 3"
 '
 
 test_expect_success 'bad input of every kind: exit 0, valid reply, one line on stderr' '
 	git init -q bad && cd bad &&
 	for input in "" "{" "[1,2]" "null" "\"str\"" "{\"tool_input\": 5}" "not json at all"; do
-		printf "%s" "$input" | "$DEJA" hook claude-code >reply 2>err ||
+		printf "%s" "$input" | "$CALLUS" hook claude-code >reply 2>err ||
 			{ echo "exit status $? for <$input>"; exit 1; }
 		test ! -s reply || jq -e . reply >/dev/null
 		test "$(wc -l <err)" -le 1
-		printf "%s" "$input" | "$DEJA" hook cline >reply 2>/dev/null
+		printf "%s" "$input" | "$CALLUS" hook cline >reply 2>/dev/null
 		jq -e ".cancel == false" reply >/dev/null
 	done &&
-	head -c 200000 /dev/urandom | "$DEJA" hook gemini >reply 2>/dev/null &&
+	head -c 200000 /dev/urandom | "$CALLUS" hook gemini >reply 2>/dev/null &&
 	{ test ! -s reply || jq -e . reply >/dev/null; }
 '
 
@@ -136,24 +136,24 @@ test_expect_success 'a 50 MB payload is answered, and recorded' '
 		yes "src/main.c:1:1: error: boom\\\\n" | head -c 52428800
 		printf "\"}"
 	} >big.json &&
-	"$DEJA" hook claude-code <big.json >reply 2>err &&
+	"$CALLUS" hook claude-code <big.json >reply 2>err &&
 	jq -e . reply >/dev/null &&
 	test "$(lessons)" = 1
 '
 
 test_expect_success 'an unwritable store: exit 0, valid reply, trouble on stderr and in the log' '
 	git init -q ro && cd ro &&
-	mkdir -p .deja && head -c 4096 /dev/urandom >.deja/deja.db &&
-	payload claude-code-eslint-fail | "$DEJA" hook claude-code >reply 2>err &&
+	mkdir -p .callus && head -c 4096 /dev/urandom >.callus/callus.db &&
+	payload claude-code-eslint-fail | "$CALLUS" hook claude-code >reply 2>err &&
 	{ test ! -s reply || jq -e . reply >/dev/null; } &&
 	test "$(wc -l <err)" = 1 &&
-	grep -q "record_failed" .deja/log.jsonl
+	grep -q "record_failed" .callus/log.jsonl
 '
 
 test_expect_success 'unknown agent or no agent: a usage error for the person typing it' '
-	test_expect_code 2 "$DEJA" hook nosuch </dev/null 2>err &&
+	test_expect_code 2 "$CALLUS" hook nosuch </dev/null 2>err &&
 	grep -q "unknown agent" err &&
-	test_expect_code 2 "$DEJA" hook </dev/null 2>err
+	test_expect_code 2 "$CALLUS" hook </dev/null 2>err
 '
 
 # masked COMMAND EXIT: the generic eslint failure, run as COMMAND and ending EXIT
@@ -163,29 +163,29 @@ masked() {
 
 test_expect_success 'a status hidden by the command line: the output decides a failure, nothing decides a pass' '
 	git init -q masked && cd masked &&
-	masked "npx eslint . 2>&1 | tail -n 5" 0 | "$DEJA" hook generic >reply &&
+	masked "npx eslint . 2>&1 | tail -n 5" 0 | "$CALLUS" hook generic >reply &&
 	test "$(lessons)" = 1 &&
 	reply_context generic reply | grep -q "eslint failed (its output says so)" &&
-	test "$("$DEJA" pending --json | jq length)" = 2 &&
+	test "$("$CALLUS" pending --json | jq length)" = 2 &&
 	# a clean output behind "|| true" says nothing: the errors stay pending
-	masked "npx eslint . || true" 0 | jq -c ".output = \"\"" | "$DEJA" hook generic >reply &&
+	masked "npx eslint . || true" 0 | jq -c ".output = \"\"" | "$CALLUS" hook generic >reply &&
 	test "$(cat reply)" = "{}" &&
-	test "$("$DEJA" pending --json | jq length)" = 2 &&
+	test "$("$CALLUS" pending --json | jq length)" = 2 &&
 	# nor does a run killed by a timeout, even with a clean output
-	masked "timeout 5 npx eslint ." 124 | jq -c ".output = \"\"" | "$DEJA" hook generic >reply &&
-	test "$("$DEJA" pending --json | jq length)" = 2 &&
+	masked "timeout 5 npx eslint ." 124 | jq -c ".output = \"\"" | "$CALLUS" hook generic >reply &&
+	test "$("$CALLUS" pending --json | jq length)" = 2 &&
 	# the real status, unmasked, fixes them
-	masked "npx eslint ." 0 | jq -c ".output = \"\"" | "$DEJA" hook generic >reply &&
+	masked "npx eslint ." 0 | jq -c ".output = \"\"" | "$CALLUS" hook generic >reply &&
 	reply_context generic reply | grep -q "eslint passes now" &&
-	test "$("$DEJA" pending --json | jq length)" = 0
+	test "$("$CALLUS" pending --json | jq length)" = 0
 '
 
-test_expect_success 'an invalid payload gets {} on stdout, the message only on stderr, and a note for deja doctor' '
-	git init -q invalid && cd invalid && mkdir .deja &&
-	printf "{not json" | "$DEJA" hook gemini >reply 2>err &&
+test_expect_success 'an invalid payload gets {} on stdout, the message only on stderr, and a note for callus doctor' '
+	git init -q invalid && cd invalid && mkdir .callus &&
+	printf "{not json" | "$CALLUS" hook gemini >reply 2>err &&
 	test "$(cat reply)" = "{}" &&
 	grep -q "not valid JSON" err &&
-	grep -q " invalid " .deja/hook-gemini.last
+	grep -q " invalid " .callus/hook-gemini.last
 '
 
 test_done

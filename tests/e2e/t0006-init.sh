@@ -1,18 +1,18 @@
 #!/bin/bash
 # shellcheck disable=SC2016 # test bodies are single-quoted on purpose
 # shellcheck source-path=SCRIPTDIR
-test_description='deja init: the agents hook settings
+test_description='callus init: the agents hook settings
 
-init merges deja'"'"'s hook into an agent'"'"'s settings file and keeps everything
+init merges callus'"'"'s hook into an agent'"'"'s settings file and keeps everything
 else, writes a backup, changes nothing the second time, refuses files it
 cannot edit safely, and --remove gives back the original; the hook command
-it writes really runs deja hook.'
+it writes really runs callus hook.'
 
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # A Claude Code project settings file as people have them: permissions,
-# env, other hooks in the events deja uses (one on the same matcher) and in
+# env, other hooks in the events callus uses (one on the same matcher) and in
 # another event.
 # shellcheck disable=SC2317 # called from the test bodies
 write_claude_settings() {
@@ -46,53 +46,53 @@ test_expect_success 'init claude-code: merged, backup written, second run change
 git init -q ws && cd ws &&
 write_claude_settings &&
 cp .claude/settings.json orig.json &&
-PATH=/usr/bin:/bin "$DEJA" init claude-code >out &&
+PATH=/usr/bin:/bin "$CALLUS" init claude-code >out &&
 grep -q "^claude-code: configured in '.claude/settings.json'" out &&
-grep -q "previous version saved as '.claude/settings.json.deja-backup'" out &&
-cmp orig.json .claude/settings.json.deja-backup &&
+grep -q "previous version saved as '.claude/settings.json.callus-backup'" out &&
+cmp orig.json .claude/settings.json.callus-backup &&
 # the user's hooks and settings are all still there
 jq -e --slurpfile o orig.json '
 	.permissions == $o[0].permissions and .env == $o[0].env and
 	.cleanupPeriodDays == 30 and .hooks.Stop == $o[0].hooks.Stop and
 	.hooks.PostToolUse[0] == $o[0].hooks.PostToolUse[0] and
 	.hooks.PostToolUse[1] == $o[0].hooks.PostToolUse[1]' .claude/settings.json &&
-# and deja's, with this deja by its path (it is not on that PATH)
-want="$(realpath "$DEJA") hook claude-code" &&
+# and callus's, with this callus by its path (it is not on that PATH)
+want="$(realpath "$CALLUS") hook claude-code" &&
 jq -e --arg c "$want" '
 	.hooks.PostToolUse[2] == {matcher: "Bash", hooks: [{type: "command", command: $c, timeout: 10}]} and
 	.hooks.PostToolUseFailure == [{matcher: "Bash", hooks: [{type: "command", command: $c, timeout: 10}]}] and
 	.hooks.SessionStart == [{hooks: [{type: "command", command: $c}]}]' .claude/settings.json &&
-grep -q "^hook command: $want (this deja is not on PATH" out &&
+grep -q "^hook command: $want (this callus is not on PATH" out &&
 # key order kept, 2-space indent, final newline
 test "$(jq -r 'keys_unsorted | join(",")' .claude/settings.json)" = "permissions,hooks,env,cleanupPeriodDays" &&
 head -2 .claude/settings.json | tail -1 | grep -q '^  "permissions": {$' &&
 test "$(tail -c 1 .claude/settings.json | od -An -c | tr -d ' ')" = '\n' &&
 cp .claude/settings.json once.json &&
-cp .claude/settings.json.deja-backup backup.json &&
-PATH=/usr/bin:/bin "$DEJA" init claude >out &&
+cp .claude/settings.json.callus-backup backup.json &&
+PATH=/usr/bin:/bin "$CALLUS" init claude >out &&
 grep -q "already configured in '.claude/settings.json'; nothing changed" out &&
 cmp once.json .claude/settings.json &&
-cmp backup.json .claude/settings.json.deja-backup
+cmp backup.json .claude/settings.json.callus-backup
 EOF
 
 test_expect_success 'init claude-code --remove gives back the original settings' - <<\EOF
 git init -q ws && cd ws &&
 write_claude_settings &&
 cp .claude/settings.json orig.json &&
-"$DEJA" init claude-code >/dev/null &&
-cp .claude/settings.json with-deja.json &&
-"$DEJA" init claude-code --remove >out &&
-grep -q "took deja's hook out of '.claude/settings.json' (3 entries)" out &&
+"$CALLUS" init claude-code >/dev/null &&
+cp .claude/settings.json with-callus.json &&
+"$CALLUS" init claude-code --remove >out &&
+grep -q "took callus's hook out of '.claude/settings.json' (3 entries)" out &&
 jq -S . orig.json >expect &&
 jq -S . .claude/settings.json >actual &&
 test_cmp expect actual &&
-cmp with-deja.json .claude/settings.json.deja-backup &&
-"$DEJA" init claude-code --remove >out &&
-grep -q "no deja hook in '.claude/settings.json'; nothing changed" out &&
+cmp with-callus.json .claude/settings.json.callus-backup &&
+"$CALLUS" init claude-code --remove >out &&
+grep -q "no callus hook in '.claude/settings.json'; nothing changed" out &&
 test_cmp expect actual
 EOF
 
-test_expect_success 'files deja cannot edit safely are refused and left untouched' - <<\EOF
+test_expect_success 'files callus cannot edit safely are refused and left untouched' - <<\EOF
 git init -q bad && cd bad &&
 mkdir .claude .gemini .codex .clinerules .clinerules/hooks &&
 printf '{\n  // the team settings\n  "hooks": {}\n}\n' >.gemini/settings.json &&
@@ -102,24 +102,24 @@ printf '#!/bin/sh\n./my-own-hook\n' >.clinerules/hooks/PostToolUse &&
 for f in .gemini/settings.json .claude/settings.json .codex/hooks.json .clinerules/hooks/PostToolUse; do
 	cp "$f" "$f.orig"
 done &&
-test_expect_code 1 "$DEJA" init gemini >out 2>err &&
+test_expect_code 1 "$CALLUS" init gemini >out 2>err &&
 grep -q "comments are not JSON" err &&
 grep -q "'.gemini/settings.json' is left as it is" err &&
-test_expect_code 1 "$DEJA" init claude-code 2>err &&
+test_expect_code 1 "$CALLUS" init claude-code 2>err &&
 grep -q '"hooks" is an array, not an object' err &&
-test_expect_code 1 "$DEJA" init codex 2>err &&
+test_expect_code 1 "$CALLUS" init codex 2>err &&
 grep -q "is not valid JSON" err &&
-test_expect_code 1 "$DEJA" init cline 2>err &&
-grep -q "is not deja's" err &&
-test_expect_code 1 "$DEJA" init claude-code --remove 2>err &&
-test_expect_code 1 "$DEJA" init gemini --dry-run 2>err &&
+test_expect_code 1 "$CALLUS" init cline 2>err &&
+grep -q "is not callus's" err &&
+test_expect_code 1 "$CALLUS" init claude-code --remove 2>err &&
+test_expect_code 1 "$CALLUS" init gemini --dry-run 2>err &&
 for f in .gemini/settings.json .claude/settings.json .codex/hooks.json .clinerules/hooks/PostToolUse; do
-	cmp "$f.orig" "$f" && ! test -e "$f.deja-backup" || exit 1
+	cmp "$f.orig" "$f" && ! test -e "$f.callus-backup" || exit 1
 done &&
-"$DEJA" init cline --remove >out &&
-grep -q "no deja hook" out &&
+"$CALLUS" init cline --remove >out &&
+grep -q "no callus hook" out &&
 cmp .clinerules/hooks/PostToolUse.orig .clinerules/hooks/PostToolUse &&
-"$DEJA" init >list &&
+"$CALLUS" init >list &&
 grep -A1 "^gemini " list | grep -q "comments are not JSON" &&
 grep -q "^cline  .*would refuse" list
 EOF
@@ -127,35 +127,35 @@ EOF
 test_expect_success 'every agent: new files, idempotent, status list, remove deletes them' - <<\EOF
 umask 022 &&
 git init -q all && cd all &&
-"$DEJA" init >list &&
+"$CALLUS" init >list &&
 grep -q "^workspace: $PWD$" list &&
-test "$(grep -c "missing; 'deja init [a-z-]*' would create it" list)" = 6 &&
+test "$(grep -c "missing; 'callus init [a-z-]*' would create it" list)" = 6 &&
 for a in claude-code codex gemini copilot cursor cline; do
-	"$DEJA" init $a >"$a.out" || exit 1
+	"$CALLUS" init $a >"$a.out" || exit 1
 done &&
 jq -e '.hooks.PostToolUse[0].matcher == "Bash" and .hooks.PostToolUse[0].hooks[0].timeout == 10 and
-	(.hooks.SessionStart[0].hooks[0].command | endswith("deja hook codex"))' .codex/hooks.json &&
+	(.hooks.SessionStart[0].hooks[0].command | endswith("callus hook codex"))' .codex/hooks.json &&
 jq -e '.hooks.AfterTool[0].matcher == "run_shell_command" and .hooks.AfterTool[0].hooks[0].timeout == 10000 and
 	.hooks.SessionStart[0].hooks[0].type == "command"' .gemini/settings.json &&
 jq -e '.version == 1 and ([.hooks.postToolUse, .hooks.postToolUseFailure, .hooks.sessionStart][][0] |
-	.type == "command" and .timeoutSec == 10 and (.bash | endswith("deja hook copilot"))) ' .github/hooks/deja.json &&
-jq -e '.version == 1 and (.hooks.afterShellExecution[0].command | endswith("deja hook cursor"))' .cursor/hooks.json &&
+	.type == "command" and .timeoutSec == 10 and (.bash | endswith("callus hook copilot"))) ' .github/hooks/callus.json &&
+jq -e '.version == 1 and (.hooks.afterShellExecution[0].command | endswith("callus hook cursor"))' .cursor/hooks.json &&
 test -x .clinerules/hooks/PostToolUse &&
 test "$(head -1 .clinerules/hooks/PostToolUse)" = "#!/bin/sh" &&
-grep -q "^# deja:hook" .clinerules/hooks/PostToolUse &&
-grep -q "^exec .*deja hook cline$" .clinerules/hooks/PostToolUse &&
+grep -q "^# callus:hook" .clinerules/hooks/PostToolUse &&
+grep -q "^exec .*callus hook cline$" .clinerules/hooks/PostToolUse &&
 test "$(stat -c %a .codex/hooks.json)" = 644 &&
 test "$(stat -c %a .clinerules/hooks/PostToolUse)" = 755 &&
 grep -q "^note: Codex runs hooks only in a trusted project, and only hooks you reviewed" codex.out &&
 grep -q "trusted folder" gemini.out && grep -q "trusted folder" copilot.out &&
 test "$(cat CLAUDE.md)" = "@AGENTS.md" && grep -q "CLAUDE.md imports AGENTS.md" claude-code.out &&
-files=".claude/settings.json .codex/hooks.json .gemini/settings.json .github/hooks/deja.json .cursor/hooks.json .clinerules/hooks/PostToolUse" &&
+files=".claude/settings.json .codex/hooks.json .gemini/settings.json .github/hooks/callus.json .cursor/hooks.json .clinerules/hooks/PostToolUse" &&
 # shellcheck disable=SC2086
 cat $files >before &&
-"$DEJA" init >list &&
-test "$(grep -c "deja's hook configured; nothing to do" list)" = 6 &&
+"$CALLUS" init >list &&
+test "$(grep -c "callus's hook configured; nothing to do" list)" = 6 &&
 for a in claude-code codex gemini copilot cursor cline; do
-	"$DEJA" init $a >out && grep -q "already configured" out || exit 1
+	"$CALLUS" init $a >out && grep -q "already configured" out || exit 1
 done &&
 # the import is added once, and never over what CLAUDE.md already says
 test "$(cat CLAUDE.md)" = "@AGENTS.md" &&
@@ -163,81 +163,81 @@ test "$(cat CLAUDE.md)" = "@AGENTS.md" &&
 cat $files >after &&
 cmp before after &&
 for a in claude-code codex gemini copilot cursor cline; do
-	"$DEJA" init $a --remove >out && grep -q "deleted '.*': nothing but deja's hook was in it" out || exit 1
+	"$CALLUS" init $a --remove >out && grep -q "deleted '.*': nothing but callus's hook was in it" out || exit 1
 done &&
 for f in $files; do
-	! test -e "$f" && ! test -e "$f.deja-backup" || exit 1
+	! test -e "$f" && ! test -e "$f.callus-backup" || exit 1
 done &&
-"$DEJA" init >list &&
+"$CALLUS" init >list &&
 test "$(grep -c "missing;" list)" = 6
 EOF
 
 test_expect_success '--dry-run prints what would be written and writes nothing' - <<\EOF
 git init -q dry && cd dry &&
-"$DEJA" init codex --dry-run >out &&
+"$CALLUS" init codex --dry-run >out &&
 grep -q "^would create '.codex/hooks.json' with:" out &&
 sed 1d out | jq -e '.hooks.PostToolUse[0].matcher == "Bash"' &&
 ! test -e .codex &&
 write_claude_settings &&
 cp .claude/settings.json orig.json &&
-"$DEJA" init claude-code -n >out &&
+"$CALLUS" init claude-code -n >out &&
 grep -q "^would rewrite '.claude/settings.json' with:" out &&
-grep -q "would save the previous version as '.claude/settings.json.deja-backup'" out &&
+grep -q "would save the previous version as '.claude/settings.json.callus-backup'" out &&
 cmp orig.json .claude/settings.json &&
-! test -e .claude/settings.json.deja-backup &&
-"$DEJA" init claude-code >/dev/null &&
-cp .claude/settings.json with-deja.json &&
-"$DEJA" init claude-code --remove --dry-run >out &&
+! test -e .claude/settings.json.callus-backup &&
+"$CALLUS" init claude-code >/dev/null &&
+cp .claude/settings.json with-callus.json &&
+"$CALLUS" init claude-code --remove --dry-run >out &&
 grep -q "^would rewrite" out &&
-cmp with-deja.json .claude/settings.json
+cmp with-callus.json .claude/settings.json
 EOF
 
 test_expect_success 'mode kept, symlinked settings edited in place, subdirectory, PATH' - <<\EOF
 git init -q ws && cd ws && mkdir -p web/src dotfiles .cursor &&
 write_claude_settings &&
 chmod 600 .claude/settings.json &&
-(cd web/src && "$DEJA" init claude >/dev/null) &&
+(cd web/src && "$CALLUS" init claude >/dev/null) &&
 test "$(stat -c %a .claude/settings.json)" = 600 &&
-test "$(stat -c %a .claude/settings.json.deja-backup)" = 600 &&
+test "$(stat -c %a .claude/settings.json.callus-backup)" = 600 &&
 ! test -e web/src/.claude &&
 echo '{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./guard.sh"}]}}' >dotfiles/cursor-hooks.json &&
 ln -s ../dotfiles/cursor-hooks.json .cursor/hooks.json &&
-"$DEJA" init cursor >/dev/null &&
+"$CALLUS" init cursor >/dev/null &&
 test -L .cursor/hooks.json &&
 jq -e '.hooks.beforeShellExecution[0].command == "./guard.sh" and
-	(.hooks.afterShellExecution[0].command | endswith("deja hook cursor"))' dotfiles/cursor-hooks.json &&
-test -e dotfiles/cursor-hooks.json.deja-backup &&
-# a deja that is the one on PATH is written as plain "deja"
-mkdir bin && ln -s "$DEJA" bin/deja &&
-PATH="$PWD/bin:/usr/bin:/bin" "$DEJA" init gemini >out &&
-grep -q "^hook command: deja hook gemini (this deja, found on PATH as 'deja')" out &&
-jq -e '.hooks.AfterTool[0].hooks[0].command == "deja hook gemini"' .gemini/settings.json &&
-# ... and re-running with another deja replaces the entry, no duplicate
-PATH=/usr/bin:/bin "$DEJA" init gemini >/dev/null &&
-jq -e --arg c "$(realpath "$DEJA") hook gemini" '
-	(.hooks.AfterTool | length) == 1 and .hooks.AfterTool[0].hooks == [{name: "deja", type: "command", command: $c, timeout: 10000}]' .gemini/settings.json
+	(.hooks.afterShellExecution[0].command | endswith("callus hook cursor"))' dotfiles/cursor-hooks.json &&
+test -e dotfiles/cursor-hooks.json.callus-backup &&
+# a callus that is the one on PATH is written as plain "callus"
+mkdir bin && ln -s "$CALLUS" bin/callus &&
+PATH="$PWD/bin:/usr/bin:/bin" "$CALLUS" init gemini >out &&
+grep -q "^hook command: callus hook gemini (this callus, found on PATH as 'callus')" out &&
+jq -e '.hooks.AfterTool[0].hooks[0].command == "callus hook gemini"' .gemini/settings.json &&
+# ... and re-running with another callus replaces the entry, no duplicate
+PATH=/usr/bin:/bin "$CALLUS" init gemini >/dev/null &&
+jq -e --arg c "$(realpath "$CALLUS") hook gemini" '
+	(.hooks.AfterTool | length) == 1 and .hooks.AfterTool[0].hooks == [{name: "callus", type: "command", command: $c, timeout: 10000}]' .gemini/settings.json
 EOF
 
 test_expect_success 'usage: unknown agent, --remove without agent, help and man page' '
 	git init -q u && cd u &&
-	test_expect_code 2 "$DEJA" init aider 2>err &&
-	grep -q "unknown agent '"'"'aider'"'"'; deja init knows claude-code (or claude), codex" err &&
-	test_expect_code 2 "$DEJA" init --remove 2>err &&
+	test_expect_code 2 "$CALLUS" init aider 2>err &&
+	grep -q "unknown agent '"'"'aider'"'"'; callus init knows claude-code (or claude), codex" err &&
+	test_expect_code 2 "$CALLUS" init --remove 2>err &&
 	grep -q "remove needs an AGENT" err &&
-	test_expect_code 2 "$DEJA" init codex cursor 2>err &&
-	test_expect_code 2 "$DEJA" init --bogus 2>err &&
-	"$DEJA" help init >a && "$DEJA" init --help >b && test_cmp a b &&
-	"$DEJA" --help | grep -q "^   init " &&
+	test_expect_code 2 "$CALLUS" init codex cursor 2>err &&
+	test_expect_code 2 "$CALLUS" init --bogus 2>err &&
+	"$CALLUS" help init >a && "$CALLUS" init --help >b && test_cmp a b &&
+	"$CALLUS" --help | grep -q "^   init " &&
 	for opt in --remove --dry-run; do
 		grep -q -- "$opt" a &&
-		sed "s/\\\\-/-/g" "$REPO/docs/deja.1" | grep -q -- "$opt" || exit 1
+		sed "s/\\\\-/-/g" "$REPO/docs/callus.1" | grep -q -- "$opt" || exit 1
 	done &&
-	! test -e .claude && ! test -e .deja
+	! test -e .claude && ! test -e .callus
 '
 
-test_expect_success 'the hook command init wrote runs deja hook: a failing eslint is recorded' - <<\EOF
+test_expect_success 'the hook command init wrote runs callus hook: a failing eslint is recorded' - <<\EOF
 setup_fixture eslint-project shop && cd shop &&
-"$DEJA" init claude-code >/dev/null &&
+"$CALLUS" init claude-code >/dev/null &&
 cmd=$(jq -r '.hooks.PostToolUseFailure[].hooks[].command | select(test(" hook claude-code$"))' .claude/settings.json) &&
 test -n "$cmd" &&
 # the fixture payload, moved to this workspace
@@ -246,20 +246,20 @@ jq --arg ws "$PWD" '.cwd = $ws | .transcript_path = ($ws + "/transcript.jsonl") 
 	"$REPO/tests/hooks/fixtures/claude-code-eslint-fail.json" >payload.json &&
 sh -c "$cmd" <payload.json >out 2>err &&
 { test ! -s out || jq -e . out >/dev/null; } &&
-test "$("$DEJA" lessons --json | jq length)" = 1 &&
-"$DEJA" lessons --json | jq -e '.[0].tool == "eslint"'
+test "$("$CALLUS" lessons --json | jq length)" = 1 &&
+"$CALLUS" lessons --json | jq -e '.[0].tool == "eslint"'
 EOF
 
 test_expect_success 'init claude-code adds @AGENTS.md to an existing CLAUDE.md, keeps the rest, and never writes through a link' '
 	git init -q claudemd && cd claudemd &&
 	printf "# Project rules\nUse tabs." >CLAUDE.md &&
-	"$DEJA" init claude-code >out &&
+	"$CALLUS" init claude-code >out &&
 	printf "# Project rules\nUse tabs.\n@AGENTS.md\n" >expect &&
 	test_cmp expect CLAUDE.md &&
-	"$DEJA" init claude-code >out && test_cmp expect CLAUDE.md &&
+	"$CALLUS" init claude-code >out && test_cmp expect CLAUDE.md &&
 	git init -q ../linked && cd ../linked &&
 	echo outside >../outside.md && ln -s ../outside.md CLAUDE.md &&
-	"$DEJA" init claude-code >out &&
+	"$CALLUS" init claude-code >out &&
 	grep -q "not a plain file" out &&
 	test "$(cat ../outside.md)" = outside
 '

@@ -1,7 +1,7 @@
 #!/bin/bash
 # shellcheck disable=SC2016 # test bodies are single-quoted on purpose
 # shellcheck source-path=SCRIPTDIR
-test_description='deja doctor: every problem it reports, caused on purpose
+test_description='callus doctor: every problem it reports, caused on purpose
 
 A healthy workspace passes (exit 0); a corrupt file, a damaged index, a
 newer schema, a broken or wrong configuration, too many lessons and agent
@@ -11,7 +11,7 @@ problem.  It writes nothing, not even a migration.'
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# make_project DIR: a failing `make check` (a check deja knows, no npm)
+# make_project DIR: a failing `make check` (a check callus knows, no npm)
 make_project() {
 	mkdir -p "$1/src" &&
 	(
@@ -24,7 +24,7 @@ make_project() {
 # lessons N: N distinct lessons recorded by hand
 lessons() {
 	for i in $(seq 1 "$1"); do
-		"$DEJA" record --file "src/f$i.c" --summary "problem $i: $(printf "%0200d" 0)" >/dev/null ||
+		"$CALLUS" record --file "src/f$i.c" --summary "problem $i: $(printf "%0200d" 0)" >/dev/null ||
 			return 1
 	done
 }
@@ -36,30 +36,30 @@ problem() {
 
 test_expect_success 'a healthy workspace: no problem, exit 0' '
 	make_project ok && cd ok &&
-	test_expect_code 2 "$DEJA" run -- make -s check >/dev/null 2>&1 &&
-	"$DEJA" init claude-code >/dev/null &&
-	"$DEJA" doctor >out &&
-	grep -q "^ok       store      .deja/deja.db: schema [0-9]*, 1 lesson, 1 run," out &&
+	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
+	"$CALLUS" init claude-code >/dev/null &&
+	"$CALLUS" doctor >out &&
+	grep -q "^ok       store      .callus/callus.db: schema [0-9]*, 1 lesson, 1 run," out &&
 	grep -q "^ok       integrity  .*no problem found (integrity_check)" out &&
 	grep -q "^ok       config " out &&
-	grep -q "^ok       hooks      claude-code: deja.s hook is in .\.claude/settings.json." out &&
+	grep -q "^ok       hooks      claude-code: callus.s hook is in .\.claude/settings.json." out &&
 	grep -q "^note     hooks      not set up: codex, gemini, copilot, cursor, cline" out &&
 	grep -q "^ok       storage    project layer: 1 lesson (threshold 1000)" out &&
 	tail -n 1 out | grep -q "^no problem found$" &&
-	"$DEJA" doctor --quick | grep -q "(quick_check)"
+	"$CALLUS" doctor --quick | grep -q "(quick_check)"
 '
 
 test_expect_success 'no store yet is not a problem' '
 	mkdir fresh && cd fresh && git init -q &&
-	"$DEJA" doctor >out &&
+	"$CALLUS" doctor >out &&
 	grep -q "none yet" out &&
-	! test -e .deja
+	! test -e .callus
 '
 
 test_expect_success 'a store that is not a database' '
 	make_project corrupt && cd corrupt &&
-	mkdir -p .deja && head -c 8192 /dev/urandom >.deja/deja.db &&
-	test_expect_code 1 "$DEJA" doctor >out &&
+	mkdir -p .callus && head -c 8192 /dev/urandom >.callus/callus.db &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
 	problem store "cannot be read: .*not a database" &&
 	tail -n 1 out | grep -q "^1 problem needs attention$"
 '
@@ -67,42 +67,42 @@ test_expect_success 'a store that is not a database' '
 test_expect_success 'a damaged index: integrity_check finds it' '
 	make_project damaged && cd damaged &&
 	lessons 60 &&
-	sqlite3 .deja/deja.db "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null &&
-	page=$(sqlite3 .deja/deja.db "SELECT rootpage FROM sqlite_master WHERE name = \"lessons_file\"") &&
-	size=$(sqlite3 .deja/deja.db "PRAGMA page_size") &&
+	sqlite3 .callus/callus.db "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null &&
+	page=$(sqlite3 .callus/callus.db "SELECT rootpage FROM sqlite_master WHERE name = \"lessons_file\"") &&
+	size=$(sqlite3 .callus/callus.db "PRAGMA page_size") &&
 	# scribble over the end of the index page, where its cells are
-	printf "%080d" 0 | dd of=.deja/deja.db bs=1 seek=$((page * size - 300)) conv=notrunc 2>/dev/null &&
-	test "$(sqlite3 .deja/deja.db "PRAGMA integrity_check" | head -n 1)" != ok &&
-	test_expect_code 1 "$DEJA" doctor >out &&
+	printf "%080d" 0 | dd of=.callus/callus.db bs=1 seek=$((page * size - 300)) conv=notrunc 2>/dev/null &&
+	test "$(sqlite3 .callus/callus.db "PRAGMA integrity_check" | head -n 1)" != ok &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
 	problem integrity "is damaged according to integrity_check" &&
 	grep -q "^ *row [0-9]* missing from index lessons_file" out
 '
 
-test_expect_success 'a schema newer than this deja; an older one is only a note' '
+test_expect_success 'a schema newer than this callus; an older one is only a note' '
 	make_project newer && cd newer &&
-	test_expect_code 2 "$DEJA" run -- make -s check >/dev/null 2>&1 &&
-	sqlite3 .deja/deja.db "PRAGMA user_version = 99" &&
-	test_expect_code 1 "$DEJA" doctor >out &&
-	problem store "schema version 99, newer than this deja" &&
-	sqlite3 .deja/deja.db "PRAGMA user_version = 2" &&
-	"$DEJA" doctor >out &&
-	grep -q "^note     store      .*schema version 2: deja brings it to" out &&
-	test "$(sqlite3 .deja/deja.db "PRAGMA user_version")" = 2
+	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
+	sqlite3 .callus/callus.db "PRAGMA user_version = 99" &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
+	problem store "schema version 99, newer than this callus" &&
+	sqlite3 .callus/callus.db "PRAGMA user_version = 2" &&
+	"$CALLUS" doctor >out &&
+	grep -q "^note     store      .*schema version 2: callus brings it to" out &&
+	test "$(sqlite3 .callus/callus.db "PRAGMA user_version")" = 2
 '
 
 test_expect_success 'a configuration file that does not parse' '
 	make_project badconf && cd badconf &&
-	mkdir -p .deja && printf "[lessons]\nmax 20\n" >.deja/config &&
-	test_expect_code 1 "$DEJA" doctor >out &&
+	mkdir -p .callus && printf "[lessons]\nmax 20\n" >.callus/config &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
 	problem config "line 2: expected" &&
 	problem config "built-in defaults"
 '
 
-test_expect_success 'configuration values deja cannot use' '
+test_expect_success 'configuration values callus cannot use' '
 	make_project badval && cd badval &&
-	mkdir -p .deja &&
-	printf "[lessons]\n\tmax = ten\n\tfile = ../outside.md\n[store]\n\ttimeout_ms = -5\n[doctor]\n\tmax_items = 0\n" >.deja/config &&
-	test_expect_code 1 "$DEJA" doctor >out &&
+	mkdir -p .callus &&
+	printf "[lessons]\n\tmax = ten\n\tfile = ../outside.md\n[store]\n\ttimeout_ms = -5\n[doctor]\n\tmax_items = 0\n" >.callus/config &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
 	problem config "line 2: .lessons.max. must be an integer, got .ten." &&
 	problem config "line 5: .store.timeout_ms. must be between 1 and" &&
 	problem config "line 7: .doctor.max_items. must be between 1 and" &&
@@ -114,85 +114,85 @@ test_expect_success 'more lessons than [doctor] max_items: the lowest-value ones
 	make_project bloat && cd bloat &&
 	lessons 5 &&
 	# lesson 1 has three occurrences: it is worth keeping
-	"$DEJA" record --file src/f1.c --summary "problem 1: $(printf "%0200d" 0)" >/dev/null &&
-	"$DEJA" record --file src/f1.c --summary "problem 1: $(printf "%0200d" 0)" >/dev/null &&
-	printf "[doctor]\n\tmax_items = 3\n" >.deja/config &&
-	test_expect_code 1 "$DEJA" doctor >out &&
+	"$CALLUS" record --file src/f1.c --summary "problem 1: $(printf "%0200d" 0)" >/dev/null &&
+	"$CALLUS" record --file src/f1.c --summary "problem 1: $(printf "%0200d" 0)" >/dev/null &&
+	printf "[doctor]\n\tmax_items = 3\n" >.callus/config &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
 	problem storage "project layer: 5 lessons, over the threshold of 3" &&
 	grep "^ *#[0-9]" out >candidates &&
 	test "$(wc -l <candidates)" = 5 &&
 	head -n 1 candidates | grep -q "#2 *x1 " &&
 	tail -n 1 candidates | grep -q "#1 *x3 " &&
-	printf "[doctor]\n\tmax_items = 5\n" >.deja/config &&
-	"$DEJA" doctor >out &&
+	printf "[doctor]\n\tmax_items = 5\n" >.callus/config &&
+	"$CALLUS" doctor >out &&
 	grep -q "^ok       storage    project layer: 5 lessons (threshold 5)" out
 '
 
-test_expect_success 'agent settings without the hook, and settings deja cannot read' '
+test_expect_success 'agent settings without the hook, and settings callus cannot read' '
 	make_project hooks && cd hooks &&
 	mkdir -p .claude .codex &&
 	echo "{\"permissions\": {\"allow\": [\"Bash(ls)\"]}}" >.claude/settings.json &&
 	echo "{ not json" >.codex/hooks.json &&
-	test_expect_code 1 "$DEJA" doctor >out &&
-	problem hooks "claude-code: .\.claude/settings.json. exists without deja.s hook" &&
-	problem hooks "deja init claude-code" &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
+	problem hooks "claude-code: .\.claude/settings.json. exists without callus.s hook" &&
+	problem hooks "callus init claude-code" &&
 	problem hooks "codex: .\.codex/hooks.json. cannot be read" &&
-	"$DEJA" init claude-code >/dev/null &&
+	"$CALLUS" init claude-code >/dev/null &&
 	rm .codex/hooks.json &&
-	"$DEJA" doctor >out &&
-	grep -q "^ok       hooks      claude-code: deja.s hook is in" out
+	"$CALLUS" doctor >out &&
+	grep -q "^ok       hooks      claude-code: callus.s hook is in" out
 '
 
 test_expect_success 'logged errors and waiting metrics are notes, with the last error' '
 	make_project logged && cd logged &&
-	test_expect_code 2 "$DEJA" run -- make -s check >/dev/null 2>&1 &&
-	printf "[store]\n\ttimeout_ms = 100\n" >.deja/config
+	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
+	printf "[store]\n\ttimeout_ms = 100\n" >.callus/config
 	{ printf "BEGIN EXCLUSIVE;\nSELECT 1;\n"; sleep 2; printf "COMMIT;\n"; } |
-		sqlite3 .deja/deja.db >/dev/null &
+		sqlite3 .callus/callus.db >/dev/null &
 	sleep 0.5 &&
-	test_expect_code 2 "$DEJA" run -- make -s check >/dev/null 2>&1 &&
+	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
 	wait &&
-	"$DEJA" doctor >out &&
-	grep -q "^note     log        .deja/log.jsonl (.*): 1 error, the last at .*: record_failed: .*locked" out &&
-	grep -q "^note     metrics    .deja/metrics.pending holds metrics" out
+	"$CALLUS" doctor >out &&
+	grep -q "^note     log        .callus/log.jsonl (.*): 1 error, the last at .*: record_failed: .*locked" out &&
+	grep -q "^note     metrics    .callus/metrics.pending holds metrics" out
 '
 
 test_expect_success 'doctor writes nothing' '
 	cd logged &&
 	find . -path ./.git -prune -o -type f -print | sort >../files.before &&
-	sha=$(sha256sum <.deja/deja.db) &&
-	"$DEJA" doctor >/dev/null &&
+	sha=$(sha256sum <.callus/callus.db) &&
+	"$CALLUS" doctor >/dev/null &&
 	find . -path ./.git -prune -o -type f -print | sort >../files.after &&
 	test_cmp ../files.before ../files.after &&
-	test "$(sha256sum <.deja/deja.db)" = "$sha"
+	test "$(sha256sum <.callus/callus.db)" = "$sha"
 '
 
 test_expect_success 'doctor names a hook that cannot run and payloads it could not understand' '
 	git init -q health && cd health &&
-	"$DEJA" init codex >/dev/null &&
-	sed -i "s|\"[^\"]*deja hook|\"/nonexistent/deja hook|" .codex/hooks.json &&
-	test_expect_code 1 "$DEJA" doctor >out &&
-	grep -q "runs ./nonexistent/deja., which is not found" out &&
-	"$DEJA" init codex >/dev/null &&
+	"$CALLUS" init codex >/dev/null &&
+	sed -i "s|\"[^\"]*callus hook|\"/nonexistent/callus hook|" .codex/hooks.json &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
+	grep -q "runs ./nonexistent/callus., which is not found" out &&
+	"$CALLUS" init codex >/dev/null &&
 	printf "{\"hook_event_name\":\"PostToolUse\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"npx eslint .\"},\"tool_response\":\"\",\"cwd\":\"%s\"}" "$PWD" |
-		"$DEJA" hook codex >reply &&
+		"$CALLUS" hook codex >reply &&
 	test "$(cat reply)" = "{}" &&
-	test_expect_code 1 "$DEJA" doctor >out &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
 	grep -q "codex: the last check.s payload .* carried no exit status" out
 '
 
 test_expect_success 'doctor reads Codex trust: the project, and the review of the hooks' '
 	cd health &&
-	test_expect_code 1 "$DEJA" doctor >out &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
 	grep -q "codex: no .*config.toml, so this project is not trusted" out &&
 	mkdir -p codex-home &&
 	printf "[projects.\"%s\"]\ntrust_level = \"trusted\"\n" "$PWD" >codex-home/config.toml &&
-	CODEX_HOME=$PWD/codex-home test_expect_code 1 "$DEJA" doctor >out &&
+	CODEX_HOME=$PWD/codex-home test_expect_code 1 "$CALLUS" doctor >out &&
 	! grep -q "project is not trusted" out &&
 	grep -q "hooks were never reviewed in Codex" out &&
 	printf "[hooks.state.\"%s/.codex/hooks.json:post_tool_use:0:0\"]\ntrusted_hash = \"sha256:00\"\n" "$PWD" >>codex-home/config.toml &&
-	CODEX_HOME=$PWD/codex-home test_expect_code 1 "$DEJA" doctor >out &&
-	grep -q "codex: the project is trusted and 1 of deja.s hooks were reviewed" out
+	CODEX_HOME=$PWD/codex-home test_expect_code 1 "$CALLUS" doctor >out &&
+	grep -q "codex: the project is trusted and 1 of callus.s hooks were reviewed" out
 '
 
 test_done

@@ -1,9 +1,9 @@
 #!/bin/bash
 # shellcheck disable=SC2016 # test bodies are single-quoted on purpose
 # shellcheck source-path=SCRIPTDIR
-test_description='deja metrics: what real runs and hook calls leave in the store
+test_description='callus metrics: what real runs and hook calls leave in the store
 
-Failing make checks under deja run and hook payloads fill a store; deja
+Failing make checks under callus run and hook payloads fill a store; callus
 metrics prints it in the Prometheus text format, which promtool check metrics
 accepts, and as JSON.  A recording the fail-safe drops is counted in the
 spool and folded into the store by the next recording; the log of those
@@ -13,7 +13,7 @@ events rotates by size.'
 . "$(dirname "$0")/lib.sh"
 
 # make_project DIR: a failing `make check` (TEST) and `make build`
-# (ANALYSIS), which deja knows without any tool from npm.
+# (ANALYSIS), which callus knows without any tool from npm.
 make_project() {
 	mkdir -p "$1/src" &&
 	(
@@ -27,7 +27,7 @@ make_project() {
 	)
 }
 
-# generic_payload COMMAND EXIT OUTPUT: deja's own hook event, here
+# generic_payload COMMAND EXIT OUTPUT: callus's own hook event, here
 generic_payload() {
 	jq -n --arg c "$1" --argjson e "$2" --arg o "$3" --arg d "$PWD" \
 		'{command: $c, exit_code: $e, output: $o, cwd: $d, session_id: "s-1"}'
@@ -35,28 +35,28 @@ generic_payload() {
 
 test_expect_success 'an empty workspace: storage at 0, valid exposition' '
 	mkdir empty && cd empty && git init -q &&
-	"$DEJA" metrics >out &&
+	"$CALLUS" metrics >out &&
 	grep -q "^hindsight_storage_notes{layer=\"project\"} 0$" out &&
-	! test -e .deja &&
-	"$DEJA" metrics --json | jq -e ".metrics | length > 0"
+	! test -e .callus &&
+	"$CALLUS" metrics --json | jq -e ".metrics | length > 0"
 '
 
 test_skip_unless_tool promtool
 test_expect_success 'runs and hook calls fill the store; promtool accepts it' '
 	make_project shop && cd shop &&
-	for i in 1 2 3; do test_expect_code 2 "$DEJA" run -- make -s check >/dev/null 2>&1; done &&
-	test_expect_code 2 "$DEJA" run -- make -s build >/dev/null 2>&1 &&
+	for i in 1 2 3; do test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1; done &&
+	test_expect_code 2 "$CALLUS" run -- make -s build >/dev/null 2>&1 &&
 	sed "s|/home/dev/shop|$PWD|g" "$REPO/tests/hooks/fixtures/claude-code-eslint-fail.json" |
-		"$DEJA" hook claude-code >reply &&
+		"$CALLUS" hook claude-code >reply &&
 	jq -e . reply >/dev/null &&
 	generic_payload "make -s check" 2 "src/main.c:1:27: error: expected ; before }" |
-		"$DEJA" hook generic >/dev/null &&
+		"$CALLUS" hook generic >/dev/null &&
 	sed "s|/home/dev/shop|$PWD|g" "$REPO/tests/hooks/fixtures/claude-code-session-start.json" |
-		"$DEJA" hook claude-code >/dev/null &&
-	"$DEJA" metrics >metrics.prom &&
+		"$CALLUS" hook claude-code >/dev/null &&
+	"$CALLUS" metrics >metrics.prom &&
 	cat metrics.prom &&
 	promtool check metrics <metrics.prom &&
-	lessons=$("$DEJA" lessons --json | jq length) &&
+	lessons=$("$CALLUS" lessons --json | jq length) &&
 	test "$lessons" -ge 3 &&
 	grep -q "^hindsight_storage_notes{layer=\"project\"} $lessons$" metrics.prom &&
 	grep -q "^hindsight_capture_total{error_type=\"TEST\",layer=\"project\"} 4$" metrics.prom &&
@@ -64,11 +64,11 @@ test_expect_success 'runs and hook calls fill the store; promtool accepts it' '
 	grep -q "^hindsight_capture_total{error_type=\"LINT\",layer=\"project\"} 1$" metrics.prom &&
 	grep -q "^hindsight_capture_signature_size_bytes_count 6$" metrics.prom &&
 	grep -q "^hindsight_capture_signature_size_bytes_bucket{le=\"+Inf\"} 6$" metrics.prom &&
-	grep -q "^deja_run_total{recorded=\"true\"} 4$" metrics.prom &&
-	grep -q "^deja_hook_latency_seconds_count{agent=\"claude-code\",path=\"record\"} 1$" metrics.prom &&
-	grep -q "^deja_hook_latency_seconds_count{agent=\"claude-code\",path=\"session_start\"} 1$" metrics.prom &&
-	grep -q "^deja_hook_latency_seconds_count{agent=\"generic\",path=\"record\"} 1$" metrics.prom &&
-	grep -q "^# TYPE deja_hook_latency_seconds histogram$" metrics.prom &&
+	grep -q "^callus_run_total{recorded=\"true\"} 4$" metrics.prom &&
+	grep -q "^callus_hook_latency_seconds_count{agent=\"claude-code\",path=\"record\"} 1$" metrics.prom &&
+	grep -q "^callus_hook_latency_seconds_count{agent=\"claude-code\",path=\"session_start\"} 1$" metrics.prom &&
+	grep -q "^callus_hook_latency_seconds_count{agent=\"generic\",path=\"record\"} 1$" metrics.prom &&
+	grep -q "^# TYPE callus_hook_latency_seconds histogram$" metrics.prom &&
 	grep -q "^# HELP hindsight_capture_total .*(hindsight.capture.total)$" metrics.prom &&
 	grep -q "^hindsight_match_total{match_type=\"same\",found=\"true\"} [1-9]" metrics.prom &&
 	searches=$(awk "/^hindsight_match_total[{]/ { n += \$NF } END { print n }" metrics.prom) &&
@@ -79,66 +79,66 @@ test_expect_success 'runs and hook calls fill the store; promtool accepts it' '
 
 test_expect_success '--json: the same values, in the spec names and units' '
 	cd shop &&
-	"$DEJA" metrics --json >metrics.json &&
+	"$CALLUS" metrics --json >metrics.json &&
 	jq -e "[.metrics[].name] | index(\"hindsight.match.latency_ms\") != null" metrics.json &&
 	jq -e ".metrics[] | select(.name == \"hindsight.capture.total\") | .prometheus == \"hindsight_capture_total\"" metrics.json &&
-	jq -e ".metrics[] | select(.name == \"deja.run.total\") | .series[0].value == 4" metrics.json &&
+	jq -e ".metrics[] | select(.name == \"callus.run.total\") | .series[0].value == 4" metrics.json &&
 	jq -e ".metrics[] | select(.name == \"hindsight.match.total\") | .series | length > 0" metrics.json &&
 	jq -e ".metrics[] | select(.name == \"hindsight.resolution.applications\") | .series == []" metrics.json &&
-	jq -e ".metrics[] | select(.name == \"deja.hook.latency_ms\") | .series[] |
+	jq -e ".metrics[] | select(.name == \"callus.hook.latency_ms\") | .series[] |
 		select(.labels.path == \"record\" and .labels.agent == \"claude-code\") |
 		.count == 1 and .buckets[-1].le == \"+Inf\" and .buckets[-1].count == 1 and .sum > 0" metrics.json
 '
 
 test_expect_success 'a command that is not a check leaves the store alone' '
 	cd shop &&
-	"$DEJA" metrics >before &&
+	"$CALLUS" metrics >before &&
 	sed "s|/home/dev/shop|$PWD|g" "$REPO/tests/hooks/fixtures/claude-code-ls.json" |
-		"$DEJA" hook claude-code >reply &&
+		"$CALLUS" hook claude-code >reply &&
 	test "$(cat reply)" = "{}" &&
-	"$DEJA" metrics >after &&
+	"$CALLUS" metrics >after &&
 	test_cmp before after
 '
 
 test_expect_success 'a drop is counted in the spool, then stored by the next recording' '
 	cd shop &&
-	printf "[store]\n\ttimeout_ms = 200\n" >.deja/config
+	printf "[store]\n\ttimeout_ms = 200\n" >.callus/config
 	# another process holds the write lock for 3 s
 	{ printf "BEGIN EXCLUSIVE;\nSELECT 1;\n"; sleep 3; printf "COMMIT;\n"; } |
-		sqlite3 .deja/deja.db >/dev/null &
+		sqlite3 .callus/callus.db >/dev/null &
 	sleep 0.5 &&
-	test_expect_code 2 "$DEJA" run -- make -s check >/dev/null 2>err &&
+	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>err &&
 	grep -q "lesson not recorded" err &&
-	test -s .deja/metrics.pending &&
-	tail -n 1 .deja/log.jsonl | jq -e ".event == \"record_failed\" and .reason == \"store_locked\" and .tool == \"make\"" &&
+	test -s .callus/metrics.pending &&
+	tail -n 1 .callus/log.jsonl | jq -e ".event == \"record_failed\" and .reason == \"store_locked\" and .tool == \"make\"" &&
 	wait &&
-	"$DEJA" metrics >pending.prom &&
-	grep -q "^deja_failsafe_dropped_total{reason=\"store_locked\"} 1$" pending.prom &&
-	test -e .deja/metrics.pending &&
-	test_expect_code 2 "$DEJA" run -- make -s check >/dev/null 2>&1 &&
-	! test -e .deja/metrics.pending &&
-	test "$(sqlite3 .deja/deja.db "SELECT value FROM metrics WHERE name = \"deja.failsafe.dropped_total\"")" = 1.0 &&
-	"$DEJA" metrics >stored.prom &&
-	grep -q "^deja_failsafe_dropped_total{reason=\"store_locked\"} 1$" stored.prom &&
-	grep -q "^deja_run_total{recorded=\"false\"} 1$" stored.prom &&
-	grep -q "^deja_run_total{recorded=\"true\"} 5$" stored.prom &&
+	"$CALLUS" metrics >pending.prom &&
+	grep -q "^callus_failsafe_dropped_total{reason=\"store_locked\"} 1$" pending.prom &&
+	test -e .callus/metrics.pending &&
+	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
+	! test -e .callus/metrics.pending &&
+	test "$(sqlite3 .callus/callus.db "SELECT value FROM metrics WHERE name = \"callus.failsafe.dropped_total\"")" = 1.0 &&
+	"$CALLUS" metrics >stored.prom &&
+	grep -q "^callus_failsafe_dropped_total{reason=\"store_locked\"} 1$" stored.prom &&
+	grep -q "^callus_run_total{recorded=\"false\"} 1$" stored.prom &&
+	grep -q "^callus_run_total{recorded=\"true\"} 5$" stored.prom &&
 	if test_have_tool promtool; then promtool check metrics <stored.prom; fi
 '
 
 test_expect_success 'the log rotates past 1 MiB, keeping one old file' '
 	make_project rotate && cd rotate &&
-	mkdir -p .deja &&
-	head -c 8192 /dev/urandom >.deja/deja.db &&
+	mkdir -p .callus &&
+	head -c 8192 /dev/urandom >.callus/callus.db &&
 	yes "{\"at\":\"2000-01-01T00:00:00.000Z\",\"level\":\"error\",\"event\":\"old\",\"message\":\"x\"}" |
-		head -c 1048600 >.deja/log.jsonl &&
-	cp .deja/log.jsonl old.jsonl &&
-	test_expect_code 2 "$DEJA" run -- make -s check >/dev/null 2>&1 &&
-	test_cmp old.jsonl .deja/log.jsonl.1 &&
-	test "$(wc -l <.deja/log.jsonl)" = 1 &&
-	jq -e ".event == \"record_failed\" and .reason == \"io_error\"" .deja/log.jsonl &&
-	test_expect_code 2 "$DEJA" run -- make -s check >/dev/null 2>&1 &&
-	test "$(wc -l <.deja/log.jsonl)" = 2 &&
-	test_cmp old.jsonl .deja/log.jsonl.1
+		head -c 1048600 >.callus/log.jsonl &&
+	cp .callus/log.jsonl old.jsonl &&
+	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
+	test_cmp old.jsonl .callus/log.jsonl.1 &&
+	test "$(wc -l <.callus/log.jsonl)" = 1 &&
+	jq -e ".event == \"record_failed\" and .reason == \"io_error\"" .callus/log.jsonl &&
+	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
+	test "$(wc -l <.callus/log.jsonl)" = 2 &&
+	test_cmp old.jsonl .callus/log.jsonl.1
 '
 
 test_done

@@ -3,7 +3,7 @@
 # shellcheck source-path=SCRIPTDIR
 test_description='pending -> fixed with its diff, or permanent (issue 5)
 
-Real jest failing in real git repositories, through deja run and deja hook
+Real jest failing in real git repositories, through callus run and callus hook
 claude-code: the fix becomes a resolution whose diff is the edit, three
 failures make a permanent failure and a warning, the user'"'"'s index, HEAD,
 stash and untracked files are left as they were.'
@@ -14,7 +14,7 @@ stash and untracked files are left as they were.'
 test_skip_unless_tool npx
 
 # A project whose test fails because sum() subtracts.  The tools are linked
-# in by setup_fixture's helper; node_modules and .deja are ignored, as in a
+# in by setup_fixture's helper; node_modules and .callus are ignored, as in a
 # real project.
 make_project() {
 	mkdir "$1" && (
@@ -30,7 +30,7 @@ make_project() {
 		  expect(sum(1, 2)).toBe(3);
 		});
 		EOF
-		printf 'node_modules/\n.deja/\n' >.gitignore &&
+		printf 'node_modules/\n.callus/\n' >.gitignore &&
 		git -c init.defaultBranch=main init -q &&
 		git add -A &&
 		git -c commit.gpgSign=false commit -q -m "calc" &&
@@ -43,44 +43,44 @@ fix_sum() {
 }
 
 count() {
-	"$DEJA" pending --state "$1" --json | jq length
+	"$CALLUS" pending --state "$1" --json | jq length
 }
 
-test_expect_success 'deja run: jest fails, the source is fixed, one resolution with that edit' '
+test_expect_success 'callus run: jest fails, the source is fixed, one resolution with that edit' '
 	make_project calc && cd calc &&
 	# scratch files stay outside the repository: they would be changes too
-	test_expect_code 1 "$DEJA" run -- npx jest 2>../err &&
+	test_expect_code 1 "$CALLUS" run -- npx jest 2>../err &&
 	grep -q "recorded lesson" ../err &&
 	test "$(count pending)" = 1 &&
-	"$DEJA" pending --json | jq -e ".[0].files == [\"sum.test.js\"] and .[0].attempts == 1 and (.[0].snapshot | startswith(\"git \"))" &&
+	"$CALLUS" pending --json | jq -e ".[0].files == [\"sum.test.js\"] and .[0].attempts == 1 and (.[0].snapshot | startswith(\"git \"))" &&
 	fix_sum &&
-	"$DEJA" run -- npx jest 2>../err &&
+	"$CALLUS" run -- npx jest 2>../err &&
 	grep -q "fixed an error of jest: resolution #1" ../err &&
 	test "$(count pending)" = 0 &&
 	test "$(count fixed)" = 1 &&
-	"$DEJA" resolutions --json >r.json &&
+	"$CALLUS" resolutions --json >r.json &&
 	jq -e "length == 1 and .[0].success_rate == 1 and .[0].application_count == 1" r.json &&
 	jq -e ".[0].files == [\"sum.js\"]" r.json &&
 	jq -r ".[0].description" r.json | grep -q "sum() in sum.js (+1 -1)" &&
-	"$DEJA" resolutions show 1 >show &&
+	"$CALLUS" resolutions show 1 >show &&
 	test "$(grep -c "^diff --git" show)" = 1 &&
 	grep -q "^-  return a - b;" show &&
 	grep -q "^+  return a + b;" show &&
-	"$DEJA" resolutions show 1 --json | jq -e ".context.command == \"npx jest\" and (.context.commit | length) == 40"
+	"$CALLUS" resolutions show 1 --json | jq -e ".context.command == \"npx jest\" and (.context.commit | length) == 40"
 '
 
 test_expect_success 'three failures in a row: permanent, and a warning for that file' '
 	make_project perm && cd perm &&
-	for i in 1 2 3; do test_expect_code 1 "$DEJA" run -- npx jest 2>err || exit 1; done &&
+	for i in 1 2 3; do test_expect_code 1 "$CALLUS" run -- npx jest 2>err || exit 1; done &&
 	grep -q "now permanent" err &&
 	test "$(count pending)" = 0 &&
 	test "$(count permanent)" = 1 &&
-	"$DEJA" warnings --files sum.test.js --json | jq -e "length == 1 and .[0].attempts == 3" &&
-	"$DEJA" warnings --files other.js --json | jq -e "length == 0" &&
-	"$DEJA" warnings | grep -q "toBe" &&
-	fix_sum && "$DEJA" run -- npx jest 2>err &&
+	"$CALLUS" warnings --files sum.test.js --json | jq -e "length == 1 and .[0].attempts == 3" &&
+	"$CALLUS" warnings --files other.js --json | jq -e "length == 0" &&
+	"$CALLUS" warnings | grep -q "toBe" &&
+	fix_sum && "$CALLUS" run -- npx jest 2>err &&
 	test "$(count permanent)" = 1 &&
-	test "$("$DEJA" resolutions --json | jq length)" = 0
+	test "$("$CALLUS" resolutions --json | jq length)" = 0
 '
 
 test_expect_success 'two errors, one fixed: one fixed, the other still pending' '
@@ -91,28 +91,28 @@ test_expect_success 'two errors, one fixed: one fixed, the other still pending' 
 	});
 	EOF
 	git add mul.test.js && git -c commit.gpgSign=false commit -q -m mul &&
-	test_expect_code 1 "$DEJA" run -- npx jest 2>/dev/null &&
+	test_expect_code 1 "$CALLUS" run -- npx jest 2>/dev/null &&
 	test "$(count pending)" = 2 &&
 	fix_sum &&
-	test_expect_code 1 "$DEJA" run -- npx jest 2>err &&
+	test_expect_code 1 "$CALLUS" run -- npx jest 2>err &&
 	grep -q "fixed an error of jest" err &&
 	test "$(count fixed)" = 1 &&
-	"$DEJA" pending --json | jq -e "length == 1 and .[0].files == [\"mul.test.js\"] and .[0].attempts == 2"
+	"$CALLUS" pending --json | jq -e "length == 1 and .[0].files == [\"mul.test.js\"] and .[0].attempts == 2"
 '
 
 test_expect_success 'a fix that adds a new untracked file: the file is in the diff' '
 	make_project newfile && cd newfile &&
 	printf "module.exports = require(\"./impl\");\n" >sum.js &&
 	git -c commit.gpgSign=false commit -q -am "use impl" &&
-	test_expect_code 1 "$DEJA" run -- npx jest 2>/dev/null &&
+	test_expect_code 1 "$CALLUS" run -- npx jest 2>/dev/null &&
 	test "$(count pending)" = 1 &&
 	printf "module.exports = (a, b) => a + b;\n" >impl.js &&
-	"$DEJA" run -- npx jest 2>/dev/null &&
-	"$DEJA" resolutions show 1 >show &&
+	"$CALLUS" run -- npx jest 2>/dev/null &&
+	"$CALLUS" resolutions show 1 >show &&
 	grep -q "^diff --git a/impl.js b/impl.js" show &&
 	grep -q "^new file mode" show &&
 	grep -q "^+module.exports = (a, b) => a + b;" show &&
-	"$DEJA" resolutions --json | jq -r ".[0].description" | grep -q "dded impl.js"
+	"$CALLUS" resolutions --json | jq -r ".[0].description" | grep -q "dded impl.js"
 '
 
 test_expect_success 'the user index, HEAD, refs, stash and untracked files stay byte-identical' '
@@ -120,7 +120,7 @@ test_expect_success 'the user index, HEAD, refs, stash and untracked files stay 
 	echo "// staged" >>sum.test.js && git add sum.test.js &&
 	echo "// stashed" >>package.json && git stash -q &&
 	echo "scratch" >notes.txt && echo "// unstaged" >>sum.js &&
-	# deja writes .lessons/ and AGENTS.md by design (lessons, issue 2):
+	# callus writes .lessons/ and AGENTS.md by design (lessons, issue 2):
 	# every other byte of the user'"'"'s state is compared
 	snap() {
 		export GIT_OPTIONAL_LOCKS=0 &&
@@ -132,29 +132,29 @@ test_expect_success 'the user index, HEAD, refs, stash and untracked files stay 
 		ls .git/refs/heads .git/logs/HEAD
 	} &&
 	snap >../before &&
-	test_expect_code 1 "$DEJA" run -- npx jest 2>/dev/null &&
+	test_expect_code 1 "$CALLUS" run -- npx jest 2>/dev/null &&
 	snap >../after1 && test_cmp ../before ../after1 &&
 	sed -i "s/a - b/a + b/" sum.js &&
 	snap >../before2 &&
-	"$DEJA" run -- npx jest 2>/dev/null &&
+	"$CALLUS" run -- npx jest 2>/dev/null &&
 	snap >../after2 && test_cmp ../before2 ../after2 &&
 	test "$(count fixed)" = 1 &&
-	"$DEJA" resolutions show 1 | grep -q "^+  return a + b;"
+	"$CALLUS" resolutions show 1 | grep -q "^+  return a + b;"
 '
 
 test_expect_success 'a workspace without git: copies of the affected files, the fix diffed' '
-	make_project nogit && cd nogit && rm -rf .git && mkdir .deja &&
-	test_expect_code 1 "$DEJA" run -- npx jest 2>/dev/null &&
-	"$DEJA" pending --json | jq -e ".[0].snapshot | startswith(\"files \")" &&
-	test "$(stat -c %a .deja/snapshots.git)" = 700 &&
+	make_project nogit && cd nogit && rm -rf .git && mkdir .callus &&
+	test_expect_code 1 "$CALLUS" run -- npx jest 2>/dev/null &&
+	"$CALLUS" pending --json | jq -e ".[0].snapshot | startswith(\"files \")" &&
+	test "$(stat -c %a .callus/snapshots.git)" = 700 &&
 	sed -i "s/toBe(3)/toBe(-1)/" sum.test.js &&
-	"$DEJA" run -- npx jest 2>/dev/null &&
-	"$DEJA" resolutions show 1 >show &&
+	"$CALLUS" run -- npx jest 2>/dev/null &&
+	"$CALLUS" resolutions show 1 >show &&
 	grep -q "^+  expect(sum(1, 2)).toBe(-1);" show &&
 	test "$(grep -c "^diff --git" show)" = 1
 '
 
-test_expect_success 'deja hook claude-code: failure, fix, pass; the same error elsewhere names the fix' '
+test_expect_success 'callus hook claude-code: failure, fix, pass; the same error elsewhere names the fix' '
 	make_project hook && cd hook &&
 	post() { # post EVENT COMMAND EXIT_CODE OUTPUT SESSION
 		if test "$1" = PostToolUseFailure; then
@@ -167,7 +167,7 @@ test_expect_success 'deja hook claude-code: failure, fix, pass; the same error e
 				"{session_id: \$s, cwd: \$cwd, hook_event_name: \"PostToolUse\",
 				  tool_name: \"Bash\", tool_input: {command: \$cmd},
 				  tool_response: {stdout: \$out, stderr: \"\", interrupted: false}}"
-		fi | "$DEJA" hook claude-code
+		fi | "$CALLUS" hook claude-code
 	} &&
 	out=$(npx jest 2>&1) && exit 1 || true &&
 	post PostToolUseFailure "npx jest" 1 "$out" s1 >reply &&
@@ -179,7 +179,7 @@ test_expect_success 'deja hook claude-code: failure, fix, pass; the same error e
 	grep -q "jest passes now" ctx &&
 	grep -q "resolution #1: Edited sum() in sum.js" ctx &&
 	test "$(count fixed)" = 1 &&
-	"$DEJA" resolutions show 1 | grep -q "^+  return a + b;" &&
+	"$CALLUS" resolutions show 1 | grep -q "^+  return a + b;" &&
 	git checkout -q sum.js &&
 	out=$(npx jest sum.test.js 2>&1) && exit 1 || true &&
 	post PostToolUseFailure "npx jest sum.test.js" 1 "$out" s2 >reply &&
@@ -187,14 +187,14 @@ test_expect_success 'deja hook claude-code: failure, fix, pass; the same error e
 	grep -q "past fix #1 (worked 100% of 1 time)" ctx &&
 	fix_sum && out=$(npx jest sum.test.js 2>&1) &&
 	post PostToolUse "npx jest sum.test.js" 0 "$out" s2 >reply &&
-	"$DEJA" resolutions show 1 --json | jq -e ".application_count == 2 and .success_count == 2"
+	"$CALLUS" resolutions show 1 --json | jq -e ".application_count == 2 and .success_count == 2"
 '
 
 test_expect_success 'a session start warns about permanent failures' '
 	make_project warn && cd warn &&
-	for i in 1 2 3; do test_expect_code 1 "$DEJA" run -- npx jest 2>/dev/null || exit 1; done &&
+	for i in 1 2 3; do test_expect_code 1 "$CALLUS" run -- npx jest 2>/dev/null || exit 1; done &&
 	jq -n --arg cwd "$PWD" "{session_id: \"s9\", cwd: \$cwd, hook_event_name: \"SessionStart\", source: \"startup\"}" |
-		"$DEJA" hook claude-code >reply &&
+		"$CALLUS" hook claude-code >reply &&
 	jq -r .hookSpecificOutput.additionalContext reply >ctx &&
 	grep -q "could not fix" ctx &&
 	grep -q "jest in sum.test.js (3 attempts)" ctx
@@ -207,39 +207,39 @@ test_expect_success 'concurrent sessions on one workspace: nothing lost, no erro
 		jq -n --arg cwd "$PWD" --arg out "$out" --arg s "s$i" \
 			"{command: \"npx jest\", exit_code: 1, output: \$out, cwd: \$cwd, session_id: \$s}" >p$i.json
 	done &&
-	for i in 1 2 3 4 5 6 7 8; do "$DEJA" hook generic <p$i.json >r$i 2>e$i & done &&
+	for i in 1 2 3 4 5 6 7 8; do "$CALLUS" hook generic <p$i.json >r$i 2>e$i & done &&
 	wait &&
 	cat e1 e2 e3 e4 e5 e6 e7 e8 >errs && test_must_be_empty errs &&
-	"$DEJA" lessons --json | jq -e ".[0].occurrences == 8" &&
-	"$DEJA" pending --state all --json >all &&
+	"$CALLUS" lessons --json | jq -e ".[0].occurrences == 8" &&
+	"$CALLUS" pending --state all --json >all &&
 	jq -e "map(.attempts) | add == 8" all &&
 	jq -e "map(select(.state == \"pending\")) | length <= 1" all
 '
 
 test_expect_success 'pruning drops pending errors left by abandoned sessions' '
 	make_project prune && cd prune &&
-	test_expect_code 1 "$DEJA" run -- npx jest 2>/dev/null &&
+	test_expect_code 1 "$CALLUS" run -- npx jest 2>/dev/null &&
 	test "$(count pending)" = 1 &&
-	sqlite3 .deja/deja.db "UPDATE pending_errors SET last_failure_at = '\''2020-01-01T00:00:00.000Z'\''" &&
-	"$DEJA" pending --prune 2>err >/dev/null &&
+	sqlite3 .callus/callus.db "UPDATE pending_errors SET last_failure_at = '\''2020-01-01T00:00:00.000Z'\''" &&
+	"$CALLUS" pending --prune 2>err >/dev/null &&
 	grep -q "pruned 1 pending error" err &&
 	test "$(count pending)" = 0 &&
-	printf "[learn]\nprune_hours = 1\n" >.deja/config &&
-	test_expect_code 1 "$DEJA" run -- npx jest 2>/dev/null &&
+	printf "[learn]\nprune_hours = 1\n" >.callus/config &&
+	test_expect_code 1 "$CALLUS" run -- npx jest 2>/dev/null &&
 	test "$(count pending)" = 1
 '
 
-test_expect_success 'deja feedback and deja status' '
+test_expect_success 'callus feedback and callus status' '
 	make_project fb && cd fb &&
-	test_expect_code 1 "$DEJA" run -- npx jest 2>/dev/null &&
-	fix_sum && "$DEJA" run -- npx jest 2>/dev/null &&
-	"$DEJA" feedback 1 failure --note "token=ghp_abcdefghijklmnopqrstuvwxyz0123456789" >out &&
+	test_expect_code 1 "$CALLUS" run -- npx jest 2>/dev/null &&
+	fix_sum && "$CALLUS" run -- npx jest 2>/dev/null &&
+	"$CALLUS" feedback 1 failure --note "token=ghp_abcdefghijklmnopqrstuvwxyz0123456789" >out &&
 	grep -q "recorded a failure for resolution #1" out &&
-	"$DEJA" resolutions show 1 --json | jq -e ".application_count == 2 and .success_count == 1" &&
-	! sqlite3 .deja/deja.db "SELECT context FROM applications" | grep -q ghp_abc &&
-	test_expect_code 1 "$DEJA" feedback 99 success 2>err && grep -q "no resolution 99" err &&
-	test_expect_code 2 "$DEJA" feedback 1 maybe 2>err && grep -q "success" err &&
-	"$DEJA" status >st &&
+	"$CALLUS" resolutions show 1 --json | jq -e ".application_count == 2 and .success_count == 1" &&
+	! sqlite3 .callus/callus.db "SELECT context FROM applications" | grep -q ghp_abc &&
+	test_expect_code 1 "$CALLUS" feedback 99 success 2>err && grep -q "no resolution 99" err &&
+	test_expect_code 2 "$CALLUS" feedback 1 maybe 2>err && grep -q "success" err &&
+	"$CALLUS" status >st &&
 	grep -q "errors       0 pending, 1 fixed, 0 permanent" st &&
 	grep -q "resolutions  1 (applied 2 times, 50% successful)" st &&
 	grep -q "snapshots    on" st
@@ -247,33 +247,33 @@ test_expect_success 'deja feedback and deja status' '
 
 test_expect_success 'without the snapshot helper the states are still learnt' '
 	make_project nohelper && cd nohelper &&
-	DEJA_GIT_HELPER=/nonexistent test_expect_code 1 "$DEJA" run -- npx jest 2>err &&
+	CALLUS_GIT_HELPER=/nonexistent test_expect_code 1 "$CALLUS" run -- npx jest 2>err &&
 	! grep -q "pending errors not updated" err &&
-	fix_sum && DEJA_GIT_HELPER=/nonexistent "$DEJA" run -- npx jest 2>err &&
+	fix_sum && CALLUS_GIT_HELPER=/nonexistent "$CALLUS" run -- npx jest 2>err &&
 	grep -q "fixed an error of jest" err &&
-	grep -q snapshot_failed .deja/log.jsonl
+	grep -q snapshot_failed .callus/log.jsonl
 '
 
 test_expect_success 'bad arguments: a clear message and status 2; no store: empty answers' '
 	git init -q bare && cd bare &&
-	test_expect_code 2 "$DEJA" pending --state bogus 2>err && grep -q "unknown state .bogus." err &&
-	test_expect_code 2 "$DEJA" pending --limit -1 2>err && grep -q "limit" err &&
-	test_expect_code 2 "$DEJA" pending extra 2>err && grep -q "unexpected argument" err &&
-	test_expect_code 2 "$DEJA" warnings extra 2>err && grep -q "after --files" err &&
-	test_expect_code 2 "$DEJA" resolutions --signature xyz 2>err && grep -q "64 hex digits" err &&
-	test_expect_code 2 "$DEJA" resolutions show 2>err && grep -q "usage" err &&
-	test_expect_code 2 "$DEJA" resolutions show abc 2>err && grep -q "not a resolution number" err &&
-	test_expect_code 2 "$DEJA" feedback 1 2>err && grep -q "usage" err &&
-	test_expect_code 2 "$DEJA" feedback 0 success 2>err && grep -q "not a resolution number" err &&
-	test_expect_code 2 "$DEJA" status extra 2>err && grep -q "unexpected argument" err &&
-	test_expect_code 1 "$DEJA" resolutions show 5 2>err && grep -q "nothing recorded" err &&
-	"$DEJA" pending --json >out && test "$(cat out)" = "[]" &&
-	"$DEJA" warnings --files a.js >out && test_must_be_empty out &&
-	"$DEJA" resolutions --json >out && test "$(cat out)" = "[]" &&
-	"$DEJA" status >out && grep -q "none yet" out &&
-	test ! -e .deja/deja.db &&
+	test_expect_code 2 "$CALLUS" pending --state bogus 2>err && grep -q "unknown state .bogus." err &&
+	test_expect_code 2 "$CALLUS" pending --limit -1 2>err && grep -q "limit" err &&
+	test_expect_code 2 "$CALLUS" pending extra 2>err && grep -q "unexpected argument" err &&
+	test_expect_code 2 "$CALLUS" warnings extra 2>err && grep -q "after --files" err &&
+	test_expect_code 2 "$CALLUS" resolutions --signature xyz 2>err && grep -q "64 hex digits" err &&
+	test_expect_code 2 "$CALLUS" resolutions show 2>err && grep -q "usage" err &&
+	test_expect_code 2 "$CALLUS" resolutions show abc 2>err && grep -q "not a resolution number" err &&
+	test_expect_code 2 "$CALLUS" feedback 1 2>err && grep -q "usage" err &&
+	test_expect_code 2 "$CALLUS" feedback 0 success 2>err && grep -q "not a resolution number" err &&
+	test_expect_code 2 "$CALLUS" status extra 2>err && grep -q "unexpected argument" err &&
+	test_expect_code 1 "$CALLUS" resolutions show 5 2>err && grep -q "nothing recorded" err &&
+	"$CALLUS" pending --json >out && test "$(cat out)" = "[]" &&
+	"$CALLUS" warnings --files a.js >out && test_must_be_empty out &&
+	"$CALLUS" resolutions --json >out && test "$(cat out)" = "[]" &&
+	"$CALLUS" status >out && grep -q "none yet" out &&
+	test ! -e .callus/callus.db &&
 	for c in pending warnings resolutions feedback status; do
-		"$DEJA" help $c >out && grep -q "^usage: deja $c" out || exit 1
+		"$CALLUS" help $c >out && grep -q "^usage: callus $c" out || exit 1
 	done
 '
 
@@ -281,9 +281,9 @@ test_expect_success 'a first line cut for display never splits a UTF-8 character
 	make_project utf && cd utf &&
 	printf "test(\"é\", () => { expect(\"%s\").toBe(\"x\"); });\n" \
 		"$(printf "é%.0s" $(seq 1 80))" >utf.test.js &&
-	test_expect_code 1 "$DEJA" run -- npx jest utf.test.js 2>/dev/null &&
-	"$DEJA" pending >out && iconv -f UTF-8 -t UTF-8 out >/dev/null &&
-	"$DEJA" status >out && iconv -f UTF-8 -t UTF-8 out >/dev/null
+	test_expect_code 1 "$CALLUS" run -- npx jest utf.test.js 2>/dev/null &&
+	"$CALLUS" pending >out && iconv -f UTF-8 -t UTF-8 out >/dev/null &&
+	"$CALLUS" status >out && iconv -f UTF-8 -t UTF-8 out >/dev/null
 '
 
 test_expect_success 'a pass with no change since the failure learns nothing (a flaky or hidden failure)' '
@@ -291,13 +291,13 @@ test_expect_success 'a pass with no change since the failure learns nothing (a f
 	# flaky: passes when the environment says so, the tree never changes
 	sed -i "s/toBe(3)/toBe(process.env.FLAKE ? -1 : 3)/" sum.test.js &&
 	git -c commit.gpgSign=false commit -qam flaky &&
-	test_expect_code 1 "$DEJA" run -- npx jest 2>../err &&
+	test_expect_code 1 "$CALLUS" run -- npx jest 2>../err &&
 	test "$(count pending)" = 1 &&
-	FLAKE=1 "$DEJA" run -- npx jest 2>../err &&
+	FLAKE=1 "$CALLUS" run -- npx jest 2>../err &&
 	grep -q "went away with no change since the failure: nothing learnt" ../err &&
 	test "$(count pending)" = 0 &&
 	test "$(count fixed)" = 1 &&
-	test "$("$DEJA" resolutions --json | jq length)" = 0
+	test "$("$CALLUS" resolutions --json | jq length)" = 0
 '
 
 test_done

@@ -3,13 +3,13 @@
 # shellcheck source-path=SCRIPTDIR
 test_description='a fix learnt on one error is offered for a similar one (spec 004)
 
-Real jest in a git monorepo whose packages share one store (.deja/ at the
+Real jest in a git monorepo whose packages share one store (.callus/ at the
 git top level).  In packages/calc, sum() forgets its return: "Expected: 3,
-Received: undefined"; the fix is learnt through deja hook claude-code.  In
+Received: undefined"; the fix is learnt through callus hook claude-code.  In
 packages/greet, greet() makes the same mistake with a string: "Expected:
 "Hello, Ann!", Received: undefined", another signature (a string
 placeholder where the first has a number) that the built-in embedder finds
-similar (docs/matching.md): the hook'"'"'s reply and deja run name the first
+similar (docs/matching.md): the hook'"'"'s reply and callus run name the first
 fix.  An unrelated jest error and an eslint error get no past fix.'
 
 # shellcheck source=lib.sh
@@ -32,7 +32,7 @@ post() {
 			'{session_id: $s, cwd: $cwd, hook_event_name: "PostToolUse",
 			  tool_name: "Bash", tool_input: {command: $cmd},
 			  tool_response: {stdout: $out, stderr: "", interrupted: false}}'
-	fi | "$DEJA" hook claude-code
+	fi | "$CALLUS" hook claude-code
 }
 
 # context REPLY: the text the hook gives the agent
@@ -82,14 +82,14 @@ is() {
 # pending_of DIR: the one pending error of the checks run in DIR (relative to
 # the workspace: packages/calc).
 pending_of() {
-	"$DEJA" pending --json |
+	"$CALLUS" pending --json |
 		jq -e --arg dir "$1" '[.[] | select(.dir == $dir)] |
 			if length == 1 then .[0] else error("\(length) pending errors in \($dir)") end'
 }
 
 # sql QUERY: a query on the shared store (from the trash directory's mono).
 sql() {
-	sqlite3 "$S/mono/.deja/deja.db" "$1"
+	sqlite3 "$S/mono/.callus/callus.db" "$1"
 }
 
 # package NAME: packages/NAME with a package.json and the test tools
@@ -103,7 +103,7 @@ package() {
 test_skip_unless_tool npx jest eslint jq sqlite3
 test_expect_success 'setup: a monorepo of four packages' - <<-\EOF
 	git -c init.defaultBranch=main init -q mono && cd mono &&
-	printf 'node_modules/\n.deja/\n' >.gitignore &&
+	printf 'node_modules/\n.callus/\n' >.gitignore &&
 	package calc && package greet && package cart && package lint &&
 
 	cat >packages/calc/sum.js <<-\JS &&
@@ -175,7 +175,7 @@ test_expect_success 'calc: jest fails, sum() gets its return, jest passes: one r
 	has "$S/ctx" "jest failed" &&
 	lacks "$S/ctx" "past fix" &&
 	# one store for the whole repository, at its top level
-	test -f ../../.deja/deja.db && test ! -e .deja &&
+	test -f ../../.callus/callus.db && test ! -e .callus &&
 	pending_of packages/calc >"$S/calc.json" &&
 	json "$S/calc.json" '.error_type == "expect.toBe" and .files == ["packages/calc/sum.test.js"]' &&
 
@@ -185,12 +185,12 @@ test_expect_success 'calc: jest fails, sum() gets its return, jest passes: one r
 	context "$S/reply" >"$S/ctx" &&
 	has "$S/ctx" "jest passes now" &&
 	has "$S/ctx" "resolution #1: Edited sum() in packages/calc/sum.js (+1 -1)" &&
-	"$DEJA" resolutions --json >"$S/r.json" &&
+	"$CALLUS" resolutions --json >"$S/r.json" &&
 	json "$S/r.json" 'length == 1 and .[0].id == 1 and .[0].files == ["packages/calc/sum.js"]' &&
-	"$DEJA" resolutions show 1 --json >"$S/r1.json" &&
+	"$CALLUS" resolutions show 1 --json >"$S/r1.json" &&
 	json "$S/r1.json" --slurpfile c "$S/calc.json" \
 		'.signature_id == $c[0].signature_id and .success_count == 1' &&
-	"$DEJA" resolutions show 1 >"$S/show" &&
+	"$CALLUS" resolutions show 1 >"$S/show" &&
 	has "$S/show" "+  return a + b;"
 EOF
 
@@ -202,7 +202,7 @@ test_expect_success 'greet: the same mistake, another signature; the hook names 
 	post PostToolUseFailure "npx jest" 1 "$out" s2 >"$S/reply" &&
 	context "$S/reply" >"$S/ctx" &&
 	has "$S/ctx" "jest failed" &&
-	has "$S/ctx" "past fix #1 (worked 100% of 1 time): Edited sum() in packages/calc/sum.js (+1 -1) (deja resolutions show 1)" &&
+	has "$S/ctx" "past fix #1 (worked 100% of 1 time): Edited sum() in packages/calc/sum.js (+1 -1) (callus resolutions show 1)" &&
 
 	# not the same signature: the fix was found by similarity
 	pending_of packages/greet >"$S/greet.json" &&
@@ -214,7 +214,7 @@ test_expect_success 'greet: the same mistake, another signature; the hook names 
 	fi &&
 	json "$S/greet.json" '.error_type == "expect.toBe"' &&
 	# stored as analysed: the stack frames are part of the signature
-	"$DEJA" analyze --command "npx jest" --exit-code 1 <"$S/out" >"$S/analyzed.json" &&
+	"$CALLUS" analyze --command "npx jest" --exit-code 1 <"$S/out" >"$S/analyzed.json" &&
 	is "the analysed signature" "$(jq -r '.signatures[0].id' "$S/analyzed.json")" "$sig_b" &&
 	sql "SELECT stack_patterns FROM signatures WHERE id = '$sig_b'" >"$S/stack_b" &&
 	has "$S/stack_b" "greet.test.js" &&
@@ -223,7 +223,7 @@ test_expect_success 'greet: the same mistake, another signature; the hook names 
 	has "$S/pat_a" "Expected:\s+(?#num)" && lacks "$S/pat_a" "(?#str)" &&
 	has "$S/pat_b" "Expected:\s+(?#str)" && lacks "$S/pat_b" "(?#num)" &&
 	has "$S/pat_b" "Received:\s+undefined" &&
-	# nor one linked to it as a near-duplicate (DEJA_MATCH_DUPLICATE)
+	# nor one linked to it as a near-duplicate (CALLUS_MATCH_DUPLICATE)
 	is "signatures linked" "$(sql "SELECT count(*) FROM signature_links")" 0 &&
 	# the suggestion kept for the pending error: its confidence is the
 	# similarity here (success rate 1, the same context, a fix seconds
@@ -235,18 +235,18 @@ test_expect_success 'greet: the same mistake, another signature; the hook names 
 EOF
 
 test_skip_unless_tool npx jest jq sqlite3
-test_expect_success 'greet: deja run names fix #1 too; the fix of greet() credits it' - <<-\EOF
+test_expect_success 'greet: callus run names fix #1 too; the fix of greet() credits it' - <<-\EOF
 	cd mono/packages/greet &&
-	test_expect_code 1 "$DEJA" run -- npx jest >/dev/null 2>"$S/err" &&
-	has "$S/err" "deja: past fix #1 (worked 100% of 1 time): Edited sum() in packages/calc/sum.js (+1 -1) (deja resolutions show 1)" &&
+	test_expect_code 1 "$CALLUS" run -- npx jest >/dev/null 2>"$S/err" &&
+	has "$S/err" "callus: past fix #1 (worked 100% of 1 time): Edited sum() in packages/calc/sum.js (+1 -1) (callus resolutions show 1)" &&
 	pending_of packages/greet >"$S/greet.json" &&
 	json "$S/greet.json" '.attempts == 2' &&
 	sed -i 's/^  `Hello/  return `Hello/' greet.js &&
-	"$DEJA" run -- npx jest >/dev/null 2>"$S/err" &&
+	"$CALLUS" run -- npx jest >/dev/null 2>"$S/err" &&
 	has "$S/err" "fixed an error of jest: resolution #2: Edited greet() in packages/greet/greet.js (+1 -1)" &&
-	"$DEJA" resolutions show 1 --json >"$S/r1.json" &&
+	"$CALLUS" resolutions show 1 --json >"$S/r1.json" &&
 	json "$S/r1.json" '.application_count == 2 and .success_count == 2' &&
-	"$DEJA" resolutions show 2 >"$S/show" &&
+	"$CALLUS" resolutions show 2 >"$S/show" &&
 	has "$S/show" '+  return `Hello, ${name}!`;'
 EOF
 
@@ -260,13 +260,13 @@ test_expect_success 'cart: an unrelated jest error gets no past fix; the miss is
 	context "$S/reply" >"$S/ctx" &&
 	has "$S/ctx" "jest failed" &&
 	lacks "$S/ctx" "past fix" &&
-	test_expect_code 1 "$DEJA" run -- npx jest >/dev/null 2>"$S/err" &&
+	test_expect_code 1 "$CALLUS" run -- npx jest >/dev/null 2>"$S/err" &&
 	has "$S/err" "lesson" &&
 	lacks "$S/err" "past fix" &&
 	pending_of packages/cart >"$S/cart.json" &&
 	jq -c --slurpfile c "$S/cart.json" \
 		'select(.event == "match_miss" and .signature == $c[0].signature_id)' \
-		../../.deja/log.jsonl >"$S/miss" &&
+		../../.callus/log.jsonl >"$S/miss" &&
 	is "misses logged for the cart error" "$(wc -l <"$S/miss")" 1 &&
 	is "suggestions for the cart error" \
 		"$(sql "SELECT count(*) FROM suggestions WHERE pending_id = $(jq .id "$S/cart.json")")" 0
@@ -281,7 +281,7 @@ test_expect_success 'lint: an eslint error (another tool) gets no past fix' - <<
 	context "$S/reply" >"$S/ctx" &&
 	has "$S/ctx" "eslint failed" &&
 	lacks "$S/ctx" "past fix" &&
-	test_expect_code 1 "$DEJA" run -- npx eslint . >/dev/null 2>"$S/err" &&
+	test_expect_code 1 "$CALLUS" run -- npx eslint . >/dev/null 2>"$S/err" &&
 	has "$S/err" "lesson" &&
 	lacks "$S/err" "past fix" &&
 	pending_of packages/lint >"$S/lint.json" &&

@@ -1,7 +1,7 @@
 #!/bin/bash
 # shellcheck disable=SC2016 # test bodies are single-quoted on purpose
 # shellcheck source-path=SCRIPTDIR
-test_description='the real Codex CLI runs deja hook codex (issue 22)
+test_description='the real Codex CLI runs callus hook codex (issue 22)
 
 Codex CLI from npm (tests/agents, pinned), offline, driven by a scripted model
 on loopback (tests/agents/modelserver_responses.py): a failing eslint becomes a
@@ -68,28 +68,28 @@ later_requests() {
 skip_unless_codex
 test_expect_success 'session 1: a failing eslint is a lesson, and the reply reaches the model' '
 	setup_fixture eslint-project shop && cd shop &&
-	"$DEJA" init codex >init.out &&
+	"$CALLUS" init codex >init.out &&
 	grep -q "trusted project" init.out &&
 	codex_session one "[
 		{\"call\": \"exec_command\", \"args\": {\"cmd\": \"npx eslint src\"}},
 		{\"call\": \"exec_command\", \"args\": {\"cmd\": \"cp $FIXED/app.js $FIXED/util.js src/\"}},
 		{\"call\": \"exec_command\", \"args\": {\"cmd\": \"npx eslint src\"}},
 		{\"text\": \"eslint passes\"}]" &&
-	test "$("$DEJA" lessons --json | jq length)" = 1 &&
-	"$DEJA" lessons --json | jq -e ".[0].tool == \"eslint\"" &&
-	later_requests one | grep -q "deja: eslint failed (exit 1) in src/app.js; recorded lesson #1" &&
-	grep -q " read eslint" .deja/hook-codex.last
+	test "$("$CALLUS" lessons --json | jq length)" = 1 &&
+	"$CALLUS" lessons --json | jq -e ".[0].tool == \"eslint\"" &&
+	later_requests one | grep -q "callus: eslint failed (exit 1) in src/app.js; recorded lesson #1" &&
+	grep -q " read eslint" .callus/hook-codex.last
 '
 
 skip_unless_codex
 test_expect_success 'session 1: the fix and the passing run make a resolution with the diff' '
 	cd shop &&
-	"$DEJA" resolutions --json >res.json &&
+	"$CALLUS" resolutions --json >res.json &&
 	jq -e "length >= 1" res.json &&
-	"$DEJA" resolutions show "$(jq -r ".[0].id" res.json)" >fix &&
+	"$CALLUS" resolutions show "$(jq -r ".[0].id" res.json)" >fix &&
 	grep -q "^-  const currency" fix &&
-	grep -q "deja: eslint passes now" "$TRASH_DIRECTORY/one.log" &&
-	test "$("$DEJA" pending --json | jq length)" = 0
+	grep -q "callus: eslint passes now" "$TRASH_DIRECTORY/one.log" &&
+	test "$("$CALLUS" pending --json | jq length)" = 0
 '
 
 skip_unless_codex
@@ -101,7 +101,7 @@ test_expect_success 'session 2: the digest, then the past fix for the same mista
 		{\"call\": \"exec_command\", \"args\": {\"cmd\": \"npx eslint src\"}},
 		{\"text\": \"done\"}]" &&
 	head -n 1 "$TRASH_DIRECTORY/two.log" | grep -q "recent failed checks in this workspace" &&
-	later_requests two | grep -q "deja: eslint failed (exit 1) in src/total.js" &&
+	later_requests two | grep -q "callus: eslint failed (exit 1) in src/total.js" &&
 	later_requests two | grep -q "past fix #"
 '
 

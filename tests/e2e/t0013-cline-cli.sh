@@ -1,7 +1,7 @@
 #!/bin/bash
 # shellcheck disable=SC2016 # test bodies are single-quoted on purpose
 # shellcheck source-path=SCRIPTDIR
-test_description='the real Cline CLI runs deja hook cline (issue 22)
+test_description='the real Cline CLI runs callus hook cline (issue 22)
 
 Cline CLI from npm (tests/agents, pinned), offline, driven by a scripted model
 on loopback (tests/agents/modelserver_chat.py): run_commands carrying one
@@ -57,27 +57,27 @@ later_requests() {
 skip_unless_cline
 test_expect_success 'task 1: a failing eslint in run_commands is a lesson, and the reply reaches the model' '
 	setup_fixture eslint-project shop && cd shop &&
-	"$DEJA" init cline >init.out &&
+	"$CALLUS" init cline >init.out &&
 	grep -q "Cline CLI runs it as it is" init.out &&
 	cline_task one "[
 		{\"call\": \"run_commands\", \"args\": {\"commands\": [\"npx eslint src\"]}},
 		{\"call\": \"run_commands\", \"args\": {\"commands\": [\"cp $FIXED/app.js $FIXED/util.js src/\", \"npx eslint src\"]}},
 		$SUBMIT]" &&
-	test "$("$DEJA" lessons --json | jq length)" = 1 &&
+	test "$("$CALLUS" lessons --json | jq length)" = 1 &&
 	later_requests one | grep -q "hook_context source=..PostToolUse" &&
-	later_requests one | grep -q "deja: eslint failed (exit 1) in src/app.js; recorded lesson #1"
+	later_requests one | grep -q "callus: eslint failed (exit 1) in src/app.js; recorded lesson #1"
 '
 
 skip_unless_cline
 test_expect_success 'task 1: one call with the fix and the passing eslint makes the resolutions' '
 	cd shop &&
-	"$DEJA" resolutions --json >res.json &&
+	"$CALLUS" resolutions --json >res.json &&
 	jq -e "length >= 1" res.json &&
-	"$DEJA" resolutions show "$(jq -r ".[0].id" res.json)" >fix &&
+	"$CALLUS" resolutions show "$(jq -r ".[0].id" res.json)" >fix &&
 	grep -q "^-  const currency" fix &&
-	later_requests one | grep -q "deja: eslint passes now" &&
-	test "$("$DEJA" pending --json | jq length)" = 0 &&
-	grep -q " read eslint" .deja/hook-cline.last
+	later_requests one | grep -q "callus: eslint passes now" &&
+	test "$("$CALLUS" pending --json | jq length)" = 0 &&
+	grep -q " read eslint" .callus/hook-cline.last
 '
 
 skip_unless_cline
@@ -87,7 +87,7 @@ test_expect_success 'task 2: the same mistake in another file gets the past fix'
 	cline_task two "[
 		{\"call\": \"run_commands\", \"args\": {\"commands\": [\"printf \\\"function total(items) {\\\\n  const tax = 2;\\\\n  return items.length;\\\\n}\\\\nmodule.exports = total;\\\\n\\\" > src/total.js\", \"npx eslint src\"]}},
 		$SUBMIT]" &&
-	later_requests two | grep -q "deja: eslint failed (exit 1) in src/total.js" &&
+	later_requests two | grep -q "callus: eslint failed (exit 1) in src/total.js" &&
 	later_requests two | grep -q "past fix #"
 '
 

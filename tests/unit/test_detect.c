@@ -13,19 +13,19 @@
 #include <string.h>
 #include <time.h>
 
-#include "deja/buf.h"
-#include "deja/config.h"
-#include "deja/detect.h"
+#include "callus/buf.h"
+#include "callus/config.h"
+#include "callus/detect.h"
 
-#define LINT DEJA_LESSON_LINT
-#define TEST DEJA_LESSON_TEST
-#define ANALYSIS DEJA_LESSON_ANALYSIS
-#define OTHER DEJA_LESSON_OTHER
+#define LINT CALLUS_LESSON_LINT
+#define TEST CALLUS_LESSON_TEST
+#define ANALYSIS CALLUS_LESSON_ANALYSIS
+#define OTHER CALLUS_LESSON_OTHER
 
 struct positive {
 	const char *command;
 	const char *tool;
-	deja_lesson_type category;
+	callus_lesson_type category;
 	const char *dir; /* NULL: none */
 	const char *args;
 };
@@ -307,13 +307,13 @@ static const char *const negatives[] = {
 	"cat < pytest",
 };
 
-static void check_positive(const deja_whitelist *wl, const struct positive *p)
+static void check_positive(const callus_whitelist *wl, const struct positive *p)
 {
-	deja_detection d;
-	deja_error err = DEJA_ERROR_INIT;
+	callus_detection d;
+	callus_error err = CALLUS_ERROR_INIT;
 
-	if (deja_detect(&d, wl, p->command, &err) != 0)
-		fail_msg("%s: %s", p->command, deja_error_message(&err));
+	if (callus_detect(&d, wl, p->command, &err) != 0)
+		fail_msg("%s: %s", p->command, callus_error_message(&err));
 	if (!d.verification)
 		fail_msg("not detected: %s", p->command);
 	if (strcmp(d.tool, p->tool))
@@ -325,22 +325,22 @@ static void check_positive(const deja_whitelist *wl, const struct positive *p)
 			 p->dir ? p->dir : "(null)");
 	if (strcmp(d.args, p->args))
 		fail_msg("%s: args '%s', want '%s'", p->command, d.args, p->args);
-	deja_detection_release(&d);
+	callus_detection_release(&d);
 	assert_null(d.tool);
 	assert_int_equal(d.verification, 0);
 }
 
-static void check_negative(const deja_whitelist *wl, const char *command)
+static void check_negative(const callus_whitelist *wl, const char *command)
 {
-	deja_detection d;
+	callus_detection d;
 
-	assert_int_equal(deja_detect(&d, wl, command, NULL), 0);
+	assert_int_equal(callus_detect(&d, wl, command, NULL), 0);
 	if (d.verification)
 		fail_msg("detected as '%s': %s", d.tool, command);
 	assert_null(d.tool);
 	assert_null(d.dir);
 	assert_null(d.args);
-	deja_detection_release(&d);
+	callus_detection_release(&d);
 }
 
 static void test_positives(void **state)
@@ -360,41 +360,41 @@ static void test_negatives(void **state)
 /* An empty config gives the same answers as no config. */
 static void test_empty_config_is_builtins(void **state)
 {
-	deja_config *cfg = NULL;
-	deja_whitelist *wl = NULL;
+	callus_config *cfg = NULL;
+	callus_whitelist *wl = NULL;
 
 	(void)state;
-	assert_int_equal(deja_config_parse(&cfg, "[lessons]\nmax = 3\n", 18, NULL, NULL), 0);
-	assert_int_equal(deja_whitelist_new(&wl, cfg, NULL), 0);
-	deja_config_free(cfg);
+	assert_int_equal(callus_config_parse(&cfg, "[lessons]\nmax = 3\n", 18, NULL, NULL), 0);
+	assert_int_equal(callus_whitelist_new(&wl, cfg, NULL), 0);
+	callus_config_free(cfg);
 	for (size_t i = 0; i < sizeof(positives) / sizeof(positives[0]); i++)
 		check_positive(wl, &positives[i]);
 	for (size_t i = 0; i < sizeof(negatives) / sizeof(negatives[0]); i++)
 		check_negative(wl, negatives[i]);
-	deja_whitelist_free(wl);
+	callus_whitelist_free(wl);
 }
 
 /* Every built-in pattern, run as a command, is detected with its own
  * category and tool name, and no two share a text. */
 static void test_builtins_match_themselves(void **state)
 {
-	const deja_pattern *b;
+	const callus_pattern *b;
 
 	(void)state;
-	for (size_t i = 0; (b = deja_whitelist_builtin(i)); i++) {
-		deja_buf cmd = DEJA_BUF_INIT, tool = DEJA_BUF_INIT;
-		deja_detection d;
+	for (size_t i = 0; (b = callus_whitelist_builtin(i)); i++) {
+		callus_buf cmd = CALLUS_BUF_INIT, tool = CALLUS_BUF_INIT;
+		callus_detection d;
 
 		for (size_t j = 0; j < i; j++)
-			if (!strcmp(deja_whitelist_builtin(j)->pattern, b->pattern))
+			if (!strcmp(callus_whitelist_builtin(j)->pattern, b->pattern))
 				fail_msg("duplicate built-in pattern '%s'", b->pattern);
 		for (const char *p = b->pattern; *p; p++)
 			if (*p == '*')
-				deja_buf_puts(&cmd, "x");
+				callus_buf_puts(&cmd, "x");
 			else
-				deja_buf_putc(&cmd, *p);
+				callus_buf_putc(&cmd, *p);
 		if (!b->tool) {
-			deja_buf_puts(&tool, cmd.ptr);
+			callus_buf_puts(&tool, cmd.ptr);
 		} else {
 			/* the word with the '*' replaces the '*' of the name */
 			const char *star = strchr(cmd.ptr, ':');
@@ -402,11 +402,11 @@ static void test_builtins_match_themselves(void **state)
 
 			for (const char *p = b->tool; *p; p++)
 				if (*p == '*' && word)
-					deja_buf_puts(&tool, word);
+					callus_buf_puts(&tool, word);
 				else
-					deja_buf_putc(&tool, *p);
+					callus_buf_putc(&tool, *p);
 		}
-		assert_int_equal(deja_detect(&d, NULL, cmd.ptr, NULL), 0);
+		assert_int_equal(callus_detect(&d, NULL, cmd.ptr, NULL), 0);
 		if (!d.verification)
 			fail_msg("built-in '%s' not detected as '%s'", b->pattern, cmd.ptr);
 		if (d.category != b->category)
@@ -414,11 +414,11 @@ static void test_builtins_match_themselves(void **state)
 				 (int)b->category);
 		if (strcmp(d.tool, tool.ptr))
 			fail_msg("built-in '%s': tool '%s', want '%s'", b->pattern, d.tool, tool.ptr);
-		deja_detection_release(&d);
-		deja_buf_release(&cmd);
-		deja_buf_release(&tool);
+		callus_detection_release(&d);
+		callus_buf_release(&cmd);
+		callus_buf_release(&tool);
 	}
-	assert_null(deja_whitelist_builtin((size_t)-1));
+	assert_null(callus_whitelist_builtin((size_t)-1));
 }
 
 /* docs/config.md lists every built-in pattern (as `pattern` in a table). */
@@ -426,8 +426,8 @@ static void test_builtins_are_documented(void **state)
 {
 	static const char *const paths[] = { "docs/config.md", "../docs/config.md",
 					     "../../docs/config.md" };
-	deja_buf doc = DEJA_BUF_INIT;
-	const deja_pattern *b;
+	callus_buf doc = CALLUS_BUF_INIT;
+	const callus_pattern *b;
 	FILE *f = NULL;
 	char chunk[4096];
 	size_t n;
@@ -440,50 +440,50 @@ static void test_builtins_are_documented(void **state)
 		return;
 	}
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		deja_buf_put(&doc, chunk, n);
+		callus_buf_put(&doc, chunk, n);
 	fclose(f);
-	for (size_t i = 0; (b = deja_whitelist_builtin(i)); i++) {
-		deja_buf needle = DEJA_BUF_INIT;
+	for (size_t i = 0; (b = callus_whitelist_builtin(i)); i++) {
+		callus_buf needle = CALLUS_BUF_INIT;
 
-		deja_buf_printf(&needle, "| `%s` |", b->pattern);
+		callus_buf_printf(&needle, "| `%s` |", b->pattern);
 		if (!strstr(doc.ptr, needle.ptr))
 			fail_msg("docs/config.md does not list the built-in '%s'", b->pattern);
-		deja_buf_release(&needle);
+		callus_buf_release(&needle);
 	}
-	deja_buf_release(&doc);
+	callus_buf_release(&doc);
 }
 
-static deja_whitelist *whitelist_from(const char *text)
+static callus_whitelist *whitelist_from(const char *text)
 {
-	deja_config *cfg = NULL;
-	deja_whitelist *wl = NULL;
-	deja_error err = DEJA_ERROR_INIT;
+	callus_config *cfg = NULL;
+	callus_whitelist *wl = NULL;
+	callus_error err = CALLUS_ERROR_INIT;
 
-	if (deja_config_parse(&cfg, text, strlen(text), ".deja/config", &err) != 0 ||
-	    deja_whitelist_new(&wl, cfg, &err) != 0)
-		fail_msg("%s", deja_error_message(&err));
+	if (callus_config_parse(&cfg, text, strlen(text), ".callus/config", &err) != 0 ||
+	    callus_whitelist_new(&wl, cfg, &err) != 0)
+		fail_msg("%s", callus_error_message(&err));
 	/* the whitelist keeps its own copies */
-	deja_config_free(cfg);
+	callus_config_free(cfg);
 	return wl;
 }
 
 static void whitelist_fails(const char *text, const char *msg)
 {
-	deja_config *cfg = NULL;
-	deja_whitelist *wl = (deja_whitelist *)1;
-	deja_error err = DEJA_ERROR_INIT;
+	callus_config *cfg = NULL;
+	callus_whitelist *wl = (callus_whitelist *)1;
+	callus_error err = CALLUS_ERROR_INIT;
 
-	assert_int_equal(deja_config_parse(&cfg, text, strlen(text), ".deja/config", NULL), 0);
-	assert_int_equal(deja_whitelist_new(&wl, cfg, &err), DEJA_EINVAL);
+	assert_int_equal(callus_config_parse(&cfg, text, strlen(text), ".callus/config", NULL), 0);
+	assert_int_equal(callus_whitelist_new(&wl, cfg, &err), CALLUS_EINVAL);
 	assert_null(wl);
-	assert_string_equal(deja_error_message(&err), msg);
-	deja_error_release(&err);
-	deja_config_free(cfg);
+	assert_string_equal(callus_error_message(&err), msg);
+	callus_error_release(&err);
+	callus_config_free(cfg);
 }
 
 static void test_config_add(void **state)
 {
-	deja_whitelist *wl = whitelist_from("[verify]\n"
+	callus_whitelist *wl = whitelist_from("[verify]\n"
 					    "add = ./scripts/check.sh TEST\n"
 					    "add = just test\n"
 					    "add = deno lint LINT\n"
@@ -513,12 +513,12 @@ static void test_config_add(void **state)
 		check_positive(wl, &added[i]);
 	for (size_t i = 0; i < sizeof(still_not) / sizeof(still_not[0]); i++)
 		check_negative(wl, still_not[i]);
-	deja_whitelist_free(wl);
+	callus_whitelist_free(wl);
 }
 
 static void test_config_remove(void **state)
 {
-	deja_whitelist *wl = whitelist_from("[verify]\n"
+	callus_whitelist *wl = whitelist_from("[verify]\n"
 					    "remove = make\n"
 					    "remove =   gcc  \n"
 					    "REMOVE = npm run lint:*\n"
@@ -541,46 +541,46 @@ static void test_config_remove(void **state)
 	check_negative(wl, "python3 -m pytest -q");
 	/* a pnpm shorthand no longer runs gcc through `pnpm gcc` */
 	check_negative(wl, "pnpm gcc");
-	deja_whitelist_free(wl);
+	callus_whitelist_free(wl);
 }
 
 static void test_config_errors(void **state)
 {
 	(void)state;
 	whitelist_fails("[verify]\nadd = x\n\nremove = mak\n",
-			"'.deja/config' line 4: 'remove = mak' names no built-in pattern "
+			"'.callus/config' line 4: 'remove = mak' names no built-in pattern "
 			"(see docs/config.md)");
 	whitelist_fails("[verify]\nremove = python3 -m pytest\n",
-			"'.deja/config' line 2: 'remove = python3 -m pytest' names no built-in "
+			"'.callus/config' line 2: 'remove = python3 -m pytest' names no built-in "
 			"pattern (see docs/config.md)");
-	whitelist_fails("[verify]\nadd = TEST\n", "'.deja/config' line 2: pattern 'TEST' is empty");
-	whitelist_fails("[verify]\nadd =\n", "'.deja/config' line 2: pattern '' is empty");
+	whitelist_fails("[verify]\nadd = TEST\n", "'.callus/config' line 2: pattern 'TEST' is empty");
+	whitelist_fails("[verify]\nadd =\n", "'.callus/config' line 2: pattern '' is empty");
 	whitelist_fails("[verify]\nadd = a && b\n",
-			"'.deja/config' line 2: pattern 'a && b' must be one command, without "
+			"'.callus/config' line 2: pattern 'a && b' must be one command, without "
 			"operators or redirections");
 	whitelist_fails("[verify]\nadd = a > log\n",
-			"'.deja/config' line 2: pattern 'a > log' must be one command, without "
+			"'.callus/config' line 2: pattern 'a > log' must be one command, without "
 			"operators or redirections");
 	whitelist_fails("[verify]\nadd = \"x 'y\"\n",
-			"'.deja/config' line 2: pattern 'x 'y' cannot be parsed (unbalanced quote "
+			"'.callus/config' line 2: pattern 'x 'y' cannot be parsed (unbalanced quote "
 			"or parenthesis?)");
 	whitelist_fails("[verify]\nadd = cd web\n",
-			"'.deja/config' line 2: pattern 'cd web' does not name a program");
+			"'.callus/config' line 2: pattern 'cd web' does not name a program");
 	whitelist_fails("[verify]\nadd = FOO=1\n",
-			"'.deja/config' line 2: pattern 'FOO=1' does not name a program");
+			"'.callus/config' line 2: pattern 'FOO=1' does not name a program");
 	whitelist_fails("[verify]\nadd = bash -c x\n",
-			"'.deja/config' line 2: pattern 'bash -c x' does not name a program");
+			"'.callus/config' line 2: pattern 'bash -c x' does not name a program");
 	whitelist_fails("[verify]\nadd = tool* TEST\n",
-			"'.deja/config' line 2: pattern 'tool* TEST' cannot start with a wildcard");
+			"'.callus/config' line 2: pattern 'tool* TEST' cannot start with a wildcard");
 	whitelist_fails("[verify]\nadd = tool 'a b'\n",
-			"'.deja/config' line 2: pattern 'tool 'a b'' has an empty word or a word "
+			"'.callus/config' line 2: pattern 'tool 'a b'' has an empty word or a word "
 			"with spaces");
 }
 
 /* A category is only an all-caps last word. */
 static void test_config_category_words(void **state)
 {
-	deja_whitelist *wl = whitelist_from("[verify]\nadd = tool lint\nadd = other OTHER\n"
+	callus_whitelist *wl = whitelist_from("[verify]\nadd = tool lint\nadd = other OTHER\n"
 					    "add = t3 TEST LINT\n");
 	static const struct positive p[] = {
 		{ "tool lint x", "tool lint", OTHER, NULL, "x" },
@@ -593,7 +593,7 @@ static void test_config_category_words(void **state)
 		check_positive(wl, &p[i]);
 	check_negative(wl, "tool");
 	check_negative(wl, "t3");
-	deja_whitelist_free(wl);
+	callus_whitelist_free(wl);
 }
 
 /* Which lines can hide the tool's exit status: a 0 from them proves no pass. */
@@ -624,69 +624,69 @@ static void test_status_masked(void **state)
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		deja_detection d;
+		callus_detection d;
 
-		assert_int_equal(deja_detect(&d, NULL, cases[i].command, NULL), 0);
+		assert_int_equal(callus_detect(&d, NULL, cases[i].command, NULL), 0);
 		if (!d.verification || d.status_masked != cases[i].masked)
 			fail_msg("'%s': verification %d, masked %d (want 1, %d)", cases[i].command,
 				 d.verification, d.status_masked, cases[i].masked);
-		deja_detection_release(&d);
+		callus_detection_release(&d);
 	}
 }
 
 static void test_bad_arguments(void **state)
 {
-	deja_detection d;
-	deja_whitelist *wl = NULL;
-	deja_error err = DEJA_ERROR_INIT;
+	callus_detection d;
+	callus_whitelist *wl = NULL;
+	callus_error err = CALLUS_ERROR_INIT;
 
 	(void)state;
-	assert_int_equal(deja_detect(&d, NULL, NULL, &err), DEJA_EINVAL);
+	assert_int_equal(callus_detect(&d, NULL, NULL, &err), CALLUS_EINVAL);
 	assert_non_null(err.msg);
-	deja_error_release(&err);
-	assert_int_equal(deja_detect(NULL, NULL, "npm test", NULL), DEJA_EINVAL);
-	assert_int_equal(deja_whitelist_new(NULL, NULL, NULL), DEJA_EINVAL);
-	assert_int_equal(deja_whitelist_new(&wl, NULL, NULL), 0);
+	callus_error_release(&err);
+	assert_int_equal(callus_detect(NULL, NULL, "npm test", NULL), CALLUS_EINVAL);
+	assert_int_equal(callus_whitelist_new(NULL, NULL, NULL), CALLUS_EINVAL);
+	assert_int_equal(callus_whitelist_new(&wl, NULL, NULL), 0);
 	assert_non_null(wl);
-	deja_whitelist_free(wl);
-	deja_whitelist_free(NULL);
-	deja_detection_release(NULL);
+	callus_whitelist_free(wl);
+	callus_whitelist_free(NULL);
+	callus_detection_release(NULL);
 }
 
 /* Hostile shapes: deep nesting, huge lines; no crash, linear time. */
 static void test_hostile_input(void **state)
 {
-	deja_buf b = DEJA_BUF_INIT;
-	deja_detection d;
+	callus_buf b = CALLUS_BUF_INIT;
+	callus_detection d;
 	clock_t t0;
 
 	(void)state;
 	for (int i = 0; i < 100000; i++)
-		deja_buf_puts(&b, "$(");
-	assert_int_equal(deja_detect(&d, NULL, b.ptr, NULL), 0);
+		callus_buf_puts(&b, "$(");
+	assert_int_equal(callus_detect(&d, NULL, b.ptr, NULL), 0);
 	assert_int_equal(d.verification, 0);
-	deja_buf_clear(&b);
+	callus_buf_clear(&b);
 
 	for (int i = 0; i < 100000; i++)
-		deja_buf_puts(&b, "((((");
-	deja_buf_puts(&b, "npm test");
-	assert_int_equal(deja_detect(&d, NULL, b.ptr, NULL), 0);
+		callus_buf_puts(&b, "((((");
+	callus_buf_puts(&b, "npm test");
+	assert_int_equal(callus_detect(&d, NULL, b.ptr, NULL), 0);
 	assert_int_equal(d.verification, 0); /* unbalanced */
-	deja_buf_clear(&b);
+	callus_buf_clear(&b);
 
 	/* 1 MB of commands before the verification */
 	t0 = clock();
 	while (b.len < 1000000)
-		deja_buf_puts(&b, "echo 'a b' \"c $(d) e\" | grep -v x; cd y && ls -la >/dev/null\n");
-	deja_buf_puts(&b, "npm test");
-	assert_int_equal(deja_detect(&d, NULL, b.ptr, NULL), 0);
+		callus_buf_puts(&b, "echo 'a b' \"c $(d) e\" | grep -v x; cd y && ls -la >/dev/null\n");
+	callus_buf_puts(&b, "npm test");
+	assert_int_equal(callus_detect(&d, NULL, b.ptr, NULL), 0);
 	assert_int_equal(d.verification, 1);
 	assert_string_equal(d.tool, "npm test");
 	assert_non_null(d.dir);
-	deja_detection_release(&d);
+	callus_detection_release(&d);
 	/* generous: about 20 ms without sanitizers */
 	assert_true((double)(clock() - t0) / CLOCKS_PER_SEC < 5.0);
-	deja_buf_release(&b);
+	callus_buf_release(&b);
 }
 
 /* The hook runs this on every command: the non-verification path must stay
@@ -699,13 +699,13 @@ static void test_fast_enough(void **state)
 		"cat package.json | grep -n \"test\" | head -5",
 		"git commit -m \"$(cat <<'EOF'\nfix: eslint warnings\nEOF\n)\"",
 	};
-	deja_detection d;
+	callus_detection d;
 	clock_t t0 = clock();
 	double per_call;
 
 	(void)state;
 	for (int i = 0; i < 20000; i++) {
-		assert_int_equal(deja_detect(&d, NULL, lines[i % 4], NULL), 0);
+		assert_int_equal(callus_detect(&d, NULL, lines[i % 4], NULL), 0);
 		assert_int_equal(d.verification, 0);
 	}
 	per_call = (double)(clock() - t0) / CLOCKS_PER_SEC / 20000;

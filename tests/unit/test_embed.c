@@ -8,41 +8,41 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "deja/embed.h"
-#include "deja/extract.h"
-#include "deja/signature.h"
+#include "callus/embed.h"
+#include "callus/extract.h"
+#include "callus/signature.h"
 
-/* The signature deja would build for a diagnostic with this code and
+/* The signature callus would build for a diagnostic with this code and
  * message, printed by tool. */
-static void sig_of(deja_signature *out, const char *tool, const char *code, const char *msg,
+static void sig_of(callus_signature *out, const char *tool, const char *code, const char *msg,
 		   const char *test, const char *frame)
 {
-	deja_diags diags = DEJA_DIAGS_INIT;
-	deja_diag *d;
+	callus_diags diags = CALLUS_DIAGS_INIT;
+	callus_diag *d;
 
-	assert_int_equal(deja_diags_add(&diags, "src/a.js", 3, 7, code, code ? strlen(code) : 0, msg,
+	assert_int_equal(callus_diags_add(&diags, "src/a.js", 3, 7, code, code ? strlen(code) : 0, msg,
 				       strlen(msg), "error"),
 			 0);
-	d = deja_diags_last(&diags);
+	d = callus_diags_last(&diags);
 	if (test)
-		assert_int_equal(deja_diag_set(&d->test, test, strlen(test)), 0);
+		assert_int_equal(callus_diag_set(&d->test, test, strlen(test)), 0);
 	if (frame)
-		assert_int_equal(deja_strlist_add(&d->frames, frame, strlen(frame)), 0);
-	assert_int_equal(deja_signature_build(out, d, tool, NULL), 0);
-	deja_diags_release(&diags);
+		assert_int_equal(callus_strlist_add(&d->frames, frame, strlen(frame)), 0);
+	assert_int_equal(callus_signature_build(out, d, tool, NULL), 0);
+	callus_diags_release(&diags);
 }
 
-static void vec_of(float v[DEJA_EMBED_DIM], const deja_signature *s, const deja_idf *idf)
+static void vec_of(float v[CALLUS_EMBED_DIM], const callus_signature *s, const callus_idf *idf)
 {
-	deja_features f = DEJA_FEATURES_INIT;
+	callus_features f = CALLUS_FEATURES_INIT;
 
-	assert_int_equal(deja_embed_features(&f, s), 0);
-	deja_embed_vector(v, &f, idf);
-	deja_features_release(&f);
+	assert_int_equal(callus_embed_features(&f, s), 0);
+	callus_embed_vector(v, &f, idf);
+	callus_features_release(&f);
 }
 
 /* Same ids, same weights (not memcmp: the struct has padding). */
-static void assert_features_equal(const deja_features *a, const deja_features *b)
+static void assert_features_equal(const callus_features *a, const callus_features *b)
 {
 	assert_int_equal(a->count, b->count);
 	for (size_t i = 0; i < a->count; i++) {
@@ -55,21 +55,21 @@ static void assert_features_equal(const deja_features *a, const deja_features *b
 static float sim(const char *tool1, const char *code1, const char *msg1, const char *tool2,
 		 const char *code2, const char *msg2)
 {
-	deja_signature a, b;
-	float va[DEJA_EMBED_DIM], vb[DEJA_EMBED_DIM], s;
+	callus_signature a, b;
+	float va[CALLUS_EMBED_DIM], vb[CALLUS_EMBED_DIM], s;
 
 	sig_of(&a, tool1, code1, msg1, NULL, NULL);
 	sig_of(&b, tool2, code2, msg2, NULL, NULL);
 	vec_of(va, &a, NULL);
 	vec_of(vb, &b, NULL);
-	s = deja_dot(va, vb, DEJA_EMBED_DIM);
-	deja_signature_release(&a);
-	deja_signature_release(&b);
+	s = callus_dot(va, vb, CALLUS_EMBED_DIM);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
 	return s;
 }
 
 /* A signature made by hand: message_pattern taken as is. */
-static void sig_raw(deja_signature *s, const char *type, const char *tool, const char *pattern,
+static void sig_raw(callus_signature *s, const char *type, const char *tool, const char *pattern,
 		    const char *original)
 {
 	memset(s, 0, sizeof(*s));
@@ -85,43 +85,43 @@ static void sig_raw(deja_signature *s, const char *type, const char *tool, const
 
 static void deterministic(void **state)
 {
-	deja_signature s;
-	deja_features f1 = DEJA_FEATURES_INIT, f2 = DEJA_FEATURES_INIT;
-	float v1[DEJA_EMBED_DIM], v2[DEJA_EMBED_DIM];
+	callus_signature s;
+	callus_features f1 = CALLUS_FEATURES_INIT, f2 = CALLUS_FEATURES_INIT;
+	float v1[CALLUS_EMBED_DIM], v2[CALLUS_EMBED_DIM];
 
 	(void)state;
 	sig_of(&s, "jest", NULL,
 	       "expect(received).toBe(expected) // Object.is equality\n\nExpected: 4\nReceived: 3",
 	       "sum adds", "Object.toBe\tsrc/sum.test.js");
-	assert_int_equal(deja_embed_features(&f1, &s), 0);
-	assert_int_equal(deja_embed_features(&f2, &s), 0);
+	assert_int_equal(callus_embed_features(&f1, &s), 0);
+	assert_int_equal(callus_embed_features(&f2, &s), 0);
 	assert_true(f1.count > 10);
 	assert_features_equal(&f1, &f2);
 	for (size_t i = 1; i < f1.count; i++)
 		assert_true(f1.items[i - 1].id < f1.items[i].id); /* sorted, merged */
-	deja_embed_vector(v1, &f1, NULL);
-	deja_embed_vector(v2, &f2, NULL);
+	callus_embed_vector(v1, &f1, NULL);
+	callus_embed_vector(v2, &f2, NULL);
 	assert_memory_equal(v1, v2, sizeof(v1));
 
 	/* features can be computed again into the same struct */
-	assert_int_equal(deja_embed_features(&f1, &s), 0);
+	assert_int_equal(callus_embed_features(&f1, &s), 0);
 	assert_int_equal(f1.count, f2.count);
-	deja_features_release(&f1);
-	deja_features_release(&f2);
-	deja_features_release(NULL);
-	deja_signature_release(&s);
+	callus_features_release(&f1);
+	callus_features_release(&f2);
+	callus_features_release(NULL);
+	callus_signature_release(&s);
 }
 
 static void normalized(void **state)
 {
-	deja_signature s;
-	float v[DEJA_EMBED_DIM];
+	callus_signature s;
+	float v[CALLUS_EMBED_DIM];
 
 	(void)state;
 	sig_of(&s, "tsc", "TS2322", "Type 'string' is not assignable to type 'number'.", NULL, NULL);
 	vec_of(v, &s, NULL);
-	assert_float_equal(deja_dot(v, v, DEJA_EMBED_DIM), 1.0f, 1e-5f);
-	deja_signature_release(&s);
+	assert_float_equal(callus_dot(v, v, CALLUS_EMBED_DIM), 1.0f, 1e-5f);
+	callus_signature_release(&s);
 }
 
 static void identical_is_one(void **state)
@@ -203,8 +203,8 @@ static void camel_and_snake_parts(void **state)
 /* Regex escapes are undone: a pattern and its original words agree. */
 static void pattern_and_original_agree(void **state)
 {
-	deja_signature a, b;
-	deja_features fa = DEJA_FEATURES_INIT, fb = DEJA_FEATURES_INIT;
+	callus_signature a, b;
+	callus_features fa = CALLUS_FEATURES_INIT, fb = CALLUS_FEATURES_INIT;
 
 	(void)state;
 	sig_raw(&a, "AssertionError", "mocha",
@@ -213,71 +213,71 @@ static void pattern_and_original_agree(void **state)
 		"");
 	sig_raw(&b, "AssertionError", "mocha", "",
 		"AssertionError [ERR_ASSERTION]: Expected values to be strictly equal.");
-	assert_int_equal(deja_embed_features(&fa, &a), 0);
-	assert_int_equal(deja_embed_features(&fb, &b), 0);
+	assert_int_equal(callus_embed_features(&fa, &a), 0);
+	assert_int_equal(callus_embed_features(&fb, &b), 0);
 	assert_features_equal(&fa, &fb);
-	deja_features_release(&fa);
-	deja_features_release(&fb);
-	deja_signature_release(&a);
-	deja_signature_release(&b);
+	callus_features_release(&fa);
+	callus_features_release(&fb);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
 
 	/* a placeholder's regex makes no words: only its type counts */
 	sig_raw(&a, "E", "t", "failed\\s+(?#path)[^\\s:'\"(),;]+\\s+twice", "");
 	sig_raw(&b, "E", "t", "failed\\s+(?#path)\\s+twice", "");
-	assert_int_equal(deja_embed_features(&fa, &a), 0);
-	assert_int_equal(deja_embed_features(&fb, &b), 0);
+	assert_int_equal(callus_embed_features(&fa, &a), 0);
+	assert_int_equal(callus_embed_features(&fb, &b), 0);
 	assert_features_equal(&fa, &fb);
-	deja_features_release(&fa);
-	deja_features_release(&fb);
-	deja_signature_release(&a);
-	deja_signature_release(&b);
+	callus_features_release(&fa);
+	callus_features_release(&fb);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
 }
 
 static void idf_weights(void **state)
 {
-	deja_idf *idf = NULL;
-	deja_features f = DEJA_FEATURES_INIT, rare = DEJA_FEATURES_INIT;
-	deja_signature s;
+	callus_idf *idf = NULL;
+	callus_features f = CALLUS_FEATURES_INIT, rare = CALLUS_FEATURES_INIT;
+	callus_signature s;
 	static const char *const words[] = { "xqzv", "wkjh", "pmnb", "tdfg", "hjkl", "yxcv",
 					      "qwrt", "zupf", "mbvc", "lkjg" };
-	float va[DEJA_EMBED_DIM], vb[DEJA_EMBED_DIM], common_sim, rare_sim, w_common, w_rare;
-	deja_signature a, b;
+	float va[CALLUS_EMBED_DIM], vb[CALLUS_EMBED_DIM], common_sim, rare_sim, w_common, w_rare;
+	callus_signature a, b;
 
 	(void)state;
-	assert_int_equal(deja_idf_new(&idf), 0);
-	assert_float_equal(deja_idf_weight(idf, 42), 1.0f, 1e-6f); /* no documents yet */
-	assert_float_equal(deja_idf_weight(NULL, 42), 1.0f, 1e-6f);
+	assert_int_equal(callus_idf_new(&idf), 0);
+	assert_float_equal(callus_idf_weight(idf, 42), 1.0f, 1e-6f); /* no documents yet */
+	assert_float_equal(callus_idf_weight(NULL, 42), 1.0f, 1e-6f);
 	/* ten documents, all with "lorem"; one also with "ipsum" */
 	for (size_t i = 0; i < 10; i++) {
 		char msg[64];
 		snprintf(msg, sizeof(msg), "lorem %s%s", words[i], i == 0 ? " ipsum" : "");
 		sig_raw(&s, "", "", msg, "");
-		assert_int_equal(deja_embed_features(&f, &s), 0);
-		assert_int_equal(deja_idf_add(idf, &f), 0);
-		deja_signature_release(&s);
+		assert_int_equal(callus_embed_features(&f, &s), 0);
+		assert_int_equal(callus_idf_add(idf, &f), 0);
+		callus_signature_release(&s);
 	}
-	assert_int_equal(deja_idf_docs(idf), 10);
+	assert_int_equal(callus_idf_docs(idf), 10);
 	sig_raw(&s, "", "", "lorem", "");
-	assert_int_equal(deja_embed_features(&f, &s), 0);
-	deja_signature_release(&s);
+	assert_int_equal(callus_embed_features(&f, &s), 0);
+	callus_signature_release(&s);
 	sig_raw(&s, "", "", "ipsum", "");
-	assert_int_equal(deja_embed_features(&rare, &s), 0);
-	deja_signature_release(&s);
+	assert_int_equal(callus_embed_features(&rare, &s), 0);
+	callus_signature_release(&s);
 	/* the word itself is the first feature of kind word; compare the
 	 * largest-weight feature of each (the word, 1.0; n-grams weigh less) */
 	w_common = w_rare = 100;
 	for (size_t i = 0; i < f.count; i++)
 		if (f.items[i].weight >= 1.0f)
-			w_common = deja_idf_weight(idf, f.items[i].id);
+			w_common = callus_idf_weight(idf, f.items[i].id);
 	for (size_t i = 0; i < rare.count; i++)
 		if (rare.items[i].weight >= 1.0f)
-			w_rare = deja_idf_weight(idf, rare.items[i].id);
+			w_rare = callus_idf_weight(idf, rare.items[i].id);
 	/* ln(11/11) + 1 and ln(11/2) + 1 */
 	assert_float_equal(w_common, 1.0f, 1e-5f);
 	assert_float_equal(w_rare, 2.704748f, 1e-5f);
 	assert_true(w_common < w_rare);
 	/* unseen weighs most: ln(11) + 1 */
-	assert_float_equal(deja_idf_weight(idf, 0x1234567ULL), 3.397895f, 1e-5f);
+	assert_float_equal(callus_idf_weight(idf, 0x1234567ULL), 3.397895f, 1e-5f);
 
 	/* through the vectors: sharing the rare word counts more than sharing
 	 * the common one */
@@ -285,84 +285,84 @@ static void idf_weights(void **state)
 	sig_raw(&b, "", "", "lorem efgh", "");
 	vec_of(va, &a, idf);
 	vec_of(vb, &b, idf);
-	common_sim = deja_dot(va, vb, DEJA_EMBED_DIM);
-	deja_signature_release(&a);
-	deja_signature_release(&b);
+	common_sim = callus_dot(va, vb, CALLUS_EMBED_DIM);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
 	sig_raw(&a, "", "", "ipsum abcd", "");
 	sig_raw(&b, "", "", "ipsum efgh", "");
 	vec_of(va, &a, idf);
 	vec_of(vb, &b, idf);
-	rare_sim = deja_dot(va, vb, DEJA_EMBED_DIM);
-	deja_signature_release(&a);
-	deja_signature_release(&b);
+	rare_sim = callus_dot(va, vb, CALLUS_EMBED_DIM);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
 	assert_true(rare_sim > common_sim + 0.1f);
 
 	/* counts set directly, as loaded from a store */
-	deja_idf_set_docs(idf, 10);
-	assert_int_equal(deja_idf_set(idf, 77, 5), 0);
-	assert_float_equal(deja_idf_weight(idf, 77), 1.606136f, 1e-5f); /* ln(11/6) + 1 */
-	assert_int_equal(deja_idf_set(idf, 0, 10), 0); /* id 0 is a feature too */
-	assert_float_equal(deja_idf_weight(idf, 0), 1.0f, 1e-6f);
-	assert_int_equal(deja_idf_set(idf, 78, 50), 0); /* more than the documents */
-	assert_true(deja_idf_weight(idf, 78) >= 1.0f);
+	callus_idf_set_docs(idf, 10);
+	assert_int_equal(callus_idf_set(idf, 77, 5), 0);
+	assert_float_equal(callus_idf_weight(idf, 77), 1.606136f, 1e-5f); /* ln(11/6) + 1 */
+	assert_int_equal(callus_idf_set(idf, 0, 10), 0); /* id 0 is a feature too */
+	assert_float_equal(callus_idf_weight(idf, 0), 1.0f, 1e-6f);
+	assert_int_equal(callus_idf_set(idf, 78, 50), 0); /* more than the documents */
+	assert_true(callus_idf_weight(idf, 78) >= 1.0f);
 
-	deja_features_release(&f);
-	deja_features_release(&rare);
-	deja_idf_free(idf);
-	deja_idf_free(NULL);
+	callus_features_release(&f);
+	callus_features_release(&rare);
+	callus_idf_free(idf);
+	callus_idf_free(NULL);
 }
 
 /* The table grows and keeps every count. */
 static void idf_many(void **state)
 {
-	deja_idf *idf = NULL;
+	callus_idf *idf = NULL;
 
 	(void)state;
-	assert_int_equal(deja_idf_new(&idf), 0);
-	deja_idf_set_docs(idf, 100000);
+	assert_int_equal(callus_idf_new(&idf), 0);
+	callus_idf_set_docs(idf, 100000);
 	for (uint64_t i = 1; i <= 20000; i++)
-		assert_int_equal(deja_idf_set(idf, i * 0x9e3779b97f4a7c15ULL, (uint32_t)(i % 1000)), 0);
+		assert_int_equal(callus_idf_set(idf, i * 0x9e3779b97f4a7c15ULL, (uint32_t)(i % 1000)), 0);
 	for (uint64_t i = 1; i <= 20000; i++) {
-		float w = deja_idf_weight(idf, i * 0x9e3779b97f4a7c15ULL);
+		float w = callus_idf_weight(idf, i * 0x9e3779b97f4a7c15ULL);
 
 		if (i % 1000 == 0) /* df 0 weighs as unseen */
-			assert_float_equal(w, deja_idf_weight(idf, 0xabcdefULL), 1e-6f);
+			assert_float_equal(w, callus_idf_weight(idf, 0xabcdefULL), 1e-6f);
 		else
-			assert_true(w < deja_idf_weight(idf, 0xabcdefULL));
+			assert_true(w < callus_idf_weight(idf, 0xabcdefULL));
 	}
-	deja_idf_free(idf);
+	callus_idf_free(idf);
 }
 
 static void empty_is_zero(void **state)
 {
-	deja_signature s;
-	deja_features f = DEJA_FEATURES_INIT;
-	float v[DEJA_EMBED_DIM], w[DEJA_EMBED_DIM];
+	callus_signature s;
+	callus_features f = CALLUS_FEATURES_INIT;
+	float v[CALLUS_EMBED_DIM], w[CALLUS_EMBED_DIM];
 
 	(void)state;
 	sig_raw(&s, "", "", "", "");
-	assert_int_equal(deja_embed_features(&f, &s), 0);
+	assert_int_equal(callus_embed_features(&f, &s), 0);
 	assert_int_equal(f.count, 0);
-	deja_embed_vector(v, &f, NULL);
-	for (size_t i = 0; i < DEJA_EMBED_DIM; i++)
+	callus_embed_vector(v, &f, NULL);
+	for (size_t i = 0; i < CALLUS_EMBED_DIM; i++)
 		assert_true(v[i] == 0.0f);
-	assert_true(deja_dot(v, v, DEJA_EMBED_DIM) == 0.0f);
-	deja_signature_release(&s);
+	assert_true(callus_dot(v, v, CALLUS_EMBED_DIM) == 0.0f);
+	callus_signature_release(&s);
 
 	sig_raw(&s, "TS2304", "tsc", "Cannot\\s+find\\s+name", "");
 	vec_of(w, &s, NULL);
-	assert_true(deja_dot(v, w, DEJA_EMBED_DIM) == 0.0f);
-	deja_signature_release(&s);
-	deja_features_release(&f);
+	assert_true(callus_dot(v, w, CALLUS_EMBED_DIM) == 0.0f);
+	callus_signature_release(&s);
+	callus_features_release(&f);
 }
 
 static void huge_message_bounded(void **state)
 {
 	size_t n = 1 << 20;
 	char *big = malloc(n + 1);
-	deja_signature s;
-	deja_features f = DEJA_FEATURES_INIT;
-	float v[DEJA_EMBED_DIM];
+	callus_signature s;
+	callus_features f = CALLUS_FEATURES_INIT;
+	float v[CALLUS_EMBED_DIM];
 
 	(void)state;
 	assert_non_null(big);
@@ -374,14 +374,14 @@ static void huge_message_bounded(void **state)
 		if (round == 2)
 			memset(big, 'q', n);
 		sig_raw(&s, "E1", "tool", round == 1 ? "" : big, big);
-		assert_int_equal(deja_embed_features(&f, &s), 0);
+		assert_int_equal(callus_embed_features(&f, &s), 0);
 		assert_true(f.count > 0);
 		assert_true(f.count <= 2048);
 		vec_of(v, &s, NULL);
-		assert_float_equal(deja_dot(v, v, DEJA_EMBED_DIM), 1.0f, 1e-5f);
-		deja_signature_release(&s);
+		assert_float_equal(callus_dot(v, v, CALLUS_EMBED_DIM), 1.0f, 1e-5f);
+		callus_signature_release(&s);
 	}
-	deja_features_release(&f);
+	callus_features_release(&f);
 	free(big);
 }
 
@@ -393,16 +393,16 @@ static void malformed_patterns(void **state)
 		"(?#str)(?:'[^']*", "(?#", "(?#num", "\\", "abc\\", "(?#path)[", "(?#path)[^]",
 		"(?#x)((((", "x (?#str)(?:'[^']*'|\"[^\"]*\")", "\x01\x01 \x01", "[]]()\\s",
 	};
-	deja_signature s;
-	deja_features f = DEJA_FEATURES_INIT;
+	callus_signature s;
+	callus_features f = CALLUS_FEATURES_INIT;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(pats) / sizeof(pats[0]); i++) {
 		sig_raw(&s, "", "", pats[i], "");
-		assert_int_equal(deja_embed_features(&f, &s), 0);
-		deja_signature_release(&s);
+		assert_int_equal(callus_embed_features(&f, &s), 0);
+		callus_signature_release(&s);
 	}
-	deja_features_release(&f);
+	callus_features_release(&f);
 }
 
 static void dot_any_length(void **state)
@@ -417,7 +417,7 @@ static void dot_any_length(void **state)
 			b[i] = 1.0f / (float)(i + 1);
 			want += (double)a[i] * b[i];
 		}
-		assert_float_equal(deja_dot(a, b, n), (float)want, 1e-4f);
+		assert_float_equal(callus_dot(a, b, n), (float)want, 1e-4f);
 	}
 }
 

@@ -1,10 +1,10 @@
 /*
- * test_embed_remote.c - the external embedder through the real deja-embed
+ * test_embed_remote.c - the external embedder through the real callus-embed
  * helper, against tests/unit/embed_server.py on loopback (an
  * OpenAI-compatible /v1/embeddings stand-in; see the top of that file for
  * what it answers and how the model name makes it misbehave).
  *
- * The helper is the one built next to this test (build/deja-embed for
+ * The helper is the one built next to this test (build/callus-embed for
  * build/tests/test_embed_remote), passed in the options; the server is
  * started once for the whole run, on a port it picks, and killed at the
  * end.
@@ -16,14 +16,14 @@
 
 #include <cmocka.h>
 
-#include "deja/buf.h"
-#include "deja/common.h"
-#include "deja/config.h"
-#include "deja/embed_remote.h"
-#include "deja/lesson.h"
-#include "deja/match.h"
-#include "deja/signature.h"
-#include "deja/store.h"
+#include "callus/buf.h"
+#include "callus/common.h"
+#include "callus/config.h"
+#include "callus/embed_remote.h"
+#include "callus/lesson.h"
+#include "callus/match.h"
+#include "callus/signature.h"
+#include "callus/store.h"
 #include "match_internal.h"
 
 #include <sqlite3.h>
@@ -48,7 +48,7 @@
 
 static char helper_path[PATH_MAX];
 static char server_script[PATH_MAX];
-static char tmp_dir[] = "/tmp/deja-embed-test-XXXXXX";
+static char tmp_dir[] = "/tmp/callus-embed-test-XXXXXX";
 static char log_path[PATH_MAX];
 static char url[128];
 static pid_t server_pid = -1;
@@ -151,9 +151,9 @@ static double norm(const float *v, size_t dim)
 	return sqrt(sum);
 }
 
-static deja_embed_remote_opts opts_for(const char *model)
+static callus_embed_remote_opts opts_for(const char *model)
 {
-	deja_embed_remote_opts o = DEJA_EMBED_REMOTE_OPTS_INIT;
+	callus_embed_remote_opts o = CALLUS_EMBED_REMOTE_OPTS_INIT;
 
 	o.helper = helper_path;
 	o.url = url;
@@ -165,7 +165,7 @@ static deja_embed_remote_opts opts_for(const char *model)
 
 static char *slurp(const char *path)
 {
-	deja_buf b = DEJA_BUF_INIT;
+	callus_buf b = CALLUS_BUF_INIT;
 	char chunk[4096];
 	size_t n;
 	FILE *f = fopen(path, "r");
@@ -173,9 +173,9 @@ static char *slurp(const char *path)
 	if (!f)
 		return strdup("");
 	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		assert_int_equal(deja_buf_put(&b, chunk, n), 0);
+		assert_int_equal(callus_buf_put(&b, chunk, n), 0);
 	fclose(f);
-	return deja_buf_detach(&b);
+	return callus_buf_detach(&b);
 }
 
 static int count_lines(const char *s, const char *needle)
@@ -206,13 +206,13 @@ static void test_vectors_in_order(void **state)
 		"TypeError: x is undefined", "error[E0308]: mismatched types",
 		"ModuleNotFoundError: No module named 'foo'", "TypeError: x is undefined"
 	};
-	deja_embed_remote_opts o = opts_for("m");
-	deja_error e = DEJA_ERROR_INIT;
+	callus_embed_remote_opts o = opts_for("m");
+	callus_error e = CALLUS_ERROR_INIT;
 	float *v = NULL;
 	size_t dim = 0, i;
 
 	(void)state;
-	assert_int_equal(deja_embed_remote(&v, &dim, texts, 4, &o, &e), 0);
+	assert_int_equal(callus_embed_remote(&v, &dim, texts, 4, &o, &e), 0);
 	assert_int_equal(dim, DIM);
 	/* The server answers in reverse order: these only hold when the
 	 * client sorted by index. */
@@ -226,24 +226,24 @@ static void test_vectors_in_order(void **state)
 
 	/* Items without "index" are taken in order. */
 	o.model = "no-index";
-	assert_int_equal(deja_embed_remote(&v, &dim, texts, 3, &o, &e), 0);
+	assert_int_equal(callus_embed_remote(&v, &dim, texts, 3, &o, &e), 0);
 	for (i = 0; i < 3; i++)
 		assert_vector(v + i * dim, texts[i]);
 	free(v);
 
 	/* Nothing to embed: nothing run. */
 	v = (float *)1;
-	assert_int_equal(deja_embed_remote(&v, &dim, texts, 0, &o, &e), 0);
+	assert_int_equal(callus_embed_remote(&v, &dim, texts, 0, &o, &e), 0);
 	assert_null(v);
 	assert_int_equal(dim, 0);
-	deja_error_release(&e);
+	callus_error_release(&e);
 }
 
 static void test_batches_and_bytes(void **state)
 {
 	enum { N = 300 };
-	deja_embed_remote_opts o = opts_for("batch-test");
-	deja_error e = DEJA_ERROR_INIT;
+	callus_embed_remote_opts o = opts_for("batch-test");
+	callus_error e = CALLUS_ERROR_INIT;
 	char *store = calloc(N, 16), *logged;
 	const char **texts = calloc(N, sizeof *texts);
 	const char *odd[] = { "caf\xc3\xa9 \"quoted\"\n\ttab \\ back", "bad \xff byte" };
@@ -257,7 +257,7 @@ static void test_batches_and_bytes(void **state)
 		snprintf(store + 16 * i, 16, "text %zu", i);
 		texts[i] = store + 16 * i;
 	}
-	assert_int_equal(deja_embed_remote(&v, &dim, texts, N, &o, &e), 0);
+	assert_int_equal(callus_embed_remote(&v, &dim, texts, N, &o, &e), 0);
 	assert_int_equal(dim, DIM);
 	for (i = 0; i < N; i++)
 		assert_vector(v + i * dim, texts[i]);
@@ -271,29 +271,29 @@ static void test_batches_and_bytes(void **state)
 
 	/* JSON escapes survive the trip; a byte that is not UTF-8 arrives as
 	 * U+FFFD. */
-	assert_int_equal(deja_embed_remote(&v, &dim, odd, 2, &o, &e), 0);
+	assert_int_equal(callus_embed_remote(&v, &dim, odd, 2, &o, &e), 0);
 	assert_vector(v, odd[0]);
 	assert_vector(v + dim, "bad \xef\xbf\xbd byte");
 	free(v);
 	free(texts);
 	free(store);
-	deja_error_release(&e);
+	callus_error_release(&e);
 }
 
 static void test_api_key(void **state)
 {
 	static const char *const texts[] = { "a" };
-	deja_embed_remote_opts o = opts_for("key-test");
-	deja_error e = DEJA_ERROR_INIT;
-	deja_buf cmd = DEJA_BUF_INIT;
+	callus_embed_remote_opts o = opts_for("key-test");
+	callus_error e = CALLUS_ERROR_INIT;
+	callus_buf cmd = CALLUS_BUF_INIT;
 	char *logged, *out;
 	float *v = NULL;
 	size_t dim = 0;
 
 	(void)state;
 	/* An inherited key is not what is sent: the options are. */
-	assert_int_equal(setenv("DEJA_EMBED_API_KEY", WRONG_KEY, 1), 0);
-	assert_int_equal(deja_embed_remote(&v, &dim, texts, 1, &o, &e), 0);
+	assert_int_equal(setenv("CALLUS_EMBED_API_KEY", WRONG_KEY, 1), 0);
+	assert_int_equal(callus_embed_remote(&v, &dim, texts, 1, &o, &e), 0);
 	free(v);
 	logged = slurp(log_path);
 	assert_int_equal(count_lines(logged, "\"model\": \"key-test\", \"n\": 1, "
@@ -302,44 +302,44 @@ static void test_api_key(void **state)
 
 	/* The server quotes the wrong key back; the message must not. */
 	o.api_key = WRONG_KEY;
-	assert_int_equal(deja_embed_remote(&v, &dim, texts, 1, &o, &e), DEJA_EIO);
+	assert_int_equal(callus_embed_remote(&v, &dim, texts, 1, &o, &e), CALLUS_EIO);
 	assert_null(v);
-	assert_non_null(strstr(deja_error_message(&e), "deja-embed: HTTP 401: "));
-	assert_non_null(strstr(deja_error_message(&e), "Bearer [REDACTED]"));
-	assert_null(strstr(deja_error_message(&e), WRONG_KEY));
-	assert_null(strstr(deja_error_message(&e), "0123456789abcdef"));
-	deja_error_release(&e);
+	assert_non_null(strstr(callus_error_message(&e), "callus-embed: HTTP 401: "));
+	assert_non_null(strstr(callus_error_message(&e), "Bearer [REDACTED]"));
+	assert_null(strstr(callus_error_message(&e), WRONG_KEY));
+	assert_null(strstr(callus_error_message(&e), "0123456789abcdef"));
+	callus_error_release(&e);
 
 	o.api_key = NULL;
-	assert_int_equal(deja_embed_remote(&v, &dim, texts, 1, &o, &e), DEJA_EIO);
-	assert_non_null(strstr(deja_error_message(&e), "HTTP 401"));
-	deja_error_release(&e);
+	assert_int_equal(callus_embed_remote(&v, &dim, texts, 1, &o, &e), CALLUS_EIO);
+	assert_non_null(strstr(callus_error_message(&e), "HTTP 401"));
+	callus_error_release(&e);
 	logged = slurp(log_path);
 	assert_int_equal(count_lines(logged, "\"model\": \"key-test\", \"n\": 1, "
 					     "\"auth\": \"none\""), 1);
 	assert_null(strstr(logged, KEY));
 	free(logged);
-	unsetenv("DEJA_EMBED_API_KEY");
+	unsetenv("CALLUS_EMBED_API_KEY");
 
 	/* All the helper prints, not just the first line. */
-	deja_buf_printf(&cmd, "echo '[\"a\"]' | DEJA_EMBED_API_KEY='%s' '%s' '%s' m 2>&1 >/dev/null",
+	callus_buf_printf(&cmd, "echo '[\"a\"]' | CALLUS_EMBED_API_KEY='%s' '%s' '%s' m 2>&1 >/dev/null",
 			WRONG_KEY, helper_path, url);
 	{
 		FILE *p = popen(cmd.ptr, "r");
-		deja_buf b = DEJA_BUF_INIT;
+		callus_buf b = CALLUS_BUF_INIT;
 		char chunk[4096];
 		size_t n;
 
 		assert_non_null(p);
 		while ((n = fread(chunk, 1, sizeof chunk, p)) > 0)
-			assert_int_equal(deja_buf_put(&b, chunk, n), 0);
+			assert_int_equal(callus_buf_put(&b, chunk, n), 0);
 		assert_int_not_equal(pclose(p), 0);
-		out = deja_buf_detach(&b);
+		out = callus_buf_detach(&b);
 	}
 	assert_non_null(strstr(out, "HTTP 401"));
 	assert_null(strstr(out, WRONG_KEY));
 	free(out);
-	deja_buf_release(&cmd);
+	callus_buf_release(&cmd);
 }
 
 static void test_failures(void **state)
@@ -348,57 +348,57 @@ static void test_failures(void **state)
 		const char *model;
 		const char *msg;
 	} cases[] = {
-		{ "fail-500", "deja-embed: HTTP 500: {\"error\": {\"message\": \"the model fell over\"}}" },
-		{ "malformed", "deja-embed: the response is not JSON" },
-		{ "wrong-count", "deja-embed: asked for 3 embeddings, the response has 2" },
-		{ "mixed-dims", "deja-embed: embeddings of different dimensions" },
+		{ "fail-500", "callus-embed: HTTP 500: {\"error\": {\"message\": \"the model fell over\"}}" },
+		{ "malformed", "callus-embed: the response is not JSON" },
+		{ "wrong-count", "callus-embed: asked for 3 embeddings, the response has 2" },
+		{ "mixed-dims", "callus-embed: embeddings of different dimensions" },
 	};
 	static const char *const texts[] = { "a", "b", "c" };
 	size_t i;
 
 	(void)state;
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		deja_embed_remote_opts o = opts_for(cases[i].model);
-		deja_error e = DEJA_ERROR_INIT;
+		callus_embed_remote_opts o = opts_for(cases[i].model);
+		callus_error e = CALLUS_ERROR_INIT;
 		float *v = (float *)1;
 		size_t dim = 7;
 
-		if (deja_embed_remote(&v, &dim, texts, 3, &o, &e) != DEJA_EIO)
-			fail_msg("%s: %s", cases[i].model, deja_error_message(&e));
-		if (strncmp(deja_error_message(&e), cases[i].msg, strlen(cases[i].msg)) != 0)
-			fail_msg("%s: message '%s'", cases[i].model, deja_error_message(&e));
+		if (callus_embed_remote(&v, &dim, texts, 3, &o, &e) != CALLUS_EIO)
+			fail_msg("%s: %s", cases[i].model, callus_error_message(&e));
+		if (strncmp(callus_error_message(&e), cases[i].msg, strlen(cases[i].msg)) != 0)
+			fail_msg("%s: message '%s'", cases[i].model, callus_error_message(&e));
 		assert_null(v);
 		assert_int_equal(dim, 0);
-		deja_error_release(&e);
+		callus_error_release(&e);
 	}
 	/* Nothing listening. */
 	{
-		deja_embed_remote_opts o = opts_for("m");
-		deja_error e = DEJA_ERROR_INIT;
+		callus_embed_remote_opts o = opts_for("m");
+		callus_error e = CALLUS_ERROR_INIT;
 		float *v = NULL;
 		size_t dim;
 
 		o.url = "http://127.0.0.1:1/v1/embeddings";
-		assert_int_equal(deja_embed_remote(&v, &dim, texts, 1, &o, &e), DEJA_EIO);
-		assert_non_null(strstr(deja_error_message(&e), "deja-embed: "));
-		deja_error_release(&e);
+		assert_int_equal(callus_embed_remote(&v, &dim, texts, 1, &o, &e), CALLUS_EIO);
+		assert_non_null(strstr(callus_error_message(&e), "callus-embed: "));
+		callus_error_release(&e);
 		o.url = NULL;
-		assert_int_equal(deja_embed_remote(&v, &dim, texts, 1, &o, &e), DEJA_EINVAL);
-		deja_error_release(&e);
+		assert_int_equal(callus_embed_remote(&v, &dim, texts, 1, &o, &e), CALLUS_EINVAL);
+		callus_error_release(&e);
 		/* The helper refuses what is not http. */
 		o.url = "file:///etc/passwd";
-		assert_int_equal(deja_embed_remote(&v, &dim, texts, 1, &o, &e), DEJA_EINVAL);
-		deja_error_release(&e);
+		assert_int_equal(callus_embed_remote(&v, &dim, texts, 1, &o, &e), CALLUS_EINVAL);
+		callus_error_release(&e);
 	}
 }
 
 /* A fake helper: a shell script in the test's directory. */
-static void fake_helper(const char *body, deja_buf *path)
+static void fake_helper(const char *body, callus_buf *path)
 {
 	FILE *f;
 
-	deja_buf_clear(path);
-	deja_buf_printf(path, "%s/deja-embed", tmp_dir);
+	callus_buf_clear(path);
+	callus_buf_printf(path, "%s/callus-embed", tmp_dir);
 	f = fopen(path->ptr, "w");
 	assert_non_null(f);
 	fputs(body, f);
@@ -409,9 +409,9 @@ static void fake_helper(const char *body, deja_buf *path)
 static void test_timeout(void **state)
 {
 	static const char *const texts[] = { "slow" };
-	deja_embed_remote_opts o = opts_for("sleep-5000");
-	deja_error e = DEJA_ERROR_INIT;
-	deja_buf path = DEJA_BUF_INIT, pidfile = DEJA_BUF_INIT;
+	callus_embed_remote_opts o = opts_for("sleep-5000");
+	callus_error e = CALLUS_ERROR_INIT;
+	callus_buf path = CALLUS_BUF_INIT, pidfile = CALLUS_BUF_INIT;
 	struct timespec t0;
 	float *v = NULL;
 	size_t dim;
@@ -423,29 +423,29 @@ static void test_timeout(void **state)
 	/* The server is slow: the helper gives up at the timeout. */
 	o.timeout_ms = 500;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	assert_int_equal(deja_embed_remote(&v, &dim, texts, 1, &o, &e), DEJA_EIO);
+	assert_int_equal(callus_embed_remote(&v, &dim, texts, 1, &o, &e), CALLUS_EIO);
 	ms = elapsed_ms(&t0);
 	assert_true(ms >= 450 && ms < 2500);
-	assert_non_null(strstr(deja_error_message(&e), "timed out"));
+	assert_non_null(strstr(callus_error_message(&e), "timed out"));
 	assert_null(v);
-	deja_error_release(&e);
+	callus_error_release(&e);
 
-	/* The helper hangs: deja kills it a second past the timeout. */
-	deja_buf_printf(&pidfile, "%s/pid", tmp_dir);
+	/* The helper hangs: callus kills it a second past the timeout. */
+	callus_buf_printf(&pidfile, "%s/pid", tmp_dir);
 	{
-		deja_buf body = DEJA_BUF_INIT;
+		callus_buf body = CALLUS_BUF_INIT;
 
-		deja_buf_printf(&body, "#!/bin/sh\necho $$ >'%s'\nexec sleep 30\n", pidfile.ptr);
+		callus_buf_printf(&body, "#!/bin/sh\necho $$ >'%s'\nexec sleep 30\n", pidfile.ptr);
 		fake_helper(body.ptr, &path);
-		deja_buf_release(&body);
+		callus_buf_release(&body);
 	}
 	o.helper = path.ptr;
 	o.timeout_ms = 300;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	assert_int_equal(deja_embed_remote(&v, &dim, texts, 1, &o, &e), DEJA_EIO);
+	assert_int_equal(callus_embed_remote(&v, &dim, texts, 1, &o, &e), CALLUS_EIO);
 	ms = elapsed_ms(&t0);
 	assert_true(ms >= 1250 && ms < 3000);
-	assert_string_equal(deja_error_message(&e), "embedding helper timed out after 1300 ms");
+	assert_string_equal(callus_error_message(&e), "embedding helper timed out after 1300 ms");
 	pid_text = slurp(pidfile.ptr);
 	pid = (pid_t)strtol(pid_text, NULL, 10);
 	assert_true(pid > 0);
@@ -453,9 +453,9 @@ static void test_timeout(void **state)
 	assert_int_equal(kill(pid, 0), -1);
 	assert_int_equal(errno, ESRCH);
 	free(pid_text);
-	deja_error_release(&e);
-	deja_buf_release(&path);
-	deja_buf_release(&pidfile);
+	callus_error_release(&e);
+	callus_buf_release(&path);
+	callus_buf_release(&pidfile);
 }
 
 static void test_helper_missing_or_odd(void **state)
@@ -466,21 +466,21 @@ static void test_helper_missing_or_odd(void **state)
 		int rc;
 		const char *msg;
 	} cases[] = {
-		{ "cat >/dev/null; echo 'deja-embed: boom' >&2; exit 1", DEJA_EIO, "deja-embed: boom" },
-		{ "cat >/dev/null; exit 3", DEJA_EIO, "embedding helper exited with status 3" },
-		{ "kill -9 $$", DEJA_EIO, "embedding helper killed by signal 9" },
-		{ "cat >/dev/null; echo 'deja-embed 1 2'", DEJA_EIO, NULL },
-		{ "cat >/dev/null; echo 'deja-embed 2 1'; printf '\\0\\0\\200?\\0\\0\\200?'",
-		  DEJA_EIO, NULL },
-		{ "cat >/dev/null; echo 'deja-embed 1 0'", DEJA_EIO, NULL },
-		{ "cat >/dev/null; echo 'something else'", DEJA_EIO, NULL },
+		{ "cat >/dev/null; echo 'callus-embed: boom' >&2; exit 1", CALLUS_EIO, "callus-embed: boom" },
+		{ "cat >/dev/null; exit 3", CALLUS_EIO, "embedding helper exited with status 3" },
+		{ "kill -9 $$", CALLUS_EIO, "embedding helper killed by signal 9" },
+		{ "cat >/dev/null; echo 'callus-embed 1 2'", CALLUS_EIO, NULL },
+		{ "cat >/dev/null; echo 'callus-embed 2 1'; printf '\\0\\0\\200?\\0\\0\\200?'",
+		  CALLUS_EIO, NULL },
+		{ "cat >/dev/null; echo 'callus-embed 1 0'", CALLUS_EIO, NULL },
+		{ "cat >/dev/null; echo 'something else'", CALLUS_EIO, NULL },
 		/* Exits without reading its stdin, which is larger than a
 		 * socket buffer: no SIGPIPE in the caller. */
-		{ "echo 'deja-embed 1 2'; printf '\\0\\0\\200?\\0\\0\\0\\0'", 0, NULL },
+		{ "echo 'callus-embed 1 2'; printf '\\0\\0\\200?\\0\\0\\0\\0'", 0, NULL },
 	};
-	deja_embed_remote_opts o = opts_for("m");
-	deja_error e = DEJA_ERROR_INIT;
-	deja_buf path = DEJA_BUF_INIT, body = DEJA_BUF_INIT;
+	callus_embed_remote_opts o = opts_for("m");
+	callus_error e = CALLUS_ERROR_INIT;
+	callus_buf path = CALLUS_BUF_INIT, body = CALLUS_BUF_INIT;
 	const size_t last = sizeof cases / sizeof cases[0] - 1;
 	char *huge = malloc(4u << 20);
 	const char *big[1] = { huge };
@@ -491,31 +491,31 @@ static void test_helper_missing_or_odd(void **state)
 	assert_non_null(huge);
 	memset(huge, 'x', (4u << 20) - 1);
 	huge[(4u << 20) - 1] = '\0';
-	o.helper = "/nonexistent/deja-embed";
-	assert_int_equal(deja_embed_remote(&v, &dim, texts, 1, &o, &e), DEJA_ENOTFOUND);
+	o.helper = "/nonexistent/callus-embed";
+	assert_int_equal(callus_embed_remote(&v, &dim, texts, 1, &o, &e), CALLUS_ENOTFOUND);
 	assert_null(v);
-	deja_error_release(&e);
+	callus_error_release(&e);
 	/* By default, next to the running program: not here. */
 	o.helper = NULL;
-	unsetenv("DEJA_EMBED_HELPER");
-	assert_int_equal(deja_embed_remote(&v, &dim, texts, 1, &o, &e), DEJA_ENOTFOUND);
-	deja_error_release(&e);
-	/* $DEJA_EMBED_HELPER. */
-	assert_int_equal(setenv("DEJA_EMBED_HELPER", helper_path, 1), 0);
-	assert_int_equal(deja_embed_remote(&v, &dim, texts, 1, &o, &e), 0);
+	unsetenv("CALLUS_EMBED_HELPER");
+	assert_int_equal(callus_embed_remote(&v, &dim, texts, 1, &o, &e), CALLUS_ENOTFOUND);
+	callus_error_release(&e);
+	/* $CALLUS_EMBED_HELPER. */
+	assert_int_equal(setenv("CALLUS_EMBED_HELPER", helper_path, 1), 0);
+	assert_int_equal(callus_embed_remote(&v, &dim, texts, 1, &o, &e), 0);
 	free(v);
-	unsetenv("DEJA_EMBED_HELPER");
+	unsetenv("CALLUS_EMBED_HELPER");
 
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		deja_buf_clear(&body);
-		deja_buf_printf(&body, "#!/bin/sh\n%s\n", cases[i].script);
+		callus_buf_clear(&body);
+		callus_buf_printf(&body, "#!/bin/sh\n%s\n", cases[i].script);
 		fake_helper(body.ptr, &path);
 		o.helper = path.ptr;
 		v = NULL;
-		if (deja_embed_remote(&v, &dim, i == last ? big : texts, 1, &o, &e) != cases[i].rc)
-			fail_msg("case %zu (%s): %s", i, cases[i].script, deja_error_message(&e));
+		if (callus_embed_remote(&v, &dim, i == last ? big : texts, 1, &o, &e) != cases[i].rc)
+			fail_msg("case %zu (%s): %s", i, cases[i].script, callus_error_message(&e));
 		if (cases[i].msg)
-			assert_string_equal(deja_error_message(&e), cases[i].msg);
+			assert_string_equal(callus_error_message(&e), cases[i].msg);
 		if (cases[i].rc == 0) {
 			/* (1, 0) as sent, unit already. */
 			assert_int_equal(dim, 2);
@@ -524,11 +524,11 @@ static void test_helper_missing_or_odd(void **state)
 			assert_null(v);
 		}
 		free(v);
-		deja_error_release(&e);
+		callus_error_release(&e);
 	}
 	free(huge);
-	deja_buf_release(&path);
-	deja_buf_release(&body);
+	callus_buf_release(&path);
+	callus_buf_release(&body);
 }
 
 static void test_helper_usage(void **state)
@@ -543,7 +543,7 @@ static void test_helper_usage(void **state)
 		{ "echo '[]' | ", "http://127.0.0.1:1/ m" },
 		{ "echo '[1]' | ", "http://127.0.0.1:1/ m" },
 		{ "echo 'nope' | ", "http://127.0.0.1:1/ m" },
-		{ "echo '[\"a\"]' | DEJA_EMBED_TIMEOUT_MS=soon ", "http://127.0.0.1:1/ m" },
+		{ "echo '[\"a\"]' | CALLUS_EMBED_TIMEOUT_MS=soon ", "http://127.0.0.1:1/ m" },
 		{ "python3 -c 'import json; print(json.dumps([\"x\"] * 257))' | ",
 		  "http://127.0.0.1:1/ m" },
 	};
@@ -551,15 +551,15 @@ static void test_helper_usage(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		deja_buf cmd = DEJA_BUF_INIT;
+		callus_buf cmd = CALLUS_BUF_INIT;
 		int st;
 
-		deja_buf_printf(&cmd, "%s'%s' %s 2>/dev/null", cases[i].stdin_from, helper_path,
+		callus_buf_printf(&cmd, "%s'%s' %s 2>/dev/null", cases[i].stdin_from, helper_path,
 				cases[i].args);
 		st = system(cmd.ptr);
 		if (!WIFEXITED(st) || WEXITSTATUS(st) != 2)
 			fail_msg("exit %d, want 2: %s", WEXITSTATUS(st), cmd.ptr);
-		deja_buf_release(&cmd);
+		callus_buf_release(&cmd);
 	}
 }
 
@@ -569,102 +569,102 @@ static void test_config(void **state)
 				   "url = http://Localhost:11434/v1/embeddings\n"
 				   "model = nomic-embed-text\n"
 				   "timeout_ms = 2500\n";
-	deja_embed_remote_opts o;
-	deja_config *cfg = NULL, *bad = NULL;
-	deja_error e = DEJA_ERROR_INIT;
+	callus_embed_remote_opts o;
+	callus_config *cfg = NULL, *bad = NULL;
+	callus_error e = CALLUS_ERROR_INIT;
 
 	(void)state;
-	unsetenv("DEJA_EMBED_URL");
-	unsetenv("DEJA_EMBED_MODEL");
-	unsetenv("DEJA_EMBED_TIMEOUT_MS");
-	unsetenv("DEJA_EMBED_API_KEY");
+	unsetenv("CALLUS_EMBED_URL");
+	unsetenv("CALLUS_EMBED_MODEL");
+	unsetenv("CALLUS_EMBED_TIMEOUT_MS");
+	unsetenv("CALLUS_EMBED_API_KEY");
 	/* Nothing configured: the built-in embedder. */
-	assert_int_equal(deja_embed_remote_config(&o, NULL, &e), 0);
+	assert_int_equal(callus_embed_remote_config(&o, NULL, &e), 0);
 	assert_null(o.url);
 
-	assert_int_equal(deja_config_parse(&cfg, text, strlen(text), NULL, &e), 0);
-	assert_int_equal(deja_embed_remote_config(&o, cfg, &e), 1);
+	assert_int_equal(callus_config_parse(&cfg, text, strlen(text), NULL, &e), 0);
+	assert_int_equal(callus_embed_remote_config(&o, cfg, &e), 1);
 	assert_string_equal(o.url, "http://Localhost:11434/v1/embeddings");
 	assert_string_equal(o.model, "nomic-embed-text");
 	assert_int_equal(o.timeout_ms, 2500);
 	assert_null(o.api_key);
 	assert_null(o.helper);
 
-	setenv("DEJA_EMBED_URL", "https://api.example.com/v1/embeddings", 1);
-	setenv("DEJA_EMBED_MODEL", "text-embedding-3-small", 1);
-	setenv("DEJA_EMBED_TIMEOUT_MS", "700", 1);
-	setenv("DEJA_EMBED_API_KEY", KEY, 1);
-	assert_int_equal(deja_embed_remote_config(&o, cfg, &e), 1);
+	setenv("CALLUS_EMBED_URL", "https://api.example.com/v1/embeddings", 1);
+	setenv("CALLUS_EMBED_MODEL", "text-embedding-3-small", 1);
+	setenv("CALLUS_EMBED_TIMEOUT_MS", "700", 1);
+	setenv("CALLUS_EMBED_API_KEY", KEY, 1);
+	assert_int_equal(callus_embed_remote_config(&o, cfg, &e), 1);
 	assert_string_equal(o.url, "https://api.example.com/v1/embeddings");
 	assert_string_equal(o.model, "text-embedding-3-small");
 	assert_int_equal(o.timeout_ms, 700);
 	assert_string_equal(o.api_key, KEY);
 
-	setenv("DEJA_EMBED_TIMEOUT_MS", "soon", 1);
-	assert_int_equal(deja_embed_remote_config(&o, cfg, &e), DEJA_EINVAL);
-	deja_error_release(&e);
-	unsetenv("DEJA_EMBED_TIMEOUT_MS");
-	setenv("DEJA_EMBED_URL", "ftp://example.com/", 1);
-	assert_int_equal(deja_embed_remote_config(&o, cfg, &e), DEJA_EINVAL);
-	deja_error_release(&e);
-	unsetenv("DEJA_EMBED_MODEL");
-	setenv("DEJA_EMBED_URL", "http://example.com/v1/embeddings", 1);
-	assert_int_equal(deja_embed_remote_config(&o, NULL, &e), DEJA_EINVAL);
-	assert_non_null(strstr(deja_error_message(&e), "no model"));
-	deja_error_release(&e);
-	unsetenv("DEJA_EMBED_URL");
-	unsetenv("DEJA_EMBED_API_KEY");
-	deja_config_free(cfg);
+	setenv("CALLUS_EMBED_TIMEOUT_MS", "soon", 1);
+	assert_int_equal(callus_embed_remote_config(&o, cfg, &e), CALLUS_EINVAL);
+	callus_error_release(&e);
+	unsetenv("CALLUS_EMBED_TIMEOUT_MS");
+	setenv("CALLUS_EMBED_URL", "ftp://example.com/", 1);
+	assert_int_equal(callus_embed_remote_config(&o, cfg, &e), CALLUS_EINVAL);
+	callus_error_release(&e);
+	unsetenv("CALLUS_EMBED_MODEL");
+	setenv("CALLUS_EMBED_URL", "http://example.com/v1/embeddings", 1);
+	assert_int_equal(callus_embed_remote_config(&o, NULL, &e), CALLUS_EINVAL);
+	assert_non_null(strstr(callus_error_message(&e), "no model"));
+	callus_error_release(&e);
+	unsetenv("CALLUS_EMBED_URL");
+	unsetenv("CALLUS_EMBED_API_KEY");
+	callus_config_free(cfg);
 
 	/* A key in the config file is refused, not used. */
 	{
 		static const char keyed[] = "[embed]\nurl = http://h/v1/embeddings\nmodel = m\n"
 					    "api_key = sk-committed-by-mistake\n";
 
-		assert_int_equal(deja_config_parse(&bad, keyed, strlen(keyed), NULL, &e), 0);
-		assert_int_equal(deja_embed_remote_config(&o, bad, &e), DEJA_EINVAL);
-		assert_non_null(strstr(deja_error_message(&e), "DEJA_EMBED_API_KEY"));
-		assert_null(strstr(deja_error_message(&e), "sk-committed"));
+		assert_int_equal(callus_config_parse(&bad, keyed, strlen(keyed), NULL, &e), 0);
+		assert_int_equal(callus_embed_remote_config(&o, bad, &e), CALLUS_EINVAL);
+		assert_non_null(strstr(callus_error_message(&e), "CALLUS_EMBED_API_KEY"));
+		assert_null(strstr(callus_error_message(&e), "sk-committed"));
 		assert_null(o.api_key);
-		deja_error_release(&e);
-		deja_config_free(bad);
+		callus_error_release(&e);
+		callus_config_free(bad);
 	}
 }
 
 static void test_model_id(void **state)
 {
-	deja_error e = DEJA_ERROR_INIT;
+	callus_error e = CALLUS_ERROR_INIT;
 	char *id = NULL;
 
 	(void)state;
-	assert_int_equal(deja_embed_remote_model_id(&id, "http://LocalHost:11434/v1/embeddings",
+	assert_int_equal(callus_embed_remote_model_id(&id, "http://LocalHost:11434/v1/embeddings",
 						    "nomic-embed-text", &e), 0);
 	assert_string_equal(id, "openai:nomic-embed-text@localhost:11434");
 	free(id);
-	assert_int_equal(deja_embed_remote_model_id(&id, "https://user:secret@api.example.com"
+	assert_int_equal(callus_embed_remote_model_id(&id, "https://user:secret@api.example.com"
 						    "/v1/embeddings?x=1", "text-embedding-3-small",
 						    &e), 0);
 	assert_string_equal(id, "openai:text-embedding-3-small@api.example.com");
 	free(id);
-	assert_int_equal(deja_embed_remote_model_id(&id, "https://h.example", "m", &e), 0);
+	assert_int_equal(callus_embed_remote_model_id(&id, "https://h.example", "m", &e), 0);
 	assert_string_equal(id, "openai:m@h.example");
 	free(id);
-	assert_int_equal(deja_embed_remote_model_id(&id, "http:///v1", "m", &e), DEJA_EINVAL);
+	assert_int_equal(callus_embed_remote_model_id(&id, "http:///v1", "m", &e), CALLUS_EINVAL);
 	assert_null(id);
-	deja_error_release(&e);
-	assert_int_equal(deja_embed_remote_model_id(&id, "localhost", "m", &e), DEJA_EINVAL);
-	deja_error_release(&e);
-	assert_int_equal(deja_embed_remote_model_id(&id, "http://h/", "", &e), DEJA_EINVAL);
-	deja_error_release(&e);
+	callus_error_release(&e);
+	assert_int_equal(callus_embed_remote_model_id(&id, "localhost", "m", &e), CALLUS_EINVAL);
+	callus_error_release(&e);
+	assert_int_equal(callus_embed_remote_model_id(&id, "http://h/", "", &e), CALLUS_EINVAL);
+	callus_error_release(&e);
 }
 
 /* ---- the store's signatures, embedded by the external model ------------ */
 
-static void store_signature(deja_store *s, const char *ws, deja_signature *g, const char *msg)
+static void store_signature(callus_store *s, const char *ws, callus_signature *g, const char *msg)
 {
-	deja_lesson l;
-	deja_run_info run;
-	deja_diag d;
+	callus_lesson l;
+	callus_run_info run;
+	callus_diag d;
 
 	memset(&d, 0, sizeof(d));
 	memset(&l, 0, sizeof(l));
@@ -672,18 +672,18 @@ static void store_signature(deja_store *s, const char *ws, deja_signature *g, co
 	d.file = (char *)"src/a.ts";
 	d.code = (char *)"TS2339";
 	d.message = (char *)msg;
-	assert_int_equal(deja_signature_build(g, &d, "tsc", NULL), 0);
-	l.type = DEJA_LESSON_ANALYSIS;
+	assert_int_equal(callus_signature_build(g, &d, "tsc", NULL), 0);
+	l.type = CALLUS_LESSON_ANALYSIS;
 	l.file = strdup("src/a.ts");
 	l.error_summary = strdup(msg);
 	l.tool = strdup("tsc");
 	l.command = strdup("npx tsc");
-	assert_int_equal(deja_lesson_sign(&l), 0);
+	assert_int_equal(callus_lesson_sign(&l), 0);
 	run.sigs = g;
 	run.nsigs = 1;
-	assert_int_equal(deja_store_record_lesson(s, &l, &run, NULL, NULL), 0);
-	deja_lesson_release(&l);
-	assert_int_equal(deja_match_index(s, ws, NULL, NULL), 0);
+	assert_int_equal(callus_store_record_lesson(s, &l, &run, NULL, NULL), 0);
+	callus_lesson_release(&l);
+	assert_int_equal(callus_match_index(s, ws, NULL, NULL), 0);
 }
 
 static int count_vectors(const char *db, const char *model)
@@ -705,14 +705,14 @@ static int count_vectors(const char *db, const char *model)
 
 static void test_match_external_vectors(void **state)
 {
-	deja_embed_remote_opts o = opts_for("nomic-embed-text"), bad = opts_for("fail-500");
+	callus_embed_remote_opts o = opts_for("nomic-embed-text"), bad = opts_for("fail-500");
 	char ws[PATH_MAX], dir[PATH_MAX], *model = NULL;
-	deja_signature a, b;
-	deja_store *s = NULL;
-	deja_error e = DEJA_ERROR_INIT;
-	deja_buf text = DEJA_BUF_INIT;
-	deja_match *m = NULL;
-	deja_match_opts mo;
+	callus_signature a, b;
+	callus_store *s = NULL;
+	callus_error e = CALLUS_ERROR_INIT;
+	callus_buf text = CALLUS_BUF_INIT;
+	callus_match *m = NULL;
+	callus_match_opts mo;
 	float *qv = NULL;
 	size_t added = 0, nm = 0, dim = 0;
 	const char *texts[1];
@@ -720,96 +720,96 @@ static void test_match_external_vectors(void **state)
 
 	(void)state;
 	snprintf(ws, sizeof ws, "%s/ws", tmp_dir);
-	snprintf(dir, sizeof dir, "%s/ws/.deja", tmp_dir);
+	snprintf(dir, sizeof dir, "%s/ws/.callus", tmp_dir);
 	assert_int_equal(mkdir(ws, 0700), 0);
 	assert_int_equal(mkdir(dir, 0700), 0);
-	strncat(dir, "/deja.db", sizeof dir - strlen(dir) - 1);
-	assert_int_equal(deja_store_open(&s, dir, 5000, NULL), 0);
+	strncat(dir, "/callus.db", sizeof dir - strlen(dir) - 1);
+	assert_int_equal(callus_store_open(&s, dir, 5000, NULL), 0);
 	store_signature(s, ws, &a, "Property 'total' does not exist on type 'Order'.");
 	store_signature(s, ws, &b, "Cannot find name 'process'.");
-	assert_int_equal(deja_embed_remote_model_id(&model, url, o.model, NULL), 0);
+	assert_int_equal(callus_embed_remote_model_id(&model, url, o.model, NULL), 0);
 
 	/* the endpoint failing: an error, nothing stored */
-	assert_int_equal(deja_match_index_remote(s, ws, &bad, 0, &added, &e), DEJA_EIO);
-	deja_error_release(&e);
+	assert_int_equal(callus_match_index_remote(s, ws, &bad, 0, &added, &e), CALLUS_EIO);
+	callus_error_release(&e);
 	assert_int_equal(added, 0);
 
 	/* every signature once; again, none; with all, every one again */
-	assert_int_equal(deja_match_index_remote(s, ws, &o, 0, &added, NULL), 0);
+	assert_int_equal(callus_match_index_remote(s, ws, &o, 0, &added, NULL), 0);
 	assert_int_equal(added, 2);
 	assert_int_equal(count_vectors(dir, model), 2);
-	assert_int_equal(deja_match_index_remote(s, ws, &o, 0, &added, NULL), 0);
+	assert_int_equal(callus_match_index_remote(s, ws, &o, 0, &added, NULL), 0);
 	assert_int_equal(added, 0);
-	assert_int_equal(deja_match_index_remote(s, ws, &o, 1, &added, NULL), 0);
+	assert_int_equal(callus_match_index_remote(s, ws, &o, 1, &added, NULL), 0);
 	assert_int_equal(added, 2);
 	assert_int_equal(count_vectors(dir, model), 2);
 
 	/* a query whose external vector is a's (the server hashes whole
 	 * texts: the same text, the same vector) finds a through the external
 	 * index, where the built-in one, made strict here, finds nothing */
-	assert_int_equal(deja_match_remote_text(&text, &a), 0);
+	assert_int_equal(callus_match_remote_text(&text, &a), 0);
 	texts[0] = text.ptr;
-	assert_int_equal(deja_embed_remote(&qv, &dim, texts, 1, &o, NULL), 0);
+	assert_int_equal(callus_embed_remote(&qv, &dim, texts, 1, &o, NULL), 0);
 	assert_int_equal(dim, DIM);
 	memset(&mo, 0, sizeof(mo));
 	mo.workspace = ws;
 	mo.threshold = 0.99999;
 	{
-		deja_signature q;
+		callus_signature q;
 
 		/* another pattern than a's: another signature */
 		store_signature(s, ws, &q, "Property 'count' does not exist on type 'Cart'."
 					   " Did you mean 'counts'?");
 		assert_string_not_equal(q.id, a.id);
-		assert_int_equal(deja_match_find(s, &mo, &q, &m, &nm, NULL), 0);
+		assert_int_equal(callus_match_find(s, &mo, &q, &m, &nm, NULL), 0);
 		/* only itself, built-in */
 		assert_int_equal(nm, 1);
 		assert_string_equal(m[0].signature_id, q.id);
-		deja_matches_free(m, nm);
+		callus_matches_free(m, nm);
 		mo.remote_model = model;
 		mo.remote_query = qv;
 		mo.remote_dim = dim;
-		assert_int_equal(deja_match_find(s, &mo, &q, &m, &nm, NULL), 0);
+		assert_int_equal(callus_match_find(s, &mo, &q, &m, &nm, NULL), 0);
 		assert_int_equal(nm, 2);
 		assert_string_equal(m[1].signature_id, a.id);
-		assert_int_equal(m[1].how, DEJA_MATCH_VECTOR);
+		assert_int_equal(m[1].how, CALLUS_MATCH_VECTOR);
 		assert_true(m[1].similarity > 0.99);
-		deja_matches_free(m, nm);
+		callus_matches_free(m, nm);
 		/* without a vector of its own from the model (q is new to it),
 		 * the stored ones are no help: nothing waits on the network */
 		mo.remote_query = NULL;
-		assert_int_equal(deja_match_find(s, &mo, &q, &m, &nm, NULL), 0);
+		assert_int_equal(callus_match_find(s, &mo, &q, &m, &nm, NULL), 0);
 		assert_int_equal(nm, 1);
-		deja_matches_free(m, nm);
+		callus_matches_free(m, nm);
 		/* once embedded, its stored vector is used: only itself is
 		 * that close */
-		assert_int_equal(deja_match_index_remote(s, ws, &o, 0, &added, NULL), 0);
+		assert_int_equal(callus_match_index_remote(s, ws, &o, 0, &added, NULL), 0);
 		assert_int_equal(added, 1);
-		assert_int_equal(deja_match_find(s, &mo, &q, &m, &nm, NULL), 0);
+		assert_int_equal(callus_match_find(s, &mo, &q, &m, &nm, NULL), 0);
 		assert_int_equal(nm, 1);
-		deja_matches_free(m, nm);
-		deja_signature_release(&q);
+		callus_matches_free(m, nm);
+		callus_signature_release(&q);
 	}
 	/* the external model's own vector file, beside the built-in one's */
 	{
-		char name[DEJA_MATCH_VECTOR_NAME_MAX + 1];
-		deja_buf vf = DEJA_BUF_INIT;
+		char name[CALLUS_MATCH_VECTOR_NAME_MAX + 1];
+		callus_buf vf = CALLUS_BUF_INIT;
 
-		assert_int_equal(deja_match_vector_name(name, model), 0);
+		assert_int_equal(callus_match_vector_name(name, model), 0);
 		assert_memory_equal(name, "ext-", 4);
-		assert_int_equal(deja_match_vector_path(&vf, ws, name), 0);
+		assert_int_equal(callus_match_vector_path(&vf, ws, name), 0);
 		assert_int_equal(stat(vf.ptr, &st), 0);
 		/* 3 records of { id, scale, 16 int8 } after the header */
 		assert_int_equal(st.st_size % 8, 0);
 		assert_true(st.st_size > 3 * (8 + 4 + DIM));
-		deja_buf_release(&vf);
+		callus_buf_release(&vf);
 	}
 	free(qv);
 	free(model);
-	deja_buf_release(&text);
-	deja_signature_release(&a);
-	deja_signature_release(&b);
-	deja_store_close(s);
+	callus_buf_release(&text);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+	callus_store_close(s);
 }
 
 /* ---- main --------------------------------------------------------------- */
@@ -825,7 +825,7 @@ static void find_files(const char *argv0)
 	}
 	slash = strrchr(self, '/');
 	*slash = '\0';
-	snprintf(helper_path, sizeof helper_path, "%s/../deja-embed", self);
+	snprintf(helper_path, sizeof helper_path, "%s/../callus-embed", self);
 	/* The build directory's tests/ is two levels under the source tree. */
 	snprintf(server_script, sizeof server_script, "%s/../../tests/unit/embed_server.py", self);
 	free(self);
@@ -842,14 +842,14 @@ static void find_files(const char *argv0)
 
 static int teardown(void **state)
 {
-	deja_buf cmd = DEJA_BUF_INIT;
+	callus_buf cmd = CALLUS_BUF_INIT;
 
 	(void)state;
 	stop_server();
-	deja_buf_printf(&cmd, "rm -rf '%s'", tmp_dir);
+	callus_buf_printf(&cmd, "rm -rf '%s'", tmp_dir);
 	if (system(cmd.ptr) != 0)
 		fprintf(stderr, "test_embed_remote: cannot remove %s\n", tmp_dir);
-	deja_buf_release(&cmd);
+	callus_buf_release(&cmd);
 	return 0;
 }
 
@@ -877,8 +877,8 @@ int main(int argc, char **argv)
 	/* The server is on loopback whatever proxy the caller uses. */
 	for (i = 0; i < sizeof proxies / sizeof proxies[0]; i++)
 		unsetenv(proxies[i]);
-	unsetenv("DEJA_EMBED_API_KEY");
-	unsetenv("DEJA_EMBED_HELPER");
+	unsetenv("CALLUS_EMBED_API_KEY");
+	unsetenv("CALLUS_EMBED_HELPER");
 	if (!mkdtemp(tmp_dir)) {
 		perror("test_embed_remote: mkdtemp");
 		return 1;

@@ -6,78 +6,78 @@
 
 #include <string.h>
 
-#include "deja/analysis.h"
-#include "deja/capture.h"
-#include "deja/extract.h"
-#include "deja/paths.h"
+#include "callus/analysis.h"
+#include "callus/capture.h"
+#include "callus/extract.h"
+#include "callus/paths.h"
 
-static const deja_pathctx ws = { "/work/proj", NULL, "" };
+static const callus_pathctx ws = { "/work/proj", NULL, "" };
 
 static void relativize(void **state)
 {
-	deja_buf b = DEJA_BUF_INIT;
-	deja_pathctx sub = { "/work/proj", NULL, "web" };
+	callus_buf b = CALLUS_BUF_INIT;
+	callus_pathctx sub = { "/work/proj", NULL, "web" };
 
 	(void)state;
-	assert_int_equal(deja_path_relativize(&b, &ws, "/work/proj/src/a.js", 19), 1);
+	assert_int_equal(callus_path_relativize(&b, &ws, "/work/proj/src/a.js", 19), 1);
 	assert_string_equal(b.ptr, "src/a.js");
-	assert_int_equal(deja_path_relativize(&b, &ws, "./src/../lib/b.ts", 17), 1);
+	assert_int_equal(callus_path_relativize(&b, &ws, "./src/../lib/b.ts", 17), 1);
 	assert_string_equal(b.ptr, "lib/b.ts");
-	assert_int_equal(deja_path_relativize(&b, &sub, "src/c.py", 8), 1);
+	assert_int_equal(callus_path_relativize(&b, &sub, "src/c.py", 8), 1);
 	assert_string_equal(b.ptr, "web/src/c.py");
-	assert_int_equal(deja_path_relativize(&b, &sub, "../api/d.go", 11), 1);
+	assert_int_equal(callus_path_relativize(&b, &sub, "../api/d.go", 11), 1);
 	assert_string_equal(b.ptr, "api/d.go");
 	/* outside, third-party, traversal */
-	assert_int_equal(deja_path_relativize(&b, &ws, "/usr/include/stdio.h", 20), 0);
-	assert_int_equal(deja_path_relativize(&b, &ws, "/work/project/a.c", 17), 0);
-	assert_int_equal(deja_path_relativize(&b, &ws, "node_modules/x/index.js", 23), 0);
-	assert_int_equal(deja_path_relativize(&b, &ws, "/work/proj/.venv/lib/site-packages/x.py", 39), 0);
-	assert_int_equal(deja_path_relativize(&b, &ws, "../../etc/passwd.c", 18), 0);
-	assert_int_equal(deja_path_relativize(&b, &sub, "../../x.c", 9), 0);
-	deja_buf_release(&b);
+	assert_int_equal(callus_path_relativize(&b, &ws, "/usr/include/stdio.h", 20), 0);
+	assert_int_equal(callus_path_relativize(&b, &ws, "/work/project/a.c", 17), 0);
+	assert_int_equal(callus_path_relativize(&b, &ws, "node_modules/x/index.js", 23), 0);
+	assert_int_equal(callus_path_relativize(&b, &ws, "/work/proj/.venv/lib/site-packages/x.py", 39), 0);
+	assert_int_equal(callus_path_relativize(&b, &ws, "../../etc/passwd.c", 18), 0);
+	assert_int_equal(callus_path_relativize(&b, &sub, "../../x.c", 9), 0);
+	callus_buf_release(&b);
 }
 
 static void source_extensions(void **state)
 {
 	(void)state;
-	assert_true(deja_path_has_source_ext("a.ts", 4));
-	assert_true(deja_path_has_source_ext("src/x.test.tsx", 14));
-	assert_false(deja_path_has_source_ext("v1.2", 4));
-	assert_false(deja_path_has_source_ext(".eslintrc", 9));
-	assert_false(deja_path_has_source_ext("Makefile", 8));
-	assert_false(deja_path_has_source_ext("e.g", 3));
+	assert_true(callus_path_has_source_ext("a.ts", 4));
+	assert_true(callus_path_has_source_ext("src/x.test.tsx", 14));
+	assert_false(callus_path_has_source_ext("v1.2", 4));
+	assert_false(callus_path_has_source_ext(".eslintrc", 9));
+	assert_false(callus_path_has_source_ext("Makefile", 8));
+	assert_false(callus_path_has_source_ext("e.g", 3));
 }
 
 /* Run the whole analysis of an output as a failed check of a tool no
  * parser knows, so that the generic extractor reads it: the per-tool
  * parsers have their own tests. */
-static void analyse(deja_failure *f, const char *tool, const char *out)
+static void analyse(callus_failure *f, const char *tool, const char *out)
 {
-	deja_capture c;
-	deja_check chk = { "cmd", 1, 1, "some-checker", DEJA_LESSON_LINT };
+	callus_capture c;
+	callus_check chk = { "cmd", 1, 1, "some-checker", CALLUS_LESSON_LINT };
 
 	(void)tool;
 
-	deja_capture_init(&c);
-	deja_capture_feed(&c, out, strlen(out));
-	deja_capture_finish(&c);
-	assert_int_equal(deja_failure_build(f, &chk, &c, &ws, NULL), 0);
+	callus_capture_init(&c);
+	callus_capture_feed(&c, out, strlen(out));
+	callus_capture_finish(&c);
+	assert_int_equal(callus_failure_build(f, &chk, &c, &ws, NULL), 0);
 	/* a parser recognised the content: read it again the generic way */
 	if (strcmp(f->parser, "generic")) {
-		deja_buf text = DEJA_BUF_INIT;
+		callus_buf text = CALLUS_BUF_INIT;
 
-		deja_diags_release(&f->diags);
-		deja_strlist_release(&f->files);
-		deja_capture_text(&c, &text);
-		assert_int_equal(deja_extract_generic(&f->diags, &f->files, text.ptr, text.len, &ws), 0);
-		deja_buf_release(&text);
+		callus_diags_release(&f->diags);
+		callus_strlist_release(&f->files);
+		callus_capture_text(&c, &text);
+		assert_int_equal(callus_extract_generic(&f->diags, &f->files, text.ptr, text.len, &ws), 0);
+		callus_buf_release(&text);
 	}
-	deja_capture_release(&c);
+	callus_capture_release(&c);
 }
 
 static void eslint_stylish(void **state)
 {
-	deja_failure f;
+	callus_failure f;
 
 	(void)state;
 	analyse(&f, "eslint",
@@ -101,14 +101,14 @@ static void eslint_stylish(void **state)
 	/* the summary names files relative to the workspace */
 	assert_non_null(strstr(f.summary, "src/app.js"));
 	assert_null(strstr(f.summary, "/work/proj"));
-	assert_true(strlen(f.summary) <= DEJA_SUMMARY_MAX);
-	assert_string_equal(deja_failure_primary_file(&f), "src/app.js");
-	deja_failure_release(&f);
+	assert_true(strlen(f.summary) <= CALLUS_SUMMARY_MAX);
+	assert_string_equal(callus_failure_primary_file(&f), "src/app.js");
+	callus_failure_release(&f);
 }
 
 static void gcc_and_tsc(void **state)
 {
-	deja_failure f;
+	callus_failure f;
 
 	(void)state;
 	analyse(&f, "gcc",
@@ -130,13 +130,13 @@ static void gcc_and_tsc(void **state)
 	assert_int_equal(f.diags.items[2].column, 7);
 	assert_string_equal(f.diags.items[2].code, "TS2322");
 	assert_string_equal(f.diags.items[3].code, "TS2304");
-	assert_false(deja_strlist_contains(&f.files, "/usr/include/stdio.h", 20));
-	deja_failure_release(&f);
+	assert_false(callus_strlist_contains(&f.files, "/usr/include/stdio.h", 20));
+	callus_failure_release(&f);
 }
 
 static void jest_failure(void **state)
 {
-	deja_failure f;
+	callus_failure f;
 
 	(void)state;
 	analyse(&f, "jest",
@@ -161,12 +161,12 @@ static void jest_failure(void **state)
 	assert_non_null(strstr(f.summary, "Received: 3"));
 	assert_non_null(strstr(f.summary, "adds 1 + 2 to equal 3"));
 	assert_null(strstr(f.summary, "> 3 |"));
-	deja_failure_release(&f);
+	callus_failure_release(&f);
 }
 
 static void pytest_and_traceback(void **state)
 {
-	deja_failure f;
+	callus_failure f;
 
 	(void)state;
 	analyse(&f, "pytest",
@@ -175,49 +175,49 @@ static void pytest_and_traceback(void **state)
 		"  File \"/usr/lib/python3.11/json/__init__.py\", line 3, in loads\n"
 		"tests/test_core.py:8: AssertionError\n"
 		"FAILED tests/test_core.py::test_total - assert 3 == 4\n");
-	assert_true(deja_strlist_contains(&f.files, "app/core.py", 11));
-	assert_true(deja_strlist_contains(&f.files, "tests/test_core.py", 18));
+	assert_true(callus_strlist_contains(&f.files, "app/core.py", 11));
+	assert_true(callus_strlist_contains(&f.files, "tests/test_core.py", 18));
 	assert_int_equal(f.files.count, 2);
 	assert_string_equal(f.diags.items[f.diags.count - 1].message, "test_total - assert 3 == 4");
-	deja_failure_release(&f);
+	callus_failure_release(&f);
 }
 
 static void passing_run_has_nothing(void **state)
 {
-	deja_failure f;
-	deja_capture c;
-	deja_check chk = { "eslint .", 0, 1, "eslint", DEJA_LESSON_LINT };
-	deja_buf json = DEJA_BUF_INIT;
+	callus_failure f;
+	callus_capture c;
+	callus_check chk = { "eslint .", 0, 1, "eslint", CALLUS_LESSON_LINT };
+	callus_buf json = CALLUS_BUF_INIT;
 
 	(void)state;
-	deja_capture_init(&c);
-	deja_capture_feed(&c, "src/a.js:1:1: error x\n", 22);
-	deja_capture_finish(&c);
-	assert_int_equal(deja_failure_build(&f, &chk, &c, &ws, NULL), 0);
+	callus_capture_init(&c);
+	callus_capture_feed(&c, "src/a.js:1:1: error x\n", 22);
+	callus_capture_finish(&c);
+	assert_int_equal(callus_failure_build(&f, &chk, &c, &ws, NULL), 0);
 	assert_false(f.failed);
 	assert_int_equal(f.diags.count, 0);
-	assert_int_equal(deja_failure_to_json(&json, &f), 0);
+	assert_int_equal(callus_failure_to_json(&json, &f), 0);
 	assert_non_null(strstr(json.ptr, "\"failed\":false"));
 	assert_non_null(strstr(json.ptr, "\"affected_files\":[]"));
-	deja_buf_release(&json);
-	deja_failure_release(&f);
-	deja_capture_release(&c);
+	callus_buf_release(&json);
+	callus_failure_release(&f);
+	callus_capture_release(&c);
 }
 
 static void summary_is_bounded(void **state)
 {
-	deja_failure f;
-	deja_buf in = DEJA_BUF_INIT;
+	callus_failure f;
+	callus_buf in = CALLUS_BUF_INIT;
 
 	(void)state;
 	for (int i = 0; i < 300; i++)
-		deja_buf_printf(&in, "src/f%d.c:%d:1: error: \xc3\xa9l\xc3\xa9ment %d\n", i, i, i);
+		callus_buf_printf(&in, "src/f%d.c:%d:1: error: \xc3\xa9l\xc3\xa9ment %d\n", i, i, i);
 	analyse(&f, "gcc", in.ptr);
-	assert_true(strlen(f.summary) <= DEJA_SUMMARY_MAX);
+	assert_true(strlen(f.summary) <= CALLUS_SUMMARY_MAX);
 	assert_int_equal(f.files.count, 300);
 	assert_int_equal(f.diags.count, 300);
-	deja_failure_release(&f);
-	deja_buf_release(&in);
+	callus_failure_release(&f);
+	callus_buf_release(&in);
 }
 
 int main(void)

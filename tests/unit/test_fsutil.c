@@ -18,12 +18,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "deja/buf.h"
-#include "deja/fsutil.h"
+#include "callus/buf.h"
+#include "callus/fsutil.h"
 
 struct fixture {
 	char dir[64];
-	deja_buf a, b; /* two scratch paths */
+	callus_buf a, b; /* two scratch paths */
 };
 
 static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
@@ -40,13 +40,13 @@ static int setup(void **state)
 
 	if (!f)
 		return -1;
-	snprintf(f->dir, sizeof(f->dir), "/tmp/deja-fsutil-XXXXXX");
+	snprintf(f->dir, sizeof(f->dir), "/tmp/callus-fsutil-XXXXXX");
 	if (!mkdtemp(f->dir)) {
 		free(f);
 		return -1;
 	}
-	deja_buf_init(&f->a, 0);
-	deja_buf_init(&f->b, 0);
+	callus_buf_init(&f->a, 0);
+	callus_buf_init(&f->b, 0);
 	*state = f;
 	return 0;
 }
@@ -56,16 +56,16 @@ static int teardown(void **state)
 	struct fixture *f = *state;
 
 	nftw(f->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	deja_buf_release(&f->a);
-	deja_buf_release(&f->b);
+	callus_buf_release(&f->a);
+	callus_buf_release(&f->b);
 	free(f);
 	return 0;
 }
 
-static const char *path_in(deja_buf *b, struct fixture *f, const char *name)
+static const char *path_in(callus_buf *b, struct fixture *f, const char *name)
 {
-	deja_buf_clear(b);
-	deja_buf_printf(b, "%s/%s", f->dir, name);
+	callus_buf_clear(b);
+	callus_buf_printf(b, "%s/%s", f->dir, name);
 	return b->ptr;
 }
 
@@ -87,30 +87,30 @@ static void test_write_atomic_modes_and_replace(void **state)
 {
 	struct fixture *f = *state;
 	const char *p = path_in(&f->a, f, "file");
-	deja_buf got = DEJA_BUF_INIT;
+	callus_buf got = CALLUS_BUF_INIT;
 	struct stat st;
 	mode_t old_umask;
 
-	assert_int_equal(deja_fs_write_atomic(p, "one\0two", 7, 0600, 0, NULL), 0);
+	assert_int_equal(callus_fs_write_atomic(p, "one\0two", 7, 0600, 0, NULL), 0);
 	assert_int_equal(stat(p, &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0600);
-	assert_int_equal(deja_fs_read_file(&got, p, 0, NULL), 0);
+	assert_int_equal(callus_fs_read_file(&got, p, 0, NULL), 0);
 	assert_int_equal(got.len, 7);
 	assert_memory_equal(got.ptr, "one\0two", 7);
 
 	/* Exact mode even when the umask would take bits away. */
 	old_umask = umask(077);
-	assert_int_equal(deja_fs_write_atomic(p, "x", 1, 0644, 0, NULL), 0);
+	assert_int_equal(callus_fs_write_atomic(p, "x", 1, 0644, 0, NULL), 0);
 	assert_int_equal(stat(p, &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0644);
 	/* ...and filtered through it when asked. */
-	assert_int_equal(deja_fs_write_atomic(p, "", 0, 0666, DEJA_FS_UMASK, NULL), 0);
+	assert_int_equal(callus_fs_write_atomic(p, "", 0, 0666, CALLUS_FS_UMASK, NULL), 0);
 	umask(old_umask);
 	assert_int_equal(stat(p, &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0600);
 	assert_int_equal(st.st_size, 0);
 	assert_int_equal(count_entries(f->dir), 1); /* no temporary left */
-	deja_buf_release(&got);
+	callus_buf_release(&got);
 }
 
 static void test_write_atomic_replaces_symlink(void **state)
@@ -118,101 +118,101 @@ static void test_write_atomic_replaces_symlink(void **state)
 	struct fixture *f = *state;
 	const char *target = path_in(&f->b, f, "target");
 	const char *link = path_in(&f->a, f, "link");
-	deja_buf got = DEJA_BUF_INIT;
+	callus_buf got = CALLUS_BUF_INIT;
 	struct stat st;
 
-	assert_int_equal(deja_fs_write_atomic(target, "keep", 4, 0600, 0, NULL), 0);
+	assert_int_equal(callus_fs_write_atomic(target, "keep", 4, 0600, 0, NULL), 0);
 	assert_int_equal(symlink(target, link), 0);
-	assert_int_equal(deja_fs_write_atomic(link, "new", 3, 0600, 0, NULL), 0);
+	assert_int_equal(callus_fs_write_atomic(link, "new", 3, 0600, 0, NULL), 0);
 	assert_int_equal(lstat(link, &st), 0);
 	assert_true(S_ISREG(st.st_mode));
-	assert_int_equal(deja_fs_read_file(&got, target, 0, NULL), 0);
+	assert_int_equal(callus_fs_read_file(&got, target, 0, NULL), 0);
 	assert_string_equal(got.ptr, "keep");
-	deja_buf_release(&got);
+	callus_buf_release(&got);
 }
 
 static void test_write_atomic_error(void **state)
 {
 	struct fixture *f = *state;
-	deja_error err = DEJA_ERROR_INIT;
+	callus_error err = CALLUS_ERROR_INIT;
 	const char *p = path_in(&f->a, f, "no/such/dir/file");
 
-	assert_int_equal(deja_fs_write_atomic(p, "x", 1, 0600, 0, &err), DEJA_EIO);
+	assert_int_equal(callus_fs_write_atomic(p, "x", 1, 0600, 0, &err), CALLUS_EIO);
 	assert_non_null(strstr(err.msg, "no/such/dir/file'"));
 	assert_non_null(strstr(err.msg, "No such file or directory"));
-	deja_error_release(&err);
+	callus_error_release(&err);
 }
 
 static void test_mkdir_p(void **state)
 {
 	struct fixture *f = *state;
-	deja_error err = DEJA_ERROR_INIT;
+	callus_error err = CALLUS_ERROR_INIT;
 	struct stat st;
 
-	assert_int_equal(deja_fs_mkdir_p(path_in(&f->a, f, "a//b/c/"), 0700, &err), 0);
+	assert_int_equal(callus_fs_mkdir_p(path_in(&f->a, f, "a//b/c/"), 0700, &err), 0);
 	assert_int_equal(stat(path_in(&f->a, f, "a/b/c"), &st), 0);
 	assert_true(S_ISDIR(st.st_mode));
 	assert_int_equal(st.st_mode & 0777, 0700);
 	/* Existing directories are fine. */
-	assert_int_equal(deja_fs_mkdir_p(path_in(&f->a, f, "a/b"), 0700, &err), 0);
+	assert_int_equal(callus_fs_mkdir_p(path_in(&f->a, f, "a/b"), 0700, &err), 0);
 	assert_null(err.msg);
 
 	/* A file in the way is an error naming it. */
-	assert_int_equal(deja_fs_write_atomic(path_in(&f->a, f, "a/file"), "", 0, 0600, 0, NULL), 0);
-	assert_int_equal(deja_fs_mkdir_p(path_in(&f->a, f, "a/file/x"), 0700, &err), DEJA_EIO);
+	assert_int_equal(callus_fs_write_atomic(path_in(&f->a, f, "a/file"), "", 0, 0600, 0, NULL), 0);
+	assert_int_equal(callus_fs_mkdir_p(path_in(&f->a, f, "a/file/x"), 0700, &err), CALLUS_EIO);
 	assert_non_null(strstr(err.msg, "cannot create directory '"));
 	assert_non_null(strstr(err.msg, "a/file'"));
-	deja_error_release(&err);
-	assert_int_equal(deja_fs_mkdir_p("", 0700, &err), DEJA_EINVAL);
-	deja_error_release(&err);
+	callus_error_release(&err);
+	assert_int_equal(callus_fs_mkdir_p("", 0700, &err), CALLUS_EINVAL);
+	callus_error_release(&err);
 }
 
 static void test_read_file(void **state)
 {
 	struct fixture *f = *state;
-	deja_error err = DEJA_ERROR_INIT;
-	deja_buf got = DEJA_BUF_INIT, big = DEJA_BUF_INIT;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_buf got = CALLUS_BUF_INIT, big = CALLUS_BUF_INIT;
 	const char *p = path_in(&f->a, f, "big");
 
 	for (int i = 0; i < 100000; i++)
-		deja_buf_putc(&big, (char)('a' + i % 26));
-	assert_int_equal(deja_fs_write_atomic(p, big.ptr, big.len, 0600, 0, NULL), 0);
+		callus_buf_putc(&big, (char)('a' + i % 26));
+	assert_int_equal(callus_fs_write_atomic(p, big.ptr, big.len, 0600, 0, NULL), 0);
 
-	deja_buf_puts(&got, "old contents are cleared");
-	assert_int_equal(deja_fs_read_file(&got, p, big.len, &err), 0);
+	callus_buf_puts(&got, "old contents are cleared");
+	assert_int_equal(callus_fs_read_file(&got, p, big.len, &err), 0);
 	assert_int_equal(got.len, big.len);
 	assert_memory_equal(got.ptr, big.ptr, big.len);
 	assert_int_equal(got.ptr[got.len], '\0');
 
-	assert_int_equal(deja_fs_read_file(&got, p, big.len - 1, &err), DEJA_ETOOBIG);
+	assert_int_equal(callus_fs_read_file(&got, p, big.len - 1, &err), CALLUS_ETOOBIG);
 	assert_non_null(strstr(err.msg, "big'"));
-	deja_error_release(&err);
+	callus_error_release(&err);
 
 	/* Missing: its own code, and no message to clobber the caller's. */
-	assert_int_equal(deja_fs_read_file(&got, path_in(&f->a, f, "nope"), 0, &err),
-			 DEJA_ENOTFOUND);
+	assert_int_equal(callus_fs_read_file(&got, path_in(&f->a, f, "nope"), 0, &err),
+			 CALLUS_ENOTFOUND);
 	assert_null(err.msg);
 
-	assert_int_equal(deja_fs_read_file(&got, f->dir, 0, &err), DEJA_EINVAL);
+	assert_int_equal(callus_fs_read_file(&got, f->dir, 0, &err), CALLUS_EINVAL);
 	assert_non_null(strstr(err.msg, "not a regular file"));
-	deja_error_release(&err);
+	callus_error_release(&err);
 
 	/* A FIFO must not hang the reader. */
 	assert_int_equal(mkfifo(path_in(&f->a, f, "fifo"), 0600), 0);
-	assert_int_equal(deja_fs_read_file(&got, f->a.ptr, 0, &err), DEJA_EINVAL);
-	deja_error_release(&err);
-	deja_buf_release(&got);
-	deja_buf_release(&big);
+	assert_int_equal(callus_fs_read_file(&got, f->a.ptr, 0, &err), CALLUS_EINVAL);
+	callus_error_release(&err);
+	callus_buf_release(&got);
+	callus_buf_release(&big);
 }
 
 static void test_resolve_link(void **state)
 {
 	struct fixture *f = *state;
-	deja_error err = DEJA_ERROR_INIT;
-	deja_buf out = DEJA_BUF_INIT, want = DEJA_BUF_INIT;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_buf out = CALLUS_BUF_INIT, want = CALLUS_BUF_INIT;
 
 	/* Not a link (or missing): unchanged. */
-	assert_int_equal(deja_fs_resolve_link(&out, "relative/none", &err), 0);
+	assert_int_equal(callus_fs_resolve_link(&out, "relative/none", &err), 0);
 	assert_string_equal(out.ptr, "relative/none");
 
 	/* l1 -> sub/l2 (relative) -> <abs>/real (absolute, dangling) */
@@ -220,44 +220,44 @@ static void test_resolve_link(void **state)
 	path_in(&want, f, "real");
 	assert_int_equal(symlink(want.ptr, path_in(&f->a, f, "sub/l2")), 0);
 	assert_int_equal(symlink("sub/l2", path_in(&f->a, f, "l1")), 0);
-	assert_int_equal(deja_fs_resolve_link(&out, f->a.ptr, &err), 0);
+	assert_int_equal(callus_fs_resolve_link(&out, f->a.ptr, &err), 0);
 	assert_string_equal(out.ptr, want.ptr);
 
 	/* ../ relative to the link's own directory */
 	assert_int_equal(symlink("../real", path_in(&f->a, f, "sub/up")), 0);
-	assert_int_equal(deja_fs_resolve_link(&out, f->a.ptr, &err), 0);
+	assert_int_equal(callus_fs_resolve_link(&out, f->a.ptr, &err), 0);
 	assert_string_equal(out.ptr, path_in(&f->b, f, "sub/../real"));
 
 	/* A loop is an error, not a hang. */
 	assert_int_equal(symlink("loop2", path_in(&f->a, f, "loop1")), 0);
 	assert_int_equal(symlink("loop1", path_in(&f->a, f, "loop2")), 0);
-	assert_int_equal(deja_fs_resolve_link(&out, f->a.ptr, &err), DEJA_EIO);
+	assert_int_equal(callus_fs_resolve_link(&out, f->a.ptr, &err), CALLUS_EIO);
 	assert_non_null(strstr(err.msg, "loop2'"));
-	deja_error_release(&err);
-	deja_buf_release(&out);
-	deja_buf_release(&want);
+	callus_error_release(&err);
+	callus_buf_release(&out);
+	callus_buf_release(&want);
 }
 
 static void test_lock(void **state)
 {
 	struct fixture *f = *state;
-	deja_error err = DEJA_ERROR_INIT;
+	callus_error err = CALLUS_ERROR_INIT;
 	const char *p = path_in(&f->a, f, "x.lock");
 	struct stat st;
 	int fd = -1, fd2 = -1, status;
 	pid_t pid;
 
-	assert_int_equal(deja_fs_lock(&fd, p, 0, &err), 0);
+	assert_int_equal(callus_fs_lock(&fd, p, 0, &err), 0);
 	assert_true(fd >= 0);
 	assert_int_equal(stat(p, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0600);
 
 	/* flock is per open file description: a second open in this same
 	 * process conflicts just as another process would. */
-	assert_int_equal(deja_fs_lock(&fd2, p, 30, &err), DEJA_EBUSY);
+	assert_int_equal(callus_fs_lock(&fd2, p, 30, &err), CALLUS_EBUSY);
 	assert_int_equal(fd2, -1);
 	assert_non_null(strstr(err.msg, "x.lock' stayed locked"));
-	deja_error_release(&err);
+	callus_error_release(&err);
 
 	/* Another process waits until we let go. */
 	pid = fork();
@@ -265,18 +265,18 @@ static void test_lock(void **state)
 	if (pid == 0) {
 		int cfd = -1;
 
-		_exit(deja_fs_lock(&cfd, p, 5000, NULL) == 0 ? 0 : 1);
+		_exit(callus_fs_lock(&cfd, p, 5000, NULL) == 0 ? 0 : 1);
 	}
 	usleep(50000);
-	deja_fs_unlock(fd);
+	callus_fs_unlock(fd);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 
-	assert_int_equal(deja_fs_lock(&fd, p, 0, &err), 0);
-	deja_fs_unlock(fd);
-	deja_fs_unlock(-1);
-	assert_int_equal(deja_fs_lock(&fd, path_in(&f->a, f, "no/dir/x.lock"), 0, &err), DEJA_EIO);
-	deja_error_release(&err);
+	assert_int_equal(callus_fs_lock(&fd, p, 0, &err), 0);
+	callus_fs_unlock(fd);
+	callus_fs_unlock(-1);
+	assert_int_equal(callus_fs_lock(&fd, path_in(&f->a, f, "no/dir/x.lock"), 0, &err), CALLUS_EIO);
+	callus_error_release(&err);
 }
 
 /* Eight processes appending 1 KB lines at once: every line arrives whole. */
@@ -295,7 +295,7 @@ static void test_append_line_concurrent(void **state)
 			memset(line, 'a' + w, 1000);
 			line[1000] = '\0';
 			for (int i = 0; i < 200; i++)
-				if (deja_fs_append_line(fd, line) < 0)
+				if (callus_fs_append_line(fd, line) < 0)
 					_exit(1);
 			_exit(0);
 		}

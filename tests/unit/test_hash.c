@@ -7,16 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "deja/hash.h"
+#include "callus/hash.h"
 
 static void digest(const char *msg, size_t len, size_t chunk, char hex[65])
 {
-	deja_sha256 *h = NULL;
+	callus_sha256 *h = NULL;
 
-	assert_int_equal(deja_sha256_new(&h), 0);
+	assert_int_equal(callus_sha256_new(&h), 0);
 	for (size_t i = 0; i < len; i += chunk)
-		deja_sha256_update(h, msg + i, len - i < chunk ? len - i : chunk);
-	assert_int_equal(deja_sha256_finish(h, hex), 0);
+		callus_sha256_update(h, msg + i, len - i < chunk ? len - i : chunk);
+	assert_int_equal(callus_sha256_finish(h, hex), 0);
 }
 
 /* The examples of FIPS 180-4 (NIST CSRC), and edges of the padding. */
@@ -51,18 +51,18 @@ static void million_a(void **state)
 
 static void parts_are_separated(void **state)
 {
-	deja_sha256 *h = NULL;
+	callus_sha256 *h = NULL;
 	char x[65], y[65];
 
 	(void)state;
-	deja_sha256_new(&h);
-	deja_sha256_part(h, "ab", 2);
-	deja_sha256_part(h, "c", 1);
-	deja_sha256_finish(h, x);
-	deja_sha256_new(&h);
-	deja_sha256_part(h, "a", 1);
-	deja_sha256_part(h, "bc", 2);
-	deja_sha256_finish(h, y);
+	callus_sha256_new(&h);
+	callus_sha256_part(h, "ab", 2);
+	callus_sha256_part(h, "c", 1);
+	callus_sha256_finish(h, x);
+	callus_sha256_new(&h);
+	callus_sha256_part(h, "a", 1);
+	callus_sha256_part(h, "bc", 2);
+	callus_sha256_finish(h, y);
 	assert_string_not_equal(x, y);
 }
 

@@ -9,50 +9,50 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "deja/buf.h"
-#include "deja/common.h"
-#include "deja/hookio.h"
-#include "deja/utf8.h"
+#include "callus/buf.h"
+#include "callus/common.h"
+#include "callus/hookio.h"
+#include "callus/utf8.h"
 
 #define W "/home/dev/shop"
 
-/* Fixtures live in the source tree; DEJA_SRCDIR points there when the test
+/* Fixtures live in the source tree; CALLUS_SRCDIR points there when the test
  * does not run from the repository root. */
 static char *read_fixture(const char *name, size_t *len)
 {
-	deja_buf path = DEJA_BUF_INIT, b = DEJA_BUF_INIT;
-	const char *dir = getenv("DEJA_SRCDIR");
+	callus_buf path = CALLUS_BUF_INIT, b = CALLUS_BUF_INIT;
+	const char *dir = getenv("CALLUS_SRCDIR");
 	char chunk[8192];
 	size_t n;
 	FILE *f;
 
-	deja_buf_printf(&path, "%s/tests/hooks/fixtures/%s.json", dir ? dir : ".", name);
+	callus_buf_printf(&path, "%s/tests/hooks/fixtures/%s.json", dir ? dir : ".", name);
 	f = fopen(path.ptr, "rb");
 	if (!f)
 		fail_msg("cannot open fixture %s", path.ptr);
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		deja_buf_put(&b, chunk, n);
+		callus_buf_put(&b, chunk, n);
 	fclose(f);
-	deja_buf_release(&path);
+	callus_buf_release(&path);
 	*len = b.len;
-	return deja_buf_detach(&b);
+	return callus_buf_detach(&b);
 }
 
-static void parse_ok(deja_hook_event *e, deja_agent agent, const char *json, size_t len)
+static void parse_ok(callus_hook_event *e, callus_agent agent, const char *json, size_t len)
 {
-	deja_error err = DEJA_ERROR_INIT;
-	int rc = deja_hook_event_parse(e, agent, json, len, &err);
+	callus_error err = CALLUS_ERROR_INIT;
+	int rc = callus_hook_event_parse(e, agent, json, len, &err);
 
 	if (rc != 0)
-		fail_msg("parse failed (%d): %s", rc, deja_error_message(&err));
-	deja_error_release(&err);
+		fail_msg("parse failed (%d): %s", rc, callus_error_message(&err));
+	callus_error_release(&err);
 	assert_non_null(e->event);
 	assert_non_null(e->output);
 	assert_int_equal(strlen(e->output), e->output_len);
-	assert_true(deja_utf8_valid(e->output, e->output_len));
+	assert_true(callus_utf8_valid(e->output, e->output_len));
 }
 
-static void parse_str(deja_hook_event *e, deja_agent agent, const char *json)
+static void parse_str(callus_hook_event *e, callus_agent agent, const char *json)
 {
 	parse_ok(e, agent, json, strlen(json));
 }
@@ -69,7 +69,7 @@ static void assert_str_or_null(const char *got, const char *want)
 
 struct fixture {
 	const char *file;
-	deja_agent agent;
+	callus_agent agent;
 	const char *event;
 	int is_shell, session_start;
 	const char *command;
@@ -89,63 +89,63 @@ struct fixture {
 #define NPM_HEAD "\n> shop@1.0.0 test\n> jest\n"
 
 static const struct fixture fixtures[] = {
-	{ "claude-code-eslint-fail", DEJA_AGENT_CLAUDE, "PostToolUseFailure", 1, 0, "npx eslint .",
+	{ "claude-code-eslint-fail", CALLUS_AGENT_CLAUDE, "PostToolUseFailure", 1, 0, "npx eslint .",
 	  1, 0, 0, ESLINT_HEAD, "\xe2\x9c\x96 2 problems (2 errors, 0 warnings)", "Exit code", W, CSID },
-	{ "claude-code-jest-pass", DEJA_AGENT_CLAUDE, "PostToolUse", 1, 0, "npm test", 0, 0, 0,
+	{ "claude-code-jest-pass", CALLUS_AGENT_CLAUDE, "PostToolUse", 1, 0, "npm test", 0, 0, 0,
 	  NPM_HEAD, "\nPASS ./sum.test.js", NULL, W, CSID },
-	{ "claude-code-ls", DEJA_AGENT_CLAUDE, "PostToolUse", 1, 0, "ls -la", 0, 0, 0, "total 24\n",
+	{ "claude-code-ls", CALLUS_AGENT_CLAUDE, "PostToolUse", 1, 0, "ls -la", 0, 0, 0, "total 24\n",
 	  "eslint.config.js", NULL, W, CSID },
-	{ "claude-code-string-response", DEJA_AGENT_CLAUDE, "PostToolUse", 1, 0, "npm run lint", 0,
+	{ "claude-code-string-response", CALLUS_AGENT_CLAUDE, "PostToolUse", 1, 0, "npm run lint", 0,
 	  0, 0, "\n> shop@1.0.0 lint\n", NULL, NULL, W, CSID },
-	{ "claude-code-interrupted", DEJA_AGENT_CLAUDE, "PostToolUseFailure", 1, 0,
+	{ "claude-code-interrupted", CALLUS_AGENT_CLAUDE, "PostToolUseFailure", 1, 0,
 	  "npm test -- --watch", -1, 0, 1, "Request interrupted by user", NULL, NULL, W, CSID },
-	{ "claude-code-session-start", DEJA_AGENT_CLAUDE, "SessionStart", 0, 1, NULL, -1, 0, 0, NULL,
+	{ "claude-code-session-start", CALLUS_AGENT_CLAUDE, "SessionStart", 0, 1, NULL, -1, 0, 0, NULL,
 	  NULL, NULL, W, CSID },
-	{ "codex-jest-fail", DEJA_AGENT_CODEX, "PostToolUse", 1, 0, "npm test", 1, 0, 0, NPM_HEAD,
+	{ "codex-jest-fail", CALLUS_AGENT_CODEX, "PostToolUse", 1, 0, "npm test", 1, 0, 0, NPM_HEAD,
 	  "Tests:       1 failed, 1 passed, 2 total", "Wall time", W, XSID },
-	{ "codex-argv-eslint", DEJA_AGENT_CODEX, "PostToolUse", 1, 0, "npx eslint src", 1, 0, 0,
+	{ "codex-argv-eslint", CALLUS_AGENT_CODEX, "PostToolUse", 1, 0, "npx eslint src", 1, 0, 0,
 	  ESLINT_HEAD, NULL, "Chunk ID", W "/web", XSID },
-	{ "codex-no-status", DEJA_AGENT_CODEX, "PostToolUse", 1, 0, "ls -la", -1, 0, 0, "total 24\n",
+	{ "codex-no-status", CALLUS_AGENT_CODEX, "PostToolUse", 1, 0, "ls -la", -1, 0, 0, "total 24\n",
 	  NULL, NULL, W, XSID },
-	{ "codex-jest-pass", DEJA_AGENT_CODEX, "PostToolUse", 1, 0, "npm test", 0, 0, 0, NPM_HEAD,
+	{ "codex-jest-pass", CALLUS_AGENT_CODEX, "PostToolUse", 1, 0, "npm test", 0, 0, 0, NPM_HEAD,
 	  "Tests:       2 passed, 2 total", "Process exited", W, XSID },
-	{ "gemini-tsc-fail", DEJA_AGENT_GEMINI, "AfterTool", 1, 0, "npx tsc --noEmit", 2, 0, 0,
+	{ "gemini-tsc-fail", CALLUS_AGENT_GEMINI, "AfterTool", 1, 0, "npx tsc --noEmit", 2, 0, 0,
 	  "src/cart.ts(12,7): error TS2322", "Found 1 error", "PGID", W "/web", GSID },
-	{ "gemini-jest-pass", DEJA_AGENT_GEMINI, "AfterTool", 1, 0, "npm test", 0, 0, 0, NPM_HEAD,
+	{ "gemini-jest-pass", CALLUS_AGENT_GEMINI, "AfterTool", 1, 0, "npm test", 0, 0, 0, NPM_HEAD,
 	  "Ran all test suites.", "PGID", W, GSID },
-	{ "gemini-not-found", DEJA_AGENT_GEMINI, "AfterTool", 1, 0, "pytest -q", 127, 0, 0,
+	{ "gemini-not-found", CALLUS_AGENT_GEMINI, "AfterTool", 1, 0, "pytest -q", 127, 0, 0,
 	  "bash: line 1: pytest: command not found", NULL, "Exit Code", W, GSID },
-	{ "gemini-ls", DEJA_AGENT_GEMINI, "AfterTool", 1, 0, "ls -la", 0, 0, 0, "total 24\n", NULL,
+	{ "gemini-ls", CALLUS_AGENT_GEMINI, "AfterTool", 1, 0, "ls -la", 0, 0, 0, "total 24\n", NULL,
 	  "Output:", W, GSID },
-	{ "gemini-cancelled", DEJA_AGENT_GEMINI, "AfterTool", 1, 0, "npx jest --watch", -1, 0, 1,
+	{ "gemini-cancelled", CALLUS_AGENT_GEMINI, "AfterTool", 1, 0, "npx jest --watch", -1, 0, 1,
 	  "Determining test suites to run...", NULL, "cancelled", W, GSID },
-	{ "gemini-session-start", DEJA_AGENT_GEMINI, "SessionStart", 0, 1, NULL, -1, 0, 0, NULL, NULL,
+	{ "gemini-session-start", CALLUS_AGENT_GEMINI, "SessionStart", 0, 1, NULL, -1, 0, 0, NULL, NULL,
 	  NULL, W, GSID },
-	{ "copilot-jest-fail", DEJA_AGENT_COPILOT, "postToolUse", 1, 0, "npm test", 1, 0, 0, NPM_HEAD,
+	{ "copilot-jest-fail", CALLUS_AGENT_COPILOT, "postToolUse", 1, 0, "npm test", 1, 0, 0, NPM_HEAD,
 	  "Tests:       1 failed", "<exited", W, PSID },
-	{ "copilot-failure", DEJA_AGENT_COPILOT, "postToolUseFailure", 1, 0, "npx eslint .", 1, 0, 0,
+	{ "copilot-failure", CALLUS_AGENT_COPILOT, "postToolUseFailure", 1, 0, "npx eslint .", 1, 0, 0,
 	  ESLINT_HEAD, NULL, "<exited", W, PSID },
-	{ "copilot-ls", DEJA_AGENT_COPILOT, "postToolUse", 1, 0, "ls -la", 0, 0, 0, "total 24\n", NULL,
+	{ "copilot-ls", CALLUS_AGENT_COPILOT, "postToolUse", 1, 0, "ls -la", 0, 0, 0, "total 24\n", NULL,
 	  "<exited", W, NULL },
-	{ "copilot-view", DEJA_AGENT_COPILOT, "postToolUse", 0, 0, NULL, -1, 0, 0, NULL, NULL, NULL, W,
+	{ "copilot-view", CALLUS_AGENT_COPILOT, "postToolUse", 0, 0, NULL, -1, 0, 0, NULL, NULL, NULL, W,
 	  NULL },
-	{ "cursor-eslint-fail", DEJA_AGENT_CURSOR, "afterShellExecution", 1, 0, "npx eslint .", -1, 0,
+	{ "cursor-eslint-fail", CALLUS_AGENT_CURSOR, "afterShellExecution", 1, 0, "npx eslint .", -1, 0,
 	  0, ESLINT_HEAD, NULL, NULL, W, USID },
-	{ "cursor-jest-pass", DEJA_AGENT_CURSOR, "afterShellExecution", 1, 0, "npm test", -1, 0, 0,
+	{ "cursor-jest-pass", CALLUS_AGENT_CURSOR, "afterShellExecution", 1, 0, "npm test", -1, 0, 0,
 	  NPM_HEAD, NULL, NULL, W "/api", USID },
-	{ "cursor-ls", DEJA_AGENT_CURSOR, "afterShellExecution", 1, 0, "ls -la", -1, 0, 0, "total 24\n",
+	{ "cursor-ls", CALLUS_AGENT_CURSOR, "afterShellExecution", 1, 0, "ls -la", -1, 0, 0, "total 24\n",
 	  NULL, NULL, W, USID },
-	{ "cline-jest-fail", DEJA_AGENT_CLINE, "PostToolUse", 1, 0, "npm test", -1, 0, 0, NPM_HEAD,
+	{ "cline-jest-fail", CALLUS_AGENT_CLINE, "PostToolUse", 1, 0, "npm test", -1, 0, 0, NPM_HEAD,
 	  "FAIL ./sum.test.js", "Command executed", W, "1759396401822" },
-	{ "cline-jest-pass", DEJA_AGENT_CLINE, "PostToolUse", 1, 0, "npm test", -1, 0, 0, NPM_HEAD,
+	{ "cline-jest-pass", CALLUS_AGENT_CLINE, "PostToolUse", 1, 0, "npm test", -1, 0, 0, NPM_HEAD,
 	  "PASS ./sum.test.js", "Command executed", W, "1759396401822" },
-	{ "cline-read-file", DEJA_AGENT_CLINE, "PostToolUse", 0, 0, NULL, -1, 0, 0, NULL, NULL, NULL, W,
+	{ "cline-read-file", CALLUS_AGENT_CLINE, "PostToolUse", 0, 0, NULL, -1, 0, 0, NULL, NULL, NULL, W,
 	  "1759396401822" },
-	{ "cline-task-start", DEJA_AGENT_CLINE, "TaskStart", 0, 1, NULL, -1, 0, 0, NULL, NULL, NULL, W,
+	{ "cline-task-start", CALLUS_AGENT_CLINE, "TaskStart", 0, 1, NULL, -1, 0, 0, NULL, NULL, NULL, W,
 	  "1759396401822" },
-	{ "generic-eslint-fail", DEJA_AGENT_GENERIC, "", 1, 0, "npx eslint .", 1, 0, 0, ESLINT_HEAD,
+	{ "generic-eslint-fail", CALLUS_AGENT_GENERIC, "", 1, 0, "npx eslint .", 1, 0, 0, ESLINT_HEAD,
 	  NULL, NULL, W, "task-7" },
-	{ "generic-jest-pass", DEJA_AGENT_GENERIC, "", 1, 0, "npm test", 0, 0, 0, NPM_HEAD, NULL, NULL,
+	{ "generic-jest-pass", CALLUS_AGENT_GENERIC, "", 1, 0, "npm test", 0, 0, 0, NPM_HEAD, NULL, NULL,
 	  W, "sess-42" },
 };
 
@@ -154,7 +154,7 @@ static void every_fixture_gives_its_fields(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
 		const struct fixture *f = &fixtures[i];
-		deja_hook_event e = DEJA_HOOK_EVENT_INIT;
+		callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
 		char *peeked = (char *)1;
 		size_t len;
 		char *json = read_fixture(f->file, &len);
@@ -181,10 +181,10 @@ static void every_fixture_gives_its_fields(void **state)
 		assert_str_or_null(e.session_id, f->session_id);
 
 		/* the cheap path agrees with the full one */
-		assert_int_equal(deja_hook_peek_command(&peeked, f->agent, json, len), 0);
+		assert_int_equal(callus_hook_peek_command(&peeked, f->agent, json, len), 0);
 		assert_str_or_null(peeked, f->command);
 		free(peeked);
-		deja_hook_event_release(&e);
+		callus_hook_event_release(&e);
 		free(json);
 	}
 }
@@ -194,14 +194,14 @@ static void every_fixture_gives_its_fields(void **state)
 /* Codex 0.169: the bare output, the status only in the transcript. */
 static void codex_status_from_its_transcript(void **state)
 {
-	deja_hook_event e = DEJA_HOOK_EVENT_INIT;
-	const char *dir = getenv("DEJA_SRCDIR");
-	deja_buf tpath = DEJA_BUF_INIT;
+	callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
+	const char *dir = getenv("CALLUS_SRCDIR");
+	callus_buf tpath = CALLUS_BUF_INIT;
 	size_t len;
 	char *json = read_fixture("real/codex-eslint-fail", &len);
 
 	(void)state;
-	parse_ok(&e, DEJA_AGENT_CODEX, json, len);
+	parse_ok(&e, CALLUS_AGENT_CODEX, json, len);
 	assert_string_equal(e.event, "PostToolUse");
 	assert_int_equal(e.is_shell, 1);
 	assert_string_equal(e.command, "npx eslint src");
@@ -211,41 +211,41 @@ static void codex_status_from_its_transcript(void **state)
 	assert_string_equal(e.cwd, "/home/dev/shop");
 
 	/* a transcript that is not there leaves the status unknown */
-	assert_int_equal(deja_hook_event_complete(&e), 0);
+	assert_int_equal(callus_hook_event_complete(&e), 0);
 	assert_int_equal(e.exit_code, -1);
 
-	deja_buf_printf(&tpath, "%s/tests/hooks/fixtures/real/codex-transcript.jsonl", dir ? dir : ".");
+	callus_buf_printf(&tpath, "%s/tests/hooks/fixtures/real/codex-transcript.jsonl", dir ? dir : ".");
 	free(e.transcript);
-	e.transcript = deja_buf_detach(&tpath);
-	assert_int_equal(deja_hook_event_complete(&e), 0);
+	e.transcript = callus_buf_detach(&tpath);
+	assert_int_equal(callus_hook_event_complete(&e), 0);
 	assert_int_equal(e.exit_code, 1);
 
 	/* another call's id finds its own status (the cp that exited 0) */
 	free(e.call_id);
 	e.call_id = strdup("call_resp_1");
 	e.exit_code = -1;
-	assert_int_equal(deja_hook_event_complete(&e), 0);
+	assert_int_equal(callus_hook_event_complete(&e), 0);
 	assert_int_equal(e.exit_code, 0);
-	deja_hook_event_release(&e);
+	callus_hook_event_release(&e);
 	free(json);
 
 	json = read_fixture("real/codex-session-start", &len);
-	parse_ok(&e, DEJA_AGENT_CODEX, json, len);
+	parse_ok(&e, CALLUS_AGENT_CODEX, json, len);
 	assert_int_equal(e.session_start, 1);
-	deja_hook_event_release(&e);
+	callus_hook_event_release(&e);
 	free(json);
 }
 
 /* Cline CLI 3.0.65: run_commands, one event per command. */
 static void cline_cli_commands(void **state)
 {
-	deja_hook_event e = DEJA_HOOK_EVENT_INIT;
+	callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
 	char *peeked = NULL;
 	size_t len;
 	char *json = read_fixture("real/cline-cli-eslint-fail", &len);
 
 	(void)state;
-	parse_ok(&e, DEJA_AGENT_CLINE, json, len);
+	parse_ok(&e, CALLUS_AGENT_CLINE, json, len);
 	assert_string_equal(e.event, "tool_result");
 	assert_int_equal(e.is_shell, 1);
 	assert_string_equal(e.command, "npx eslint src");
@@ -253,11 +253,11 @@ static void cline_cli_commands(void **state)
 	assert_int_equal(strncmp(e.output, "\n/home/dev/shop/src/app.js", 26), 0);
 	assert_string_equal(e.cwd, "/home/dev/shop");
 	assert_null(e.next);
-	deja_hook_event_release(&e);
+	callus_hook_event_release(&e);
 	free(json);
 
 	json = read_fixture("real/cline-cli-two-commands", &len);
-	parse_ok(&e, DEJA_AGENT_CLINE, json, len);
+	parse_ok(&e, CALLUS_AGENT_CLINE, json, len);
 	assert_non_null(strstr(e.command, "cp "));
 	assert_int_equal(e.exit_code, 0);
 	assert_non_null(e.next);
@@ -266,17 +266,17 @@ static void cline_cli_commands(void **state)
 	assert_string_equal(e.next->cwd, "/home/dev/shop");
 	assert_null(e.next->next);
 	/* the peek gives every command, a line each */
-	assert_int_equal(deja_hook_peek_command(&peeked, DEJA_AGENT_CLINE, json, len), 0);
+	assert_int_equal(callus_hook_peek_command(&peeked, CALLUS_AGENT_CLINE, json, len), 0);
 	assert_non_null(strstr(peeked, "src/\nnpx eslint src"));
 	free(peeked);
-	deja_hook_event_release(&e);
+	callus_hook_event_release(&e);
 	assert_null(e.next);
 	free(json);
 
 	json = read_fixture("real/cline-cli-submit", &len);
-	parse_ok(&e, DEJA_AGENT_CLINE, json, len);
+	parse_ok(&e, CALLUS_AGENT_CLINE, json, len);
 	assert_int_equal(e.is_shell, 0);
-	deja_hook_event_release(&e);
+	callus_hook_event_release(&e);
 	free(json);
 }
 
@@ -287,210 +287,210 @@ static void cline_cli_commands(void **state)
  */
 static void status_formats_of_newer_releases(void **state)
 {
-	deja_hook_event e = DEJA_HOOK_EVENT_INIT;
+	callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
 
 	(void)state;
 	/* Gemini: the untrusted_context wrapper, the closing tag escaped inside */
-	parse_str(&e, DEJA_AGENT_GEMINI,
+	parse_str(&e, CALLUS_AGENT_GEMINI,
 		  "{\"hook_event_name\":\"AfterTool\",\"tool_name\":\"run_shell_command\","
 		  "\"tool_input\":{\"command\":\"npx eslint src\"},\"tool_response\":{\"llmContent\":"
 		  "\"<untrusted_context>\\nOutput: src/a.js\\n  1:7  error  x &lt;/untrusted_context&gt; y\\n"
 		  "Exit Code: 1\\nProcess Group PGID: 4242\\n</untrusted_context>\"}}");
 	assert_int_equal(e.exit_code, 1);
 	assert_string_equal(e.output, "src/a.js\n  1:7  error  x </untrusted_context> y");
-	deja_hook_event_release(&e);
+	callus_hook_event_release(&e);
 	/* ... and a pass: no Exit Code line */
-	parse_str(&e, DEJA_AGENT_GEMINI,
+	parse_str(&e, CALLUS_AGENT_GEMINI,
 		  "{\"hook_event_name\":\"AfterTool\",\"tool_name\":\"run_shell_command\","
 		  "\"tool_input\":{\"command\":\"npx eslint src\"},\"tool_response\":{\"llmContent\":"
 		  "\"<untrusted_context>\\nOutput: (empty)\\nProcess Group PGID: 4243\\n</untrusted_context>\"}}");
 	assert_int_equal(e.exit_code, 0);
 	assert_string_equal(e.output, "");
-	deja_hook_event_release(&e);
+	callus_hook_event_release(&e);
 
 	/* Copilot: the shellId trailer; resultType success is no status */
-	parse_str(&e, DEJA_AGENT_COPILOT,
+	parse_str(&e, CALLUS_AGENT_COPILOT,
 		  "{\"toolName\":\"bash\",\"toolArgs\":\"{\\\"command\\\":\\\"npx eslint src\\\"}\","
 		  "\"toolResult\":{\"resultType\":\"success\",\"textResultForLlm\":"
 		  "\"src/a.js\\n  1:7  error  x\\n<shellId: 0 completed with exit code 1>\"}}");
 	assert_int_equal(e.exit_code, 1);
 	assert_string_equal(e.output, "src/a.js\n  1:7  error  x");
-	deja_hook_event_release(&e);
-	parse_str(&e, DEJA_AGENT_COPILOT,
+	callus_hook_event_release(&e);
+	parse_str(&e, CALLUS_AGENT_COPILOT,
 		  "{\"toolName\":\"bash\",\"toolArgs\":{\"command\":\"npx eslint src\"},"
 		  "\"toolResult\":{\"resultType\":\"success\",\"textResultForLlm\":\"still going\"}}");
 	assert_int_equal(e.exit_code, -1);
-	deja_hook_event_release(&e);
-	parse_str(&e, DEJA_AGENT_COPILOT,
+	callus_hook_event_release(&e);
+	parse_str(&e, CALLUS_AGENT_COPILOT,
 		  "{\"toolName\":\"bash\",\"toolArgs\":{\"command\":\"npx jest --watch\"},"
 		  "\"toolResult\":{\"resultType\":\"success\",\"textResultForLlm\":"
 		  "\"Determining test suites\\n<shellId: 3 detached>\"}}");
 	assert_int_equal(e.exit_code, -1);
 	assert_string_equal(e.output, "Determining test suites");
-	deja_hook_event_release(&e);
+	callus_hook_event_release(&e);
 
 	/* Claude Code: a background run and a timeout prove nothing */
-	parse_str(&e, DEJA_AGENT_CLAUDE,
+	parse_str(&e, CALLUS_AGENT_CLAUDE,
 		  "{\"hook_event_name\":\"PostToolUse\",\"tool_name\":\"Bash\",\"tool_input\":"
 		  "{\"command\":\"npx eslint src\",\"run_in_background\":true},\"tool_response\":"
 		  "{\"stdout\":\"\",\"stderr\":\"\",\"backgroundTaskId\":\"b1\"}}");
 	assert_int_equal(e.exit_code, -1);
-	deja_hook_event_release(&e);
-	parse_str(&e, DEJA_AGENT_CLAUDE,
+	callus_hook_event_release(&e);
+	parse_str(&e, CALLUS_AGENT_CLAUDE,
 		  "{\"hook_event_name\":\"PostToolUseFailure\",\"tool_name\":\"Bash\",\"tool_input\":"
 		  "{\"command\":\"npx eslint src && sleep 5\"},\"error\":\"Exit code 143\\n"
 		  "Command timed out after 1s\",\"is_interrupt\":false}");
 	assert_int_equal(e.interrupted, 1);
-	deja_hook_event_release(&e);
+	callus_hook_event_release(&e);
 }
 
 /* ---- exit codes from text ---------------------------------------------- */
 
 static void exit_code_from_text(void **state)
 {
-	deja_hook_event e = DEJA_HOOK_EVENT_INIT;
+	callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
 
 	(void)state;
-	parse_str(&e, DEJA_AGENT_CLAUDE,
+	parse_str(&e, CALLUS_AGENT_CLAUDE,
 		  "{\"hook_event_name\":\"PostToolUseFailure\",\"tool_name\":\"Bash\","
 		  "\"tool_input\":{\"command\":\"make\"},"
 		  "\"error\":\"Exit code 1\\nmake: *** [all] Error 1\"}");
 	assert_int_equal(e.exit_code, 1);
 	assert_int_equal(e.exit_inferred, 0);
 	assert_string_equal(e.output, "make: *** [all] Error 1");
-	deja_hook_event_release(&e);
+	callus_hook_event_release(&e);
 
 	/* a failure that names no code is still a failure */
-	parse_str(&e, DEJA_AGENT_CLAUDE,
+	parse_str(&e, CALLUS_AGENT_CLAUDE,
 		  "{\"hook_event_name\":\"PostToolUseFailure\",\"tool_name\":\"Bash\","
 		  "\"tool_input\":{\"command\":\"jest\"},\"error\":\"spawn /bin/sh ENOENT\"}");
 	assert_int_equal(e.exit_code, 1);
 	assert_int_equal(e.exit_inferred, 1);
 	assert_string_equal(e.output, "spawn /bin/sh ENOENT");
-	deja_hook_event_release(&e);
+	callus_hook_event_release(&e);
 
-	parse_str(&e, DEJA_AGENT_CODEX,
+	parse_str(&e, CALLUS_AGENT_CODEX,
 		  "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"cargo test\"},"
 		  "\"tool_response\":\"Wall time: 3 seconds\\nProcess exited with code 2\\nOutput:\\n"
 		  "test result: FAILED\"}");
 	assert_int_equal(e.exit_code, 2);
 	assert_string_equal(e.output, "test result: FAILED");
-	deja_hook_event_release(&e);
+	callus_hook_event_release(&e);
 
-	parse_str(&e, DEJA_AGENT_CODEX,
+	parse_str(&e, CALLUS_AGENT_CODEX,
 		  "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"go vet\"},"
 		  "\"tool_response\":\"Exit code: 3\\nWall time: 0.2 seconds\\nOutput:\\nvet: x\"}");
 	assert_int_equal(e.exit_code, 3);
 	assert_string_equal(e.output, "vet: x");
-	deja_hook_event_release(&e);
+	callus_hook_event_release(&e);
 
 	/* codex's older JSON-in-a-string result */
-	parse_str(&e, DEJA_AGENT_CODEX,
+	parse_str(&e, CALLUS_AGENT_CODEX,
 		  "{\"tool_name\":\"shell\",\"tool_input\":{\"command\":[\"pytest\"]},"
 		  "\"tool_response\":\"{\\\"output\\\":\\\"1 failed\\\",\\\"metadata\\\":"
 		  "{\\\"exit_code\\\":1,\\\"duration_seconds\\\":0.4}}\"}");
 	assert_string_equal(e.command, "pytest");
 	assert_int_equal(e.exit_code, 1);
 	assert_string_equal(e.output, "1 failed");
-	deja_hook_event_release(&e);
+	callus_hook_event_release(&e);
 
-	parse_str(&e, DEJA_AGENT_GEMINI,
+	parse_str(&e, CALLUS_AGENT_GEMINI,
 		  "{\"hook_event_name\":\"AfterTool\",\"tool_name\":\"run_shell_command\","
 		  "\"tool_input\":{\"command\":\"mypy .\"},\"tool_response\":{\"llmContent\":"
 		  "\"Output: sh: mypy: not found\\nExit Code: 127\\nProcess Group PGID: 9\"}}");
 	assert_int_equal(e.exit_code, 127);
 	assert_string_equal(e.output, "sh: mypy: not found");
-	deja_hook_event_release(&e);
+	callus_hook_event_release(&e);
 
 	/* gemini's older layout always has the code, stdout and stderr apart */
-	parse_str(&e, DEJA_AGENT_GEMINI,
+	parse_str(&e, CALLUS_AGENT_GEMINI,
 		  "{\"tool_name\":\"run_shell_command\",\"tool_input\":{\"command\":\"npm test\"},"
 		  "\"tool_response\":{\"llmContent\":\"Command: npm test\\nDirectory: (root)\\n"
 		  "Stdout: out line\\nStderr: err line\\nError: (none)\\nExit Code: 1\\n"
 		  "Signal: (none)\\nBackground PIDs: (none)\\nProcess Group PGID: 77\"}}");
 	assert_int_equal(e.exit_code, 1);
 	assert_string_equal(e.output, "out line\nerr line");
-	deja_hook_event_release(&e);
+	callus_hook_event_release(&e);
 
 	/* gemini: the shell could not run it at all */
-	parse_str(&e, DEJA_AGENT_GEMINI,
+	parse_str(&e, CALLUS_AGENT_GEMINI,
 		  "{\"tool_name\":\"run_shell_command\",\"tool_input\":{\"command\":\"x\"},"
 		  "\"tool_response\":{\"llmContent\":\"Output: (empty)\\nError: spawn EACCES\","
 		  "\"error\":{\"message\":\"spawn EACCES\",\"type\":\"shell_execute_error\"}}}");
 	assert_int_equal(e.exit_code, 1);
 	assert_int_equal(e.exit_inferred, 1);
-	deja_hook_event_release(&e);
+	callus_hook_event_release(&e);
 
-	parse_str(&e, DEJA_AGENT_COPILOT,
+	parse_str(&e, CALLUS_AGENT_COPILOT,
 		  "{\"toolName\":\"bash\",\"toolArgs\":\"{\\\"command\\\":\\\"ruff check\\\"}\","
 		  "\"toolResult\":{\"resultType\":\"success\",\"textResultForLlm\":"
 		  "\"Found 2 errors.\\n<exited with exit code 5>\\n\"}}");
 	assert_int_equal(e.exit_code, 5);
 	assert_int_equal(e.exit_inferred, 0);
 	assert_string_equal(e.output, "Found 2 errors.");
-	deja_hook_event_release(&e);
+	callus_hook_event_release(&e);
 
-	parse_str(&e, DEJA_AGENT_CLINE,
+	parse_str(&e, CALLUS_AGENT_CLINE,
 		  "{\"hookName\":\"PostToolUse\",\"postToolUse\":{\"toolName\":\"execute_command\","
 		  "\"parameters\":{\"command\":\"npm test\"},\"result\":\"Command executed.\\n"
 		  "Exit Code: 4 (Error - command failed)\\nOutput:\\nok\",\"success\":true}}");
 	assert_int_equal(e.exit_code, 4);
 	assert_int_equal(e.exit_inferred, 0);
 	assert_string_equal(e.output, "ok");
-	deja_hook_event_release(&e);
+	callus_hook_event_release(&e);
 
 	/* cline: still running, so no status */
-	parse_str(&e, DEJA_AGENT_CLINE,
+	parse_str(&e, CALLUS_AGENT_CLINE,
 		  "{\"hookName\":\"PostToolUse\",\"postToolUse\":{\"toolName\":\"execute_command\","
 		  "\"parameters\":{\"command\":\"npm run dev\"},\"result\":\"Command is still running in "
 		  "the user's terminal.\\nHere's the output so far:\\nready on :3000\\n\\nYou will be "
 		  "updated on the terminal status and new output in the future.\",\"success\":true}}");
 	assert_int_equal(e.exit_code, -1);
 	assert_string_equal(e.output, "ready on :3000");
-	deja_hook_event_release(&e);
+	callus_hook_event_release(&e);
 
 	/* generic: numbers, numeric strings; negatives mean unknown */
-	parse_str(&e, DEJA_AGENT_GENERIC, "{\"command\":\"tsc\",\"exit_code\":\"2\"}");
+	parse_str(&e, CALLUS_AGENT_GENERIC, "{\"command\":\"tsc\",\"exit_code\":\"2\"}");
 	assert_int_equal(e.exit_code, 2);
-	deja_hook_event_release(&e);
-	parse_str(&e, DEJA_AGENT_GENERIC, "{\"command\":\"tsc\",\"exit_code\":2.0,\"stdout\":\"a\",\"stderr\":\"b\"}");
+	callus_hook_event_release(&e);
+	parse_str(&e, CALLUS_AGENT_GENERIC, "{\"command\":\"tsc\",\"exit_code\":2.0,\"stdout\":\"a\",\"stderr\":\"b\"}");
 	assert_int_equal(e.exit_code, 2);
 	assert_string_equal(e.output, "a\nb");
-	deja_hook_event_release(&e);
-	parse_str(&e, DEJA_AGENT_GENERIC, "{\"command\":\"tsc\",\"exit_code\":\"12abc\"}");
+	callus_hook_event_release(&e);
+	parse_str(&e, CALLUS_AGENT_GENERIC, "{\"command\":\"tsc\",\"exit_code\":\"12abc\"}");
 	assert_int_equal(e.exit_code, -1);
-	deja_hook_event_release(&e);
-	parse_str(&e, DEJA_AGENT_GENERIC, "{\"command\":\"tsc\",\"exit_code\":1e300}");
+	callus_hook_event_release(&e);
+	parse_str(&e, CALLUS_AGENT_GENERIC, "{\"command\":\"tsc\",\"exit_code\":1e300}");
 	assert_int_equal(e.exit_code, 2147483647);
-	deja_hook_event_release(&e);
-	parse_str(&e, DEJA_AGENT_GENERIC, "{\"command\":\"tsc\",\"exit_code\":1.5}");
+	callus_hook_event_release(&e);
+	parse_str(&e, CALLUS_AGENT_GENERIC, "{\"command\":\"tsc\",\"exit_code\":1.5}");
 	assert_int_equal(e.exit_code, -1);
-	deja_hook_event_release(&e);
-	parse_str(&e, DEJA_AGENT_GENERIC, "{\"command\":\"tsc\",\"exit_code\":-5}");
+	callus_hook_event_release(&e);
+	parse_str(&e, CALLUS_AGENT_GENERIC, "{\"command\":\"tsc\",\"exit_code\":-5}");
 	assert_int_equal(e.exit_code, -1);
-	deja_hook_event_release(&e);
+	callus_hook_event_release(&e);
 }
 
 static void argv_commands_are_joined(void **state)
 {
-	deja_hook_event e = DEJA_HOOK_EVENT_INIT;
+	callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
 
 	(void)state;
-	parse_str(&e, DEJA_AGENT_CODEX,
+	parse_str(&e, CALLUS_AGENT_CODEX,
 		  "{\"tool_name\":\"shell\",\"tool_input\":{\"command\":"
 		  "[\"npm\",\"test\",\"--\",\"--grep\",\"a b\",\"it's\"]}}");
 	assert_string_equal(e.command, "npm test -- --grep 'a b' 'it'\\''s'");
-	deja_hook_event_release(&e);
-	parse_str(&e, DEJA_AGENT_CODEX,
+	callus_hook_event_release(&e);
+	parse_str(&e, CALLUS_AGENT_CODEX,
 		  "{\"tool_name\":\"shell\",\"tool_input\":{\"command\":[\"/bin/zsh\",\"-lc\","
 		  "\"cd web && npm test\"]}}");
 	assert_string_equal(e.command, "cd web && npm test");
-	deja_hook_event_release(&e);
+	callus_hook_event_release(&e);
 	/* not all strings: no command rather than a wrong one */
-	parse_str(&e, DEJA_AGENT_CODEX,
+	parse_str(&e, CALLUS_AGENT_CODEX,
 		  "{\"tool_name\":\"shell\",\"tool_input\":{\"command\":[\"ls\",3]}}");
 	assert_null(e.command);
-	deja_hook_event_release(&e);
+	callus_hook_event_release(&e);
 }
 
 /* ---- missing and broken input ---------------------------------------------- */
@@ -498,8 +498,8 @@ static void argv_commands_are_joined(void **state)
 static void missing_fields_are_fine(void **state)
 {
 	(void)state;
-	for (deja_agent a = DEJA_AGENT_CLAUDE; a <= DEJA_AGENT_GENERIC; a++) {
-		deja_hook_event e = DEJA_HOOK_EVENT_INIT;
+	for (callus_agent a = CALLUS_AGENT_CLAUDE; a <= CALLUS_AGENT_GENERIC; a++) {
+		callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
 		char *peeked = (char *)1;
 
 		parse_str(&e, a, "{}");
@@ -511,19 +511,19 @@ static void missing_fields_are_fine(void **state)
 		assert_string_equal(e.output, "");
 		assert_null(e.cwd);
 		assert_null(e.session_id);
-		deja_hook_event_release(&e);
-		assert_int_equal(deja_hook_peek_command(&peeked, a, "{}", 2), 0);
+		callus_hook_event_release(&e);
+		assert_int_equal(callus_hook_peek_command(&peeked, a, "{}", 2), 0);
 		assert_null(peeked);
 	}
 	{
-		deja_hook_event e = DEJA_HOOK_EVENT_INIT;
+		callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
 
 		/* a shell tool with nothing else: no command, status unknown */
-		parse_str(&e, DEJA_AGENT_CLAUDE, "{\"tool_name\":\"Bash\",\"tool_input\":7}");
+		parse_str(&e, CALLUS_AGENT_CLAUDE, "{\"tool_name\":\"Bash\",\"tool_input\":7}");
 		assert_int_equal(e.is_shell, 1);
 		assert_null(e.command);
 		assert_int_equal(e.exit_code, -1);
-		deja_hook_event_release(&e);
+		callus_hook_event_release(&e);
 	}
 }
 
@@ -537,32 +537,32 @@ static void broken_json_is_einval(void **state)
 
 	(void)state;
 	for (size_t i = 0; bad[i]; i++) {
-		for (deja_agent a = DEJA_AGENT_CLAUDE; a <= DEJA_AGENT_GENERIC; a++) {
-			deja_hook_event e = DEJA_HOOK_EVENT_INIT;
-			deja_error err = DEJA_ERROR_INIT;
+		for (callus_agent a = CALLUS_AGENT_CLAUDE; a <= CALLUS_AGENT_GENERIC; a++) {
+			callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
+			callus_error err = CALLUS_ERROR_INIT;
 
 			e.exit_code = 99;
-			assert_int_equal(deja_hook_event_parse(&e, a, bad[i], strlen(bad[i]), &err),
-					 DEJA_EINVAL);
-			assert_int_equal(err.code, DEJA_EINVAL);
+			assert_int_equal(callus_hook_event_parse(&e, a, bad[i], strlen(bad[i]), &err),
+					 CALLUS_EINVAL);
+			assert_int_equal(err.code, CALLUS_EINVAL);
 			assert_non_null(err.msg);
-			assert_non_null(strstr(err.msg, deja_agent_name(a)));
+			assert_non_null(strstr(err.msg, callus_agent_name(a)));
 			assert_null(e.event);
 			assert_null(e.output);
 			assert_int_equal(e.exit_code, -1);
-			deja_error_release(&err);
+			callus_error_release(&err);
 		}
 	}
 	{
-		deja_hook_event e = DEJA_HOOK_EVENT_INIT;
-		deja_error err = DEJA_ERROR_INIT;
+		callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
+		callus_error err = CALLUS_ERROR_INIT;
 
-		assert_int_equal(deja_hook_event_parse(&e, DEJA_AGENT_CLAUDE, NULL, 0, &err), DEJA_EINVAL);
-		deja_error_release(&err);
-		assert_int_equal(deja_hook_event_parse(&e, DEJA_AGENT_CLAUDE, "[]", 2, &err), DEJA_EINVAL);
+		assert_int_equal(callus_hook_event_parse(&e, CALLUS_AGENT_CLAUDE, NULL, 0, &err), CALLUS_EINVAL);
+		callus_error_release(&err);
+		assert_int_equal(callus_hook_event_parse(&e, CALLUS_AGENT_CLAUDE, "[]", 2, &err), CALLUS_EINVAL);
 		assert_non_null(strstr(err.msg, "not a JSON object"));
-		deja_error_release(&err);
-		assert_int_equal(deja_hook_event_parse(&e, (deja_agent)42, "{}", 2, NULL), DEJA_EINVAL);
+		callus_error_release(&err);
+		assert_int_equal(callus_hook_event_parse(&e, (callus_agent)42, "{}", 2, NULL), CALLUS_EINVAL);
 	}
 }
 
@@ -577,17 +577,17 @@ static void invalid_utf8_is_repaired_not_fatal(void **state)
 		"\"tool_input\":{\"command\":\"npm t\xe9st\"},"
 		"\"tool_response\":{\"stdout\":\"caf\xe9 \xff\xfe ok \\ud800 x\\u0000y \x1b[31m"
 		" \\ud83d\\ude00 \\udc00\",\"stderr\":\"\"}}";
-	deja_hook_event e = DEJA_HOOK_EVENT_INIT;
+	callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
 	char *peeked = NULL;
 
 	(void)state;
-	parse_ok(&e, DEJA_AGENT_CLAUDE, payload, sizeof(payload) - 1);
+	parse_ok(&e, CALLUS_AGENT_CLAUDE, payload, sizeof(payload) - 1);
 	assert_string_equal(e.command, "npm t\xef\xbf\xbdst");
 	assert_int_equal(e.exit_code, 0);
 	assert_string_equal(e.output, "caf\xef\xbf\xbd \xef\xbf\xbd\xef\xbf\xbd ok \xef\xbf\xbd "
 				      "x\xef\xbf\xbdy \x1b[31m \xf0\x9f\x98\x80 \xef\xbf\xbd");
-	deja_hook_event_release(&e);
-	assert_int_equal(deja_hook_peek_command(&peeked, DEJA_AGENT_CLAUDE, payload, sizeof(payload) - 1), 0);
+	callus_hook_event_release(&e);
+	assert_int_equal(callus_hook_peek_command(&peeked, CALLUS_AGENT_CLAUDE, payload, sizeof(payload) - 1), 0);
 	assert_string_equal(peeked, "npm t\xef\xbf\xbdst");
 	free(peeked);
 
@@ -596,11 +596,11 @@ static void invalid_utf8_is_repaired_not_fatal(void **state)
 		static const char cur[] = "{\"hook_event_name\":\"afterShellExecution\","
 					  "\"command\":\"eslint .\",\"output\":\"\xc3(\\n\xe2\x9c\x96 1 problem (1 error, 0 warnings)\"}";
 
-		parse_ok(&e, DEJA_AGENT_CURSOR, cur, sizeof(cur) - 1);
+		parse_ok(&e, CALLUS_AGENT_CURSOR, cur, sizeof(cur) - 1);
 		assert_int_equal(e.exit_code, -1); /* no status: only the hook reads the text */
-		assert_int_equal(deja_output_looks_failed(e.output, e.output_len), 1);
+		assert_int_equal(callus_output_looks_failed(e.output, e.output_len), 1);
 		assert_int_equal(strncmp(e.output, "\xef\xbf\xbd(", 4), 0);
-		deja_hook_event_release(&e);
+		callus_hook_event_release(&e);
 	}
 }
 
@@ -613,42 +613,42 @@ static void fifty_megabytes(void **state)
 		"\"tool_input\":{\"command\":\"npx jest\"},\"error\":\"Exit code 1\\n";
 	static const char tail[] = "last \xef\xbf\xbd line";
 	const size_t lines = 50u * 1024 * 1024 / 64;
-	deja_buf b = DEJA_BUF_INIT;
-	deja_hook_event e = DEJA_HOOK_EVENT_INIT;
+	callus_buf b = CALLUS_BUF_INIT;
+	callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
 	char line[64];
 	char *peeked = NULL;
 
 	(void)state;
 	memset(line, 'a', sizeof(line));
 	memcpy(line, "  at Object.<anonymous> (src/x.test.js:1:1) ", 44);
-	deja_buf_puts(&b, head);
+	callus_buf_puts(&b, head);
 	for (size_t i = 0; i < lines; i++) {
-		deja_buf_put(&b, line, 63);
-		deja_buf_puts(&b, "\\n");
+		callus_buf_put(&b, line, 63);
+		callus_buf_puts(&b, "\\n");
 	}
-	deja_buf_puts(&b, "last \xff line\"}");
-	assert_int_equal(deja_buf_status(&b), 0);
+	callus_buf_puts(&b, "last \xff line\"}");
+	assert_int_equal(callus_buf_status(&b), 0);
 	assert_true(b.len > 50u * 1024 * 1024);
 
-	assert_int_equal(deja_hook_peek_command(&peeked, DEJA_AGENT_CLAUDE, b.ptr, b.len), 0);
+	assert_int_equal(callus_hook_peek_command(&peeked, CALLUS_AGENT_CLAUDE, b.ptr, b.len), 0);
 	assert_string_equal(peeked, "npx jest");
 	free(peeked);
 
-	parse_ok(&e, DEJA_AGENT_CLAUDE, b.ptr, b.len);
+	parse_ok(&e, CALLUS_AGENT_CLAUDE, b.ptr, b.len);
 	assert_string_equal(e.command, "npx jest");
 	assert_int_equal(e.exit_code, 1);
 	assert_int_equal(e.output_len, lines * 64 + strlen(tail));
 	assert_string_equal(e.output + e.output_len - strlen(tail), tail);
 	assert_memory_equal(e.output, line, 63);
-	deja_hook_event_release(&e);
-	deja_buf_release(&b);
+	callus_hook_event_release(&e);
+	callus_buf_release(&b);
 }
 
 /* ---- the peek ---------------------------------------------------------------- */
 
-static int peek(char **out, deja_agent a, const char *json)
+static int peek(char **out, callus_agent a, const char *json)
 {
-	return deja_hook_peek_command(out, a, json, strlen(json));
+	return callus_hook_peek_command(out, a, json, strlen(json));
 }
 
 static void peek_reads_only_what_it_needs(void **state)
@@ -657,78 +657,78 @@ static void peek_reads_only_what_it_needs(void **state)
 
 	(void)state;
 	/* another tool: no command, even though tool_input has one */
-	assert_int_equal(peek(&c, DEJA_AGENT_CLAUDE,
+	assert_int_equal(peek(&c, CALLUS_AGENT_CLAUDE,
 		"{\"tool_name\":\"Task\",\"tool_input\":{\"command\":\"x\"}}"), 0);
 	assert_null(c);
 	/* escaped keys and duplicates read as jansson reads them */
 	{
 		static const char j[] = "{\"tool_input\":{\"command\":\"a\"},\"tool\\u005fname\":\"Bash\","
 					"\"tool_input\":{\"command\":\"b\"}}";
-		deja_hook_event e = DEJA_HOOK_EVENT_INIT;
+		callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
 
-		assert_int_equal(deja_hook_peek_command(&c, DEJA_AGENT_CLAUDE, j, sizeof(j) - 1), 0);
+		assert_int_equal(callus_hook_peek_command(&c, CALLUS_AGENT_CLAUDE, j, sizeof(j) - 1), 0);
 		assert_string_equal(c, "b");
 		free(c);
-		parse_ok(&e, DEJA_AGENT_CLAUDE, j, sizeof(j) - 1);
+		parse_ok(&e, CALLUS_AGENT_CLAUDE, j, sizeof(j) - 1);
 		assert_string_equal(e.command, "b");
-		deja_hook_event_release(&e);
+		callus_hook_event_release(&e);
 	}
 	/* a raw NUL outside strings reads as a blank in both readers (jansson
 	 * alone would swallow it after a literal but refuse it elsewhere) */
 	{
 		static const char j[] = "{\"x\":true\0,\"tool_name\":\"Bash\" \0,"
 					"\"tool_input\":{\"command\":\"ls\"}}";
-		deja_hook_event e = DEJA_HOOK_EVENT_INIT;
+		callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
 
-		assert_int_equal(deja_hook_peek_command(&c, DEJA_AGENT_CLAUDE, j, sizeof(j) - 1), 0);
+		assert_int_equal(callus_hook_peek_command(&c, CALLUS_AGENT_CLAUDE, j, sizeof(j) - 1), 0);
 		assert_string_equal(c, "ls");
 		free(c);
-		parse_ok(&e, DEJA_AGENT_CLAUDE, j, sizeof(j) - 1);
+		parse_ok(&e, CALLUS_AGENT_CLAUDE, j, sizeof(j) - 1);
 		assert_string_equal(e.command, "ls");
-		deja_hook_event_release(&e);
+		callus_hook_event_release(&e);
 	}
 	/* cursor's other events are not shell commands */
-	assert_int_equal(peek(&c, DEJA_AGENT_CURSOR,
+	assert_int_equal(peek(&c, CALLUS_AGENT_CURSOR,
 		"{\"hook_event_name\":\"afterFileEdit\",\"command\":\"x\"}"), 0);
 	assert_null(c);
 	/* malformed where it had to look */
-	assert_int_equal(peek(&c, DEJA_AGENT_CLAUDE, "{\"tool_name\":"), DEJA_EINVAL);
+	assert_int_equal(peek(&c, CALLUS_AGENT_CLAUDE, "{\"tool_name\":"), CALLUS_EINVAL);
 	assert_null(c);
-	assert_int_equal(deja_hook_peek_command(&c, DEJA_AGENT_GENERIC, "[]", 2), DEJA_EINVAL);
-	assert_int_equal(deja_hook_peek_command(&c, DEJA_AGENT_GENERIC, "", 0), DEJA_EINVAL);
-	assert_int_equal(deja_hook_peek_command(&c, (deja_agent)-1, "{}", 2), DEJA_EINVAL);
+	assert_int_equal(callus_hook_peek_command(&c, CALLUS_AGENT_GENERIC, "[]", 2), CALLUS_EINVAL);
+	assert_int_equal(callus_hook_peek_command(&c, CALLUS_AGENT_GENERIC, "", 0), CALLUS_EINVAL);
+	assert_int_equal(callus_hook_peek_command(&c, (callus_agent)-1, "{}", 2), CALLUS_EINVAL);
 }
 
 /* ---- replies ------------------------------------------------------------------ */
 
-static json_t *reply_json(deja_agent a, const char *event, const char *ctx, size_t max)
+static json_t *reply_json(callus_agent a, const char *event, const char *ctx, size_t max)
 {
-	deja_buf b = DEJA_BUF_INIT;
+	callus_buf b = CALLUS_BUF_INIT;
 	json_error_t jerr;
 	json_t *v;
 
-	assert_int_equal(deja_hook_reply(&b, a, event, ctx, max), 0);
+	assert_int_equal(callus_hook_reply(&b, a, event, ctx, max), 0);
 	v = json_loadb(b.ptr, b.len, 0, &jerr);
 	if (!v)
 		fail_msg("reply is not JSON: %s (%s)", jerr.text, b.ptr);
 	assert_true(json_is_object(v));
-	deja_buf_release(&b);
+	callus_buf_release(&b);
 	return v;
 }
 
-static const char *context_of(const json_t *v, deja_agent a)
+static const char *context_of(const json_t *v, callus_agent a)
 {
 	const json_t *h;
 
 	switch (a) {
-	case DEJA_AGENT_CLAUDE:
-	case DEJA_AGENT_CODEX:
-	case DEJA_AGENT_GEMINI:
+	case CALLUS_AGENT_CLAUDE:
+	case CALLUS_AGENT_CODEX:
+	case CALLUS_AGENT_GEMINI:
 		assert_int_equal(json_object_size(v), 1);
 		h = json_object_get(v, "hookSpecificOutput");
 		assert_int_equal(json_object_size(h), 2);
 		return json_string_value(json_object_get(h, "additionalContext"));
-	case DEJA_AGENT_CLINE:
+	case CALLUS_AGENT_CLINE:
 		assert_int_equal(json_object_size(v), 2);
 		assert_true(json_is_false(json_object_get(v, "cancel")));
 		return json_string_value(json_object_get(v, "contextModification"));
@@ -740,29 +740,29 @@ static const char *context_of(const json_t *v, deja_agent a)
 
 static void replies_put_the_context_where_each_agent_reads_it(void **state)
 {
-	static const char ctx[] = "deja: 2 past fixes for no-unused-vars:\n 1. \"remove it\" \\ \t\x01 \xe2\x9c\x93";
+	static const char ctx[] = "callus: 2 past fixes for no-unused-vars:\n 1. \"remove it\" \\ \t\x01 \xe2\x9c\x93";
 
 	(void)state;
-	for (deja_agent a = DEJA_AGENT_CLAUDE; a <= DEJA_AGENT_GENERIC; a++) {
+	for (callus_agent a = CALLUS_AGENT_CLAUDE; a <= CALLUS_AGENT_GENERIC; a++) {
 		json_t *v = reply_json(a, NULL, ctx, 0);
 
-		if (a == DEJA_AGENT_CURSOR)
+		if (a == CALLUS_AGENT_CURSOR)
 			assert_int_equal(json_object_size(v), 0);
 		else
 			assert_string_equal(context_of(v, a), ctx);
 		json_decref(v);
 	}
 	{
-		json_t *v = reply_json(DEJA_AGENT_CLAUDE, "PostToolUseFailure", "x", 0);
+		json_t *v = reply_json(CALLUS_AGENT_CLAUDE, "PostToolUseFailure", "x", 0);
 
 		assert_string_equal(json_string_value(json_object_get(json_object_get(v,
 			"hookSpecificOutput"), "hookEventName")), "PostToolUseFailure");
 		json_decref(v);
-		v = reply_json(DEJA_AGENT_CLAUDE, "", "x", 0);
+		v = reply_json(CALLUS_AGENT_CLAUDE, "", "x", 0);
 		assert_string_equal(json_string_value(json_object_get(json_object_get(v,
 			"hookSpecificOutput"), "hookEventName")), "PostToolUse");
 		json_decref(v);
-		v = reply_json(DEJA_AGENT_GEMINI, NULL, "x", 0);
+		v = reply_json(CALLUS_AGENT_GEMINI, NULL, "x", 0);
 		assert_string_equal(json_string_value(json_object_get(json_object_get(v,
 			"hookSpecificOutput"), "hookEventName")), "AfterTool");
 		json_decref(v);
@@ -772,63 +772,63 @@ static void replies_put_the_context_where_each_agent_reads_it(void **state)
 static void empty_context_gives_the_empty_reply(void **state)
 {
 	(void)state;
-	for (deja_agent a = DEJA_AGENT_CLAUDE; a <= DEJA_AGENT_GENERIC; a++) {
-		deja_buf b = DEJA_BUF_INIT;
+	for (callus_agent a = CALLUS_AGENT_CLAUDE; a <= CALLUS_AGENT_GENERIC; a++) {
+		callus_buf b = CALLUS_BUF_INIT;
 
-		assert_int_equal(deja_hook_reply(&b, a, "PostToolUse", NULL, 10), 0);
-		assert_string_equal(b.ptr, a == DEJA_AGENT_CLINE ? "{\"cancel\":false}" : "{}");
-		deja_buf_clear(&b);
-		assert_int_equal(deja_hook_reply(&b, a, NULL, "", 10), 0);
-		assert_string_equal(b.ptr, a == DEJA_AGENT_CLINE ? "{\"cancel\":false}" : "{}");
-		deja_buf_release(&b);
+		assert_int_equal(callus_hook_reply(&b, a, "PostToolUse", NULL, 10), 0);
+		assert_string_equal(b.ptr, a == CALLUS_AGENT_CLINE ? "{\"cancel\":false}" : "{}");
+		callus_buf_clear(&b);
+		assert_int_equal(callus_hook_reply(&b, a, NULL, "", 10), 0);
+		assert_string_equal(b.ptr, a == CALLUS_AGENT_CLINE ? "{\"cancel\":false}" : "{}");
+		callus_buf_release(&b);
 	}
 	{
-		deja_buf b = DEJA_BUF_INIT;
+		callus_buf b = CALLUS_BUF_INIT;
 
-		deja_buf_puts(&b, "X");
-		assert_int_equal(deja_hook_reply(&b, DEJA_AGENT_COPILOT, NULL, "y", 0), 0);
+		callus_buf_puts(&b, "X");
+		assert_int_equal(callus_hook_reply(&b, CALLUS_AGENT_COPILOT, NULL, "y", 0), 0);
 		assert_string_equal(b.ptr, "X{\"additionalContext\":\"y\"}");
-		assert_int_equal(deja_hook_reply(&b, (deja_agent)9, NULL, "y", 0), DEJA_EINVAL);
-		deja_buf_release(&b);
+		assert_int_equal(callus_hook_reply(&b, (callus_agent)9, NULL, "y", 0), CALLUS_EINVAL);
+		callus_buf_release(&b);
 	}
 }
 
 static void reply_context_is_cut_between_characters(void **state)
 {
-	deja_buf big = DEJA_BUF_INIT;
+	callus_buf big = CALLUS_BUF_INIT;
 	json_t *v;
 	const char *s;
 
 	(void)state;
-	v = reply_json(DEJA_AGENT_CLAUDE, NULL, "h\xc3\xa9llo w\xc3\xb6rld", 7);
-	assert_string_equal(context_of(v, DEJA_AGENT_CLAUDE), "h\xc3\xa9llo w");
+	v = reply_json(CALLUS_AGENT_CLAUDE, NULL, "h\xc3\xa9llo w\xc3\xb6rld", 7);
+	assert_string_equal(context_of(v, CALLUS_AGENT_CLAUDE), "h\xc3\xa9llo w");
 	json_decref(v);
-	v = reply_json(DEJA_AGENT_COPILOT, NULL, "\xe2\x9c\x93\xe2\x9c\x93\xe2\x9c\x93", 2);
-	assert_string_equal(context_of(v, DEJA_AGENT_COPILOT), "\xe2\x9c\x93\xe2\x9c\x93");
+	v = reply_json(CALLUS_AGENT_COPILOT, NULL, "\xe2\x9c\x93\xe2\x9c\x93\xe2\x9c\x93", 2);
+	assert_string_equal(context_of(v, CALLUS_AGENT_COPILOT), "\xe2\x9c\x93\xe2\x9c\x93");
 	json_decref(v);
-	v = reply_json(DEJA_AGENT_GENERIC, NULL, "\xf0\x9f\x98\x80z", 1);
-	assert_string_equal(context_of(v, DEJA_AGENT_GENERIC), "\xf0\x9f\x98\x80");
+	v = reply_json(CALLUS_AGENT_GENERIC, NULL, "\xf0\x9f\x98\x80z", 1);
+	assert_string_equal(context_of(v, CALLUS_AGENT_GENERIC), "\xf0\x9f\x98\x80");
 	json_decref(v);
 	/* invalid UTF-8 in the context is replaced, not passed on */
-	v = reply_json(DEJA_AGENT_CODEX, NULL, "ab\xff\xc3", 0);
-	assert_string_equal(context_of(v, DEJA_AGENT_CODEX), "ab\xef\xbf\xbd\xef\xbf\xbd");
+	v = reply_json(CALLUS_AGENT_CODEX, NULL, "ab\xff\xc3", 0);
+	assert_string_equal(context_of(v, CALLUS_AGENT_CODEX), "ab\xef\xbf\xbd\xef\xbf\xbd");
 	json_decref(v);
 
 	/* cline: at most 50,000 bytes, still between characters */
 	for (int i = 0; i < 20000; i++)
-		deja_buf_puts(&big, "\xe2\x9c\x93");
-	v = reply_json(DEJA_AGENT_CLINE, NULL, big.ptr, 0);
-	s = context_of(v, DEJA_AGENT_CLINE);
+		callus_buf_puts(&big, "\xe2\x9c\x93");
+	v = reply_json(CALLUS_AGENT_CLINE, NULL, big.ptr, 0);
+	s = context_of(v, CALLUS_AGENT_CLINE);
 	assert_int_equal(strlen(s), 49998);
-	assert_true(deja_utf8_valid(s, strlen(s)));
+	assert_true(callus_utf8_valid(s, strlen(s)));
 	json_decref(v);
-	v = reply_json(DEJA_AGENT_CLINE, NULL, big.ptr, 10);
-	assert_int_equal(strlen(context_of(v, DEJA_AGENT_CLINE)), 30);
+	v = reply_json(CALLUS_AGENT_CLINE, NULL, big.ptr, 10);
+	assert_int_equal(strlen(context_of(v, CALLUS_AGENT_CLINE)), 30);
 	json_decref(v);
-	v = reply_json(DEJA_AGENT_CLAUDE, NULL, big.ptr, 0);
-	assert_int_equal(strlen(context_of(v, DEJA_AGENT_CLAUDE)), 60000);
+	v = reply_json(CALLUS_AGENT_CLAUDE, NULL, big.ptr, 0);
+	assert_int_equal(strlen(context_of(v, CALLUS_AGENT_CLAUDE)), 60000);
 	json_decref(v);
-	deja_buf_release(&big);
+	callus_buf_release(&big);
 }
 
 /* ---- failure from text ----------------------------------------------------- */
@@ -880,12 +880,12 @@ static void output_failure_heuristic(void **state)
 
 	(void)state;
 	for (size_t i = 0; failed[i]; i++)
-		if (!deja_output_looks_failed(failed[i], strlen(failed[i])))
+		if (!callus_output_looks_failed(failed[i], strlen(failed[i])))
 			fail_msg("not seen as failed: %s", failed[i]);
 	for (size_t i = 0; passed[i]; i++)
-		if (deja_output_looks_failed(passed[i], strlen(passed[i])))
+		if (callus_output_looks_failed(passed[i], strlen(passed[i])))
 			fail_msg("seen as failed: %s", passed[i]);
-	assert_int_equal(deja_output_looks_failed(NULL, 0), 0);
+	assert_int_equal(callus_output_looks_failed(NULL, 0), 0);
 }
 
 /* ---- names and release -------------------------------------------------- */
@@ -894,31 +894,31 @@ static void agent_names(void **state)
 {
 	static const char *const names[] = { "claude-code", "codex", "gemini", "copilot",
 					     "cursor", "cline", "generic" };
-	deja_agent a;
+	callus_agent a;
 
 	(void)state;
 	for (size_t i = 0; i < 7; i++) {
-		assert_int_equal(deja_agent_parse(&a, names[i]), 0);
-		assert_int_equal(a, (deja_agent)i);
-		assert_string_equal(deja_agent_name(a), names[i]);
+		assert_int_equal(callus_agent_parse(&a, names[i]), 0);
+		assert_int_equal(a, (callus_agent)i);
+		assert_string_equal(callus_agent_name(a), names[i]);
 	}
-	assert_int_equal(deja_agent_parse(&a, "claude"), 0);
-	assert_int_equal(a, DEJA_AGENT_CLAUDE);
-	assert_int_equal(deja_agent_parse(&a, "Claude"), DEJA_EINVAL);
-	assert_int_equal(deja_agent_parse(&a, ""), DEJA_EINVAL);
-	assert_int_equal(deja_agent_parse(&a, NULL), DEJA_EINVAL);
-	assert_string_equal(deja_agent_name((deja_agent)77), "unknown");
+	assert_int_equal(callus_agent_parse(&a, "claude"), 0);
+	assert_int_equal(a, CALLUS_AGENT_CLAUDE);
+	assert_int_equal(callus_agent_parse(&a, "Claude"), CALLUS_EINVAL);
+	assert_int_equal(callus_agent_parse(&a, ""), CALLUS_EINVAL);
+	assert_int_equal(callus_agent_parse(&a, NULL), CALLUS_EINVAL);
+	assert_string_equal(callus_agent_name((callus_agent)77), "unknown");
 }
 
 static void release_is_idempotent(void **state)
 {
-	deja_hook_event e = DEJA_HOOK_EVENT_INIT;
+	callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
 
 	(void)state;
-	deja_hook_event_release(NULL);
-	parse_str(&e, DEJA_AGENT_GENERIC, "{\"command\":\"ls\",\"cwd\":\"/x\"}");
-	deja_hook_event_release(&e);
-	deja_hook_event_release(&e);
+	callus_hook_event_release(NULL);
+	parse_str(&e, CALLUS_AGENT_GENERIC, "{\"command\":\"ls\",\"cwd\":\"/x\"}");
+	callus_hook_event_release(&e);
+	callus_hook_event_release(&e);
 	assert_null(e.command);
 	assert_int_equal(e.exit_code, -1);
 }

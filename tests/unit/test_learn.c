@@ -2,7 +2,7 @@
  * The three states of an error in the store (learn.h), without snapshots:
  * the transitions, their one-way rule, resolutions and their metrics,
  * suggestions, feedback and pruning.  tests/e2e/t0009 runs the same loop
- * through the deja binary with real tools and real snapshots.
+ * through the callus binary with real tools and real snapshots.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,21 +18,21 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "deja/buf.h"
-#include "deja/learn.h"
-#include "deja/lesson.h"
-#include "deja/redact.h"
-#include "deja/signature.h"
-#include "deja/store.h"
+#include "callus/buf.h"
+#include "callus/learn.h"
+#include "callus/lesson.h"
+#include "callus/redact.h"
+#include "callus/signature.h"
+#include "callus/store.h"
 
 typedef struct fixture {
 	char dir[64];
 	char path[96];
-	deja_store *s;
-	deja_redactor *red;
-	deja_signature sig[3];
-	deja_strlist files[3];
-	deja_metrics *m;        /* what learning measured */
+	callus_store *s;
+	callus_redactor *red;
+	callus_signature sig[3];
+	callus_strlist files[3];
+	callus_metrics *m;        /* what learning measured */
 } fixture;
 
 static const char *const messages[] = {
@@ -46,42 +46,42 @@ static const char *const paths[] = { "src/a.js", "src/b.js", "src/c.js" };
 static int setup(void **state)
 {
 	fixture *f = calloc(1, sizeof(*f));
-	deja_lesson l;
+	callus_lesson l;
 
-	snprintf(f->dir, sizeof(f->dir), "/tmp/deja-learn-XXXXXX");
+	snprintf(f->dir, sizeof(f->dir), "/tmp/callus-learn-XXXXXX");
 	if (!f || !mkdtemp(f->dir))
 		return -1;
-	snprintf(f->path, sizeof(f->path), "%s/deja.db", f->dir);
-	if (deja_store_open(&f->s, f->path, 5000, NULL) < 0 || deja_redactor_new(&f->red, NULL) < 0 ||
-	    deja_metrics_new(&f->m) < 0)
+	snprintf(f->path, sizeof(f->path), "%s/callus.db", f->dir);
+	if (callus_store_open(&f->s, f->path, 5000, NULL) < 0 || callus_redactor_new(&f->red, NULL) < 0 ||
+	    callus_metrics_new(&f->m) < 0)
 		return -1;
 	/* the signatures exist in the store before errors refer to them */
 	for (int i = 0; i < 3; i++) {
-		deja_diag d;
-		deja_run_info run;
+		callus_diag d;
+		callus_run_info run;
 
 		memset(&d, 0, sizeof(d));
 		d.file = (char *)paths[i];
 		d.line = 3;
 		d.code = (char *)codes[i];
 		d.message = (char *)messages[i];
-		if (deja_signature_build(&f->sig[i], &d, "eslint", NULL) < 0 ||
-		    deja_strlist_add(&f->files[i], paths[i], strlen(paths[i])) < 0)
+		if (callus_signature_build(&f->sig[i], &d, "eslint", NULL) < 0 ||
+		    callus_strlist_add(&f->files[i], paths[i], strlen(paths[i])) < 0)
 			return -1;
 		memset(&l, 0, sizeof(l));
 		memset(&run, 0, sizeof(run));
-		l.type = DEJA_LESSON_LINT;
+		l.type = CALLUS_LESSON_LINT;
 		l.file = strdup(paths[i]);
 		l.error_summary = strdup(messages[i]);
 		l.tool = strdup("eslint");
 		l.command = strdup("npx eslint .");
-		if (deja_lesson_sign(&l) < 0)
+		if (callus_lesson_sign(&l) < 0)
 			return -1;
 		run.sigs = &f->sig[i];
 		run.nsigs = 1;
-		if (deja_store_record_lesson(f->s, &l, &run, NULL, NULL) < 0)
+		if (callus_store_record_lesson(f->s, &l, &run, NULL, NULL) < 0)
 			return -1;
-		deja_lesson_release(&l);
+		callus_lesson_release(&l);
 	}
 	*state = f;
 	return 0;
@@ -93,12 +93,12 @@ static int teardown(void **state)
 	char cmd[128];
 
 	for (int i = 0; i < 3; i++) {
-		deja_signature_release(&f->sig[i]);
-		deja_strlist_release(&f->files[i]);
+		callus_signature_release(&f->sig[i]);
+		callus_strlist_release(&f->files[i]);
 	}
-	deja_store_close(f->s);
-	deja_redactor_free(f->red);
-	deja_metrics_free(f->m);
+	callus_store_close(f->s);
+	callus_redactor_free(f->red);
+	callus_metrics_free(f->m);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
 	if (system(cmd) != 0)
 		return -1;
@@ -106,9 +106,9 @@ static int teardown(void **state)
 	return 0;
 }
 
-static deja_learn_opts opts_for(fixture *f, const char *args, const char *session)
+static callus_learn_opts opts_for(fixture *f, const char *args, const char *session)
 {
-	deja_learn_opts o;
+	callus_learn_opts o;
 
 	memset(&o, 0, sizeof(o));
 	o.workspace = f->dir;
@@ -124,11 +124,11 @@ static deja_learn_opts opts_for(fixture *f, const char *args, const char *sessio
 }
 
 /* A failed run of check `args` showing the errors whose bits are in mask. */
-static void fail_run(fixture *f, const char *args, unsigned mask, deja_learn_result *res)
+static void fail_run(fixture *f, const char *args, unsigned mask, callus_learn_result *res)
 {
-	deja_learn_opts o = opts_for(f, args, "s1");
-	deja_learn_error errs[3];
-	deja_error err = DEJA_ERROR_INIT;
+	callus_learn_opts o = opts_for(f, args, "s1");
+	callus_learn_error errs[3];
+	callus_error err = CALLUS_ERROR_INIT;
 	size_t n = 0;
 
 	for (int i = 0; i < 3; i++)
@@ -137,76 +137,76 @@ static void fail_run(fixture *f, const char *args, unsigned mask, deja_learn_res
 			errs[n].files = &f->files[i];
 			n++;
 		}
-	if (deja_learn_failure(f->s, &o, errs, n, res, &err) < 0)
-		fail_msg("%s", deja_error_message(&err));
-	deja_error_release(&err);
+	if (callus_learn_failure(f->s, &o, errs, n, res, &err) < 0)
+		fail_msg("%s", callus_error_message(&err));
+	callus_error_release(&err);
 }
 
-static void pass_run(fixture *f, const char *args, deja_learn_result *res)
+static void pass_run(fixture *f, const char *args, callus_learn_result *res)
 {
-	deja_learn_opts o = opts_for(f, args, "s1");
+	callus_learn_opts o = opts_for(f, args, "s1");
 
-	assert_int_equal(deja_learn_pass(f->s, &o, res, NULL), 0);
+	assert_int_equal(callus_learn_pass(f->s, &o, res, NULL), 0);
 }
 
 static size_t count_state(fixture *f, int state)
 {
-	deja_pending_filter flt = { state, NULL, 0 };
-	deja_pending *ps = NULL;
+	callus_pending_filter flt = { state, NULL, 0 };
+	callus_pending *ps = NULL;
 	size_t n = 0;
 
-	assert_int_equal(deja_learn_list(f->s, &flt, &ps, &n, NULL), 0);
-	deja_pendings_free(ps, n);
+	assert_int_equal(callus_learn_list(f->s, &flt, &ps, &n, NULL), 0);
+	callus_pendings_free(ps, n);
 	return n;
 }
 
 static void fail_then_pass_makes_one_resolution(void **state)
 {
 	fixture *f = *state;
-	deja_learn_result r;
-	deja_resolution *rs = NULL;
+	callus_learn_result r;
+	callus_resolution *rs = NULL;
 	size_t n = 0;
 
 	fail_run(f, ".", 1, &r);
 	assert_int_equal(r.npending, 1);
 	assert_int_equal(r.nnew, 1);
 	assert_int_equal(r.nfixed, 0);
-	deja_learn_result_release(&r);
-	assert_int_equal(count_state(f, DEJA_STATE_PENDING), 1);
+	callus_learn_result_release(&r);
+	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 1);
 
 	pass_run(f, ".", &r);
 	assert_int_equal(r.nfixed, 1);
 	assert_non_null(strstr(r.fixed_descriptions[0], "snapshots are turned off"));
-	deja_learn_result_release(&r);
-	assert_int_equal(count_state(f, DEJA_STATE_PENDING), 0);
-	assert_int_equal(count_state(f, DEJA_STATE_FIXED), 1);
+	callus_learn_result_release(&r);
+	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 0);
+	assert_int_equal(count_state(f, CALLUS_STATE_FIXED), 1);
 
-	assert_int_equal(deja_learn_resolutions(f->s, NULL, 0, &rs, &n, NULL), 0);
+	assert_int_equal(callus_learn_resolutions(f->s, NULL, 0, &rs, &n, NULL), 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(rs[0].signature_id, f->sig[0].id);
 	assert_int_equal(rs[0].application_count, 1);
 	assert_int_equal(rs[0].success_count, 1);
 	assert_true(rs[0].success_rate == 1.0);
 	assert_string_equal(rs[0].files.items[0], "src/a.js");
-	deja_resolutions_free(rs, n);
+	callus_resolutions_free(rs, n);
 
 	/* a second pass has nothing left to fix */
 	pass_run(f, ".", &r);
 	assert_int_equal(r.nfixed, 0);
-	deja_learn_result_release(&r);
+	callus_learn_result_release(&r);
 }
 
 /* Most passes are of checks that never failed: they must not write. */
 static void pass_of_unknown_check_writes_nothing(void **state)
 {
 	fixture *f = *state;
-	deja_learn_result r;
+	callus_learn_result r;
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
 
 	pass_run(f, "never-failed", &r);
 	assert_int_equal(r.nfixed, 0);
-	deja_learn_result_release(&r);
+	callus_learn_result_release(&r);
 	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM checks", -1, &st, NULL),
 			 SQLITE_OK);
@@ -216,97 +216,97 @@ static void pass_of_unknown_check_writes_nothing(void **state)
 	sqlite3_close(db);
 	/* once it failed, its passes count (a recurrence needs the count) */
 	fail_run(f, "never-failed", 1, &r);
-	deja_learn_result_release(&r);
+	callus_learn_result_release(&r);
 	pass_run(f, "never-failed", &r);
 	assert_int_equal(r.nfixed, 1);
-	deja_learn_result_release(&r);
+	callus_learn_result_release(&r);
 }
 
 static void third_failure_is_permanent_and_warned(void **state)
 {
 	fixture *f = *state;
-	deja_learn_result r;
-	deja_strlist want = DEJA_STRLIST_INIT, other = DEJA_STRLIST_INIT;
-	deja_pending_filter flt = { DEJA_STATE_PERMANENT, &want, 0 };
-	deja_pending *ps = NULL;
+	callus_learn_result r;
+	callus_strlist want = CALLUS_STRLIST_INIT, other = CALLUS_STRLIST_INIT;
+	callus_pending_filter flt = { CALLUS_STATE_PERMANENT, &want, 0 };
+	callus_pending *ps = NULL;
 	size_t n = 0;
 
 	for (int i = 1; i <= 3; i++) {
 		fail_run(f, ".", 2, &r);
 		assert_int_equal(r.npermanent, i == 3);
 		assert_int_equal(r.npending, i == 3 ? 0 : 1);
-		deja_learn_result_release(&r);
+		callus_learn_result_release(&r);
 	}
-	assert_int_equal(count_state(f, DEJA_STATE_PERMANENT), 1);
+	assert_int_equal(count_state(f, CALLUS_STATE_PERMANENT), 1);
 	/* the same session failing again does not open a new episode */
 	fail_run(f, ".", 2, &r);
 	assert_int_equal(r.nnew, 0);
-	deja_learn_result_release(&r);
-	assert_int_equal(count_state(f, DEJA_STATE_PENDING), 0);
+	callus_learn_result_release(&r);
+	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 0);
 
-	deja_strlist_add(&want, "src/b.js", 8);
-	assert_int_equal(deja_learn_list(f->s, &flt, &ps, &n, NULL), 0);
+	callus_strlist_add(&want, "src/b.js", 8);
+	assert_int_equal(callus_learn_list(f->s, &flt, &ps, &n, NULL), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(ps[0].attempts, 4);
 	assert_string_equal(ps[0].files.items[0], "src/b.js");
-	deja_pendings_free(ps, n);
-	deja_strlist_add(&other, "src/zzz.js", 10);
+	callus_pendings_free(ps, n);
+	callus_strlist_add(&other, "src/zzz.js", 10);
 	flt.files = &other;
-	assert_int_equal(deja_learn_list(f->s, &flt, &ps, &n, NULL), 0);
+	assert_int_equal(callus_learn_list(f->s, &flt, &ps, &n, NULL), 0);
 	assert_int_equal(n, 0);
-	deja_pendings_free(ps, n);
+	callus_pendings_free(ps, n);
 	/* a pass does not undo a permanent failure */
 	pass_run(f, ".", &r);
 	assert_int_equal(r.nfixed, 0);
-	deja_learn_result_release(&r);
-	assert_int_equal(count_state(f, DEJA_STATE_PERMANENT), 1);
-	deja_strlist_release(&want);
-	deja_strlist_release(&other);
+	callus_learn_result_release(&r);
+	assert_int_equal(count_state(f, CALLUS_STATE_PERMANENT), 1);
+	callus_strlist_release(&want);
+	callus_strlist_release(&other);
 }
 
 static void two_errors_one_fixed(void **state)
 {
 	fixture *f = *state;
-	deja_learn_result r;
-	deja_pending_filter flt = { DEJA_STATE_PENDING, NULL, 0 };
-	deja_pending *ps = NULL;
+	callus_learn_result r;
+	callus_pending_filter flt = { CALLUS_STATE_PENDING, NULL, 0 };
+	callus_pending *ps = NULL;
 	size_t n = 0;
 
 	fail_run(f, "src", 1 | 4, &r);
 	assert_int_equal(r.nnew, 2);
-	deja_learn_result_release(&r);
+	callus_learn_result_release(&r);
 	fail_run(f, "src", 4, &r);
 	assert_int_equal(r.nfixed, 1);
 	assert_int_equal(r.npending, 1);
-	deja_learn_result_release(&r);
-	assert_int_equal(deja_learn_list(f->s, &flt, &ps, &n, NULL), 0);
+	callus_learn_result_release(&r);
+	assert_int_equal(callus_learn_list(f->s, &flt, &ps, &n, NULL), 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(ps[0].signature_id, f->sig[2].id);
 	assert_int_equal(ps[0].attempts, 2);
-	deja_pendings_free(ps, n);
+	callus_pendings_free(ps, n);
 	/* another check's errors are its own */
 	fail_run(f, "other", 1, &r);
 	assert_int_equal(r.nnew, 1);
 	assert_int_equal(r.nfixed, 0);
-	deja_learn_result_release(&r);
-	assert_int_equal(count_state(f, DEJA_STATE_PENDING), 2);
-	/* a failure deja could not parse fixes nothing */
+	callus_learn_result_release(&r);
+	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 2);
+	/* a failure callus could not parse fixes nothing */
 	fail_run(f, "src", 0, &r);
 	assert_int_equal(r.nfixed, 0);
-	deja_learn_result_release(&r);
-	assert_int_equal(count_state(f, DEJA_STATE_PENDING), 2);
+	callus_learn_result_release(&r);
+	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 2);
 }
 
 static void transitions_are_one_way(void **state)
 {
 	fixture *f = *state;
-	deja_learn_result r;
+	callus_learn_result r;
 	sqlite3 *db = NULL;
 
 	fail_run(f, ".", 1, &r);
-	deja_learn_result_release(&r);
+	callus_learn_result_release(&r);
 	pass_run(f, ".", &r);
-	deja_learn_result_release(&r);
+	callus_learn_result_release(&r);
 	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
 	sqlite3_busy_timeout(db, 5000);
 	assert_int_not_equal(sqlite3_exec(db, "UPDATE pending_errors SET state = 'pending'", NULL,
@@ -324,20 +324,20 @@ static void transitions_are_one_way(void **state)
 			     SQLITE_OK);
 	assert_non_null(strstr(sqlite3_errmsg(db), "starts pending"));
 	sqlite3_close(db);
-	assert_int_equal(count_state(f, DEJA_STATE_FIXED), 1);
+	assert_int_equal(count_state(f, CALLUS_STATE_FIXED), 1);
 }
 
-static int64_t resolution_of(fixture *f, int which, deja_resolution *out)
+static int64_t resolution_of(fixture *f, int which, callus_resolution *out)
 {
-	deja_resolution *rs = NULL;
+	callus_resolution *rs = NULL;
 	size_t n = 0;
 	int64_t id;
 
-	assert_int_equal(deja_learn_resolutions(f->s, f->sig[which].id, 1, &rs, &n, NULL), 0);
+	assert_int_equal(callus_learn_resolutions(f->s, f->sig[which].id, 1, &rs, &n, NULL), 0);
 	assert_int_equal(n, 1);
 	id = rs[0].id;
-	assert_int_equal(deja_learn_get_resolution(f->s, id, out, NULL), 0);
-	deja_resolutions_free(rs, n);
+	assert_int_equal(callus_learn_get_resolution(f->s, id, out, NULL), 0);
+	callus_resolutions_free(rs, n);
 	return id;
 }
 
@@ -356,129 +356,129 @@ static int count_lines_with(const char *path, const char *needle)
 }
 
 /* Every metric row as "name labels part=value\n". */
-static int row_text(void *ctx, const deja_metric_row *row)
+static int row_text(void *ctx, const callus_metric_row *row)
 {
-	return deja_buf_printf(ctx, "%s %s %s=%g\n", row->name, row->labels, row->part,
+	return callus_buf_printf(ctx, "%s %s %s=%g\n", row->name, row->labels, row->part,
 			       row->value) < 0;
 }
 
 static void suggestions_settle_into_metrics(void **state)
 {
 	fixture *f = *state;
-	deja_learn_result r;
-	deja_resolution res;
-	deja_buf rows = DEJA_BUF_INIT;
+	callus_learn_result r;
+	callus_resolution res;
+	callus_buf rows = CALLUS_BUF_INIT;
 	char log[128];
 	int64_t id;
 
 	/* learn a fix for error 0 on one check; nothing matched it: the
 	 * miss is logged once */
-	snprintf(log, sizeof(log), "%s/.deja", f->dir);
+	snprintf(log, sizeof(log), "%s/.callus", f->dir);
 	assert_int_equal(mkdir(log, 0700), 0);
 	fail_run(f, "one", 1, &r);
 	assert_int_equal(r.nsuggestions, 0);
-	deja_learn_result_release(&r);
+	callus_learn_result_release(&r);
 	fail_run(f, "one", 1, &r);
-	deja_learn_result_release(&r);
-	snprintf(log, sizeof(log), "%s/.deja/log.jsonl", f->dir);
+	callus_learn_result_release(&r);
+	snprintf(log, sizeof(log), "%s/.callus/log.jsonl", f->dir);
 	assert_int_equal(count_lines_with(log, "\"event\":\"match_miss\""), 1);
 	assert_int_equal(count_lines_with(log, f->sig[0].id), 1);
 	pass_run(f, "one", &r);
-	deja_learn_result_release(&r);
+	callus_learn_result_release(&r);
 	id = resolution_of(f, 0, &res);
-	deja_resolution_release(&res);
+	callus_resolution_release(&res);
 
 	/* the same error elsewhere: the fix is suggested, then it works */
 	fail_run(f, "two", 1, &r);
 	assert_int_equal(r.nsuggestions, 1);
 	assert_int_equal(r.suggestions[0].resolution_id, id);
 	assert_string_equal(r.suggestions[0].signature_id, f->sig[0].id);
-	deja_learn_result_release(&r);
+	callus_learn_result_release(&r);
 	pass_run(f, "two", &r);
 	assert_int_equal(r.nfixed, 1);
-	deja_learn_result_release(&r);
-	assert_int_equal(deja_learn_get_resolution(f->s, id, &res, NULL), 0);
+	callus_learn_result_release(&r);
+	assert_int_equal(callus_learn_get_resolution(f->s, id, &res, NULL), 0);
 	assert_int_equal(res.application_count, 2);
 	assert_int_equal(res.success_count, 2);
-	deja_resolution_release(&res);
+	callus_resolution_release(&res);
 
 	/* it comes back on the very next run of "two": that success is undone */
 	fail_run(f, "two", 1, &r);
-	deja_learn_result_release(&r);
-	assert_int_equal(deja_learn_get_resolution(f->s, id, &res, NULL), 0);
+	callus_learn_result_release(&r);
+	assert_int_equal(callus_learn_get_resolution(f->s, id, &res, NULL), 0);
 	assert_int_equal(res.application_count, 2);
 	assert_int_equal(res.success_count, 1);
 	assert_true(res.success_rate == 0.5);
-	deja_resolution_release(&res);
+	callus_resolution_release(&res);
 
 	/* suggested again, and the error becomes permanent: a failure */
 	fail_run(f, "two", 1, &r);
-	deja_learn_result_release(&r);
+	callus_learn_result_release(&r);
 	fail_run(f, "two", 1, &r);
 	assert_int_equal(r.npermanent, 1);
-	deja_learn_result_release(&r);
-	assert_int_equal(deja_learn_get_resolution(f->s, id, &res, NULL), 0);
+	callus_learn_result_release(&r);
+	assert_int_equal(callus_learn_get_resolution(f->s, id, &res, NULL), 0);
 	assert_int_equal(res.application_count, 3);
 	assert_int_equal(res.success_count, 1);
-	deja_resolution_release(&res);
+	callus_resolution_release(&res);
 
 	/* hindsight.resolution.*: the application that worked, and the two
 	 * that did not when the error became permanent (the fix of "two" is
 	 * a resolution too, suggested with the first); the undone success
 	 * moves the counts but is no application */
-	assert_int_equal(deja_metrics_each_row(f->m, row_text, &rows), 0);
+	assert_int_equal(callus_metrics_each_row(f->m, row_text, &rows), 0);
 	assert_non_null(strstr(rows.ptr, "hindsight.resolution.applications"
 					 " {\"success\":\"true\",\"layer\":\"project\"} =1\n"));
 	assert_non_null(strstr(rows.ptr, "hindsight.resolution.applications"
 					 " {\"success\":\"false\",\"layer\":\"project\"} =2\n"));
 	assert_non_null(strstr(rows.ptr, "hindsight.resolution.success_rate {} count=3\n"));
 	assert_non_null(strstr(rows.ptr, "hindsight.match.total"));
-	deja_buf_release(&rows);
+	callus_buf_release(&rows);
 }
 
 static void feedback_updates_the_rate(void **state)
 {
 	fixture *f = *state;
-	deja_learn_result r;
-	deja_resolution res;
-	deja_error err = DEJA_ERROR_INIT;
+	callus_learn_result r;
+	callus_resolution res;
+	callus_error err = CALLUS_ERROR_INIT;
 	int64_t id;
 
 	fail_run(f, ".", 4, &r);
-	deja_learn_result_release(&r);
+	callus_learn_result_release(&r);
 	pass_run(f, ".", &r);
-	deja_learn_result_release(&r);
+	callus_learn_result_release(&r);
 	id = resolution_of(f, 2, &res);
-	deja_resolution_release(&res);
-	assert_int_equal(deja_learn_feedback(f->s, id, 0, "did not help", NULL, NULL), 0);
-	assert_int_equal(deja_learn_feedback(f->s, id, 0, NULL, NULL, NULL), 0);
-	assert_int_equal(deja_learn_feedback(f->s, id, 1, NULL, NULL, NULL), 0);
-	assert_int_equal(deja_learn_get_resolution(f->s, id, &res, NULL), 0);
+	callus_resolution_release(&res);
+	assert_int_equal(callus_learn_feedback(f->s, id, 0, "did not help", NULL, NULL), 0);
+	assert_int_equal(callus_learn_feedback(f->s, id, 0, NULL, NULL, NULL), 0);
+	assert_int_equal(callus_learn_feedback(f->s, id, 1, NULL, NULL, NULL), 0);
+	assert_int_equal(callus_learn_get_resolution(f->s, id, &res, NULL), 0);
 	assert_int_equal(res.application_count, 4);
 	assert_int_equal(res.success_count, 2);
 	assert_true(res.success_rate == 0.5);
 	assert_string_not_equal(res.last_success_at, "");
-	deja_resolution_release(&res);
-	assert_int_equal(deja_learn_feedback(f->s, 999, 1, NULL, NULL, &err), DEJA_ENOTFOUND);
-	assert_non_null(strstr(deja_error_message(&err), "999"));
-	deja_error_release(&err);
+	callus_resolution_release(&res);
+	assert_int_equal(callus_learn_feedback(f->s, 999, 1, NULL, NULL, &err), CALLUS_ENOTFOUND);
+	assert_non_null(strstr(callus_error_message(&err), "999"));
+	callus_error_release(&err);
 }
 
 static void prune_drops_only_idle_pending(void **state)
 {
 	fixture *f = *state;
-	deja_learn_result r;
+	callus_learn_result r;
 	sqlite3 *db = NULL;
 	size_t dropped = 99;
 
 	fail_run(f, "a", 1, &r);
-	deja_learn_result_release(&r);
+	callus_learn_result_release(&r);
 	pass_run(f, "a", &r);
-	deja_learn_result_release(&r);
+	callus_learn_result_release(&r);
 	fail_run(f, "b", 2, &r);
-	deja_learn_result_release(&r);
+	callus_learn_result_release(&r);
 	fail_run(f, "c", 4, &r);
-	deja_learn_result_release(&r);
+	callus_learn_result_release(&r);
 	/* b was abandoned a month ago */
 	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
 	sqlite3_busy_timeout(db, 5000);
@@ -488,11 +488,11 @@ static void prune_drops_only_idle_pending(void **state)
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
 	sqlite3_close(db);
-	assert_int_equal(deja_learn_prune(f->s, 24, &dropped, NULL), 0);
+	assert_int_equal(callus_learn_prune(f->s, 24, &dropped, NULL), 0);
 	assert_int_equal(dropped, 1);
-	assert_int_equal(count_state(f, DEJA_STATE_PENDING), 1);
-	assert_int_equal(count_state(f, DEJA_STATE_FIXED), 1);
-	assert_int_equal(deja_learn_prune(f->s, 24, &dropped, NULL), 0);
+	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 1);
+	assert_int_equal(count_state(f, CALLUS_STATE_FIXED), 1);
+	assert_int_equal(callus_learn_prune(f->s, 24, &dropped, NULL), 0);
 	assert_int_equal(dropped, 0);
 }
 
@@ -502,7 +502,7 @@ static void concurrent_sessions(void **state)
 {
 	fixture *f = *state;
 	enum { PROCS = 6, ROUNDS = 10 };
-	deja_resolution *rs = NULL;
+	callus_resolution *rs = NULL;
 	size_t n = 0;
 	pid_t pids[PROCS];
 
@@ -510,26 +510,26 @@ static void concurrent_sessions(void **state)
 		pids[p] = fork();
 		assert_true(pids[p] >= 0);
 		if (pids[p] == 0) {
-			deja_store *s = NULL;
-			int bad = deja_store_open(&s, f->path, 20000, NULL) < 0;
+			callus_store *s = NULL;
+			int bad = callus_store_open(&s, f->path, 20000, NULL) < 0;
 
-			deja_store_close(f->s);
+			callus_store_close(f->s);
 			f->s = s;
 			for (int i = 0; i < ROUNDS && !bad; i++) {
 				char args[16];
-				deja_learn_opts o;
-				deja_learn_error e = { &f->sig[i % 3], &f->files[i % 3] };
-				deja_learn_result r;
+				callus_learn_opts o;
+				callus_learn_error e = { &f->sig[i % 3], &f->files[i % 3] };
+				callus_learn_result r;
 
 				snprintf(args, sizeof(args), "c%d", i % 2);
 				o = opts_for(f, args, p % 2 ? "s1" : "s2");
 				if ((p + i) % 2)
-					bad |= deja_learn_failure(s, &o, &e, 1, &r, NULL) < 0;
+					bad |= callus_learn_failure(s, &o, &e, 1, &r, NULL) < 0;
 				else
-					bad |= deja_learn_pass(s, &o, &r, NULL) < 0;
-				deja_learn_result_release(&r);
+					bad |= callus_learn_pass(s, &o, &r, NULL) < 0;
+				callus_learn_result_release(&r);
 			}
-			deja_store_close(s);
+			callus_store_close(s);
 			_exit(bad);
 		}
 	}
@@ -540,9 +540,9 @@ static void concurrent_sessions(void **state)
 		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	}
 	/* one resolution per fixed error, never two for the same pending one */
-	assert_int_equal(deja_learn_resolutions(f->s, NULL, 0, &rs, &n, NULL), 0);
-	assert_int_equal(n, count_state(f, DEJA_STATE_FIXED));
-	deja_resolutions_free(rs, n);
+	assert_int_equal(callus_learn_resolutions(f->s, NULL, 0, &rs, &n, NULL), 0);
+	assert_int_equal(n, count_state(f, CALLUS_STATE_FIXED));
+	callus_resolutions_free(rs, n);
 	{
 		sqlite3 *db = NULL;
 		sqlite3_stmt *st = NULL;

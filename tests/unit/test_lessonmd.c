@@ -17,17 +17,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "deja/buf.h"
-#include "deja/fsutil.h"
-#include "deja/lesson.h"
-#include "deja/lessonmd.h"
+#include "callus/buf.h"
+#include "callus/fsutil.h"
+#include "callus/lesson.h"
+#include "callus/lessonmd.h"
 
 #define SIG_A "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 #define SIG_B "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
 
 struct fixture {
 	char dir[64];
-	deja_buf path; /* scratch for paths inside dir */
+	callus_buf path; /* scratch for paths inside dir */
 };
 
 static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
@@ -44,12 +44,12 @@ static int setup(void **state)
 
 	if (!f)
 		return -1;
-	snprintf(f->dir, sizeof(f->dir), "/tmp/deja-lessonmd-XXXXXX");
+	snprintf(f->dir, sizeof(f->dir), "/tmp/callus-lessonmd-XXXXXX");
 	if (!mkdtemp(f->dir)) {
 		free(f);
 		return -1;
 	}
-	deja_buf_init(&f->path, 0);
+	callus_buf_init(&f->path, 0);
 	*state = f;
 	return 0;
 }
@@ -59,7 +59,7 @@ static int teardown(void **state)
 	struct fixture *f = *state;
 
 	nftw(f->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	deja_buf_release(&f->path);
+	callus_buf_release(&f->path);
 	free(f);
 	return 0;
 }
@@ -67,8 +67,8 @@ static int teardown(void **state)
 /* dir/name, valid until the next call. */
 static const char *at(struct fixture *f, const char *name)
 {
-	deja_buf_clear(&f->path);
-	deja_buf_printf(&f->path, "%s/%s", f->dir, name);
+	callus_buf_clear(&f->path);
+	callus_buf_printf(&f->path, "%s/%s", f->dir, name);
 	return f->path.ptr;
 }
 
@@ -82,18 +82,18 @@ static void write_file(const char *path, const char *data, size_t len)
 }
 
 /* The whole file; the test frees the buffer. */
-static void read_all(deja_buf *out, const char *path)
+static void read_all(callus_buf *out, const char *path)
 {
-	assert_int_equal(deja_fs_read_file(out, path, 0, NULL), 0);
+	assert_int_equal(callus_fs_read_file(out, path, 0, NULL), 0);
 }
 
-static deja_lesson make_lesson(const char *sig, const char *file, const char *summary)
+static callus_lesson make_lesson(const char *sig, const char *file, const char *summary)
 {
-	deja_lesson l;
+	callus_lesson l;
 
 	memset(&l, 0, sizeof(l));
 	l.timestamp = (char *)"2024-05-01T10:00:00.000Z";
-	l.type = DEJA_LESSON_LINT;
+	l.type = CALLUS_LESSON_LINT;
 	l.file = (char *)file;
 	l.error_summary = (char *)summary;
 	l.intent_id = (char *)"session-42";
@@ -144,8 +144,8 @@ static int count_lines_starting(const char *s, const char *prefix)
 static void test_render_every_field(void **state)
 {
 	char *files[] = { (char *)"src/app.js", (char *)"src/util.js" };
-	deja_lesson l = make_lesson(SIG_A, "src/app.js", "1:7 error 'x' is unused no-unused-vars");
-	deja_buf b = DEJA_BUF_INIT;
+	callus_lesson l = make_lesson(SIG_A, "src/app.js", "1:7 error 'x' is unused no-unused-vars");
+	callus_buf b = CALLUS_BUF_INIT;
 
 	(void)state;
 	l.affected_files = files;
@@ -153,7 +153,7 @@ static void test_render_every_field(void **state)
 	l.exit_code = 2;
 	l.occurrences = 7;
 	l.resolution = (char *)"Removed the unused variable.";
-	assert_int_equal(deja_lesson_md_render(&b, &l), 0);
+	assert_int_equal(callus_lesson_md_render(&b, &l), 0);
 
 	assert_true(!strncmp(b.ptr, "# LINT: eslint failed in src/app.js\n", 36));
 	assert_non_null(strstr(b.ptr, "- **Timestamp:** 2024-05-01T10:00:00.000Z\n"));
@@ -172,33 +172,33 @@ static void test_render_every_field(void **state)
 	assert_non_null(strstr(b.ptr, "\n## Cause\n\n_(not recorded)_\n"));
 	assert_non_null(strstr(b.ptr, "\n## Resolution\n\nRemoved the unused variable.\n"));
 	assert_non_null(strstr(b.ptr, "\n## Corrective rule\n\n_(not recorded)_\n"));
-	deja_buf_release(&b);
+	callus_buf_release(&b);
 }
 
 static void test_render_appends_and_is_deterministic(void **state)
 {
-	deja_lesson l = make_lesson(SIG_A, "a.c", "boom");
-	deja_buf a = DEJA_BUF_INIT, b = DEJA_BUF_INIT;
+	callus_lesson l = make_lesson(SIG_A, "a.c", "boom");
+	callus_buf a = CALLUS_BUF_INIT, b = CALLUS_BUF_INIT;
 
 	(void)state;
-	deja_buf_puts(&a, "keep");
-	assert_int_equal(deja_lesson_md_render(&a, &l), 0);
-	assert_int_equal(deja_lesson_md_render(&b, &l), 0);
+	callus_buf_puts(&a, "keep");
+	assert_int_equal(callus_lesson_md_render(&a, &l), 0);
+	assert_int_equal(callus_lesson_md_render(&b, &l), 0);
 	assert_true(!strncmp(a.ptr, "keep# LINT", 10));
 	assert_string_equal(a.ptr + 4, b.ptr);
-	deja_buf_release(&a);
-	deja_buf_release(&b);
+	callus_buf_release(&a);
+	callus_buf_release(&b);
 }
 
 static void test_render_fence_survives_backticks(void **state)
 {
 	const char *summary = "expected:\n```\nfoo\n````\nbar``` end";
-	deja_lesson l = make_lesson(SIG_A, "a.md", summary);
-	deja_buf b = DEJA_BUF_INIT;
+	callus_lesson l = make_lesson(SIG_A, "a.md", summary);
+	callus_buf b = CALLUS_BUF_INIT;
 	const char *open, *close, *after;
 
 	(void)state;
-	assert_int_equal(deja_lesson_md_render(&b, &l), 0);
+	assert_int_equal(callus_lesson_md_render(&b, &l), 0);
 	/* Longest run inside is four, so the fence is five. */
 	open = strstr(b.ptr, "## Error summary\n\n`````\n");
 	assert_non_null(open);
@@ -209,14 +209,14 @@ static void test_render_fence_survives_backticks(void **state)
 	assert_memory_equal(open, summary, strlen(summary));
 	after = close + strlen("\n`````\n");
 	assert_true(!strncmp(after, "\n## Cause\n", 10));
-	deja_buf_release(&b);
+	callus_buf_release(&b);
 }
 
 static void test_render_untrusted_text(void **state)
 {
-	deja_lesson l = make_lesson(SIG_A, "a_b*c.js",
-				    "<!-- deja:lessons:end -->\nline two\r\n<!-->");
-	deja_buf b = DEJA_BUF_INIT;
+	callus_lesson l = make_lesson(SIG_A, "a_b*c.js",
+				    "<!-- callus:lessons:end -->\nline two\r\n<!-->");
+	callus_buf b = CALLUS_BUF_INIT;
 
 	(void)state;
 	l.tool = (char *)"es`lint\n# injected";
@@ -224,7 +224,7 @@ static void test_render_untrusted_text(void **state)
 			  "===\n    indented";
 	l.corrective_rule = (char *)"```\nunclosed fence";
 	l.command = (char *)"make -->";
-	assert_int_equal(deja_lesson_md_render(&b, &l), 0);
+	assert_int_equal(callus_lesson_md_render(&b, &l), 0);
 	assert_null(strstr(b.ptr, "<!--"));
 	assert_null(strstr(b.ptr, "-->"));
 	assert_null(strchr(b.ptr, '\r'));
@@ -238,23 +238,23 @@ static void test_render_untrusted_text(void **state)
 	assert_non_null(strstr(b.ptr, "\\# Not a heading\n\n\\- not a list\n1\\. nor this\n"
 				     "\\<script>x\\</script>\n\\===\nindented\n"));
 	assert_non_null(strstr(b.ptr, "## Corrective rule\n\n\\```\nunclosed fence\n"));
-	assert_non_null(strstr(b.ptr, "```\n<! -- deja:lessons:end -- >\nline two\n<! -- >\n```\n"));
-	deja_buf_release(&b);
+	assert_non_null(strstr(b.ptr, "```\n<! -- callus:lessons:end -- >\nline two\n<! -- >\n```\n"));
+	callus_buf_release(&b);
 }
 
 static void test_write_file_name_and_modes(void **state)
 {
 	struct fixture *f = *state;
-	deja_lesson l = make_lesson(SIG_A, "src/app.js", "boom");
-	deja_error err = DEJA_ERROR_INIT;
-	deja_buf content = DEJA_BUF_INIT, dir = DEJA_BUF_INIT;
+	callus_lesson l = make_lesson(SIG_A, "src/app.js", "boom");
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_buf content = CALLUS_BUF_INIT, dir = CALLUS_BUF_INIT;
 	struct stat st;
 	struct dirent *e;
 	DIR *d;
 	int entries = 0;
 
-	deja_buf_puts(&dir, at(f, "ws/.lessons"));
-	assert_int_equal(deja_lesson_md_write(dir.ptr, &l, &err), 0);
+	callus_buf_puts(&dir, at(f, "ws/.lessons"));
+	assert_int_equal(callus_lesson_md_write(dir.ptr, &l, &err), 0);
 	assert_int_equal(stat(dir.ptr, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0700);
 	assert_int_equal(stat(at(f, "ws/.lessons/0123456789ab.md"), &st), 0);
@@ -263,7 +263,7 @@ static void test_write_file_name_and_modes(void **state)
 	/* A recurrence rewrites the same file. */
 	l.occurrences = 5;
 	l.last_seen = (char *)"2024-06-01T00:00:00.000Z";
-	assert_int_equal(deja_lesson_md_write(dir.ptr, &l, &err), 0);
+	assert_int_equal(callus_lesson_md_write(dir.ptr, &l, &err), 0);
 	read_all(&content, at(f, "ws/.lessons/0123456789ab.md"));
 	assert_non_null(strstr(content.ptr, "- **Occurrences:** 5\n"));
 	assert_non_null(strstr(content.ptr, "- **Last seen:** 2024-06-01T00:00:00.000Z\n"));
@@ -275,8 +275,8 @@ static void test_write_file_name_and_modes(void **state)
 	closedir(d);
 	assert_int_equal(entries, 1); /* no temporary files left behind */
 	assert_null(err.msg);
-	deja_buf_release(&content);
-	deja_buf_release(&dir);
+	callus_buf_release(&content);
+	callus_buf_release(&dir);
 }
 
 static void test_write_rejects_bad_signature(void **state)
@@ -285,60 +285,60 @@ static void test_write_rejects_bad_signature(void **state)
 	const char *bad[] = { "../../../../tmp/evil", "0123456789AB" SIG_A, "0123", NULL,
 			      "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdeg",
 			      SIG_A "0" };
-	deja_buf dir = DEJA_BUF_INIT;
+	callus_buf dir = CALLUS_BUF_INIT;
 	struct stat st;
 
-	deja_buf_puts(&dir, at(f, "bad"));
+	callus_buf_puts(&dir, at(f, "bad"));
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		deja_lesson l = make_lesson(bad[i], "a", "b");
-		deja_error err = DEJA_ERROR_INIT;
+		callus_lesson l = make_lesson(bad[i], "a", "b");
+		callus_error err = CALLUS_ERROR_INIT;
 
-		assert_int_equal(deja_lesson_md_write(dir.ptr, &l, &err), DEJA_EINVAL);
+		assert_int_equal(callus_lesson_md_write(dir.ptr, &l, &err), CALLUS_EINVAL);
 		assert_non_null(strstr(err.msg, "signature"));
-		deja_error_release(&err);
+		callus_error_release(&err);
 	}
 	assert_int_equal(stat(dir.ptr, &st), -1); /* nothing was created */
-	deja_buf_release(&dir);
+	callus_buf_release(&dir);
 }
 
 /* ---- the AGENTS.md block ---- */
 
-static void two_lessons(deja_lesson ls[2])
+static void two_lessons(callus_lesson ls[2])
 {
 	ls[0] = make_lesson(SIG_A, "src/app.js", "\n  src/app.js:1:7 'x' is unused\nmore detail");
 	ls[0].occurrences = 3;
 	ls[1] = make_lesson(SIG_B, "tests/a.test.js", "Expected 1 to be 2");
-	ls[1].type = DEJA_LESSON_TEST;
+	ls[1].type = CALLUS_LESSON_TEST;
 	ls[1].tool = (char *)"jest";
 }
 
 static const char *EXPECTED_TWO =
-	"<!-- deja:lessons:begin -->\n"
-	"Lessons recorded by deja from failed checks; newest first. Details: `.lessons/<id>.md`\n"
+	"<!-- callus:lessons:begin -->\n"
+	"Lessons recorded by callus from failed checks; newest first. Details: `.lessons/<id>.md`\n"
 	"\n"
 	"- LINT `eslint` in `src/app.js`: `src/app.js:1:7 'x' is unused more detail` (seen 3 times; "
 	".lessons/0123456789ab.md)\n"
 	"- TEST `jest` in `tests/a.test.js`: `Expected 1 to be 2` (seen once; "
 	".lessons/fedcba987654.md)\n"
-	"<!-- deja:lessons:end -->";
+	"<!-- callus:lessons:end -->";
 
 static void test_block_created_when_missing(void **state)
 {
 	struct fixture *f = *state;
-	deja_lesson ls[2];
-	deja_error err = DEJA_ERROR_INIT;
-	deja_buf got = DEJA_BUF_INIT, want = DEJA_BUF_INIT;
+	callus_lesson ls[2];
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_buf got = CALLUS_BUF_INIT, want = CALLUS_BUF_INIT;
 	struct stat st;
 
 	two_lessons(ls);
-	assert_int_equal(deja_agents_block_update(at(f, "AGENTS.md"), ls, 2, 0, NULL, &err), 0);
+	assert_int_equal(callus_agents_block_update(at(f, "AGENTS.md"), ls, 2, 0, NULL, &err), 0);
 	read_all(&got, at(f, "AGENTS.md"));
-	deja_buf_printf(&want, "%s\n", EXPECTED_TWO);
+	callus_buf_printf(&want, "%s\n", EXPECTED_TWO);
 	assert_string_equal(got.ptr, want.ptr);
 	assert_int_equal(stat(at(f, "AGENTS.md"), &st), 0);
 	assert_true(S_ISREG(st.st_mode));
-	deja_buf_release(&got);
-	deja_buf_release(&want);
+	callus_buf_release(&got);
+	callus_buf_release(&want);
 }
 
 static void test_block_bytes_outside_unchanged(void **state)
@@ -348,20 +348,20 @@ static void test_block_bytes_outside_unchanged(void **state)
 	 * user's business and must survive byte for byte. */
 	const char *before = "# Project\n\nSome rules.  \n\t  ";
 	const char *after = "  \n\n## Later\nno final newline";
-	deja_lesson ls[3];
-	deja_error err = DEJA_ERROR_INIT;
-	deja_buf orig = DEJA_BUF_INIT, got = DEJA_BUF_INIT;
+	callus_lesson ls[3];
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_buf orig = CALLUS_BUF_INIT, got = CALLUS_BUF_INIT;
 	const char *path;
 	struct stat st1, st2;
 
 	two_lessons(ls);
 	ls[2] = make_lesson(SIG_B, "z.py", "E501 line too long");
-	deja_buf_printf(&orig, "%s" DEJA_AGENTS_BEGIN "\nstale\n" DEJA_AGENTS_END "%s", before, after);
+	callus_buf_printf(&orig, "%s" CALLUS_AGENTS_BEGIN "\nstale\n" CALLUS_AGENTS_END "%s", before, after);
 	path = at(f, "AGENTS.md");
 	write_file(path, orig.ptr, orig.len);
 
 	for (size_t round = 2; round <= 3; round++) {
-		assert_int_equal(deja_agents_block_update(path, ls, round, 0, NULL, &err), 0);
+		assert_int_equal(callus_agents_block_update(path, ls, round, 0, NULL, &err), 0);
 		read_all(&got, path);
 		assert_true(got.len > strlen(before) + strlen(after));
 		assert_memory_equal(got.ptr, before, strlen(before));
@@ -369,35 +369,35 @@ static void test_block_bytes_outside_unchanged(void **state)
 		if (round == 2)
 			assert_null(strstr(got.ptr, "E501"));
 		assert_null(strstr(got.ptr, "stale"));
-		assert_int_equal(count_lines_equal(got.ptr, DEJA_AGENTS_BEGIN), 0); /* indented */
-		assert_non_null(strstr(got.ptr, "\t  " DEJA_AGENTS_BEGIN "\n"));
+		assert_int_equal(count_lines_equal(got.ptr, CALLUS_AGENTS_BEGIN), 0); /* indented */
+		assert_non_null(strstr(got.ptr, "\t  " CALLUS_AGENTS_BEGIN "\n"));
 	}
 	assert_non_null(strstr(got.ptr, "E501"));
 
 	/* Same lessons again: the file is not rewritten at all. */
 	assert_int_equal(stat(path, &st1), 0);
-	assert_int_equal(deja_agents_block_update(path, ls, 3, 0, NULL, &err), 0);
+	assert_int_equal(callus_agents_block_update(path, ls, 3, 0, NULL, &err), 0);
 	assert_int_equal(stat(path, &st2), 0);
 	assert_int_equal(st1.st_ino, st2.st_ino);
 	assert_null(err.msg);
-	deja_buf_release(&orig);
-	deja_buf_release(&got);
+	callus_buf_release(&orig);
+	callus_buf_release(&got);
 }
 
 static void check_append(struct fixture *f, const char *orig, const char *sep)
 {
-	deja_lesson ls[2];
-	deja_buf got = DEJA_BUF_INIT, want = DEJA_BUF_INIT;
+	callus_lesson ls[2];
+	callus_buf got = CALLUS_BUF_INIT, want = CALLUS_BUF_INIT;
 	const char *path = at(f, "append.md");
 
 	two_lessons(ls);
 	write_file(path, orig, strlen(orig));
-	assert_int_equal(deja_agents_block_update(path, ls, 2, 0, NULL, NULL), 0);
+	assert_int_equal(callus_agents_block_update(path, ls, 2, 0, NULL, NULL), 0);
 	read_all(&got, path);
-	deja_buf_printf(&want, "%s%s%s\n", orig, sep, EXPECTED_TWO);
+	callus_buf_printf(&want, "%s%s%s\n", orig, sep, EXPECTED_TWO);
 	assert_string_equal(got.ptr, want.ptr);
-	deja_buf_release(&got);
-	deja_buf_release(&want);
+	callus_buf_release(&got);
+	callus_buf_release(&want);
 }
 
 static void test_block_appended_without_markers(void **state)
@@ -409,45 +409,45 @@ static void test_block_appended_without_markers(void **state)
 	check_append(f, "hello\n\n", "");
 	check_append(f, "", "");
 	/* A marker that is not alone on its line is the user's text. */
-	check_append(f, "see `<!-- deja:lessons:begin -->`\n", "\n");
+	check_append(f, "see `<!-- callus:lessons:begin -->`\n", "\n");
 }
 
 static void test_block_malformed_markers(void **state)
 {
 	struct fixture *f = *state;
 	const char *cases[] = {
-		"a\n" DEJA_AGENTS_BEGIN "\nb\n",
-		"a\n" DEJA_AGENTS_END "\nb\n",
-		"a\n" DEJA_AGENTS_END "\nb\n" DEJA_AGENTS_BEGIN "\n",
-		DEJA_AGENTS_BEGIN "\n" DEJA_AGENTS_BEGIN "\n" DEJA_AGENTS_END "\n",
-		DEJA_AGENTS_BEGIN "\n" DEJA_AGENTS_END "\n" DEJA_AGENTS_BEGIN "\n" DEJA_AGENTS_END,
+		"a\n" CALLUS_AGENTS_BEGIN "\nb\n",
+		"a\n" CALLUS_AGENTS_END "\nb\n",
+		"a\n" CALLUS_AGENTS_END "\nb\n" CALLUS_AGENTS_BEGIN "\n",
+		CALLUS_AGENTS_BEGIN "\n" CALLUS_AGENTS_BEGIN "\n" CALLUS_AGENTS_END "\n",
+		CALLUS_AGENTS_BEGIN "\n" CALLUS_AGENTS_END "\n" CALLUS_AGENTS_BEGIN "\n" CALLUS_AGENTS_END,
 	};
-	deja_lesson ls[2];
+	callus_lesson ls[2];
 	const char *path = at(f, "AGENTS.md");
 
 	two_lessons(ls);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		deja_error err = DEJA_ERROR_INIT;
-		deja_buf got = DEJA_BUF_INIT;
+		callus_error err = CALLUS_ERROR_INIT;
+		callus_buf got = CALLUS_BUF_INIT;
 
 		write_file(path, cases[i], strlen(cases[i]));
-		assert_int_equal(deja_agents_block_update(path, ls, 2, 0, NULL, &err), DEJA_EINVAL);
+		assert_int_equal(callus_agents_block_update(path, ls, 2, 0, NULL, &err), CALLUS_EINVAL);
 		assert_non_null(err.msg);
 		assert_non_null(strstr(err.msg, "refusing to edit '"));
 		assert_non_null(strstr(err.msg, "AGENTS.md'"));
 		read_all(&got, path);
 		assert_string_equal(got.ptr, cases[i]);
-		deja_error_release(&err);
-		deja_buf_release(&got);
+		callus_error_release(&err);
+		callus_buf_release(&got);
 	}
 }
 
 static void test_block_max_bytes(void **state)
 {
 	enum { N = 50 };
-	deja_lesson ls[N];
-	deja_buf full = DEJA_BUF_INIT, b = DEJA_BUF_INIT;
-	deja_error err = DEJA_ERROR_INIT;
+	callus_lesson ls[N];
+	callus_buf full = CALLUS_BUF_INIT, b = CALLUS_BUF_INIT;
+	callus_error err = CALLUS_ERROR_INIT;
 	char more[64];
 	int bullets;
 
@@ -455,66 +455,66 @@ static void test_block_max_bytes(void **state)
 	for (int i = 0; i < N; i++)
 		ls[i] = make_lesson(i % 2 ? SIG_A : SIG_B, "src/app.js", "some error text here");
 
-	assert_int_equal(deja_agents_block_render(&full, ls, N, 0, "\n", NULL), 0);
+	assert_int_equal(callus_agents_block_render(&full, ls, N, 0, "\n", NULL), 0);
 	assert_int_equal(count_lines_starting(full.ptr, "- "), N);
-	assert_null(strstr(full.ptr, "more (deja lessons)"));
+	assert_null(strstr(full.ptr, "more (callus lessons)"));
 
 	/* Exactly enough room: everything, no "more" line. */
-	assert_int_equal(deja_agents_block_render(&b, ls, N, full.len, "\n", NULL), 0);
+	assert_int_equal(callus_agents_block_render(&b, ls, N, full.len, "\n", NULL), 0);
 	assert_string_equal(b.ptr, full.ptr);
 
 	/* One byte less: the last bullet gives way to the "more" line. */
 	for (size_t max = full.len - 1; max >= 200; max -= 97) {
-		deja_buf_clear(&b);
-		assert_int_equal(deja_agents_block_render(&b, ls, N, max, "\n", NULL), 0);
+		callus_buf_clear(&b);
+		assert_int_equal(callus_agents_block_render(&b, ls, N, max, "\n", NULL), 0);
 		assert_true(b.len <= max);
 		bullets = count_lines_starting(b.ptr, "- ") - 1;
 		assert_true(bullets < N);
-		snprintf(more, sizeof(more), "\n- \xE2\x80\xA6 and %d more (deja lessons)\n",
+		snprintf(more, sizeof(more), "\n- \xE2\x80\xA6 and %d more (callus lessons)\n",
 			 N - bullets);
 		assert_non_null(strstr(b.ptr, more));
-		assert_true(!strcmp(b.ptr + b.len - strlen(DEJA_AGENTS_END), DEJA_AGENTS_END));
+		assert_true(!strcmp(b.ptr + b.len - strlen(CALLUS_AGENTS_END), CALLUS_AGENTS_END));
 		/* Newest first: what is shown is a prefix of the full list. */
 		assert_memory_equal(b.ptr, full.ptr, strstr(b.ptr, more) + 1 - b.ptr);
 	}
 
 	/* Too small for even the header: refused. */
-	deja_buf_clear(&b);
-	assert_int_equal(deja_agents_block_render(&b, ls, N, 60, "\n", &err), DEJA_EINVAL);
+	callus_buf_clear(&b);
+	assert_int_equal(callus_agents_block_render(&b, ls, N, 60, "\n", &err), CALLUS_EINVAL);
 	assert_non_null(strstr(err.msg, "60 bytes"));
 	assert_int_equal(b.len, 0);
-	deja_error_release(&err);
-	deja_buf_release(&full);
-	deja_buf_release(&b);
+	callus_error_release(&err);
+	callus_buf_release(&full);
+	callus_buf_release(&b);
 }
 
 static void test_block_max_bytes_in_file(void **state)
 {
 	struct fixture *f = *state;
 	enum { N = 30 };
-	deja_lesson ls[N];
-	deja_buf got = DEJA_BUF_INIT;
+	callus_lesson ls[N];
+	callus_buf got = CALLUS_BUF_INIT;
 	const char *path = at(f, "AGENTS.md"), *b, *e;
 
 	for (int i = 0; i < N; i++)
 		ls[i] = make_lesson(SIG_A, "src/app.js", "some error text here");
 	write_file(path, "intro\r\n", 7);
-	assert_int_equal(deja_agents_block_update(path, ls, N, 700, NULL, NULL), 0);
+	assert_int_equal(callus_agents_block_update(path, ls, N, 700, NULL, NULL), 0);
 	read_all(&got, path);
-	b = strstr(got.ptr, DEJA_AGENTS_BEGIN);
-	e = strstr(got.ptr, DEJA_AGENTS_END);
+	b = strstr(got.ptr, CALLUS_AGENTS_BEGIN);
+	e = strstr(got.ptr, CALLUS_AGENTS_END);
 	assert_non_null(b);
 	assert_non_null(e);
-	assert_true((size_t)(e + strlen(DEJA_AGENTS_END) - b) <= 700); /* CRLF counted */
-	assert_non_null(strstr(got.ptr, "more (deja lessons)\r\n"));
-	deja_buf_release(&got);
+	assert_true((size_t)(e + strlen(CALLUS_AGENTS_END) - b) <= 700); /* CRLF counted */
+	assert_non_null(strstr(got.ptr, "more (callus lessons)\r\n"));
+	callus_buf_release(&got);
 }
 
 static void test_block_symlink_written_through(void **state)
 {
 	struct fixture *f = *state;
-	deja_lesson ls[2];
-	deja_buf got = DEJA_BUF_INIT, link = DEJA_BUF_INIT;
+	callus_lesson ls[2];
+	callus_buf got = CALLUS_BUF_INIT, link = CALLUS_BUF_INIT;
 	struct stat st;
 	char target[256];
 	ssize_t n;
@@ -522,10 +522,10 @@ static void test_block_symlink_written_through(void **state)
 	two_lessons(ls);
 	assert_int_equal(mkdir(at(f, "shared"), 0700), 0);
 	write_file(at(f, "shared/AGENTS.md"), "shared rules\n", 13);
-	deja_buf_puts(&link, at(f, "AGENTS.md"));
+	callus_buf_puts(&link, at(f, "AGENTS.md"));
 	assert_int_equal(symlink("shared/AGENTS.md", link.ptr), 0);
 
-	assert_int_equal(deja_agents_block_update(link.ptr, ls, 2, 0, NULL, NULL), 0);
+	assert_int_equal(callus_agents_block_update(link.ptr, ls, 2, 0, NULL, NULL), 0);
 	assert_int_equal(lstat(link.ptr, &st), 0);
 	assert_true(S_ISLNK(st.st_mode));
 	n = readlink(link.ptr, target, sizeof(target) - 1);
@@ -533,26 +533,26 @@ static void test_block_symlink_written_through(void **state)
 	target[n] = '\0';
 	assert_string_equal(target, "shared/AGENTS.md");
 	read_all(&got, at(f, "shared/AGENTS.md"));
-	assert_true(!strncmp(got.ptr, "shared rules\n\n" DEJA_AGENTS_BEGIN, 14 + 27));
+	assert_true(!strncmp(got.ptr, "shared rules\n\n" CALLUS_AGENTS_BEGIN, 14 + 27));
 
 	/* A dangling link: the target is created, the link stays. */
-	deja_buf_clear(&link);
-	deja_buf_puts(&link, at(f, "CLAUDE.md"));
+	callus_buf_clear(&link);
+	callus_buf_puts(&link, at(f, "CLAUDE.md"));
 	assert_int_equal(symlink("shared/CLAUDE.md", link.ptr), 0);
-	assert_int_equal(deja_agents_block_update(link.ptr, ls, 2, 0, NULL, NULL), 0);
+	assert_int_equal(callus_agents_block_update(link.ptr, ls, 2, 0, NULL, NULL), 0);
 	assert_int_equal(lstat(link.ptr, &st), 0);
 	assert_true(S_ISLNK(st.st_mode));
 	read_all(&got, at(f, "shared/CLAUDE.md"));
-	assert_true(!strncmp(got.ptr, DEJA_AGENTS_BEGIN, strlen(DEJA_AGENTS_BEGIN)));
-	deja_buf_release(&got);
-	deja_buf_release(&link);
+	assert_true(!strncmp(got.ptr, CALLUS_AGENTS_BEGIN, strlen(CALLUS_AGENTS_BEGIN)));
+	callus_buf_release(&got);
+	callus_buf_release(&link);
 }
 
 static void test_block_mode_preserved(void **state)
 {
 	struct fixture *f = *state;
 	const mode_t modes[] = { 0640, 0604, 0600, 0755 };
-	deja_lesson ls[2];
+	callus_lesson ls[2];
 	const char *path = at(f, "AGENTS.md");
 	struct stat st;
 
@@ -560,7 +560,7 @@ static void test_block_mode_preserved(void **state)
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
 		write_file(path, "x\n", 2);
 		assert_int_equal(chmod(path, modes[i]), 0);
-		assert_int_equal(deja_agents_block_update(path, ls, 1 + i % 2, 0, NULL, NULL), 0);
+		assert_int_equal(callus_agents_block_update(path, ls, 1 + i % 2, 0, NULL, NULL), 0);
 		assert_int_equal(stat(path, &st), 0);
 		assert_true(st.st_size > 2);
 		assert_int_equal(st.st_mode & 07777, modes[i]);
@@ -570,69 +570,69 @@ static void test_block_mode_preserved(void **state)
 static void test_block_crlf(void **state)
 {
 	struct fixture *f = *state;
-	const char *orig = "rules\r\n\r\n" DEJA_AGENTS_BEGIN "\r\nold\r\n" DEJA_AGENTS_END "\r\ntail\r\n";
-	deja_lesson ls[2];
-	deja_buf got = DEJA_BUF_INIT, want = DEJA_BUF_INIT;
+	const char *orig = "rules\r\n\r\n" CALLUS_AGENTS_BEGIN "\r\nold\r\n" CALLUS_AGENTS_END "\r\ntail\r\n";
+	callus_lesson ls[2];
+	callus_buf got = CALLUS_BUF_INIT, want = CALLUS_BUF_INIT;
 	const char *path = at(f, "AGENTS.md");
 
 	two_lessons(ls);
 	write_file(path, orig, strlen(orig));
-	assert_int_equal(deja_agents_block_update(path, ls, 2, 0, NULL, NULL), 0);
+	assert_int_equal(callus_agents_block_update(path, ls, 2, 0, NULL, NULL), 0);
 	read_all(&got, path);
-	deja_buf_puts(&want, "rules\r\n\r\n");
+	callus_buf_puts(&want, "rules\r\n\r\n");
 	for (const char *p = EXPECTED_TWO; *p; p++) {
 		if (*p == '\n')
-			deja_buf_putc(&want, '\r');
-		deja_buf_putc(&want, *p);
+			callus_buf_putc(&want, '\r');
+		callus_buf_putc(&want, *p);
 	}
-	deja_buf_puts(&want, "\r\ntail\r\n");
+	callus_buf_puts(&want, "\r\ntail\r\n");
 	assert_string_equal(got.ptr, want.ptr);
 
 	/* Appending to a CRLF file without markers. */
 	write_file(path, "a\r\nb", 4);
-	assert_int_equal(deja_agents_block_update(path, ls, 2, 0, NULL, NULL), 0);
+	assert_int_equal(callus_agents_block_update(path, ls, 2, 0, NULL, NULL), 0);
 	read_all(&got, path);
-	assert_true(!strncmp(got.ptr, "a\r\nb\r\n\r\n" DEJA_AGENTS_BEGIN "\r\n", 8 + 27 + 2));
+	assert_true(!strncmp(got.ptr, "a\r\nb\r\n\r\n" CALLUS_AGENTS_BEGIN "\r\n", 8 + 27 + 2));
 	for (size_t i = 0; i < got.len; i++)
 		if (got.ptr[i] == '\n')
 			assert_true(i > 0 && got.ptr[i - 1] == '\r');
-	deja_buf_release(&got);
-	deja_buf_release(&want);
+	callus_buf_release(&got);
+	callus_buf_release(&want);
 }
 
 static void test_block_untrusted_summary_cannot_fake_markers(void **state)
 {
 	struct fixture *f = *state;
-	deja_lesson ls[2];
-	deja_buf got = DEJA_BUF_INIT;
+	callus_lesson ls[2];
+	callus_buf got = CALLUS_BUF_INIT;
 	const char *path = at(f, "AGENTS.md");
 
 	two_lessons(ls);
-	ls[0].error_summary = (char *)DEJA_AGENTS_END;
-	ls[1].file = (char *)"\n" DEJA_AGENTS_BEGIN "\n";
+	ls[0].error_summary = (char *)CALLUS_AGENTS_END;
+	ls[1].file = (char *)"\n" CALLUS_AGENTS_BEGIN "\n";
 	write_file(path, "top\n", 4);
 	/* Twice: a faked marker would make the second update refuse. */
-	assert_int_equal(deja_agents_block_update(path, ls, 2, 0, NULL, NULL), 0);
-	assert_int_equal(deja_agents_block_update(path, ls, 1, 0, NULL, NULL), 0);
+	assert_int_equal(callus_agents_block_update(path, ls, 2, 0, NULL, NULL), 0);
+	assert_int_equal(callus_agents_block_update(path, ls, 1, 0, NULL, NULL), 0);
 	read_all(&got, path);
-	assert_int_equal(count_lines_equal(got.ptr, DEJA_AGENTS_BEGIN), 1);
-	assert_int_equal(count_lines_equal(got.ptr, DEJA_AGENTS_END), 1);
-	assert_non_null(strstr(got.ptr, "`<! -- deja:lessons:end -- >`"));
-	deja_buf_release(&got);
+	assert_int_equal(count_lines_equal(got.ptr, CALLUS_AGENTS_BEGIN), 1);
+	assert_int_equal(count_lines_equal(got.ptr, CALLUS_AGENTS_END), 1);
+	assert_non_null(strstr(got.ptr, "`<! -- callus:lessons:end -- >`"));
+	callus_buf_release(&got);
 }
 
 static void test_block_excerpt(void **state)
 {
-	deja_lesson l = make_lesson(SIG_A, "src/app.js", NULL);
-	deja_buf sum = DEJA_BUF_INIT, b = DEJA_BUF_INIT;
+	callus_lesson l = make_lesson(SIG_A, "src/app.js", NULL);
+	callus_buf sum = CALLUS_BUF_INIT, b = CALLUS_BUF_INIT;
 	const char *p, *q;
 
 	(void)state;
-	deja_buf_puts(&sum, "src/app.js\n");
+	callus_buf_puts(&sum, "src/app.js\n");
 	for (int i = 0; i < 200; i++)
-		deja_buf_puts(&sum, "\xC3\xA9"); /* e acute: cutting inside it breaks UTF-8 */
+		callus_buf_puts(&sum, "\xC3\xA9"); /* e acute: cutting inside it breaks UTF-8 */
 	l.error_summary = sum.ptr;
-	assert_int_equal(deja_agents_block_render(&b, &l, 1, 0, "\n", NULL), 0);
+	assert_int_equal(callus_agents_block_render(&b, &l, 1, 0, "\n", NULL), 0);
 	/* The leading file line is skipped, the rest cut on a character. */
 	p = strstr(b.ptr, "in `src/app.js`: `\xC3\xA9");
 	assert_non_null(p);
@@ -642,30 +642,30 @@ static void test_block_excerpt(void **state)
 	assert_true(q - p <= 160);
 	assert_true(q - p >= 150);
 	assert_int_equal((q - p) % 2, 0);
-	deja_buf_release(&sum);
-	deja_buf_release(&b);
+	callus_buf_release(&sum);
+	callus_buf_release(&b);
 }
 
 static void test_block_lock_and_errors(void **state)
 {
 	struct fixture *f = *state;
-	deja_lesson ls[2];
-	deja_error err = DEJA_ERROR_INIT;
-	deja_buf lock = DEJA_BUF_INIT;
+	callus_lesson ls[2];
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_buf lock = CALLUS_BUF_INIT;
 	struct stat st;
 
 	two_lessons(ls);
-	deja_buf_puts(&lock, at(f, "agents.lock"));
-	assert_int_equal(deja_agents_block_update(at(f, "AGENTS.md"), ls, 2, 0, lock.ptr, &err), 0);
+	callus_buf_puts(&lock, at(f, "agents.lock"));
+	assert_int_equal(callus_agents_block_update(at(f, "AGENTS.md"), ls, 2, 0, lock.ptr, &err), 0);
 	assert_int_equal(stat(lock.ptr, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0600);
 
 	/* A directory in the way: a clear error naming it. */
 	assert_int_equal(mkdir(at(f, "DIR.md"), 0700), 0);
-	assert_true(deja_agents_block_update(at(f, "DIR.md"), ls, 2, 0, lock.ptr, &err) < 0);
+	assert_true(callus_agents_block_update(at(f, "DIR.md"), ls, 2, 0, lock.ptr, &err) < 0);
 	assert_non_null(strstr(err.msg, "DIR.md'"));
-	deja_error_release(&err);
-	deja_buf_release(&lock);
+	callus_error_release(&err);
+	callus_buf_release(&lock);
 }
 
 int main(void)

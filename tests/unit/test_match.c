@@ -15,33 +15,33 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "deja/embed.h"
-#include "deja/learn.h"
-#include "deja/lesson.h"
-#include "deja/match.h"
-#include "deja/redact.h"
-#include "deja/signature.h"
-#include "deja/store.h"
+#include "callus/embed.h"
+#include "callus/learn.h"
+#include "callus/lesson.h"
+#include "callus/match.h"
+#include "callus/redact.h"
+#include "callus/signature.h"
+#include "callus/store.h"
 
 typedef struct fixture {
 	char dir[64];
 	char path[96];
-	deja_store *s;
-	deja_redactor *red;
+	callus_store *s;
+	callus_redactor *red;
 } fixture;
 
 static int setup(void **state)
 {
 	fixture *f = calloc(1, sizeof(*f));
 
-	snprintf(f->dir, sizeof(f->dir), "/tmp/deja-match-XXXXXX");
+	snprintf(f->dir, sizeof(f->dir), "/tmp/callus-match-XXXXXX");
 	if (!f || !mkdtemp(f->dir))
 		return -1;
-	snprintf(f->path, sizeof(f->path), "%s/.deja", f->dir);
+	snprintf(f->path, sizeof(f->path), "%s/.callus", f->dir);
 	if (mkdir(f->path, 0700) < 0)
 		return -1;
-	snprintf(f->path, sizeof(f->path), "%s/.deja/deja.db", f->dir);
-	if (deja_store_open(&f->s, f->path, 5000, NULL) < 0 || deja_redactor_new(&f->red, NULL) < 0)
+	snprintf(f->path, sizeof(f->path), "%s/.callus/callus.db", f->dir);
+	if (callus_store_open(&f->s, f->path, 5000, NULL) < 0 || callus_redactor_new(&f->red, NULL) < 0)
 		return -1;
 	*state = f;
 	return 0;
@@ -52,8 +52,8 @@ static int teardown(void **state)
 	fixture *f = *state;
 	char cmd[128];
 
-	deja_store_close(f->s);
-	deja_redactor_free(f->red);
+	callus_store_close(f->s);
+	callus_redactor_free(f->red);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
 	if (system(cmd) != 0)
 		return -1;
@@ -62,12 +62,12 @@ static int teardown(void **state)
 }
 
 /* A signature of tool/framework fw, with one in-project frame. */
-static void make_sig(deja_signature *g, const char *fw, const char *code, const char *msg,
+static void make_sig(callus_signature *g, const char *fw, const char *code, const char *msg,
 		     const char *frame)
 {
-	deja_strlist ctx = DEJA_STRLIST_INIT;
+	callus_strlist ctx = CALLUS_STRLIST_INIT;
 	char fwctx[64];
-	deja_diag d;
+	callus_diag d;
 
 	memset(&d, 0, sizeof(d));
 	d.file = (char *)"src/a.test.js";
@@ -75,42 +75,42 @@ static void make_sig(deja_signature *g, const char *fw, const char *code, const 
 	d.code = (char *)code;
 	d.message = (char *)msg;
 	if (frame)
-		assert_int_equal(deja_strlist_add(&d.frames, frame, strlen(frame)), 0);
+		assert_int_equal(callus_strlist_add(&d.frames, frame, strlen(frame)), 0);
 	snprintf(fwctx, sizeof(fwctx), "framework:%s", fw);
-	assert_int_equal(deja_strlist_add(&ctx, fwctx, strlen(fwctx)), 0);
-	assert_int_equal(deja_strlist_add(&ctx, "ext:js", 6), 0);
-	assert_int_equal(deja_signature_build(g, &d, fw, &ctx), 0);
-	deja_strlist_release(&d.frames);
-	deja_strlist_release(&ctx);
+	assert_int_equal(callus_strlist_add(&ctx, fwctx, strlen(fwctx)), 0);
+	assert_int_equal(callus_strlist_add(&ctx, "ext:js", 6), 0);
+	assert_int_equal(callus_signature_build(g, &d, fw, &ctx), 0);
+	callus_strlist_release(&d.frames);
+	callus_strlist_release(&ctx);
 }
 
 /* Store g (as the recording path does) and index it. */
-static void store_sig(fixture *f, const deja_signature *g)
+static void store_sig(fixture *f, const callus_signature *g)
 {
-	deja_lesson l;
-	deja_run_info run;
+	callus_lesson l;
+	callus_run_info run;
 
 	memset(&l, 0, sizeof(l));
 	memset(&run, 0, sizeof(run));
-	l.type = DEJA_LESSON_TEST;
+	l.type = CALLUS_LESSON_TEST;
 	l.file = strdup("src/a.test.js");
 	l.error_summary = strdup(g->original);
 	l.tool = strdup(g->tool);
 	l.command = strdup("npx jest");
-	assert_int_equal(deja_lesson_sign(&l), 0);
+	assert_int_equal(callus_lesson_sign(&l), 0);
 	run.sigs = g;
 	run.nsigs = 1;
-	assert_int_equal(deja_store_record_lesson(f->s, &l, &run, NULL, NULL), 0);
-	deja_lesson_release(&l);
-	assert_int_equal(deja_match_index(f->s, f->dir, NULL, NULL), 0);
+	assert_int_equal(callus_store_record_lesson(f->s, &l, &run, NULL, NULL), 0);
+	callus_lesson_release(&l);
+	assert_int_equal(callus_match_index(f->s, f->dir, NULL, NULL), 0);
 }
 
 /* A resolution for g: a failure of check `args` and its pass. */
-static void resolve(fixture *f, const deja_signature *g, const char *args)
+static void resolve(fixture *f, const callus_signature *g, const char *args)
 {
-	deja_learn_opts o;
-	deja_learn_error e = { g, NULL };
-	deja_learn_result r;
+	callus_learn_opts o;
+	callus_learn_error e = { g, NULL };
+	callus_learn_result r;
 
 	memset(&o, 0, sizeof(o));
 	o.workspace = f->dir;
@@ -120,53 +120,53 @@ static void resolve(fixture *f, const deja_signature *g, const char *args)
 	o.session = "s";
 	o.redactor = f->red;
 	o.no_snapshot = 1;
-	assert_int_equal(deja_learn_failure(f->s, &o, &e, 1, &r, NULL), 0);
-	deja_learn_result_release(&r);
-	assert_int_equal(deja_learn_pass(f->s, &o, &r, NULL), 0);
+	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, NULL), 0);
+	callus_learn_result_release(&r);
+	assert_int_equal(callus_learn_pass(f->s, &o, &r, NULL), 0);
 	assert_int_equal(r.nfixed, 1);
-	deja_learn_result_release(&r);
+	callus_learn_result_release(&r);
 }
 
-static size_t suggest_counted(fixture *f, const deja_signature *g, deja_suggestion **out,
-			      deja_metrics *m)
+static size_t suggest_counted(fixture *f, const callus_signature *g, callus_suggestion **out,
+			      callus_metrics *m)
 {
-	deja_match_opts mo = { f->dir, 0, 0, 0, m, NULL, NULL, 0 };
+	callus_match_opts mo = { f->dir, 0, 0, 0, m, NULL, NULL, 0 };
 	size_t n = 0;
 
-	assert_int_equal(deja_match_suggest(f->s, &mo, g, 0, out, &n, NULL), 0);
+	assert_int_equal(callus_match_suggest(f->s, &mo, g, 0, out, &n, NULL), 0);
 	return n;
 }
 
-static size_t suggest(fixture *f, const deja_signature *g, deja_suggestion **out)
+static size_t suggest(fixture *f, const callus_signature *g, callus_suggestion **out)
 {
 	return suggest_counted(f, g, out, NULL);
 }
 
 /* Every metric row as "name labels part=value\n". */
-static int row_text(void *ctx, const deja_metric_row *row)
+static int row_text(void *ctx, const callus_metric_row *row)
 {
-	return deja_buf_printf(ctx, "%s %s %s=%g\n", row->name, row->labels, row->part,
+	return callus_buf_printf(ctx, "%s %s %s=%g\n", row->name, row->labels, row->part,
 			       row->value) < 0;
 }
 
-static double similarity(const deja_signature *a, const deja_signature *b)
+static double similarity(const callus_signature *a, const callus_signature *b)
 {
-	deja_features fa = DEJA_FEATURES_INIT, fb = DEJA_FEATURES_INIT;
-	float va[DEJA_EMBED_DIM], vb[DEJA_EMBED_DIM];
+	callus_features fa = CALLUS_FEATURES_INIT, fb = CALLUS_FEATURES_INIT;
+	float va[CALLUS_EMBED_DIM], vb[CALLUS_EMBED_DIM];
 
-	assert_int_equal(deja_embed_features(&fa, a), 0);
-	assert_int_equal(deja_embed_features(&fb, b), 0);
-	deja_embed_vector(va, &fa, NULL);
-	deja_embed_vector(vb, &fb, NULL);
-	deja_features_release(&fa);
-	deja_features_release(&fb);
-	return deja_dot(va, vb, DEJA_EMBED_DIM);
+	assert_int_equal(callus_embed_features(&fa, a), 0);
+	assert_int_equal(callus_embed_features(&fb, b), 0);
+	callus_embed_vector(va, &fa, NULL);
+	callus_embed_vector(vb, &fb, NULL);
+	callus_features_release(&fa);
+	callus_features_release(&fb);
+	return callus_dot(va, vb, CALLUS_EMBED_DIM);
 }
 
 static void indexing_is_once(void **state)
 {
 	fixture *f = *state;
-	deja_signature a;
+	callus_signature a;
 	size_t added = 99;
 	struct stat st;
 	char vec[128];
@@ -174,27 +174,27 @@ static void indexing_is_once(void **state)
 	make_sig(&a, "jest", NULL, "expect(received).toBe(expected) Expected: 4 Received: 3",
 		 "add\tsrc/sum.js");
 	store_sig(f, &a);
-	snprintf(vec, sizeof(vec), "%s/.deja/vectors-%s.bin", f->dir, DEJA_EMBED_BUILTIN_MODEL);
+	snprintf(vec, sizeof(vec), "%s/.callus/vectors-%s.bin", f->dir, CALLUS_EMBED_BUILTIN_MODEL);
 	assert_int_equal(stat(vec, &st), 0);
-	assert_int_equal(deja_match_index(f->s, f->dir, &added, NULL), 0);
+	assert_int_equal(callus_match_index(f->s, f->dir, &added, NULL), 0);
 	assert_int_equal(added, 0);
 	/* a reindex gives every signature its vector again */
 	{
-		deja_error err = DEJA_ERROR_INIT;
+		callus_error err = CALLUS_ERROR_INIT;
 
-		if (deja_match_reindex(f->s, f->dir, &added, &err) < 0)
-			fail_msg("%s", deja_error_message(&err));
-		deja_error_release(&err);
+		if (callus_match_reindex(f->s, f->dir, &added, &err) < 0)
+			fail_msg("%s", callus_error_message(&err));
+		callus_error_release(&err);
 	}
 	assert_int_equal(added, 1);
-	deja_signature_release(&a);
+	callus_signature_release(&a);
 }
 
 static void similar_gets_the_fix_unrelated_gets_nothing(void **state)
 {
 	fixture *f = *state;
-	deja_signature a, b, unrelated, other_fw;
-	deja_suggestion *g = NULL;
+	callus_signature a, b, unrelated, other_fw;
+	callus_suggestion *g = NULL;
 	size_t n;
 
 	make_sig(&a, "jest", NULL, "expect(received).toBe(expected) Expected: 4 Received: 3",
@@ -208,38 +208,38 @@ static void similar_gets_the_fix_unrelated_gets_nothing(void **state)
 	make_sig(&other_fw, "mocha", NULL, "expect(received).toBe(expected) Expected: 4 Received: 3",
 		 "add\ttest/sum.spec.js");
 	assert_string_not_equal(a.id, b.id);
-	assert_true(similarity(&a, &b) >= DEJA_MATCH_THRESHOLD);
+	assert_true(similarity(&a, &b) >= CALLUS_MATCH_THRESHOLD);
 	store_sig(f, &a);
 	resolve(f, &a, "a");
 
 	/* nothing stored like it: nothing suggested */
 	n = suggest(f, &unrelated, &g);
 	assert_int_equal(n, 0);
-	deja_suggestions_free(g, n);
+	callus_suggestions_free(g, n);
 
 	/* the same signature */
 	n = suggest(f, &a, &g);
 	assert_int_equal(n, 1);
 	assert_string_equal(g[0].signature_id, a.id);
 	assert_true(g[0].confidence > 0.9 && g[0].confidence <= 1.0);
-	deja_suggestions_free(g, n);
+	callus_suggestions_free(g, n);
 
 	/* a similar one, never stored */
 	n = suggest(f, &b, &g);
 	assert_int_equal(n, 1);
 	assert_string_equal(g[0].signature_id, a.id);
 	assert_true(g[0].confidence < 1.0);
-	deja_suggestions_free(g, n);
+	callus_suggestions_free(g, n);
 
 	/* the same words from another framework are another error */
 	n = suggest(f, &other_fw, &g);
 	assert_int_equal(n, 0);
-	deja_suggestions_free(g, n);
+	callus_suggestions_free(g, n);
 
-	deja_signature_release(&a);
-	deja_signature_release(&b);
-	deja_signature_release(&unrelated);
-	deja_signature_release(&other_fw);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+	callus_signature_release(&unrelated);
+	callus_signature_release(&other_fw);
 }
 
 /* hindsight.match.*: each search counted by how its best candidate was
@@ -247,10 +247,10 @@ static void similar_gets_the_fix_unrelated_gets_nothing(void **state)
 static void searches_are_measured(void **state)
 {
 	fixture *f = *state;
-	deja_signature a, b, unrelated;
-	deja_suggestion *g = NULL;
-	deja_metrics *m = NULL;
-	deja_buf rows = DEJA_BUF_INIT;
+	callus_signature a, b, unrelated;
+	callus_suggestion *g = NULL;
+	callus_metrics *m = NULL;
+	callus_buf rows = CALLUS_BUF_INIT;
 	size_t n;
 
 	make_sig(&a, "jest", NULL, "expect(received).toBe(expected) Expected: 4 Received: 3",
@@ -261,14 +261,14 @@ static void searches_are_measured(void **state)
 		 NULL);
 	store_sig(f, &a);
 	resolve(f, &a, "a");
-	assert_int_equal(deja_metrics_new(&m), 0);
+	assert_int_equal(callus_metrics_new(&m), 0);
 	n = suggest_counted(f, &a, &g, m);
-	deja_suggestions_free(g, n);
+	callus_suggestions_free(g, n);
 	n = suggest_counted(f, &b, &g, m);
-	deja_suggestions_free(g, n);
+	callus_suggestions_free(g, n);
 	n = suggest_counted(f, &unrelated, &g, m);
-	deja_suggestions_free(g, n);
-	assert_int_equal(deja_metrics_each_row(m, row_text, &rows), 0);
+	callus_suggestions_free(g, n);
+	assert_int_equal(callus_metrics_each_row(m, row_text, &rows), 0);
 	assert_non_null(strstr(rows.ptr, "hindsight.match.total {\"match_type\":\"same\","
 					 "\"found\":\"true\"} =1\n"));
 	assert_non_null(strstr(rows.ptr, "hindsight.match.total {\"match_type\":\"vector\","
@@ -279,11 +279,11 @@ static void searches_are_measured(void **state)
 	assert_non_null(strstr(rows.ptr, "hindsight.match.results_count {} count=3\n"));
 	/* one candidate each for a and b, none for the unrelated error */
 	assert_non_null(strstr(rows.ptr, "hindsight.match.results_count {} sum=2\n"));
-	deja_buf_release(&rows);
-	deja_metrics_free(m);
-	deja_signature_release(&a);
-	deja_signature_release(&b);
-	deja_signature_release(&unrelated);
+	callus_buf_release(&rows);
+	callus_metrics_free(m);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+	callus_signature_release(&unrelated);
 }
 
 static int link_count(fixture *f, const char *alias)
@@ -308,8 +308,8 @@ static int link_count(fixture *f, const char *alias)
 static void near_duplicates_are_linked(void **state)
 {
 	fixture *f = *state;
-	deja_signature a, dup, apart;
-	deja_suggestion *g = NULL;
+	callus_signature a, dup, apart;
+	callus_suggestion *g = NULL;
 	size_t n;
 
 	make_sig(&a, "jest", NULL, "expect(received).toBe(expected) Expected: 4 Received: 3",
@@ -317,7 +317,7 @@ static void near_duplicates_are_linked(void **state)
 	/* one more frame in a helper: another id, the same error */
 	make_sig(&dup, "jest", NULL, "expect(received).toBe(expected) Expected: 4 Received: 3",
 		 "add\tsrc/sum.js");
-	assert_int_equal(deja_strlist_add(&dup.stack_patterns, "helper@util.js", 14), 0);
+	assert_int_equal(callus_strlist_add(&dup.stack_patterns, "helper@util.js", 14), 0);
 	memcpy(dup.id, "ffffffffffff", 12); /* a distinct id, as a stack change gives */
 	make_sig(&apart, "jest", "TS2322", "Type 'string' is not assignable to type 'number'.",
 		 NULL);
@@ -325,7 +325,7 @@ static void near_duplicates_are_linked(void **state)
 	resolve(f, &a, "a");
 	store_sig(f, &dup);
 	store_sig(f, &apart);
-	if (similarity(&a, &dup) > DEJA_MATCH_DUPLICATE)
+	if (similarity(&a, &dup) > CALLUS_MATCH_DUPLICATE)
 		assert_int_equal(link_count(f, dup.id), 1);
 	else
 		assert_int_equal(link_count(f, dup.id), 0);
@@ -333,19 +333,19 @@ static void near_duplicates_are_linked(void **state)
 	/* through the link, the duplicate finds the fix of the one it joined */
 	n = suggest(f, &dup, &g);
 	assert_int_equal(n, 1);
-	deja_suggestions_free(g, n);
-	deja_signature_release(&a);
-	deja_signature_release(&dup);
-	deja_signature_release(&apart);
+	callus_suggestions_free(g, n);
+	callus_signature_release(&a);
+	callus_signature_release(&dup);
+	callus_signature_release(&apart);
 }
 
 static void merges_need_approval(void **state)
 {
 	fixture *f = *state;
-	deja_signature a, b;
-	deja_merge_pair *p = NULL;
-	deja_resolution *rs = NULL;
-	deja_error err = DEJA_ERROR_INIT;
+	callus_signature a, b;
+	callus_merge_pair *p = NULL;
+	callus_resolution *rs = NULL;
+	callus_error err = CALLUS_ERROR_INIT;
 	size_t n = 0;
 	char prefix[8];
 
@@ -353,42 +353,42 @@ static void merges_need_approval(void **state)
 		 "add\tsrc/sum.js");
 	make_sig(&b, "jest", NULL, "expect(received).toBe(expected) Expected: 4 Received: undefined",
 		 "add\tsrc/sum.js");
-	assert_true(similarity(&a, &b) > DEJA_MATCH_MERGE);
-	assert_true(similarity(&a, &b) <= DEJA_MATCH_DUPLICATE);
+	assert_true(similarity(&a, &b) > CALLUS_MATCH_MERGE);
+	assert_true(similarity(&a, &b) <= CALLUS_MATCH_DUPLICATE);
 	store_sig(f, &a);
 	store_sig(f, &b);
 	resolve(f, &a, "a");
 	resolve(f, &b, "b");
-	assert_int_equal(deja_match_merges(f->s, f->dir, &p, &n, NULL), 0);
+	assert_int_equal(callus_match_merges(f->s, f->dir, &p, &n, NULL), 0);
 	assert_int_equal(n, 1);
-	assert_true(p[0].similarity > DEJA_MATCH_MERGE);
-	assert_true(p[0].a_success > DEJA_MATCH_MERGE_SUCCESS);
-	deja_merge_pairs_free(p, n);
+	assert_true(p[0].similarity > CALLUS_MATCH_MERGE);
+	assert_true(p[0].a_success > CALLUS_MATCH_MERGE_SUCCESS);
+	callus_merge_pairs_free(p, n);
 
 	/* nothing merged until asked */
-	assert_int_equal(deja_learn_resolutions(f->s, a.id, 0, &rs, &n, NULL), 0);
+	assert_int_equal(callus_learn_resolutions(f->s, a.id, 0, &rs, &n, NULL), 0);
 	assert_int_equal(n, 1);
-	deja_resolutions_free(rs, n);
+	callus_resolutions_free(rs, n);
 
 	/* bad ids are refused */
-	assert_int_equal(deja_match_merge(f->s, "xyz", b.id, &err), DEJA_EINVAL);
-	deja_error_release(&err);
-	assert_int_equal(deja_match_merge(f->s, "abcdef0123", b.id, &err), DEJA_ENOTFOUND);
-	deja_error_release(&err);
-	assert_int_equal(deja_match_merge(f->s, a.id, a.id, &err), DEJA_EINVAL);
-	deja_error_release(&err);
+	assert_int_equal(callus_match_merge(f->s, "xyz", b.id, &err), CALLUS_EINVAL);
+	callus_error_release(&err);
+	assert_int_equal(callus_match_merge(f->s, "abcdef0123", b.id, &err), CALLUS_ENOTFOUND);
+	callus_error_release(&err);
+	assert_int_equal(callus_match_merge(f->s, a.id, a.id, &err), CALLUS_EINVAL);
+	callus_error_release(&err);
 
 	snprintf(prefix, sizeof(prefix), "%.7s", b.id);
-	assert_int_equal(deja_match_merge(f->s, a.id, prefix, NULL), 0);
+	assert_int_equal(callus_match_merge(f->s, a.id, prefix, NULL), 0);
 	assert_int_equal(link_count(f, b.id), 1);
-	assert_int_equal(deja_learn_resolutions(f->s, a.id, 0, &rs, &n, NULL), 0);
+	assert_int_equal(callus_learn_resolutions(f->s, a.id, 0, &rs, &n, NULL), 0);
 	assert_int_equal(n, 2);
-	deja_resolutions_free(rs, n);
-	assert_int_equal(deja_match_merges(f->s, f->dir, &p, &n, NULL), 0);
+	callus_resolutions_free(rs, n);
+	assert_int_equal(callus_match_merges(f->s, f->dir, &p, &n, NULL), 0);
 	assert_int_equal(n, 0);
-	deja_merge_pairs_free(p, n);
-	deja_signature_release(&a);
-	deja_signature_release(&b);
+	callus_merge_pairs_free(p, n);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
 }
 
 int main(void)

@@ -3,7 +3,7 @@
  * mocha, node --test) on real outputs: tests/parsers/js/NAME.txt, printed by
  * the real tools on the projects of tests/parsers/js/generate.sh, run
  * through the whole pipeline (capture, parser selection, analysis) as
- * `deja run` does.  Run from the repository root.
+ * `callus run` does.  Run from the repository root.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,69 +15,69 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "deja/analysis.h"
-#include "deja/capture.h"
-#include "deja/parse.h"
+#include "callus/analysis.h"
+#include "callus/capture.h"
+#include "callus/parse.h"
 
 #define SAMPLES "tests/parsers/js/"
 /* where generate.sh ran the tools: eslint, mocha and node print it */
-#define ROOT "/tmp/deja-js/"
+#define ROOT "/tmp/callus-js/"
 
 static char *read_sample(const char *name, size_t *len)
 {
-	deja_buf path = DEJA_BUF_INIT, data = DEJA_BUF_INIT;
+	callus_buf path = CALLUS_BUF_INIT, data = CALLUS_BUF_INIT;
 	char chunk[65536];
 	size_t n;
 	FILE *f;
 
-	deja_buf_printf(&path, SAMPLES "%s.txt", name);
+	callus_buf_printf(&path, SAMPLES "%s.txt", name);
 	f = fopen(path.ptr, "rb");
 	if (!f)
 		fprintf(stderr, "cannot open %s (run from the repository root)\n", path.ptr);
 	assert_non_null(f);
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		deja_buf_put(&data, chunk, n);
+		callus_buf_put(&data, chunk, n);
 	fclose(f);
-	deja_buf_release(&path);
-	assert_int_equal(deja_buf_status(&data), 0);
+	callus_buf_release(&path);
+	assert_int_equal(callus_buf_status(&data), 0);
 	assert_true(data.len > 0);
 	*len = data.len;
-	return deja_buf_detach(&data);
+	return callus_buf_detach(&data);
 }
 
-static void capture(deja_capture *c, const char *data, size_t len)
+static void capture(callus_capture *c, const char *data, size_t len)
 {
-	deja_capture_init(c);
+	callus_capture_init(c);
 	/* in pieces, as a pipe delivers it */
 	for (size_t off = 0; off < len; off += 4093)
-		deja_capture_feed(c, data + off, len - off < 4093 ? len - off : 4093);
-	deja_capture_finish(c);
+		callus_capture_feed(c, data + off, len - off < 4093 ? len - off : 4093);
+	callus_capture_finish(c);
 }
 
 /* The analysis of a sample as a failed run of `tool` in ROOT/project. */
-static void analyse_in(deja_failure *f, const char *tool, const char *sample,
+static void analyse_in(callus_failure *f, const char *tool, const char *sample,
 		       const char *project, const char *cwd_rel)
 {
-	deja_buf ws = DEJA_BUF_INIT;
-	deja_pathctx pc;
-	deja_capture c;
-	deja_check chk = { tool, 1, 1, tool, DEJA_LESSON_TEST };
+	callus_buf ws = CALLUS_BUF_INIT;
+	callus_pathctx pc;
+	callus_capture c;
+	callus_check chk = { tool, 1, 1, tool, CALLUS_LESSON_TEST };
 	size_t len;
 	char *data = read_sample(sample, &len);
 
-	deja_buf_printf(&ws, ROOT "%s", project);
+	callus_buf_printf(&ws, ROOT "%s", project);
 	pc.workspace = ws.ptr;
 	pc.workspace_real = NULL;
 	pc.cwd_rel = cwd_rel;
 	capture(&c, data, len);
-	assert_int_equal(deja_failure_build(f, &chk, &c, &pc, NULL), 0);
-	assert_true(strlen(f->summary) <= DEJA_SUMMARY_MAX);
-	deja_capture_release(&c);
-	deja_buf_release(&ws);
+	assert_int_equal(callus_failure_build(f, &chk, &c, &pc, NULL), 0);
+	assert_true(strlen(f->summary) <= CALLUS_SUMMARY_MAX);
+	callus_capture_release(&c);
+	callus_buf_release(&ws);
 	free(data);
 }
 
-static void analyse(deja_failure *f, const char *tool, const char *sample, const char *project)
+static void analyse(callus_failure *f, const char *tool, const char *sample, const char *project)
 {
 	analyse_in(f, tool, sample, project, "");
 }
@@ -97,9 +97,9 @@ static void assert_str(const char *got, const char *expected)
 		assert_string_equal(got ? got : "(null)", expected);
 }
 
-static void check_diag(const deja_diag *d, const want *w)
+static void check_diag(const callus_diag *d, const want *w)
 {
-	deja_buf frames = DEJA_BUF_INIT;
+	callus_buf frames = CALLUS_BUF_INIT;
 
 	assert_str(d->file, w->file);
 	assert_int_equal(d->line, w->line);
@@ -113,22 +113,22 @@ static void check_diag(const deja_diag *d, const want *w)
 
 		assert_non_null(tab);
 		if (k)
-			deja_buf_putc(&frames, '|');
-		deja_buf_put(&frames, d->frames.items[k], (size_t)(tab - d->frames.items[k]));
-		deja_buf_printf(&frames, "@%s", tab + 1);
+			callus_buf_putc(&frames, '|');
+		callus_buf_put(&frames, d->frames.items[k], (size_t)(tab - d->frames.items[k]));
+		callus_buf_printf(&frames, "@%s", tab + 1);
 	}
 	assert_string_equal(frames.ptr, w->frames ? w->frames : "");
-	deja_buf_release(&frames);
+	callus_buf_release(&frames);
 }
 
-static void check_diags(const deja_failure *f, const want *w, size_t n)
+static void check_diags(const callus_failure *f, const want *w, size_t n)
 {
 	assert_int_equal(f->diags.count, n);
 	for (size_t i = 0; i < n; i++)
 		check_diag(&f->diags.items[i], &w[i]);
 }
 
-static void check_files(const deja_failure *f, const char *const *files)
+static void check_files(const callus_failure *f, const char *const *files)
 {
 	size_t n = 0;
 
@@ -141,7 +141,7 @@ static void check_files(const deja_failure *f, const char *const *files)
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-static const deja_diag *find_test(const deja_failure *f, const char *test)
+static const callus_diag *find_test(const callus_failure *f, const char *test)
 {
 	for (size_t i = 0; i < f->diags.count; i++)
 		if (f->diags.items[i].test && !strcmp(f->diags.items[i].test, test))
@@ -181,7 +181,7 @@ static void eslint_formats(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < N(cases); i++) {
-		deja_failure f;
+		callus_failure f;
 
 		analyse(&f, cases[i].tool, cases[i].sample, "eslint");
 		assert_string_equal(f.parser, "eslint");
@@ -192,14 +192,14 @@ static void eslint_formats(void **state)
 		assert_null(strstr(f.summary, "npm warn"));
 		assert_non_null(strstr(f.summary, f.diags.items[0].file));
 		assert_non_null(strstr(f.summary, f.diags.items[0].code));
-		deja_failure_release(&f);
+		callus_failure_release(&f);
 	}
 }
 
 /* 161 problems in 25 files, absolute paths, colour off */
 static void eslint_many(void **state)
 {
-	deja_failure f;
+	callus_failure f;
 	size_t unused = 0, undef = 0, nocode = 0, warnings = 0;
 
 	(void)state;
@@ -207,7 +207,7 @@ static void eslint_many(void **state)
 	assert_string_equal(f.parser, "eslint");
 	assert_int_equal(f.diags.count, 161);
 	for (size_t i = 0; i < f.diags.count; i++) {
-		const deja_diag *d = &f.diags.items[i];
+		const callus_diag *d = &f.diags.items[i];
 
 		assert_non_null(d->file);
 		assert_null(strstr(d->file, "/tmp"));
@@ -229,31 +229,31 @@ static void eslint_many(void **state)
 	assert_int_equal(f.files.count, 25);
 	assert_string_equal(f.files.items[2], "src/gen/mod01.js");
 	assert_string_equal(f.files.items[24], "src/lib/format.js");
-	deja_failure_release(&f);
+	callus_failure_release(&f);
 }
 
-/* More problems than DEJA_DIAGS_MAX: the rest is counted */
+/* More problems than CALLUS_DIAGS_MAX: the rest is counted */
 static void eslint_overflow(void **state)
 {
-	deja_buf big = DEJA_BUF_INIT;
-	deja_pathctx pc = { ROOT "eslint", NULL, "" };
-	deja_capture c;
-	deja_failure f;
-	deja_check chk = { "eslint", 1, 1, "eslint", DEJA_LESSON_LINT };
+	callus_buf big = CALLUS_BUF_INIT;
+	callus_pathctx pc = { ROOT "eslint", NULL, "" };
+	callus_capture c;
+	callus_failure f;
+	callus_check chk = { "eslint", 1, 1, "eslint", CALLUS_LESSON_LINT };
 	size_t len;
 	char *one = read_sample("eslint-stylish", &len);
 
 	(void)state;
 	for (int i = 0; i < 7; i++)
-		deja_buf_put(&big, one, len);
+		callus_buf_put(&big, one, len);
 	capture(&c, big.ptr, big.len);
-	assert_int_equal(deja_failure_build(&f, &chk, &c, &pc, NULL), 0);
-	assert_int_equal(f.diags.count, DEJA_DIAGS_MAX);
-	assert_int_equal(f.diags.dropped, 7 * 161 - DEJA_DIAGS_MAX);
+	assert_int_equal(callus_failure_build(&f, &chk, &c, &pc, NULL), 0);
+	assert_int_equal(f.diags.count, CALLUS_DIAGS_MAX);
+	assert_int_equal(f.diags.dropped, 7 * 161 - CALLUS_DIAGS_MAX);
 	assert_int_equal(f.files.count, 25);
-	deja_failure_release(&f);
-	deja_capture_release(&c);
-	deja_buf_release(&big);
+	callus_failure_release(&f);
+	callus_capture_release(&c);
+	callus_buf_release(&big);
 	free(one);
 }
 
@@ -261,14 +261,14 @@ static void eslint_overflow(void **state)
  * cut still count */
 static void eslint_json_cut(void **state)
 {
-	deja_pathctx pc = { ROOT "eslint", NULL, "" };
-	deja_diags d = DEJA_DIAGS_INIT;
-	deja_strlist files = DEJA_STRLIST_INIT;
-	const deja_parser *p = deja_parser_find("eslint");
+	callus_pathctx pc = { ROOT "eslint", NULL, "" };
+	callus_diags d = CALLUS_DIAGS_INIT;
+	callus_strlist files = CALLUS_STRLIST_INIT;
+	const callus_parser *p = callus_parser_find("eslint");
 	size_t len;
 	char *data = read_sample("eslint-json", &len);
 	const char *cut = strstr(data, "src/lib/format.js");
-	deja_parse_input in = { "", 0, data, (size_t)(cut - data), 0, "eslint", "", &pc };
+	callus_parse_input in = { "", 0, data, (size_t)(cut - data), 0, "eslint", "", &pc };
 
 	(void)state;
 	assert_non_null(p);
@@ -276,15 +276,15 @@ static void eslint_json_cut(void **state)
 	assert_int_equal(p->parse(&in, &d, &files), 0);
 	assert_int_equal(d.count, 4);
 	for (size_t i = 0; i < 4; i++) {
-		deja_diag *x = &d.items[i];
+		callus_diag *x = &d.items[i];
 
 		assert_string_equal(x->file, eslint7[i].file);
 		assert_int_equal(x->line, eslint7[i].line);
 		assert_str(x->code, eslint7[i].code);
 	}
 	assert_int_equal(files.count, 2);
-	deja_diags_release(&d);
-	deja_strlist_release(&files);
+	callus_diags_release(&d);
+	callus_strlist_release(&files);
 	free(data);
 }
 
@@ -327,14 +327,14 @@ static void tsc_plain_pretty(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < N(cases); i++) {
-		deja_failure f;
+		callus_failure f;
 
 		analyse(&f, cases[i].tool, cases[i].sample, "tsc");
 		assert_string_equal(f.parser, "tsc");
 		check_diags(&f, tsc10, N(tsc10));
 		/* --pretty's related location (src/models/user.ts) is no error */
 		check_files(&f, files);
-		deja_failure_release(&f);
+		callus_failure_release(&f);
 	}
 }
 
@@ -346,13 +346,13 @@ static void tsc_config(void **state)
 		{ NULL, 0, 0, "TS5058", "error", NULL,
 		  "The specified path does not exist: 'nothere'.", NULL },
 	};
-	deja_failure f;
+	callus_failure f;
 
 	(void)state;
 	analyse(&f, "tsc", "tsc-config", "tsc");
 	assert_string_equal(f.parser, "tsc");
 	check_diags(&f, w, N(w));
-	deja_failure_release(&f);
+	callus_failure_release(&f);
 }
 
 /* ------------------------------------------------------------ jest */
@@ -373,7 +373,7 @@ static const want jest6[] = {
 	  "thrown: \"Exceeded timeout of 50 ms for a test.", "Object.test@test/cart.test.js" },
 	/* a suite that does not parse: no test, babel's location */
 	{ "test/broken.test.js", 4, 26, NULL, "error", NULL,
-	  "SyntaxError: /tmp/deja-js/jest/test/broken.test.js: Unexpected token, expected \",\" "
+	  "SyntaxError: /tmp/callus-js/jest/test/broken.test.js: Unexpected token, expected \",\" "
 	  "(4:26)", NULL },
 };
 
@@ -390,14 +390,14 @@ static void jest_default(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < N(cases); i++) {
-		deja_failure f;
+		callus_failure f;
 
 		analyse(&f, cases[i].tool, cases[i].sample, "jest");
 		assert_string_equal(f.parser, "jest");
 		/* the console.log block's frame is no failure */
 		check_diags(&f, jest6, N(jest6));
 		check_files(&f, jest_files);
-		deja_failure_release(&f);
+		callus_failure_release(&f);
 	}
 }
 
@@ -405,8 +405,8 @@ static void jest_default(void **state)
  * under "Summary of all failing tests" */
 static void jest_many(void **state)
 {
-	deja_failure f;
-	deja_strlist seen = DEJA_STRLIST_INIT;
+	callus_failure f;
+	callus_strlist seen = CALLUS_STRLIST_INIT;
 
 	(void)state;
 	analyse(&f, "jest", "jest-many", "jest-many");
@@ -414,25 +414,25 @@ static void jest_many(void **state)
 	assert_int_equal(f.diags.count, 125);
 	assert_int_equal(f.files.count, 25);
 	for (size_t i = 0; i < f.diags.count; i++) {
-		const deja_diag *d = &f.diags.items[i];
-		deja_buf key = DEJA_BUF_INIT;
+		const callus_diag *d = &f.diags.items[i];
+		callus_buf key = CALLUS_BUF_INIT;
 		int added;
 
 		assert_non_null(d->test);
 		assert_non_null(d->file);
 		assert_int_equal(strncmp(d->file, "test/s", 6), 0);
-		deja_buf_printf(&key, "%s %s", d->file, d->test);
-		assert_int_equal(deja_strlist_add_unique(&seen, key.ptr, key.len, &added), 0);
+		callus_buf_printf(&key, "%s %s", d->file, d->test);
+		assert_int_equal(callus_strlist_add_unique(&seen, key.ptr, key.len, &added), 0);
 		assert_true(added);
-		deja_buf_release(&key);
+		callus_buf_release(&key);
 	}
 	/* jest runs suites in parallel: the order is not fixed */
 	check_diag(find_test(&f, "suite 25 \xe2\x80\xba case 1"),
 		   &(want){ "test/s25.test.js", 5, 23, NULL, "error", "suite 25 \xe2\x80\xba case 1",
 			    "expect(received).toBe(expected) Expected: 4 Received: 3",
 			    "Object.toBe@test/s25.test.js" });
-	deja_strlist_release(&seen);
-	deja_failure_release(&f);
+	callus_strlist_release(&seen);
+	callus_failure_release(&f);
 }
 
 /* npm test in packages/api of a monorepo: paths relative to it */
@@ -445,14 +445,14 @@ static void jest_monorepo(void **state)
 	};
 	static const char *const files[] = { "packages/api/test/cart.test.js",
 					     "packages/api/src/cart.js", NULL };
-	deja_failure f;
+	callus_failure f;
 
 	(void)state;
 	analyse_in(&f, "npm test", "npm-test-jest-mono", "mono", "packages/api");
 	assert_string_equal(f.parser, "jest");
 	check_diags(&f, w, N(w));
 	check_files(&f, files);
-	deja_failure_release(&f);
+	callus_failure_release(&f);
 }
 
 /* ------------------------------------------------------------ vitest */
@@ -495,19 +495,19 @@ static void vitest_default(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < N(cases); i++) {
-		deja_failure f;
+		callus_failure f;
 
 		analyse(&f, cases[i].tool, cases[i].sample, "vitest");
 		assert_string_equal(f.parser, "vitest");
 		check_diags(&f, vitest8, N(vitest8));
 		check_files(&f, files);
-		deja_failure_release(&f);
+		callus_failure_release(&f);
 	}
 }
 
 static void vitest_many(void **state)
 {
-	deja_failure f;
+	callus_failure f;
 
 	(void)state;
 	analyse(&f, "vitest", "vitest-many", "vitest-many");
@@ -517,7 +517,7 @@ static void vitest_many(void **state)
 	check_diag(find_test(&f, "suite 12 > case 10"),
 		   &(want){ "test/s12.test.js", 33, 24, NULL, "error", "suite 12 > case 10",
 			    "AssertionError: expected 11 to be 13", "@test/s12.test.js" });
-	deja_failure_release(&f);
+	callus_failure_release(&f);
 }
 
 /* ------------------------------------------------------------ mocha */
@@ -540,7 +540,7 @@ static const want mocha8[] = {
 	/* a timeout: no frame in the project, the file from the message */
 	{ "test/cart.spec.js", 0, 0, NULL, "error", "slow \xe2\x80\xba calls back in time",
 	  "Error: Timeout of 20ms exceeded. For async tests and hooks, ensure \"done()\" is called; "
-	  "if returning a Promise, ensure it resolves. (/tmp/deja-js/mocha/test/cart.spec.js)",
+	  "if returning a Promise, ensure it resolves. (/tmp/callus-js/mocha/test/cart.spec.js)",
 	  NULL },
 	/* an ES module: file:// frames */
 	{ "test/esm.spec.mjs", 5, 12, NULL, "error", "esm module \xe2\x80\xba compares strings",
@@ -565,27 +565,27 @@ static void mocha_spec(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < N(cases); i++) {
-		deja_failure f;
+		callus_failure f;
 
 		analyse(&f, cases[i].tool, cases[i].sample, "mocha");
 		assert_string_equal(f.parser, "mocha");
 		check_diags(&f, mocha8, N(mocha8));
 		check_files(&f, files);
-		deja_failure_release(&f);
+		callus_failure_release(&f);
 	}
 }
 
 /* --reporter tap: read as node's TAP, fullTitle names */
 static void mocha_tap(void **state)
 {
-	deja_failure f;
+	callus_failure f;
 
 	(void)state;
 	analyse(&f, "mocha", "mocha-tap", "mocha");
 	assert_string_equal(f.parser, "mocha");
 	assert_int_equal(f.diags.count, N(mocha8));
 	for (size_t i = 0; i < f.diags.count; i++) {
-		const deja_diag *d = &f.diags.items[i];
+		const callus_diag *d = &f.diags.items[i];
 		/* the timeout names its file in prose only */
 		const char *file = i == 4 ? NULL : mocha8[i].file;
 
@@ -595,12 +595,12 @@ static void mocha_tap(void **state)
 	}
 	assert_string_equal(f.diags.items[7].test, "sum parsePrice accepts a currency sign");
 	assert_string_equal(f.diags.items[3].test, "db \"before each\" hook for \"connects\"");
-	deja_failure_release(&f);
+	callus_failure_release(&f);
 }
 
 static void mocha_many(void **state)
 {
-	deja_failure f;
+	callus_failure f;
 
 	(void)state;
 	analyse(&f, "mocha", "mocha-many", "mocha-many");
@@ -612,7 +612,7 @@ static void mocha_many(void **state)
 			    "suite 11 \xe2\x80\xba case 10",
 			    "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal: "
 			    "11 !== 13", CTX "test/s11.spec.js" });
-	deja_failure_release(&f);
+	callus_failure_release(&f);
 }
 
 /* ------------------------------------------------------------ node --test */
@@ -655,19 +655,19 @@ static void node_test_reporters(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < N(cases); i++) {
-		deja_failure f;
+		callus_failure f;
 
 		analyse(&f, cases[i].tool, cases[i].sample, "nodetest");
 		assert_string_equal(f.parser, "node_test");
 		check_diags(&f, node5, N(node5));
 		check_files(&f, files);
-		deja_failure_release(&f);
+		callus_failure_release(&f);
 	}
 }
 
 static void node_test_many(void **state)
 {
-	deja_failure f;
+	callus_failure f;
 
 	(void)state;
 	analyse(&f, "node --test", "node-test-many", "nodetest-many");
@@ -683,7 +683,7 @@ static void node_test_many(void **state)
 			    "suite 11 \xe2\x80\xba case 10",
 			    "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal: "
 			    "11 !== 13", TCX "test/many.test.js" });
-	deja_failure_release(&f);
+	callus_failure_release(&f);
 }
 
 /* ------------------------------------------------------------ selection */
@@ -709,19 +709,19 @@ static void sniffing(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < N(cases); i++) {
-		deja_capture c;
-		deja_buf text = DEJA_BUF_INIT;
-		const deja_parser *p;
+		callus_capture c;
+		callus_buf text = CALLUS_BUF_INIT;
+		const callus_parser *p;
 		size_t len;
 		char *data = read_sample(cases[i].sample, &len);
 
 		capture(&c, data, len);
-		assert_int_equal(deja_capture_text(&c, &text), 0);
-		p = deja_parser_select("npm test", text.ptr, text.len);
+		assert_int_equal(callus_capture_text(&c, &text), 0);
+		p = callus_parser_select("npm test", text.ptr, text.len);
 		assert_non_null(p);
 		assert_string_equal(p->name, cases[i].parser);
-		deja_buf_release(&text);
-		deja_capture_release(&c);
+		callus_buf_release(&text);
+		callus_capture_release(&c);
 		free(data);
 	}
 }
@@ -753,7 +753,7 @@ static void sniffing_others(void **state)
 	(void)state;
 	for (size_t i = 0; i < N(outputs); i++)
 		for (size_t k = 0; k < N(js); k++) {
-			const deja_parser *p = deja_parser_find(js[k]);
+			const callus_parser *p = callus_parser_find(js[k]);
 
 			assert_non_null(p);
 			assert_non_null(p->sniff);
@@ -766,35 +766,35 @@ static void sniffing_others(void **state)
 /* The parser on the filtered lines only, as for an output larger than the
  * raw head. */
 static void parse_text(const char *parser, const char *sample, const char *project,
-		       deja_diags *d, deja_strlist *files)
+		       callus_diags *d, callus_strlist *files)
 {
-	deja_buf ws = DEJA_BUF_INIT, text = DEJA_BUF_INIT;
-	deja_pathctx pc;
-	deja_capture c;
-	const deja_parser *p = deja_parser_find(parser);
+	callus_buf ws = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;
+	callus_pathctx pc;
+	callus_capture c;
+	const callus_parser *p = callus_parser_find(parser);
 	size_t len;
 	char *data = read_sample(sample, &len);
-	deja_parse_input in;
+	callus_parse_input in;
 
 	assert_non_null(p);
-	deja_buf_printf(&ws, ROOT "%s", project);
+	callus_buf_printf(&ws, ROOT "%s", project);
 	pc.workspace = ws.ptr;
 	pc.workspace_real = NULL;
 	pc.cwd_rel = "";
 	capture(&c, data, len);
-	assert_int_equal(deja_capture_text(&c, &text), 0);
-	in = (deja_parse_input){ text.ptr, text.len, NULL, 0, 0, parser, "", &pc };
+	assert_int_equal(callus_capture_text(&c, &text), 0);
+	in = (callus_parse_input){ text.ptr, text.len, NULL, 0, 0, parser, "", &pc };
 	assert_int_equal(p->parse(&in, d, files), 0);
-	deja_capture_release(&c);
-	deja_buf_release(&text);
-	deja_buf_release(&ws);
+	callus_capture_release(&c);
+	callus_buf_release(&text);
+	callus_buf_release(&ws);
 	free(data);
 }
 
 static void filtered_text(void **state)
 {
-	deja_diags d = DEJA_DIAGS_INIT;
-	deja_strlist files = DEJA_STRLIST_INIT;
+	callus_diags d = CALLUS_DIAGS_INIT;
+	callus_strlist files = CALLUS_STRLIST_INIT;
 
 	(void)state;
 	/* jest and vitest keep every line they need */
@@ -805,15 +805,15 @@ static void filtered_text(void **state)
 		assert_int_equal(d.items[i].line, jest6[i].line);
 		assert_str(d.items[i].test, jest6[i].test);
 	}
-	deja_diags_release(&d);
-	deja_strlist_release(&files);
+	callus_diags_release(&d);
+	callus_strlist_release(&files);
 
 	parse_text("vitest", "vitest-many", "vitest-many", &d, &files);
 	assert_int_equal(d.count, 120);
 	check_diag(&d.items[0], &(want){ "test/s01.test.js", 6, 23, NULL, "error", "suite 01 > case 1",
 					 "AssertionError: expected 3 to be 4", "@test/s01.test.js" });
-	deja_diags_release(&d);
-	deja_strlist_release(&files);
+	callus_diags_release(&d);
+	callus_strlist_release(&files);
 
 	/* mocha's titles are gone: located failures without names */
 	parse_text("mocha", "mocha", "mocha", &d, &files);
@@ -824,8 +824,8 @@ static void filtered_text(void **state)
 		assert_int_equal(d.items[i].column, mocha8[i].column);
 	}
 	assert_null(d.items[0].test);
-	deja_diags_release(&d);
-	deja_strlist_release(&files);
+	callus_diags_release(&d);
+	callus_strlist_release(&files);
 
 	/* TAP without "# Subtest:" and "...": names from the parents still */
 	parse_text("node_test", "node-test-tap", "nodetest", &d, &files);
@@ -835,8 +835,8 @@ static void filtered_text(void **state)
 		assert_int_equal(d.items[i].line, node5[i].line);
 		assert_str(d.items[i].test, node5[i].test);
 	}
-	deja_diags_release(&d);
-	deja_strlist_release(&files);
+	callus_diags_release(&d);
+	callus_strlist_release(&files);
 
 	parse_text("node_test", "node-test-spec", "nodetest", &d, &files);
 	assert_int_equal(d.count, N(node5));
@@ -844,19 +844,19 @@ static void filtered_text(void **state)
 		assert_str(d.items[i].file, node5[i].file);
 		assert_int_equal(d.items[i].line, node5[i].line);
 	}
-	deja_diags_release(&d);
-	deja_strlist_release(&files);
+	callus_diags_release(&d);
+	callus_strlist_release(&files);
 
 	parse_text("eslint", "eslint-stylish", "eslint", &d, &files);
 	assert_int_equal(d.count, 161);
 	assert_int_equal(files.count, 25);
-	deja_diags_release(&d);
-	deja_strlist_release(&files);
+	callus_diags_release(&d);
+	callus_strlist_release(&files);
 
 	parse_text("tsc", "tsc-pretty", "tsc", &d, &files);
 	assert_int_equal(d.count, N(tsc10));
-	deja_diags_release(&d);
-	deja_strlist_release(&files);
+	callus_diags_release(&d);
+	callus_strlist_release(&files);
 }
 
 int main(void)

@@ -3,10 +3,10 @@
  * mypy, ruff, flake8, pylint, gcc/clang, make, go, cargo/rustc, shellcheck,
  * cppcheck, ctest) on real outputs: tests/parsers/native/NAME.txt, printed
  * by the real tools on the projects tests/parsers/native/generate.sh builds
- * in /tmp/deja-native (ruff-*.txt excepted: ruff is not packaged here, they
+ * in /tmp/callus-native (ruff-*.txt excepted: ruff is not packaged here, they
  * follow its documented formats).  Each goes through the whole pipeline
  * (capture in pipe-sized pieces, parser selection by the tool's name,
- * analysis) as `deja run` does; the expected fields were checked by hand
+ * analysis) as `callus run` does; the expected fields were checked by hand
  * against the outputs.  Run from the repository root.
  */
 #include <setjmp.h>
@@ -19,13 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "deja/analysis.h"
-#include "deja/capture.h"
-#include "deja/parse.h"
+#include "callus/analysis.h"
+#include "callus/capture.h"
+#include "callus/parse.h"
 
 #define SAMPLES "tests/parsers/native/"
 /* where generate.sh ran the tools: absolute paths in the outputs are there */
-#define ROOT "/tmp/deja-native/"
+#define ROOT "/tmp/callus-native/"
 
 typedef struct want {
 	int index; /* -1 ends the list */
@@ -47,58 +47,58 @@ typedef struct tcase {
 
 static char *read_sample(const char *name, size_t *len)
 {
-	deja_buf path = DEJA_BUF_INIT, data = DEJA_BUF_INIT;
-	const char *dir = getenv("DEJA_SRCDIR");
+	callus_buf path = CALLUS_BUF_INIT, data = CALLUS_BUF_INIT;
+	const char *dir = getenv("CALLUS_SRCDIR");
 	char chunk[65536];
 	size_t n;
 	FILE *f;
 
-	deja_buf_printf(&path, "%s/" SAMPLES "%s.txt", dir ? dir : ".", name);
+	callus_buf_printf(&path, "%s/" SAMPLES "%s.txt", dir ? dir : ".", name);
 	if (!(f = fopen(path.ptr, "rb")))
 		fail_msg("cannot open %s (run from the repository root)", path.ptr);
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		deja_buf_put(&data, chunk, n);
+		callus_buf_put(&data, chunk, n);
 	fclose(f);
-	deja_buf_release(&path);
-	assert_int_equal(deja_buf_status(&data), 0);
+	callus_buf_release(&path);
+	assert_int_equal(callus_buf_status(&data), 0);
 	assert_true(data.len > 0);
 	*len = data.len;
-	return deja_buf_detach(&data);
+	return callus_buf_detach(&data);
 }
 
-static void capture(deja_capture *c, const char *data, size_t len)
+static void capture(callus_capture *c, const char *data, size_t len)
 {
-	deja_capture_init(c);
+	callus_capture_init(c);
 	/* in pieces, as a pipe delivers them */
 	for (size_t off = 0; off < len; off += 4093)
-		deja_capture_feed(c, data + off, len - off < 4093 ? len - off : 4093);
-	deja_capture_finish(c);
+		callus_capture_feed(c, data + off, len - off < 4093 ? len - off : 4093);
+	callus_capture_finish(c);
 }
 
 /* The analysis of data as a failed run of tool in ROOT/project/cwd. */
-static void analyse_data(deja_failure *f, const char *tool, const char *data, size_t len,
+static void analyse_data(callus_failure *f, const char *tool, const char *data, size_t len,
 			 const char *project, const char *cwd)
 {
-	deja_buf ws = DEJA_BUF_INIT;
-	deja_pathctx pc;
-	deja_capture c;
-	deja_check chk = { tool, 2, 1, tool, DEJA_LESSON_TEST };
+	callus_buf ws = CALLUS_BUF_INIT;
+	callus_pathctx pc;
+	callus_capture c;
+	callus_check chk = { tool, 2, 1, tool, CALLUS_LESSON_TEST };
 
-	deja_buf_printf(&ws, ROOT "%s", project);
+	callus_buf_printf(&ws, ROOT "%s", project);
 	/* the workspace has no trailing slash */
 	if (!*project)
-		deja_buf_truncate(&ws, ws.len - 1);
+		callus_buf_truncate(&ws, ws.len - 1);
 	pc.workspace = ws.ptr;
 	pc.workspace_real = NULL;
 	pc.cwd_rel = cwd;
 	capture(&c, data, len);
-	assert_int_equal(deja_failure_build(f, &chk, &c, &pc, NULL), 0);
-	assert_true(strlen(f->summary) <= DEJA_SUMMARY_MAX);
-	deja_capture_release(&c);
-	deja_buf_release(&ws);
+	assert_int_equal(callus_failure_build(f, &chk, &c, &pc, NULL), 0);
+	assert_true(strlen(f->summary) <= CALLUS_SUMMARY_MAX);
+	callus_capture_release(&c);
+	callus_buf_release(&ws);
 }
 
-static void analyse(deja_failure *f, const char *tool, const char *sample, const char *project,
+static void analyse(callus_failure *f, const char *tool, const char *sample, const char *project,
 		    const char *cwd)
 {
 	size_t len;
@@ -117,23 +117,23 @@ static void assert_str(const char *what, const char *got, const char *expected)
 			 expected ? expected : "(null)");
 }
 
-static void frames_of(deja_buf *out, const deja_diag *d)
+static void frames_of(callus_buf *out, const callus_diag *d)
 {
-	deja_buf_clear(out);
+	callus_buf_clear(out);
 	for (size_t k = 0; k < d->frames.count; k++) {
 		const char *tab = strchr(d->frames.items[k], '\t');
 
 		assert_non_null(tab);
 		if (k)
-			deja_buf_putc(out, '|');
-		deja_buf_put(out, d->frames.items[k], (size_t)(tab - d->frames.items[k]));
-		deja_buf_printf(out, "@%s", tab + 1);
+			callus_buf_putc(out, '|');
+		callus_buf_put(out, d->frames.items[k], (size_t)(tab - d->frames.items[k]));
+		callus_buf_printf(out, "@%s", tab + 1);
 	}
 }
 
-static void check_diag(const char *sample, const deja_diag *d, const want *w)
+static void check_diag(const char *sample, const callus_diag *d, const want *w)
 {
-	deja_buf frames = DEJA_BUF_INIT;
+	callus_buf frames = CALLUS_BUF_INIT;
 
 	print_message("  %s #%d\n", sample, w->index);
 	assert_str("file", d->file, w->file);
@@ -145,23 +145,23 @@ static void check_diag(const char *sample, const deja_diag *d, const want *w)
 	assert_str("message", d->message, w->message);
 	frames_of(&frames, d);
 	assert_str("frames", frames.len ? frames.ptr : NULL, w->frames);
-	deja_buf_release(&frames);
+	callus_buf_release(&frames);
 }
 
-static void files_of(deja_buf *out, const deja_strlist *files)
+static void files_of(callus_buf *out, const callus_strlist *files)
 {
-	deja_buf_clear(out);
+	callus_buf_clear(out);
 	for (size_t i = 0; i < files->count; i++) {
 		if (i)
-			deja_buf_putc(out, '|');
-		deja_buf_puts(out, files->items[i]);
+			callus_buf_putc(out, '|');
+		callus_buf_puts(out, files->items[i]);
 	}
 }
 
 /* Two analyses are the same: parser, files, every field of every error. */
-static void assert_same(const char *a, const deja_failure *x, const deja_failure *y)
+static void assert_same(const char *a, const callus_failure *x, const callus_failure *y)
 {
-	deja_buf fx = DEJA_BUF_INIT, fy = DEJA_BUF_INIT;
+	callus_buf fx = CALLUS_BUF_INIT, fy = CALLUS_BUF_INIT;
 
 	print_message("  %s\n", a);
 	assert_str("parser", x->parser, y->parser);
@@ -170,7 +170,7 @@ static void assert_same(const char *a, const deja_failure *x, const deja_failure
 	assert_str("files", fx.ptr, fy.ptr);
 	assert_int_equal(x->diags.count, y->diags.count);
 	for (size_t i = 0; i < x->diags.count; i++) {
-		const deja_diag *d = &x->diags.items[i], *e = &y->diags.items[i];
+		const callus_diag *d = &x->diags.items[i], *e = &y->diags.items[i];
 
 		assert_str("file", d->file, e->file);
 		assert_int_equal(d->line, e->line);
@@ -183,8 +183,8 @@ static void assert_same(const char *a, const deja_failure *x, const deja_failure
 		frames_of(&fy, e);
 		assert_str("frames", fx.ptr, fy.ptr);
 	}
-	deja_buf_release(&fx);
-	deja_buf_release(&fy);
+	callus_buf_release(&fx);
+	callus_buf_release(&fy);
 }
 
 /* Every sample, with what its analysis must hold. */
@@ -220,7 +220,7 @@ static const tcase cases[] = {
 	  "tests/test_broken.py", NULL,
 	  {
 		{ 0, "tests/test_broken.py", 1, 0, "ImportError", "error", "tests/test_broken.py",
-		  "cannot import name 'no_such_name' from 'shop.cart' (/tmp/deja-native/py/src/shop/cart.py)", "<module>@tests/test_broken.py" },
+		  "cannot import name 'no_such_name' from 'shop.cart' (/tmp/callus-native/py/src/shop/cart.py)", "<module>@tests/test_broken.py" },
 		END } },
 	{ "pytest-many", "pytest", "py", "", "pytest", 120,
 	  "tests/test_many.py", NULL,
@@ -813,8 +813,8 @@ static const tcase *find_case(const char *sample)
 
 static void run_case(const tcase *c)
 {
-	deja_failure f, g;
-	deja_buf files = DEJA_BUF_INIT;
+	callus_failure f, g;
+	callus_buf files = CALLUS_BUF_INIT;
 
 	print_message("%s\n", c->sample);
 	analyse(&f, c->tool, c->sample, c->project, c->cwd);
@@ -825,7 +825,7 @@ static void run_case(const tcase *c)
 
 		analyse(&g, o->tool, o->sample, o->project, o->cwd);
 		assert_same(c->same_as, &f, &g);
-		deja_failure_release(&g);
+		callus_failure_release(&g);
 	} else {
 		files_of(&files, &f.files);
 		assert_str("files", files.ptr, c->files);
@@ -834,8 +834,8 @@ static void run_case(const tcase *c)
 			check_diag(c->sample, &f.diags.items[w->index], w);
 		}
 	}
-	deja_buf_release(&files);
-	deja_failure_release(&f);
+	callus_buf_release(&files);
+	callus_failure_release(&f);
 }
 
 static void run_prefix(const char *prefix)
@@ -964,7 +964,7 @@ static void sniffing(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(sniffed) / sizeof(sniffed[0]); i++) {
 		const tcase *c = find_case(sniffed[i].sample);
-		deja_failure f;
+		callus_failure f;
 
 		print_message("%s\n", c->sample);
 		analyse(&f, "npm test", c->sample, c->project, c->cwd);
@@ -973,7 +973,7 @@ static void sniffing(void **state)
 		 * recipes were read without make's directories */
 		if (!strcmp(f.parser, c->parser))
 			assert_int_equal(f.diags.count, c->count);
-		deja_failure_release(&f);
+		callus_failure_release(&f);
 	}
 }
 
@@ -997,11 +997,11 @@ static void tool_names(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
-		const deja_parser *p = deja_parser_select(map[i][0], "", 0);
+		const callus_parser *p = callus_parser_select(map[i][0], "", 0);
 
 		assert_non_null(p);
 		assert_str(map[i][0], p->name, map[i][1]);
-		assert_true(deja_parser_find(map[i][1]) == p);
+		assert_true(callus_parser_find(map[i][1]) == p);
 	}
 }
 
@@ -1020,20 +1020,20 @@ static void filtered_text_only(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(samples) / sizeof(samples[0]); i++) {
 		const tcase *c = find_case(samples[i]);
-		deja_buf text = DEJA_BUF_INIT, ws = DEJA_BUF_INIT;
-		deja_diags d = DEJA_DIAGS_INIT;
-		deja_strlist files = DEJA_STRLIST_INIT;
-		deja_capture cap;
-		deja_pathctx pc;
-		deja_parse_input in;
-		const deja_parser *p = deja_parser_find(c->parser);
+		callus_buf text = CALLUS_BUF_INIT, ws = CALLUS_BUF_INIT;
+		callus_diags d = CALLUS_DIAGS_INIT;
+		callus_strlist files = CALLUS_STRLIST_INIT;
+		callus_capture cap;
+		callus_pathctx pc;
+		callus_parse_input in;
+		const callus_parser *p = callus_parser_find(c->parser);
 		size_t len;
 		char *data = read_sample(c->sample, &len);
 
 		print_message("%s\n", c->sample);
 		capture(&cap, data, len);
-		assert_int_equal(deja_capture_text(&cap, &text), 0);
-		deja_buf_printf(&ws, ROOT "%s", c->project);
+		assert_int_equal(callus_capture_text(&cap, &text), 0);
+		callus_buf_printf(&ws, ROOT "%s", c->project);
 		pc.workspace = ws.ptr;
 		pc.workspace_real = NULL;
 		pc.cwd_rel = c->cwd;
@@ -1045,11 +1045,11 @@ static void filtered_text_only(void **state)
 		in.pc = &pc;
 		assert_int_equal(p->parse(&in, &d, &files), 0);
 		assert_int_equal(d.count, c->count);
-		deja_diags_release(&d);
-		deja_strlist_release(&files);
-		deja_buf_release(&text);
-		deja_buf_release(&ws);
-		deja_capture_release(&cap);
+		callus_diags_release(&d);
+		callus_strlist_release(&files);
+		callus_buf_release(&text);
+		callus_buf_release(&ws);
+		callus_capture_release(&cap);
 		free(data);
 	}
 }
@@ -1057,22 +1057,22 @@ static void filtered_text_only(void **state)
 /* More errors than are kept: counted, not kept; the files all noted. */
 static void many_errors(void **state)
 {
-	deja_buf out = DEJA_BUF_INIT;
-	deja_failure f;
+	callus_buf out = CALLUS_BUF_INIT;
+	callus_failure f;
 
 	(void)state;
 	for (int i = 0; i < 1500; i++)
-		deja_buf_printf(&out, "src/m%02d.py:%d:1: E501 line too long (%d > 79 characters)\n",
+		callus_buf_printf(&out, "src/m%02d.py:%d:1: E501 line too long (%d > 79 characters)\n",
 				i % 30, i + 1, 80 + i);
 	analyse_data(&f, "flake8", out.ptr, out.len, "py", "");
 	assert_str("parser", f.parser, "flake8");
-	assert_int_equal(f.diags.count, DEJA_DIAGS_MAX);
+	assert_int_equal(f.diags.count, CALLUS_DIAGS_MAX);
 	assert_int_equal(f.diags.dropped, 500);
 	assert_int_equal(f.files.count, 30);
-	assert_str("last", f.diags.items[DEJA_DIAGS_MAX - 1].file, "src/m09.py");
-	assert_int_equal(f.diags.items[DEJA_DIAGS_MAX - 1].line, 1000);
-	deja_failure_release(&f);
-	deja_buf_release(&out);
+	assert_str("last", f.diags.items[CALLUS_DIAGS_MAX - 1].file, "src/m09.py");
+	assert_int_equal(f.diags.items[CALLUS_DIAGS_MAX - 1].line, 1000);
+	callus_failure_release(&f);
+	callus_buf_release(&out);
 }
 
 /* Toolchains, third-party trees and other projects are no affected files,
@@ -1082,7 +1082,7 @@ static void outside_paths(void **state)
 	static const char gcc[] =
 		"In file included from src/main.c:1:\n"
 		"/usr/include/stdio.h:12:5: error: conflicting types for 'printf'\n"
-		"/tmp/deja-native/other/x.c:3:1: error: expected ';'\n"
+		"/tmp/callus-native/other/x.c:3:1: error: expected ';'\n"
 		"../../x.c:4:1: error: expected ')'\n";
 	static const char cargo[] =
 		"error[E0432]: unresolved import `serde::Foo`\n"
@@ -1093,16 +1093,16 @@ static void outside_paths(void **state)
 		"ERROR: test_get (test_net.TestNet.test_get)\n"
 		"----------------------------------------------------------------------\n"
 		"Traceback (most recent call last):\n"
-		"  File \"/tmp/deja-native/py/ut/test_net.py\", line 9, in test_get\n"
+		"  File \"/tmp/callus-native/py/ut/test_net.py\", line 9, in test_get\n"
 		"    fetch()\n"
-		"  File \"/tmp/deja-native/py/.venv/lib/python3.11/site-packages/requests/api.py\", line 73, in get\n"
+		"  File \"/tmp/callus-native/py/.venv/lib/python3.11/site-packages/requests/api.py\", line 73, in get\n"
 		"    return request(\"get\", url)\n"
 		"  File \"/usr/lib/python3.11/socket.py\", line 962, in getaddrinfo\n"
 		"    for res in _socket.getaddrinfo(host, port, family, type, proto, flags):\n"
 		"socket.gaierror: [Errno -2] Name or service not known\n"
 		"\n----------------------------------------------------------------------\n"
 		"Ran 1 test in 0.001s\n\nFAILED (errors=1)\n";
-	deja_failure f;
+	callus_failure f;
 
 	(void)state;
 	analyse_data(&f, "gcc", gcc, sizeof(gcc) - 1, "c", "");
@@ -1112,14 +1112,14 @@ static void outside_paths(void **state)
 		assert_null(f.diags.items[i].file);
 		assert_int_equal(f.diags.items[i].line, 0);
 	}
-	deja_failure_release(&f);
+	callus_failure_release(&f);
 
 	analyse_data(&f, "cargo build", cargo, sizeof(cargo) - 1, "rs", "");
 	assert_int_equal(f.diags.count, 1);
 	assert_null(f.diags.items[0].file);
 	assert_str("code", f.diags.items[0].code, "E0432");
 	assert_int_equal(f.files.count, 0);
-	deja_failure_release(&f);
+	callus_failure_release(&f);
 
 	analyse_data(&f, "unittest", py, sizeof(py) - 1, "py", "");
 	assert_int_equal(f.diags.count, 1);
@@ -1129,21 +1129,21 @@ static void outside_paths(void **state)
 	assert_str("code", f.diags.items[0].code, "socket.gaierror");
 	assert_int_equal(f.diags.items[0].frames.count, 1);
 	assert_int_equal(f.files.count, 1);
-	deja_failure_release(&f);
+	callus_failure_release(&f);
 }
 
 /* go test run from above the module (`cd go && ...` from the workspace
  * root): log lines resolve in the package's directory under it. */
 static void go_from_parent(void **state)
 {
-	deja_failure f;
+	callus_failure f;
 
 	(void)state;
 	analyse(&f, "go test", "go-test-count", "", "go");
 	assert_int_equal(f.diags.count, 2);
 	assert_str("file", f.diags.items[0].file, "go/calc/calc_test.go");
 	assert_str("test", f.diags.items[1].test, "TestDescribe/plural");
-	deja_failure_release(&f);
+	callus_failure_release(&f);
 }
 
 int main(void)

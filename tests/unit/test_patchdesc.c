@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "deja/buf.h"
-#include "deja/common.h"
-#include "deja/patchdesc.h"
-#include "deja/strlist.h"
-#include "deja/utf8.h"
+#include "callus/buf.h"
+#include "callus/common.h"
+#include "callus/patchdesc.h"
+#include "callus/strlist.h"
+#include "callus/utf8.h"
 
 /* ---- helpers ---- */
 
@@ -28,7 +28,7 @@ static int setup(void **state)
 
 	if (!f)
 		return -1;
-	snprintf(f->dir, sizeof(f->dir), "/tmp/deja-patchdesc-XXXXXX");
+	snprintf(f->dir, sizeof(f->dir), "/tmp/callus-patchdesc-XXXXXX");
 	if (!mkdtemp(f->dir))
 		return -1;
 	/* no user or system config: quoting and prefixes as git defaults them */
@@ -56,41 +56,41 @@ static int teardown(void **state)
 
 static void sh(const fixture *f, const char *script)
 {
-	deja_buf cmd = DEJA_BUF_INIT;
+	callus_buf cmd = CALLUS_BUF_INIT;
 
-	deja_buf_printf(&cmd, "cd '%s' && { %s; } >/dev/null", f->dir, script);
+	callus_buf_printf(&cmd, "cd '%s' && { %s; } >/dev/null", f->dir, script);
 	assert_int_equal(system(cmd.ptr), 0);
-	deja_buf_release(&cmd);
+	callus_buf_release(&cmd);
 }
 
 static void write_file(const fixture *f, const char *name, const char *text)
 {
-	deja_buf path = DEJA_BUF_INIT;
+	callus_buf path = CALLUS_BUF_INIT;
 	FILE *fp;
 
-	deja_buf_printf(&path, "%s/%s", f->dir, name);
+	callus_buf_printf(&path, "%s/%s", f->dir, name);
 	fp = fopen(path.ptr, "wb");
 	assert_non_null(fp);
 	assert_int_equal(fwrite(text, 1, strlen(text), fp), strlen(text));
 	assert_int_equal(fclose(fp), 0);
-	deja_buf_release(&path);
+	callus_buf_release(&path);
 }
 
 /* git's output for args (e.g. "diff"), in a buffer. */
-static void git_output(const fixture *f, const char *args, deja_buf *out)
+static void git_output(const fixture *f, const char *args, callus_buf *out)
 {
-	deja_buf cmd = DEJA_BUF_INIT;
+	callus_buf cmd = CALLUS_BUF_INIT;
 	char chunk[4096];
 	size_t n;
 	FILE *p;
 
-	deja_buf_printf(&cmd, "git -C '%s' -c core.quotepath=true %s", f->dir, args);
+	callus_buf_printf(&cmd, "git -C '%s' -c core.quotepath=true %s", f->dir, args);
 	p = popen(cmd.ptr, "r");
 	assert_non_null(p);
 	while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
-		assert_int_equal(deja_buf_put(out, chunk, n), 0);
+		assert_int_equal(callus_buf_put(out, chunk, n), 0);
 	assert_int_equal(pclose(p), 0);
-	deja_buf_release(&cmd);
+	callus_buf_release(&cmd);
 }
 
 static void commit_all(const fixture *f)
@@ -100,35 +100,35 @@ static void commit_all(const fixture *f)
 
 /* Summarize a copy of exactly len bytes, so that reading past len is an
  * ASan error rather than a silent read of a NUL. */
-static void summarize(deja_patch_summary *s, const char *patch, size_t len)
+static void summarize(callus_patch_summary *s, const char *patch, size_t len)
 {
 	char *copy = malloc(len ? len : 1);
 
 	assert_non_null(copy);
 	memcpy(copy, patch, len);
-	assert_int_equal(deja_patch_summarize(s, copy, len), 0);
+	assert_int_equal(callus_patch_summarize(s, copy, len), 0);
 	free(copy);
 }
 
-static void summarize_git(const fixture *f, const char *args, deja_patch_summary *s)
+static void summarize_git(const fixture *f, const char *args, callus_patch_summary *s)
 {
-	deja_buf patch = DEJA_BUF_INIT;
+	callus_buf patch = CALLUS_BUF_INIT;
 
 	git_output(f, args, &patch);
 	summarize(s, patch.ptr, patch.len);
-	deja_buf_release(&patch);
+	callus_buf_release(&patch);
 }
 
-static void assert_description(const deja_patch_summary *s, size_t max, const char *want)
+static void assert_description(const callus_patch_summary *s, size_t max, const char *want)
 {
 	char *d = NULL;
 
-	assert_int_equal(deja_patch_describe(&d, s, max), 0);
+	assert_int_equal(callus_patch_describe(&d, s, max), 0);
 	assert_string_equal(d, want);
 	free(d);
 }
 
-static void assert_functions(const deja_patch_file *file, size_t n, ...)
+static void assert_functions(const callus_patch_file *file, size_t n, ...)
 {
 	va_list ap;
 
@@ -146,8 +146,8 @@ static void assert_functions(const deja_patch_file *file, size_t n, ...)
 static void js_edit_and_added_file(void **state)
 {
 	fixture *f = *state;
-	deja_patch_summary s = DEJA_PATCH_SUMMARY_INIT;
-	deja_patch_file *file;
+	callus_patch_summary s = CALLUS_PATCH_SUMMARY_INIT;
+	callus_patch_file *file;
 
 	sh(f, "mkdir src");
 	write_file(f, "src/sum.js",
@@ -166,14 +166,14 @@ static void js_edit_and_added_file(void **state)
 	file = &s.files[0];
 	assert_string_equal(file->path, "src/sum.js");
 	assert_null(file->old_path);
-	assert_int_equal(file->change, DEJA_PATCH_MODIFIED);
+	assert_int_equal(file->change, CALLUS_PATCH_MODIFIED);
 	assert_false(file->binary);
 	assert_int_equal(file->added, 1);
 	assert_int_equal(file->removed, 1);
 	assert_functions(file, 1, "add");
 	file = &s.files[1];
 	assert_string_equal(file->path, "src/util.js");
-	assert_int_equal(file->change, DEJA_PATCH_ADDED);
+	assert_int_equal(file->change, CALLUS_PATCH_ADDED);
 	assert_int_equal(file->added, 12);
 	assert_int_equal(file->removed, 0);
 	assert_int_equal(s.added, 13);
@@ -181,13 +181,13 @@ static void js_edit_and_added_file(void **state)
 	assert_int_equal(s.more_files, 0);
 	assert_description(&s, 200,
 			   "Edited add() in src/sum.js (+1 -1); added src/util.js (+12)");
-	deja_patch_summary_release(&s);
+	callus_patch_summary_release(&s);
 }
 
 static void deleted_file(void **state)
 {
 	fixture *f = *state;
-	deja_patch_summary s = DEJA_PATCH_SUMMARY_INIT;
+	callus_patch_summary s = CALLUS_PATCH_SUMMARY_INIT;
 
 	write_file(f, "keep.txt", "k\n");
 	write_file(f, "gone.txt", "one\ntwo\nthree\n");
@@ -196,17 +196,17 @@ static void deleted_file(void **state)
 	summarize_git(f, "diff", &s);
 	assert_int_equal(s.count, 1);
 	assert_string_equal(s.files[0].path, "gone.txt");
-	assert_int_equal(s.files[0].change, DEJA_PATCH_DELETED);
+	assert_int_equal(s.files[0].change, CALLUS_PATCH_DELETED);
 	assert_int_equal(s.files[0].added, 0);
 	assert_int_equal(s.files[0].removed, 3);
 	assert_description(&s, 0, "Deleted gone.txt");
-	deja_patch_summary_release(&s);
+	callus_patch_summary_release(&s);
 }
 
 static void rename_with_an_edit(void **state)
 {
 	fixture *f = *state;
-	deja_patch_summary s = DEJA_PATCH_SUMMARY_INIT;
+	callus_patch_summary s = CALLUS_PATCH_SUMMARY_INIT;
 
 	write_file(f, "old name.txt", "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n");
 	write_file(f, "plain.txt", "a\nb\nc\nd\ne\nf\ng\n");
@@ -215,11 +215,11 @@ static void rename_with_an_edit(void **state)
 	      "git mv plain.txt moved.txt && git add -A");
 	summarize_git(f, "diff --cached -M", &s);
 	assert_int_equal(s.count, 2);
-	assert_int_equal(s.files[0].change, DEJA_PATCH_RENAMED);
+	assert_int_equal(s.files[0].change, CALLUS_PATCH_RENAMED);
 	assert_string_equal(s.files[0].old_path, "plain.txt");
 	assert_string_equal(s.files[0].path, "moved.txt");
 	assert_int_equal(s.files[0].added + s.files[0].removed, 0);
-	assert_int_equal(s.files[1].change, DEJA_PATCH_RENAMED);
+	assert_int_equal(s.files[1].change, CALLUS_PATCH_RENAMED);
 	assert_string_equal(s.files[1].old_path, "old name.txt");
 	assert_string_equal(s.files[1].path, "new name.txt");
 	assert_int_equal(s.files[1].added, 1);
@@ -227,13 +227,13 @@ static void rename_with_an_edit(void **state)
 	assert_description(&s, 0,
 			   "Renamed plain.txt to moved.txt; "
 			   "renamed old name.txt to new name.txt (+1 -1)");
-	deja_patch_summary_release(&s);
+	callus_patch_summary_release(&s);
 }
 
 static void binary_files(void **state)
 {
 	fixture *f = *state;
-	deja_patch_summary s = DEJA_PATCH_SUMMARY_INIT;
+	callus_patch_summary s = CALLUS_PATCH_SUMMARY_INIT;
 
 	sh(f, "printf 'a\\0b\\0c' > blob.bin && printf 'x\\0' > old.bin");
 	commit_all(f);
@@ -243,17 +243,17 @@ static void binary_files(void **state)
 	assert_int_equal(s.count, 3);
 	assert_string_equal(s.files[0].path, "blob.bin");
 	assert_true(s.files[0].binary);
-	assert_int_equal(s.files[0].change, DEJA_PATCH_MODIFIED);
+	assert_int_equal(s.files[0].change, CALLUS_PATCH_MODIFIED);
 	assert_string_equal(s.files[1].path, "new.bin");
 	assert_true(s.files[1].binary);
-	assert_int_equal(s.files[1].change, DEJA_PATCH_ADDED);
+	assert_int_equal(s.files[1].change, CALLUS_PATCH_ADDED);
 	assert_string_equal(s.files[2].path, "old.bin");
 	assert_true(s.files[2].binary);
-	assert_int_equal(s.files[2].change, DEJA_PATCH_DELETED);
+	assert_int_equal(s.files[2].change, CALLUS_PATCH_DELETED);
 	assert_int_equal(s.added + s.removed, 0);
 	assert_description(&s, 0,
 			   "Changed binary blob.bin; added binary new.bin; deleted binary old.bin");
-	deja_patch_summary_release(&s);
+	callus_patch_summary_release(&s);
 }
 
 /* Two hunks: the first starts at the definition, the second names the
@@ -261,7 +261,7 @@ static void binary_files(void **state)
 static void c_two_functions(void **state)
 {
 	fixture *f = *state;
-	deja_patch_summary s = DEJA_PATCH_SUMMARY_INIT;
+	callus_patch_summary s = CALLUS_PATCH_SUMMARY_INIT;
 
 	write_file(f, "calc.c",
 		   "static int one(void)\n{\n\treturn 1;\n}\n\nint a;\nint b;\nint c;\n"
@@ -277,7 +277,7 @@ static void c_two_functions(void **state)
 	/* "int c" is outside both: one() ended at its closing brace */
 	assert_functions(&s.files[0], 2, "one", "two");
 	assert_description(&s, 0, "Edited one() and two() in calc.c (+3 -3)");
-	deja_patch_summary_release(&s);
+	callus_patch_summary_release(&s);
 }
 
 /* With git's python driver the hunk header names the method itself; a
@@ -285,7 +285,7 @@ static void c_two_functions(void **state)
 static void python_file(void **state)
 {
 	fixture *f = *state;
-	deja_patch_summary s = DEJA_PATCH_SUMMARY_INIT;
+	callus_patch_summary s = CALLUS_PATCH_SUMMARY_INIT;
 
 	write_file(f, ".gitattributes", "*.py diff=python\n");
 	write_file(f, "calc.py",
@@ -303,15 +303,15 @@ static void python_file(void **state)
 	assert_int_equal(s.files[0].removed, 3);
 	assert_functions(&s.files[0], 3, "add", "mul", "main");
 	assert_description(&s, 0, "Edited add(), mul() and main() in calc.py (+3 -3)");
-	deja_patch_summary_release(&s);
+	callus_patch_summary_release(&s);
 }
 
 /* git quotes names with special bytes: "a/\303\274..." and "a/q\"t". */
 static void quoted_paths_from_git(void **state)
 {
 	fixture *f = *state;
-	deja_patch_summary s = DEJA_PATCH_SUMMARY_INIT;
-	deja_buf patch = DEJA_BUF_INIT;
+	callus_patch_summary s = CALLUS_PATCH_SUMMARY_INIT;
+	callus_buf patch = CALLUS_BUF_INIT;
 
 	write_file(f, "base.txt", "b\n");
 	commit_all(f);
@@ -323,12 +323,12 @@ static void quoted_paths_from_git(void **state)
 	summarize(&s, patch.ptr, patch.len);
 	assert_int_equal(s.count, 2);
 	assert_string_equal(s.files[0].path, "q\"t b.txt");
-	assert_int_equal(s.files[0].change, DEJA_PATCH_ADDED);
+	assert_int_equal(s.files[0].change, CALLUS_PATCH_ADDED);
 	assert_string_equal(s.files[1].path, "\xc3\xbcn\xc3\xaf.txt");
 	assert_int_equal(s.files[1].added, 2);
 	assert_description(&s, 0, "Added q\"t b.txt (+1); added \xc3\xbcn\xc3\xaf.txt (+2)");
-	deja_patch_summary_release(&s);
-	deja_buf_release(&patch);
+	callus_patch_summary_release(&s);
+	callus_buf_release(&patch);
 }
 
 /* ---- hand-made patches ---- */
@@ -350,21 +350,21 @@ static void empty_and_garbage(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
-		deja_patch_summary s = DEJA_PATCH_SUMMARY_INIT;
+		callus_patch_summary s = CALLUS_PATCH_SUMMARY_INIT;
 
 		summarize(&s, inputs[i].text, inputs[i].len);
 		assert_int_equal(s.count, 0);
 		assert_int_equal(s.added + s.removed + s.more_files, 0);
 		assert_description(&s, 100, "No changes in the working tree");
-		deja_patch_summary_release(&s);
+		callus_patch_summary_release(&s);
 	}
 	{
-		deja_patch_summary s = DEJA_PATCH_SUMMARY_INIT;
+		callus_patch_summary s = CALLUS_PATCH_SUMMARY_INIT;
 
-		assert_int_equal(deja_patch_summarize(&s, NULL, 0), 0);
+		assert_int_equal(callus_patch_summarize(&s, NULL, 0), 0);
 		assert_int_equal(s.count, 0);
 		assert_description(&s, 10, "No changes");
-		deja_patch_summary_release(&s);
+		callus_patch_summary_release(&s);
 	}
 }
 
@@ -373,14 +373,14 @@ static void truncated_mid_hunk(void **state)
 	static const char patch[] =
 		"diff --git a/x.c b/x.c\n--- a/x.c\n+++ b/x.c\n"
 		"@@ -10,4 +10,4 @@ int f(int a)\n \tint b;\n-\tb = a;\n+\tb = 2 * a;\n-\treturn";
-	deja_patch_summary s = DEJA_PATCH_SUMMARY_INIT;
+	callus_patch_summary s = CALLUS_PATCH_SUMMARY_INIT;
 
 	(void)state;
 	/* at every length: no read past it, and counts only grow */
 	for (size_t len = 0; len <= sizeof(patch) - 1; len++) {
 		summarize(&s, patch, len);
 		assert_true(s.count <= 1);
-		deja_patch_summary_release(&s);
+		callus_patch_summary_release(&s);
 	}
 	summarize(&s, patch, sizeof(patch) - 1);
 	assert_int_equal(s.count, 1);
@@ -388,7 +388,7 @@ static void truncated_mid_hunk(void **state)
 	assert_int_equal(s.files[0].removed, 2);
 	assert_functions(&s.files[0], 1, "f");
 	assert_description(&s, 0, "Edited f() in x.c (+1 -2)");
-	deja_patch_summary_release(&s);
+	callus_patch_summary_release(&s);
 }
 
 static void nul_bytes_and_header_lookalikes(void **state)
@@ -400,7 +400,7 @@ static void nul_bytes_and_header_lookalikes(void **state)
 		"@@ -1,4 +1,3 @@\n---- a/y\n-diff --git a/z b/z\n+a\0b\n c\n-\0\n"
 		"diff --git a/w.txt b/w.txt\nnew file mode 100644\n--- /dev/null\n+++ b/w.txt\n"
 		"@@ -0,0 +1 @@\n+\0\n";
-	deja_patch_summary s = DEJA_PATCH_SUMMARY_INIT;
+	callus_patch_summary s = CALLUS_PATCH_SUMMARY_INIT;
 
 	(void)state;
 	summarize(&s, patch, sizeof(patch) - 1);
@@ -409,19 +409,19 @@ static void nul_bytes_and_header_lookalikes(void **state)
 	assert_int_equal(s.files[0].added, 1);
 	assert_int_equal(s.files[0].removed, 3);
 	assert_string_equal(s.files[1].path, "w.txt");
-	assert_int_equal(s.files[1].change, DEJA_PATCH_ADDED);
+	assert_int_equal(s.files[1].change, CALLUS_PATCH_ADDED);
 	assert_int_equal(s.files[1].added, 1);
 	assert_description(&s, 0, "Edited x.txt (+1 -3); added w.txt (+1)");
-	deja_patch_summary_release(&s);
+	callus_patch_summary_release(&s);
 }
 
-static void deja_truncation_line(void **state)
+static void callus_truncation_line(void **state)
 {
 	static const char patch[] =
 		"diff --git a/a.c b/a.c\n--- a/a.c\n+++ b/a.c\n@@ -1 +1,2 @@\n a\n+b\n"
-		"[deja: 3 more files changed: b.c, c.c, d.c]\n";
-	deja_patch_summary s = DEJA_PATCH_SUMMARY_INIT;
-	deja_strlist files = DEJA_STRLIST_INIT;
+		"[callus: 3 more files changed: b.c, c.c, d.c]\n";
+	callus_patch_summary s = CALLUS_PATCH_SUMMARY_INIT;
+	callus_strlist files = CALLUS_STRLIST_INIT;
 
 	(void)state;
 	summarize(&s, patch, sizeof(patch) - 1);
@@ -431,11 +431,11 @@ static void deja_truncation_line(void **state)
 	assert_description(&s, 0, "Edited a.c (+1); and 3 more files");
 	/* too long for the clause: only the count is left */
 	assert_description(&s, 20, "Changed 4 files");
-	assert_int_equal(deja_patch_files(&files, &s), 0);
+	assert_int_equal(callus_patch_files(&files, &s), 0);
 	assert_int_equal(files.count, 1);
 	assert_string_equal(files.items[0], "a.c");
-	deja_strlist_release(&files);
-	deja_patch_summary_release(&s);
+	callus_strlist_release(&files);
+	callus_patch_summary_release(&s);
 }
 
 static void quoted_paths_by_hand(void **state)
@@ -448,17 +448,17 @@ static void quoted_paths_by_hand(void **state)
 		"rename from r b\nrename to \"r\\303\\251 \\\\ n\"\n"
 		"diff --git \"a/unterminated\n"
 		"Binary files a/p and q.png and b/p and q.png differ\n";
-	deja_patch_summary s = DEJA_PATCH_SUMMARY_INIT;
+	callus_patch_summary s = CALLUS_PATCH_SUMMARY_INIT;
 
 	(void)state;
 	summarize(&s, patch, sizeof(patch) - 1);
 	assert_int_equal(s.count, 3);
 	assert_string_equal(s.files[0].path, "sp\"ace\tx");
-	assert_int_equal(s.files[0].change, DEJA_PATCH_DELETED);
+	assert_int_equal(s.files[0].change, CALLUS_PATCH_DELETED);
 	assert_int_equal(s.files[0].removed, 1);
 	assert_string_equal(s.files[1].old_path, "r b");
 	assert_string_equal(s.files[1].path, "r\xc3\xa9 \\ n");
-	assert_int_equal(s.files[1].change, DEJA_PATCH_RENAMED);
+	assert_int_equal(s.files[1].change, CALLUS_PATCH_RENAMED);
 	/* the unreadable header is dropped, the "Binary files" line names
 	 * its file with the same path twice */
 	assert_string_equal(s.files[2].path, "p and q.png");
@@ -467,7 +467,7 @@ static void quoted_paths_by_hand(void **state)
 	assert_description(&s, 0,
 			   "Deleted sp\"ace?x; renamed r b to r\xc3\xa9 \\ n; "
 			   "changed binary p and q.png");
-	deja_patch_summary_release(&s);
+	callus_patch_summary_release(&s);
 }
 
 static void plain_unified_diff(void **state)
@@ -477,7 +477,7 @@ static void plain_unified_diff(void **state)
 		"@@ -1,2 +1,2 @@\n-x\n+y\n z\n"
 		"--- a/two.txt\n+++ b/two.txt\n@@ -1 +1 @@\n-p\n+q\n"
 		"Binary files /dev/null and b/img.png differ\n";
-	deja_patch_summary s = DEJA_PATCH_SUMMARY_INIT;
+	callus_patch_summary s = CALLUS_PATCH_SUMMARY_INIT;
 
 	(void)state;
 	summarize(&s, patch, sizeof(patch) - 1);
@@ -485,10 +485,10 @@ static void plain_unified_diff(void **state)
 	assert_string_equal(s.files[0].path, "one.txt");
 	assert_string_equal(s.files[1].path, "two.txt");
 	assert_string_equal(s.files[2].path, "img.png");
-	assert_int_equal(s.files[2].change, DEJA_PATCH_ADDED);
+	assert_int_equal(s.files[2].change, CALLUS_PATCH_ADDED);
 	assert_description(&s, 0,
 			   "Edited one.txt (+1 -1); edited two.txt (+1 -1); added binary img.png");
-	deja_patch_summary_release(&s);
+	callus_patch_summary_release(&s);
 }
 
 /* One hunk per line of context, each in its own file named after the
@@ -552,10 +552,10 @@ static void function_names(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		deja_patch_summary s = DEJA_PATCH_SUMMARY_INIT;
-		deja_buf patch = DEJA_BUF_INIT;
+		callus_patch_summary s = CALLUS_PATCH_SUMMARY_INIT;
+		callus_buf patch = CALLUS_BUF_INIT;
 
-		deja_buf_printf(&patch,
+		callus_buf_printf(&patch,
 				"diff --git a/f.%s b/f.%s\n--- a/f.%s\n+++ b/f.%s\n"
 				"@@ -10 +10 @@ %s\n-        x\n+        y\n",
 				cases[i].ext, cases[i].ext, cases[i].ext, cases[i].ext,
@@ -571,35 +571,35 @@ static void function_names(void **state)
 				fail_msg("\"%s\" named nothing", cases[i].context);
 			assert_string_equal(s.files[0].functions.items[0], cases[i].name);
 		}
-		deja_patch_summary_release(&s);
-		deja_buf_release(&patch);
+		callus_patch_summary_release(&s);
+		callus_buf_release(&patch);
 	}
 }
 
 static void many_functions(void **state)
 {
-	deja_buf patch = DEJA_BUF_INIT;
-	deja_patch_summary s = DEJA_PATCH_SUMMARY_INIT;
+	callus_buf patch = CALLUS_BUF_INIT;
+	callus_patch_summary s = CALLUS_PATCH_SUMMARY_INIT;
 	static const char *const names[] = { "f", "g", "h", "i", "j", "f" };
 
 	(void)state;
-	deja_buf_puts(&patch, "diff --git a/m.c b/m.c\n--- a/m.c\n+++ b/m.c\n");
+	callus_buf_puts(&patch, "diff --git a/m.c b/m.c\n--- a/m.c\n+++ b/m.c\n");
 	for (size_t i = 0; i < 6; i++)
-		deja_buf_printf(&patch, "@@ -%zu,2 +%zu,2 @@ void %s(void)\n-a\n+b\n c\n",
+		callus_buf_printf(&patch, "@@ -%zu,2 +%zu,2 @@ void %s(void)\n-a\n+b\n c\n",
 				10 * i + 1, 10 * i + 1, names[i]);
 	summarize(&s, patch.ptr, patch.len);
 	/* each once, in order */
 	assert_functions(&s.files[0], 5, "f", "g", "h", "i", "j");
 	assert_description(&s, 0, "Edited f(), g(), h() and 2 more in m.c (+6 -6)");
-	deja_strlist_release(&s.files[0].functions);
-	deja_strlist_add(&s.files[0].functions, "f", 1);
-	deja_strlist_add(&s.files[0].functions, "g", 1);
-	deja_strlist_add(&s.files[0].functions, "h", 1);
+	callus_strlist_release(&s.files[0].functions);
+	callus_strlist_add(&s.files[0].functions, "f", 1);
+	callus_strlist_add(&s.files[0].functions, "g", 1);
+	callus_strlist_add(&s.files[0].functions, "h", 1);
 	assert_description(&s, 0, "Edited f(), g() and h() in m.c (+6 -6)");
 	s.files[0].added = 0;
 	assert_description(&s, 0, "Edited f(), g() and h() in m.c (-6)");
-	deja_patch_summary_release(&s);
-	deja_buf_release(&patch);
+	callus_patch_summary_release(&s);
+	callus_buf_release(&patch);
 }
 
 static void tiny_limits_keep_utf8(void **state)
@@ -611,13 +611,13 @@ static void tiny_limits_keep_utf8(void **state)
 		"diff --git a/\xe6\x97\xa5\xe6\x9c\xac.c b/\xe6\x97\xa5\xe6\x9c\xac.c\n"
 		"--- a/\xe6\x97\xa5\xe6\x9c\xac.c\n+++ b/\xe6\x97\xa5\xe6\x9c\xac.c\n"
 		"@@ -1 +1 @@\n-a\n+b\n";
-	deja_patch_summary s = DEJA_PATCH_SUMMARY_INIT;
+	callus_patch_summary s = CALLUS_PATCH_SUMMARY_INIT;
 	char *full = NULL;
 
 	(void)state;
 	summarize(&s, patch, sizeof(patch) - 1);
 	assert_int_equal(s.count, 2);
-	assert_int_equal(deja_patch_describe(&full, &s, 0), 0);
+	assert_int_equal(callus_patch_describe(&full, &s, 0), 0);
 	assert_string_equal(full, "Added dossier/\xc3\xa9\xc3\xa9.txt (+1); "
 				  "edited \xe6\x97\xa5\xe6\x9c\xac.c (+1 -1)");
 	/* the first clause and a count of the rest */
@@ -629,15 +629,15 @@ static void tiny_limits_keep_utf8(void **state)
 	for (size_t max = 1; max <= strlen(full) + 2; max++) {
 		char *d = NULL;
 
-		assert_int_equal(deja_patch_describe(&d, &s, max), 0);
+		assert_int_equal(callus_patch_describe(&d, &s, max), 0);
 		assert_true(strlen(d) <= max);
-		assert_true(deja_utf8_valid(d, strlen(d)));
+		assert_true(callus_utf8_valid(d, strlen(d)));
 		if (max >= strlen(full))
 			assert_string_equal(d, full);
 		free(d);
 	}
 	free(full);
-	deja_patch_summary_release(&s);
+	callus_patch_summary_release(&s);
 }
 
 static void invalid_utf8_is_repaired_in_the_description(void **state)
@@ -645,7 +645,7 @@ static void invalid_utf8_is_repaired_in_the_description(void **state)
 	static const char patch[] =
 		"diff --git a/bad\xff.txt b/bad\xff.txt\n--- a/bad\xff.txt\n+++ b/bad\xff.txt\n"
 		"@@ -1 +1 @@ int caf\xff(void)\n-a\n+b\n";
-	deja_patch_summary s = DEJA_PATCH_SUMMARY_INIT;
+	callus_patch_summary s = CALLUS_PATCH_SUMMARY_INIT;
 
 	(void)state;
 	summarize(&s, patch, sizeof(patch) - 1);
@@ -654,7 +654,7 @@ static void invalid_utf8_is_repaired_in_the_description(void **state)
 	assert_string_equal(s.files[0].path, "bad\xff.txt");
 	assert_int_equal(s.files[0].functions.count, 0);
 	assert_description(&s, 0, "Edited bad\xef\xbf\xbd.txt (+1 -1)");
-	deja_patch_summary_release(&s);
+	callus_patch_summary_release(&s);
 }
 
 int main(void)
@@ -670,7 +670,7 @@ int main(void)
 		cmocka_unit_test(empty_and_garbage),
 		cmocka_unit_test(truncated_mid_hunk),
 		cmocka_unit_test(nul_bytes_and_header_lookalikes),
-		cmocka_unit_test(deja_truncation_line),
+		cmocka_unit_test(callus_truncation_line),
 		cmocka_unit_test(quoted_paths_by_hand),
 		cmocka_unit_test(plain_unified_diff),
 		cmocka_unit_test(function_names),

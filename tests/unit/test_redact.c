@@ -17,13 +17,13 @@
 
 #include <cmocka.h>
 
-#include "deja/redact.h"
+#include "callus/redact.h"
 
 static int setup(void **state)
 {
-	deja_redactor *r = NULL;
+	callus_redactor *r = NULL;
 
-	if (deja_redactor_new(&r, NULL) < 0)
+	if (callus_redactor_new(&r, NULL) < 0)
 		return -1;
 	*state = r;
 	return 0;
@@ -31,29 +31,29 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	deja_redactor_free(*state);
+	callus_redactor_free(*state);
 	return 0;
 }
 
 /* Redact in[0..len) into a fresh buffer; returns the count. */
-static size_t run(void **state, deja_buf *out, const char *in, size_t len)
+static size_t run(void **state, callus_buf *out, const char *in, size_t len)
 {
 	size_t count = 12345;
 
-	assert_int_equal(deja_redact(*state, out, in, len, &count), 0);
+	assert_int_equal(callus_redact(*state, out, in, len, &count), 0);
 	return count;
 }
 
 static void expect(void **state, const char *in, const char *want,
 		   size_t want_count)
 {
-	deja_buf out = DEJA_BUF_INIT;
+	callus_buf out = CALLUS_BUF_INIT;
 	size_t count = run(state, &out, in, strlen(in));
 
 	assert_string_equal(out.ptr, want);
 	assert_int_equal(out.len, strlen(want));
 	assert_int_equal(count, want_count);
-	deja_buf_release(&out);
+	callus_buf_release(&out);
 }
 
 static void expect_unchanged(void **state, const char *in)
@@ -61,7 +61,7 @@ static void expect_unchanged(void **state, const char *in)
 	expect(state, in, in, 0);
 }
 
-static void assert_absent(const deja_buf *b, const char *secret)
+static void assert_absent(const callus_buf *b, const char *secret)
 {
 	if (memmem(b->ptr, b->len, secret, strlen(secret)))
 		fail_msg("secret \"%s\" survived in:\n%s", secret, b->ptr);
@@ -201,16 +201,16 @@ static void test_private_key_blocks(void **state)
 		"MIIEowIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM9Oi0Fd6Jm2v0Yx3bW7HcNq1zLr8a\n"
 		"Zx0kQ3rP4sT5uV6wX7yZ8aB9cD0eF1gH2iJ3kL4mN5oP6qR7sT8uV9wX0yZ1aB2c\n"
 		"-----END RSA PRIVATE KEY-----";
-	deja_buf in = DEJA_BUF_INIT, out = DEJA_BUF_INIT;
+	callus_buf in = CALLUS_BUF_INIT, out = CALLUS_BUF_INIT;
 
-	deja_buf_puts(&in, "FAIL test/tls.test.js\n  key fixture:\n");
-	deja_buf_puts(&in, key);
-	deja_buf_puts(&in, "\n  Error: error:1E08010C:DECODER routines::unsupported\n");
+	callus_buf_puts(&in, "FAIL test/tls.test.js\n  key fixture:\n");
+	callus_buf_puts(&in, key);
+	callus_buf_puts(&in, "\n  Error: error:1E08010C:DECODER routines::unsupported\n");
 	assert_int_equal(run(state, &out, in.ptr, in.len), 1);
 	assert_string_equal(out.ptr,
 			    "FAIL test/tls.test.js\n  key fixture:\n[REDACTED:private-key]\n"
 			    "  Error: error:1E08010C:DECODER routines::unsupported\n");
-	deja_buf_release(&out);
+	callus_buf_release(&out);
 
 	/* Inside a JSON string, with \n escapes. */
 	expect(state,
@@ -234,7 +234,7 @@ static void test_private_key_blocks(void **state)
 	/* Certificates and public keys are not secrets. */
 	expect_unchanged(state, "-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIE\n-----END CERTIFICATE-----\n"
 				"-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYI\n-----END PUBLIC KEY-----\n");
-	deja_buf_release(&in);
+	callus_buf_release(&in);
 }
 
 static void test_url_passwords(void **state)
@@ -360,71 +360,71 @@ static void test_nul_and_invalid_utf8(void **state)
 		"\xff\xfe\0TOKEN=abc123\0\xc3\x28 gh" "p_R7kQ2mX9vL4nT8wZ1bC5dF3gH6jK0pS2uY4a\0\x80tail";
 	static const char want[] =
 		"\xff\xfe\0TOKEN=[REDACTED:secret-assignment]\0\xc3\x28 [REDACTED:github-token]\0\x80tail";
-	deja_buf out = DEJA_BUF_INIT;
+	callus_buf out = CALLUS_BUF_INIT;
 
 	assert_int_equal(run(state, &out, in, sizeof(in) - 1), 2);
 	assert_int_equal(out.len, sizeof(want) - 1);
 	assert_memory_equal(out.ptr, want, sizeof(want) - 1);
 	assert_int_equal(out.ptr[out.len], '\0');
-	deja_buf_release(&out);
+	callus_buf_release(&out);
 
 	/* Only bytes, no secrets: copied unchanged, NULs included. */
 	assert_int_equal(run(state, &out, "a\0b\xff=:\0-", 9), 0);
 	assert_int_equal(out.len, 9);
 	assert_memory_equal(out.ptr, "a\0b\xff=:\0-", 9);
-	deja_buf_release(&out);
+	callus_buf_release(&out);
 }
 
 static void test_empty_and_arguments(void **state)
 {
-	deja_buf out = DEJA_BUF_INIT;
+	callus_buf out = CALLUS_BUF_INIT;
 	size_t count = 7;
 	char *s = (char *)"x";
 
-	assert_int_equal(deja_redact(*state, &out, "", 0, &count), 0);
+	assert_int_equal(callus_redact(*state, &out, "", 0, &count), 0);
 	assert_int_equal(count, 0);
 	assert_int_equal(out.len, 0);
-	assert_int_equal(deja_redact(*state, &out, NULL, 0, NULL), 0);
-	assert_int_equal(deja_redact(*state, &out, NULL, 3, &count), DEJA_EINVAL);
-	assert_int_equal(deja_redact(NULL, &out, "x", 1, NULL), DEJA_EINVAL);
-	assert_int_equal(deja_redact(*state, NULL, "x", 1, NULL), DEJA_EINVAL);
+	assert_int_equal(callus_redact(*state, &out, NULL, 0, NULL), 0);
+	assert_int_equal(callus_redact(*state, &out, NULL, 3, &count), CALLUS_EINVAL);
+	assert_int_equal(callus_redact(NULL, &out, "x", 1, NULL), CALLUS_EINVAL);
+	assert_int_equal(callus_redact(*state, NULL, "x", 1, NULL), CALLUS_EINVAL);
 
-	assert_int_equal(deja_redact_str(*state, &s, NULL), 0);
+	assert_int_equal(callus_redact_str(*state, &s, NULL), 0);
 	assert_null(s);
-	assert_int_equal(deja_redact_str(*state, &s, ""), 0);
+	assert_int_equal(callus_redact_str(*state, &s, ""), 0);
 	assert_string_equal(s, "");
 	free(s);
-	assert_int_equal(deja_redact_str(*state, &s, "login with password=hunter2 failed"), 0);
+	assert_int_equal(callus_redact_str(*state, &s, "login with password=hunter2 failed"), 0);
 	assert_string_equal(s, "login with password=[REDACTED:secret-assignment] failed");
 	free(s);
-	deja_redactor_free(NULL);
+	callus_redactor_free(NULL);
 }
 
 static void test_appends_and_limit(void **state)
 {
-	deja_buf out = DEJA_BUF_INIT;
+	callus_buf out = CALLUS_BUF_INIT;
 	size_t count = 9;
 
-	deja_buf_puts(&out, "prefix|");
+	callus_buf_puts(&out, "prefix|");
 	assert_int_equal(run(state, &out, "TOKEN=abc123", 12), 1);
 	assert_string_equal(out.ptr, "prefix|TOKEN=[REDACTED:secret-assignment]");
-	deja_buf_release(&out);
+	callus_buf_release(&out);
 
 	/* A ceiling that cuts the replacement in the middle (room for
 	 * "[REDACTED:" and "]" but not the kind): out is left as it was. */
-	deja_buf_init(&out, 21);
-	deja_buf_puts(&out, "keep");
-	assert_int_equal(deja_redact(*state, &out, "TOKEN=abc123", 12, &count),
-			 DEJA_ETOOBIG);
+	callus_buf_init(&out, 21);
+	callus_buf_puts(&out, "keep");
+	assert_int_equal(callus_redact(*state, &out, "TOKEN=abc123", 12, &count),
+			 CALLUS_ETOOBIG);
 	assert_int_equal(count, 0);
 	assert_string_equal(out.ptr, "keep");
-	deja_buf_release(&out);
+	callus_buf_release(&out);
 
 	/* Input over the ceiling whose redacted form fits. */
-	deja_buf_init(&out, 40);
+	callus_buf_init(&out, 40);
 	assert_int_equal(run(state, &out, "k: -----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC", 63), 1);
 	assert_string_equal(out.ptr, "k: [REDACTED:private-key]");
-	deja_buf_release(&out);
+	callus_buf_release(&out);
 }
 
 static void test_count_and_idempotence(void **state)
@@ -432,15 +432,15 @@ static void test_count_and_idempotence(void **state)
 	static const char in[] =
 		"A=AK" "IAQ3EGTZ7MXB2K4WJ5 B=https://u:pw1@h/ C: Bearer a1b2c3d4e5f6a7b8c9d0 "
 		"API_KEY=zz9 jwt ey" "JhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl\n";
-	deja_buf once = DEJA_BUF_INIT, twice = DEJA_BUF_INIT;
+	callus_buf once = CALLUS_BUF_INIT, twice = CALLUS_BUF_INIT;
 
 	assert_int_equal(run(state, &once, in, sizeof(in) - 1), 5);
 	assert_int_equal(run(state, &twice, once.ptr, once.len), 0);
 	assert_string_equal(twice.ptr, once.ptr);
 	assert_absent(&once, "pw1");
 	assert_absent(&once, "zz9");
-	deja_buf_release(&once);
-	deja_buf_release(&twice);
+	callus_buf_release(&once);
+	callus_buf_release(&twice);
 }
 
 /*
@@ -472,14 +472,14 @@ static void test_idempotence_regressions(void **state)
 	};
 
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
-		deja_buf once = DEJA_BUF_INIT, twice = DEJA_BUF_INIT;
+		callus_buf once = CALLUS_BUF_INIT, twice = CALLUS_BUF_INIT;
 
 		assert_true(run(state, &once, cases[k].in, strlen(cases[k].in)) > 0);
 		assert_int_equal(run(state, &twice, once.ptr, once.len), 0);
 		assert_string_equal(twice.ptr, once.ptr);
 		assert_absent(&once, cases[k].secret);
-		deja_buf_release(&once);
-		deja_buf_release(&twice);
+		callus_buf_release(&once);
+		callus_buf_release(&twice);
 	}
 }
 
@@ -492,17 +492,17 @@ static void test_one_megabyte(void **state)
 		"PASS tests/api.test.ts (3.2 s) commit 3f786850e387550fdab836ed7e6dc881de23001b\n";
 	static const char secret[] = "DB_PASSWORD=Zq8Rr3Tn5\n";
 	static const char red[] = "DB_PASSWORD=[REDACTED:secret-assignment]\n";
-	deja_buf in = DEJA_BUF_INIT, out = DEJA_BUF_INIT;
+	callus_buf in = CALLUS_BUF_INIT, out = CALLUS_BUF_INIT;
 	size_t chunks = 0, plain;
 
-	deja_buf_puts(&in, secret);
+	callus_buf_puts(&in, secret);
 	while (in.len < (1u << 20)) {
-		deja_buf_puts(&in, chunk);
+		callus_buf_puts(&in, chunk);
 		if (++chunks == 3000)
-			deja_buf_puts(&in, secret);
+			callus_buf_puts(&in, secret);
 	}
-	deja_buf_puts(&in, secret);
-	assert_int_equal(deja_buf_status(&in), 0);
+	callus_buf_puts(&in, secret);
+	assert_int_equal(callus_buf_status(&in), 0);
 	plain = in.len - 3 * (sizeof(secret) - 1);
 
 	assert_int_equal(run(state, &out, in.ptr, in.len), 3);
@@ -511,23 +511,23 @@ static void test_one_megabyte(void **state)
 	assert_memory_equal(out.ptr, red, sizeof(red) - 1);
 	assert_memory_equal(out.ptr + sizeof(red) - 1, chunk, sizeof(chunk) - 1);
 	assert_memory_equal(out.ptr + out.len - (sizeof(red) - 1), red, sizeof(red) - 1);
-	deja_buf_release(&in);
-	deja_buf_release(&out);
+	callus_buf_release(&in);
+	callus_buf_release(&out);
 }
 
 /* Longer than the matchers' scan cap: the whole token still goes. */
 static void test_long_token(void **state)
 {
-	deja_buf in = DEJA_BUF_INIT, out = DEJA_BUF_INIT;
+	callus_buf in = CALLUS_BUF_INIT, out = CALLUS_BUF_INIT;
 
-	deja_buf_puts(&in, "key=gh" "p_");
+	callus_buf_puts(&in, "key=gh" "p_");
 	for (int i = 0; i < 5000; i++)
-		deja_buf_putc(&in, "aZ3"[i % 3]);
-	deja_buf_puts(&in, " end");
+		callus_buf_putc(&in, "aZ3"[i % 3]);
+	callus_buf_puts(&in, " end");
 	assert_int_equal(run(state, &out, in.ptr, in.len), 1);
 	assert_string_equal(out.ptr, "key=[REDACTED:github-token] end");
-	deja_buf_release(&in);
-	deja_buf_release(&out);
+	callus_buf_release(&in);
+	callus_buf_release(&out);
 }
 
 int main(void)

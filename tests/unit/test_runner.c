@@ -11,9 +11,9 @@
 
 #include <cmocka.h>
 
-#include "deja/buf.h"
-#include "deja/common.h"
-#include "deja/runner.h"
+#include "callus/buf.h"
+#include "callus/common.h"
+#include "callus/runner.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -28,7 +28,7 @@
 
 static int tmp_fd(void)
 {
-	char path[] = "/tmp/deja-runner-test-XXXXXX";
+	char path[] = "/tmp/callus-runner-test-XXXXXX";
 	int fd = mkstemp(path);
 
 	assert_true(fd >= 0);
@@ -36,14 +36,14 @@ static int tmp_fd(void)
 	return fd;
 }
 
-static void slurp(deja_buf *b, int fd)
+static void slurp(callus_buf *b, int fd)
 {
 	char chunk[65536];
 	ssize_t n;
 
 	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
 	while ((n = read(fd, chunk, sizeof chunk)) > 0)
-		assert_int_equal(deja_buf_put(b, chunk, (size_t)n), 0);
+		assert_int_equal(callus_buf_put(b, chunk, (size_t)n), 0);
 	assert_true(n == 0);
 }
 
@@ -63,26 +63,26 @@ static void write_file(int fd, const void *data, size_t len)
 
 static int collect(void *ctx, const char *data, size_t len)
 {
-	return deja_buf_put(ctx, data, len) < 0 ? -1 : 0;
+	return callus_buf_put(ctx, data, len) < 0 ? -1 : 0;
 }
 
 /* Run argv with stdout into a temporary file; fills out/seen, and err when
  * run_full() owns err_fd. */
 struct result {
 	int rc, status;
-	deja_buf out, err, seen;
-	deja_error e;
+	callus_buf out, err, seen;
+	callus_error e;
 };
 
 static void run_into(struct result *res, char *const *argv, int pty, int in_fd, int efd)
 {
-	deja_runner_opts o = DEJA_RUNNER_OPTS_INIT;
+	callus_runner_opts o = CALLUS_RUNNER_OPTS_INIT;
 	int ofd = tmp_fd();
 
 	memset(res, 0, sizeof *res);
-	deja_buf_init(&res->out, 0);
-	deja_buf_init(&res->err, 0);
-	deja_buf_init(&res->seen, 0);
+	callus_buf_init(&res->out, 0);
+	callus_buf_init(&res->err, 0);
+	callus_buf_init(&res->seen, 0);
 	res->status = -1;
 	o.argv = argv;
 	o.pty = pty;
@@ -91,7 +91,7 @@ static void run_into(struct result *res, char *const *argv, int pty, int in_fd, 
 	o.err_fd = efd;
 	o.on_output = collect;
 	o.ctx = &res->seen;
-	res->rc = deja_runner_run(&res->status, &o, &res->e);
+	res->rc = callus_runner_run(&res->status, &o, &res->e);
 	slurp(&res->out, ofd);
 	close(ofd);
 }
@@ -147,10 +147,10 @@ static void test_tty_close(struct test_tty *t)
 
 static void result_release(struct result *res)
 {
-	deja_buf_release(&res->out);
-	deja_buf_release(&res->err);
-	deja_buf_release(&res->seen);
-	deja_error_release(&res->e);
+	callus_buf_release(&res->out);
+	callus_buf_release(&res->err);
+	callus_buf_release(&res->seen);
+	callus_error_release(&res->e);
 }
 
 static int run_status(char *const *argv, int pty)
@@ -266,14 +266,14 @@ static void test_stderr_separate(void **state)
 	test_tty_close(&tty);
 }
 
-/* `deja run make 2>err.log` from a terminal: the child's stderr goes to the
+/* `callus run make 2>err.log` from a terminal: the child's stderr goes to the
  * file, not through the pty onto the screen, and is no terminal. */
 static void test_pty_stderr_redirected(void **state)
 {
 	char *argv[] = { "sh", "-c",
 			 "printf out; printf err >&2; test -t 1 || exit 3; test -t 2 && exit 4; exit 0",
 			 NULL };
-	deja_buf err = DEJA_BUF_INIT;
+	callus_buf err = CALLUS_BUF_INIT;
 	struct result res;
 	char chunk[256];
 	ssize_t n;
@@ -284,7 +284,7 @@ static void test_pty_stderr_redirected(void **state)
 	run_into(&res, argv, 1, -1, p[1]);
 	close(p[1]);
 	while ((n = read(p[0], chunk, sizeof chunk)) > 0)
-		assert_int_equal(deja_buf_put(&err, chunk, (size_t)n), 0);
+		assert_int_equal(callus_buf_put(&err, chunk, (size_t)n), 0);
 	assert_true(n == 0);
 	close(p[0]);
 	assert_int_equal(res.rc, 0);
@@ -297,7 +297,7 @@ static void test_pty_stderr_redirected(void **state)
 	assert_non_null(strstr(res.seen.ptr, "out"));
 	assert_non_null(strstr(res.seen.ptr, "err"));
 	result_release(&res);
-	deja_buf_release(&err);
+	callus_buf_release(&err);
 
 	/* err_fd < 0 discards stderr, pty or not */
 	run_into(&res, argv, 1, -1, -1);
@@ -364,30 +364,30 @@ static void test_stdin_passthrough(void **state)
 
 static void test_not_found(void **state)
 {
-	char *argv[] = { "deja-no-such-command-7f3a", "x", NULL };
+	char *argv[] = { "callus-no-such-command-7f3a", "x", NULL };
 	struct result res;
 
 	(void)state;
 	run_full(&res, argv, 0, -1);
 	assert_int_equal(res.rc, 0);
 	assert_int_equal(res.status, 127);
-	assert_int_equal(res.e.code, DEJA_ENOTFOUND);
-	assert_string_equal(deja_error_message(&res.e),
-			    "cannot run 'deja-no-such-command-7f3a': No such file or directory");
+	assert_int_equal(res.e.code, CALLUS_ENOTFOUND);
+	assert_string_equal(callus_error_message(&res.e),
+			    "cannot run 'callus-no-such-command-7f3a': No such file or directory");
 	result_release(&res);
 }
 
 static void test_not_executable(void **state)
 {
-	char dir[] = "/tmp/deja-runner-test-XXXXXX";
-	deja_buf path = DEJA_BUF_INIT;
+	char dir[] = "/tmp/callus-runner-test-XXXXXX";
+	callus_buf path = CALLUS_BUF_INIT;
 	struct result res;
 	char *argv[2];
 	int fd;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	assert_int_equal(deja_buf_printf(&path, "%s/script", dir), 0);
+	assert_int_equal(callus_buf_printf(&path, "%s/script", dir), 0);
 	fd = open(path.ptr, O_WRONLY | O_CREAT | O_EXCL, 0644);
 	assert_true(fd >= 0);
 	write_file(fd, "#!/bin/sh\nexit 0\n", 17);
@@ -398,27 +398,27 @@ static void test_not_executable(void **state)
 	run_full(&res, argv, 0, -1);
 	assert_int_equal(res.rc, 0);
 	assert_int_equal(res.status, 126);
-	assert_non_null(strstr(deja_error_message(&res.e), "Permission denied"));
+	assert_non_null(strstr(callus_error_message(&res.e), "Permission denied"));
 	result_release(&res);
 
 	unlink(path.ptr);
 	rmdir(dir);
-	deja_buf_release(&path);
+	callus_buf_release(&path);
 }
 
 static void test_bad_opts(void **state)
 {
-	deja_runner_opts o = DEJA_RUNNER_OPTS_INIT;
-	deja_error e = DEJA_ERROR_INIT;
+	callus_runner_opts o = CALLUS_RUNNER_OPTS_INIT;
+	callus_error e = CALLUS_ERROR_INIT;
 	char *empty[] = { NULL };
 	int status = -1;
 
 	(void)state;
-	assert_int_equal(deja_runner_run(&status, &o, &e), DEJA_EINVAL);
+	assert_int_equal(callus_runner_run(&status, &o, &e), CALLUS_EINVAL);
 	o.argv = empty;
-	assert_int_equal(deja_runner_run(&status, &o, NULL), DEJA_EINVAL);
+	assert_int_equal(callus_runner_run(&status, &o, NULL), CALLUS_EINVAL);
 	assert_int_equal(status, -1);
-	deja_error_release(&e);
+	callus_error_release(&e);
 }
 
 /* Send `sig` to ourselves once the child has proved it is running. */
@@ -443,7 +443,7 @@ static int kill_self_on_output(void *ctx, const char *data, size_t len)
 static int run_and_signal(int sig, int pty)
 {
 	char *argv[] = { "sh", "-c", "echo ready; exec sleep 30", NULL };
-	deja_runner_opts o = DEJA_RUNNER_OPTS_INIT;
+	callus_runner_opts o = CALLUS_RUNNER_OPTS_INIT;
 	struct self_kill k = { sig, 0 };
 	struct sigaction before, after;
 	int status = -1;
@@ -456,7 +456,7 @@ static int run_and_signal(int sig, int pty)
 	o.err_fd = -1;
 	o.on_output = kill_self_on_output;
 	o.ctx = &k;
-	assert_int_equal(deja_runner_run(&status, &o, NULL), 0);
+	assert_int_equal(callus_runner_run(&status, &o, NULL), 0);
 	assert_true(k.sent);
 	/* and the caller's disposition is back */
 	assert_int_equal(sigaction(sig, NULL, &after), 0);
@@ -484,8 +484,8 @@ static int stop_at_once(void *ctx, const char *data, size_t len)
 static void test_callback_stop_keeps_output(void **state)
 {
 	char *argv[] = { "head", "-c", "1000000", "/dev/zero", NULL };
-	deja_runner_opts o = DEJA_RUNNER_OPTS_INIT;
-	deja_buf out = DEJA_BUF_INIT;
+	callus_runner_opts o = CALLUS_RUNNER_OPTS_INIT;
+	callus_buf out = CALLUS_BUF_INIT;
 	int calls = 0, status = -1, ofd = tmp_fd();
 
 	(void)state;
@@ -494,12 +494,12 @@ static void test_callback_stop_keeps_output(void **state)
 	o.out_fd = ofd;
 	o.on_output = stop_at_once;
 	o.ctx = &calls;
-	assert_int_equal(deja_runner_run(&status, &o, NULL), 0);
+	assert_int_equal(callus_runner_run(&status, &o, NULL), 0);
 	assert_int_equal(status, 0);
 	assert_int_equal(calls, 1);
 	slurp(&out, ofd);
 	assert_int_equal(out.len, 1000000);
-	deja_buf_release(&out);
+	callus_buf_release(&out);
 	close(ofd);
 }
 
@@ -513,7 +513,7 @@ static int count_bytes(void *ctx, const char *data, size_t len)
 static void test_broken_out_fd(void **state)
 {
 	char *argv[] = { "head", "-c", "3000000", "/dev/zero", NULL };
-	deja_runner_opts o = DEJA_RUNNER_OPTS_INIT;
+	callus_runner_opts o = CALLUS_RUNNER_OPTS_INIT;
 	struct sigaction before, after;
 	size_t seen = 0;
 	int p[2], status = -1;
@@ -527,7 +527,7 @@ static void test_broken_out_fd(void **state)
 	o.out_fd = p[1];
 	o.on_output = count_bytes;
 	o.ctx = &seen;
-	assert_int_equal(deja_runner_run(&status, &o, NULL), 0);
+	assert_int_equal(callus_runner_run(&status, &o, NULL), 0);
 	/* the child never noticed, and the whole output was still seen */
 	assert_int_equal(status, 0);
 	assert_int_equal(seen, 3000000);
@@ -539,7 +539,7 @@ static void test_broken_out_fd(void **state)
 static void test_memory_bounded(void **state)
 {
 	char *argv[] = { "head", "-c", "64000000", "/dev/zero", NULL };
-	deja_runner_opts o = DEJA_RUNNER_OPTS_INIT;
+	callus_runner_opts o = CALLUS_RUNNER_OPTS_INIT;
 	struct rusage before, after;
 	size_t seen = 0;
 	int status = -1;
@@ -551,7 +551,7 @@ static void test_memory_bounded(void **state)
 	o.out_fd = -1;
 	o.on_output = count_bytes;
 	o.ctx = &seen;
-	assert_int_equal(deja_runner_run(&status, &o, NULL), 0);
+	assert_int_equal(callus_runner_run(&status, &o, NULL), 0);
 	assert_int_equal(status, 0);
 	assert_int_equal(seen, 64000000);
 	assert_int_equal(getrusage(RUSAGE_SELF, &after), 0);
@@ -575,7 +575,7 @@ static void test_background_grandchild(void **state)
 	result_release(&res);
 }
 
-static int fd_is_in(const deja_buf *list, int fd)
+static int fd_is_in(const callus_buf *list, int fd)
 {
 	char needle[32];
 
@@ -588,8 +588,8 @@ static int fd_is_in(const deja_buf *list, int fd)
 static void test_no_fd_leak(void **state)
 {
 	char *argv[] = { "sh", "-c", "cd /proc/$$/fd && echo *", NULL };
-	deja_runner_opts o = DEJA_RUNNER_OPTS_INIT;
-	deja_buf mine = DEJA_BUF_INIT, seen = DEJA_BUF_INIT;
+	callus_runner_opts o = CALLUS_RUNNER_OPTS_INIT;
+	callus_buf mine = CALLUS_BUF_INIT, seen = CALLUS_BUF_INIT;
 	struct dirent *de;
 	DIR *d;
 	char *p, *end;
@@ -597,13 +597,13 @@ static void test_no_fd_leak(void **state)
 
 	(void)state;
 	for (pty = 0; pty <= 1; pty++) {
-		deja_buf_clear(&mine);
-		deja_buf_clear(&seen);
-		assert_int_equal(deja_buf_puts(&mine, " 0 1 2 "), 0);
+		callus_buf_clear(&mine);
+		callus_buf_clear(&seen);
+		assert_int_equal(callus_buf_puts(&mine, " 0 1 2 "), 0);
 		d = opendir("/proc/self/fd");
 		assert_non_null(d);
 		while ((de = readdir(d)))
-			assert_int_equal(deja_buf_printf(&mine, "%s ", de->d_name), 0);
+			assert_int_equal(callus_buf_printf(&mine, "%s ", de->d_name), 0);
 		closedir(d);
 
 		o.argv = argv;
@@ -614,7 +614,7 @@ static void test_no_fd_leak(void **state)
 		o.on_output = collect;
 		o.ctx = &seen;
 		status = -1;
-		assert_int_equal(deja_runner_run(&status, &o, NULL), 0);
+		assert_int_equal(callus_runner_run(&status, &o, NULL), 0);
 		assert_int_equal(status, 0);
 		p = seen.ptr;
 		for (;;) {
@@ -627,8 +627,8 @@ static void test_no_fd_leak(void **state)
 			p = end;
 		}
 	}
-	deja_buf_release(&mine);
-	deja_buf_release(&seen);
+	callus_buf_release(&mine);
+	callus_buf_release(&seen);
 }
 
 int main(void)

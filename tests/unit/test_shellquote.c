@@ -7,22 +7,22 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "deja/shellquote.h"
+#include "callus/shellquote.h"
 
 static void quotes_only_what_needs_it(void **state)
 {
-	deja_buf b = DEJA_BUF_INIT;
+	callus_buf b = CALLUS_BUF_INIT;
 
 	(void)state;
-	deja_shell_quote(&b, "./node_modules/.bin/eslint");
+	callus_shell_quote(&b, "./node_modules/.bin/eslint");
 	assert_string_equal(b.ptr, "./node_modules/.bin/eslint");
-	deja_buf_clear(&b);
-	deja_shell_quote(&b, "");
+	callus_buf_clear(&b);
+	callus_shell_quote(&b, "");
 	assert_string_equal(b.ptr, "''");
-	deja_buf_clear(&b);
-	deja_shell_quote(&b, "it's a test");
+	callus_buf_clear(&b);
+	callus_shell_quote(&b, "it's a test");
 	assert_string_equal(b.ptr, "'it'\\''s a test'");
-	deja_buf_release(&b);
+	callus_buf_release(&b);
 }
 
 /* What sh reads back from the quoted word is the word. */
@@ -35,20 +35,20 @@ static void round_trips_through_sh(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
-		deja_buf cmd = DEJA_BUF_INIT;
+		callus_buf cmd = CALLUS_BUF_INIT;
 		char got[256] = "";
 		size_t n;
 		FILE *p;
 
-		deja_buf_puts(&cmd, "printf '%s' ");
-		deja_shell_quote(&cmd, words[i]);
+		callus_buf_puts(&cmd, "printf '%s' ");
+		callus_shell_quote(&cmd, words[i]);
 		p = popen(cmd.ptr, "r");
 		assert_non_null(p);
 		n = fread(got, 1, sizeof(got) - 1, p);
 		got[n] = '\0';
 		assert_int_equal(pclose(p), 0);
 		assert_string_equal(got, words[i]);
-		deja_buf_release(&cmd);
+		callus_buf_release(&cmd);
 	}
 }
 

@@ -10,20 +10,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "deja/extract.h"
-#include "deja/signature.h"
+#include "callus/extract.h"
+#include "callus/signature.h"
 
 /* The pattern of msg, anchored, must match msg itself. */
 static void assert_self_match(const char *msg)
 {
-	deja_buf pat = DEJA_BUF_INIT, anchored = DEJA_BUF_INIT;
+	callus_buf pat = CALLUS_BUF_INIT, anchored = CALLUS_BUF_INIT;
 	pcre2_code *re;
 	pcre2_match_data *md;
 	int errcode, rc;
 	PCRE2_SIZE erroff;
 
-	assert_int_equal(deja_message_pattern(&pat, msg, strlen(msg)), 0);
-	deja_buf_printf(&anchored, "^(?:%s)$", pat.ptr);
+	assert_int_equal(callus_message_pattern(&pat, msg, strlen(msg)), 0);
+	callus_buf_printf(&anchored, "^(?:%s)$", pat.ptr);
 	re = pcre2_compile((PCRE2_SPTR)anchored.ptr, anchored.len, 0, &errcode, &erroff, NULL);
 	if (!re) {
 		fprintf(stderr, "pattern does not compile: %s\n", anchored.ptr);
@@ -36,8 +36,8 @@ static void assert_self_match(const char *msg)
 	assert_true(rc >= 0);
 	pcre2_match_data_free(md);
 	pcre2_code_free(re);
-	deja_buf_release(&pat);
-	deja_buf_release(&anchored);
+	callus_buf_release(&pat);
+	callus_buf_release(&anchored);
 }
 
 static const char *const messages[] = {
@@ -83,32 +83,32 @@ static void random_messages_match(void **state)
 
 	(void)state;
 	for (int n = 0; n < 3000; n++) {
-		deja_buf msg = DEJA_BUF_INIT;
+		callus_buf msg = CALLUS_BUF_INIT;
 		int parts = 1 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 8;
 
 		for (int p = 0; p < parts; p++) {
 			seed = seed * 1103515245u + 12345u;
-			deja_buf_puts(&msg, pieces[(seed >> 16) % (sizeof(pieces) / sizeof(pieces[0]))]);
+			callus_buf_puts(&msg, pieces[(seed >> 16) % (sizeof(pieces) / sizeof(pieces[0]))]);
 		}
 		assert_self_match(msg.ptr);
-		deja_buf_release(&msg);
+		callus_buf_release(&msg);
 	}
 }
 
-static void sign(deja_signature *s, const char *code, const char *msg, const char *frame)
+static void sign(callus_signature *s, const char *code, const char *msg, const char *frame)
 {
-	deja_diag d;
+	callus_diag d;
 
 	memset(&d, 0, sizeof(d));
 	d.code = (char *)code;
 	d.message = (char *)msg;
 	if (frame)
-		deja_strlist_add(&d.frames, frame, strlen(frame));
-	assert_int_equal(deja_signature_build(s, &d, "jest", NULL), 0);
-	deja_strlist_release(&d.frames);
+		callus_strlist_add(&d.frames, frame, strlen(frame));
+	assert_int_equal(callus_signature_build(s, &d, "jest", NULL), 0);
+	callus_strlist_release(&d.frames);
 }
 
-/* What deja_error_type() gives, sorted into rules and kinds. */
+/* What callus_error_type() gives, sorted into rules and kinds. */
 static void rules_and_kinds(void **state)
 {
 	static const struct { const char *code, *msg; int rule; } cases[] = {
@@ -127,22 +127,22 @@ static void rules_and_kinds(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		deja_signature g;
+		callus_signature g;
 
 		sign(&g, cases[i].code, cases[i].msg, NULL);
-		if (deja_error_type_is_rule(g.error_type) != cases[i].rule)
+		if (callus_error_type_is_rule(g.error_type) != cases[i].rule)
 			fail_msg("%s (from %s): rule %d, expected %d", g.error_type, cases[i].msg,
 				 !cases[i].rule, cases[i].rule);
-		deja_signature_release(&g);
+		callus_signature_release(&g);
 	}
-	assert_false(deja_error_type_is_rule(NULL));
-	assert_false(deja_error_type_is_rule(""));
-	assert_false(deja_error_type_is_rule("MyException"));
+	assert_false(callus_error_type_is_rule(NULL));
+	assert_false(callus_error_type_is_rule(""));
+	assert_false(callus_error_type_is_rule("MyException"));
 }
 
 static void same_error_same_id_other_error_other_id(void **state)
 {
-	deja_signature a, b, c, e, f;
+	callus_signature a, b, c, e, f;
 
 	(void)state;
 	/* another identifier, file, line, duration: the same error */
@@ -157,11 +157,11 @@ static void same_error_same_id_other_error_other_id(void **state)
 	sign(&e, NULL, "\xe2\x80\x98y\xe2\x80\x99 undeclared at offset -1", NULL);
 	sign(&f, NULL, "'count' undeclared at offset +12", NULL);
 	assert_string_equal(e.id, f.id);
-	deja_signature_release(&a);
-	deja_signature_release(&b);
-	deja_signature_release(&c);
-	deja_signature_release(&e);
-	deja_signature_release(&f);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+	callus_signature_release(&c);
+	callus_signature_release(&e);
+	callus_signature_release(&f);
 
 	/* stack frames count, without their directories or lines */
 	sign(&a, NULL, "expect(received).toBe(expected)", "Object.add\tsrc/sum.test.js");
@@ -171,27 +171,27 @@ static void same_error_same_id_other_error_other_id(void **state)
 	assert_string_not_equal(a.id, c.id);
 	assert_string_equal(a.error_type, "expect.toBe");
 	assert_string_equal(a.stack_patterns.items[0], "Object.add@sum.test.js");
-	deja_signature_release(&a);
-	deja_signature_release(&b);
-	deja_signature_release(&c);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+	callus_signature_release(&c);
 }
 
 static void error_types(void **state)
 {
-	deja_diag d;
+	callus_diag d;
 	char *t;
 
 	(void)state;
 	memset(&d, 0, sizeof(d));
 	d.message = "TypeError: Cannot read properties of undefined (reading 'x')";
-	assert_string_equal(t = deja_error_type(&d, "jest"), "TypeError");
+	assert_string_equal(t = callus_error_type(&d, "jest"), "TypeError");
 	free(t);
 	d.message = "test_total - AssertionError: assert 3 == 4";
-	assert_string_equal(t = deja_error_type(&d, "pytest"), "AssertionError");
+	assert_string_equal(t = callus_error_type(&d, "pytest"), "AssertionError");
 	free(t);
 	d.message = "something odd";
 	d.test = "suite > case";
-	assert_string_equal(t = deja_error_type(&d, "vitest"), "test-failure");
+	assert_string_equal(t = callus_error_type(&d, "vitest"), "test-failure");
 	free(t);
 }
 

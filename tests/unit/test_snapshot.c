@@ -1,10 +1,10 @@
 /*
- * test_snapshot.c - snapshots and diffs through the real deja-git helper,
+ * test_snapshot.c - snapshots and diffs through the real callus-git helper,
  * on real repositories made with the git command line in temporary
  * directories.
  *
- * The helper is the one built next to this test (build/deja-git for
- * build/tests/test_snapshot), passed through DEJA_GIT_HELPER.
+ * The helper is the one built next to this test (build/callus-git for
+ * build/tests/test_snapshot), passed through CALLUS_GIT_HELPER.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,10 +13,10 @@
 
 #include <cmocka.h>
 
-#include "deja/buf.h"
-#include "deja/common.h"
-#include "deja/snapshot.h"
-#include "deja/strlist.h"
+#include "callus/buf.h"
+#include "callus/common.h"
+#include "callus/snapshot.h"
+#include "callus/strlist.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -40,74 +40,74 @@ static char helper_path[PATH_MAX];
 static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void sh(const char *fmt, ...)
 {
-	deja_buf cmd = DEJA_BUF_INIT;
+	callus_buf cmd = CALLUS_BUF_INIT;
 	va_list ap;
 	int st;
 
 	va_start(ap, fmt);
-	assert_int_equal(deja_buf_vprintf(&cmd, fmt, ap), 0);
+	assert_int_equal(callus_buf_vprintf(&cmd, fmt, ap), 0);
 	va_end(ap);
 	st = system(cmd.ptr);
 	if (st != 0)
 		fail_msg("command failed (%d): %s", st, cmd.ptr);
-	deja_buf_release(&cmd);
+	callus_buf_release(&cmd);
 }
 
 /* stdout of a shell command, whole. */
 static char *run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static char *run(const char *fmt, ...)
 {
-	deja_buf cmd = DEJA_BUF_INIT, out = DEJA_BUF_INIT;
+	callus_buf cmd = CALLUS_BUF_INIT, out = CALLUS_BUF_INIT;
 	char chunk[4096];
 	size_t n;
 	va_list ap;
 	FILE *f;
 
 	va_start(ap, fmt);
-	assert_int_equal(deja_buf_vprintf(&cmd, fmt, ap), 0);
+	assert_int_equal(callus_buf_vprintf(&cmd, fmt, ap), 0);
 	va_end(ap);
 	f = popen(cmd.ptr, "r");
 	assert_non_null(f);
 	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		assert_int_equal(deja_buf_put(&out, chunk, n), 0);
+		assert_int_equal(callus_buf_put(&out, chunk, n), 0);
 	if (pclose(f) != 0)
 		fail_msg("command failed: %s", cmd.ptr);
-	deja_buf_release(&cmd);
-	return deja_buf_detach(&out);
+	callus_buf_release(&cmd);
+	return callus_buf_detach(&out);
 }
 
 /* A file's bytes (NULs kept, length in *len), or NULL when it is missing. */
 static char *slurp(const char *dir, const char *name, size_t *len)
 {
-	deja_buf path = DEJA_BUF_INIT, data = DEJA_BUF_INIT;
+	callus_buf path = CALLUS_BUF_INIT, data = CALLUS_BUF_INIT;
 	char chunk[4096];
 	ssize_t n;
 	int fd;
 
-	deja_buf_printf(&path, "%s/%s", dir, name);
+	callus_buf_printf(&path, "%s/%s", dir, name);
 	fd = open(path.ptr, O_RDONLY);
-	deja_buf_release(&path);
+	callus_buf_release(&path);
 	if (fd < 0)
 		return NULL;
 	while ((n = read(fd, chunk, sizeof chunk)) > 0)
-		assert_int_equal(deja_buf_put(&data, chunk, (size_t)n), 0);
+		assert_int_equal(callus_buf_put(&data, chunk, (size_t)n), 0);
 	close(fd);
 	if (len)
 		*len = data.len;
-	return deja_buf_detach(&data);
+	return callus_buf_detach(&data);
 }
 
 static void write_at(const char *dir, const char *name, const void *data, size_t len)
 {
-	deja_buf path = DEJA_BUF_INIT;
+	callus_buf path = CALLUS_BUF_INIT;
 	FILE *f;
 
-	deja_buf_printf(&path, "%s/%s", dir, name);
+	callus_buf_printf(&path, "%s/%s", dir, name);
 	f = fopen(path.ptr, "wb");
 	assert_non_null(f);
 	assert_int_equal(fwrite(data, 1, len, f), len);
 	assert_int_equal(fclose(f), 0);
-	deja_buf_release(&path);
+	callus_buf_release(&path);
 }
 
 static void write_str(const char *dir, const char *name, const char *s)
@@ -117,7 +117,7 @@ static void write_str(const char *dir, const char *name, const char *s)
 
 static char *tmpdir(void)
 {
-	char tmpl[] = "/tmp/deja-snapshot-test-XXXXXX";
+	char tmpl[] = "/tmp/callus-snapshot-test-XXXXXX";
 
 	assert_non_null(mkdtemp(tmpl));
 	return strdup(tmpl);
@@ -139,25 +139,25 @@ static char *make_repo(void)
 	return dir;
 }
 
-static void take(deja_snapshot *s, const char *ws, const deja_strlist *files)
+static void take(callus_snapshot *s, const char *ws, const callus_strlist *files)
 {
-	deja_error e = DEJA_ERROR_INIT;
-	int rc = deja_snapshot_take(s, ws, files, NULL, &e);
+	callus_error e = CALLUS_ERROR_INIT;
+	int rc = callus_snapshot_take(s, ws, files, NULL, &e);
 
 	if (rc != 0)
-		fail_msg("snapshot: %d %s", rc, deja_error_message(&e));
-	deja_error_release(&e);
+		fail_msg("snapshot: %d %s", rc, callus_error_message(&e));
+	callus_error_release(&e);
 }
 
-static char *diff(const char *ws, const deja_snapshot *s, size_t max)
+static char *diff(const char *ws, const callus_snapshot *s, size_t max)
 {
-	deja_error e = DEJA_ERROR_INIT;
+	callus_error e = CALLUS_ERROR_INIT;
 	char *patch = NULL;
-	int rc = deja_snapshot_diff(&patch, ws, s, max, NULL, &e);
+	int rc = callus_snapshot_diff(&patch, ws, s, max, NULL, &e);
 
 	if (rc != 0)
-		fail_msg("diff: %d %s", rc, deja_error_message(&e));
-	deja_error_release(&e);
+		fail_msg("diff: %d %s", rc, callus_error_message(&e));
+	callus_error_release(&e);
 	assert_non_null(patch);
 	return patch;
 }
@@ -174,12 +174,12 @@ static void chomp(char *s)
 
 static void test_edit_tracked(void **state)
 {
-	deja_snapshot s = DEJA_SNAPSHOT_INIT;
+	callus_snapshot s = CALLUS_SNAPSHOT_INIT;
 	char *dir = make_repo(), *patch, *want, *head;
 
 	(void)state;
 	take(&s, dir, NULL);
-	assert_int_equal(s.kind, DEJA_SNAPSHOT_GIT);
+	assert_int_equal(s.kind, CALLUS_SNAPSHOT_GIT);
 	assert_int_equal(strlen(s.tree), 40);
 	head = run("cd '%s' && git rev-parse HEAD", dir);
 	chomp(head);
@@ -199,13 +199,13 @@ static void test_edit_tracked(void **state)
 	free(patch);
 	free(want);
 	free(head);
-	deja_snapshot_release(&s);
+	callus_snapshot_release(&s);
 	rmdir_all(dir);
 }
 
 static void test_new_untracked_file(void **state)
 {
-	deja_snapshot s = DEJA_SNAPSHOT_INIT;
+	callus_snapshot s = CALLUS_SNAPSHOT_INIT;
 	char *dir = make_repo(), *patch;
 
 	(void)state;
@@ -223,41 +223,41 @@ static void test_new_untracked_file(void **state)
 				   "@@ -0,0 +1 @@\n"
 				   "+int fixed;\n");
 	free(patch);
-	deja_snapshot_release(&s);
+	callus_snapshot_release(&s);
 	rmdir_all(dir);
 }
 
-/* deja's own files (the lessons it writes at each failure) are never part
+/* callus's own files (the lessons it writes at each failure) are never part
  * of a fix: excluded paths keep the index's version on both sides. */
 static void test_excluded_paths(void **state)
 {
 	static const char *const excl[] = { ".lessons/", "AGENTS.md", NULL };
-	deja_snapshot_opts o = { NULL, 10000, excl };
-	deja_snapshot s = DEJA_SNAPSHOT_INIT;
-	deja_error e = DEJA_ERROR_INIT;
+	callus_snapshot_opts o = { NULL, 10000, excl };
+	callus_snapshot s = CALLUS_SNAPSHOT_INIT;
+	callus_error e = CALLUS_ERROR_INIT;
 	char *dir = make_repo(), *patch = NULL;
 
 	(void)state;
 	sh("cd '%s' && echo '# mine' >AGENTS.md && " GIT " add AGENTS.md && " GIT
 	   " commit -q -m agents && mkdir .lessons && echo one >.lessons/a.md", dir);
-	assert_int_equal(deja_snapshot_take(&s, dir, NULL, &o, &e), 0);
+	assert_int_equal(callus_snapshot_take(&s, dir, NULL, &o, &e), 0);
 	write_str(dir, ".lessons/a.md", "two\n");
 	write_str(dir, ".lessons/b.md", "new\n");
-	write_str(dir, "AGENTS.md", "# mine\n<!-- deja -->\n");
+	write_str(dir, "AGENTS.md", "# mine\n<!-- callus -->\n");
 	write_str(dir, "AGENTS.md.bak", "not excluded\n");
 	write_str(dir, "a.txt", "one\nTWO\nthree\n");
-	assert_int_equal(deja_snapshot_diff(&patch, dir, &s, 100000, &o, &e), 0);
+	assert_int_equal(callus_snapshot_diff(&patch, dir, &s, 100000, &o, &e), 0);
 	assert_non_null(strstr(patch, "diff --git a/a.txt b/a.txt"));
 	assert_non_null(strstr(patch, "diff --git a/AGENTS.md.bak b/AGENTS.md.bak"));
 	assert_null(strstr(patch, ".lessons/"));
 	assert_null(strstr(patch, "a/AGENTS.md b/AGENTS.md\n"));
 	free(patch);
 	/* without the exclusions, the same change shows them */
-	assert_int_equal(deja_snapshot_diff(&patch, dir, &s, 100000, NULL, &e), 0);
+	assert_int_equal(callus_snapshot_diff(&patch, dir, &s, 100000, NULL, &e), 0);
 	assert_non_null(strstr(patch, ".lessons/b.md"));
 	free(patch);
-	deja_error_release(&e);
-	deja_snapshot_release(&s);
+	callus_error_release(&e);
+	callus_snapshot_release(&s);
 	rmdir_all(dir);
 }
 
@@ -265,7 +265,7 @@ static void test_deleted_ignored_binary(void **state)
 {
 	static const char bin1[] = "\x7f" "ELF\0\1\2\3secret-bytes-one";
 	static const char bin2[] = "\x7f" "ELF\0\1\2\3secret-bytes-two";
-	deja_snapshot s = DEJA_SNAPSHOT_INIT;
+	callus_snapshot s = CALLUS_SNAPSHOT_INIT;
 	char *dir = make_repo(), *patch;
 
 	(void)state;
@@ -286,7 +286,7 @@ static void test_deleted_ignored_binary(void **state)
 	assert_null(strstr(patch, ".log"));
 	assert_null(strstr(patch, "build/"));
 	free(patch);
-	deja_snapshot_release(&s);
+	callus_snapshot_release(&s);
 	rmdir_all(dir);
 }
 
@@ -299,7 +299,7 @@ static char *repo_state(const char *dir)
 		".git/logs/refs/stash", ".git/refs/stash", ".git/refs/heads/main",
 		"untracked.txt", "staged.txt", "a.txt"
 	};
-	deja_buf st = DEJA_BUF_INIT;
+	callus_buf st = CALLUS_BUF_INIT;
 	char *out;
 	size_t i, len = 0;
 
@@ -307,30 +307,30 @@ static char *repo_state(const char *dir)
 	out = run("cd '%s' && git --no-optional-locks status --porcelain=v2 --untracked-files=all "
 		  "--branch && git for-each-ref && git stash list && git reflog",
 		  dir);
-	deja_buf_puts(&st, out);
+	callus_buf_puts(&st, out);
 	free(out);
 	for (i = 0; i < sizeof files / sizeof files[0]; i++) {
 		char *data = slurp(dir, files[i], &len);
 		struct stat sb;
-		deja_buf p = DEJA_BUF_INIT;
+		callus_buf p = CALLUS_BUF_INIT;
 
-		deja_buf_printf(&st, "== %s %zu\n", files[i], data ? len : 0);
+		callus_buf_printf(&st, "== %s %zu\n", files[i], data ? len : 0);
 		if (data)
-			deja_buf_put(&st, data, len);
+			callus_buf_put(&st, data, len);
 		free(data);
-		deja_buf_printf(&p, "%s/%s", dir, files[i]);
+		callus_buf_printf(&p, "%s/%s", dir, files[i]);
 		if (stat(p.ptr, &sb) == 0)
-			deja_buf_printf(&st, "\nmtime %lld.%09ld\n", (long long)sb.st_mtim.tv_sec,
+			callus_buf_printf(&st, "\nmtime %lld.%09ld\n", (long long)sb.st_mtim.tv_sec,
 					sb.st_mtim.tv_nsec);
-		deja_buf_release(&p);
+		callus_buf_release(&p);
 	}
-	assert_int_equal(deja_buf_status(&st), 0);
-	return deja_buf_detach(&st);
+	assert_int_equal(callus_buf_status(&st), 0);
+	return callus_buf_detach(&st);
 }
 
 static void test_repository_untouched(void **state)
 {
-	deja_snapshot s = DEJA_SNAPSHOT_INIT;
+	callus_snapshot s = CALLUS_SNAPSHOT_INIT;
 	char *dir = make_repo(), *before, *after, *patch, *refs_before, *refs_after;
 
 	(void)state;
@@ -375,7 +375,7 @@ static void test_repository_untouched(void **state)
 	free(after);
 	free(refs_before);
 	free(refs_after);
-	deja_snapshot_release(&s);
+	callus_snapshot_release(&s);
 	rmdir_all(dir);
 }
 
@@ -383,10 +383,10 @@ static void test_repository_untouched(void **state)
  * copy of the index, then write-tree. */
 static char *git_worktree_tree(const char *dir)
 {
-	char *t = run("cd '%s' && cp .git/index .git/deja-test-index && "
-		      "GIT_INDEX_FILE=.git/deja-test-index git add -A && "
-		      "GIT_INDEX_FILE=.git/deja-test-index git write-tree && "
-		      "rm .git/deja-test-index",
+	char *t = run("cd '%s' && cp .git/index .git/callus-test-index && "
+		      "GIT_INDEX_FILE=.git/callus-test-index git add -A && "
+		      "GIT_INDEX_FILE=.git/callus-test-index git write-tree && "
+		      "rm .git/callus-test-index",
 		      dir);
 
 	chomp(t);
@@ -395,14 +395,14 @@ static char *git_worktree_tree(const char *dir)
 
 static void assert_tree_as_git(const char *dir)
 {
-	deja_snapshot s = DEJA_SNAPSHOT_INIT;
+	callus_snapshot s = CALLUS_SNAPSHOT_INIT;
 	char *want;
 
 	take(&s, dir, NULL);
 	want = git_worktree_tree(dir);
 	assert_string_equal(s.tree, want);
 	free(want);
-	deja_snapshot_release(&s);
+	callus_snapshot_release(&s);
 }
 
 static void test_tree_as_git_writes_it(void **state)
@@ -441,7 +441,7 @@ static void test_tree_as_git_writes_it(void **state)
  * copy of the index) against HEAD. */
 static void test_diff_as_git_shows_it(void **state)
 {
-	deja_snapshot s = DEJA_SNAPSHOT_INIT;
+	callus_snapshot s = CALLUS_SNAPSHOT_INIT;
 	char *dir = make_repo(), *patch, *want;
 
 	(void)state;
@@ -454,27 +454,27 @@ static void test_diff_as_git_shows_it(void **state)
 	   "printf 'one\\ntwo\\nthree\\nfour\\n' >a.txt && mkdir -p n/m && echo k >n/m/k",
 	   dir);
 	patch = diff(dir, &s, 100000);
-	want = run("cd '%s' && cp .git/index .git/deja-test-index && "
-		   "GIT_INDEX_FILE=.git/deja-test-index git add -A && "
-		   "GIT_INDEX_FILE=.git/deja-test-index git diff --cached && "
-		   "rm .git/deja-test-index",
+	want = run("cd '%s' && cp .git/index .git/callus-test-index && "
+		   "GIT_INDEX_FILE=.git/callus-test-index git add -A && "
+		   "GIT_INDEX_FILE=.git/callus-test-index git diff --cached && "
+		   "rm .git/callus-test-index",
 		   dir);
 	assert_string_equal(patch, want);
 	free(patch);
 	free(want);
-	deja_snapshot_release(&s);
+	callus_snapshot_release(&s);
 	rmdir_all(dir);
 }
 
 static void test_unborn_head(void **state)
 {
-	deja_snapshot s = DEJA_SNAPSHOT_INIT;
-	deja_error e = DEJA_ERROR_INIT;
+	callus_snapshot s = CALLUS_SNAPSHOT_INIT;
+	callus_error e = CALLUS_ERROR_INIT;
 	char *dir = tmpdir(), *patch, *head = NULL;
 
 	(void)state;
 	sh("cd '%s' && " GIT " init -q .", dir);
-	assert_int_equal(deja_snapshot_head(&head, dir, NULL, &e), 0);
+	assert_int_equal(callus_snapshot_head(&head, dir, NULL, &e), 0);
 	assert_string_equal(head, "");
 	free(head);
 
@@ -486,7 +486,7 @@ static void test_unborn_head(void **state)
 	patch = diff(dir, &s, 100000);
 	assert_non_null(strstr(patch, "diff --git a/first.txt b/first.txt\nnew file mode"));
 	free(patch);
-	deja_snapshot_release(&s);
+	callus_snapshot_release(&s);
 
 	/* Staged but never committed. */
 	sh("cd '%s' && " GIT " add first.txt", dir);
@@ -496,46 +496,46 @@ static void test_unborn_head(void **state)
 	patch = diff(dir, &s, 100000);
 	assert_non_null(strstr(patch, "-first\n+second\n"));
 	free(patch);
-	deja_snapshot_release(&s);
+	callus_snapshot_release(&s);
 
 	sh("cd '%s' && " GIT " commit -q -m c", dir);
-	assert_int_equal(deja_snapshot_head(&head, dir, NULL, &e), 0);
+	assert_int_equal(callus_snapshot_head(&head, dir, NULL, &e), 0);
 	patch = run("cd '%s' && git rev-parse HEAD", dir);
 	chomp(patch);
 	assert_string_equal(head, patch);
 	free(patch);
 	free(head);
-	deja_error_release(&e);
+	callus_error_release(&e);
 	rmdir_all(dir);
 }
 
 static void test_subdirectory_and_private_files(void **state)
 {
-	deja_snapshot s = DEJA_SNAPSHOT_INIT;
-	deja_buf sub = DEJA_BUF_INIT;
+	callus_snapshot s = CALLUS_SNAPSHOT_INIT;
+	callus_buf sub = CALLUS_BUF_INIT;
 	char *dir = make_repo(), *patch;
 
 	(void)state;
-	sh("mkdir -p '%s/pkg/.deja' '%s/.deja'", dir, dir);
-	deja_buf_printf(&sub, "%s/pkg", dir);
+	sh("mkdir -p '%s/pkg/.callus' '%s/.callus'", dir, dir);
+	callus_buf_printf(&sub, "%s/pkg", dir);
 	take(&s, sub.ptr, NULL);
 	write_str(dir, "a.txt", "changed at the top\n");
-	/* deja's own state in the workspace is not the user's work. */
-	write_str(dir, "pkg/.deja/deja.db", "store\n");
-	write_str(dir, ".deja/other", "outside the workspace's .deja\n");
+	/* callus's own state in the workspace is not the user's work. */
+	write_str(dir, "pkg/.callus/callus.db", "store\n");
+	write_str(dir, ".callus/other", "outside the workspace's .callus\n");
 	patch = diff(sub.ptr, &s, 100000);
 	assert_non_null(strstr(patch, "diff --git a/a.txt b/a.txt\n"));
-	assert_null(strstr(patch, "deja.db"));
-	assert_non_null(strstr(patch, "b/.deja/other"));
+	assert_null(strstr(patch, "callus.db"));
+	assert_non_null(strstr(patch, "b/.callus/other"));
 	free(patch);
-	deja_snapshot_release(&s);
-	deja_buf_release(&sub);
+	callus_snapshot_release(&s);
+	callus_buf_release(&sub);
 	rmdir_all(dir);
 }
 
 static void test_submodule_left_alone(void **state)
 {
-	deja_snapshot s = DEJA_SNAPSHOT_INIT;
+	callus_snapshot s = CALLUS_SNAPSHOT_INIT;
 	char *dir = make_repo(), *patch, *before, *after;
 
 	(void)state;
@@ -560,13 +560,13 @@ static void test_submodule_left_alone(void **state)
 	assert_string_equal(before, after);
 	free(before);
 	free(after);
-	deja_snapshot_release(&s);
+	callus_snapshot_release(&s);
 	rmdir_all(dir);
 }
 
 static void count_patches(const char *patch, size_t *files, size_t *bytes_before_trailer)
 {
-	const char *p = patch, *trailer = strstr(patch, "[deja: ");
+	const char *p = patch, *trailer = strstr(patch, "[callus: ");
 
 	*files = 0;
 	while ((p = strstr(p, "diff --git ")) && (!trailer || p < trailer)) {
@@ -578,7 +578,7 @@ static void count_patches(const char *patch, size_t *files, size_t *bytes_before
 
 static void test_max_bytes(void **state)
 {
-	deja_snapshot s = DEJA_SNAPSHOT_INIT;
+	callus_snapshot s = CALLUS_SNAPSHOT_INIT;
 	char *dir = make_repo(), *patch, *trailer, want[128];
 	size_t files, bytes, i;
 
@@ -592,28 +592,28 @@ static void test_max_bytes(void **state)
 	patch = diff(dir, &s, 100000);
 	count_patches(patch, &files, &bytes);
 	assert_int_equal(files, 20);
-	assert_null(strstr(patch, "[deja:"));
+	assert_null(strstr(patch, "[callus:"));
 	free(patch);
 
 	patch = diff(dir, &s, 500);
 	count_patches(patch, &files, &bytes);
 	assert_true(files >= 1 && files < 20);
 	assert_true(bytes <= 500);
-	trailer = strstr(patch, "[deja: ");
+	trailer = strstr(patch, "[callus: ");
 	assert_non_null(trailer);
-	snprintf(want, sizeof want, "[deja: %zu more files changed: f", 20 - files);
+	snprintf(want, sizeof want, "[callus: %zu more files changed: f", 20 - files);
 	assert_memory_equal(trailer, want, strlen(want));
 	assert_string_equal(trailer + strlen(trailer) - 6, ".txt]\n");
 	free(patch);
 
 	/* Nothing fits: only the list. */
 	patch = diff(dir, &s, 10);
-	assert_string_equal(patch, "[deja: 20 more files changed: f10.txt, f11.txt, f12.txt, f13.txt, "
+	assert_string_equal(patch, "[callus: 20 more files changed: f10.txt, f11.txt, f12.txt, f13.txt, "
 				   "f14.txt, f15.txt, f16.txt, f17.txt, f18.txt, f19.txt, f20.txt, "
 				   "f21.txt, f22.txt, f23.txt, f24.txt, f25.txt, f26.txt, f27.txt, "
 				   "f28.txt, f29.txt]\n");
 	free(patch);
-	deja_snapshot_release(&s);
+	callus_snapshot_release(&s);
 
 	/* Long names: the list stops at about 512 bytes. */
 	sh("cd '%s' && for i in $(seq 100 160); do echo x >a-rather-long-file-name-$i.txt; done",
@@ -623,12 +623,12 @@ static void test_max_bytes(void **state)
 	   dir);
 	patch = diff(dir, &s, 0);
 	assert_true(strlen(patch) < 600);
-	assert_memory_equal(patch, "[deja: 61 more files changed: a-rather-long-file-name-100.txt, ",
-			    strlen("[deja: 61 more files changed: a-rather-long-file-name-100.txt, "));
+	assert_memory_equal(patch, "[callus: 61 more files changed: a-rather-long-file-name-100.txt, ",
+			    strlen("[callus: 61 more files changed: a-rather-long-file-name-100.txt, "));
 	assert_string_equal(patch + strlen(patch) - 7, ", ...]\n");
 	(void)i;
 	free(patch);
-	deja_snapshot_release(&s);
+	callus_snapshot_release(&s);
 	rmdir_all(dir);
 }
 
@@ -636,22 +636,22 @@ static void test_max_bytes(void **state)
 
 static void test_files_workspace(void **state)
 {
-	deja_snapshot s = DEJA_SNAPSHOT_INIT;
-	deja_strlist files = DEJA_STRLIST_INIT;
-	deja_buf repo = DEJA_BUF_INIT;
+	callus_snapshot s = CALLUS_SNAPSHOT_INIT;
+	callus_strlist files = CALLUS_STRLIST_INIT;
+	callus_buf repo = CALLUS_BUF_INIT;
 	char *dir = tmpdir(), *patch;
 	struct stat st;
 
 	(void)state;
 	write_str(dir, "a.txt", "alpha\nbeta\n");
 	write_str(dir, "other.txt", "not listed\n");
-	assert_int_equal(deja_strlist_add(&files, "a.txt", 5), 0);
-	assert_int_equal(deja_strlist_add(&files, "./sub//b.txt", 12), 0);
-	assert_int_equal(deja_strlist_add(&files, "a.txt", 5), 0);
+	assert_int_equal(callus_strlist_add(&files, "a.txt", 5), 0);
+	assert_int_equal(callus_strlist_add(&files, "./sub//b.txt", 12), 0);
+	assert_int_equal(callus_strlist_add(&files, "a.txt", 5), 0);
 	take(&s, dir, &files);
-	assert_int_equal(s.kind, DEJA_SNAPSHOT_FILES);
+	assert_int_equal(s.kind, CALLUS_SNAPSHOT_FILES);
 	assert_string_equal(s.commit, "");
-	deja_buf_printf(&repo, "%s/.deja/snapshots.git", dir);
+	callus_buf_printf(&repo, "%s/.callus/snapshots.git", dir);
 	assert_int_equal(stat(repo.ptr, &st), 0);
 	assert_true(S_ISDIR(st.st_mode));
 	assert_int_equal(st.st_mode & 0777, 0700);
@@ -677,9 +677,9 @@ static void test_files_workspace(void **state)
 	patch = diff(dir, &s, 100000);
 	assert_non_null(strstr(patch, "diff --git a/a.txt b/a.txt\ndeleted file mode 100644\n"));
 	free(patch);
-	deja_snapshot_release(&s);
-	deja_strlist_release(&files);
-	deja_buf_release(&repo);
+	callus_snapshot_release(&s);
+	callus_strlist_release(&files);
+	callus_buf_release(&repo);
 	rmdir_all(dir);
 }
 
@@ -687,21 +687,21 @@ static void test_files_refused(void **state)
 {
 	static const char *const bad[] = { "../escape", "/etc/passwd", "a/../../b", ".git/config",
 					   "" };
-	deja_snapshot s = DEJA_SNAPSHOT_INIT;
+	callus_snapshot s = CALLUS_SNAPSHOT_INIT;
 	char *dir = tmpdir();
 	size_t i;
 
 	(void)state;
 	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		deja_strlist files = DEJA_STRLIST_INIT;
-		deja_error e = DEJA_ERROR_INIT;
+		callus_strlist files = CALLUS_STRLIST_INIT;
+		callus_error e = CALLUS_ERROR_INIT;
 
-		assert_int_equal(deja_strlist_add(&files, bad[i], strlen(bad[i])), 0);
-		assert_int_equal(deja_snapshot_take(&s, dir, &files, NULL, &e), DEJA_EINVAL);
-		assert_non_null(strstr(deja_error_message(&e), "refusing path"));
+		assert_int_equal(callus_strlist_add(&files, bad[i], strlen(bad[i])), 0);
+		assert_int_equal(callus_snapshot_take(&s, dir, &files, NULL, &e), CALLUS_EINVAL);
+		assert_non_null(strstr(callus_error_message(&e), "refusing path"));
 		assert_null(s.tree);
-		deja_error_release(&e);
-		deja_strlist_release(&files);
+		callus_error_release(&e);
+		callus_strlist_release(&files);
 	}
 	rmdir_all(dir);
 }
@@ -710,69 +710,69 @@ static void test_files_refused(void **state)
 
 static void test_helper_missing(void **state)
 {
-	deja_snapshot_opts o = { "/nonexistent/deja-git", 0, NULL };
-	deja_snapshot s = DEJA_SNAPSHOT_INIT;
-	deja_error e = DEJA_ERROR_INIT;
+	callus_snapshot_opts o = { "/nonexistent/callus-git", 0, NULL };
+	callus_snapshot s = CALLUS_SNAPSHOT_INIT;
+	callus_error e = CALLUS_ERROR_INIT;
 	char *dir = tmpdir(), *commit = NULL;
 
 	(void)state;
-	assert_int_equal(deja_snapshot_take(&s, dir, NULL, &o, &e), DEJA_ENOTFOUND);
-	deja_error_release(&e);
-	assert_int_equal(deja_snapshot_head(&commit, dir, &o, &e), DEJA_ENOTFOUND);
+	assert_int_equal(callus_snapshot_take(&s, dir, NULL, &o, &e), CALLUS_ENOTFOUND);
+	callus_error_release(&e);
+	assert_int_equal(callus_snapshot_head(&commit, dir, &o, &e), CALLUS_ENOTFOUND);
 	assert_null(commit);
-	deja_error_release(&e);
+	callus_error_release(&e);
 	/* Not executable. */
-	write_str(dir, "deja-git", "#!/bin/sh\necho git\n");
+	write_str(dir, "callus-git", "#!/bin/sh\necho git\n");
 	o.helper = NULL;
 	{
-		deja_buf p = DEJA_BUF_INIT;
+		callus_buf p = CALLUS_BUF_INIT;
 
-		deja_buf_printf(&p, "%s/deja-git", dir);
+		callus_buf_printf(&p, "%s/callus-git", dir);
 		o.helper = p.ptr;
-		assert_int_equal(deja_snapshot_take(&s, dir, NULL, &o, &e), DEJA_ENOTFOUND);
-		deja_error_release(&e);
-		deja_buf_release(&p);
+		assert_int_equal(callus_snapshot_take(&s, dir, NULL, &o, &e), CALLUS_ENOTFOUND);
+		callus_error_release(&e);
+		callus_buf_release(&p);
 	}
-	assert_int_equal(deja_snapshot_take(&s, "relative", NULL, NULL, &e), DEJA_EINVAL);
-	deja_error_release(&e);
+	assert_int_equal(callus_snapshot_take(&s, "relative", NULL, NULL, &e), CALLUS_EINVAL);
+	callus_error_release(&e);
 	rmdir_all(dir);
 }
 
-/* A fake helper: a shell script named deja-git in dir. */
-static void fake_helper(const char *dir, const char *body, deja_buf *path)
+/* A fake helper: a shell script named callus-git in dir. */
+static void fake_helper(const char *dir, const char *body, callus_buf *path)
 {
-	deja_buf_clear(path);
-	deja_buf_printf(path, "%s/deja-git", dir);
-	write_str(dir, "deja-git", body);
+	callus_buf_clear(path);
+	callus_buf_printf(path, "%s/callus-git", dir);
+	write_str(dir, "callus-git", body);
 	assert_int_equal(chmod(path->ptr, 0755), 0);
 }
 
 static void test_helper_timeout(void **state)
 {
-	deja_snapshot_opts o = { NULL, 300, NULL };
-	deja_snapshot s = DEJA_SNAPSHOT_INIT;
-	deja_error e = DEJA_ERROR_INIT;
-	deja_buf path = DEJA_BUF_INIT;
+	callus_snapshot_opts o = { NULL, 300, NULL };
+	callus_snapshot s = CALLUS_SNAPSHOT_INIT;
+	callus_error e = CALLUS_ERROR_INIT;
+	callus_buf path = CALLUS_BUF_INIT;
 	char *dir = tmpdir();
 	struct timespec t0, t1;
 	long ms;
 
 	(void)state;
 	fake_helper(dir, "#!/bin/sh\necho started >&2\nexec sleep 30\n", &path);
-	assert_int_equal(setenv("DEJA_GIT_HELPER", path.ptr, 1), 0);
+	assert_int_equal(setenv("CALLUS_GIT_HELPER", path.ptr, 1), 0);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	assert_int_equal(deja_snapshot_take(&s, dir, NULL, &o, &e), DEJA_EIO);
+	assert_int_equal(callus_snapshot_take(&s, dir, NULL, &o, &e), CALLUS_EIO);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	assert_int_equal(setenv("DEJA_GIT_HELPER", helper_path, 1), 0);
-	assert_string_equal(deja_error_message(&e), "snapshot helper timed out after 300 ms");
+	assert_int_equal(setenv("CALLUS_GIT_HELPER", helper_path, 1), 0);
+	assert_string_equal(callus_error_message(&e), "snapshot helper timed out after 300 ms");
 	ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
 	assert_true(ms >= 290 && ms < 5000);
 	/* Reaped: no child of ours is left, not even a zombie. */
 	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
 	assert_int_equal(errno, ECHILD);
 	assert_null(s.tree);
-	deja_error_release(&e);
-	deja_buf_release(&path);
+	callus_error_release(&e);
+	callus_buf_release(&path);
 	rmdir_all(dir);
 }
 
@@ -783,65 +783,65 @@ static void test_helper_bad_output(void **state)
 		int rc;
 		const char *msg;
 	} cases[] = {
-		{ "echo 'deja-git: boom' >&2; exit 1", DEJA_EIO, "deja-git: boom" },
-		{ "exit 3", DEJA_EIO, "snapshot helper exited with status 3" },
-		{ "echo 'deja-git: bad' >&2; exit 2", DEJA_EINVAL, "deja-git: bad" },
-		{ "kill -9 $$", DEJA_EIO, "snapshot helper killed by signal 9" },
-		{ "echo git 123 -", DEJA_EIO, NULL },
-		{ "echo 'git 4b825dc642cb6eb9a060e54bf8d69288fbee4904 -'; echo more", DEJA_EIO, NULL },
-		{ "echo 'svn 4b825dc642cb6eb9a060e54bf8d69288fbee4904 -'", DEJA_EIO, NULL },
+		{ "echo 'callus-git: boom' >&2; exit 1", CALLUS_EIO, "callus-git: boom" },
+		{ "exit 3", CALLUS_EIO, "snapshot helper exited with status 3" },
+		{ "echo 'callus-git: bad' >&2; exit 2", CALLUS_EINVAL, "callus-git: bad" },
+		{ "kill -9 $$", CALLUS_EIO, "snapshot helper killed by signal 9" },
+		{ "echo git 123 -", CALLUS_EIO, NULL },
+		{ "echo 'git 4b825dc642cb6eb9a060e54bf8d69288fbee4904 -'; echo more", CALLUS_EIO, NULL },
+		{ "echo 'svn 4b825dc642cb6eb9a060e54bf8d69288fbee4904 -'", CALLUS_EIO, NULL },
 		{ "echo 'files 4b825dc642cb6eb9a060e54bf8d69288fbee4904 "
-		  "4b825dc642cb6eb9a060e54bf8d69288fbee4904'", DEJA_EIO, NULL },
-		{ "printf 'git 4B825DC642CB6EB9A060E54BF8D69288FBEE4904 -\\n'", DEJA_EIO, NULL },
-		{ "printf 'git 4b825dc642cb6eb9a060e54bf8d69288fbee4904 -'", DEJA_EIO, NULL },
-		{ "head -c 100000 /dev/zero", DEJA_EIO, NULL },
+		  "4b825dc642cb6eb9a060e54bf8d69288fbee4904'", CALLUS_EIO, NULL },
+		{ "printf 'git 4B825DC642CB6EB9A060E54BF8D69288FBEE4904 -\\n'", CALLUS_EIO, NULL },
+		{ "printf 'git 4b825dc642cb6eb9a060e54bf8d69288fbee4904 -'", CALLUS_EIO, NULL },
+		{ "head -c 100000 /dev/zero", CALLUS_EIO, NULL },
 		{ "echo 'git 4b825dc642cb6eb9a060e54bf8d69288fbee4904 -'", 0, NULL },
 	};
-	deja_buf path = DEJA_BUF_INIT, body = DEJA_BUF_INIT;
+	callus_buf path = CALLUS_BUF_INIT, body = CALLUS_BUF_INIT;
 	char *dir = tmpdir();
 	size_t i;
 
 	(void)state;
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		deja_snapshot s = DEJA_SNAPSHOT_INIT;
-		deja_error e = DEJA_ERROR_INIT;
-		deja_snapshot_opts o = { NULL, 5000, NULL };
+		callus_snapshot s = CALLUS_SNAPSHOT_INIT;
+		callus_error e = CALLUS_ERROR_INIT;
+		callus_snapshot_opts o = { NULL, 5000, NULL };
 
-		deja_buf_clear(&body);
-		deja_buf_printf(&body, "#!/bin/sh\n%s\n", cases[i].script);
+		callus_buf_clear(&body);
+		callus_buf_printf(&body, "#!/bin/sh\n%s\n", cases[i].script);
 		fake_helper(dir, body.ptr, &path);
 		o.helper = path.ptr;
-		if (deja_snapshot_take(&s, dir, NULL, &o, &e) != cases[i].rc)
-			fail_msg("case %zu (%s): %s", i, cases[i].script, deja_error_message(&e));
+		if (callus_snapshot_take(&s, dir, NULL, &o, &e) != cases[i].rc)
+			fail_msg("case %zu (%s): %s", i, cases[i].script, callus_error_message(&e));
 		if (cases[i].msg)
-			assert_string_equal(deja_error_message(&e), cases[i].msg);
+			assert_string_equal(callus_error_message(&e), cases[i].msg);
 		if (cases[i].rc == 0)
 			assert_string_equal(s.commit, "");
-		deja_snapshot_release(&s);
-		deja_error_release(&e);
+		callus_snapshot_release(&s);
+		callus_error_release(&e);
 	}
-	deja_buf_release(&path);
-	deja_buf_release(&body);
+	callus_buf_release(&path);
+	callus_buf_release(&body);
 	rmdir_all(dir);
 }
 
 static void test_kind_names(void **state)
 {
-	deja_snapshot_kind k = DEJA_SNAPSHOT_GIT;
+	callus_snapshot_kind k = CALLUS_SNAPSHOT_GIT;
 
 	(void)state;
-	assert_string_equal(deja_snapshot_kind_name(DEJA_SNAPSHOT_GIT), "git");
-	assert_string_equal(deja_snapshot_kind_name(DEJA_SNAPSHOT_FILES), "files");
-	assert_int_equal(deja_snapshot_kind_parse(&k, "files"), 0);
-	assert_int_equal(k, DEJA_SNAPSHOT_FILES);
-	assert_int_equal(deja_snapshot_kind_parse(&k, "git"), 0);
-	assert_int_equal(k, DEJA_SNAPSHOT_GIT);
-	assert_int_equal(deja_snapshot_kind_parse(&k, "svn"), DEJA_EINVAL);
-	assert_int_equal(deja_snapshot_kind_parse(&k, NULL), DEJA_EINVAL);
-	deja_snapshot_release(NULL);
+	assert_string_equal(callus_snapshot_kind_name(CALLUS_SNAPSHOT_GIT), "git");
+	assert_string_equal(callus_snapshot_kind_name(CALLUS_SNAPSHOT_FILES), "files");
+	assert_int_equal(callus_snapshot_kind_parse(&k, "files"), 0);
+	assert_int_equal(k, CALLUS_SNAPSHOT_FILES);
+	assert_int_equal(callus_snapshot_kind_parse(&k, "git"), 0);
+	assert_int_equal(k, CALLUS_SNAPSHOT_GIT);
+	assert_int_equal(callus_snapshot_kind_parse(&k, "svn"), CALLUS_EINVAL);
+	assert_int_equal(callus_snapshot_kind_parse(&k, NULL), CALLUS_EINVAL);
+	callus_snapshot_release(NULL);
 }
 
-/* build/tests/test_snapshot -> build/deja-git */
+/* build/tests/test_snapshot -> build/callus-git */
 static void find_helper(const char *argv0)
 {
 	char *self = realpath(argv0, NULL);
@@ -853,13 +853,13 @@ static void find_helper(const char *argv0)
 	}
 	slash = strrchr(self, '/');
 	*slash = '\0';
-	snprintf(helper_path, sizeof helper_path, "%s/../deja-git", self);
+	snprintf(helper_path, sizeof helper_path, "%s/../callus-git", self);
 	free(self);
 	if (access(helper_path, X_OK) != 0) {
 		fprintf(stderr, "test_snapshot: no helper at %s (make builds it)\n", helper_path);
 		exit(1);
 	}
-	setenv("DEJA_GIT_HELPER", helper_path, 1);
+	setenv("CALLUS_GIT_HELPER", helper_path, 1);
 }
 
 int main(int argc, char **argv)

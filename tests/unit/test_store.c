@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "deja/lesson.h"
-#include "deja/store.h"
+#include "callus/lesson.h"
+#include "callus/store.h"
 
 typedef struct fixture {
 	char dir[64];
@@ -23,10 +23,10 @@ static int setup(void **state)
 {
 	fixture *f = calloc(1, sizeof(*f));
 
-	snprintf(f->dir, sizeof(f->dir), "/tmp/deja-store-XXXXXX");
+	snprintf(f->dir, sizeof(f->dir), "/tmp/callus-store-XXXXXX");
 	if (!mkdtemp(f->dir))
 		return -1;
-	snprintf(f->path, sizeof(f->path), "%s/deja.db", f->dir);
+	snprintf(f->path, sizeof(f->path), "%s/callus.db", f->dir);
 	*state = f;
 	return 0;
 }
@@ -43,10 +43,10 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void make_lesson(deja_lesson *l, const char *file, const char *summary, const char *tool)
+static void make_lesson(callus_lesson *l, const char *file, const char *summary, const char *tool)
 {
 	memset(l, 0, sizeof(*l));
-	l->type = DEJA_LESSON_LINT;
+	l->type = CALLUS_LESSON_LINT;
 	l->file = strdup(file);
 	l->error_summary = strdup(summary);
 	l->tool = strdup(tool);
@@ -57,25 +57,25 @@ static void make_lesson(deja_lesson *l, const char *file, const char *summary, c
 	l->affected_files[0] = strdup(file);
 	l->affected_files[1] = strdup("src/other.js");
 	l->affected_count = 2;
-	assert_int_equal(deja_lesson_sign(l), 0);
+	assert_int_equal(callus_lesson_sign(l), 0);
 }
 
 static void records_and_deduplicates(void **state)
 {
 	fixture *f = *state;
-	deja_store *s = NULL;
-	deja_lesson a, b, got;
-	deja_error err = DEJA_ERROR_INIT;
+	callus_store *s = NULL;
+	callus_lesson a, b, got;
+	callus_error err = CALLUS_ERROR_INIT;
 	int is_new = -1;
 	struct stat st;
 
-	assert_int_equal(deja_store_open(&s, f->path, 1000, &err), 0);
-	assert_int_equal(deja_store_schema_version(s), DEJA_STORE_SCHEMA_VERSION);
+	assert_int_equal(callus_store_open(&s, f->path, 1000, &err), 0);
+	assert_int_equal(callus_store_schema_version(s), CALLUS_STORE_SCHEMA_VERSION);
 	assert_int_equal(stat(f->path, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0600);
 
 	make_lesson(&a, "src/app.js", "src/app.js:4:9 'x' is unused", "eslint");
-	assert_int_equal(deja_store_record_lesson(s, &a, NULL, &is_new, &err), 0);
+	assert_int_equal(callus_store_record_lesson(s, &a, NULL, &is_new, &err), 0);
 	assert_true(is_new);
 	assert_int_equal(a.id, 1);
 	assert_int_equal(a.occurrences, 1);
@@ -85,101 +85,101 @@ static void records_and_deduplicates(void **state)
 	assert_string_equal(a.signature, b.signature);
 	free(b.cause);
 	b.cause = strdup("forgot to remove it");
-	assert_int_equal(deja_store_record_lesson(s, &b, NULL, &is_new, &err), 0);
+	assert_int_equal(callus_store_record_lesson(s, &b, NULL, &is_new, &err), 0);
 	assert_false(is_new);
 	assert_int_equal(b.id, 1);
 	assert_int_equal(b.occurrences, 2);
 
-	assert_int_equal(deja_store_get_lesson(s, "1", &got, &err), 0);
+	assert_int_equal(callus_store_get_lesson(s, "1", &got, &err), 0);
 	assert_string_equal(got.cause, "forgot to remove it");
 	assert_string_equal(got.intent_id, "session-1");
 	assert_int_equal(got.affected_count, 2);
 	assert_string_equal(got.affected_files[1], "src/other.js");
-	deja_lesson_release(&got);
+	callus_lesson_release(&got);
 
-	deja_lesson_release(&a);
-	deja_lesson_release(&b);
-	deja_store_close(s);
-	deja_error_release(&err);
+	callus_lesson_release(&a);
+	callus_lesson_release(&b);
+	callus_store_close(s);
+	callus_error_release(&err);
 }
 
 static void lists_and_filters(void **state)
 {
 	fixture *f = *state;
-	deja_store *s = NULL;
-	deja_lesson l, *ls = NULL, got;
+	callus_store *s = NULL;
+	callus_lesson l, *ls = NULL, got;
 	size_t n = 0;
-	deja_error err = DEJA_ERROR_INIT;
-	deja_lesson_filter by_file = { NULL, "src/other.js", NULL, 0 };
-	deja_lesson_filter by_tool = { NULL, NULL, "jest", 0 };
-	deja_lesson_filter by_type = { "test", NULL, NULL, 0 };
-	deja_lesson_filter limit = { NULL, NULL, NULL, 1 };
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_lesson_filter by_file = { NULL, "src/other.js", NULL, 0 };
+	callus_lesson_filter by_tool = { NULL, NULL, "jest", 0 };
+	callus_lesson_filter by_type = { "test", NULL, NULL, 0 };
+	callus_lesson_filter limit = { NULL, NULL, NULL, 1 };
 
-	assert_int_equal(deja_store_open(&s, f->path, 1000, &err), 0);
+	assert_int_equal(callus_store_open(&s, f->path, 1000, &err), 0);
 	make_lesson(&l, "src/a.js", "first", "eslint");
-	assert_int_equal(deja_store_record_lesson(s, &l, NULL, NULL, &err), 0);
-	deja_lesson_release(&l);
+	assert_int_equal(callus_store_record_lesson(s, &l, NULL, NULL, &err), 0);
+	callus_lesson_release(&l);
 	make_lesson(&l, "src/b.test.js", "second", "jest");
-	l.type = DEJA_LESSON_TEST;
+	l.type = CALLUS_LESSON_TEST;
 	free(l.last_seen);
 	l.last_seen = strdup("2999-01-01T00:00:00.000Z");
-	assert_int_equal(deja_store_record_lesson(s, &l, NULL, NULL, &err), 0);
-	deja_lesson_release(&l);
+	assert_int_equal(callus_store_record_lesson(s, &l, NULL, NULL, &err), 0);
+	callus_lesson_release(&l);
 
-	assert_int_equal(deja_store_list_lessons(s, NULL, &ls, &n, &err), 0);
+	assert_int_equal(callus_store_list_lessons(s, NULL, &ls, &n, &err), 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(ls[0].tool, "jest"); /* newest first */
-	deja_lessons_free(ls, n);
-	assert_int_equal(deja_store_list_lessons(s, &by_file, &ls, &n, &err), 0);
+	callus_lessons_free(ls, n);
+	assert_int_equal(callus_store_list_lessons(s, &by_file, &ls, &n, &err), 0);
 	assert_int_equal(n, 2);
-	deja_lessons_free(ls, n);
-	assert_int_equal(deja_store_list_lessons(s, &by_tool, &ls, &n, &err), 0);
+	callus_lessons_free(ls, n);
+	assert_int_equal(callus_store_list_lessons(s, &by_tool, &ls, &n, &err), 0);
 	assert_int_equal(n, 1);
-	deja_lessons_free(ls, n);
-	assert_int_equal(deja_store_list_lessons(s, &by_type, &ls, &n, &err), 0);
+	callus_lessons_free(ls, n);
+	assert_int_equal(callus_store_list_lessons(s, &by_type, &ls, &n, &err), 0);
 	assert_int_equal(n, 1);
-	assert_int_equal(ls[0].type, DEJA_LESSON_TEST);
-	deja_lessons_free(ls, n);
-	assert_int_equal(deja_store_list_lessons(s, &limit, &ls, &n, &err), 0);
+	assert_int_equal(ls[0].type, CALLUS_LESSON_TEST);
+	callus_lessons_free(ls, n);
+	assert_int_equal(callus_store_list_lessons(s, &limit, &ls, &n, &err), 0);
 	assert_int_equal(n, 1);
-	deja_lessons_free(ls, n);
+	callus_lessons_free(ls, n);
 
-	assert_int_equal(deja_store_get_lesson(s, "99", &got, &err), DEJA_ENOTFOUND);
-	deja_error_release(&err);
-	assert_int_equal(deja_store_get_lesson(s, "zz", &got, &err), DEJA_EINVAL);
-	deja_error_release(&err);
-	deja_store_close(s);
+	assert_int_equal(callus_store_get_lesson(s, "99", &got, &err), CALLUS_ENOTFOUND);
+	callus_error_release(&err);
+	assert_int_equal(callus_store_get_lesson(s, "zz", &got, &err), CALLUS_EINVAL);
+	callus_error_release(&err);
+	callus_store_close(s);
 }
 
 static void refuses_newer_and_corrupt_stores(void **state)
 {
 	fixture *f = *state;
-	deja_store *s = NULL;
-	deja_error err = DEJA_ERROR_INIT;
+	callus_store *s = NULL;
+	callus_error err = CALLUS_ERROR_INIT;
 	sqlite3 *db;
 	FILE *fp;
 
 	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
-	assert_int_equal(deja_store_open(&s, f->path, 100, &err), DEJA_EINVAL);
-	assert_non_null(strstr(deja_error_message(&err), "newer"));
+	assert_int_equal(callus_store_open(&s, f->path, 100, &err), CALLUS_EINVAL);
+	assert_non_null(strstr(callus_error_message(&err), "newer"));
 	assert_null(s);
-	deja_error_release(&err);
+	callus_error_release(&err);
 
 	unlink(f->path);
 	fp = fopen(f->path, "wb");
 	for (int i = 0; i < 4096; i++)
 		fputc((i * 7919) & 0xff, fp);
 	fclose(fp);
-	assert_true(deja_store_open(&s, f->path, 100, &err) < 0);
-	assert_non_null(strstr(deja_error_message(&err), "not a database"));
-	deja_error_release(&err);
+	assert_true(callus_store_open(&s, f->path, 100, &err) < 0);
+	assert_non_null(strstr(callus_error_message(&err), "not a database"));
+	callus_error_release(&err);
 }
 
 static void signature_ignores_numbers_not_words(void **state)
 {
-	deja_lesson a, b, c;
+	callus_lesson a, b, c;
 
 	(void)state;
 	make_lesson(&a, "src/app.js", "app.js:4:9  error 'x' unused (3 ms)", "eslint");
@@ -191,11 +191,11 @@ static void signature_ignores_numbers_not_words(void **state)
 	c.file = strdup("src/other.js");
 	free(c.error_summary);
 	c.error_summary = strdup(a.error_summary);
-	assert_int_equal(deja_lesson_sign(&c), 0);
+	assert_int_equal(callus_lesson_sign(&c), 0);
 	assert_string_not_equal(a.signature, c.signature);
-	deja_lesson_release(&a);
-	deja_lesson_release(&b);
-	deja_lesson_release(&c);
+	callus_lesson_release(&a);
+	callus_lesson_release(&b);
+	callus_lesson_release(&c);
 }
 
 int main(void)

@@ -20,15 +20,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "deja/buf.h"
-#include "deja/vecindex.h"
+#include "callus/buf.h"
+#include "callus/vecindex.h"
 
 #define DIM 256
 #define MODEL "test-model-1"
 
 struct fixture {
 	char dir[64];
-	deja_buf path;
+	callus_buf path;
 };
 
 static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
@@ -45,13 +45,13 @@ static int setup(void **state)
 
 	if (!f)
 		return -1;
-	snprintf(f->dir, sizeof(f->dir), "/tmp/deja-vecindex-XXXXXX");
+	snprintf(f->dir, sizeof(f->dir), "/tmp/callus-vecindex-XXXXXX");
 	if (!mkdtemp(f->dir)) {
 		free(f);
 		return -1;
 	}
-	deja_buf_init(&f->path, 0);
-	if (deja_buf_printf(&f->path, "%s/vectors-" MODEL ".bin", f->dir)) {
+	callus_buf_init(&f->path, 0);
+	if (callus_buf_printf(&f->path, "%s/vectors-" MODEL ".bin", f->dir)) {
 		free(f);
 		return -1;
 	}
@@ -64,7 +64,7 @@ static int teardown(void **state)
 	struct fixture *f = *state;
 
 	nftw(f->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	deja_buf_release(&f->path);
+	callus_buf_release(&f->path);
 	free(f);
 	return 0;
 }
@@ -128,13 +128,13 @@ static double dotd(const float *a, const float *b)
 static void append_seeds(const char *path, const int64_t *ids, size_t n)
 {
 	float *vecs = calloc(n, DIM * sizeof(float));
-	deja_error err = DEJA_ERROR_INIT;
+	callus_error err = CALLUS_ERROR_INIT;
 
 	assert_non_null(vecs);
 	for (size_t i = 0; i < n; i++)
 		random_vec(vecs + i * DIM, (uint64_t)ids[i]);
-	assert_int_equal(deja_vecindex_append(path, MODEL, DIM, ids, vecs, n, &err), 0);
-	deja_error_release(&err);
+	assert_int_equal(callus_vecindex_append(path, MODEL, DIM, ids, vecs, n, &err), 0);
+	callus_error_release(&err);
 	free(vecs);
 }
 
@@ -152,25 +152,25 @@ static void append_range(const char *path, int64_t from, int64_t to)
 	}
 }
 
-static deja_vecindex *open_ok(const char *path, const char *model, size_t dim, int *stale)
+static callus_vecindex *open_ok(const char *path, const char *model, size_t dim, int *stale)
 {
-	deja_vecindex *vi = NULL;
-	deja_error err = DEJA_ERROR_INIT;
+	callus_vecindex *vi = NULL;
+	callus_error err = CALLUS_ERROR_INIT;
 
-	assert_int_equal(deja_vecindex_open(&vi, path, model, dim, stale, &err), 0);
+	assert_int_equal(callus_vecindex_open(&vi, path, model, dim, stale, &err), 0);
 	assert_non_null(vi);
-	deja_error_release(&err);
+	callus_error_release(&err);
 	return vi;
 }
 
 /* The vector of seed is found first, as itself, with a score near 1. */
-static void assert_finds(const deja_vecindex *vi, int64_t seed)
+static void assert_finds(const callus_vecindex *vi, int64_t seed)
 {
 	float q[DIM];
-	deja_vecmatch m[4];
+	callus_vecmatch m[4];
 
 	random_vec(q, (uint64_t)seed);
-	assert_true(deja_vecindex_search(vi, q, 0.5f, m, 4) >= 1);
+	assert_true(callus_vecindex_search(vi, q, 0.5f, m, 4) >= 1);
 	assert_true(m[0].id == seed);
 	assert_true(m[0].score > 0.99f && m[0].score < 1.01f);
 }
@@ -192,29 +192,29 @@ static int count_entries(const char *dir)
 static void missing_is_empty(void **state)
 {
 	struct fixture *f = *state;
-	deja_vecindex *vi;
-	deja_vecmatch m[2];
+	callus_vecindex *vi;
+	callus_vecmatch m[2];
 	float q[DIM];
 	int stale = -1;
 
 	vi = open_ok(f->path.ptr, MODEL, DIM, &stale);
 	assert_int_equal(stale, 0);
-	assert_int_equal(deja_vecindex_count(vi), 0);
+	assert_int_equal(callus_vecindex_count(vi), 0);
 	random_vec(q, 1);
-	assert_int_equal(deja_vecindex_search(vi, q, -1.0f, m, 2), 0);
-	deja_vecindex_close(vi);
-	deja_vecindex_close(NULL);
-	assert_int_equal(deja_vecindex_count(NULL), 0);
+	assert_int_equal(callus_vecindex_search(vi, q, -1.0f, m, 2), 0);
+	callus_vecindex_close(vi);
+	callus_vecindex_close(NULL);
+	assert_int_equal(callus_vecindex_count(NULL), 0);
 
 	/* stale may be NULL */
 	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
-	deja_vecindex_close(vi);
+	callus_vecindex_close(vi);
 }
 
 static void round_trip(void **state)
 {
 	struct fixture *f = *state;
-	deja_vecindex *vi;
+	callus_vecindex *vi;
 	struct stat st;
 	int stale = -1;
 
@@ -224,10 +224,10 @@ static void round_trip(void **state)
 	assert_int_equal(st.st_mode & 0777, 0600);
 	vi = open_ok(f->path.ptr, MODEL, DIM, &stale);
 	assert_int_equal(stale, 0);
-	assert_int_equal(deja_vecindex_count(vi), 100);
+	assert_int_equal(callus_vecindex_count(vi), 100);
 	for (int64_t id = 1; id <= 100; id++)
 		assert_finds(vi, id);
-	deja_vecindex_close(vi);
+	callus_vecindex_close(vi);
 }
 
 static void topk_order_and_min(void **state)
@@ -238,9 +238,9 @@ static void topk_order_and_min(void **state)
 	enum { N = sizeof(cosines) / sizeof(cosines[0]) };
 	float vecs[N * DIM], q[DIM];
 	int64_t ids[N];
-	deja_vecmatch m[16];
-	deja_error err = DEJA_ERROR_INIT;
-	deja_vecindex *vi;
+	callus_vecmatch m[16];
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_vecindex *vi;
 	size_t got;
 
 	memset(vecs, 0, sizeof(vecs));
@@ -251,37 +251,37 @@ static void topk_order_and_min(void **state)
 	}
 	memset(q, 0, sizeof(q));
 	q[0] = 1;
-	assert_int_equal(deja_vecindex_append(f->path.ptr, MODEL, DIM, ids, vecs, N, &err), 0);
+	assert_int_equal(callus_vecindex_append(f->path.ptr, MODEL, DIM, ids, vecs, N, &err), 0);
 	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
 
 	/* k smaller than what passes: the best k, best first */
-	got = deja_vecindex_search(vi, q, 0.8f, m, 3);
+	got = callus_vecindex_search(vi, q, 0.8f, m, 3);
 	assert_int_equal(got, 3);
 	assert_true(m[0].id == 103 && m[1].id == 100 && m[2].id == 102);
 	assert_true(m[0].score > 0.985f && m[0].score < 0.995f);
 	assert_true(m[1].score > 0.945f && m[1].score < 0.955f);
 
 	/* the threshold: 0.85 passes 0.8, 0.7 does not */
-	got = deja_vecindex_search(vi, q, 0.8f, m, 16);
+	got = callus_vecindex_search(vi, q, 0.8f, m, 16);
 	assert_int_equal(got, 4);
 	assert_true(m[3].id == 105);
 
 	/* everything, in decreasing order */
-	got = deja_vecindex_search(vi, q, -1.0f, m, 16);
+	got = callus_vecindex_search(vi, q, -1.0f, m, 16);
 	assert_int_equal(got, N);
 	for (size_t i = 1; i < got; i++)
 		assert_true(m[i - 1].score >= m[i].score);
 	assert_true(m[N - 1].id == 107);
 
 	/* nothing above 0.999; k == 0 writes nothing */
-	assert_int_equal(deja_vecindex_search(vi, q, 0.999f, m, 16), 0);
-	assert_int_equal(deja_vecindex_search(vi, q, -1.0f, m, 0), 0);
+	assert_int_equal(callus_vecindex_search(vi, q, 0.999f, m, 16), 0);
+	assert_int_equal(callus_vecindex_search(vi, q, -1.0f, m, 0), 0);
 
 	/* a zero query is similar to nothing */
 	memset(q, 0, sizeof(q));
-	assert_int_equal(deja_vecindex_search(vi, q, -1.0f, m, 16), 0);
-	deja_vecindex_close(vi);
-	deja_error_release(&err);
+	assert_int_equal(callus_vecindex_search(vi, q, -1.0f, m, 16), 0);
+	callus_vecindex_close(vi);
+	callus_error_release(&err);
 }
 
 static void duplicates_once(void **state)
@@ -289,73 +289,73 @@ static void duplicates_once(void **state)
 	struct fixture *f = *state;
 	float a[DIM], b[DIM], q[DIM];
 	int64_t seven = 7, eight = 8;
-	deja_vecmatch m[8];
-	deja_vecindex *vi;
+	callus_vecmatch m[8];
+	callus_vecindex *vi;
 	size_t got;
 
 	/* id 7 twice with the same vector (two writers raced), id 8 once */
 	random_vec(a, 7);
 	random_vec(b, 8);
-	assert_int_equal(deja_vecindex_append(f->path.ptr, MODEL, DIM, &seven, a, 1, NULL), 0);
-	assert_int_equal(deja_vecindex_append(f->path.ptr, MODEL, DIM, &eight, b, 1, NULL), 0);
-	assert_int_equal(deja_vecindex_append(f->path.ptr, MODEL, DIM, &seven, a, 1, NULL), 0);
+	assert_int_equal(callus_vecindex_append(f->path.ptr, MODEL, DIM, &seven, a, 1, NULL), 0);
+	assert_int_equal(callus_vecindex_append(f->path.ptr, MODEL, DIM, &eight, b, 1, NULL), 0);
+	assert_int_equal(callus_vecindex_append(f->path.ptr, MODEL, DIM, &seven, a, 1, NULL), 0);
 	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
-	assert_int_equal(deja_vecindex_count(vi), 3);
-	got = deja_vecindex_search(vi, a, -1.0f, m, 8);
+	assert_int_equal(callus_vecindex_count(vi), 3);
+	got = callus_vecindex_search(vi, a, -1.0f, m, 8);
 	assert_int_equal(got, 2);
 	assert_true(m[0].id == 7 && m[1].id == 8);
 	/* k = 1 with the duplicate filling it twice over */
-	assert_int_equal(deja_vecindex_search(vi, a, -1.0f, m, 1), 1);
+	assert_int_equal(callus_vecindex_search(vi, a, -1.0f, m, 1), 1);
 	assert_true(m[0].id == 7);
-	deja_vecindex_close(vi);
+	callus_vecindex_close(vi);
 
 	/* id 8 again with another vector: reported once, with its best */
-	assert_int_equal(deja_vecindex_append(f->path.ptr, MODEL, DIM, &eight, a, 1, NULL), 0);
+	assert_int_equal(callus_vecindex_append(f->path.ptr, MODEL, DIM, &eight, a, 1, NULL), 0);
 	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
 	for (size_t i = 0; i < DIM; i++)
 		q[i] = a[i] + b[i];
 	normalize(q, DIM);
-	got = deja_vecindex_search(vi, a, -1.0f, m, 8);
+	got = callus_vecindex_search(vi, a, -1.0f, m, 8);
 	assert_int_equal(got, 2);
 	assert_true(m[0].score > 0.99f && m[1].score > 0.99f);
 	assert_true((m[0].id == 7 && m[1].id == 8) || (m[0].id == 8 && m[1].id == 7));
-	got = deja_vecindex_search(vi, b, -1.0f, m, 8);
+	got = callus_vecindex_search(vi, b, -1.0f, m, 8);
 	assert_int_equal(got, 2);
 	assert_true(m[0].id == 8 && m[0].score > 0.99f);
-	got = deja_vecindex_search(vi, q, -1.0f, m, 8);
+	got = callus_vecindex_search(vi, q, -1.0f, m, 8);
 	assert_int_equal(got, 2);
-	deja_vecindex_close(vi);
+	callus_vecindex_close(vi);
 }
 
 static void partial_record_ignored_then_repaired(void **state)
 {
 	struct fixture *f = *state;
-	deja_vecindex *vi;
+	callus_vecindex *vi;
 	struct stat st;
 	float q[DIM];
-	deja_vecmatch m[4];
+	callus_vecmatch m[4];
 
 	append_range(f->path.ptr, 1, 10);
 	assert_int_equal(stat(f->path.ptr, &st), 0);
 	/* a writer died a few bytes short of the end of record 10 */
 	assert_int_equal(truncate(f->path.ptr, st.st_size - 5), 0);
 	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
-	assert_int_equal(deja_vecindex_count(vi), 9);
+	assert_int_equal(callus_vecindex_count(vi), 9);
 	for (int64_t id = 1; id <= 9; id++)
 		assert_finds(vi, id);
 	random_vec(q, 10);
-	assert_true(deja_vecindex_search(vi, q, 0.9f, m, 4) == 0);
-	deja_vecindex_close(vi);
+	assert_true(callus_vecindex_search(vi, q, 0.9f, m, 4) == 0);
+	callus_vecindex_close(vi);
 
 	/* the next append cuts the torn record and lands aligned */
 	append_range(f->path.ptr, 11, 12);
 	assert_int_equal(stat(f->path.ptr, &st), 0);
 	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
-	assert_int_equal(deja_vecindex_count(vi), 11);
+	assert_int_equal(callus_vecindex_count(vi), 11);
 	for (int64_t id = 1; id <= 12; id++)
 		if (id != 10)
 			assert_finds(vi, id);
-	deja_vecindex_close(vi);
+	callus_vecindex_close(vi);
 	/* nothing trails the last whole record */
 	assert_int_equal((st.st_size - 80) % 272, 0);
 
@@ -365,20 +365,20 @@ static void partial_record_ignored_then_repaired(void **state)
 		int stale = 0;
 		vi = open_ok(f->path.ptr, MODEL, DIM, &stale);
 		assert_int_equal(stale, 1);
-		assert_int_equal(deja_vecindex_count(vi), 0);
-		deja_vecindex_close(vi);
+		assert_int_equal(callus_vecindex_count(vi), 0);
+		callus_vecindex_close(vi);
 	}
 	append_range(f->path.ptr, 20, 21);
 	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
-	assert_int_equal(deja_vecindex_count(vi), 2);
+	assert_int_equal(callus_vecindex_count(vi), 2);
 	assert_finds(vi, 21);
-	deja_vecindex_close(vi);
+	callus_vecindex_close(vi);
 }
 
 static void stale_then_rewritten(void **state)
 {
 	struct fixture *f = *state;
-	deja_vecindex *vi, *old;
+	callus_vecindex *vi, *old;
 	float v[128];
 	int64_t id = 99;
 	int stale = 0, fd;
@@ -387,36 +387,36 @@ static void stale_then_rewritten(void **state)
 	/* another model, another dimension */
 	vi = open_ok(f->path.ptr, "other-model", DIM, &stale);
 	assert_int_equal(stale, 1);
-	assert_int_equal(deja_vecindex_count(vi), 0);
-	deja_vecindex_close(vi);
+	assert_int_equal(callus_vecindex_count(vi), 0);
+	callus_vecindex_close(vi);
 	stale = 0;
 	vi = open_ok(f->path.ptr, MODEL, 128, &stale);
 	assert_int_equal(stale, 1);
-	assert_int_equal(deja_vecindex_count(vi), 0);
-	deja_vecindex_close(vi);
+	assert_int_equal(callus_vecindex_count(vi), 0);
+	callus_vecindex_close(vi);
 
 	/* a reader still holds the old file while a writer for 128
 	 * dimensions replaces it: the reader keeps its records */
 	old = open_ok(f->path.ptr, MODEL, DIM, NULL);
 	memset(v, 0, sizeof(v));
 	v[3] = 1;
-	assert_int_equal(deja_vecindex_append(f->path.ptr, MODEL, 128, &id, v, 1, NULL), 0);
+	assert_int_equal(callus_vecindex_append(f->path.ptr, MODEL, 128, &id, v, 1, NULL), 0);
 	vi = open_ok(f->path.ptr, MODEL, 128, &stale);
 	assert_int_equal(stale, 0);
-	assert_int_equal(deja_vecindex_count(vi), 1);
+	assert_int_equal(callus_vecindex_count(vi), 1);
 	{
-		deja_vecmatch m[2];
-		assert_int_equal(deja_vecindex_search(vi, v, 0.99f, m, 2), 1);
+		callus_vecmatch m[2];
+		assert_int_equal(callus_vecindex_search(vi, v, 0.99f, m, 2), 1);
 		assert_true(m[0].id == 99);
 	}
-	deja_vecindex_close(vi);
-	assert_int_equal(deja_vecindex_count(old), 5);
+	callus_vecindex_close(vi);
+	assert_int_equal(callus_vecindex_count(old), 5);
 	assert_finds(old, 5);
-	deja_vecindex_close(old);
+	callus_vecindex_close(old);
 	/* and now the 256-dimension reader sees a stale file */
 	vi = open_ok(f->path.ptr, MODEL, DIM, &stale);
 	assert_int_equal(stale, 1);
-	deja_vecindex_close(vi);
+	callus_vecindex_close(vi);
 
 	/* a damaged header */
 	fd = open(f->path.ptr, O_WRONLY);
@@ -425,12 +425,12 @@ static void stale_then_rewritten(void **state)
 	close(fd);
 	vi = open_ok(f->path.ptr, MODEL, 128, &stale);
 	assert_int_equal(stale, 1);
-	deja_vecindex_close(vi);
+	callus_vecindex_close(vi);
 	append_range(f->path.ptr, 1, 3);
 	vi = open_ok(f->path.ptr, MODEL, DIM, &stale);
 	assert_int_equal(stale, 0);
-	assert_int_equal(deja_vecindex_count(vi), 3);
-	deja_vecindex_close(vi);
+	assert_int_equal(callus_vecindex_count(vi), 3);
+	callus_vecindex_close(vi);
 	assert_int_equal(count_entries(f->dir), 1); /* no temporary left */
 }
 
@@ -439,75 +439,75 @@ static void rewrite_replaces(void **state)
 	struct fixture *f = *state;
 	float vecs[3 * DIM];
 	int64_t ids[3] = { 201, 202, 203 };
-	deja_error err = DEJA_ERROR_INIT;
-	deja_vecindex *vi;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_vecindex *vi;
 	struct stat st;
 	int stale = -1;
 
 	append_range(f->path.ptr, 1, 10);
 	for (size_t i = 0; i < 3; i++)
 		random_vec(vecs + i * DIM, (uint64_t)ids[i]);
-	assert_int_equal(deja_vecindex_rewrite(f->path.ptr, MODEL, DIM, ids, vecs, 3, &err), 0);
+	assert_int_equal(callus_vecindex_rewrite(f->path.ptr, MODEL, DIM, ids, vecs, 3, &err), 0);
 	vi = open_ok(f->path.ptr, MODEL, DIM, &stale);
 	assert_int_equal(stale, 0);
-	assert_int_equal(deja_vecindex_count(vi), 3);
+	assert_int_equal(callus_vecindex_count(vi), 3);
 	for (size_t i = 0; i < 3; i++)
 		assert_finds(vi, ids[i]);
-	deja_vecindex_close(vi);
+	callus_vecindex_close(vi);
 	assert_int_equal(stat(f->path.ptr, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0600);
 	assert_int_equal(count_entries(f->dir), 1);
 
 	/* rewriting with nothing leaves a valid, empty index */
-	assert_int_equal(deja_vecindex_rewrite(f->path.ptr, MODEL, DIM, NULL, NULL, 0, &err), 0);
+	assert_int_equal(callus_vecindex_rewrite(f->path.ptr, MODEL, DIM, NULL, NULL, 0, &err), 0);
 	vi = open_ok(f->path.ptr, MODEL, DIM, &stale);
 	assert_int_equal(stale, 0);
-	assert_int_equal(deja_vecindex_count(vi), 0);
-	deja_vecindex_close(vi);
+	assert_int_equal(callus_vecindex_count(vi), 0);
+	callus_vecindex_close(vi);
 	/* and appends go on from there */
 	append_range(f->path.ptr, 1, 2);
 	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
-	assert_int_equal(deja_vecindex_count(vi), 2);
-	deja_vecindex_close(vi);
-	deja_error_release(&err);
+	assert_int_equal(callus_vecindex_count(vi), 2);
+	callus_vecindex_close(vi);
+	callus_error_release(&err);
 }
 
 static void bad_arguments(void **state)
 {
 	struct fixture *f = *state;
-	char longmodel[DEJA_VECINDEX_MODEL_MAX + 2];
+	char longmodel[CALLUS_VECINDEX_MODEL_MAX + 2];
 	float v[DIM];
 	int64_t id = 1;
-	deja_vecindex *vi = NULL;
-	deja_error err = DEJA_ERROR_INIT;
+	callus_vecindex *vi = NULL;
+	callus_error err = CALLUS_ERROR_INIT;
 
 	random_vec(v, 1);
 	memset(longmodel, 'm', sizeof(longmodel) - 1);
 	longmodel[sizeof(longmodel) - 1] = 0;
-	assert_int_equal(deja_vecindex_append(f->path.ptr, longmodel, DIM, &id, v, 1, &err),
-			 DEJA_EINVAL);
+	assert_int_equal(callus_vecindex_append(f->path.ptr, longmodel, DIM, &id, v, 1, &err),
+			 CALLUS_EINVAL);
 	assert_non_null(err.msg);
-	deja_error_release(&err);
-	assert_int_equal(deja_vecindex_append(f->path.ptr, MODEL, 0, &id, v, 1, NULL), DEJA_EINVAL);
-	assert_int_equal(deja_vecindex_open(&vi, f->path.ptr, MODEL, 0, NULL, NULL), DEJA_EINVAL);
+	callus_error_release(&err);
+	assert_int_equal(callus_vecindex_append(f->path.ptr, MODEL, 0, &id, v, 1, NULL), CALLUS_EINVAL);
+	assert_int_equal(callus_vecindex_open(&vi, f->path.ptr, MODEL, 0, NULL, NULL), CALLUS_EINVAL);
 	assert_null(vi);
 	v[5] = NAN;
-	assert_int_equal(deja_vecindex_append(f->path.ptr, MODEL, DIM, &id, v, 1, NULL),
-			 DEJA_EINVAL);
-	assert_int_equal(deja_vecindex_rewrite(f->path.ptr, MODEL, DIM, &id, v, 1, NULL),
-			 DEJA_EINVAL);
+	assert_int_equal(callus_vecindex_append(f->path.ptr, MODEL, DIM, &id, v, 1, NULL),
+			 CALLUS_EINVAL);
+	assert_int_equal(callus_vecindex_rewrite(f->path.ptr, MODEL, DIM, &id, v, 1, NULL),
+			 CALLUS_EINVAL);
 	/* nothing was created by the refusals */
 	assert_int_equal(count_entries(f->dir), 0);
 	/* a model name filling the whole field is fine */
-	longmodel[DEJA_VECINDEX_MODEL_MAX] = 0;
+	longmodel[CALLUS_VECINDEX_MODEL_MAX] = 0;
 	random_vec(v, 1);
-	assert_int_equal(deja_vecindex_append(f->path.ptr, longmodel, DIM, &id, v, 1, NULL), 0);
+	assert_int_equal(callus_vecindex_append(f->path.ptr, longmodel, DIM, &id, v, 1, NULL), 0);
 	vi = open_ok(f->path.ptr, longmodel, DIM, NULL);
-	assert_int_equal(deja_vecindex_count(vi), 1);
-	deja_vecindex_close(vi);
+	assert_int_equal(callus_vecindex_count(vi), 1);
+	callus_vecindex_close(vi);
 	/* a directory is not an index */
-	assert_int_equal(deja_vecindex_open(&vi, f->dir, MODEL, DIM, NULL, &err), DEJA_EIO);
-	deja_error_release(&err);
+	assert_int_equal(callus_vecindex_open(&vi, f->dir, MODEL, DIM, NULL, &err), CALLUS_EIO);
+	callus_error_release(&err);
 }
 
 static void concurrent_appends(void **state)
@@ -515,7 +515,7 @@ static void concurrent_appends(void **state)
 	struct fixture *f = *state;
 	enum { PROCS = 8, ROUNDS = 25, PER = 4 };
 	pid_t pids[PROCS];
-	deja_vecindex *vi;
+	callus_vecindex *vi;
 
 	for (int p = 0; p < PROCS; p++) {
 		pids[p] = fork();
@@ -529,7 +529,7 @@ static void concurrent_appends(void **state)
 					ids[i] = (int64_t)(p * 10000 + r * PER + i + 1);
 					random_vec(vecs + i * DIM, (uint64_t)ids[i]);
 				}
-				if (deja_vecindex_append(f->path.ptr, MODEL, DIM, ids, vecs, PER,
+				if (callus_vecindex_append(f->path.ptr, MODEL, DIM, ids, vecs, PER,
 							 NULL))
 					bad = 1;
 			}
@@ -542,11 +542,11 @@ static void concurrent_appends(void **state)
 		assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	}
 	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
-	assert_int_equal(deja_vecindex_count(vi), PROCS * ROUNDS * PER);
+	assert_int_equal(callus_vecindex_count(vi), PROCS * ROUNDS * PER);
 	for (int p = 0; p < PROCS; p++)
 		for (int i = 1; i <= ROUNDS * PER; i++)
 			assert_finds(vi, (int64_t)(p * 10000 + i));
-	deja_vecindex_close(vi);
+	callus_vecindex_close(vi);
 }
 
 /* The scores come from int8 vectors: within 0.02 of the float cosine. */
@@ -555,9 +555,9 @@ static void quantization_error_bound(void **state)
 	struct fixture *f = *state;
 	enum { N = 300 };
 	static float vecs[N * DIM];
-	static deja_vecmatch m[N];
+	static callus_vecmatch m[N];
 	int64_t ids[N];
-	deja_vecindex *vi;
+	callus_vecindex *vi;
 	double worst = 0;
 
 	for (size_t i = 0; i < N; i++) {
@@ -571,11 +571,11 @@ static void quantization_error_bound(void **state)
 			vecs[i * DIM + d] = vecs[(i - 1) * DIM + d] + 0.3f * vecs[i * DIM + d];
 	for (size_t i = 1; i < N; i += 2)
 		normalize(vecs + i * DIM, DIM);
-	assert_int_equal(deja_vecindex_rewrite(f->path.ptr, MODEL, DIM, ids, vecs, N, NULL), 0);
+	assert_int_equal(callus_vecindex_rewrite(f->path.ptr, MODEL, DIM, ids, vecs, N, NULL), 0);
 	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
 	for (size_t qi = 0; qi < N; qi += 7) {
 		const float *q = vecs + qi * DIM;
-		size_t got = deja_vecindex_search(vi, q, -2.0f, m, N);
+		size_t got = callus_vecindex_search(vi, q, -2.0f, m, N);
 
 		assert_int_equal(got, N);
 		for (size_t j = 0; j < got; j++) {
@@ -587,7 +587,7 @@ static void quantization_error_bound(void **state)
 				worst = e;
 		}
 	}
-	deja_vecindex_close(vi);
+	callus_vecindex_close(vi);
 	assert_true(worst < 0.02);
 }
 

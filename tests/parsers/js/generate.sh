@@ -2,7 +2,7 @@
 # generate.sh - regenerate the JavaScript parser samples of tests/parsers/js/
 # by running the real tools on small projects with planted failures.
 #
-# The projects are written under $ROOT (fixed: /tmp/deja-js, so that the
+# The projects are written under $ROOT (fixed: /tmp/callus-js, so that the
 # absolute paths printed by eslint, mocha and node --test are the same on
 # every regeneration and tests/unit/test_parse_js.c can name the workspace).
 # Each project gets a hard-linked copy of tests/tools/node_modules, so that
@@ -11,7 +11,7 @@
 # eslint, tsc, jest, vitest and mocha come from tests/tools
 # (scripts/install-test-tools.sh); node --test is node's own.  The wrapper
 # samples need pnpm, yarn 1 and bun, which the project does not pin: give a
-# node_modules/.bin holding them in $DEJA_JS_WRAPPERS (e.g. after
+# node_modules/.bin holding them in $CALLUS_JS_WRAPPERS (e.g. after
 # `npm install pnpm yarn@1 bun` in a scratch directory), else those samples
 # are left as they are.
 #
@@ -21,9 +21,9 @@ set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
-ROOT=/tmp/deja-js
+ROOT=/tmp/callus-js
 TOOLS=$repo/tests/tools/node_modules
-WRAP=${DEJA_JS_WRAPPERS:-}
+WRAP=${CALLUS_JS_WRAPPERS:-}
 
 [ -x "$TOOLS/.bin/eslint" ] || { echo "generate.sh: run scripts/install-test-tools.sh" >&2; exit 1; }
 

@@ -4,7 +4,7 @@
 # (fuzz/corpus/parsers_native/).
 #
 # Builds small projects with planted errors under $ROOT (default
-# /tmp/deja-native: the tests take that as the workspace, so keep it), runs
+# /tmp/callus-native: the tests take that as the workspace, so keep it), runs
 # the real tools on them and writes each output (stdout and stderr merged,
 # as an agent sees it) to tests/parsers/native/NAME.txt.  Tools: Debian 12's
 # python3-pytest mypy flake8 pylint golang-go cppcheck cmake shellcheck, gcc,
@@ -16,7 +16,7 @@
 # Output differs between tool versions; the versions used are written to
 # versions.txt.  Usage: tests/parsers/native/generate.sh [ROOT]
 set -u
-ROOT=${1:-/tmp/deja-native}
+ROOT=${1:-/tmp/callus-native}
 OUT=$(cd "$(dirname "$0")" && pwd)
 PY=/usr/bin/python3
 export PATH=/usr/bin:/bin:$HOME/.cargo/bin:$PATH

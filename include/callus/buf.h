@@ -1,0 +1,62 @@
+/*
+ * buf.h - a growable byte buffer (after git's strbuf, curl's dynbuf and
+ * libgit2's git_str).
+ *
+ * Invariants: `ptr` is never NULL and always NUL-terminated at ptr[len], so
+ * a buffer can be handed to any C string function; an empty buffer points at
+ * a shared static "" until something is written.  An optional ceiling
+ * (`limit`, 0 = none) makes writes past it fail with CALLUS_ETOOBIG.  The
+ * out-of-memory flag is sticky: once an allocation failed, every later write
+ * fails too, so a sequence of writes can be checked once at the end.
+ *
+ * Ownership: the buffer owns `ptr`; callus_buf_release() frees it and resets
+ * the buffer; callus_buf_detach() hands it to the caller (free() it).
+ */
+#ifndef CALLUS_BUF_H
+#define CALLUS_BUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+extern char callus_buf__empty[];
+
+typedef struct callus_buf {
+	char *ptr;
+	size_t len;
+	size_t cap;   /* 0 while ptr is callus_buf__empty */
+	size_t limit; /* maximum len, 0 for none */
+	int failed;   /* sticky: a write failed for lack of memory */
+} callus_buf;
+
+#define CALLUS_BUF_INIT { callus_buf__empty, 0, 0, 0, 0 }
+
+void callus_buf_init(callus_buf *b, size_t limit);
+
+/* Make room for `extra` more bytes (plus the terminating NUL). */
+int callus_buf_grow(callus_buf *b, size_t extra);
+
+int callus_buf_put(callus_buf *b, const void *data, size_t len);
+int callus_buf_puts(callus_buf *b, const char *s);
+int callus_buf_putc(callus_buf *b, char c);
+int callus_buf_printf(callus_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int callus_buf_vprintf(callus_buf *b, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+/* Shorten to len (len <= b->len); keeps the allocation. */
+void callus_buf_truncate(callus_buf *b, size_t len);
+static inline void callus_buf_clear(callus_buf *b) { callus_buf_truncate(b, 0); }
+
+/* Remove trailing whitespace. */
+void callus_buf_rtrim(callus_buf *b);
+
+/* 0, or CALLUS_ENOMEM if any write failed since init/release. */
+static inline int callus_buf_status(const callus_buf *b) { return b->failed ? -2 : 0; }
+
+/* Give the contents to the caller (never NULL unless allocation fails);
+ * the buffer is left empty. */
+char *callus_buf_detach(callus_buf *b);
+
+void callus_buf_release(callus_buf *b);
+
+#endif

@@ -1,0 +1,75 @@
+/*
+ * capture.h - bounded, streaming collection of a command's output.
+ *
+ * Output of any size is fed in chunks as it arrives; the capture keeps only
+ * what the analysis needs (spec 001 FR-005, "smart filtering"): lines that
+ * carry error keywords or name a file and a line, plus the last lines of the
+ * output.  ANSI escapes and carriage-return redraws are removed line by line.
+ * Memory is bounded by CALLUS_CAPTURE_KEPT_MAX whatever the output size; what
+ * does not fit is counted, not kept.
+ */
+#ifndef CALLUS_CAPTURE_H
+#define CALLUS_CAPTURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "callus/buf.h"
+
+#define CALLUS_CAPTURE_LINE_MAX 2048          /* longer lines are cut */
+#define CALLUS_CAPTURE_KEPT_MAX (1024 * 1024) /* bytes of kept lines */
+#define CALLUS_CAPTURE_TAIL 10                /* last lines always kept */
+#define CALLUS_CAPTURE_HEAD_MAX (4u << 20)    /* raw bytes kept for structured formats */
+
+typedef struct callus_capture_line {
+	uint64_t lineno;  /* 1-based line number in the output */
+	size_t off, len;  /* in the capture's kept buffer */
+} callus_capture_line;
+
+typedef struct callus_capture {
+	callus_buf partial;          /* the line being assembled */
+	callus_buf stripped, clean;  /* per-line scratch, kept to spare allocations */
+	int partial_cut;           /* the current line hit LINE_MAX */
+	callus_buf kept;             /* kept lines, back to back */
+	callus_buf head;             /* the first CALLUS_CAPTURE_HEAD_MAX bytes, as printed */
+	callus_capture_line *lines;  /* index into kept, in output order */
+	size_t nlines, alloc;
+	callus_buf tail[CALLUS_CAPTURE_TAIL]; /* ring of the last lines */
+	uint64_t tail_lineno[CALLUS_CAPTURE_TAIL];
+	uint64_t total_bytes;
+	uint64_t total_lines;
+	uint64_t dropped_lines;    /* interesting lines that did not fit */
+	int binary;                /* NUL bytes seen: not text */
+} callus_capture;
+
+void callus_capture_init(callus_capture *c);
+void callus_capture_release(callus_capture *c);
+
+/* Feed a chunk; never fails except for lack of memory (then the rest is
+ * counted as dropped, and the function still returns 0: capture is
+ * best-effort and must never stop the output flowing). */
+int callus_capture_feed(callus_capture *c, const char *data, size_t len);
+
+/* Flush the last unterminated line.  Call once after the last feed. */
+void callus_capture_finish(callus_capture *c);
+
+/*
+ * The filtered lines in output order (kept lines and the tail merged,
+ * without repeats), each terminated by '\n', appended to out.
+ */
+int callus_capture_text(const callus_capture *c, callus_buf *out);
+
+/* Strip ANSI escape sequences and resolve carriage-return redraws in one
+ * line (no '\n' inside), appending the visible text to out. */
+int callus_ansi_strip_line(callus_buf *out, const char *line, size_t len);
+
+/* 1 when a (stripped) line is worth keeping: error keywords, or a file and
+ * line number. */
+int callus_line_is_interesting(const char *line, size_t len);
+
+/* For the summary: 2 when the line says something failed (error, fail,
+ * exception, assert, panic, ✕, ● ...), 1 when it is otherwise interesting
+ * (a location, expected/received, a warning), 0 otherwise. */
+int callus_line_rank(const char *line, size_t len);
+
+#endif

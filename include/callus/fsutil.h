@@ -1,0 +1,75 @@
+/*
+ * fsutil.h - small file-system helpers shared by the modules that write
+ * files a user or an agent reads: atomic replacement, mkdir -p, bounded
+ * whole-file reads, symlink resolution and an advisory lock file.
+ *
+ * Paths are borrowed for the duration of the call.  Messages name the path
+ * as given, git style: "cannot write 'AGENTS.md': Permission denied".
+ */
+#ifndef CALLUS_FSUTIL_H
+#define CALLUS_FSUTIL_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "callus/buf.h"
+#include "callus/common.h"
+
+/* callus_fs_write_atomic() flags */
+enum {
+	/* Filter mode through the process umask as open(2) would, for new
+	 * files the user expects to look like any other file they create.
+	 * Without it the file gets exactly `mode` (private files, or an
+	 * existing file's mode being preserved). */
+	CALLUS_FS_UMASK = 1 << 0
+};
+
+/*
+ * Replace path with data[0..len) so that readers see either the old or the
+ * new contents, never a mix: a temporary file in the same directory is
+ * written, fsync'd, given its mode and renamed over path, then the
+ * directory is fsync'd.  A symlink at path is replaced, not followed
+ * (resolve it first with callus_fs_resolve_link() to write through it).  On
+ * failure path is untouched and the temporary file is removed.
+ */
+int callus_fs_write_atomic(const char *path, const void *data, size_t len,
+			 mode_t mode, unsigned flags, callus_error *err);
+
+/* Create dir and its missing parents with mode (subject to the umask);
+ * existing directories are left as they are. */
+int callus_fs_mkdir_p(const char *dir, mode_t mode, callus_error *err);
+
+/*
+ * Read the whole regular file at path into out (cleared first).  A file
+ * longer than max bytes (0 = no ceiling) fails with CALLUS_ETOOBIG.  A
+ * missing file returns CALLUS_ENOTFOUND *without* setting err, since for most
+ * callers it is an expected answer rather than a failure; a caller for whom
+ * it is a failure sets its own message.
+ */
+int callus_fs_read_file(callus_buf *out, const char *path, size_t max, callus_error *err);
+
+/*
+ * Follow path while it is a symlink and write the final target to out
+ * (cleared first); a relative link target is taken relative to the link's
+ * directory.  The target need not exist (a dangling link resolves to the
+ * file it would create).  A path that is not a link comes back unchanged.
+ * Only the last component is resolved: directories are left to the kernel.
+ */
+int callus_fs_resolve_link(callus_buf *out, const char *path, callus_error *err);
+
+/*
+ * Take an exclusive flock(2) on lock_path, creating it 0600 if needed, and
+ * store the open descriptor in *out_fd; waits up to timeout_ms (polling),
+ * then fails with CALLUS_EBUSY.  Release with callus_fs_unlock().  The lock is
+ * advisory: it only orders processes that also take it.
+ */
+int callus_fs_lock(int *out_fd, const char *lock_path, unsigned timeout_ms, callus_error *err);
+
+/* Release a lock taken with callus_fs_lock(); fd < 0 is a no-op. */
+void callus_fs_unlock(int fd);
+
+/* Append s and a newline to fd in one write(2), so that concurrent
+ * appenders (O_APPEND) never interleave inside a line.  0 or CALLUS_EIO. */
+int callus_fs_append_line(int fd, const char *s);
+
+#endif

@@ -1,0 +1,207 @@
+/*
+ * learn.h - the three states of an error (DESIGN §2 and §4, spec 003) and
+ * the resolutions learnt from fixes, with their metrics (spec 004).
+ *
+ * A check is a tool with its normalized arguments in a directory (what
+ * callus_detect() reports).  Each signature in a failed run of a check is a
+ * *pending error* of that check, with a snapshot of the working tree taken
+ * when it first failed.  When the check later passes, or fails without
+ * that signature, the pending error is *fixed* and a *resolution* is made
+ * from the diff between the snapshot and the working tree.  After
+ * max_retries failures with no fix it is *permanent*.  Transitions are
+ * one-way (pending -> fixed, pending -> permanent); triggers in the store
+ * refuse anything else, whoever writes.
+ *
+ * Resolutions suggested for a pending error (match.h finds them: the same
+ * signature, or a similar one) are kept with it.  When that
+ * error is fixed, each such application counts as a success; when it
+ * becomes permanent, or the very next run of the check shows it again, as
+ * a failure.  `callus feedback` adds explicit reports.  success_rate =
+ * successes / applications.
+ *
+ * Slow work (the snapshot, the diffs) runs between two short store
+ * transactions, never while the store is locked: the second one checks
+ * again what the first one saw, so concurrent sessions lose nothing and
+ * never fix an error twice.
+ */
+#ifndef CALLUS_LEARN_H
+#define CALLUS_LEARN_H
+
+#include <stdint.h>
+
+#include "callus/common.h"
+#include "callus/metrics.h"
+#include "callus/signature.h"
+#include "callus/snapshot.h"
+#include "callus/store.h"
+#include "callus/strlist.h"
+
+typedef struct callus_redactor callus_redactor;
+
+typedef enum callus_error_state {
+	CALLUS_STATE_PENDING,
+	CALLUS_STATE_FIXED,
+	CALLUS_STATE_PERMANENT
+} callus_error_state;
+
+const char *callus_error_state_name(callus_error_state s);
+
+/* A check, as callus_detect() names it.  Borrowed strings; NULL = "". */
+typedef struct callus_check_key {
+	const char *tool;
+	const char *args;
+	const char *dir;  /* workspace-relative directory */
+} callus_check_key;
+
+#define CALLUS_LEARN_MAX_RETRIES 3
+#define CALLUS_LEARN_PRUNE_HOURS (7 * 24)
+#define CALLUS_LEARN_DIFF_MAX (64u << 10)
+#define CALLUS_LEARN_SUGGEST_MAX 3
+
+/* How to learn from one run.  Borrowed pointers. */
+typedef struct callus_learn_opts {
+	const char *workspace;        /* absolute */
+	callus_check_key check;
+	const char *command;          /* as run, redacted by the caller */
+	const char *session;          /* agent session or intent id; "" = none */
+	int max_retries;              /* <= 0: CALLUS_LEARN_MAX_RETRIES */
+	int prune_hours;              /* pending errors idle this long are
+				       * dropped; <= 0: CALLUS_LEARN_PRUNE_HOURS */
+	size_t diff_max;              /* 0: CALLUS_LEARN_DIFF_MAX */
+	const callus_redactor *redactor; /* diffs are redacted before storing; required */
+	const callus_snapshot_opts *snapshot; /* NULL: defaults */
+	int no_snapshot;              /* learn states without snapshots or diffs */
+	double half_life_days;        /* suggestions' recency (match.h); <= 0:
+				       * the default */
+	const char *remote_model;     /* an external embedder's model id: its
+				       * stored vectors are searched too
+				       * (match.h); NULL: none */
+	callus_metrics *metrics;        /* may be NULL: the matching's and the
+				       * resolutions' metrics are added to it
+				       * (hindsight.match.*,
+				       * hindsight.resolution.*) */
+} callus_learn_opts;
+
+/* A failed run's errors: each signature with the files its errors name. */
+typedef struct callus_learn_error {
+	const callus_signature *sig;
+	const callus_strlist *files;   /* may be NULL */
+} callus_learn_error;
+
+/* A resolution offered for a pending error. */
+typedef struct callus_suggestion {
+	int64_t resolution_id;
+	int64_t pending_id;
+	char *signature_id;
+	char *description;
+	double success_rate;
+	int64_t application_count;
+	double confidence;
+} callus_suggestion;
+
+/* What one run changed.  Release with callus_learn_result_release(). */
+typedef struct callus_learn_result {
+	int64_t *fixed_resolutions;  /* the resolutions made by this run's fixes */
+	size_t nfixed;
+	char **fixed_descriptions;   /* nfixed of them */
+	size_t nunchanged;           /* pending errors closed by a pass with no
+				      * change since their failure: no
+				      * resolution (a flaky or hidden failure
+				      * teaches nothing) */
+	size_t npending;             /* this run's errors now pending */
+	size_t nnew;                 /* of which first seen now */
+	int64_t *permanent;          /* pending ids that became permanent now */
+	size_t npermanent;
+	callus_suggestion *suggestions; /* for this run's pending errors, best first */
+	size_t nsuggestions;
+	size_t pruned;               /* abandoned pending errors dropped */
+	char *snapshot_error;        /* set when a snapshot or diff could not be
+				      * made (the states were still learnt) */
+} callus_learn_result;
+
+void callus_learn_result_release(callus_learn_result *r);
+
+/*
+ * A failed run of opts->check with these errors (may be none: a failure
+ * callus could not parse leaves the check's pending errors as they are).
+ * Pending errors of the check that this run does not show are fixed.
+ */
+int callus_learn_failure(callus_store *s, const callus_learn_opts *opts, const callus_learn_error *errs,
+		       size_t nerrs, callus_learn_result *res, callus_error *err);
+
+/* A passing run: every pending error of the check is fixed. */
+int callus_learn_pass(callus_store *s, const callus_learn_opts *opts, callus_learn_result *res,
+		    callus_error *err);
+
+/* Drop pending errors idle for more than hours; *count says how many. */
+int callus_learn_prune(callus_store *s, int hours, size_t *count, callus_error *err);
+
+/* One pending, fixed or permanent error, for the commands that list them. */
+typedef struct callus_pending {
+	int64_t id;
+	callus_error_state state;
+	char *tool, *args, *dir;
+	char *signature_id;
+	char *error_type;
+	char *message;          /* the signature's original message */
+	int64_t attempts;
+	char *first_failure_at, *last_failure_at;
+	char *closed_at;        /* "" while pending */
+	char *session;
+	callus_strlist files;
+	int64_t resolution_id;  /* fixed: the resolution it made, else 0 */
+	char *snapshot;         /* "git <tree>" / "files <tree>" / "" */
+} callus_pending;
+
+typedef struct callus_pending_filter {
+	int state;              /* a callus_error_state, or -1 for all */
+	const callus_strlist *files; /* only errors naming one of them; NULL: all */
+	int limit;              /* 0: no limit */
+} callus_pending_filter;
+
+/* Newest (last failure) first.  Free with callus_pendings_free(). */
+int callus_learn_list(callus_store *s, const callus_pending_filter *f, callus_pending **out,
+		    size_t *count, callus_error *err);
+void callus_pendings_free(callus_pending *p, size_t count);
+
+typedef struct callus_resolution {
+	int64_t id;
+	char *signature_id;
+	char *error_type;
+	char *message;          /* the signature's original message */
+	char *tool;
+	char *description;
+	char *code_changes;     /* only from callus_learn_get_resolution() */
+	char *context;          /* JSON: command, dir, files, commit, session */
+	callus_strlist files;
+	int64_t application_count, success_count;
+	double success_rate;
+	char *created_at;
+	char *last_success_at;  /* "" when never */
+} callus_resolution;
+
+/* Best first: success rate, then the latest success.  signature_id NULL
+ * for all.  Free with callus_resolutions_free(). */
+int callus_learn_resolutions(callus_store *s, const char *signature_id, int limit,
+			   callus_resolution **out, size_t *count, callus_error *err);
+/* One, with its diff.  CALLUS_ENOTFOUND when there is none. */
+int callus_learn_get_resolution(callus_store *s, int64_t id, callus_resolution *out, callus_error *err);
+void callus_resolution_release(callus_resolution *r);
+void callus_resolutions_free(callus_resolution *r, size_t count);
+
+/* An explicit report that resolution id worked (or not); note (may be
+ * NULL) is logged with it, and hindsight.resolution.* added to m (may be
+ * NULL).  CALLUS_ENOTFOUND for an unknown id. */
+int callus_learn_feedback(callus_store *s, int64_t id, int success, const char *note,
+			callus_metrics *m, callus_error *err);
+
+/* Counts for `callus status`. */
+typedef struct callus_learn_stats {
+	int64_t pending, fixed, permanent;
+	int64_t resolutions, applications, successes;
+	int64_t checks;
+} callus_learn_stats;
+
+int callus_learn_stats_get(callus_store *s, callus_learn_stats *out, callus_error *err);
+
+#endif

@@ -1,0 +1,62 @@
+/*
+ * lesson.h - the Lesson record (spec 000) and its de-duplication signature.
+ *
+ * Every string field is owned by the lesson (malloc'd, NUL-terminated; an
+ * absent optional field is NULL or "").  callus_lesson_release() frees them
+ * all and zeroes the struct.
+ */
+#ifndef CALLUS_LESSON_H
+#define CALLUS_LESSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "callus/common.h"
+
+typedef enum callus_lesson_type {
+	CALLUS_LESSON_LINT = 0,
+	CALLUS_LESSON_TEST,
+	CALLUS_LESSON_ANALYSIS,
+	CALLUS_LESSON_OTHER
+} callus_lesson_type;
+
+typedef struct callus_lesson {
+	int64_t id;               /* store row id; 0 before it is stored */
+	char *timestamp;          /* ISO 8601 UTC of the first occurrence */
+	callus_lesson_type type;
+	char *file;               /* primary affected file, workspace-relative */
+	char *error_summary;      /* at most CALLUS_SUMMARY_MAX bytes */
+	char *cause;              /* optional: empty for automatic lessons */
+	char *resolution;         /* optional */
+	char *corrective_rule;    /* optional */
+	char *intent_id;          /* agent session or task id */
+	char *signature;          /* 64 hex chars: SHA-256(file, normalized summary) */
+	char *tool;               /* e.g. "eslint"; "manual" for callus record */
+	char *command;            /* the command line that failed */
+	int exit_code;
+	char **affected_files;    /* all affected files, workspace-relative */
+	size_t affected_count;
+	int64_t occurrences;      /* how many times it was seen (store) */
+	char *last_seen;          /* ISO 8601 UTC of the latest occurrence */
+} callus_lesson;
+
+#define CALLUS_SUMMARY_MAX 500
+
+const char *callus_lesson_type_name(callus_lesson_type t);
+/* Parse "LINT", "test", ... (case-insensitive). */
+int callus_lesson_type_parse(callus_lesson_type *out, const char *s);
+
+/*
+ * Compute l->signature from l->file and l->error_summary.  The summary is
+ * normalized first (line:column numbers, durations, hex addresses and
+ * whitespace runs do not count) so that a recurrence after lines moved
+ * gets the same signature.
+ */
+int callus_lesson_sign(callus_lesson *l);
+
+/* The current time as ISO 8601 UTC with milliseconds; caller frees. */
+char *callus_now_iso8601(void);
+
+void callus_lesson_release(callus_lesson *l);
+
+#endif

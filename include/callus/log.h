@@ -1,0 +1,23 @@
+/*
+ * log.h - callus's own log: JSON lines in .callus/log.jsonl.
+ *
+ * For callus's errors, fail-safe events and (later) matching misses, so that
+ * what went wrong inside a hook can be found after the fact.  Each event is
+ * one write(2) with O_APPEND, so concurrent processes never interleave
+ * inside a line.  The file is rotated to log.jsonl.1 past
+ * CALLUS_LOG_MAX_BYTES.  Logging is best-effort: it never fails its caller.
+ */
+#ifndef CALLUS_LOG_H
+#define CALLUS_LOG_H
+
+#define CALLUS_LOG_MAX_BYTES (1024 * 1024)
+
+/*
+ * Append {"at","level","event","message"} plus the extra key/value pairs
+ * (NULL-terminated list of const char *, may be NULL) to callus_dir's log.
+ * Strings must already be redacted.  Returns 0 when the line was written.
+ */
+int callus_log_event(const char *callus_dir, const char *level, const char *event,
+		   const char *message, const char *const *extra);
+
+#endif

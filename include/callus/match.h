@@ -1,0 +1,158 @@
+/*
+ * match.h - finding the stored signatures like a new error, and the
+ * resolutions that fixed them (DESIGN §5, spec 004 "Error Pattern
+ * Matching", "Resolution Suggestion", "Error Deduplication").
+ *
+ * Matching: the built-in embedder's vector of the new signature against
+ * every stored vector (include/callus/vecindex.h: one mapped file, a brute
+ * force scan), keeping those with a cosine of at least the threshold
+ * (CALLUS_MATCH_THRESHOLD, calibrated in docs/matching.md).  When fewer than
+ * k match, the stored signatures of the same error type are tried as
+ * regular expressions (their message_pattern, PCRE2 with JIT) on the new
+ * message, and their stack patterns against its frames.  Candidates from
+ * another framework (context_patterns "framework:...") are dropped: the
+ * calibration's false matches were across tools.  Each match carries a
+ * context score: 0.5 + 0.5 x the overlap of the two signatures' context
+ * patterns.
+ *
+ * Suggestions: the resolutions of the matched signatures (and of the
+ * signatures linked to them), with at least one success, ranked by
+ * success_rate x context_score x recency_score x similarity, where
+ * recency_score halves every half_life_days since the last success.  The
+ * product is the suggestion's confidence.  No match, no suggestion: an
+ * unrelated resolution is never offered.
+ */
+#ifndef CALLUS_MATCH_H
+#define CALLUS_MATCH_H
+
+#include <stddef.h>
+
+#include "callus/buf.h"
+#include "callus/common.h"
+#include "callus/embed_remote.h"
+#include "callus/learn.h"
+#include "callus/metrics.h"
+#include "callus/signature.h"
+#include "callus/store.h"
+
+#define CALLUS_MATCH_THRESHOLD 0.935      /* built-in embedder, docs/matching.md */
+#define CALLUS_MATCH_THRESHOLD_RULE 0.85  /* the same, between two errors of
+					 * one rule of the tool (TS2339) */
+#define CALLUS_MATCH_THRESHOLD_EXTERNAL 0.85 /* an external model (spec 004) */
+#define CALLUS_MATCH_DUPLICATE 0.98   /* linked to the existing one */
+#define CALLUS_MATCH_MERGE 0.90       /* offered as a merge (callus merges) */
+#define CALLUS_MATCH_MERGE_SUCCESS 0.7
+#define CALLUS_MATCH_K 10
+#define CALLUS_MATCH_HALF_LIFE_DAYS 30.0
+
+typedef struct callus_match_opts {
+	const char *workspace;   /* absolute: where .callus/vectors-*.bin lives */
+	double threshold;        /* <= 0: CALLUS_MATCH_THRESHOLD */
+	size_t k;                /* 0: CALLUS_MATCH_K */
+	double half_life_days;   /* <= 0: CALLUS_MATCH_HALF_LIFE_DAYS */
+	callus_metrics *metrics;   /* may be NULL: hindsight.match.* are added
+				  * to it (latency, total{match_type,found},
+				  * results_count) */
+	/* An external embedder's vectors, searched too when set: */
+	const char *remote_model; /* its model id (callus_embed_remote_model_id) */
+	const float *remote_query; /* sig's vector from it, when the caller has
+				   * one (callus suggest asks the endpoint); NULL:
+				   * the stored one, when sig was embedded
+				   * before (the hook never waits on a network) */
+	size_t remote_dim;
+} callus_match_opts;
+
+typedef enum callus_match_how {
+	CALLUS_MATCH_SAME,     /* the same signature id */
+	CALLUS_MATCH_VECTOR,   /* cosine >= threshold */
+	CALLUS_MATCH_REGEX     /* the stored pattern matches the new message */
+} callus_match_how;
+
+typedef struct callus_match {
+	char *signature_id;      /* owned */
+	double similarity;       /* 1 for the same signature */
+	double context_score;    /* 0.5 .. 1 */
+	callus_match_how how;
+} callus_match;
+
+/*
+ * Give every stored signature without a built-in vector one: its features
+ * counted into the document frequencies, its vector stored and appended to
+ * the vector file.  A new signature more than CALLUS_MATCH_DUPLICATE similar
+ * to one of the same tool is linked to it (its occurrences counted there)
+ * instead of being indexed.  *added (may be NULL) counts the new vectors.
+ * Cheap when nothing is new: one query.
+ */
+int callus_match_index(callus_store *s, const char *workspace, size_t *added, callus_error *err);
+
+/* Every vector again, with the document frequencies as they are now, and
+ * the vector file rewritten (callus reindex). */
+int callus_match_reindex(callus_store *s, const char *workspace, size_t *count, callus_error *err);
+
+/* The text an external embedder is given for sig: "tool error_type:
+ * message" (appended to out). */
+int callus_match_remote_text(callus_buf *out, const callus_signature *sig);
+
+/*
+ * Embed the stored signatures that have no vector from the external
+ * embedder ro describes (with all, every one again: its vectors are
+ * dropped first), in batches: each batch is sent with no store lock held,
+ * then stored in one short transaction and appended to its vector file.
+ * Linked duplicates are left out, as for the built-in embedder.  *added
+ * (may be NULL) counts the vectors stored.  On a failure of the endpoint
+ * the batches already stored stay.
+ */
+int callus_match_index_remote(callus_store *s, const char *workspace,
+			    const callus_embed_remote_opts *ro, int all, size_t *added,
+			    callus_error *err);
+
+/*
+ * The stored signatures like sig, best first, at most opts->k; sig itself
+ * (by id) comes first when it is stored.  Free with callus_matches_free().
+ */
+int callus_match_find(callus_store *s, const callus_match_opts *opts, const callus_signature *sig,
+		    callus_match **out, size_t *count, callus_error *err);
+void callus_matches_free(callus_match *m, size_t count);
+
+/*
+ * The best resolutions for sig, at most max (0: CALLUS_LEARN_SUGGEST_MAX),
+ * as suggestions (pending_id 0; the caller sets it).  Free each with the
+ * caller's release or callus_suggestions_free().
+ */
+int callus_match_suggest(callus_store *s, const callus_match_opts *opts, const callus_signature *sig,
+		       size_t max, callus_suggestion **out, size_t *count, callus_error *err);
+void callus_suggestions_free(callus_suggestion *g, size_t count);
+
+/* A pair of signatures a maintainer may merge (callus merges). */
+typedef struct callus_merge_pair {
+	char *a, *b;             /* signature ids; owned */
+	char *a_message, *b_message;
+	double similarity;
+	double a_success, b_success;
+} callus_merge_pair;
+
+/* Pairs above CALLUS_MATCH_MERGE whose best resolutions both exceed
+ * CALLUS_MATCH_MERGE_SUCCESS, not yet linked.  Free with
+ * callus_merge_pairs_free(). */
+int callus_match_merges(callus_store *s, const char *workspace, callus_merge_pair **out,
+		      size_t *count, callus_error *err);
+void callus_merge_pairs_free(callus_merge_pair *p, size_t count);
+
+/* How many signatures have a vector from model (CALLUS_EMBED_BUILTIN_MODEL,
+ * or an external model's id), and how many could (those not linked to
+ * another). */
+int callus_match_count_vectors(callus_store *s, const char *model, int64_t *with, int64_t *all,
+			     callus_error *err);
+
+/* The stored signature key names: its id or a unique prefix of at least
+ * 6 hex digits.  CALLUS_ENOTFOUND / CALLUS_EINVAL as for callus_match_merge().
+ * Release *out with callus_signature_release(). */
+int callus_match_get_signature(callus_store *s, const char *key, callus_signature *out,
+			     callus_error *err);
+
+/* Merge b into a (a maintainer's approval): b is linked to a and its
+ * resolutions become a's.  Ids may be unique prefixes (at least 6 hex
+ * digits).  CALLUS_ENOTFOUND / CALLUS_EINVAL for unknown or ambiguous ids. */
+int callus_match_merge(callus_store *s, const char *a, const char *b, callus_error *err);
+
+#endif

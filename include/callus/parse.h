@@ -1,0 +1,94 @@
+/*
+ * parse.h - per-tool output parsers, behind one interface.
+ *
+ * A parser turns a tool's output into diagnostics (file, line, column,
+ * code, severity, message, failing test, stack frames) and affected files.
+ * callus_parser_select() picks one by the detected tool name, else by the
+ * output's content (`npm test` running jest); the generic extractor
+ * (extract.h) is the fallback, and also runs when a parser finds nothing.
+ *
+ * Every parser is in src/parse_<name>.c and registered in the table of
+ * src/parse.c; every parser has a fuzz target (fuzz/fuzz_parsers.c runs
+ * them all).  Parsers are pure: no I/O, no global state.
+ */
+#ifndef CALLUS_PARSE_H
+#define CALLUS_PARSE_H
+
+#include <stddef.h>
+
+#include "callus/buf.h"
+#include "callus/extract.h"
+#include "callus/paths.h"
+#include "callus/strlist.h"
+
+/* What a parser reads.  Borrowed; valid during the call. */
+typedef struct callus_parse_input {
+	const char *text;    /* the filtered lines: ANSI-free, valid UTF-8, '\n'-terminated */
+	size_t text_len;
+	const char *raw;     /* the output as printed (first CALLUS_CAPTURE_HEAD_MAX bytes):
+			      * for structured formats (eslint -f json, cargo JSON) */
+	size_t raw_len;
+	int raw_complete;    /* raw is the whole output */
+	const char *tool;    /* detected tool name, e.g. "npm test"; may be "" */
+	const char *command; /* the command line; may be "" */
+	const callus_pathctx *pc;
+} callus_parse_input;
+
+/* Append diagnostics and affected files; 0 or a negative CALLUS_E* code. */
+typedef int (*callus_parse_fn)(const callus_parse_input *in, callus_diags *diags, callus_strlist *files);
+
+typedef struct callus_parser {
+	const char *name;         /* "eslint", "tsc", "jest", "gcc", ... */
+	const char *const *tools; /* detected tool names it handles, NULL-terminated */
+	/* 1 when text (filtered lines) looks like this tool's output; for
+	 * wrappers such as npm test.  May be NULL (never chosen by content). */
+	int (*sniff)(const char *text, size_t len);
+	callus_parse_fn parse;
+} callus_parser;
+
+/* The parser for a tool, by name, else by content; NULL when none fits.
+ * The result points into a constant table. */
+const callus_parser *callus_parser_select(const char *tool, const char *text, size_t len);
+
+/*
+ * Whether text looks like p's output.  A tool names itself at the start of
+ * its output or in its closing summary, so only the first and the last
+ * CALLUS_SNIFF_WINDOW bytes (in whole lines) are shown to p->sniff: sniffing
+ * every parser over a 4 MB output would cost more than parsing it.
+ */
+#define CALLUS_SNIFF_WINDOW (64 * 1024)
+int callus_parser_sniff(const callus_parser *p, const char *text, size_t len);
+
+/* By parser name; NULL if unknown. */
+const callus_parser *callus_parser_find(const char *name);
+
+/* The registered parsers, for tests and fuzzing. */
+const callus_parser *callus_parser_at(size_t i); /* NULL past the end */
+
+/* --- helpers for parsers ------------------------------------------------ */
+
+/* Iterate lines of [p, end): returns 1 with *line, *len (no '\n'), 0 at end. */
+int callus_next_line(const char **cursor, const char *end, const char **line, size_t *len);
+
+/*
+ * Note an affected file printed as p[0..len): relativized against in->pc
+ * and added to files (once).  Returns 1 and leaves the relative path in rel
+ * (cleared first; may be NULL) when it is an affected file, else 0.
+ */
+int callus_parse_file(callus_strlist *files, callus_buf *rel, const callus_pathctx *pc, const char *p,
+		    size_t len);
+
+/*
+ * Add a diagnostic at a printed location: the file is relativized (NULL
+ * when outside the workspace, and then not an affected file), noted, and
+ * the diagnostic appended.  Lengths: 0 means absent (code) or empty.
+ * Returns 0, 1 when the list was full, or CALLUS_ENOMEM.
+ */
+int callus_parse_diag(callus_diags *diags, callus_strlist *files, const callus_pathctx *pc,
+		    const char *file, size_t file_len, long line, long column, const char *code,
+		    size_t code_len, const char *message, size_t message_len, const char *severity);
+
+/* The generic extractor as a parser. */
+int callus_parse_generic(const callus_parse_input *in, callus_diags *diags, callus_strlist *files);
+
+#endif

@@ -1,0 +1,104 @@
+/*
+ * record.h - turning a failure into a lesson everywhere it belongs: the
+ * store, .lessons/<id>.md and the lessons block of the agent instructions
+ * file.  Everything is redacted before it is written.
+ *
+ * This is the one recording path: `callus run`, `callus hook` and
+ * `callus record` all go through callus_record_lesson().
+ */
+#ifndef CALLUS_RECORD_H
+#define CALLUS_RECORD_H
+
+#include "callus/analysis.h"
+#include "callus/common.h"
+#include "callus/learn.h"
+#include "callus/lesson.h"
+
+typedef struct callus_redactor callus_redactor;
+typedef struct callus_metrics callus_metrics;
+
+/* Where and how to record.  Borrowed pointers. */
+typedef struct callus_record_opts {
+	const char *workspace;       /* absolute workspace root */
+	const char *cwd_rel;         /* where the command ran, relative to it */
+	const char *intent_id;       /* agent session/task id; "" when none */
+	const char *agents_file;     /* relative to workspace; NULL = AGENTS.md */
+	int agents_max;              /* lessons listed in the block; <= 0 = 20 */
+	int timeout_ms;              /* store lock wait; <= 0 = 10000 */
+	const callus_redactor *redactor; /* required */
+	const char *framework;       /* what reported the errors (signatures'
+				      * context); NULL = the lesson's tool */
+	callus_metrics *metrics;       /* the command's metrics, written with the
+				      * lesson (and emptied then); may be NULL */
+	int related_max;             /* earlier lessons about the same file to
+				      * return (callus_record_result); 0 = none */
+	const callus_learn_opts *learn; /* the check, for pending errors and
+				       * resolutions (learn.h); NULL: none */
+} callus_record_opts;
+
+/* What a recording tells its caller.  Release with
+ * callus_record_result_release(). */
+typedef struct callus_record_result {
+	int is_new;              /* a new lesson, not one more occurrence */
+	callus_lesson *related;    /* other lessons about the lesson's file, newest
+				  * first, read in the recording's own store
+				  * session; at most opts->related_max */
+	size_t nrelated;
+	callus_learn_result learnt;  /* what the run changed (opts->learn) */
+	char *learn_error;         /* why learning failed, when it did (the
+				    * lesson is stored all the same) */
+} callus_record_result;
+
+void callus_record_result_release(callus_record_result *r);
+
+#define CALLUS_AGENTS_BLOCK_MAX_BYTES 8192
+
+/*
+ * Fill a lesson from a failure (type, primary file, summary, command, tool,
+ * exit code, affected files, intent) and sign it; callus_record_lesson()
+ * redacts it before anything is written.  The caller
+ * releases *out.
+ */
+int callus_lesson_from_failure(callus_lesson *out, const callus_failure *f,
+			     const callus_record_opts *opts, callus_error *err);
+
+/*
+ * Store the lesson (a new lesson or one more occurrence of an existing
+ * one), then write its Markdown file and refresh the instructions block.
+ * The lesson's text fields are redacted here, whatever the caller did.
+ * diags (may be NULL) are stored with the run, redacted.  On success
+ * l->id and l->occurrences are set and *res (may be NULL) says whether
+ * it was new and what else was learnt about the same file.
+ * The capture metrics (hindsight.capture.*), opts->metrics and the spool
+ * of metrics earlier commands could not store are written in the
+ * lesson's transaction.  When the store fails, nothing of opts->metrics
+ * was written (the caller decides what to keep) and the spool is as it
+ * was.
+ */
+int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t output_bytes,
+		       const callus_record_opts *opts, callus_record_result *res, callus_error *err);
+
+/*
+ * Write m, with the spool, to the workspace's store in one transaction,
+ * for metrics that come with no lesson (the hook's latency).  No store, no
+ * metrics: nothing is created.  When the store cannot be written, or with
+ * spool_only (the caller just saw it fail: no second wait for its lock),
+ * m goes to the spool for the next command that writes the store.  m is
+ * emptied in every case.
+ */
+int callus_record_metrics(const char *workspace, callus_metrics *m, int timeout_ms, int spool_only,
+			callus_error *err);
+
+/*
+ * The signatures a recording of f would store, made the same way: from
+ * its diagnostics redacted by r, with the context of pc's directory.  For
+ * looking up a failure without recording it (callus suggest).  *out is
+ * freed with callus_signatures_free().
+ */
+int callus_record_signatures(callus_signature **out, size_t *count, const callus_failure *f,
+			   const callus_redactor *r, const callus_pathctx *pc, callus_error *err);
+
+/* The workspace's .callus directory, created (0700) if missing; caller frees. */
+int callus_record_dir(char **out, const char *workspace, callus_error *err);
+
+#endif

@@ -1,0 +1,83 @@
+/*
+ * signature.h - error signatures (spec 004): what identifies an error
+ * across runs, files, lines and identifiers.
+ *
+ *   error_type        the code or rule (TS2322, no-unused-vars, E0308), else
+ *                     the exception class (AssertionError), else a kind
+ *                     derived from the tool ("jest:toBe", "go:panic")
+ *   message_pattern   the message with its variable parts replaced by typed
+ *                     placeholders; itself a PCRE2 regular expression that
+ *                     matches the original message.  Placeholders are marked
+ *                     with comments: (?#path), (?#num), (?#str), (?#hex),
+ *                     (?#uuid), (?#date), (?#duration), (?#tmp), (?#url)
+ *   stack_patterns    in-project frames: "function@file-basename", no lines
+ *   context_patterns  file types, framework, dependencies (context.h)
+ *   original          the message as printed (metadata)
+ *   id                SHA-256 over error_type, message_pattern and
+ *                     stack_patterns: the same error after lines moved keeps
+ *                     its id; another error gets another
+ */
+#ifndef CALLUS_SIGNATURE_H
+#define CALLUS_SIGNATURE_H
+
+#include <stddef.h>
+
+#include "callus/buf.h"
+#include "callus/extract.h"
+#include "callus/hash.h"
+#include "callus/strlist.h"
+
+typedef struct callus_signature {
+	char id[CALLUS_SHA256_HEX_LEN + 1];
+	char *error_type;
+	char *message_pattern;
+	callus_strlist stack_patterns;
+	callus_strlist context_patterns;
+	char *original;
+	char *tool;
+} callus_signature;
+
+/*
+ * Append to out the pattern of msg[0..len): literal text regex-escaped,
+ * variable parts replaced by placeholders, scanned left to right with a
+ * fixed precedence (quoted value, URL, temp dir, UUID, date, hex, duration,
+ * path, number).  Whitespace runs become \s+.
+ */
+int callus_message_pattern(callus_buf *out, const char *msg, size_t len);
+
+/* The error type of a diagnostic printed by tool (see above); caller frees. */
+char *callus_error_type(const callus_diag *d, const char *tool);
+
+/*
+ * Does error type t name one rule of its tool (TS2339, W0611, uninitvar,
+ * no-unused-vars, -Wint-conversion, clippy::ptr_arg, jest's matcher
+ * expect.toBe), rather than a kind many different errors share (error,
+ * warning, panic, test-failure, an exception class such as
+ * AssertionError)?  Two errors of one rule with close messages are that
+ * rule hit twice; two of one kind need not be (match.c weighs them so).
+ */
+int callus_error_type_is_rule(const char *t);
+
+/*
+ * Build the signature of a diagnostic.  context (may be NULL) is copied in
+ * as context_patterns; it does not enter the id.  Release with
+ * callus_signature_release().
+ */
+int callus_signature_build(callus_signature *out, const callus_diag *d, const char *tool,
+			 const callus_strlist *context);
+
+void callus_signature_release(callus_signature *s);
+
+/*
+ * Sign every diagnostic (setting its `signature` to the id) and return the
+ * distinct signatures in order of first appearance: *out is an array of
+ * *count, freed with callus_signatures_free().  The context patterns come
+ * from the affected files, the framework and the manifests of the check's
+ * directory (pc->workspace + pc->cwd_rel) and of the workspace.
+ */
+int callus_signatures_for(callus_signature **out, size_t *count, callus_diags *diags,
+			const callus_strlist *files, const char *framework, const callus_pathctx *pc);
+
+void callus_signatures_free(callus_signature *sigs, size_t count);
+
+#endif

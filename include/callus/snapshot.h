@@ -1,0 +1,97 @@
+/*
+ * snapshot.h - the working tree as it was when a check failed, and the
+ * diff from it to the working tree now (DESIGN §4).
+ *
+ * The git work is done by a helper program, callus-git (helper/callus-git.c),
+ * run as a child process: libgit2 and the libraries it loads (TLS, SSH,
+ * Kerberos) would otherwise be mapped and relocated at every start of
+ * callus, and the hook runs after every shell command an agent executes.
+ * The helper is only started when a snapshot or a diff is needed.
+ *
+ * In a git workspace a snapshot is a tree object of the working tree as it
+ * is: tracked files with their changes, and untracked files that are not
+ * ignored (untracked files larger than CALLUS_SNAPSHOT_FILE_MAX are left
+ * out).  It is built from an in-memory copy of the index; the user's
+ * index, HEAD, branches, stash and files are never written.  The blobs and
+ * trees go to the repository's object database, like `git stash create`.
+ *
+ * Elsewhere a snapshot is a tree of copies of the named files (at most
+ * CALLUS_SNAPSHOT_FILES_MAX files of at most CALLUS_SNAPSHOT_FILE_MAX bytes),
+ * kept in a private repository, <workspace>/.callus/snapshots.git.
+ */
+#ifndef CALLUS_SNAPSHOT_H
+#define CALLUS_SNAPSHOT_H
+
+#include <stddef.h>
+
+#include "callus/common.h"
+#include "callus/strlist.h"
+
+#define CALLUS_SNAPSHOT_FILE_MAX (1u << 20)
+#define CALLUS_SNAPSHOT_FILES_MAX 64
+
+typedef enum callus_snapshot_kind {
+	CALLUS_SNAPSHOT_GIT,   /* a tree in the workspace's own repository */
+	CALLUS_SNAPSHOT_FILES  /* copies of files in .callus/snapshots.git */
+} callus_snapshot_kind;
+
+typedef struct callus_snapshot {
+	callus_snapshot_kind kind;
+	char *tree;   /* 40 hex digits; owned */
+	char *commit; /* HEAD's commit then, 40 hex digits, or "" (unborn
+		       * branch, not git); owned */
+} callus_snapshot;
+
+#define CALLUS_SNAPSHOT_INIT { CALLUS_SNAPSHOT_GIT, NULL, NULL }
+
+/* How to reach the helper.  Borrowed strings. */
+typedef struct callus_snapshot_opts {
+	const char *helper;  /* path of callus-git; NULL: callus_snapshot_helper() */
+	int timeout_ms;      /* the helper is killed past this; <= 0: 10000 */
+	const char *const *exclude; /* NULL-terminated workspace-relative paths
+				     * (a trailing '/' for a directory) whose
+				     * changes snapshots and diffs leave out,
+				     * besides .callus/, always left out; may be
+				     * NULL */
+} callus_snapshot_opts;
+
+/*
+ * The helper's path: $CALLUS_GIT_HELPER when set, else callus-git in the
+ * directory of the running executable.  Caller frees; NULL when out of
+ * memory or the executable's path is unknown.
+ */
+char *callus_snapshot_helper(void);
+
+/*
+ * Snapshot the workspace (absolute path).  files (workspace-relative, may
+ * be NULL) are what a workspace without git copies.  CALLUS_ENOTFOUND when
+ * the helper is missing; CALLUS_EIO when it fails or times out (err says
+ * what it printed).  The caller releases *out.
+ */
+int callus_snapshot_take(callus_snapshot *out, const char *workspace, const callus_strlist *files,
+		       const callus_snapshot_opts *opts, callus_error *err);
+
+/*
+ * The unified diff (git's format, a/ and b/ prefixes, binary files as
+ * "Binary files a/X and b/X differ") from snap to the working tree now:
+ * in a git workspace every change, including new untracked files; without
+ * git, the changes to the snapshot's files.  At most max_bytes: whole
+ * files' patches while they fit, then a last line
+ * "[callus: N more files changed: A, B, ...]".  "" when nothing changed.
+ * The caller frees *patch.
+ */
+int callus_snapshot_diff(char **patch, const char *workspace, const callus_snapshot *snap,
+		       size_t max_bytes, const callus_snapshot_opts *opts, callus_error *err);
+
+/* The workspace's HEAD commit now (40 hex digits), or "" when there is
+ * none.  The caller frees *commit. */
+int callus_snapshot_head(char **commit, const char *workspace, const callus_snapshot_opts *opts,
+		       callus_error *err);
+
+/* "git" / "files", and back (CALLUS_EINVAL for anything else). */
+const char *callus_snapshot_kind_name(callus_snapshot_kind k);
+int callus_snapshot_kind_parse(callus_snapshot_kind *out, const char *name);
+
+void callus_snapshot_release(callus_snapshot *s); /* accepts NULL */
+
+#endif

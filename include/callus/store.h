@@ -1,0 +1,129 @@
+/*
+ * store.h - the workspace store: SQLite at .callus/callus.db.
+ *
+ * WAL journal, a busy timeout so concurrent callus processes queue instead of
+ * failing, every write in one IMMEDIATE transaction (a crash leaves the
+ * store as it was before or after, never between), and a schema version
+ * (PRAGMA user_version) with forward-only migrations applied at open.
+ * The file is created private to the user (0600).
+ */
+#ifndef CALLUS_STORE_H
+#define CALLUS_STORE_H
+
+#include <stdint.h>
+
+#include "callus/common.h"
+#include "callus/extract.h"
+#include "callus/lesson.h"
+#include "callus/metrics.h"
+#include "callus/signature.h"
+
+typedef struct callus_store callus_store;
+
+#define CALLUS_STORE_SCHEMA_VERSION 6
+
+/*
+ * Open (creating if needed, with create_dirs permission for the parent
+ * directory) the store at path, waiting at most timeout_ms for locks.
+ */
+int callus_store_open(callus_store **out, const char *path, int timeout_ms, callus_error *err);
+void callus_store_close(callus_store *s); /* accepts NULL */
+
+/* The schema version of an open store. */
+int callus_store_schema_version(callus_store *s);
+
+/* One execution of a check, recorded with the lesson it produced. */
+typedef struct callus_run_info {
+	const char *cwd;          /* workspace-relative directory it ran in */
+	const char *intent_id;
+	uint64_t output_bytes;
+	const callus_diags *diags;  /* may be NULL; each names its signature */
+	const callus_signature *sigs; /* the run's distinct signatures; may be NULL */
+	size_t nsigs;
+	callus_metrics *metrics;    /* may be NULL: written in the same transaction,
+				   * and emptied once committed */
+} callus_run_info;
+
+/*
+ * Record a lesson occurrence.  A lesson with the same signature gains an
+ * occurrence (its first timestamp, analysis fields and intent stay); a new
+ * one is inserted.  On return l->id, l->occurrences, l->timestamp and
+ * l->last_seen hold the stored values, and *is_new (if not NULL) says
+ * which case it was.  l->signature must be set (callus_lesson_sign).  The
+ * run's error signatures are stored (or gain an occurrence) in the same
+ * transaction, with the run they came from.
+ */
+int callus_store_record_lesson(callus_store *s, callus_lesson *l, const callus_run_info *run,
+			     int *is_new, callus_error *err);
+
+typedef struct callus_lesson_filter {
+	const char *type;  /* "LINT", ... or NULL */
+	const char *file;  /* exact workspace-relative file or NULL */
+	const char *tool;  /* or NULL */
+	int limit;         /* 0: no limit */
+} callus_lesson_filter;
+
+/* Lessons, newest (last seen) first.  *out is an array the caller frees
+ * with callus_lessons_free(*out, *count). */
+int callus_store_list_lessons(callus_store *s, const callus_lesson_filter *f, callus_lesson **out,
+			    size_t *count, callus_error *err);
+
+/* One lesson by id, or by signature prefix (at least 6 hex digits) when
+ * key is not a number.  CALLUS_ENOTFOUND when none matches, CALLUS_EINVAL when
+ * the prefix is ambiguous.  out is released by the caller. */
+int callus_store_get_lesson(callus_store *s, const char *key, callus_lesson *out, callus_error *err);
+
+void callus_lessons_free(callus_lesson *ls, size_t count);
+
+/* As callus_store_list_lessons(), lowest value first: fewest occurrences,
+ * then oldest last seen (the candidates for a cleanup). */
+int callus_store_list_lowest_value(callus_store *s, const callus_lesson_filter *f, callus_lesson **out,
+				 size_t *count, callus_error *err);
+
+/* Every lesson of a workspace store is in the project layer; the other
+ * layers of spec 004 (user, global) are not built. */
+#define CALLUS_LAYER_PROJECT "project"
+
+/*
+ * Add m to the store's metrics (counters and histograms add, gauges
+ * replace) in one transaction, and empty m once committed.  The store
+ * keeps m's rows as they are (see callus_metrics_each_row).
+ */
+int callus_store_flush_metrics(callus_store *s, callus_metrics *m, callus_error *err);
+
+/* Add the stored metrics to m, with the gauges computed from the store's
+ * contents (hindsight.storage.count). */
+int callus_store_read_metrics(callus_store *s, callus_metrics *m, callus_error *err);
+
+/*
+ * For callus doctor: open an existing store as it is: nothing is created,
+ * no migration runs, a newer schema is not refused, and a file that is not
+ * a database opens (the first query says so).  Only the functions below
+ * and callus_store_schema_version() apply to it, and list_lessons when the
+ * schema is between 1 and CALLUS_STORE_SCHEMA_VERSION.
+ */
+int callus_store_open_existing(callus_store **out, const char *path, int timeout_ms,
+			     callus_error *err);
+
+/* What callus doctor reports of a store. */
+typedef struct callus_store_stats {
+	int schema_version;
+	int64_t lessons;
+	int64_t runs;
+	uint64_t db_bytes;   /* pages in use and free, as SQLite counts them */
+	uint64_t free_bytes; /* free pages (VACUUM would give them back) */
+} callus_store_stats;
+
+/* Schema version, counts and sizes.  The counts are -1 when the schema is
+ * not one this callus knows. */
+int callus_store_stats_get(callus_store *s, callus_store_stats *out, callus_error *err);
+
+/*
+ * PRAGMA integrity_check (quick: quick_check, which skips the index
+ * contents).  *problems is NULL when the store is sound, else the first
+ * problems SQLite found, one a line (caller frees).  An error (the file is
+ * not a database at all) comes back as CALLUS_EIO with the message.
+ */
+int callus_store_integrity(callus_store *s, int quick, char **problems, callus_error *err);
+
+#endif

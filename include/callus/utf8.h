@@ -1,0 +1,17 @@
+/*
+ * utf8.h - tool output is bytes; JSON and the store want valid UTF-8.
+ */
+#ifndef CALLUS_UTF8_H
+#define CALLUS_UTF8_H
+
+#include <stddef.h>
+
+#include "callus/buf.h"
+
+/* 1 when s[0..len) is valid UTF-8 (no overlongs, no surrogates). */
+int callus_utf8_valid(const char *s, size_t len);
+
+/* Append s[0..len) to out with each invalid byte replaced by U+FFFD. */
+int callus_utf8_sanitize(callus_buf *out, const char *s, size_t len);
+
+#endif

@@ -1,0 +1,73 @@
+/*
+ * vecindex.h - the vectors of the stored error signatures, in one
+ * contiguous file scanned brute force (DESIGN §5, §9: matching against
+ * 100,000 signatures under 20 ms).
+ *
+ * The store (SQLite) keeps every vector as the truth; this file is derived
+ * from it, one per embedding model (.callus/vectors-<model>.bin), so that a
+ * hook can map it and score every signature in one pass over contiguous
+ * memory instead of reading rows.  Vectors are L2-normalized floats
+ * quantized to int8 (one scale per vector), so 100,000 signatures of 256
+ * dimensions are 26 MB and a scan is a tight integer loop the compiler
+ * vectorizes.
+ *
+ * File: a fixed header (magic, format version, dimension, model name),
+ * then records of { int64 id; float scale; int8 v[dim] } padded to a
+ * multiple of 8 bytes.  Writers append whole records under an exclusive
+ * lock (flock) and readers ignore a partial last record, so a crash or a
+ * concurrent writer never shows a reader half a vector.  An id may appear
+ * more than once (two writers raced): searches report it once.  A file
+ * whose header does not match (other model, other dimension, damaged) is
+ * treated as empty and rewritten by the next callus_vecindex_rewrite().
+ */
+#ifndef CALLUS_VECINDEX_H
+#define CALLUS_VECINDEX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "callus/common.h"
+
+#define CALLUS_VECINDEX_MODEL_MAX 64  /* bytes of model name kept in the header */
+
+typedef struct callus_vecindex callus_vecindex;
+
+/*
+ * Map the index at path read-only.  A missing file, or one for another
+ * model or dimension, opens as an empty index (*stale set to 1 when the
+ * file exists but does not match; stale may be NULL).  The caller closes
+ * *out.
+ */
+int callus_vecindex_open(callus_vecindex **out, const char *path, const char *model, size_t dim,
+		       int *stale, callus_error *err);
+void callus_vecindex_close(callus_vecindex *vi); /* accepts NULL */
+
+/* Records in the index (duplicates included). */
+size_t callus_vecindex_count(const callus_vecindex *vi);
+
+/*
+ * Append n vectors (n * dim floats, each L2-normalized) with their ids,
+ * creating the file (0600) with its header when missing or stale.
+ */
+int callus_vecindex_append(const char *path, const char *model, size_t dim, const int64_t *ids,
+			 const float *vecs, size_t n, callus_error *err);
+
+/* Replace the file with exactly these vectors (atomic rename). */
+int callus_vecindex_rewrite(const char *path, const char *model, size_t dim, const int64_t *ids,
+			  const float *vecs, size_t n, callus_error *err);
+
+typedef struct callus_vecmatch {
+	int64_t id;
+	float score;   /* cosine with the query, from the quantized vector */
+} callus_vecmatch;
+
+/*
+ * The k best records with a cosine of at least min with q (dim floats,
+ * L2-normalized), best first, each id once.  Returns how many were written
+ * to out (at most k).  Pure computation over the mapping: no allocation
+ * beyond what k needs, no I/O.
+ */
+size_t callus_vecindex_search(const callus_vecindex *vi, const float *q, float min,
+			    callus_vecmatch *out, size_t k);
+
+#endif
