@@ -3,7 +3,7 @@
  * mocha, node --test) on arbitrary bytes; the checks are in
  * parser_invariants.h.  Seeds: tests/parsers/js/ (real outputs).
  */
-#include "parse_js_util.h"
+#include "parsers/js_util.h"
 #include "parser_invariants.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

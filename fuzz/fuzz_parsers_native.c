@@ -4,7 +4,7 @@
  * ctest) on arbitrary bytes; the checks are in parser_invariants.h.
  * Seeds: tests/parsers/native/ (real outputs).
  */
-#include "parse_util.h"
+#include "parsers/util.h"
 #include "parser_invariants.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,7 +1,7 @@
 #include "callus/analysis.h"
 #include "callus/context.h"
 #include "callus/parse.h"
-#include "parse_js_util.h"
+#include "parsers/js_util.h"
 #include "callus/utf8.h"
 
 #include <jansson.h>

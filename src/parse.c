@@ -1,6 +1,6 @@
 #include "callus/parse.h"
 #include "callus/common.h"
-#include "parsers.h"
+#include "parsers/parsers.h"
 
 #include <string.h>
 

@@ -7,7 +7,7 @@
  * output's content (`npm test` running jest); the generic extractor
  * (extract.h) is the fallback, and also runs when a parser finds nothing.
  *
- * Every parser is in src/parse_<name>.c and registered in the table of
+ * Every parser is in src/parsers/<name>.c and registered in the table of
  * src/parse.c; every parser has a fuzz target (fuzz/fuzz_parsers.c runs
  * them all).  Parsers are pure: no I/O, no global state.
  */

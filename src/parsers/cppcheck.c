@@ -1,5 +1,5 @@
 /*
- * parse_cppcheck.c - cppcheck's report (stderr), with the default template
+ * cppcheck.c - cppcheck's report (stderr), with the default template
  * of cppcheck 2.x, its gcc template, and the 1.x format:
  *
  *   check/null.c:6:10: error: Null pointer dereference: p [nullPointer]
@@ -12,8 +12,8 @@
  * about cppcheck's run, not the code.  Severity: error; warning, style,
  * performance and portability are warnings.
  */
-#include "parsers.h"
-#include "parse_util.h"
+#include "parsers/parsers.h"
+#include "parsers/util.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /*
- * parse_vitest.c - vitest's default reporter.
+ * vitest.c - vitest's default reporter.
  *
  * The progress lines ("❯ test/a.test.js (4 tests | 2 failed)", "× name")
  * repeat what the report at the end says in full, so only the report is
@@ -20,8 +20,8 @@
  * test that was running in prose; each of its errors is a diagnostic too.
  * Console output ("stdout | test > name") is not.
  */
-#include "parsers.h"
-#include "parse_js_util.h"
+#include "parsers/parsers.h"
+#include "parsers/js_util.h"
 #include "callus/common.h"
 
 #include <string.h>

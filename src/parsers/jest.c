@@ -1,5 +1,5 @@
 /*
- * parse_jest.c - jest's default reporter.
+ * jest.c - jest's default reporter.
  *
  *   FAIL test/sum.test.js                      (" FAIL " badge in colour)
  *     ● sum › adds 2 + 2 to equal 4
@@ -21,8 +21,8 @@
  * suites jest repeats every failure under "Summary of all failing tests":
  * reading stops there.
  */
-#include "parsers.h"
-#include "parse_js_util.h"
+#include "parsers/parsers.h"
+#include "parsers/js_util.h"
 #include "callus/common.h"
 
 #include <string.h>

@@ -4,8 +4,8 @@
  * message").  pycodestyle's W codes are warnings, everything else an error
  * (what fails the run).
  */
-#include "parsers.h"
-#include "parse_util.h"
+#include "parsers/parsers.h"
+#include "parsers/util.h"
 
 static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {

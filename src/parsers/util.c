@@ -1,4 +1,4 @@
-#include "parse_util.h"
+#include "parsers/util.h"
 #include "callus/capture.h"
 #include "callus/common.h"
 #include "callus/utf8.h"

@@ -1,5 +1,5 @@
 /*
- * parse_pylint.c - pylint's text, colorized and parseable formats:
+ * pylint.c - pylint's text, colorized and parseable formats:
  *
  *   ************* Module shop.cart
  *   src/shop/cart.py:1:0: C0114: Missing module docstring (missing-module-docstring)
@@ -10,8 +10,8 @@
  * warnings, C (convention), R (refactor) and I notes.  Columns are 0-based
  * in pylint: 1 is added.  The json and json2 formats are read as JSON.
  */
-#include "parsers.h"
-#include "parse_util.h"
+#include "parsers/parsers.h"
+#include "parsers/util.h"
 
 #include <jansson.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * parse_shellcheck.c - shellcheck's tty (default) and gcc formats.
+ * shellcheck.c - shellcheck's tty (default) and gcc formats.
  *
  *   In deploy.sh line 3:
  *   cp $target /tmp/out
@@ -13,8 +13,8 @@
  * and style are notes (as the gcc format prints them).  -f json1 and json
  * are read as JSON.
  */
-#include "parsers.h"
-#include "parse_util.h"
+#include "parsers/parsers.h"
+#include "parsers/util.h"
 #include "callus/common.h"
 
 #include <jansson.h>

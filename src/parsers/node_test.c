@@ -1,5 +1,5 @@
 /*
- * parse_node_test.c - node's built-in test runner (node --test), with its
+ * node_test.c - node's built-in test runner (node --test), with its
  * TAP reporter (the default when not on a terminal, before node 23) and
  * its spec reporter.
  *
@@ -41,8 +41,8 @@
  * tests:"; that section is read only when the report above it was not
  * (an output cut at the raw head's limit).
  */
-#include "parsers.h"
-#include "parse_js_util.h"
+#include "parsers/parsers.h"
+#include "parsers/js_util.h"
 #include "callus/common.h"
 
 #include <stdlib.h>

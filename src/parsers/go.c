@@ -1,5 +1,5 @@
 /*
- * parse_go.c - go build, go vet and go test.
+ * go.c - go build, go vet and go test.
  *
  * Compiler and vet errors are "path.go:LINE:COL: message" at the start of a
  * line (paths relative to where go ran), under a "# import/path" header;
@@ -26,8 +26,8 @@
  * frame paths and "# pkg" headers followed by paths, else taken from the
  * import path without its module part (example.com/shop/calc -> calc).
  */
-#include "parsers.h"
-#include "parse_util.h"
+#include "parsers/parsers.h"
+#include "parsers/util.h"
 #include "callus/common.h"
 
 #include <jansson.h>

@@ -1,5 +1,5 @@
 /*
- * parse_gcc.c - gcc and clang diagnostics (cc, c++, g++, clang++), and the
+ * gcc.c - gcc and clang diagnostics (cc, c++, g++, clang++), and the
  * linker errors they pass on.
  *
  *   src/main.c:13:27: error: 'count' undeclared (first use in this function)
@@ -19,8 +19,8 @@
  * else was found.  Locations in other languages' files (.py, .go, .rs) are
  * left to their parsers, so that under make the two can share an output.
  */
-#include "parsers.h"
-#include "parse_util.h"
+#include "parsers/parsers.h"
+#include "parsers/util.h"
 #include "callus/common.h"
 
 #include <string.h>

@@ -1,4 +1,4 @@
-#include "parse_js_util.h"
+#include "parsers/js_util.h"
 #include "callus/capture.h"
 #include "callus/common.h"
 #include "callus/utf8.h"

@@ -1,6 +1,6 @@
 /*
  * parsers.h - the parsers registered in src/parse.c (library-internal).
- * Each is defined in src/parse_<name>.c.
+ * Each is defined in src/parsers/<name>.c.
  */
 #ifndef CALLUS_PARSERS_H
 #define CALLUS_PARSERS_H

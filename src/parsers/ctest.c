@@ -1,5 +1,5 @@
 /*
- * parse_ctest.c - CTest's report, with or without --output-on-failure or -V.
+ * ctest.c - CTest's report, with or without --output-on-failure or -V.
  *
  *   1/5 Test #1: math_add .........................***Failed    0.00 sec
  *   /abs/tests/test_math.c:16: add(1, 2) == 4, expected 3
@@ -13,8 +13,8 @@
  * build directory, "Test project DIR"), message what follows it there, else
  * the first output line that speaks of an error, else the status.
  */
-#include "parsers.h"
-#include "parse_util.h"
+#include "parsers/parsers.h"
+#include "parsers/util.h"
 #include "callus/capture.h"
 #include "callus/common.h"
 

@@ -1,5 +1,5 @@
 /*
- * parse_unittest.c - python -m unittest (and runners that print its report:
+ * unittest.c - python -m unittest (and runners that print its report:
  * Django's, nose2's).
  *
  *   ======================================================================
@@ -14,8 +14,8 @@
  * 3.11 the parentheses hold only module.Class: the method is added).  Of
  * chained tracebacks the last one counts, as it is the exception raised.
  */
-#include "parsers.h"
-#include "parse_util.h"
+#include "parsers/parsers.h"
+#include "parsers/util.h"
 #include "callus/common.h"
 
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * parse_tsc.c - the TypeScript compiler, plain and --pretty.
+ * tsc.c - the TypeScript compiler, plain and --pretty.
  *
  *   plain    src/a.ts(3,7): error TS2322: Type 'string' is not assignable ...
  *   pretty   src/a.ts:3:7 - error TS2322: Type 'string' is not assignable ...
@@ -11,8 +11,8 @@
  * under the code frame) and a table of files with their first error
  * ("     6  src/index.ts:3"): neither is an error of its own.
  */
-#include "parsers.h"
-#include "parse_js_util.h"
+#include "parsers/parsers.h"
+#include "parsers/js_util.h"
 #include "callus/common.h"
 
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * parse_util.h - helpers shared by the native-tool parsers (pytest,
+ * util.h - helpers shared by the native-tool parsers (pytest,
  * unittest, mypy, ruff, flake8, pylint, gcc, make, go, cargo, shellcheck,
  * cppcheck, ctest).  Library-internal: the callus_pu_ prefix keeps them apart
  * from the public API.

@@ -1,5 +1,5 @@
 /*
- * parse_mocha.c - mocha's reporters (spec, dot, list...: they share the
+ * mocha.c - mocha's reporters (spec, dot, list...: they share the
  * failure report printed after "N failing").
  *
  *     3 passing (10ms)
@@ -24,8 +24,8 @@
  * diffs are not.  With only the filtered lines (no raw output) the title
  * lines are missing: each message then starts a failure without a name.
  */
-#include "parsers.h"
-#include "parse_js_util.h"
+#include "parsers/parsers.h"
+#include "parsers/js_util.h"
 #include "callus/common.h"
 
 #include <string.h>

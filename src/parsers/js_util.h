@@ -1,5 +1,5 @@
 /*
- * parse_js_util.h - what the JavaScript parsers (eslint, tsc, jest, vitest,
+ * js_util.h - what the JavaScript parsers (eslint, tsc, jest, vitest,
  * mocha, node --test) share: the lines they read, the package managers'
  * lines they skip, V8 stack frames, and a failing test being assembled
  * until its last frame is seen.  Library-internal.

@@ -1,5 +1,5 @@
 /*
- * parse_make.c - make, and whatever its recipes ran.
+ * make.c - make, and whatever its recipes ran.
  *
  * make's own lines are read here:
  *
@@ -18,8 +18,8 @@
  * relative path.  "*** [target] Error N" is only reported when nothing
  * else was found: it is the consequence of an error printed above.
  */
-#include "parsers.h"
-#include "parse_util.h"
+#include "parsers/parsers.h"
+#include "parsers/util.h"
 #include "callus/common.h"
 
 #include <stdlib.h>

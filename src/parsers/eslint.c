@@ -1,5 +1,5 @@
 /*
- * parse_eslint.c - eslint's stylish (the default), unix, compact and json
+ * eslint.c - eslint's stylish (the default), unix, compact and json
  * formats.
  *
  *   stylish   /abs/src/app.js                       (a file on a line of its own)
@@ -13,8 +13,8 @@
  * final period of a message; the others keep it, so it is dropped
  * everywhere and the same problem reads the same in every format.
  */
-#include "parsers.h"
-#include "parse_js_util.h"
+#include "parsers/parsers.h"
+#include "parsers/js_util.h"
 #include "callus/common.h"
 
 #include <jansson.h>

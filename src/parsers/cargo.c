@@ -1,5 +1,5 @@
 /*
- * parse_cargo.c - cargo build/check/clippy/test and rustc: the human
+ * cargo.c - cargo build/check/clippy/test and rustc: the human
  * format, --message-format=short, and the JSON lines of
  * --message-format=json (cargo) and --error-format=json (rustc).
  *
@@ -28,8 +28,8 @@
  * the target directory of "Running ... (t/target/debug/deps/...)", else
  * against where cargo ran.
  */
-#include "parsers.h"
-#include "parse_util.h"
+#include "parsers/parsers.h"
+#include "parsers/util.h"
 #include "callus/common.h"
 
 #include <jansson.h>

@@ -1,5 +1,5 @@
 /*
- * parse_ruff.c - ruff check's text formats.  ruff is not packaged in Debian
+ * ruff.c - ruff check's text formats.  ruff is not packaged in Debian
  * 12, so this follows its documented output and its own snapshot tests
  * rather than outputs produced here:
  *
@@ -14,8 +14,8 @@
  * "SyntaxError: ..."): their code is "invalid-syntax" either way.  The code snippets, "help:"
  * lines and the "Found 3 errors." summary are skipped.
  */
-#include "parsers.h"
-#include "parse_util.h"
+#include "parsers/parsers.h"
+#include "parsers/util.h"
 #include "callus/common.h"
 
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * parse_mypy.c - mypy's report.
+ * mypy.c - mypy's report.
  *
  *   src/x.py:5:18: error: Argument 1 to "total" has incompatible type ...  [arg-type]
  *   src/x.py:5: note: See https://...
@@ -10,8 +10,8 @@
  * one) and adds indented source and caret lines: the wrapped parts are
  * joined again, the source is skipped.
  */
-#include "parsers.h"
-#include "parse_util.h"
+#include "parsers/parsers.h"
+#include "parsers/util.h"
 #include "callus/common.h"
 
 #include <string.h>

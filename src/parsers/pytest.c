@@ -1,5 +1,5 @@
 /*
- * parse_pytest.c - pytest's terminal output.
+ * pytest.c - pytest's terminal output.
  *
  * One diagnostic per failing test or collection/setup error.  The "short
  * test summary info" lines (FAILED tests/test_x.py::TestC::test_y - msg)
@@ -11,8 +11,8 @@
  * at the innermost frame inside the workspace (where it broke), its code is
  * the exception type, and the test's file is an affected file.
  */
-#include "parsers.h"
-#include "parse_util.h"
+#include "parsers/parsers.h"
+#include "parsers/util.h"
 #include "callus/common.h"
 
 #include <stdlib.h>
