@@ -7,6 +7,7 @@
 #include "lessons_common.h"
 
 #include "callus/buf.h"
+#include "callus/knowledge.h"
 #include "callus/metrics.h"
 #include "callus/store.h"
 
@@ -39,6 +40,7 @@ int cmd_metrics(int argc, char **argv)
 	callus_buf out = CALLUS_BUF_INIT, dir = CALLUS_BUF_INIT;
 	callus_metrics *m = NULL;
 	callus_store *store = NULL;
+	callus_knowledge *k = NULL;
 	cli_workspace ws;
 	int first, rc = 1, opened;
 
@@ -60,7 +62,8 @@ int cmd_metrics(int argc, char **argv)
 	if (opened == 1) {
 		/* nothing recorded yet: an empty store, not an error */
 		callus_metrics_set(m, CALLUS_METRIC_STORAGE_COUNT, project, 0);
-	} else if (callus_store_read_metrics(store, m, &err) < 0) {
+	} else if (callus_knowledge_over_store(&k, store, &err) < 0 ||
+		   callus_knowledge_read_metrics(k, m, &err) < 0) {
 		cli_error("%s", callus_error_message(&err));
 		goto out;
 	}
@@ -75,6 +78,7 @@ int cmd_metrics(int argc, char **argv)
 	rc = 0;
 out:
 	callus_metrics_free(m);
+	callus_knowledge_close(k);
 	callus_store_close(store);
 	callus_error_release(&err);
 	callus_buf_release(&out);

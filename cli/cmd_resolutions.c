@@ -10,6 +10,7 @@
 #include "lessons_common.h"
 #include "record_common.h"
 
+#include "callus/knowledge.h"
 #include "callus/learn.h"
 
 #include <errno.h>
@@ -79,14 +80,14 @@ static json_t *resolution_json(const callus_resolution *r)
 	return o;
 }
 
-static int list(callus_store *store)
+static int list(callus_knowledge *k)
 {
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_resolution *rs = NULL;
 	size_t n = 0;
 	int rc = 0;
 
-	if (callus_learn_resolutions(store, signature, (int)limit, &rs, &n, &err) < 0) {
+	if (callus_knowledge_resolutions(k, signature, (int)limit, &rs, &n, &err) < 0) {
 		cli_error("%s", callus_error_message(&err));
 		rc = 1;
 		goto out;
@@ -126,13 +127,13 @@ static int parse_id(int64_t *out, const char *s)
 	return 0;
 }
 
-static int show(callus_store *store, int64_t id)
+static int show(callus_knowledge *k, int64_t id)
 {
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_resolution r;
 	int rc = 0;
 
-	if (callus_learn_get_resolution(store, id, &r, &err) < 0) {
+	if (callus_knowledge_resolution(k, id, &r, &err) < 0) {
 		cli_error("%s", callus_error_message(&err));
 		callus_error_release(&err);
 		return 1;
@@ -206,7 +207,15 @@ int cmd_resolutions(int argc, char **argv)
 			rc = 0;
 		}
 	} else {
-		rc = first < argc ? show(store, id) : list(store);
+		callus_knowledge *k = NULL;
+
+		if (callus_knowledge_over_store(&k, store, NULL) < 0) {
+			cli_error("out of memory");
+			rc = 1;
+		} else {
+			rc = first < argc ? show(k, id) : list(k);
+		}
+		callus_knowledge_close(k);
 	}
 	callus_store_close(store);
 	cli_workspace_release(&ws);
@@ -217,6 +226,7 @@ int cmd_feedback(int argc, char **argv)
 {
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_store *store = NULL;
+	callus_knowledge *k = NULL;
 	callus_metrics *m = NULL;
 	cli_workspace ws;
 	int64_t id;
@@ -255,7 +265,8 @@ int cmd_feedback(int argc, char **argv)
 			cli_error("out of memory");
 			rc = 1;
 		} else if (callus_metrics_new(&m) < 0 ||
-			   callus_learn_feedback(store, id, success, red, m, &err) < 0) {
+			   callus_knowledge_over_store(&k, store, &err) < 0 ||
+			   callus_knowledge_feedback(k, id, success, red, m, &err) < 0) {
 			cli_error("%s", err.code ? callus_error_message(&err) : "out of memory");
 			rc = 1;
 		} else {
@@ -263,6 +274,7 @@ int cmd_feedback(int argc, char **argv)
 			       (long long)id);
 			cli_flush_metrics(&ws, m, store, 0);
 		}
+		callus_knowledge_close(k);
 		callus_metrics_free(m);
 		free(red);
 	} else {
