@@ -138,3 +138,19 @@ void callus_buf_release(callus_buf *b)
 		free(b->ptr);
 	callus_buf_init(b, limit);
 }
+
+void *callus_array_grow(void *v, size_t *cap, size_t need, size_t size)
+{
+	size_t c = *cap ? *cap : 16, bytes;
+	void *p;
+
+	if (need <= *cap)
+		return v;
+	while (c < need)
+		if (callus_size_mul(&c, c, 2) < 0)
+			return NULL;
+	if (callus_size_mul(&bytes, c, size) < 0 || !(p = realloc(v, bytes)))
+		return NULL;
+	*cap = c;
+	return p;
+}

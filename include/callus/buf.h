@@ -59,4 +59,9 @@ char *callus_buf_detach(callus_buf *b);
 
 void callus_buf_release(callus_buf *b);
 
+/* A growable array: make room in v (of *cap elements of size bytes) for
+ * need elements, doubling; returns the (possibly moved) array, or NULL
+ * with v left alone when memory runs out or a size would wrap. */
+void *callus_array_grow(void *v, size_t *cap, size_t need, size_t size);
+
 #endif
