@@ -1,0 +1,104 @@
+#!/bin/bash
+# shellcheck disable=SC2016 # test bodies are single-quoted on purpose
+# shellcheck source-path=SCRIPTDIR
+test_description='the real Copilot CLI runs callus hook copilot (issue 20)
+
+Copilot CLI from npm (tests/agents, pinned), offline (COPILOT_OFFLINE and a
+provider base URL), driven by a scripted model on loopback speaking Chat
+Completions (tests/agents/modelserver_chat.py): a failing eslint, which
+Copilot reports as a tool "success" with the status only in its
+"<shellId: N completed with exit code 1>" trailer, becomes a lesson and the
+reply reaches the model; the fix and the passing run make the resolutions;
+a second session gets the digest and, for the same mistake in another
+file, the past fix.'
+
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+AGENTS=$REPO/tests/agents
+COPILOT=$AGENTS/node_modules/.bin/copilot
+FIXED=$FIXTURES/eslint-project.fixed/src
+
+skip_unless_copilot() {
+	if [ ! -x "$COPILOT" ]; then
+		test_skip "Copilot CLI not installed in tests/agents (scripts/install-agent-clis.sh)"
+	elif ! command -v python3 >/dev/null; then
+		test_skip "python3 (the scripted model) not found"
+	fi
+}
+
+# copilot_session NAME TURNS: one `copilot -p` in shop/ against a model that
+# plays TURNS (a JSON list, see modelserver_chat.py); the requests it
+# received are left in NAME.log.  The model server is stopped by its pid.
+copilot_session() {
+	local dir=$TRASH_DIRECTORY name=$1 pid port rc
+	printf '%s\n' "$2" >"$dir/$name.turns"
+	rm -f "$dir/$name.port"
+	python3 "$AGENTS/modelserver_chat.py" "$dir/$name.port" "$dir/$name.log" \
+		"$dir/$name.turns" &
+	pid=$!
+	for _ in $(seq 50); do [ -s "$dir/$name.port" ] && break; sleep 0.1; done
+	port=$(cat "$dir/$name.port")
+	# the package unpacks itself (about 235 MB) once per test file
+	(cd "$dir/shop" && COPILOT_HOME=$HOME/.copilot COPILOT_PKG_CACHE_HOME=$dir/pkg-cache \
+		COPILOT_OFFLINE=true COPILOT_PROVIDER_BASE_URL=http://127.0.0.1:$port/v1 \
+		COPILOT_PROVIDER_WIRE_API=completions COPILOT_MODEL=scripted \
+		COPILOT_AUTO_UPDATE=false npm_config_offline=true \
+		npm_config_update_notifier=false \
+		timeout -k 5 120 "$COPILOT" -p "make eslint pass" --allow-all-tools \
+		--trust-folder --add-dir "$FIXED" --no-auto-update --no-ask-user \
+		--disable-client-telemetry --no-color </dev/null \
+		>"$dir/$name.out" 2>"$dir/$name.err")
+	rc=$?
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	return $rc
+}
+
+# The requests after the first: what the model was sent once tools had run.
+later_requests() {
+	tail -n +2 "$TRASH_DIRECTORY/$1.log"
+}
+
+# bash_call COMMAND: a turn calling Copilot's shell tool.
+bash_call() {
+	jq -cn --arg c "$1" '{call: "bash", args: {command: $c, description: "run a command"}}'
+}
+
+skip_unless_copilot
+test_expect_success 'session 1: a failing eslint is a lesson, and the reply reaches the model' '
+	setup_fixture eslint-project shop && cd shop &&
+	"$CALLUS" init copilot >init.out &&
+	grep -q "trusted folder" init.out &&
+	copilot_session one "[$(bash_call "npx eslint src"),
+		$(bash_call "cp $FIXED/app.js $FIXED/util.js src/"),
+		$(bash_call "npx eslint src"), {\"text\": \"eslint passes\"}]" &&
+	test "$("$CALLUS" lessons --json | jq length)" = 1 &&
+	"$CALLUS" lessons --json | jq -e ".[0].tool == \"eslint\"" &&
+	later_requests one | grep -q "Additional guidance from postToolUse hooks:\\\\ncallus: eslint failed (exit 1) in src/app.js; recorded lesson #1" &&
+	grep -q " read eslint" .callus/hook-copilot.last
+'
+
+skip_unless_copilot
+test_expect_success 'session 1: the fix and the passing run make the resolutions, with the diff' '
+	cd shop &&
+	"$CALLUS" resolutions --json >res.json &&
+	test "$(jq length res.json)" = 2 &&
+	"$CALLUS" resolutions show "$(jq -r "map(select(.message | test(\"currency\")))[0].id" res.json)" >fix &&
+	grep -q "^-  const currency" fix &&
+	grep -q "callus: eslint passes now" "$TRASH_DIRECTORY/one.log" &&
+	test "$("$CALLUS" pending --json | jq length)" = 0
+'
+
+skip_unless_copilot
+test_expect_success 'session 2: the digest, then the past fix for the same mistake in another file' '
+	cd shop &&
+	git add -A && git -c commit.gpgSign=false commit -qm fixed &&
+	copilot_session two "[$(bash_call "printf \"function total(items) {\\n  const tax = 2;\\n  return items.length;\\n}\\nmodule.exports = total;\\n\" > src/total.js"),
+		$(bash_call "npx eslint src"), {\"text\": \"done\"}]" &&
+	head -n 1 "$TRASH_DIRECTORY/two.log" | grep -q "recent failed checks in this workspace" &&
+	later_requests two | grep -q "callus: eslint failed (exit 1) in src/total.js" &&
+	later_requests two | grep -q "past fix #"
+'
+
+test_done

@@ -1,0 +1,106 @@
+#!/bin/bash
+# shellcheck disable=SC2016 # test bodies are single-quoted on purpose
+# shellcheck source-path=SCRIPTDIR
+test_description='the real Gemini CLI runs callus hook gemini (issue 20)
+
+Gemini CLI from npm (tests/agents, pinned), offline, driven by a scripted
+model on loopback speaking the Gemini API (tests/agents/modelserver_gemini.py,
+GOOGLE_GEMINI_BASE_URL): a failing eslint, whose status Gemini gives only
+inside its <untrusted_context> wrapper, becomes a lesson and the reply
+reaches the model as <hook_context>; the fix and the passing run make the
+resolutions; a second session gets the digest and, for the same mistake in
+another file, the past fix.'
+
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+AGENTS=$REPO/tests/agents
+GEMINI=$AGENTS/node_modules/.bin/gemini
+FIXED=$FIXTURES/eslint-project.fixed/src
+
+skip_unless_gemini() {
+	if [ ! -x "$GEMINI" ]; then
+		test_skip "Gemini CLI not installed in tests/agents (scripts/install-agent-clis.sh)"
+	elif ! command -v python3 >/dev/null; then
+		test_skip "python3 (the scripted model) not found"
+	fi
+}
+
+# gemini_session NAME TURNS: one `gemini -p` in shop/ against a model that
+# plays TURNS (a JSON list, see modelserver_gemini.py); the requests it
+# received are left in NAME.log.  The model server is stopped by its pid.
+gemini_session() {
+	local dir=$TRASH_DIRECTORY name=$1 pid port rc
+	printf '%s\n' "$2" >"$dir/$name.turns"
+	rm -f "$dir/$name.port"
+	python3 "$AGENTS/modelserver_gemini.py" "$dir/$name.port" "$dir/$name.log" \
+		"$dir/$name.turns" 2>/dev/null &
+	pid=$!
+	for _ in $(seq 50); do [ -s "$dir/$name.port" ] && break; sleep 0.1; done
+	port=$(cat "$dir/$name.port")
+	# API-key auth against the base URL, no update checks, no telemetry
+	mkdir -p "$HOME/.gemini"
+	cat >"$HOME/.gemini/settings.json" <<-\JSON
+	{"security": {"auth": {"selectedType": "gemini-api-key"}},
+	 "general": {"enableAutoUpdate": false, "enableAutoUpdateNotification": false},
+	 "privacy": {"usageStatisticsEnabled": false}, "telemetry": {"enabled": false}}
+	JSON
+	# the CLI wants Node 22, which tests/agents installs beside it
+	(cd "$dir/shop" && PATH=$AGENTS/node_modules/.bin:$PATH GEMINI_API_KEY=k \
+		GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:$port GEMINI_CLI_TRUST_WORKSPACE=true \
+		GEMINI_TELEMETRY_ENABLED=false NPM_CONFIG_UPDATE_NOTIFIER=false \
+		NO_UPDATE_NOTIFIER=1 timeout -k 5 120 "$GEMINI" -p "make eslint pass" --yolo \
+		--output-format json </dev/null >"$dir/$name.out" 2>"$dir/$name.err")
+	rc=$?
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	return $rc
+}
+
+# The requests after the first: what the model was sent once tools had run.
+later_requests() {
+	tail -n +2 "$TRASH_DIRECTORY/$1.log"
+}
+
+# shell_call COMMAND: a turn calling Gemini's shell tool.
+shell_call() {
+	jq -cn --arg c "$1" '{call: "run_shell_command", args: {command: $c}}'
+}
+
+skip_unless_gemini
+test_expect_success 'session 1: a failing eslint is a lesson, and the reply reaches the model' '
+	setup_fixture eslint-project shop && cd shop &&
+	"$CALLUS" init gemini >init.out &&
+	grep -q "trusted folder" init.out &&
+	gemini_session one "[$(shell_call "npx eslint src"),
+		$(shell_call "cp $FIXED/app.js $FIXED/util.js src/"),
+		$(shell_call "npx eslint src"), {\"text\": \"done\"}]" &&
+	test "$("$CALLUS" lessons --json | jq length)" = 1 &&
+	"$CALLUS" lessons --json | jq -e ".[0].tool == \"eslint\"" &&
+	later_requests one | grep -q "<hook_context>callus: eslint failed (exit 1) in src/app.js; recorded lesson #1" &&
+	grep -q " read eslint" .callus/hook-gemini.last
+'
+
+skip_unless_gemini
+test_expect_success 'session 1: the fix and the passing run make the resolutions, with the diff' '
+	cd shop &&
+	"$CALLUS" resolutions --json >res.json &&
+	test "$(jq length res.json)" = 2 &&
+	"$CALLUS" resolutions show "$(jq -r "map(select(.message | test(\"currency\")))[0].id" res.json)" >fix &&
+	grep -q "^-  const currency" fix &&
+	grep -q "callus: eslint passes now" "$TRASH_DIRECTORY/one.log" &&
+	test "$("$CALLUS" pending --json | jq length)" = 0
+'
+
+skip_unless_gemini
+test_expect_success 'session 2: the digest, then the past fix for the same mistake in another file' '
+	cd shop &&
+	git add -A && git -c commit.gpgSign=false commit -qm fixed &&
+	gemini_session two "[$(shell_call "printf \"function total(items) {\\n  const tax = 2;\\n  return items.length;\\n}\\nmodule.exports = total;\\n\" > src/total.js"),
+		$(shell_call "npx eslint src"), {\"text\": \"done\"}]" &&
+	head -n 1 "$TRASH_DIRECTORY/two.log" | grep -q "<hook_context>callus: recent failed checks in this workspace" &&
+	later_requests two | grep -q "callus: eslint failed (exit 1) in src/total.js" &&
+	later_requests two | grep -q "past fix #"
+'
+
+test_done
