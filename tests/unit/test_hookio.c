@@ -192,6 +192,49 @@ static void every_fixture_gives_its_fields(void **state)
 /* ---- real payloads (tests/hooks/fixtures/real: captured from the CLIs) -- */
 
 /* Codex 0.169: the bare output, the status only in the transcript. */
+/* Payloads the real Gemini CLI 0.61.0 and Copilot CLI 1.0.102 sent
+ * (tests/e2e/t0015, t0016): the status only inside the output's framing. */
+static void gemini_and_copilot_real_payloads(void **state)
+{
+	static const struct {
+		const char *fixture;
+		callus_agent agent;
+		int exit_code, session_start;
+		const char *command;
+	} cases[] = {
+		{ "real/gemini-eslint-fail", CALLUS_AGENT_GEMINI, 1, 0, "npx eslint src" },
+		{ "real/gemini-eslint-pass", CALLUS_AGENT_GEMINI, 0, 0, "npx eslint src" },
+		{ "real/gemini-session-start", CALLUS_AGENT_GEMINI, -1, 1, NULL },
+		{ "real/copilot-eslint-fail", CALLUS_AGENT_COPILOT, 1, 0, "npx eslint src" },
+		{ "real/copilot-eslint-pass", CALLUS_AGENT_COPILOT, 0, 0, "npx eslint src" },
+		{ "real/copilot-session-start", CALLUS_AGENT_COPILOT, -1, 1, NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
+		size_t len;
+		char *json = read_fixture(cases[i].fixture, &len);
+
+		parse_ok(&e, cases[i].agent, json, len);
+		assert_string_equal(e.cwd, "/home/dev/shop");
+		assert_int_equal(e.session_start, cases[i].session_start);
+		if (cases[i].command) {
+			assert_int_equal(e.is_shell, 1);
+			assert_string_equal(e.command, cases[i].command);
+			assert_int_equal(e.exit_code, cases[i].exit_code);
+		}
+		if (cases[i].exit_code == 1) {
+			/* the framing is gone from the output the parsers read */
+			assert_non_null(strstr(e.output, "'currency' is assigned a value but never used"));
+			assert_null(strstr(e.output, "untrusted_context"));
+			assert_null(strstr(e.output, "<shellId:"));
+		}
+		callus_hook_event_release(&e);
+		free(json);
+	}
+}
+
 static void codex_status_from_its_transcript(void **state)
 {
 	callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
@@ -928,6 +971,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_fixture_gives_its_fields),
 		cmocka_unit_test(codex_status_from_its_transcript),
+		cmocka_unit_test(gemini_and_copilot_real_payloads),
 		cmocka_unit_test(cline_cli_commands),
 		cmocka_unit_test(status_formats_of_newer_releases),
 		cmocka_unit_test(exit_code_from_text),
