@@ -185,6 +185,13 @@ int callus_migrate_workspace(const char *root, callus_error *err)
 	}
 	if (lstat(from.ptr, &st) < 0 || !S_ISDIR(st.st_mode))
 		goto out;
+	/* the store is private, whatever a checkout or a copy made of the old
+	 * directory's mode (git keeps none) */
+	if ((st.st_mode & 077) && chmod(from.ptr, 0700) < 0) {
+		rc = callus_error_set(err, CALLUS_EIO, "cannot make '%s' private: %s", from.ptr,
+				      strerror(errno));
+		goto out;
+	}
 
 	/* The markers first: a run interrupted after them finds .deja/ still
 	 * there and does it all again, and rewriting is idempotent. */
