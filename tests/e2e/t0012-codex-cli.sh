@@ -11,31 +11,16 @@ same mistake in another file, the past fix.'
 
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=agentlib.sh
+. "$REPO/tests/e2e/agentlib.sh"
 
-AGENTS=$REPO/tests/agents
 CODEX=$AGENTS/node_modules/.bin/codex
-FIXED=$FIXTURES/eslint-project.fixed/src
-
-skip_unless_codex() {
-	if [ ! -x "$CODEX" ]; then
-		test_skip "Codex CLI not installed in tests/agents (scripts/install-agent-clis.sh)"
-	elif ! command -v python3 >/dev/null; then
-		test_skip "python3 (the scripted model) not found"
-	fi
-}
 
 # codex_session NAME TURNS: one `codex exec` in shop/ against a model that
-# plays TURNS (a JSON list, see modelserver_responses.py); the requests it
-# received are left in NAME.log.  The model server is stopped by its pid.
+# plays TURNS (see agentlib.sh); the requests it received are left in NAME.log.
 codex_session() {
-	local dir=$TRASH_DIRECTORY name=$1 pid port rc
-	printf '%s\n' "$2" >"$dir/$name.turns"
-	rm -f "$dir/$name.port"
-	python3 "$AGENTS/modelserver_responses.py" "$dir/$name.port" "$dir/$name.log" \
-		"$dir/$name.turns" &
-	pid=$!
-	for _ in $(seq 50); do [ -s "$dir/$name.port" ] && break; sleep 0.1; done
-	port=$(cat "$dir/$name.port")
+	local dir=$TRASH_DIRECTORY name=$1 rc
+	model_start responses "$name" "$2" || return 1
 	mkdir -p "$dir/codex-home"
 	cat >"$dir/codex-home/config.toml" <<-TOML
 	model = "scripted"
@@ -44,7 +29,7 @@ codex_session() {
 	sandbox_mode = "danger-full-access"
 	[model_providers.loopback]
 	name = "loopback"
-	base_url = "http://127.0.0.1:$port/v1"
+	base_url = "http://127.0.0.1:$MODEL_PORT/v1"
 	wire_api = "responses"
 	env_key = "LOOPBACK_KEY"
 	[projects."$dir/shop"]
@@ -55,25 +40,24 @@ codex_session() {
 		--dangerously-bypass-hook-trust "make eslint pass" </dev/null \
 		>"$dir/$name.out" 2>"$dir/$name.err")
 	rc=$?
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
+	model_stop
 	return $rc
 }
 
-# The requests after the first: what the model was sent once tools had run.
-later_requests() {
-	tail -n +2 "$TRASH_DIRECTORY/$1.log"
+# exec_call COMMAND: a turn calling Codex's shell tool.
+exec_call() {
+	jq -cn --arg c "$1" '{call: "exec_command", args: {cmd: $c}}'
 }
 
-skip_unless_codex
+skip_unless_cli codex
 test_expect_success 'session 1: a failing eslint is a lesson, and the reply reaches the model' '
 	setup_fixture eslint-project shop && cd shop &&
 	"$CALLUS" init codex >init.out &&
 	grep -q "trusted project" init.out &&
 	codex_session one "[
-		{\"call\": \"exec_command\", \"args\": {\"cmd\": \"npx eslint src\"}},
-		{\"call\": \"exec_command\", \"args\": {\"cmd\": \"cp $FIXED/app.js $FIXED/util.js src/\"}},
-		{\"call\": \"exec_command\", \"args\": {\"cmd\": \"npx eslint src\"}},
+		$(exec_call "npx eslint src"),
+		$(exec_call "cp $FIXED/app.js $FIXED/util.js src/"),
+		$(exec_call "npx eslint src"),
 		{\"text\": \"eslint passes\"}]" &&
 	test "$("$CALLUS" lessons --json | jq length)" = 1 &&
 	"$CALLUS" lessons --json | jq -e ".[0].tool == \"eslint\"" &&
@@ -81,7 +65,7 @@ test_expect_success 'session 1: a failing eslint is a lesson, and the reply reac
 	grep -q " read eslint" .callus/hook-codex.last
 '
 
-skip_unless_codex
+skip_unless_cli codex
 test_expect_success 'session 1: the fix and the passing run make a resolution with the diff' '
 	cd shop &&
 	"$CALLUS" resolutions --json >res.json &&
@@ -92,13 +76,13 @@ test_expect_success 'session 1: the fix and the passing run make a resolution wi
 	test "$("$CALLUS" pending --json | jq length)" = 0
 '
 
-skip_unless_codex
+skip_unless_cli codex
 test_expect_success 'session 2: the digest, then the past fix for the same mistake in another file' '
 	cd shop &&
 	git add -A && git -c commit.gpgSign=false commit -qm fixed &&
 	codex_session two "[
-		{\"call\": \"exec_command\", \"args\": {\"cmd\": \"printf \\\"function total(items) {\\\\n  const tax = 2;\\\\n  return items.length;\\\\n}\\\\nmodule.exports = total;\\\\n\\\" > src/total.js\"}},
-		{\"call\": \"exec_command\", \"args\": {\"cmd\": \"npx eslint src\"}},
+		$(exec_call "printf \"$TOTAL_JS\" > src/total.js"),
+		$(exec_call "npx eslint src"),
 		{\"text\": \"done\"}]" &&
 	head -n 1 "$TRASH_DIRECTORY/two.log" | grep -q "recent failed checks in this workspace" &&
 	later_requests two | grep -q "callus: eslint failed (exit 1) in src/total.js" &&

@@ -14,34 +14,20 @@ file, the past fix.'
 
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=agentlib.sh
+. "$REPO/tests/e2e/agentlib.sh"
 
-AGENTS=$REPO/tests/agents
 COPILOT=$AGENTS/node_modules/.bin/copilot
-FIXED=$FIXTURES/eslint-project.fixed/src
-
-skip_unless_copilot() {
-	if [ ! -x "$COPILOT" ]; then
-		test_skip "Copilot CLI not installed in tests/agents (scripts/install-agent-clis.sh)"
-	elif ! command -v python3 >/dev/null; then
-		test_skip "python3 (the scripted model) not found"
-	fi
-}
 
 # copilot_session NAME TURNS: one `copilot -p` in shop/ against a model that
-# plays TURNS (a JSON list, see modelserver_chat.py); the requests it
-# received are left in NAME.log.  The model server is stopped by its pid.
+# plays TURNS (see agentlib.sh); the requests it
+# received are left in NAME.log. 
 copilot_session() {
-	local dir=$TRASH_DIRECTORY name=$1 pid port rc
-	printf '%s\n' "$2" >"$dir/$name.turns"
-	rm -f "$dir/$name.port"
-	python3 "$AGENTS/modelserver_chat.py" "$dir/$name.port" "$dir/$name.log" \
-		"$dir/$name.turns" &
-	pid=$!
-	for _ in $(seq 50); do [ -s "$dir/$name.port" ] && break; sleep 0.1; done
-	port=$(cat "$dir/$name.port")
+	local dir=$TRASH_DIRECTORY name=$1 rc
+	model_start chat "$name" "$2" || return 1
 	# the package unpacks itself (about 235 MB) once per test file
 	(cd "$dir/shop" && COPILOT_HOME=$HOME/.copilot COPILOT_PKG_CACHE_HOME=$dir/pkg-cache \
-		COPILOT_OFFLINE=true COPILOT_PROVIDER_BASE_URL=http://127.0.0.1:$port/v1 \
+		COPILOT_OFFLINE=true COPILOT_PROVIDER_BASE_URL=http://127.0.0.1:$MODEL_PORT/v1 \
 		COPILOT_PROVIDER_WIRE_API=completions COPILOT_MODEL=scripted \
 		COPILOT_AUTO_UPDATE=false npm_config_offline=true \
 		npm_config_update_notifier=false \
@@ -50,14 +36,8 @@ copilot_session() {
 		--disable-client-telemetry --no-color </dev/null \
 		>"$dir/$name.out" 2>"$dir/$name.err")
 	rc=$?
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
+	model_stop
 	return $rc
-}
-
-# The requests after the first: what the model was sent once tools had run.
-later_requests() {
-	tail -n +2 "$TRASH_DIRECTORY/$1.log"
 }
 
 # bash_call COMMAND: a turn calling Copilot's shell tool.
@@ -65,7 +45,7 @@ bash_call() {
 	jq -cn --arg c "$1" '{call: "bash", args: {command: $c, description: "run a command"}}'
 }
 
-skip_unless_copilot
+skip_unless_cli copilot
 test_expect_success 'session 1: a failing eslint is a lesson, and the reply reaches the model' '
 	setup_fixture eslint-project shop && cd shop &&
 	"$CALLUS" init copilot >init.out &&
@@ -79,7 +59,7 @@ test_expect_success 'session 1: a failing eslint is a lesson, and the reply reac
 	grep -q " read eslint" .callus/hook-copilot.last
 '
 
-skip_unless_copilot
+skip_unless_cli copilot
 test_expect_success 'session 1: the fix and the passing run make the resolutions, with the diff' '
 	cd shop &&
 	"$CALLUS" resolutions --json >res.json &&
@@ -90,11 +70,11 @@ test_expect_success 'session 1: the fix and the passing run make the resolutions
 	test "$("$CALLUS" pending --json | jq length)" = 0
 '
 
-skip_unless_copilot
+skip_unless_cli copilot
 test_expect_success 'session 2: the digest, then the past fix for the same mistake in another file' '
 	cd shop &&
 	git add -A && git -c commit.gpgSign=false commit -qm fixed &&
-	copilot_session two "[$(bash_call "printf \"function total(items) {\\n  const tax = 2;\\n  return items.length;\\n}\\nmodule.exports = total;\\n\" > src/total.js"),
+	copilot_session two "[$(bash_call "printf \"$TOTAL_JS\" > src/total.js"),
 		$(bash_call "npx eslint src"), {\"text\": \"done\"}]" &&
 	head -n 1 "$TRASH_DIRECTORY/two.log" | grep -q "recent failed checks in this workspace" &&
 	later_requests two | grep -q "callus: eslint failed (exit 1) in src/total.js" &&

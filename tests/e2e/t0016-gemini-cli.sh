@@ -13,31 +13,17 @@ another file, the past fix.'
 
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=agentlib.sh
+. "$REPO/tests/e2e/agentlib.sh"
 
-AGENTS=$REPO/tests/agents
 GEMINI=$AGENTS/node_modules/.bin/gemini
-FIXED=$FIXTURES/eslint-project.fixed/src
-
-skip_unless_gemini() {
-	if [ ! -x "$GEMINI" ]; then
-		test_skip "Gemini CLI not installed in tests/agents (scripts/install-agent-clis.sh)"
-	elif ! command -v python3 >/dev/null; then
-		test_skip "python3 (the scripted model) not found"
-	fi
-}
 
 # gemini_session NAME TURNS: one `gemini -p` in shop/ against a model that
-# plays TURNS (a JSON list, see modelserver_gemini.py); the requests it
-# received are left in NAME.log.  The model server is stopped by its pid.
+# plays TURNS (see agentlib.sh); the requests it
+# received are left in NAME.log. 
 gemini_session() {
-	local dir=$TRASH_DIRECTORY name=$1 pid port rc
-	printf '%s\n' "$2" >"$dir/$name.turns"
-	rm -f "$dir/$name.port"
-	python3 "$AGENTS/modelserver_gemini.py" "$dir/$name.port" "$dir/$name.log" \
-		"$dir/$name.turns" 2>/dev/null &
-	pid=$!
-	for _ in $(seq 50); do [ -s "$dir/$name.port" ] && break; sleep 0.1; done
-	port=$(cat "$dir/$name.port")
+	local dir=$TRASH_DIRECTORY name=$1 rc
+	model_start gemini "$name" "$2" || return 1
 	# API-key auth against the base URL, no update checks, no telemetry
 	mkdir -p "$HOME/.gemini"
 	cat >"$HOME/.gemini/settings.json" <<-\JSON
@@ -47,19 +33,13 @@ gemini_session() {
 	JSON
 	# the CLI wants Node 22, which tests/agents installs beside it
 	(cd "$dir/shop" && PATH=$AGENTS/node_modules/.bin:$PATH GEMINI_API_KEY=k \
-		GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:$port GEMINI_CLI_TRUST_WORKSPACE=true \
+		GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:$MODEL_PORT GEMINI_CLI_TRUST_WORKSPACE=true \
 		GEMINI_TELEMETRY_ENABLED=false NPM_CONFIG_UPDATE_NOTIFIER=false \
 		NO_UPDATE_NOTIFIER=1 timeout -k 5 120 "$GEMINI" -p "make eslint pass" --yolo \
 		--output-format json </dev/null >"$dir/$name.out" 2>"$dir/$name.err")
 	rc=$?
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
+	model_stop
 	return $rc
-}
-
-# The requests after the first: what the model was sent once tools had run.
-later_requests() {
-	tail -n +2 "$TRASH_DIRECTORY/$1.log"
 }
 
 # shell_call COMMAND: a turn calling Gemini's shell tool.
@@ -67,7 +47,7 @@ shell_call() {
 	jq -cn --arg c "$1" '{call: "run_shell_command", args: {command: $c}}'
 }
 
-skip_unless_gemini
+skip_unless_cli gemini
 test_expect_success 'session 1: a failing eslint is a lesson, and the reply reaches the model' '
 	setup_fixture eslint-project shop && cd shop &&
 	"$CALLUS" init gemini >init.out &&
@@ -81,7 +61,7 @@ test_expect_success 'session 1: a failing eslint is a lesson, and the reply reac
 	grep -q " read eslint" .callus/hook-gemini.last
 '
 
-skip_unless_gemini
+skip_unless_cli gemini
 test_expect_success 'session 1: the fix and the passing run make the resolutions, with the diff' '
 	cd shop &&
 	"$CALLUS" resolutions --json >res.json &&
@@ -92,11 +72,11 @@ test_expect_success 'session 1: the fix and the passing run make the resolutions
 	test "$("$CALLUS" pending --json | jq length)" = 0
 '
 
-skip_unless_gemini
+skip_unless_cli gemini
 test_expect_success 'session 2: the digest, then the past fix for the same mistake in another file' '
 	cd shop &&
 	git add -A && git -c commit.gpgSign=false commit -qm fixed &&
-	gemini_session two "[$(shell_call "printf \"function total(items) {\\n  const tax = 2;\\n  return items.length;\\n}\\nmodule.exports = total;\\n\" > src/total.js"),
+	gemini_session two "[$(shell_call "printf \"$TOTAL_JS\" > src/total.js"),
 		$(shell_call "npx eslint src"), {\"text\": \"done\"}]" &&
 	head -n 1 "$TRASH_DIRECTORY/two.log" | grep -q "<hook_context>callus: recent failed checks in this workspace" &&
 	later_requests two | grep -q "callus: eslint failed (exit 1) in src/total.js" &&

@@ -1,0 +1,53 @@
+# shellcheck shell=bash
+# agentlib.sh - what the real-agent tests (t0012, t0013, t0015 ... t0017)
+# share, sourced after lib.sh: the CLIs installed in tests/agents, the
+# scripted model servers beside them, and the scenario's files.
+#
+# A model server (tests/agents/modelserver_*.py) plays a list of turns on
+# loopback and logs every request body as one JSON line: what reached the
+# model is asserted on that log.
+
+AGENTS=$REPO/tests/agents
+# the eslint-project fixture with its two errors fixed: the model's "fix"
+FIXED=$FIXTURES/eslint-project.fixed/src
+# session 2's new file: the same unused-variable mistake as app.js had
+TOTAL_JS='function total(items) {\n  const tax = 2;\n  return items.length;\n}\nmodule.exports = total;\n'
+
+# skip_unless_cli NAME: skips the next test unless tests/agents has the CLI
+# NAME (and python3 for the model).
+skip_unless_cli() {
+	if [ ! -x "$AGENTS/node_modules/.bin/$1" ]; then
+		test_skip "$1 CLI not installed in tests/agents (scripts/install-agent-clis.sh)"
+	elif ! command -v python3 >/dev/null; then
+		test_skip "python3 (the scripted model) not found"
+	fi
+}
+
+# model_start SERVER NAME TURNS: starts tests/agents/modelserver_SERVER.py
+# playing TURNS (a JSON list of {"call": TOOL, "args": {...}} and
+# {"text": "..."}), its requests logged in NAME.log; sets MODEL_PORT and
+# MODEL_PID.  Fails when the server did not say its port within 5 s.
+model_start() {
+	local dir=$TRASH_DIRECTORY
+	printf '%s\n' "$3" >"$dir/$2.turns"
+	rm -f "$dir/$2.port"
+	python3 "$AGENTS/modelserver_$1.py" "$dir/$2.port" "$dir/$2.log" "$dir/$2.turns" \
+		2>"$dir/$2.model-err" &
+	MODEL_PID=$!
+	for _ in $(seq 50); do [ -s "$dir/$2.port" ] && break; sleep 0.1; done
+	MODEL_PORT=$(cat "$dir/$2.port" 2>/dev/null)
+	[ -n "$MODEL_PORT" ]
+}
+
+# model_stop: stops the server model_start started, by its pid.
+model_stop() {
+	kill "$MODEL_PID" 2>/dev/null
+	wait "$MODEL_PID" 2>/dev/null
+	return 0
+}
+
+# later_requests NAME: the requests after the first, what the model was sent
+# once tools had run.
+later_requests() {
+	tail -n +2 "$TRASH_DIRECTORY/$1.log"
+}
