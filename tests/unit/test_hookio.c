@@ -192,9 +192,11 @@ static void every_fixture_gives_its_fields(void **state)
 /* ---- real payloads (tests/hooks/fixtures/real: captured from the CLIs) -- */
 
 /* Codex 0.169: the bare output, the status only in the transcript. */
-/* Payloads the real Gemini CLI 0.61.0 and Copilot CLI 1.0.102 sent
- * (tests/e2e/t0015, t0016): the status only inside the output's framing. */
-static void gemini_and_copilot_real_payloads(void **state)
+/* Payloads the real Gemini CLI 0.61.0, Copilot CLI 1.0.102 and Claude Code
+ * 2.1.331 sent (tests/e2e/t0015, t0016, t0017): Gemini's and Copilot's status
+ * only inside the output's framing, Claude Code's as the first line of a
+ * failure's "error". */
+static void real_payloads(void **state)
 {
 	static const struct {
 		const char *fixture;
@@ -208,6 +210,9 @@ static void gemini_and_copilot_real_payloads(void **state)
 		{ "real/copilot-eslint-fail", CALLUS_AGENT_COPILOT, 1, 0, "npx eslint src" },
 		{ "real/copilot-eslint-pass", CALLUS_AGENT_COPILOT, 0, 0, "npx eslint src" },
 		{ "real/copilot-session-start", CALLUS_AGENT_COPILOT, -1, 1, NULL },
+		{ "real/claude-code-eslint-fail", CALLUS_AGENT_CLAUDE, 1, 0, "npx eslint src" },
+		{ "real/claude-code-eslint-pass", CALLUS_AGENT_CLAUDE, 0, 0, "npx eslint src" },
+		{ "real/claude-code-session-start", CALLUS_AGENT_CLAUDE, -1, 1, NULL },
 	};
 
 	(void)state;
@@ -229,6 +234,7 @@ static void gemini_and_copilot_real_payloads(void **state)
 			assert_non_null(strstr(e.output, "'currency' is assigned a value but never used"));
 			assert_null(strstr(e.output, "untrusted_context"));
 			assert_null(strstr(e.output, "<shellId:"));
+			assert_null(strstr(e.output, "Exit code"));
 		}
 		callus_hook_event_release(&e);
 		free(json);
@@ -971,7 +977,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_fixture_gives_its_fields),
 		cmocka_unit_test(codex_status_from_its_transcript),
-		cmocka_unit_test(gemini_and_copilot_real_payloads),
+		cmocka_unit_test(real_payloads),
 		cmocka_unit_test(cline_cli_commands),
 		cmocka_unit_test(status_formats_of_newer_releases),
 		cmocka_unit_test(exit_code_from_text),

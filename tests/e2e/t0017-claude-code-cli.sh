@@ -1,0 +1,83 @@
+#!/bin/bash
+# shellcheck disable=SC2016 # test bodies are single-quoted on purpose
+# shellcheck source-path=SCRIPTDIR
+test_description='the real Claude Code runs callus hook claude-code (issue 20)
+
+Claude Code from npm (tests/agents, pinned), offline, driven by a scripted
+model on loopback speaking the Anthropic Messages API
+(tests/agents/modelserver_anthropic.py, ANTHROPIC_BASE_URL): a failing eslint
+(PostToolUseFailure) becomes a lesson and the reply reaches the model; a run
+whose status a pipe hides fixes nothing; the fix and the passing run make the
+resolutions; a second session gets the digest and, for the same mistake in
+another file, the past fix.  CLAUDE.md imports AGENTS.md, so the lessons
+block reaches the model too.'
+
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+# shellcheck source=agentlib.sh
+. "$REPO/tests/e2e/agentlib.sh"
+
+# claude_session NAME TURNS: one `claude -p` in shop/ against a model that
+# plays TURNS; the requests it received are left in NAME.log.  IS_SANDBOX:
+# the tests run as root, where Claude Code takes
+# --dangerously-skip-permissions only inside a sandbox (this is one).
+claude_session() {
+	local rc
+	model_start anthropic "$1" "$2" || return 1
+	(cd "$TRASH_DIRECTORY/shop" && ANTHROPIC_BASE_URL=http://127.0.0.1:$MODEL_PORT \
+		ANTHROPIC_API_KEY=k CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
+		DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1 IS_SANDBOX=1 \
+		PATH=$AGENTS/node_modules/.bin:$PATH \
+		timeout -k 5 120 "$AGENTS/node_modules/.bin/claude" -p "make eslint pass" \
+		--dangerously-skip-permissions --output-format json </dev/null \
+		>"$TRASH_DIRECTORY/$1.out" 2>"$TRASH_DIRECTORY/$1.err")
+	rc=$?
+	model_stop
+	return $rc
+}
+
+# bash_call COMMAND: a turn calling Claude Code's Bash tool.
+bash_call() {
+	jq -cn --arg c "$1" '{call: "Bash", args: {command: $c, description: "run a command"}}'
+}
+
+skip_unless_cli claude
+test_expect_success 'session 1: a failing eslint is a lesson, and the reply reaches the model' '
+	setup_fixture eslint-project shop && cd shop &&
+	"$CALLUS" init claude-code >init.out &&
+	grep -q "CLAUDE.md imports AGENTS.md" init.out &&
+	claude_session one "[$(bash_call "npx eslint src"),
+		$(bash_call "npx eslint src 2>&1 | tail -n 3"),
+		$(bash_call "cp $FIXED/app.js $FIXED/util.js src/"),
+		$(bash_call "npx eslint src"), {\"text\": \"done\"}]" &&
+	"$CALLUS" lessons --json >lessons.json &&
+	jq -e "map(select(.file == \"src/app.js\" and .tool == \"eslint\")) | length == 1" lessons.json &&
+	later_requests one | grep -q "PostToolUseFailure:Bash hook additional context: callus: eslint failed (exit 1) in src/app.js; recorded lesson #1" &&
+	grep -q " read eslint" .callus/hook-claude-code.last
+'
+
+skip_unless_cli claude
+test_expect_success 'session 1: the masked run fixed nothing; the fix and the pass make the resolutions' '
+	cd shop &&
+	"$CALLUS" resolutions --json >res.json &&
+	test "$(jq length res.json)" = 2 &&
+	! grep -q "No changes" res.json &&
+	"$CALLUS" resolutions show "$(jq -r "map(select(.message | test(\"currency\")))[0].id" res.json)" >fix &&
+	grep -q "^-  const currency" fix &&
+	grep -q "callus: eslint passes now" "$TRASH_DIRECTORY/one.log" &&
+	test "$("$CALLUS" pending --json | jq length)" = 0
+'
+
+skip_unless_cli claude
+test_expect_success 'session 2: the lessons and the digest, then the past fix in another file' '
+	cd shop &&
+	git add -A && git -c commit.gpgSign=false commit -qm fixed &&
+	claude_session two "[$(bash_call "printf \"$TOTAL_JS\" > src/total.js"),
+		$(bash_call "npx eslint src"), {\"text\": \"done\"}]" &&
+	head -n 1 "$TRASH_DIRECTORY/two.log" | grep -q "callus: recent failed checks in this workspace" &&
+	head -n 1 "$TRASH_DIRECTORY/two.log" | grep -q "Lessons recorded by callus from failed checks" &&
+	later_requests two | grep -q "callus: eslint failed (exit 1) in src/total.js" &&
+	later_requests two | grep -q "past fix #"
+'
+
+test_done
