@@ -9,6 +9,7 @@
  * stdout and says what went wrong once on stderr and in the log.
  */
 #include "cli.h"
+#include "hook_edit.h"
 #include "hook_health.h"
 #include "lessons_common.h"
 #include "record_common.h"
@@ -233,6 +234,34 @@ static void session_digest(callus_buf *ctx, const cli_workspace *ws, callus_stor
 	*store_out = store;
 }
 
+/*
+ * Before an edit: what is known about the file, when the index lists it.
+ * The common answer, nothing, reads one small file and opens no store (no
+ * latency is recorded for it either: that would write the store).  Returns
+ * the latency's label, NULL when the store was not used.
+ */
+static const char *before_edit(callus_buf *ctx, const callus_hook_event *ev, cli_workspace *ws,
+			       int *have_ws, callus_store **store)
+{
+	char *root = NULL, *rel = NULL;
+	const char *label = NULL;
+	int known = cli_edit_known(ev, &root, &rel);
+
+	if (!known || cli_workspace_setup(ws, root, 0) < 0)
+		goto out;
+	*have_ws = 1;
+	if (context_chars < 0)
+		context_chars = cli_config_long(ws, "hook", "context_chars", 1500);
+	if (cli_open_store(store, ws, 0) != 0)
+		goto out;
+	label = "before_edit";
+	cli_edit_context(ctx, *store, rel, known == 2);
+out:
+	free(root);
+	free(rel);
+	return label;
+}
+
 /* *fresh is set when the failure brought errors new to the check: the
  * external embedder has something to do. */
 static int record_event(callus_buf *ctx, const cli_workspace *ws, const callus_hook_event *ev,
@@ -398,6 +427,10 @@ int cmd_hook(int argc, char **argv)
 		goto reply;
 	}
 	callus_buf_release(&in);
+	if (ev.edit_path) {
+		path = before_edit(&ctx, &ev, &ws, &have_ws, &store);
+		goto reply;
+	}
 	/* a cwd that is gone (or was never here) leaves the hook's own */
 	if (cli_workspace_setup(&ws, ev.cwd && access(ev.cwd, X_OK) == 0 ? ev.cwd : NULL, 1) < 0)
 		goto reply;

@@ -70,6 +70,7 @@ void callus_hook_event_release(callus_hook_event *e)
 	free(e->session_id);
 	free(e->transcript);
 	free(e->call_id);
+	free(e->edit_path);
 	*e = (callus_hook_event)CALLUS_HOOK_EVENT_INIT;
 	while (next) {
 		callus_hook_event *n = next->next;

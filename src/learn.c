@@ -10,6 +10,7 @@
  * is decided by the last one.
  */
 #include "callus/learn.h"
+#include "callus/fileindex.h"
 #include "callus/buf.h"
 #include "callus/lesson.h"
 #include "callus/log.h"
@@ -903,6 +904,11 @@ static int write_run(learn_run *r, callus_error *err)
 			goto fail;
 	if (!r->passed && (sq = suggest(r, check_id)) != SQLITE_OK)
 		goto fail;
+	/* Under the write lock, so that no other writer's older list can land
+	 * after this one.  The index is a hint: one that cannot be written is
+	 * removed, and the next hook before an edit rebuilds it. */
+	if ((r->res->nfixed || r->res->npermanent) && callus_fileindex_write(r->s, NULL) < 0)
+		callus_fileindex_remove(r->s);
 	if ((rc = callus_store_exec(r->s, "COMMIT", err)) == 0 && r->metrics)
 		callus_metrics_merge(r->o->metrics, r->metrics);
 	return rc;

@@ -59,7 +59,7 @@ typedef struct callus_agentconf_event {
 	long long timeout;   /* in the agent's unit; 0: no timeout field */
 } callus_agentconf_event;
 
-#define CALLUS_AGENTCONF_EVENTS_MAX 3
+#define CALLUS_AGENTCONF_EVENTS_MAX 4
 
 /*
  * Where and how `callus init` installs one agent's hook: each agent's file

@@ -42,7 +42,7 @@ int callus_agent_parse(callus_agent *out, const char *name);
 const char *callus_agent_name(callus_agent a);
 
 /*
- * One post-tool event.  Every string is owned by the record, valid UTF-8
+ * One hook event: after a tool (mostly), or before an edit.  Every string is owned by the record, valid UTF-8
  * (bad bytes and embedded NULs become U+FFFD) and NUL-terminated; release
  * with callus_hook_event_release().
  */
@@ -79,10 +79,16 @@ typedef struct callus_hook_event {
 	struct callus_hook_event *next; /* the next command of the same tool
 			     * call (cline's run_commands carries several),
 			     * owned by this one; NULL for the last */
+	char *edit_path;    /* before a tool that edits a file (Claude Code's
+			     * PreToolUse of Edit, Write, MultiEdit,
+			     * NotebookEdit): that file, as the tool was
+			     * given it (absolute, or relative to cwd); NULL
+			     * for every other event */
 } callus_hook_event;
 
 #define CALLUS_HOOK_EVENT_INIT                                                             \
-	{ CALLUS_AGENT_GENERIC, NULL, 0, 0, NULL, -1, 0, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL }
+	{ CALLUS_AGENT_GENERIC, NULL, 0, 0, NULL, -1, 0, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL, \
+	  NULL }
 
 /*
  * Parse json[0..len) as `agent`'s payload into *out (which is overwritten:

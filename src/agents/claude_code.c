@@ -1,6 +1,7 @@
 /*
  * claude_code.c - Claude Code: PostToolUse / PostToolUseFailure /
- * SessionStart, the Bash tool.
+ * SessionStart, the Bash tool; PreToolUse of the tools that edit a file,
+ * whose reply adds context before the edit.
  *
  * PostToolUse fires for Bash only when the command exited 0; a non-zero
  * exit is a PostToolUseFailure whose "error" starts "Exit code N".  Two
@@ -16,6 +17,8 @@
 #include <sys/stat.h>
 
 static const char *const shells[] = { "Bash", "PowerShell", NULL };
+/* the tools that write a file, and the input member naming it */
+static const char *const editors[] = { "Edit", "Write", "MultiEdit", "NotebookEdit", NULL };
 
 /* A first line "Exit code N", then the output. */
 static int status_text(callus_hook_event *e, const char *s, size_t n, int *found)
@@ -51,6 +54,13 @@ static int fill(callus_hook_event *e, const json_t *root)
 	    (rc = callus_payload_set_cwd(e, callus_payload_jstr(root, "cwd", NULL), NULL)) < 0)
 		return rc;
 	e->session_start = callus_payload_streq(e->event, "SessionStart");
+	if (callus_payload_streq(e->event, "PreToolUse") &&
+	    callus_payload_in_list(callus_payload_jstr(root, "tool_name", NULL), editors)) {
+		const char *key = callus_payload_jstr(in, "file_path", NULL) ? "file_path"
+									       : "notebook_path";
+
+		return callus_payload_set_jstr(&e->edit_path, in, key);
+	}
 	e->is_shell = callus_payload_in_list(callus_payload_jstr(root, "tool_name", NULL), shells);
 	if (!e->is_shell)
 		return 0;
@@ -158,10 +168,10 @@ out:
  * which importing AGENTS.md makes them part of (after_init below). */
 static const callus_agentconf_agent install = {
 	"claude-code", "claude", "Claude Code", ".claude/settings.json",
-	"PostToolUse, PostToolUseFailure, SessionStart", NULL, CALLUS_AGENTCONF_NESTED,
+	"PostToolUse, PostToolUseFailure, SessionStart, PreToolUse", NULL, CALLUS_AGENTCONF_NESTED,
 	"command", "timeout", NULL, 1,
 	{ { "PostToolUse", "Bash", 10 }, { "PostToolUseFailure", "Bash", 10 },
-	  { "SessionStart", NULL, 0 } }, 3,
+	  { "SessionStart", NULL, 0 }, { "PreToolUse", "Edit|Write|MultiEdit|NotebookEdit", 5 } }, 4,
 	after_init, NULL,
 };
 

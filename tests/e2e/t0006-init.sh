@@ -82,7 +82,7 @@ cp .claude/settings.json orig.json &&
 "$CALLUS" init claude-code >/dev/null &&
 cp .claude/settings.json with-callus.json &&
 "$CALLUS" init claude-code --remove >out &&
-grep -q "took callus's hook out of '.claude/settings.json' (3 entries)" out &&
+grep -q "took callus's hook out of '.claude/settings.json' (4 entries)" out &&
 jq -S . orig.json >expect &&
 jq -S . .claude/settings.json >actual &&
 test_cmp expect actual &&

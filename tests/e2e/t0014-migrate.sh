@@ -56,7 +56,7 @@ test_expect_success 'callus init replaces the old hook entries, once, saying so'
 	cd ws &&
 	"$CALLUS" init claude-code >out &&
 	grep -q "replaced 3 hook entries of deja (callus.s former name)" out &&
-	test "$(jq "[.. | .command? // empty | select(test(\"hook claude-code\"))] | length" .claude/settings.json)" = 3 &&
+	test "$(jq "[.. | .command? // empty | select(test(\"hook claude-code\"))] | length" .claude/settings.json)" = 4 &&
 	! grep -q "deja hook" .claude/settings.json &&
 	"$CALLUS" init claude-code >again &&
 	! grep -q "former name" again &&

@@ -8,7 +8,8 @@ model on loopback speaking the Anthropic Messages API
 (tests/agents/modelserver_anthropic.py, ANTHROPIC_BASE_URL): a failing eslint
 (PostToolUseFailure) becomes a lesson and the reply reaches the model; a run
 whose status a pipe hides fixes nothing; the fix and the passing run make the
-resolutions; a second session gets the digest and, for the same mistake in
+resolutions; a second session gets the digest, before editing app.js the
+lines of the fix made there (PreToolUse), and, for the same mistake in
 another file, the past fix.  CLAUDE.md imports AGENTS.md, so the lessons
 block reaches the model too.'
 
@@ -41,6 +42,15 @@ bash_call() {
 	jq -cn --arg c "$1" '{call: "Bash", args: {command: $c, description: "run a command"}}'
 }
 
+# read_call FILE, edit_call FILE OLD NEW: turns calling Read and Edit.
+read_call() {
+	jq -cn --arg f "$1" '{call: "Read", args: {file_path: $f}}'
+}
+edit_call() {
+	jq -cn --arg f "$1" --arg o "$2" --arg n "$3" \
+		'{call: "Edit", args: {file_path: $f, old_string: $o, new_string: $n}}'
+}
+
 skip_unless_cli claude
 test_expect_success 'session 1: a failing eslint is a lesson, and the reply reaches the model' '
 	setup_fixture eslint-project shop && cd shop &&
@@ -56,6 +66,15 @@ test_expect_success 'session 1: a failing eslint is a lesson, and the reply reac
 	grep -q " read eslint" .callus/hook-claude-code.last
 '
 
+# read_call FILE, edit_call FILE OLD NEW: turns calling Read and Edit.
+read_call() {
+	jq -cn --arg f "$1" '{call: "Read", args: {file_path: $f}}'
+}
+edit_call() {
+	jq -cn --arg f "$1" --arg o "$2" --arg n "$3" \
+		'{call: "Edit", args: {file_path: $f, old_string: $o, new_string: $n}}'
+}
+
 skip_unless_cli claude
 test_expect_success 'session 1: the masked run fixed nothing; the fix and the pass make the resolutions' '
 	cd shop &&
@@ -69,12 +88,17 @@ test_expect_success 'session 1: the masked run fixed nothing; the fix and the pa
 '
 
 skip_unless_cli claude
-test_expect_success 'session 2: the lessons and the digest, then the past fix in another file' '
+test_expect_success 'session 2: the lessons and the digest, the fix before an edit, the past fix in another file' '
 	cd shop &&
 	git add -A && git -c commit.gpgSign=false commit -qm fixed &&
-	claude_session two "[$(bash_call "printf \"$TOTAL_JS\" > src/total.js"),
+	claude_session two "[$(read_call "$PWD/src/app.js"),
+		$(edit_call "$PWD/src/app.js" "function renderCart(items) {" "function renderCart(items) { // the cart"),
+		$(bash_call "printf \"$TOTAL_JS\" > src/total.js"),
 		$(bash_call "npx eslint src"), {\"text\": \"done\"}]" &&
 	head -n 1 "$TRASH_DIRECTORY/two.log" | grep -q "callus: recent failed checks in this workspace" &&
+	later_requests two | grep -q "PreToolUse:Edit hook additional context: callus: before you edit src/app.js" &&
+	later_requests two | grep -q "    -  const currency" &&
+	grep -q "// the cart" src/app.js &&
 	head -n 1 "$TRASH_DIRECTORY/two.log" | grep -q "Lessons recorded by callus from failed checks" &&
 	later_requests two | grep -q "callus: eslint failed (exit 1) in src/total.js" &&
 	later_requests two | grep -q "past fix #"

@@ -243,6 +243,10 @@ static void test_claude_merge_keeps_everything(void **state)
 	assert_null(at(j, "hooks.SessionStart.0.matcher"));
 	assert_string_equal(str_at(j, "hooks.SessionStart.0.hooks.0.command"), cmd);
 	assert_null(at(j, "hooks.SessionStart.0.hooks.0.timeout"));
+	/* before an edit: the tools that write a file */
+	assert_string_equal(str_at(j, "hooks.PreToolUse.0.matcher"), "Edit|Write|MultiEdit|NotebookEdit");
+	assert_string_equal(str_at(j, "hooks.PreToolUse.0.hooks.0.command"), cmd);
+	assert_int_equal(json_integer_value(at(j, "hooks.PreToolUse.0.hooks.0.timeout")), 5);
 	/* key order as written, numbers as written */
 	assert_true(strstr(out, "\"model\"") < strstr(out, "\"permissions\""));
 	assert_true(strstr(out, "\"permissions\"") < strstr(out, "\"hooks\""));
@@ -264,7 +268,7 @@ static void test_claude_remove_gives_back_the_original(void **state)
 
 	(void)state;
 	assert_int_equal(action, CALLUS_AGENTCONF_WRITE);
-	assert_int_equal(removed, 3);
+	assert_int_equal(removed, 4);
 	/* even the empty Notification array the user had stays */
 	assert_json_equal(back, claude_settings);
 	/* nothing left to remove */

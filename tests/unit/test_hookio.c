@@ -241,6 +241,47 @@ static void real_payloads(void **state)
 	}
 }
 
+/* Claude Code 2.1.331's PreToolUse of Edit (tests/e2e/t0017): the file it
+ * is about to change, and no command; other tools before they run give no
+ * file. */
+static void claude_code_before_an_edit(void **state)
+{
+	callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
+	size_t len;
+	char *json = read_fixture("real/claude-code-edit", &len);
+	char *peek = NULL;
+
+	(void)state;
+	parse_ok(&e, CALLUS_AGENT_CLAUDE, json, len);
+	assert_string_equal(e.event, "PreToolUse");
+	assert_string_equal(e.edit_path, "/home/dev/shop/src/app.js");
+	assert_int_equal(e.is_shell, 0);
+	assert_null(e.command);
+	assert_int_equal(callus_hook_peek_command(&peek, CALLUS_AGENT_CLAUDE, json, len), 0);
+	assert_null(peek);
+	callus_hook_event_release(&e);
+	free(json);
+
+	/* a notebook names its file another way; a Read or a Bash before it
+	 * runs is no edit */
+	static const char *const others[] = {
+		"{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"NotebookEdit\","
+		"\"tool_input\":{\"notebook_path\":\"/w/a.ipynb\"}}",
+		"{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Read\","
+		"\"tool_input\":{\"file_path\":\"/w/a.js\"}}",
+		"{\"hook_event_name\":\"PostToolUse\",\"tool_name\":\"Edit\","
+		"\"tool_input\":{\"file_path\":\"/w/a.js\"}}",
+	};
+	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+		parse_ok(&e, CALLUS_AGENT_CLAUDE, others[i], strlen(others[i]));
+		if (i == 0)
+			assert_string_equal(e.edit_path, "/w/a.ipynb");
+		else
+			assert_null(e.edit_path);
+		callus_hook_event_release(&e);
+	}
+}
+
 static void codex_status_from_its_transcript(void **state)
 {
 	callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
@@ -978,6 +1019,7 @@ int main(void)
 		cmocka_unit_test(every_fixture_gives_its_fields),
 		cmocka_unit_test(codex_status_from_its_transcript),
 		cmocka_unit_test(real_payloads),
+		cmocka_unit_test(claude_code_before_an_edit),
 		cmocka_unit_test(cline_cli_commands),
 		cmocka_unit_test(status_formats_of_newer_releases),
 		cmocka_unit_test(exit_code_from_text),

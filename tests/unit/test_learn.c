@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "callus/buf.h"
+#include "callus/fileindex.h"
 #include "callus/learn.h"
 #include "callus/lesson.h"
 #include "callus/redact.h"
@@ -561,6 +562,45 @@ static void concurrent_sessions(void **state)
 	}
 }
 
+/* What the hook before an edit reads first: the files of fixed and
+ * permanent errors, listed beside the store by the learning transaction. */
+static void file_index_follows_what_was_learnt(void **state)
+{
+	fixture *f = *state;
+	callus_learn_result r;
+	char idx[128];
+
+	assert_int_equal(callus_fileindex_lookup(f->dir, "src/a.js"), CALLUS_ENOTFOUND);
+	fail_run(f, ".", 3, &r);
+	callus_learn_result_release(&r);
+	/* pending errors are no knowledge yet */
+	assert_int_equal(callus_fileindex_lookup(f->dir, "src/a.js"), CALLUS_ENOTFOUND);
+	pass_run(f, ".", &r);
+	callus_learn_result_release(&r);
+	assert_int_equal(callus_fileindex_lookup(f->dir, "src/a.js"), 1);
+	assert_int_equal(callus_fileindex_lookup(f->dir, "src/b.js"), 1);
+	assert_int_equal(callus_fileindex_lookup(f->dir, "src/c.js"), 0);
+	/* whole paths only */
+	assert_int_equal(callus_fileindex_lookup(f->dir, "src/a"), 0);
+	assert_int_equal(callus_fileindex_lookup(f->dir, "a.js"), 0);
+	assert_int_equal(callus_fileindex_lookup(f->dir, "src"), 0);
+
+	for (int i = 0; i < CALLUS_LEARN_MAX_RETRIES; i++) {
+		fail_run(f, "other", 4, &r);
+		callus_learn_result_release(&r);
+	}
+	assert_int_equal(count_state(f, CALLUS_STATE_PERMANENT), 1);
+	assert_int_equal(callus_fileindex_lookup(f->dir, "src/c.js"), 1);
+
+	/* a lost or damaged index is no answer, and is rebuilt from the store */
+	snprintf(idx, sizeof(idx), "%s/" CALLUS_FILEINDEX_NAME, f->dir);
+	assert_int_equal(truncate(idx, 5), 0);
+	assert_int_equal(callus_fileindex_lookup(f->dir, "src/a.js"), CALLUS_ENOTFOUND);
+	assert_int_equal(callus_fileindex_write(f->s, NULL), 0);
+	assert_int_equal(callus_fileindex_lookup(f->dir, "src/a.js"), 1);
+	assert_int_equal(callus_fileindex_lookup(f->dir, "src/c.js"), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -573,6 +613,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(feedback_updates_the_rate, setup, teardown),
 		cmocka_unit_test_setup_teardown(prune_drops_only_idle_pending, setup, teardown),
 		cmocka_unit_test_setup_teardown(concurrent_sessions, setup, teardown),
+		cmocka_unit_test_setup_teardown(file_index_follows_what_was_learnt, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

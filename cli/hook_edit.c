@@ -1,0 +1,157 @@
+/*
+ * hook_edit.c - the warnings before an edit (hook_edit.h).
+ */
+#include "hook_edit.h"
+#include "lessons_common.h"
+
+#include "callus/diffexcerpt.h"
+#include "callus/fileindex.h"
+#include "callus/learn.h"
+#include "callus/paths.h"
+#include "callus/strlist.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* a few of each, a few lines each: this goes into the agent's prompt */
+#define EDIT_PERMANENT_MAX 3
+#define EDIT_FIXES_MAX 3
+#define EDIT_FIX_LINES 6
+#define EDIT_LINE_WIDTH 120
+
+int cli_edit_known(const callus_hook_event *ev, char **root_out, char **rel_out)
+{
+	callus_buf abs = CALLUS_BUF_INIT, rel = CALLUS_BUF_INIT, dir = CALLUS_BUF_INIT;
+	const char *cwd = ev->cwd && access(ev->cwd, X_OK) == 0 ? ev->cwd : ".";
+	char *root = NULL, *real = NULL, here[PATH_MAX];
+	struct stat st;
+	int known = 0;
+
+	*root_out = *rel_out = NULL;
+	if (!ev->edit_path || !*ev->edit_path || !(root = callus_workspace_find(cwd)))
+		goto out;
+	if (ev->edit_path[0] != '/') {
+		if (!strcmp(cwd, ".") && !getcwd(here, sizeof(here)))
+			goto out;
+		callus_buf_printf(&abs, "%s/", strcmp(cwd, ".") ? cwd : here);
+	}
+	callus_buf_puts(&abs, ev->edit_path);
+	real = realpath(root, NULL);
+	{
+		callus_pathctx pc = { root, real, "" };
+
+		if (callus_buf_status(&abs) < 0 ||
+		    callus_path_relativize(&rel, &pc, abs.ptr, abs.len) != 1)
+			goto out;
+	}
+	callus_buf_printf(&dir, "%s/.callus", root);
+	if (callus_buf_status(&dir) < 0)
+		goto out;
+	known = callus_fileindex_lookup(dir.ptr, rel.ptr);
+	if (known == CALLUS_ENOTFOUND) {
+		/* a store from before the index: the store answers, once */
+		callus_buf_puts(&dir, "/callus.db");
+		known = callus_buf_status(&dir) == 0 && stat(dir.ptr, &st) == 0 ? 2 : 0;
+	}
+	known = known > 0 ? known : 0;
+out:
+	if (known) {
+		*root_out = root;
+		*rel_out = callus_buf_detach(&rel);
+		if (!*rel_out)
+			known = 0;
+	}
+	if (!known) {
+		free(root);
+		free(*rel_out);
+		*root_out = *rel_out = NULL;
+	}
+	free(real);
+	callus_buf_release(&abs);
+	callus_buf_release(&rel);
+	callus_buf_release(&dir);
+	return known;
+}
+
+static void header(callus_buf *ctx, const char *rel)
+{
+	if (!ctx->len)
+		callus_buf_printf(ctx, "callus: before you edit %s, what earlier checks found in it "
+				       "(from callus's records, not instructions):",
+				  rel);
+}
+
+/* A fixed error: the fix's lines in rel (or its description when it
+ * changed none there).  Skipped unless the fix works more often than not. */
+static int add_fix(callus_buf *ctx, callus_store *store, const callus_pending *p, const char *rel)
+{
+	callus_resolution r;
+	int w = cli_first_line_width(p->message, EDIT_LINE_WIDTH);
+	int shown = 0;
+
+	memset(&r, 0, sizeof(r));
+	if (callus_learn_get_resolution(store, p->resolution_id, &r, NULL) < 0 ||
+	    r.success_rate <= 0.5)
+		goto out;
+	header(ctx, rel);
+	callus_buf_printf(ctx, "\n- %s %s: %.*s\n  fixed by resolution #%lld (worked %.0f%% of %lld "
+			       "time%s):",
+			  p->tool, p->error_type, w, p->message, (long long)r.id,
+			  r.success_rate * 100.0, (long long)r.application_count,
+			  r.application_count == 1 ? "" : "s");
+	callus_buf_putc(ctx, '\n');
+	if (callus_diff_excerpt(ctx, r.code_changes, rel, EDIT_FIX_LINES, EDIT_LINE_WIDTH,
+				"    ") <= 0)
+		callus_buf_printf(ctx, "    %s\n", r.description);
+	callus_buf_rtrim(ctx);
+	shown = 1;
+out:
+	callus_resolution_release(&r);
+	return shown;
+}
+
+void cli_edit_context(callus_buf *ctx, callus_store *store, const char *rel, int build_index)
+{
+	callus_strlist files = { 0 }, seen = { 0 };
+	callus_pending_filter f = { -1, &files, 0 };
+	callus_pending *ps = NULL;
+	size_t n = 0, npermanent = 0, nfixes = 0;
+
+	if (build_index && callus_fileindex_write(store, NULL) < 0)
+		callus_fileindex_remove(store);
+	if (callus_strlist_add(&files, rel, strlen(rel)) < 0 ||
+	    callus_learn_list(store, &f, &ps, &n, NULL) < 0)
+		goto out;
+	for (size_t i = 0; i < n && npermanent < EDIT_PERMANENT_MAX; i++) {
+		const callus_pending *p = &ps[i];
+		int w = cli_first_line_width(p->message, EDIT_LINE_WIDTH);
+
+		if (p->state != CALLUS_STATE_PERMANENT)
+			continue;
+		header(ctx, rel);
+		callus_buf_printf(ctx, "\n- %s %s: %.*s\n  failed %lld times and was never fixed: "
+				       "avoid it ('callus warnings')",
+				  p->tool, p->error_type, w, p->message, (long long)p->attempts);
+		npermanent++;
+	}
+	/* newest first; one fix for each error */
+	for (size_t i = 0; i < n && nfixes < EDIT_FIXES_MAX; i++) {
+		const callus_pending *p = &ps[i];
+		int added;
+
+		if (p->state != CALLUS_STATE_FIXED || !p->resolution_id ||
+		    callus_strlist_contains(&seen, p->signature_id, strlen(p->signature_id)))
+			continue;
+		if (callus_strlist_add_unique(&seen, p->signature_id, strlen(p->signature_id),
+					      &added) < 0)
+			break;
+		nfixes += (size_t)add_fix(ctx, store, p, rel);
+	}
+out:
+	callus_pendings_free(ps, n);
+	callus_strlist_release(&files);
+	callus_strlist_release(&seen);
+}

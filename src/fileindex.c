@@ -1,0 +1,104 @@
+/*
+ * fileindex.c - the list of files callus knows something about, beside the
+ * store (fileindex.h says why it exists and what it promises).
+ */
+#include "callus/fileindex.h"
+#include "callus/buf.h"
+#include "callus/fsutil.h"
+
+#include "store_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define HEADER "callus-files 1\n"
+/* a list that large would be a store of millions of errors: read no more */
+#define INDEX_MAX (16u << 20)
+
+/* The index's path beside s's database file, into out; -1 for a store
+ * that is no file (SQLite's ":memory:") or for lack of memory. */
+static int index_path(callus_buf *out, callus_store *s)
+{
+	const char *db = callus_store_path(s), *slash = db ? strrchr(db, '/') : NULL;
+
+	if (!slash)
+		return -1;
+	callus_buf_put(out, db, (size_t)(slash - db));
+	callus_buf_puts(out, "/" CALLUS_FILEINDEX_NAME);
+	return callus_buf_status(out) < 0 ? -1 : 0;
+}
+
+void callus_fileindex_remove(callus_store *s)
+{
+	callus_buf path = CALLUS_BUF_INIT;
+
+	if (index_path(&path, s) == 0)
+		unlink(path.ptr);
+	callus_buf_release(&path);
+}
+
+int callus_fileindex_write(callus_store *s, callus_error *err)
+{
+	/* json_each's values, distinct and sorted by SQLite: the files of every
+	 * error fixed by a resolution or failing for good */
+	static const char sql[] =
+		"SELECT DISTINCT j.value FROM pending_errors p, json_each(p.files) j"
+		" WHERE (p.state = 'permanent' OR p.resolution_id IS NOT NULL)"
+		" AND j.type = 'text' ORDER BY 1";
+	callus_buf text = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT;
+	sqlite3_stmt *st = NULL;
+	int rc = 0, sq;
+
+	callus_buf_puts(&text, HEADER);
+	sq = sqlite3_prepare_v2(callus_store_db(s), sql, -1, &st, NULL);
+	while (sq == SQLITE_OK && (sq = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *f = (const char *)sqlite3_column_text(st, 0);
+
+		if (f && *f && !strchr(f, '\n'))
+			callus_buf_printf(&text, "%s\n", f);
+		sq = SQLITE_OK;
+	}
+	sqlite3_finalize(st);
+	if (sq != SQLITE_DONE) {
+		rc = callus_store_db_error(s, err, sq, "cannot list the files known in");
+		goto out;
+	}
+	if (callus_buf_status(&text) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (index_path(&path, s) < 0)
+		goto out; /* no file, no index */
+	rc = callus_fs_write_atomic(path.ptr, text.ptr, text.len, 0600, 0, err);
+out:
+	callus_buf_release(&text);
+	callus_buf_release(&path);
+	return rc;
+}
+
+int callus_fileindex_lookup(const char *store_dir, const char *rel)
+{
+	callus_buf path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT, needle = CALLUS_BUF_INIT;
+	int rc;
+
+	callus_buf_printf(&path, "%s/" CALLUS_FILEINDEX_NAME, store_dir);
+	callus_buf_printf(&needle, "\n%s\n", rel);
+	if (callus_buf_status(&path) < 0 || callus_buf_status(&needle) < 0) {
+		rc = CALLUS_ENOMEM;
+		goto out;
+	}
+	if (callus_fs_read_file(&text, path.ptr, INDEX_MAX, NULL) < 0 ||
+	    text.len < sizeof(HEADER) - 1 || memcmp(text.ptr, HEADER, sizeof(HEADER) - 1) != 0) {
+		rc = CALLUS_ENOTFOUND;
+		goto out;
+	}
+	/* the header's newline starts the first entry's "\n...\n" */
+	rc = memmem(text.ptr + sizeof(HEADER) - 2, text.len - (sizeof(HEADER) - 2), needle.ptr,
+		    needle.len) != NULL;
+out:
+	callus_buf_release(&path);
+	callus_buf_release(&text);
+	callus_buf_release(&needle);
+	return rc;
+}

@@ -1,0 +1,118 @@
+/*
+ * test_diffexcerpt.c - the changed lines of a fix that an agent is shown.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "callus/buf.h"
+#include "callus/diffexcerpt.h"
+
+/* git's format, two files; a removed line of app.js that starts with "--"
+ * and a context line that starts with "+++" must not be taken for headers */
+static const char two_files[] =
+	"diff --git a/src/app.js b/src/app.js\n"
+	"index 1111111..2222222 100644\n"
+	"--- a/src/app.js\n"
+	"+++ b/src/app.js\n"
+	"@@ -1,6 +1,4 @@ function renderCart(items) {\n"
+	" function renderCart(items) {\n"
+	"-  const currency = 'EUR';\n"
+	"---x;\n"
+	"   return items.map(formatPrice);\n"
+	" +++ not a header\n"
+	" }\n"
+	"\\ No newline at end of file\n"
+	"diff --git a/src/util.js b/src/util.js\n"
+	"index 3333333..4444444 100644\n"
+	"--- a/src/util.js\n"
+	"+++ b/src/util.js\n"
+	"@@ -1,3 +1,3 @@\n"
+	" function formatPrice(p) {\n"
+	"-  return p.toFixed(decimals);\n"
+	"+  return p.toFixed(2);\n"
+	" }\n";
+
+static void lines_of_the_named_file(void **state)
+{
+	callus_buf b = CALLUS_BUF_INIT;
+
+	(void)state;
+	assert_int_equal(callus_diff_excerpt(&b, two_files, "src/util.js", 10, 0, "  "), 2);
+	assert_string_equal(b.ptr, "  -  return p.toFixed(decimals);\n  +  return p.toFixed(2);\n");
+	callus_buf_clear(&b);
+	assert_int_equal(callus_diff_excerpt(&b, two_files, "src/app.js", 10, 0, ""), 2);
+	assert_string_equal(b.ptr, "-  const currency = 'EUR';\n---x;\n");
+	callus_buf_release(&b);
+}
+
+static void first_file_when_the_named_one_did_not_change(void **state)
+{
+	callus_buf b = CALLUS_BUF_INIT;
+
+	(void)state;
+	assert_int_equal(callus_diff_excerpt(&b, two_files, "src/other.js", 10, 0, ""), 2);
+	assert_string_equal(b.ptr, "-  const currency = 'EUR';\n---x;\n");
+	callus_buf_clear(&b);
+	assert_int_equal(callus_diff_excerpt(&b, two_files, NULL, 1, 0, ""), 1);
+	assert_string_equal(b.ptr, "-  const currency = 'EUR';\n");
+	callus_buf_release(&b);
+}
+
+static void bounded_and_cut_between_characters(void **state)
+{
+	static const char wide[] = "diff --git a/a.c b/a.c\n"
+				   "--- a/a.c\n"
+				   "+++ b/a.c\n"
+				   "@@ -1 +1 @@\n"
+				   "-\xc3\xa9\xc3\xa9\xc3\xa9\n"
+				   "+abc\n"
+				   "diff --git a/b.c b/b.c\n"
+				   "--- a/b.c\n"
+				   "+++ b/b.c\n"
+				   "@@ -0,0 +1,2 @@\n"
+				   "+one\n"
+				   "+two\n";
+	callus_buf b = CALLUS_BUF_INIT;
+
+	(void)state;
+	/* 4 bytes would end inside the second é: cut after it */
+	assert_int_equal(callus_diff_excerpt(&b, wide, "a.c", 5, 4, ""), 2);
+	assert_string_equal(b.ptr, "-\xc3\xa9...\n+abc\n");
+	callus_buf_clear(&b);
+	assert_int_equal(callus_diff_excerpt(&b, wide, "b.c", 1, 0, ""), 1);
+	assert_string_equal(b.ptr, "+one\n");
+	callus_buf_release(&b);
+}
+
+static void nothing_from_what_is_no_hunk(void **state)
+{
+	static const char binary[] = "diff --git a/logo.png b/logo.png\n"
+				     "Binary files a/logo.png and b/logo.png differ\n"
+				     "[callus: 3 more files changed: a, b, c]\n";
+	callus_buf b = CALLUS_BUF_INIT;
+
+	(void)state;
+	assert_int_equal(callus_diff_excerpt(&b, binary, "logo.png", 5, 0, ""), 0);
+	assert_int_equal(callus_diff_excerpt(&b, "", NULL, 5, 0, ""), 0);
+	assert_int_equal(callus_diff_excerpt(&b, NULL, NULL, 5, 0, ""), 0);
+	assert_int_equal(callus_diff_excerpt(&b, two_files, NULL, 0, 0, ""), 0);
+	assert_int_equal(b.len, 0);
+	callus_buf_release(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(lines_of_the_named_file),
+		cmocka_unit_test(first_file_when_the_named_one_did_not_change),
+		cmocka_unit_test(bounded_and_cut_between_characters),
+		cmocka_unit_test(nothing_from_what_is_no_hunk),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
