@@ -1,5 +1,5 @@
 /*
- * callus hook <agent>: the agents' post-tool and session-start hook.
+ * callus hook <agent>: the agents' post-tool, session-start and before-edit hook.
  *
  * It runs after every shell command an agent executes, so two rules shape
  * it.  Cheap when there is nothing to do: a command that is not a
@@ -52,6 +52,8 @@ const cli_spec cmd_hook_spec = {
 	"same files and which fixes worked for the same errors before; a passing check\n"
 	"fixes its pending errors and the reply names the resolution kept.  A session\n"
 	"start gets a short digest of the workspace's lessons and permanent failures.\n"
+	"Before Claude Code edits a file, the reply names that file's permanent failures\n"
+	"and the lines its past fixes changed (only when .callus/files.idx lists it).\n"
 	"Anything else is answered at once without opening the store.  callus hook always\n"
 	"exits 0 with a valid reply, even when it cannot record.",
 	hook_options, 0
