@@ -118,6 +118,17 @@ int callus_payload_member_object(const char **tobj, const char *obj, const char 
 int callus_payload_peek_tool(char **out, const char *obj, const char *end, const char *tool_key,
 			   const char *input_key, const char *const *shells);
 
+/* ---- the agents' own settings, for check_trust ---------------------------- */
+
+/* Whether path is dir or below it (both absolute, compared as text after
+ * dropping dir's trailing slashes). */
+int callus_agent_path_within(const char *dir, const char *path);
+/* The JSON file at $HOME/rel, or at env_dir/name when the variable env_dir
+ * (may be NULL) is set: a new reference, NULL when missing or not JSON
+ * (*where says which file was looked for, caller releases it). */
+json_t *callus_agent_load_settings(callus_buf *where, const char *env_dir, const char *name,
+				   const char *rel);
+
 /* ---- replies -------------------------------------------------------------- */
 
 /* {"hookSpecificOutput":{"hookEventName":E,"additionalContext":C}}, E the

@@ -12,6 +12,7 @@
  */
 #include "agents/agent.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const shells[] = { "bash", "shell", "powershell", NULL };
@@ -137,17 +138,60 @@ out:
 
 /* A file of callus's own in .github/hooks/ (the CLI and the cloud agent
  * read every file there); timeouts in seconds. */
+/*
+ * Copilot CLI runs a project's hooks only in a trusted folder: one trusted
+ * for this session (--trust-folder), COPILOT_ALLOW_ALL=true, or one listed
+ * with the folders below it in the trusted_folders array of its config.json
+ * ($COPILOT_HOME, else ~/.copilot).  Read, never written; a trust given for
+ * one session only leaves no trace callus could read.
+ */
+static void check_trust(const char *root, callus_buf *out)
+{
+	const char *env = getenv("COPILOT_ALLOW_ALL");
+	callus_buf where = CALLUS_BUF_INIT;
+	json_t *config, *folder;
+	size_t i;
+	int trusted = 0;
+
+	if (env && !strcmp(env, "true")) {
+		callus_buf_puts(out, "ok COPILOT_ALLOW_ALL=true here: Copilot CLI run with it runs "
+				     "project hooks\n");
+		return;
+	}
+	config = callus_agent_load_settings(&where, "COPILOT_HOME", "config.json",
+					    ".copilot/config.json");
+	json_array_foreach(json_object_get(config, "trusted_folders"), i, folder) {
+		char *real = json_is_string(folder) ? realpath(json_string_value(folder), NULL) : NULL;
+
+		if (json_is_string(folder) &&
+		    callus_agent_path_within(real ? real : json_string_value(folder), root))
+			trusted = 1;
+		free(real);
+	}
+	if (trusted)
+		callus_buf_printf(out, "ok this folder is trusted in %s\n", where.ptr);
+	else
+		callus_buf_printf(out,
+				  "problem this folder is not in trusted_folders of %s: Copilot CLI "
+				  "runs the hooks only when it is trusted for the session "
+				  "(--trust-folder, or when Copilot asks) or COPILOT_ALLOW_ALL=true\n",
+				  where.len ? where.ptr : "~/.copilot/config.json");
+	json_decref(config);
+	callus_buf_release(&where);
+}
+
 static const callus_agentconf_agent install = {
 	"copilot", NULL, "GitHub Copilot", ".github/hooks/callus.json",
 	"postToolUse, postToolUseFailure, sessionStart",
 	"the Copilot CLI runs hooks only in a trusted folder (trust it when asked, or "
-	"--trust-folder / COPILOT_ALLOW_ALL=true); the cloud agent reads .github/hooks/ from "
+	"--trust-folder / COPILOT_ALLOW_ALL=true; 'callus doctor' checks it); the cloud agent "
+	"reads .github/hooks/ from "
 	"the default branch: commit it",
 	CALLUS_AGENTCONF_FLAT,
 	"bash", "timeoutSec", NULL, 1,
 	{ { "postToolUse", NULL, 10 }, { "postToolUseFailure", NULL, 10 },
 	  { "sessionStart", NULL, 10 } }, 3,
-	NULL, NULL,
+	NULL, check_trust,
 };
 
 const callus_agent_ops callus_agent_copilot = {

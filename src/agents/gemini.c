@@ -11,6 +11,9 @@
  */
 #include "agents/agent.h"
 
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const shells[] = { "run_shell_command", NULL };
@@ -235,15 +238,96 @@ static int reply(json_t *root, const char *event, const char *ctx, size_t n)
 }
 
 /* Timeouts in milliseconds; the handler is named. */
+/*
+ * Gemini CLI runs a project's hooks only in a trusted folder (0.61.0:
+ * folder trust is on unless ~/.gemini/settings.json turns
+ * security.folderTrust.enabled off).  GEMINI_CLI_TRUST_WORKSPACE=true or
+ * false decides for it; otherwise ~/.gemini/trustedFolders.json
+ * ($GEMINI_CLI_HOME for ~, or $GEMINI_CLI_TRUSTED_FOLDERS_PATH) maps paths
+ * to TRUST_FOLDER, TRUST_PARENT (the path's parent) or DO_NOT_TRUST, and the
+ * longest rule whose folder holds the project wins.  Read, never written.
+ */
+static void check_trust(const char *root, callus_buf *out)
+{
+	const char *env = getenv("GEMINI_CLI_TRUST_WORKSPACE"), *file, *rule, *best = NULL;
+	callus_buf where = CALLUS_BUF_INIT;
+	json_t *settings = NULL, *folders = NULL, *level;
+	size_t best_len = 0;
+
+	if (env && (!strcmp(env, "true") || !strcmp(env, "false"))) {
+		callus_buf_printf(out,
+				  "%s GEMINI_CLI_TRUST_WORKSPACE=%s here: Gemini CLI run with it %s "
+				  "project hooks\n",
+				  *env == 't' ? "ok" : "problem", env,
+				  *env == 't' ? "runs" : "runs no");
+		goto out;
+	}
+	settings = callus_agent_load_settings(&where, "GEMINI_CLI_HOME", ".gemini/settings.json",
+					      ".gemini/settings.json");
+	if (json_is_false(json_object_get(
+		    json_object_get(json_object_get(settings, "security"), "folderTrust"),
+		    "enabled"))) {
+		callus_buf_printf(out, "ok folder trust is off in %s: Gemini CLI runs project hooks "
+				       "anywhere\n",
+				  where.ptr);
+		goto out;
+	}
+	if ((file = getenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH")) && *file) {
+		callus_buf_clear(&where);
+		callus_buf_puts(&where, file);
+		folders = json_load_file(file, 0, NULL);
+	} else {
+		folders = callus_agent_load_settings(&where, "GEMINI_CLI_HOME",
+						     ".gemini/trustedFolders.json",
+						     ".gemini/trustedFolders.json");
+	}
+	json_object_foreach(folders, rule, level) {
+		char dir[PATH_MAX], *real;
+
+		if (!json_is_string(level) || strlen(rule) >= sizeof(dir))
+			continue;
+		snprintf(dir, sizeof(dir), "%s", rule);
+		if (!strcmp(json_string_value(level), "TRUST_PARENT")) {
+			char *slash = strrchr(dir, '/');
+
+			if (slash)
+				*(slash == dir ? slash + 1 : slash) = '\0';
+		}
+		real = realpath(dir, NULL);
+		if (callus_agent_path_within(real ? real : dir, root) && strlen(rule) > best_len) {
+			best = json_string_value(level);
+			best_len = strlen(rule);
+		}
+		free(real);
+	}
+	if (best && !strcmp(best, "DO_NOT_TRUST"))
+		callus_buf_printf(out,
+				  "problem %s marks this folder DO_NOT_TRUST: Gemini CLI runs no "
+				  "project hook here\n",
+				  where.ptr);
+	else if (best && (!strcmp(best, "TRUST_FOLDER") || !strcmp(best, "TRUST_PARENT")))
+		callus_buf_printf(out, "ok this folder is trusted in %s\n", where.ptr);
+	else
+		callus_buf_printf(out,
+				  "problem this folder is not trusted in %s: Gemini CLI runs no "
+				  "project hook here (trust it when Gemini asks, or set "
+				  "GEMINI_CLI_TRUST_WORKSPACE=true for it)\n",
+				  where.len ? where.ptr : "~/.gemini/trustedFolders.json");
+out:
+	json_decref(settings);
+	json_decref(folders);
+	callus_buf_release(&where);
+}
+
 static const callus_agentconf_agent install = {
 	"gemini", NULL, "Gemini CLI", ".gemini/settings.json", "AfterTool, SessionStart",
 	"Gemini CLI runs a project's hooks only in a trusted folder: trust it when asked "
-	"(or set GEMINI_CLI_TRUST_WORKSPACE=true); versions before 0.26 also need "
-	"\"hooksConfig\": {\"enabled\": true}",
+	"(or set GEMINI_CLI_TRUST_WORKSPACE=true); 'callus doctor' checks it; versions "
+	"before 0.26 also need \"hooksConfig\": {\"enabled\": true}",
 	CALLUS_AGENTCONF_NESTED,
 	"command", "timeout", "callus", 1,
 	{ { "AfterTool", "run_shell_command", 10000 }, { "SessionStart", NULL, 0 } }, 2,
-	NULL, NULL,
+	NULL, check_trust,
 };
 
 const callus_agent_ops callus_agent_gemini = {

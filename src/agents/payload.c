@@ -6,6 +6,7 @@
  * tree).  See agent.h.
  */
 #include "agents/agent.h"
+#include "callus/fsutil.h"
 #include "callus/utf8.h"
 
 #include <limits.h>
@@ -663,4 +664,36 @@ int callus_payload_reply_context(json_t *root, const char *event, const char *ct
 	(void)event;
 	return json_object_set_new(root, "additionalContext", json_stringn(ctx, n)) < 0 ? CALLUS_ENOMEM
 											  : 0;
+}
+
+int callus_agent_path_within(const char *dir, const char *path)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (strncmp(dir, path, n) != 0)
+		return 0;
+	return path[n] == '\0' || path[n] == '/' || (n == 1 && dir[0] == '/');
+}
+
+json_t *callus_agent_load_settings(callus_buf *where, const char *env_dir, const char *name,
+				   const char *rel)
+{
+	const char *dir = env_dir ? getenv(env_dir) : NULL, *home = getenv("HOME");
+	callus_buf text = CALLUS_BUF_INIT;
+	json_t *j = NULL;
+
+	callus_buf_clear(where);
+	if (dir && *dir)
+		callus_buf_printf(where, "%s/%s", dir, name);
+	else if (home && *home)
+		callus_buf_printf(where, "%s/%s", home, rel);
+	else
+		return NULL;
+	if (callus_buf_status(where) == 0 &&
+	    callus_fs_read_file(&text, where->ptr, 4u << 20, NULL) == 0)
+		j = json_loadb(text.ptr, text.len, 0, NULL);
+	callus_buf_release(&text);
+	return j;
 }

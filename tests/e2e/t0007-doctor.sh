@@ -195,4 +195,39 @@ test_expect_success 'doctor reads Codex trust: the project, and the review of th
 	grep -q "codex: the project is trusted and 1 of callus.s hooks were reviewed" out
 '
 
+test_expect_success 'doctor reads Gemini CLI trust: trustedFolders.json, the longest rule, the env' '
+	git init -q gem && cd gem &&
+	"$CALLUS" init gemini >/dev/null &&
+	unset GEMINI_CLI_TRUST_WORKSPACE GEMINI_CLI_HOME GEMINI_CLI_TRUSTED_FOLDERS_PATH &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
+	grep -q "gemini: this folder is not trusted in .*trustedFolders.json: Gemini CLI runs no project hook here" out &&
+	mkdir -p "$HOME/.gemini" &&
+	jq -n --arg d "$PWD/sub" "{(\$d): \"TRUST_PARENT\"}" >"$HOME/.gemini/trustedFolders.json" &&
+	{ "$CALLUS" doctor >out 2>&1 || :; } && grep -q "gemini: this folder is trusted in" out &&
+	jq -n --arg p "$(dirname "$PWD")" --arg d "$PWD" \
+		"{(\$p): \"TRUST_FOLDER\", (\$d): \"DO_NOT_TRUST\"}" >"$HOME/.gemini/trustedFolders.json" &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
+	grep -q "gemini: .* marks this folder DO_NOT_TRUST" out &&
+	{ GEMINI_CLI_TRUST_WORKSPACE=true "$CALLUS" doctor >out 2>&1 || :; } && grep -q "gemini: GEMINI_CLI_TRUST_WORKSPACE=true here" out &&
+	printf "{\"security\": {\"folderTrust\": {\"enabled\": false}}}\n" >"$HOME/.gemini/settings.json" &&
+	{ "$CALLUS" doctor >out 2>&1 || :; } && grep -q "gemini: folder trust is off" out &&
+	rm -r "$HOME/.gemini"
+'
+
+test_expect_success 'doctor reads Copilot CLI trust: trusted_folders and COPILOT_ALLOW_ALL' '
+	git init -q cop && cd cop &&
+	"$CALLUS" init copilot >/dev/null &&
+	unset COPILOT_ALLOW_ALL COPILOT_HOME &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
+	grep -q "copilot: this folder is not in trusted_folders of .*config.json" out &&
+	mkdir -p "$HOME/.copilot" &&
+	jq -n --arg p "$(dirname "$PWD")" "{trusted_folders: [\"/elsewhere\", \$p]}" >"$HOME/.copilot/config.json" &&
+	{ "$CALLUS" doctor >out 2>&1 || :; } && grep -q "copilot: this folder is trusted in" out &&
+	jq -n "{trusted_folders: [\"$PWD-other\"]}" >"$HOME/.copilot/config.json" &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
+	grep -q "copilot: this folder is not in trusted_folders" out &&
+	{ COPILOT_ALLOW_ALL=true "$CALLUS" doctor >out 2>&1 || :; } && grep -q "copilot: COPILOT_ALLOW_ALL=true here" out &&
+	rm -r "$HOME/.copilot"
+'
+
 test_done
