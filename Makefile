@@ -55,11 +55,14 @@ LIB_SRC  := $(wildcard src/*.c src/*/*.c)
 CLI_SRC  := $(wildcard cli/*.c)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 FUZZ_SRC := $(wildcard fuzz/fuzz_*.c)
+# The snapshot helper: helper/callus-git.c and its pieces, helper/callus-git-*.c.
+GIT_HELPER_SRC := helper/callus-git.c $(wildcard helper/callus-git-*.c)
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
+GIT_HELPER_OBJ := $(GIT_HELPER_SRC:%.c=$(BUILD)/%.o)
 
 all: $(BUILD)/callus $(BUILD)/callus-git $(BUILD)/callus-embed
 
@@ -74,12 +77,12 @@ $(BUILD)/libcallus.a: $(LIB_OBJ)
 $(BUILD)/callus: $(CLI_OBJ) $(BUILD)/libcallus.a
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libcallus.a $(CALLUS_LIBS)
 
-$(BUILD)/helper/callus-git.o: helper/callus-git.c
+$(GIT_HELPER_OBJ): $(BUILD)/helper/%.o: helper/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(GIT2_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/callus-git: $(BUILD)/helper/callus-git.o
-	$(CC) $(LDFLAGS) -o $@ $< $(GIT2_LIBS)
+$(BUILD)/callus-git: $(GIT_HELPER_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(GIT2_LIBS)
 
 $(BUILD)/helper/callus-embed.o: helper/callus-embed.c
 	@mkdir -p $(dir $@)
@@ -130,4 +133,4 @@ clean:
 .SECONDARY:
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d) \
-	$(BUILD)/helper/callus-git.d $(BUILD)/helper/callus-embed.d
+	$(GIT_HELPER_OBJ:.o=.d) $(BUILD)/helper/callus-embed.d

@@ -1,6 +1,9 @@
 /*
- * match_internal.h - what src/match.c shares with src/match_remote.c: how
- * a signature row is read and where a model's vector file lives.
+ * match_internal.h - what the pieces of matching share: the search
+ * (match.c), the external model's scan (match_remote.c), the indexing
+ * (match_index.c), the suggestions (match_suggest.c) and the merges
+ * (match_merge.c): how a signature row is read, where a model's vector
+ * file lives, how a signature is embedded and how context is weighed.
  */
 #ifndef CALLUS_MATCH_INTERNAL_H
 #define CALLUS_MATCH_INTERNAL_H
@@ -8,7 +11,10 @@
 #include <sqlite3.h>
 
 #include "callus/buf.h"
+#include "callus/embed.h"
 #include "callus/signature.h"
+#include "callus/store.h"
+#include "callus/strlist.h"
 
 #define CALLUS_MATCH_SIGNATURE_COLUMNS \
 	"id, error_type, message_pattern, stack_patterns, context_patterns, original, tool"
@@ -27,5 +33,16 @@ int callus_match_vector_name(char out[CALLUS_MATCH_VECTOR_NAME_MAX + 1], const c
 
 /* out = workspace/.callus/vectors-<name>.bin.  0 or CALLUS_ENOMEM. */
 int callus_match_vector_path(callus_buf *out, const char *workspace, const char *name);
+
+/* The same for the built-in model. */
+int callus_match_builtin_vector_path(callus_buf *out, const char *workspace);
+
+/* The vector of sig as the store weighs features now (the document
+ * frequencies of the indexed signatures).  An SQLite result code. */
+int callus_match_embed(callus_store *s, const callus_signature *sig, float vec[CALLUS_EMBED_DIM]);
+
+/* 0.5 + 0.5 x |a & b| / |a | b|: shared context raises a match, none
+ * halves it. */
+double callus_match_context_score(const callus_strlist *a, const callus_strlist *b);
 
 #endif

@@ -1,13 +1,17 @@
 /*
  * store_internal.h - the store's SQLite handle, for the library modules
- * that keep their own tables in it (learn.c).  Not part of the public
- * API: the CLI goes through store.h and learn.h.
+ * that keep their own tables in it (learn.c), and what the pieces of the
+ * store share: opening (store.c), the schema (store_schema.c), the lessons
+ * (store_lessons.c) and the metrics (store_metrics.c).  Not part of the
+ * public API: the CLI goes through store.h and learn.h.
  */
 #ifndef CALLUS_STORE_INTERNAL_H
 #define CALLUS_STORE_INTERNAL_H
 
 #include <sqlite3.h>
+#include <stdint.h>
 
+#include "callus/metrics.h"
 #include "callus/store.h"
 
 /* Borrowed: valid until callus_store_close(). */
@@ -20,5 +24,17 @@ int callus_store_db_error(callus_store *s, callus_error *err, int rc, const char
 
 /* Run SQL with no results; err as above. */
 int callus_store_exec(callus_store *s, const char *sql, callus_error *err);
+
+/* One integer from a query of one row; -1 when it fails. */
+int64_t callus_store_query_int(callus_store *s, const char *sql);
+
+/* Bring a newly opened store's schema to CALLUS_STORE_SCHEMA_VERSION, in
+ * one write transaction (store_schema.c); err as above, CALLUS_EINVAL for a
+ * store newer than this callus. */
+int callus_store_migrate(callus_store *s, callus_error *err);
+
+/* Add m's rows to the metrics table, inside the caller's transaction
+ * (store_metrics.c).  An SQLite result code. */
+int callus_store_write_metrics(callus_store *s, const callus_metrics *m);
 
 #endif

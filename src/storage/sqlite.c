@@ -1,6 +1,6 @@
 /*
  * sqlite.c - the embedded backend: the knowledge in a SQLite file, the
- * workspace store's own schema (store.c, learn.c, learn_list.c).  The
+ * workspace store's own schema (store_schema.c, learn.c, learn_list.c).  The
  * handle is a callus_store.
  */
 #include "storage/backend.h"

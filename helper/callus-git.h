@@ -1,0 +1,90 @@
+/*
+ * callus-git.h - what the pieces of the snapshot helper (helper/callus-git.c
+ * and the helper/callus-git-*.c files it is linked from) share: reporting a
+ * failure, paths and repositories, the tree of a git working tree
+ * (callus-git-worktree.c), the snapshot of files of a workspace without git
+ * (callus-git-files.c) and the diff command (callus-git-diff.c).  Private
+ * to the helper: nothing in src/ includes it, and it alone links libgit2.
+ */
+#ifndef CALLUS_GIT_H
+#define CALLUS_GIT_H
+
+#include <git2.h>
+#include <stddef.h>
+
+/* Names inside a "files" snapshot's tree. */
+#define FILES_PATHS "paths"
+#define FILES_TREE "files"
+
+/* ---- failures (callus-git-common.c) ------------------------------------ */
+
+/* Print "callus-git: <what>[: <libgit2's message>]" and return -1.  Used for
+ * libgit2 failures; pass with_git 0 for our own. */
+int callus_git_fail(int with_git, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The same for a failure that is the caller's (a refused path, a bad
+ * argument): the program then exits 2. */
+int callus_git_fail_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Whether a failure so far was the caller's. */
+int callus_git_usage_error(void);
+
+/* ---- paths and repositories (callus-git-common.c) ---------------------- */
+
+/*
+ * A FILE as a path the index accepts: "." components and repeated slashes
+ * dropped; absolute paths, "..", ".git" and empty paths refused (usage
+ * error).  *out is malloc'd.
+ */
+int callus_git_normalize_path(char **out, const char *in);
+
+/* The workspace's path relative to the repository's working directory, with
+ * a trailing slash ("" when they are the same); NULL when the workspace is
+ * not inside it.  Caller frees. */
+char *callus_git_workspace_prefix(const char *workdir, const char *workspace);
+
+/* The repository with a working directory that holds workspace, or NULL
+ * (and 0) when there is none. */
+int callus_git_open(git_repository **out, const char *workspace);
+
+/* HEAD's commit as hex, or "-" when the branch is unborn. */
+int callus_git_head_hex(char out[GIT_OID_HEXSZ + 1], git_repository *repo);
+
+/* ---- git workspaces (callus-git-worktree.c) ---------------------------- */
+
+/* The --exclude paths, as given (workspace-relative).  Set once by main()
+ * before any work: this program runs one command and exits. */
+void callus_git_set_excludes(char **paths, int n);
+
+/* The tree of the working tree of the workspace in repo: the index as it
+ * is on disk plus every change in the working directory, the excluded
+ * paths as the index has them.  The index is never written. */
+int callus_git_worktree_tree(git_oid *out, git_repository *repo, const char *workspace);
+
+/* ---- workspaces without git (callus-git-files.c) ----------------------- */
+
+/* WORKSPACE/.callus/snapshots.git, created (bare, private) when missing and
+ * create is set. */
+int callus_git_open_private(git_repository **out, const char *workspace, int create);
+
+/* The tree of the files among paths (NUL-separated, plen bytes) as they are
+ * in the workspace now. */
+int callus_git_copies_tree(git_oid *out, git_repository *repo, const char *workspace,
+			   const char *paths, size_t plen);
+
+/* The FILE arguments, normalized, duplicates dropped, at most
+ * CALLUS_SNAPSHOT_FILES_MAX, as one NUL-separated string. */
+int callus_git_path_list(char **out, size_t *out_len, char **files, int nfiles);
+
+/* { paths: <blob>, files: <tree> }: the snapshot of a workspace without
+ * git. */
+int callus_git_wrap_files(git_oid *out, git_repository *repo, const char *paths, size_t plen,
+			  const git_oid *files);
+
+/* ---- commands ---------------------------------------------------------- */
+
+/* callus-git diff (callus-git-diff.c). */
+int callus_git_cmd_diff(const char *workspace, const char *kind, const char *tree_hex,
+			const char *max_arg);
+
+#endif

@@ -1,0 +1,448 @@
+/*
+ * match_index.c - the vectors matching reads: each signature's vector as
+ * the store weighs features now, kept in the store and in the workspace's
+ * vector file (.callus/vectors-<model>.bin), near-duplicates linked as
+ * they are indexed (callus_match_index, callus_match_reindex,
+ * callus_match_count_vectors).  Apart from the search (match.c) because
+ * it writes: the search only reads what this leaves.
+ */
+#include "callus/match.h"
+#include "callus/buf.h"
+#include "callus/embed.h"
+#include "callus/hash.h"
+#include "callus/lesson.h"
+#include "callus/vecindex.h"
+
+#include "match_internal.h"
+#include "sqlutil.h"
+#include "store_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int callus_match_vector_name(char out[CALLUS_MATCH_VECTOR_NAME_MAX + 1], const char *model)
+{
+	char hex[CALLUS_SHA256_HEX_LEN + 1];
+	callus_sha256 *h = NULL;
+
+	if (!strcmp(model, CALLUS_EMBED_BUILTIN_MODEL)) {
+		snprintf(out, CALLUS_MATCH_VECTOR_NAME_MAX + 1, "%s", CALLUS_EMBED_BUILTIN_MODEL);
+		return 0;
+	}
+	/* never a fallback name: another model's file would be taken for
+	 * stale and rewritten */
+	if (callus_sha256_new(&h) < 0)
+		return CALLUS_ENOMEM;
+	/* update and finish cannot fail; finish frees h */
+	callus_sha256_update(h, model, strlen(model));
+	callus_sha256_finish(h, hex);
+	snprintf(out, CALLUS_MATCH_VECTOR_NAME_MAX + 1, "ext-%.16s", hex);
+	return 0;
+}
+
+int callus_match_vector_path(callus_buf *out, const char *workspace, const char *name)
+{
+	callus_buf_clear(out);
+	return callus_buf_printf(out, "%s/.callus/vectors-%s.bin", workspace, name);
+}
+
+int callus_match_builtin_vector_path(callus_buf *out, const char *workspace)
+{
+	return callus_match_vector_path(out, workspace, CALLUS_EMBED_BUILTIN_MODEL);
+}
+
+static int64_t feature_key(uint64_t id)
+{
+	int64_t k;
+
+	/* SQLite keeps signed 64-bit integers: the same bits */
+	memcpy(&k, &id, sizeof(k));
+	return k;
+}
+
+/* The document frequencies of f's features, and the number of documents:
+ * the part of the store's table a vector needs. */
+static int load_idf(callus_store *s, const callus_features *f, callus_idf **out)
+{
+	sqlite3_stmt *st = NULL;
+	callus_idf *idf = NULL;
+	int sq;
+
+	*out = NULL;
+	if (callus_idf_new(&idf) < 0)
+		return SQLITE_NOMEM;
+	sq = sqlite3_prepare_v2(callus_store_db(s),
+				"SELECT count(*) FROM signature_vectors WHERE model = ?1", -1, &st,
+				NULL);
+	if (sq != SQLITE_OK)
+		goto out;
+	callus_sql_bind_text(st, 1, CALLUS_EMBED_BUILTIN_MODEL);
+	if ((sq = sqlite3_step(st)) != SQLITE_ROW)
+		goto out;
+	callus_idf_set_docs(idf, (uint32_t)sqlite3_column_int64(st, 0));
+	sqlite3_finalize(st);
+	st = NULL;
+	if ((sq = sqlite3_prepare_v2(callus_store_db(s), "SELECT df FROM embed_df WHERE feature = ?1",
+				     -1, &st, NULL)) != SQLITE_OK)
+		goto out;
+	for (size_t i = 0; i < f->count; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, feature_key(f->items[i].id));
+		if ((sq = sqlite3_step(st)) == SQLITE_ROW &&
+		    callus_idf_set(idf, f->items[i].id, (uint32_t)sqlite3_column_int64(st, 0)) < 0) {
+			sq = SQLITE_NOMEM;
+			goto out;
+		}
+		if (sq != SQLITE_ROW && sq != SQLITE_DONE)
+			goto out;
+	}
+	sq = SQLITE_OK;
+	*out = idf;
+	idf = NULL;
+out:
+	sqlite3_finalize(st);
+	callus_idf_free(idf);
+	return sq;
+}
+
+/* A signature as stored, from columns id, error_type, message_pattern,
+ * stack_patterns, context_patterns, original, tool starting at col. */
+int callus_match_read_signature(sqlite3_stmt *st, int col, callus_signature *g)
+{
+	const unsigned char *id = sqlite3_column_text(st, col);
+
+	memset(g, 0, sizeof(*g));
+	snprintf(g->id, sizeof(g->id), "%s", id ? (const char *)id : "");
+	if (!(g->error_type = callus_sql_column_dup(st, col + 1)) ||
+	    !(g->message_pattern = callus_sql_column_dup(st, col + 2)) ||
+	    callus_sql_json_strlist(&g->stack_patterns,
+				  (const char *)sqlite3_column_text(st, col + 3)) < 0 ||
+	    callus_sql_json_strlist(&g->context_patterns,
+				  (const char *)sqlite3_column_text(st, col + 4)) < 0 ||
+	    !(g->original = callus_sql_column_dup(st, col + 5)) ||
+	    !(g->tool = callus_sql_column_dup(st, col + 6))) {
+		callus_signature_release(g);
+		return SQLITE_NOMEM;
+	}
+	return SQLITE_OK;
+}
+
+/* The vector of sig as the store weighs features now. */
+int callus_match_embed(callus_store *s, const callus_signature *sig, float vec[CALLUS_EMBED_DIM])
+{
+	callus_features f = CALLUS_FEATURES_INIT;
+	callus_idf *idf = NULL;
+	int sq;
+
+	if (callus_embed_features(&f, sig) < 0)
+		return SQLITE_NOMEM;
+	if ((sq = load_idf(s, &f, &idf)) == SQLITE_OK)
+		callus_embed_vector(vec, &f, idf);
+	callus_idf_free(idf);
+	callus_features_release(&f);
+	return sq;
+}
+
+static int count_features(callus_store *s, const callus_signature *sig)
+{
+	callus_features f = CALLUS_FEATURES_INIT;
+	sqlite3_stmt *st = NULL;
+	int sq;
+
+	if (callus_embed_features(&f, sig) < 0)
+		return SQLITE_NOMEM;
+	sq = sqlite3_prepare_v2(callus_store_db(s),
+				"INSERT INTO embed_df (feature, df) VALUES (?1, 1)"
+				" ON CONFLICT (feature) DO UPDATE SET df = df + 1",
+				-1, &st, NULL);
+	for (size_t i = 0; sq == SQLITE_OK && i < f.count; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, feature_key(f.items[i].id));
+		sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK
+						      : sqlite3_errcode(callus_store_db(s));
+	}
+	sqlite3_finalize(st);
+	callus_features_release(&f);
+	return sq;
+}
+
+static int store_vector(callus_store *s, const char *sig_id, const float *vec)
+{
+	sqlite3_stmt *st = NULL;
+	int sq = sqlite3_prepare_v2(callus_store_db(s),
+				    "INSERT OR REPLACE INTO signature_vectors (signature_id, model,"
+				    " vector) VALUES (?1, ?2, ?3)",
+				    -1, &st, NULL);
+
+	if (sq != SQLITE_OK)
+		return sq;
+	callus_sql_bind_text(st, 1, sig_id);
+	callus_sql_bind_text(st, 2, CALLUS_EMBED_BUILTIN_MODEL);
+	sqlite3_bind_blob(st, 3, vec, (int)(CALLUS_EMBED_DIM * sizeof(float)), SQLITE_TRANSIENT);
+	sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
+	sqlite3_finalize(st);
+	return sq;
+}
+
+/* The closest indexed signature of the same tool, for de-duplication. */
+static int nearest_same_tool(callus_store *s, const callus_vecindex *vi, const float *vec,
+			     const char *tool, const char *self, char *out, size_t outsz,
+			     double *sim)
+{
+	callus_vecmatch m[4];
+	size_t n = vi ? callus_vecindex_search(vi, vec, (float)CALLUS_MATCH_DUPLICATE, m, 4) : 0;
+	sqlite3_stmt *st = NULL;
+	int sq = SQLITE_OK;
+
+	*out = '\0';
+	if (!n)
+		return SQLITE_OK;
+	sq = sqlite3_prepare_v2(callus_store_db(s), "SELECT id FROM signatures WHERE rowid = ?1"
+						  " AND tool = ?2 AND id <> ?3",
+				-1, &st, NULL);
+	for (size_t i = 0; sq == SQLITE_OK && i < n && !*out; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, m[i].id);
+		callus_sql_bind_text(st, 2, tool);
+		callus_sql_bind_text(st, 3, self);
+		if ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+			snprintf(out, outsz, "%s", (const char *)sqlite3_column_text(st, 0));
+			*sim = m[i].score;
+		}
+		if (sq == SQLITE_ROW || sq == SQLITE_DONE)
+			sq = SQLITE_OK;
+	}
+	sqlite3_finalize(st);
+	return sq;
+}
+
+static int link_duplicate(callus_store *s, const char *alias, const char *canonical, double sim)
+{
+	sqlite3_stmt *st = NULL;
+	char *now = callus_now_iso8601();
+	int sq;
+
+	if (!now)
+		return SQLITE_NOMEM;
+	sq = sqlite3_prepare_v2(callus_store_db(s),
+				"INSERT OR IGNORE INTO signature_links (alias_id, canonical_id,"
+				" similarity, reason, linked_at) VALUES (?1, ?2, ?3, 'duplicate', ?4)",
+				-1, &st, NULL);
+	if (sq == SQLITE_OK) {
+		callus_sql_bind_text(st, 1, alias);
+		callus_sql_bind_text(st, 2, canonical);
+		sqlite3_bind_double(st, 3, sim);
+		callus_sql_bind_text(st, 4, now);
+		sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
+		sqlite3_finalize(st);
+	}
+	/* the duplicate's occurrences count for the signature it joins */
+	if (sq == SQLITE_OK &&
+	    (sq = sqlite3_prepare_v2(callus_store_db(s),
+				     "UPDATE signatures SET occurrence_count = occurrence_count +"
+				     " (SELECT occurrence_count FROM signatures WHERE id = ?1),"
+				     " last_seen = ?3 WHERE id = ?2",
+				     -1, &st, NULL)) == SQLITE_OK) {
+		callus_sql_bind_text(st, 1, alias);
+		callus_sql_bind_text(st, 2, canonical);
+		callus_sql_bind_text(st, 3, now);
+		sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
+		sqlite3_finalize(st);
+	}
+	free(now);
+	return sq;
+}
+
+typedef struct pending_vecs {
+	int64_t *ids;
+	float *vecs;
+	size_t n;
+} pending_vecs;
+
+static int pending_add(pending_vecs *p, int64_t id, const float *vec)
+{
+	int64_t *ids = realloc(p->ids, (p->n + 1) * sizeof(*ids));
+	float *vecs;
+
+	if (!ids)
+		return SQLITE_NOMEM;
+	p->ids = ids;
+	if (!(vecs = realloc(p->vecs, (p->n + 1) * CALLUS_EMBED_DIM * sizeof(float))))
+		return SQLITE_NOMEM;
+	p->vecs = vecs;
+	memcpy(p->vecs + p->n * CALLUS_EMBED_DIM, vec, CALLUS_EMBED_DIM * sizeof(float));
+	p->ids[p->n++] = id;
+	return SQLITE_OK;
+}
+
+#define UNINDEXED                                                                             \
+	" FROM signatures g WHERE NOT EXISTS (SELECT 1 FROM signature_vectors v"               \
+	"  WHERE v.signature_id = g.id AND v.model = ?1)"                                      \
+	" AND NOT EXISTS (SELECT 1 FROM signature_links l WHERE l.alias_id = g.id)"
+
+static int any_unindexed(callus_store *s, int *any)
+{
+	sqlite3_stmt *st = NULL;
+	int sq = sqlite3_prepare_v2(callus_store_db(s), "SELECT 1" UNINDEXED " LIMIT 1", -1, &st,
+				    NULL);
+
+	if (sq != SQLITE_OK)
+		return sq;
+	callus_sql_bind_text(st, 1, CALLUS_EMBED_BUILTIN_MODEL);
+	sq = sqlite3_step(st);
+	*any = sq == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return sq == SQLITE_ROW || sq == SQLITE_DONE ? SQLITE_OK : sq;
+}
+
+static int index_signatures(callus_store *s, const char *workspace, int all, size_t *added,
+			    callus_error *err)
+{
+	callus_buf path = CALLUS_BUF_INIT;
+	sqlite3_stmt *st = NULL;
+	callus_vecindex *vi = NULL;
+	pending_vecs pv = { NULL, NULL, 0 };
+	int rc = 0, sq;
+
+	if (added)
+		*added = 0;
+	/* most recordings bring no new signature: find out without taking
+	 * the write lock (the transaction below looks again) */
+	if (!all) {
+		int any = 0;
+
+		if ((sq = any_unindexed(s, &any)) != SQLITE_OK)
+			return callus_store_db_error(s, err, sq, "cannot read");
+		if (!any)
+			return 0;
+	}
+	if (callus_match_builtin_vector_path(&path, workspace) < 0)
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
+		goto out_nodb;
+	if (all && (sq = sqlite3_exec(callus_store_db(s),
+				      "DELETE FROM embed_df; DELETE FROM signature_vectors",
+				      NULL, NULL, NULL)) != SQLITE_OK)
+		goto fail;
+	sq = sqlite3_prepare_v2(callus_store_db(s),
+				"SELECT rowid, " CALLUS_MATCH_SIGNATURE_COLUMNS UNINDEXED " ORDER BY rowid",
+				-1, &st, NULL);
+	if (sq != SQLITE_OK)
+		goto fail;
+	callus_sql_bind_text(st, 1, CALLUS_EMBED_BUILTIN_MODEL);
+	/* the new signatures are few: read them first, then write */
+	{
+		callus_signature *sigs = NULL;
+		int64_t *rowids = NULL;
+		size_t n = 0;
+
+		while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+			callus_signature *g = realloc(sigs, (n + 1) * sizeof(*g));
+			int64_t *r = g ? realloc(rowids, (n + 1) * sizeof(*r)) : NULL;
+
+			if (g)
+				sigs = g;
+			if (!g || !r) {
+				sq = SQLITE_NOMEM;
+				break;
+			}
+			rowids = r;
+			rowids[n] = sqlite3_column_int64(st, 0);
+			if ((sq = callus_match_read_signature(st, 1, &sigs[n])) != SQLITE_OK)
+				break;
+			n++;
+		}
+		sqlite3_finalize(st);
+		st = NULL;
+		if (sq == SQLITE_DONE)
+			sq = SQLITE_OK;
+		if (sq == SQLITE_OK && n && !all)
+			callus_vecindex_open(&vi, path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM,
+					   NULL, NULL);
+		/* every count first, so that the vectors of a batch (a
+		 * reindex) are weighed alike */
+		for (size_t i = 0; sq == SQLITE_OK && i < n; i++)
+			sq = count_features(s, &sigs[i]);
+		for (size_t i = 0; sq == SQLITE_OK && i < n; i++) {
+			float vec[CALLUS_EMBED_DIM];
+			char near[CALLUS_SHA256_HEX_LEN + 1] = "";
+			double sim = 0;
+
+			if ((sq = callus_match_embed(s, &sigs[i], vec)) != SQLITE_OK)
+				break;
+			if (!all && (sq = nearest_same_tool(s, vi, vec, sigs[i].tool, sigs[i].id,
+							    near, sizeof(near), &sim)) != SQLITE_OK)
+				break;
+			if (*near) {
+				sq = link_duplicate(s, sigs[i].id, near, sim);
+				continue;
+			}
+			if ((sq = store_vector(s, sigs[i].id, vec)) == SQLITE_OK)
+				sq = pending_add(&pv, rowids[i], vec);
+		}
+		callus_signatures_free(sigs, n);
+		free(rowids);
+	}
+	if (sq != SQLITE_OK)
+		goto fail;
+	if (all) {
+		/* every stored vector, with the ones kept from before */
+		if ((rc = callus_vecindex_rewrite(path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM,
+						pv.ids, pv.vecs, pv.n, err)) < 0)
+			goto rollback;
+	} else if (pv.n && (rc = callus_vecindex_append(path.ptr, CALLUS_EMBED_BUILTIN_MODEL,
+						       CALLUS_EMBED_DIM, pv.ids, pv.vecs, pv.n,
+						       err)) < 0) {
+		goto rollback;
+	}
+	if (added)
+		*added = pv.n;
+	rc = callus_store_exec(s, "COMMIT", err);
+	goto out_nodb;
+fail:
+	rc = callus_store_db_error(s, err, sq, "cannot index the signatures of");
+rollback:
+	sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+out_nodb:
+	sqlite3_finalize(st);
+	callus_vecindex_close(vi);
+	free(pv.ids);
+	free(pv.vecs);
+	callus_buf_release(&path);
+	return rc;
+}
+
+int callus_match_index(callus_store *s, const char *workspace, size_t *added, callus_error *err)
+{
+	return index_signatures(s, workspace, 0, added, err);
+}
+
+int callus_match_reindex(callus_store *s, const char *workspace, size_t *count, callus_error *err)
+{
+	return index_signatures(s, workspace, 1, count, err);
+}
+
+
+int callus_match_count_vectors(callus_store *s, const char *model, int64_t *with, int64_t *all,
+			     callus_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int sq = sqlite3_prepare_v2(callus_store_db(s),
+				    "SELECT (SELECT count(*) FROM signature_vectors v WHERE model = ?1"
+				    "  AND NOT EXISTS (SELECT 1 FROM signature_links l"
+				    "   WHERE l.alias_id = v.signature_id)),"
+				    " (SELECT count(*) FROM signatures g WHERE NOT EXISTS"
+				    "  (SELECT 1 FROM signature_links l WHERE l.alias_id = g.id))",
+				    -1, &st, NULL);
+
+	if (sq == SQLITE_OK) {
+		callus_sql_bind_text(st, 1, model);
+		if ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+			*with = sqlite3_column_int64(st, 0);
+			*all = sqlite3_column_int64(st, 1);
+			sq = SQLITE_OK;
+		}
+	}
+	sqlite3_finalize(st);
+	return sq == SQLITE_OK ? 0 : callus_store_db_error(s, err, sq, "cannot read");
+}

@@ -1,0 +1,241 @@
+/*
+ * redact_internal.h - what the pieces of the redactor share: the character
+ * classes and trigger table (redact.c builds them), the state of one scan,
+ * the small byte helpers every matcher uses, and the matchers the driver
+ * (redact.c) calls: secrets known by their shape (redact_tokens.c: prefixed
+ * tokens, private keys, URLs with a password) and by the name they are
+ * given (redact_assign.c).  The helpers are static inline: they run on the
+ * hot path of every scan.  Not part of the public API: callers go through
+ * callus/redact.h.
+ */
+#ifndef CALLUS_REDACT_INTERNAL_H
+#define CALLUS_REDACT_INTERNAL_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "callus/buf.h"
+#include "callus/redact.h"
+
+/* Character classes. */
+enum {
+	C_UP = 1 << 0,
+	C_LO = 1 << 1,
+	C_DIG = 1 << 2,
+	C_US = 1 << 3,      /* _ */
+	C_DASH = 1 << 4,    /* - */
+	C_DOT = 1 << 5,     /* . */
+	C_WS = 1 << 6,      /* ASCII white space */
+	C_QUOTE = 1 << 7,   /* " ' ` */
+	C_B64 = 1 << 8,     /* + / */
+	C_TILDE = 1 << 9,   /* ~ */
+	C_HIGH = 1 << 10,   /* bytes >= 0x80: part of some UTF-8 text */
+	C_STRIP = 1 << 11,  /* trailing punctuation that ends a bare value */
+
+	C_ALPHA = C_UP | C_LO,
+	C_ALNUM = C_ALPHA | C_DIG,
+	C_WORD = C_ALNUM | C_US,
+	C_B64URL = C_WORD | C_DASH,
+	C_NAME = C_B64URL | C_DOT,
+	C_BEARER = C_B64URL | C_DOT | C_B64 | C_TILDE
+};
+
+/* What a byte may start. */
+enum { T_NONE = 0, T_WORD, T_COLON, T_EQ, T_DASH };
+
+struct callus_redactor {
+	uint16_t cls[256];
+	uint8_t trig[256];
+	/* start[w][c]: may byte c start a match when the byte before it is
+	 * (w = 1) or is not (w = 0) base64url?  One lookup per byte in the
+	 * hot loop, and prefix letters inside words are not candidates. */
+	uint8_t start[2][256];
+	uint8_t wordy[256];
+};
+
+/* A found secret: replace [start, end) by the kind.  When nothing is found,
+ * resume says where scanning may continue (0: the next byte). */
+struct match {
+	size_t start, end, resume;
+	const char *kind;
+};
+
+struct scan {
+	const callus_redactor *r;
+	const unsigned char *s;
+	size_t n;
+	/* End of the last redaction.  Matchers look no further back: what
+	 * precedes a byte in the output is "]", not the secret, and a second
+	 * pass over the output must decide exactly as this one did. */
+	size_t floor;
+	callus_buf *out;
+	size_t copied;  /* input before this is in out */
+	size_t count;
+};
+
+/* Longest span a matcher may re-scan from a later start: longer than any
+ * real token, short enough to bound the cost of adversarial input. */
+#define SPAN_CAP 1024
+/* How much of a value or credential decides whether it is a secret; an
+ * accepted one is then taken whole. */
+#define VALUE_CAP 256
+#define NAME_MAX_LEN 128
+
+#define HAS(sc, i, mask) ((sc)->r->cls[(sc)->s[i]] & (mask))
+
+/* strchr() would also find the terminating NUL, and input may hold NULs. */
+static inline int in_set(const char *set, int c)
+{
+	return c && strchr(set, c);
+}
+
+
+/* ---- small helpers ---------------------------------------------------- */
+
+static inline int lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+/* Byte by byte: most calls fail on the first or second byte. */
+static inline int has_prefix(const struct scan *sc, size_t i, const char *lit)
+{
+	for (size_t k = 0; lit[k]; k++)
+		if (i + k >= sc->n || sc->s[i + k] != (unsigned char)lit[k])
+			return 0;
+	return 1;
+}
+
+/* p[0..len) equals the lowercase lit, ignoring case. */
+static inline int eq_ci(const unsigned char *p, size_t len, const char *lit)
+{
+	size_t k;
+
+	for (k = 0; k < len; k++)
+		if (!lit[k] || lower(p[k]) != lit[k])
+			return 0;
+	return !lit[k];
+}
+
+static inline int ends_ci(const unsigned char *p, size_t len, const char *lit)
+{
+	size_t l = strlen(lit);
+
+	return len >= l && eq_ci(p + len - l, l, lit);
+}
+
+/* Length of the run of class `mask` at i, at most cap. */
+static inline size_t span(const struct scan *sc, size_t i, unsigned mask, size_t cap)
+{
+	size_t k = i;
+
+	while (k < sc->n && k - i < cap && HAS(sc, k, mask))
+		k++;
+	return k - i;
+}
+
+static inline int any_of(const struct scan *sc, size_t i, size_t len, unsigned mask)
+{
+	for (size_t k = i; k < i + len; k++)
+		if (HAS(sc, k, mask))
+			return 1;
+	return 0;
+}
+
+static inline int all_of(const struct scan *sc, size_t i, size_t len, unsigned mask)
+{
+	for (size_t k = i; k < i + len; k++)
+		if (!HAS(sc, k, mask))
+			return 0;
+	return 1;
+}
+
+static inline int found(struct match *m, size_t start, size_t end, const char *kind)
+{
+	m->start = start;
+	m->end = end;
+	m->kind = kind;
+	return 1;
+}
+
+/*
+ * Values that stand for a secret without being one: shell and template
+ * references, documentation stand-ins, masks, and our own output (which
+ * keeps redaction idempotent).
+ */
+static inline int placeholder_start(const struct scan *sc, size_t i, size_t len)
+{
+	const unsigned char *p = sc->s + i;
+
+	if (p[0] == '<' || (len >= 2 && p[0] == '{' && p[1] == '{') ||
+	    (len >= 2 && p[0] == '%' && (p[1] == '(' || p[1] == 's')))
+		return 1;
+	if (p[0] == '$' && len >= 2 &&
+	    (p[1] == '{' || p[1] == '(' || HAS(sc, i + 1, C_ALPHA | C_US)))
+		return 1;
+	return len >= 9 && memcmp(p, "[REDACTED", 9) == 0;
+}
+
+static inline int is_placeholder(const struct scan *sc, size_t i, size_t len)
+{
+	const unsigned char *p = sc->s + i;
+	size_t k;
+
+	if (len == 0 || placeholder_start(sc, i, len))
+		return 1;
+	for (k = 0; k < len; k++)
+		if (!in_set("*xX.#", p[k]))
+			break;
+	return k == len;
+}
+
+/*
+ * A value that a previous pass redacted part of must be left as that pass
+ * left it, or redacting twice would not be the same as redacting once.
+ */
+static inline int has_marker(const struct scan *sc, size_t i, size_t len)
+{
+	return memmem(sc->s + i, len, "[REDACTED:", 10) != NULL;
+}
+
+static inline int is_nullish(const unsigned char *p, size_t len)
+{
+	static const char *const words[] = {
+		"null", "nil", "none", "undefined", "true", "false", "new",
+		"await", "this", "self", "function", "lambda", "sizeof",
+		"typeof", "not", "and", "or"
+	};
+
+	for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
+		if (eq_ci(p, len, words[k]))
+			return 1;
+	return 0;
+}
+
+/* ---- the matchers ----------------------------------------------------- */
+
+/*
+ * Each is called at a trigger byte (redact.c, try_at()) and returns 1 with
+ * *m filled when it found a secret, else 0 (m->resume may say where
+ * scanning may continue).
+ */
+
+/* Tokens recognised by their prefix; i is at a word start. */
+int callus_redact_match_token(const struct scan *sc, size_t i, struct match *m);
+
+/* The kind of a private key block; compared by address. */
+extern const char callus_redact_kind_pem[];
+
+/* A PEM private key block at the '-' at i. */
+int callus_redact_match_pem(const struct scan *sc, size_t i, struct match *m);
+
+/* Where a private key block starts in [i, end), or end. */
+size_t callus_redact_pem_within(const struct scan *sc, size_t i, size_t end);
+
+/* At the ':' of "scheme://user:password@host". */
+int callus_redact_match_url(const struct scan *sc, size_t p, struct match *m);
+
+/* At an '=' or ':' that may end a secret's name. */
+int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m);
+
+#endif

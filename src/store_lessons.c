@@ -1,0 +1,410 @@
+/*
+ * store_lessons.c - lessons in the store: recording one with the run it
+ * came from and its error signatures, in one transaction
+ * (callus_store_record_lesson), and reading them back (list, lowest value,
+ * get by id prefix).  Apart from opening the store (store.c) and its
+ * schema (store_schema.c): these are the queries, and they change with
+ * what a lesson holds.
+ */
+#include "callus/store.h"
+#include "callus/buf.h"
+#include "sqlutil.h"
+#include "store_internal.h"
+
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *files_json(const callus_lesson *l)
+{
+	callus_strlist files = { l->affected_files, l->affected_count, l->affected_count };
+
+	return callus_sql_strlist_json(&files);
+}
+
+static int insert_run(callus_store *s, const callus_lesson *l, const callus_run_info *run,
+		      sqlite3_int64 *run_id)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	rc = sqlite3_prepare_v2(callus_store_db(s),
+				"INSERT INTO runs (at, tool, command, cwd, exit_code, intent_id,"
+				" output_bytes) VALUES (?,?,?,?,?,?,?)", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	callus_sql_bind_text(st, 1, l->last_seen);
+	callus_sql_bind_text(st, 2, l->tool);
+	callus_sql_bind_text(st, 3, l->command);
+	callus_sql_bind_text(st, 4, run ? run->cwd : "");
+	sqlite3_bind_int(st, 5, l->exit_code);
+	callus_sql_bind_text(st, 6, run && run->intent_id ? run->intent_id : l->intent_id);
+	sqlite3_bind_int64(st, 7, run ? (sqlite3_int64)run->output_bytes : 0);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return rc;
+	*run_id = sqlite3_last_insert_rowid(callus_store_db(s));
+	if (!run || !run->diags || !run->diags->count)
+		return SQLITE_OK;
+	rc = sqlite3_prepare_v2(callus_store_db(s),
+				"INSERT INTO run_errors (run_id, file, line, col, code, message,"
+				" signature_id) VALUES (?,?,?,?,?,?,?)", -1, &st, NULL);
+	for (size_t i = 0; rc == SQLITE_OK && i < run->diags->count; i++) {
+		const callus_diag *d = &run->diags->items[i];
+
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, *run_id);
+		if (d->file)
+			callus_sql_bind_text(st, 2, d->file);
+		else
+			sqlite3_bind_null(st, 2);
+		sqlite3_bind_int64(st, 3, d->line);
+		sqlite3_bind_int64(st, 4, d->column);
+		if (d->code)
+			callus_sql_bind_text(st, 5, d->code);
+		else
+			sqlite3_bind_null(st, 5);
+		callus_sql_bind_text(st, 6, d->message);
+		if (d->signature)
+			callus_sql_bind_text(st, 7, d->signature);
+		else
+			sqlite3_bind_null(st, 7);
+		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Each signature of the run: stored once, one more occurrence per run. */
+static int insert_signatures(callus_store *s, const callus_run_info *run, sqlite3_int64 run_id,
+			     const char *now)
+{
+	sqlite3_stmt *sig = NULL, *link = NULL;
+	int rc;
+
+	if (!run || !run->nsigs)
+		return SQLITE_OK;
+	rc = sqlite3_prepare_v2(callus_store_db(s),
+				"INSERT INTO signatures (id, error_type, message_pattern, stack_patterns,"
+				" context_patterns, original, tool, first_seen, last_seen)"
+				" VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT (id) DO UPDATE SET"
+				" occurrence_count = occurrence_count + 1, last_seen = excluded.last_seen,"
+				" context_patterns = excluded.context_patterns",
+				-1, &sig, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(callus_store_db(s),
+					"INSERT INTO signature_runs (signature_id, run_id, errors)"
+					" SELECT ?1, ?2, count(*) FROM run_errors"
+					" WHERE run_id = ?2 AND signature_id = ?1",
+					-1, &link, NULL);
+	for (size_t i = 0; rc == SQLITE_OK && i < run->nsigs; i++) {
+		const callus_signature *g = &run->sigs[i];
+		char *stack = callus_sql_strlist_json(&g->stack_patterns);
+		char *ctx = callus_sql_strlist_json(&g->context_patterns);
+
+		if (!stack || !ctx) {
+			free(stack);
+			free(ctx);
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		sqlite3_reset(sig);
+		callus_sql_bind_text(sig, 1, g->id);
+		callus_sql_bind_text(sig, 2, g->error_type);
+		callus_sql_bind_text(sig, 3, g->message_pattern);
+		callus_sql_bind_text(sig, 4, stack);
+		callus_sql_bind_text(sig, 5, ctx);
+		callus_sql_bind_text(sig, 6, g->original);
+		callus_sql_bind_text(sig, 7, g->tool);
+		callus_sql_bind_text(sig, 8, now);
+		callus_sql_bind_text(sig, 9, now);
+		rc = sqlite3_step(sig) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
+		free(stack);
+		free(ctx);
+		if (rc != SQLITE_OK)
+			break;
+		sqlite3_reset(link);
+		callus_sql_bind_text(link, 1, g->id);
+		sqlite3_bind_int64(link, 2, run_id);
+		rc = sqlite3_step(link) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
+	}
+	sqlite3_finalize(sig);
+	sqlite3_finalize(link);
+	return rc;
+}
+
+static int replace_str(char **dst, const unsigned char *src)
+{
+	char *c = strdup(src ? (const char *)src : "");
+
+	if (!c)
+		return CALLUS_ENOMEM;
+	free(*dst);
+	*dst = c;
+	return 0;
+}
+
+
+int callus_store_record_lesson(callus_store *s, callus_lesson *l, const callus_run_info *run,
+			     int *is_new, callus_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	sqlite3_int64 run_id = 0;
+	char *files = NULL;
+	int rc, sq;
+
+	if (!l->signature)
+		return callus_error_set(err, CALLUS_EINVAL, "lesson has no signature");
+	if (!l->last_seen && !(l->last_seen = callus_now_iso8601()))
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	if (!l->timestamp && !(l->timestamp = strdup(l->last_seen)))
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	if (!(files = files_json(l)))
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
+		goto out;
+	if ((sq = insert_run(s, l, run, &run_id)) != SQLITE_OK ||
+	    (sq = insert_signatures(s, run, run_id, l->last_seen)) != SQLITE_OK)
+		goto db_fail;
+	sq = sqlite3_prepare_v2(
+		callus_store_db(s),
+		"INSERT INTO lessons (signature, timestamp, type, file, error_summary, cause,"
+		" resolution, corrective_rule, intent_id, tool, command, exit_code,"
+		" affected_files, occurrences, last_seen)"
+		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,1,?)"
+		" ON CONFLICT (signature) DO UPDATE SET occurrences = occurrences + 1,"
+		"  last_seen = excluded.last_seen, exit_code = excluded.exit_code,"
+		"  cause = CASE WHEN excluded.cause <> '' THEN excluded.cause ELSE cause END,"
+		"  resolution = CASE WHEN excluded.resolution <> '' THEN excluded.resolution"
+		"   ELSE resolution END,"
+		"  corrective_rule = CASE WHEN excluded.corrective_rule <> ''"
+		"   THEN excluded.corrective_rule ELSE corrective_rule END"
+		" RETURNING id, occurrences, timestamp, cause, resolution, corrective_rule,"
+		"  intent_id",
+		-1, &st, NULL);
+	if (sq != SQLITE_OK)
+		goto db_fail;
+	callus_sql_bind_text(st, 1, l->signature);
+	callus_sql_bind_text(st, 2, l->timestamp);
+	callus_sql_bind_text(st, 3, callus_lesson_type_name(l->type));
+	callus_sql_bind_text(st, 4, l->file);
+	callus_sql_bind_text(st, 5, l->error_summary);
+	callus_sql_bind_text(st, 6, l->cause);
+	callus_sql_bind_text(st, 7, l->resolution);
+	callus_sql_bind_text(st, 8, l->corrective_rule);
+	callus_sql_bind_text(st, 9, l->intent_id);
+	callus_sql_bind_text(st, 10, l->tool);
+	callus_sql_bind_text(st, 11, l->command);
+	sqlite3_bind_int(st, 12, l->exit_code);
+	callus_sql_bind_text(st, 13, files);
+	callus_sql_bind_text(st, 14, l->last_seen);
+	if ((sq = sqlite3_step(st)) != SQLITE_ROW)
+		goto db_fail;
+	l->id = sqlite3_column_int64(st, 0);
+	l->occurrences = sqlite3_column_int64(st, 1);
+	if (replace_str(&l->timestamp, sqlite3_column_text(st, 2)) < 0 ||
+	    replace_str(&l->cause, sqlite3_column_text(st, 3)) < 0 ||
+	    replace_str(&l->resolution, sqlite3_column_text(st, 4)) < 0 ||
+	    replace_str(&l->corrective_rule, sqlite3_column_text(st, 5)) < 0 ||
+	    replace_str(&l->intent_id, sqlite3_column_text(st, 6)) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		goto rollback;
+	}
+	/* RETURNING rows are produced before the statement finishes */
+	while ((sq = sqlite3_step(st)) == SQLITE_ROW)
+		;
+	if (sq != SQLITE_DONE)
+		goto db_fail;
+	sqlite3_finalize(st);
+	st = NULL;
+	if (is_new)
+		*is_new = l->occurrences == 1;
+	if ((sq = sqlite3_prepare_v2(callus_store_db(s), "INSERT INTO lesson_runs VALUES (?, ?)", -1, &st,
+				     NULL)) != SQLITE_OK)
+		goto db_fail;
+	sqlite3_bind_int64(st, 1, l->id);
+	sqlite3_bind_int64(st, 2, run_id);
+	if ((sq = sqlite3_step(st)) != SQLITE_DONE)
+		goto db_fail;
+	sqlite3_finalize(st);
+	st = NULL;
+	if (run && run->metrics && (sq = callus_store_write_metrics(s, run->metrics)) != SQLITE_OK)
+		goto db_fail;
+	rc = callus_store_exec(s, "COMMIT", err);
+	if (rc < 0)
+		goto rollback;
+	if (run && run->metrics)
+		callus_metrics_clear(run->metrics);
+	goto out;
+db_fail:
+	rc = callus_store_db_error(s, err, sq, "cannot record in");
+rollback:
+	sqlite3_finalize(st);
+	st = NULL;
+	sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+out:
+	sqlite3_finalize(st);
+	free(files);
+	return rc;
+}
+
+static const char lesson_columns[] =
+	"SELECT id, signature, timestamp, type, file, error_summary, cause, resolution,"
+	" corrective_rule, intent_id, tool, command, exit_code, affected_files, occurrences,"
+	" last_seen FROM lessons";
+
+static int col_str(char **dst, sqlite3_stmt *st, int i)
+{
+	*dst = callus_sql_column_dup(st, i);
+	return *dst ? 0 : CALLUS_ENOMEM;
+}
+
+static int read_lesson(sqlite3_stmt *st, callus_lesson *l)
+{
+	callus_strlist files = CALLUS_STRLIST_INIT;
+	int rc = 0;
+
+	memset(l, 0, sizeof(*l));
+	l->id = sqlite3_column_int64(st, 0);
+	if (col_str(&l->signature, st, 1) < 0 || col_str(&l->timestamp, st, 2) < 0 ||
+	    col_str(&l->file, st, 4) < 0 || col_str(&l->error_summary, st, 5) < 0 ||
+	    col_str(&l->cause, st, 6) < 0 || col_str(&l->resolution, st, 7) < 0 ||
+	    col_str(&l->corrective_rule, st, 8) < 0 || col_str(&l->intent_id, st, 9) < 0 ||
+	    col_str(&l->tool, st, 10) < 0 || col_str(&l->command, st, 11) < 0 ||
+	    col_str(&l->last_seen, st, 15) < 0)
+		rc = CALLUS_ENOMEM;
+	if (callus_lesson_type_parse(&l->type, (const char *)sqlite3_column_text(st, 3)) < 0)
+		l->type = CALLUS_LESSON_OTHER;
+	l->exit_code = sqlite3_column_int(st, 12);
+	l->occurrences = sqlite3_column_int64(st, 14);
+	if (callus_sql_json_strlist(&files, (const char *)sqlite3_column_text(st, 13)) < 0)
+		rc = CALLUS_ENOMEM;
+	l->affected_files = callus_strlist_detach(&files, &l->affected_count);
+	if (rc < 0)
+		callus_lesson_release(l);
+	return rc;
+}
+
+void callus_lessons_free(callus_lesson *ls, size_t count)
+{
+	for (size_t i = 0; ls && i < count; i++)
+		callus_lesson_release(&ls[i]);
+	free(ls);
+}
+
+static int read_lesson_row(sqlite3_stmt *st, void *item, void *ctx)
+{
+	(void)ctx;
+	return read_lesson(st, item);
+}
+
+static int list_lessons(callus_store *s, const callus_lesson_filter *f, int lowest_value,
+			callus_lesson **out, size_t *count, callus_error *err)
+{
+	callus_buf sql = CALLUS_BUF_INIT;
+	sqlite3_stmt *st = NULL;
+	callus_lesson *ls = NULL;
+	size_t n = 0;
+	int rc = 0, sq;
+
+	*out = NULL;
+	*count = 0;
+	callus_buf_puts(&sql, lesson_columns);
+	/* a lesson matches a file when it is its primary or any affected file */
+	callus_buf_puts(&sql, " WHERE (:type IS NULL OR type = upper(:type))"
+			    " AND (:file IS NULL OR file = :file OR EXISTS (SELECT 1 FROM"
+			    " json_each(affected_files) WHERE value = :file))"
+			    " AND (:tool IS NULL OR tool = :tool)");
+	callus_buf_puts(&sql, lowest_value
+				    ? " ORDER BY occurrences ASC, last_seen ASC, id ASC LIMIT :limit"
+				    : " ORDER BY last_seen DESC, id DESC LIMIT :limit");
+	if (callus_buf_status(&sql) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((sq = sqlite3_prepare_v2(callus_store_db(s), sql.ptr, -1, &st, NULL)) != SQLITE_OK) {
+		rc = callus_store_db_error(s, err, sq, "cannot read");
+		goto out;
+	}
+	if (f && f->type)
+		callus_sql_bind_text(st, sqlite3_bind_parameter_index(st, ":type"), f->type);
+	if (f && f->file)
+		callus_sql_bind_text(st, sqlite3_bind_parameter_index(st, ":file"), f->file);
+	if (f && f->tool)
+		callus_sql_bind_text(st, sqlite3_bind_parameter_index(st, ":tool"), f->tool);
+	sqlite3_bind_int(st, sqlite3_bind_parameter_index(st, ":limit"),
+			 f && f->limit > 0 ? f->limit : -1);
+	if ((sq = callus_sql_collect(st, sizeof(*ls), read_lesson_row, NULL, 0, (void **)&ls, &n)) !=
+	    SQLITE_OK) {
+		rc = callus_store_db_error(s, err, sq, "cannot read");
+		goto out;
+	}
+	*out = ls;
+	*count = n;
+	ls = NULL;
+	n = 0;
+out:
+	sqlite3_finalize(st);
+	callus_buf_release(&sql);
+	callus_lessons_free(ls, n);
+	return rc;
+}
+
+int callus_store_list_lessons(callus_store *s, const callus_lesson_filter *f, callus_lesson **out,
+			    size_t *count, callus_error *err)
+{
+	return list_lessons(s, f, 0, out, count, err);
+}
+
+int callus_store_list_lowest_value(callus_store *s, const callus_lesson_filter *f, callus_lesson **out,
+				 size_t *count, callus_error *err)
+{
+	return list_lessons(s, f, 1, out, count, err);
+}
+
+int callus_store_get_lesson(callus_store *s, const char *key, callus_lesson *out, callus_error *err)
+{
+	callus_buf sql = CALLUS_BUF_INIT, pat = CALLUS_BUF_INIT;
+	sqlite3_stmt *st = NULL;
+	size_t klen = strlen(key);
+	int is_num = klen > 0 && strspn(key, "0123456789") == klen && klen < 18;
+	int rc = 0, sq;
+
+	memset(out, 0, sizeof(*out));
+	if (!is_num && (klen < 6 || strspn(key, "0123456789abcdef") != klen))
+		return callus_error_set(err, CALLUS_EINVAL,
+				      "'%s' is neither a lesson id nor a signature prefix "
+				      "(6 or more hex digits)", key);
+	callus_buf_puts(&sql, lesson_columns);
+	callus_buf_puts(&sql, is_num ? " WHERE id = ?" : " WHERE signature LIKE ? LIMIT 2");
+	callus_buf_printf(&pat, "%s%%", key);
+	if ((sq = sqlite3_prepare_v2(callus_store_db(s), sql.ptr, -1, &st, NULL)) != SQLITE_OK) {
+		rc = callus_store_db_error(s, err, sq, "cannot read");
+		goto out;
+	}
+	if (is_num)
+		sqlite3_bind_int64(st, 1, strtoll(key, NULL, 10));
+	else
+		callus_sql_bind_text(st, 1, pat.ptr);
+	if ((sq = sqlite3_step(st)) != SQLITE_ROW) {
+		rc = sq == SQLITE_DONE
+			     ? callus_error_set(err, CALLUS_ENOTFOUND, "no lesson '%s'", key)
+			     : callus_store_db_error(s, err, sq, "cannot read");
+		goto out;
+	}
+	if (read_lesson(st, out) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		callus_lesson_release(out);
+		rc = callus_error_set(err, CALLUS_EINVAL, "'%s' matches more than one lesson", key);
+	}
+out:
+	sqlite3_finalize(st);
+	callus_buf_release(&sql);
+	callus_buf_release(&pat);
+	return rc;
+}
+

@@ -1,0 +1,115 @@
+/*
+ * store_metrics.c - the metrics table of the store: adding a process's
+ * counters, histograms and gauges to it (inside a lesson's transaction,
+ * or flushed on their own) and reading them back with the gauges computed
+ * from the store.  Apart from the lessons (store_lessons.c) because
+ * metrics are written by every command, lessons by few.
+ */
+#include "callus/store.h"
+#include "callus/buf.h"
+#include "sqlutil.h"
+#include "store_internal.h"
+
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct metric_writer {
+	sqlite3_stmt *st;
+	int rc;
+};
+
+static int write_metric_row(void *ctx, const callus_metric_row *r)
+{
+	struct metric_writer *w = ctx;
+
+	sqlite3_reset(w->st);
+	callus_sql_bind_text(w->st, 1, r->name);
+	callus_sql_bind_text(w->st, 2, r->labels);
+	callus_sql_bind_text(w->st, 3, r->part);
+	sqlite3_bind_double(w->st, 4, r->value);
+	sqlite3_bind_int(w->st, 5, r->replace);
+	w->rc = sqlite3_step(w->st);
+	if (w->rc == SQLITE_DONE)
+		w->rc = SQLITE_OK;
+	return w->rc != SQLITE_OK; /* stops the walk at the first failure */
+}
+
+int callus_store_write_metrics(callus_store *s, const callus_metrics *m)
+{
+	struct metric_writer w = { NULL, SQLITE_OK };
+
+	if (callus_metrics_is_empty(m))
+		return SQLITE_OK;
+	w.rc = sqlite3_prepare_v2(callus_store_db(s),
+				  "INSERT INTO metrics (name, labels, part, value) VALUES (?1,?2,?3,?4)"
+				  " ON CONFLICT (name, labels, part) DO UPDATE SET value ="
+				  "  CASE WHEN ?5 THEN excluded.value ELSE value + excluded.value END",
+				  -1, &w.st, NULL);
+	if (w.rc == SQLITE_OK && callus_metrics_each_row(m, write_metric_row, &w) < 0)
+		w.rc = SQLITE_NOMEM;
+	sqlite3_finalize(w.st);
+	return w.rc;
+}
+
+int callus_store_flush_metrics(callus_store *s, callus_metrics *m, callus_error *err)
+{
+	int rc, sq;
+
+	if (callus_metrics_is_empty(m))
+		return 0;
+	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
+		return rc;
+	if ((sq = callus_store_write_metrics(s, m)) != SQLITE_OK) {
+		rc = callus_store_db_error(s, err, sq, "cannot record metrics in");
+		goto rollback;
+	}
+	if ((rc = callus_store_exec(s, "COMMIT", err)) < 0)
+		goto rollback;
+	callus_metrics_clear(m);
+	return 0;
+rollback:
+	sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+int callus_store_read_metrics(callus_store *s, callus_metrics *m, callus_error *err)
+{
+	const char *const project[] = { CALLUS_LAYER_PROJECT };
+	sqlite3_stmt *st = NULL;
+	int64_t lessons;
+	int rc = 0, sq;
+
+	/* a read transaction: the counters and the gauges of one moment */
+	if ((rc = callus_store_exec(s, "BEGIN", err)) < 0)
+		return rc;
+	sq = sqlite3_prepare_v2(callus_store_db(s), "SELECT name, labels, part, value FROM metrics",
+				-1, &st, NULL);
+	while (sq == SQLITE_OK && (sq = sqlite3_step(st)) == SQLITE_ROW) {
+		callus_metric_row r = { (const char *)sqlite3_column_text(st, 0),
+				      (const char *)sqlite3_column_text(st, 1),
+				      (const char *)sqlite3_column_text(st, 2),
+				      sqlite3_column_double(st, 3), 0 };
+
+		if (r.name && r.labels && r.part && callus_metrics_add_row(m, &r) < 0) {
+			rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+			goto out;
+		}
+		sq = SQLITE_OK;
+	}
+	if (sq != SQLITE_DONE) {
+		rc = callus_store_db_error(s, err, sq, "cannot read metrics from");
+		goto out;
+	}
+	if ((lessons = callus_store_query_int(s, "SELECT count(*) FROM lessons")) < 0) {
+		rc = callus_store_db_error(s, err, sqlite3_errcode(callus_store_db(s)), "cannot read");
+		goto out;
+	}
+	if (callus_metrics_set(m, CALLUS_METRIC_STORAGE_COUNT, project, (double)lessons) < 0)
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+out:
+	sqlite3_finalize(st);
+	sqlite3_exec(callus_store_db(s), "COMMIT", NULL, NULL, NULL);
+	return rc;
+}
+

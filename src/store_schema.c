@@ -1,0 +1,236 @@
+/*
+ * store_schema.c - the store's schema: the forward-only migrations, one per
+ * schema version, and applying them when a store is opened
+ * (callus_store_migrate, store_internal.h).  Apart from opening and
+ * locking (store.c) because the schema grows a migration at a time while
+ * the rest stays put.
+ */
+#include "callus/store.h"
+#include "callus/buf.h"
+#include "callus/embed.h"
+#include "callus/migrate.h"
+#include "store_internal.h"
+
+#include <sqlite3.h>
+
+/* Forward-only migrations; migrations[i] takes the schema from version i
+ * to version i + 1.  Never edit one that has shipped: add another. */
+static const char *const migrations[] = {
+	/* 0 -> 1: lessons, the runs they came from, and their errors */
+	"CREATE TABLE runs ("
+	"  id INTEGER PRIMARY KEY,"
+	"  at TEXT NOT NULL,"
+	"  tool TEXT NOT NULL,"
+	"  command TEXT NOT NULL,"
+	"  cwd TEXT NOT NULL DEFAULT '',"
+	"  exit_code INTEGER NOT NULL,"
+	"  intent_id TEXT NOT NULL DEFAULT '',"
+	"  output_bytes INTEGER NOT NULL DEFAULT 0);"
+	"CREATE TABLE lessons ("
+	"  id INTEGER PRIMARY KEY,"
+	"  signature TEXT NOT NULL UNIQUE,"
+	"  timestamp TEXT NOT NULL,"
+	"  type TEXT NOT NULL CHECK (type IN ('LINT','TEST','ANALYSIS','OTHER')),"
+	"  file TEXT NOT NULL,"
+	"  error_summary TEXT NOT NULL,"
+	"  cause TEXT NOT NULL DEFAULT '',"
+	"  resolution TEXT NOT NULL DEFAULT '',"
+	"  corrective_rule TEXT NOT NULL DEFAULT '',"
+	"  intent_id TEXT NOT NULL DEFAULT '',"
+	"  tool TEXT NOT NULL,"
+	"  command TEXT NOT NULL,"
+	"  exit_code INTEGER NOT NULL,"
+	"  affected_files TEXT NOT NULL DEFAULT '[]',"
+	"  occurrences INTEGER NOT NULL DEFAULT 1 CHECK (occurrences >= 1),"
+	"  last_seen TEXT NOT NULL);"
+	"CREATE INDEX lessons_last_seen ON lessons(last_seen);"
+	"CREATE INDEX lessons_file ON lessons(file);"
+	"CREATE TABLE lesson_runs ("
+	"  lesson_id INTEGER NOT NULL REFERENCES lessons(id) ON DELETE CASCADE,"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  PRIMARY KEY (lesson_id, run_id));"
+	"CREATE TABLE run_errors ("
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  file TEXT, line INTEGER, col INTEGER, code TEXT, message TEXT NOT NULL);"
+	"CREATE INDEX run_errors_run ON run_errors(run_id);",
+	/* 1 -> 2: error signatures (spec 004) and where they occurred */
+	"CREATE TABLE signatures ("
+	"  id TEXT PRIMARY KEY,"
+	"  error_type TEXT NOT NULL,"
+	"  message_pattern TEXT NOT NULL,"
+	"  stack_patterns TEXT NOT NULL DEFAULT '[]',"
+	"  context_patterns TEXT NOT NULL DEFAULT '[]',"
+	"  original TEXT NOT NULL,"
+	"  tool TEXT NOT NULL,"
+	"  first_seen TEXT NOT NULL,"
+	"  last_seen TEXT NOT NULL,"
+	"  occurrence_count INTEGER NOT NULL DEFAULT 1 CHECK (occurrence_count >= 1));"
+	"CREATE TABLE signature_runs ("
+	"  signature_id TEXT NOT NULL REFERENCES signatures(id) ON DELETE CASCADE,"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  errors INTEGER NOT NULL DEFAULT 1,"
+	"  PRIMARY KEY (signature_id, run_id));"
+	"CREATE INDEX signature_runs_run ON signature_runs(run_id);"
+	"ALTER TABLE run_errors ADD COLUMN signature_id TEXT;",
+	/* 2 -> 3: metrics (include/callus/metrics.h): one row per series part,
+	 * values added by upsert so concurrent writers add up */
+	"CREATE TABLE metrics ("
+	"  name TEXT NOT NULL,"
+	"  labels TEXT NOT NULL,"
+	"  part TEXT NOT NULL,"
+	"  value REAL NOT NULL,"
+	"  PRIMARY KEY (name, labels, part)) WITHOUT ROWID;",
+	/* 3 -> 4: the three states of an error, resolutions and their
+	 * applications (include/callus/learn.h).  The triggers make the state
+	 * transitions one-way whoever writes the store. */
+	"CREATE TABLE checks ("
+	"  id INTEGER PRIMARY KEY,"
+	"  tool TEXT NOT NULL,"
+	"  args TEXT NOT NULL,"
+	"  dir TEXT NOT NULL,"
+	"  runs INTEGER NOT NULL DEFAULT 0,"
+	"  last_run_at TEXT,"
+	"  last_pass_at TEXT,"
+	"  UNIQUE (tool, args, dir));"
+	"CREATE TABLE snapshots ("
+	"  id INTEGER PRIMARY KEY,"
+	"  kind TEXT NOT NULL CHECK (kind IN ('git','files')),"
+	"  tree TEXT NOT NULL,"
+	"  head TEXT NOT NULL DEFAULT '',"
+	"  taken_at TEXT NOT NULL);"
+	"CREATE TABLE resolutions ("
+	"  id INTEGER PRIMARY KEY,"
+	"  signature_id TEXT NOT NULL REFERENCES signatures(id) ON DELETE CASCADE,"
+	"  description TEXT NOT NULL,"
+	"  code_changes TEXT NOT NULL,"
+	"  files TEXT NOT NULL DEFAULT '[]',"
+	"  context TEXT NOT NULL DEFAULT '{}',"
+	"  application_count INTEGER NOT NULL DEFAULT 1,"
+	"  success_count INTEGER NOT NULL DEFAULT 1,"
+	"  created_at TEXT NOT NULL,"
+	"  last_success_at TEXT NOT NULL DEFAULT '',"
+	"  CHECK (success_count >= 0 AND success_count <= application_count));"
+	"CREATE INDEX resolutions_signature ON resolutions(signature_id);"
+	"CREATE TABLE pending_errors ("
+	"  id INTEGER PRIMARY KEY,"
+	"  check_id INTEGER NOT NULL REFERENCES checks(id) ON DELETE CASCADE,"
+	"  signature_id TEXT NOT NULL REFERENCES signatures(id) ON DELETE CASCADE,"
+	"  state TEXT NOT NULL DEFAULT 'pending'"
+	"   CHECK (state IN ('pending','fixed','permanent')),"
+	"  attempts INTEGER NOT NULL DEFAULT 1 CHECK (attempts >= 1),"
+	"  first_failure_at TEXT NOT NULL,"
+	"  last_failure_at TEXT NOT NULL,"
+	"  session TEXT NOT NULL DEFAULT '',"
+	"  files TEXT NOT NULL DEFAULT '[]',"
+	"  snapshot_id INTEGER REFERENCES snapshots(id) ON DELETE SET NULL,"
+	"  closed_at TEXT NOT NULL DEFAULT '',"
+	"  closed_run INTEGER NOT NULL DEFAULT 0,"
+	"  resolution_id INTEGER REFERENCES resolutions(id) ON DELETE SET NULL);"
+	"CREATE UNIQUE INDEX pending_open ON pending_errors(check_id, signature_id)"
+	"  WHERE state = 'pending';"
+	"CREATE INDEX pending_check ON pending_errors(check_id, signature_id, state);"
+	"CREATE INDEX pending_last ON pending_errors(state, last_failure_at);"
+	"CREATE TRIGGER pending_starts_pending BEFORE INSERT ON pending_errors"
+	"  WHEN NEW.state <> 'pending'"
+	"  BEGIN SELECT RAISE(ABORT, 'an error starts pending'); END;"
+	"CREATE TRIGGER pending_one_way BEFORE UPDATE OF state ON pending_errors"
+	"  WHEN OLD.state <> 'pending' AND NEW.state <> OLD.state"
+	"  BEGIN SELECT RAISE(ABORT, 'a fixed or permanent error stays so'); END;"
+	"CREATE TABLE suggestions ("
+	"  id INTEGER PRIMARY KEY,"
+	"  pending_id INTEGER NOT NULL REFERENCES pending_errors(id) ON DELETE CASCADE,"
+	"  resolution_id INTEGER NOT NULL REFERENCES resolutions(id) ON DELETE CASCADE,"
+	"  confidence REAL NOT NULL,"
+	"  made_at TEXT NOT NULL,"
+	"  outcome TEXT CHECK (outcome IN ('success','failure')),"
+	"  outcome_at TEXT NOT NULL DEFAULT '',"
+	"  UNIQUE (pending_id, resolution_id));"
+	"CREATE INDEX suggestions_resolution ON suggestions(resolution_id);"
+	"CREATE TABLE applications ("
+	"  id INTEGER PRIMARY KEY,"
+	"  resolution_id INTEGER NOT NULL REFERENCES resolutions(id) ON DELETE CASCADE,"
+	"  suggestion_id INTEGER REFERENCES suggestions(id) ON DELETE SET NULL,"
+	"  success INTEGER NOT NULL CHECK (success IN (0,1)),"
+	"  source TEXT NOT NULL CHECK (source IN ('fix','recurred','permanent','feedback')),"
+	"  context TEXT NOT NULL DEFAULT '{}',"
+	"  at TEXT NOT NULL);"
+	"CREATE INDEX applications_resolution ON applications(resolution_id);",
+	/* 4 -> 5: matching (include/callus/match.h): each signature's vector
+	 * per embedding model, the built-in embedder's document frequencies,
+	 * and signatures linked to another (a near-duplicate, or a merge a
+	 * maintainer approved) */
+	"CREATE TABLE signature_vectors ("
+	"  signature_id TEXT NOT NULL REFERENCES signatures(id) ON DELETE CASCADE,"
+	"  model TEXT NOT NULL,"
+	"  vector BLOB NOT NULL,"
+	"  PRIMARY KEY (signature_id, model)) WITHOUT ROWID;"
+	"CREATE TABLE embed_df ("
+	"  feature INTEGER PRIMARY KEY,"
+	"  df INTEGER NOT NULL);"
+	"CREATE TABLE signature_links ("
+	"  alias_id TEXT PRIMARY KEY REFERENCES signatures(id) ON DELETE CASCADE,"
+	"  canonical_id TEXT NOT NULL REFERENCES signatures(id) ON DELETE CASCADE,"
+	"  similarity REAL NOT NULL,"
+	"  reason TEXT NOT NULL CHECK (reason IN ('duplicate','merge')),"
+	"  linked_at TEXT NOT NULL,"
+	"  CHECK (alias_id <> canonical_id));"
+	"CREATE INDEX signatures_error_type ON signatures(error_type);",
+	/* 5 -> 6: the built-in embedder's vectors carry the product's name,
+	 * which changed (callus/migrate.h) */
+	"UPDATE signature_vectors SET model = '" CALLUS_EMBED_BUILTIN_MODEL "'"
+	"  WHERE model = '" CALLUS_MIGRATE_OLD_BUILTIN_MODEL "';",
+};
+
+_Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,
+	       "one migration per schema version");
+
+int callus_store_schema_version(callus_store *s)
+{
+	sqlite3_stmt *st = NULL;
+	int v = -1;
+
+	if (sqlite3_prepare_v2(callus_store_db(s), "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+int callus_store_migrate(callus_store *s, callus_error *err)
+{
+	const int latest = (int)(sizeof(migrations) / sizeof(migrations[0]));
+	callus_buf sql = CALLUS_BUF_INIT;
+	int rc, v;
+
+	/* Cheap check first: most opens find the schema current. */
+	if ((v = callus_store_schema_version(s)) == latest)
+		return 0;
+	if (v < 0)
+		return callus_store_db_error(s, err, sqlite3_errcode(callus_store_db(s)), "cannot read");
+	/* IMMEDIATE takes the write lock now, so two processes creating the
+	 * store at once apply the migrations exactly once. */
+	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
+		return rc;
+	v = callus_store_schema_version(s);
+	if (v > latest) {
+		rc = callus_error_set(err, CALLUS_EINVAL,
+				    "'%s' has schema version %d, newer than this callus (%d)",
+				    callus_store_path(s), v, latest);
+		goto rollback;
+	}
+	for (; v < latest; v++) {
+		if ((rc = callus_store_exec(s, migrations[v], err)) < 0)
+			goto rollback;
+		callus_buf_clear(&sql);
+		callus_buf_printf(&sql, "PRAGMA user_version = %d", v + 1);
+		if ((rc = callus_store_exec(s, sql.ptr, err)) < 0)
+			goto rollback;
+	}
+	callus_buf_release(&sql);
+	return callus_store_exec(s, "COMMIT", err);
+rollback:
+	callus_buf_release(&sql);
+	sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
