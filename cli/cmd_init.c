@@ -2,7 +2,7 @@
  * callus init: put callus's hook into a coding agent's project settings (or
  * take it out again), and show where every agent stands.
  *
- * What is written where is decided by src/agentconf.c from the file's text;
+ * What is written where is decided by src/agents/install.c from the file's text;
  * this file reads, backs up and writes, and picks the program the agent
  * will run.
  */

@@ -241,7 +241,7 @@ static int reply(json_t *root, const char *event, const char *ctx, size_t n)
 	return 0;
 }
 
-/* An executable script named after the event (agentconf.c writes it). */
+/* An executable script named after the event (install.c writes it). */
 static const callus_agentconf_agent install = {
 	"cline", NULL, "Cline", ".clinerules/hooks/PostToolUse", "PostToolUse",
 	"the Cline CLI runs it as it is, the VS Code extension once \"Enable Hooks\" is "

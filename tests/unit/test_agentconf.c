@@ -1,6 +1,6 @@
 /*
  * test_agentconf.c - callus's hook entries merged into and taken out of the
- * agents' settings files (src/agentconf.c, docs/agents.md).
+ * agents' settings files (src/agents/install.c, docs/agents.md).
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,6 +1,8 @@
 /*
- * agentconf.c - callus's hook entries merged into and taken out of coding
- * agents' settings files (include/callus/agentconf.h, docs/agents.md).
+ * install.c - callus's hook entries merged into and taken out of coding
+ * agents' settings files (include/callus/agentconf.h, docs/agents.md): what
+ * `callus init` does for every member of the agents family, from the
+ * install description each one gives (its callus_agentconf_agent).
  */
 #include "callus/agentconf.h"
 #include "callus/migrate.h"
