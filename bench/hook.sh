@@ -6,7 +6,9 @@
 # without opening the store) and PostToolUseFailure for a failing eslint run
 # (callus records a lesson), then PostToolUse for passing checks: eslint, which
 # failed just before (its pending errors are fixed), and tsc, which never
-# failed here (one read, no write).  Each command runs N times with the payload on
+# failed here (one read, no write); last PreToolUse of Edit, for a file callus
+# knows nothing about (against cat: the file index answers, no store) and
+# for src/app.js, where those errors were fixed (the store is read).  Each command runs N times with the payload on
 # stdin; bench/proctime reports per-process CPU time (user + system, from
 # wait4) and wall time: min / median / max in ms.
 # Usage: bench/hook.sh [N] [path/to/callus]
@@ -34,7 +36,13 @@ JSON
 cat >tsc-pass.json <<'JSON'
 {"session_id":"bench","transcript_path":"/tmp/t.jsonl","cwd":"WS","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"npx tsc --noEmit"},"tool_response":{"stdout":"","stderr":"","interrupted":false,"isImage":false}}
 JSON
-sed -i "s|WS|$work/ws|g" ls.json eslint.json eslint-pass.json tsc-pass.json
+# before an edit of a file callus knows nothing about (the file index
+# answers), and of src/app.js, where the eslint errors above were fixed
+cat >edit.json <<'JSON'
+{"session_id":"bench","transcript_path":"/tmp/t.jsonl","cwd":"WS","hook_event_name":"PreToolUse","tool_name":"Edit","tool_input":{"file_path":"WS/src/other.js","old_string":"a","new_string":"b","replace_all":false},"tool_use_id":"t1"}
+JSON
+sed 's|src/other.js|src/app.js|' edit.json >edit-known.json
+sed -i "s|WS|$work/ws|g" ls.json eslint.json eslint-pass.json tsc-pass.json edit.json edit-known.json
 cat >hook.js <<'JS'
 let d = "";
 process.stdin.on("data", (c) => (d += c)).on("end", () => { JSON.parse(d); });
@@ -64,3 +72,6 @@ command -v node >/dev/null && row "node (parse only)" "eslint failure" ../eslint
 row "callus hook claude-code" "eslint failure (recorded)" ../eslint.json "$callus" hook claude-code
 row "callus hook claude-code" "eslint passes (a check that failed)" ../eslint-pass.json "$callus" hook claude-code
 row "callus hook claude-code" "tsc passes (never failed here)" ../tsc-pass.json "$callus" hook claude-code
+row "cat (baseline)" "before an edit" ../edit.json cat
+row "callus hook claude-code" "before an edit, nothing known" ../edit.json "$callus" hook claude-code
+row "callus hook claude-code" "before an edit of a fixed file" ../edit-known.json "$callus" hook claude-code

@@ -51,6 +51,11 @@ void cli_workspace_release(cli_workspace *ws);
  * saying so on stderr; quiet when there is nothing to do. */
 void cli_workspace_migrate(const char *root);
 
+/* `callus doctor`'s checks of the agents' hooks (settings, program, trust,
+ * the last payload), agent's alone when not NULL; printed on stdout as
+ * doctor prints them.  Returns the number of problems found. */
+int cli_doctor_hooks(const cli_workspace *ws, const char *agent);
+
 /* An integer from the config, 0 to INT_MAX, or def when unset, not a number
  * or out of range (so it always fits an int). */
 long cli_config_long(const cli_workspace *ws, const char *section, const char *key, long def);

@@ -59,6 +59,7 @@ enum { OK, NOTE, PROBLEM };
 struct doctor {
 	const cli_workspace *ws;
 	int problems;
+	const char *only;   /* check this agent's hook alone (callus init --check) */
 };
 
 static void report(struct doctor *d, int level, const char *area, const char *fmt, ...)
@@ -432,9 +433,17 @@ static void check_hooks(struct doctor *d)
 		size_t found = 0;
 		int rc;
 
+		if (d->only && strcmp(a->name, d->only) != 0)
+			continue;
 		callus_buf_clear(&path);
 		callus_buf_printf(&path, "%s/%s", d->ws->root, a->path);
 		rc = callus_fs_read_file(&text, path.ptr, CALLUS_AGENTCONF_FILE_MAX, &err);
+		if (rc == CALLUS_ENOTFOUND && d->only) {
+			report(d, PROBLEM, "hooks", "%s: no '%s', so %s never runs callus ('callus init "
+						    "%s' adds the hook)",
+			       a->name, a->path, a->title, a->name);
+			continue;
+		}
 		if (rc == CALLUS_ENOTFOUND) {
 			callus_buf_printf(&unset, "%s%s", unset.len ? ", " : "", a->name);
 			continue;
@@ -482,6 +491,17 @@ static void check_hooks(struct doctor *d)
 	callus_buf_release(&path);
 	callus_buf_release(&text);
 	callus_buf_release(&out);
+}
+
+int cli_doctor_hooks(const cli_workspace *ws, const char *agent)
+{
+	struct doctor d;
+
+	memset(&d, 0, sizeof(d));
+	d.ws = ws;
+	d.only = agent;
+	check_hooks(&d);
+	return d.problems;
 }
 
 /* What the log says: how many errors, and the last one. */

@@ -20,18 +20,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int opt_remove, opt_dry_run;
+static int opt_remove, opt_dry_run, opt_check;
 
 static const cli_option init_options[] = {
 	{ CLI_OPT_FLAG, 0, "remove", &opt_remove, NULL,
 	  "take callus's hook out of AGENT's settings; everything else stays" },
 	{ CLI_OPT_FLAG, 'n', "dry-run", &opt_dry_run, NULL,
 	  "print what would be written, write nothing" },
+	{ CLI_OPT_FLAG, 0, "check", &opt_check, NULL,
+	  "write nothing; say whether the agent will run callus (exit 1 when not)" },
 	CLI_END
 };
 
 const cli_spec cmd_init_spec = {
-	"callus init [AGENT] [--remove] [--dry-run]",
+	"callus init [AGENT] [--remove] [--dry-run] [--check]",
 	"Make a coding agent run callus after its shell commands (its hook settings).",
 	"AGENT is claude-code (or claude), codex, gemini, copilot, cursor or cline.\n"
 	"callus's entries are merged into the agent's settings file in the workspace:\n"
@@ -41,6 +43,10 @@ const cli_spec cmd_init_spec = {
 	"AGENT, shows for every agent whether its settings file exists, whether\n"
 	"callus's hook is in it, and what 'callus init AGENT' would do.  The hook runs\n"
 	"'callus' when this callus is the one on PATH, else this callus's absolute path.\n"
+	"With --check, nothing is written: whether AGENT (or every agent set up here)\n"
+	"will run callus is checked as 'callus doctor' does it: the hook in its settings,\n"
+	"the program it runs, whether the agent trusts this folder, and whether the\n"
+	"last payload it sent could be read.\n"
 	"docs/agents.md has every agent's files and the manual equivalent.",
 	init_options, 0
 };
@@ -432,9 +438,23 @@ int cmd_init(int argc, char **argv)
 		cli_error("--remove needs an AGENT: callus init AGENT --remove");
 		return 2;
 	}
+	if (opt_check && (opt_remove || opt_dry_run)) {
+		cli_error("--check writes nothing: it goes without --remove and --dry-run");
+		return 2;
+	}
 	if (cli_workspace_setup(&ws, NULL, 0) < 0)
 		goto out;
 	have_ws = 1;
+	if (opt_check) {
+		int problems = cli_doctor_hooks(&ws, a ? a->name : NULL);
+
+		if (problems)
+			printf("%d problem%s: %s\n", problems, problems == 1 ? "" : "s",
+			       a ? "this agent will not learn from its checks as it is"
+				 : "see above");
+		rc = problems ? 1 : 0;
+		goto out;
+	}
 	if (!(program = hook_program(&why))) {
 		cli_error("out of memory");
 		goto out;

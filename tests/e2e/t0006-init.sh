@@ -264,4 +264,22 @@ test_expect_success 'init claude-code adds @AGENTS.md to an existing CLAUDE.md, 
 	test "$(cat ../outside.md)" = outside
 '
 
+test_expect_success 'init --check: whether the agent will run callus, writing nothing' '
+	git init -q chk && cd chk &&
+	unset GEMINI_CLI_TRUST_WORKSPACE GEMINI_CLI_HOME GEMINI_CLI_TRUSTED_FOLDERS_PATH &&
+	test_expect_code 1 "$CALLUS" init --check gemini >out &&
+	grep -q "gemini: no .\.gemini/settings\.json., so Gemini CLI never runs callus" out &&
+	test ! -e .gemini &&
+	"$CALLUS" init gemini >/dev/null &&
+	cp .gemini/settings.json before.json &&
+	test_expect_code 1 "$CALLUS" init --check gemini >out &&
+	grep -q "^ok .*gemini: callus.s hook is in" out &&
+	grep -q "^problem .*gemini: this folder is not trusted" out &&
+	GEMINI_CLI_TRUST_WORKSPACE=true "$CALLUS" init --check gemini >out &&
+	! grep -q "^problem" out &&
+	cmp before.json .gemini/settings.json &&
+	test_expect_code 2 "$CALLUS" init --check --remove gemini 2>err &&
+	grep -q "writes nothing" err
+'
+
 test_done
