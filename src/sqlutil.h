@@ -1,6 +1,6 @@
 /*
  * sqlutil.h - small helpers shared by the modules that keep tables in the
- * store (store*.c, match*.c, learn.c, learn_list.c).  Internal to the library.
+ * store (store*.c, match*.c, learn*.c).  Internal to the library.
  */
 #ifndef CALLUS_SQLUTIL_H
 #define CALLUS_SQLUTIL_H

@@ -1,6 +1,6 @@
 /*
  * store_internal.h - the store's SQLite handle, for the library modules
- * that keep their own tables in it (learn.c), and what the pieces of the
+ * that keep their own tables in it (learn*.c), and what the pieces of the
  * store share: opening (store.c), the schema (store_schema.c), the lessons
  * (store_lessons.c) and the metrics (store_metrics.c).  Not part of the
  * public API: the CLI goes through store.h and learn.h.

@@ -1,0 +1,293 @@
+/*
+ * learn_transition.c - the transitions of one pending error, in the write
+ * step of a run (include/callus/learn.h): a failure makes a new pending
+ * error, adds an attempt or makes it permanent; a run without it fixes it,
+ * with the resolution its snapshot's diff describes.
+ *
+ * Apart from learn.c, which takes the run through its three steps, because
+ * these are the states themselves: what each row becomes, read again
+ * under the write lock of the transaction learn.c opened.
+ */
+#include "callus/learn.h"
+#include "callus/snapshot.h"
+
+#include "learn_internal.h"
+#include "sqlutil.h"
+#include "store_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int max_retries(const callus_learn_opts *o)
+{
+	return o->max_retries > 0 ? o->max_retries : CALLUS_LEARN_MAX_RETRIES;
+}
+
+/* The snapshot row for this run's new errors, inserted the first time one
+ * needs it; 0 when there is no snapshot. */
+static int snapshot_row(learn_run *r, int64_t *id)
+{
+	sqlite3_stmt *st = NULL;
+	int sq;
+
+	*id = 0;
+	if (!r->have_snap)
+		return SQLITE_OK;
+	if (r->snap_id) {
+		*id = r->snap_id;
+		return SQLITE_OK;
+	}
+	if ((sq = callus_learn_prepare(r, &st, "INSERT INTO snapshots (kind, tree, head, taken_at)"
+					       " VALUES (?, ?, ?, ?)")) != SQLITE_OK)
+		return sq;
+	callus_sql_bind_text(st, 1, callus_snapshot_kind_name(r->snap.kind));
+	callus_sql_bind_text(st, 2, r->snap.tree);
+	callus_sql_bind_text(st, 3, r->snap.commit);
+	callus_sql_bind_text(st, 4, r->now);
+	sq = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (sq != SQLITE_DONE)
+		return sq;
+	*id = r->snap_id = sqlite3_last_insert_rowid(callus_store_db(r->s));
+	return SQLITE_OK;
+}
+
+/* One of this run's errors: a new pending error, one more attempt (and
+ * permanent past max_retries), or one more failure of a permanent one. */
+int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
+			  const callus_learn_error *e)
+{
+	sqlite3_stmt *st = NULL;
+	char *files = callus_sql_strlist_json(e->files), *since = NULL;
+	int64_t id = 0, attempts = 0, snap_id = 0;
+	int sq;
+
+	if (!files || !(since = callus_sql_time_ago((int64_t)callus_learn_prune_hours(r->o) * 3600))) {
+		sq = SQLITE_NOMEM;
+		goto out;
+	}
+	/* an open one gains an attempt; a permanent one of this session (or
+	 * recent, without sessions) absorbs the failure */
+	sq = callus_learn_prepare(r, &st,
+				  "UPDATE pending_errors SET attempts = attempts + 1, last_failure_at = ?3,"
+				  " session = ?4, files = ?5"
+				  " WHERE id = (SELECT id FROM pending_errors WHERE check_id = ?1"
+				  "  AND signature_id = ?2 AND (state = 'pending' OR (state = 'permanent'"
+				  "  AND session = ?4 AND last_failure_at >= ?6))"
+				  "  ORDER BY state = 'pending' DESC, id DESC LIMIT 1)"
+				  " RETURNING id, attempts, state");
+	if (sq != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(st, 1, check_id);
+	callus_sql_bind_text(st, 2, e->sig->id);
+	callus_sql_bind_text(st, 3, r->now);
+	callus_sql_bind_text(st, 4, r->o->session);
+	callus_sql_bind_text(st, 5, files);
+	callus_sql_bind_text(st, 6, since);
+	if ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+		int open = !strcmp((const char *)sqlite3_column_text(st, 2), "pending");
+
+		id = sqlite3_column_int64(st, 0);
+		attempts = sqlite3_column_int64(st, 1);
+		sqlite3_finalize(st);
+		st = NULL;
+		sq = SQLITE_OK;
+		if (!open)
+			goto out;
+		r->res->npending++;
+		if (attempts < max_retries(r->o))
+			goto out;
+		if ((sq = callus_learn_prepare(r, &st, "UPDATE pending_errors SET state = 'permanent',"
+						       " closed_at = ?2, closed_run = ?3 WHERE id = ?1")) !=
+		    SQLITE_OK)
+			goto out;
+		sqlite3_bind_int64(st, 1, id);
+		callus_sql_bind_text(st, 2, r->now);
+		sqlite3_bind_int64(st, 3, runs);
+		if ((sq = sqlite3_step(st)) != SQLITE_DONE)
+			goto out;
+		sq = SQLITE_OK;
+		r->res->npending--;
+		if ((sq = callus_learn_push_id(&r->res->permanent, &r->res->npermanent, id)) != SQLITE_OK)
+			goto out;
+		sq = callus_learn_settle_suggestions(r, id, 0, "permanent");
+		goto out;
+	}
+	if (sq != SQLITE_DONE)
+		goto out;
+	sqlite3_finalize(st);
+	st = NULL;
+	if ((sq = callus_learn_recurred(r, check_id, runs, e->sig->id)) != SQLITE_OK ||
+	    (sq = snapshot_row(r, &snap_id)) != SQLITE_OK)
+		goto out;
+	if ((sq = callus_learn_prepare(r, &st, "INSERT INTO pending_errors (check_id, signature_id,"
+					       " first_failure_at, last_failure_at, session, files, snapshot_id)"
+					       " VALUES (?1, ?2, ?3, ?3, ?4, ?5, ?6)")) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(st, 1, check_id);
+	callus_sql_bind_text(st, 2, e->sig->id);
+	callus_sql_bind_text(st, 3, r->now);
+	callus_sql_bind_text(st, 4, r->o->session);
+	callus_sql_bind_text(st, 5, files);
+	if (snap_id)
+		sqlite3_bind_int64(st, 6, snap_id);
+	else
+		sqlite3_bind_null(st, 6);
+	if ((sq = sqlite3_step(st)) == SQLITE_DONE) {
+		sq = SQLITE_OK;
+		r->res->npending++;
+		r->res->nnew++;
+	}
+out:
+	sqlite3_finalize(st);
+	free(files);
+	free(since);
+	return sq;
+}
+
+/* A pending error this run fixed: its resolution, from its snapshot's
+ * diff, and its suggestions' success. */
+static int fix_one(learn_run *r, int64_t runs, int64_t pending_id, const char *sig,
+		   int64_t snapshot_id, const char *pending_files)
+{
+	sqlite3_stmt *st = NULL;
+	fix_diff *d = snapshot_id ? callus_learn_find_diff(r, snapshot_id) : NULL;
+	callus_strlist files = CALLUS_STRLIST_INIT;
+	char *fj = NULL, *ctx = NULL, *desc = NULL;
+	int64_t res_id = 0;
+	int sq;
+
+	/* A pass with nothing changed since the failure is no fix (the error
+	 * was flaky, or the failing run's status was hidden): the error is
+	 * closed, and nothing is learnt from it. */
+	if (d && d->unchanged) {
+		if ((sq = callus_learn_prepare(r, &st, "UPDATE pending_errors SET state = 'fixed', closed_at = ?2,"
+						       " closed_run = ?3 WHERE id = ?1")) != SQLITE_OK)
+			goto out;
+		sqlite3_bind_int64(st, 1, pending_id);
+		callus_sql_bind_text(st, 2, r->now);
+		sqlite3_bind_int64(st, 3, runs);
+		if ((sq = sqlite3_step(st)) == SQLITE_DONE) {
+			sq = SQLITE_OK;
+			r->res->nunchanged++;
+		}
+		goto out;
+	}
+	if (d && d->files.count) {
+		for (size_t i = 0; i < d->files.count; i++)
+			if (callus_strlist_add(&files, d->files.items[i], strlen(d->files.items[i])) < 0)
+				goto nomem;
+	} else if (callus_sql_json_strlist(&files, pending_files) < 0) {
+		goto nomem;
+	}
+	if (!(fj = callus_sql_strlist_json(&files)) || !(ctx = callus_learn_context_json(r, "commit", r->head)))
+		goto nomem;
+	if (d && d->description)
+		desc = strdup(d->description);
+	else if (r->o->no_snapshot)
+		desc = strdup("Fixed; snapshots are turned off, so the change is unknown");
+	else
+		desc = strdup("Fixed; no snapshot of the failure was taken, so the change is unknown");
+	if (!desc)
+		goto nomem;
+	if ((sq = callus_learn_prepare(r, &st, "INSERT INTO resolutions (signature_id, description,"
+					       " code_changes, files, context, created_at, last_success_at)"
+					       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)")) != SQLITE_OK)
+		goto out;
+	callus_sql_bind_text(st, 1, sig);
+	callus_sql_bind_text(st, 2, desc);
+	callus_sql_bind_text(st, 3, d && d->patch ? d->patch : "");
+	callus_sql_bind_text(st, 4, fj);
+	callus_sql_bind_text(st, 5, ctx);
+	callus_sql_bind_text(st, 6, r->now);
+	if ((sq = sqlite3_step(st)) != SQLITE_DONE)
+		goto out;
+	res_id = sqlite3_last_insert_rowid(callus_store_db(r->s));
+	sqlite3_finalize(st);
+	st = NULL;
+	if ((sq = callus_learn_prepare(r, &st, "UPDATE pending_errors SET state = 'fixed', closed_at = ?2,"
+					       " closed_run = ?3, resolution_id = ?4 WHERE id = ?1")) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(st, 1, pending_id);
+	callus_sql_bind_text(st, 2, r->now);
+	sqlite3_bind_int64(st, 3, runs);
+	sqlite3_bind_int64(st, 4, res_id);
+	if ((sq = sqlite3_step(st)) != SQLITE_DONE)
+		goto out;
+	{
+		size_t n = r->res->nfixed;
+		char **descs = realloc(r->res->fixed_descriptions, (n + 1) * sizeof(char *));
+
+		if (!descs)
+			goto nomem;
+		r->res->fixed_descriptions = descs;
+		if ((sq = callus_learn_push_id(&r->res->fixed_resolutions, &r->res->nfixed, res_id)) != SQLITE_OK)
+			goto out;
+		descs[n] = desc;
+		desc = NULL;
+	}
+	sq = callus_learn_settle_suggestions(r, pending_id, 1, "fix");
+	goto out;
+nomem:
+	sq = SQLITE_NOMEM;
+out:
+	sqlite3_finalize(st);
+	callus_strlist_release(&files);
+	free(fj);
+	free(ctx);
+	free(desc);
+	return sq;
+}
+
+/* Every open pending error of the check this run fixes. */
+int callus_learn_fix_absent(learn_run *r, int64_t check_id, int64_t runs)
+{
+	sqlite3_stmt *st = NULL;
+	int sq;
+
+	if (!r->passed && !r->nerrs)
+		return SQLITE_OK;
+	sq = callus_learn_prepare(r, &st, "SELECT id, signature_id, snapshot_id, files FROM pending_errors"
+					  " WHERE check_id = ?1 AND state = 'pending' ORDER BY id");
+	if (sq != SQLITE_OK)
+		return sq;
+	sqlite3_bind_int64(st, 1, check_id);
+	/* read to the end first: fixing writes to the rows being scanned */
+	{
+		struct row { int64_t id, snap; char *sig, *files; } *rows = NULL;
+		size_t n = 0;
+
+		while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+			const char *sig = (const char *)sqlite3_column_text(st, 1);
+			struct row *g;
+
+			if (!sig || (!r->passed && callus_learn_in_run(r, sig)))
+				continue;
+			if (!(g = realloc(rows, (n + 1) * sizeof(*g)))) {
+				sq = SQLITE_NOMEM;
+				break;
+			}
+			rows = g;
+			rows[n].id = sqlite3_column_int64(st, 0);
+			rows[n].snap = sqlite3_column_int64(st, 2);
+			rows[n].sig = callus_sql_column_dup(st, 1);
+			rows[n].files = callus_sql_column_dup(st, 3);
+			n++;
+			if (!rows[n - 1].sig || !rows[n - 1].files) {
+				sq = SQLITE_NOMEM;
+				break;
+			}
+		}
+		sqlite3_finalize(st);
+		if (sq == SQLITE_DONE)
+			sq = SQLITE_OK;
+		for (size_t i = 0; i < n && sq == SQLITE_OK; i++)
+			sq = fix_one(r, runs, rows[i].id, rows[i].sig, rows[i].snap, rows[i].files);
+		for (size_t i = 0; i < n; i++) {
+			free(rows[i].sig);
+			free(rows[i].files);
+		}
+		free(rows);
+	}
+	return sq;
+}
