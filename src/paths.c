@@ -78,6 +78,17 @@ static int push_components(callus_buf *out, const char *p, size_t len)
 	return 1;
 }
 
+int callus_path_within(const char *dir, const char *path)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (strncmp(dir, path, n) != 0)
+		return 0;
+	return path[n] == '\0' || path[n] == '/' || (n == 1 && dir[0] == '/');
+}
+
 static int under(const char *root, const char *p, size_t len, size_t *rest)
 {
 	size_t rl;

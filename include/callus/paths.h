@@ -25,6 +25,11 @@ typedef struct callus_pathctx {
  */
 int callus_path_relativize(callus_buf *out, const callus_pathctx *pc, const char *path, size_t len);
 
+/* 1 when path is dir or below it: both absolute and normalized, compared
+ * component by component as text ("/a/b" holds "/a/b/c", not "/a/bc");
+ * trailing slashes of dir do not count. */
+int callus_path_within(const char *dir, const char *path);
+
 /* 1 when name[0..len) ends in an extension of a source or config file. */
 int callus_path_has_source_ext(const char *name, size_t len);
 

@@ -120,12 +120,16 @@ int callus_payload_peek_tool(char **out, const char *obj, const char *end, const
 
 /* ---- the agents' own settings, for check_trust ---------------------------- */
 
-/* Whether path is dir or below it (both absolute, compared as text after
- * dropping dir's trailing slashes). */
-int callus_agent_path_within(const char *dir, const char *path);
-/* The JSON file at $HOME/rel, or at env_dir/name when the variable env_dir
- * (may be NULL) is set: a new reference, NULL when missing or not JSON
- * (*where says which file was looked for, caller releases it). */
+/* Whether root (absolute, resolved) is folder or below it, folder's
+ * links resolved first when it exists. */
+int callus_agent_folder_holds(const char *folder, const char *root);
+/* The path of an agent's settings file into *where: env_dir/name when the
+ * variable env_dir (may be NULL) is set, else $HOME/rel.  0, or -1 when
+ * neither is set (or out of memory). */
+int callus_agent_settings_path(callus_buf *where, const char *env_dir, const char *name,
+			       const char *rel);
+/* That file parsed as JSON: a new reference, NULL when missing or not JSON
+ * (*where names the file looked for; the caller releases it). */
 json_t *callus_agent_load_settings(callus_buf *where, const char *env_dir, const char *name,
 				   const char *rel);
 

@@ -127,15 +127,11 @@ static int reply(json_t *root, const char *event, const char *ctx, size_t n)
  */
 static void check_trust(const char *root, callus_buf *out)
 {
-	const char *home = getenv("CODEX_HOME"), *p, *end;
+	const char *p, *end;
 	callus_buf path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT, key = CALLUS_BUF_INIT;
 	int trusted = 0, reviewed = 0;
 
-	if (home && *home)
-		callus_buf_printf(&path, "%s/config.toml", home);
-	else if ((home = getenv("HOME")))
-		callus_buf_printf(&path, "%s/.codex/config.toml", home);
-	if (!path.len || callus_buf_status(&path) < 0)
+	if (callus_agent_settings_path(&path, "CODEX_HOME", "config.toml", ".codex/config.toml") < 0)
 		goto out;
 	if (callus_fs_read_file(&text, path.ptr, 4u << 20, NULL) < 0) {
 		callus_buf_printf(out,

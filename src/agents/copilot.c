@@ -160,14 +160,9 @@ static void check_trust(const char *root, callus_buf *out)
 	}
 	config = callus_agent_load_settings(&where, "COPILOT_HOME", "config.json",
 					    ".copilot/config.json");
-	json_array_foreach(json_object_get(config, "trusted_folders"), i, folder) {
-		char *real = json_is_string(folder) ? realpath(json_string_value(folder), NULL) : NULL;
-
-		if (json_is_string(folder) &&
-		    callus_agent_path_within(real ? real : json_string_value(folder), root))
+	json_array_foreach(json_object_get(config, "trusted_folders"), i, folder)
+		if (json_is_string(folder) && callus_agent_folder_holds(json_string_value(folder), root))
 			trusted = 1;
-		free(real);
-	}
 	if (trusted)
 		callus_buf_printf(out, "ok this folder is trusted in %s\n", where.ptr);
 	else

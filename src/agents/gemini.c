@@ -282,7 +282,7 @@ static void check_trust(const char *root, callus_buf *out)
 						     ".gemini/trustedFolders.json");
 	}
 	json_object_foreach(folders, rule, level) {
-		char dir[PATH_MAX], *real;
+		char dir[PATH_MAX];
 
 		if (!json_is_string(level) || strlen(rule) >= sizeof(dir))
 			continue;
@@ -293,12 +293,10 @@ static void check_trust(const char *root, callus_buf *out)
 			if (slash)
 				*(slash == dir ? slash + 1 : slash) = '\0';
 		}
-		real = realpath(dir, NULL);
-		if (callus_agent_path_within(real ? real : dir, root) && strlen(rule) > best_len) {
+		if (callus_agent_folder_holds(dir, root) && strlen(rule) > best_len) {
 			best = json_string_value(level);
 			best_len = strlen(rule);
 		}
-		free(real);
 	}
 	if (best && !strcmp(best, "DO_NOT_TRUST"))
 		callus_buf_printf(out,

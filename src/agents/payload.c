@@ -7,6 +7,7 @@
  */
 #include "agents/agent.h"
 #include "callus/fsutil.h"
+#include "callus/paths.h"
 #include "callus/utf8.h"
 
 #include <limits.h>
@@ -666,32 +667,35 @@ int callus_payload_reply_context(json_t *root, const char *event, const char *ct
 											  : 0;
 }
 
-int callus_agent_path_within(const char *dir, const char *path)
+int callus_agent_folder_holds(const char *folder, const char *root)
 {
-	size_t n = strlen(dir);
+	char *real = realpath(folder, NULL);
+	int yes = callus_path_within(real ? real : folder, root);
 
-	while (n > 1 && dir[n - 1] == '/')
-		n--;
-	if (strncmp(dir, path, n) != 0)
-		return 0;
-	return path[n] == '\0' || path[n] == '/' || (n == 1 && dir[0] == '/');
+	free(real);
+	return yes;
 }
 
-json_t *callus_agent_load_settings(callus_buf *where, const char *env_dir, const char *name,
-				   const char *rel)
+int callus_agent_settings_path(callus_buf *where, const char *env_dir, const char *name,
+			       const char *rel)
 {
 	const char *dir = env_dir ? getenv(env_dir) : NULL, *home = getenv("HOME");
-	callus_buf text = CALLUS_BUF_INIT;
-	json_t *j = NULL;
 
 	callus_buf_clear(where);
 	if (dir && *dir)
 		callus_buf_printf(where, "%s/%s", dir, name);
 	else if (home && *home)
 		callus_buf_printf(where, "%s/%s", home, rel);
-	else
-		return NULL;
-	if (callus_buf_status(where) == 0 &&
+	return where->len && callus_buf_status(where) == 0 ? 0 : -1;
+}
+
+json_t *callus_agent_load_settings(callus_buf *where, const char *env_dir, const char *name,
+				   const char *rel)
+{
+	callus_buf text = CALLUS_BUF_INIT;
+	json_t *j = NULL;
+
+	if (callus_agent_settings_path(where, env_dir, name, rel) == 0 &&
 	    callus_fs_read_file(&text, where->ptr, 4u << 20, NULL) == 0)
 		j = json_loadb(text.ptr, text.len, 0, NULL);
 	callus_buf_release(&text);

@@ -37,6 +37,18 @@ static void relativize(void **state)
 	callus_buf_release(&b);
 }
 
+static void path_within(void **state)
+{
+	(void)state;
+	assert_true(callus_path_within("/w/shop", "/w/shop"));
+	assert_true(callus_path_within("/w/shop", "/w/shop/src/a.js"));
+	assert_true(callus_path_within("/w/shop/", "/w/shop/src"));
+	assert_true(callus_path_within("/", "/w"));
+	assert_false(callus_path_within("/w/shop", "/w/shopping"));
+	assert_false(callus_path_within("/w/shop", "/w"));
+	assert_false(callus_path_within("/w/shop/src", "/w/shop"));
+}
+
 static void source_extensions(void **state)
 {
 	(void)state;
@@ -224,6 +236,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(relativize),
+		cmocka_unit_test(path_within),
 		cmocka_unit_test(source_extensions),
 		cmocka_unit_test(eslint_stylish),
 		cmocka_unit_test(gcc_and_tsc),
