@@ -67,28 +67,10 @@ static int read_pending(sqlite3_stmt *st, callus_pending *p)
 	return 0;
 }
 
-/* Whether p names one of files. */
-static int names_any(const callus_pending *p, const callus_strlist *files)
-{
-	for (size_t i = 0; i < p->files.count; i++)
-		if (callus_strlist_contains(files, p->files.items[i], strlen(p->files.items[i])))
-			return 1;
-	return 0;
-}
-
-/* A row of callus_learn_list(): kept when it names one of the filter's
- * files (they are a JSON array: filtered here, not in SQL). */
 static int read_pending_row(sqlite3_stmt *st, void *item, void *ctx)
 {
-	const callus_pending_filter *f = ctx;
-
-	if (read_pending(st, item) < 0)
-		return CALLUS_ENOMEM;
-	if (f && f->files && f->files->count && !names_any(item, f->files)) {
-		pending_release(item);
-		return 1;
-	}
-	return 0;
+	(void)ctx;
+	return read_pending(st, item) < 0 ? CALLUS_ENOMEM : 0;
 }
 
 int callus_learn_list(callus_store *s, const callus_pending_filter *f, callus_pending **out,
@@ -96,11 +78,17 @@ int callus_learn_list(callus_store *s, const callus_pending_filter *f, callus_pe
 {
 	sqlite3_stmt *st = NULL;
 	callus_pending *ps = NULL;
+	char *files = NULL;
 	size_t n = 0;
 	int rc = 0, sq;
 
 	*out = NULL;
 	*count = 0;
+	/* the files filter in SQL, so that the limit counts what is kept */
+	if (f && f->files && f->files->count && !(files = callus_sql_strlist_json(f->files))) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		goto out;
+	}
 	sq = sqlite3_prepare_v2(
 		callus_store_db(s),
 		"SELECT p.id, p.state, c.tool, c.args, c.dir, p.signature_id, g.error_type,"
@@ -111,6 +99,8 @@ int callus_learn_list(callus_store *s, const callus_pending_filter *f, callus_pe
 		" JOIN signatures g ON g.id = p.signature_id"
 		" LEFT JOIN snapshots sn ON sn.id = p.snapshot_id"
 		" WHERE (?1 < 0 OR p.state = ?2)"
+		" AND (?3 IS NULL OR EXISTS (SELECT 1 FROM json_each(p.files) j"
+		"  WHERE j.value IN (SELECT value FROM json_each(?3))))"
 		" ORDER BY p.last_failure_at DESC, p.id DESC",
 		-1, &st, NULL);
 	if (sq != SQLITE_OK) {
@@ -120,7 +110,9 @@ int callus_learn_list(callus_store *s, const callus_pending_filter *f, callus_pe
 	sqlite3_bind_int(st, 1, f ? f->state : -1);
 	callus_sql_bind_text(st, 2, callus_error_state_name(f && f->state >= 0 ? (callus_error_state)f->state
 									  : CALLUS_STATE_PENDING));
-	sq = callus_sql_collect(st, sizeof(*ps), read_pending_row, (void *)f,
+	if (files)
+		sqlite3_bind_text(st, 3, files, -1, SQLITE_STATIC);
+	sq = callus_sql_collect(st, sizeof(*ps), read_pending_row, NULL,
 			      f && f->limit > 0 ? (size_t)f->limit : 0, (void **)&ps, &n);
 	if (sq != SQLITE_OK) {
 		rc = callus_store_db_error(s, err, sq, "cannot read");
@@ -133,6 +125,7 @@ int callus_learn_list(callus_store *s, const callus_pending_filter *f, callus_pe
 out:
 	sqlite3_finalize(st);
 	callus_pendings_free(ps, n);
+	free(files);
 	return rc;
 }
 

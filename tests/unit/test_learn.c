@@ -265,6 +265,37 @@ static void third_failure_is_permanent_and_warned(void **state)
 	callus_strlist_release(&other);
 }
 
+/* The files filter keeps the errors naming one of its files, newest first,
+ * and a limit counts only those. */
+static void list_by_files(void **state)
+{
+	fixture *f = *state;
+	callus_learn_result r;
+	callus_strlist want = { 0 };
+	callus_pending_filter flt = { -1, &want, 1 };
+	callus_pending *ps = NULL;
+	size_t n = 0;
+
+	fail_run(f, "a", 1, &r);
+	callus_learn_result_release(&r);
+	fail_run(f, "bc", 6, &r);
+	callus_learn_result_release(&r);
+	callus_strlist_add(&want, "src/a.js", 8);
+	callus_strlist_add(&want, "nowhere.js", 10);
+	assert_int_equal(callus_learn_list(f->s, &flt, &ps, &n, NULL), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(ps[0].files.items[0], "src/a.js");
+	callus_pendings_free(ps, n);
+	callus_strlist_add(&want, "src/c.js", 8);
+	flt.limit = 0;
+	assert_int_equal(callus_learn_list(f->s, &flt, &ps, &n, NULL), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(ps[0].files.items[0], "src/c.js"); /* the newer run */
+	assert_string_equal(ps[1].files.items[0], "src/a.js");
+	callus_pendings_free(ps, n);
+	callus_strlist_release(&want);
+}
+
 static void two_errors_one_fixed(void **state)
 {
 	fixture *f = *state;
@@ -607,6 +638,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(fail_then_pass_makes_one_resolution, setup, teardown),
 		cmocka_unit_test_setup_teardown(pass_of_unknown_check_writes_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(third_failure_is_permanent_and_warned, setup, teardown),
+		cmocka_unit_test_setup_teardown(list_by_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(two_errors_one_fixed, setup, teardown),
 		cmocka_unit_test_setup_teardown(transitions_are_one_way, setup, teardown),
 		cmocka_unit_test_setup_teardown(suggestions_settle_into_metrics, setup, teardown),
