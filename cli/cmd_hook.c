@@ -236,6 +236,13 @@ static void session_digest(callus_buf *ctx, const cli_workspace *ws, callus_stor
 	*store_out = store;
 }
 
+/* The reply's ceiling: --context-chars, else the workspace's config. */
+static void read_context_chars(const cli_workspace *ws)
+{
+	if (context_chars < 0)
+		context_chars = cli_config_long(ws, "hook", "context_chars", 1500);
+}
+
 /*
  * Before an edit: what is known about the file, when the index lists it.
  * The common answer, nothing, reads one small file and opens no store (no
@@ -252,8 +259,7 @@ static const char *before_edit(callus_buf *ctx, const callus_hook_event *ev, cli
 	if (!known || cli_workspace_setup(ws, root, 0) < 0)
 		goto out;
 	*have_ws = 1;
-	if (context_chars < 0)
-		context_chars = cli_config_long(ws, "hook", "context_chars", 1500);
+	read_context_chars(ws);
 	if (cli_open_store(store, ws, 0) != 0)
 		goto out;
 	label = "before_edit";
@@ -437,8 +443,7 @@ int cmd_hook(int argc, char **argv)
 	if (cli_workspace_setup(&ws, ev.cwd && access(ev.cwd, X_OK) == 0 ? ev.cwd : NULL, 1) < 0)
 		goto reply;
 	have_ws = 1;
-	if (context_chars < 0)
-		context_chars = cli_config_long(&ws, "hook", "context_chars", 1500);
+	read_context_chars(&ws);
 	if (ev.session_start) {
 		path = "session_start";
 		session_digest(&ctx, &ws, &store);

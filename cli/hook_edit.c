@@ -10,7 +10,6 @@
 #include "callus/paths.h"
 #include "callus/strlist.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -25,19 +24,19 @@
 int cli_edit_known(const callus_hook_event *ev, char **root_out, char **rel_out)
 {
 	callus_buf abs = CALLUS_BUF_INIT, rel = CALLUS_BUF_INIT, dir = CALLUS_BUF_INIT;
-	const char *cwd = ev->cwd && access(ev->cwd, X_OK) == 0 ? ev->cwd : ".";
-	char *root = NULL, *real = NULL, here[PATH_MAX];
+	char *base = NULL, *root = NULL, *real = NULL;
 	struct stat st;
 	int known = 0;
 
 	*root_out = *rel_out = NULL;
-	if (!ev->edit_path || !*ev->edit_path || !(root = callus_workspace_find(cwd)))
+	if (!ev->edit_path || !*ev->edit_path)
+		return 0;
+	/* where the agent runs: a relative path starts there */
+	base = ev->cwd && access(ev->cwd, X_OK) == 0 ? strdup(ev->cwd) : getcwd(NULL, 0);
+	if (!base || !(root = callus_workspace_find(base)))
 		goto out;
-	if (ev->edit_path[0] != '/') {
-		if (!strcmp(cwd, ".") && !getcwd(here, sizeof(here)))
-			goto out;
-		callus_buf_printf(&abs, "%s/", strcmp(cwd, ".") ? cwd : here);
-	}
+	if (ev->edit_path[0] != '/')
+		callus_buf_printf(&abs, "%s/", base);
 	callus_buf_puts(&abs, ev->edit_path);
 	real = realpath(root, NULL);
 	{
@@ -56,19 +55,15 @@ int cli_edit_known(const callus_hook_event *ev, char **root_out, char **rel_out)
 		callus_buf_puts(&dir, "/callus.db");
 		known = callus_buf_status(&dir) == 0 && stat(dir.ptr, &st) == 0 ? 2 : 0;
 	}
-	known = known > 0 ? known : 0;
-out:
-	if (known) {
+	if (known > 0 && (*rel_out = callus_buf_detach(&rel))) {
 		*root_out = root;
-		*rel_out = callus_buf_detach(&rel);
-		if (!*rel_out)
-			known = 0;
+		root = NULL;
+	} else {
+		known = 0;
 	}
-	if (!known) {
-		free(root);
-		free(*rel_out);
-		*root_out = *rel_out = NULL;
-	}
+out:
+	free(base);
+	free(root);
 	free(real);
 	callus_buf_release(&abs);
 	callus_buf_release(&rel);
@@ -98,11 +93,10 @@ static int add_fix(callus_buf *ctx, callus_store *store, const callus_pending *p
 		goto out;
 	header(ctx, rel);
 	callus_buf_printf(ctx, "\n- %s %s: %.*s\n  fixed by resolution #%lld (worked %.0f%% of %lld "
-			       "time%s):",
+			       "time%s):\n",
 			  p->tool, p->error_type, w, p->message, (long long)r.id,
 			  r.success_rate * 100.0, (long long)r.application_count,
 			  r.application_count == 1 ? "" : "s");
-	callus_buf_putc(ctx, '\n');
 	if (callus_diff_excerpt(ctx, r.code_changes, rel, EDIT_FIX_LINES, EDIT_LINE_WIDTH,
 				"    ") <= 0)
 		callus_buf_printf(ctx, "    %s\n", r.description);
@@ -140,15 +134,15 @@ void cli_edit_context(callus_buf *ctx, callus_store *store, const char *rel, int
 	/* newest first; one fix for each error */
 	for (size_t i = 0; i < n && nfixes < EDIT_FIXES_MAX; i++) {
 		const callus_pending *p = &ps[i];
-		int added;
+		int added = 0;
 
-		if (p->state != CALLUS_STATE_FIXED || !p->resolution_id ||
-		    callus_strlist_contains(&seen, p->signature_id, strlen(p->signature_id)))
+		if (p->state != CALLUS_STATE_FIXED || !p->resolution_id)
 			continue;
 		if (callus_strlist_add_unique(&seen, p->signature_id, strlen(p->signature_id),
 					      &added) < 0)
 			break;
-		nfixes += (size_t)add_fix(ctx, store, p, rel);
+		if (added)
+			nfixes += (size_t)add_fix(ctx, store, p, rel);
 	}
 out:
 	callus_pendings_free(ps, n);
