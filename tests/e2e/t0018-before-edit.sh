@@ -68,8 +68,10 @@ test_expect_success 'a file callus knows nothing about: {} without opening the s
 	echo "not a database" >.callus/callus.db &&
 	edit_payload "$PWD/eslint.config.js" | "$CALLUS" hook claude-code >reply 2>err &&
 	test "$(cat reply)" = "{}" && test_must_be_empty err &&
-	edit_payload /etc/passwd | "$CALLUS" hook claude-code >reply 2>err &&
-	test "$(cat reply)" = "{}" && test_must_be_empty err &&
+	for f in /etc/passwd ../../etc/passwd "" src/../../outside.js src/app.js/..; do
+		edit_payload "$f" | "$CALLUS" hook claude-code >reply 2>err &&
+		test "$(cat reply)" = "{}" && test_must_be_empty err || return 1
+	done &&
 	rm -r .callus && mv saved .callus
 '
 
@@ -82,12 +84,12 @@ test_expect_success 'a store without an index: answered from the store, which ma
 	test "$(stat -c %a .callus/files.idx)" = 600
 '
 
-test_expect_success 'a broken store never breaks the edit: {} and one line on stderr' '
+test_expect_success 'a broken store never breaks the edit: {} and one line on stderr (so an empty stderr above means the store was not opened)' '
 	cd shop &&
 	echo "not a database" >.callus/callus.db && rm -f .callus/callus.db-wal .callus/callus.db-shm &&
 	edit_payload "$PWD/src/app.js" | "$CALLUS" hook claude-code >reply 2>err &&
 	test "$(cat reply)" = "{}" &&
-	test "$(wc -l <err)" -le 1
+	test "$(wc -l <err)" = 1 && grep -q "callus.db" err
 '
 
 test_done
