@@ -8,6 +8,7 @@
 #include "callus/buf.h"
 #include "callus/lessonmd.h"
 #include "callus/store.h"
+#include "callus/utf8.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -102,14 +103,10 @@ int cli_print_json(json_t *v)
 
 int cli_first_line_width(const char *s, int width)
 {
-	int n = 0;
+	size_t max = width < 0 ? 0 : (size_t)width, len = strnlen(s, max + 1);
+	const char *nl = memchr(s, '\n', len);
 
-	while (s[n] && s[n] != '\n' && n < width)
-		n++;
-	if (s[n] && s[n] != '\n')
-		while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
-			n--;
-	return n;
+	return (int)callus_utf8_cut(s, nl ? (size_t)(nl - s) : len, max);
 }
 
 static int show(callus_store *store, const char *key)

@@ -4,6 +4,7 @@
  */
 #include "callus/diffexcerpt.h"
 #include "callus/common.h"
+#include "callus/utf8.h"
 
 #include <string.h>
 
@@ -88,57 +89,48 @@ static const char *next_change(walk *w, size_t *len)
 	return NULL;
 }
 
-static int same_file(const walk *w, const char *file)
-{
-	return file && w->file && strlen(file) == w->file_len &&
-	       memcmp(w->file, file, w->file_len) == 0;
-}
-
-/* Whether file has a changed line in diff. */
-static int has_changes(const char *diff, const char *file)
+/* The file whose lines to show: file when it has changed lines, else the
+ * first file that has; *name NULL when no file has any. */
+static void pick_file(const char *diff, const char *file, const char **name, size_t *len)
 {
 	walk w = { diff, NULL, 0, 0, 0 };
 	size_t n;
 
-	while (next_change(&w, &n))
-		if (same_file(&w, file))
-			return 1;
-	return 0;
+	*name = NULL;
+	*len = 0;
+	while (next_change(&w, &n)) {
+		const char *f = w.file ? w.file : "";
+
+		if (!*name) {
+			*name = f;
+			*len = w.file_len;
+		}
+		if (file && strlen(file) == w.file_len && !memcmp(f, file, w.file_len)) {
+			*name = f;
+			*len = w.file_len;
+			return;
+		}
+	}
 }
 
 int callus_diff_excerpt(callus_buf *out, const char *diff, const char *file, size_t max_lines,
 			size_t width, const char *indent)
 {
-	walk w = { diff ? diff : "", NULL, 0, 0, 0 };
-	const char *line, *chosen = NULL;
-	size_t chosen_len = 0, n, count = 0;
+	walk w = { diff, NULL, 0, 0, 0 };
+	const char *line, *name;
+	size_t len, n, count = 0;
 
 	if (!diff || !max_lines)
 		return 0;
-	if (file && !has_changes(diff, file))
-		file = NULL;
-	while (count < max_lines && (line = next_change(&w, &n))) {
-		if (file ? !same_file(&w, file)
-			 : chosen && (w.file_len != chosen_len ||
-				      memcmp(w.file ? w.file : "", chosen, chosen_len) != 0))
-			continue;
-		if (!file && !chosen) {
-			chosen = w.file ? w.file : "";
-			chosen_len = w.file_len;
-		}
-		callus_buf_puts(out, indent ? indent : "");
-		if (width && n > width) {
-			size_t cut = width;
+	pick_file(diff, file, &name, &len);
+	while (name && count < max_lines && (line = next_change(&w, &n))) {
+		size_t keep = width ? callus_utf8_cut(line, n, width) : n;
 
-			/* never inside a UTF-8 sequence */
-			while (cut > 1 && ((unsigned char)line[cut] & 0xC0) == 0x80)
-				cut--;
-			callus_buf_put(out, line, cut);
-			callus_buf_puts(out, "...");
-		} else {
-			callus_buf_put(out, line, n);
-		}
-		callus_buf_putc(out, '\n');
+		if (w.file_len != len || memcmp(w.file ? w.file : "", name, len) != 0)
+			continue;
+		callus_buf_puts(out, indent ? indent : "");
+		callus_buf_put(out, line, keep);
+		callus_buf_puts(out, keep < n ? "...\n" : "\n");
 		count++;
 	}
 	return callus_buf_status(out) < 0 ? CALLUS_ENOMEM : (int)count;

@@ -178,16 +178,6 @@ static size_t cut_chars(const char *s, size_t n, size_t max)
 	return n;
 }
 
-/* At most max bytes of valid UTF-8 s[0..n), ending between characters. */
-static size_t cut_bytes(const char *s, size_t n, size_t max)
-{
-	if (n <= max)
-		return n;
-	while (max > 0 && ((unsigned char)s[max] & 0xc0) == 0x80)
-		max--;
-	return max;
-}
-
 int callus_hook_reply(callus_buf *out, callus_agent agent, const char *event, const char *context,
 		    size_t max_chars)
 {
@@ -206,7 +196,7 @@ int callus_hook_reply(callus_buf *out, callus_agent agent, const char *event, co
 		goto out;
 	n = max_chars ? cut_chars(ctx.ptr, ctx.len, max_chars) : ctx.len;
 	if (ops->context_max)
-		n = cut_bytes(ctx.ptr, n, ops->context_max);
+		n = callus_utf8_cut(ctx.ptr, n, ops->context_max);
 	if (!(root = json_object()) || ops->reply(root, event ? event : "", ctx.ptr, n) < 0)
 		goto out;
 	if (!json_object_size(root)) {

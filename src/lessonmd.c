@@ -1,4 +1,5 @@
 #include "callus/lessonmd.h"
+#include "callus/utf8.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -409,9 +410,7 @@ static void put_excerpt(callus_buf *b, const char *summary, const char *file)
 	    flat.ptr[flen] == ' ')
 		skip = flen + 1;
 	if (flat.len - skip > EXCERPT_MAX) {
-		cut = skip + EXCERPT_MAX;
-		while (cut > skip && ((unsigned char)flat.ptr[cut] & 0xC0) == 0x80)
-			cut--;
+		cut = skip + callus_utf8_cut(flat.ptr + skip, flat.len - skip, EXCERPT_MAX);
 		callus_buf_truncate(&flat, cut);
 		callus_buf_rtrim(&flat);
 		callus_buf_puts(&flat, "\xE2\x80\xA6");

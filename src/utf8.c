@@ -80,3 +80,12 @@ int callus_utf8_sanitize(callus_buf *out, const char *s, size_t len)
 	callus_buf_put(out, s + run, i - run);
 	return callus_buf_status(out);
 }
+
+size_t callus_utf8_cut(const char *s, size_t len, size_t max)
+{
+	if (len <= max)
+		return len;
+	while (max > 0 && ((unsigned char)s[max] & 0xc0) == 0x80)
+		max--;
+	return max;
+}

@@ -11,6 +11,10 @@
 /* 1 when s[0..len) is valid UTF-8 (no overlongs, no surrogates). */
 int callus_utf8_valid(const char *s, size_t len);
 
+/* How many bytes of valid UTF-8 s[0..len) to keep for at most max bytes:
+ * len when it fits, else max or less, never inside a character. */
+size_t callus_utf8_cut(const char *s, size_t len, size_t max);
+
 /* Append s[0..len) to out with each invalid byte replaced by U+FFFD. */
 int callus_utf8_sanitize(callus_buf *out, const char *s, size_t len);
 
