@@ -51,3 +51,35 @@ model_stop() {
 later_requests() {
 	tail -n +2 "$TRASH_DIRECTORY/$1.log"
 }
+
+# The scenario's checks, the same for every agent (run in shop/):
+#
+# lesson_replied AGENT TEXT: session 1's failing eslint is one lesson about
+# src/app.js, TEXT (a grep pattern: the reply as the agent frames it)
+# reached the model in a later request of one.log, and the hook could read
+# the check's exit status.
+lesson_replied() {
+	"$CALLUS" lessons --json >lessons.json &&
+	jq -e 'map(select(.file == "src/app.js" and .tool == "eslint")) | length == 1' \
+		lessons.json >/dev/null &&
+	later_requests one | grep -q "$2" &&
+	grep -q " read eslint" ".callus/hook-$1.last"
+}
+
+# fix_kept: the passing run made a resolution for app.js's unused variable
+# with the line the fix removed, the model was told, nothing is pending.
+fix_kept() {
+	"$CALLUS" resolutions --json >res.json &&
+	"$CALLUS" resolutions show \
+		"$(jq -r 'map(select(.message | test("currency")))[0].id' res.json)" >fix &&
+	grep -q "^-  const currency" fix &&
+	later_requests one | grep -q "callus: eslint passes now" &&
+	test "$("$CALLUS" pending --json | jq length)" = 0
+}
+
+# past_fix_offered: session 2's same mistake in src/total.js is answered
+# with the past fix.
+past_fix_offered() {
+	later_requests two | grep -q "callus: eslint failed (exit 1) in src/total.js" &&
+	later_requests two | grep -q "past fix #"
+}

@@ -59,21 +59,13 @@ test_expect_success 'session 1: a failing eslint is a lesson, and the reply reac
 		$(exec_call "cp $FIXED/app.js $FIXED/util.js src/"),
 		$(exec_call "npx eslint src"),
 		{\"text\": \"eslint passes\"}]" &&
-	test "$("$CALLUS" lessons --json | jq length)" = 1 &&
-	"$CALLUS" lessons --json | jq -e ".[0].tool == \"eslint\"" &&
-	later_requests one | grep -q "callus: eslint failed (exit 1) in src/app.js; recorded lesson #1" &&
-	grep -q " read eslint" .callus/hook-codex.last
+	lesson_replied codex "callus: eslint failed (exit 1) in src/app.js; recorded lesson #1"
 '
 
 skip_unless_cli codex
 test_expect_success 'session 1: the fix and the passing run make a resolution with the diff' '
 	cd shop &&
-	"$CALLUS" resolutions --json >res.json &&
-	jq -e "length >= 1" res.json &&
-	"$CALLUS" resolutions show "$(jq -r ".[0].id" res.json)" >fix &&
-	grep -q "^-  const currency" fix &&
-	grep -q "callus: eslint passes now" "$TRASH_DIRECTORY/one.log" &&
-	test "$("$CALLUS" pending --json | jq length)" = 0
+	fix_kept
 '
 
 skip_unless_cli codex
@@ -85,8 +77,7 @@ test_expect_success 'session 2: the digest, then the past fix for the same mista
 		$(exec_call "npx eslint src"),
 		{\"text\": \"done\"}]" &&
 	head -n 1 "$TRASH_DIRECTORY/two.log" | grep -q "recent failed checks in this workspace" &&
-	later_requests two | grep -q "callus: eslint failed (exit 1) in src/total.js" &&
-	later_requests two | grep -q "past fix #"
+	past_fix_offered
 '
 
 test_done

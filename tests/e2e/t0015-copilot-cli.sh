@@ -53,21 +53,13 @@ test_expect_success 'session 1: a failing eslint is a lesson, and the reply reac
 	copilot_session one "[$(bash_call "npx eslint src"),
 		$(bash_call "cp $FIXED/app.js $FIXED/util.js src/"),
 		$(bash_call "npx eslint src"), {\"text\": \"eslint passes\"}]" &&
-	test "$("$CALLUS" lessons --json | jq length)" = 1 &&
-	"$CALLUS" lessons --json | jq -e ".[0].tool == \"eslint\"" &&
-	later_requests one | grep -q "Additional guidance from postToolUse hooks:\\\\ncallus: eslint failed (exit 1) in src/app.js; recorded lesson #1" &&
-	grep -q " read eslint" .callus/hook-copilot.last
+	lesson_replied copilot "Additional guidance from postToolUse hooks:\\\\ncallus: eslint failed (exit 1) in src/app.js; recorded lesson #1"
 '
 
 skip_unless_cli copilot
 test_expect_success 'session 1: the fix and the passing run make the resolutions, with the diff' '
 	cd shop &&
-	"$CALLUS" resolutions --json >res.json &&
-	test "$(jq length res.json)" = 2 &&
-	"$CALLUS" resolutions show "$(jq -r "map(select(.message | test(\"currency\")))[0].id" res.json)" >fix &&
-	grep -q "^-  const currency" fix &&
-	grep -q "callus: eslint passes now" "$TRASH_DIRECTORY/one.log" &&
-	test "$("$CALLUS" pending --json | jq length)" = 0
+	fix_kept && test "$(jq length res.json)" = 2
 '
 
 skip_unless_cli copilot
@@ -77,8 +69,7 @@ test_expect_success 'session 2: the digest, then the past fix for the same mista
 	copilot_session two "[$(bash_call "printf \"$TOTAL_JS\" > src/total.js"),
 		$(bash_call "npx eslint src"), {\"text\": \"done\"}]" &&
 	head -n 1 "$TRASH_DIRECTORY/two.log" | grep -q "recent failed checks in this workspace" &&
-	later_requests two | grep -q "callus: eslint failed (exit 1) in src/total.js" &&
-	later_requests two | grep -q "past fix #"
+	past_fix_offered
 '
 
 test_done

@@ -60,10 +60,7 @@ test_expect_success 'session 1: a failing eslint is a lesson, and the reply reac
 		$(bash_call "npx eslint src 2>&1 | tail -n 3"),
 		$(bash_call "cp $FIXED/app.js $FIXED/util.js src/"),
 		$(bash_call "npx eslint src"), {\"text\": \"done\"}]" &&
-	"$CALLUS" lessons --json >lessons.json &&
-	jq -e "map(select(.file == \"src/app.js\" and .tool == \"eslint\")) | length == 1" lessons.json &&
-	later_requests one | grep -q "PostToolUseFailure:Bash hook additional context: callus: eslint failed (exit 1) in src/app.js; recorded lesson #1" &&
-	grep -q " read eslint" .callus/hook-claude-code.last
+	lesson_replied claude-code "PostToolUseFailure:Bash hook additional context: callus: eslint failed (exit 1) in src/app.js; recorded lesson #1"
 '
 
 # read_call FILE, edit_call FILE OLD NEW: turns calling Read and Edit.
@@ -78,13 +75,8 @@ edit_call() {
 skip_unless_cli claude
 test_expect_success 'session 1: the masked run fixed nothing; the fix and the pass make the resolutions' '
 	cd shop &&
-	"$CALLUS" resolutions --json >res.json &&
-	test "$(jq length res.json)" = 2 &&
-	! grep -q "No changes" res.json &&
-	"$CALLUS" resolutions show "$(jq -r "map(select(.message | test(\"currency\")))[0].id" res.json)" >fix &&
-	grep -q "^-  const currency" fix &&
-	grep -q "callus: eslint passes now" "$TRASH_DIRECTORY/one.log" &&
-	test "$("$CALLUS" pending --json | jq length)" = 0
+	fix_kept && test "$(jq length res.json)" = 2 &&
+	! grep -q "No changes" res.json
 '
 
 skip_unless_cli claude
@@ -100,8 +92,7 @@ test_expect_success 'session 2: the lessons and the digest, the fix before an ed
 	later_requests two | grep -q "    -  const currency" &&
 	grep -q "// the cart" src/app.js &&
 	head -n 1 "$TRASH_DIRECTORY/two.log" | grep -q "Lessons recorded by callus from failed checks" &&
-	later_requests two | grep -q "callus: eslint failed (exit 1) in src/total.js" &&
-	later_requests two | grep -q "past fix #"
+	past_fix_offered
 '
 
 test_done
