@@ -15,13 +15,12 @@ a short text and is not a turn.  Every request body is appended to LOG as one
 JSON line: the tests read what reached the model there.  The chosen port is
 written to PORTFILE.  Stdlib only; stops on SIGTERM.
 """
-import http.server
 import json
 import sys
 
-PORTFILE, LOG, SCRIPT = sys.argv[1:4]
-with open(SCRIPT) as f:
-    TURNS = json.load(f)
+from modelserver import Handler, pick_turn, script, serve
+
+PORTFILE, LOG, TURNS = script()
 
 USAGE = {"input_tokens": 1, "output_tokens": 1, "cache_creation_input_tokens": 0,
          "cache_read_input_tokens": 0}
@@ -36,20 +35,9 @@ def tool_results(req):
     return n
 
 
-class Model(http.server.BaseHTTPRequestHandler):
+class Model(Handler):
     protocol_version = "HTTP/1.1"
     counter = 0
-
-    def log_message(self, *args):
-        pass
-
-    def reply(self, obj, status=200):
-        data = json.dumps(obj).encode()
-        self.send_response(status)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
 
     def do_GET(self):
         self.reply({"type": "error", "error": {"type": "not_found_error", "message": "no"}}, 404)
@@ -60,7 +48,7 @@ class Model(http.server.BaseHTTPRequestHandler):
         self.end_headers()
 
     def do_POST(self):
-        body = self.rfile.read(int(self.headers.get("content-length", 0)))
+        body = self.body()
         sys.stderr.write("POST %s\n" % self.path)
         path = self.path.split("?")[0].rstrip("/")
         req = json.loads(body or b"{}")
@@ -70,12 +58,11 @@ class Model(http.server.BaseHTTPRequestHandler):
         if not path.endswith("/v1/messages"):
             self.reply({"type": "error", "error": {"type": "not_found_error", "message": "no"}}, 404)
             return
-        with open(LOG, "a") as f:
-            f.write(body.decode("utf-8", "replace").replace("\n", " ") + "\n")
+        self.log_body(body)
         Model.counter += 1
         mid = "msg_%d" % Model.counter
         if req.get("tools"):
-            turn = TURNS[min(tool_results(req), len(TURNS) - 1)]
+            turn = pick_turn(TURNS, tool_results(req))
         else:
             turn = {"text": "scripted"}
         if "call" in turn:
@@ -116,7 +103,4 @@ class Model(http.server.BaseHTTPRequestHandler):
         self.wfile.write(data)
 
 
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Model)
-with open(PORTFILE, "w") as f:
-    f.write(str(server.server_address[1]))
-server.serve_forever()
+serve(Model, PORTFILE, LOG)

@@ -10,20 +10,15 @@ call, {"text": "..."} answers in words.  The turn is chosen by how many tool
 results the conversation holds.  Every request body is appended to LOG as one
 JSON line.  The chosen port is written to PORTFILE.  Stdlib only.
 """
-import http.server
 import json
-import sys
 
-PORTFILE, LOG, SCRIPT = sys.argv[1:4]
-with open(SCRIPT) as f:
-    TURNS = json.load(f)
+from modelserver import Handler, pick_turn, script, serve
+
+PORTFILE, LOG, TURNS = script()
 
 
-class Model(http.server.BaseHTTPRequestHandler):
+class Model(Handler):
     counter = 0
-
-    def log_message(self, *args):
-        pass
 
     def do_GET(self):
         self.send_response(200)
@@ -40,12 +35,11 @@ class Model(http.server.BaseHTTPRequestHandler):
         self.wfile.write(("data: " + json.dumps(d) + "\n\n").encode())
 
     def do_POST(self):
-        body = self.rfile.read(int(self.headers.get("content-length", 0)))
-        with open(LOG, "a") as f:
-            f.write(body.decode("utf-8", "replace").replace("\n", " ") + "\n")
+        body = self.body()
+        self.log_body(body)
         req = json.loads(body or b"{}")
         done = sum(1 for m in req.get("messages", []) if m.get("role") == "tool")
-        turn = TURNS[min(done, len(TURNS) - 1)]
+        turn = pick_turn(TURNS, done)
         Model.counter += 1
         self.send_response(200)
         self.send_header("content-type", "text/event-stream")
@@ -62,7 +56,4 @@ class Model(http.server.BaseHTTPRequestHandler):
         self.wfile.write(b"data: [DONE]\n\n")
 
 
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Model)
-with open(PORTFILE, "w") as f:
-    f.write(str(server.server_address[1]))
-server.serve_forever()
+serve(Model, PORTFILE, LOG)

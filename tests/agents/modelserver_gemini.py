@@ -19,13 +19,12 @@ the CLI never continues on its own.  Every request body is appended to LOG as
 one JSON line (the method and path go to stderr).  The chosen port is written
 to PORTFILE.  Stdlib only.
 """
-import http.server
 import json
 import sys
 
-PORTFILE, LOG, SCRIPT = sys.argv[1:4]
-with open(SCRIPT) as f:
-    TURNS = json.load(f)
+from modelserver import Handler, pick_turn, script, serve
+
+PORTFILE, LOG, TURNS = script()
 
 USAGE = {"promptTokenCount": 1, "candidatesTokenCount": 1, "totalTokenCount": 2}
 MODEL = {"name": "models/gemini-2.5-flash", "displayName": "scripted", "version": "001",
@@ -74,19 +73,8 @@ def wants_json(req):
     return None
 
 
-class Model(http.server.BaseHTTPRequestHandler):
+class Model(Handler):
     protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args):
-        pass
-
-    def reply(self, obj, status=200):
-        data = json.dumps(obj).encode()
-        self.send_response(status)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
 
     def do_GET(self):
         sys.stderr.write("GET %s\n" % self.path)
@@ -99,10 +87,9 @@ class Model(http.server.BaseHTTPRequestHandler):
             self.reply({"error": {"code": 404, "message": "not found", "status": "NOT_FOUND"}}, 404)
 
     def do_POST(self):
-        body = self.rfile.read(int(self.headers.get("content-length", 0)))
+        body = self.body()
         sys.stderr.write("POST %s\n" % self.path)
-        with open(LOG, "a") as f:
-            f.write(body.decode("utf-8", "replace").replace("\n", " ") + "\n")
+        self.log_body(body)
         req = json.loads(body or b"{}")
         path = self.path.split("?")[0]
         if path.endswith(":countTokens"):
@@ -117,7 +104,7 @@ class Model(http.server.BaseHTTPRequestHandler):
         else:
             done = sum(1 for c in req.get("contents", []) for p in c.get("parts", [])
                        if isinstance(p, dict) and "functionResponse" in p)
-            turn = TURNS[min(done, len(TURNS) - 1)]
+            turn = pick_turn(TURNS, done)
             if "call" in turn:
                 parts = [{"functionCall": {"name": turn["call"], "args": turn["args"]}}]
             else:
@@ -136,7 +123,4 @@ class Model(http.server.BaseHTTPRequestHandler):
         self.wfile.write(data)
 
 
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Model)
-with open(PORTFILE, "w") as f:
-    f.write(str(server.server_address[1]))
-server.serve_forever()
+serve(Model, PORTFILE, LOG)

@@ -11,33 +11,27 @@ compaction) get the answer its conversation is at.  Every request body is
 appended to LOG as one JSON line: the tests read what reached the model there.
 The chosen port is written to PORTFILE.  Stdlib only; stops on SIGTERM.
 """
-import http.server
 import json
-import sys
 
-PORTFILE, LOG, SCRIPT = sys.argv[1:4]
-with open(SCRIPT) as f:
-    TURNS = json.load(f)
+from modelserver import Handler, pick_turn, script, serve
+
+PORTFILE, LOG, TURNS = script()
 
 
-class Model(http.server.BaseHTTPRequestHandler):
+class Model(Handler):
     counter = 0
-
-    def log_message(self, *args):
-        pass
 
     def event(self, kind, data):
         data["type"] = kind
         self.wfile.write(f"event: {kind}\ndata: {json.dumps(data)}\n\n".encode())
 
     def do_POST(self):
-        body = self.rfile.read(int(self.headers.get("content-length", 0)))
-        with open(LOG, "a") as f:
-            f.write(body.decode("utf-8", "replace").replace("\n", " ") + "\n")
+        body = self.body()
+        self.log_body(body)
         req = json.loads(body or b"{}")
         done = sum(1 for it in req.get("input", [])
                    if isinstance(it, dict) and it.get("type") == "function_call_output")
-        turn = TURNS[min(done, len(TURNS) - 1)]
+        turn = pick_turn(TURNS, done)
         Model.counter += 1
         rid = "resp_%d" % Model.counter
         if "call" in turn:
@@ -62,7 +56,4 @@ class Model(http.server.BaseHTTPRequestHandler):
         self.end_headers()
 
 
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Model)
-with open(PORTFILE, "w") as f:
-    f.write(str(server.server_address[1]))
-server.serve_forever()
+serve(Model, PORTFILE, LOG)

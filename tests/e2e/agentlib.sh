@@ -31,7 +31,7 @@ model_start() {
 	local dir=$TRASH_DIRECTORY
 	printf '%s\n' "$3" >"$dir/$2.turns"
 	rm -f "$dir/$2.port"
-	python3 "$AGENTS/modelserver_$1.py" "$dir/$2.port" "$dir/$2.log" "$dir/$2.turns" \
+	PYTHONDONTWRITEBYTECODE=1 python3 "$AGENTS/modelserver_$1.py" "$dir/$2.port" "$dir/$2.log" "$dir/$2.turns" \
 		2>"$dir/$2.model-err" &
 	MODEL_PID=$!
 	for _ in $(seq 50); do [ -s "$dir/$2.port" ] && break; sleep 0.1; done
