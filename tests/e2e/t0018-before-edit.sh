@@ -53,7 +53,8 @@ test_expect_success 'after a real eslint fix: the fix'"'"'s lines before editing
 	grep -q "no-unused-vars: .currency. is assigned a value but never used" ctx &&
 	grep -q "fixed by resolution #[0-9]* (worked 100% of 1 time)" ctx &&
 	grep -q "^    -  const currency" ctx &&
-	! grep -q "decimals" ctx
+	! grep -q "decimals" ctx &&
+	"$CALLUS" metrics | grep -q "callus_hook_latency_seconds_count{agent=\"claude-code\",path=\"before_edit\"} 1"
 '
 
 test_expect_success 'a path relative to the working directory is the same file' '
