@@ -2,9 +2,12 @@
 # install-corpus-tools.sh - install the real tools that tests/corpus/generate.sh
 # runs to regenerate the corpus, on Debian 12: Go, pytest, mypy, flake8,
 # pylint, ShellCheck, cppcheck, cmake (ctest), gcc, clang, make, and
-# cargo/rustc unless a cargo is already on PATH (rustup's, say); then the
-# pinned npm tools of tests/tools/ (eslint, tsc, jest, vitest, mocha:
-# install-test-tools.sh).
+# cargo/rustc unless a cargo is already on PATH (rustup's, say); javac,
+# Maven (offline, on Debian's plugin repository), kotlinc, rspec, minitest,
+# rubocop, php -l, phpunit, prove, mix (ExUnit), pyflakes, bandit, black,
+# isort, yamllint, clang-tidy, meson and ninja; then the pinned npm tools of
+# tests/tools/ (eslint, tsc, jest, vitest, mocha, pyright, biome, oxlint,
+# prettier, stylelint, markdownlint, ava: install-test-tools.sh).
 #
 # Only regenerating the corpus needs these: checking it (tests/corpus/check.sh,
 # part of the test suite) needs only python3, git and build/callus.
@@ -19,7 +22,11 @@ set -eu
 cd "$(dirname "$0")/.."
 
 pkgs="golang-go python3 python3-pytest mypy flake8 pylint shellcheck cppcheck
-	cmake gcc g++ clang make git"
+	cmake gcc g++ clang make git
+	default-jdk-headless maven maven-debian-helper libmaven-compiler-plugin-java
+	libmaven-resources-plugin-java libsurefire-java junit4 kotlin ruby rake ruby-rspec
+	ruby-minitest rubocop php-cli phpunit perl elixir pyflakes3 bandit black isort yamllint
+	clang-tidy meson ninja-build"
 command -v cargo >/dev/null 2>&1 || pkgs="$pkgs cargo rustc"
 
 pkg_installed() {

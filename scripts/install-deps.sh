@@ -12,6 +12,16 @@ cd "$(dirname "$0")/.."
 build_pkgs="build-essential pkg-config libsqlite3-dev libjansson-dev libcmocka-dev libpcre2-dev libgit2-dev
 	libcurl4-openssl-dev git ca-certificates"
 test_pkgs="python3 hyperfine shellcheck clang procps util-linux time jq sqlite3 prometheus"
+# The real tools tests/corpus/generate.sh runs for the ecosystems beyond C,
+# Go, Rust, Python and JavaScript (scripts/install-corpus-tools.sh installs
+# the same, with the older corpus tools): a JDK, Maven with Debian's offline
+# plugin repository (/usr/share/maven-repo), kotlinc, Ruby (rspec, minitest,
+# rubocop), PHP (php -l, phpunit), Perl's prove, Elixir's mix, pyflakes,
+# bandit, black, isort, yamllint, clang-tidy, meson and ninja.
+corpus_pkgs="default-jdk-headless maven maven-debian-helper libmaven-compiler-plugin-java
+	libmaven-resources-plugin-java libsurefire-java junit4 kotlin ruby rake ruby-rspec
+	ruby-minitest rubocop php-cli phpunit perl elixir pyflakes3 bandit black isort yamllint
+	clang-tidy meson ninja-build cmake"
 min_node_major=18
 
 # Prints nothing and succeeds when Debian package $1 is installed.
@@ -30,7 +40,7 @@ node_ok() {
 }
 
 missing=
-for p in $build_pkgs $test_pkgs; do
+for p in $build_pkgs $test_pkgs $corpus_pkgs; do
 	pkg_installed "$p" || missing="$missing $p"
 done
 # Node may come from elsewhere (NodeSource, nvm): only a missing or too old

@@ -1,13 +1,14 @@
 // npm-lock-platforms.js - add back to ./package-lock.json the entries of
-// other platforms' optional native packages (@rollup/rollup-darwin-x64 and
-// friends) that a registry serving only Linux glibc ones leaves out, with
-// the os/cpu/libc their name says: all `npm ci` needs to skip them here,
-// instead of refusing the lock as out of sync with package.json.  Run from
-// the directory of the lock: node scripts/npm-lock-platforms.js
+// other platforms' optional native packages (@rollup/rollup-darwin-x64,
+// @oxlint/darwin-arm64 and friends) that a registry serving only Linux glibc
+// ones leaves out, with the os/cpu/libc their name says: all `npm ci` needs
+// to skip them here, instead of refusing the lock as out of sync with
+// package.json.  Run from the directory of the lock:
+// node scripts/npm-lock-platforms.js
 const fs = require("fs");
 const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8"));
 const pkgs = lock.packages;
-const re = /-(android|darwin|freebsd|linux|netbsd|openbsd|openharmony|sunos|aix|win32|windows)-(arm64|arm|x64|ia32|loong64|ppc64|riscv64|s390x|mips64el)(?:-(\w+))?$/;
+const re = /[-/](android|darwin|freebsd|linux|netbsd|openbsd|openharmony|sunos|aix|win32|windows)-(arm64|arm|x64|ia32|loong64|ppc64|riscv64|s390x|mips64el)(?:-(\w+))?$/;
 let added = 0;
 for (const [where, p] of Object.entries(pkgs)) {
 	for (const [name, version] of Object.entries(p.optionalDependencies || {})) {
