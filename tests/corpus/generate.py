@@ -102,6 +102,7 @@ def link_tools(dest: str) -> None:
 PREPARE = {
     "cmake-app": "cmake -S . -B build -DCMAKE_BUILD_TYPE=Debug && cmake --build build && "
                  "cmake -S . -B build-broken -DWITH_BROKEN=ON",
+    "meson-app": "meson setup builddir && cmake -S . -B cbuild -G Ninja",
 }
 
 
@@ -244,6 +245,8 @@ def ground_truth(c: Case, text: str, status: int, warn) -> dict:
     }
     if c.runner:
         case["runner"] = c.runner
+    if c.heldout:
+        case["heldout"] = True
     if c.env:
         case["env"] = c.env
     return case

@@ -65,6 +65,9 @@ class Case:
     # notes, command echoes)
     ctx: List[str] = field(default_factory=list)
     notes: str = ""
+    # held out: no parser, rule or threshold was tuned on this case's output
+    # (check.py reports its figures apart)
+    heldout: bool = False
 
 
 # --- planted errors, per project ---------------------------------------------
@@ -832,3 +835,303 @@ case("command-not-found", X, "docker compose up -d", "docker", **NV)
 case("cp-missing", X, "cp dist/app.js /srv/www/", "cp", **NV)
 case("curl-refused", X, "curl -sS http://127.0.0.1:9/health", "curl", **NV)
 case("mkdir-exists", X, "mkdir src", "mkdir", **NV)
+
+# --- Java and Kotlin: javac, Maven (compiler, Surefire), kotlinc -------------------------
+
+plant("java-app",
+      sum=P("src/main/java/shop/Cart.java", 'int sum = "0"', None, "java-incompatible-types"),
+      count=P("src/main/java/shop/Cart.java", "total() / count", None, "java-cannot-find-symbol"),
+      upper=P("src/main/java/shop/Inventory.java", "code.toUpperCas()", None,
+              "java-cannot-find-symbol"),
+      ret=P("src/main/java/shop/Stock.java", "    }", None, "java-missing-return", nth=3),
+      unchecked=P("src/main/java/shop/Legacy.java", "List<String> names = raw()", "unchecked",
+                  "java-unchecked-conversion"),
+      kt_price=P("src/main/kotlin/shop/Labels.kt", "val price: String", None,
+                 "kotlin-type-mismatch"),
+      kt_lenght=P("src/main/kotlin/shop/Labels.kt", "lenght(name)", None,
+                  "kotlin-unresolved-reference"),
+      kt_sum=P("src/main/kotlin/shop/Labels.kt", "val sum: Int", None,
+               "kotlin-type-inference-failed"))
+JV = "java-app"
+JOUT = "-d /tmp/callus-corpus/.tmp/java-out"
+case("javac", JV, f"javac {JOUT} src/main/java/shop/*.java", "javac",
+     pick(JV, "sum", "count", "upper"),
+     notes="attribution errors stop javac before flow analysis: Stock.java's missing return "
+     "is not reported; Legacy.java's unchecked note names it",
+     ctx=["src/main/java/shop/Legacy.java"])
+case("javac-flow", JV, f"javac {JOUT} src/main/java/shop/Stock.java src/main/java/shop/Prices.java",
+     "javac", pick(JV, "ret"))
+case("javac-werror", JV, f"javac -Xlint:all -Werror {JOUT} src/main/java/shop/Legacy.java",
+     "javac", pick(JV, "unchecked"), keep_more=["warnings found and -Werror specified"])
+case("javac-clean", JV, f"javac {JOUT} src/main/java/shop/Prices.java", "javac", expect=0)
+case("kotlinc", JV, "kotlinc src/main/kotlin -d /tmp/callus-corpus/.tmp/kt-out", "kotlinc",
+     pick(JV, "kt_price", "kt_lenght", "kt_sum"),
+     notes="the JVM's own warning about -Xverify comes first: not the code's")
+case("kotlinc-clean", JV, "kotlinc src/main/kotlin/shop/Clean.kt -d /tmp/callus-corpus/.tmp/kt-out",
+     "kotlinc", expect=0)
+
+plant("maven-app",
+      interest=P("src/test/java/bank/AccountTest.java", "assertEquals(50, a.interest(5))",
+                 "AssertionError", "junit-assert-equals",
+                 test="bank.AccountTest.interestIsAPercentage"),
+      overdraw=P("src/test/java/bank/AccountTest.java", "assertEquals(10, a.balance())",
+                 "AssertionError", "junit-assert-equals",
+                 test="bank.AccountTest.withdrawCannotOverdraw"),
+      zero=P("src/test/java/bank/AccountTest.java", "a.deposit(0)", "IllegalArgumentException",
+             "java-illegal-argument-deposit", test="bank.AccountTest.depositOfZeroIsIgnored"),
+      last=P("src/test/java/bank/LedgerTest.java", 'assertEquals("", l.last())',
+             "IndexOutOfBoundsException", "java-index-out-of-bounds",
+             test="bank.LedgerTest.lastOfAnEmptyLedger"),
+      lossy=P("broken/src/main/java/bank/Transfer.java", "return cents;", None,
+              "java-incompatible-types"),
+      centz=P("broken/src/main/java/bank/Transfer.java", "centz", None,
+              "java-cannot-find-symbol"))
+MV = "maven-app"
+SUREFIRE = pick(MV, "interest", "overdraw", "zero", "last")
+case("mvn-test", MV, "mvn test", "mvn", SUREFIRE,
+     notes="Debian's offline plugin repository (.mvn/maven.config); stack traces name "
+     "classes and base names: the files are in Maven's layout (src/test/java)")
+case("mvn-test-quiet", MV, "mvn -q test", "mvn", SUREFIRE)
+case("mvn-compile-error", MV, "mvn -f broken/pom.xml compile", "mvn", pick(MV, "lossy", "centz"),
+     notes="each compiler error is printed twice, in the build and in the final failure")
+case("mvn-compile-clean", MV, "mvn -q compile", "mvn", expect=0)
+
+# --- Ruby: rspec, minitest, rubocop ------------------------------------------------------
+
+plant("ruby-app",
+      total=P("spec/cart_spec.rb", "expect(cart.total).to eq(30)", None, "rspec-eq",
+              test="Cart#total sums the prices"),
+      empty=P("spec/cart_spec.rb", "expect(Cart.new.total).to eq(0)", None, "rspec-eq",
+              test="Cart#total is zero when empty"),
+      find=P("lib/cart.rb", ".fetch(:price)", "NoMethodError", "ruby-nomethod-nil",
+             test="Cart#find raises for a missing item",
+             also=(("spec/cart_spec.rb", "Cart.new.find('milk')"),)),
+      range=P("lib/discount.rb", "raise ArgumentError", "ArgumentError",
+              "ruby-argumenterror-range", test="Discount accepts a full discount",
+              also=(("spec/discount_spec.rb", "Discount.apply(50, 150)"),)),
+      mt_total=P("test/test_cart.rb", "assert_equal 30, cart.total", None,
+                 "minitest-assert-equal", test="TestCart#test_total"),
+      mt_find=P("lib/cart.rb", ".fetch(:price)", "NoMethodError", "ruby-nomethod-nil",
+                test="TestCart#test_find_missing",
+                also=(("test/test_cart.rb", "Cart.new.find('milk')"),)),
+      mt_range=P("lib/discount.rb", "raise ArgumentError", "ArgumentError",
+                 "ruby-argumenterror-range", test="TestDiscount#test_full_discount",
+                 also=(("test/test_discount.rb", "Discount.apply(50, 150)"),)),
+      useless=P("lib/report.rb", "unused = cart.items.size", "Lint/UselessAssignment",
+                "rubocop-useless-assignment"),
+      redundant=P("lib/report.rb", 'return "== "', "Style/RedundantReturn",
+                  "rubocop-redundant-return"),
+      concat=P("lib/report.rb", 'return "== "', "Style/StringConcatenation",
+               "rubocop-string-concatenation"),
+      quotes=P("lib/report.rb", 'return "== "', "Style/StringLiterals", "rubocop-string-literals"))
+RB = "ruby-app"
+RSPEC = pick(RB, "total", "empty", "find", "range")
+MINITEST = pick(RB, "mt_total", "mt_find", "mt_range")
+RUBOCOP = pick(RB, "useless", "redundant", "concat", "quotes")
+case("rspec", RB, "rspec", "rspec", RSPEC)
+case("rspec-one-file", RB, "rspec spec/cart_spec.rb", "rspec", pick(RB, "total", "empty", "find"))
+case("rspec-clean", RB, "rspec spec/cart_spec.rb:18", "rspec", expect=0)
+case("rake-test", RB, "rake test", "rake test", MINITEST, runner="minitest",
+     notes="minitest through rake's test task: absolute paths; the run order is random")
+case("minitest-file", RB, "ruby -Itest test/test_cart.rb", "minitest",
+     pick(RB, "mt_total", "mt_find"), notes="run directly: paths as given on the command line")
+case("minitest-clean", RB, "ruby -Itest test/test_cart.rb -n test_names", "minitest", expect=0)
+case("rubocop", RB, "rubocop lib", "rubocop", RUBOCOP)
+case("rubocop-emacs", RB, "rubocop --format emacs lib", "rubocop", RUBOCOP)
+case("rubocop-clean", RB, "rubocop lib/cart.rb", "rubocop", expect=0)
+
+# --- PHP: phpunit, php -l -------------------------------------------------------------------
+
+plant("php-app",
+      total=P("tests/CartTest.php", "assertSame(30, $cart->total())", None,
+              "phpunit-assert-same", test="Shop\\Tests\\CartTest::testTotal"),
+      names=P("tests/CartTest.php", "assertSame('tea, cake'", None, "phpunit-assert-same-strings",
+              test="Shop\\Tests\\CartTest::testNames"),
+      key=P("src/Cart.php", "return $this->prices[$name]", None, "php-undefined-array-key",
+            test="Shop\\Tests\\CartTest::testPriceOfMissingItem",
+            also=(("tests/CartTest.php", "price('milk')"),)),
+      percent=P("src/Discount.php", "throw new", "InvalidArgumentException",
+                "php-invalid-argument-percent", test="Shop\\Tests\\DiscountTest::testFullDiscount",
+                also=(("tests/DiscountTest.php", "Discount::apply(50, 150)"),)),
+      invoice=P("broken/Invoice.php", "    }", None, "php-syntax-error-unexpected", nth=1),
+      receipt=P("broken/Receipt.php", "}", None, "php-unmatched-brace", nth=4))
+PH = "php-app"
+PHPUNIT = pick(PH, "total", "names", "key", "percent")
+case("phpunit", PH, "phpunit", "phpunit", PHPUNIT)
+case("phpunit-one-file", PH, "phpunit tests/CartTest.php", "phpunit",
+     pick(PH, "total", "names", "key"))
+case("phpunit-clean", PH, "phpunit --filter testApply", "phpunit", expect=0)
+case("php-lint", PH, "php -l broken/Invoice.php", "php -l", pick(PH, "invoice"),
+     notes="the parse error goes to stderr with a 'PHP ' prefix, 'Errors parsing' to stdout")
+case("php-lint-clean", PH, "php -l src/Cart.php", "php -l", expect=0)
+
+# --- Perl: prove (TAP) ------------------------------------------------------------------------
+
+plant("perl-app",
+      total=P("t/cart.t", "is($cart->total, 30", None, "perl-test-more-is",
+              test="total sums the prices"),
+      names=P("t/cart.t", "is($cart->names", None, "perl-test-more-is", test="names are joined"),
+      empty=P("t/cart.t", "Shop::Cart->new->total, 0", None, "perl-test-more-is",
+              test="an empty cart costs nothing"),
+      die=P("lib/Shop/Cart.pm", 'die "no such item', None, "perl-die-no-such-item",
+            also=(("t/price.t", "price_of('milk')"),)))
+PL = "perl-app"
+case("prove", PL, "prove -l", "prove", every(PL), ctx=["t/basic.t"],
+     notes="Test::More's diagnostics go to stderr; the die in t/price.t ends it early")
+case("prove-verbose", PL, "prove -lv t/cart.t", "prove", pick(PL, "total", "names", "empty"))
+case("prove-clean", PL, "prove -l t/basic.t", "prove", expect=0)
+
+# --- Python: pyflakes, pyright, bandit, black, isort -----------------------------------------
+
+plant("py-style",
+      # the messages of flake8's F codes, which are pyflakes's: the same groups
+      os=P("app/orders.py", "import os", None, "flake8-unused-import"),
+      sys=P("app/orders.py", "import sys", None, "flake8-unused-import"),
+      summary=P("app/orders.py", "summary = ", None, "flake8-unused-local"),
+      customer=P("app/orders.py", "{customer}", None, "flake8-undefined-name"),
+      b404=P("app/shell.py", "import subprocess", "B404", "bandit-b404"),
+      b403=P("app/shell.py", "import pickle", "B403", "bandit-b403"),
+      b602=P("app/shell.py", "shell=True", "B602", "bandit-b602"),
+      b301=P("app/shell.py", "pickle.loads", "B301", "bandit-b301"),
+      b107=P("app/shell.py", "def connect", "B107", "bandit-b107"),
+      black=P("app/style.py", '"""Badly', None, "black-would-reformat"),
+      isort_shell=P("app/shell.py", "import subprocess", None, "isort-unsorted"),
+      isort_style=P("app/style.py", "from os import path", None, "isort-unsorted"))
+PS = "py-style"
+PYFLAKES = pick(PS, "os", "sys", "summary", "customer")
+BANDIT = pick(PS, "b404", "b403", "b602", "b301", "b107")
+case("pyflakes", PS, "python3 -m pyflakes app", "pyflakes", PYFLAKES)
+case("pyflakes-file", PS, "pyflakes3 app/orders.py", "pyflakes", PYFLAKES, runner="pyflakes3")
+case("pyflakes-clean", PS, "python3 -m pyflakes app/clean.py", "pyflakes", expect=0)
+case("bandit", PS, "bandit -r app", "bandit", BANDIT)
+case("bandit-clean", PS, "bandit app/clean.py", "bandit", expect=0)
+case("black-check", PS, "black --check app", "black", pick(PS, "black"))
+case("black-check-clean", PS, "black --check app/clean.py", "black", expect=0)
+case("isort-check", PS, "isort --check-only app", "isort", pick(PS, "isort_shell", "isort_style"))
+case("isort-check-clean", PS, "isort --check-only app/clean.py", "isort", expect=0)
+
+plant("py-pyright",
+      cost=P("store/items.py", "item.cost", "reportAttributeAccessIssue",
+             "pyright-attribute-access"),
+      label=P("store/items.py", "return item.price", "reportReturnType", "pyright-return-type"),
+      args=P("store/orders.py", "total(items, 1)", "reportCallIssue", "pyright-call-issue"),
+      ten=P("store/orders.py", 'Item("A-1", "ten")', "reportArgumentType",
+            "pyright-argument-type"),
+      ghost=P("store/orders.py", "undefined_total", "reportUndefinedVariable",
+              "pyright-undefined-variable"))
+PR = "py-pyright"
+case("pyright", PR, "npx pyright", "pyright", every(PR))
+case("npm-run-typecheck-pyright", PR, "npm run typecheck", "npm run typecheck", every(PR),
+     runner="pyright")
+case("pyright-clean", PR, "npx pyright store/clean.py", "pyright", expect=0)
+
+# --- C: clang-tidy; builds through ninja (meson, CMake) ------------------------------------
+
+plant("c-tidy",
+      uaf=P("src/buffer.c", "b->len = 0", "clang-analyzer-unix.Malloc", "tidy-use-after-free"),
+      strcpy=P("src/copy.c", "strcpy(dst, src)", "clang-analyzer-security.insecureAPI.strcpy",
+               "tidy-insecure-strcpy"),
+      narrow=P("src/copy.c", "int len = strlen", "bugprone-narrowing-conversions",
+               "tidy-narrowing-conversion"))
+CT = "c-tidy"
+case("clang-tidy", CT, "clang-tidy src/buffer.c src/copy.c --", "clang-tidy", every(CT),
+     notes=".clang-tidy makes every warning an error; the notes retrace the path to the bug")
+case("clang-tidy-one", CT, "clang-tidy src/copy.c -- -Wall", "clang-tidy",
+     pick(CT, "strcpy", "narrow"))
+case("clang-tidy-warnings", CT, "clang-tidy --warnings-as-errors=-* src/copy.c --", "clang-tidy",
+     expect=0, notes="warnings, not errors: exit 0")
+case("clang-tidy-clean", CT, "clang-tidy src/clean.c --", "clang-tidy", expect=0)
+
+plant("meson-app",
+      cent=P("src/account.c", "a->balance += cent;", None, "gcc-undeclared"),
+      unused=P("src/account.c", "long account_deposit(", "-Wunused-parameter",
+               "c-unused-parameter"),
+      balanse=P("src/report.c", "a->balanse", None, "gcc-no-member"))
+MS = "meson-app"
+case("meson-compile", MS, "meson compile -C builddir", "meson compile", every(MS), runner="gcc",
+     notes="meson runs ninja; the compiler's paths are relative to builddir; colours forced",
+     ctx=["src/main.c"])
+case("ninja", MS, "ninja -C builddir", "ninja", every(MS), runner="gcc", ctx=["src/main.c"])
+case("cmake-build-ninja", MS, "cmake --build cbuild", "cmake --build", every(MS), runner="gcc",
+     notes="CMake's Ninja generator: absolute paths", ctx=["src/main.c"])
+
+# --- Elixir: mix test (ExUnit) ---------------------------------------------------------------
+
+plant("ex-app",
+      total=P("test/cart_test.exs", "assert Cart.total(cart) == 30", None, "exunit-assert-eq",
+              test="test total sums the prices (Shop.CartTest)"),
+      names=P("test/cart_test.exs", 'assert Cart.names(cart) == "tea, cake"', None,
+              "exunit-assert-eq", test="test names are joined (Shop.CartTest)"),
+      match=P("lib/cart.ex", "List.keyfind(cart, name, 0)", "MatchError", "exunit-matcherror",
+              test="test price of a missing item (Shop.CartTest)",
+              also=(("test/cart_test.exs", 'Cart.price!(Cart.new(), "milk")'),)))
+EX = "ex-app"
+case("mix-test", EX, "mix test", "mix test", every(EX), notes="the run order is random")
+case("mix-test-clean", EX, "mix test test/cart_test.exs:20", "mix test", expect=0)
+
+# --- JavaScript: biome, oxlint, prettier, stylelint, markdownlint, yamllint, ava -------------
+
+plant("web-lint",
+      inner=P("src/cart.js", "for (var i", "lint/correctness/noInnerDeclarations",
+              "biome-no-inner-declarations"),
+      debugger=P("src/cart.js", "debugger;", "lint/suspicious/noDebugger", "biome-no-debugger"),
+      unused=P("src/cart.js", "const unused", "lint/correctness/noUnusedVariables",
+               "biome-no-unused-variables"),
+      template=P("src/cart.js", 'item.name + ": "', "lint/style/useTemplate", "biome-use-template"),
+      template2=P("src/format.js", "toFixed(2)+", "lint/style/useTemplate", "biome-use-template"),
+      ox_debugger=P("src/cart.js", "debugger;", "no-debugger", "oxlint-no-debugger"),
+      ox_unused=P("src/cart.js", "const unused", "no-unused-vars", "oxlint-no-unused-vars"),
+      prettier=P("src/format.js", "export function money", None, "prettier-code-style"),
+      zero=P("styles/main.css", "margin: 0px", "length-zero-no-unit",
+             "stylelint-length-zero-no-unit"),
+      colr=P("styles/main.css", "colr: red", "property-no-unknown", "stylelint-property-no-unknown"),
+      empty=P("styles/main.css", ".empty {", "block-no-empty", "stylelint-block-no-empty"),
+      md_install=P("docs/guide.md", "## Install", "MD022", "markdownlint-md022"),
+      md_options=P("docs/guide.md", "### Options", "MD022", "markdownlint-md022"),
+      md_one=P("docs/guide.md", "* one", "MD032", "markdownlint-md032"),
+      md_plus=P("docs/guide.md", "+ two", "MD004", "markdownlint-md004"),
+      md_plus32=P("docs/guide.md", "+ two", "MD032", "markdownlint-md032"),
+      md_trailing=P("docs/guide.md", "trailing spaces", "MD009", "markdownlint-md009"),
+      y_colons=P("config/app.yml", "port:", "colons", "yamllint-colons"),
+      y_start=P("config/app.yml", "name: web-lint", "document-start", "yamllint-document-start"),
+      y_truthy=P("config/app.yml", "debug: yes", "truthy", "yamllint-truthy"),
+      y_dup=P("config/deploy.yaml", "replicas: 4", "key-duplicates", "yamllint-key-duplicates"),
+      y_commas=P("config/deploy.yaml", "hosts: [a,b]", "commas", "yamllint-commas"))
+W = "web-lint"
+BIOME = pick(W, "inner", "debugger", "unused", "template", "template2")
+OXLINT = pick(W, "ox_debugger", "ox_unused")
+STYLELINT = pick(W, "zero", "colr", "empty")
+MDLINT = pick(W, "md_install", "md_options", "md_one", "md_plus", "md_plus32", "md_trailing")
+YAMLLINT = pick(W, "y_colons", "y_start", "y_truthy", "y_dup", "y_commas")
+case("biome-lint", W, "npx biome lint src", "biome", BIOME,
+     notes="errors, a warning and infos; the fixes are shown as diffs of the source")
+case("biome-lint-clean", W, "npx biome lint src/clean.js", "biome", expect=0)
+case("oxlint", W, "npx oxlint --deny-warnings src", "oxlint", OXLINT)
+case("oxlint-unix", W, "npx oxlint -f unix --deny-warnings src", "oxlint", OXLINT)
+case("oxlint-warnings", W, "npx oxlint src", "oxlint", expect=0,
+     notes="warnings only: exit 0")
+case("prettier-check", W, "npx prettier --check src", "prettier", pick(W, "prettier"),
+     notes="prettier says which files, not where")
+case("prettier-check-clean", W, "npx prettier --check src/clean.js", "prettier", expect=0)
+case("stylelint", W, 'npx stylelint "styles/**/*.css"', "stylelint", STYLELINT)
+case("npm-run-lint-css", W, "npm run lint:css", "npm run lint:css", STYLELINT, runner="stylelint")
+case("stylelint-clean", W, "npx stylelint styles/clean.css", "stylelint", expect=0)
+case("markdownlint", W, "npx markdownlint docs", "markdownlint", MDLINT)
+case("markdownlint-clean", W, "npx markdownlint docs/clean.md", "markdownlint", expect=0)
+case("yamllint", W, "yamllint config", "yamllint", YAMLLINT)
+case("yamllint-parsable", W, "yamllint -f parsable config", "yamllint", YAMLLINT)
+case("yamllint-clean", W, "yamllint config/clean.yaml", "yamllint", expect=0)
+
+plant("ava-app",
+      tax=P("test/price.test.js", "t.is(withTax(1000, 0.2), 1200)", None, "ava-is",
+            test="price › adds the tax"),
+      whole=P("src/price.js", "fraction.padEnd", "TypeError", "ava-typeerror-undefined-read",
+              test="price › parses a whole price",
+              also=(("test/price.test.js", 'parsePrice("12")'),)),
+      tags=P("test/price.test.js", "t.deepEqual(tags(", None, "ava-deep-equal",
+             test="price › sorts the tags"))
+AV = "ava-app"
+case("ava", AV, "npx ava", "ava", every(AV), ctx=["test/ok.test.js"])
+case("npm-test-ava", AV, "npm test", "npm test", every(AV), runner="ava",
+     ctx=["test/ok.test.js"])
+case("ava-clean", AV, "npx ava test/ok.test.js", "ava", expect=0)

@@ -1,0 +1,3 @@
+package shop
+
+fun double(value: Int): Int = value * 2

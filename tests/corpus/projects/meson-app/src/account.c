@@ -1,0 +1,7 @@
+#include "account.h"
+
+long account_deposit(struct account *a, long cents)
+{
+	a->balance += cent;
+	return a->balance;
+}

@@ -1,0 +1,5 @@
+"""Nothing wrong here."""
+
+
+def double(value: int) -> int:
+    return value * 2

@@ -1,0 +1,5 @@
+"""Nothing wrong here."""
+
+
+def double(value):
+    return value * 2

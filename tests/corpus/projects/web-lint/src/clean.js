@@ -1,0 +1,3 @@
+export function double(value) {
+  return value * 2;
+}
