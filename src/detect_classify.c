@@ -69,6 +69,7 @@ static const struct wrapper wrappers[] = {
 	  0, 0 },
 	{ "poetry", "run", { "P", "|project|", 'C', "directory", 0, NULL, NULL }, 0, 0 },
 	{ "pipenv", "run", { NULL, NULL, 0, NULL, 0, NULL, NULL }, 0, 0 },
+	{ "bundle", "exec", { NULL, "|gemfile|", 0, NULL, 0, NULL, NULL }, 0, 0 },
 };
 
 /* Package managers: options before the subcommand, the subcommands that run

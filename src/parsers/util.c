@@ -508,3 +508,118 @@ json_t *callus_pu_json_document(const callus_parse_input *in)
 		return NULL;
 	return json_loadb(p, (size_t)(end - p), 0, NULL);
 }
+
+void callus_pu_fail_init(callus_pu_fail *f, int innermost_last)
+{
+	memset(f, 0, sizeof(*f));
+	f->innermost_last = innermost_last;
+	callus_buf_init(&f->test, 0);
+	callus_buf_init(&f->type, 0);
+	callus_buf_init(&f->msg, 0);
+	callus_buf_init(&f->file, 0);
+}
+
+void callus_pu_fail_start(callus_pu_fail *f)
+{
+	callus_buf_clear(&f->test);
+	callus_buf_clear(&f->type);
+	callus_buf_clear(&f->msg);
+	callus_buf_clear(&f->file);
+	callus_pu_frames_clear(&f->frames);
+	f->line = 0;
+	f->open = 1;
+}
+
+int callus_pu_fail_msg(callus_pu_fail *f, const char *s, size_t len)
+{
+	callus_buf *m = &f->msg;
+	int space = m->len > 0;
+
+	/* one byte past the limit tells where the cut goes */
+	for (size_t i = 0; i < len && m->len <= CALLUS_PU_MESSAGE_MAX; i++) {
+		if (s[i] == ' ' || s[i] == '\t') {
+			space = m->len > 0;
+			continue;
+		}
+		if (space) {
+			callus_buf_putc(m, ' ');
+			space = 0;
+		}
+		callus_buf_putc(m, s[i]);
+	}
+	if (m->len > CALLUS_PU_MESSAGE_MAX)
+		callus_buf_truncate(m, callus_pu_cut(m->ptr, m->len, CALLUS_PU_MESSAGE_MAX));
+	return callus_buf_status(m);
+}
+
+int callus_pu_fail_flush(callus_pu_fail *f, callus_diags *diags, callus_strlist *files,
+		       const callus_pathctx *pc)
+{
+	const char *file = f->file.len ? f->file.ptr : NULL;
+	long line = f->line, at;
+	callus_diag *d = NULL;
+	int rc;
+
+	if (!f->open)
+		return 0;
+	f->open = 0;
+	if ((rc = callus_buf_status(&f->test)) < 0 || (rc = callus_buf_status(&f->type)) < 0 ||
+	    (rc = callus_buf_status(&f->msg)) < 0 || (rc = callus_buf_status(&f->file)) < 0)
+		return rc;
+	if (file && callus_parse_file(files, NULL, pc, file, f->file.len) < 0)
+		return CALLUS_ENOMEM;
+	if ((at = callus_pu_frames_locate(&f->frames, pc, f->innermost_last)) >= 0) {
+		file = f->frames.file.items[at];
+		line = f->frames.line[at];
+	}
+	/* the other frames in the workspace: the test's own file above all */
+	for (size_t i = 0; i < f->frames.file.count; i++)
+		if (callus_parse_file(files, NULL, pc, f->frames.file.items[i],
+				    strlen(f->frames.file.items[i])) < 0)
+			return CALLUS_ENOMEM;
+	rc = callus_pu_diag(&d, diags, files, pc, file, file ? strlen(file) : 0, line, 0,
+			  f->type.len ? f->type.ptr : NULL, f->type.len, f->msg.ptr ? f->msg.ptr : "",
+			  f->msg.len, "error");
+	if (rc < 0 || !d)
+		return rc;
+	if (f->test.len && (rc = callus_pu_set_test(d, f->test.ptr, f->test.len)) < 0)
+		return rc;
+	return callus_pu_frames_attach(d, &f->frames, pc, f->innermost_last);
+}
+
+void callus_pu_fail_release(callus_pu_fail *f)
+{
+	callus_buf_release(&f->test);
+	callus_buf_release(&f->type);
+	callus_buf_release(&f->msg);
+	callus_buf_release(&f->file);
+	callus_pu_frames_clear(&f->frames);
+}
+
+int callus_pu_ruby_frame(const char *s, size_t len, const char **file, size_t *file_len,
+		       long *line, const char **fn, size_t *fn_len)
+{
+	size_t i = callus_pu_indent(s, len), start, n;
+
+	if (callus_pu_starts(s + i, len - i, "# "))
+		i += 2;
+	start = i;
+	while (i < len && s[i] != ':' && s[i] != ' ')
+		i++;
+	if (i == start || i + 1 >= len || s[i] != ':')
+		return 0;
+	*line = callus_pu_num(s + i + 1, len - i - 1, &n);
+	if (!n || i + 1 + n + 4 > len || memcmp(s + i + 1 + n, ":in ", 4))
+		return 0;
+	*file = s + start;
+	*file_len = i - start;
+	i += 1 + n + 4;
+	*fn = s + i;
+	*fn_len = len - i;
+	/* `fn' or 'fn' */
+	if (*fn_len >= 2 && (**fn == '`' || **fn == '\'') && (*fn)[*fn_len - 1] == '\'') {
+		(*fn)++;
+		*fn_len -= 2;
+	}
+	return 1;
+}

@@ -165,6 +165,45 @@ typedef struct callus_pu_py_failure {
 int callus_pu_py_emit(callus_diags *diags, callus_strlist *files, const callus_pathctx *pc,
 		    const callus_pu_py_failure *f);
 
+/* --- a failing test being read ------------------------------------------- */
+
+/* Messages of failing tests are cut to this many bytes: a lesson, not a log. */
+#define CALLUS_PU_MESSAGE_MAX 300
+
+/*
+ * A failing test (or a crash) as a runner prints it, assembled line by line
+ * (rspec, minitest, phpunit, ExUnit, prove): its name, its exception's
+ * class, its message (lines joined by one space), the location the runner
+ * names (fallback_*: the test's own line) and the frames of its stack.
+ * Emitted as one diagnostic at the innermost frame inside the workspace,
+ * else at the fallback location; the fallback's file is an affected file
+ * either way.
+ */
+typedef struct callus_pu_fail {
+	int open;
+	int innermost_last; /* the frames' order: Python's, or Ruby's and PHP's */
+	callus_buf test, type, msg, file;
+	long line;
+	callus_pu_frames frames;
+} callus_pu_fail;
+
+void callus_pu_fail_init(callus_pu_fail *f, int innermost_last);
+/* Start a new failure (the previous one must have been flushed). */
+void callus_pu_fail_start(callus_pu_fail *f);
+/* Append a part of the message: blanks collapsed, cut at CALLUS_PU_MESSAGE_MAX. */
+int callus_pu_fail_msg(callus_pu_fail *f, const char *s, size_t len);
+/* Emit the open failure (nothing when none is open) and close it. */
+int callus_pu_fail_flush(callus_pu_fail *f, callus_diags *diags, callus_strlist *files,
+		       const callus_pathctx *pc);
+void callus_pu_fail_release(callus_pu_fail *f);
+
+/* --- Ruby ---------------------------------------------------------------- */
+
+/* A backtrace line, "PATH:LINE:in `fn'" (Ruby 3.4: 'Class#fn'), after
+ * blanks and rspec's "# ".  fn may be empty. */
+int callus_pu_ruby_frame(const char *s, size_t len, const char **file, size_t *file_len,
+		       long *line, const char **fn, size_t *fn_len);
+
 /* --- sniffing ------------------------------------------------------------ */
 
 /* Call fn on each line of text; 1 as soon as it returns 1. */

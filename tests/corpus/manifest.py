@@ -883,7 +883,7 @@ plant("maven-app",
              "IndexOutOfBoundsException", "java-index-out-of-bounds",
              test="bank.LedgerTest.lastOfAnEmptyLedger"),
       lossy=P("broken/src/main/java/bank/Transfer.java", "return cents;", None,
-              "java-incompatible-types"),
+              "java-lossy-conversion"),
       centz=P("broken/src/main/java/bank/Transfer.java", "centz", None,
               "java-cannot-find-symbol"))
 MV = "maven-app"
