@@ -17,12 +17,12 @@
 
 #include <string.h>
 
-typedef struct offense {
+typedef struct rline {
 	callus_pu_loc loc;
 	char sev;
 	const char *cop, *msg;
 	size_t cop_len, msg_len;
-} offense;
+} rline;
 
 /* "Department/Name" (or the old single "Name" is not accepted: too loose). */
 static size_t cop_name(const char *s, size_t len)
@@ -38,7 +38,7 @@ static size_t cop_name(const char *s, size_t len)
 	return slash && s[0] >= 'A' && s[0] <= 'Z' && i < len && s[i] == ':' ? i : 0;
 }
 
-static int offense_line(const char *s, size_t len, offense *o)
+static int offense_line(const char *s, size_t len, rline *o)
 {
 	size_t i;
 
@@ -129,7 +129,7 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 	callus_pu_lines it;
 	const char *s;
 	size_t len;
-	offense o;
+	rline o;
 	int rc;
 
 	if (doc && json_is_array(json_object_get(doc, "files"))) {
@@ -152,7 +152,7 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 
 static int sniff_line(const char *s, size_t len)
 {
-	offense o;
+	rline o;
 
 	return offense_line(s, len, &o) ||
 	       (callus_pu_find(s, len, " inspected, ") > 0 && callus_pu_find(s, len, " offense") > 0);
