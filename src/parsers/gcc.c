@@ -330,6 +330,7 @@ static int sniff(const char *text, size_t len)
 	return callus_pu_any_line(text, len, sniff_line);
 }
 
-static const char *const tools[] = { "gcc", "g++", "cc", "c++", "clang", "clang++", NULL };
+/* clang-tidy prints clang's diagnostics, its check the bracketed code */
+static const char *const tools[] = { "gcc", "g++", "cc", "c++", "clang", "clang++", "clang-tidy", NULL };
 
 const callus_parser callus_parser_gcc = { "gcc", tools, sniff, parse };

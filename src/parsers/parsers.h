@@ -14,6 +14,7 @@ extern const callus_parser callus_parser_eslint, callus_parser_tsc, callus_parse
 	callus_parser_cargo, callus_parser_shellcheck, callus_parser_cppcheck, callus_parser_ctest,
 	callus_parser_javac, callus_parser_maven, callus_parser_kotlinc, callus_parser_rspec,
 	callus_parser_minitest, callus_parser_rubocop, callus_parser_phpunit, callus_parser_php,
-	callus_parser_tap;
+	callus_parser_tap, callus_parser_pyflakes, callus_parser_pyright, callus_parser_bandit,
+	callus_parser_black, callus_parser_isort, callus_parser_ninja;
 
 #endif
