@@ -7,6 +7,10 @@
 /* Order matters for content sniffing: the most specific first. */
 static const callus_parser *const parsers[] = {
 	&callus_parser_jest,   &callus_parser_vitest,   &callus_parser_mocha,  &callus_parser_node_test,
+	&callus_parser_ava,    &callus_parser_exunit,
+	/* eslint's stylish summary ("✖ 3 problems") is stylelint's too */
+	&callus_parser_stylelint, &callus_parser_biome, &callus_parser_oxlint,
+	&callus_parser_prettier, &callus_parser_markdownlint,
 	&callus_parser_eslint, &callus_parser_tsc,      &callus_parser_pytest, &callus_parser_unittest,
 	&callus_parser_mypy,   &callus_parser_ruff,     &callus_parser_flake8, &callus_parser_pylint,
 	&callus_parser_pyright, &callus_parser_bandit,  &callus_parser_black,  &callus_parser_isort,
@@ -15,7 +19,7 @@ static const callus_parser *const parsers[] = {
 	&callus_parser_rspec,  &callus_parser_minitest, &callus_parser_rubocop,
 	&callus_parser_phpunit, &callus_parser_php,	&callus_parser_ninja,
 	&callus_parser_cppcheck, &callus_parser_ctest,  &callus_parser_gcc,    &callus_parser_make,
-	&callus_parser_tap,    &callus_parser_pyflakes,
+	&callus_parser_tap,    &callus_parser_pyflakes, &callus_parser_yamllint,
 };
 
 #define NPARSERS (sizeof(parsers) / sizeof(parsers[0]))

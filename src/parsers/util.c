@@ -584,7 +584,16 @@ int callus_pu_fail_flush(callus_pu_fail *f, callus_diags *diags, callus_strlist 
 		return rc;
 	if (f->test.len && (rc = callus_pu_set_test(d, f->test.ptr, f->test.len)) < 0)
 		return rc;
-	return callus_pu_frames_attach(d, &f->frames, pc, f->innermost_last);
+	/* a frame without a function (PHPUnit's traces) only says which file:
+	 * two failures in one test file are not alike for that */
+	for (size_t k = 0; k < f->frames.file.count; k++) {
+		size_t i = f->innermost_last ? f->frames.file.count - 1 - k : k;
+		const char *fn = f->frames.fn.items[i], *ff = f->frames.file.items[i];
+
+		if (*fn && (rc = callus_diag_add_frame(d, pc, fn, strlen(fn), ff, strlen(ff))) < 0)
+			return rc;
+	}
+	return 0;
 }
 
 void callus_pu_fail_release(callus_pu_fail *f)
@@ -621,5 +630,10 @@ int callus_pu_ruby_frame(const char *s, size_t len, const char **file, size_t *f
 		(*fn)++;
 		*fn_len -= 2;
 	}
+	/* "block (3 levels) in <top (required)>", "<main>": a block, a file's
+	 * top level, no method: the same in every spec */
+	if (callus_pu_starts(*fn, *fn_len, "block ") || callus_pu_starts(*fn, *fn_len, "block in ") ||
+	    (*fn_len && **fn == '<'))
+		*fn_len = 0;
 	return 1;
 }

@@ -176,8 +176,9 @@ int callus_pu_py_emit(callus_diags *diags, callus_strlist *files, const callus_p
  * class, its message (lines joined by one space), the location the runner
  * names (fallback_*: the test's own line) and the frames of its stack.
  * Emitted as one diagnostic at the innermost frame inside the workspace,
- * else at the fallback location; the fallback's file is an affected file
- * either way.
+ * else at the fallback location; the fallback's file and the frames' files
+ * inside the workspace are affected files.  Frames without a function are
+ * not attached.
  */
 typedef struct callus_pu_fail {
 	int open;
@@ -200,7 +201,8 @@ void callus_pu_fail_release(callus_pu_fail *f);
 /* --- Ruby ---------------------------------------------------------------- */
 
 /* A backtrace line, "PATH:LINE:in `fn'" (Ruby 3.4: 'Class#fn'), after
- * blanks and rspec's "# ".  fn may be empty. */
+ * blanks and rspec's "# ".  fn is empty for a block or a file's top level
+ * ("block (2 levels) in <top (required)>"): no method is named there. */
 int callus_pu_ruby_frame(const char *s, size_t len, const char **file, size_t *file_len,
 		       long *line, const char **fn, size_t *fn_len);
 
