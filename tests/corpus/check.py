@@ -232,6 +232,8 @@ def run_corpus(env, dump=None):
         results = list(ex.map(one, cases))
 
     per_tool = defaultdict(new_stats)
+    # the same figures for the held-out cases alone, and for the others
+    split = {"heldout": defaultdict(new_stats), "tuned": defaultdict(new_stats)}
     problems = defaultdict(list)
     group_sigs = defaultdict(set)          # group -> {(error_type, message_pattern)}
     group_tools = defaultdict(set)
@@ -240,7 +242,7 @@ def run_corpus(env, dump=None):
     have_signatures = False
     for c, (res, err) in zip(cases, results):
         tool = c["tool"] if c["verification"] else NOT_A_CHECK
-        st = per_tool[tool]
+        st = new_stats()   # this case's, added to the tables below
         st["cases"] += 1
         want_failed = c["verification"] and c["exit_code"] != 0
         st["failing"] += want_failed
@@ -281,6 +283,9 @@ def run_corpus(env, dump=None):
             for code in c["error_codes"]:
                 st["codes_total"] += 1
                 st["codes_found"] += any(codes_compatible(code, s) and s for s in seen_codes)
+        for table in (per_tool, split["heldout" if c.get("heldout") else "tuned"]):
+            for k, v in st.items():
+                table[tool][k] += v
         sigs = res.get("signatures")
         if isinstance(sigs, list):
             have_signatures = True
@@ -297,7 +302,8 @@ def run_corpus(env, dump=None):
                 sig_groups[s.get("id")].add(g)
                 sig_tools[s.get("id")].add(tool)
                 if dump is not None:
-                    dump.append({"case": c["id"], "tool": tool, "group": g, "signature": {
+                    dump.append({"case": c["id"], "tool": tool, "group": g,
+                                 "heldout": bool(c.get("heldout")), "signature": {
                         k: s.get(k) for k in ("id", "error_type", "message_pattern",
                                               "stack_patterns", "context_patterns",
                                               "original", "tool")}})
@@ -316,6 +322,7 @@ def run_corpus(env, dump=None):
                 sig["collisions"].append((sid, sorted(gs)))
                 for t in sig_tools[sid]:
                     per_tool[t]["collisions"] += 1
+    sig["split"] = split
     return cases, per_tool, problems, sig
 
 
@@ -509,7 +516,11 @@ def main():
         shutil.rmtree(tmp, ignore_errors=True)
 
     tot = totals(per_tool)
+    held = sig["split"]["heldout"]
+    tuned = sig["split"]["tuned"]
     bars = bars_of("corpus", tot, sig)
+    if held:
+        bars += bars_of("held-out cases", totals(held), None)
     if ext_ok:
         bars += bars_of("external", totals(ext_tools), None)
     lines = ["# Accuracy of `callus analyze`", "",
@@ -533,7 +544,8 @@ def main():
              "groups.", "",
              f"Corpus: {len(cases)} cases, {len(set(per_tool) - {NOT_A_CHECK})} tools "
              f"({tot['failing']} failing, {tot['cases'] - tot['failing']} clean runs or "
-             "non-verification commands).", "", "## Bars", "",
+             f"non-verification commands); {totals(held)['cases']} of the cases are held out "
+             "([below](#held-out-cases)).", "", "## Bars", "",
              "| bar | value | holds |", "| --- | ---: | :---: |"]
     for label, value, ok in bars:
         lines.append(f"| {label} | {value} | {'yes' if ok else '**no**'} |")
@@ -546,6 +558,25 @@ def main():
                 f"`{p}`" for p in pats[:3]))
         for sid, gs in sig["collisions"][:30]:
             lines.append(f"- signature `{str(sid)[:16]}` shared by groups {', '.join(gs)}")
+    lines += ["", "## Held-out cases", "",
+              "Cases marked `heldout` in `tests/corpus/manifest.py`: their outputs were made "
+              "after the parsers that read them were written, and no parser, rule or threshold "
+              "was changed for them. The same figures, held-out cases apart from the others "
+              "(whose outputs the parsers were written on):", "",
+              "| cases | n | failing | detection | precision | recall | with a correct file | "
+              "must-keep lines | codes found |",
+              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for name, table in (("tuned on", tuned), ("held out", held)):
+        t = totals(table)
+        f = figures(t)
+        lines.append(f"| {name} | {t['cases']} | {t['failing']} | {fmt(f['detection'])} | "
+                     f"{mark(f['precision'], BARS['precision'])} | "
+                     f"{mark(f['recall'], BARS['recall'])} | "
+                     f"{mark(f['with_file'], BARS['with_file'])} | {fmt(f['keep'])} | "
+                     f"{fmt(f['codes'])} |")
+    if held:
+        lines += ["", "Held-out cases, per tool:", ""]
+        tool_table(held, {"available": False}, lines)
     lines += ["", "## External samples, per tool", ""]
     if not ext_ok:
         lines.append(f"Not found: `{EXTERNAL}` (set CALLUS_CORPUS_EXTERNAL).")
@@ -583,6 +614,12 @@ def main():
           f"with a correct file {fmt(f['with_file'])}, must-keep {fmt(f['keep'])}, signatures "
           + (f"{len(sig['collisions'])} collisions, {len(sig['unstable'])} unstable groups"
              if sig["available"] else "n/a"))
+    for name, table in (("tuned-on", tuned), ("held-out", held)):
+        if table:
+            ft, tt = figures(totals(table)), totals(table)
+            print(f"accuracy: {name} {tt['cases']} cases: detection {fmt(ft['detection'])}, "
+                  f"precision {fmt(ft['precision'])}, recall {fmt(ft['recall'])}, with a correct "
+                  f"file {fmt(ft['with_file'])}, must-keep {fmt(ft['keep'])}")
     if ext_ok:
         fe = figures(totals(ext_tools))
         print(f"accuracy: external {totals(ext_tools)['cases']} samples: precision "

@@ -16,7 +16,9 @@
 # ALE, file base names compared).  Writes the tables and the bars to
 # docs/accuracy.md, prints a summary, and exits 1 when a bar is missed:
 # recall >= 0.98, precision >= 0.95, a correct file in >= 99% of failing
-# cases (both corpora), zero signature collisions.  A crash of callus analyze
+# cases (both corpora, and the held-out cases of the corpus on their own:
+# those marked "heldout" in case.json, made after their parsers were
+# written), zero signature collisions.  A crash of callus analyze
 # (or a bad status, or output that is not JSON) exits 3 whatever
 # CALLUS_ACCURACY_ENFORCE says.
 #

@@ -63,6 +63,7 @@ typedef struct item {
 	char *group, *case_id;
 	size_t run;    /* index of its case in eval.runs */
 	size_t mates;  /* other items of its group */
+	int heldout;   /* every error with this signature is in a held-out case */
 } item;
 
 /* One held-out item's outcome. */
@@ -132,10 +133,13 @@ static int load(eval *e, const char *path)
 		if (!id || !group)
 			continue;
 		for (size_t k = 0; k < e->n && !seen; k++)
-			seen = !strcmp(e->items[k].sig.id, id);
+			if ((seen = !strcmp(e->items[k].sig.id, id)) &&
+			    !json_is_true(json_object_get(rec, "heldout")))
+				e->items[k].heldout = 0;
 		if (seen)
 			continue;
 		it = &e->items[e->n++];
+		it->heldout = json_is_true(json_object_get(rec, "heldout"));
 		snprintf(it->sig.id, sizeof(it->sig.id), "%s", id);
 		it->sig.error_type = dup_str(json_object_get(s, "error_type"));
 		it->sig.message_pattern = dup_str(json_object_get(s, "message_pattern"));
@@ -540,6 +544,7 @@ int main(int argc, char **argv)
 	callus_error err = CALLUS_ERROR_INIT;
 	const char *tmpdir = getenv("TMPDIR");
 	size_t with_mate = 0, first = 0, top3 = 0, alone = 0, quiet = 0, groups = 0;
+	size_t h_mate = 0, h_first = 0, h_top3 = 0, h_alone = 0, h_quiet = 0;
 	struct timespec t0, t1;
 	int verbose = 0, made = 0, rc = 3; /* made: root is removed whole anyway */
 
@@ -602,9 +607,14 @@ int main(int argc, char **argv)
 			with_mate++;
 			first += (size_t)oc[h].first;
 			top3 += (size_t)oc[h].top3;
+			h_mate += (size_t)e.items[h].heldout;
+			h_first += (size_t)(e.items[h].heldout && oc[h].first);
+			h_top3 += (size_t)(e.items[h].heldout && oc[h].top3);
 		} else {
 			alone++;
 			quiet += oc[h].n == 0;
+			h_alone += (size_t)e.items[h].heldout;
+			h_quiet += (size_t)(e.items[h].heldout && oc[h].n == 0);
 		}
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -633,6 +643,16 @@ int main(int argc, char **argv)
 	       BAR_TOP3, pct(top3, with_mate), holds(top3, with_mate, BAR_TOP3) ? "yes" : "**no**");
 	printf("| no group-mate: nothing suggested >= %d%% | %.1f%% | %s |\n", BAR_QUIET,
 	       pct(quiet, alone), holds(quiet, alone, BAR_QUIET) ? "yes" : "**no**");
+	/* the same, for the signatures only held-out cases have: no threshold
+	 * or parser was tuned on them (tests/corpus/README.md) */
+	printf("\nHeld-out signatures (every error with the signature is in a held-out case): "
+	       "%zu of %zu.\n\n", h_mate + h_alone, e.n);
+	printf("| held-out signatures | n | right first | %% | right in the top 3 | %% |\n");
+	printf("| --- | ---: | ---: | ---: | ---: | ---: |\n");
+	printf("| with a group-mate | %zu | %zu | %.1f%% | %zu | %.1f%% |\n", h_mate, h_first,
+	       pct(h_first, h_mate), h_top3, pct(h_top3, h_mate));
+	printf("| no group-mate, nothing suggested | %zu | %zu | %.1f%% | | |\n", h_alone, h_quiet,
+	       pct(h_quiet, h_alone));
 
 	if (verbose) {
 		size_t misses = 0;
