@@ -1,8 +1,11 @@
 /*
  * fuzz_parsers_native.c - the native tools' parsers (pytest, unittest,
  * mypy, ruff, flake8, pylint, gcc, make, go, cargo, shellcheck, cppcheck,
- * ctest) on arbitrary bytes; the checks are in parser_invariants.h.
- * Seeds: tests/parsers/native/ (real outputs).
+ * ctest; javac, maven, kotlinc, rspec, minitest, rubocop, phpunit, php,
+ * tap, exunit, pyflakes, pyright, bandit, black, isort, ninja, biome,
+ * oxlint, prettier, stylelint, markdownlint, yamllint, junit) on arbitrary
+ * bytes; the checks are in parser_invariants.h.  Seeds:
+ * tests/parsers/native/ and outputs of tests/corpus/cases/ (real outputs).
  */
 #include "parsers/util.h"
 #include "parser_invariants.h"
@@ -11,9 +14,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const names[] = { "pytest", "unittest", "mypy", "ruff", "flake8",
-					     "pylint", "gcc", "make", "go", "cargo",
-					     "shellcheck", "cppcheck", "ctest" };
+	static const char *const names[] = {
+		"pytest",  "unittest", "mypy",	   "ruff",	   "flake8",   "pylint",
+		"gcc",	   "make",     "go",	   "cargo",	   "shellcheck", "cppcheck",
+		"ctest",   "javac",    "maven",	   "kotlinc",	   "rspec",    "minitest",
+		"rubocop", "phpunit",  "php",	   "tap",	   "exunit",   "pyflakes",
+		"pyright", "bandit",   "black",	   "isort",	   "ninja",    "biome",
+		"oxlint",  "prettier", "stylelint", "markdownlint", "yamllint", "junit",
+	};
 	static const callus_pathctx ctx[] = {
 		{ "/tmp/callus-native/c", NULL, "" },
 		{ "/work/proj", "/srv/proj", "api/v1" },

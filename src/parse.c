@@ -19,7 +19,8 @@ static const callus_parser *const parsers[] = {
 	&callus_parser_rspec,  &callus_parser_minitest, &callus_parser_rubocop,
 	&callus_parser_phpunit, &callus_parser_php,	&callus_parser_ninja,
 	&callus_parser_cppcheck, &callus_parser_ctest,  &callus_parser_gcc,    &callus_parser_make,
-	&callus_parser_tap,    &callus_parser_pyflakes, &callus_parser_yamllint,
+	&callus_parser_tap,    &callus_parser_junit,    &callus_parser_pyflakes,
+	&callus_parser_yamllint,
 };
 
 #define NPARSERS (sizeof(parsers) / sizeof(parsers[0]))
@@ -111,7 +112,25 @@ int callus_parse_diag(callus_diags *diags, callus_strlist *files, const callus_p
 	return rc;
 }
 
+/*
+ * What any tool may print, read whoever prints it: JUnit XML and TAP are
+ * reports of their own (a tool callus does not know, a known one asked for
+ * them: `vitest --reporter=junit`), then "file:line" lines, stack frames
+ * and test names (the generic extractor).
+ */
 int callus_parse_generic(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
+	static const callus_parser *const formats[] = { &callus_parser_junit, &callus_parser_tap };
+	size_t before = diags->count + diags->dropped, nfiles = files->count;
+	int rc;
+
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		if (!callus_parser_sniff(formats[i], in->text, in->text_len))
+			continue;
+		if ((rc = formats[i]->parse(in, diags, files)) < 0)
+			return rc;
+		if (diags->count + diags->dropped > before || files->count > nfiles)
+			return 0;
+	}
 	return callus_extract_generic(diags, files, in->text, in->text_len, in->pc);
 }

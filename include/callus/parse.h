@@ -88,7 +88,8 @@ int callus_parse_diag(callus_diags *diags, callus_strlist *files, const callus_p
 		    const char *file, size_t file_len, long line, long column, const char *code,
 		    size_t code_len, const char *message, size_t message_len, const char *severity);
 
-/* The generic extractor as a parser. */
+/* The fallback as a parser: JUnit XML or TAP when the output is one (for
+ * any tool), else the generic extractor. */
 int callus_parse_generic(const callus_parse_input *in, callus_diags *diags, callus_strlist *files);
 
 #endif

@@ -144,7 +144,11 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 
 static int sniff_line(const char *s, size_t len)
 {
-	return callus_pu_starts(s, len, ">> Issue: [B") || callus_pu_find(s, len, "[bandit]: ") > 0;
+	size_t i = callus_pu_indent(s, len);
+
+	/* the metrics end the screen format: the tail of any output keeps them */
+	return callus_pu_starts(s, len, ">> Issue: [B") || callus_pu_find(s, len, "[bandit]: ") > 0 ||
+	       callus_pu_starts(s + i, len - i, "Total issues (by confidence):");
 }
 
 static int sniff(const char *text, size_t len)

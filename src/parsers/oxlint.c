@@ -157,10 +157,12 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 
 static int sniff_line(const char *s, size_t len)
 {
-	const char *rule, *msg;
+	const char *rule, *msg, *sev;
 	size_t rl, ml;
+	callus_pu_loc loc;
 
 	return (header_line(s, len, &rule, &rl, &msg, &ml) != NULL) ||
+	       unix_line(s, len, &loc, &msg, &ml, &sev, &rule, &rl) ||
 	       (callus_pu_starts(s, len, "Finished in ") && callus_pu_find(s, len, " rules using ") > 0);
 }
 
