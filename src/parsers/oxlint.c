@@ -107,6 +107,9 @@ static int unix_line(const char *s, size_t len, callus_pu_loc *loc, const char *
 		return 0;
 	*rule = slash + 1;
 	*rl = (size_t)(s + len - 1 - *rule);
+	/* "plugin(rule)": eslint's unix format says "[Error/no-undef]" */
+	if (*rl < 3 || (*rule)[*rl - 1] != ')' || !memchr(*rule, '(', *rl))
+		return 0;
 	*msg = s + loc->end;
 	*ml = (size_t)open - loc->end;
 	callus_pu_trim(msg, ml);
