@@ -125,7 +125,10 @@ int callus_parse_generic(const callus_parse_input *in, callus_diags *diags, call
 	int rc;
 
 	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
-		if (!callus_parser_sniff(formats[i], in->text, in->text_len))
+		/* a TAP plan or an XML header has no error keyword: the filtered
+		 * text may have dropped it, the raw output has it */
+		if (!callus_parser_sniff(formats[i], in->text, in->text_len) &&
+		    !(in->raw && callus_parser_sniff(formats[i], in->raw, in->raw_len)))
 			continue;
 		if ((rc = formats[i]->parse(in, diags, files)) < 0)
 			return rc;

@@ -14,6 +14,7 @@ static const char *const source_exts[] = {
 	"php", "cs", "fs", "sh", "bash", "zsh", "pl", "lua", "ex", "exs", "erl",
 	"json", "toml", "yaml", "yml", "css", "scss", "less", "html", "md",
 	"sql", "proto", "cmake", "mk", "zig", "dart", "r", "jl", "hs", "ml",
+	"xml", "pm", "erb", "rake", "gradle", "groovy",
 };
 
 int callus_path_has_source_ext(const char *name, size_t len)

@@ -66,10 +66,28 @@ static int parse_json(const callus_parse_input *in, json_t *doc, callus_diags *d
 	return rc;
 }
 
+/* `-f json`: the document, after the log lines bandit prints first
+ * ("[main]	INFO	profile include tests: None") on stderr. */
+static json_t *json_report(const callus_parse_input *in)
+{
+	const char *p = in->raw, *end = p ? p + in->raw_len : NULL;
+
+	if (!p || !in->raw_complete)
+		return NULL;
+	while (p < end && callus_pu_starts(p, (size_t)(end - p), "[main]")) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		p = nl ? nl + 1 : end;
+	}
+	if (p == end || *p != '{')
+		return NULL;
+	return json_loadb(p, (size_t)(end - p), 0, NULL);
+}
+
 static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
 	issue is = { 0, CALLUS_BUF_INIT, CALLUS_BUF_INIT, "error" };
-	json_t *doc = callus_pu_json_document(in);
+	json_t *doc = json_report(in);
 	callus_pu_lines it;
 	const char *s, *t;
 	size_t len, tl, n;

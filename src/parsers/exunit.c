@@ -131,7 +131,12 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 					break;
 				continue;
 			}
+			/* the stack ends a failure: what follows (--trace's "* test"
+			 * lines) is not its message */
 			stack = 0;
+			if ((rc = callus_pu_fail_flush(&f, diags, files, in->pc)) < 0)
+				break;
+			continue;
 		}
 		if (!tl || callus_pu_starts(t, tl, "code:"))
 			continue;

@@ -11,6 +11,7 @@
  * plugin's, as eslint names them (oxlint and eslint finding the same
  * mistake make one error), "plugin/rule" for the others.  "x" (×) marks an
  * error, "!" (⚠) a warning; warnings fail the run with --deny-warnings.
+ * `-f junit` is read by the JUnit parser, its codes made the same.
  */
 #include "parsers/parsers.h"
 #include "parsers/util.h"
@@ -116,6 +117,25 @@ static int unix_line(const char *s, size_t len, callus_pu_loc *loc, const char *
 	return 1;
 }
 
+/* `-f junit`: JUnit XML, its cases named by "plugin(rule)"; the codes made
+ * the same as the other formats'. */
+static int parse_junit(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
+{
+	callus_buf code = CALLUS_BUF_INIT;
+	size_t before = diags->count;
+	int rc = callus_parser_junit.parse(in, diags, files);
+
+	for (size_t i = before; rc >= 0 && i < diags->count; i++) {
+		callus_diag *d = &diags->items[i];
+
+		if (d->code && rule_code(&code, d->code, strlen(d->code)) &&
+		    (rc = callus_buf_status(&code)) >= 0)
+			rc = callus_diag_set(&d->code, code.ptr, code.len);
+	}
+	callus_buf_release(&code);
+	return rc < 0 ? rc : 0;
+}
+
 static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
 	callus_buf code = CALLUS_BUF_INIT, msg = CALLUS_BUF_INIT;
@@ -125,6 +145,9 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 	callus_pu_loc loc;
 	int rc;
 
+	if (callus_parser_sniff(&callus_parser_junit, in->text, in->text_len) ||
+	    (in->raw && callus_parser_sniff(&callus_parser_junit, in->raw, in->raw_len)))
+		return parse_junit(in, diags, files);
 	callus_pu_lines_init(&it, in);
 	while ((rc = callus_pu_lines_next(&it, &s, &len)) > 0) {
 		if ((sev = header_line(s, len, &rule, &rl, &m, &ml))) {

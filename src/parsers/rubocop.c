@@ -110,6 +110,9 @@ static int parse_json(const callus_parse_input *in, json_t *doc, callus_diags *d
 
 			if (!path || !msg)
 				continue;
+			/* "Lint/UselessAssignment: Useless assignment ...": the cop again */
+			if (cop && !strncmp(msg, cop, strlen(cop)) && !strncmp(msg + strlen(cop), ": ", 2))
+				msg += strlen(cop) + 2;
 			if ((rc = offense(in, diags, files, path, strlen(path),
 					  (long)json_integer_value(json_object_get(loc, "start_line")),
 					  (long)json_integer_value(json_object_get(loc, "start_column")),

@@ -31,6 +31,7 @@
  * are affected, and stand for the failure when nothing else was read.
  */
 #include "parsers/parsers.h"
+#include "parsers/js_util.h"
 #include "parsers/util.h"
 #include "callus/common.h"
 
@@ -47,6 +48,11 @@ typedef struct state {
 	callus_strlist named;   /* tests a "Failed test" comment named */
 	callus_strlist notok;   /* "not ok" without a comment: "name\tfile\tline" */
 	callus_buf file;        /* the test file prove is running */
+	callus_buf check;       /* the YAML block's assertion or operator */
+	callus_buf fold;        /* a folded YAML value being read */
+	size_t fold_indent;
+	int folded, placed;     /* reading fold; a place in the workspace was found */
+	size_t yaml_base;       /* the indent of the block's keys, + 1 */
 	callus_strlist summary; /* files prove's summary lists */
 	size_t before;
 } state;
@@ -121,6 +127,8 @@ static int flush(state *st)
 	return callus_pu_fail_flush(&st->f, st->diags, st->files, st->in->pc);
 }
 
+static int yaml_folded_end(state *st);
+
 /* The open "not ok" (no comment explained it yet): kept for the end,
  * when a comment naming the same test may have come after it. */
 static int defer_notok(state *st)
@@ -131,15 +139,28 @@ static int defer_notok(state *st)
 	if (!st->f.open || st->diag_msg)
 		return 0;
 	st->f.open = 0;
-	if (st->notok.count >= 1000)
-		return 0;
+	st->placed = 0;
+	st->yaml_base = 0;
+	if ((rc = yaml_folded_end(st)) < 0 || st->notok.count >= 1000) {
+		callus_buf_clear(&st->check);
+		return rc < 0 ? rc : 0;
+	}
 	callus_buf_put(&b, st->f.test.ptr ? st->f.test.ptr : "", st->f.test.len);
 	callus_buf_putc(&b, '\t');
 	callus_buf_put(&b, st->f.file.ptr ? st->f.file.ptr : "", st->f.file.len);
 	callus_buf_printf(&b, "\t%ld\t", st->f.line);
-	callus_buf_put(&b, st->f.msg.ptr ? st->f.msg.ptr : "", st->f.msg.len);
+	callus_buf_put(&b, st->f.type.ptr ? st->f.type.ptr : "", st->f.type.len);
+	callus_buf_putc(&b, '\t');
+	if (st->f.msg.len) {
+		callus_buf_put(&b, st->f.msg.ptr, st->f.msg.len);
+	} else if (st->check.len) {
+		/* no message: the check that failed says what kind of failure */
+		callus_buf_put(&b, st->check.ptr, st->check.len);
+		callus_buf_puts(&b, " failed");
+	}
 	rc = callus_buf_status(&b) < 0 ? CALLUS_ENOMEM : callus_strlist_add(&st->notok, b.ptr, b.len);
 	callus_buf_release(&b);
+	callus_buf_clear(&st->check);
 	return rc;
 }
 
@@ -201,19 +222,79 @@ static int comment(state *st, const char *s, size_t len)
 	return len ? callus_pu_fail_msg(&st->f, t, len) : 0;
 }
 
+/* A place a YAML value names: "test/x.js:12:5", "/abs/x.js:3:1", a
+ * stack frame "fn (file:///abs/x.js:7:48)"; the first of them inside the
+ * workspace locates the failure. */
+static int yaml_place(state *st, const char *v, size_t vl)
+{
+	callus_buf path = CALLUS_BUF_INIT, rel = CALLUS_BUF_INIT;
+	callus_js_frame fr;
+	callus_pu_loc loc;
+	int rc = 0;
+
+	if (st->f.file.len && st->placed)
+		return 0;
+	if (callus_pu_location(v, vl, &loc)) {
+		callus_buf_put(&path, loc.path, loc.path_len);
+		fr.line = loc.line;
+	} else if (callus_js_parse_frame(v, vl, 0, &fr)) {
+		rc = callus_js_path(&path, fr.file, fr.file_len);
+	} else {
+		return 0;
+	}
+	if (rc >= 0 && (rc = callus_buf_status(&path)) >= 0 &&
+	    callus_path_relativize(&rel, st->in->pc, path.ptr, path.len)) {
+		callus_buf_clear(&st->f.file);
+		callus_buf_put(&st->f.file, path.ptr, path.len);
+		st->f.line = fr.line;
+		st->placed = 1;
+		rc = callus_buf_status(&st->f.file);
+	}
+	callus_buf_release(&path);
+	callus_buf_release(&rel);
+	return rc;
+}
+
+/* The value of a key folded over the lines under it ("at: >-"), joined. */
+static int yaml_folded_end(state *st)
+{
+	int rc = 0;
+
+	if (st->folded && st->fold.len)
+		rc = yaml_place(st, st->fold.ptr, st->fold.len);
+	st->folded = 0;
+	callus_buf_clear(&st->fold);
+	return rc;
+}
+
 /* A key of a "not ok"'s YAML block. */
 static int yaml_line(state *st, const char *s, size_t len)
 {
 	size_t ind = callus_pu_indent(s, len);
 	const char *t = s + ind, *v;
 	size_t tl = len - ind, vl;
-	callus_pu_loc loc;
 	size_t n;
+	int rc;
 
+	if (st->folded && ind > st->fold_indent && tl) {
+		if (st->fold.len)
+			callus_buf_putc(&st->fold, ' ');
+		callus_buf_put(&st->fold, t, tl);
+		return callus_buf_status(&st->fold);
+	}
+	if ((rc = yaml_folded_end(st)) < 0)
+		return rc;
 	if (callus_pu_starts(t, tl, "...") || (ind + 1 < (size_t)st->yaml && tl)) {
 		st->yaml = 0;
 		return 0;
 	}
+	/* the block's own keys, not those of the values nested in it */
+	if (!tl)
+		return 0;
+	if (!st->yaml_base)
+		st->yaml_base = ind + 1;
+	if (ind + 1 != st->yaml_base)
+		return 0;
 	v = memchr(t, ':', tl);
 	if (!v)
 		return 0;
@@ -224,26 +305,42 @@ static int yaml_line(state *st, const char *s, size_t len)
 		v++;
 		vl -= 2;
 	}
+	/* "at: >-", "stack: |-": the value is on the lines under the key */
+	if ((callus_pu_starts(t, tl, "at:") || callus_pu_starts(t, tl, "location:") ||
+	     callus_pu_starts(t, tl, "stack:")) &&
+	    vl && vl <= 3 && (v[0] == '>' || v[0] == '|')) {
+		st->folded = 1;
+		st->fold_indent = ind;
+		return 0;
+	}
 	if ((callus_pu_starts(t, tl, "message:") || callus_pu_starts(t, tl, "error:")) && vl &&
 	    !st->f.msg.len)
 		return callus_pu_fail_msg(&st->f, v, vl);
-	if ((callus_pu_starts(t, tl, "file:")) && vl) {
+	/* "name: AssertionError": the error's class */
+	if (callus_pu_starts(t, tl, "name:") && !st->f.type.len &&
+	    (callus_pu_ends(v, vl, "Error") || callus_pu_ends(v, vl, "Exception")) &&
+	    !memchr(v, ' ', vl)) {
+		callus_buf_put(&st->f.type, v, vl);
+		return callus_buf_status(&st->f.type);
+	}
+	/* "assertion: t.is()", "operator: equal": which check failed */
+	if ((callus_pu_starts(t, tl, "assertion:") || callus_pu_starts(t, tl, "operator:")) && vl &&
+	    !st->check.len) {
+		callus_buf_put(&st->check, v, vl);
+		return callus_buf_status(&st->check);
+	}
+	if ((callus_pu_starts(t, tl, "file:")) && vl && !st->placed) {
 		callus_buf_clear(&st->f.file);
 		callus_buf_put(&st->f.file, v, vl);
 		return callus_buf_status(&st->f.file);
 	}
-	if (callus_pu_starts(t, tl, "line:")) {
+	if (callus_pu_starts(t, tl, "line:") && !st->placed) {
 		st->f.line = callus_pu_num(v, vl, &n);
 		return 0;
 	}
-	/* "at: test/x.js:12:5", "location: '/abs/x.js:3:1'" */
-	if ((callus_pu_starts(t, tl, "at:") || callus_pu_starts(t, tl, "location:")) &&
-	    callus_pu_location(v, vl, &loc)) {
-		callus_buf_clear(&st->f.file);
-		callus_buf_put(&st->f.file, loc.path, loc.path_len);
-		st->f.line = loc.line;
-		return callus_buf_status(&st->f.file);
-	}
+	/* "at: test/x.js:12:5", "location: '/abs/x.js:3:1'", "at: 'fn (file:///x.js:7:48)'" */
+	if (callus_pu_starts(t, tl, "at:") || callus_pu_starts(t, tl, "location:"))
+		return yaml_place(st, v, vl);
 	return 0;
 }
 
@@ -313,12 +410,14 @@ static int line_of(state *st, const char *s, size_t len)
 static int emit_notok(state *st)
 {
 	for (size_t i = 0; i < st->notok.count; i++) {
-		char *e = st->notok.items[i], *t1 = strchr(e, '\t'), *t2, *t3;
+		/* "name\tfile\tline\ttype\tmessage" */
+		char *e = st->notok.items[i], *t1 = strchr(e, '\t'), *t2, *t3, *t4;
 		callus_diag *d;
 		long line;
 		int named = 0, rc;
 
-		if (!t1 || !(t2 = strchr(t1 + 1, '\t')) || !(t3 = strchr(t2 + 1, '\t')))
+		if (!t1 || !(t2 = strchr(t1 + 1, '\t')) || !(t4 = strchr(t2 + 1, '\t')) ||
+		    !(t3 = strchr(t4 + 1, '\t')))
 			continue;
 		for (size_t k = 0; k < st->named.count && !named; k++)
 			named = strlen(st->named.items[k]) == (size_t)(t1 - e) &&
@@ -327,7 +426,8 @@ static int emit_notok(state *st)
 			continue;
 		line = strtol(t2 + 1, NULL, 10);
 		if ((rc = callus_pu_diag(&d, st->diags, st->files, st->in->pc, t1 + 1,
-				       (size_t)(t2 - t1 - 1), line, 0, NULL, 0,
+				       (size_t)(t2 - t1 - 1), line, 0, t4 + 1 < t3 ? t4 + 1 : NULL,
+				       (size_t)(t3 - t4 - 1),
 				       t3[1] ? t3 + 1 : "not ok", t3[1] ? strlen(t3 + 1) : 6,
 				       "error")) < 0)
 			return rc;
@@ -351,6 +451,8 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 	st.files = files;
 	st.before = diags->count + diags->dropped;
 	callus_buf_init(&st.file, 0);
+	callus_buf_init(&st.check, 0);
+	callus_buf_init(&st.fold, 0);
 	callus_pu_fail_init(&st.f, 0);
 	callus_pu_lines_init(&it, in);
 	while ((rc = callus_pu_lines_next(&it, &s, &len)) > 0)
@@ -374,6 +476,8 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 	callus_strlist_release(&st.notok);
 	callus_strlist_release(&st.summary);
 	callus_buf_release(&st.file);
+	callus_buf_release(&st.check);
+	callus_buf_release(&st.fold);
 	callus_pu_lines_release(&it);
 	return rc < 0 ? rc : 0;
 }

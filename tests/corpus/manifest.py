@@ -9,6 +9,7 @@ never shares one.  A Case names the project, the command as an agent would
 type it, the tool, and the planted errors its output shows.
 """
 
+import dataclasses
 import os
 from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
@@ -1137,3 +1138,108 @@ case("ava", AV, "npx ava", "ava", every(AV), ctx=["test/ok.test.js"])
 case("npm-test-ava", AV, "npm test", "npm test", every(AV), runner="ava",
      ctx=["test/ok.test.js"])
 case("ava-clean", AV, "npx ava test/ok.test.js", "ava", expect=0)
+
+# --- held out once, then tuned on ------------------------------------------------------
+#
+# Other options, other files, other directories of the same tools, and tools callus does
+# not know (a project's own scripts, added by its .callus/config) printing JUnit XML, TAP or
+# "file:line" lines.  Their outputs were made after the parsers above were written and
+# scored as held-out cases: 44 cases, detection 1.000, precision 1.000, recall 0.940, a
+# correct file in 0.909 of them, must-keep 0.961, one signature collision (README, "Held-out
+# cases").  The parsers were then fixed on them (TAP's plan and the fallback's sniffing,
+# .xml files, bandit's JSON after its log, rubocop's JSON messages, AVA's TAP, ExUnit's
+# --trace, oxlint's JUnit codes): they are tuned-on cases now.  The held-out cases are the
+# next batch, below.
+
+HO = {}
+case("javac-absolute", JV, f"javac {JOUT} {ABS}/java-app/src/main/java/shop/Cart.java", "javac",
+     pick(JV, "sum", "count"), **HO)
+case("javac-cd", JV, "cd src/main/java && javac -d /tmp/callus-corpus/.tmp/java-out "
+     "shop/Inventory.java", "javac", pick(JV, "upper"), **HO)
+case("kotlinc-one-file", JV, "kotlinc src/main/kotlin/shop/Labels.kt -d /tmp/callus-corpus/.tmp/kt-out",
+     "kotlinc", pick(JV, "kt_price", "kt_lenght", "kt_sum"), **HO)
+case("mvn-test-batch", MV, "mvn -B test", "mvn", SUREFIRE, **HO)
+case("mvn-test-one-class", MV, "mvn test -Dtest=LedgerTest", "mvn", pick(MV, "last"), **HO)
+case("mvn-compile-cd", MV, "cd broken && mvn -q compile", "mvn", pick(MV, "lossy", "centz"), **HO)
+case("rspec-documentation", RB, "rspec --format documentation", "rspec", RSPEC, **HO)
+case("rspec-discount", RB, "rspec spec/discount_spec.rb", "rspec", pick(RB, "range"), **HO)
+case("minitest-discount", RB, "ruby -Itest test/test_discount.rb", "minitest",
+     pick(RB, "mt_range"), **HO)
+case("rubocop-json", RB, "rubocop --format json lib", "rubocop", RUBOCOP,
+     ctx=["lib/cart.rb", "lib/discount.rb"], notes="JSON lists every file inspected", **HO)
+case("phpunit-discount", PH, "phpunit tests/DiscountTest.php", "phpunit", pick(PH, "percent"), **HO)
+case("phpunit-color", PH, "phpunit --colors=always", "phpunit", PHPUNIT, color=True, **HO)
+case("php-lint-receipt", PH, "php -l broken/Receipt.php", "php -l", pick(PH, "receipt"), **HO)
+case("php-lint-absolute", PH, f"php -l {ABS}/php-app/broken/Invoice.php", "php -l",
+     pick(PH, "invoice"), **HO)
+case("prove-price", PL, "prove -l t/price.t", "prove", pick(PL, "die"), **HO)
+case("prove-merge", PL, "prove -l --merge", "prove", files=["t/cart.t", "t/price.t"],
+     must_keep=["t/cart.t"], ctx=["t/basic.t"],
+     notes="--merge: the tests' diagnostics go where prove hides them; its summary is left",
+     **HO)
+case("pyflakes-dot", PS, "python3 -m pyflakes .", "pyflakes", PYFLAKES, **HO)
+case("bandit-quiet", PS, "bandit -q -r app", "bandit", BANDIT, **HO)
+case("bandit-json", PS, "bandit -f json -r app", "bandit", BANDIT,
+     ctx=["app/__init__.py", "app/clean.py", "app/orders.py", "app/style.py"],
+     notes="the metrics name every file scanned", **HO)
+case("black-check-diff", PS, "black --check --diff app", "black", pick(PS, "black"), **HO)
+case("isort-check-diff", PS, "isort --check-only --diff app", "isort",
+     pick(PS, "isort_shell", "isort_style"), **HO)
+case("pyright-one-file", PR, "npx pyright store/items.py", "pyright", pick(PR, "cost", "label"),
+     **HO)
+case("pyright-json", PR, "npx pyright --outputjson", "pyright", every(PR), **HO)
+case("clang-tidy-absolute", CT, f"clang-tidy {ABS}/c-tidy/src/buffer.c --", "clang-tidy",
+     pick(CT, "uaf"), **HO)
+case("clang-tidy-quiet", CT, "clang-tidy --quiet src/copy.c --", "clang-tidy",
+     pick(CT, "strcpy", "narrow"), **HO)
+case("ninja-keep-going", MS, "ninja -C builddir -k 0", "ninja", every(MS), runner="gcc",
+     ctx=["src/main.c"], **HO)
+case("meson-compile-builddir", MS, "cd builddir && meson compile", "meson compile", every(MS),
+     runner="gcc", ctx=["src/main.c"], **HO)
+case("mix-test-file", EX, "mix test test/cart_test.exs", "mix test", every(EX), **HO)
+case("mix-test-trace", EX, "mix test --trace", "mix test", every(EX), **HO)
+case("biome-check", W, "npx biome check src", "biome", BIOME, **HO)
+case("biome-lint-github", W, "npx biome lint --reporter=github src", "biome", BIOME, **HO)
+case("oxlint-one-file", W, "npx oxlint --deny-warnings src/cart.js", "oxlint", OXLINT, **HO)
+case("oxlint-junit", W, "npx oxlint -f junit --deny-warnings src", "oxlint", OXLINT,
+     notes="JUnit XML: read by the fallback", **HO)
+case("prettier-check-glob", W, 'npx prettier -c "src/**/*.js"', "prettier", pick(W, "prettier"),
+     **HO)
+case("stylelint-unix", W, "npx stylelint -f unix styles/main.css", "stylelint", STYLELINT, **HO)
+case("markdownlint-file", W, "npx markdownlint docs/guide.md", "markdownlint", MDLINT, **HO)
+case("yamllint-colored", W, "yamllint -f colored config", "yamllint", YAMLLINT, color=True, **HO)
+case("yamllint-python-m", W, "python3 -m yamllint config/deploy.yaml", "yamllint",
+     pick(W, "y_dup", "y_commas"), **HO)
+case("ava-verbose", AV, "npx ava --verbose", "ava", every(AV), ctx=["test/ok.test.js"], **HO)
+# AVA's TAP says less than its own report ("t.is() failed", no difference): other signatures
+AVA_TAP_GROUPS = {"ava-is": "ava-tap-is", "ava-deep-equal": "ava-tap-deep-equal",
+                  "ava-typeerror-undefined-read": "ava-tap-error-thrown"}
+case("ava-tap", AV, "npx ava --tap", "ava",
+     [dataclasses.replace(e, group=AVA_TAP_GROUPS[e.group]) for e in every(AV)],
+     files=["src/price.js"],
+     notes="TAP: read by the fallback; only the thrown error's stack is in the project", **HO)
+# one file: AVA leaves the file's name out of the tests' titles
+case("npm-test-ava-file", AV, "npm test -- test/price.test.js", "npm test",
+     [dataclasses.replace(e, test=e.test.split(" › ", 1)[1]) for e in every(AV)],
+     runner="ava", **HO)
+
+plant("custom-checks",
+      js_add=P("tests/calc.test.js", "expect(add(1, 2)).toBe(3)", "AssertionError",
+               "junit-vitest-tobe-number", test="tests/calc.test.js.calc > adds two numbers"),
+      js_mean=P("tests/calc.test.js", "expect(mean([2, 4])).toBe(3)", "AssertionError",
+                "junit-vitest-tobe-nan", test="tests/calc.test.js.calc > averages a list"),
+      # prove's Test::More mismatches: the same message, the same signature
+      pl_add=P("t/calc.t", "is(Calc::add(1, 2), 3", None, "perl-test-more-is",
+               test="adds two numbers"),
+      pl_ratio=P("t/calc.t", "is(Calc::ratio(4, 2)", None, "perl-test-more-is",
+                 test="ratio of two numbers"),
+      xml=P("config/app.xml", "</prot>", None, "xmllint-tag-mismatch"))
+CC = "custom-checks"
+case("unknown-junit", CC, "./scripts/test-js.sh", "unknown tool (JUnit XML)",
+     pick(CC, "js_add", "js_mean"), must_keep=["tests/calc.test.js", "adds two numbers"],
+     notes="the project's own script, a check by its .callus/config: vitest's JUnit XML", **HO)
+case("unknown-tap", CC, "./scripts/test-perl.sh", "unknown tool (TAP)",
+     pick(CC, "pl_add", "pl_ratio"),
+     notes="the project's own script: a Test::More file's TAP, its diagnostics on stderr", **HO)
+case("unknown-file-line", CC, "./scripts/check-xml.sh", "unknown tool (file:line)",
+     pick(CC, "xml"), notes="the project's own script: xmllint's 'file:line: message'", **HO)

@@ -1,0 +1,3 @@
+#!/bin/sh
+# the Perl tests, raw TAP
+exec perl -Ilib t/calc.t
