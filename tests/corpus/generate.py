@@ -103,6 +103,7 @@ PREPARE = {
     "cmake-app": "cmake -S . -B build -DCMAKE_BUILD_TYPE=Debug && cmake --build build && "
                  "cmake -S . -B build-broken -DWITH_BROKEN=ON",
     "meson-app": "meson setup builddir && cmake -S . -B cbuild -G Ninja",
+    "ho-c": "meson setup builddir",
 }
 
 
