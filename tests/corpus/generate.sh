@@ -4,9 +4,12 @@
 # Copies each project of tests/corpus/projects/ to /tmp/callus-corpus/<project>
 # (a fixed place, so that absolute paths in the outputs are the same on every
 # machine), makes it a git repository, runs the real tools on it (eslint, tsc,
-# jest, vitest, mocha, node --test, npm, pytest, unittest, mypy, flake8,
-# pylint, gcc, clang, make, cppcheck, ctest, go, cargo, rustc, shellcheck, and
-# a few commands that are not checks), and writes each case as
+# jest, vitest, mocha, node --test, ava, biome, oxlint, prettier, stylelint,
+# markdownlint, npm, pytest, unittest, mypy, flake8, pylint, pyflakes,
+# pyright, bandit, black, isort, yamllint, gcc, clang, clang-tidy, make,
+# cppcheck, ctest, meson, ninja, go, cargo, rustc, javac, kotlinc, mvn, rspec,
+# minitest, rubocop, phpunit, php -l, prove, mix test, shellcheck, a project's
+# own scripts, and a few commands that are not checks), and writes each case as
 # cases/<id>/output.txt (stdout and stderr as one stream, byte for byte) and
 # cases/<id>/case.json (the ground truth: the errors planted in the project).
 # The manifest of cases and planted errors is in generate.py; the tool
