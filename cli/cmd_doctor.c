@@ -136,13 +136,13 @@ static void bloat(struct doctor *d, callus_store *store, int64_t lessons)
 			     LONG_MAX, NULL);
 	if (lessons <= max) {
 		report(d, OK, "storage", "%s layer: %lld lesson%s (threshold %ld)",
-		       CALLUS_LAYER_PROJECT, (long long)lessons, lessons == 1 ? "" : "s", max);
+		       "project", (long long)lessons, lessons == 1 ? "" : "s", max);
 		return;
 	}
 	report(d, PROBLEM, "storage",
 	       "%s layer: %lld lessons, over the threshold of %ld ([doctor] max_items); "
 	       "cleanup candidates, lowest value first (fewest occurrences, oldest):",
-	       CALLUS_LAYER_PROJECT, (long long)lessons, max);
+	       "project", (long long)lessons, max);
 	if (callus_store_list_lowest_value(store, &f, &ls, &n, &err) < 0) {
 		report(d, PROBLEM, "storage", "cannot list the lessons: %s",
 		       callus_error_message(&err));

@@ -311,8 +311,8 @@ static int pass_event(callus_buf *ctx, const cli_workspace *ws, const callus_hoo
 		      const callus_detection *det, callus_metrics *m, callus_store **store)
 {
 	callus_learn_result learnt;
-	int rc = cli_record_pass(ws, det, ev->command, ev->session_id ? ev->session_id : "", m,
-				 &learnt, store);
+	int rc = cli_record_pass(ws, det, ev->command, ev->session_id ? ev->session_id : "", 0,
+				 m, &learnt, store);
 
 	if (rc == 0 && (learnt.nfixed || learnt.nunchanged)) {
 		callus_buf_printf(ctx, "%scallus: %s passes now.", ctx->len ? "\n" : "", det->tool);

@@ -13,6 +13,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int quiet, no_record;
 static const char *intent_id;
@@ -75,6 +76,7 @@ int cmd_run(int argc, char **argv)
 	callus_metrics *metrics = NULL;
 	char *command = NULL;
 	int first, status = 0, have_ws = 0, watch = 0;
+	struct timespec started;
 
 	memset(&det, 0, sizeof(det));
 	callus_capture_init(&cap);
@@ -102,6 +104,10 @@ int cmd_run(int argc, char **argv)
 		callus_error_release(&err);
 	}
 
+	/* what the command writes is after this (file times may lag it by a
+	 * clock tick: a product written in its first milliseconds can pass
+	 * for an edit; an edit made just before never passes for a product) */
+	clock_gettime(CLOCK_REALTIME, &started);
 	ropts.argv = argv + first;
 	if (watch) {
 		ropts.on_output = feed_capture;
@@ -147,7 +153,9 @@ int cmd_run(int argc, char **argv)
 		callus_learn_result learnt;
 
 		callus_metrics_new(&metrics);
-		if (cli_record_pass(&ws, &det, command, intent_id, metrics, &learnt, NULL) == 0 &&
+		if (cli_record_pass(&ws, &det, command, intent_id,
+				    (long long)started.tv_sec * 1000000000LL + started.tv_nsec,
+				    metrics, &learnt, NULL) == 0 &&
 		    !quiet)
 			print_learnt(det.tool, &learnt);
 		callus_learn_result_release(&learnt);

@@ -128,8 +128,8 @@ double cli_match_half_life(const cli_workspace *ws)
 }
 
 int cli_record_pass(const cli_workspace *ws, const callus_detection *det, const char *command,
-		    const char *session, callus_metrics *m, callus_learn_result *out,
-		    callus_store **keep)
+		    const char *session, long long started_ns, callus_metrics *m,
+		    callus_learn_result *out, callus_store **keep)
 {
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_store *store = NULL;
@@ -147,6 +147,7 @@ int cli_record_pass(const cli_workspace *ws, const callus_detection *det, const 
 	cli_learn_init(&lc, ws, det, dir ? dir : ws->cwd_rel);
 	lc.opts.session = session ? session : "";
 	lc.opts.metrics = m;
+	lc.snapshot.since_ns = started_ns;
 	/* the command goes into the resolution's context: redacted */
 	if (command && ws->redactor && callus_redact_str(ws->redactor, &red, command) == 0)
 		lc.opts.command = red;

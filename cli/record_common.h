@@ -47,10 +47,12 @@ double cli_match_half_life(const cli_workspace *ws);
  * caller (callus_learn_result_release).  Without a store nothing is
  * created.  What learning measures is added to m (may be NULL).  With
  * keep, the store stays open for the caller (*keep, NULL when there is
- * none), which closes it and writes m; without, m is written here. */
+ * none), which closes it and writes m; without, m is written here.
+ * started_ns: when the passing command started (CLOCK_REALTIME), 0 when
+ * unknown: what it wrote is no fix. */
 int cli_record_pass(const cli_workspace *ws, const callus_detection *det, const char *command,
-		    const char *session, callus_metrics *m, callus_learn_result *out,
-		    callus_store **keep);
+		    const char *session, long long started_ns, callus_metrics *m,
+		    callus_learn_result *out, callus_store **keep);
 
 /* Print what a run changed (fixes, new permanent errors, suggestions) in
  * callus's words: "  " + line + "\n" each, into b. */

@@ -186,7 +186,7 @@ static size_t len0(const char *s)
  * text until the error signatures have a size of their own. */
 static void capture_metrics(callus_metrics *m, const callus_lesson *l)
 {
-	const char *const labels[] = { callus_lesson_type_name(l->type), CALLUS_LAYER_PROJECT };
+	const char *const labels[] = { callus_lesson_type_name(l->type), "project" };
 	size_t size = len0(l->signature) + len0(l->file) + len0(l->error_summary) +
 		      len0(l->cause) + len0(l->resolution) + len0(l->corrective_rule) +
 		      len0(l->intent_id) + len0(l->tool) + len0(l->command);

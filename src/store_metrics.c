@@ -75,7 +75,7 @@ rollback:
 
 int callus_store_read_metrics(callus_store *s, callus_metrics *m, callus_error *err)
 {
-	const char *const project[] = { CALLUS_LAYER_PROJECT };
+	const char *const project[] = { "project" };
 	sqlite3_stmt *st = NULL;
 	int64_t lessons;
 	int rc = 0, sq;
