@@ -341,6 +341,10 @@ static int write_run(learn_run *r, callus_error *err)
 
 	if ((rc = callus_store_exec(r->s, "BEGIN IMMEDIATE", err)) < 0)
 		return rc;
+	/* notes edited, deleted or pulled since are the store's before a fix
+	 * merges into them or a suggestion reads them */
+	if ((rc = callus_notes_sync(r->s, r->o->workspace, NULL, err)) < 0)
+		goto rollback;
 	if ((sq = touch_check(r, &check_id, &runs)) != SQLITE_OK ||
 	    (sq = prune(r, callus_learn_prune_hours(r->o), &r->res->pruned)) != SQLITE_OK ||
 	    (sq = callus_learn_fix_absent(r, check_id, runs)) != SQLITE_OK)

@@ -6,6 +6,7 @@
  */
 #include "callus/notes.h"
 #include "callus/buf.h"
+#include "callus/learn.h"
 #include "callus/lesson.h"
 #include "callus/match.h"
 
@@ -62,6 +63,9 @@ void callus_notes_free(callus_note *n, size_t count)
 		callus_note_release(&n[i]);
 	free(n);
 }
+
+static char *first_line(const char *text, size_t max);
+static char *steps_of(const char *description);
 
 /* ------------------------------------------------------------------ */
 /* Reading                                                              */
@@ -261,6 +265,45 @@ int callus_notes_of_resolution(callus_store *s, int64_t resolution_id, callus_no
 	return rc;
 }
 
+int callus_notes_for_resolution(callus_store *s, int64_t resolution_id, callus_note *out,
+				callus_error *err)
+{
+	callus_resolution r;
+	int rc = callus_notes_of_resolution(s, resolution_id, out, err);
+
+	if (rc != CALLUS_ENOTFOUND)
+		return rc;
+	callus_error_release(err);
+	memset(&r, 0, sizeof(r));
+	if ((rc = callus_learn_get_resolution(s, resolution_id, &r, err)) < 0)
+		return rc;
+	memset(out, 0, sizeof(*out));
+	out->layer = CALLUS_LAYER_PROJECT;
+	out->applications = r.application_count;
+	out->successes = r.success_count;
+	out->success_rate = r.success_rate;
+	out->resolutions = 1;
+	{
+		callus_buf t = CALLUS_BUF_INIT;
+		char *line = first_line(r.message, 200);
+
+		if (line)
+			callus_buf_printf(&t, "%s: %s", r.tool ? r.tool : "", line);
+		free(line);
+		out->title = line && callus_buf_status(&t) == 0 ? callus_buf_detach(&t) : NULL;
+		callus_buf_release(&t);
+	}
+	out->steps = steps_of(r.description);
+	out->code = r.code_changes ? strdup(r.code_changes) : strdup("");
+	out->signature_id = strdup(r.signature_id ? r.signature_id : "");
+	callus_resolution_release(&r);
+	if (!out->title || !out->steps || !out->code || !out->signature_id) {
+		callus_note_release(out);
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
 int callus_notes_count(callus_store *s, int64_t counts[CALLUS_LAYER_COUNT], callus_error *err)
 {
 	sqlite3_stmt *st = NULL;
@@ -270,12 +313,13 @@ int callus_notes_count(callus_store *s, int64_t counts[CALLUS_LAYER_COUNT], call
 	sq = sqlite3_prepare_v2(callus_store_db(s),
 				"SELECT layer, count(*) FROM notes WHERE status = 'active' GROUP BY layer",
 				-1, &st, NULL);
-	while (sq == SQLITE_OK && (sq = sqlite3_step(st)) == SQLITE_ROW) {
-		callus_layer l;
+	if (sq == SQLITE_OK)
+		while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+			callus_layer l;
 
-		if (callus_layer_parse(&l, (const char *)sqlite3_column_text(st, 0)) == 0)
-			counts[l] = sqlite3_column_int64(st, 1);
-	}
+			if (callus_layer_parse(&l, (const char *)sqlite3_column_text(st, 0)) == 0)
+				counts[l] = sqlite3_column_int64(st, 1);
+		}
 	sqlite3_finalize(st);
 	if (sq != SQLITE_DONE)
 		return callus_store_db_error(s, err, sq, "cannot count notes in");
@@ -691,10 +735,6 @@ int callus_notes_learn(callus_store *s, const char *workspace, const int64_t *re
 
 	if (made)
 		*made = 0;
-	/* a person's edits are taken in first, so that they are merged into,
-	 * not written over */
-	if (n && (rc = callus_notes_sync(s, workspace, NULL, err)) < 0)
-		goto out;
 	for (size_t i = 0; i < n && sq == SQLITE_OK; i++) {
 		char *id = NULL;
 

@@ -206,7 +206,9 @@ static int read_known(sync_run *r)
 				    " FROM notes ORDER BY id",
 				    -1, &st, NULL);
 
-	while (sq == SQLITE_OK && (sq = sqlite3_step(st)) == SQLITE_ROW) {
+	if (sq != SQLITE_OK)
+		return sq;
+	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
 		known *k = callus_array_grow(r->notes, &cap, r->nnotes + 1, sizeof(*k));
 
 		if (!k) {

@@ -83,7 +83,8 @@ void callus_notes_free(callus_note *n, size_t count);
  * refresh a note they already belong to), and write the files of the
  * notes that changed.  A file that cannot be written is written at the
  * next sync; only the store's failures are errors.  *made (may be NULL)
- * counts notes created.
+ * counts notes created.  Call callus_notes_sync() first in the same
+ * transaction, so that a person's edits are merged into, not written over.
  */
 int callus_notes_learn(callus_store *s, const char *workspace, const int64_t *resolutions,
 		       size_t n, size_t *made, callus_error *err);
@@ -115,6 +116,13 @@ int callus_notes_get(callus_store *s, const char *id, callus_note *out, callus_e
 /* The active note a resolution belongs to; CALLUS_ENOTFOUND when none. */
 int callus_notes_of_resolution(callus_store *s, int64_t resolution_id, callus_note *out,
 			       callus_error *err);
+
+/* What an agent is shown for a suggested resolution: its active note, else
+ * a note-shaped view of the resolution itself (id "", not stored), so that
+ * a fix is shown the same way before its note exists.  CALLUS_ENOTFOUND
+ * for an unknown resolution. */
+int callus_notes_for_resolution(callus_store *s, int64_t resolution_id, callus_note *out,
+				callus_error *err);
 
 /* Set a note's rule (one line, redacted by the caller; "" clears it): it
  * heads the note from then on, and becomes the corrective_rule of the
