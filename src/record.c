@@ -13,6 +13,35 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/*
+ * What git may see of .callus/: only the notes, which a team commits.  The
+ * store, its WAL, the log, locks, caches and snapshots are this clone's:
+ * `git add .callus` can only ever add notes.
+ */
+#define CALLUS_DIR_GITIGNORE                                                     \
+	"# Written by callus: only notes/ is meant to be committed.\n"         \
+	"*\n"                                                                   \
+	"!.gitignore\n"                                                         \
+	"!notes/\n"                                                             \
+	"!notes/*.md\n"
+
+/* .lessons/ holds one raw record per failure, this clone's: the knowledge
+ * worth sharing is in the notes. */
+#define LESSONS_DIR_GITIGNORE "# Written by callus: raw failure records, not committed.\n*\n"
+
+/* Write dir/.gitignore when it is missing (a person's own is left alone);
+ * failing to is no reason to stop a recording. */
+static void ignore_private(const char *dir, const char *text)
+{
+	callus_buf path = CALLUS_BUF_INIT;
+	struct stat st;
+
+	if (callus_buf_printf(&path, "%s/.gitignore", dir) == 0 && lstat(path.ptr, &st) < 0 &&
+	    errno == ENOENT)
+		callus_fs_write_atomic(path.ptr, text, strlen(text), 0666, CALLUS_FS_UMASK, NULL);
+	callus_buf_release(&path);
+}
+
 int callus_record_dir(char **out, const char *workspace, callus_error *err)
 {
 	callus_buf dir = CALLUS_BUF_INIT;
@@ -25,6 +54,7 @@ int callus_record_dir(char **out, const char *workspace, callus_error *err)
 		callus_buf_release(&dir);
 		return rc;
 	}
+	ignore_private(dir.ptr, CALLUS_DIR_GITIGNORE);
 	*out = callus_buf_detach(&dir);
 	return 0;
 }
@@ -535,6 +565,7 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	 * a failure below loses no data and the next recording repairs them. */
 	if ((rc = callus_lesson_md_write(lessons_dir.ptr, l, err)) < 0)
 		goto out;
+	ignore_private(lessons_dir.ptr, LESSONS_DIR_GITIGNORE);
 	if (res && (rc = related_lessons(res, store, l, opts->related_max)) < 0)
 		goto out;
 	rc = callus_record_views(store, opts->workspace, agents, opts->agents_max, err);
