@@ -277,7 +277,7 @@ static void check_store(struct doctor *d)
 		       quick ? "quick_check" : "integrity_check");
 	if (st.lessons >= 0)
 		bloat(d, store, st.lessons);
-		notes_bloat(d, store);
+	notes_bloat(d, store);
 out:
 	free(problems);
 	callus_store_close(store);
