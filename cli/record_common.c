@@ -204,6 +204,10 @@ void cli_describe_failure(callus_buf *b, const char *tool, const cli_recorded *r
 				break;
 		}
 	}
+	/* a failing run can fix other errors of its check */
+	for (size_t i = 0; i < rec->learnt.nfixed; i++)
+		callus_buf_printf(b, "callus: fixed an error of %s: %s ('callus notes')\n", tool,
+				  rec->learnt.fixed_descriptions[i]);
 	/* said only when it adds something the agent cannot see itself */
 	if (rec->occurrences > 1 && b->len - start < budget)
 		callus_buf_printf(b, "callus: %s has failed this way %lld time%s before%s%s "

@@ -465,9 +465,11 @@ int callus_note_compact(callus_buf *out, const callus_note *n, const char *file,
 	int rc = 0;
 
 	indent = indent ? indent : "";
-	callus_buf_printf(&head, "note %s (worked %lld of %lld time%s, %s): ", n->id,
-			  (long long)n->successes, (long long)n->applications,
-			  n->applications == 1 ? "" : "s", callus_layer_name(n->layer));
+	/* a fix whose note is not made yet has no id */
+	callus_buf_printf(&head, "%s%s (worked %lld of %lld time%s, %s): ",
+			  *n->id ? "note " : "past fix", n->id, (long long)n->successes,
+			  (long long)n->applications, n->applications == 1 ? "" : "s",
+			  callus_layer_name(n->layer));
 	if (callus_buf_status(&head) < 0) {
 		rc = CALLUS_ENOMEM;
 		goto out;

@@ -55,7 +55,7 @@ test_expect_success 'session 1: a failing eslint is a lesson, and the reply reac
 	gemini_session one "[$(shell_call "npx eslint src"),
 		$(shell_call "cp $FIXED/app.js $FIXED/util.js src/"),
 		$(shell_call "npx eslint src"), {\"text\": \"done\"}]" &&
-	lesson_replied gemini "<hook_context>callus: eslint failed (exit 1) in src/app.js; recorded lesson #1"
+	lesson_replied gemini "<hook_context>callus: eslint passes; the fix is kept in note"
 '
 
 skip_unless_cli gemini
