@@ -235,7 +235,7 @@ void cli_describe_pass(callus_buf *b, callus_store *store, const char *tool,
 					  n.id);
 			callus_note_release(&n);
 		} else {
-			callus_buf_printf(b, "callus: %s passes; fixed an error: %s (callus "
+			callus_buf_printf(b, "callus: fixed an error of %s: %s (callus "
 					     "resolutions show %lld)\n",
 					  tool, r->fixed_descriptions[i],
 					  (long long)r->fixed_resolutions[i]);
