@@ -449,7 +449,9 @@ static int sync_file(sync_run *r, const char *name, callus_error *err)
 		k->seen = 1;
 	if (k && k->size == (int64_t)st.st_size && k->mtime == mtime_ns(&st))
 		goto out;
-	if (k && k->size < 0) /* the store is ahead: written below */
+	/* the store is ahead of an active note's file: written below; a
+	 * retired note's file that is back (git checkout) is read: it wins */
+	if (k && k->active && k->size < 0)
 		goto out;
 	if (callus_fs_read_file(&text, path.ptr, CALLUS_NOTE_FILE_MAX, &fe) < 0 ||
 	    hash_of(hex, text.ptr ? text.ptr : "", text.len) < 0) {
