@@ -300,7 +300,8 @@ int callus_diff_excerpt_best(callus_buf *out, const char *diff, const callus_exc
 		if (!h[i].in_file)
 			h[i].rank += 1L << 40;
 	}
-	qsort(h, nh, sizeof(*h), by_rank);
+	if (nh > 1)
+		qsort(h, nh, sizeof(*h), by_rank);
 	for (size_t i = 0; i < nh && total < o->max_lines; i++) {
 		size_t lines = 0, budget;
 		int new_file = !last || last_len != h[i].file_len ||

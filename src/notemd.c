@@ -167,31 +167,57 @@ static int starts_with(const char *line, size_t len, const char *pre)
 	return len >= k && !memcmp(line, pre, k);
 }
 
+static int blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+/* s[0..n) without its surrounding blanks, as a string; an embedded NUL
+ * ends it, as it would on disk.  What the writer's put_line() would make
+ * of it, so that a note read, written and read again is the same. */
 static char *dup_trim(const char *s, size_t n)
 {
+	const char *nul = memchr(s, '\0', n);
 	char *d;
 
-	while (n && (*s == ' ' || *s == '\t')) {
+	if (nul)
+		n = (size_t)(nul - s);
+	while (n && blank(*s)) {
 		s++;
 		n--;
 	}
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+	while (n && blank(s[n - 1]))
 		n--;
-	if (n >= 2 && ((s[0] == '"' && s[n - 1] == '"') || (s[0] == '\'' && s[n - 1] == '\''))) {
-		s++;
-		n -= 2;
-	}
 	if (!(d = malloc(n + 1)))
 		return NULL;
-	memcpy(d, s, n);
+	for (size_t i = 0; i < n; i++)
+		d[i] = s[i] == '\r' ? ' ' : s[i];
 	d[n] = '\0';
 	return d;
 }
 
+/* A front matter value. */
 static int set_field(char **field, const char *s, size_t n)
 {
 	free(*field);
 	return (*field = dup_trim(s, n)) ? 0 : CALLUS_ENOMEM;
+}
+
+
+
+/* A count: digits, at most 10^15; anything else is 0.  From a copy: the
+ * value is not NUL-terminated where the text ends. */
+static int read_count(int64_t *out, const char *v, size_t n)
+{
+	char *d = dup_trim(v, n);
+	size_t k;
+
+	if (!d)
+		return CALLUS_ENOMEM;
+	k = strspn(d, "0123456789");
+	*out = !d[k] && k && k <= 15 ? strtoll(d, NULL, 10) : 0;
+	free(d);
+	return 0;
 }
 
 /* The front matter, up to its closing "---". */
@@ -258,9 +284,9 @@ static int read_front(callus_note *n, reader *r, callus_error *err)
 		} else if (KEY("files")) {
 			list = &n->files;
 		} else if (KEY("applications")) {
-			n->applications = strtoll(v, NULL, 10);
+			rc = read_count(&n->applications, v, vlen);
 		} else if (KEY("successes")) {
-			n->successes = strtoll(v, NULL, 10);
+			rc = read_count(&n->successes, v, vlen);
 		} else if (KEY("created")) {
 			rc = set_field(&n->created_at, v, vlen);
 		} else if (KEY("updated")) {
@@ -311,7 +337,7 @@ static int read_body(callus_note *n, reader *r)
 				callus_buf_put(&extra, line, len), callus_buf_putc(&extra, '\n');
 			continue;
 		}
-		if (starts_with(line, len, "## ")) {
+		if (starts_with(line, len, "## ") && len > 3 && !blank(line[3])) {
 			if (is(line, len, "## Error Pattern"))
 				sec = S_PATTERN;
 			else if (is(line, len, "## Resolution"))
@@ -404,6 +430,13 @@ int callus_note_md_parse(callus_note *out, const char *text, size_t len, callus_
 
 	memset(out, 0, sizeof(*out));
 	out->layer = CALLUS_LAYER_PROJECT;
+	/* a note is text: a NUL ends it, as it ends every string read from it */
+	{
+		const char *nul = memchr(text, '\0', len);
+
+		if (nul)
+			r.end = nul;
+	}
 	if (!next_line(&r, &line, &n) || !is(line, n, "---"))
 		return callus_error_set(err, CALLUS_EINVAL, "it does not begin with front matter ('---')");
 	if ((rc = read_front(out, &r, err)) < 0 || (rc = read_body(out, &r)) < 0)
