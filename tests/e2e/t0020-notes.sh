@@ -128,6 +128,11 @@ test_expect_success 'the agent adds the rule; it heads the note and the next rep
 	git checkout -q show.c 2>/dev/null; sed -i "s/%d/%s/" show.c &&
 	hook_gcc show.c 1 &&
 	ctx reply | grep -q "^  Rule: format specifiers must match" &&
+	"$CALLUS" record --summary "format mismatch" --rule "printf formats follow the argument types" --note "$id" >/dev/null &&
+	grep -q "^Rule: printf formats follow the argument types" ".callus/notes/$id.md" &&
+	"$CALLUS" note "$id" --rule "format specifiers must match the argument type: %d for int" &&
+	test_must_fail "$CALLUS" record --summary x --note "$id" 2>../err &&
+	grep -q "needs the --rule" ../err &&
 	test_must_fail "$CALLUS" note "$id" --rule "" 2>../err &&
 	test_must_fail "$CALLUS" note 0000 --rule "x" 2>../err &&
 	grep -q "no note 0000" ../err
