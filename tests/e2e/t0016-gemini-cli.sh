@@ -70,7 +70,7 @@ test_expect_success 'session 2: the digest, then the past fix for the same mista
 	git add -A && git -c commit.gpgSign=false commit -qm fixed &&
 	gemini_session two "[$(shell_call "printf \"$TOTAL_JS\" > src/total.js"),
 		$(shell_call "npx eslint src"), {\"text\": \"done\"}]" &&
-	head -n 1 "$TRASH_DIRECTORY/two.log" | grep -q "<hook_context>callus: recent failed checks in this workspace" &&
+	head -n 1 "$TRASH_DIRECTORY/two.log" | grep -q "<hook_context>callus: fixes that worked in this repository" &&
 	past_fix_offered
 '
 

@@ -60,7 +60,7 @@ test_expect_success 'session 1: a failing eslint is a lesson, and the reply reac
 		$(bash_call "npx eslint src 2>&1 | tail -n 3"),
 		$(bash_call "cp $FIXED/app.js $FIXED/util.js src/"),
 		$(bash_call "npx eslint src"), {\"text\": \"done\"}]" &&
-	lesson_replied claude-code "PostToolUseFailure:Bash hook additional context: callus: eslint passes; the fix is kept in note"
+	lesson_replied claude-code "PostToolUse:Bash hook additional context: callus: eslint passes; the fix is kept in note"
 '
 
 # read_call FILE, edit_call FILE OLD NEW: turns calling Read and Edit.
