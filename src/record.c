@@ -398,10 +398,20 @@ static int suggested_notes(callus_record_result *res, callus_store *store, const
 		return 0;
 	if (!(res->notes = calloc(r->nsuggestions, sizeof(*res->notes))))
 		return CALLUS_ENOMEM;
-	for (size_t i = 0; i < r->nsuggestions; i++)
-		if (callus_notes_for_resolution(store, r->suggestions[i].resolution_id,
-						&res->notes[res->nnotes], NULL) == 0)
+	for (size_t i = 0; i < r->nsuggestions; i++) {
+		callus_note *n = &res->notes[res->nnotes];
+		size_t k;
+
+		if (callus_notes_for_resolution(store, r->suggestions[i].resolution_id, n, NULL) < 0)
+			continue;
+		/* two fixes of one error are one note: shown once */
+		for (k = 0; k < res->nnotes && (!*n->id || strcmp(res->notes[k].id, n->id)); k++)
+			;
+		if (k < res->nnotes)
+			callus_note_release(n);
+		else
 			res->nnotes++;
+	}
 	return 0;
 }
 
