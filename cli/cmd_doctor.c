@@ -8,6 +8,7 @@
  * status is 1 when there is any).
  */
 #include "cli.h"
+#include "callus/notes.h"
 #include "hook_health.h"
 
 #include "callus/agentconf.h"
@@ -136,13 +137,13 @@ static void bloat(struct doctor *d, callus_store *store, int64_t lessons)
 			     LONG_MAX, NULL);
 	if (lessons <= max) {
 		report(d, OK, "storage", "%s layer: %lld lesson%s (threshold %ld)",
-		       CALLUS_LAYER_PROJECT, (long long)lessons, lessons == 1 ? "" : "s", max);
+		       "project", (long long)lessons, lessons == 1 ? "" : "s", max);
 		return;
 	}
 	report(d, PROBLEM, "storage",
 	       "%s layer: %lld lessons, over the threshold of %ld ([doctor] max_items); "
 	       "cleanup candidates, lowest value first (fewest occurrences, oldest):",
-	       CALLUS_LAYER_PROJECT, (long long)lessons, max);
+	       "project", (long long)lessons, max);
 	if (callus_store_list_lowest_value(store, &f, &ls, &n, &err) < 0) {
 		report(d, PROBLEM, "storage", "cannot list the lessons: %s",
 		       callus_error_message(&err));
@@ -159,6 +160,50 @@ static void bloat(struct doctor *d, callus_store *store, int64_t lessons)
 out:
 	callus_lessons_free(ls, n);
 	callus_error_release(&err);
+}
+
+/* spec 004's bloat check, per layer, on the notes: past [doctor]
+ * max_notes, the lowest-value ones (lowest success, least used, oldest)
+ * are cleanup candidates for 'callus note retire'. */
+static void notes_bloat(struct doctor *d, callus_store *store)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	int64_t counts[CALLUS_LAYER_COUNT];
+	long max;
+
+	callus_config_get_long(&max, d->ws->config, "doctor", "max_notes", CALLUS_NOTES_BLOAT, 1,
+			       LONG_MAX, NULL);
+	if (callus_notes_count(store, counts, &err) < 0) {
+		report(d, PROBLEM, "notes", "cannot count the notes: %s", callus_error_message(&err));
+		callus_error_release(&err);
+		return;
+	}
+	for (int i = 0; i < CALLUS_LAYER_COUNT; i++) {
+		callus_note_filter f = { i, 0, 0 };
+		callus_note *ns = NULL;
+		size_t n = 0;
+
+		if (counts[i] <= max) {
+			if (counts[i])
+				report(d, OK, "notes", "%s layer: %lld note%s (threshold %ld)",
+				       callus_layer_name((callus_layer)i), (long long)counts[i],
+				       counts[i] == 1 ? "" : "s", max);
+			continue;
+		}
+		report(d, PROBLEM, "notes",
+		       "%s layer: %lld notes, over the threshold of %ld ([doctor] max_notes); "
+		       "cleanup candidates, lowest value first ('callus note retire ID'):",
+		       callus_layer_name((callus_layer)i), (long long)counts[i], max);
+		if (callus_notes_list(store, &f, &ns, &n, NULL) == 0)
+			for (size_t k = 0; k < n && k < DOCTOR_SUGGESTIONS; k++) {
+				const callus_note *x = &ns[n - 1 - k];
+
+				printf("%20s%s %3.0f%% of %lld, updated %.10s  %.*s\n", "", x->id,
+				       x->success_rate * 100.0, (long long)x->applications,
+				       x->updated_at, line_width(x->title, 60), x->title);
+			}
+		callus_notes_free(ns, n);
+	}
 }
 
 static void report_damage(struct doctor *d, const char *rel, const char *problems)
@@ -232,6 +277,7 @@ static void check_store(struct doctor *d)
 		       quick ? "quick_check" : "integrity_check");
 	if (st.lessons >= 0)
 		bloat(d, store, st.lessons);
+	notes_bloat(d, store);
 out:
 	free(problems);
 	callus_store_close(store);

@@ -35,7 +35,7 @@ const cli_spec cmd_metrics_spec = {
 
 int cmd_metrics(int argc, char **argv)
 {
-	static const char *const project[] = { CALLUS_LAYER_PROJECT };
+	static const char *const project[] = { "project" };
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_buf out = CALLUS_BUF_INIT, dir = CALLUS_BUF_INIT;
 	callus_metrics *m = NULL;

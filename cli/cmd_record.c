@@ -7,14 +7,16 @@
 
 #include "callus/buf.h"
 #include "callus/paths.h"
+#include "callus/notes.h"
 #include "callus/record.h"
+#include "callus/redact.h"
 
 #include <errno.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *type, *file, *summary, *cause, *resolution, *rule, *intent, *tool;
+static const char *type, *file, *summary, *cause, *resolution, *rule, *intent, *tool, *note;
 static int from_json;
 
 static const cli_option record_options[] = {
@@ -27,6 +29,8 @@ static const cli_option record_options[] = {
 	{ CLI_OPT_STRING, 0, "intent", &intent, "ID",
 	  "the task or session id (default: $CALLUS_INTENT_ID)" },
 	{ CLI_OPT_STRING, 0, "tool", &tool, "NAME", "the tool that failed (default: manual)" },
+	{ CLI_OPT_STRING, 0, "note", &note, "ID",
+	  "also give hindsight note ID the --rule (as 'callus note ID --rule')" },
 	{ CLI_OPT_FLAG, 0, "json", &from_json, NULL,
 	  "read the fields from a JSON object on stdin (same names, corrective_rule for --rule,\n"
 	  "                                 error_summary for --summary) and print the lesson as JSON" },
@@ -35,7 +39,7 @@ static const cli_option record_options[] = {
 
 const cli_spec cmd_record_spec = {
 	"callus record --summary TEXT [--type TYPE] [--file FILE] [--cause TEXT]\n"
-	"            [--resolution TEXT] [--rule TEXT] [--intent ID] [--tool NAME]\n"
+	"            [--resolution TEXT] [--rule TEXT [--note ID]] [--intent ID] [--tool NAME]\n"
 	"callus record --json < LESSON.json",
 	"Record a lesson by hand, with its cause, resolution and corrective rule.",
 	"The lesson is stored like an automatic one (redacted, de-duplicated by its\n"
@@ -62,6 +66,38 @@ static int json_field(json_t *o, const char *name, const char **dst)
 static int dup_or_empty(char **dst, const char *s)
 {
 	return (*dst = strdup(s ? s : "")) ? 0 : -1;
+}
+
+/* --note ID with --rule: the note's rule too (redacted, as the lesson's). */
+static int note_rule(cli_workspace *ws)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_store *store = NULL;
+	char *red = NULL;
+	int rc = -1;
+
+	if (cli_open_store(&store, ws, 0) != 0) {
+		cli_error("no note %s: nothing recorded in this workspace", note);
+		goto out;
+	}
+	if (callus_redact_str(ws->redactor, &red, rule) < 0) {
+		cli_error("out of memory");
+		goto out;
+	}
+	if (callus_notes_sync(store, ws->root, NULL, &err) < 0 ||
+	    callus_notes_set_rule(store, ws->root, note, red, &err) < 0) {
+		cli_error("%s", callus_error_message(&err));
+		goto out;
+	}
+	if (callus_record_views(store, ws->root, callus_config_get(ws->config, "lessons", "file"),
+				(int)cli_config_long(ws, "lessons", "max", 20), &err) < 0)
+		cli_error("AGENTS.md not updated: %s", callus_error_message(&err));
+	rc = 0;
+out:
+	free(red);
+	callus_error_release(&err);
+	callus_store_close(store);
+	return rc;
 }
 
 int cmd_record(int argc, char **argv)
@@ -94,6 +130,11 @@ int cmd_record(int argc, char **argv)
 		    json_field(in, "corrective_rule", &rule) || json_field(in, "intent_id", &intent) ||
 		    json_field(in, "tool", &tool))
 			goto out;
+	}
+	if (note && (!rule || !*rule)) {
+		cli_error("--note ID needs the --rule to give it");
+		rc = 2;
+		goto out;
 	}
 	if (!summary || !*summary) {
 		cli_error("a lesson needs a summary (--summary TEXT)");
@@ -159,6 +200,8 @@ int cmd_record(int argc, char **argv)
 		}
 		is_new = res.is_new;
 		callus_record_result_release(&res);
+		if (note && note_rule(&ws) < 0)
+			goto out;
 	}
 	if (from_json) {
 		json_t *o = cli_lesson_json(&l);

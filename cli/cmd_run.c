@@ -13,6 +13,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int quiet, no_record;
 static const char *intent_id;
@@ -45,18 +46,19 @@ const cli_spec cmd_run_spec = {
 };
 
 /* What the run taught: on stderr, each line callus's. */
-static void print_learnt(const char *tool, const callus_learn_result *r)
+/* b's lines on stderr, each as callus's own. */
+static void print_lines(const callus_buf *b)
 {
-	callus_buf b = CALLUS_BUF_INIT;
 	const char *line, *nl;
 
-	cli_describe_learnt(&b, tool, r);
-	for (line = b.ptr; *line; line = nl + 1) {
+	for (line = b->ptr; line && *line; line = nl + 1) {
 		if (!(nl = strchr(line, '\n')))
 			break;
+		/* cli_error says "callus: " itself */
+		if (!strncmp(line, "callus: ", 8))
+			line += 8;
 		cli_error("%.*s", (int)(nl - line), line);
 	}
-	callus_buf_release(&b);
 }
 
 static int feed_capture(void *ctx, const char *data, size_t len)
@@ -75,6 +77,7 @@ int cmd_run(int argc, char **argv)
 	callus_metrics *metrics = NULL;
 	char *command = NULL;
 	int first, status = 0, have_ws = 0, watch = 0;
+	struct timespec started;
 
 	memset(&det, 0, sizeof(det));
 	callus_capture_init(&cap);
@@ -102,6 +105,10 @@ int cmd_run(int argc, char **argv)
 		callus_error_release(&err);
 	}
 
+	/* what the command writes is after this (file times may lag it by a
+	 * clock tick: a product written in its first milliseconds can pass
+	 * for an edit; an edit made just before never passes for a product) */
+	clock_gettime(CLOCK_REALTIME, &started);
 	ropts.argv = argv + first;
 	if (watch) {
 		ropts.on_output = feed_capture;
@@ -131,14 +138,20 @@ int cmd_run(int argc, char **argv)
 			callus_metrics_add(metrics, CALLUS_METRIC_RUN_TOTAL, dropped, 1);
 			cli_flush_metrics(&ws, metrics, NULL, 1);
 		} else {
-			if (!quiet)
+			if (!quiet) {
+				callus_buf b = CALLUS_BUF_INIT;
+
 				cli_error("%s lesson %lld (%s%s%s, seen %lld time%s): callus lessons show %lld",
 					  rec.is_new ? "recorded" : "updated", (long long)rec.id,
 					  det.tool, rec.file && *rec.file ? " in " : "",
 					  rec.file ? rec.file : "", (long long)rec.occurrences,
 					  rec.occurrences == 1 ? "" : "s", (long long)rec.id);
-			if (!quiet)
-				print_learnt(det.tool, &rec.learnt);
+				cli_describe_failure(&b, det.tool, &rec,
+						     (size_t)cli_config_long(&ws, "hook",
+									     "context_chars", 1500));
+				print_lines(&b);
+				callus_buf_release(&b);
+			}
 			if (rec.learnt.nnew)
 				cli_embed_later(&ws);
 			cli_recorded_release(&rec);
@@ -146,10 +159,24 @@ int cmd_run(int argc, char **argv)
 	} else if (watch && status == 0) {
 		callus_learn_result learnt;
 
+		callus_store *store = NULL;
+
 		callus_metrics_new(&metrics);
-		if (cli_record_pass(&ws, &det, command, intent_id, metrics, &learnt, NULL) == 0 &&
-		    !quiet)
-			print_learnt(det.tool, &learnt);
+		if (cli_record_pass(&ws, &det, command, intent_id,
+				    (long long)started.tv_sec * 1000000000LL + started.tv_nsec,
+				    metrics, &learnt, &store) == 0 &&
+		    !quiet) {
+			callus_buf b = CALLUS_BUF_INIT;
+
+			cli_describe_pass(&b, store, det.tool, &learnt);
+			print_lines(&b);
+			callus_buf_release(&b);
+		}
+		if (store) {
+			if (metrics && !callus_metrics_is_empty(metrics))
+				cli_flush_metrics(&ws, metrics, store, 0);
+			callus_store_close(store);
+		}
 		callus_learn_result_release(&learnt);
 	}
 	callus_metrics_free(metrics);

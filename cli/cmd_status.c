@@ -3,6 +3,7 @@
  * pending, what was fixed, and whether snapshots can be taken.
  */
 #include "cli.h"
+#include "callus/notes.h"
 #include "lessons_common.h"
 
 #include "callus/embed.h"
@@ -137,6 +138,19 @@ int cmd_status(int argc, char **argv)
 		       ls.applications == 1 ? "" : "s",
 		       100.0 * (double)ls.successes / (double)ls.applications);
 	putchar('\n');
+	{
+		int64_t counts[CALLUS_LAYER_COUNT], total = 0;
+
+		if (callus_notes_count(store, counts, NULL) == 0) {
+			for (int i = 0; i < CALLUS_LAYER_COUNT; i++)
+				total += counts[i];
+			printf("notes        %lld (", (long long)total);
+			for (int i = 0; i < CALLUS_LAYER_COUNT; i++)
+				printf("%s%s %lld", i ? ", " : "", callus_layer_name((callus_layer)i),
+				       (long long)counts[i]);
+			printf("; 'callus notes', .callus/notes/)\n");
+		}
+	}
 	print_vectors(store, &ws);
 	print_errors(store, CALLUS_STATE_PENDING, "pending ('callus pending')");
 	print_errors(store, CALLUS_STATE_PERMANENT, "permanent failures ('callus warnings')");

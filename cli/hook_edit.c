@@ -7,6 +7,7 @@
 #include "callus/diffexcerpt.h"
 #include "callus/fileindex.h"
 #include "callus/learn.h"
+#include "callus/notes.h"
 #include "callus/paths.h"
 #include "callus/strlist.h"
 
@@ -84,6 +85,7 @@ static void header(callus_buf *ctx, const char *rel)
 static int add_fix(callus_buf *ctx, callus_store *store, const callus_pending *p, const char *rel)
 {
 	callus_resolution r;
+	callus_note n;
 	int w = cli_first_line_width(p->message, EDIT_LINE_WIDTH);
 	int shown = 0;
 
@@ -92,11 +94,22 @@ static int add_fix(callus_buf *ctx, callus_store *store, const callus_pending *p
 	    r.success_rate <= 0.5)
 		goto out;
 	header(ctx, rel);
-	callus_buf_printf(ctx, "\n- %s %s: %.*s\n  fixed by resolution #%lld (worked %.0f%% of %lld "
-			       "time%s):\n",
-			  p->tool, p->error_type, w, p->message, (long long)r.id,
-			  r.success_rate * 100.0, (long long)r.application_count,
-			  r.application_count == 1 ? "" : "s");
+	callus_buf_printf(ctx, "\n- %s %s: %.*s\n", p->tool, p->error_type, w, p->message);
+	/* the note speaks for the fix: its metrics over every fix of the
+	 * error, and the rule its fixer gave */
+	if (callus_notes_of_resolution(store, r.id, &n, NULL) == 0) {
+		callus_buf_printf(ctx, "  fixed, note %s (worked %lld of %lld time%s):\n", n.id,
+				  (long long)n.successes, (long long)n.applications,
+				  n.applications == 1 ? "" : "s");
+		if (*n.rule)
+			callus_buf_printf(ctx, "  Rule: %.*s\n",
+					  cli_first_line_width(n.rule, EDIT_LINE_WIDTH), n.rule);
+		callus_note_release(&n);
+	} else {
+		callus_buf_printf(ctx, "  fixed by resolution #%lld (worked %.0f%% of %lld time%s):\n",
+				  (long long)r.id, r.success_rate * 100.0,
+				  (long long)r.application_count, r.application_count == 1 ? "" : "s");
+	}
 	if (callus_diff_excerpt(ctx, r.code_changes, rel, EDIT_FIX_LINES, EDIT_LINE_WIDTH,
 				"    ") <= 0)
 		callus_buf_printf(ctx, "    %s\n", r.description);

@@ -41,6 +41,8 @@ static const cli_command commands[] = {
 	{ "merge", cmd_merge, &cmd_merge_spec },
 	{ "merges", cmd_merges, &cmd_merges_spec },
 	{ "metrics", cmd_metrics, &cmd_metrics_spec },
+	{ "note", cmd_note, &cmd_note_spec },
+	{ "notes", cmd_notes, &cmd_notes_spec },
 	{ "pending", cmd_pending, &cmd_pending_spec },
 	{ "record", cmd_record, &cmd_record_spec },
 	{ "reindex", cmd_reindex, &cmd_reindex_spec },

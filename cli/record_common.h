@@ -24,6 +24,9 @@ typedef struct cli_recorded {
 	callus_lesson *related; /* owned: earlier lessons about the same file */
 	size_t nrelated;
 	callus_learn_result learnt; /* owned: pending errors, fixes, suggestions */
+	callus_note *notes;     /* owned: what to show of each suggestion */
+	size_t nnotes;
+	long line;              /* the first error's line in file; 0: unknown */
 } cli_recorded;
 
 /* How to learn from a run of a check: learn.c's options, the snapshot's,
@@ -47,14 +50,29 @@ double cli_match_half_life(const cli_workspace *ws);
  * caller (callus_learn_result_release).  Without a store nothing is
  * created.  What learning measures is added to m (may be NULL).  With
  * keep, the store stays open for the caller (*keep, NULL when there is
- * none), which closes it and writes m; without, m is written here. */
+ * none), which closes it and writes m; without, m is written here.
+ * started_ns: when the passing command started (CLOCK_REALTIME), 0 when
+ * unknown: what it wrote is no fix. */
 int cli_record_pass(const cli_workspace *ws, const callus_detection *det, const char *command,
-		    const char *session, callus_metrics *m, callus_learn_result *out,
-		    callus_store **keep);
+		    const char *session, long long started_ns, callus_metrics *m,
+		    callus_learn_result *out, callus_store **keep);
 
-/* Print what a run changed (fixes, new permanent errors, suggestions) in
- * callus's words: "  " + line + "\n" each, into b. */
-void cli_describe_learnt(callus_buf *b, const char *tool, const callus_learn_result *r);
+/*
+ * What an agent (or the person at `callus run`) is told of a failure, into
+ * b, within budget bytes: for each error with a past fix, its note in
+ * compact form (the pattern, the rule, the fix's lines that matter); then
+ * what else is new (it failed this way before; errors now permanent).
+ * Nothing at all when there is nothing new to say: the agent knows it
+ * failed.  Lines end with "\n".
+ */
+void cli_describe_failure(callus_buf *b, const char *tool, const cli_recorded *rec,
+			  size_t budget);
+
+/* What a passing run changed, into b: each fix kept (as its note, with how
+ * to add a rule to it), failures that went away unchanged, errors now
+ * permanent.  store (may be NULL) is where the notes are read. */
+void cli_describe_pass(callus_buf *b, callus_store *store, const char *tool,
+		       const callus_learn_result *r);
 
 /* The check's directory relative to the workspace: the current directory,
  * moved by a `cd DIR` the command line ran first.  Caller frees. */

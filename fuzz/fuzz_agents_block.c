@@ -138,7 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	before = scan(d, size);
-	rc = callus_agents_block_update(path.ptr, ls, 3, max_bytes, NULL, &err);
+	rc = callus_agents_block_update(path.ptr, &(callus_agents_content){ .lessons = ls, .nlessons = 3 }, max_bytes, NULL, &err);
 	read_raw(&got, path.ptr);
 
 	if (before.kind == MALFORMED) {
@@ -167,7 +167,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(count(got.ptr + after.begin_at, after.end_after - after.begin_at, "-->") == 2);
 
 	/* Updating again with the same lessons changes nothing. */
-	CHECK(callus_agents_block_update(path.ptr, ls, 3, max_bytes, NULL, &err) == 0);
+	CHECK(callus_agents_block_update(path.ptr, &(callus_agents_content){ .lessons = ls, .nlessons = 3 }, max_bytes, NULL, &err) == 0);
 	read_raw(&again, path.ptr);
 	CHECK(again.len == got.len && !memcmp(again.ptr, got.ptr, got.len));
 out:

@@ -15,10 +15,39 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* The list of files that did not fit in MAX_BYTES stops growing past this
  * many bytes of names. */
 #define MORE_LIST_MAX 512
+
+static long long since_ns;
+
+void callus_git_set_since(long long ns)
+{
+	since_ns = ns;
+}
+
+/*
+ * Not part of a fix: a new binary file (an object file, an archive, a
+ * bundle: what a build writes and .gitignore forgot; an agent's fix is
+ * text), and any file written after the passing check started, when that
+ * time is known.
+ */
+static int build_product(const git_diff_delta *d, const char *workspace)
+{
+	char path[4096];
+	struct stat st;
+
+	if (d->status == GIT_DELTA_ADDED && (d->flags & GIT_DIFF_FLAG_BINARY))
+		return 1;
+	if (!since_ns || d->status == GIT_DELTA_DELETED ||
+	    (size_t)snprintf(path, sizeof(path), "%s/%s", workspace, d->new_file.path) >=
+		    sizeof(path) ||
+	    lstat(path, &st) < 0)
+		return 0;
+	return (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec > since_ns;
+}
 
 static int parse_oid(git_oid *out, const char *hex)
 {
@@ -193,7 +222,7 @@ static void more_add(char *list, size_t *len, int *truncated, const char *name)
 }
 
 /* Every file's patch that fits in max_bytes, then the names of the others. */
-static int print_patches(git_diff *diff, size_t max_bytes)
+static int print_patches(git_diff *diff, size_t max_bytes, const char *workspace)
 {
 	char more[MORE_LIST_MAX + 1] = "";
 	size_t i, n = git_diff_num_deltas(diff), used = 0, more_len = 0, skipped = 0;
@@ -207,6 +236,11 @@ static int print_patches(git_diff *diff, size_t max_bytes)
 		if (git_patch_from_diff(&patch, diff, i) < 0 || (patch && git_patch_to_buf(&text, patch) < 0)) {
 			git_patch_free(patch);
 			return callus_git_fail(1, "cannot make the patch of '%s'", d->new_file.path);
+		}
+		if (build_product(d, workspace)) {
+			git_buf_dispose(&text);
+			git_patch_free(patch);
+			continue;
 		}
 		if (text.size && text.size <= max_bytes - used) {
 			fwrite(text.ptr, 1, text.size, stdout);
@@ -283,7 +317,7 @@ int callus_git_cmd_diff(const char *workspace, const char *kind, const char *tre
 		callus_git_fail(1, "cannot compare the snapshot with now");
 		goto out;
 	}
-	rc = print_patches(diff, (size_t)max);
+	rc = print_patches(diff, (size_t)max, workspace);
 out:
 	paths_release(&changed);
 	git_diff_free(diff);

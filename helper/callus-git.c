@@ -136,7 +136,7 @@ out:
 static int usage(void)
 {
 	fputs("usage: callus-git snapshot [--exclude PATH]... WORKSPACE [FILE...]\n"
-	      "       callus-git diff [--exclude PATH]... WORKSPACE git|files TREE MAX_BYTES\n"
+	      "       callus-git diff [--exclude PATH]... [--since NS] WORKSPACE git|files TREE MAX_BYTES\n"
 	      "       callus-git head WORKSPACE\n",
 	      stderr);
 	return EXIT_USAGE;
@@ -154,8 +154,19 @@ int main(int argc, char **argv)
 	 * are packed in place over them (index 2 + n never passes the one
 	 * being read) */
 	if (!strcmp(argv[1], "snapshot") || !strcmp(argv[1], "diff")) {
-		while (first + 1 < argc && !strcmp(argv[first], "--exclude")) {
-			argv[2 + nexcludes++] = argv[first + 1];
+		while (first + 1 < argc) {
+			if (!strcmp(argv[first], "--exclude")) {
+				argv[2 + nexcludes++] = argv[first + 1];
+			} else if (!strcmp(argv[first], "--since")) {
+				char *end = NULL;
+				long long ns = strtoll(argv[first + 1], &end, 10);
+
+				if (!end || *end || ns < 0)
+					return usage();
+				callus_git_set_since(ns);
+			} else {
+				break;
+			}
 			first += 2;
 		}
 		callus_git_set_excludes(argv + 2, nexcludes);

@@ -61,6 +61,13 @@ void callus_git_set_excludes(char **paths, int n);
  * paths as the index has them.  The index is never written. */
 int callus_git_worktree_tree(git_oid *out, git_repository *repo, const char *workspace);
 
+/* ---- diffs (callus-git-diff.c) ------------------------------------------ */
+
+/* --since: files modified at or after this time (ns since the epoch) were
+ * written by the passing check itself (build products), not by its fix:
+ * diffs leave them out.  0 (the default): unknown.  Set once by main(). */
+void callus_git_set_since(long long ns);
+
 /* ---- workspaces without git (callus-git-files.c) ----------------------- */
 
 /* WORKSPACE/.callus/snapshots.git, created (bare, private) when missing and

@@ -15,6 +15,7 @@
 #include "callus/fileindex.h"
 #include "callus/buf.h"
 #include "callus/lesson.h"
+#include "callus/notes.h"
 #include "callus/patchdesc.h"
 #include "callus/redact.h"
 
@@ -308,6 +309,30 @@ static int prune(learn_run *r, int hours, size_t *count)
 	return sq;
 }
 
+/* The notes of the resolutions this run made or moved (notes.h), in its
+ * transaction: a note and its file never lag the fix they carry. */
+static int learn_notes(learn_run *r, callus_error *err)
+{
+	int64_t *ids = NULL;
+	size_t n = 0;
+	int rc = 0;
+
+	if (!r->res->nfixed && !r->ntouched)
+		return 0;
+	for (size_t i = 0; i < r->res->nfixed && rc == 0; i++)
+		if (callus_learn_push_id(&ids, &n, r->res->fixed_resolutions[i]) != SQLITE_OK)
+			rc = CALLUS_ENOMEM;
+	for (size_t i = 0; i < r->ntouched && rc == 0; i++)
+		if (callus_learn_push_id(&ids, &n, r->touched[i]) != SQLITE_OK)
+			rc = CALLUS_ENOMEM;
+	if (rc == 0)
+		rc = callus_notes_learn(r->s, r->o->workspace, ids, n, &r->res->nnotes, err);
+	else
+		rc = callus_error_set(err, rc, "out of memory");
+	free(ids);
+	return rc;
+}
+
 /* Step three: every write of the run, in one transaction. */
 static int write_run(learn_run *r, callus_error *err)
 {
@@ -316,6 +341,10 @@ static int write_run(learn_run *r, callus_error *err)
 
 	if ((rc = callus_store_exec(r->s, "BEGIN IMMEDIATE", err)) < 0)
 		return rc;
+	/* notes edited, deleted or pulled since are the store's before a fix
+	 * merges into them or a suggestion reads them */
+	if ((rc = callus_notes_sync(r->s, r->o->workspace, NULL, err)) < 0)
+		goto rollback;
 	if ((sq = touch_check(r, &check_id, &runs)) != SQLITE_OK ||
 	    (sq = prune(r, callus_learn_prune_hours(r->o), &r->res->pruned)) != SQLITE_OK ||
 	    (sq = callus_learn_fix_absent(r, check_id, runs)) != SQLITE_OK)
@@ -325,6 +354,8 @@ static int write_run(learn_run *r, callus_error *err)
 			goto fail;
 	if (!r->passed && (sq = callus_learn_suggest(r, check_id)) != SQLITE_OK)
 		goto fail;
+	if ((rc = learn_notes(r, err)) < 0)
+		goto rollback;
 	/* Under the write lock, so that no other writer's older list can land
 	 * after this one.  The index is a hint: one that cannot be written is
 	 * removed, and the next hook before an edit rebuilds it. */
@@ -335,6 +366,7 @@ static int write_run(learn_run *r, callus_error *err)
 	return rc;
 fail:
 	rc = callus_store_db_error(r->s, err, sq, "cannot record what was learnt in");
+rollback:
 	sqlite3_exec(callus_store_db(r->s), "ROLLBACK", NULL, NULL, NULL);
 	return rc;
 }
@@ -387,6 +419,7 @@ out:
 		callus_strlist_release(&r.diffs[i].files);
 	}
 	free(r.diffs);
+	free(r.touched);
 	callus_snapshot_release(&r.snap);
 	callus_buf_release(&r.trouble);
 	callus_metrics_free(r.metrics);

@@ -139,9 +139,13 @@ static int settle(learn_run *r, sqlite3_stmt *sel, int applied, int succeeded,
 	if (sq != SQLITE_DONE)
 		goto out;
 	sq = SQLITE_OK;
-	for (size_t i = 0; i < n && sq == SQLITE_OK; i += 2)
+	for (size_t i = 0; i < n && sq == SQLITE_OK; i += 2) {
 		sq = callus_learn_record_application(r->s, r->now, ids[i + 1], ids[i], applied,
 						     succeeded, source, ctx, NULL, r->metrics);
+		/* its note's metrics moved with it */
+		if (sq == SQLITE_OK)
+			sq = callus_learn_push_id(&r->touched, &r->ntouched, ids[i + 1]);
+	}
 out:
 	free(ids);
 	free(ctx);

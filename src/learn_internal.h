@@ -47,6 +47,8 @@ typedef struct learn_run {
 	callus_buf trouble;       /* what went wrong with snapshots and diffs */
 	callus_metrics *metrics;  /* measured in the transaction: reach the
 				 * caller's (o->metrics) only when it commits */
+	int64_t *touched;       /* resolutions whose metrics this run moved */
+	size_t ntouched;
 } learn_run;
 
 /* ------------------------------------------------------------------ */

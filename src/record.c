@@ -13,6 +13,35 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/*
+ * What git may see of .callus/: only the notes, which a team commits.  The
+ * store, its WAL, the log, locks, caches and snapshots are this clone's:
+ * `git add .callus` can only ever add notes.
+ */
+#define CALLUS_DIR_GITIGNORE                                                     \
+	"# Written by callus: only notes/ is meant to be committed.\n"         \
+	"*\n"                                                                   \
+	"!.gitignore\n"                                                         \
+	"!notes/\n"                                                             \
+	"!notes/*.md\n"
+
+/* .lessons/ holds one raw record per failure, this clone's: the knowledge
+ * worth sharing is in the notes. */
+#define LESSONS_DIR_GITIGNORE "# Written by callus: raw failure records, not committed.\n*\n"
+
+/* Write dir/.gitignore when it is missing (a person's own is left alone);
+ * failing to is no reason to stop a recording. */
+static void ignore_private(const char *dir, const char *text)
+{
+	callus_buf path = CALLUS_BUF_INIT;
+	struct stat st;
+
+	if (callus_buf_printf(&path, "%s/.gitignore", dir) == 0 && lstat(path.ptr, &st) < 0 &&
+	    errno == ENOENT)
+		callus_fs_write_atomic(path.ptr, text, strlen(text), 0666, CALLUS_FS_UMASK, NULL);
+	callus_buf_release(&path);
+}
+
 int callus_record_dir(char **out, const char *workspace, callus_error *err)
 {
 	callus_buf dir = CALLUS_BUF_INIT;
@@ -25,6 +54,7 @@ int callus_record_dir(char **out, const char *workspace, callus_error *err)
 		callus_buf_release(&dir);
 		return rc;
 	}
+	ignore_private(dir.ptr, CALLUS_DIR_GITIGNORE);
 	*out = callus_buf_detach(&dir);
 	return 0;
 }
@@ -186,7 +216,7 @@ static size_t len0(const char *s)
  * text until the error signatures have a size of their own. */
 static void capture_metrics(callus_metrics *m, const callus_lesson *l)
 {
-	const char *const labels[] = { callus_lesson_type_name(l->type), CALLUS_LAYER_PROJECT };
+	const char *const labels[] = { callus_lesson_type_name(l->type), "project" };
 	size_t size = len0(l->signature) + len0(l->file) + len0(l->error_summary) +
 		      len0(l->cause) + len0(l->resolution) + len0(l->corrective_rule) +
 		      len0(l->intent_id) + len0(l->tool) + len0(l->command);
@@ -265,6 +295,7 @@ void callus_record_result_release(callus_record_result *r)
 	callus_lessons_free(r->related, r->nrelated);
 	callus_learn_result_release(&r->learnt);
 	free(r->learn_error);
+	callus_notes_free(r->notes, r->nnotes);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -349,17 +380,110 @@ static int related_lessons(callus_record_result *res, callus_store *store, const
 	return 0;
 }
 
+/*
+ * What the agent is shown of each suggestion (its note), and where the
+ * error is: the first line in the lesson's file, for the hunk to show.  A
+ * note that cannot be read is left out, never the recording.
+ */
+static int suggested_notes(callus_record_result *res, callus_store *store, const callus_lesson *l,
+			   const callus_diags *red)
+{
+	const callus_learn_result *r = &res->learnt;
+
+	for (size_t i = 0; i < red->count && !res->line; i++)
+		if (red->items[i].line > 0 && red->items[i].file && l->file &&
+		    !strcmp(red->items[i].file, l->file))
+			res->line = red->items[i].line;
+	if (!r->nsuggestions)
+		return 0;
+	if (!(res->notes = calloc(r->nsuggestions, sizeof(*res->notes))))
+		return CALLUS_ENOMEM;
+	for (size_t i = 0; i < r->nsuggestions; i++) {
+		callus_note *n = &res->notes[res->nnotes];
+		size_t k;
+
+		if (callus_notes_for_resolution(store, r->suggestions[i].resolution_id, n, NULL) < 0)
+			continue;
+		/* two fixes of one error are one note: shown once */
+		for (k = 0; k < res->nnotes && (!*n->id || strcmp(res->notes[k].id, n->id)); k++)
+			;
+		if (k < res->nnotes)
+			callus_note_release(n);
+		else
+			res->nnotes++;
+	}
+	return 0;
+}
+
+/* Notes in the AGENTS.md block: the proven ones. */
+#define VIEW_NOTES_MAX 10
+#define VIEW_WARNINGS_MAX 5
+
+int callus_record_views(callus_store *store, const char *workspace, const char *agents_file,
+			int agents_max, callus_error *err)
+{
+	callus_note_filter nf = { -1, 0, VIEW_NOTES_MAX };
+	callus_pending_filter wf = { CALLUS_STATE_PERMANENT, NULL, VIEW_WARNINGS_MAX };
+	callus_lesson_filter lf = { NULL, NULL, NULL, agents_max > 0 ? agents_max : 20 };
+	callus_agents_content c;
+	callus_note *notes = NULL;
+	callus_pending *warnings = NULL;
+	callus_lesson *lessons = NULL;
+	size_t nnotes = 0, nwarnings = 0, nlessons = 0, keep = 0;
+	callus_buf path = CALLUS_BUF_INIT, lock = CALLUS_BUF_INIT;
+	const char *agents = agents_file && *agents_file ? agents_file : "AGENTS.md";
+	int rc;
+
+	if (!safe_relative(agents))
+		return callus_error_set(err, CALLUS_EINVAL,
+					"lessons file '%s' must be a path inside the workspace", agents);
+	if ((rc = callus_notes_list(store, &nf, &notes, &nnotes, err)) < 0 ||
+	    (rc = callus_learn_list(store, &wf, &warnings, &nwarnings, err)) < 0 ||
+	    (rc = callus_store_list_lessons(store, &lf, &lessons, &nlessons, err)) < 0)
+		goto out;
+	/* only what worked more often than not is taught */
+	for (size_t i = 0; i < nnotes; i++)
+		if (notes[i].success_rate > CALLUS_NOTE_MIN_SUCCESS) {
+			if (keep != i) {
+				callus_note t = notes[keep];
+
+				notes[keep] = notes[i];
+				notes[i] = t;
+			}
+			keep++;
+		}
+	memset(&c, 0, sizeof(c));
+	c.notes = notes;
+	c.nnotes = keep;
+	c.warnings = warnings;
+	c.nwarnings = nwarnings;
+	c.lessons = lessons;
+	c.nlessons = nlessons;
+	callus_buf_printf(&path, "%s/%s", workspace, agents);
+	callus_buf_printf(&lock, "%s/.callus/agents.lock", workspace);
+	if (callus_buf_status(&path) < 0 || callus_buf_status(&lock) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	rc = callus_agents_block_update(path.ptr, &c, CALLUS_AGENTS_BLOCK_MAX_BYTES, lock.ptr, err);
+out:
+	callus_notes_free(notes, nnotes);
+	callus_pendings_free(warnings, nwarnings);
+	callus_lessons_free(lessons, nlessons);
+	callus_buf_release(&path);
+	callus_buf_release(&lock);
+	return rc;
+}
+
 int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t output_bytes,
 		       const callus_record_opts *opts, callus_record_result *res, callus_error *err)
 {
 	callus_store *store = NULL;
 	callus_diags red = CALLUS_DIAGS_INIT;
 	callus_buf path = CALLUS_BUF_INIT, lock = CALLUS_BUF_INIT, lessons_dir = CALLUS_BUF_INIT;
-	callus_lesson *recent = NULL;
 	callus_signature *sigs = NULL;
 	callus_metrics *own = NULL, *taken = NULL;
-	size_t nrecent = 0, nsigs = 0;
-	callus_lesson_filter filter = { NULL, NULL, NULL, opts->agents_max > 0 ? opts->agents_max : 20 };
+	size_t nsigs = 0;
 	char *dir = NULL, *session = NULL;
 	const char *agents = opts->agents_file && *opts->agents_file ? opts->agents_file : "AGENTS.md";
 	callus_run_info run = { opts->cwd_rel ? opts->cwd_rel : "", opts->intent_id, output_bytes,
@@ -427,6 +551,12 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	if (opts->learn && res) {
 		callus_error ie = CALLUS_ERROR_INIT;
 
+		/* notes pulled with git bring signatures: indexed below with
+		 * the run's own, so that this failure can match them */
+		if (callus_notes_sync(store, opts->workspace, NULL, &ie) < 0) {
+			res->learn_error = strdup(callus_error_message(&ie));
+			callus_error_release(&ie);
+		}
 		if (callus_match_index(store, opts->workspace, NULL, &ie) < 0)
 			res->learn_error = strdup(callus_error_message(&ie));
 		callus_error_release(&ie);
@@ -437,26 +567,22 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 		if (run.metrics && !callus_metrics_is_empty(run.metrics))
 			callus_store_flush_metrics(store, run.metrics, NULL);
 	}
+	if (res && (rc = suggested_notes(res, store, l, &red)) < 0) {
+		rc = callus_error_set(err, rc, "out of memory");
+		goto out;
+	}
 	/* The store is the truth; the Markdown views are rebuilt from it, so
 	 * a failure below loses no data and the next recording repairs them. */
 	if ((rc = callus_lesson_md_write(lessons_dir.ptr, l, err)) < 0)
 		goto out;
-	if ((rc = callus_store_list_lessons(store, &filter, &recent, &nrecent, err)) < 0 ||
-	    (res && (rc = related_lessons(res, store, l, opts->related_max)) < 0))
+	ignore_private(lessons_dir.ptr, LESSONS_DIR_GITIGNORE);
+	if (res && (rc = related_lessons(res, store, l, opts->related_max)) < 0)
 		goto out;
-	callus_buf_clear(&path);
-	callus_buf_printf(&path, "%s/%s", opts->workspace, agents);
-	if (callus_buf_status(&path) < 0) {
-		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
-		goto out;
-	}
-	rc = callus_agents_block_update(path.ptr, recent, nrecent, CALLUS_AGENTS_BLOCK_MAX_BYTES,
-				      lock.ptr, err);
+	rc = callus_record_views(store, opts->workspace, agents, opts->agents_max, err);
 out:
 	callus_metrics_free(own);
 	callus_metrics_free(taken);
 	callus_signatures_free(sigs, nsigs);
-	callus_lessons_free(recent, nrecent);
 	callus_store_close(store);
 	callus_diags_release(&red);
 	callus_buf_release(&path);

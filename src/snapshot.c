@@ -179,7 +179,7 @@ int callus_snapshot_diff(char **patch, const char *workspace, const callus_snaps
 		       size_t max_bytes, const callus_snapshot_opts *opts, callus_error *err)
 {
 	callus_buf res = CALLUS_BUF_INIT;
-	char max[32];
+	char max[32], since[32];
 	char **argv = NULL;
 	size_t limit, i;
 	int rc;
@@ -191,10 +191,15 @@ int callus_snapshot_diff(char **patch, const char *workspace, const callus_snaps
 	    !callus_snapshot_kind_name(snap->kind))
 		return callus_error_set(err, CALLUS_EINVAL, "not a snapshot");
 	snprintf(max, sizeof max, "%zu", max_bytes);
-	if (!(argv = calloc(2 * count_excludes(opts) + 7, sizeof *argv)))
+	if (!(argv = calloc(2 * count_excludes(opts) + 9, sizeof *argv)))
 		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	argv[1] = "diff";
 	i = add_excludes(argv, 2, opts);
+	if (opts && opts->since_ns > 0) {
+		snprintf(since, sizeof since, "%lld", opts->since_ns);
+		argv[i++] = "--since";
+		argv[i++] = since;
+	}
 	argv[i++] = (char *)workspace;
 	argv[i++] = (char *)callus_snapshot_kind_name(snap->kind);
 	argv[i++] = snap->tree;

@@ -6,6 +6,7 @@
  * metrics are written by every command, lessons by few.
  */
 #include "callus/store.h"
+#include "callus/notes.h"
 #include "callus/buf.h"
 #include "sqlutil.h"
 #include "store_internal.h"
@@ -75,9 +76,8 @@ rollback:
 
 int callus_store_read_metrics(callus_store *s, callus_metrics *m, callus_error *err)
 {
-	const char *const project[] = { CALLUS_LAYER_PROJECT };
 	sqlite3_stmt *st = NULL;
-	int64_t lessons;
+	int64_t notes[CALLUS_LAYER_COUNT];
 	int rc = 0, sq;
 
 	/* a read transaction: the counters and the gauges of one moment */
@@ -101,12 +101,15 @@ int callus_store_read_metrics(callus_store *s, callus_metrics *m, callus_error *
 		rc = callus_store_db_error(s, err, sq, "cannot read metrics from");
 		goto out;
 	}
-	if ((lessons = callus_store_query_int(s, "SELECT count(*) FROM lessons")) < 0) {
-		rc = callus_store_db_error(s, err, sqlite3_errcode(callus_store_db(s)), "cannot read");
+	/* spec 004 and DESIGN §7: the knowledge kept per layer is its notes */
+	if ((rc = callus_notes_count(s, notes, err)) < 0)
 		goto out;
+	for (int i = 0; i < CALLUS_LAYER_COUNT && rc == 0; i++) {
+		const char *const layer[] = { callus_layer_name((callus_layer)i) };
+
+		if (callus_metrics_set(m, CALLUS_METRIC_STORAGE_COUNT, layer, (double)notes[i]) < 0)
+			rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	}
-	if (callus_metrics_set(m, CALLUS_METRIC_STORAGE_COUNT, project, (double)lessons) < 0)
-		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 out:
 	sqlite3_finalize(st);
 	sqlite3_exec(callus_store_db(s), "COMMIT", NULL, NULL, NULL);

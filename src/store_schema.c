@@ -179,6 +179,41 @@ static const char *const migrations[] = {
 	 * which changed (callus/migrate.h) */
 	"UPDATE signature_vectors SET model = '" CALLUS_EMBED_BUILTIN_MODEL "'"
 	"  WHERE model = '" CALLUS_MIGRATE_OLD_BUILTIN_MODEL "';",
+	/* 6 -> 7: hindsight notes (include/callus/notes.h): one per error,
+	 * the signatures and resolutions it carries, and the state of its
+	 * file in .callus/notes/ as last written or read (to see a person's
+	 * edit).  Metrics are the sums of its resolutions'. */
+	"CREATE TABLE notes ("
+	"  id TEXT PRIMARY KEY,"
+	"  signature_id TEXT NOT NULL,"
+	"  layer TEXT NOT NULL DEFAULT 'project'"
+	"   CHECK (layer IN ('session','project','team','org')),"
+	"  status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active','retired')),"
+	"  tool TEXT NOT NULL DEFAULT '',"
+	"  error_type TEXT NOT NULL DEFAULT '',"
+	"  framework TEXT NOT NULL DEFAULT '',"
+	"  title TEXT NOT NULL,"
+	"  example TEXT NOT NULL DEFAULT '',"
+	"  rule TEXT NOT NULL DEFAULT '',"
+	"  steps TEXT NOT NULL DEFAULT '',"
+	"  code TEXT NOT NULL DEFAULT '',"
+	"  extra TEXT NOT NULL DEFAULT '',"
+	"  files TEXT NOT NULL DEFAULT '[]',"
+	"  edited INTEGER NOT NULL DEFAULT 0,"
+	"  session TEXT NOT NULL DEFAULT '',"
+	"  created_at TEXT NOT NULL,"
+	"  updated_at TEXT NOT NULL,"
+	"  file_hash TEXT NOT NULL DEFAULT '',"
+	"  file_mtime INTEGER NOT NULL DEFAULT 0,"
+	"  file_size INTEGER NOT NULL DEFAULT -1);"
+	"CREATE TABLE note_signatures ("
+	"  signature_id TEXT PRIMARY KEY,"
+	"  note_id TEXT NOT NULL REFERENCES notes(id) ON DELETE CASCADE) WITHOUT ROWID;"
+	"CREATE INDEX note_signatures_note ON note_signatures(note_id);"
+	"CREATE TABLE note_resolutions ("
+	"  resolution_id INTEGER PRIMARY KEY REFERENCES resolutions(id) ON DELETE CASCADE,"
+	"  note_id TEXT NOT NULL REFERENCES notes(id) ON DELETE CASCADE);"
+	"CREATE INDEX note_resolutions_note ON note_resolutions(note_id);",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,

@@ -115,6 +115,7 @@ typedef struct callus_learn_result {
 	callus_suggestion *suggestions; /* for this run's pending errors, best first */
 	size_t nsuggestions;
 	size_t pruned;               /* abandoned pending errors dropped */
+	size_t nnotes;               /* hindsight notes made by this run's fixes */
 	char *snapshot_error;        /* set when a snapshot or diff could not be
 				      * made (the states were still learnt) */
 } callus_learn_result;

@@ -18,7 +18,9 @@
 
 #include "callus/buf.h"
 #include "callus/common.h"
+#include "callus/learn.h"
 #include "callus/lesson.h"
+#include "callus/notes.h"
 
 #define CALLUS_AGENTS_BEGIN "<!-- callus:lessons:begin -->"
 #define CALLUS_AGENTS_END "<!-- callus:lessons:end -->"
@@ -48,15 +50,27 @@ int callus_lesson_md_render(callus_buf *out, const callus_lesson *l);
  */
 int callus_lesson_md_write(const char *lessons_dir, const callus_lesson *l, callus_error *err);
 
+/* What the block shows, each part best first; borrowed. */
+typedef struct callus_agents_content {
+	const callus_note *notes;       /* proven fixes (notes.h) */
+	size_t nnotes;
+	const callus_pending *warnings; /* permanent failures (learn.h) */
+	size_t nwarnings;
+	const callus_lesson *lessons;   /* recent failed checks, newest first */
+	size_t nlessons;
+} callus_agents_content;
+
 /*
- * Append to out the block listing lessons[0..n) (newest first, as given):
- * begin marker, header, one bullet per lesson, end marker, each line ended
- * by eol ("\n" or "\r\n") except the end marker's.  Bullets stop before the
- * block would exceed max_bytes (0 = no limit), and a last line says how
- * many were left out.  CALLUS_EINVAL when not even the header fits.
+ * Append to out the block: begin marker, a line saying what it is, then
+ * the notes (what fixed each recurring error), the failures to avoid, and
+ * the recent lessons, each part under its own line, then the end marker;
+ * each line ended by eol ("\n" or "\r\n") except the end marker's.
+ * Bullets are taken in that order while the block stays within max_bytes
+ * (0 = no limit); a last line says how many lessons were left out.
+ * CALLUS_EINVAL when not even the header fits.
  */
-int callus_agents_block_render(callus_buf *out, const callus_lesson *lessons, size_t n,
-			     size_t max_bytes, const char *eol, callus_error *err);
+int callus_agents_block_render(callus_buf *out, const callus_agents_content *c, size_t max_bytes,
+			       const char *eol, callus_error *err);
 
 /*
  * Rewrite the lessons block of the instructions file at path, holding an
@@ -73,7 +87,7 @@ int callus_agents_block_render(callus_buf *out, const callus_lesson *lessons, si
  *   written through to its target.  Nothing is written when the contents
  *   would not change.  The block uses CRLF when the file does.
  */
-int callus_agents_block_update(const char *path, const callus_lesson *lessons, size_t n,
-			     size_t max_bytes, const char *lock_path, callus_error *err);
+int callus_agents_block_update(const char *path, const callus_agents_content *c,
+			       size_t max_bytes, const char *lock_path, callus_error *err);
 
 #endif

@@ -12,6 +12,7 @@
 #include "callus/analysis.h"
 #include "callus/common.h"
 #include "callus/learn.h"
+#include "callus/notes.h"
 #include "callus/lesson.h"
 
 typedef struct callus_redactor callus_redactor;
@@ -47,9 +48,26 @@ typedef struct callus_record_result {
 	callus_learn_result learnt;  /* what the run changed (opts->learn) */
 	char *learn_error;         /* why learning failed, when it did (the
 				    * lesson is stored all the same) */
+	callus_note *notes;        /* what to show of each of learnt.suggestions
+				    * (callus_notes_for_resolution), in order;
+				    * nnotes may be fewer when one could not
+				    * be read */
+	size_t nnotes;
+	long line;                 /* the first error's line in the lesson's
+				    * file, 0 when unknown */
 } callus_record_result;
 
 void callus_record_result_release(callus_record_result *r);
+
+/*
+ * Rebuild the managed block of the workspace's instructions file
+ * (agents_file, workspace-relative; NULL: AGENTS.md) from the store: the
+ * proven notes, the permanent failures, the agents_max latest lessons
+ * (lessonmd.h).  Called after each recording and after a fix that made
+ * or changed a note.
+ */
+int callus_record_views(callus_store *store, const char *workspace, const char *agents_file,
+			int agents_max, callus_error *err);
 
 #define CALLUS_AGENTS_BLOCK_MAX_BYTES 8192
 

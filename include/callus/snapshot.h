@@ -53,6 +53,10 @@ typedef struct callus_snapshot_opts {
 				     * changes snapshots and diffs leave out,
 				     * besides .callus/, always left out; may be
 				     * NULL */
+	long long since_ns;  /* when the passing check started (ns since the
+			      * epoch): files written since are its products,
+			      * not the fix, and diffs leave them out; 0:
+			      * unknown (new binary files are left out always) */
 } callus_snapshot_opts;
 
 /*

@@ -20,7 +20,7 @@
 
 typedef struct callus_store callus_store;
 
-#define CALLUS_STORE_SCHEMA_VERSION 6
+#define CALLUS_STORE_SCHEMA_VERSION 7
 
 /*
  * Open (creating if needed, with create_dirs permission for the parent
@@ -79,10 +79,6 @@ void callus_lessons_free(callus_lesson *ls, size_t count);
  * then oldest last seen (the candidates for a cleanup). */
 int callus_store_list_lowest_value(callus_store *s, const callus_lesson_filter *f, callus_lesson **out,
 				 size_t *count, callus_error *err);
-
-/* Every lesson of a workspace store is in the project layer; the other
- * layers of spec 004 (user, global) are not built. */
-#define CALLUS_LAYER_PROJECT "project"
 
 /*
  * Add m to the store's metrics (counters and histograms add, gauges

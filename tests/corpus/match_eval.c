@@ -23,6 +23,11 @@
  * Prints Markdown tables: for signatures whose group has another member,
  * how often a right resolution comes first and how often one is in the top
  * 3; for signatures alone in their group, how often nothing is suggested.
+ * And what an agent is shown: each resolution gets a diff of its own with
+ * one line naming its group, and its note; the reply (each suggestion's
+ * note, compact, in the hook's default budget) must hold the right
+ * group's line itself, not only a fix's id, and say nothing of past
+ * fixes for a signature alone in its group.
  * -v also lists the misses, with what was suggested instead.  Exits 1 when
  * a bar is missed (first >= 90%, top 3 >= 97%, nothing for the lone ones
  * >= 98%), 2 on bad input, 3 when callus itself fails.
@@ -45,10 +50,14 @@
 #include "callus/learn.h"
 #include "callus/lesson.h"
 #include "callus/match.h"
+#include "callus/notemd.h"
+#include "callus/notes.h"
 #include "callus/redact.h"
 #include "callus/signature.h"
 #include "callus/store.h"
 #include "callus/strlist.h"
+
+#include "store_internal.h"
 
 /* The bars of the issue, in percent. */
 #define BAR_FIRST 90
@@ -71,6 +80,8 @@ typedef struct outcome {
 	callus_suggestion *g;
 	size_t n;
 	int first, top3;  /* right first / in the top 3 (with a mate) */
+	int lines;        /* the reply holds the right fix's own lines */
+	int said;         /* the reply says anything at all */
 	callus_match *m;    /* for a miss: the matches behind the suggestions */
 	size_t nm;
 } outcome;
@@ -84,6 +95,8 @@ typedef struct eval {
 	callus_signature *sigs;   /* scratch: one run's signatures (shallow copies) */
 	callus_learn_error *errs; /* scratch: the same, as learnt errors */
 } eval;
+
+static const item *item_of(const eval *e, const char *sig_id);
 
 static char *dup_str(json_t *v)
 {
@@ -206,6 +219,60 @@ static int failed(const char *what, callus_error *err)
  * one success.  One check per case, so that a case's pass fixes only its
  * own errors.
  */
+/*
+ * The eval learns without snapshots: each resolution is given a diff of its
+ * own, one line its group's (FIX_LINE), and its note is made from it as a
+ * fix with a diff makes one.  The reply to a held-out error can then be
+ * checked for the right group's line.
+ */
+#define FIX_LINE "+fixed for group "
+
+static int give_fix(eval *e, callus_store *s, const char *ws, int64_t rid)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_resolution r;
+	callus_buf diff = CALLUS_BUF_INIT;
+	sqlite3_stmt *st = NULL;
+	const item *it;
+	int rc = 3;
+
+	memset(&r, 0, sizeof(r));
+	if (callus_learn_get_resolution(s, rid, &r, &err) < 0) {
+		rc = failed("reading a resolution", &err);
+		goto out;
+	}
+	if (!(it = item_of(e, r.signature_id))) {
+		rc = 0; /* linked to another: that one has its fix */
+		goto out;
+	}
+	callus_buf_printf(&diff, "diff --git a/fix.txt b/fix.txt\n--- a/fix.txt\n+++ b/fix.txt\n"
+				 "@@ -1 +1 @@\n-broken for group %s\n" FIX_LINE "%s\n",
+			  it->group, it->group);
+	if (callus_buf_status(&diff) < 0 ||
+	    sqlite3_prepare_v2(callus_store_db(s), "UPDATE resolutions SET code_changes = ?1"
+						   " WHERE id = ?2", -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_text(st, 1, diff.ptr, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, rid);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto out;
+	if (callus_store_exec(s, "BEGIN IMMEDIATE", &err) < 0 ||
+	    callus_notes_sync(s, ws, NULL, &err) < 0 ||
+	    callus_notes_learn(s, ws, &rid, 1, NULL, &err) < 0 ||
+	    callus_store_exec(s, "COMMIT", &err) < 0) {
+		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+		rc = failed("making a note", &err);
+		goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	callus_resolution_release(&r);
+	callus_buf_release(&diff);
+	callus_error_release(&err);
+	return rc;
+}
+
 static int learn_run(eval *e, callus_store *s, const char *ws, size_t r, size_t held_out)
 {
 	callus_lesson l;
@@ -274,7 +341,10 @@ static int learn_run(eval *e, callus_store *s, const char *ws, size_t r, size_t 
 		fprintf(stderr, "match_eval: case %s: %zu errors, %zu resolutions\n", e->runs[r], n,
 			res.nfixed);
 		rc = 3;
+		goto out;
 	}
+	for (size_t i = 0; i < res.nfixed && rc == 0; i++)
+		rc = give_fix(e, s, ws, res.fixed_resolutions[i]);
 out:
 	callus_learn_result_release(&res);
 	callus_lesson_release(&l);
@@ -342,6 +412,38 @@ out:
 
 /* Every file of from/.callus (the store, closed so that its WAL is merged
  * and gone, and the vector file) copied into to/.callus. */
+static int copy_notes(const char *from, const char *to)
+{
+	callus_buf src = CALLUS_BUF_INIT, dst = CALLUS_BUF_INIT;
+	DIR *d = NULL;
+	struct dirent *de;
+	int rc = 3;
+
+	callus_buf_printf(&src, "%s/.callus/notes", from);
+	callus_buf_printf(&dst, "%s/.callus/notes", to);
+	if (callus_buf_status(&src) < 0 || callus_buf_status(&dst) < 0 ||
+	    (mkdir(dst.ptr, 0700) < 0 && errno != EEXIST) || !(d = opendir(src.ptr)))
+		goto out;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		callus_buf_clear(&src);
+		callus_buf_printf(&src, "%s/.callus/notes/%s", from, de->d_name);
+		callus_buf_clear(&dst);
+		callus_buf_printf(&dst, "%s/.callus/notes/%s", to, de->d_name);
+		if (callus_buf_status(&src) < 0 || callus_buf_status(&dst) < 0 ||
+		    copy_file(src.ptr, dst.ptr) != 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	if (d)
+		closedir(d);
+	callus_buf_release(&src);
+	callus_buf_release(&dst);
+	return rc;
+}
+
 static int copy_store(const char *from, const char *to)
 {
 	callus_buf src = CALLUS_BUF_INIT, dst = CALLUS_BUF_INIT;
@@ -359,6 +461,12 @@ static int copy_store(const char *from, const char *to)
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
+		if (!strcmp(de->d_name, "notes")) {
+			/* the notes go with their store: missing files are retired */
+			if (copy_notes(from, to) != 0)
+				goto out;
+			continue;
+		}
 		callus_buf_clear(&src);
 		callus_buf_printf(&src, "%s/.callus/%s", from, de->d_name);
 		callus_buf_clear(&dst);
@@ -399,6 +507,34 @@ static void score(const eval *e, size_t h, outcome *oc)
 }
 
 /*
+ * The reply an agent would get (cli_describe_failure's part for past
+ * fixes: each suggestion's note, compact, in the hook's default budget):
+ * right when it holds the right group's fix line itself.
+ */
+#define REPLY_BUDGET 1500
+
+static void score_reply(const eval *e, callus_store *s, size_t h, outcome *oc)
+{
+	callus_buf reply = CALLUS_BUF_INIT, want = CALLUS_BUF_INIT;
+
+	for (size_t j = 0; j < oc->n; j++) {
+		callus_note n;
+		size_t used = reply.len;
+
+		if (callus_notes_for_resolution(s, oc->g[j].resolution_id, &n, NULL) < 0)
+			continue;
+		callus_note_compact(&reply, &n, NULL, 0, "  ",
+				    used < REPLY_BUDGET ? (REPLY_BUDGET - used) / (oc->n - j) : 0);
+		callus_note_release(&n);
+	}
+	oc->said = reply.len > 0;
+	callus_buf_printf(&want, "  " FIX_LINE "%s\n", e->items[h].group);
+	oc->lines = e->items[h].mates && reply.ptr && want.ptr && strstr(reply.ptr, want.ptr);
+	callus_buf_release(&reply);
+	callus_buf_release(&want);
+}
+
+/*
  * The suggestions for item h from a store of every other item, made in
  * workspace ws (created here, removed before returning).  The runs before
  * h's are the same in every round that holds out an item of h's run or a
@@ -426,6 +562,7 @@ static int one_round(eval *e, const char *prefix, const char *ws, size_t h, outc
 		goto out;
 	}
 	score(e, h, oc);
+	score_reply(e, s, h, oc);
 	/* how the wrong ones matched, for whoever tunes the matcher */
 	if ((e->items[h].mates ? !oc->first : oc->n > 0) &&
 	    callus_match_find(s, &mo, &e->items[h].sig, &oc->m, &oc->nm, &err) < 0)
@@ -543,7 +680,8 @@ int main(int argc, char **argv)
 	callus_store *s = NULL;
 	callus_error err = CALLUS_ERROR_INIT;
 	const char *tmpdir = getenv("TMPDIR");
-	size_t with_mate = 0, first = 0, top3 = 0, alone = 0, quiet = 0, groups = 0;
+	size_t with_mate = 0, first = 0, top3 = 0, alone = 0, quiet = 0, groups = 0, lines = 0;
+	size_t silent = 0;
 	size_t h_mate = 0, h_first = 0, h_top3 = 0, h_alone = 0, h_quiet = 0;
 	struct timespec t0, t1;
 	int verbose = 0, made = 0, rc = 3; /* made: root is removed whole anyway */
@@ -607,12 +745,14 @@ int main(int argc, char **argv)
 			with_mate++;
 			first += (size_t)oc[h].first;
 			top3 += (size_t)oc[h].top3;
+			lines += (size_t)oc[h].lines;
 			h_mate += (size_t)e.items[h].heldout;
 			h_first += (size_t)(e.items[h].heldout && oc[h].first);
 			h_top3 += (size_t)(e.items[h].heldout && oc[h].top3);
 		} else {
 			alone++;
 			quiet += oc[h].n == 0;
+			silent += !oc[h].said;
 			h_alone += (size_t)e.items[h].heldout;
 			h_quiet += (size_t)(e.items[h].heldout && oc[h].n == 0);
 		}
@@ -635,6 +775,14 @@ int main(int argc, char **argv)
 	printf("| cases with no group-mate | nothing suggested | %% |\n");
 	printf("| ---: | ---: | ---: |\n");
 	printf("| %zu | %zu | %.1f%% |\n\n", alone, quiet, pct(quiet, alone));
+	printf("What the agent is shown (each suggestion's note, compact, within %d bytes):\n\n",
+	       REPLY_BUDGET);
+	printf("| measure | cases | holds | %% |\n");
+	printf("| --- | ---: | ---: | ---: |\n");
+	printf("| with a group-mate: the reply holds the right fix's own lines | %zu | %zu | %.1f%% |\n",
+	       with_mate, lines, pct(lines, with_mate));
+	printf("| no group-mate: the reply says nothing of past fixes | %zu | %zu | %.1f%% |\n\n",
+	       alone, silent, pct(silent, alone));
 	printf("| bar | value | holds |\n");
 	printf("| --- | ---: | :---: |\n");
 	printf("| with a group-mate: a right resolution first >= %d%% | %.1f%% | %s |\n", BAR_FIRST,
@@ -643,6 +791,10 @@ int main(int argc, char **argv)
 	       BAR_TOP3, pct(top3, with_mate), holds(top3, with_mate, BAR_TOP3) ? "yes" : "**no**");
 	printf("| no group-mate: nothing suggested >= %d%% | %.1f%% | %s |\n", BAR_QUIET,
 	       pct(quiet, alone), holds(quiet, alone, BAR_QUIET) ? "yes" : "**no**");
+	printf("| with a group-mate: the reply holds the right fix's lines >= %d%% | %.1f%% | %s |\n",
+	       BAR_FIRST, pct(lines, with_mate), holds(lines, with_mate, BAR_FIRST) ? "yes" : "**no**");
+	printf("| no group-mate: the reply says nothing of past fixes >= %d%% | %.1f%% | %s |\n",
+	       BAR_QUIET, pct(silent, alone), holds(silent, alone, BAR_QUIET) ? "yes" : "**no**");
 	/* the same, for the signatures only held-out cases have: no threshold
 	 * or parser was tuned on them (tests/corpus/README.md) */
 	printf("\nHeld-out signatures (every error with the signature is in a held-out case): "
@@ -671,7 +823,8 @@ int main(int argc, char **argv)
 		(double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	rc = 0;
 	if (!holds(first, with_mate, BAR_FIRST) || !holds(top3, with_mate, BAR_TOP3) ||
-	    !holds(quiet, alone, BAR_QUIET))
+	    !holds(quiet, alone, BAR_QUIET) || !holds(lines, with_mate, BAR_FIRST) ||
+	    !holds(silent, alone, BAR_QUIET))
 		rc = 1;
 out:
 	callus_store_close(s);

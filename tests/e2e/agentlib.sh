@@ -55,9 +55,10 @@ later_requests() {
 # The scenario's checks, the same for every agent (run in shop/):
 #
 # lesson_replied AGENT TEXT: session 1's failing eslint is one lesson about
-# src/app.js, TEXT (a grep pattern: the reply as the agent frames it)
-# reached the model in a later request of one.log, and the hook could read
-# the check's exit status.
+# src/app.js, TEXT (a grep pattern: a reply as the agent frames it; a first
+# failure says nothing new, so it is the passing run's) reached the model in
+# a later request of one.log, and the hook could read the check's exit
+# status.
 lesson_replied() {
 	"$CALLUS" lessons --json >lessons.json &&
 	jq -e 'map(select(.file == "src/app.js" and .tool == "eslint")) | length == 1' \
@@ -73,13 +74,13 @@ fix_kept() {
 	"$CALLUS" resolutions show \
 		"$(jq -r 'map(select(.message | test("currency")))[0].id' res.json)" >fix &&
 	grep -q "^-  const currency" fix &&
-	later_requests one | grep -q "callus: eslint passes now" &&
+	later_requests one | grep -q "callus: eslint passes; the fix is kept in note" &&
 	test "$("$CALLUS" pending --json | jq length)" = 0
 }
 
 # past_fix_offered: session 2's same mistake in src/total.js is answered
 # with the past fix.
 past_fix_offered() {
-	later_requests two | grep -q "callus: eslint failed (exit 1) in src/total.js" &&
-	later_requests two | grep -q "past fix #"
+	later_requests two | grep -q "callus: what fixed errors like this before" &&
+	later_requests two | grep -q "note [0-9a-f]\{12\} (worked"
 }

@@ -58,7 +58,7 @@ test_expect_success 'runs and hook calls fill the store; promtool accepts it' '
 	promtool check metrics <metrics.prom &&
 	lessons=$("$CALLUS" lessons --json | jq length) &&
 	test "$lessons" -ge 3 &&
-	grep -q "^hindsight_storage_notes{layer=\"project\"} $lessons$" metrics.prom &&
+	grep -q "^hindsight_storage_notes{layer=\"project\"} $("$CALLUS" notes --json | jq length)$" metrics.prom &&
 	grep -q "^hindsight_capture_total{error_type=\"TEST\",layer=\"project\"} 4$" metrics.prom &&
 	grep -q "^hindsight_capture_total{error_type=\"ANALYSIS\",layer=\"project\"} 1$" metrics.prom &&
 	grep -q "^hindsight_capture_total{error_type=\"LINT\",layer=\"project\"} 1$" metrics.prom &&

@@ -67,7 +67,7 @@ test_expect_success 'a fixed gcc error: suggested for the same error elsewhere, 
 	grep -q "recorded lesson" err &&
 	semicolon a ";" >a.c &&
 	"$CALLUS" run -- gcc -c a.c 2>err &&
-	grep -q "resolution #1" err &&
+	grep -q "the fix is kept in note" err &&
 	semicolon b "" >b.c &&
 	{ gcc -c b.c 2>out || true; } &&
 	"$CALLUS" suggest --command "gcc -c b.c" <out >sugg &&

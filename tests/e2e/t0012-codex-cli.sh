@@ -59,7 +59,7 @@ test_expect_success 'session 1: a failing eslint is a lesson, and the reply reac
 		$(exec_call "cp $FIXED/app.js $FIXED/util.js src/"),
 		$(exec_call "npx eslint src"),
 		{\"text\": \"eslint passes\"}]" &&
-	lesson_replied codex "callus: eslint failed (exit 1) in src/app.js; recorded lesson #1"
+	lesson_replied codex "callus: eslint passes; the fix is kept in note"
 '
 
 skip_unless_cli codex

@@ -41,9 +41,9 @@ test_expect_success 'the same mistake in another file gets the fix learnt under 
 	cd ws &&
 	printf "int third(int n)\n{\n\treturn n - z;\n}\n" >third.c &&
 	test_expect_code 1 "$CALLUS" run -- gcc -c third.c >out 2>&1 &&
-	grep -q "callus: past fix #1" out &&
+	grep -q "callus: what fixed errors like this before" out &&
 	test "$(grep -c "callus:lessons:begin" AGENTS.md)" = 1 &&
-	grep -q "Lessons recorded by callus" AGENTS.md
+	grep -q "What callus learnt from this workspace" AGENTS.md
 '
 
 test_expect_success 'callus doctor names the hooks that still run the old program' '

@@ -53,7 +53,7 @@ test_expect_success 'session 1: a failing eslint is a lesson, and the reply reac
 	copilot_session one "[$(bash_call "npx eslint src"),
 		$(bash_call "cp $FIXED/app.js $FIXED/util.js src/"),
 		$(bash_call "npx eslint src"), {\"text\": \"eslint passes\"}]" &&
-	lesson_replied copilot "Additional guidance from postToolUse hooks:\\\\ncallus: eslint failed (exit 1) in src/app.js; recorded lesson #1"
+	lesson_replied copilot "Additional guidance from postToolUse hooks:\\\\ncallus: eslint passes; the fix is kept in note"
 '
 
 skip_unless_cli copilot

@@ -55,7 +55,7 @@ test_expect_success 'session 1: a failing eslint is a lesson, and the reply reac
 	gemini_session one "[$(shell_call "npx eslint src"),
 		$(shell_call "cp $FIXED/app.js $FIXED/util.js src/"),
 		$(shell_call "npx eslint src"), {\"text\": \"done\"}]" &&
-	lesson_replied gemini "<hook_context>callus: eslint failed (exit 1) in src/app.js; recorded lesson #1"
+	lesson_replied gemini "<hook_context>callus: eslint passes; the fix is kept in note"
 '
 
 skip_unless_cli gemini
@@ -70,7 +70,7 @@ test_expect_success 'session 2: the digest, then the past fix for the same mista
 	git add -A && git -c commit.gpgSign=false commit -qm fixed &&
 	gemini_session two "[$(shell_call "printf \"$TOTAL_JS\" > src/total.js"),
 		$(shell_call "npx eslint src"), {\"text\": \"done\"}]" &&
-	head -n 1 "$TRASH_DIRECTORY/two.log" | grep -q "<hook_context>callus: recent failed checks in this workspace" &&
+	head -n 1 "$TRASH_DIRECTORY/two.log" | grep -q "<hook_context>callus: fixes that worked in this repository" &&
 	past_fix_offered
 '
 

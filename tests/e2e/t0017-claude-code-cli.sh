@@ -60,7 +60,7 @@ test_expect_success 'session 1: a failing eslint is a lesson, and the reply reac
 		$(bash_call "npx eslint src 2>&1 | tail -n 3"),
 		$(bash_call "cp $FIXED/app.js $FIXED/util.js src/"),
 		$(bash_call "npx eslint src"), {\"text\": \"done\"}]" &&
-	lesson_replied claude-code "PostToolUseFailure:Bash hook additional context: callus: eslint failed (exit 1) in src/app.js; recorded lesson #1"
+	lesson_replied claude-code "PostToolUse:Bash hook additional context: callus: eslint passes; the fix is kept in note"
 '
 
 # read_call FILE, edit_call FILE OLD NEW: turns calling Read and Edit.
@@ -91,7 +91,7 @@ test_expect_success 'session 2: the lessons and the digest, the fix before an ed
 	later_requests two | grep -q "PreToolUse:Edit hook additional context: callus: before you edit src/app.js" &&
 	later_requests two | grep -q "    -  const currency" &&
 	grep -q "// the cart" src/app.js &&
-	head -n 1 "$TRASH_DIRECTORY/two.log" | grep -q "Lessons recorded by callus from failed checks" &&
+	head -n 1 "$TRASH_DIRECTORY/two.log" | grep -q "What callus learnt from this workspace" &&
 	past_fix_offered
 '
 

@@ -51,10 +51,14 @@ test_expect_success 'after a real eslint fix: the fix'"'"'s lines before editing
 	context reply >ctx &&
 	grep -q "^callus: before you edit src/app.js" ctx &&
 	grep -q "no-unused-vars: .currency. is assigned a value but never used" ctx &&
-	grep -q "fixed by resolution #[0-9]* (worked 100% of 1 time)" ctx &&
+	grep -q "fixed, note [0-9a-f]\{12\} (worked 1 of 1 time)" ctx &&
 	grep -q "^    -  const currency" ctx &&
 	! grep -q "decimals" ctx &&
-	"$CALLUS" metrics | grep -q "callus_hook_latency_seconds_count{agent=\"claude-code\",path=\"before_edit\"} 1"
+	id=$("$CALLUS" notes --json | jq -r "map(select(.title | test(\"currency\")))[0].id") &&
+	"$CALLUS" note "$id" --rule "delete a variable you stop using" &&
+	edit_payload "$PWD/src/app.js" | "$CALLUS" hook claude-code >reply &&
+	context reply | grep -q "^  Rule: delete a variable you stop using" &&
+	"$CALLUS" metrics | grep -q "callus_hook_latency_seconds_count{agent=\"claude-code\",path=\"before_edit\"} 2"
 '
 
 test_expect_success 'a path relative to the working directory is the same file' '

@@ -232,7 +232,7 @@ static void test_new_untracked_file(void **state)
 static void test_excluded_paths(void **state)
 {
 	static const char *const excl[] = { ".lessons/", "AGENTS.md", NULL };
-	callus_snapshot_opts o = { NULL, 10000, excl };
+	callus_snapshot_opts o = { NULL, 10000, excl, 0 };
 	callus_snapshot s = CALLUS_SNAPSHOT_INIT;
 	callus_error e = CALLUS_ERROR_INIT;
 	char *dir = make_repo(), *patch = NULL;
@@ -710,7 +710,7 @@ static void test_files_refused(void **state)
 
 static void test_helper_missing(void **state)
 {
-	callus_snapshot_opts o = { "/nonexistent/callus-git", 0, NULL };
+	callus_snapshot_opts o = { "/nonexistent/callus-git", 0, NULL, 0 };
 	callus_snapshot s = CALLUS_SNAPSHOT_INIT;
 	callus_error e = CALLUS_ERROR_INIT;
 	char *dir = tmpdir(), *commit = NULL;
@@ -749,7 +749,7 @@ static void fake_helper(const char *dir, const char *body, callus_buf *path)
 
 static void test_helper_timeout(void **state)
 {
-	callus_snapshot_opts o = { NULL, 300, NULL };
+	callus_snapshot_opts o = { NULL, 300, NULL, 0 };
 	callus_snapshot s = CALLUS_SNAPSHOT_INIT;
 	callus_error e = CALLUS_ERROR_INIT;
 	callus_buf path = CALLUS_BUF_INIT;
@@ -805,7 +805,7 @@ static void test_helper_bad_output(void **state)
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		callus_snapshot s = CALLUS_SNAPSHOT_INIT;
 		callus_error e = CALLUS_ERROR_INIT;
-		callus_snapshot_opts o = { NULL, 5000, NULL };
+		callus_snapshot_opts o = { NULL, 5000, NULL, 0 };
 
 		callus_buf_clear(&body);
 		callus_buf_printf(&body, "#!/bin/sh\n%s\n", cases[i].script);

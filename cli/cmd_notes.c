@@ -1,0 +1,292 @@
+/*
+ * callus notes [--layer L] [--all] [--limit N] [--json]
+ * callus notes show ID [--json]
+ * callus note ID --rule TEXT
+ * callus note retire ID
+ *
+ * Hindsight notes (notes.h): one per error a fix was proven for, each a
+ * Markdown file in .callus/notes/ meant to be committed.
+ */
+#include "cli.h"
+#include "lessons_common.h"
+#include "record_common.h"
+
+#include "callus/notemd.h"
+#include "callus/notes.h"
+#include "callus/redact.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *layer, *rule;
+static long limit;
+static int json, all;
+
+static const cli_option notes_options[] = {
+	{ CLI_OPT_STRING, 0, "layer", &layer, "L", "only this layer's: session, project, team, org" },
+	{ CLI_OPT_FLAG, 'a', "all", &all, NULL, "also retired notes" },
+	{ CLI_OPT_INT, 'n', "limit", &limit, "N", "at most N notes" },
+	{ CLI_OPT_FLAG, 0, "json", &json, NULL, "print JSON (an array, or one object for show)" },
+	CLI_END
+};
+
+const cli_spec cmd_notes_spec = {
+	"callus notes [--layer L] [--all] [--limit N] [--json]\n"
+	"callus notes show ID [--json]",
+	"List the hindsight notes, best first, or show one as its Markdown file.",
+	"A note is made when a fix of an error works (its success rate is above 0.5):\n"
+	"the error's pattern, the steps and the diff lines of the fix, its tags, and a\n"
+	"rule in words when the fixer gave one ('callus note ID --rule').  One note per\n"
+	"error: later fixes of the same error, or of one more than 0.9 similar, are\n"
+	"merged into it.  Each active note is .callus/notes/ID.md, meant to be\n"
+	"committed; a note file edited, deleted or pulled with git is taken back at the\n"
+	"next run (the file wins).  ID is the note's 12 hex digits, or 4 or more of\n"
+	"them.",
+	notes_options, 0
+};
+
+static const cli_option note_options[] = {
+	{ CLI_OPT_STRING, 0, "rule", &rule, "TEXT",
+	  "the general rule the fix follows, in one line; it heads the note" },
+	CLI_END
+};
+
+const cli_spec cmd_note_spec = {
+	"callus note ID --rule TEXT\n"
+	"callus note retire ID",
+	"Give a note its rule in words, or retire it.",
+	"--rule sets the one line that heads the note from then on, and the\n"
+	"corrective_rule of the lessons of its errors (\"format specifiers must match\n"
+	"the argument type: %d for int, %ld for long\").  The agent that made a fix is\n"
+	"told it can.  'retire' removes a note that no longer helps: it is not shown\n"
+	"again, its file is removed, and the same error fixed again makes no new one.",
+	note_options, 0
+};
+
+static json_t *strlist_json(const callus_strlist *l)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < l->count; i++)
+		json_array_append_new(a, json_string(l->items[i]));
+	return a;
+}
+
+static json_t *note_json(const callus_note *n, int full)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "id", json_string(n->id));
+	json_object_set_new(o, "layer", json_string(callus_layer_name(n->layer)));
+	json_object_set_new(o, "status", json_string(n->retired ? "retired" : "active"));
+	json_object_set_new(o, "tool", json_string(n->tool));
+	json_object_set_new(o, "error_type", json_string(n->error_type));
+	json_object_set_new(o, "title", json_string(n->title));
+	json_object_set_new(o, "rule", json_string(n->rule));
+	json_object_set_new(o, "signatures", strlist_json(&n->signatures));
+	json_object_set_new(o, "files", strlist_json(&n->files));
+	json_object_set_new(o, "resolutions", json_integer(n->resolutions));
+	json_object_set_new(o, "application_count", json_integer(n->applications));
+	json_object_set_new(o, "success_count", json_integer(n->successes));
+	json_object_set_new(o, "success_rate", json_real(n->success_rate));
+	json_object_set_new(o, "edited", json_boolean(n->edited));
+	json_object_set_new(o, "created_at", json_string(n->created_at));
+	json_object_set_new(o, "updated_at", json_string(n->updated_at));
+	if (full) {
+		json_object_set_new(o, "example", json_string(n->example));
+		json_object_set_new(o, "steps", json_string(n->steps));
+		json_object_set_new(o, "code", json_string(n->code));
+	}
+	return o;
+}
+
+static int list(callus_store *s)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_note_filter f = { -1, all, (int)limit };
+	callus_note *ns = NULL;
+	size_t n = 0;
+	int rc = 0;
+
+	if (layer) {
+		callus_layer l;
+
+		if (callus_layer_parse(&l, layer) < 0) {
+			cli_error("unknown layer '%s': session, project, team or org", layer);
+			return 2;
+		}
+		f.layer = (int)l;
+	}
+	if (callus_notes_list(s, &f, &ns, &n, &err) < 0) {
+		cli_error("%s", callus_error_message(&err));
+		rc = 1;
+		goto out;
+	}
+	if (json) {
+		json_t *a = json_array();
+
+		for (size_t i = 0; i < n; i++)
+			json_array_append_new(a, note_json(&ns[i], 0));
+		rc = cli_print_json(a);
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const callus_note *x = &ns[i];
+
+		printf("%s %3.0f%% (%lld/%lld) %-7s %s%s\n", x->id, x->success_rate * 100.0,
+		       (long long)x->successes, (long long)x->applications,
+		       callus_layer_name(x->layer), x->retired ? "[retired] " : "", x->title);
+		if (*x->rule)
+			printf("             rule: %s\n", x->rule);
+	}
+	if (!n && !json)
+		printf("no notes yet: a note is made when a check that failed passes again\n");
+out:
+	callus_notes_free(ns, n);
+	callus_error_release(&err);
+	return rc;
+}
+
+static int show(callus_store *s, const char *id)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_buf text = CALLUS_BUF_INIT;
+	callus_note n;
+	int rc = 0;
+
+	if (callus_notes_get(s, id, &n, &err) < 0) {
+		cli_error("%s", callus_error_message(&err));
+		callus_error_release(&err);
+		return 1;
+	}
+	if (json) {
+		rc = cli_print_json(note_json(&n, 1));
+	} else if (callus_note_md_render(&text, &n) < 0) {
+		cli_error("out of memory");
+		rc = 1;
+	} else {
+		fwrite(text.ptr, 1, text.len, stdout);
+	}
+	callus_buf_release(&text);
+	callus_note_release(&n);
+	return rc;
+}
+
+/* The workspace's store with its note files taken in; rc 1 when there is
+ * no store (nothing recorded), -1 on trouble (said). */
+static int open_synced(callus_store **store, cli_workspace *ws, int need_redactor)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	int rc;
+
+	*store = NULL;
+	if (cli_workspace_setup(ws, NULL, need_redactor) < 0)
+		return -2;
+	if ((rc = cli_open_store(store, ws, 0)) != 0)
+		return rc;
+	if (callus_notes_sync(*store, ws->root, NULL, &err) < 0) {
+		/* the store still answers: say it, go on */
+		cli_error("note files not read: %s", callus_error_message(&err));
+		callus_error_release(&err);
+	}
+	return 0;
+}
+
+int cmd_notes(int argc, char **argv)
+{
+	callus_store *store = NULL;
+	cli_workspace ws;
+	int first, rc;
+
+	first = cli_parse(argc, argv, &cmd_notes_spec);
+	if (first < 0)
+		return first == CLI_PARSE_HELP ? 0 : 2;
+	if (limit < 0 || limit > 1000000) {
+		cli_error("--limit must be between 0 and 1000000");
+		return 2;
+	}
+	if (first < argc && (strcmp(argv[first], "show") || first + 2 != argc)) {
+		cli_error(strcmp(argv[first], "show") ? "unknown argument '%s'; see 'callus help notes'"
+						      : "usage: callus notes show ID",
+			  argv[first]);
+		return 2;
+	}
+	rc = open_synced(&store, &ws, 0);
+	if (rc == -2)
+		return 1;
+	if (rc < 0) {
+		rc = 1;
+	} else if (rc == 1) {
+		if (first < argc) {
+			cli_error("no note %s: nothing recorded in this workspace", argv[first + 1]);
+			rc = 1;
+		} else {
+			printf(json ? "[]\n" : "no notes yet: nothing recorded in this workspace\n");
+			rc = 0;
+		}
+	} else {
+		rc = first < argc ? show(store, argv[first + 1]) : list(store);
+	}
+	callus_store_close(store);
+	cli_workspace_release(&ws);
+	return rc;
+}
+
+int cmd_note(int argc, char **argv)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_store *store = NULL;
+	cli_workspace ws;
+	const char *id;
+	char *red = NULL;
+	int first, retire, rc;
+
+	first = cli_parse(argc, argv, &cmd_note_spec);
+	if (first < 0)
+		return first == CLI_PARSE_HELP ? 0 : 2;
+	retire = first < argc && !strcmp(argv[first], "retire");
+	if (first + 1 + retire != argc || (retire && rule) || (!retire && !rule)) {
+		cli_error("usage: callus note ID --rule TEXT, or callus note retire ID");
+		return 2;
+	}
+	id = argv[first + retire];
+	if (rule && (!*rule || strchr(rule, '\n'))) {
+		cli_error("--rule wants one line of text");
+		return 2;
+	}
+	rc = open_synced(&store, &ws, 1);
+	if (rc == -2)
+		return 1;
+	if (rc != 0) {
+		if (rc == 1)
+			cli_error("no note %s: nothing recorded in this workspace", id);
+		rc = 1;
+		goto out;
+	}
+	/* the rule goes into the agent's prompt and into git: redacted */
+	if (rule && callus_redact_str(ws.redactor, &red, rule) < 0) {
+		cli_error("out of memory");
+		rc = 1;
+		goto out;
+	}
+	rc = retire ? callus_notes_retire(store, ws.root, id, &err)
+		    : callus_notes_set_rule(store, ws.root, id, red, &err);
+	if (rc < 0) {
+		cli_error("%s", callus_error_message(&err));
+		rc = 1;
+		goto out;
+	}
+	if (callus_record_views(store, ws.root, callus_config_get(ws.config, "lessons", "file"),
+				(int)cli_config_long(&ws, "lessons", "max", 20), &err) < 0)
+		cli_error("AGENTS.md not updated: %s", callus_error_message(&err));
+	printf(retire ? "note %s retired\n" : "note %s: rule recorded\n", id);
+	rc = 0;
+out:
+	free(red);
+	callus_error_release(&err);
+	callus_store_close(store);
+	cli_workspace_release(&ws);
+	return rc;
+}

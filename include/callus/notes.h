@@ -1,0 +1,140 @@
+/*
+ * notes.h - hindsight notes (spec 004, DESIGN §6): what callus teaches.
+ *
+ * A note is made when an error's signature gets a resolution whose
+ * success rate is above CALLUS_NOTE_MIN_SUCCESS: the error in words, the
+ * steps of its fix (which function of which file changed how), the fix's
+ * own diff lines, tags, and the rule its author may add
+ * (callus_notes_set_rule).  One note per error: a new resolution of the
+ * same signature, of a signature linked to it, or of one more than
+ * CALLUS_NOTE_MERGE similar, joins the existing note.
+ *
+ * A note's id is the first CALLUS_NOTE_ID_LEN hex digits of the signature
+ * it was made for, so two clones that learn the same error name the same
+ * note.  Its metrics are the sums of its resolutions'.
+ *
+ * Each active note is also a Markdown file, <workspace>/.callus/notes/ID.md
+ * (notemd.h), meant to be committed.  The file wins: one a person edited
+ * or deleted, or one that arrived with `git pull`, is taken into the store
+ * by callus_notes_sync(), which every command that reads or writes notes
+ * calls first.  A note that came from a file this store never knew gets a
+ * resolution of its own, made from its Code Examples, so that matching,
+ * suggestions and their outcomes treat it as any other fix.
+ */
+#ifndef CALLUS_NOTES_H
+#define CALLUS_NOTES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "callus/common.h"
+#include "callus/store.h"
+#include "callus/strlist.h"
+
+#define CALLUS_NOTE_ID_LEN 12
+#define CALLUS_NOTES_DIR ".callus/notes"
+#define CALLUS_NOTE_MIN_SUCCESS 0.5   /* spec 004: a note once > 0.5 */
+#define CALLUS_NOTE_MERGE 0.90        /* spec 004: the same note above this */
+#define CALLUS_NOTE_CODE_MAX (6u << 10) /* bytes of diff a note keeps */
+#define CALLUS_NOTE_FILE_MAX (256u << 10) /* a larger note file is not read */
+#define CALLUS_NOTES_BLOAT 1000       /* spec 004's default per layer */
+
+typedef enum callus_layer {
+	CALLUS_LAYER_SESSION,
+	CALLUS_LAYER_PROJECT,
+	CALLUS_LAYER_TEAM,
+	CALLUS_LAYER_ORG
+} callus_layer;
+
+#define CALLUS_LAYER_COUNT 4
+
+/* "session", "project", "team", "org"; and back (CALLUS_EINVAL). */
+const char *callus_layer_name(callus_layer l);
+int callus_layer_parse(callus_layer *out, const char *name);
+
+typedef struct callus_note {
+	char id[CALLUS_NOTE_ID_LEN + 1];
+	callus_layer layer;
+	int retired;
+	int edited;             /* a person changed its file: their words stay */
+	char *signature_id;     /* the signature it was made for */
+	char *tool, *error_type, *framework;
+	char *title;            /* the error's pattern in one line */
+	char *example;          /* one real message, redacted */
+	char *rule;             /* the fixer's own words; "" */
+	char *steps;            /* ## Resolution: one step a line */
+	char *code;             /* ## Code Examples: a unified diff, bounded */
+	char *extra;            /* sections a person added, kept as written */
+	char *session;          /* the agent session that learnt it; "" */
+	char *created_at, *updated_at;
+	callus_strlist files;   /* the files its fixes changed */
+	callus_strlist signatures; /* every signature it answers, its own first */
+	int64_t applications, successes;
+	double success_rate;
+	int64_t resolutions;    /* how many fixes it merges */
+} callus_note;
+
+void callus_note_release(callus_note *n);
+void callus_notes_free(callus_note *n, size_t count);
+
+/*
+ * Inside the caller's write transaction: make or merge the notes of these
+ * resolutions (those above CALLUS_NOTE_MIN_SUCCESS; the others only
+ * refresh a note they already belong to), and write the files of the
+ * notes that changed.  A file that cannot be written is written at the
+ * next sync; only the store's failures are errors.  *made (may be NULL)
+ * counts notes created.  Call callus_notes_sync() first in the same
+ * transaction, so that a person's edits are merged into, not written over.
+ */
+int callus_notes_learn(callus_store *s, const char *workspace, const int64_t *resolutions,
+		       size_t n, size_t *made, callus_error *err);
+
+/*
+ * Take .callus/notes/ into the store (edited, deleted and new files) and
+ * write the files of notes that have none yet.  Opens its own write
+ * transaction only when something changed, unless the caller holds one.
+ * *changed (may be NULL) counts notes taken in.
+ */
+int callus_notes_sync(callus_store *s, const char *workspace, size_t *changed,
+		      callus_error *err);
+
+typedef struct callus_note_filter {
+	int layer;              /* a callus_layer, or -1 for all */
+	int retired;            /* also retired notes */
+	int limit;              /* 0: no limit */
+} callus_note_filter;
+
+/* Best first: success rate, then applications, then the latest update.
+ * Free with callus_notes_free(). */
+int callus_notes_list(callus_store *s, const callus_note_filter *f, callus_note **out,
+		      size_t *count, callus_error *err);
+
+/* One by id or a unique prefix of it (at least 4 hex digits).
+ * CALLUS_ENOTFOUND; CALLUS_EINVAL for an ambiguous prefix. */
+int callus_notes_get(callus_store *s, const char *id, callus_note *out, callus_error *err);
+
+/* The active note a resolution belongs to; CALLUS_ENOTFOUND when none. */
+int callus_notes_of_resolution(callus_store *s, int64_t resolution_id, callus_note *out,
+			       callus_error *err);
+
+/* What an agent is shown for a suggested resolution: its active note, else
+ * a note-shaped view of the resolution itself (id "", not stored), so that
+ * a fix is shown the same way before its note exists.  CALLUS_ENOTFOUND
+ * for an unknown resolution. */
+int callus_notes_for_resolution(callus_store *s, int64_t resolution_id, callus_note *out,
+				callus_error *err);
+
+/* Set a note's rule (one line, redacted by the caller; "" clears it): it
+ * heads the note from then on, and becomes the corrective_rule of the
+ * lessons of its signatures.  Rewrites its file. */
+int callus_notes_set_rule(callus_store *s, const char *workspace, const char *id,
+			  const char *rule, callus_error *err);
+
+/* Retire a note: it is no longer shown, and its file is removed. */
+int callus_notes_retire(callus_store *s, const char *workspace, const char *id,
+			callus_error *err);
+
+/* Active notes per layer. */
+int callus_notes_count(callus_store *s, int64_t counts[CALLUS_LAYER_COUNT], callus_error *err);
+
+#endif

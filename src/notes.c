@@ -1,0 +1,861 @@
+/*
+ * notes.c - hindsight notes in the workspace store (notes.h): made and
+ * merged from resolutions, read, given a rule, retired, counted.  Their
+ * files and a person's edits of them are notes_sync.c's (shared in
+ * notes_internal.h).
+ */
+#include "callus/notes.h"
+#include "callus/buf.h"
+#include "callus/learn.h"
+#include "callus/lesson.h"
+#include "callus/match.h"
+
+#include "notes_internal.h"
+#include "sqlutil.h"
+#include "store_internal.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const layer_names[CALLUS_LAYER_COUNT] = { "session", "project", "team", "org" };
+
+const char *callus_layer_name(callus_layer l)
+{
+	return (unsigned)l < CALLUS_LAYER_COUNT ? layer_names[l] : "project";
+}
+
+int callus_layer_parse(callus_layer *out, const char *name)
+{
+	for (int i = 0; i < CALLUS_LAYER_COUNT; i++)
+		if (name && !strcmp(name, layer_names[i])) {
+			*out = (callus_layer)i;
+			return 0;
+		}
+	return CALLUS_EINVAL;
+}
+
+void callus_note_release(callus_note *n)
+{
+	if (!n)
+		return;
+	free(n->signature_id);
+	free(n->tool);
+	free(n->error_type);
+	free(n->framework);
+	free(n->title);
+	free(n->example);
+	free(n->rule);
+	free(n->steps);
+	free(n->code);
+	free(n->extra);
+	free(n->session);
+	free(n->created_at);
+	free(n->updated_at);
+	callus_strlist_release(&n->files);
+	callus_strlist_release(&n->signatures);
+	memset(n, 0, sizeof(*n));
+}
+
+void callus_notes_free(callus_note *n, size_t count)
+{
+	for (size_t i = 0; n && i < count; i++)
+		callus_note_release(&n[i]);
+	free(n);
+}
+
+static char *first_line(const char *text, size_t max);
+static char *steps_of(const char *description);
+
+/* ------------------------------------------------------------------ */
+/* Reading                                                              */
+
+#define NOTE_COLUMNS                                                                           \
+	"n.id, n.signature_id, n.layer, n.status, n.tool, n.error_type, n.framework, n.title,"  \
+	" n.example, n.rule, n.steps, n.code, n.extra, n.files, n.edited, n.session,"          \
+	" n.created_at, n.updated_at,"                                                          \
+	" coalesce((SELECT sum(r.application_count) FROM note_resolutions x"                   \
+	"  JOIN resolutions r ON r.id = x.resolution_id WHERE x.note_id = n.id), 0) AS apps,"  \
+	" coalesce((SELECT sum(r.success_count) FROM note_resolutions x"                       \
+	"  JOIN resolutions r ON r.id = x.resolution_id WHERE x.note_id = n.id), 0) AS succ,"  \
+	" (SELECT count(*) FROM note_resolutions x WHERE x.note_id = n.id),"                   \
+	" (SELECT json_group_array(x.signature_id) FROM note_signatures x"                     \
+	"  WHERE x.note_id = n.id)"
+
+/* A row of NOTE_COLUMNS; callus_sql_collect's reader. */
+static int read_row(sqlite3_stmt *st, void *item, void *ctx)
+{
+	callus_note *n = item;
+	const char *id = (const char *)sqlite3_column_text(st, 0);
+	char **text[] = { &n->signature_id, NULL, NULL, &n->tool, &n->error_type, &n->framework,
+			  &n->title, &n->example, &n->rule, &n->steps, &n->code, &n->extra };
+
+	(void)ctx;
+	memset(n, 0, sizeof(*n));
+	snprintf(n->id, sizeof(n->id), "%s", id ? id : "");
+	for (int i = 0; i < (int)(sizeof(text) / sizeof(text[0])); i++)
+		if (text[i] && !(*text[i] = callus_sql_column_dup(st, i + 1)))
+			goto oom;
+	if (callus_layer_parse(&n->layer, (const char *)sqlite3_column_text(st, 2)) < 0)
+		n->layer = CALLUS_LAYER_PROJECT;
+	n->retired = !strcmp((const char *)sqlite3_column_text(st, 3), "retired");
+	if (callus_sql_json_strlist(&n->files, (const char *)sqlite3_column_text(st, 13)) < 0)
+		goto oom;
+	n->edited = sqlite3_column_int(st, 14);
+	if (!(n->session = callus_sql_column_dup(st, 15)) ||
+	    !(n->created_at = callus_sql_column_dup(st, 16)) ||
+	    !(n->updated_at = callus_sql_column_dup(st, 17)))
+		goto oom;
+	n->applications = sqlite3_column_int64(st, 18);
+	n->successes = sqlite3_column_int64(st, 19);
+	n->resolutions = sqlite3_column_int64(st, 20);
+	n->success_rate = n->applications > 0 ? (double)n->successes / (double)n->applications : 0;
+	if (callus_sql_json_strlist(&n->signatures, (const char *)sqlite3_column_text(st, 21)) < 0)
+		goto oom;
+	/* its own signature first */
+	for (size_t i = 1; i < n->signatures.count; i++)
+		if (!strcmp(n->signatures.items[i], n->signature_id)) {
+			char *own = n->signatures.items[i];
+
+			memmove(&n->signatures.items[1], &n->signatures.items[0],
+				i * sizeof(char *));
+			n->signatures.items[0] = own;
+			break;
+		}
+	return 0;
+oom:
+	callus_note_release(n);
+	return CALLUS_ENOMEM;
+}
+
+/* The notes a statement selects (NOTE_COLUMNS first), all of them. */
+static int collect(callus_store *s, sqlite3_stmt *st, callus_note **out, size_t *count,
+		   callus_error *err)
+{
+	void *items = NULL;
+	size_t n = 0;
+	int sq = callus_sql_collect(st, sizeof(callus_note), read_row, NULL, 0, &items, &n);
+
+	if (sq != SQLITE_OK) {
+		callus_notes_free(items, n);
+		return callus_store_db_error(s, err, sq, "cannot read notes in");
+	}
+	*out = items;
+	*count = n;
+	return 0;
+}
+
+/* The one note st selects into *out; CALLUS_ENOTFOUND when none. */
+static int one(callus_store *s, sqlite3_stmt *st, callus_note *out, const char *what,
+	       callus_error *err)
+{
+	callus_note *v = NULL;
+	size_t n = 0;
+	int rc = collect(s, st, &v, &n, err);
+
+	if (rc < 0)
+		return rc;
+	if (!n) {
+		free(v);
+		return callus_error_set(err, CALLUS_ENOTFOUND, "no note %s", what);
+	}
+	*out = v[0];
+	memset(&v[0], 0, sizeof(v[0]));
+	callus_notes_free(v, n);
+	return 0;
+}
+
+int callus_notes_note_get(callus_store *s, const char *id, callus_note *out, callus_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int sq = sqlite3_prepare_v2(callus_store_db(s),
+				    "SELECT " NOTE_COLUMNS " FROM notes n WHERE n.id = ?1", -1, &st,
+				    NULL);
+	int rc;
+
+	if (sq != SQLITE_OK)
+		return callus_store_db_error(s, err, sq, "cannot read notes in");
+	callus_sql_bind_text(st, 1, id);
+	rc = one(s, st, out, id, err);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int callus_notes_list(callus_store *s, const callus_note_filter *f, callus_note **out,
+		      size_t *count, callus_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int sq, rc;
+
+	*out = NULL;
+	*count = 0;
+	sq = sqlite3_prepare_v2(callus_store_db(s),
+				"SELECT " NOTE_COLUMNS " FROM notes n"
+				" WHERE (?1 < 0 OR n.layer = ?2) AND (?3 OR n.status = 'active')"
+				" ORDER BY CAST(succ AS REAL) / max(apps, 1) DESC, apps DESC,"
+				" n.updated_at DESC LIMIT ?4",
+				-1, &st, NULL);
+	if (sq != SQLITE_OK)
+		return callus_store_db_error(s, err, sq, "cannot read notes in");
+	sqlite3_bind_int(st, 1, f ? f->layer : -1);
+	callus_sql_bind_text(st, 2, f && f->layer >= 0 ? callus_layer_name((callus_layer)f->layer)
+						      : "");
+	sqlite3_bind_int(st, 3, f ? f->retired : 0);
+	sqlite3_bind_int(st, 4, f && f->limit > 0 ? f->limit : -1);
+	rc = collect(s, st, out, count, err);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int callus_notes_get(callus_store *s, const char *id, callus_note *out, callus_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	size_t len = id ? strlen(id) : 0;
+	callus_note *v = NULL;
+	size_t n = 0;
+	int sq, rc;
+
+	memset(out, 0, sizeof(*out));
+	if (len < 4 || len > CALLUS_NOTE_ID_LEN || strspn(id, "0123456789abcdef") != len)
+		return callus_error_set(err, CALLUS_EINVAL,
+					"'%s' is not a note id (4 to %d hex digits)", id ? id : "",
+					CALLUS_NOTE_ID_LEN);
+	sq = sqlite3_prepare_v2(callus_store_db(s),
+				"SELECT " NOTE_COLUMNS " FROM notes n WHERE substr(n.id, 1, ?2) = ?1"
+				" LIMIT 2",
+				-1, &st, NULL);
+	if (sq != SQLITE_OK)
+		return callus_store_db_error(s, err, sq, "cannot read notes in");
+	callus_sql_bind_text(st, 1, id);
+	sqlite3_bind_int(st, 2, (int)len);
+	rc = collect(s, st, &v, &n, err);
+	sqlite3_finalize(st);
+	if (rc < 0)
+		return rc;
+	if (n == 1) {
+		*out = v[0];
+		memset(&v[0], 0, sizeof(v[0]));
+	} else if (n) {
+		rc = callus_error_set(err, CALLUS_EINVAL, "'%s' names more than one note", id);
+	} else {
+		rc = callus_error_set(err, CALLUS_ENOTFOUND, "no note %s", id);
+	}
+	callus_notes_free(v, n);
+	return rc;
+}
+
+int callus_notes_of_resolution(callus_store *s, int64_t resolution_id, callus_note *out,
+			       callus_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	char what[64];
+	int sq, rc;
+
+	memset(out, 0, sizeof(*out));
+	sq = sqlite3_prepare_v2(callus_store_db(s),
+				"SELECT " NOTE_COLUMNS " FROM notes n JOIN note_resolutions x"
+				" ON x.note_id = n.id WHERE x.resolution_id = ?1 AND n.status = 'active'",
+				-1, &st, NULL);
+	if (sq != SQLITE_OK)
+		return callus_store_db_error(s, err, sq, "cannot read notes in");
+	sqlite3_bind_int64(st, 1, resolution_id);
+	snprintf(what, sizeof(what), "for resolution %lld", (long long)resolution_id);
+	rc = one(s, st, out, what, err);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int callus_notes_for_resolution(callus_store *s, int64_t resolution_id, callus_note *out,
+				callus_error *err)
+{
+	callus_resolution r;
+	int rc = callus_notes_of_resolution(s, resolution_id, out, err);
+
+	if (rc != CALLUS_ENOTFOUND)
+		return rc;
+	callus_error_release(err);
+	memset(&r, 0, sizeof(r));
+	if ((rc = callus_learn_get_resolution(s, resolution_id, &r, err)) < 0)
+		return rc;
+	memset(out, 0, sizeof(*out));
+	out->layer = CALLUS_LAYER_PROJECT;
+	out->applications = r.application_count;
+	out->successes = r.success_count;
+	out->success_rate = r.success_rate;
+	out->resolutions = 1;
+	{
+		callus_buf t = CALLUS_BUF_INIT;
+		char *line = first_line(r.message, 200);
+
+		if (line)
+			callus_buf_printf(&t, "%s: %s", r.tool ? r.tool : "", line);
+		free(line);
+		out->title = line && callus_buf_status(&t) == 0 ? callus_buf_detach(&t) : NULL;
+		callus_buf_release(&t);
+	}
+	out->steps = steps_of(r.description);
+	out->code = r.code_changes ? strdup(r.code_changes) : strdup("");
+	out->signature_id = strdup(r.signature_id ? r.signature_id : "");
+	callus_resolution_release(&r);
+	if (!out->title || !out->steps || !out->code || !out->signature_id) {
+		callus_note_release(out);
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+int callus_notes_count(callus_store *s, int64_t counts[CALLUS_LAYER_COUNT], callus_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int sq;
+
+	memset(counts, 0, sizeof(int64_t) * CALLUS_LAYER_COUNT);
+	sq = sqlite3_prepare_v2(callus_store_db(s),
+				"SELECT layer, count(*) FROM notes WHERE status = 'active' GROUP BY layer",
+				-1, &st, NULL);
+	if (sq == SQLITE_OK)
+		while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+			callus_layer l;
+
+			if (callus_layer_parse(&l, (const char *)sqlite3_column_text(st, 0)) == 0)
+				counts[l] = sqlite3_column_int64(st, 1);
+		}
+	sqlite3_finalize(st);
+	if (sq != SQLITE_DONE)
+		return callus_store_db_error(s, err, sq, "cannot count notes in");
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Making and merging                                                   */
+
+/* What a resolution brings to a note. */
+typedef struct fix {
+	int64_t id;
+	char *signature_id, *description, *code, *files, *session;
+	char *tool, *error_type, *original, *framework;
+	double rate;
+} fix;
+
+static void fix_release(fix *f)
+{
+	free(f->signature_id);
+	free(f->description);
+	free(f->code);
+	free(f->files);
+	free(f->session);
+	free(f->tool);
+	free(f->error_type);
+	free(f->original);
+	free(f->framework);
+	memset(f, 0, sizeof(*f));
+}
+
+/* The framework a signature's context names ("framework:jest"), or ""
+ * (also when it is only the tool's own name). */
+static char *framework_of(const char *context_patterns, const char *tool)
+{
+	json_t *a = json_loads(context_patterns ? context_patterns : "[]", 0, NULL);
+	const char *found = "";
+	size_t i;
+	json_t *v;
+	char *out;
+
+	json_array_foreach(a, i, v) {
+		const char *t = json_string_value(v);
+
+		if (t && !strncmp(t, "framework:", 10) && strcmp(t + 10, tool)) {
+			found = t + 10;
+			break;
+		}
+	}
+	out = strdup(found);
+	json_decref(a);
+	return out;
+}
+
+/* The session a resolution's context names. */
+static char *session_of(const char *context)
+{
+	json_t *o = json_loads(context ? context : "{}", 0, NULL);
+	const char *v = json_string_value(json_object_get(o, "session"));
+	char *out = strdup(v ? v : "");
+
+	json_decref(o);
+	return out;
+}
+
+static int load_fix(callus_store *s, int64_t id, fix *f)
+{
+	sqlite3_stmt *st = NULL;
+	int sq;
+
+	memset(f, 0, sizeof(*f));
+	sq = sqlite3_prepare_v2(callus_store_db(s),
+				"SELECT r.signature_id, r.description, r.code_changes, r.files, r.context,"
+				" g.tool, g.error_type, g.original, g.context_patterns,"
+				" CAST(r.success_count AS REAL) / max(r.application_count, 1)"
+				" FROM resolutions r JOIN signatures g ON g.id = r.signature_id"
+				" WHERE r.id = ?1",
+				-1, &st, NULL);
+	if (sq != SQLITE_OK)
+		return sq;
+	sqlite3_bind_int64(st, 1, id);
+	if ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+		f->id = id;
+		f->signature_id = callus_sql_column_dup(st, 0);
+		f->description = callus_sql_column_dup(st, 1);
+		f->code = callus_sql_column_dup(st, 2);
+		f->files = callus_sql_column_dup(st, 3);
+		f->session = session_of((const char *)sqlite3_column_text(st, 4));
+		f->tool = callus_sql_column_dup(st, 5);
+		f->error_type = callus_sql_column_dup(st, 6);
+		f->original = callus_sql_column_dup(st, 7);
+		f->framework = framework_of((const char *)sqlite3_column_text(st, 8),
+					    f->tool ? f->tool : "");
+		f->rate = sqlite3_column_double(st, 9);
+		sq = SQLITE_OK;
+		if (!f->signature_id || !f->description || !f->code || !f->files || !f->session ||
+		    !f->tool || !f->error_type || !f->original || !f->framework)
+			sq = SQLITE_NOMEM;
+	} else if (sq == SQLITE_DONE) {
+		sq = SQLITE_NOTFOUND;
+	}
+	sqlite3_finalize(st);
+	if (sq != SQLITE_OK)
+		fix_release(f);
+	return sq;
+}
+
+/* One text value a query returns for one bound text, or NULL. */
+static int lookup_text(callus_store *s, const char *sql, const char *arg, int64_t iarg,
+		       char **out)
+{
+	sqlite3_stmt *st = NULL;
+	int sq = sqlite3_prepare_v2(callus_store_db(s), sql, -1, &st, NULL);
+
+	*out = NULL;
+	if (sq != SQLITE_OK)
+		return sq;
+	if (arg)
+		callus_sql_bind_text(st, 1, arg);
+	else
+		sqlite3_bind_int64(st, 1, iarg);
+	if ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+		sq = (*out = callus_sql_column_dup(st, 0)) ? SQLITE_OK : SQLITE_NOMEM;
+	} else if (sq == SQLITE_DONE) {
+		sq = SQLITE_OK;
+	}
+	sqlite3_finalize(st);
+	return sq;
+}
+
+/*
+ * The note a fix belongs to (spec 004's duplicate check): the one that
+ * already has it, the one of its signature or of a signature linked to
+ * it, else one of a signature more than CALLUS_NOTE_MERGE similar.
+ * *id NULL when none.
+ */
+static int find_note(callus_store *s, const char *workspace, const fix *f, char **id)
+{
+	callus_signature sig;
+	callus_match_opts mo;
+	callus_match *m = NULL;
+	size_t nm = 0;
+	int sq;
+
+	if ((sq = lookup_text(s, "SELECT note_id FROM note_resolutions WHERE resolution_id = ?1",
+			      NULL, f->id, id)) != SQLITE_OK || *id)
+		return sq;
+	if ((sq = lookup_text(s, "SELECT x.note_id FROM note_signatures x WHERE x.signature_id = ?1"
+				 " OR x.signature_id IN (SELECT canonical_id FROM signature_links"
+				 "  WHERE alias_id = ?1) OR x.signature_id IN (SELECT alias_id FROM"
+				 "  signature_links WHERE canonical_id = ?1) LIMIT 1",
+			      f->signature_id, 0, id)) != SQLITE_OK || *id)
+		return sq;
+	memset(&sig, 0, sizeof(sig));
+	if (callus_match_get_signature(s, f->signature_id, &sig, NULL) < 0)
+		return SQLITE_OK;
+	memset(&mo, 0, sizeof(mo));
+	mo.workspace = workspace;
+	mo.threshold = CALLUS_NOTE_MERGE;
+	/* a search that fails leaves a new note: never worse than today */
+	if (callus_match_find(s, &mo, &sig, &m, &nm, NULL) == 0)
+		for (size_t i = 0; i < nm && sq == SQLITE_OK && !*id; i++)
+			if (m[i].similarity > CALLUS_NOTE_MERGE &&
+			    strcmp(m[i].signature_id, f->signature_id) != 0)
+				sq = lookup_text(s, "SELECT note_id FROM note_signatures"
+						    " WHERE signature_id = ?1",
+						 m[i].signature_id, 0, id);
+	callus_matches_free(m, nm);
+	callus_signature_release(&sig);
+	return sq;
+}
+
+/* The first line of text, cut to max bytes at a character boundary. */
+static char *first_line(const char *text, size_t max)
+{
+	size_t n = strcspn(text ? text : "", "\r\n");
+	char *out;
+
+	if (n > max)
+		n = max;
+	while (n && ((unsigned char)text[n] & 0xC0) == 0x80)
+		n--;
+	if (!(out = malloc(n + 1)))
+		return NULL;
+	memcpy(out, text ? text : "", n);
+	out[n] = '\0';
+	return out;
+}
+
+static int create_note(callus_store *s, const fix *f, const char *now, char **id)
+{
+	sqlite3_stmt *st = NULL;
+	char nid[CALLUS_NOTE_ID_LEN + 1], *title = NULL, *example = NULL;
+	int sq;
+
+	snprintf(nid, sizeof(nid), "%s", f->signature_id);
+	/* a note retired by a person stays retired: the same error fixed
+	 * again makes no second one */
+	if ((sq = lookup_text(s, "SELECT id FROM notes WHERE id = ?1", nid, 0, id)) != SQLITE_OK)
+		return sq;
+	if (*id) {
+		free(*id);
+		*id = NULL;
+		return SQLITE_OK;
+	}
+	{
+		/* the pattern in one line, named by its tool: "gcc: format '%s' ..." */
+		char *line = first_line(f->original, 200);
+		callus_buf t = CALLUS_BUF_INIT;
+
+		if (line)
+			callus_buf_printf(&t, "%s: %s", f->tool, line);
+		free(line);
+		title = line && callus_buf_status(&t) == 0 ? callus_buf_detach(&t) : NULL;
+		callus_buf_release(&t);
+	}
+	if (!title || !(example = first_line(f->original, 500))) {
+		sq = SQLITE_NOMEM;
+		goto out;
+	}
+	sq = sqlite3_prepare_v2(callus_store_db(s),
+				"INSERT INTO notes (id, signature_id, layer, tool, error_type, framework,"
+				" title, example, session, created_at, updated_at)"
+				" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)",
+				-1, &st, NULL);
+	if (sq != SQLITE_OK)
+		goto out;
+	callus_sql_bind_text(st, 1, nid);
+	callus_sql_bind_text(st, 2, f->signature_id);
+	/* DESIGN §7: learnt in one agent session, a note is that session's
+	 * until it works in another; from `callus run`, the project's */
+	callus_sql_bind_text(st, 3, *f->session ? "session" : "project");
+	callus_sql_bind_text(st, 4, f->tool);
+	callus_sql_bind_text(st, 5, f->error_type);
+	callus_sql_bind_text(st, 6, f->framework);
+	callus_sql_bind_text(st, 7, title);
+	callus_sql_bind_text(st, 8, example);
+	callus_sql_bind_text(st, 9, f->session);
+	callus_sql_bind_text(st, 10, now);
+	if ((sq = sqlite3_step(st)) == SQLITE_DONE)
+		sq = (*id = strdup(nid)) ? SQLITE_OK : SQLITE_NOMEM;
+out:
+	sqlite3_finalize(st);
+	free(title);
+	free(example);
+	return sq;
+}
+
+static int exec_bound(callus_store *s, const char *sql, const char *a, const char *b, int64_t i)
+{
+	sqlite3_stmt *st = NULL;
+	int sq = sqlite3_prepare_v2(callus_store_db(s), sql, -1, &st, NULL);
+
+	if (sq != SQLITE_OK)
+		return sq;
+	callus_sql_bind_text(st, 1, a);
+	callus_sql_bind_text(st, 2, b);
+	sqlite3_bind_int64(st, 3, i);
+	sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
+	sqlite3_finalize(st);
+	return sq;
+}
+
+/* A diff cut to CALLUS_NOTE_CODE_MAX at a line's end. */
+static char *bounded_code(const char *code)
+{
+	size_t n = strlen(code ? code : "");
+	char *out;
+
+	if (n > CALLUS_NOTE_CODE_MAX) {
+		n = CALLUS_NOTE_CODE_MAX;
+		while (n && code[n - 1] != '\n')
+			n--;
+	}
+	if (!(out = malloc(n + 1)))
+		return NULL;
+	memcpy(out, code ? code : "", n);
+	out[n] = '\0';
+	return out;
+}
+
+/* A resolution's description as steps, one a line ("; " separates them). */
+static char *steps_of(const char *description)
+{
+	callus_buf b = CALLUS_BUF_INIT;
+	const char *p = description ? description : "";
+
+	while (*p) {
+		const char *sep = strstr(p, "; ");
+		size_t n = sep ? (size_t)(sep - p) : strlen(p);
+
+		callus_buf_put(&b, p, n);
+		callus_buf_putc(&b, '\n');
+		p = sep ? sep + 2 : p + n;
+	}
+	callus_buf_rtrim(&b);
+	if (!b.len)
+		callus_buf_puts(&b, "");
+	return callus_buf_status(&b) < 0 ? (callus_buf_release(&b), NULL) : callus_buf_detach(&b);
+}
+
+/*
+ * What a note says of its fixes, from the best of them (the highest
+ * success rate, then the latest) unless a person wrote it; its files are
+ * all of theirs.  A fix from another session makes a session's note the
+ * project's (DESIGN §7: it worked again elsewhere).
+ */
+static int refresh_note(callus_store *s, const char *id, const fix *f, const char *now)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t best = 0;
+	fix b;
+	char *code = NULL, *steps = NULL;
+	int sq;
+
+	memset(&b, 0, sizeof(b));
+	sq = sqlite3_prepare_v2(callus_store_db(s),
+				"SELECT r.id FROM note_resolutions x JOIN resolutions r"
+				" ON r.id = x.resolution_id WHERE x.note_id = ?1 AND r.code_changes <> ''"
+				" ORDER BY CAST(r.success_count AS REAL) / max(r.application_count, 1) DESC,"
+				" r.last_success_at DESC, r.id DESC LIMIT 1",
+				-1, &st, NULL);
+	if (sq != SQLITE_OK)
+		return sq;
+	callus_sql_bind_text(st, 1, id);
+	if ((sq = sqlite3_step(st)) == SQLITE_ROW)
+		best = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (sq != SQLITE_ROW && sq != SQLITE_DONE)
+		return sq;
+	if (best && (sq = load_fix(s, best, &b)) != SQLITE_OK)
+		return sq;
+	if (best && (!(code = bounded_code(b.code)) || !(steps = steps_of(b.description)))) {
+		sq = SQLITE_NOMEM;
+		goto out;
+	}
+	sq = sqlite3_prepare_v2(
+		callus_store_db(s),
+		"UPDATE notes SET updated_at = ?2,"
+		" code = CASE WHEN edited OR ?3 IS NULL THEN code ELSE ?3 END,"
+		" steps = CASE WHEN edited OR ?4 IS NULL THEN steps ELSE ?4 END,"
+		" files = (SELECT json_group_array(DISTINCT j.value) FROM note_resolutions x"
+		"  JOIN resolutions r ON r.id = x.resolution_id, json_each(r.files) j"
+		"  WHERE x.note_id = ?1),"
+		" layer = CASE WHEN layer = 'session' AND ?5 <> session THEN 'project' ELSE layer END"
+		" WHERE id = ?1",
+		-1, &st, NULL);
+	if (sq != SQLITE_OK)
+		goto out;
+	callus_sql_bind_text(st, 1, id);
+	callus_sql_bind_text(st, 2, now);
+	if (code)
+		callus_sql_bind_text(st, 3, code);
+	if (steps)
+		callus_sql_bind_text(st, 4, steps);
+	callus_sql_bind_text(st, 5, f->session);
+	sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
+out:
+	sqlite3_finalize(st);
+	fix_release(&b);
+	free(code);
+	free(steps);
+	return sq;
+}
+
+/* One resolution's note, made or merged; *id the note changed, or NULL. */
+static int learn_one(callus_store *s, const char *workspace, int64_t rid, const char *now,
+		     char **id, size_t *made)
+{
+	fix f;
+	int sq = load_fix(s, rid, &f);
+
+	*id = NULL;
+	if (sq == SQLITE_NOTFOUND)
+		return SQLITE_OK;
+	if (sq != SQLITE_OK)
+		return sq;
+	if ((sq = find_note(s, workspace, &f, id)) != SQLITE_OK)
+		goto out;
+	if (!*id) {
+		/* spec 004: a note once a fix works more often than not */
+		if (f.rate <= CALLUS_NOTE_MIN_SUCCESS || !*f.code)
+			goto out;
+		if ((sq = create_note(s, &f, now, id)) != SQLITE_OK || !*id)
+			goto out;
+		if (made)
+			(*made)++;
+	}
+	if ((sq = exec_bound(s, "INSERT OR IGNORE INTO note_resolutions (resolution_id, note_id)"
+				" VALUES (?3, ?2)",
+			     NULL, *id, rid)) != SQLITE_OK ||
+	    (sq = exec_bound(s, "INSERT OR IGNORE INTO note_signatures (signature_id, note_id)"
+				" VALUES (?1, ?2)",
+			     f.signature_id, *id, 0)) != SQLITE_OK)
+		goto out;
+	sq = refresh_note(s, *id, &f, now);
+out:
+	if (sq != SQLITE_OK) {
+		free(*id);
+		*id = NULL;
+	}
+	fix_release(&f);
+	return sq;
+}
+
+int callus_notes_learn(callus_store *s, const char *workspace, const int64_t *resolutions,
+		       size_t n, size_t *made, callus_error *err)
+{
+	callus_strlist changed = CALLUS_STRLIST_INIT;
+	char *now = callus_now_iso8601();
+	int sq = now ? SQLITE_OK : SQLITE_NOMEM, rc = 0;
+
+	if (made)
+		*made = 0;
+	for (size_t i = 0; i < n && sq == SQLITE_OK; i++) {
+		char *id = NULL;
+
+		if ((sq = learn_one(s, workspace, resolutions[i], now, &id, made)) == SQLITE_OK && id &&
+		    callus_strlist_add_unique(&changed, id, strlen(id), NULL) < 0)
+			sq = SQLITE_NOMEM;
+		free(id);
+	}
+	if (sq != SQLITE_OK) {
+		rc = callus_store_db_error(s, err, sq, "cannot record notes in");
+		goto out;
+	}
+	for (size_t i = 0; i < changed.count && rc == 0; i++)
+		rc = callus_notes_write_file(s, workspace, changed.items[i], err);
+out:
+	callus_strlist_release(&changed);
+	free(now);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* What a person or the agent says                                      */
+
+/* Run fn in a write transaction of its own, or in the caller's. */
+static int in_transaction(callus_store *s, callus_error *err, int *began)
+{
+	*began = sqlite3_get_autocommit(callus_store_db(s));
+	return *began ? callus_store_exec(s, "BEGIN IMMEDIATE", err) : 0;
+}
+
+static int end_transaction(callus_store *s, int began, int rc, callus_error *err)
+{
+	if (!began)
+		return rc;
+	if (rc < 0) {
+		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+		return rc;
+	}
+	return callus_store_exec(s, "COMMIT", err);
+}
+
+int callus_notes_set_rule(callus_store *s, const char *workspace, const char *id,
+			  const char *rule, callus_error *err)
+{
+	callus_note n;
+	char *line = first_line(rule, 500), *now = callus_now_iso8601();
+	int began, rc, sq;
+
+	memset(&n, 0, sizeof(n));
+	if (!line || !now) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((rc = in_transaction(s, err, &began)) < 0)
+		goto out;
+	if ((rc = callus_notes_sync(s, workspace, NULL, err)) < 0 ||
+	    (rc = callus_notes_get(s, id, &n, err)) < 0)
+		goto end;
+	{
+		sqlite3_stmt *st = NULL;
+
+		sq = sqlite3_prepare_v2(callus_store_db(s),
+					"UPDATE notes SET rule = ?2, updated_at = ?3 WHERE id = ?1", -1,
+					&st, NULL);
+		if (sq == SQLITE_OK) {
+			callus_sql_bind_text(st, 1, n.id);
+			callus_sql_bind_text(st, 2, line);
+			callus_sql_bind_text(st, 3, now);
+			sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK
+							     : sqlite3_errcode(callus_store_db(s));
+		}
+		sqlite3_finalize(st);
+		if (sq != SQLITE_OK)
+			goto db;
+	}
+	/* the lessons of its errors carry it too (spec 000's corrective_rule) */
+	if ((sq = exec_bound(s, "UPDATE lessons SET corrective_rule = ?1 WHERE id IN"
+				" (SELECT l.lesson_id FROM lesson_runs l JOIN signature_runs g"
+				"  ON g.run_id = l.run_id JOIN note_signatures x"
+				"  ON x.signature_id = g.signature_id WHERE x.note_id = ?2)",
+			     line, n.id, 0)) != SQLITE_OK)
+		goto db;
+	rc = callus_notes_write_file(s, workspace, n.id, err);
+	goto end;
+db:
+	rc = callus_store_db_error(s, err, sq, "cannot record the rule in");
+end:
+	rc = end_transaction(s, began, rc, err);
+out:
+	callus_note_release(&n);
+	free(line);
+	free(now);
+	return rc;
+}
+
+int callus_notes_retire(callus_store *s, const char *workspace, const char *id,
+			callus_error *err)
+{
+	callus_note n;
+	char *now = callus_now_iso8601();
+	int began, rc, sq;
+
+	memset(&n, 0, sizeof(n));
+	if (!now)
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	if ((rc = in_transaction(s, err, &began)) < 0)
+		goto out;
+	if ((rc = callus_notes_sync(s, workspace, NULL, err)) < 0 ||
+	    (rc = callus_notes_get(s, id, &n, err)) < 0)
+		goto end;
+	if ((sq = exec_bound(s, "UPDATE notes SET status = 'retired', updated_at = ?1,"
+				" file_hash = '', file_size = -1 WHERE id = ?2",
+			     now, n.id, 0)) != SQLITE_OK) {
+		rc = callus_store_db_error(s, err, sq, "cannot retire the note in");
+		goto end;
+	}
+	rc = callus_notes_remove_file(workspace, n.id, err);
+end:
+	rc = end_transaction(s, began, rc, err);
+out:
+	callus_note_release(&n);
+	free(now);
+	return rc;
+}

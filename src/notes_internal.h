@@ -1,0 +1,30 @@
+/*
+ * notes_internal.h - what the pieces of notes share: reading one note by
+ * its exact id (notes.c), and its file, written, removed and read back
+ * (notes_sync.c).  Not part of the public API: callers go through
+ * callus/notes.h.
+ */
+#ifndef CALLUS_NOTES_INTERNAL_H
+#define CALLUS_NOTES_INTERNAL_H
+
+#include "callus/common.h"
+#include "callus/notes.h"
+#include "callus/store.h"
+
+/* The note of exactly this id, active or retired; CALLUS_ENOTFOUND. */
+int callus_notes_note_get(callus_store *s, const char *id, callus_note *out, callus_error *err);
+
+/*
+ * Write note id's file from the store (remove it when the note is
+ * retired) and record what was written, so that a later change to it is
+ * known to be a person's.  Inside the caller's transaction.  A file that
+ * cannot be written is marked to be written at the next sync; only the
+ * store's failures are errors.
+ */
+int callus_notes_write_file(callus_store *s, const char *workspace, const char *id,
+			    callus_error *err);
+
+/* Remove note id's file; a missing one is no error. */
+int callus_notes_remove_file(const char *workspace, const char *id, callus_error *err);
+
+#endif

@@ -1,0 +1,571 @@
+/*
+ * notes_sync.c - notes as files (notes.h): each active note is
+ * .callus/notes/ID.md, written when the store changes it and read back
+ * when the file changes.  The file wins: an edit is taken in, a deletion
+ * retires the note, an unknown file (a teammate's, through git) is
+ * imported with a signature and a resolution of its own.
+ *
+ * Whether a file changed is told by its size and mtime against those
+ * recorded when callus last wrote or read it, and then by its hash: the
+ * common case, nothing changed, costs one stat per note and no read.
+ */
+#include "callus/notes.h"
+#include "callus/buf.h"
+#include "callus/fsutil.h"
+#include "callus/hash.h"
+#include "callus/lesson.h"
+#include "callus/log.h"
+#include "callus/match.h"
+#include "callus/notemd.h"
+#include "callus/signature.h"
+
+#include "notes_internal.h"
+#include "sqlutil.h"
+#include "store_internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The notes folder, made when missing, never through a symlink.  *dir is
+ * empty when it cannot be had. */
+static int notes_dir(callus_buf *dir, const char *workspace, int create)
+{
+	struct stat st;
+
+	callus_buf_clear(dir);
+	if (callus_buf_printf(dir, "%s/.callus", workspace) < 0)
+		return CALLUS_ENOMEM;
+	if (lstat(dir->ptr, &st) < 0 || !S_ISDIR(st.st_mode))
+		goto none;
+	if (callus_buf_puts(dir, "/notes") < 0)
+		return CALLUS_ENOMEM;
+	if (lstat(dir->ptr, &st) == 0)
+		return S_ISDIR(st.st_mode) ? 0 : (callus_buf_clear(dir), 0);
+	/* notes are meant to be committed: an ordinary directory */
+	if (create && errno == ENOENT && mkdir(dir->ptr, 0777) == 0)
+		return 0;
+none:
+	callus_buf_clear(dir);
+	return 0;
+}
+
+static int64_t mtime_ns(const struct stat *st)
+{
+	return (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+}
+
+static int hash_of(char hex[CALLUS_SHA256_HEX_LEN + 1], const char *data, size_t len)
+{
+	callus_sha256 *h = NULL;
+	int rc;
+
+	if ((rc = callus_sha256_new(&h)) < 0)
+		return rc;
+	if ((rc = callus_sha256_update(h, data, len)) < 0) {
+		callus_sha256_free(h);
+		return rc;
+	}
+	return callus_sha256_finish(h, hex); /* frees h */
+}
+
+/* Record the state of a note's file: hash "" and size -1 say "write it". */
+static int record_file(callus_store *s, const char *id, const char *hash, int64_t mtime,
+		       int64_t size)
+{
+	sqlite3_stmt *st = NULL;
+	int sq = sqlite3_prepare_v2(callus_store_db(s),
+				    "UPDATE notes SET file_hash = ?2, file_mtime = ?3, file_size = ?4"
+				    " WHERE id = ?1",
+				    -1, &st, NULL);
+
+	if (sq != SQLITE_OK)
+		return sq;
+	callus_sql_bind_text(st, 1, id);
+	callus_sql_bind_text(st, 2, hash);
+	sqlite3_bind_int64(st, 3, mtime);
+	sqlite3_bind_int64(st, 4, size);
+	sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
+	sqlite3_finalize(st);
+	return sq;
+}
+
+/* A problem with the files is logged, never fatal: the store has it all. */
+static void log_trouble(const char *workspace, const char *what, const char *id,
+			const callus_error *e)
+{
+	callus_buf dir = CALLUS_BUF_INIT;
+	const char *const extra[] = { "note", id, NULL };
+
+	if (callus_buf_printf(&dir, "%s/.callus", workspace) == 0)
+		callus_log_event(dir.ptr, "warn", what, callus_error_message(e), extra);
+	callus_buf_release(&dir);
+}
+
+int callus_notes_remove_file(const char *workspace, const char *id, callus_error *err)
+{
+	callus_buf path = CALLUS_BUF_INIT;
+	int rc = 0;
+
+	if (notes_dir(&path, workspace, 0) < 0)
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	if (path.len && callus_buf_printf(&path, "/%s.md", id) == 0 && unlink(path.ptr) < 0 &&
+	    errno != ENOENT)
+		rc = callus_error_set(err, CALLUS_EIO, "cannot remove '%s': %s", path.ptr,
+				      strerror(errno));
+	callus_buf_release(&path);
+	return rc;
+}
+
+int callus_notes_write_file(callus_store *s, const char *workspace, const char *id,
+			    callus_error *err)
+{
+	callus_error fe = CALLUS_ERROR_INIT;
+	callus_buf path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;
+	char hex[CALLUS_SHA256_HEX_LEN + 1];
+	callus_note n;
+	struct stat st;
+	int rc, sq;
+
+	memset(&n, 0, sizeof(n));
+	if ((rc = callus_notes_note_get(s, id, &n, err)) < 0)
+		goto out;
+	if (n.retired) {
+		if (callus_notes_remove_file(workspace, id, &fe) < 0)
+			log_trouble(workspace, "note_file", id, &fe);
+		goto out;
+	}
+	if ((rc = notes_dir(&path, workspace, 1)) < 0 ||
+	    (rc = callus_note_md_render(&text, &n)) < 0 || (rc = hash_of(hex, text.ptr, text.len)) < 0)
+		goto oom;
+	if (!path.len) {
+		callus_error_set(&fe, CALLUS_EIO, "%s/.callus/notes is not a directory callus can use",
+				 workspace);
+	} else if (callus_buf_printf(&path, "/%s.md", id) < 0) {
+		goto oom;
+	} else if (callus_fs_write_atomic(path.ptr, text.ptr, text.len, 0666, CALLUS_FS_UMASK,
+					  &fe) == 0 &&
+		   lstat(path.ptr, &st) == 0) {
+		if ((sq = record_file(s, id, hex, mtime_ns(&st), (int64_t)st.st_size)) != SQLITE_OK)
+			rc = callus_store_db_error(s, err, sq, "cannot record a note's file in");
+		goto out;
+	}
+	/* written at the next sync */
+	log_trouble(workspace, "note_file", id, &fe);
+	if ((sq = record_file(s, id, "", 0, -1)) != SQLITE_OK)
+		rc = callus_store_db_error(s, err, sq, "cannot record a note's file in");
+	goto out;
+oom:
+	rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+out:
+	callus_error_release(&fe);
+	callus_note_release(&n);
+	callus_buf_release(&path);
+	callus_buf_release(&text);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading the folder                                                   */
+
+/* A note as the store knows it, and as the folder has it. */
+typedef struct known {
+	char id[CALLUS_NOTE_ID_LEN + 1];
+	int active;
+	char hash[CALLUS_SHA256_HEX_LEN + 1];
+	int64_t mtime, size;
+	int seen;              /* its file is in the folder */
+} known;
+
+typedef struct sync_run {
+	callus_store *s;
+	const char *workspace;
+	callus_buf dir;
+	known *notes;
+	size_t nnotes;
+	int began;             /* this sync opened the transaction */
+	int in_tx;             /* a write transaction is open */
+	size_t changed, imported;
+	char *now;
+} sync_run;
+
+static int by_id(const void *a, const void *b)
+{
+	return strcmp(((const known *)a)->id, ((const known *)b)->id);
+}
+
+static int read_known(sync_run *r)
+{
+	sqlite3_stmt *st = NULL;
+	size_t cap = 0;
+	int sq = sqlite3_prepare_v2(callus_store_db(r->s),
+				    "SELECT id, status = 'active', file_hash, file_mtime, file_size"
+				    " FROM notes ORDER BY id",
+				    -1, &st, NULL);
+
+	if (sq != SQLITE_OK)
+		return sq;
+	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+		known *k = callus_array_grow(r->notes, &cap, r->nnotes + 1, sizeof(*k));
+
+		if (!k) {
+			sq = SQLITE_NOMEM;
+			break;
+		}
+		r->notes = k;
+		k = &r->notes[r->nnotes++];
+		memset(k, 0, sizeof(*k));
+		snprintf(k->id, sizeof(k->id), "%s", (const char *)sqlite3_column_text(st, 0));
+		k->active = sqlite3_column_int(st, 1);
+		snprintf(k->hash, sizeof(k->hash), "%s", (const char *)sqlite3_column_text(st, 2));
+		k->mtime = sqlite3_column_int64(st, 3);
+		k->size = sqlite3_column_int64(st, 4);
+	}
+	sqlite3_finalize(st);
+	return sq == SQLITE_DONE ? SQLITE_OK : sq;
+}
+
+/* The write transaction, opened at the first change. */
+static int need_tx(sync_run *r, callus_error *err)
+{
+	int rc;
+
+	if (r->in_tx)
+		return 0;
+	if ((rc = callus_store_exec(r->s, "BEGIN IMMEDIATE", err)) < 0)
+		return rc;
+	r->began = r->in_tx = 1;
+	return 0;
+}
+
+/* A note file's name: ID.md. */
+static int note_name(const char *name, char id[CALLUS_NOTE_ID_LEN + 1])
+{
+	size_t n = strlen(name);
+
+	if (n != CALLUS_NOTE_ID_LEN + 3 || strcmp(name + CALLUS_NOTE_ID_LEN, ".md") != 0 ||
+	    strspn(name, "0123456789abcdef") != CALLUS_NOTE_ID_LEN)
+		return 0;
+	memcpy(id, name, CALLUS_NOTE_ID_LEN);
+	id[CALLUS_NOTE_ID_LEN] = '\0';
+	return 1;
+}
+
+/* A known note's file changed: what a person may change is taken in.  A
+ * changed body makes the note theirs (edited: no longer regenerated), and
+ * a note a person kept is the project's, not one session's. */
+static int take_edit(sync_run *r, const callus_note *n, const char *hash, int64_t mtime,
+		     int64_t size)
+{
+	sqlite3_stmt *st = NULL;
+	int sq = sqlite3_prepare_v2(
+		callus_store_db(r->s),
+		"UPDATE notes SET edited = edited OR title <> ?2 OR steps <> ?3 OR code <> ?4"
+		"  OR extra <> ?5,"
+		" title = ?2, steps = ?3, code = ?4, extra = ?5, rule = ?6,"
+		" status = ?7, layer = CASE WHEN ?8 = 'session' THEN 'project' ELSE ?8 END,"
+		" updated_at = ?9, file_hash = ?10, file_mtime = ?11, file_size = ?12"
+		" WHERE id = ?1",
+		-1, &st, NULL);
+
+	if (sq != SQLITE_OK)
+		return sq;
+	callus_sql_bind_text(st, 1, n->id);
+	callus_sql_bind_text(st, 2, n->title);
+	callus_sql_bind_text(st, 3, n->steps);
+	callus_sql_bind_text(st, 4, n->code);
+	callus_sql_bind_text(st, 5, n->extra);
+	callus_sql_bind_text(st, 6, n->rule);
+	callus_sql_bind_text(st, 7, n->retired ? "retired" : "active");
+	callus_sql_bind_text(st, 8, callus_layer_name(n->layer));
+	callus_sql_bind_text(st, 9, r->now);
+	callus_sql_bind_text(st, 10, hash);
+	sqlite3_bind_int64(st, 11, mtime);
+	sqlite3_bind_int64(st, 12, size);
+	sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(r->s));
+	sqlite3_finalize(st);
+	return sq;
+}
+
+static int exec_texts(callus_store *s, const char *sql, const char *const *v, size_t n)
+{
+	sqlite3_stmt *st = NULL;
+	int sq = sqlite3_prepare_v2(callus_store_db(s), sql, -1, &st, NULL);
+
+	if (sq != SQLITE_OK)
+		return sq;
+	for (size_t i = 0; i < n; i++)
+		callus_sql_bind_text(st, (int)i + 1, v[i]);
+	sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
+	sqlite3_finalize(st);
+	return sq;
+}
+
+/*
+ * A note this store never knew (a teammate's, pulled): its signature, so
+ * that matching finds it, and one resolution made of its steps and code
+ * with the metrics it arrived with, so that suggestions and their
+ * outcomes count as for any fix.
+ */
+static int import_note(sync_run *r, callus_note *n, const char *hash, int64_t mtime,
+		       int64_t size)
+{
+	callus_buf pattern = CALLUS_BUF_INIT, desc = CALLUS_BUF_INIT;
+	sqlite3_stmt *st = NULL;
+	const char *sig = n->signature_id;
+	const char *example = n->example && *n->example ? n->example : n->title;
+	char *files = callus_sql_strlist_json(&n->files);
+	char apps[32], succ[32];
+	int64_t rid;
+	int sq;
+
+	if (!files || !*sig || callus_message_pattern(&pattern, example, strlen(example)) < 0 ||
+	    callus_buf_status(&pattern) < 0) {
+		sq = *sig || !files ? SQLITE_NOMEM : SQLITE_OK;
+		goto out;
+	}
+	for (const char *p = n->steps; p && *p; p++)
+		if (*p == '\n')
+			callus_buf_puts(&desc, "; ");
+		else
+			callus_buf_putc(&desc, *p);
+	if (callus_buf_puts(&desc, "") < 0) {
+		sq = SQLITE_NOMEM;
+		goto out;
+	}
+	{
+		const char *v[] = { sig, n->error_type, pattern.ptr, example, n->tool, r->now };
+
+		if ((sq = exec_texts(r->s, "INSERT INTO signatures (id, error_type, message_pattern,"
+					   " original, tool, first_seen, last_seen)"
+					   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6) ON CONFLICT DO NOTHING",
+				     v, 6)) != SQLITE_OK)
+			goto out;
+	}
+	/* the metrics it arrived with: at least one success, the fix worked */
+	snprintf(apps, sizeof(apps), "%lld", (long long)(n->applications > 0 ? n->applications : 1));
+	snprintf(succ, sizeof(succ), "%lld",
+		 (long long)(n->successes > 0 && n->successes <= n->applications ? n->successes : 1));
+	{
+		const char *v[] = { sig, desc.ptr ? desc.ptr : "", n->code, files, n->id, apps, succ,
+				    r->now };
+
+		if ((sq = exec_texts(r->s, "INSERT INTO resolutions (signature_id, description,"
+					   " code_changes, files, context, application_count,"
+					   " success_count, created_at, last_success_at)"
+					   " VALUES (?1, ?2, ?3, ?4, json_object('note', ?5, 'imported', 1),"
+					   " CAST(?6 AS INTEGER), min(CAST(?7 AS INTEGER), CAST(?6 AS INTEGER)),"
+					   " ?8, ?8)",
+				     v, 8)) != SQLITE_OK)
+			goto out;
+	}
+	rid = sqlite3_last_insert_rowid(callus_store_db(r->s));
+	sq = sqlite3_prepare_v2(callus_store_db(r->s),
+				"INSERT INTO notes (id, signature_id, layer, status, tool, error_type,"
+				" framework, title, example, rule, steps, code, extra, files,"
+				" created_at, updated_at, file_hash, file_mtime, file_size)"
+				" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
+				" ?15, ?16, ?17, ?18, ?19)",
+				-1, &st, NULL);
+	if (sq != SQLITE_OK)
+		goto out;
+	callus_sql_bind_text(st, 1, n->id);
+	callus_sql_bind_text(st, 2, sig);
+	/* it came through git: a project's note (or the team's it says) */
+	callus_sql_bind_text(st, 3, callus_layer_name(n->layer == CALLUS_LAYER_SESSION
+							      ? CALLUS_LAYER_PROJECT : n->layer));
+	callus_sql_bind_text(st, 4, n->retired ? "retired" : "active");
+	callus_sql_bind_text(st, 5, n->tool);
+	callus_sql_bind_text(st, 6, n->error_type);
+	callus_sql_bind_text(st, 7, n->framework);
+	callus_sql_bind_text(st, 8, n->title);
+	callus_sql_bind_text(st, 9, n->example);
+	callus_sql_bind_text(st, 10, n->rule);
+	callus_sql_bind_text(st, 11, n->steps);
+	callus_sql_bind_text(st, 12, n->code);
+	callus_sql_bind_text(st, 13, n->extra);
+	callus_sql_bind_text(st, 14, files);
+	callus_sql_bind_text(st, 15, n->created_at && *n->created_at ? n->created_at : r->now);
+	callus_sql_bind_text(st, 16, r->now);
+	callus_sql_bind_text(st, 17, hash);
+	sqlite3_bind_int64(st, 18, mtime);
+	sqlite3_bind_int64(st, 19, size);
+	if ((sq = sqlite3_step(st)) != SQLITE_DONE)
+		goto out;
+	sqlite3_finalize(st);
+	st = NULL;
+	{
+		char rs[32];
+		const char *v[] = { rs, n->id };
+
+		snprintf(rs, sizeof(rs), "%lld", (long long)rid);
+		if ((sq = exec_texts(r->s, "INSERT OR IGNORE INTO note_resolutions (resolution_id,"
+					   " note_id) VALUES (CAST(?1 AS INTEGER), ?2)",
+				     v, 2)) != SQLITE_OK)
+			goto out;
+	}
+	for (size_t i = 0; i < n->signatures.count && sq == SQLITE_OK; i++) {
+		const char *v[] = { n->signatures.items[i], n->id };
+
+		sq = exec_texts(r->s, "INSERT OR IGNORE INTO note_signatures (signature_id, note_id)"
+				      " VALUES (?1, ?2)",
+				v, 2);
+	}
+	if (sq == SQLITE_OK)
+		r->imported++;
+out:
+	sqlite3_finalize(st);
+	callus_buf_release(&pattern);
+	callus_buf_release(&desc);
+	free(files);
+	return sq;
+}
+
+/* One file of the folder, against what the store knows of it. */
+static int sync_file(sync_run *r, const char *name, callus_error *err)
+{
+	callus_error fe = CALLUS_ERROR_INIT;
+	callus_buf path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;
+	char id[CALLUS_NOTE_ID_LEN + 1], hex[CALLUS_SHA256_HEX_LEN + 1];
+	known key, *k;
+	callus_note n;
+	struct stat st;
+	int rc = 0, sq = SQLITE_OK;
+
+	memset(&n, 0, sizeof(n));
+	if (!note_name(name, id))
+		return 0;
+	if (callus_buf_printf(&path, "%s/%s", r->dir.ptr, name) < 0)
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	if (lstat(path.ptr, &st) < 0 || !S_ISREG(st.st_mode))
+		goto out;
+	memset(&key, 0, sizeof(key));
+	memcpy(key.id, id, sizeof(key.id));
+	k = r->nnotes ? bsearch(&key, r->notes, r->nnotes, sizeof(*k), by_id) : NULL;
+	if (k)
+		k->seen = 1;
+	if (k && k->size == (int64_t)st.st_size && k->mtime == mtime_ns(&st))
+		goto out;
+	/* the store is ahead of an active note's file: written below; a
+	 * retired note's file that is back (git checkout) is read: it wins */
+	if (k && k->active && k->size < 0)
+		goto out;
+	if (callus_fs_read_file(&text, path.ptr, CALLUS_NOTE_FILE_MAX, &fe) < 0 ||
+	    hash_of(hex, text.ptr ? text.ptr : "", text.len) < 0) {
+		log_trouble(r->workspace, "note_file", id, &fe);
+		goto out;
+	}
+	if ((rc = need_tx(r, err)) < 0)
+		goto out;
+	if (k && !strcmp(k->hash, hex)) {
+		/* touched, not changed */
+		sq = record_file(r->s, id, hex, mtime_ns(&st), (int64_t)st.st_size);
+		goto out;
+	}
+	if (callus_note_md_parse(&n, text.ptr ? text.ptr : "", text.len, &fe) < 0 ||
+	    strcmp(n.id, id) != 0) {
+		/* not a note callus can read: left alone, and said once */
+		if (!fe.code)
+			callus_error_set(&fe, CALLUS_EINVAL, "its id is not its file's name");
+		log_trouble(r->workspace, "note_unreadable", id, &fe);
+		sq = k ? record_file(r->s, id, hex, mtime_ns(&st), (int64_t)st.st_size) : SQLITE_OK;
+		goto out;
+	}
+	if (k)
+		sq = take_edit(r, &n, hex, mtime_ns(&st), (int64_t)st.st_size);
+	else
+		sq = import_note(r, &n, hex, mtime_ns(&st), (int64_t)st.st_size);
+	if (sq == SQLITE_OK)
+		r->changed++;
+out:
+	if (sq != SQLITE_OK)
+		rc = callus_store_db_error(r->s, err, sq, "cannot take a note file into");
+	callus_note_release(&n);
+	callus_error_release(&fe);
+	callus_buf_release(&path);
+	callus_buf_release(&text);
+	return rc;
+}
+
+/* Known notes whose file is missing: a person deleted it (retired), or
+ * it was never written (written now); and files the store is ahead of. */
+static int sync_missing(sync_run *r, callus_error *err)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < r->nnotes && rc == 0; i++) {
+		known *k = &r->notes[i];
+
+		if (!k->active || (k->seen && k->size >= 0))
+			continue;
+		if ((rc = need_tx(r, err)) < 0)
+			break;
+		if (!k->seen && *k->hash && k->size >= 0) {
+			const char *v[] = { k->id, r->now };
+			int sq = exec_texts(r->s, "UPDATE notes SET status = 'retired', updated_at = ?2,"
+						  " file_hash = '', file_size = -1 WHERE id = ?1",
+					    v, 2);
+
+			if (sq != SQLITE_OK)
+				rc = callus_store_db_error(r->s, err, sq, "cannot retire a note in");
+			r->changed++;
+			continue;
+		}
+		rc = callus_notes_write_file(r->s, r->workspace, k->id, err);
+	}
+	return rc;
+}
+
+int callus_notes_sync(callus_store *s, const char *workspace, size_t *changed,
+		      callus_error *err)
+{
+	sync_run r;
+	DIR *d = NULL;
+	struct dirent *e;
+	int rc = 0, sq;
+
+	memset(&r, 0, sizeof(r));
+	r.s = s;
+	r.workspace = workspace;
+	r.in_tx = !sqlite3_get_autocommit(callus_store_db(s));
+	callus_buf_init(&r.dir, 0);
+	if (changed)
+		*changed = 0;
+	if (!(r.now = callus_now_iso8601()) || notes_dir(&r.dir, workspace, 0) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((sq = read_known(&r)) != SQLITE_OK) {
+		rc = callus_store_db_error(s, err, sq, "cannot read notes in");
+		goto out;
+	}
+	if (!r.nnotes && !r.dir.len)
+		goto out; /* no notes, no folder: the common case of a new store */
+	if (r.dir.len && (d = opendir(r.dir.ptr)))
+		while (rc == 0 && (e = readdir(d)))
+			rc = sync_file(&r, e->d_name, err);
+	if (rc == 0)
+		rc = sync_missing(&r, err);
+	if (r.began) {
+		if (rc < 0)
+			sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+		else
+			rc = callus_store_exec(s, "COMMIT", err);
+	}
+	/* imported signatures get their vectors once the transaction is over;
+	 * inside the caller's, at the next recording */
+	if (rc == 0 && r.imported && r.began)
+		callus_match_index(s, workspace, NULL, NULL);
+	if (changed)
+		*changed = r.changed;
+out:
+	if (d)
+		closedir(d);
+	callus_buf_release(&r.dir);
+	free(r.notes);
+	free(r.now);
+	return rc;
+}

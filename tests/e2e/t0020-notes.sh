@@ -1,0 +1,228 @@
+#!/bin/bash
+# shellcheck disable=SC2016 # test bodies are single-quoted on purpose
+# shellcheck source-path=SCRIPTDIR
+test_description='hindsight notes (issue 12)
+
+Real gcc, eslint and jest failing and fixed in git repositories: one note per
+error with the fix'"'"'s own lines and not the build products, the lines in
+the reply to a similar mistake elsewhere, later fixes merged into the same
+note, .callus/.gitignore letting git see only the notes, a note edited by
+hand winning, a note pulled into a second clone used there, the reply budget
+held with a 2 MB diff, a secret in a diff kept out of the note.'
+
+# Scratch files (err, reply, ...) are written outside the repositories or
+# ignored by them: a file the test writes there would be part of a fix.
+
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# The test's own scratch files, ignored where they are written.
+scratch_ignored() {
+	printf "reply*\nc1\nc2ctx\nbctx\nst\nextra\nshown\nlist\n" >>.git/info/exclude
+}
+
+# c_project DIR: show.c with a format mistake, committed.
+c_project() {
+	mkdir "$1" && (
+		cd "$1" &&
+		printf '#include <stdio.h>\n\nvoid show(int n)\n{\n\tprintf("%%s\\n", n);\n}\n' >show.c &&
+		git -c init.defaultBranch=main init -q &&
+		git config user.email dev@example.com && git config user.name dev &&
+		scratch_ignored &&
+		git add -A && git -c commit.gpgSign=false commit -q -m show
+	)
+}
+
+# ctx FILE: the context of a generic hook reply
+ctx() {
+	jq -r '.additionalContext // empty' "$1"
+}
+
+# hook_gcc FILE STATUS: a generic hook payload for `gcc -Werror=format -c FILE`
+# as it ran here, answered into reply.
+hook_gcc() {
+	local out
+	out=$(gcc -Werror=format -c "$1" 2>&1) || true
+	jq -n --arg c "gcc -Werror=format -c $1" --argjson x "$2" --arg o "$out" --arg cwd "$PWD" \
+		'{command: $c, exit_code: $x, output: $o, cwd: $cwd}' | "$CALLUS" hook generic >reply
+}
+
+notes() {
+	find .callus/notes -name "*.md" | wc -l
+}
+
+test_skip_unless_tool gcc jq git
+test_expect_success 'gcc: fail, fix, pass makes one note with the fix lines, not show.o' '
+	c_project c && cd c &&
+	test_expect_code 1 "$CALLUS" run -- gcc -Werror=format -c show.c 2>../err &&
+	! test -d .callus/notes &&
+	sed -i "s/%s/%d/" show.c &&
+	"$CALLUS" run -- gcc -Werror=format -c show.c 2>../err &&
+	test -f show.o &&
+	grep -q "the fix is kept in note [0-9a-f]\{12\}" ../err &&
+	grep -q "callus note [0-9a-f]\{12\} --rule" ../err &&
+	test "$(notes)" = 1 &&
+	n=$(ls .callus/notes) &&
+	grep -q "^## Error Pattern" ".callus/notes/$n" &&
+	grep -q "^## Resolution" ".callus/notes/$n" &&
+	grep -q "^## Code Examples" ".callus/notes/$n" &&
+	grep -q "^## Tags" ".callus/notes/$n" &&
+	grep -q "^-	printf(\"%s\\\\n\", n);" ".callus/notes/$n" &&
+	grep -q "^+	printf(\"%d\\\\n\", n);" ".callus/notes/$n" &&
+	grep -q "^1\. Edited show() in show.c" ".callus/notes/$n" &&
+	! grep -q "show\.o" ".callus/notes/$n" &&
+	grep -q "^type: hindsight" ".callus/notes/$n" &&
+	grep -q "^layer: project" ".callus/notes/$n" &&
+	"$CALLUS" notes --json | jq -e "length == 1 and .[0].success_rate == 1" &&
+	"$CALLUS" status | grep -q "^notes        1 " &&
+	grep -q "Fixes that worked here" AGENTS.md &&
+	grep -q "printf(\"%d" AGENTS.md
+'
+
+test_expect_success 'git sees only the notes of .callus/, and none of .lessons/' '
+	cd c &&
+	echo "*.o" >.gitignore &&
+	git status --porcelain --untracked-files=all >st &&
+	grep -q "^?? .callus/notes/[0-9a-f]\{12\}\.md$" st &&
+	grep -q "^?? .callus/.gitignore$" st &&
+	! grep -q "callus.db\|log.jsonl\|vectors\|lock\|\.lessons/" st &&
+	git add -A &&
+	git -c commit.gpgSign=false commit -q -m "notes" &&
+	git ls-files .callus | grep -v "^.callus/notes/\|^.callus/.gitignore$" >extra || true &&
+	test_must_be_empty extra
+'
+
+test_expect_success 'the same mistake in total.c: the reply holds the fix lines of show.c' '
+	cd c &&
+	printf "#include <stdio.h>\n\nvoid total(int a, int b)\n{\n\tint t = a + b;\n\tprintf(\"total: %%s\\\\n\", t);\n}\n" >total.c &&
+	hook_gcc total.c 1 &&
+	ctx reply >c1 &&
+	grep -q "what fixed errors like this before" c1 &&
+	grep -q "^  -	printf(\"%s\\\\n\", n);" c1 &&
+	grep -q "^  +	printf(\"%d\\\\n\", n);" c1 &&
+	test "$(wc -c <c1)" -le 1500 &&
+	sed -i "s/%s/%d/" total.c &&
+	hook_gcc total.c 0 &&
+	ctx reply | grep -q "the fix is kept in note" &&
+	test "$(notes)" = 1 &&
+	"$CALLUS" notes --json | jq -e ".[0].resolutions == 2 and .[0].application_count >= 2"
+'
+
+test_expect_success 'a third fix of the same kind merges into the same note' '
+	cd c &&
+	printf "#include <stdio.h>\n\nvoid avg(int s, int n)\n{\n\tint a = s / n;\n\tprintf(\"avg: %%s\\\\n\", a);\n}\n" >avg.c &&
+	test_expect_code 1 "$CALLUS" run -- gcc -Werror=format -c avg.c 2>../err &&
+	grep -q "callus:   +	printf(\".*%d" ../err &&
+	sed -i "s/%s/%d/" avg.c &&
+	"$CALLUS" run -- gcc -Werror=format -c avg.c 2>../err &&
+	test "$(notes)" = 1 &&
+	"$CALLUS" notes --json | jq -e "length == 1 and .[0].resolutions == 3"
+'
+
+test_expect_success 'the agent adds the rule; it heads the note and the next reply' '
+	cd c &&
+	id=$("$CALLUS" notes --json | jq -r ".[0].id") &&
+	"$CALLUS" note "${id%????????}" --rule "format specifiers must match the argument type: %d for int" &&
+	grep -q "^Rule: format specifiers must match" ".callus/notes/$id.md" &&
+	grep -q "Rule: format specifiers" AGENTS.md &&
+	git checkout -q show.c 2>/dev/null; sed -i "s/%d/%s/" show.c &&
+	hook_gcc show.c 1 &&
+	ctx reply | grep -q "^  Rule: format specifiers must match" &&
+	"$CALLUS" record --summary "format mismatch" --rule "printf formats follow the argument types" --note "$id" >/dev/null &&
+	grep -q "^Rule: printf formats follow the argument types" ".callus/notes/$id.md" &&
+	"$CALLUS" note "$id" --rule "format specifiers must match the argument type: %d for int" &&
+	test_must_fail "$CALLUS" record --summary x --note "$id" 2>../err &&
+	grep -q "needs the --rule" ../err &&
+	test_must_fail "$CALLUS" note "$id" --rule "" 2>../err &&
+	test_must_fail "$CALLUS" note 0000 --rule "x" 2>../err &&
+	grep -q "no note 0000" ../err
+'
+
+test_expect_success 'a note edited by hand wins; one deleted by hand is retired' '
+	cd c &&
+	id=$("$CALLUS" notes --json | jq -r ".[0].id") &&
+	sed -i "s/^1\. .*/1. Use %d for an int, %ld for a long (see docs\/printf.md)/" ".callus/notes/$id.md" &&
+	printf "\n## Why\n\nOur logger wraps printf.\n" >>".callus/notes/$id.md" &&
+	"$CALLUS" notes show "$id" >shown &&
+	grep -q "^1\. Use %d for an int" shown &&
+	grep -q "^## Why" shown &&
+	"$CALLUS" notes --json | jq -e ".[0].edited == true" &&
+	# a later fix merges into it without writing over the person
+	sed -i "s/%s/%d/" show.c && hook_gcc show.c 0 &&
+	grep -q "^1\. Use %d for an int" ".callus/notes/$id.md" &&
+	grep -q "^## Why" ".callus/notes/$id.md" &&
+	rm ".callus/notes/$id.md" &&
+	"$CALLUS" notes >list &&
+	grep -q "no notes yet" list &&
+	"$CALLUS" notes --all --json | jq -e ".[0].status == \"retired\"" &&
+	! test -e ".callus/notes/$id.md" &&
+	git checkout -q ".callus/notes/$id.md" &&
+	"$CALLUS" notes --json | jq -e "length == 1 and .[0].status == \"active\""
+'
+
+test_expect_success 'a note pulled into a second clone is used there' '
+	git clone -q c c2 && cd c2 && scratch_ignored &&
+	! test -e .callus/callus.db &&
+	test "$(notes)" = 1 &&
+	printf "#include <stdio.h>\n\nvoid count(int k)\n{\n\tprintf(\"count: %%s\\\\n\", k);\n}\n" >count.c &&
+	hook_gcc count.c 1 &&
+	ctx reply >c2ctx &&
+	grep -q "what fixed errors like this before" c2ctx &&
+	grep -q "^  +	printf(\"%d\\\\n\", n);" c2ctx &&
+	"$CALLUS" notes --json | jq -e "length == 1 and .[0].layer == \"project\""
+'
+
+test_expect_success 'the reply keeps its budget with a 2 MB diff; a secret in the diff stays out' '
+	c_project big && cd big &&
+	printf "static const char *table[] = {\n" >table.c &&
+	git add table.c && git -c commit.gpgSign=false commit -q -m table &&
+	hook_gcc show.c 1 &&
+	# the fix, and a 2 MB regenerated table, and a key pasted in
+	sed -i "s/%s/%d/" show.c &&
+	awk "BEGIN { for (i = 0; i < 40000; i++) printf \"\\\"%060d\\\",\\n\", i; print \"};\" }" >>table.c &&
+	printf "const char *aws = \"AKIAIOSFODNN7EXAMPLE\";\nconst char *pw = \"password=hunter2hunter2\";\n" >>show.c &&
+	test "$(wc -c <table.c)" -gt 2000000 &&
+	hook_gcc show.c 0 &&
+	test "$(notes)" = 1 &&
+	! grep -r "AKIAIOSFODNN7EXAMPLE\|hunter2hunter2" .callus/notes AGENTS.md &&
+	git checkout -q show.c &&
+	printf "void more(int m)\n{\n\tprintf(\"%%s\", m);\n}\n" >>show.c &&
+	hook_gcc show.c 1 &&
+	ctx reply >bctx &&
+	test -s bctx &&
+	test "$(wc -c <bctx)" -le 1500 &&
+	"$CALLUS" hook generic --context-chars 300 <<-EOF >reply2 &&
+	$(jq -n --arg o "$(gcc -Werror=format -c show.c 2>&1)" --arg cwd "$PWD" \
+		"{command: \"gcc -Werror=format -c show.c\", exit_code: 1, output: \$o, cwd: \$cwd}")
+	EOF
+	test "$(ctx reply2 | wc -c)" -le 301
+'
+
+test_skip_unless_tool npx
+test_expect_success 'eslint: the fix of an unused variable answers an unused one elsewhere' '
+	setup_fixture eslint-project lint && cd lint &&
+	test_expect_code 1 "$CALLUS" run -- npx eslint src 2>/dev/null >/dev/null &&
+	fix_fixture eslint-project . &&
+	"$CALLUS" run -- npx eslint src 2>../err &&
+	grep -q "the fix is kept in note" ../err &&
+	grep -rq "^-  const currency" .callus/notes &&
+	printf "function total(items) {\n  const tax = 2;\n  return items.length;\n}\nmodule.exports = total;\n" >src/total.js &&
+	test_expect_code 1 "$CALLUS" run -- npx eslint src 2>../err &&
+	grep -q "what fixed errors like this before" ../err &&
+	grep -q "callus:   -  const currency" ../err
+'
+
+test_skip_unless_tool npx
+test_expect_success 'jest: the fix of a failing assertion is a note with its lines' '
+	setup_fixture jest-project j && cd j &&
+	test_expect_code 1 "$CALLUS" run -- npx jest 2>/dev/null >/dev/null &&
+	fix_fixture jest-project . &&
+	"$CALLUS" run -- npx jest 2>../err &&
+	grep -q "the fix is kept in note" ../err &&
+	test "$(notes)" -ge 1 &&
+	"$CALLUS" notes show "$("$CALLUS" notes --json | jq -r ".[0].id")" >shown &&
+	grep -q "^## Code Examples" shown &&
+	grep -q "^[-+].*expect(" shown
+'
+
+test_done
