@@ -2,9 +2,10 @@
  * redact.c - hand-written scanners for secrets in tool output.
  *
  * One left-to-right pass.  A 256-entry table marks the few bytes that can
- * start a match (prefix letters at a word start, ':', '=', '-'); every other
- * byte costs one table lookup, which is what keeps ordinary compiler output
- * fast.  Matchers recognise fixed prefixes and then spans of a character
+ * start a match (the first byte of a token prefix at a word start, ':',
+ * '=', '-', '~', '>'); every other byte costs one table lookup, which is
+ * what keeps ordinary compiler output fast.  At a word start, a second table
+ * of byte pairs rejects most words before any prefix is compared.  Matchers recognise fixed prefixes and then spans of a character
  * class, so no backtracking is possible; spans that may be re-scanned from a
  * later start are capped, so the whole pass stays linear.
  *
@@ -19,8 +20,9 @@
  * alone, because the pass that wrote the marker left the rest of it.
  *
  * This file builds the tables and drives the pass; the matchers are
- * redact_tokens.c (secrets known by their shape) and redact_assign.c
- * (secrets known by their name).
+ * redact_tokens.c (secrets known by their shape), redact_assign.c (secrets
+ * known by their name) and redact_cli.c (secrets known by the command-line
+ * option that carries them, and command lines given as words).
  */
 #include "callus/redact.h"
 #include "redact_internal.h"
@@ -67,13 +69,20 @@ int callus_redactor_new(callus_redactor **out, callus_error *err)
 			k |= C_B64;
 		if (c == '~')
 			k |= C_TILDE;
+		if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))
+			k |= C_HEX;
+		if (c == '=')
+			k |= C_EQ;
+		if (c == '%')
+			k |= C_PCT;
 		r->cls[c] = k;
 	}
-	for (const char *p = "gAxnsrehB"; *p; p++)
-		r->trig[(unsigned char)*p] = T_WORD;
+	callus_redact_tokens_init(r);
 	r->trig[':'] = T_COLON;
 	r->trig['='] = T_EQ;
 	r->trig['-'] = T_DASH;
+	r->trig['~'] = T_TILDE;
+	r->trig['>'] = T_GT;
 	for (c = 0; c < 256; c++) {
 		r->wordy[c] = (r->cls[c] & C_B64URL) != 0;
 		r->start[0][c] = r->trig[c] != T_NONE;
@@ -104,13 +113,20 @@ static int try_at(const struct scan *sc, size_t i, unsigned t, struct match *m)
 	case T_COLON:
 		if (i + 2 < sc->n && s[i + 1] == '/' && s[i + 2] == '/')
 			return callus_redact_match_url(sc, i, m);
-		return callus_redact_match_assign(sc, i, m);
+		return callus_redact_match_telegram(sc, i, m) ||
+		       callus_redact_match_assign(sc, i, m);
 	case T_EQ:
 		return callus_redact_match_assign(sc, i, m);
 	case T_DASH:
 		if (i + 11 <= sc->n && s[i + 1] == '-' && s[i + 5] == 'B')
 			return callus_redact_match_pem(sc, i, m);
-		return 0;
+		if (i + 3 < sc->n && s[i + 1] == 'u' && s[i + 2] == 's')
+			return callus_redact_match_mailchimp(sc, i, m);
+		return callus_redact_match_option(sc, i, m);
+	case T_TILDE:
+		return callus_redact_match_tilde(sc, i, m);
+	case T_GT:
+		return callus_redact_match_element(sc, i, m);
 	}
 	return 0;
 }
@@ -186,6 +202,12 @@ out:
 int callus_redact(const callus_redactor *r, callus_buf *out, const char *in,
 		size_t len, size_t *count)
 {
+	return callus_redact_scan(r, out, in, len, NULL, count);
+}
+
+int callus_redact_scan(const callus_redactor *r, callus_buf *out, const char *in,
+		       size_t len, const struct callus_redact_tool *tool, size_t *count)
+{
 	struct scan sc;
 	size_t orig;
 	int rc;
@@ -204,6 +226,7 @@ int callus_redact(const callus_redactor *r, callus_buf *out, const char *in,
 	sc.out = out;
 	sc.copied = 0;
 	sc.count = 0;
+	sc.argv_tool = tool;
 	/* Most input has no secret: reserve the copy in one allocation, unless
 	 * a ceiling forbids it (redaction can also shrink the text). */
 	if ((!out->limit || len <= out->limit - out->len) &&

@@ -13,8 +13,6 @@
 
 /* ---- names ------------------------------------------------------------ */
 
-enum { NAME_NO = 0, NAME_SECRET, NAME_AWS, NAME_AUTH };
-
 /*
  * The component of name[0..len) just before its last `suffix` bytes, split
  * at _ - . or a lower-to-upper camelCase step ("PUBLIC" in PUBLIC_KEY,
@@ -57,45 +55,134 @@ static int component_is(const unsigned char *name, size_t cs, size_t cl,
 	return 0;
 }
 
-/* Does a variable, key or header called name[0..len) hold a secret? */
-static int name_kind(const unsigned char *name, size_t len)
+/* Is word the whole name or its last component (DB_PASS, smtpPass, --pass,
+ * but not bypass)? */
+static int last_component(const unsigned char *name, size_t len, const char *word)
+{
+	size_t wl = strlen(word), cs, cl;
+
+	if (!ends_ci(name, len, word))
+		return 0;
+	if (len == wl)
+		return 1;
+	/* the leading dashes of an option are not a component */
+	for (cs = 0; cs < len - wl && name[cs] == '-'; cs++)
+		;
+	return cs == len - wl || component_before(name, len, wl, &cs, &cl);
+}
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+#define ALPHABET "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+int callus_redact_name_kind(const unsigned char *name, size_t len)
 {
 	/* Keys that identify rather than authenticate. */
 	static const char *const public_keys[] = {
 		"public", "primary", "foreign", "sort", "partition", "cache",
-		"shard", "routing", "idempotency", "unique", "composite", "hash"
+		"shard", "routing", "idempotency", "unique", "composite", "hash",
+		"host", "ssh", "gpg", "object", "map", "dict", "lookup", "index",
+		"group", "row", "column", "table", "bucket", "secondary"
+	};
+	/* Keys written as one word. */
+	static const char *const one_word_keys[] = {
+		"apikey", "secretkey", "accesskey", "privatekey", "masterkey",
+		"authkey", "accountkey", "sharedaccesskey", "subscriptionkey",
+		"encryptionkey", "clientkey", "appkey", "adminkey", "servicekey"
 	};
 	/* Tokenizer vocabulary entries, printed by every ML training log. */
 	static const char *const vocab_tokens[] = {
 		"bos", "eos", "pad", "unk", "sep", "cls", "mask"
 	};
+	/* Prose or secret: the value decides. */
+	static const char *const weak[] = {
+		"auth", "credentials", "credential", "creds", "session"
+	};
 	size_t cs, cl;
 
-	/* Every secret name ends in n, t, d or y: most names stop here. */
-	if (!len || !in_set("ntdyNTDY", name[len - 1]))
+	/* Every secret name ends in one of these: most names stop here. */
+	if (!len || !in_set("ntdyhselgaNTDYHSELGA", name[len - 1]))
 		return NAME_NO;
 	if (ends_ci(name, len, "authorization"))
 		return NAME_AUTH;
 	if (ends_ci(name, len, "secret_access_key") ||
-	    ends_ci(name, len, "secret-access-key"))
+	    ends_ci(name, len, "secret-access-key") || ends_ci(name, len, "secretaccesskey"))
 		return NAME_AWS;
 	if (ends_ci(name, len, "token")) {
 		if (component_before(name, len, 5, &cs, &cl) &&
-		    component_is(name, cs, cl, vocab_tokens,
-				 sizeof(vocab_tokens) / sizeof(vocab_tokens[0])))
+		    component_is(name, cs, cl, vocab_tokens, NELEM(vocab_tokens)))
 			return NAME_NO;
 		return NAME_SECRET;
 	}
 	if (ends_ci(name, len, "secret") || ends_ci(name, len, "password") ||
-	    ends_ci(name, len, "passwd"))
+	    ends_ci(name, len, "passwd") || ends_ci(name, len, "passphrase") ||
+	    ends_ci(name, len, "key-data") || ends_ci(name, len, "key_data"))
 		return NAME_SECRET;
+	if (ends_ci(name, len, "cookie"))
+		return NAME_COOKIE;
+	if (last_component(name, len, "pwd"))
+		return NAME_PWD;
+	if (last_component(name, len, "pass"))
+		return NAME_PASS;
+	if (last_component(name, len, "sig") || last_component(name, len, "signature"))
+		return NAME_SIG;
+	for (size_t k = 0; k < NELEM(weak); k++)
+		if (last_component(name, len, weak[k]))
+			return NAME_WEAK;
+	for (size_t k = 0; k < NELEM(one_word_keys); k++) {
+		size_t kl = strlen(one_word_keys[k]);
+
+		if (ends_ci(name, len, one_word_keys[k]) &&
+		    (len == kl || !in_set(ALPHABET, name[len - kl - 1])))
+			return NAME_SECRET;
+	}
 	/* A bare "key" or "monkey" is not a secret name; API_KEY is. */
 	if (ends_ci(name, len, "key") &&
 	    component_before(name, len, 3, &cs, &cl) && cl > 0 &&
-	    !component_is(name, cs, cl, public_keys,
-			  sizeof(public_keys) / sizeof(public_keys[0])))
+	    !component_is(name, cs, cl, public_keys, NELEM(public_keys)))
 		return NAME_SECRET;
 	return NAME_NO;
+}
+
+/* A value that is a credential rather than a word of prose: at least min
+ * bytes with a digit or a symbol of base64 or of a password, or random
+ * mixed case (not CamelCase words). */
+int callus_redact_looks_credential(const struct scan *sc, size_t v, size_t len, size_t min)
+{
+	size_t up = 0, lo = 0, steps = 0;
+
+	if (len < min || is_placeholder(sc, v, len))
+		return 0;
+	for (size_t k = v; k < v + len; k++) {
+		unsigned char c = sc->s[k];
+
+		if (HAS(sc, k, C_DIG) || in_set("+/=!@#$%^&*~?", c))
+			return 1;
+		if (HAS(sc, k, C_UP))
+			up++;
+		else if (HAS(sc, k, C_LO))
+			lo++;
+		if (k > v && !HAS(sc, k, C_UP) != !HAS(sc, k - 1, C_UP))
+			steps++;
+	}
+	return up >= 3 && lo >= 3 && steps * 4 >= len;
+}
+
+/* A path, not a secret: ./x, ../x, ~/x, C:\x, or /a/b of lower-case words
+ * (a base64 secret may start with '/', but has capitals). */
+int callus_redact_is_path(const struct scan *sc, size_t v, size_t len)
+{
+	const unsigned char *p = sc->s + v;
+
+	if ((len >= 2 && p[0] == '.' && p[1] == '/') || (len >= 3 && !memcmp(p, "../", 3)) ||
+	    (len >= 2 && p[0] == '~' && p[1] == '/') ||
+	    (len >= 3 && HAS(sc, v, C_ALPHA) && p[1] == ':' && p[2] == '\\'))
+		return 1;
+	if (len < 2 || p[0] != '/')
+		return 0;
+	for (size_t k = 0; k < len; k++)
+		if (!in_set("abcdefghijklmnopqrstuvwxyz0123456789._-/", p[k]))
+			return 0;
+	return 1;
 }
 
 /* ---- assignments ------------------------------------------------------ */
@@ -157,6 +244,40 @@ static int is_call(const struct scan *sc, size_t v)
 	return segs && end < sc->n && in_set("([<", sc->s[end]);
 }
 
+/* A file and line: "auth.py:88" after a logger's name (pytest's captured
+ * log: "ERROR app.auth:auth.py:88 ..."), "token.rs:12:5". */
+static int source_location(const struct scan *sc, size_t v, size_t ve)
+{
+	size_t k = v, ext;
+
+	while (k < ve && sc->s[k] != ':')
+		k++;
+	if (k == ve || k + 1 == ve)
+		return 0;
+	for (ext = k; ext > v && HAS(sc, ext - 1, C_ALNUM); ext--)
+		;
+	if (ext == v || sc->s[ext - 1] != '.' || k - ext > 5 || k == ext)
+		return 0;
+	for (k++; k < ve; k++)
+		if (!HAS(sc, k, C_DIG) && sc->s[k] != ':')
+			return 0;
+	return 1;
+}
+
+/* Does a part of the dotted path [v, ve) look random (a digit and both
+ * cases): "Pepper.kFI9wA" is a password, "self.token" is code. */
+static int random_part(const struct scan *sc, size_t v, size_t ve)
+{
+	for (size_t b = v, e; b < ve; b = e + 1) {
+		for (e = b; e < ve && HAS(sc, e, C_WORD); e++)
+			;
+		if (e - b >= 6 && any_of(sc, b, e - b, C_DIG) && any_of(sc, b, e - b, C_UP) &&
+		    any_of(sc, b, e - b, C_LO))
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * Should the bare (unquoted) value [v, ve) be left alone?  raw_end is where
  * the value stopped before trailing punctuation was dropped.  Bare values
@@ -190,11 +311,11 @@ static int bare_is_not_secret(const struct scan *sc, size_t v, size_t ve,
 	if (id_end < raw_end && in_set("([<", s[id_end]))
 		return 1;              /* a call, subscript or generic type */
 	if (id_end < ve)
-		return 0;              /* more follows: not a plain reference */
-	if (segs > 1 || sigil)
+		return source_location(sc, k, ve);  /* more follows: not a plain reference */
+	if ((segs > 1 || sigil) && !random_part(sc, k, ve))
 		return 1;              /* self.token, p->key, *secret */
 	/* A single identifier. */
-	if (name_kind(s + k, ve - k) != NAME_NO)
+	if (callus_redact_name_kind(s + k, ve - k) != NAME_NO)
 		return 1;              /* api_key=api_key, token: ACCESS_TOKEN */
 	if (HAS(sc, k, C_UP) && any_of(sc, k, ve - k, C_US) &&
 	    !any_of(sc, k, ve - k, C_LO))
@@ -214,7 +335,8 @@ static int bare_is_not_secret(const struct scan *sc, size_t v, size_t ve,
 	return 0;
 }
 
-/* End of a bare value at v: white space, a quote, NUL, '<' or, in a query
+/* End of a bare value at v: white space, a quote, NUL, '<', ';' (the next
+ * field of a connection string, the next shell command) or, in a query
  * string, '&'; at most cap bytes on. */
 static size_t bare_end(const struct scan *sc, size_t v, int query, size_t cap)
 {
@@ -223,7 +345,7 @@ static size_t bare_end(const struct scan *sc, size_t v, int query, size_t cap)
 	for (k = v; k < sc->n && k - v < cap; k++) {
 		unsigned char c = sc->s[k];
 
-		if (!c || HAS(sc, k, C_WS | C_QUOTE) || c == '<' ||
+		if (!c || HAS(sc, k, C_WS | C_QUOTE) || c == '<' || c == ';' ||
 		    (query && c == '&'))
 			break;
 	}
@@ -281,39 +403,117 @@ static int auth_value(const struct scan *sc, size_t v, struct match *m)
 }
 
 /*
+ * The value of a Cookie header (every pair: they are all session state) or
+ * of a Set-Cookie header (its cookie's value; the attributes are kept), up
+ * to the end of the line or of the quoted string the header is in.
+ * Node's inspect prints headers as 'set-cookie': [ 'sid=...; Path=/' ].
+ */
+static int cookie_value(const struct scan *sc, size_t v, int set, struct match *m)
+{
+	size_t k = v, e, rs, re;
+
+	if (k + 1 < sc->n && sc->s[k] == '[' && (sc->s[k + 1] == ' ' || HAS(sc, k + 1, C_QUOTE))) {
+		k++;
+		while (k < sc->n && sc->s[k] == ' ')
+			k++;
+	}
+	if (k < sc->n && HAS(sc, k, C_QUOTE))
+		k++;
+	for (e = k; e < sc->n && e - k < 4096; e++) {
+		unsigned char c = sc->s[e];
+
+		if (!c || c == '\n' || c == '\r' || c == '\\' || HAS(sc, e, C_QUOTE))
+			break;
+	}
+	while (e > k && (sc->s[e - 1] == ' ' || sc->s[e - 1] == '\t'))
+		e--;
+	if (e == k || has_marker(sc, k, e - k) || is_placeholder(sc, k, e - k) ||
+	    !memchr(sc->s + k, '=', e - k))
+		return 0;
+	rs = k;
+	re = e;
+	if (set) {
+		rs = (size_t)((const unsigned char *)memchr(sc->s + k, '=', e - k) - sc->s) + 1;
+		for (re = rs; re < e && sc->s[re] != ';'; re++)
+			;
+		if (re == rs || is_placeholder(sc, rs, re - rs))
+			return 0;
+	}
+	return found(m, rs, re, "cookie");
+}
+
+/*
  * A quoted value starting at v (at its opening quote, possibly escaped as
  * \" inside a JSON string).  Returns 0 for prose (white space inside), else
  * 1 with the contents in [*vs, *ve); an unterminated value runs to the end
- * of the line.
+ * of the line.  Shell quoting is read as the shell reads it: '\'' inside a
+ * single-quoted string is a quote, a value starting with '\'' or '"'"' is a
+ * quoted string inside an outer one (sh -c 'X='\''value'\'''), and $'...'
+ * is ANSI-C quoting.  Those are shell, not prose: spaces are kept in them,
+ * as they are after "NAME='" (spaced is 0: the quote follows the '=').
  */
-static int quoted_value(const struct scan *sc, size_t v, size_t *vs,
+static int quoted_value(const struct scan *sc, size_t v, int spaced, size_t *vs,
 			size_t *ve)
 {
-	int esc = sc->s[v] == '\\';
+	int esc = sc->s[v] == '\\', shell = !spaced && (sc->s[v] == '\'' || sc->s[v] == '"');
 	unsigned char q = sc->s[v + esc];
 	size_t k = v + esc + 1;
 
+	if (has_prefix(sc, v, "'\\''") || has_prefix(sc, v, "'\"'\"'")) {
+		const char *d = sc->s[v + 1] == '\\' ? "'\\''" : "'\"'\"'";
+
+		*vs = v + strlen(d);
+		*ve = callus_redact_delimiter_end(sc, *vs, d);
+		return !has_marker(sc, *vs, *ve - *vs);
+	}
+	if (sc->s[v] == '$') {   /* $'...' */
+		shell = 1;
+		q = '\'';
+		k = v + 2;
+	}
 	*vs = k;
 	for (; k < sc->n; k++) {
 		unsigned char c = sc->s[k];
 
 		if (c == '\n' || c == '\r')
 			break;
-		if (HAS(sc, k, C_WS))
+		if (HAS(sc, k, C_WS) && !shell)
 			return 0;      /* prose */
 		if (esc) {
 			if (c == '\\' && k + 1 < sc->n && sc->s[k + 1] == q)
 				break;
-		} else if (c == '\\' && q != '\'' && k + 1 < sc->n &&
+		} else if (c == '\\' && (q != '\'' || sc->s[v] == '$') && k + 1 < sc->n &&
 			   !HAS(sc, k + 1, C_WS)) {
 			k++;           /* an escaped character, never the end */
 		} else if (c == q) {
-			break;
+			/* 'it'\''s': the string goes on after a quoted quote */
+			if (q == '\'' && has_prefix(sc, k, "'\\''"))
+				k += 3;
+			else if (q == '\'' && has_prefix(sc, k, "'\"'\"'"))
+				k += 4;
+			else
+				break;
 		}
 	}
 	*ve = k < sc->n ? k : sc->n;
 	/* Partly redacted already (see has_marker). */
 	return !has_marker(sc, *vs, *ve - *vs);
+}
+
+/* Is the value [vs, ve) one that a name of this kind holds a secret in? */
+static int value_fits(const struct scan *sc, int kind, size_t vs, size_t ve)
+{
+	switch (kind) {
+	case NAME_WEAK:
+		return callus_redact_looks_credential(sc, vs, ve - vs, 6);
+	case NAME_PWD:
+		/* PWD=/home/ci: the working directory */
+		return !callus_redact_is_path(sc, vs, ve - vs) && (sc->s[vs] != '/' || ve - vs < 2);
+	case NAME_AWS:
+		return 1;
+	default:
+		return !callus_redact_is_path(sc, vs, ve - vs);
+	}
 }
 
 /* At an '=' or ':' that may end a secret's name. */
@@ -362,12 +562,43 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 		return 0;
 	if (q && (name_start == sc->floor || s[name_start - 1] != q))
 		return 0;
-	kind = name_kind(s + name_start, name_end - name_start);
+	kind = callus_redact_name_kind(s + name_start, name_end - name_start);
 	if (kind == NAME_NO)
 		return 0;
 	if (colon && eq_ci(s + name_start, name_end - name_start, "token") &&
 	    parser_diagnostic(sc, name_start))
 		return 0;
+	/* In a query string '&' starts the next parameter. */
+	query = name_start > sc->floor &&
+		(s[name_start - 1] == '?' || s[name_start - 1] == '&');
+	switch (kind) {
+	case NAME_SIG:
+		/* sig=, X-Amz-Signature=: a query's or a header's parameter */
+		if (colon || (!query && eq_ci(s + name_start, name_end - name_start, "sig")))
+			return 0;
+		break;
+	case NAME_PASS:
+		/* "pass: 3" counts tests; "pass:secret" is openssl's */
+		if (colon && op_end < n && (s[op_end] == ' ' || s[op_end] == '\t'))
+			return 0;
+		break;
+	case NAME_WEAK:
+		/* "app.auth:auth.py:88" (a logger and a file): a weak name
+		 * takes a value after ": ", a quote or '=' */
+		if (colon && !q && op_end < n && !HAS(sc, op_end, C_WS | C_QUOTE))
+			return 0;
+		break;
+	case NAME_COOKIE:
+		if (!colon) {
+			kind = NAME_WEAK;
+			break;
+		}
+		v = op_end;
+		while (v < n && (s[v] == ' ' || s[v] == '\t'))
+			v++;
+		return v < n && cookie_value(sc, v, ends_ci(s + name_start, name_end - name_start,
+							   "set-cookie"), m);
+	}
 
 	/* In shell, "NAME= next" assigns the empty string. */
 	v = op_end;
@@ -379,8 +610,9 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 		return auth_value(sc, v, m);
 
 	if (HAS(sc, v, C_QUOTE) ||
-	    (s[v] == '\\' && v + 1 < n && HAS(sc, v + 1, C_QUOTE))) {
-		if (!quoted_value(sc, v, &vs, &ve) || ve == vs ||
+	    (s[v] == '\\' && v + 1 < n && HAS(sc, v + 1, C_QUOTE)) ||
+	    (s[v] == '$' && v + 1 < n && s[v + 1] == '\'')) {
+		if (!quoted_value(sc, v, spaced, &vs, &ve) || ve == vs ||
 		    is_placeholder(sc, vs, ve - vs) ||
 		    is_nullish(s + vs, ve - vs))
 			return 0;
@@ -389,9 +621,6 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 		if (in_set("{[(<", s[v]) || is_call(sc, v) ||
 		    placeholder_start(sc, v, n - v))
 			return 0;
-		/* In a query string '&' starts the next parameter. */
-		query = name_start > sc->floor &&
-			(s[name_start - 1] == '?' || s[name_start - 1] == '&');
 		vs = v;
 		/* Decide on at most VALUE_CAP bytes, so that a long value
 		 * with many names in it is not re-read from each of them. */
@@ -408,6 +637,8 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 				;
 		}
 	}
+	if (!value_fits(sc, kind, vs, ve))
+		return 0;
 
 	/* Name the kind of a known token when the value is exactly one. */
 	if (kind == NAME_AWS)
@@ -418,3 +649,25 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 	return found(m, vs, ve, "secret-assignment");
 }
 
+/* At the '>' of <password>...</password>: the element's text, when the
+ * element is closed on the same line and its text has no space. */
+int callus_redact_match_element(const struct scan *sc, size_t gt, struct match *m)
+{
+	size_t j = gt, v = gt + 1, e;
+	int kind;
+
+	while (j > sc->floor && gt - j <= NAME_MAX_LEN && HAS(sc, j - 1, C_NAME))
+		j--;
+	if (j == gt || j == sc->floor || sc->s[j - 1] != '<')
+		return 0;
+	kind = callus_redact_name_kind(sc->s + j, gt - j);
+	if (kind == NAME_NO || kind == NAME_AUTH || kind == NAME_COOKIE || kind == NAME_SIG)
+		return 0;
+	for (e = v; e < sc->n && e - v < VALUE_CAP; e++)
+		if (sc->s[e] == '<' || HAS(sc, e, C_WS) || !sc->s[e])
+			break;
+	if (e == v || e + 1 >= sc->n || sc->s[e] != '<' || sc->s[e + 1] != '/' ||
+	    is_placeholder(sc, v, e - v) || has_marker(sc, v, e - v) || !value_fits(sc, kind, v, e))
+		return 0;
+	return found(m, v, e, "secret-assignment");
+}

@@ -3,10 +3,11 @@
  * classes and trigger table (redact.c builds them), the state of one scan,
  * the small byte helpers every matcher uses, and the matchers the driver
  * (redact.c) calls: secrets known by their shape (redact_tokens.c: prefixed
- * tokens, private keys, URLs with a password) and by the name they are
- * given (redact_assign.c).  The helpers are static inline: they run on the
- * hot path of every scan.  Not part of the public API: callers go through
- * callus/redact.h.
+ * tokens, private keys, URLs with a password), by the name they are given
+ * (redact_assign.c), and by the option that carries them on a command line
+ * (redact_cli.c, which also reads shell words).  The helpers are static
+ * inline: they run on the hot path of every scan.  Not part of the public
+ * API: callers go through callus/redact.h.
  */
 #ifndef CALLUS_REDACT_INTERNAL_H
 #define CALLUS_REDACT_INTERNAL_H
@@ -31,6 +32,9 @@ enum {
 	C_TILDE = 1 << 9,   /* ~ */
 	C_HIGH = 1 << 10,   /* bytes >= 0x80: part of some UTF-8 text */
 	C_STRIP = 1 << 11,  /* trailing punctuation that ends a bare value */
+	C_HEX = 1 << 12,    /* 0-9 a-f A-F */
+	C_EQ = 1 << 13,     /* = (base64 padding) */
+	C_PCT = 1 << 14,    /* % (URL-encoded padding) */
 
 	C_ALPHA = C_UP | C_LO,
 	C_ALNUM = C_ALPHA | C_DIG,
@@ -41,7 +45,11 @@ enum {
 };
 
 /* What a byte may start. */
-enum { T_NONE = 0, T_WORD, T_COLON, T_EQ, T_DASH };
+enum { T_NONE = 0, T_WORD, T_COLON, T_EQ, T_DASH, T_TILDE, T_GT };
+
+/* The prefixed tokens (redact_tokens.c) a byte may start, in table order:
+ * rule[first[c]] .. rule[first[c + 1] - 1]. */
+#define CALLUS_REDACT_MAX_RULES 256
 
 struct callus_redactor {
 	uint16_t cls[256];
@@ -51,6 +59,21 @@ struct callus_redactor {
 	 * hot loop, and prefix letters inside words are not candidates. */
 	uint8_t start[2][256];
 	uint8_t wordy[256];
+	/* pair[a][b / 8] bit b % 8: does some token prefix start with the
+	 * bytes a, b?  Most word starts are rejected by this one lookup. */
+	uint8_t pair[256][32];
+	uint16_t first[257];
+	uint16_t rule[CALLUS_REDACT_MAX_RULES];
+};
+
+/*
+ * What a command line's words say about the options that follow (redact_cli.c):
+ * which tool runs, and whether its subcommand (docker "login") was seen.
+ * tool is an index in that file's table, or -1.
+ */
+struct callus_redact_tool {
+	int tool;
+	int sub;
 };
 
 /* A found secret: replace [start, end) by the kind.  When nothing is found,
@@ -71,6 +94,9 @@ struct scan {
 	callus_buf *out;
 	size_t copied;  /* input before this is in out */
 	size_t count;
+	/* The tool of the words before this text when it is one word of a
+	 * command line (callus_redact_argv), else NULL. */
+	const struct callus_redact_tool *argv_tool;
 };
 
 /* Longest span a matcher may re-scan from a later start: longer than any
@@ -212,6 +238,27 @@ static inline int is_nullish(const unsigned char *p, size_t len)
 	return 0;
 }
 
+/* Is there a letter, digit or '_' at k (inside the input)? */
+static inline int is_word_char(const struct scan *sc, size_t k)
+{
+	return k < sc->n && HAS(sc, k, C_WORD);
+}
+
+/* Does a "[REDACTED:...]" marker end just before b?  Matchers that read
+ * words before their trigger stop there, as they stop at scan.floor, so
+ * that a second pass reads what the first one read. */
+static inline int marker_before(const struct scan *sc, size_t b)
+{
+	size_t k;
+
+	if (b == 0 || sc->s[b - 1] != ']')
+		return 0;
+	for (k = b - 1; k > 0 && b - k < 40; k--)
+		if (sc->s[k - 1] == '[')
+			return b - k >= 10 && memcmp(sc->s + k - 1, "[REDACTED:", 10) == 0;
+	return 0;
+}
+
 /* ---- the matchers ----------------------------------------------------- */
 
 /*
@@ -220,8 +267,19 @@ static inline int is_nullish(const unsigned char *p, size_t len)
  * scanning may continue).
  */
 
+/* Fill the token tables of a new redactor (first, rule, pair, and the
+ * trigger of each prefix's first byte). */
+void callus_redact_tokens_init(callus_redactor *r);
+
 /* Tokens recognised by their prefix; i is at a word start. */
 int callus_redact_match_token(const struct scan *sc, size_t i, struct match *m);
+
+/* Shapes with no prefix, found from a byte inside them: a Telegram bot
+ * token at its ':', an Azure AD client secret at its '~', a Mailchimp key
+ * at the '-' of its "-usN" suffix. */
+int callus_redact_match_telegram(const struct scan *sc, size_t p, struct match *m);
+int callus_redact_match_tilde(const struct scan *sc, size_t p, struct match *m);
+int callus_redact_match_mailchimp(const struct scan *sc, size_t p, struct match *m);
 
 /* The kind of a private key block; compared by address. */
 extern const char callus_redact_kind_pem[];
@@ -237,5 +295,66 @@ int callus_redact_match_url(const struct scan *sc, size_t p, struct match *m);
 
 /* At an '=' or ':' that may end a secret's name. */
 int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m);
+
+/* At the '>' of <password>...</password>. */
+int callus_redact_match_element(const struct scan *sc, size_t gt, struct match *m);
+
+/* Does a variable, key, header or option called name[0..len) hold a
+ * secret?  NAME_* below. */
+enum {
+	NAME_NO = 0,
+	NAME_SECRET,  /* any value that is not code, a reference or empty */
+	NAME_AWS,     /* AWS secret access key */
+	NAME_AUTH,    /* an Authorization header: keep its scheme */
+	NAME_WEAK,    /* auth, credentials, session...: also prose, so the
+		       * value must look like a credential */
+	NAME_COOKIE,  /* a Cookie or Set-Cookie header */
+	NAME_PWD,     /* pwd: a password, or the working directory */
+	NAME_SIG,     /* sig, signature: only in a query or as NAME= */
+	NAME_PASS     /* pass: also a test count (pass: 3) */
+};
+int callus_redact_name_kind(const unsigned char *name, size_t len);
+
+/* Is v[0..len) a path (./x, ../x, ~/x, C:\\x, /lower/case) rather than a
+ * secret? */
+int callus_redact_is_path(const struct scan *sc, size_t v, size_t len);
+
+/* Does v[0..len) look like a credential rather than a word: a digit or
+ * mixed case, at least min bytes? */
+int callus_redact_looks_credential(const struct scan *sc, size_t v, size_t len, size_t min);
+
+/* ---- command lines (redact_cli.c) -------------------------------------- */
+
+/* One shell word read at a value: the bytes to replace [rs, re) (inside
+ * the quotes when the word is one quoted string) and its end. */
+struct shell_word {
+	size_t rs, re, end;
+};
+
+/* Read the shell word at v.  encl is the quote the text around it is in
+ * ('\'' for the words of "sh -c '...'" seen from inside, 0 when none),
+ * known when an option was found right after it: the value then ends at the
+ * matching quote.  Quoting inside a quoted string ('\'', '"'"', \") is
+ * read as the shell reads it.  Stops at the end of the line. */
+void callus_redact_shell_word(const struct scan *sc, size_t v, unsigned char encl,
+			      struct shell_word *w);
+
+/* Where the delimiter d (quoting inside a quoted string: '\\'', \\") next
+ * occurs at or after k on this line, or the line's end. */
+size_t callus_redact_delimiter_end(const struct scan *sc, size_t k, const char *d);
+
+/* At a '-' that may start a command-line option carrying a secret. */
+int callus_redact_match_option(const struct scan *sc, size_t i, struct match *m);
+
+/* "machine HOST login USER password SECRET" (.netrc), "config set NAME
+ * VALUE" (npm, yarn, aws): a secret after a word naming it.  i is at the
+ * word "password" or "set". */
+int callus_redact_match_keyword(const struct scan *sc, size_t i, struct match *m);
+
+/* The redaction pass over in[0..len) appended to out, with the tool of the
+ * command line's earlier words (may be NULL).  callus_redact() is this with
+ * NULL. */
+int callus_redact_scan(const callus_redactor *r, callus_buf *out, const char *in,
+		       size_t len, const struct callus_redact_tool *tool, size_t *count);
 
 #endif

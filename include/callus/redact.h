@@ -2,38 +2,52 @@
  * redact.h - remove secrets from tool output before it is stored or written
  * anywhere (store, lesson Markdown, AGENTS.md, logs).
  *
- * Each secret is replaced by "[REDACTED:<kind>]".  Kinds:
+ * Each secret is replaced by "[REDACTED:<kind>]", the kind at most 17
+ * bytes.  What is recognised (docs/redaction.md lists every format, and
+ * tests/fixtures/secrets/formats.tsv plants each one):
  *
- *   github-token    ghp_ gho_ ghu_ ghs_ ghr_ github_pat_
- *   gitlab-token    glpat- gloas- gldt- glrt- glcbt- glptt- glft- ...
- *   aws-key         AKIA/ASIA/ABIA/ACCA access key ids
- *   aws-secret      the value of aws_secret_access_key
- *   slack-token     xoxb- xoxp- xoxa- xoxr- xoxs- xoxe- xapp-
- *   slack-webhook   the path of https://hooks.slack.com/services/...
- *   npm-token       npm_
- *   openai-key      sk-, sk-proj-, ...
- *   anthropic-key   sk-ant-
- *   google-api-key  AIza
- *   stripe-key      sk_live_ rk_live_ sk_test_ rk_test_
- *   jwt             eyJ<header>.<payload>.<signature>
- *   private-key     a PEM "-----BEGIN ... PRIVATE KEY-----" block through
- *                   its END line, or to the end of the input if unterminated
- *   url-password    the password of scheme://user:password@host
- *   auth-header     the credentials of "Authorization: <scheme> <creds>"
- *   bearer-token    the token after a bare "Bearer "
- *   secret-assignment  the value of NAME=value, NAME: value, "NAME": "value"
- *                   where NAME ends in TOKEN, SECRET, PASSWORD, PASSWD or a
- *                   separated KEY (API_KEY, apiKey, x-api-key)
+ *   by shape      tokens with a vendor's prefix (about 130: GitHub, GitLab,
+ *                 AWS, Slack, OpenAI, Anthropic, Stripe, SendGrid, Hugging
+ *                 Face, Shopify, Vault, PyPI, npm, DigitalOcean, ...; kinds
+ *                 such as github-token, aws-key, stripe-key), Telegram and
+ *                 Discord bot tokens, Azure AD client secrets, age keys,
+ *                 JWTs (jwt), PEM private key blocks (private-key, through
+ *                 the END line or the end of the input), webhook URLs
+ *                 (slack-webhook, discord-webhook, teams-webhook), bare
+ *                 "Bearer <token>" (bearer-token)
+ *   in URLs       the password of scheme://user:password@host of any scheme
+ *                 (url-password), a user that is itself a key, as in a
+ *                 Sentry DSN (url-token)
+ *   by name       the value of NAME=value, NAME: value, "NAME": "value",
+ *                 <NAME>value</NAME> where NAME ends in TOKEN, SECRET,
+ *                 PASSWORD, PASSWD, PASSPHRASE, PASS, PWD, a separated KEY
+ *                 (API_KEY, apiKey, AccountKey), AUTH or CREDENTIALS (when the
+ *                 value looks like one), and sig/signature in a query
+ *                 (secret-assignment, aws-secret); connection strings
+ *                 (Password=...;) end at ';'; an Authorization header's
+ *                 credentials (auth-header); Cookie and Set-Cookie values
+ *                 (cookie)
+ *   by option     the value of --password, --token, --secret, --api-key,
+ *                 --auth... (and =, and single-dash -password forms) in any
+ *                 tool, the password of -u/--user user:password, and short
+ *                 options that carry a password in a known tool: mysql -pX,
+ *                 docker login -p X, sshpass -p, redis-cli -a, ldapsearch
+ *                 -w, zip -P, openssl -passin pass:X, ... (cli-password);
+ *                 "password X" in a .netrc and "config set NAME X"
+ *
+ * Shell quoting is read where a value is: single quotes with '\'' inside,
+ * double quotes, $'...', and quoting nested in sh -c '...'.
  *
  * What is kept: the scheme, user (unless itself a token) and host of a URL,
- * the name of an assignment, the scheme word of an Authorization header,
- * so that a lesson still says what was wrong.  What is deliberately not
- * redacted: empty values, placeholders (${X}, $X, <x>, ***, {{x}}), quoted
- * values containing spaces (prose such as "must be 8 chars"), code
- * (get_token(), self.token, TOKEN_EXPIRED), type annotations (token:
- * string), and anything without a known prefix or name, so git SHAs, UUIDs
- * and hex or base64 digests survive.  Redaction is idempotent: redacting
- * redacted text changes nothing.
+ * the name of an assignment or option, the scheme word of an Authorization
+ * header, the quotes around a value, so that a lesson still says what was
+ * wrong.  What is deliberately not redacted: empty values, placeholders
+ * (${X}, $X, <x>, ***, {{x}}), quoted values containing spaces after a ':'
+ * (prose such as "must be 8 chars"), code (get_token(), self.token,
+ * TOKEN_EXPIRED), type annotations (token: string), paths (./x, /run/x),
+ * and anything without a known prefix, name or option, so git SHAs, UUIDs,
+ * hex or base64 digests and npm integrity strings survive.  Redaction is
+ * idempotent: redacting redacted text changes nothing.
  */
 #ifndef CALLUS_REDACT_H
 #define CALLUS_REDACT_H
@@ -71,5 +85,18 @@ int callus_redact(const callus_redactor *r, callus_buf *out, const char *in,
 /* Redacted copy of the NUL-terminated in, in a malloc'd string that the
  * caller frees; a NULL in gives *out = NULL and returns 0. */
 int callus_redact_str(const callus_redactor *r, char **out, const char *in);
+
+/*
+ * Append the command line argv[0..argc) to out as a POSIX shell reads it
+ * back (words one space apart, each quoted as callus_shell_quote() does),
+ * with every secret replaced.  Each word is redacted before it is quoted,
+ * with what the words before it say: the tool they run (mysql -pX), an
+ * option whose value is this word (--password X, -u user:X).  If count is
+ * not NULL it receives the number of replacements.  Returns 0,
+ * CALLUS_EINVAL (NULL r, out or word), CALLUS_ENOMEM or CALLUS_ETOOBIG; on
+ * failure out is left as it was.
+ */
+int callus_redact_argv(const callus_redactor *r, callus_buf *out, size_t argc,
+		       const char *const *argv, size_t *count);
 
 #endif

@@ -300,7 +300,7 @@ static void test_secret_assignments(void **state)
 	       "Password: [REDACTED:secret-assignment]\n"
 	       "PASSWD=[REDACTED:secret-assignment] TOKEN=[REDACTED:secret-assignment]\n"
 	       "{Token:[REDACTED:secret-assignment] User:bob}\n"
-	       "--password=[REDACTED:secret-assignment] -e MYSQL_ROOT_PASSWORD=[REDACTED:secret-assignment]\n"
+	       "--password=[REDACTED:cli-password] -e MYSQL_ROOT_PASSWORD=[REDACTED:secret-assignment]\n"
 	       "x-api-key: [REDACTED:secret-assignment]\n"
 	       "spring.datasource.password=[REDACTED:secret-assignment]\n"
 	       "{\\\"accessToken\\\":\\\"[REDACTED:secret-assignment]\\\"}\n", 14);
