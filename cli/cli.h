@@ -94,7 +94,11 @@ int cmd_note(int argc, char **argv);
 /* Print "callus: <message>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Shell-quote argv into one command line (for detection and the lesson). */
+/* Shell-quote argv into one command line (for detection). */
 char *cli_join_argv(int argc, char **argv);
+
+/* The same line with every secret redacted word by word before quoting (for
+ * the lesson: quoting first would hide a password's quotes in '\''). */
+char *cli_join_argv_redacted(const callus_redactor *r, int argc, char **argv);
 
 #endif

@@ -75,7 +75,7 @@ int cmd_run(int argc, char **argv)
 	cli_workspace ws;
 	cli_recorded rec;
 	callus_metrics *metrics = NULL;
-	char *command = NULL;
+	char *command = NULL, *stored = NULL;
 	int first, status = 0, have_ws = 0, watch = 0;
 	struct timespec started;
 
@@ -98,6 +98,8 @@ int cmd_run(int argc, char **argv)
 	command = cli_join_argv(argc - first, argv + first);
 	if (!no_record && command && cli_workspace_setup(&ws, NULL, 1) == 0) {
 		have_ws = 1;
+		/* what is stored: the words redacted before they are quoted */
+		stored = cli_join_argv_redacted(ws.redactor, argc - first, argv + first);
 		if (ws.config_error && !quiet)
 			cli_error("ignoring .callus/config: %s", ws.config_error);
 		if (callus_detect(&det, ws.whitelist, command, &err) == 0 && det.verification)
@@ -134,7 +136,8 @@ int cmd_run(int argc, char **argv)
 		callus_metrics_new(&metrics);
 		callus_metrics_add(metrics, CALLUS_METRIC_RUN_TOTAL, recorded, 1);
 		callus_capture_finish(&cap);
-		if (cli_record_failure(&ws, &det, command, status, &cap, intent_id, metrics, 0, &rec) < 0) {
+		if (cli_record_failure(&ws, &det, stored ? stored : command, status, &cap,
+				       intent_id, metrics, 0, &rec) < 0) {
 			callus_metrics_add(metrics, CALLUS_METRIC_RUN_TOTAL, dropped, 1);
 			cli_flush_metrics(&ws, metrics, NULL, 1);
 		} else {
@@ -162,7 +165,7 @@ int cmd_run(int argc, char **argv)
 		callus_store *store = NULL;
 
 		callus_metrics_new(&metrics);
-		if (cli_record_pass(&ws, &det, command, intent_id,
+		if (cli_record_pass(&ws, &det, stored ? stored : command, intent_id,
 				    (long long)started.tv_sec * 1000000000LL + started.tv_nsec,
 				    metrics, &learnt, &store) == 0 &&
 		    !quiet) {
@@ -185,5 +188,6 @@ int cmd_run(int argc, char **argv)
 	if (have_ws)
 		cli_workspace_release(&ws);
 	free(command);
+	free(stored);
 	return status;
 }

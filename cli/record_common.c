@@ -108,8 +108,13 @@ void cli_learn_init(cli_learn *out, const cli_workspace *ws, const callus_detect
 	callus_config_get_bool(&snapshots, ws->config, "learn", "snapshots", 1, NULL);
 	out->opts.workspace = ws->root;
 	out->opts.check.tool = det->tool;
-	out->opts.check.args = det->args;
-	out->opts.check.dir = dir;
+	/* stored with the check: redacted (only memory can fail here) */
+	if (ws->redactor) {
+		callus_redact_str(ws->redactor, &out->args, det->args);
+		callus_redact_str(ws->redactor, &out->dir, dir);
+	}
+	out->opts.check.args = out->args ? out->args : det->args;
+	out->opts.check.dir = out->dir ? out->dir : dir;
 	out->opts.max_retries =
 		(int)cli_config_long(ws, "learn", "max_retries", CALLUS_LEARN_MAX_RETRIES);
 	out->opts.prune_hours =
@@ -121,6 +126,13 @@ void cli_learn_init(cli_learn *out, const cli_workspace *ws, const callus_detect
 	out->opts.no_snapshot = !snapshots;
 	out->opts.remote_model = ws->embed_model;
 	out->opts.half_life_days = cli_match_half_life(ws);
+}
+
+void cli_learn_release(cli_learn *lc)
+{
+	free(lc->args);
+	free(lc->dir);
+	lc->args = lc->dir = NULL;
 }
 
 double cli_match_half_life(const cli_workspace *ws)
@@ -172,6 +184,7 @@ int cli_record_pass(const cli_workspace *ws, const callus_detection *det, const 
 		callus_store_close(store);
 	}
 	callus_error_release(&err);
+	cli_learn_release(&lc);
 	free(red);
 	free(dir);
 	return rc;
@@ -319,6 +332,7 @@ out:
 		callus_metrics_add(m, CALLUS_METRIC_FAILSAFE_DROPPED, labels, 1);
 	}
 	callus_error_release(&err);
+	cli_learn_release(&lc);
 	free(dir);
 	return rc;
 }

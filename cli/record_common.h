@@ -35,12 +35,16 @@ typedef struct cli_learn {
 	callus_learn_opts opts;
 	callus_snapshot_opts snapshot;
 	const char *exclude[3];
+	char *args, *dir;   /* owned: the check's arguments and directory, redacted */
 } cli_learn;
 
 /* The check a detection names, with the workspace's [learn] settings.
- * Borrows from ws, det and dir. */
+ * Borrows from ws and det; the check's arguments and directory are stored,
+ * so they are redacted copies (an argument can be -pSECRET).  Release with
+ * cli_learn_release(). */
 void cli_learn_init(cli_learn *out, const cli_workspace *ws, const callus_detection *det,
 		    const char *dir);
+void cli_learn_release(cli_learn *lc);
 
 /* [match] half_life_days: how fast a fix's recency fades (match.h). */
 double cli_match_half_life(const cli_workspace *ws);

@@ -126,3 +126,14 @@ char *cli_join_argv(int argc, char **argv)
 		return NULL;
 	return callus_buf_detach(&b);
 }
+
+char *cli_join_argv_redacted(const callus_redactor *r, int argc, char **argv)
+{
+	callus_buf b = CALLUS_BUF_INIT;
+
+	if (callus_redact_argv(r, &b, (size_t)argc, (const char *const *)argv, NULL) < 0) {
+		callus_buf_release(&b);
+		return NULL;
+	}
+	return callus_buf_detach(&b);
+}

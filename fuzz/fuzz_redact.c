@@ -4,7 +4,9 @@
  * Besides memory errors, checks the properties callers rely on: the output
  * is bounded by the input, every replacement is counted, and redaction is
  * idempotent (text stored redacted is redacted again when it is written out,
- * and must not change or grow).
+ * and must not change or grow).  The input split at NUL bytes is also a
+ * command line given as words (callus_redact_argv), for memory errors and
+ * for its count.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -64,6 +66,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto out;
 	if (strcmp(str, twice.ptr) != 0)
 		abort();
+
+	/* The same bytes as argv words, one per NUL-terminated piece. */
+	{
+		const char *words[64];
+		size_t nw = 0, k = 0, n3 = 0;
+
+		while (k < size && nw < 64) {
+			words[nw++] = (const char *)data + k;
+			k += strnlen((const char *)data + k, size - k) + 1;
+		}
+		if (k > size)   /* the last piece has no NUL: not a word */
+			nw--;
+		callus_buf_clear(&twice);
+		if (callus_redact_argv(r, &twice, nw, words, &n3) == 0 &&
+		    n3 > occurrences(&twice, "[REDACTED:"))
+			abort();
+	}
 out:
 	free(str);
 	free(copy);

@@ -616,6 +616,15 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 		    is_placeholder(sc, vs, ve - vs) ||
 		    is_nullish(s + vs, ve - vs))
 			return 0;
+	} else if (!colon && !spaced && !q && name_start > sc->floor &&
+		   (s[name_start - 1] == '\'' || s[name_start - 1] == '"')) {
+		/* 'NAME=value with spaces' (a word quoted whole: docker -e,
+		 * an argv joined by the shell's rules): to the closing quote */
+		vs = v;
+		ve = callus_redact_string_end(sc, v, s[name_start - 1], s[name_start - 1] == '"');
+		if (ve == vs || in_set("{[(<", s[v]) || placeholder_start(sc, v, ve - v) ||
+		    is_nullish(s + vs, ve - vs) || has_marker(sc, vs, ve - vs))
+			return 0;
 	} else {
 		/* What the start tells is decided before the end is found. */
 		if (in_set("{[(<", s[v]) || is_call(sc, v) ||

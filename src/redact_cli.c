@@ -277,10 +277,7 @@ size_t callus_redact_delimiter_end(const struct scan *sc, size_t k, const char *
 	return k;
 }
 
-/* The closing q of a string whose body starts at k (backslash escapes
- * when esc), or the end of the line.  In a single-quoted string, '\'' and
- * '"'"' are a quote and the string goes on. */
-static size_t string_end(const struct scan *sc, size_t k, unsigned char q, int esc)
+size_t callus_redact_string_end(const struct scan *sc, size_t k, unsigned char q, int esc)
 {
 	for (; k < sc->n && sc->s[k] != '\n' && sc->s[k] != '\r'; k++) {
 		if (esc && sc->s[k] == '\\') {
@@ -308,7 +305,7 @@ void callus_redact_shell_word(const struct scan *sc, size_t v, unsigned char enc
 
 	if (encl) {
 		w->rs = v;
-		w->re = w->end = string_end(sc, v, encl, encl == '"');
+		w->re = w->end = callus_redact_string_end(sc, v, encl, encl == '"');
 		return;
 	}
 	for (size_t d = 0; d < sizeof(nested) / sizeof(nested[0]); d++)
@@ -326,7 +323,7 @@ void callus_redact_shell_word(const struct scan *sc, size_t v, unsigned char enc
 			size_t q0 = k, body = k + (c == '$' ? 2 : 1);
 			unsigned char q = c == '$' ? '\'' : c;
 
-			k = string_end(sc, body, q, q == '"' || c == '$');
+			k = callus_redact_string_end(sc, body, q, q == '"' || c == '$');
 			if (k < n && s[k] == q)
 				k++;
 			/* A word that starts with a quoted string ends with it,

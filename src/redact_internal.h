@@ -238,10 +238,19 @@ static inline int is_nullish(const unsigned char *p, size_t len)
 	return 0;
 }
 
-/* Is there a letter, digit or '_' at k (inside the input)? */
+/* Does a "[REDACTED:...]" marker start at k? */
+static inline int starts_marker(const struct scan *sc, size_t k)
+{
+	return k + 10 <= sc->n && memcmp(sc->s + k, "[REDACTED:", 10) == 0;
+}
+
+/* Is there a letter, digit or '_' at k (inside the input)?  A marker
+ * counts as one: a check that a token ends at k must not pass on the
+ * second pass because a later match of the first replaced the word that
+ * followed it ("glc_...=0OUV" where "0OUV" is an assignment's value). */
 static inline int is_word_char(const struct scan *sc, size_t k)
 {
-	return k < sc->n && HAS(sc, k, C_WORD);
+	return k < sc->n && (HAS(sc, k, C_WORD) || starts_marker(sc, k));
 }
 
 /* Does a "[REDACTED:...]" marker end just before b?  Matchers that read
@@ -338,6 +347,11 @@ struct shell_word {
  * read as the shell reads it.  Stops at the end of the line. */
 void callus_redact_shell_word(const struct scan *sc, size_t v, unsigned char encl,
 			      struct shell_word *w);
+
+/* The closing q of a string whose body starts at k (backslash escapes
+ * when esc), or the end of the line.  In a single-quoted string, '\\'' and
+ * '"'"' are a quote and the string goes on. */
+size_t callus_redact_string_end(const struct scan *sc, size_t k, unsigned char q, int esc);
 
 /* Where the delimiter d (quoting inside a quoted string: '\\'', \\") next
  * occurs at or after k on this line, or the line's end. */

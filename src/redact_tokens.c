@@ -331,7 +331,7 @@ static int seg_match(const struct scan *sc, size_t i, const struct tok_rule *t, 
 		/* The whole token: not the start of a longer word. */
 		if (is_word_char(sc, k) ||
 		    ((t->flags & F_NODOT) && k + 1 < sc->n && sc->s[k] == '.' &&
-		     HAS(sc, k + 1, C_ALNUM)))
+		     is_word_char(sc, k + 1)))
 			return 0;
 		if (!body_flags(sc, b, k - b, t->flags))
 			return 0;
