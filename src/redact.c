@@ -202,11 +202,12 @@ out:
 int callus_redact(const callus_redactor *r, callus_buf *out, const char *in,
 		size_t len, size_t *count)
 {
-	return callus_redact_scan(r, out, in, len, NULL, count);
+	return callus_redact_scan(r, out, in, len, NULL, 0, count);
 }
 
 int callus_redact_scan(const callus_redactor *r, callus_buf *out, const char *in,
-		       size_t len, const struct callus_redact_tool *tool, size_t *count)
+		       size_t len, const struct callus_redact_tool *tool, int argv_word,
+		       size_t *count)
 {
 	struct scan sc;
 	size_t orig;
@@ -227,6 +228,7 @@ int callus_redact_scan(const callus_redactor *r, callus_buf *out, const char *in
 	sc.copied = 0;
 	sc.count = 0;
 	sc.argv_tool = tool;
+	sc.argv_word = argv_word;
 	/* Most input has no secret: reserve the copy in one allocation, unless
 	 * a ceiling forbids it (redaction can also shrink the text). */
 	if ((!out->limit || len <= out->limit - out->len) &&

@@ -609,7 +609,14 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 	if (kind == NAME_AUTH)
 		return auth_value(sc, v, m);
 
-	if (HAS(sc, v, C_QUOTE) ||
+	if (sc->argv_word && !colon && !spaced && name_start == 0) {
+		/* an argv word NAME=value: the value is the rest of it */
+		vs = v;
+		ve = n;
+		if (in_set("{[(<", s[v]) || placeholder_start(sc, v, ve - v) ||
+		    is_nullish(s + vs, ve - vs) || has_marker(sc, vs, ve - vs))
+			return 0;
+	} else if (HAS(sc, v, C_QUOTE) ||
 	    (s[v] == '\\' && v + 1 < n && HAS(sc, v + 1, C_QUOTE)) ||
 	    (s[v] == '$' && v + 1 < n && s[v + 1] == '\'')) {
 		if (!quoted_value(sc, v, spaced, &vs, &ve) || ve == vs ||

@@ -570,7 +570,8 @@ int callus_redact_match_option(const struct scan *sc, size_t i, struct match *m)
 	if (o.kind == OPT_NONE)
 		return 0;
 	if (o.value < sc->n)
-		return option_value(sc, o.value, o.encl, o.kind, o.sep, o.named ? V_NAMED : 0, m);
+		return option_value(sc, o.value, o.encl, o.kind, o.sep,
+				    (o.named ? V_NAMED : 0) | (sc->argv_word && i == 0 ? V_RAW : 0), m);
 	v = next_word(sc, o.name_end, o.encl);
 	/* a list item is its own quoted word */
 	return v < sc->n && option_value(sc, v, 0, o.kind, o.sep,
@@ -624,6 +625,10 @@ int callus_redact_match_keyword(const struct scan *sc, size_t i, struct match *m
 	if (v >= sc->n)
 		return 0;
 	callus_redact_shell_word(sc, v, 0, &w);
+	/* A name read across a redaction (an open quote) is not one: the
+	 * first pass, which made it, could not read that far. */
+	if (has_marker(sc, v, w.end - v))
+		return 0;
 	/* the name's last part: //registry.npmjs.org/:_authToken, Db:Password */
 	for (b = w.re; b > w.rs && !in_set(":/", sc->s[b - 1]); b--)
 		;
@@ -670,6 +675,20 @@ static int raw_value(const callus_redactor *r, const char *a, size_t len, int ki
 	return option_value(&sc, 0, 0, kind, sep, V_RAW, m);
 }
 
+/* Is argv[i] a script for a shell: the word after sh -c, bash -lc, -ec? */
+static int is_script(const char *const *argv, size_t i)
+{
+	const char *o = i ? argv[i - 1] : "";
+	size_t l = strlen(o);
+
+	if (l < 2 || o[0] != '-' || o[1] == '-' || o[l - 1] != 'c')
+		return 0;
+	for (size_t k = 1; k < l; k++)
+		if (o[k] < 'a' || o[k] > 'z')
+			return 0;
+	return 1;
+}
+
 int callus_redact_argv(const callus_redactor *r, callus_buf *out, size_t argc,
 		       const char *const *argv, size_t *count)
 {
@@ -700,7 +719,8 @@ int callus_redact_argv(const callus_redactor *r, callus_buf *out, size_t argc,
 			total++;
 			pending = OPT_NONE;
 		} else {
-			if ((rc = callus_redact_scan(r, &word, a, len, &t, &n1)) < 0)
+			if ((rc = callus_redact_scan(r, &word, a, len, &t, !is_script(argv, i),
+						     &n1)) < 0)
 				goto out;
 			total += n1;
 			pending = wants_value(r, a, len, &t, &sep);

@@ -97,6 +97,10 @@ struct scan {
 	/* The tool of the words before this text when it is one word of a
 	 * command line (callus_redact_argv), else NULL. */
 	const struct callus_redact_tool *argv_tool;
+	/* This text is one argv word that is not a script (the word after
+	 * sh -c): the value of a NAME= or an option at its start runs to its
+	 * end, spaces and quotes included (the shell removed the quoting). */
+	int argv_word;
 };
 
 /* Longest span a matcher may re-scan from a later start: longer than any
@@ -366,9 +370,10 @@ int callus_redact_match_option(const struct scan *sc, size_t i, struct match *m)
 int callus_redact_match_keyword(const struct scan *sc, size_t i, struct match *m);
 
 /* The redaction pass over in[0..len) appended to out, with the tool of the
- * command line's earlier words (may be NULL).  callus_redact() is this with
- * NULL. */
+ * command line's earlier words (may be NULL) and scan.argv_word.
+ * callus_redact() is this with NULL and 0. */
 int callus_redact_scan(const callus_redactor *r, callus_buf *out, const char *in,
-		       size_t len, const struct callus_redact_tool *tool, size_t *count);
+		       size_t len, const struct callus_redact_tool *tool, int argv_word,
+		       size_t *count);
 
 #endif

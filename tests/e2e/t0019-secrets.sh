@@ -1,0 +1,211 @@
+#!/bin/bash
+# shellcheck disable=SC2016 # test bodies are single-quoted on purpose
+# shellcheck source-path=SCRIPTDIR
+test_description='no planted secret reaches a file callus writes, nor a reply
+
+Every format of tests/fixtures/secrets/formats.tsv (fake secrets of every
+kind the redactor knows: see its generate.py) is planted four ways: in the
+error line of a failing check run by callus run, in the script of one (the
+command line callus quotes), as words of one (an option and its value in
+two words), and in the command and the output of a callus hook generic
+payload.  Every run passes its output and exit status through and records
+a lesson; then no secret may be found in .callus/ (the SQLite database, its
+WAL, the log), .lessons/, AGENTS.md, the replies, callus'"'"'s own messages
+or what callus lists.'
+
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+FORMATS=$REPO/tests/fixtures/secrets/formats.tsv
+
+# decode TEXT: the escapes of formats.tsv (\n, \t, \\, and \z for nothing)
+decode() {
+	local s=$1
+	s=${s//\\z/}
+	s=${s//\\\\/$'\001'}
+	s=${s//\\n/$'\n'}
+	s=${s//\\t/$'\t'}
+	s=${s//$'\001'/\\}
+	printf '%s' "$s"
+}
+
+# tag N: a word of letters naming format N, so that each one's error is its
+# own lesson (numbers are normalized out of signatures)
+tag() {
+	printf 'fmt%s' "$(printf '%s' "$1" | tr 0-9 a-j)"
+}
+
+# for_each_format: reads formats.tsv, setting i, name, line (decoded),
+# secret (the first secret, decoded) and cmd (1 when the line is a command
+# line, flagged !cmd) for each format, and calls "$@"
+for_each_format() {
+	local cols
+	i=0
+	while IFS= read -r row; do
+		case $row in '#'* | '') continue ;; esac
+		i=$((i + 1))
+		IFS=$'\t' read -r -a cols <<<"$row"
+		name=${cols[0]}
+		line=$(decode "${cols[1]}")
+		secret=$(decode "${cols[2]}")
+		cmd=0
+		case $'\t'$row$'\t' in *$'\t!cmd\t'*) cmd=1 ;; esac
+		"$@" || { echo "format $i ($name) failed"; return 1; }
+	done <"$FORMATS"
+}
+
+# no_secret FILE...: none of the planted secrets is in FILE... (read as bytes)
+no_secret() {
+	if grep -a -n -F -f "$TRASH_DIRECTORY/secrets" -- "$@" >"$TRASH_DIRECTORY/found"; then
+		echo "secrets found:"
+		cut -c 1-300 "$TRASH_DIRECTORY/found"
+		return 1
+	fi
+}
+
+test_expect_success 'the planted formats: at least 100, each with its secret' - <<\EOF
+	: >secrets
+	while IFS= read -r row; do
+		case $row in "#"* | "") continue ;; esac
+		IFS=$'\t' read -r -a cols <<<"$row"
+		for c in "${cols[@]:2}"; do
+			case $c in +* | !*) ;; *) decode "$c" >>secrets && echo >>secrets ;; esac
+		done
+	done <"$FORMATS"
+	n=$(grep -vc "^#" "$FORMATS")
+	test_info "$n formats, $(wc -l <secrets) secrets"
+	test "$n" -ge 100
+	! grep -qx "" secrets
+	git init -q ws
+	printf "int main(void) { return 0; }\n" >ws/main.c
+	mkdir replies
+	: >callus-said
+EOF
+
+# What callus runs write goes outside the workspace ($T): the check's own
+# output holds the secrets, and it is not callus's to redact.
+T=$TRASH_DIRECTORY
+
+# One failing run per format, the secret in its error line (the output).
+plant_output() {
+	PLANTED=$line TAG=$(tag "$i") test_expect_code 1 "$CALLUS" run -- sh -c \
+		'printf "src/main.c:%s:1: error: %s: %s\n" "${#TAG}" "$TAG" "$PLANTED" >&2; exit 1; gcc -c main.c' \
+		>"$T/out" 2>"$T/err" &&
+	# the output passes through untouched
+	grep -qF -- "$secret" "$T/err" &&
+	grep -q "^callus: recorded lesson" "$T/err" &&
+	grep "^callus:" "$T/err" >>"$T/callus-said"
+}
+
+test_expect_success 'in the output of a failing check: status and output passed through, a lesson each' '
+	cd ws &&
+	for_each_format plant_output &&
+	test "$("$CALLUS" lessons --json | jq length)" -ge "$i"
+'
+
+# The secret in the script sh runs: after `exit 1`, so never run, but in the
+# command line callus records (the script is one word that callus quotes).
+plant_script() {
+	TAG=$(tag "$i") test_expect_code 1 "$CALLUS" run -- sh -c \
+		"printf 'src/cmd.c:1:1: error: %s failed\n' \"\$TAG\" >&2; exit 1; gcc -c main.c
+: $line" >"$T/out" 2>"$T/err" &&
+	grep -q "^callus: recorded lesson" "$T/err" &&
+	grep "^callus:" "$T/err" >>"$T/callus-said"
+}
+
+test_expect_success 'in the script of a failing check (the command line callus quotes)' '
+	cd ws &&
+	for_each_format plant_script
+'
+
+# A command line split into words as a shell splits it (Python's shlex):
+# options and their values in separate words, as argv gives them to callus
+# run, which quotes them again.
+plant_words() {
+	local words
+	test "$cmd" = 1 || return 0
+	# shlex does not know bash's $'...' quoting
+	case $line in *"\$'"*) return 0 ;; esac
+	mapfile -d '' -t words < <(python3 -c 'import shlex, sys
+for w in shlex.split(sys.argv[1]): sys.stdout.write(w + "\0")' "$line")
+	test "${#words[@]}" -gt 0
+	TAG=$(tag "$i") test_expect_code 1 "$CALLUS" run -- sh -c \
+		'printf "src/argv.c:1:1: error: %s failed\n" "$TAG" >&2; exit 1; gcc -c main.c' sh "${words[@]}" \
+		>"$T/out" 2>"$T/err" &&
+	grep -q "^callus: recorded lesson" "$T/err" &&
+	grep "^callus:" "$T/err" >>"$T/callus-said"
+}
+
+test_skip_unless_tool python3
+test_expect_success 'as words of a failing check'"'"'s command line' '
+	cd ws &&
+	for_each_format plant_words
+'
+
+# A generic hook payload: the secret in the command (on one line) and in
+# the output; the reply is kept.
+plant_hook() {
+	jq -n --arg cmd "gcc -c main.c # ${line//$'\n'/ }" --arg cwd "$PWD" \
+		--arg out "src/hook.c:1:1: error: $(tag "$i"): $line" \
+		'{command: $cmd, exit_code: 1, output: $out, cwd: $cwd, session_id: "s1"}' >"$T/payload" &&
+	"$CALLUS" hook generic <"$T/payload" >"$T/replies/$i.json" 2>"$T/err" &&
+	test_must_be_empty "$T/err" &&
+	jq -r .additionalContext "$T/replies/$i.json" | grep -q "recorded lesson"
+}
+
+test_expect_success 'in the command and the output of a hook payload' '
+	cd ws &&
+	for_each_format plant_hook
+'
+
+test_expect_success 'a hook payload whose command is argv, joined with quotes by callus' - <<\EOF
+	cd ws
+	p=$(sed -n 1p ../secrets)
+	jq -n --arg p "it's $p" --arg cwd "$PWD" \
+		'{command: ["gcc", "-c", "main.c", ("-DDB_PASSWORD=" + $p)], exit_code: 1,
+		  output: "src/env.c:1:1: error: argv payload", cwd: $cwd}' |
+		"$CALLUS" hook generic >../replies/argv.json
+	jq -r .additionalContext ../replies/argv.json | grep -q "recorded lesson"
+	"$CALLUS" lessons --json | jq -r ".[].command" | grep "DDB_PASSWORD" >../argv-command
+	grep -qx "gcc -c main.c '-DDB_PASSWORD=\[REDACTED:secret-assignment\]'" ../argv-command
+EOF
+
+test_expect_success 'the arguments of a check that failed, then passed, are stored redacted' - <<\EOF
+	cd ws
+	p=$(sed -n 2p ../secrets)
+	test_expect_code 1 "$CALLUS" run -- sh -c \
+		"echo 'src/args.c:1:1: error: args' >&2; exit 1; gcc -c main.c -DAPI_TOKEN=$p" 2>/dev/null
+	test_expect_code 0 "$CALLUS" run -- sh -c "exit 0; gcc -c main.c -DAPI_TOKEN=$p" 2>/dev/null
+	sqlite3 .callus/callus.db "SELECT args FROM checks" >../checks
+	grep -q "API_TOKEN=.REDACTED" ../checks
+EOF
+
+test_expect_success 'a status other than 1 passes through too' - <<\EOF
+	cd ws
+	p=$(sed -n 3p ../secrets)
+	test_expect_code 7 "$CALLUS" run -- sh -c \
+		"echo 'src/seven.c:1:1: error: --password $p' >&2; exit 7; gcc -c main.c" 2>../err
+	grep -qF -- "$p" ../err
+EOF
+
+test_expect_success 'no secret in any file callus wrote' - <<\EOF
+	cd ws
+	ls .callus/callus.db .callus/callus.db-wal .callus/log.jsonl AGENTS.md >/dev/null
+	test "$(find .lessons -type f | wc -l)" -ge 100
+	no_secret $(find .callus .lessons -type f) AGENTS.md
+	sqlite3 .callus/callus.db .dump >../dump.sql
+	no_secret ../dump.sql
+	test_info "$(grep -o "REDACTED:[a-z0-9-]*" ../dump.sql | sort -u | wc -l) kinds of redaction in the store," \
+		"$(find .lessons -type f | wc -l) lesson files"
+EOF
+
+test_expect_success 'no secret in the replies, callus'"'"'s messages or its listings' - <<\EOF
+	cd ws
+	"$CALLUS" lessons --json >../lessons.json
+	"$CALLUS" status >../status.txt 2>&1
+	"$CALLUS" pending >../pending.txt 2>&1
+	no_secret ../replies/*.json ../callus-said ../lessons.json ../status.txt ../pending.txt
+	grep -q REDACTED ../lessons.json
+EOF
+
+test_done
