@@ -701,6 +701,10 @@ int callus_redact_match_url(const struct scan *sc, size_t p, struct match *m)
 		m->resume = at + 1;     /* redacted by an earlier pass */
 		return 0;
 	}
+	/* A redaction after the '@' may have taken an '@' with it
+	 * ("u@auth=j@host"): which '@' ends the user would change. */
+	if (has_marker(sc, at, k - at))
+		return 0;
 	if (!colon || colon > at)
 		return url_user(sc, a, at, m);
 	if (colon + 1 == at || is_placeholder(sc, colon + 1, at - colon - 1)) {
