@@ -580,15 +580,41 @@ int callus_redact_match_option(const struct scan *sc, size_t i, struct match *m)
 
 /* ---- a secret after the word naming it -------------------------------- */
 
-/* Does the line before i (not past a redaction) contain word? */
-static int line_has(const struct scan *sc, size_t i, const char *word)
+/* Where the line holding k starts, not before the last redaction. */
+static size_t line_start(const struct scan *sc, size_t k)
 {
-	size_t b = i, l = strlen(word);
+	size_t lim = k > 512 ? k - 512 : 0;
 
-	while (b > sc->floor && i - b < 256 && sc->s[b - 1] != '\n' && !marker_before(sc, b))
-		b--;
-	for (size_t k = b; k + l <= i; k++)
-		if (!memcmp(sc->s + k, word, l) && (k == b || HAS(sc, k - 1, C_WS)))
+	while (k > sc->floor && k > lim && sc->s[k - 1] != '\n' && !marker_before(sc, k))
+		k--;
+	return k;
+}
+
+static size_t skip_blanks(const struct scan *sc, size_t k, size_t end)
+{
+	while (k < end && (sc->s[k] == ' ' || sc->s[k] == '\t'))
+		k++;
+	return k;
+}
+
+/* Is "password" at i a .netrc keyword: on a line "machine HOST login USER
+ * password SECRET", or alone on a line after "login USER"?  ("Failed login
+ * for bob: password mismatch" is not.) */
+static int netrc_password(const struct scan *sc, size_t i)
+{
+	size_t b = line_start(sc, i), t = skip_blanks(sc, b, i), pb;
+
+	if (t == i) {
+		if (b == sc->floor || b == 0 || sc->s[b - 1] != '\n')
+			return 0;
+		pb = line_start(sc, b - 1);
+		pb = skip_blanks(sc, pb, b - 1);
+		return has_prefix(sc, pb, "login ") || has_prefix(sc, pb, "machine ");
+	}
+	if (!has_prefix(sc, t, "machine ") && !has_prefix(sc, t, "default "))
+		return 0;
+	for (size_t k = t; k + 6 <= i; k++)
+		if (!memcmp(sc->s + k, " login ", 7))
 			return 1;
 	return 0;
 }
@@ -610,8 +636,9 @@ int callus_redact_match_keyword(const struct scan *sc, size_t i, struct match *m
 	int kind;
 
 	if (sc->s[i] == 'p') {
-		/* .netrc: machine HOST login USER password SECRET */
-		if (!line_has(sc, i, "login ") && !line_has(sc, i, "machine "))
+		/* .netrc: machine HOST login USER password SECRET (and not
+		 * "failed login for bob: password mismatch") */
+		if (!netrc_password(sc, i))
 			return 0;
 		v = next_word(sc, i + 8, 0);
 		return v < sc->n && option_value(sc, v, 0, OPT_SECRET, ':', 0, m);
