@@ -43,7 +43,7 @@ int callus_redactor_new(callus_redactor **out, callus_error *err)
 	if (!r)
 		return callus_error_set(err, CALLUS_ENOMEM, "redactor: out of memory");
 	for (c = 0; c < 256; c++) {
-		uint16_t k = 0;
+		uint32_t k = 0;
 
 		if (c >= 'A' && c <= 'Z')
 			k |= C_UP;
@@ -75,9 +75,14 @@ int callus_redactor_new(callus_redactor **out, callus_error *err)
 			k |= C_EQ;
 		if (c == '%')
 			k |= C_PCT;
+		if (in_set("\n\r;|&(`", c))
+			k |= C_SEGEND;
+		if (in_set("([{,`", c))
+			k |= C_OPTPRE;
 		r->cls[c] = k;
 	}
 	callus_redact_tokens_init(r);
+	callus_redact_cli_init(r);
 	r->trig[':'] = T_COLON;
 	r->trig['='] = T_EQ;
 	r->trig['-'] = T_DASH;
@@ -106,8 +111,10 @@ static int try_at(const struct scan *sc, size_t i, unsigned t, struct match *m)
 	switch (t) {
 	case T_WORD:
 		/* Tokens start a word; inside base64 or a longer id they
-		 * are coincidence. */
-		if (i > sc->floor && HAS(sc, i - 1, C_B64URL))
+		 * are coincidence.  Most words start with no prefix's two
+		 * bytes: one lookup, no call. */
+		if ((i > sc->floor && HAS(sc, i - 1, C_B64URL)) || i + 1 >= sc->n ||
+		    !(sc->r->pair[s[i]][s[i + 1] >> 3] & (1u << (s[i + 1] & 7))))
 			return 0;
 		return callus_redact_match_token(sc, i, m);
 	case T_COLON:

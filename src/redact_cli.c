@@ -120,6 +120,15 @@ static const struct tool tools[] = {
 /* The short options that may carry a password for some tool. */
 #define CANDIDATES "pPawNkbuU"
 
+void callus_redact_cli_init(callus_redactor *r)
+{
+	for (size_t k = 0; k < NTOOLS; k++) {
+		r->cls[(unsigned char)tools[k].name[0]] |= C_TOOL0;
+		if (tools[k].sub)
+			r->cls[(unsigned char)tools[k].sub[0]] |= C_TOOL0;
+	}
+}
+
 /* The tool a word names (its base name, without ".exe"), or -1. */
 static int tool_index(const unsigned char *w, size_t len)
 {
@@ -131,7 +140,7 @@ static int tool_index(const unsigned char *w, size_t len)
 	len -= b;
 	if (len > 4 && !memcmp(w + len - 4, ".exe", 4))
 		len -= 4;
-	if (len < 2 || len > 14 || !in_set("7abcdhklmnoprsuvz", w[0]))
+	if (len < 2 || len > 14)
 		return -1;
 	for (size_t k = 0; k < NTOOLS; k++)
 		if (tools[k].name[0] == w[0] && strlen(tools[k].name) == len &&
@@ -165,7 +174,7 @@ static void tool_before(const struct scan *sc, size_t i, struct callus_redact_to
 	while (b > sc->floor && i - b < 1024) {
 		unsigned char c = sc->s[b - 1];
 
-		if (in_set("\n\r;|&(`", c) || marker_before(sc, b))
+		if ((sc->r->cls[c] & C_SEGEND) || marker_before(sc, b))
 			break;
 		b--;
 	}
@@ -174,7 +183,7 @@ static void tool_before(const struct scan *sc, size_t i, struct callus_redact_to
 			k++;
 		for (e = k; e < i && !HAS(sc, e, C_WS | C_QUOTE) && sc->s[e]; e++)
 			;
-		if (e > k)
+		if (e > k && (HAS(sc, k, C_TOOL0) || memchr(sc->s + k, '/', e - k)))
 			tool_step(t, sc->s + k, e - k);
 		if (e == k)
 			e++;
@@ -202,7 +211,16 @@ static int long_kind(const unsigned char *name, size_t len)
 		"destkeypass", "passin", "passout", "bearer", "oauth2-bearer"
 	};
 	static const char *const flags[] = { "no-", "with-", "skip-", "ask-", "prompt-", "use-" };
+	int a, b;
 
+	/* Most options stop here: a secret's name, user, passin, passout */
+	if (len < 3)
+		return OPT_NONE;
+	a = lower(name[len - 2]);
+	b = lower(name[len - 1]);
+	if (!callus_redact_secret_tail(name, len) && !(a == 'e' && b == 'r') &&
+	    !(a == 'i' && b == 'n') && !(a == 'u' && b == 't'))
+		return OPT_NONE;
 	for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
 		if (starts_ci(name, len, flags[k]))
 			return OPT_NONE;
@@ -507,8 +525,7 @@ static int parse_option(const struct scan *sc, size_t i, struct option *o)
 	o->sep = ':';
 	if (i > 0) {
 		/* An option starts a word. */
-		if (i == sc->floor ||
-		    !(HAS(sc, i - 1, C_WS | C_QUOTE) || in_set("([{,`", s[i - 1])))
+		if (i == sc->floor || !HAS(sc, i - 1, C_WS | C_QUOTE | C_OPTPRE))
 			return 0;
 		if (HAS(sc, i - 1, C_QUOTE))
 			o->encl = s[i - 1];

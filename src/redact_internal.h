@@ -35,6 +35,9 @@ enum {
 	C_HEX = 1 << 12,    /* 0-9 a-f A-F */
 	C_EQ = 1 << 13,     /* = (base64 padding) */
 	C_PCT = 1 << 14,    /* % (URL-encoded padding) */
+	C_SEGEND = 1 << 15, /* ends a shell command: newline ; | & ( ` */
+	C_TOOL0 = 1 << 16,  /* starts the name of a tool of redact_cli.c */
+	C_OPTPRE = 1 << 17, /* may precede an option inside a word: ( [ { , ` */
 
 	C_ALPHA = C_UP | C_LO,
 	C_ALNUM = C_ALPHA | C_DIG,
@@ -52,7 +55,7 @@ enum { T_NONE = 0, T_WORD, T_COLON, T_EQ, T_DASH, T_TILDE, T_GT };
 #define CALLUS_REDACT_MAX_RULES 256
 
 struct callus_redactor {
-	uint16_t cls[256];
+	uint32_t cls[256];
 	uint8_t trig[256];
 	/* start[w][c]: may byte c start a match when the byte before it is
 	 * (w = 1) or is not (w = 0) base64url?  One lookup per byte in the
@@ -284,6 +287,9 @@ static inline int marker_before(const struct scan *sc, size_t b)
  * trigger of each prefix's first byte). */
 void callus_redact_tokens_init(callus_redactor *r);
 
+/* Mark the first bytes of the tools of redact_cli.c (C_TOOL0). */
+void callus_redact_cli_init(callus_redactor *r);
+
 /* Tokens recognised by their prefix; i is at a word start. */
 int callus_redact_match_token(const struct scan *sc, size_t i, struct match *m);
 
@@ -327,6 +333,10 @@ enum {
 	NAME_PASS     /* pass: also a test count (pass: 3) */
 };
 int callus_redact_name_kind(const unsigned char *name, size_t len);
+
+/* Do the last bytes of name[0..len) end some secret name (token, ...key,
+ * pass...)?  The cheap test callus_redact_name_kind() starts with. */
+int callus_redact_secret_tail(const unsigned char *name, size_t len);
 
 /* Is v[0..len) a path (./x, ../x, ~/x, C:\\x, /lower/case) rather than a
  * secret? */

@@ -40,6 +40,7 @@ typedef int (*tok_fn)(const struct scan *sc, size_t i, struct match *m);
 
 struct tok_rule {
 	const char *prefix;  /* two bytes at least */
+	uint8_t plen;
 	const char *kind;    /* at most 17 bytes: see callus/redact.h */
 	tok_fn fn;           /* a matcher of its own, called at the prefix */
 	uint8_t flags;
@@ -56,8 +57,9 @@ static int match_teams_webhook(const struct scan *sc, size_t i, struct match *m)
 static int match_terraform(const struct scan *sc, size_t i, struct match *m);
 
 #define S(cls, min, max, sep) { (cls), (min), (max), (sep) }
-#define TOK(prefix, kind, flags, ...) { (prefix), (kind), NULL, (flags), { __VA_ARGS__ } }
-#define FN(prefix, fn) { (prefix), NULL, (fn), 0, { S(0, 0, 0, 0) } }
+#define TOK(prefix, kind, flags, ...) \
+	{ (prefix), sizeof(prefix) - 1, (kind), NULL, (flags), { __VA_ARGS__ } }
+#define FN(prefix, fn) { (prefix), sizeof(prefix) - 1, NULL, (fn), 0, { S(0, 0, 0, 0) } }
 
 #define AN C_ALNUM
 #define UD (C_UP | C_DIG)
@@ -296,7 +298,7 @@ static int body_flags(const struct scan *sc, size_t b, size_t len, unsigned flag
 
 static int seg_match(const struct scan *sc, size_t i, const struct tok_rule *t, struct match *m)
 {
-	size_t b = i + strlen(t->prefix), k = b, len, cap;
+	size_t b = i + t->plen, k = b, len, cap;
 	int extended = 0;
 
 	for (int j = 0; j < 3 && t->seg[j].cls; j++) {
