@@ -4,9 +4,11 @@
 # redactor runs on every failing check's output, so its cost is paid on the
 # hook's path.  See bench/redact.c for what each row times.
 #
-# Usage: bench/redact.sh [MB] [RUNS]
+# Usage: [BASE=COMMIT] bench/redact.sh [MB] [RUNS]
 #   MB    size of each input, repeated from its sources (default 8)
 #   RUNS  runs per input; the median is reported (default 15)
+#   BASE  also time the redactor of that commit (its src/redact*.c and
+#         headers, with today's buffer), row names ending in "@BASE"
 # Rows:
 #   corpus     the real outputs of tests/corpus/cases (213 outputs, 30 tools)
 #   dense      command lines and logs where every trigger fires, no secret
@@ -26,18 +28,42 @@ cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -Wmissing-prototypes \
 	-I"$repo/include" -I"$repo/src" -include "$repo/src/banned.h" \
 	-o "$work/redact" "$repo/bench/redact.c" "$repo/build/libcallus.a"
 
+bins=redact
+if [ -n "${BASE:-}" ]; then
+	b=$work/base
+	mkdir -p "$b/src" "$b/include/callus"
+	for f in $(git -C "$repo" ls-tree --name-only "$BASE" src/ | grep '^src/redact') \
+		include/callus/redact.h; do
+		git -C "$repo" show "$BASE:$f" >"$b/$f"
+	done
+	cp "$repo"/src/buf.c "$repo"/src/error.c "$repo"/src/banned.h "$b/src/"
+	cp "$repo"/include/callus/buf.h "$repo"/include/callus/common.h "$b/include/callus/"
+	cc -std=c11 -D_GNU_SOURCE -O2 -I"$b/include" -I"$b/src" -include "$b/src/banned.h" \
+		-o "$work/redact_base" "$repo/bench/redact.c" "$b"/src/*.c
+	bins="redact redact_base"
+fi
+
+# row NAME FILE...: one row per redactor
+row() {
+	local name=$1 bin
+	shift
+	for bin in $bins; do
+		"$work/$bin" "$name${bin#redact}" "$mb" "$runs" "$@" |
+			sed "s/^\([a-z]*\)_base|/\1@${BASE:-}|/;s/^/|/;s/\$/|/"
+	done
+}
+
 echo "| input | MiB | copy MB/s | redact MB/s | redact ms per MiB | replacements |"
 echo "|:---|---:|---:|---:|---:|---:|"
 # shellcheck disable=SC2046 # one argument per file
-"$work/redact" corpus "$mb" "$runs" $(ls "$repo"/tests/corpus/cases/*/output.txt) | sed 's/^/|/;s/$/|/'
-"$work/redact" dense "$mb" "$runs" - | sed 's/^/|/;s/$/|/'
+row corpus $(ls "$repo"/tests/corpus/cases/*/output.txt)
+row dense -
 if ls "$repo"/tests/fixtures/secrets/clean/*.txt >/dev/null 2>&1; then
 	# shellcheck disable=SC2046
-	"$work/redact" clean "$mb" "$runs" $(ls "$repo"/tests/fixtures/secrets/clean/*.txt) |
-		sed 's/^/|/;s/$/|/'
+	row clean $(ls "$repo"/tests/fixtures/secrets/clean/*.txt)
 fi
 if [ -f "$repo/tests/fixtures/secrets/formats.tsv" ]; then
 	grep -v '^#' "$repo/tests/fixtures/secrets/formats.tsv" | cut -f 2 |
-		sed 's/\\n/\n/g;s/\\t/\t/g' >"$work/planted.txt"
-	"$work/redact" planted "$mb" "$runs" "$work/planted.txt" | sed 's/^/|/;s/$/|/'
+		sed 's/\\z//g;s/\\n/\n/g;s/\\t/\t/g' >"$work/planted.txt"
+	row planted "$work/planted.txt"
 fi
