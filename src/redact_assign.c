@@ -359,7 +359,8 @@ static int bare_is_not_secret(const struct scan *sc, size_t v, size_t ve,
 }
 
 /* End of a bare value at v: white space, a quote, NUL, '<', ';' (the next
- * field of a connection string, the next shell command) or, in a query
+ * field of a connection string, the next shell command), an escaped
+ * newline, tab or quote (the end of a line in a JSON string) or, in a query
  * string, '&'; at most cap bytes on. */
 static size_t bare_end(const struct scan *sc, size_t v, int query, size_t cap)
 {
@@ -369,7 +370,8 @@ static size_t bare_end(const struct scan *sc, size_t v, int query, size_t cap)
 		unsigned char c = sc->s[k];
 
 		if (!c || HAS(sc, k, C_WS | C_QUOTE) || c == '<' || c == ';' ||
-		    (query && c == '&'))
+		    (query && c == '&') ||
+		    (c == '\\' && k + 1 < sc->n && in_set("nrt\"'", sc->s[k + 1])))
 			break;
 	}
 	return k;

@@ -188,8 +188,21 @@ static void test_formats(void **state)
 
 /* ---- what must survive ------------------------------------------------ */
 
+/* Corpus cases whose tool reports a secret, which must go: bandit's
+ * B105-B107 print the hard-coded password they found. */
+static const char *const reports_secret[] = { "bandit", "bandit-json", "bandit-quiet", NULL };
+
+static int allowed_to_change(const char *name)
+{
+	for (size_t k = 0; reports_secret[k]; k++)
+		if (!strcmp(name, reports_secret[k]))
+			return 1;
+	return 0;
+}
+
 /* Every file of dir (relative to the source tree) whose name ends in
- * suffix, or every DIR/<case>/suffix when nested, comes out unchanged. */
+ * suffix, or every DIR/<case>/suffix when nested, comes out unchanged
+ * (but for the cases above). */
 static void expect_dir_unchanged(void **state, const char *dir, const char *suffix, int nested,
 				 size_t min_files)
 {
@@ -206,7 +219,8 @@ static void expect_dir_unchanged(void **state, const char *dir, const char *suff
 
 		if (e->d_name[0] == '.')
 			continue;
-		if (!nested && (l < sl || strcmp(e->d_name + l - sl, suffix)))
+		if ((!nested && (l < sl || strcmp(e->d_name + l - sl, suffix))) ||
+		    (nested && allowed_to_change(e->d_name)))
 			continue;
 		src_path(&path, dir);
 		callus_buf_printf(&path, "/%s%s%s", e->d_name, nested ? "/" : "", nested ? suffix : "");
