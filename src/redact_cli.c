@@ -614,12 +614,12 @@ static size_t skip_blanks(const struct scan *sc, size_t k, size_t end)
 	return k;
 }
 
-/* Is "password" at i a .netrc keyword: on a line "machine HOST login USER
- * password SECRET", or alone on a line after "login USER"?  ("Failed login
- * for bob: password mismatch" is not.) */
+/* Is "password" at i a .netrc keyword: after "machine HOST login USER" on
+ * its line, or alone on a line after "login USER"?  ("Failed login for bob:
+ * password mismatch" is not.) */
 static int netrc_password(const struct scan *sc, size_t i)
 {
-	size_t b = line_start(sc, i), t = skip_blanks(sc, b, i), pb;
+	size_t b = line_start(sc, i), t = skip_blanks(sc, b, i), pb, k;
 
 	if (t == i) {
 		if (b == sc->floor || b == 0 || sc->s[b - 1] != '\n')
@@ -628,10 +628,16 @@ static int netrc_password(const struct scan *sc, size_t i)
 		pb = skip_blanks(sc, pb, b - 1);
 		return has_prefix(sc, pb, "login ") || has_prefix(sc, pb, "machine ");
 	}
-	if (!has_prefix(sc, t, "machine ") && !has_prefix(sc, t, "default "))
+	/* "login USER " just before, "machine " or "default " before that */
+	for (k = i; k > t && sc->s[k - 1] == ' '; k--)
+		;
+	while (k > t && !HAS(sc, k - 1, C_WS))
+		k--;
+	if (k < t + 7 || memcmp(sc->s + k - 7, " login ", 7))
 		return 0;
-	for (size_t k = t; k + 6 <= i; k++)
-		if (!memcmp(sc->s + k, " login ", 7))
+	for (pb = t; pb + 8 <= k; pb++)
+		if ((pb == t || sc->s[pb - 1] == ' ') &&
+		    (!memcmp(sc->s + pb, "machine ", 8) || !memcmp(sc->s + pb, "default ", 8)))
 			return 1;
 	return 0;
 }
