@@ -652,16 +652,28 @@ static int host_start(const struct scan *sc, size_t k, size_t end)
 }
 
 /*
+ * Does the host part [at, end) hold a redaction?  One made after this URL
+ * was read (an assignment, "u@auth=j@host") may have taken an '@' with it,
+ * and the second pass would end the user at another '@': a URL read so is
+ * not redacted.  Only accepting is refused: a refusal, and where scanning
+ * resumes, must stay what the first pass decided.
+ */
+static int redacted_host(const struct scan *sc, size_t at, size_t end)
+{
+	return has_marker(sc, at, end - at);
+}
+
+/*
  * A user with no password, [a, at), that is itself the credential: a
  * Sentry DSN's key (32 hex digits), a random token.  A token with a known
  * prefix is left to callus_redact_match_token(), which names its kind.
  */
-static int url_user(const struct scan *sc, size_t a, size_t at, struct match *m)
+static int url_user(const struct scan *sc, size_t a, size_t at, size_t end, struct match *m)
 {
 	size_t len = at - a;
 	struct match tok = { 0, 0, 0, NULL };
 
-	if (len < 24 || !all_of(sc, a, len, C_B64URL))
+	if (len < 24 || !all_of(sc, a, len, C_B64URL) || redacted_host(sc, at, end))
 		return 0;
 	if (!(len >= 32 && all_of(sc, a, len, C_HEX)) &&
 	    !(any_of(sc, a, len, C_DIG) && any_of(sc, a, len, C_UP) && any_of(sc, a, len, C_LO)))
@@ -703,18 +715,16 @@ int callus_redact_match_url(const struct scan *sc, size_t p, struct match *m)
 		m->resume = at + 1;     /* redacted by an earlier pass */
 		return 0;
 	}
-	/* A redaction after the '@' may have taken an '@' with it
-	 * ("u@auth=j@host"): which '@' ends the user would change. */
-	if (has_marker(sc, at, k - at))
-		return 0;
 	if (!colon || colon > at)
-		return url_user(sc, a, at, m);
+		return url_user(sc, a, at, k, m);
 	if (colon + 1 == at || is_placeholder(sc, colon + 1, at - colon - 1)) {
 		/* Keep the ':' inside the placeholder from being read as an
 		 * assignment operator. */
 		m->resume = at + 1;
 		return 0;
 	}
+	if (redacted_host(sc, at, k))
+		return 0;
 	return found(m, colon + 1, at, "url-password");
 }
 
