@@ -1,6 +1,6 @@
 /*
  * redact_tokens.c - secrets known by their shape, wherever they appear:
- * tokens with a vendor's prefix (a table of about 130 prefixes: GitHub,
+ * tokens with a vendor's prefix (a table of 170 prefixes: GitHub,
  * GitLab, AWS, Slack, OpenAI, Stripe, ...), JWTs and Bearer credentials,
  * webhook URLs, a few shapes with no prefix (Telegram and Discord bot
  * tokens, Azure AD client secrets, Mailchimp keys), PEM private key blocks,

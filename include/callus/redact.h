@@ -6,7 +6,7 @@
  * bytes.  What is recognised (docs/redaction.md lists every format, and
  * tests/fixtures/secrets/formats.tsv plants each one):
  *
- *   by shape      tokens with a vendor's prefix (about 130: GitHub, GitLab,
+ *   by shape      tokens with a vendor's prefix (170 prefixes: GitHub, GitLab,
  *                 AWS, Slack, OpenAI, Anthropic, Stripe, SendGrid, Hugging
  *                 Face, Shopify, Vault, PyPI, npm, DigitalOcean, ...; kinds
  *                 such as github-token, aws-key, stripe-key), Telegram and
