@@ -157,13 +157,19 @@ static inline int ends_ci(const unsigned char *p, size_t len, const char *lit)
 	return len >= l && eq_ci(p + len - l, l, lit);
 }
 
-/* Length of the run of class `mask` at i, at most cap. */
+/* Length of the run of class `mask` at i, at most cap.  A run stops before
+ * a key block ("...-----BEGIN"): the block is a match of its own, whose
+ * marker would stop the run on a second pass, so the first stops there too
+ * (else a length read past it could refuse what the second accepts). */
 static inline size_t span(const struct scan *sc, size_t i, unsigned mask, size_t cap)
 {
 	size_t k = i;
 
-	while (k < sc->n && k - i < cap && HAS(sc, k, mask))
+	while (k < sc->n && k - i < cap && HAS(sc, k, mask)) {
+		if (sc->s[k] == '-' && k + 10 <= sc->n && !memcmp(sc->s + k, "-----BEGIN", 10))
+			break;
 		k++;
+	}
 	return k - i;
 }
 
