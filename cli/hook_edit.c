@@ -84,6 +84,8 @@ static void header(callus_buf *ctx, const char *rel)
  * changed none there).  Skipped unless the fix works more often than not. */
 static int add_fix(callus_buf *ctx, callus_store *store, const callus_pending *p, const char *rel)
 {
+	/* the fix's lines in this file; another file's would not help here */
+	const callus_excerpt_opts eo = { rel, 0, 1, 0, EDIT_FIX_LINES, 0, EDIT_LINE_WIDTH, "    " };
 	callus_resolution r;
 	callus_note n;
 	int w = cli_first_line_width(p->message, EDIT_LINE_WIDTH);
@@ -110,8 +112,7 @@ static int add_fix(callus_buf *ctx, callus_store *store, const callus_pending *p
 				  (long long)r.id, r.success_rate * 100.0,
 				  (long long)r.application_count, r.application_count == 1 ? "" : "s");
 	}
-	if (callus_diff_excerpt(ctx, r.code_changes, rel, EDIT_FIX_LINES, EDIT_LINE_WIDTH,
-				"    ") <= 0)
+	if (callus_diff_excerpt(ctx, r.code_changes, &eo) <= 0)
 		callus_buf_printf(ctx, "    %s\n", r.description);
 	callus_buf_rtrim(ctx);
 	shown = 1;

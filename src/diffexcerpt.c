@@ -1,6 +1,6 @@
 /*
- * diffexcerpt.c - the changed lines of one file of a unified diff, bounded
- * (diffexcerpt.h).
+ * diffexcerpt.c - the changed lines of a unified diff that matter for one
+ * file and line, bounded (diffexcerpt.h).
  */
 #include "callus/diffexcerpt.h"
 #include "callus/common.h"
@@ -48,96 +48,7 @@ static void hunk_counts(walk *w, const char *s, const char *end)
 	}
 }
 
-/* The next '-' or '+' line of a hunk, without its newline, or NULL at the
- * end; w->file names its file. */
-static const char *next_change(walk *w, size_t *len)
-{
-	while (*w->p) {
-		const char *line = w->p, *nl = strchr(line, '\n');
-		size_t n = nl ? (size_t)(nl - line) : strlen(line);
-
-		w->p = nl ? nl + 1 : line + n;
-		if (w->old_left > 0 || w->new_left > 0) {
-			/* inside a hunk: its counts say where it ends */
-			if (n && *line == '\\')
-				continue; /* "\ No newline at end of file" */
-			if (n && *line == '-') {
-				w->old_left--;
-			} else if (n && *line == '+') {
-				w->new_left--;
-			} else {
-				w->old_left--;
-				w->new_left--;
-				continue;
-			}
-			*len = n;
-			return line;
-		}
-		if (starts(line, n, "diff --git ")) {
-			w->file = NULL;
-			w->file_len = 0;
-		} else if (starts(line, n, "+++ b/")) {
-			w->file = line + 6;
-			w->file_len = n - 6;
-		} else if (starts(line, n, "--- a/") && !w->file) {
-			/* a deleted file's only name; "+++ b/" follows otherwise */
-			w->file = line + 6;
-			w->file_len = n - 6;
-		} else if (starts(line, n, "@@ -")) {
-			hunk_counts(w, line + 3, line + n);
-		}
-	}
-	return NULL;
-}
-
-/* The file whose lines to show: file when it has changed lines, else the
- * first file that has; *name NULL when no file has any. */
-static void pick_file(const char *diff, const char *file, const char **name, size_t *len)
-{
-	walk w = { diff, NULL, 0, 0, 0 };
-	size_t n;
-
-	*name = NULL;
-	*len = 0;
-	while (next_change(&w, &n)) {
-		const char *f = w.file ? w.file : "";
-
-		if (!*name) {
-			*name = f;
-			*len = w.file_len;
-		}
-		if (file && strlen(file) == w.file_len && !memcmp(f, file, w.file_len)) {
-			*name = f;
-			*len = w.file_len;
-			return;
-		}
-	}
-}
-
-int callus_diff_excerpt(callus_buf *out, const char *diff, const char *file, size_t max_lines,
-			size_t width, const char *indent)
-{
-	walk w = { diff, NULL, 0, 0, 0 };
-	const char *line, *name;
-	size_t len, n, count = 0;
-
-	if (!diff || !max_lines)
-		return 0;
-	pick_file(diff, file, &name, &len);
-	while (name && count < max_lines && (line = next_change(&w, &n))) {
-		size_t keep = width ? callus_utf8_cut(line, n, width) : n;
-
-		if (w.file_len != len || memcmp(w.file ? w.file : "", name, len) != 0)
-			continue;
-		callus_buf_puts(out, indent ? indent : "");
-		callus_buf_put(out, line, keep);
-		callus_buf_puts(out, keep < n ? "...\n" : "\n");
-		count++;
-	}
-	return callus_buf_status(out) < 0 ? CALLUS_ENOMEM : (int)count;
-}
-
-/* One hunk of a diff, for callus_diff_excerpt_best(). */
+/* One hunk of a diff. */
 typedef struct hunk {
 	const char *file;   /* new-side path, in the diff */
 	size_t file_len;
@@ -274,16 +185,17 @@ static void hunk_lines(callus_buf *out, const hunk *h, const callus_excerpt_opts
 	}
 }
 
-int callus_diff_excerpt_best(callus_buf *out, const char *diff, const callus_excerpt_opts *o)
+int callus_diff_excerpt(callus_buf *out, const char *diff, const callus_excerpt_opts *o)
 {
 	callus_buf one = CALLUS_BUF_INIT;
 	hunk *h = NULL;
 	size_t nh = 0, total = 0, used = 0, flen = o->file ? strlen(o->file) : 0;
+	size_t max_bytes = o->max_bytes ? o->max_bytes : (size_t)-1;
 	const char *last = NULL;
 	size_t last_len = 0;
 	int rc;
 
-	if (!diff || !o->max_lines || !o->max_bytes)
+	if (!diff || !o->max_lines)
 		return 0;
 	if ((rc = collect_hunks(diff, &h, &nh)) < 0)
 		return rc;
@@ -291,14 +203,13 @@ int callus_diff_excerpt_best(callus_buf *out, const char *diff, const callus_exc
 		h[i].in_file = o->file && h[i].file_len == flen && !memcmp(h[i].file, o->file, flen);
 		if (h[i].in_file && o->line > 0) {
 			long lo = h[i].new_start, hi = lo + (h[i].new_count ? h[i].new_count - 1 : 0);
-			long d = o->line < lo ? lo - o->line : o->line > hi ? o->line - hi : 0;
 
-			h[i].rank = d;
+			h[i].rank = o->line < lo ? lo - o->line : o->line > hi ? o->line - hi : 0;
+		} else if (h[i].in_file) {
+			h[i].rank = (long)h[i].order;
 		} else {
-			h[i].rank = (long)h[i].changes;
+			h[i].rank = (long)h[i].changes + (1L << 40);
 		}
-		if (!h[i].in_file)
-			h[i].rank += 1L << 40;
 	}
 	if (nh > 1)
 		qsort(h, nh, sizeof(*h), by_rank);
@@ -307,13 +218,13 @@ int callus_diff_excerpt_best(callus_buf *out, const char *diff, const callus_exc
 		int new_file = !last || last_len != h[i].file_len ||
 			       memcmp(last, h[i].file, last_len) != 0;
 
-		if (!h[i].changes)
+		if (!h[i].changes || (o->only_file && !h[i].in_file))
 			continue;
 		callus_buf_clear(&one);
-		if (new_file)
+		if (new_file && o->headers)
 			callus_buf_printf(&one, "%sin %.*s:\n", o->indent ? o->indent : "",
 					  (int)h[i].file_len, h[i].file);
-		budget = o->max_bytes - used;
+		budget = max_bytes - used;
 		if (one.len >= budget)
 			continue;
 		hunk_lines(&one, &h[i], o, o->max_lines - total, budget, &lines);

@@ -452,34 +452,18 @@ static size_t more_line(callus_buf *b, size_t left, const char *eol)
 /* A note: its pattern, the lines of its fix, its success; its rule. */
 static void put_note_bullet(callus_buf *b, const callus_note *n, const char *eol)
 {
-	callus_excerpt_opts eo = { NULL, 0, 4, 600, 120, "" };
+	const callus_excerpt_opts eo = { NULL, 0, 0, 0, 4, 600, 120, "" };
 	callus_buf lines = CALLUS_BUF_INIT;
-	const char *p;
 
 	callus_buf_puts(b, "- ");
 	put_excerpt(b, n->title, NULL);
-	if (callus_diff_excerpt_best(&lines, n->code, &eo) > 0) {
-		callus_buf_puts(b, " \xE2\x80\x94 fix");
-		for (p = lines.ptr; p && *p;) {
-			const char *nl = strchr(p, '\n');
-			size_t len = nl ? (size_t)(nl - p) : strlen(p);
-			char *one = strndup(p, len);
-
-			if (!one) {
-				b->failed = 1;
-				break;
-			}
-			if (!strncmp(one, "in ", 3) && len > 4 && one[len - 1] == ':') {
-				one[len - 1] = '\0';
-				callus_buf_puts(b, " in ");
-				put_code(b, one + 3);
-				callus_buf_puts(b, ":");
-			} else {
-				callus_buf_puts(b, " ");
-				put_code(b, one);
-			}
-			free(one);
-			p = nl ? nl + 1 : p + len;
+	if (callus_diff_excerpt(&lines, n->code, &eo) > 0) {
+		callus_buf_puts(b, " \xE2\x80\x94 fix:");
+		/* one code span a line: the buffer is ours to cut */
+		for (char *p = lines.ptr, *nl; p && (nl = strchr(p, '\n')); p = nl + 1) {
+			*nl = '\0';
+			callus_buf_putc(b, ' ');
+			put_code(b, p);
 		}
 	} else if (nonempty(n->steps)) {
 		callus_buf_puts(b, " \xE2\x80\x94 ");

@@ -512,16 +512,19 @@ int callus_note_compact(callus_buf *out, const callus_note *n, const char *file,
 	if (n->rule && *n->rule && !put_cut(out, start, max_bytes, indent, "Rule: ", n->rule))
 		goto out;
 	memset(&eo, 0, sizeof(eo));
+	eo.headers = 1;
 	eo.file = file;
 	eo.line = line;
 	eo.max_lines = COMPACT_LINES;
-	eo.max_bytes = max_bytes - (out->len - start);
+	/* 0 would mean no limit to the excerpt */
+	if (!(eo.max_bytes = max_bytes - (out->len - start)))
+		goto out;
 	eo.width = COMPACT_WIDTH;
 	eo.indent = indent;
 	{
 		callus_buf lines = CALLUS_BUF_INIT;
 
-		if ((rc = callus_diff_excerpt_best(&lines, n->code, &eo)) > 0)
+		if ((rc = callus_diff_excerpt(&lines, n->code, &eo)) > 0)
 			callus_buf_put(out, lines.ptr, lines.len);
 		callus_buf_release(&lines);
 		if (rc < 0)

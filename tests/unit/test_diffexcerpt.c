@@ -37,29 +37,44 @@ static const char two_files[] =
 	"+  return p.toFixed(2);\n"
 	" }\n";
 
+/* One file's lines in diff order, as the hook shows them before an edit. */
+static int excerpt(callus_buf *b, const char *diff, const char *file, size_t max_lines,
+		   size_t width, const char *indent)
+{
+	const callus_excerpt_opts o = { file, 0, 1, 0, max_lines, 0, width, indent };
+
+	return callus_diff_excerpt(b, diff, &o);
+}
+
 static void lines_of_the_named_file(void **state)
 {
 	callus_buf b = CALLUS_BUF_INIT;
 
 	(void)state;
-	assert_int_equal(callus_diff_excerpt(&b, two_files, "src/util.js", 10, 0, "  "), 2);
+	assert_int_equal(excerpt(&b, two_files, "src/util.js", 10, 0, "  "), 2);
 	assert_string_equal(b.ptr, "  -  return p.toFixed(decimals);\n  +  return p.toFixed(2);\n");
 	callus_buf_clear(&b);
-	assert_int_equal(callus_diff_excerpt(&b, two_files, "src/app.js", 10, 0, ""), 2);
+	assert_int_equal(excerpt(&b, two_files, "src/app.js", 10, 0, ""), 2);
 	assert_string_equal(b.ptr, "-  const currency = 'EUR';\n---x;\n");
 	callus_buf_release(&b);
 }
 
-static void first_file_when_the_named_one_did_not_change(void **state)
+static void nothing_from_the_other_files(void **state)
 {
+	const callus_excerpt_opts all = { "src/other.js", 0, 0, 1, 10, 0, 0, "" };
 	callus_buf b = CALLUS_BUF_INIT;
 
 	(void)state;
-	assert_int_equal(callus_diff_excerpt(&b, two_files, "src/other.js", 10, 0, ""), 2);
-	assert_string_equal(b.ptr, "-  const currency = 'EUR';\n---x;\n");
-	callus_buf_clear(&b);
-	assert_int_equal(callus_diff_excerpt(&b, two_files, NULL, 1, 0, ""), 1);
-	assert_string_equal(b.ptr, "-  const currency = 'EUR';\n");
+	/* the file the fix did not touch: nothing (the hook says what the fix
+	 * did instead) */
+	assert_int_equal(excerpt(&b, two_files, "src/other.js", 10, 0, ""), 0);
+	assert_int_equal(excerpt(&b, two_files, NULL, 1, 0, ""), 0);
+	assert_int_equal(b.len, 0);
+	/* without only_file: every file, the smallest hunk first, each named */
+	assert_int_equal(callus_diff_excerpt(&b, two_files, &all), 4);
+	assert_string_equal(b.ptr, "in src/app.js:\n-  const currency = 'EUR';\n---x;\n"
+				   "in src/util.js:\n-  return p.toFixed(decimals);\n"
+				   "+  return p.toFixed(2);\n");
 	callus_buf_release(&b);
 }
 
@@ -81,10 +96,10 @@ static void bounded_and_cut_between_characters(void **state)
 
 	(void)state;
 	/* 4 bytes would end inside the second é: cut after it */
-	assert_int_equal(callus_diff_excerpt(&b, wide, "a.c", 5, 4, ""), 2);
+	assert_int_equal(excerpt(&b, wide, "a.c", 5, 4, ""), 2);
 	assert_string_equal(b.ptr, "-\xc3\xa9...\n+abc\n");
 	callus_buf_clear(&b);
-	assert_int_equal(callus_diff_excerpt(&b, wide, "b.c", 1, 0, ""), 1);
+	assert_int_equal(excerpt(&b, wide, "b.c", 1, 0, ""), 1);
 	assert_string_equal(b.ptr, "+one\n");
 	callus_buf_release(&b);
 }
@@ -97,10 +112,10 @@ static void nothing_from_what_is_no_hunk(void **state)
 	callus_buf b = CALLUS_BUF_INIT;
 
 	(void)state;
-	assert_int_equal(callus_diff_excerpt(&b, binary, "logo.png", 5, 0, ""), 0);
-	assert_int_equal(callus_diff_excerpt(&b, "", NULL, 5, 0, ""), 0);
-	assert_int_equal(callus_diff_excerpt(&b, NULL, NULL, 5, 0, ""), 0);
-	assert_int_equal(callus_diff_excerpt(&b, two_files, NULL, 0, 0, ""), 0);
+	assert_int_equal(excerpt(&b, binary, "logo.png", 5, 0, ""), 0);
+	assert_int_equal(excerpt(&b, "", "a", 5, 0, ""), 0);
+	assert_int_equal(excerpt(&b, NULL, "a", 5, 0, ""), 0);
+	assert_int_equal(excerpt(&b, two_files, "src/app.js", 0, 0, ""), 0);
 	assert_int_equal(b.len, 0);
 	callus_buf_release(&b);
 }
@@ -109,7 +124,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(lines_of_the_named_file),
-		cmocka_unit_test(first_file_when_the_named_one_did_not_change),
+		cmocka_unit_test(nothing_from_the_other_files),
 		cmocka_unit_test(bounded_and_cut_between_characters),
 		cmocka_unit_test(nothing_from_what_is_no_hunk),
 	};

@@ -137,11 +137,11 @@ static void not_a_note_is_refused(void **state)
 static void nearest_hunk_first(void **state)
 {
 	callus_buf out = CALLUS_BUF_INIT;
-	callus_excerpt_opts o = { "show.c", 41, 10, 4096, 0, "" };
+	callus_excerpt_opts o = { "show.c", 41, 0, 1, 10, 4096, 0, "" };
 	const char *a, *b;
 
 	(void)state;
-	assert_int_equal(callus_diff_excerpt_best(&out, DIFF, &o), 4);
+	assert_int_equal(callus_diff_excerpt(&out, DIFF, &o), 4);
 	/* line 41 is in the second hunk: its lines lead */
 	a = strstr(out.ptr, "+\tint unused_a;");
 	b = strstr(out.ptr, "-\tprintf");
@@ -153,12 +153,12 @@ static void nearest_hunk_first(void **state)
 	callus_buf_clear(&out);
 	o.file = "total.c";
 	o.line = 0;
-	assert_int_equal(callus_diff_excerpt_best(&out, DIFF, &o), 4);
+	assert_int_equal(callus_diff_excerpt(&out, DIFF, &o), 4);
 	assert_true(strstr(out.ptr, "-\tprintf") < strstr(out.ptr, "+\tint unused_a;"));
 	/* only what fits: two lines, then no half hunk after the first */
 	callus_buf_clear(&out);
 	o.max_lines = 3;
-	assert_int_equal(callus_diff_excerpt_best(&out, DIFF, &o), 2);
+	assert_int_equal(callus_diff_excerpt(&out, DIFF, &o), 2);
 	assert_null(strstr(out.ptr, "unused"));
 	callus_buf_release(&out);
 }
