@@ -150,8 +150,7 @@ int cmd_run(int argc, char **argv)
 					  rec.file ? rec.file : "", (long long)rec.occurrences,
 					  rec.occurrences == 1 ? "" : "s", (long long)rec.id);
 				cli_describe_failure(&b, det.tool, &rec,
-						     (size_t)cli_config_long(&ws, "hook",
-									     "context_chars", 1500));
+						     cli_context_budget(&ws, -1));
 				print_lines(&b);
 				callus_buf_release(&b);
 			}

@@ -61,6 +61,13 @@ int cli_record_pass(const cli_workspace *ws, const callus_detection *det, const 
 		    const char *session, long long started_ns, callus_metrics *m,
 		    callus_learn_result *out, callus_store **keep);
 
+/* [hook] context_chars: the characters of context an agent is given. */
+#define CLI_CONTEXT_CHARS 1500
+
+/* The budget for what an agent is told, in bytes: n (a --context-chars),
+ * or [hook] context_chars when n < 0; 0 means no limit (SIZE_MAX). */
+size_t cli_context_budget(const cli_workspace *ws, long n);
+
 /*
  * What an agent (or the person at `callus run`) is told of a failure, into
  * b, within budget bytes: for each error with a past fix, its note in

@@ -540,3 +540,20 @@ out:
 		rc = CALLUS_ENOMEM;
 	return rc;
 }
+
+int callus_notes_compact(callus_buf *out, const callus_note *n, size_t count, const char *file,
+			 long line, const char *indent, size_t max_bytes)
+{
+	size_t start = out->len;
+	int rc = 0;
+
+	for (size_t i = 0; i < count && rc == 0; i++) {
+		size_t used = out->len - start;
+
+		if (used >= max_bytes)
+			break;
+		rc = callus_note_compact(out, &n[i], file, line, indent,
+					 (max_bytes - used) / (count - i));
+	}
+	return rc;
+}

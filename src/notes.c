@@ -192,6 +192,7 @@ int callus_notes_list(callus_store *s, const callus_note_filter *f, callus_note 
 	sq = sqlite3_prepare_v2(callus_store_db(s),
 				"SELECT " NOTE_COLUMNS " FROM notes n"
 				" WHERE (?1 < 0 OR n.layer = ?2) AND (?3 OR n.status = 'active')"
+				" AND (NOT ?5 OR CAST(succ AS REAL) / max(apps, 1) > ?6)"
 				" ORDER BY CAST(succ AS REAL) / max(apps, 1) DESC, apps DESC,"
 				" n.updated_at DESC LIMIT ?4",
 				-1, &st, NULL);
@@ -202,6 +203,8 @@ int callus_notes_list(callus_store *s, const callus_note_filter *f, callus_note 
 						      : "");
 	sqlite3_bind_int(st, 3, f ? f->retired : 0);
 	sqlite3_bind_int(st, 4, f && f->limit > 0 ? f->limit : -1);
+	sqlite3_bind_int(st, 5, f ? f->proven : 0);
+	sqlite3_bind_double(st, 6, CALLUS_NOTE_MIN_SUCCESS);
 	rc = collect(s, st, out, count, err);
 	sqlite3_finalize(st);
 	return rc;
@@ -301,6 +304,35 @@ int callus_notes_for_resolution(callus_store *s, int64_t resolution_id, callus_n
 		callus_note_release(out);
 		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	}
+	return 0;
+}
+
+int callus_notes_for_suggestions(callus_store *s, const callus_suggestion *g, size_t n,
+				 callus_note **out, size_t *count)
+{
+	callus_note *v;
+	size_t k = 0;
+
+	*out = NULL;
+	*count = 0;
+	if (!n)
+		return 0;
+	if (!(v = calloc(n, sizeof(*v))))
+		return CALLUS_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		size_t j;
+
+		if (callus_notes_for_resolution(s, g[i].resolution_id, &v[k], NULL) < 0)
+			continue;
+		for (j = 0; j < k && (!*v[k].id || strcmp(v[j].id, v[k].id)); j++)
+			;
+		if (j < k)
+			callus_note_release(&v[k]);
+		else
+			k++;
+	}
+	*out = v;
+	*count = k;
 	return 0;
 }
 

@@ -394,25 +394,8 @@ static int suggested_notes(callus_record_result *res, callus_store *store, const
 		if (red->items[i].line > 0 && red->items[i].file && l->file &&
 		    !strcmp(red->items[i].file, l->file))
 			res->line = red->items[i].line;
-	if (!r->nsuggestions)
-		return 0;
-	if (!(res->notes = calloc(r->nsuggestions, sizeof(*res->notes))))
-		return CALLUS_ENOMEM;
-	for (size_t i = 0; i < r->nsuggestions; i++) {
-		callus_note *n = &res->notes[res->nnotes];
-		size_t k;
-
-		if (callus_notes_for_resolution(store, r->suggestions[i].resolution_id, n, NULL) < 0)
-			continue;
-		/* two fixes of one error are one note: shown once */
-		for (k = 0; k < res->nnotes && (!*n->id || strcmp(res->notes[k].id, n->id)); k++)
-			;
-		if (k < res->nnotes)
-			callus_note_release(n);
-		else
-			res->nnotes++;
-	}
-	return 0;
+	return callus_notes_for_suggestions(store, r->suggestions, r->nsuggestions, &res->notes,
+					    &res->nnotes);
 }
 
 /* Notes in the AGENTS.md block: the proven ones. */
@@ -422,14 +405,14 @@ static int suggested_notes(callus_record_result *res, callus_store *store, const
 int callus_record_views(callus_store *store, const char *workspace, const char *agents_file,
 			int agents_max, callus_error *err)
 {
-	callus_note_filter nf = { -1, 0, VIEW_NOTES_MAX };
+	callus_note_filter nf = { -1, 0, VIEW_NOTES_MAX, 1 };
 	callus_pending_filter wf = { CALLUS_STATE_PERMANENT, NULL, VIEW_WARNINGS_MAX };
 	callus_lesson_filter lf = { NULL, NULL, NULL, agents_max > 0 ? agents_max : 20 };
 	callus_agents_content c;
 	callus_note *notes = NULL;
 	callus_pending *warnings = NULL;
 	callus_lesson *lessons = NULL;
-	size_t nnotes = 0, nwarnings = 0, nlessons = 0, keep = 0;
+	size_t nnotes = 0, nwarnings = 0, nlessons = 0;
 	callus_buf path = CALLUS_BUF_INIT, lock = CALLUS_BUF_INIT;
 	const char *agents = agents_file && *agents_file ? agents_file : "AGENTS.md";
 	int rc;
@@ -441,20 +424,9 @@ int callus_record_views(callus_store *store, const char *workspace, const char *
 	    (rc = callus_learn_list(store, &wf, &warnings, &nwarnings, err)) < 0 ||
 	    (rc = callus_store_list_lessons(store, &lf, &lessons, &nlessons, err)) < 0)
 		goto out;
-	/* only what worked more often than not is taught */
-	for (size_t i = 0; i < nnotes; i++)
-		if (notes[i].success_rate > CALLUS_NOTE_MIN_SUCCESS) {
-			if (keep != i) {
-				callus_note t = notes[keep];
-
-				notes[keep] = notes[i];
-				notes[i] = t;
-			}
-			keep++;
-		}
 	memset(&c, 0, sizeof(c));
 	c.notes = notes;
-	c.nnotes = keep;
+	c.nnotes = nnotes;
 	c.warnings = warnings;
 	c.nwarnings = nwarnings;
 	c.lessons = lessons;

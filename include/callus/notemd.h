@@ -38,4 +38,12 @@ int callus_note_md_parse(callus_note *out, const char *text, size_t len, callus_
 int callus_note_compact(callus_buf *out, const callus_note *n, const char *file, long line,
 			const char *indent, size_t max_bytes);
 
+/*
+ * Several notes compact, in their order, sharing max_bytes: each gets an
+ * even share of what is left, and what one does not use passes on to the
+ * next.  Returns CALLUS_ENOMEM or 0.
+ */
+int callus_notes_compact(callus_buf *out, const callus_note *n, size_t count, const char *file,
+			 long line, const char *indent, size_t max_bytes);
+
 #endif

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "callus/common.h"
+#include "callus/learn.h"
 #include "callus/store.h"
 #include "callus/strlist.h"
 
@@ -102,6 +103,8 @@ typedef struct callus_note_filter {
 	int layer;              /* a callus_layer, or -1 for all */
 	int retired;            /* also retired notes */
 	int limit;              /* 0: no limit */
+	int proven;             /* only those above CALLUS_NOTE_MIN_SUCCESS: what
+				 * is taught */
 } callus_note_filter;
 
 /* Best first: success rate, then applications, then the latest update.
@@ -123,6 +126,13 @@ int callus_notes_of_resolution(callus_store *s, int64_t resolution_id, callus_no
  * for an unknown resolution. */
 int callus_notes_for_resolution(callus_store *s, int64_t resolution_id, callus_note *out,
 				callus_error *err);
+
+/* What to show of these suggestions, in their order: each one's note (as
+ * callus_notes_for_resolution()), two fixes of one note shown once, a
+ * suggestion whose note cannot be read left out.  *out is the caller's:
+ * callus_notes_free(*out, *count). */
+int callus_notes_for_suggestions(callus_store *s, const callus_suggestion *g, size_t n,
+				 callus_note **out, size_t *count);
 
 /* Set a note's rule (one line, redacted by the caller; "" clears it): it
  * heads the note from then on, and becomes the corrective_rule of the

@@ -516,20 +516,16 @@ static void score(const eval *e, size_t h, outcome *oc)
 static void score_reply(const eval *e, callus_store *s, size_t h, outcome *oc)
 {
 	callus_buf reply = CALLUS_BUF_INIT, want = CALLUS_BUF_INIT;
+	callus_note *notes = NULL;
+	size_t nnotes = 0;
 
-	for (size_t j = 0; j < oc->n; j++) {
-		callus_note n;
-		size_t used = reply.len;
-
-		if (callus_notes_for_resolution(s, oc->g[j].resolution_id, &n, NULL) < 0)
-			continue;
-		callus_note_compact(&reply, &n, NULL, 0, "  ",
-				    used < REPLY_BUDGET ? (REPLY_BUDGET - used) / (oc->n - j) : 0);
-		callus_note_release(&n);
-	}
+	/* as cli_describe_failure() shows them */
+	if (callus_notes_for_suggestions(s, oc->g, oc->n, &notes, &nnotes) == 0)
+		callus_notes_compact(&reply, notes, nnotes, NULL, 0, "  ", REPLY_BUDGET);
 	oc->said = reply.len > 0;
 	callus_buf_printf(&want, "  " FIX_LINE "%s\n", e->items[h].group);
 	oc->lines = e->items[h].mates && reply.ptr && want.ptr && strstr(reply.ptr, want.ptr);
+	callus_notes_free(notes, nnotes);
 	callus_buf_release(&reply);
 	callus_buf_release(&want);
 }
