@@ -325,10 +325,12 @@ static int learn_notes(learn_run *r, callus_error *err)
 	for (size_t i = 0; i < r->ntouched && rc == 0; i++)
 		if (callus_learn_push_id(&ids, &n, r->touched[i]) != SQLITE_OK)
 			rc = CALLUS_ENOMEM;
-	if (rc == 0)
-		rc = callus_notes_learn(r->s, r->o->workspace, ids, n, &r->res->nnotes, err);
-	else
+	/* a person's edits are the store's before a fix merges into them (a
+	 * failure's suggestions read what callus_record_lesson() synced) */
+	if (rc < 0)
 		rc = callus_error_set(err, rc, "out of memory");
+	else if ((rc = callus_notes_sync(r->s, r->o->workspace, NULL, err)) == 0)
+		rc = callus_notes_learn(r->s, r->o->workspace, ids, n, &r->res->nnotes, err);
 	free(ids);
 	return rc;
 }
@@ -341,10 +343,6 @@ static int write_run(learn_run *r, callus_error *err)
 
 	if ((rc = callus_store_exec(r->s, "BEGIN IMMEDIATE", err)) < 0)
 		return rc;
-	/* notes edited, deleted or pulled since are the store's before a fix
-	 * merges into them or a suggestion reads them */
-	if ((rc = callus_notes_sync(r->s, r->o->workspace, NULL, err)) < 0)
-		goto rollback;
 	if ((sq = touch_check(r, &check_id, &runs)) != SQLITE_OK ||
 	    (sq = prune(r, callus_learn_prune_hours(r->o), &r->res->pruned)) != SQLITE_OK ||
 	    (sq = callus_learn_fix_absent(r, check_id, runs)) != SQLITE_OK)

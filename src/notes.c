@@ -600,19 +600,32 @@ out:
 	return sq;
 }
 
-static int exec_bound(callus_store *s, const char *sql, const char *a, const char *b, int64_t i)
+int callus_notes_attach(callus_store *s, const char *id, const char *rid, const char *sig)
 {
-	sqlite3_stmt *st = NULL;
-	int sq = sqlite3_prepare_v2(callus_store_db(s), sql, -1, &st, NULL);
+	const char *v[] = { id, rid, sig };
+	int sq = SQLITE_OK;
 
-	if (sq != SQLITE_OK)
-		return sq;
-	callus_sql_bind_text(st, 1, a);
-	callus_sql_bind_text(st, 2, b);
-	sqlite3_bind_int64(st, 3, i);
-	sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
-	sqlite3_finalize(st);
+	if (rid)
+		sq = callus_sql_exec_texts(callus_store_db(s),
+					   "INSERT OR IGNORE INTO note_resolutions (resolution_id,"
+					   " note_id) VALUES (CAST(?2 AS INTEGER), ?1)",
+					   v, 2);
+	if (sq == SQLITE_OK && sig)
+		sq = callus_sql_exec_texts(callus_store_db(s),
+					   "INSERT OR IGNORE INTO note_signatures (signature_id,"
+					   " note_id) VALUES (?3, ?1)",
+					   v, 3);
 	return sq;
+}
+
+int callus_notes_mark_retired(callus_store *s, const char *id, const char *now)
+{
+	const char *v[] = { id, now };
+
+	return callus_sql_exec_texts(callus_store_db(s),
+				     "UPDATE notes SET status = 'retired', updated_at = ?2,"
+				     " file_hash = '', file_size = -1 WHERE id = ?1",
+				     v, 2);
 }
 
 /* A diff cut to CALLUS_NOTE_CODE_MAX at a line's end. */
@@ -723,6 +736,7 @@ static int learn_one(callus_store *s, const char *workspace, int64_t rid, const 
 		     char **id, size_t *made)
 {
 	fix f;
+	char rs[32];
 	int sq = load_fix(s, rid, &f);
 
 	*id = NULL;
@@ -741,12 +755,8 @@ static int learn_one(callus_store *s, const char *workspace, int64_t rid, const 
 		if (made)
 			(*made)++;
 	}
-	if ((sq = exec_bound(s, "INSERT OR IGNORE INTO note_resolutions (resolution_id, note_id)"
-				" VALUES (?3, ?2)",
-			     NULL, *id, rid)) != SQLITE_OK ||
-	    (sq = exec_bound(s, "INSERT OR IGNORE INTO note_signatures (signature_id, note_id)"
-				" VALUES (?1, ?2)",
-			     f.signature_id, *id, 0)) != SQLITE_OK)
+	snprintf(rs, sizeof(rs), "%lld", (long long)rid);
+	if ((sq = callus_notes_attach(s, *id, rs, f.signature_id)) != SQLITE_OK)
 		goto out;
 	sq = refresh_note(s, *id, &f, now);
 out:
@@ -843,12 +853,18 @@ int callus_notes_set_rule(callus_store *s, const char *workspace, const char *id
 			goto db;
 	}
 	/* the lessons of its errors carry it too (spec 000's corrective_rule) */
-	if ((sq = exec_bound(s, "UPDATE lessons SET corrective_rule = ?1 WHERE id IN"
-				" (SELECT l.lesson_id FROM lesson_runs l JOIN signature_runs g"
-				"  ON g.run_id = l.run_id JOIN note_signatures x"
-				"  ON x.signature_id = g.signature_id WHERE x.note_id = ?2)",
-			     line, n.id, 0)) != SQLITE_OK)
-		goto db;
+	{
+		const char *v[] = { line, n.id };
+
+		sq = callus_sql_exec_texts(callus_store_db(s),
+					   "UPDATE lessons SET corrective_rule = ?1 WHERE id IN"
+					   " (SELECT l.lesson_id FROM lesson_runs l JOIN signature_runs g"
+					   "  ON g.run_id = l.run_id JOIN note_signatures x"
+					   "  ON x.signature_id = g.signature_id WHERE x.note_id = ?2)",
+					   v, 2);
+		if (sq != SQLITE_OK)
+			goto db;
+	}
 	rc = callus_notes_write_file(s, workspace, n.id, err);
 	goto end;
 db:
@@ -877,9 +893,7 @@ int callus_notes_retire(callus_store *s, const char *workspace, const char *id,
 	if ((rc = callus_notes_sync(s, workspace, NULL, err)) < 0 ||
 	    (rc = callus_notes_get(s, id, &n, err)) < 0)
 		goto end;
-	if ((sq = exec_bound(s, "UPDATE notes SET status = 'retired', updated_at = ?1,"
-				" file_hash = '', file_size = -1 WHERE id = ?2",
-			     now, n.id, 0)) != SQLITE_OK) {
+	if ((sq = callus_notes_mark_retired(s, n.id, now)) != SQLITE_OK) {
 		rc = callus_store_db_error(s, err, sq, "cannot retire the note in");
 		goto end;
 	}

@@ -24,6 +24,14 @@ int callus_notes_note_get(callus_store *s, const char *id, callus_note *out, cal
 int callus_notes_write_file(callus_store *s, const char *workspace, const char *id,
 			    callus_error *err);
 
+/* Note id answers resolution rid (its id as text) and signature sig: both
+ * kept with it, once.  An SQLite result code. */
+int callus_notes_attach(callus_store *s, const char *id, const char *rid, const char *sig);
+
+/* Note id retired now (its file to be removed, never written again).  An
+ * SQLite result code. */
+int callus_notes_mark_retired(callus_store *s, const char *id, const char *now);
+
 /* Remove note id's file; a missing one is no error. */
 int callus_notes_remove_file(const char *workspace, const char *id, callus_error *err);
 

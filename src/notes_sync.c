@@ -290,20 +290,6 @@ static int take_edit(sync_run *r, const callus_note *n, const char *hash, int64_
 	return sq;
 }
 
-static int exec_texts(callus_store *s, const char *sql, const char *const *v, size_t n)
-{
-	sqlite3_stmt *st = NULL;
-	int sq = sqlite3_prepare_v2(callus_store_db(s), sql, -1, &st, NULL);
-
-	if (sq != SQLITE_OK)
-		return sq;
-	for (size_t i = 0; i < n; i++)
-		callus_sql_bind_text(st, (int)i + 1, v[i]);
-	sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
-	sqlite3_finalize(st);
-	return sq;
-}
-
 /*
  * A note this store never knew (a teammate's, pulled): its signature, so
  * that matching finds it, and one resolution made of its steps and code
@@ -318,7 +304,7 @@ static int import_note(sync_run *r, callus_note *n, const char *hash, int64_t mt
 	const char *sig = n->signature_id;
 	const char *example = n->example && *n->example ? n->example : n->title;
 	char *files = callus_sql_strlist_json(&n->files);
-	char apps[32], succ[32];
+	char apps[32], succ[32], rs[32];
 	int64_t rid;
 	int sq;
 
@@ -339,10 +325,12 @@ static int import_note(sync_run *r, callus_note *n, const char *hash, int64_t mt
 	{
 		const char *v[] = { sig, n->error_type, pattern.ptr, example, n->tool, r->now };
 
-		if ((sq = exec_texts(r->s, "INSERT INTO signatures (id, error_type, message_pattern,"
+		sq = callus_sql_exec_texts(callus_store_db(r->s),
+					   "INSERT INTO signatures (id, error_type, message_pattern,"
 					   " original, tool, first_seen, last_seen)"
 					   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6) ON CONFLICT DO NOTHING",
-				     v, 6)) != SQLITE_OK)
+					   v, 6);
+		if (sq != SQLITE_OK)
 			goto out;
 	}
 	/* the metrics it arrived with: at least one success, the fix worked */
@@ -353,13 +341,15 @@ static int import_note(sync_run *r, callus_note *n, const char *hash, int64_t mt
 		const char *v[] = { sig, desc.ptr ? desc.ptr : "", n->code, files, n->id, apps, succ,
 				    r->now };
 
-		if ((sq = exec_texts(r->s, "INSERT INTO resolutions (signature_id, description,"
+		sq = callus_sql_exec_texts(callus_store_db(r->s),
+					   "INSERT INTO resolutions (signature_id, description,"
 					   " code_changes, files, context, application_count,"
 					   " success_count, created_at, last_success_at)"
 					   " VALUES (?1, ?2, ?3, ?4, json_object('note', ?5, 'imported', 1),"
-					   " CAST(?6 AS INTEGER), min(CAST(?7 AS INTEGER), CAST(?6 AS INTEGER)),"
-					   " ?8, ?8)",
-				     v, 8)) != SQLITE_OK)
+					   " CAST(?6 AS INTEGER),"
+					   " min(CAST(?7 AS INTEGER), CAST(?6 AS INTEGER)), ?8, ?8)",
+					   v, 8);
+		if (sq != SQLITE_OK)
 			goto out;
 	}
 	rid = sqlite3_last_insert_rowid(callus_store_db(r->s));
@@ -397,23 +387,10 @@ static int import_note(sync_run *r, callus_note *n, const char *hash, int64_t mt
 		goto out;
 	sqlite3_finalize(st);
 	st = NULL;
-	{
-		char rs[32];
-		const char *v[] = { rs, n->id };
-
-		snprintf(rs, sizeof(rs), "%lld", (long long)rid);
-		if ((sq = exec_texts(r->s, "INSERT OR IGNORE INTO note_resolutions (resolution_id,"
-					   " note_id) VALUES (CAST(?1 AS INTEGER), ?2)",
-				     v, 2)) != SQLITE_OK)
-			goto out;
-	}
-	for (size_t i = 0; i < n->signatures.count && sq == SQLITE_OK; i++) {
-		const char *v[] = { n->signatures.items[i], n->id };
-
-		sq = exec_texts(r->s, "INSERT OR IGNORE INTO note_signatures (signature_id, note_id)"
-				      " VALUES (?1, ?2)",
-				v, 2);
-	}
+	sq = SQLITE_OK;
+	snprintf(rs, sizeof(rs), "%lld", (long long)rid);
+	for (size_t i = 0; i < n->signatures.count && sq == SQLITE_OK; i++)
+		sq = callus_notes_attach(r->s, n->id, i ? NULL : rs, n->signatures.items[i]);
 	if (sq == SQLITE_OK)
 		r->imported++;
 out:
@@ -504,10 +481,7 @@ static int sync_missing(sync_run *r, callus_error *err)
 		if ((rc = need_tx(r, err)) < 0)
 			break;
 		if (!k->seen && *k->hash && k->size >= 0) {
-			const char *v[] = { k->id, r->now };
-			int sq = exec_texts(r->s, "UPDATE notes SET status = 'retired', updated_at = ?2,"
-						  " file_hash = '', file_size = -1 WHERE id = ?1",
-					    v, 2);
+			int sq = callus_notes_mark_retired(r->s, k->id, r->now);
 
 			if (sq != SQLITE_OK)
 				rc = callus_store_db_error(r->s, err, sq, "cannot retire a note in");

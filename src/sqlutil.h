@@ -13,6 +13,11 @@
 /* Bind v (NULL binds ""), copied by SQLite. */
 int callus_sql_bind_text(sqlite3_stmt *st, int i, const char *v);
 
+/* Run one statement that returns no row, with v[0..n) bound as texts
+ * (?1 .. ?n; NULL as ""; CAST in the SQL where a number is meant).  An
+ * SQLite result code: SQLITE_OK when it ran to its end. */
+int callus_sql_exec_texts(sqlite3 *db, const char *sql, const char *const *v, size_t n);
+
 /* A copy of column i as a string ("" for NULL); NULL when out of memory. */
 char *callus_sql_column_dup(sqlite3_stmt *st, int i);
 

@@ -18,7 +18,7 @@ held with a 2 MB diff, a secret in a diff kept out of the note.'
 
 # The test's own scratch files, ignored where they are written.
 scratch_ignored() {
-	printf "reply*\nc1\nc2ctx\nbctx\nst\nextra\nshown\nlist\n" >>.git/info/exclude
+	printf "reply*\nc1\nc2ctx\nbctx\nst\nextra\nshown\nlist*\n" >>.git/info/exclude
 }
 
 # c_project DIR: show.c with a format mistake, committed.
@@ -158,6 +158,28 @@ test_expect_success 'a note edited by hand wins; one deleted by hand is retired'
 	! test -e ".callus/notes/$id.md" &&
 	git checkout -q ".callus/notes/$id.md" &&
 	"$CALLUS" notes --json | jq -e "length == 1 and .[0].status == \"active\""
+'
+
+test_expect_success 'bad input: a file that is no note, a bad layer, a bad id, a bad rule' '
+	cd c &&
+	printf "not a note\n" >.callus/notes/0123456789ab.md &&
+	printf "%s\n" "---" "id: 0123456789ab" >.callus/notes/abcdefabcdef.md &&
+	"$CALLUS" notes --json >list.json 2>../err &&
+	test_must_be_empty ../err &&
+	jq -e "length == 1" list.json &&
+	grep -q "note_unreadable" .callus/log.jsonl &&
+	test "$(cat .callus/notes/0123456789ab.md)" = "not a note" &&
+	rm .callus/notes/0123456789ab.md .callus/notes/abcdefabcdef.md list.json &&
+	test_expect_code 2 "$CALLUS" notes --layer bogus 2>../err &&
+	grep -q "unknown layer .bogus." ../err &&
+	test_expect_code 1 "$CALLUS" notes show zz 2>../err &&
+	grep -q "not a note id" ../err &&
+	test_expect_code 1 "$CALLUS" notes show 62 2>../err &&
+	test_expect_code 2 "$CALLUS" notes show 2>../err &&
+	test_expect_code 2 "$CALLUS" note retire 2>../err &&
+	test_expect_code 2 "$CALLUS" note 628d --rule "two
+lines" 2>../err &&
+	grep -q "one line" ../err
 '
 
 test_expect_success 'a note pulled into a second clone is used there' '
