@@ -480,6 +480,8 @@ int callus_learn_feedback(callus_store *s, int64_t id, int success, const char *
 	} else if (!found) {
 		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
 		rc = callus_error_set(err, CALLUS_ENOTFOUND, "no resolution %lld", (long long)id);
+	} else if ((rc = callus_notes_metrics_moved(s, id, err)) < 0) {
+		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
 	} else if ((rc = callus_store_exec(s, "COMMIT", err)) == 0 && measured) {
 		callus_metrics_merge(m, measured);
 	}

@@ -74,10 +74,7 @@ static char *steps_of(const char *description);
 	"n.id, n.signature_id, n.layer, n.status, n.tool, n.error_type, n.framework, n.title,"  \
 	" n.example, n.rule, n.steps, n.code, n.extra, n.files, n.edited, n.session,"          \
 	" n.created_at, n.updated_at,"                                                          \
-	" coalesce((SELECT sum(r.application_count) FROM note_resolutions x"                   \
-	"  JOIN resolutions r ON r.id = x.resolution_id WHERE x.note_id = n.id), 0) AS apps,"  \
-	" coalesce((SELECT sum(r.success_count) FROM note_resolutions x"                       \
-	"  JOIN resolutions r ON r.id = x.resolution_id WHERE x.note_id = n.id), 0) AS succ,"  \
+	" n.applications AS apps, n.successes AS succ,"                                         \
 	" (SELECT count(*) FROM note_resolutions x WHERE x.note_id = n.id),"                   \
 	" (SELECT json_group_array(x.signature_id) FROM note_signatures x"                     \
 	"  WHERE x.note_id = n.id)"
@@ -192,9 +189,9 @@ int callus_notes_list(callus_store *s, const callus_note_filter *f, callus_note 
 	sq = sqlite3_prepare_v2(callus_store_db(s),
 				"SELECT " NOTE_COLUMNS " FROM notes n"
 				" WHERE (?1 < 0 OR n.layer = ?2) AND (?3 OR n.status = 'active')"
-				" AND (NOT ?5 OR CAST(succ AS REAL) / max(apps, 1) > ?6)"
-				" ORDER BY CAST(succ AS REAL) / max(apps, 1) DESC, apps DESC,"
-				" n.updated_at DESC LIMIT ?4",
+				" AND (NOT ?5 OR CAST(n.successes AS REAL) / max(n.applications, 1) > ?6)"
+				" ORDER BY n.status, CAST(n.successes AS REAL) / max(n.applications, 1) DESC,"
+				" n.applications DESC, n.updated_at DESC LIMIT ?4",
 				-1, &st, NULL);
 	if (sq != SQLITE_OK)
 		return callus_store_db_error(s, err, sq, "cannot read notes in");
@@ -600,6 +597,28 @@ out:
 	return sq;
 }
 
+int callus_notes_metrics_moved(callus_store *s, int64_t rid, callus_error *err)
+{
+	char rs[32];
+	const char *v[] = { rs };
+	int sq;
+
+	snprintf(rs, sizeof(rs), "%lld", (long long)rid);
+	/* file_size -1: the store is ahead of the file (notes_sync.c) */
+	sq = callus_sql_exec_texts(callus_store_db(s),
+				   "UPDATE notes SET file_size = -1,"
+				   " applications = (SELECT coalesce(sum(r.application_count), 0) FROM"
+				   "  note_resolutions x JOIN resolutions r ON r.id = x.resolution_id"
+				   "  WHERE x.note_id = notes.id),"
+				   " successes = (SELECT coalesce(sum(r.success_count), 0) FROM"
+				   "  note_resolutions x JOIN resolutions r ON r.id = x.resolution_id"
+				   "  WHERE x.note_id = notes.id)"
+				   " WHERE status = 'active' AND id = (SELECT note_id FROM note_resolutions"
+				   "  WHERE resolution_id = CAST(?1 AS INTEGER))",
+				   v, 1);
+	return sq == SQLITE_OK ? 0 : callus_store_db_error(s, err, sq, "cannot update a note in");
+}
+
 int callus_notes_attach(callus_store *s, const char *id, const char *rid, const char *sig)
 {
 	const char *v[] = { id, rid, sig };
@@ -705,6 +724,12 @@ static int refresh_note(callus_store *s, const char *id, const fix *f, const cha
 	sq = sqlite3_prepare_v2(
 		callus_store_db(s),
 		"UPDATE notes SET updated_at = ?2,"
+		" applications = (SELECT coalesce(sum(r.application_count), 0) FROM"
+		"  note_resolutions x JOIN resolutions r ON r.id = x.resolution_id"
+		"  WHERE x.note_id = ?1),"
+		" successes = (SELECT coalesce(sum(r.success_count), 0) FROM"
+		"  note_resolutions x JOIN resolutions r ON r.id = x.resolution_id"
+		"  WHERE x.note_id = ?1),"
 		" code = CASE WHEN edited OR ?3 IS NULL THEN code ELSE ?3 END,"
 		" steps = CASE WHEN edited OR ?4 IS NULL THEN steps ELSE ?4 END,"
 		" files = (SELECT json_group_array(DISTINCT j.value) FROM note_resolutions x"

@@ -182,7 +182,10 @@ static const char *const migrations[] = {
 	/* 6 -> 7: hindsight notes (include/callus/notes.h): one per error,
 	 * the signatures and resolutions it carries, and the state of its
 	 * file in .callus/notes/ as last written or read (to see a person's
-	 * edit).  Metrics are the sums of its resolutions'. */
+	 * edit).  Its metrics are the sums of its resolutions', kept with it
+	 * when they move so that the best notes are an index's first rows,
+	 * not an aggregate over every note at each recording; the file state
+	 * has a covering index for the same reason (the sync reads it all). */
 	"CREATE TABLE notes ("
 	"  id TEXT PRIMARY KEY,"
 	"  signature_id TEXT NOT NULL,"
@@ -201,11 +204,17 @@ static const char *const migrations[] = {
 	"  files TEXT NOT NULL DEFAULT '[]',"
 	"  edited INTEGER NOT NULL DEFAULT 0,"
 	"  session TEXT NOT NULL DEFAULT '',"
+	"  applications INTEGER NOT NULL DEFAULT 0,"
+	"  successes INTEGER NOT NULL DEFAULT 0,"
 	"  created_at TEXT NOT NULL,"
 	"  updated_at TEXT NOT NULL,"
 	"  file_hash TEXT NOT NULL DEFAULT '',"
 	"  file_mtime INTEGER NOT NULL DEFAULT 0,"
 	"  file_size INTEGER NOT NULL DEFAULT -1);"
+	"CREATE INDEX notes_rank ON notes(status,"
+	"  (CAST(successes AS REAL) / max(applications, 1)) DESC, applications DESC,"
+	"  updated_at DESC);"
+	"CREATE INDEX notes_files ON notes(id, status, file_hash, file_mtime, file_size);"
 	"CREATE TABLE note_signatures ("
 	"  signature_id TEXT PRIMARY KEY,"
 	"  note_id TEXT NOT NULL REFERENCES notes(id) ON DELETE CASCADE) WITHOUT ROWID;"

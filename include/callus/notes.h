@@ -91,6 +91,13 @@ int callus_notes_learn(callus_store *s, const char *workspace, const int64_t *re
 		       size_t n, size_t *made, callus_error *err);
 
 /*
+ * Inside the caller's write transaction: resolution rid's metrics moved
+ * outside learning (`callus feedback`): its note's follow, and its file is
+ * rewritten at the next sync.  0 or a CALLUS_E* code.
+ */
+int callus_notes_metrics_moved(callus_store *s, int64_t rid, callus_error *err);
+
+/*
  * Take .callus/notes/ into the store (edited, deleted and new files) and
  * write the files of notes that have none yet.  Opens its own write
  * transaction only when something changed, unless the caller holds one.

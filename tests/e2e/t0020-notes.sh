@@ -138,6 +138,16 @@ test_expect_success 'the agent adds the rule; it heads the note and the next rep
 	grep -q "no note 0000" ../err
 '
 
+test_expect_success 'callus feedback moves the note'"'"'s metrics and its file' '
+	cd c &&
+	id=$("$CALLUS" notes --json | jq -r ".[0].id") &&
+	before=$("$CALLUS" notes --json | jq ".[0].application_count") &&
+	rid=$("$CALLUS" resolutions --json | jq ".[0].id") &&
+	"$CALLUS" feedback "$rid" failure >/dev/null &&
+	"$CALLUS" notes --json | jq -e ".[0].application_count == $before + 1" &&
+	grep -q "^applications: $((before + 1))$" ".callus/notes/$id.md"
+'
+
 test_expect_success 'a note edited by hand wins; one deleted by hand is retired' '
 	cd c &&
 	id=$("$CALLUS" notes --json | jq -r ".[0].id") &&
