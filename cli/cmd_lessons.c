@@ -87,6 +87,15 @@ json_t *cli_lesson_json(const callus_lesson *l)
 	return o;
 }
 
+json_t *cli_strlist_json(const callus_strlist *l)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; l && i < l->count; i++)
+		json_array_append_new(a, json_string(l->items[i]));
+	return a;
+}
+
 int cli_print_json(json_t *v)
 {
 	char *s = v ? json_dumps(v, JSON_INDENT(2) | JSON_ENSURE_ASCII) : NULL;

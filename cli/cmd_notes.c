@@ -65,15 +65,6 @@ const cli_spec cmd_note_spec = {
 	note_options, 0
 };
 
-static json_t *strlist_json(const callus_strlist *l)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; i < l->count; i++)
-		json_array_append_new(a, json_string(l->items[i]));
-	return a;
-}
-
 static json_t *note_json(const callus_note *n, int full)
 {
 	json_t *o = json_object();
@@ -85,8 +76,8 @@ static json_t *note_json(const callus_note *n, int full)
 	json_object_set_new(o, "error_type", json_string(n->error_type));
 	json_object_set_new(o, "title", json_string(n->title));
 	json_object_set_new(o, "rule", json_string(n->rule));
-	json_object_set_new(o, "signatures", strlist_json(&n->signatures));
-	json_object_set_new(o, "files", strlist_json(&n->files));
+	json_object_set_new(o, "signatures", cli_strlist_json(&n->signatures));
+	json_object_set_new(o, "files", cli_strlist_json(&n->files));
 	json_object_set_new(o, "resolutions", json_integer(n->resolutions));
 	json_object_set_new(o, "application_count", json_integer(n->applications));
 	json_object_set_new(o, "success_count", json_integer(n->successes));

@@ -61,10 +61,8 @@ const cli_spec cmd_warnings_spec = {
 
 static json_t *pending_json(const callus_pending *p)
 {
-	json_t *o = json_object(), *files = json_array();
+	json_t *o = json_object(), *files = cli_strlist_json(&p->files);
 
-	for (size_t i = 0; i < p->files.count; i++)
-		json_array_append_new(files, json_string(p->files.items[i]));
 	json_object_set_new(o, "id", json_integer(p->id));
 	json_object_set_new(o, "state", json_string(callus_error_state_name(p->state)));
 	json_object_set_new(o, "tool", json_string(p->tool));

@@ -58,10 +58,9 @@ const cli_spec cmd_feedback_spec = {
 
 static json_t *resolution_json(const callus_resolution *r)
 {
-	json_t *o = json_object(), *files = json_array(), *ctx = json_loads(r->context, 0, NULL);
+	json_t *o = json_object(), *files = cli_strlist_json(&r->files);
+	json_t *ctx = json_loads(r->context, 0, NULL);
 
-	for (size_t i = 0; i < r->files.count; i++)
-		json_array_append_new(files, json_string(r->files.items[i]));
 	json_object_set_new(o, "id", json_integer(r->id));
 	json_object_set_new(o, "signature_id", json_string(r->signature_id));
 	json_object_set_new(o, "error_type", json_string(r->error_type));

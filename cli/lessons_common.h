@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "callus/lesson.h"
 #include "callus/store.h"
+#include "callus/strlist.h"
 
 /* Open the workspace store.  Returns 0, 1 when !create and there is no
  * store yet (*out NULL), or -1 after printing why. */
@@ -19,6 +20,9 @@ int cli_open_store(callus_store **out, const cli_workspace *ws, int create);
  * command, exit_code, affected_files, occurrences, last_seen); new
  * reference. */
 json_t *cli_lesson_json(const callus_lesson *l);
+
+/* l as a new JSON array of strings (a new reference). */
+json_t *cli_strlist_json(const callus_strlist *l);
 
 /* Print v indented on stdout and drop the reference (v may be NULL: out
  * of memory).  Returns the command's exit status: 0, or 1 after saying
