@@ -85,7 +85,8 @@ static void header(callus_buf *ctx, const char *rel)
 static int add_fix(callus_buf *ctx, callus_store *store, const callus_pending *p, const char *rel)
 {
 	/* the fix's lines in this file; another file's would not help here */
-	const callus_excerpt_opts eo = { rel, 0, 1, 0, EDIT_FIX_LINES, 0, EDIT_LINE_WIDTH, "    " };
+	const callus_excerpt_opts eo = { .file = rel, .only_file = 1, .max_lines = EDIT_FIX_LINES,
+					 .width = EDIT_LINE_WIDTH, .indent = "    " };
 	callus_resolution r;
 	callus_note n;
 	int w = cli_first_line_width(p->message, EDIT_LINE_WIDTH);

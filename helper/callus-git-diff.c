@@ -36,17 +36,19 @@ void callus_git_set_since(long long ns)
  */
 static int build_product(const git_diff_delta *d, const char *workspace)
 {
-	char path[4096];
 	struct stat st;
+	char *path;
+	int after;
 
 	if (d->status == GIT_DELTA_ADDED && (d->flags & GIT_DIFF_FLAG_BINARY))
 		return 1;
 	if (!since_ns || d->status == GIT_DELTA_DELETED ||
-	    (size_t)snprintf(path, sizeof(path), "%s/%s", workspace, d->new_file.path) >=
-		    sizeof(path) ||
-	    lstat(path, &st) < 0)
+	    asprintf(&path, "%s/%s", workspace, d->new_file.path) < 0)
 		return 0;
-	return (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec > since_ns;
+	after = lstat(path, &st) == 0 &&
+		(long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec > since_ns;
+	free(path);
+	return after;
 }
 
 static int parse_oid(git_oid *out, const char *hex)

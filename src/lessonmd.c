@@ -452,7 +452,7 @@ static size_t more_line(callus_buf *b, size_t left, const char *eol)
 /* A note: its pattern, the lines of its fix, its success; its rule. */
 static void put_note_bullet(callus_buf *b, const callus_note *n, const char *eol)
 {
-	const callus_excerpt_opts eo = { NULL, 0, 0, 0, 4, 600, 120, "" };
+	const callus_excerpt_opts eo = { .max_lines = 4, .max_bytes = 600, .width = 120 };
 	callus_buf lines = CALLUS_BUF_INIT;
 
 	callus_buf_puts(b, "- ");

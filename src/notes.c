@@ -9,6 +9,7 @@
 #include "callus/learn.h"
 #include "callus/lesson.h"
 #include "callus/match.h"
+#include "callus/utf8.h"
 
 #include "notes_internal.h"
 #include "sqlutil.h"
@@ -64,7 +65,7 @@ void callus_notes_free(callus_note *n, size_t count)
 	free(n);
 }
 
-static char *first_line(const char *text, size_t max);
+static char *title_of(const char *tool, const char *message);
 static char *steps_of(const char *description);
 
 /* ------------------------------------------------------------------ */
@@ -283,16 +284,7 @@ int callus_notes_for_resolution(callus_store *s, int64_t resolution_id, callus_n
 	out->successes = r.success_count;
 	out->success_rate = r.success_rate;
 	out->resolutions = 1;
-	{
-		callus_buf t = CALLUS_BUF_INIT;
-		char *line = first_line(r.message, 200);
-
-		if (line)
-			callus_buf_printf(&t, "%s: %s", r.tool ? r.tool : "", line);
-		free(line);
-		out->title = line && callus_buf_status(&t) == 0 ? callus_buf_detach(&t) : NULL;
-		callus_buf_release(&t);
-	}
+	out->title = title_of(r.tool, r.message);
 	out->steps = steps_of(r.description);
 	out->code = r.code_changes ? strdup(r.code_changes) : strdup("");
 	out->signature_id = strdup(r.signature_id ? r.signature_id : "");
@@ -524,18 +516,32 @@ static int find_note(callus_store *s, const char *workspace, const fix *f, char 
 /* The first line of text, cut to max bytes at a character boundary. */
 static char *first_line(const char *text, size_t max)
 {
-	size_t n = strcspn(text ? text : "", "\r\n");
-	char *out;
+	const char *t = text ? text : "";
+	size_t n = callus_utf8_cut(t, strcspn(t, "\r\n"), max);
+	char *out = malloc(n + 1);
 
-	if (n > max)
-		n = max;
-	while (n && ((unsigned char)text[n] & 0xC0) == 0x80)
-		n--;
-	if (!(out = malloc(n + 1)))
-		return NULL;
-	memcpy(out, text ? text : "", n);
-	out[n] = '\0';
+	if (out) {
+		memcpy(out, t, n);
+		out[n] = '\0';
+	}
 	return out;
+}
+
+/* A note's title: the error's first line, named by its tool ("gcc: format
+ * '%s' expects ..."). */
+static char *title_of(const char *tool, const char *message)
+{
+	callus_buf t = CALLUS_BUF_INIT;
+	char *line = first_line(message, 200);
+
+	if (line)
+		callus_buf_printf(&t, "%s: %s", tool ? tool : "", line);
+	free(line);
+	if (!line || callus_buf_status(&t) < 0) {
+		callus_buf_release(&t);
+		return NULL;
+	}
+	return callus_buf_detach(&t);
 }
 
 static int create_note(callus_store *s, const fix *f, const char *now, char **id)
@@ -554,18 +560,7 @@ static int create_note(callus_store *s, const fix *f, const char *now, char **id
 		*id = NULL;
 		return SQLITE_OK;
 	}
-	{
-		/* the pattern in one line, named by its tool: "gcc: format '%s' ..." */
-		char *line = first_line(f->original, 200);
-		callus_buf t = CALLUS_BUF_INIT;
-
-		if (line)
-			callus_buf_printf(&t, "%s: %s", f->tool, line);
-		free(line);
-		title = line && callus_buf_status(&t) == 0 ? callus_buf_detach(&t) : NULL;
-		callus_buf_release(&t);
-	}
-	if (!title || !(example = first_line(f->original, 500))) {
+	if (!(title = title_of(f->tool, f->original)) || !(example = first_line(f->original, 500))) {
 		sq = SQLITE_NOMEM;
 		goto out;
 	}

@@ -79,6 +79,18 @@ test_expect_success 'gcc: fail, fix, pass makes one note with the fix lines, not
 	grep -q "printf(\"%d" AGENTS.md
 '
 
+test_expect_success 'callus run: a text file the passing check writes is no part of the fix' '
+	c_project mk && cd mk &&
+	printf "all:\n\tgcc -Werror=format -c show.c\n\tdate >build.log\n" >Makefile &&
+	git add Makefile && git -c commit.gpgSign=false commit -qm make &&
+	test_expect_code 2 "$CALLUS" run -- make 2>../err >/dev/null &&
+	sed -i "s/%s/%d/" show.c &&
+	"$CALLUS" run -- make 2>../err >/dev/null &&
+	test -f build.log &&
+	"$CALLUS" resolutions --json | jq -e "length == 1 and .[0].files == [\"show.c\"]" &&
+	! grep -rq "build.log" .callus/notes
+'
+
 test_expect_success 'git sees only the notes of .callus/, and none of .lessons/' '
 	cd c &&
 	echo "*.o" >.gitignore &&

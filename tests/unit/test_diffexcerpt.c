@@ -41,7 +41,8 @@ static const char two_files[] =
 static int excerpt(callus_buf *b, const char *diff, const char *file, size_t max_lines,
 		   size_t width, const char *indent)
 {
-	const callus_excerpt_opts o = { file, 0, 1, 0, max_lines, 0, width, indent };
+	const callus_excerpt_opts o = { .file = file, .only_file = 1, .max_lines = max_lines,
+					.width = width, .indent = indent };
 
 	return callus_diff_excerpt(b, diff, &o);
 }
@@ -61,7 +62,7 @@ static void lines_of_the_named_file(void **state)
 
 static void nothing_from_the_other_files(void **state)
 {
-	const callus_excerpt_opts all = { "src/other.js", 0, 0, 1, 10, 0, 0, "" };
+	const callus_excerpt_opts all = { .file = "src/other.js", .headers = 1, .max_lines = 10 };
 	callus_buf b = CALLUS_BUF_INIT;
 
 	(void)state;

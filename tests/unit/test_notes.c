@@ -137,7 +137,8 @@ static void not_a_note_is_refused(void **state)
 static void nearest_hunk_first(void **state)
 {
 	callus_buf out = CALLUS_BUF_INIT;
-	callus_excerpt_opts o = { "show.c", 41, 0, 1, 10, 4096, 0, "" };
+	callus_excerpt_opts o = { .file = "show.c", .line = 41, .headers = 1, .max_lines = 10,
+				  .max_bytes = 4096 };
 	const char *a, *b;
 
 	(void)state;
