@@ -1,4 +1,5 @@
 #include "parsers/util.h"
+#include "parsers/parsers.h"
 #include "callus/capture.h"
 #include "callus/common.h"
 #include "callus/utf8.h"
@@ -636,4 +637,43 @@ int callus_pu_ruby_frame(const char *s, size_t len, const char **file, size_t *f
 	    (*fn_len && **fn == '<'))
 		*fn_len = 0;
 	return 1;
+}
+
+static int skipped(const callus_parser *p, const callus_parser *const *skip)
+{
+	for (; *skip; skip++)
+		if (p == *skip)
+			return 1;
+	return p == &callus_parser_gcc;
+}
+
+int callus_pu_build_step(const callus_parse_input *in, const callus_pathctx *pc, const char *out,
+		       size_t len, const callus_parser *const *skip, callus_diags *diags,
+		       callus_strlist *files)
+{
+	callus_parse_input sub = { out, len, out, len, 1, "", in->command, pc };
+	const callus_parser *chosen = NULL, *p;
+	size_t before = diags->count + diags->dropped, nfiles = files->count;
+	int rc = 0;
+
+	if (!len)
+		return 0;
+	for (size_t i = 0; (p = callus_parser_at(i)) && !chosen; i++)
+		if (!skipped(p, skip) && callus_parser_sniff(p, out, len))
+			chosen = p;
+	if (chosen)
+		rc = chosen->parse(&sub, diags, files);
+	if (rc >= 0 && chosen != &callus_parser_cppcheck)
+		rc = callus_parser_gcc.parse(&sub, diags, files);
+	if (rc >= 0 && diags->count + diags->dropped == before && files->count == nfiles)
+		rc = callus_parse_generic(&sub, diags, files);
+	for (size_t i = before < diags->count ? before : diags->count; i < diags->count; i++) {
+		callus_diag *d = &diags->items[i];
+
+		if (d->message)
+			d->message[callus_pu_cut(d->message, strlen(d->message), CALLUS_PU_TEXT_MAX)] = '\0';
+		if (d->test)
+			d->test[callus_pu_cut(d->test, strlen(d->test), CALLUS_PU_TEXT_MAX)] = '\0';
+	}
+	return rc < 0 ? rc : 0;
 }

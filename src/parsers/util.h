@@ -112,6 +112,23 @@ int callus_pu_lint_line(const char *s, size_t len, callus_pu_loc *loc, const cha
 /* Letters then 1 to 6 digits: "E501", "ANN001", "PLR0913". */
 size_t callus_pu_lint_code(const char *s, size_t len);
 
+/* --- a build's steps ---------------------------------------------------- */
+
+/*
+ * What one step of a build printed (make's recipes between two directory
+ * changes, a failed ninja edge), read in the directory the build was in
+ * (pc): by the first parser of the table whose sniff recognises it (the
+ * build tools in skip, NULL-terminated, and gcc aside), then by gcc
+ * (compilers are what builds run most, also next to a test runner under
+ * `make check`; cppcheck's findings look like gcc's: read once), and by
+ * the fallback when neither found anything.  Messages and test names are
+ * cut to CALLUS_PU_TEXT_MAX whoever read them.  in gives the command.
+ * Returns 0 or CALLUS_ENOMEM.
+ */
+int callus_pu_build_step(const callus_parse_input *in, const callus_pathctx *pc, const char *out,
+		       size_t len, const callus_parser *const *skip, callus_diags *diags,
+		       callus_strlist *files);
+
 /* --- stack frames -------------------------------------------------------- */
 
 /* Frames as printed, outermost or innermost first as the tool prints them. */
