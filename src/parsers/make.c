@@ -208,8 +208,9 @@ static int is_echoed_command(const char *s, size_t len)
 	return 0;
 }
 
-static int line_of(state *st, const char *s, size_t len)
+static int line_of(void *arg, const char *s, size_t len)
 {
+	state *st = arg;
 	size_t n = make_prefix(s, len);
 	callus_pu_loc loc;
 
@@ -242,9 +243,6 @@ static int line_of(state *st, const char *s, size_t len)
 static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
 	state st;
-	callus_pu_lines it;
-	const char *s;
-	size_t len;
 	int rc;
 
 	memset(&st, 0, sizeof(st));
@@ -254,10 +252,7 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 	st.start = diags->count + diags->dropped;
 	callus_pu_dir_init(&st.dir, in->pc);
 	callus_buf_init(&st.seg, 0);
-	callus_pu_lines_init(&it, in);
-	while ((rc = callus_pu_lines_next(&it, &s, &len)) > 0)
-		if ((rc = line_of(&st, s, len)) < 0)
-			break;
+	rc = callus_pu_each_line(in, line_of, &st);
 	if (rc >= 0)
 		rc = flush_segment(&st);
 	/* with the cause found, the recipes' failures are its consequences */
@@ -269,7 +264,6 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 	callus_strlist_release(&st.recipes);
 	callus_pu_dir_release(&st.dir);
 	callus_buf_release(&st.seg);
-	callus_pu_lines_release(&it);
 	return rc < 0 ? rc : 0;
 }
 

@@ -67,8 +67,9 @@ static int progress(const char *s, size_t len)
 	return m && 2 + n + m < len && s[2 + n + m] == ']';
 }
 
-static int line_of(state *st, const char *s, size_t len)
+static int line_of(void *arg, const char *s, size_t len)
 {
+	state *st = arg;
 	int rc;
 
 	if (callus_pu_starts(s, len, "ninja: ")) {
@@ -118,9 +119,6 @@ static int make_line(const char *s, size_t len)
 static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
 	size_t before = diags->count + diags->dropped;
-	callus_pu_lines it;
-	const char *s;
-	size_t len;
 	state st;
 	int rc;
 
@@ -133,10 +131,7 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 	callus_pu_dir_init(&st.dir, in->pc);
 	callus_buf_init(&st.seg, 0);
 	callus_buf_init(&st.ninja, 0);
-	callus_pu_lines_init(&it, in);
-	while ((rc = callus_pu_lines_next(&it, &s, &len)) > 0)
-		if ((rc = line_of(&st, s, len)) < 0)
-			break;
+	rc = callus_pu_each_line(in, line_of, &st);
 	if (rc >= 0)
 		rc = flush_segment(&st);
 	if (rc >= 0 && st.ninja.len && diags->count + diags->dropped == before)
@@ -145,7 +140,6 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 	callus_pu_dir_release(&st.dir);
 	callus_buf_release(&st.seg);
 	callus_buf_release(&st.ninja);
-	callus_pu_lines_release(&it);
 	return rc < 0 ? rc : 0;
 }
 

@@ -355,8 +355,9 @@ static int prove_header(const char *s, size_t len, size_t *fl)
 	return 1;
 }
 
-static int line_of(state *st, const char *s, size_t len)
+static int line_of(void *arg, const char *s, size_t len)
 {
+	state *st = arg;
 	const char *name, *file, *t = s;
 	size_t nl, ml, fl, tl = len;
 	long line;
@@ -440,9 +441,6 @@ static int emit_notok(state *st)
 static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
 	state st;
-	callus_pu_lines it;
-	const char *s;
-	size_t len;
 	int rc;
 
 	memset(&st, 0, sizeof(st));
@@ -454,10 +452,7 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 	callus_buf_init(&st.check, 0);
 	callus_buf_init(&st.fold, 0);
 	callus_pu_fail_init(&st.f, 0);
-	callus_pu_lines_init(&it, in);
-	while ((rc = callus_pu_lines_next(&it, &s, &len)) > 0)
-		if ((rc = line_of(&st, s, len)) < 0)
-			break;
+	rc = callus_pu_each_line(in, line_of, &st);
 	if (rc >= 0 && (rc = defer_notok(&st)) >= 0)
 		rc = flush(&st);
 	if (rc >= 0)
@@ -478,7 +473,6 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 	callus_buf_release(&st.file);
 	callus_buf_release(&st.check);
 	callus_buf_release(&st.fold);
-	callus_pu_lines_release(&it);
 	return rc < 0 ? rc : 0;
 }
 

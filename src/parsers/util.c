@@ -68,6 +68,22 @@ void callus_pu_lines_release(callus_pu_lines *it)
 	callus_buf_release(&it->clean);
 }
 
+int callus_pu_each_line(const callus_parse_input *in,
+		      int (*line_of)(void *st, const char *line, size_t len), void *st)
+{
+	callus_pu_lines it;
+	const char *s;
+	size_t len;
+	int rc;
+
+	callus_pu_lines_init(&it, in);
+	while ((rc = callus_pu_lines_next(&it, &s, &len)) > 0)
+		if ((rc = line_of(st, s, len)) < 0)
+			break;
+	callus_pu_lines_release(&it);
+	return rc;
+}
+
 int callus_pu_starts(const char *s, size_t len, const char *prefix)
 {
 	size_t n = strlen(prefix);

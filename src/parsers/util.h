@@ -36,6 +36,10 @@ void callus_pu_lines_init(callus_pu_lines *it, const callus_parse_input *in);
  * end, CALLUS_ENOMEM. */
 int callus_pu_lines_next(callus_pu_lines *it, const char **line, size_t *len);
 void callus_pu_lines_release(callus_pu_lines *it);
+/* line_of(st, line, len) on each line, until it returns a negative code:
+ * 0 at the end, or that code (CALLUS_ENOMEM reading a line). */
+int callus_pu_each_line(const callus_parse_input *in,
+		      int (*line_of)(void *st, const char *line, size_t len), void *st);
 
 /* Messages and test names are cut to this many bytes (at a character
  * boundary): a 4 MB line is no message. */
