@@ -96,9 +96,13 @@ $(BUILD)/callus-embed: $(BUILD)/helper/callus-embed.o
 $(BUILD)/tests/test_snapshot: $(BUILD)/callus-git
 $(BUILD)/tests/test_embed_remote: $(BUILD)/callus-embed
 
+# The parsers' sample tests share tests/unit/parse_helpers.c.
+$(BUILD)/tests/test_parse_native $(BUILD)/tests/test_parse_ecosystems: \
+	$(BUILD)/tests/unit/parse_helpers.o
+
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libcallus.a
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libcallus.a $(LDLIBS_ALL) $(TEST_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(BUILD)/libcallus.a $(LDLIBS_ALL) $(TEST_LIBS)
 
 # Fuzz targets link a replay driver so any compiler can run their corpora;
 # `make fuzz-libfuzzer CC=clang BUILD=build-fuzz SAN=1` builds real
@@ -133,4 +137,5 @@ clean:
 .SECONDARY:
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d) \
+	$(BUILD)/tests/unit/parse_helpers.d \
 	$(GIT_HELPER_OBJ:.o=.d) $(BUILD)/helper/callus-embed.d

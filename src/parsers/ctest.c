@@ -164,8 +164,9 @@ static int output_line(state *st, test *t, const char *s, size_t len)
 	return 0;
 }
 
-static int line_of(state *st, const char *s, size_t len)
+static int line_of(void *arg, const char *s, size_t len)
 {
+	state *st = arg;
 	const char *name, *status;
 	size_t nl, sl, n;
 	long number;
@@ -275,19 +276,13 @@ static int emit(state *st, callus_diags *diags, callus_strlist *files)
 static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
 	state st;
-	callus_pu_lines it;
-	const char *s;
-	size_t len;
 	int rc;
 
 	memset(&st, 0, sizeof(st));
 	st.current = -1;
 	st.in = in;
 	callus_pu_dir_init(&st.dir, in->pc);
-	callus_pu_lines_init(&it, in);
-	while ((rc = callus_pu_lines_next(&it, &s, &len)) > 0)
-		if ((rc = line_of(&st, s, len)) < 0)
-			break;
+	rc = callus_pu_each_line(in, line_of, &st);
 	if (rc >= 0)
 		rc = emit(&st, diags, files);
 	for (size_t i = 0; i < st.n; i++) {
@@ -299,7 +294,6 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 	}
 	free(st.t);
 	callus_pu_dir_release(&st.dir);
-	callus_pu_lines_release(&it);
 	return rc < 0 ? rc : 0;
 }
 

@@ -198,8 +198,9 @@ static int linker_error(state *st, const char *s, size_t len, long at)
 	return add(st, NULL, 0, 0, 0, NULL, 0, msg, ml, "error", NULL);
 }
 
-static int line_of(state *st, const char *s, size_t len)
+static int line_of(void *arg, const char *s, size_t len)
 {
+	state *st = arg;
 	size_t n, at;
 	long ref;
 	callus_pu_loc loc;
@@ -283,20 +284,13 @@ static int line_of(state *st, const char *s, size_t len)
 static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
 	state st = { in, diags, files, diags->count + diags->dropped, CALLUS_BUF_INIT, NULL };
-	callus_pu_lines it;
-	const char *s;
-	size_t len;
 	int rc;
 
-	callus_pu_lines_init(&it, in);
-	while ((rc = callus_pu_lines_next(&it, &s, &len)) > 0)
-		if ((rc = line_of(&st, s, len)) < 0)
-			break;
+	rc = callus_pu_each_line(in, line_of, &st);
 	if (rc >= 0 && st.fallback.len && diags->count + diags->dropped == st.start)
 		rc = add(&st, NULL, 0, 0, 0, NULL, 0, st.fallback.ptr, st.fallback.len, "error",
 			 NULL);
 	callus_buf_release(&st.fallback);
-	callus_pu_lines_release(&it);
 	return rc < 0 ? rc : 0;
 }
 

@@ -397,8 +397,10 @@ out:
 	return rc;
 }
 
-static int line_of(state *st, const char *s, size_t len)
+static int line_of(void *arg, const char *s, size_t len)
 {
+	state *st = arg;
+
 	if (len > 2 && s[0] == '{' && s[len - 1] == '}')
 		return json_line(st, s, len);
 	return text_line(st, s, len);
@@ -537,9 +539,6 @@ static int text_line(state *st, const char *s, size_t len)
 static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
 	state st;
-	callus_pu_lines it;
-	const char *s;
-	size_t len;
 	int rc;
 
 	memset(&st, 0, sizeof(st));
@@ -556,10 +555,7 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 	callus_buf_init(&st.fallback, 0);
 	callus_buf_init(&st.scratch, 0);
 	callus_buf_init(&st.scratch2, 0);
-	callus_pu_lines_init(&it, in);
-	while ((rc = callus_pu_lines_next(&it, &s, &len)) > 0)
-		if ((rc = line_of(&st, s, len)) < 0)
-			break;
+	rc = callus_pu_each_line(in, line_of, &st);
 	if (rc >= 0)
 		rc = flush(&st, NULL, 0);
 	if (rc >= 0 && st.fallback.len && diags->count + diags->dropped == st.start)
@@ -575,7 +571,6 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 	callus_buf_release(&st.fallback);
 	callus_buf_release(&st.scratch);
 	callus_buf_release(&st.scratch2);
-	callus_pu_lines_release(&it);
 	return rc < 0 ? rc : 0;
 }
 

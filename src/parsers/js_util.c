@@ -414,3 +414,20 @@ out:
 	failure_clear(f);
 	return rc < 0 ? rc : 0;
 }
+
+void callus_js_yaml_unquote(callus_buf *out, const char *v, size_t len)
+{
+	callus_buf_clear(out);
+	if (len >= 2 && (v[0] == '\'' || v[0] == '"') && v[len - 1] == v[0]) {
+		for (size_t i = 1; i + 1 < len; i++) {
+			if (v[0] == '\'' && v[i] == '\'' && i + 2 < len &&
+			    v[i + 1] == '\'')
+				i++;
+			else if (v[0] == '"' && v[i] == '\\' && i + 2 < len)
+				i++;
+			callus_buf_putc(out, v[i]);
+		}
+		return;
+	}
+	callus_buf_put(out, v, len);
+}

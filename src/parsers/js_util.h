@@ -74,6 +74,10 @@ int callus_js_parse_frame(const char *s, size_t len, int need_at, callus_js_fram
 /* A path as printed, file:// URLs decoded, into out (cleared first). */
 int callus_js_path(callus_buf *out, const char *p, size_t len);
 
+/* A YAML scalar without its quotes, into out (cleared first): '' is a
+ * quote inside '...', a backslash escapes the next byte inside "...". */
+void callus_js_yaml_unquote(callus_buf *out, const char *v, size_t len);
+
 /* Append a part of a message: blanks collapsed, parts joined by a space,
  * at most CALLUS_JS_MESSAGE_MAX bytes (cut on a UTF-8 boundary). */
 int callus_js_message_add(callus_buf *m, const char *s, size_t len);

@@ -88,38 +88,12 @@ static int quoted(const char *s, size_t len, const char **dir, size_t *dl)
 /* The recipes' output since the last directory change. */
 static int flush_segment(state *st)
 {
-	callus_parse_input sub = { st->seg.ptr, st->seg.len, st->seg.ptr, st->seg.len, 1, "",
-				 st->in->command, cur_pc(st) };
-	const callus_parser *chosen = NULL, *p;
-	size_t before = st->diags->count + st->diags->dropped, files = st->files->count;
-	int rc = 0;
+	static const callus_parser *const skip[] = { &callus_parser_make, NULL };
+	int rc = callus_pu_build_step(st->in, cur_pc(st), st->seg.ptr, st->seg.len, skip,
+				      st->diags, st->files);
 
-	if (!st->seg.len)
-		return 0;
-	for (size_t i = 0; (p = callus_parser_at(i)) && !chosen; i++)
-		if (p != &callus_parser_make && p != &callus_parser_gcc &&
-		    callus_parser_sniff(p, st->seg.ptr, st->seg.len))
-			chosen = p;
-	if (chosen)
-		rc = chosen->parse(&sub, st->diags, st->files);
-	/* cppcheck's findings look like gcc's: read them once */
-	if (rc >= 0 && chosen != &callus_parser_cppcheck)
-		rc = callus_parser_gcc.parse(&sub, st->diags, st->files);
-	if (rc >= 0 && st->diags->count + st->diags->dropped == before &&
-	    st->files->count == files)
-		rc = callus_parse_generic(&sub, st->diags, st->files);
-	/* the same bounds as the make parser's own diagnostics, whoever read them */
-	for (size_t i = before < st->diags->count ? before : st->diags->count;
-	     i < st->diags->count; i++) {
-		callus_diag *d = &st->diags->items[i];
-
-		if (d->message)
-			d->message[callus_pu_cut(d->message, strlen(d->message), CALLUS_PU_TEXT_MAX)] = '\0';
-		if (d->test)
-			d->test[callus_pu_cut(d->test, strlen(d->test), CALLUS_PU_TEXT_MAX)] = '\0';
-	}
 	callus_buf_clear(&st->seg);
-	return rc < 0 ? rc : 0;
+	return rc;
 }
 
 static int set_dir(state *st)
@@ -234,8 +208,9 @@ static int is_echoed_command(const char *s, size_t len)
 	return 0;
 }
 
-static int line_of(state *st, const char *s, size_t len)
+static int line_of(void *arg, const char *s, size_t len)
 {
+	state *st = arg;
 	size_t n = make_prefix(s, len);
 	callus_pu_loc loc;
 
@@ -268,9 +243,6 @@ static int line_of(state *st, const char *s, size_t len)
 static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
 	state st;
-	callus_pu_lines it;
-	const char *s;
-	size_t len;
 	int rc;
 
 	memset(&st, 0, sizeof(st));
@@ -280,10 +252,7 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 	st.start = diags->count + diags->dropped;
 	callus_pu_dir_init(&st.dir, in->pc);
 	callus_buf_init(&st.seg, 0);
-	callus_pu_lines_init(&it, in);
-	while ((rc = callus_pu_lines_next(&it, &s, &len)) > 0)
-		if ((rc = line_of(&st, s, len)) < 0)
-			break;
+	rc = callus_pu_each_line(in, line_of, &st);
 	if (rc >= 0)
 		rc = flush_segment(&st);
 	/* with the cause found, the recipes' failures are its consequences */
@@ -295,7 +264,6 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 	callus_strlist_release(&st.recipes);
 	callus_pu_dir_release(&st.dir);
 	callus_buf_release(&st.seg);
-	callus_pu_lines_release(&it);
 	return rc < 0 ? rc : 0;
 }
 

@@ -376,8 +376,9 @@ static int emit_summary(state *st, const char *s)
 	return rc;
 }
 
-static int line_of(state *st, const char *s, size_t len)
+static int line_of(void *arg, const char *s, size_t len)
 {
+	state *st = arg;
 	size_t p = level_prefix(s, len);
 	int error = callus_pu_starts(s, len, "[ERROR]");
 	failure *f = st->nf ? &st->f[st->nf - 1] : NULL;
@@ -459,9 +460,6 @@ static int line_of(state *st, const char *s, size_t len)
 static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
 	size_t before = diags->count + diags->dropped;
-	callus_pu_lines it;
-	const char *s;
-	size_t len;
 	state st;
 	int rc;
 
@@ -470,10 +468,7 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 	st.diags = diags;
 	st.files = files;
 	callus_buf_init(&st.goal, 0);
-	callus_pu_lines_init(&it, in);
-	while ((rc = callus_pu_lines_next(&it, &s, &len)) > 0)
-		if ((rc = line_of(&st, s, len)) < 0)
-			break;
+	rc = callus_pu_each_line(in, line_of, &st);
 	for (size_t i = 0; rc >= 0 && i < st.summary.count; i++)
 		rc = emit_summary(&st, st.summary.items[i]);
 	for (size_t i = 0; rc >= 0 && i < st.nf; i++)
@@ -489,7 +484,6 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 	callus_strlist_release(&st.classes);
 	callus_strlist_release(&st.summary);
 	callus_buf_release(&st.goal);
-	callus_pu_lines_release(&it);
 	return rc < 0 ? rc : 0;
 }
 

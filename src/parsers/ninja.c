@@ -41,30 +41,16 @@ static const callus_pathctx *cur_pc(const state *st)
 	return st->has_dir ? &st->dir.pc : st->in->pc;
 }
 
+/* What the failed edge printed. */
 static int flush_segment(state *st)
 {
-	callus_parse_input sub = { st->seg.ptr, st->seg.len, st->seg.ptr, st->seg.len, 1, "",
-				 st->in->command, cur_pc(st) };
-	const callus_parser *chosen = NULL, *p;
-	size_t before = st->diags->count + st->diags->dropped, files = st->files->count;
-	int rc = 0;
+	static const callus_parser *const skip[] = { &callus_parser_ninja, &callus_parser_make,
+						     NULL };
+	int rc = callus_pu_build_step(st->in, cur_pc(st), st->seg.ptr, st->seg.len, skip,
+				      st->diags, st->files);
 
-	if (!st->seg.len)
-		return 0;
-	for (size_t i = 0; (p = callus_parser_at(i)) && !chosen; i++)
-		if (p != &callus_parser_ninja && p != &callus_parser_gcc &&
-		    p != &callus_parser_make && callus_parser_sniff(p, st->seg.ptr, st->seg.len))
-			chosen = p;
-	if (chosen)
-		rc = chosen->parse(&sub, st->diags, st->files);
-	/* cppcheck and clang-tidy print what gcc does: read once */
-	if (rc >= 0 && chosen != &callus_parser_cppcheck)
-		rc = callus_parser_gcc.parse(&sub, st->diags, st->files);
-	if (rc >= 0 && st->diags->count + st->diags->dropped == before &&
-	    st->files->count == files)
-		rc = callus_parse_generic(&sub, st->diags, st->files);
 	callus_buf_clear(&st->seg);
-	return rc < 0 ? rc : 0;
+	return rc;
 }
 
 /* "[12/40] ..." */
@@ -81,8 +67,9 @@ static int progress(const char *s, size_t len)
 	return m && 2 + n + m < len && s[2 + n + m] == ']';
 }
 
-static int line_of(state *st, const char *s, size_t len)
+static int line_of(void *arg, const char *s, size_t len)
 {
+	state *st = arg;
 	int rc;
 
 	if (callus_pu_starts(s, len, "ninja: ")) {
@@ -132,9 +119,6 @@ static int make_line(const char *s, size_t len)
 static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
 	size_t before = diags->count + diags->dropped;
-	callus_pu_lines it;
-	const char *s;
-	size_t len;
 	state st;
 	int rc;
 
@@ -147,10 +131,7 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 	callus_pu_dir_init(&st.dir, in->pc);
 	callus_buf_init(&st.seg, 0);
 	callus_buf_init(&st.ninja, 0);
-	callus_pu_lines_init(&it, in);
-	while ((rc = callus_pu_lines_next(&it, &s, &len)) > 0)
-		if ((rc = line_of(&st, s, len)) < 0)
-			break;
+	rc = callus_pu_each_line(in, line_of, &st);
 	if (rc >= 0)
 		rc = flush_segment(&st);
 	if (rc >= 0 && st.ninja.len && diags->count + diags->dropped == before)
@@ -159,7 +140,6 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 	callus_pu_dir_release(&st.dir);
 	callus_buf_release(&st.seg);
 	callus_buf_release(&st.ninja);
-	callus_pu_lines_release(&it);
 	return rc < 0 ? rc : 0;
 }
 

@@ -143,24 +143,6 @@ static void reading_clear(reading *r)
 	callus_buf_clear(&r->error);
 }
 
-/* Strip YAML's quotes from a scalar; '' is a quote inside '...'. */
-static void unquote(callus_buf *out, const char *v, size_t len)
-{
-	callus_buf_clear(out);
-	if (len >= 2 && (v[0] == '\'' || v[0] == '"') && v[len - 1] == v[0]) {
-		for (size_t i = 1; i + 1 < len; i++) {
-			if (v[0] == '\'' && v[i] == '\'' && i + 2 < len &&
-			    v[i + 1] == '\'')
-				i++;
-			else if (v[0] == '"' && v[i] == '\\' && i + 2 < len)
-				i++;
-			callus_buf_putc(out, v[i]);
-		}
-		return;
-	}
-	callus_buf_put(out, v, len);
-}
-
 /* Add a line of the error's text: the first, and the next when the
  * first ends in ':' ("Expected values to be strictly equal:" / "3 !== 4"). */
 static int error_text(reading *r, const char *t, size_t tl)
@@ -412,7 +394,7 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 					}
 					continue;
 				}
-				unquote(&tmp, v, vl);
+				callus_js_yaml_unquote(&tmp, v, vl);
 				if ((rc = callus_buf_status(&tmp)) < 0)
 					break;
 				if (kl == 8 && !memcmp(t, "location", 8)) {

@@ -50,6 +50,7 @@ typedef struct state {
 	callus_buf file;        /* the test file prove is running */
 	callus_buf check;       /* the YAML block's assertion or operator */
 	callus_buf fold;        /* a folded YAML value being read */
+	callus_buf value;       /* a YAML key's value, unquoted */
 	size_t fold_indent;
 	int folded, placed;     /* reading fold; a place in the workspace was found */
 	size_t yaml_base;       /* the indent of the block's keys, + 1 */
@@ -301,10 +302,11 @@ static int yaml_line(state *st, const char *s, size_t len)
 	vl = tl - (size_t)(v + 1 - t);
 	v++;
 	callus_pu_trim(&v, &vl);
-	if (vl >= 2 && (v[0] == '\'' || v[0] == '"') && v[vl - 1] == v[0]) {
-		v++;
-		vl -= 2;
-	}
+	callus_js_yaml_unquote(&st->value, v, vl);
+	if ((rc = callus_buf_status(&st->value)) < 0)
+		return rc;
+	v = st->value.ptr;
+	vl = st->value.len;
 	/* "at: >-", "stack: |-": the value is on the lines under the key */
 	if ((callus_pu_starts(t, tl, "at:") || callus_pu_starts(t, tl, "location:") ||
 	     callus_pu_starts(t, tl, "stack:")) &&
@@ -355,8 +357,9 @@ static int prove_header(const char *s, size_t len, size_t *fl)
 	return 1;
 }
 
-static int line_of(state *st, const char *s, size_t len)
+static int line_of(void *arg, const char *s, size_t len)
 {
+	state *st = arg;
 	const char *name, *file, *t = s;
 	size_t nl, ml, fl, tl = len;
 	long line;
@@ -440,9 +443,6 @@ static int emit_notok(state *st)
 static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
 	state st;
-	callus_pu_lines it;
-	const char *s;
-	size_t len;
 	int rc;
 
 	memset(&st, 0, sizeof(st));
@@ -453,11 +453,9 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 	callus_buf_init(&st.file, 0);
 	callus_buf_init(&st.check, 0);
 	callus_buf_init(&st.fold, 0);
+	callus_buf_init(&st.value, 0);
 	callus_pu_fail_init(&st.f, 0);
-	callus_pu_lines_init(&it, in);
-	while ((rc = callus_pu_lines_next(&it, &s, &len)) > 0)
-		if ((rc = line_of(&st, s, len)) < 0)
-			break;
+	rc = callus_pu_each_line(in, line_of, &st);
 	if (rc >= 0 && (rc = defer_notok(&st)) >= 0)
 		rc = flush(&st);
 	if (rc >= 0)
@@ -478,7 +476,7 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 	callus_buf_release(&st.file);
 	callus_buf_release(&st.check);
 	callus_buf_release(&st.fold);
-	callus_pu_lines_release(&it);
+	callus_buf_release(&st.value);
 	return rc < 0 ? rc : 0;
 }
 

@@ -1,4 +1,5 @@
 #include "parsers/util.h"
+#include "parsers/parsers.h"
 #include "callus/capture.h"
 #include "callus/common.h"
 #include "callus/utf8.h"
@@ -65,6 +66,22 @@ void callus_pu_lines_release(callus_pu_lines *it)
 {
 	callus_buf_release(&it->strip);
 	callus_buf_release(&it->clean);
+}
+
+int callus_pu_each_line(const callus_parse_input *in,
+		      int (*line_of)(void *st, const char *line, size_t len), void *st)
+{
+	callus_pu_lines it;
+	const char *s;
+	size_t len;
+	int rc;
+
+	callus_pu_lines_init(&it, in);
+	while ((rc = callus_pu_lines_next(&it, &s, &len)) > 0)
+		if ((rc = line_of(st, s, len)) < 0)
+			break;
+	callus_pu_lines_release(&it);
+	return rc;
 }
 
 int callus_pu_starts(const char *s, size_t len, const char *prefix)
@@ -636,4 +653,43 @@ int callus_pu_ruby_frame(const char *s, size_t len, const char **file, size_t *f
 	    (*fn_len && **fn == '<'))
 		*fn_len = 0;
 	return 1;
+}
+
+static int skipped(const callus_parser *p, const callus_parser *const *skip)
+{
+	for (; *skip; skip++)
+		if (p == *skip)
+			return 1;
+	return p == &callus_parser_gcc;
+}
+
+int callus_pu_build_step(const callus_parse_input *in, const callus_pathctx *pc, const char *out,
+		       size_t len, const callus_parser *const *skip, callus_diags *diags,
+		       callus_strlist *files)
+{
+	callus_parse_input sub = { out, len, out, len, 1, "", in->command, pc };
+	const callus_parser *chosen = NULL, *p;
+	size_t before = diags->count + diags->dropped, nfiles = files->count;
+	int rc = 0;
+
+	if (!len)
+		return 0;
+	for (size_t i = 0; (p = callus_parser_at(i)) && !chosen; i++)
+		if (!skipped(p, skip) && callus_parser_sniff(p, out, len))
+			chosen = p;
+	if (chosen)
+		rc = chosen->parse(&sub, diags, files);
+	if (rc >= 0 && chosen != &callus_parser_cppcheck)
+		rc = callus_parser_gcc.parse(&sub, diags, files);
+	if (rc >= 0 && diags->count + diags->dropped == before && files->count == nfiles)
+		rc = callus_parse_generic(&sub, diags, files);
+	for (size_t i = before < diags->count ? before : diags->count; i < diags->count; i++) {
+		callus_diag *d = &diags->items[i];
+
+		if (d->message)
+			d->message[callus_pu_cut(d->message, strlen(d->message), CALLUS_PU_TEXT_MAX)] = '\0';
+		if (d->test)
+			d->test[callus_pu_cut(d->test, strlen(d->test), CALLUS_PU_TEXT_MAX)] = '\0';
+	}
+	return rc < 0 ? rc : 0;
 }

@@ -36,6 +36,10 @@ void callus_pu_lines_init(callus_pu_lines *it, const callus_parse_input *in);
  * end, CALLUS_ENOMEM. */
 int callus_pu_lines_next(callus_pu_lines *it, const char **line, size_t *len);
 void callus_pu_lines_release(callus_pu_lines *it);
+/* line_of(st, line, len) on each line, until it returns a negative code:
+ * 0 at the end, or that code (CALLUS_ENOMEM reading a line). */
+int callus_pu_each_line(const callus_parse_input *in,
+		      int (*line_of)(void *st, const char *line, size_t len), void *st);
 
 /* Messages and test names are cut to this many bytes (at a character
  * boundary): a 4 MB line is no message. */
@@ -111,6 +115,23 @@ int callus_pu_lint_line(const char *s, size_t len, callus_pu_loc *loc, const cha
 		      size_t *code_len, const char **msg, size_t *msg_len);
 /* Letters then 1 to 6 digits: "E501", "ANN001", "PLR0913". */
 size_t callus_pu_lint_code(const char *s, size_t len);
+
+/* --- a build's steps ---------------------------------------------------- */
+
+/*
+ * What one step of a build printed (make's recipes between two directory
+ * changes, a failed ninja edge), read in the directory the build was in
+ * (pc): by the first parser of the table whose sniff recognises it (the
+ * build tools in skip, NULL-terminated, and gcc aside), then by gcc
+ * (compilers are what builds run most, also next to a test runner under
+ * `make check`; cppcheck's findings look like gcc's: read once), and by
+ * the fallback when neither found anything.  Messages and test names are
+ * cut to CALLUS_PU_TEXT_MAX whoever read them.  in gives the command.
+ * Returns 0 or CALLUS_ENOMEM.
+ */
+int callus_pu_build_step(const callus_parse_input *in, const callus_pathctx *pc, const char *out,
+		       size_t len, const callus_parser *const *skip, callus_diags *diags,
+		       callus_strlist *files);
 
 /* --- stack frames -------------------------------------------------------- */
 

@@ -22,20 +22,15 @@
 #include "callus/analysis.h"
 #include "callus/capture.h"
 #include "callus/parse.h"
+#include "parse_helpers.h"
 
 #define SAMPLES "tests/parsers/native/"
 /* where generate.sh ran the tools: absolute paths in the outputs are there */
 #define ROOT "/tmp/callus-native/"
 
-typedef struct want {
-	int index; /* -1 ends the list */
-	const char *file;
-	long line, column;
-	const char *code, *severity, *test, *message;
-	const char *frames; /* "fn@file|fn@file", innermost first */
-} want;
+typedef parse_want want;
 
-#define END { -1, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL }
+#define END PARSE_WANT_END
 
 typedef struct tcase {
 	const char *sample, *tool, *project, *cwd, *parser;
@@ -45,57 +40,22 @@ typedef struct tcase {
 	want wants[8];
 } tcase;
 
-static char *read_sample(const char *name, size_t *len)
-{
-	callus_buf path = CALLUS_BUF_INIT, data = CALLUS_BUF_INIT;
-	const char *dir = getenv("CALLUS_SRCDIR");
-	char chunk[65536];
-	size_t n;
-	FILE *f;
-
-	callus_buf_printf(&path, "%s/" SAMPLES "%s.txt", dir ? dir : ".", name);
-	if (!(f = fopen(path.ptr, "rb")))
-		fail_msg("cannot open %s (run from the repository root)", path.ptr);
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		callus_buf_put(&data, chunk, n);
-	fclose(f);
-	callus_buf_release(&path);
-	assert_int_equal(callus_buf_status(&data), 0);
-	assert_true(data.len > 0);
-	*len = data.len;
-	return callus_buf_detach(&data);
-}
-
-static void capture(callus_capture *c, const char *data, size_t len)
-{
-	callus_capture_init(c);
-	/* in pieces, as a pipe delivers them */
-	for (size_t off = 0; off < len; off += 4093)
-		callus_capture_feed(c, data + off, len - off < 4093 ? len - off : 4093);
-	callus_capture_finish(c);
-}
-
 /* The analysis of data as a failed run of tool in ROOT/project/cwd. */
 static void analyse_data(callus_failure *f, const char *tool, const char *data, size_t len,
 			 const char *project, const char *cwd)
 {
-	callus_buf ws = CALLUS_BUF_INIT;
-	callus_pathctx pc;
-	callus_capture c;
-	callus_check chk = { tool, 2, 1, tool, CALLUS_LESSON_TEST };
+	parse_analyse(f, tool, 2, data, len, ROOT, project, cwd);
+}
 
-	callus_buf_printf(&ws, ROOT "%s", project);
-	/* the workspace has no trailing slash */
-	if (!*project)
-		callus_buf_truncate(&ws, ws.len - 1);
-	pc.workspace = ws.ptr;
-	pc.workspace_real = NULL;
-	pc.cwd_rel = cwd;
-	capture(&c, data, len);
-	assert_int_equal(callus_failure_build(f, &chk, &c, &pc, NULL), 0);
-	assert_true(strlen(f->summary) <= CALLUS_SUMMARY_MAX);
-	callus_capture_release(&c);
-	callus_buf_release(&ws);
+static char *read_sample(const char *name, size_t *len)
+{
+	callus_buf path = CALLUS_BUF_INIT;
+	char *data;
+
+	callus_buf_printf(&path, SAMPLES "%s.txt", name);
+	data = parse_read(path.ptr, len);
+	callus_buf_release(&path);
+	return data;
 }
 
 static void analyse(callus_failure *f, const char *tool, const char *sample, const char *project,
@@ -106,85 +66,6 @@ static void analyse(callus_failure *f, const char *tool, const char *sample, con
 
 	analyse_data(f, tool, data, len, project, cwd);
 	free(data);
-}
-
-static void assert_str(const char *what, const char *got, const char *expected)
-{
-	if (!expected && !got)
-		return;
-	if (!expected || !got || strcmp(got, expected))
-		fail_msg("%s: got \"%s\", expected \"%s\"", what, got ? got : "(null)",
-			 expected ? expected : "(null)");
-}
-
-static void frames_of(callus_buf *out, const callus_diag *d)
-{
-	callus_buf_clear(out);
-	for (size_t k = 0; k < d->frames.count; k++) {
-		const char *tab = strchr(d->frames.items[k], '\t');
-
-		assert_non_null(tab);
-		if (k)
-			callus_buf_putc(out, '|');
-		callus_buf_put(out, d->frames.items[k], (size_t)(tab - d->frames.items[k]));
-		callus_buf_printf(out, "@%s", tab + 1);
-	}
-}
-
-static void check_diag(const char *sample, const callus_diag *d, const want *w)
-{
-	callus_buf frames = CALLUS_BUF_INIT;
-
-	print_message("  %s #%d\n", sample, w->index);
-	assert_str("file", d->file, w->file);
-	assert_int_equal(d->line, w->line);
-	assert_int_equal(d->column, w->column);
-	assert_str("code", d->code, w->code);
-	assert_str("severity", d->severity, w->severity);
-	assert_str("test", d->test, w->test);
-	assert_str("message", d->message, w->message);
-	frames_of(&frames, d);
-	assert_str("frames", frames.len ? frames.ptr : NULL, w->frames);
-	callus_buf_release(&frames);
-}
-
-static void files_of(callus_buf *out, const callus_strlist *files)
-{
-	callus_buf_clear(out);
-	for (size_t i = 0; i < files->count; i++) {
-		if (i)
-			callus_buf_putc(out, '|');
-		callus_buf_puts(out, files->items[i]);
-	}
-}
-
-/* Two analyses are the same: parser, files, every field of every error. */
-static void assert_same(const char *a, const callus_failure *x, const callus_failure *y)
-{
-	callus_buf fx = CALLUS_BUF_INIT, fy = CALLUS_BUF_INIT;
-
-	print_message("  %s\n", a);
-	assert_str("parser", x->parser, y->parser);
-	files_of(&fx, &x->files);
-	files_of(&fy, &y->files);
-	assert_str("files", fx.ptr, fy.ptr);
-	assert_int_equal(x->diags.count, y->diags.count);
-	for (size_t i = 0; i < x->diags.count; i++) {
-		const callus_diag *d = &x->diags.items[i], *e = &y->diags.items[i];
-
-		assert_str("file", d->file, e->file);
-		assert_int_equal(d->line, e->line);
-		assert_int_equal(d->column, e->column);
-		assert_str("code", d->code, e->code);
-		assert_str("severity", d->severity, e->severity);
-		assert_str("test", d->test, e->test);
-		assert_str("message", d->message, e->message);
-		frames_of(&fx, d);
-		frames_of(&fy, e);
-		assert_str("frames", fx.ptr, fy.ptr);
-	}
-	callus_buf_release(&fx);
-	callus_buf_release(&fy);
 }
 
 /* Every sample, with what its analysis must hold. */
@@ -818,20 +699,20 @@ static void run_case(const tcase *c)
 
 	print_message("%s\n", c->sample);
 	analyse(&f, c->tool, c->sample, c->project, c->cwd);
-	assert_str("parser", f.parser, c->parser);
+	parse_assert_str("parser", f.parser, c->parser);
 	assert_int_equal(f.diags.count, c->count);
 	if (c->same_as) {
 		const tcase *o = find_case(c->same_as);
 
 		analyse(&g, o->tool, o->sample, o->project, o->cwd);
-		assert_same(c->same_as, &f, &g);
+		parse_assert_same(c->same_as, &f, &g);
 		callus_failure_release(&g);
 	} else {
-		files_of(&files, &f.files);
-		assert_str("files", files.ptr, c->files);
+		parse_files_of(&files, &f.files);
+		parse_assert_str("files", files.ptr, c->files);
 		for (const want *w = c->wants; w->index >= 0; w++) {
 			assert_true((size_t)w->index < f.diags.count);
-			check_diag(c->sample, &f.diags.items[w->index], w);
+			parse_check_diag(c->sample, &f.diags.items[w->index], w);
 		}
 	}
 	callus_buf_release(&files);
@@ -968,7 +849,7 @@ static void sniffing(void **state)
 
 		print_message("%s\n", c->sample);
 		analyse(&f, "npm test", c->sample, c->project, c->cwd);
-		assert_str("parser", f.parser, sniffed[i].parser);
+		parse_assert_str("parser", f.parser, sniffed[i].parser);
 		/* the same errors as when the tool is named, unless make's
 		 * recipes were read without make's directories */
 		if (!strcmp(f.parser, c->parser))
@@ -1000,7 +881,7 @@ static void tool_names(void **state)
 		const callus_parser *p = callus_parser_select(map[i][0], "", 0);
 
 		assert_non_null(p);
-		assert_str(map[i][0], p->name, map[i][1]);
+		parse_assert_str(map[i][0], p->name, map[i][1]);
 		assert_true(callus_parser_find(map[i][1]) == p);
 	}
 }
@@ -1031,7 +912,7 @@ static void filtered_text_only(void **state)
 		char *data = read_sample(c->sample, &len);
 
 		print_message("%s\n", c->sample);
-		capture(&cap, data, len);
+		parse_capture(&cap, data, len);
 		assert_int_equal(callus_capture_text(&cap, &text), 0);
 		callus_buf_printf(&ws, ROOT "%s", c->project);
 		pc.workspace = ws.ptr;
@@ -1065,11 +946,11 @@ static void many_errors(void **state)
 		callus_buf_printf(&out, "src/m%02d.py:%d:1: E501 line too long (%d > 79 characters)\n",
 				i % 30, i + 1, 80 + i);
 	analyse_data(&f, "flake8", out.ptr, out.len, "py", "");
-	assert_str("parser", f.parser, "flake8");
+	parse_assert_str("parser", f.parser, "flake8");
 	assert_int_equal(f.diags.count, CALLUS_DIAGS_MAX);
 	assert_int_equal(f.diags.dropped, 500);
 	assert_int_equal(f.files.count, 30);
-	assert_str("last", f.diags.items[CALLUS_DIAGS_MAX - 1].file, "src/m09.py");
+	parse_assert_str("last", f.diags.items[CALLUS_DIAGS_MAX - 1].file, "src/m09.py");
 	assert_int_equal(f.diags.items[CALLUS_DIAGS_MAX - 1].line, 1000);
 	callus_failure_release(&f);
 	callus_buf_release(&out);
@@ -1117,16 +998,16 @@ static void outside_paths(void **state)
 	analyse_data(&f, "cargo build", cargo, sizeof(cargo) - 1, "rs", "");
 	assert_int_equal(f.diags.count, 1);
 	assert_null(f.diags.items[0].file);
-	assert_str("code", f.diags.items[0].code, "E0432");
+	parse_assert_str("code", f.diags.items[0].code, "E0432");
 	assert_int_equal(f.files.count, 0);
 	callus_failure_release(&f);
 
 	analyse_data(&f, "unittest", py, sizeof(py) - 1, "py", "");
 	assert_int_equal(f.diags.count, 1);
 	/* the innermost frame inside the workspace: the test's own */
-	assert_str("file", f.diags.items[0].file, "ut/test_net.py");
+	parse_assert_str("file", f.diags.items[0].file, "ut/test_net.py");
 	assert_int_equal(f.diags.items[0].line, 9);
-	assert_str("code", f.diags.items[0].code, "socket.gaierror");
+	parse_assert_str("code", f.diags.items[0].code, "socket.gaierror");
 	assert_int_equal(f.diags.items[0].frames.count, 1);
 	assert_int_equal(f.files.count, 1);
 	callus_failure_release(&f);
@@ -1141,8 +1022,8 @@ static void go_from_parent(void **state)
 	(void)state;
 	analyse(&f, "go test", "go-test-count", "", "go");
 	assert_int_equal(f.diags.count, 2);
-	assert_str("file", f.diags.items[0].file, "go/calc/calc_test.go");
-	assert_str("test", f.diags.items[1].test, "TestDescribe/plural");
+	parse_assert_str("file", f.diags.items[0].file, "go/calc/calc_test.go");
+	parse_assert_str("test", f.diags.items[1].test, "TestDescribe/plural");
 	callus_failure_release(&f);
 }
 
