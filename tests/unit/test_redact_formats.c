@@ -329,6 +329,39 @@ static void test_argv(void **state)
 	expect_argv(state, "", 0, NULL);
 }
 
+/* Words cut short or malformed: an option that ends the command, an
+ * empty word, an unterminated quote, a word far longer than a value. */
+static void test_argv_bad_inputs(void **state)
+{
+	callus_buf big = CALLUS_BUF_INIT;
+
+	expect_argv(state, "tool --password", 0, "tool", "--password", NULL);
+	expect_argv(state, "mysql -p", 0, "mysql", "-p", NULL);
+	expect_argv(state, "docker login -u ci -p", 0, "docker", "login", "-u", "ci", "-p", NULL);
+	expect_argv(state, "curl -u", 0, "curl", "-u", NULL);
+	expect_argv(state, "sh -c", 0, "sh", "-c", NULL);
+	expect_argv(state, "tool --password ''", 0, "tool", "--password", "", NULL);
+	expect_argv(state, "tool --password --yes", 0, "tool", "--password", "--yes", NULL);
+	expect_argv(state, "tool --password=", 0, "tool", "--password=", NULL);
+	expect_argv(state, "tool DB_PASSWORD=", 0, "tool", "DB_PASSWORD=", NULL);
+	/* a word is a value whole, a quote in it included */
+	expect_argv(state, "tool --password '[REDACTED:cli-password]'", 1, "tool", "--password",
+		    "'", NULL);
+	/* an unterminated quote in a script: to its end */
+	expect_argv(state, "sh -c 'DB_PASSWORD='\\''[REDACTED:secret-assignment]'", 1,
+		    "sh", "-c", "DB_PASSWORD='abc12345", NULL);
+	expect_argv(state, "sh -c 'mysql -p[REDACTED:cli-password]'", 1,
+		    "sh", "-c", "mysql -p'abc12345", NULL);
+	/* huge words */
+	for (int i = 0; i < 10000; i++)
+		callus_buf_putc(&big, "aZ3"[i % 3]);
+	expect_argv(state, "deploy --password '[REDACTED:cli-password]'", 1,
+		    "deploy", "--password", big.ptr, NULL);
+	expect_argv(state, "deploy '--password=[REDACTED:cli-password]'", 1,
+		    "deploy", "--password=x y", NULL);
+	callus_buf_release(&big);
+}
+
 static void test_argv_arguments(void **state)
 {
 	const char *argv[] = { "a", NULL };
@@ -362,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_corpus_outputs),
 		cmocka_unit_test(test_argv),
 		cmocka_unit_test(test_argv_arguments),
+		cmocka_unit_test(test_argv_bad_inputs),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
