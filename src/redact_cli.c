@@ -518,7 +518,7 @@ static int parse_option(const struct scan *sc, size_t i, struct option *o)
 {
 	const unsigned char *s = sc->s;
 	size_t n = sc->n, ns, ne;
-	int dashes, lk;
+	int dashes, lk, long_name;
 	unsigned char c;
 
 	memset(o, 0, sizeof(*o));
@@ -535,9 +535,14 @@ static int parse_option(const struct scan *sc, size_t i, struct option *o)
 	if (ns >= n || !HAS(sc, ns, C_ALNUM))
 		return 0;
 	ne = ns + span(sc, ns, C_ALNUM | C_DASH | C_US, 65);
-	if (ne - ns > 64)
+	/* No option has a longer name; but -pVALUE is a short option whose
+	 * attached value may be that long, so a single dash reads on. */
+	long_name = ne - ns <= 64;
+	if (!long_name && dashes == 2)
 		return 0;
-	o->name_end = ne;
+	/* (scanning resumes after the name: inside a longer word, at the
+	 * next byte, as for a word that is no option) */
+	o->name_end = long_name ? ne : ns;
 	o->value = n;
 	if (dashes == 1) {
 		c = s[ns];
@@ -551,7 +556,8 @@ static int parse_option(const struct scan *sc, size_t i, struct option *o)
 			return 1;
 		}
 		/* -password X, -storepass X: one dash, a long name */
-		lk = ne - ns >= 3 && !any_of(sc, ns, ne - ns, C_UP) ? long_kind(s + ns, ne - ns) : 0;
+		lk = long_name && ne - ns >= 3 && !any_of(sc, ns, ne - ns, C_UP) ?
+			     long_kind(s + ns, ne - ns) : 0;
 		if (!lk) {
 			if (o->attached) {
 				if (o->kind == OPT_GUESS)
@@ -559,7 +565,7 @@ static int parse_option(const struct scan *sc, size_t i, struct option *o)
 				else
 					o->kind = OPT_NONE;
 			}
-			return 1;
+			return long_name || o->kind != OPT_NONE;
 		}
 		o->kind = lk;
 		o->attached = 0;

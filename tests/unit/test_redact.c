@@ -560,6 +560,15 @@ static void test_command_line_bad_inputs(void **state)
 	assert_int_equal(out.len, sizeof(nul_want) - 1);
 	assert_memory_equal(out.ptr, nul_want, sizeof(nul_want) - 1);
 	callus_buf_release(&out);
+	/* an attached value longer than any option's name (it used to be
+	 * read as a name and refused) */
+	expect(state, "mysql -pAb3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cDe0fGh3iJk6lMn9oPq2rSt5uVw8xYz app",
+	       "mysql -p[REDACTED:cli-password] app", 1);
+	expect(state, "tool -pAb3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cDe0fGh3iJk6lMn9oPq2rSt5uVw8xYz",
+	       "tool -p[REDACTED:cli-password]", 1);
+	/* a long option's name that long is no option */
+	expect_unchanged(state, "tool --averyveryveryveryveryveryveryveryveryveryveryvery"
+				"verylongoptionname-password x9Kq2mVb");
 	callus_buf_release(&in);
 }
 

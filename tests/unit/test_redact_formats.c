@@ -359,6 +359,11 @@ static void test_argv_bad_inputs(void **state)
 		    "deploy", "--password", big.ptr, NULL);
 	expect_argv(state, "deploy '--password=[REDACTED:cli-password]'", 1,
 		    "deploy", "--password=x y", NULL);
+	callus_buf_clear(&big);
+	callus_buf_puts(&big, "-p");
+	for (int i = 0; i < 10000; i++)
+		callus_buf_putc(&big, "aZ3"[i % 3]);
+	expect_argv(state, "mysql '-p[REDACTED:cli-password]' app", 1, "mysql", big.ptr, "app", NULL);
 	callus_buf_release(&big);
 }
 
