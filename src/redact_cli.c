@@ -314,8 +314,12 @@ size_t callus_redact_string_end(const struct scan *sc, size_t k, unsigned char q
 	return k < sc->n ? k : sc->n;
 }
 
-void callus_redact_shell_word(const struct scan *sc, size_t v, unsigned char encl,
-			      struct shell_word *w)
+/* How much of an unquoted word is read before a value is decided on: a
+ * refused one is read again from each later option. */
+#define WORD_CAP 4096
+
+static void shell_word(const struct scan *sc, size_t v, unsigned char encl, size_t cap,
+		       struct shell_word *w)
 {
 	static const char *const nested[] = { "'\\''", "'\"'\"'", "\\\"" };
 	const unsigned char *s = sc->s;
@@ -334,7 +338,7 @@ void callus_redact_shell_word(const struct scan *sc, size_t v, unsigned char enc
 					 w->re + strlen(nested[d]) : w->re;
 			return;
 		}
-	while (k < n && k - v < 4096) {
+	while (k < n && k - v < cap) {
 		unsigned char c = s[k];
 
 		if (c == '\'' || c == '"' || (c == '$' && k + 1 < n && s[k + 1] == '\'')) {
@@ -370,6 +374,12 @@ void callus_redact_shell_word(const struct scan *sc, size_t v, unsigned char enc
 		w->rs = v + 2;
 		w->re = k - 1;
 	}
+}
+
+void callus_redact_shell_word(const struct scan *sc, size_t v, unsigned char encl,
+			      struct shell_word *w)
+{
+	shell_word(sc, v, encl, WORD_CAP, w);
 }
 
 /* ---- values ------------------------------------------------------------ */
@@ -461,6 +471,11 @@ static int option_value(const struct scan *sc, size_t v, unsigned char encl, int
 		break;
 	default:
 		return 0;
+	}
+	/* Decided on its first WORD_CAP bytes: the rest of the word goes too. */
+	if (!(flags & V_RAW) && w.end - v >= WORD_CAP) {
+		shell_word(sc, v, encl, (size_t)-1, &w);
+		re = w.re;
 	}
 	/* Name the kind of a known token when the value is exactly one. */
 	if (kind != OPT_COOKIE && (rs == sc->floor || !HAS(sc, rs - 1, C_B64URL)) &&

@@ -569,6 +569,22 @@ static void test_command_line_bad_inputs(void **state)
 	/* a long option's name that long is no option */
 	expect_unchanged(state, "tool --averyveryveryveryveryveryveryveryveryveryveryvery"
 				"verylongoptionname-password x9Kq2mVb");
+	/* a value longer than the part decided on goes whole (its tail used
+	 * to survive) */
+	callus_buf_puts(&in, "deploy --password ");
+	for (int i = 0; i < 10000; i++)
+		callus_buf_putc(&in, "aZ3"[i % 3]);
+	callus_buf_puts(&in, " --yes");
+	assert_int_equal(run(state, &out, in.ptr, in.len), 1);
+	assert_string_equal(out.ptr, "deploy --password [REDACTED:cli-password] --yes");
+	callus_buf_release(&out);
+	callus_buf_clear(&in);
+	callus_buf_puts(&in, "mysql -p");
+	for (int i = 0; i < 10000; i++)
+		callus_buf_putc(&in, "aZ3"[i % 3]);
+	assert_int_equal(run(state, &out, in.ptr, in.len), 1);
+	assert_string_equal(out.ptr, "mysql -p[REDACTED:cli-password]");
+	callus_buf_release(&out);
 	callus_buf_release(&in);
 }
 
