@@ -117,8 +117,15 @@ static const struct tool tools[] = {
 
 #define NTOOLS (sizeof(tools) / sizeof(tools[0]))
 
-/* The short options that may carry a password for some tool. */
-#define CANDIDATES "pPawNkbuU"
+/* The short options short_kind() reads in any tool: -u/-U/-a user:password,
+ * -p of an unknown tool. */
+#define ANY_TOOL_OPTIONS "uUap"
+
+static void mark(callus_redactor *r, const char *set, uint32_t cls)
+{
+	for (; *set; set++)
+		r->cls[(unsigned char)*set] |= cls;
+}
 
 void callus_redact_cli_init(callus_redactor *r)
 {
@@ -126,7 +133,10 @@ void callus_redact_cli_init(callus_redactor *r)
 		r->cls[(unsigned char)tools[k].name[0]] |= C_TOOL0;
 		if (tools[k].sub)
 			r->cls[(unsigned char)tools[k].sub[0]] |= C_TOOL0;
+		mark(r, tools[k].attached, C_PWOPT);
+		mark(r, tools[k].separate, C_PWOPT);
 	}
+	mark(r, ANY_TOOL_OPTIONS, C_PWOPT);
 }
 
 /* The tool a word names (its base name, without ".exe"), or -1. */
@@ -250,7 +260,7 @@ static int short_kind(const struct scan *sc, size_t i, unsigned char c, int atta
 	struct callus_redact_tool t;
 
 	*sep = ':';
-	if (!in_set(CANDIDATES, c))
+	if (!(sc->r->cls[c] & C_PWOPT))
 		return OPT_NONE;
 	tool_before(sc, i, &t);
 	if (t.tool >= 0 && (!tools[t.tool].sub || t.sub)) {

@@ -38,6 +38,8 @@ enum {
 	C_SEGEND = 1 << 15, /* ends a shell command: newline ; | & ( ` */
 	C_TOOL0 = 1 << 16,  /* starts the name of a tool of redact_cli.c */
 	C_OPTPRE = 1 << 17, /* may precede an option inside a word: ( [ { , ` */
+	C_PWOPT = 1 << 18,  /* a short option that may carry a password
+			     * (redact_cli.c's table, -u, -p) */
 
 	C_ALPHA = C_UP | C_LO,
 	C_ALNUM = C_ALPHA | C_DIG,
