@@ -202,8 +202,8 @@ int callus_redact_is_path(const struct scan *sc, size_t v, size_t len)
 		return 1;
 	if (len < 2 || p[0] != '/')
 		return 0;
-	for (size_t k = 0; k < len; k++)
-		if (!in_set("abcdefghijklmnopqrstuvwxyz0123456789._-/", p[k]))
+	for (size_t k = v; k < v + len; k++)
+		if (!HAS(sc, k, C_LO | C_DIG | C_DOT | C_US | C_DASH) && sc->s[k] != '/')
 			return 0;
 	return 1;
 }
