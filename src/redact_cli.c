@@ -305,8 +305,20 @@ size_t callus_redact_delimiter_end(const struct scan *sc, size_t k, const char *
 	return k;
 }
 
+const char *callus_redact_nested_quote(const struct scan *sc, size_t k, int dquote)
+{
+	static const char *const nested[] = { "'\\''", "'\"'\"'", "\\\"" };
+
+	for (size_t d = 0; d < (dquote ? 3u : 2u); d++)
+		if (has_prefix(sc, k, nested[d]))
+			return nested[d];
+	return NULL;
+}
+
 size_t callus_redact_string_end(const struct scan *sc, size_t k, unsigned char q, int esc)
 {
+	const char *d;
+
 	for (; k < sc->n && sc->s[k] != '\n' && sc->s[k] != '\r'; k++) {
 		if (esc && sc->s[k] == '\\') {
 			k++;
@@ -314,10 +326,8 @@ size_t callus_redact_string_end(const struct scan *sc, size_t k, unsigned char q
 		}
 		if (sc->s[k] != q)
 			continue;
-		if (q == '\'' && !esc && has_prefix(sc, k, "'\\''"))
-			k += 3;
-		else if (q == '\'' && !esc && has_prefix(sc, k, "'\"'\"'"))
-			k += 4;
+		if (q == '\'' && !esc && (d = callus_redact_nested_quote(sc, k, 0)))
+			k += strlen(d) - 1;
 		else
 			return k;
 	}
@@ -331,8 +341,8 @@ size_t callus_redact_string_end(const struct scan *sc, size_t k, unsigned char q
 static void shell_word(const struct scan *sc, size_t v, unsigned char encl, size_t cap,
 		       struct shell_word *w)
 {
-	static const char *const nested[] = { "'\\''", "'\"'\"'", "\\\"" };
 	const unsigned char *s = sc->s;
+	const char *d;
 	size_t n = sc->n, k = v;
 
 	if (encl) {
@@ -340,14 +350,12 @@ static void shell_word(const struct scan *sc, size_t v, unsigned char encl, size
 		w->re = w->end = callus_redact_string_end(sc, v, encl, encl == '"');
 		return;
 	}
-	for (size_t d = 0; d < sizeof(nested) / sizeof(nested[0]); d++)
-		if (has_prefix(sc, v, nested[d])) {
-			w->rs = v + strlen(nested[d]);
-			w->re = callus_redact_delimiter_end(sc, w->rs, nested[d]);
-			w->end = w->re < n && s[w->re] != '\n' && s[w->re] != '\r' ?
-					 w->re + strlen(nested[d]) : w->re;
-			return;
-		}
+	if ((d = callus_redact_nested_quote(sc, v, 1))) {
+		w->rs = v + strlen(d);
+		w->re = callus_redact_delimiter_end(sc, w->rs, d);
+		w->end = w->re < n && s[w->re] != '\n' && s[w->re] != '\r' ? w->re + strlen(d) : w->re;
+		return;
+	}
 	while (k < n && k - v < cap) {
 		unsigned char c = s[k];
 

@@ -370,6 +370,11 @@ struct shell_word {
 void callus_redact_shell_word(const struct scan *sc, size_t v, unsigned char encl,
 			      struct shell_word *w);
 
+/* The quoting that opens a string nested inside a single-quoted one at k,
+ * as sh -c '...' holds it: '\\'' or '"'"', and with dquote also \\" (a
+ * string nested in a double-quoted one); NULL when there is none. */
+const char *callus_redact_nested_quote(const struct scan *sc, size_t k, int dquote);
+
 /* The closing q of a string whose body starts at k (backslash escapes
  * when esc), or the end of the line.  In a single-quoted string, '\\'' and
  * '"'"' are a quote and the string goes on. */
