@@ -10,7 +10,7 @@
 #   BASE  also time the redactor of that commit (its src/redact*.c and
 #         headers, with today's buffer), row names ending in "@BASE"
 # Rows:
-#   corpus     the real outputs of tests/corpus/cases (213 outputs, 30 tools)
+#   corpus     the real outputs of tests/corpus/cases (344 outputs)
 #   dense      command lines and logs where every trigger fires, no secret
 #   clean      tests/fixtures/secrets/clean/*.txt (the negative set)
 #   planted    the planted lines of tests/fixtures/secrets/formats.tsv
@@ -36,8 +36,11 @@ if [ -n "${BASE:-}" ]; then
 		include/callus/redact.h; do
 		git -C "$repo" show "$BASE:$f" >"$b/$f"
 	done
-	cp "$repo"/src/buf.c "$repo"/src/error.c "$repo"/src/banned.h "$b/src/"
-	cp "$repo"/include/callus/buf.h "$repo"/include/callus/common.h "$b/include/callus/"
+	# what the redactor calls besides itself (shellquote: callus_redact_argv)
+	cp "$repo"/src/buf.c "$repo"/src/error.c "$repo"/src/shellquote.c "$repo"/src/banned.h \
+		"$b/src/"
+	cp "$repo"/include/callus/buf.h "$repo"/include/callus/common.h \
+		"$repo"/include/callus/shellquote.h "$b/include/callus/"
 	cc -std=c11 -D_GNU_SOURCE -O2 -I"$b/include" -I"$b/src" -include "$b/src/banned.h" \
 		-o "$work/redact_base" "$repo/bench/redact.c" "$b"/src/*.c
 	bins="redact redact_base"

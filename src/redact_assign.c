@@ -202,8 +202,8 @@ int callus_redact_is_path(const struct scan *sc, size_t v, size_t len)
 		return 1;
 	if (len < 2 || p[0] != '/')
 		return 0;
-	for (size_t k = 0; k < len; k++)
-		if (!in_set("abcdefghijklmnopqrstuvwxyz0123456789._-/", p[k]))
+	for (size_t k = v; k < v + len; k++)
+		if (!HAS(sc, k, C_LO | C_DIG | C_DOT | C_US | C_DASH) && sc->s[k] != '/')
 			return 0;
 	return 1;
 }
@@ -483,10 +483,9 @@ static int quoted_value(const struct scan *sc, size_t v, int spaced, size_t *vs,
 	int esc = sc->s[v] == '\\', shell = !spaced && (sc->s[v] == '\'' || sc->s[v] == '"');
 	unsigned char q = sc->s[v + esc];
 	size_t k = v + esc + 1;
+	const char *d;
 
-	if (has_prefix(sc, v, "'\\''") || has_prefix(sc, v, "'\"'\"'")) {
-		const char *d = sc->s[v + 1] == '\\' ? "'\\''" : "'\"'\"'";
-
+	if ((d = callus_redact_nested_quote(sc, v, 0))) {
 		*vs = v + strlen(d);
 		*ve = callus_redact_delimiter_end(sc, *vs, d);
 		return !has_marker(sc, *vs, *ve - *vs);
@@ -512,10 +511,8 @@ static int quoted_value(const struct scan *sc, size_t v, int spaced, size_t *vs,
 			k++;           /* an escaped character, never the end */
 		} else if (c == q) {
 			/* 'it'\''s': the string goes on after a quoted quote */
-			if (q == '\'' && has_prefix(sc, k, "'\\''"))
-				k += 3;
-			else if (q == '\'' && has_prefix(sc, k, "'\"'\"'"))
-				k += 4;
+			if (q == '\'' && (d = callus_redact_nested_quote(sc, k, 0)))
+				k += strlen(d) - 1;
 			else
 				break;
 		}

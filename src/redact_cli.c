@@ -117,8 +117,15 @@ static const struct tool tools[] = {
 
 #define NTOOLS (sizeof(tools) / sizeof(tools[0]))
 
-/* The short options that may carry a password for some tool. */
-#define CANDIDATES "pPawNkbuU"
+/* The short options short_kind() reads in any tool: -u/-U/-a user:password,
+ * -p of an unknown tool. */
+#define ANY_TOOL_OPTIONS "uUap"
+
+static void mark(callus_redactor *r, const char *set, uint32_t cls)
+{
+	for (; *set; set++)
+		r->cls[(unsigned char)*set] |= cls;
+}
 
 void callus_redact_cli_init(callus_redactor *r)
 {
@@ -126,7 +133,10 @@ void callus_redact_cli_init(callus_redactor *r)
 		r->cls[(unsigned char)tools[k].name[0]] |= C_TOOL0;
 		if (tools[k].sub)
 			r->cls[(unsigned char)tools[k].sub[0]] |= C_TOOL0;
+		mark(r, tools[k].attached, C_PWOPT);
+		mark(r, tools[k].separate, C_PWOPT);
 	}
+	mark(r, ANY_TOOL_OPTIONS, C_PWOPT);
 }
 
 /* The tool a word names (its base name, without ".exe"), or -1. */
@@ -250,7 +260,7 @@ static int short_kind(const struct scan *sc, size_t i, unsigned char c, int atta
 	struct callus_redact_tool t;
 
 	*sep = ':';
-	if (!in_set(CANDIDATES, c))
+	if (!(sc->r->cls[c] & C_PWOPT))
 		return OPT_NONE;
 	tool_before(sc, i, &t);
 	if (t.tool >= 0 && (!tools[t.tool].sub || t.sub)) {
@@ -295,8 +305,20 @@ size_t callus_redact_delimiter_end(const struct scan *sc, size_t k, const char *
 	return k;
 }
 
+const char *callus_redact_nested_quote(const struct scan *sc, size_t k, int dquote)
+{
+	static const char *const nested[] = { "'\\''", "'\"'\"'", "\\\"" };
+
+	for (size_t d = 0; d < (dquote ? 3u : 2u); d++)
+		if (has_prefix(sc, k, nested[d]))
+			return nested[d];
+	return NULL;
+}
+
 size_t callus_redact_string_end(const struct scan *sc, size_t k, unsigned char q, int esc)
 {
+	const char *d;
+
 	for (; k < sc->n && sc->s[k] != '\n' && sc->s[k] != '\r'; k++) {
 		if (esc && sc->s[k] == '\\') {
 			k++;
@@ -304,21 +326,23 @@ size_t callus_redact_string_end(const struct scan *sc, size_t k, unsigned char q
 		}
 		if (sc->s[k] != q)
 			continue;
-		if (q == '\'' && !esc && has_prefix(sc, k, "'\\''"))
-			k += 3;
-		else if (q == '\'' && !esc && has_prefix(sc, k, "'\"'\"'"))
-			k += 4;
+		if (q == '\'' && !esc && (d = callus_redact_nested_quote(sc, k, 0)))
+			k += strlen(d) - 1;
 		else
 			return k;
 	}
 	return k < sc->n ? k : sc->n;
 }
 
-void callus_redact_shell_word(const struct scan *sc, size_t v, unsigned char encl,
-			      struct shell_word *w)
+/* How much of an unquoted word is read before a value is decided on: a
+ * refused one is read again from each later option. */
+#define WORD_CAP 4096
+
+static void shell_word(const struct scan *sc, size_t v, unsigned char encl, size_t cap,
+		       struct shell_word *w)
 {
-	static const char *const nested[] = { "'\\''", "'\"'\"'", "\\\"" };
 	const unsigned char *s = sc->s;
+	const char *d;
 	size_t n = sc->n, k = v;
 
 	if (encl) {
@@ -326,15 +350,13 @@ void callus_redact_shell_word(const struct scan *sc, size_t v, unsigned char enc
 		w->re = w->end = callus_redact_string_end(sc, v, encl, encl == '"');
 		return;
 	}
-	for (size_t d = 0; d < sizeof(nested) / sizeof(nested[0]); d++)
-		if (has_prefix(sc, v, nested[d])) {
-			w->rs = v + strlen(nested[d]);
-			w->re = callus_redact_delimiter_end(sc, w->rs, nested[d]);
-			w->end = w->re < n && s[w->re] != '\n' && s[w->re] != '\r' ?
-					 w->re + strlen(nested[d]) : w->re;
-			return;
-		}
-	while (k < n && k - v < 4096) {
+	if ((d = callus_redact_nested_quote(sc, v, 1))) {
+		w->rs = v + strlen(d);
+		w->re = callus_redact_delimiter_end(sc, w->rs, d);
+		w->end = w->re < n && s[w->re] != '\n' && s[w->re] != '\r' ? w->re + strlen(d) : w->re;
+		return;
+	}
+	while (k < n && k - v < cap) {
 		unsigned char c = s[k];
 
 		if (c == '\'' || c == '"' || (c == '$' && k + 1 < n && s[k + 1] == '\'')) {
@@ -370,6 +392,12 @@ void callus_redact_shell_word(const struct scan *sc, size_t v, unsigned char enc
 		w->rs = v + 2;
 		w->re = k - 1;
 	}
+}
+
+void callus_redact_shell_word(const struct scan *sc, size_t v, unsigned char encl,
+			      struct shell_word *w)
+{
+	shell_word(sc, v, encl, WORD_CAP, w);
 }
 
 /* ---- values ------------------------------------------------------------ */
@@ -462,6 +490,11 @@ static int option_value(const struct scan *sc, size_t v, unsigned char encl, int
 	default:
 		return 0;
 	}
+	/* Decided on its first WORD_CAP bytes: the rest of the word goes too. */
+	if (!(flags & V_RAW) && w.end - v >= WORD_CAP) {
+		shell_word(sc, v, encl, (size_t)-1, &w);
+		re = w.re;
+	}
 	/* Name the kind of a known token when the value is exactly one. */
 	if (kind != OPT_COOKIE && (rs == sc->floor || !HAS(sc, rs - 1, C_B64URL)) &&
 	    callus_redact_match_token(sc, rs, &tok) && tok.start == rs && tok.end == re)
@@ -518,7 +551,7 @@ static int parse_option(const struct scan *sc, size_t i, struct option *o)
 {
 	const unsigned char *s = sc->s;
 	size_t n = sc->n, ns, ne;
-	int dashes, lk;
+	int dashes, lk, long_name;
 	unsigned char c;
 
 	memset(o, 0, sizeof(*o));
@@ -535,9 +568,14 @@ static int parse_option(const struct scan *sc, size_t i, struct option *o)
 	if (ns >= n || !HAS(sc, ns, C_ALNUM))
 		return 0;
 	ne = ns + span(sc, ns, C_ALNUM | C_DASH | C_US, 65);
-	if (ne - ns > 64)
+	/* No option has a longer name; but -pVALUE is a short option whose
+	 * attached value may be that long, so a single dash reads on. */
+	long_name = ne - ns <= 64;
+	if (!long_name && dashes == 2)
 		return 0;
-	o->name_end = ne;
+	/* (scanning resumes after the name: inside a longer word, at the
+	 * next byte, as for a word that is no option) */
+	o->name_end = long_name ? ne : ns;
 	o->value = n;
 	if (dashes == 1) {
 		c = s[ns];
@@ -551,7 +589,8 @@ static int parse_option(const struct scan *sc, size_t i, struct option *o)
 			return 1;
 		}
 		/* -password X, -storepass X: one dash, a long name */
-		lk = ne - ns >= 3 && !any_of(sc, ns, ne - ns, C_UP) ? long_kind(s + ns, ne - ns) : 0;
+		lk = long_name && ne - ns >= 3 && !any_of(sc, ns, ne - ns, C_UP) ?
+			     long_kind(s + ns, ne - ns) : 0;
 		if (!lk) {
 			if (o->attached) {
 				if (o->kind == OPT_GUESS)
@@ -559,7 +598,7 @@ static int parse_option(const struct scan *sc, size_t i, struct option *o)
 				else
 					o->kind = OPT_NONE;
 			}
-			return 1;
+			return long_name || o->kind != OPT_NONE;
 		}
 		o->kind = lk;
 		o->attached = 0;

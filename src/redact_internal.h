@@ -38,6 +38,8 @@ enum {
 	C_SEGEND = 1 << 15, /* ends a shell command: newline ; | & ( ` */
 	C_TOOL0 = 1 << 16,  /* starts the name of a tool of redact_cli.c */
 	C_OPTPRE = 1 << 17, /* may precede an option inside a word: ( [ { , ` */
+	C_PWOPT = 1 << 18,  /* a short option that may carry a password
+			     * (redact_cli.c's table, -u, -p) */
 
 	C_ALPHA = C_UP | C_LO,
 	C_ALNUM = C_ALPHA | C_DIG,
@@ -367,6 +369,11 @@ struct shell_word {
  * read as the shell reads it.  Stops at the end of the line. */
 void callus_redact_shell_word(const struct scan *sc, size_t v, unsigned char encl,
 			      struct shell_word *w);
+
+/* The quoting that opens a string nested inside a single-quoted one at k,
+ * as sh -c '...' holds it: '\\'' or '"'"', and with dquote also \\" (a
+ * string nested in a double-quoted one); NULL when there is none. */
+const char *callus_redact_nested_quote(const struct scan *sc, size_t k, int dquote);
 
 /* The closing q of a string whose body starts at k (backslash escapes
  * when esc), or the end of the line.  In a single-quoted string, '\\'' and

@@ -390,7 +390,7 @@ static int match_sk(const struct scan *sc, size_t i, struct match *m)
 	if (!random && len >= 32) {
 		random = 1;
 		for (size_t k = b; k < b + len; k++)
-			if (!in_set("0123456789abcdef", sc->s[k]))
+			if (!HAS(sc, k, C_HEX) || HAS(sc, k, C_UP))
 				random = 0;
 	}
 	if (!random)
@@ -646,9 +646,7 @@ static int host_start(const struct scan *sc, size_t k, size_t end)
 		return 0;
 	if (HAS(sc, k, C_ALNUM))
 		return 1;
-	return sc->s[k] == '[' && k + 1 < end &&
-	       (sc->s[k + 1] == ':' ||
-		in_set("0123456789abcdefABCDEF", sc->s[k + 1]));
+	return sc->s[k] == '[' && k + 1 < end && (sc->s[k + 1] == ':' || HAS(sc, k + 1, C_HEX));
 }
 
 /*

@@ -530,6 +530,64 @@ static void test_long_token(void **state)
 	callus_buf_release(&out);
 }
 
+/* Command lines cut short or malformed: an option with no value, an
+ * unterminated quote (the value runs to the end of the line), a NUL (it
+ * ends a word), a value longer than the matchers read before deciding. */
+static void test_command_line_bad_inputs(void **state)
+{
+	static const char nul_in[] = "deploy --password s3cr3tX9\0tail";
+	static const char nul_want[] = "deploy --password [REDACTED:cli-password]\0tail";
+	callus_buf in = CALLUS_BUF_INIT, out = CALLUS_BUF_INIT;
+
+	/* an option at the end, with no value */
+	expect_unchanged(state, "deploy --password");
+	expect_unchanged(state, "deploy --password ");
+	expect_unchanged(state, "deploy --password \n--yes");
+	expect_unchanged(state, "mysql -p");
+	expect_unchanged(state, "docker login -u ci -p");
+	expect_unchanged(state, "curl -u admin:");
+	expect_unchanged(state, "tool --password=");
+	/* unterminated quotes */
+	expect(state, "deploy --password 'abc12345\nnext line",
+	       "deploy --password [REDACTED:cli-password]\nnext line", 1);
+	expect(state, "mysql -p'abc12345", "mysql -p[REDACTED:cli-password]", 1);
+	expect(state, "curl -u 'admin:abc12345", "curl -u 'admin:[REDACTED:cli-password]", 1);
+	expect(state, "DB_PASSWORD=\"abc12345\nnext", "DB_PASSWORD=\"[REDACTED:secret-assignment]\nnext", 1);
+	expect(state, "sh -c 'DB_PASSWORD='\\''abc12345",
+	       "sh -c 'DB_PASSWORD='\\''[REDACTED:secret-assignment]", 1);
+	/* NUL bytes: the value ends there, and they are copied */
+	assert_int_equal(run(state, &out, nul_in, sizeof(nul_in) - 1), 1);
+	assert_int_equal(out.len, sizeof(nul_want) - 1);
+	assert_memory_equal(out.ptr, nul_want, sizeof(nul_want) - 1);
+	callus_buf_release(&out);
+	/* an attached value longer than any option's name (it used to be
+	 * read as a name and refused) */
+	expect(state, "mysql -pAb3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cDe0fGh3iJk6lMn9oPq2rSt5uVw8xYz app",
+	       "mysql -p[REDACTED:cli-password] app", 1);
+	expect(state, "tool -pAb3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cDe0fGh3iJk6lMn9oPq2rSt5uVw8xYz",
+	       "tool -p[REDACTED:cli-password]", 1);
+	/* a long option's name that long is no option */
+	expect_unchanged(state, "tool --averyveryveryveryveryveryveryveryveryveryveryvery"
+				"verylongoptionname-password x9Kq2mVb");
+	/* a value longer than the part decided on goes whole (its tail used
+	 * to survive) */
+	callus_buf_puts(&in, "deploy --password ");
+	for (int i = 0; i < 10000; i++)
+		callus_buf_putc(&in, "aZ3"[i % 3]);
+	callus_buf_puts(&in, " --yes");
+	assert_int_equal(run(state, &out, in.ptr, in.len), 1);
+	assert_string_equal(out.ptr, "deploy --password [REDACTED:cli-password] --yes");
+	callus_buf_release(&out);
+	callus_buf_clear(&in);
+	callus_buf_puts(&in, "mysql -p");
+	for (int i = 0; i < 10000; i++)
+		callus_buf_putc(&in, "aZ3"[i % 3]);
+	assert_int_equal(run(state, &out, in.ptr, in.len), 1);
+	assert_string_equal(out.ptr, "mysql -p[REDACTED:cli-password]");
+	callus_buf_release(&out);
+	callus_buf_release(&in);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -554,6 +612,7 @@ int main(void)
 		cmocka_unit_test(test_idempotence_regressions),
 		cmocka_unit_test(test_one_megabyte),
 		cmocka_unit_test(test_long_token),
+		cmocka_unit_test(test_command_line_bad_inputs),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

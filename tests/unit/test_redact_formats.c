@@ -111,22 +111,19 @@ static void test_formats(void **state)
 	callus_buf field = CALLUS_BUF_INIT, out = CALLUS_BUF_INIT, again = CALLUS_BUF_INIT;
 	callus_buf failures = CALLUS_BUF_INIT;
 	size_t rows = 0, failed = 0, count, count2;
-	char *p, *nl;
+	char *p, *nl, *next;
 
 	src_path(&path, "tests/fixtures/secrets/formats.tsv");
 	assert_int_equal(read_file(&file, path.ptr), 0);
-	for (p = file.ptr; *p; p = nl + 1) {
+	for (p = file.ptr; p && *p; p = next) {
 		char *name, *col, *tab;
 		int bad = 0;
 
-		if (!(nl = strchr(p, '\n')))
-			nl = p + strlen(p);
-		if (*p == '#' || nl == p) {
-			if (!*nl)
-				break;
+		if ((nl = strchr(p, '\n')))
+			*nl = '\0';
+		next = nl ? nl + 1 : NULL;
+		if (*p == '#' || !*p)
 			continue;
-		}
-		*nl = '\0';
 		rows++;
 		name = p;
 		assert_non_null(tab = strchr(name, '\t'));
@@ -168,8 +165,6 @@ static void test_formats(void **state)
 			callus_buf_printf(&failures, "  %s\n    in:  %s\n    out: %s\n", name, line.ptr,
 					  out.ptr);
 		}
-		if (!*nl && nl[1] == '\0')
-			break;
 	}
 	if (failed) {
 		fprintf(stderr, "%s", failures.ptr);
@@ -329,6 +324,44 @@ static void test_argv(void **state)
 	expect_argv(state, "", 0, NULL);
 }
 
+/* Words cut short or malformed: an option that ends the command, an
+ * empty word, an unterminated quote, a word far longer than a value. */
+static void test_argv_bad_inputs(void **state)
+{
+	callus_buf big = CALLUS_BUF_INIT;
+
+	expect_argv(state, "tool --password", 0, "tool", "--password", NULL);
+	expect_argv(state, "mysql -p", 0, "mysql", "-p", NULL);
+	expect_argv(state, "docker login -u ci -p", 0, "docker", "login", "-u", "ci", "-p", NULL);
+	expect_argv(state, "curl -u", 0, "curl", "-u", NULL);
+	expect_argv(state, "sh -c", 0, "sh", "-c", NULL);
+	expect_argv(state, "tool --password ''", 0, "tool", "--password", "", NULL);
+	expect_argv(state, "tool --password --yes", 0, "tool", "--password", "--yes", NULL);
+	expect_argv(state, "tool --password=", 0, "tool", "--password=", NULL);
+	expect_argv(state, "tool DB_PASSWORD=", 0, "tool", "DB_PASSWORD=", NULL);
+	/* a word is a value whole, a quote in it included */
+	expect_argv(state, "tool --password '[REDACTED:cli-password]'", 1, "tool", "--password",
+		    "'", NULL);
+	/* an unterminated quote in a script: to its end */
+	expect_argv(state, "sh -c 'DB_PASSWORD='\\''[REDACTED:secret-assignment]'", 1,
+		    "sh", "-c", "DB_PASSWORD='abc12345", NULL);
+	expect_argv(state, "sh -c 'mysql -p[REDACTED:cli-password]'", 1,
+		    "sh", "-c", "mysql -p'abc12345", NULL);
+	/* huge words */
+	for (int i = 0; i < 10000; i++)
+		callus_buf_putc(&big, "aZ3"[i % 3]);
+	expect_argv(state, "deploy --password '[REDACTED:cli-password]'", 1,
+		    "deploy", "--password", big.ptr, NULL);
+	expect_argv(state, "deploy '--password=[REDACTED:cli-password]'", 1,
+		    "deploy", "--password=x y", NULL);
+	callus_buf_clear(&big);
+	callus_buf_puts(&big, "-p");
+	for (int i = 0; i < 10000; i++)
+		callus_buf_putc(&big, "aZ3"[i % 3]);
+	expect_argv(state, "mysql '-p[REDACTED:cli-password]' app", 1, "mysql", big.ptr, "app", NULL);
+	callus_buf_release(&big);
+}
+
 static void test_argv_arguments(void **state)
 {
 	const char *argv[] = { "a", NULL };
@@ -344,7 +377,6 @@ static void test_argv_arguments(void **state)
 	/* a ceiling: out is left as it was */
 	callus_buf_init(&out, 12);
 	callus_buf_puts(&out, "keep");
-	argv[1] = "--password";
 	{
 		const char *words[] = { "tool", "--password", "s3cr3t-x" };
 
@@ -362,6 +394,7 @@ int main(void)
 		cmocka_unit_test(test_corpus_outputs),
 		cmocka_unit_test(test_argv),
 		cmocka_unit_test(test_argv_arguments),
+		cmocka_unit_test(test_argv_bad_inputs),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
