@@ -9,6 +9,7 @@
 #include "options.h"
 
 #include "callus/config.h"
+#include "callus/workspace.h"
 #include "callus/detect.h"
 #include "callus/embed_remote.h"
 #include "callus/redact.h"
@@ -27,6 +28,7 @@ typedef struct cli_workspace {
 	char *root;           /* absolute */
 	char *root_real;      /* realpath of root */
 	char *cwd_rel;        /* the current directory relative to root ("" at root) */
+	callus_ws_kind kind;  /* how root was found: a directory of no kind is no workspace yet */
 	callus_config *config;  /* never NULL after setup */
 	callus_whitelist *whitelist;
 	callus_redactor *redactor;
@@ -93,6 +95,14 @@ int cmd_note(int argc, char **argv);
 
 /* Print "callus: <message>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* cli_error() for a message carrying text callus did not write (a payload's
+ * directory, a tool's output): the line is cleaned (callus/cleantext.h) so
+ * that it cannot drive the terminal it is printed on. */
+void cli_error_untrusted(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* After a command's output that did not end its line (yes != 0), the next
+ * message of cli_error() starts with a newline, so that it is not glued to
+ * the command's last words; nothing is printed when no message follows. */
+void cli_error_own_line(int yes);
 
 /* Shell-quote argv into one command line (for detection). */
 char *cli_join_argv(int argc, char **argv);

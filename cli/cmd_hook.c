@@ -29,6 +29,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -132,10 +133,11 @@ static void reply_once(const char *s, size_t len)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
-static int read_all(callus_buf *in)
+static int read_all(callus_buf *in, uint64_t *total)
 {
 	char chunk[65536];
 
+	*total = 0;
 	for (;;) {
 		ssize_t n = read(0, chunk, sizeof(chunk));
 
@@ -148,6 +150,7 @@ static int read_all(callus_buf *in)
 		}
 		/* keep reading past the ceiling so the agent's write never
 		 * fails, but keep nothing more */
+		*total += (uint64_t)n;
 		if (callus_buf_put(in, chunk, (size_t)n) == CALLUS_ETOOBIG)
 			in->failed = 0;
 	}
@@ -394,6 +397,33 @@ static enum verdict judge(const callus_hook_event *ev, const callus_detection *d
 	return V_NONE;
 }
 
+/* Whether the directory a payload names (NULL: the hook's own) may be a
+ * workspace's: a model chooses it, so anything else is refused, with one
+ * line on stderr. */
+static int usable_dir(const char *dir)
+{
+	struct stat st;
+
+	if (!dir)
+		return 1;
+	if (stat(dir, &st) < 0) {
+		cli_error_untrusted("hook: not recording: cannot use the directory '%s': %s", dir,
+				    strerror(errno));
+		return 0;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		cli_error_untrusted("hook: not recording: '%s' is not a directory", dir);
+		return 0;
+	}
+	/* root may work in a checkout of another user's (a container's
+	 * mounted volume); anyone else records only in their own */
+	if (st.st_uid != geteuid() && geteuid() != 0) {
+		cli_error_untrusted("hook: not recording: '%s' belongs to another user", dir);
+		return 0;
+	}
+	return 1;
+}
+
 /* Whether the command runs a check, by the built-ins and the config of the
  * workspace the hook runs in.  In doubt, yes: the full path decides. */
 static int is_verification(const char *command)
@@ -401,7 +431,7 @@ static int is_verification(const char *command)
 	callus_config *cfg = NULL;
 	callus_whitelist *wl = NULL;
 	callus_detection det;
-	char *root = callus_workspace_find(".");
+	char *root = callus_workspace_find(".", NULL);
 	int yes = 1;
 
 	memset(&det, 0, sizeof(det));
@@ -431,6 +461,7 @@ int cmd_hook(int argc, char **argv)
 	const char *path = NULL; /* the latency's label: only where the store is used */
 	char *peek = NULL;
 	int first, have_ws = 0, failed = 0, fresh = 0;
+	uint64_t in_total;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	memset(&det, 0, sizeof(det));
@@ -452,8 +483,13 @@ int cmd_hook(int argc, char **argv)
 	}
 	guard_install(HOOK_DEADLINE_MS);
 
-	if (read_all(&in) < 0 || callus_buf_status(&in) < 0) {
+	if (read_all(&in, &in_total) < 0 || callus_buf_status(&in) < 0) {
 		cli_error("hook: cannot read the event: %s", strerror(errno));
+		goto reply;
+	}
+	if (in_total > in.len) {
+		cli_error("hook: not recording: the event is too large (%llu bytes; callus reads "
+			  "up to %u MiB)", (unsigned long long)in_total, HOOK_INPUT_MAX >> 20);
 		goto reply;
 	}
 	/* The fast path: most commands are not checks, and answering them
@@ -462,7 +498,7 @@ int cmd_hook(int argc, char **argv)
 	    !is_verification(peek))
 		goto reply;
 	if (callus_hook_event_parse(&ev, agent, in.ptr, in.len, &err) < 0) {
-		char *root = callus_workspace_find(".");
+		char *root = callus_workspace_find(".", NULL);
 
 		cli_error("hook: %s", callus_error_message(&err));
 		cli_hook_health_note(root, callus_agent_name(agent), CLI_HEALTH_INVALID,
@@ -475,10 +511,14 @@ int cmd_hook(int argc, char **argv)
 		path = before_edit(&ctx, &ev, &ws, &have_ws, &store);
 		goto reply;
 	}
-	/* a cwd that is gone (or was never here) leaves the hook's own */
-	if (cli_workspace_setup(&ws, ev.cwd && access(ev.cwd, X_OK) == 0 ? ev.cwd : NULL, 1) < 0)
+	if (!usable_dir(ev.cwd) || cli_workspace_setup(&ws, ev.cwd, 1) < 0)
 		goto reply;
 	have_ws = 1;
+	if (ws.kind == CALLUS_WS_NONE) {
+		cli_error_untrusted("hook: not recording: '%s' is in no git repository and no callus "
+				    "workspace ('callus init' there makes it one)", ws.root);
+		goto reply;
+	}
 	read_context_chars(&ws);
 	if (ev.session_start) {
 		path = "session_start";

@@ -10,6 +10,7 @@
 
 #include "callus/agentconf.h"
 #include "callus/migrate.h"
+#include "callus/record.h"
 #include "callus/buf.h"
 #include "callus/fsutil.h"
 
@@ -325,6 +326,31 @@ out:
 	return rc;
 }
 
+/* Outside a git repository a hook records only in a directory that holds
+ * .callus/ (callus/workspace.h): running init here is the asking. */
+static int mark_workspace(const cli_workspace *ws)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	char *dir = NULL;
+	int rc = 0;
+
+	if (opt_dry_run) {
+		printf("would make %s a callus workspace (.callus/): it is in no git repository\n",
+		       ws->root);
+		return 0;
+	}
+	if (callus_record_dir(&dir, ws->root, &err) < 0) {
+		cli_error("%s", callus_error_message(&err));
+		rc = 1;
+	} else {
+		printf("made %s a callus workspace (.callus/): it is in no git repository, and "
+		       "hooks record only where they were asked to\n", ws->root);
+	}
+	free(dir);
+	callus_error_release(&err);
+	return rc;
+}
+
 /* What else the agent needs (its after_init), said as done. */
 static void after_init(const cli_workspace *ws, const callus_agentconf_agent *a)
 {
@@ -469,6 +495,8 @@ int cmd_init(int argc, char **argv)
 		rc = init_old_file(&ws, a);
 	if (rc == 0 && !opt_remove)
 		after_init(&ws, a);
+	if (rc == 0 && !opt_remove && ws.kind == CALLUS_WS_NONE)
+		rc = mark_workspace(&ws);
 out:
 	free(program);
 	if (have_ws)

@@ -51,11 +51,19 @@ int cli_open_store(callus_store **out, const cli_workspace *ws, int create)
 		callus_buf_release(&path);
 		return 1; /* nothing recorded yet */
 	}
+	/* SQLite writes its journal beside the store: never through a link
+	 * out of the workspace */
+	if (callus_workspace_guard(NULL, ws->root, ".callus", CALLUS_WS_PRIVATE, &err) < 0) {
+		cli_error("%s", callus_error_message(&err));
+		rc = -1;
+		goto out;
+	}
 	if (callus_store_open(out, path.ptr, (int)cli_config_long(ws, "store", "timeout_ms", 10000),
 			    &err) < 0) {
 		cli_error("%s", callus_error_message(&err));
 		rc = -1;
 	}
+out:
 	callus_error_release(&err);
 	callus_buf_release(&path);
 	return rc;

@@ -61,9 +61,27 @@ static void print_lines(const callus_buf *b)
 	}
 }
 
-static int feed_capture(void *ctx, const char *data, size_t len)
+/* What the command printed, as far as callus needs it. */
+struct watched {
+	callus_capture *cap; /* NULL when the command is not a check */
+	char last;           /* its last byte, '\n' before any */
+};
+
+static int on_output(void *ctx, const char *data, size_t len)
 {
-	return callus_capture_feed(ctx, data, len);
+	struct watched *w = ctx;
+
+	if (len)
+		w->last = data[len - 1];
+	return w->cap ? callus_capture_feed(w->cap, data, len) : 0;
+}
+
+/* callus's lines start on a line of their own, not after the command's
+ * last words when they had no newline (and nothing is added when callus
+ * has nothing to say). */
+static void own_line(const struct watched *w)
+{
+	cli_error_own_line(w->last != '\n');
 }
 
 int cmd_run(int argc, char **argv)
@@ -78,6 +96,7 @@ int cmd_run(int argc, char **argv)
 	char *command = NULL, *stored = NULL;
 	int first, status = 0, have_ws = 0, watch = 0;
 	struct timespec started;
+	struct watched out = { NULL, '\n' };
 
 	memset(&det, 0, sizeof(det));
 	callus_capture_init(&cap);
@@ -112,11 +131,11 @@ int cmd_run(int argc, char **argv)
 	 * for an edit; an edit made just before never passes for a product) */
 	clock_gettime(CLOCK_REALTIME, &started);
 	ropts.argv = argv + first;
-	if (watch) {
-		ropts.on_output = feed_capture;
-		ropts.ctx = &cap;
-	}
+	out.cap = watch ? &cap : NULL;
+	ropts.on_output = on_output;
+	ropts.ctx = &out;
 	if (callus_runner_run(&status, &ropts, &err) < 0) {
+		own_line(&out);
 		cli_error("%s", callus_error_message(&err));
 		status = 127;
 		watch = 0;
@@ -136,6 +155,7 @@ int cmd_run(int argc, char **argv)
 		callus_metrics_new(&metrics);
 		callus_metrics_add(metrics, CALLUS_METRIC_RUN_TOTAL, recorded, 1);
 		callus_capture_finish(&cap);
+		own_line(&out);
 		if (cli_record_failure(&ws, &det, stored ? stored : command, status, &cap,
 				       intent_id, metrics, 0, &rec) < 0) {
 			callus_metrics_add(metrics, CALLUS_METRIC_RUN_TOTAL, dropped, 1);
@@ -164,6 +184,7 @@ int cmd_run(int argc, char **argv)
 		callus_store *store = NULL;
 
 		callus_metrics_new(&metrics);
+		own_line(&out);
 		if (cli_record_pass(&ws, &det, stored ? stored : command, intent_id,
 				    (long long)started.tv_sec * 1000000000LL + started.tv_nsec,
 				    metrics, &learnt, &store) == 0 &&

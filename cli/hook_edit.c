@@ -34,7 +34,7 @@ int cli_edit_known(const callus_hook_event *ev, char **root_out, char **rel_out)
 		return 0;
 	/* where the agent runs: a relative path starts there */
 	base = ev->cwd && access(ev->cwd, X_OK) == 0 ? strdup(ev->cwd) : getcwd(NULL, 0);
-	if (!base || !(root = callus_workspace_find(base)))
+	if (!base || !(root = callus_workspace_find(base, NULL)))
 		goto out;
 	if (ev->edit_path[0] != '/')
 		callus_buf_printf(&abs, "%s/", base);

@@ -7,7 +7,11 @@
  */
 #include "cli.h"
 
+#include "callus/buf.h"
+#include "callus/cleantext.h"
+
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -56,15 +60,44 @@ static const cli_command commands[] = {
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
+/* Set by cli_error_own_line(): the CLI's only mutable state besides the
+ * options of the command running. */
+static int glued;
+
+void cli_error_own_line(int yes)
+{
+	glued = yes;
+}
+
 void cli_error(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (glued)
+		fputc('\n', stderr);
+	glued = 0;
 	fputs("callus: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+void cli_error_untrusted(const char *fmt, ...)
+{
+	callus_buf line = CALLUS_BUF_INIT, clean = CALLUS_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	callus_buf_vprintf(&line, fmt, ap);
+	va_end(ap);
+	if (callus_buf_status(&line) == 0 &&
+	    callus_text_clean(&clean, line.ptr, line.len, CALLUS_TEXT_ONE_LINE) == 0)
+		cli_error("%s", clean.ptr);
+	else
+		cli_error("out of memory");
+	callus_buf_release(&line);
+	callus_buf_release(&clean);
 }
 
 static const cli_command *find_command(const char *name)
@@ -130,6 +163,11 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--version"))
 		return cmd_version(1, argv);
+	/* A closed pipe or a file size limit is an error to report, not a
+	 * reason to die: `callus run` must leave with its command's status,
+	 * the hook with a reply.  Children get the defaults back (child.c). */
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
 	if (!(c = find_command(argv[1]))) {
 		cli_error("'%s' is not a callus command; see 'callus --help'", argv[1]);
 		return 2;

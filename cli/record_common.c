@@ -310,6 +310,12 @@ int cli_record_failure(const cli_workspace *ws, const callus_detection *det, con
 			log_error(ws, "snapshot_failed", res.learnt.snapshot_error, NULL);
 		}
 		free(res.learn_error);
+		if (res.views_error) {
+			cli_error("lesson recorded; its files are not updated yet: %s",
+				  res.views_error);
+			log_error(ws, "views_failed", res.views_error, NULL);
+			free(res.views_error);
+		}
 		out->id = l.id;
 		out->occurrences = l.occurrences;
 		out->file = strdup(l.file ? l.file : "");

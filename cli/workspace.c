@@ -3,6 +3,7 @@
 #include "callus/buf.h"
 #include "callus/migrate.h"
 #include "callus/paths.h"
+#include "callus/workspace.h"
 #include "callus/shellquote.h"
 
 #include <errno.h>
@@ -35,7 +36,7 @@ int cli_workspace_setup(cli_workspace *ws, const char *dir, int need_redactor)
 		cli_error("cannot use '%s' as the workspace: %s", dir ? dir : ".", strerror(errno));
 		return -1;
 	}
-	if (!(ws->root = callus_workspace_find(cwd)) || !(ws->root_real = realpath(ws->root, NULL)))
+	if (!(ws->root = callus_workspace_find(cwd, &ws->kind)) || !(ws->root_real = realpath(ws->root, NULL)))
 		goto oom;
 	cli_workspace_migrate(ws->root);
 	rl = strlen(ws->root_real);

@@ -31,6 +31,7 @@ const char *callus_error_message(const callus_error *err)
 	case CALLUS_EBUSY: return "the store is locked";
 	case CALLUS_ENOTFOUND: return "not found";
 	case CALLUS_ETOOBIG: return "too large";
+	case CALLUS_EUNSAFE: return "refused: outside the workspace";
 	default: return "unknown error";
 	}
 }

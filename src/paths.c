@@ -1,5 +1,6 @@
 #include "callus/paths.h"
 #include "callus/common.h"
+#include "callus/utf8.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -104,6 +105,16 @@ static int under(const char *root, const char *p, size_t len, size_t *rest)
 	return 0;
 }
 
+/* Binary output read as text names no file: a path is valid UTF-8 with
+ * no control characters and no U+FFFD (a byte already replaced). */
+static int printable_path(const char *p, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)p[i] < 0x20 || p[i] == 0x7f)
+			return 0;
+	return callus_utf8_valid(p, len) && !memmem(p, len, "\xef\xbf\xbd", 3);
+}
+
 int callus_path_relativize(callus_buf *out, const callus_pathctx *pc, const char *p, size_t len)
 {
 	size_t rest = 0;
@@ -113,7 +124,7 @@ int callus_path_relativize(callus_buf *out, const callus_pathctx *pc, const char
 		p += 7;
 		len -= 7;
 	}
-	if (!len || memchr(p, '\0', len))
+	if (!len || !printable_path(p, len))
 		return 0;
 	if (p[0] == '/') {
 		if (!under(pc->workspace, p, len, &rest) &&
@@ -142,38 +153,4 @@ int callus_path_relativize(callus_buf *out, const callus_pathctx *pc, const char
 		i = j + 1;
 	}
 	return 1;
-}
-
-char *callus_workspace_find(const char *dir)
-{
-	char *abs = realpath(dir, NULL), *p;
-	struct stat st;
-	callus_buf b = CALLUS_BUF_INIT;
-
-	if (!abs)
-		return NULL;
-	for (p = abs + strlen(abs);;) {
-		callus_buf_clear(&b);
-		callus_buf_put(&b, abs, (size_t)(p - abs));
-		callus_buf_puts(&b, "/.git");
-		if (callus_buf_status(&b) < 0)
-			break;
-		if (stat(b.ptr, &st) == 0) {
-			*p = '\0';
-			if (!*abs) {
-				/* the repository is "/" itself */
-				abs[0] = '/';
-				abs[1] = '\0';
-			}
-			callus_buf_release(&b);
-			return abs;
-		}
-		if (p == abs)
-			break;
-		while (p > abs && *--p != '/')
-			;
-	}
-	callus_buf_release(&b);
-	free(abs);
-	return realpath(dir, NULL);
 }

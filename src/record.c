@@ -1,4 +1,5 @@
 #include "callus/record.h"
+#include "callus/workspace.h"
 #include "callus/buf.h"
 #include "callus/fsutil.h"
 #include "callus/lessonmd.h"
@@ -50,7 +51,8 @@ int callus_record_dir(char **out, const char *workspace, callus_error *err)
 	*out = NULL;
 	if (callus_buf_printf(&dir, "%s/.callus", workspace) < 0)
 		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
-	if ((rc = callus_fs_mkdir_p(dir.ptr, 0700, err)) < 0) {
+	if ((rc = callus_workspace_guard(NULL, workspace, ".callus", CALLUS_WS_PRIVATE, err)) < 0 ||
+	    (rc = callus_fs_mkdir_p(dir.ptr, 0700, err)) < 0) {
 		callus_buf_release(&dir);
 		return rc;
 	}
@@ -295,6 +297,7 @@ void callus_record_result_release(callus_record_result *r)
 	callus_lessons_free(r->related, r->nrelated);
 	callus_learn_result_release(&r->learnt);
 	free(r->learn_error);
+	free(r->views_error);
 	callus_notes_free(r->notes, r->nnotes);
 	memset(r, 0, sizeof(*r));
 }
@@ -420,6 +423,9 @@ int callus_record_views(callus_store *store, const char *workspace, const char *
 	if (!safe_relative(agents))
 		return callus_error_set(err, CALLUS_EINVAL,
 					"lessons file '%s' must be a path inside the workspace", agents);
+	/* a link to a file elsewhere (a shell's startup file) is not ours */
+	if ((rc = callus_workspace_guard(NULL, workspace, agents, 0, err)) < 0)
+		return rc;
 	if ((rc = callus_notes_list(store, &nf, &notes, &nnotes, err)) < 0 ||
 	    (rc = callus_learn_list(store, &wf, &warnings, &nwarnings, err)) < 0 ||
 	    (rc = callus_store_list_lessons(store, &lf, &lessons, &nlessons, err)) < 0)
@@ -543,14 +549,29 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 		rc = callus_error_set(err, rc, "out of memory");
 		goto out;
 	}
-	/* The store is the truth; the Markdown views are rebuilt from it, so
-	 * a failure below loses no data and the next recording repairs them. */
-	if ((rc = callus_lesson_md_write(lessons_dir.ptr, l, err)) < 0)
-		goto out;
-	ignore_private(lessons_dir.ptr, LESSONS_DIR_GITIGNORE);
 	if (res && (rc = related_lessons(res, store, l, opts->related_max)) < 0)
 		goto out;
-	rc = callus_record_views(store, opts->workspace, agents, opts->agents_max, err);
+	/* The store is the truth; the Markdown views are rebuilt from it, so
+	 * a failure below loses no data and the next recording repairs them:
+	 * the lesson is recorded, and the caller must say so. */
+	{
+		callus_error ve = CALLUS_ERROR_INIT;
+		int vrc;
+
+		if ((vrc = callus_workspace_guard(NULL, opts->workspace, ".lessons", 0, &ve)) == 0 &&
+		    (vrc = callus_lesson_md_write(lessons_dir.ptr, l, &ve)) == 0)
+			ignore_private(lessons_dir.ptr, LESSONS_DIR_GITIGNORE);
+		if (vrc == 0)
+			vrc = callus_record_views(store, opts->workspace, agents, opts->agents_max,
+						  &ve);
+		if (vrc < 0 && res && !(res->views_error = strdup(callus_error_message(&ve))))
+			vrc = CALLUS_ENOMEM;
+		if (vrc < 0 && !res)
+			rc = callus_error_set(err, vrc, "%s", callus_error_message(&ve));
+		else if (vrc == CALLUS_ENOMEM)
+			rc = callus_error_set(err, vrc, "out of memory");
+		callus_error_release(&ve);
+	}
 out:
 	callus_metrics_free(own);
 	callus_metrics_free(taken);

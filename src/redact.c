@@ -25,6 +25,7 @@
  * option that carries them, and command lines given as words).
  */
 #include "callus/redact.h"
+#include "callus/cleantext.h"
 #include "redact_internal.h"
 
 #include <stdint.h>
@@ -254,7 +255,8 @@ out:
 
 int callus_redact_str(const callus_redactor *r, char **out, const char *in)
 {
-	callus_buf b = CALLUS_BUF_INIT;
+	callus_buf b = CALLUS_BUF_INIT, clean = CALLUS_BUF_INIT;
+	size_t len;
 	int rc;
 
 	if (!out)
@@ -262,11 +264,21 @@ int callus_redact_str(const callus_redactor *r, char **out, const char *in)
 	*out = NULL;
 	if (!in)
 		return 0;
-	if ((rc = callus_redact(r, &b, in, strlen(in), NULL)) < 0)
+	/* cleaned first: an escape sequence inside a token must not hide it
+	 * from the scan */
+	len = strlen(in);
+	if (!callus_text_is_clean(in, len, 0)) {
+		if ((rc = callus_text_clean(&clean, in, len, 0)) < 0)
+			goto out;
+		in = clean.ptr;
+		len = clean.len;
+	}
+	if ((rc = callus_redact(r, &b, in, len, NULL)) < 0)
 		goto out;
 	if (!(*out = callus_buf_detach(&b)))
 		rc = CALLUS_ENOMEM;
 out:
 	callus_buf_release(&b);
+	callus_buf_release(&clean);
 	return rc;
 }

@@ -15,6 +15,7 @@
  * and not past a redaction, so that a second pass decides as the first did.
  */
 #include "callus/redact.h"
+#include "callus/cleantext.h"
 #include "callus/shellquote.h"
 #include "redact_internal.h"
 
@@ -782,7 +783,7 @@ int callus_redact_argv(const callus_redactor *r, callus_buf *out, size_t argc,
 		       const char *const *argv, size_t *count)
 {
 	struct callus_redact_tool t = { -1, 0 };
-	callus_buf word = CALLUS_BUF_INIT;
+	callus_buf word = CALLUS_BUF_INIT, clean = CALLUS_BUF_INIT;
 	size_t orig, total = 0, n1, i;
 	int pending = OPT_NONE, rc = 0;
 	char sep = ':';
@@ -800,6 +801,13 @@ int callus_redact_argv(const callus_redactor *r, callus_buf *out, size_t argc,
 		size_t len = strlen(a);
 		struct match m = { 0, 0, 0, NULL };
 
+		callus_buf_clear(&clean);
+		if (!callus_text_is_clean(a, len, 0)) {
+			if ((rc = callus_text_clean(&clean, a, len, 0)) < 0)
+				goto out;
+			a = clean.ptr;
+			len = clean.len;
+		}
 		callus_buf_clear(&word);
 		if (pending && len && a[0] != '-' && raw_value(r, a, len, pending, sep, &m)) {
 			callus_buf_put(&word, a, m.start);
@@ -826,5 +834,6 @@ out:
 	if (rc < 0)
 		callus_buf_truncate(out, orig);
 	callus_buf_release(&word);
+	callus_buf_release(&clean);
 	return rc;
 }

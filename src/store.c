@@ -28,8 +28,16 @@ int callus_store_db_error(callus_store *s, callus_error *err, int rc, const char
 {
 	int code = (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) ? CALLUS_EBUSY : CALLUS_EIO;
 
+	int sys = s->db ? sqlite3_system_errno(s->db) : 0;
+
 	if (rc == SQLITE_NOMEM)
 		code = CALLUS_ENOMEM;
+	/* SQLite says "disk I/O error" for both: the user needs to know which */
+	if ((rc & 0xff) == SQLITE_FULL || ((rc & 0xff) == SQLITE_IOERR && sys == ENOSPC))
+		return callus_error_set(err, code, "%s '%s': the disk is full", what, s->path);
+	if ((rc & 0xff) == SQLITE_IOERR && sys == EFBIG)
+		return callus_error_set(err, code, "%s '%s': the file size limit (ulimit -f) "
+				      "is reached", what, s->path);
 	return callus_error_set(err, code, "%s '%s': %s", what, s->path,
 			      s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
 }

@@ -3,15 +3,21 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Length of the valid sequence at s, or 0 when the byte there starts none. */
-static size_t seq_len(const unsigned char *s, size_t len)
+size_t callus_utf8_next(const char *str, size_t len, unsigned *out)
 {
-	unsigned char c = s[0];
+	const unsigned char *s = (const unsigned char *)str;
+	unsigned char c;
 	size_t n;
 	unsigned cp;
 
-	if (c < 0x80)
+	if (!len)
+		return 0;
+	c = s[0];
+	if (c < 0x80) {
+		if (out)
+			*out = c;
 		return 1;
+	}
 	if (c >= 0xc2 && c <= 0xdf)
 		n = 2, cp = c & 0x1f;
 	else if (c >= 0xe0 && c <= 0xef)
@@ -30,7 +36,14 @@ static size_t seq_len(const unsigned char *s, size_t len)
 	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
 	    (cp >= 0xd800 && cp <= 0xdfff))
 		return 0;
+	if (out)
+		*out = cp;
 	return n;
+}
+
+static size_t seq_len(const unsigned char *s, size_t len)
+{
+	return callus_utf8_next((const char *)s, len, NULL);
 }
 
 int callus_utf8_valid(const char *s, size_t len)

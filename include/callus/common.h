@@ -20,7 +20,8 @@ enum {
 	CALLUS_EIO = -4,      /* the file system or the store refused */
 	CALLUS_EBUSY = -5,    /* the store stayed locked past the timeout */
 	CALLUS_ENOTFOUND = -6,
-	CALLUS_ETOOBIG = -7   /* a buffer would grow past its ceiling */
+	CALLUS_ETOOBIG = -7,  /* a buffer would grow past its ceiling */
+	CALLUS_EUNSAFE = -8   /* writing would leave the workspace (callus/workspace.h) */
 };
 
 /*

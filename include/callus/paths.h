@@ -33,9 +33,4 @@ int callus_path_within(const char *dir, const char *path);
 /* 1 when name[0..len) ends in an extension of a source or config file. */
 int callus_path_has_source_ext(const char *name, size_t len);
 
-/* The git top level above dir (a directory holding .git), or dir itself;
- * an absolute path, caller frees.  NULL only for lack of memory or when
- * dir does not exist. */
-char *callus_workspace_find(const char *dir);
-
 #endif

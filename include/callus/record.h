@@ -55,6 +55,10 @@ typedef struct callus_record_result {
 	size_t nnotes;
 	long line;                 /* the first error's line in the lesson's
 				    * file, 0 when unknown */
+	char *views_error;         /* why the lesson's file or the instructions
+				    * block could not be written (the lesson
+				    * is stored; the next recording repairs
+				    * them) */
 } callus_record_result;
 
 void callus_record_result_release(callus_record_result *r);

@@ -82,14 +82,16 @@ void callus_redactor_free(callus_redactor *r);
 int callus_redact(const callus_redactor *r, callus_buf *out, const char *in,
 		size_t len, size_t *count);
 
-/* Redacted copy of the NUL-terminated in, in a malloc'd string that the
- * caller frees; a NULL in gives *out = NULL and returns 0. */
+/* The text of the NUL-terminated in as callus stores it: cleaned
+ * (callus/cleantext.h: no terminal escapes, visible bidi controls), then
+ * redacted, in a malloc'd string that the caller frees; a NULL in gives
+ * *out = NULL and returns 0. */
 int callus_redact_str(const callus_redactor *r, char **out, const char *in);
 
 /*
  * Append the command line argv[0..argc) to out as a POSIX shell reads it
  * back (words one space apart, each quoted as callus_shell_quote() does),
- * with every secret replaced.  Each word is redacted before it is quoted,
+ * each word cleaned (callus/cleantext.h), with every secret replaced.  Each word is redacted before it is quoted,
  * with what the words before it say: the tool they run (mysql -pX), an
  * option whose value is this word (--password X, -u user:X).  If count is
  * not NULL it receives the number of replacements.  Returns 0,

@@ -15,6 +15,11 @@ int callus_utf8_valid(const char *s, size_t len);
  * len when it fits, else max or less, never inside a character. */
 size_t callus_utf8_cut(const char *s, size_t len, size_t max);
 
+/* The length of the valid sequence starting s[0..len), its code point in
+ * *cp (may be NULL); 0 when none starts there (an invalid byte, a
+ * truncated sequence, an empty s). */
+size_t callus_utf8_next(const char *s, size_t len, unsigned *cp);
+
 /* Append s[0..len) to out with each invalid byte replaced by U+FFFD. */
 int callus_utf8_sanitize(callus_buf *out, const char *s, size_t len);
 

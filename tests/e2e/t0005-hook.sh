@@ -39,7 +39,7 @@ for case in claude-code:claude-code-eslint-fail \
 	cline:cline-jest-fail generic:generic-eslint-fail; do
 	agent=${case%%:*} fixture=${case#*:}
 	test_expect_success "$agent: $fixture records a lesson and replies" "
-		git init -q $fixture && cd $fixture &&
+		git init -q $fixture && cd $fixture && mkdir web api &&
 		payload $fixture | \"\$CALLUS\" hook $agent >reply 2>err &&
 		test_must_be_empty err &&
 		test \"\$(lessons)\" = 1 &&
@@ -61,7 +61,7 @@ for case in claude-code:claude-code-ls claude-code:claude-code-jest-pass claude-
 	cline:cline-read-file cline:cline-jest-pass generic:generic-jest-pass; do
 	agent=${case%%:*} fixture=${case#*:}
 	test_expect_success "$agent: $fixture records nothing" "
-		git init -q $fixture && cd $fixture &&
+		git init -q $fixture && cd $fixture && mkdir web api &&
 		payload $fixture | \"\$CALLUS\" hook $agent >reply 2>err &&
 		test_must_be_empty err &&
 		! test -e .callus/callus.db &&

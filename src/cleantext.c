@@ -1,0 +1,139 @@
+#include "callus/cleantext.h"
+#include "callus/utf8.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define ESC 0x1b
+#define BEL 0x07
+
+/* Code points shown as <U+XXXX>: they change the order text is displayed
+ * in, or display as nothing. */
+static int hidden(unsigned cp)
+{
+	return cp == 0x00ad || cp == 0x061c || cp == 0x180e || (cp >= 0x200b && cp <= 0x200f) ||
+	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2060 && cp <= 0x2064) ||
+	       (cp >= 0x2066 && cp <= 0x2069) || cp == 0xfeff || (cp >= 0xe0000 && cp <= 0xe007f);
+}
+
+/* The length of the escape sequence at s[0] == ESC (all of it, however
+ * malformed: what follows an unfinished sequence is the sequence's). */
+static size_t escape_len(const unsigned char *s, size_t len)
+{
+	size_t i = 1;
+
+	if (len < 2)
+		return len;
+	switch (s[1]) {
+	case '[': /* CSI: parameters, intermediates, one final byte */
+		for (i = 2; i < len && s[i] >= 0x20 && s[i] <= 0x3f; i++)
+			;
+		return i < len && s[i] >= 0x40 && s[i] <= 0x7e ? i + 1 : i;
+	case ']': /* OSC, DCS, SOS, PM, APC: up to BEL or ST (ESC \) */
+	case 'P':
+	case 'X':
+	case '^':
+	case '_':
+		for (i = 2; i < len; i++) {
+			if (s[i] == BEL)
+				return i + 1;
+			if (s[i] == ESC)
+				return i + 1 < len && s[i + 1] == '\\' ? i + 2 : i + 1;
+		}
+		return len;
+	default: /* intermediates, then one final byte */
+		while (i < len && s[i] >= 0x20 && s[i] <= 0x2f)
+			i++;
+		return i < len && s[i] >= 0x30 && s[i] <= 0x7e ? i + 1 : i;
+	}
+}
+
+/* What to do at s[0..len): *keep bytes copied as they are, or *drop bytes
+ * replaced by what is put in rep (nothing, a space, <U+XXXX>, U+FFFD). */
+static void step(const unsigned char *s, size_t len, unsigned flags, size_t *keep, size_t *drop,
+		 char rep[16])
+{
+	unsigned cp;
+	size_t n;
+
+	*keep = *drop = 0;
+	rep[0] = '\0';
+	if (s[0] >= 0x20 && s[0] < 0x7f) {
+		size_t i = 1;
+
+		while (i < len && s[i] >= 0x20 && s[i] < 0x7f)
+			i++;
+		*keep = i;
+		return;
+	}
+	if (s[0] == '\n' || s[0] == '\t') {
+		if (flags & CALLUS_TEXT_ONE_LINE) {
+			*drop = 1;
+			snprintf(rep, 16, " ");
+		} else {
+			*keep = 1;
+		}
+		return;
+	}
+	if (s[0] == ESC) {
+		*drop = escape_len(s, len);
+		return;
+	}
+	if (s[0] < 0x80) {
+		*drop = 1; /* C0 controls and DEL */
+		return;
+	}
+	if (!(n = callus_utf8_next((const char *)s, len, &cp))) {
+		*drop = 1;
+		snprintf(rep, 16, "\xef\xbf\xbd");
+		return;
+	}
+	if (cp >= 0x80 && cp < 0xa0) {
+		*drop = n; /* C1 controls, the 8-bit CSI among them */
+		return;
+	}
+	if (hidden(cp)) {
+		*drop = n;
+		snprintf(rep, 16, "<U+%04X>", cp);
+		return;
+	}
+	*keep = n;
+}
+
+int callus_text_is_clean(const char *s, size_t len, unsigned flags)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char rep[16];
+
+	for (size_t i = 0, keep, drop; i < len; i += keep) {
+		step(p + i, len - i, flags, &keep, &drop, rep);
+		if (drop)
+			return 0;
+	}
+	return 1;
+}
+
+int callus_text_clean(callus_buf *out, const char *s, size_t len, unsigned flags)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t orig = out->len, run = 0, i = 0;
+	char rep[16];
+	int rc;
+
+	while (i < len) {
+		size_t keep, drop;
+
+		step(p + i, len - i, flags, &keep, &drop, rep);
+		if (keep) {
+			i += keep;
+			continue;
+		}
+		callus_buf_put(out, s + run, i - run);
+		callus_buf_puts(out, rep);
+		run = i += drop;
+	}
+	callus_buf_put(out, s + run, i - run);
+	if ((rc = callus_buf_status(out)) < 0)
+		callus_buf_truncate(out, orig);
+	return rc;
+}

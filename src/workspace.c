@@ -1,0 +1,181 @@
+#include "callus/workspace.h"
+#include "callus/fsutil.h"
+#include "callus/migrate.h"
+#include "callus/paths.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* What makes a directory a workspace root, in the order a level is tried:
+ * the former name's directory counts so that its store can be carried over
+ * (src/migrate.c) rather than a new one started beside it. */
+static const struct {
+	const char *name;
+	callus_ws_kind kind;
+} markers[] = {
+	{ ".git", CALLUS_WS_GIT },
+	{ ".callus", CALLUS_WS_MARKED },
+	{ "." CALLUS_MIGRATE_OLD_NAME, CALLUS_WS_MARKED },
+};
+
+/* Which marker abs[0..len) holds, or -1. */
+static int marker_at(callus_buf *b, const char *abs, size_t len)
+{
+	struct stat st;
+
+	for (size_t i = 0; i < sizeof(markers) / sizeof(markers[0]); i++) {
+		callus_buf_clear(b);
+		callus_buf_put(b, abs, len);
+		callus_buf_putc(b, '/');
+		callus_buf_puts(b, markers[i].name);
+		if (callus_buf_status(b) < 0)
+			return -1;
+		/* .git is a file in a worktree or a submodule: any kind will
+		 * do; a store is a directory */
+		if (stat(b->ptr, &st) == 0 && (markers[i].kind == CALLUS_WS_GIT || S_ISDIR(st.st_mode)))
+			return (int)i;
+	}
+	return -1;
+}
+
+char *callus_workspace_find(const char *dir, callus_ws_kind *kind)
+{
+	char *abs = realpath(dir, NULL), *p;
+	callus_buf b = CALLUS_BUF_INIT;
+	int m;
+
+	if (kind)
+		*kind = CALLUS_WS_NONE;
+	if (!abs)
+		return NULL;
+	for (p = abs + strlen(abs);;) {
+		if ((m = marker_at(&b, abs, (size_t)(p - abs))) >= 0) {
+			*p = '\0';
+			if (!*abs) {
+				/* the workspace is "/" itself */
+				abs[0] = '/';
+				abs[1] = '\0';
+			}
+			if (kind)
+				*kind = markers[m].kind;
+			callus_buf_release(&b);
+			return abs;
+		}
+		if (p == abs || callus_buf_status(&b) < 0)
+			break;
+		while (p > abs && *--p != '/')
+			;
+	}
+	callus_buf_release(&b);
+	free(abs);
+	return realpath(dir, NULL);
+}
+
+/* The resolved form of path, which need not exist: its longest existing
+ * prefix resolved, the rest appended.  A ".." in the rest could climb
+ * anywhere: refused (0 returned, out empty). */
+static int resolve_missing(callus_buf *out, const char *path)
+{
+	callus_buf head = CALLUS_BUF_INIT;
+	const char *rest = path + strlen(path);
+	char *real = NULL;
+	int rc = 0;
+
+	callus_buf_clear(out);
+	for (;;) {
+		callus_buf_clear(&head);
+		callus_buf_put(&head, path, (size_t)(rest - path));
+		if (callus_buf_status(&head) < 0) {
+			rc = CALLUS_ENOMEM;
+			goto out;
+		}
+		if ((real = realpath(head.len ? head.ptr : "/", NULL)) || errno != ENOENT ||
+		    rest == path)
+			break;
+		while (rest > path && *--rest != '/')
+			;
+	}
+	if (!real)
+		goto out;
+	for (const char *c = rest; *c;) {
+		const char *e = c + strcspn(c, "/");
+
+		if (e - c == 2 && c[0] == '.' && c[1] == '.')
+			goto out;
+		c = *e ? e + 1 : e;
+	}
+	callus_buf_puts(out, real);
+	if (!strcmp(real, "/") && *rest == '/')
+		rest++;
+	callus_buf_puts(out, rest);
+	rc = callus_buf_status(out);
+out:
+	free(real);
+	callus_buf_release(&head);
+	return rc;
+}
+
+int callus_workspace_guard(callus_buf *out, const char *root, const char *name, unsigned flags,
+			   callus_error *err)
+{
+	callus_buf path = CALLUS_BUF_INIT, target = CALLUS_BUF_INIT, real = CALLUS_BUF_INIT;
+	char *root_real = NULL;
+	struct stat st;
+	int rc;
+
+	if (!(root_real = realpath(root, NULL))) {
+		rc = callus_error_set(err, CALLUS_EIO, "cannot use '%s': %s", root, strerror(errno));
+		goto out;
+	}
+	if (callus_buf_printf(&path, "%s/%s", root_real, name) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((rc = callus_fs_resolve_link(&target, path.ptr, err)) < 0)
+		goto out;
+	if ((rc = resolve_missing(&real, target.ptr)) < 0) {
+		rc = callus_error_set(err, rc, "out of memory");
+		goto out;
+	}
+	if (!real.len || !callus_path_within(root_real, real.ptr) || !strcmp(real.ptr, root_real)) {
+		rc = callus_error_set(err, CALLUS_EUNSAFE,
+				      "'%s' leads to '%s', outside the workspace: callus does not "
+				      "write through it", name, target.ptr);
+		goto out;
+	}
+	if (lstat(real.ptr, &st) == 0) {
+		/* root may write anywhere, and a store made by root in a user's
+		 * checkout stays root's: only a directory that is someone
+		 * else's, where they could swap files under callus, is refused */
+		if (st.st_uid != geteuid() && geteuid() != 0) {
+			rc = callus_error_set(err, CALLUS_EUNSAFE,
+					      "'%s' belongs to another user (uid %ld): callus does not "
+					      "write into it", name, (long)st.st_uid);
+			goto out;
+		}
+		if ((flags & CALLUS_WS_PRIVATE) && S_ISDIR(st.st_mode) && (st.st_mode & 077) &&
+		    chmod(real.ptr, st.st_mode & 0700) < 0) {
+			rc = callus_error_set(err, CALLUS_EIO, "cannot make '%s' private: %s", name,
+					      strerror(errno));
+			goto out;
+		}
+	}
+	if (out) {
+		callus_buf_clear(out);
+		if ((rc = callus_buf_put(out, real.ptr, real.len)) < 0) {
+			rc = callus_error_set(err, rc, "out of memory");
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(root_real);
+	callus_buf_release(&path);
+	callus_buf_release(&target);
+	callus_buf_release(&real);
+	return rc;
+}
