@@ -3,7 +3,9 @@
  *
  * It reads and never writes: the store is opened as it is (no migration,
  * no new file), so that a broken or newer store can be examined, and
- * nothing is repaired behind the user's back.  Each finding is one line,
+ * nothing is repaired behind the user's back; --fix repairs the files
+ * derived from the store (callus/views.h), the one thing it can redo from
+ * the truth.  Each finding is one line,
  * "ok", "note" (worth knowing) or "problem" (needs attention: the exit
  * status is 1 when there is any).
  */
@@ -19,6 +21,7 @@
 #include "callus/log.h"
 #include "callus/metrics.h"
 #include "callus/store.h"
+#include "callus/views.h"
 
 #include <jansson.h>
 #include <limits.h>
@@ -33,25 +36,31 @@
 #define DOCTOR_MAX_ITEMS 1000 /* spec 004: the default bloat threshold */
 #define DOCTOR_SUGGESTIONS 10 /* cleanup candidates listed */
 
-static int quick;
+static int quick, fix;
 
 static const cli_option doctor_options[] = {
 	{ CLI_OPT_FLAG, 0, "quick", &quick, NULL,
 	  "check the store with quick_check (skips the index contents) instead of "
 	  "integrity_check" },
+	{ CLI_OPT_FLAG, 0, "fix", &fix, NULL,
+	  "rewrite the files made from the store that are missing or stale (.lessons/, "
+	  "note files, the AGENTS.md block) and remove temporary files left by crashes" },
 	CLI_END
 };
 
 const cli_spec cmd_doctor_spec = {
-	"callus doctor [--quick]",
+	"callus doctor [--quick] [--fix]",
 	"Check this workspace's store, configuration, agent hooks and storage size.",
 	"Reports, one line each: the store's integrity, size and schema version; errors\n"
 	"and bad values in .callus/config; for every agent, whether callus's hook is in its\n"
 	"settings file; the lessons per layer against the bloat threshold ([doctor]\n"
 	"max_items, default 1000), with the lowest-value lessons (fewest occurrences,\n"
-	"oldest) as cleanup candidates when it is exceeded; and what .callus/log.jsonl\n"
-	"and .callus/metrics.pending hold.  Writes nothing.  Exits 1 when something\n"
-	"needs attention ('problem' lines), 0 otherwise.",
+	"oldest) as cleanup candidates when it is exceeded; the files made from the\n"
+	"store (.lessons/, the notes, the AGENTS.md block) missing or stale after a\n"
+	"crash, and temporary files left behind; and what .callus/log.jsonl and\n"
+	".callus/metrics.pending hold.  Writes nothing, except with --fix: then those\n"
+	"files are rewritten from the store and the temporary files removed.  Exits 1\n"
+	"when something needs attention ('problem' lines), 0 otherwise.",
 	doctor_options, 0
 };
 
@@ -206,6 +215,47 @@ static void notes_bloat(struct doctor *d, callus_store *store)
 	}
 }
 
+/* The files derived from the store (callus/views.h). */
+static void check_views(struct doctor *d, callus_store *store)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_views_report r;
+	const char *file = callus_config_get(d->ws->config, "lessons", "file");
+
+	if (!file || !*file)
+		file = "AGENTS.md";
+	if (callus_views_repair(store, d->ws->root, file,
+				(int)cli_config_long(d->ws, "lessons", "max", 20),
+				CALLUS_VIEWS_FULL | (fix ? CALLUS_VIEWS_FIX : 0), &r, &err) < 0) {
+		report(d, PROBLEM, "views", "cannot %s the files made from the store: %s",
+		       fix ? "repair" : "check", callus_error_message(&err));
+		callus_error_release(&err);
+		return;
+	}
+	if (r.missing)
+		report(d, fix && r.written == r.missing ? NOTE : PROBLEM, "views",
+		       "%zu of %zu lessons had no .lessons/ file%s", r.missing, r.lessons,
+		       fix ? (r.written == r.missing ? ": rewritten" : ": not all rewritten")
+			   : " ('callus doctor --fix' rewrites them)");
+	if (r.block_stale)
+		report(d, fix ? NOTE : PROBLEM, "views", "the callus block of %s %s", file,
+		       fix ? "was stale: rewritten from the store"
+			   : "is not what the store says ('callus doctor --fix' rewrites it)");
+	if (r.temp_files)
+		report(d, fix && r.removed == r.temp_files ? NOTE : PROBLEM, "views",
+		       "%zu temporary file%s left by crashed runs%s", r.temp_files,
+		       r.temp_files == 1 ? "" : "s",
+		       fix ? (r.removed == r.temp_files ? ": removed" : ": not all removed")
+			   : " ('callus doctor --fix' removes them)");
+	if (r.debts)
+		report(d, NOTE, "views", "%zu recording%s did not finish writing %s files%s",
+		       r.debts, r.debts == 1 ? "" : "s", r.debts == 1 ? "its" : "their",
+		       fix ? ": repaired" : " (the next recording repairs them)");
+	if (!r.missing && !r.block_stale && !r.temp_files && !r.debts)
+		report(d, OK, "views", "%zu lesson file%s and the block of %s match the store",
+		       r.lessons, r.lessons == 1 ? "" : "s", file);
+}
+
 static void report_damage(struct doctor *d, const char *rel, const char *problems)
 {
 	report(d, PROBLEM, "integrity",
@@ -278,6 +328,7 @@ static void check_store(struct doctor *d)
 	if (st.lessons >= 0)
 		bloat(d, store, st.lessons);
 	notes_bloat(d, store);
+	check_views(d, store);
 out:
 	free(problems);
 	callus_store_close(store);

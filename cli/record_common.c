@@ -4,6 +4,7 @@
 #include "callus/buf.h"
 #include "callus/log.h"
 #include "callus/store.h"
+#include "callus/views.h"
 #include "callus/match.h"
 #include "callus/metrics.h"
 #include "callus/notemd.h"
@@ -148,6 +149,7 @@ int cli_record_pass(const cli_workspace *ws, const callus_detection *det, const 
 {
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_store *store = NULL;
+	callus_views_debt *debt = NULL;
 	char *red = NULL, *dir = NULL;
 	cli_learn lc;
 	int rc;
@@ -166,6 +168,9 @@ int cli_record_pass(const cli_workspace *ws, const callus_detection *det, const 
 	/* the command goes into the resolution's context: redacted */
 	if (command && ws->redactor && callus_redact_str(ws->redactor, &red, command) == 0)
 		lc.opts.command = red;
+	callus_views_repair(store, ws->root, callus_config_get(ws->config, "lessons", "file"),
+			    (int)cli_config_long(ws, "lessons", "max", 20), CALLUS_VIEWS_FIX, NULL, NULL);
+	callus_views_owe(&debt, ws->root, NULL);
 	if ((rc = callus_learn_pass(store, &lc.opts, out, &err)) < 0) {
 		cli_error("pending errors not updated: %s", callus_error_message(&err));
 		log_error(ws, "learn_failed", callus_error_message(&err), NULL);
@@ -175,8 +180,12 @@ int cli_record_pass(const cli_workspace *ws, const callus_detection *det, const 
 	/* a fix makes or changes a note: the instructions file leads with them */
 	if (rc == 0 && out->nfixed &&
 	    callus_record_views(store, ws->root, callus_config_get(ws->config, "lessons", "file"),
-				(int)cli_config_long(ws, "lessons", "max", 20), &err) < 0)
+				(int)cli_config_long(ws, "lessons", "max", 20), &err) < 0) {
 		log_error(ws, "views_failed", callus_error_message(&err), NULL);
+		callus_views_settle(debt, 0);
+	} else {
+		callus_views_settle(debt, 1);
+	}
 	if (keep) {
 		*keep = store;
 	} else {

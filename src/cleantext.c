@@ -118,7 +118,7 @@ int callus_text_clean(callus_buf *out, const char *s, size_t len, unsigned flags
 	const unsigned char *p = (const unsigned char *)s;
 	size_t orig = out->len, run = 0, i = 0;
 	char rep[16];
-	int rc;
+	int rc = 0;
 
 	while (i < len) {
 		size_t keep, drop;
@@ -128,12 +128,41 @@ int callus_text_clean(callus_buf *out, const char *s, size_t len, unsigned flags
 			i += keep;
 			continue;
 		}
-		callus_buf_put(out, s + run, i - run);
-		callus_buf_puts(out, rep);
+		if ((rc = callus_buf_put(out, s + run, i - run)) < 0 ||
+		    (rc = callus_buf_puts(out, rep)) < 0)
+			goto out;
 		run = i += drop;
 	}
-	callus_buf_put(out, s + run, i - run);
-	if ((rc = callus_buf_status(out)) < 0)
+	rc = callus_buf_put(out, s + run, i - run);
+out:
+	if (rc < 0)
 		callus_buf_truncate(out, orig);
+	return rc;
+}
+
+int callus_text_quote(callus_buf *out, const char *s, size_t max)
+{
+	callus_buf line = CALLUS_BUF_INIT;
+	size_t orig = out->len, n, cut;
+	int rc;
+
+	if (!s)
+		s = "";
+	n = strcspn(s, "\n");
+	if ((rc = callus_text_clean(&line, s, n, CALLUS_TEXT_ONE_LINE)) < 0)
+		goto out;
+	for (size_t i = 0; i < line.len; i++)
+		if (line.ptr[i] == '`')
+			line.ptr[i] = '\'';
+	callus_buf_rtrim(&line);
+	cut = callus_utf8_cut(line.ptr, line.len, max);
+	if ((rc = callus_buf_putc(out, '`')) < 0 || (rc = callus_buf_put(out, line.ptr, cut)) < 0 ||
+	    (cut < line.len && (rc = callus_buf_puts(out, "...")) < 0) ||
+	    (rc = callus_buf_putc(out, '`')) < 0)
+		goto out;
+out:
+	if (rc < 0)
+		callus_buf_truncate(out, orig);
+	callus_buf_release(&line);
 	return rc;
 }

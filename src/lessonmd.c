@@ -687,64 +687,77 @@ static const char *file_eol(const struct markers *m, const char *data, size_t le
 	return nl && nl > data && nl[-1] == '\r' ? "\r\n" : "\n";
 }
 
+/* The file at path (through a link) with c's block in it: *target is the
+ * file to write, old its contents, new what they become.  *exists, *mode
+ * and *flags say how to write it. */
+static int block_compose(const char *path, const callus_agents_content *c, size_t max_bytes,
+			 callus_buf *target, callus_buf *old, callus_buf *new, int *exists,
+			 mode_t *mode, unsigned *flags, callus_error *err)
+{
+	struct markers m;
+	struct stat st;
+	const char *eol;
+	int rc;
+
+	*mode = 0666;
+	*flags = CALLUS_FS_UMASK;
+	/* Replacing a symlink with a regular file would silently detach the
+	 * workspace from the shared instructions it points at. */
+	if ((rc = callus_fs_resolve_link(target, path, err)) < 0)
+		return rc;
+	rc = callus_fs_read_file(old, target->ptr, CALLUS_AGENTS_FILE_MAX, err);
+	if (rc < 0 && rc != CALLUS_ENOTFOUND)
+		return rc;
+	*exists = rc == 0;
+	if (*exists) {
+		if (stat(target->ptr, &st) < 0)
+			return callus_error_set(err, CALLUS_EIO, "cannot stat '%s': %s",
+						target->ptr, strerror(errno));
+		*mode = st.st_mode & 07777;
+		*flags = 0;
+	}
+
+	find_markers(&m, old->ptr, old->len);
+	if ((rc = check_markers(&m, path, err)) < 0)
+		return rc;
+	eol = file_eol(&m, old->ptr, old->len);
+
+	if (m.begins) {
+		callus_buf_put(new, old->ptr, m.begin_at);
+		if ((rc = callus_agents_block_render(new, c, max_bytes, eol, err)) < 0)
+			return rc;
+		callus_buf_put(new, old->ptr + m.end_after, old->len - m.end_after);
+	} else {
+		callus_buf_put(new, old->ptr, old->len);
+		if (old->len) {
+			if (!ends_with(new, "\n"))
+				callus_buf_puts(new, eol);
+			if (!ends_with(new, "\n\n") && !ends_with(new, "\n\r\n"))
+				callus_buf_puts(new, eol);
+		}
+		if ((rc = callus_agents_block_render(new, c, max_bytes, eol, err)) < 0)
+			return rc;
+		callus_buf_puts(new, eol);
+	}
+	if ((rc = callus_buf_status(new)) < 0)
+		return callus_error_set(err, rc, "out of memory");
+	return 0;
+}
+
 int callus_agents_block_update(const char *path, const callus_agents_content *c,
 			       size_t max_bytes, const char *lock_path, callus_error *err)
 {
 	callus_buf target = CALLUS_BUF_INIT, old = CALLUS_BUF_INIT, new = CALLUS_BUF_INIT;
-	struct markers m;
-	struct stat st;
-	const char *eol;
-	mode_t mode = 0666;
-	unsigned flags = CALLUS_FS_UMASK;
+	mode_t mode;
+	unsigned flags;
 	int lock_fd = -1, exists, rc;
 
 	if (lock_path && (rc = callus_fs_lock(&lock_fd, lock_path, CALLUS_AGENTS_LOCK_TIMEOUT_MS,
 					    err)) < 0)
 		goto out;
-	/* Replacing a symlink with a regular file would silently detach the
-	 * workspace from the shared instructions it points at. */
-	if ((rc = callus_fs_resolve_link(&target, path, err)) < 0)
+	if ((rc = block_compose(path, c, max_bytes, &target, &old, &new, &exists, &mode, &flags,
+				err)) < 0)
 		goto out;
-	rc = callus_fs_read_file(&old, target.ptr, CALLUS_AGENTS_FILE_MAX, err);
-	if (rc < 0 && rc != CALLUS_ENOTFOUND)
-		goto out;
-	exists = rc == 0;
-	if (exists) {
-		if (stat(target.ptr, &st) < 0) {
-			rc = callus_error_set(err, CALLUS_EIO, "cannot stat '%s': %s",
-					    target.ptr, strerror(errno));
-			goto out;
-		}
-		mode = st.st_mode & 07777;
-		flags = 0;
-	}
-
-	find_markers(&m, old.ptr, old.len);
-	if ((rc = check_markers(&m, path, err)) < 0)
-		goto out;
-	eol = file_eol(&m, old.ptr, old.len);
-
-	if (m.begins) {
-		callus_buf_put(&new, old.ptr, m.begin_at);
-		if ((rc = callus_agents_block_render(&new, c, max_bytes, eol, err)) < 0)
-			goto out;
-		callus_buf_put(&new, old.ptr + m.end_after, old.len - m.end_after);
-	} else {
-		callus_buf_put(&new, old.ptr, old.len);
-		if (old.len) {
-			if (!ends_with(&new, "\n"))
-				callus_buf_puts(&new, eol);
-			if (!ends_with(&new, "\n\n") && !ends_with(&new, "\n\r\n"))
-				callus_buf_puts(&new, eol);
-		}
-		if ((rc = callus_agents_block_render(&new, c, max_bytes, eol, err)) < 0)
-			goto out;
-		callus_buf_puts(&new, eol);
-	}
-	if ((rc = callus_buf_status(&new)) < 0) {
-		rc = callus_error_set(err, rc, "out of memory");
-		goto out;
-	}
 	/* The hook runs after every check: leave an unchanged file alone so
 	 * that editors and build tools watching it are not disturbed. */
 	if (exists && new.len == old.len && !memcmp(new.ptr, old.ptr, old.len)) {
@@ -754,6 +767,23 @@ int callus_agents_block_update(const char *path, const callus_agents_content *c,
 	rc = callus_fs_write_atomic(target.ptr, new.ptr, new.len, mode, flags, err);
 out:
 	callus_fs_unlock(lock_fd);
+	callus_buf_release(&target);
+	callus_buf_release(&old);
+	callus_buf_release(&new);
+	return rc;
+}
+
+int callus_agents_block_stale(const char *path, const callus_agents_content *c,
+			      size_t max_bytes, callus_error *err)
+{
+	callus_buf target = CALLUS_BUF_INIT, old = CALLUS_BUF_INIT, new = CALLUS_BUF_INIT;
+	mode_t mode;
+	unsigned flags;
+	int exists, rc;
+
+	if ((rc = block_compose(path, c, max_bytes, &target, &old, &new, &exists, &mode, &flags,
+				err)) == 0)
+		rc = !exists || new.len != old.len || memcmp(new.ptr, old.ptr, old.len) != 0;
 	callus_buf_release(&target);
 	callus_buf_release(&old);
 	callus_buf_release(&new);

@@ -17,7 +17,6 @@ int callus_log_event(const char *callus_dir, const char *level, const char *even
 	callus_buf path = CALLUS_BUF_INIT, old = CALLUS_BUF_INIT;
 	json_t *o = json_object();
 	char *line = NULL, *now = callus_now_iso8601();
-	const char *slash;
 	struct stat st;
 	int fd = -1, rc = -1;
 
@@ -30,12 +29,8 @@ int callus_log_event(const char *callus_dir, const char *level, const char *even
 	for (size_t i = 0; extra && extra[i] && extra[i + 1]; i += 2)
 		json_object_set_new(o, extra[i], json_string(extra[i + 1]));
 	/* the log is written in the workspace or nowhere */
-	slash = strrchr(callus_dir, '/');
-	callus_buf_put(&path, callus_dir, slash ? (size_t)(slash - callus_dir) : 0);
-	if (!slash || callus_buf_status(&path) < 0 ||
-	    callus_workspace_guard(NULL, path.len ? path.ptr : "/", slash + 1, 0, NULL) < 0)
+	if (callus_workspace_guard_dir(callus_dir, NULL) < 0)
 		goto out;
-	callus_buf_clear(&path);
 	line = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
 	callus_buf_printf(&path, "%s/log.jsonl", callus_dir);
 	callus_buf_printf(&old, "%s/log.jsonl.1", callus_dir);

@@ -1,4 +1,5 @@
 #include "callus/metrics.h"
+#include "callus/workspace.h"
 #include "callus/fsutil.h"
 
 #include <errno.h>
@@ -670,7 +671,9 @@ int callus_metrics_spool_put(const callus_metrics *m, const char *callus_dir)
 	    !(line = json_dumps(rows, JSON_COMPACT | JSON_ENSURE_ASCII)) ||
 	    callus_buf_printf(&path, "%s/%s", callus_dir, CALLUS_METRICS_SPOOL) < 0)
 		goto out;
-	if ((fd = open_locked(path.ptr, O_WRONLY | O_APPEND | O_CREAT)) < 0)
+	/* the spool is written in the workspace or nowhere */
+	if (callus_workspace_guard_dir(callus_dir, NULL) < 0 ||
+	    (fd = open_locked(path.ptr, O_WRONLY | O_APPEND | O_CREAT)) < 0)
 		goto out;
 	if (fstat(fd, &st) < 0 || st.st_size > CALLUS_METRICS_SPOOL_MAX)
 		goto out;

@@ -1,4 +1,5 @@
 #include "callus/record.h"
+#include "callus/views.h"
 #include "callus/workspace.h"
 #include "callus/buf.h"
 #include "callus/fsutil.h"
@@ -405,8 +406,10 @@ static int suggested_notes(callus_record_result *res, callus_store *store, const
 #define VIEW_NOTES_MAX 10
 #define VIEW_WARNINGS_MAX 5
 
-int callus_record_views(callus_store *store, const char *workspace, const char *agents_file,
-			int agents_max, callus_error *err)
+/* callus_record_views(), or with check set whether it would change the
+ * file (1) or not (0), writing nothing. */
+static int views(callus_store *store, const char *workspace, const char *agents_file,
+		 int agents_max, int check, callus_error *err)
 {
 	callus_note_filter nf = { -1, 0, VIEW_NOTES_MAX, 1 };
 	callus_pending_filter wf = { CALLUS_STATE_PERMANENT, NULL, VIEW_WARNINGS_MAX };
@@ -443,7 +446,9 @@ int callus_record_views(callus_store *store, const char *workspace, const char *
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
-	rc = callus_agents_block_update(path.ptr, &c, CALLUS_AGENTS_BLOCK_MAX_BYTES, lock.ptr, err);
+	rc = check ? callus_agents_block_stale(path.ptr, &c, CALLUS_AGENTS_BLOCK_MAX_BYTES, err)
+		   : callus_agents_block_update(path.ptr, &c, CALLUS_AGENTS_BLOCK_MAX_BYTES, lock.ptr,
+						 err);
 out:
 	callus_notes_free(notes, nnotes);
 	callus_pendings_free(warnings, nwarnings);
@@ -451,6 +456,18 @@ out:
 	callus_buf_release(&path);
 	callus_buf_release(&lock);
 	return rc;
+}
+
+int callus_record_views(callus_store *store, const char *workspace, const char *agents_file,
+			int agents_max, callus_error *err)
+{
+	return views(store, workspace, agents_file, agents_max, 0, err);
+}
+
+int callus_record_views_stale(callus_store *store, const char *workspace, const char *agents_file,
+			      int agents_max, callus_error *err)
+{
+	return views(store, workspace, agents_file, agents_max, 1, err);
 }
 
 int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t output_bytes,
@@ -461,6 +478,7 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	callus_buf path = CALLUS_BUF_INIT, lock = CALLUS_BUF_INIT, lessons_dir = CALLUS_BUF_INIT;
 	callus_signature *sigs = NULL;
 	callus_metrics *own = NULL, *taken = NULL;
+	callus_views_debt *debt = NULL;
 	size_t nsigs = 0;
 	char *dir = NULL, *session = NULL;
 	const char *agents = opts->agents_file && *opts->agents_file ? opts->agents_file : "AGENTS.md";
@@ -520,7 +538,13 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	take_spool(run.metrics, &taken, dir);
 	if (res)
 		memset(res, 0, sizeof(*res));
+	/* what a crashed recording left unwritten, before this one's debt */
+	callus_views_repair(store, opts->workspace, agents, opts->agents_max, CALLUS_VIEWS_FIX, NULL,
+			    NULL);
+	callus_views_owe(&debt, opts->workspace, l->signature);
 	if ((rc = callus_store_record_lesson(store, l, &run, res ? &res->is_new : NULL, err)) < 0) {
+		callus_views_settle(debt, 1); /* nothing committed, nothing owed */
+		debt = NULL;
 		callus_metrics_spool_put(taken, dir);
 		goto out;
 	}
@@ -564,6 +588,8 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 		if (vrc == 0)
 			vrc = callus_record_views(store, opts->workspace, agents, opts->agents_max,
 						  &ve);
+		callus_views_settle(debt, vrc == 0);
+		debt = NULL;
 		if (vrc < 0 && res && !(res->views_error = strdup(callus_error_message(&ve))))
 			vrc = CALLUS_ENOMEM;
 		if (vrc < 0 && !res)
@@ -573,6 +599,8 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 		callus_error_release(&ve);
 	}
 out:
+	/* not settled: the store may hold what the views do not show */
+	callus_views_settle(debt, 0);
 	callus_metrics_free(own);
 	callus_metrics_free(taken);
 	callus_signatures_free(sigs, nsigs);

@@ -179,3 +179,19 @@ out:
 	callus_buf_release(&real);
 	return rc;
 }
+
+int callus_workspace_guard_dir(const char *dir, callus_error *err)
+{
+	callus_buf parent = CALLUS_BUF_INIT;
+	const char *slash = strrchr(dir, '/');
+	int rc;
+
+	if (!slash || !slash[1])
+		return callus_error_set(err, CALLUS_EINVAL, "'%s' names no directory in a workspace",
+					dir);
+	if (callus_buf_put(&parent, dir, (size_t)(slash - dir)) < 0)
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	rc = callus_workspace_guard(NULL, parent.len ? parent.ptr : "/", slash + 1, 0, err);
+	callus_buf_release(&parent);
+	return rc;
+}

@@ -42,4 +42,12 @@ int callus_text_clean(callus_buf *out, const char *s, size_t len, unsigned flags
  * checked without copying). */
 int callus_text_is_clean(const char *s, size_t len, unsigned flags);
 
+/*
+ * Append the first line of s (NULL: empty), cleaned, cut to at most max
+ * bytes at a character boundary ("..." marks a cut), between backquotes,
+ * a backquote inside becoming "'": text from a tool's output shown to a
+ * model as a quotation, which the sentence around it says is data.
+ */
+int callus_text_quote(callus_buf *out, const char *s, size_t max);
+
 #endif

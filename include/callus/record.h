@@ -73,6 +73,11 @@ void callus_record_result_release(callus_record_result *r);
 int callus_record_views(callus_store *store, const char *workspace, const char *agents_file,
 			int agents_max, callus_error *err);
 
+/* 1 when callus_record_views() would change the instructions file, 0 when
+ * it is what the store says; writes nothing. */
+int callus_record_views_stale(callus_store *store, const char *workspace, const char *agents_file,
+			      int agents_max, callus_error *err);
+
 #define CALLUS_AGENTS_BLOCK_MAX_BYTES 8192
 
 /*

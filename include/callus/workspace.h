@@ -55,4 +55,9 @@ enum {
 int callus_workspace_guard(callus_buf *out, const char *root, const char *name, unsigned flags,
 			   callus_error *err);
 
+/* callus_workspace_guard() for a directory callus writes into, named by
+ * its full path (".../ws/.callus"): its parent is taken as the workspace.
+ * 0 or a negative code, as callus_workspace_guard(). */
+int callus_workspace_guard_dir(const char *dir, callus_error *err);
+
 #endif

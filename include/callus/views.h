@@ -1,0 +1,69 @@
+/*
+ * views.h - the files derived from the store, kept whole across crashes.
+ *
+ * The store is the truth; `.lessons/ID.md`, `.callus/notes/ID.md` and the
+ * managed block of AGENTS.md are views of it, written after each recording
+ * commits.  A process killed between the commit and the last view leaves
+ * them missing or stale, and a temporary file behind (fsutil.h's
+ * `.NAME.callus-PID-...tmp`).  So a recording first leaves a debt in
+ * `.callus/owed/` naming what it will write, and pays it (removes it) once
+ * the views are written.  A debt whose process is gone is a crash: the next
+ * recording, or `callus doctor --fix`, rewrites what it names from the store
+ * and removes the dead processes' temporary files.  When there is no stale
+ * debt, which is always but after a crash, the check costs one opendir(3).
+ */
+#ifndef CALLUS_VIEWS_H
+#define CALLUS_VIEWS_H
+
+#include <stddef.h>
+
+#include "callus/common.h"
+#include "callus/store.h"
+
+typedef struct callus_views_debt callus_views_debt;
+
+/*
+ * Promise to write the views of a recording in workspace: the lesson file
+ * of signature (NULL: a fix, which writes notes and the block only).  Best
+ * effort: *out is NULL when the debt could not be written (a recording is
+ * never stopped by its bookkeeping).  Settle it with callus_views_settle().
+ */
+void callus_views_owe(callus_views_debt **out, const char *workspace, const char *signature);
+
+/* Free d (accepts NULL), and when the views are written, remove the debt;
+ * a debt left (the views failed) is for the next run to repair. */
+void callus_views_settle(callus_views_debt *d, int written);
+
+/* What callus_views_repair() found and did. */
+typedef struct callus_views_report {
+	size_t debts;         /* debts of processes that are gone */
+	size_t lessons;       /* lessons checked (CALLUS_VIEWS_FULL: all) */
+	size_t missing;       /* of them, without their .lessons/ file */
+	size_t written;       /* lesson files rewritten */
+	size_t temp_files;    /* temporary files of processes that are gone */
+	size_t removed;       /* of them, removed */
+	int block_stale;      /* the instructions block is not what the store says */
+	int block_written;    /* ... and was rewritten */
+} callus_views_report;
+
+/* callus_views_repair() flags */
+enum {
+	/* check every lesson's file and the instructions block, not only
+	 * what stale debts name (callus doctor) */
+	CALLUS_VIEWS_FULL = 1 << 0,
+	/* repair what is found (without it: count only; debts stay) */
+	CALLUS_VIEWS_FIX = 1 << 1
+};
+
+/*
+ * Find (and with CALLUS_VIEWS_FIX repair) views that crashed processes left
+ * missing, stale or half-written.  agents_file and agents_max are the
+ * workspace's [lessons] file and max (callus_record_views()).  rep may be
+ * NULL.  0, or a negative code with err set when the store cannot be read
+ * or a view cannot be written.
+ */
+int callus_views_repair(callus_store *store, const char *workspace, const char *agents_file,
+			int agents_max, unsigned flags, callus_views_report *rep,
+			callus_error *err);
+
+#endif

@@ -1,0 +1,304 @@
+#include "callus/views.h"
+#include "callus/buf.h"
+#include "callus/fsutil.h"
+#include "callus/lesson.h"
+#include "callus/lessonmd.h"
+#include "callus/notes.h"
+#include "callus/record.h"
+#include "callus/strlist.h"
+#include "callus/workspace.h"
+#include "store_internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define OWED_DIR ".callus/owed"
+/* Past this age a debt or a temporary file is a crash's whatever its pid
+ * says (pids are reused): a recording lasts seconds (the hook's deadline
+ * is 5 s). */
+#define STALE_AFTER_S (10 * 60)
+
+struct callus_views_debt {
+	char *path;
+};
+
+void callus_views_owe(callus_views_debt **out, const char *workspace, const char *signature)
+{
+	callus_buf dir = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT;
+	struct timespec ts;
+	callus_views_debt *d = NULL;
+	int fd = -1;
+
+	*out = NULL;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	callus_buf_printf(&dir, "%s/" OWED_DIR, workspace);
+	callus_buf_printf(&path, "%s/%ld-%lx", dir.ptr, (long)getpid(), (unsigned long)ts.tv_nsec);
+	if (callus_buf_status(&dir) < 0 || callus_buf_status(&path) < 0)
+		goto out;
+	if (mkdir(dir.ptr, 0700) < 0 && errno != EEXIST)
+		goto out;
+	fd = open(path.ptr, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 || callus_fs_append_line(fd, signature && *signature ? signature : "views") < 0)
+		goto out;
+	if (!(d = calloc(1, sizeof(*d))) || !(d->path = callus_buf_detach(&path))) {
+		unlink(path.ptr);
+		free(d);
+		d = NULL;
+		goto out;
+	}
+	*out = d;
+out:
+	if (fd >= 0)
+		close(fd);
+	callus_buf_release(&dir);
+	callus_buf_release(&path);
+}
+
+void callus_views_settle(callus_views_debt *d, int written)
+{
+	if (!d)
+		return;
+	if (written)
+		unlink(d->path);
+	free(d->path);
+	free(d);
+}
+
+/* Whether the process that made a file named after pid, at mtime, is gone. */
+static int gone(long pid, time_t mtime, time_t now)
+{
+	if (now - mtime > STALE_AFTER_S)
+		return 1;
+	if (pid <= 0)
+		return 1;
+	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+}
+
+/* The stale debts in OWED_DIR: their paths in paths, the signatures they
+ * name in sigs ("views" for none). */
+static int stale_debts(const char *workspace, callus_strlist *paths, callus_strlist *sigs)
+{
+	callus_buf dir = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;
+	time_t now = time(NULL);
+	struct dirent *e;
+	DIR *dh;
+	int rc = 0;
+
+	if (callus_buf_printf(&dir, "%s/" OWED_DIR, workspace) < 0)
+		return CALLUS_ENOMEM;
+	if (!(dh = opendir(dir.ptr))) {
+		callus_buf_release(&dir);
+		return 0;
+	}
+	while ((e = readdir(dh))) {
+		struct stat st;
+		char *end;
+		long pid;
+
+		if (e->d_name[0] == '.')
+			continue;
+		pid = strtol(e->d_name, &end, 10);
+		callus_buf_clear(&path);
+		if (callus_buf_printf(&path, "%s/%s", dir.ptr, e->d_name) < 0) {
+			rc = CALLUS_ENOMEM;
+			break;
+		}
+		if (*end != '-' || lstat(path.ptr, &st) < 0 || !S_ISREG(st.st_mode) ||
+		    !gone(pid, st.st_mtime, now))
+			continue;
+		callus_buf_clear(&text);
+		if (callus_fs_read_file(&text, path.ptr, 4096, NULL) < 0)
+			callus_buf_clear(&text);
+		while (text.len && (text.ptr[text.len - 1] == '\n'))
+			text.ptr[--text.len] = '\0';
+		if ((rc = callus_strlist_add(paths, path.ptr, path.len)) < 0 ||
+		    (rc = callus_strlist_add(sigs, text.len ? text.ptr : "views", text.len ? text.len : 5)) < 0)
+			break;
+	}
+	closedir(dh);
+	callus_buf_release(&dir);
+	callus_buf_release(&path);
+	callus_buf_release(&text);
+	return rc;
+}
+
+/* Count (and with fix remove) the temporary files fsutil.h left in
+ * workspace/rel by processes that are gone: ".NAME.callus-PID-...tmp". */
+static void temp_files(const char *workspace, const char *rel, int fix, callus_views_report *rep)
+{
+	callus_buf dir = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT;
+	time_t now = time(NULL);
+	struct dirent *e;
+	DIR *dh = NULL;
+
+	if (callus_buf_printf(&dir, "%s%s%s", workspace, *rel ? "/" : "", rel) < 0 ||
+	    !(dh = opendir(dir.ptr)))
+		goto out;
+	while ((e = readdir(dh))) {
+		const char *mark = strstr(e->d_name, ".callus-");
+		size_t len = strlen(e->d_name);
+		struct stat st;
+
+		if (e->d_name[0] != '.' || !mark || len < 4 || strcmp(e->d_name + len - 4, ".tmp"))
+			continue;
+		callus_buf_clear(&path);
+		if (callus_buf_printf(&path, "%s/%s", dir.ptr, e->d_name) < 0)
+			break;
+		if (lstat(path.ptr, &st) < 0 || !S_ISREG(st.st_mode) ||
+		    !gone(strtol(mark + 8, NULL, 10), st.st_mtime, now))
+			continue;
+		rep->temp_files++;
+		if (fix && unlink(path.ptr) == 0)
+			rep->removed++;
+	}
+out:
+	if (dh)
+		closedir(dh);
+	callus_buf_release(&dir);
+	callus_buf_release(&path);
+}
+
+/* Whether .lessons/ holds the file of signature sig. */
+static int has_lesson_file(const char *workspace, const char *sig)
+{
+	callus_buf p = CALLUS_BUF_INIT;
+	struct stat st;
+	int yes = callus_buf_printf(&p, "%s/.lessons/%.*s.md", workspace, CALLUS_LESSON_ID_LEN,
+				    sig) == 0 &&
+		  lstat(p.ptr, &st) == 0;
+
+	callus_buf_release(&p);
+	return yes;
+}
+
+/* Check (and with fix write) the file of the lesson with signature sig. */
+static int lesson_file(callus_store *store, const char *workspace, const char *sig, int fix,
+		       callus_views_report *rep, callus_error *err)
+{
+	callus_buf dir = CALLUS_BUF_INIT;
+	callus_lesson l;
+	int rc = 0;
+
+	rep->lessons++;
+	if (has_lesson_file(workspace, sig))
+		return 0;
+	rep->missing++;
+	if (!fix)
+		return 0;
+	memset(&l, 0, sizeof(l));
+	if ((rc = callus_store_get_lesson(store, sig, &l, err)) == CALLUS_ENOTFOUND) {
+		rc = 0; /* the crash came before the commit: nothing to show */
+		rep->missing--;
+		goto out;
+	}
+	if (rc < 0)
+		goto out;
+	if (callus_buf_printf(&dir, "%s/.lessons", workspace) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((rc = callus_workspace_guard(NULL, workspace, ".lessons", 0, err)) < 0 ||
+	    (rc = callus_lesson_md_write(dir.ptr, &l, err)) < 0)
+		goto out;
+	rep->written++;
+out:
+	callus_lesson_release(&l);
+	callus_buf_release(&dir);
+	return rc;
+}
+
+/* Every lesson of the store against .lessons/ (callus doctor). */
+static int all_lessons(callus_store *store, const char *workspace, int fix,
+		       callus_views_report *rep, callus_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	rc = sqlite3_prepare_v2(callus_store_db(store), "SELECT signature FROM lessons", -1, &st,
+				NULL);
+	if (rc != SQLITE_OK)
+		return callus_store_db_error(store, err, rc, "cannot read the lessons of");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *sig = (const char *)sqlite3_column_text(st, 0);
+		int r;
+
+		if (sig && (r = lesson_file(store, workspace, sig, fix, rep, err)) < 0) {
+			sqlite3_finalize(st);
+			return r;
+		}
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : callus_store_db_error(store, err, rc, "cannot read the lessons of");
+}
+
+/* The directory of the instructions file, relative to the workspace. */
+static char *agents_dir(const char *agents_file)
+{
+	const char *f = agents_file && *agents_file ? agents_file : "AGENTS.md";
+	const char *slash = strrchr(f, '/');
+
+	return strndup(f, slash ? (size_t)(slash - f) : 0);
+}
+
+int callus_views_repair(callus_store *store, const char *workspace, const char *agents_file,
+			int agents_max, unsigned flags, callus_views_report *rep_out,
+			callus_error *err)
+{
+	callus_strlist paths = CALLUS_STRLIST_INIT, sigs = CALLUS_STRLIST_INIT;
+	callus_views_report rep;
+	int fix = (flags & CALLUS_VIEWS_FIX) != 0, rc;
+	char *adir = NULL;
+
+	memset(&rep, 0, sizeof(rep));
+	if ((rc = stale_debts(workspace, &paths, &sigs)) < 0) {
+		rc = callus_error_set(err, rc, "out of memory");
+		goto out;
+	}
+	rep.debts = paths.count;
+	if (!rep.debts && !(flags & CALLUS_VIEWS_FULL))
+		goto out; /* the common case */
+	/* the full check goes through every lesson anyway */
+	for (size_t i = 0; !(flags & CALLUS_VIEWS_FULL) && i < sigs.count; i++)
+		if (strcmp(sigs.items[i], "views") &&
+		    (rc = lesson_file(store, workspace, sigs.items[i], fix, &rep, err)) < 0)
+			goto out;
+	if ((flags & CALLUS_VIEWS_FULL) && (rc = all_lessons(store, workspace, fix, &rep, err)) < 0)
+		goto out;
+	/* notes: the store knows which files it has not written yet */
+	if (fix && (rc = callus_notes_sync(store, workspace, NULL, err)) < 0)
+		goto out;
+	if ((rc = callus_record_views_stale(store, workspace, agents_file, agents_max, err)) < 0)
+		goto out;
+	rep.block_stale = rc;
+	if (rep.block_stale && fix) {
+		if ((rc = callus_record_views(store, workspace, agents_file, agents_max, err)) < 0)
+			goto out;
+		rep.block_written = 1;
+	}
+	if (!(adir = agents_dir(agents_file))) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	temp_files(workspace, ".lessons", fix, &rep);
+	temp_files(workspace, ".callus", fix, &rep);
+	temp_files(workspace, ".callus/notes", fix, &rep);
+	temp_files(workspace, adir, fix, &rep);
+	if (fix)
+		for (size_t i = 0; i < paths.count; i++)
+			unlink(paths.items[i]);
+	rc = 0;
+out:
+	if (rep_out)
+		*rep_out = rep;
+	free(adir);
+	callus_strlist_release(&paths);
+	callus_strlist_release(&sigs);
+	return rc;
+}
