@@ -29,6 +29,7 @@ typedef struct cli_workspace {
 	char *root_real;      /* realpath of root */
 	char *cwd_rel;        /* the current directory relative to root ("" at root) */
 	callus_ws_kind kind;  /* how root was found: a directory of no kind is no workspace yet */
+	long store_wait_ms;   /* > 0: wait no longer for the store's lock ([store] timeout_ms) */
 	callus_config *config;  /* never NULL after setup */
 	callus_whitelist *whitelist;
 	callus_redactor *redactor;

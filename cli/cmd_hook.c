@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "hook_edit.h"
 #include "hook_health.h"
+#include "hook_spool.h"
 #include "lessons_common.h"
 #include "record_common.h"
 
@@ -37,6 +38,8 @@
 
 #define HOOK_INPUT_MAX (64u << 20)  /* payloads past this are not parsed */
 #define HOOK_DEADLINE_MS 5000       /* well under the agents' own timeouts */
+#define HOOK_STORE_WAIT_MS 2000     /* for the store's lock, then queued */
+#define HOOK_DRAIN_INLINE_MS 1500   /* queued failures drained before a pass */
 #define HOOK_RELATED_MAX 3          /* earlier lessons shown in a reply */
 /* What a reply says of the tool output it quotes (callus_text_quote()):
  * the model reads it, and must not take it for instructions. */
@@ -44,9 +47,14 @@
 
 static long context_chars = -1;
 
+static int drain;
+
 static const cli_option hook_options[] = {
 	{ CLI_OPT_INT, 0, "context-chars", &context_chars, "N",
 	  "at most N characters of context in the reply (default: [hook] context_chars, 1500)" },
+	{ CLI_OPT_FLAG, 0, "drain", &drain, NULL,
+	  "read no event: record the failures queued in .callus/spool/ by hooks cut by their "
+	  "deadline or kept waiting by a busy store (the hook starts this by itself)" },
 	CLI_END
 };
 
@@ -63,7 +71,10 @@ const cli_spec cmd_hook_spec = {
 	"Before Claude Code edits a file, the reply names that file's permanent failures\n"
 	"and the lines its past fixes changed (only when .callus/files.idx lists it).\n"
 	"Anything else is answered at once without opening the store.  callus hook always\n"
-	"exits 0 with a valid reply, even when it cannot record.",
+	"exits 0 with a valid reply, even when it cannot record: a failure is queued in\n"
+	".callus/spool/ first, and one that could not be recorded in time (the deadline,\n"
+	"a store busy with other hooks) is recorded later by 'callus hook --drain', which\n"
+	"the hook starts in the background.",
 	hook_options, 0
 };
 
@@ -76,10 +87,16 @@ const cli_spec cmd_hook_spec = {
 static char *guard_reply;
 static size_t guard_len;
 static volatile sig_atomic_t guard_replied;
+/* The spool entry being recorded, and its name once left for a drainer:
+ * a cut recording leaves it (rename(2) is async-signal-safe). */
+static char guard_spool[4096], guard_left[4096];
+static volatile sig_atomic_t guard_spooled;
 
 static void guard_handler(int sig)
 {
 	(void)sig;
+	if (guard_spooled)
+		rename(guard_spool, guard_left);
 	if (!guard_replied) {
 		guard_replied = 1;
 		if (guard_len && write(1, guard_reply, guard_len) < 0) {
@@ -308,7 +325,8 @@ out:
 /* *fresh is set when the failure brought errors new to the check: the
  * external embedder has something to do. */
 static int record_event(callus_buf *ctx, const cli_workspace *ws, const callus_hook_event *ev,
-			const callus_detection *det, int code, callus_metrics *m, int *fresh)
+			const callus_detection *det, int code, callus_metrics *m, int *fresh,
+			void (*queued)(void *), void *queued_ctx)
 {
 	callus_capture cap;
 	cli_recorded rec;
@@ -318,7 +336,8 @@ static int record_event(callus_buf *ctx, const cli_workspace *ws, const callus_h
 	callus_capture_feed(&cap, ev->output ? ev->output : "", ev->output_len);
 	callus_capture_finish(&cap);
 	rc = cli_record_failure(ws, det, ev->command, code, &cap,
-				ev->session_id ? ev->session_id : "", m, HOOK_RELATED_MAX, &rec);
+				ev->session_id ? ev->session_id : "", m, HOOK_RELATED_MAX, queued,
+				queued_ctx, &rec);
 	callus_capture_release(&cap);
 	if (rc < 0)
 		return rc;
@@ -333,6 +352,91 @@ static int record_event(callus_buf *ctx, const cli_workspace *ws, const callus_h
 	add_related(ctx, &rec);
 	*fresh = rec.learnt.nnew > 0;
 	cli_recorded_release(&rec);
+	return 0;
+}
+
+/* Arm the guard with the spool entry at path: a cut leaves it, renamed
+ * NS-0.json, to a drainer. */
+static void spool_arm(const char *path)
+{
+	const char *dash = path ? strrchr(path, '-') : NULL;
+	size_t n = path ? strlen(path) : 0;
+
+	if (!dash || n >= sizeof(guard_spool))
+		return;
+	memcpy(guard_spool, path, n + 1);
+	snprintf(guard_left, sizeof(guard_left), "%.*s-0.json", (int)(dash - path), path);
+	guard_spooled = 1;
+}
+
+/* The occurrence is committed: its entry goes, before anything can cut
+ * the recording. */
+static void spool_stored(void *unused)
+{
+	sigset_t alrm, old;
+
+	(void)unused;
+	sigemptyset(&alrm);
+	sigaddset(&alrm, SIGALRM);
+	sigprocmask(SIG_BLOCK, &alrm, &old);
+	if (guard_spooled)
+		unlink(guard_spool);
+	guard_spooled = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* Done with the entry: left to a drainer (leave), or removed when the
+ * recording did not remove it (failed for good). */
+static void spool_disarm(char *path, int leave)
+{
+	sigset_t alrm, old;
+
+	sigemptyset(&alrm);
+	sigaddset(&alrm, SIGALRM);
+	sigprocmask(SIG_BLOCK, &alrm, &old);
+	if (guard_spooled)
+		leave ? rename(guard_spool, guard_left) : unlink(guard_spool);
+	guard_spooled = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	free(path);
+}
+
+/* A queued failure, recorded by a drainer as the hook would have; its
+ * entry (the spool's callback, ctx) goes when the occurrence is stored. */
+static int drain_record(const cli_workspace *ws, const callus_hook_event *e, int code,
+			void (*stored)(void *), void *stored_ctx)
+{
+	callus_detection det;
+	callus_metrics *m = NULL;
+	callus_buf ctx = CALLUS_BUF_INIT;
+	int fresh = 0, rc = 0;
+
+	memset(&det, 0, sizeof(det));
+	/* no longer a check by this workspace's config: nothing to record */
+	if (callus_detect(&det, ws->whitelist, e->command, NULL) < 0 || !det.verification)
+		goto out;
+	callus_metrics_new(&m);
+	if ((rc = record_event(&ctx, ws, e, &det, code, m, &fresh, stored, stored_ctx)) < 0)
+		rc = rc == CALLUS_EBUSY ? -1 : 0; /* busy: later; else it will not do better */
+	if (m)
+		cli_flush_metrics(ws, m, NULL, rc < 0);
+out:
+	callus_metrics_free(m);
+	callus_detection_release(&det);
+	callus_buf_release(&ctx);
+	return rc;
+}
+
+/* callus hook --drain: the queue, with no deadline (nobody waits). */
+static int drain_spool(void)
+{
+	cli_workspace ws;
+
+	if (cli_workspace_setup(&ws, NULL, 1) < 0)
+		return 0;
+	if (ws.kind != CALLUS_WS_NONE)
+		cli_spool_drain(&ws, 0, drain_record);
+	cli_workspace_release(&ws);
 	return 0;
 }
 
@@ -458,7 +562,7 @@ int cmd_hook(int argc, char **argv)
 	struct timespec start, end;
 	const char *path = NULL; /* the latency's label: only where the store is used */
 	char *peek = NULL;
-	int first, have_ws = 0, failed = 0, fresh = 0;
+	int first, have_ws = 0, failed = 0, fresh = 0, queued = 0;
 	uint64_t in_total;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
@@ -475,6 +579,8 @@ int cmd_hook(int argc, char **argv)
 			  first < argc ? argv[first] : "");
 		return 2;
 	}
+	if (drain)
+		return drain_spool();
 	if (callus_hook_reply(&reply, agent, "", "", 0) == 0) {
 		guard_reply = callus_buf_detach(&reply);
 		guard_len = guard_reply ? strlen(guard_reply) : 0;
@@ -512,6 +618,9 @@ int cmd_hook(int argc, char **argv)
 	if (!usable_dir(ev.cwd) || cli_workspace_setup(&ws, ev.cwd, 1) < 0)
 		goto reply;
 	have_ws = 1;
+	/* a store busy past this is left to the drainer, well before the
+	 * deadline */
+	ws.store_wait_ms = HOOK_STORE_WAIT_MS;
 	if (ws.kind == CALLUS_WS_NONE) {
 		cli_error_untrusted("hook: not recording: '%s' is in no git repository and no callus "
 				    "workspace ('callus init' there makes it one)", ws.root);
@@ -536,17 +645,31 @@ int cmd_hook(int argc, char **argv)
 		if (callus_hook_event_complete(e) < 0)
 			continue;
 		switch (judge(e, &det, &code, &health)) {
-		case V_FAILED:
+		case V_FAILED: {
+			char *spooled = NULL;
+			int rc;
+
 			path = "record";
 			if (!metrics)
 				callus_metrics_new(&metrics);
-			failed |= record_event(&ctx, &ws, e, &det, code, metrics, &fresh) < 0;
+			/* first on disk, then recorded: a cut loses nothing */
+			cli_spool_put(&spooled, &ws, e, code);
+			spool_arm(spooled);
+			rc = record_event(&ctx, &ws, e, &det, code, metrics, &fresh,
+					  spooled ? spool_stored : NULL, NULL);
+			queued |= rc == CALLUS_EBUSY && spooled;
+			spool_disarm(spooled, rc == CALLUS_EBUSY);
+			failed |= rc < 0 && rc != CALLUS_EBUSY;
 			break;
+		}
 		case V_PASSED:
 			if (!path)
 				path = "pass";
 			if (!metrics)
 				callus_metrics_new(&metrics);
+			/* queued failures first: a fix is learnt against its failure */
+			if (cli_spool_pending(&ws))
+				cli_spool_drain(&ws, HOOK_DRAIN_INLINE_MS, drain_record);
 			failed |= pass_event(&ctx, &ws, e, &det, metrics, &store) < 0;
 			break;
 		case V_NONE:
@@ -577,6 +700,8 @@ reply:
 	}
 	if (fresh)
 		cli_embed_later(&ws);
+	if (path && have_ws && (queued || cli_spool_pending(&ws)))
+		cli_spool_drain_later(&ws);
 	callus_metrics_free(metrics);
 	callus_store_close(store);
 	free(peek);

@@ -4,6 +4,7 @@
  */
 #include "cli.h"
 #include "lessons_common.h"
+#include "record_common.h"
 
 #include "callus/buf.h"
 #include "callus/lessonmd.h"
@@ -58,7 +59,7 @@ int cli_open_store(callus_store **out, const cli_workspace *ws, int create)
 		rc = -1;
 		goto out;
 	}
-	if (callus_store_open(out, path.ptr, (int)cli_config_long(ws, "store", "timeout_ms", 10000),
+	if (callus_store_open(out, path.ptr, cli_store_timeout(ws),
 			    &err) < 0) {
 		cli_error("%s", callus_error_message(&err));
 		rc = -1;

@@ -272,9 +272,17 @@ void cli_describe_pass(callus_buf *b, callus_store *store, const char *tool,
 	describe_permanent(b, r);
 }
 
+int cli_store_timeout(const cli_workspace *ws)
+{
+	long ms = cli_config_long(ws, "store", "timeout_ms", 10000);
+
+	return (int)(ws->store_wait_ms > 0 && ws->store_wait_ms < ms ? ws->store_wait_ms : ms);
+}
+
 int cli_record_failure(const cli_workspace *ws, const callus_detection *det, const char *command,
 		       int exit_code, const callus_capture *cap, const char *intent_id,
-		       callus_metrics *m, int related_max, cli_recorded *out)
+		       callus_metrics *m, int related_max, void (*queued)(void *),
+		       void *queued_ctx, cli_recorded *out)
 {
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_failure f;
@@ -286,8 +294,8 @@ int cli_record_failure(const cli_workspace *ws, const callus_detection *det, con
 		ws->root, pc.cwd_rel, intent_id ? intent_id : "",
 		callus_config_get(ws->config, "lessons", "file"),
 		(int)cli_config_long(ws, "lessons", "max", 20),
-		(int)cli_config_long(ws, "store", "timeout_ms", 10000),
-		ws->redactor, NULL, m, related_max, NULL,
+		cli_store_timeout(ws),
+		ws->redactor, NULL, m, related_max, NULL, NULL, NULL,
 	};
 	callus_record_result res;
 	cli_learn lc;
@@ -296,6 +304,8 @@ int cli_record_failure(const cli_workspace *ws, const callus_detection *det, con
 	cli_learn_init(&lc, ws, det, pc.cwd_rel);
 	lc.opts.metrics = m;
 	opts.learn = &lc.opts;
+	opts.stored = queued;
+	opts.stored_ctx = queued_ctx;
 	memset(out, 0, sizeof(*out));
 	memset(&l, 0, sizeof(l));
 	if ((rc = callus_failure_build(&f, &chk, cap, &pc, &err)) < 0)
@@ -334,7 +344,13 @@ int cli_record_failure(const cli_workspace *ws, const callus_detection *det, con
 out_failure:
 	callus_failure_release(&f);
 out:
-	if (rc < 0) {
+	if (rc == CALLUS_EBUSY && queued) {
+		/* queued before: a drainer records it, nothing is dropped */
+		cli_error("lesson queued: the store is busy with other recordings; it is "
+			  "recorded in the background");
+		log_error(ws, "record_queued", callus_error_message(&err), NULL);
+		callus_metrics_clear(m);
+	} else if (rc < 0) {
 		const char *reason = failsafe_reason(err.code ? err.code : rc);
 		const char *const extra[] = { "reason", reason, "tool", det->tool ? det->tool : "",
 					      NULL };

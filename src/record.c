@@ -548,6 +548,8 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 		callus_metrics_spool_put(taken, dir);
 		goto out;
 	}
+	if (opts->stored)
+		opts->stored(opts->stored_ctx);
 	/* the new signatures are embedded now, with the built-in embedder
 	 * (no network, microseconds): the next failure can match them */
 	if (opts->learn && res) {

@@ -35,6 +35,12 @@ typedef struct callus_record_opts {
 				      * return (callus_record_result); 0 = none */
 	const callus_learn_opts *learn; /* the check, for pending errors and
 				       * resolutions (learn.h); NULL: none */
+	/* called once the lesson's occurrence is committed, before what
+	 * follows it (learning, the views): a caller that queued the failure
+	 * forgets it there, so that a cut after it does not record it twice.
+	 * May be NULL. */
+	void (*stored)(void *ctx);
+	void *stored_ctx;
 } callus_record_opts;
 
 /* What a recording tells its caller.  Release with

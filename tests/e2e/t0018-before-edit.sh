@@ -50,7 +50,7 @@ test_expect_success 'after a real eslint fix: the fix'"'"'s lines before editing
 	jq -e ".hookSpecificOutput.hookEventName == \"PreToolUse\"" reply &&
 	context reply >ctx &&
 	grep -q "^callus: before you edit src/app.js" ctx &&
-	grep -q "no-unused-vars: .currency. is assigned a value but never used" ctx &&
+	grep -q "no-unused-vars: ..currency. is assigned a value but never used" ctx &&
 	grep -q "fixed, note [0-9a-f]\{12\} (worked 1 of 1 time)" ctx &&
 	grep -q "^    -  const currency" ctx &&
 	! grep -q "decimals" ctx &&
@@ -84,7 +84,7 @@ test_expect_success 'a store without an index: answered from the store, which ma
 	cd shop &&
 	rm .callus/files.idx &&
 	edit_payload "$PWD/src/util.js" | "$CALLUS" hook claude-code >reply 2>err &&
-	context reply | grep -q "no-undef: .decimals. is not defined" &&
+	context reply | grep -q "no-undef: ..decimals. is not defined" &&
 	test -f .callus/files.idx && grep -qx "src/util.js" .callus/files.idx &&
 	test "$(stat -c %a .callus/files.idx)" = 600
 '

@@ -1,0 +1,45 @@
+#!/bin/bash
+# shellcheck disable=SC2016 # test bodies are single-quoted on purpose
+# shellcheck source-path=SCRIPTDIR
+test_description='a thousand concurrent failing hooks lose nothing (issue 16)
+
+Every hook answers with valid JSON, and once the background drainer has
+recorded what the hooks queued (a busy store, the deadline), the lesson has
+exactly one occurrence per hook.  CALLUS_TEST_HOOKS sets how many (1000).'
+
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+N=${CALLUS_TEST_HOOKS:-1000}
+
+test_skip_unless_tool jq git
+
+# occurrences: the lesson's occurrences, 0 before there is one
+occurrences() {
+	"$CALLUS" lessons --json 2>/dev/null | jq "[.[].occurrences] | add // 0"
+}
+
+test_expect_success "$N concurrent failing hooks: every reply valid, every failure stored" '
+	mkdir ws && cd ws && git init -q && printf "int 1x;\n" >main.c &&
+	jq -n --arg cwd "$PWD" \
+		"{command: \"gcc -c main.c\", exit_code: 1, cwd: \$cwd, session_id: \"s\",
+		  output: \"main.c:1:5: error: expected identifier or (\"}" >payload &&
+	mkdir replies &&
+	for i in $(seq 1 "$N"); do
+		"$CALLUS" hook generic <payload >"replies/$i" 2>>hook.err &
+	done &&
+	wait &&
+	for i in $(seq 1 "$N"); do
+		jq -e "type == \"object\"" "replies/$i" >/dev/null || { echo "reply $i:"; cat "replies/$i"; exit 1; }
+	done &&
+	# the drainer (started by the hooks) finishes what they queued
+	for _ in $(seq 1 600); do
+		test "$(occurrences)" -ge "$N" && break
+		sleep 0.5
+	done &&
+	test_info "queued then drained: $(grep -c "queued" hook.err) (stderr lines: $(wc -l <hook.err))" &&
+	test "$(occurrences)" = "$N" &&
+	test -z "$(find .callus/spool -name "*.json" 2>/dev/null)"
+'
+
+test_done
