@@ -36,6 +36,12 @@ ALL_CFLAGS += -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
 LDFLAGS    += -fsanitize=address,undefined
 endif
 
+# FUZZ=1 (clang): the library is compiled for coverage too, so that
+# libFuzzer sees the parsers' branches and not only the harness's.
+ifeq ($(FUZZ),1)
+ALL_CFLAGS += -fsanitize=fuzzer-no-link
+endif
+
 # libgit2 is for the snapshot helper only (helper/callus-git.c, see
 # include/callus/snapshot.h): never in CALLUS_LIBS, so that callus does not map it
 # and the TLS/SSH libraries it loads at every start.
@@ -105,8 +111,8 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libcallus.a
 	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(BUILD)/libcallus.a $(LDLIBS_ALL) $(TEST_LIBS)
 
 # Fuzz targets link a replay driver so any compiler can run their corpora;
-# `make fuzz-libfuzzer CC=clang BUILD=build-fuzz SAN=1` builds real
-# libFuzzer binaries (build-fuzz/fuzz/lf_*).
+# `make fuzz-libfuzzer CC=clang BUILD=build-fuzz SAN=1 FUZZ=1` builds real
+# libFuzzer binaries (build-fuzz/fuzz/lf_*) over a coverage-compiled library.
 $(BUILD)/fuzz/%: $(BUILD)/fuzz/%.o $(BUILD)/fuzz/replay.o $(BUILD)/libcallus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_ALL)
 
@@ -131,7 +137,7 @@ install: $(BUILD)/callus $(BUILD)/callus-git $(BUILD)/callus-embed
 	install -m 644 docs/callus.1 $(DESTDIR)$(PREFIX)/share/man/man1/callus.1
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
 .PHONY: all unit fuzz fuzz-libfuzzer check install clean
 .SECONDARY:

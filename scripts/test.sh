@@ -160,5 +160,31 @@ else
 	CALLUS_TEST_SKIP_HUGE=1 suite asan build-asan SAN=1
 fi
 
+# A bounded fuzzing run: each target for CALLUS_FUZZ_SECONDS (15) from a
+# copy of its corpus, over the coverage-compiled library (clang only).
+fuzz_bounded() {
+	local t x secs=${CALLUS_FUZZ_SECONDS:-15} work
+	if ! command -v clang >/dev/null; then
+		echo "# bounded fuzzing skipped: no clang"
+		return 0
+	fi
+	echo "# bounded fuzzing (${secs}s per target)"
+	step "fuzz: make fuzz-libfuzzer" make -j"$jobs" CC=clang BUILD=build-fuzz SAN=1 FUZZ=1 \
+		fuzz-libfuzzer || return 0
+	for t in build-fuzz/fuzz/lf_fuzz_*; do
+		x=${t##*/lf_fuzz_}
+		work=$tmp/fuzz-$x
+		rm -rf "$work" && mkdir -p "$work" && cp -r "fuzz/corpus/$x/." "$work/" 2>/dev/null
+		if "$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+			-artifact_prefix="$tmp/crash-$x-" "$work" >"$tmp/log" 2>&1 </dev/null; then
+			pass "fuzz: $x for ${secs}s ($(grep -o 'cov: [0-9]* ft: [0-9]*' "$tmp/log" | tail -n 1), $(grep -o '#[0-9]* *DONE' "$tmp/log" | tr -d '#DONE ' ) runs)"
+		else
+			fail "fuzz: $x (status $?; the input is in $tmp/crash-$x-*)"
+			show_log "$tmp/log"
+		fi
+	done
+}
+[ "${CALLUS_TEST_SKIP_FUZZ:-}" = 1 ] || fuzz_bounded
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
