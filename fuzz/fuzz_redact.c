@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callus/cleantext.h"
 #include "callus/redact.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -54,17 +55,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    memcmp(twice.ptr, once.ptr, once.len) != 0)
 		abort();
 
-	/* The string form stops at the first NUL and must agree. */
+	/* The string form stops at the first NUL, cleans (cleantext.h), and
+	 * must agree with redacting the clean text. */
 	if (!(copy = malloc(size + 1)))
 		goto out;
 	memcpy(copy, data, size);
 	copy[size] = '\0';
 	if (callus_redact_str(r, &str, copy) < 0)
 		goto out;
+	callus_buf_clear(&once);
 	callus_buf_clear(&twice);
-	if (callus_redact(r, &twice, copy, strlen(copy), NULL) < 0)
+	if (callus_text_clean(&once, copy, strlen(copy), 0) < 0 ||
+	    callus_redact(r, &twice, once.ptr, once.len, NULL) < 0)
 		goto out;
-	if (strcmp(str, twice.ptr) != 0)
+	if (strcmp(str, twice.ptr) != 0 || !callus_text_is_clean(str, strlen(str), 0))
 		abort();
 
 	/* The same bytes as argv words, one per NUL-terminated piece. */

@@ -139,7 +139,8 @@ typedef struct reader {
 	const char *p, *end;
 } reader;
 
-/* The next line without its line break (a trailing '\r' dropped). */
+/* The next line without its line break (trailing '\r's dropped: one
+ * would come back as a line break of its own). */
 static int next_line(reader *r, const char **line, size_t *len)
 {
 	const char *nl;
@@ -150,7 +151,7 @@ static int next_line(reader *r, const char **line, size_t *len)
 	nl = memchr(r->p, '\n', (size_t)(r->end - r->p));
 	*len = nl ? (size_t)(nl - r->p) : (size_t)(r->end - r->p);
 	r->p = nl ? nl + 1 : r->end;
-	if (*len && (*line)[*len - 1] == '\r')
+	while (*len && (*line)[*len - 1] == '\r')
 		(*len)--;
 	return 1;
 }
@@ -325,17 +326,25 @@ static int read_body(callus_note *n, reader *r)
 	enum section sec = S_HEAD;
 	const char *line;
 	size_t len;
-	int fenced = 0, rc = 0;
+	int fenced = 0, tags_seen = 0, rc = 0;
 
 	while (rc == 0 && next_line(r, &line, &len)) {
 		if (fenced) {
+			/* a section of a person's own is kept as written, fences
+			 * included: its closing one too */
+			if (sec == S_EXTRA)
+				callus_buf_put(&extra, line, len), callus_buf_putc(&extra, '\n');
 			if (is(line, len, "```"))
 				fenced = 0;
 			else if (sec == S_CODE)
 				callus_buf_put(&code, line, len), callus_buf_putc(&code, '\n');
-			else if (sec == S_EXTRA)
-				callus_buf_put(&extra, line, len), callus_buf_putc(&extra, '\n');
 			continue;
+		}
+		/* the tags line is whatever the tags are, even "## x" */
+		if (sec == S_TAGS && !tags_seen) {
+			tags_seen = len > 0;
+			if (tags_seen)
+				continue;
 		}
 		if (starts_with(line, len, "## ") && len > 3 && !blank(line[3])) {
 			if (is(line, len, "## Error Pattern"))
@@ -387,6 +396,8 @@ static int read_body(callus_note *n, reader *r)
 	}
 	callus_buf_rtrim(&steps);
 	callus_buf_rtrim(&extra);
+	/* the example's blank last lines are not written back */
+	callus_buf_rtrim(&example);
 	if (rc == 0 && (callus_buf_status(&steps) < 0 || callus_buf_status(&code) < 0 ||
 			callus_buf_status(&example) < 0 || callus_buf_status(&extra) < 0))
 		rc = CALLUS_ENOMEM;
