@@ -57,7 +57,8 @@ void cli_spool_put(char **path, const cli_workspace *ws, const callus_hook_event
 	callus_buf_printf(&out, "%s/%019lld-%ld.json", dir.ptr, now_ns(), (long)getpid());
 	callus_buf_printf(&tmp, "%s.tmp", out.ptr);
 	if (callus_buf_status(&dir) < 0 || callus_buf_status(&out) < 0 ||
-	    callus_buf_status(&tmp) < 0 || callus_workspace_guard_dir(dir.ptr, NULL) < 0 ||
+	    callus_buf_status(&tmp) < 0 ||
+	    callus_workspace_guard(NULL, ws->root, SPOOL_DIR, 0, NULL) < 0 ||
 	    (mkdir(dir.ptr, 0700) < 0 && errno != EEXIST))
 		goto out;
 	/* no fsync: the spool is for processes cut short, not for power
