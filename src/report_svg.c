@@ -84,7 +84,7 @@ int callus_report_escape_cut(callus_buf *out, const char *s, size_t max)
 /* The chart's frame, in viewBox units. */
 #define W 640.0
 #define H 220.0
-#define LEFT 40.0
+#define LEFT 52.0
 #define RIGHT 8.0
 #define TOP 10.0
 #define BOTTOM 26.0
@@ -124,10 +124,8 @@ static void axis(callus_buf *out, const callus_chart *c, double ymax)
 				  LEFT - 4, y + 4);
 		if (c->percent)
 			callus_buf_printf(out, "%.0f%%", v);
-		else if (ymax < 4)
-			callus_buf_printf(out, "%.1f", v);
 		else
-			callus_buf_printf(out, "%.0f", v);
+			callus_buf_printf(out, "%g", v);
 		callus_buf_puts(out, "</text>");
 	}
 	if (!step)
@@ -230,7 +228,8 @@ int callus_report_chart(callus_buf *out, const callus_chart *c)
 		if (sum > ymax)
 			ymax = sum;
 	}
-	ymax = c->percent ? 100 : nice_ceil(ymax);
+	/* Four steps of a round size, whole for counts. */
+	ymax = c->percent ? 100 : 4 * nice_ceil(ymax / 4 < 1 ? 1 : ymax / 4);
 	callus_buf_puts(out, "<figure class=\"chart\"><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 640 220\" role=\"img\" aria-label=\"");
 	callus_report_escape_cut(out, c->title, 200);
 	callus_buf_puts(out, "\"><title>");

@@ -94,8 +94,11 @@ static void bar_chart_stacks_and_escapes(void **state)
 	assert_int_equal(count(b.ptr, "<rect "), 4);
 	assert_int_equal(count(b.ptr, "<rect class=\"c0\""), 2);
 	assert_int_equal(count(b.ptr, "<rect class=\"c1\""), 2);
-	/* the stacked maximum (2 + 1, 5, 3 + 0) is 5: the axis goes to 5 */
-	assert_non_null(strstr(b.ptr, ">5</text>"));
+	/* the stacked maximum (2 + 1, 5, 3 + 0) is 5: the axis goes to 8 in
+	 * four steps of 2 */
+	assert_non_null(strstr(b.ptr, ">8</text>"));
+	assert_non_null(strstr(b.ptr, ">6</text>"));
+	assert_null(strstr(b.ptr, ">5</text>"));
 	/* one <svg> closed once: no text closes it or opens a script */
 	assert_int_equal(count(b.ptr, "</svg>"), 1);
 	assert_null(strstr(b.ptr, "<script"));
