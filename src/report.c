@@ -112,6 +112,7 @@ sqlite3_stmt *callus_report_prepare(report_ctx *c, const char *sql)
 	bind(c, st, ":from", c->from);
 	bind(c, st, ":to", c->to);
 	bind(c, st, ":prev", c->prev_from);
+	bind(c, st, ":lo", c->prev_from ? c->prev_from : c->from);
 	bind(c, st, ":layer", c->layer);
 	bind(c, st, ":day0", day0);
 	if ((sq = sqlite3_bind_parameter_index(st, ":bucket")) > 0)
@@ -176,7 +177,7 @@ static double median(report_ctx *c, const char *expr, int64_t n, const char *lo,
 	if (n <= 0)
 		return -1;
 	callus_buf_printf(&sql,
-			  "SELECT %s AS v FROM pending_errors WHERE state = 'fixed'"
+			  "SELECT %s AS v FROM temp.report_errors WHERE state = 'fixed'"
 			  " AND closed_at >= %s AND closed_at < %s ORDER BY v LIMIT 1 OFFSET %lld",
 			  expr, lo, hi, (long long)((n - 1) / 2));
 	if (callus_buf_status(&sql) == 0 && (st = callus_report_prepare(c, sql.ptr))) {
@@ -197,15 +198,13 @@ static void figures_get(report_ctx *c, figures *f, const char *lo, const char *h
 	memset(f, 0, sizeof(*f));
 	f->fix_secs = f->attempts = -1;
 	callus_buf_printf(&sql,
-		"SELECT (SELECT count(*) FROM runs WHERE at >= %1$s AND at < %2$s),"
-		" (SELECT count(*) FROM pending_errors WHERE first_failure_at >= %1$s"
+		"SELECT 0, (SELECT count(*) FROM temp.report_errors WHERE first_failure_at >= %1$s"
 		"   AND first_failure_at < %2$s),"
-		" (SELECT count(*) FROM pending_errors p WHERE first_failure_at >= %1$s"
-		"   AND first_failure_at < %2$s"
-		"   AND EXISTS (SELECT 1 FROM suggestions s WHERE s.pending_id = p.id)),"
-		" (SELECT count(*) FROM pending_errors WHERE state = 'fixed'"
+		" (SELECT count(*) FROM temp.report_errors WHERE first_failure_at >= %1$s"
+		"   AND first_failure_at < %2$s AND suggested),"
+		" (SELECT count(*) FROM temp.report_errors WHERE state = 'fixed'"
 		"   AND closed_at >= %1$s AND closed_at < %2$s),"
-		" (SELECT count(*) FROM pending_errors WHERE state = 'permanent'"
+		" (SELECT count(*) FROM temp.report_errors WHERE state = 'permanent'"
 		"   AND closed_at >= %1$s AND closed_at < %2$s),"
 		" (SELECT count(*) FROM notes WHERE status = 'active' AND created_at >= %1$s"
 		"   AND created_at < %2$s AND (:layer = '' OR layer = :layer)),"
@@ -310,6 +309,18 @@ static void overview(report_ctx *c)
 		figures_get(c, &p, ":prev", ":from");
 	else
 		memset(&p, 0, sizeof(p));
+	/* runs has no index on its time: both periods in one scan */
+	{
+		sqlite3_stmt *st = callus_report_prepare(c,
+			"SELECT sum(at >= :from AND at < :to), sum(at >= :prev AND at < :from)"
+			" FROM runs WHERE at >= :lo");
+
+		if (callus_report_step(c, st) == SQLITE_ROW) {
+			f.runs = sqlite3_column_int64(st, 0);
+			p.runs = sqlite3_column_int64(st, 1);
+		}
+		sqlite3_finalize(st);
+	}
 	pending = callus_report_int(c, "SELECT count(*) FROM pending_errors WHERE state = 'pending'");
 	permanent_all = callus_report_int(c, "SELECT count(*) FROM pending_errors WHERE state = 'permanent'");
 	notes_all = callus_report_int(c, "SELECT count(*) FROM notes WHERE status = 'active'"
@@ -420,16 +431,15 @@ static void over_time(report_ctx *c)
 	}
 	/* Failures by tool: the period's busiest tools, the rest together. */
 	st = callus_report_prepare(c,
-		"SELECT c.tool FROM pending_errors p JOIN checks c ON c.id = p.check_id"
+		"SELECT p.tool FROM temp.report_errors p"
 		" WHERE p.first_failure_at >= :from AND p.first_failure_at < :to"
-		" GROUP BY c.tool ORDER BY count(*) DESC, c.tool LIMIT 5");
+		" GROUP BY p.tool ORDER BY count(*) DESC, p.tool LIMIT 5");
 	while (callus_report_step(c, st) == SQLITE_ROW)
 		if (series_add(&fails, (const char *)sqlite3_column_text(st, 0), c->nbuckets, 0) < 0)
 			goto out;
 	sqlite3_finalize(st);
 	st = callus_report_prepare(c,
-		"SELECT " BUCKET("p.first_failure_at") ", c.tool, count(*) FROM pending_errors p"
-		" JOIN checks c ON c.id = p.check_id"
+		"SELECT " BUCKET("p.first_failure_at") ", p.tool, count(*) FROM temp.report_errors p"
 		" WHERE p.first_failure_at >= :from AND p.first_failure_at < :to GROUP BY 1, 2");
 	while (callus_report_step(c, st) == SQLITE_ROW) {
 		int64_t b = sqlite3_column_int64(st, 0);
@@ -452,7 +462,7 @@ static void over_time(report_ctx *c)
 	if (series_add(&fixes, "errors fixed", c->nbuckets, 0) < 0)
 		goto out;
 	st = callus_report_prepare(c,
-		"SELECT " BUCKET("closed_at") ", count(*) FROM pending_errors WHERE state = 'fixed'"
+		"SELECT " BUCKET("closed_at") ", count(*) FROM temp.report_errors WHERE state = 'fixed'"
 		" AND closed_at >= :from AND closed_at < :to GROUP BY 1");
 	while (callus_report_step(c, st) == SQLITE_ROW) {
 		int64_t b = sqlite3_column_int64(st, 0);
@@ -462,8 +472,8 @@ static void over_time(report_ctx *c)
 	}
 	sqlite3_finalize(st);
 	st = callus_report_prepare(c,
-		"SELECT " BUCKET("first_failure_at") ", count(*), sum(EXISTS (SELECT 1 FROM suggestions s"
-		" WHERE s.pending_id = p.id)) FROM pending_errors p"
+		"SELECT " BUCKET("first_failure_at") ", count(*), sum(suggested)"
+		" FROM temp.report_errors p"
 		" WHERE first_failure_at >= :from AND first_failure_at < :to GROUP BY 1");
 	while (callus_report_step(c, st) == SQLITE_ROW) {
 		int64_t b = sqlite3_column_int64(st, 0);
@@ -666,6 +676,33 @@ static void head(report_ctx *c, const callus_report_opts *o, int empty)
 	callus_buf_puts(out, "</header>\n<main>\n");
 }
 
+/*
+ * The errors of the two periods with what the sections read of them, in a
+ * temporary table: a store's errors are wide rows (files, snapshots) and
+ * have no index on their times, so each section scanning them costs a
+ * full read of the table; this reads it once (a tenth of the time at
+ * 100,000 errors).
+ */
+static void errors_table(report_ctx *c)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_exec(c->db, "DROP TABLE IF EXISTS temp.report_errors", NULL, NULL, NULL) != SQLITE_OK)
+		return;
+	st = callus_report_prepare(c,
+		"CREATE TEMP TABLE report_errors AS SELECT p.id, c.tool, p.signature_id, p.state,"
+		" p.attempts, p.first_failure_at, p.last_failure_at, p.closed_at, p.files,"
+		" EXISTS (SELECT 1 FROM suggestions s WHERE s.pending_id = p.id) AS suggested"
+		" FROM pending_errors p JOIN checks c ON c.id = p.check_id"
+		" WHERE p.first_failure_at >= :lo OR (p.state <> 'pending' AND p.closed_at >= :lo)");
+	callus_report_step(c, st);
+	sqlite3_finalize(st);
+	st = callus_report_prepare(c, "CREATE INDEX temp.report_errors_signature"
+				      " ON report_errors(signature_id)");
+	callus_report_step(c, st);
+	sqlite3_finalize(st);
+}
+
 int callus_report_write(callus_store *s, const callus_report_opts *o, callus_buf *out,
 			callus_error *err)
 {
@@ -695,6 +732,8 @@ int callus_report_write(callus_store *s, const callus_report_opts *o, callus_buf
 					   " OR EXISTS (SELECT 1 FROM runs) OR EXISTS (SELECT 1 FROM notes)");
 		if (!empty && (rc = callus_notes_list(s, &nf, &c.notes, &c.nnotes, err)) < 0)
 			goto out;
+		if (!empty)
+			errors_table(&c);
 	}
 	head(&c, o, empty);
 	if (empty) {
@@ -719,6 +758,8 @@ int callus_report_write(callus_store *s, const callus_report_opts *o, callus_buf
 	else
 		rc = callus_buf_status(out);
 out:
+	if (c.db)
+		sqlite3_exec(c.db, "DROP TABLE IF EXISTS temp.report_errors", NULL, NULL, NULL);
 	callus_notes_free(c.notes, c.nnotes);
 	free(c.prev_from);
 	free(now);

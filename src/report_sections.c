@@ -81,7 +81,7 @@ static void error_files(report_ctx *c, const char *sig)
 {
 	callus_strlist files = CALLUS_STRLIST_INIT;
 	sqlite3_stmt *st = callus_report_prepare(c,
-		"SELECT j.value, count(*) FROM pending_errors p, json_each(p.files) j"
+		"SELECT j.value, count(*) FROM temp.report_errors p, json_each(p.files) j"
 		" WHERE p.signature_id = :sig AND p.first_failure_at >= :from"
 		" AND p.first_failure_at < :to GROUP BY j.value ORDER BY 2 DESC, 1 LIMIT 7");
 
@@ -154,7 +154,7 @@ void callus_report_recurring(report_ctx *c)
 		"SELECT p.signature_id, count(*), sum(p.attempts), sum(p.state = 'fixed'),"
 		" sum(p.state = 'permanent'), max(p.last_failure_at), s.tool, s.error_type,"
 		" s.message_pattern, s.original"
-		" FROM pending_errors p JOIN signatures s ON s.id = p.signature_id"
+		" FROM temp.report_errors p JOIN signatures s ON s.id = p.signature_id"
 		" WHERE p.first_failure_at >= :from AND p.first_failure_at < :to"
 		" GROUP BY p.signature_id ORDER BY sum(p.attempts) DESC, count(*) DESC,"
 		" max(p.last_failure_at) DESC LIMIT 10");
@@ -236,21 +236,21 @@ void callus_report_hotspots(report_ctx *c)
 	callus_buf_puts(c->out, "<p class=\"meta\">Where errors were recorded in the period: each"
 			" error counts once for each file it names.</p>\n<div class=\"hot\">\n");
 	bars(c, "Files",
-	     "SELECT j.value, count(*) FROM pending_errors p, json_each(p.files) j WHERE" PERIOD
+	     "SELECT j.value, count(*) FROM temp.report_errors p, json_each(p.files) j WHERE" PERIOD
 	     " GROUP BY j.value ORDER BY 2 DESC, 1 LIMIT 10", 0);
 	/* A file's directory: rtrim() strips its name, the characters that
 	 * are not '/' at its end. */
 	bars(c, "Directories",
 	     "SELECT CASE WHEN instr(j.value, '/') THEN rtrim(j.value, replace(j.value, '/', ''))"
-	     " ELSE './' END AS d, count(DISTINCT p.id) FROM pending_errors p, json_each(p.files) j"
+	     " ELSE './' END AS d, count(DISTINCT p.id) FROM temp.report_errors p, json_each(p.files) j"
 	     " WHERE" PERIOD " GROUP BY d ORDER BY 2 DESC, 1 LIMIT 10", 0);
 	bars(c, "Tools",
-	     "SELECT c.tool, count(*), sum(p.state = 'fixed'), sum(p.state = 'permanent')"
-	     " FROM pending_errors p JOIN checks c ON c.id = p.check_id WHERE" PERIOD
-	     " GROUP BY c.tool ORDER BY 2 DESC, 1 LIMIT 10", 1);
+	     "SELECT p.tool, count(*), sum(p.state = 'fixed'), sum(p.state = 'permanent')"
+	     " FROM temp.report_errors p WHERE" PERIOD
+	     " GROUP BY p.tool ORDER BY 2 DESC, 1 LIMIT 10", 1);
 	bars(c, "Rules and error types",
 	     "SELECT s.tool || ': ' || s.error_type, count(*), sum(p.state = 'fixed'),"
-	     " sum(p.state = 'permanent') FROM pending_errors p"
+	     " sum(p.state = 'permanent') FROM temp.report_errors p"
 	     " JOIN signatures s ON s.id = p.signature_id WHERE" PERIOD
 	     " GROUP BY s.tool, s.error_type ORDER BY 2 DESC, 1 LIMIT 10", 1);
 	callus_buf_puts(c->out, "</div>\n");

@@ -1,0 +1,117 @@
+#!/bin/sh
+# bench/report.sh - `callus report` on a store of N errors (default 100,000;
+# DESIGN §9 and issue 17 ask for under a second there), against
+# `callus status` on the same store in the same run (one read of counts and
+# a few rows: the cheapest command that opens the store).
+#
+# The store is callus's own: a real gcc failure and fix make it, then SQL
+# grows it to N runs, N lessons and N errors over the last 90 days (six
+# tools, 40 directories, 500 files, a fifth of the errors' signatures
+# recurring; 80% fixed with their resolutions, 10% permanent, 10% pending;
+# a note for every tenth recurring signature; suggestions for a third of
+# the errors), the shapes the page's queries read.  Each command runs
+# RUNS times under hyperfine.
+# Usage: bench/report.sh [N] [RUNS] [path/to/callus]
+# KEEP=DIR keeps the workspace there (its .callus/report.html is the page).
+set -eu
+repo=$(cd "$(dirname "$0")/.." && pwd)
+n=${1:-100000}
+runs=${2:-10}
+callus=${3:-$repo/build/callus}
+work=$(mktemp -d "${TMPDIR:-/tmp}/callus-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+git init -q .
+git config user.email bench@example.com
+git config user.name bench
+
+printf '#include <stdio.h>\n\nvoid show(int n)\n{\n\tprintf("%%s\\n", n);\n}\n' >show.c
+git add show.c && git -c commit.gpgSign=false commit -qm start
+"$callus" run -- gcc -Werror=format -c show.c >/dev/null 2>&1 || true
+sed -i 's/%s/%d/' show.c
+"$callus" run -- gcc -Werror=format -c show.c >/dev/null 2>&1
+
+s=$((n / 5))   # recurring signatures
+sqlite3 .callus/callus.db >/dev/null <<SQL
+PRAGMA journal_mode = WAL;
+BEGIN;
+CREATE TEMP TABLE tools (k INTEGER PRIMARY KEY, tool TEXT, kind TEXT, msg TEXT, ext TEXT);
+INSERT INTO tools VALUES
+ (0, 'gcc', '-Wformat', 'format ''%s'' expects argument of type ''char *'', but argument 2 has type ''int''', 'c'),
+ (1, 'eslint', 'no-unused-vars', '''handler'' is assigned a value but never used', 'js'),
+ (2, 'tsc', 'TS2322', 'Type ''string'' is not assignable to type ''number''', 'ts'),
+ (3, 'pytest', 'AssertionError', 'assert total(cart) == 90', 'py'),
+ (4, 'cargo', 'E0308', 'mismatched types: expected \`u32\`, found \`i64\`', 'rs'),
+ (5, 'go', 'vet', 'fmt.Printf format %d has arg name of wrong type string', 'go');
+INSERT INTO checks (id, tool, args, dir) SELECT 1000 + k, tool, 'bench', '' FROM tools;
+CREATE TEMP TABLE seq AS WITH RECURSIVE q(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM q WHERE i < $n - 1)
+ SELECT i FROM q;
+CREATE TEMP TABLE e AS SELECT i, i % 6 AS k,
+ CASE WHEN i % 10 = 0 THEN 'u' || i ELSE 'b' || (i % $s) END AS sig,
+ CASE WHEN i % 10 = 0 THEN 'pending' WHEN i % 10 = 1 THEN 'permanent' ELSE 'fixed' END AS state,
+ strftime('%Y-%m-%dT%H:%M:%S.000Z', 'now', '-' || (i % 90) || ' days',
+          '-' || (i % 1440) || ' minutes') AS at,
+ 'src/d' || (i % 40) || '/f' || (i % 500) AS file
+ FROM seq;
+INSERT INTO signatures (id, error_type, message_pattern, original, tool, first_seen, last_seen)
+ SELECT DISTINCT e.sig, t.kind, 'pattern ' || e.sig, t.msg || ' [' || e.sig || ']', t.tool, e.at, e.at
+ FROM e JOIN tools t ON t.k = e.k WHERE e.i < $s OR e.i % 10 = 0;
+INSERT INTO runs (at, tool, command, exit_code) SELECT e.at, t.tool, t.tool || ' bench', 1
+ FROM e JOIN tools t ON t.k = e.k;
+INSERT INTO lessons (signature, timestamp, type, file, error_summary, tool, command, exit_code,
+ affected_files, last_seen)
+ SELECT 'L' || e.i, e.at, 'LINT', e.file || '.' || t.ext, t.msg, t.tool, t.tool || ' bench', 1,
+ json_array(e.file || '.' || t.ext), e.at FROM e JOIN tools t ON t.k = e.k;
+INSERT INTO resolutions (id, signature_id, description, code_changes, files, created_at,
+ application_count, success_count, last_success_at)
+ SELECT 100000 + i, 'b' || i, 'Edited f' || (i % 500) || '() in src/d' || (i % 40) || '/f' || (i % 500),
+ 'diff --git a/x b/x' || char(10) || '--- a/x' || char(10) || '+++ b/x' || char(10) ||
+ '@@ -1 +1 @@' || char(10) || '-old line ' || i || char(10) || '+new line ' || i || char(10),
+ '[]', strftime('%Y-%m-%dT%H:%M:%S.000Z', 'now', '-' || (i % 90) || ' days'),
+ 3 + i % 3, 2 + i % 2, strftime('%Y-%m-%dT%H:%M:%S.000Z', 'now', '-' || (i % 90) || ' days')
+ FROM seq WHERE i < $s;
+DROP TRIGGER pending_starts_pending;
+INSERT INTO pending_errors (id, check_id, signature_id, state, attempts, first_failure_at,
+ last_failure_at, files, closed_at, resolution_id)
+ SELECT 1000000 + e.i, 1000 + e.k, e.sig, e.state, 1 + e.i % 4, e.at, e.at,
+ json_array(e.file || '.' || t.ext),
+ CASE WHEN e.state = 'pending' THEN ''
+  ELSE strftime('%Y-%m-%dT%H:%M:%S.000Z', e.at, '+' || (5 + e.i % 300) || ' minutes') END,
+ CASE WHEN e.state = 'fixed' THEN 100000 + (e.i % $s) END
+ FROM e JOIN tools t ON t.k = e.k;
+CREATE TRIGGER pending_starts_pending BEFORE INSERT ON pending_errors
+  WHEN NEW.state <> 'pending'
+  BEGIN SELECT RAISE(ABORT, 'an error starts pending'); END;
+INSERT INTO suggestions (pending_id, resolution_id, confidence, made_at, outcome, outcome_at)
+ SELECT 1000000 + e.i, 100000 + ((e.i + 1) % $s), 0.9, e.at,
+ CASE WHEN e.state = 'fixed' THEN 'success' WHEN e.state = 'permanent' THEN 'failure' END,
+ CASE WHEN e.state = 'pending' THEN '' ELSE e.at END
+ FROM e WHERE e.i % 3 = 0;
+INSERT INTO notes (id, signature_id, layer, tool, error_type, title, code, files, applications,
+ successes, created_at, updated_at)
+ SELECT printf('%012x', 4096 + i), 'b' || i, CASE WHEN i % 7 = 0 THEN 'session' ELSE 'project' END,
+ t.tool, t.kind, t.tool || ': ' || t.msg,
+ '--- a/x' || char(10) || '+++ b/x' || char(10) || '@@ -1 +1 @@' || char(10) || '-old' || char(10) || '+new',
+ '[]', 3 + i % 3, 2 + i % 2,
+ strftime('%Y-%m-%dT%H:%M:%S.000Z', 'now', '-' || (i % 90) || ' days'),
+ strftime('%Y-%m-%dT%H:%M:%S.000Z', 'now', '-' || (i % 90) || ' days')
+ FROM seq JOIN tools t ON t.k = seq.i % 6 WHERE i < $s AND i % 10 = 0;
+INSERT INTO note_signatures SELECT signature_id, id FROM notes WHERE id <> '' AND signature_id LIKE 'b%';
+INSERT INTO note_resolutions SELECT 100000 + CAST(substr(signature_id, 2) AS INTEGER), id
+ FROM notes WHERE signature_id LIKE 'b%';
+COMMIT;
+PRAGMA wal_checkpoint(TRUNCATE);
+ANALYZE;
+SQL
+
+"$callus" status | sed -n '/^lessons/,/^notes/p'
+hyperfine -N --warmup 1 --runs "$runs" --export-markdown "$work/times.md" \
+	-n "callus status (baseline)" "$callus status" \
+	-n "callus report (last 30 days)" "$callus report -o $work/r30.html" \
+	-n "callus report --since all" "$callus report --since all -o $work/rall.html" >/dev/null
+cat "$work/times.md"
+echo
+echo "page: $(wc -c <"$work/r30.html") bytes (last 30 days), $(wc -c <"$work/rall.html") bytes (--since all)"
+if [ -n "${KEEP:-}" ]; then
+	rm -rf "$KEEP" && cp -r "$work" "$KEEP" && echo "kept in $KEEP"
+fi
