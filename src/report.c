@@ -687,7 +687,9 @@ static void errors_table(report_ctx *c)
 {
 	sqlite3_stmt *st;
 
-	if (sqlite3_exec(c->db, "DROP TABLE IF EXISTS temp.report_errors", NULL, NULL, NULL) != SQLITE_OK)
+	/* In memory: a few MB at most, never worth a file. */
+	if (sqlite3_exec(c->db, "PRAGMA temp_store = MEMORY;"
+			 "DROP TABLE IF EXISTS temp.report_errors", NULL, NULL, NULL) != SQLITE_OK)
 		return;
 	st = callus_report_prepare(c,
 		"CREATE TEMP TABLE report_errors AS SELECT p.id, c.tool, p.signature_id, p.state,"
