@@ -274,10 +274,13 @@ static void card(report_ctx *c, const char *label, int kind, double v, double pr
 	callus_buf_puts(o, "</div>");
 	if (c->prev_from && v >= 0 && prev >= 0 && better != NEUTRAL) {
 		double d = v - prev;
-		const char *cls = fabs(d) < 1e-9 ? "" : (d > 0) == (better > 0) ? "good" : "bad";
+		/* a change that rounds away on the card is none */
+		double least = kind == NUMBER ? 0.05 : kind == SECONDS ? 0.05 * prev : 0.5;
+		int same = fabs(d) < least || fabs(d) < 1e-9;
+		const char *cls = same ? "" : (d > 0) == (better > 0) ? "good" : "bad";
 
 		callus_buf_printf(o, "<div class=\"d %s\">", cls);
-		if (fabs(d) < 1e-9)
+		if (same)
 			callus_buf_puts(o, "same as before");
 		else if (kind == PERCENT)
 			callus_buf_printf(o, "%s%.0f pts (was %.0f%%)", d > 0 ? "+" : "&#8722;", fabs(d), prev);
