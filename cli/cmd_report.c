@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *output, *since, *layer, *now;
+static const char *output, *since, *layer;
 
 static const cli_option report_options[] = {
 	{ CLI_OPT_STRING, 'o', "output", &output, "FILE",
@@ -70,9 +70,6 @@ int cmd_report(int argc, char **argv)
 		}
 		o.layer = (int)l;
 	}
-	/* Tests pin the period's end; not an option a person needs. */
-	now = getenv("CALLUS_REPORT_NOW");
-	o.now = now && *now ? now : NULL;
 	o.since = since;
 	if (cli_workspace_setup(&ws, NULL, 0) < 0)
 		return 1;
