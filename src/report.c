@@ -393,6 +393,8 @@ static int series_add(series_set *s, const char *name, size_t nbuckets, double f
 }
 
 #define BUCKET(col) "CAST((julianday(substr(" col ", 1, 10)) - julianday(:day0)) AS INTEGER) / :bucket"
+/* The same on the temporary table's day numbers (errors_table()). */
+#define DAY_BUCKET(col) "(" col " - CAST(julianday(:day0) AS INTEGER)) / :bucket"
 
 static void chart(report_ctx *c, const char *title, callus_chart_kind kind, int percent,
 		  char **labels, series_set *s)
@@ -441,9 +443,11 @@ static void over_time(report_ctx *c)
 		if (series_add(&fails, (const char *)sqlite3_column_text(st, 0), c->nbuckets, 0) < 0)
 			goto out;
 	sqlite3_finalize(st);
+	/* errors per bucket and tool, and how many had a suggestion: one scan */
 	st = callus_report_prepare(c,
-		"SELECT " BUCKET("p.first_failure_at") ", p.tool, count(*) FROM temp.report_errors p"
-		" WHERE p.first_failure_at >= :from AND p.first_failure_at < :to GROUP BY 1, 2");
+		"SELECT " DAY_BUCKET("first_day") ", tool, count(*), sum(suggested)"
+		" FROM temp.report_errors"
+		" WHERE first_failure_at >= :from AND first_failure_at < :to GROUP BY 1, 2");
 	while (callus_report_step(c, st) == SQLITE_ROW) {
 		int64_t b = sqlite3_column_int64(st, 0);
 		const char *tool = (const char *)sqlite3_column_text(st, 1);
@@ -451,6 +455,8 @@ static void over_time(report_ctx *c)
 
 		if (b < 0 || (size_t)b >= c->nbuckets)
 			continue;
+		errs[b] += (double)sqlite3_column_int64(st, 2);
+		sug[b] += (double)sqlite3_column_int64(st, 3);
 		for (k = 0; k < fails.n && k < TOOLS_MAX; k++)
 			if (!strcmp(fails.names[k], tool ? tool : ""))
 				break;
@@ -465,26 +471,13 @@ static void over_time(report_ctx *c)
 	if (series_add(&fixes, "errors fixed", c->nbuckets, 0) < 0)
 		goto out;
 	st = callus_report_prepare(c,
-		"SELECT " BUCKET("closed_at") ", count(*) FROM temp.report_errors WHERE state = 'fixed'"
+		"SELECT " DAY_BUCKET("closed_day") ", count(*) FROM temp.report_errors WHERE state = 'fixed'"
 		" AND closed_at >= :from AND closed_at < :to GROUP BY 1");
 	while (callus_report_step(c, st) == SQLITE_ROW) {
 		int64_t b = sqlite3_column_int64(st, 0);
 
 		if (b >= 0 && (size_t)b < c->nbuckets)
 			fixes.v[0][b] = (double)sqlite3_column_int64(st, 1);
-	}
-	sqlite3_finalize(st);
-	st = callus_report_prepare(c,
-		"SELECT " BUCKET("first_failure_at") ", count(*), sum(suggested)"
-		" FROM temp.report_errors p"
-		" WHERE first_failure_at >= :from AND first_failure_at < :to GROUP BY 1");
-	while (callus_report_step(c, st) == SQLITE_ROW) {
-		int64_t b = sqlite3_column_int64(st, 0);
-
-		if (b >= 0 && (size_t)b < c->nbuckets) {
-			errs[b] = (double)sqlite3_column_int64(st, 1);
-			sug[b] = (double)sqlite3_column_int64(st, 2);
-		}
 	}
 	sqlite3_finalize(st);
 	st = callus_report_prepare(c,
@@ -587,6 +580,15 @@ static time_t parse_day(const char *s)
 	}
 }
 
+/* A chart's bars for a period of days: one a day, or a week, or more. */
+static void buckets(report_ctx *c, time_t days)
+{
+	c->bucket_days = 1;
+	if (days > CALLUS_REPORT_BUCKETS)
+		c->bucket_days = 7 * (int)((days + 7 * CALLUS_REPORT_BUCKETS - 1) / (7 * CALLUS_REPORT_BUCKETS));
+	c->nbuckets = (size_t)((days + c->bucket_days - 1) / c->bucket_days);
+}
+
 /* The period's first day, the previous period, the charts' buckets. */
 static int period(report_ctx *c, const callus_report_opts *o, char *from, size_t nfrom,
 		  callus_error *err)
@@ -596,17 +598,9 @@ static int period(report_ctx *c, const callus_report_opts *o, char *from, size_t
 	if (to_day < 0)
 		return callus_error_set(err, CALLUS_EINVAL, "'%s' is not a time", c->to);
 	if (o->since && !strcmp(o->since, "all")) {
+		/* the first day is the first error's: errors_first_day() */
 		c->from = "";
 		c->from_day = to_day;
-		if (c->db) {
-			sqlite3_stmt *st = callus_report_prepare(c, "SELECT min(first_failure_at) FROM pending_errors");
-			time_t t;
-
-			if (callus_report_step(c, st) == SQLITE_ROW &&
-			    (t = parse_day((const char *)sqlite3_column_text(st, 0))) >= 0 && t < to_day)
-				c->from_day = t;
-			sqlite3_finalize(st);
-		}
 	} else {
 		if (o->since) {
 			if ((c->from_day = parse_day(o->since)) < 0 || strlen(o->since) != 10)
@@ -630,10 +624,7 @@ static int period(report_ctx *c, const callus_report_opts *o, char *from, size_t
 		if (!(c->prev_from = strdup(prev)))
 			return CALLUS_ENOMEM;
 	}
-	c->bucket_days = 1;
-	if (days > CALLUS_REPORT_BUCKETS)
-		c->bucket_days = 7 * (int)((days + 7 * CALLUS_REPORT_BUCKETS - 1) / (7 * CALLUS_REPORT_BUCKETS));
-	c->nbuckets = (size_t)((days + c->bucket_days - 1) / c->bucket_days);
+	buckets(c, days);
 	return 0;
 }
 
@@ -697,7 +688,9 @@ static void errors_table(report_ctx *c)
 	st = callus_report_prepare(c,
 		"CREATE TEMP TABLE report_errors AS SELECT p.id, c.tool, p.signature_id, p.state,"
 		" p.attempts, p.first_failure_at, p.last_failure_at, p.closed_at, p.files,"
-		" EXISTS (SELECT 1 FROM suggestions s WHERE s.pending_id = p.id) AS suggested"
+		" EXISTS (SELECT 1 FROM suggestions s WHERE s.pending_id = p.id) AS suggested,"
+		" CAST(julianday(substr(p.first_failure_at, 1, 10)) AS INTEGER) AS first_day,"
+		" CAST(julianday(substr(p.closed_at, 1, 10)) AS INTEGER) AS closed_day"
 		" FROM pending_errors p JOIN checks c ON c.id = p.check_id"
 		" WHERE p.first_failure_at >= :lo OR (p.state <> 'pending' AND p.closed_at >= :lo)");
 	callus_report_step(c, st);
@@ -705,6 +698,20 @@ static void errors_table(report_ctx *c)
 	st = callus_report_prepare(c, "CREATE INDEX temp.report_errors_signature"
 				      " ON report_errors(signature_id)");
 	callus_report_step(c, st);
+	sqlite3_finalize(st);
+}
+
+/* --since all: the period starts on the day of the first error. */
+static void errors_first_day(report_ctx *c)
+{
+	sqlite3_stmt *st = callus_report_prepare(c, "SELECT min(first_failure_at) FROM temp.report_errors");
+	time_t t, to_day = parse_day(c->to);
+
+	if (callus_report_step(c, st) == SQLITE_ROW &&
+	    (t = parse_day((const char *)sqlite3_column_text(st, 0))) >= 0 && t < to_day) {
+		c->from_day = t;
+		buckets(c, (to_day - t) / 86400 + 1);
+	}
 	sqlite3_finalize(st);
 }
 
@@ -739,6 +746,8 @@ int callus_report_write(callus_store *s, const callus_report_opts *o, callus_buf
 			goto out;
 		if (!empty)
 			errors_table(&c);
+		if (!empty && !*c.from)
+			errors_first_day(&c);
 	}
 	head(&c, o, empty);
 	if (empty) {
