@@ -87,13 +87,12 @@ static void day_text(char *b, size_t n, time_t t)
 		*b = 0;
 }
 
-static void bind(report_ctx *c, sqlite3_stmt *st, const char *name, const char *v)
+static void bind(sqlite3_stmt *st, const char *name, const char *v)
 {
 	int i = sqlite3_bind_parameter_index(st, name);
 
 	if (i > 0)
 		sqlite3_bind_text(st, i, v ? v : "", -1, SQLITE_TRANSIENT);
-	(void)c;
 }
 
 sqlite3_stmt *callus_report_prepare(report_ctx *c, const char *sql)
@@ -109,12 +108,12 @@ sqlite3_stmt *callus_report_prepare(report_ctx *c, const char *sql)
 		return NULL;
 	}
 	day_text(day0, sizeof(day0), c->from_day);
-	bind(c, st, ":from", c->from);
-	bind(c, st, ":to", c->to);
-	bind(c, st, ":prev", c->prev_from);
-	bind(c, st, ":lo", c->prev_from ? c->prev_from : c->from);
-	bind(c, st, ":layer", c->layer);
-	bind(c, st, ":day0", day0);
+	bind(st, ":from", c->from);
+	bind(st, ":to", c->to);
+	bind(st, ":prev", c->prev_from);
+	bind(st, ":lo", c->prev_from ? c->prev_from : c->from);
+	bind(st, ":layer", c->layer);
+	bind(st, ":day0", day0);
 	if ((sq = sqlite3_bind_parameter_index(st, ":bucket")) > 0)
 		sqlite3_bind_int(st, sq, c->bucket_days);
 	return st;

@@ -2,7 +2,10 @@
  * report_internal.h - what the pieces of the report share: the period it
  * covers, the store it reads, and small helpers for statements and HTML.
  * report.c writes the page and its first sections, report_sections.c the
- * lists, report_svg.c the escaping and the charts.
+ * lists, report_svg.c the escaping and the charts.  The sections read the
+ * periods' errors from temp.report_errors (report.c: errors_table()),
+ * pending_errors' columns with the check's tool, whether the error had a
+ * suggestion, and its first and closing days as day numbers.
  */
 #ifndef CALLUS_REPORT_INTERNAL_H
 #define CALLUS_REPORT_INTERNAL_H
@@ -34,8 +37,9 @@ typedef struct report_ctx {
 } report_ctx;
 
 /* Prepare sql with the named parameters it uses bound: :from, :to,
- * :prev (the previous period's start), :layer, :bucket (days).  NULL
- * after recording the failure in ctx->sq. */
+ * :prev (the previous period's start), :lo (the earlier of the two
+ * starts), :layer, :day0 (the first day, YYYY-MM-DD), :bucket (days a bar
+ * spans).  NULL after recording the failure in ctx->sq. */
 sqlite3_stmt *callus_report_prepare(report_ctx *c, const char *sql);
 
 /* Step st; SQLITE_ROW, or SQLITE_DONE (a failure is recorded). */
