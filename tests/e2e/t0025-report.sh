@@ -162,6 +162,18 @@ test_expect_success '--layer picks the notes of a layer; --since checks its date
 	"$CALLUS" report -o - | grep -q "^<!DOCTYPE html>"
 '
 
+test_expect_success 'help report is report --help, and its options are in the man page' '
+	"$CALLUS" --help | grep -q "^   report " &&
+	"$CALLUS" help report >a && "$CALLUS" report --help >b && test_cmp a b &&
+	grep -o -- "--[a-z-]*" a | sort -u >opts &&
+	test -s opts &&
+	while read -r opt; do
+		test "$opt" = "--help" && continue
+		sed "s/\\\\-/-/g" "$REPO/docs/callus.1" | grep -q -- "$opt" ||
+			{ echo "callus report $opt is not in docs/callus.1"; exit 1; }
+	done <opts
+'
+
 test_skip_unless_tool chromium /usr/bin/python3
 test_expect_success 'chromium: the checks below can fail (a page that breaks each)' '
 	"$PAGE_PY" measured report.html bad.html &&
