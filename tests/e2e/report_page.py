@@ -11,7 +11,8 @@
   report_page.py measured FILE OUT  a copy of the page that measures itself: the
                                   page's policy taken out (it forbids scripts)
                                   and a script that writes how far the page is
-                                  wider than the window into <body data-overflow>
+                                  wider than the window into <body data-overflow>,
+                                  and its background colour into data-bg
                                   (test-only: the report itself has no script)
 """
 import json
@@ -47,7 +48,8 @@ def requests(path):
 
 
 MEASURE = ("<script>document.body.setAttribute('data-overflow', String("
-           "document.documentElement.scrollWidth - document.documentElement.clientWidth))"
+           "document.documentElement.scrollWidth - document.documentElement.clientWidth));"
+           "document.body.setAttribute('data-bg', getComputedStyle(document.body).backgroundColor)"
            "</script>")
 
 

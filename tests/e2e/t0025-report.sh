@@ -9,7 +9,8 @@ permanent: the page says what callus status says, shows the known error with
 its note and the lines of its fix, shows the injected markup as text, is
 well-formed HTML5 (html5lib), and in Debian'"'"'s headless Chromium at 1280 and
 390 pixels loads with no console message, asks for nothing over the network
-and is no wider than the window.  An empty workspace gets a page that says so;
+and is no wider than the window, in light and dark.  An empty workspace gets a
+page that says so;
 --layer picks the notes of a layer.  The screenshots are kept in the test'"'"'s
 directory (and copied to $CALLUS_TEST_ARTEFACTS when set).'
 
@@ -65,7 +66,7 @@ look() {
 	! grep "CONSOLE" "$3.err" &&
 	"$PAGE_PY" requests "$3.net.json" >"$3.requests" &&
 	test_must_be_empty "$3.requests" &&
-	grep -q "<body data-overflow=\"0\">" "$3.dom"
+	grep -q "<body data-overflow=\"0\"" "$3.dom"
 }
 
 test_skip_unless_tool gcc git
@@ -182,7 +183,7 @@ test_expect_success 'chromium: the checks below can fail (a page that breaks eac
 		"file://$PWD/bad.html" >bad.dom 2>bad.err &&
 	grep -q "CONSOLE.*boom" bad.err &&
 	"$PAGE_PY" requests bad.net.json | grep -q "^http://127.0.0.1:9/x.png$" &&
-	grep -q "<body data-overflow=\"[1-9][0-9]*\">" bad.dom
+	grep -q "<body data-overflow=\"[1-9][0-9]*\"" bad.dom
 '
 
 test_skip_unless_tool chromium /usr/bin/python3
@@ -193,7 +194,22 @@ test_expect_success 'chromium at 1280 px: no console message, no request, no ove
 test_skip_unless_tool chromium /usr/bin/python3
 test_expect_success 'chromium at 390 px: no console message, no request, no overflow' '
 	look "$PWD/report.html" 390 phone &&
-	look "$PWD/empty/.callus/report.html" 390 empty-phone &&
+	look "$PWD/empty/.callus/report.html" 390 empty-phone
+'
+
+test_skip_unless_tool chromium /usr/bin/python3
+test_expect_success 'chromium: light, and dark when the system asks for it' '
+	"$PAGE_PY" measured report.html colours.html &&
+	browse --window-size=390,2400 --dump-dom "file://$PWD/colours.html" >light.dom 2>/dev/null &&
+	grep -q "data-bg=\"rgb(251, 251, 248)\"" light.dom &&
+	browse --force-dark-mode --window-size=390,2400 --dump-dom "file://$PWD/colours.html" \
+		>dark.dom 2>/dev/null &&
+	grep -q "data-bg=\"rgb(21, 24, 28)\"" dark.dom &&
+	grep -q "<body data-overflow=\"0\"" dark.dom &&
+	browse --force-dark-mode --window-size=390,2400 --screenshot="$SHOTS/phone-dark.png" \
+		"file://$PWD/report.html" 2>dark.err &&
+	test -s "$SHOTS/phone-dark.png" &&
+	! grep "CONSOLE" dark.err &&
 	if [ -n "${CALLUS_TEST_ARTEFACTS:-}" ]; then
 		mkdir -p "$CALLUS_TEST_ARTEFACTS" && cp "$SHOTS"/*.png "$CALLUS_TEST_ARTEFACTS"/
 	fi &&
