@@ -10,9 +10,8 @@ its note and the lines of its fix, shows the injected markup as text, is
 well-formed HTML5 (html5lib), and in Debian'"'"'s headless Chromium at 1280 and
 390 pixels loads with no console message, asks for nothing over the network
 and is no wider than the window, in light and dark.  An empty workspace gets a
-page that says so;
---layer picks the notes of a layer.  The screenshots are kept in the test'"'"'s
-directory (and copied to $CALLUS_TEST_ARTEFACTS when set).'
+page that says so; --layer picks the notes of a layer.  The screenshots are
+kept in the test'"'"'s directory (and copied to $CALLUS_TEST_ARTEFACTS when set).'
 
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
