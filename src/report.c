@@ -47,7 +47,7 @@ static const char style[] =
 	".good{color:var(--good)}.bad{color:var(--bad)}"
 	".charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,460px),1fr));gap:10px}"
 	"figure{margin:0;background:var(--card);border:1px solid var(--line);border-radius:8px;padding:8px;min-width:0}"
-	"figure h3{margin:2px 4px 4px}"
+	"figure h3{margin:2px 4px 6px;font-size:.95em}"
 	"svg{display:block;width:100%;height:auto}"
 	"svg text{fill:var(--mute);font-size:15px}"
 	"svg .grid{stroke:var(--line);stroke-width:1}"
@@ -467,16 +467,32 @@ static void over_time(report_ctx *c)
 		fails.v[k][b] += (double)sqlite3_column_int64(st, 2);
 	}
 	sqlite3_finalize(st);
-	if (series_add(&fixes, "errors fixed", c->nbuckets, 0) < 0)
-		goto out;
+	/* Fixes by tool, in the failures' colours: the same series in the
+	 * same order. */
+	for (size_t k = 0; k < fails.n; k++)
+		if (series_add(&fixes, fails.names[k], c->nbuckets, 0) < 0)
+			goto out;
 	st = callus_report_prepare(c,
-		"SELECT " DAY_BUCKET("closed_day") ", count(*) FROM temp.report_errors WHERE state = 'fixed'"
-		" AND closed_at >= :from AND closed_at < :to GROUP BY 1");
+		"SELECT " DAY_BUCKET("closed_day") ", tool, count(*) FROM temp.report_errors"
+		" WHERE state = 'fixed' AND closed_at >= :from AND closed_at < :to GROUP BY 1, 2");
 	while (callus_report_step(c, st) == SQLITE_ROW) {
 		int64_t b = sqlite3_column_int64(st, 0);
+		const char *tool = (const char *)sqlite3_column_text(st, 1);
+		size_t k;
 
-		if (b >= 0 && (size_t)b < c->nbuckets)
-			fixes.v[0][b] = (double)sqlite3_column_int64(st, 1);
+		if (b < 0 || (size_t)b >= c->nbuckets)
+			continue;
+		for (k = 0; k < fixes.n; k++)
+			if (!strcmp(fixes.names[k], tool ? tool : ""))
+				break;
+		if (k == fixes.n) {
+			for (k = 0; k < fixes.n; k++)
+				if (!strcmp(fixes.names[k], "other"))
+					break;
+			if (k == fixes.n && series_add(&fixes, "other", c->nbuckets, 0) < 0)
+				goto out;
+		}
+		fixes.v[k][b] += (double)sqlite3_column_int64(st, 2);
 	}
 	sqlite3_finalize(st);
 	st = callus_report_prepare(c,
@@ -492,7 +508,7 @@ static void over_time(report_ctx *c)
 	}
 	sqlite3_finalize(st);
 	st = NULL;
-	if (series_add(&learn, "failures that had a suggestion", c->nbuckets, -1) < 0 ||
+	if (series_add(&learn, "errors that had a suggestion", c->nbuckets, -1) < 0 ||
 	    series_add(&learn, "suggestions that worked", c->nbuckets, -1) < 0)
 		goto out;
 	for (size_t i = 0; i < c->nbuckets; i++) {
@@ -501,17 +517,18 @@ static void over_time(report_ctx *c)
 		if (all[i] > 0)
 			learn.v[1][i] = 100.0 * ok[i] / all[i];
 	}
-	if (!fails.n && series_add(&fails, "errors", c->nbuckets, 0) < 0)
+	if ((!fails.n && series_add(&fails, "errors", c->nbuckets, 0) < 0) ||
+	    (!fixes.n && series_add(&fixes, "errors", c->nbuckets, 0) < 0))
 		goto out;
 	callus_buf_puts(c->out, "<div class=\"charts\">\n");
 	callus_buf_printf(&title, "Errors recorded per %s, by tool", unit);
 	chart(c, title.ptr, CALLUS_CHART_BARS, 0, labels, &fails);
 	callus_buf_clear(&title);
-	callus_buf_printf(&title, "Errors fixed per %s", unit);
+	callus_buf_printf(&title, "Errors fixed per %s, by tool", unit);
 	chart(c, title.ptr, CALLUS_CHART_BARS, 0, labels, &fixes);
 	callus_buf_clear(&title);
-	callus_buf_printf(&title, "Is the agent learning? Per %s: the share of new errors that had a"
-			  " past fix to suggest, and of suggestions that worked", unit);
+	callus_buf_printf(&title, "Is the agent learning? Per %s, the errors that had a past fix"
+			  " to suggest, and the suggestions that worked", unit);
 	chart(c, title.ptr, CALLUS_CHART_LINES, 1, labels, &learn);
 	callus_buf_puts(c->out, "</div>\n");
 out:

@@ -230,7 +230,9 @@ int callus_report_chart(callus_buf *out, const callus_chart *c)
 	}
 	/* Four steps of a round size, whole for counts. */
 	ymax = c->percent ? 100 : 4 * nice_ceil(ymax / 4 < 1 ? 1 : ymax / 4);
-	callus_buf_puts(out, "<figure class=\"chart\"><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 640 220\" role=\"img\" aria-label=\"");
+	callus_buf_puts(out, "<figure class=\"chart\"><h3>");
+	callus_report_escape_cut(out, c->title, 200);
+	callus_buf_puts(out, "</h3><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 640 220\" role=\"img\" aria-label=\"");
 	callus_report_escape_cut(out, c->title, 200);
 	callus_buf_puts(out, "\"><title>");
 	callus_report_escape_cut(out, c->title, 200);

@@ -83,8 +83,9 @@ typedef struct callus_chart {
 } callus_chart;
 
 /*
- * Append a <figure> holding the chart as inline SVG (scaled to the width
- * it is given, colours from the page's CSS classes c0..c7) and its legend.
+ * Append a <figure> holding the title, the chart as inline SVG (scaled to
+ * the width it is given, colours from the page's CSS classes c0..c7) and
+ * its legend.
  * 0 or CALLUS_ENOMEM.
  */
 int callus_report_chart(callus_buf *out, const callus_chart *c);

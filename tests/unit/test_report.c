@@ -104,6 +104,7 @@ static void bar_chart_stacks_and_escapes(void **state)
 	assert_null(strstr(b.ptr, "<script"));
 	assert_non_null(strstr(b.ptr, "&lt;/svg&gt;&lt;script&gt;"));
 	assert_non_null(strstr(b.ptr, "aria-label=\"by &lt;tool&gt;\""));
+	assert_non_null(strstr(b.ptr, "<h3>by &lt;tool&gt;</h3>"));
 	assert_non_null(strstr(b.ptr, "&lt;x&gt;"));
 	/* legend: both series */
 	assert_int_equal(count(b.ptr, "class=\"key\""), 2);
