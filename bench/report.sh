@@ -10,7 +10,8 @@
 # recurring; 80% fixed with their resolutions, 10% permanent, 10% pending;
 # a note for every tenth recurring signature; suggestions for a third of
 # the errors), the shapes the page's queries read.  Each command runs
-# RUNS times under hyperfine.
+# RUNS times under hyperfine; its mean CPU time (user + system) is printed
+# too, steadier than the wall time on a shared machine.
 # Usage: bench/report.sh [N] [RUNS] [path/to/callus]
 # KEEP=DIR keeps the workspace there (its .callus/report.html is the page).
 set -eu
@@ -122,10 +123,14 @@ SQL
 
 "$callus" status | sed -n '/^lessons/,/^notes/p'
 hyperfine -N --warmup 1 --runs "$runs" --export-markdown "$work/times.md" \
+	--export-json "$work/times.json" \
 	-n "callus status (baseline)" "$callus status" \
 	-n "callus report (last 30 days)" "$callus report -o $work/r30.html" \
 	-n "callus report --since all" "$callus report --since all -o $work/rall.html" >/dev/null
 cat "$work/times.md"
+echo
+echo "CPU time (user + system), mean: wall time on a shared machine waits for the other work"
+jq -r '.results[] | "\(.command): \((.user + .system) * 1000 | floor) ms"' "$work/times.json"
 echo
 echo "page: $(wc -c <"$work/r30.html") bytes (last 30 days), $(wc -c <"$work/rall.html") bytes (--since all)"
 if [ -n "${KEEP:-}" ]; then
