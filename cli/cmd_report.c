@@ -80,6 +80,12 @@ int cmd_report(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
+	/* Notes are read as every command that reads them does: their files
+	 * first (a person's edit wins); the store still answers without. */
+	if (store && callus_notes_sync(store, ws.root, NULL, &err) < 0) {
+		cli_error("note files not read: %s", callus_error_message(&err));
+		callus_error_release(&err);
+	}
 	if ((rc = callus_report_write(store, &o, &page, &err)) < 0) {
 		cli_error("%s", callus_error_message(&err));
 		rc = rc == CALLUS_EINVAL ? 2 : 1;
