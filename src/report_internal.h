@@ -18,22 +18,22 @@
 #include "callus/report.h"
 
 typedef struct report_ctx {
-	callus_store *store;    /* NULL: no store yet */
+	callus_store *store; /* NULL: no store yet */
 	sqlite3 *db;
 	callus_buf *out;
-	const char *from, *to;  /* the period, as stored times compare: from
-				 * "YYYY-MM-DD" (or "" for everything), to an
-				 * instant */
-	char *prev_from;        /* the previous period, [prev_from, from);
-				 * NULL when there is none */
-	const char *layer;      /* the notes' layer, "" for all */
-	int layer_value;        /* a callus_layer, or -1 */
-	time_t from_day;        /* the period's first day, midnight UTC */
-	int bucket_days;        /* a chart's bar spans this many days */
+	const char *from, *to; /* the period, as stored times compare: from
+				* "YYYY-MM-DD" (or "" for everything), to an
+				* instant */
+	char *prev_from;       /* the previous period, [prev_from, from);
+				* NULL when there is none */
+	const char *layer;     /* the notes' layer, "" for all */
+	int layer_value;       /* a callus_layer, or -1 */
+	time_t from_day;       /* the period's first day, midnight UTC */
+	int bucket_days;       /* a chart's bar spans this many days */
 	size_t nbuckets;
-	callus_note *notes;     /* the notes listed (best first) */
+	callus_note *notes; /* the notes listed (best first) */
 	size_t nnotes;
-	int sq;                 /* the first SQLite failure, SQLITE_OK if none */
+	int sq; /* the first SQLite failure, SQLITE_OK if none */
 } report_ctx;
 
 /* Prepare sql with the named parameters it uses bound: :from, :to,

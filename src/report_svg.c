@@ -40,12 +40,24 @@ int callus_report_escape(callus_buf *out, const char *s, size_t len)
 
 		if (n == 1) {
 			switch (p[i]) {
-			case '&': ref = "&amp;"; break;
-			case '<': ref = "&lt;"; break;
-			case '>': ref = "&gt;"; break;
-			case '"': ref = "&quot;"; break;
-			case '\'': ref = "&#39;"; break;
-			case '\t': case '\n': break;
+			case '&':
+				ref = "&amp;";
+				break;
+			case '<':
+				ref = "&lt;";
+				break;
+			case '>':
+				ref = "&gt;";
+				break;
+			case '"':
+				ref = "&quot;";
+				break;
+			case '\'':
+				ref = "&#39;";
+				break;
+			case '\t':
+			case '\n':
+				break;
 			default:
 				if (p[i] < 0x20 || p[i] == 0x7f)
 					ref = "\xef\xbf\xbd";
@@ -54,7 +66,7 @@ int callus_report_escape(callus_buf *out, const char *s, size_t len)
 			ref = "\xef\xbf\xbd";
 			n = 1;
 		} else if (n == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0) {
-			ref = "\xef\xbf\xbd";   /* C1 controls */
+			ref = "\xef\xbf\xbd"; /* C1 controls */
 		}
 		if (ref) {
 			callus_buf_put(out, s + i - run, run);
@@ -118,10 +130,13 @@ static void axis(callus_buf *out, const callus_chart *c, double ymax)
 	for (int k = 0; k <= 4; k++) {
 		double y = TOP + ph - ph * k / 4.0, v = ymax * k / 4.0;
 
-		callus_buf_printf(out, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+		callus_buf_printf(out,
+				  "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" "
+				  "x2=\"%.1f\" y2=\"%.1f\"/>",
 				  LEFT, y, W - RIGHT, y);
-		callus_buf_printf(out, "<text class=\"ax\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
-				  LEFT - 4, y + 4);
+		callus_buf_printf(
+		    out, "<text class=\"ax\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
+		    LEFT - 4, y + 4);
 		if (c->percent)
 			callus_buf_printf(out, "%.0f%%", v);
 		else
@@ -133,8 +148,10 @@ static void axis(callus_buf *out, const callus_chart *c, double ymax)
 	for (size_t i = 0; i < c->n; i += step) {
 		double slot = (W - LEFT - RIGHT) / (double)c->n;
 
-		callus_buf_printf(out, "<text class=\"ax\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
-				  LEFT + slot * ((double)i + 0.5), H - 8);
+		callus_buf_printf(
+		    out,
+		    "<text class=\"ax\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+		    LEFT + slot * ((double)i + 0.5), H - 8);
 		callus_report_escape_cut(out, c->labels[i], 16);
 		callus_buf_puts(out, "</text>");
 	}
@@ -154,7 +171,9 @@ static void bars(callus_buf *out, const callus_chart *c, size_t ns, double ymax)
 			if (v <= 0)
 				continue;
 			h = ph * v / ymax;
-			callus_buf_printf(out, "<rect class=\"c%zu\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>",
+			callus_buf_printf(out,
+					  "<rect class=\"c%zu\" x=\"%.1f\" y=\"%.1f\" "
+					  "width=\"%.1f\" height=\"%.1f\"><title>",
 					  s, LEFT + slot * (double)i + (slot - bw) / 2,
 					  TOP + ph - base - h, bw, h);
 			callus_report_escape_cut(out, c->series[s].name, 60);
@@ -183,9 +202,11 @@ static void lines(callus_buf *out, const callus_chart *c, size_t ns, double ymax
 				continue;
 			}
 			if (!open)
-				callus_buf_printf(out, "<polyline class=\"l%zu\" points=\"", s);
+				callus_buf_printf(
+				    out, "<polyline class=\"l%zu\" points=\"", s);
 			callus_buf_printf(out, "%s%.1f,%.1f", open ? " " : "",
-					  LEFT + slot * ((double)i + 0.5), TOP + ph - ph * v / ymax);
+					  LEFT + slot * ((double)i + 0.5),
+					  TOP + ph - ph * v / ymax);
 			open = 1;
 		}
 		if (open)
@@ -197,12 +218,18 @@ static void lines(callus_buf *out, const callus_chart *c, size_t ns, double ymax
 
 			if (v < 0)
 				continue;
-			callus_buf_printf(out, "<circle class=\"c%zu\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"><title>",
-					  s, LEFT + slot * ((double)i + 0.5), TOP + ph - ph * v / ymax);
+			callus_buf_printf(out,
+					  "<circle class=\"c%zu\" cx=\"%.1f\" "
+					  "cy=\"%.1f\" r=\"3\"><title>",
+					  s, LEFT + slot * ((double)i + 0.5),
+					  TOP + ph - ph * v / ymax);
 			callus_report_escape_cut(out, c->series[s].name, 60);
 			callus_buf_puts(out, ", ");
 			callus_report_escape_cut(out, c->labels[i], 30);
-			callus_buf_printf(out, c->percent ? ": %.0f%%</title></circle>" : ": %g</title></circle>", v);
+			callus_buf_printf(out,
+					  c->percent ? ": %.0f%%</title></circle>"
+						     : ": %g</title></circle>",
+					  v);
 		}
 	}
 }
@@ -232,7 +259,8 @@ int callus_report_chart(callus_buf *out, const callus_chart *c)
 	ymax = c->percent ? 100 : 4 * nice_ceil(ymax / 4 < 1 ? 1 : ymax / 4);
 	callus_buf_puts(out, "<figure class=\"chart\"><h3>");
 	callus_report_escape_cut(out, c->title, 200);
-	callus_buf_puts(out, "</h3><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 640 220\" role=\"img\" aria-label=\"");
+	callus_buf_puts(out, "</h3><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 "
+			     "0 640 220\" role=\"img\" aria-label=\"");
 	callus_report_escape_cut(out, c->title, 200);
 	callus_buf_puts(out, "\"><title>");
 	callus_report_escape_cut(out, c->title, 200);

@@ -26,19 +26,19 @@
 #include "callus/common.h"
 #include "callus/store.h"
 
-#define CALLUS_REPORT_DAYS 30       /* the period when none is given */
-#define CALLUS_REPORT_TOP 10        /* rows of each list */
-#define CALLUS_REPORT_BUCKETS 62    /* bars of a chart at most */
+#define CALLUS_REPORT_DAYS 30	 /* the period when none is given */
+#define CALLUS_REPORT_TOP 10	 /* rows of each list */
+#define CALLUS_REPORT_BUCKETS 62 /* bars of a chart at most */
 
 /* What to report.  Borrowed strings. */
 typedef struct callus_report_opts {
-	const char *since;      /* "YYYY-MM-DD" (UTC): the period starts that day;
-				 * "all": everything, with no previous period;
-				 * NULL: the last CALLUS_REPORT_DAYS days */
-	const char *now;        /* the period's end, callus_now_iso8601()'s
-				 * format; NULL: now (tests pin it) */
-	int layer;              /* notes of this callus_layer only; -1: all */
-	const char *workspace;  /* shown in the heading; NULL: none */
+	const char *since;     /* "YYYY-MM-DD" (UTC): the period starts that day;
+				* "all": everything, with no previous period;
+				* NULL: the last CALLUS_REPORT_DAYS days */
+	const char *now;       /* the period's end, callus_now_iso8601()'s
+				* format; NULL: now (tests pin it) */
+	int layer;	       /* notes of this callus_layer only; -1: all */
+	const char *workspace; /* shown in the heading; NULL: none */
 } callus_report_opts;
 
 /*
@@ -68,18 +68,18 @@ typedef struct callus_chart_series {
 } callus_chart_series;
 
 typedef enum callus_chart_kind {
-	CALLUS_CHART_BARS,      /* the series stacked */
+	CALLUS_CHART_BARS, /* the series stacked */
 	CALLUS_CHART_LINES
 } callus_chart_kind;
 
 typedef struct callus_chart {
 	callus_chart_kind kind;
-	const char *title;              /* the figure's accessible name */
-	const char *const *labels;      /* n labels along x */
+	const char *title;	   /* the figure's accessible name */
+	const char *const *labels; /* n labels along x */
 	size_t n;
 	const callus_chart_series *series;
-	size_t nseries;                 /* at most 8 are drawn (8 colours) */
-	int percent;                    /* the y axis is 0..100 % */
+	size_t nseries; /* at most 8 are drawn (8 colours) */
+	int percent;	/* the y axis is 0..100 % */
 } callus_chart;
 
 /*
