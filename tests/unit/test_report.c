@@ -191,6 +191,19 @@ typedef struct fixture {
 	callus_store *s;
 } fixture;
 
+static int teardown(void **state)
+{
+	fixture *f = *state;
+	char cmd[128];
+
+	callus_store_close(f->s);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->dir);
+	if (system(cmd) != 0)
+		return -1;
+	free(f);
+	return 0;
+}
+
 static int setup(void **state)
 {
 	fixture *f = calloc(1, sizeof(*f));
@@ -256,23 +269,13 @@ static int setup(void **state)
 	snprintf(f->path, sizeof(f->path), "%s/callus.db", f->dir);
 	if (callus_store_open(&f->s, f->path, 5000, NULL) < 0 ||
 	    sqlite3_exec(callus_store_db(f->s), sql, NULL, NULL, NULL) != SQLITE_OK) {
-		fprintf(stderr, "setup: %s\n", sqlite3_errmsg(callus_store_db(f->s)));
+		fprintf(stderr, "setup: %s\n",
+			f->s ? sqlite3_errmsg(callus_store_db(f->s)) : "cannot open the store");
+		*state = f;
+		teardown(state);
 		return -1;
 	}
 	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	fixture *f = *state;
-	char cmd[128];
-
-	callus_store_close(f->s);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->dir);
-	if (system(cmd) != 0)
-		return -1;
-	free(f);
 	return 0;
 }
 
