@@ -270,7 +270,8 @@ static int setup(void **state)
 	if (callus_store_open(&f->s, f->path, 5000, NULL) < 0 ||
 	    sqlite3_exec(callus_store_db(f->s), sql, NULL, NULL, NULL) != SQLITE_OK) {
 		fprintf(stderr, "setup: %s\n",
-			f->s ? sqlite3_errmsg(callus_store_db(f->s)) : "cannot open the store");
+			f->s ? sqlite3_errmsg(callus_store_db(f->s))
+			     : "cannot open the store");
 		*state = f;
 		teardown(state);
 		return -1;
