@@ -218,8 +218,8 @@ static void figures_get(report_ctx *c, figures *f, const char *lo, const char *h
 	f->fix_secs = f->attempts = -1;
 	callus_buf_printf(
 	    &sql,
-	    "SELECT 0, (SELECT count(*) FROM temp.report_errors WHERE first_failure_at "
-	    ">= %1$s"
+	    "SELECT (SELECT count(*) FROM temp.report_errors WHERE first_failure_at >= "
+	    "%1$s"
 	    "   AND first_failure_at < %2$s),"
 	    " (SELECT count(*) FROM temp.report_errors WHERE first_failure_at >= %1$s"
 	    "   AND first_failure_at < %2$s AND suggested),"
@@ -236,14 +236,14 @@ static void figures_get(report_ctx *c, figures *f, const char *lo, const char *h
 	    lo, hi);
 	if (callus_buf_status(&sql) == 0 && (st = callus_report_prepare(c, sql.ptr))) {
 		if (callus_report_step(c, st) == SQLITE_ROW) {
-			f->runs = sqlite3_column_int64(st, 0);
-			f->errors = sqlite3_column_int64(st, 1);
-			f->suggested = sqlite3_column_int64(st, 2);
-			f->fixed = sqlite3_column_int64(st, 3);
-			f->permanent = sqlite3_column_int64(st, 4);
-			f->notes = sqlite3_column_int64(st, 5);
-			f->sug_ok = sqlite3_column_int64(st, 6);
-			f->sug_all = sqlite3_column_int64(st, 7);
+			/* runs: overview(), both periods in one scan */
+			f->errors = sqlite3_column_int64(st, 0);
+			f->suggested = sqlite3_column_int64(st, 1);
+			f->fixed = sqlite3_column_int64(st, 2);
+			f->permanent = sqlite3_column_int64(st, 3);
+			f->notes = sqlite3_column_int64(st, 4);
+			f->sug_ok = sqlite3_column_int64(st, 5);
+			f->sug_all = sqlite3_column_int64(st, 6);
 		}
 		sqlite3_finalize(st);
 	}
