@@ -50,6 +50,7 @@ static const cli_command commands[] = {
 	{ "pending", cmd_pending, &cmd_pending_spec },
 	{ "record", cmd_record, &cmd_record_spec },
 	{ "reindex", cmd_reindex, &cmd_reindex_spec },
+	{ "report", cmd_report, &cmd_report_spec },
 	{ "resolutions", cmd_resolutions, &cmd_resolutions_spec },
 	{ "run", cmd_run, &cmd_run_spec },
 	{ "status", cmd_status, &cmd_status_spec },
