@@ -418,6 +418,8 @@ static int drain_record(const cli_workspace *ws, const callus_hook_event *e, int
 	callus_metrics_new(&m);
 	if ((rc = record_event(&ctx, ws, e, &det, code, m, &fresh, stored, stored_ctx)) < 0)
 		rc = rc == CALLUS_EBUSY ? -1 : 0; /* busy: later; else it will not do better */
+	else if (m)
+		callus_metrics_add(m, CALLUS_METRIC_HOOK_DEFERRED, NULL, 1);
 	if (m)
 		cli_flush_metrics(ws, m, NULL, rc < 0);
 out:

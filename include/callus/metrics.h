@@ -63,7 +63,10 @@
 	X(FAILSAFE_DROPPED, "callus.failsafe.dropped_total", COUNTER, ("reason"), NONE, \
 	  NULL, "Failures callus could not record (the command's result was passed through)") \
 	X(RUN_TOTAL, "callus.run.total", COUNTER, ("recorded"), NONE, \
-	  NULL, "Failed checks seen by callus run, by whether their lesson was recorded")
+	  NULL, "Failed checks seen by callus run, by whether their lesson was recorded") \
+	X(HOOK_DEFERRED, "callus.hook.deferred_total", COUNTER, CALLUS_NOLABELS, NONE, NULL, \
+	  "Failures recorded from the hook's queue: the hook that saw them was cut by its " \
+	  "deadline or found the store busy")
 
 typedef enum callus_metric_id {
 #define CALLUS_METRIC_ENUM_(id, name, type, labels, buckets, prom, help) CALLUS_METRIC_##id,
