@@ -81,7 +81,8 @@ char *callus_learn_time_ago(const learn_run *r, int64_t seconds)
 	time_t t;
 	char out[32];
 
-	if (!r->o->now)
+	/* callus_learn_prune() runs without options: the clock */
+	if (!r->o || !r->o->now)
 		return callus_sql_time_ago(seconds);
 	memset(&tm, 0, sizeof(tm));
 	if (sscanf(r->o->now, "%4d-%2d-%2dT%2d:%2d:%2d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
