@@ -142,9 +142,36 @@ double cli_match_half_life(const cli_workspace *ws)
 				       (long)CALLUS_MATCH_HALF_LIFE_DAYS);
 }
 
+static int record_pass(const cli_workspace *ws, const callus_detection *det, const char *command,
+		       const char *session, long long started_ns, callus_metrics *m,
+		       callus_learn_result *out, callus_store **keep, const cli_replay *rp);
+
 int cli_record_pass(const cli_workspace *ws, const callus_detection *det, const char *command,
 		    const char *session, long long started_ns, callus_metrics *m,
 		    callus_learn_result *out, callus_store **keep)
+{
+	return record_pass(ws, det, command, session, started_ns, m, out, keep, NULL);
+}
+
+int cli_replay_pass(const cli_workspace *ws, const callus_detection *det, const char *command,
+		    const char *session, const cli_replay *rp, callus_learn_result *out)
+{
+	return record_pass(ws, det, command, session, 0, NULL, out, NULL, rp);
+}
+
+static void replay_learn(cli_learn *lc, const cli_replay *rp)
+{
+	if (!rp)
+		return;
+	lc->opts.now = rp->now && *rp->now ? rp->now : NULL;
+	lc->opts.fix_patch = rp->fix_patch;
+	/* the working tree of then is gone: never snapshot today's */
+	lc->opts.no_snapshot = 1;
+}
+
+static int record_pass(const cli_workspace *ws, const callus_detection *det, const char *command,
+		       const char *session, long long started_ns, callus_metrics *m,
+		       callus_learn_result *out, callus_store **keep, const cli_replay *rp)
 {
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_store *store = NULL;
@@ -163,6 +190,7 @@ int cli_record_pass(const cli_workspace *ws, const callus_detection *det, const 
 	lc.opts.session = session ? session : "";
 	lc.opts.metrics = m;
 	lc.snapshot.since_ns = started_ns;
+	replay_learn(&lc, rp);
 	/* the command goes into the resolution's context: redacted */
 	if (command && ws->redactor && callus_redact_str(ws->redactor, &red, command) == 0)
 		lc.opts.command = red;
@@ -263,9 +291,30 @@ void cli_describe_pass(callus_buf *b, callus_store *store, const char *tool,
 	describe_permanent(b, r);
 }
 
+static int record_failure(const cli_workspace *ws, const callus_detection *det,
+			  const char *command, int exit_code, const callus_capture *cap,
+			  const char *intent_id, callus_metrics *m, int related_max,
+			  cli_recorded *out, const cli_replay *rp);
+
 int cli_record_failure(const cli_workspace *ws, const callus_detection *det, const char *command,
 		       int exit_code, const callus_capture *cap, const char *intent_id,
 		       callus_metrics *m, int related_max, cli_recorded *out)
+{
+	return record_failure(ws, det, command, exit_code, cap, intent_id, m, related_max, out,
+			      NULL);
+}
+
+int cli_replay_failure(const cli_workspace *ws, const callus_detection *det, const char *command,
+		       int exit_code, const callus_capture *cap, const char *session,
+		       const cli_replay *rp, callus_metrics *m, cli_recorded *out)
+{
+	return record_failure(ws, det, command, exit_code, cap, session, m, 0, out, rp);
+}
+
+static int record_failure(const cli_workspace *ws, const callus_detection *det,
+			  const char *command, int exit_code, const callus_capture *cap,
+			  const char *intent_id, callus_metrics *m, int related_max,
+			  cli_recorded *out, const cli_replay *rp)
 {
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_failure f;
@@ -286,6 +335,7 @@ int cli_record_failure(const cli_workspace *ws, const callus_detection *det, con
 
 	cli_learn_init(&lc, ws, det, pc.cwd_rel);
 	lc.opts.metrics = m;
+	replay_learn(&lc, rp);
 	opts.learn = &lc.opts;
 	memset(out, 0, sizeof(*out));
 	memset(&l, 0, sizeof(l));
@@ -294,6 +344,15 @@ int cli_record_failure(const cli_workspace *ws, const callus_detection *det, con
 	opts.framework = callus_failure_framework(&f);
 	if ((rc = callus_lesson_from_failure(&l, &f, &opts, &err)) < 0)
 		goto out_failure;
+	/* a replayed failure happened when the transcript says */
+	if (rp && rp->now && *rp->now) {
+		free(l.timestamp);
+		free(l.last_seen);
+		if (!(l.timestamp = strdup(rp->now)) || !(l.last_seen = strdup(rp->now))) {
+			rc = callus_error_set(&err, CALLUS_ENOMEM, "out of memory");
+			goto out_lesson;
+		}
+	}
 	rc = callus_record_lesson(&l, &f.diags, f.output_bytes, &opts, &res, &err);
 	if (rc == 0) {
 		out->is_new = res.is_new;
@@ -315,6 +374,7 @@ int cli_record_failure(const cli_workspace *ws, const callus_detection *det, con
 		out->file = strdup(l.file ? l.file : "");
 		out->signature = strdup(l.signature ? l.signature : "");
 	}
+out_lesson:
 	callus_lesson_release(&l);
 out_failure:
 	callus_failure_release(&f);
