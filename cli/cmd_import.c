@@ -295,6 +295,8 @@ static wsitem *workspace_of(importer *im, const char *cwd)
 		/* the home itself is no project: a session started there runs
 		 * commands of many */
 		callus_strlist_add_unique(&im->outside, root, strlen(root), NULL);
+		/* not for good: a later --project can import it */
+		im->filtered = 1;
 		goto out;
 	}
 	for (size_t i = 0; i < im->nws; i++)
