@@ -88,7 +88,8 @@ int callus_transcript_locate(const callus_transcript_ops *ops, const char *home,
 		d[n].mtime = st.st_mtim;
 		n++;
 	}
-	qsort(d, n, sizeof(*d), by_mtime);
+	if (n)
+		qsort(d, n, sizeof(*d), by_mtime);
 	for (size_t i = 0; i < n && rc == 0; i++)
 		if (callus_strlist_add(out, d[i].path, strlen(d[i].path)) < 0)
 			rc = CALLUS_ENOMEM;
