@@ -365,7 +365,9 @@ static char *edit_path(const wsitem *w, const char *cwd, const char *path)
 		goto out;
 	if (*p == '/')
 		p++;
-	if (*p)
+	/* a transcript is data: "src/../../etc/x" is not the workspace's */
+	if (*p && !strstr(p, "/../") && strncmp(p, "../", 3) && strcmp(p, "..") &&
+	    !(strlen(p) >= 3 && !strcmp(p + strlen(p) - 3, "/..")))
 		out = strdup(p);
 out:
 	callus_buf_release(&abs);

@@ -210,4 +210,30 @@ test_expect_success 'a Codex rollout: failures and passes of its checks' '
 	test "$("$CALLUS" pending --json | jq length)" = 0
 '
 
+test_expect_success 'secrets in a transcript are redacted; an edit outside the workspace is no part of a fix' '
+	c_project "$HOME/src/sec" && S=$HOME/src/sec &&
+	tok=ghp_0123456789abcdefghijABCDEFGHIJ012345 &&
+	out=$(cd "$S" && gcc -Werror=format -c show.c 2>&1) && false || true &&
+	{
+		bash_use s1 "GITHUB_TOKEN=$tok gcc -Werror=format -c show.c" "$S" 1
+		bash_result s1 "$S" 2 1 "$out
+token: $tok"
+		edit_use s2 "$S/show.c" "$S" 3 "x" "y"
+		edit_result s2 "$S/show.c" "$S" 4 5 1 5 2 "-	printf(\"%s\\n\", n);" \
+			"+	printf(\"%d\\n\", n); /* $tok */" "+	(void)0;"
+		edit_use s3 "$S/../../etc/passwd" "$S" 5 "x" "y"
+		edit_result s3 "$S/../../etc/passwd" "$S" 6 1 1 1 1 "-root" "+evil"
+		bash_use s4 "gcc -Werror=format -c show.c" "$S" 7
+		bash_result s4 "$S" 8 0 ""
+	} | claude_session "$S" secrets &&
+	"$CALLUS" import --project "$S" >out9 && cat out9 &&
+	grep -q "fixes found: 1" out9 &&
+	cd "$S" && "$CALLUS" resolutions show 1 >"$TRASH_DIRECTORY/fix9" &&
+	cat "$TRASH_DIRECTORY/fix9" &&
+	grep -q "^+	(void)0;" "$TRASH_DIRECTORY/fix9" &&
+	! grep -q "passwd\|evil" "$TRASH_DIRECTORY/fix9" &&
+	! grep -rq "$tok" .callus .lessons AGENTS.md &&
+	! sqlite3 .callus/callus.db .dump | grep -q "$tok"
+'
+
 test_done
