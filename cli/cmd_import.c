@@ -723,6 +723,10 @@ int cli_import(const cli_import_opts *o)
 		if (import_agent(&im, name, &m, marks_file) < 0)
 			rc = 1;
 	}
+	/* the instructions file's block, once per workspace */
+	for (size_t i = 0; i < im.nws && !opt_dry_run; i++)
+		if (cli_replay_views(&im.ws[i].ws) < 0)
+			rc = 1;
 	if (!opt_dry_run && marks_save(&m, marks_file) < 0)
 		rc = 1;
 	if (!opt_quiet || rc == 0)

@@ -200,8 +200,9 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 	} else if (out->snapshot_error) {
 		log_error(ws, "snapshot_failed", out->snapshot_error, NULL);
 	}
-	/* a fix makes or changes a note: the instructions file leads with them */
-	if (rc == 0 && out->nfixed &&
+	/* a fix makes or changes a note: the instructions file leads with them
+	 * (a replay leaves it to the end of the import) */
+	if (rc == 0 && out->nfixed && !rp &&
 	    callus_record_views(store, ws->root, callus_config_get(ws->config, "lessons", "file"),
 				(int)cli_config_long(ws, "lessons", "max", 20), &err) < 0)
 		log_error(ws, "views_failed", callus_error_message(&err), NULL);
@@ -217,6 +218,24 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 	free(red);
 	free(dir);
 	return rc;
+}
+
+int cli_replay_views(const cli_workspace *ws)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_store *store = NULL;
+	int rc;
+
+	if ((rc = cli_open_store(&store, ws, 0)) != 0)
+		return rc < 0 ? -1 : 0;
+	if ((rc = callus_record_views(store, ws->root, callus_config_get(ws->config, "lessons", "file"),
+				      (int)cli_config_long(ws, "lessons", "max", 20), &err)) < 0) {
+		cli_error("%s: the lessons block not rebuilt: %s", ws->root, callus_error_message(&err));
+		log_error(ws, "views_failed", callus_error_message(&err), NULL);
+	}
+	callus_store_close(store);
+	callus_error_release(&err);
+	return rc < 0 ? -1 : 0;
 }
 
 size_t cli_context_budget(const cli_workspace *ws, long n)
@@ -327,7 +346,7 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 		callus_config_get(ws->config, "lessons", "file"),
 		(int)cli_config_long(ws, "lessons", "max", 20),
 		(int)cli_config_long(ws, "store", "timeout_ms", 10000),
-		ws->redactor, NULL, m, related_max, NULL,
+		ws->redactor, NULL, m, related_max, NULL, 0,
 	};
 	callus_record_result res;
 	cli_learn lc;
@@ -337,6 +356,7 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 	lc.opts.metrics = m;
 	replay_learn(&lc, rp);
 	opts.learn = &lc.opts;
+	opts.defer_views = rp != NULL;
 	memset(out, 0, sizeof(*out));
 	memset(&l, 0, sizeof(l));
 	if ((rc = callus_failure_build(&f, &chk, cap, &pc, &err)) < 0)

@@ -70,7 +70,9 @@ typedef struct cli_replay {
 	const char *fix_patch;
 } cli_replay;
 
-/* cli_record_pass() for a replayed run: no metrics, nothing kept open. */
+/* cli_record_pass() for a replayed run: no metrics, nothing kept open.
+ * Replays leave the instructions file's block alone: the caller rebuilds
+ * it once (cli_replay_views). */
 int cli_replay_pass(const cli_workspace *ws, const callus_detection *det, const char *command,
 		    const char *session, const cli_replay *rp, callus_learn_result *out);
 
@@ -79,6 +81,10 @@ int cli_replay_pass(const cli_workspace *ws, const callus_detection *det, const 
 int cli_replay_failure(const cli_workspace *ws, const callus_detection *det, const char *command,
 		       int exit_code, const callus_capture *cap, const char *session,
 		       const cli_replay *rp, callus_metrics *m, cli_recorded *out);
+
+/* The instructions file's block of ws rebuilt from its store, after
+ * replays; 0, or <0 after saying why. */
+int cli_replay_views(const cli_workspace *ws);
 
 /* [hook] context_chars: the characters of context an agent is given. */
 #define CLI_CONTEXT_CHARS 1500

@@ -550,7 +550,8 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	ignore_private(lessons_dir.ptr, LESSONS_DIR_GITIGNORE);
 	if (res && (rc = related_lessons(res, store, l, opts->related_max)) < 0)
 		goto out;
-	rc = callus_record_views(store, opts->workspace, agents, opts->agents_max, err);
+	if (!opts->defer_views)
+		rc = callus_record_views(store, opts->workspace, agents, opts->agents_max, err);
 out:
 	callus_metrics_free(own);
 	callus_metrics_free(taken);

@@ -35,6 +35,10 @@ typedef struct callus_record_opts {
 				      * return (callus_record_result); 0 = none */
 	const callus_learn_opts *learn; /* the check, for pending errors and
 				       * resolutions (learn.h); NULL: none */
+	int defer_views;             /* leave the instructions file's block to
+				      * the caller (callus import rebuilds it
+				      * once, at its end, with
+				      * callus_record_views()) */
 } callus_record_opts;
 
 /* What a recording tells its caller.  Release with

@@ -123,7 +123,9 @@ test_expect_success 'a gcc failure, the Edit that fixed it and the pass: lesson,
 	grep -q "learnt:    2026-03-01T10:00:06" "$TRASH_DIRECTORY/fix" &&
 	test "$(find .callus/notes -name "*.md" | wc -l)" = 1 &&
 	grep -q "printf(\"%d" .callus/notes/*.md &&
-	test "$("$CALLUS" pending --json | jq length)" = 0
+	test "$("$CALLUS" pending --json | jq length)" = 0 &&
+	sed -n "/callus:lessons:begin/,/callus:lessons:end/p" AGENTS.md >"$TRASH_DIRECTORY/block" &&
+	grep -q "show.c" "$TRASH_DIRECTORY/block"
 '
 
 test_expect_success 'a second import adds nothing' '
