@@ -117,6 +117,28 @@ static int count_emit(void *p, const callus_import_event *ev)
 	return c->emit(c->ctx, ev);
 }
 
+/* Whether a record can matter to the reader: it holds one of its needles. */
+static int wanted(const callus_transcript_ops *ops, const char *s, size_t n)
+{
+	if (!ops->needles)
+		return 1;
+	for (const char *const *nd = ops->needles; *nd; nd++)
+		if (memmem(s, n, *nd, strlen(*nd)))
+			return 1;
+	return 0;
+}
+
+/* '{' first and '}' last, blanks aside: what a record not parsed must
+ * look like (a truncated one does not). */
+static int looks_like_object(const char *s, size_t n)
+{
+	while (n && (*s == ' ' || *s == '\t' || *s == '\r'))
+		s++, n--;
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		n--;
+	return n >= 2 && s[0] == '{' && s[n - 1] == '}';
+}
+
 int callus_import_read(const callus_transcript_ops *ops, const char *path, uint64_t offset,
 		       size_t line_max, callus_import_emit emit, void *ctx,
 		       callus_import_counts *counts, uint64_t *watermark, callus_error *err)
@@ -182,6 +204,12 @@ int callus_import_read(const callus_transcript_ops *ops, const char *path, uint6
 			if (skipping) {
 				counts->malformed++;
 				skipping = 0;
+			} else if (line.len && !wanted(ops, line.ptr, line.len)) {
+				/* read past unparsed, but a cut record still counts */
+				if (looks_like_object(line.ptr, line.len))
+					counts->records++;
+				else
+					counts->malformed++;
 			} else if (line.len) {
 				json_t *rec = json_loadb(line.ptr, line.len, 0, NULL);
 

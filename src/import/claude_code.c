@@ -287,6 +287,9 @@ static int cc_locate(const char *home, callus_strlist *out)
 	return rc;
 }
 
+static const char *const cc_needles[] = { "\"tool_use\"", "\"tool_result\"", NULL };
+
 const callus_transcript_ops callus_transcript_claude_code = {
 	"claude-code", "~/.claude/projects", cc_locate, cc_begin, cc_end, cc_record, cc_idle,
+	cc_needles,
 };

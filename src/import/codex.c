@@ -431,6 +431,11 @@ static int cx_locate(const char *home, callus_strlist *out)
 	return rc;
 }
 
+static const char *const cx_needles[] = {
+	"\"session_meta\"", "\"turn_context\"", "\"item_completed\"", "\"exec_command_end\"",
+	"\"patch_apply_end\"", "\"function_call", NULL,
+};
+
 const callus_transcript_ops callus_transcript_codex = {
-	"codex", "~/.codex/sessions", cx_locate, cx_begin, cx_end, cx_record, cx_idle,
+	"codex", "~/.codex/sessions", cx_locate, cx_begin, cx_end, cx_record, cx_idle, cx_needles,
 };

@@ -39,6 +39,10 @@ struct callus_transcript_ops {
 	/* Whether no tool call is waiting for its result: a read can resume
 	 * after this record. */
 	int (*idle)(const void *st);
+	/* A record with none of these strings is not parsed (most of a
+	 * transcript is conversation): only checked to look like an object.
+	 * NULL-terminated; NULL: every record is parsed. */
+	const char *const *needles;
 };
 
 extern const callus_transcript_ops callus_transcript_claude_code, callus_transcript_codex;
