@@ -7,8 +7,9 @@
  * The readers are a family (src/import/, one file per agent behind
  * callus_transcript_ops, chosen from the table in src/import.c).  A
  * transcript is read incrementally: from a byte offset to the end, one
- * JSON record per line; a line that is not a JSON object is skipped and
- * counted, never fatal; a last line with no newline yet (the agent is
+ * JSON record per line (only those a reader can use are parsed, the
+ * others checked to look like an object); a line that is not a JSON
+ * object is skipped and counted, never fatal; a last line with no newline yet (the agent is
  * still writing it) is left for the next read.  The watermark a read gives
  * back is the end of the last line after which no tool call was waiting
  * for its result, so that a read resumed there loses no pairing.
