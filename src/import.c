@@ -19,6 +19,7 @@
 static const callus_transcript_ops *const readers[] = {
 	&callus_transcript_claude_code,
 	&callus_transcript_codex,
+	&callus_transcript_gemini,
 };
 
 #define NREADERS (sizeof(readers) / sizeof(readers[0]))

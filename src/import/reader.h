@@ -45,7 +45,8 @@ struct callus_transcript_ops {
 	const char *const *needles;
 };
 
-extern const callus_transcript_ops callus_transcript_claude_code, callus_transcript_codex;
+extern const callus_transcript_ops callus_transcript_claude_code, callus_transcript_codex,
+	callus_transcript_gemini;
 
 /* ---- src/import/util.c ------------------------------------------------- */
 

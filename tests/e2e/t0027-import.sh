@@ -212,6 +212,19 @@ test_expect_success 'a Codex rollout: failures and passes of its checks' '
 	test "$("$CALLUS" pending --json | jq length)" = 0
 '
 
+test_expect_success 'a Gemini CLI session: its directory from projects.json' '
+	setup_fixture eslint-project "$HOME/src/gm" && G=$HOME/src/gm &&
+	mkdir -p "$HOME/.gemini/tmp/shop/chats" &&
+	jq -n --arg d "$G" "{projects: {(\$d): \"shop\"}}" >"$HOME/.gemini/projects.json" &&
+	sed "s#/home/dev/shop#$G#g" \
+		"$IMPORT_FIXTURES/gemini/tmp/shop/chats/session-2026-11-25T12-38-2c00a4e1.jsonl" \
+		>"$HOME/.gemini/tmp/shop/chats/session-2026-11-25T12-38-2c00a4e1.jsonl" &&
+	"$CALLUS" import --agent gemini >out10 && cat out10 &&
+	grep -q "imported 2 verification commands (1 failed, 1 passed)" out10 &&
+	cd "$G" && "$CALLUS" lessons --json | jq -e "map(select(.file == \"src/app.js\")) | length == 1" &&
+	test "$("$CALLUS" pending --json | jq length)" = 0
+'
+
 test_expect_success 'secrets in a transcript are redacted; an edit outside the workspace is no part of a fix' '
 	c_project "$HOME/src/sec" && S=$HOME/src/sec &&
 	tok=ghp_0123456789abcdefghijABCDEFGHIJ012345 &&

@@ -125,6 +125,27 @@ static void codex_session(void **state)
 	callus_buf_release(&s.log);
 }
 
+static void gemini_session(void **state)
+{
+	seen s = { CALLUS_BUF_INIT, 0, 0 };
+	callus_import_counts c = { 0 };
+	uint64_t wm;
+
+	(void)state;
+	/* the directory comes from projects.json, by the transcript's place */
+	read_all("gemini", "gemini/tmp/shop/chats/session-2026-11-25T12-38-2c00a4e1.jsonl", &s, &c,
+		 &wm);
+	assert_int_equal(s.ncommands, 3);
+	assert_non_null(strstr(s.log.ptr, "cmd 1 npx eslint src [/home/dev/shop] "
+					  "<2026-11-25T12:38:"));
+	assert_non_null(strstr(s.log.ptr, "> /home/dev/shop/src/app.js\n  4:9  error"));
+	assert_non_null(strstr(s.log.ptr, "cmd 0 cp /home/dev/fixes/"));
+	/* the tool's framing and callus's own hook reply are not the output */
+	assert_null(strstr(s.log.ptr, "untrusted_context"));
+	assert_int_equal(c.malformed, 0);
+	callus_buf_release(&s.log);
+}
+
 /* A file of lines written here: returns its path. */
 static char *write_tmp(const char *text)
 {
@@ -272,6 +293,7 @@ int main(void)
 		cmocka_unit_test(claude_code_session),
 		cmocka_unit_test(claude_code_edit_tool_and_new_file),
 		cmocka_unit_test(codex_session),
+		cmocka_unit_test(gemini_session),
 		cmocka_unit_test(broken_lines_are_counted_and_skipped),
 		cmocka_unit_test(watermark_waits_for_the_result),
 		cmocka_unit_test(huge_lines_are_skipped),
