@@ -35,7 +35,7 @@ static int opt_dry_run, opt_quiet;
 
 static const cli_option import_options[] = {
 	{ CLI_OPT_STRING, 0, "agent", &opt_agent, "AGENT",
-	  "only AGENT's transcripts (claude-code, codex, gemini)" },
+	  "only AGENT's transcripts (claude-code, codex, gemini, copilot)" },
 	{ CLI_OPT_STRING, 0, "since", &opt_since, "DATE",
 	  "only what happened since DATE (YYYY-MM-DD, UTC)" },
 	{ CLI_OPT_STRING, 0, "project", &opt_project, "DIR",
@@ -50,15 +50,16 @@ const cli_spec cmd_import_spec = {
 	"callus import [--agent AGENT] [--since DATE] [--project DIR] [--dry-run]",
 	"Learn from the checks the agents already ran: their transcripts, replayed.",
 	"Reads the transcripts the agents keep of their sessions (Claude Code:\n"
-	"~/.claude/projects; Codex: ~/.codex/sessions; Gemini CLI: ~/.gemini/tmp) and\n"
-	"replays each verification command of each workspace as the hook would have\n"
-	"recorded it: failures become lessons and pending errors, and a later passing\n"
-	"run of the same check fixes them with the edits the agent made in between as\n"
-	"the resolution's diff, and a hindsight note.  Everything is redacted as a live\n"
-	"recording is; nothing is sent anywhere.  Each workspace's history goes to its\n"
-	"own store (.callus/); workspaces that no longer exist, and those outside your\n"
-	"home (unless named by --project), are skipped and counted.  Importing again\n"
-	"reads only what was added since (a watermark per transcript file, kept in\n"
+	"~/.claude/projects; Codex: ~/.codex/sessions; Gemini CLI: ~/.gemini/tmp;\n"
+	"Copilot CLI: ~/.copilot/session-state) and replays each verification command\n"
+	"of each workspace as the hook would have recorded it: failures become lessons\n"
+	"and pending errors, and a later passing run of the same check fixes them with\n"
+	"the edits the agent made in between as the resolution's diff, and a hindsight\n"
+	"note.  Everything is redacted as a live recording is; nothing is sent\n"
+	"anywhere.  Each workspace's history goes to its own store (.callus/);\n"
+	"workspaces that no longer exist, and those outside your home (unless named by\n"
+	"--project), are skipped and counted.  Importing again reads only what was\n"
+	"added since (a watermark per transcript file, kept in\n"
 	"$XDG_DATA_HOME/callus/import-watermarks.tsv); a malformed or truncated line is\n"
 	"skipped and counted.  'callus init AGENT --import' imports the agent's history\n"
 	"of the current workspace.  docs/import.md has the formats read.",
@@ -756,8 +757,8 @@ int cmd_import(int argc, char **argv)
 		return 2;
 	}
 	if (opt_agent && !callus_transcript_find(opt_agent)) {
-		cli_error("no transcript reader for '%s'; callus import reads claude-code, codex "
-			  "and gemini",
+		cli_error("no transcript reader for '%s'; callus import reads claude-code, codex, "
+			  "gemini and copilot",
 			  opt_agent);
 		return 2;
 	}

@@ -51,9 +51,9 @@ const cli_spec cmd_init_spec = {
 	"will run callus is checked as 'callus doctor' does it: the hook in its settings,\n"
 	"the program it runs, whether the agent trusts this folder, and whether the\n"
 	"last payload it sent could be read.\n"
-	"For an agent whose transcripts callus can read (claude-code, codex, gemini), init\n"
-	"also says what 'callus import' would learn from the agent's earlier sessions in\n"
-	"this workspace; with --import it imports them.\n"
+	"For an agent whose transcripts callus can read (claude-code, codex, gemini,\n"
+	"copilot), init also says what 'callus import' would learn from the agent's\n"
+	"earlier sessions in this workspace; with --import it imports them.\n"
 	"docs/agents.md has every agent's files and the manual equivalent.",
 	init_options, 0
 };

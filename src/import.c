@@ -20,6 +20,7 @@ static const callus_transcript_ops *const readers[] = {
 	&callus_transcript_claude_code,
 	&callus_transcript_codex,
 	&callus_transcript_gemini,
+	&callus_transcript_copilot,
 };
 
 #define NREADERS (sizeof(readers) / sizeof(readers[0]))

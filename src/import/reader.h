@@ -46,7 +46,7 @@ struct callus_transcript_ops {
 };
 
 extern const callus_transcript_ops callus_transcript_claude_code, callus_transcript_codex,
-	callus_transcript_gemini;
+	callus_transcript_gemini, callus_transcript_copilot;
 
 /* ---- src/import/util.c ------------------------------------------------- */
 

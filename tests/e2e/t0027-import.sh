@@ -225,6 +225,18 @@ test_expect_success 'a Gemini CLI session: its directory from projects.json' '
 	test "$("$CALLUS" pending --json | jq length)" = 0
 '
 
+test_expect_success 'a Copilot CLI session' '
+	setup_fixture eslint-project "$HOME/src/cp" && C=$HOME/src/cp &&
+	id=d6651f28-d9ea-4434-b19a-f142292d65ca &&
+	mkdir -p "$HOME/.copilot/session-state/$id" &&
+	sed "s#/home/dev/shop#$C#g" "$IMPORT_FIXTURES/copilot/$id/events.jsonl" \
+		>"$HOME/.copilot/session-state/$id/events.jsonl" &&
+	"$CALLUS" import --agent copilot >out11 && cat out11 &&
+	grep -q "imported 2 verification commands (1 failed, 1 passed)" out11 &&
+	cd "$C" && "$CALLUS" lessons --json | jq -e "map(select(.file == \"src/app.js\")) | length == 1" &&
+	test "$("$CALLUS" pending --json | jq length)" = 0
+'
+
 test_expect_success 'secrets in a transcript are redacted; an edit outside the workspace is no part of a fix' '
 	c_project "$HOME/src/sec" && S=$HOME/src/sec &&
 	tok=ghp_0123456789abcdefghijABCDEFGHIJ012345 &&

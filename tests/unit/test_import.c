@@ -146,6 +146,25 @@ static void gemini_session(void **state)
 	callus_buf_release(&s.log);
 }
 
+static void copilot_session(void **state)
+{
+	seen s = { CALLUS_BUF_INIT, 0, 0 };
+	callus_import_counts c = { 0 };
+	uint64_t wm;
+
+	(void)state;
+	read_all("copilot", "copilot/d6651f28-d9ea-4434-b19a-f142292d65ca/events.jsonl", &s, &c, &wm);
+	assert_int_equal(s.ncommands, 3);
+	assert_non_null(strstr(s.log.ptr, "cmd 1 npx eslint src [/home/dev/shop] "
+					  "<2026-11-25T12:38:38.554Z> /home/dev/shop/src/app.js\n"));
+	assert_non_null(strstr(s.log.ptr, "cmd 0 npx eslint src [/home/dev/shop] "
+					  "<2026-11-25T12:38:41.896Z> \n"));
+	/* the tool's status line and the hooks' guidance are not the output */
+	assert_null(strstr(s.log.ptr, "shellId"));
+	assert_null(strstr(s.log.ptr, "Additional guidance"));
+	callus_buf_release(&s.log);
+}
+
 /* A file of lines written here: returns its path. */
 static char *write_tmp(const char *text)
 {
@@ -294,6 +313,7 @@ int main(void)
 		cmocka_unit_test(claude_code_edit_tool_and_new_file),
 		cmocka_unit_test(codex_session),
 		cmocka_unit_test(gemini_session),
+		cmocka_unit_test(copilot_session),
 		cmocka_unit_test(broken_lines_are_counted_and_skipped),
 		cmocka_unit_test(watermark_waits_for_the_result),
 		cmocka_unit_test(huge_lines_are_skipped),
