@@ -66,8 +66,12 @@ const cli_spec cmd_import_spec = {
 	import_options, 0
 };
 
-/* Edits kept per workspace while a check has an open failure. */
+/* Edits kept per workspace while a check has an open failure: so many, so
+ * large in all (the oldest go first), each cut at EDIT_BYTES_MAX (a fix's
+ * diff is cut at [learn] diff_max_bytes, 64 KiB, anyway). */
 #define EDITS_MAX 512
+#define EDITS_BYTES_MAX (2u << 20)
+#define EDIT_BYTES_MAX (256u << 10)
 /* Watermarks written every this many files (and at the end). */
 #define SAVE_EVERY 200
 
@@ -86,6 +90,7 @@ typedef struct wsitem {
 	cli_workspace ws;
 	edit *edits;
 	size_t nedits, dropped;  /* dropped: edits forgotten past EDITS_MAX */
+	size_t edit_bytes;       /* their hunks' bytes */
 	open_check *open;
 	size_t nopen;
 	int used;
@@ -244,6 +249,20 @@ static void edits_clear(wsitem *w)
 	}
 	w->nedits = 0;
 	w->dropped = 0;
+	w->edit_bytes = 0;
+}
+
+/* Forget the oldest edit; the open checks' starts follow. */
+static void drop_oldest(wsitem *w)
+{
+	w->edit_bytes -= strlen(w->edits[0].hunks);
+	free(w->edits[0].path);
+	free(w->edits[0].hunks);
+	memmove(w->edits, w->edits + 1, --w->nedits * sizeof(*w->edits));
+	w->dropped++;
+	for (size_t i = 0; i < w->nopen; i++)
+		if (w->open[i].start)
+			w->open[i].start--;
 }
 
 static void wsitem_release(wsitem *w)
@@ -382,25 +401,30 @@ static void add_edit(wsitem *w, const callus_import_event *ev)
 	/* an edit with no failure waiting is part of no fix */
 	if (!w->nopen || !(e.path = edit_path(w, ev->cwd, ev->path)))
 		return;
-	if (!(e.hunks = strdup(ev->hunks))) {
-		free(e.path);
-		return;
+	{
+		size_t n = strlen(ev->hunks);
+
+		/* a huge edit is cut at a line's end */
+		if (n > EDIT_BYTES_MAX) {
+			const char *nl = memrchr(ev->hunks, '\n', EDIT_BYTES_MAX);
+
+			n = nl ? (size_t)(nl - ev->hunks) + 1 : 0;
+		}
+		if (!(e.hunks = strndup(ev->hunks, n))) {
+			free(e.path);
+			return;
+		}
 	}
-	if (w->nedits == EDITS_MAX) {
-		/* bounded: the oldest edits of a very long failure go */
-		free(w->edits[0].path);
-		free(w->edits[0].hunks);
-		memmove(w->edits, w->edits + 1, --w->nedits * sizeof(*w->edits));
-		w->dropped++;
-		for (size_t i = 0; i < w->nopen; i++)
-			if (w->open[i].start)
-				w->open[i].start--;
-	}
+	/* bounded: the oldest edits of a very long failure go */
+	while (w->nedits && (w->nedits == EDITS_MAX ||
+			     w->edit_bytes + strlen(e.hunks) > EDITS_BYTES_MAX))
+		drop_oldest(w);
 	if (!w->edits && !(w->edits = calloc(EDITS_MAX, sizeof(*w->edits)))) {
 		free(e.path);
 		free(e.hunks);
 		return;
 	}
+	w->edit_bytes += strlen(e.hunks);
 	w->edits[w->nedits++] = e;
 }
 
