@@ -120,13 +120,13 @@ static int count_emit(void *p, const callus_import_event *ev)
 }
 
 /* Whether a record can matter to the reader: it holds one of its needles. */
-static int wanted(const callus_transcript_ops *ops, const char *s, size_t n)
+static int wanted(const callus_transcript_ops *ops, const void *st, const char *s, size_t n)
 {
 	if (!ops->needles)
 		return 1;
 	for (const char *const *nd = ops->needles; *nd; nd++)
 		if (memmem(s, n, *nd, strlen(*nd)))
-			return 1;
+			return !ops->want || ops->want(st, s, n);
 	return 0;
 }
 
@@ -206,7 +206,7 @@ int callus_import_read(const callus_transcript_ops *ops, const char *path, uint6
 			if (skipping) {
 				counts->malformed++;
 				skipping = 0;
-			} else if (line.len && !wanted(ops, line.ptr, line.len)) {
+			} else if (line.len && !wanted(ops, st, line.ptr, line.len)) {
 				/* read past unparsed, but a cut record still counts */
 				if (looks_like_object(line.ptr, line.len))
 					counts->records++;

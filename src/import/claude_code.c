@@ -289,7 +289,35 @@ static int cc_locate(const char *home, callus_strlist *out)
 
 static const char *const cc_needles[] = { "\"tool_use\"", "\"tool_result\"", NULL };
 
+/* A user record of results only matters when a call it answers is waiting
+ * (Bash, the edit tools): Read's, Grep's... are most of a transcript's
+ * bytes and are not parsed.  The ids are found in the raw text: in doubt
+ * (no id, an escape in it), parse. */
+static int cc_want(const void *p, const char *line, size_t len)
+{
+	static const char key[] = "\"tool_use_id\":\"";
+	const cc_state *s = p;
+	const char *at = line, *end = line + len;
+	int found = 0;
+
+	if (memmem(line, len, "\"tool_use\"", 10))
+		return 1;
+	while ((at = memmem(at, (size_t)(end - at), key, sizeof(key) - 1))) {
+		const char *id = at + sizeof(key) - 1, *q = memchr(id, '"', (size_t)(end - id));
+
+		if (!q || memchr(id, '\\', (size_t)(q - id)))
+			return 1;
+		found = 1;
+		for (size_t i = 0; i < s->n; i++)
+			if (strlen(s->calls[i].id) == (size_t)(q - id) &&
+			    !memcmp(s->calls[i].id, id, (size_t)(q - id)))
+				return 1;
+		at = q;
+	}
+	return !found;
+}
+
 const callus_transcript_ops callus_transcript_claude_code = {
 	"claude-code", "~/.claude/projects", cc_locate, cc_begin, cc_end, cc_record, cc_idle,
-	cc_needles,
+	cc_needles, cc_want,
 };

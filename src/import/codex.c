@@ -438,4 +438,5 @@ static const char *const cx_needles[] = {
 
 const callus_transcript_ops callus_transcript_codex = {
 	"codex", "~/.codex/sessions", cx_locate, cx_begin, cx_end, cx_record, cx_idle, cx_needles,
+	NULL,
 };

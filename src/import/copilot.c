@@ -224,5 +224,5 @@ static const char *const cp_needles[] = {
 
 const callus_transcript_ops callus_transcript_copilot = {
 	"copilot", "~/.copilot/session-state", cp_locate, cp_begin, cp_end, cp_record, cp_idle,
-	cp_needles,
+	cp_needles, NULL,
 };

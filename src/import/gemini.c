@@ -240,5 +240,5 @@ static const char *const gm_needles[] = { "\"toolCalls\"", "\"sessionId\"", NULL
 
 const callus_transcript_ops callus_transcript_gemini = {
 	"gemini", "~/.gemini/tmp/*/chats", gm_locate, gm_begin, gm_end, gm_record, gm_idle,
-	gm_needles,
+	gm_needles, NULL,
 };

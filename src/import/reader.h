@@ -43,6 +43,10 @@ struct callus_transcript_ops {
 	 * transcript is conversation): only checked to look like an object.
 	 * NULL-terminated; NULL: every record is parsed. */
 	const char *const *needles;
+	/* Then, when not NULL, whether a record with a needle is worth
+	 * parsing, from its raw text and the state (a tool's result no call
+	 * waits for is not); 1 when in doubt. */
+	int (*want)(const void *st, const char *line, size_t len);
 };
 
 extern const callus_transcript_ops callus_transcript_claude_code, callus_transcript_codex,
