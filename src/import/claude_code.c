@@ -300,8 +300,19 @@ static int cc_want(const void *p, const char *line, size_t len)
 	const char *at = line, *end = line + len;
 	int found = 0;
 
-	if (memmem(line, len, "\"tool_use\"", 10))
-		return 1;
+	if (memmem(line, len, "\"tool_use\"", 10)) {
+		/* a call: only the tools read here (compact JSON, as Claude
+		 * Code writes it; anything else is parsed) */
+		static const char *const tools[] = { "\"name\":\"Bash\"", "\"name\":\"Edit\"",
+						     "\"name\":\"MultiEdit\"", "\"name\":\"Write\"" };
+
+		if (!memmem(line, len, "\"name\":\"", 8))
+			return 1;
+		for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++)
+			if (memmem(line, len, tools[i], strlen(tools[i])))
+				return 1;
+		return 0;
+	}
 	while ((at = memmem(at, (size_t)(end - at), key, sizeof(key) - 1))) {
 		const char *id = at + sizeof(key) - 1, *q = memchr(id, '"', (size_t)(end - id));
 
