@@ -12,6 +12,7 @@
  * read only what is new.
  */
 #include "cli.h"
+#include "lessons_common.h"
 #include "record_common.h"
 
 #include "callus/buf.h"
@@ -91,6 +92,7 @@ typedef struct wsitem {
 	edit *edits;
 	size_t nedits, dropped;  /* dropped: edits forgotten past EDITS_MAX */
 	size_t edit_bytes;       /* their hunks' bytes */
+	callus_store *hold;      /* the store kept open while the import runs */
 	open_check *open;
 	size_t nopen;
 	int used;
@@ -272,6 +274,7 @@ static void wsitem_release(wsitem *w)
 	for (size_t i = 0; i < w->nopen; i++)
 		free(w->open[i].key);
 	free(w->open);
+	callus_store_close(w->hold);
 	if (w->used)
 		cli_workspace_release(&w->ws);
 	free(w->root);
@@ -485,7 +488,7 @@ static void command(importer *im, wsitem *w, const callus_import_event *ev)
 	char *dir = NULL, *patch = NULL;
 	open_check *oc;
 	cli_replay rp = { ev->time, NULL };
-	enum verdict v;
+	enum verdict v = V_NONE;
 	int code;
 
 	memset(&det, 0, sizeof(det));
@@ -566,6 +569,12 @@ static void command(importer *im, wsitem *w, const callus_import_event *ev)
 	if (oc)
 		close_check(w, oc);
 out:
+	/* Each replayed run opens and closes the store as the hook does; one
+	 * connection held open meanwhile spares each close the checkpoint and
+	 * the removal of the WAL that the last one to close does (their
+	 * fsyncs were most of an import's time). */
+	if (!opt_dry_run && !w->hold && v != V_NONE)
+		cli_open_store(&w->hold, &w->ws, 0);
 	callus_detection_release(&det);
 	callus_buf_release(&key);
 	free(dir);
