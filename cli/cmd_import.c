@@ -125,7 +125,7 @@ typedef struct importer {
 
 typedef struct marks {
 	callus_strlist paths;
-	uint64_t *offsets;
+	callus_import_mark *offsets;
 	size_t cap;
 	int dirty;
 } marks;
@@ -142,17 +142,17 @@ static char *marks_path(const char *home)
 	return callus_buf_status(&b) < 0 ? NULL : callus_buf_detach(&b);
 }
 
-static int marks_set(marks *m, const char *path, uint64_t off)
+static int marks_set(marks *m, const char *path, callus_import_mark off)
 {
 	for (size_t i = 0; i < m->paths.count; i++)
 		if (!strcmp(m->paths.items[i], path)) {
-			m->dirty |= m->offsets[i] != off;
+			m->dirty |= m->offsets[i].resume != off.resume || m->offsets[i].seen != off.seen;
 			m->offsets[i] = off;
 			return 0;
 		}
 	if (m->paths.count == m->cap) {
 		size_t cap = m->cap ? m->cap * 2 : 64;
-		uint64_t *g = realloc(m->offsets, cap * sizeof(*g));
+		callus_import_mark *g = realloc(m->offsets, cap * sizeof(*g));
 
 		if (!g)
 			return -1;
@@ -166,15 +166,17 @@ static int marks_set(marks *m, const char *path, uint64_t off)
 	return 0;
 }
 
-static uint64_t marks_get(const marks *m, const char *path)
+static callus_import_mark marks_get(const marks *m, const char *path)
 {
+	callus_import_mark none = { 0, 0 };
+
 	for (size_t i = 0; i < m->paths.count; i++)
 		if (!strcmp(m->paths.items[i], path))
 			return m->offsets[i];
-	return 0;
+	return none;
 }
 
-/* "OFFSET\tPATH" lines; a line that is not one is ignored. */
+/* "RESUME\tSEEN\tPATH" lines; a line that is not one is ignored. */
 static void marks_load(marks *m, const char *file)
 {
 	FILE *f = fopen(file, "r");
@@ -185,15 +187,18 @@ static void marks_load(marks *m, const char *file)
 	if (!f)
 		return;
 	while ((n = getline(&line, &cap, f)) > 0) {
-		char *tab, *end;
-		unsigned long long off;
+		callus_import_mark mk;
+		char *end, *end2;
 
 		if (line[n - 1] == '\n')
 			line[--n] = 0;
-		off = strtoull(line, &end, 10);
-		if (end == line || *end != '\t' || !(tab = end)[1])
+		mk.resume = strtoull(line, &end, 10);
+		if (end == line || *end != '\t')
 			continue;
-		marks_set(m, tab + 1, (uint64_t)off);
+		mk.seen = strtoull(end + 1, &end2, 10);
+		if (end2 == end + 1 || *end2 != '\t' || !end2[1] || mk.resume > mk.seen)
+			continue;
+		marks_set(m, end2 + 1, mk);
 	}
 	m->dirty = 0;
 	free(line);
@@ -212,8 +217,8 @@ static int marks_save(marks *m, const char *file)
 	if (!m->dirty)
 		return 0;
 	for (size_t i = 0; i < m->paths.count; i++)
-		callus_buf_printf(&b, "%llu\t%s\n", (unsigned long long)m->offsets[i],
-				  m->paths.items[i]);
+		callus_buf_printf(&b, "%llu\t%llu\t%s\n", (unsigned long long)m->offsets[i].resume,
+				  (unsigned long long)m->offsets[i].seen, m->paths.items[i]);
 	if (callus_buf_status(&b) < 0 || !(dir = strdup(file))) {
 		callus_error_set(&err, CALLUS_ENOMEM, "out of memory");
 		goto out;
@@ -654,8 +659,8 @@ static int import_agent(importer *im, const char *agent, marks *m, const char *m
 	im->nfiles = files.count;
 	for (im->ifile = 0; im->ifile < files.count; im->ifile++) {
 		const char *path = files.items[im->ifile];
-		uint64_t from = marks_get(m, path), to = from;
-		uint64_t before = im->counts.bytes;
+		callus_import_mark from = marks_get(m, path), to = from;
+		uint64_t before = im->counts.records + im->counts.malformed;
 
 		im->st.files++;
 		if (older_than_since(path))
@@ -664,15 +669,16 @@ static int import_agent(importer *im, const char *agent, marks *m, const char *m
 		/* a new file: no directory is known to be the one of the last */
 		free(im->last_cwd);
 		im->last_cwd = NULL;
-		if (callus_import_read(ops, path, from, 0, on_event, im, &im->counts, &to, &err) < 0) {
+		if (callus_import_read(ops, path, &to, 0, on_event, im, &im->counts, &err) < 0) {
 			cli_error("%s", callus_error_message(&err));
 			callus_error_release(&err);
 			continue;
 		}
-		if (im->counts.bytes > before)
+		if (im->counts.records + im->counts.malformed > before)
 			im->st.files_read++;
 		/* a read that a filter narrowed is not the whole file's */
-		if (!opt_dry_run && !im->filtered && to != from && marks_set(m, path, to) < 0)
+		if (!opt_dry_run && !im->filtered &&
+		    (to.resume != from.resume || to.seen != from.seen) && marks_set(m, path, to) < 0)
 			rc = -1;
 		if (!opt_dry_run && (im->ifile + 1) % SAVE_EVERY == 0)
 			marks_save(m, marks_file);

@@ -101,17 +101,21 @@ out:
 	return rc;
 }
 
-/* Counts events on their way to the caller. */
+/* Counts events on their way to the caller; those of lines an earlier
+ * read gave (quiet) only rebuild the reader's state. */
 typedef struct counting {
 	callus_import_emit emit;
 	void *ctx;
 	callus_import_counts *counts;
+	int quiet;
 } counting;
 
 static int count_emit(void *p, const callus_import_event *ev)
 {
 	counting *c = p;
 
+	if (c->quiet)
+		return 0;
 	if (ev->kind == CALLUS_IMPORT_COMMAND)
 		c->counts->commands++;
 	else
@@ -141,19 +145,20 @@ static int looks_like_object(const char *s, size_t n)
 	return n >= 2 && s[0] == '{' && s[n - 1] == '}';
 }
 
-int callus_import_read(const callus_transcript_ops *ops, const char *path, uint64_t offset,
-		       size_t line_max, callus_import_emit emit, void *ctx,
-		       callus_import_counts *counts, uint64_t *watermark, callus_error *err)
+int callus_import_read(const callus_transcript_ops *ops, const char *path,
+		       callus_import_mark *mark, size_t line_max, callus_import_emit emit,
+		       void *ctx, callus_import_counts *counts, callus_error *err)
 {
 	callus_buf line = CALLUS_BUF_INIT;
-	counting cnt = { emit, ctx, counts };
+	callus_import_counts quiet_counts;
+	counting cnt = { emit, ctx, counts, 0 };
 	char *chunk = NULL;
-	uint64_t pos, line_start;
+	uint64_t pos, line_start, offset = mark->resume, seen = mark->seen;
 	int fd = -1, rc = 0, skipping = 0;
 	void *st = NULL;
 	struct stat sb;
 
-	*watermark = offset;
+	memset(&quiet_counts, 0, sizeof(quiet_counts));
 	if (!line_max)
 		line_max = LINE_MAX_DEFAULT;
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 || fstat(fd, &sb) < 0) {
@@ -161,8 +166,10 @@ int callus_import_read(const callus_transcript_ops *ops, const char *path, uint6
 		goto out;
 	}
 	/* shorter than what was read: the file was replaced, read it anew */
-	if ((uint64_t)sb.st_size < offset)
-		offset = *watermark = 0;
+	if ((uint64_t)sb.st_size < seen || offset > seen)
+		offset = seen = 0;
+	mark->resume = offset;
+	mark->seen = seen;
 	if (lseek(fd, (off_t)offset, SEEK_SET) < 0 || !(chunk = malloc(CHUNK)) ||
 	    !(st = ops->begin(path))) {
 		rc = callus_error_set(err, chunk ? CALLUS_EIO : CALLUS_ENOMEM, "cannot read '%s'",
@@ -186,6 +193,7 @@ int callus_import_read(const callus_transcript_ops *ops, const char *path, uint6
 		for (const char *p = chunk, *end = chunk + n; p < end;) {
 			const char *nl = memchr(p, '\n', (size_t)(end - p));
 			size_t take = (size_t)((nl ? nl : end) - p);
+			callus_import_counts *c;
 
 			if (!skipping) {
 				if (line.len + take > line_max) {
@@ -203,22 +211,27 @@ int callus_import_read(const callus_transcript_ops *ops, const char *path, uint6
 				break;
 			p++;
 			pos++;
+			/* a line an earlier read gave: read again only to rebuild
+			 * the reader's state; its events and counts are not given
+			 * twice */
+			cnt.quiet = pos <= seen;
+			c = cnt.counts = cnt.quiet ? &quiet_counts : counts;
 			if (skipping) {
-				counts->malformed++;
+				c->malformed++;
 				skipping = 0;
 			} else if (line.len && !wanted(ops, st, line.ptr, line.len)) {
 				/* read past unparsed, but a cut record still counts */
 				if (looks_like_object(line.ptr, line.len))
-					counts->records++;
+					c->records++;
 				else
-					counts->malformed++;
+					c->malformed++;
 			} else if (line.len) {
 				json_t *rec = json_loadb(line.ptr, line.len, 0, NULL);
 
 				if (!json_is_object(rec)) {
-					counts->malformed++;
+					c->malformed++;
 				} else {
-					counts->records++;
+					c->records++;
 					rc = ops->record(st, rec, count_emit, &cnt);
 				}
 				json_decref(rec);
@@ -229,8 +242,10 @@ int callus_import_read(const callus_transcript_ops *ops, const char *path, uint6
 			}
 			callus_buf_truncate(&line, 0);
 			line_start = pos;
+			if (pos > mark->seen)
+				mark->seen = pos;
 			if (ops->idle(st))
-				*watermark = line_start;
+				mark->resume = line_start;
 		}
 	}
 	/* a last line with no newline: still being written, read next time */

@@ -12,7 +12,8 @@
  * object is skipped and counted, never fatal; a last line with no newline yet (the agent is
  * still writing it) is left for the next read.  The watermark a read gives
  * back is the end of the last line after which no tool call was waiting
- * for its result, so that a read resumed there loses no pairing.
+ * for its result, so that a read resumed there loses no pairing; the
+ * events of lines read before are not given twice.
  */
 #ifndef CALLUS_IMPORT_H
 #define CALLUS_IMPORT_H
@@ -82,17 +83,28 @@ int callus_transcript_locate(const callus_transcript_ops *ops, const char *home,
 /* Where the agent keeps them, for messages ("~/.claude/projects"). */
 const char *callus_transcript_where(const callus_transcript_ops *ops);
 
+/* How far a transcript was read, kept between imports (0, 0 before the
+ * first). */
+typedef struct callus_import_mark {
+	uint64_t resume;  /* where the next read starts: the end of the last
+			   * line after which no tool call waited for its
+			   * result */
+	uint64_t seen;    /* the end of the last complete line read: the
+			   * events of the lines before it were given and are
+			   * not given again (a call that never got its
+			   * result keeps resume behind them) */
+} callus_import_mark;
+
 /*
- * Read path from byte offset to its end, giving each event to emit.
- * *watermark gets the offset a later read resumes from (offset itself when
- * nothing complete was read).  An offset past the end (the file was
- * replaced) reads from the start.  Lines longer than line_max (0: 64 MiB)
- * are skipped as malformed, read past in bounded memory.  0, a negative
- * code from emit, or CALLUS_EIO / CALLUS_ENOMEM.
+ * Read path from mark->resume to its end, giving each event of the lines
+ * past mark->seen to emit, and move *mark on.  A file shorter than
+ * mark->seen was replaced: read from the start.  Lines longer than
+ * line_max (0: 64 MiB) are skipped as malformed, read past in bounded
+ * memory.  0, a negative code from emit, or CALLUS_EIO / CALLUS_ENOMEM.
  */
-int callus_import_read(const callus_transcript_ops *ops, const char *path, uint64_t offset,
-		       size_t line_max, callus_import_emit emit, void *ctx,
-		       callus_import_counts *counts, uint64_t *watermark, callus_error *err);
+int callus_import_read(const callus_transcript_ops *ops, const char *path,
+		       callus_import_mark *mark, size_t line_max, callus_import_emit emit,
+		       void *ctx, callus_import_counts *counts, callus_error *err);
 
 /*
  * The edits of a fix as one unified diff, what `git diff` would show of

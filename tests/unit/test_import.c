@@ -48,13 +48,14 @@ static char *fixture(const char *name)
 }
 
 static void read_all(const char *agent, const char *name, seen *s, callus_import_counts *c,
-		     uint64_t *wm)
+		     callus_import_mark *wm)
 {
 	const callus_transcript_ops *ops = callus_transcript_find(agent);
 	char *path = fixture(name);
 
 	assert_non_null(ops);
-	assert_int_equal(callus_import_read(ops, path, 0, 0, record, s, c, wm, NULL), 0);
+	wm->resume = wm->seen = 0;
+	assert_int_equal(callus_import_read(ops, path, wm, 0, record, s, c, NULL), 0);
 	free(path);
 }
 
@@ -62,7 +63,7 @@ static void claude_code_session(void **state)
 {
 	seen s = { CALLUS_BUF_INIT, 0, 0 };
 	callus_import_counts c = { 0 };
-	uint64_t wm;
+	callus_import_mark wm;
 
 	(void)state;
 	read_all("claude-code", "claude-code-session1.jsonl", &s, &c, &wm);
@@ -92,7 +93,7 @@ static void claude_code_edit_tool_and_new_file(void **state)
 {
 	seen s = { CALLUS_BUF_INIT, 0, 0 };
 	callus_import_counts c = { 0 };
-	uint64_t wm;
+	callus_import_mark wm;
 
 	(void)state;
 	read_all("claude-code", "claude-code-session2.jsonl", &s, &c, &wm);
@@ -110,7 +111,7 @@ static void codex_session(void **state)
 {
 	seen s = { CALLUS_BUF_INIT, 0, 0 };
 	callus_import_counts c = { 0 };
-	uint64_t wm;
+	callus_import_mark wm;
 
 	(void)state;
 	read_all("codex", "codex-session1.jsonl", &s, &c, &wm);
@@ -129,7 +130,7 @@ static void gemini_session(void **state)
 {
 	seen s = { CALLUS_BUF_INIT, 0, 0 };
 	callus_import_counts c = { 0 };
-	uint64_t wm;
+	callus_import_mark wm;
 
 	(void)state;
 	/* the directory comes from projects.json, by the transcript's place */
@@ -150,7 +151,7 @@ static void copilot_session(void **state)
 {
 	seen s = { CALLUS_BUF_INIT, 0, 0 };
 	callus_import_counts c = { 0 };
-	uint64_t wm;
+	callus_import_mark wm;
 
 	(void)state;
 	read_all("copilot", "copilot/d6651f28-d9ea-4434-b19a-f142292d65ca/events.jsonl", &s, &c, &wm);
@@ -192,33 +193,34 @@ static void broken_lines_are_counted_and_skipped(void **state)
 	char *path = write_tmp(BASH_USE("a", "make") "{\"type\":\"user\",\"mess\n"
 			       "[1,2]\n\n" BASH_RESULT("a", "true", "Exit code 2\\n\\nboom")
 			       "{\"type\":\"assistant\",\"message\":{\"conte");
-	uint64_t wm;
+	callus_import_mark wm;
 
 	(void)state;
-	assert_int_equal(callus_import_read(ops, path, 0, 0, record, &s, &c, &wm, NULL), 0);
+	wm.resume = wm.seen = 0;
+	assert_int_equal(callus_import_read(ops, path, &wm, 0, record, &s, &c, NULL), 0);
 	assert_int_equal(c.malformed, 2);   /* the cut object and the array */
 	assert_int_equal(c.unfinished, 1);  /* the last line, still being written */
 	assert_int_equal(s.ncommands, 1);
 	assert_non_null(strstr(s.log.ptr, "cmd 2 make [/w] <> boom"));
-	/* the watermark stops before the unfinished line: a second read from
-	 * it gives nothing more, and sees the line once it is finished */
+	/* the mark stops before the unfinished line: a second read from it
+	 * gives nothing more, and sees the line once it is finished */
 	{
 		seen s2 = { CALLUS_BUF_INIT, 0, 0 };
 		callus_import_counts c2 = { 0 };
-		uint64_t wm2;
+		callus_import_mark wm2 = wm;
 		FILE *f;
 
-		assert_int_equal(callus_import_read(ops, path, wm, 0, record, &s2, &c2, &wm2, NULL), 0);
+		assert_int_equal(callus_import_read(ops, path, &wm2, 0, record, &s2, &c2, NULL), 0);
 		assert_int_equal(s2.ncommands, 0);
 		assert_int_equal(c2.records, 0);
-		assert_true(wm2 == wm);
+		assert_true(wm2.seen == wm.seen && wm2.resume == wm.resume);
 		f = fopen(path, "a");
 		fputs("nt\":[]}}\n", f);
 		fclose(f);
-		assert_int_equal(callus_import_read(ops, path, wm, 0, record, &s2, &c2, &wm2, NULL), 0);
+		assert_int_equal(callus_import_read(ops, path, &wm2, 0, record, &s2, &c2, NULL), 0);
 		assert_int_equal(c2.records, 1);
 		assert_int_equal(c2.unfinished, 1); /* the first read's, no more */
-		assert_true(wm2 > wm);
+		assert_true(wm2.seen > wm.seen);
 		callus_buf_release(&s2.log);
 	}
 	unlink(path);
@@ -233,19 +235,57 @@ static void watermark_waits_for_the_result(void **state)
 	const callus_transcript_ops *ops = callus_transcript_find("claude-code");
 	const char *first = BASH_USE("a", "make");
 	char *path = write_tmp(first);
-	uint64_t wm;
+	callus_import_mark wm = { 0, 0 };
 	FILE *f;
 
 	(void)state;
-	assert_int_equal(callus_import_read(ops, path, 0, 0, record, &s, &c, &wm, NULL), 0);
+	assert_int_equal(callus_import_read(ops, path, &wm, 0, record, &s, &c, NULL), 0);
 	/* the call has no result yet: resuming after it would lose it */
-	assert_true(wm == 0);
+	assert_true(wm.resume == 0 && wm.seen == strlen(first));
 	f = fopen(path, "a");
 	fputs(BASH_RESULT("a", "false", "ok"), f);
 	fclose(f);
-	assert_int_equal(callus_import_read(ops, path, wm, 0, record, &s, &c, &wm, NULL), 0);
+	assert_int_equal(callus_import_read(ops, path, &wm, 0, record, &s, &c, NULL), 0);
 	assert_int_equal(s.ncommands, 1);
 	assert_non_null(strstr(s.log.ptr, "cmd 0 make"));
+	assert_true(wm.resume == wm.seen);
+	unlink(path);
+	free(path);
+	callus_buf_release(&s.log);
+}
+
+/* A call that never gets its result (the session died) keeps the reads
+ * resuming before it: what came after is read again, never given twice. */
+static void nothing_is_given_twice(void **state)
+{
+	seen s = { CALLUS_BUF_INIT, 0, 0 };
+	callus_import_counts c = { 0 };
+	const callus_transcript_ops *ops = callus_transcript_find("claude-code");
+	char *path = write_tmp(BASH_USE("lost", "make") BASH_USE("b", "make test")
+			       BASH_RESULT("b", "true", "Exit code 1\\n\\nFAIL"));
+	callus_import_mark wm = { 0, 0 };
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(callus_import_read(ops, path, &wm, 0, record, &s, &c, NULL), 0);
+	assert_int_equal(s.ncommands, 1);
+	assert_true(wm.resume == 0);
+	assert_int_equal(callus_import_read(ops, path, &wm, 0, record, &s, &c, NULL), 0);
+	assert_int_equal(s.ncommands, 1);
+	assert_int_equal(c.commands, 1);
+	assert_int_equal(c.records, 3);
+	f = fopen(path, "a");
+	fputs(BASH_USE("c", "make lint") BASH_RESULT("c", "false", "ok"), f);
+	fclose(f);
+	assert_int_equal(callus_import_read(ops, path, &wm, 0, record, &s, &c, NULL), 0);
+	assert_int_equal(s.ncommands, 2);
+	assert_non_null(strstr(s.log.ptr, "cmd 0 make lint"));
+	/* the file replaced by a shorter one: read from the start */
+	f = fopen(path, "w");
+	fputs(BASH_USE("d", "make") BASH_RESULT("d", "false", "ok"), f);
+	fclose(f);
+	assert_int_equal(callus_import_read(ops, path, &wm, 0, record, &s, &c, NULL), 0);
+	assert_int_equal(s.ncommands, 3);
 	unlink(path);
 	free(path);
 	callus_buf_release(&s.log);
@@ -258,7 +298,7 @@ static void huge_lines_are_skipped(void **state)
 	const callus_transcript_ops *ops = callus_transcript_find("claude-code");
 	callus_buf text = CALLUS_BUF_INIT;
 	char *path;
-	uint64_t wm;
+	callus_import_mark wm;
 
 	(void)state;
 	callus_buf_puts(&text, "{\"type\":\"x\",\"pad\":\"");
@@ -267,7 +307,8 @@ static void huge_lines_are_skipped(void **state)
 	callus_buf_puts(&text, "\"}\n" BASH_USE("a", "make") BASH_RESULT("a", "false", "ok"));
 	path = write_tmp(text.ptr);
 	/* a ceiling of 64 KiB: the megabyte line is skipped */
-	assert_int_equal(callus_import_read(ops, path, 0, 65536, record, &s, &c, &wm, NULL), 0);
+	wm.resume = wm.seen = 0;
+	assert_int_equal(callus_import_read(ops, path, &wm, 65536, record, &s, &c, NULL), 0);
 	assert_int_equal(c.malformed, 1);
 	assert_int_equal(s.ncommands, 1);
 	unlink(path);
@@ -316,6 +357,7 @@ int main(void)
 		cmocka_unit_test(copilot_session),
 		cmocka_unit_test(broken_lines_are_counted_and_skipped),
 		cmocka_unit_test(watermark_waits_for_the_result),
+		cmocka_unit_test(nothing_is_given_twice),
 		cmocka_unit_test(huge_lines_are_skipped),
 		cmocka_unit_test(hunks_from_texts),
 		cmocka_unit_test(readers_are_named),
