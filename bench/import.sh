@@ -6,7 +6,8 @@
 # Rows: cat; callus import --dry-run (read, parse, detect; nothing written);
 # callus import (every check replayed into its workspace's store); the same
 # import again (incremental: nothing new, the watermarks).  Each row: wall
-# seconds and peak resident memory (GNU time).
+# seconds, CPU seconds (user + system: what the machine's load does not
+# change much) and peak resident memory (GNU time).
 # Usage: bench/import.sh [SESSIONS] [MEGABYTES] [path/to/callus]
 #   (defaults 1000 and 100: a tenth of the goal; bench/import.sh 10000 1024
 #   is the goal's size, 10,000 sessions and 1 GB)
@@ -35,14 +36,15 @@ echo "# $files transcript files, $((bytes / 1048576)) MiB, $nws workspaces"
 row() {
 	name=$1
 	shift
-	HOME=$home XDG_DATA_HOME=$home/.local/share /usr/bin/time -f "%e %M" -o "$work/time" "$@" \
+	HOME=$home XDG_DATA_HOME=$home/.local/share /usr/bin/time -f "%e %U %S %M" -o "$work/time" "$@" \
 		>"$work/out" 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
-	read -r secs kb <"$work/time"
-	printf '| %s | %s | %s |\n' "$name" "$secs" "$((kb / 1024))"
+	read -r secs user sys kb <"$work/time"
+	printf '| %s | %s | %s | %s |\n' "$name" "$secs" "$(awk "BEGIN { print $user + $sys }")" "$((kb / 1024))"
 }
 
-echo "| run | wall s | peak RSS MiB |"
-echo "|:---|---:|---:|"
+echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "| run | wall s | CPU s | peak RSS MiB |"
+echo "|:---|---:|---:|---:|"
 row "cat (baseline)" sh -c "find '$home/.claude' '$home/.codex' -name '*.jsonl' -exec cat {} + >/dev/null"
 row "callus import --dry-run" "$callus" import --dry-run --quiet
 cp "$work/out" "$work/dry"
@@ -50,5 +52,6 @@ row "callus import" "$callus" import --quiet
 cp "$work/out" "$work/full"
 row "callus import again (nothing new)" "$callus" import --quiet
 echo
+echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 sed 's/^/# /' "$work/full"
 grep -q "imported 0 verification commands" "$work/out"
