@@ -176,6 +176,27 @@ int callus_import_read(const callus_transcript_ops *ops, const char *path,
 				      path);
 		goto out;
 	}
+	/* A read resumed past the first line: the session's header (Codex's
+	 * session_meta, Copilot's session.start: the directory) is read again,
+	 * quietly, so that what follows knows where it ran. */
+	if (offset > 0) {
+		ssize_t n = pread(fd, chunk, CHUNK, 0);
+		const char *nl = n > 0 ? memchr(chunk, '\n', (size_t)n) : NULL;
+
+		if (nl && (uint64_t)(nl - chunk) + 1 <= offset &&
+		    wanted(ops, st, chunk, (size_t)(nl - chunk))) {
+			json_t *rec = json_loadb(chunk, (size_t)(nl - chunk), 0, NULL);
+
+			cnt.quiet = 1;
+			if (json_is_object(rec) && (rc = ops->record(st, rec, count_emit, &cnt)) < 0) {
+				json_decref(rec);
+				callus_error_set(err, rc, "cannot import '%s'", path);
+				goto out;
+			}
+			json_decref(rec);
+			cnt.quiet = 0;
+		}
+	}
 	pos = line_start = offset;
 	for (;;) {
 		ssize_t n = read(fd, chunk, CHUNK);

@@ -291,6 +291,36 @@ static void nothing_is_given_twice(void **state)
 	callus_buf_release(&s.log);
 }
 
+/* A session read again after more was appended: the header's directory
+ * is known to what follows (Copilot names it only in session.start). */
+static void resumed_reads_know_the_directory(void **state)
+{
+	seen s = { CALLUS_BUF_INIT, 0, 0 };
+	callus_import_counts c = { 0 };
+	const callus_transcript_ops *ops = callus_transcript_find("copilot");
+	char *path = write_tmp(
+		"{\"type\":\"session.start\",\"data\":{\"sessionId\":\"s\",\"context\":{\"cwd\":\"/w\"}}}\n");
+	callus_import_mark wm = { 0, 0 };
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(callus_import_read(ops, path, &wm, 0, record, &s, &c, NULL), 0);
+	assert_true(wm.resume > 0);
+	f = fopen(path, "a");
+	fputs("{\"type\":\"tool.execution_start\",\"data\":{\"toolCallId\":\"c\",\"toolName\":\"bash\","
+	      "\"arguments\":{\"command\":\"make\"}}}\n"
+	      "{\"type\":\"tool.execution_complete\",\"timestamp\":\"t\",\"data\":{\"toolCallId\":\"c\","
+	      "\"success\":true,\"shellExecution\":{\"exitCode\":2},\"result\":{\"content\":\"boom\\n"
+	      "<shellId: 0 completed with exit code 2>\"}}}\n", f);
+	fclose(f);
+	assert_int_equal(callus_import_read(ops, path, &wm, 0, record, &s, &c, NULL), 0);
+	assert_int_equal(s.ncommands, 1);
+	assert_non_null(strstr(s.log.ptr, "cmd 2 make [/w] <t> boom\n"));
+	unlink(path);
+	free(path);
+	callus_buf_release(&s.log);
+}
+
 static void huge_lines_are_skipped(void **state)
 {
 	seen s = { CALLUS_BUF_INIT, 0, 0 };
@@ -358,6 +388,7 @@ int main(void)
 		cmocka_unit_test(broken_lines_are_counted_and_skipped),
 		cmocka_unit_test(watermark_waits_for_the_result),
 		cmocka_unit_test(nothing_is_given_twice),
+		cmocka_unit_test(resumed_reads_know_the_directory),
 		cmocka_unit_test(huge_lines_are_skipped),
 		cmocka_unit_test(hunks_from_texts),
 		cmocka_unit_test(readers_are_named),
