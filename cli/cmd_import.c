@@ -90,7 +90,7 @@ typedef struct wsitem {
 	char *root;           /* realpath */
 	cli_workspace ws;
 	edit *edits;
-	size_t nedits, dropped;  /* dropped: edits forgotten past EDITS_MAX */
+	size_t nedits;
 	size_t edit_bytes;       /* their hunks' bytes */
 	callus_store *hold;      /* the store kept open while the import runs */
 	open_check *open;
@@ -104,7 +104,6 @@ typedef struct stats {
 } stats;
 
 typedef struct importer {
-	const cli_import_opts *o;
 	char *home, *project;
 	wsitem *ws;
 	size_t nws;
@@ -255,7 +254,6 @@ static void edits_clear(wsitem *w)
 		free(w->edits[i].hunks);
 	}
 	w->nedits = 0;
-	w->dropped = 0;
 	w->edit_bytes = 0;
 }
 
@@ -266,7 +264,6 @@ static void drop_oldest(wsitem *w)
 	free(w->edits[0].path);
 	free(w->edits[0].hunks);
 	memmove(w->edits, w->edits + 1, --w->nedits * sizeof(*w->edits));
-	w->dropped++;
 	for (size_t i = 0; i < w->nopen; i++)
 		if (w->open[i].start)
 			w->open[i].start--;
@@ -716,8 +713,10 @@ static void summary(const importer *im)
 	if (im->outside.count)
 		printf("  skipped: %zu director%s outside your home (import one with --project DIR)\n",
 		       im->outside.count, im->outside.count == 1 ? "y" : "ies");
-	printf("  lines read: %llu, skipped as malformed: %llu, left unfinished: %llu\n",
-	       (unsigned long long)im->counts.records, (unsigned long long)im->counts.malformed,
+	printf("  lines read: %llu (%llu shell commands, %llu edits), skipped as malformed: %llu, "
+	       "left unfinished: %llu\n",
+	       (unsigned long long)im->counts.records, (unsigned long long)s->commands,
+	       (unsigned long long)im->counts.edits, (unsigned long long)im->counts.malformed,
 	       (unsigned long long)im->counts.unfinished);
 }
 
@@ -736,7 +735,6 @@ int cli_import(const cli_import_opts *o)
 	opt_project = o->project;
 	opt_dry_run = o->dry_run;
 	opt_quiet = o->quiet;
-	im.o = o;
 	im.tty = isatty(2);
 	if (home && *home)
 		im.home = realpath(home, NULL);
