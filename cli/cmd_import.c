@@ -693,9 +693,9 @@ static void summary(const importer *im)
 	const char *verb = opt_dry_run ? "would import" : "imported";
 
 	printf("callus: %s %llu verification commands (%llu failed, %llu passed) from %llu "
-	       "transcript files (%llu with something new)\n",
+	       "transcript file%s (%llu with something new)\n",
 	       verb, (unsigned long long)s->checks, (unsigned long long)s->failures,
-	       (unsigned long long)s->passes, (unsigned long long)s->files,
+	       (unsigned long long)s->passes, (unsigned long long)s->files, s->files == 1 ? "" : "s",
 	       (unsigned long long)s->files_read);
 	printf("  fixes found: %llu%s", (unsigned long long)s->fixes,
 	       opt_dry_run ? " (edits between a failure and a passing run)" : "");
