@@ -11,10 +11,14 @@ paths moved to a copy of the project; a Codex rollout.  After callus import the
 workspace has the lesson, the resolution whose diff is the edit and the note,
 as the live hook makes them; a second import adds nothing; a truncated line is
 counted; a workspace that is gone or outside the home is skipped and counted;
---dry-run writes nothing; callus init offers the import.'
+--dry-run writes nothing; callus init offers the import; and the real Claude
+Code run live with the hook, then its transcript imported into the same
+workspace, gives the same lessons, diffs and notes.'
 
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=agentlib.sh
+. "$REPO/tests/e2e/agentlib.sh"
 
 IMPORT_FIXTURES=$REPO/tests/import/fixtures
 
@@ -261,6 +265,55 @@ token: $tok"
 	! grep -q "passwd\|evil" "$TRASH_DIRECTORY/fix9" &&
 	! grep -rq "$tok" .callus .lessons AGENTS.md &&
 	! sqlite3 .callus/callus.db .dump | grep -q "$tok"
+'
+
+# claude_live NAME TURNS: one `claude -p` in shop/ against the scripted model
+# (as t0017 runs it), callus's hook installed.
+claude_live() {
+	local rc
+	model_start anthropic "$1" "$2" || return 1
+	(cd "$TRASH_DIRECTORY/shop" && ANTHROPIC_BASE_URL=http://127.0.0.1:$MODEL_PORT \
+		ANTHROPIC_API_KEY=k CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
+		DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1 IS_SANDBOX=1 \
+		PATH=$AGENTS/node_modules/.bin:$PATH \
+		timeout -k 5 120 "$AGENTS/node_modules/.bin/claude" -p "make eslint pass" \
+		--dangerously-skip-permissions --output-format json </dev/null \
+		>"$TRASH_DIRECTORY/$1.out" 2>"$TRASH_DIRECTORY/$1.err")
+	rc=$?
+	model_stop
+	return $rc
+}
+
+bash_turn() {
+	jq -cn --arg c "$1" '{call: "Bash", args: {command: $c, description: "run a command"}}'
+}
+
+# facts: what a store learnt, without ids, times and commits: the lessons,
+# each resolution's diff (git's index lines aside), the notes' ids.
+facts() {
+	"$CALLUS" lessons --json | jq -c "map({file, tool, type, error_summary, occurrences}) | sort_by(.file)"
+	"$CALLUS" resolutions --json | jq -r "sort_by(.message) | .[].id" | while read -r id; do
+		"$CALLUS" resolutions show "$id" | sed -n "/^diff --git/,\$p" | grep -v "^index "
+	done
+	ls .callus/notes
+}
+
+skip_unless_cli claude
+test_expect_success 'the real Claude Code, live and imported: the same lessons, fixes and notes' '
+	setup_fixture eslint-project shop && cd shop &&
+	"$CALLUS" init claude-code >init.out &&
+	claude_live live "[$(bash_turn "npx eslint src"),
+		$(bash_turn "cp $FIXED/app.js $FIXED/util.js src/"),
+		$(bash_turn "npx eslint src"), {\"text\": \"done\"}]" &&
+	facts >"$TRASH_DIRECTORY/live.facts" &&
+	grep -q "^-  const currency" "$TRASH_DIRECTORY/live.facts" &&
+	mv .callus "$TRASH_DIRECTORY/live.callus" && rm -rf .lessons &&
+	git checkout -q -- . && mkdir .callus &&
+	cp "$TRASH_DIRECTORY/live.callus/config" .callus/ 2>/dev/null || true &&
+	"$CALLUS" import --agent claude-code --project . >"$TRASH_DIRECTORY/imp.out" &&
+	cat "$TRASH_DIRECTORY/imp.out" &&
+	facts >"$TRASH_DIRECTORY/imported.facts" &&
+	test_cmp "$TRASH_DIRECTORY/live.facts" "$TRASH_DIRECTORY/imported.facts"
 '
 
 test_done
