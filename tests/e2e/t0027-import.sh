@@ -20,6 +20,7 @@ workspace, gives the same lessons, diffs and notes.'
 # shellcheck source=agentlib.sh
 . "$REPO/tests/e2e/agentlib.sh"
 
+# shellcheck disable=SC2034 # read in the test bodies
 IMPORT_FIXTURES=$REPO/tests/import/fixtures
 
 # c_project DIR: show.c with a format mistake, committed (under $HOME: an
@@ -281,7 +282,7 @@ claude_live() {
 		>"$TRASH_DIRECTORY/$1.out" 2>"$TRASH_DIRECTORY/$1.err")
 	rc=$?
 	model_stop
-	return $rc
+	return "$rc"
 }
 
 bash_turn() {
