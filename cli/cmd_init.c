@@ -8,6 +8,8 @@
  */
 #include "cli.h"
 
+#include "callus/import.h"
+
 #include "callus/agentconf.h"
 #include "callus/migrate.h"
 #include "callus/record.h"
@@ -21,7 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int opt_remove, opt_dry_run, opt_check;
+static int opt_remove, opt_dry_run, opt_check, opt_import;
 
 static const cli_option init_options[] = {
 	{ CLI_OPT_FLAG, 0, "remove", &opt_remove, NULL,
@@ -30,11 +32,13 @@ static const cli_option init_options[] = {
 	  "print what would be written, write nothing" },
 	{ CLI_OPT_FLAG, 0, "check", &opt_check, NULL,
 	  "write nothing; say whether the agent will run callus (exit 1 when not)" },
+	{ CLI_OPT_FLAG, 0, "import", &opt_import, NULL,
+	  "also import AGENT's earlier sessions in this workspace (callus import)" },
 	CLI_END
 };
 
 const cli_spec cmd_init_spec = {
-	"callus init [AGENT] [--remove] [--dry-run] [--check]",
+	"callus init [AGENT] [--remove] [--dry-run] [--check] [--import]",
 	"Make a coding agent run callus after its shell commands (its hook settings).",
 	"AGENT is claude-code (or claude), codex, gemini, copilot, cursor or cline.\n"
 	"callus's entries are merged into the agent's settings file in the workspace:\n"
@@ -48,6 +52,9 @@ const cli_spec cmd_init_spec = {
 	"will run callus is checked as 'callus doctor' does it: the hook in its settings,\n"
 	"the program it runs, whether the agent trusts this folder, and whether the\n"
 	"last payload it sent could be read.\n"
+	"For an agent whose transcripts callus can read (claude-code, codex, gemini,\n"
+	"copilot), init also says what 'callus import' would learn from the agent's\n"
+	"earlier sessions in this workspace; with --import it imports them.\n"
 	"docs/agents.md has every agent's files and the manual equivalent.",
 	init_options, 0
 };
@@ -441,6 +448,21 @@ static void unknown_agent(const char *name)
 	callus_buf_release(&names);
 }
 
+/* The agent's earlier sessions here: what an import would learn, or,
+ * with --import, the import itself (callus import). */
+static void offer_import(const cli_workspace *ws, const callus_agentconf_agent *a)
+{
+	cli_import_opts o = { a->name, NULL, ws->root, !opt_import, 1 };
+
+	if (!callus_transcript_find(a->name))
+		return;
+	if (!opt_import)
+		printf("earlier sessions of %s in this workspace ('callus init %s --import' "
+		       "imports them):\n", a->name, a->name);
+	fflush(stdout);
+	cli_import(&o);
+}
+
 int cmd_init(int argc, char **argv)
 {
 	const callus_agentconf_agent *a = NULL;
@@ -497,6 +519,8 @@ int cmd_init(int argc, char **argv)
 		after_init(&ws, a);
 	if (rc == 0 && !opt_remove && ws.kind == CALLUS_WS_NONE)
 		rc = mark_workspace(&ws);
+	if (rc == 0 && !opt_remove && !opt_dry_run)
+		offer_import(&ws, a);
 out:
 	free(program);
 	if (have_ws)

@@ -40,6 +40,7 @@ static const cli_command commands[] = {
 	{ "feedback", cmd_feedback, &cmd_feedback_spec },
 	{ "help", cmd_help, &cmd_help_spec },
 	{ "hook", cmd_hook, &cmd_hook_spec },
+	{ "import", cmd_import, &cmd_import_spec },
 	{ "init", cmd_init, &cmd_init_spec },
 	{ "lessons", cmd_lessons, &cmd_lessons_spec },
 	{ "merge", cmd_merge, &cmd_merge_spec },

@@ -143,9 +143,36 @@ double cli_match_half_life(const cli_workspace *ws)
 				       (long)CALLUS_MATCH_HALF_LIFE_DAYS);
 }
 
+static int record_pass(const cli_workspace *ws, const callus_detection *det, const char *command,
+		       const char *session, long long started_ns, callus_metrics *m,
+		       callus_learn_result *out, callus_store **keep, const cli_replay *rp);
+
 int cli_record_pass(const cli_workspace *ws, const callus_detection *det, const char *command,
 		    const char *session, long long started_ns, callus_metrics *m,
 		    callus_learn_result *out, callus_store **keep)
+{
+	return record_pass(ws, det, command, session, started_ns, m, out, keep, NULL);
+}
+
+int cli_replay_pass(const cli_workspace *ws, const callus_detection *det, const char *command,
+		    const char *session, const cli_replay *rp, callus_learn_result *out)
+{
+	return record_pass(ws, det, command, session, 0, NULL, out, NULL, rp);
+}
+
+static void replay_learn(cli_learn *lc, const cli_replay *rp)
+{
+	if (!rp)
+		return;
+	lc->opts.now = rp->now && *rp->now ? rp->now : NULL;
+	lc->opts.fix_patch = rp->fix_patch;
+	/* the working tree of then is gone: never snapshot today's */
+	lc->opts.no_snapshot = 1;
+}
+
+static int record_pass(const cli_workspace *ws, const callus_detection *det, const char *command,
+		       const char *session, long long started_ns, callus_metrics *m,
+		       callus_learn_result *out, callus_store **keep, const cli_replay *rp)
 {
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_store *store = NULL;
@@ -165,6 +192,7 @@ int cli_record_pass(const cli_workspace *ws, const callus_detection *det, const 
 	lc.opts.session = session ? session : "";
 	lc.opts.metrics = m;
 	lc.snapshot.since_ns = started_ns;
+	replay_learn(&lc, rp);
 	/* the command goes into the resolution's context: redacted */
 	if (command && ws->redactor && callus_redact_str(ws->redactor, &red, command) == 0)
 		lc.opts.command = red;
@@ -177,8 +205,9 @@ int cli_record_pass(const cli_workspace *ws, const callus_detection *det, const 
 	} else if (out->snapshot_error) {
 		log_error(ws, "snapshot_failed", out->snapshot_error, NULL);
 	}
-	/* a fix makes or changes a note: the instructions file leads with them */
-	if (rc == 0 && out->nfixed &&
+	/* a fix makes or changes a note: the instructions file leads with them
+	 * (a replay leaves it to the end of the import) */
+	if (rc == 0 && out->nfixed && !rp &&
 	    callus_record_views(store, ws->root, callus_config_get(ws->config, "lessons", "file"),
 				(int)cli_config_long(ws, "lessons", "max", 20), &err) < 0) {
 		log_error(ws, "views_failed", callus_error_message(&err), NULL);
@@ -198,6 +227,24 @@ int cli_record_pass(const cli_workspace *ws, const callus_detection *det, const 
 	free(red);
 	free(dir);
 	return rc;
+}
+
+int cli_replay_views(const cli_workspace *ws)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_store *store = NULL;
+	int rc;
+
+	if ((rc = cli_open_store(&store, ws, 0)) != 0)
+		return rc < 0 ? -1 : 0;
+	if ((rc = callus_record_views(store, ws->root, callus_config_get(ws->config, "lessons", "file"),
+				      (int)cli_config_long(ws, "lessons", "max", 20), &err)) < 0) {
+		cli_error("%s: the lessons block not rebuilt: %s", ws->root, callus_error_message(&err));
+		log_error(ws, "views_failed", callus_error_message(&err), NULL);
+	}
+	callus_store_close(store);
+	callus_error_release(&err);
+	return rc < 0 ? -1 : 0;
 }
 
 size_t cli_context_budget(const cli_workspace *ws, long n)
@@ -279,10 +326,33 @@ int cli_store_timeout(const cli_workspace *ws)
 	return (int)(ws->store_wait_ms > 0 && ws->store_wait_ms < ms ? ws->store_wait_ms : ms);
 }
 
+static int record_failure(const cli_workspace *ws, const callus_detection *det,
+			  const char *command, int exit_code, const callus_capture *cap,
+			  const char *intent_id, callus_metrics *m, int related_max,
+			  void (*queued)(void *), void *queued_ctx, cli_recorded *out,
+			  const cli_replay *rp);
+
 int cli_record_failure(const cli_workspace *ws, const callus_detection *det, const char *command,
 		       int exit_code, const callus_capture *cap, const char *intent_id,
 		       callus_metrics *m, int related_max, void (*queued)(void *),
 		       void *queued_ctx, cli_recorded *out)
+{
+	return record_failure(ws, det, command, exit_code, cap, intent_id, m, related_max, queued,
+			      queued_ctx, out, NULL);
+}
+
+int cli_replay_failure(const cli_workspace *ws, const callus_detection *det, const char *command,
+		       int exit_code, const callus_capture *cap, const char *session,
+		       const cli_replay *rp, callus_metrics *m, cli_recorded *out)
+{
+	return record_failure(ws, det, command, exit_code, cap, session, m, 0, NULL, NULL, out, rp);
+}
+
+static int record_failure(const cli_workspace *ws, const callus_detection *det,
+			  const char *command, int exit_code, const callus_capture *cap,
+			  const char *intent_id, callus_metrics *m, int related_max,
+			  void (*queued)(void *), void *queued_ctx, cli_recorded *out,
+			  const cli_replay *rp)
 {
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_failure f;
@@ -295,7 +365,7 @@ int cli_record_failure(const cli_workspace *ws, const callus_detection *det, con
 		callus_config_get(ws->config, "lessons", "file"),
 		(int)cli_config_long(ws, "lessons", "max", 20),
 		cli_store_timeout(ws),
-		ws->redactor, NULL, m, related_max, NULL, NULL, NULL,
+		ws->redactor, NULL, m, related_max, NULL, NULL, NULL, 0,
 	};
 	callus_record_result res;
 	cli_learn lc;
@@ -303,9 +373,11 @@ int cli_record_failure(const cli_workspace *ws, const callus_detection *det, con
 
 	cli_learn_init(&lc, ws, det, pc.cwd_rel);
 	lc.opts.metrics = m;
+	replay_learn(&lc, rp);
 	opts.learn = &lc.opts;
 	opts.stored = queued;
 	opts.stored_ctx = queued_ctx;
+	opts.defer_views = rp != NULL;
 	memset(out, 0, sizeof(*out));
 	memset(&l, 0, sizeof(l));
 	if ((rc = callus_failure_build(&f, &chk, cap, &pc, &err)) < 0)
@@ -313,6 +385,15 @@ int cli_record_failure(const cli_workspace *ws, const callus_detection *det, con
 	opts.framework = callus_failure_framework(&f);
 	if ((rc = callus_lesson_from_failure(&l, &f, &opts, &err)) < 0)
 		goto out_failure;
+	/* a replayed failure happened when the transcript says */
+	if (rp && rp->now && *rp->now) {
+		free(l.timestamp);
+		free(l.last_seen);
+		if (!(l.timestamp = strdup(rp->now)) || !(l.last_seen = strdup(rp->now))) {
+			rc = callus_error_set(&err, CALLUS_ENOMEM, "out of memory");
+			goto out_lesson;
+		}
+	}
 	rc = callus_record_lesson(&l, &f.diags, f.output_bytes, &opts, &res, &err);
 	if (rc == 0) {
 		out->is_new = res.is_new;
@@ -340,6 +421,7 @@ int cli_record_failure(const cli_workspace *ws, const callus_detection *det, con
 		out->file = strdup(l.file ? l.file : "");
 		out->signature = strdup(l.signature ? l.signature : "");
 	}
+out_lesson:
 	callus_lesson_release(&l);
 out_failure:
 	callus_failure_release(&f);

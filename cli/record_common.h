@@ -61,6 +61,31 @@ int cli_record_pass(const cli_workspace *ws, const callus_detection *det, const 
 		    const char *session, long long started_ns, callus_metrics *m,
 		    callus_learn_result *out, callus_store **keep);
 
+/* A run replayed from an agent's transcript (callus import): when it ran,
+ * and the fix the transcript's own edits make since the failure (a unified
+ * diff, "" for none; NULL: unknown).  No snapshot is taken: the working
+ * tree of then is gone. */
+typedef struct cli_replay {
+	const char *now;        /* ISO 8601 UTC; NULL or "": the clock */
+	const char *fix_patch;
+} cli_replay;
+
+/* cli_record_pass() for a replayed run: no metrics, nothing kept open.
+ * Replays leave the instructions file's block alone: the caller rebuilds
+ * it once (cli_replay_views). */
+int cli_replay_pass(const cli_workspace *ws, const callus_detection *det, const char *command,
+		    const char *session, const cli_replay *rp, callus_learn_result *out);
+
+/* cli_record_failure() for a replayed run: the lesson's times are the
+ * run's, no related lessons are read. */
+int cli_replay_failure(const cli_workspace *ws, const callus_detection *det, const char *command,
+		       int exit_code, const callus_capture *cap, const char *session,
+		       const cli_replay *rp, callus_metrics *m, cli_recorded *out);
+
+/* The instructions file's block of ws rebuilt from its store, after
+ * replays; 0, or <0 after saying why. */
+int cli_replay_views(const cli_workspace *ws);
+
 /* [hook] context_chars: the characters of context an agent is given. */
 #define CLI_CONTEXT_CHARS 1500
 

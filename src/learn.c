@@ -25,7 +25,9 @@
 
 #include <jansson.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #define DESCRIPTION_MAX 400
 
@@ -65,10 +67,34 @@ int callus_learn_in_run(const learn_run *r, const char *sig)
 
 fix_diff *callus_learn_find_diff(learn_run *r, int64_t snapshot_id)
 {
+	if (r->o->fix_patch)
+		return r->given.patch ? &r->given : NULL;
 	for (size_t i = 0; i < r->ndiffs; i++)
 		if (r->diffs[i].snapshot_id == snapshot_id)
 			return &r->diffs[i];
 	return NULL;
+}
+
+char *callus_learn_time_ago(const learn_run *r, int64_t seconds)
+{
+	struct tm tm;
+	time_t t;
+	char out[32];
+
+	/* callus_learn_prune() runs without options: the clock */
+	if (!r->o || !r->o->now)
+		return callus_sql_time_ago(seconds);
+	memset(&tm, 0, sizeof(tm));
+	if (sscanf(r->o->now, "%4d-%2d-%2dT%2d:%2d:%2d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+		   &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
+		return callus_sql_time_ago(seconds);
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	t = timegm(&tm) - (time_t)seconds;
+	gmtime_r(&t, &tm);
+	if (!strftime(out, sizeof(out), "%Y-%m-%dT%H:%M:%S.000Z", &tm))
+		return NULL;
+	return strdup(out);
 }
 
 static void note_trouble(learn_run *r, const char *what, const callus_error *e)
@@ -142,7 +168,7 @@ static int look(learn_run *r, int *need_snapshot, int *known)
 	sqlite3_finalize(st);
 	if (sq != SQLITE_DONE)
 		return sq;
-	if (r->passed || !r->nerrs || r->o->no_snapshot)
+	if (r->passed || !r->nerrs || r->o->no_snapshot || r->o->fix_patch)
 		return SQLITE_OK;
 	/* Is any of this run's errors new to the check? */
 	sq = callus_learn_prepare(r, &st,
@@ -153,7 +179,7 @@ static int look(learn_run *r, int *need_snapshot, int *known)
 	if (sq != SQLITE_OK)
 		return sq;
 	{
-		char *since = callus_sql_time_ago((int64_t)callus_learn_prune_hours(r->o) * 3600);
+		char *since = callus_learn_time_ago(r, (int64_t)callus_learn_prune_hours(r->o) * 3600);
 
 		if (!since) {
 			sqlite3_finalize(st);
@@ -199,7 +225,14 @@ static int make_diff(learn_run *r, fix_diff *d)
 	char *raw = NULL;
 	int rc;
 
-	if (callus_snapshot_diff(&raw, r->o->workspace, &d->snap,
+	if (r->o->fix_patch) {
+		size_t max = r->o->diff_max ? r->o->diff_max : CALLUS_LEARN_DIFF_MAX;
+		size_t n = strlen(r->o->fix_patch);
+
+		/* the diff a snapshot gives is cut at the same size */
+		if (!(raw = strndup(r->o->fix_patch, n > max ? max : n)))
+			return CALLUS_ENOMEM;
+	} else if (callus_snapshot_diff(&raw, r->o->workspace, &d->snap,
 			       r->o->diff_max ? r->o->diff_max : CALLUS_LEARN_DIFF_MAX, r->o->snapshot,
 			       &e) < 0) {
 		note_trouble(r, "cannot diff the working tree", &e);
@@ -241,6 +274,8 @@ static int slow_work(learn_run *r, int need_snapshot)
 		callus_error_release(&e);
 		callus_strlist_release(&files);
 	}
+	if (r->o->fix_patch)
+		return make_diff(r, &r->given);
 	if (r->o->no_snapshot)
 		return 0;
 	for (size_t i = 0; i < r->ndiffs && rc == 0; i++)
@@ -283,7 +318,7 @@ static int touch_check(learn_run *r, int64_t *id, int64_t *runs)
 static int prune(learn_run *r, int hours, size_t *count)
 {
 	sqlite3_stmt *st = NULL;
-	char *before = callus_sql_time_ago((int64_t)hours * 3600);
+	char *before = callus_learn_time_ago(r, (int64_t)hours * 3600);
 	int sq;
 
 	*count = 0;
@@ -389,7 +424,7 @@ static int learn(callus_store *s, const callus_learn_opts *o, const callus_learn
 		r.metrics = NULL;
 	if (!o->redactor)
 		return callus_error_set(err, CALLUS_EINVAL, "learning needs a redactor");
-	if (!(r.now = callus_now_iso8601())) {
+	if (!(r.now = o->now ? strdup(o->now) : callus_now_iso8601())) {
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -417,6 +452,9 @@ out:
 		callus_strlist_release(&r.diffs[i].files);
 	}
 	free(r.diffs);
+	free(r.given.patch);
+	free(r.given.description);
+	callus_strlist_release(&r.given.files);
 	free(r.touched);
 	callus_snapshot_release(&r.snap);
 	callus_buf_release(&r.trouble);

@@ -49,6 +49,7 @@ typedef struct learn_run {
 				 * caller's (o->metrics) only when it commits */
 	int64_t *touched;       /* resolutions whose metrics this run moved */
 	size_t ntouched;
+	fix_diff given;         /* o->fix_patch, redacted and described */
 } learn_run;
 
 /* ------------------------------------------------------------------ */
@@ -63,8 +64,13 @@ int callus_learn_prune_hours(const callus_learn_opts *o);
 /* Whether the signature sig is one of the run's errors. */
 int callus_learn_in_run(const learn_run *r, const char *sig);
 
-/* The diff the run made from the snapshot snapshot_id; NULL if none. */
+/* The diff the run made from the snapshot snapshot_id; NULL if none.
+ * With o->fix_patch, that one whatever the snapshot. */
 fix_diff *callus_learn_find_diff(learn_run *r, int64_t snapshot_id);
+
+/* The run's time (r->now) less seconds, in the same format; NULL without
+ * memory. */
+char *callus_learn_time_ago(const learn_run *r, int64_t seconds);
 
 /* ------------------------------------------------------------------ */
 /* learn_transition.c: inside the run's transaction; SQLite result codes. */

@@ -62,7 +62,7 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 	int64_t id = 0, attempts = 0, snap_id = 0;
 	int sq;
 
-	if (!files || !(since = callus_sql_time_ago((int64_t)callus_learn_prune_hours(r->o) * 3600))) {
+	if (!files || !(since = callus_learn_time_ago(r, (int64_t)callus_learn_prune_hours(r->o) * 3600))) {
 		sq = SQLITE_NOMEM;
 		goto out;
 	}
@@ -151,7 +151,7 @@ static int fix_one(learn_run *r, int64_t runs, int64_t pending_id, const char *s
 		   int64_t snapshot_id, const char *pending_files)
 {
 	sqlite3_stmt *st = NULL;
-	fix_diff *d = snapshot_id ? callus_learn_find_diff(r, snapshot_id) : NULL;
+	fix_diff *d = snapshot_id || r->o->fix_patch ? callus_learn_find_diff(r, snapshot_id) : NULL;
 	callus_strlist files = CALLUS_STRLIST_INIT;
 	char *fj = NULL, *ctx = NULL, *desc = NULL;
 	int64_t res_id = 0;

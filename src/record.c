@@ -587,7 +587,8 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 		if ((vrc = callus_workspace_guard(NULL, opts->workspace, ".lessons", 0, &ve)) == 0 &&
 		    (vrc = callus_lesson_md_write(lessons_dir.ptr, l, &ve)) == 0)
 			ignore_private(lessons_dir.ptr, LESSONS_DIR_GITIGNORE);
-		if (vrc == 0)
+		/* callus import rebuilds the block once, at its end */
+		if (vrc == 0 && !opts->defer_views)
 			vrc = callus_record_views(store, opts->workspace, agents, opts->agents_max,
 						  &ve);
 		callus_views_settle(debt, vrc == 0);

@@ -80,6 +80,17 @@ typedef struct callus_learn_opts {
 				       * resolutions' metrics are added to it
 				       * (hindsight.match.*,
 				       * hindsight.resolution.*) */
+	const char *now;              /* when the run happened, in
+				       * callus_now_iso8601()'s format (an import
+				       * replays old runs: the pruning and the
+				       * permanence windows count from it); NULL:
+				       * the clock */
+	const char *fix_patch;        /* the fix as the caller knows it (an
+				       * import: the transcript's own edits as a
+				       * unified diff; "" when it shows none):
+				       * every error the run fixes gets it, and no
+				       * snapshot is taken or read.  NULL: the
+				       * snapshots */
 } callus_learn_opts;
 
 /* A failed run's errors: each signature with the files its errors name. */

@@ -41,6 +41,10 @@ typedef struct callus_record_opts {
 	 * May be NULL. */
 	void (*stored)(void *ctx);
 	void *stored_ctx;
+	int defer_views;             /* leave the instructions file's block to
+				      * the caller (callus import rebuilds it
+				      * once, at its end, with
+				      * callus_record_views()) */
 } callus_record_opts;
 
 /* What a recording tells its caller.  Release with

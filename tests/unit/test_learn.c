@@ -528,6 +528,49 @@ static void prune_drops_only_idle_pending(void **state)
 	assert_int_equal(dropped, 0);
 }
 
+/* A run replayed from a transcript (callus import): its own time, and the
+ * fix its caller knows (a secret in it redacted like a snapshot's diff). */
+static void replayed_runs_take_their_time_and_fix(void **state)
+{
+	fixture *f = *state;
+	callus_learn_opts o = opts_for(f, "r", "s1");
+	callus_learn_error e = { &f->sig[0], &f->files[0] };
+	callus_learn_result r;
+	callus_resolution res;
+	const char *patch = "diff --git a/src/a.js b/src/a.js\n--- a/src/a.js\n+++ b/src/a.js\n"
+			    "@@ -3,1 +3,2 @@\n-x = foo;\n+const foo = 1;\n"
+			    "+const key = \"ghp_0123456789abcdefghijABCDEFGHIJ012345\";\n";
+
+	(void)state;
+	/* years ago: pruning counts from the run, not the clock */
+	o.now = "2020-01-01T00:00:00.000Z";
+	o.fix_patch = "";
+	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, NULL), 0);
+	assert_int_equal(r.nnew, 1);
+	callus_learn_result_release(&r);
+	o.now = "2020-01-01T00:05:00.000Z";
+	o.fix_patch = patch;
+	assert_int_equal(callus_learn_pass(f->s, &o, &r, NULL), 0);
+	assert_int_equal(r.nfixed, 1);
+	assert_int_equal(callus_learn_get_resolution(f->s, r.fixed_resolutions[0], &res, NULL), 0);
+	assert_string_equal(res.created_at, "2020-01-01T00:05:00.000Z");
+	assert_non_null(strstr(res.code_changes, "+const foo = 1;"));
+	assert_null(strstr(res.code_changes, "ghp_0123456789"));
+	assert_non_null(strstr(res.description, "src/a.js"));
+	callus_resolution_release(&res);
+	callus_learn_result_release(&r);
+	/* no edit between a failure and the pass: closed, nothing learnt */
+	o.now = "2020-01-02T00:00:00.000Z";
+	o.fix_patch = "";
+	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, NULL), 0);
+	callus_learn_result_release(&r);
+	assert_int_equal(callus_learn_pass(f->s, &o, &r, NULL), 0);
+	assert_int_equal(r.nfixed, 0);
+	assert_int_equal(r.nunchanged, 1);
+	callus_learn_result_release(&r);
+	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 0);
+}
+
 /* Sessions fail and pass the same checks at once: every error is learnt
  * once, none is fixed twice, nothing is lost to a lock. */
 static void concurrent_sessions(void **state)
@@ -644,6 +687,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(suggestions_settle_into_metrics, setup, teardown),
 		cmocka_unit_test_setup_teardown(feedback_updates_the_rate, setup, teardown),
 		cmocka_unit_test_setup_teardown(prune_drops_only_idle_pending, setup, teardown),
+		cmocka_unit_test_setup_teardown(replayed_runs_take_their_time_and_fix, setup, teardown),
 		cmocka_unit_test_setup_teardown(concurrent_sessions, setup, teardown),
 		cmocka_unit_test_setup_teardown(file_index_follows_what_was_learnt, setup, teardown),
 	};
