@@ -1,0 +1,764 @@
+/*
+ * team.c - the layers above a workspace (team.h): where their stores are,
+ * who maintains them, and the sync of a workspace store with one of them
+ * (proposals out, outcomes out, approved notes into note_cache).  The
+ * stores themselves are the storage backends' (knowledge.h).
+ */
+#include "callus/team.h"
+#include "callus/fsutil.h"
+#include "callus/lesson.h"
+#include "callus/signature.h"
+
+#include "sqlutil.h"
+#include "store_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#define PULL_PAGE 5000 /* notes applied per transaction of a pull */
+
+/* ------------------------------------------------------------------ */
+/* Configuration                                                        */
+
+/* $XDG_<var>, else ~/<fallback>, with "/callus/<name>" after it. */
+static int user_path(callus_buf *out, const char *var, const char *fallback, const char *name)
+{
+	const char *x = getenv(var), *home = getenv("HOME");
+
+	callus_buf_clear(out);
+	if (x && *x == '/')
+		callus_buf_printf(out, "%s/callus/%s", x, name);
+	else if (home && *home)
+		callus_buf_printf(out, "%s/%s/callus/%s", home, fallback, name);
+	else
+		return CALLUS_ENOTFOUND;
+	return callus_buf_status(out);
+}
+
+int callus_team_user_config(callus_config **out, callus_error *err)
+{
+	callus_buf path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;
+	int rc;
+
+	*out = NULL;
+	rc = user_path(&path, "XDG_CONFIG_HOME", ".config", "config");
+	if (rc == 0)
+		rc = callus_fs_read_file(&text, path.ptr, CALLUS_CONFIG_MAX_BYTES, err);
+	if (rc == CALLUS_ENOTFOUND)
+		rc = callus_config_parse(out, "", 0, "~/.config/callus/config", err);
+	else if (rc == 0)
+		rc = callus_config_parse(out, text.ptr ? text.ptr : "", text.len, path.ptr, err);
+	callus_buf_release(&path);
+	callus_buf_release(&text);
+	return rc;
+}
+
+const char *callus_team_setting(const callus_config *ws, const callus_config *user,
+				const char *section, const char *key)
+{
+	const char *v = callus_config_get(ws, section, key);
+
+	return v ? v : callus_config_get(user, section, key);
+}
+
+int callus_team_location(callus_buf *out, const callus_config *ws, const callus_config *user,
+			 callus_layer l, callus_error *err)
+{
+	const char *url;
+
+	callus_buf_clear(out);
+	if (l != CALLUS_LAYER_TEAM && l != CALLUS_LAYER_ORG)
+		return callus_error_set(err, CALLUS_ENOTFOUND, "the %s layer has no store of its own",
+					callus_layer_name(l));
+	url = callus_team_setting(ws, user, callus_layer_name(l), "url");
+	if (url && *url) {
+		callus_buf_puts(out, url);
+	} else if (l == CALLUS_LAYER_TEAM) {
+		callus_buf_puts(out, "sqlite:");
+		if (user_path(out, "XDG_DATA_HOME", ".local/share", "team.db") < 0)
+			return callus_error_set(err, CALLUS_ENOTFOUND,
+						"no HOME for the embedded team store; set [team] url");
+		/* user_path cleared the prefix: put it back */
+		{
+			callus_buf full = CALLUS_BUF_INIT;
+
+			callus_buf_printf(&full, "sqlite:%s", out->ptr);
+			callus_buf_release(out);
+			*out = full;
+		}
+	} else {
+		return callus_error_set(err, CALLUS_ENOTFOUND, "no org store ([org] url is not set)");
+	}
+	return callus_buf_status(out) < 0 ? callus_error_set(err, CALLUS_ENOMEM, "out of memory")
+					  : 0;
+}
+
+int callus_team_open(callus_knowledge **out, const callus_config *ws, const callus_config *user,
+		     callus_layer l, callus_error *err)
+{
+	callus_buf loc = CALLUS_BUF_INIT;
+	int rc;
+
+	*out = NULL;
+	if ((rc = callus_team_location(&loc, ws, user, l, err)) < 0)
+		goto out;
+	if (!strncmp(loc.ptr, "sqlite:", 7)) {
+		/* the embedded store's folder, as the first open makes the file */
+		char *slash = strrchr(loc.ptr + 7, '/');
+
+		if (slash && slash != loc.ptr + 7) {
+			*slash = '\0';
+			rc = callus_fs_mkdir_p(loc.ptr + 7, 0700, err);
+			*slash = '/';
+			if (rc < 0)
+				goto out;
+		}
+	}
+	rc = callus_knowledge_open(out, loc.ptr, 10000, err);
+out:
+	callus_buf_release(&loc);
+	return rc;
+}
+
+int callus_team_may_decide(const callus_config *ws, const callus_config *user, callus_layer l,
+			   int embedded, const char *identity)
+{
+	callus_buf section = CALLUS_BUF_INIT;
+	const char *list;
+	int ok = 0;
+
+	if (callus_buf_printf(&section, "layer.%s", callus_layer_name(l)) < 0)
+		return 0;
+	list = callus_team_setting(ws, user, section.ptr, "maintainers");
+	callus_buf_release(&section);
+	if (!list || !*list)
+		return embedded; /* the embedded store's own user maintains it */
+	if (!identity || !*identity)
+		return 0;
+	for (const char *p = list; *p && !ok;) {
+		size_t n;
+
+		p += strspn(p, " \t,");
+		n = strcspn(p, ",");
+		while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+			n--;
+		ok = n && n == strlen(identity) && !strncasecmp(p, identity, n);
+		p += strcspn(p, ",");
+	}
+	return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* sync_state                                                           */
+
+int callus_team_state_get(callus_store *s, const char *key, char **out, callus_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int sq = sqlite3_prepare_v2(callus_store_db(s), "SELECT value FROM sync_state WHERE key = ?1",
+				    -1, &st, NULL);
+
+	*out = NULL;
+	if (sq == SQLITE_OK) {
+		callus_sql_bind_text(st, 1, key);
+		if ((sq = sqlite3_step(st)) == SQLITE_ROW)
+			sq = (*out = callus_sql_column_dup(st, 0)) ? SQLITE_OK : SQLITE_NOMEM;
+		else if (sq == SQLITE_DONE)
+			sq = SQLITE_OK;
+	}
+	sqlite3_finalize(st);
+	return sq == SQLITE_OK ? 0 : callus_store_db_error(s, err, sq, "cannot read the sync state in");
+}
+
+int callus_team_state_set(callus_store *s, const char *key, const char *value, callus_error *err)
+{
+	const char *v[] = { key, value };
+	int sq = callus_sql_exec_texts(callus_store_db(s),
+				       "INSERT INTO sync_state (key, value) VALUES (?1, ?2)"
+				       " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+				       v, 2);
+
+	return sq == SQLITE_OK ? 0 : callus_store_db_error(s, err, sq, "cannot write the sync state in");
+}
+
+/* This workspace's name in the layers' outcomes: random, made once. */
+static int instance_of(callus_store *s, char **out, callus_error *err)
+{
+	unsigned char raw[8];
+	char hex[17];
+	int fd, rc;
+
+	if ((rc = callus_team_state_get(s, "instance", out, err)) < 0 || *out)
+		return rc;
+	fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || read(fd, raw, sizeof(raw)) != (ssize_t)sizeof(raw)) {
+		if (fd >= 0)
+			close(fd);
+		return callus_error_set(err, CALLUS_EIO, "cannot read /dev/urandom: %s",
+					strerror(errno));
+	}
+	close(fd);
+	for (size_t i = 0; i < sizeof(raw); i++)
+		snprintf(hex + 2 * i, 3, "%02x", raw[i]);
+	if ((rc = callus_team_state_set(s, "instance", hex, err)) < 0)
+		return rc;
+	return (*out = strdup(hex)) ? 0 : callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+}
+
+/* ------------------------------------------------------------------ */
+/* Sync: proposals                                                      */
+
+/* What meets the promotion rule for layer l and was never proposed to
+ * it: the workspace's own notes for the team layer, the cached team notes
+ * for the org layer.  Columns: id, from layer, signature, tool, error
+ * type, title, example, rule, steps, code, files, origin, path. */
+static const char *const candidates_sql[] = {
+	"SELECT n.id, n.layer, n.signature_id, n.tool, n.error_type, n.title, n.example, n.rule,"
+	" n.steps, n.code, n.files, '', n.layer FROM notes n"
+	" WHERE n.status = 'active' AND n.layer IN ('session','project')"
+	" AND n.applications >= ?1 AND CAST(n.successes AS REAL) / max(n.applications, 1) >= ?2"
+	" AND NOT EXISTS (SELECT 1 FROM note_promotions p WHERE p.note_id = n.id"
+	"  AND p.to_layer = ?3)",
+	"SELECT c.id, c.layer, c.signature_id, c.tool, c.error_type, c.title, c.example, c.rule,"
+	" c.steps, c.code, c.files, c.origin, c.path FROM note_cache c"
+	" WHERE c.layer = 'team' AND c.applications >= ?1"
+	" AND CAST(c.successes AS REAL) / max(c.applications, 1) >= ?2"
+	" AND NOT EXISTS (SELECT 1 FROM note_promotions p WHERE p.note_id = c.id"
+	"  AND p.to_layer = ?3)",
+};
+
+static int propose_all(callus_store *s, callus_knowledge *k, callus_layer l, long min,
+		       const char *instance, const char *identity, callus_sync_report *rep,
+		       callus_metrics *m, callus_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	char *now = callus_now_iso8601();
+	int sq, rc = 0;
+
+	if (!now)
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	sq = sqlite3_prepare_v2(callus_store_db(s), candidates_sql[l == CALLUS_LAYER_ORG], -1, &st,
+				NULL);
+	if (sq != SQLITE_OK) {
+		rc = callus_store_db_error(s, err, sq, "cannot read the notes in");
+		goto out;
+	}
+	sqlite3_bind_int64(st, 1, min);
+	sqlite3_bind_double(st, 2, CALLUS_PROMOTE_MIN_SUCCESS);
+	callus_sql_bind_text(st, 3, callus_layer_name(l));
+	while (rc == 0 && (sq = sqlite3_step(st)) == SQLITE_ROW) {
+		callus_shared_note n;
+		callus_buf origin = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT;
+		const char *from = (const char *)sqlite3_column_text(st, 1);
+		const char *org = (const char *)sqlite3_column_text(st, 11);
+		const char *chain = (const char *)sqlite3_column_text(st, 12);
+		int created = 0;
+
+		memset(&n, 0, sizeof(n));
+		snprintf(n.id, sizeof(n.id), "%s", (const char *)sqlite3_column_text(st, 0));
+		n.layer = l;
+		n.signature_id = (char *)sqlite3_column_text(st, 2);
+		n.tool = (char *)sqlite3_column_text(st, 3);
+		n.error_type = (char *)sqlite3_column_text(st, 4);
+		n.title = (char *)sqlite3_column_text(st, 5);
+		n.example = (char *)sqlite3_column_text(st, 6);
+		n.rule = (char *)sqlite3_column_text(st, 7);
+		n.steps = (char *)sqlite3_column_text(st, 8);
+		n.code = (char *)sqlite3_column_text(st, 9);
+		n.files = (char *)sqlite3_column_text(st, 10);
+		/* spec 004's chain: where it was learnt, and every layer since */
+		if (org && *org)
+			callus_buf_puts(&origin, org);
+		else
+			callus_buf_printf(&origin, "%s:%s", instance, n.id);
+		callus_buf_printf(&path, "%s>%s", chain, callus_layer_name(l));
+		n.origin = origin.ptr;
+		n.path = path.ptr;
+		n.proposed_by = (char *)(identity ? identity : "");
+		if (callus_buf_status(&origin) < 0 || callus_buf_status(&path) < 0)
+			rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		else
+			rc = callus_knowledge_propose(k, &n, &created, err);
+		if (rc == 0) {
+			/* proposed here or by another clone first: ours either way */
+			const char *v[] = { n.id, from, callus_layer_name(l), now };
+
+			sq = callus_sql_exec_texts(callus_store_db(s),
+						   "INSERT OR IGNORE INTO note_promotions (note_id,"
+						   " from_layer, to_layer, status, at)"
+						   " VALUES (?1, ?2, ?3, 'proposed', ?4)",
+						   v, 4);
+			if (sq != SQLITE_OK)
+				rc = callus_store_db_error(s, err, sq, "cannot record the proposal in");
+			if (created) {
+				const char *labels[] = { from, callus_layer_name(l), "proposed" };
+
+				rep->proposed++;
+				if (m)
+					callus_metrics_add(m, CALLUS_METRIC_PROMOTION_TOTAL, labels, 1);
+			}
+		}
+		callus_buf_release(&origin);
+		callus_buf_release(&path);
+	}
+	if (rc == 0 && sq != SQLITE_DONE)
+		rc = callus_store_db_error(s, err, sq, "cannot read the notes in");
+out:
+	sqlite3_finalize(st);
+	free(now);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Sync: outcomes                                                       */
+
+/* This workspace's applications of layer l's notes: those of its own
+ * notes it proposed there, and those of the resolutions made for the
+ * cached copies, beyond the counts they started from. */
+static int report_all(callus_store *s, callus_knowledge *k, callus_layer l, const char *instance,
+		      callus_sync_report *rep, callus_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int sq, rc = 0;
+
+	sq = sqlite3_prepare_v2(
+		callus_store_db(s),
+		"SELECT id, sum(a), sum(k) FROM ("
+		" SELECT n.id AS id, n.applications AS a, n.successes AS k FROM notes n"
+		"  JOIN note_promotions p ON p.note_id = n.id AND p.to_layer = ?1"
+		"  WHERE p.status IN ('proposed','approved')"
+		" UNION ALL"
+		" SELECT c.id, r.application_count - c.base_applications,"
+		"  r.success_count - c.base_successes FROM note_cache c"
+		"  JOIN resolutions r ON r.id = c.resolution_id WHERE c.layer = ?1)"
+		" GROUP BY id HAVING sum(a) <> 0 OR sum(k) <> 0",
+		-1, &st, NULL);
+	if (sq != SQLITE_OK)
+		return callus_store_db_error(s, err, sq, "cannot read the outcomes in");
+	callus_sql_bind_text(st, 1, callus_layer_name(l));
+	while (rc == 0 && (sq = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t a = sqlite3_column_int64(st, 1), ok = sqlite3_column_int64(st, 2);
+
+		rc = callus_knowledge_report(k, l, (const char *)sqlite3_column_text(st, 0), instance,
+					     a < 0 ? 0 : a, ok < 0 ? 0 : ok > a ? a : ok, err);
+		if (rc == 0)
+			rep->reported++;
+	}
+	if (rc == 0 && sq != SQLITE_DONE)
+		rc = callus_store_db_error(s, err, sq, "cannot read the outcomes in");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Sync: pulling into the cache                                         */
+
+/* A resolution of the workspace store for a cached note: its signature
+ * (made when the store has none of that id, so the same error matches it
+ * exactly) and its steps and code, starting from the layer's counts. */
+static int make_resolution(callus_store *s, const callus_shared_note *n, const char *now,
+			   int64_t *rid, int64_t *apps, int64_t *succ)
+{
+	callus_buf pattern = CALLUS_BUF_INIT, desc = CALLUS_BUF_INIT;
+	const char *example = *n->example ? n->example : n->title;
+	char a[32], k[32];
+	int sq;
+
+	*rid = 0;
+	*apps = n->applications > 0 ? n->applications : 1;
+	*succ = n->successes > *apps ? *apps : n->successes > 0 ? n->successes : 1;
+	if (*succ > *apps)
+		*succ = *apps;
+	if (callus_message_pattern(&pattern, example, strlen(example)) < 0 ||
+	    callus_buf_status(&pattern) < 0) {
+		sq = SQLITE_NOMEM;
+		goto out;
+	}
+	for (const char *p = n->steps; *p; p++)
+		if (*p == '\n')
+			callus_buf_puts(&desc, "; ");
+		else
+			callus_buf_putc(&desc, *p);
+	if (callus_buf_puts(&desc, "") < 0) {
+		sq = SQLITE_NOMEM;
+		goto out;
+	}
+	{
+		const char *v[] = { n->signature_id, n->error_type, pattern.ptr, example, n->tool,
+				    now };
+
+		sq = callus_sql_exec_texts(callus_store_db(s),
+					   "INSERT INTO signatures (id, error_type, message_pattern,"
+					   " original, tool, first_seen, last_seen)"
+					   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6) ON CONFLICT DO NOTHING",
+					   v, 6);
+		if (sq != SQLITE_OK)
+			goto out;
+	}
+	snprintf(a, sizeof(a), "%lld", (long long)*apps);
+	snprintf(k, sizeof(k), "%lld", (long long)*succ);
+	{
+		const char *v[] = { n->signature_id, desc.ptr, n->code, n->files, n->id,
+				    callus_layer_name(n->layer), a, k, now };
+
+		sq = callus_sql_exec_texts(callus_store_db(s),
+					   "INSERT INTO resolutions (signature_id, description,"
+					   " code_changes, files, context, application_count,"
+					   " success_count, created_at, last_success_at)"
+					   " VALUES (?1, ?2, ?3, ?4, json_object('note', ?5, 'layer', ?6,"
+					   " 'cached', 1), CAST(?7 AS INTEGER), CAST(?8 AS INTEGER), ?9, ?9)",
+					   v, 9);
+	}
+	if (sq == SQLITE_OK)
+		*rid = sqlite3_last_insert_rowid(callus_store_db(s));
+out:
+	callus_buf_release(&pattern);
+	callus_buf_release(&desc);
+	return sq;
+}
+
+static int64_t one_int(callus_store *s, const char *sql, const char *a, const char *b, int *sq)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t v = 0;
+
+	*sq = sqlite3_prepare_v2(callus_store_db(s), sql, -1, &st, NULL);
+	if (*sq != SQLITE_OK)
+		return 0;
+	callus_sql_bind_text(st, 1, a);
+	if (b)
+		callus_sql_bind_text(st, 2, b);
+	if ((*sq = sqlite3_step(st)) == SQLITE_ROW) {
+		v = sqlite3_column_type(st, 0) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 0);
+		*sq = SQLITE_OK;
+	} else if (*sq == SQLITE_DONE) {
+		v = -2; /* no row */
+		*sq = SQLITE_OK;
+	}
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* A cached note and its resolution gone (retired or rejected upstream:
+ * the layer wins). */
+static int drop_cached(callus_store *s, const char *layer, const char *id, size_t *dropped)
+{
+	const char *v[] = { layer, id };
+	int sq;
+	int64_t rid = one_int(s, "SELECT resolution_id FROM note_cache WHERE layer = ?1 AND id = ?2",
+			      layer, id, &sq);
+
+	if (sq != SQLITE_OK || rid == -2)
+		return sq;
+	if (rid > 0) {
+		char rs[32];
+		const char *r[] = { rs };
+
+		snprintf(rs, sizeof(rs), "%lld", (long long)rid);
+		if ((sq = callus_sql_exec_texts(callus_store_db(s),
+						"DELETE FROM resolutions WHERE id = CAST(?1 AS INTEGER)",
+						r, 1)) != SQLITE_OK)
+			return sq;
+	}
+	sq = callus_sql_exec_texts(callus_store_db(s),
+				   "DELETE FROM note_cache WHERE layer = ?1 AND id = ?2", v, 2);
+	if (sq == SQLITE_OK)
+		(*dropped)++;
+	return sq;
+}
+
+static int apply_pulled(callus_store *s, const callus_shared_note *n, const char *now,
+			callus_sync_report *rep)
+{
+	const char *layer = callus_layer_name(n->layer);
+	const char *status = callus_shared_status_name(n->status);
+	char rev[32], apps[32], succ[32];
+	int64_t rid;
+	int sq;
+
+	{
+		const char *v[] = { n->id, layer, status };
+
+		/* what became of this workspace's proposals */
+		sq = callus_sql_exec_texts(callus_store_db(s),
+					   "UPDATE note_promotions SET status = ?3 WHERE note_id = ?1"
+					   " AND to_layer = ?2",
+					   v, 3);
+		if (sq != SQLITE_OK)
+			return sq;
+	}
+	if (n->status != CALLUS_SHARED_APPROVED)
+		return drop_cached(s, layer, n->id, &rep->dropped);
+	snprintf(rev, sizeof(rev), "%lld", (long long)n->revision);
+	snprintf(apps, sizeof(apps), "%lld", (long long)n->applications);
+	snprintf(succ, sizeof(succ), "%lld", (long long)n->successes);
+	{
+		/* the cached copy takes the layer's text: it wins there */
+		const char *v[] = { layer, n->id, rev, n->signature_id, n->tool, n->error_type,
+				    n->title, n->example, n->rule, n->steps, n->code, n->files,
+				    n->origin, n->path, apps, succ, now };
+
+		sq = callus_sql_exec_texts(
+			callus_store_db(s),
+			"INSERT INTO note_cache (layer, id, revision, signature_id, tool, error_type,"
+			" title, example, rule, steps, code, files, origin, path, applications,"
+			" successes, pulled_at) VALUES (?1, ?2, CAST(?3 AS INTEGER), ?4, ?5, ?6, ?7,"
+			" ?8, ?9, ?10, ?11, ?12, ?13, ?14, CAST(?15 AS INTEGER), CAST(?16 AS INTEGER),"
+			" ?17) ON CONFLICT (layer, id) DO UPDATE SET revision = excluded.revision,"
+			" signature_id = excluded.signature_id, tool = excluded.tool,"
+			" error_type = excluded.error_type, title = excluded.title,"
+			" example = excluded.example, rule = excluded.rule, steps = excluded.steps,"
+			" code = excluded.code, files = excluded.files, origin = excluded.origin,"
+			" path = excluded.path, applications = excluded.applications,"
+			" successes = excluded.successes, pulled_at = excluded.pulled_at",
+			v, 17);
+		if (sq != SQLITE_OK)
+			return sq;
+	}
+	rep->pulled++;
+	rid = one_int(s, "SELECT resolution_id FROM note_cache WHERE layer = ?1 AND id = ?2", layer,
+		      n->id, &sq);
+	if (sq != SQLITE_OK)
+		return sq;
+	if (rid > 0) {
+		char rs[32];
+		const char *v[] = { rs, n->steps, n->code, n->files };
+
+		snprintf(rs, sizeof(rs), "%lld", (long long)rid);
+		return callus_sql_exec_texts(callus_store_db(s),
+					     "UPDATE resolutions SET description = replace(?2, char(10),"
+					     " '; '), code_changes = ?3, files = ?4"
+					     " WHERE id = CAST(?1 AS INTEGER)",
+					     v, 4);
+	}
+	/* the workspace's own active note of that error answers it */
+	if (one_int(s, "SELECT 1 FROM notes WHERE id = ?1 AND status = 'active'", n->id, NULL, &sq) ==
+		    1 ||
+	    sq != SQLITE_OK)
+		return sq;
+	{
+		int64_t a = 0, k = 0;
+		char rs[32], as[32], ks[32];
+		const char *v[] = { layer, n->id, rs, as, ks };
+
+		if ((sq = make_resolution(s, n, now, &rid, &a, &k)) != SQLITE_OK)
+			return sq;
+		snprintf(rs, sizeof(rs), "%lld", (long long)rid);
+		snprintf(as, sizeof(as), "%lld", (long long)a);
+		snprintf(ks, sizeof(ks), "%lld", (long long)k);
+		return callus_sql_exec_texts(callus_store_db(s),
+					     "UPDATE note_cache SET resolution_id = CAST(?3 AS INTEGER),"
+					     " base_applications = CAST(?4 AS INTEGER),"
+					     " base_successes = CAST(?5 AS INTEGER)"
+					     " WHERE layer = ?1 AND id = ?2",
+					     v, 5);
+	}
+}
+
+static int pull_all(callus_store *s, callus_knowledge *k, callus_layer l, callus_sync_report *rep,
+		    callus_error *err)
+{
+	callus_buf key = CALLUS_BUF_INIT;
+	char *mark = NULL, *now = callus_now_iso8601();
+	int64_t since = 0;
+	int rc;
+
+	if (!now || callus_buf_printf(&key, "watermark.%s", callus_layer_name(l)) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((rc = callus_team_state_get(s, key.ptr, &mark, err)) < 0)
+		goto out;
+	since = mark ? strtoll(mark, NULL, 10) : 0;
+	for (;;) {
+		callus_shared_note *v = NULL;
+		size_t n = 0;
+		char ws[32];
+		int sq = SQLITE_OK;
+
+		if ((rc = callus_knowledge_pull(k, l, since, PULL_PAGE, &v, &n, err)) < 0)
+			goto out;
+		if (!n) {
+			free(v);
+			break;
+		}
+		if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0) {
+			callus_shared_notes_free(v, n);
+			goto out;
+		}
+		for (size_t i = 0; i < n && sq == SQLITE_OK; i++) {
+			sq = apply_pulled(s, &v[i], now, rep);
+			if (v[i].revision > since)
+				since = v[i].revision;
+		}
+		callus_shared_notes_free(v, n);
+		snprintf(ws, sizeof(ws), "%lld", (long long)since);
+		if (sq != SQLITE_OK)
+			rc = callus_store_db_error(s, err, sq, "cannot cache the layer's notes in");
+		else
+			rc = callus_team_state_set(s, key.ptr, ws, err);
+		if (rc < 0) {
+			sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+			goto out;
+		}
+		if ((rc = callus_store_exec(s, "COMMIT", err)) < 0)
+			goto out;
+		if (n < PULL_PAGE)
+			break;
+	}
+	rep->watermark = since;
+out:
+	free(mark);
+	free(now);
+	callus_buf_release(&key);
+	return rc;
+}
+
+int callus_team_sync(callus_store *s, callus_knowledge *k, callus_layer l, long min_applications,
+		     const char *identity, callus_sync_report *rep, callus_metrics *m,
+		     callus_error *err)
+{
+	char *instance = NULL;
+	int rc;
+
+	memset(rep, 0, sizeof(*rep));
+	if (l != CALLUS_LAYER_TEAM && l != CALLUS_LAYER_ORG)
+		return callus_error_set(err, CALLUS_EINVAL, "only the team and org layers sync");
+	if (min_applications <= 0)
+		min_applications = CALLUS_PROMOTE_MIN_APPLICATIONS;
+	if ((rc = instance_of(s, &instance, err)) < 0)
+		return rc;
+	/* the notes' files first: a person's edit is what is proposed */
+	if ((rc = propose_all(s, k, l, min_applications, instance, identity, rep, m, err)) == 0 &&
+	    (rc = report_all(s, k, l, instance, rep, err)) == 0)
+		rc = pull_all(s, k, l, rep, err);
+	free(instance);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading the cache                                                    */
+
+#define CACHE_COLUMNS                                                                          \
+	"c.id, c.layer, c.signature_id, c.tool, c.error_type, c.title, c.example, c.rule,"    \
+	" c.steps, c.code, c.files, c.pulled_at, c.applications, c.successes,"                \
+	" c.resolution_id IS NOT NULL"
+
+static int cache_row(sqlite3_stmt *st, void *item, void *ctx)
+{
+	callus_note *n = item;
+	char **text[] = { &n->signature_id, &n->tool, &n->error_type, &n->title, &n->example,
+			  &n->rule, &n->steps, &n->code };
+
+	(void)ctx;
+	memset(n, 0, sizeof(*n));
+	snprintf(n->id, sizeof(n->id), "%s", (const char *)sqlite3_column_text(st, 0));
+	if (callus_layer_parse(&n->layer, (const char *)sqlite3_column_text(st, 1)) < 0)
+		n->layer = CALLUS_LAYER_TEAM;
+	for (int i = 0; i < (int)(sizeof(text) / sizeof(text[0])); i++)
+		if (!(*text[i] = callus_sql_column_dup(st, i + 2)))
+			goto oom;
+	if (callus_sql_json_strlist(&n->files, (const char *)sqlite3_column_text(st, 10)) < 0 ||
+	    !(n->framework = strdup("")) || !(n->extra = strdup("")) ||
+	    !(n->session = strdup("")) || !(n->created_at = callus_sql_column_dup(st, 11)) ||
+	    !(n->updated_at = callus_sql_column_dup(st, 11)) ||
+	    callus_strlist_add(&n->signatures, n->signature_id, strlen(n->signature_id)) < 0)
+		goto oom;
+	n->applications = sqlite3_column_int64(st, 12);
+	n->successes = sqlite3_column_int64(st, 13);
+	n->success_rate = n->applications > 0 ? (double)n->successes / (double)n->applications : 0;
+	n->resolutions = sqlite3_column_int64(st, 14);
+	return 0;
+oom:
+	callus_note_release(n);
+	return CALLUS_ENOMEM;
+}
+
+static int cache_collect(callus_store *s, sqlite3_stmt *st, callus_note **out, size_t *count,
+			 callus_error *err)
+{
+	void *items = NULL;
+	size_t n = 0;
+	int sq = callus_sql_collect(st, sizeof(callus_note), cache_row, NULL, 0, &items, &n);
+
+	if (sq != SQLITE_OK) {
+		callus_notes_free(items, n);
+		return callus_store_db_error(s, err, sq, "cannot read the cached notes in");
+	}
+	*out = items;
+	*count = n;
+	return 0;
+}
+
+int callus_team_cached_list(callus_store *s, callus_layer l, callus_note **out, size_t *count,
+			    callus_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int sq, rc;
+
+	*out = NULL;
+	*count = 0;
+	sq = sqlite3_prepare_v2(callus_store_db(s),
+				"SELECT " CACHE_COLUMNS " FROM note_cache c WHERE c.layer = ?1"
+				" ORDER BY CAST(c.successes AS REAL) / max(c.applications, 1) DESC,"
+				" c.applications DESC, c.pulled_at DESC",
+				-1, &st, NULL);
+	if (sq != SQLITE_OK)
+		return callus_store_db_error(s, err, sq, "cannot read the cached notes in");
+	callus_sql_bind_text(st, 1, callus_layer_name(l));
+	rc = cache_collect(s, st, out, count, err);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int callus_team_cached_of_resolution(callus_store *s, int64_t resolution_id, callus_note *out,
+				     callus_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	callus_note *v = NULL;
+	size_t n = 0;
+	int sq, rc;
+
+	memset(out, 0, sizeof(*out));
+	sq = sqlite3_prepare_v2(callus_store_db(s),
+				"SELECT " CACHE_COLUMNS " FROM note_cache c WHERE c.resolution_id = ?1",
+				-1, &st, NULL);
+	if (sq != SQLITE_OK)
+		return callus_store_db_error(s, err, sq, "cannot read the cached notes in");
+	sqlite3_bind_int64(st, 1, resolution_id);
+	rc = cache_collect(s, st, &v, &n, err);
+	sqlite3_finalize(st);
+	if (rc == 0 && !n)
+		rc = callus_error_set(err, CALLUS_ENOTFOUND, "no cached note for resolution %lld",
+				      (long long)resolution_id);
+	if (rc == 0) {
+		*out = v[0];
+		memset(&v[0], 0, sizeof(v[0]));
+	}
+	callus_notes_free(v, n);
+	return rc;
+}
+
+int callus_team_cached_count(callus_store *s, int64_t counts[CALLUS_LAYER_COUNT],
+			     callus_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int sq;
+
+	memset(counts, 0, sizeof(int64_t) * CALLUS_LAYER_COUNT);
+	sq = sqlite3_prepare_v2(callus_store_db(s),
+				"SELECT layer, count(*) FROM note_cache GROUP BY layer", -1, &st, NULL);
+	if (sq == SQLITE_OK)
+		while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+			callus_layer l;
+
+			if (callus_layer_parse(&l, (const char *)sqlite3_column_text(st, 0)) == 0)
+				counts[l] = sqlite3_column_int64(st, 1);
+		}
+	sqlite3_finalize(st);
+	return sq == SQLITE_DONE ? 0 : callus_store_db_error(s, err, sq, "cannot count the cached notes in");
+}
