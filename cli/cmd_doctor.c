@@ -8,6 +8,7 @@
  * status is 1 when there is any).
  */
 #include "cli.h"
+#include "team_common.h"
 #include "callus/notes.h"
 #include "hook_health.h"
 
@@ -171,8 +172,8 @@ static void notes_bloat(struct doctor *d, callus_store *store)
 	int64_t counts[CALLUS_LAYER_COUNT];
 	long max;
 
-	callus_config_get_long(&max, d->ws->config, "doctor", "max_notes", CALLUS_NOTES_BLOAT, 1,
-			       LONG_MAX, NULL);
+	callus_config *user = cli_team_user_config();
+
 	if (callus_notes_count(store, counts, &err) < 0) {
 		report(d, PROBLEM, "notes", "cannot count the notes: %s", callus_error_message(&err));
 		callus_error_release(&err);
@@ -183,6 +184,8 @@ static void notes_bloat(struct doctor *d, callus_store *store)
 		callus_note *ns = NULL;
 		size_t n = 0;
 
+		/* [layer.L] max_notes, else [doctor] max_notes: spec 004's per layer */
+		max = cli_team_max_notes(d->ws, user, (callus_layer)i);
 		if (counts[i] <= max) {
 			if (counts[i])
 				report(d, OK, "notes", "%s layer: %lld note%s (threshold %ld)",
@@ -191,9 +194,12 @@ static void notes_bloat(struct doctor *d, callus_store *store)
 			continue;
 		}
 		report(d, PROBLEM, "notes",
-		       "%s layer: %lld notes, over the threshold of %ld ([doctor] max_notes); "
-		       "cleanup candidates, lowest value first ('callus note retire ID'):",
-		       callus_layer_name((callus_layer)i), (long long)counts[i], max);
+		       "%s layer: %lld notes, over the threshold of %ld ([layer.%s] or [doctor]"
+		       " max_notes); cleanup candidates, lowest value first (%s):",
+		       callus_layer_name((callus_layer)i), (long long)counts[i], max,
+		       callus_layer_name((callus_layer)i),
+		       i >= CALLUS_LAYER_TEAM ? "a maintainer retires them in the layer's store"
+					      : "'callus note retire ID'");
 		if (callus_notes_list(store, &f, &ns, &n, NULL) == 0)
 			for (size_t k = 0; k < n && k < DOCTOR_SUGGESTIONS; k++) {
 				const callus_note *x = &ns[n - 1 - k];
@@ -203,6 +209,16 @@ static void notes_bloat(struct doctor *d, callus_store *store)
 				       x->updated_at, line_width(x->title, 60), x->title);
 			}
 		callus_notes_free(ns, n);
+	}
+	callus_config_free(user);
+	{
+		callus_buf line = CALLUS_BUF_INIT;
+		long age;
+
+		if (cli_team_staleness(&line, store, &age) == 0 && callus_buf_status(&line) == 0)
+			report(d, age < 0 || age > 86400 || strstr(line.ptr, "; ") ? NOTE : OK,
+			       "layers", "team and org cache: %s", line.ptr);
+		callus_buf_release(&line);
 	}
 }
 

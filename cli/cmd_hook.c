@@ -21,6 +21,7 @@
 #include "callus/learn.h"
 #include "callus/notemd.h"
 #include "callus/notes.h"
+#include "team_common.h"
 #include "callus/paths.h"
 #include "callus/store.h"
 
@@ -539,6 +540,9 @@ reply:
 	}
 	if (fresh)
 		cli_embed_later(&ws);
+	/* never the network here: at most a detached `callus sync` */
+	if (path && have_ws)
+		cli_team_maybe_sync(&ws);
 	callus_metrics_free(metrics);
 	callus_store_close(store);
 	free(peek);

@@ -59,15 +59,17 @@ long cli_team_max_notes(const cli_workspace *ws, const callus_config *user, call
 {
 	char section[32];
 	const char *v;
-	long max = 0;
+	char *end = NULL;
+	long max = -1;
 
 	snprintf(section, sizeof(section), "layer.%s", callus_layer_name(l));
 	v = callus_team_setting(ws->config, user, section, "max_notes");
 	if (!v)
 		v = callus_team_setting(ws->config, user, "doctor", "max_notes");
 	if (v)
-		max = strtol(v, NULL, 10);
-	return max > 0 ? max : CALLUS_NOTES_BLOAT;
+		max = strtol(v, &end, 10);
+	/* 0 is a threshold too: a layer meant to stay empty */
+	return v && end != v && !*end && max >= 0 ? max : CALLUS_NOTES_BLOAT;
 }
 
 int cli_team_staleness(callus_buf *out, callus_store *s, long *age)
