@@ -10,6 +10,7 @@
 
 static const callus_storage_ops *const backends[] = {
 	&callus_storage_sqlite,
+	&callus_storage_postgresql,
 };
 
 #define NBACKENDS (sizeof(backends) / sizeof(backends[0]))
@@ -54,7 +55,7 @@ int callus_knowledge_open(callus_knowledge **out, const char *location, int time
 		return callus_error_set(err, CALLUS_EINVAL, "no location for the knowledge store");
 	if (!(ops = backend_for(location, &rest)))
 		return callus_error_set(err, CALLUS_EINVAL,
-					"'%.*s' names no storage backend of this build (it has: sqlite)",
+					"'%.*s' names no storage backend of this build (it has: sqlite, postgresql)",
 					(int)(strchr(location, ':') - location + 1), location);
 	if (!(k = calloc(1, sizeof(*k))))
 		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");

@@ -41,5 +41,6 @@ typedef struct callus_storage_ops {
 } callus_storage_ops;
 
 extern const callus_storage_ops callus_storage_sqlite;
+extern const callus_storage_ops callus_storage_postgresql;
 
 #endif
