@@ -48,6 +48,7 @@ int cmd_sync(int argc, char **argv)
 	callus_store *store = NULL;
 	callus_config *user = NULL;
 	callus_metrics *m = NULL;
+	callus_buf loc = CALLUS_BUF_INIT;
 	char *who = NULL, *dir = NULL;
 	cli_workspace ws;
 	int rc = 0, synced = 0, first;
@@ -90,11 +91,16 @@ int cmd_sync(int argc, char **argv)
 		int lr;
 
 		snprintf(key, sizeof(key), "last_error.%s", name);
-		lr = callus_team_open(&k, ws.config, user, layers[i], &err);
+		callus_buf_clear(&loc);
+		lr = callus_team_location(&loc, ws.config, user, layers[i], &err);
 		if (lr == CALLUS_ENOTFOUND && layers[i] == CALLUS_LAYER_ORG) {
 			callus_error_release(&err);
 			continue;
 		}
+		if (lr == 0)
+			lr = callus_team_open(&k, ws.config, user, layers[i], &err);
+		if (lr == 0)
+			lr = callus_team_bind(store, layers[i], loc.ptr, &err);
 		if (lr == 0)
 			lr = callus_team_sync(store, k, layers[i],
 					      cli_config_long(&ws, "promote", "min_applications", 0),
@@ -132,6 +138,7 @@ out:
 	callus_metrics_free(m);
 	free(who);
 	free(dir);
+	callus_buf_release(&loc);
 	callus_config_free(user);
 	callus_store_close(store);
 	cli_workspace_release(&ws);

@@ -194,9 +194,15 @@ static PGresult *run(const char *sql, int n, const char *const *params)
 	return r;
 }
 
+/* Several statements at once (a migration): the simple protocol. */
 static void exec(const char *sql)
 {
-	PQclear(run(sql, 0, NULL));
+	PGresult *r = PQexec(conn, sql);
+	ExecStatusType st = PQresultStatus(r);
+
+	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
+		fail(1, "%s", PQresultErrorMessage(r));
+	PQclear(r);
 }
 
 static const char *str(json_t *in, const char *key)

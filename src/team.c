@@ -79,18 +79,15 @@ int callus_team_location(callus_buf *out, const callus_config *ws, const callus_
 	if (url && *url) {
 		callus_buf_puts(out, url);
 	} else if (l == CALLUS_LAYER_TEAM) {
-		callus_buf_puts(out, "sqlite:");
-		if (user_path(out, "XDG_DATA_HOME", ".local/share", "team.db") < 0)
+		callus_buf path = CALLUS_BUF_INIT;
+
+		if (user_path(&path, "XDG_DATA_HOME", ".local/share", "team.db") < 0) {
+			callus_buf_release(&path);
 			return callus_error_set(err, CALLUS_ENOTFOUND,
 						"no HOME for the embedded team store; set [team] url");
-		/* user_path cleared the prefix: put it back */
-		{
-			callus_buf full = CALLUS_BUF_INIT;
-
-			callus_buf_printf(&full, "sqlite:%s", out->ptr);
-			callus_buf_release(out);
-			*out = full;
 		}
+		callus_buf_printf(out, "sqlite:%s", path.ptr);
+		callus_buf_release(&path);
 	} else {
 		return callus_error_set(err, CALLUS_ENOTFOUND, "no org store ([org] url is not set)");
 	}
@@ -136,8 +133,11 @@ int callus_team_may_decide(const callus_config *ws, const callus_config *user, c
 		return 0;
 	list = callus_team_setting(ws, user, section.ptr, "maintainers");
 	callus_buf_release(&section);
+	/* none named: the embedded store's own user maintains it; a server
+	 * store's roles decide alone */
+	(void)embedded;
 	if (!list || !*list)
-		return embedded; /* the embedded store's own user maintains it */
+		return 1;
 	if (!identity || !*identity)
 		return 0;
 	for (const char *p = list; *p && !ok;) {
@@ -615,6 +615,58 @@ out:
 	free(mark);
 	free(now);
 	callus_buf_release(&key);
+	return rc;
+}
+
+int callus_team_bind(callus_store *s, callus_layer l, const char *location, callus_error *err)
+{
+	callus_buf key = CALLUS_BUF_INIT, mark = CALLUS_BUF_INIT;
+	const char *layer = callus_layer_name(l);
+	const char *v[] = { layer };
+	char *was = NULL;
+	int rc, sq = SQLITE_OK;
+
+	if (callus_buf_printf(&key, "store.%s", layer) < 0 ||
+	    callus_buf_printf(&mark, "watermark.%s", layer) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((rc = callus_team_state_get(s, key.ptr, &was, err)) < 0 ||
+	    (was && !strcmp(was, location)))
+		goto out;
+	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
+		goto out;
+	if (was) {
+		const char *m[] = { mark.ptr };
+
+		sq = callus_sql_exec_texts(callus_store_db(s),
+					   "DELETE FROM resolutions WHERE id IN (SELECT resolution_id"
+					   " FROM note_cache WHERE layer = ?1)",
+					   v, 1);
+		if (sq == SQLITE_OK)
+			sq = callus_sql_exec_texts(callus_store_db(s),
+						   "DELETE FROM note_cache WHERE layer = ?1", v, 1);
+		if (sq == SQLITE_OK)
+			sq = callus_sql_exec_texts(callus_store_db(s),
+						   "DELETE FROM note_promotions WHERE to_layer = ?1",
+						   v, 1);
+		if (sq == SQLITE_OK)
+			sq = callus_sql_exec_texts(callus_store_db(s),
+						   "DELETE FROM sync_state WHERE key = ?1", m, 1);
+	}
+	if (sq != SQLITE_OK)
+		rc = callus_store_db_error(s, err, sq, "cannot forget the former store in");
+	else
+		rc = callus_team_state_set(s, key.ptr, location, err);
+	if (rc < 0) {
+		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+		goto out;
+	}
+	rc = callus_store_exec(s, "COMMIT", err);
+out:
+	free(was);
+	callus_buf_release(&key);
+	callus_buf_release(&mark);
 	return rc;
 }
 

@@ -73,8 +73,9 @@ int callus_team_open(callus_knowledge **out, const callus_config *ws, const call
 /*
  * Whether identity may approve or reject in layer l: it is one of
  * `[layer.L] maintainers` (comma-separated, case-insensitive), or none
- * is named and the store is the embedded one (its local user maintains
- * it).  A server store (PostgreSQL) enforces its own rule as well.
+ * is named (the embedded store's local user maintains it; a server
+ * store's roles decide alone).  A server store (PostgreSQL) enforces its
+ * own rule in any case: this check only refuses early and by name.
  */
 int callus_team_may_decide(const callus_config *ws, const callus_config *user, callus_layer l,
 			   int embedded, const char *identity);
@@ -96,6 +97,15 @@ typedef struct callus_sync_report {
 int callus_team_sync(callus_store *s, callus_knowledge *k, callus_layer l, long min_applications,
 		     const char *identity, callus_sync_report *rep, callus_metrics *m,
 		     callus_error *err);
+
+/*
+ * Layer l of the workspace store s is now at location: when it was
+ * elsewhere before, what came from there is forgotten (the cache with its
+ * resolutions, the watermark, the record of what was proposed), so that
+ * the new store gets the proposals and the cache its notes.  The notes of
+ * the workspace stay.
+ */
+int callus_team_bind(callus_store *s, callus_layer l, const char *location, callus_error *err);
 
 /* The approved notes of layer l in the cache, best first (layer and
  * metrics as upstream aggregated them); callus_notes_free(). */
