@@ -19,6 +19,7 @@
  *	get      {"layer", "id"}             -> [note, ...] (prefix; at most 2)
  *	decide   {"layer", "id", "status", "why"} -> {}
  *	pull     {"layer", "since", "limit"} -> [note, ...] oldest revision first
+ *	                                     (limit 0: all)
  *	report   {"layer", "id", "instance", "applications", "successes"} -> {}
  *
  *	A note is an object with the fields of callus_shared_note
@@ -115,12 +116,29 @@ static const char *const migrations[] = {
 	"  PRIMARY KEY (layer, note_id, instance),"
 	"  FOREIGN KEY (layer, note_id) REFERENCES callus.shared_notes ON DELETE CASCADE);"
 	"CREATE VIEW callus.notes WITH (security_barrier) AS"
-	"  SELECT n.*, coalesce(o.a, 0)::bigint AS applications, coalesce(o.s, 0)::bigint AS successes"
-	"  FROM callus.shared_notes n LEFT JOIN (SELECT layer, note_id, sum(applications) AS a,"
-	"   sum(successes) AS s FROM callus.shared_outcomes GROUP BY layer, note_id) o"
-	"   ON o.layer = n.layer AND o.note_id = n.id"
+	"  SELECT n.*,"
+	"  (SELECT coalesce(sum(o.applications), 0) FROM callus.shared_outcomes o"
+	"   WHERE o.layer = n.layer AND o.note_id = n.id)::bigint AS applications,"
+	"  (SELECT coalesce(sum(o.successes), 0) FROM callus.shared_outcomes o"
+	"   WHERE o.layer = n.layer AND o.note_id = n.id)::bigint AS successes"
+	"  FROM callus.shared_notes n"
 	"  WHERE n.status <> 'proposed' OR n.proposed_role = session_user"
 	"   OR pg_has_role(session_user, 'callus_maintainer_' || n.layer, 'MEMBER');"
+	/* a pull: the page is cut along the revision index first, the sums
+	 * made for its rows only (through the barrier view every row's
+	 * sums were made before the sort) */
+	"CREATE FUNCTION callus.pull(p_layer text, p_since bigint, p_limit bigint)"
+	"  RETURNS SETOF callus.notes LANGUAGE sql STABLE SECURITY DEFINER"
+	"  SET search_path = callus, pg_temp AS $f$"
+	"  SELECT n.*,"
+	"  (SELECT coalesce(sum(o.applications), 0) FROM callus.shared_outcomes o"
+	"   WHERE o.layer = n.layer AND o.note_id = n.id)::bigint,"
+	"  (SELECT coalesce(sum(o.successes), 0) FROM callus.shared_outcomes o"
+	"   WHERE o.layer = n.layer AND o.note_id = n.id)::bigint"
+	"  FROM (SELECT * FROM callus.shared_notes s WHERE s.layer = p_layer"
+	"   AND s.revision > p_since AND (s.status <> 'proposed' OR s.proposed_role = session_user"
+	"   OR pg_has_role(session_user, 'callus_maintainer_' || s.layer, 'MEMBER'))"
+	"   ORDER BY s.revision LIMIT nullif(p_limit, 0)) n ORDER BY n.revision $f$;"
 	"CREATE FUNCTION callus.propose(p_layer text, p_id text, p_sig text, p_tool text,"
 	"  p_type text, p_title text, p_example text, p_rule text, p_steps text, p_code text,"
 	"  p_files text, p_origin text, p_path text, p_by text) RETURNS boolean"
@@ -177,7 +195,8 @@ static const char *const migrations[] = {
 	"GRANT SELECT ON callus.meta, callus.notes TO callus_member;"
 	"GRANT EXECUTE ON FUNCTION callus.propose(text, text, text, text, text, text, text, text,"
 	"  text, text, text, text, text, text), callus.report(text, text, text, bigint, bigint),"
-	"  callus.decide(text, text, text, text) TO callus_member;",
+	"  callus.decide(text, text, text, text), callus.pull(text, bigint, bigint)"
+	"  TO callus_member;",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -340,9 +359,7 @@ static int op_pull(json_t *in)
 	const char *p[] = { str(in, "layer"), num(in, "since", since, sizeof(since)),
 			    num(in, "limit", limit, sizeof(limit)) };
 
-	return print_notes(run("SELECT " NOTE_COLUMNS " FROM callus.notes WHERE layer = $1"
-			       " AND revision > $2::bigint ORDER BY revision"
-			       " LIMIT nullif($3::bigint, 0)",
+	return print_notes(run("SELECT " NOTE_COLUMNS " FROM callus.pull($1, $2::bigint, $3::bigint)",
 			       3, p));
 }
 

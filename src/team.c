@@ -357,10 +357,100 @@ static int report_all(callus_store *s, callus_knowledge *k, callus_layer l, cons
 /* ------------------------------------------------------------------ */
 /* Sync: pulling into the cache                                         */
 
+/* The statements of a pull, prepared once for all its notes (a pull of
+ * 100,000 notes spent most of its time parsing the same SQL again). */
+#define PULL_STMTS 16
+
+typedef struct puller {
+	callus_store *s;
+	int promotions; /* this workspace proposed to the layer: their fate is read */
+	sqlite3_stmt *st[PULL_STMTS];
+} puller;
+
+static sqlite3_stmt *p_stmt(puller *p, int i, const char *sql, int *sq)
+{
+	if (!p->st[i]) {
+		*sq = sqlite3_prepare_v3(callus_store_db(p->s), sql, -1, SQLITE_PREPARE_PERSISTENT,
+					 &p->st[i], NULL);
+		if (*sq != SQLITE_OK)
+			return NULL;
+	} else {
+		sqlite3_reset(p->st[i]);
+		sqlite3_clear_bindings(p->st[i]);
+	}
+	*sq = SQLITE_OK;
+	return p->st[i];
+}
+
+static int p_exec(puller *p, int i, const char *sql, const char *const *v, size_t n)
+{
+	int sq;
+	sqlite3_stmt *st = p_stmt(p, i, sql, &sq);
+
+	if (!st)
+		return sq;
+	for (size_t k = 0; k < n; k++)
+		callus_sql_bind_text(st, (int)k + 1, v[k]);
+	sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(p->s));
+	sqlite3_reset(st);
+	return sq;
+}
+
+/* As p_exec, for a statement RETURNING one integer: *out, -1 for NULL. */
+static int p_exec_int(puller *p, int i, const char *sql, const char *const *v, size_t n,
+		      int64_t *out)
+{
+	int sq;
+	sqlite3_stmt *st = p_stmt(p, i, sql, &sq);
+
+	*out = -1;
+	if (!st)
+		return sq;
+	for (size_t k = 0; k < n; k++)
+		callus_sql_bind_text(st, (int)k + 1, v[k]);
+	if ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+		if (sqlite3_column_type(st, 0) != SQLITE_NULL)
+			*out = sqlite3_column_int64(st, 0);
+		sq = sqlite3_step(st);
+	}
+	sq = sq == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(p->s));
+	sqlite3_reset(st);
+	return sq;
+}
+
+/* The integer the query returns for a (and b): -1 for NULL, -2 for no row. */
+static int64_t p_int(puller *p, int i, const char *sql, const char *a, const char *b, int *sq)
+{
+	sqlite3_stmt *st = p_stmt(p, i, sql, sq);
+	int64_t v = 0;
+
+	if (!st)
+		return 0;
+	callus_sql_bind_text(st, 1, a);
+	if (b)
+		callus_sql_bind_text(st, 2, b);
+	if ((*sq = sqlite3_step(st)) == SQLITE_ROW) {
+		v = sqlite3_column_type(st, 0) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 0);
+		*sq = SQLITE_OK;
+	} else if (*sq == SQLITE_DONE) {
+		v = -2;
+		*sq = SQLITE_OK;
+	}
+	sqlite3_reset(st);
+	return v;
+}
+
+static void p_release(puller *p)
+{
+	for (int i = 0; i < PULL_STMTS; i++)
+		sqlite3_finalize(p->st[i]);
+	memset(p->st, 0, sizeof(p->st));
+}
+
 /* A resolution of the workspace store for a cached note: its signature
  * (made when the store has none of that id, so the same error matches it
  * exactly) and its steps and code, starting from the layer's counts. */
-static int make_resolution(callus_store *s, const callus_shared_note *n, const char *now,
+static int make_resolution(puller *p, const callus_shared_note *n, const char *now,
 			   int64_t *rid, int64_t *apps, int64_t *succ)
 {
 	callus_buf pattern = CALLUS_BUF_INIT, desc = CALLUS_BUF_INIT;
@@ -378,11 +468,11 @@ static int make_resolution(callus_store *s, const callus_shared_note *n, const c
 		sq = SQLITE_NOMEM;
 		goto out;
 	}
-	for (const char *p = n->steps; *p; p++)
-		if (*p == '\n')
+	for (const char *c = n->steps; *c; c++)
+		if (*c == '\n')
 			callus_buf_puts(&desc, "; ");
 		else
-			callus_buf_putc(&desc, *p);
+			callus_buf_putc(&desc, *c);
 	if (callus_buf_puts(&desc, "") < 0) {
 		sq = SQLITE_NOMEM;
 		goto out;
@@ -391,7 +481,7 @@ static int make_resolution(callus_store *s, const callus_shared_note *n, const c
 		const char *v[] = { n->signature_id, n->error_type, pattern.ptr, example, n->tool,
 				    now };
 
-		sq = callus_sql_exec_texts(callus_store_db(s),
+		sq = p_exec(p, 1,
 					   "INSERT INTO signatures (id, error_type, message_pattern,"
 					   " original, tool, first_seen, last_seen)"
 					   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6) ON CONFLICT DO NOTHING",
@@ -405,7 +495,7 @@ static int make_resolution(callus_store *s, const callus_shared_note *n, const c
 		const char *v[] = { n->signature_id, desc.ptr, n->code, n->files, n->id,
 				    callus_layer_name(n->layer), a, k, now };
 
-		sq = callus_sql_exec_texts(callus_store_db(s),
+		sq = p_exec(p, 2,
 					   "INSERT INTO resolutions (signature_id, description,"
 					   " code_changes, files, context, application_count,"
 					   " success_count, created_at, last_success_at)"
@@ -414,42 +504,20 @@ static int make_resolution(callus_store *s, const callus_shared_note *n, const c
 					   v, 9);
 	}
 	if (sq == SQLITE_OK)
-		*rid = sqlite3_last_insert_rowid(callus_store_db(s));
+		*rid = sqlite3_last_insert_rowid(callus_store_db(p->s));
 out:
 	callus_buf_release(&pattern);
 	callus_buf_release(&desc);
 	return sq;
 }
 
-static int64_t one_int(callus_store *s, const char *sql, const char *a, const char *b, int *sq)
-{
-	sqlite3_stmt *st = NULL;
-	int64_t v = 0;
-
-	*sq = sqlite3_prepare_v2(callus_store_db(s), sql, -1, &st, NULL);
-	if (*sq != SQLITE_OK)
-		return 0;
-	callus_sql_bind_text(st, 1, a);
-	if (b)
-		callus_sql_bind_text(st, 2, b);
-	if ((*sq = sqlite3_step(st)) == SQLITE_ROW) {
-		v = sqlite3_column_type(st, 0) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 0);
-		*sq = SQLITE_OK;
-	} else if (*sq == SQLITE_DONE) {
-		v = -2; /* no row */
-		*sq = SQLITE_OK;
-	}
-	sqlite3_finalize(st);
-	return v;
-}
-
 /* A cached note and its resolution gone (retired or rejected upstream:
  * the layer wins). */
-static int drop_cached(callus_store *s, const char *layer, const char *id, size_t *dropped)
+static int drop_cached(puller *p, const char *layer, const char *id, size_t *dropped)
 {
 	const char *v[] = { layer, id };
 	int sq;
-	int64_t rid = one_int(s, "SELECT resolution_id FROM note_cache WHERE layer = ?1 AND id = ?2",
+	int64_t rid = p_int(p, 8, "SELECT resolution_id FROM note_cache WHERE layer = ?1 AND id = ?2",
 			      layer, id, &sq);
 
 	if (sq != SQLITE_OK || rid == -2)
@@ -459,19 +527,19 @@ static int drop_cached(callus_store *s, const char *layer, const char *id, size_
 		const char *r[] = { rs };
 
 		snprintf(rs, sizeof(rs), "%lld", (long long)rid);
-		if ((sq = callus_sql_exec_texts(callus_store_db(s),
+		if ((sq = p_exec(p, 3,
 						"DELETE FROM resolutions WHERE id = CAST(?1 AS INTEGER)",
 						r, 1)) != SQLITE_OK)
 			return sq;
 	}
-	sq = callus_sql_exec_texts(callus_store_db(s),
+	sq = p_exec(p, 4,
 				   "DELETE FROM note_cache WHERE layer = ?1 AND id = ?2", v, 2);
 	if (sq == SQLITE_OK)
 		(*dropped)++;
 	return sq;
 }
 
-static int apply_pulled(callus_store *s, const callus_shared_note *n, const char *now,
+static int apply_pulled(puller *p, const callus_shared_note *n, const char *now,
 			callus_sync_report *rep)
 {
 	const char *layer = callus_layer_name(n->layer);
@@ -480,19 +548,19 @@ static int apply_pulled(callus_store *s, const callus_shared_note *n, const char
 	int64_t rid;
 	int sq;
 
-	{
+	if (p->promotions) {
 		const char *v[] = { n->id, layer, status };
 
 		/* what became of this workspace's proposals */
-		sq = callus_sql_exec_texts(callus_store_db(s),
-					   "UPDATE note_promotions SET status = ?3 WHERE note_id = ?1"
-					   " AND to_layer = ?2",
-					   v, 3);
+		sq = p_exec(p, 5,
+			    "UPDATE note_promotions SET status = ?3 WHERE note_id = ?1"
+			    " AND to_layer = ?2",
+			    v, 3);
 		if (sq != SQLITE_OK)
 			return sq;
 	}
 	if (n->status != CALLUS_SHARED_APPROVED)
-		return drop_cached(s, layer, n->id, &rep->dropped);
+		return drop_cached(p, layer, n->id, &rep->dropped);
 	snprintf(rev, sizeof(rev), "%lld", (long long)n->revision);
 	snprintf(apps, sizeof(apps), "%lld", (long long)n->applications);
 	snprintf(succ, sizeof(succ), "%lld", (long long)n->successes);
@@ -502,8 +570,8 @@ static int apply_pulled(callus_store *s, const callus_shared_note *n, const char
 				    n->title, n->example, n->rule, n->steps, n->code, n->files,
 				    n->origin, n->path, apps, succ, now };
 
-		sq = callus_sql_exec_texts(
-			callus_store_db(s),
+		sq = p_exec_int(
+			p, 11,
 			"INSERT INTO note_cache (layer, id, revision, signature_id, tool, error_type,"
 			" title, example, rule, steps, code, files, origin, path, applications,"
 			" successes, pulled_at) VALUES (?1, ?2, CAST(?3 AS INTEGER), ?4, ?5, ?6, ?7,"
@@ -514,30 +582,26 @@ static int apply_pulled(callus_store *s, const callus_shared_note *n, const char
 			" example = excluded.example, rule = excluded.rule, steps = excluded.steps,"
 			" code = excluded.code, files = excluded.files, origin = excluded.origin,"
 			" path = excluded.path, applications = excluded.applications,"
-			" successes = excluded.successes, pulled_at = excluded.pulled_at",
-			v, 17);
+			" successes = excluded.successes, pulled_at = excluded.pulled_at"
+			" RETURNING resolution_id",
+			v, 17, &rid);
 		if (sq != SQLITE_OK)
 			return sq;
 	}
 	rep->pulled++;
-	rid = one_int(s, "SELECT resolution_id FROM note_cache WHERE layer = ?1 AND id = ?2", layer,
-		      n->id, &sq);
-	if (sq != SQLITE_OK)
-		return sq;
 	if (rid > 0) {
 		char rs[32];
 		const char *v[] = { rs, n->steps, n->code, n->files };
 
 		snprintf(rs, sizeof(rs), "%lld", (long long)rid);
-		return callus_sql_exec_texts(callus_store_db(s),
-					     "UPDATE resolutions SET description = replace(?2, char(10),"
-					     " '; '), code_changes = ?3, files = ?4"
-					     " WHERE id = CAST(?1 AS INTEGER)",
-					     v, 4);
+		return p_exec(p, 6,
+			      "UPDATE resolutions SET description = replace(?2, char(10),"
+			      " '; '), code_changes = ?3, files = ?4 WHERE id = CAST(?1 AS INTEGER)",
+			      v, 4);
 	}
 	/* the workspace's own active note of that error answers it */
-	if (one_int(s, "SELECT 1 FROM notes WHERE id = ?1 AND status = 'active'", n->id, NULL, &sq) ==
-		    1 ||
+	if (p_int(p, 10, "SELECT 1 FROM notes WHERE id = ?1 AND status = 'active'", n->id, NULL,
+		  &sq) == 1 ||
 	    sq != SQLITE_OK)
 		return sq;
 	{
@@ -545,12 +609,12 @@ static int apply_pulled(callus_store *s, const callus_shared_note *n, const char
 		char rs[32], as[32], ks[32];
 		const char *v[] = { layer, n->id, rs, as, ks };
 
-		if ((sq = make_resolution(s, n, now, &rid, &a, &k)) != SQLITE_OK)
+		if ((sq = make_resolution(p, n, now, &rid, &a, &k)) != SQLITE_OK)
 			return sq;
 		snprintf(rs, sizeof(rs), "%lld", (long long)rid);
 		snprintf(as, sizeof(as), "%lld", (long long)a);
 		snprintf(ks, sizeof(ks), "%lld", (long long)k);
-		return callus_sql_exec_texts(callus_store_db(s),
+		return p_exec(p, 7,
 					     "UPDATE note_cache SET resolution_id = CAST(?3 AS INTEGER),"
 					     " base_applications = CAST(?4 AS INTEGER),"
 					     " base_successes = CAST(?5 AS INTEGER)"
@@ -564,8 +628,9 @@ static int pull_all(callus_store *s, callus_knowledge *k, callus_layer l, callus
 {
 	callus_buf key = CALLUS_BUF_INIT;
 	char *mark = NULL, *now = callus_now_iso8601();
+	puller pl = { s, 0, { NULL } };
 	int64_t since = 0;
-	int rc;
+	int rc, sq;
 
 	if (!now || callus_buf_printf(&key, "watermark.%s", callus_layer_name(l)) < 0) {
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
@@ -574,11 +639,22 @@ static int pull_all(callus_store *s, callus_knowledge *k, callus_layer l, callus
 	if ((rc = callus_team_state_get(s, key.ptr, &mark, err)) < 0)
 		goto out;
 	since = mark ? strtoll(mark, NULL, 10) : 0;
+	/* a first pull may write 100,000 notes: the store's small WAL and
+	 * cache (right for the hook's few rows) would checkpoint and re-read
+	 * pages all along; the connection's own settings, gone at close */
+	sqlite3_exec(callus_store_db(s), "PRAGMA wal_autocheckpoint = 16384;"
+		     " PRAGMA cache_size = -65536", NULL, NULL, NULL);
+	pl.promotions = p_int(&pl, 9, "SELECT 1 FROM note_promotions WHERE to_layer = ?1 LIMIT 1",
+			      callus_layer_name(l), NULL, &sq) == 1;
+	if (sq != SQLITE_OK) {
+		rc = callus_store_db_error(s, err, sq, "cannot read the proposals in");
+		goto out;
+	}
 	for (;;) {
 		callus_shared_note *v = NULL;
 		size_t n = 0;
 		char ws[32];
-		int sq = SQLITE_OK;
+		sq = SQLITE_OK;
 
 		if ((rc = callus_knowledge_pull(k, l, since, PULL_PAGE, &v, &n, err)) < 0)
 			goto out;
@@ -591,7 +667,7 @@ static int pull_all(callus_store *s, callus_knowledge *k, callus_layer l, callus
 			goto out;
 		}
 		for (size_t i = 0; i < n && sq == SQLITE_OK; i++) {
-			sq = apply_pulled(s, &v[i], now, rep);
+			sq = apply_pulled(&pl, &v[i], now, rep);
 			if (v[i].revision > since)
 				since = v[i].revision;
 		}
@@ -612,6 +688,7 @@ static int pull_all(callus_store *s, callus_knowledge *k, callus_layer l, callus
 	}
 	rep->watermark = since;
 out:
+	p_release(&pl);
 	free(mark);
 	free(now);
 	callus_buf_release(&key);
