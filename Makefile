@@ -107,6 +107,7 @@ $(BUILD)/callus-pg: $(BUILD)/helper/callus-pg.o
 # test_embed_remote likewise.
 $(BUILD)/tests/test_snapshot: $(BUILD)/callus-git
 $(BUILD)/tests/test_embed_remote: $(BUILD)/callus-embed
+$(BUILD)/tests/test_knowledge: $(BUILD)/callus-pg
 
 # The parsers' sample tests share tests/unit/parse_helpers.c.
 $(BUILD)/tests/test_parse_native $(BUILD)/tests/test_parse_ecosystems: \

@@ -17,7 +17,9 @@
  *	propose  {note fields}               -> {"created": true|false}
  *	list     {"layer", "all"}            -> [note, ...] latest revision first
  *	get      {"layer", "id"}             -> [note, ...] (prefix; at most 2)
- *	decide   {"layer", "id", "status", "why"} -> {}
+ *	decide   {"layer", "id", "status", "why"} -> {"changed": false when no
+ *	                                     note of that id has the status it
+ *	                                     is decided from}
  *	pull     {"layer", "since", "limit"} -> [note, ...] oldest revision first
  *	                                     (limit 0: all)
  *	report   {"layer", "id", "instance", "applications", "successes"} -> {}
@@ -168,7 +170,7 @@ static const char *const migrations[] = {
 	"  END IF;"
 	" END $f$;"
 	"CREATE FUNCTION callus.decide(p_layer text, p_id text, p_status text, p_why text)"
-	"  RETURNS void"
+	"  RETURNS boolean"
 	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = callus, pg_temp AS $f$"
 	" BEGIN"
 	"  IF p_status NOT IN ('approved','rejected','retired') THEN"
@@ -182,11 +184,7 @@ static const char *const migrations[] = {
 	"   decided_at = to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
 	"   WHERE layer = p_layer AND id = p_id"
 	"   AND status = CASE WHEN p_status = 'retired' THEN 'approved' ELSE 'proposed' END;"
-	"  IF NOT FOUND THEN"
-	"   RAISE EXCEPTION 'no % note % in the % layer',"
-	"    CASE WHEN p_status = 'retired' THEN 'approved' ELSE 'proposed' END, p_id, p_layer"
-	"    USING ERRCODE = 'no_data_found';"
-	"  END IF;"
+	"  RETURN FOUND;"
 	" END $f$;"
 	"REVOKE ALL ON ALL TABLES IN SCHEMA callus FROM PUBLIC;"
 	"REVOKE ALL ON ALL SEQUENCES IN SCHEMA callus FROM PUBLIC;"
@@ -348,8 +346,10 @@ static int op_decide(json_t *in)
 {
 	const char *p[] = { str(in, "layer"), str(in, "id"), str(in, "status"), str(in, "why") };
 
-	PQclear(run("SELECT callus.decide($1, $2, $3, $4)", 4, p));
-	printf("{}\n");
+	PGresult *r = run("SELECT callus.decide($1, $2, $3, $4)", 4, p);
+
+	printf("{\"changed\": %s}\n", !strcmp(PQgetvalue(r, 0, 0), "t") ? "true" : "false");
+	PQclear(r);
 	return 0;
 }
 

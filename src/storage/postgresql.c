@@ -290,6 +290,10 @@ static int pg_decide(void *handle, callus_layer l, const char *id, callus_shared
 	if (!a)
 		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	rc = call(handle, "decide", a, &v, err);
+	if (rc == 0 && !json_is_true(json_object_get(v, "changed")))
+		rc = callus_error_set(err, CALLUS_ENOTFOUND, "no %s note %s in the %s layer",
+				      to == CALLUS_SHARED_RETIRED ? "approved" : "proposed", id,
+				      callus_layer_name(l));
 	json_decref(v);
 	return rc;
 }
