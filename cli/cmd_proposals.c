@@ -206,31 +206,19 @@ out:
 	callus_store_close(store);
 }
 
-static int decide(int argc, char **argv, const cli_spec *spec, callus_shared_status to)
+/* A maintainer's decision on note id of layer l; the exit status. */
+static int decide_one(callus_layer l, const char *id, callus_shared_status to, const char *reason)
 {
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_knowledge *k = NULL;
 	callus_config *user = NULL;
 	callus_shared_note n;
-	callus_layer l;
 	cli_workspace ws;
 	char *who = NULL;
-	int first, rc = 0;
+	int rc = 0;
 
 	memset(&n, 0, sizeof(n));
 	memset(&ws, 0, sizeof(ws));
-	if ((first = cli_parse(argc, argv, spec)) < 0)
-		return first == CLI_PARSE_HELP ? 0 : 2;
-	if (first + 1 != argc) {
-		cli_error("usage: %s", spec->usage);
-		return 2;
-	}
-	if (to == CALLUS_SHARED_REJECTED && (!why || !*why)) {
-		cli_error("say why with --why TEXT: the proposer reads it");
-		return 2;
-	}
-	if (parse_layer(&l) < 0)
-		return 2;
 	if (open_layer(&ws, &user, l, &k) < 0) {
 		rc = 1;
 		goto out;
@@ -248,8 +236,8 @@ static int decide(int argc, char **argv, const cli_spec *spec, callus_shared_sta
 		rc = 1;
 		goto out;
 	}
-	if (callus_knowledge_shared_get(k, l, argv[first], &n, &err) < 0 ||
-	    callus_knowledge_decide(k, l, n.id, to, who, why, &err) < 0) {
+	if (callus_knowledge_shared_get(k, l, id, &n, &err) < 0 ||
+	    callus_knowledge_decide(k, l, n.id, to, who, reason, &err) < 0) {
 		cli_error("%s", callus_error_message(&err));
 		rc = 1;
 		goto out;
@@ -258,7 +246,9 @@ static int decide(int argc, char **argv, const cli_spec *spec, callus_shared_sta
 	count_decision(&ws, &n);
 	printf("%s %s in the %s layer%s\n", n.id, callus_shared_status_name(to),
 	       callus_layer_name(l),
-	       to == CALLUS_SHARED_APPROVED ? ": 'callus sync' brings it to every workspace" : "");
+	       to == CALLUS_SHARED_APPROVED   ? ": 'callus sync' brings it to every workspace"
+	       : to == CALLUS_SHARED_RETIRED ? ": every workspace drops it at its next sync"
+					     : "");
 out:
 	callus_shared_note_release(&n);
 	free(who);
@@ -267,6 +257,31 @@ out:
 	cli_workspace_release(&ws);
 	callus_error_release(&err);
 	return rc;
+}
+
+static int decide(int argc, char **argv, const cli_spec *spec, callus_shared_status to)
+{
+	callus_layer l;
+	int first;
+
+	if ((first = cli_parse(argc, argv, spec)) < 0)
+		return first == CLI_PARSE_HELP ? 0 : 2;
+	if (first + 1 != argc) {
+		cli_error("usage: %s", spec->usage);
+		return 2;
+	}
+	if (to == CALLUS_SHARED_REJECTED && (!why || !*why)) {
+		cli_error("say why with --why TEXT: the proposer reads it");
+		return 2;
+	}
+	if (parse_layer(&l) < 0)
+		return 2;
+	return decide_one(l, argv[first], to, why);
+}
+
+int cli_team_retire(callus_layer l, const char *id, const char *reason)
+{
+	return decide_one(l, id, CALLUS_SHARED_RETIRED, reason ? reason : "");
 }
 
 int cmd_approve(int argc, char **argv)

@@ -33,6 +33,10 @@ int cli_team_staleness(callus_buf *out, callus_store *s, long *age);
  * Never waits, never fails the caller. */
 void cli_team_maybe_sync(const cli_workspace *ws);
 
+/* `callus note retire ID --layer L`: a maintainer retires a team or org
+ * note in its store (cmd_proposals.c).  The exit status. */
+int cli_team_retire(callus_layer l, const char *id, const char *reason);
+
 /* Touch the stamp the hook reads (after a sync). */
 void cli_team_stamp(const cli_workspace *ws);
 

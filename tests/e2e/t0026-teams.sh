@@ -141,8 +141,11 @@ test_expect_success 'conflicts: the upstream text wins for the cached copy, reti
 	"$CALLUS" notes --json | jq -e ".[0].rule == \"local words stay here\"" &&
 	cd ../b && "$CALLUS" sync >/dev/null &&
 	"$CALLUS" notes --layer team --json | jq -e ".[0].rule == \"use %d for int\"" &&
-	sqlite3 "$(team_db)" "UPDATE shared_notes SET status = '"'"'retired'"'"',
-		revision = (SELECT max(revision) + 1 FROM shared_notes) WHERE id = '"'"'$id'"'"'" &&
+	test_expect_code 1 "$CALLUS" note retire "$id" --layer team 2>err &&
+	grep -q "dev@example.com is not a maintainer of the team layer" err &&
+	CALLUS_USER=lead@example.com "$CALLUS" note retire "$id" --layer team --why obsolete >out &&
+	grep -q "retired in the team layer" out &&
+	test "$(sqlite3 "$(team_db)" "SELECT why FROM shared_notes WHERE id = '"'"'$id'"'"'")" = obsolete &&
 	"$CALLUS" sync >out && grep -q "1 dropped" out &&
 	"$CALLUS" notes --layer team --json | jq -e "length == 0" &&
 	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM resolutions
