@@ -50,9 +50,12 @@ const cli_spec cmd_doctor_spec = {
 	"and bad values in .callus/config; for every agent, whether callus's hook is in its\n"
 	"settings file; the lessons per layer against the bloat threshold ([doctor]\n"
 	"max_items, default 1000), with the lowest-value lessons (fewest occurrences,\n"
-	"oldest) as cleanup candidates when it is exceeded; and what .callus/log.jsonl\n"
-	"and .callus/metrics.pending hold.  Writes nothing.  Exits 1 when something\n"
-	"needs attention ('problem' lines), 0 otherwise.",
+	"oldest) as cleanup candidates when it is exceeded; the notes of each layer\n"
+	"(session, project, and the team and org notes synced here) against theirs\n"
+	"([layer.L] max_notes, else [doctor] max_notes, default 1000), with the\n"
+	"lowest-value notes; how stale the team and org cache is ('callus sync'); and\n"
+	"what .callus/log.jsonl and .callus/metrics.pending hold.  Writes nothing.\n"
+	"Exits 1 when something needs attention ('problem' lines), 0 otherwise.",
 	doctor_options, 0
 };
 
