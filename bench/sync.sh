@@ -13,7 +13,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 n=${1:-100000}
 runs=${2:-3}
 callus=${3:-$repo/build/callus}
-pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+pg_bin=$(find /usr/lib/postgresql -mindepth 2 -maxdepth 2 -name bin 2>/dev/null | sort -V | tail -n 1)
 work=$(mktemp -d /tmp/callus-bench.XXXXXX)
 chmod 755 "$work"
 export HOME=$work/home XDG_DATA_HOME=$work/home/.local/share XDG_CONFIG_HOME=$work/home/.config
@@ -49,7 +49,7 @@ sqlite_notes() {
 
 ms_of_sync() {
 	local dir=$1 best=
-	for r in $(seq 1 "$runs"); do
+	for _ in $(seq 1 "$runs"); do
 		rm -rf "$dir" && mkdir -p "$dir/.callus" && cp "$work/config" "$dir/.callus/config"
 		(cd "$dir" && git init -q . &&
 			s=$(date +%s%N) && "$callus" sync >"$work/out" && e=$(date +%s%N) &&

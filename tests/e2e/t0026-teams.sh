@@ -173,7 +173,7 @@ test_expect_success 'the hook starts a background sync once synced and stale, an
 # ---------------------------------------------------------------------------
 # PostgreSQL: a real server in a temporary directory on a free loopback port.
 
-pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+pg_bin=$(find /usr/lib/postgresql -mindepth 2 -maxdepth 2 -name bin 2>/dev/null | sort -V | tail -n 1)
 pg_dir=
 pg_port=
 
