@@ -28,19 +28,18 @@ typedef struct pg {
 	char *helper;
 } pg;
 
-/* Run `callus-pg op` with args on stdin; *out its JSON answer. */
-static int call(pg *p, const char *op, json_t *args, json_t **out, callus_error *err)
+/* Run `callus-pg op` with args on stdin (args taken); its answer in
+ * *answer (the caller's, released even on failure). */
+static int run_helper(pg *p, const char *op, json_t *args, callus_buf *answer, callus_error *err)
 {
-	callus_buf answer = CALLUS_BUF_INIT, var = CALLUS_BUF_INIT;
+	callus_buf var = CALLUS_BUF_INIT;
 	char *const argv[] = { p->helper, (char *)op, NULL };
 	char *in = json_dumps(args, JSON_COMPACT);
 	char **envp = NULL;
 	size_t n = 0, k = 0;
 	callus_child_opts o;
-	json_error_t je;
 	int rc;
 
-	*out = NULL;
 	while (environ[n])
 		n++;
 	if (!in || callus_buf_printf(&var, "CALLUS_PG_URL=%s", p->url) < 0 ||
@@ -61,17 +60,27 @@ static int call(pg *p, const char *op, json_t *args, json_t **out, callus_error 
 	o.input_len = strlen(in);
 	o.out_max = PG_OUT_MAX;
 	o.timeout_ms = PG_TIMEOUT_MS;
-	if ((rc = callus_child_run(&answer, &o, err)) < 0)
-		goto out;
-	if (!(*out = json_loadb(answer.ptr ? answer.ptr : "", answer.len, 0, &je)))
-		rc = callus_error_set(err, CALLUS_EIO, "the PostgreSQL helper's answer is not JSON: %s",
-				      je.text);
+	rc = callus_child_run(answer, &o, err);
 out:
 	free(envp);
 	free(in);
 	callus_buf_release(&var);
-	callus_buf_release(&answer);
 	json_decref(args);
+	return rc;
+}
+
+/* Run `callus-pg op`; *out its JSON answer. */
+static int call(pg *p, const char *op, json_t *args, json_t **out, callus_error *err)
+{
+	callus_buf answer = CALLUS_BUF_INIT;
+	json_error_t je;
+	int rc = run_helper(p, op, args, &answer, err);
+
+	*out = NULL;
+	if (rc == 0 && !(*out = json_loadb(answer.ptr ? answer.ptr : "", answer.len, 0, &je)))
+		rc = callus_error_set(err, CALLUS_EIO, "the PostgreSQL helper's answer is not JSON: %s",
+				      je.text);
+	callus_buf_release(&answer);
 	return rc;
 }
 
@@ -156,55 +165,99 @@ static int pg_metrics(void *handle, callus_metrics *m, callus_error *err)
 	return refused(err);
 }
 
-static char *dup_field(json_t *o, const char *key)
-{
-	const char *v = json_string_value(json_object_get(o, key));
+#define NOTE_FIELDS 22 /* NOTE_COLUMNS of helper/callus-pg.c */
 
-	return strdup(v ? v : "");
+/* One field of a note line, unescaped into a new string; *p moves past
+ * it and its tab. */
+static char *field(const char **p, const char *end)
+{
+	const char *s = *p;
+	size_t n = 0;
+	char *out, *o;
+
+	while (s + n < end && s[n] != '\t')
+		n++;
+	if (!(out = malloc(n + 1)))
+		return NULL;
+	o = out;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (c == '\\' && i + 1 < n) {
+			c = s[++i];
+			c = c == 't' ? '\t' : c == 'n' ? '\n' : c == 'r' ? '\r' : c;
+		}
+		*o++ = c;
+	}
+	*o = '\0';
+	*p = s + n + (s + n < end);
+	return out;
 }
 
-/* The helper's notes into *out. */
-static int read_notes(json_t *a, callus_shared_note **out, size_t *count, callus_error *err)
+/* One note of the helper's answer. */
+static int read_note(callus_shared_note *x, const char *line, const char *end)
 {
-	size_t n = json_array_size(a), i;
+	char *f[NOTE_FIELDS] = { NULL };
+	char **text[] = { NULL, NULL, NULL, &x->signature_id, &x->tool, &x->error_type, &x->title,
+			  &x->example, &x->rule, &x->steps, &x->code, &x->files, &x->origin,
+			  &x->path, &x->proposed_by, &x->proposed_at, &x->decided_by,
+			  &x->decided_at, &x->why };
+	int rc = 0;
+
+	memset(x, 0, sizeof(*x));
+	for (int i = 0; i < NOTE_FIELDS; i++)
+		if (!(f[i] = field(&line, end)))
+			rc = CALLUS_ENOMEM;
+	if (rc == 0) {
+		snprintf(x->id, sizeof(x->id), "%s", f[0]);
+		if (callus_layer_parse(&x->layer, f[1]) < 0)
+			x->layer = CALLUS_LAYER_TEAM;
+		callus_shared_status_parse(&x->status, f[2]);
+		for (int i = 3; i < 19; i++) {
+			*text[i] = f[i];
+			f[i] = NULL;
+		}
+		x->revision = strtoll(f[19], NULL, 10);
+		x->applications = strtoll(f[20], NULL, 10);
+		x->successes = strtoll(f[21], NULL, 10);
+	}
+	for (int i = 0; i < NOTE_FIELDS; i++)
+		free(f[i]);
+	if (rc < 0)
+		callus_shared_note_release(x);
+	return rc;
+}
+
+/* The helper's notes, one a line, into *out. */
+static int read_notes(const callus_buf *a, callus_shared_note **out, size_t *count,
+		      callus_error *err)
+{
+	const char *p = a->ptr ? a->ptr : "", *end = p + a->len;
 	callus_shared_note *v;
-	json_t *o;
+	size_t n = 0, k = 0;
 
 	*out = NULL;
 	*count = 0;
-	if (!json_is_array(a))
-		return callus_error_set(err, CALLUS_EIO, "the PostgreSQL helper's answer is no list");
+	for (const char *q = p; q < end; q++)
+		n += *q == '\n';
 	if (!n)
 		return 0;
 	if (!(v = calloc(n, sizeof(*v))))
 		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
-	json_array_foreach(a, i, o) {
-		callus_shared_note *x = &v[i];
-		const char *id = json_string_value(json_object_get(o, "id"));
+	while (p < end && k < n) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
 
-		snprintf(x->id, sizeof(x->id), "%s", id ? id : "");
-		if (callus_layer_parse(&x->layer, json_string_value(json_object_get(o, "layer"))) < 0)
-			x->layer = CALLUS_LAYER_TEAM;
-		callus_shared_status_parse(&x->status, json_string_value(json_object_get(o, "status")));
-		x->revision = json_integer_value(json_object_get(o, "revision"));
-		x->applications = json_integer_value(json_object_get(o, "applications"));
-		x->successes = json_integer_value(json_object_get(o, "successes"));
-		if (!(x->signature_id = dup_field(o, "signature_id")) ||
-		    !(x->tool = dup_field(o, "tool")) || !(x->error_type = dup_field(o, "error_type")) ||
-		    !(x->title = dup_field(o, "title")) || !(x->example = dup_field(o, "example")) ||
-		    !(x->rule = dup_field(o, "rule")) || !(x->steps = dup_field(o, "steps")) ||
-		    !(x->code = dup_field(o, "code")) || !(x->files = dup_field(o, "files")) ||
-		    !(x->origin = dup_field(o, "origin")) || !(x->path = dup_field(o, "path")) ||
-		    !(x->proposed_by = dup_field(o, "proposed_by")) ||
-		    !(x->proposed_at = dup_field(o, "proposed_at")) ||
-		    !(x->decided_by = dup_field(o, "decided_by")) ||
-		    !(x->decided_at = dup_field(o, "decided_at")) || !(x->why = dup_field(o, "why"))) {
-			callus_shared_notes_free(v, n);
+		if (!nl)
+			nl = end;
+		if (read_note(&v[k], p, nl) < 0) {
+			callus_shared_notes_free(v, k);
 			return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		}
+		k++;
+		p = nl + 1;
 	}
 	*out = v;
-	*count = n;
+	*count = k;
 	return 0;
 }
 
@@ -235,14 +288,16 @@ static int pg_propose(void *handle, const callus_shared_note *n, int *created, c
 static int notes_call(void *handle, const char *op, json_t *a, callus_shared_note **out,
 		      size_t *count, callus_error *err)
 {
-	json_t *v = NULL;
+	callus_buf answer = CALLUS_BUF_INIT;
 	int rc;
 
+	*out = NULL;
+	*count = 0;
 	if (!a)
 		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
-	if ((rc = call(handle, op, a, &v, err)) == 0)
-		rc = read_notes(v, out, count, err);
-	json_decref(v);
+	if ((rc = run_helper(handle, op, a, &answer, err)) == 0)
+		rc = read_notes(&answer, out, count, err);
+	callus_buf_release(&answer);
 	return rc;
 }
 
