@@ -396,28 +396,6 @@ static int p_exec(puller *p, int i, const char *sql, const char *const *v, size_
 	return sq;
 }
 
-/* As p_exec, for a statement RETURNING one integer: *out, -1 for NULL. */
-static int p_exec_int(puller *p, int i, const char *sql, const char *const *v, size_t n,
-		      int64_t *out)
-{
-	int sq;
-	sqlite3_stmt *st = p_stmt(p, i, sql, &sq);
-
-	*out = -1;
-	if (!st)
-		return sq;
-	for (size_t k = 0; k < n; k++)
-		callus_sql_bind_text(st, (int)k + 1, v[k]);
-	if ((sq = sqlite3_step(st)) == SQLITE_ROW) {
-		if (sqlite3_column_type(st, 0) != SQLITE_NULL)
-			*out = sqlite3_column_int64(st, 0);
-		sq = sqlite3_step(st);
-	}
-	sq = sq == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(p->s));
-	sqlite3_reset(st);
-	return sq;
-}
-
 /* The integer the query returns for a (and b): -1 for NULL, -2 for no row. */
 static int64_t p_int(puller *p, int i, const char *sql, const char *a, const char *b, int *sq)
 {
@@ -544,8 +522,8 @@ static int apply_pulled(puller *p, const callus_shared_note *n, const char *now,
 {
 	const char *layer = callus_layer_name(n->layer);
 	const char *status = callus_shared_status_name(n->status);
-	char rev[32], apps[32], succ[32];
-	int64_t rid;
+	char rev[32], apps[32], succ[32], rs[32], bas[32], bsu[32];
+	int64_t rid, base_apps = 0, base_succ = 0;
 	int sq;
 
 	if (p->promotions) {
@@ -561,65 +539,72 @@ static int apply_pulled(puller *p, const callus_shared_note *n, const char *now,
 	}
 	if (n->status != CALLUS_SHARED_APPROVED)
 		return drop_cached(p, layer, n->id, &rep->dropped);
+	/* what the cache has of it: -2 nothing, -1 a copy with no resolution */
+	rid = p_int(p, 12, "SELECT resolution_id FROM note_cache WHERE layer = ?1 AND id = ?2",
+		    layer, n->id, &sq);
+	if (sq != SQLITE_OK)
+		return sq;
+	if (rid > 0) {
+		const char *v[] = { rs, n->steps, n->code, n->files };
+
+		/* its resolution says what the layer says */
+		snprintf(rs, sizeof(rs), "%lld", (long long)rid);
+		if ((sq = p_exec(p, 6,
+				 "UPDATE resolutions SET description = replace(?2, char(10), '; '),"
+				 " code_changes = ?3, files = ?4 WHERE id = CAST(?1 AS INTEGER)",
+				 v, 4)) != SQLITE_OK)
+			return sq;
+		rid = 0;
+	} else {
+		/* the workspace's own active note of that error answers it */
+		int local = p_int(p, 10, "SELECT 1 FROM notes WHERE id = ?1 AND status = 'active'",
+				  n->id, NULL, &sq) == 1;
+
+		if (sq != SQLITE_OK)
+			return sq;
+		rid = 0;
+		if (!local && (sq = make_resolution(p, n, now, &rid, &base_apps, &base_succ)) !=
+				      SQLITE_OK)
+			return sq;
+	}
 	snprintf(rev, sizeof(rev), "%lld", (long long)n->revision);
 	snprintf(apps, sizeof(apps), "%lld", (long long)n->applications);
 	snprintf(succ, sizeof(succ), "%lld", (long long)n->successes);
+	snprintf(rs, sizeof(rs), "%lld", (long long)rid);
+	snprintf(bas, sizeof(bas), "%lld", (long long)base_apps);
+	snprintf(bsu, sizeof(bsu), "%lld", (long long)base_succ);
 	{
-		/* the cached copy takes the layer's text: it wins there */
+		/* the cached copy takes the layer's text: it wins there; a
+		 * resolution made now (rid > 0) is kept with the counts it
+		 * started from */
 		const char *v[] = { layer, n->id, rev, n->signature_id, n->tool, n->error_type,
 				    n->title, n->example, n->rule, n->steps, n->code, n->files,
-				    n->origin, n->path, apps, succ, now };
+				    n->origin, n->path, apps, succ, now, rs, bas, bsu };
 
-		sq = p_exec_int(
+		sq = p_exec(
 			p, 11,
 			"INSERT INTO note_cache (layer, id, revision, signature_id, tool, error_type,"
 			" title, example, rule, steps, code, files, origin, path, applications,"
-			" successes, pulled_at) VALUES (?1, ?2, CAST(?3 AS INTEGER), ?4, ?5, ?6, ?7,"
-			" ?8, ?9, ?10, ?11, ?12, ?13, ?14, CAST(?15 AS INTEGER), CAST(?16 AS INTEGER),"
-			" ?17) ON CONFLICT (layer, id) DO UPDATE SET revision = excluded.revision,"
+			" successes, pulled_at, resolution_id, base_applications, base_successes)"
+			" VALUES (?1, ?2, CAST(?3 AS INTEGER), ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
+			" ?13, ?14, CAST(?15 AS INTEGER), CAST(?16 AS INTEGER), ?17,"
+			" nullif(CAST(?18 AS INTEGER), 0), CAST(?19 AS INTEGER), CAST(?20 AS INTEGER))"
+			" ON CONFLICT (layer, id) DO UPDATE SET revision = excluded.revision,"
 			" signature_id = excluded.signature_id, tool = excluded.tool,"
 			" error_type = excluded.error_type, title = excluded.title,"
 			" example = excluded.example, rule = excluded.rule, steps = excluded.steps,"
 			" code = excluded.code, files = excluded.files, origin = excluded.origin,"
 			" path = excluded.path, applications = excluded.applications,"
-			" successes = excluded.successes, pulled_at = excluded.pulled_at"
-			" RETURNING resolution_id",
-			v, 17, &rid);
-		if (sq != SQLITE_OK)
-			return sq;
-	}
-	rep->pulled++;
-	if (rid > 0) {
-		char rs[32];
-		const char *v[] = { rs, n->steps, n->code, n->files };
-
-		snprintf(rs, sizeof(rs), "%lld", (long long)rid);
-		return p_exec(p, 6,
-			      "UPDATE resolutions SET description = replace(?2, char(10),"
-			      " '; '), code_changes = ?3, files = ?4 WHERE id = CAST(?1 AS INTEGER)",
-			      v, 4);
-	}
-	/* the workspace's own active note of that error answers it */
-	if (p_int(p, 10, "SELECT 1 FROM notes WHERE id = ?1 AND status = 'active'", n->id, NULL,
-		  &sq) == 1 ||
-	    sq != SQLITE_OK)
+			" successes = excluded.successes, pulled_at = excluded.pulled_at,"
+			" base_applications = CASE WHEN excluded.resolution_id IS NULL"
+			"  THEN note_cache.base_applications ELSE excluded.base_applications END,"
+			" base_successes = CASE WHEN excluded.resolution_id IS NULL"
+			"  THEN note_cache.base_successes ELSE excluded.base_successes END,"
+			" resolution_id = coalesce(excluded.resolution_id, note_cache.resolution_id)",
+			v, 20);
+		if (sq == SQLITE_OK)
+			rep->pulled++;
 		return sq;
-	{
-		int64_t a = 0, k = 0;
-		char rs[32], as[32], ks[32];
-		const char *v[] = { layer, n->id, rs, as, ks };
-
-		if ((sq = make_resolution(p, n, now, &rid, &a, &k)) != SQLITE_OK)
-			return sq;
-		snprintf(rs, sizeof(rs), "%lld", (long long)rid);
-		snprintf(as, sizeof(as), "%lld", (long long)a);
-		snprintf(ks, sizeof(ks), "%lld", (long long)k);
-		return p_exec(p, 7,
-					     "UPDATE note_cache SET resolution_id = CAST(?3 AS INTEGER),"
-					     " base_applications = CAST(?4 AS INTEGER),"
-					     " base_successes = CAST(?5 AS INTEGER)"
-					     " WHERE layer = ?1 AND id = ?2",
-					     v, 5);
 	}
 }
 
