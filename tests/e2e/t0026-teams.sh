@@ -89,6 +89,8 @@ test_expect_success 'synced, the team note is suggested in B, and B'"'"'s applic
 	grep -q "^callus:   +	printf(\"%d" err &&
 	sed -i "s/%s/%d/" show.c &&
 	"$CALLUS" run -- gcc -Werror=format -c show.c 2>err &&
+	"$CALLUS" metrics >m &&
+	grep -q "^hindsight_resolution_applications_total{success=\"true\",layer=\"team\"} 1$" m &&
 	"$CALLUS" sync >out && grep -q "1 reported" out &&
 	cd ../a && "$CALLUS" proposals --all --json |
 		jq -e ".[0].application_count == 6 and .[0].success_count == 6" &&
