@@ -9,6 +9,7 @@
 #include "lessons_common.h"
 #include "team_common.h"
 
+#include "callus/match.h"
 #include "callus/metrics.h"
 #include "callus/record.h"
 #include "callus/team.h"
@@ -52,6 +53,7 @@ int cmd_sync(int argc, char **argv)
 	char *who = NULL, *dir = NULL;
 	cli_workspace ws;
 	int rc = 0, synced = 0, first;
+	size_t pulled = 0;
 	const callus_layer layers[] = { CALLUS_LAYER_TEAM, CALLUS_LAYER_ORG };
 
 	if ((first = cli_parse(argc, argv, &cmd_sync_spec)) < 0)
@@ -116,10 +118,24 @@ int cmd_sync(int argc, char **argv)
 		}
 		callus_team_state_set(store, key, "", NULL);
 		synced++;
+		pulled += rep.pulled;
 		if (!quiet)
 			printf("%s: %zu proposed, %zu reported, %zu pulled, %zu dropped (revision %lld)\n",
 			       name, rep.proposed, rep.reported, rep.pulled, rep.dropped,
 			       (long long)rep.watermark);
+	}
+	if (pulled) {
+		/* the new notes' signatures get their vectors now, so that a
+		 * similar error finds them, and so that the hook's next
+		 * recording has nothing to index */
+		size_t added = 0;
+
+		if (callus_match_index(store, ws.root, &added, &err) < 0) {
+			if (!quiet)
+				cli_error("signatures not indexed ('callus reindex --new'): %s",
+					  callus_error_message(&err));
+			callus_error_release(&err);
+		}
 	}
 	if (synced) {
 		char now[32];
