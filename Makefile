@@ -53,6 +53,11 @@ GIT2_LIBS   := $(shell pkg-config --libs libgit2)
 CURL_CFLAGS := $(shell pkg-config --cflags libcurl jansson)
 CURL_LIBS   := $(shell pkg-config --libs libcurl jansson)
 
+# libpq likewise is for the PostgreSQL helper only (helper/callus-pg.c, run
+# by src/storage/postgresql.c): the hook never maps it.
+PQ_CFLAGS := $(shell pkg-config --cflags libpq jansson)
+PQ_LIBS   := $(shell pkg-config --libs libpq jansson)
+
 # Tests also check signature patterns with PCRE2, the engine that will
 # match them.
 TEST_LIBS = $(shell pkg-config --libs libpcre2-8) -lcmocka
@@ -70,7 +75,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
 GIT_HELPER_OBJ := $(GIT_HELPER_SRC:%.c=$(BUILD)/%.o)
 
-all: $(BUILD)/callus $(BUILD)/callus-git $(BUILD)/callus-embed
+all: $(BUILD)/callus $(BUILD)/callus-git $(BUILD)/callus-embed $(BUILD)/callus-pg
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -97,10 +102,18 @@ $(BUILD)/helper/callus-embed.o: helper/callus-embed.c
 $(BUILD)/callus-embed: $(BUILD)/helper/callus-embed.o
 	$(CC) $(LDFLAGS) -o $@ $< $(CURL_LIBS) -lm
 
+$(BUILD)/helper/callus-pg.o: helper/callus-pg.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(PQ_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/callus-pg: $(BUILD)/helper/callus-pg.o
+	$(CC) $(LDFLAGS) -o $@ $< $(PQ_LIBS)
+
 # test_snapshot runs the helper it finds next to the test directory, and
 # test_embed_remote likewise.
 $(BUILD)/tests/test_snapshot: $(BUILD)/callus-git
 $(BUILD)/tests/test_embed_remote: $(BUILD)/callus-embed
+$(BUILD)/tests/test_knowledge: $(BUILD)/callus-pg
 
 # The parsers' sample tests share tests/unit/parse_helpers.c.
 $(BUILD)/tests/test_parse_native $(BUILD)/tests/test_parse_ecosystems: \
@@ -129,11 +142,12 @@ fuzz-libfuzzer: $(BUILD)/libcallus.a
 check:
 	./scripts/test.sh
 
-install: $(BUILD)/callus $(BUILD)/callus-git $(BUILD)/callus-embed
+install: $(BUILD)/callus $(BUILD)/callus-git $(BUILD)/callus-embed $(BUILD)/callus-pg
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/callus $(DESTDIR)$(PREFIX)/bin/callus
 	install -m 755 $(BUILD)/callus-git $(DESTDIR)$(PREFIX)/bin/callus-git
 	install -m 755 $(BUILD)/callus-embed $(DESTDIR)$(PREFIX)/bin/callus-embed
+	install -m 755 $(BUILD)/callus-pg $(DESTDIR)$(PREFIX)/bin/callus-pg
 	install -m 644 docs/callus.1 $(DESTDIR)$(PREFIX)/share/man/man1/callus.1
 
 clean:
@@ -144,4 +158,4 @@ clean:
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d) \
 	$(BUILD)/tests/unit/parse_helpers.d \
-	$(GIT_HELPER_OBJ:.o=.d) $(BUILD)/helper/callus-embed.d
+	$(GIT_HELPER_OBJ:.o=.d) $(BUILD)/helper/callus-embed.d $(BUILD)/helper/callus-pg.d

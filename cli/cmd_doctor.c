@@ -10,6 +10,7 @@
  * status is 1 when there is any).
  */
 #include "cli.h"
+#include "team_common.h"
 #include "callus/notes.h"
 #include "hook_health.h"
 
@@ -55,12 +56,16 @@ const cli_spec cmd_doctor_spec = {
 	"and bad values in .callus/config; for every agent, whether callus's hook is in its\n"
 	"settings file; the lessons per layer against the bloat threshold ([doctor]\n"
 	"max_items, default 1000), with the lowest-value lessons (fewest occurrences,\n"
-	"oldest) as cleanup candidates when it is exceeded; the files made from the\n"
-	"store (.lessons/, the notes, the AGENTS.md block) missing or stale after a\n"
-	"crash, and temporary files left behind; and what .callus/log.jsonl and\n"
-	".callus/metrics.pending hold.  Writes nothing, except with --fix: then those\n"
-	"files are rewritten from the store and the temporary files removed.  Exits 1\n"
-	"when something needs attention ('problem' lines), 0 otherwise.",
+	"oldest) as cleanup candidates when it is exceeded; the notes of each layer\n"
+	"(session, project, and the team and org notes synced here) against theirs\n"
+	"([layer.L] max_notes, else [doctor] max_notes, default 1000), with the\n"
+	"lowest-value notes; how stale the team and org cache is ('callus sync'); the\n"
+	"files made from the store (.lessons/, the notes, the AGENTS.md block) missing\n"
+	"or stale after a crash, and temporary files left behind; and what\n"
+	".callus/log.jsonl and .callus/metrics.pending hold.  Writes nothing, except\n"
+	"with --fix: then those files are rewritten from the store and the temporary\n"
+	"files removed.  Exits 1 when something needs attention ('problem' lines), 0\n"
+	"otherwise.",
 	doctor_options, 0
 };
 
@@ -180,8 +185,8 @@ static void notes_bloat(struct doctor *d, callus_store *store)
 	int64_t counts[CALLUS_LAYER_COUNT];
 	long max;
 
-	callus_config_get_long(&max, d->ws->config, "doctor", "max_notes", CALLUS_NOTES_BLOAT, 1,
-			       LONG_MAX, NULL);
+	callus_config *user = cli_team_user_config();
+
 	if (callus_notes_count(store, counts, &err) < 0) {
 		report(d, PROBLEM, "notes", "cannot count the notes: %s", callus_error_message(&err));
 		callus_error_release(&err);
@@ -192,6 +197,8 @@ static void notes_bloat(struct doctor *d, callus_store *store)
 		callus_note *ns = NULL;
 		size_t n = 0;
 
+		/* [layer.L] max_notes, else [doctor] max_notes: spec 004's per layer */
+		max = cli_team_max_notes(d->ws, user, (callus_layer)i);
 		if (counts[i] <= max) {
 			if (counts[i])
 				report(d, OK, "notes", "%s layer: %lld note%s (threshold %ld)",
@@ -200,9 +207,12 @@ static void notes_bloat(struct doctor *d, callus_store *store)
 			continue;
 		}
 		report(d, PROBLEM, "notes",
-		       "%s layer: %lld notes, over the threshold of %ld ([doctor] max_notes); "
-		       "cleanup candidates, lowest value first ('callus note retire ID'):",
-		       callus_layer_name((callus_layer)i), (long long)counts[i], max);
+		       "%s layer: %lld notes, over the threshold of %ld ([layer.%s] or [doctor]"
+		       " max_notes); cleanup candidates, lowest value first (%s):",
+		       callus_layer_name((callus_layer)i), (long long)counts[i], max,
+		       callus_layer_name((callus_layer)i),
+		       i >= CALLUS_LAYER_TEAM ? "a maintainer retires them in the layer's store"
+					      : "'callus note retire ID'");
 		if (callus_notes_list(store, &f, &ns, &n, NULL) == 0)
 			for (size_t k = 0; k < n && k < DOCTOR_SUGGESTIONS; k++) {
 				const callus_note *x = &ns[n - 1 - k];
@@ -212,6 +222,16 @@ static void notes_bloat(struct doctor *d, callus_store *store)
 				       x->updated_at, line_width(x->title, 60), x->title);
 			}
 		callus_notes_free(ns, n);
+	}
+	callus_config_free(user);
+	{
+		callus_buf line = CALLUS_BUF_INIT;
+		long age;
+
+		if (cli_team_staleness(&line, store, &age) == 0 && callus_buf_status(&line) == 0)
+			report(d, age < 0 || age > 86400 || strstr(line.ptr, "; ") ? NOTE : OK,
+			       "layers", "team and org cache: %s", line.ptr);
+		callus_buf_release(&line);
 	}
 }
 

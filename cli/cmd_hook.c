@@ -23,6 +23,7 @@
 #include "callus/learn.h"
 #include "callus/notemd.h"
 #include "callus/notes.h"
+#include "team_common.h"
 #include "callus/paths.h"
 #include "callus/store.h"
 
@@ -704,6 +705,9 @@ reply:
 		cli_embed_later(&ws);
 	if (path && have_ws && (queued || cli_spool_pending(&ws)))
 		cli_spool_drain_later(&ws);
+	/* never the network here: at most a detached `callus sync` */
+	if (path && have_ws)
+		cli_team_maybe_sync(&ws);
 	callus_metrics_free(metrics);
 	callus_store_close(store);
 	free(peek);

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "lessons_common.h"
 #include "record_common.h"
+#include "team_common.h"
 
 #include "callus/notemd.h"
 #include "callus/notes.h"
@@ -47,21 +48,29 @@ const cli_spec cmd_notes_spec = {
 	notes_options, 0
 };
 
+static const char *note_layer, *why;
+
 static const cli_option note_options[] = {
 	{ CLI_OPT_STRING, 0, "rule", &rule, "TEXT",
 	  "the general rule the fix follows, in one line; it heads the note" },
+	{ CLI_OPT_STRING, 0, "layer", &note_layer, "L",
+	  "retire: a note of the team or org layer, in its store (a maintainer's)" },
+	{ CLI_OPT_STRING, 0, "why", &why, "TEXT", "retire --layer: why, kept with it" },
 	CLI_END
 };
 
 const cli_spec cmd_note_spec = {
 	"callus note ID --rule TEXT\n"
-	"callus note retire ID",
+	"callus note retire ID [--layer team|org [--why TEXT]]",
 	"Give a note its rule in words, or retire it.",
 	"--rule sets the one line that heads the note from then on, and the\n"
 	"corrective_rule of the lessons of its errors (\"format specifiers must match\n"
 	"the argument type: %d for int, %ld for long\").  The agent that made a fix is\n"
 	"told it can.  'retire' removes a note that no longer helps: it is not shown\n"
-	"again, its file is removed, and the same error fixed again makes no new one.",
+	"again, its file is removed, and the same error fixed again makes no new one.\n"
+	"With --layer team (or org), a maintainer of that layer retires one of its\n"
+	"approved notes in the layer's store: every workspace drops it from its cache\n"
+	"at its next 'callus sync' (docs/teams.md).",
 	note_options, 0
 };
 
@@ -243,6 +252,16 @@ int cmd_note(int argc, char **argv)
 		return 2;
 	}
 	id = argv[first + retire];
+	if (note_layer) {
+		callus_layer l;
+
+		if (!retire || callus_layer_parse(&l, note_layer) < 0 ||
+		    (l != CALLUS_LAYER_TEAM && l != CALLUS_LAYER_ORG)) {
+			cli_error("--layer team or org goes with 'callus note retire ID'");
+			return 2;
+		}
+		return cli_team_retire(l, id, why);
+	}
 	if (rule && (!*rule || strchr(rule, '\n'))) {
 		cli_error("--rule wants one line of text");
 		return 2;

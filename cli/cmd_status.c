@@ -4,6 +4,7 @@
  */
 #include "cli.h"
 #include "callus/notes.h"
+#include "team_common.h"
 #include "lessons_common.h"
 
 #include "callus/embed.h"
@@ -150,6 +151,15 @@ int cmd_status(int argc, char **argv)
 				       (long long)counts[i]);
 			printf("; 'callus notes', .callus/notes/)\n");
 		}
+	}
+	{
+		/* how stale the layers' cache is (callus sync) */
+		callus_buf line = CALLUS_BUF_INIT;
+		long age;
+
+		if (cli_team_staleness(&line, store, &age) == 0 && callus_buf_status(&line) == 0)
+			printf("layers       %s\n", line.ptr);
+		callus_buf_release(&line);
 	}
 	print_vectors(store, &ws);
 	print_errors(store, CALLUS_STATE_PENDING, "pending ('callus pending')");

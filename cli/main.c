@@ -36,6 +36,7 @@ static const cli_spec cmd_version_spec = {
 
 static const cli_command commands[] = {
 	{ "analyze", cmd_analyze, &cmd_analyze_spec },
+	{ "approve", cmd_approve, &cmd_approve_spec },
 	{ "doctor", cmd_doctor, &cmd_doctor_spec },
 	{ "feedback", cmd_feedback, &cmd_feedback_spec },
 	{ "help", cmd_help, &cmd_help_spec },
@@ -49,13 +50,16 @@ static const cli_command commands[] = {
 	{ "note", cmd_note, &cmd_note_spec },
 	{ "notes", cmd_notes, &cmd_notes_spec },
 	{ "pending", cmd_pending, &cmd_pending_spec },
+	{ "proposals", cmd_proposals, &cmd_proposals_spec },
 	{ "record", cmd_record, &cmd_record_spec },
 	{ "reindex", cmd_reindex, &cmd_reindex_spec },
+	{ "reject", cmd_reject, &cmd_reject_spec },
 	{ "report", cmd_report, &cmd_report_spec },
 	{ "resolutions", cmd_resolutions, &cmd_resolutions_spec },
 	{ "run", cmd_run, &cmd_run_spec },
 	{ "status", cmd_status, &cmd_status_spec },
 	{ "suggest", cmd_suggest, &cmd_suggest_spec },
+	{ "sync", cmd_sync, &cmd_sync_spec },
 	{ "version", cmd_version, &cmd_version_spec },
 	{ "warnings", cmd_warnings, &cmd_warnings_spec },
 };

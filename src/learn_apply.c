@@ -63,6 +63,7 @@ int callus_learn_record_application(callus_store *s, const char *now, int64_t re
 {
 	sqlite3_stmt *st = NULL;
 	double rate = 0;
+	const char *layer = "project";
 	int sq, hit;
 
 	sq = sqlite3_prepare_v2(callus_store_db(s),
@@ -70,7 +71,8 @@ int callus_learn_record_application(callus_store *s, const char *now, int64_t re
 				" success_count = max(success_count + ?3, 0),"
 				" last_success_at = CASE WHEN ?3 > 0 THEN ?4 ELSE last_success_at END"
 				" WHERE id = ?1"
-				" RETURNING CAST(success_count AS REAL) / max(application_count, 1)",
+				" RETURNING CAST(success_count AS REAL) / max(application_count, 1),"
+				" json_extract(context, '$.layer')",
 				-1, &st, NULL);
 	if (sq != SQLITE_OK)
 		return sq;
@@ -79,7 +81,13 @@ int callus_learn_record_application(callus_store *s, const char *now, int64_t re
 	sqlite3_bind_int(st, 3, succeeded);
 	callus_sql_bind_text(st, 4, now);
 	if ((hit = (sq = sqlite3_step(st)) == SQLITE_ROW)) {
+		const char *l = (const char *)sqlite3_column_text(st, 1);
+
 		rate = sqlite3_column_double(st, 0);
+		/* the workspace's own fixes are the project's; a resolution made
+		 * for a cached team or org note (team.h) says its layer */
+		if (l && (!strcmp(l, "team") || !strcmp(l, "org")))
+			layer = !strcmp(l, "team") ? "team" : "org";
 		sq = sqlite3_step(st);
 	}
 	sqlite3_finalize(st);
@@ -91,8 +99,7 @@ int callus_learn_record_application(callus_store *s, const char *now, int64_t re
 	if (!hit)
 		return SQLITE_OK;
 	if (m && applied > 0) {
-		/* one layer today: the workspace's store is the project's */
-		const char *labels[] = { succeeded > 0 ? "true" : "false", "project" };
+		const char *labels[] = { succeeded > 0 ? "true" : "false", layer };
 
 		callus_metrics_add(m, CALLUS_METRIC_RESOLUTION_APPLICATIONS, labels, 1);
 		callus_metrics_observe(m, CALLUS_METRIC_RESOLUTION_SUCCESS_RATE, NULL, rate);

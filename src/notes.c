@@ -9,6 +9,7 @@
 #include "callus/learn.h"
 #include "callus/lesson.h"
 #include "callus/match.h"
+#include "callus/team.h"
 #include "callus/utf8.h"
 
 #include "notes_internal.h"
@@ -187,6 +188,9 @@ int callus_notes_list(callus_store *s, const callus_note_filter *f, callus_note 
 
 	*out = NULL;
 	*count = 0;
+	/* the layers above live in the cache sync fills (team.h) */
+	if (f && (f->layer == CALLUS_LAYER_TEAM || f->layer == CALLUS_LAYER_ORG))
+		return callus_team_cached_list(s, (callus_layer)f->layer, out, count, err);
 	sq = sqlite3_prepare_v2(callus_store_db(s),
 				"SELECT " NOTE_COLUMNS " FROM notes n"
 				" WHERE (?1 < 0 OR n.layer = ?2) AND (?3 OR n.status = 'active')"
@@ -275,6 +279,9 @@ int callus_notes_for_resolution(callus_store *s, int64_t resolution_id, callus_n
 	if (rc != CALLUS_ENOTFOUND)
 		return rc;
 	callus_error_release(err);
+	/* a note of a layer above, pulled by callus sync (team.h) */
+	if ((rc = callus_team_cached_of_resolution(s, resolution_id, out, NULL)) == 0)
+		return 0;
 	memset(&r, 0, sizeof(r));
 	if ((rc = callus_learn_get_resolution(s, resolution_id, &r, err)) < 0)
 		return rc;
@@ -344,7 +351,14 @@ int callus_notes_count(callus_store *s, int64_t counts[CALLUS_LAYER_COUNT], call
 	sqlite3_finalize(st);
 	if (sq != SQLITE_DONE)
 		return callus_store_db_error(s, err, sq, "cannot count notes in");
-	return 0;
+	{
+		int64_t cached[CALLUS_LAYER_COUNT];
+		int rc = callus_team_cached_count(s, cached, err);
+
+		for (int i = 0; rc == 0 && i < CALLUS_LAYER_COUNT; i++)
+			counts[i] += cached[i];
+		return rc;
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -764,6 +778,16 @@ static int learn_one(callus_store *s, const char *workspace, int64_t rid, const 
 		return SQLITE_OK;
 	if (sq != SQLITE_OK)
 		return sq;
+	/* the resolution of a layer's cached note makes no note here */
+	{
+		char *cached = NULL;
+
+		if ((sq = lookup_text(s, "SELECT id FROM note_cache WHERE resolution_id = ?1", NULL,
+				      rid, &cached)) != SQLITE_OK || cached) {
+			free(cached);
+			goto out;
+		}
+	}
 	if ((sq = find_note(s, workspace, &f, id)) != SQLITE_OK)
 		goto out;
 	if (!*id) {

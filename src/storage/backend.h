@@ -26,8 +26,21 @@ typedef struct callus_storage_ops {
 			callus_error *err);
 	int (*flush_metrics)(void *handle, callus_metrics *m, callus_error *err);
 	int (*read_metrics)(void *handle, callus_metrics *m, callus_error *err);
+	/* the team and org layers' notes (knowledge.h) */
+	int (*propose)(void *handle, const callus_shared_note *n, int *created, callus_error *err);
+	int (*shared_list)(void *handle, callus_layer l, int all, callus_shared_note **out,
+			   size_t *count, callus_error *err);
+	int (*shared_get)(void *handle, callus_layer l, const char *id, callus_shared_note *out,
+			  callus_error *err);
+	int (*decide)(void *handle, callus_layer l, const char *id, callus_shared_status to,
+		      const char *who, const char *why, callus_error *err);
+	int (*pull)(void *handle, callus_layer l, int64_t since, int limit,
+		    callus_shared_note **out, size_t *count, callus_error *err);
+	int (*report)(void *handle, callus_layer l, const char *id, const char *instance,
+		      int64_t applications, int64_t successes, callus_error *err);
 } callus_storage_ops;
 
 extern const callus_storage_ops callus_storage_sqlite;
+extern const callus_storage_ops callus_storage_postgresql;
 
 #endif

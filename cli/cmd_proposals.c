@@ -1,0 +1,295 @@
+/*
+ * callus proposals [--layer L] [--all] [--json]
+ * callus approve ID [--layer L]
+ * callus reject ID --why TEXT [--layer L]
+ *
+ * The maintainers' side of promotion (callus/team.h): the notes proposed
+ * to a layer, and the decision on one.  Only a maintainer of the layer
+ * decides ([layer.L] maintainers; in the embedded store, its own user
+ * when none are named; a server store checks again).
+ */
+#include "cli.h"
+#include "lessons_common.h"
+#include "team_common.h"
+
+#include "callus/metrics.h"
+#include "callus/team.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *layer_opt, *why;
+static int all, json;
+
+static const cli_option proposals_options[] = {
+	{ CLI_OPT_STRING, 0, "layer", &layer_opt, "L", "the team (default) or org layer" },
+	{ CLI_OPT_FLAG, 'a', "all", &all, NULL, "every note of the layer, decided or not" },
+	{ CLI_OPT_FLAG, 0, "json", &json, NULL, "print a JSON array" },
+	CLI_END
+};
+
+const cli_spec cmd_proposals_spec = {
+	"callus proposals [--layer L] [--all] [--json]",
+	"List the notes proposed to the team (or org) layer, for its maintainers.",
+	"'callus sync' proposes a note applied at least [promote] min_applications\n"
+	"times (default 5) with a success rate of at least 0.8.  A proposal reaches\n"
+	"no agent until a maintainer approves it ('callus approve ID'); 'callus\n"
+	"reject ID --why TEXT' turns it down.  The metrics shown are the sums over\n"
+	"every workspace that reported them; 'path' is the note's promotion chain.",
+	proposals_options, 0
+};
+
+static const cli_option decide_options[] = {
+	{ CLI_OPT_STRING, 0, "layer", &layer_opt, "L", "the team (default) or org layer" },
+	CLI_END
+};
+
+static const cli_option reject_options[] = {
+	{ CLI_OPT_STRING, 0, "why", &why, "TEXT", "why it is turned down (kept with it)" },
+	{ CLI_OPT_STRING, 0, "layer", &layer_opt, "L", "the team (default) or org layer" },
+	CLI_END
+};
+
+const cli_spec cmd_approve_spec = {
+	"callus approve ID [--layer L]",
+	"Approve a note proposed to the team (or org) layer: 'callus sync' brings it everywhere.",
+	"Only a maintainer of the layer may: one of [layer.team] maintainers (in\n"
+	".callus/config or ~/.config/callus/config), identified by $CALLUS_USER or\n"
+	"git's user.email.  With no maintainers named, the embedded store's own user\n"
+	"maintains it.  A PostgreSQL store enforces its roles as well.",
+	decide_options, 0
+};
+
+const cli_spec cmd_reject_spec = {
+	"callus reject ID --why TEXT [--layer L]",
+	"Turn down a note proposed to the team (or org) layer, saying why.",
+	"Only a maintainer of the layer may (see 'callus help approve').  A rejected\n"
+	"note never reaches another workspace, and is not proposed again.",
+	reject_options, 0
+};
+
+static int parse_layer(callus_layer *l)
+{
+	*l = CALLUS_LAYER_TEAM;
+	if (layer_opt && (callus_layer_parse(l, layer_opt) < 0 ||
+			  (*l != CALLUS_LAYER_TEAM && *l != CALLUS_LAYER_ORG))) {
+		cli_error("--layer is team or org, not '%s'", layer_opt);
+		return -1;
+	}
+	return 0;
+}
+
+static json_t *shared_json(const callus_shared_note *n)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "id", json_string(n->id));
+	json_object_set_new(o, "layer", json_string(callus_layer_name(n->layer)));
+	json_object_set_new(o, "status", json_string(callus_shared_status_name(n->status)));
+	json_object_set_new(o, "title", json_string(n->title));
+	json_object_set_new(o, "rule", json_string(n->rule));
+	json_object_set_new(o, "origin", json_string(n->origin));
+	json_object_set_new(o, "path", json_string(n->path));
+	json_object_set_new(o, "proposed_by", json_string(n->proposed_by));
+	json_object_set_new(o, "proposed_at", json_string(n->proposed_at));
+	json_object_set_new(o, "decided_by", json_string(n->decided_by));
+	json_object_set_new(o, "why", json_string(n->why));
+	json_object_set_new(o, "application_count", json_integer(n->applications));
+	json_object_set_new(o, "success_count", json_integer(n->successes));
+	json_object_set_new(o, "success_rate",
+			    json_real(n->applications ? (double)n->successes / (double)n->applications
+						      : 0));
+	json_object_set_new(o, "revision", json_integer(n->revision));
+	return o;
+}
+
+/* The layer's store, with the workspace and user configs. */
+static int open_layer(cli_workspace *ws, callus_config **user, callus_layer l,
+		      callus_knowledge **k)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+
+	if (cli_workspace_setup(ws, NULL, 0) < 0)
+		return -1;
+	if (!(*user = cli_team_user_config())) {
+		cli_error("out of memory");
+		return -1;
+	}
+	if (callus_team_open(k, ws->config, *user, l, &err) < 0) {
+		cli_error("%s layer: %s", callus_layer_name(l), callus_error_message(&err));
+		callus_error_release(&err);
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_proposals(int argc, char **argv)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_knowledge *k = NULL;
+	callus_config *user = NULL;
+	callus_shared_note *v = NULL;
+	callus_layer l;
+	cli_workspace ws;
+	size_t n = 0;
+	int first, rc = 0;
+
+	memset(&ws, 0, sizeof(ws));
+	if ((first = cli_parse(argc, argv, &cmd_proposals_spec)) < 0)
+		return first == CLI_PARSE_HELP ? 0 : 2;
+	if (first < argc) {
+		cli_error("unknown argument '%s'; see 'callus help proposals'", argv[first]);
+		return 2;
+	}
+	if (parse_layer(&l) < 0)
+		return 2;
+	if (open_layer(&ws, &user, l, &k) < 0) {
+		rc = 1;
+		goto out;
+	}
+	if (callus_knowledge_shared_list(k, l, all, &v, &n, &err) < 0) {
+		cli_error("%s", callus_error_message(&err));
+		rc = 1;
+		goto out;
+	}
+	if (json) {
+		json_t *a = json_array();
+
+		for (size_t i = 0; i < n; i++)
+			json_array_append_new(a, shared_json(&v[i]));
+		rc = cli_print_json(a);
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		printf("%s %-8s %3.0f%% (%lld/%lld) %-15s by %s  %s\n", v[i].id,
+		       callus_shared_status_name(v[i].status),
+		       v[i].applications ? 100.0 * (double)v[i].successes / (double)v[i].applications
+					 : 0.0,
+		       (long long)v[i].successes, (long long)v[i].applications, v[i].path,
+		       *v[i].proposed_by ? v[i].proposed_by : "?", v[i].title);
+	if (!n)
+		printf("no %s in the %s layer\n", all ? "notes" : "proposals", callus_layer_name(l));
+out:
+	callus_shared_notes_free(v, n);
+	callus_knowledge_close(k);
+	callus_config_free(user);
+	cli_workspace_release(&ws);
+	callus_error_release(&err);
+	return rc;
+}
+
+/* A decision counted in the workspace's metrics, when it has a store. */
+static void count_decision(const cli_workspace *ws, const callus_shared_note *n)
+{
+	callus_store *store = NULL;
+	callus_metrics *m = NULL;
+	const char *gt = strrchr(n->path, '>');
+	char from[16] = "project";
+	const char *labels[] = { from, callus_layer_name(n->layer),
+				 callus_shared_status_name(n->status) };
+
+	if (gt) {
+		const char *start = gt;
+
+		while (start > n->path && start[-1] != '>')
+			start--;
+		snprintf(from, sizeof(from), "%.*s", (int)(gt - start), start);
+	}
+	if (cli_open_store(&store, ws, 0) != 0 || callus_metrics_new(&m) < 0)
+		goto out;
+	callus_metrics_add(m, CALLUS_METRIC_PROMOTION_TOTAL, labels, 1);
+	callus_store_flush_metrics(store, m, NULL);
+out:
+	callus_metrics_free(m);
+	callus_store_close(store);
+}
+
+/* A maintainer's decision on note id of layer l; the exit status. */
+static int decide_one(callus_layer l, const char *id, callus_shared_status to, const char *reason)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_knowledge *k = NULL;
+	callus_config *user = NULL;
+	callus_shared_note n;
+	cli_workspace ws;
+	char *who = NULL;
+	int rc = 0;
+
+	memset(&n, 0, sizeof(n));
+	memset(&ws, 0, sizeof(ws));
+	if (open_layer(&ws, &user, l, &k) < 0) {
+		rc = 1;
+		goto out;
+	}
+	if (!(who = cli_team_identity(&ws))) {
+		cli_error("out of memory");
+		rc = 1;
+		goto out;
+	}
+	if (!callus_team_may_decide(ws.config, user, l,
+				    !strcmp(callus_knowledge_backend(k), "sqlite"), who)) {
+		cli_error("%s is not a maintainer of the %s layer ([layer.%s] maintainers)",
+			  *who ? who : "an unknown user (set CALLUS_USER or git's user.email)",
+			  callus_layer_name(l), callus_layer_name(l));
+		rc = 1;
+		goto out;
+	}
+	if (callus_knowledge_shared_get(k, l, id, &n, &err) < 0 ||
+	    callus_knowledge_decide(k, l, n.id, to, who, reason, &err) < 0) {
+		cli_error("%s", callus_error_message(&err));
+		rc = 1;
+		goto out;
+	}
+	n.status = to;
+	count_decision(&ws, &n);
+	printf("%s %s in the %s layer%s\n", n.id, callus_shared_status_name(to),
+	       callus_layer_name(l),
+	       to == CALLUS_SHARED_APPROVED   ? ": 'callus sync' brings it to every workspace"
+	       : to == CALLUS_SHARED_RETIRED ? ": every workspace drops it at its next sync"
+					     : "");
+out:
+	callus_shared_note_release(&n);
+	free(who);
+	callus_knowledge_close(k);
+	callus_config_free(user);
+	cli_workspace_release(&ws);
+	callus_error_release(&err);
+	return rc;
+}
+
+static int decide(int argc, char **argv, const cli_spec *spec, callus_shared_status to)
+{
+	callus_layer l;
+	int first;
+
+	if ((first = cli_parse(argc, argv, spec)) < 0)
+		return first == CLI_PARSE_HELP ? 0 : 2;
+	if (first + 1 != argc) {
+		cli_error("usage: %s", spec->usage);
+		return 2;
+	}
+	if (to == CALLUS_SHARED_REJECTED && (!why || !*why)) {
+		cli_error("say why with --why TEXT: the proposer reads it");
+		return 2;
+	}
+	if (parse_layer(&l) < 0)
+		return 2;
+	return decide_one(l, argv[first], to, why);
+}
+
+int cli_team_retire(callus_layer l, const char *id, const char *reason)
+{
+	return decide_one(l, id, CALLUS_SHARED_RETIRED, reason ? reason : "");
+}
+
+int cmd_approve(int argc, char **argv)
+{
+	return decide(argc, argv, &cmd_approve_spec, CALLUS_SHARED_APPROVED);
+}
+
+int cmd_reject(int argc, char **argv)
+{
+	return decide(argc, argv, &cmd_reject_spec, CALLUS_SHARED_REJECTED);
+}

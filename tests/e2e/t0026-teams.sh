@@ -1,0 +1,334 @@
+#!/bin/bash
+# shellcheck disable=SC2016 # test bodies are single-quoted on purpose
+# shellcheck source-path=SCRIPTDIR
+test_description='team and org layers (issue 13)
+
+The embedded default: two repositories of one user share a note with no
+configuration (learn in A, promote, approve, sync, suggested in B); the
+rule of promotion (5 applications, 80%), a non-maintainer refused, a
+rejected proposal never reaching B, B'"'"'s applications aggregated in the
+team note, a note retired upstream leaving the cache, the upstream text
+winning for the cached copy while the local note stays, the hook starting
+a background sync and not waiting for it, a layer over its bloat threshold.
+Then the same with a real PostgreSQL server started on loopback as an
+unprivileged user: two users, the maintainer approving, the member refused
+by callus and by the server (raw SQL with psql), the hook still answering
+with the server stopped.'
+
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# c_project DIR: show.c with a format mistake, committed.
+c_project() {
+	mkdir "$1" && (
+		cd "$1" &&
+		printf '#include <stdio.h>\n\nvoid show(int n)\n{\n\tprintf("%%s\\n", n);\n}\n' >show.c &&
+		git -c init.defaultBranch=main init -q &&
+		git config user.email dev@example.com && git config user.name dev &&
+		printf "*.o\nerr\nreply\nctx\n" >.git/info/exclude &&
+		git add -A && git -c commit.gpgSign=false commit -q -m show
+	)
+}
+
+# learn_fix: fail, fix, pass in the current repository; the fix is a note.
+learn_fix() {
+	test_expect_code 1 "$CALLUS" run -- gcc -Werror=format -c show.c 2>err &&
+	sed -i "s/%s/%d/" show.c &&
+	"$CALLUS" run -- gcc -Werror=format -c show.c 2>err
+}
+
+# team_db: the embedded team store of this user
+team_db() {
+	echo "$XDG_DATA_HOME/callus/team.db"
+}
+
+test_skip_unless_tool gcc jq git sqlite3
+test_expect_success 'embedded: a note applied 4 times is not proposed; at 5 it is' '
+	c_project a && cd a && learn_fix &&
+	rid=$("$CALLUS" resolutions --json | jq ".[0].id") &&
+	for i in 1 2 3; do "$CALLUS" feedback "$rid" success >/dev/null || return 1; done &&
+	"$CALLUS" notes --json | jq -e ".[0].application_count == 4" &&
+	"$CALLUS" sync >out &&
+	grep -q "^team: 0 proposed" out &&
+	test -f "$(team_db)" &&
+	"$CALLUS" proposals >out && grep -q "no proposals in the team layer" out &&
+	"$CALLUS" feedback "$rid" success >/dev/null &&
+	"$CALLUS" sync >out &&
+	grep -q "^team: 1 proposed" out &&
+	"$CALLUS" proposals --json >p.json &&
+	jq -e "length == 1 and .[0].status == \"proposed\" and .[0].application_count == 5
+		and .[0].path == \"project>team\" and .[0].proposed_by == \"dev@example.com\"" p.json &&
+	# a proposal is for maintainers: no agent sees it
+	c_project ../b && cd ../b && "$CALLUS" sync >out &&
+	grep -q "^team: 0 proposed, 0 reported, 0 pulled" out &&
+	"$CALLUS" notes --layer team >out && grep -q "no notes yet" out
+'
+
+test_expect_success 'a non-maintainer cannot approve; the maintainer can' '
+	cd a && id=$("$CALLUS" proposals --json | jq -r ".[0].id") &&
+	mkdir -p "$XDG_CONFIG_HOME/callus" &&
+	printf "[layer.team]\n\tmaintainers = lead@example.com, other@example.com\n" \
+		>"$XDG_CONFIG_HOME/callus/config" &&
+	test_expect_code 1 "$CALLUS" approve "$id" 2>err &&
+	grep -q "dev@example.com is not a maintainer of the team layer" err &&
+	CALLUS_USER=lead@example.com "$CALLUS" approve "${id%????}" >out &&
+	grep -q "approved in the team layer" out &&
+	"$CALLUS" proposals --all --json | jq -e ".[0].status == \"approved\" and
+		.[0].decided_by == \"lead@example.com\"" &&
+	"$CALLUS" metrics >m &&
+	grep -q "^hindsight_promotion_total{from_layer=\"project\",to_layer=\"team\",status=\"proposed\"} 1$" m &&
+	grep -q "^hindsight_promotion_total{from_layer=\"project\",to_layer=\"team\",status=\"approved\"} 1$" m
+'
+
+test_expect_success 'synced, the team note is suggested in B, and B'"'"'s application counts' '
+	cd b && "$CALLUS" sync >out &&
+	grep -q "^team: 0 proposed, 0 reported, 1 pulled" out &&
+	"$CALLUS" notes --layer team --json | jq -e "length == 1 and .[0].layer == \"team\"" &&
+	# its signature is indexed by the sync, not left to the next recording
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM signature_vectors v
+		JOIN note_cache c ON c.signature_id = v.signature_id")" = 1 &&
+	test_expect_code 1 "$CALLUS" run -- gcc -Werror=format -c show.c 2>err &&
+	grep -q "callus:   note [0-9a-f]\{12\} (worked 5 of 5 times, team)" err &&
+	grep -q "^callus:   +	printf(\"%d" err &&
+	sed -i "s/%s/%d/" show.c &&
+	"$CALLUS" run -- gcc -Werror=format -c show.c 2>err &&
+	"$CALLUS" metrics >m &&
+	grep -q "^hindsight_resolution_applications_total{success=\"true\",layer=\"team\"} 1$" m &&
+	"$CALLUS" sync >out && grep -q "1 reported" out &&
+	cd ../a && "$CALLUS" proposals --all --json |
+		jq -e ".[0].application_count == 6 and .[0].success_count == 6" &&
+	cd ../b && "$CALLUS" sync >/dev/null &&
+	"$CALLUS" notes --layer team --json | jq -e ".[0].application_count == 6" &&
+	"$CALLUS" status >st && grep -q "^layers       synced [0-9]* seconds ago" st &&
+	"$CALLUS" doctor >doc && grep -q "team and org cache: synced" doc &&
+	grep -q "team layer: 1 note (threshold 1000)" doc &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM resolutions
+		WHERE json_extract(context, '"'"'$.cached'"'"') = 1")" = 1 &&
+	! grep -l "^layer: team" .callus/notes/*.md
+'
+
+test_expect_success 'a layer over its threshold: doctor alerts and lists the lowest-value notes' '
+	cd b &&
+	printf "[layer.team]\n\tmax_notes = 0\n" >.callus/config &&
+	test_expect_code 1 "$CALLUS" doctor >doc && grep -q "^problem  notes .*team layer: 1 notes, over the threshold of 0" doc &&
+	grep -q "^ *[0-9a-f]\{12\} 100% of 6" doc &&
+	"$CALLUS" metrics | grep -q "^hindsight_storage_notes{layer=\"team\"} 1$" &&
+	rm .callus/config
+'
+
+test_expect_success 'a rejected proposal never reaches B, and is not proposed again' '
+	c_project c && cd c &&
+	printf "int cnt(void)\n{\n\tint unused = 1;\n\treturn 0;\n}\n" >cnt.c &&
+	git add cnt.c && git -c commit.gpgSign=false commit -qm cnt &&
+	test_expect_code 1 "$CALLUS" run -- gcc -Werror=unused-variable -c cnt.c 2>err &&
+	sed -i "/unused = 1/d" cnt.c &&
+	"$CALLUS" run -- gcc -Werror=unused-variable -c cnt.c 2>err &&
+	rid=$("$CALLUS" resolutions --json | jq ".[0].id") &&
+	for i in 1 2 3 4; do "$CALLUS" feedback "$rid" success >/dev/null || return 1; done &&
+	"$CALLUS" sync >out && grep -q "^team: 1 proposed" out &&
+	id=$("$CALLUS" proposals --json | jq -r ".[0].id") &&
+	test_expect_code 2 "$CALLUS" reject "$id" 2>err && grep -q "say why" err &&
+	test_expect_code 1 "$CALLUS" reject "$id" --why "too specific" 2>err &&
+	CALLUS_USER=other@example.com "$CALLUS" reject "$id" --why "too specific" >out &&
+	grep -q "rejected" out &&
+	"$CALLUS" sync >out && grep -q "^team: 0 proposed" out &&
+	cd ../b && "$CALLUS" sync >/dev/null &&
+	"$CALLUS" notes --layer team --json | jq -e "length == 1 and (.[0].id != \"$id\")"
+'
+
+test_expect_success 'conflicts: the upstream text wins for the cached copy, retired upstream wins' '
+	cd a && id=$("$CALLUS" notes --json | jq -r ".[0].id") &&
+	"$CALLUS" note "$id" --rule "local words stay here" &&
+	sqlite3 "$(team_db)" "UPDATE shared_notes SET rule = '"'"'use %d for int'"'"',
+		revision = (SELECT max(revision) + 1 FROM shared_notes) WHERE id = '"'"'$id'"'"'" &&
+	"$CALLUS" sync >/dev/null &&
+	"$CALLUS" notes --layer team --json | jq -e ".[0].rule == \"use %d for int\"" &&
+	"$CALLUS" notes --json | jq -e ".[0].rule == \"local words stay here\"" &&
+	cd ../b && "$CALLUS" sync >/dev/null &&
+	"$CALLUS" notes --layer team --json | jq -e ".[0].rule == \"use %d for int\"" &&
+	test_expect_code 1 "$CALLUS" note retire "$id" --layer team 2>err &&
+	grep -q "dev@example.com is not a maintainer of the team layer" err &&
+	CALLUS_USER=lead@example.com "$CALLUS" note retire "$id" --layer team --why obsolete >out &&
+	grep -q "retired in the team layer" out &&
+	test "$(sqlite3 "$(team_db)" "SELECT why FROM shared_notes WHERE id = '"'"'$id'"'"'")" = obsolete &&
+	"$CALLUS" sync >out && grep -q "1 dropped" out &&
+	"$CALLUS" notes --layer team --json | jq -e "length == 0" &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM resolutions
+		WHERE json_extract(context, '"'"'$.cached'"'"') = 1")" = 0
+'
+
+test_expect_success 'the hook starts a background sync once synced and stale, and does not wait' '
+	cd b &&
+	printf "[sync]\n\tinterval = 1\n" >.callus/config &&
+	touch -d "2000-01-01" .callus/sync.stamp &&
+	sqlite3 .callus/callus.db "DELETE FROM sync_state WHERE key = '"'"'last_sync'"'"'" &&
+	before=$(sqlite3 .callus/callus.db "SELECT value FROM sync_state WHERE key = '"'"'last_sync'"'"'") &&
+	test -z "$before" &&
+	jq -n --arg cwd "$PWD" "{command: \"gcc -Werror=format -c show.c\", exit_code: 0, output: \"\", cwd: \$cwd}" |
+		"$CALLUS" hook generic >reply &&
+	jq -e . reply >/dev/null &&
+	for i in $(seq 1 100); do
+		after=$(sqlite3 .callus/callus.db "SELECT value FROM sync_state WHERE key = '"'"'last_sync'"'"'")
+		test "$after" != "$before" && break
+		sleep 0.1
+	done &&
+	test "$after" != "$before"
+'
+
+# ---------------------------------------------------------------------------
+# PostgreSQL: a real server in a temporary directory on a free loopback port.
+
+pg_bin=$(find /usr/lib/postgresql -mindepth 2 -maxdepth 2 -name bin 2>/dev/null | sort -V | tail -n 1)
+pg_dir=
+pg_port=
+
+# pg_as CMD...: run CMD as the server's unprivileged user
+pg_as() {
+	if [ "$(id -u)" = 0 ]; then
+		(cd / && runuser -u nobody -- "$@")
+	else
+		"$@"
+	fi
+}
+
+pg_stop() {
+	if [ -n "$pg_dir" ] && [ -f "$pg_dir/data/postmaster.pid" ]; then
+		pg_as "$pg_bin/pg_ctl" -D "$pg_dir/data" -m immediate -w stop >/dev/null 2>&1
+	fi
+	[ -z "$pg_dir" ] || rm -rf "$pg_dir"
+}
+
+# psql_as ROLE SQL: one statement as ROLE in the callus database
+psql_as() {
+	psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$pg_port" -U "$1" -d callus -At -c "$2"
+}
+
+pg_start() {
+	pg_dir=$(mktemp -d /tmp/callus-pg.XXXXXX) &&
+	chmod 755 "$pg_dir" &&
+	if [ "$(id -u)" = 0 ]; then chown nobody "$pg_dir"; fi &&
+	pg_as "$pg_bin/initdb" -D "$pg_dir/data" -U admin --auth=trust -E UTF8 --no-locale \
+		>"$pg_dir/initdb.log" 2>&1 &&
+	pg_port=$(python3 -c "import socket; s = socket.socket(); s.bind((\"127.0.0.1\", 0)); print(s.getsockname()[1])") &&
+	pg_as "$pg_bin/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/log" -w -t 60 \
+		-o "-p $pg_port -k $pg_dir -c listen_addresses=127.0.0.1 -c fsync=off" start >/dev/null
+}
+
+# Started here, not in a test's body (a subshell): the tests share it.
+pg_started=
+if [ -x "$pg_bin/initdb" ] && [ -x "$pg_bin/pg_ctl" ]; then
+	trap '[ -n "$_e2e_done" ] || echo "# $TEST_NAME: stopped before test_done" >&2; pg_stop; _e2e_cleanup' EXIT
+	if pg_start; then
+		pg_started=1
+	else
+		echo "# postgresql: the server did not start:"
+		_e2e_comment <"$pg_dir/log" 2>/dev/null
+	fi
+else
+	echo "# postgresql: no server binary in /usr/lib/postgresql/*/bin: the PostgreSQL tests are skipped (scripts/install-deps.sh installs it)"
+fi
+
+# pg_workspace DIR ROLE: a project whose team layer is the server, as ROLE
+pg_workspace() {
+	c_project "$1" && mkdir -p "$1/.callus" &&
+	printf "[team]\n\turl = postgresql://%s@127.0.0.1:%s/callus\n" "$2" "$pg_port" \
+		>"$1/.callus/config"
+}
+
+[ -n "$pg_started" ] || test_skip "no PostgreSQL server"
+test_skip_unless_tool psql python3
+test_expect_success 'postgresql: a server on loopback, its schema migrated by its owner' '
+	rm -f "$XDG_CONFIG_HOME/callus/config" &&
+	psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$pg_port" -U admin -d postgres \
+		-c "CREATE ROLE owner LOGIN CREATEROLE" -c "CREATE DATABASE callus OWNER owner" &&
+	pg_workspace admin-ws owner && cd admin-ws &&
+	"$CALLUS" proposals >out && grep -q "no proposals in the team layer" out &&
+	test "$(psql_as owner "SELECT version FROM callus.meta")" = 1 &&
+	psql_as admin "CREATE ROLE alice LOGIN IN ROLE callus_maintainer_team" &&
+	psql_as admin "CREATE ROLE bob LOGIN IN ROLE callus_member" &&
+	# a second open reads the schema, migrates nothing
+	"$CALLUS" proposals --all >out && grep -q "no notes in the team layer" out
+'
+
+[ -n "$pg_started" ] || test_skip "no PostgreSQL server"
+test_expect_success 'postgresql: a fix applied 5 times in A is proposed; B sees no proposal' '
+	pg_workspace pa alice && cd pa && learn_fix &&
+	rid=$("$CALLUS" resolutions --json | jq ".[0].id") &&
+	for i in 1 2 3 4; do "$CALLUS" feedback "$rid" success >/dev/null || return 1; done &&
+	CALLUS_USER=alice@example.com "$CALLUS" sync >out &&
+	grep -q "^team: 1 proposed, 1 reported, 0 pulled" out &&
+	"$CALLUS" proposals --json | jq -e "length == 1 and .[0].application_count == 5
+		and .[0].proposed_by == \"alice@example.com\"" &&
+	cd .. && pg_workspace pb bob && cd pb &&
+	"$CALLUS" sync >out && grep -q "^team: 0 proposed, 0 reported, 0 pulled" out &&
+	"$CALLUS" proposals >out && grep -q "no proposals" out
+'
+
+[ -n "$pg_started" ] || test_skip "no PostgreSQL server"
+test_expect_success 'postgresql: the member cannot approve: callus refuses, the server refuses raw SQL' '
+	id=$(cd pa && "$CALLUS" proposals --json | jq -r ".[0].id") &&
+	cd pb &&
+	printf "[layer.team]\n\tmaintainers = alice@example.com\n" >>.callus/config &&
+	test_expect_code 1 env CALLUS_USER=bob@example.com "$CALLUS" approve "$id" 2>err &&
+	grep -q "bob@example.com is not a maintainer of the team layer" err &&
+	test_must_fail psql_as bob "UPDATE callus.shared_notes SET status = '"'"'approved'"'"'" 2>err &&
+	grep -q "permission denied for table shared_notes" err &&
+	test_must_fail psql_as bob "SELECT callus.decide('"'"'team'"'"', '"'"'$id'"'"', '"'"'approved'"'"', '"'"''"'"')" 2>err &&
+	grep -q "role bob is not a maintainer of the team layer" err &&
+	test_must_fail psql_as bob "INSERT INTO callus.shared_outcomes (layer, note_id, instance, applications, successes) VALUES ('"'"'team'"'"', '"'"'$id'"'"', '"'"'x'"'"', 100, 100)" 2>err &&
+	grep -q "permission denied" err &&
+	test_must_fail psql_as bob "SET ROLE callus_maintainer_team" 2>err &&
+	test "$(psql_as owner "SELECT status FROM callus.shared_notes")" = proposed
+'
+
+[ -n "$pg_started" ] || test_skip "no PostgreSQL server"
+test_expect_success 'postgresql: approved by the maintainer, synced and suggested in B; B'"'"'s outcome counts' '
+	id=$(cd pa && "$CALLUS" proposals --json | jq -r ".[0].id") &&
+	(cd pa && "$CALLUS" approve "$id" >../out) && grep -q "approved in the team layer" out &&
+	test "$(psql_as owner "SELECT status || '"'"' '"'"' || decided_by FROM callus.shared_notes")" = "approved alice" &&
+	cd pb && "$CALLUS" sync >out && grep -q "^team: 0 proposed, 0 reported, 1 pulled" out &&
+	test_expect_code 1 "$CALLUS" run -- gcc -Werror=format -c show.c 2>err &&
+	grep -q "callus:   note $id (worked 5 of 5 times, team)" err &&
+	sed -i "s/%s/%d/" show.c &&
+	"$CALLUS" run -- gcc -Werror=format -c show.c 2>err &&
+	"$CALLUS" sync >out && grep -q "1 reported" out &&
+	test "$(psql_as owner "SELECT sum(applications) || '"'"'/'"'"' || sum(successes) FROM callus.shared_outcomes")" = 6/6 &&
+	cd ../pa && "$CALLUS" sync >/dev/null &&
+	"$CALLUS" notes --layer team --json | jq -e ".[0].application_count == 6"
+'
+
+[ -n "$pg_started" ] || test_skip "no PostgreSQL server"
+test_expect_success 'postgresql: a rejected proposal never reaches B' '
+	cd pa &&
+	printf "int cnt(void)\n{\n\tint unused = 1;\n\treturn 0;\n}\n" >cnt.c &&
+	test_expect_code 1 "$CALLUS" run -- gcc -Werror=unused-variable -c cnt.c 2>err &&
+	sed -i "/unused = 1/d" cnt.c &&
+	"$CALLUS" run -- gcc -Werror=unused-variable -c cnt.c 2>err &&
+	rid=$("$CALLUS" resolutions --json | jq "[.[] | select(.files == [\"cnt.c\"])][0].id") &&
+	for i in 1 2 3 4; do "$CALLUS" feedback "$rid" success >/dev/null || return 1; done &&
+	"$CALLUS" sync >out && grep -q "^team: 1 proposed" out &&
+	id=$("$CALLUS" proposals --json | jq -r ".[0].id") &&
+	"$CALLUS" reject "$id" --why "too specific" >out && grep -q rejected out &&
+	test "$(psql_as owner "SELECT why FROM callus.shared_notes WHERE id = '"'"'$id'"'"'")" = "too specific" &&
+	cd ../pb && "$CALLUS" sync >/dev/null &&
+	"$CALLUS" notes --layer team --json | jq -e "length == 1 and .[0].id != \"$id\""
+'
+
+[ -n "$pg_started" ] || test_skip "no PostgreSQL server"
+test_expect_success 'postgresql: the server stopped, the hook replies as before; sync and status say so' '
+	pg_as "$pg_bin/pg_ctl" -D "$pg_dir/data" -m fast -w stop >/dev/null &&
+	cd pb && git checkout -q show.c &&
+	out=$(gcc -Werror=format -c show.c 2>&1 || true) &&
+	jq -n --arg o "$out" --arg cwd "$PWD" \
+		"{command: \"gcc -Werror=format -c show.c\", exit_code: 1, output: \$o, cwd: \$cwd}" |
+		"$CALLUS" hook generic >reply &&
+	jq -r ".additionalContext" reply >ctx &&
+	grep -q "^  note [0-9a-f]\{12\} (worked" ctx &&
+	grep -q "^  +	printf(\"%d" ctx &&
+	test_expect_code 1 "$CALLUS" sync 2>err &&
+	grep -q "team layer: .*cannot connect" err &&
+	"$CALLUS" status >st && grep -q "^layers       synced .*; team: .*cannot connect" st &&
+	"$CALLUS" doctor >doc && grep -q "^note     layers .*cannot connect" doc
+'
+
+test_done

@@ -1,0 +1,320 @@
+/*
+ * test_team.c - the layers above a workspace (callus/team.h): who decides,
+ * where the stores are, and a sync between two workspace stores and an
+ * embedded team store: promotion, the cache and its resolutions, the
+ * conflict rule, a store that moved.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "callus/knowledge.h"
+#include "callus/notes.h"
+#include "callus/team.h"
+
+typedef struct fixture {
+	char dir[64];
+	char ws1[96], ws2[96], team[96], url[128];
+	callus_store *s1, *s2;
+	callus_knowledge *k;
+} fixture;
+
+static void exec_sql(const char *path, const char *sql)
+{
+	sqlite3 *db = NULL;
+	char *msg = NULL;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	sqlite3_busy_timeout(db, 5000);
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
+		fail_msg("%s: %s", sql, msg);
+	sqlite3_close(db);
+}
+
+static int64_t int_sql(const char *path, const char *sql)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	int64_t v = -1;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return v;
+}
+
+/* A note of workspace path's store with these metrics. */
+static void add_note(const char *path, const char *id, int apps, int succ)
+{
+	char sql[1024];
+
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO notes (id, signature_id, layer, tool, error_type, title, example,"
+		 " steps, code, created_at, updated_at, applications, successes) VALUES"
+		 " ('%s', '%s00000000000000000000000000000000000000000000000000000', 'project',"
+		 " 'gcc', '-Wformat', 'gcc: format %s', 'f.c:1:1: format', 'Edited f() in f.c',"
+		 " '-a\n+b\n', '2026', '2026', %d, %d)",
+		 id, id, id, apps, succ);
+	exec_sql(path, sql);
+}
+
+static int setup(void **state)
+{
+	fixture *f = calloc(1, sizeof(*f));
+
+	snprintf(f->dir, sizeof(f->dir), "/tmp/callus-team-XXXXXX");
+	if (!f || !mkdtemp(f->dir))
+		return -1;
+	snprintf(f->ws1, sizeof(f->ws1), "%s/ws1.db", f->dir);
+	snprintf(f->ws2, sizeof(f->ws2), "%s/ws2.db", f->dir);
+	snprintf(f->team, sizeof(f->team), "%s/team.db", f->dir);
+	snprintf(f->url, sizeof(f->url), "sqlite:%s", f->team);
+	if (callus_store_open(&f->s1, f->ws1, 5000, NULL) < 0 ||
+	    callus_store_open(&f->s2, f->ws2, 5000, NULL) < 0 ||
+	    callus_knowledge_open(&f->k, f->url, 5000, NULL) < 0)
+		return -1;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	fixture *f = *state;
+	char cmd[128];
+
+	callus_store_close(f->s1);
+	callus_store_close(f->s2);
+	callus_knowledge_close(f->k);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
+	if (system(cmd) != 0)
+		return -1;
+	free(f);
+	return 0;
+}
+
+static callus_config *config(const char *text)
+{
+	callus_config *c = NULL;
+
+	assert_int_equal(callus_config_parse(&c, text, strlen(text), "t", NULL), 0);
+	return c;
+}
+
+static void maintainers(void **state)
+{
+	callus_config *ws = config("[layer.team]\nmaintainers = a@x.org,  B@Y.org \n");
+	callus_config *none = config("");
+
+	(void)state;
+	assert_true(callus_team_may_decide(ws, none, CALLUS_LAYER_TEAM, 1, "b@y.org"));
+	assert_true(callus_team_may_decide(ws, none, CALLUS_LAYER_TEAM, 0, "a@x.org"));
+	assert_false(callus_team_may_decide(ws, none, CALLUS_LAYER_TEAM, 1, "c@z.org"));
+	assert_false(callus_team_may_decide(ws, none, CALLUS_LAYER_TEAM, 1, "a@x"));
+	assert_false(callus_team_may_decide(ws, none, CALLUS_LAYER_TEAM, 1, ""));
+	/* the org layer names none: its store's own rule */
+	assert_true(callus_team_may_decide(ws, none, CALLUS_LAYER_ORG, 1, "c@z.org"));
+	/* the user's config when the workspace's says nothing */
+	assert_false(callus_team_may_decide(none, ws, CALLUS_LAYER_TEAM, 1, "c@z.org"));
+	callus_config_free(ws);
+	callus_config_free(none);
+}
+
+static void locations(void **state)
+{
+	callus_config *ws = config("[org]\nurl = postgresql://db/org\n");
+	callus_config *user = config("[team]\nurl = sqlite:/srv/team.db\n[org]\nurl = x\n");
+	callus_config *none = config("");
+	callus_buf b = CALLUS_BUF_INIT;
+	callus_error err = CALLUS_ERROR_INIT;
+
+	(void)state;
+	setenv("XDG_DATA_HOME", "/data/home", 1);
+	assert_int_equal(callus_team_location(&b, none, none, CALLUS_LAYER_TEAM, &err), 0);
+	assert_string_equal(b.ptr, "sqlite:/data/home/callus/team.db");
+	unsetenv("XDG_DATA_HOME");
+	setenv("HOME", "/home/u", 1);
+	assert_int_equal(callus_team_location(&b, none, none, CALLUS_LAYER_TEAM, &err), 0);
+	assert_string_equal(b.ptr, "sqlite:/home/u/.local/share/callus/team.db");
+	assert_int_equal(callus_team_location(&b, ws, user, CALLUS_LAYER_TEAM, &err), 0);
+	assert_string_equal(b.ptr, "sqlite:/srv/team.db");
+	assert_int_equal(callus_team_location(&b, ws, user, CALLUS_LAYER_ORG, &err), 0);
+	assert_string_equal(b.ptr, "postgresql://db/org");
+	assert_int_equal(callus_team_location(&b, none, none, CALLUS_LAYER_ORG, &err),
+			 CALLUS_ENOTFOUND);
+	callus_error_release(&err);
+	assert_int_equal(callus_team_location(&b, none, none, CALLUS_LAYER_PROJECT, &err),
+			 CALLUS_ENOTFOUND);
+	callus_error_release(&err);
+	callus_buf_release(&b);
+	callus_config_free(ws);
+	callus_config_free(user);
+	callus_config_free(none);
+}
+
+/* Promotion at 5 applications and 80%, approval, the pull into the other
+ * workspace's cache with a resolution of its own, its outcomes back. */
+static void promote_approve_pull(void **state)
+{
+	fixture *f = *state;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_sync_report r;
+	callus_note n, *ns = NULL;
+	size_t count = 0;
+	int64_t rid;
+
+	add_note(f->ws1, "aaaaaaaaaaaa", 5, 4);  /* 80%: proposed */
+	add_note(f->ws1, "bbbbbbbbbbbb", 4, 4);  /* too few */
+	add_note(f->ws1, "cccccccccccc", 10, 7); /* 70% */
+	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "dev@x", &r, NULL,
+					  &err), 0);
+	assert_int_equal(r.proposed, 1);
+	assert_int_equal(r.pulled, 0);
+	/* proposed once only */
+	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "dev@x", &r, NULL,
+					  &err), 0);
+	assert_int_equal(r.proposed, 0);
+	/* [promote] min_applications lowers the bar */
+	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 4, "dev@x", &r, NULL,
+					  &err), 0);
+	assert_int_equal(r.proposed, 1);
+
+	/* nothing reaches the other workspace before approval */
+	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", &r, NULL, &err), 0);
+	assert_int_equal(r.pulled, 0);
+	assert_int_equal(callus_knowledge_decide(f->k, CALLUS_LAYER_TEAM, "aaaaaaaaaaaa",
+						 CALLUS_SHARED_APPROVED, "lead", "", &err), 0);
+	assert_int_equal(callus_knowledge_decide(f->k, CALLUS_LAYER_TEAM, "bbbbbbbbbbbb",
+						 CALLUS_SHARED_REJECTED, "lead", "no", &err), 0);
+	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", &r, NULL, &err), 0);
+	assert_int_equal(r.pulled, 1);
+	assert_int_equal(callus_team_cached_list(f->s2, CALLUS_LAYER_TEAM, &ns, &count, &err), 0);
+	assert_int_equal(count, 1);
+	assert_string_equal(ns[0].id, "aaaaaaaaaaaa");
+	assert_int_equal(ns[0].layer, CALLUS_LAYER_TEAM);
+	assert_int_equal(ns[0].applications, 5);
+	assert_int_equal(ns[0].resolutions, 1);
+	callus_notes_free(ns, count);
+
+	/* the cache's resolution is shown as the team's note */
+	rid = int_sql(f->ws2, "SELECT resolution_id FROM note_cache");
+	assert_true(rid > 0);
+	assert_int_equal(callus_notes_for_resolution(f->s2, rid, &n, &err), 0);
+	assert_int_equal(n.layer, CALLUS_LAYER_TEAM);
+	assert_string_equal(n.id, "aaaaaaaaaaaa");
+	callus_note_release(&n);
+
+	/* its outcomes here go back: 2 more applications, 1 success */
+	{
+		char sql[128];
+
+		snprintf(sql, sizeof(sql),
+			 "UPDATE resolutions SET application_count = application_count + 2,"
+			 " success_count = success_count + 1 WHERE id = %lld", (long long)rid);
+		exec_sql(f->ws2, sql);
+	}
+	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", &r, NULL, &err), 0);
+	assert_int_equal(r.reported, 1);
+	assert_int_equal(int_sql(f->team, "SELECT sum(applications) FROM shared_outcomes"
+					  " WHERE note_id = 'aaaaaaaaaaaa'"), 7);
+	assert_int_equal(int_sql(f->team, "SELECT sum(successes) FROM shared_outcomes"
+					  " WHERE note_id = 'aaaaaaaaaaaa'"), 5);
+
+	/* the origin keeps its own note: its cached copy makes no resolution */
+	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "", &r, NULL, &err), 0);
+	assert_int_equal(int_sql(f->ws1, "SELECT count(*) FROM note_cache"), 1);
+	assert_int_equal(int_sql(f->ws1, "SELECT count(*) FROM note_cache WHERE resolution_id"
+					 " IS NOT NULL"), 0);
+	assert_int_equal(int_sql(f->ws1, "SELECT count(*) FROM note_promotions WHERE"
+					 " status = 'rejected'"), 1);
+	callus_error_release(&err);
+}
+
+/* The stated rule: the upstream text wins for the cached copy (and its
+ * resolution), the local note stays; retired upstream wins. */
+static void conflicts(void **state)
+{
+	fixture *f = *state;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_sync_report r;
+
+	add_note(f->ws1, "aaaaaaaaaaaa", 6, 6);
+	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "", &r, NULL, &err), 0);
+	assert_int_equal(callus_knowledge_decide(f->k, CALLUS_LAYER_TEAM, "aaaaaaaaaaaa",
+						 CALLUS_SHARED_APPROVED, "lead", "", &err), 0);
+	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", &r, NULL, &err), 0);
+	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "", &r, NULL, &err), 0);
+	/* edited in two places */
+	exec_sql(f->ws1, "UPDATE notes SET rule = 'local words', steps = 'local steps'");
+	exec_sql(f->team, "UPDATE shared_notes SET rule = 'team words', steps = 'team steps',"
+			  " revision = revision + 100");
+	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "", &r, NULL, &err), 0);
+	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", &r, NULL, &err), 0);
+	assert_int_equal(int_sql(f->ws1, "SELECT rule = 'team words' FROM note_cache"), 1);
+	assert_int_equal(int_sql(f->ws1, "SELECT rule = 'local words' FROM notes"), 1);
+	assert_int_equal(int_sql(f->ws2, "SELECT rule = 'team words' FROM note_cache"), 1);
+	assert_int_equal(int_sql(f->ws2, "SELECT r.description = 'team steps' FROM resolutions r"
+					 " JOIN note_cache c ON c.resolution_id = r.id"), 1);
+	/* retired upstream: the cached copy and its resolution go, the local note stays */
+	assert_int_equal(callus_knowledge_decide(f->k, CALLUS_LAYER_TEAM, "aaaaaaaaaaaa",
+						 CALLUS_SHARED_RETIRED, "lead", "obsolete", &err), 0);
+	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", &r, NULL, &err), 0);
+	assert_int_equal(r.dropped, 1);
+	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM note_cache"), 0);
+	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM resolutions"), 0);
+	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "", &r, NULL, &err), 0);
+	assert_int_equal(int_sql(f->ws1, "SELECT count(*) FROM note_cache"), 0);
+	assert_int_equal(int_sql(f->ws1, "SELECT count(*) FROM notes WHERE status = 'active'"), 1);
+	callus_error_release(&err);
+}
+
+/* A layer whose URL changed starts over: the former cache, watermark and
+ * proposals are forgotten, the workspace's notes stay. */
+static void moved_store(void **state)
+{
+	fixture *f = *state;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_sync_report r;
+	char *v = NULL;
+
+	add_note(f->ws2, "dddddddddddd", 5, 5);
+	assert_int_equal(callus_team_bind(f->s2, CALLUS_LAYER_TEAM, f->url, &err), 0);
+	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", &r, NULL, &err), 0);
+	assert_int_equal(r.proposed, 1);
+	assert_int_equal(callus_knowledge_decide(f->k, CALLUS_LAYER_TEAM, "dddddddddddd",
+						 CALLUS_SHARED_APPROVED, "lead", "", &err), 0);
+	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", &r, NULL, &err), 0);
+	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM note_cache"), 1);
+	/* the same location again changes nothing */
+	assert_int_equal(callus_team_bind(f->s2, CALLUS_LAYER_TEAM, f->url, &err), 0);
+	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM note_cache"), 1);
+	assert_int_equal(callus_team_bind(f->s2, CALLUS_LAYER_TEAM, "sqlite:/elsewhere.db", &err), 0);
+	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM note_cache"), 0);
+	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM note_promotions"), 0);
+	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM notes"), 1);
+	assert_int_equal(callus_team_state_get(f->s2, "watermark.team", &v, &err), 0);
+	assert_null(v);
+	callus_error_release(&err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(maintainers),
+		cmocka_unit_test(locations),
+		cmocka_unit_test_setup_teardown(promote_approve_pull, setup, teardown),
+		cmocka_unit_test_setup_teardown(conflicts, setup, teardown),
+		cmocka_unit_test_setup_teardown(moved_store, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
