@@ -139,8 +139,10 @@ static int stack_overlap(const callus_strlist *a, const callus_strlist *b)
 /*
  * The regular-expression fallback: the stored signatures of the same error
  * type whose message_pattern matches the new message, or whose stack
- * patterns share a frame with it.  They are few (one error type), so each
- * pattern is compiled here, with the JIT when it is available.
+ * patterns share a frame with it: the newest REGEX_CANDIDATES_MAX of them
+ * (an index's first rows).  Each pattern is compiled here and matched
+ * once, without the JIT: compiling 200 patterns to machine code cost more
+ * than matching them.
  */
 static int regex_fallback(callus_store *s, match_list *l, const callus_signature *q, size_t k)
 {
@@ -176,7 +178,6 @@ static int regex_fallback(callus_store *s, match_list *l, const callus_signature
 				   PCRE2_ANCHORED | PCRE2_ENDANCHORED | PCRE2_UTF | PCRE2_MATCH_INVALID_UTF,
 				   &errcode, &erroff, NULL);
 		if (re) {
-			pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
 			hit = pcre2_match(re, (PCRE2_SPTR)msg, strlen(msg), 0, 0, md, NULL) >= 0;
 			pcre2_code_free(re);
 		}
