@@ -137,7 +137,7 @@ static int fail(const gen *g, unsigned long k, int snapshot)
 	learn_opts(&lo, &so, g, args.ptr, cmd.ptr, snapshot);
 	{
 		callus_record_opts opts = { g->ws, "", "bench", NULL, 20, 10000, g->red,
-					    callus_failure_framework(&f), NULL, 0, &lo };
+					    callus_failure_framework(&f), NULL, 0, &lo, NULL };
 
 		if ((rc = callus_lesson_from_failure(&l, &f, &opts, &err)) == 0) {
 			rc = callus_record_lesson(&l, &f.diags, f.output_bytes, &opts, &res, &err);
@@ -190,6 +190,17 @@ static int fix(const gen *g, unsigned long k)
 		goto out;
 	if (res.nfixed)
 		rc = callus_record_views(store, g->ws, NULL, 20, &err);
+	/* the fix is committed, as a project's fixes are: the working tree
+	 * stays clean, and a snapshot's cost stays the project's own */
+	if (rc == 0) {
+		callus_buf git = CALLUS_BUF_INIT;
+
+		callus_buf_printf(&git, "git -C '%s' -c user.name=bench -c user.email=bench@localhost"
+					" commit -qm 'fix %lu' -- '%s'", g->ws, k, file.ptr);
+		if (system(git.ptr) != 0)
+			fprintf(stderr, "scale_gen: cannot commit %s\n", file.ptr);
+		callus_buf_release(&git);
+	}
 out:
 	if (rc < 0)
 		fprintf(stderr, "scale_gen: fix: %s\n", callus_error_message(&err));

@@ -70,7 +70,7 @@ extern const cli_spec cmd_run_spec, cmd_analyze_spec, cmd_lessons_spec, cmd_reco
 	cmd_hook_spec, cmd_init_spec, cmd_metrics_spec, cmd_doctor_spec, cmd_pending_spec,
 	cmd_warnings_spec, cmd_resolutions_spec, cmd_feedback_spec, cmd_status_spec,
 	cmd_suggest_spec, cmd_reindex_spec, cmd_merges_spec, cmd_merge_spec, cmd_notes_spec,
-	cmd_note_spec;
+	cmd_note_spec, cmd_gc_spec;
 int cmd_run(int argc, char **argv);
 int cmd_hook(int argc, char **argv);
 int cmd_init(int argc, char **argv);
@@ -90,6 +90,7 @@ int cmd_merges(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_notes(int argc, char **argv);
 int cmd_note(int argc, char **argv);
+int cmd_gc(int argc, char **argv);
 
 /* Print "callus: <message>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -34,6 +34,7 @@ static const cli_command commands[] = {
 	{ "analyze", cmd_analyze, &cmd_analyze_spec },
 	{ "doctor", cmd_doctor, &cmd_doctor_spec },
 	{ "feedback", cmd_feedback, &cmd_feedback_spec },
+	{ "gc", cmd_gc, &cmd_gc_spec },
 	{ "help", cmd_help, &cmd_help_spec },
 	{ "hook", cmd_hook, &cmd_hook_spec },
 	{ "init", cmd_init, &cmd_init_spec },

@@ -1,6 +1,7 @@
 #include "callus/record.h"
 #include "callus/buf.h"
 #include "callus/fsutil.h"
+#include "callus/gc.h"
 #include "callus/lessonmd.h"
 #include "callus/match.h"
 #include "callus/metrics.h"
@@ -551,6 +552,9 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	if (res && (rc = related_lessons(res, store, l, opts->related_max)) < 0)
 		goto out;
 	rc = callus_record_views(store, opts->workspace, agents, opts->agents_max, err);
+	/* retention now and then, bounded; never a reason to fail */
+	if (rc == 0 && opts->retention && callus_gc_due(opts->workspace, opts->retention))
+		callus_gc(store, opts->workspace, opts->retention, NULL, NULL);
 out:
 	callus_metrics_free(own);
 	callus_metrics_free(taken);

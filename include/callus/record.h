@@ -35,6 +35,9 @@ typedef struct callus_record_opts {
 				      * return (callus_record_result); 0 = none */
 	const callus_learn_opts *learn; /* the check, for pending errors and
 				       * resolutions (learn.h); NULL: none */
+	const struct callus_gc_policy *retention; /* when due, a bounded pass of
+				       * callus_gc (gc.h) after the recording;
+				       * NULL: none */
 } callus_record_opts;
 
 /* What a recording tells its caller.  Release with
