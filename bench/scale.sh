@@ -3,19 +3,28 @@
 # grows (issue 14).  One git workspace's store is grown by bench/scale_gen.c
 # (gcc failures through the hook's recording path, in one process: per 20
 # recordings 13 new errors, 5 recurring ones, 2 fixed: snapshot, edit,
-# passing check, resolution and note) to each size in turn; at each size,
-# with the real `callus` binary, N runs of:
+# passing check, resolution and note, the fix committed; the default
+# retention every 1,000 recordings) to each size in turn (SIZES counts
+# recordings); at each size, with the real `callus` binary, N runs of:
 #   - a failing `callus hook generic` (a gcc error never seen, a different
-#     one each run: a new lesson, signature, vector, pending error);
+#     one each run: a new lesson, signature, vector, pending error), with
+#     the failure's snapshot (callus-git) and without ([learn] snapshots =
+#     false: callus's own cost);
 #   - a passing check (`callus hook generic`, gcc exiting 0: a check that
 #     failed before and has nothing pending);
 #   - `callus suggest` on a stored error's output;
 #   - `callus status`;
+#   - `callus gc` (nothing old to remove: the sweep of .lessons/ and the
+#     count; 3 runs);
 # bench/proctime gives per-process CPU time (user + system, from wait4):
 # min / median / max ms.  Then the store: bytes of .callus/callus.db (after
-# a checkpoint) per signature, and the files in .lessons/.
+# the gc and a checkpoint) per signature, and the files in .lessons/.  The
+# background retention is off while measuring ([retention] gc_hours = 0).
 # The baseline in the same run is the smallest size: flat costs are the goal.
 # Usage: bench/scale.sh [N] [SIZES] [path/to/callus]   (default: 20 "1000 10000")
+#   bench/scale.sh 20 "1000 10000 100000" grows to 100,000 recordings: about
+#   an hour on a shared 2-core machine (each recording fsyncs its lesson
+#   file and AGENTS.md).
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 n=${1:-20}
@@ -36,6 +45,8 @@ mkdir "$ws" && cd "$ws"
 git init -q .
 printf 'int ok(void)\n{\n\treturn 0;\n}\n' >ok.c
 git add ok.c && git -c user.name=bench -c user.email=bench@localhost commit -qm init
+mkdir .callus
+printf '[retention]\ngc_hours = 0\n' >.callus/config
 
 # payload FILE K EXIT: a generic hook payload of `gcc -c` printing error K
 payload() {
@@ -56,22 +67,29 @@ row() {
 	}
 }
 
-echo "| lessons | signatures | failing hook CPU ms min/med/max | passing check | callus suggest | callus status | store bytes per signature | .lessons/ files |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| recordings | lessons | signatures | failing hook | failing hook, no snapshot | passing check | callus suggest | callus status | callus gc | store bytes per signature | .lessons/ files |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 have=0
 for size in $sizes; do
+	start=$(date +%s)
 	"$work/scale_gen" "$ws" "$have" "$size" || echo "scale_gen: errors at $size" >&2
+	echo "grown to $size recordings in $(($(date +%s) - start)) s" >&2
 	have=$size
 	i=0
 	while [ "$i" -lt "$n" ]; do
 		payload "$work/fail$i.json" $((50000000 + size * 100 + i)) 1
+		payload "$work/bare$i.json" $((60000000 + size * 100 + i)) 1
 		i=$((i + 1))
 	done
 	line=$(
 		row fail "$work/fail%d.json" "$callus" hook generic
+		printf '[retention]\ngc_hours = 0\n[learn]\nsnapshots = false\n' >.callus/config
+		row bare "$work/bare%d.json" "$callus" hook generic
+		printf '[retention]\ngc_hours = 0\n' >.callus/config
 		row pass "$work/pass.json" "$callus" hook generic
 		row suggest "$work/suggest.txt" "$callus" suggest --command "gcc -c src/d0/f0.c"
 		row status /dev/null "$callus" status
+		n=3 row gc /dev/null "$callus" gc
 	)
 	sqlite3 .callus/callus.db 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
 	nl=$(sqlite3 .callus/callus.db 'SELECT count(*) FROM lessons')
@@ -79,6 +97,6 @@ for size in $sizes; do
 	bytes=$(stat -c %s .callus/callus.db)
 	files=$(find .lessons -name '*.md' | wc -l)
 	set -- $line
-	printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n" "$nl" "$ns" "$2" "$4" "$6" "$8" \
-		$((bytes / ns)) "$files"
+	printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n" "$size" "$nl" "$ns" \
+		"$2" "$4" "$6" "$8" "${10}" "${12}" $((bytes / ns)) "$files"
 done

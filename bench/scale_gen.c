@@ -7,7 +7,9 @@
  * `callus hook` process each.  The mix, per 20 recordings: 13 new errors,
  * 5 errors seen before (recurring), and 2 fixes (the failure is snapshotted,
  * its file edited, the check passes: a resolution and a note are made by
- * callus_learn_pass as for a passing hook).
+ * callus_learn_pass as for a passing hook; the fix is committed).  Every
+ * 1,000 recordings the default retention runs (callus_gc, as recordings
+ * run it once a day): lessons stay at most 10,000, signatures grow.
  *
  * usage: scale_gen WORKSPACE FROM TO
  *    or: scale_gen -p K      (prints error K's output, for a payload)
@@ -18,6 +20,7 @@
 #include "callus/analysis.h"
 #include "callus/buf.h"
 #include "callus/capture.h"
+#include "callus/gc.h"
 #include "callus/learn.h"
 #include "callus/record.h"
 #include "callus/redact.h"
@@ -253,6 +256,27 @@ static void source_file(const gen *g, unsigned long k)
 	callus_buf_release(&path);
 }
 
+static int gc(const gen *g)
+{
+	callus_buf db = CALLUS_BUF_INIT;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_store *store = NULL;
+	callus_gc_policy p;
+	int rc;
+
+	callus_gc_policy_default(&p);
+	p.sweep = 0;
+	callus_buf_printf(&db, "%s/.callus/callus.db", g->ws);
+	if ((rc = callus_store_open(&store, db.ptr, 10000, &err)) == 0)
+		rc = callus_gc(store, g->ws, &p, NULL, &err);
+	if (rc < 0)
+		fprintf(stderr, "scale_gen: gc: %s\n", callus_error_message(&err));
+	callus_store_close(store);
+	callus_error_release(&err);
+	callus_buf_release(&db);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	callus_error err = CALLUS_ERROR_INIT;
@@ -300,6 +324,11 @@ int main(int argc, char **argv)
 				rc = fix(&g, i);
 		}
 		if (rc < 0 && ++errors > 10)
+			break;
+		/* the retention a recording applies once a day, here every
+		 * 1,000 recordings: the default policy bounds the lessons
+		 * (and .lessons/) to 10,000 while signatures keep growing */
+		if ((i + 1) % 1000 == 0 && gc(&g) < 0 && ++errors > 10)
 			break;
 	}
 	callus_redactor_free(g.red);
