@@ -325,6 +325,35 @@ static void the_background_pass_is_due_once_per_interval(void **state)
 	assert_true(callus_gc_due(f->dir, &p));
 }
 
+/* Schema 8's migration on a store the old binary wrote (schema 5, one
+ * float32 vector): the vector packed to 260 bytes, counted, nothing queued
+ * for indexing; the lesson's file in lesson_files. */
+static void an_old_store_migrates_packed_and_counted(void **state)
+{
+	fixture *f = *state;
+	const char *src = getenv("CALLUS_SRCDIR");
+	char cmd[512];
+	callus_store *s = NULL;
+
+	callus_store_close(f->s);
+	f->s = NULL;
+	/* the empty store's WAL goes too: it would be read over the copy */
+	snprintf(cmd, sizeof(cmd),
+		 "rm -f '%s-wal' '%s-shm' && cp '%s/tests/fixtures/deja-workspace/.deja/deja.db' '%s'",
+		 f->path, f->path, src ? src : ".", f->path);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(count(f, "PRAGMA user_version"), 5);
+	assert_int_equal(count(f, "SELECT length(vector) FROM signature_vectors"), 1024);
+	assert_int_equal(callus_store_open(&s, f->path, 5000, NULL), 0);
+	assert_int_equal(callus_store_schema_version(s), CALLUS_STORE_SCHEMA_VERSION);
+	callus_store_close(s);
+	assert_int_equal(count(f, "SELECT length(vector) FROM signature_vectors"), 260);
+	assert_int_equal(count(f, "SELECT n FROM vector_counts"), 1);
+	assert_int_equal(count(f, "SELECT count(*) FROM signatures_unindexed"), 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons WHERE file <> ''"),
+			 count(f, "SELECT count(DISTINCT lesson_id) FROM lesson_files"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -337,6 +366,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(the_sweep_removes_orphan_lesson_files, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(the_background_pass_is_due_once_per_interval, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(an_old_store_migrates_packed_and_counted, setup,
 						teardown),
 	};
 
