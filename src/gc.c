@@ -472,6 +472,11 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
 fail:
 	rc = callus_store_db_error(s, err, sq, what);
 out:
+	/* what was removed went through the WAL: emptied now, or every later
+	 * process reads it whole at open (busy: the next pass) */
+	if (res->lessons || res->runs || res->signatures || res->unresolved || res->vacuumed)
+		sqlite3_wal_checkpoint_v2(callus_store_db(s), NULL, SQLITE_CHECKPOINT_TRUNCATE,
+					  NULL, NULL);
 	free(before);
 	return rc;
 }

@@ -345,7 +345,13 @@ int callus_store_migrate(callus_store *s, callus_error *err)
 			goto rollback;
 	}
 	callus_buf_release(&sql);
-	return callus_store_exec(s, "COMMIT", err);
+	if ((rc = callus_store_exec(s, "COMMIT", err)) < 0)
+		return rc;
+	/* A migration can leave a large WAL (schema 8 rewrites every vector):
+	 * every later process would read it whole at open and copy it again,
+	 * 4 ms a run for 4 MB.  Emptied once, now; busy is no failure. */
+	sqlite3_wal_checkpoint_v2(callus_store_db(s), NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+	return 0;
 rollback:
 	callus_buf_release(&sql);
 	sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
