@@ -526,7 +526,7 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 
 		/* notes pulled with git bring signatures: indexed below with
 		 * the run's own, so that this failure can match them */
-		if (callus_notes_sync(store, opts->workspace, NULL, &ie) < 0) {
+		if (callus_notes_sync_bounded(store, opts->workspace, NULL, &ie) < 0) {
 			res->learn_error = strdup(callus_error_message(&ie));
 			callus_error_release(&ie);
 		}
