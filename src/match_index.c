@@ -450,12 +450,15 @@ int callus_match_count_vectors(callus_store *s, const char *model, int64_t *with
 			     callus_error *err)
 {
 	sqlite3_stmt *st = NULL;
+	/* from the counts the triggers keep, less the linked signatures (few,
+	 * and every alias is a stored signature): `callus status` read every
+	 * vector and every signature twice */
 	int sq = sqlite3_prepare_v2(callus_store_db(s),
-				    "SELECT (SELECT count(*) FROM signature_vectors v WHERE model = ?1"
-				    "  AND NOT EXISTS (SELECT 1 FROM signature_links l"
-				    "   WHERE l.alias_id = v.signature_id)),"
-				    " (SELECT count(*) FROM signatures g WHERE NOT EXISTS"
-				    "  (SELECT 1 FROM signature_links l WHERE l.alias_id = g.id))",
+				    "SELECT coalesce((SELECT n FROM vector_counts WHERE model = ?1), 0)"
+				    "  - (SELECT count(*) FROM signature_links l JOIN signature_vectors v"
+				    "   ON v.signature_id = l.alias_id AND v.model = ?1),"
+				    " (SELECT count(*) FROM signatures)"
+				    "  - (SELECT count(*) FROM signature_links)",
 				    -1, &st, NULL);
 
 	if (sq == SQLITE_OK) {
