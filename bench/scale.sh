@@ -76,6 +76,10 @@ for size in $sizes; do
 	LD_PRELOAD="$work/nosync.so" "$work/scale_gen" "$ws" "$have" "$size" ||
 		echo "scale_gen: errors at $size" >&2
 	echo "grown to $size recordings in $(($(date +%s) - start)) s" >&2
+	# the index's stat data refreshed, as any git command leaves it: the
+	# generator's files, written within the index's own second, would be
+	# read and hashed again by every snapshot ("racily clean")
+	git status --porcelain >/dev/null
 	have=$size
 	i=0
 	while [ "$i" -lt "$n" ]; do
