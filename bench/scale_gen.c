@@ -198,8 +198,10 @@ static int fix(const gen *g, unsigned long k)
 	if (rc == 0) {
 		callus_buf git = CALLUS_BUF_INIT;
 
-		callus_buf_printf(&git, "git -C '%s' -c user.name=bench -c user.email=bench@localhost"
-					" commit -qm 'fix %lu' -- '%s'", g->ws, k, file.ptr);
+		callus_buf_printf(&git,
+				  "git -C '%s' -c gc.auto=0 -c user.name=bench"
+				  " -c user.email=bench@localhost commit -qm 'fix %lu' -- '%s'",
+				  g->ws, k, file.ptr);
 		if (system(git.ptr) != 0)
 			fprintf(stderr, "scale_gen: cannot commit %s\n", file.ptr);
 		callus_buf_release(&git);
