@@ -4,12 +4,15 @@
  * nothing of the harness itself is counted.
  *
  * usage: proctime N INPUT CMD [ARGS...]
+ *   an INPUT with a %d in it names one file per run: %d is the run's
+ *   number, from 0 (a different payload each time)
  * prints: min/median/max of CPU ms and wall ms, one line each.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -42,7 +45,15 @@ int main(int argc, char **argv)
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		pid = fork();
 		if (pid == 0) {
-			int in = open(argv[2], O_RDONLY), out = open("/dev/null", O_WRONLY);
+			char path[4096];
+			int in, out;
+
+			if (strstr(argv[2], "%d"))
+				snprintf(path, sizeof(path), argv[2], i);
+			else
+				snprintf(path, sizeof(path), "%s", argv[2]);
+			in = open(path, O_RDONLY);
+			out = open("/dev/null", O_WRONLY);
 			if (in < 0 || out < 0)
 				_exit(126);
 			dup2(in, 0);

@@ -74,7 +74,7 @@ extern const cli_spec cmd_run_spec, cmd_analyze_spec, cmd_lessons_spec, cmd_reco
 	cmd_warnings_spec, cmd_resolutions_spec, cmd_feedback_spec, cmd_status_spec,
 	cmd_suggest_spec, cmd_reindex_spec, cmd_merges_spec, cmd_merge_spec, cmd_notes_spec,
 	cmd_note_spec, cmd_report_spec, cmd_import_spec, cmd_sync_spec, cmd_proposals_spec,
-	cmd_approve_spec, cmd_reject_spec;
+	cmd_approve_spec, cmd_reject_spec, cmd_gc_spec;
 int cmd_run(int argc, char **argv);
 int cmd_hook(int argc, char **argv);
 int cmd_init(int argc, char **argv);
@@ -111,6 +111,7 @@ int cmd_sync(int argc, char **argv);
 int cmd_proposals(int argc, char **argv);
 int cmd_approve(int argc, char **argv);
 int cmd_reject(int argc, char **argv);
+int cmd_gc(int argc, char **argv);
 
 /* Print "callus: <message>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

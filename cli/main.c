@@ -39,6 +39,7 @@ static const cli_command commands[] = {
 	{ "approve", cmd_approve, &cmd_approve_spec },
 	{ "doctor", cmd_doctor, &cmd_doctor_spec },
 	{ "feedback", cmd_feedback, &cmd_feedback_spec },
+	{ "gc", cmd_gc, &cmd_gc_spec },
 	{ "help", cmd_help, &cmd_help_spec },
 	{ "hook", cmd_hook, &cmd_hook_spec },
 	{ "import", cmd_import, &cmd_import_spec },

@@ -137,6 +137,22 @@ void cli_learn_release(cli_learn *lc)
 	lc->args = lc->dir = NULL;
 }
 
+void cli_gc_policy(const cli_workspace *ws, callus_gc_policy *p)
+{
+	callus_gc_policy_default(p);
+	p->lesson_days = (int)cli_config_long(ws, "retention", "lesson_days", p->lesson_days);
+	p->lessons_max = (int)cli_config_long(ws, "retention", "lessons", p->lessons_max);
+	p->run_days = (int)cli_config_long(ws, "retention", "run_days", p->run_days);
+	p->signature_days =
+		(int)cli_config_long(ws, "retention", "signature_days", p->signature_days);
+	p->interval_hours = (int)cli_config_long(ws, "retention", "gc_hours", p->interval_hours);
+	p->prune_hours =
+		(int)cli_config_long(ws, "learn", "prune_hours", CALLUS_LEARN_PRUNE_HOURS);
+	/* the background pass: bounded, no sweep of the directory */
+	p->batch = CALLUS_GC_BACKGROUND_BATCH;
+	p->sweep = 0;
+}
+
 double cli_match_half_life(const cli_workspace *ws)
 {
 	return (double)cli_config_long(ws, "match", "half_life_days",
@@ -365,12 +381,18 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 		callus_config_get(ws->config, "lessons", "file"),
 		(int)cli_config_long(ws, "lessons", "max", 20),
 		cli_store_timeout(ws),
-		ws->redactor, NULL, m, related_max, NULL, NULL, NULL, 0,
+		ws->redactor, NULL, m, related_max, NULL, NULL, NULL, 0, NULL,
 	};
 	callus_record_result res;
+	callus_gc_policy gp;
 	cli_learn lc;
 	int rc;
 
+	/* not during an import: history older than the policy's days would
+	 * go as it comes in, before its fix is learnt */
+	cli_gc_policy(ws, &gp);
+	if (gp.interval_hours > 0 && !rp)
+		opts.retention = &gp;
 	cli_learn_init(&lc, ws, det, pc.cwd_rel);
 	lc.opts.metrics = m;
 	replay_learn(&lc, rp);

@@ -13,6 +13,7 @@
 #include "callus/metrics.h"
 #include "callus/buf.h"
 #include "callus/learn.h"
+#include "callus/gc.h"
 #include "callus/record.h"
 
 typedef struct cli_recorded {
@@ -45,6 +46,10 @@ typedef struct cli_learn {
 void cli_learn_init(cli_learn *out, const cli_workspace *ws, const callus_detection *det,
 		    const char *dir);
 void cli_learn_release(cli_learn *lc);
+
+/* [retention] (gc.h): the policy of `callus gc` and of the background
+ * pass of recordings. */
+void cli_gc_policy(const cli_workspace *ws, callus_gc_policy *p);
 
 /* [match] half_life_days: how fast a fix's recency fades (match.h). */
 double cli_match_half_life(const cli_workspace *ws);

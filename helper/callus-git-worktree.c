@@ -52,6 +52,38 @@ static int excluded(const char *path, const char *ws_prefix)
 	return 0;
 }
 
+/*
+ * The excluded directories ignored for this process's walks, in memory
+ * (git_ignore_add_rule writes no file): libgit2 then does not descend into
+ * them, where .lessons/ and .callus/notes/ gain a file per lesson and note
+ * (a snapshot stat()ed every one of them).  Tracked files there still show
+ * as changes, which excluded() drops as before.  A path with a glob or
+ * ignore-syntax character keeps being walked: no rule could name it alone.
+ */
+static void ignore_excluded_dirs(git_repository *repo, const char *ws_prefix)
+{
+	const char *prefix = ws_prefix ? ws_prefix : "";
+	char *rules = NULL;
+	size_t len = 0;
+
+	if (strpbrk(prefix, "*?[]\\!#\n"))
+		return;
+	for (int i = 0; i < nexcludes; i++) {
+		size_t el = strlen(excludes[i]), pl = strlen(prefix);
+		char *grown;
+
+		if (!el || excludes[i][el - 1] != '/' || strpbrk(excludes[i], "*?[]\\!#\n"))
+			continue;
+		if (!(grown = realloc(rules, len + pl + el + 3)))
+			break;
+		rules = grown;
+		len += (size_t)snprintf(rules + len, pl + el + 3, "/%s%s\n", prefix, excludes[i]);
+	}
+	if (rules && git_ignore_add_rule(repo, rules) < 0)
+		git_error_clear();
+	free(rules);
+}
+
 /* Is path a regular file or a symbolic link that may go into a snapshot as
  * an untracked file? */
 static int untracked_wanted(const char *workdir, const char *path)
@@ -311,6 +343,7 @@ int callus_git_worktree_tree(git_oid *out, git_repository *repo, const char *wor
 	}
 	/* the --exclude paths are workspace-relative */
 	prefix = callus_git_workspace_prefix(workdir, workspace);
+	ignore_excluded_dirs(repo, prefix);
 	if (resolve_conflicts(index, workdir) < 0)
 		goto out;
 	if (git_index_write_tree_to(&base_id, index, repo) < 0) {

@@ -5,6 +5,7 @@
 #include "callus/fileindex.h"
 #include "callus/buf.h"
 #include "callus/fsutil.h"
+#include "callus/strlist.h"
 
 #include "store_internal.h"
 
@@ -74,6 +75,96 @@ int callus_fileindex_write(callus_store *s, callus_error *err)
 out:
 	callus_buf_release(&text);
 	callus_buf_release(&path);
+	return rc;
+}
+
+static int by_string(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int callus_fileindex_add_check(callus_store *s, int64_t check_id, callus_error *err)
+{
+	static const char sql[] =
+		"SELECT DISTINCT j.value FROM pending_errors p, json_each(p.files) j"
+		" WHERE p.check_id = ?1 AND (p.state = 'permanent' OR p.resolution_id IS NOT NULL)"
+		" AND j.type = 'text'";
+	callus_buf path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT, out = CALLUS_BUF_INIT;
+	callus_strlist add = CALLUS_STRLIST_INIT;
+	char **have = NULL, **fresh = NULL;
+	size_t nhave = 0, nfresh = 0;
+	sqlite3_stmt *st = NULL;
+	int rc = 0, sq;
+
+	if (index_path(&path, s) < 0)
+		goto out;
+	/* no index, or not one this reads: the whole list from the store */
+	if (callus_fs_read_file(&text, path.ptr, INDEX_MAX, NULL) < 0 ||
+	    text.len < sizeof(HEADER) - 1 || memcmp(text.ptr, HEADER, sizeof(HEADER) - 1) != 0 ||
+	    text.ptr[text.len - 1] != '\n') {
+		rc = callus_fileindex_write(s, err);
+		goto out;
+	}
+	sq = sqlite3_prepare_v2(callus_store_db(s), sql, -1, &st, NULL);
+	if (sq == SQLITE_OK)
+		sqlite3_bind_int64(st, 1, check_id);
+	while (sq == SQLITE_OK && (sq = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *f = (const char *)sqlite3_column_text(st, 0);
+
+		if (f && *f && !strchr(f, '\n') && callus_strlist_add(&add, f, strlen(f)) < 0)
+			sq = SQLITE_NOMEM;
+		else
+			sq = SQLITE_OK;
+	}
+	if (sq != SQLITE_DONE) {
+		rc = callus_store_db_error(s, err, sq, "cannot list the files known in");
+		goto out;
+	}
+	/* the lines, sorted already: cut in place */
+	for (char *p = text.ptr + sizeof(HEADER) - 1, *end = text.ptr + text.len; p < end;) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		char **grown = realloc(have, (nhave + 1) * sizeof(*have));
+
+		if (!grown) {
+			rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+			goto out;
+		}
+		have = grown;
+		*nl = '\0';
+		have[nhave++] = p;
+		p = nl + 1;
+	}
+	if (add.count && !(fresh = calloc(add.count, sizeof(*fresh)))) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < add.count; i++)
+		if (!bsearch(&add.items[i], have, nhave, sizeof(*have), by_string))
+			fresh[nfresh++] = add.items[i];
+	/* most fixes are in files listed already: nothing to write */
+	if (!nfresh)
+		goto out;
+	qsort(fresh, nfresh, sizeof(*fresh), by_string);
+	callus_buf_puts(&out, HEADER);
+	for (size_t i = 0, j = 0; i < nhave || j < nfresh;) {
+		if (j == nfresh || (i < nhave && strcmp(have[i], fresh[j]) < 0))
+			callus_buf_printf(&out, "%s\n", have[i++]);
+		else
+			callus_buf_printf(&out, "%s\n", fresh[j++]);
+	}
+	if (callus_buf_status(&out) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	rc = callus_fs_write_atomic(path.ptr, out.ptr, out.len, 0600, 0, err);
+out:
+	sqlite3_finalize(st);
+	free(have);
+	free(fresh);
+	callus_strlist_release(&add);
+	callus_buf_release(&path);
+	callus_buf_release(&text);
+	callus_buf_release(&out);
 	return rc;
 }
 

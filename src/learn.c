@@ -338,8 +338,8 @@ static int prune(learn_run *r, int hours, size_t *count)
 	/* snapshots nothing refers to any more */
 	if (sq == SQLITE_OK && *count)
 		sq = sqlite3_exec(callus_store_db(r->s),
-				  "DELETE FROM snapshots WHERE id NOT IN (SELECT snapshot_id FROM"
-				  " pending_errors WHERE snapshot_id IS NOT NULL)",
+				  "DELETE FROM snapshots WHERE NOT EXISTS (SELECT 1 FROM"
+				  " pending_errors p WHERE p.snapshot_id = snapshots.id)",
 				  NULL, NULL, NULL);
 	return sq;
 }
@@ -392,7 +392,8 @@ static int write_run(learn_run *r, callus_error *err)
 	/* Under the write lock, so that no other writer's older list can land
 	 * after this one.  The index is a hint: one that cannot be written is
 	 * removed, and the next hook before an edit rebuilds it. */
-	if ((r->res->nfixed || r->res->npermanent) && callus_fileindex_write(r->s, NULL) < 0)
+	if ((r->res->nfixed || r->res->npermanent) &&
+	    callus_fileindex_add_check(r->s, check_id, NULL) < 0)
 		callus_fileindex_remove(r->s);
 	if ((rc = callus_store_exec(r->s, "COMMIT", err)) == 0 && r->metrics)
 		callus_metrics_merge(r->o->metrics, r->metrics);

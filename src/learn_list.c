@@ -73,6 +73,19 @@ static int read_pending_row(sqlite3_stmt *st, void *item, void *ctx)
 	return read_pending(st, item) < 0 ? CALLUS_ENOMEM : 0;
 }
 
+/* The pending errors' list with the state condition COND. */
+#define LIST_SQL(cond)                                                                        \
+	"SELECT p.id, p.state, c.tool, c.args, c.dir, p.signature_id, g.error_type,"          \
+	" g.original, p.attempts, p.first_failure_at, p.last_failure_at, p.closed_at,"         \
+	" p.session, coalesce(p.resolution_id, 0), p.files,"                                   \
+	" coalesce(sn.kind || ' ' || sn.tree, '')"                                             \
+	" FROM pending_errors p JOIN checks c ON c.id = p.check_id"                            \
+	" JOIN signatures g ON g.id = p.signature_id"                                          \
+	" LEFT JOIN snapshots sn ON sn.id = p.snapshot_id"                                     \
+	" WHERE " cond " AND (?3 IS NULL OR EXISTS (SELECT 1 FROM json_each(p.files) j"       \
+	"  WHERE j.value IN (SELECT value FROM json_each(?3))))"                               \
+	" ORDER BY p.last_failure_at DESC, p.id DESC"
+
 int callus_learn_list(callus_store *s, const callus_pending_filter *f, callus_pending **out,
 		    size_t *count, callus_error *err)
 {
@@ -89,19 +102,11 @@ int callus_learn_list(callus_store *s, const callus_pending_filter *f, callus_pe
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
+	/* with a state, the newest of that state are the first rows of an
+	 * index (pending_last); "?1 < 0 OR" made the planner sort them all */
 	sq = sqlite3_prepare_v2(
 		callus_store_db(s),
-		"SELECT p.id, p.state, c.tool, c.args, c.dir, p.signature_id, g.error_type,"
-		" g.original, p.attempts, p.first_failure_at, p.last_failure_at, p.closed_at,"
-		" p.session, coalesce(p.resolution_id, 0), p.files,"
-		" coalesce(sn.kind || ' ' || sn.tree, '')"
-		" FROM pending_errors p JOIN checks c ON c.id = p.check_id"
-		" JOIN signatures g ON g.id = p.signature_id"
-		" LEFT JOIN snapshots sn ON sn.id = p.snapshot_id"
-		" WHERE (?1 < 0 OR p.state = ?2)"
-		" AND (?3 IS NULL OR EXISTS (SELECT 1 FROM json_each(p.files) j"
-		"  WHERE j.value IN (SELECT value FROM json_each(?3))))"
-		" ORDER BY p.last_failure_at DESC, p.id DESC",
+		f && f->state >= 0 ? LIST_SQL("p.state = ?2") : LIST_SQL("?1 < 0"),
 		-1, &st, NULL);
 	if (sq != SQLITE_OK) {
 		rc = callus_store_db_error(s, err, sq, "cannot read");

@@ -139,8 +139,11 @@ static int stack_overlap(const callus_strlist *a, const callus_strlist *b)
 /*
  * The regular-expression fallback: the stored signatures of the same error
  * type whose message_pattern matches the new message, or whose stack
- * patterns share a frame with it.  They are few (one error type), so each
- * pattern is compiled here, with the JIT when it is available.
+ * patterns share a frame with it: the newest REGEX_CANDIDATES_MAX of them
+ * (an index's first rows).  A pattern is compiled only when the message
+ * holds its literal words (callus_pattern_may_match), and matched once,
+ * without the JIT: compiling 200 patterns to machine code cost more than
+ * matching them.
  */
 static int regex_fallback(callus_store *s, match_list *l, const callus_signature *q, size_t k)
 {
@@ -172,11 +175,14 @@ static int regex_fallback(callus_store *s, match_list *l, const callus_signature
 
 		if (!pat || !id || list_find(l, id) >= 0)
 			continue;
-		re = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED,
-				   PCRE2_ANCHORED | PCRE2_ENDANCHORED | PCRE2_UTF | PCRE2_MATCH_INVALID_UTF,
-				   &errcode, &erroff, NULL);
+		/* most candidates lack a word of the message: not compiled */
+		re = !callus_pattern_may_match(pat, msg)
+			     ? NULL
+			     : pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED,
+					     PCRE2_ANCHORED | PCRE2_ENDANCHORED | PCRE2_UTF |
+						     PCRE2_MATCH_INVALID_UTF,
+					     &errcode, &erroff, NULL);
 		if (re) {
-			pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
 			hit = pcre2_match(re, (PCRE2_SPTR)msg, strlen(msg), 0, 0, md, NULL) >= 0;
 			pcre2_code_free(re);
 		}

@@ -71,9 +71,11 @@ static int load_idf(callus_store *s, const callus_features *f, callus_idf **out)
 	*out = NULL;
 	if (callus_idf_new(&idf) < 0)
 		return SQLITE_NOMEM;
+	/* the count kept by the store's triggers: counting the vectors
+	 * read them all at each embedding */
 	sq = sqlite3_prepare_v2(callus_store_db(s),
-				"SELECT count(*) FROM signature_vectors WHERE model = ?1", -1, &st,
-				NULL);
+				"SELECT coalesce((SELECT n FROM vector_counts WHERE model = ?1), 0)",
+				-1, &st, NULL);
 	if (sq != SQLITE_OK)
 		goto out;
 	callus_sql_bind_text(st, 1, CALLUS_EMBED_BUILTIN_MODEL);
@@ -166,19 +168,25 @@ static int count_features(callus_store *s, const callus_signature *sig)
 	return sq;
 }
 
+/* Packed to int8 (vecindex.h), as in the vector file: a float32 vector
+ * took an overflow page of its own.  An upsert, not INSERT OR REPLACE,
+ * whose delete would not reach the trigger that counts the vectors. */
 static int store_vector(callus_store *s, const char *sig_id, const float *vec)
 {
+	uint8_t packed[CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM)];
+	size_t len = callus_vecindex_pack(packed, vec, CALLUS_EMBED_DIM);
 	sqlite3_stmt *st = NULL;
 	int sq = sqlite3_prepare_v2(callus_store_db(s),
-				    "INSERT OR REPLACE INTO signature_vectors (signature_id, model,"
-				    " vector) VALUES (?1, ?2, ?3)",
+				    "INSERT INTO signature_vectors (signature_id, model, vector)"
+				    " VALUES (?1, ?2, ?3) ON CONFLICT (signature_id, model)"
+				    " DO UPDATE SET vector = excluded.vector",
 				    -1, &st, NULL);
 
 	if (sq != SQLITE_OK)
 		return sq;
 	callus_sql_bind_text(st, 1, sig_id);
 	callus_sql_bind_text(st, 2, CALLUS_EMBED_BUILTIN_MODEL);
-	sqlite3_bind_blob(st, 3, vec, (int)(CALLUS_EMBED_DIM * sizeof(float)), SQLITE_TRANSIENT);
+	sqlite3_bind_blob(st, 3, packed, (int)len, SQLITE_TRANSIENT);
 	sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
 	sqlite3_finalize(st);
 	return sq;
@@ -275,20 +283,27 @@ static int pending_add(pending_vecs *p, int64_t id, const float *vec)
 	return SQLITE_OK;
 }
 
-#define UNINDEXED                                                                             \
-	" FROM signatures g WHERE NOT EXISTS (SELECT 1 FROM signature_vectors v"               \
+#define UNINDEXED_WHERE                                                                       \
+	" WHERE NOT EXISTS (SELECT 1 FROM signature_vectors v"                                 \
 	"  WHERE v.signature_id = g.id AND v.model = ?1)"                                      \
 	" AND NOT EXISTS (SELECT 1 FROM signature_links l WHERE l.alias_id = g.id)"
+#define UNINDEXED " FROM signatures g" UNINDEXED_WHERE
+/* Only those a trigger queued since the last indexing (store_schema.c),
+ * the queue read first (CROSS JOIN keeps that order):
+ * looking for them among all the signatures read the whole table at each
+ * recording. */
+#define UNINDEXED_QUEUED                                                                      \
+	" FROM signatures_unindexed u CROSS JOIN signatures g ON g.rowid = u.sig_rowid"    \
+	UNINDEXED_WHERE
 
 static int any_unindexed(callus_store *s, int *any)
 {
 	sqlite3_stmt *st = NULL;
-	int sq = sqlite3_prepare_v2(callus_store_db(s), "SELECT 1" UNINDEXED " LIMIT 1", -1, &st,
-				    NULL);
+	int sq = sqlite3_prepare_v2(callus_store_db(s), "SELECT 1 FROM signatures_unindexed LIMIT 1",
+				    -1, &st, NULL);
 
 	if (sq != SQLITE_OK)
 		return sq;
-	callus_sql_bind_text(st, 1, CALLUS_EMBED_BUILTIN_MODEL);
 	sq = sqlite3_step(st);
 	*any = sq == SQLITE_ROW;
 	sqlite3_finalize(st);
@@ -325,7 +340,10 @@ static int index_signatures(callus_store *s, const char *workspace, int all, siz
 				      NULL, NULL, NULL)) != SQLITE_OK)
 		goto fail;
 	sq = sqlite3_prepare_v2(callus_store_db(s),
-				"SELECT rowid, " CALLUS_MATCH_SIGNATURE_COLUMNS UNINDEXED " ORDER BY rowid",
+				all ? "SELECT g.rowid, " CALLUS_MATCH_SIGNATURE_COLUMNS_G UNINDEXED
+				      " ORDER BY g.rowid"
+				    : "SELECT g.rowid, " CALLUS_MATCH_SIGNATURE_COLUMNS_G UNINDEXED_QUEUED
+				      " ORDER BY g.rowid",
 				-1, &st, NULL);
 	if (sq != SQLITE_OK)
 		goto fail;
@@ -383,6 +401,11 @@ static int index_signatures(callus_store *s, const char *workspace, int all, siz
 		callus_signatures_free(sigs, n);
 		free(rowids);
 	}
+	/* every queued signature was read in this transaction: indexed,
+	 * linked, or indexed before */
+	if (sq == SQLITE_OK)
+		sq = sqlite3_exec(callus_store_db(s), "DELETE FROM signatures_unindexed", NULL, NULL,
+				  NULL);
 	if (sq != SQLITE_OK)
 		goto fail;
 	if (all) {
@@ -427,12 +450,15 @@ int callus_match_count_vectors(callus_store *s, const char *model, int64_t *with
 			     callus_error *err)
 {
 	sqlite3_stmt *st = NULL;
+	/* from the counts the triggers keep, less the linked signatures (few,
+	 * and every alias is a stored signature): `callus status` read every
+	 * vector and every signature twice */
 	int sq = sqlite3_prepare_v2(callus_store_db(s),
-				    "SELECT (SELECT count(*) FROM signature_vectors v WHERE model = ?1"
-				    "  AND NOT EXISTS (SELECT 1 FROM signature_links l"
-				    "   WHERE l.alias_id = v.signature_id)),"
-				    " (SELECT count(*) FROM signatures g WHERE NOT EXISTS"
-				    "  (SELECT 1 FROM signature_links l WHERE l.alias_id = g.id))",
+				    "SELECT coalesce((SELECT n FROM vector_counts WHERE model = ?1), 0)"
+				    "  - (SELECT count(*) FROM signature_links l JOIN signature_vectors v"
+				    "   ON v.signature_id = l.alias_id AND v.model = ?1),"
+				    " (SELECT count(*) FROM signatures)"
+				    "  - (SELECT count(*) FROM signature_links)",
 				    -1, &st, NULL);
 
 	if (sq == SQLITE_OK) {

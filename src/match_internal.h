@@ -18,6 +18,10 @@
 
 #define CALLUS_MATCH_SIGNATURE_COLUMNS \
 	"id, error_type, message_pattern, stack_patterns, context_patterns, original, tool"
+/* the same, of a table named g in a join */
+#define CALLUS_MATCH_SIGNATURE_COLUMNS_G                                                  \
+	"g.id, g.error_type, g.message_pattern, g.stack_patterns, g.context_patterns,"    \
+	" g.original, g.tool"
 
 /* A signature as stored, from the CALLUS_MATCH_SIGNATURE_COLUMNS starting at
  * col.  An SQLite result code; *g is released on failure. */

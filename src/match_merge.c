@@ -90,6 +90,7 @@ int callus_match_merges(callus_store *s, const char *workspace, callus_merge_pai
 				     -1, &vec, NULL)) != SQLITE_OK)
 		goto fail;
 	for (size_t i = 0; i < ngood; i++) {
+		float q[CALLUS_EMBED_DIM];
 		callus_vecmatch m[16];
 		size_t nm;
 
@@ -97,10 +98,10 @@ int callus_match_merges(callus_store *s, const char *workspace, callus_merge_pai
 		callus_sql_bind_text(vec, 1, good[i].id);
 		callus_sql_bind_text(vec, 2, CALLUS_EMBED_BUILTIN_MODEL);
 		if ((sq = sqlite3_step(vec)) != SQLITE_ROW ||
-		    sqlite3_column_bytes(vec, 0) != (int)(CALLUS_EMBED_DIM * sizeof(float)))
+		    callus_vecindex_unpack(q, CALLUS_EMBED_DIM, sqlite3_column_blob(vec, 0),
+					   (size_t)sqlite3_column_bytes(vec, 0)) < 0)
 			continue;
-		nm = callus_vecindex_search(vi, sqlite3_column_blob(vec, 0), (float)CALLUS_MATCH_MERGE,
-					  m, 16);
+		nm = callus_vecindex_search(vi, q, (float)CALLUS_MATCH_MERGE, m, 16);
 		for (size_t j = 0; j < nm; j++) {
 			size_t o;
 			callus_merge_pair *p;
@@ -163,12 +164,14 @@ static int resolve_id(callus_store *s, const char *key, char *out, size_t outsz,
 		return callus_error_set(err, CALLUS_EINVAL,
 				      "'%s' is not a signature id (6 to 64 hex digits)", key);
 	sq = sqlite3_prepare_v2(callus_store_db(s),
-				"SELECT id FROM signatures WHERE substr(id, 1, ?2) = ?1 LIMIT 2", -1,
-				&st, NULL);
+				/* ids are lowercase hex: those starting with the key
+				 * sort between it and the key followed by 'g', a
+				 * range the primary key's index reads directly */
+				"SELECT id FROM signatures WHERE id >= ?1 AND id < ?1 || 'g' LIMIT 2",
+				-1, &st, NULL);
 	if (sq != SQLITE_OK)
 		return callus_store_db_error(s, err, sq, "cannot read");
 	callus_sql_bind_text(st, 1, key);
-	sqlite3_bind_int(st, 2, (int)len);
 	while ((sq = sqlite3_step(st)) == SQLITE_ROW)
 		if (n++ == 0)
 			snprintf(out, outsz, "%s", (const char *)sqlite3_column_text(st, 0));

@@ -25,6 +25,8 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -190,6 +192,8 @@ typedef struct sync_run {
 	int in_tx;             /* a write transaction is open */
 	size_t changed, imported;
 	char *now;
+	int partial;           /* a slice of the known notes was looked at,
+				* not the folder (callus_notes_sync_bounded) */
 } sync_run;
 
 static int by_id(const void *a, const void *b)
@@ -481,6 +485,10 @@ static int sync_missing(sync_run *r, callus_error *err)
 
 		if (!k->active || (k->seen && k->size >= 0))
 			continue;
+		/* a slice saw only its files: a deletion changes the folder,
+		 * which makes the next sync a whole one */
+		if (r->partial && k->size >= 0)
+			continue;
 		if ((rc = need_tx(r, err)) < 0)
 			break;
 		if (!k->seen && *k->hash && k->size >= 0) {
@@ -496,12 +504,88 @@ static int sync_missing(sync_run *r, callus_error *err)
 	return rc;
 }
 
-int callus_notes_sync(callus_store *s, const char *workspace, size_t *changed,
+/*
+ * The bounded sync of a recording: .callus/notes.cursor keeps the
+ * folder's mtime when it was last read whole, and the id the last slice
+ * stopped at.  While the folder's mtime is the same, no file was added,
+ * removed or renamed there (git, callus and most editors replace a file
+ * by renaming): SYNC_SLICE known notes after the cursor are checked
+ * instead of all, so that an edit in place is taken in within
+ * notes / SYNC_SLICE recordings (at once up to SYNC_SLICE notes, and by
+ * every other sync: `callus notes`, a session's start).  A stat of each
+ * note at each recording was the cost that grew with the notes.
+ */
+#define SYNC_SLICE 256
+#define SYNC_CURSOR "notes.cursor"
+
+static int read_cursor(const char *workspace, int64_t *mtime, char id[CALLUS_NOTE_ID_LEN + 1])
+{
+	callus_buf path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;
+	long long m = 0;
+	int ok = 0;
+
+	*id = '\0';
+	if (callus_buf_printf(&path, "%s/.callus/" SYNC_CURSOR, workspace) == 0 &&
+	    callus_fs_read_file(&text, path.ptr, 256, NULL) == 0 && text.len &&
+	    sscanf(text.ptr, "%lld %12[0-9a-f]", &m, id) >= 1) {
+		*mtime = (int64_t)m;
+		ok = 1;
+	}
+	callus_buf_release(&path);
+	callus_buf_release(&text);
+	return ok;
+}
+
+static void write_cursor(const char *workspace, int64_t mtime, const char *id)
+{
+	callus_buf path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;
+
+	/* a hint, written in place with no fsync: a torn or lost one only
+	 * makes the next sync a whole one */
+	if (callus_buf_printf(&path, "%s/.callus/" SYNC_CURSOR, workspace) == 0 &&
+	    callus_buf_printf(&text, "%lld %s\n", (long long)mtime, id) == 0) {
+		int fd = open(path.ptr, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+
+		if (fd >= 0) {
+			if (write(fd, text.ptr, text.len) < 0)
+				unlink(path.ptr);
+			close(fd);
+		}
+	}
+	callus_buf_release(&path);
+	callus_buf_release(&text);
+}
+
+/* SYNC_SLICE known notes after the cursor's id, wrapping; *last gets the
+ * id the slice ended at. */
+static int sync_slice(sync_run *r, const char *after, char last[CALLUS_NOTE_ID_LEN + 1],
+		      callus_error *err)
+{
+	size_t start = 0;
+	int rc = 0;
+
+	while (start < r->nnotes && strcmp(r->notes[start].id, after) <= 0)
+		start++;
+	for (size_t i = 0; i < SYNC_SLICE && rc == 0; i++) {
+		known *k = &r->notes[(start + i) % r->nnotes];
+		char name[CALLUS_NOTE_ID_LEN + 4];
+
+		snprintf(name, sizeof(name), "%s.md", k->id);
+		rc = sync_file(r, name, err);
+		snprintf(last, CALLUS_NOTE_ID_LEN + 1, "%s", k->id);
+	}
+	return rc;
+}
+
+static int sync_notes(callus_store *s, const char *workspace, size_t *changed, int bounded,
 		      callus_error *err)
 {
 	sync_run r;
 	DIR *d = NULL;
 	struct dirent *e;
+	struct stat dst;
+	int64_t dir_mtime = -1, seen_mtime = -1;
+	char cursor[CALLUS_NOTE_ID_LEN + 1] = "", last[CALLUS_NOTE_ID_LEN + 1] = "";
 	int rc = 0, sq;
 
 	memset(&r, 0, sizeof(r));
@@ -521,9 +605,18 @@ int callus_notes_sync(callus_store *s, const char *workspace, size_t *changed,
 	}
 	if (!r.nnotes && !r.dir.len)
 		goto out; /* no notes, no folder: the common case of a new store */
-	if (r.dir.len && (d = opendir(r.dir.ptr)))
+	/* the folder's mtime before it is read: a change while it is read
+	 * makes the next sync a whole one */
+	if (r.dir.len && stat(r.dir.ptr, &dst) == 0)
+		dir_mtime = mtime_ns(&dst);
+	if (bounded && dir_mtime >= 0 && r.nnotes > SYNC_SLICE &&
+	    read_cursor(workspace, &seen_mtime, cursor) && seen_mtime == dir_mtime) {
+		r.partial = 1;
+		rc = sync_slice(&r, cursor, last, err);
+	} else if (r.dir.len && (d = opendir(r.dir.ptr))) {
 		while (rc == 0 && (e = readdir(d)))
 			rc = sync_file(&r, e->d_name, err);
+	}
 	if (rc == 0)
 		rc = sync_missing(&r, err);
 	if (r.began) {
@@ -538,6 +631,8 @@ int callus_notes_sync(callus_store *s, const char *workspace, size_t *changed,
 		callus_match_index(s, workspace, NULL, NULL);
 	if (changed)
 		*changed = r.changed;
+	if (rc == 0 && bounded && dir_mtime >= 0 && (r.partial || dir_mtime != seen_mtime))
+		write_cursor(workspace, dir_mtime, last);
 out:
 	if (d)
 		closedir(d);
@@ -545,4 +640,16 @@ out:
 	free(r.notes);
 	free(r.now);
 	return rc;
+}
+
+int callus_notes_sync(callus_store *s, const char *workspace, size_t *changed,
+		      callus_error *err)
+{
+	return sync_notes(s, workspace, changed, 0, err);
+}
+
+int callus_notes_sync_bounded(callus_store *s, const char *workspace, size_t *changed,
+			      callus_error *err)
+{
+	return sync_notes(s, workspace, changed, 1, err);
 }

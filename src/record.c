@@ -3,6 +3,7 @@
 #include "callus/workspace.h"
 #include "callus/buf.h"
 #include "callus/fsutil.h"
+#include "callus/gc.h"
 #include "callus/lessonmd.h"
 #include "callus/match.h"
 #include "callus/metrics.h"
@@ -557,7 +558,7 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 
 		/* notes pulled with git bring signatures: indexed below with
 		 * the run's own, so that this failure can match them */
-		if (callus_notes_sync(store, opts->workspace, NULL, &ie) < 0) {
+		if (callus_notes_sync_bounded(store, opts->workspace, NULL, &ie) < 0) {
 			res->learn_error = strdup(callus_error_message(&ie));
 			callus_error_release(&ie);
 		}
@@ -601,6 +602,9 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 			rc = callus_error_set(err, vrc, "out of memory");
 		callus_error_release(&ve);
 	}
+	/* retention now and then, bounded; never a reason to fail */
+	if (rc == 0 && opts->retention && callus_gc_due(opts->workspace, opts->retention))
+		callus_gc(store, opts->workspace, opts->retention, NULL, NULL);
 out:
 	/* not settled: the store may hold what the views do not show */
 	callus_views_settle(debt, 0);

@@ -203,6 +203,16 @@ static size_t match_tmp(const char *s, size_t len)
 	return 0;
 }
 
+/* The placeholders of a message pattern (callus_pattern_may_match reads
+ * them back). */
+#define PH_URL "(?#url)[a-zA-Z]+://[^\\s'\")]*"
+#define PH_TMP "(?#tmp)[^\\s:'\"(),;]+"
+#define PH_UUID "(?#uuid)[0-9a-fA-F-]{36}"
+#define PH_DATE "(?#date)[0-9][0-9TZ:.+ -]*"
+#define PH_HEX "(?#hex)(?:0[xX])?[0-9a-fA-F]+"
+#define PH_DURATION "(?#duration)[0-9.]+ ?[a-zµ]+"
+#define PH_PATH "(?#path)[^\\s:'\"(),;]+"
+#define PH_NUM "(?#num)[-+]?[0-9.]+"
 #define QUOTED "(?#str)(?:'[^']*'|\"[^\"]*\"|`[^`]*`|\xe2\x80\x98.*?\xe2\x80\x99)"
 
 int callus_message_pattern(callus_buf *out, const char *s, size_t len)
@@ -229,49 +239,49 @@ int callus_message_pattern(callus_buf *out, const char *s, size_t len)
 			continue;
 		}
 		if (boundary && (n = match_url(s + i, len - i)) > 0) {
-			callus_buf_puts(out, "(?#url)[a-zA-Z]+://[^\\s'\")]*");
+			callus_buf_puts(out, PH_URL);
 			i += n;
 			continue;
 		}
 		if (boundary && (n = match_tmp(s + i, len - i)) > 0) {
-			callus_buf_puts(out, "(?#tmp)[^\\s:'\"(),;]+");
+			callus_buf_puts(out, PH_TMP);
 			i += n;
 			continue;
 		}
 		if (boundary && (n = match_uuid(s + i, len - i)) > 0) {
-			callus_buf_puts(out, "(?#uuid)[0-9a-fA-F-]{36}");
+			callus_buf_puts(out, PH_UUID);
 			i += n;
 			continue;
 		}
 		if (boundary && (n = match_date(s + i, len - i)) > 0) {
-			callus_buf_puts(out, "(?#date)[0-9][0-9TZ:.+ -]*");
+			callus_buf_puts(out, PH_DATE);
 			i += n;
 			continue;
 		}
 		if (boundary && (n = match_hex(s + i, len - i)) > 0) {
-			callus_buf_puts(out, "(?#hex)(?:0[xX])?[0-9a-fA-F]+");
+			callus_buf_puts(out, PH_HEX);
 			i += n;
 			continue;
 		}
 		if (boundary && (n = match_duration(s + i, len - i)) > 0) {
-			callus_buf_puts(out, "(?#duration)[0-9.]+ ?[a-zµ]+");
+			callus_buf_puts(out, PH_DURATION);
 			i += n;
 			continue;
 		}
 		if (boundary && (n = match_path(s + i, len - i)) > 0) {
-			callus_buf_puts(out, "(?#path)[^\\s:'\"(),;]+");
+			callus_buf_puts(out, PH_PATH);
 			i += n;
 			continue;
 		}
 		if (boundary && (n = match_number(s + i, len - i)) > 0) {
-			callus_buf_puts(out, "(?#num)[-+]?[0-9.]+");
+			callus_buf_puts(out, PH_NUM);
 			i += n;
 			continue;
 		}
 		/* a sign belongs to the number after it: -1 and +0 are numbers */
 		if (boundary && (s[i] == '-' || s[i] == '+') && i + 1 < len && is_digit(s[i + 1]) &&
 		    (n = match_number(s + i + 1, len - i - 1)) > 0) {
-			callus_buf_puts(out, "(?#num)[-+]?[0-9.]+");
+			callus_buf_puts(out, PH_NUM);
 			i += n + 1;
 			continue;
 		}
@@ -279,6 +289,58 @@ int callus_message_pattern(callus_buf *out, const char *s, size_t len)
 		i++;
 	}
 	return callus_buf_status(out);
+}
+
+/*
+ * The literal runs of a pattern made by callus_message_pattern: its text
+ * between placeholders and \s+, unescaped.  Anchored at both ends, the
+ * pattern can only match a message that holds every run; a run is looked
+ * for when it has 3 bytes or more.  A pattern with anything else in it
+ * (made by another version) may match: 1.
+ */
+int callus_pattern_may_match(const char *pat, const char *msg)
+{
+	static const char *const ph[] = { "\\s+", QUOTED, PH_URL, PH_TMP, PH_UUID, PH_DATE,
+					  PH_HEX, PH_DURATION, PH_PATH, PH_NUM };
+	char run[256];
+	size_t n = 0;
+
+	for (const char *p = pat;; ) {
+		size_t k, len = 0;
+
+		for (k = 0; k < sizeof(ph) / sizeof(ph[0]); k++)
+			if (!strncmp(p, ph[k], (len = strlen(ph[k]))))
+				break;
+		if (k < sizeof(ph) / sizeof(ph[0]) || !*p) {
+			if (n >= 3) {
+				run[n] = '\0';
+				if (!strstr(msg, run))
+					return 0;
+			}
+			n = 0;
+			if (!*p)
+				return 1;
+			p += len;
+			continue;
+		}
+		if (*p == '\\') {
+			if (!p[1] || !strchr("\\^$.|?*+()[]{}/#", p[1]))
+				return 1;
+			p++;
+		} else if (strchr("^$.|?*+()[]{}", *p)) {
+			return 1;
+		}
+		if (n < sizeof(run) - 1)
+			run[n++] = *p;
+		else if (n >= 3) {
+			/* a long run: what was kept of it is looked for */
+			run[n] = '\0';
+			if (!strstr(msg, run))
+				return 0;
+			n = 0;
+		}
+		p++;
+	}
 }
 
 /* "TypeError: x", "AssertionError", "thread 'main' panicked" */

@@ -311,11 +311,17 @@ static int list_lessons(callus_store *s, const callus_lesson_filter *f, int lowe
 	*out = NULL;
 	*count = 0;
 	callus_buf_puts(&sql, lesson_columns);
-	/* a lesson matches a file when it is its primary or any affected file */
-	callus_buf_puts(&sql, " WHERE (:type IS NULL OR type = upper(:type))"
-			    " AND (:file IS NULL OR file = :file OR EXISTS (SELECT 1 FROM"
-			    " json_each(affected_files) WHERE value = :file))"
-			    " AND (:tool IS NULL OR tool = :tool)");
+	/* a lesson matches a file when it is its primary or any affected
+	 * file: lesson_files has both (store_schema.c).  Only the filters
+	 * given are written, so that the planner can use their indexes. */
+	callus_buf_puts(&sql, " WHERE 1");
+	if (f && f->type)
+		callus_buf_puts(&sql, " AND type = upper(:type)");
+	if (f && f->file)
+		callus_buf_puts(&sql, " AND id IN (SELECT lesson_id FROM lesson_files"
+				      " WHERE file = :file)");
+	if (f && f->tool)
+		callus_buf_puts(&sql, " AND tool = :tool");
 	callus_buf_puts(&sql, lowest_value
 				    ? " ORDER BY occurrences ASC, last_seen ASC, id ASC LIMIT :limit"
 				    : " ORDER BY last_seen DESC, id DESC LIMIT :limit");

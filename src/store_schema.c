@@ -9,9 +9,12 @@
 #include "callus/buf.h"
 #include "callus/embed.h"
 #include "callus/migrate.h"
+#include "callus/vecindex.h"
 #include "store_internal.h"
 
 #include <sqlite3.h>
+#include <stdint.h>
+#include <string.h>
 
 /* Forward-only migrations; migrations[i] takes the schema from version i
  * to version i + 1.  Never edit one that has shipped: add another. */
@@ -301,10 +304,76 @@ static const char *const migrations[] = {
 	"CREATE TABLE sync_state ("
 	"  key TEXT PRIMARY KEY,"
 	"  value TEXT NOT NULL) WITHOUT ROWID;",
+	/* 8 -> 9: costs that do not grow with the store (docs/scale.md).
+	 * The built-in model's vectors packed to int8 (a float32 vector had
+	 * an overflow page of its own: 4 KB a signature); the vector count
+	 * (the IDF's document count) and the signatures not yet indexed
+	 * kept by triggers instead of counted or searched at each
+	 * recording; the files of each lesson in a table of their own (the
+	 * lessons about a file without reading every lesson's JSON); the
+	 * regex fallback's newest-first read, the snapshots' clean-up and
+	 * the runs' (callus gc, gc.h) indexed. */
+	"UPDATE signature_vectors SET vector = callus_pack_vector(vector)"
+	"  WHERE model = '" CALLUS_EMBED_BUILTIN_MODEL "';"
+	"CREATE TABLE vector_counts ("
+	"  model TEXT PRIMARY KEY,"
+	"  n INTEGER NOT NULL) WITHOUT ROWID;"
+	"INSERT INTO vector_counts SELECT model, count(*) FROM signature_vectors GROUP BY model;"
+	"CREATE TRIGGER vectors_added AFTER INSERT ON signature_vectors BEGIN"
+	"  INSERT INTO vector_counts VALUES (NEW.model, 1)"
+	"  ON CONFLICT (model) DO UPDATE SET n = n + 1; END;"
+	"CREATE TRIGGER vectors_removed AFTER DELETE ON signature_vectors BEGIN"
+	"  UPDATE vector_counts SET n = n - 1 WHERE model = OLD.model; END;"
+	"CREATE TABLE signatures_unindexed (sig_rowid INTEGER PRIMARY KEY);"
+	"INSERT INTO signatures_unindexed SELECT g.rowid FROM signatures g"
+	"  WHERE NOT EXISTS (SELECT 1 FROM signature_vectors v WHERE v.signature_id = g.id"
+	"   AND v.model = '" CALLUS_EMBED_BUILTIN_MODEL "')"
+	"  AND NOT EXISTS (SELECT 1 FROM signature_links l WHERE l.alias_id = g.id);"
+	"CREATE TRIGGER signatures_queued AFTER INSERT ON signatures BEGIN"
+	"  INSERT OR IGNORE INTO signatures_unindexed VALUES (NEW.rowid); END;"
+	"CREATE TABLE lesson_files ("
+	"  file TEXT NOT NULL,"
+	"  lesson_id INTEGER NOT NULL REFERENCES lessons(id) ON DELETE CASCADE,"
+	"  PRIMARY KEY (file, lesson_id)) WITHOUT ROWID;"
+	"CREATE INDEX lesson_files_lesson ON lesson_files(lesson_id);"
+	"INSERT OR IGNORE INTO lesson_files SELECT file, id FROM lessons WHERE file <> '';"
+	"INSERT OR IGNORE INTO lesson_files SELECT j.value, l.id FROM lessons l,"
+	"  json_each(l.affected_files) j WHERE j.type = 'text' AND j.value <> '';"
+	"CREATE TRIGGER lesson_files_added AFTER INSERT ON lessons BEGIN"
+	"  INSERT OR IGNORE INTO lesson_files SELECT NEW.file, NEW.id WHERE NEW.file <> '';"
+	"  INSERT OR IGNORE INTO lesson_files SELECT value, NEW.id FROM json_each(NEW.affected_files)"
+	"   WHERE type = 'text' AND value <> ''; END;"
+	"CREATE TRIGGER lesson_files_changed AFTER UPDATE OF file, affected_files ON lessons BEGIN"
+	"  DELETE FROM lesson_files WHERE lesson_id = NEW.id;"
+	"  INSERT OR IGNORE INTO lesson_files SELECT NEW.file, NEW.id WHERE NEW.file <> '';"
+	"  INSERT OR IGNORE INTO lesson_files SELECT value, NEW.id FROM json_each(NEW.affected_files)"
+	"   WHERE type = 'text' AND value <> ''; END;"
+	"DROP INDEX signatures_error_type;"
+	"CREATE INDEX signatures_type_seen ON signatures(error_type, last_seen);"
+	"CREATE INDEX pending_snapshot ON pending_errors(snapshot_id) WHERE snapshot_id IS NOT NULL;"
+	"CREATE INDEX lesson_runs_run ON lesson_runs(run_id);",
 };
-
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,
 	       "one migration per schema version");
+
+/* callus_pack_vector(BLOB): a built-in vector of float32 packed as the
+ * store keeps it now (vecindex.h); anything else unchanged.  For the
+ * migration to version 9, registered only while migrating. */
+static void pack_vector(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const void *blob = sqlite3_value_blob(argv[0]);
+	float v[CALLUS_EMBED_DIM];
+	uint8_t packed[CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM)];
+
+	(void)argc;
+	if (!blob || sqlite3_value_bytes(argv[0]) != (int)sizeof(v)) {
+		sqlite3_result_value(ctx, argv[0]);
+		return;
+	}
+	memcpy(v, blob, sizeof(v));
+	sqlite3_result_blob(ctx, packed, (int)callus_vecindex_pack(packed, v, CALLUS_EMBED_DIM),
+			    SQLITE_TRANSIENT);
+}
 
 int callus_store_schema_version(callus_store *s)
 {
@@ -329,6 +398,11 @@ int callus_store_migrate(callus_store *s, callus_error *err)
 		return 0;
 	if (v < 0)
 		return callus_store_db_error(s, err, sqlite3_errcode(callus_store_db(s)), "cannot read");
+	if (sqlite3_create_function(callus_store_db(s), "callus_pack_vector", 1,
+				    SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, pack_vector, NULL,
+				    NULL) != SQLITE_OK)
+		return callus_store_db_error(s, err, sqlite3_errcode(callus_store_db(s)),
+					     "cannot migrate");
 	/* IMMEDIATE takes the write lock now, so two processes creating the
 	 * store at once apply the migrations exactly once. */
 	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
@@ -349,7 +423,13 @@ int callus_store_migrate(callus_store *s, callus_error *err)
 			goto rollback;
 	}
 	callus_buf_release(&sql);
-	return callus_store_exec(s, "COMMIT", err);
+	if ((rc = callus_store_exec(s, "COMMIT", err)) < 0)
+		return rc;
+	/* A migration can leave a large WAL (schema 9 rewrites every vector):
+	 * every later process would read it whole at open and copy it again,
+	 * 4 ms a run for 4 MB.  Emptied once, now; busy is no failure. */
+	sqlite3_wal_checkpoint_v2(callus_store_db(s), NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+	return 0;
 rollback:
 	callus_buf_release(&sql);
 	sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);

@@ -128,6 +128,27 @@ static float quantize(int8_t *q, const float *v, size_t n)
 	return maxabs / 127.0f;
 }
 
+size_t callus_vecindex_pack(uint8_t *out, const float *v, size_t dim)
+{
+	float scale = quantize((int8_t *)(out + sizeof(float)), v, dim);
+
+	memcpy(out, &scale, sizeof(scale));
+	return sizeof(float) + dim;
+}
+
+int callus_vecindex_unpack(float *v, size_t dim, const void *blob, size_t len)
+{
+	const uint8_t *b = blob;
+	float scale;
+
+	if (!b || len != sizeof(float) + dim)
+		return CALLUS_EINVAL;
+	memcpy(&scale, b, sizeof(scale));
+	for (size_t i = 0; i < dim; i++)
+		v[i] = (float)(int8_t)b[sizeof(float) + i] * scale;
+	return 0;
+}
+
 static void record_make(unsigned char *rec, size_t recsize, int64_t id, const float *v,
 			size_t dim)
 {

@@ -20,12 +20,22 @@
 #include "callus/common.h"
 #include "callus/store.h"
 
+#include <stdint.h>
+
 #define CALLUS_FILEINDEX_NAME "files.idx"
 
 /* Rewrite the index beside s's database file from what s holds now
  * (atomically: readers see the old or the new list).  0, or a negative
  * CALLUS_E* code with err set. */
 int callus_fileindex_write(callus_store *s, callus_error *err);
+
+/* The files of check check_id's fixed and permanent errors added to the
+ * index (a merge: only what is not listed yet is written; nothing when
+ * all of it is), or the whole index rewritten when there is none to add
+ * to.  What a learning transaction calls: rewriting the whole list read
+ * every fixed error of the store at each fix.  0, or a negative CALLUS_E*
+ * code with err set. */
+int callus_fileindex_add_check(callus_store *s, int64_t check_id, callus_error *err);
 
 /* Remove the index beside s's database file (one that could not be
  * rewritten is wrong): the next lookup rebuilds it. */

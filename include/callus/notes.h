@@ -106,6 +106,13 @@ int callus_notes_metrics_moved(callus_store *s, int64_t rid, callus_error *err);
 int callus_notes_sync(callus_store *s, const char *workspace, size_t *changed,
 		      callus_error *err);
 
+/* As callus_notes_sync(), for a recording: while the folder's mtime is the
+ * one of the last whole sync (.callus/notes.cursor), only the next 256
+ * known notes' files are looked at, in turn: an edit in place is taken in
+ * within notes/256 recordings, a new, removed or renamed file at once. */
+int callus_notes_sync_bounded(callus_store *s, const char *workspace, size_t *changed,
+			      callus_error *err);
+
 typedef struct callus_note_filter {
 	int layer;              /* a callus_layer, or -1 for all */
 	int retired;            /* also retired notes */

@@ -45,6 +45,9 @@ typedef struct callus_record_opts {
 				      * the caller (callus import rebuilds it
 				      * once, at its end, with
 				      * callus_record_views()) */
+	const struct callus_gc_policy *retention; /* when due, a bounded pass of
+				       * callus_gc (gc.h) after the recording;
+				       * NULL: none */
 } callus_record_opts;
 
 /* What a recording tells its caller.  Release with

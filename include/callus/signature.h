@@ -45,6 +45,11 @@ typedef struct callus_signature {
  */
 int callus_message_pattern(callus_buf *out, const char *msg, size_t len);
 
+/* 0 when pattern (one callus_message_pattern made) cannot match msg as a
+ * whole: a literal run of it is missing from msg; else 1.  A cheap test
+ * before compiling it. */
+int callus_pattern_may_match(const char *pattern, const char *msg);
+
 /* The error type of a diagnostic printed by tool (see above); caller frees. */
 char *callus_error_type(const callus_diag *d, const char *tool);
 

@@ -56,6 +56,18 @@ int callus_vecindex_append(const char *path, const char *model, size_t dim, cons
 int callus_vecindex_rewrite(const char *path, const char *model, size_t dim, const int64_t *ids,
 			  const float *vecs, size_t n, callus_error *err);
 
+/*
+ * A vector as the store keeps it (signature_vectors.vector of the built-in
+ * model): the float scale then dim int8 components, quantized as in the
+ * file, CALLUS_VECINDEX_PACKED(dim) bytes: small enough to stay on its
+ * b-tree page.  pack writes them to out and returns the size; unpack
+ * gives the floats back (x ~ q * scale), CALLUS_EINVAL when len is not a
+ * packed vector of dim.
+ */
+#define CALLUS_VECINDEX_PACKED(dim) (sizeof(float) + (dim))
+size_t callus_vecindex_pack(uint8_t *out, const float *v, size_t dim);
+int callus_vecindex_unpack(float *v, size_t dim, const void *blob, size_t len);
+
 typedef struct callus_vecmatch {
 	int64_t id;
 	float score;   /* cosine with the query, from the quantized vector */

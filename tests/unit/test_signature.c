@@ -195,10 +195,69 @@ static void error_types(void **state)
 	free(t);
 }
 
+/* The literal pre-test never turns a match away: for every pair of
+ * messages (each also varied in its quoted names and numbers), when a
+ * message's pattern matches another message as the regex fallback does
+ * (anchored), callus_pattern_may_match says it may; and it does say no
+ * to a message missing one of the pattern's words. */
+static void literal_pretest_never_misses_a_match(void **state)
+{
+	static const char *const more[] = {
+		"'price' is assigned a value but never used",
+		"Type 'boolean' is not assignable to type 'number'.",
+		"\xe2\x80\x98z\xe2\x80\x99 undeclared (first use in this function)",
+		"panic: runtime error: index out of range [7] with length 2",
+		"tests/test_other.py:40: in test_total",
+		"implicit declaration of function go_ka in to",
+		"implicit declaration of function be_ka in to",
+	};
+	const char *all[sizeof(messages) / sizeof(messages[0]) + sizeof(more) / sizeof(more[0])];
+	size_t n = 0, matches = 0, refused = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(messages) / sizeof(messages[0]); i++)
+		all[n++] = messages[i];
+	for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
+		all[n++] = more[i];
+	for (size_t i = 0; i < n; i++) {
+		callus_buf pat = CALLUS_BUF_INIT;
+		pcre2_code *re;
+		pcre2_match_data *md;
+		int errcode;
+		PCRE2_SIZE erroff;
+
+		assert_int_equal(callus_message_pattern(&pat, all[i], strlen(all[i])), 0);
+		re = pcre2_compile((PCRE2_SPTR)pat.ptr, PCRE2_ZERO_TERMINATED,
+				   PCRE2_ANCHORED | PCRE2_ENDANCHORED | PCRE2_UTF |
+					   PCRE2_MATCH_INVALID_UTF,
+				   &errcode, &erroff, NULL);
+		assert_non_null(re);
+		md = pcre2_match_data_create(1, NULL);
+		for (size_t j = 0; j < n; j++) {
+			int hit = pcre2_match(re, (PCRE2_SPTR)all[j], strlen(all[j]), 0, 0, md,
+					      NULL) >= 0;
+			int may = callus_pattern_may_match(pat.ptr, all[j]);
+
+			if (hit && !may)
+				fprintf(stderr, "turned away:\n  %s\n  %s\n", pat.ptr, all[j]);
+			assert_true(!hit || may);
+			matches += hit;
+			refused += !may;
+		}
+		pcre2_match_data_free(md);
+		pcre2_code_free(re);
+		callus_buf_release(&pat);
+	}
+	/* the pairs of variants matched, and most others were refused */
+	assert_true(matches > n);
+	assert_true(refused > n * n / 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(patterns_match_their_originals),
+		cmocka_unit_test(literal_pretest_never_misses_a_match),
 		cmocka_unit_test(random_messages_match),
 		cmocka_unit_test(same_error_same_id_other_error_other_id),
 		cmocka_unit_test(rules_and_kinds),

@@ -1,0 +1,108 @@
+#!/bin/sh
+# bench/scale.sh - what one more recording costs as a workspace's knowledge
+# grows (issue 14).  One git workspace's store is grown by bench/scale_gen.c
+# (gcc failures through the hook's recording path, in one process: per 20
+# recordings 13 new errors, 5 recurring ones, 2 fixed: snapshot, edit,
+# passing check, resolution and note, the fix committed; the default
+# retention every 1,000 recordings) to each size in turn (SIZES counts
+# recordings); at each size, with the real `callus` binary, N runs of:
+#   - a failing `callus hook generic` (a gcc error never seen, a different
+#     one each run: a new lesson, signature, vector, pending error), with
+#     the failure's snapshot (callus-git) and without ([learn] snapshots =
+#     false: callus's own cost);
+#   - a passing check (`callus hook generic`, gcc exiting 0: a check that
+#     failed before and has nothing pending);
+#   - `callus suggest` on a stored error's output;
+#   - `callus status`;
+#   - `callus gc` (nothing old to remove: the sweep of .lessons/ and the
+#     count; 3 runs);
+# bench/proctime gives per-process CPU time (user + system, from wait4):
+# min / median / max ms.  Then the store: bytes of .callus/callus.db (after
+# the gc and a checkpoint) per signature, and the files in .lessons/.  The
+# background retention is off while measuring ([retention] gc_hours = 0).
+# The baseline in the same run is the smallest size: flat costs are the goal.
+# Usage: bench/scale.sh [N] [SIZES] [path/to/callus]   (default: 20 "1000 10000")
+#   bench/scale.sh 20 "1000 10000 100000" grows to 100,000 recordings (the
+#   growth with fsync skipped, bench/nosync.c).
+set -eu
+repo=$(cd "$(dirname "$0")/.." && pwd)
+n=${1:-20}
+sizes=${2:-1000 10000}
+callus=${3:-$repo/build/callus}
+build=$(dirname "$callus")
+work=$(mktemp -d "${TMPDIR:-/tmp}/callus-scale.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cc -O2 -o "$work/proctime" "$repo/bench/proctime.c"
+cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -Wmissing-prototypes \
+	-I"$repo/include" $(pkg-config --cflags sqlite3 jansson) \
+	-o "$work/scale_gen" "$repo/bench/scale_gen.c" "$build/libcallus.a" \
+	$(pkg-config --libs sqlite3 jansson libpcre2-8) -lm
+cc -O2 -shared -fPIC -o "$work/nosync.so" "$repo/bench/nosync.c"
+export CALLUS_GIT_HELPER="$build/callus-git"
+
+ws=$work/ws
+mkdir "$ws" && cd "$ws"
+git init -q .
+printf 'int ok(void)\n{\n\treturn 0;\n}\n' >ok.c
+git add ok.c && git -c user.name=bench -c user.email=bench@localhost commit -qm init
+mkdir .callus
+printf '[retention]\ngc_hours = 0\n' >.callus/config
+
+# payload FILE K EXIT: a generic hook payload of `gcc -c` printing error K
+payload() {
+	"$work/scale_gen" -p "$2" >"$work/out.txt"
+	jq -n --rawfile o "$work/out.txt" --arg cwd "$ws" --argjson x "$3" \
+		'{command: "gcc -c src/x.c", exit_code: $x, output: $o, cwd: $cwd}' >"$1"
+}
+payload "$work/pass.json" 0 0
+"$work/scale_gen" -p 0 >"$work/suggest.txt"
+
+# row WHAT INPUT CMD...: N runs, the medians
+row() {
+	what=$1 input=$2
+	shift 2
+	"$work/proctime" "$n" "$input" "$@" | {
+		read -r cmin cmed cmax wmin wmed wmax
+		printf "%s %s/%s/%s " "$what" "$cmin" "$cmed" "$cmax"
+	}
+}
+
+echo "| recordings | lessons | signatures | failing hook | failing hook, no snapshot | passing check | callus suggest | callus status | callus gc | store bytes per signature | .lessons/ files |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+have=0
+for size in $sizes; do
+	start=$(date +%s)
+	# growing only: fsync skipped (bench/nosync.c), the measured runs below wait for the disk
+	LD_PRELOAD="$work/nosync.so" "$work/scale_gen" "$ws" "$have" "$size" ||
+		echo "scale_gen: errors at $size" >&2
+	echo "grown to $size recordings in $(($(date +%s) - start)) s" >&2
+	# the index's stat data refreshed, as any git command leaves it: the
+	# generator's files, written within the index's own second, would be
+	# read and hashed again by every snapshot ("racily clean")
+	git status --porcelain >/dev/null
+	have=$size
+	i=0
+	while [ "$i" -lt "$n" ]; do
+		payload "$work/fail$i.json" $((50000000 + size * 100 + i)) 1
+		payload "$work/bare$i.json" $((60000000 + size * 100 + i)) 1
+		i=$((i + 1))
+	done
+	line=$(
+		row fail "$work/fail%d.json" "$callus" hook generic
+		printf '[retention]\ngc_hours = 0\n[learn]\nsnapshots = false\n' >.callus/config
+		row bare "$work/bare%d.json" "$callus" hook generic
+		printf '[retention]\ngc_hours = 0\n' >.callus/config
+		row pass "$work/pass.json" "$callus" hook generic
+		row suggest "$work/suggest.txt" "$callus" suggest --command "gcc -c src/d0/f0.c"
+		row status /dev/null "$callus" status
+		n=3 row gc /dev/null "$callus" gc
+	)
+	sqlite3 .callus/callus.db 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
+	nl=$(sqlite3 .callus/callus.db 'SELECT count(*) FROM lessons')
+	ns=$(sqlite3 .callus/callus.db 'SELECT count(*) FROM signatures')
+	bytes=$(stat -c %s .callus/callus.db)
+	files=$(find .lessons -name '*.md' | wc -l)
+	set -- $line
+	printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n" "$size" "$nl" "$ns" \
+		"$2" "$4" "$6" "$8" "${10}" "${12}" $((bytes / ns)) "$files"
+done

@@ -1,0 +1,338 @@
+/*
+ * scale_gen - grow one workspace's store the way real use does, fast:
+ * the failures of gcc checks go through the recording path of the hook
+ * (callus_failure_build, callus_lesson_from_failure, callus_record_lesson
+ * with learning: signatures, vectors, pending errors, suggestions, the
+ * lesson's file, the AGENTS.md block), in this process instead of one
+ * `callus hook` process each.  The mix, per 20 recordings: 13 new errors,
+ * 5 errors seen before (recurring), and 2 fixes (the failure is snapshotted,
+ * its file edited, the check passes: a resolution and a note are made by
+ * callus_learn_pass as for a passing hook; the fix is committed).  Every
+ * 1,000 recordings the default retention runs (callus_gc, as recordings
+ * run it once a day): lessons stay at most 10,000, signatures grow.
+ *
+ * usage: scale_gen WORKSPACE FROM TO
+ *    or: scale_gen -p K      (prints error K's output, for a payload)
+ *   records failures FROM .. TO-1 (so a store grows in steps, measured in
+ *   between).  WORKSPACE is a git work tree (fixes diff against it);
+ *   $CALLUS_GIT_HELPER names callus-git.
+ */
+#include "callus/analysis.h"
+#include "callus/buf.h"
+#include "callus/capture.h"
+#include "callus/gc.h"
+#include "callus/learn.h"
+#include "callus/record.h"
+#include "callus/redact.h"
+#include "callus/store.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* gcc's wording, the identifiers unquoted (gcc quotes them, and quoted
+ * text is normalized away: every error would sign alike). */
+static const char *const templates[] = {
+	"error: implicit declaration of function %s in %s",
+	"error: unknown type name %s used by %s",
+	"error: too few arguments to function %s declared in %s",
+	"error: incompatible types when assigning to %s from %s",
+	"error: request for member %s in something not a structure %s",
+	"error: conflicting types for %s previous declaration %s",
+	"error: expected expression before %s token in %s",
+	"error: storage size of %s is not known for %s",
+	"error: invalid use of undefined type struct %s in %s",
+	"error: dereferencing pointer to incomplete type %s at %s",
+	"warning: unused variable %s in function %s [-Wunused-variable]",
+	"warning: comparison of integer expressions of different signedness %s and %s [-Wsign-compare]",
+	"error: lvalue required as left operand of assignment %s %s",
+	"error: redefinition of %s first defined in %s",
+	"error: array subscript %s is above array bounds of %s [-Werror=array-bounds]",
+	"error: passing argument 1 of %s makes pointer from integer without a cast %s",
+};
+#define NTEMPLATES (sizeof(templates) / sizeof(templates[0]))
+
+static const char *const syllables[] = {
+	"ka", "lo", "mi", "nu", "pe", "ra", "si", "to", "vu", "xe",
+	"ba", "de", "fi", "go", "hu", "ja", "ze", "qi", "wo", "yu",
+};
+
+/* A word made of the syllables of n: distinct n, distinct words. */
+static void word(callus_buf *b, unsigned long n)
+{
+	do {
+		callus_buf_puts(b, syllables[n % 20]);
+		n /= 20;
+	} while (n);
+}
+
+/* Error k's message and file.  Errors are numbered by their first
+ * appearance; its template and words are k's. */
+static void error_text(callus_buf *out, callus_buf *file, unsigned long k)
+{
+	callus_buf a = CALLUS_BUF_INIT, b = CALLUS_BUF_INIT;
+
+	word(&a, k * 7919 + 13);
+	callus_buf_puts(&a, "_");
+	word(&a, k / 3);
+	word(&b, k * 104729 + 7);
+	callus_buf_clear(file);
+	callus_buf_printf(file, "src/d%lu/f%lu.c", k % 97, k);
+	callus_buf_printf(out, "%s:%lu:%lu: ", file->ptr, 3 + k % 200, 1 + k % 30);
+	callus_buf_printf(out, templates[k % NTEMPLATES], a.ptr, b.ptr);
+	callus_buf_puts(out, "\n");
+	callus_buf_release(&a);
+	callus_buf_release(&b);
+}
+
+typedef struct gen {
+	const char *ws;
+	callus_redactor *red;
+} gen;
+
+static void learn_opts(callus_learn_opts *lo, callus_snapshot_opts *so, const gen *g,
+		       const char *args, const char *command, int snapshot)
+{
+	static const char *const exclude[] = { ".lessons/", "AGENTS.md", NULL };
+
+	memset(lo, 0, sizeof(*lo));
+	memset(so, 0, sizeof(*so));
+	so->exclude = exclude;
+	so->timeout_ms = 3000;
+	lo->workspace = g->ws;
+	lo->check.tool = "gcc";
+	lo->check.args = args;
+	lo->check.dir = "";
+	lo->command = command;
+	lo->session = "bench";
+	lo->redactor = g->red;
+	lo->snapshot = so;
+	lo->no_snapshot = !snapshot;
+}
+
+/* One failing run of `gcc -c FILE` printing error k. */
+static int fail(const gen *g, unsigned long k, int snapshot)
+{
+	callus_buf out = CALLUS_BUF_INIT, file = CALLUS_BUF_INIT, cmd = CALLUS_BUF_INIT,
+		   args = CALLUS_BUF_INIT;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_capture cap;
+	callus_failure f;
+	callus_lesson l;
+	callus_learn_opts lo;
+	callus_snapshot_opts so;
+	callus_record_result res;
+	callus_pathctx pc = { g->ws, NULL, "" };
+	int rc;
+
+	error_text(&out, &file, k);
+	callus_buf_printf(&args, "-c %s", file.ptr);
+	callus_buf_printf(&cmd, "gcc %s", args.ptr);
+	callus_capture_init(&cap);
+	callus_capture_feed(&cap, out.ptr, out.len);
+	callus_capture_finish(&cap);
+	{
+		callus_check chk = { cmd.ptr, 1, 1, "gcc", CALLUS_LESSON_ANALYSIS };
+
+		if ((rc = callus_failure_build(&f, &chk, &cap, &pc, &err)) < 0)
+			goto out;
+	}
+	learn_opts(&lo, &so, g, args.ptr, cmd.ptr, snapshot);
+	{
+		callus_record_opts opts = { g->ws, "", "bench", NULL, 20, 10000, g->red,
+					    callus_failure_framework(&f), NULL, 0, &lo, NULL };
+
+		if ((rc = callus_lesson_from_failure(&l, &f, &opts, &err)) == 0) {
+			rc = callus_record_lesson(&l, &f.diags, f.output_bytes, &opts, &res, &err);
+			if (rc == 0)
+				callus_record_result_release(&res);
+			callus_lesson_release(&l);
+		}
+	}
+	callus_failure_release(&f);
+out:
+	if (rc < 0)
+		fprintf(stderr, "scale_gen: %s\n", callus_error_message(&err));
+	callus_capture_release(&cap);
+	callus_error_release(&err);
+	callus_buf_release(&out);
+	callus_buf_release(&file);
+	callus_buf_release(&cmd);
+	callus_buf_release(&args);
+	return rc;
+}
+
+/* Error k fixed: its file edited, its check passes. */
+static int fix(const gen *g, unsigned long k)
+{
+	callus_buf out = CALLUS_BUF_INIT, file = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT,
+		   cmd = CALLUS_BUF_INIT, args = CALLUS_BUF_INIT, db = CALLUS_BUF_INIT;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_learn_opts lo;
+	callus_snapshot_opts so;
+	callus_learn_result res;
+	callus_store *store = NULL;
+	FILE *fp;
+	int rc;
+
+	memset(&res, 0, sizeof(res));
+	error_text(&out, &file, k);
+	callus_buf_printf(&path, "%s/%s", g->ws, file.ptr);
+	callus_buf_printf(&args, "-c %s", file.ptr);
+	callus_buf_printf(&cmd, "gcc %s", args.ptr);
+	callus_buf_printf(&db, "%s/.callus/callus.db", g->ws);
+	if (!(fp = fopen(path.ptr, "a"))) {
+		rc = -1;
+		goto out;
+	}
+	fprintf(fp, "/* fixed %lu */\nint fixed_%lu;\n", k, k);
+	fclose(fp);
+	learn_opts(&lo, &so, g, args.ptr, cmd.ptr, 1);
+	if ((rc = callus_store_open(&store, db.ptr, 10000, &err)) < 0 ||
+	    (rc = callus_learn_pass(store, &lo, &res, &err)) < 0)
+		goto out;
+	if (res.nfixed)
+		rc = callus_record_views(store, g->ws, NULL, 20, &err);
+	/* the fix is committed, as a project's fixes are: the working tree
+	 * stays clean, and a snapshot's cost stays the project's own */
+	if (rc == 0) {
+		callus_buf git = CALLUS_BUF_INIT;
+
+		callus_buf_printf(&git,
+				  "git -C '%s' -c gc.auto=0 -c user.name=bench"
+				  " -c user.email=bench@localhost commit -qm 'fix %lu' -- '%s'",
+				  g->ws, k, file.ptr);
+		if (system(git.ptr) != 0)
+			fprintf(stderr, "scale_gen: cannot commit %s\n", file.ptr);
+		callus_buf_release(&git);
+	}
+out:
+	if (rc < 0)
+		fprintf(stderr, "scale_gen: fix: %s\n", callus_error_message(&err));
+	callus_learn_result_release(&res);
+	callus_store_close(store);
+	callus_error_release(&err);
+	callus_buf_release(&out);
+	callus_buf_release(&file);
+	callus_buf_release(&path);
+	callus_buf_release(&cmd);
+	callus_buf_release(&args);
+	callus_buf_release(&db);
+	return rc;
+}
+
+/* The file of error k exists with some code (a fix diffs against it). */
+static void source_file(const gen *g, unsigned long k)
+{
+	callus_buf out = CALLUS_BUF_INIT, file = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT;
+	FILE *fp;
+
+	error_text(&out, &file, k);
+	callus_buf_printf(&path, "%s/src/d%lu", g->ws, k % 97);
+	if ((fp = fopen(path.ptr, "r")) == NULL) {
+		callus_buf cmd = CALLUS_BUF_INIT;
+
+		callus_buf_printf(&cmd, "mkdir -p '%s'", path.ptr);
+		if (system(cmd.ptr) != 0)
+			fprintf(stderr, "scale_gen: cannot mkdir %s\n", path.ptr);
+		callus_buf_release(&cmd);
+	} else {
+		fclose(fp);
+	}
+	callus_buf_clear(&path);
+	callus_buf_printf(&path, "%s/%s", g->ws, file.ptr);
+	if ((fp = fopen(path.ptr, "w"))) {
+		callus_buf cmd = CALLUS_BUF_INIT;
+
+		fprintf(fp, "int f%lu(int n)\n{\n\treturn n + %lu;\n}\n", k, k);
+		fclose(fp);
+		/* tracked, as a project's sources are: a snapshot hashes only
+		 * what changed */
+		callus_buf_printf(&cmd, "git -C '%s' add '%s'", g->ws, file.ptr);
+		if (system(cmd.ptr) != 0)
+			fprintf(stderr, "scale_gen: cannot git add %s\n", file.ptr);
+		callus_buf_release(&cmd);
+	}
+	callus_buf_release(&out);
+	callus_buf_release(&file);
+	callus_buf_release(&path);
+}
+
+static int gc(const gen *g)
+{
+	callus_buf db = CALLUS_BUF_INIT;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_store *store = NULL;
+	callus_gc_policy p;
+	int rc;
+
+	callus_gc_policy_default(&p);
+	p.sweep = 0;
+	callus_buf_printf(&db, "%s/.callus/callus.db", g->ws);
+	if ((rc = callus_store_open(&store, db.ptr, 10000, &err)) == 0)
+		rc = callus_gc(store, g->ws, &p, NULL, &err);
+	if (rc < 0)
+		fprintf(stderr, "scale_gen: gc: %s\n", callus_error_message(&err));
+	callus_store_close(store);
+	callus_error_release(&err);
+	callus_buf_release(&db);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	unsigned long from, to, errors = 0;
+	gen g;
+
+	if (argc == 3 && !strcmp(argv[1], "-p")) {
+		callus_buf out = CALLUS_BUF_INIT, file = CALLUS_BUF_INIT;
+
+		error_text(&out, &file, strtoul(argv[2], NULL, 10));
+		fputs(out.ptr, stdout);
+		callus_buf_release(&out);
+		callus_buf_release(&file);
+		return 0;
+	}
+	if (argc != 4) {
+		fprintf(stderr, "usage: scale_gen WORKSPACE FROM TO\n");
+		return 2;
+	}
+	from = strtoul(argv[2], NULL, 10);
+	to = strtoul(argv[3], NULL, 10);
+	g.ws = argv[1];
+	if (callus_redactor_new(&g.red, &err) < 0) {
+		fprintf(stderr, "scale_gen: %s\n", callus_error_message(&err));
+		return 1;
+	}
+	/* error numbers follow recording numbers: recording i's new error is
+	 * number i (the mix below leaves gaps, which is fine) */
+	for (unsigned long i = from; i < to; i++) {
+		unsigned long slot = i % 20;
+		int rc;
+
+		if (slot < 13 || i < 20) {
+			rc = fail(&g, i, 0);
+		} else if (slot < 18) {
+			/* one seen before, spread over the whole history */
+			unsigned long k = (i * 2654435761u) % i;
+
+			k -= k % 20;   /* a new error's number (slot 0) */
+			rc = fail(&g, k, 0);
+		} else {
+			/* fixed: failed with its snapshot, edited, passes */
+			source_file(&g, i);
+			if ((rc = fail(&g, i, 1)) == 0)
+				rc = fix(&g, i);
+		}
+		if (rc < 0 && ++errors > 10)
+			break;
+		/* the retention a recording applies once a day, here every
+		 * 1,000 recordings: the default policy bounds the lessons
+		 * (and .lessons/) to 10,000 while signatures keep growing */
+		if ((i + 1) % 1000 == 0 && gc(&g) < 0 && ++errors > 10)
+			break;
+	}
+	callus_redactor_free(g.red);
+	return errors ? 1 : 0;
+}

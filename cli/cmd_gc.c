@@ -1,0 +1,96 @@
+/*
+ * callus gc [--dry-run] [--json]
+ *
+ * Apply the retention policy ([retention] in .callus/config, gc.h) now,
+ * in full: what the background pass of a recording does a batch at a
+ * time, plus the sweep of .lessons/ and a VACUUM when it pays.
+ */
+#include "cli.h"
+#include "lessons_common.h"
+#include "record_common.h"
+
+#include "callus/gc.h"
+
+#include <jansson.h>
+#include <stdio.h>
+
+static int json;
+
+static const cli_option gc_options[] = {
+	{ CLI_OPT_FLAG, 0, "json", &json, NULL, "print what was removed as a JSON object" },
+	CLI_END
+};
+
+const cli_spec cmd_gc_spec = {
+	"callus gc [--json]",
+	"Remove what the retention policy no longer keeps: old lessons and runs, unused signatures.",
+	"Lessons unseen for [retention] lesson_days (180) go, and the least valuable\n"
+	"(fewest occurrences, then oldest) beyond [retention] lessons (10000), with their\n"
+	".lessons/ files; runs older than [retention] run_days (30), and errors that went\n"
+	"away without a fix as old; pending errors idle for [learn] prune_hours (168);\n"
+	"error signatures unseen for [retention] signature_days (180) that no note,\n"
+	"resolution, open or permanent error or link needs.  Notes, resolutions and\n"
+	"metrics are never removed.  Files in .lessons/ that no lesson has are removed,\n"
+	"and the store is compacted (VACUUM) when a quarter of it is free.  A value of 0\n"
+	"turns a rule off.  Recordings run the same policy in the background, a batch at\n"
+	"a time, once every [retention] gc_hours (24; 0: never).  See docs/scale.md.",
+	gc_options, 0
+};
+
+int cmd_gc(int argc, char **argv)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_store *store = NULL;
+	callus_gc_policy p;
+	callus_gc_result r = { 0 };
+	cli_workspace ws;
+	int first, rc;
+
+	first = cli_parse(argc, argv, &cmd_gc_spec);
+	if (first < 0)
+		return first == CLI_PARSE_HELP ? 0 : 2;
+	if (first < argc) {
+		cli_error("unexpected argument '%s'; see 'callus help gc'", argv[first]);
+		return 2;
+	}
+	if (cli_workspace_setup(&ws, NULL, 0) < 0)
+		return 1;
+	if ((rc = cli_open_store(&store, &ws, 0)) < 0) {
+		rc = 1;
+		goto out;
+	}
+	if (rc == 0) {
+		cli_gc_policy(&ws, &p);
+		p.batch = 0;
+		p.sweep = 1;
+		if (callus_gc(store, ws.root, &p, &r, &err) < 0) {
+			cli_error("%s", callus_error_message(&err));
+			rc = 1;
+			goto out;
+		}
+	}
+	rc = 0;
+	if (json) {
+		json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b}", "lessons",
+				      (json_int_t)r.lessons, "lesson_files", (json_int_t)r.lesson_files,
+				      "runs", (json_int_t)r.runs, "unresolved", (json_int_t)r.unresolved,
+				      "pending", (json_int_t)r.pending, "signatures",
+				      (json_int_t)r.signatures, "snapshots", (json_int_t)r.snapshots,
+				      "vacuumed", r.vacuumed);
+
+		rc = cli_print_json(o);
+	} else {
+		printf("removed %zu lesson%s (%zu file%s in .lessons/), %zu run%s, %zu error%s fixed "
+		       "without a fix kept, %zu abandoned pending error%s, %zu signature%s%s\n",
+		       r.lessons, r.lessons == 1 ? "" : "s", r.lesson_files,
+		       r.lesson_files == 1 ? "" : "s", r.runs, r.runs == 1 ? "" : "s", r.unresolved,
+		       r.unresolved == 1 ? "" : "s", r.pending, r.pending == 1 ? "" : "s",
+		       r.signatures, r.signatures == 1 ? "" : "s",
+		       r.vacuumed ? "; the store was compacted" : "");
+	}
+out:
+	callus_store_close(store);
+	callus_error_release(&err);
+	cli_workspace_release(&ws);
+	return rc;
+}

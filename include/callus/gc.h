@@ -1,0 +1,70 @@
+/*
+ * gc.h - retention: what a workspace keeps as it grows, and `callus gc`
+ * applying it (docs/scale.md).
+ *
+ * Goes, by the policy below: lessons unseen for lesson_days, and the least
+ * valuable beyond lessons_max (fewest occurrences, then oldest), with their
+ * .lessons/ files; runs older than run_days with their errors; errors that
+ * went away with no fix (fixed, no resolution) older than run_days;
+ * pending errors of abandoned sessions (idle prune_hours, as learn.h
+ * prunes them); error signatures unseen for signature_days that nothing
+ * needs, with their vectors; snapshots nothing refers to.
+ *
+ * Stays whatever its age: every note and note file, every resolution and
+ * the signature it fixes, the signatures of notes, of open and permanent
+ * errors and of links (merges, duplicates), and the metrics.
+ */
+#ifndef CALLUS_GC_H
+#define CALLUS_GC_H
+
+#include <stddef.h>
+
+#include "callus/common.h"
+#include "callus/store.h"
+
+#define CALLUS_GC_LESSON_DAYS 180
+#define CALLUS_GC_LESSONS_MAX 10000
+#define CALLUS_GC_RUN_DAYS 30
+#define CALLUS_GC_SIGNATURE_DAYS 180
+#define CALLUS_GC_INTERVAL_HOURS 24
+#define CALLUS_GC_BACKGROUND_BATCH 500
+
+/* [retention] in .callus/config; a value <= 0 turns that rule off. */
+typedef struct callus_gc_policy {
+	int lesson_days;      /* lessons unseen this long go */
+	int lessons_max;      /* at most this many lessons */
+	int run_days;         /* runs and fixes without a resolution this old go */
+	int signature_days;   /* signatures unseen this long, needed by nothing, go */
+	int prune_hours;      /* pending errors idle this long go (learn.h) */
+	int interval_hours;   /* the background pass: at most once per interval */
+	size_t batch;         /* at most this many of each kind per pass; 0: all
+			       * (callus gc), the background pass bounds it */
+	int sweep;            /* also remove .lessons/ files no lesson has, and
+			       * VACUUM when a quarter of the store is free */
+} callus_gc_policy;
+
+/* The defaults above (batch 0, sweep 1). */
+void callus_gc_policy_default(callus_gc_policy *p);
+
+typedef struct callus_gc_result {
+	size_t lessons, lesson_files, runs, unresolved, pending, signatures, snapshots;
+	int vacuumed;
+} callus_gc_result;
+
+/*
+ * Apply p to the store of workspace (absolute), each kind in its own
+ * short transaction.  res may be NULL.  Returns 0 or a negative CALLUS_E*
+ * code; what was removed before a failure stays removed.
+ */
+int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
+	      callus_gc_result *res, callus_error *err);
+
+/*
+ * Is the background pass due?  True when .callus/gc.stamp is missing or
+ * older than p->interval_hours; it is touched then, so that of the
+ * recordings that see it due at once, about one runs the pass.  One stat
+ * when not due.
+ */
+int callus_gc_due(const char *workspace, const callus_gc_policy *p);
+
+#endif

@@ -1,0 +1,482 @@
+/*
+ * gc.c - retention (include/callus/gc.h): each kind of record past the
+ * policy removed in a short transaction of its own, oldest first, at most
+ * p->batch at a time, so that the background pass a recording runs stays
+ * short and a hook waiting for the store waits little.
+ */
+#include "callus/gc.h"
+#include "callus/buf.h"
+#include "callus/embed.h"
+#include "callus/learn.h"
+#include "callus/lessonmd.h"
+#include "callus/signature.h"
+#include "callus/vecindex.h"
+
+#include "match_internal.h"
+#include "sqlutil.h"
+#include "store_internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+void callus_gc_policy_default(callus_gc_policy *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->lesson_days = CALLUS_GC_LESSON_DAYS;
+	p->lessons_max = CALLUS_GC_LESSONS_MAX;
+	p->run_days = CALLUS_GC_RUN_DAYS;
+	p->signature_days = CALLUS_GC_SIGNATURE_DAYS;
+	p->prune_hours = CALLUS_LEARN_PRUNE_HOURS;
+	p->interval_hours = CALLUS_GC_INTERVAL_HOURS;
+	p->sweep = 1;
+}
+
+int callus_gc_due(const char *workspace, const callus_gc_policy *p)
+{
+	callus_buf path = CALLUS_BUF_INIT;
+	struct stat st;
+	int due = 0, fd;
+
+	if (callus_buf_printf(&path, "%s/.callus/gc.stamp", workspace) < 0)
+		goto out;
+	if (stat(path.ptr, &st) == 0 &&
+	    time(NULL) - st.st_mtime < (time_t)(p->interval_hours > 0 ? p->interval_hours : 1) * 3600)
+		goto out;
+	/* touched first: the recordings that see it due at the same time
+	 * mostly find it fresh */
+	fd = open(path.ptr, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		goto out;
+	close(fd);
+	due = 1;
+out:
+	callus_buf_release(&path);
+	return due;
+}
+
+static int limit_of(const callus_gc_policy *p)
+{
+	return p->batch ? (int)p->batch : -1;
+}
+
+/* Run sql (one statement, ?1 bound to text a when not NULL, ?2 to the
+ * batch limit) in its own transaction; *count gets the rows changed. */
+static int delete_in_tx(callus_store *s, const char *sql, const char *a, int limit, size_t *count)
+{
+	sqlite3_stmt *st = NULL;
+	int sq;
+
+	if ((sq = sqlite3_exec(callus_store_db(s), "BEGIN IMMEDIATE", NULL, NULL, NULL)) != SQLITE_OK)
+		return sq;
+	if ((sq = sqlite3_prepare_v2(callus_store_db(s), sql, -1, &st, NULL)) == SQLITE_OK) {
+		if (a)
+			callus_sql_bind_text(st, 1, a);
+		sqlite3_bind_int(st, 2, limit);
+		if ((sq = sqlite3_step(st)) == SQLITE_DONE) {
+			*count += (size_t)sqlite3_changes(callus_store_db(s));
+			sq = SQLITE_OK;
+		}
+	}
+	sqlite3_finalize(st);
+	if (sq == SQLITE_OK)
+		sq = sqlite3_exec(callus_store_db(s), "COMMIT", NULL, NULL, NULL);
+	if (sq != SQLITE_OK)
+		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+	return sq;
+}
+
+/* Remove the .lessons/ file of a lesson's signature. */
+static void unlink_lesson_file(const char *workspace, const char *signature, size_t *count)
+{
+	callus_buf path = CALLUS_BUF_INIT;
+
+	if (signature && strlen(signature) >= CALLUS_LESSON_ID_LEN &&
+	    callus_buf_printf(&path, "%s/.lessons/%.*s.md", workspace, CALLUS_LESSON_ID_LEN,
+			      signature) == 0 &&
+	    unlink(path.ptr) == 0)
+		(*count)++;
+	callus_buf_release(&path);
+}
+
+/*
+ * Delete the lessons sql selects (id, signature; ?1 text a, ?2 the limit),
+ * then their files: the store first, so that a failure leaves a file
+ * without its lesson (the sweep's), never a lesson without its file.
+ */
+static int drop_lessons(callus_store *s, const char *workspace, const char *sql, const char *a,
+			int limit, callus_gc_result *res)
+{
+	sqlite3_stmt *st = NULL, *del = NULL;
+	callus_strlist sigs = CALLUS_STRLIST_INIT;
+	int sq;
+
+	if ((sq = sqlite3_exec(callus_store_db(s), "BEGIN IMMEDIATE", NULL, NULL, NULL)) != SQLITE_OK)
+		return sq;
+	if ((sq = sqlite3_prepare_v2(callus_store_db(s), sql, -1, &st, NULL)) != SQLITE_OK ||
+	    (sq = sqlite3_prepare_v2(callus_store_db(s), "DELETE FROM lessons WHERE id = ?1", -1,
+				     &del, NULL)) != SQLITE_OK)
+		goto out;
+	if (a)
+		callus_sql_bind_text(st, 1, a);
+	sqlite3_bind_int(st, 2, limit);
+	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *sig = (const char *)sqlite3_column_text(st, 1);
+
+		if (sig && callus_strlist_add(&sigs, sig, strlen(sig)) < 0) {
+			sq = SQLITE_NOMEM;
+			goto out;
+		}
+		sqlite3_reset(del);
+		sqlite3_bind_int64(del, 1, sqlite3_column_int64(st, 0));
+		if ((sq = sqlite3_step(del)) != SQLITE_DONE)
+			goto out;
+		res->lessons++;
+	}
+	if (sq == SQLITE_DONE)
+		sq = SQLITE_OK;
+out:
+	sqlite3_finalize(st);
+	sqlite3_finalize(del);
+	if (sq == SQLITE_OK)
+		sq = sqlite3_exec(callus_store_db(s), "COMMIT", NULL, NULL, NULL);
+	if (sq != SQLITE_OK) {
+		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+	} else {
+		for (size_t i = 0; i < sigs.count; i++)
+			unlink_lesson_file(workspace, sigs.items[i], &res->lesson_files);
+	}
+	callus_strlist_release(&sigs);
+	return sq;
+}
+
+static int gc_lessons(callus_store *s, const char *workspace, const callus_gc_policy *p,
+		      callus_gc_result *res)
+{
+	int sq = SQLITE_OK;
+
+	if (p->lesson_days > 0) {
+		char *before = callus_sql_time_ago((int64_t)p->lesson_days * 86400);
+
+		if (!before)
+			return SQLITE_NOMEM;
+		sq = drop_lessons(s, workspace,
+				  "SELECT id, signature FROM lessons WHERE last_seen < ?1"
+				  " ORDER BY last_seen LIMIT ?2",
+				  before, limit_of(p), res);
+		free(before);
+	}
+	if (sq == SQLITE_OK && p->lessons_max > 0) {
+		int64_t n = callus_store_query_int(s, "SELECT count(*) FROM lessons");
+		int64_t over = n - p->lessons_max;
+
+		if (over > 0) {
+			if (p->batch && over > (int64_t)p->batch)
+				over = (int64_t)p->batch;
+			sq = drop_lessons(s, workspace,
+					  "SELECT id, signature FROM lessons"
+					  " ORDER BY occurrences ASC, last_seen ASC, id ASC LIMIT ?2",
+					  NULL, over > 0x7fffffff ? 0x7fffffff : (int)over, res);
+		}
+	}
+	return sq;
+}
+
+/* What a signature may be removed for: unseen since ?1, and needed by
+ * nothing that stays (gc.h). */
+#define SIGNATURE_UNNEEDED                                                                   \
+	" FROM signatures g WHERE g.last_seen < ?1"                                           \
+	" AND NOT EXISTS (SELECT 1 FROM resolutions r WHERE r.signature_id = g.id)"           \
+	" AND NOT EXISTS (SELECT 1 FROM notes n WHERE n.signature_id = g.id)"                 \
+	" AND NOT EXISTS (SELECT 1 FROM note_signatures ns WHERE ns.signature_id = g.id)"     \
+	" AND NOT EXISTS (SELECT 1 FROM pending_errors pe WHERE pe.signature_id = g.id)"      \
+	" AND NOT EXISTS (SELECT 1 FROM signature_links l"                                    \
+	"  WHERE l.alias_id = g.id OR l.canonical_id = g.id)"
+
+/* The document frequencies of a removed signature's features go down with
+ * it, so that the IDF weighs what the store holds. */
+static int uncount_features(callus_store *s, sqlite3_stmt *dec, const callus_signature *g)
+{
+	callus_features f = CALLUS_FEATURES_INIT;
+	int sq = SQLITE_OK;
+
+	if (callus_embed_features(&f, g) < 0)
+		return SQLITE_NOMEM;
+	for (size_t i = 0; sq == SQLITE_OK && i < f.count; i++) {
+		int64_t k;
+		uint64_t id = f.items[i].id;
+
+		memcpy(&k, &id, sizeof(k));
+		sqlite3_reset(dec);
+		sqlite3_bind_int64(dec, 1, k);
+		sq = sqlite3_step(dec) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
+	}
+	callus_features_release(&f);
+	return sq;
+}
+
+static int gc_signatures(callus_store *s, const callus_gc_policy *p, callus_gc_result *res)
+{
+	sqlite3_stmt *st = NULL, *del = NULL, *dec = NULL, *gone = NULL;
+	char *before;
+	int sq;
+
+	if (p->signature_days <= 0)
+		return SQLITE_OK;
+	if (!(before = callus_sql_time_ago((int64_t)p->signature_days * 86400)))
+		return SQLITE_NOMEM;
+	if ((sq = sqlite3_exec(callus_store_db(s), "BEGIN IMMEDIATE", NULL, NULL, NULL)) != SQLITE_OK) {
+		free(before);
+		return sq;
+	}
+	if ((sq = sqlite3_prepare_v2(callus_store_db(s),
+				     "SELECT " CALLUS_MATCH_SIGNATURE_COLUMNS_G ", EXISTS (SELECT 1"
+				     " FROM signature_vectors v WHERE v.signature_id = g.id AND"
+				     " v.model = '" CALLUS_EMBED_BUILTIN_MODEL "')" SIGNATURE_UNNEEDED
+				     " LIMIT ?2",
+				     -1, &st, NULL)) != SQLITE_OK ||
+	    (sq = sqlite3_prepare_v2(callus_store_db(s), "DELETE FROM signatures WHERE id = ?1", -1,
+				     &del, NULL)) != SQLITE_OK ||
+	    (sq = sqlite3_prepare_v2(callus_store_db(s),
+				     "UPDATE embed_df SET df = df - 1 WHERE feature = ?1", -1, &dec,
+				     NULL)) != SQLITE_OK ||
+	    (sq = sqlite3_prepare_v2(callus_store_db(s), "DELETE FROM embed_df WHERE df <= 0", -1,
+				     &gone, NULL)) != SQLITE_OK)
+		goto out;
+	callus_sql_bind_text(st, 1, before);
+	sqlite3_bind_int(st, 2, limit_of(p));
+	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+		callus_signature g;
+
+		if ((sq = callus_match_read_signature(st, 0, &g)) != SQLITE_OK)
+			goto out;
+		if (sqlite3_column_int(st, 7))
+			sq = uncount_features(s, dec, &g);
+		if (sq == SQLITE_OK) {
+			sqlite3_reset(del);
+			callus_sql_bind_text(del, 1, g.id);
+			sq = sqlite3_step(del) == SQLITE_DONE ? SQLITE_OK
+							      : sqlite3_errcode(callus_store_db(s));
+		}
+		callus_signature_release(&g);
+		if (sq != SQLITE_OK)
+			goto out;
+		res->signatures++;
+	}
+	if (sq == SQLITE_DONE && (sq = sqlite3_step(gone)) == SQLITE_DONE)
+		sq = SQLITE_OK;
+out:
+	sqlite3_finalize(st);
+	sqlite3_finalize(del);
+	sqlite3_finalize(dec);
+	sqlite3_finalize(gone);
+	free(before);
+	if (sq == SQLITE_OK)
+		sq = sqlite3_exec(callus_store_db(s), "COMMIT", NULL, NULL, NULL);
+	if (sq != SQLITE_OK)
+		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+	return sq;
+}
+
+/*
+ * The vector file again from the stored vectors, when the removed
+ * signatures are more than a tenth of it (or always, sweeping): a removed
+ * signature's record finds nothing, but could take the place of a live
+ * one among the best k.
+ */
+static int rewrite_vectors(callus_store *s, const char *workspace, const callus_gc_policy *p,
+			   callus_error *err)
+{
+	callus_buf path = CALLUS_BUF_INIT;
+	callus_vecindex *vi = NULL;
+	sqlite3_stmt *st = NULL;
+	int64_t *ids = NULL;
+	float *vecs = NULL;
+	size_t n = 0, cap = 0, infile;
+	int64_t stored = callus_store_query_int(
+		s, "SELECT coalesce((SELECT n FROM vector_counts WHERE model = '"
+		   CALLUS_EMBED_BUILTIN_MODEL "'), 0)");
+	int rc = 0, sq;
+
+	if (callus_match_builtin_vector_path(&path, workspace) < 0)
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	callus_vecindex_open(&vi, path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL, NULL);
+	infile = callus_vecindex_count(vi);
+	callus_vecindex_close(vi);
+	if (stored < 0 || (int64_t)infile <= stored + (p->sweep ? 0 : stored / 10))
+		goto out;
+	sq = sqlite3_prepare_v2(callus_store_db(s),
+				"SELECT g.rowid, v.vector FROM signature_vectors v JOIN signatures g"
+				" ON g.id = v.signature_id WHERE v.model = '" CALLUS_EMBED_BUILTIN_MODEL
+				"' ORDER BY g.rowid",
+				-1, &st, NULL);
+	while (sq == SQLITE_OK && (sq = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 1024;
+			int64_t *ni = realloc(ids, ncap * sizeof(*ni));
+			float *nv = ni ? realloc(vecs, ncap * CALLUS_EMBED_DIM * sizeof(*nv)) : NULL;
+
+			if (ni)
+				ids = ni;
+			if (!nv) {
+				sq = SQLITE_NOMEM;
+				break;
+			}
+			vecs = nv;
+			cap = ncap;
+		}
+		if (callus_vecindex_unpack(vecs + n * CALLUS_EMBED_DIM, CALLUS_EMBED_DIM,
+					   sqlite3_column_blob(st, 1),
+					   (size_t)sqlite3_column_bytes(st, 1)) < 0)
+			continue; /* not packed: reindex makes it again */
+		ids[n++] = sqlite3_column_int64(st, 0);
+		sq = SQLITE_OK;
+	}
+	if (sq != SQLITE_DONE) {
+		rc = callus_store_db_error(s, err, sq, "cannot read the vectors of");
+		goto out;
+	}
+	rc = callus_vecindex_rewrite(path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, ids, vecs,
+				     n, err);
+out:
+	sqlite3_finalize(st);
+	free(ids);
+	free(vecs);
+	callus_buf_release(&path);
+	return rc;
+}
+
+/* .lessons/ files of no lesson (a removal cut short, a store replaced). */
+static int sweep_lesson_files(callus_store *s, const char *workspace, callus_gc_result *res)
+{
+	callus_buf dir = CALLUS_BUF_INIT, id = CALLUS_BUF_INIT;
+	sqlite3_stmt *st = NULL;
+	struct dirent *e;
+	DIR *d = NULL;
+	int sq;
+
+	if (callus_buf_printf(&dir, "%s/.lessons", workspace) < 0)
+		return SQLITE_NOMEM;
+	/* lesson files are named by the first hex digits of the signature:
+	 * a range of the unique index */
+	sq = sqlite3_prepare_v2(callus_store_db(s),
+				"SELECT 1 FROM lessons WHERE signature >= ?1 AND signature < ?1 || 'g'"
+				" LIMIT 1",
+				-1, &st, NULL);
+	if (sq != SQLITE_OK || !(d = opendir(dir.ptr)))
+		goto out;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+
+		if (len != CALLUS_LESSON_ID_LEN + 3 || strcmp(e->d_name + CALLUS_LESSON_ID_LEN, ".md") ||
+		    strspn(e->d_name, "0123456789abcdef") != CALLUS_LESSON_ID_LEN)
+			continue;
+		callus_buf_clear(&id);
+		callus_buf_put(&id, e->d_name, CALLUS_LESSON_ID_LEN);
+		if (callus_buf_status(&id) < 0) {
+			sq = SQLITE_NOMEM;
+			break;
+		}
+		sqlite3_reset(st);
+		callus_sql_bind_text(st, 1, id.ptr);
+		if ((sq = sqlite3_step(st)) == SQLITE_DONE) {
+			callus_buf path = CALLUS_BUF_INIT;
+
+			if (callus_buf_printf(&path, "%s/%s", dir.ptr, e->d_name) == 0 &&
+			    unlink(path.ptr) == 0)
+				res->lesson_files++;
+			callus_buf_release(&path);
+		} else if (sq != SQLITE_ROW) {
+			break;
+		}
+		sq = SQLITE_OK;
+	}
+out:
+	if (d)
+		closedir(d);
+	sqlite3_finalize(st);
+	callus_buf_release(&dir);
+	callus_buf_release(&id);
+	return sq;
+}
+
+/* VACUUM (not in a transaction) when a quarter of the pages are free. */
+static int maybe_vacuum(callus_store *s, callus_gc_result *res)
+{
+	int64_t pages = callus_store_query_int(s, "PRAGMA page_count");
+	int64_t free_pages = callus_store_query_int(s, "PRAGMA freelist_count");
+
+	if (pages <= 0 || free_pages < 0 || free_pages * 4 < pages)
+		return SQLITE_OK;
+	res->vacuumed = 1;
+	return sqlite3_exec(callus_store_db(s), "VACUUM", NULL, NULL, NULL);
+}
+
+int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
+	      callus_gc_result *res, callus_error *err)
+{
+	callus_gc_result own;
+	char *before = NULL;
+	int rc = 0, sq = SQLITE_OK;
+	const char *what = "cannot remove old lessons from";
+
+	if (!res)
+		res = &own;
+	memset(res, 0, sizeof(*res));
+	if (p->prune_hours > 0 && (rc = callus_learn_prune(s, p->prune_hours, &res->pending, err)) < 0)
+		return rc;
+	if ((sq = gc_lessons(s, workspace, p, res)) != SQLITE_OK)
+		goto fail;
+	if (p->run_days > 0) {
+		what = "cannot remove old runs from";
+		if (!(before = callus_sql_time_ago((int64_t)p->run_days * 86400))) {
+			sq = SQLITE_NOMEM;
+			goto fail;
+		}
+		/* runs are numbered in time order: the old ones come first */
+		if ((sq = delete_in_tx(s,
+				       "DELETE FROM runs WHERE id IN (SELECT id FROM runs"
+				       " WHERE at < ?1 ORDER BY id LIMIT ?2)",
+				       before, limit_of(p), &res->runs)) != SQLITE_OK ||
+		    (sq = delete_in_tx(s,
+				       "DELETE FROM pending_errors WHERE id IN (SELECT id FROM"
+				       " pending_errors WHERE state = 'fixed' AND last_failure_at < ?1"
+				       " AND resolution_id IS NULL LIMIT ?2)",
+				       before, limit_of(p), &res->unresolved)) != SQLITE_OK)
+			goto fail;
+	}
+	what = "cannot remove old signatures from";
+	if ((sq = gc_signatures(s, p, res)) != SQLITE_OK)
+		goto fail;
+	if ((sq = delete_in_tx(s,
+			       "DELETE FROM snapshots WHERE NOT EXISTS (SELECT 1 FROM pending_errors"
+			       " p WHERE p.snapshot_id = snapshots.id)",
+			       NULL, 0, &res->snapshots)) != SQLITE_OK)
+		goto fail;
+	if ((res->signatures || p->sweep) && (rc = rewrite_vectors(s, workspace, p, err)) < 0)
+		goto out;
+	if (p->sweep) {
+		what = "cannot sweep the lesson files of";
+		if ((sq = sweep_lesson_files(s, workspace, res)) != SQLITE_OK)
+			goto fail;
+		what = "cannot vacuum";
+		if ((sq = maybe_vacuum(s, res)) != SQLITE_OK)
+			goto fail;
+	}
+	goto out;
+fail:
+	rc = callus_store_db_error(s, err, sq, what);
+out:
+	/* what was removed went through the WAL: emptied now, or every later
+	 * process reads it whole at open (busy: the next pass) */
+	if (res->lessons || res->runs || res->signatures || res->unresolved || res->vacuumed)
+		sqlite3_wal_checkpoint_v2(callus_store_db(s), NULL, SQLITE_CHECKPOINT_TRUNCATE,
+					  NULL, NULL);
+	free(before);
+	return rc;
+}

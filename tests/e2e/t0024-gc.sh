@@ -1,0 +1,117 @@
+#!/bin/bash
+# shellcheck disable=SC2016 # test bodies are single-quoted on purpose
+# shellcheck source-path=SCRIPTDIR
+test_description='retention: callus gc (issue 14)
+
+Real gcc failures recorded by callus run in a git repository, one of them
+fixed (a resolution and a note): aged by hand in the store, callus gc removes
+the old lessons with their .lessons/ files, the old runs and the signature
+nothing needs, and keeps the note, the resolution and the signature it fixes
+(still suggested for the same mistake); [retention] lessons bounds the count;
+a recording runs the policy in the background once gc_hours have passed.'
+
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# A C file with an error of its own: FILE WORDS
+c_file() {
+	printf 'int %s(void)\n{\n\treturn %s;\n}\n' "$1" "$2" >"$1.c"
+}
+
+q() {
+	sqlite3 .callus/callus.db "$1"
+}
+
+lesson_files() {
+	find .lessons -name "*.md" | wc -l
+}
+
+test_skip_unless_tool gcc jq git sqlite3
+test_expect_success 'setup: three failing files, one fixed (a resolution and a note)' '
+	mkdir p && cd p &&
+	git -c init.defaultBranch=main init -q &&
+	git config user.email dev@example.com && git config user.name dev &&
+	printf "err\nout*\n*.o\n" >>.git/info/exclude &&
+	c_file alpha undefined_alpha && c_file beta "\"x\" * 2" && c_file gamma undefined_gamma &&
+	git add -A && git -c commit.gpgSign=false commit -q -m start &&
+	for f in alpha beta gamma; do
+		test_expect_code 1 "$CALLUS" run -- gcc -c $f.c 2>err || return 1
+	done &&
+	sed -i "s/undefined_alpha/0/" alpha.c &&
+	"$CALLUS" run -- gcc -c alpha.c 2>err &&
+	test "$(q "SELECT count(*) FROM lessons")" = 3 &&
+	test "$(lesson_files)" = 3 &&
+	test "$(q "SELECT count(*) FROM resolutions")" = 1 &&
+	test "$(find .callus/notes -name "*.md" | wc -l)" = 1
+'
+
+test_expect_success 'callus gc with nothing old removes nothing' '
+	cd p &&
+	"$CALLUS" gc --json >out &&
+	jq -e ".lessons == 0 and .runs == 0 and .signatures == 0" out &&
+	test "$(lesson_files)" = 3
+'
+
+test_expect_success 'aged, the lessons, runs and unneeded signatures go; the fix and its note stay' '
+	cd p &&
+	fixed=$(q "SELECT signature_id FROM resolutions") &&
+	q "UPDATE lessons SET last_seen = '\''2001-01-01T00:00:00.000Z'\'';
+	   UPDATE runs SET at = '\''2001-01-01T00:00:00.000Z'\'';
+	   UPDATE signatures SET last_seen = '\''2001-01-01T00:00:00.000Z'\'';
+	   UPDATE pending_errors SET last_failure_at = '\''2001-01-01T00:00:00.000Z'\''" &&
+	"$CALLUS" gc --json >out &&
+	jq -e ".lessons == 3 and .lesson_files == 3 and .runs == 3 and .pending >= 2 and .signatures >= 2" out &&
+	test "$(q "SELECT count(*) FROM lessons")" = 0 &&
+	test "$(lesson_files)" = 0 &&
+	test "$(q "SELECT count(*) FROM runs")" = 0 &&
+	test "$(q "SELECT count(*) FROM resolutions")" = 1 &&
+	test "$(q "SELECT count(*) FROM signatures WHERE id = '\''$fixed'\''")" = 1 &&
+	test "$(find .callus/notes -name "*.md" | wc -l)" = 1 &&
+	"$CALLUS" notes --json | jq -e "length == 1" &&
+	test "$(q "SELECT n FROM vector_counts")" = "$(q "SELECT count(*) FROM signature_vectors")"
+'
+
+test_expect_success 'the fix kept is still suggested for the same mistake' '
+	cd p &&
+	c_file alpha undefined_alpha &&
+	out=$(gcc -c alpha.c 2>&1 || true) &&
+	printf "%s\n" "$out" | "$CALLUS" suggest --command "gcc -c alpha.c" --json >out &&
+	jq -e "[.[].suggestions[]] | length >= 1" out &&
+	git checkout -q alpha.c
+'
+
+test_expect_success '[retention] lessons bounds the lessons and their files' '
+	cd p &&
+	printf "[retention]\nlessons = 2\n" >.callus/config &&
+	c_file delta undefined_delta && c_file epsilon undefined_epsilon && c_file zeta undefined_zeta &&
+	for f in delta epsilon zeta; do
+		test_expect_code 1 "$CALLUS" run -- gcc -c $f.c 2>err || return 1
+	done &&
+	test "$(lesson_files)" = 3 &&
+	"$CALLUS" gc >out &&
+	grep "removed 1 lesson (1 file in .lessons/)" out &&
+	test "$(q "SELECT count(*) FROM lessons")" = 2 &&
+	test "$(lesson_files)" = 2
+'
+
+test_expect_success 'a recording runs the policy in the background once gc_hours have passed' '
+	cd p &&
+	printf "[retention]\nlessons = 1\ngc_hours = 24\n" >.callus/config &&
+	test "$(q "SELECT group_concat(file) FROM (SELECT file FROM lessons ORDER BY file)")" = \
+		epsilon.c,zeta.c &&
+	touch .callus/gc.stamp &&
+	test_expect_code 1 "$CALLUS" run -- gcc -c zeta.c 2>err &&
+	test "$(q "SELECT count(*) FROM lessons")" = 2 &&
+	touch -d "2 days ago" .callus/gc.stamp &&
+	test_expect_code 1 "$CALLUS" run -- gcc -c zeta.c 2>err &&
+	test "$(q "SELECT count(*) FROM lessons")" = 1 &&
+	test "$(lesson_files)" = 1 &&
+	test "$(q "SELECT file FROM lessons")" = zeta.c
+'
+
+test_expect_success 'callus help gc states the policy' '
+	"$CALLUS" help gc >out &&
+	grep -q "lesson_days" out && grep -q "Notes, resolutions and" out
+'
+
+test_done

@@ -1,0 +1,375 @@
+/*
+ * Retention (gc.h) against a real store: old lessons and their files go,
+ * the least valuable beyond the count go, old runs go with their errors,
+ * unused old signatures go with their vectors and document frequencies
+ * while those a resolution needs stay, orphan lesson files are swept, and
+ * the background pass is due once per interval.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "callus/gc.h"
+#include "callus/learn.h"
+#include "callus/lesson.h"
+#include "callus/lessonmd.h"
+#include "callus/match.h"
+#include "callus/redact.h"
+#include "callus/signature.h"
+#include "callus/store.h"
+
+typedef struct fixture {
+	char dir[64];
+	char path[96];
+	callus_store *s;
+	callus_redactor *red;
+} fixture;
+
+static int setup(void **state)
+{
+	fixture *f = calloc(1, sizeof(*f));
+
+	snprintf(f->dir, sizeof(f->dir), "/tmp/callus-gc-XXXXXX");
+	if (!f || !mkdtemp(f->dir))
+		return -1;
+	snprintf(f->path, sizeof(f->path), "%s/.callus", f->dir);
+	if (mkdir(f->path, 0700) < 0)
+		return -1;
+	snprintf(f->path, sizeof(f->path), "%s/.callus/callus.db", f->dir);
+	if (callus_store_open(&f->s, f->path, 5000, NULL) < 0 || callus_redactor_new(&f->red, NULL) < 0)
+		return -1;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	fixture *f = *state;
+	char cmd[128];
+
+	callus_store_close(f->s);
+	callus_redactor_free(f->red);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
+	if (system(cmd) != 0)
+		return -1;
+	free(f);
+	return 0;
+}
+
+static void make_sig(callus_signature *g, const char *msg)
+{
+	callus_strlist ctx = CALLUS_STRLIST_INIT;
+	callus_diag d;
+
+	memset(&d, 0, sizeof(d));
+	d.file = (char *)"src/a.c";
+	d.line = 3;
+	d.message = (char *)msg;
+	assert_int_equal(callus_strlist_add(&ctx, "framework:gcc", 13), 0);
+	assert_int_equal(callus_signature_build(g, &d, "gcc", &ctx), 0);
+	callus_strlist_release(&ctx);
+}
+
+/* A failure of file with error message msg, recorded and indexed as the
+ * recording path does, its lesson file written; the lesson's signature
+ * goes to sig_out (65 bytes) when not NULL. */
+static void record(fixture *f, const char *file, const char *msg, callus_signature *g,
+		   char *sig_out)
+{
+	callus_lesson l;
+	callus_run_info run;
+	char lessons[96];
+
+	memset(&l, 0, sizeof(l));
+	memset(&run, 0, sizeof(run));
+	make_sig(g, msg);
+	l.type = CALLUS_LESSON_ANALYSIS;
+	l.file = strdup(file);
+	l.error_summary = strdup(msg);
+	l.tool = strdup("gcc");
+	l.command = strdup("gcc -c x.c");
+	assert_int_equal(callus_lesson_sign(&l), 0);
+	run.sigs = g;
+	run.nsigs = 1;
+	assert_int_equal(callus_store_record_lesson(f->s, &l, &run, NULL, NULL), 0);
+	assert_int_equal(callus_match_index(f->s, f->dir, NULL, NULL), 0);
+	snprintf(lessons, sizeof(lessons), "%s/.lessons", f->dir);
+	assert_int_equal(callus_lesson_md_write(lessons, &l, NULL), 0);
+	if (sig_out)
+		snprintf(sig_out, 65, "%s", l.signature);
+	callus_lesson_release(&l);
+}
+
+/* A resolution for g: a failure of check args and its pass. */
+static void resolve(fixture *f, const callus_signature *g, const char *args)
+{
+	callus_learn_opts o;
+	callus_learn_error e = { g, NULL };
+	callus_learn_result r;
+
+	memset(&o, 0, sizeof(o));
+	o.workspace = f->dir;
+	o.check.tool = "gcc";
+	o.check.args = args;
+	o.check.dir = "";
+	o.session = "s";
+	o.redactor = f->red;
+	o.no_snapshot = 1;
+	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, NULL), 0);
+	callus_learn_result_release(&r);
+	assert_int_equal(callus_learn_pass(f->s, &o, &r, NULL), 0);
+	assert_int_equal(r.nfixed, 1);
+	callus_learn_result_release(&r);
+}
+
+static void sql(fixture *f, const char *q)
+{
+	sqlite3 *db = NULL;
+
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	sqlite3_busy_timeout(db, 5000);
+	assert_int_equal(sqlite3_exec(db, q, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+static long long count(fixture *f, const char *q)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	long long n = -1;
+
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, q, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return n;
+}
+
+static int lesson_file_exists(fixture *f, const char *sig)
+{
+	char path[160];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/.lessons/%.*s.md", f->dir, CALLUS_LESSON_ID_LEN, sig);
+	return stat(path, &st) == 0;
+}
+
+static void policy(callus_gc_policy *p)
+{
+	callus_gc_policy_default(p);
+	p->sweep = 0;
+}
+
+static void old_lessons_go_with_their_files(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, b;
+	char sa[65], sb[65];
+	callus_gc_policy p;
+	callus_gc_result r;
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, sa);
+	record(f, "src/b.c", "unknown type name beta_two used here", &b, sb);
+	sql(f, "UPDATE lessons SET last_seen = '2001-01-01T00:00:00.000Z' WHERE file = 'src/a.c'");
+	policy(&p);
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lessons, 1);
+	assert_int_equal(r.lesson_files, 1);
+	assert_false(lesson_file_exists(f, sa));
+	assert_true(lesson_file_exists(f, sb));
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons WHERE file = 'src/a.c'"), 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM lesson_files WHERE file = 'src/a.c'"), 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 1);
+	/* the recent signatures stay, whatever happened to the lessons */
+	assert_int_equal(count(f, "SELECT count(*) FROM signatures"), 2);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+}
+
+static void the_least_valuable_go_beyond_the_count(void **state)
+{
+	fixture *f = *state;
+	callus_signature g[3];
+	char s[3][65];
+	callus_gc_policy p;
+	callus_gc_result r;
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &g[0], s[0]);
+	record(f, "src/b.c", "unknown type name beta_two used here", &g[1], s[1]);
+	record(f, "src/c.c", "storage size of gamma_three is not known", &g[2], s[2]);
+	/* a recurs: its second occurrence makes it the most valuable */
+	callus_signature_release(&g[0]);
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &g[0], NULL);
+	policy(&p);
+	p.lessons_max = 1;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lessons, 2);
+	assert_true(lesson_file_exists(f, s[0]));
+	assert_false(lesson_file_exists(f, s[1]));
+	assert_false(lesson_file_exists(f, s[2]));
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons WHERE file = 'src/a.c'"), 1);
+	for (int i = 0; i < 3; i++)
+		callus_signature_release(&g[i]);
+}
+
+static void old_runs_go_with_their_errors(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, b;
+	callus_gc_policy p;
+	callus_gc_result r;
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, NULL);
+	record(f, "src/b.c", "unknown type name beta_two used here", &b, NULL);
+	assert_int_equal(count(f, "SELECT count(*) FROM runs"), 2);
+	sql(f, "UPDATE runs SET at = '2001-01-01T00:00:00.000Z' WHERE id = 1");
+	policy(&p);
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.runs, 1);
+	assert_int_equal(count(f, "SELECT count(*) FROM runs"), 1);
+	assert_int_equal(count(f, "SELECT count(*) FROM signature_runs WHERE run_id = 1"), 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM lesson_runs WHERE run_id = 1"), 0);
+	/* the lessons stay: they are younger than lesson_days */
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 2);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+}
+
+static void unused_old_signatures_go_needed_ones_stay(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, b;
+	callus_gc_policy p;
+	callus_gc_result r;
+	long long df_before;
+	char q[256];
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, NULL);
+	record(f, "src/b.c", "unknown type name beta_two used here", &b, NULL);
+	/* a is fixed: its resolution needs it */
+	resolve(f, &a, "-c src/a.c");
+	sql(f, "UPDATE signatures SET last_seen = '2001-01-01T00:00:00.000Z'");
+	assert_int_equal(count(f, "SELECT n FROM vector_counts"), 2);
+	df_before = count(f, "SELECT sum(df) FROM embed_df");
+	policy(&p);
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.signatures, 1);
+	snprintf(q, sizeof(q), "SELECT count(*) FROM signatures WHERE id = '%s'", a.id);
+	assert_int_equal(count(f, q), 1);
+	snprintf(q, sizeof(q), "SELECT count(*) FROM signatures WHERE id = '%s'", b.id);
+	assert_int_equal(count(f, q), 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM signature_vectors"), 1);
+	assert_int_equal(count(f, "SELECT n FROM vector_counts"), 1);
+	/* b's features no longer weigh in the IDF */
+	assert_true(count(f, "SELECT sum(df) FROM embed_df") < df_before);
+	assert_int_equal(count(f, "SELECT count(*) FROM resolutions"), 1);
+	/* the vector file was rewritten without b: a still matches itself */
+	{
+		callus_match_opts mo = { f->dir, 0, 0, 0, NULL, NULL, NULL, 0 };
+		callus_match *m = NULL;
+		size_t n = 0;
+
+		assert_int_equal(callus_match_find(f->s, &mo, &a, &m, &n, NULL), 0);
+		assert_true(n >= 1);
+		assert_string_equal(m[0].signature_id, a.id);
+		callus_matches_free(m, n);
+	}
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+}
+
+static void the_sweep_removes_orphan_lesson_files(void **state)
+{
+	fixture *f = *state;
+	callus_signature a;
+	char sa[65], path[160];
+	callus_gc_policy p;
+	callus_gc_result r;
+	FILE *fp;
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, sa);
+	snprintf(path, sizeof(path), "%s/.lessons/0123456789ab.md", f->dir);
+	assert_non_null(fp = fopen(path, "w"));
+	fputs("# an orphan\n", fp);
+	fclose(fp);
+	callus_gc_policy_default(&p);
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lesson_files, 1);
+	assert_int_equal(access(path, F_OK), -1);
+	assert_true(lesson_file_exists(f, sa));
+	callus_signature_release(&a);
+}
+
+static void the_background_pass_is_due_once_per_interval(void **state)
+{
+	fixture *f = *state;
+	callus_gc_policy p;
+	char path[160];
+
+	callus_gc_policy_default(&p);
+	assert_true(callus_gc_due(f->dir, &p));
+	assert_false(callus_gc_due(f->dir, &p));
+	snprintf(path, sizeof(path), "touch -d '2 days ago' '%s/.callus/gc.stamp'", f->dir);
+	assert_int_equal(system(path), 0);
+	assert_true(callus_gc_due(f->dir, &p));
+}
+
+/* Schema 9's migration on a store the old binary wrote (schema 5, one
+ * float32 vector): the vector packed to 260 bytes, counted, nothing queued
+ * for indexing; the lesson's file in lesson_files. */
+static void an_old_store_migrates_packed_and_counted(void **state)
+{
+	fixture *f = *state;
+	const char *src = getenv("CALLUS_SRCDIR");
+	char cmd[512];
+	callus_store *s = NULL;
+
+	callus_store_close(f->s);
+	f->s = NULL;
+	/* the empty store's WAL goes too: it would be read over the copy */
+	snprintf(cmd, sizeof(cmd),
+		 "rm -f '%s-wal' '%s-shm' && cp '%s/tests/fixtures/deja-workspace/.deja/deja.db' '%s'",
+		 f->path, f->path, src ? src : ".", f->path);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(count(f, "PRAGMA user_version"), 5);
+	assert_int_equal(count(f, "SELECT length(vector) FROM signature_vectors"), 1024);
+	assert_int_equal(callus_store_open(&s, f->path, 5000, NULL), 0);
+	assert_int_equal(callus_store_schema_version(s), CALLUS_STORE_SCHEMA_VERSION);
+	callus_store_close(s);
+	assert_int_equal(count(f, "SELECT length(vector) FROM signature_vectors"), 260);
+	assert_int_equal(count(f, "SELECT n FROM vector_counts"), 1);
+	assert_int_equal(count(f, "SELECT count(*) FROM signatures_unindexed"), 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons WHERE file <> ''"),
+			 count(f, "SELECT count(DISTINCT lesson_id) FROM lesson_files"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(old_lessons_go_with_their_files, setup, teardown),
+		cmocka_unit_test_setup_teardown(the_least_valuable_go_beyond_the_count, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(old_runs_go_with_their_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(unused_old_signatures_go_needed_ones_stay, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(the_sweep_removes_orphan_lesson_files, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(the_background_pass_is_due_once_per_interval, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(an_old_store_migrates_packed_and_counted, setup,
+						teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
