@@ -610,16 +610,14 @@ typedef struct section {
 	void (*write)(report_ctx *c);
 } section;
 
-/* The page's sections, in order; the heading's links follow this table.
- * Proposals waiting for a maintainer (DESIGN §7) get their row here, after
- * the permanent failures, once notes can be proposed to a higher layer:
- * until then there is nothing to show, and no empty section is. */
+/* The page's sections, in order; the heading's links follow this table. */
 static const section sections[] = {
     {"overview", "Overview", overview},
     {"time", "Over time", over_time},
     {"recurring", "Recurring errors", callus_report_recurring},
     {"hotspots", "Hot spots", callus_report_hotspots},
     {"permanent", "Permanent failures", callus_report_permanent},
+    {"proposals", "Proposals", callus_report_proposals},
     {"notes", "Notes", callus_report_notes},
 };
 

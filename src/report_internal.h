@@ -61,6 +61,7 @@ void callus_report_diff(report_ctx *c, const char *diff, size_t max_lines);
 void callus_report_recurring(report_ctx *c);
 void callus_report_hotspots(report_ctx *c);
 void callus_report_permanent(report_ctx *c);
+void callus_report_proposals(report_ctx *c);
 void callus_report_notes(report_ctx *c);
 
 #endif

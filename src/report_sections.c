@@ -16,6 +16,8 @@
 
 #define TEXT_MAX 400  /* bytes of an error message or a title */
 #define NAME_MAX_ 160 /* bytes of a file name, a tool, a rule */
+#define TOP_SQL "10"  /* CALLUS_REPORT_TOP, in a statement */
+_Static_assert(CALLUS_REPORT_TOP == 10, "TOP_SQL is CALLUS_REPORT_TOP");
 #define FILES_MAX 6   /* files named per error */
 #define DIFF_LINES 12 /* lines of a fix shown */
 
@@ -332,6 +334,49 @@ void callus_report_permanent(report_ctx *c)
 	callus_buf_puts(c->out, "</div>\n");
 out:
 	callus_pendings_free(ps, n);
+}
+
+void callus_report_proposals(report_ctx *c)
+{
+	sqlite3_stmt *st;
+	int64_t waiting = callus_report_int(
+	    c, "SELECT count(*) FROM note_promotions WHERE status = 'proposed'");
+	int rows = 0;
+
+	st = callus_report_prepare(
+	    c, "SELECT p.note_id, p.from_layer, p.to_layer, p.status, p.at, coalesce(n.title, '')"
+	       " FROM note_promotions p LEFT JOIN notes n ON n.id = p.note_id"
+	       " ORDER BY p.status = 'proposed' DESC, p.at DESC LIMIT " TOP_SQL);
+	while (st && callus_report_step(c, st) == SQLITE_ROW) {
+		if (!rows++)
+			callus_buf_printf(
+			    c->out,
+			    "<p class=\"meta\">Notes of this workspace that worked often enough to be"
+			    " proposed to a layer above (%lld waiting for a maintainer:"
+			    " <code>callus proposals</code>, <code>callus approve ID</code>).</p>\n"
+			    "<div class=\"errs\">\n",
+			    (long long)waiting);
+		callus_buf_puts(c->out, "<article class=\"card\"><h3>");
+		callus_report_col(c, st, 5, TEXT_MAX);
+		callus_buf_puts(c->out, "</h3><p class=\"meta\">note ");
+		callus_report_col(c, st, 0, NAME_MAX_);
+		callus_buf_puts(c->out, " &#183; ");
+		callus_report_col(c, st, 1, NAME_MAX_);
+		callus_buf_puts(c->out, " &#8594; ");
+		callus_report_col(c, st, 2, NAME_MAX_);
+		callus_buf_puts(c->out, " &#183; ");
+		callus_report_col(c, st, 3, NAME_MAX_);
+		callus_buf_puts(c->out, " &#183; ");
+		day(c, (const char *)sqlite3_column_text(st, 4));
+		callus_buf_puts(c->out, "</p></article>\n");
+	}
+	sqlite3_finalize(st);
+	if (rows)
+		callus_buf_puts(c->out, "</div>\n");
+	else
+		callus_buf_puts(c->out, "<p>None: no note of this workspace has been proposed to the"
+					" team or org layer yet (<code>callus sync</code> proposes the"
+					" ones that worked 5 times at 80%).</p>\n");
 }
 
 void callus_report_notes(report_ctx *c)

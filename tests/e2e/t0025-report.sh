@@ -109,6 +109,7 @@ test_expect_success 'the numbers are those of callus status' '
 	test "$(card "permanent failures" ../report.html)" = "$permanent" &&
 	test "$(card "pending now" ../report.html)" = "$pending" &&
 	test "$(card "errors recorded" ../report.html)" = "$((pending + fixed + permanent))" &&
+	grep -q "None: no note of this workspace has been proposed" ../report.html &&
 	grep -q "in $runs failed runs" ../report.html &&
 	notes=$(grep "^notes " ../status | sed "s/^notes *\([0-9]*\) .*/\1/") &&
 	grep -q "$notes active" ../report.html &&

@@ -58,6 +58,11 @@ test_expect_success 'embedded: a note applied 4 times is not proposed; at 5 it i
 	"$CALLUS" proposals --json >p.json &&
 	jq -e "length == 1 and .[0].status == \"proposed\" and .[0].application_count == 5
 		and .[0].path == \"project>team\" and .[0].proposed_by == \"dev@example.com\"" p.json &&
+	# the report shows it waiting for a maintainer
+	"$CALLUS" report -o ../a-report.html &&
+	grep -q "id=\"proposals\"" ../a-report.html &&
+	grep -q "1 waiting for a maintainer" ../a-report.html &&
+	grep -q "project &#8594; team &#183; proposed" ../a-report.html &&
 	# a proposal is for maintainers: no agent sees it
 	c_project ../b && cd ../b && "$CALLUS" sync >out &&
 	grep -q "^team: 0 proposed, 0 reported, 0 pulled" out &&
