@@ -39,7 +39,8 @@ const cli_spec cmd_report_spec = {
     "long periods) by tool, and how often a past fix was suggested and worked; the\n"
     "recurring errors with their pattern, files, note and the lines of their fix;\n"
     "the files, directories, tools and rules with the most errors; the permanent\n"
-    "failures; the notes.  Lists are cut at their first rows, so the page stays\n"
+    "failures; the notes proposed to a layer above; the notes.  Lists are cut at\n"
+    "their first rows, so the page stays\n"
     "small whatever the store holds.  Text from tools is escaped; secrets were\n"
     "redacted before they were stored.",
     report_options, 0};
