@@ -40,9 +40,8 @@ const cli_spec cmd_report_spec = {
     "recurring errors with their pattern, files, note and the lines of their fix;\n"
     "the files, directories, tools and rules with the most errors; the permanent\n"
     "failures; the notes proposed to a layer above; the notes.  Lists are cut at\n"
-    "their first rows, so the page stays\n"
-    "small whatever the store holds.  Text from tools is escaped; secrets were\n"
-    "redacted before they were stored.",
+    "their first rows, so the page stays small whatever the store holds.  Text from\n"
+    "tools is escaped; secrets were redacted before they were stored.",
     report_options, 0};
 
 int cmd_report(int argc, char **argv)
