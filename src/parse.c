@@ -7,7 +7,7 @@
 /* Order matters for content sniffing: the most specific first. */
 static const callus_parser *const parsers[] = {
 	&callus_parser_jest,   &callus_parser_vitest,   &callus_parser_mocha,  &callus_parser_node_test,
-	&callus_parser_ava,    &callus_parser_exunit,
+	&callus_parser_ava,    &callus_parser_exunit,   &callus_parser_bun,
 	/* eslint's stylish summary ("✖ 3 problems") is stylelint's too */
 	&callus_parser_stylelint, &callus_parser_biome, &callus_parser_oxlint,
 	&callus_parser_prettier, &callus_parser_markdownlint,

@@ -1385,3 +1385,35 @@ case("ho-markdownlint", HW, "npx markdownlint docs", "markdownlint",
 case("ho-yamllint", HW, "yamllint config", "yamllint", pick(HW, "brackets", "truthy"), **HELD)
 case("ho-ava", HW, "npm test", "npm test", pick(HW, "sum", "truthy_t", "thrown"), runner="ava",
      **HELD)
+
+# --- bun test, deno test and deno lint, Playwright test, Gradle --------------------------
+#
+# bun and deno come from the npm packages of tests/corpus/tools/ (their binaries inside),
+# Playwright test from tests/tools/ (tests without a browser: no browser is downloaded),
+# Gradle from Debian (4.4, offline, on Debian's Maven repository).  The cases marked HELD
+# were made after their parser was written, and nothing was changed for them.
+
+plant("bun-app",
+      percent=P("test/cart.test.ts", "toBe(630)", None, "bun-tobe-number",
+                test="cart > takes ten percent off"),
+      labels=P("test/cart.test.ts", 'toEqual(["INK", "PAN"])', None, "bun-toequal",
+               test="cart > lists the labels"),
+      empty=P("src/cart.ts", "${first.name} from", "TypeError", "bun-typeerror-undefined-object",
+              test="cart > describes an empty cart",
+              also=(("test/cart.test.ts", "describe([])"),)))
+BU = "bun-app"
+case("bun-test", BU, "bun test", "bun test", every(BU), ctx=["test/ok.test.ts"])
+case("bun-run-test", BU, "bun run test", "bun run test", every(BU), runner="bun test",
+     ctx=["test/ok.test.ts"])
+case("bun-test-clean", BU, "bun test test/ok.test.ts", "bun test", expect=0)
+
+plant("ho-runtimes",
+      b_restock=P("bun/stock.test.ts", "toBe(7)", None, "bun-tobe-number",
+                  test="adds to the quantity on restock"),
+      b_skus=P("bun/stock.test.ts", 'toContain("c-3")', None, "bun-tocontain",
+               test="lists the skus in order"),
+      b_unknown=P("bun/stock.ts", "throw new Error(`unknown sku", "Error", "bun-error-unknown-sku",
+                  test="reserves a known sku", also=(("bun/stock.test.ts", 'reserve(stock, "c-3"'),)))
+HRT = "ho-runtimes"
+case("ho-bun-test", HRT, "bun test ./bun", "bun test", pick(HRT, "b_restock", "b_skus", "b_unknown"),
+     **HELD)

@@ -4,7 +4,7 @@
  * Ruby (rspec, minitest, rubocop), PHP (phpunit, php -l), Perl (prove and
  * TAP), Elixir (ExUnit), Python's pyflakes, pyright, bandit, black and
  * isort, clang-tidy, ninja (meson, CMake), and the linters biome, oxlint,
- * prettier, stylelint, markdownlint, yamllint, and AVA; and the fallback's
+ * prettier, stylelint, markdownlint, yamllint, AVA and bun test; and the fallback's
  * JUnit XML and TAP for a tool callus does not know.
  *
  * The samples are the corpus's own outputs (tests/corpus/cases/ID/output.txt,
@@ -290,6 +290,20 @@ static const tcase cases[] = {
 		{ 2, "test/price.test.js", 17, 0, NULL, "error", "price › sorts the tags",
 		  "t.deepEqual: Difference (- actual, + expected): [ 'a', - 'b', + 'c', ]", NULL },
 		END } },
+	/* bun prints the failure first, the test's name after it */
+	{ "bun-test", "bun test", "bun-app", "", "bun", 3,
+	  "test/cart.test.ts|src/cart.ts", NULL,
+	  {
+		{ 0, "test/cart.test.ts", 15, 31, NULL, "error", "cart > takes ten percent off",
+		  "expect(received).toBe(expected) Expected: 630 Received: -6300",
+		  "<anonymous>@test/cart.test.ts" },
+		{ 1, "test/cart.test.ts", 19, 27, NULL, "error", "cart > lists the labels",
+		  "expect(received).toEqual(expected)", "<anonymous>@test/cart.test.ts" },
+		{ 2, "src/cart.ts", 27, 13, NULL, "error", "cart > describes an empty cart",
+		  "TypeError: undefined is not an object (evaluating 'first.name')",
+		  "describe@src/cart.ts|<anonymous>@test/cart.test.ts" },
+		END } },
+	{ "bun-run-test", "bun run test", "bun-app", "", "bun", 3, NULL, "bun-test", { END } },
 };
 
 static const tcase *find_case(const char *sample)
@@ -371,6 +385,7 @@ static void tool_names(void **state)
 		{ "oxlint", "oxlint" },	      { "prettier", "prettier" },
 		{ "stylelint", "stylelint" }, { "markdownlint", "markdownlint" },
 		{ "yamllint", "yamllint" },   { "ava", "ava" },
+		{ "bun test", "bun" },
 	};
 
 	(void)state;
