@@ -53,6 +53,8 @@ const callus_pattern callus_detect_builtins[] = {
 	{ "stylelint", NULL, LINT, 0 },
 	{ "markdownlint", NULL, LINT, 0 },
 	{ "markdownlint-cli2", "markdownlint", LINT, 0 },
+	{ "deno test", NULL, TEST, 0 },
+	{ "deno lint", NULL, LINT, 0 },
 	/* Python */
 	{ "pytest", NULL, TEST, 0 },
 	{ "py.test", "pytest", TEST, 0 },

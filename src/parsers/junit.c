@@ -111,7 +111,13 @@ static int body_location(state *st, callus_buf *file, long *line)
 	for (int crash = 1; crash >= 0 && !found; crash--) {
 		for (p = st->body.ptr; !found && callus_next_line(&p, end, &s, &len);) {
 			size_t ind = callus_pu_indent(s, len);
+			/* deno's frames name a file:// URL: the path is after it */
+			long url = callus_pu_find(s, len, "file://");
 
+			if (!crash && url >= 0) {
+				s += url + 7;
+				len -= (size_t)url + 7;
+			}
 			if (crash ? !callus_pu_location(s + ind, len - ind, &loc) ||
 					    !callus_path_has_source_ext(loc.path, loc.path_len) ||
 					    loc.end >= len - ind || s[ind + loc.end] != ' '

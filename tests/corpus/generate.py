@@ -73,6 +73,8 @@ def base_env() -> dict:
         "CARGO_NET_OFFLINE": "true",
         "PYTHONDONTWRITEBYTECODE": "1",
         "PYTHONHASHSEED": "0",
+        "DENO_DIR": f"{ROOT}/.cache/deno",
+        "DENO_NO_UPDATE_CHECK": "1",
     }
     # rustup's cargo (if that is the one installed) finds its toolchains here
     real_home = os.path.expanduser("~")

@@ -1407,13 +1407,52 @@ case("bun-run-test", BU, "bun run test", "bun run test", every(BU), runner="bun 
      ctx=["test/ok.test.ts"])
 case("bun-test-clean", BU, "bun test test/ok.test.ts", "bun test", expect=0)
 
+plant("deno-app",
+      count=P("tests/report_test.ts", 'wordCount("one two', "AssertionError",
+              "deno-strict-equal-number", test="counts the words of two lines"),
+      dashes=P("tests/slug_test.ts", 'slugify("Hello Big World")', "AssertionError",
+               "deno-strict-equal-string", test="slugify joins words with dashes"),
+      null=P("src/slug.ts", "parts!.join", "TypeError", "deno-typeerror-null-read",
+             test="initials of nothing", also=(("tests/slug_test.ts", 'initials("  ")'),)),
+      unused=P("src/report.ts", "const unused", "no-unused-vars", "deno-lint-unused-var"),
+      empty=P("src/report.ts", "} catch (_e) {", "no-empty", "deno-lint-empty-block"),
+      const=P("src/report.ts", "let all", "prefer-const", "deno-lint-prefer-const"))
+DN = "deno-app"
+DENO_TESTS = pick(DN, "count", "dashes", "null")
+DENO_LINT = pick(DN, "unused", "empty", "const")
+case("deno-test", DN, "deno test", "deno test", DENO_TESTS,
+     notes="deno colours its output even into a pipe")
+case("deno-test-nocolor", DN, "deno test tests/slug_test.ts", "deno test",
+     pick(DN, "dashes", "null"), env={"NO_COLOR": "1"})
+case("deno-test-dot", DN, "deno test --reporter=dot", "deno test", DENO_TESTS)
+case("deno-test-junit", DN, "deno test --reporter=junit tests/report_test.ts", "deno test",
+     pick(DN, "count"))
+case("deno-test-clean", DN, 'deno test --filter "words splits" tests/slug_test.ts', "deno test",
+     expect=0)
+case("deno-lint", DN, "deno lint", "deno lint", DENO_LINT)
+case("deno-lint-compact", DN, "deno lint --compact src", "deno lint", DENO_LINT)
+case("deno-lint-json", DN, "deno lint --json", "deno lint", DENO_LINT)
+case("deno-lint-clean", DN, "deno lint src/slug.ts", "deno lint", expect=0)
+
 plant("ho-runtimes",
       b_restock=P("bun/stock.test.ts", "toBe(7)", None, "bun-tobe-number",
                   test="adds to the quantity on restock"),
       b_skus=P("bun/stock.test.ts", 'toContain("c-3")', None, "bun-tocontain",
                test="lists the skus in order"),
       b_unknown=P("bun/stock.ts", "throw new Error(`unknown sku", "Error", "bun-error-unknown-sku",
-                  test="reserves a known sku", also=(("bun/stock.test.ts", 'reserve(stock, "c-3"'),)))
+                  test="reserves a known sku", also=(("bun/stock.test.ts", 'reserve(stock, "c-3"'),)),
+      d_totals=P("deno/price_test.ts", "assert.deepEqual(totals(lines)", "AssertionError",
+                 "deno-deep-strict-equal", test="totals add up lines of one sku"),
+      d_sku=P("deno/price.ts", "throw new Error(`no sku", "Error", "deno-error-no-sku",
+              test="a line without a sku is refused politely",
+              also=(("deno/price_test.ts", 'parseLine(",5")'),)),
+      d_type=P("deno-typed/count_test.ts", "const n: string", "TS2322", "ts-not-assignable"),
+      d_await=P("deno-lint/format.ts", "export async function load", "require-await",
+                "deno-lint-require-await"),
+      d_var=P("deno-lint/format.ts", "var out", "no-var", "deno-lint-no-var"))
 HRT = "ho-runtimes"
 case("ho-bun-test", HRT, "bun test ./bun", "bun test", pick(HRT, "b_restock", "b_skus", "b_unknown"),
      **HELD)
+case("ho-deno-test", HRT, "deno test deno/", "deno test", pick(HRT, "d_totals", "d_sku"), **HELD)
+case("ho-deno-typecheck", HRT, "deno test deno-typed", "deno test", pick(HRT, "d_type"), **HELD)
+case("ho-deno-lint", HRT, "deno lint deno-lint", "deno lint", pick(HRT, "d_await", "d_var"), **HELD)

@@ -4,7 +4,8 @@
  * Ruby (rspec, minitest, rubocop), PHP (phpunit, php -l), Perl (prove and
  * TAP), Elixir (ExUnit), Python's pyflakes, pyright, bandit, black and
  * isort, clang-tidy, ninja (meson, CMake), and the linters biome, oxlint,
- * prettier, stylelint, markdownlint, yamllint, AVA and bun test; and the fallback's
+ * prettier, stylelint, markdownlint, yamllint, AVA, bun test, deno test and
+ * deno lint; and the fallback's
  * JUnit XML and TAP for a tool callus does not know.
  *
  * The samples are the corpus's own outputs (tests/corpus/cases/ID/output.txt,
@@ -304,6 +305,28 @@ static const tcase cases[] = {
 		  "describe@src/cart.ts|<anonymous>@test/cart.test.ts" },
 		END } },
 	{ "bun-run-test", "bun run test", "bun-app", "", "bun", 3, NULL, "bun-test", { END } },
+	/* deno's failures under " ERRORS ", node's assert message with its
+	 * "3 !== 4" line */
+	{ "deno-test", "deno test", "deno-app", "", "deno_test", 3,
+	  "tests/report_test.ts|tests/slug_test.ts|src/slug.ts", NULL,
+	  {
+		{ 0, "tests/report_test.ts", 5, 10, NULL, "error", "counts the words of two lines",
+		  "AssertionError: Expected values to be strictly equal: 3 !== 4",
+		  "@tests/report_test.ts" },
+		{ 2, "src/slug.ts", 13, 17, NULL, "error", "initials of nothing",
+		  "TypeError: Cannot read properties of null (reading 'join')",
+		  "initials@src/slug.ts|@tests/slug_test.ts" },
+		END } },
+	{ "deno-test-dot", "deno test", "deno-app", "", "deno_test", 3, NULL, "deno-test", { END } },
+	{ "deno-lint", "deno lint", "deno-app", "", "deno_lint", 3, "src/report.ts", NULL,
+	  {
+		{ 0, "src/report.ts", 5, 9, "no-unused-vars", "error", NULL,
+		  "`unused` is never used", NULL },
+		{ 2, "src/report.ts", 21, 7, "prefer-const", "error", NULL,
+		  "`all` is never reassigned", NULL },
+		END } },
+	{ "deno-lint-compact", "deno lint", "deno-app", "", "deno_lint", 3, NULL, "deno-lint",
+	  { END } },
 };
 
 static const tcase *find_case(const char *sample)
@@ -385,7 +408,8 @@ static void tool_names(void **state)
 		{ "oxlint", "oxlint" },	      { "prettier", "prettier" },
 		{ "stylelint", "stylelint" }, { "markdownlint", "markdownlint" },
 		{ "yamllint", "yamllint" },   { "ava", "ava" },
-		{ "bun test", "bun" },
+		{ "bun test", "bun" },	      { "deno test", "deno_test" },
+		{ "deno lint", "deno_lint" },
 	};
 
 	(void)state;
@@ -457,6 +481,22 @@ static void unknown_tools(void **state)
 	callus_failure_release(&f);
 }
 
+/* deno lint --json: its columns count from 0; read by the tool's name
+ * (nothing in the filtered text tells it under a wrapper) */
+static void deno_lint_json(void **state)
+{
+	const tcase *c = find_case("deno-lint");
+	callus_failure f, g;
+
+	(void)state;
+	analyse(&f, "deno lint", "deno-lint-json", "deno-app", "");
+	parse_assert_str("parser", f.parser, "deno_lint");
+	analyse(&g, c->tool, c->sample, c->project, c->cwd);
+	parse_assert_same("deno-lint", &f, &g);
+	callus_failure_release(&f);
+	callus_failure_release(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -464,6 +504,7 @@ int main(void)
 		cmocka_unit_test(sniffing),
 		cmocka_unit_test(tool_names),
 		cmocka_unit_test(unknown_tools),
+		cmocka_unit_test(deno_lint_json),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
