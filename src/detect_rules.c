@@ -55,6 +55,7 @@ const callus_pattern callus_detect_builtins[] = {
 	{ "markdownlint-cli2", "markdownlint", LINT, 0 },
 	{ "deno test", NULL, TEST, 0 },
 	{ "deno lint", NULL, LINT, 0 },
+	{ "playwright test", NULL, TEST, 0 },
 	/* Python */
 	{ "pytest", NULL, TEST, 0 },
 	{ "py.test", "pytest", TEST, 0 },

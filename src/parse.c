@@ -6,6 +6,8 @@
 
 /* Order matters for content sniffing: the most specific first. */
 static const callus_parser *const parsers[] = {
+	/* its "N) title" blocks look like mocha's */
+	&callus_parser_playwright,
 	&callus_parser_jest,   &callus_parser_vitest,   &callus_parser_mocha,  &callus_parser_node_test,
 	&callus_parser_ava,    &callus_parser_exunit,   &callus_parser_bun,
 	&callus_parser_deno_test,

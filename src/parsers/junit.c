@@ -99,7 +99,8 @@ static int attr(callus_buf *out, const char *s, const char *end, const char *nam
 }
 
 /* The first "path:LINE" of the body in the workspace, the crash line
- * ("path:LINE: ErrorType" alone on its line) first. */
+ * ("path:LINE: ErrorType" alone on its line, one word after the place)
+ * first. */
 static int body_location(state *st, callus_buf *file, long *line)
 {
 	const char *p = st->body.ptr, *end = p + st->body.len, *s;
@@ -120,9 +121,18 @@ static int body_location(state *st, callus_buf *file, long *line)
 			}
 			if (crash ? !callus_pu_location(s + ind, len - ind, &loc) ||
 					    !callus_path_has_source_ext(loc.path, loc.path_len) ||
-					    loc.end >= len - ind || s[ind + loc.end] != ' '
-				  : !callus_pu_find_location(s, len, &loc))
+					    loc.end >= len - ind || s[ind + loc.end] != ' ' ||
+					    memchr(s + ind + loc.end + 1, ' ', len - ind - loc.end - 1)
+				  : !callus_pu_find_location(s, len, &loc) ||
+					    /* Playwright's "a.spec.ts:5:3 › title" names the
+					     * test, relative to its test directory */
+					    callus_pu_starts(s + loc.end, len - loc.end, " \xe2\x80\xba "))
 				continue;
+			/* "at fn (/abs/x.ts:12:24)": the place inside the parenthesis */
+			while (loc.path_len > 1 && loc.path[0] == '(') {
+				loc.path++;
+				loc.path_len--;
+			}
 			if (callus_path_relativize(&rel, st->in->pc, loc.path, loc.path_len)) {
 				callus_buf_put(file, loc.path, loc.path_len);
 				*line = loc.line;

@@ -1425,14 +1425,41 @@ case("deno-test", DN, "deno test", "deno test", DENO_TESTS,
 case("deno-test-nocolor", DN, "deno test tests/slug_test.ts", "deno test",
      pick(DN, "dashes", "null"), env={"NO_COLOR": "1"})
 case("deno-test-dot", DN, "deno test --reporter=dot", "deno test", DENO_TESTS)
+# JUnit's failure message says "Uncaught AssertionError": another message, another group
 case("deno-test-junit", DN, "deno test --reporter=junit tests/report_test.ts", "deno test",
-     pick(DN, "count"))
+     [dataclasses.replace(e, group="deno-junit-strict-equal-number") for e in pick(DN, "count")],
+     notes="JUnit XML: read by the fallback")
 case("deno-test-clean", DN, 'deno test --filter "words splits" tests/slug_test.ts', "deno test",
      expect=0)
 case("deno-lint", DN, "deno lint", "deno lint", DENO_LINT)
 case("deno-lint-compact", DN, "deno lint --compact src", "deno lint", DENO_LINT)
 case("deno-lint-json", DN, "deno lint --json", "deno lint", DENO_LINT)
 case("deno-lint-clean", DN, "deno lint src/slug.ts", "deno lint", expect=0)
+
+plant("pw-app",
+      decimal=P("tests/money.spec.ts", 'cents("1.5")', None, "pw-tobe-number",
+                test="money › parses a price with one decimal"),
+      split=P("tests/money.spec.ts", "toEqual([34, 33, 33])", None, "pw-toequal",
+              test="money › splits a bill"),
+      zero=P("src/money.ts", "throw new RangeError", "RangeError", "pw-rangeerror-split",
+             test="money › refuses to split nothing",
+             also=(("tests/money.spec.ts", "split(100, 0)"),)))
+PW = "pw-app"
+case("playwright", PW, "npx playwright test", "playwright test", every(PW),
+     ctx=["tests/ok.spec.ts"], notes="tests without a browser: no browser is installed")
+case("npm-test-playwright", PW, "npm test", "npm test", every(PW), runner="playwright test",
+     ctx=["tests/ok.spec.ts"])
+case("playwright-dot", PW, "npx playwright test --reporter=dot", "playwright test", every(PW))
+case("playwright-line", PW, "npx playwright test --reporter=line", "playwright test", every(PW),
+     ctx=["tests/ok.spec.ts"])
+# JUnit's failure message is the matcher line alone ("// Object.is equality" kept, no
+# Expected/Received; a thrown error without its class): another message, another group
+PW_JUNIT_GROUPS = {"pw-tobe-number": "pw-junit-tobe", "pw-toequal": "pw-junit-toequal",
+                   "pw-rangeerror-split": "pw-junit-rangeerror-split"}
+case("playwright-junit", PW, "npx playwright test --reporter=junit", "playwright test",
+     [dataclasses.replace(e, group=PW_JUNIT_GROUPS[e.group]) for e in every(PW)],
+     notes="JUnit XML: read by the fallback")
+case("playwright-clean", PW, "npx playwright test tests/ok.spec.ts", "playwright test", expect=0)
 
 plant("ho-runtimes",
       b_restock=P("bun/stock.test.ts", "toBe(7)", None, "bun-tobe-number",
@@ -1456,3 +1483,16 @@ case("ho-bun-test", HRT, "bun test ./bun", "bun test", pick(HRT, "b_restock", "b
 case("ho-deno-test", HRT, "deno test deno/", "deno test", pick(HRT, "d_totals", "d_sku"), **HELD)
 case("ho-deno-typecheck", HRT, "deno test deno-typed", "deno test", pick(HRT, "d_type"), **HELD)
 case("ho-deno-lint", HRT, "deno lint deno-lint", "deno lint", pick(HRT, "d_await", "d_var"), **HELD)
+
+plant("ho-pw",
+      length=P("specs/orders.spec.js", "toHaveLength(2)", None, "pw-tohavelength",
+               test="keeps the open orders"),
+      missing=P("lib/orders.js", "order.customer.toUpperCase()", "TypeError",
+                "pw-typeerror-undefined-read", test="labels an order of a missing customer",
+                also=(("specs/orders.spec.js", 'byCustomer(orders, "dee")'),)),
+      contain=P("specs/orders.spec.js", 'toContain("dee")', None, "pw-tocontain",
+                test="lists the customers"))
+HPW = "ho-pw"
+case("ho-playwright", HPW, "npx playwright test", "playwright test", every(HPW), **HELD)
+case("ho-playwright-dot", HPW, "npx playwright test --reporter=dot specs/orders.spec.js",
+     "playwright test", every(HPW), **HELD)

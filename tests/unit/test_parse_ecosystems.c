@@ -4,8 +4,8 @@
  * Ruby (rspec, minitest, rubocop), PHP (phpunit, php -l), Perl (prove and
  * TAP), Elixir (ExUnit), Python's pyflakes, pyright, bandit, black and
  * isort, clang-tidy, ninja (meson, CMake), and the linters biome, oxlint,
- * prettier, stylelint, markdownlint, yamllint, AVA, bun test, deno test and
- * deno lint; and the fallback's
+ * prettier, stylelint, markdownlint, yamllint, AVA, bun test, deno test,
+ * deno lint and Playwright test; and the fallback's
  * JUnit XML and TAP for a tool callus does not know.
  *
  * The samples are the corpus's own outputs (tests/corpus/cases/ID/output.txt,
@@ -327,6 +327,24 @@ static const tcase cases[] = {
 		END } },
 	{ "deno-lint-compact", "deno lint", "deno-app", "", "deno_lint", 3, NULL, "deno-lint",
 	  { END } },
+	/* Playwright test: the title path without the file is the test's name */
+	{ "playwright", "playwright test", "pw-app", "", "playwright", 3,
+	  "tests/money.spec.ts|src/money.ts", NULL,
+	  {
+		{ 0, "tests/money.spec.ts", 6, 26, NULL, "error",
+		  "money \xe2\x80\xba parses a price with one decimal",
+		  "expect(received).toBe(expected) Expected: 150 Received: 105",
+		  "@tests/money.spec.ts" },
+		{ 2, "src/money.ts", 12, 24, NULL, "error",
+		  "money \xe2\x80\xba refuses to split nothing", "RangeError: cannot split 100 0 ways",
+		  "split@src/money.ts|@tests/money.spec.ts" },
+		END } },
+	{ "npm-test-playwright", "npm test", "pw-app", "", "playwright", 3, NULL, "playwright",
+	  { END } },
+	{ "playwright-dot", "playwright test", "pw-app", "", "playwright", 3, NULL, "playwright",
+	  { END } },
+	{ "playwright-line", "playwright test", "pw-app", "", "playwright", 3, NULL, "playwright",
+	  { END } },
 };
 
 static const tcase *find_case(const char *sample)
@@ -409,7 +427,7 @@ static void tool_names(void **state)
 		{ "stylelint", "stylelint" }, { "markdownlint", "markdownlint" },
 		{ "yamllint", "yamllint" },   { "ava", "ava" },
 		{ "bun test", "bun" },	      { "deno test", "deno_test" },
-		{ "deno lint", "deno_lint" },
+		{ "deno lint", "deno_lint" },     { "playwright test", "playwright" },
 	};
 
 	(void)state;
