@@ -120,6 +120,8 @@ const callus_pattern callus_detect_builtins[] = {
 	{ "kotlinc", NULL, ANALYSIS, 0 },
 	{ "mvn", NULL, TEST, 0 },
 	{ "mvnw", "mvn", TEST, 0 },
+	{ "gradle", NULL, TEST, 0 },
+	{ "gradlew", "gradle", TEST, 0 },
 	/* Ruby: minitest runs as a test file given to ruby, or rake's task */
 	{ "rspec", NULL, TEST, 0 },
 	{ "rake spec", NULL, TEST, 0 },

@@ -20,7 +20,7 @@ static const callus_parser *const parsers[] = {
 	&callus_parser_cargo,  &callus_parser_go,       &callus_parser_shellcheck,
 	/* after cargo: its pretty output is rustc's layout */
 	&callus_parser_deno_lint,
-	&callus_parser_maven,  &callus_parser_javac,    &callus_parser_kotlinc,
+	&callus_parser_maven,  &callus_parser_gradle,   &callus_parser_javac,    &callus_parser_kotlinc,
 	&callus_parser_rspec,  &callus_parser_minitest, &callus_parser_rubocop,
 	&callus_parser_phpunit, &callus_parser_php,	&callus_parser_ninja,
 	&callus_parser_cppcheck, &callus_parser_ctest,  &callus_parser_gcc,    &callus_parser_make,

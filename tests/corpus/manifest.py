@@ -1461,6 +1461,32 @@ case("playwright-junit", PW, "npx playwright test --reporter=junit", "playwright
      notes="JUnit XML: read by the fallback")
 case("playwright-clean", PW, "npx playwright test tests/ok.spec.ts", "playwright test", expect=0)
 
+plant("gradle-app",
+      total=P("src/test/java/shop/BasketTest.java", "assertEquals(350, b.total())",
+              "AssertionError", "gradle-short-assertion",
+              test="shop.BasketTest > totalAddsEveryPrice"),
+      most=P("src/test/java/shop/BasketTest.java", "assertEquals(0, b.mostExpensive())",
+             "IndexOutOfBoundsException", "gradle-short-index-out-of-bounds",
+             test="shop.BasketTest > mostExpensiveOfNothingIsZero"),
+      total_full=P("src/test/java/shop/BasketTest.java", "assertEquals(350, b.total())",
+                   "AssertionError", "junit-assert-equals",
+                   test="shop.BasketTest > totalAddsEveryPrice"),
+      most_full=P("src/main/java/shop/Basket.java", "prices.get(0)", "IndexOutOfBoundsException",
+                  "java-index-out-of-bounds", test="shop.BasketTest > mostExpensiveOfNothingIsZero",
+                  also=(("src/test/java/shop/BasketTest.java", "assertEquals(0, b.mostExpensive())"),)),
+      coupon=P("broken/src/main/java/shop/Coupon.java", "int p = code.substring(4)", None,
+               "java-incompatible-types"),
+      lenght=P("broken/src/main/java/shop/Coupon.java", "code.lenght()", None,
+               "java-cannot-find-symbol"))
+GR = "gradle-app"
+case("gradle-test", GR, "gradle test", "gradle", pick(GR, "total", "most"),
+     notes="Gradle 4.4 (Debian), plain console: the short exception format names the test's "
+     "file by its base name")
+case("gradle-test-full", GR, "gradle test -Pfull", "gradle", pick(GR, "total_full", "most_full"))
+case("gradle-compile", GR, "cd broken && gradle build", "gradle", pick(GR, "coupon", "lenght"),
+     cwd=".")
+case("gradle-clean", GR, "gradle compileJava", "gradle", expect=0)
+
 plant("ho-runtimes",
       b_restock=P("bun/stock.test.ts", "toBe(7)", None, "bun-tobe-number",
                   test="adds to the quantity on restock"),
@@ -1496,3 +1522,16 @@ HPW = "ho-pw"
 case("ho-playwright", HPW, "npx playwright test", "playwright test", every(HPW), **HELD)
 case("ho-playwright-dot", HPW, "npx playwright test --reporter=dot specs/orders.spec.js",
      "playwright test", every(HPW), **HELD)
+
+plant("ho-gradle",
+      split=P("src/test/java/app/text/WordsTest.java", 'Words.split("a  b c")', "AssertionError",
+              "junit-assert-equals", test="app.text.WordsTest > splitsOnRunsOfBlanks"),
+      npe=P("src/main/java/app/text/Words.java", "names.get(key).length()",
+            "NullPointerException", "java-npe-map-get",
+            test="app.text.WordsTest > lengthOfAMissingName",
+            also=(("src/test/java/app/text/WordsTest.java", "Words.lengthOf("),)),
+      minute=P("typo/src/test/java/app/ClockTest.java", "c.minute(1)", None,
+               "java-cannot-find-symbol"))
+HG = "ho-gradle"
+case("ho-gradle-check", HG, "gradle check -Pfull", "gradle", pick(HG, "split", "npe"), **HELD)
+case("ho-gradle-test-compile", HG, "cd typo && gradle test", "gradle", pick(HG, "minute"), **HELD)

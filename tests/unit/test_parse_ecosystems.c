@@ -1,6 +1,6 @@
 /*
  * test_parse_ecosystems.c - the parsers of the tools beyond the JavaScript
- * and native families' first members: the JVM (javac, kotlinc, Maven),
+ * and native families' first members: the JVM (javac, kotlinc, Maven, Gradle),
  * Ruby (rspec, minitest, rubocop), PHP (phpunit, php -l), Perl (prove and
  * TAP), Elixir (ExUnit), Python's pyflakes, pyright, bandit, black and
  * isort, clang-tidy, ninja (meson, CMake), and the linters biome, oxlint,
@@ -345,6 +345,30 @@ static const tcase cases[] = {
 	  { END } },
 	{ "playwright-line", "playwright test", "pw-app", "", "playwright", 3, NULL, "playwright",
 	  { END } },
+	/* Gradle's short exception format: the test's own file, by its class */
+	{ "gradle-test", "gradle", "gradle-app", "", "gradle", 2,
+	  "src/test/java/shop/BasketTest.java", NULL,
+	  {
+		{ 1, "src/test/java/shop/BasketTest.java", 13, 0, "AssertionError", "error",
+		  "shop.BasketTest > totalAddsEveryPrice",
+		  "java.lang.AssertionError at BasketTest.java:13", NULL },
+		END } },
+	{ "gradle-test-full", "gradle", "gradle-app", "", "gradle", 2,
+	  "src/main/java/shop/Basket.java|src/test/java/shop/BasketTest.java", NULL,
+	  {
+		{ 0, "src/main/java/shop/Basket.java", 24, 0, "IndexOutOfBoundsException", "error",
+		  "shop.BasketTest > mostExpensiveOfNothingIsZero",
+		  "Index 0 out of bounds for length 0", NULL },
+		{ 1, "src/test/java/shop/BasketTest.java", 13, 0, "AssertionError", "error",
+		  "shop.BasketTest > totalAddsEveryPrice", "expected:<350> but was:<250>", NULL },
+		END } },
+	/* javac's errors, the task's name glued to the first one */
+	{ "gradle-compile", "gradle", "gradle-app", "", "gradle", 2,
+	  "broken/src/main/java/shop/Coupon.java", NULL,
+	  {
+		{ 0, "broken/src/main/java/shop/Coupon.java", 12, 0, NULL, "error", NULL,
+		  "incompatible types: String cannot be converted to int", NULL },
+		END } },
 };
 
 static const tcase *find_case(const char *sample)
@@ -413,6 +437,7 @@ static void tool_names(void **state)
 	static const char *const map[][2] = {
 		{ "javac", "javac" },	      { "kotlinc", "kotlinc" },
 		{ "mvn", "maven" },	      { "rspec", "rspec" },
+		{ "gradle", "gradle" },
 		{ "rake spec", "rspec" },     { "rake test", "minitest" },
 		{ "rails test", "minitest" }, { "minitest", "minitest" },
 		{ "rubocop", "rubocop" },     { "phpunit", "phpunit" },
