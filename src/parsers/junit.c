@@ -27,6 +27,7 @@
 #include "parsers/parsers.h"
 #include "parsers/util.h"
 #include "callus/common.h"
+#include "callus/utf8.h"
 
 #include <string.h>
 
@@ -263,9 +264,18 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 {
 	const char *p = in->raw && in->raw_len ? in->raw : in->text;
 	const char *end = p + (in->raw && in->raw_len ? in->raw_len : in->text_len), *lt, *gt, *next;
+	callus_buf clean = CALLUS_BUF_INIT;
 	state st;
 	int rc = 0;
 
+	/* the raw output as printed may hold invalid UTF-8: what is read
+	 * from it becomes messages, names and codes */
+	if (!callus_utf8_valid(p, (size_t)(end - p))) {
+		if ((rc = callus_utf8_sanitize(&clean, p, (size_t)(end - p))) < 0)
+			return rc;
+		p = clean.ptr;
+		end = p + clean.len;
+	}
 	memset(&st, 0, sizeof(st));
 	st.in = in;
 	st.diags = diags;
@@ -295,6 +305,7 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 	callus_buf_release(&st.type);
 	callus_buf_release(&st.msg);
 	callus_buf_release(&st.body);
+	callus_buf_release(&clean);
 	return rc < 0 ? rc : 0;
 }
 
