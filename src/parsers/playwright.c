@@ -24,10 +24,13 @@
  * located at the innermost in-project frame, else at the test.  Playwright
  * also prints "at ../src/x.ts:12" relative to the test's directory above
  * the code frame: the absolute frames below say the same.  "Error
- * Context" names a file Playwright wrote, not a source.
+ * Context" names a file Playwright wrote, not a source.  The JSON report
+ * (--reporter=json) says the same in its failed specs.
  */
 #include "parsers/parsers.h"
 #include "parsers/js_util.h"
+#include "parsers/util.h"
+#include "callus/cleantext.h"
 #include "callus/common.h"
 
 #include <string.h>
@@ -97,6 +100,128 @@ static int expected_received(const char *s, size_t len)
 	       !callus_js_starts(s, len, "Received  +");
 }
 
+/* One failed spec of the JSON report: the first error of its first
+ * failed result, its message's first line and Expected/Received lines
+ * (colours taken off), placed by the error's stack, else by its location,
+ * else by the spec (its file relative to the test directory, rootDir). */
+static int json_spec(json_t *spec, const char *title, const char *root, const callus_parse_input *in,
+		     callus_diags *diags, callus_strlist *files)
+{
+	callus_js_failure f;
+	callus_buf text = CALLUS_BUF_INIT;
+	json_t *test, *res, *err = NULL;
+	size_t i, j;
+	int rc = 0;
+
+	json_array_foreach(json_object_get(spec, "tests"), i, test) {
+		json_array_foreach(json_object_get(test, "results"), j, res) {
+			if (!err && json_object_get(res, "error"))
+				err = json_object_get(res, "error");
+		}
+	}
+	callus_js_failure_init(&f);
+	callus_js_failure_start(&f);
+	if ((rc = callus_js_failure_test(&f, title, strlen(title))) < 0)
+		goto out;
+	if (json_string_value(json_object_get(spec, "file"))) {
+		callus_buf_printf(&f.file, "%s%s%s", root, *root ? "/" : "",
+				  json_string_value(json_object_get(spec, "file")));
+		f.line = (long)json_integer_value(json_object_get(spec, "line"));
+	}
+	for (int part = 0; err && part < 2 && rc >= 0; part++) {
+		const char *v = json_string_value(json_object_get(err, part ? "stack" : "message"));
+		const char *p, *end, *line;
+		size_t n;
+
+		if (!v)
+			continue;
+		callus_buf_clear(&text);
+		if ((rc = callus_text_clean(&text, v, strlen(v), 0)) < 0)
+			break;
+		p = text.ptr ? text.ptr : "";
+		end = p + text.len;
+		while (rc >= 0 && callus_next_line(&p, end, &line, &n)) {
+			callus_js_frame fr;
+
+			if (part) {
+				if (callus_js_parse_frame(line, n, 1, &fr))
+					rc = callus_js_failure_frame(&f, in->pc, &fr);
+				continue;
+			}
+			if (!f.has_header && n) {
+				f.has_header = 1;
+				if (callus_js_starts(line, n, "Error: expect(")) {
+					const char *aside;
+
+					line += 7;
+					n -= 7;
+					if ((aside = memmem(line, n, " // ", 4)))
+						n = (size_t)(aside - line);
+				}
+				rc = callus_js_message_add(&f.message, line, n);
+			} else if (expected_received(line, n)) {
+				rc = callus_js_message_add(&f.message, line, n);
+			}
+		}
+	}
+	if (rc >= 0 && !f.frames.count && err) {
+		json_t *loc = json_object_get(err, "location");
+		const char *file = json_string_value(json_object_get(loc, "file"));
+
+		if (file) {
+			callus_buf_clear(&f.file);
+			callus_buf_puts(&f.file, file);
+			f.line = (long)json_integer_value(json_object_get(loc, "line"));
+			f.column = (long)json_integer_value(json_object_get(loc, "column"));
+		}
+	}
+	if (rc >= 0 && (rc = callus_buf_status(&f.file)) >= 0)
+		rc = callus_js_failure_flush(&f, in->pc, diags, files, NULL);
+out:
+	callus_js_failure_release(&f);
+	callus_buf_release(&text);
+	return rc;
+}
+
+/* The suites of the JSON report, nested by describe(): the titles below
+ * the file's join the spec's with " › ". */
+static int json_suites(json_t *suites, const char *prefix, int top, const char *root,
+		       const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
+{
+	callus_buf title = CALLUS_BUF_INIT;
+	json_t *suite, *spec;
+	size_t i, j;
+	int rc = 0;
+
+	json_array_foreach(suites, i, suite) {
+		const char *st = json_string_value(json_object_get(suite, "title"));
+		callus_buf sub = CALLUS_BUF_INIT;
+
+		/* the top suites are the files */
+		callus_buf_printf(&sub, "%s%s%s", prefix, *prefix && !top && st ? SEP : "",
+				  top || !st ? "" : st);
+		json_array_foreach(json_object_get(suite, "specs"), j, spec) {
+			const char *t = json_string_value(json_object_get(spec, "title"));
+
+			if (json_is_false(json_object_get(spec, "ok")) && t && rc >= 0) {
+				callus_buf_clear(&title);
+				callus_buf_printf(&title, "%s%s%s", sub.ptr ? sub.ptr : "",
+						  sub.len ? SEP : "", t);
+				if ((rc = callus_buf_status(&title)) >= 0)
+					rc = json_spec(spec, title.ptr, root, in, diags, files);
+			}
+		}
+		if (rc >= 0 && (rc = callus_buf_status(&sub)) >= 0)
+			rc = json_suites(json_object_get(suite, "suites"), sub.ptr ? sub.ptr : "", 0,
+					 root, in, diags, files);
+		callus_buf_release(&sub);
+		if (rc < 0)
+			break;
+	}
+	callus_buf_release(&title);
+	return rc;
+}
+
 static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
 	callus_js_lines it;
@@ -104,7 +229,19 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 	const char *s;
 	size_t len;
 	int rc;
+	json_t *doc = callus_pu_json_document(in);
 
+	/* --reporter=json */
+	if (doc && json_is_array(json_object_get(doc, "suites")) && json_object_get(doc, "config")) {
+		const char *root = json_string_value(
+			json_object_get(json_object_get(doc, "config"), "rootDir"));
+
+		rc = json_suites(json_object_get(doc, "suites"), "", 1, root ? root : "", in, diags,
+				 files);
+		json_decref(doc);
+		return rc < 0 ? rc : 0;
+	}
+	json_decref(doc);
 	callus_js_lines_init(&it, in);
 	callus_js_failure_init(&f);
 	while ((rc = callus_js_lines_next(&it, &s, &len)) > 0) {

@@ -345,6 +345,8 @@ static const tcase cases[] = {
 	  { END } },
 	{ "playwright-line", "playwright test", "pw-app", "", "playwright", 3, NULL, "playwright",
 	  { END } },
+	{ "ho-playwright", "playwright test", "ho-pw", "", "playwright", 3,
+	  "specs/orders.spec.js|lib/orders.js", NULL, { END } },
 	/* Gradle's short exception format: the test's own file, by its class */
 	{ "gradle-test", "gradle", "gradle-app", "", "gradle", 2,
 	  "src/test/java/shop/BasketTest.java", NULL,
@@ -524,20 +526,51 @@ static void unknown_tools(void **state)
 	callus_failure_release(&f);
 }
 
-/* deno lint --json: its columns count from 0; read by the tool's name
- * (nothing in the filtered text tells it under a wrapper) */
-static void deno_lint_json(void **state)
+/* JSON reports, read by the tool's name (nothing in the filtered text
+ * tells them under a wrapper): the same errors as the tool's text.  deno
+ * lint --json counts columns from 0; Playwright's report nests describe()
+ * titles in suites. */
+static void json_reports(void **state)
 {
-	const tcase *c = find_case("deno-lint");
-	callus_failure f, g;
+	static const char *const pairs[][4] = {
+		{ "deno lint", "deno-lint-json", "deno-lint", "deno_lint" },
+		{ "playwright test", "playwright-json", "ho-playwright", "playwright" },
+	};
 
 	(void)state;
-	analyse(&f, "deno lint", "deno-lint-json", "deno-app", "");
-	parse_assert_str("parser", f.parser, "deno_lint");
-	analyse(&g, c->tool, c->sample, c->project, c->cwd);
-	parse_assert_same("deno-lint", &f, &g);
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		const tcase *c = find_case(pairs[i][2]);
+		callus_failure f, g;
+
+		print_message("%s\n", pairs[i][1]);
+		analyse(&f, pairs[i][0], pairs[i][1], c->project, c->cwd);
+		parse_assert_str("parser", f.parser, pairs[i][3]);
+		analyse(&g, c->tool, c->sample, c->project, c->cwd);
+		parse_assert_same(pairs[i][2], &f, &g);
+		callus_failure_release(&f);
+		callus_failure_release(&g);
+	}
+}
+
+/* deno test --reporter=tap: deno's parser finds nothing, the fallback's
+ * TAP reads each YAML block, one JSON object, its place from the stack in
+ * the message */
+static void deno_tap(void **state)
+{
+	callus_buf files = CALLUS_BUF_INIT;
+	callus_failure f;
+
+	(void)state;
+	analyse(&f, "deno test", "deno-test-tap", "ho-runtimes", "");
+	parse_assert_str("parser", f.parser, "generic");
+	assert_int_equal(f.diags.count, 2);
+	parse_files_of(&files, &f.files);
+	parse_assert_str("files", files.ptr, "deno/price_test.ts|deno/price.ts");
+	parse_assert_str("file", f.diags.items[1].file, "deno/price.ts");
+	assert_int_equal(f.diags.items[1].line, 8);
+	parse_assert_str("message", f.diags.items[1].message, "Error: no sku in \",5\"");
 	callus_failure_release(&f);
-	callus_failure_release(&g);
+	callus_buf_release(&files);
 }
 
 int main(void)
@@ -547,7 +580,8 @@ int main(void)
 		cmocka_unit_test(sniffing),
 		cmocka_unit_test(tool_names),
 		cmocka_unit_test(unknown_tools),
-		cmocka_unit_test(deno_lint_json),
+		cmocka_unit_test(json_reports),
+		cmocka_unit_test(deno_tap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
