@@ -1,7 +1,8 @@
 /*
  * fuzz_parsers_js.c - the JavaScript parsers (eslint, tsc, jest, vitest,
- * mocha, node --test, ava) on arbitrary bytes; the checks are in
- * parser_invariants.h.  Seeds: tests/parsers/js/ and AVA's outputs of
+ * mocha, node --test, ava, bun test, deno test, deno lint, Playwright test)
+ * on arbitrary bytes; the checks are in parser_invariants.h.  Seeds:
+ * tests/parsers/js/ and AVA's, bun's, deno's and Playwright's outputs of
  * tests/corpus/cases/ (real outputs).
  */
 #include "parsers/js_util.h"
@@ -12,7 +13,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const names[] = { "eslint", "tsc",	     "jest", "vitest",
-					     "mocha",  "node_test", "ava" };
+					     "mocha",  "node_test", "ava",  "bun",
+					     "deno_test", "deno_lint", "playwright" };
 	static const callus_pathctx ctx[] = {
 		{ "/tmp/callus-js/jest", NULL, "" },
 		{ "/work/proj", "/srv/proj", "web" },

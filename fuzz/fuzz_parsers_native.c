@@ -3,7 +3,7 @@
  * mypy, ruff, flake8, pylint, gcc, make, go, cargo, shellcheck, cppcheck,
  * ctest; javac, maven, kotlinc, rspec, minitest, rubocop, phpunit, php,
  * tap, exunit, pyflakes, pyright, bandit, black, isort, ninja, biome,
- * oxlint, prettier, stylelint, markdownlint, yamllint, junit) on arbitrary
+ * oxlint, prettier, stylelint, markdownlint, yamllint, junit, gradle) on arbitrary
  * bytes; the checks are in parser_invariants.h.  Seeds:
  * tests/parsers/native/ and outputs of tests/corpus/cases/ (real outputs).
  */
@@ -21,6 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		"rubocop", "phpunit",  "php",	   "tap",	   "exunit",   "pyflakes",
 		"pyright", "bandit",   "black",	   "isort",	   "ninja",    "biome",
 		"oxlint",  "prettier", "stylelint", "markdownlint", "yamllint", "junit",
+		"gradle",
 	};
 	static const callus_pathctx ctx[] = {
 		{ "/tmp/callus-native/c", NULL, "" },

@@ -5,9 +5,11 @@
 # cargo/rustc unless a cargo is already on PATH (rustup's, say); javac,
 # Maven (offline, on Debian's plugin repository), kotlinc, rspec, minitest,
 # rubocop, php -l, phpunit, prove, mix (ExUnit), pyflakes, bandit, black,
-# isort, yamllint, clang-tidy, meson and ninja; then the pinned npm tools of
-# tests/tools/ (eslint, tsc, jest, vitest, mocha, pyright, biome, oxlint,
-# prettier, stylelint, markdownlint, ava: install-test-tools.sh).
+# isort, yamllint, clang-tidy, meson, ninja and gradle; bun and deno (the
+# pinned npm packages of tests/corpus/tools/, which carry their binaries); then
+# the pinned npm tools of tests/tools/ (eslint, tsc, jest, vitest, mocha,
+# pyright, biome, oxlint, prettier, stylelint, markdownlint, ava, Playwright
+# test: install-test-tools.sh).
 #
 # Only regenerating the corpus needs these: checking it (tests/corpus/check.sh,
 # part of the test suite) needs only python3, git and build/callus.
@@ -26,7 +28,7 @@ pkgs="golang-go python3 python3-pytest mypy flake8 pylint shellcheck cppcheck
 	default-jdk-headless maven maven-debian-helper libmaven-compiler-plugin-java
 	libmaven-resources-plugin-java libsurefire-java junit4 kotlin ruby rake ruby-rspec
 	ruby-minitest rubocop php-cli phpunit perl elixir pyflakes3 bandit black isort yamllint
-	clang-tidy meson ninja-build"
+	clang-tidy meson ninja-build gradle"
 command -v cargo >/dev/null 2>&1 || pkgs="$pkgs cargo rustc"
 
 pkg_installed() {
@@ -62,6 +64,24 @@ if [ -n "$missing" ]; then
 	echo "install-corpus-tools: installed$missing"
 else
 	echo "install-corpus-tools: system packages present"
+fi
+
+# bun and deno: npm ci of the lock file, skipped when node_modules was made
+# from the same one (a stamp records its checksum, as install-test-tools.sh)
+corpus_tools=tests/corpus/tools
+want=$(cat "$corpus_tools/package-lock.json" | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$corpus_tools/node_modules/.callus-stamp" 2>/dev/null)" != "$want" ]; then
+	log=$(mktemp)
+	if ! (cd "$corpus_tools" && npm ci --no-audit --no-fund --no-update-notifier \
+		--loglevel=error) >"$log" 2>&1; then
+		cat "$log" >&2
+		rm -f "$log"
+		echo "install-corpus-tools: npm ci failed in $corpus_tools" >&2
+		exit 1
+	fi
+	rm -f "$log"
+	printf '%s\n' "$want" >"$corpus_tools/node_modules/.callus-stamp"
+	echo "install-corpus-tools: installed bun and deno in $corpus_tools/node_modules"
 fi
 
 exec ./scripts/install-test-tools.sh

@@ -53,6 +53,9 @@ const callus_pattern callus_detect_builtins[] = {
 	{ "stylelint", NULL, LINT, 0 },
 	{ "markdownlint", NULL, LINT, 0 },
 	{ "markdownlint-cli2", "markdownlint", LINT, 0 },
+	{ "deno test", NULL, TEST, 0 },
+	{ "deno lint", NULL, LINT, 0 },
+	{ "playwright test", NULL, TEST, 0 },
 	/* Python */
 	{ "pytest", NULL, TEST, 0 },
 	{ "py.test", "pytest", TEST, 0 },
@@ -117,6 +120,8 @@ const callus_pattern callus_detect_builtins[] = {
 	{ "kotlinc", NULL, ANALYSIS, 0 },
 	{ "mvn", NULL, TEST, 0 },
 	{ "mvnw", "mvn", TEST, 0 },
+	{ "gradle", NULL, TEST, 0 },
+	{ "gradlew", "gradle", TEST, 0 },
 	/* Ruby: minitest runs as a test file given to ruby, or rake's task */
 	{ "rspec", NULL, TEST, 0 },
 	{ "rake spec", NULL, TEST, 0 },

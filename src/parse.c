@@ -6,8 +6,11 @@
 
 /* Order matters for content sniffing: the most specific first. */
 static const callus_parser *const parsers[] = {
+	/* its "N) title" blocks look like mocha's */
+	&callus_parser_playwright,
 	&callus_parser_jest,   &callus_parser_vitest,   &callus_parser_mocha,  &callus_parser_node_test,
-	&callus_parser_ava,    &callus_parser_exunit,
+	&callus_parser_ava,    &callus_parser_exunit,   &callus_parser_bun,
+	&callus_parser_deno_test,
 	/* eslint's stylish summary ("✖ 3 problems") is stylelint's too */
 	&callus_parser_stylelint, &callus_parser_biome, &callus_parser_oxlint,
 	&callus_parser_prettier, &callus_parser_markdownlint,
@@ -15,7 +18,9 @@ static const callus_parser *const parsers[] = {
 	&callus_parser_mypy,   &callus_parser_ruff,     &callus_parser_flake8, &callus_parser_pylint,
 	&callus_parser_pyright, &callus_parser_bandit,  &callus_parser_black,  &callus_parser_isort,
 	&callus_parser_cargo,  &callus_parser_go,       &callus_parser_shellcheck,
-	&callus_parser_maven,  &callus_parser_javac,    &callus_parser_kotlinc,
+	/* after cargo: its pretty output is rustc's layout */
+	&callus_parser_deno_lint,
+	&callus_parser_maven,  &callus_parser_gradle,   &callus_parser_javac,    &callus_parser_kotlinc,
 	&callus_parser_rspec,  &callus_parser_minitest, &callus_parser_rubocop,
 	&callus_parser_phpunit, &callus_parser_php,	&callus_parser_ninja,
 	&callus_parser_cppcheck, &callus_parser_ctest,  &callus_parser_gcc,    &callus_parser_make,

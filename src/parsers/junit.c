@@ -27,6 +27,7 @@
 #include "parsers/parsers.h"
 #include "parsers/util.h"
 #include "callus/common.h"
+#include "callus/utf8.h"
 
 #include <string.h>
 
@@ -99,7 +100,8 @@ static int attr(callus_buf *out, const char *s, const char *end, const char *nam
 }
 
 /* The first "path:LINE" of the body in the workspace, the crash line
- * ("path:LINE: ErrorType" alone on its line) first. */
+ * ("path:LINE: ErrorType" alone on its line, one word after the place)
+ * first. */
 static int body_location(state *st, callus_buf *file, long *line)
 {
 	const char *p = st->body.ptr, *end = p + st->body.len, *s;
@@ -111,12 +113,27 @@ static int body_location(state *st, callus_buf *file, long *line)
 	for (int crash = 1; crash >= 0 && !found; crash--) {
 		for (p = st->body.ptr; !found && callus_next_line(&p, end, &s, &len);) {
 			size_t ind = callus_pu_indent(s, len);
+			/* deno's frames name a file:// URL: the path is after it */
+			long url = callus_pu_find(s, len, "file://");
 
+			if (!crash && url >= 0) {
+				s += url + 7;
+				len -= (size_t)url + 7;
+			}
 			if (crash ? !callus_pu_location(s + ind, len - ind, &loc) ||
 					    !callus_path_has_source_ext(loc.path, loc.path_len) ||
-					    loc.end >= len - ind || s[ind + loc.end] != ' '
-				  : !callus_pu_find_location(s, len, &loc))
+					    loc.end >= len - ind || s[ind + loc.end] != ' ' ||
+					    memchr(s + ind + loc.end + 1, ' ', len - ind - loc.end - 1)
+				  : !callus_pu_find_location(s, len, &loc) ||
+					    /* Playwright's "a.spec.ts:5:3 › title" names the
+					     * test, relative to its test directory */
+					    callus_pu_starts(s + loc.end, len - loc.end, " \xe2\x80\xba "))
 				continue;
+			/* "at fn (/abs/x.ts:12:24)": the place inside the parenthesis */
+			while (loc.path_len > 1 && loc.path[0] == '(') {
+				loc.path++;
+				loc.path_len--;
+			}
 			if (callus_path_relativize(&rel, st->in->pc, loc.path, loc.path_len)) {
 				callus_buf_put(file, loc.path, loc.path_len);
 				*line = loc.line;
@@ -247,9 +264,18 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 {
 	const char *p = in->raw && in->raw_len ? in->raw : in->text;
 	const char *end = p + (in->raw && in->raw_len ? in->raw_len : in->text_len), *lt, *gt, *next;
+	callus_buf clean = CALLUS_BUF_INIT;
 	state st;
 	int rc = 0;
 
+	/* the raw output as printed may hold invalid UTF-8: what is read
+	 * from it becomes messages, names and codes */
+	if (!callus_utf8_valid(p, (size_t)(end - p))) {
+		if ((rc = callus_utf8_sanitize(&clean, p, (size_t)(end - p))) < 0)
+			return rc;
+		p = clean.ptr;
+		end = p + clean.len;
+	}
 	memset(&st, 0, sizeof(st));
 	st.in = in;
 	st.diags = diags;
@@ -279,6 +305,7 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 	callus_buf_release(&st.type);
 	callus_buf_release(&st.msg);
 	callus_buf_release(&st.body);
+	callus_buf_release(&clean);
 	return rc < 0 ? rc : 0;
 }
 

@@ -18,6 +18,8 @@ extern const callus_parser callus_parser_eslint, callus_parser_tsc, callus_parse
 	callus_parser_black, callus_parser_isort, callus_parser_ninja, callus_parser_biome,
 	callus_parser_oxlint, callus_parser_prettier, callus_parser_stylelint,
 	callus_parser_markdownlint, callus_parser_yamllint, callus_parser_ava, callus_parser_exunit,
-	callus_parser_junit;
+	callus_parser_junit, callus_parser_bun, callus_parser_deno_test,
+	callus_parser_deno_lint, callus_parser_playwright,
+	callus_parser_gradle;
 
 #endif

@@ -33,6 +33,7 @@
 #include "parsers/parsers.h"
 #include "parsers/js_util.h"
 #include "parsers/util.h"
+#include "callus/cleantext.h"
 #include "callus/common.h"
 
 #include <stdlib.h>
@@ -268,6 +269,49 @@ static int yaml_folded_end(state *st)
 	return rc;
 }
 
+/*
+ * deno's block is one JSON object (YAML's flow style):
+ *   {"message":"AssertionError: ...\n    at file:///abs/x_test.ts:6:10","severity":"fail",
+ *    "at":{"file":"./x_test.ts","line":4}}
+ * The message's first line is the message, its first frame in the
+ * workspace the place (the message keeps deno's colours: taken off), else
+ * "at", the test's own place.
+ */
+static int yaml_json(state *st, const char *t, size_t tl)
+{
+	json_t *doc = json_loadb(t, tl, 0, NULL), *at;
+	const char *m, *file;
+	callus_buf clean = CALLUS_BUF_INIT;
+	int rc = 0;
+
+	if (!doc)
+		return 0;
+	if ((m = json_string_value(json_object_get(doc, "message"))) &&
+	    (rc = callus_text_clean(&clean, m, strlen(m), 0)) >= 0) {
+		const char *p = clean.ptr ? clean.ptr : "", *end = p + clean.len, *line;
+		size_t n, first = 1;
+
+		while (rc >= 0 && callus_next_line(&p, end, &line, &n)) {
+			callus_pu_trim(&line, &n);
+			if (first && n && !st->f.msg.len)
+				rc = callus_pu_fail_msg(&st->f, line, n);
+			else if (callus_pu_starts(line, n, "at "))
+				rc = yaml_place(st, line + 3, n - 3);
+			first = 0;
+		}
+	}
+	at = json_object_get(doc, "at");
+	if (rc >= 0 && !st->placed && (file = json_string_value(json_object_get(at, "file")))) {
+		callus_buf_clear(&st->f.file);
+		callus_buf_puts(&st->f.file, file);
+		st->f.line = (long)json_integer_value(json_object_get(at, "line"));
+		rc = callus_buf_status(&st->f.file);
+	}
+	callus_buf_release(&clean);
+	json_decref(doc);
+	return rc;
+}
+
 /* A key of a "not ok"'s YAML block. */
 static int yaml_line(state *st, const char *s, size_t len)
 {
@@ -296,6 +340,8 @@ static int yaml_line(state *st, const char *s, size_t len)
 		st->yaml_base = ind + 1;
 	if (ind + 1 != st->yaml_base)
 		return 0;
+	if (t[0] == '{' && t[tl - 1] == '}')
+		return yaml_json(st, t, tl);
 	v = memchr(t, ':', tl);
 	if (!v)
 		return 0;

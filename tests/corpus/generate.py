@@ -29,6 +29,8 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 CASES_DIR = os.path.join(HERE, "cases")
 ROOT = "/tmp/callus-corpus"
 TOOLS = os.path.join(REPO, "tests", "tools", "node_modules")
+# bun and deno (scripts/install-corpus-tools.sh): on the tools' PATH, as if installed
+CORPUS_TOOLS = os.path.join(HERE, "tools", "node_modules", ".bin")
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 
@@ -44,7 +46,7 @@ def strip_ansi(text: str) -> str:
 
 
 def base_env() -> dict:
-    path = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"]
+    path = [CORPUS_TOOLS, "/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"]
     env = {
         "HOME": f"{ROOT}/.home",
         "TMPDIR": f"{ROOT}/.tmp",
@@ -71,6 +73,8 @@ def base_env() -> dict:
         "CARGO_NET_OFFLINE": "true",
         "PYTHONDONTWRITEBYTECODE": "1",
         "PYTHONHASHSEED": "0",
+        "DENO_DIR": f"{ROOT}/.cache/deno",
+        "DENO_NO_UPDATE_CHECK": "1",
     }
     # rustup's cargo (if that is the one installed) finds its toolchains here
     real_home = os.path.expanduser("~")
@@ -349,6 +353,10 @@ VERSION_CMDS = [
     ("stylelint", f"{TOOLS}/.bin/stylelint --version"),
     ("markdownlint", f"{TOOLS}/.bin/markdownlint --version"),
     ("ava", f"{TOOLS}/.bin/ava --version"),
+    ("bun", "bun --version"),
+    ("deno", "deno --version | head -n 1"),
+    ("playwright test", f"{TOOLS}/.bin/playwright --version"),
+    ("gradle", "gradle --version 2>/dev/null | grep '^Gradle'"),
 ]
 
 

@@ -529,7 +529,7 @@ static void test_config_add(void **state)
 	callus_whitelist *wl = whitelist_from("[verify]\n"
 					    "add = ./scripts/check.sh TEST\n"
 					    "add = just test\n"
-					    "add = deno lint LINT\n"
+					    "add = dune build LINT\n"
 					    "add = npm run e2e:* TEST\n"
 					    "add = python3 -m tox ANALYSIS\n"
 					    "add = mytool            # no category: OTHER\n"
@@ -539,7 +539,7 @@ static void test_config_add(void **state)
 		{ "cd x && ./scripts/check.sh --fast", "check.sh", TEST, "x", "--fast" },
 		{ "bash scripts/check.sh", "check.sh", TEST, NULL, "" },
 		{ "just test unit", "just test", OTHER, NULL, "unit" },
-		{ "deno lint src", "deno lint", LINT, NULL, "src" },
+		{ "dune build @fmt", "dune build", LINT, NULL, "@fmt" },
 		{ "npm run e2e:chrome", "npm run e2e:chrome", TEST, NULL, "" },
 		{ "python -m tox -e py311", "python -m tox", ANALYSIS, NULL, "-e py311" },
 		{ "mytool --all", "mytool", OTHER, NULL, "--all" },

@@ -1,10 +1,11 @@
 /*
  * test_parse_ecosystems.c - the parsers of the tools beyond the JavaScript
- * and native families' first members: the JVM (javac, kotlinc, Maven),
+ * and native families' first members: the JVM (javac, kotlinc, Maven, Gradle),
  * Ruby (rspec, minitest, rubocop), PHP (phpunit, php -l), Perl (prove and
  * TAP), Elixir (ExUnit), Python's pyflakes, pyright, bandit, black and
  * isort, clang-tidy, ninja (meson, CMake), and the linters biome, oxlint,
- * prettier, stylelint, markdownlint, yamllint, and AVA; and the fallback's
+ * prettier, stylelint, markdownlint, yamllint, AVA, bun test, deno test,
+ * deno lint and Playwright test; and the fallback's
  * JUnit XML and TAP for a tool callus does not know.
  *
  * The samples are the corpus's own outputs (tests/corpus/cases/ID/output.txt,
@@ -290,6 +291,86 @@ static const tcase cases[] = {
 		{ 2, "test/price.test.js", 17, 0, NULL, "error", "price › sorts the tags",
 		  "t.deepEqual: Difference (- actual, + expected): [ 'a', - 'b', + 'c', ]", NULL },
 		END } },
+	/* bun prints the failure first, the test's name after it */
+	{ "bun-test", "bun test", "bun-app", "", "bun", 3,
+	  "test/cart.test.ts|src/cart.ts", NULL,
+	  {
+		{ 0, "test/cart.test.ts", 15, 31, NULL, "error", "cart > takes ten percent off",
+		  "expect(received).toBe(expected) Expected: 630 Received: -6300",
+		  "<anonymous>@test/cart.test.ts" },
+		{ 1, "test/cart.test.ts", 19, 27, NULL, "error", "cart > lists the labels",
+		  "expect(received).toEqual(expected)", "<anonymous>@test/cart.test.ts" },
+		{ 2, "src/cart.ts", 27, 13, NULL, "error", "cart > describes an empty cart",
+		  "TypeError: undefined is not an object (evaluating 'first.name')",
+		  "describe@src/cart.ts|<anonymous>@test/cart.test.ts" },
+		END } },
+	{ "bun-run-test", "bun run test", "bun-app", "", "bun", 3, NULL, "bun-test", { END } },
+	/* deno's failures under " ERRORS ", node's assert message with its
+	 * "3 !== 4" line */
+	{ "deno-test", "deno test", "deno-app", "", "deno_test", 3,
+	  "tests/report_test.ts|tests/slug_test.ts|src/slug.ts", NULL,
+	  {
+		{ 0, "tests/report_test.ts", 5, 10, NULL, "error", "counts the words of two lines",
+		  "AssertionError: Expected values to be strictly equal: 3 !== 4",
+		  "@tests/report_test.ts" },
+		{ 2, "src/slug.ts", 13, 17, NULL, "error", "initials of nothing",
+		  "TypeError: Cannot read properties of null (reading 'join')",
+		  "initials@src/slug.ts|@tests/slug_test.ts" },
+		END } },
+	{ "deno-test-dot", "deno test", "deno-app", "", "deno_test", 3, NULL, "deno-test", { END } },
+	{ "deno-lint", "deno lint", "deno-app", "", "deno_lint", 3, "src/report.ts", NULL,
+	  {
+		{ 0, "src/report.ts", 5, 9, "no-unused-vars", "error", NULL,
+		  "`unused` is never used", NULL },
+		{ 2, "src/report.ts", 21, 7, "prefer-const", "error", NULL,
+		  "`all` is never reassigned", NULL },
+		END } },
+	{ "deno-lint-compact", "deno lint", "deno-app", "", "deno_lint", 3, NULL, "deno-lint",
+	  { END } },
+	/* Playwright test: the title path without the file is the test's name */
+	{ "playwright", "playwright test", "pw-app", "", "playwright", 3,
+	  "tests/money.spec.ts|src/money.ts", NULL,
+	  {
+		{ 0, "tests/money.spec.ts", 6, 26, NULL, "error",
+		  "money \xe2\x80\xba parses a price with one decimal",
+		  "expect(received).toBe(expected) Expected: 150 Received: 105",
+		  "@tests/money.spec.ts" },
+		{ 2, "src/money.ts", 12, 24, NULL, "error",
+		  "money \xe2\x80\xba refuses to split nothing", "RangeError: cannot split 100 0 ways",
+		  "split@src/money.ts|@tests/money.spec.ts" },
+		END } },
+	{ "npm-test-playwright", "npm test", "pw-app", "", "playwright", 3, NULL, "playwright",
+	  { END } },
+	{ "playwright-dot", "playwright test", "pw-app", "", "playwright", 3, NULL, "playwright",
+	  { END } },
+	{ "playwright-line", "playwright test", "pw-app", "", "playwright", 3, NULL, "playwright",
+	  { END } },
+	{ "ho-playwright", "playwright test", "ho-pw", "", "playwright", 3,
+	  "specs/orders.spec.js|lib/orders.js", NULL, { END } },
+	/* Gradle's short exception format: the test's own file, by its class */
+	{ "gradle-test", "gradle", "gradle-app", "", "gradle", 2,
+	  "src/test/java/shop/BasketTest.java", NULL,
+	  {
+		{ 1, "src/test/java/shop/BasketTest.java", 13, 0, "AssertionError", "error",
+		  "shop.BasketTest > totalAddsEveryPrice",
+		  "java.lang.AssertionError at BasketTest.java:13", NULL },
+		END } },
+	{ "gradle-test-full", "gradle", "gradle-app", "", "gradle", 2,
+	  "src/main/java/shop/Basket.java|src/test/java/shop/BasketTest.java", NULL,
+	  {
+		{ 0, "src/main/java/shop/Basket.java", 24, 0, "IndexOutOfBoundsException", "error",
+		  "shop.BasketTest > mostExpensiveOfNothingIsZero",
+		  "Index 0 out of bounds for length 0", NULL },
+		{ 1, "src/test/java/shop/BasketTest.java", 13, 0, "AssertionError", "error",
+		  "shop.BasketTest > totalAddsEveryPrice", "expected:<350> but was:<250>", NULL },
+		END } },
+	/* javac's errors, the task's name glued to the first one */
+	{ "gradle-compile", "gradle", "gradle-app", "", "gradle", 2,
+	  "broken/src/main/java/shop/Coupon.java", NULL,
+	  {
+		{ 0, "broken/src/main/java/shop/Coupon.java", 12, 0, NULL, "error", NULL,
+		  "incompatible types: String cannot be converted to int", NULL },
+		END } },
 };
 
 static const tcase *find_case(const char *sample)
@@ -358,6 +439,7 @@ static void tool_names(void **state)
 	static const char *const map[][2] = {
 		{ "javac", "javac" },	      { "kotlinc", "kotlinc" },
 		{ "mvn", "maven" },	      { "rspec", "rspec" },
+		{ "gradle", "gradle" },
 		{ "rake spec", "rspec" },     { "rake test", "minitest" },
 		{ "rails test", "minitest" }, { "minitest", "minitest" },
 		{ "rubocop", "rubocop" },     { "phpunit", "phpunit" },
@@ -371,6 +453,8 @@ static void tool_names(void **state)
 		{ "oxlint", "oxlint" },	      { "prettier", "prettier" },
 		{ "stylelint", "stylelint" }, { "markdownlint", "markdownlint" },
 		{ "yamllint", "yamllint" },   { "ava", "ava" },
+		{ "bun test", "bun" },	      { "deno test", "deno_test" },
+		{ "deno lint", "deno_lint" },     { "playwright test", "playwright" },
 	};
 
 	(void)state;
@@ -442,6 +526,53 @@ static void unknown_tools(void **state)
 	callus_failure_release(&f);
 }
 
+/* JSON reports, read by the tool's name (nothing in the filtered text
+ * tells them under a wrapper): the same errors as the tool's text.  deno
+ * lint --json counts columns from 0; Playwright's report nests describe()
+ * titles in suites. */
+static void json_reports(void **state)
+{
+	static const char *const pairs[][4] = {
+		{ "deno lint", "deno-lint-json", "deno-lint", "deno_lint" },
+		{ "playwright test", "playwright-json", "ho-playwright", "playwright" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		const tcase *c = find_case(pairs[i][2]);
+		callus_failure f, g;
+
+		print_message("%s\n", pairs[i][1]);
+		analyse(&f, pairs[i][0], pairs[i][1], c->project, c->cwd);
+		parse_assert_str("parser", f.parser, pairs[i][3]);
+		analyse(&g, c->tool, c->sample, c->project, c->cwd);
+		parse_assert_same(pairs[i][2], &f, &g);
+		callus_failure_release(&f);
+		callus_failure_release(&g);
+	}
+}
+
+/* deno test --reporter=tap: deno's parser finds nothing, the fallback's
+ * TAP reads each YAML block, one JSON object, its place from the stack in
+ * the message */
+static void deno_tap(void **state)
+{
+	callus_buf files = CALLUS_BUF_INIT;
+	callus_failure f;
+
+	(void)state;
+	analyse(&f, "deno test", "deno-test-tap", "ho-runtimes", "");
+	parse_assert_str("parser", f.parser, "generic");
+	assert_int_equal(f.diags.count, 2);
+	parse_files_of(&files, &f.files);
+	parse_assert_str("files", files.ptr, "deno/price_test.ts|deno/price.ts");
+	parse_assert_str("file", f.diags.items[1].file, "deno/price.ts");
+	assert_int_equal(f.diags.items[1].line, 8);
+	parse_assert_str("message", f.diags.items[1].message, "Error: no sku in \",5\"");
+	callus_failure_release(&f);
+	callus_buf_release(&files);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -449,6 +580,8 @@ int main(void)
 		cmocka_unit_test(sniffing),
 		cmocka_unit_test(tool_names),
 		cmocka_unit_test(unknown_tools),
+		cmocka_unit_test(json_reports),
+		cmocka_unit_test(deno_tap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,7 @@
+package app;
+
+public class Clock {
+    public int minutes(int hours) {
+        return hours * 60;
+    }
+}
