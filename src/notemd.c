@@ -300,7 +300,7 @@ static int read_front(callus_note *n, reader *r, callus_error *err)
 	return rc;
 }
 
-enum section { S_HEAD, S_PATTERN, S_RESOLUTION, S_CODE, S_TAGS, S_EXTRA };
+enum section { S_HEAD, S_PATTERN, S_RESOLUTION, S_CODE, S_TAGS, S_EXTRA, S_SKIP };
 
 /* A step's text without its "N. " or "- " marker. */
 static void step_text(const char **s, size_t *n)
@@ -327,8 +327,17 @@ static int read_body(callus_note *n, reader *r)
 	const char *line;
 	size_t len;
 	int fenced = 0, tags_seen = 0, rc = 0;
+	unsigned seen = 0;
 
 	while (rc == 0 && next_line(r, &line, &len)) {
+		size_t hl;
+
+		/* a note is text: what follows a NUL would not come back */
+		len = strnlen(line, len);
+		/* a heading is known with its trailing blanks, which the
+		 * text around it would lose */
+		for (hl = len; hl && blank(line[hl - 1]); hl--)
+			;
 		if (fenced) {
 			/* a section of a person's own is kept as written, fences
 			 * included: its closing one too */
@@ -347,16 +356,25 @@ static int read_body(callus_note *n, reader *r)
 				continue;
 		}
 		if (starts_with(line, len, "## ") && len > 3 && !blank(line[3])) {
-			if (is(line, len, "## Error Pattern"))
+			if (is(line, hl, "## Error Pattern"))
 				sec = S_PATTERN;
-			else if (is(line, len, "## Resolution"))
+			else if (is(line, hl, "## Resolution"))
 				sec = S_RESOLUTION;
-			else if (is(line, len, "## Code Examples"))
+			else if (is(line, hl, "## Code Examples"))
 				sec = S_CODE;
-			else if (is(line, len, "## Tags"))
+			else if (is(line, hl, "## Tags"))
 				sec = S_TAGS;
 			else
 				sec = S_EXTRA;
+			/* callus writes each of its sections once: a second one
+			 * of the same name is dropped (kept as a person's own
+			 * text, it would be read back as callus's section in a
+			 * file where callus wrote none) */
+			if (sec != S_EXTRA && (seen & (1u << sec)))
+				sec = S_SKIP;
+			seen |= 1u << sec;
+			if (sec == S_SKIP)
+				continue;
 			if (sec != S_EXTRA)
 				continue;
 		}
