@@ -543,14 +543,20 @@ void cli_workspace_cwd_inside(cli_workspace *ws)
 	free(cwd);
 }
 
-void cli_embed_later(const cli_workspace *ws)
+void cli_run_detached(const cli_workspace *ws, const char *const args[])
 {
+	const char *argv[8] = { "callus" };
 	char *self;
+	size_t n = 1;
 	pid_t pid;
 
-	if (!ws->embed_model || !(self = realpath("/proc/self/exe", NULL)))
+	for (; args[n - 1] && n < sizeof(argv) / sizeof(argv[0]) - 1; n++)
+		argv[n] = args[n - 1];
+	argv[n] = NULL;
+	if (!(self = realpath("/proc/self/exe", NULL)))
 		return;
-	/* twice forked: the embedder is nobody's child to wait for */
+	/* twice forked: nobody's child to wait for, no zombie, and the
+	 * caller (a hook the agent waits on) goes on at once */
 	pid = fork();
 	if (pid == 0) {
 		int fd;
@@ -564,11 +570,19 @@ void cli_embed_later(const cli_workspace *ws)
 			dup2(fd, 2);
 		}
 		if (chdir(ws->root) == 0)
-			execl(self, "callus", "reindex", "--new", "--quiet", (char *)NULL);
+			execv(self, (char *const *)argv);
 		_exit(127);
 	}
 	if (pid > 0)
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
 	free(self);
+}
+
+void cli_embed_later(const cli_workspace *ws)
+{
+	static const char *const args[] = { "reindex", "--new", "--quiet", NULL };
+
+	if (ws->embed_model)
+		cli_run_detached(ws, args);
 }
