@@ -34,9 +34,6 @@ test_expect_success "$N concurrent failing hooks: every reply valid, every failu
 		"$CALLUS" hook generic <payload >"replies/$i" 2>>hook.err &
 	done &&
 	wait &&
-	# what the next hook would start: a hook cut by its deadline before
-	# any drainer saw its entry starts none itself
-	"$CALLUS" hook --drain generic </dev/null &&
 	for i in $(seq 1 "$N"); do
 		jq -e "type == \"object\"" "replies/$i" >/dev/null || { echo "reply $i:"; cat "replies/$i"; exit 1; }
 	done &&
