@@ -26,11 +26,9 @@
 /* An entry older than this is an orphan whatever its pid says (pids are
  * reused); a hook lives 5 s at most. */
 #define SPOOL_ORPHAN_S 60
-/* The background drainer waits this long without progress while hooks
- * still record: longer than an entry takes to become an orphan, so that
- * the entry of a hook cut by its deadline after the drainer's last look
- * (the alarm can start no drainer) is never left behind. */
-#define SPOOL_IDLE_MS ((SPOOL_ORPHAN_S + 5) * 1000)
+/* The background drainer waits this long for recording hooks to finish or
+ * leave their entries. */
+#define SPOOL_IDLE_MS 15000
 
 static long long now_ns(void)
 {
