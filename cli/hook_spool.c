@@ -1,5 +1,4 @@
 #include "hook_spool.h"
-#include "record_common.h"
 
 #include "callus/buf.h"
 #include "callus/fsutil.h"
@@ -99,14 +98,15 @@ void cli_spool_done(char *path)
 	free(path);
 }
 
-/* Whether the entry called name (NS-PID.json), made at mtime, belongs to a
- * process that is gone. */
+/* Whether the entry called name, made at mtime, belongs to a process gone. */
 static int orphan(const char *name, time_t mtime, time_t now)
 {
 	const char *dash = strchr(name, '-');
+	long pid = dash ? strtol(dash + 1, NULL, 10) : 0;
 
-	return callus_fs_maker_gone(dash ? strtol(dash + 1, NULL, 10) : 0, mtime, now,
-				    SPOOL_ORPHAN_S);
+	if (now - mtime > SPOOL_ORPHAN_S || pid <= 0)
+		return 1;
+	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
 }
 
 static int by_name(const void *a, const void *b)
@@ -170,14 +170,15 @@ static void forget(void *path)
 	unlink(path);
 }
 
-/* Record the entry at path with fn: 1 recorded, 0 left for later, -1
- * unreadable (a torn write: dropped, logged). */
+/* Record the entry at path with fn; 1 recorded (or unreadable: dropped,
+ * logged), 0 left for later. */
 static int replay(const cli_workspace *ws, const char *path, cli_spool_record_fn fn)
 {
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_hook_event ev = CALLUS_HOOK_EVENT_INIT;
 	callus_buf text = CALLUS_BUF_INIT, dir = CALLUS_BUF_INIT;
-	int done = 0;
+	json_t *o = NULL;
+	int done = 0, code = 1;
 
 	callus_buf_printf(&dir, "%s/.callus", ws->root);
 	if (callus_fs_read_file(&text, path, SPOOL_ENTRY_MAX, &err) < 0 ||
@@ -189,15 +190,17 @@ static int replay(const cli_workspace *ws, const char *path, cli_spool_record_fn
 		callus_log_event(dir.ptr, "warn", "spool_unreadable", callus_error_message(&err),
 				 extra);
 		unlink(path);
-		done = -1;
+		done = 1;
 		goto out;
 	}
-	/* the generic payload's reader gave the status back */
-	if (fn(ws, &ev, ev.exit_code > 0 ? ev.exit_code : 1, forget, (void *)path) == 0) {
+	if ((o = json_loadb(text.ptr, text.len, 0, NULL)))
+		code = (int)json_integer_value(json_object_get(o, "exit_code"));
+	if (fn(ws, &ev, code > 0 ? code : 1, forget, (void *)path) == 0) {
 		unlink(path);
 		done = 1;
 	}
 out:
+	json_decref(o);
 	callus_hook_event_release(&ev);
 	callus_buf_release(&text);
 	callus_buf_release(&dir);
@@ -230,7 +233,7 @@ int cli_spool_drain(const cli_workspace *ws, long budget_ms, cli_spool_record_fn
 			if (budget_ms > 0 && (now_ns() - start) / 1000000 > budget_ms)
 				goto done;
 			/* another drainer that came before may have done it */
-			if (access(l.items[i], F_OK) == 0 && replay(ws, l.items[i], fn) > 0)
+			if (access(l.items[i], F_OK) == 0 && replay(ws, l.items[i], fn))
 				n++;
 		}
 		if (budget_ms > 0)
@@ -271,7 +274,30 @@ out:
 
 void cli_spool_drain_later(const cli_workspace *ws)
 {
-	static const char *const args[] = { "hook", "--drain", "generic", NULL };
+	char *self;
+	pid_t pid;
 
-	cli_run_detached(ws, args);
+	if (!(self = realpath("/proc/self/exe", NULL)))
+		return;
+	/* twice forked: the drainer is nobody's child to wait for */
+	pid = fork();
+	if (pid == 0) {
+		int fd;
+
+		if (fork() != 0)
+			_exit(0);
+		setsid();
+		if ((fd = open("/dev/null", O_RDWR | O_CLOEXEC)) >= 0) {
+			dup2(fd, 0);
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		if (chdir(ws->root) == 0)
+			execl(self, "callus", "hook", "--drain", "generic", (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	free(self);
 }

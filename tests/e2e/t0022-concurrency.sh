@@ -47,24 +47,4 @@ test_expect_success "$N concurrent failing hooks: every reply valid, every failu
 	test -z "$(find .callus/spool -name "*.json" 2>/dev/null)"
 '
 
-test_expect_success 'the drainer records a queued failure and drops a torn entry, logged' '
-	mkdir drain && cd drain && git init -q && printf "int 1x;\n" >main.c &&
-	mkdir -p .callus/spool &&
-	# what a hook cut by its deadline leaves: the entry renamed to pid 0
-	jq -n --arg cwd "$PWD" \
-		"{command: \"gcc -c main.c\", exit_code: 1, cwd: \$cwd,
-		  output: \"main.c:1:5: error: expected identifier or (\"}" \
-		>.callus/spool/0000000000000000001-0.json &&
-	printf "{\"command\": \"gcc" >.callus/spool/0000000000000000002-0.json &&
-	# a live hook'"'"'s entry is not the drainer'"'"'s (this shell is alive): it waits for it a while, then leaves it
-	cp .callus/spool/0000000000000000001-0.json ".callus/spool/0000000000000000003-$$.json" &&
-	"$CALLUS" hook --drain generic </dev/null >out 2>err &&
-	test_must_be_empty out &&
-	test "$(occurrences)" = 1 &&
-	test "$(ls .callus/spool)" = "0000000000000000003-$$.json" &&
-	grep -q "\"event\":\"spool_unreadable\"" .callus/log.jsonl &&
-	grep -q "\"event\":\"spool_drained\".*\"count\":\"1\"" .callus/log.jsonl &&
-	"$CALLUS" metrics | grep -q "^callus_hook_deferred_total 1$"
-'
-
 test_done
