@@ -471,23 +471,6 @@ int callus_record_views_stale(callus_store *store, const char *workspace, const 
 	return views(store, workspace, agents_file, agents_max, 1, err);
 }
 
-/* A recorded lesson's file and the instructions block, from the store: 0,
- * or a negative code with err set (the lesson is stored all the same). */
-static int write_views(callus_store *store, const callus_record_opts *opts, const char *agents,
-		       const char *lessons_dir, const callus_lesson *l, callus_error *err)
-{
-	int rc;
-
-	if ((rc = callus_workspace_guard(NULL, opts->workspace, ".lessons", 0, err)) < 0 ||
-	    (rc = callus_lesson_md_write(lessons_dir, l, err)) < 0)
-		return rc;
-	ignore_private(lessons_dir, LESSONS_DIR_GITIGNORE);
-	/* callus import rebuilds the block once, at its end */
-	return opts->defer_views ? 0
-				 : callus_record_views(store, opts->workspace, agents,
-						       opts->agents_max, err);
-}
-
 int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t output_bytes,
 		       const callus_record_opts *opts, callus_record_result *res, callus_error *err)
 {
@@ -600,14 +583,23 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	 * the lesson is recorded, and the caller must say so. */
 	{
 		callus_error ve = CALLUS_ERROR_INIT;
-		int vrc = write_views(store, opts, agents, lessons_dir.ptr, l, &ve);
+		int vrc;
 
+		if ((vrc = callus_workspace_guard(NULL, opts->workspace, ".lessons", 0, &ve)) == 0 &&
+		    (vrc = callus_lesson_md_write(lessons_dir.ptr, l, &ve)) == 0)
+			ignore_private(lessons_dir.ptr, LESSONS_DIR_GITIGNORE);
+		/* callus import rebuilds the block once, at its end */
+		if (vrc == 0 && !opts->defer_views)
+			vrc = callus_record_views(store, opts->workspace, agents, opts->agents_max,
+						  &ve);
 		callus_views_settle(debt, vrc == 0);
 		debt = NULL;
+		if (vrc < 0 && res && !(res->views_error = strdup(callus_error_message(&ve))))
+			vrc = CALLUS_ENOMEM;
 		if (vrc < 0 && !res)
 			rc = callus_error_set(err, vrc, "%s", callus_error_message(&ve));
-		else if (vrc < 0 && !(res->views_error = strdup(callus_error_message(&ve))))
-			rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		else if (vrc == CALLUS_ENOMEM)
+			rc = callus_error_set(err, vrc, "out of memory");
 		callus_error_release(&ve);
 	}
 	/* retention now and then, bounded; never a reason to fail */
