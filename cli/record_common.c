@@ -543,20 +543,14 @@ void cli_workspace_cwd_inside(cli_workspace *ws)
 	free(cwd);
 }
 
-void cli_run_detached(const cli_workspace *ws, const char *const args[])
+void cli_embed_later(const cli_workspace *ws)
 {
-	const char *argv[8] = { "callus" };
 	char *self;
-	size_t n = 1;
 	pid_t pid;
 
-	for (; args[n - 1] && n < sizeof(argv) / sizeof(argv[0]) - 1; n++)
-		argv[n] = args[n - 1];
-	argv[n] = NULL;
-	if (!(self = realpath("/proc/self/exe", NULL)))
+	if (!ws->embed_model || !(self = realpath("/proc/self/exe", NULL)))
 		return;
-	/* twice forked: nobody's child to wait for, no zombie, and the
-	 * caller (a hook the agent waits on) goes on at once */
+	/* twice forked: the embedder is nobody's child to wait for */
 	pid = fork();
 	if (pid == 0) {
 		int fd;
@@ -570,19 +564,11 @@ void cli_run_detached(const cli_workspace *ws, const char *const args[])
 			dup2(fd, 2);
 		}
 		if (chdir(ws->root) == 0)
-			execv(self, (char *const *)argv);
+			execl(self, "callus", "reindex", "--new", "--quiet", (char *)NULL);
 		_exit(127);
 	}
 	if (pid > 0)
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
 	free(self);
-}
-
-void cli_embed_later(const cli_workspace *ws)
-{
-	static const char *const args[] = { "reindex", "--new", "--quiet", NULL };
-
-	if (ws->embed_model)
-		cli_run_detached(ws, args);
 }

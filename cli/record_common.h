@@ -164,10 +164,6 @@ int cli_analyze_stdin(const cli_workspace *ws, const char *command, int exit_cod
  */
 void cli_embed_later(const cli_workspace *ws);
 
-/* Run `callus ARGS...` (args NULL-terminated, at most 6) in the workspace,
- * detached: its output goes nowhere, the caller does not wait for it. */
-void cli_run_detached(const cli_workspace *ws, const char *const args[]);
-
 /* With an explicit --workspace: the command ran in the current directory
  * when that is inside the workspace, else at its root. */
 void cli_workspace_cwd_inside(cli_workspace *ws);

@@ -1,7 +1,6 @@
 #include "callus/fsutil.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -361,11 +360,4 @@ int callus_fs_append_line(int fd, const char *s)
 	ssize_t want = (ssize_t)(iov[0].iov_len + 1);
 
 	return writev(fd, iov, 2) == want ? 0 : CALLUS_EIO;
-}
-
-int callus_fs_maker_gone(long pid, time_t mtime, time_t now, long stale_s)
-{
-	if (now - mtime > stale_s || pid <= 0)
-		return 1;
-	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
 }
