@@ -9,6 +9,7 @@
  * stdout and says what went wrong once on stderr and in the log.
  */
 #include "cli.h"
+#include "detach.h"
 #include "hook_edit.h"
 #include "hook_health.h"
 #include "hook_spool.h"
@@ -28,6 +29,8 @@
 #include "callus/store.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -88,16 +91,59 @@ const cli_spec cmd_hook_spec = {
 static char *guard_reply;
 static size_t guard_len;
 static volatile sig_atomic_t guard_replied;
+/* Until the hook may hold a store's lock (guard_late()), the deadline
+ * does not drop its work: the hook replies, and a copy of it, detached
+ * from the agent, carries on; the failure is nowhere else yet. */
+static volatile sig_atomic_t guard_early = 1;
 /* The spool entry being recorded, and its name once left for a drainer:
- * a cut recording leaves it (rename(2) is async-signal-safe). */
-static char guard_spool[4096], guard_left[4096];
+ * a cut recording leaves it (rename(2) is async-signal-safe) and starts
+ * the drainer prepared for it. */
+static char guard_spool[PATH_MAX], guard_left[PATH_MAX];
 static volatile sig_atomic_t guard_spooled;
+static cli_detached guard_drainer;
+
+/* In the deadline's handler: 1 in a copy of the process that goes on,
+ * detached, with the work the alarm interrupted (a single thread: its
+ * locks are its own to release); 0 in the hook, which replies and leaves. */
+static int guard_go_on(void)
+{
+	int fd;
+
+	if (_Fork() != 0)
+		return 0;
+	setsid();
+	/* the agent waits for its pipes to close, not for this copy */
+	if ((fd = open("/dev/null", O_WRONLY)) >= 0) {
+		dup2(fd, 1);
+		dup2(fd, 2);
+		if (fd > 2)
+			close(fd);
+	}
+	guard_replied = 1;
+	guard_early = 0;
+	return 1;
+}
+
+/* From here on the hook may hold a store's lock: a copy of it must not go
+ * on inside a transaction that its lock no longer protects (POSIX locks
+ * are not inherited), so the deadline cuts it. */
+static void guard_late(void)
+{
+	guard_early = 0;
+}
 
 static void guard_handler(int sig)
 {
-	(void)sig;
-	if (guard_spooled)
+	int saved = errno;
+
+	if (sig == SIGALRM && guard_early && !guard_spooled && !guard_replied && guard_go_on()) {
+		errno = saved;
+		return;
+	}
+	if (guard_spooled) {
 		rename(guard_spool, guard_left);
+		cli_detached_start(&guard_drainer);
+	}
 	if (!guard_replied) {
 		guard_replied = 1;
 		if (guard_len && write(1, guard_reply, guard_len) < 0) {
@@ -114,6 +160,8 @@ static void guard_install(int deadline_ms)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = guard_handler;
+	/* for the copy that goes on: what the alarm interrupted resumes */
+	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGALRM, &sa, NULL);
 #if !defined(__SANITIZE_ADDRESS__)
@@ -327,7 +375,7 @@ out:
  * external embedder has something to do. */
 static int record_event(callus_buf *ctx, const cli_workspace *ws, const callus_hook_event *ev,
 			const callus_detection *det, int code, callus_metrics *m, int *fresh,
-			void (*queued)(void *), void *queued_ctx)
+			const cli_queued *q)
 {
 	callus_capture cap;
 	cli_recorded rec;
@@ -337,8 +385,7 @@ static int record_event(callus_buf *ctx, const cli_workspace *ws, const callus_h
 	callus_capture_feed(&cap, ev->output ? ev->output : "", ev->output_len);
 	callus_capture_finish(&cap);
 	rc = cli_record_failure(ws, det, ev->command, code, &cap,
-				ev->session_id ? ev->session_id : "", m, HOOK_RELATED_MAX, queued,
-				queued_ctx, &rec);
+				ev->session_id ? ev->session_id : "", m, HOOK_RELATED_MAX, q, &rec);
 	callus_capture_release(&cap);
 	if (rc < 0)
 		return rc;
@@ -356,18 +403,32 @@ static int record_event(callus_buf *ctx, const cli_workspace *ws, const callus_h
 	return 0;
 }
 
-/* Arm the guard with the spool entry at path: a cut leaves it, renamed
- * NS-0.json, to a drainer. */
-static void spool_arm(const char *path)
+/* Write the entry, and arm the guard with it: from then on a cut leaves
+ * it (renamed NAME.left.json) and starts a drainer.  0, or -1 when it could
+ * not be written (the recording goes on without it). */
+static int spool_put(const cli_spool_entry *ent, const cli_workspace *ws)
 {
-	const char *dash = path ? strrchr(path, '-') : NULL;
-	size_t n = path ? strlen(path) : 0;
+	sigset_t alrm, old;
+	int rc = -1;
 
-	if (!dash || n >= sizeof(guard_spool))
-		return;
-	memcpy(guard_spool, path, n + 1);
-	snprintf(guard_left, sizeof(guard_left), "%.*s-0.json", (int)(dash - path), path);
-	guard_spooled = 1;
+	if (!ent->path || strlen(ent->path) >= sizeof(guard_spool) ||
+	    strlen(ent->left) >= sizeof(guard_left))
+		return -1;
+	if (!guard_drainer.ready)
+		cli_detached_prepare(&guard_drainer, ws->root, cli_spool_drainer_argv);
+	/* the handler sees no entry, or an entry and the guard armed */
+	sigemptyset(&alrm);
+	sigaddset(&alrm, SIGALRM);
+	sigprocmask(SIG_BLOCK, &alrm, &old);
+	guard_late();
+	if (cli_spool_write(ent, ws) == 0) {
+		memcpy(guard_spool, ent->path, strlen(ent->path) + 1);
+		memcpy(guard_left, ent->left, strlen(ent->left) + 1);
+		guard_spooled = 1;
+		rc = 0;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
 }
 
 /* The occurrence is committed: its entry goes, before anything can cut
@@ -388,7 +449,7 @@ static void spool_stored(void *unused)
 
 /* Done with the entry: left to a drainer (leave), or removed when the
  * recording did not remove it (failed for good). */
-static void spool_disarm(char *path, int leave)
+static void spool_disarm(int leave)
 {
 	sigset_t alrm, old;
 
@@ -399,14 +460,14 @@ static void spool_disarm(char *path, int leave)
 		leave ? rename(guard_spool, guard_left) : unlink(guard_spool);
 	guard_spooled = 0;
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	free(path);
 }
 
 /* A queued failure, recorded by a drainer as the hook would have; its
  * entry (the spool's callback, ctx) goes when the occurrence is stored. */
-static int drain_record(const cli_workspace *ws, const callus_hook_event *e, int code,
+static int drain_record(const cli_workspace *ws, const callus_hook_event *e, const char *origin,
 			void (*stored)(void *), void *stored_ctx)
 {
+	cli_queued q = { origin, stored, stored_ctx };
 	callus_detection det;
 	callus_metrics *m = NULL;
 	callus_buf ctx = CALLUS_BUF_INIT;
@@ -417,10 +478,14 @@ static int drain_record(const cli_workspace *ws, const callus_hook_event *e, int
 	if (callus_detect(&det, ws->whitelist, e->command, NULL) < 0 || !det.verification)
 		goto out;
 	callus_metrics_new(&m);
-	if ((rc = record_event(&ctx, ws, e, &det, code, m, &fresh, stored, stored_ctx)) < 0)
+	rc = record_event(&ctx, ws, e, &det, e->exit_code, m, &fresh, &q);
+	if (rc < 0) {
 		rc = rc == CALLUS_EBUSY ? -1 : 0; /* busy: later; else it will not do better */
-	else if (m)
-		callus_metrics_add(m, CALLUS_METRIC_HOOK_DEFERRED, NULL, 1);
+	} else {
+		rc = 1;
+		if (m)
+			callus_metrics_add(m, CALLUS_METRIC_HOOK_DEFERRED, NULL, 1);
+	}
 	if (m)
 		cli_flush_metrics(ws, m, NULL, rc < 0);
 out:
@@ -615,6 +680,7 @@ int cmd_hook(int argc, char **argv)
 	}
 	callus_buf_release(&in);
 	if (ev.edit_path) {
+		guard_late();
 		path = before_edit(&ctx, &ev, &ws, &have_ws, &store);
 		goto reply;
 	}
@@ -631,6 +697,7 @@ int cmd_hook(int argc, char **argv)
 	}
 	read_context_chars(&ws);
 	if (ev.session_start) {
+		guard_late();
 		path = "session_start";
 		session_digest(&ctx, &ws, &store);
 		goto reply;
@@ -649,23 +716,27 @@ int cmd_hook(int argc, char **argv)
 			continue;
 		switch (judge(e, &det, &code, &health)) {
 		case V_FAILED: {
-			char *spooled = NULL;
+			cli_spool_entry ent = CLI_SPOOL_ENTRY_INIT;
+			cli_queued q = { NULL, spool_stored, NULL };
 			int rc;
 
 			path = "record";
 			if (!metrics)
 				callus_metrics_new(&metrics);
 			/* first on disk, then recorded: a cut loses nothing */
-			cli_spool_put(&spooled, &ws, e, code);
-			spool_arm(spooled);
+			if (cli_spool_prepare(&ent, &ws, e, code) == 0 && spool_put(&ent, &ws) == 0)
+				q.origin = ent.origin;
+			guard_late();
 			rc = record_event(&ctx, &ws, e, &det, code, metrics, &fresh,
-					  spooled ? spool_stored : NULL, NULL);
-			queued |= rc == CALLUS_EBUSY && spooled;
-			spool_disarm(spooled, rc == CALLUS_EBUSY);
-			failed |= rc < 0 && rc != CALLUS_EBUSY;
+					  q.origin ? &q : NULL);
+			queued |= rc == CALLUS_EBUSY && q.origin;
+			spool_disarm(rc == CALLUS_EBUSY);
+			cli_spool_entry_release(&ent);
+			failed |= rc < 0 && rc != CALLUS_EBUSY && rc != CALLUS_EEXIST;
 			break;
 		}
 		case V_PASSED:
+			guard_late();
 			if (!path)
 				path = "pass";
 			if (!metrics)
@@ -681,6 +752,7 @@ int cmd_hook(int argc, char **argv)
 		cli_hook_health_note(ws.root, callus_agent_name(agent), health, det.tool);
 	}
 reply:
+	guard_late();
 	/* Always one valid JSON object, "{}" when there is nothing to say:
 	 * an agent may pass whatever the hook prints (stdout, or stderr when
 	 * stdout is empty, as Gemini CLI does) to its model. */

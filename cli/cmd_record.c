@@ -189,7 +189,7 @@ int cmd_record(int argc, char **argv)
 			callus_config_get(ws.config, "lessons", "file"),
 			(int)cli_config_long(&ws, "lessons", "max", 20),
 			(int)cli_config_long(&ws, "store", "timeout_ms", 10000),
-			ws.redactor, NULL, NULL, 0, NULL, NULL, NULL, 0, NULL,
+			ws.redactor, NULL, NULL, 0, NULL, NULL, NULL, 0, NULL, NULL,
 		};
 		callus_record_result res;
 

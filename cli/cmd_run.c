@@ -157,7 +157,7 @@ int cmd_run(int argc, char **argv)
 		callus_capture_finish(&cap);
 		own_line(&out);
 		if (cli_record_failure(&ws, &det, stored ? stored : command, status, &cap,
-				       intent_id, metrics, 0, NULL, NULL, &rec) < 0) {
+				       intent_id, metrics, 0, NULL, &rec) < 0) {
 			callus_metrics_add(metrics, CALLUS_METRIC_RUN_TOTAL, dropped, 1);
 			cli_flush_metrics(&ws, metrics, NULL, 1);
 		} else {

@@ -1,8 +1,11 @@
 #include "hook_spool.h"
 
+#include "detach.h"
+
 #include "callus/buf.h"
 #include "callus/fsutil.h"
 #include "callus/log.h"
+#include "callus/record.h"
 #include "callus/redact.h"
 #include "callus/strlist.h"
 #include "callus/workspace.h"
@@ -11,23 +14,24 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #define SPOOL_DIR ".callus/spool"
 #define SPOOL_ENTRY_MAX (64u << 20)
+#define SPOOL_LEFT ".left.json"
 /* An entry older than this is an orphan whatever its pid says (pids are
  * reused); a hook lives 5 s at most. */
 #define SPOOL_ORPHAN_S 60
-/* The background drainer waits this long for recording hooks to finish or
- * leave their entries. */
-#define SPOOL_IDLE_MS 15000
+/* A drainer that the store keeps from any progress gives up after this
+ * (the next hook starts another). */
+#define SPOOL_STUCK_MS 15000
+
+const char *const cli_spool_drainer_argv[] = { "callus", "hook", "--drain", "generic", NULL };
 
 static long long now_ns(void)
 {
@@ -37,27 +41,66 @@ static long long now_ns(void)
 	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* Entries are named NS-PID.json: sorted by name, oldest first. */
-void cli_spool_put(char **path, const cli_workspace *ws, const callus_hook_event *e, int code)
+static int ends_with(const char *s, size_t len, const char *suffix)
 {
-	callus_buf dir = CALLUS_BUF_INIT, tmp = CALLUS_BUF_INIT, out = CALLUS_BUF_INIT;
-	char *cmd = NULL, *output = NULL, *text = NULL;
-	json_t *o = NULL;
-	int fd = -1;
+	size_t n = strlen(suffix);
 
-	*path = NULL;
+	return len >= n && !memcmp(s + len - n, suffix, n);
+}
+
+/* Entries are named NS-PID.json: sorted by name, oldest first. */
+int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callus_hook_event *e,
+		      int code)
+{
+	callus_buf name = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT, left = CALLUS_BUF_INIT;
+	char *cmd = NULL, *output = NULL;
+	json_t *o = NULL;
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
 	if (!ws->redactor || callus_redact_str(ws->redactor, &cmd, e->command) < 0 ||
 	    callus_redact_str(ws->redactor, &output, e->output ? e->output : "") < 0)
 		goto out;
 	o = json_pack("{s:s, s:i, s:s, s:s?, s:s?}", "command", cmd ? cmd : "", "exit_code", code,
 		      "output", output ? output : "", "cwd", e->cwd, "session_id", e->session_id);
-	if (!o || !(text = json_dumps(o, JSON_COMPACT)))
+	if (!o || !(out->text = json_dumps(o, JSON_COMPACT)))
 		goto out;
+	callus_buf_printf(&name, "%019lld-%ld", now_ns(), (long)getpid());
+	callus_buf_printf(&path, "%s/" SPOOL_DIR "/%s.json", ws->root, name.ptr);
+	callus_buf_printf(&left, "%s/" SPOOL_DIR "/%s" SPOOL_LEFT, ws->root, name.ptr);
+	if (callus_buf_status(&name) < 0 || callus_buf_status(&path) < 0 ||
+	    callus_buf_status(&left) < 0)
+		goto out;
+	out->origin = callus_buf_detach(&name);
+	out->path = callus_buf_detach(&path);
+	out->left = callus_buf_detach(&left);
+	rc = 0;
+out:
+	if (rc < 0)
+		cli_spool_entry_release(out);
+	json_decref(o);
+	free(cmd);
+	free(output);
+	callus_buf_release(&name);
+	callus_buf_release(&path);
+	callus_buf_release(&left);
+	return rc;
+}
+
+int cli_spool_write(const cli_spool_entry *e, const cli_workspace *ws)
+{
+	callus_buf dir = CALLUS_BUF_INIT, tmp = CALLUS_BUF_INIT;
+	size_t len = e->text ? strlen(e->text) : 0;
+	char *callus_dir = NULL;
+	int fd = -1, rc = -1;
+
+	if (!e->path)
+		return -1;
 	callus_buf_printf(&dir, "%s/" SPOOL_DIR, ws->root);
-	callus_buf_printf(&out, "%s/%019lld-%ld.json", dir.ptr, now_ns(), (long)getpid());
-	callus_buf_printf(&tmp, "%s.tmp", out.ptr);
-	if (callus_buf_status(&dir) < 0 || callus_buf_status(&out) < 0 ||
-	    callus_buf_status(&tmp) < 0 ||
+	callus_buf_printf(&tmp, "%s.tmp", e->path);
+	/* a workspace's first failure may come before its .callus/ */
+	if (callus_buf_status(&dir) < 0 || callus_buf_status(&tmp) < 0 ||
+	    callus_record_dir(&callus_dir, ws->root, NULL) < 0 ||
 	    callus_workspace_guard(NULL, ws->root, SPOOL_DIR, 0, NULL) < 0 ||
 	    (mkdir(dir.ptr, 0700) < 0 && errno != EEXIST))
 		goto out;
@@ -66,47 +109,47 @@ void cli_spool_put(char **path, const cli_workspace *ws, const callus_hook_event
 	fd = open(tmp.ptr, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		goto out;
-	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text) || close(fd) < 0) {
+	if (write(fd, e->text, len) != (ssize_t)len || close(fd) < 0) {
 		fd = -1;
 		unlink(tmp.ptr);
 		goto out;
 	}
 	fd = -1;
-	if (rename(tmp.ptr, out.ptr) < 0) {
+	if (rename(tmp.ptr, e->path) < 0) {
 		unlink(tmp.ptr);
 		goto out;
 	}
-	*path = callus_buf_detach(&out);
+	rc = 0;
 out:
 	if (fd >= 0) {
 		close(fd);
 		unlink(tmp.ptr);
 	}
-	json_decref(o);
-	free(text);
-	free(cmd);
-	free(output);
+	free(callus_dir);
 	callus_buf_release(&dir);
 	callus_buf_release(&tmp);
-	callus_buf_release(&out);
+	return rc;
 }
 
-void cli_spool_done(char *path)
+void cli_spool_entry_release(cli_spool_entry *e)
 {
-	if (path)
-		unlink(path);
-	free(path);
+	free(e->path);
+	free(e->left);
+	free(e->origin);
+	free(e->text);
+	memset(e, 0, sizeof(*e));
 }
 
-/* Whether the entry called name, made at mtime, belongs to a process gone. */
-static int orphan(const char *name, time_t mtime, time_t now)
+/* Whether the entry called name (len bytes), made at mtime, is for a
+ * drainer: left by its hook, or its hook is gone. */
+static int orphan(const char *name, size_t len, time_t mtime, time_t now)
 {
 	const char *dash = strchr(name, '-');
-	long pid = dash ? strtol(dash + 1, NULL, 10) : 0;
 
-	if (now - mtime > SPOOL_ORPHAN_S || pid <= 0)
+	if (ends_with(name, len, SPOOL_LEFT))
 		return 1;
-	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+	return callus_fs_maker_gone(dash ? strtol(dash + 1, NULL, 10) : 0, mtime, now,
+				    SPOOL_ORPHAN_S);
 }
 
 static int by_name(const void *a, const void *b)
@@ -114,9 +157,8 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The orphan entries, full paths, oldest first; *live (may be NULL)
- * counts the entries of processes still recording. */
-static int orphans(const cli_workspace *ws, callus_strlist *out, size_t *live)
+/* The orphan entries, full paths, oldest first. */
+static int orphans(const cli_workspace *ws, callus_strlist *out)
 {
 	callus_buf dir = CALLUS_BUF_INIT, p = CALLUS_BUF_INIT;
 	time_t now = time(NULL);
@@ -124,8 +166,6 @@ static int orphans(const cli_workspace *ws, callus_strlist *out, size_t *live)
 	DIR *dh;
 	int rc = 0;
 
-	if (live)
-		*live = 0;
 	if (callus_buf_printf(&dir, "%s/" SPOOL_DIR, ws->root) < 0 || !(dh = opendir(dir.ptr))) {
 		callus_buf_release(&dir);
 		return 0;
@@ -134,19 +174,16 @@ static int orphans(const cli_workspace *ws, callus_strlist *out, size_t *live)
 		size_t len = strlen(d->d_name);
 		struct stat st;
 
-		if (d->d_name[0] == '.' || len < 6 || strcmp(d->d_name + len - 5, ".json"))
+		if (d->d_name[0] == '.' || !ends_with(d->d_name, len, ".json"))
 			continue;
 		callus_buf_clear(&p);
 		if ((rc = callus_buf_printf(&p, "%s/%s", dir.ptr, d->d_name)) < 0)
 			break;
-		if (lstat(p.ptr, &st) < 0 || !S_ISREG(st.st_mode))
+		if (lstat(p.ptr, &st) < 0 || !S_ISREG(st.st_mode) ||
+		    !orphan(d->d_name, len, st.st_mtime, now))
 			continue;
-		if (!orphan(d->d_name, st.st_mtime, now)) {
-			if (live)
-				++*live;
-		} else if ((rc = callus_strlist_add(out, p.ptr, p.len)) < 0) {
+		if ((rc = callus_strlist_add(out, p.ptr, p.len)) < 0)
 			break;
-		}
 	}
 	closedir(dh);
 	if (out->count > 1)
@@ -159,7 +196,7 @@ static int orphans(const cli_workspace *ws, callus_strlist *out, size_t *live)
 int cli_spool_pending(const cli_workspace *ws)
 {
 	callus_strlist l = CALLUS_STRLIST_INIT;
-	int yes = orphans(ws, &l, NULL) == 0 && l.count > 0;
+	int yes = orphans(ws, &l) == 0 && l.count > 0;
 
 	callus_strlist_release(&l);
 	return yes;
@@ -170,134 +207,131 @@ static void forget(void *path)
 	unlink(path);
 }
 
-/* Record the entry at path with fn; 1 recorded (or unreadable: dropped,
- * logged), 0 left for later. */
+/* The entry's origin: its name up to the first dot. */
+static char *origin_of(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return strndup(base, strcspn(base, "."));
+}
+
+/* Record the entry at path with fn: 1 recorded, 0 gone (recorded before,
+ * nothing to record, or unreadable: dropped and logged), -1 left for
+ * later. */
 static int replay(const cli_workspace *ws, const char *path, cli_spool_record_fn fn)
 {
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_hook_event ev = CALLUS_HOOK_EVENT_INIT;
 	callus_buf text = CALLUS_BUF_INIT, dir = CALLUS_BUF_INIT;
-	json_t *o = NULL;
-	int done = 0, code = 1;
+	char *origin = NULL;
+	int rc;
 
-	callus_buf_printf(&dir, "%s/.callus", ws->root);
 	if (callus_fs_read_file(&text, path, SPOOL_ENTRY_MAX, &err) < 0 ||
 	    callus_hook_event_parse(&ev, CALLUS_AGENT_GENERIC, text.ptr, text.len, &err) < 0 ||
 	    !ev.command) {
 		const char *const extra[] = { "entry", path, NULL };
 
 		/* a torn entry (a full disk) is not worth a retry forever */
-		callus_log_event(dir.ptr, "warn", "spool_unreadable", callus_error_message(&err),
-				 extra);
+		if (callus_buf_printf(&dir, "%s/.callus", ws->root) == 0)
+			callus_log_event(dir.ptr, "warn", "spool_unreadable",
+					 callus_error_message(&err), extra);
 		unlink(path);
-		done = 1;
+		rc = 0;
 		goto out;
 	}
-	if ((o = json_loadb(text.ptr, text.len, 0, NULL)))
-		code = (int)json_integer_value(json_object_get(o, "exit_code"));
-	if (fn(ws, &ev, code > 0 ? code : 1, forget, (void *)path) == 0) {
+	if (ev.exit_code <= 0)
+		ev.exit_code = 1;
+	origin = origin_of(path);
+	rc = fn(ws, &ev, origin, forget, (void *)path);
+	if (rc >= 0)
 		unlink(path);
-		done = 1;
-	}
 out:
-	json_decref(o);
+	free(origin);
 	callus_hook_event_release(&ev);
 	callus_buf_release(&text);
 	callus_buf_release(&dir);
 	callus_error_release(&err);
-	return done;
+	return rc;
+}
+
+/* One pass over the orphans, the lock held: how many were recorded; *done
+ * counts the entries that went (recorded or not). */
+static int drain_pass(const cli_workspace *ws, long long start, long budget_ms,
+		      cli_spool_record_fn fn, int *done)
+{
+	callus_strlist l = CALLUS_STRLIST_INIT;
+	int n = 0;
+
+	if (orphans(ws, &l) < 0)
+		goto out;
+	for (size_t i = 0; i < l.count; i++) {
+		if (budget_ms > 0 && (now_ns() - start) / 1000000 > budget_ms)
+			break;
+		/* another drainer that came before may have done it */
+		if (access(l.items[i], F_OK) == 0) {
+			int rc = replay(ws, l.items[i], fn);
+
+			n += rc == 1;
+			*done += rc >= 0;
+		}
+	}
+out:
+	callus_strlist_release(&l);
+	return n;
 }
 
 int cli_spool_drain(const cli_workspace *ws, long budget_ms, cli_spool_record_fn fn)
 {
-	callus_strlist l = CALLUS_STRLIST_INIT;
 	callus_buf lock = CALLUS_BUF_INIT, dir = CALLUS_BUF_INIT;
-	long long start = now_ns(), idle_since = start;
-	size_t live = 0;
-	int fd = -1, n = 0;
+	long long start = now_ns(), progress = start;
+	int n = 0, turned_away = 0;
 
-	if (orphans(ws, &l, &live) < 0 || (!l.count && !(budget_ms == 0 && live)))
+	if (callus_buf_printf(&lock, "%s/" SPOOL_DIR "/.drain.lock", ws->root) < 0)
 		goto out;
-	callus_buf_printf(&lock, "%s/" SPOOL_DIR "/.drain.lock", ws->root);
-	if (callus_buf_status(&lock) < 0 ||
-	    (fd = open(lock.ptr, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0)
-		goto out;
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		n = -1;
-		goto out;
-	}
-	for (;;) {
-		int before = n;
+	/* An entry left while the lock was held had its drainer turned away:
+	 * who lets the lock go looks again. */
+	while (cli_spool_pending(ws)) {
+		int fd = open(lock.ptr, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+		int done = 0;
 
-		for (size_t i = 0; i < l.count; i++) {
-			if (budget_ms > 0 && (now_ns() - start) / 1000000 > budget_ms)
-				goto done;
-			/* another drainer that came before may have done it */
-			if (access(l.items[i], F_OK) == 0 && replay(ws, l.items[i], fn))
-				n++;
+		if (fd < 0)
+			break;
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			turned_away = 1;
+			close(fd);
+			break;
 		}
+		n += drain_pass(ws, start, budget_ms, fn, &done);
+		close(fd);
 		if (budget_ms > 0)
 			break;
-		/* the background drainer stays while hooks still record: what
-		 * they leave behind is its to do, and nobody else may come */
-		if (n > before)
-			idle_since = now_ns();
-		else if (!live || (now_ns() - idle_since) / 1000000 > SPOOL_IDLE_MS)
+		/* a busy store: wait for it, but not for ever */
+		if (done)
+			progress = now_ns();
+		else if ((now_ns() - progress) / 1000000 > SPOOL_STUCK_MS)
 			break;
 		else
 			usleep(100 * 1000);
-		callus_strlist_release(&l);
-		if (orphans(ws, &l, &live) < 0)
-			break;
 	}
-done:
 	if (n > 0) {
 		char count[32];
 		const char *const extra[] = { "count", count, NULL };
 
 		snprintf(count, sizeof(count), "%d", n);
-		callus_buf_printf(&dir, "%s/.callus", ws->root);
-		if (callus_buf_status(&dir) == 0)
+		if (callus_buf_printf(&dir, "%s/.callus", ws->root) == 0)
 			callus_log_event(dir.ptr, "info", "spool_drained",
 					 "recorded failures that hooks had queued (deadline or "
 					 "busy store)",
 					 extra);
 	}
 out:
-	if (fd >= 0)
-		close(fd);
-	callus_strlist_release(&l);
 	callus_buf_release(&lock);
 	callus_buf_release(&dir);
-	return n;
+	return turned_away && !n ? -1 : n;
 }
 
 void cli_spool_drain_later(const cli_workspace *ws)
 {
-	char *self;
-	pid_t pid;
-
-	if (!(self = realpath("/proc/self/exe", NULL)))
-		return;
-	/* twice forked: the drainer is nobody's child to wait for */
-	pid = fork();
-	if (pid == 0) {
-		int fd;
-
-		if (fork() != 0)
-			_exit(0);
-		setsid();
-		if ((fd = open("/dev/null", O_RDWR | O_CLOEXEC)) >= 0) {
-			dup2(fd, 0);
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		if (chdir(ws->root) == 0)
-			execl(self, "callus", "hook", "--drain", "generic", (char *)NULL);
-		_exit(127);
-	}
-	if (pid > 0)
-		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-			;
-	free(self);
+	cli_run_detached(ws->root, cli_spool_drainer_argv);
 }

@@ -5,14 +5,18 @@
  * A hook has a deadline (the agent waits for it) and shares one store with
  * every other hook of the workspace.  So a failing check is first written
  * to .callus/spool/ (redacted, as a generic hook payload), then recorded,
- * and its spool entry removed once the lesson is committed.  A hook that
- * finds the store busy past a short wait, or is cut by its deadline, leaves
- * the entry and replies: nothing is lost.  One drainer at a time (a lock
- * file) records the entries left by processes that are gone, in the order
- * they were made: the hook starts it in the background after replying
- * (`callus hook --drain`), and a passing check drains first, so that a fix
- * is learnt against its failure.  Concurrency is bounded by the one writer,
- * not by the deadline.
+ * and its entry removed once the lesson is committed.  A hook that finds
+ * the store busy past a short wait, or is cut by its deadline, leaves the
+ * entry (renamed NAME.left.json), starts a drainer and replies: nothing is
+ * lost.  One drainer at a time (a lock file) records the entries left, and
+ * those of processes that are gone, in the order they were made; a drainer
+ * looks again after letting the lock go, so an entry left while it held
+ * the lock is not stranded.  A passing check drains first, so that a fix
+ * is learnt against its failure.
+ *
+ * An entry can be recorded twice (a hook cut between its commit and the
+ * entry's removal): its name (NS-PID, its origin) goes into the store with
+ * the run, and the second delivery finds it there (CALLUS_EEXIST).
  */
 #ifndef CALLUS_CLI_HOOK_SPOOL_H
 #define CALLUS_CLI_HOOK_SPOOL_H
@@ -21,29 +25,48 @@
 
 #include "callus/hookio.h"
 
-/* Spool the failure e of the check detected as its tool, with status code;
- * *path (caller frees) names the entry, NULL when it could not be written
- * (the recording goes on without it). */
-void cli_spool_put(char **path, const cli_workspace *ws, const callus_hook_event *e, int code);
+/* One queued failure.  Release with cli_spool_entry_release(). */
+typedef struct cli_spool_entry {
+	char *path;    /* .../.callus/spool/NS-PID.json */
+	char *left;    /* its name once left to a drainer: NS-PID.left.json */
+	char *origin;  /* NS-PID: the failure's name in the store */
+	char *text;    /* the redacted payload */
+} cli_spool_entry;
 
-/* The failure is recorded: forget its entry (accepts NULL). */
-void cli_spool_done(char *path);
+#define CLI_SPOOL_ENTRY_INIT { NULL, NULL, NULL, NULL }
 
-/* How an entry is recorded (the hook's own failure path), calling
- * stored(ctx) once the occurrence is committed: 0, or -1 when it could not
- * be (it stays spooled unless stored was called). */
-typedef int (*cli_spool_record_fn)(const cli_workspace *ws, const callus_hook_event *e, int code,
-				   void (*stored)(void *), void *ctx);
+/* Make the entry for the failure e with status code, writing nothing (the
+ * slow part: redaction).  0, or -1 when it cannot be made (the recording
+ * goes on without it). */
+int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callus_hook_event *e,
+		      int code);
 
-/* Record with fn the entries of processes that are gone, oldest first, for
- * at most budget_ms (0: no limit), unless another drainer holds the lock.
- * The number recorded, or -1 when the lock is taken. */
+/* Write it to e->path (whole, or not at all).  0, or -1. */
+int cli_spool_write(const cli_spool_entry *e, const cli_workspace *ws);
+
+void cli_spool_entry_release(cli_spool_entry *e);
+
+/* How an entry is recorded (the hook's own failure path): origin names
+ * it; stored(ctx) is called once its occurrence is committed, or found
+ * committed by an earlier delivery.  1 recorded, 0 nothing to record (no
+ * longer a check, recorded already, or it will never do better), -1 not
+ * now (a busy store): it stays queued unless stored was called. */
+typedef int (*cli_spool_record_fn)(const cli_workspace *ws, const callus_hook_event *e,
+				   const char *origin, void (*stored)(void *), void *ctx);
+
+/* Record with fn the entries left and those of processes that are gone,
+ * oldest first, for at most budget_ms (0: no limit), unless another
+ * drainer holds the lock.  The number recorded, or -1 when the lock is
+ * taken. */
 int cli_spool_drain(const cli_workspace *ws, long budget_ms, cli_spool_record_fn fn);
 
-/* Whether the spool holds entries of processes that are gone. */
+/* Whether the spool holds entries left or of processes that are gone. */
 int cli_spool_pending(const cli_workspace *ws);
 
-/* Start `callus hook --drain` detached in the workspace. */
+/* Start `callus hook --drain generic` detached in the workspace. */
 void cli_spool_drain_later(const cli_workspace *ws);
+
+/* What cli_spool_drain_later() starts, for cli_detached_prepare(). */
+extern const char *const cli_spool_drainer_argv[];
 
 #endif

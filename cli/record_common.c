@@ -1,4 +1,5 @@
 #include "record_common.h"
+#include "detach.h"
 #include "lessons_common.h"
 
 #include "callus/buf.h"
@@ -345,29 +346,29 @@ int cli_store_timeout(const cli_workspace *ws)
 static int record_failure(const cli_workspace *ws, const callus_detection *det,
 			  const char *command, int exit_code, const callus_capture *cap,
 			  const char *intent_id, callus_metrics *m, int related_max,
-			  void (*queued)(void *), void *queued_ctx, cli_recorded *out,
+			  const cli_queued *q, cli_recorded *out,
 			  const cli_replay *rp);
 
 int cli_record_failure(const cli_workspace *ws, const callus_detection *det, const char *command,
 		       int exit_code, const callus_capture *cap, const char *intent_id,
-		       callus_metrics *m, int related_max, void (*queued)(void *),
-		       void *queued_ctx, cli_recorded *out)
+		       callus_metrics *m, int related_max, const cli_queued *q,
+		       cli_recorded *out)
 {
-	return record_failure(ws, det, command, exit_code, cap, intent_id, m, related_max, queued,
-			      queued_ctx, out, NULL);
+	return record_failure(ws, det, command, exit_code, cap, intent_id, m, related_max, q, out,
+			      NULL);
 }
 
 int cli_replay_failure(const cli_workspace *ws, const callus_detection *det, const char *command,
 		       int exit_code, const callus_capture *cap, const char *session,
 		       const cli_replay *rp, callus_metrics *m, cli_recorded *out)
 {
-	return record_failure(ws, det, command, exit_code, cap, session, m, 0, NULL, NULL, out, rp);
+	return record_failure(ws, det, command, exit_code, cap, session, m, 0, NULL, out, rp);
 }
 
 static int record_failure(const cli_workspace *ws, const callus_detection *det,
 			  const char *command, int exit_code, const callus_capture *cap,
 			  const char *intent_id, callus_metrics *m, int related_max,
-			  void (*queued)(void *), void *queued_ctx, cli_recorded *out,
+			  const cli_queued *q, cli_recorded *out,
 			  const cli_replay *rp)
 {
 	callus_error err = CALLUS_ERROR_INIT;
@@ -381,7 +382,7 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 		callus_config_get(ws->config, "lessons", "file"),
 		(int)cli_config_long(ws, "lessons", "max", 20),
 		cli_store_timeout(ws),
-		ws->redactor, NULL, m, related_max, NULL, NULL, NULL, 0, NULL,
+		ws->redactor, NULL, m, related_max, NULL, NULL, NULL, 0, NULL, NULL,
 	};
 	callus_record_result res;
 	callus_gc_policy gp;
@@ -397,8 +398,11 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 	lc.opts.metrics = m;
 	replay_learn(&lc, rp);
 	opts.learn = &lc.opts;
-	opts.stored = queued;
-	opts.stored_ctx = queued_ctx;
+	if (q) {
+		opts.origin = q->origin;
+		opts.stored = q->stored;
+		opts.stored_ctx = q->ctx;
+	}
 	opts.defer_views = rp != NULL;
 	memset(out, 0, sizeof(*out));
 	memset(&l, 0, sizeof(l));
@@ -448,7 +452,10 @@ out_lesson:
 out_failure:
 	callus_failure_release(&f);
 out:
-	if (rc == CALLUS_EBUSY && queued) {
+	if (rc == CALLUS_EEXIST && q) {
+		/* an earlier delivery recorded it: nothing was dropped */
+		callus_metrics_clear(m);
+	} else if (rc == CALLUS_EBUSY && q) {
 		/* queued before: a drainer records it, nothing is dropped */
 		cli_error("lesson queued: the store is busy with other recordings; it is "
 			  "recorded in the background");
@@ -545,30 +552,8 @@ void cli_workspace_cwd_inside(cli_workspace *ws)
 
 void cli_embed_later(const cli_workspace *ws)
 {
-	char *self;
-	pid_t pid;
+	static const char *const argv[] = { "callus", "reindex", "--new", "--quiet", NULL };
 
-	if (!ws->embed_model || !(self = realpath("/proc/self/exe", NULL)))
-		return;
-	/* twice forked: the embedder is nobody's child to wait for */
-	pid = fork();
-	if (pid == 0) {
-		int fd;
-
-		if (fork() != 0)
-			_exit(0);
-		setsid();
-		if ((fd = open("/dev/null", O_RDWR | O_CLOEXEC)) >= 0) {
-			dup2(fd, 0);
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		if (chdir(ws->root) == 0)
-			execl(self, "callus", "reindex", "--new", "--quiet", (char *)NULL);
-		_exit(127);
-	}
-	if (pid > 0)
-		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-			;
-	free(self);
+	if (ws->embed_model)
+		cli_run_detached(ws->root, argv);
 }

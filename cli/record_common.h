@@ -119,23 +119,33 @@ void cli_describe_pass(callus_buf *b, callus_store *store, const char *tool,
  * moved by a `cd DIR` the command line ran first.  Caller frees. */
 char *cli_check_dir(const cli_workspace *ws, const char *cd);
 
-/* Record the failure a finished capture shows; out->related gets up to
- * related_max earlier lessons about the same file (for the hook's reply).  Returns 0, or <0 after
- * reporting the trouble (the caller carries on regardless).  queued is
- * NULL, or for a failure in the hook's spool what to call once the
- * occurrence is committed (callus_record_opts.stored, given queued_ctx); then a busy store
- * (CALLUS_EBUSY) is reported as queued, not dropped.  m (may be
- * NULL) is written with the lesson; when recording fails, m is left
- * holding callus.failsafe.dropped_total{reason} instead, for the caller to
- * add to and give to cli_flush_metrics(ws, m, NULL, 1). */
 /* How long to wait for the store's lock: [store] timeout_ms, at most
  * ws->store_wait_ms when that is set. */
 int cli_store_timeout(const cli_workspace *ws);
 
+/* A failure queued before it is recorded (the hook's spool): origin names
+ * it, so that a second delivery stores nothing (CALLUS_EEXIST); stored(ctx)
+ * is called once its occurrence is committed, or found committed already
+ * (callus_record_opts.origin and .stored). */
+typedef struct cli_queued {
+	const char *origin;
+	void (*stored)(void *ctx);
+	void *ctx;
+} cli_queued;
+
+/* Record the failure a finished capture shows; out->related gets up to
+ * related_max earlier lessons about the same file (for the hook's reply).
+ * Returns 0, or <0 after reporting the trouble (the caller carries on
+ * regardless).  q is NULL, or the queued failure this is (then a busy
+ * store, CALLUS_EBUSY, is reported as queued, not dropped, and one already
+ * recorded, CALLUS_EEXIST, is not reported).  m (may be NULL) is written
+ * with the lesson; when recording fails, m is left holding
+ * callus.failsafe.dropped_total{reason} instead, for the caller to add to
+ * and give to cli_flush_metrics(ws, m, NULL, 1). */
 int cli_record_failure(const cli_workspace *ws, const callus_detection *det, const char *command,
 		       int exit_code, const callus_capture *cap, const char *intent_id,
-		       callus_metrics *m, int related_max, void (*queued)(void *),
-		       void *queued_ctx, cli_recorded *out);
+		       callus_metrics *m, int related_max, const cli_queued *q,
+		       cli_recorded *out);
 
 /* Write the metrics a command has left at its end (callus_record_metrics):
  * through store when the command has it open, else to the store when there

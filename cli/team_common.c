@@ -4,6 +4,8 @@
  */
 #include "team_common.h"
 
+#include "detach.h"
+
 #include "callus/child.h"
 #include "callus/team.h"
 
@@ -126,45 +128,17 @@ void cli_team_stamp(const cli_workspace *ws)
 
 void cli_team_maybe_sync(const cli_workspace *ws)
 {
+	static const char *const argv[] = { "callus", "sync", "--quiet", NULL };
 	callus_buf p = CALLUS_BUF_INIT;
 	struct stat st;
 	long interval = cli_config_long(ws, "sync", "interval", CALLUS_SYNC_INTERVAL);
-	char self[4096];
-	ssize_t n;
-	pid_t pid;
 
 	if (interval <= 0 || stamp_path(&p, ws) < 0 || stat(p.ptr, &st) < 0 ||
 	    time(NULL) - st.st_mtime < interval)
 		goto out;
 	/* the stamp moves first: one background sync at a time */
 	cli_team_stamp(ws);
-	if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) <= 0)
-		goto out;
-	self[n] = '\0';
-	if ((pid = fork()) < 0)
-		goto out;
-	if (pid == 0) {
-		/* detached twice: the hook never waits and leaves no zombie */
-		int fd = open("/dev/null", O_RDWR);
-
-		setsid();
-		if (fork() != 0)
-			_exit(0);
-		if (fd >= 0) {
-			dup2(fd, 0);
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		if (chdir(ws->root) == 0)
-			execl(self, self, "sync", "--quiet", (char *)NULL);
-		_exit(127);
-	}
-	{
-		int status;
-
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-	}
+	cli_run_detached(ws->root, argv);
 out:
 	callus_buf_release(&p);
 }

@@ -32,6 +32,7 @@ const char *callus_error_message(const callus_error *err)
 	case CALLUS_ENOTFOUND: return "not found";
 	case CALLUS_ETOOBIG: return "too large";
 	case CALLUS_EUNSAFE: return "refused: outside the workspace";
+	case CALLUS_EEXIST: return "already recorded";
 	default: return "unknown error";
 	}
 }

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -360,4 +361,11 @@ int callus_fs_append_line(int fd, const char *s)
 	ssize_t want = (ssize_t)(iov[0].iov_len + 1);
 
 	return writev(fd, iov, 2) == want ? 0 : CALLUS_EIO;
+}
+
+int callus_fs_maker_gone(long pid, time_t mtime, time_t now, long stale_s)
+{
+	if (now - mtime > stale_s || pid <= 0)
+		return 1;
+	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
 }

@@ -484,7 +484,7 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	char *dir = NULL, *session = NULL;
 	const char *agents = opts->agents_file && *opts->agents_file ? opts->agents_file : "AGENTS.md";
 	callus_run_info run = { opts->cwd_rel ? opts->cwd_rel : "", opts->intent_id, output_bytes,
-			      NULL, NULL, 0, opts->metrics };
+			      NULL, NULL, 0, opts->metrics, opts->origin };
 	int rc;
 
 	if (!safe_relative(agents))
@@ -547,6 +547,9 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 		callus_views_settle(debt, 1); /* nothing committed, nothing owed */
 		debt = NULL;
 		callus_metrics_spool_put(taken, dir);
+		/* recorded by an earlier delivery: its queue may forget it */
+		if (rc == CALLUS_EEXIST && opts->stored)
+			opts->stored(opts->stored_ctx);
 		goto out;
 	}
 	if (opts->stored)

@@ -30,7 +30,7 @@ static int insert_run(callus_store *s, const callus_lesson *l, const callus_run_
 
 	rc = sqlite3_prepare_v2(callus_store_db(s),
 				"INSERT INTO runs (at, tool, command, cwd, exit_code, intent_id,"
-				" output_bytes) VALUES (?,?,?,?,?,?,?)", -1, &st, NULL);
+				" output_bytes, origin) VALUES (?,?,?,?,?,?,?,?)", -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return rc;
 	callus_sql_bind_text(st, 1, l->last_seen);
@@ -40,6 +40,8 @@ static int insert_run(callus_store *s, const callus_lesson *l, const callus_run_
 	sqlite3_bind_int(st, 5, l->exit_code);
 	callus_sql_bind_text(st, 6, run && run->intent_id ? run->intent_id : l->intent_id);
 	sqlite3_bind_int64(st, 7, run ? (sqlite3_int64)run->output_bytes : 0);
+	if (run && run->origin)
+		callus_sql_bind_text(st, 8, run->origin);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -134,6 +136,24 @@ static int insert_signatures(callus_store *s, const callus_run_info *run, sqlite
 	return rc;
 }
 
+/* 1 when a run of this origin is stored already, 0 when not. */
+static int seen_origin(callus_store *s, const char *origin, int *sq)
+{
+	sqlite3_stmt *st = NULL;
+	int seen = 0;
+
+	if ((*sq = sqlite3_prepare_v2(callus_store_db(s), "SELECT 1 FROM runs WHERE origin = ?", -1,
+				      &st, NULL)) != SQLITE_OK)
+		return -1;
+	callus_sql_bind_text(st, 1, origin);
+	if ((*sq = sqlite3_step(st)) == SQLITE_ROW)
+		seen = 1;
+	else if (*sq != SQLITE_DONE)
+		seen = -1;
+	sqlite3_finalize(st);
+	return seen;
+}
+
 static int replace_str(char **dst, const unsigned char *src)
 {
 	char *c = strdup(src ? (const char *)src : "");
@@ -164,6 +184,17 @@ int callus_store_record_lesson(callus_store *s, callus_lesson *l, const callus_r
 		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		goto out;
+	if (run && run->origin) {
+		int seen = seen_origin(s, run->origin, &sq);
+
+		if (seen < 0)
+			goto db_fail;
+		if (seen) {
+			rc = callus_error_set(err, CALLUS_EEXIST, "already recorded: %s",
+					    run->origin);
+			goto rollback;
+		}
+	}
 	if ((sq = insert_run(s, l, run, &run_id)) != SQLITE_OK ||
 	    (sq = insert_signatures(s, run, run_id, l->last_seen)) != SQLITE_OK)
 		goto db_fail;

@@ -352,6 +352,11 @@ static const char *const migrations[] = {
 	"CREATE INDEX signatures_type_seen ON signatures(error_type, last_seen);"
 	"CREATE INDEX pending_snapshot ON pending_errors(snapshot_id) WHERE snapshot_id IS NOT NULL;"
 	"CREATE INDEX lesson_runs_run ON lesson_runs(run_id);",
+	/* 9 -> 10: the event a run records, when it can be delivered twice (a
+	 * hook's queued failure, replayed after the hook was cut between its
+	 * commit and the queue's clean-up): the second delivery finds it. */
+	"ALTER TABLE runs ADD COLUMN origin TEXT;"
+	"CREATE UNIQUE INDEX runs_origin ON runs(origin) WHERE origin IS NOT NULL;",
 };
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,
 	       "one migration per schema version");

@@ -71,16 +71,6 @@ void callus_views_settle(callus_views_debt *d, int written)
 	free(d);
 }
 
-/* Whether the process that made a file named after pid, at mtime, is gone. */
-static int gone(long pid, time_t mtime, time_t now)
-{
-	if (now - mtime > STALE_AFTER_S)
-		return 1;
-	if (pid <= 0)
-		return 1;
-	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
-}
-
 /* The stale debts in OWED_DIR: their paths in paths, the signatures they
  * name in sigs ("views" for none). */
 static int stale_debts(const char *workspace, callus_strlist *paths, callus_strlist *sigs)
@@ -111,7 +101,7 @@ static int stale_debts(const char *workspace, callus_strlist *paths, callus_strl
 			break;
 		}
 		if (*end != '-' || lstat(path.ptr, &st) < 0 || !S_ISREG(st.st_mode) ||
-		    !gone(pid, st.st_mtime, now))
+		    !callus_fs_maker_gone(pid, st.st_mtime, now, STALE_AFTER_S))
 			continue;
 		callus_buf_clear(&text);
 		if (callus_fs_read_file(&text, path.ptr, 4096, NULL) < 0)
@@ -152,7 +142,8 @@ static void temp_files(const char *workspace, const char *rel, int fix, callus_v
 		if (callus_buf_printf(&path, "%s/%s", dir.ptr, e->d_name) < 0)
 			break;
 		if (lstat(path.ptr, &st) < 0 || !S_ISREG(st.st_mode) ||
-		    !gone(strtol(mark + 8, NULL, 10), st.st_mtime, now))
+		    !callus_fs_maker_gone(strtol(mark + 8, NULL, 10), st.st_mtime, now,
+					  STALE_AFTER_S))
 			continue;
 		rep->temp_files++;
 		if (fix && unlink(path.ptr) == 0)

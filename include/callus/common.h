@@ -21,7 +21,8 @@ enum {
 	CALLUS_EBUSY = -5,    /* the store stayed locked past the timeout */
 	CALLUS_ENOTFOUND = -6,
 	CALLUS_ETOOBIG = -7,  /* a buffer would grow past its ceiling */
-	CALLUS_EUNSAFE = -8   /* writing would leave the workspace (callus/workspace.h) */
+	CALLUS_EUNSAFE = -8,  /* writing would leave the workspace (callus/workspace.h) */
+	CALLUS_EEXIST = -9    /* already recorded: the run's origin is in the store */
 };
 
 /*

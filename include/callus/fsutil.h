@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "callus/buf.h"
 #include "callus/common.h"
@@ -67,6 +68,11 @@ int callus_fs_lock(int *out_fd, const char *lock_path, unsigned timeout_ms, call
 
 /* Release a lock taken with callus_fs_lock(); fd < 0 is a no-op. */
 void callus_fs_unlock(int fd);
+
+/* Whether the process that made a file (its pid in the file's name, 0 or
+ * less when unknown) at mtime is gone: dead, or the file is older than
+ * stale_s seconds at now (pids are reused). */
+int callus_fs_maker_gone(long pid, time_t mtime, time_t now, long stale_s);
 
 /* Append s and a newline to fd in one write(2), so that concurrent
  * appenders (O_APPEND) never interleave inside a line.  0 or CALLUS_EIO. */

@@ -48,6 +48,11 @@ typedef struct callus_record_opts {
 	const struct callus_gc_policy *retention; /* when due, a bounded pass of
 				       * callus_gc (gc.h) after the recording;
 				       * NULL: none */
+	const char *origin;          /* names the event recorded (a queued
+				      * failure), so that recording it twice
+				      * stores it once: the second recording
+				      * fails with CALLUS_EEXIST and calls
+				      * stored.  NULL: none */
 } callus_record_opts;
 
 /* What a recording tells its caller.  Release with

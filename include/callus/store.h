@@ -20,7 +20,7 @@
 
 typedef struct callus_store callus_store;
 
-#define CALLUS_STORE_SCHEMA_VERSION 9
+#define CALLUS_STORE_SCHEMA_VERSION 10
 
 /*
  * Open (creating if needed, with create_dirs permission for the parent
@@ -42,6 +42,11 @@ typedef struct callus_run_info {
 	size_t nsigs;
 	callus_metrics *metrics;    /* may be NULL: written in the same transaction,
 				   * and emptied once committed */
+	const char *origin;         /* names the event this run records (a
+				   * queued hook's entry), or NULL: a run
+				   * whose origin is stored already records
+				   * nothing (CALLUS_EEXIST), so an event
+				   * delivered twice counts once */
 } callus_run_info;
 
 /*
@@ -51,7 +56,8 @@ typedef struct callus_run_info {
  * l->last_seen hold the stored values, and *is_new (if not NULL) says
  * which case it was.  l->signature must be set (callus_lesson_sign).  The
  * run's error signatures are stored (or gain an occurrence) in the same
- * transaction, with the run they came from.
+ * transaction, with the run they came from.  A run whose origin is stored
+ * already changes nothing and fails with CALLUS_EEXIST.
  */
 int callus_store_record_lesson(callus_store *s, callus_lesson *l, const callus_run_info *run,
 			     int *is_new, callus_error *err);

@@ -6,7 +6,10 @@ test_description='a thousand concurrent failing hooks lose nothing (issue 16)
 Every hook answers with valid JSON, and once the background drainer has
 recorded what the hooks queued (a busy store, the deadline), the lesson has
 exactly one occurrence per hook.  CALLUS_TEST_HOOKS sets how many (1000;
-300 under the sanitizers, CALLUS_TEST_SKIP_HUGE=1).'
+300 under the sanitizers, CALLUS_TEST_SKIP_HUGE=1).  Then the queue piece
+by piece: a hook cut by its deadline before it has its event, a failure
+delivered twice, and what a drainer does with a queued, a torn and a live
+entry.'
 
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -45,6 +48,49 @@ test_expect_success "$N concurrent failing hooks: every reply valid, every failu
 	test_info "queued then drained: $(grep -c "queued" hook.err) (stderr lines: $(wc -l <hook.err))" &&
 	test "$(occurrences)" = "$N" &&
 	test -z "$(find .callus/spool -name "*.json" 2>/dev/null)"
+'
+
+# payload_for DIR: a failing gcc payload for the repository DIR
+payload_for() {
+	jq -n --arg cwd "$1" \
+		"{command: \"gcc -c main.c\", exit_code: 1, cwd: \$cwd, session_id: \"s\",
+		  output: \"main.c:1:5: error: expected identifier or (\"}"
+}
+
+test_expect_success 'a hook whose event comes after its deadline replies, then records it detached' '
+	mkdir late && cd late && git init -q && payload_for "$PWD" >payload &&
+	# the agent is slow to write: the alarm comes while the hook reads
+	{ sleep 7; cat payload; } | "$CALLUS" hook generic >reply 2>err &&
+	jq -e "type == \"object\"" reply >/dev/null &&
+	for _ in $(seq 1 120); do
+		test "$(occurrences)" -ge 1 && break
+		sleep 0.5
+	done &&
+	test "$(occurrences)" = 1
+'
+
+test_expect_success 'a failure delivered twice is stored once' '
+	cd late &&
+	origin=$(sqlite3 .callus/callus.db "SELECT origin FROM runs WHERE origin IS NOT NULL") &&
+	test -n "$origin" &&
+	# as if the hook had been cut between its commit and the queue clean-up
+	cp payload ".callus/spool/$origin.left.json" &&
+	"$CALLUS" hook --drain generic &&
+	test "$(occurrences)" = 1 &&
+	test ! -e ".callus/spool/$origin.left.json"
+'
+
+test_expect_success 'a drainer records a queued entry, drops a torn one, leaves a live one' '
+	cd late &&
+	# the live entry is this shell, as a hook still recording it
+	payload_for "$PWD" >.callus/spool/0000000000000000001-1.left.json &&
+	printf "{\"command\": \"gcc -c ma" >.callus/spool/0000000000000000002-2.left.json &&
+	payload_for "$PWD" >".callus/spool/0000000000000000003-$$.json" &&
+	"$CALLUS" hook --drain generic &&
+	test "$(cd .callus/spool && echo *.json)" = "0000000000000000003-$$.json" &&
+	test "$(occurrences)" = 2 &&
+	grep -q "\"spool_unreadable\"" .callus/log.jsonl &&
+	grep "\"spool_drained\"" .callus/log.jsonl | tail -n 1 | grep -q "\"count\":\"1\""
 '
 
 test_done
