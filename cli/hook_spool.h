@@ -56,8 +56,8 @@ typedef int (*cli_spool_record_fn)(const cli_workspace *ws, const callus_hook_ev
 
 /* Record with fn the entries left and those of processes that are gone,
  * oldest first, for at most budget_ms (0: no limit), unless another
- * drainer holds the lock.  The number recorded, or -1 when the lock is
- * taken. */
+ * drainer holds the lock.  The number recorded, or -1 when another drainer
+ * held the lock (it looks again once it lets go). */
 int cli_spool_drain(const cli_workspace *ws, long budget_ms, cli_spool_record_fn fn);
 
 /* Whether the spool holds entries left or of processes that are gone. */
