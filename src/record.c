@@ -471,6 +471,34 @@ int callus_record_views_stale(callus_store *store, const char *workspace, const 
 	return views(store, workspace, agents_file, agents_max, 1, err);
 }
 
+/* The lesson's file and the instructions block, after its commit.  The
+ * store is the truth and the views are rebuilt from it, so a failure here
+ * loses no data and the next recording repairs them: the lesson is
+ * recorded, and the caller must say so (res->views_error; without res,
+ * the error itself).  0, or <0 (out of memory, or no res to say it in). */
+static int write_views(callus_store *store, const callus_lesson *l, const callus_record_opts *opts,
+		       const char *agents, const char *lessons_dir, callus_record_result *res,
+		       callus_error *err)
+{
+	callus_error ve = CALLUS_ERROR_INIT;
+	int rc = 0, vrc;
+
+	if ((vrc = callus_workspace_guard(NULL, opts->workspace, ".lessons", 0, &ve)) == 0 &&
+	    (vrc = callus_lesson_md_write(lessons_dir, l, &ve)) == 0)
+		ignore_private(lessons_dir, LESSONS_DIR_GITIGNORE);
+	/* callus import rebuilds the block once, at its end */
+	if (vrc == 0 && !opts->defer_views)
+		vrc = callus_record_views(store, opts->workspace, agents, opts->agents_max, &ve);
+	if (vrc < 0 && res && !(res->views_error = strdup(callus_error_message(&ve))))
+		vrc = CALLUS_ENOMEM;
+	if (vrc < 0 && !res)
+		rc = callus_error_set(err, vrc, "%s", callus_error_message(&ve));
+	else if (vrc == CALLUS_ENOMEM)
+		rc = callus_error_set(err, vrc, "out of memory");
+	callus_error_release(&ve);
+	return rc;
+}
+
 int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t output_bytes,
 		       const callus_record_opts *opts, callus_record_result *res, callus_error *err)
 {
@@ -581,30 +609,9 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	}
 	if (res && (rc = related_lessons(res, store, l, opts->related_max)) < 0)
 		goto out;
-	/* The store is the truth; the Markdown views are rebuilt from it, so
-	 * a failure below loses no data and the next recording repairs them:
-	 * the lesson is recorded, and the caller must say so. */
-	{
-		callus_error ve = CALLUS_ERROR_INIT;
-		int vrc;
-
-		if ((vrc = callus_workspace_guard(NULL, opts->workspace, ".lessons", 0, &ve)) == 0 &&
-		    (vrc = callus_lesson_md_write(lessons_dir.ptr, l, &ve)) == 0)
-			ignore_private(lessons_dir.ptr, LESSONS_DIR_GITIGNORE);
-		/* callus import rebuilds the block once, at its end */
-		if (vrc == 0 && !opts->defer_views)
-			vrc = callus_record_views(store, opts->workspace, agents, opts->agents_max,
-						  &ve);
-		callus_views_settle(debt, vrc == 0);
-		debt = NULL;
-		if (vrc < 0 && res && !(res->views_error = strdup(callus_error_message(&ve))))
-			vrc = CALLUS_ENOMEM;
-		if (vrc < 0 && !res)
-			rc = callus_error_set(err, vrc, "%s", callus_error_message(&ve));
-		else if (vrc == CALLUS_ENOMEM)
-			rc = callus_error_set(err, vrc, "out of memory");
-		callus_error_release(&ve);
-	}
+	rc = write_views(store, l, opts, agents, lessons_dir.ptr, res, err);
+	callus_views_settle(debt, rc == 0 && (!res || !res->views_error));
+	debt = NULL;
 	/* retention now and then, bounded; never a reason to fail */
 	if (rc == 0 && opts->retention && callus_gc_due(opts->workspace, opts->retention))
 		callus_gc(store, opts->workspace, opts->retention, NULL, NULL);

@@ -279,6 +279,24 @@ static void test_lock(void **state)
 	callus_error_release(&err);
 }
 
+/* A file's maker is gone when its pid is dead or unknown, or the file is
+ * older than the staleness bound (pids are reused). */
+static void test_maker_gone(void **state)
+{
+	pid_t child;
+	int status;
+
+	(void)state;
+	assert_false(callus_fs_maker_gone(getpid(), 1000, 1010, 60));
+	assert_true(callus_fs_maker_gone(getpid(), 1000, 1061, 60));
+	assert_true(callus_fs_maker_gone(0, 1000, 1000, 60));
+	child = fork();
+	if (child == 0)
+		_exit(0);
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(callus_fs_maker_gone(child, 1000, 1000, 60));
+}
+
 /* Eight processes appending 1 KB lines at once: every line arrives whole. */
 static void test_append_line_concurrent(void **state)
 {
@@ -325,6 +343,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_write_atomic_replaces_symlink, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_atomic_error, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_append_line_concurrent, setup, teardown),
+		cmocka_unit_test(test_maker_gone),
 		cmocka_unit_test_setup_teardown(test_mkdir_p, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resolve_link, setup, teardown),

@@ -103,6 +103,35 @@ static void records_and_deduplicates(void **state)
 	callus_error_release(&err);
 }
 
+/* A run delivered twice under one origin (a hook's queued failure replayed
+ * after its commit) is stored once; another origin, or none, is another
+ * run. */
+static void origin_is_recorded_once(void **state)
+{
+	fixture *f = *state;
+	callus_store *s = NULL;
+	callus_lesson l;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_run_info run = { "", "session-1", 10, NULL, NULL, 0, NULL, "0000000000000000042-7" };
+	callus_run_info other = run;
+
+	other.origin = "0000000000000000043-7";
+	assert_int_equal(callus_store_open(&s, f->path, 1000, &err), 0);
+	make_lesson(&l, "src/app.js", "src/app.js:4:9 'x' is unused", "eslint");
+	assert_int_equal(callus_store_record_lesson(s, &l, &run, NULL, &err), 0);
+	assert_int_equal(l.occurrences, 1);
+	assert_int_equal(callus_store_record_lesson(s, &l, &run, NULL, &err), CALLUS_EEXIST);
+	assert_non_null(strstr(callus_error_message(&err), "already recorded"));
+	callus_error_release(&err);
+	assert_int_equal(callus_store_record_lesson(s, &l, &other, NULL, &err), 0);
+	assert_int_equal(l.occurrences, 2);
+	assert_int_equal(callus_store_record_lesson(s, &l, NULL, NULL, &err), 0);
+	assert_int_equal(l.occurrences, 3);
+	callus_lesson_release(&l);
+	callus_store_close(s);
+	callus_error_release(&err);
+}
+
 static void lists_and_filters(void **state)
 {
 	fixture *f = *state;
@@ -202,6 +231,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(records_and_deduplicates, setup, teardown),
+		cmocka_unit_test_setup_teardown(origin_is_recorded_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(lists_and_filters, setup, teardown),
 		cmocka_unit_test_setup_teardown(refuses_newer_and_corrupt_stores, setup, teardown),
 		cmocka_unit_test(signature_ignores_numbers_not_words),
