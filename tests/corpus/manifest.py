@@ -1548,3 +1548,46 @@ case("deno-test-tap", HRT, "deno test --reporter=tap deno/", "deno test",
      notes="TAP: read by the fallback")
 case("playwright-json", HPW, "npx playwright test --reporter=json", "playwright test",
      every(HPW), ctx=["playwright.config.js"])
+
+# Third held-out batch (ho-mates-*): the same mistakes as earlier groups, made again in
+# other code (other names, values, files and statement kinds), for matching on outputs no
+# threshold was tuned on (docs/match-quality.md, "Held-out signatures"); one has no mate.
+plant("ho-mates-js",
+      path=P("src/ledger.js", "const path", "no-unused-vars", "eslint-unused-assigned"),
+      describe=P("src/ledger.js", "function describe", "no-unused-vars", "eslint-unused-defined"),
+      restock=P("test/stock.spec.js", 'restock({ pen: 4 }, "pen", 3)', "AssertionError",
+                "mocha-strict-equal", test="adds what arrives"),
+      rate=P("ts/src/rates.ts", "return table[code]", "TS2322", "ts-not-assignable"))
+HMJ = "ho-mates-js"
+case("ho-mates-eslint", HMJ, "npx eslint src", "eslint", pick(HMJ, "path", "describe"), **HELD)
+case("ho-mates-mocha", HMJ, "npx mocha", "mocha", pick(HMJ, "restock"), **HELD)
+case("ho-mates-tsc", HMJ, "npx tsc --noEmit -p ts", "tsc", pick(HMJ, "rate"), **HELD)
+
+plant("ho-mates-py",
+      decimal=P("billing/invoice.py", "import decimal", "F401", "flake8-unused-import"),
+      total=P("tests/test_invoice.py", "invoice_total([(2, 10), (1, 5)]) == 25", "AssertionError",
+              "pytest-assert-eq-number", test="test_invoice_total"),
+      ut_total=P("tests_unittest/test_invoice_ut.py", "assertEqual(invoice_total([(1, 7)]), 7)",
+                 "AssertionError", "unittest-assert-equal-int", test="test_total"))
+HMP = "ho-mates-py"
+case("ho-mates-flake8", HMP, "flake8 billing", "flake8", pick(HMP, "decimal"), **HELD)
+case("ho-mates-pytest", HMP, "pytest", "pytest", pick(HMP, "total"), ctx=["pyproject.toml"],
+     **HELD)
+case("ho-mates-unittest", HMP, "python3 -m unittest discover -s tests_unittest -t .",
+     "unittest", pick(HMP, "ut_total"), **HELD)
+
+plant("ho-mates-go",
+      ret=P("ledger/ledger.go", "return parts[1]", None, "go-cannot-use"),
+      grams=P("units/units_test.go", "Grams(3) = %d", None, "go-test-grams-want",
+              test="TestGrams"))
+HMG = "ho-mates-go"
+case("ho-mates-go-build", HMG, "go build ./ledger", "go build", pick(HMG, "ret"), **HELD)
+case("ho-mates-go-test", HMG, "go test ./units", "go test", pick(HMG, "grams"),
+     pre="go clean -testcache", **HELD)
+
+plant("ho-mates-c",
+      slot=P("src/ring.c", "size_t slot;", "-Wunused-variable", "c-unused-variable"),
+      few=P("src/ring.c", "return ring_push(r, v);", None, "gcc-too-few-arguments"),
+      noret=P("src/ring.c", "}", "-Wreturn-type", "gcc-return-type", nth=3))
+case("ho-mates-gcc", "ho-mates-c", f"gcc {CFLAGS} -c src/ring.c -o /dev/null", "gcc",
+     every("ho-mates-c"), **HELD)

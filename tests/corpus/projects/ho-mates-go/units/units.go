@@ -1,0 +1,6 @@
+package units
+
+// Grams converts kilograms to grams.
+func Grams(kg int) int {
+	return kg * 100
+}
