@@ -3,7 +3,8 @@
  *
  * Compiler and vet errors are "path.go:LINE:COL: message" at the start of a
  * line (paths relative to where go ran), under a "# import/path" header;
- * vet's code is its analyzer (printf, assign, ...), known by its messages.
+ * vet's code is its analyzer (printf, assign, ...), known by its messages;
+ * the compiler's, its type checker's name for the error's class.
  * go test prints, per package:
  *
  *   --- FAIL: TestDescribe (0.00s)
@@ -370,6 +371,41 @@ static const char *vet_analyzer(const char *m, size_t len)
 	return NULL;
 }
 
+/*
+ * The compiler names no code either.  Its type checker's own names for
+ * its error classes (go/types' internal/types/errors) stand in: the same
+ * mistake then has the same code whatever the statement it is in ("cannot
+ * use x as int value in return statement" / "... in variable
+ * declaration"), as tsc's TS2322 has.  Both Go's older "declared but not
+ * used" and its newer "declared and not used" are read.
+ */
+static const char *types_code(const char *m, size_t len)
+{
+	static const char *const map[][2] = {
+		{ "declared but not used", "UnusedVar" },
+		{ "declared and not used", "UnusedVar" },
+		{ "imported but not used", "UnusedImport" },
+		{ "imported and not used", "UnusedImport" },
+		{ "undefined: ", "UndeclaredName" },
+		{ "missing return", "MissingReturn" },
+		{ "too many arguments in call", "WrongArgCount" },
+		{ "not enough arguments in call", "WrongArgCount" },
+		{ "assignment mismatch", "WrongAssignCount" },
+		{ "has no field or method", "MissingFieldOrMethod" },
+		{ "mismatched types", "MismatchedTypes" },
+		{ "redeclared in this block", "DuplicateDecl" },
+		{ "cannot convert ", "InvalidConversion" },
+	};
+
+	if (callus_pu_starts(m, len, "cannot use ") && callus_pu_find(m, len, " as ") >= 0 &&
+	    callus_pu_find(m, len, " in ") >= 0)
+		return "IncompatibleAssign";
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (callus_pu_find(m, len, map[i][0]) >= 0)
+			return map[i][1];
+	return NULL;
+}
+
 static int text_line(state *st, const char *s, size_t len);
 
 /* go test -json: the events' "Output" are the lines as go test prints them. */
@@ -520,10 +556,13 @@ static int text_line(state *st, const char *s, size_t len)
 			tl = len - loc.end;
 			callus_pu_trim(&t, &tl);
 			if (rc >= 0 && tl) {
-				const char *vet = vet_analyzer(t, tl);
+				const char *code = vet_analyzer(t, tl);
+
+				if (!code)
+					code = types_code(t, tl);
 				rc = callus_pu_diag(NULL, st->diags, st->files, st->in->pc, loc.path,
-						  loc.path_len, loc.line, loc.col, vet,
-						  vet ? strlen(vet) : 0, t, tl, "error");
+						  loc.path_len, loc.line, loc.col, code,
+						  code ? strlen(code) : 0, t, tl, "error");
 			}
 			return rc;
 		}

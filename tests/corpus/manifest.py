@@ -1581,7 +1581,11 @@ plant("ho-mates-go",
       grams=P("units/units_test.go", "Grams(3) = %d", None, "go-test-grams-want",
               test="TestGrams"))
 HMG = "ho-mates-go"
-case("ho-mates-go-build", HMG, "go build ./ledger", "go build", pick(HMG, "ret"), **HELD)
+# Held out, then tuned on: "cannot use ... in return statement" found nothing of "... in
+# variable declaration" (nor the other way round); the Go parser now gives the compiler's
+# errors its type checker's class names as codes (IncompatibleAssign), and this case counts
+# as tuned on.
+case("ho-mates-go-build", HMG, "go build ./ledger", "go build", pick(HMG, "ret"))
 case("ho-mates-go-test", HMG, "go test ./units", "go test", pick(HMG, "grams"),
      pre="go clean -testcache", **HELD)
 
