@@ -22,6 +22,7 @@
 #include "callus/failtext.h"
 #include "callus/hookio.h"
 #include "callus/learn.h"
+#include "callus/log.h"
 #include "callus/notemd.h"
 #include "callus/notes.h"
 #include "team_common.h"
@@ -95,10 +96,13 @@ static volatile sig_atomic_t guard_replied;
  * does not drop its work: the hook replies, and a copy of it, detached
  * from the agent, carries on; the failure is nowhere else yet. */
 static volatile sig_atomic_t guard_early = 1;
-/* The spool entry being recorded, and its name once left for a drainer:
- * a cut recording leaves it (rename(2) is async-signal-safe) and starts
- * the drainer prepared for it. */
-static char guard_spool[PATH_MAX], guard_left[PATH_MAX];
+/* Set in the detached copy that goes on after the deadline: its cut is
+ * logged and counted once it knows its workspace. */
+static volatile sig_atomic_t guard_detached;
+/* The spool entry being recorded, and its name once cut: a cut recording
+ * leaves it (rename(2) is async-signal-safe) and starts the drainer
+ * prepared for it, which logs and counts the cut. */
+static char guard_spool[PATH_MAX], guard_cut[PATH_MAX];
 static volatile sig_atomic_t guard_spooled;
 static cli_detached guard_drainer;
 
@@ -121,6 +125,7 @@ static int guard_go_on(void)
 	}
 	guard_replied = 1;
 	guard_early = 0;
+	guard_detached = 1;
 	return 1;
 }
 
@@ -141,7 +146,7 @@ static void guard_handler(int sig)
 		return;
 	}
 	if (guard_spooled) {
-		rename(guard_spool, guard_left);
+		rename(guard_spool, guard_cut);
 		cli_detached_start(&guard_drainer);
 	}
 	if (!guard_replied) {
@@ -404,7 +409,7 @@ static int record_event(callus_buf *ctx, const cli_workspace *ws, const callus_h
 }
 
 /* Write the entry, and arm the guard with it: from then on a cut leaves
- * it (renamed NAME.left.json) and starts a drainer.  0, or -1 when it could
+ * it (renamed NAME.cut.json) and starts a drainer.  0, or -1 when it could
  * not be written (the recording goes on without it). */
 static int spool_put(const cli_spool_entry *ent, const cli_workspace *ws)
 {
@@ -412,7 +417,7 @@ static int spool_put(const cli_spool_entry *ent, const cli_workspace *ws)
 	int rc = -1;
 
 	if (!ent->path || strlen(ent->path) >= sizeof(guard_spool) ||
-	    strlen(ent->left) >= sizeof(guard_left))
+	    strlen(ent->cut) >= sizeof(guard_cut))
 		return -1;
 	if (!guard_drainer.ready)
 		cli_detached_prepare(&guard_drainer, ws->root, cli_spool_drainer_argv);
@@ -423,7 +428,7 @@ static int spool_put(const cli_spool_entry *ent, const cli_workspace *ws)
 	guard_late();
 	if (cli_spool_write(ent, ws) == 0) {
 		memcpy(guard_spool, ent->path, strlen(ent->path) + 1);
-		memcpy(guard_left, ent->left, strlen(ent->left) + 1);
+		memcpy(guard_cut, ent->cut, strlen(ent->cut) + 1);
 		guard_spooled = 1;
 		rc = 0;
 	}
@@ -447,9 +452,9 @@ static void spool_stored(void *unused)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
-/* Done with the entry: left to a drainer (leave), or removed when the
- * recording did not remove it (failed for good). */
-static void spool_disarm(int leave)
+/* Done with the entry: left to a drainer (leave: NAME.left.json), or
+ * removed when the recording did not remove it (failed for good). */
+static void spool_disarm(const cli_spool_entry *ent, int leave)
 {
 	sigset_t alrm, old;
 
@@ -457,15 +462,31 @@ static void spool_disarm(int leave)
 	sigaddset(&alrm, SIGALRM);
 	sigprocmask(SIG_BLOCK, &alrm, &old);
 	if (guard_spooled)
-		leave ? rename(guard_spool, guard_left) : unlink(guard_spool);
+		leave ? rename(guard_spool, ent->left) : unlink(guard_spool);
 	guard_spooled = 0;
 	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* A cut by the deadline at stage ("reading", "recording"): logged and
+ * counted in m (may be NULL). */
+static void note_cut(const cli_workspace *ws, callus_metrics *m, const char *stage,
+		     const char *what)
+{
+	callus_buf dir = CALLUS_BUF_INIT;
+	const char *const labels[] = { stage };
+	const char *const extra[] = { "stage", stage, NULL };
+
+	if (callus_buf_printf(&dir, "%s/.callus", ws->root) == 0)
+		callus_log_event(dir.ptr, "warn", "hook_cut", what, extra);
+	if (m)
+		callus_metrics_add(m, CALLUS_METRIC_HOOK_CUT, labels, 1);
+	callus_buf_release(&dir);
 }
 
 /* A queued failure, recorded by a drainer as the hook would have; its
  * entry (the spool's callback, ctx) goes when the occurrence is stored. */
 static int drain_record(const cli_workspace *ws, const callus_hook_event *e, const char *origin,
-			void (*stored)(void *), void *stored_ctx)
+			int cut, void (*stored)(void *), void *stored_ctx)
 {
 	cli_queued q = { origin, stored, stored_ctx };
 	callus_detection det;
@@ -486,6 +507,10 @@ static int drain_record(const cli_workspace *ws, const callus_hook_event *e, con
 		if (m)
 			callus_metrics_add(m, CALLUS_METRIC_HOOK_DEFERRED, NULL, 1);
 	}
+	if (cut && rc >= 0)
+		note_cut(ws, m, "recording",
+			 "a hook was cut by its deadline while recording a failure; it was queued, "
+			 "and is recorded now");
 	if (m)
 		cli_flush_metrics(ws, m, NULL, rc < 0);
 out:
@@ -730,7 +755,7 @@ int cmd_hook(int argc, char **argv)
 			rc = record_event(&ctx, &ws, e, &det, code, metrics, &fresh,
 					  q.origin ? &q : NULL);
 			queued |= rc == CALLUS_EBUSY && q.origin;
-			spool_disarm(rc == CALLUS_EBUSY);
+			spool_disarm(&ent, rc == CALLUS_EBUSY);
 			cli_spool_entry_release(&ent);
 			failed |= rc < 0 && rc != CALLUS_EBUSY && rc != CALLUS_EEXIST;
 			break;
@@ -767,7 +792,13 @@ reply:
 		const char *const labels[] = { callus_agent_name(agent), path };
 
 		clock_gettime(CLOCK_MONOTONIC, &end);
-		if (metrics || callus_metrics_new(&metrics) == 0)
+		if (!metrics)
+			callus_metrics_new(&metrics);
+		if (guard_detached)
+			note_cut(&ws, metrics, "reading",
+				 "a hook was cut by its deadline before it recorded; it replied, and a "
+				 "detached copy of it went on");
+		if (metrics)
 			callus_metrics_observe(metrics, CALLUS_METRIC_HOOK_LATENCY, labels,
 					     (double)(end.tv_sec - start.tv_sec) * 1e3 +
 						     (double)(end.tv_nsec - start.tv_nsec) / 1e6);

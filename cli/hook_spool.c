@@ -24,6 +24,7 @@
 #define SPOOL_DIR ".callus/spool"
 #define SPOOL_ENTRY_MAX (64u << 20)
 #define SPOOL_LEFT ".left.json"
+#define SPOOL_CUT ".cut.json"
 /* An entry older than this is an orphan whatever its pid says (pids are
  * reused); a hook lives 5 s at most. */
 #define SPOOL_ORPHAN_S 60
@@ -53,6 +54,7 @@ int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callu
 		      int code)
 {
 	callus_buf name = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT, left = CALLUS_BUF_INIT;
+	callus_buf cut = CALLUS_BUF_INIT;
 	char *cmd = NULL, *output = NULL;
 	json_t *o = NULL;
 	int rc = -1;
@@ -68,12 +70,14 @@ int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callu
 	callus_buf_printf(&name, "%019lld-%ld", now_ns(), (long)getpid());
 	callus_buf_printf(&path, "%s/" SPOOL_DIR "/%s.json", ws->root, name.ptr);
 	callus_buf_printf(&left, "%s/" SPOOL_DIR "/%s" SPOOL_LEFT, ws->root, name.ptr);
+	callus_buf_printf(&cut, "%s/" SPOOL_DIR "/%s" SPOOL_CUT, ws->root, name.ptr);
 	if (callus_buf_status(&name) < 0 || callus_buf_status(&path) < 0 ||
-	    callus_buf_status(&left) < 0)
+	    callus_buf_status(&left) < 0 || callus_buf_status(&cut) < 0)
 		goto out;
 	out->origin = callus_buf_detach(&name);
 	out->path = callus_buf_detach(&path);
 	out->left = callus_buf_detach(&left);
+	out->cut = callus_buf_detach(&cut);
 	rc = 0;
 out:
 	if (rc < 0)
@@ -84,6 +88,7 @@ out:
 	callus_buf_release(&name);
 	callus_buf_release(&path);
 	callus_buf_release(&left);
+	callus_buf_release(&cut);
 	return rc;
 }
 
@@ -135,6 +140,7 @@ void cli_spool_entry_release(cli_spool_entry *e)
 {
 	free(e->path);
 	free(e->left);
+	free(e->cut);
 	free(e->origin);
 	free(e->text);
 	memset(e, 0, sizeof(*e));
@@ -146,7 +152,7 @@ static int orphan(const char *name, size_t len, time_t mtime, time_t now)
 {
 	const char *dash = strchr(name, '-');
 
-	if (ends_with(name, len, SPOOL_LEFT))
+	if (ends_with(name, len, SPOOL_LEFT) || ends_with(name, len, SPOOL_CUT))
 		return 1;
 	return callus_fs_maker_gone(dash ? strtol(dash + 1, NULL, 10) : 0, mtime, now,
 				    SPOOL_ORPHAN_S);
@@ -243,7 +249,7 @@ static int replay(const cli_workspace *ws, const char *path, cli_spool_record_fn
 	if (ev.exit_code <= 0)
 		ev.exit_code = 1;
 	origin = origin_of(path);
-	rc = fn(ws, &ev, origin, forget, (void *)path);
+	rc = fn(ws, &ev, origin, ends_with(path, strlen(path), SPOOL_CUT), forget, (void *)path);
 	if (rc >= 0)
 		unlink(path);
 out:

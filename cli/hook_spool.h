@@ -6,8 +6,9 @@
  * every other hook of the workspace.  So a failing check is first written
  * to .callus/spool/ (redacted, as a generic hook payload), then recorded,
  * and its entry removed once the lesson is committed.  A hook that finds
- * the store busy past a short wait, or is cut by its deadline, leaves the
- * entry (renamed NAME.left.json), starts a drainer and replies: nothing is
+ * the store busy past a short wait leaves the entry (renamed
+ * NAME.left.json), one cut by its deadline too (NAME.cut.json: the drainer
+ * logs and counts the cut); either starts a drainer and replies: nothing is
  * lost.  One drainer at a time (a lock file) records the entries left, and
  * those of processes that are gone, in the order they were made; a drainer
  * looks again after letting the lock go, so an entry left while it held
@@ -29,11 +30,12 @@
 typedef struct cli_spool_entry {
 	char *path;    /* .../.callus/spool/NS-PID.json */
 	char *left;    /* its name once left to a drainer: NS-PID.left.json */
+	char *cut;     /* its name once its hook is cut: NS-PID.cut.json */
 	char *origin;  /* NS-PID: the failure's name in the store */
 	char *text;    /* the redacted payload */
 } cli_spool_entry;
 
-#define CLI_SPOOL_ENTRY_INIT { NULL, NULL, NULL, NULL }
+#define CLI_SPOOL_ENTRY_INIT { NULL, NULL, NULL, NULL, NULL }
 
 /* Make the entry for the failure e with status code, writing nothing (the
  * slow part: redaction).  0, or -1 when it cannot be made (the recording
@@ -47,12 +49,14 @@ int cli_spool_write(const cli_spool_entry *e, const cli_workspace *ws);
 void cli_spool_entry_release(cli_spool_entry *e);
 
 /* How an entry is recorded (the hook's own failure path): origin names
- * it; stored(ctx) is called once its occurrence is committed, or found
+ * it; cut says its hook was cut by the deadline while recording it;
+ * stored(ctx) is called once its occurrence is committed, or found
  * committed by an earlier delivery.  1 recorded, 0 nothing to record (no
  * longer a check, recorded already, or it will never do better), -1 not
  * now (a busy store): it stays queued unless stored was called. */
 typedef int (*cli_spool_record_fn)(const cli_workspace *ws, const callus_hook_event *e,
-				   const char *origin, void (*stored)(void *), void *ctx);
+				   const char *origin, int cut, void (*stored)(void *),
+				   void *ctx);
 
 /* Record with fn the entries left and those of processes that are gone,
  * oldest first, for at most budget_ms (0: no limit), unless another

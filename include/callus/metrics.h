@@ -66,7 +66,10 @@
 	  NULL, "Failed checks seen by callus run, by whether their lesson was recorded") \
 	X(HOOK_DEFERRED, "callus.hook.deferred_total", COUNTER, CALLUS_NOLABELS, NONE, NULL, \
 	  "Failures recorded from the hook's queue: the hook that saw them was cut by its " \
-	  "deadline or found the store busy")
+	  "deadline or found the store busy") \
+	X(HOOK_CUT, "callus.hook.cut_total", COUNTER, ("stage"), NONE, NULL, \
+	  "Hooks cut by their deadline, by stage: reading (the hook replied and a detached " \
+	  "copy recorded the failure) or recording (the failure was queued for the drainer)")
 
 typedef enum callus_metric_id {
 #define CALLUS_METRIC_ENUM_(id, name, type, labels, buckets, prom, help) CALLUS_METRIC_##id,

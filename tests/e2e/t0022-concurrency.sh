@@ -57,16 +57,25 @@ payload_for() {
 		  output: \"main.c:1:5: error: expected identifier or (\"}"
 }
 
+# cut_count STAGE: the hook cuts counted at STAGE, 0 when none
+cut_count() {
+	"$CALLUS" metrics --json |
+		jq "[.metrics[] | select(.name == \"callus.hook.cut_total\") | .series[]? |
+		     select(.labels.stage == \"$1\") | .value] | add // 0"
+}
+
 test_expect_success 'a hook whose event comes after its deadline replies, then records it detached' '
 	mkdir late && cd late && git init -q && payload_for "$PWD" >payload &&
 	# the agent is slow to write: the alarm comes while the hook reads
 	{ sleep 7; cat payload; } | "$CALLUS" hook generic >reply 2>err &&
 	jq -e "type == \"object\"" reply >/dev/null &&
 	for _ in $(seq 1 120); do
-		test "$(occurrences)" -ge 1 && break
+		test "$(occurrences)" -ge 1 && grep -q "\"hook_cut\"" .callus/log.jsonl && break
 		sleep 0.5
 	done &&
-	test "$(occurrences)" = 1
+	test "$(occurrences)" = 1 &&
+	grep "\"hook_cut\"" .callus/log.jsonl | grep -q "\"stage\":\"reading\"" &&
+	test "$(cut_count reading)" = 1
 '
 
 test_expect_success 'a failure delivered twice is stored once' '
@@ -80,17 +89,20 @@ test_expect_success 'a failure delivered twice is stored once' '
 	test ! -e ".callus/spool/$origin.left.json"
 '
 
-test_expect_success 'a drainer records a queued entry, drops a torn one, leaves a live one' '
+test_expect_success 'a drainer records a queued and a cut entry, drops a torn one, leaves a live one' '
 	cd late &&
 	# the live entry is this shell, as a hook still recording it
 	payload_for "$PWD" >.callus/spool/0000000000000000001-1.left.json &&
 	printf "{\"command\": \"gcc -c ma" >.callus/spool/0000000000000000002-2.left.json &&
 	payload_for "$PWD" >".callus/spool/0000000000000000003-$$.json" &&
+	payload_for "$PWD" >.callus/spool/0000000000000000004-4.cut.json &&
 	"$CALLUS" hook --drain generic &&
 	test "$(cd .callus/spool && echo *.json)" = "0000000000000000003-$$.json" &&
-	test "$(occurrences)" = 2 &&
+	test "$(occurrences)" = 3 &&
+	test "$(cut_count recording)" = 1 &&
+	grep "\"hook_cut\"" .callus/log.jsonl | grep -q "\"stage\":\"recording\"" &&
 	grep -q "\"spool_unreadable\"" .callus/log.jsonl &&
-	grep "\"spool_drained\"" .callus/log.jsonl | tail -n 1 | grep -q "\"count\":\"1\""
+	grep "\"spool_drained\"" .callus/log.jsonl | tail -n 1 | grep -q "\"count\":\"2\""
 '
 
 test_done
