@@ -15,7 +15,8 @@
  *   > There were failing tests. See the report at: file:///abs/build/reports/tests/test/index.html
  *
  * The compile errors are javac's (the plain console glues the task's name
- * to the first one): javac's parser reads them, the task names taken off.
+ * to the first one): javac's parser reads them, the task names taken off;
+ * the Kotlin plugin's ("e: file:///abs/x.kt:4:25 msg") are kotlinc's.
  * A failing test is one diagnostic: "CLASS > METHOD" as printed is the
  * test, the exception's simple name the code, its message (else its line)
  * the message, located at the innermost frame of the project's classes,
@@ -74,7 +75,8 @@ static int compile_errors(const callus_parse_input *in, callus_diags *diags, cal
 	j.text_len = text.len;
 	j.raw = in->raw ? (raw.ptr ? raw.ptr : "") : NULL;
 	j.raw_len = raw.len;
-	rc = callus_parser_javac.parse(&j, diags, files);
+	if ((rc = callus_parser_javac.parse(&j, diags, files)) == 0)
+		rc = callus_parser_kotlinc.parse(&j, diags, files);
 out:
 	callus_buf_release(&text);
 	callus_buf_release(&raw);

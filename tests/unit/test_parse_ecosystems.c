@@ -433,6 +433,48 @@ static void sniffing(void **state)
 	}
 }
 
+/* Gradle 5 and later with Kotlin: "> Task" lines of their own, the Kotlin
+ * plugin's errors in both its formats.  Written from the documented formats:
+ * Debian's Gradle is 4.4.1, and the Kotlin plugin cannot be fetched here. */
+static void gradle_kotlin(void **state)
+{
+	static const char out[] =
+		"> Task :compileKotlin FAILED\n"
+		"e: file:///tmp/callus-corpus/gradle-app/src/main/kotlin/shop/Labels.kt:4:25 "
+		"Type mismatch: inferred type is Int but String was expected\n"
+		"e: /tmp/callus-corpus/gradle-app/src/main/kotlin/shop/Price.kt: (9, 5): "
+		"Unresolved reference: roundUp\n"
+		"w: /tmp/callus-corpus/gradle-app/src/main/kotlin/shop/Price.kt: (3, 9): "
+		"Variable 'x' is never used\n"
+		"\n"
+		"FAILURE: Build failed with an exception.\n"
+		"\n"
+		"* What went wrong:\n"
+		"Execution failed for task ':compileKotlin'.\n"
+		"> Compilation error. See log for more details\n"
+		"\n"
+		"BUILD FAILED in 3s\n"
+		"1 actionable task: 1 executed\n";
+	callus_buf files = CALLUS_BUF_INIT;
+	callus_failure f;
+
+	(void)state;
+	analyse_data(&f, "gradle", out, sizeof(out) - 1, "gradle-app", "");
+	parse_assert_str("parser", f.parser, "gradle");
+	assert_int_equal(f.diags.count, 3);
+	parse_files_of(&files, &f.files);
+	parse_assert_str("files", files.ptr,
+			 "src/main/kotlin/shop/Labels.kt|src/main/kotlin/shop/Price.kt");
+	assert_string_equal(f.diags.items[0].file, "src/main/kotlin/shop/Labels.kt");
+	assert_int_equal(f.diags.items[0].line, 4);
+	assert_int_equal(f.diags.items[0].column, 25);
+	assert_non_null(strstr(f.diags.items[0].message, "Type mismatch"));
+	assert_string_equal(f.diags.items[1].file, "src/main/kotlin/shop/Price.kt");
+	assert_int_equal(f.diags.items[1].line, 9);
+	callus_failure_release(&f);
+	callus_buf_release(&files);
+}
+
 /* The names the detector gives (docs/config.md) choose these parsers. */
 static void tool_names(void **state)
 {
@@ -577,6 +619,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(samples),
+		cmocka_unit_test(gradle_kotlin),
 		cmocka_unit_test(sniffing),
 		cmocka_unit_test(tool_names),
 		cmocka_unit_test(unknown_tools),
