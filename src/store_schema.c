@@ -356,7 +356,8 @@ static const char *const migrations[] = {
 	 * hook's queued failure, replayed after the hook was cut between its
 	 * commit and the queue's clean-up): the second delivery finds it. */
 	"ALTER TABLE runs ADD COLUMN origin TEXT;"
-	"CREATE UNIQUE INDEX runs_origin ON runs(origin) WHERE origin IS NOT NULL;",
+	"CREATE UNIQUE INDEX runs_origin ON runs(origin)"
+	"  WHERE origin IS NOT NULL;",
 };
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,
 	       "one migration per schema version");
