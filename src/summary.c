@@ -222,14 +222,83 @@ typedef struct essential {
 	size_t msg;   /* the message's length, at most MSG_MAX */
 	int first;    /* the first failure of its file (or test) */
 	int chosen;
+	size_t diff[2]; /* the output's first "-" and "+" lines of its diff,
+			 * NO_LINE when none */
+	size_t extra;   /* their bytes, a newline before each */
 } essential;
+
+#define NO_LINE ((size_t)-1)
+/* A diff line longer than this is not shown with its failure. */
+#define DIFF_MAX 100
+/* How many lines after its message a failure's diff may start. */
+#define DIFF_WINDOW 16
+
+/* "- Expected  - 1", "+ Received  + 1", "+ actual - expected ... Lines
+ * skipped": a diff's legend, one space after its sign, not its content
+ * ("-   \"PAN\","). */
+static int diff_legend(const char *s, size_t len)
+{
+	static const char *const legend[] = {
+		"expected", "received", "actual", NULL,
+	};
+	size_t pos = 0, n;
+	const char *w;
+
+	if (len < 2 || !is_space(s[0]) || is_space(s[1]) || !(n = next_word(s, len, &pos, &w)))
+		return 0;
+	return w == s + 1 && word_is(w, n, legend);
+}
+
+/* Which side of a diff the line is on: '-', '+', or 0 when it is none
+ * ("-   \"PAN\",", "+ 3"; not "--- a/x", "-1", a legend). */
+static char diff_side(const char *s, size_t len)
+{
+	if (len < 3 || (s[0] != '-' && s[0] != '+') || !is_space(s[1]) || len > DIFF_MAX ||
+	    diff_legend(s + 1, len - 1))
+		return 0;
+	return s[0];
+}
+
+/*
+ * The first "-" and "+" lines of the diff after the failure's message in
+ * the output (raw lines from *from on; *from moves past the message found),
+ * so that a failure whose message only says "toEqual" shows what differed.
+ */
+static void find_diff(essential *e, const char *line, const callus_strlist *raw, size_t *from)
+{
+	char key[33];
+	size_t klen = e->msg < sizeof(key) - 1 ? e->msg : sizeof(key) - 1;
+
+	e->diff[0] = e->diff[1] = NO_LINE;
+	if (klen < 8)
+		return;
+	memcpy(key, line + e->head + e->sep, klen);
+	key[klen] = '\0';
+	for (size_t i = *from; i < raw->count; i++) {
+		if (!strstr(raw->items[i], key))
+			continue;
+		*from = i + 1;
+		for (size_t j = i + 1; j < raw->count && j <= i + DIFF_WINDOW; j++) {
+			size_t n = strlen(raw->items[j]);
+			char side = diff_side(raw->items[j], n);
+
+			if (side && e->diff[side == '+'] == NO_LINE) {
+				e->diff[side == '+'] = j;
+				e->extra += n + 1;
+			} else if (!side && callus_line_rank(raw->items[j], n) == 2) {
+				break; /* the next failure */
+			}
+		}
+		return;
+	}
+}
 
 /* The line's length with its message cut to at most cap bytes. */
 static size_t line_len(const essential *e, const char *line, size_t cap)
 {
 	if (!e->msg)
 		return e->head;
-	return e->head + e->sep + callus_utf8_cut(line + e->head + e->sep, e->msg, cap);
+	return e->head + e->sep + callus_utf8_cut(line + e->head + e->sep, e->msg, cap) + e->extra;
 }
 
 /* One failure in one line: where, which test, what code, what message (its
@@ -292,12 +361,13 @@ static int essential_line(callus_buf *out, essential *e, const callus_diag *d,
  * largest common cap that fits, so no failure eats another's room.
  */
 static int put_essentials(callus_buf *sum, callus_strlist *shown, const callus_diags *diags,
-			  const callus_pathctx *pc, size_t budget)
+			  const callus_pathctx *pc, size_t budget, const callus_strlist *raw,
+			  unsigned char *taken)
 {
 	callus_strlist lines = CALLUS_STRLIST_INIT, keys = CALLUS_STRLIST_INIT;
 	callus_buf line = CALLUS_BUF_INIT;
 	essential *es = NULL;
-	size_t n = 0, used = 0, k = 0, cap = MSG_MAX, forced = 0;
+	size_t n = 0, used = 0, k = 0, cap = MSG_MAX, forced = 0, from = 0;
 	int rc = CALLUS_ENOMEM;
 
 	if (!diags || !diags->count)
@@ -322,6 +392,7 @@ static int put_essentials(callus_buf *sum, callus_strlist *shown, const callus_d
 			continue;
 		if (callus_strlist_add_unique(&keys, key, strlen(key), &es[n].first) < 0)
 			goto out;
+		find_diff(&es[n], line.ptr, raw, &from);
 		n++;
 	}
 	for (int pass = 0; pass < 2; pass++)
@@ -358,7 +429,7 @@ static int put_essentials(callus_buf *sum, callus_strlist *shown, const callus_d
 
 		if (!es[i].chosen)
 			continue;
-		len = line_len(&es[i], lines.items[i], cap);
+		len = line_len(&es[i], lines.items[i], cap) - es[i].extra;
 		if (forced)
 			len = callus_utf8_cut(lines.items[i], strlen(lines.items[i]), forced);
 		if (sum->len)
@@ -366,6 +437,16 @@ static int put_essentials(callus_buf *sum, callus_strlist *shown, const callus_d
 		callus_buf_put(sum, lines.items[i], len);
 		if (callus_strlist_add(shown, lines.items[i], len) < 0)
 			goto out;
+		/* its diff right under it, in the output's order */
+		for (size_t d = 0; d < 2 && !forced; d++) {
+			size_t j = es[i].diff[0] < es[i].diff[1] ? es[i].diff[d] : es[i].diff[1 - d];
+
+			if (j == NO_LINE || taken[j])
+				continue;
+			taken[j] = 1;
+			callus_buf_putc(sum, '\n');
+			callus_buf_puts(sum, raw->items[j]);
+		}
 	}
 	rc = callus_buf_status(sum);
 out:
@@ -424,11 +505,15 @@ int callus_summary_build(char **out, const char *text, size_t len, const callus_
 		reserve = strlen(lines.items[totals]) + 1;
 	/* what the parser understood comes first, every failure of it, so
 	 * that the later files and tests survive a long first one */
-	if ((rc = put_essentials(&sum, &shown, diags, pc, CALLUS_SUMMARY_MAX - reserve)) < 0)
+	if ((rc = put_essentials(&sum, &shown, diags, pc, CALLUS_SUMMARY_MAX - reserve, &lines,
+				 chosen)) < 0)
 		goto out;
 	rc = CALLUS_ENOMEM;
 	used = sum.len ? sum.len + 1 : 0;
-	if (totals != (size_t)-1) {
+	/* the diff lines shown with their failures are not shown again */
+	for (size_t i = 0; i < lines.count; i++)
+		chosen[i] = chosen[i] ? 2 : 0;
+	if (totals != (size_t)-1 && !chosen[totals]) {
 		chosen[totals] = 1;
 		used += reserve;
 	}
@@ -447,7 +532,7 @@ int callus_summary_build(char **out, const char *text, size_t len, const callus_
 			used += n + 1;
 		}
 	for (size_t i = 0; i < lines.count; i++) {
-		if (!chosen[i])
+		if (chosen[i] != 1)
 			continue;
 		if (sum.len)
 			callus_buf_putc(&sum, '\n');
