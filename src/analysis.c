@@ -82,7 +82,8 @@ int callus_failure_build(callus_failure *out, const callus_check *chk, const cal
 		    (rc = parse_output(out, chk, cap, &text, pc)) < 0 ||
 		    (rc = callus_signatures_for(&out->sigs, &out->nsigs, &out->diags, &out->files,
 					      callus_failure_framework(out), pc)) < 0 ||
-		    (rc = callus_summary_build(&out->summary, text.ptr, text.len, pc, &out->diags)) < 0)
+		    (rc = callus_summary_build(&out->summary, text.ptr, text.len, cap->head.ptr,
+						 cap->head.len, pc, &out->diags)) < 0)
 			goto oom;
 		/* files named only by diagnostics come first in the list already;
 		 * every diagnostic file is an affected file */

@@ -259,38 +259,77 @@ static char diff_side(const char *s, size_t len)
 	return s[0];
 }
 
+/* How far into the output a failure's message is looked for. */
+#define DIFF_SEARCH_MAX (1u << 20)
+/* Only the first failures (all that can fit) have their diff looked for. */
+#define DIFF_FAILURES 32
+
+/* The line of out at *at (stripped of colours, valid UTF-8, trimmed) into
+ * line; *at moves past it. */
+static int output_line(callus_buf *line, callus_buf *scratch, const char *out, size_t len,
+		       size_t *at)
+{
+	const char *s = out + *at, *nl = memchr(s, '\n', len - *at);
+	size_t n = nl ? (size_t)(nl - s) : len - *at, lead = 0;
+
+	*at += n + (nl != NULL);
+	callus_buf_clear(scratch);
+	callus_buf_clear(line);
+	callus_ansi_strip_line(scratch, s, n);
+	while (lead < scratch->len && is_space(scratch->ptr[lead]))
+		lead++;
+	callus_utf8_sanitize(line, scratch->ptr + lead, scratch->len - lead);
+	while (line->len && (is_space(line->ptr[line->len - 1]) || line->ptr[line->len - 1] == '\r'))
+		callus_buf_truncate(line, line->len - 1);
+	return callus_buf_status(line);
+}
+
 /*
  * The first "-" and "+" lines of the diff after the failure's message in
- * the output (raw lines from *from on; *from moves past the message found),
- * so that a failure whose message only says "toEqual" shows what differed.
+ * the output as printed (out, from *from on; *from moves past the message
+ * found), added to diffs: a failure whose message only says "toEqual"
+ * shows what differed.  The filtered text has no such lines: they carry
+ * no error word.
  */
-static void find_diff(essential *e, const char *line, const callus_strlist *raw, size_t *from)
+static int find_diff(essential *e, const char *line, const char *out, size_t len, size_t *from,
+		     callus_strlist *diffs)
 {
+	callus_buf l = CALLUS_BUF_INIT, scratch = CALLUS_BUF_INIT;
 	char key[33];
-	size_t klen = e->msg < sizeof(key) - 1 ? e->msg : sizeof(key) - 1;
+	size_t klen = e->msg < sizeof(key) - 1 ? e->msg : sizeof(key) - 1, at;
+	const char *hit;
+	int rc = 0;
 
 	e->diff[0] = e->diff[1] = NO_LINE;
-	if (klen < 8)
-		return;
+	if (klen < 8 || !out || *from >= len)
+		return 0;
 	memcpy(key, line + e->head + e->sep, klen);
 	key[klen] = '\0';
-	for (size_t i = *from; i < raw->count; i++) {
-		if (!strstr(raw->items[i], key))
-			continue;
-		*from = i + 1;
-		for (size_t j = i + 1; j < raw->count && j <= i + DIFF_WINDOW; j++) {
-			size_t n = strlen(raw->items[j]);
-			char side = diff_side(raw->items[j], n);
+	if (!(hit = memmem(out + *from, len - *from, key, klen)))
+		return 0;
+	at = (size_t)(hit - out);
+	output_line(&l, &scratch, out, len, &at); /* the message's own line */
+	*from = at;
+	for (int k = 0; k < DIFF_WINDOW && at < len && rc == 0; k++) {
+		char side;
 
-			if (side && e->diff[side == '+'] == NO_LINE) {
-				e->diff[side == '+'] = j;
-				e->extra += n + 1;
-			} else if (!side && callus_line_rank(raw->items[j], n) == 2) {
-				break; /* the next failure */
-			}
+		if ((rc = output_line(&l, &scratch, out, len, &at)) < 0)
+			break;
+		side = diff_side(l.ptr, l.len);
+		/* the same diff as an earlier failure's is not said again */
+		if (side && callus_strlist_contains(diffs, l.ptr, l.len))
+			continue;
+		if (side && e->diff[side == '+'] == NO_LINE) {
+			e->diff[side == '+'] = diffs->count;
+			e->extra += l.len + 1;
+			rc = callus_strlist_add(diffs, l.ptr, l.len);
+		} else if (!side && callus_line_rank(l.ptr, l.len) == 2) {
+			break; /* the next failure */
 		}
-		return;
 	}
+	callus_buf_release(&l);
+	callus_buf_release(&scratch);
+	return rc;
 }
 
 /* The line's length with its message cut to at most cap bytes. */
@@ -361,13 +400,16 @@ static int essential_line(callus_buf *out, essential *e, const callus_diag *d,
  * largest common cap that fits, so no failure eats another's room.
  */
 static int put_essentials(callus_buf *sum, callus_strlist *shown, const callus_diags *diags,
-			  const callus_pathctx *pc, size_t budget, const callus_strlist *raw,
-			  unsigned char *taken)
+			  const callus_pathctx *pc, size_t budget, const char *out, size_t out_len)
 {
 	callus_strlist lines = CALLUS_STRLIST_INIT, keys = CALLUS_STRLIST_INIT;
+	callus_strlist diffs = CALLUS_STRLIST_INIT;
 	callus_buf line = CALLUS_BUF_INIT;
 	essential *es = NULL;
 	size_t n = 0, used = 0, k = 0, cap = MSG_MAX, forced = 0, from = 0;
+
+	if (out_len > DIFF_SEARCH_MAX)
+		out_len = DIFF_SEARCH_MAX;
 	int rc = CALLUS_ENOMEM;
 
 	if (!diags || !diags->count)
@@ -380,6 +422,7 @@ static int put_essentials(callus_buf *sum, callus_strlist *shown, const callus_d
 		int added = 0;
 
 		memset(&es[n], 0, sizeof(es[n]));
+		es[n].diff[0] = es[n].diff[1] = NO_LINE;
 		if ((rc = essential_line(&line, &es[n], d, pc)) < 0)
 			goto out;
 		rc = CALLUS_ENOMEM;
@@ -392,7 +435,9 @@ static int put_essentials(callus_buf *sum, callus_strlist *shown, const callus_d
 			continue;
 		if (callus_strlist_add_unique(&keys, key, strlen(key), &es[n].first) < 0)
 			goto out;
-		find_diff(&es[n], line.ptr, raw, &from);
+		if (n < DIFF_FAILURES &&
+		    find_diff(&es[n], line.ptr, out, out_len, &from, &diffs) < 0)
+			goto out;
 		n++;
 	}
 	for (int pass = 0; pass < 2; pass++)
@@ -441,11 +486,12 @@ static int put_essentials(callus_buf *sum, callus_strlist *shown, const callus_d
 		for (size_t d = 0; d < 2 && !forced; d++) {
 			size_t j = es[i].diff[0] < es[i].diff[1] ? es[i].diff[d] : es[i].diff[1 - d];
 
-			if (j == NO_LINE || taken[j])
+			if (j == NO_LINE)
 				continue;
-			taken[j] = 1;
 			callus_buf_putc(sum, '\n');
-			callus_buf_puts(sum, raw->items[j]);
+			callus_buf_puts(sum, diffs.items[j]);
+			if (callus_strlist_add(shown, diffs.items[j], strlen(diffs.items[j])) < 0)
+				goto out;
 		}
 	}
 	rc = callus_buf_status(sum);
@@ -454,6 +500,7 @@ out:
 	callus_buf_release(&line);
 	callus_strlist_release(&lines);
 	callus_strlist_release(&keys);
+	callus_strlist_release(&diffs);
 	return rc;
 }
 
@@ -462,13 +509,14 @@ out:
 static int repeats_shown(const char *s, size_t n, const callus_strlist *shown)
 {
 	for (size_t i = 0; i < shown->count; i++)
-		if (callus_summary_repeats(s, n, shown->items[i], strlen(shown->items[i])))
+		if ((strlen(shown->items[i]) == n && !memcmp(s, shown->items[i], n)) ||
+		    callus_summary_repeats(s, n, shown->items[i], strlen(shown->items[i])))
 			return 1;
 	return 0;
 }
 
-int callus_summary_build(char **out, const char *text, size_t len, const callus_pathctx *pc,
-			 const callus_diags *diags)
+int callus_summary_build(char **out, const char *text, size_t len, const char *output,
+			 size_t output_len, const callus_pathctx *pc, const callus_diags *diags)
 {
 	callus_buf sum = CALLUS_BUF_INIT, line = CALLUS_BUF_INIT;
 	callus_strlist lines = CALLUS_STRLIST_INIT, shown = CALLUS_STRLIST_INIT;
@@ -505,15 +553,12 @@ int callus_summary_build(char **out, const char *text, size_t len, const callus_
 		reserve = strlen(lines.items[totals]) + 1;
 	/* what the parser understood comes first, every failure of it, so
 	 * that the later files and tests survive a long first one */
-	if ((rc = put_essentials(&sum, &shown, diags, pc, CALLUS_SUMMARY_MAX - reserve, &lines,
-				 chosen)) < 0)
+	if ((rc = put_essentials(&sum, &shown, diags, pc, CALLUS_SUMMARY_MAX - reserve, output,
+				 output_len)) < 0)
 		goto out;
 	rc = CALLUS_ENOMEM;
 	used = sum.len ? sum.len + 1 : 0;
-	/* the diff lines shown with their failures are not shown again */
-	for (size_t i = 0; i < lines.count; i++)
-		chosen[i] = chosen[i] ? 2 : 0;
-	if (totals != (size_t)-1 && !chosen[totals]) {
+	if (totals != (size_t)-1) {
 		chosen[totals] = 1;
 		used += reserve;
 	}
@@ -532,7 +577,7 @@ int callus_summary_build(char **out, const char *text, size_t len, const callus_
 			used += n + 1;
 		}
 	for (size_t i = 0; i < lines.count; i++) {
-		if (chosen[i] != 1)
+		if (!chosen[i])
 			continue;
 		if (sum.len)
 			callus_buf_putc(&sum, '\n');

@@ -3,10 +3,11 @@
  * CALLUS_SUMMARY_MAX bytes cut from a failed check's output and what its
  * parser understood, by one rule for every tool (docs/analyze.md):
  *
- *  1. every distinct failure its essentials, one line each ("FAIL test at
- *     file:line:col: code: message"), the budget shared so that the first
- *     one cannot crowd out the others (each gets its location and the
- *     start of its message before any gets more);
+ *  1. every distinct failure its essentials: one line ("FAIL test at
+ *     file:line:col: code: message") and the first "-" and "+" lines of
+ *     its diff, the budget shared so that the first one cannot crowd out
+ *     the others (each gets its location and the start of its message
+ *     before any gets more);
  *  2. the totals line ("3 failed, 4 passed");
  *  3. what is left to the output's own lines, those saying what failed
  *     first, none that only repeats a failure already listed.
@@ -24,13 +25,14 @@
 
 /*
  * Build the summary of text[0..len) (the filtered output, '\n'-separated)
- * and diags (may be NULL); workspace prefixes of absolute paths are
- * dropped.  *out is malloc'd, owned by the caller, never longer than
- * CALLUS_SUMMARY_MAX, "" when there is nothing to say.  Returns 0 or
- * CALLUS_ENOMEM.
+ * and diags (may be NULL); output[0..output_len) is the output as printed
+ * (may be NULL), where each failure's first diff lines are looked for.
+ * Workspace prefixes of absolute paths are dropped.  *out is malloc'd,
+ * owned by the caller, never longer than CALLUS_SUMMARY_MAX, "" when there
+ * is nothing to say.  Returns 0 or CALLUS_ENOMEM.
  */
-int callus_summary_build(char **out, const char *text, size_t len, const callus_pathctx *pc,
-			 const callus_diags *diags);
+int callus_summary_build(char **out, const char *text, size_t len, const char *output,
+			 size_t output_len, const callus_pathctx *pc, const callus_diags *diags);
 
 /* 1 when line says how many failed or ran ("3 fail", "Tests: 2 failed,
  * 5 passed", "FAILED (failures=2)", "Found 4 errors"). */
