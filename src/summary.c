@@ -259,8 +259,12 @@ static char diff_side(const char *s, size_t len)
 	return s[0];
 }
 
-/* How far into the output a failure's message is looked for. */
+/* How far into the output failures' messages are looked for, and how far
+ * after the previous one's: a message the output does not hold as the
+ * parser joined it costs one bounded search, not a scan of megabytes for
+ * each failure. */
 #define DIFF_SEARCH_MAX (1u << 20)
+#define DIFF_SEARCH_NEXT (128u << 10)
 /* Only the first failures (all that can fit) have their diff looked for. */
 #define DIFF_FAILURES 32
 
@@ -296,7 +300,7 @@ static int find_diff(essential *e, const char *line, const char *out, size_t len
 {
 	callus_buf l = CALLUS_BUF_INIT, scratch = CALLUS_BUF_INIT;
 	char key[33];
-	size_t klen = e->msg < sizeof(key) - 1 ? e->msg : sizeof(key) - 1, at;
+	size_t klen = e->msg < sizeof(key) - 1 ? e->msg : sizeof(key) - 1, at, end;
 	const char *hit;
 	int rc = 0;
 
@@ -305,7 +309,8 @@ static int find_diff(essential *e, const char *line, const char *out, size_t len
 		return 0;
 	memcpy(key, line + e->head + e->sep, klen);
 	key[klen] = '\0';
-	if (!(hit = memmem(out + *from, len - *from, key, klen)))
+	end = *from && len - *from > DIFF_SEARCH_NEXT ? *from + DIFF_SEARCH_NEXT : len;
+	if (!(hit = memmem(out + *from, end - *from, key, klen)))
 		return 0;
 	at = (size_t)(hit - out);
 	output_line(&l, &scratch, out, len, &at); /* the message's own line */
