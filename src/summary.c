@@ -563,7 +563,8 @@ int callus_summary_build(char **out, const char *text, size_t len, const char *o
 		goto out;
 	rc = CALLUS_ENOMEM;
 	used = sum.len ? sum.len + 1 : 0;
-	if (totals != (size_t)-1) {
+	if (totals != (size_t)-1 &&
+	    !callus_strlist_contains(&shown, lines.items[totals], strlen(lines.items[totals]))) {
 		chosen[totals] = 1;
 		used += reserve;
 	}
