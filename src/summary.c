@@ -279,7 +279,8 @@ static int output_line(callus_buf *line, callus_buf *scratch, const char *out, s
 	*at += n + (nl != NULL);
 	callus_buf_clear(scratch);
 	callus_buf_clear(line);
-	callus_ansi_strip_line(scratch, s, n);
+	/* a diff line is short: no need to clean megabytes of one line */
+	callus_ansi_strip_line(scratch, s, n < CALLUS_CAPTURE_LINE_MAX ? n : CALLUS_CAPTURE_LINE_MAX);
 	while (lead < scratch->len && is_space(scratch->ptr[lead]))
 		lead++;
 	callus_utf8_sanitize(line, scratch->ptr + lead, scratch->len - lead);
