@@ -115,8 +115,8 @@ $(BUILD)/tests/test_snapshot: $(BUILD)/callus-git
 $(BUILD)/tests/test_embed_remote: $(BUILD)/callus-embed
 $(BUILD)/tests/test_knowledge: $(BUILD)/callus-pg
 
-# The parsers' sample tests share tests/unit/parse_helpers.c.
-$(BUILD)/tests/test_parse_native $(BUILD)/tests/test_parse_ecosystems: \
+# The parsers' sample tests and the summary's share tests/unit/parse_helpers.c.
+$(BUILD)/tests/test_parse_native $(BUILD)/tests/test_parse_ecosystems $(BUILD)/tests/test_summary: \
 	$(BUILD)/tests/unit/parse_helpers.o
 
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libcallus.a

@@ -7,8 +7,10 @@
  * memory errors it checks what callers rely on: every diagnostic's file,
  * frame and affected file is workspace-relative without "..", messages,
  * codes and test names are valid UTF-8 within the family's limits, at most
- * CALLUS_DIAGS_MAX diagnostics are kept, and content selection only picks
- * registered parsers.  Included by exactly one file per target.
+ * CALLUS_DIAGS_MAX diagnostics are kept, content selection only picks
+ * registered parsers, and the summary made of what a parser found is valid
+ * UTF-8 of at most CALLUS_SUMMARY_MAX bytes with no line twice.  Included by
+ * exactly one file per target.
  */
 #ifndef CALLUS_FUZZ_PARSER_INVARIANTS_H
 #define CALLUS_FUZZ_PARSER_INVARIANTS_H
@@ -19,7 +21,9 @@
 
 #include "callus/capture.h"
 #include "callus/common.h"
+#include "callus/lesson.h"
 #include "callus/parse.h"
+#include "callus/summary.h"
 #include "callus/utf8.h"
 
 /* What a family of parsers promises about what it produces. */
@@ -73,6 +77,32 @@ static void check_output(const callus_diags *d, const callus_strlist *files, con
 		check_path(files->items[i]);
 }
 
+static void check_summary(const callus_parse_input *in, const callus_diags *d)
+{
+	char *s = NULL;
+	size_t n;
+
+	if (callus_summary_build(&s, in->text, in->text_len, in->raw, in->raw_len, in->pc, d) < 0)
+		return;
+	n = strlen(s);
+	if (n > CALLUS_SUMMARY_MAX || !callus_utf8_valid(s, n))
+		abort();
+	for (const char *a = s; *a;) {
+		size_t la = strcspn(a, "\n");
+
+		for (const char *b = a + la; *b == '\n' && b[1];) {
+			size_t lb = strcspn(++b, "\n");
+
+			if (la == lb && !memcmp(a, b, la))
+				abort();
+			b += lb;
+		}
+		a += la;
+		a += *a == '\n';
+	}
+	free(s);
+}
+
 static void run_parser(const callus_parser *p, const callus_parse_input *in, const parser_limits *lim)
 {
 	callus_diags d = CALLUS_DIAGS_INIT;
@@ -81,8 +111,10 @@ static void run_parser(const callus_parser *p, const callus_parse_input *in, con
 
 	if (rc != 0 && rc != CALLUS_ENOMEM)
 		abort();
-	if (rc == 0)
+	if (rc == 0) {
 		check_output(&d, &files, lim);
+		check_summary(in, &d);
+	}
 	callus_diags_release(&d);
 	callus_strlist_release(&files);
 }

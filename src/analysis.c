@@ -1,7 +1,7 @@
 #include "callus/analysis.h"
 #include "callus/context.h"
 #include "callus/parse.h"
-#include "parsers/js_util.h"
+#include "callus/summary.h"
 #include "callus/utf8.h"
 
 #include <jansson.h>
@@ -21,179 +21,6 @@ void callus_failure_release(callus_failure *f)
 		callus_signature_release(&f->sigs[i]);
 	free(f->sigs);
 	memset(f, 0, sizeof(*f));
-}
-
-static int is_space(char c) { return c == ' ' || c == '\t'; }
-
-/* Code frames ("  3 | x = 1", "    |     ^") repeat the source: no room for
- * them in 500 characters. */
-static int is_code_frame(const char *s, size_t len)
-{
-	size_t i = 0;
-
-	if (i < len && s[i] == '>')
-		i++;
-	while (i < len && is_space(s[i]))
-		i++;
-	while (i < len && s[i] >= '0' && s[i] <= '9')
-		i++;
-	while (i < len && is_space(s[i]))
-		i++;
-	return i < len && s[i] == '|';
-}
-
-/* Copy line to out, dropping the workspace prefix of absolute paths so that
- * the summary is the same wherever the workspace lives. */
-static void put_relative(callus_buf *out, const char *s, size_t len, const callus_pathctx *pc)
-{
-	const char *roots[2] = { pc->workspace, pc->workspace_real };
-	size_t rlen[2] = { roots[0] ? strlen(roots[0]) : 0, roots[1] ? strlen(roots[1]) : 0 };
-	size_t i = 0, run = 0;
-
-	while (i < len) {
-		const char *slash = memchr(s + i, '/', len - i);
-		int skipped = 0;
-
-		if (!slash)
-			break;
-		i = (size_t)(slash - s);
-		for (int r = 0; r < 2 && !skipped; r++) {
-			if (rlen[r] > 1 && i + rlen[r] < len && s[i + rlen[r]] == '/' &&
-			    !memcmp(s + i, roots[r], rlen[r])) {
-				callus_buf_put(out, s + run, i - run);
-				i += rlen[r] + 1;
-				run = i;
-				skipped = 1;
-			}
-		}
-		if (!skipped)
-			i++;
-	}
-	callus_buf_put(out, s + run, len - run);
-}
-
-/* Cut at most max bytes without splitting a UTF-8 sequence. */
-static size_t utf8_cut(const char *s, size_t len, size_t max)
-{
-	if (len <= max)
-		return len;
-	while (max > 0 && ((unsigned char)s[max] & 0xc0) == 0x80)
-		max--;
-	return max;
-}
-
-/*
- * The error summary: the lines that say what failed first, then the other
- * interesting lines, then the other tail lines while there is room; at
- * most CALLUS_SUMMARY_MAX bytes, the chosen lines shown in output order, each
- * once.
- */
-/* Diagnostics take at most this much of the summary; the output's own
- * lines the rest. */
-#define SUMMARY_DIAG_BUDGET 300
-
-/* One diagnostic as a summary line: where, what, which test. */
-static void diag_line(callus_buf *out, const callus_diag *d)
-{
-	const char *m = d->message ? d->message : "";
-	size_t mlen = strcspn(m, "\n");
-
-	if (mlen > 160)
-		mlen = utf8_cut(m, mlen, 160);
-	if (d->test)
-		callus_buf_printf(out, "FAIL %.*s", (int)utf8_cut(d->test, strlen(d->test), 120),
-				d->test);
-	if (d->file) {
-		callus_buf_printf(out, "%s%s", d->test ? " at " : "", d->file);
-		if (d->line)
-			callus_buf_printf(out, ":%ld", d->line);
-		if (d->line && d->column)
-			callus_buf_printf(out, ":%ld", d->column);
-	}
-	if (d->code)
-		callus_buf_printf(out, "%s%s", out->len ? ": " : "", d->code);
-	if (mlen)
-		callus_buf_printf(out, "%s%.*s", out->len ? ": " : "", (int)mlen, m);
-}
-
-static int build_summary(char **out, const char *text, size_t len, const callus_pathctx *pc,
-			 const callus_diags *diags)
-{
-	callus_buf sum = CALLUS_BUF_INIT, line = CALLUS_BUF_INIT;
-	callus_strlist lines = CALLUS_STRLIST_INIT;
-	unsigned char *chosen = NULL;
-	size_t used = 0;
-	int rc = CALLUS_ENOMEM;
-	const char *p = text, *end = text + len;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = (size_t)((nl ? nl : end) - p);
-		const char *s = p;
-
-		p = nl ? nl + 1 : end;
-		while (n && is_space(*s)) {
-			s++;
-			n--;
-		}
-		if (!n || is_code_frame(s, n) || callus_js_wrapper_noise(s, n))
-			continue;
-		callus_buf_clear(&line);
-		put_relative(&line, s, n, pc);
-		if (callus_strlist_add_unique(&lines, line.ptr, line.len, NULL) < 0)
-			goto out;
-	}
-	if (lines.count && !(chosen = calloc(lines.count, 1)))
-		goto out;
-	/* What the parser understood comes first, so that the first errors'
-	 * files, codes and tests survive whatever the output looks like. */
-	for (size_t i = 0; diags && i < diags->count && sum.len < SUMMARY_DIAG_BUDGET; i++) {
-		callus_buf_clear(&line);
-		diag_line(&line, &diags->items[i]);
-		if (!sum.len && line.len > SUMMARY_DIAG_BUDGET) /* the first one, cut */
-			callus_buf_truncate(&line, utf8_cut(line.ptr, line.len, SUMMARY_DIAG_BUDGET));
-		if (!line.len || sum.len + line.len + 1 > SUMMARY_DIAG_BUDGET ||
-		    strstr(sum.ptr, line.ptr))
-			continue;
-		if (sum.len)
-			callus_buf_putc(&sum, '\n');
-		callus_buf_put(&sum, line.ptr, line.len);
-	}
-	used = sum.len ? sum.len + 1 : 0;
-	/* the lines that say what failed, then the lines around them, then
-	 * the rest of the tail, while there is room */
-	for (int rank = 2; rank >= 0; rank--)
-		for (size_t i = 0; i < lines.count; i++) {
-			size_t n = strlen(lines.items[i]);
-
-			if (chosen[i] || callus_line_rank(lines.items[i], n) != rank ||
-			    used + n + 1 > CALLUS_SUMMARY_MAX + 1)
-				continue;
-			chosen[i] = 1;
-			used += n + 1;
-		}
-	for (size_t i = 0; i < lines.count; i++) {
-		if (!chosen[i])
-			continue;
-		if (sum.len)
-			callus_buf_putc(&sum, '\n');
-		callus_buf_puts(&sum, lines.items[i]);
-	}
-	if (sum.len > CALLUS_SUMMARY_MAX)
-		callus_buf_truncate(&sum, utf8_cut(sum.ptr, sum.len, CALLUS_SUMMARY_MAX));
-	/* a first line longer than the whole budget is cut, not dropped */
-	if (!sum.len && lines.count) {
-		const char *first = lines.items[0];
-		callus_buf_put(&sum, first, utf8_cut(first, strlen(first), CALLUS_SUMMARY_MAX));
-	}
-	if ((rc = callus_buf_status(&sum)) == 0)
-		*out = callus_buf_detach(&sum);
-out:
-	free(chosen);
-	callus_buf_release(&sum);
-	callus_buf_release(&line);
-	callus_strlist_release(&lines);
-	return rc;
 }
 
 /*
@@ -255,7 +82,8 @@ int callus_failure_build(callus_failure *out, const callus_check *chk, const cal
 		    (rc = parse_output(out, chk, cap, &text, pc)) < 0 ||
 		    (rc = callus_signatures_for(&out->sigs, &out->nsigs, &out->diags, &out->files,
 					      callus_failure_framework(out), pc)) < 0 ||
-		    (rc = build_summary(&out->summary, text.ptr, text.len, pc, &out->diags)) < 0)
+		    (rc = callus_summary_build(&out->summary, text.ptr, text.len, cap->head.ptr,
+						 cap->head.len, pc, &out->diags)) < 0)
 			goto oom;
 		/* files named only by diagnostics come first in the list already;
 		 * every diagnostic file is an affected file */

@@ -271,6 +271,15 @@ def run_corpus(env, dump=None):
             st["keep_found"] += len(kept)
             st["keep_cases"] += 1
             st["keep_cases_all"] += len(kept) == len(c["must_keep"])
+            # every planted failure the output shows, by its test or its file:line,
+            # and no line of the summary twice
+            st["named_total"] += len(c["groups"])
+            st["named_found"] += sum(
+                1 for g in c["groups"]
+                if (g.get("test") and g["test"] in summary)
+                or (g["file"] and f"{g['file']}:{g['line']}" in summary))
+            slines = summary.split("\n") if summary else []
+            st["twice"] += len(slines) - len(set(slines))
             lost = [k for k in c["must_keep"] if k not in summary]
             if lost:
                 problems[tool].append(f"`{c['id']}`: summary lacks "
@@ -439,6 +448,7 @@ def figures(st):
         "keep": ratio(st["keep_found"], st["keep_total"]),
         "keep_cases": ratio(st["keep_cases_all"], st["keep_cases"]),
         "codes": ratio(st["codes_found"], st["codes_total"]),
+        "named": ratio(st["named_found"], st["named_total"]),
     }
 
 
@@ -537,6 +547,10 @@ def main():
              "one reported file matches (cases whose output names no file are not counted).",
              "- **must-keep lines**: the texts each case says the 500-byte `error_summary` must "
              "keep (the first error's code and file, the failing test), found / expected.",
+             "- **failures named**: the planted errors of the failing cases whose test or "
+             "`file:line` the `error_summary` names (an output of 550 errors cannot have them "
+             "all in 500 bytes: a figure to compare, not a bar); **lines twice**: summary lines "
+             "that are the same line again.",
              "- **codes found**: expected codes and rules among the `code`s of `errors` and the "
              "`error_type`s of `signatures`.",
              "- **signatures stable**: planted root-cause groups whose errors all got one "
@@ -564,8 +578,8 @@ def main():
               "was changed for them. The same figures, held-out cases apart from the others "
               "(whose outputs the parsers were written on):", "",
               "| cases | n | failing | detection | precision | recall | with a correct file | "
-              "must-keep lines | codes found |",
-              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+              "must-keep lines | codes found | failures named | lines twice |",
+              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for name, table in (("tuned on", tuned), ("held out", held)):
         t = totals(table)
         f = figures(t)
@@ -573,7 +587,7 @@ def main():
                      f"{mark(f['precision'], BARS['precision'])} | "
                      f"{mark(f['recall'], BARS['recall'])} | "
                      f"{mark(f['with_file'], BARS['with_file'])} | {fmt(f['keep'])} | "
-                     f"{fmt(f['codes'])} |")
+                     f"{fmt(f['codes'])} | {fmt(f['named'])} | {t['twice']} |")
     if held:
         lines += ["", "Held-out cases, per tool:", ""]
         tool_table(held, {"available": False}, lines)
@@ -619,7 +633,8 @@ def main():
             ft, tt = figures(totals(table)), totals(table)
             print(f"accuracy: {name} {tt['cases']} cases: detection {fmt(ft['detection'])}, "
                   f"precision {fmt(ft['precision'])}, recall {fmt(ft['recall'])}, with a correct "
-                  f"file {fmt(ft['with_file'])}, must-keep {fmt(ft['keep'])}")
+                  f"file {fmt(ft['with_file'])}, must-keep {fmt(ft['keep'])}, failures named "
+                  f"{fmt(ft['named'])}, summary lines twice {tt['twice']}")
     if ext_ok:
         fe = figures(totals(ext_tools))
         print(f"accuracy: external {totals(ext_tools)['cases']} samples: precision "

@@ -1,0 +1,612 @@
+#include "callus/summary.h"
+
+#include "callus/buf.h"
+#include "callus/capture.h"
+#include "callus/common.h"
+#include "callus/lesson.h"
+#include "callus/strlist.h"
+#include "callus/utf8.h"
+#include "parsers/js_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* A failure's message and test name are cut to these many bytes. */
+#define MSG_MAX 160
+#define TEST_MAX 120
+/* What every listed failure keeps of its message before any keeps more:
+ * enough for "expect(received).toBe(expected) Expected: 630". */
+#define MSG_FLOOR 48
+/* A totals line longer than this is not a totals line worth its room. */
+#define TOTALS_MAX 120
+
+static int is_space(char c) { return c == ' ' || c == '\t'; }
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+static int is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+/* Code frames ("  3 | x = 1", "    |     ^") repeat the source: no room for
+ * them in 500 characters. */
+static int is_code_frame(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	if (i < len && s[i] == '>')
+		i++;
+	while (i < len && is_space(s[i]))
+		i++;
+	while (i < len && is_digit(s[i]))
+		i++;
+	while (i < len && is_space(s[i]))
+		i++;
+	return i < len && s[i] == '|';
+}
+
+/* Copy s to out, dropping the workspace prefix of absolute paths so that
+ * the summary is the same wherever the workspace lives. */
+static void put_relative(callus_buf *out, const char *s, size_t len, const callus_pathctx *pc)
+{
+	const char *roots[2] = { pc ? pc->workspace : NULL, pc ? pc->workspace_real : NULL };
+	size_t rlen[2] = { roots[0] ? strlen(roots[0]) : 0, roots[1] ? strlen(roots[1]) : 0 };
+	size_t i = 0, run = 0;
+
+	while (i < len) {
+		const char *slash = memchr(s + i, '/', len - i);
+		int skipped = 0;
+
+		if (!slash)
+			break;
+		i = (size_t)(slash - s);
+		for (int r = 0; r < 2 && !skipped; r++) {
+			if (rlen[r] > 1 && i + rlen[r] < len && s[i + rlen[r]] == '/' &&
+			    !memcmp(s + i, roots[r], rlen[r])) {
+				callus_buf_put(out, s + run, i - run);
+				i += rlen[r] + 1;
+				run = i;
+				skipped = 1;
+			}
+		}
+		if (!skipped)
+			i++;
+	}
+	callus_buf_put(out, s + run, len - run);
+}
+
+/* --- words ------------------------------------------------------------------------- */
+
+/* A word: letters, digits, '_', '.' inside, and any byte of a multibyte
+ * character, so "test_calc.py", "0.18ms" and "größe" are one word each. */
+static int word_byte(char c)
+{
+	return is_alpha(c) || is_digit(c) || c == '_' || c == '.' || (unsigned char)c >= 0x80;
+}
+
+/* The next word of s[0..len) from *pos, without leading or trailing dots;
+ * 0 when there is none. */
+static size_t next_word(const char *s, size_t len, size_t *pos, const char **w)
+{
+	while (*pos < len) {
+		size_t i = *pos, n;
+
+		while (i < len && !word_byte(s[i]))
+			i++;
+		*pos = i;
+		while (*pos < len && word_byte(s[*pos]))
+			(*pos)++;
+		while (i < *pos && s[i] == '.')
+			i++;
+		n = *pos - i;
+		while (n && s[i + n - 1] == '.')
+			n--;
+		if (n) {
+			*w = s + i;
+			return n;
+		}
+	}
+	return 0;
+}
+
+static int word_is(const char *w, size_t n, const char *const *list)
+{
+	for (size_t k = 0; list[k]; k++)
+		if (strlen(list[k]) == n && !strncasecmp(w, list[k], n))
+			return 1;
+	return 0;
+}
+
+static int all_digits(const char *w, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!is_digit(w[i]))
+			return 0;
+	return n > 0;
+}
+
+/* The words that only say a test's status, in any tool's report. */
+static const char *const status_words[] = {
+	"fail", "failed", "failing", "failure", "failures", "error", "errors", "err",
+	"test", "tests", "ok", "not", "pass", "passed", NULL,
+};
+
+/* 0.18ms, 0.00s, 12us: a duration says nothing of a failure. */
+static int is_duration(const char *w, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && (is_digit(w[i]) || w[i] == '.'))
+		i++;
+	if (!i || i == n || !is_digit(w[0]))
+		return 0;
+	return (n - i == 1 && w[i] == 's') ||
+	       (n - i == 2 && (!memcmp(w + i, "ms", 2) || !memcmp(w + i, "us", 2))) ||
+	       (n - i == 3 && !memcmp(w + i, "\xc2\xb5s", 3));
+}
+
+/* A word that carries something: not a status word, not a duration, not
+ * a lone letter or sign ("E" before pytest's assertion, jest's "●", "✕"). */
+static int content_word(const char *w, size_t n)
+{
+	if (n == 1 && is_alpha(w[0]))
+		return 0;
+	if ((unsigned char)w[0] >= 0x80 && callus_utf8_next(w, n, NULL) == n)
+		return 0;
+	return !word_is(w, n, status_words) && !is_duration(w, n);
+}
+
+int callus_summary_repeats(const char *line, size_t len, const char *parsed, size_t parsed_len)
+{
+	size_t lp = 0, pp = 0, n, m;
+	const char *w, *v;
+	int lettered = 0;
+
+	while ((n = next_word(line, len, &lp, &w))) {
+		int found = 0;
+
+		if (!content_word(w, n))
+			continue;
+		while (!found && (m = next_word(parsed, parsed_len, &pp, &v)))
+			found = m == n && !memcmp(w, v, n);
+		if (!found)
+			return 0;
+		for (size_t i = 0; i < n && !lettered; i++)
+			lettered = is_alpha(w[i]) || (unsigned char)w[i] >= 0x80;
+	}
+	/* a line of status words and numbers only ("3 fail") is not a repeat */
+	return lettered;
+}
+
+int callus_summary_is_totals(const char *line, size_t len)
+{
+	/* "4 failed", "2 errors": a count, then what it counts */
+	static const char *const counted[] = {
+		"fail", "failed", "failing", "failure", "failures", "error", "errors", "problem",
+		"problems", "passed", "passing", "tests", "examples", "warnings", "issues", "runs",
+		NULL,
+	};
+	/* "failures=2", "# fail 2", "Tests: 5": what is counted, then the count */
+	static const char *const counting[] = {
+		"fail", "failed", "failing", "failures", "errors", "tests", NULL,
+	};
+	size_t pos = 0, n, prev_n = 0, prev_end = 0;
+	const char *w, *prev = NULL;
+
+	if (len > TOTALS_MAX)
+		return 0;
+	while ((n = next_word(line, len, &pos, &w))) {
+		size_t start = (size_t)(w - line);
+
+		if (prev) {
+			int spaces = 1, seps = 1; /* what lies between the two words */
+
+			for (size_t i = prev_end; i < start; i++) {
+				spaces &= is_space(line[i]);
+				seps &= is_space(line[i]) || line[i] == ':' || line[i] == '=';
+			}
+			if (spaces && all_digits(prev, prev_n) && word_is(w, n, counted))
+				return 1;
+			if (seps && word_is(prev, prev_n, counting) && all_digits(w, n))
+				return 1;
+		}
+		prev = w;
+		prev_n = n;
+		prev_end = start + n;
+	}
+	return 0;
+}
+
+/* --- the essentials of each failure ------------------------------------------------------ */
+
+typedef struct essential {
+	size_t head;  /* "FAIL test at file:line:col: code" */
+	size_t sep;   /* 2 when ": " joins head and message, else 0 */
+	size_t msg;   /* the message's length, at most MSG_MAX */
+	int first;    /* the first failure of its file (or test) */
+	int chosen;
+	size_t diff[2]; /* the output's first "-" and "+" lines of its diff,
+			 * NO_LINE when none */
+	size_t extra;   /* their bytes, a newline before each */
+} essential;
+
+#define NO_LINE ((size_t)-1)
+/* A diff line longer than this is not shown with its failure. */
+#define DIFF_MAX 100
+/* How many lines after its message a failure's diff may start. */
+#define DIFF_WINDOW 16
+
+/* "- Expected  - 1", "+ Received  + 1", "+ actual - expected ... Lines
+ * skipped": a diff's legend, one space after its sign, not its content
+ * ("-   \"PAN\","). */
+static int diff_legend(const char *s, size_t len)
+{
+	static const char *const legend[] = {
+		"expected", "received", "actual", NULL,
+	};
+	size_t pos = 0, n;
+	const char *w;
+
+	if (len < 2 || !is_space(s[0]) || is_space(s[1]) || !(n = next_word(s, len, &pos, &w)))
+		return 0;
+	return w == s + 1 && word_is(w, n, legend);
+}
+
+/* Which side of a diff the line is on: '-', '+', or 0 when it is none
+ * ("-   \"PAN\",", "+ 3"; not "--- a/x", "-1", a legend). */
+static char diff_side(const char *s, size_t len)
+{
+	if (len < 3 || (s[0] != '-' && s[0] != '+') || !is_space(s[1]) || len > DIFF_MAX ||
+	    diff_legend(s + 1, len - 1))
+		return 0;
+	return s[0];
+}
+
+/* How far into the output failures' messages are looked for, and how far
+ * after the previous one's: a message the output does not hold as the
+ * parser joined it costs one bounded search, not a scan of megabytes for
+ * each failure. */
+#define DIFF_SEARCH_MAX (1u << 20)
+#define DIFF_SEARCH_NEXT (128u << 10)
+/* Only the first failures (all that can fit) have their diff looked for. */
+#define DIFF_FAILURES 32
+
+/* The line of out at *at (stripped of colours, valid UTF-8, trimmed) into
+ * line; *at moves past it. */
+static int output_line(callus_buf *line, callus_buf *scratch, const char *out, size_t len,
+		       size_t *at)
+{
+	const char *s = out + *at, *nl = memchr(s, '\n', len - *at);
+	size_t n = nl ? (size_t)(nl - s) : len - *at, lead = 0;
+
+	*at += n + (nl != NULL);
+	callus_buf_clear(scratch);
+	callus_buf_clear(line);
+	/* a diff line is short: no need to clean megabytes of one line */
+	callus_ansi_strip_line(scratch, s, n < CALLUS_CAPTURE_LINE_MAX ? n : CALLUS_CAPTURE_LINE_MAX);
+	while (lead < scratch->len && is_space(scratch->ptr[lead]))
+		lead++;
+	callus_utf8_sanitize(line, scratch->ptr + lead, scratch->len - lead);
+	while (line->len && (is_space(line->ptr[line->len - 1]) || line->ptr[line->len - 1] == '\r'))
+		callus_buf_truncate(line, line->len - 1);
+	return callus_buf_status(line);
+}
+
+/*
+ * The first "-" and "+" lines of the diff after the failure's message in
+ * the output as printed (out, from *from on; *from moves past the message
+ * found), added to diffs: a failure whose message only says "toEqual"
+ * shows what differed.  The filtered text has no such lines: they carry
+ * no error word.
+ */
+static int find_diff(essential *e, const char *line, const char *out, size_t len, size_t *from,
+		     callus_strlist *diffs)
+{
+	callus_buf l = CALLUS_BUF_INIT, scratch = CALLUS_BUF_INIT;
+	char key[33];
+	size_t klen = e->msg < sizeof(key) - 1 ? e->msg : sizeof(key) - 1, at, end;
+	const char *hit;
+	int rc = 0;
+
+	e->diff[0] = e->diff[1] = NO_LINE;
+	if (klen < 8 || !out || *from >= len)
+		return 0;
+	memcpy(key, line + e->head + e->sep, klen);
+	key[klen] = '\0';
+	end = *from && len - *from > DIFF_SEARCH_NEXT ? *from + DIFF_SEARCH_NEXT : len;
+	if (!(hit = memmem(out + *from, end - *from, key, klen)))
+		return 0;
+	at = (size_t)(hit - out);
+	output_line(&l, &scratch, out, len, &at); /* the message's own line */
+	*from = at;
+	for (int k = 0; k < DIFF_WINDOW && at < len && rc == 0; k++) {
+		char side;
+
+		if ((rc = output_line(&l, &scratch, out, len, &at)) < 0)
+			break;
+		side = diff_side(l.ptr, l.len);
+		/* the same diff as an earlier failure's is not said again */
+		if (side && callus_strlist_contains(diffs, l.ptr, l.len))
+			continue;
+		if (side && e->diff[side == '+'] == NO_LINE) {
+			e->diff[side == '+'] = diffs->count;
+			e->extra += l.len + 1;
+			rc = callus_strlist_add(diffs, l.ptr, l.len);
+		} else if (!side && callus_line_rank(l.ptr, l.len) == 2) {
+			break; /* the next failure */
+		}
+	}
+	callus_buf_release(&l);
+	callus_buf_release(&scratch);
+	return rc;
+}
+
+/* The line's length with its message cut to at most cap bytes. */
+static size_t line_len(const essential *e, const char *line, size_t cap)
+{
+	if (!e->msg)
+		return e->head;
+	return e->head + e->sep + callus_utf8_cut(line + e->head + e->sep, e->msg, cap) + e->extra;
+}
+
+/* One failure in one line: where, which test, what code, what message (its
+ * lines joined: the expected and received values parsers keep in it). */
+static int essential_line(callus_buf *out, essential *e, const callus_diag *d,
+			  const callus_pathctx *pc)
+{
+	callus_buf head = CALLUS_BUF_INIT, msg = CALLUS_BUF_INIT;
+	int rc;
+
+	if (d->test)
+		callus_buf_printf(&head, "FAIL %.*s",
+				  (int)callus_utf8_cut(d->test, strlen(d->test), TEST_MAX), d->test);
+	if (d->file) {
+		callus_buf_printf(&head, "%s%s", d->test ? " at " : "", d->file);
+		if (d->line)
+			callus_buf_printf(&head, ":%ld", d->line);
+		if (d->line && d->column)
+			callus_buf_printf(&head, ":%ld", d->column);
+	}
+	if (d->code)
+		callus_buf_printf(&head, "%s%s", head.len ? ": " : "", d->code);
+	for (const char *m = d->message ? d->message : ""; *m;) {
+		size_t n = strcspn(m, " \t\r\n");
+
+		if (n) {
+			if (msg.len)
+				callus_buf_putc(&msg, ' ');
+			callus_buf_put(&msg, m, n);
+		}
+		m += n;
+		m += strspn(m, " \t\r\n");
+	}
+	callus_buf_clear(out);
+	put_relative(out, head.ptr, head.len, pc);
+	e->head = out->len;
+	if ((rc = callus_buf_status(&msg)) == 0 && msg.len) {
+		size_t at;
+
+		e->sep = e->head ? 2 : 0;
+		if (e->sep)
+			callus_buf_puts(out, ": ");
+		at = out->len;
+		put_relative(out, msg.ptr, msg.len, pc);
+		e->msg = callus_utf8_cut(out->ptr + at, out->len - at, MSG_MAX);
+		callus_buf_truncate(out, at + e->msg);
+	}
+	if (rc == 0)
+		rc = callus_buf_status(out);
+	callus_buf_release(&head);
+	callus_buf_release(&msg);
+	return rc;
+}
+
+/*
+ * Choose and cut the failures' lines for at most budget bytes, appending
+ * them to sum (and each to shown).  Each distinct failure, the first of
+ * each file before the others, is taken while its location and the first
+ * MSG_FLOOR bytes of its message fit; then every message is given the
+ * largest common cap that fits, so no failure eats another's room.
+ */
+static int put_essentials(callus_buf *sum, callus_strlist *shown, const callus_diags *diags,
+			  const callus_pathctx *pc, size_t budget, const char *out, size_t out_len)
+{
+	callus_strlist lines = CALLUS_STRLIST_INIT, keys = CALLUS_STRLIST_INIT;
+	callus_strlist diffs = CALLUS_STRLIST_INIT;
+	callus_buf line = CALLUS_BUF_INIT;
+	essential *es = NULL;
+	size_t n = 0, used = 0, k = 0, cap = MSG_MAX, forced = 0, from = 0;
+
+	if (out_len > DIFF_SEARCH_MAX)
+		out_len = DIFF_SEARCH_MAX;
+	int rc = CALLUS_ENOMEM;
+
+	if (!diags || !diags->count)
+		return 0;
+	if (!(es = calloc(diags->count, sizeof(*es))))
+		goto out;
+	for (size_t i = 0; i < diags->count; i++) {
+		const callus_diag *d = &diags->items[i];
+		const char *key = d->file ? d->file : d->test ? d->test : "";
+		int added = 0;
+
+		memset(&es[n], 0, sizeof(es[n]));
+		es[n].diff[0] = es[n].diff[1] = NO_LINE;
+		if ((rc = essential_line(&line, &es[n], d, pc)) < 0)
+			goto out;
+		rc = CALLUS_ENOMEM;
+		if (!line.len)
+			continue;
+		/* the same failure twice (a test's two reports) is listed once */
+		if (callus_strlist_add_unique(&lines, line.ptr, line.len, &added) < 0)
+			goto out;
+		if (!added)
+			continue;
+		if (callus_strlist_add_unique(&keys, key, strlen(key), &es[n].first) < 0)
+			goto out;
+		if (n < DIFF_FAILURES &&
+		    find_diff(&es[n], line.ptr, out, out_len, &from, &diffs) < 0)
+			goto out;
+		n++;
+	}
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < n; i++) {
+			size_t least = line_len(&es[i], lines.items[i], MSG_FLOOR) + (k ? 1 : 0);
+
+			if (es[i].chosen || (pass == 0 && !es[i].first))
+				continue;
+			if (!k && least > budget) { /* the first one alone, cut */
+				es[i].chosen = 1;
+				forced = budget;
+				k = 1;
+				used = budget;
+				continue;
+			}
+			if (used + least > budget)
+				continue;
+			es[i].chosen = 1;
+			used += least;
+			k++;
+		}
+	while (!forced && cap > MSG_FLOOR) {
+		size_t total = k ? k - 1 : 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (es[i].chosen)
+				total += line_len(&es[i], lines.items[i], cap);
+		if (total <= budget)
+			break;
+		cap--;
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t len;
+
+		if (!es[i].chosen)
+			continue;
+		len = line_len(&es[i], lines.items[i], cap) - es[i].extra;
+		if (forced)
+			len = callus_utf8_cut(lines.items[i], strlen(lines.items[i]), forced);
+		/* two reports of one test can differ only beyond the cut */
+		if (callus_strlist_contains(shown, lines.items[i], len))
+			continue;
+		if (sum->len)
+			callus_buf_putc(sum, '\n');
+		callus_buf_put(sum, lines.items[i], len);
+		if (callus_strlist_add(shown, lines.items[i], len) < 0)
+			goto out;
+		/* its diff right under it, in the output's order */
+		for (size_t d = 0; d < 2 && !forced; d++) {
+			size_t j = es[i].diff[0] < es[i].diff[1] ? es[i].diff[d] : es[i].diff[1 - d];
+
+			if (j == NO_LINE)
+				continue;
+			callus_buf_putc(sum, '\n');
+			callus_buf_puts(sum, diffs.items[j]);
+			if (callus_strlist_add(shown, diffs.items[j], strlen(diffs.items[j])) < 0)
+				goto out;
+		}
+	}
+	rc = callus_buf_status(sum);
+out:
+	free(es);
+	callus_buf_release(&line);
+	callus_strlist_release(&lines);
+	callus_strlist_release(&keys);
+	callus_strlist_release(&diffs);
+	return rc;
+}
+
+/* --- the whole summary --------------------------------------------------------------- */
+
+static int repeats_shown(const char *s, size_t n, const callus_strlist *shown)
+{
+	for (size_t i = 0; i < shown->count; i++)
+		if ((strlen(shown->items[i]) == n && !memcmp(s, shown->items[i], n)) ||
+		    callus_summary_repeats(s, n, shown->items[i], strlen(shown->items[i])))
+			return 1;
+	return 0;
+}
+
+int callus_summary_build(char **out, const char *text, size_t len, const char *output,
+			 size_t output_len, const callus_pathctx *pc, const callus_diags *diags)
+{
+	callus_buf sum = CALLUS_BUF_INIT, line = CALLUS_BUF_INIT;
+	callus_strlist lines = CALLUS_STRLIST_INIT, shown = CALLUS_STRLIST_INIT;
+	unsigned char *chosen = NULL;
+	size_t used, totals = (size_t)-1, reserve = 0;
+	int rc = CALLUS_ENOMEM;
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p);
+		const char *s = p;
+
+		p = nl ? nl + 1 : end;
+		while (n && is_space(*s)) {
+			s++;
+			n--;
+		}
+		if (!n || is_code_frame(s, n) || callus_js_wrapper_noise(s, n))
+			continue;
+		callus_buf_clear(&line);
+		put_relative(&line, s, n, pc);
+		if (callus_strlist_add_unique(&lines, line.ptr, line.len, NULL) < 0)
+			goto out;
+	}
+	if (lines.count && !(chosen = calloc(lines.count, 1)))
+		goto out;
+	/* the last totals line: room is kept for it before the failures share
+	 * the rest */
+	for (size_t i = lines.count; i-- > 0 && totals == (size_t)-1;)
+		if (callus_summary_is_totals(lines.items[i], strlen(lines.items[i])))
+			totals = i;
+	if (totals != (size_t)-1)
+		reserve = strlen(lines.items[totals]) + 1;
+	/* what the parser understood comes first, every failure of it, so
+	 * that the later files and tests survive a long first one */
+	if ((rc = put_essentials(&sum, &shown, diags, pc, CALLUS_SUMMARY_MAX - reserve, output,
+				 output_len)) < 0)
+		goto out;
+	rc = CALLUS_ENOMEM;
+	used = sum.len ? sum.len + 1 : 0;
+	if (totals != (size_t)-1 &&
+	    !callus_strlist_contains(&shown, lines.items[totals], strlen(lines.items[totals]))) {
+		chosen[totals] = 1;
+		used += reserve;
+	}
+	/* then the output's own lines that say what failed, the lines around
+	 * them, the rest of the tail, while there is room; none that only
+	 * says again a failure listed above */
+	for (int rank = 2; rank >= 0; rank--)
+		for (size_t i = 0; i < lines.count; i++) {
+			size_t n = strlen(lines.items[i]);
+
+			if (chosen[i] || used + n + 1 > CALLUS_SUMMARY_MAX + 1 ||
+			    callus_line_rank(lines.items[i], n) != rank ||
+			    repeats_shown(lines.items[i], n, &shown))
+				continue;
+			chosen[i] = 1;
+			used += n + 1;
+		}
+	for (size_t i = 0; i < lines.count; i++) {
+		if (!chosen[i])
+			continue;
+		if (sum.len)
+			callus_buf_putc(&sum, '\n');
+		callus_buf_puts(&sum, lines.items[i]);
+	}
+	if (sum.len > CALLUS_SUMMARY_MAX)
+		callus_buf_truncate(&sum, callus_utf8_cut(sum.ptr, sum.len, CALLUS_SUMMARY_MAX));
+	/* a first line longer than the whole budget is cut, not dropped */
+	if (!sum.len && lines.count) {
+		const char *first = lines.items[0];
+		callus_buf_put(&sum, first, callus_utf8_cut(first, strlen(first), CALLUS_SUMMARY_MAX));
+	}
+	if ((rc = callus_buf_status(&sum)) == 0)
+		*out = callus_buf_detach(&sum);
+out:
+	free(chosen);
+	callus_buf_release(&sum);
+	callus_buf_release(&line);
+	callus_strlist_release(&lines);
+	callus_strlist_release(&shown);
+	return rc;
+}

@@ -1,0 +1,255 @@
+/*
+ * test_summary.c - the error summary (src/summary.c): every distinct
+ * failure's essentials within CALLUS_SUMMARY_MAX bytes, the totals line, no
+ * failure said twice; on real outputs of tests/corpus/cases/ and on
+ * outputs written here.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "callus/analysis.h"
+#include "callus/lesson.h"
+#include "callus/summary.h"
+#include "parse_helpers.h"
+
+#define CASES "tests/corpus/cases/"
+#define ROOT "/tmp/callus-corpus/"
+
+/* The summary of a failed run of tool on data, in ROOT/project. */
+static char *summary_of(const char *tool, const char *data, size_t len, const char *project)
+{
+	callus_failure f;
+	char *s;
+
+	parse_analyse(&f, tool, 1, data, len, ROOT, project, "");
+	s = strdup(f.summary);
+	assert_non_null(s);
+	callus_failure_release(&f);
+	return s;
+}
+
+static char *summary_of_case(const char *tool, const char *sample, const char *project)
+{
+	char path[256], *data, *s;
+	size_t len;
+
+	snprintf(path, sizeof(path), CASES "%s/output.txt", sample);
+	data = parse_read(path, &len);
+	s = summary_of(tool, data, len, project);
+	free(data);
+	return s;
+}
+
+static void assert_has(const char *summary, const char *what)
+{
+	if (!strstr(summary, what))
+		fail_msg("the summary lacks \"%s\":\n%s", what, summary);
+}
+
+/* No line of the summary twice, and none starting with prefix (a raw
+ * line that only repeats a failure listed above it). */
+static void assert_each_once(const char *summary, const char *prefix)
+{
+	const char *p = summary;
+
+	assert_true(strlen(summary) <= CALLUS_SUMMARY_MAX);
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		const char *q = p + n;
+
+		if (prefix && !strncmp(p, prefix, strlen(prefix)))
+			fail_msg("\"%.*s\" repeats a failure:\n%s", (int)n, p, summary);
+		while (*q == '\n' && q[1]) {
+			size_t m = strcspn(++q, "\n");
+
+			if (m == n && !memcmp(p, q, n))
+				fail_msg("\"%.*s\" twice:\n%s", (int)n, p, summary);
+			q += m;
+		}
+		p += n;
+		p += *p == '\n';
+	}
+}
+
+/* bun test prints a failure's message, then "(fail) name": both say what
+ * the parsed line says already. */
+static const char bun_two[] =
+	"bun test v1.4.5 (a7733435c)\n"
+	"\n"
+	"test/cart.test.ts:\n"
+	"(pass) cart > adds up the items [0.21ms]\n"
+	"14 |   test(\"takes ten percent off\", () => {\n"
+	"15 |     expect(discount(700, 10)).toBe(630);\n"
+	"                                   ^\n"
+	"error: expect(received).toBe(expected)\n"
+	"\n"
+	"Expected: 630\n"
+	"Received: -6300\n"
+	"\n"
+	"      at <anonymous> (/tmp/callus-corpus/bun-app/test/cart.test.ts:15:31)\n"
+	"(fail) cart > takes ten percent off [0.18ms]\n"
+	"18 |   test(\"lists the labels\", () => {\n"
+	"19 |     expect(labels(items)).toEqual([\"INK\", \"PAN\"]);\n"
+	"                               ^\n"
+	"error: expect(received).toEqual(expected)\n"
+	"\n"
+	"  [\n"
+	"    \"INK\",\n"
+	"-   \"PAN\",\n"
+	"+   \"PEN\",\n"
+	"  ]\n"
+	"\n"
+	"- Expected  - 1\n"
+	"+ Received  + 1\n"
+	"\n"
+	"      at <anonymous> (/tmp/callus-corpus/bun-app/test/cart.test.ts:19:27)\n"
+	"(fail) cart > lists the labels [0.17ms]\n"
+	"\n"
+	" 1 pass\n"
+	" 2 fail\n"
+	" 3 expect() calls\n"
+	"Ran 3 tests across 1 file. [12.00ms]\n";
+
+static void bun_two_failures_each_once(void **state)
+{
+	char *s = summary_of("bun test", bun_two, sizeof(bun_two) - 1, "bun-app");
+
+	(void)state;
+	assert_has(s, "FAIL cart > takes ten percent off at test/cart.test.ts:15:31: "
+		      "expect(received).toBe(expected) Expected: 630 Received: -6300");
+	assert_has(s, "FAIL cart > lists the labels at test/cart.test.ts:19:27: "
+		      "expect(received).toEqual(expected)");
+	/* what differed, under its failure */
+	assert_has(s, "expect(received).toEqual(expected)\n-   \"PAN\",\n+   \"PEN\",");
+	assert_has(s, "2 fail");
+	assert_each_once(s, "(fail) ");
+	assert_each_once(s, "error: expect(received)");
+	free(s);
+}
+
+/* bun's third failure (in src/, after two long ones) keeps its place. */
+static void bun_every_failure(void **state)
+{
+	char *s = summary_of_case("bun test", "bun-test", "bun-app");
+
+	(void)state;
+	assert_has(s, "FAIL cart > takes ten percent off at test/cart.test.ts:15:31");
+	assert_has(s, "FAIL cart > lists the labels at test/cart.test.ts:19:27");
+	assert_has(s, "FAIL cart > describes an empty cart at src/cart.ts:27:13: TypeError");
+	assert_has(s, "3 fail");
+	assert_each_once(s, "(fail) ");
+	assert_each_once(s, "TypeError: undefined is not an object");
+	free(s);
+}
+
+/* jest: twenty failing files (in the order jest's workers finish them);
+ * the first one's failures do not crowd out the second file's. */
+static void jest_second_file_kept(void **state)
+{
+	char *s = summary_of_case("jest", "jest-many", "jest-many");
+
+	(void)state;
+	assert_has(s, "FAIL epsilon › doubles 0 at tests/epsilon.test.js:5:23");
+	assert_has(s, "FAIL beta › doubles 0 at tests/beta.test.js:5:23");
+	assert_has(s, "Tests:       120 failed, 120 total");
+	assert_each_once(s, "● epsilon › doubles 0");
+	assert_each_once(s, "● beta › doubles 0");
+	free(s);
+}
+
+/* flake8: the second file's first error is listed with the first file's. */
+static void flake8_second_file_kept(void **state)
+{
+	char *s = summary_of_case("flake8", "flake8", "py-lint");
+
+	(void)state;
+	assert_has(s, "lintme/model.py:9");
+	assert_each_once(s, NULL);
+	free(s);
+}
+
+/* A first failure as long as the whole budget leaves room for the next. */
+static void long_first_failure_shares(void **state)
+{
+	callus_diags d = CALLUS_DIAGS_INIT;
+	callus_pathctx pc = { "/w", NULL, "" };
+	char msg[900], *s = NULL;
+
+	(void)state;
+	memset(msg, 'x', sizeof(msg) - 1);
+	msg[sizeof(msg) - 1] = '\0';
+	assert_int_equal(callus_diags_add(&d, "src/a.c", 3, 1, "E1", 2, msg, strlen(msg), "error"), 0);
+	assert_int_equal(callus_diags_add(&d, "src/b.c", 7, 2, "E2", 2, "second", 6, "error"), 0);
+	assert_int_equal(callus_diags_add(&d, "src/c.c", 9, 0, NULL, 0, "third", 5, "error"), 0);
+	assert_int_equal(callus_summary_build(&s, "", 0, NULL, 0, &pc, &d), 0);
+	assert_true(strlen(s) <= CALLUS_SUMMARY_MAX);
+	assert_has(s, "src/a.c:3:1: E1: xxxx");
+	assert_has(s, "src/b.c:7:2: E2: second");
+	assert_has(s, "src/c.c:9: third");
+	free(s);
+	callus_diags_release(&d);
+}
+
+static void totals_lines(void **state)
+{
+	static const char *const yes[] = {
+		"3 fail", "Tests:       7 failed, 3 passed, 10 total", "FAILED (failures=2, errors=1)",
+		"=== 6 failed, 4 passed in 0.04s ===", "Found 4 errors in 2 files.",
+		"7 examples, 4 failures", "# fail 2", "✖ 550 problems (550 errors, 0 warnings)",
+	};
+	static const char *const no[] = {
+		"make: *** [Makefile:3: all] Error 1", "tests/test_calc.py:5: AssertionError",
+		"FAIL\tcalc\t0.003s", "error: expect(received).toBe(expected)",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		if (!callus_summary_is_totals(yes[i], strlen(yes[i])))
+			fail_msg("\"%s\" is a totals line", yes[i]);
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		if (callus_summary_is_totals(no[i], strlen(no[i])))
+			fail_msg("\"%s\" is not a totals line", no[i]);
+}
+
+static void repeats(void **state)
+{
+	const char *parsed = "FAIL cart > lists the labels at test/cart.test.ts:19:27: "
+			     "expect(received).toEqual(expected)";
+	static const char *const yes[] = {
+		"(fail) cart > lists the labels [0.17ms]", "error: expect(received).toEqual(expected)",
+		"● cart › lists the labels", "test/cart.test.ts:19:27",
+	};
+	static const char *const no[] = {
+		"(fail) cart > lists the totals [0.17ms]", "3 fail", "labels the lists",
+		"at <anonymous> (test/cart.test.ts:19:27)", "19 fail",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		if (!callus_summary_repeats(yes[i], strlen(yes[i]), parsed, strlen(parsed)))
+			fail_msg("\"%s\" repeats the parsed line", yes[i]);
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		if (callus_summary_repeats(no[i], strlen(no[i]), parsed, strlen(parsed)))
+			fail_msg("\"%s\" says something new", no[i]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(bun_two_failures_each_once),
+		cmocka_unit_test(bun_every_failure),
+		cmocka_unit_test(jest_second_file_kept),
+		cmocka_unit_test(flake8_second_file_kept),
+		cmocka_unit_test(long_first_failure_shares),
+		cmocka_unit_test(totals_lines),
+		cmocka_unit_test(repeats),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
