@@ -201,24 +201,19 @@ static int by_id(const void *a, const void *b)
 	return strcmp(((const known *)a)->id, ((const known *)b)->id);
 }
 
-static int read_known(sync_run *r)
+#define KNOWN_COLUMNS "id, status = 'active', file_hash, file_mtime, file_size"
+
+/* The rows of st appended to r->notes; *got counts them. */
+static int read_rows(sync_run *r, sqlite3_stmt *st, size_t *cap, size_t *got)
 {
-	sqlite3_stmt *st = NULL;
-	size_t cap = 0;
-	int sq = sqlite3_prepare_v2(callus_store_db(r->s),
-				    "SELECT id, status = 'active', file_hash, file_mtime, file_size"
-				    " FROM notes ORDER BY id",
-				    -1, &st, NULL);
+	int sq;
 
-	if (sq != SQLITE_OK)
-		return sq;
+	*got = 0;
 	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
-		known *k = callus_array_grow(r->notes, &cap, r->nnotes + 1, sizeof(*k));
+		known *k = callus_array_grow(r->notes, cap, r->nnotes + 1, sizeof(*k));
 
-		if (!k) {
-			sq = SQLITE_NOMEM;
-			break;
-		}
+		if (!k)
+			return SQLITE_NOMEM;
 		r->notes = k;
 		k = &r->notes[r->nnotes++];
 		memset(k, 0, sizeof(*k));
@@ -227,9 +222,92 @@ static int read_known(sync_run *r)
 		snprintf(k->hash, sizeof(k->hash), "%s", (const char *)sqlite3_column_text(st, 2));
 		k->mtime = sqlite3_column_int64(st, 3);
 		k->size = sqlite3_column_int64(st, 4);
+		(*got)++;
 	}
-	sqlite3_finalize(st);
 	return sq == SQLITE_DONE ? SQLITE_OK : sq;
+}
+
+/* One query's rows appended: ?1 a text (or none), ?2 a limit. */
+static int read_query(sync_run *r, const char *sql, const char *text, int64_t limit,
+		      size_t *cap, size_t *got)
+{
+	sqlite3_stmt *st = NULL;
+	int sq = sqlite3_prepare_v2(callus_store_db(r->s), sql, -1, &st, NULL);
+
+	*got = 0;
+	if (sq != SQLITE_OK)
+		return sq;
+	if (text)
+		callus_sql_bind_text(st, 1, text);
+	if (limit >= 0)
+		sqlite3_bind_int64(st, 2, limit);
+	sq = read_rows(r, st, cap, got);
+	sqlite3_finalize(st);
+	return sq;
+}
+
+/* Every note the store knows, by id. */
+static int read_known(sync_run *r)
+{
+	size_t cap = 0, got;
+
+	return read_query(r, "SELECT " KNOWN_COLUMNS " FROM notes ORDER BY id", NULL, -1, &cap,
+			  &got);
+}
+
+/*
+ * What a slice needs of the store, in the order of the notes' ids (the
+ * primary key and the partial index notes_unwritten: a few pages however
+ * many notes there are): the SYNC_SLICE notes after the cursor's id,
+ * wrapping, their ids put in order into slice[]; and the active notes
+ * whose file the store is ahead of, wherever they are (written by
+ * sync_missing).  Reading every note was the cost that grew.  *whole is
+ * set when the store has no more than SYNC_SLICE notes: the folder is
+ * then read whole.
+ */
+#define SYNC_SLICE 256
+
+static int read_slice(sync_run *r, const char *after, char (*slice)[CALLUS_NOTE_ID_LEN + 1],
+		      size_t *nslice, int *whole)
+{
+	size_t cap = 0, n1 = 0, n2 = 0, nunwritten = 0;
+	int sq;
+
+	*whole = 0;
+	*nslice = 0;
+	/* one more than a slice: whether there are more notes than that */
+	if ((sq = read_query(r, "SELECT " KNOWN_COLUMNS " FROM notes WHERE id > ?1"
+				" ORDER BY id LIMIT ?2",
+			     after, SYNC_SLICE + 1, &cap, &n1)) != SQLITE_OK)
+		return sq;
+	if (n1 <= SYNC_SLICE &&
+	    (sq = read_query(r, "SELECT " KNOWN_COLUMNS " FROM notes WHERE id <= ?1"
+				" ORDER BY id LIMIT ?2",
+			     after, (int64_t)(SYNC_SLICE - n1 + 1), &cap, &n2)) != SQLITE_OK)
+		return sq;
+	if (n1 + n2 <= SYNC_SLICE) {
+		*whole = 1;
+		return SQLITE_OK;
+	}
+	r->nnotes = SYNC_SLICE; /* the one more dropped */
+	for (size_t i = 0; i < SYNC_SLICE; i++)
+		memcpy(slice[i], r->notes[i].id, sizeof(slice[i]));
+	*nslice = SYNC_SLICE;
+	if ((sq = read_query(r, "SELECT " KNOWN_COLUMNS " FROM notes"
+				" WHERE file_size < 0 AND status = 'active' ORDER BY id",
+			     NULL, -1, &cap, &nunwritten)) != SQLITE_OK)
+		return sq;
+	qsort(r->notes, r->nnotes, sizeof(*r->notes), by_id);
+	/* an unwritten note of the slice was read twice: kept once */
+	{
+		size_t w = 0;
+
+		for (size_t i = 0; i < r->nnotes; i++)
+			if (!w || strcmp(r->notes[w - 1].id, r->notes[i].id) != 0)
+				r->notes[w++] = r->notes[i];
+		r->nnotes = w;
+	}
+	return SQLITE_OK;
 }
 
 /* The write transaction, opened at the first change. */
@@ -515,7 +593,6 @@ static int sync_missing(sync_run *r, callus_error *err)
  * every other sync: `callus notes`, a session's start).  A stat of each
  * note at each recording was the cost that grew with the notes.
  */
-#define SYNC_SLICE 256
 #define SYNC_CURSOR "notes.cursor"
 
 static int read_cursor(const char *workspace, int64_t *mtime, char id[CALLUS_NOTE_ID_LEN + 1])
@@ -556,23 +633,19 @@ static void write_cursor(const char *workspace, int64_t mtime, const char *id)
 	callus_buf_release(&text);
 }
 
-/* SYNC_SLICE known notes after the cursor's id, wrapping; *last gets the
- * id the slice ended at. */
-static int sync_slice(sync_run *r, const char *after, char last[CALLUS_NOTE_ID_LEN + 1],
-		      callus_error *err)
+/* The slice's notes looked at, in its order; *last gets the id it ended
+ * at. */
+static int sync_slice(sync_run *r, char (*slice)[CALLUS_NOTE_ID_LEN + 1], size_t n,
+		      char last[CALLUS_NOTE_ID_LEN + 1], callus_error *err)
 {
-	size_t start = 0;
 	int rc = 0;
 
-	while (start < r->nnotes && strcmp(r->notes[start].id, after) <= 0)
-		start++;
-	for (size_t i = 0; i < SYNC_SLICE && rc == 0; i++) {
-		known *k = &r->notes[(start + i) % r->nnotes];
+	for (size_t i = 0; i < n && rc == 0; i++) {
 		char name[CALLUS_NOTE_ID_LEN + 4];
 
-		snprintf(name, sizeof(name), "%s.md", k->id);
+		snprintf(name, sizeof(name), "%s.md", slice[i]);
 		rc = sync_file(r, name, err);
-		snprintf(last, CALLUS_NOTE_ID_LEN + 1, "%s", k->id);
+		snprintf(last, CALLUS_NOTE_ID_LEN + 1, "%s", slice[i]);
 	}
 	return rc;
 }
@@ -586,7 +659,9 @@ static int sync_notes(callus_store *s, const char *workspace, size_t *changed, i
 	struct stat dst;
 	int64_t dir_mtime = -1, seen_mtime = -1;
 	char cursor[CALLUS_NOTE_ID_LEN + 1] = "", last[CALLUS_NOTE_ID_LEN + 1] = "";
-	int rc = 0, sq;
+	char slice[SYNC_SLICE][CALLUS_NOTE_ID_LEN + 1];
+	size_t nslice = 0;
+	int rc = 0, sq, whole = 0;
 
 	memset(&r, 0, sizeof(r));
 	r.s = s;
@@ -599,20 +674,31 @@ static int sync_notes(callus_store *s, const char *workspace, size_t *changed, i
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((sq = read_known(&r)) != SQLITE_OK) {
+	/* the folder's mtime before it is read: a change while it is read
+	 * makes the next sync a whole one */
+	if (r.dir.len && stat(r.dir.ptr, &dst) == 0)
+		dir_mtime = mtime_ns(&dst);
+	if (bounded && dir_mtime >= 0 && read_cursor(workspace, &seen_mtime, cursor) &&
+	    seen_mtime == dir_mtime) {
+		if ((sq = read_slice(&r, cursor, slice, &nslice, &whole)) != SQLITE_OK) {
+			rc = callus_store_db_error(s, err, sq, "cannot read notes in");
+			goto out;
+		}
+		r.partial = !whole;
+		if (whole) {
+			free(r.notes);
+			r.notes = NULL;
+			r.nnotes = 0;
+		}
+	}
+	if (!r.partial && (sq = read_known(&r)) != SQLITE_OK) {
 		rc = callus_store_db_error(s, err, sq, "cannot read notes in");
 		goto out;
 	}
 	if (!r.nnotes && !r.dir.len)
 		goto out; /* no notes, no folder: the common case of a new store */
-	/* the folder's mtime before it is read: a change while it is read
-	 * makes the next sync a whole one */
-	if (r.dir.len && stat(r.dir.ptr, &dst) == 0)
-		dir_mtime = mtime_ns(&dst);
-	if (bounded && dir_mtime >= 0 && r.nnotes > SYNC_SLICE &&
-	    read_cursor(workspace, &seen_mtime, cursor) && seen_mtime == dir_mtime) {
-		r.partial = 1;
-		rc = sync_slice(&r, cursor, last, err);
+	if (r.partial) {
+		rc = sync_slice(&r, slice, nslice, last, err);
 	} else if (r.dir.len && (d = opendir(r.dir.ptr))) {
 		while (rc == 0 && (e = readdir(d)))
 			rc = sync_file(&r, e->d_name, err);
