@@ -790,6 +790,13 @@ static int learn_one(callus_store *s, const char *workspace, int64_t rid, const 
 	}
 	if ((sq = find_note(s, workspace, &f, id)) != SQLITE_OK)
 		goto out;
+	/* a person's edit of the note's file in place is the store's before
+	 * the fix merges into it (learning syncs the folder only when it
+	 * moved: callus_notes_sync_moved) */
+	if (*id && callus_notes_sync_one(s, workspace, *id, NULL, NULL) < 0) {
+		sq = SQLITE_ERROR;
+		goto out;
+	}
 	if (!*id) {
 		/* spec 004: a note once a fix works more often than not */
 		if (f.rate <= CALLUS_NOTE_MIN_SUCCESS || !*f.code)

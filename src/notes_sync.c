@@ -74,6 +74,9 @@ static int hash_of(char hex[CALLUS_SHA256_HEX_LEN + 1], const char *data, size_t
 	return callus_sha256_finish(h, hex); /* frees h */
 }
 
+static int64_t folder_mtime(const char *workspace);
+static void cursor_follow(const char *workspace, int64_t before);
+
 /* Record the state of a note's file: hash "" and size -1 say "write it". */
 static int record_file(callus_store *s, const char *id, const char *hash, int64_t mtime,
 		       int64_t size)
@@ -112,12 +115,16 @@ int callus_notes_remove_file(const char *workspace, const char *id, callus_error
 	callus_buf path = CALLUS_BUF_INIT;
 	int rc = 0;
 
+	int64_t before = folder_mtime(workspace);
+
 	if (notes_dir(&path, workspace, 0) < 0)
 		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	if (path.len && callus_buf_printf(&path, "/%s.md", id) == 0 && unlink(path.ptr) < 0 &&
 	    errno != ENOENT)
 		rc = callus_error_set(err, CALLUS_EIO, "cannot remove '%s': %s", path.ptr,
 				      strerror(errno));
+	else
+		cursor_follow(workspace, before);
 	callus_buf_release(&path);
 	return rc;
 }
@@ -130,6 +137,7 @@ int callus_notes_write_file(callus_store *s, const char *workspace, const char *
 	char hex[CALLUS_SHA256_HEX_LEN + 1];
 	callus_note n;
 	struct stat st;
+	int64_t before;
 	int rc, sq;
 
 	memset(&n, 0, sizeof(n));
@@ -143,6 +151,7 @@ int callus_notes_write_file(callus_store *s, const char *workspace, const char *
 	if ((rc = notes_dir(&path, workspace, 1)) < 0 ||
 	    (rc = callus_note_md_render(&text, &n)) < 0 || (rc = hash_of(hex, text.ptr, text.len)) < 0)
 		goto oom;
+	before = folder_mtime(workspace);
 	if (!path.len) {
 		callus_error_set(&fe, CALLUS_EIO, "%s/.callus/notes is not a directory callus can use",
 				 workspace);
@@ -151,6 +160,7 @@ int callus_notes_write_file(callus_store *s, const char *workspace, const char *
 	} else if (callus_fs_write_atomic(path.ptr, text.ptr, text.len, 0666, CALLUS_FS_UMASK,
 					  &fe) == 0 &&
 		   lstat(path.ptr, &st) == 0) {
+		cursor_follow(workspace, before);
 		if ((sq = record_file(s, id, hex, mtime_ns(&st), (int64_t)st.st_size)) != SQLITE_OK)
 			rc = callus_store_db_error(s, err, sq, "cannot record a note's file in");
 		goto out;
@@ -633,6 +643,39 @@ static void write_cursor(const char *workspace, int64_t mtime, const char *id)
 	callus_buf_release(&text);
 }
 
+/* The notes folder's mtime; -1 when it has none. */
+static int64_t folder_mtime(const char *workspace)
+{
+	callus_buf dir = CALLUS_BUF_INIT;
+	struct stat st;
+	int64_t m = -1;
+
+	if (callus_buf_printf(&dir, "%s/.callus/notes", workspace) == 0 && stat(dir.ptr, &st) == 0)
+		m = mtime_ns(&st);
+	callus_buf_release(&dir);
+	return m;
+}
+
+/*
+ * callus wrote or removed a note's file, which moves the folder's mtime:
+ * when the cursor had seen the folder as it was just before, it sees it
+ * now, so that callus's own writes (a fix's note) do not make the next
+ * recording read the whole folder.  What someone else added or removed
+ * in the instant between the two looks is seen by the next whole sync
+ * (`callus notes`, a session's start, the next change of the folder), as
+ * for a change within the clock tick of a whole sync.
+ */
+static void cursor_follow(const char *workspace, int64_t before)
+{
+	char id[CALLUS_NOTE_ID_LEN + 1];
+	int64_t seen = -1, now;
+
+	if (before < 0 || !read_cursor(workspace, &seen, id) || seen != before)
+		return;
+	if ((now = folder_mtime(workspace)) >= 0 && now != before)
+		write_cursor(workspace, now, id);
+}
+
 /* The slice's notes looked at, in its order; *last gets the id it ended
  * at. */
 static int sync_slice(sync_run *r, char (*slice)[CALLUS_NOTE_ID_LEN + 1], size_t n,
@@ -643,14 +686,20 @@ static int sync_slice(sync_run *r, char (*slice)[CALLUS_NOTE_ID_LEN + 1], size_t
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		char name[CALLUS_NOTE_ID_LEN + 4];
 
-		snprintf(name, sizeof(name), "%s.md", slice[i]);
+		snprintf(name, sizeof(name), "%.12s.md", slice[i]);
 		rc = sync_file(r, name, err);
-		snprintf(last, CALLUS_NOTE_ID_LEN + 1, "%s", slice[i]);
+		snprintf(last, CALLUS_NOTE_ID_LEN + 1, "%.12s", slice[i]);
 	}
 	return rc;
 }
 
-static int sync_notes(callus_store *s, const char *workspace, size_t *changed, int bounded,
+/* What a sync looks at: the whole folder; a recording's slice while the
+ * folder is as the cursor saw it; nothing while it is, the whole folder
+ * once it moved (learning, which then syncs the notes it changes one by
+ * one: callus_notes_sync_one). */
+enum { SYNC_WHOLE, SYNC_BOUNDED, SYNC_MOVED };
+
+static int sync_notes(callus_store *s, const char *workspace, size_t *changed, int mode,
 		      callus_error *err)
 {
 	sync_run r;
@@ -661,12 +710,12 @@ static int sync_notes(callus_store *s, const char *workspace, size_t *changed, i
 	char cursor[CALLUS_NOTE_ID_LEN + 1] = "", last[CALLUS_NOTE_ID_LEN + 1] = "";
 	char slice[SYNC_SLICE][CALLUS_NOTE_ID_LEN + 1];
 	size_t nslice = 0;
-	int rc = 0, sq, whole = 0;
+	int rc = 0, sq, whole = 0, in_caller_tx;
 
 	memset(&r, 0, sizeof(r));
 	r.s = s;
 	r.workspace = workspace;
-	r.in_tx = !sqlite3_get_autocommit(callus_store_db(s));
+	r.in_tx = in_caller_tx = !sqlite3_get_autocommit(callus_store_db(s));
 	callus_buf_init(&r.dir, 0);
 	if (changed)
 		*changed = 0;
@@ -678,8 +727,10 @@ static int sync_notes(callus_store *s, const char *workspace, size_t *changed, i
 	 * makes the next sync a whole one */
 	if (r.dir.len && stat(r.dir.ptr, &dst) == 0)
 		dir_mtime = mtime_ns(&dst);
-	if (bounded && dir_mtime >= 0 && read_cursor(workspace, &seen_mtime, cursor) &&
+	if (mode != SYNC_WHOLE && dir_mtime >= 0 && read_cursor(workspace, &seen_mtime, cursor) &&
 	    seen_mtime == dir_mtime) {
+		if (mode == SYNC_MOVED)
+			goto out;
 		if ((sq = read_slice(&r, cursor, slice, &nslice, &whole)) != SQLITE_OK) {
 			rc = callus_store_db_error(s, err, sq, "cannot read notes in");
 			goto out;
@@ -717,7 +768,10 @@ static int sync_notes(callus_store *s, const char *workspace, size_t *changed, i
 		callus_match_index(s, workspace, NULL, NULL);
 	if (changed)
 		*changed = r.changed;
-	if (rc == 0 && bounded && dir_mtime >= 0 && (r.partial || dir_mtime != seen_mtime))
+	/* not inside the caller's transaction, which may yet roll back what
+	 * the cursor would say was seen */
+	if (rc == 0 && mode != SYNC_WHOLE && !in_caller_tx && dir_mtime >= 0 &&
+	    (r.partial || dir_mtime != seen_mtime))
 		write_cursor(workspace, dir_mtime, last);
 out:
 	if (d)
@@ -731,11 +785,61 @@ out:
 int callus_notes_sync(callus_store *s, const char *workspace, size_t *changed,
 		      callus_error *err)
 {
-	return sync_notes(s, workspace, changed, 0, err);
+	return sync_notes(s, workspace, changed, SYNC_WHOLE, err);
 }
 
 int callus_notes_sync_bounded(callus_store *s, const char *workspace, size_t *changed,
 			      callus_error *err)
 {
-	return sync_notes(s, workspace, changed, 1, err);
+	return sync_notes(s, workspace, changed, SYNC_BOUNDED, err);
+}
+
+int callus_notes_sync_moved(callus_store *s, const char *workspace, size_t *changed,
+			    callus_error *err)
+{
+	return sync_notes(s, workspace, changed, SYNC_MOVED, err);
+}
+
+int callus_notes_sync_one(callus_store *s, const char *workspace, const char *id,
+			  size_t *changed, callus_error *err)
+{
+	sync_run r;
+	size_t cap = 0, got = 0;
+	char name[CALLUS_NOTE_ID_LEN + 4];
+	int rc = 0, sq;
+
+	memset(&r, 0, sizeof(r));
+	r.s = s;
+	r.workspace = workspace;
+	r.in_tx = !sqlite3_get_autocommit(callus_store_db(s));
+	callus_buf_init(&r.dir, 0);
+	if (changed)
+		*changed = 0;
+	if (!(r.now = callus_now_iso8601()) || notes_dir(&r.dir, workspace, 0) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((sq = read_query(&r, "SELECT " KNOWN_COLUMNS " FROM notes WHERE id = ?1", id, -1, &cap,
+			     &got)) != SQLITE_OK) {
+		rc = callus_store_db_error(s, err, sq, "cannot read notes in");
+		goto out;
+	}
+	/* a file removed or added moves the folder: a whole sync's */
+	if (!got || !r.dir.len)
+		goto out;
+	snprintf(name, sizeof(name), "%.12s.md", id);
+	rc = sync_file(&r, name, err);
+	if (r.began) {
+		if (rc < 0)
+			sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+		else
+			rc = callus_store_exec(s, "COMMIT", err);
+	}
+	if (changed)
+		*changed = r.changed;
+out:
+	callus_buf_release(&r.dir);
+	free(r.notes);
+	free(r.now);
+	return rc;
 }

@@ -26,6 +26,7 @@
 #include "callus/notes.h"
 #include "callus/store.h"
 
+#include "notes_internal.h"
 #include "store_internal.h"
 
 /* more than the slice of 256 a recording looks at */
@@ -249,6 +250,117 @@ static void removed_file_retires(void **state)
 	assert_int_equal(sync_round(f), 0);
 }
 
+/* Learning's syncs: nothing while the folder is as the cursor saw it (an
+ * edit in place waits for its note's own sync, or a slice), the whole
+ * folder once it moved; one note's file taken in on its own. */
+static void learning_syncs(void **state)
+{
+	fixture *f = *state;
+	char id[CALLUS_NOTE_ID_LEN + 1];
+	size_t changed = 99;
+	callus_note n;
+
+	write_note(f, 42, "edited before a fix merges into it");
+	assert_int_equal(callus_notes_sync_moved(f->s, f->dir, &changed, NULL), 0);
+	assert_int_equal(changed, 0);
+	note_id(id, 42);
+	assert_int_equal(callus_notes_sync_one(f->s, f->dir, id, &changed, NULL), 0);
+	assert_int_equal(changed, 1);
+	get(f, 42, &n);
+	assert_string_equal(n.title, "edited before a fix merges into it");
+	callus_note_release(&n);
+	assert_int_equal(callus_notes_sync_one(f->s, f->dir, id, &changed, NULL), 0);
+	assert_int_equal(changed, 0);
+	/* a file added: the folder moved */
+	write_note(f, NOTES + 1, "pulled while learning");
+	folder_changed(f);
+	assert_int_equal(callus_notes_sync_moved(f->s, f->dir, &changed, NULL), 0);
+	assert_int_equal(changed, 1);
+	get(f, NOTES + 1, &n);
+	assert_string_equal(n.title, "pulled while learning");
+	callus_note_release(&n);
+}
+
+/* The cursor's fields: the folder's mtime it saw, and the id the last
+ * slice ended at ("" after a whole sync). */
+static int cursor_fields(fixture *f, long long *m, char id[CALLUS_NOTE_ID_LEN + 1])
+{
+	callus_buf text = CALLUS_BUF_INIT;
+	char path[160];
+	int got;
+
+	*id = '\0';
+	snprintf(path, sizeof(path), "%s/.callus/notes.cursor", f->dir);
+	assert_int_equal(callus_fs_read_file(&text, path, 256, NULL), 0);
+	got = sscanf(text.ptr, "%lld %12[0-9a-f]", m, id);
+	callus_buf_release(&text);
+	return got;
+}
+
+static long long folder_mtime(fixture *f)
+{
+	struct stat st;
+
+	assert_int_equal(stat(f->notes, &st), 0);
+	return (long long)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+}
+
+/* callus writing a note's file (a fix's note) moves the folder: the
+ * cursor follows, so the next recording looks at a slice, not the whole
+ * folder; a change by someone else still makes it read the whole folder. */
+static void own_writes_keep_the_cursor(void **state)
+{
+	fixture *f = *state;
+	char id[CALLUS_NOTE_ID_LEN + 1], first[CALLUS_NOTE_ID_LEN + 1], other[160];
+	long long m;
+	callus_note n;
+
+	note_id(first, 7);
+	folder_changed(f); /* as a change by someone else */
+	assert_int_equal(callus_notes_sync_bounded(f->s, f->dir, NULL, NULL), 0);
+	/* read whole: the cursor's id is empty */
+	assert_int_equal(cursor_fields(f, &m, id), 1);
+	assert_true(m == folder_mtime(f));
+	assert_int_equal(callus_notes_sync_bounded(f->s, f->dir, NULL, NULL), 0);
+	assert_int_equal(cursor_fields(f, &m, id), 2);
+	/* callus writes a note's file: the folder moved, the cursor with it */
+	assert_int_equal(callus_notes_write_file(f->s, f->dir, first, NULL), 0);
+	assert_int_equal(cursor_fields(f, &m, id), 2);
+	assert_true(m == folder_mtime(f));
+	assert_int_equal(callus_notes_sync_bounded(f->s, f->dir, NULL, NULL), 0);
+	assert_int_equal(cursor_fields(f, &m, id), 2); /* a slice, not the whole */
+	/* and removes one */
+	folder_changed(f);
+	assert_int_equal(callus_notes_sync_bounded(f->s, f->dir, NULL, NULL), 0);
+	assert_int_equal(callus_notes_sync_bounded(f->s, f->dir, NULL, NULL), 0);
+	sql(f, "UPDATE notes SET status = 'retired' WHERE id = (SELECT id FROM notes"
+	       " ORDER BY id LIMIT 1 OFFSET 7)");
+	{
+		sqlite3_stmt *st = NULL;
+
+		assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
+						    "SELECT id FROM notes ORDER BY id LIMIT 1 OFFSET 7",
+						    -1, &st, NULL),
+				 SQLITE_OK);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		snprintf(first, sizeof(first), "%s", (const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	assert_int_equal(callus_notes_remove_file(f->dir, first, NULL), 0);
+	assert_int_equal(cursor_fields(f, &m, id), 2);
+	assert_true(m == folder_mtime(f));
+	/* someone else's removal: read whole, the note retired */
+	note_id(id, 8);
+	snprintf(other, sizeof(other), "%s/%s.md", f->notes, id);
+	assert_int_equal(unlink(other), 0);
+	folder_changed(f);
+	assert_int_equal(callus_notes_sync_bounded(f->s, f->dir, NULL, NULL), 0);
+	assert_int_equal(cursor_fields(f, &m, id), 1);
+	get(f, 8, &n);
+	assert_true(n.retired);
+	callus_note_release(&n);
+}
+
 /* The id the last slice ended at (.callus/notes.cursor): the note the
  * next slice reaches last, outside it. */
 static void cursor_id(fixture *f, char id[CALLUS_NOTE_ID_LEN + 1])
@@ -308,6 +420,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(edit_in_place_is_taken_in, setup, teardown),
 		cmocka_unit_test_setup_teardown(removed_file_retires, setup, teardown),
 		cmocka_unit_test_setup_teardown(store_ahead_is_written, setup, teardown),
+		cmocka_unit_test_setup_teardown(learning_syncs, setup, teardown),
+		cmocka_unit_test_setup_teardown(own_writes_keep_the_cursor, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
