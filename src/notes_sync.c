@@ -303,7 +303,8 @@ static int read_slice(sync_run *r, const char *after, char (*slice)[CALLUS_NOTE_
 	for (size_t i = 0; i < SYNC_SLICE; i++)
 		memcpy(slice[i], r->notes[i].id, sizeof(slice[i]));
 	*nslice = SYNC_SLICE;
-	if ((sq = read_query(r, "SELECT " KNOWN_COLUMNS " FROM notes"
+	/* named: the planner would rather read every active note (notes_rank) */
+	if ((sq = read_query(r, "SELECT " KNOWN_COLUMNS " FROM notes INDEXED BY notes_unwritten"
 				" WHERE file_size < 0 AND status = 'active' ORDER BY id",
 			     NULL, -1, &cap, &nunwritten)) != SQLITE_OK)
 		return sq;
