@@ -602,7 +602,10 @@ static int sync_missing(sync_run *r, callus_error *err)
  * instead of all, so that an edit in place is taken in within
  * notes / SYNC_SLICE recordings (at once up to SYNC_SLICE notes, and by
  * every other sync: `callus notes`, a session's start).  A stat of each
- * note at each recording was the cost that grew with the notes.
+ * note at each recording was the cost that grew with the notes, and then
+ * the store's list of every note: the slice reads its notes by id
+ * (read_slice).  callus's own writes move the cursor with the folder
+ * (cursor_follow).
  */
 #define SYNC_CURSOR "notes.cursor"
 
