@@ -140,7 +140,7 @@ static int fail(const gen *g, unsigned long k, int snapshot)
 	learn_opts(&lo, &so, g, args.ptr, cmd.ptr, snapshot);
 	{
 		callus_record_opts opts = { g->ws, "", "bench", NULL, 20, 10000, g->red,
-					    callus_failure_framework(&f), NULL, 0, &lo, NULL };
+					    callus_failure_framework(&f), NULL, 0, &lo, NULL, NULL, 0, NULL, NULL };
 
 		if ((rc = callus_lesson_from_failure(&l, &f, &opts, &err)) == 0) {
 			rc = callus_record_lesson(&l, &f.diags, f.output_bytes, &opts, &res, &err);

@@ -20,6 +20,7 @@
 #include "callus/redact.h"
 
 #include "learn_internal.h"
+#include "notes_internal.h"
 #include "sqlutil.h"
 #include "store_internal.h"
 
@@ -361,10 +362,12 @@ static int learn_notes(learn_run *r, callus_error *err)
 		if (callus_learn_push_id(&ids, &n, r->touched[i]) != SQLITE_OK)
 			rc = CALLUS_ENOMEM;
 	/* a person's edits are the store's before a fix merges into them (a
-	 * failure's suggestions read what callus_record_lesson() synced) */
+	 * failure's suggestions read what callus_record_lesson() synced): the
+	 * files added or removed since the recording's sync, then each note
+	 * the fix changes (callus_notes_learn) */
 	if (rc < 0)
 		rc = callus_error_set(err, rc, "out of memory");
-	else if ((rc = callus_notes_sync(r->s, r->o->workspace, NULL, err)) == 0)
+	else if ((rc = callus_notes_sync_moved(r->s, r->o->workspace, NULL, err)) == 0)
 		rc = callus_notes_learn(r->s, r->o->workspace, ids, n, &r->res->nnotes, err);
 	free(ids);
 	return rc;

@@ -244,6 +244,7 @@ int callus_learn_suggest(learn_run *r, int64_t check_id)
 	mo.half_life_days = r->o->half_life_days;
 	mo.metrics = r->metrics;
 	mo.remote_model = r->o->remote_model;
+	mo.scans = r->o->scans;
 	if ((sq = callus_learn_prepare(r, &pend, "SELECT id, attempts FROM pending_errors WHERE check_id = ?1"
 						 " AND signature_id = ?2 AND state = 'pending'")) != SQLITE_OK ||
 	    (sq = callus_learn_prepare(r, &ins, "INSERT INTO suggestions (pending_id, resolution_id,"

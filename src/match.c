@@ -368,7 +368,18 @@ int callus_match_find(callus_store *s, const callus_match_opts *opts, const call
 		rc = err && err->code ? err->code : CALLUS_EIO;
 		goto out;
 	}
-	n = callus_vecindex_search(vi, vec, (float)(rule_min < min ? rule_min : min), vm, k + 1);
+	{
+		float least = (float)(rule_min < min ? rule_min : min);
+		const size_t *recs = NULL;
+		size_t nrecs = 0, from = 0;
+
+		/* a new signature: its near-duplicate check noted the records
+		 * that can reach least; the rest of the file is what was
+		 * appended since */
+		if (callus_match_scans_get(opts->scans, sig->id, vec, least, vi, &recs, &nrecs, &from))
+			n = callus_vecindex_search_records(vi, vec, least, vm, k + 1, 0, recs, nrecs);
+		n = callus_vecindex_search_from(vi, vec, least, vm, k + 1, n, from);
+	}
 	if ((sq = add_vector_hits(&l, st, sig, vm, n, k, min)) != SQLITE_OK)
 		goto fail;
 	if (opts->remote_model && (sq = remote_search(s, opts, sig, st, &l, k)) != SQLITE_OK)

@@ -192,13 +192,31 @@ static int store_vector(callus_store *s, const char *sig_id, const float *vec)
 	return sq;
 }
 
+/* The 4 best at least CALLUS_MATCH_DUPLICATE similar; with scans, the
+ * same scan notes the records near it for its suggestions' search. */
+static size_t near_duplicates(const callus_vecindex *vi, const float *vec, const char *self,
+			      callus_match_scans *scans, callus_vecmatch m[4])
+{
+	size_t keep[CALLUS_MATCH_KEEP_MAX], nkeep = 0, n;
+
+	if (!vi)
+		return 0;
+	if (!scans)
+		return callus_vecindex_search(vi, vec, (float)CALLUS_MATCH_DUPLICATE, m, 4);
+	n = callus_vecindex_search_keep(vi, vec, (float)CALLUS_MATCH_DUPLICATE, m, 4, 0, 0,
+				       CALLUS_MATCH_KEEP_MIN, keep, CALLUS_MATCH_KEEP_MAX, &nkeep);
+	/* kept or not, the check's result is the same */
+	(void)callus_match_scans_put(scans, self, vec, vi, keep, nkeep);
+	return n;
+}
+
 /* The closest indexed signature of the same tool, for de-duplication. */
 static int nearest_same_tool(callus_store *s, const callus_vecindex *vi, const float *vec,
-			     const char *tool, const char *self, char *out, size_t outsz,
-			     double *sim)
+			     const char *tool, const char *self, callus_match_scans *scans,
+			     char *out, size_t outsz, double *sim)
 {
 	callus_vecmatch m[4];
-	size_t n = vi ? callus_vecindex_search(vi, vec, (float)CALLUS_MATCH_DUPLICATE, m, 4) : 0;
+	size_t n = near_duplicates(vi, vec, self, scans, m);
 	sqlite3_stmt *st = NULL;
 	int sq = SQLITE_OK;
 
@@ -310,8 +328,8 @@ static int any_unindexed(callus_store *s, int *any)
 	return sq == SQLITE_ROW || sq == SQLITE_DONE ? SQLITE_OK : sq;
 }
 
-static int index_signatures(callus_store *s, const char *workspace, int all, size_t *added,
-			    callus_error *err)
+static int index_signatures(callus_store *s, const char *workspace, int all,
+			    callus_match_scans *scans, size_t *added, callus_error *err)
 {
 	callus_buf path = CALLUS_BUF_INIT;
 	sqlite3_stmt *st = NULL;
@@ -389,7 +407,8 @@ static int index_signatures(callus_store *s, const char *workspace, int all, siz
 			if ((sq = callus_match_embed(s, &sigs[i], vec)) != SQLITE_OK)
 				break;
 			if (!all && (sq = nearest_same_tool(s, vi, vec, sigs[i].tool, sigs[i].id,
-							    near, sizeof(near), &sim)) != SQLITE_OK)
+							    scans, near, sizeof(near), &sim)) !=
+					    SQLITE_OK)
 				break;
 			if (*near) {
 				sq = link_duplicate(s, sigs[i].id, near, sim);
@@ -437,12 +456,18 @@ out_nodb:
 
 int callus_match_index(callus_store *s, const char *workspace, size_t *added, callus_error *err)
 {
-	return index_signatures(s, workspace, 0, added, err);
+	return index_signatures(s, workspace, 0, NULL, added, err);
+}
+
+int callus_match_index_scanned(callus_store *s, const char *workspace, callus_match_scans *scans,
+			       size_t *added, callus_error *err)
+{
+	return index_signatures(s, workspace, 0, scans, added, err);
 }
 
 int callus_match_reindex(callus_store *s, const char *workspace, size_t *count, callus_error *err)
 {
-	return index_signatures(s, workspace, 1, count, err);
+	return index_signatures(s, workspace, 1, NULL, count, err);
 }
 
 

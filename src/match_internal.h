@@ -15,6 +15,8 @@
 #include "callus/signature.h"
 #include "callus/store.h"
 #include "callus/strlist.h"
+#include "callus/match.h"
+#include "callus/vecindex.h"
 
 #define CALLUS_MATCH_SIGNATURE_COLUMNS \
 	"id, error_type, message_pattern, stack_patterns, context_patterns, original, tool"
@@ -48,5 +50,29 @@ int callus_match_embed(callus_store *s, const callus_signature *sig, float vec[C
 /* 0.5 + 0.5 x |a & b| / |a | b|: shared context raises a match, none
  * halves it. */
 double callus_match_context_score(const callus_strlist *a, const callus_strlist *b);
+
+/* The records a new signature's near-duplicate check notes for the
+ * search of its suggestions that follows (match_scans.c): those scoring
+ * at least this, at most CALLUS_MATCH_KEEP_MAX of them.  A suggestion's
+ * search needs those scoring at least CALLUS_MATCH_THRESHOLD_RULE with
+ * its own vector, which differs from the check's by the document
+ * frequencies the new vector added: far less than the 0.05 between. */
+#define CALLUS_MATCH_KEEP_MIN 0.80f
+#define CALLUS_MATCH_KEEP_MAX 1024
+
+/* Keep what the check of sig_id (vector q) found: the records keep[0..n)
+ * of the file vi maps scored at least CALLUS_MATCH_KEEP_MIN, and no other
+ * did (n > CALLUS_MATCH_KEEP_MAX: too many, nothing kept).  0 or
+ * CALLUS_ENOMEM. */
+int callus_match_scans_put(callus_match_scans *sc, const char *sig_id, const float *q,
+			   const callus_vecindex *vi, const size_t *keep, size_t n);
+
+/* For a search of sig_id with vector q needing the records scoring at
+ * least min, in the file vi maps: the records that may (*recs[0..*n), in
+ * the file's order) among the first *from, the rest to be read whole; 1.
+ * 0 when nothing kept answers it (another file, too different a vector). */
+int callus_match_scans_get(const callus_match_scans *sc, const char *sig_id, const float *q,
+			   float min, const callus_vecindex *vi, const size_t **recs, size_t *n,
+			   size_t *from);
 
 #endif

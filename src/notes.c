@@ -491,12 +491,65 @@ static int lookup_text(callus_store *s, const char *sql, const char *arg, int64_
  * it, else one of a signature more than CALLUS_NOTE_MERGE similar.
  * *id NULL when none.
  */
-static int find_note(callus_store *s, const char *workspace, const fix *f, char **id)
+/* The similarity searches of one callus_notes_learn(), by signature: the
+ * resolutions of one error (a check fixed again and again) search alike,
+ * and nothing learning does to notes changes what a search finds (the
+ * signatures and their vectors). */
+typedef struct found {
+	char *signature_id;
+	callus_match *m;
+	size_t n;
+	int ok;                /* the search succeeded */
+} found;
+
+typedef struct searches {
+	found *items;
+	size_t count, cap;
+} searches;
+
+static void searches_release(searches *c)
+{
+	for (size_t i = 0; i < c->count; i++) {
+		free(c->items[i].signature_id);
+		callus_matches_free(c->items[i].m, c->items[i].n);
+	}
+	free(c->items);
+}
+
+/* The notes' similarity search of f's signature, once per learning. */
+static const found *search_once(callus_store *s, const char *workspace, const fix *f,
+				searches *c)
 {
 	callus_signature sig;
 	callus_match_opts mo;
-	callus_match *m = NULL;
-	size_t nm = 0;
+	found *it;
+
+	for (size_t i = 0; i < c->count; i++)
+		if (!strcmp(c->items[i].signature_id, f->signature_id))
+			return &c->items[i];
+	if (!(it = callus_array_grow(c->items, &c->cap, c->count + 1, sizeof(*it))))
+		return NULL;
+	c->items = it;
+	it = &c->items[c->count];
+	memset(it, 0, sizeof(*it));
+	if (!(it->signature_id = strdup(f->signature_id)))
+		return NULL;
+	c->count++;
+	memset(&sig, 0, sizeof(sig));
+	if (callus_match_get_signature(s, f->signature_id, &sig, NULL) < 0)
+		return it;
+	memset(&mo, 0, sizeof(mo));
+	mo.workspace = workspace;
+	mo.threshold = CALLUS_NOTE_MERGE;
+	it->ok = callus_match_find(s, &mo, &sig, &it->m, &it->n, NULL) == 0;
+	callus_signature_release(&sig);
+	return it;
+}
+
+static int find_note(callus_store *s, const char *workspace, const fix *f, searches *c,
+		     char **id)
+{
+	const found *m;
 	int sq;
 
 	if ((sq = lookup_text(s, "SELECT note_id FROM note_resolutions WHERE resolution_id = ?1",
@@ -508,22 +561,15 @@ static int find_note(callus_store *s, const char *workspace, const fix *f, char 
 				 "  signature_links WHERE canonical_id = ?1) LIMIT 1",
 			      f->signature_id, 0, id)) != SQLITE_OK || *id)
 		return sq;
-	memset(&sig, 0, sizeof(sig));
-	if (callus_match_get_signature(s, f->signature_id, &sig, NULL) < 0)
-		return SQLITE_OK;
-	memset(&mo, 0, sizeof(mo));
-	mo.workspace = workspace;
-	mo.threshold = CALLUS_NOTE_MERGE;
+	if (!(m = search_once(s, workspace, f, c)))
+		return SQLITE_NOMEM;
 	/* a search that fails leaves a new note: never worse than today */
-	if (callus_match_find(s, &mo, &sig, &m, &nm, NULL) == 0)
-		for (size_t i = 0; i < nm && sq == SQLITE_OK && !*id; i++)
-			if (m[i].similarity > CALLUS_NOTE_MERGE &&
-			    strcmp(m[i].signature_id, f->signature_id) != 0)
-				sq = lookup_text(s, "SELECT note_id FROM note_signatures"
-						    " WHERE signature_id = ?1",
-						 m[i].signature_id, 0, id);
-	callus_matches_free(m, nm);
-	callus_signature_release(&sig);
+	for (size_t i = 0; m->ok && i < m->n && sq == SQLITE_OK && !*id; i++)
+		if (m->m[i].similarity > CALLUS_NOTE_MERGE &&
+		    strcmp(m->m[i].signature_id, f->signature_id) != 0)
+			sq = lookup_text(s, "SELECT note_id FROM note_signatures"
+					    " WHERE signature_id = ?1",
+					 m->m[i].signature_id, 0, id);
 	return sq;
 }
 
@@ -767,7 +813,7 @@ out:
 
 /* One resolution's note, made or merged; *id the note changed, or NULL. */
 static int learn_one(callus_store *s, const char *workspace, int64_t rid, const char *now,
-		     char **id, size_t *made)
+		     searches *c, char **id, size_t *made)
 {
 	fix f;
 	char rs[32];
@@ -788,8 +834,15 @@ static int learn_one(callus_store *s, const char *workspace, int64_t rid, const 
 			goto out;
 		}
 	}
-	if ((sq = find_note(s, workspace, &f, id)) != SQLITE_OK)
+	if ((sq = find_note(s, workspace, &f, c, id)) != SQLITE_OK)
 		goto out;
+	/* a person's edit of the note's file in place is the store's before
+	 * the fix merges into it (learning syncs the folder only when it
+	 * moved: callus_notes_sync_moved) */
+	if (*id && callus_notes_sync_one(s, workspace, *id, NULL, NULL) < 0) {
+		sq = SQLITE_ERROR;
+		goto out;
+	}
 	if (!*id) {
 		/* spec 004: a note once a fix works more often than not */
 		if (f.rate <= CALLUS_NOTE_MIN_SUCCESS || !*f.code)
@@ -816,6 +869,7 @@ int callus_notes_learn(callus_store *s, const char *workspace, const int64_t *re
 		       size_t n, size_t *made, callus_error *err)
 {
 	callus_strlist changed = CALLUS_STRLIST_INIT;
+	searches c = { NULL, 0, 0 };
 	char *now = callus_now_iso8601();
 	int sq = now ? SQLITE_OK : SQLITE_NOMEM, rc = 0;
 
@@ -824,7 +878,8 @@ int callus_notes_learn(callus_store *s, const char *workspace, const int64_t *re
 	for (size_t i = 0; i < n && sq == SQLITE_OK; i++) {
 		char *id = NULL;
 
-		if ((sq = learn_one(s, workspace, resolutions[i], now, &id, made)) == SQLITE_OK && id &&
+		if ((sq = learn_one(s, workspace, resolutions[i], now, &c, &id, made)) == SQLITE_OK &&
+		    id &&
 		    callus_strlist_add_unique(&changed, id, strlen(id), NULL) < 0)
 			sq = SQLITE_NOMEM;
 		free(id);
@@ -836,6 +891,7 @@ int callus_notes_learn(callus_store *s, const char *workspace, const int64_t *re
 	for (size_t i = 0; i < changed.count && rc == 0; i++)
 		rc = callus_notes_write_file(s, workspace, changed.items[i], err);
 out:
+	searches_release(&c);
 	callus_strlist_release(&changed);
 	free(now);
 	return rc;

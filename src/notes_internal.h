@@ -35,4 +35,14 @@ int callus_notes_mark_retired(callus_store *s, const char *id, const char *now);
 /* Remove note id's file; a missing one is no error. */
 int callus_notes_remove_file(const char *workspace, const char *id, callus_error *err);
 
+/* Learning's syncs (notes_sync.c).  sync_moved: nothing while the folder
+ * is as the recording's bounded sync saw it (.callus/notes.cursor), the
+ * whole folder when a file was added, removed or renamed since.
+ * sync_one: one note's file taken in (an edit in place), before learning
+ * changes the note: the person's words are the store's first. */
+int callus_notes_sync_moved(callus_store *s, const char *workspace, size_t *changed,
+			    callus_error *err);
+int callus_notes_sync_one(callus_store *s, const char *workspace, const char *id,
+			  size_t *changed, callus_error *err);
+
 #endif

@@ -74,6 +74,9 @@ static int hash_of(char hex[CALLUS_SHA256_HEX_LEN + 1], const char *data, size_t
 	return callus_sha256_finish(h, hex); /* frees h */
 }
 
+static int64_t folder_mtime(const char *workspace);
+static void cursor_follow(const char *workspace, int64_t before);
+
 /* Record the state of a note's file: hash "" and size -1 say "write it". */
 static int record_file(callus_store *s, const char *id, const char *hash, int64_t mtime,
 		       int64_t size)
@@ -112,12 +115,16 @@ int callus_notes_remove_file(const char *workspace, const char *id, callus_error
 	callus_buf path = CALLUS_BUF_INIT;
 	int rc = 0;
 
+	int64_t before = folder_mtime(workspace);
+
 	if (notes_dir(&path, workspace, 0) < 0)
 		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	if (path.len && callus_buf_printf(&path, "/%s.md", id) == 0 && unlink(path.ptr) < 0 &&
 	    errno != ENOENT)
 		rc = callus_error_set(err, CALLUS_EIO, "cannot remove '%s': %s", path.ptr,
 				      strerror(errno));
+	else
+		cursor_follow(workspace, before);
 	callus_buf_release(&path);
 	return rc;
 }
@@ -130,6 +137,7 @@ int callus_notes_write_file(callus_store *s, const char *workspace, const char *
 	char hex[CALLUS_SHA256_HEX_LEN + 1];
 	callus_note n;
 	struct stat st;
+	int64_t before;
 	int rc, sq;
 
 	memset(&n, 0, sizeof(n));
@@ -143,6 +151,7 @@ int callus_notes_write_file(callus_store *s, const char *workspace, const char *
 	if ((rc = notes_dir(&path, workspace, 1)) < 0 ||
 	    (rc = callus_note_md_render(&text, &n)) < 0 || (rc = hash_of(hex, text.ptr, text.len)) < 0)
 		goto oom;
+	before = folder_mtime(workspace);
 	if (!path.len) {
 		callus_error_set(&fe, CALLUS_EIO, "%s/.callus/notes is not a directory callus can use",
 				 workspace);
@@ -151,6 +160,7 @@ int callus_notes_write_file(callus_store *s, const char *workspace, const char *
 	} else if (callus_fs_write_atomic(path.ptr, text.ptr, text.len, 0666, CALLUS_FS_UMASK,
 					  &fe) == 0 &&
 		   lstat(path.ptr, &st) == 0) {
+		cursor_follow(workspace, before);
 		if ((sq = record_file(s, id, hex, mtime_ns(&st), (int64_t)st.st_size)) != SQLITE_OK)
 			rc = callus_store_db_error(s, err, sq, "cannot record a note's file in");
 		goto out;
@@ -201,24 +211,19 @@ static int by_id(const void *a, const void *b)
 	return strcmp(((const known *)a)->id, ((const known *)b)->id);
 }
 
-static int read_known(sync_run *r)
+#define KNOWN_COLUMNS "id, status = 'active', file_hash, file_mtime, file_size"
+
+/* The rows of st appended to r->notes; *got counts them. */
+static int read_rows(sync_run *r, sqlite3_stmt *st, size_t *cap, size_t *got)
 {
-	sqlite3_stmt *st = NULL;
-	size_t cap = 0;
-	int sq = sqlite3_prepare_v2(callus_store_db(r->s),
-				    "SELECT id, status = 'active', file_hash, file_mtime, file_size"
-				    " FROM notes ORDER BY id",
-				    -1, &st, NULL);
+	int sq;
 
-	if (sq != SQLITE_OK)
-		return sq;
+	*got = 0;
 	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
-		known *k = callus_array_grow(r->notes, &cap, r->nnotes + 1, sizeof(*k));
+		known *k = callus_array_grow(r->notes, cap, r->nnotes + 1, sizeof(*k));
 
-		if (!k) {
-			sq = SQLITE_NOMEM;
-			break;
-		}
+		if (!k)
+			return SQLITE_NOMEM;
 		r->notes = k;
 		k = &r->notes[r->nnotes++];
 		memset(k, 0, sizeof(*k));
@@ -227,9 +232,93 @@ static int read_known(sync_run *r)
 		snprintf(k->hash, sizeof(k->hash), "%s", (const char *)sqlite3_column_text(st, 2));
 		k->mtime = sqlite3_column_int64(st, 3);
 		k->size = sqlite3_column_int64(st, 4);
+		(*got)++;
 	}
-	sqlite3_finalize(st);
 	return sq == SQLITE_DONE ? SQLITE_OK : sq;
+}
+
+/* One query's rows appended: ?1 a text (or none), ?2 a limit. */
+static int read_query(sync_run *r, const char *sql, const char *text, int64_t limit,
+		      size_t *cap, size_t *got)
+{
+	sqlite3_stmt *st = NULL;
+	int sq = sqlite3_prepare_v2(callus_store_db(r->s), sql, -1, &st, NULL);
+
+	*got = 0;
+	if (sq != SQLITE_OK)
+		return sq;
+	if (text)
+		callus_sql_bind_text(st, 1, text);
+	if (limit >= 0)
+		sqlite3_bind_int64(st, 2, limit);
+	sq = read_rows(r, st, cap, got);
+	sqlite3_finalize(st);
+	return sq;
+}
+
+/* Every note the store knows, by id. */
+static int read_known(sync_run *r)
+{
+	size_t cap = 0, got;
+
+	return read_query(r, "SELECT " KNOWN_COLUMNS " FROM notes ORDER BY id", NULL, -1, &cap,
+			  &got);
+}
+
+/*
+ * What a slice needs of the store, in the order of the notes' ids (the
+ * primary key and the partial index notes_unwritten: a few pages however
+ * many notes there are): the SYNC_SLICE notes after the cursor's id,
+ * wrapping, their ids put in order into slice[]; and the active notes
+ * whose file the store is ahead of, wherever they are (written by
+ * sync_missing).  Reading every note was the cost that grew.  *whole is
+ * set when the store has no more than SYNC_SLICE notes: the folder is
+ * then read whole.
+ */
+#define SYNC_SLICE 256
+
+static int read_slice(sync_run *r, const char *after, char (*slice)[CALLUS_NOTE_ID_LEN + 1],
+		      size_t *nslice, int *whole)
+{
+	size_t cap = 0, n1 = 0, n2 = 0, nunwritten = 0;
+	int sq;
+
+	*whole = 0;
+	*nslice = 0;
+	/* one more than a slice: whether there are more notes than that */
+	if ((sq = read_query(r, "SELECT " KNOWN_COLUMNS " FROM notes WHERE id > ?1"
+				" ORDER BY id LIMIT ?2",
+			     after, SYNC_SLICE + 1, &cap, &n1)) != SQLITE_OK)
+		return sq;
+	if (n1 <= SYNC_SLICE &&
+	    (sq = read_query(r, "SELECT " KNOWN_COLUMNS " FROM notes WHERE id <= ?1"
+				" ORDER BY id LIMIT ?2",
+			     after, (int64_t)(SYNC_SLICE - n1 + 1), &cap, &n2)) != SQLITE_OK)
+		return sq;
+	if (n1 + n2 <= SYNC_SLICE) {
+		*whole = 1;
+		return SQLITE_OK;
+	}
+	r->nnotes = SYNC_SLICE; /* the one more dropped */
+	for (size_t i = 0; i < SYNC_SLICE; i++)
+		memcpy(slice[i], r->notes[i].id, sizeof(slice[i]));
+	*nslice = SYNC_SLICE;
+	/* named: the planner would rather read every active note (notes_rank) */
+	if ((sq = read_query(r, "SELECT " KNOWN_COLUMNS " FROM notes INDEXED BY notes_unwritten"
+				" WHERE file_size < 0 AND status = 'active' ORDER BY id",
+			     NULL, -1, &cap, &nunwritten)) != SQLITE_OK)
+		return sq;
+	qsort(r->notes, r->nnotes, sizeof(*r->notes), by_id);
+	/* an unwritten note of the slice was read twice: kept once */
+	{
+		size_t w = 0;
+
+		for (size_t i = 0; i < r->nnotes; i++)
+			if (!w || strcmp(r->notes[w - 1].id, r->notes[i].id) != 0)
+				r->notes[w++] = r->notes[i];
+		r->nnotes = w;
+	}
+	return SQLITE_OK;
 }
 
 /* The write transaction, opened at the first change. */
@@ -513,9 +602,11 @@ static int sync_missing(sync_run *r, callus_error *err)
  * instead of all, so that an edit in place is taken in within
  * notes / SYNC_SLICE recordings (at once up to SYNC_SLICE notes, and by
  * every other sync: `callus notes`, a session's start).  A stat of each
- * note at each recording was the cost that grew with the notes.
+ * note at each recording was the cost that grew with the notes, and then
+ * the store's list of every note: the slice reads its notes by id
+ * (read_slice).  callus's own writes move the cursor with the folder
+ * (cursor_follow).
  */
-#define SYNC_SLICE 256
 #define SYNC_CURSOR "notes.cursor"
 
 static int read_cursor(const char *workspace, int64_t *mtime, char id[CALLUS_NOTE_ID_LEN + 1])
@@ -556,28 +647,63 @@ static void write_cursor(const char *workspace, int64_t mtime, const char *id)
 	callus_buf_release(&text);
 }
 
-/* SYNC_SLICE known notes after the cursor's id, wrapping; *last gets the
- * id the slice ended at. */
-static int sync_slice(sync_run *r, const char *after, char last[CALLUS_NOTE_ID_LEN + 1],
-		      callus_error *err)
+/* The notes folder's mtime; -1 when it has none. */
+static int64_t folder_mtime(const char *workspace)
 {
-	size_t start = 0;
+	callus_buf dir = CALLUS_BUF_INIT;
+	struct stat st;
+	int64_t m = -1;
+
+	if (callus_buf_printf(&dir, "%s/.callus/notes", workspace) == 0 && stat(dir.ptr, &st) == 0)
+		m = mtime_ns(&st);
+	callus_buf_release(&dir);
+	return m;
+}
+
+/*
+ * callus wrote or removed a note's file, which moves the folder's mtime:
+ * when the cursor had seen the folder as it was just before, it sees it
+ * now, so that callus's own writes (a fix's note) do not make the next
+ * recording read the whole folder.  What someone else added or removed
+ * in the instant between the two looks is seen by the next whole sync
+ * (`callus notes`, a session's start, the next change of the folder), as
+ * for a change within the clock tick of a whole sync.
+ */
+static void cursor_follow(const char *workspace, int64_t before)
+{
+	char id[CALLUS_NOTE_ID_LEN + 1];
+	int64_t seen = -1, now;
+
+	if (before < 0 || !read_cursor(workspace, &seen, id) || seen != before)
+		return;
+	if ((now = folder_mtime(workspace)) >= 0 && now != before)
+		write_cursor(workspace, now, id);
+}
+
+/* The slice's notes looked at, in its order; *last gets the id it ended
+ * at. */
+static int sync_slice(sync_run *r, char (*slice)[CALLUS_NOTE_ID_LEN + 1], size_t n,
+		      char last[CALLUS_NOTE_ID_LEN + 1], callus_error *err)
+{
 	int rc = 0;
 
-	while (start < r->nnotes && strcmp(r->notes[start].id, after) <= 0)
-		start++;
-	for (size_t i = 0; i < SYNC_SLICE && rc == 0; i++) {
-		known *k = &r->notes[(start + i) % r->nnotes];
+	for (size_t i = 0; i < n && rc == 0; i++) {
 		char name[CALLUS_NOTE_ID_LEN + 4];
 
-		snprintf(name, sizeof(name), "%s.md", k->id);
+		snprintf(name, sizeof(name), "%.12s.md", slice[i]);
 		rc = sync_file(r, name, err);
-		snprintf(last, CALLUS_NOTE_ID_LEN + 1, "%s", k->id);
+		snprintf(last, CALLUS_NOTE_ID_LEN + 1, "%.12s", slice[i]);
 	}
 	return rc;
 }
 
-static int sync_notes(callus_store *s, const char *workspace, size_t *changed, int bounded,
+/* What a sync looks at: the whole folder; a recording's slice while the
+ * folder is as the cursor saw it; nothing while it is, the whole folder
+ * once it moved (learning, which then syncs the notes it changes one by
+ * one: callus_notes_sync_one). */
+enum { SYNC_WHOLE, SYNC_BOUNDED, SYNC_MOVED };
+
+static int sync_notes(callus_store *s, const char *workspace, size_t *changed, int mode,
 		      callus_error *err)
 {
 	sync_run r;
@@ -586,12 +712,14 @@ static int sync_notes(callus_store *s, const char *workspace, size_t *changed, i
 	struct stat dst;
 	int64_t dir_mtime = -1, seen_mtime = -1;
 	char cursor[CALLUS_NOTE_ID_LEN + 1] = "", last[CALLUS_NOTE_ID_LEN + 1] = "";
-	int rc = 0, sq;
+	char slice[SYNC_SLICE][CALLUS_NOTE_ID_LEN + 1];
+	size_t nslice = 0;
+	int rc = 0, sq, whole = 0, in_caller_tx;
 
 	memset(&r, 0, sizeof(r));
 	r.s = s;
 	r.workspace = workspace;
-	r.in_tx = !sqlite3_get_autocommit(callus_store_db(s));
+	r.in_tx = in_caller_tx = !sqlite3_get_autocommit(callus_store_db(s));
 	callus_buf_init(&r.dir, 0);
 	if (changed)
 		*changed = 0;
@@ -599,20 +727,33 @@ static int sync_notes(callus_store *s, const char *workspace, size_t *changed, i
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((sq = read_known(&r)) != SQLITE_OK) {
+	/* the folder's mtime before it is read: a change while it is read
+	 * makes the next sync a whole one */
+	if (r.dir.len && stat(r.dir.ptr, &dst) == 0)
+		dir_mtime = mtime_ns(&dst);
+	if (mode != SYNC_WHOLE && dir_mtime >= 0 && read_cursor(workspace, &seen_mtime, cursor) &&
+	    seen_mtime == dir_mtime) {
+		if (mode == SYNC_MOVED)
+			goto out;
+		if ((sq = read_slice(&r, cursor, slice, &nslice, &whole)) != SQLITE_OK) {
+			rc = callus_store_db_error(s, err, sq, "cannot read notes in");
+			goto out;
+		}
+		r.partial = !whole;
+		if (whole) {
+			free(r.notes);
+			r.notes = NULL;
+			r.nnotes = 0;
+		}
+	}
+	if (!r.partial && (sq = read_known(&r)) != SQLITE_OK) {
 		rc = callus_store_db_error(s, err, sq, "cannot read notes in");
 		goto out;
 	}
 	if (!r.nnotes && !r.dir.len)
 		goto out; /* no notes, no folder: the common case of a new store */
-	/* the folder's mtime before it is read: a change while it is read
-	 * makes the next sync a whole one */
-	if (r.dir.len && stat(r.dir.ptr, &dst) == 0)
-		dir_mtime = mtime_ns(&dst);
-	if (bounded && dir_mtime >= 0 && r.nnotes > SYNC_SLICE &&
-	    read_cursor(workspace, &seen_mtime, cursor) && seen_mtime == dir_mtime) {
-		r.partial = 1;
-		rc = sync_slice(&r, cursor, last, err);
+	if (r.partial) {
+		rc = sync_slice(&r, slice, nslice, last, err);
 	} else if (r.dir.len && (d = opendir(r.dir.ptr))) {
 		while (rc == 0 && (e = readdir(d)))
 			rc = sync_file(&r, e->d_name, err);
@@ -631,7 +772,10 @@ static int sync_notes(callus_store *s, const char *workspace, size_t *changed, i
 		callus_match_index(s, workspace, NULL, NULL);
 	if (changed)
 		*changed = r.changed;
-	if (rc == 0 && bounded && dir_mtime >= 0 && (r.partial || dir_mtime != seen_mtime))
+	/* not inside the caller's transaction, which may yet roll back what
+	 * the cursor would say was seen */
+	if (rc == 0 && mode != SYNC_WHOLE && !in_caller_tx && dir_mtime >= 0 &&
+	    (r.partial || dir_mtime != seen_mtime))
 		write_cursor(workspace, dir_mtime, last);
 out:
 	if (d)
@@ -645,11 +789,61 @@ out:
 int callus_notes_sync(callus_store *s, const char *workspace, size_t *changed,
 		      callus_error *err)
 {
-	return sync_notes(s, workspace, changed, 0, err);
+	return sync_notes(s, workspace, changed, SYNC_WHOLE, err);
 }
 
 int callus_notes_sync_bounded(callus_store *s, const char *workspace, size_t *changed,
 			      callus_error *err)
 {
-	return sync_notes(s, workspace, changed, 1, err);
+	return sync_notes(s, workspace, changed, SYNC_BOUNDED, err);
+}
+
+int callus_notes_sync_moved(callus_store *s, const char *workspace, size_t *changed,
+			    callus_error *err)
+{
+	return sync_notes(s, workspace, changed, SYNC_MOVED, err);
+}
+
+int callus_notes_sync_one(callus_store *s, const char *workspace, const char *id,
+			  size_t *changed, callus_error *err)
+{
+	sync_run r;
+	size_t cap = 0, got = 0;
+	char name[CALLUS_NOTE_ID_LEN + 4];
+	int rc = 0, sq;
+
+	memset(&r, 0, sizeof(r));
+	r.s = s;
+	r.workspace = workspace;
+	r.in_tx = !sqlite3_get_autocommit(callus_store_db(s));
+	callus_buf_init(&r.dir, 0);
+	if (changed)
+		*changed = 0;
+	if (!(r.now = callus_now_iso8601()) || notes_dir(&r.dir, workspace, 0) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((sq = read_query(&r, "SELECT " KNOWN_COLUMNS " FROM notes WHERE id = ?1", id, -1, &cap,
+			     &got)) != SQLITE_OK) {
+		rc = callus_store_db_error(s, err, sq, "cannot read notes in");
+		goto out;
+	}
+	/* a file removed or added moves the folder: a whole sync's */
+	if (!got || !r.dir.len)
+		goto out;
+	snprintf(name, sizeof(name), "%.12s.md", id);
+	rc = sync_file(&r, name, err);
+	if (r.began) {
+		if (rc < 0)
+			sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+		else
+			rc = callus_store_exec(s, "COMMIT", err);
+	}
+	if (changed)
+		*changed = r.changed;
+out:
+	callus_buf_release(&r.dir);
+	free(r.notes);
+	free(r.now);
+	return rc;
 }

@@ -333,7 +333,8 @@ static int learn_errors(callus_learn_error **out, callus_strlist **files, const 
  * leaves the lesson stored: it is reported in res->learn_error. */
 static void learn_failure(callus_store *store, const callus_record_opts *opts, const callus_lesson *l,
 			  const char *session, const callus_signature *sigs, size_t nsigs,
-			  const callus_diags *red, callus_metrics *m, callus_record_result *res)
+			  const callus_diags *red, callus_metrics *m, callus_match_scans *scans,
+			  callus_record_result *res)
 {
 	callus_learn_opts lo = *opts->learn;
 	callus_learn_error *errs = NULL;
@@ -343,6 +344,7 @@ static void learn_failure(callus_store *store, const callus_record_opts *opts, c
 	lo.command = l->command;   /* the redacted one */
 	lo.metrics = m;
 	lo.session = session;
+	lo.scans = scans;
 	if (!lo.redactor)
 		lo.redactor = opts->redactor;
 	if (learn_errors(&errs, &files, sigs, nsigs, red) < 0)
@@ -586,6 +588,7 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	 * (no network, microseconds): the next failure can match them */
 	if (opts->learn && res) {
 		callus_error ie = CALLUS_ERROR_INIT;
+		callus_match_scans *scans = NULL;
 
 		/* notes pulled with git bring signatures: indexed below with
 		 * the run's own, so that this failure can match them */
@@ -593,11 +596,15 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 			res->learn_error = strdup(callus_error_message(&ie));
 			callus_error_release(&ie);
 		}
-		if (callus_match_index(store, opts->workspace, NULL, &ie) < 0)
+		/* the new signatures' scans, continued by their suggestions'
+		 * search (none kept without memory: scanned again) */
+		(void)callus_match_scans_new(&scans);
+		if (callus_match_index_scanned(store, opts->workspace, scans, NULL, &ie) < 0)
 			res->learn_error = strdup(callus_error_message(&ie));
 		callus_error_release(&ie);
 		learn_failure(store, opts, l, session ? session : "", sigs, nsigs, &red, run.metrics,
-			      res);
+			      scans, res);
+		callus_match_scans_free(scans);
 		/* what learning measured (matching, resolutions) goes out in
 		 * this store session too; left to the caller when it cannot */
 		if (run.metrics && !callus_metrics_is_empty(run.metrics))

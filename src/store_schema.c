@@ -358,6 +358,10 @@ static const char *const migrations[] = {
 	"ALTER TABLE runs ADD COLUMN origin TEXT;"
 	"CREATE UNIQUE INDEX runs_origin ON runs(origin)"
 	"  WHERE origin IS NOT NULL;",
+	/* 10 -> 11: the active notes whose file the store is ahead of
+	 * (notes_sync.c): a recording's bounded sync writes them without
+	 * reading the list of every note. */
+	"CREATE INDEX notes_unwritten ON notes(id) WHERE file_size < 0 AND status = 'active';",
 };
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,
 	       "one migration per schema version");

@@ -52,6 +52,7 @@ struct callus_vecindex {
 	size_t count;              /* whole records in the mapping */
 	size_t dim;
 	size_t recsize;
+	uint64_t dev, ino;         /* the file mapped; 0 when none */
 };
 
 static size_t record_size(size_t dim)
@@ -515,6 +516,8 @@ int callus_vecindex_open(callus_vecindex **out, const char *path, const char *mo
 		vi->map = m;
 		vi->maplen = len;
 		vi->count = count;
+		vi->dev = (uint64_t)st.st_dev;
+		vi->ino = (uint64_t)st.st_ino;
 	}
 done:
 	*out = vi;
@@ -533,6 +536,12 @@ void callus_vecindex_close(callus_vecindex *vi)
 	if (vi->map)
 		munmap((void *)vi->map, vi->maplen);
 	free(vi);
+}
+
+void callus_vecindex_file_id(const callus_vecindex *vi, uint64_t id[2])
+{
+	id[0] = vi ? vi->dev : 0;
+	id[1] = vi ? vi->ino : 0;
 }
 
 size_t callus_vecindex_count(const callus_vecindex *vi)
@@ -587,40 +596,134 @@ static void topk_insert(callus_vecmatch *out, size_t *n, size_t k, callus_vecmat
 	*n = len + 1;
 }
 
+/* A query quantized as the records are; 0 when it is similar to nothing
+ * (a zero query), else its scale.  *q8 is stack or allocated (freed by
+ * query_free). */
+static float query_quantize(const callus_vecindex *vi, const float *q, int8_t *stackq,
+			    int8_t **q8)
+{
+	*q8 = stackq;
+	if (vi->dim > VI_QUERY_STACK && !(*q8 = malloc(vi->dim)))
+		return 0;
+	return quantize(*q8, q, vi->dim);
+}
+
+static void query_free(int8_t *q8, int8_t *stackq)
+{
+	if (q8 != stackq)
+		free(q8);
+}
+
+static float score_of(const callus_vecindex *vi, size_t r, const int8_t *q8, float qscale)
+{
+	const unsigned char *rec = vi->map + VI_HEADER_SIZE + r * vi->recsize;
+	float rscale;
+
+	memcpy(&rscale, rec + 8, 4);
+	return (float)dot_i8((const int8_t *)(rec + 12), q8, vi->dim) * rscale * qscale;
+}
+
+/* Record r, scored m, into the k best of out[0..*n). */
+static void offer(const callus_vecindex *vi, size_t r, float score, float min,
+		  callus_vecmatch *out, size_t *n, size_t k)
+{
+	callus_vecmatch m;
+
+	/* min, then the k-th best so far once there are k */
+	if (!(score >= min) || (*n == k && score <= out[k - 1].score))
+		return;
+	m.score = score;
+	memcpy(&m.id, vi->map + VI_HEADER_SIZE + r * vi->recsize, 8);
+	topk_insert(out, n, k, m);
+}
+
 size_t callus_vecindex_search(const callus_vecindex *vi, const float *q, float min,
 			    callus_vecmatch *out, size_t k)
 {
-	int8_t stackq[VI_QUERY_STACK];
-	int8_t *q8 = stackq;
-	const unsigned char *rec;
-	float qscale;
-	size_t n = 0;
+	return callus_vecindex_search_from(vi, q, min, out, k, 0, 0);
+}
 
-	if (!vi || !vi->count || !q || !out || k == 0)
-		return 0;
-	if (vi->dim > VI_QUERY_STACK) {
-		q8 = malloc(vi->dim);
-		if (!q8)
-			return 0;
-	}
-	qscale = quantize(q8, q, vi->dim);
+size_t callus_vecindex_search_from(const callus_vecindex *vi, const float *q, float min,
+				 callus_vecmatch *out, size_t k, size_t n, size_t from)
+{
+	return callus_vecindex_search_keep(vi, q, min, out, k, n, from, 0, NULL, 0, NULL);
+}
+
+size_t callus_vecindex_search_keep(const callus_vecindex *vi, const float *q, float min,
+				 callus_vecmatch *out, size_t k, size_t n, size_t from,
+				 float keep_min, size_t *keep, size_t keep_cap, size_t *nkeep)
+{
+	int8_t stackq[VI_QUERY_STACK];
+	int8_t *q8 = NULL;
+	float qscale;
+
+	if (nkeep)
+		*nkeep = 0;
+	if (n > k)
+		n = k;
+	if (!vi || from >= vi->count || !q || !out || k == 0)
+		return n;
+	qscale = query_quantize(vi, q, stackq, &q8);
 	if (qscale == 0)
 		goto out; /* a zero query is similar to nothing */
-	rec = vi->map + VI_HEADER_SIZE;
-	for (size_t r = 0; r < vi->count; r++, rec += vi->recsize) {
-		callus_vecmatch m;
-		float rscale;
+	for (size_t r = from; r < vi->count; r++) {
+		float score = score_of(vi, r, q8, qscale);
 
-		memcpy(&rscale, rec + 8, 4);
-		m.score = (float)dot_i8((const int8_t *)(rec + 12), q8, vi->dim) * rscale * qscale;
-		/* min, then the k-th best so far once there are k */
-		if (!(m.score >= min) || (n == k && m.score <= out[k - 1].score))
-			continue;
-		memcpy(&m.id, rec, 8);
-		topk_insert(out, &n, k, m);
+		if (nkeep && score >= keep_min) {
+			if (*nkeep < keep_cap)
+				keep[*nkeep] = r;
+			(*nkeep)++;
+		}
+		offer(vi, r, score, min, out, &n, k);
 	}
 out:
-	if (q8 != stackq)
-		free(q8);
+	if (q8)
+		query_free(q8, stackq);
 	return n;
+}
+
+size_t callus_vecindex_search_records(const callus_vecindex *vi, const float *q, float min,
+				    callus_vecmatch *out, size_t k, size_t n, const size_t *recs,
+				    size_t nrecs)
+{
+	int8_t stackq[VI_QUERY_STACK];
+	int8_t *q8 = NULL;
+	float qscale;
+
+	if (n > k)
+		n = k;
+	if (!vi || !q || !out || k == 0)
+		return n;
+	qscale = query_quantize(vi, q, stackq, &q8);
+	for (size_t i = 0; qscale != 0 && i < nrecs; i++)
+		if (recs[i] < vi->count)
+			offer(vi, recs[i], score_of(vi, recs[i], q8, qscale), min, out, &n, k);
+	if (q8)
+		query_free(q8, stackq);
+	return n;
+}
+
+double callus_vecindex_score_gap(const float *a, const float *b, size_t dim)
+{
+	int8_t *qa = malloc(dim ? dim : 1), *qb = malloc(dim ? dim : 1);
+	double sa, sb, d2 = 0, gap = -1;
+
+	if (!qa || !qb)
+		goto out;
+	sa = quantize(qa, a, dim);
+	sb = quantize(qb, b, dim);
+	for (size_t i = 0; i < dim; i++) {
+		double x = sa * qa[i] - sb * qb[i];
+
+		d2 += x * x;
+	}
+	/* a record is an L2-normalized vector quantized to a scale of at
+	 * most 1/127: its length is at most 1 + sqrt(dim) / 254 (Cauchy-
+	 * Schwarz bounds the scores' difference by the product of the
+	 * lengths); 1e-4 covers the float products of a score */
+	gap = sqrt(d2) * (1.0 + sqrt((double)dim) / 254.0) + 1e-4;
+out:
+	free(qa);
+	free(qb);
+	return gap;
 }

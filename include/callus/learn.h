@@ -91,6 +91,10 @@ typedef struct callus_learn_opts {
 				       * every error the run fixes gets it, and no
 				       * snapshot is taken or read.  NULL: the
 				       * snapshots */
+	struct callus_match_scans *scans; /* the recording's kept scans of the
+				       * vector file, continued by the
+				       * suggestions' search (match.h); may be
+				       * NULL */
 } callus_learn_opts;
 
 /* A failed run's errors: each signature with the files its errors name. */

@@ -45,6 +45,18 @@
 #define CALLUS_MATCH_K 10
 #define CALLUS_MATCH_HALF_LIFE_DAYS 30.0
 
+/*
+ * The scans of the built-in vector file kept for one recording: indexing a
+ * new signature scans the file for its near-duplicates, and the search for
+ * the same signature that follows (its suggestions) reads only the vectors
+ * appended since, with the same result as a whole scan (vecindex.h:
+ * callus_vecindex_search_from).  Owned by the caller, who frees it once
+ * the recording is done; NULL wherever it is taken: no scan kept.
+ */
+typedef struct callus_match_scans callus_match_scans;
+int callus_match_scans_new(callus_match_scans **out);  /* 0 or CALLUS_ENOMEM */
+void callus_match_scans_free(callus_match_scans *sc);  /* accepts NULL */
+
 typedef struct callus_match_opts {
 	const char *workspace;   /* absolute: where .callus/vectors-*.bin lives */
 	double threshold;        /* <= 0: CALLUS_MATCH_THRESHOLD */
@@ -60,6 +72,9 @@ typedef struct callus_match_opts {
 				   * the stored one, when sig was embedded
 				   * before (the hook never waits on a network) */
 	size_t remote_dim;
+	callus_match_scans *scans; /* may be NULL: a scan of the same query
+				   * kept by callus_match_index_scanned() is
+				   * continued instead of repeated */
 } callus_match_opts;
 
 typedef enum callus_match_how {
@@ -84,6 +99,10 @@ typedef struct callus_match {
  * Cheap when nothing is new: one query.
  */
 int callus_match_index(callus_store *s, const char *workspace, size_t *added, callus_error *err);
+/* The same, the scans of the new signatures kept in scans (may be NULL)
+ * for their suggestions' search (callus_match_opts.scans). */
+int callus_match_index_scanned(callus_store *s, const char *workspace, callus_match_scans *scans,
+			       size_t *added, callus_error *err);
 
 /* Every vector again, with the document frequencies as they are now, and
  * the vector file rewritten (callus reindex). */

@@ -108,8 +108,11 @@ int callus_notes_sync(callus_store *s, const char *workspace, size_t *changed,
 
 /* As callus_notes_sync(), for a recording: while the folder's mtime is the
  * one of the last whole sync (.callus/notes.cursor), only the next 256
- * known notes' files are looked at, in turn: an edit in place is taken in
- * within notes/256 recordings, a new, removed or renamed file at once. */
+ * known notes' files are looked at, in turn, and only their rows and those
+ * of notes whose file is behind are read: an edit in place is taken in
+ * within notes/256 recordings, a new, removed or renamed file at once.
+ * callus writing or removing a note's file keeps the cursor with the
+ * folder. */
 int callus_notes_sync_bounded(callus_store *s, const char *workspace, size_t *changed,
 			      callus_error *err);
 

@@ -82,4 +82,43 @@ typedef struct callus_vecmatch {
 size_t callus_vecindex_search(const callus_vecindex *vi, const float *q, float min,
 			    callus_vecmatch *out, size_t k);
 
+/*
+ * The same search continued: out[0..n) is what it found in the records
+ * before from (a search of them with the same q, min and k), and the
+ * records from `from` on are scanned into it.  A search is one insertion
+ * per record in the file's order, so continuing it over records appended
+ * since gives what a search of the whole file gives.
+ */
+size_t callus_vecindex_search_from(const callus_vecindex *vi, const float *q, float min,
+				 callus_vecmatch *out, size_t k, size_t n, size_t from);
+
+/*
+ * The same search of the records from `from` on, which also notes the
+ * records scoring at least keep_min: their indexes (in the file's order)
+ * in keep[0..keep_cap), *nkeep how many there were (more than keep_cap:
+ * some were not noted).  keep and nkeep may be NULL.
+ */
+size_t callus_vecindex_search_keep(const callus_vecindex *vi, const float *q, float min,
+				 callus_vecmatch *out, size_t k, size_t n, size_t from,
+				 float keep_min, size_t *keep, size_t keep_cap, size_t *nkeep);
+
+/* The same search over these records only (indexes in the file's order),
+ * continuing out[0..n). */
+size_t callus_vecindex_search_records(const callus_vecindex *vi, const float *q, float min,
+				    callus_vecmatch *out, size_t k, size_t n, const size_t *recs,
+				    size_t nrecs);
+
+/*
+ * How much a record's score can differ between queries a and b (dim
+ * floats, L2-normalized, quantized as a search does): a record scoring
+ * under s with a scores under s + gap with b.  -1 without memory.  A
+ * search for b that only needs records scoring at least min can then read
+ * only those that scored at least min - gap with a.
+ */
+double callus_vecindex_score_gap(const float *a, const float *b, size_t dim);
+
+/* Which file is mapped (device, inode; zeros when none): appends keep it,
+ * a rewrite (callus_vecindex_rewrite renames a new file in) changes it. */
+void callus_vecindex_file_id(const callus_vecindex *vi, uint64_t id[2]);
+
 #endif

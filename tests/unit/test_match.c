@@ -22,6 +22,9 @@
 #include "callus/redact.h"
 #include "callus/signature.h"
 #include "callus/store.h"
+#include "callus/vecindex.h"
+
+#include "match_internal.h"
 
 typedef struct fixture {
 	char dir[64];
@@ -84,8 +87,16 @@ static void make_sig(callus_signature *g, const char *fw, const char *code, cons
 	callus_strlist_release(&ctx);
 }
 
+static void store_sig_scanned(fixture *f, const callus_signature *g, callus_match_scans *scans);
+
 /* Store g (as the recording path does) and index it. */
 static void store_sig(fixture *f, const callus_signature *g)
+{
+	store_sig_scanned(f, g, NULL);
+}
+
+/* The same, the indexing's scans kept in scans (may be NULL). */
+static void store_sig_scanned(fixture *f, const callus_signature *g, callus_match_scans *scans)
 {
 	callus_lesson l;
 	callus_run_info run;
@@ -102,7 +113,7 @@ static void store_sig(fixture *f, const callus_signature *g)
 	run.nsigs = 1;
 	assert_int_equal(callus_store_record_lesson(f->s, &l, &run, NULL, NULL), 0);
 	callus_lesson_release(&l);
-	assert_int_equal(callus_match_index(f->s, f->dir, NULL, NULL), 0);
+	assert_int_equal(callus_match_index_scanned(f->s, f->dir, scans, NULL, NULL), 0);
 }
 
 /* A resolution for g: a failure of check `args` and its pass. */
@@ -130,7 +141,7 @@ static void resolve(fixture *f, const callus_signature *g, const char *args)
 static size_t suggest_counted(fixture *f, const callus_signature *g, callus_suggestion **out,
 			      callus_metrics *m)
 {
-	callus_match_opts mo = { f->dir, 0, 0, 0, m, NULL, NULL, 0 };
+	callus_match_opts mo = { f->dir, 0, 0, 0, m, NULL, NULL, 0, NULL };
 	size_t n = 0;
 
 	assert_int_equal(callus_match_suggest(f->s, &mo, g, 0, out, &n, NULL), 0);
@@ -391,6 +402,98 @@ static void merges_need_approval(void **state)
 	callus_signature_release(&b);
 }
 
+/* A word made of n < 1000, one for each (which of two buffers: two words
+ * at a time). */
+static const char *word(int n, int which)
+{
+	static const char *const syl[] = { "ka", "lo", "mi", "nu", "pe", "ra", "si", "to", "vu", "xe" };
+	static char buf[2][32];
+
+	snprintf(buf[which], sizeof(buf[which]), "get%s%s%s", syl[n % 10], syl[(n / 10) % 10],
+		 syl[(n / 100) % 10]);
+	return buf[which];
+}
+
+/* The suggestions' search of a signature just indexed continues the
+ * indexing's scan over the vectors appended since: what it finds is what
+ * a whole scan finds. */
+static void kept_scans_find_alike(void **state)
+{
+	fixture *f = *state;
+	callus_match_scans *scans = NULL;
+	callus_signature g;
+	char msg[256], frame[64];
+	size_t noted = 0;
+
+	for (int i = 0; i < 40; i++) {
+		snprintf(msg, sizeof(msg),
+			 "TypeError: %s is not a function while rendering the settings page of %s",
+			 word(i % 3, 0), word(i, 1));
+		snprintf(frame, sizeof(frame), "f%d\tsrc/m%d.js", i % 3, i % 4);
+		make_sig(&g, i % 2 ? "jest" : "mocha", NULL, msg, frame);
+		store_sig(f, &g);
+		callus_signature_release(&g);
+	}
+	for (int i = 0; i < 3; i++) {
+		callus_match *a = NULL, *b = NULL;
+		size_t na = 0, nb = 0, from = 0;
+		callus_match_opts mo;
+		const size_t *recs = NULL;
+		size_t nrecs = 0;
+		callus_vecindex *vi = NULL;
+		callus_buf path = CALLUS_BUF_INIT;
+		float vec[CALLUS_EMBED_DIM];
+
+		assert_int_equal(callus_match_scans_new(&scans), 0);
+		/* a stored error's message, failing elsewhere */
+		snprintf(msg, sizeof(msg),
+			 "TypeError: %s is not a function while rendering the settings page of %s",
+			 word(i % 3, 0), word(2 * i + 1, 1));
+		snprintf(frame, sizeof(frame), "other%d\tsrc/other%d.js", i, i);
+		make_sig(&g, "jest", NULL, msg, frame);
+		store_sig_scanned(f, &g, scans);
+		/* its vector moved with the document count, and what was kept
+		 * still answers for it: a few records, the rest appended since */
+		assert_int_equal(callus_match_embed(f->s, &g, vec), SQLITE_OK);
+		assert_int_equal(callus_match_builtin_vector_path(&path, f->dir), 0);
+		assert_int_equal(callus_vecindex_open(&vi, path.ptr, CALLUS_EMBED_BUILTIN_MODEL,
+						    CALLUS_EMBED_DIM, NULL, NULL),
+				 0);
+		assert_int_equal(callus_match_scans_get(scans, g.id, vec,
+						      (float)CALLUS_MATCH_THRESHOLD_RULE, vi, &recs,
+						      &nrecs, &from),
+				 1);
+		assert_true(from < callus_vecindex_count(vi));
+		assert_true(nrecs < from);
+		noted += nrecs;
+		/* a search needing lower scores than were noted: not answered */
+		assert_int_equal(callus_match_scans_get(scans, g.id, vec, 0.5f, vi, &recs, &nrecs,
+						      &from),
+				 0);
+		callus_vecindex_close(vi);
+		callus_buf_release(&path);
+		memset(&mo, 0, sizeof(mo));
+		mo.workspace = f->dir;
+		assert_int_equal(callus_match_find(f->s, &mo, &g, &a, &na, NULL), 0);
+		mo.scans = scans;
+		assert_int_equal(callus_match_find(f->s, &mo, &g, &b, &nb, NULL), 0);
+		assert_int_equal(na, nb);
+		/* itself, and what the noted records brought */
+		assert_true(na >= 1);
+		for (size_t j = 0; j < na; j++) {
+			assert_string_equal(a[j].signature_id, b[j].signature_id);
+			assert_true(a[j].similarity == b[j].similarity);
+			assert_int_equal(a[j].how, b[j].how);
+		}
+		callus_matches_free(a, na);
+		callus_matches_free(b, nb);
+		callus_signature_release(&g);
+		callus_match_scans_free(scans);
+	}
+	/* the noted records were searched, not only the appended ones */
+	assert_true(noted >= 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -400,6 +503,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(searches_are_measured, setup, teardown),
 		cmocka_unit_test_setup_teardown(near_duplicates_are_linked, setup, teardown),
 		cmocka_unit_test_setup_teardown(merges_need_approval, setup, teardown),
+		cmocka_unit_test_setup_teardown(kept_scans_find_alike, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

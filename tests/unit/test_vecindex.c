@@ -591,6 +591,67 @@ static void quantization_error_bound(void **state)
 	assert_true(worst < 0.02);
 }
 
+/* A search continued over the records appended since finds what a search
+ * of the whole file finds, ties and all; appends keep the file's identity
+ * and a rewrite changes it. */
+static void search_continued(void **state)
+{
+	struct fixture *f = *state;
+	callus_error err = CALLUS_ERROR_INIT;
+	const int64_t seeds[] = { 3, 17, 250, 499 };
+
+	append_range(f->path.ptr, 1, 500);
+	for (size_t s = 0; s < sizeof(seeds) / sizeof(seeds[0]); s++) {
+		callus_vecindex *before = open_ok(f->path.ptr, MODEL, DIM, NULL), *after;
+		callus_vecmatch head[11], whole[11], cont[11];
+		float q[DIM], copy[DIM];
+		int64_t twin = 100000 + seeds[s];
+		uint64_t id0[2], id1[2];
+		size_t n0, nw, nc, from = callus_vecindex_count(before);
+
+		random_vec(q, (uint64_t)seeds[s]);
+		n0 = callus_vecindex_search(before, q, 0.0f, head, 11);
+		assert_true(n0 > 0);
+		callus_vecindex_file_id(before, id0);
+		/* more records, one of them the query's twin: it ties the
+		 * query's own record and must come after it */
+		memcpy(copy, q, sizeof(copy));
+		append_range(f->path.ptr, 501 + (int64_t)s * 100, 600 + (int64_t)s * 100);
+		assert_int_equal(callus_vecindex_append(f->path.ptr, MODEL, DIM, &twin, copy, 1, &err),
+				 0);
+		after = open_ok(f->path.ptr, MODEL, DIM, NULL);
+		callus_vecindex_file_id(after, id1);
+		assert_memory_equal(id0, id1, sizeof(id0));
+		nw = callus_vecindex_search(after, q, 0.0f, whole, 11);
+		memcpy(cont, head, sizeof(head));
+		nc = callus_vecindex_search_from(after, q, 0.0f, cont, 11, n0, from);
+		assert_int_equal(nc, nw);
+		for (size_t i = 0; i < nw; i++) {
+			assert_true(cont[i].id == whole[i].id);
+			assert_true(cont[i].score == whole[i].score);
+		}
+		assert_true(whole[0].id == seeds[s] && whole[1].id == twin);
+		callus_vecindex_close(before);
+		callus_vecindex_close(after);
+	}
+	{
+		callus_vecindex *a = open_ok(f->path.ptr, MODEL, DIM, NULL), *b;
+		int64_t id = 1;
+		float v[DIM];
+		uint64_t ida[2], idb[2];
+
+		random_vec(v, 1);
+		assert_int_equal(callus_vecindex_rewrite(f->path.ptr, MODEL, DIM, &id, v, 1, &err), 0);
+		b = open_ok(f->path.ptr, MODEL, DIM, NULL);
+		callus_vecindex_file_id(a, ida);
+		callus_vecindex_file_id(b, idb);
+		assert_true(ida[0] != idb[0] || ida[1] != idb[1]);
+		callus_vecindex_close(a);
+		callus_vecindex_close(b);
+	}
+	callus_error_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -605,6 +666,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(bad_arguments, setup, teardown),
 		cmocka_unit_test_setup_teardown(concurrent_appends, setup, teardown),
 		cmocka_unit_test_setup_teardown(quantization_error_bound, setup, teardown),
+		cmocka_unit_test_setup_teardown(search_continued, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

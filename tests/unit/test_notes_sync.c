@@ -1,0 +1,428 @@
+/*
+ * test_notes_sync.c - .callus/notes/ against the store (notes_sync.c) with
+ * more notes than a recording's slice: the bounded sync of a recording
+ * reads the store's slice, not every note, and still takes in a note file
+ * added, changed in place, and removed, writes a note whose file the store
+ * is ahead of wherever it is, and changes nothing when nothing changed.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "callus/buf.h"
+#include "callus/fsutil.h"
+#include "callus/notemd.h"
+#include "callus/notes.h"
+#include "callus/store.h"
+
+#include "notes_internal.h"
+#include "store_internal.h"
+
+/* more than the slice of 256 a recording looks at */
+#define NOTES 300
+
+typedef struct fixture {
+	char dir[64];
+	char notes[96];
+	char path[96];
+	callus_store *s;
+} fixture;
+
+/* Note i: its id and signature made of i, its title saying tag. */
+static void note_text(callus_buf *out, unsigned i, const char *tag)
+{
+	callus_note n;
+	char sig[65];
+
+	memset(&n, 0, sizeof(n));
+	snprintf(n.id, sizeof(n.id), "%012x", i * 2654435761u % 0xffffffffu);
+	snprintf(sig, sizeof(sig), "%s%052x", n.id, i);
+	n.layer = CALLUS_LAYER_PROJECT;
+	n.signature_id = sig;
+	n.tool = (char *)"gcc";
+	n.error_type = (char *)"error";
+	n.framework = (char *)"";
+	n.title = (char *)tag;
+	n.example = (char *)"implicit declaration of function frob";
+	n.rule = (char *)"";
+	n.steps = (char *)"Declared frob() in frob.h";
+	n.code = (char *)"";
+	n.extra = (char *)"";
+	n.session = (char *)"";
+	n.created_at = (char *)"2026-11-25T09:00:00.000Z";
+	n.updated_at = (char *)"2026-11-25T09:00:00.000Z";
+	n.applications = 1;
+	n.successes = 1;
+	assert_int_equal(callus_strlist_add(&n.signatures, sig, strlen(sig)), 0);
+	callus_buf_clear(out);
+	assert_int_equal(callus_note_md_render(out, &n), 0);
+	callus_strlist_release(&n.signatures);
+}
+
+static void note_id(char id[CALLUS_NOTE_ID_LEN + 1], unsigned i)
+{
+	snprintf(id, CALLUS_NOTE_ID_LEN + 1, "%012x", i * 2654435761u % 0xffffffffu);
+}
+
+static void write_note(fixture *f, unsigned i, const char *tag)
+{
+	callus_buf text = CALLUS_BUF_INIT;
+	char id[CALLUS_NOTE_ID_LEN + 1], path[160];
+	FILE *fp;
+
+	note_text(&text, i, tag);
+	note_id(id, i);
+	snprintf(path, sizeof(path), "%s/%s.md", f->notes, id);
+	/* in place, as an editor that does not rename */
+	assert_non_null(fp = fopen(path, "w"));
+	assert_int_equal(fwrite(text.ptr, 1, text.len, fp), text.len);
+	assert_int_equal(fclose(fp), 0);
+	callus_buf_release(&text);
+}
+
+/* The folder's mtime moved on: file times come from a coarse clock, so a
+ * file added within the tick of the last whole sync would leave it the
+ * same (as it may for a person, who is then seen by the next whole sync). */
+static void folder_changed(fixture *f)
+{
+	struct stat st;
+	struct timespec t[2];
+
+	assert_int_equal(stat(f->notes, &st), 0);
+	t[0] = st.st_atim;
+	t[1] = st.st_mtim;
+	t[1].tv_sec += 1;
+	assert_int_equal(utimensat(AT_FDCWD, f->notes, t, 0), 0);
+}
+
+static void sql(fixture *f, const char *q)
+{
+	char *msg = NULL;
+
+	(void)f;
+	if (sqlite3_exec(callus_store_db(f->s), q, NULL, NULL, &msg) != SQLITE_OK)
+		fail_msg("%s: %s", q, msg);
+}
+
+static int setup(void **state)
+{
+	fixture *f = calloc(1, sizeof(*f));
+	callus_error err = CALLUS_ERROR_INIT;
+	size_t changed = 0;
+
+	if (!f)
+		return -1;
+	snprintf(f->dir, sizeof(f->dir), "/tmp/callus-notesync-XXXXXX");
+	if (!mkdtemp(f->dir))
+		return -1;
+	snprintf(f->path, sizeof(f->path), "%s/.callus", f->dir);
+	snprintf(f->notes, sizeof(f->notes), "%s/.callus/notes", f->dir);
+	if (mkdir(f->path, 0700) < 0 || mkdir(f->notes, 0777) < 0)
+		return -1;
+	snprintf(f->path, sizeof(f->path), "%s/.callus/callus.db", f->dir);
+	if (callus_store_open(&f->s, f->path, 5000, NULL) < 0)
+		return -1;
+	for (unsigned i = 0; i < NOTES; i++)
+		write_note(f, i, "as pulled");
+	/* a teammate's notes, pulled with git: imported by a whole sync */
+	if (callus_notes_sync(f->s, f->dir, &changed, &err) < 0 || changed != NOTES) {
+		fprintf(stderr, "setup: %zu imported: %s\n", changed, callus_error_message(&err));
+		callus_error_release(&err);
+		return -1;
+	}
+	/* the first bounded sync reads the folder whole and leaves its cursor */
+	if (callus_notes_sync_bounded(f->s, f->dir, &changed, &err) < 0 || changed != 0) {
+		fprintf(stderr, "setup: %zu changed: %s\n", changed, callus_error_message(&err));
+		callus_error_release(&err);
+		return -1;
+	}
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	fixture *f = *state;
+	char cmd[128];
+
+	callus_store_close(f->s);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
+	if (system(cmd) != 0)
+		return -1;
+	free(f);
+	return 0;
+}
+
+static void get(fixture *f, unsigned i, callus_note *n)
+{
+	char id[CALLUS_NOTE_ID_LEN + 1];
+
+	note_id(id, i);
+	memset(n, 0, sizeof(*n));
+	assert_int_equal(callus_notes_get(f->s, id, n, NULL), 0);
+}
+
+/* Bounded syncs until every note was in a slice: what they took in. */
+static size_t sync_round(fixture *f)
+{
+	size_t total = 0, changed;
+
+	for (int i = 0; i < (NOTES + 255) / 256; i++) {
+		changed = 99;
+		assert_int_equal(callus_notes_sync_bounded(f->s, f->dir, &changed, NULL), 0);
+		total += changed;
+	}
+	return total;
+}
+
+static void unchanged_changes_nothing(void **state)
+{
+	fixture *f = *state;
+	sqlite3_int64 before = sqlite3_total_changes64(callus_store_db(f->s));
+
+	assert_int_equal(sync_round(f), 0);
+	assert_int_equal(sync_round(f), 0);
+	/* nothing written to the store either */
+	assert_true(sqlite3_total_changes64(callus_store_db(f->s)) == before);
+}
+
+static void added_file_is_imported(void **state)
+{
+	fixture *f = *state;
+	size_t changed = 0;
+	callus_note n;
+
+	write_note(f, NOTES, "added by a teammate");
+	folder_changed(f);
+	assert_int_equal(callus_notes_sync_bounded(f->s, f->dir, &changed, NULL), 0);
+	assert_int_equal(changed, 1);
+	get(f, NOTES, &n);
+	assert_string_equal(n.title, "added by a teammate");
+	assert_false(n.retired);
+	callus_note_release(&n);
+	assert_int_equal(sync_round(f), 0);
+}
+
+static void edit_in_place_is_taken_in(void **state)
+{
+	fixture *f = *state;
+	callus_note n;
+
+	for (unsigned i = 0; i < NOTES; i += 97) {
+		write_note(f, i, "edited in place");
+		/* the folder did not change: only the slices see it, within a round */
+		assert_int_equal(sync_round(f), 1);
+		get(f, i, &n);
+		assert_string_equal(n.title, "edited in place");
+		assert_true(n.edited);
+		callus_note_release(&n);
+	}
+	assert_int_equal(sync_round(f), 0);
+}
+
+static void removed_file_retires(void **state)
+{
+	fixture *f = *state;
+	char id[CALLUS_NOTE_ID_LEN + 1], path[160];
+	size_t changed = 0;
+	callus_note n;
+
+	note_id(id, 123);
+	snprintf(path, sizeof(path), "%s/%s.md", f->notes, id);
+	assert_int_equal(unlink(path), 0);
+	folder_changed(f);
+	assert_int_equal(callus_notes_sync_bounded(f->s, f->dir, &changed, NULL), 0);
+	assert_int_equal(changed, 1);
+	get(f, 123, &n);
+	assert_true(n.retired);
+	callus_note_release(&n);
+	assert_int_equal(sync_round(f), 0);
+}
+
+/* Learning's syncs: nothing while the folder is as the cursor saw it (an
+ * edit in place waits for its note's own sync, or a slice), the whole
+ * folder once it moved; one note's file taken in on its own. */
+static void learning_syncs(void **state)
+{
+	fixture *f = *state;
+	char id[CALLUS_NOTE_ID_LEN + 1];
+	size_t changed = 99;
+	callus_note n;
+
+	write_note(f, 42, "edited before a fix merges into it");
+	assert_int_equal(callus_notes_sync_moved(f->s, f->dir, &changed, NULL), 0);
+	assert_int_equal(changed, 0);
+	note_id(id, 42);
+	assert_int_equal(callus_notes_sync_one(f->s, f->dir, id, &changed, NULL), 0);
+	assert_int_equal(changed, 1);
+	get(f, 42, &n);
+	assert_string_equal(n.title, "edited before a fix merges into it");
+	callus_note_release(&n);
+	assert_int_equal(callus_notes_sync_one(f->s, f->dir, id, &changed, NULL), 0);
+	assert_int_equal(changed, 0);
+	/* a file added: the folder moved */
+	write_note(f, NOTES + 1, "pulled while learning");
+	folder_changed(f);
+	assert_int_equal(callus_notes_sync_moved(f->s, f->dir, &changed, NULL), 0);
+	assert_int_equal(changed, 1);
+	get(f, NOTES + 1, &n);
+	assert_string_equal(n.title, "pulled while learning");
+	callus_note_release(&n);
+}
+
+/* The cursor's fields: the folder's mtime it saw, and the id the last
+ * slice ended at ("" after a whole sync). */
+static int cursor_fields(fixture *f, long long *m, char id[CALLUS_NOTE_ID_LEN + 1])
+{
+	callus_buf text = CALLUS_BUF_INIT;
+	char path[160];
+	int got;
+
+	*id = '\0';
+	snprintf(path, sizeof(path), "%s/.callus/notes.cursor", f->dir);
+	assert_int_equal(callus_fs_read_file(&text, path, 256, NULL), 0);
+	got = sscanf(text.ptr, "%lld %12[0-9a-f]", m, id);
+	callus_buf_release(&text);
+	return got;
+}
+
+static long long folder_mtime(fixture *f)
+{
+	struct stat st;
+
+	assert_int_equal(stat(f->notes, &st), 0);
+	return (long long)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+}
+
+/* callus writing a note's file (a fix's note) moves the folder: the
+ * cursor follows, so the next recording looks at a slice, not the whole
+ * folder; a change by someone else still makes it read the whole folder. */
+static void own_writes_keep_the_cursor(void **state)
+{
+	fixture *f = *state;
+	char id[CALLUS_NOTE_ID_LEN + 1], first[CALLUS_NOTE_ID_LEN + 1], other[160];
+	long long m;
+	callus_note n;
+
+	note_id(first, 7);
+	folder_changed(f); /* as a change by someone else */
+	assert_int_equal(callus_notes_sync_bounded(f->s, f->dir, NULL, NULL), 0);
+	/* read whole: the cursor's id is empty */
+	assert_int_equal(cursor_fields(f, &m, id), 1);
+	assert_true(m == folder_mtime(f));
+	assert_int_equal(callus_notes_sync_bounded(f->s, f->dir, NULL, NULL), 0);
+	assert_int_equal(cursor_fields(f, &m, id), 2);
+	/* callus writes a note's file: the folder moved, the cursor with it */
+	assert_int_equal(callus_notes_write_file(f->s, f->dir, first, NULL), 0);
+	assert_int_equal(cursor_fields(f, &m, id), 2);
+	assert_true(m == folder_mtime(f));
+	assert_int_equal(callus_notes_sync_bounded(f->s, f->dir, NULL, NULL), 0);
+	assert_int_equal(cursor_fields(f, &m, id), 2); /* a slice, not the whole */
+	/* and removes one */
+	folder_changed(f);
+	assert_int_equal(callus_notes_sync_bounded(f->s, f->dir, NULL, NULL), 0);
+	assert_int_equal(callus_notes_sync_bounded(f->s, f->dir, NULL, NULL), 0);
+	sql(f, "UPDATE notes SET status = 'retired' WHERE id = (SELECT id FROM notes"
+	       " ORDER BY id LIMIT 1 OFFSET 7)");
+	{
+		sqlite3_stmt *st = NULL;
+
+		assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
+						    "SELECT id FROM notes ORDER BY id LIMIT 1 OFFSET 7",
+						    -1, &st, NULL),
+				 SQLITE_OK);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		snprintf(first, sizeof(first), "%s", (const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	assert_int_equal(callus_notes_remove_file(f->dir, first, NULL), 0);
+	assert_int_equal(cursor_fields(f, &m, id), 2);
+	assert_true(m == folder_mtime(f));
+	/* someone else's removal: read whole, the note retired */
+	note_id(id, 8);
+	snprintf(other, sizeof(other), "%s/%s.md", f->notes, id);
+	assert_int_equal(unlink(other), 0);
+	folder_changed(f);
+	assert_int_equal(callus_notes_sync_bounded(f->s, f->dir, NULL, NULL), 0);
+	assert_int_equal(cursor_fields(f, &m, id), 1);
+	get(f, 8, &n);
+	assert_true(n.retired);
+	callus_note_release(&n);
+}
+
+/* The id the last slice ended at (.callus/notes.cursor): the note the
+ * next slice reaches last, outside it. */
+static void cursor_id(fixture *f, char id[CALLUS_NOTE_ID_LEN + 1])
+{
+	callus_buf text = CALLUS_BUF_INIT;
+	char path[160];
+	long long m;
+	int got;
+
+	snprintf(path, sizeof(path), "%s/.callus/notes.cursor", f->dir);
+	assert_int_equal(callus_fs_read_file(&text, path, 256, NULL), 0);
+	got = sscanf(text.ptr, "%lld %12[0-9a-f]", &m, id);
+	callus_buf_release(&text);
+	if (got == 2)
+		return;
+	/* a whole sync was the last: the next one is a slice */
+	assert_int_equal(got, 1);
+	assert_int_equal(callus_notes_sync_bounded(f->s, f->dir, NULL, NULL), 0);
+	cursor_id(f, id);
+}
+
+/* The store ahead of a note's file (its metrics moved): written by the
+ * next bounded sync, wherever the note is, in the next slice or not. */
+static void store_ahead_is_written(void **state)
+{
+	fixture *f = *state;
+	callus_buf text = CALLUS_BUF_INIT;
+	char id[CALLUS_NOTE_ID_LEN + 1], path[160], q[256];
+	size_t changed = 0;
+
+	for (unsigned i = 0; i < 4; i++) {
+		assert_int_equal(callus_notes_sync_bounded(f->s, f->dir, &changed, NULL), 0);
+		if (i % 2)
+			note_id(id, i * 77);
+		else
+			cursor_id(f, id);
+		snprintf(q, sizeof(q),
+			 "UPDATE notes SET title = 'the store''s own %u', file_size = -1 WHERE id = '%s'",
+			 i, id);
+		sql(f, q);
+		assert_int_equal(callus_notes_sync_bounded(f->s, f->dir, &changed, NULL), 0);
+		snprintf(path, sizeof(path), "%s/%s.md", f->notes, id);
+		callus_buf_clear(&text);
+		assert_int_equal(callus_fs_read_file(&text, path, 1 << 20, NULL), 0);
+		snprintf(q, sizeof(q), "the store's own %u", i);
+		assert_non_null(strstr(text.ptr, q));
+	}
+	callus_buf_release(&text);
+	assert_int_equal(sync_round(f), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(unchanged_changes_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(added_file_is_imported, setup, teardown),
+		cmocka_unit_test_setup_teardown(edit_in_place_is_taken_in, setup, teardown),
+		cmocka_unit_test_setup_teardown(removed_file_retires, setup, teardown),
+		cmocka_unit_test_setup_teardown(store_ahead_is_written, setup, teardown),
+		cmocka_unit_test_setup_teardown(learning_syncs, setup, teardown),
+		cmocka_unit_test_setup_teardown(own_writes_keep_the_cursor, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
