@@ -9,6 +9,9 @@
  * from the message.  Severity by the id's category: E and F errors, W
  * warnings, C (convention), R (refactor) and I notes.  Columns are 0-based
  * in pylint: 1 is added.  The json and json2 formats are read as JSON.
+ * pylint quotes the names in its messages ("Unused variable 'x'"), except
+ * in unused-import's: they are quoted here too, so that an unused import
+ * is one error whatever the module, as an unused variable is.
  */
 #include "parsers/parsers.h"
 #include "parsers/util.h"
@@ -24,6 +27,49 @@ static int is_msg_id(const char *s, size_t len)
 		if (!callus_pu_is_digit(s[i]))
 			return 0;
 	return 1;
+}
+
+/* W0611's "Unused import NAME" / "Unused NAME imported from MODULE", its
+ * names quoted, into out; 0, or 1 when msg is not one of them. */
+static int quote_unused_import(callus_buf *out, const char *code, const char *msg, size_t ml)
+{
+	static const char imp[] = "Unused import ", from[] = " imported from ";
+	const char *f;
+
+	if (memcmp(code, "W0611", 5) || ml < 8 || memchr(msg, '\'', ml))
+		return 1;
+	if (ml > sizeof(imp) - 1 && !memcmp(msg, imp, sizeof(imp) - 1) &&
+	    !memchr(msg + sizeof(imp) - 1, ' ', ml - (sizeof(imp) - 1))) {
+		callus_buf_printf(out, "%s'%.*s'", imp, (int)(ml - (sizeof(imp) - 1)),
+				  msg + sizeof(imp) - 1);
+		return callus_buf_status(out) < 0 ? 1 : 0;
+	}
+	if (ml > 7 && !memcmp(msg, "Unused ", 7) && (f = memmem(msg, ml, from, sizeof(from) - 1))) {
+		const char *mod = f + sizeof(from) - 1;
+
+		callus_buf_printf(out, "Unused '%.*s'%s'%.*s'", (int)(f - msg - 7), msg + 7, from,
+				  (int)(ml - (size_t)(mod - msg)), mod);
+		return callus_buf_status(out) < 0 ? 1 : 0;
+	}
+	return 1;
+}
+
+/* callus_pu_diag() with W0611's names quoted. */
+static int add_diag(callus_diags *diags, callus_strlist *files, const callus_parse_input *in,
+		    const char *path, size_t path_len, long line, long col, const char *code,
+		    size_t code_len, const char *msg, size_t ml, const char *sev)
+{
+	callus_buf q = CALLUS_BUF_INIT;
+	int rc;
+
+	if (code_len == 5 && quote_unused_import(&q, code, msg, ml) == 0) {
+		msg = q.ptr;
+		ml = q.len;
+	}
+	rc = callus_pu_diag(NULL, diags, files, in->pc, path, path_len, line, col, code, code_len,
+			  msg, ml, sev);
+	callus_buf_release(&q);
+	return rc;
 }
 
 static const char *severity(char c)
@@ -101,11 +147,11 @@ static int parse_json(const callus_parse_input *in, callus_diags *diags, callus_
 			id = json_string_value(json_object_get(m, "messageId"));
 		if (!msg || !id)
 			continue;
-		if ((*rc = callus_pu_diag(NULL, diags, files, in->pc, path, path ? strlen(path) : 0,
-					json_is_integer(line) ? (long)json_integer_value(line) : 0,
-					json_is_integer(col) ? (long)json_integer_value(col) + 1 : 0,
-					id, strlen(id), msg, strlen(msg),
-					type ? json_severity(type) : severity(id[0]))) < 0)
+		if ((*rc = add_diag(diags, files, in, path, path ? strlen(path) : 0,
+				    json_is_integer(line) ? (long)json_integer_value(line) : 0,
+				    json_is_integer(col) ? (long)json_integer_value(col) + 1 : 0, id,
+				    strlen(id), msg, strlen(msg),
+				    type ? json_severity(type) : severity(id[0]))) < 0)
 			break;
 	}
 	json_decref(doc);
@@ -126,9 +172,9 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 	while ((rc = callus_pu_lines_next(&it, &s, &len)) > 0) {
 		if (!pylint_line(s, len, &loc, &code, &msg, &ml))
 			continue;
-		if ((rc = callus_pu_diag(NULL, diags, files, in->pc, loc.path, loc.path_len,
-				       loc.line, loc.has_col ? loc.col + 1 : 0,
-				       code, 5, msg, ml, severity(code[0]))) < 0)
+		if ((rc = add_diag(diags, files, in, loc.path, loc.path_len, loc.line,
+				   loc.has_col ? loc.col + 1 : 0, code, 5, msg, ml,
+				   severity(code[0]))) < 0)
 			break;
 	}
 	callus_pu_lines_release(&it);

@@ -18,7 +18,8 @@
 # recall >= 0.98, precision >= 0.95, a correct file in >= 99% of failing
 # cases (both corpora, and the held-out cases of the corpus on their own:
 # those marked "heldout" in case.json, made after their parsers were
-# written), zero signature collisions.  A crash of callus analyze
+# written), detection >= 0.99 and must-keep lines >= 0.95 (the corpus and
+# its held-out cases), zero signature collisions.  A crash of callus analyze
 # (or a bad status, or output that is not JSON) exits 3 whatever
 # CALLUS_ACCURACY_ENFORCE says.
 #

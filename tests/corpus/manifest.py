@@ -1595,3 +1595,31 @@ plant("ho-mates-c",
       noret=P("src/ring.c", "}", "-Wreturn-type", "gcc-return-type", nth=3))
 case("ho-mates-gcc", "ho-mates-c", f"gcc {CFLAGS} -c src/ring.c -o /dev/null", "gcc",
      every("ho-mates-c"), **HELD)
+
+# Fourth held-out batch (ho-mates2-*), made like the third after its figures were known and
+# before any change: more lookalikes (jest, mypy, pylint, rustc, shellcheck).
+plant("ho-mates2-js",
+      tax=P("tests/tax.test.js", "toBe(120)", None, "jest-tobe-number",
+            test="adds the tax to a net price"))
+case("ho-mates2-jest", "ho-mates2-js", "npx jest", "jest", every("ho-mates2-js"), **HELD)
+
+plant("ho-mates2-py",
+      sys=P("depot/shelves.py", "import sys", "W0611", "pylint-unused-import"),
+      slot=P("depot/shelves.py", 'place("A", "1")', "arg-type", "mypy-arg-type"))
+HM2P = "ho-mates2-py"
+case("ho-mates2-mypy", HM2P, "mypy depot", "mypy", pick(HM2P, "slot"), **HELD)
+# Held out, then tuned on: pylint's "Unused import sys" found nothing of "Unused import os";
+# the pylint parser now quotes unused-import's names as pylint quotes every other message's,
+# and this case counts as tuned on.
+case("ho-mates2-pylint", HM2P, "pylint -sn --disable=C depot", "pylint", pick(HM2P, "sys"))
+
+plant("ho-mates2-rs",
+      grams=P("src/main.rs", "let grams: u64", "E0308", "rust-mismatched-types"),
+      spare=P("src/main.rs", "let spare_total", "unused_variables", "rust-unused-variable"))
+case("ho-mates2-cargo", "ho-mates2-rs", "cargo build", "cargo build", every("ho-mates2-rs"),
+     pre=CLEAN_TARGET, **HELD)
+
+plant("ho-mates2-sh",
+      target=P("scripts/backup.sh", "cp -r data $target", "SC2086", "shellcheck-sc2086"))
+case("ho-mates2-shellcheck", "ho-mates2-sh", "shellcheck scripts/backup.sh", "shellcheck",
+     every("ho-mates2-sh"), **HELD)

@@ -30,7 +30,8 @@
  * fixes for a signature alone in its group.
  * -v also lists the misses, with what was suggested instead.  Exits 1 when
  * a bar is missed (first >= 90%, top 3 >= 97%, nothing for the lone ones
- * >= 98%), 2 on bad input, 3 when callus itself fails.
+ * >= 98%; first and nothing again on the held-out signatures alone), 2 on
+ * bad input, 3 when callus itself fails.
  * tests/corpus/match_eval.sh builds and runs it and writes
  * docs/match-quality.md.
  */
@@ -801,6 +802,13 @@ int main(int argc, char **argv)
 	       pct(h_first, h_mate), h_top3, pct(h_top3, h_mate));
 	printf("| no group-mate, nothing suggested | %zu | %zu | %.1f%% | | |\n", h_alone, h_quiet,
 	       pct(h_quiet, h_alone));
+	printf("\n| bar (held-out signatures) | value | holds |\n");
+	printf("| --- | ---: | :---: |\n");
+	printf("| held-out, with a group-mate: a right resolution first >= %d%% | %.1f%% | %s |\n",
+	       BAR_FIRST, pct(h_first, h_mate),
+	       holds(h_first, h_mate, BAR_FIRST) ? "yes" : "**no**");
+	printf("| held-out, no group-mate: nothing suggested >= %d%% | %.1f%% | %s |\n", BAR_QUIET,
+	       pct(h_quiet, h_alone), holds(h_quiet, h_alone, BAR_QUIET) ? "yes" : "**no**");
 
 	if (verbose) {
 		size_t misses = 0;
@@ -820,7 +828,8 @@ int main(int argc, char **argv)
 	rc = 0;
 	if (!holds(first, with_mate, BAR_FIRST) || !holds(top3, with_mate, BAR_TOP3) ||
 	    !holds(quiet, alone, BAR_QUIET) || !holds(lines, with_mate, BAR_FIRST) ||
-	    !holds(silent, alone, BAR_QUIET))
+	    !holds(silent, alone, BAR_QUIET) || !holds(h_first, h_mate, BAR_FIRST) ||
+	    !holds(h_quiet, h_alone, BAR_QUIET))
 		rc = 1;
 out:
 	callus_store_close(s);

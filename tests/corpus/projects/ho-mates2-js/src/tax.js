@@ -1,0 +1,5 @@
+function withTax(net, rate) {
+  return Math.round(net * rate);
+}
+
+module.exports = { withTax };

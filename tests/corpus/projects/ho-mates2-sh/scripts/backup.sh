@@ -1,0 +1,3 @@
+#!/bin/sh
+target=$1
+cp -r data $target
