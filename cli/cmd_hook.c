@@ -43,6 +43,7 @@
 
 #define HOOK_INPUT_MAX (64u << 20)  /* payloads past this are not parsed */
 #define HOOK_DEADLINE_MS 5000       /* well under the agents' own timeouts */
+#define HOOK_DETACHED_S 60          /* the detached copy's own deadline */
 #define HOOK_STORE_WAIT_MS 2000     /* for the store's lock, then queued */
 #define HOOK_DRAIN_INLINE_MS 1500   /* queued failures drained before a pass */
 #define HOOK_RELATED_MAX 3          /* earlier lessons shown in a reply */
@@ -126,6 +127,9 @@ static int guard_go_on(void)
 	guard_replied = 1;
 	guard_early = 0;
 	guard_detached = 1;
+	/* timers are not inherited: a deadline of its own, so that an event
+	 * that never ends (stdin left open) does not keep it for ever */
+	alarm(HOOK_DETACHED_S);
 	return 1;
 }
 
