@@ -346,6 +346,26 @@ static size_t line_len(const essential *e, const char *line, size_t cap)
 	return e->head + e->sep + callus_utf8_cut(line + e->head + e->sep, e->msg, cap) + e->extra;
 }
 
+/* s with each run of blanks and line breaks made one space, onto b: a
+ * failure is one line, whatever its parts hold (a test named over two
+ * lines in a JUnit report). */
+static void put_flat(callus_buf *b, const char *s)
+{
+	size_t start = b->len;
+
+	while (*s) {
+		size_t n = strcspn(s, " \t\r\n");
+
+		if (n) {
+			if (b->len > start)
+				callus_buf_putc(b, ' ');
+			callus_buf_put(b, s, n);
+		}
+		s += n;
+		s += strspn(s, " \t\r\n");
+	}
+}
+
 /* One failure in one line: where, which test, what code, what message (its
  * lines joined: the expected and received values parsers keep in it). */
 static int essential_line(callus_buf *out, essential *e, const callus_diag *d,
@@ -354,9 +374,16 @@ static int essential_line(callus_buf *out, essential *e, const callus_diag *d,
 	callus_buf head = CALLUS_BUF_INIT, msg = CALLUS_BUF_INIT;
 	int rc;
 
-	if (d->test)
-		callus_buf_printf(&head, "FAIL %.*s",
-				  (int)callus_utf8_cut(d->test, strlen(d->test), TEST_MAX), d->test);
+	if (d->test) {
+		size_t at;
+
+		callus_buf_puts(&head, "FAIL ");
+		at = head.len;
+		put_flat(&head, d->test);
+		if (callus_buf_status(&head) == 0)
+			callus_buf_truncate(&head, at + callus_utf8_cut(head.ptr + at, head.len - at,
+								     TEST_MAX));
+	}
 	if (d->file) {
 		callus_buf_printf(&head, "%s%s", d->test ? " at " : "", d->file);
 		if (d->line)
@@ -364,19 +391,12 @@ static int essential_line(callus_buf *out, essential *e, const callus_diag *d,
 		if (d->line && d->column)
 			callus_buf_printf(&head, ":%ld", d->column);
 	}
-	if (d->code)
-		callus_buf_printf(&head, "%s%s", head.len ? ": " : "", d->code);
-	for (const char *m = d->message ? d->message : ""; *m;) {
-		size_t n = strcspn(m, " \t\r\n");
-
-		if (n) {
-			if (msg.len)
-				callus_buf_putc(&msg, ' ');
-			callus_buf_put(&msg, m, n);
-		}
-		m += n;
-		m += strspn(m, " \t\r\n");
+	if (d->code) {
+		if (head.len)
+			callus_buf_puts(&head, ": ");
+		put_flat(&head, d->code);
 	}
+	put_flat(&msg, d->message ? d->message : "");
 	callus_buf_clear(out);
 	put_relative(out, head.ptr, head.len, pc);
 	e->head = out->len;

@@ -29,14 +29,15 @@ static int add(callus_diags *diags, callus_strlist *files, const callus_pathctx 
 	       const char *file, size_t file_len, long line, long col, const char *code,
 	       size_t code_len, const char *msg, size_t msg_len)
 {
-	callus_buf path = CALLUS_BUF_INIT;
+	callus_buf path = CALLUS_BUF_INIT, m = CALLUS_BUF_INIT;
 	int rc = callus_js_path(&path, file, file_len);
 
-	if (rc >= 0)
+	/* the JavaScript family's message: CALLUS_JS_MESSAGE_MAX at most */
+	if (rc >= 0 && (rc = callus_js_message_add(&m, msg, msg_len)) >= 0)
 		rc = callus_parse_diag(diags, files, pc, path.ptr, path.len, line, col, code,
-				       code_len, msg, callus_pu_cut(msg, msg_len, CALLUS_PU_TEXT_MAX),
-				       "error");
+				       code_len, m.ptr ? m.ptr : "", m.len, "error");
 	callus_buf_release(&path);
+	callus_buf_release(&m);
 	return rc;
 }
 
