@@ -103,11 +103,15 @@ int cli_spool_write(const cli_spool_entry *e, const cli_workspace *ws)
 		return -1;
 	callus_buf_printf(&dir, "%s/" SPOOL_DIR, ws->root);
 	callus_buf_printf(&tmp, "%s.tmp", e->path);
-	/* a workspace's first failure may come before its .callus/ */
 	if (callus_buf_status(&dir) < 0 || callus_buf_status(&tmp) < 0 ||
-	    callus_record_dir(&callus_dir, ws->root, NULL) < 0 ||
-	    callus_workspace_guard(NULL, ws->root, SPOOL_DIR, 0, NULL) < 0 ||
-	    (mkdir(dir.ptr, 0700) < 0 && errno != EEXIST))
+	    callus_workspace_guard(NULL, ws->root, SPOOL_DIR, 0, NULL) < 0)
+		goto out;
+	/* only a workspace's first failure comes before its .callus/: made
+	 * then, as the recording makes it, not at every failure */
+	if (mkdir(dir.ptr, 0700) < 0 && errno == ENOENT &&
+	    callus_record_dir(&callus_dir, ws->root, NULL) == 0)
+		mkdir(dir.ptr, 0700);
+	if (access(dir.ptr, W_OK) < 0)
 		goto out;
 	/* no fsync: the spool is for processes cut short, not for power
 	 * failures, and a thousand hooks must not queue on the disk */
@@ -261,56 +265,55 @@ out:
 	return rc;
 }
 
-/* One pass over the orphans, the lock held: how many were recorded; *done
- * counts the entries that went (recorded or not). */
-static int drain_pass(const cli_workspace *ws, long long start, long budget_ms,
-		      cli_spool_record_fn fn, int *done)
+/* One pass over the orphans l, the lock held: how many were recorded;
+ * *done counts the entries that went (recorded or not). */
+static int drain_pass(const cli_workspace *ws, const callus_strlist *l, long long start,
+		      long budget_ms, cli_spool_record_fn fn, int *done)
 {
-	callus_strlist l = CALLUS_STRLIST_INIT;
 	int n = 0;
 
-	if (orphans(ws, &l) < 0)
-		goto out;
-	for (size_t i = 0; i < l.count; i++) {
+	for (size_t i = 0; i < l->count; i++) {
 		if (budget_ms > 0 && (now_ns() - start) / 1000000 > budget_ms)
 			break;
 		/* another drainer that came before may have done it */
-		if (access(l.items[i], F_OK) == 0) {
-			int rc = replay(ws, l.items[i], fn);
+		if (access(l->items[i], F_OK) == 0) {
+			int rc = replay(ws, l->items[i], fn);
 
 			n += rc == 1;
 			/* gone for real: an entry that cannot be removed is no
 			 * progress, or the drainer would go round for ever */
-			*done += rc >= 0 && access(l.items[i], F_OK) != 0;
+			*done += rc >= 0 && access(l->items[i], F_OK) != 0;
 		}
 	}
-out:
-	callus_strlist_release(&l);
 	return n;
 }
 
 int cli_spool_drain(const cli_workspace *ws, long budget_ms, cli_spool_record_fn fn)
 {
 	callus_buf lock = CALLUS_BUF_INIT, dir = CALLUS_BUF_INIT;
+	callus_strlist l = CALLUS_STRLIST_INIT;
 	long long start = now_ns(), progress = start;
 	int n = 0, turned_away = 0;
 
 	if (callus_buf_printf(&lock, "%s/" SPOOL_DIR "/.drain.lock", ws->root) < 0)
 		goto out;
 	/* An entry left while the lock was held had its drainer turned away:
-	 * who lets the lock go looks again. */
-	while (cli_spool_pending(ws)) {
-		int fd = open(lock.ptr, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-		int done = 0;
+	 * who lets the lock go looks again.  An entry listed before the lock
+	 * and recorded by another drainer meanwhile is skipped (access). */
+	for (;;) {
+		int fd, done = 0;
 
-		if (fd < 0)
+		callus_strlist_release(&l);
+		if (orphans(ws, &l) < 0 || !l.count)
+			break;
+		if ((fd = open(lock.ptr, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0)
 			break;
 		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 			turned_away = 1;
 			close(fd);
 			break;
 		}
-		n += drain_pass(ws, start, budget_ms, fn, &done);
+		n += drain_pass(ws, &l, start, budget_ms, fn, &done);
 		close(fd);
 		if (budget_ms > 0)
 			break;
@@ -334,6 +337,7 @@ int cli_spool_drain(const cli_workspace *ws, long budget_ms, cli_spool_record_fn
 					 extra);
 	}
 out:
+	callus_strlist_release(&l);
 	callus_buf_release(&lock);
 	callus_buf_release(&dir);
 	return turned_away && !n ? -1 : n;
