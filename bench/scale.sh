@@ -22,6 +22,9 @@
 # background retention is off while measuring ([retention] gc_hours = 0).
 # The baseline in the same run is the smallest size: flat costs are the goal.
 # Usage: bench/scale.sh [N] [SIZES] [path/to/callus]   (default: 20 "1000 10000")
+#   CALLUS_SCALE_KEEP=DIR keeps a copy of the workspace at each size, as
+#   grown and before it is measured (DIR/ws-SIZE), to time another binary
+#   on the same stores.
 #   bench/scale.sh 20 "1000 10000 100000" grows to 100,000 recordings (the
 #   growth with fsync skipped, bench/nosync.c).
 set -eu
@@ -76,6 +79,9 @@ for size in $sizes; do
 	LD_PRELOAD="$work/nosync.so" "$work/scale_gen" "$ws" "$have" "$size" ||
 		echo "scale_gen: errors at $size" >&2
 	echo "grown to $size recordings in $(($(date +%s) - start)) s" >&2
+	if [ -n "${CALLUS_SCALE_KEEP:-}" ]; then
+		mkdir -p "$CALLUS_SCALE_KEEP" && cp -a "$ws" "$CALLUS_SCALE_KEEP/ws-$size"
+	fi
 	# the index's stat data refreshed, as any git command leaves it: the
 	# generator's files, written within the index's own second, would be
 	# read and hashed again by every snapshot ("racily clean")
