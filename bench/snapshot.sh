@@ -6,9 +6,11 @@
 #
 # The repository: 500 directories of 100 small files (50,000 files),
 # committed; then 5 tracked files changed and 2 untracked files added.
-# Rows: `callus-git head` (process start and libgit2's initialisation, the
-# floor of every helper run), `callus-git snapshot`, `callus-git diff` from
-# that snapshot to the working tree after a further change.  Times in ms,
+# Rows: the helper asked for HEAD alone (process start and libgit2's
+# initialisation, the floor of every helper run), a snapshot, the diff from
+# that snapshot to the working tree after a further change, and the three
+# in one run, as a recording that fixes an error and fails anew asks them
+# (src/learn.c).  Times in ms,
 # min / median / max, from hyperfine (or a loop over `date +%s%N` when
 # hyperfine is missing).
 # Usage: bench/snapshot.sh [RUNS] [path/to/callus-git]   (default 30, build/callus-git)
@@ -41,7 +43,7 @@ echo new >new-top.txt
 echo new >d250/new-nested.txt
 # As a user's repository would be: an index whose stat data is fresh.
 git status --porcelain >/dev/null
-tree=$("$helper" snapshot "$ws" | cut -d' ' -f2)
+tree=$("$helper" batch "$ws" snapshot 0 | sed -n 2p | cut -d' ' -f2)
 echo "after the snapshot" >>d1/f1.txt
 echo "files: $(git ls-files | wc -l) tracked, $(git status --porcelain | wc -l) changed"
 echo
@@ -76,6 +78,7 @@ echo "| command | min ms | median ms | max ms |"
 echo "|:---|---:|---:|---:|"
 row "git status --porcelain" git status --porcelain
 row "git stash create" git stash create
-row "callus-git head" "$helper" head "$ws"
-row "callus-git snapshot" "$helper" snapshot "$ws"
-row "callus-git diff (6 files changed)" "$helper" diff "$ws" git "$tree" 65536
+row "callus-git: head" "$helper" batch "$ws" head
+row "callus-git: snapshot" "$helper" batch "$ws" snapshot 0
+row "callus-git: diff (6 files changed)" "$helper" batch "$ws" diff git "$tree" 65536
+row "callus-git: snapshot, diff, head in one run" "$helper" batch "$ws" snapshot 0 diff git "$tree" 65536 head

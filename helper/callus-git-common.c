@@ -16,6 +16,13 @@
 #include <string.h>
 
 static int usage_error; /* set when the failure is the caller's: exit 2 */
+static FILE *report_to; /* where failures are told; NULL: stderr */
+
+void callus_git_report_to(FILE *f)
+{
+	report_to = f;
+	usage_error = 0;
+}
 
 static void vreport(int with_git, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
@@ -23,12 +30,13 @@ static void vreport(int with_git, const char *fmt, va_list ap)
 static void vreport(int with_git, const char *fmt, va_list ap)
 {
 	const git_error *e = with_git ? git_error_last() : NULL;
+	FILE *f = report_to ? report_to : stderr;
 
-	fputs("callus-git: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	fputs("callus-git: ", f);
+	vfprintf(f, fmt, ap);
 	if (e && e->message)
-		fprintf(stderr, ": %s", e->message);
-	fputc('\n', stderr);
+		fprintf(f, ": %s", e->message);
+	fputc('\n', f);
 }
 
 int callus_git_fail(int with_git, const char *fmt, ...)

@@ -224,7 +224,7 @@ static void more_add(char *list, size_t *len, int *truncated, const char *name)
 }
 
 /* Every file's patch that fits in max_bytes, then the names of the others. */
-static int print_patches(git_diff *diff, size_t max_bytes, const char *workspace)
+static int print_patches(FILE *out, git_diff *diff, size_t max_bytes, const char *workspace)
 {
 	char more[MORE_LIST_MAX + 1] = "";
 	size_t i, n = git_diff_num_deltas(diff), used = 0, more_len = 0, skipped = 0;
@@ -245,7 +245,7 @@ static int print_patches(git_diff *diff, size_t max_bytes, const char *workspace
 			continue;
 		}
 		if (text.size && text.size <= max_bytes - used) {
-			fwrite(text.ptr, 1, text.size, stdout);
+			fwrite(text.ptr, 1, text.size, out);
 			used += text.size;
 		} else if (text.size) {
 			more_add(more, &more_len, &truncated, d->new_file.path);
@@ -255,12 +255,12 @@ static int print_patches(git_diff *diff, size_t max_bytes, const char *workspace
 		git_patch_free(patch);
 	}
 	if (skipped)
-		printf("[callus: %zu more file%s changed: %s%s]\n", skipped, skipped == 1 ? "" : "s",
-		       more, truncated ? (more_len ? ", ..." : "...") : "");
+		fprintf(out, "[callus: %zu more file%s changed: %s%s]\n", skipped,
+			skipped == 1 ? "" : "s", more, truncated ? (more_len ? ", ..." : "...") : "");
 	return 0;
 }
 
-int callus_git_cmd_diff(const char *workspace, const char *kind, const char *tree_hex,
+int callus_git_cmd_diff(FILE *out, const char *workspace, const char *kind, const char *tree_hex,
 			const char *max_arg)
 {
 	git_repository *repo = NULL;
@@ -319,7 +319,7 @@ int callus_git_cmd_diff(const char *workspace, const char *kind, const char *tre
 		callus_git_fail(1, "cannot compare the snapshot with now");
 		goto out;
 	}
-	rc = print_patches(diff, (size_t)max, workspace);
+	rc = print_patches(out, diff, (size_t)max, workspace);
 out:
 	paths_release(&changed);
 	git_diff_free(diff);

@@ -5,19 +5,27 @@
  * a diff is needed, and nothing else does.
  *
  * Protocol (private between src/snapshot.c and this program; both change
- * together):
+ * together): one command, which runs requests in one process, so that a
+ * recording that needs a snapshot, a diff and HEAD starts libgit2 once
+ * (its start, loading the system's certificates with it, is most of what
+ * a request costs):
  *
- *   callus-git snapshot [--exclude PATH]... WORKSPACE [FILE...]
+ *   callus-git batch [--exclude PATH]... [--since NS] WORKSPACE REQUEST...
+ *
+ * Changes to an excluded PATH (workspace-relative; a trailing '/' names a
+ * directory) are left out of snapshots and diffs: the tree has the index's
+ * version (callus's own files: src/snapshot.c always excludes .callus/, and
+ * the CLI .lessons/ and AGENTS.md, which it rewrites at every failure).
+ * --since NS: files modified since (ns since the epoch) are the passing
+ * check's products, which diffs leave out.  Each REQUEST is one of:
+ *
+ *   snapshot COUNT FILE...   (COUNT FILEs follow)
  *	In a git workspace (WORKSPACE inside a repository with a working
  *	directory) the FILEs are ignored and the whole working tree is
  *	written as a tree: the index as it is on disk, plus every change in
  *	the working directory (modified, deleted, type-changed tracked files;
  *	untracked files that are not ignored, at most CALLUS_SNAPSHOT_FILE_MAX
- *	bytes each).  Changes to an excluded
- *	PATH (workspace-relative; a trailing '/' names a directory) are left
- *	out: the tree has the index's version (callus's own files: src/snapshot.c
- *	always excludes .callus/, and the CLI .lessons/ and AGENTS.md, which it
- *	rewrites at every failure).  Prints
+ *	bytes each).  Prints
  *	    git <tree> <HEAD commit or ->
  *	Elsewhere the FILEs (workspace-relative; absolute paths, ".." and
  *	".git" are refused) are copied into WORKSPACE/.callus/snapshots.git, a
@@ -29,21 +37,29 @@
  *	paths past CALLUS_SNAPSHOT_FILES_MAX are absent), so that a diff can
  *	see a file that was missing then and exists now.
  *
- *   callus-git diff [--exclude PATH]... WORKSPACE KIND TREE MAX_BYTES
- *	KIND is git or files, TREE what snapshot printed.  Builds the tree of
- *	now the way snapshot did (for files: the paths listed in TREE) and
- *	prints the patch from TREE to it, git's format with a/ and b/
+ *   diff KIND TREE MAX_BYTES
+ *	KIND is git or files, TREE what a snapshot printed.  Builds the tree
+ *	of now the way snapshot does (for files: the paths listed in TREE)
+ *	and prints the patch from TREE to it, git's format with a/ and b/
  *	prefixes, binary files as "Binary files a/X and b/X differ".  Whole
  *	files' patches, in path order, as long as their total stays within
  *	MAX_BYTES; a file that does not fit is skipped and the ones skipped
  *	are named on a last line "[callus: N more files changed: A, B, ...]".
  *	Prints nothing when nothing changed.
  *
- *   callus-git head WORKSPACE
- *	Prints HEAD's commit, or "-" (unborn branch, not git).
+ *   head
+ *	Prints HEAD's commit, or "-" (unborn branch, not git), and a newline.
  *
- * Exit status 0 on success; 1 after printing "callus-git: <message>" on
- * stderr; 2 on a usage error (which includes a refused FILE).
+ * For each request, in order, a header line and what it printed:
+ *	ok LEN\n<LEN bytes>       its output
+ *	error LEN\n<LEN bytes>    "callus-git: <message>\n": it failed
+ *	usage LEN\n<LEN bytes>    the same, the failure being the caller's (a
+ *				  refused FILE, a bad MAX_BYTES or TREE)
+ * A request's failure does not stop the next ones.
+ *
+ * Exit status 0 when every request was answered (failed ones included); 1
+ * after printing "callus-git: <message>" on stderr (the output could not be
+ * written); 2 on a malformed command line, before any request runs.
  *
  * What it never does to the user's repository: write the index (the index
  * file is read into a git_index object that is never written: there is no
@@ -52,7 +68,7 @@
  * touch refs, the stash, reflogs or the configuration.  Only new objects
  * appear, in .git/objects, as with `git stash create`.
  *
- * This file reads the command line and runs the commands; the tree of a
+ * This file reads the command line and runs the requests; the tree of a
  * git working tree is callus-git-worktree.c, the snapshot of files of a
  * workspace without git callus-git-files.c, the diff callus-git-diff.c,
  * failures, paths and opening callus-git-common.c (all in callus-git.h).
@@ -77,16 +93,16 @@
 
 /* ---- commands ------------------------------------------------------------ */
 
-static int print_line(const char *kind, const git_oid *tree, const char *head)
+static int print_line(FILE *out, const char *kind, const git_oid *tree, const char *head)
 {
 	char hex[GIT_OID_HEXSZ + 1];
 
 	git_oid_tostr(hex, sizeof hex, tree);
-	printf("%s %s %s\n", kind, hex, head);
+	fprintf(out, "%s %s %s\n", kind, hex, head);
 	return 0;
 }
 
-static int cmd_snapshot(const char *workspace, char **files, int nfiles)
+static int cmd_snapshot(FILE *out, const char *workspace, char **files, int nfiles)
 {
 	git_repository *repo = NULL;
 	char head[GIT_OID_HEXSZ + 1];
@@ -100,7 +116,7 @@ static int cmd_snapshot(const char *workspace, char **files, int nfiles)
 	if (repo) {
 		if (callus_git_head_hex(head, repo) < 0 || callus_git_worktree_tree(&tree, repo, workspace) < 0)
 			goto out;
-		rc = print_line("git", &tree, head);
+		rc = print_line(out, "git", &tree, head);
 		goto out;
 	}
 	/* Refused paths are found before anything is created. */
@@ -109,14 +125,14 @@ static int cmd_snapshot(const char *workspace, char **files, int nfiles)
 	    callus_git_copies_tree(&copies, repo, workspace, paths, plen) < 0 ||
 	    callus_git_wrap_files(&tree, repo, paths, plen, &copies) < 0)
 		goto out;
-	rc = print_line("files", &tree, "-");
+	rc = print_line(out, "files", &tree, "-");
 out:
 	free(paths);
 	git_repository_free(repo);
 	return rc;
 }
 
-static int cmd_head(const char *workspace)
+static int cmd_head(FILE *out, const char *workspace)
 {
 	git_repository *repo = NULL;
 	char head[GIT_OID_HEXSZ + 1] = "-";
@@ -126,7 +142,7 @@ static int cmd_head(const char *workspace)
 		goto out;
 	if (repo && callus_git_head_hex(head, repo) < 0)
 		goto out;
-	printf("%s\n", head);
+	fprintf(out, "%s\n", head);
 	rc = 0;
 out:
 	git_repository_free(repo);
@@ -135,62 +151,122 @@ out:
 
 static int usage(void)
 {
-	fputs("usage: callus-git snapshot [--exclude PATH]... WORKSPACE [FILE...]\n"
-	      "       callus-git diff [--exclude PATH]... [--since NS] WORKSPACE git|files TREE MAX_BYTES\n"
-	      "       callus-git head WORKSPACE\n",
+	fputs("usage: callus-git batch [--exclude PATH]... [--since NS] WORKSPACE REQUEST...\n"
+	      "  REQUEST: snapshot COUNT FILE... | diff git|files TREE MAX_BYTES | head\n",
 	      stderr);
 	return EXIT_USAGE;
 }
 
+/* How many arguments the request at argv[0] takes, itself included; 0
+ * when it is not one. */
+static int request_size(char **argv, int left)
+{
+	char *end = NULL;
+	long n;
+
+	if (!strcmp(argv[0], "head"))
+		return 1;
+	if (!strcmp(argv[0], "diff"))
+		return left >= 4 ? 4 : 0;
+	if (strcmp(argv[0], "snapshot") || left < 2)
+		return 0;
+	errno = 0;
+	n = strtol(argv[1], &end, 10);
+	if (errno || end == argv[1] || *end || n < 0 || n > left - 2)
+		return 0;
+	return (int)n + 2;
+}
+
+/* Run one request, its output (or its failure) framed on stdout. */
+static int run_request(const char *workspace, char **argv, int size)
+{
+	char *text = NULL, *msg = NULL;
+	size_t tlen = 0, mlen = 0;
+	FILE *out = open_memstream(&text, &tlen);
+	FILE *rep = out ? open_memstream(&msg, &mlen) : NULL;
+	int rc = -1, usage_err;
+
+	if (!rep) {
+		if (out)
+			fclose(out);
+		free(text);
+		return callus_git_fail(0, "out of memory");
+	}
+	callus_git_report_to(rep);
+	if (!strcmp(argv[0], "snapshot"))
+		rc = cmd_snapshot(out, workspace, argv + 2, size - 2);
+	else if (!strcmp(argv[0], "diff"))
+		rc = callus_git_cmd_diff(out, workspace, argv[1], argv[2], argv[3]);
+	else
+		rc = cmd_head(out, workspace);
+	usage_err = callus_git_usage_error();
+	callus_git_report_to(NULL);
+	if (fclose(out) != 0 || fclose(rep) != 0) {
+		free(text);
+		free(msg);
+		return callus_git_fail(0, "out of memory");
+	}
+	if (rc == 0) {
+		printf("ok %zu\n", tlen);
+		fwrite(text, 1, tlen, stdout);
+	} else {
+		printf("%s %zu\n", usage_err ? "usage" : "error", mlen);
+		fwrite(msg, 1, mlen, stdout);
+	}
+	free(text);
+	free(msg);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	int rc = -1;
+	int first = 2, nexcludes = 0, i;
 
-	int first = 2, nexcludes = 0;
-
-	if (argc < 3)
+	if (argc < 3 || strcmp(argv[1], "batch"))
 		return usage();
-	/* snapshot and diff: the --exclude options come first; their paths
-	 * are packed in place over them (index 2 + n never passes the one
-	 * being read) */
-	if (!strcmp(argv[1], "snapshot") || !strcmp(argv[1], "diff")) {
-		while (first + 1 < argc) {
-			if (!strcmp(argv[first], "--exclude")) {
-				argv[2 + nexcludes++] = argv[first + 1];
-			} else if (!strcmp(argv[first], "--since")) {
-				char *end = NULL;
-				long long ns = strtoll(argv[first + 1], &end, 10);
+	/* the --exclude options come first; their paths are packed in place
+	 * over them (index 2 + n never passes the one being read) */
+	while (first + 1 < argc) {
+		if (!strcmp(argv[first], "--exclude")) {
+			argv[2 + nexcludes++] = argv[first + 1];
+		} else if (!strcmp(argv[first], "--since")) {
+			char *end = NULL;
+			long long ns = strtoll(argv[first + 1], &end, 10);
 
-				if (!end || *end || ns < 0)
-					return usage();
-				callus_git_set_since(ns);
-			} else {
-				break;
-			}
-			first += 2;
+			if (!end || *end || ns < 0)
+				return usage();
+			callus_git_set_since(ns);
+		} else {
+			break;
 		}
-		callus_git_set_excludes(argv + 2, nexcludes);
-		if (first >= argc)
+		first += 2;
+	}
+	callus_git_set_excludes(argv + 2, nexcludes);
+	/* the whole command line is read before any request runs */
+	if (first + 1 >= argc)
+		return usage();
+	for (i = first + 1; i < argc;) {
+		int n = request_size(argv + i, argc - i);
+
+		if (!n)
 			return usage();
+		i += n;
 	}
 	if (git_libgit2_init() < 0)
 		return callus_git_fail(1, "cannot initialise libgit2"), 1;
-	if (!strcmp(argv[1], "snapshot"))
-		rc = cmd_snapshot(argv[first], argv + first + 1, argc - first - 1);
-	else if (!strcmp(argv[1], "diff") && argc - first == 4)
-		rc = callus_git_cmd_diff(argv[first], argv[first + 1], argv[first + 2], argv[first + 3]);
-	else if (!strcmp(argv[1], "head") && argc == 3)
-		rc = cmd_head(argv[2]);
-	else {
-		git_libgit2_shutdown();
-		return usage();
+	for (i = first + 1; i < argc;) {
+		int n = request_size(argv + i, argc - i);
+
+		if (run_request(argv[first], argv + i, n) < 0)
+			break;
+		i += n;
 	}
 	git_libgit2_shutdown();
+	if (i < argc)
+		return 1;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		callus_git_fail(0, "cannot write the output: %s", strerror(errno));
 		return 1;
 	}
-	if (rc < 0)
-		return callus_git_usage_error() ? EXIT_USAGE : 1;
 	return 0;
 }

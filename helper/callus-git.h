@@ -11,6 +11,7 @@
 
 #include <git2.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Names inside a "files" snapshot's tree. */
 #define FILES_PATHS "paths"
@@ -28,6 +29,10 @@ int callus_git_fail_usage(const char *fmt, ...) __attribute__((format(printf, 1,
 
 /* Whether a failure so far was the caller's. */
 int callus_git_usage_error(void);
+
+/* Failures are told to f from now on (NULL: stderr), and the usage flag
+ * starts again: a batch gives each request its own. */
+void callus_git_report_to(FILE *f);
 
 /* ---- paths and repositories (callus-git-common.c) ---------------------- */
 
@@ -90,8 +95,8 @@ int callus_git_wrap_files(git_oid *out, git_repository *repo, const char *paths,
 
 /* ---- commands ---------------------------------------------------------- */
 
-/* callus-git diff (callus-git-diff.c). */
-int callus_git_cmd_diff(const char *workspace, const char *kind, const char *tree_hex,
+/* A batch's diff request (callus-git-diff.c): the patch to out. */
+int callus_git_cmd_diff(FILE *out, const char *workspace, const char *kind, const char *tree_hex,
 			const char *max_arg);
 
 #endif

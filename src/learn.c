@@ -218,26 +218,14 @@ static int snapshot_files(learn_run *r, callus_strlist *out)
 	return 0;
 }
 
-/* Make d's patch, redacted, and describe it. */
-static int make_diff(learn_run *r, fix_diff *d)
+/* Make d's patch from raw (the fix as given, or the diff of d's snapshot
+ * with now; NULL when it could not be made), redacted, and describe it. */
+static int make_diff(learn_run *r, fix_diff *d, const char *raw)
 {
-	callus_error e = CALLUS_ERROR_INIT;
 	callus_patch_summary sum = CALLUS_PATCH_SUMMARY_INIT;
-	char *raw = NULL;
 	int rc;
 
-	if (r->o->fix_patch) {
-		size_t max = r->o->diff_max ? r->o->diff_max : CALLUS_LEARN_DIFF_MAX;
-		size_t n = strlen(r->o->fix_patch);
-
-		/* the diff a snapshot gives is cut at the same size */
-		if (!(raw = strndup(r->o->fix_patch, n > max ? max : n)))
-			return CALLUS_ENOMEM;
-	} else if (callus_snapshot_diff(&raw, r->o->workspace, &d->snap,
-			       r->o->diff_max ? r->o->diff_max : CALLUS_LEARN_DIFF_MAX, r->o->snapshot,
-			       &e) < 0) {
-		note_trouble(r, "cannot diff the working tree", &e);
-		callus_error_release(&e);
+	if (!raw) {
 		d->patch = strdup("");
 		d->description = strdup("The working tree could not be compared with the failure");
 		return d->patch && d->description ? 0 : CALLUS_ENOMEM;
@@ -250,42 +238,79 @@ static int make_diff(learn_run *r, fix_diff *d)
 	    (rc = callus_patch_files(&d->files, &sum)) < 0)
 		rc = CALLUS_ENOMEM;
 	callus_patch_summary_release(&sum);
-	free(raw);
 	return rc;
 }
 
-/* Step two: the snapshot and the diffs, with no lock held.  Their failure
- * is noted, never fatal: the states are learnt without them. */
+/*
+ * Step two: the snapshot and the diffs, with no lock held, asked of the
+ * helper in one run (the failure's snapshot, each fixed error's diff, HEAD
+ * now).  Their failure is noted, never fatal: the states are learnt
+ * without them.
+ */
 static int slow_work(learn_run *r, int need_snapshot)
 {
+	size_t max = r->o->diff_max ? r->o->diff_max : CALLUS_LEARN_DIFF_MAX;
+	callus_strlist files = CALLUS_STRLIST_INIT;
 	callus_error e = CALLUS_ERROR_INIT;
+	callus_snapshot_req *reqs = NULL;
+	size_t n = 0, ndiffs = r->o->fix_patch || r->o->no_snapshot ? 0 : r->ndiffs;
 	int rc = 0;
 
-	if (need_snapshot) {
-		callus_strlist files = CALLUS_STRLIST_INIT;
+	if (r->o->fix_patch) {
+		size_t len = strlen(r->o->fix_patch);
+		/* the diff a snapshot gives is cut at the same size */
+		char *raw = strndup(r->o->fix_patch, len > max ? max : len);
 
-		if (snapshot_files(r, &files) < 0) {
-			callus_strlist_release(&files);
-			return CALLUS_ENOMEM;
-		}
-		if (callus_snapshot_take(&r->snap, r->o->workspace, &files, r->o->snapshot, &e) == 0)
-			r->have_snap = 1;
-		else
-			note_trouble(r, "cannot snapshot the working tree", &e);
-		callus_error_release(&e);
-		callus_strlist_release(&files);
+		rc = raw ? make_diff(r, &r->given, raw) : CALLUS_ENOMEM;
+		free(raw);
+		if (rc < 0)
+			return rc;
 	}
-	if (r->o->fix_patch)
-		return make_diff(r, &r->given);
-	if (r->o->no_snapshot)
+	if (!need_snapshot && !ndiffs)
 		return 0;
-	for (size_t i = 0; i < r->ndiffs && rc == 0; i++)
-		rc = make_diff(r, &r->diffs[i]);
-	if (rc == 0 && r->ndiffs) {
-		if (callus_snapshot_head(&r->head, r->o->workspace, r->o->snapshot, &e) < 0)
-			r->head = NULL;
-		callus_error_release(&e);
+	if (!(reqs = calloc(ndiffs + 2, sizeof(*reqs))) ||
+	    (need_snapshot && snapshot_files(r, &files) < 0)) {
+		rc = CALLUS_ENOMEM;
+		goto out;
 	}
+	if (need_snapshot) {
+		reqs[n] = (callus_snapshot_req)CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_TAKE);
+		reqs[n++].files = &files;
+	}
+	for (size_t i = 0; i < ndiffs; i++) {
+		reqs[n] = (callus_snapshot_req)CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_DIFF);
+		reqs[n].snap = &r->diffs[i].snap;
+		reqs[n++].max_bytes = max;
+	}
+	if (ndiffs)
+		reqs[n++] = (callus_snapshot_req)CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_HEAD);
+	(void)callus_snapshot_run(reqs, n, r->o->workspace, r->o->snapshot, &e);
+	n = 0;
+	if (need_snapshot) {
+		if (reqs[n].rc == 0) {
+			r->snap = reqs[n].taken;
+			reqs[n].taken = (callus_snapshot)CALLUS_SNAPSHOT_INIT;
+			r->have_snap = 1;
+		} else {
+			note_trouble(r, "cannot snapshot the working tree", &reqs[n].err);
+		}
+		n++;
+	}
+	for (size_t i = 0; i < ndiffs && rc == 0; i++, n++) {
+		if (reqs[n].rc < 0)
+			note_trouble(r, "cannot diff the working tree", &reqs[n].err);
+		rc = make_diff(r, &r->diffs[i], reqs[n].rc == 0 ? reqs[n].text : NULL);
+	}
+	if (rc == 0 && ndiffs && reqs[n].rc == 0) {
+		r->head = reqs[n].text;
+		reqs[n].text = NULL;
+	}
+out:
+	for (size_t i = 0; reqs && i < ndiffs + 2; i++)
+		callus_snapshot_req_release(&reqs[i]);
+	free(reqs);
+	callus_strlist_release(&files);
+	callus_error_release(&e);
 	return rc;
 }
 

@@ -148,102 +148,252 @@ static size_t add_excludes(char **argv, size_t i, const callus_snapshot_opts *op
 	return i;
 }
 
+/* "<commit>|-\n", nothing more. */
+static int parse_head(char **commit, const char *text, size_t n, callus_error *err)
+{
+	if (n < 2 || text[n - 1] != '\n' || memchr(text, '\n', n - 1) ||
+	    (!is_oid_hex(text, n - 1) && (n != 2 || text[0] != '-')))
+		return callus_error_set(err, CALLUS_EIO,
+				      "snapshot helper printed something unexpected: '%.*s'",
+				      (int)strcspn(text, "\n"), text);
+	if (!(*commit = dup_n(text, text[0] == '-' ? 0 : OID_HEX)))
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	return 0;
+}
+
+/* A request's output, as its single call returns it. */
+static int take_output(callus_snapshot_req *r, const char *text, size_t n)
+{
+	char *line = dup_n(text, n);
+	int rc;
+
+	if (!line)
+		return callus_error_set(&r->err, CALLUS_ENOMEM, "out of memory");
+	if (strlen(line) != n)
+		rc = callus_error_set(&r->err, CALLUS_EIO,
+				    "snapshot helper printed something unexpected");
+	else if (r->kind == CALLUS_SNAPSHOT_REQ_TAKE)
+		rc = parse_snapshot(&r->taken, line, &r->err);
+	else if (r->kind == CALLUS_SNAPSHOT_REQ_HEAD)
+		rc = parse_head(&r->text, line, n, &r->err);
+	else {
+		r->text = line;
+		return 0;
+	}
+	free(line);
+	return rc;
+}
+
+/*
+ * The helper's answers to the requests sent (those with sent[i] set), in
+ * order: "ok|error|usage LEN\n" then LEN bytes each, and nothing after.
+ * CALLUS_EIO when it printed anything else.
+ */
+static int read_answers(callus_snapshot_req *reqs, const unsigned char *sent, size_t n,
+			const char *out, size_t len, callus_error *err)
+{
+	size_t pos = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *p = out + pos, *nl;
+		char word[8], *end = NULL;
+		unsigned long long size;
+		size_t wl;
+
+		if (!sent[i])
+			continue;
+		nl = memchr(p, '\n', len - pos);
+		wl = strcspn(p, " \n");
+		if (!nl || wl >= sizeof word || p + wl >= nl)
+			goto bad;
+		memcpy(word, p, wl);
+		word[wl] = '\0';
+		if (p[wl + 1] < '0' || p[wl + 1] > '9')
+			goto bad;
+		size = strtoull(p + wl + 1, &end, 10);
+		if (end != nl || size > len - pos - (size_t)(nl + 1 - p))
+			goto bad;
+		p = nl + 1;
+		if (!strcmp(word, "ok")) {
+			reqs[i].rc = take_output(&reqs[i], p, (size_t)size);
+		} else if (!strcmp(word, "error") || !strcmp(word, "usage")) {
+			reqs[i].rc = callus_error_set(&reqs[i].err,
+						    word[0] == 'u' ? CALLUS_EINVAL : CALLUS_EIO,
+						    "%.*s", (int)strcspn(p, "\n") < (int)size
+							    ? (int)strcspn(p, "\n") : (int)size, p);
+		} else {
+			goto bad;
+		}
+		pos = (size_t)(p - out) + (size_t)size;
+	}
+	if (pos == len)
+		return 0;
+bad:
+	return callus_error_set(err, CALLUS_EIO, "snapshot helper printed something unexpected: '%.*s'",
+			      (int)strcspn(out + pos, "\n") > 80 ? 80 : (int)strcspn(out + pos, "\n"),
+			      out + pos);
+}
+
+static int diff_valid(const callus_snapshot *snap)
+{
+	return snap && snap->tree && is_oid_hex(snap->tree, strlen(snap->tree)) &&
+	       callus_snapshot_kind_name(snap->kind);
+}
+
+int callus_snapshot_run(callus_snapshot_req *reqs, size_t n, const char *workspace,
+			const callus_snapshot_opts *opts, callus_error *err)
+{
+	callus_buf res = CALLUS_BUF_INIT;
+	unsigned char *sent = NULL;
+	char **argv = NULL, since[32], (*max)[32] = NULL;
+	size_t nargs = 2 * count_excludes(opts) + 6, limit = 0, i, a, nsent = 0;
+	int rc;
+
+	if ((rc = check_workspace(workspace, err)) < 0)
+		goto fail_all;
+	for (i = 0; i < n; i++)
+		nargs += 4 + (reqs[i].files ? reqs[i].files->count : 0);
+	sent = calloc(n ? n : 1, 1);
+	max = calloc(n ? n : 1, sizeof *max);
+	argv = calloc(nargs, sizeof *argv);
+	if (!sent || !max || !argv) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		goto fail_all;
+	}
+	argv[1] = "batch";
+	a = add_excludes(argv, 2, opts);
+	if (opts && opts->since_ns > 0) {
+		snprintf(since, sizeof since, "%lld", opts->since_ns);
+		argv[a++] = "--since";
+		argv[a++] = since;
+	}
+	argv[a++] = (char *)workspace;
+	for (i = 0; i < n; i++) {
+		callus_snapshot_req *r = &reqs[i];
+		size_t room = SMALL_OUTPUT_MAX;
+
+		if (r->kind == CALLUS_SNAPSHOT_REQ_DIFF && !diff_valid(r->snap)) {
+			r->rc = callus_error_set(&r->err, CALLUS_EINVAL, "not a snapshot");
+			continue;
+		}
+		if (r->kind == CALLUS_SNAPSHOT_REQ_TAKE) {
+			size_t nf = r->files ? r->files->count : 0;
+
+			argv[a++] = "snapshot";
+			snprintf(max[i], sizeof max[i], "%zu", nf);
+			argv[a++] = max[i];
+			for (size_t j = 0; j < nf; j++)
+				argv[a++] = r->files->items[j];
+		} else if (r->kind == CALLUS_SNAPSHOT_REQ_DIFF) {
+			argv[a++] = "diff";
+			argv[a++] = (char *)callus_snapshot_kind_name(r->snap->kind);
+			argv[a++] = r->snap->tree;
+			snprintf(max[i], sizeof max[i], "%zu", r->max_bytes);
+			argv[a++] = max[i];
+			/* 0 = no limit for callus_buf, which is what an
+			 * overflow would need */
+			if (callus_size_add(&room, r->max_bytes, DIFF_TRAILER_MAX) < 0)
+				room = 0;
+		} else {
+			argv[a++] = "head";
+		}
+		sent[i] = 1;
+		nsent++;
+		if (limit != (size_t)-1 && (!room || callus_size_add(&limit, limit, room + 64) < 0))
+			limit = (size_t)-1;
+	}
+	rc = 0;
+	if (!nsent)
+		goto out;
+	rc = run_helper(&res, argv, limit == (size_t)-1 ? 0 : limit, opts, err);
+	if (rc == 0)
+		rc = read_answers(reqs, sent, n, res.ptr, res.len, err);
+	if (rc == 0)
+		goto out;
+fail_all:
+	for (i = 0; i < n; i++)
+		if (!sent || sent[i] || !reqs[i].rc) {
+			callus_snapshot_req_release(&reqs[i]);
+			reqs[i].rc = callus_error_set(&reqs[i].err, rc, "%s", callus_error_message(err));
+		}
+out:
+	callus_buf_release(&res);
+	free(argv);
+	free(max);
+	free(sent);
+	return rc;
+}
+
+void callus_snapshot_req_release(callus_snapshot_req *r)
+{
+	if (!r)
+		return;
+	callus_error_release(&r->err);
+	callus_snapshot_release(&r->taken);
+	free(r->text);
+	r->text = NULL;
+	r->rc = 0;
+}
+
+/* One request alone: its results moved to the caller's. */
+static int run_one(callus_snapshot_req *r, const char *workspace, const callus_snapshot_opts *opts,
+		   callus_error *err)
+{
+	int rc = callus_snapshot_run(r, 1, workspace, opts, err);
+
+	if (rc == 0 && (rc = r->rc) < 0) {
+		callus_error_release(err);
+		*err = r->err;
+		r->err = (callus_error)CALLUS_ERROR_INIT;
+	}
+	return rc;
+}
+
 int callus_snapshot_take(callus_snapshot *out, const char *workspace, const callus_strlist *files,
 		       const callus_snapshot_opts *opts, callus_error *err)
 {
-	callus_buf res = CALLUS_BUF_INIT;
-	size_t nfiles = files ? files->count : 0, i;
-	char **argv = NULL;
+	callus_snapshot_req r = CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_TAKE);
 	int rc;
 
+	r.files = files;
 	*out = (callus_snapshot)CALLUS_SNAPSHOT_INIT;
-	if ((rc = check_workspace(workspace, err)) < 0)
-		return rc;
-	argv = calloc(nfiles + 2 * count_excludes(opts) + 4, sizeof *argv);
-	if (!argv)
-		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
-	argv[1] = "snapshot";
-	i = add_excludes(argv, 2, opts);
-	argv[i++] = (char *)workspace;
-	for (size_t j = 0; j < nfiles; j++)
-		argv[i++] = files->items[j];
-	rc = run_helper(&res, argv, SMALL_OUTPUT_MAX, opts, err);
-	if (rc == 0)
-		rc = parse_snapshot(out, res.ptr, err);
-	callus_buf_release(&res);
-	free(argv);
+	if ((rc = run_one(&r, workspace, opts, err)) == 0) {
+		*out = r.taken;
+		r.taken = (callus_snapshot)CALLUS_SNAPSHOT_INIT;
+	}
+	callus_snapshot_req_release(&r);
 	return rc;
 }
 
 int callus_snapshot_diff(char **patch, const char *workspace, const callus_snapshot *snap,
 		       size_t max_bytes, const callus_snapshot_opts *opts, callus_error *err)
 {
-	callus_buf res = CALLUS_BUF_INIT;
-	char max[32], since[32];
-	char **argv = NULL;
-	size_t limit, i;
+	callus_snapshot_req r = CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_DIFF);
 	int rc;
 
+	r.snap = snap;
+	r.max_bytes = max_bytes;
 	*patch = NULL;
-	if ((rc = check_workspace(workspace, err)) < 0)
-		return rc;
-	if (!snap || !snap->tree || !is_oid_hex(snap->tree, strlen(snap->tree)) ||
-	    !callus_snapshot_kind_name(snap->kind))
-		return callus_error_set(err, CALLUS_EINVAL, "not a snapshot");
-	snprintf(max, sizeof max, "%zu", max_bytes);
-	if (!(argv = calloc(2 * count_excludes(opts) + 9, sizeof *argv)))
-		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
-	argv[1] = "diff";
-	i = add_excludes(argv, 2, opts);
-	if (opts && opts->since_ns > 0) {
-		snprintf(since, sizeof since, "%lld", opts->since_ns);
-		argv[i++] = "--since";
-		argv[i++] = since;
+	if ((rc = run_one(&r, workspace, opts, err)) == 0) {
+		*patch = r.text;
+		r.text = NULL;
 	}
-	argv[i++] = (char *)workspace;
-	argv[i++] = (char *)callus_snapshot_kind_name(snap->kind);
-	argv[i++] = snap->tree;
-	argv[i++] = max;
-	/* 0 = no limit for callus_buf, which is what an overflow would need. */
-	if (callus_size_add(&limit, max_bytes, DIFF_TRAILER_MAX) < 0)
-		limit = 0;
-	rc = run_helper(&res, argv, limit, opts, err);
-	if (rc == 0 && !(*patch = callus_buf_detach(&res)))
-		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
-	callus_buf_release(&res);
-	free(argv);
+	callus_snapshot_req_release(&r);
 	return rc;
 }
 
 int callus_snapshot_head(char **commit, const char *workspace, const callus_snapshot_opts *opts,
 		       callus_error *err)
 {
-	callus_buf res = CALLUS_BUF_INIT;
-	char *argv[4] = { NULL };
-	size_t n;
+	callus_snapshot_req r = CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_HEAD);
 	int rc;
 
 	*commit = NULL;
-	if ((rc = check_workspace(workspace, err)) < 0)
-		return rc;
-	argv[1] = "head";
-	argv[2] = (char *)workspace;
-	rc = run_helper(&res, argv, SMALL_OUTPUT_MAX, opts, err);
-	if (rc < 0)
-		goto out;
-	n = res.len;
-	if (n < 2 || res.ptr[n - 1] != '\n' || memchr(res.ptr, '\n', n - 1) ||
-	    (!is_oid_hex(res.ptr, n - 1) && strcmp(res.ptr, "-\n") != 0)) {
-		rc = callus_error_set(err, CALLUS_EIO,
-				    "snapshot helper printed something unexpected: '%.*s'",
-				    (int)strcspn(res.ptr, "\n"), res.ptr);
-		goto out;
+	if ((rc = run_one(&r, workspace, opts, err)) == 0) {
+		*commit = r.text;
+		r.text = NULL;
 	}
-	*commit = dup_n(res.ptr, res.ptr[0] == '-' ? 0 : OID_HEX);
-	if (!*commit)
-		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
-out:
-	callus_buf_release(&res);
+	callus_snapshot_req_release(&r);
 	return rc;
 }
 

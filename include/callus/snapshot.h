@@ -92,6 +92,44 @@ int callus_snapshot_diff(char **patch, const char *workspace, const callus_snaps
 int callus_snapshot_head(char **commit, const char *workspace, const callus_snapshot_opts *opts,
 		       callus_error *err);
 
+/*
+ * Several of the calls above in one run of the helper: a recording that
+ * snapshots a failure, diffs the fixes of older errors and reads HEAD
+ * starts the helper once instead of once each (a start costs about as much
+ * as the work of a small workspace: libgit2 loads the system's TLS
+ * certificates as it initialises).
+ */
+typedef enum callus_snapshot_req_kind {
+	CALLUS_SNAPSHOT_REQ_TAKE, /* callus_snapshot_take() */
+	CALLUS_SNAPSHOT_REQ_DIFF, /* callus_snapshot_diff() */
+	CALLUS_SNAPSHOT_REQ_HEAD  /* callus_snapshot_head() */
+} callus_snapshot_req_kind;
+
+typedef struct callus_snapshot_req {
+	callus_snapshot_req_kind kind;
+	const callus_strlist *files; /* TAKE: borrowed; may be NULL */
+	const callus_snapshot *snap; /* DIFF: borrowed */
+	size_t max_bytes;            /* DIFF */
+	/* what it gave, as the single call would: released by
+	 * callus_snapshot_req_release() */
+	int rc;                 /* 0, or the single call's error code */
+	callus_error err;       /* why, when rc < 0 */
+	callus_snapshot taken;  /* TAKE */
+	char *text;             /* DIFF: the patch; HEAD: the commit or "" */
+} callus_snapshot_req;
+
+#define CALLUS_SNAPSHOT_REQ_INIT(k) { (k), NULL, NULL, 0, 0, CALLUS_ERROR_INIT, CALLUS_SNAPSHOT_INIT, NULL }
+
+/*
+ * Run the n requests (each made with CALLUS_SNAPSHOT_REQ_INIT, its inputs
+ * set) in one helper process, in order.  0 when the helper answered:
+ * each request's rc says how it went.  Otherwise the reason it did not
+ * (CALLUS_ENOTFOUND, CALLUS_EIO, ...), which is also every request's.
+ */
+int callus_snapshot_run(callus_snapshot_req *reqs, size_t n, const char *workspace,
+			const callus_snapshot_opts *opts, callus_error *err);
+void callus_snapshot_req_release(callus_snapshot_req *r); /* accepts NULL */
+
 /* "git" / "files", and back (CALLUS_EINVAL for anything else). */
 const char *callus_snapshot_kind_name(callus_snapshot_kind k);
 int callus_snapshot_kind_parse(callus_snapshot_kind *out, const char *name);

@@ -795,7 +795,19 @@ static void test_helper_bad_output(void **state)
 		{ "printf 'git 4B825DC642CB6EB9A060E54BF8D69288FBEE4904 -\\n'", CALLUS_EIO, NULL },
 		{ "printf 'git 4b825dc642cb6eb9a060e54bf8d69288fbee4904 -'", CALLUS_EIO, NULL },
 		{ "head -c 100000 /dev/zero", CALLUS_EIO, NULL },
-		{ "echo 'git 4b825dc642cb6eb9a060e54bf8d69288fbee4904 -'", 0, NULL },
+		/* the answer's frame: "ok|error|usage LEN", LEN bytes, nothing after */
+		{ "echo 'git 4b825dc642cb6eb9a060e54bf8d69288fbee4904 -'", CALLUS_EIO, NULL },
+		{ "printf 'ok 47\\ngit 4b825dc642cb6eb9a060e54bf8d69288fbee4904 -\\nmore'", CALLUS_EIO,
+		  NULL },
+		{ "printf 'ok 48\\ngit 4b825dc642cb6eb9a060e54bf8d69288fbee4904 -\\n'", CALLUS_EIO, NULL },
+		{ "printf 'ok 47\\nsvn 4b825dc642cb6eb9a060e54bf8d69288fbee4904 -\\n'", CALLUS_EIO, NULL },
+		{ "printf 'ok\\ngit 4b825dc642cb6eb9a060e54bf8d69288fbee4904 -\\n'", CALLUS_EIO, NULL },
+		{ "printf 'ok -1\\n'", CALLUS_EIO, NULL },
+		{ "printf 'ok 47\\ngit 4b825dc642cb6eb9a060e54bf8d6928\\0fbee4904 -\\n'", CALLUS_EIO, NULL },
+		{ "printf 'error 17\\ncallus-git: nope\\n'", CALLUS_EIO, "callus-git: nope" },
+		{ "printf 'usage 18\\ncallus-git: yours\\n'", CALLUS_EINVAL, "callus-git: yours" },
+		{ "printf 'fine 0\\n'", CALLUS_EIO, NULL },
+		{ "printf 'ok 47\\ngit 4b825dc642cb6eb9a060e54bf8d69288fbee4904 -\\n'", 0, NULL },
 	};
 	callus_buf path = CALLUS_BUF_INIT, body = CALLUS_BUF_INIT;
 	char *dir = tmpdir();
@@ -822,6 +834,87 @@ static void test_helper_bad_output(void **state)
 	}
 	callus_buf_release(&path);
 	callus_buf_release(&body);
+	rmdir_all(dir);
+}
+
+/*
+ * A snapshot, a diff and HEAD in one run of the helper (a recording's
+ * needs): the same answers as the single calls, one process started, and
+ * a request that fails leaves the others answered.
+ */
+static void test_batch_one_process(void **state)
+{
+	callus_snapshot_req reqs[4] = {
+		CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_TAKE),
+		CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_DIFF),
+		CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_DIFF),
+		CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_HEAD),
+	};
+	callus_snapshot before = CALLUS_SNAPSHOT_INIT, bogus = CALLUS_SNAPSHOT_INIT;
+	callus_snapshot_opts o = { NULL, 0, NULL, 0 };
+	callus_error e = CALLUS_ERROR_INIT;
+	callus_buf wrap = CALLUS_BUF_INIT, body = CALLUS_BUF_INIT;
+	char *dir = make_repo(), *bin = tmpdir(), *head, *want, *count;
+
+	(void)state;
+	take(&before, dir, NULL);
+	write_str(dir, "a.txt", "one\nTWO\nthree\n");
+	/* a wrapper that counts its starts */
+	callus_buf_printf(&body, "#!/bin/sh\necho >>'%s/starts'\nexec '%s' \"$@\"\n", bin, helper_path);
+	fake_helper(bin, body.ptr, &wrap);
+	o.helper = wrap.ptr;
+	bogus.kind = CALLUS_SNAPSHOT_GIT;
+	bogus.tree = strdup("0123456789012345678901234567890123456789");
+	reqs[1].snap = &before;
+	reqs[1].max_bytes = 100000;
+	reqs[2].snap = &bogus;
+	reqs[2].max_bytes = 100000;
+	assert_int_equal(callus_snapshot_run(reqs, 4, dir, &o, &e), 0);
+	count = slurp(bin, "starts", NULL);
+	assert_string_equal(count, "\n");
+	free(count);
+
+	head = run("cd '%s' && git rev-parse HEAD", dir);
+	chomp(head);
+	assert_int_equal(reqs[0].rc, 0);
+	assert_int_equal(reqs[0].taken.kind, CALLUS_SNAPSHOT_GIT);
+	assert_string_equal(reqs[0].taken.commit, head);
+	assert_string_not_equal(reqs[0].taken.tree, before.tree);
+	assert_int_equal(reqs[1].rc, 0);
+	want = run("cd '%s' && git --no-optional-locks diff", dir);
+	assert_string_equal(reqs[1].text, want);
+	assert_int_equal(reqs[2].rc, CALLUS_EIO);
+	assert_non_null(strstr(callus_error_message(&reqs[2].err), "no such snapshot"));
+	assert_null(reqs[2].text);
+	assert_int_equal(reqs[3].rc, 0);
+	assert_string_equal(reqs[3].text, head);
+	/* a snapshot of now is what the diff compared with: nothing since */
+	{
+		char *none = diff(dir, &reqs[0].taken, 100000);
+
+		assert_string_equal(none, "");
+		free(none);
+	}
+	for (size_t i = 0; i < 4; i++)
+		callus_snapshot_req_release(&reqs[i]);
+
+	/* no helper: every request says why */
+	o.helper = "/nonexistent/callus-git";
+	reqs[1].snap = &before;
+	assert_int_equal(callus_snapshot_run(reqs, 4, dir, &o, &e), CALLUS_ENOTFOUND);
+	for (size_t i = 0; i < 4; i++) {
+		assert_int_equal(reqs[i].rc, CALLUS_ENOTFOUND);
+		assert_string_equal(callus_error_message(&reqs[i].err), callus_error_message(&e));
+		callus_snapshot_req_release(&reqs[i]);
+	}
+	callus_error_release(&e);
+	free(head);
+	free(want);
+	callus_snapshot_release(&before);
+	callus_snapshot_release(&bogus);
+	callus_buf_release(&wrap);
+	callus_buf_release(&body);
+	rmdir_all(bin);
 	rmdir_all(dir);
 }
 
@@ -881,6 +974,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_helper_missing),
 		cmocka_unit_test(test_helper_timeout),
 		cmocka_unit_test(test_helper_bad_output),
+		cmocka_unit_test(test_batch_one_process),
 		cmocka_unit_test(test_kind_names),
 	};
 
