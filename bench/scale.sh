@@ -23,8 +23,9 @@
 # The baseline in the same run is the smallest size: flat costs are the goal.
 # Usage: bench/scale.sh [N] [SIZES] [path/to/callus]   (default: 20 "1000 10000")
 #   CALLUS_SCALE_KEEP=DIR keeps a copy of the workspace at each size, as
-#   grown and before it is measured (DIR/ws-SIZE), to time another binary
-#   on the same stores.
+#   grown and before it is measured (DIR/ws-SIZE); CALLUS_SCALE_FROM=DIR
+#   measures copies of those instead of growing (another binary on the same
+#   stores: its first command migrates a store of an older schema).
 #   bench/scale.sh 20 "1000 10000 100000" grows to 100,000 recordings (the
 #   growth with fsync skipped, bench/nosync.c).
 set -eu
@@ -75,10 +76,16 @@ echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 have=0
 for size in $sizes; do
 	start=$(date +%s)
-	# growing only: fsync skipped (bench/nosync.c), the measured runs below wait for the disk
-	LD_PRELOAD="$work/nosync.so" "$work/scale_gen" "$ws" "$have" "$size" ||
-		echo "scale_gen: errors at $size" >&2
-	echo "grown to $size recordings in $(($(date +%s) - start)) s" >&2
+	if [ -n "${CALLUS_SCALE_FROM:-}" ]; then
+		cd "$work" && rm -rf "$ws" && cp -a "$CALLUS_SCALE_FROM/ws-$size" "$ws" && cd "$ws"
+		printf '[retention]\ngc_hours = 0\n' >.callus/config
+		"$callus" status >/dev/null
+	else
+		# growing only: fsync skipped (bench/nosync.c), the measured runs below wait for the disk
+		LD_PRELOAD="$work/nosync.so" "$work/scale_gen" "$ws" "$have" "$size" ||
+			echo "scale_gen: errors at $size" >&2
+		echo "grown to $size recordings in $(($(date +%s) - start)) s" >&2
+	fi
 	if [ -n "${CALLUS_SCALE_KEEP:-}" ]; then
 		mkdir -p "$CALLUS_SCALE_KEEP" && cp -a "$ws" "$CALLUS_SCALE_KEEP/ws-$size"
 	fi

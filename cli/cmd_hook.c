@@ -806,7 +806,11 @@ reply:
 			callus_metrics_observe(metrics, CALLUS_METRIC_HOOK_LATENCY, labels,
 					     (double)(end.tv_sec - start.tv_sec) * 1e3 +
 						     (double)(end.tv_nsec - start.tv_nsec) / 1e6);
-		cli_flush_metrics(&ws, metrics, store, failed);
+		/* after a recording, to the spool: the store was just written and
+		 * closed, and its next writer takes the spool in its own
+		 * transaction ('callus metrics' reads both), where opening it
+		 * again for one latency cost a schema read and a commit */
+		cli_flush_metrics(&ws, metrics, store, failed || !strcmp(path, "record"));
 	}
 	if (fresh)
 		cli_embed_later(&ws);
