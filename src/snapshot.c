@@ -12,6 +12,7 @@
 #include "callus/child.h"
 #include "callus/common.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,18 +44,20 @@ char *callus_snapshot_helper(void)
 }
 
 /*
- * Run the helper (argv[0] filled in here) and collect its stdout into out
- * (at most out_max bytes).  CALLUS_ENOTFOUND: no helper; CALLUS_EINVAL: it
+ * Run the helper (argv[0] filled in here) for nreq requests and collect its
+ * stdout into out (at most out_max bytes).  CALLUS_ENOTFOUND: no helper; CALLUS_EINVAL: it
  * refused its arguments (exit 2); CALLUS_EIO: it failed or timed out.
  */
-static int run_helper(callus_buf *out, char **argv, size_t out_max, const callus_snapshot_opts *opts,
-		      callus_error *err)
+static int run_helper(callus_buf *out, char **argv, size_t out_max, size_t nreq,
+		      const callus_snapshot_opts *opts, callus_error *err)
 {
 	callus_child_opts co = { "snapshot helper", argv, NULL, NULL, 0, out_max, 0 };
+	int each = opts && opts->timeout_ms > 0 ? opts->timeout_ms : DEFAULT_TIMEOUT_MS;
 	char *own = NULL;
 	int rc;
 
-	co.timeout_ms = opts && opts->timeout_ms > 0 ? opts->timeout_ms : DEFAULT_TIMEOUT_MS;
+	/* each request the time it had when it ran alone */
+	co.timeout_ms = nreq > 1 && (size_t)each <= (size_t)INT_MAX / nreq ? each * (int)nreq : each;
 	argv[0] = opts && opts->helper ? (char *)opts->helper : (own = callus_snapshot_helper());
 	if (!argv[0]) {
 		callus_buf_init(out, out_max);
@@ -305,7 +308,7 @@ int callus_snapshot_run(callus_snapshot_req *reqs, size_t n, const char *workspa
 	rc = 0;
 	if (!nsent)
 		goto out;
-	rc = run_helper(&res, argv, limit == (size_t)-1 ? 0 : limit, opts, err);
+	rc = run_helper(&res, argv, limit == (size_t)-1 ? 0 : limit, nsent, opts, err);
 	if (rc == 0)
 		rc = read_answers(reqs, sent, n, res.ptr, res.len, err);
 	if (rc == 0)

@@ -47,7 +47,9 @@ typedef struct callus_snapshot {
 /* How to reach the helper.  Borrowed strings. */
 typedef struct callus_snapshot_opts {
 	const char *helper;  /* path of callus-git; NULL: callus_snapshot_helper() */
-	int timeout_ms;      /* the helper is killed past this; <= 0: 10000 */
+	int timeout_ms;      /* the helper is killed past this (times the
+			      * requests of a callus_snapshot_run()); <= 0:
+			      * 10000 */
 	const char *const *exclude; /* NULL-terminated workspace-relative paths
 				     * (a trailing '/' for a directory) whose
 				     * changes snapshots and diffs leave out,
