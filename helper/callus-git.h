@@ -63,7 +63,8 @@ void callus_git_set_excludes(char **paths, int n);
 
 /* The tree of the working tree of the workspace in repo: the index as it
  * is on disk plus every change in the working directory, the excluded
- * paths as the index has them.  The index is never written. */
+ * paths as the index has them.  The index is never written.  Made once a
+ * process: later calls give the same tree. */
 int callus_git_worktree_tree(git_oid *out, git_repository *repo, const char *workspace);
 
 /* ---- diffs (callus-git-diff.c) ------------------------------------------ */
