@@ -220,10 +220,13 @@ static int read_answers(callus_snapshot_req *reqs, const unsigned char *sent, si
 		if (!strcmp(word, "ok")) {
 			reqs[i].rc = take_output(&reqs[i], p, (size_t)size);
 		} else if (!strcmp(word, "error") || !strcmp(word, "usage")) {
+			/* its message's first line */
+			const char *eol = memchr(p, '\n', (size_t)size);
+			int ml = (int)(eol ? (size_t)(eol - p) : (size_t)size);
+
 			reqs[i].rc = callus_error_set(&reqs[i].err,
 						    word[0] == 'u' ? CALLUS_EINVAL : CALLUS_EIO,
-						    "%.*s", (int)strcspn(p, "\n") < (int)size
-							    ? (int)strcspn(p, "\n") : (int)size, p);
+						    "%.*s", ml, p);
 		} else {
 			goto bad;
 		}

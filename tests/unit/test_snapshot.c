@@ -807,6 +807,7 @@ static void test_helper_bad_output(void **state)
 		{ "printf 'error 17\\ncallus-git: nope\\n'", CALLUS_EIO, "callus-git: nope" },
 		{ "printf 'usage 18\\ncallus-git: yours\\n'", CALLUS_EINVAL, "callus-git: yours" },
 		{ "printf 'fine 0\\n'", CALLUS_EIO, NULL },
+		{ "true", CALLUS_EIO, NULL },
 		{ "printf 'ok 47\\ngit 4b825dc642cb6eb9a060e54bf8d69288fbee4904 -\\n'", 0, NULL },
 	};
 	callus_buf path = CALLUS_BUF_INIT, body = CALLUS_BUF_INIT;
