@@ -332,7 +332,8 @@ int callus_match_find(callus_store *s, const callus_match_opts *opts, const call
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	*out = NULL;
 	*count = 0;
-	if (callus_match_builtin_vector_path(&path, opts->workspace) < 0 ||
+	if ((opts->vectors ? callus_buf_printf(&path, "%s", opts->vectors)
+			   : callus_match_builtin_vector_path(&path, opts->workspace)) < 0 ||
 	    !(vm = calloc(k + 1, sizeof(*vm)))) {
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;

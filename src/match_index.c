@@ -19,6 +19,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int callus_match_vector_name(char out[CALLUS_MATCH_VECTOR_NAME_MAX + 1], const char *model)
 {
@@ -279,6 +280,24 @@ static int link_duplicate(callus_store *s, const char *alias, const char *canoni
 	return sq;
 }
 
+/* Whether signature id has a note. */
+static int is_noted(callus_store *s, const char *id, int *yes)
+{
+	sqlite3_stmt *st = NULL;
+	int sq = sqlite3_prepare_v2(callus_store_db(s),
+				    "SELECT 1 FROM note_signatures WHERE signature_id = ?1", -1, &st,
+				    NULL);
+
+	*yes = 0;
+	if (sq != SQLITE_OK)
+		return sq;
+	callus_sql_bind_text(st, 1, id);
+	if ((sq = sqlite3_step(st)) == SQLITE_ROW)
+		*yes = 1;
+	sqlite3_finalize(st);
+	return sq == SQLITE_ROW || sq == SQLITE_DONE ? SQLITE_OK : sq;
+}
+
 typedef struct pending_vecs {
 	int64_t *ids;
 	float *vecs;
@@ -334,7 +353,7 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 	callus_buf path = CALLUS_BUF_INIT;
 	sqlite3_stmt *st = NULL;
 	callus_vecindex *vi = NULL;
-	pending_vecs pv = { NULL, NULL, 0 };
+	pending_vecs pv = { NULL, NULL, 0 }, npv = { NULL, NULL, 0 };
 	int rc = 0, sq;
 
 	if (added)
@@ -403,6 +422,7 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 			float vec[CALLUS_EMBED_DIM];
 			char near[CALLUS_SHA256_HEX_LEN + 1] = "";
 			double sim = 0;
+			int noted = 0;
 
 			if ((sq = callus_match_embed(s, &sigs[i], vec)) != SQLITE_OK)
 				break;
@@ -416,6 +436,11 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 			}
 			if ((sq = store_vector(s, sigs[i].id, vec)) == SQLITE_OK)
 				sq = pending_add(&pv, rowids[i], vec);
+			/* a note pulled with its signature: its vector, at last,
+			 * for the notes' searches too */
+			if (sq == SQLITE_OK && !all && (sq = is_noted(s, sigs[i].id, &noted)) ==
+							      SQLITE_OK && noted)
+				sq = pending_add(&npv, rowids[i], vec);
 		}
 		callus_signatures_free(sigs, n);
 		free(rowids);
@@ -437,9 +462,21 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 						       err)) < 0) {
 		goto rollback;
 	}
+	/* a failure leaves a zero record there: never similar, until the
+	 * file is made again (a hint, not worth the recording) */
+	callus_buf_clear(&path);
+	if (npv.n && callus_buf_printf(&path, "%s/.callus/" CALLUS_MATCH_NOTED_FILE, workspace) == 0)
+		(void)callus_vecindex_append(path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM,
+					   npv.ids, npv.vecs, npv.n, NULL);
 	if (added)
 		*added = pv.n;
 	rc = callus_store_exec(s, "COMMIT", err);
+	/* the noted signatures' file holds the old vectors: made again from
+	 * the store at its next search, which sees this commit */
+	callus_buf_clear(&path);
+	if (rc == 0 && all &&
+	    callus_buf_printf(&path, "%s/.callus/" CALLUS_MATCH_NOTED_FILE, workspace) == 0)
+		(void)unlink(path.ptr);
 	goto out_nodb;
 fail:
 	rc = callus_store_db_error(s, err, sq, "cannot index the signatures of");
@@ -450,6 +487,8 @@ out_nodb:
 	callus_vecindex_close(vi);
 	free(pv.ids);
 	free(pv.vecs);
+	free(npv.ids);
+	free(npv.vecs);
 	callus_buf_release(&path);
 	return rc;
 }

@@ -43,6 +43,10 @@ int callus_match_vector_path(callus_buf *out, const char *workspace, const char 
 /* The same for the built-in model. */
 int callus_match_builtin_vector_path(callus_buf *out, const char *workspace);
 
+/* Beside it, the built-in vectors of the signatures that have a note
+ * (notes_vectors.c keeps it; removed here when every vector is remade). */
+#define CALLUS_MATCH_NOTED_FILE "vectors-" CALLUS_EMBED_BUILTIN_MODEL ".noted.bin"
+
 /* The vector of sig as the store weighs features now (the document
  * frequencies of the indexed signatures).  An SQLite result code. */
 int callus_match_embed(callus_store *s, const callus_signature *sig, float vec[CALLUS_EMBED_DIM]);

@@ -505,6 +505,7 @@ typedef struct found {
 typedef struct searches {
 	found *items;
 	size_t count, cap;
+	callus_buf vectors; /* the noted signatures' vector file */
 } searches;
 
 static void searches_release(searches *c)
@@ -514,6 +515,7 @@ static void searches_release(searches *c)
 		callus_matches_free(c->items[i].m, c->items[i].n);
 	}
 	free(c->items);
+	callus_buf_release(&c->vectors);
 }
 
 /* The notes' similarity search of f's signature, once per learning. */
@@ -541,6 +543,10 @@ static const found *search_once(callus_store *s, const char *workspace, const fi
 	memset(&mo, 0, sizeof(mo));
 	mo.workspace = workspace;
 	mo.threshold = CALLUS_NOTE_MERGE;
+	/* only a noted signature can give a note: their vectors alone, when
+	 * their file can be made to agree with the store (else all) */
+	if (callus_notes_vectors_fresh(s, &c->vectors, NULL) == 0)
+		mo.vectors = c->vectors.ptr;
 	it->ok = callus_match_find(s, &mo, &sig, &it->m, &it->n, NULL) == 0;
 	callus_signature_release(&sig);
 	return it;
@@ -684,11 +690,14 @@ int callus_notes_attach(callus_store *s, const char *id, const char *rid, const 
 					   "INSERT OR IGNORE INTO note_resolutions (resolution_id,"
 					   " note_id) VALUES (CAST(?2 AS INTEGER), ?1)",
 					   v, 2);
-	if (sq == SQLITE_OK && sig)
+	if (sq == SQLITE_OK && sig) {
 		sq = callus_sql_exec_texts(callus_store_db(s),
 					   "INSERT OR IGNORE INTO note_signatures (signature_id,"
 					   " note_id) VALUES (?3, ?1)",
 					   v, 3);
+		if (sq == SQLITE_OK && sqlite3_changes(callus_store_db(s)) > 0)
+			callus_notes_vectors_add(s, sig);
+	}
 	return sq;
 }
 
@@ -869,7 +878,7 @@ int callus_notes_learn(callus_store *s, const char *workspace, const int64_t *re
 		       size_t n, size_t *made, callus_error *err)
 {
 	callus_strlist changed = CALLUS_STRLIST_INIT;
-	searches c = { NULL, 0, 0 };
+	searches c = { NULL, 0, 0, CALLUS_BUF_INIT };
 	char *now = callus_now_iso8601();
 	int sq = now ? SQLITE_OK : SQLITE_NOMEM, rc = 0;
 

@@ -7,6 +7,7 @@
 #ifndef CALLUS_NOTES_INTERNAL_H
 #define CALLUS_NOTES_INTERNAL_H
 
+#include "callus/buf.h"
 #include "callus/common.h"
 #include "callus/notes.h"
 #include "callus/store.h"
@@ -25,8 +26,19 @@ int callus_notes_write_file(callus_store *s, const char *workspace, const char *
 			    callus_error *err);
 
 /* Note id answers resolution rid (its id as text) and signature sig: both
- * kept with it, once.  An SQLite result code. */
+ * kept with it, once (a signature new to the notes goes to their vector
+ * file too).  An SQLite result code. */
 int callus_notes_attach(callus_store *s, const char *id, const char *rid, const char *sig);
+
+/* The noted signatures' vector file (notes_vectors.c): its path beside
+ * s's database; the vector of sig appended to it (failures leave the file
+ * behind the store's count, which the next search repairs); made to agree
+ * with the store before a search (rebuilt when behind, compacted when far
+ * ahead), *path set (match_index.c removes it when every vector is
+ * remade). */
+int callus_notes_vectors_path(callus_buf *out, callus_store *s);
+void callus_notes_vectors_add(callus_store *s, const char *sig);
+int callus_notes_vectors_fresh(callus_store *s, callus_buf *path, callus_error *err);
 
 /* Note id retired now (its file to be removed, never written again).  An
  * SQLite result code. */

@@ -362,6 +362,15 @@ static const char *const migrations[] = {
 	 * (notes_sync.c): a recording's bounded sync writes them without
 	 * reading the list of every note. */
 	"CREATE INDEX notes_unwritten ON notes(id) WHERE file_size < 0 AND status = 'active';",
+	/* 11 -> 12: the noted signatures counted, for their vector file
+	 * (notes_vectors.c): a file with fewer records than this is rebuilt
+	 * before a search. */
+	"CREATE TABLE noted_count (n INTEGER NOT NULL);"
+	"INSERT INTO noted_count SELECT count(*) FROM note_signatures;"
+	"CREATE TRIGGER noted_count_add AFTER INSERT ON note_signatures BEGIN"
+	"  UPDATE noted_count SET n = n + 1; END;"
+	"CREATE TRIGGER noted_count_remove AFTER DELETE ON note_signatures BEGIN"
+	"  UPDATE noted_count SET n = n - 1; END;",
 };
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,
 	       "one migration per schema version");

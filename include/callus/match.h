@@ -75,6 +75,10 @@ typedef struct callus_match_opts {
 	callus_match_scans *scans; /* may be NULL: a scan of the same query
 				   * kept by callus_match_index_scanned() is
 				   * continued instead of repeated */
+	const char *vectors;     /* NULL: the built-in model's vector file of
+				  * the workspace; else a file of some of those
+				  * vectors, the only ones searched (the noted
+				  * signatures', notes.c) */
 } callus_match_opts;
 
 typedef enum callus_match_how {

@@ -141,7 +141,7 @@ static void resolve(fixture *f, const callus_signature *g, const char *args)
 static size_t suggest_counted(fixture *f, const callus_signature *g, callus_suggestion **out,
 			      callus_metrics *m)
 {
-	callus_match_opts mo = { f->dir, 0, 0, 0, m, NULL, NULL, 0, NULL };
+	callus_match_opts mo = { f->dir, 0, 0, 0, m, NULL, NULL, 0, NULL, NULL };
 	size_t n = 0;
 
 	assert_int_equal(callus_match_suggest(f->s, &mo, g, 0, out, &n, NULL), 0);

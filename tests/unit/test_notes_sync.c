@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include <fcntl.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,10 +22,12 @@
 #include <unistd.h>
 
 #include "callus/buf.h"
+#include "callus/embed.h"
 #include "callus/fsutil.h"
 #include "callus/notemd.h"
 #include "callus/notes.h"
 #include "callus/store.h"
+#include "callus/vecindex.h"
 
 #include "notes_internal.h"
 #include "store_internal.h"
@@ -412,6 +415,155 @@ static void store_ahead_is_written(void **state)
 	assert_int_equal(sync_round(f), 0);
 }
 
+/* Records in the noted signatures' vector file (notes_vectors.c). */
+static size_t noted_records(fixture *f)
+{
+	callus_buf path = CALLUS_BUF_INIT;
+	callus_vecindex *vi = NULL;
+	size_t n;
+
+	assert_int_equal(callus_notes_vectors_path(&path, f->s), 0);
+	assert_int_equal(callus_vecindex_open(&vi, path.ptr, CALLUS_EMBED_BUILTIN_MODEL,
+					    CALLUS_EMBED_DIM, NULL, NULL), 0);
+	n = callus_vecindex_count(vi);
+	callus_vecindex_close(vi);
+	callus_buf_release(&path);
+	return n;
+}
+
+static int64_t one_int(fixture *f, const char *q)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t v;
+
+	assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s), q, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/*
+ * The noted signatures' vectors follow the store: appended as notes gain
+ * signatures, rebuilt when the file is behind the store's count (removed,
+ * a crash between insert and append), compacted when far ahead (notes
+ * removed), and a stored signature's record is its vector: found by it.
+ */
+static void noted_vectors_follow_the_store(void **state)
+{
+	fixture *f = *state;
+	callus_buf path = CALLUS_BUF_INIT;
+	callus_vecindex *vi = NULL;
+	callus_vecmatch m[2];
+	uint8_t packed[CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM)];
+	float v[CALLUS_EMBED_DIM];
+	char id[CALLUS_NOTE_ID_LEN + 1];
+	sqlite3_stmt *st = NULL;
+	int64_t rowid;
+
+	/* the 300 notes imported by the setup's sync: a zero record each as
+	 * a note took its signature, which had no vector yet, then the
+	 * vector the sync's indexing gave it; a search compacts the file to
+	 * one record each */
+	assert_int_equal(one_int(f, "SELECT n FROM noted_count"), NOTES);
+	assert_int_equal(one_int(f, "SELECT count(*) FROM note_signatures"), NOTES);
+	assert_int_equal(noted_records(f), 2 * NOTES);
+	assert_int_equal(callus_notes_vectors_fresh(f->s, &path, NULL), 0);
+	assert_int_equal(noted_records(f), NOTES);
+	assert_int_equal(callus_notes_vectors_fresh(f->s, &path, NULL), 0);
+	assert_int_equal(noted_records(f), NOTES);
+	/* gone: made again from the store before the next search */
+	assert_int_equal(unlink(path.ptr), 0);
+	{
+		callus_error e = CALLUS_ERROR_INIT;
+
+		if (callus_notes_vectors_fresh(f->s, &path, &e) != 0)
+			fail_msg("rebuild: %s", callus_error_message(&e));
+		callus_error_release(&e);
+	}
+	assert_int_equal(noted_records(f), NOTES);
+	/* two hundred notes' signatures removed: compacted */
+	sql(f, "DELETE FROM note_signatures WHERE signature_id IN"
+	       " (SELECT signature_id FROM note_signatures ORDER BY signature_id LIMIT 200)");
+	assert_int_equal(one_int(f, "SELECT n FROM noted_count"), NOTES - 200);
+	assert_int_equal(callus_notes_vectors_fresh(f->s, &path, NULL), 0);
+	assert_int_equal(noted_records(f), NOTES - 200);
+
+	/* a stored signature with a vector, given to a note: its record */
+	for (size_t i = 0; i < CALLUS_EMBED_DIM; i++)
+		v[i] = (i % 7 == 0) ? 0.25f : 0.0f;
+	{
+		double n2 = 0;
+
+		for (size_t i = 0; i < CALLUS_EMBED_DIM; i++)
+			n2 += (double)v[i] * v[i];
+		for (size_t i = 0; i < CALLUS_EMBED_DIM; i++)
+			v[i] = (float)(v[i] / sqrt(n2));
+	}
+	callus_vecindex_pack(packed, v, CALLUS_EMBED_DIM);
+	sql(f, "INSERT INTO signatures (id, error_type, message_pattern, original, tool,"
+	       " first_seen, last_seen) VALUES ('feedfacefeedfacefeedfacefeedfacefeedfacefeedfacefeedfacefeedface',"
+	       " 'error', 'x', 'x', 'gcc', '2026-11-25', '2026-11-25')");
+	rowid = one_int(f, "SELECT rowid FROM signatures WHERE id LIKE 'feedface%'");
+	assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
+					    "INSERT INTO signature_vectors (signature_id, model, vector)"
+					    " VALUES ('feedfacefeedfacefeedfacefeedfacefeedfacefeedfacefeedfacefeedface',"
+					    " '" CALLUS_EMBED_BUILTIN_MODEL "', ?1)",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	sqlite3_bind_blob(st, 1, packed, (int)sizeof(packed), SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+	note_id(id, 7);
+	assert_int_equal(callus_notes_attach(f->s, id, NULL,
+					   "feedfacefeedfacefeedfacefeedfacefeedfacefeedfacefeedfacefeedface"),
+			 SQLITE_OK);
+	/* once: attached again, nothing more */
+	assert_int_equal(callus_notes_attach(f->s, id, NULL,
+					   "feedfacefeedfacefeedfacefeedfacefeedfacefeedfacefeedfacefeedface"),
+			 SQLITE_OK);
+	assert_int_equal(noted_records(f), NOTES - 200 + 1);
+	assert_int_equal(callus_notes_vectors_fresh(f->s, &path, NULL), 0);
+	assert_int_equal(callus_vecindex_open(&vi, path.ptr, CALLUS_EMBED_BUILTIN_MODEL,
+					    CALLUS_EMBED_DIM, NULL, NULL), 0);
+	assert_int_equal(callus_vecindex_search(vi, v, 0.9f, m, 2), 1);
+	assert_int_equal(m[0].id, rowid);
+	assert_true(m[0].score > 0.99f);
+	callus_vecindex_close(vi);
+
+	/* a pulled note's signature, indexed by the sync: found by its
+	 * vector */
+	assert_int_equal(one_int(f, "SELECT count(*) FROM note_signatures x JOIN signature_vectors v"
+				   " ON v.signature_id = x.signature_id"), NOTES - 200 + 1);
+	assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
+					    "SELECT g.rowid, v.vector FROM note_signatures x JOIN"
+					    " signatures g ON g.id = x.signature_id JOIN"
+					    " signature_vectors v ON v.signature_id = g.id"
+					    " WHERE g.id NOT LIKE 'feedface%' LIMIT 1",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	rowid = sqlite3_column_int64(st, 0);
+	assert_int_equal(callus_vecindex_unpack(v, CALLUS_EMBED_DIM, sqlite3_column_blob(st, 1),
+					      (size_t)sqlite3_column_bytes(st, 1)), 0);
+	sqlite3_finalize(st);
+	assert_int_equal(callus_notes_vectors_fresh(f->s, &path, NULL), 0);
+	assert_int_equal(callus_vecindex_open(&vi, path.ptr, CALLUS_EMBED_BUILTIN_MODEL,
+					    CALLUS_EMBED_DIM, NULL, NULL), 0);
+	{
+		/* the pulled notes are alike: it is among the best */
+		callus_vecmatch all[NOTES];
+		size_t n = callus_vecindex_search(vi, v, 0.9f, all, NOTES), i;
+
+		for (i = 0; i < n && all[i].id != rowid; i++)
+			;
+		assert_true(i < n);
+		assert_true(all[i].score > 0.99f);
+	}
+	callus_vecindex_close(vi);
+	callus_buf_release(&path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -422,6 +574,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(store_ahead_is_written, setup, teardown),
 		cmocka_unit_test_setup_teardown(learning_syncs, setup, teardown),
 		cmocka_unit_test_setup_teardown(own_writes_keep_the_cursor, setup, teardown),
+		cmocka_unit_test_setup_teardown(noted_vectors_follow_the_store, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
