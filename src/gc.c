@@ -295,9 +295,7 @@ static int rewrite_vectors(callus_store *s, const char *workspace, const callus_
 	callus_buf path = CALLUS_BUF_INIT;
 	callus_vecindex *vi = NULL;
 	sqlite3_stmt *st = NULL;
-	int64_t *ids = NULL;
-	float *vecs = NULL;
-	size_t n = 0, cap = 0, infile;
+	size_t infile;
 	int64_t stored = callus_store_query_int(
 		s, "SELECT coalesce((SELECT n FROM vector_counts WHERE model = '"
 		   CALLUS_EMBED_BUILTIN_MODEL "'), 0)");
@@ -315,38 +313,11 @@ static int rewrite_vectors(callus_store *s, const char *workspace, const callus_
 				" ON g.id = v.signature_id WHERE v.model = '" CALLUS_EMBED_BUILTIN_MODEL
 				"' ORDER BY g.rowid",
 				-1, &st, NULL);
-	while (sq == SQLITE_OK && (sq = sqlite3_step(st)) == SQLITE_ROW) {
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 1024;
-			int64_t *ni = realloc(ids, ncap * sizeof(*ni));
-			float *nv = ni ? realloc(vecs, ncap * CALLUS_EMBED_DIM * sizeof(*nv)) : NULL;
-
-			if (ni)
-				ids = ni;
-			if (!nv) {
-				sq = SQLITE_NOMEM;
-				break;
-			}
-			vecs = nv;
-			cap = ncap;
-		}
-		if (callus_vecindex_unpack(vecs + n * CALLUS_EMBED_DIM, CALLUS_EMBED_DIM,
-					   sqlite3_column_blob(st, 1),
-					   (size_t)sqlite3_column_bytes(st, 1)) < 0)
-			continue; /* not packed: reindex makes it again */
-		ids[n++] = sqlite3_column_int64(st, 0);
-		sq = SQLITE_OK;
-	}
-	if (sq != SQLITE_DONE) {
-		rc = callus_store_db_error(s, err, sq, "cannot read the vectors of");
-		goto out;
-	}
-	rc = callus_vecindex_rewrite(path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, ids, vecs,
-				     n, err);
+	/* a vector not packed is left out: reindex makes it again */
+	rc = sq != SQLITE_OK ? callus_store_db_error(s, err, sq, "cannot read the vectors of")
+			     : callus_match_rewrite_file(s, st, path.ptr, 0, err);
 out:
 	sqlite3_finalize(st);
-	free(ids);
-	free(vecs);
 	callus_buf_release(&path);
 	return rc;
 }

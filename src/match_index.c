@@ -493,6 +493,50 @@ out_nodb:
 	return rc;
 }
 
+int callus_match_rewrite_file(callus_store *s, sqlite3_stmt *st, const char *path, int zero_bad,
+			      callus_error *err)
+{
+	int64_t *ids = NULL;
+	float *vecs = NULL;
+	size_t n = 0, cap = 0;
+	int rc, sq;
+
+	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+		float *v;
+
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 1024;
+			int64_t *ni = realloc(ids, ncap * sizeof(*ni));
+			float *nv = ni ? realloc(vecs, ncap * CALLUS_EMBED_DIM * sizeof(*nv)) : NULL;
+
+			if (ni)
+				ids = ni;
+			if (!nv) {
+				sq = SQLITE_NOMEM;
+				break;
+			}
+			vecs = nv;
+			cap = ncap;
+		}
+		v = vecs + n * CALLUS_EMBED_DIM;
+		if (callus_vecindex_unpack(v, CALLUS_EMBED_DIM, sqlite3_column_blob(st, 1),
+					   (size_t)sqlite3_column_bytes(st, 1)) < 0) {
+			if (!zero_bad)
+				continue;
+			memset(v, 0, CALLUS_EMBED_DIM * sizeof(*v));
+		}
+		ids[n++] = sqlite3_column_int64(st, 0);
+	}
+	if (sq != SQLITE_DONE)
+		rc = callus_store_db_error(s, err, sq, "cannot read the vectors of");
+	else
+		rc = callus_vecindex_rewrite(path, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, ids,
+					   vecs, n, err);
+	free(ids);
+	free(vecs);
+	return rc;
+}
+
 int callus_match_index(callus_store *s, const char *workspace, size_t *added, callus_error *err)
 {
 	return index_signatures(s, workspace, 0, NULL, added, err);

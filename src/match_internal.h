@@ -43,6 +43,16 @@ int callus_match_vector_path(callus_buf *out, const char *workspace, const char 
 /* The same for the built-in model. */
 int callus_match_builtin_vector_path(callus_buf *out, const char *workspace);
 
+/*
+ * Replace the built-in model's vector file at path with the rows st yields
+ * (a signature's rowid, its packed vector), stepped to the end here and
+ * finalized by the caller.  A vector that is not packed is left out, or
+ * with zero_bad made a zero record (never similar; the records stay as
+ * many as the rows).  0 or a negative CALLUS_E* code with err set.
+ */
+int callus_match_rewrite_file(callus_store *s, sqlite3_stmt *st, const char *path, int zero_bad,
+			      callus_error *err);
+
 /* Beside it, the built-in vectors of the signatures that have a note
  * (notes_vectors.c keeps it; removed here when every vector is remade). */
 #define CALLUS_MATCH_NOTED_FILE "vectors-" CALLUS_EMBED_BUILTIN_MODEL ".noted.bin"

@@ -27,7 +27,6 @@
 #include "sqlutil.h"
 #include "store_internal.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 /* Records beyond the store's count a file may hold before a search
@@ -83,14 +82,12 @@ void callus_notes_vectors_add(callus_store *s, const char *sig)
 	callus_buf_release(&path);
 }
 
-/* The file rewritten with every noted signature's vector, from the store. */
+/* The file rewritten with every noted signature's vector, from the store
+ * (a zero record for one without: the counts agree). */
 static int rebuild(callus_store *s, const char *path, callus_error *err)
 {
 	sqlite3_stmt *st = NULL;
-	int64_t *ids = NULL;
-	float *vecs = NULL;
-	size_t n = 0, cap = 0;
-	int rc = 0, sq;
+	int rc, sq;
 
 	sq = sqlite3_prepare_v2(callus_store_db(s),
 				"SELECT coalesce(g.rowid, 0), v.vector FROM note_signatures x"
@@ -98,37 +95,9 @@ static int rebuild(callus_store *s, const char *path, callus_error *err)
 				" LEFT JOIN signature_vectors v ON v.signature_id = g.id AND v.model = '"
 				CALLUS_EMBED_BUILTIN_MODEL "' ORDER BY 1",
 				-1, &st, NULL);
-	while (sq == SQLITE_OK && (sq = sqlite3_step(st)) == SQLITE_ROW) {
-		sq = SQLITE_OK;
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 256;
-			int64_t *ni = realloc(ids, ncap * sizeof(*ni));
-			float *nv = ni ? realloc(vecs, ncap * CALLUS_EMBED_DIM * sizeof(*nv)) : NULL;
-
-			if (ni)
-				ids = ni;
-			if (!nv) {
-				sq = SQLITE_NOMEM;
-				break;
-			}
-			vecs = nv;
-			cap = ncap;
-		}
-		ids[n] = sqlite3_column_int64(st, 0);
-		if (callus_vecindex_unpack(vecs + n * CALLUS_EMBED_DIM, CALLUS_EMBED_DIM,
-					 sqlite3_column_blob(st, 1),
-					 (size_t)sqlite3_column_bytes(st, 1)) < 0)
-			memset(vecs + n * CALLUS_EMBED_DIM, 0, CALLUS_EMBED_DIM * sizeof(*vecs));
-		n++;
-	}
-	if (sq != SQLITE_DONE)
-		rc = callus_store_db_error(s, err, sq, "cannot read the noted signatures in");
-	else
-		rc = callus_vecindex_rewrite(path, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, ids,
-					   vecs, n, err);
+	rc = sq != SQLITE_OK ? callus_store_db_error(s, err, sq, "cannot read the noted signatures in")
+			     : callus_match_rewrite_file(s, st, path, 1, err);
 	sqlite3_finalize(st);
-	free(ids);
-	free(vecs);
 	return rc;
 }
 
