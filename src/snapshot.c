@@ -187,13 +187,24 @@ static int take_output(callus_snapshot_req *r, const char *text, size_t n)
 	return rc;
 }
 
+/* What the helper is asked: all but a diff of something not a snapshot,
+ * which fails here. */
+static int sendable(const callus_snapshot_req *r)
+{
+	const callus_snapshot *snap = r->snap;
+
+	return r->kind != CALLUS_SNAPSHOT_REQ_DIFF ||
+	       (snap && snap->tree && is_oid_hex(snap->tree, strlen(snap->tree)) &&
+		callus_snapshot_kind_name(snap->kind));
+}
+
 /*
- * The helper's answers to the requests sent (those with sent[i] set), in
+ * The helper's answers to the sendable requests, in
  * order: "ok|error|usage LEN\n" then LEN bytes each, and nothing after.
  * CALLUS_EIO when it printed anything else.
  */
-static int read_answers(callus_snapshot_req *reqs, const unsigned char *sent, size_t n,
-			const char *out, size_t len, callus_error *err)
+static int read_answers(callus_snapshot_req *reqs, size_t n, const char *out, size_t len,
+			callus_error *err)
 {
 	size_t pos = 0;
 
@@ -203,7 +214,7 @@ static int read_answers(callus_snapshot_req *reqs, const unsigned char *sent, si
 		unsigned long long size;
 		size_t wl;
 
-		if (!sent[i])
+		if (!sendable(&reqs[i]))
 			continue;
 		nl = memchr(p, '\n', len - pos);
 		wl = strcspn(p, " \n");
@@ -240,29 +251,23 @@ bad:
 			      out + pos);
 }
 
-static int diff_valid(const callus_snapshot *snap)
-{
-	return snap && snap->tree && is_oid_hex(snap->tree, strlen(snap->tree)) &&
-	       callus_snapshot_kind_name(snap->kind);
-}
-
 int callus_snapshot_run(callus_snapshot_req *reqs, size_t n, const char *workspace,
 			const callus_snapshot_opts *opts, callus_error *err)
 {
 	callus_buf res = CALLUS_BUF_INIT;
-	unsigned char *sent = NULL;
-	char **argv = NULL, since[32], (*max)[32] = NULL;
+	char **argv = NULL, since[32], (*nums)[32] = NULL;
 	size_t nargs = 2 * count_excludes(opts) + 6, limit = 0, i, a, nsent = 0;
-	int rc;
+	int unlimited = 0, rc;
 
+	for (i = 0; i < n; i++)
+		if (!sendable(&reqs[i]))
+			reqs[i].rc = callus_error_set(&reqs[i].err, CALLUS_EINVAL, "not a snapshot");
 	if ((rc = check_workspace(workspace, err)) < 0)
 		goto fail_all;
 	for (i = 0; i < n; i++)
 		nargs += 4 + (reqs[i].files ? reqs[i].files->count : 0);
-	sent = calloc(n ? n : 1, 1);
-	max = calloc(n ? n : 1, sizeof *max);
-	argv = calloc(nargs, sizeof *argv);
-	if (!sent || !max || !argv) {
+	/* a request's number (files, bytes) as an argument */
+	if (!(nums = calloc(n ? n : 1, sizeof *nums)) || !(argv = calloc(nargs, sizeof *argv))) {
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto fail_all;
 	}
@@ -278,55 +283,50 @@ int callus_snapshot_run(callus_snapshot_req *reqs, size_t n, const char *workspa
 		callus_snapshot_req *r = &reqs[i];
 		size_t room = SMALL_OUTPUT_MAX;
 
-		if (r->kind == CALLUS_SNAPSHOT_REQ_DIFF && !diff_valid(r->snap)) {
-			r->rc = callus_error_set(&r->err, CALLUS_EINVAL, "not a snapshot");
+		if (!sendable(r))
 			continue;
-		}
 		if (r->kind == CALLUS_SNAPSHOT_REQ_TAKE) {
 			size_t nf = r->files ? r->files->count : 0;
 
 			argv[a++] = "snapshot";
-			snprintf(max[i], sizeof max[i], "%zu", nf);
-			argv[a++] = max[i];
+			snprintf(nums[i], sizeof nums[i], "%zu", nf);
+			argv[a++] = nums[i];
 			for (size_t j = 0; j < nf; j++)
 				argv[a++] = r->files->items[j];
 		} else if (r->kind == CALLUS_SNAPSHOT_REQ_DIFF) {
 			argv[a++] = "diff";
 			argv[a++] = (char *)callus_snapshot_kind_name(r->snap->kind);
 			argv[a++] = r->snap->tree;
-			snprintf(max[i], sizeof max[i], "%zu", r->max_bytes);
-			argv[a++] = max[i];
-			/* 0 = no limit for callus_buf, which is what an
-			 * overflow would need */
-			if (callus_size_add(&room, r->max_bytes, DIFF_TRAILER_MAX) < 0)
-				room = 0;
+			snprintf(nums[i], sizeof nums[i], "%zu", r->max_bytes);
+			argv[a++] = nums[i];
+			unlimited |= callus_size_add(&room, r->max_bytes, DIFF_TRAILER_MAX) < 0;
 		} else {
 			argv[a++] = "head";
 		}
-		sent[i] = 1;
+		/* the answer's header line, then what it printed */
+		unlimited |= callus_size_add(&limit, limit, room) < 0 ||
+			     callus_size_add(&limit, limit, 64) < 0;
 		nsent++;
-		if (limit != (size_t)-1 && (!room || callus_size_add(&limit, limit, room + 64) < 0))
-			limit = (size_t)-1;
 	}
-	rc = 0;
 	if (!nsent)
 		goto out;
-	rc = run_helper(&res, argv, limit == (size_t)-1 ? 0 : limit, nsent, opts, err);
+	/* 0 = no limit for callus_buf, which is what an overflow would need */
+	rc = run_helper(&res, argv, unlimited ? 0 : limit, nsent, opts, err);
 	if (rc == 0)
-		rc = read_answers(reqs, sent, n, res.ptr, res.len, err);
+		rc = read_answers(reqs, n, res.ptr, res.len, err);
 	if (rc == 0)
 		goto out;
 fail_all:
+	/* no answer counts: every request asked says why */
 	for (i = 0; i < n; i++)
-		if (!sent || sent[i] || !reqs[i].rc) {
+		if (sendable(&reqs[i])) {
 			callus_snapshot_req_release(&reqs[i]);
 			reqs[i].rc = callus_error_set(&reqs[i].err, rc, "%s", callus_error_message(err));
 		}
 out:
 	callus_buf_release(&res);
 	free(argv);
-	free(max);
-	free(sent);
+	free(nums);
 	return rc;
 }
 

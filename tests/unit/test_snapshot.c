@@ -919,6 +919,84 @@ static void test_batch_one_process(void **state)
 	rmdir_all(dir);
 }
 
+/* The helper refuses a malformed command line with status 2, before any
+ * request runs (a snapshot would write objects). */
+static void test_helper_usage(void **state)
+{
+	static const char *const lines[] = {
+		"",                                   /* no command */
+		"snapshot @",                      /* the old single commands */
+		"head @",
+		"batch @",                         /* no request */
+		"batch @ bogus",                   /* not a request */
+		"batch @ snapshot",                /* no count */
+		"batch @ snapshot 2 a.txt",        /* fewer files than counted */
+		"batch @ snapshot -1",
+		"batch @ snapshot x",
+		"batch @ diff git 4b825dc642cb6eb9a060e54bf8d69288fbee4904",  /* no MAX_BYTES */
+		"batch @ head snapshot 0 diff",    /* the last one short */
+		"batch --since x @ head",
+		"batch --since -5 @ head",
+	};
+	char *dir = make_repo(), *objects_before, *objects_after;
+
+	(void)state;
+	objects_before = run("cd '%s' && find .git/objects -type f | sort", dir);
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+		callus_buf cmd = CALLUS_BUF_INIT;
+		int st;
+
+		callus_buf_printf(&cmd, "'%s' ", helper_path);
+		/* @ is the workspace */
+		for (const char *c = lines[i]; *c; c++)
+			if (*c == '@')
+				callus_buf_printf(&cmd, "'%s'", dir);
+			else
+				callus_buf_putc(&cmd, *c);
+		callus_buf_puts(&cmd, " >/dev/null 2>&1");
+		st = system(cmd.ptr);
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 2)
+			fail_msg("%s: status %d, not 2", cmd.ptr, st);
+		callus_buf_release(&cmd);
+	}
+	objects_after = run("cd '%s' && find .git/objects -type f | sort", dir);
+	assert_string_equal(objects_before, objects_after);
+	free(objects_before);
+	free(objects_after);
+	rmdir_all(dir);
+}
+
+/* A run's timeout is the per-request timeout times its requests: two
+ * requests answered after 1.5 times it are not killed; one is. */
+static void test_batch_timeout_per_request(void **state)
+{
+	callus_snapshot_req reqs[2] = {
+		CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_HEAD),
+		CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_HEAD),
+	};
+	callus_snapshot_opts o = { NULL, 300, NULL, 0 };
+	callus_error e = CALLUS_ERROR_INIT;
+	callus_buf path = CALLUS_BUF_INIT;
+	char *dir = tmpdir();
+
+	(void)state;
+	fake_helper(dir, "#!/bin/sh\nsleep 0.45\nprintf 'ok 2\\n-\\nok 2\\n-\\n'\n", &path);
+	o.helper = path.ptr;
+	assert_int_equal(callus_snapshot_run(reqs, 2, dir, &o, &e), 0);
+	assert_int_equal(reqs[0].rc, 0);
+	assert_int_equal(reqs[1].rc, 0);
+	assert_string_equal(reqs[0].text, "");
+	for (size_t i = 0; i < 2; i++)
+		callus_snapshot_req_release(&reqs[i]);
+	assert_int_equal(callus_snapshot_run(reqs, 1, dir, &o, &e), CALLUS_EIO);
+	assert_string_equal(callus_error_message(&e), "snapshot helper timed out after 300 ms");
+	assert_int_equal(reqs[0].rc, CALLUS_EIO);
+	callus_snapshot_req_release(&reqs[0]);
+	callus_error_release(&e);
+	callus_buf_release(&path);
+	rmdir_all(dir);
+}
+
 static void test_kind_names(void **state)
 {
 	callus_snapshot_kind k = CALLUS_SNAPSHOT_GIT;
@@ -976,6 +1054,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_helper_timeout),
 		cmocka_unit_test(test_helper_bad_output),
 		cmocka_unit_test(test_batch_one_process),
+		cmocka_unit_test(test_helper_usage),
+		cmocka_unit_test(test_batch_timeout_per_request),
 		cmocka_unit_test(test_kind_names),
 	};
 
