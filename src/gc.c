@@ -315,7 +315,7 @@ static int rewrite_vectors(callus_store *s, const char *workspace, const callus_
 				-1, &st, NULL);
 	/* a vector not packed is left out: reindex makes it again */
 	rc = sq != SQLITE_OK ? callus_store_db_error(s, err, sq, "cannot read the vectors of")
-			     : callus_match_rewrite_file(s, st, path.ptr, 0, err);
+			     : callus_match_rewrite_file(s, st, path.ptr, err);
 out:
 	sqlite3_finalize(st);
 	callus_buf_release(&path);

@@ -52,6 +52,17 @@ int callus_match_builtin_vector_path(callus_buf *out, const char *workspace)
 	return callus_match_vector_path(out, workspace, CALLUS_EMBED_BUILTIN_MODEL);
 }
 
+int callus_match_noted_vector_path(callus_buf *out, callus_store *s)
+{
+	const char *db = callus_store_path(s), *slash = db ? strrchr(db, '/') : NULL;
+
+	callus_buf_clear(out);
+	if (!slash)
+		return CALLUS_EINVAL;
+	return callus_buf_printf(out, "%.*s/vectors-" CALLUS_EMBED_BUILTIN_MODEL ".noted.bin",
+			       (int)(slash - db), db);
+}
+
 static int64_t feature_key(uint64_t id)
 {
 	int64_t k;
@@ -280,24 +291,6 @@ static int link_duplicate(callus_store *s, const char *alias, const char *canoni
 	return sq;
 }
 
-/* Whether signature id has a note. */
-static int is_noted(callus_store *s, const char *id, int *yes)
-{
-	sqlite3_stmt *st = NULL;
-	int sq = sqlite3_prepare_v2(callus_store_db(s),
-				    "SELECT 1 FROM note_signatures WHERE signature_id = ?1", -1, &st,
-				    NULL);
-
-	*yes = 0;
-	if (sq != SQLITE_OK)
-		return sq;
-	callus_sql_bind_text(st, 1, id);
-	if ((sq = sqlite3_step(st)) == SQLITE_ROW)
-		*yes = 1;
-	sqlite3_finalize(st);
-	return sq == SQLITE_ROW || sq == SQLITE_DONE ? SQLITE_OK : sq;
-}
-
 typedef struct pending_vecs {
 	int64_t *ids;
 	float *vecs;
@@ -353,7 +346,7 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 	callus_buf path = CALLUS_BUF_INIT;
 	sqlite3_stmt *st = NULL;
 	callus_vecindex *vi = NULL;
-	pending_vecs pv = { NULL, NULL, 0 }, npv = { NULL, NULL, 0 };
+	pending_vecs pv = { NULL, NULL, 0 };
 	int rc = 0, sq;
 
 	if (added)
@@ -422,7 +415,6 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 			float vec[CALLUS_EMBED_DIM];
 			char near[CALLUS_SHA256_HEX_LEN + 1] = "";
 			double sim = 0;
-			int noted = 0;
 
 			if ((sq = callus_match_embed(s, &sigs[i], vec)) != SQLITE_OK)
 				break;
@@ -436,11 +428,6 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 			}
 			if ((sq = store_vector(s, sigs[i].id, vec)) == SQLITE_OK)
 				sq = pending_add(&pv, rowids[i], vec);
-			/* a note pulled with its signature: its vector, at last,
-			 * for the notes' searches too */
-			if (sq == SQLITE_OK && !all && (sq = is_noted(s, sigs[i].id, &noted)) ==
-							      SQLITE_OK && noted)
-				sq = pending_add(&npv, rowids[i], vec);
 		}
 		callus_signatures_free(sigs, n);
 		free(rowids);
@@ -462,20 +449,12 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 						       err)) < 0) {
 		goto rollback;
 	}
-	/* a failure leaves a zero record there: never similar, until the
-	 * file is made again (a hint, not worth the recording) */
-	callus_buf_clear(&path);
-	if (npv.n && callus_buf_printf(&path, "%s/.callus/" CALLUS_MATCH_NOTED_FILE, workspace) == 0)
-		(void)callus_vecindex_append(path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM,
-					   npv.ids, npv.vecs, npv.n, NULL);
 	if (added)
 		*added = pv.n;
 	rc = callus_store_exec(s, "COMMIT", err);
 	/* the noted signatures' file holds the old vectors: made again from
 	 * the store at its next search, which sees this commit */
-	callus_buf_clear(&path);
-	if (rc == 0 && all &&
-	    callus_buf_printf(&path, "%s/.callus/" CALLUS_MATCH_NOTED_FILE, workspace) == 0)
+	if (rc == 0 && all && callus_match_noted_vector_path(&path, s) == 0)
 		(void)unlink(path.ptr);
 	goto out_nodb;
 fail:
@@ -487,13 +466,11 @@ out_nodb:
 	callus_vecindex_close(vi);
 	free(pv.ids);
 	free(pv.vecs);
-	free(npv.ids);
-	free(npv.vecs);
 	callus_buf_release(&path);
 	return rc;
 }
 
-int callus_match_rewrite_file(callus_store *s, sqlite3_stmt *st, const char *path, int zero_bad,
+int callus_match_rewrite_file(callus_store *s, sqlite3_stmt *st, const char *path,
 			      callus_error *err)
 {
 	int64_t *ids = NULL;
@@ -520,12 +497,8 @@ int callus_match_rewrite_file(callus_store *s, sqlite3_stmt *st, const char *pat
 		}
 		v = vecs + n * CALLUS_EMBED_DIM;
 		if (callus_vecindex_unpack(v, CALLUS_EMBED_DIM, sqlite3_column_blob(st, 1),
-					   (size_t)sqlite3_column_bytes(st, 1)) < 0) {
-			if (!zero_bad)
-				continue;
-			memset(v, 0, CALLUS_EMBED_DIM * sizeof(*v));
-		}
-		ids[n++] = sqlite3_column_int64(st, 0);
+					   (size_t)sqlite3_column_bytes(st, 1)) == 0)
+			ids[n++] = sqlite3_column_int64(st, 0);
 	}
 	if (sq != SQLITE_DONE)
 		rc = callus_store_db_error(s, err, sq, "cannot read the vectors of");

@@ -46,16 +46,16 @@ int callus_match_builtin_vector_path(callus_buf *out, const char *workspace);
 /*
  * Replace the built-in model's vector file at path with the rows st yields
  * (a signature's rowid, its packed vector), stepped to the end here and
- * finalized by the caller.  A vector that is not packed is left out, or
- * with zero_bad made a zero record (never similar; the records stay as
- * many as the rows).  0 or a negative CALLUS_E* code with err set.
+ * finalized by the caller; a vector that is not packed is left out.  0 or
+ * a negative CALLUS_E* code with err set.
  */
-int callus_match_rewrite_file(callus_store *s, sqlite3_stmt *st, const char *path, int zero_bad,
+int callus_match_rewrite_file(callus_store *s, sqlite3_stmt *st, const char *path,
 			      callus_error *err);
 
-/* Beside it, the built-in vectors of the signatures that have a note
- * (notes_vectors.c keeps it; removed here when every vector is remade). */
-#define CALLUS_MATCH_NOTED_FILE "vectors-" CALLUS_EMBED_BUILTIN_MODEL ".noted.bin"
+/* Beside s's database, the built-in vectors of the signatures that have a
+ * note (notes_vectors.c keeps it; removed here when every vector is
+ * remade).  0 or a CALLUS_E* code. */
+int callus_match_noted_vector_path(callus_buf *out, callus_store *s);
 
 /* The vector of sig as the store weighs features now (the document
  * frequencies of the indexed signatures).  An SQLite result code. */

@@ -30,13 +30,11 @@ int callus_notes_write_file(callus_store *s, const char *workspace, const char *
  * file too).  An SQLite result code. */
 int callus_notes_attach(callus_store *s, const char *id, const char *rid, const char *sig);
 
-/* The noted signatures' vector file (notes_vectors.c): its path beside
- * s's database; the vector of sig appended to it (failures leave the file
- * behind the store's count, which the next search repairs); made to agree
- * with the store before a search (rebuilt when behind, compacted when far
- * ahead), *path set (match_index.c removes it when every vector is
- * remade). */
-int callus_notes_vectors_path(callus_buf *out, callus_store *s);
+/* The noted signatures' vector file (notes_vectors.c): the vector of sig,
+ * which a note just gained, appended to it (nothing without one; failures
+ * leave the file behind the store's count, which the next search
+ * repairs); made to agree with the store before a search (rebuilt when
+ * behind, compacted when far ahead), *path set. */
 void callus_notes_vectors_add(callus_store *s, const char *sig);
 int callus_notes_vectors_fresh(callus_store *s, callus_buf *path, callus_error *err);
 

@@ -362,15 +362,29 @@ static const char *const migrations[] = {
 	 * (notes_sync.c): a recording's bounded sync writes them without
 	 * reading the list of every note. */
 	"CREATE INDEX notes_unwritten ON notes(id) WHERE file_size < 0 AND status = 'active';",
-	/* 11 -> 12: the noted signatures counted, for their vector file
-	 * (notes_vectors.c): a file with fewer records than this is rebuilt
-	 * before a search. */
+	/* 11 -> 12: the signatures that have a note and a built-in vector,
+	 * counted, for their vector file (notes_vectors.c): a file with fewer
+	 * records than this is rebuilt before a search.  Either may come
+	 * first: a note pulled with git names a signature not indexed yet. */
 	"CREATE TABLE noted_count (n INTEGER NOT NULL);"
-	"INSERT INTO noted_count SELECT count(*) FROM note_signatures;"
-	"CREATE TRIGGER noted_count_add AFTER INSERT ON note_signatures BEGIN"
-	"  UPDATE noted_count SET n = n + 1; END;"
-	"CREATE TRIGGER noted_count_remove AFTER DELETE ON note_signatures BEGIN"
-	"  UPDATE noted_count SET n = n - 1; END;",
+	"INSERT INTO noted_count SELECT count(*) FROM note_signatures x JOIN signature_vectors v"
+	"  ON v.signature_id = x.signature_id AND v.model = '" CALLUS_EMBED_BUILTIN_MODEL "';"
+	"CREATE TRIGGER noted_count_note_add AFTER INSERT ON note_signatures"
+	"  WHEN EXISTS (SELECT 1 FROM signature_vectors WHERE signature_id = NEW.signature_id"
+	"   AND model = '" CALLUS_EMBED_BUILTIN_MODEL "')"
+	"  BEGIN UPDATE noted_count SET n = n + 1; END;"
+	"CREATE TRIGGER noted_count_note_remove AFTER DELETE ON note_signatures"
+	"  WHEN EXISTS (SELECT 1 FROM signature_vectors WHERE signature_id = OLD.signature_id"
+	"   AND model = '" CALLUS_EMBED_BUILTIN_MODEL "')"
+	"  BEGIN UPDATE noted_count SET n = n - 1; END;"
+	"CREATE TRIGGER noted_count_vector_add AFTER INSERT ON signature_vectors"
+	"  WHEN NEW.model = '" CALLUS_EMBED_BUILTIN_MODEL "' AND EXISTS (SELECT 1 FROM"
+	"   note_signatures WHERE signature_id = NEW.signature_id)"
+	"  BEGIN UPDATE noted_count SET n = n + 1; END;"
+	"CREATE TRIGGER noted_count_vector_remove AFTER DELETE ON signature_vectors"
+	"  WHEN OLD.model = '" CALLUS_EMBED_BUILTIN_MODEL "' AND EXISTS (SELECT 1 FROM"
+	"   note_signatures WHERE signature_id = OLD.signature_id)"
+	"  BEGIN UPDATE noted_count SET n = n - 1; END;",
 };
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,
 	       "one migration per schema version");

@@ -29,6 +29,7 @@
 #include "callus/store.h"
 #include "callus/vecindex.h"
 
+#include "match_internal.h"
 #include "notes_internal.h"
 #include "store_internal.h"
 
@@ -422,7 +423,7 @@ static size_t noted_records(fixture *f)
 	callus_vecindex *vi = NULL;
 	size_t n;
 
-	assert_int_equal(callus_notes_vectors_path(&path, f->s), 0);
+	assert_int_equal(callus_match_noted_vector_path(&path, f->s), 0);
 	assert_int_equal(callus_vecindex_open(&vi, path.ptr, CALLUS_EMBED_BUILTIN_MODEL,
 					    CALLUS_EMBED_DIM, NULL, NULL), 0);
 	n = callus_vecindex_count(vi);
@@ -443,44 +444,117 @@ static int64_t one_int(fixture *f, const char *q)
 	return v;
 }
 
+/* A stored signature of id (64 hex digits), and its vector v when given. */
+static int64_t store_signature(fixture *f, const char *id, const float *v)
+{
+	uint8_t packed[CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM)];
+	sqlite3_stmt *st = NULL;
+
+	assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
+					    "INSERT OR IGNORE INTO signatures (id, error_type,"
+					    " message_pattern, original, tool, first_seen, last_seen)"
+					    " VALUES (?1, 'error', 'x', 'x', 'gcc', '2026-11-25',"
+					    " '2026-11-25')",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+	if (v) {
+		callus_vecindex_pack(packed, v, CALLUS_EMBED_DIM);
+		assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
+						    "INSERT INTO signature_vectors (signature_id,"
+						    " model, vector) VALUES (?1, '"
+						    CALLUS_EMBED_BUILTIN_MODEL "', ?2)",
+						    -1, &st, NULL),
+				 SQLITE_OK);
+		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+		sqlite3_bind_blob(st, 2, packed, (int)sizeof(packed), SQLITE_STATIC);
+		assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+		sqlite3_finalize(st);
+	}
+	assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
+					    "SELECT rowid FROM signatures WHERE id = ?1", -1, &st, NULL),
+			 SQLITE_OK);
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	{
+		int64_t rowid = sqlite3_column_int64(st, 0);
+
+		sqlite3_finalize(st);
+		return rowid;
+	}
+}
+
+static void unit(float *v, size_t n)
+{
+	double n2 = 0;
+
+	for (size_t i = 0; i < n; i++)
+		n2 += (double)v[i] * v[i];
+	for (size_t i = 0; i < n; i++)
+		v[i] = (float)(v[i] / sqrt(n2));
+}
+
+/* Is rowid among the records scoring at least 0.99 with v? */
+static int found_by(const char *path, const float *v, int64_t rowid)
+{
+	callus_vecindex *vi = NULL;
+	callus_vecmatch all[NOTES + 4];
+	size_t n, i;
+
+	assert_int_equal(callus_vecindex_open(&vi, path, CALLUS_EMBED_BUILTIN_MODEL,
+					    CALLUS_EMBED_DIM, NULL, NULL), 0);
+	n = callus_vecindex_search(vi, v, 0.99f, all, NOTES + 4);
+	callus_vecindex_close(vi);
+	for (i = 0; i < n && all[i].id != rowid; i++)
+		;
+	return i < n;
+}
+
 /*
- * The noted signatures' vectors follow the store: appended as notes gain
- * signatures, rebuilt when the file is behind the store's count (removed,
- * a crash between insert and append), compacted when far ahead (notes
- * removed), and a stored signature's record is its vector: found by it.
+ * The noted signatures' vectors follow the store, which counts the
+ * signatures that have a note and a vector: the file is made from it
+ * when behind (the pulled notes' signatures were indexed after their
+ * notes took them; removed), compacted when far ahead (notes gone), and
+ * a note that gains a signature with a vector appends it; one whose
+ * signature gets its vector later has it at the next search.
  */
 static void noted_vectors_follow_the_store(void **state)
 {
+	static const char a[] = "feedfacefeedfacefeedfacefeedfacefeedfacefeedfacefeedfacefeedface";
+	static const char b[] = "cafecafecafecafecafecafecafecafecafecafecafecafecafecafecafecafe";
 	fixture *f = *state;
 	callus_buf path = CALLUS_BUF_INIT;
-	callus_vecindex *vi = NULL;
-	callus_vecmatch m[2];
-	uint8_t packed[CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM)];
-	float v[CALLUS_EMBED_DIM];
+	float va[CALLUS_EMBED_DIM], vb[CALLUS_EMBED_DIM];
 	char id[CALLUS_NOTE_ID_LEN + 1];
 	sqlite3_stmt *st = NULL;
-	int64_t rowid;
+	int64_t ra, rb, rp;
 
-	/* the 300 notes imported by the setup's sync: a zero record each as
-	 * a note took its signature, which had no vector yet, then the
-	 * vector the sync's indexing gave it; a search compacts the file to
-	 * one record each */
 	assert_int_equal(one_int(f, "SELECT n FROM noted_count"), NOTES);
-	assert_int_equal(one_int(f, "SELECT count(*) FROM note_signatures"), NOTES);
-	assert_int_equal(noted_records(f), 2 * NOTES);
+	assert_int_equal(one_int(f, "SELECT count(*) FROM note_signatures x JOIN signature_vectors v"
+				   " ON v.signature_id = x.signature_id"), NOTES);
+	assert_int_equal(noted_records(f), 0);
 	assert_int_equal(callus_notes_vectors_fresh(f->s, &path, NULL), 0);
 	assert_int_equal(noted_records(f), NOTES);
 	assert_int_equal(callus_notes_vectors_fresh(f->s, &path, NULL), 0);
 	assert_int_equal(noted_records(f), NOTES);
+	/* a pulled note's signature is found by its vector */
+	assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
+					    "SELECT g.rowid, v.vector FROM note_signatures x JOIN"
+					    " signatures g ON g.id = x.signature_id JOIN"
+					    " signature_vectors v ON v.signature_id = g.id LIMIT 1",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	rp = sqlite3_column_int64(st, 0);
+	assert_int_equal(callus_vecindex_unpack(va, CALLUS_EMBED_DIM, sqlite3_column_blob(st, 1),
+					      (size_t)sqlite3_column_bytes(st, 1)), 0);
+	sqlite3_finalize(st);
+	assert_true(found_by(path.ptr, va, rp));
 	/* gone: made again from the store before the next search */
 	assert_int_equal(unlink(path.ptr), 0);
-	{
-		callus_error e = CALLUS_ERROR_INIT;
-
-		if (callus_notes_vectors_fresh(f->s, &path, &e) != 0)
-			fail_msg("rebuild: %s", callus_error_message(&e));
-		callus_error_release(&e);
-	}
+	assert_int_equal(callus_notes_vectors_fresh(f->s, &path, NULL), 0);
 	assert_int_equal(noted_records(f), NOTES);
 	/* two hundred notes' signatures removed: compacted */
 	sql(f, "DELETE FROM note_signatures WHERE signature_id IN"
@@ -489,78 +563,37 @@ static void noted_vectors_follow_the_store(void **state)
 	assert_int_equal(callus_notes_vectors_fresh(f->s, &path, NULL), 0);
 	assert_int_equal(noted_records(f), NOTES - 200);
 
-	/* a stored signature with a vector, given to a note: its record */
-	for (size_t i = 0; i < CALLUS_EMBED_DIM; i++)
-		v[i] = (i % 7 == 0) ? 0.25f : 0.0f;
-	{
-		double n2 = 0;
-
-		for (size_t i = 0; i < CALLUS_EMBED_DIM; i++)
-			n2 += (double)v[i] * v[i];
-		for (size_t i = 0; i < CALLUS_EMBED_DIM; i++)
-			v[i] = (float)(v[i] / sqrt(n2));
+	for (size_t i = 0; i < CALLUS_EMBED_DIM; i++) {
+		va[i] = i % 7 == 0 ? 0.25f : 0.0f;
+		vb[i] = i % 5 == 1 ? 0.25f : 0.0f;
 	}
-	callus_vecindex_pack(packed, v, CALLUS_EMBED_DIM);
-	sql(f, "INSERT INTO signatures (id, error_type, message_pattern, original, tool,"
-	       " first_seen, last_seen) VALUES ('feedfacefeedfacefeedfacefeedfacefeedfacefeedfacefeedfacefeedface',"
-	       " 'error', 'x', 'x', 'gcc', '2026-11-25', '2026-11-25')");
-	rowid = one_int(f, "SELECT rowid FROM signatures WHERE id LIKE 'feedface%'");
-	assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
-					    "INSERT INTO signature_vectors (signature_id, model, vector)"
-					    " VALUES ('feedfacefeedfacefeedfacefeedfacefeedfacefeedfacefeedfacefeedface',"
-					    " '" CALLUS_EMBED_BUILTIN_MODEL "', ?1)",
-					    -1, &st, NULL),
-			 SQLITE_OK);
-	sqlite3_bind_blob(st, 1, packed, (int)sizeof(packed), SQLITE_STATIC);
-	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
-	sqlite3_finalize(st);
+	unit(va, CALLUS_EMBED_DIM);
+	unit(vb, CALLUS_EMBED_DIM);
 	note_id(id, 7);
-	assert_int_equal(callus_notes_attach(f->s, id, NULL,
-					   "feedfacefeedfacefeedfacefeedfacefeedfacefeedfacefeedfacefeedface"),
-			 SQLITE_OK);
-	/* once: attached again, nothing more */
-	assert_int_equal(callus_notes_attach(f->s, id, NULL,
-					   "feedfacefeedfacefeedfacefeedfacefeedfacefeedfacefeedfacefeedface"),
-			 SQLITE_OK);
+	/* a signature with a vector given to a note: appended, once */
+	ra = store_signature(f, a, va);
+	assert_int_equal(callus_notes_attach(f->s, id, NULL, a), SQLITE_OK);
+	assert_int_equal(callus_notes_attach(f->s, id, NULL, a), SQLITE_OK);
+	assert_int_equal(one_int(f, "SELECT n FROM noted_count"), NOTES - 200 + 1);
 	assert_int_equal(noted_records(f), NOTES - 200 + 1);
+	assert_true(found_by(path.ptr, va, ra));
+	/* one given to a note before its vector: not counted, nothing
+	 * appended; counted with its vector, and the next search has it */
+	rb = store_signature(f, b, NULL);
+	assert_int_equal(callus_notes_attach(f->s, id, NULL, b), SQLITE_OK);
+	assert_int_equal(one_int(f, "SELECT n FROM noted_count"), NOTES - 200 + 1);
+	assert_int_equal(noted_records(f), NOTES - 200 + 1);
+	store_signature(f, b, vb);
+	assert_int_equal(one_int(f, "SELECT n FROM noted_count"), NOTES - 200 + 2);
+	assert_false(found_by(path.ptr, vb, rb));
 	assert_int_equal(callus_notes_vectors_fresh(f->s, &path, NULL), 0);
-	assert_int_equal(callus_vecindex_open(&vi, path.ptr, CALLUS_EMBED_BUILTIN_MODEL,
-					    CALLUS_EMBED_DIM, NULL, NULL), 0);
-	assert_int_equal(callus_vecindex_search(vi, v, 0.9f, m, 2), 1);
-	assert_int_equal(m[0].id, rowid);
-	assert_true(m[0].score > 0.99f);
-	callus_vecindex_close(vi);
-
-	/* a pulled note's signature, indexed by the sync: found by its
-	 * vector */
-	assert_int_equal(one_int(f, "SELECT count(*) FROM note_signatures x JOIN signature_vectors v"
-				   " ON v.signature_id = x.signature_id"), NOTES - 200 + 1);
-	assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
-					    "SELECT g.rowid, v.vector FROM note_signatures x JOIN"
-					    " signatures g ON g.id = x.signature_id JOIN"
-					    " signature_vectors v ON v.signature_id = g.id"
-					    " WHERE g.id NOT LIKE 'feedface%' LIMIT 1",
-					    -1, &st, NULL),
-			 SQLITE_OK);
-	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-	rowid = sqlite3_column_int64(st, 0);
-	assert_int_equal(callus_vecindex_unpack(v, CALLUS_EMBED_DIM, sqlite3_column_blob(st, 1),
-					      (size_t)sqlite3_column_bytes(st, 1)), 0);
-	sqlite3_finalize(st);
-	assert_int_equal(callus_notes_vectors_fresh(f->s, &path, NULL), 0);
-	assert_int_equal(callus_vecindex_open(&vi, path.ptr, CALLUS_EMBED_BUILTIN_MODEL,
-					    CALLUS_EMBED_DIM, NULL, NULL), 0);
-	{
-		/* the pulled notes are alike: it is among the best */
-		callus_vecmatch all[NOTES];
-		size_t n = callus_vecindex_search(vi, v, 0.9f, all, NOTES), i;
-
-		for (i = 0; i < n && all[i].id != rowid; i++)
-			;
-		assert_true(i < n);
-		assert_true(all[i].score > 0.99f);
-	}
-	callus_vecindex_close(vi);
+	assert_int_equal(noted_records(f), NOTES - 200 + 2);
+	assert_true(found_by(path.ptr, vb, rb));
+	assert_true(found_by(path.ptr, va, ra));
+	/* the count follows a vector removed too */
+	sql(f, "DELETE FROM signature_vectors WHERE signature_id = '"
+	       "cafecafecafecafecafecafecafecafecafecafecafecafecafecafecafecafe'");
+	assert_int_equal(one_int(f, "SELECT n FROM noted_count"), NOTES - 200 + 1);
 	callus_buf_release(&path);
 }
 
