@@ -152,7 +152,9 @@ out:
 
 /* The repository with a working directory that holds workspace, or NULL
  * in *out when there is none (then the workspace is "files"). */
-int callus_git_open(git_repository **out, const char *workspace)
+/* The repository with a working directory that holds workspace, or NULL
+ * (and 0) when there is none. */
+static int git_open(git_repository **out, const char *workspace)
 {
 	git_repository *repo = NULL;
 	int rc = git_repository_open_ext(&repo, workspace, 0, NULL);
@@ -170,6 +172,25 @@ int callus_git_open(git_repository **out, const char *workspace)
 	}
 	*out = repo;
 	return 0;
+}
+
+int callus_git_ws_repo(callus_git_ws *w, git_repository **repo)
+{
+	if (!w->opened) {
+		if (git_open(&w->repo, w->path) < 0)
+			return -1;
+		w->opened = 1;
+	}
+	*repo = w->repo;
+	return 0;
+}
+
+void callus_git_ws_release(callus_git_ws *w)
+{
+	git_repository_free(w->repo);
+	w->repo = NULL;
+	w->opened = 0;
+	w->have_now = 0;
 }
 
 /* HEAD's commit as hex, or "-" when the branch is unborn. */

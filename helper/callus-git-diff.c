@@ -260,10 +260,11 @@ static int print_patches(FILE *out, git_diff *diff, size_t max_bytes, const char
 	return 0;
 }
 
-int callus_git_cmd_diff(FILE *out, const char *workspace, const char *kind, const char *tree_hex,
+int callus_git_cmd_diff(FILE *out, callus_git_ws *w, const char *kind, const char *tree_hex,
 			const char *max_arg)
 {
-	git_repository *repo = NULL;
+	const char *workspace = w->path;
+	git_repository *repo = NULL, *own = NULL;
 	git_tree *old_tree = NULL, *new_tree = NULL;
 	git_diff *diff = NULL;
 	git_diff_options opts;
@@ -281,26 +282,21 @@ int callus_git_cmd_diff(FILE *out, const char *workspace, const char *kind, cons
 	if (parse_oid(&snap, tree_hex) < 0)
 		return -1;
 	if (!strcmp(kind, "git")) {
-		if (callus_git_open(&repo, workspace) < 0)
+		if (callus_git_worktree_tree(&now, w) < 0 || callus_git_ws_repo(w, &repo) < 0)
 			goto out;
-		if (!repo) {
-			callus_git_fail(0, "'%s' is not in a git working tree", workspace);
-			goto out;
-		}
 		if (git_tree_lookup(&old_tree, repo, &snap) < 0) {
 			callus_git_fail(1, "no such snapshot");
 			goto out;
 		}
-		if (callus_git_worktree_tree(&now, repo, workspace) < 0)
-			goto out;
 		if (git_tree_lookup(&new_tree, repo, &now) < 0) {
 			callus_git_fail(1, "cannot read the tree of now");
 			goto out;
 		}
 	} else if (!strcmp(kind, "files")) {
-		if (callus_git_open_private(&repo, workspace, 0) < 0 ||
-		    files_trees(&old_tree, &new_tree, repo, workspace, &snap) < 0)
+		if (callus_git_open_private(&own, workspace, 0) < 0 ||
+		    files_trees(&old_tree, &new_tree, own, workspace, &snap) < 0)
 			goto out;
+		repo = own;
 	} else {
 		callus_git_fail_usage("bad KIND '%s'", kind);
 		goto out;
@@ -325,7 +321,7 @@ out:
 	git_diff_free(diff);
 	git_tree_free(old_tree);
 	git_tree_free(new_tree);
-	git_repository_free(repo);
+	git_repository_free(own);
 	return rc;
 }
 

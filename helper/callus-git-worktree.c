@@ -395,22 +395,19 @@ out:
 }
 
 
-/* A batch is one moment: the tree of now is made once per process (the
- * snapshot and the diffs of a recording compare with the same working
- * tree), where each made it again, reading the index and walking the
- * working directory (100 ms at 50,000 files).  One workspace a process. */
-static git_oid now_tree;
-static int have_now_tree;
-
-int callus_git_worktree_tree(git_oid *out, git_repository *repo, const char *workspace)
+int callus_git_worktree_tree(git_oid *out, callus_git_ws *w)
 {
-	if (have_now_tree) {
-		git_oid_cpy(out, &now_tree);
-		return 0;
+	git_repository *repo;
+
+	if (!w->have_now) {
+		if (callus_git_ws_repo(w, &repo) < 0)
+			return -1;
+		if (!repo)
+			return callus_git_fail(0, "'%s' is not in a git working tree", w->path);
+		if (worktree_tree(&w->now, repo, w->path) < 0)
+			return -1;
+		w->have_now = 1;
 	}
-	if (worktree_tree(out, repo, workspace) < 0)
-		return -1;
-	git_oid_cpy(&now_tree, out);
-	have_now_tree = 1;
+	git_oid_cpy(out, &w->now);
 	return 0;
 }

@@ -102,7 +102,7 @@ static int print_line(FILE *out, const char *kind, const git_oid *tree, const ch
 	return 0;
 }
 
-static int cmd_snapshot(FILE *out, const char *workspace, char **files, int nfiles)
+static int cmd_snapshot(FILE *out, callus_git_ws *w, char **files, int nfiles)
 {
 	git_repository *repo = NULL;
 	char head[GIT_OID_HEXSZ + 1];
@@ -111,18 +111,18 @@ static int cmd_snapshot(FILE *out, const char *workspace, char **files, int nfil
 	git_oid tree, copies;
 	int rc = -1;
 
-	if (callus_git_open(&repo, workspace) < 0)
-		goto out;
+	if (callus_git_ws_repo(w, &repo) < 0)
+		return -1;
 	if (repo) {
-		if (callus_git_head_hex(head, repo) < 0 || callus_git_worktree_tree(&tree, repo, workspace) < 0)
-			goto out;
-		rc = print_line(out, "git", &tree, head);
-		goto out;
+		if (callus_git_head_hex(head, repo) < 0 || callus_git_worktree_tree(&tree, w) < 0)
+			return -1;
+		return print_line(out, "git", &tree, head);
 	}
-	/* Refused paths are found before anything is created. */
+	/* elsewhere the files, copied into the private repository; refused
+	 * paths are found before anything is created */
 	if (callus_git_path_list(&paths, &plen, files, nfiles) < 0 ||
-	    callus_git_open_private(&repo, workspace, 1) < 0 ||
-	    callus_git_copies_tree(&copies, repo, workspace, paths, plen) < 0 ||
+	    callus_git_open_private(&repo, w->path, 1) < 0 ||
+	    callus_git_copies_tree(&copies, repo, w->path, paths, plen) < 0 ||
 	    callus_git_wrap_files(&tree, repo, paths, plen, &copies) < 0)
 		goto out;
 	rc = print_line(out, "files", &tree, "-");
@@ -132,21 +132,15 @@ out:
 	return rc;
 }
 
-static int cmd_head(FILE *out, const char *workspace)
+static int cmd_head(FILE *out, callus_git_ws *w)
 {
 	git_repository *repo = NULL;
 	char head[GIT_OID_HEXSZ + 1] = "-";
-	int rc = -1;
 
-	if (callus_git_open(&repo, workspace) < 0)
-		goto out;
-	if (repo && callus_git_head_hex(head, repo) < 0)
-		goto out;
+	if (callus_git_ws_repo(w, &repo) < 0 || (repo && callus_git_head_hex(head, repo) < 0))
+		return -1;
 	fprintf(out, "%s\n", head);
-	rc = 0;
-out:
-	git_repository_free(repo);
-	return rc;
+	return 0;
 }
 
 static int usage(void)
@@ -178,7 +172,7 @@ static int request_size(char **argv, int left)
 }
 
 /* Run one request, its output (or its failure) framed on stdout. */
-static int run_request(const char *workspace, char **argv, int size)
+static int run_request(callus_git_ws *w, char **argv, int size)
 {
 	char *text = NULL, *msg = NULL;
 	size_t tlen = 0, mlen = 0;
@@ -194,11 +188,11 @@ static int run_request(const char *workspace, char **argv, int size)
 	}
 	callus_git_report_to(rep);
 	if (!strcmp(argv[0], "snapshot"))
-		rc = cmd_snapshot(out, workspace, argv + 2, size - 2);
+		rc = cmd_snapshot(out, w, argv + 2, size - 2);
 	else if (!strcmp(argv[0], "diff"))
-		rc = callus_git_cmd_diff(out, workspace, argv[1], argv[2], argv[3]);
+		rc = callus_git_cmd_diff(out, w, argv[1], argv[2], argv[3]);
 	else
-		rc = cmd_head(out, workspace);
+		rc = cmd_head(out, w);
 	usage_err = callus_git_usage_error();
 	callus_git_report_to(NULL);
 	if (fclose(out) != 0 || fclose(rep) != 0) {
@@ -220,6 +214,7 @@ static int run_request(const char *workspace, char **argv, int size)
 
 int main(int argc, char **argv)
 {
+	callus_git_ws w = { NULL, NULL, 0, { { 0 } }, 0 };
 	int first = 2, nexcludes = 0, i;
 
 	if (argc < 3 || strcmp(argv[1], "batch"))
@@ -254,13 +249,15 @@ int main(int argc, char **argv)
 	}
 	if (git_libgit2_init() < 0)
 		return callus_git_fail(1, "cannot initialise libgit2"), 1;
+	w.path = argv[first];
 	for (i = first + 1; i < argc;) {
 		int n = request_size(argv + i, argc - i);
 
-		if (run_request(argv[first], argv + i, n) < 0)
+		if (run_request(&w, argv + i, n) < 0)
 			break;
 		i += n;
 	}
+	callus_git_ws_release(&w);
 	git_libgit2_shutdown();
 	if (i < argc)
 		return 1;

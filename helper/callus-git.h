@@ -48,12 +48,27 @@ int callus_git_normalize_path(char **out, const char *in);
  * not inside it.  Caller frees. */
 char *callus_git_workspace_prefix(const char *workdir, const char *workspace);
 
-/* The repository with a working directory that holds workspace, or NULL
- * (and 0) when there is none. */
-int callus_git_open(git_repository **out, const char *workspace);
 
 /* HEAD's commit as hex, or "-" when the branch is unborn. */
 int callus_git_head_hex(char out[GIT_OID_HEXSZ + 1], git_repository *repo);
+
+/*
+ * The workspace of a run, as its requests share it (a run is one moment):
+ * its repository opened once, and the tree of its working tree made once
+ * (callus-git-worktree.c).  callus_git_ws_repo: *repo NULL outside a git
+ * working tree; -1 after reporting a failure, which the next request tries
+ * again.  The handle owns what it opened.
+ */
+typedef struct callus_git_ws {
+	const char *path;      /* absolute; borrowed */
+	git_repository *repo;
+	int opened;
+	git_oid now;
+	int have_now;
+} callus_git_ws;
+
+int callus_git_ws_repo(callus_git_ws *w, git_repository **repo);
+void callus_git_ws_release(callus_git_ws *w);
 
 /* ---- git workspaces (callus-git-worktree.c) ---------------------------- */
 
@@ -61,11 +76,11 @@ int callus_git_head_hex(char out[GIT_OID_HEXSZ + 1], git_repository *repo);
  * before any work: this program runs one command and exits. */
 void callus_git_set_excludes(char **paths, int n);
 
-/* The tree of the working tree of the workspace in repo: the index as it
- * is on disk plus every change in the working directory, the excluded
- * paths as the index has them.  The index is never written.  Made once a
- * process: later calls give the same tree. */
-int callus_git_worktree_tree(git_oid *out, git_repository *repo, const char *workspace);
+/* The tree of the working tree of w's repository: the index as it is on
+ * disk plus every change in the working directory, the excluded paths as
+ * the index has them.  The index is never written.  Made once a run:
+ * later calls give the same tree. */
+int callus_git_worktree_tree(git_oid *out, callus_git_ws *w);
 
 /* ---- diffs (callus-git-diff.c) ------------------------------------------ */
 
@@ -97,7 +112,7 @@ int callus_git_wrap_files(git_oid *out, git_repository *repo, const char *paths,
 /* ---- commands ---------------------------------------------------------- */
 
 /* A batch's diff request (callus-git-diff.c): the patch to out. */
-int callus_git_cmd_diff(FILE *out, const char *workspace, const char *kind, const char *tree_hex,
+int callus_git_cmd_diff(FILE *out, callus_git_ws *w, const char *kind, const char *tree_hex,
 			const char *max_arg);
 
 #endif
