@@ -455,7 +455,7 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 	/* the noted signatures' file holds the old vectors: made again from
 	 * the store at its next search, which sees this commit */
 	if (rc == 0 && all && callus_match_noted_vector_path(&path, s) == 0)
-		(void)unlink(path.ptr);
+		(void)callus_vecindex_remove(path.ptr);
 	goto out_nodb;
 fail:
 	rc = callus_store_db_error(s, err, sq, "cannot index the signatures of");

@@ -178,7 +178,7 @@ static int drop_model(callus_store *s, const char *workspace, const char *model,
 	sqlite3_finalize(st);
 	if (sq != SQLITE_OK)
 		rc = callus_store_db_error(s, err, sq, "cannot drop the vectors in");
-	else if (unlink(path.ptr) < 0 && errno != ENOENT)
+	else if (callus_vecindex_remove(path.ptr) < 0)
 		rc = callus_error_set(err, CALLUS_EIO, "cannot remove '%s': %s", path.ptr,
 				    strerror(errno));
 	else

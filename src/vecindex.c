@@ -26,6 +26,8 @@
 #include "callus/vecindex.h"
 #include "callus/buf.h"
 
+#include "vecindex_internal.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -38,7 +40,6 @@
 
 #define VI_MAGIC "CALLUSVEC"          /* with its NUL: 8 bytes */
 #define VI_VERSION 1u
-#define VI_HEADER_SIZE 80u
 /* The dot product accumulates in int32: dim * 127 * 127 must not wrap. */
 #define VI_DIM_MAX 65536u
 /* Records written per write(2): bounds the staging buffer, not the file. */
@@ -53,12 +54,8 @@ struct callus_vecindex {
 	size_t dim;
 	size_t recsize;
 	uint64_t dev, ino;         /* the file mapped; 0 when none */
+	vi_sketch sk;              /* of its first sk.count records */
 };
-
-static size_t record_size(size_t dim)
-{
-	return (8 + 4 + dim + 7) & ~(size_t)7;
-}
 
 /* The model name as it sits in the header: at most MODEL_MAX bytes,
  * NUL-padded (no terminating NUL when it fills the field). */
@@ -205,7 +202,7 @@ static int write_records(int fd, const char *path, int with_header, const char *
 			 size_t dim, const int64_t *ids, const float *vecs, size_t n,
 			 callus_error *err)
 {
-	size_t recsize = record_size(dim), per = n < VI_CHUNK_RECORDS ? n : VI_CHUNK_RECORDS;
+	size_t recsize = vi_record_size(dim), per = n < VI_CHUNK_RECORDS ? n : VI_CHUNK_RECORDS;
 	size_t cap, done = 0;
 	unsigned char *chunk = NULL;
 	int rc = 0;
@@ -276,6 +273,9 @@ static int replace_file(const char *path, const char *model, size_t dim, const i
 	rc = write_records(fd, tmp.ptr, 1, model, dim, ids, vecs, n, err);
 	if (rc)
 		goto out;
+	/* its sketches first: a reader between the two renames sees a
+	 * sketch file of another vector file, and uses none */
+	vi_sketch_sync(path, fd, dim);
 	if (close(fd) < 0) {
 		fd = -1;
 		rc = callus_error_set(err, CALLUS_EIO, "cannot write '%s': %s", tmp.ptr,
@@ -395,7 +395,7 @@ int callus_vecindex_append(const char *path, const char *model, size_t dim, cons
 			 const float *vecs, size_t n, callus_error *err)
 {
 	unsigned char hdr[VI_HEADER_SIZE];
-	size_t recsize = record_size(dim);
+	size_t recsize = vi_record_size(dim);
 	struct stat st;
 	off_t size, whole;
 	int fd = -1, rc;
@@ -442,6 +442,8 @@ int callus_vecindex_append(const char *path, const char *model, size_t dim, cons
 	if (rc && ftruncate(fd, size) < 0) {
 		/* Leave the partial record: the next append or open copes. */
 	}
+	if (!rc)
+		vi_sketch_sync(path, fd, dim);
 out:
 	if (fd >= 0)
 		close(fd); /* releases the lock */
@@ -469,7 +471,7 @@ int callus_vecindex_open(callus_vecindex **out, const char *path, const char *mo
 		goto out;
 	}
 	vi->dim = dim;
-	vi->recsize = record_size(dim);
+	vi->recsize = vi_record_size(dim);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		if (errno == ENOENT)
@@ -518,6 +520,7 @@ int callus_vecindex_open(callus_vecindex **out, const char *path, const char *mo
 		vi->count = count;
 		vi->dev = (uint64_t)st.st_dev;
 		vi->ino = (uint64_t)st.st_ino;
+		vi_sketch_map(&vi->sk, path, &st, vi->map, count, dim);
 	}
 done:
 	*out = vi;
@@ -535,7 +538,17 @@ void callus_vecindex_close(callus_vecindex *vi)
 		return;
 	if (vi->map)
 		munmap((void *)vi->map, vi->maplen);
+	vi_sketch_unmap(&vi->sk);
 	free(vi);
+}
+
+int callus_vecindex_remove(const char *path)
+{
+	/* the sketch last: one without its file is of no use, but harmless
+	 * (it names the file it describes) */
+	if (unlink(path) < 0 && errno != ENOENT)
+		return -1;
+	return vi_sketch_remove(path);
 }
 
 void callus_vecindex_file_id(const callus_vecindex *vi, uint64_t id[2])
@@ -614,6 +627,16 @@ static void query_free(int8_t *q8, int8_t *stackq)
 		free(q8);
 }
 
+/* |q8|^2 as an integer: at most VI_DIM_MAX * 127^2, under 2^31 */
+static int32_t sum_squares(const int8_t *q8, size_t dim)
+{
+	int32_t s = 0;
+
+	for (size_t i = 0; i < dim; i++)
+		s += (int32_t)q8[i] * q8[i];
+	return s;
+}
+
 static float score_of(const callus_vecindex *vi, size_t r, const int8_t *q8, float qscale)
 {
 	const unsigned char *rec = vi->map + VI_HEADER_SIZE + r * vi->recsize;
@@ -656,6 +679,7 @@ size_t callus_vecindex_search_keep(const callus_vecindex *vi, const float *q, fl
 	int8_t stackq[VI_QUERY_STACK];
 	int8_t *q8 = NULL;
 	float qscale;
+	int32_t qn2;
 
 	if (nkeep)
 		*nkeep = 0;
@@ -666,9 +690,20 @@ size_t callus_vecindex_search_keep(const callus_vecindex *vi, const float *q, fl
 	qscale = query_quantize(vi, q, stackq, &q8);
 	if (qscale == 0)
 		goto out; /* a zero query is similar to nothing */
+	qn2 = sum_squares(q8, vi->dim);
 	for (size_t r = from; r < vi->count; r++) {
-		float score = score_of(vi, r, q8, qscale);
+		float score;
 
+		/* a record whose bound is under what it would need, for the
+		 * k best and for the kept, is not read */
+		if (r < vi->sk.count) {
+			double bound = vi_sketch_bound(&vi->sk.recs[r], q8, vi->dim, qn2, qscale);
+
+			if ((!nkeep || bound < (double)keep_min) &&
+			    (bound < (double)min || (n == k && bound <= (double)out[k - 1].score)))
+				continue;
+		}
+		score = score_of(vi, r, q8, qscale);
 		if (nkeep && score >= keep_min) {
 			if (*nkeep < keep_cap)
 				keep[*nkeep] = r;

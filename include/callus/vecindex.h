@@ -19,6 +19,10 @@
  * more than once (two writers raced): searches report it once.  A file
  * whose header does not match (other model, other dimension, damaged) is
  * treated as empty and rewritten by the next callus_vecindex_rewrite().
+ *
+ * Beside it, path + ".sketch" holds each record's heaviest components, so
+ * that a search reads in full only the records that can reach its
+ * threshold (an exact bound: the same results as reading them all).
  */
 #ifndef CALLUS_VECINDEX_H
 #define CALLUS_VECINDEX_H
@@ -55,6 +59,14 @@ int callus_vecindex_append(const char *path, const char *model, size_t dim, cons
 /* Replace the file with exactly these vectors (atomic rename). */
 int callus_vecindex_rewrite(const char *path, const char *model, size_t dim, const int64_t *ids,
 			  const float *vecs, size_t n, callus_error *err);
+
+/*
+ * Remove the file at path and its sketch file beside it (which lets a
+ * search skip the records that cannot reach its threshold, derived from
+ * the file and kept by the writers above: src/vecindex_internal.h).  0,
+ * or -1 with errno set when path exists and could not be removed.
+ */
+int callus_vecindex_remove(const char *path);
 
 /*
  * A vector as the store keeps it (signature_vectors.vector of the built-in

@@ -1,7 +1,7 @@
 /*
  * test_vecindex.c - the mapped int8 vector index: round trips, top-k,
  * duplicates, torn and stale files, rewrites, concurrent appenders and the
- * quantization error.
+ * quantization error, and the sketch file that lets a search skip records.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -431,7 +431,8 @@ static void stale_then_rewritten(void **state)
 	assert_int_equal(stale, 0);
 	assert_int_equal(callus_vecindex_count(vi), 3);
 	callus_vecindex_close(vi);
-	assert_int_equal(count_entries(f->dir), 1); /* no temporary left */
+	/* no temporary left: the file and its sketch */
+	assert_int_equal(count_entries(f->dir), 2);
 }
 
 static void rewrite_replaces(void **state)
@@ -456,7 +457,7 @@ static void rewrite_replaces(void **state)
 	callus_vecindex_close(vi);
 	assert_int_equal(stat(f->path.ptr, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0600);
-	assert_int_equal(count_entries(f->dir), 1);
+	assert_int_equal(count_entries(f->dir), 2);
 
 	/* rewriting with nothing leaves a valid, empty index */
 	assert_int_equal(callus_vecindex_rewrite(f->path.ptr, MODEL, DIM, NULL, NULL, 0, &err), 0);
@@ -652,6 +653,157 @@ static void search_continued(void **state)
 	callus_error_release(&err);
 }
 
+
+/* n vectors in clusters: each a perturbation of one of a few centres, at
+ * every distance from it, so that scores near any threshold occur. */
+static void clustered(float *vecs, int64_t *ids, size_t n)
+{
+	float noise[DIM];
+
+	for (size_t i = 0; i < n; i++) {
+		const float *c = vecs + (i % 7) * DIM;
+
+		ids[i] = (int64_t)i + 1;
+		random_vec(vecs + i * DIM, 5000 + i);
+		if (i < 7)
+			continue;
+		random_vec(noise, 9000 + i);
+		for (size_t d = 0; d < DIM; d++)
+			vecs[i * DIM + d] = c[d] + (float)(i % 13) * 0.05f * noise[d];
+		normalize(vecs + i * DIM, DIM);
+	}
+}
+
+/* Every search of the file at path equals the same search without its
+ * sketch file (moved away, then back): the bound skips only records that
+ * could not be found. */
+static void assert_same_as_unsketched(const char *path, const float *vecs, size_t n)
+{
+	static const float mins[] = { -1.0f, 0.0f, 0.5f, 0.8f, 0.9f, 0.98f };
+	static const size_t ks[] = { 1, 4, 10, 50 };
+	callus_vecindex *with = open_ok(path, MODEL, DIM, NULL), *without;
+	callus_buf sk = CALLUS_BUF_INIT, moved = CALLUS_BUF_INIT;
+
+	assert_int_equal(callus_buf_printf(&sk, "%s.sketch", path), 0);
+	assert_int_equal(callus_buf_printf(&moved, "%s.away", path), 0);
+	assert_int_equal(rename(sk.ptr, moved.ptr), 0);
+	without = open_ok(path, MODEL, DIM, NULL);
+	assert_int_equal(rename(moved.ptr, sk.ptr), 0);
+	for (size_t qi = 0; qi < n; qi += 5)
+		for (size_t a = 0; a < sizeof(mins) / sizeof(mins[0]); a++)
+			for (size_t b = 0; b < sizeof(ks) / sizeof(ks[0]); b++) {
+				callus_vecmatch m1[50], m2[50];
+				size_t keep1[64], keep2[64], nk1 = 0, nk2 = 0;
+				size_t n1 = callus_vecindex_search_keep(with, vecs + qi * DIM, mins[a],
+								      m1, ks[b], 0, 0, 0.8f, keep1,
+								      64, &nk1);
+				size_t n2 = callus_vecindex_search_keep(without, vecs + qi * DIM,
+								      mins[a], m2, ks[b], 0, 0, 0.8f,
+								      keep2, 64, &nk2);
+
+				assert_int_equal(n1, n2);
+				assert_int_equal(nk1, nk2);
+				for (size_t i = 0; i < n1; i++) {
+					assert_true(m1[i].id == m2[i].id);
+					assert_true(m1[i].score == m2[i].score);
+				}
+				for (size_t i = 0; i < nk1 && i < 64; i++)
+					assert_int_equal(keep1[i], keep2[i]);
+			}
+	callus_vecindex_close(with);
+	callus_vecindex_close(without);
+	callus_buf_release(&sk);
+	callus_buf_release(&moved);
+}
+
+static off_t file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 ? st.st_size : -1;
+}
+
+/* A sketch file is kept beside the vector file by every writer, and a
+ * search that uses it finds exactly what reading every record finds. */
+static void sketch_skips_exactly(void **state)
+{
+	struct fixture *f = *state;
+	enum { N = 400, SKETCH_HEADER = 40, SKETCH_REC = 40 };
+	static float vecs[N * DIM];
+	int64_t ids[N];
+	callus_buf sk = CALLUS_BUF_INIT;
+
+	assert_int_equal(callus_buf_printf(&sk, "%s.sketch", f->path.ptr), 0);
+	clustered(vecs, ids, N);
+	/* appended in batches, then rewritten: both keep it */
+	for (size_t i = 0; i < N; i += 50)
+		assert_int_equal(callus_vecindex_append(f->path.ptr, MODEL, DIM, ids + i,
+						      vecs + i * DIM, 50, NULL), 0);
+	assert_int_equal(file_size(sk.ptr), SKETCH_HEADER + N * SKETCH_REC);
+	assert_same_as_unsketched(f->path.ptr, vecs, N);
+	assert_int_equal(callus_vecindex_rewrite(f->path.ptr, MODEL, DIM, ids, vecs, N - 100, NULL),
+			 0);
+	assert_int_equal(file_size(sk.ptr), SKETCH_HEADER + (N - 100) * SKETCH_REC);
+	assert_same_as_unsketched(f->path.ptr, vecs, N - 100);
+	/* removed, it is made again by the next append */
+	assert_int_equal(unlink(sk.ptr), 0);
+	assert_int_equal(callus_vecindex_append(f->path.ptr, MODEL, DIM, ids + N - 100,
+					      vecs + (N - 100) * DIM, 50, NULL), 0);
+	assert_int_equal(file_size(sk.ptr), SKETCH_HEADER + (N - 50) * SKETCH_REC);
+	/* cut short (a crash), the sketches it lacks are added */
+	assert_int_equal(truncate(sk.ptr, SKETCH_HEADER + 120 * SKETCH_REC + 7), 0);
+	assert_same_as_unsketched(f->path.ptr, vecs, N - 50);
+	assert_int_equal(callus_vecindex_append(f->path.ptr, MODEL, DIM, ids + N - 50,
+					      vecs + (N - 50) * DIM, 50, NULL), 0);
+	assert_int_equal(file_size(sk.ptr), SKETCH_HEADER + N * SKETCH_REC);
+	assert_same_as_unsketched(f->path.ptr, vecs, N);
+	assert_int_equal(callus_vecindex_remove(f->path.ptr), 0);
+	assert_int_equal(count_entries(f->dir), 0);
+	callus_buf_release(&sk);
+}
+
+/* The sketch is used (a sketch saying every record is zero hides them
+ * all), and only for the file it names. */
+static void sketch_of_another_file_unused(void **state)
+{
+	struct fixture *f = *state;
+	enum { N = 60, SKETCH_HEADER = 40, SKETCH_REC = 40 };
+	static float vecs[N * DIM];
+	unsigned char zero[SKETCH_REC - 16] = { 0 };
+	int64_t ids[N];
+	callus_vecmatch m[4];
+	callus_buf sk = CALLUS_BUF_INIT, other = CALLUS_BUF_INIT;
+	callus_vecindex *vi;
+	int fd;
+
+	assert_int_equal(callus_buf_printf(&sk, "%s.sketch", f->path.ptr), 0);
+	assert_int_equal(callus_buf_printf(&other, "%s/other.bin", f->dir), 0);
+	clustered(vecs, ids, N);
+	assert_int_equal(callus_vecindex_rewrite(f->path.ptr, MODEL, DIM, ids, vecs, N, NULL), 0);
+	/* every record's sketch zeroed past its id and scale: rest 0 and
+	 * weights 0, a bound of 0 for every query */
+	fd = open(sk.ptr, O_WRONLY);
+	assert_true(fd >= 0);
+	for (size_t i = 0; i < N; i++)
+		assert_int_equal(pwrite(fd, zero, sizeof(zero),
+					(off_t)(SKETCH_HEADER + i * SKETCH_REC + 12)),
+				 (ssize_t)sizeof(zero));
+	close(fd);
+	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
+	assert_int_equal(callus_vecindex_search(vi, vecs, 0.5f, m, 4), 0);
+	callus_vecindex_close(vi);
+	/* the same sketch naming another file (the same records rewritten
+	 * to another file, renamed in): not used */
+	assert_int_equal(callus_vecindex_rewrite(other.ptr, MODEL, DIM, ids, vecs, N, NULL), 0);
+	assert_int_equal(rename(other.ptr, f->path.ptr), 0);
+	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
+	assert_int_equal(callus_vecindex_search(vi, vecs, 0.5f, m, 4), 4);
+	assert_true(m[0].id == 1);
+	callus_vecindex_close(vi);
+	callus_buf_release(&sk);
+	callus_buf_release(&other);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -667,6 +819,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(concurrent_appends, setup, teardown),
 		cmocka_unit_test_setup_teardown(quantization_error_bound, setup, teardown),
 		cmocka_unit_test_setup_teardown(search_continued, setup, teardown),
+		cmocka_unit_test_setup_teardown(sketch_skips_exactly, setup, teardown),
+		cmocka_unit_test_setup_teardown(sketch_of_another_file_unused, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,279 @@
+/*
+ * vecindex_sketch.c - the sketch file beside a vector file: each record's
+ * heaviest components, which bound its score with a query
+ * (vecindex_internal.h).
+ *
+ * Layout, native byte order like the vector file:
+ *
+ *   header  char magic[8] "CALLUSSK"; uint32 version; uint32 dim;
+ *           uint32 top; uint32 zero; uint64 dev; uint64 ino  (40 bytes)
+ *   record  vi_sketch_rec                                  (40 bytes)
+ *
+ * dev and ino are the vector file's: a rewrite renames a new vector file
+ * in, whose sketch file is renamed in first, so a reader between the two
+ * renames sees a sketch of another file and uses none.
+ */
+#include "callus/buf.h"
+
+#include "vecindex_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define SK_MAGIC "CALLUSSK"   /* 8 bytes, no NUL */
+#define SK_VERSION 1u
+#define SK_HEADER_SIZE 40u
+/* Records read from the vector file per pread when sketching it. */
+#define SK_CHUNK 256u
+
+_Static_assert(sizeof(vi_sketch_rec) == 40, "a sketch record is 40 bytes");
+
+static void header_make(unsigned char h[SK_HEADER_SIZE], size_t dim, const struct stat *vst)
+{
+	uint32_t version = SK_VERSION, d = (uint32_t)dim, top = VI_SKETCH_TOP, zero = 0;
+	uint64_t dev = (uint64_t)vst->st_dev, ino = (uint64_t)vst->st_ino;
+
+	memcpy(h, SK_MAGIC, 8);
+	memcpy(h + 8, &version, 4);
+	memcpy(h + 12, &d, 4);
+	memcpy(h + 16, &top, 4);
+	memcpy(h + 20, &zero, 4);
+	memcpy(h + 24, &dev, 8);
+	memcpy(h + 32, &ino, 8);
+}
+
+static int sketch_path(callus_buf *out, const char *path)
+{
+	return callus_buf_printf(out, "%s.sketch", path);
+}
+
+/* The sketch of one vector record (its bytes as the file holds them). */
+static void sketch_of(vi_sketch_rec *s, const unsigned char *rec, size_t dim)
+{
+	const int8_t *v = (const int8_t *)(rec + 12);
+	int32_t total = 0, top = 0;
+	int n = 0;
+
+	memset(s, 0, sizeof(*s));
+	memcpy(&s->id, rec, 8);
+	memcpy(&s->scale, rec + 8, 4);
+	/* insertion into the top, heaviest first, the lower component first
+	 * among equals: deterministic */
+	for (size_t i = 0; i < dim; i++) {
+		int a = v[i] < 0 ? -v[i] : v[i];
+		int j;
+
+		total += (int32_t)v[i] * v[i];
+		if (n == VI_SKETCH_TOP && a <= abs(s->v[n - 1]))
+			continue;
+		if (n < VI_SKETCH_TOP)
+			n++;
+		for (j = n - 1; j > 0 && abs(s->v[j - 1]) < a; j--) {
+			s->v[j] = s->v[j - 1];
+			s->dim[j] = s->dim[j - 1];
+		}
+		s->v[j] = v[i];
+		s->dim[j] = (uint16_t)i;
+	}
+	for (int t = 0; t < n; t++)
+		top += (int32_t)s->v[t] * s->v[t];
+	/* fewer components than the top: the rest names distinct unused
+	 * ones with zero weight, which bound nothing */
+	for (int t = n; t < VI_SKETCH_TOP; t++)
+		s->dim[t] = (uint16_t)t;
+	s->rest = total - top;
+}
+
+void vi_sketch_map(vi_sketch *sk, const char *path, const struct stat *vst,
+		   const unsigned char *vmap, size_t vcount, size_t dim)
+{
+	unsigned char want[SK_HEADER_SIZE], hdr[SK_HEADER_SIZE];
+	callus_buf p = CALLUS_BUF_INIT;
+	struct stat st;
+	size_t count, len, recsize = vi_record_size(dim);
+	void *m;
+	int fd = -1;
+
+	memset(sk, 0, sizeof(*sk));
+	if (!vcount || sketch_path(&p, path) < 0)
+		goto out;
+	if ((fd = open(p.ptr, O_RDONLY | O_CLOEXEC)) < 0 || fstat(fd, &st) < 0 ||
+	    !S_ISREG(st.st_mode) || st.st_size < (off_t)SK_HEADER_SIZE ||
+	    pread(fd, hdr, SK_HEADER_SIZE, 0) != (ssize_t)SK_HEADER_SIZE)
+		goto out;
+	header_make(want, dim, vst);
+	if (memcmp(hdr, want, SK_HEADER_SIZE) != 0)
+		goto out;
+	count = ((size_t)st.st_size - SK_HEADER_SIZE) / sizeof(vi_sketch_rec);
+	/* appended to since the vector file was mapped: what the mapping has */
+	if (count > vcount)
+		count = vcount;
+	if (count == 0)
+		goto out;
+	len = SK_HEADER_SIZE + count * sizeof(vi_sketch_rec);
+	m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		goto out;
+	sk->map = m;
+	sk->maplen = len;
+	sk->recs = (const vi_sketch_rec *)((const unsigned char *)m + SK_HEADER_SIZE);
+	sk->count = count;
+	/* the first and last it describes are the vector file's */
+	if (memcmp(&sk->recs[0].id, vmap + VI_HEADER_SIZE, 8) != 0 ||
+	    memcmp(&sk->recs[count - 1].id, vmap + VI_HEADER_SIZE + (count - 1) * recsize, 8) != 0)
+		vi_sketch_unmap(sk);
+out:
+	if (fd >= 0)
+		close(fd);
+	callus_buf_release(&p);
+}
+
+void vi_sketch_unmap(vi_sketch *sk)
+{
+	if (sk->map)
+		munmap(sk->map, sk->maplen);
+	memset(sk, 0, sizeof(*sk));
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Append to fd the sketches of vfd's records [from, to). */
+static int append_sketches(int fd, int vfd, size_t dim, size_t from, size_t to)
+{
+	size_t recsize = vi_record_size(dim);
+	unsigned char *chunk = malloc(SK_CHUNK * recsize);
+	vi_sketch_rec out[SK_CHUNK];
+	int rc = 0;
+
+	if (!chunk)
+		return -1;
+	while (from < to) {
+		size_t m = to - from < SK_CHUNK ? to - from : SK_CHUNK;
+		off_t at = (off_t)VI_HEADER_SIZE + (off_t)from * (off_t)recsize;
+
+		if (pread(vfd, chunk, m * recsize, at) != (ssize_t)(m * recsize)) {
+			rc = -1;
+			break;
+		}
+		for (size_t i = 0; i < m; i++)
+			sketch_of(&out[i], chunk + i * recsize, dim);
+		if ((rc = write_all(fd, out, m * sizeof(*out))) < 0)
+			break;
+		from += m;
+	}
+	free(chunk);
+	return rc;
+}
+
+/* A new sketch file of vfd's first n records, renamed over p. */
+static void sketch_new(const char *p, int vfd, const struct stat *vst, size_t dim, size_t n)
+{
+	unsigned char hdr[SK_HEADER_SIZE];
+	callus_buf tmp = CALLUS_BUF_INIT;
+	int fd = -1;
+
+	if (callus_buf_printf(&tmp, "%s.tmp.XXXXXX", p) < 0)
+		goto out;
+	if ((fd = mkostemp(tmp.ptr, O_CLOEXEC)) < 0) {
+		callus_buf_clear(&tmp);
+		goto out;
+	}
+	header_make(hdr, dim, vst);
+	if (write_all(fd, hdr, sizeof(hdr)) < 0 || append_sketches(fd, vfd, dim, 0, n) < 0)
+		goto out;
+	if (close(fd) < 0) {
+		fd = -1;
+		goto out;
+	}
+	fd = -1;
+	if (rename(tmp.ptr, p) == 0)
+		callus_buf_clear(&tmp);
+out:
+	if (fd >= 0)
+		close(fd);
+	if (tmp.len)
+		unlink(tmp.ptr);
+	callus_buf_release(&tmp);
+}
+
+void vi_sketch_sync(const char *path, int vfd, size_t dim)
+{
+	unsigned char want[SK_HEADER_SIZE], hdr[SK_HEADER_SIZE];
+	callus_buf p = CALLUS_BUF_INIT;
+	struct stat vst, st;
+	size_t n, have, recsize = vi_record_size(dim);
+	off_t whole;
+	int fd = -1;
+
+	if (fstat(vfd, &vst) < 0 || vst.st_size < (off_t)VI_HEADER_SIZE ||
+	    sketch_path(&p, path) < 0)
+		goto out;
+	n = ((size_t)vst.st_size - VI_HEADER_SIZE) / recsize;
+	header_make(want, dim, &vst);
+	fd = open(p.ptr, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+	/* its own lock too: a rewrite of a vector file that did not exist
+	 * takes none of the vector file's */
+	if (fd >= 0 && flock(fd, LOCK_EX) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size < (off_t)SK_HEADER_SIZE ||
+	    pread(fd, hdr, SK_HEADER_SIZE, 0) != (ssize_t)SK_HEADER_SIZE ||
+	    memcmp(hdr, want, SK_HEADER_SIZE) != 0) {
+		sketch_new(p.ptr, vfd, &vst, dim, n);
+		goto out;
+	}
+	have = ((size_t)st.st_size - SK_HEADER_SIZE) / sizeof(vi_sketch_rec);
+	if (have > n) {
+		sketch_new(p.ptr, vfd, &vst, dim, n);
+		goto out;
+	}
+	/* a partial last sketch (a crash) is cut, as the vector file's are */
+	whole = (off_t)SK_HEADER_SIZE + (off_t)(have * sizeof(vi_sketch_rec));
+	if (whole != st.st_size && ftruncate(fd, whole) < 0)
+		goto out;
+	if ((lseek(fd, 0, SEEK_END) < 0 || append_sketches(fd, vfd, dim, have, n) < 0) &&
+	    ftruncate(fd, whole) < 0) {
+		/* the next sync cuts it */
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	callus_buf_release(&p);
+}
+
+int vi_sketch_remove(const char *path)
+{
+	callus_buf p = CALLUS_BUF_INIT;
+	int rc = -1;
+
+	if (sketch_path(&p, path) < 0) {
+		errno = ENOMEM;
+		goto out;
+	}
+	rc = unlink(p.ptr) < 0 && errno != ENOENT ? -1 : 0;
+out:
+	callus_buf_release(&p);
+	return rc;
+}
