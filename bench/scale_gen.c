@@ -9,7 +9,10 @@
  * its file edited, the check passes: a resolution and a note are made by
  * callus_learn_pass as for a passing hook; the fix is committed).  Every
  * 1,000 recordings the default retention runs (callus_gc, as recordings
- * run it once a day): lessons stay at most 10,000, signatures grow.
+ * run it once a day): lessons stay at most 10,000, signatures grow.  The
+ * fixes edit the files of a project of SOURCE_FILES files, so that what a
+ * snapshot costs stays the same as the store grows (a file per fix grew
+ * the repository with the store, and the snapshot's cost with it).
  *
  * usage: scale_gen WORKSPACE FROM TO
  *    or: scale_gen -p K      (prints error K's output, for a payload)
@@ -83,6 +86,17 @@ static void error_text(callus_buf *out, callus_buf *file, unsigned long k)
 	callus_buf_puts(out, "\n");
 	callus_buf_release(&a);
 	callus_buf_release(&b);
+}
+
+/* The project's sources: the file a fix of error k edits is one of them. */
+#define SOURCE_FILES 1000ul
+
+static void source_path(callus_buf *out, unsigned long k)
+{
+	unsigned long j = k % SOURCE_FILES;
+
+	callus_buf_clear(out);
+	callus_buf_printf(out, "src/d%lu/f%lu.c", j % 97, j);
 }
 
 typedef struct gen {
@@ -177,8 +191,9 @@ static int fix(const gen *g, unsigned long k)
 
 	memset(&res, 0, sizeof(res));
 	error_text(&out, &file, k);
-	callus_buf_printf(&path, "%s/%s", g->ws, file.ptr);
 	callus_buf_printf(&args, "-c %s", file.ptr);
+	source_path(&file, k);
+	callus_buf_printf(&path, "%s/%s", g->ws, file.ptr);
 	callus_buf_printf(&cmd, "gcc %s", args.ptr);
 	callus_buf_printf(&db, "%s/.callus/callus.db", g->ws);
 	if (!(fp = fopen(path.ptr, "a"))) {
@@ -221,14 +236,15 @@ out:
 	return rc;
 }
 
-/* The file of error k exists with some code (a fix diffs against it). */
+/* The source file a fix of error k edits has some code of k (the fix
+ * diffs against it). */
 static void source_file(const gen *g, unsigned long k)
 {
-	callus_buf out = CALLUS_BUF_INIT, file = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT;
+	callus_buf file = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT;
 	FILE *fp;
 
-	error_text(&out, &file, k);
-	callus_buf_printf(&path, "%s/src/d%lu", g->ws, k % 97);
+	source_path(&file, k);
+	callus_buf_printf(&path, "%s/src/d%lu", g->ws, k % SOURCE_FILES % 97);
 	if ((fp = fopen(path.ptr, "r")) == NULL) {
 		callus_buf cmd = CALLUS_BUF_INIT;
 
@@ -253,7 +269,6 @@ static void source_file(const gen *g, unsigned long k)
 			fprintf(stderr, "scale_gen: cannot git add %s\n", file.ptr);
 		callus_buf_release(&cmd);
 	}
-	callus_buf_release(&out);
 	callus_buf_release(&file);
 	callus_buf_release(&path);
 }
