@@ -5,10 +5,11 @@
 #include "callus/fileindex.h"
 #include "callus/buf.h"
 #include "callus/fsutil.h"
-#include "callus/strlist.h"
 
 #include "store_internal.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -78,9 +79,42 @@ out:
 	return rc;
 }
 
-static int by_string(const void *a, const void *b)
+/* Whether text (the index, header first) lists f. */
+static int listed(const callus_buf *text, const char *f)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	size_t n = strlen(f);
+	/* the header's newline starts the first entry's "\n...\n" */
+	const char *p = text->ptr + sizeof(HEADER) - 2, *end = text->ptr + text->len;
+
+	while ((p = memmem(p, (size_t)(end - p), f, n)) != NULL) {
+		if (p[-1] == '\n' && p + n < end && p[n] == '\n')
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
+/* Append data[0..len) to the index at path, synced.  0 or -1. */
+static int append_lines(const char *path, const char *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+	int rc = fd < 0 ? -1 : 0;
+
+	while (!rc && len) {
+		ssize_t w = write(fd, data, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			rc = -1;
+		else
+			data += w, len -= (size_t)w;
+	}
+	if (!rc && fdatasync(fd) < 0)
+		rc = -1;
+	if (fd >= 0)
+		close(fd);
+	return rc;
 }
 
 int callus_fileindex_add_check(callus_store *s, int64_t check_id, callus_error *err)
@@ -90,15 +124,13 @@ int callus_fileindex_add_check(callus_store *s, int64_t check_id, callus_error *
 		" WHERE p.check_id = ?1 AND (p.state = 'permanent' OR p.resolution_id IS NOT NULL)"
 		" AND j.type = 'text'";
 	callus_buf path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT, out = CALLUS_BUF_INIT;
-	callus_strlist add = CALLUS_STRLIST_INIT;
-	char **have = NULL, **fresh = NULL;
-	size_t nhave = 0, nfresh = 0;
 	sqlite3_stmt *st = NULL;
 	int rc = 0, sq;
 
 	if (index_path(&path, s) < 0)
 		goto out;
-	/* no index, or not one this reads: the whole list from the store */
+	/* no index, not one this reads, or a crash's partial line: the
+	 * whole list from the store */
 	if (callus_fs_read_file(&text, path.ptr, INDEX_MAX, NULL) < 0 ||
 	    text.len < sizeof(HEADER) - 1 || memcmp(text.ptr, HEADER, sizeof(HEADER) - 1) != 0 ||
 	    text.ptr[text.len - 1] != '\n') {
@@ -111,57 +143,28 @@ int callus_fileindex_add_check(callus_store *s, int64_t check_id, callus_error *
 	while (sq == SQLITE_OK && (sq = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *f = (const char *)sqlite3_column_text(st, 0);
 
-		if (f && *f && !strchr(f, '\n') && callus_strlist_add(&add, f, strlen(f)) < 0)
-			sq = SQLITE_NOMEM;
-		else
-			sq = SQLITE_OK;
+		if (f && *f && !strchr(f, '\n') && !listed(&text, f))
+			callus_buf_printf(&out, "%s\n", f);
+		sq = SQLITE_OK;
 	}
 	if (sq != SQLITE_DONE) {
 		rc = callus_store_db_error(s, err, sq, "cannot list the files known in");
 		goto out;
 	}
-	/* the lines, sorted already: cut in place */
-	for (char *p = text.ptr + sizeof(HEADER) - 1, *end = text.ptr + text.len; p < end;) {
-		char *nl = memchr(p, '\n', (size_t)(end - p));
-		char **grown = realloc(have, (nhave + 1) * sizeof(*have));
-
-		if (!grown) {
-			rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
-			goto out;
-		}
-		have = grown;
-		*nl = '\0';
-		have[nhave++] = p;
-		p = nl + 1;
-	}
-	if (add.count && !(fresh = calloc(add.count, sizeof(*fresh)))) {
-		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
-		goto out;
-	}
-	for (size_t i = 0; i < add.count; i++)
-		if (!bsearch(&add.items[i], have, nhave, sizeof(*have), by_string))
-			fresh[nfresh++] = add.items[i];
-	/* most fixes are in files listed already: nothing to write */
-	if (!nfresh)
-		goto out;
-	qsort(fresh, nfresh, sizeof(*fresh), by_string);
-	callus_buf_puts(&out, HEADER);
-	for (size_t i = 0, j = 0; i < nhave || j < nfresh;) {
-		if (j == nfresh || (i < nhave && strcmp(have[i], fresh[j]) < 0))
-			callus_buf_printf(&out, "%s\n", have[i++]);
-		else
-			callus_buf_printf(&out, "%s\n", fresh[j++]);
-	}
 	if (callus_buf_status(&out) < 0) {
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
-	rc = callus_fs_write_atomic(path.ptr, out.ptr, out.len, 0600, 0, err);
+	/* most fixes are in files listed already: nothing to write; the
+	 * others are appended (the store's write lock, which the caller
+	 * holds, keeps other writers out): rewriting the whole list made a
+	 * fix cost what the index weighs */
+	if (out.len && append_lines(path.ptr, out.ptr, out.len) < 0) {
+		/* an index missing what it should list is wrong: rebuilt */
+		callus_fileindex_remove(s);
+	}
 out:
 	sqlite3_finalize(st);
-	free(have);
-	free(fresh);
-	callus_strlist_release(&add);
 	callus_buf_release(&path);
 	callus_buf_release(&text);
 	callus_buf_release(&out);

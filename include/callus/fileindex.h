@@ -12,7 +12,8 @@
  * finds nothing, and a missing index is rebuilt from the store.
  *
  * Format: a first line "callus-files 1", then one workspace-relative path a
- * line, sorted, each once.  Paths holding a newline are left out.
+ * line, each once: sorted when the whole list is written, then in the
+ * order fixes added them.  Paths holding a newline are left out.
  */
 #ifndef CALLUS_FILEINDEX_H
 #define CALLUS_FILEINDEX_H
@@ -30,11 +31,13 @@
 int callus_fileindex_write(callus_store *s, callus_error *err);
 
 /* The files of check check_id's fixed and permanent errors added to the
- * index (a merge: only what is not listed yet is written; nothing when
- * all of it is), or the whole index rewritten when there is none to add
- * to.  What a learning transaction calls: rewriting the whole list read
- * every fixed error of the store at each fix.  0, or a negative CALLUS_E*
- * code with err set. */
+ * index: those not listed yet appended (nothing written when all of it
+ * is; an index that cannot be appended to is removed, and rebuilt by its
+ * next reader), or the whole index rewritten when there is none to add to
+ * (or its last line is cut short).  What a learning transaction calls,
+ * holding the store's write lock: rewriting the whole list read every
+ * fixed error of the store at each fix, and writing it whole cost what the
+ * list weighs.  0, or a negative CALLUS_E* code with err set. */
 int callus_fileindex_add_check(callus_store *s, int64_t check_id, callus_error *err);
 
 /* Remove the index beside s's database file (one that could not be

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -636,13 +637,26 @@ static void concurrent_sessions(void **state)
 	}
 }
 
+/* The first bytes of path, NUL-terminated: how many were read. */
+static ssize_t read_text(const char *path, char *buf, size_t cap)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, cap - 1);
+
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return n;
+}
+
 /* What the hook before an edit reads first: the files of fixed and
  * permanent errors, listed beside the store by the learning transaction. */
 static void file_index_follows_what_was_learnt(void **state)
 {
 	fixture *f = *state;
 	callus_learn_result r;
-	char idx[128];
+	char idx[128], text[256];
+	struct stat before, after;
 
 	assert_int_equal(callus_fileindex_lookup(f->dir, "src/a.js"), CALLUS_ENOTFOUND);
 	fail_run(f, ".", 3, &r);
@@ -659,15 +673,47 @@ static void file_index_follows_what_was_learnt(void **state)
 	assert_int_equal(callus_fileindex_lookup(f->dir, "a.js"), 0);
 	assert_int_equal(callus_fileindex_lookup(f->dir, "src"), 0);
 
+	snprintf(idx, sizeof(idx), "%s/" CALLUS_FILEINDEX_NAME, f->dir);
+	assert_int_equal(stat(idx, &before), 0);
 	for (int i = 0; i < CALLUS_LEARN_MAX_RETRIES; i++) {
 		fail_run(f, "other", 4, &r);
 		callus_learn_result_release(&r);
 	}
 	assert_int_equal(count_state(f, CALLUS_STATE_PERMANENT), 1);
 	assert_int_equal(callus_fileindex_lookup(f->dir, "src/c.js"), 1);
+	/* appended to, not written again: the same file, the new entry last */
+	assert_int_equal(stat(idx, &after), 0);
+	assert_true(after.st_ino == before.st_ino);
+	assert_int_equal(after.st_size, before.st_size + (off_t)strlen("src/c.js\n"));
+	assert_int_equal(read_text(idx, text, sizeof(text)), after.st_size);
+	assert_string_equal(text + after.st_size - strlen("\nsrc/c.js\n"), "\nsrc/c.js\n");
+
+	/* a last line cut short (a crash while appending) is not appended
+	 * to: the list is written again, whole */
+	{
+		sqlite3 *db = NULL;
+		sqlite3_stmt *st = NULL;
+		int64_t check = 0;
+
+		assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+		assert_int_equal(sqlite3_prepare_v2(db, "SELECT check_id FROM pending_errors"
+							" WHERE state = 'permanent'",
+						    -1, &st, NULL),
+				 SQLITE_OK);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		check = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+		sqlite3_close(db);
+		assert_int_equal(truncate(idx, after.st_size - 3), 0);
+		assert_int_equal(callus_fileindex_lookup(f->dir, "src/c.js"), 0);
+		assert_int_equal(callus_fileindex_add_check(f->s, check, NULL), 0);
+		assert_int_equal(callus_fileindex_lookup(f->dir, "src/c.js"), 1);
+		assert_int_equal(callus_fileindex_lookup(f->dir, "src/a.js"), 1);
+		assert_int_equal(read_text(idx, text, sizeof(text)), after.st_size);
+		assert_int_equal(text[after.st_size - 1], '\n');
+	}
 
 	/* a lost or damaged index is no answer, and is rebuilt from the store */
-	snprintf(idx, sizeof(idx), "%s/" CALLUS_FILEINDEX_NAME, f->dir);
 	assert_int_equal(truncate(idx, 5), 0);
 	assert_int_equal(callus_fileindex_lookup(f->dir, "src/a.js"), CALLUS_ENOTFOUND);
 	assert_int_equal(callus_fileindex_write(f->s, NULL), 0);
