@@ -5,6 +5,7 @@
 #include "callus/fileindex.h"
 #include "callus/buf.h"
 #include "callus/fsutil.h"
+#include "callus/strlist.h"
 
 #include "store_internal.h"
 
@@ -79,19 +80,48 @@ out:
 	return rc;
 }
 
-/* Whether text (the index, header first) lists f. */
-static int listed(const callus_buf *text, const char *f)
+static int by_string(const void *a, const void *b)
 {
-	size_t n = strlen(f);
-	/* the header's newline starts the first entry's "\n...\n" */
-	const char *p = text->ptr + sizeof(HEADER) - 2, *end = text->ptr + text->len;
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
-	while ((p = memmem(p, (size_t)(end - p), f, n)) != NULL) {
-		if (p[-1] == '\n' && p + n < end && p[n] == '\n')
-			return 1;
-		p++;
+/* The items of add (sorted, each once) that text (the index, header
+ * first) does not list, a line each, into out: one pass over the index
+ * whatever the number of files added. */
+static int unlisted(callus_buf *out, const callus_buf *text, callus_strlist *add)
+{
+	unsigned char *seen = calloc(add->count ? add->count : 1, 1);
+	const char *p = text->ptr + sizeof(HEADER) - 1, *end = text->ptr + text->len;
+
+	if (!seen)
+		return CALLUS_ENOMEM;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t lo = 0, hi = add->count, len = (size_t)(nl - p);
+
+		/* the index ends with a newline (checked): nl is found */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			int c = strncmp(add->items[mid], p, len);
+
+			if (c == 0 && add->items[mid][len] != '\0')
+				c = 1;
+			if (c == 0) {
+				seen[mid] = 1;
+				break;
+			}
+			if (c < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		p = nl + 1;
 	}
-	return 0;
+	for (size_t i = 0; i < add->count; i++)
+		if (!seen[i])
+			callus_buf_printf(out, "%s\n", add->items[i]);
+	free(seen);
+	return callus_buf_status(out);
 }
 
 /* Append data[0..len) to the index at path, synced.  0 or -1. */
@@ -124,6 +154,7 @@ int callus_fileindex_add_check(callus_store *s, int64_t check_id, callus_error *
 		" WHERE p.check_id = ?1 AND (p.state = 'permanent' OR p.resolution_id IS NOT NULL)"
 		" AND j.type = 'text'";
 	callus_buf path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT, out = CALLUS_BUF_INIT;
+	callus_strlist add = CALLUS_STRLIST_INIT;
 	sqlite3_stmt *st = NULL;
 	int rc = 0, sq;
 
@@ -143,15 +174,19 @@ int callus_fileindex_add_check(callus_store *s, int64_t check_id, callus_error *
 	while (sq == SQLITE_OK && (sq = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *f = (const char *)sqlite3_column_text(st, 0);
 
-		if (f && *f && !strchr(f, '\n') && !listed(&text, f))
-			callus_buf_printf(&out, "%s\n", f);
-		sq = SQLITE_OK;
+		if (f && *f && !strchr(f, '\n') && callus_strlist_add(&add, f, strlen(f)) < 0)
+			sq = SQLITE_NOMEM;
+		else
+			sq = SQLITE_OK;
 	}
 	if (sq != SQLITE_DONE) {
 		rc = callus_store_db_error(s, err, sq, "cannot list the files known in");
 		goto out;
 	}
-	if (callus_buf_status(&out) < 0) {
+	/* DISTINCT: each once */
+	if (add.count > 1)
+		qsort(add.items, add.count, sizeof(*add.items), by_string);
+	if (unlisted(&out, &text, &add) < 0) {
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -165,6 +200,7 @@ int callus_fileindex_add_check(callus_store *s, int64_t check_id, callus_error *
 	}
 out:
 	sqlite3_finalize(st);
+	callus_strlist_release(&add);
 	callus_buf_release(&path);
 	callus_buf_release(&text);
 	callus_buf_release(&out);
