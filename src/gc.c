@@ -284,40 +284,32 @@ out:
 }
 
 /*
- * The vector file again from the stored vectors, when the removed
- * signatures are more than a tenth of it (or always, sweeping): a removed
- * signature's record finds nothing, but could take the place of a live
- * one among the best k.
+ * The vector file again from the stored vectors, when it is behind the
+ * store (removed, damaged) or when the removed signatures are more than a
+ * tenth of it (or always, sweeping): a removed signature's record finds
+ * nothing, but could take the place of a live one among the best k.
  */
 static int rewrite_vectors(callus_store *s, const char *workspace, const callus_gc_policy *p,
 			   callus_error *err)
 {
 	callus_buf path = CALLUS_BUF_INIT;
 	callus_vecindex *vi = NULL;
-	sqlite3_stmt *st = NULL;
 	size_t infile;
 	int64_t stored = callus_store_query_int(
 		s, "SELECT coalesce((SELECT n FROM vector_counts WHERE model = '"
 		   CALLUS_EMBED_BUILTIN_MODEL "'), 0)");
-	int rc = 0, sq;
+	int rc = 0;
 
 	if (callus_match_builtin_vector_path(&path, workspace) < 0)
 		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	callus_vecindex_open(&vi, path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL, NULL);
 	infile = callus_vecindex_count(vi);
 	callus_vecindex_close(vi);
-	if (stored < 0 || (int64_t)infile <= stored + (p->sweep ? 0 : stored / 10))
+	if (stored < 0 || ((int64_t)infile >= stored &&
+			   (int64_t)infile <= stored + (p->sweep ? 0 : stored / 10)))
 		goto out;
-	sq = sqlite3_prepare_v2(callus_store_db(s),
-				"SELECT g.rowid, v.vector FROM signature_vectors v JOIN signatures g"
-				" ON g.id = v.signature_id WHERE v.model = '" CALLUS_EMBED_BUILTIN_MODEL
-				"' ORDER BY g.rowid",
-				-1, &st, NULL);
-	/* a vector not packed is left out: reindex makes it again */
-	rc = sq != SQLITE_OK ? callus_store_db_error(s, err, sq, "cannot read the vectors of")
-			     : callus_match_rewrite_file(s, st, path.ptr, err);
+	rc = callus_match_rebuild_file(s, path.ptr, err);
 out:
-	sqlite3_finalize(st);
 	callus_buf_release(&path);
 	return rc;
 }

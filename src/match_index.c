@@ -340,6 +340,32 @@ static int any_unindexed(callus_store *s, int *any)
 	return sq == SQLITE_ROW || sq == SQLITE_DONE ? SQLITE_OK : sq;
 }
 
+/*
+ * The vector file at path mapped into *vi, made again from the store
+ * first when it holds fewer records than the store has vectors: removed,
+ * damaged, from another version, restored from a copy.  A recording
+ * appends its vectors to the file before committing them, under the
+ * store's write lock the caller holds, so a file behind the store is
+ * never one a writer is filling.  0 or a negative CALLUS_E* code.
+ */
+static int open_whole(callus_store *s, callus_vecindex **vi, const char *path, callus_error *err)
+{
+	int64_t stored = callus_store_query_int(
+		s, "SELECT coalesce((SELECT n FROM vector_counts WHERE model = '"
+		   CALLUS_EMBED_BUILTIN_MODEL "'), 0)");
+	int rc;
+
+	callus_vecindex_open(vi, path, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL, NULL);
+	if (stored <= (int64_t)callus_vecindex_count(*vi))
+		return 0;
+	callus_vecindex_close(*vi);
+	*vi = NULL;
+	if ((rc = callus_match_rebuild_file(s, path, err)) < 0)
+		return rc;
+	callus_vecindex_open(vi, path, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL, NULL);
+	return 0;
+}
+
 static int index_signatures(callus_store *s, const char *workspace, int all,
 			    callus_match_scans *scans, size_t *added, callus_error *err)
 {
@@ -404,9 +430,12 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 		st = NULL;
 		if (sq == SQLITE_DONE)
 			sq = SQLITE_OK;
-		if (sq == SQLITE_OK && n && !all)
-			callus_vecindex_open(&vi, path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM,
-					   NULL, NULL);
+		if (sq == SQLITE_OK && n && !all &&
+		    (rc = open_whole(s, &vi, path.ptr, err)) < 0) {
+			callus_signatures_free(sigs, n);
+			free(rowids);
+			goto rollback;
+		}
 		/* every count first, so that the vectors of a batch (a
 		 * reindex) are weighed alike */
 		for (size_t i = 0; sq == SQLITE_OK && i < n; i++)
@@ -507,6 +536,22 @@ int callus_match_rewrite_file(callus_store *s, sqlite3_stmt *st, const char *pat
 					   vecs, n, err);
 	free(ids);
 	free(vecs);
+	return rc;
+}
+
+int callus_match_rebuild_file(callus_store *s, const char *path, callus_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int sq = sqlite3_prepare_v2(callus_store_db(s),
+				    "SELECT g.rowid, v.vector FROM signature_vectors v JOIN signatures g"
+				    " ON g.id = v.signature_id WHERE v.model = '"
+				    CALLUS_EMBED_BUILTIN_MODEL "' ORDER BY g.rowid",
+				    -1, &st, NULL);
+	/* a vector not packed is left out: reindex makes it again */
+	int rc = sq != SQLITE_OK ? callus_store_db_error(s, err, sq, "cannot read the vectors of")
+				 : callus_match_rewrite_file(s, st, path, err);
+
+	sqlite3_finalize(st);
 	return rc;
 }
 

@@ -52,6 +52,10 @@ int callus_match_builtin_vector_path(callus_buf *out, const char *workspace);
 int callus_match_rewrite_file(callus_store *s, sqlite3_stmt *st, const char *path,
 			      callus_error *err);
 
+/* The built-in model's vector file at path made again from every vector
+ * of the store.  0 or a negative CALLUS_E* code with err set. */
+int callus_match_rebuild_file(callus_store *s, const char *path, callus_error *err);
+
 /* Beside s's database, the built-in vectors of the signatures that have a
  * note (notes_vectors.c keeps it; removed here when every vector is
  * remade).  0 or a CALLUS_E* code. */

@@ -494,6 +494,51 @@ static void kept_scans_find_alike(void **state)
 	assert_true(noted >= 1);
 }
 
+
+/* A vector file removed (or damaged, or copied from elsewhere) is made
+ * again from the store by the next recording that indexes a signature:
+ * the vectors before it are found again. */
+static void vector_file_behind_is_rebuilt(void **state)
+{
+	fixture *f = *state;
+	static const char *const msgs[] = {
+		"Cannot read properties of undefined (reading 'map')",
+		"expect(received).toEqual(expected) deep equality",
+		"Type 'string' is not assignable to type 'number'.",
+	};
+	callus_signature g[3];
+	callus_vecindex *vi = NULL;
+	char vec[128];
+	size_t n;
+
+	snprintf(vec, sizeof(vec), "%s/.callus/vectors-%s.bin", f->dir, CALLUS_EMBED_BUILTIN_MODEL);
+	for (size_t i = 0; i < 3; i++)
+		make_sig(&g[i], "jest", NULL, msgs[i], NULL);
+	store_sig(f, &g[0]);
+	store_sig(f, &g[1]);
+	assert_int_equal(callus_vecindex_remove(vec), 0);
+	store_sig(f, &g[2]);
+	assert_int_equal(callus_vecindex_open(&vi, vec, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM,
+					    NULL, NULL),
+			 0);
+	assert_int_equal(callus_vecindex_count(vi), 3);
+	callus_vecindex_close(vi);
+	{
+		callus_match_opts o = { .workspace = f->dir };
+		callus_match *m = NULL;
+
+		/* g[0] found by its vector, as another error would be */
+		memset(g[0].id, '0', CALLUS_SHA256_HEX_LEN);
+		assert_int_equal(callus_match_find(f->s, &o, &g[0], &m, &n, NULL), 0);
+		assert_true(n >= 1);
+		assert_int_equal(m[0].how, CALLUS_MATCH_VECTOR);
+		assert_true(m[0].similarity > 0.99);
+		callus_matches_free(m, n);
+	}
+	for (size_t i = 0; i < 3; i++)
+		callus_signature_release(&g[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -504,6 +549,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(near_duplicates_are_linked, setup, teardown),
 		cmocka_unit_test_setup_teardown(merges_need_approval, setup, teardown),
 		cmocka_unit_test_setup_teardown(kept_scans_find_alike, setup, teardown),
+		cmocka_unit_test_setup_teardown(vector_file_behind_is_rebuilt, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
