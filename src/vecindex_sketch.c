@@ -123,10 +123,15 @@ void vi_sketch_map(vi_sketch *sk, const char *path, const struct stat *vst,
 	sk->maplen = len;
 	sk->recs = (const vi_sketch_rec *)((const unsigned char *)m + SK_HEADER_SIZE);
 	sk->count = count;
-	/* the first and last it describes are the vector file's */
-	if (memcmp(&sk->recs[0].id, vmap + VI_HEADER_SIZE, 8) != 0 ||
-	    memcmp(&sk->recs[count - 1].id, vmap + VI_HEADER_SIZE + (count - 1) * recsize, 8) != 0)
-		vi_sketch_unmap(sk);
+	/* the first, middle and last records it describes are the vector
+	 * file's (a file that reused the inode of the one it was made for
+	 * would have to agree on all three) */
+	for (size_t k = 0; k < 3 && sk->map; k++) {
+		size_t r = k == 0 ? 0 : k == 1 ? count / 2 : count - 1;
+
+		if (memcmp(&sk->recs[r].id, vmap + VI_HEADER_SIZE + r * recsize, 8) != 0)
+			vi_sketch_unmap(sk);
+	}
 out:
 	if (fd >= 0)
 		close(fd);

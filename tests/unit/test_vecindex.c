@@ -792,6 +792,20 @@ static void sketch_of_another_file_unused(void **state)
 	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
 	assert_int_equal(callus_vecindex_search(vi, vecs, 0.5f, m, 4), 0);
 	callus_vecindex_close(vi);
+	/* its middle record naming another id than the file's: not used */
+	{
+		int64_t stranger = 999999;
+
+		fd = open(sk.ptr, O_WRONLY);
+		assert_true(fd >= 0);
+		assert_int_equal(pwrite(fd, &stranger, sizeof(stranger),
+					(off_t)(SKETCH_HEADER + (N / 2) * SKETCH_REC)),
+				 (ssize_t)sizeof(stranger));
+		close(fd);
+		vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
+		assert_int_equal(callus_vecindex_search(vi, vecs, 0.5f, m, 4), 4);
+		callus_vecindex_close(vi);
+	}
 	/* the same sketch naming another file (the same records rewritten
 	 * to another file, renamed in): not used */
 	assert_int_equal(callus_vecindex_rewrite(other.ptr, MODEL, DIM, ids, vecs, N, NULL), 0);
