@@ -22,6 +22,9 @@
 struct callus_store {
 	sqlite3 *db;
 	char *path;
+	int timeout_ms;
+	int wal_pages;    /* frames the WAL may hold before a commit empties it */
+	int wal_frames;   /* frames in it after this connection's last commit */
 };
 
 int callus_store_db_error(callus_store *s, callus_error *err, int rc, const char *what)
@@ -60,7 +63,45 @@ const char *callus_store_path(const callus_store *s)
 }
 
 /* Pages the WAL may hold before a commit copies them into the store. */
-#define STORE_WAL_PAGES "64"
+#define STORE_WAL_PAGES 64
+
+/*
+ * Copy the WAL into the store and empty it, without waiting: a reader or
+ * writer of another process in the way leaves it for a later commit (what
+ * could be copied without waiting is copied).  Emptied, not only copied:
+ * every callus process is the first to open the store, and SQLite then
+ * rebuilds the WAL's index from the WAL itself, which forgets what was
+ * copied already; a WAL copied but kept was read whole by every later
+ * process and copied again at each of their commits, and a process that
+ * commits once (a passing check) never restarted it, so it grew.
+ */
+static void wal_empty(callus_store *s)
+{
+	sqlite3_busy_handler(s->db, NULL, NULL);
+	if (sqlite3_wal_checkpoint_v2(s->db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL) ==
+	    SQLITE_OK)
+		s->wal_frames = 0;
+	sqlite3_busy_timeout(s->db, s->timeout_ms);
+}
+
+/* After each commit (sqlite3_wal_hook): SQLite's automatic checkpoint,
+ * which only copies, replaced by one that empties the WAL. */
+static int wal_committed(void *arg, sqlite3 *db, const char *name, int frames)
+{
+	callus_store *s = arg;
+
+	(void)db;
+	(void)name;
+	s->wal_frames = frames;
+	if (frames >= s->wal_pages)
+		wal_empty(s);
+	return SQLITE_OK;
+}
+
+void callus_store_wal_pages(callus_store *s, int pages)
+{
+	s->wal_pages = pages > 0 ? pages : STORE_WAL_PAGES;
+}
 
 /*
  * Switch a new store to WAL.  Until the first process has done so the file
@@ -116,9 +157,12 @@ int callus_store_open(callus_store **out, const char *path, int timeout_ms, call
 	 * made every open read up to 4 MB). */
 	sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
 	sqlite3_extended_result_codes(s->db, 0);
-	if ((rc = set_wal(s, timeout_ms, err)) < 0 ||
-	    (rc = callus_store_exec(s, "PRAGMA wal_autocheckpoint = " STORE_WAL_PAGES, err)) < 0 ||
-	    (rc = callus_store_exec(s, "PRAGMA synchronous = NORMAL", err)) < 0 ||
+	s->timeout_ms = timeout_ms;
+	s->wal_pages = STORE_WAL_PAGES;
+	if ((rc = set_wal(s, timeout_ms, err)) < 0)
+		goto fail;
+	sqlite3_wal_hook(s->db, wal_committed, s);
+	if ((rc = callus_store_exec(s, "PRAGMA synchronous = NORMAL", err)) < 0 ||
 	    (rc = callus_store_exec(s, "PRAGMA foreign_keys = ON", err)) < 0 ||
 	    (rc = callus_store_migrate(s, err)) < 0)
 		goto fail;
@@ -133,6 +177,10 @@ void callus_store_close(callus_store *s)
 {
 	if (!s)
 		return;
+	/* what a batch left past the usual size (a pull raises it) is not
+	 * left to every later process to read */
+	if (s->db && s->wal_frames > STORE_WAL_PAGES)
+		wal_empty(s);
 	sqlite3_close_v2(s->db);
 	free(s->path);
 	free(s);

@@ -25,6 +25,12 @@ int callus_store_db_error(callus_store *s, callus_error *err, int rc, const char
 /* Run SQL with no results; err as above. */
 int callus_store_exec(callus_store *s, const char *sql, callus_error *err);
 
+/* How many frames the WAL may hold before a commit copies it into the
+ * store and empties it (0: the usual 64, a small WAL each process reads
+ * quickly at open); a batch of many writes (a pull) raises it for its
+ * connection, whose close empties what it left. */
+void callus_store_wal_pages(callus_store *s, int pages);
+
 /* One integer from a query of one row; -1 when it fails. */
 int64_t callus_store_query_int(callus_store *s, const char *sql);
 

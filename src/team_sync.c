@@ -464,8 +464,8 @@ static int pull_all(callus_store *s, callus_knowledge *k, callus_layer l, callus
 	/* a first pull may write 100,000 notes: the store's small WAL and
 	 * cache (right for the hook's few rows) would checkpoint and re-read
 	 * pages all along; the connection's own settings, gone at close */
-	sqlite3_exec(callus_store_db(s), "PRAGMA wal_autocheckpoint = 16384;"
-		     " PRAGMA cache_size = -65536", NULL, NULL, NULL);
+	callus_store_wal_pages(s, 16384);
+	sqlite3_exec(callus_store_db(s), "PRAGMA cache_size = -65536", NULL, NULL, NULL);
 	pl.promotions = p_int(&pl, 9, "SELECT 1 FROM note_promotions WHERE to_layer = ?1 LIMIT 1",
 			      callus_layer_name(l), NULL, &sq) == 1;
 	if (sq != SQLITE_OK) {

@@ -14,6 +14,8 @@
 #include "callus/lesson.h"
 #include "callus/store.h"
 
+#include "store_internal.h"
+
 typedef struct fixture {
 	char dir[64];
 	char path[96];
@@ -227,6 +229,66 @@ static void signature_ignores_numbers_not_words(void **state)
 	callus_lesson_release(&c);
 }
 
+
+/* The -wal file's size, 0 when there is none. */
+static off_t wal_size(const fixture *f)
+{
+	char wal[160];
+	struct stat st;
+
+	snprintf(wal, sizeof(wal), "%s-wal", f->path);
+	return stat(wal, &st) == 0 ? st.st_size : 0;
+}
+
+/* Processes that each open the store, commit once and close (a passing
+ * check) keep the WAL small: the commit that finds it at 64 frames copies
+ * it into the store and empties it.  A WAL only copied was read whole by
+ * every later process and copied again by each of them, and grew. */
+static void wal_stays_small(void **state)
+{
+	fixture *f = *state;
+	enum { FRAME = 4096 + 24, ROUNDS = 300 };
+	off_t most = 0;
+
+	for (int i = 0; i < ROUNDS; i++) {
+		callus_store *s = NULL;
+		char sql[160];
+		off_t now;
+
+		assert_int_equal(callus_store_open(&s, f->path, 1000, NULL), 0);
+		/* a few pages a commit: one row of sync_state, a key of its own */
+		snprintf(sql, sizeof(sql),
+			 "INSERT INTO sync_state VALUES ('k%04d', printf('%%.3000c', 'x'))", i);
+		assert_int_equal(callus_store_exec(s, sql, NULL), 0);
+		callus_store_close(s);
+		now = wal_size(f);
+		if (now > most)
+			most = now;
+	}
+	/* at most the 64 frames before emptying, and the commit's own */
+	assert_true(most <= (64 + 8) * FRAME);
+	{
+		callus_store *s = NULL;
+
+		assert_int_equal(callus_store_open(&s, f->path, 1000, NULL), 0);
+		assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM sync_state"), ROUNDS);
+		/* a batch may let it grow further; its close empties it */
+		callus_store_wal_pages(s, 100000);
+		assert_int_equal(callus_store_exec(s, "BEGIN", NULL), 0);
+		for (int i = 0; i < 200; i++) {
+			char sql[160];
+
+			snprintf(sql, sizeof(sql),
+				 "INSERT INTO sync_state VALUES ('b%04d', printf('%%.3000c', 'y'))", i);
+			assert_int_equal(callus_store_exec(s, sql, NULL), 0);
+		}
+		assert_int_equal(callus_store_exec(s, "COMMIT", NULL), 0);
+		assert_true(wal_size(f) > 100 * FRAME);
+		callus_store_close(s);
+		assert_int_equal(wal_size(f), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -235,6 +297,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(lists_and_filters, setup, teardown),
 		cmocka_unit_test_setup_teardown(refuses_newer_and_corrupt_stores, setup, teardown),
 		cmocka_unit_test(signature_ignores_numbers_not_words),
+		cmocka_unit_test_setup_teardown(wal_stays_small, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
