@@ -28,6 +28,10 @@
 #   stores: its first command migrates a store of an older schema).
 #   bench/scale.sh 20 "1000 10000 100000" grows to 100,000 recordings (the
 #   growth with fsync skipped, bench/nosync.c).
+#   CALLUS_SCALE_BASE=path/to/other/callus times that binary too, on the same
+#   stores, one run of each in turn (each with its own callus-git), and the
+#   table gives "base -> this" medians: the machine's slow and fast minutes
+#   fall on both alike, where two runs one after the other differed by half.
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 n=${1:-20}
@@ -61,14 +65,45 @@ payload() {
 payload "$work/pass.json" 0 0
 "$work/scale_gen" -p 0 >"$work/suggest.txt"
 
-# row WHAT INPUT CMD...: N runs, the medians
+base=${CALLUS_SCALE_BASE:-}
+
+# stats FILE: min/median/max of its numbers, one a line
+stats() {
+	sort -n "$1" | awk '{ v[NR] = $1 }
+		END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		      printf "%.3f/%.3f/%.3f", v[1], m, v[NR] }'
+}
+
+# one BIN INPUT ARGS...: the CPU ms of one run of BIN ARGS, with its own helper
+one() {
+	one_bin=$1 one_in=$2
+	shift 2
+	CALLUS_GIT_HELPER=$(dirname "$one_bin")/callus-git "$work/proctime" 1 "$one_in" "$one_bin" "$@" |
+		cut -d' ' -f1
+}
+
+# row WHAT INPUT ARGS...: N runs of callus ARGS (and of the base's, in turn;
+# run i reads INPUT with %d as i, the base's as N + i), the medians
 row() {
 	what=$1 input=$2
 	shift 2
-	"$work/proctime" "$n" "$input" "$@" | {
-		read -r cmin cmed cmax wmin wmed wmax
-		printf "%s %s/%s/%s " "$what" "$cmin" "$cmed" "$cmax"
-	}
+	: >"$work/a"
+	: >"$work/b"
+	i=0
+	while [ "$i" -lt "$n" ]; do
+		# shellcheck disable=SC2059 # INPUT is a format
+		one "$callus" "$(printf "$input" "$i")" "$@" >>"$work/a"
+		if [ -n "$base" ]; then
+			# shellcheck disable=SC2059
+			one "$base" "$(printf "$input" $((n + i)))" "$@" >>"$work/b"
+		fi
+		i=$((i + 1))
+	done
+	if [ -n "$base" ]; then
+		printf "%s %s→%s " "$what" "$(stats "$work/b")" "$(stats "$work/a")"
+	else
+		printf "%s %s " "$what" "$(stats "$work/a")"
+	fi
 }
 
 echo "| recordings | lessons | signatures | failing hook | failing hook, no snapshot | passing check | callus suggest | callus status | callus gc | store bytes per signature | .lessons/ files |"
@@ -95,20 +130,20 @@ for size in $sizes; do
 	git status --porcelain >/dev/null
 	have=$size
 	i=0
-	while [ "$i" -lt "$n" ]; do
+	while [ "$i" -lt "$((${base:+2 *} n))" ]; do
 		payload "$work/fail$i.json" $((50000000 + size * 100 + i)) 1
 		payload "$work/bare$i.json" $((60000000 + size * 100 + i)) 1
 		i=$((i + 1))
 	done
 	line=$(
-		row fail "$work/fail%d.json" "$callus" hook generic
+		row fail "$work/fail%d.json" hook generic
 		printf '[retention]\ngc_hours = 0\n[learn]\nsnapshots = false\n' >.callus/config
-		row bare "$work/bare%d.json" "$callus" hook generic
+		row bare "$work/bare%d.json" hook generic
 		printf '[retention]\ngc_hours = 0\n' >.callus/config
-		row pass "$work/pass.json" "$callus" hook generic
-		row suggest "$work/suggest.txt" "$callus" suggest --command "gcc -c src/d0/f0.c"
-		row status /dev/null "$callus" status
-		n=3 row gc /dev/null "$callus" gc
+		row pass "$work/pass.json" hook generic
+		row suggest "$work/suggest.txt" suggest --command "gcc -c src/d0/f0.c"
+		row status /dev/null status
+		n=3 row gc /dev/null gc
 	)
 	sqlite3 .callus/callus.db 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
 	nl=$(sqlite3 .callus/callus.db 'SELECT count(*) FROM lessons')
