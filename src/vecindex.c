@@ -174,23 +174,57 @@ static int check_vectors(const float *vecs, size_t n, size_t dim, callus_error *
 	return 0;
 }
 
-static int write_all(int fd, const unsigned char *p, size_t len, const char *path,
-		     callus_error *err)
+int vi_write_all(int fd, const void *buf, size_t len)
 {
+	const unsigned char *p = buf;
+
 	while (len) {
 		ssize_t w = write(fd, p, len);
+
 		if (w < 0 && errno == EINTR)
 			continue;
-		if (w < 0)
-			return callus_error_set(err, CALLUS_EIO, "cannot write '%s': %s", path,
-					      strerror(errno));
-		if (w == 0)
-			return callus_error_set(err, CALLUS_EIO, "cannot write '%s': no progress",
-					      path);
+		if (w <= 0) {
+			if (w == 0)
+				errno = EIO; /* no progress */
+			return -1;
+		}
 		p += w;
 		len -= (size_t)w;
 	}
 	return 0;
+}
+
+int vi_replace(const char *path, int (*fill)(int fd, void *arg), void *arg)
+{
+	callus_buf tmp = CALLUS_BUF_INIT;
+	int fd = -1, rc = -1, saved;
+
+	if (callus_buf_printf(&tmp, "%s.tmp.XXXXXX", path) < 0) {
+		errno = ENOMEM;
+		goto out;
+	}
+	/* mkostemp creates the file 0600: as private as the store it
+	 * comes from */
+	if ((fd = mkostemp(tmp.ptr, O_CLOEXEC)) < 0) {
+		callus_buf_clear(&tmp); /* nothing to unlink */
+		goto out;
+	}
+	if (fill(fd, arg) < 0)
+		goto out;
+	rc = close(fd);
+	fd = -1;
+	if (rc < 0 || (rc = rename(tmp.ptr, path)) < 0)
+		goto out;
+	callus_buf_clear(&tmp); /* renamed: nothing left to remove */
+out:
+	saved = errno;
+	if (fd >= 0)
+		close(fd);
+	if (tmp.len)
+		unlink(tmp.ptr);
+	callus_buf_release(&tmp);
+	errno = saved;
+	return rc;
 }
 
 /*
@@ -224,9 +258,11 @@ static int write_records(int fd, const char *path, int with_header, const char *
 		for (size_t i = 0; i < m; i++, len += recsize)
 			record_make(chunk + len, recsize, ids[done + i], vecs + (done + i) * dim,
 				    dim);
-		rc = write_all(fd, chunk, len, path, err);
-		if (rc)
+		if (vi_write_all(fd, chunk, len) < 0) {
+			rc = callus_error_set(err, CALLUS_EIO, "cannot write '%s': %s", path,
+					      strerror(errno));
 			goto out;
+		}
 		done += m;
 	} while (done < n);
 out:
@@ -244,6 +280,28 @@ static int lock_fd(int fd, const char *path, callus_error *err)
 	return 0;
 }
 
+typedef struct records {
+	const char *path, *model;
+	size_t dim, n;
+	const int64_t *ids;
+	const float *vecs;
+	callus_error *err;
+	int rc;
+} records;
+
+static int fill_records(int fd, void *arg)
+{
+	records *r = arg;
+
+	if ((r->rc = write_records(fd, r->path, 1, r->model, r->dim, r->ids, r->vecs, r->n,
+				   r->err)) < 0)
+		return -1;
+	/* its sketches first: a reader between the two renames sees a
+	 * sketch file of another vector file, and uses none */
+	vi_sketch_sync(r->path, fd, r->dim);
+	return 0;
+}
+
 /*
  * Replace path with a new file of these records: a temporary file in the
  * same directory, renamed over it.  No fsync: the store holds the truth and
@@ -253,49 +311,13 @@ static int lock_fd(int fd, const char *path, callus_error *err)
 static int replace_file(const char *path, const char *model, size_t dim, const int64_t *ids,
 			const float *vecs, size_t n, callus_error *err)
 {
-	callus_buf tmp = CALLUS_BUF_INIT;
-	int fd = -1, rc;
+	records r = { path, model, dim, n, ids, vecs, err, 0 };
 
-	rc = callus_buf_printf(&tmp, "%s.tmp.XXXXXX", path);
-	if (rc) {
-		rc = callus_error_set(err, rc, "out of memory");
-		goto out;
-	}
-	/* mkostemp creates the file 0600: the index is as private as the
-	 * store it comes from */
-	fd = mkostemp(tmp.ptr, O_CLOEXEC);
-	if (fd < 0) {
-		rc = callus_error_set(err, CALLUS_EIO, "cannot create '%s': %s", tmp.ptr,
-				    strerror(errno));
-		callus_buf_clear(&tmp); /* nothing to unlink */
-		goto out;
-	}
-	rc = write_records(fd, tmp.ptr, 1, model, dim, ids, vecs, n, err);
-	if (rc)
-		goto out;
-	/* its sketches first: a reader between the two renames sees a
-	 * sketch file of another vector file, and uses none */
-	vi_sketch_sync(path, fd, dim);
-	if (close(fd) < 0) {
-		fd = -1;
-		rc = callus_error_set(err, CALLUS_EIO, "cannot write '%s': %s", tmp.ptr,
-				    strerror(errno));
-		goto out;
-	}
-	fd = -1;
-	if (rename(tmp.ptr, path) < 0) {
-		rc = callus_error_set(err, CALLUS_EIO, "cannot rename '%s' to '%s': %s", tmp.ptr,
-				    path, strerror(errno));
-		goto out;
-	}
-	callus_buf_clear(&tmp); /* renamed: nothing left to remove */
-out:
-	if (fd >= 0)
-		close(fd);
-	if (tmp.len)
-		unlink(tmp.ptr);
-	callus_buf_release(&tmp);
-	return rc;
+	if (vi_replace(path, fill_records, &r) == 0)
+		return 0;
+	return r.rc < 0 ? r.rc
+			: callus_error_set(err, CALLUS_EIO, "cannot replace '%s': %s", path,
+					 strerror(errno));
 }
 
 static int check_count(size_t n, size_t dim, const int64_t *ids, const float *vecs,

@@ -79,6 +79,16 @@ void vi_sketch_unmap(vi_sketch *sk);
  */
 void vi_sketch_sync(const char *path, int vfd, size_t dim);
 
+/* Write all of buf to fd: 0, or -1 with errno set. */
+int vi_write_all(int fd, const void *buf, size_t len);
+
+/*
+ * Replace path with a new file that fill(fd, arg) writes: a temporary file
+ * beside it (0600), renamed over it; nothing left behind on failure.  0,
+ * or -1 with errno set (fill's failure: -1, errno as it left it).
+ */
+int vi_replace(const char *path, int (*fill)(int fd, void *arg), void *arg);
+
 /* Remove path's sketch file: 0, or -1 with errno set (ENOENT is 0). */
 int vi_sketch_remove(const char *path);
 

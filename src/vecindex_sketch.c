@@ -145,23 +145,6 @@ void vi_sketch_unmap(vi_sketch *sk)
 	memset(sk, 0, sizeof(*sk));
 }
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const unsigned char *p = buf;
-
-	while (len) {
-		ssize_t w = write(fd, p, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 /* Append to fd the sketches of vfd's records [from, to). */
 static int append_sketches(int fd, int vfd, size_t dim, size_t from, size_t to)
 {
@@ -182,7 +165,7 @@ static int append_sketches(int fd, int vfd, size_t dim, size_t from, size_t to)
 		}
 		for (size_t i = 0; i < m; i++)
 			sketch_of(&out[i], chunk + i * recsize, dim);
-		if ((rc = write_all(fd, out, m * sizeof(*out))) < 0)
+		if ((rc = vi_write_all(fd, out, m * sizeof(*out))) < 0)
 			break;
 		from += m;
 	}
@@ -190,35 +173,29 @@ static int append_sketches(int fd, int vfd, size_t dim, size_t from, size_t to)
 	return rc;
 }
 
+typedef struct fresh {
+	int vfd;
+	const struct stat *vst;
+	size_t dim, n;
+} fresh;
+
+static int fill_fresh(int fd, void *arg)
+{
+	const fresh *f = arg;
+	unsigned char hdr[SK_HEADER_SIZE];
+
+	header_make(hdr, f->dim, f->vst);
+	if (vi_write_all(fd, hdr, sizeof(hdr)) < 0)
+		return -1;
+	return append_sketches(fd, f->vfd, f->dim, 0, f->n);
+}
+
 /* A new sketch file of vfd's first n records, renamed over p. */
 static void sketch_new(const char *p, int vfd, const struct stat *vst, size_t dim, size_t n)
 {
-	unsigned char hdr[SK_HEADER_SIZE];
-	callus_buf tmp = CALLUS_BUF_INIT;
-	int fd = -1;
+	fresh f = { vfd, vst, dim, n };
 
-	if (callus_buf_printf(&tmp, "%s.tmp.XXXXXX", p) < 0)
-		goto out;
-	if ((fd = mkostemp(tmp.ptr, O_CLOEXEC)) < 0) {
-		callus_buf_clear(&tmp);
-		goto out;
-	}
-	header_make(hdr, dim, vst);
-	if (write_all(fd, hdr, sizeof(hdr)) < 0 || append_sketches(fd, vfd, dim, 0, n) < 0)
-		goto out;
-	if (close(fd) < 0) {
-		fd = -1;
-		goto out;
-	}
-	fd = -1;
-	if (rename(tmp.ptr, p) == 0)
-		callus_buf_clear(&tmp);
-out:
-	if (fd >= 0)
-		close(fd);
-	if (tmp.len)
-		unlink(tmp.ptr);
-	callus_buf_release(&tmp);
+	(void)vi_replace(p, fill_fresh, &f);
 }
 
 void vi_sketch_sync(const char *path, int vfd, size_t dim)
