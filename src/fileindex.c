@@ -9,7 +9,6 @@
 
 #include "store_internal.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,18 +127,8 @@ static int unlisted(callus_buf *out, const callus_buf *text, callus_strlist *add
 static int append_lines(const char *path, const char *data, size_t len)
 {
 	int fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
-	int rc = fd < 0 ? -1 : 0;
+	int rc = fd < 0 ? -1 : callus_fs_write_all(fd, data, len);
 
-	while (!rc && len) {
-		ssize_t w = write(fd, data, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			rc = -1;
-		else
-			data += w, len -= (size_t)w;
-	}
 	if (!rc && fdatasync(fd) < 0)
 		rc = -1;
 	if (fd >= 0)

@@ -30,14 +30,18 @@ static int dir_of(callus_buf *out, const char *path)
 	return callus_buf_put(out, path, (size_t)(slash - path));
 }
 
-static int write_all(int fd, const char *p, size_t len)
+int callus_fs_write_all(int fd, const void *buf, size_t len)
 {
+	const char *p = buf;
+
 	while (len) {
 		ssize_t n = write(fd, p, len);
 
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO; /* no progress */
 			return -1;
 		}
 		p += n;
@@ -91,7 +95,7 @@ int callus_fs_write_atomic(const char *path, const void *data, size_t len,
 		goto out;
 	}
 	created = 1;
-	if (write_all(fd, data, len) < 0) {
+	if (callus_fs_write_all(fd, data, len) < 0) {
 		rc = callus_error_set(err, CALLUS_EIO, "cannot write '%s': %s", path, strerror(errno));
 		goto out;
 	}

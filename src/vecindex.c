@@ -25,6 +25,7 @@
  */
 #include "callus/vecindex.h"
 #include "callus/buf.h"
+#include "callus/fsutil.h"
 
 #include "vecindex_internal.h"
 
@@ -174,26 +175,6 @@ static int check_vectors(const float *vecs, size_t n, size_t dim, callus_error *
 	return 0;
 }
 
-int vi_write_all(int fd, const void *buf, size_t len)
-{
-	const unsigned char *p = buf;
-
-	while (len) {
-		ssize_t w = write(fd, p, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			if (w == 0)
-				errno = EIO; /* no progress */
-			return -1;
-		}
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 int vi_replace(const char *path, int (*fill)(int fd, void *arg), void *arg)
 {
 	callus_buf tmp = CALLUS_BUF_INIT;
@@ -258,7 +239,7 @@ static int write_records(int fd, const char *path, int with_header, const char *
 		for (size_t i = 0; i < m; i++, len += recsize)
 			record_make(chunk + len, recsize, ids[done + i], vecs + (done + i) * dim,
 				    dim);
-		if (vi_write_all(fd, chunk, len) < 0) {
+		if (callus_fs_write_all(fd, chunk, len) < 0) {
 			rc = callus_error_set(err, CALLUS_EIO, "cannot write '%s': %s", path,
 					      strerror(errno));
 			goto out;

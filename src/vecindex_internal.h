@@ -79,9 +79,6 @@ void vi_sketch_unmap(vi_sketch *sk);
  */
 void vi_sketch_sync(const char *path, int vfd, size_t dim);
 
-/* Write all of buf to fd: 0, or -1 with errno set. */
-int vi_write_all(int fd, const void *buf, size_t len);
-
 /*
  * Replace path with a new file that fill(fd, arg) writes: a temporary file
  * beside it (0600), renamed over it; nothing left behind on failure.  0,

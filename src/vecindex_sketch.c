@@ -14,6 +14,7 @@
  * renames sees a sketch of another file and uses none.
  */
 #include "callus/buf.h"
+#include "callus/fsutil.h"
 
 #include "vecindex_internal.h"
 
@@ -165,7 +166,7 @@ static int append_sketches(int fd, int vfd, size_t dim, size_t from, size_t to)
 		}
 		for (size_t i = 0; i < m; i++)
 			sketch_of(&out[i], chunk + i * recsize, dim);
-		if ((rc = vi_write_all(fd, out, m * sizeof(*out))) < 0)
+		if ((rc = callus_fs_write_all(fd, out, m * sizeof(*out))) < 0)
 			break;
 		from += m;
 	}
@@ -185,7 +186,7 @@ static int fill_fresh(int fd, void *arg)
 	unsigned char hdr[SK_HEADER_SIZE];
 
 	header_make(hdr, f->dim, f->vst);
-	if (vi_write_all(fd, hdr, sizeof(hdr)) < 0)
+	if (callus_fs_write_all(fd, hdr, sizeof(hdr)) < 0)
 		return -1;
 	return append_sketches(fd, f->vfd, f->dim, 0, f->n);
 }

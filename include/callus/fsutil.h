@@ -74,6 +74,10 @@ void callus_fs_unlock(int fd);
  * stale_s seconds at now (pids are reused). */
 int callus_fs_maker_gone(long pid, time_t mtime, time_t now, long stale_s);
 
+/* Write all of buf to fd, across short writes and EINTR: 0, or -1 with
+ * errno set. */
+int callus_fs_write_all(int fd, const void *buf, size_t len);
+
 /* Append s and a newline to fd in one write(2), so that concurrent
  * appenders (O_APPEND) never interleave inside a line.  0 or CALLUS_EIO. */
 int callus_fs_append_line(int fd, const char *s);
