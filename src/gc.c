@@ -294,24 +294,21 @@ static int rewrite_vectors(callus_store *s, const char *workspace, const callus_
 {
 	callus_buf path = CALLUS_BUF_INIT;
 	callus_vecindex *vi = NULL;
+	int64_t stored = callus_match_builtin_count(s);
 	size_t infile;
-	int64_t stored = callus_store_query_int(
-		s, "SELECT coalesce((SELECT n FROM vector_counts WHERE model = '"
-		   CALLUS_EMBED_BUILTIN_MODEL "'), 0)");
-	int rc = 0;
+	int rc;
 
+	if (stored < 0)
+		return 0; /* nothing to compare with: the next gc */
 	if (callus_match_builtin_vector_path(&path, workspace) < 0)
 		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	callus_vecindex_open(&vi, path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL, NULL);
 	infile = callus_vecindex_count(vi);
 	callus_vecindex_close(vi);
-	if (stored < 0 || ((int64_t)infile >= stored &&
-			   (int64_t)infile <= stored + (p->sweep ? 0 : stored / 10)))
-		goto out;
-	rc = callus_match_rebuild_file(s, path.ptr, err);
-out:
+	rc = callus_match_file_sync(s, path.ptr, infile, stored, p->sweep ? 0 : (size_t)stored / 10,
+				    CALLUS_MATCH_BUILTIN_VECTORS, err);
 	callus_buf_release(&path);
-	return rc;
+	return rc < 0 ? rc : 0;
 }
 
 /* .lessons/ files of no lesson (a removal cut short, a store replaced). */

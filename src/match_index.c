@@ -350,18 +350,14 @@ static int any_unindexed(callus_store *s, int *any)
  */
 static int open_whole(callus_store *s, callus_vecindex **vi, const char *path, callus_error *err)
 {
-	int64_t stored = callus_store_query_int(
-		s, "SELECT coalesce((SELECT n FROM vector_counts WHERE model = '"
-		   CALLUS_EMBED_BUILTIN_MODEL "'), 0)");
 	int rc;
 
 	callus_vecindex_open(vi, path, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL, NULL);
-	if (stored <= (int64_t)callus_vecindex_count(*vi))
-		return 0;
-	callus_vecindex_close(*vi);
-	*vi = NULL;
-	if ((rc = callus_match_rebuild_file(s, path, err)) < 0)
+	rc = callus_match_file_sync(s, path, callus_vecindex_count(*vi), callus_match_builtin_count(s),
+				    SIZE_MAX, CALLUS_MATCH_BUILTIN_VECTORS, err);
+	if (rc <= 0)
 		return rc;
+	callus_vecindex_close(*vi);
 	callus_vecindex_open(vi, path, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL, NULL);
 	return 0;
 }
@@ -499,8 +495,8 @@ out_nodb:
 	return rc;
 }
 
-int callus_match_rewrite_file(callus_store *s, sqlite3_stmt *st, const char *path,
-			      callus_error *err)
+/* The file at path replaced by the rows st yields, stepped to the end. */
+static int rewrite_file(callus_store *s, sqlite3_stmt *st, const char *path, callus_error *err)
 {
 	int64_t *ids = NULL;
 	float *vecs = NULL;
@@ -539,20 +535,29 @@ int callus_match_rewrite_file(callus_store *s, sqlite3_stmt *st, const char *pat
 	return rc;
 }
 
-int callus_match_rebuild_file(callus_store *s, const char *path, callus_error *err)
+int64_t callus_match_builtin_count(callus_store *s)
+{
+	return callus_store_query_int(s, "SELECT coalesce((SELECT n FROM vector_counts WHERE model = '"
+				      CALLUS_EMBED_BUILTIN_MODEL "'), 0)");
+}
+
+int callus_match_file_sync(callus_store *s, const char *path, size_t have, int64_t stored,
+			   size_t ahead, const char *sql, callus_error *err)
 {
 	sqlite3_stmt *st = NULL;
-	int sq = sqlite3_prepare_v2(callus_store_db(s),
-				    "SELECT g.rowid, v.vector FROM signature_vectors v JOIN signatures g"
-				    " ON g.id = v.signature_id WHERE v.model = '"
-				    CALLUS_EMBED_BUILTIN_MODEL "' ORDER BY g.rowid",
-				    -1, &st, NULL);
-	/* a vector not packed is left out: reindex makes it again */
-	int rc = sq != SQLITE_OK ? callus_store_db_error(s, err, sq, "cannot read the vectors of")
-				 : callus_match_rewrite_file(s, st, path, err);
+	int rc, sq;
 
+	if (stored < 0)
+		return callus_error_set(err, CALLUS_EIO, "cannot count the vectors in '%s'",
+				      callus_store_path(s));
+	if (have >= (size_t)stored && have - (size_t)stored <= ahead)
+		return 0;
+	/* a vector not packed is left out: reindex makes it again */
+	sq = sqlite3_prepare_v2(callus_store_db(s), sql, -1, &st, NULL);
+	rc = sq != SQLITE_OK ? callus_store_db_error(s, err, sq, "cannot read the vectors of")
+			     : rewrite_file(s, st, path, err);
 	sqlite3_finalize(st);
-	return rc;
+	return rc < 0 ? rc : 1;
 }
 
 int callus_match_index(callus_store *s, const char *workspace, size_t *added, callus_error *err)

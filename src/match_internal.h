@@ -43,18 +43,29 @@ int callus_match_vector_path(callus_buf *out, const char *workspace, const char 
 /* The same for the built-in model. */
 int callus_match_builtin_vector_path(callus_buf *out, const char *workspace);
 
-/*
- * Replace the built-in model's vector file at path with the rows st yields
- * (a signature's rowid, its packed vector), stepped to the end here and
- * finalized by the caller; a vector that is not packed is left out.  0 or
- * a negative CALLUS_E* code with err set.
- */
-int callus_match_rewrite_file(callus_store *s, sqlite3_stmt *st, const char *path,
-			      callus_error *err);
+/* Every built-in vector of the store, as callus_match_file_sync() reads
+ * them. */
+#define CALLUS_MATCH_BUILTIN_VECTORS                                                          \
+	"SELECT g.rowid, v.vector FROM signature_vectors v JOIN signatures g"                  \
+	" ON g.id = v.signature_id WHERE v.model = '" CALLUS_EMBED_BUILTIN_MODEL "'"           \
+	" ORDER BY g.rowid"
 
-/* The built-in model's vector file at path made again from every vector
- * of the store.  0 or a negative CALLUS_E* code with err set. */
-int callus_match_rebuild_file(callus_store *s, const char *path, callus_error *err);
+/* The store's count of built-in vectors (kept by triggers); -1 when it
+ * cannot be read. */
+int64_t callus_match_builtin_count(callus_store *s);
+
+/*
+ * Keep a built-in model's vector file at path (holding have records) in
+ * step with the store, which has stored vectors for it: written again
+ * from the rows of sql (a signature's rowid and its packed vector, in
+ * rowid order; a vector not packed is left out) when the file is behind
+ * (removed, damaged, restored from a copy, written by an older callus) or
+ * more than ahead records past it (removed signatures; SIZE_MAX: never).
+ * 1 when it was written again, 0 when in step, or a negative CALLUS_E*
+ * code with err set (stored < 0: the count could not be read).
+ */
+int callus_match_file_sync(callus_store *s, const char *path, size_t have, int64_t stored,
+			   size_t ahead, const char *sql, callus_error *err);
 
 /* Beside s's database, the built-in vectors of the signatures that have a
  * note (notes_vectors.c keeps it; removed here when every vector is

@@ -63,13 +63,10 @@ void callus_notes_vectors_add(callus_store *s, const char *sig)
 int callus_notes_vectors_fresh(callus_store *s, callus_buf *path, callus_error *err)
 {
 	callus_vecindex *vi = NULL;
-	sqlite3_stmt *st = NULL;
 	int64_t noted = callus_store_query_int(s, "SELECT n FROM noted_count");
 	size_t have;
-	int rc, sq;
+	int rc;
 
-	if (noted < 0)
-		return callus_error_set(err, CALLUS_EIO, "cannot count the noted signatures");
 	if (callus_match_noted_vector_path(path, s) < 0)
 		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	if ((rc = callus_vecindex_open(&vi, path->ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM,
@@ -77,12 +74,8 @@ int callus_notes_vectors_fresh(callus_store *s, callus_buf *path, callus_error *
 		return rc;
 	have = callus_vecindex_count(vi);
 	callus_vecindex_close(vi);
-	if (have >= (size_t)noted && have - (size_t)noted <= SLACK((size_t)noted))
-		return 0;
-	/* a vector that is not packed is left out: reindex makes it again */
-	sq = sqlite3_prepare_v2(callus_store_db(s), NOTED_VECTORS " ORDER BY g.rowid", -1, &st, NULL);
-	rc = sq != SQLITE_OK ? callus_store_db_error(s, err, sq, "cannot read the noted signatures in")
-			     : callus_match_rewrite_file(s, st, path->ptr, err);
-	sqlite3_finalize(st);
-	return rc;
+	rc = callus_match_file_sync(s, path->ptr, have, noted,
+				    noted < 0 ? 0 : SLACK((size_t)noted),
+				    NOTED_VECTORS " ORDER BY g.rowid", err);
+	return rc < 0 ? rc : 0;
 }
