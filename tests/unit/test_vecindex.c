@@ -806,6 +806,25 @@ static void sketch_of_another_file_unused(void **state)
 		assert_int_equal(callus_vecindex_search(vi, vecs, 0.5f, m, 4), 4);
 		callus_vecindex_close(vi);
 	}
+	/* a sketch naming a component past the vector's (damaged) bounds
+	 * nothing: its record is scored in full, nothing is read out of
+	 * the query */
+	assert_int_equal(callus_vecindex_rewrite(f->path.ptr, MODEL, DIM, ids, vecs, N, NULL), 0);
+	{
+		uint16_t far = 0xffff;
+
+		fd = open(sk.ptr, O_WRONLY);
+		assert_true(fd >= 0);
+		for (size_t i = 0; i < N; i++)
+			assert_int_equal(pwrite(fd, &far, sizeof(far),
+						(off_t)(SKETCH_HEADER + i * SKETCH_REC + 16)),
+					 (ssize_t)sizeof(far));
+		close(fd);
+		vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
+		assert_int_equal(callus_vecindex_search(vi, vecs, 0.5f, m, 4), 4);
+		assert_true(m[0].id == 1);
+		callus_vecindex_close(vi);
+	}
 	/* the same sketch naming another file (the same records rewritten
 	 * to another file, renamed in): not used */
 	assert_int_equal(callus_vecindex_rewrite(other.ptr, MODEL, DIM, ids, vecs, N, NULL), 0);
