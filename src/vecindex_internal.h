@@ -17,8 +17,8 @@
  * in the integers of the quantized vectors, where the search computes its
  * scores.  The error vectors hash about seventy features into 256 signed
  * buckets and their eight heaviest hold most of their squared length, so
- * a query leaves all but a few records under its threshold by this bound
- * alone (docs/scale.md: 0.24% of them left to score at 0.80).
+ * a query leaves most records under its threshold by this bound alone
+ * (bench/match.sh: a search of 100,000 signatures three times faster).
  *
  * The sketch file is derived from the vector file and never trusted beyond
  * it: its header names the vector file it describes (device and inode),
