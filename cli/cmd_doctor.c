@@ -61,11 +61,12 @@ const cli_spec cmd_doctor_spec = {
 	"([layer.L] max_notes, else [doctor] max_notes, default 1000), with the\n"
 	"lowest-value notes; how stale the team and org cache is ('callus sync'); the\n"
 	"files made from the store (.lessons/, the notes, the AGENTS.md block) missing\n"
-	"or stale after a crash, and temporary files left behind; and what\n"
-	".callus/log.jsonl and .callus/metrics.pending hold.  Writes nothing, except\n"
-	"with --fix: then those files are rewritten from the store and the temporary\n"
-	"files removed.  Exits 1 when something needs attention ('problem' lines), 0\n"
-	"otherwise.",
+	"or stale after a crash, and temporary files left behind; the totals 'callus\n"
+	"status' shows against the store's rows; and what .callus/log.jsonl and\n"
+	".callus/metrics.pending hold.  Writes nothing, except with --fix: then those\n"
+	"files are rewritten from the store, the temporary files removed and the\n"
+	"totals counted again.  Exits 1 when something needs attention ('problem'\n"
+	"lines), 0 otherwise.",
 	doctor_options, 0
 };
 
@@ -290,6 +291,23 @@ static void report_damage(struct doctor *d, const char *rel, const char *problem
 	}
 }
 
+/* The totals `callus status` shows, kept by triggers: an edit by hand can
+ * leave them wrong, which nothing else would notice. */
+static void check_totals(struct doctor *d, callus_store *store, const char *rel)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	int drifted = 0;
+
+	if (callus_store_totals_check(store, fix, &drifted, &err) < 0)
+		report(d, PROBLEM, "totals", "%s: cannot %s the totals: %s", rel,
+		       fix ? "count" : "check", callus_error_message(&err));
+	else if (drifted)
+		report(d, fix ? NOTE : PROBLEM, "totals",
+		       "%s: the totals 'callus status' shows are not what the store holds%s", rel,
+		       fix ? ": counted again" : " ('callus doctor --fix' counts them again)");
+	callus_error_release(&err);
+}
+
 static void check_store(struct doctor *d)
 {
 	callus_error err = CALLUS_ERROR_INIT;
@@ -345,6 +363,8 @@ static void check_store(struct doctor *d)
 	else
 		report(d, OK, "integrity", "%s: no problem found (%s)", rel,
 		       quick ? "quick_check" : "integrity_check");
+	if (!problems)
+		check_totals(d, store, rel);
 	if (st.lessons >= 0)
 		bloat(d, store, st.lessons);
 	notes_bloat(d, store);

@@ -172,8 +172,9 @@ static int gc_lessons(callus_store *s, const char *workspace, const callus_gc_po
 		free(before);
 	}
 	if (sq == SQLITE_OK && p->lessons_max > 0) {
-		int64_t n = callus_store_query_int(s, "SELECT count(*) FROM lessons");
-		int64_t over = n - p->lessons_max;
+		callus_store_totals t;
+		int64_t over = callus_store_totals_get(s, 0, &t, NULL) < 0 ? -1
+			       : t.lessons - p->lessons_max;
 
 		if (over > 0) {
 			if (p->batch && over > (int64_t)p->batch)

@@ -205,9 +205,12 @@ int callus_learn_resolutions(callus_store *s, const char *signature_id, int limi
 	*out = NULL;
 	*count = 0;
 	callus_buf_printf(&sql, RESOLUTION_COLUMNS, "''");
-	callus_buf_puts(&sql, " WHERE (?1 IS NULL OR r.signature_id = ?1)"
-			    " ORDER BY CAST(r.success_count AS REAL) / max(r.application_count, 1) DESC,"
-			    " r.last_success_at DESC, r.id DESC LIMIT ?2");
+	/* all of them: the first rows of an index (resolutions_rank); "?1 IS
+	 * NULL OR" would sort them all */
+	if (signature_id)
+		callus_buf_puts(&sql, " WHERE r.signature_id = ?1");
+	callus_buf_puts(&sql, " ORDER BY CAST(r.success_count AS REAL) / max(r.application_count, 1) DESC,"
+			      " r.last_success_at DESC, r.id DESC LIMIT ?2");
 	if (callus_buf_status(&sql) < 0) {
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
@@ -269,31 +272,18 @@ out:
 
 int callus_learn_stats_get(callus_store *s, callus_learn_stats *out, callus_error *err)
 {
-	sqlite3_stmt *st = NULL;
-	int sq, rc = 0;
+	callus_store_totals t;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
-	sq = sqlite3_prepare_v2(
-		callus_store_db(s),
-		"SELECT (SELECT count(*) FROM pending_errors WHERE state = 'pending'),"
-		" (SELECT count(*) FROM pending_errors WHERE state = 'fixed'),"
-		" (SELECT count(*) FROM pending_errors WHERE state = 'permanent'),"
-		" (SELECT count(*) FROM resolutions),"
-		" (SELECT coalesce(sum(application_count), 0) FROM resolutions),"
-		" (SELECT coalesce(sum(success_count), 0) FROM resolutions),"
-		" (SELECT count(*) FROM checks)",
-		-1, &st, NULL);
-	if (sq == SQLITE_OK && (sq = sqlite3_step(st)) == SQLITE_ROW) {
-		out->pending = sqlite3_column_int64(st, 0);
-		out->fixed = sqlite3_column_int64(st, 1);
-		out->permanent = sqlite3_column_int64(st, 2);
-		out->resolutions = sqlite3_column_int64(st, 3);
-		out->applications = sqlite3_column_int64(st, 4);
-		out->successes = sqlite3_column_int64(st, 5);
-		out->checks = sqlite3_column_int64(st, 6);
-	} else {
-		rc = callus_store_db_error(s, err, sq, "cannot read");
-	}
-	sqlite3_finalize(st);
-	return rc;
+	if ((rc = callus_store_totals_get(s, 0, &t, err)) < 0)
+		return rc;
+	out->pending = t.pending;
+	out->fixed = t.fixed;
+	out->permanent = t.permanent;
+	out->resolutions = t.resolutions;
+	out->applications = t.applications;
+	out->successes = t.successes;
+	out->checks = t.checks;
+	return 0;
 }

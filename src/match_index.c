@@ -581,18 +581,22 @@ int callus_match_count_vectors(callus_store *s, const char *model, int64_t *with
 			     callus_error *err)
 {
 	sqlite3_stmt *st = NULL;
-	/* from the counts the triggers keep, less the linked signatures (few,
-	 * and every alias is a stored signature): `callus status` read every
-	 * vector and every signature twice */
-	int sq = sqlite3_prepare_v2(callus_store_db(s),
-				    "SELECT coalesce((SELECT n FROM vector_counts WHERE model = ?1), 0)"
-				    "  - (SELECT count(*) FROM signature_links l JOIN signature_vectors v"
-				    "   ON v.signature_id = l.alias_id AND v.model = ?1),"
-				    " (SELECT count(*) FROM signatures)"
-				    "  - (SELECT count(*) FROM signature_links)",
-				    -1, &st, NULL);
+	callus_store_totals t;
+	int sq, rc;
 
+	if ((rc = callus_store_totals_get(s, 0, &t, err)) < 0)
+		return rc;
+	/* from the counts the triggers keep, less the linked signatures (few,
+	 * and every alias is a stored signature; a join read every vector to
+	 * find them): `callus status` read every vector and every signature */
+	sq = sqlite3_prepare_v2(callus_store_db(s),
+				"SELECT coalesce((SELECT n FROM vector_counts WHERE model = ?1), 0)"
+				"  - (SELECT count(*) FROM signature_links l WHERE EXISTS (SELECT 1 FROM"
+				"   signature_vectors v WHERE v.signature_id = l.alias_id AND v.model = ?1)),"
+				" ?2 - (SELECT count(*) FROM signature_links)",
+				-1, &st, NULL);
 	if (sq == SQLITE_OK) {
+		sqlite3_bind_int64(st, 2, t.signatures);
 		callus_sql_bind_text(st, 1, model);
 		if ((sq = sqlite3_step(st)) == SQLITE_ROW) {
 			*with = sqlite3_column_int64(st, 0);

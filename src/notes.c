@@ -334,31 +334,15 @@ int callus_notes_for_suggestions(callus_store *s, const callus_suggestion *g, si
 
 int callus_notes_count(callus_store *s, int64_t counts[CALLUS_LAYER_COUNT], callus_error *err)
 {
-	sqlite3_stmt *st = NULL;
-	int sq;
+	callus_store_totals t;
+	int rc;
 
+	_Static_assert(sizeof(t.notes) / sizeof(t.notes[0]) == CALLUS_LAYER_COUNT, "a total a layer");
 	memset(counts, 0, sizeof(int64_t) * CALLUS_LAYER_COUNT);
-	sq = sqlite3_prepare_v2(callus_store_db(s),
-				"SELECT layer, count(*) FROM notes WHERE status = 'active' GROUP BY layer",
-				-1, &st, NULL);
-	if (sq == SQLITE_OK)
-		while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
-			callus_layer l;
-
-			if (callus_layer_parse(&l, (const char *)sqlite3_column_text(st, 0)) == 0)
-				counts[l] = sqlite3_column_int64(st, 1);
-		}
-	sqlite3_finalize(st);
-	if (sq != SQLITE_DONE)
-		return callus_store_db_error(s, err, sq, "cannot count notes in");
-	{
-		int64_t cached[CALLUS_LAYER_COUNT];
-		int rc = callus_team_cached_count(s, cached, err);
-
-		for (int i = 0; rc == 0 && i < CALLUS_LAYER_COUNT; i++)
-			counts[i] += cached[i];
+	if ((rc = callus_store_totals_get(s, 0, &t, err)) < 0)
 		return rc;
-	}
+	memcpy(counts, t.notes, sizeof(t.notes));
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */

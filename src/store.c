@@ -246,11 +246,80 @@ int callus_store_stats_get(callus_store *s, callus_store_stats *out, callus_erro
 		out->db_bytes = (uint64_t)pages * (uint64_t)page_size;
 		out->free_bytes = (uint64_t)free_pages * (uint64_t)page_size;
 	}
-	if (out->schema_version >= 1 && out->schema_version <= CALLUS_STORE_SCHEMA_VERSION) {
+	if (out->schema_version >= 1 && out->schema_version < 13) {
 		out->lessons = callus_store_query_int(s, "SELECT count(*) FROM lessons");
 		out->runs = callus_store_query_int(s, "SELECT count(*) FROM runs");
+	} else if (out->schema_version <= CALLUS_STORE_SCHEMA_VERSION) {
+		callus_store_totals t;
+
+		if (callus_store_totals_get(s, 0, &t, NULL) == 0) {
+			out->lessons = t.lessons;
+			out->runs = t.runs;
+		}
 	}
 	return 0;
+}
+
+int callus_store_totals_get(callus_store *s, int counted, callus_store_totals *out,
+			    callus_error *err)
+{
+	int64_t *const col[] = { &out->lessons,      &out->runs,         &out->checks,
+				 &out->signatures,   &out->pending,      &out->fixed,
+				 &out->permanent,    &out->resolutions,  &out->applications,
+				 &out->successes,    &out->notes[0],     &out->notes[1],
+				 &out->notes[2],     &out->notes[3] };
+	sqlite3_stmt *st = NULL;
+	int sq;
+
+	memset(out, 0, sizeof(*out));
+	/* a store older than the totals (doctor opens it as it is) counts */
+	if (!counted && callus_store_schema_version(s) < 13)
+		counted = 1;
+again:
+	sq = sqlite3_prepare_v2(s->db, counted ? CALLUS_STORE_TOTALS_COUNTED : "SELECT * FROM totals",
+				-1, &st, NULL);
+	if (sq == SQLITE_OK && (sq = sqlite3_step(st)) == SQLITE_ROW &&
+	    sqlite3_column_count(st) == (int)(sizeof(col) / sizeof(col[0]))) {
+		for (size_t i = 0; i < sizeof(col) / sizeof(col[0]); i++)
+			*col[i] = sqlite3_column_int64(st, (int)i);
+		sq = SQLITE_OK;
+	} else if (!counted && sq == SQLITE_DONE) {
+		/* the row deleted by hand: counted, until doctor --fix puts it back */
+		sqlite3_finalize(st);
+		counted = 1;
+		goto again;
+	} else if (sq == SQLITE_ROW || sq == SQLITE_DONE) {
+		sq = SQLITE_CORRUPT;
+	}
+	sqlite3_finalize(st);
+	return sq == SQLITE_OK ? 0 : callus_store_db_error(s, err, sq, "cannot read the totals of");
+}
+
+int callus_store_totals_check(callus_store *s, int fix, int *drifted, callus_error *err)
+{
+	callus_store_totals kept, counted;
+	int rc;
+
+	*drifted = 0;
+	if (callus_store_schema_version(s) < 13)
+		return 0;
+	if ((rc = callus_store_exec(s, fix ? "BEGIN IMMEDIATE" : "BEGIN", err)) < 0)
+		return rc;
+	if ((rc = callus_store_totals_get(s, 0, &kept, err)) < 0 ||
+	    (rc = callus_store_totals_get(s, 1, &counted, err)) < 0)
+		goto out;
+	*drifted = memcmp(&kept, &counted, sizeof(kept)) != 0 ||
+		   callus_store_query_int(s, "SELECT count(*) FROM totals") != 1;
+	if (*drifted && fix)
+		rc = callus_store_exec(s, "DELETE FROM totals;"
+					  "INSERT INTO totals " CALLUS_STORE_TOTALS_COUNTED,
+				       err);
+out:
+	if (rc < 0) {
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		return rc;
+	}
+	return callus_store_exec(s, "COMMIT", err);
 }
 
 int callus_store_integrity(callus_store *s, int quick, char **problems, callus_error *err)

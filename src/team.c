@@ -281,22 +281,3 @@ int callus_team_cached_of_resolution(callus_store *s, int64_t resolution_id, cal
 	return rc;
 }
 
-int callus_team_cached_count(callus_store *s, int64_t counts[CALLUS_LAYER_COUNT],
-			     callus_error *err)
-{
-	sqlite3_stmt *st = NULL;
-	int sq;
-
-	memset(counts, 0, sizeof(int64_t) * CALLUS_LAYER_COUNT);
-	sq = sqlite3_prepare_v2(callus_store_db(s),
-				"SELECT layer, count(*) FROM note_cache GROUP BY layer", -1, &st, NULL);
-	if (sq == SQLITE_OK)
-		while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
-			callus_layer l;
-
-			if (callus_layer_parse(&l, (const char *)sqlite3_column_text(st, 0)) == 0)
-				counts[l] = sqlite3_column_int64(st, 1);
-		}
-	sqlite3_finalize(st);
-	return sq == SQLITE_DONE ? 0 : callus_store_db_error(s, err, sq, "cannot count the cached notes in");
-}

@@ -20,7 +20,7 @@
 
 typedef struct callus_store callus_store;
 
-#define CALLUS_STORE_SCHEMA_VERSION 12
+#define CALLUS_STORE_SCHEMA_VERSION 13
 
 /*
  * Open (creating if needed, with create_dirs permission for the parent
@@ -119,6 +119,14 @@ typedef struct callus_store_stats {
 /* Schema version, counts and sizes.  The counts are -1 when the schema is
  * not one this callus knows. */
 int callus_store_stats_get(callus_store *s, callus_store_stats *out, callus_error *err);
+
+/*
+ * Whether the totals `callus status` shows, kept by the store's triggers,
+ * are what counting the rows gives (*drifted = 0), and with fix, count them
+ * again when not.  Nothing callus does makes them drift; an edit by hand
+ * can.  A store of an older schema has none: *drifted = 0.
+ */
+int callus_store_totals_check(callus_store *s, int fix, int *drifted, callus_error *err);
 
 /*
  * PRAGMA integrity_check (quick: quick_check, which skips the index

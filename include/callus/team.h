@@ -116,10 +116,6 @@ int callus_team_cached_list(callus_store *s, callus_layer l, callus_note **out, 
 int callus_team_cached_of_resolution(callus_store *s, int64_t resolution_id, callus_note *out,
 				     callus_error *err);
 
-/* Active cached notes per layer (only team and org are non-zero). */
-int callus_team_cached_count(callus_store *s, int64_t counts[CALLUS_LAYER_COUNT],
-			     callus_error *err);
-
 /* A value of the store's sync_state ("last_sync", "last_error.team",
  * "instance"); *out NULL when unset.  Set one. */
 int callus_team_state_get(callus_store *s, const char *key, char **out, callus_error *err);

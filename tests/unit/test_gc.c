@@ -327,13 +327,15 @@ static void the_background_pass_is_due_once_per_interval(void **state)
 
 /* Schema 9's migration on a store the old binary wrote (schema 5, one
  * float32 vector): the vector packed to 260 bytes, counted, nothing queued
- * for indexing; the lesson's file in lesson_files. */
+ * for indexing; the lesson's file in lesson_files; schema 13's totals
+ * counted. */
 static void an_old_store_migrates_packed_and_counted(void **state)
 {
 	fixture *f = *state;
 	const char *src = getenv("CALLUS_SRCDIR");
 	char cmd[512];
 	callus_store *s = NULL;
+	int drifted = -1;
 
 	callus_store_close(f->s);
 	f->s = NULL;
@@ -346,7 +348,11 @@ static void an_old_store_migrates_packed_and_counted(void **state)
 	assert_int_equal(count(f, "SELECT length(vector) FROM signature_vectors"), 1024);
 	assert_int_equal(callus_store_open(&s, f->path, 5000, NULL), 0);
 	assert_int_equal(callus_store_schema_version(s), CALLUS_STORE_SCHEMA_VERSION);
+	assert_int_equal(callus_store_totals_check(s, 0, &drifted, NULL), 0);
+	assert_false(drifted);
 	callus_store_close(s);
+	assert_int_equal(count(f, "SELECT lessons FROM totals"), 2);
+	assert_int_equal(count(f, "SELECT signatures FROM totals"), count(f, "SELECT count(*) FROM signatures"));
 	assert_int_equal(count(f, "SELECT length(vector) FROM signature_vectors"), 260);
 	assert_int_equal(count(f, "SELECT n FROM vector_counts"), 1);
 	assert_int_equal(count(f, "SELECT count(*) FROM signatures_unindexed"), 0);

@@ -289,6 +289,101 @@ static void wal_stays_small(void **state)
 	}
 }
 
+/* The totals `callus status` shows follow every change the store can see,
+ * cascades included, and equal the rows counted after each; a hand edit
+ * is found and counted again (doctor --fix), a deleted row read counted. */
+static void totals_follow_every_change(void **state)
+{
+	static const char *const steps[] = {
+		"INSERT INTO runs (at, tool, command, exit_code) VALUES ('t', 'gcc', 'gcc -c a.c', 1),"
+		" ('t', 'gcc', 'gcc -c b.c', 1)",
+		"INSERT INTO lessons (signature, timestamp, type, file, error_summary, tool, command,"
+		" exit_code, last_seen) VALUES ('s1', 't', 'LINT', 'a.c', 'x', 'gcc', 'c', 1, 't'),"
+		" ('s2', 't', 'LINT', 'b.c', 'y', 'gcc', 'c', 1, 't')",
+		"INSERT INTO lesson_runs VALUES (1, 1), (2, 2)",
+		"INSERT INTO checks (tool, args, dir) VALUES ('gcc', 'a.c', ''), ('gcc', 'b.c', '')",
+		"INSERT INTO signatures (id, error_type, message_pattern, original, tool, first_seen,"
+		" last_seen) VALUES ('g1', 'E', 'p', 'o', 'gcc', 't', 't'),"
+		" ('g2', 'E', 'q', 'o', 'gcc', 't', 't'), ('g3', 'E', 'r', 'o', 'gcc', 't', 't')",
+		"INSERT INTO pending_errors (check_id, signature_id, first_failure_at, last_failure_at)"
+		" VALUES (1, 'g1', 't', 't'), (2, 'g2', 't', 't'), (1, 'g3', 't', 't')",
+		"UPDATE pending_errors SET state = 'fixed' WHERE signature_id = 'g1'",
+		"UPDATE pending_errors SET state = 'permanent' WHERE signature_id = 'g2'",
+		"UPDATE pending_errors SET attempts = attempts + 1",
+		"INSERT INTO resolutions (signature_id, description, code_changes, application_count,"
+		" success_count, created_at) VALUES ('g1', 'd', '', 3, 2, 't'), ('g2', 'e', '', 1, 1, 't')",
+		"UPDATE resolutions SET application_count = application_count + 2,"
+		" success_count = success_count + 1 WHERE signature_id = 'g1'",
+		"INSERT INTO notes (id, signature_id, layer, title, created_at, updated_at) VALUES"
+		" ('n1', 'g1', 'session', 't', 't', 't'), ('n2', 'g2', 'project', 't', 't', 't'),"
+		" ('n3', 'g3', 'team', 't', 't', 't')",
+		"INSERT INTO notes (id, signature_id, layer, status, title, created_at, updated_at)"
+		" VALUES ('n4', 'g3', 'org', 'retired', 't', 't', 't')",
+		"UPDATE notes SET layer = 'project' WHERE id = 'n1'",
+		"UPDATE notes SET status = 'retired' WHERE id = 'n2'",
+		"UPDATE notes SET status = 'active', layer = 'team' WHERE id = 'n4'",
+		"INSERT INTO note_cache (layer, id, revision, signature_id, title, pulled_at, resolution_id)"
+		" VALUES ('team', 'c1', 1, 'g1', 't', 't', 1), ('org', 'c2', 1, 'g2', 't', 't', NULL)",
+		"DELETE FROM note_cache WHERE id = 'c2'",
+		"DELETE FROM notes WHERE id = 'n3'",
+		/* cascades: the signature's errors and resolutions go with it */
+		"DELETE FROM signatures WHERE id = 'g1'",
+		"DELETE FROM runs WHERE id = 1",
+		"DELETE FROM lessons WHERE id = 1",
+		"DELETE FROM checks WHERE id = 2",
+	};
+	fixture *f = *state;
+	callus_store *s = NULL;
+	callus_store_totals kept, counted;
+	int drifted = -1;
+
+	assert_int_equal(callus_store_open(&s, f->path, 1000, NULL), 0);
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		if (sqlite3_exec(callus_store_db(s), steps[i], NULL, NULL, NULL) != SQLITE_OK)
+			fail_msg("%s: %s", steps[i], sqlite3_errmsg(callus_store_db(s)));
+		assert_int_equal(callus_store_totals_check(s, 0, &drifted, NULL), 0);
+		if (drifted)
+			fail_msg("the totals drifted after %s", steps[i]);
+	}
+	assert_int_equal(callus_store_totals_get(s, 0, &kept, NULL), 0);
+	/* what is left: each counted once */
+	assert_int_equal(kept.runs, 1);
+	assert_int_equal(kept.lessons, 1);
+	assert_int_equal(kept.checks, 1);
+	assert_int_equal(kept.signatures, 2);
+	assert_int_equal(kept.pending, 1);
+	assert_int_equal(kept.fixed, 0);
+	assert_int_equal(kept.permanent, 0); /* went with its check */
+	assert_int_equal(kept.resolutions, 1);
+	assert_int_equal(kept.applications, 1);
+	assert_int_equal(kept.successes, 1);
+	assert_int_equal(kept.notes[0], 0);
+	assert_int_equal(kept.notes[1], 1); /* a note outlives its signature */
+	assert_int_equal(kept.notes[2], 2); /* with the cached one */
+	assert_int_equal(kept.notes[3], 0);
+
+	/* an edit by hand */
+	assert_int_equal(sqlite3_exec(callus_store_db(s), "UPDATE totals SET lessons = 99", NULL,
+				      NULL, NULL), SQLITE_OK);
+	assert_int_equal(callus_store_totals_check(s, 0, &drifted, NULL), 0);
+	assert_true(drifted);
+	assert_int_equal(callus_store_totals_check(s, 1, &drifted, NULL), 0);
+	assert_true(drifted);
+	assert_int_equal(callus_store_totals_check(s, 0, &drifted, NULL), 0);
+	assert_false(drifted);
+	/* the row deleted: read counted, put back by the fix */
+	assert_int_equal(sqlite3_exec(callus_store_db(s), "DELETE FROM totals", NULL, NULL, NULL),
+			 SQLITE_OK);
+	assert_int_equal(callus_store_totals_get(s, 0, &kept, NULL), 0);
+	assert_int_equal(callus_store_totals_get(s, 1, &counted, NULL), 0);
+	assert_memory_equal(&kept, &counted, sizeof(kept));
+	assert_int_equal(callus_store_totals_check(s, 1, &drifted, NULL), 0);
+	assert_true(drifted);
+	assert_int_equal(callus_store_totals_check(s, 0, &drifted, NULL), 0);
+	assert_false(drifted);
+	callus_store_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -298,6 +393,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(refuses_newer_and_corrupt_stores, setup, teardown),
 		cmocka_unit_test(signature_ignores_numbers_not_words),
 		cmocka_unit_test_setup_teardown(wal_stays_small, setup, teardown),
+		cmocka_unit_test_setup_teardown(totals_follow_every_change, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
