@@ -66,7 +66,7 @@ int cmd_analyze(int argc, char **argv)
 		cli_workspace_cwd_inside(&ws);
 	if (ws.config_error)
 		cli_error("ignoring .callus/config: %s", ws.config_error);
-	if (cli_analyze_stdin(&ws, command, (int)exit_code, &det, &f, NULL) < 0)
+	if (cli_analyze_stdin(&ws, command, (int)exit_code, 1, &det, &f, NULL) < 0)
 		goto out;
 	if (callus_failure_to_json(&json, &f) < 0) {
 		cli_error("out of memory");

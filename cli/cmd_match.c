@@ -167,7 +167,7 @@ static int stdin_signatures(const cli_workspace *ws, callus_signature **sigs, si
 	char *dir = NULL;
 	int rc = -1;
 
-	if (cli_analyze_stdin(ws, command, (int)exit_code, &det, &f, &dir) < 0)
+	if (cli_analyze_stdin(ws, command, (int)exit_code, 0, &det, &f, &dir) < 0)
 		goto out;
 	if (!det.verification) {
 		cli_error("'%s' is not a check callus knows (see 'callus help init' for [verification])",

@@ -490,7 +490,7 @@ void cli_recorded_release(cli_recorded *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int cli_analyze_stdin(const cli_workspace *ws, const char *command, int exit_code,
+int cli_analyze_stdin(const cli_workspace *ws, const char *command, int exit_code, int sign,
 		      callus_detection *det, callus_failure *f, char **dir_out)
 {
 	callus_error err = CALLUS_ERROR_INIT;
@@ -522,7 +522,8 @@ int cli_analyze_stdin(const cli_workspace *ws, const char *command, int exit_cod
 		callus_check chk = { command, exit_code, det->verification, det->tool,
 				   det->category };
 
-		if (callus_failure_build(f, &chk, &cap, &pc, &err) < 0) {
+		if (callus_failure_build(f, &chk, &cap, &pc, &err) < 0 ||
+		    (sign && callus_failure_sign(f, &pc, &err) < 0)) {
 			cli_error("%s", callus_error_message(&err));
 			goto out;
 		}

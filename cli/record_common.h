@@ -161,9 +161,10 @@ void cli_recorded_release(cli_recorded *r);
  * had run in ws's current directory with this exit status: *det and *f
  * are filled (the caller releases both, also on failure), and *dir_out
  * (may be NULL) gets the check's directory, as cli_check_dir() says, for
- * the caller to free.  Returns 0, or -1 after saying why.
+ * the caller to free; with sign, f's errors are signed (callus_failure_sign).
+ * Returns 0, or -1 after saying why.
  */
-int cli_analyze_stdin(const cli_workspace *ws, const char *command, int exit_code,
+int cli_analyze_stdin(const cli_workspace *ws, const char *command, int exit_code, int sign,
 		      callus_detection *det, callus_failure *f, char **dir_out);
 
 /*

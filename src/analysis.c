@@ -80,8 +80,6 @@ int callus_failure_build(callus_failure *out, const callus_check *chk, const cal
 	if (out->failed) {
 		if ((rc = callus_capture_text(cap, &text)) < 0 ||
 		    (rc = parse_output(out, chk, cap, &text, pc)) < 0 ||
-		    (rc = callus_signatures_for(&out->sigs, &out->nsigs, &out->diags, &out->files,
-					      callus_failure_framework(out), pc)) < 0 ||
 		    (rc = callus_summary_build(&out->summary, text.ptr, text.len, cap->head.ptr,
 						 cap->head.len, pc, &out->diags)) < 0)
 			goto oom;
@@ -101,6 +99,17 @@ oom:
 	callus_buf_release(&text);
 	callus_failure_release(out);
 	return callus_error_set(err, CALLUS_ENOMEM, "out of memory while analysing the output");
+}
+
+int callus_failure_sign(callus_failure *f, const callus_pathctx *pc, callus_error *err)
+{
+	callus_signatures_free(f->sigs, f->nsigs);
+	f->sigs = NULL;
+	f->nsigs = 0;
+	if (callus_signatures_for(&f->sigs, &f->nsigs, &f->diags, &f->files,
+				  callus_failure_framework(f), pc) < 0)
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory while signing errors");
+	return 0;
 }
 
 const char *callus_failure_primary_file(const callus_failure *f)

@@ -37,7 +37,8 @@ typedef struct callus_failure {
 	callus_strlist files;       /* affected files, workspace-relative */
 	char *summary;            /* at most CALLUS_SUMMARY_MAX bytes, never NULL */
 	callus_signature *sigs;     /* the distinct signatures of diags, in order of
-				   * first appearance; each diag names its id */
+				   * first appearance; each diag names its id
+				   * (after callus_failure_sign) */
 	size_t nsigs;
 	const char *parser;       /* the parser that read the output ("generic" when
 				   * none knew it); static, NULL when nothing was parsed */
@@ -52,6 +53,14 @@ typedef struct callus_failure {
  */
 int callus_failure_build(callus_failure *out, const callus_check *chk, const callus_capture *cap,
 		       const callus_pathctx *pc, callus_error *err);
+
+/*
+ * Sign the diagnostics: f->sigs and each diag's signature.  Apart from the
+ * build because a recording signs the redacted copies instead
+ * (callus_record_signatures), and signing 1,000 errors twice was a tenth
+ * of recording them.
+ */
+int callus_failure_sign(callus_failure *f, const callus_pathctx *pc, callus_error *err);
 
 /* Append the JSON object of `callus analyze` (one line, no newline). */
 int callus_failure_to_json(callus_buf *out, const callus_failure *f);

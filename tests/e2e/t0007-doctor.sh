@@ -90,6 +90,21 @@ test_expect_success 'a schema newer than this callus; an older one is only a not
 	test "$(sqlite3 .callus/callus.db "PRAGMA user_version")" = 2
 '
 
+test_expect_success 'totals edited by hand: found, and counted again by --fix' '
+	make_project totals && cd totals &&
+	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
+	"$CALLUS" status >out && grep -q "^lessons      1 from 1 failed runs" out &&
+	sqlite3 .callus/callus.db "UPDATE totals SET lessons = 7, runs = 9" &&
+	"$CALLUS" status >out && grep -q "^lessons      7 from 9 failed runs" out &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
+	problem totals "not what the store holds (.callus doctor --fix. counts them again)" &&
+	"$CALLUS" doctor --fix >out &&
+	grep -q "^note     totals .*: counted again" out &&
+	"$CALLUS" doctor >out &&
+	! grep -q "^[a-z]* *totals " out &&
+	"$CALLUS" status >out && grep -q "^lessons      1 from 1 failed runs" out
+'
+
 test_expect_success 'a configuration file that does not parse' '
 	make_project badconf && cd badconf &&
 	mkdir -p .callus && printf "[lessons]\nmax 20\n" >.callus/config &&
