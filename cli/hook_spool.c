@@ -13,7 +13,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -54,18 +53,30 @@ int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callu
 		      int code)
 {
 	callus_buf name = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT, left = CALLUS_BUF_INIT;
-	callus_buf cut = CALLUS_BUF_INIT;
+	callus_buf cut = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;
 	char *cmd = NULL, *output = NULL;
-	json_t *o = NULL;
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
 	if (!ws->redactor || callus_redact_str(ws->redactor, &cmd, e->command) < 0 ||
 	    callus_redact_str(ws->redactor, &output, e->output ? e->output : "") < 0)
 		goto out;
-	o = json_pack("{s:s, s:i, s:s, s:s?, s:s?}", "command", cmd ? cmd : "", "exit_code", code,
-		      "output", output ? output : "", "cwd", e->cwd, "session_id", e->session_id);
-	if (!o || !(out->text = json_dumps(o, JSON_COMPACT)))
+	/* a generic hook's payload, written by hand: jansson's dump of a
+	 * megabyte of output was a quarter of recording it */
+	callus_buf_puts(&text, "{\"command\":");
+	callus_buf_put_json(&text, cmd ? cmd : "", cmd ? strlen(cmd) : 0);
+	callus_buf_printf(&text, ",\"exit_code\":%d,\"output\":", code);
+	callus_buf_put_json(&text, output ? output : "", output ? strlen(output) : 0);
+	if (e->cwd) {
+		callus_buf_puts(&text, ",\"cwd\":");
+		callus_buf_put_json(&text, e->cwd, strlen(e->cwd));
+	}
+	if (e->session_id) {
+		callus_buf_puts(&text, ",\"session_id\":");
+		callus_buf_put_json(&text, e->session_id, strlen(e->session_id));
+	}
+	callus_buf_putc(&text, '}');
+	if (callus_buf_status(&text) < 0 || !(out->text = callus_buf_detach(&text)))
 		goto out;
 	callus_buf_printf(&name, "%019lld-%ld", now_ns(), (long)getpid());
 	callus_buf_printf(&path, "%s/" SPOOL_DIR "/%s.json", ws->root, name.ptr);
@@ -82,7 +93,7 @@ int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callu
 out:
 	if (rc < 0)
 		cli_spool_entry_release(out);
-	json_decref(o);
+	callus_buf_release(&text);
 	free(cmd);
 	free(output);
 	callus_buf_release(&name);

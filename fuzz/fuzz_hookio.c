@@ -4,8 +4,10 @@
  * Besides memory errors, checks what `callus hook` relies on: a parse either
  * fails with CALLUS_EINVAL or gives a record whose strings are valid UTF-8
  * with output_len right; the cheap peek finds exactly the command the full
- * parse finds whenever the payload parses; and the reply is always a JSON
- * object, whatever the context bytes.
+ * parse finds whenever the payload parses; the loader reads the same tree
+ * whether it decodes the long strings itself or leaves them all to jansson
+ * (every string taken for long here, and none); and the reply is always a
+ * JSON object, whatever the context bytes.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,6 +15,7 @@
 
 #include <jansson.h>
 
+#include "agents/agent.h"
 #include "callus/hookio.h"
 #include "callus/utf8.h"
 
@@ -39,6 +42,20 @@ out:
 	callus_buf_release(&b);
 }
 
+/* Both ways of loading agree: the same tree, or both refuse. */
+static void check_load(const char *json, size_t size)
+{
+	json_error_t e1, e2;
+	int oom1, oom2;
+	json_t *all = callus_payload_load_with(json, size, JSON_DECODE_ANY, &e1, &oom1, 0);
+	json_t *none = callus_payload_load_with(json, size, JSON_DECODE_ANY, &e2, &oom2, SIZE_MAX);
+
+	if (!oom1 && !oom2 && ((all == NULL) != (none == NULL) || (all && !json_equal(all, none))))
+		abort();
+	json_decref(all);
+	json_decref(none);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *json = (const char *)data;
@@ -48,6 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(ctx, data, size);
 	ctx[size] = '\0';
+	check_load(json, size);
 	for (callus_agent a = CALLUS_AGENT_CLAUDE; a <= CALLUS_AGENT_GENERIC; a++) {
 		callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
 		callus_error err = CALLUS_ERROR_INIT;

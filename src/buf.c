@@ -74,6 +74,38 @@ int callus_buf_putc(callus_buf *b, char c)
 	return callus_buf_put(b, &c, 1);
 }
 
+int callus_buf_put_json(callus_buf *b, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i = 0;
+
+	callus_buf_putc(b, '"');
+	while (i < n) {
+		size_t run = i;
+		unsigned char c;
+
+		while (i < n && (c = (unsigned char)s[i]) >= 0x20 && c != '"' && c != '\\')
+			i++;
+		callus_buf_put(b, s + run, i - run);
+		if (i >= n)
+			break;
+		c = (unsigned char)s[i++];
+		switch (c) {
+		case '"': callus_buf_puts(b, "\\\""); break;
+		case '\\': callus_buf_puts(b, "\\\\"); break;
+		case '\n': callus_buf_puts(b, "\\n"); break;
+		case '\t': callus_buf_puts(b, "\\t"); break;
+		case '\r': callus_buf_puts(b, "\\r"); break;
+		default: {
+			char u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+
+			callus_buf_put(b, u, sizeof(u));
+		}
+		}
+	}
+	return callus_buf_putc(b, '"');
+}
+
 int callus_buf_vprintf(callus_buf *b, const char *fmt, va_list ap)
 {
 	va_list cp;

@@ -43,6 +43,11 @@ int callus_buf_printf(callus_buf *b, const char *fmt, ...)
 int callus_buf_vprintf(callus_buf *b, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 
+/* s[0..n) as a JSON string, quotes included: '"', '\\' and control bytes
+ * escaped, the rest as it is (s is UTF-8).  What jansson's dump does, at the
+ * speed of a copy: a hook writes a megabyte of output so before recording it. */
+int callus_buf_put_json(callus_buf *b, const char *s, size_t n);
+
 /* Shorten to len (len <= b->len); keeps the allocation. */
 void callus_buf_truncate(callus_buf *b, size_t len);
 static inline void callus_buf_clear(callus_buf *b) { callus_buf_truncate(b, 0); }

@@ -78,6 +78,11 @@ int callus_payload_set_text(char **dst, size_t *dlen, const char *s, size_t n);
  * and unpaired surrogate escapes inside strings.  NULL when not JSON
  * (*oom set when for lack of memory). */
 json_t *callus_payload_load(const char *s, size_t n, size_t flags, json_error_t *jerr, int *oom);
+/* The same, with the strings of at least big bytes decoded by callus
+ * (payload.c says why); callus_payload_load's is 4096.  For the fuzz target
+ * that checks both ways agree. */
+json_t *callus_payload_load_with(const char *s, size_t n, size_t flags, json_error_t *jerr,
+				 int *oom, size_t big);
 const char *callus_payload_jstr(const json_t *obj, const char *key, size_t *len);
 int callus_payload_jtrue(const json_t *obj, const char *key);
 /* An exit status as a number or numeric string; 1 when found. */

@@ -12,8 +12,11 @@
 
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 
 int callus_payload_streq(const char *a, const char *b)
 {
@@ -379,7 +382,32 @@ static long repair(callus_buf *out, const char *s, size_t n)
  * literal or a number ("true\0}" parses, "true \0}" does not), and the peek
  * must read every payload as the full parse does.
  */
-json_t *callus_payload_load(const char *s, size_t n, size_t flags, json_error_t *jerr, int *oom)
+/* NUL counts as a blank, as repair() makes it one for the full parse. */
+static const char *skip_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || !*p))
+		p++;
+	return p;
+}
+
+/* p at an opening '"': just past the closing one, or NULL.  memchr does
+ * the walking, so a megabyte of output costs microseconds. */
+static const char *str_end(const char *p, const char *end)
+{
+	const char *q = p + 1, *r, *b;
+
+	for (;;) {
+		if (!(r = memchr(q, '"', (size_t)(end - q))))
+			return NULL;
+		for (b = r; b > p + 1 && b[-1] == '\\'; b--)
+			;
+		if ((r - b) % 2 == 0)
+			return r + 1;
+		q = r + 1;
+	}
+}
+
+static json_t *load_small(const char *s, size_t n, size_t flags, json_error_t *jerr, int *oom)
 {
 	callus_buf fixed = CALLUS_BUF_INIT;
 	json_t *v = NULL;
@@ -395,6 +423,268 @@ json_t *callus_payload_load(const char *s, size_t n, size_t flags, json_error_t 
 		v = json_loadb(fixed.ptr, fixed.len, flags | JSON_ALLOW_NUL, jerr);
 	callus_buf_release(&fixed);
 	return v;
+}
+
+/*
+ * Long strings (a tool's output) are decoded here, not by jansson, which
+ * appends them to its buffer a byte at a time: 1 MB of output was 11 of
+ * the 40 ms of recording it.  The rest of the payload, each long string
+ * replaced by a tag, goes through load_small(); the tags are then replaced
+ * by the strings.  Decoded as load_small() would (repair()'s rules, then
+ * jansson's), so both agree on every payload (fuzz_hookio checks it); a
+ * string they would refuse, or a payload that does not parse, goes to
+ * load_small() whole, for its error.
+ */
+#define BIG_STRING 4096
+
+typedef struct bigs {
+	callus_buf *items;
+	size_t count, alloc;
+	char tag[48]; /* after a NUL: no payload can guess it */
+	size_t tag_len;
+} bigs;
+
+static void bigs_release(bigs *b)
+{
+	for (size_t i = 0; i < b->count; i++)
+		callus_buf_release(&b->items[i]);
+	free(b->items);
+}
+
+static void put_utf8(callus_buf *out, unsigned cp)
+{
+	char u[4];
+	size_t n;
+
+	if (cp < 0x80) {
+		u[0] = (char)cp;
+		n = 1;
+	} else if (cp < 0x800) {
+		u[0] = (char)(0xc0 | cp >> 6);
+		u[1] = (char)(0x80 | (cp & 0x3f));
+		n = 2;
+	} else if (cp < 0x10000) {
+		u[0] = (char)(0xe0 | cp >> 12);
+		u[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		u[2] = (char)(0x80 | (cp & 0x3f));
+		n = 3;
+	} else {
+		u[0] = (char)(0xf0 | cp >> 18);
+		u[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+		u[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+		u[3] = (char)(0x80 | (cp & 0x3f));
+		n = 4;
+	}
+	callus_buf_put(out, u, n);
+}
+
+/* The contents of a string, p to e (quotes excluded), decoded.  0, or -1
+ * for an escape jansson refuses even repaired. */
+static int decode(callus_buf *out, const char *p, const char *e)
+{
+	while (p < e) {
+		const char *run = p;
+		unsigned hi, lo;
+		unsigned char c;
+
+		while (p < e && (c = (unsigned char)*p) >= 0x20 && c < 0x80 && c != '\\')
+			p++;
+		callus_buf_put(out, run, (size_t)(p - run));
+		if (p >= e)
+			break;
+		c = (unsigned char)*p;
+		if (c >= 0x80) {
+			/* repair()'s rule: a sequence as its lead byte says, or
+			 * that one byte as U+FFFD */
+			size_t want = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 0;
+
+			if (want && want <= (size_t)(e - p) && callus_utf8_valid(p, want)) {
+				callus_buf_put(out, p, want);
+				p += want;
+			} else {
+				callus_buf_puts(out, "\xef\xbf\xbd");
+				p++;
+			}
+			continue;
+		}
+		if (c < 0x20) {
+			/* repair() escapes it, jansson gives it back */
+			callus_buf_putc(out, (char)c);
+			p++;
+			continue;
+		}
+		if (e - p < 2)
+			return -1;
+		switch (p[1]) {
+		case '"': case '\\': case '/':
+			callus_buf_putc(out, p[1]);
+			break;
+		case 'b': callus_buf_putc(out, '\b'); break;
+		case 'f': callus_buf_putc(out, '\f'); break;
+		case 'n': callus_buf_putc(out, '\n'); break;
+		case 'r': callus_buf_putc(out, '\r'); break;
+		case 't': callus_buf_putc(out, '\t'); break;
+		case 'u':
+			if (e - p < 6 || !hex4(p + 2, &hi))
+				return -1;
+			if (hi >= 0xd800 && hi <= 0xdbff && e - p >= 12 && p[6] == '\\' &&
+			    p[7] == 'u' && hex4(p + 8, &lo) && lo >= 0xdc00 && lo <= 0xdfff) {
+				put_utf8(out, 0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00));
+				p += 12;
+				continue;
+			}
+			/* an unpaired surrogate: repair() makes it U+FFFD */
+			put_utf8(out, hi >= 0xd800 && hi <= 0xdfff ? 0xfffd : hi);
+			p += 6;
+			continue;
+		default:
+			return -1;
+		}
+		p += 2;
+	}
+	return 0;
+}
+
+/* s without its long values: *skel, with bigs b holding them.  1 when
+ * there were some, 0 when none or when one would not decode (s goes to
+ * load_small() whole), CALLUS_ENOMEM. */
+static int extract(callus_buf *skel, bigs *b, const char *s, size_t n, size_t big)
+{
+	const char *p = s, *end = s + n, *q, *r;
+	int rc;
+
+	while ((q = memchr(p, '"', (size_t)(end - p)))) {
+		if (!(r = str_end(q, end)))
+			return 0;
+		/* a key stays: only values are replaced */
+		if ((size_t)(r - q) - 2 < big || ((p = skip_ws(r, end)) < end && *p == ':')) {
+			callus_buf_put(skel, s, (size_t)(r - s));
+			s = p = r;
+			continue;
+		}
+		if (b->count == b->alloc) {
+			size_t na = b->alloc ? 2 * b->alloc : 4;
+			callus_buf *ni = realloc(b->items, na * sizeof(*ni));
+
+			if (!ni)
+				return CALLUS_ENOMEM;
+			b->items = ni;
+			b->alloc = na;
+		}
+		callus_buf_init(&b->items[b->count], 0);
+		rc = decode(&b->items[b->count], q + 1, r - 1);
+		b->count++;
+		if (rc < 0)
+			return 0;
+		callus_buf_put(skel, s, (size_t)(q - s));
+		callus_buf_printf(skel, "\"\\u0000%s%zu\"", b->tag, b->count - 1);
+		s = p = r;
+	}
+	callus_buf_put(skel, s, (size_t)(end - s));
+	if (callus_buf_status(skel) < 0)
+		return CALLUS_ENOMEM;
+	for (size_t i = 0; i < b->count; i++)
+		if (callus_buf_status(&b->items[i]) < 0)
+			return CALLUS_ENOMEM;
+	return b->count > 0;
+}
+
+/* The long string v's tag names, as a new value; NULL when v is no tag. */
+static json_t *untag(const json_t *v, const bigs *b, int *oom)
+{
+	const char *t = json_string_value(v);
+	size_t len = json_string_length(v), k = 0;
+	json_t *out;
+
+	if (!t || len <= b->tag_len + 1 || t[0] != '\0' || memcmp(t + 1, b->tag, b->tag_len))
+		return NULL;
+	for (size_t i = b->tag_len + 1; i < len; i++) {
+		if (t[i] < '0' || t[i] > '9' || k > b->count)
+			return NULL;
+		k = k * 10 + (size_t)(t[i] - '0');
+	}
+	if (k >= b->count)
+		return NULL;
+	/* valid UTF-8 as decode() makes it */
+	if (!(out = json_stringn_nocheck(b->items[k].ptr ? b->items[k].ptr : "", b->items[k].len)))
+		*oom = 1;
+	return out;
+}
+
+static void put_back(json_t *v, const bigs *b, int *oom)
+{
+	json_t *s;
+
+	if (json_is_object(v)) {
+		for (void *it = json_object_iter(v); it && !*oom; it = json_object_iter_next(v, it)) {
+			json_t *m = json_object_iter_value(it);
+
+			if ((s = untag(m, b, oom)))
+				json_object_iter_set_new(v, it, s);
+			else
+				put_back(m, b, oom);
+		}
+	} else if (json_is_array(v)) {
+		for (size_t i = 0; i < json_array_size(v) && !*oom; i++) {
+			json_t *m = json_array_get(v, i);
+
+			if ((s = untag(m, b, oom)))
+				json_array_set_new(v, i, s);
+			else
+				put_back(m, b, oom);
+		}
+	}
+}
+
+json_t *callus_payload_load_with(const char *s, size_t n, size_t flags, json_error_t *jerr,
+				 int *oom, size_t big)
+{
+	callus_buf skel = CALLUS_BUF_INIT;
+	bigs b;
+	json_t *v = NULL, *t;
+	uint64_t nonce = 0;
+	int rc;
+
+	*oom = 0;
+	if (n < big)
+		return load_small(s, n, flags, jerr, oom);
+	memset(&b, 0, sizeof(b));
+	if (getrandom(&nonce, sizeof(nonce), GRND_NONBLOCK) != (ssize_t)sizeof(nonce))
+		nonce ^= (uint64_t)(uintptr_t)&b ^ (uint64_t)time(NULL) << 20;
+	b.tag_len = (size_t)snprintf(b.tag, sizeof(b.tag), "callus-%016llx-",
+				     (unsigned long long)nonce);
+	if ((rc = extract(&skel, &b, s, n, big)) < 0) {
+		*oom = 1;
+		goto out;
+	}
+	if (rc == 0) {
+		v = load_small(s, n, flags, jerr, oom);
+		goto out;
+	}
+	if (!(v = load_small(skel.ptr, skel.len, flags, jerr, oom))) {
+		if (!*oom)
+			v = load_small(s, n, flags, jerr, oom);
+		goto out;
+	}
+	if ((t = untag(v, &b, oom))) {
+		json_decref(v);
+		v = t;
+	} else {
+		put_back(v, &b, oom);
+	}
+	if (*oom) {
+		json_decref(v);
+		v = NULL;
+	}
+out:
+	bigs_release(&b);
+	callus_buf_release(&skel);
+	return v;
+}
+
+json_t *callus_payload_load(const char *s, size_t n, size_t flags, json_error_t *jerr, int *oom)
+{
+	return callus_payload_load_with(s, n, flags, jerr, oom, BIG_STRING);
 }
 
 int callus_payload_set_output(callus_hook_event *e, const char *s, size_t n)
@@ -450,31 +740,6 @@ int callus_payload_set_event(callus_hook_event *e, const json_t *root, const cha
 	if (!s && alt)
 		s = callus_payload_jstr(root, alt, &n);
 	return s ? callus_payload_set_text(&e->event, NULL, s, n) : 0;
-}
-
-/* NUL counts as a blank, as repair() makes it one for the full parse. */
-static const char *skip_ws(const char *p, const char *end)
-{
-	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || !*p))
-		p++;
-	return p;
-}
-
-/* p at an opening '"': just past the closing one, or NULL.  memchr does
- * the walking, so a megabyte of output costs microseconds. */
-static const char *str_end(const char *p, const char *end)
-{
-	const char *q = p + 1, *r, *b;
-
-	for (;;) {
-		if (!(r = memchr(q, '"', (size_t)(end - q))))
-			return NULL;
-		for (b = r; b > p + 1 && b[-1] == '\\'; b--)
-			;
-		if ((r - b) % 2 == 0)
-			return r + 1;
-		q = r + 1;
-	}
 }
 
 /* Just past the value starting at p, or NULL.  Brackets are counted, not

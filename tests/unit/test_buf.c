@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include <jansson.h>
+
 #include "callus/buf.h"
 #include "callus/common.h"
 #include "callus/strlist.h"
@@ -122,6 +124,41 @@ static void utf8_repair(void **state)
 	callus_buf_release(&b);
 }
 
+/* A JSON string as jansson reads it back: every byte from 1 to 127, and
+ * UTF-8, the same bytes; and what jansson's dump gives for the same text. */
+static void json_strings_read_back(void **state)
+{
+	const char *const texts[] = { "", "plain", "\"quoted\" \\back\\slash/",
+				      "tab\there\nline\r\b\f\x01\x1f\x7f", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80" };
+	char all[128];
+	(void)state;
+
+	for (int i = 1; i < 128; i++)
+		all[i - 1] = (char)i;
+	all[127] = '\0';
+	for (size_t i = 0; i <= sizeof(texts) / sizeof(texts[0]); i++) {
+		const char *t = i < sizeof(texts) / sizeof(texts[0]) ? texts[i] : all;
+		callus_buf b = CALLUS_BUF_INIT;
+		json_t *v, *d;
+		char *dumped;
+
+		assert_int_equal(callus_buf_put_json(&b, t, strlen(t)), 0);
+		assert_non_null(v = json_loadb(b.ptr, b.len, JSON_DECODE_ANY, NULL));
+		assert_string_equal(json_string_value(v), t);
+		assert_int_equal(json_string_length(v), strlen(t));
+		/* jansson escapes the same characters the same way, but for its
+		 * \u001f-style of the control bytes it has a short form of */
+		assert_non_null(d = json_string(t));
+		assert_non_null(dumped = json_dumps(d, JSON_ENCODE_ANY));
+		if (!strpbrk(t, "\b\f"))
+			assert_string_equal(b.ptr, dumped);
+		free(dumped);
+		json_decref(d);
+		json_decref(v);
+		callus_buf_release(&b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -132,6 +169,7 @@ int main(void)
 		cmocka_unit_test(size_helpers_detect_overflow),
 		cmocka_unit_test(strlist_unique),
 		cmocka_unit_test(utf8_repair),
+		cmocka_unit_test(json_strings_read_back),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
