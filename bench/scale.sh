@@ -28,10 +28,12 @@
 #   stores: its first command migrates a store of an older schema).
 #   bench/scale.sh 20 "1000 10000 100000" grows to 100,000 recordings (the
 #   growth with fsync skipped, bench/nosync.c).
-#   CALLUS_SCALE_BASE=path/to/other/callus times that binary too, on the same
-#   stores, one run of each in turn (each with its own callus-git), and the
-#   table gives "base -> this" medians: the machine's slow and fast minutes
-#   fall on both alike, where two runs one after the other differed by half.
+#   CALLUS_SCALE_BASE=path/to/other/callus times that binary too, on copies of
+#   the same stores (one each: either may migrate its copy), one run of each
+#   in turn (each with its own callus-git), and the table gives "base -> this"
+#   medians: the machine's slow and fast minutes fall on both alike, where
+#   two runs one after the other differed by half.  The store's figures are
+#   of this binary's copy.
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 n=${1:-20}
@@ -56,16 +58,20 @@ git add ok.c && git -c user.name=bench -c user.email=bench@localhost commit -qm 
 mkdir .callus
 printf '[retention]\ngc_hours = 0\n' >.callus/config
 
-# payload FILE K EXIT: a generic hook payload of `gcc -c` printing error K
+# payload FILE K EXIT [CWD]: a generic hook payload of `gcc -c` printing error K
 payload() {
 	"$work/scale_gen" -p "$2" >"$work/out.txt"
-	jq -n --rawfile o "$work/out.txt" --arg cwd "$ws" --argjson x "$3" \
+	jq -n --rawfile o "$work/out.txt" --arg cwd "${4:-$ws}" --argjson x "$3" \
 		'{command: "gcc -c src/x.c", exit_code: $x, output: $o, cwd: $cwd}' >"$1"
 }
-payload "$work/pass.json" 0 0
-"$work/scale_gen" -p 0 >"$work/suggest.txt"
-
 base=${CALLUS_SCALE_BASE:-}
+# the base binary works in a copy of its own: a store the binary timed
+# migrates to a newer schema is one the base would refuse
+bws=$ws.base
+payload "$work/pass.json" 0 0
+payload "$work/base-pass.json" 0 0 "$bws"
+"$work/scale_gen" -p 0 >"$work/suggest.txt"
+cp "$work/suggest.txt" "$work/base-suggest.txt"
 
 # stats FILE: min/median/max of its numbers, one a line
 stats() {
@@ -82,11 +88,16 @@ one() {
 		cut -d' ' -f1
 }
 
-# row WHAT INPUT ARGS...: N runs of callus ARGS (and of the base's, in turn;
-# run i reads INPUT with %d as i, the base's as N + i), the medians
+# row WHAT INPUT ARGS...: N runs of callus ARGS (and of the base's, in turn,
+# in its copy, reading $work/base-* for $work/*; run i reads INPUT with %d as
+# i, the base's as N + i), the medians
 row() {
 	what=$1 input=$2
 	shift 2
+	case $input in
+	"$work"/*) binput=$work/base-${input#"$work"/} ;;
+	*) binput=$input ;;
+	esac
 	: >"$work/a"
 	: >"$work/b"
 	i=0
@@ -95,7 +106,7 @@ row() {
 		one "$callus" "$(printf "$input" "$i")" "$@" >>"$work/a"
 		if [ -n "$base" ]; then
 			# shellcheck disable=SC2059
-			one "$base" "$(printf "$input" $((n + i)))" "$@" >>"$work/b"
+			(cd "$bws" && one "$base" "$(printf "$binput" $((n + i)))" "$@") >>"$work/b"
 		fi
 		i=$((i + 1))
 	done
@@ -128,18 +139,34 @@ for size in $sizes; do
 	# generator's files, written within the index's own second, would be
 	# read and hashed again by every snapshot ("racily clean")
 	git status --porcelain >/dev/null
+	if [ -n "$base" ]; then
+		from=$ws
+		[ -z "${CALLUS_SCALE_FROM:-}" ] || from=$CALLUS_SCALE_FROM/ws-$size
+		rm -rf "$bws" && cp -a "$from" "$bws"
+		(cd "$bws" && printf '[retention]\ngc_hours = 0\n' >.callus/config &&
+			git status --porcelain >/dev/null && "$base" status >/dev/null)
+	fi
 	have=$size
 	i=0
-	while [ "$i" -lt "$((${base:+2 *} n))" ]; do
+	while [ "$i" -lt "$n" ]; do
 		payload "$work/fail$i.json" $((50000000 + size * 100 + i)) 1
 		payload "$work/bare$i.json" $((60000000 + size * 100 + i)) 1
+		if [ -n "$base" ]; then
+			payload "$work/base-fail$((n + i)).json" $((50000000 + size * 100 + n + i)) 1 "$bws"
+			payload "$work/base-bare$((n + i)).json" $((60000000 + size * 100 + n + i)) 1 "$bws"
+		fi
 		i=$((i + 1))
 	done
+	# config CONTENTS: both copies' .callus/config
+	config() {
+		printf "$1" >.callus/config
+		[ -z "$base" ] || printf "$1" >"$bws/.callus/config"
+	}
 	line=$(
 		row fail "$work/fail%d.json" hook generic
-		printf '[retention]\ngc_hours = 0\n[learn]\nsnapshots = false\n' >.callus/config
+		config '[retention]\ngc_hours = 0\n[learn]\nsnapshots = false\n'
 		row bare "$work/bare%d.json" hook generic
-		printf '[retention]\ngc_hours = 0\n' >.callus/config
+		config '[retention]\ngc_hours = 0\n'
 		row pass "$work/pass.json" hook generic
 		row suggest "$work/suggest.txt" suggest --command "gcc -c src/d0/f0.c"
 		row status /dev/null status
