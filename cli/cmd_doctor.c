@@ -45,7 +45,8 @@ static const cli_option doctor_options[] = {
 	  "integrity_check" },
 	{ CLI_OPT_FLAG, 0, "fix", &fix, NULL,
 	  "rewrite the files made from the store that are missing or stale (.lessons/, "
-	  "note files, the AGENTS.md block) and remove temporary files left by crashes" },
+	  "note files, the AGENTS.md block), remove temporary files left by crashes, and count "
+	  "the totals 'callus status' shows again when they are wrong" },
 	CLI_END
 };
 
