@@ -67,6 +67,33 @@ int callus_utf8_valid(const char *s, size_t len)
 	return 1;
 }
 
+int callus_utf8_put(callus_buf *out, unsigned cp)
+{
+	char u[4];
+	size_t n;
+
+	if (cp < 0x80) {
+		u[0] = (char)cp;
+		n = 1;
+	} else if (cp < 0x800) {
+		u[0] = (char)(0xc0 | cp >> 6);
+		u[1] = (char)(0x80 | (cp & 0x3f));
+		n = 2;
+	} else if (cp < 0x10000) {
+		u[0] = (char)(0xe0 | cp >> 12);
+		u[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		u[2] = (char)(0x80 | (cp & 0x3f));
+		n = 3;
+	} else {
+		u[0] = (char)(0xf0 | cp >> 18);
+		u[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+		u[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+		u[3] = (char)(0x80 | (cp & 0x3f));
+		n = 4;
+	}
+	return callus_buf_put(out, u, n);
+}
+
 int callus_utf8_sanitize(callus_buf *out, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;

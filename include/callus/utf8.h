@@ -20,6 +20,9 @@ size_t callus_utf8_cut(const char *s, size_t len, size_t max);
  * truncated sequence, an empty s). */
 size_t callus_utf8_next(const char *s, size_t len, unsigned *cp);
 
+/* Append code point cp (at most 0x10ffff, no surrogate) to out as UTF-8. */
+int callus_utf8_put(callus_buf *out, unsigned cp);
+
 /* Append s[0..len) to out with each invalid byte replaced by U+FFFD. */
 int callus_utf8_sanitize(callus_buf *out, const char *s, size_t len);
 

@@ -376,12 +376,6 @@ static long repair(callus_buf *out, const char *s, size_t n)
 	return callus_buf_status(out) < 0 ? CALLUS_ENOMEM : changes;
 }
 
-/*
- * jansson's parse, and once more after repair() when it refused.  A raw NUL
- * always goes through repair(): jansson drops one that directly follows a
- * literal or a number ("true\0}" parses, "true \0}" does not), and the peek
- * must read every payload as the full parse does.
- */
 /* NUL counts as a blank, as repair() makes it one for the full parse. */
 static const char *skip_ws(const char *p, const char *end)
 {
@@ -407,6 +401,12 @@ static const char *str_end(const char *p, const char *end)
 	}
 }
 
+/*
+ * jansson's parse, and once more after repair() when it refused.  A raw NUL
+ * always goes through repair(): jansson drops one that directly follows a
+ * literal or a number ("true\0}" parses, "true \0}" does not), and the peek
+ * must read every payload as the full parse does.
+ */
 static json_t *load_small(const char *s, size_t n, size_t flags, json_error_t *jerr, int *oom)
 {
 	callus_buf fixed = CALLUS_BUF_INIT;
@@ -449,33 +449,6 @@ static void bigs_release(bigs *b)
 	for (size_t i = 0; i < b->count; i++)
 		callus_buf_release(&b->items[i]);
 	free(b->items);
-}
-
-static void put_utf8(callus_buf *out, unsigned cp)
-{
-	char u[4];
-	size_t n;
-
-	if (cp < 0x80) {
-		u[0] = (char)cp;
-		n = 1;
-	} else if (cp < 0x800) {
-		u[0] = (char)(0xc0 | cp >> 6);
-		u[1] = (char)(0x80 | (cp & 0x3f));
-		n = 2;
-	} else if (cp < 0x10000) {
-		u[0] = (char)(0xe0 | cp >> 12);
-		u[1] = (char)(0x80 | (cp >> 6 & 0x3f));
-		u[2] = (char)(0x80 | (cp & 0x3f));
-		n = 3;
-	} else {
-		u[0] = (char)(0xf0 | cp >> 18);
-		u[1] = (char)(0x80 | (cp >> 12 & 0x3f));
-		u[2] = (char)(0x80 | (cp >> 6 & 0x3f));
-		u[3] = (char)(0x80 | (cp & 0x3f));
-		n = 4;
-	}
-	callus_buf_put(out, u, n);
 }
 
 /* The contents of a string, p to e (quotes excluded), decoded.  0, or -1
@@ -529,12 +502,12 @@ static int decode(callus_buf *out, const char *p, const char *e)
 				return -1;
 			if (hi >= 0xd800 && hi <= 0xdbff && e - p >= 12 && p[6] == '\\' &&
 			    p[7] == 'u' && hex4(p + 8, &lo) && lo >= 0xdc00 && lo <= 0xdfff) {
-				put_utf8(out, 0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00));
+				callus_utf8_put(out, 0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00));
 				p += 12;
 				continue;
 			}
 			/* an unpaired surrogate: repair() makes it U+FFFD */
-			put_utf8(out, hi >= 0xd800 && hi <= 0xdfff ? 0xfffd : hi);
+			callus_utf8_put(out, hi >= 0xd800 && hi <= 0xdfff ? 0xfffd : hi);
 			p += 6;
 			continue;
 		default:
@@ -551,6 +524,7 @@ static int decode(callus_buf *out, const char *p, const char *e)
 static int extract(callus_buf *skel, bigs *b, const char *s, size_t n, size_t big)
 {
 	const char *p = s, *end = s + n, *q, *r;
+	callus_buf *items;
 	int rc;
 
 	while ((q = memchr(p, '"', (size_t)(end - p)))) {
@@ -562,15 +536,9 @@ static int extract(callus_buf *skel, bigs *b, const char *s, size_t n, size_t bi
 			s = p = r;
 			continue;
 		}
-		if (b->count == b->alloc) {
-			size_t na = b->alloc ? 2 * b->alloc : 4;
-			callus_buf *ni = realloc(b->items, na * sizeof(*ni));
-
-			if (!ni)
-				return CALLUS_ENOMEM;
-			b->items = ni;
-			b->alloc = na;
-		}
+		if (!(items = callus_array_grow(b->items, &b->alloc, b->count + 1, sizeof(*items))))
+			return CALLUS_ENOMEM;
+		b->items = items;
 		callus_buf_init(&b->items[b->count], 0);
 		rc = decode(&b->items[b->count], q + 1, r - 1);
 		b->count++;

@@ -124,6 +124,25 @@ static void utf8_repair(void **state)
 	callus_buf_release(&b);
 }
 
+/* Each length's first and last code point written and read back. */
+static void utf8_put_reads_back(void **state)
+{
+	static const unsigned cps[] = { 0x24, 0x7f, 0x80, 0x7ff, 0x800, 0xd7ff, 0xe000, 0xfffd,
+					0xffff, 0x10000, 0x10ffff };
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cps) / sizeof(cps[0]); i++) {
+		callus_buf b = CALLUS_BUF_INIT;
+		unsigned cp = 0;
+
+		assert_int_equal(callus_utf8_put(&b, cps[i]), 0);
+		assert_int_equal(b.len, cps[i] < 0x80 ? 1 : cps[i] < 0x800 ? 2 : cps[i] < 0x10000 ? 3 : 4);
+		assert_int_equal(callus_utf8_next(b.ptr, b.len, &cp), b.len);
+		assert_int_equal(cp, cps[i]);
+		callus_buf_release(&b);
+	}
+}
+
 /* A JSON string as jansson reads it back: every byte from 1 to 127, and
  * UTF-8, the same bytes; and what jansson's dump gives for the same text. */
 static void json_strings_read_back(void **state)
@@ -170,6 +189,7 @@ int main(void)
 		cmocka_unit_test(strlist_unique),
 		cmocka_unit_test(utf8_repair),
 		cmocka_unit_test(json_strings_read_back),
+		cmocka_unit_test(utf8_put_reads_back),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
