@@ -184,12 +184,12 @@ out:
 static void notes_bloat(struct doctor *d, callus_store *store)
 {
 	callus_error err = CALLUS_ERROR_INIT;
-	int64_t counts[CALLUS_LAYER_COUNT];
+	callus_store_totals t;
 	long max;
 
 	callus_config *user = cli_team_user_config();
 
-	if (callus_notes_count(store, counts, &err) < 0) {
+	if (callus_store_totals_get(store, &t, &err) < 0) {
 		report(d, PROBLEM, "notes", "cannot count the notes: %s", callus_error_message(&err));
 		callus_error_release(&err);
 		return;
@@ -201,17 +201,17 @@ static void notes_bloat(struct doctor *d, callus_store *store)
 
 		/* [layer.L] max_notes, else [doctor] max_notes: spec 004's per layer */
 		max = cli_team_max_notes(d->ws, user, (callus_layer)i);
-		if (counts[i] <= max) {
-			if (counts[i])
+		if (t.notes[i] <= max) {
+			if (t.notes[i])
 				report(d, OK, "notes", "%s layer: %lld note%s (threshold %ld)",
-				       callus_layer_name((callus_layer)i), (long long)counts[i],
-				       counts[i] == 1 ? "" : "s", max);
+				       callus_layer_name((callus_layer)i), (long long)t.notes[i],
+				       t.notes[i] == 1 ? "" : "s", max);
 			continue;
 		}
 		report(d, PROBLEM, "notes",
 		       "%s layer: %lld notes, over the threshold of %ld ([layer.%s] or [doctor]"
 		       " max_notes); cleanup candidates, lowest value first (%s):",
-		       callus_layer_name((callus_layer)i), (long long)counts[i], max,
+		       callus_layer_name((callus_layer)i), (long long)t.notes[i], max,
 		       callus_layer_name((callus_layer)i),
 		       i >= CALLUS_LAYER_TEAM ? "a maintainer retires them in the layer's store"
 					      : "'callus note retire ID'");

@@ -83,7 +83,7 @@ int cmd_status(int argc, char **argv)
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_store *store = NULL;
 	callus_store_stats st;
-	callus_learn_stats ls;
+	callus_store_totals t;
 	cli_workspace ws;
 	char *helper = callus_snapshot_helper();
 	int first, rc = 0, snapshots = 1;
@@ -121,36 +121,34 @@ int cmd_status(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	if (callus_store_stats_get(store, &st, &err) < 0 || callus_learn_stats_get(store, &ls, &err) < 0) {
+	if (callus_store_stats_get(store, &st, &err) < 0 || callus_store_totals_get(store, &t, &err) < 0) {
 		cli_error("%s", callus_error_message(&err));
 		rc = 1;
 		goto out;
 	}
 	printf("store        .callus/callus.db (schema %d, %llu KiB)\n", st.schema_version,
 	       (unsigned long long)(st.db_bytes / 1024));
-	printf("lessons      %lld from %lld failed runs\n", (long long)st.lessons,
-	       (long long)st.runs);
-	printf("checks       %lld seen\n", (long long)ls.checks);
-	printf("errors       %lld pending, %lld fixed, %lld permanent\n", (long long)ls.pending,
-	       (long long)ls.fixed, (long long)ls.permanent);
-	printf("resolutions  %lld", (long long)ls.resolutions);
-	if (ls.applications)
-		printf(" (applied %lld time%s, %.0f%% successful)", (long long)ls.applications,
-		       ls.applications == 1 ? "" : "s",
-		       100.0 * (double)ls.successes / (double)ls.applications);
+	printf("lessons      %lld from %lld failed runs\n", (long long)t.lessons,
+	       (long long)t.runs);
+	printf("checks       %lld seen\n", (long long)t.checks);
+	printf("errors       %lld pending, %lld fixed, %lld permanent\n", (long long)t.pending,
+	       (long long)t.fixed, (long long)t.permanent);
+	printf("resolutions  %lld", (long long)t.resolutions);
+	if (t.applications)
+		printf(" (applied %lld time%s, %.0f%% successful)", (long long)t.applications,
+		       t.applications == 1 ? "" : "s",
+		       100.0 * (double)t.successes / (double)t.applications);
 	putchar('\n');
 	{
-		int64_t counts[CALLUS_LAYER_COUNT], total = 0;
+		int64_t total = 0;
 
-		if (callus_notes_count(store, counts, NULL) == 0) {
-			for (int i = 0; i < CALLUS_LAYER_COUNT; i++)
-				total += counts[i];
-			printf("notes        %lld (", (long long)total);
-			for (int i = 0; i < CALLUS_LAYER_COUNT; i++)
-				printf("%s%s %lld", i ? ", " : "", callus_layer_name((callus_layer)i),
-				       (long long)counts[i]);
-			printf("; 'callus notes', .callus/notes/)\n");
-		}
+		for (int i = 0; i < CALLUS_LAYER_COUNT; i++)
+			total += t.notes[i];
+		printf("notes        %lld (", (long long)total);
+		for (int i = 0; i < CALLUS_LAYER_COUNT; i++)
+			printf("%s%s %lld", i ? ", " : "", callus_layer_name((callus_layer)i),
+			       (long long)t.notes[i]);
+		printf("; 'callus notes', .callus/notes/)\n");
 	}
 	{
 		/* how stale the layers' cache is (callus sync) */

@@ -173,7 +173,7 @@ static int gc_lessons(callus_store *s, const char *workspace, const callus_gc_po
 	}
 	if (sq == SQLITE_OK && p->lessons_max > 0) {
 		callus_store_totals t;
-		int64_t over = callus_store_totals_get(s, 0, &t, NULL) < 0 ? -1
+		int64_t over = callus_store_totals_get(s, &t, NULL) < 0 ? -1
 			       : t.lessons - p->lessons_max;
 
 		if (over > 0) {

@@ -269,21 +269,3 @@ out:
 	callus_buf_release(&sql);
 	return rc;
 }
-
-int callus_learn_stats_get(callus_store *s, callus_learn_stats *out, callus_error *err)
-{
-	callus_store_totals t;
-	int rc;
-
-	memset(out, 0, sizeof(*out));
-	if ((rc = callus_store_totals_get(s, 0, &t, err)) < 0)
-		return rc;
-	out->pending = t.pending;
-	out->fixed = t.fixed;
-	out->permanent = t.permanent;
-	out->resolutions = t.resolutions;
-	out->applications = t.applications;
-	out->successes = t.successes;
-	out->checks = t.checks;
-	return 0;
-}

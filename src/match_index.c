@@ -584,7 +584,7 @@ int callus_match_count_vectors(callus_store *s, const char *model, int64_t *with
 	callus_store_totals t;
 	int sq, rc;
 
-	if ((rc = callus_store_totals_get(s, 0, &t, err)) < 0)
+	if ((rc = callus_store_totals_get(s, &t, err)) < 0)
 		return rc;
 	/* from the counts the triggers keep, less the linked signatures (few,
 	 * and every alias is a stored signature; a join read every vector to

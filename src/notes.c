@@ -21,6 +21,8 @@
 #include <string.h>
 
 static const char *const layer_names[CALLUS_LAYER_COUNT] = { "session", "project", "team", "org" };
+_Static_assert(sizeof(((callus_store_totals *)0)->notes) / sizeof(int64_t) == CALLUS_LAYER_COUNT,
+	       "a total of notes a layer");
 
 const char *callus_layer_name(callus_layer l)
 {
@@ -329,19 +331,6 @@ int callus_notes_for_suggestions(callus_store *s, const callus_suggestion *g, si
 	}
 	*out = v;
 	*count = k;
-	return 0;
-}
-
-int callus_notes_count(callus_store *s, int64_t counts[CALLUS_LAYER_COUNT], callus_error *err)
-{
-	callus_store_totals t;
-	int rc;
-
-	_Static_assert(sizeof(t.notes) / sizeof(t.notes[0]) == CALLUS_LAYER_COUNT, "a total a layer");
-	memset(counts, 0, sizeof(int64_t) * CALLUS_LAYER_COUNT);
-	if ((rc = callus_store_totals_get(s, 0, &t, err)) < 0)
-		return rc;
-	memcpy(counts, t.notes, sizeof(t.notes));
 	return 0;
 }
 

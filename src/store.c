@@ -246,13 +246,13 @@ int callus_store_stats_get(callus_store *s, callus_store_stats *out, callus_erro
 		out->db_bytes = (uint64_t)pages * (uint64_t)page_size;
 		out->free_bytes = (uint64_t)free_pages * (uint64_t)page_size;
 	}
-	if (out->schema_version >= 1 && out->schema_version < 13) {
+	if (out->schema_version >= 1 && out->schema_version < CALLUS_STORE_TOTALS_SCHEMA) {
 		out->lessons = callus_store_query_int(s, "SELECT count(*) FROM lessons");
 		out->runs = callus_store_query_int(s, "SELECT count(*) FROM runs");
 	} else if (out->schema_version <= CALLUS_STORE_SCHEMA_VERSION) {
 		callus_store_totals t;
 
-		if (callus_store_totals_get(s, 0, &t, NULL) == 0) {
+		if (callus_store_totals_get(s, &t, NULL) == 0) {
 			out->lessons = t.lessons;
 			out->runs = t.runs;
 		}
@@ -260,8 +260,8 @@ int callus_store_stats_get(callus_store *s, callus_store_stats *out, callus_erro
 	return 0;
 }
 
-int callus_store_totals_get(callus_store *s, int counted, callus_store_totals *out,
-			    callus_error *err)
+/* The totals as kept, or with counted, as counted. */
+static int totals_read(callus_store *s, int counted, callus_store_totals *out, callus_error *err)
 {
 	int64_t *const col[] = { &out->lessons,      &out->runs,         &out->checks,
 				 &out->signatures,   &out->pending,      &out->fixed,
@@ -273,7 +273,7 @@ int callus_store_totals_get(callus_store *s, int counted, callus_store_totals *o
 
 	memset(out, 0, sizeof(*out));
 	/* a store older than the totals (doctor opens it as it is) counts */
-	if (!counted && callus_store_schema_version(s) < 13)
+	if (!counted && callus_store_schema_version(s) < CALLUS_STORE_TOTALS_SCHEMA)
 		counted = 1;
 again:
 	sq = sqlite3_prepare_v2(s->db, counted ? CALLUS_STORE_TOTALS_COUNTED : "SELECT * FROM totals",
@@ -295,18 +295,22 @@ again:
 	return sq == SQLITE_OK ? 0 : callus_store_db_error(s, err, sq, "cannot read the totals of");
 }
 
+int callus_store_totals_get(callus_store *s, callus_store_totals *out, callus_error *err)
+{
+	return totals_read(s, 0, out, err);
+}
+
 int callus_store_totals_check(callus_store *s, int fix, int *drifted, callus_error *err)
 {
 	callus_store_totals kept, counted;
 	int rc;
 
 	*drifted = 0;
-	if (callus_store_schema_version(s) < 13)
+	if (callus_store_schema_version(s) < CALLUS_STORE_TOTALS_SCHEMA)
 		return 0;
 	if ((rc = callus_store_exec(s, fix ? "BEGIN IMMEDIATE" : "BEGIN", err)) < 0)
 		return rc;
-	if ((rc = callus_store_totals_get(s, 0, &kept, err)) < 0 ||
-	    (rc = callus_store_totals_get(s, 1, &counted, err)) < 0)
+	if ((rc = totals_read(s, 0, &kept, err)) < 0 || (rc = totals_read(s, 1, &counted, err)) < 0)
 		goto out;
 	*drifted = memcmp(&kept, &counted, sizeof(kept)) != 0 ||
 		   callus_store_query_int(s, "SELECT count(*) FROM totals") != 1;

@@ -34,18 +34,13 @@ void callus_store_wal_pages(callus_store *s, int pages);
 /* One integer from a query of one row; -1 when it fails. */
 int64_t callus_store_query_int(callus_store *s, const char *sql);
 
-/* The totals `callus status` shows, kept in the totals table by triggers
- * (schema 13, store_schema.c) so that showing them reads one row. */
-typedef struct callus_store_totals {
-	int64_t lessons, runs, checks, signatures;
-	int64_t pending, fixed, permanent;            /* errors by state */
-	int64_t resolutions, applications, successes; /* applications summed */
-	int64_t notes[4];                             /* active, per callus_layer */
-} callus_store_totals;
+/* The schema that keeps the totals (callus_store_totals, store.h). */
+#define CALLUS_STORE_TOTALS_SCHEMA 13
 
-/* The same, counted: the totals table's first row, and what a store of an
- * older schema (callus doctor's, not migrated) answers with.  Its columns
- * in the table's order. */
+/* The totals counted: the totals table's first row (the migration to
+ * schema 13 fills it with this: a change to it is a new migration), what
+ * a store of an older schema answers with, and what doctor checks the kept
+ * ones against.  Its columns in the table's order. */
 #define CALLUS_STORE_TOTALS_COUNTED                                                        \
 	"SELECT (SELECT count(*) FROM lessons), (SELECT count(*) FROM runs),"             \
 	" (SELECT count(*) FROM checks), (SELECT count(*) FROM signatures),"              \
@@ -61,11 +56,6 @@ typedef struct callus_store_totals {
 	"  + (SELECT count(*) FROM note_cache WHERE layer = 'team'),"                      \
 	" (SELECT count(*) FROM notes WHERE status = 'active' AND layer = 'org')"          \
 	"  + (SELECT count(*) FROM note_cache WHERE layer = 'org')"
-
-/* Read them (counted=1: count them instead, as doctor's check of the
- * kept ones does); err as callus_store_db_error. */
-int callus_store_totals_get(callus_store *s, int counted, callus_store_totals *out,
-			    callus_error *err);
 
 /* Bring a newly opened store's schema to CALLUS_STORE_SCHEMA_VERSION, in
  * one write transaction (store_schema.c); err as above, CALLUS_EINVAL for a

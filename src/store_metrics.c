@@ -77,7 +77,7 @@ rollback:
 int callus_store_read_metrics(callus_store *s, callus_metrics *m, callus_error *err)
 {
 	sqlite3_stmt *st = NULL;
-	int64_t notes[CALLUS_LAYER_COUNT];
+	callus_store_totals t;
 	int rc = 0, sq;
 
 	/* a read transaction: the counters and the gauges of one moment */
@@ -102,12 +102,12 @@ int callus_store_read_metrics(callus_store *s, callus_metrics *m, callus_error *
 		goto out;
 	}
 	/* spec 004 and DESIGN §7: the knowledge kept per layer is its notes */
-	if ((rc = callus_notes_count(s, notes, err)) < 0)
+	if ((rc = callus_store_totals_get(s, &t, err)) < 0)
 		goto out;
 	for (int i = 0; i < CALLUS_LAYER_COUNT && rc == 0; i++) {
 		const char *const layer[] = { callus_layer_name((callus_layer)i) };
 
-		if (callus_metrics_set(m, CALLUS_METRIC_STORAGE_COUNT, layer, (double)notes[i]) < 0)
+		if (callus_metrics_set(m, CALLUS_METRIC_STORAGE_COUNT, layer, (double)t.notes[i]) < 0)
 			rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	}
 out:

@@ -211,13 +211,4 @@ void callus_resolutions_free(callus_resolution *r, size_t count);
 int callus_learn_feedback(callus_store *s, int64_t id, int success, const char *note,
 			callus_metrics *m, callus_error *err);
 
-/* Counts for `callus status`. */
-typedef struct callus_learn_stats {
-	int64_t pending, fixed, permanent;
-	int64_t resolutions, applications, successes;
-	int64_t checks;
-} callus_learn_stats;
-
-int callus_learn_stats_get(callus_store *s, callus_learn_stats *out, callus_error *err);
-
 #endif

@@ -161,7 +161,5 @@ int callus_notes_set_rule(callus_store *s, const char *workspace, const char *id
 int callus_notes_retire(callus_store *s, const char *workspace, const char *id,
 			callus_error *err);
 
-/* Active notes per layer. */
-int callus_notes_count(callus_store *s, int64_t counts[CALLUS_LAYER_COUNT], callus_error *err);
 
 #endif

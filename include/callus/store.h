@@ -120,6 +120,19 @@ typedef struct callus_store_stats {
  * not one this callus knows. */
 int callus_store_stats_get(callus_store *s, callus_store_stats *out, callus_error *err);
 
+/* What `callus status` shows, kept by the store's triggers (schema 13) so
+ * that reading it is one row, whatever the store holds. */
+typedef struct callus_store_totals {
+	int64_t lessons, runs, checks, signatures;
+	int64_t pending, fixed, permanent;            /* errors by state */
+	int64_t resolutions, applications, successes; /* applications summed */
+	int64_t notes[4]; /* active, per callus_layer (notes.h), the cached included */
+} callus_store_totals;
+
+/* Read them; a store of an older schema (doctor's, not migrated) counts its
+ * rows instead. */
+int callus_store_totals_get(callus_store *s, callus_store_totals *out, callus_error *err);
+
 /*
  * Whether the totals `callus status` shows, kept by the store's triggers,
  * are what counting the rows gives (*drifted = 0), and with fix, count them

@@ -334,7 +334,7 @@ static void totals_follow_every_change(void **state)
 	};
 	fixture *f = *state;
 	callus_store *s = NULL;
-	callus_store_totals kept, counted;
+	callus_store_totals kept, read;
 	int drifted = -1;
 
 	assert_int_equal(callus_store_open(&s, f->path, 1000, NULL), 0);
@@ -345,7 +345,7 @@ static void totals_follow_every_change(void **state)
 		if (drifted)
 			fail_msg("the totals drifted after %s", steps[i]);
 	}
-	assert_int_equal(callus_store_totals_get(s, 0, &kept, NULL), 0);
+	assert_int_equal(callus_store_totals_get(s, &kept, NULL), 0);
 	/* what is left: each counted once */
 	assert_int_equal(kept.runs, 1);
 	assert_int_equal(kept.lessons, 1);
@@ -371,16 +371,21 @@ static void totals_follow_every_change(void **state)
 	assert_true(drifted);
 	assert_int_equal(callus_store_totals_check(s, 0, &drifted, NULL), 0);
 	assert_false(drifted);
-	/* the row deleted: read counted, put back by the fix */
-	assert_int_equal(sqlite3_exec(callus_store_db(s), "DELETE FROM totals", NULL, NULL, NULL),
-			 SQLITE_OK);
-	assert_int_equal(callus_store_totals_get(s, 0, &kept, NULL), 0);
-	assert_int_equal(callus_store_totals_get(s, 1, &counted, NULL), 0);
-	assert_memory_equal(&kept, &counted, sizeof(kept));
-	assert_int_equal(callus_store_totals_check(s, 1, &drifted, NULL), 0);
-	assert_true(drifted);
-	assert_int_equal(callus_store_totals_check(s, 0, &drifted, NULL), 0);
-	assert_false(drifted);
+	/* the row deleted: read counted, put back by the fix; a second row
+	 * (which the first hides from a read): found, one left */
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(sqlite3_exec(callus_store_db(s),
+					      i ? "INSERT INTO totals SELECT * FROM totals"
+						: "DELETE FROM totals",
+					      NULL, NULL, NULL), SQLITE_OK);
+		assert_int_equal(callus_store_totals_get(s, &read, NULL), 0);
+		assert_memory_equal(&read, &kept, sizeof(kept));
+		assert_int_equal(callus_store_totals_check(s, 1, &drifted, NULL), 0);
+		assert_true(drifted);
+		assert_int_equal(callus_store_totals_check(s, 0, &drifted, NULL), 0);
+		assert_false(drifted);
+		assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM totals"), 1);
+	}
 	callus_store_close(s);
 }
 
