@@ -1,6 +1,7 @@
 #include "callus/extract.h"
 #include "callus/buf.h"
 #include "callus/common.h"
+#include "callus/utf8.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,8 @@ int callus_diags_add(callus_diags *d, const char *file, long line, long column, 
 	}
 	x = &d->items[d->count];
 	memset(x, 0, sizeof(*x));
+	if (code)
+		code_len = callus_utf8_cut(code, code_len, CALLUS_DIAG_CODE_MAX);
 	x->line = line > 0 ? line : 0;
 	x->column = column > 0 ? column : 0;
 	if ((file && !(x->file = strdup(file))) ||

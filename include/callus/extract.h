@@ -39,12 +39,15 @@ typedef struct callus_diags {
 
 #define CALLUS_DIAGS_INIT { NULL, 0, 0, 0 }
 #define CALLUS_DIAGS_MAX 1000 /* further diagnostics are counted, not kept */
+/* A code is a rule's or an error's name: what a parser took for one past
+ * this many bytes is cut (on a UTF-8 boundary), whichever parser read it. */
+#define CALLUS_DIAG_CODE_MAX 128
 
 void callus_diags_release(callus_diags *d);
 
 /*
- * Append a diagnostic (copies every string; a NULL pointer or a zero length
- * means absent).  Returns 0, CALLUS_ENOMEM, or 1 when the list is full
+ * Append a diagnostic (copies every string, the code cut to
+ * CALLUS_DIAG_CODE_MAX; a NULL pointer or a zero length means absent).  Returns 0, CALLUS_ENOMEM, or 1 when the list is full
  * (CALLUS_DIAGS_MAX): the caller goes on, the diagnostic is only counted.
  */
 int callus_diags_add(callus_diags *d, const char *file, long line, long column, const char *code,
