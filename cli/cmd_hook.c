@@ -809,8 +809,9 @@ reply:
 		/* after a recording, to the spool: the store was just written and
 		 * closed, and its next writer takes the spool in its own
 		 * transaction ('callus metrics' reads both), where opening it
-		 * again for one latency cost a schema read and a commit */
-		cli_flush_metrics(&ws, metrics, store, failed || !strcmp(path, "record"));
+		 * again for one latency cost a schema read and a commit; so too
+		 * after a pass that left it closed (checkindex.h) */
+		cli_flush_metrics(&ws, metrics, store, failed || !strcmp(path, "record") || !store);
 	}
 	if (fresh)
 		cli_embed_later(&ws);

@@ -199,6 +199,10 @@ int cmd_run(int argc, char **argv)
 			if (metrics && !callus_metrics_is_empty(metrics))
 				cli_flush_metrics(&ws, metrics, store, 0);
 			callus_store_close(store);
+		} else if (metrics && !callus_metrics_is_empty(metrics)) {
+			/* a pass the store had nothing to learn from
+			 * (checkindex.h): its metrics wait in the spool */
+			cli_flush_metrics(&ws, metrics, NULL, 1);
 		}
 		callus_learn_result_release(&learnt);
 	}

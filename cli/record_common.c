@@ -3,6 +3,7 @@
 #include "lessons_common.h"
 
 #include "callus/buf.h"
+#include "callus/checkindex.h"
 #include "callus/log.h"
 #include "callus/store.h"
 #include "callus/views.h"
@@ -18,6 +19,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -187,6 +189,32 @@ static void replay_learn(cli_learn *lc, const cli_replay *rp)
 	lc->opts.no_snapshot = 1;
 }
 
+/* Whether a pass of check c can leave the store closed: 1 when the store
+ * exists, the list of checks (checkindex.h) does not name c and no crash
+ * left views owed; CALLUS_ENOTFOUND when there is no list to read; else
+ * 0. */
+static int pass_unlisted(const cli_workspace *ws, const callus_check_key *c)
+{
+	callus_buf dir = CALLUS_BUF_INIT;
+	struct stat st;
+	int rc = 0;
+
+	if (callus_buf_printf(&dir, "%s/.callus", ws->root) < 0)
+		goto out;
+	rc = callus_checkindex_lookup(dir.ptr, c);
+	if (rc == 0)
+		rc = !callus_views_owed(ws->root);
+	else if (rc != CALLUS_ENOTFOUND)
+		rc = 0;
+	/* the list is beside the store: a list left after the store was
+	 * removed says nothing */
+	if (rc == 1 && (callus_buf_puts(&dir, "/callus.db") < 0 || stat(dir.ptr, &st) < 0))
+		rc = 0;
+out:
+	callus_buf_release(&dir);
+	return rc;
+}
+
 static int record_pass(const cli_workspace *ws, const callus_detection *det, const char *command,
 		       const char *session, long long started_ns, callus_metrics *m,
 		       callus_learn_result *out, callus_store **keep, const cli_replay *rp)
@@ -196,16 +224,24 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 	callus_views_debt *debt = NULL;
 	char *red = NULL, *dir = NULL;
 	cli_learn lc;
-	int rc;
+	int rc, unlisted = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (keep)
 		*keep = NULL;
-	/* nothing was ever recorded here: nothing can be pending */
-	if ((rc = cli_open_store(&store, ws, 0)) != 0)
-		return rc < 0 ? -1 : 0;
 	dir = cli_check_dir(ws, det->dir);
 	cli_learn_init(&lc, ws, det, dir ? dir : ws->cwd_rel);
+	/* nothing was ever recorded here, or nothing of this check is pending
+	 * or was just fixed (checkindex.h), and no crash left views to repair:
+	 * the store would learn nothing from this pass */
+	if (!rp && (unlisted = pass_unlisted(ws, &lc.opts.check)) == 1) {
+		rc = 0;
+		goto out;
+	}
+	if ((rc = cli_open_store(&store, ws, 0)) != 0) {
+		rc = rc < 0 ? -1 : 0;
+		goto out;
+	}
 	lc.opts.session = session ? session : "";
 	lc.opts.metrics = m;
 	lc.snapshot.since_ns = started_ns;
@@ -232,6 +268,10 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 	} else {
 		callus_views_settle(debt, 1);
 	}
+	/* a pass that found no list makes one (a store older than it, or a
+	 * list removed because it could not be changed) */
+	if (unlisted == CALLUS_ENOTFOUND)
+		callus_checkindex_write(store, NULL);
 	if (keep) {
 		*keep = store;
 	} else {
@@ -239,6 +279,7 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 			cli_flush_metrics(ws, m, store, 0);
 		callus_store_close(store);
 	}
+out:
 	callus_error_release(&err);
 	cli_learn_release(&lc);
 	free(red);

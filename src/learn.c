@@ -12,6 +12,7 @@
  * is decided by the last one.
  */
 #include "callus/learn.h"
+#include "callus/checkindex.h"
 #include "callus/fileindex.h"
 #include "callus/buf.h"
 #include "callus/lesson.h"
@@ -423,6 +424,10 @@ static int write_run(learn_run *r, callus_error *err)
 	if ((r->res->nfixed || r->res->npermanent) &&
 	    callus_fileindex_add_check(r->s, check_id, NULL) < 0)
 		callus_fileindex_remove(r->s);
+	/* whether the check's next pass must open the store (checkindex.h):
+	 * last before the commit, so that a rollback can only have added a
+	 * check; a list that cannot say so is removed, never the recording */
+	callus_checkindex_update(r->s, check_id, &r->o->check, NULL);
 	if ((rc = callus_store_exec(r->s, "COMMIT", err)) == 0 && r->metrics)
 		callus_metrics_merge(r->o->metrics, r->metrics);
 	return rc;

@@ -266,15 +266,15 @@ int callus_record_metrics(const char *workspace, callus_metrics *m, int timeout_
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
+	/* metrics describe what the store holds: without one, nothing */
+	if (stat(path.ptr, &st) < 0 && errno == ENOENT)
+		goto out;
 	if (spool_only) {
 		if (callus_metrics_spool_put(m, dir.ptr) < 0)
 			rc = callus_error_set(err, CALLUS_EIO, "cannot write '%s/%s'", dir.ptr,
 					    CALLUS_METRICS_SPOOL);
 		goto out;
 	}
-	/* metrics describe what the store holds: without one, nothing */
-	if (stat(path.ptr, &st) < 0 && errno == ENOENT)
-		goto out;
 	if ((rc = callus_store_open(&store, path.ptr, timeout_ms > 0 ? timeout_ms : 10000, err)) < 0) {
 		callus_metrics_spool_put(m, dir.ptr);
 		goto out;

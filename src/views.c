@@ -119,6 +119,17 @@ static int stale_debts(const char *workspace, callus_strlist *paths, callus_strl
 	return rc;
 }
 
+int callus_views_owed(const char *workspace)
+{
+	callus_strlist paths = CALLUS_STRLIST_INIT, sigs = CALLUS_STRLIST_INIT;
+	int rc = stale_debts(workspace, &paths, &sigs);
+	int owed = rc < 0 || paths.count > 0;
+
+	callus_strlist_release(&paths);
+	callus_strlist_release(&sigs);
+	return owed;
+}
+
 /* Count (and with fix remove) the temporary files fsutil.h left in
  * workspace/rel by processes that are gone: ".NAME.callus-PID-...tmp". */
 static void temp_files(const char *workspace, const char *rel, int fix, callus_views_report *rep)

@@ -34,6 +34,11 @@ void callus_views_owe(callus_views_debt **out, const char *workspace, const char
  * a debt left (the views failed) is for the next run to repair. */
 void callus_views_settle(callus_views_debt *d, int written);
 
+/* Whether a process that is gone left views to repair in workspace (a
+ * stale debt, which callus_views_repair() pays): 1 or 0 (1 also when it
+ * cannot tell).  One opendir(3) when there is none. */
+int callus_views_owed(const char *workspace);
+
 /* What callus_views_repair() found and did. */
 typedef struct callus_views_report {
 	size_t debts;         /* debts of processes that are gone */

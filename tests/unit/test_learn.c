@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "callus/buf.h"
+#include "callus/checkindex.h"
 #include "callus/fileindex.h"
 #include "callus/learn.h"
 #include "callus/lesson.h"
@@ -710,6 +711,83 @@ static void file_index_follows_what_was_learnt(void **state)
 	assert_int_equal(callus_fileindex_lookup(f->dir, "src/c.js"), 1);
 }
 
+/* checkindex.h: a check is listed while an error of it is pending and for
+ * the run after one closed, then taken off; additions are appended, a
+ * damaged list is no answer and is written again whole */
+static void check_index_follows_the_next_pass(void **state)
+{
+	fixture *f = *state;
+	callus_learn_result r;
+	callus_check_key other = { "eslint", "other", "" }, dot = { "eslint", ".", "" };
+	char idx[128], key[CALLUS_CHECKINDEX_KEY_LEN + 1];
+	struct stat before, after;
+
+	snprintf(idx, sizeof(idx), "%s/" CALLUS_CHECKINDEX_NAME, f->dir);
+	assert_int_equal(callus_checkindex_lookup(f->dir, &dot), CALLUS_ENOTFOUND);
+	fail_run(f, ".", 3, &r);
+	callus_learn_result_release(&r);
+	assert_int_equal(callus_checkindex_lookup(f->dir, &dot), 1);
+	assert_int_equal(callus_checkindex_lookup(f->dir, &other), 0);
+	/* the key names the whole check: another directory is another check */
+	{
+		callus_check_key elsewhere = { "eslint", ".", "web" };
+
+		assert_int_equal(callus_checkindex_lookup(f->dir, &elsewhere), 0);
+		assert_int_equal(callus_checkindex_key(key, &dot), 0);
+		assert_int_equal(strlen(key), CALLUS_CHECKINDEX_KEY_LEN);
+	}
+
+	/* the fixing pass closes both errors: its next run still counts */
+	pass_run(f, ".", &r);
+	assert_int_equal(r.nfixed, 2);
+	callus_learn_result_release(&r);
+	assert_int_equal(callus_checkindex_lookup(f->dir, &dot), 1);
+	pass_run(f, ".", &r);
+	callus_learn_result_release(&r);
+	assert_int_equal(callus_checkindex_lookup(f->dir, &dot), 0);
+	assert_int_equal(stat(idx, &before), 0);
+	assert_int_equal(before.st_size, (off_t)strlen("callus-checks 1\n"));
+
+	/* a failure appends, synced, and the list stays well formed */
+	fail_run(f, "other", 4, &r);
+	callus_learn_result_release(&r);
+	assert_int_equal(stat(idx, &after), 0);
+	assert_true(after.st_ino == before.st_ino);
+	assert_int_equal(after.st_size, before.st_size + CALLUS_CHECKINDEX_KEY_LEN + 1);
+	assert_int_equal(callus_checkindex_lookup(f->dir, &other), 1);
+	/* three failures in a row close it as permanent: the next run counts */
+	for (int i = 1; i < CALLUS_LEARN_MAX_RETRIES; i++) {
+		fail_run(f, "other", 4, &r);
+		callus_learn_result_release(&r);
+	}
+	assert_int_equal(count_state(f, CALLUS_STATE_PERMANENT), 1);
+	assert_int_equal(callus_checkindex_lookup(f->dir, &other), 1);
+
+	/* a line cut short (a crash while appending) is no answer; the next
+	 * change writes the list whole from the store */
+	assert_int_equal(truncate(idx, after.st_size - 3), 0);
+	assert_int_equal(callus_checkindex_lookup(f->dir, &other), CALLUS_ENOTFOUND);
+	fail_run(f, ".", 1, &r);
+	callus_learn_result_release(&r);
+	assert_int_equal(callus_checkindex_lookup(f->dir, &dot), 1);
+	assert_int_equal(callus_checkindex_lookup(f->dir, &other), 1);
+
+	/* lost, and written again by whoever finds it missing */
+	assert_int_equal(unlink(idx), 0);
+	assert_int_equal(callus_checkindex_lookup(f->dir, &dot), CALLUS_ENOTFOUND);
+	assert_int_equal(callus_checkindex_write(f->s, NULL), 0);
+	assert_int_equal(callus_checkindex_lookup(f->dir, &dot), 1);
+	assert_int_equal(callus_checkindex_lookup(f->dir, &other), 1);
+	/* what the store says, whoever wrote it: the pass of "other" takes
+	 * it off once its permanent error's next run is counted */
+	pass_run(f, "other", &r);
+	callus_learn_result_release(&r);
+	assert_int_equal(callus_checkindex_lookup(f->dir, &other), 0);
+	assert_int_equal(callus_checkindex_write(f->s, NULL), 0);
+	assert_int_equal(callus_checkindex_lookup(f->dir, &other), 0);
+	assert_int_equal(callus_checkindex_lookup(f->dir, &dot), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -725,6 +803,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(replayed_runs_take_their_time_and_fix, setup, teardown),
 		cmocka_unit_test_setup_teardown(concurrent_sessions, setup, teardown),
 		cmocka_unit_test_setup_teardown(file_index_follows_what_was_learnt, setup, teardown),
+		cmocka_unit_test_setup_teardown(check_index_follows_the_next_pass, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
