@@ -269,8 +269,9 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 		callus_views_settle(debt, 1);
 	}
 	/* a pass that found no list makes one (a store older than it, or a
-	 * list removed because it could not be changed) */
-	if (unlisted == CALLUS_ENOTFOUND)
+	 * list removed because it could not be changed); not after a failure
+	 * to learn, which may be a store busy with others: no second wait */
+	if (unlisted == CALLUS_ENOTFOUND && rc == 0)
 		callus_checkindex_write(store, NULL);
 	if (keep) {
 		*keep = store;
