@@ -18,17 +18,11 @@
 /* a list that large would be a store of millions of errors: read no more */
 #define INDEX_MAX (16u << 20)
 
-/* The index's path beside s's database file, into out; -1 for a store
- * that is no file (SQLite's ":memory:") or for lack of memory. */
+/* -1 for a store that is no file (SQLite's ":memory:") or for lack of
+ * memory */
 static int index_path(callus_buf *out, callus_store *s)
 {
-	const char *db = callus_store_path(s), *slash = db ? strrchr(db, '/') : NULL;
-
-	if (!slash)
-		return -1;
-	callus_buf_put(out, db, (size_t)(slash - db));
-	callus_buf_puts(out, "/" CALLUS_FILEINDEX_NAME);
-	return callus_buf_status(out) < 0 ? -1 : 0;
+	return callus_store_sibling_path(out, s, CALLUS_FILEINDEX_NAME) < 0 ? -1 : 0;
 }
 
 void callus_fileindex_remove(callus_store *s)

@@ -54,13 +54,7 @@ int callus_match_builtin_vector_path(callus_buf *out, const char *workspace)
 
 int callus_match_noted_vector_path(callus_buf *out, callus_store *s)
 {
-	const char *db = callus_store_path(s), *slash = db ? strrchr(db, '/') : NULL;
-
-	callus_buf_clear(out);
-	if (!slash)
-		return CALLUS_EINVAL;
-	return callus_buf_printf(out, "%.*s/vectors-" CALLUS_EMBED_BUILTIN_MODEL ".noted.bin",
-			       (int)(slash - db), db);
+	return callus_store_sibling_path(out, s, "vectors-" CALLUS_EMBED_BUILTIN_MODEL ".noted.bin");
 }
 
 static int64_t feature_key(uint64_t id)

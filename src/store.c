@@ -62,6 +62,16 @@ const char *callus_store_path(const callus_store *s)
 	return s->path;
 }
 
+int callus_store_sibling_path(callus_buf *out, callus_store *s, const char *name)
+{
+	const char *slash = s->path ? strrchr(s->path, '/') : NULL;
+
+	callus_buf_clear(out);
+	if (!slash)
+		return CALLUS_EINVAL;
+	return callus_buf_printf(out, "%.*s/%s", (int)(slash - s->path), s->path, name);
+}
+
 /* Pages the WAL may hold before a commit copies them into the store. */
 #define STORE_WAL_PAGES 64
 

@@ -11,12 +11,17 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
+#include "callus/buf.h"
 #include "callus/metrics.h"
 #include "callus/store.h"
 
 /* Borrowed: valid until callus_store_close(). */
 sqlite3 *callus_store_db(callus_store *s);
 const char *callus_store_path(const callus_store *s);
+/* The path of the file name beside s's database file (the views and
+ * indexes kept with the store), into out, cleared first: 0, CALLUS_EINVAL
+ * for a store that is no file (SQLite's ":memory:"), or CALLUS_ENOMEM. */
+int callus_store_sibling_path(callus_buf *out, callus_store *s, const char *name);
 
 /* Set err from SQLite's result code rc (CALLUS_EBUSY for a lock, CALLUS_ENOMEM,
  * else CALLUS_EIO), naming the store and what was being done. */
