@@ -746,7 +746,7 @@ static void check_index_follows_the_next_pass(void **state)
 	callus_learn_result_release(&r);
 	assert_int_equal(callus_checkindex_lookup(f->dir, &dot), 0);
 	assert_int_equal(stat(idx, &before), 0);
-	assert_int_equal(before.st_size, (off_t)strlen("callus-checks 1\n"));
+	assert_int_equal(before.st_size, (off_t)strlen("callus-checks 1 0000000000\n"));
 
 	/* a failure appends, synced, and the list stays well formed */
 	fail_run(f, "other", 4, &r);
@@ -786,6 +786,35 @@ static void check_index_follows_the_next_pass(void **state)
 	assert_int_equal(callus_checkindex_write(f->s, NULL), 0);
 	assert_int_equal(callus_checkindex_lookup(f->dir, &other), 0);
 	assert_int_equal(callus_checkindex_lookup(f->dir, &dot), 1);
+
+	/* many checks: appended, then sorted again past the tail's bound;
+	 * every one found either way */
+	{
+		char args[32], text[64];
+		int fd;
+
+		for (int i = 0; i < 300; i++) {
+			snprintf(args, sizeof(args), "c%d", i);
+			fail_run(f, args, 2, &r);
+			callus_learn_result_release(&r);
+		}
+		for (int i = 0; i < 300; i++) {
+			callus_check_key k = { "eslint", args, "" };
+
+			snprintf(args, sizeof(args), "c%d", i);
+			assert_int_equal(callus_checkindex_lookup(f->dir, &k), 1);
+		}
+		assert_int_equal(callus_checkindex_lookup(f->dir, &dot), 1);
+		assert_int_equal(callus_checkindex_lookup(f->dir, &other), 0);
+		/* the header counts the sorted lines: more than the first
+		 * appended ones, fewer than all (the last are appended) */
+		assert_true((fd = open(idx, O_RDONLY)) >= 0);
+		assert_int_equal(read(fd, text, 27), 27);
+		close(fd);
+		text[26] = '\0';
+		assert_true(strtol(text + 16, NULL, 10) > 250);
+		assert_true(strtol(text + 16, NULL, 10) < 301);
+	}
 }
 
 int main(void)
