@@ -47,8 +47,9 @@ void callus_diags_release(callus_diags *d);
 
 /*
  * Append a diagnostic (copies every string, the code cut to
- * CALLUS_DIAG_CODE_MAX; a NULL pointer or a zero length means absent).  Returns 0, CALLUS_ENOMEM, or 1 when the list is full
- * (CALLUS_DIAGS_MAX): the caller goes on, the diagnostic is only counted.
+ * CALLUS_DIAG_CODE_MAX; a NULL pointer or a zero length means absent).
+ * Returns 0, CALLUS_ENOMEM, or 1 when the list is full (CALLUS_DIAGS_MAX):
+ * the caller goes on, the diagnostic is only counted.
  */
 int callus_diags_add(callus_diags *d, const char *file, long line, long column, const char *code,
 		   size_t code_len, const char *message, size_t message_len, const char *severity);
