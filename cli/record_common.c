@@ -19,7 +19,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -189,30 +188,17 @@ static void replay_learn(cli_learn *lc, const cli_replay *rp)
 	lc->opts.no_snapshot = 1;
 }
 
-/* Whether a pass of check c can leave the store closed: 1 when the store
- * exists, the list of checks (checkindex.h) does not name c and no crash
- * left views owed; CALLUS_ENOTFOUND when there is no list to read; else
- * 0. */
+/* Whether a pass of check c can leave the store closed: the list of checks
+ * (checkindex.h) beside it does not name c, and no crash left views owed.
+ * With no store the list says nothing, and the pass does nothing either. */
 static int pass_unlisted(const cli_workspace *ws, const callus_check_key *c)
 {
 	callus_buf dir = CALLUS_BUF_INIT;
-	struct stat st;
-	int rc = 0;
+	int unlisted = callus_buf_printf(&dir, "%s/.callus", ws->root) == 0 &&
+		       callus_checkindex_lookup(dir.ptr, c) == 0 && !callus_views_owed(ws->root);
 
-	if (callus_buf_printf(&dir, "%s/.callus", ws->root) < 0)
-		goto out;
-	rc = callus_checkindex_lookup(dir.ptr, c);
-	if (rc == 0)
-		rc = !callus_views_owed(ws->root);
-	else if (rc != CALLUS_ENOTFOUND)
-		rc = 0;
-	/* the list is beside the store: a list left after the store was
-	 * removed says nothing */
-	if (rc == 1 && (callus_buf_puts(&dir, "/callus.db") < 0 || stat(dir.ptr, &st) < 0))
-		rc = 0;
-out:
 	callus_buf_release(&dir);
-	return rc;
+	return unlisted;
 }
 
 static int record_pass(const cli_workspace *ws, const callus_detection *det, const char *command,
@@ -224,7 +210,7 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 	callus_views_debt *debt = NULL;
 	char *red = NULL, *dir = NULL;
 	cli_learn lc;
-	int rc, unlisted = 0;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
 	if (keep)
@@ -234,7 +220,7 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 	/* nothing was ever recorded here, or nothing of this check is pending
 	 * or was just fixed (checkindex.h), and no crash left views to repair:
 	 * the store would learn nothing from this pass */
-	if (!rp && (unlisted = pass_unlisted(ws, &lc.opts.check)) == 1) {
+	if (!rp && pass_unlisted(ws, &lc.opts.check)) {
 		rc = 0;
 		goto out;
 	}
@@ -268,11 +254,6 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 	} else {
 		callus_views_settle(debt, 1);
 	}
-	/* a pass that found no list makes one (a store older than it, or a
-	 * list removed because it could not be changed); not after a failure
-	 * to learn, which may be a store busy with others: no second wait */
-	if (unlisted == CALLUS_ENOTFOUND && rc == 0)
-		callus_checkindex_write(store, NULL);
 	if (keep) {
 		*keep = store;
 	} else {

@@ -59,22 +59,6 @@ int callus_checkindex_key(char out[KEY_LEN + 1], const callus_check_key *c)
 	return 0;
 }
 
-/* -1 for a store that is no file (SQLite's ":memory:") or for lack of
- * memory */
-static int index_path(callus_buf *out, callus_store *s)
-{
-	return callus_store_sibling_path(out, s, CALLUS_CHECKINDEX_NAME) < 0 ? -1 : 0;
-}
-
-void callus_checkindex_remove(callus_store *s)
-{
-	callus_buf path = CALLUS_BUF_INIT;
-
-	if (index_path(&path, s) == 0)
-		unlink(path.ptr);
-	callus_buf_release(&path);
-}
-
 /* A list as mapped: lines[0..sorted) sorted, then the appended ones. */
 typedef struct list {
 	const char *map;
@@ -231,22 +215,27 @@ static int write_from(callus_store *s, const char *path, callus_error *err)
 	return rc;
 }
 
-int callus_checkindex_write(callus_store *s, callus_error *err)
+int callus_checkindex_ensure(callus_store *s, callus_error *err)
 {
 	callus_buf path = CALLUS_BUF_INIT;
-	int rc;
+	list l;
+	int rc = 0;
 
-	if (index_path(&path, s) < 0) {
-		callus_buf_release(&path);
-		return 0; /* no file, no list */
-	}
+	if (callus_store_sibling_path(&path, s, CALLUS_CHECKINDEX_NAME) < 0)
+		goto out; /* no file, no list */
+	if (list_open(&l, path.ptr) == 0)
+		goto done;
 	/* the write lock: no writer adds a check between the read and the
-	 * rename, which would leave it off the list */
-	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) == 0) {
-		if ((rc = write_from(s, path.ptr, err)) < 0)
-			unlink(path.ptr);
-		sqlite3_exec(callus_store_db(s), "COMMIT", NULL, NULL, NULL);
-	}
+	 * rename, which would leave it off the list; one may have written
+	 * the list while this waited for it */
+	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
+		goto out;
+	if (list_open(&l, path.ptr) < 0 && (rc = write_from(s, path.ptr, err)) < 0)
+		unlink(path.ptr);
+	sqlite3_exec(callus_store_db(s), "COMMIT", NULL, NULL, NULL);
+done:
+	list_close(&l);
+out:
 	callus_buf_release(&path);
 	return rc;
 }
@@ -297,7 +286,7 @@ int callus_checkindex_update(callus_store *s, int64_t check_id, const callus_che
 	list l = { 0 };
 	int rc = 0, sq, need = 0;
 
-	if (index_path(&path, s) < 0)
+	if (callus_store_sibling_path(&path, s, CALLUS_CHECKINDEX_NAME) < 0)
 		goto out; /* no file, no list */
 	if (list_open(&l, path.ptr) < 0) {
 		if ((rc = write_from(s, path.ptr, err)) < 0)

@@ -41,7 +41,7 @@ int callus_checkindex_key(char out[CALLUS_CHECKINDEX_KEY_LEN + 1], const callus_
 
 /* Whether check c is listed in store_dir's list: 1 or 0; CALLUS_ENOTFOUND
  * when there is no list it can read (the store's next writer, or
- * callus_checkindex_write(), makes one).  Reads one small file, nothing
+ * callus_checkindex_ensure(), makes one).  Reads one small file, nothing
  * else. */
 int callus_checkindex_lookup(const char *store_dir, const callus_check_key *c);
 
@@ -57,12 +57,11 @@ int callus_checkindex_lookup(const char *store_dir, const callus_check_key *c);
 int callus_checkindex_update(callus_store *s, int64_t check_id, const callus_check_key *c,
 			     callus_error *err);
 
-/* Write the whole list beside s's database file from what s holds, under
- * s's write lock (taken here: call it outside a transaction).  0, or a
- * negative CALLUS_E* code with err set. */
-int callus_checkindex_write(callus_store *s, callus_error *err);
-
-/* Remove the list beside s's database file: the next pass rebuilds it. */
-void callus_checkindex_remove(callus_store *s);
+/* Make sure there is a list beside s's database file: when there is none
+ * it reads, the whole list written from what s holds, under s's write
+ * lock (taken here: call it outside a transaction).  What a pass that
+ * learnt nothing calls, so that the next pass can do without the store.
+ * 0, or a negative CALLUS_E* code with err set. */
+int callus_checkindex_ensure(callus_store *s, callus_error *err);
 
 #endif

@@ -775,7 +775,7 @@ static void check_index_follows_the_next_pass(void **state)
 	/* lost, and written again by whoever finds it missing */
 	assert_int_equal(unlink(idx), 0);
 	assert_int_equal(callus_checkindex_lookup(f->dir, &dot), CALLUS_ENOTFOUND);
-	assert_int_equal(callus_checkindex_write(f->s, NULL), 0);
+	assert_int_equal(callus_checkindex_ensure(f->s, NULL), 0);
 	assert_int_equal(callus_checkindex_lookup(f->dir, &dot), 1);
 	assert_int_equal(callus_checkindex_lookup(f->dir, &other), 1);
 	/* what the store says, whoever wrote it: the pass of "other" takes
@@ -783,9 +783,50 @@ static void check_index_follows_the_next_pass(void **state)
 	pass_run(f, "other", &r);
 	callus_learn_result_release(&r);
 	assert_int_equal(callus_checkindex_lookup(f->dir, &other), 0);
-	assert_int_equal(callus_checkindex_write(f->s, NULL), 0);
+	assert_int_equal(callus_checkindex_ensure(f->s, NULL), 0);
 	assert_int_equal(callus_checkindex_lookup(f->dir, &other), 0);
 	assert_int_equal(callus_checkindex_lookup(f->dir, &dot), 1);
+
+	/* a pass of a check never failed writes nothing but the list, when
+	 * there is none: the next such pass can do without the store */
+	assert_int_equal(unlink(idx), 0);
+	{
+		callus_check_key never = { "eslint", "never", "" };
+
+		pass_run(f, "never", &r);
+		callus_learn_result_release(&r);
+		assert_int_equal(callus_checkindex_lookup(f->dir, &never), 0);
+		assert_int_equal(callus_checkindex_lookup(f->dir, &dot), 1);
+	}
+
+	/* what it does not read: a header counting more sorted lines than it
+	 * has, a count that is no number, a link (never followed: replaced) */
+	{
+		static const char *const bad[] = { "callus-checks 1 0000000009\n",
+						   "callus-checks 1 00000000x1\n",
+						   "callus-checks 2 0000000000\n" };
+		char target[128];
+		struct stat st;
+		int fd;
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			assert_true((fd = open(idx, O_WRONLY | O_CREAT | O_TRUNC, 0600)) >= 0);
+			assert_int_equal(write(fd, bad[i], strlen(bad[i])), (ssize_t)strlen(bad[i]));
+			assert_int_equal(write(fd, "0123456789abcdef\n", 17), 17);
+			close(fd);
+			assert_int_equal(callus_checkindex_lookup(f->dir, &dot), CALLUS_ENOTFOUND);
+		}
+		snprintf(target, sizeof(target), "%s/elsewhere", f->dir);
+		assert_int_equal(rename(idx, target), 0);
+		assert_int_equal(symlink(target, idx), 0);
+		assert_int_equal(callus_checkindex_lookup(f->dir, &dot), CALLUS_ENOTFOUND);
+		assert_int_equal(callus_checkindex_ensure(f->s, NULL), 0);
+		assert_int_equal(lstat(idx, &st), 0);
+		assert_true(S_ISREG(st.st_mode));
+		assert_int_equal(callus_checkindex_lookup(f->dir, &dot), 1);
+		assert_int_equal(stat(target, &st), 0);
+		assert_int_equal(st.st_size, 27 + 17);
+	}
 
 	/* many checks: appended, then sorted again past the tail's bound;
 	 * every one found either way */
