@@ -21,11 +21,29 @@ static int note_path(callus_buf *b, const char *root, const char *agent)
 	return callus_buf_status(b);
 }
 
+/*
+ * Whether the note already says this, written less than REFRESH_S ago.  A
+ * burst of checks would otherwise make and rename a file apiece, and a new
+ * file is a new inode: the one write a passing check made.  `callus doctor`
+ * shows the note's time to the minute, which this keeps true.
+ */
+#define REFRESH_S 60
+
+static int unchanged(const char *root, const char *agent, const char *verdict, const char *detail,
+		     size_t n, time_t now)
+{
+	cli_hook_health h;
+
+	return cli_hook_health_read(root, agent, &h) && h.at <= now && now - h.at < REFRESH_S &&
+	       !strcmp(h.verdict, verdict) && strlen(h.detail) == n && !memcmp(h.detail, detail, n);
+}
+
 void cli_hook_health_note(const char *root, const char *agent, const char *verdict,
 			  const char *detail)
 {
 	callus_buf path = CALLUS_BUF_INIT, tmp = CALLUS_BUF_INIT, line = CALLUS_BUF_INIT;
 	struct stat st;
+	time_t now = time(NULL);
 	size_t n = 0;
 	int fd = -1, git;
 
@@ -48,10 +66,12 @@ void cli_hook_health_note(const char *root, const char *agent, const char *verdi
 	callus_buf_clear(&path);
 	if (note_path(&path, root, agent) < 0)
 		goto out;
-	callus_buf_printf(&tmp, "%s.%ld.tmp", path.ptr, (long)getpid());
 	while (detail && detail[n] && detail[n] != '\n' && n < 200)
 		n++;
-	callus_buf_printf(&line, "%lld %s %.*s\n", (long long)time(NULL), verdict, (int)n,
+	if (unchanged(root, agent, verdict, detail ? detail : "", n, now))
+		goto out;
+	callus_buf_printf(&tmp, "%s.%ld.tmp", path.ptr, (long)getpid());
+	callus_buf_printf(&line, "%lld %s %.*s\n", (long long)now, verdict, (int)n,
 			detail ? detail : "");
 	if (callus_buf_status(&tmp) < 0 || callus_buf_status(&line) < 0)
 		goto out;

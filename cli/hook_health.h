@@ -6,7 +6,10 @@
  * hook sees leaves a note, .callus/hook-AGENT.last, saying whether its exit
  * status could be read; `callus doctor` reports the notes.  Written only on
  * the hook's slow path (a check, or a payload it could not parse), never
- * for ordinary commands, and only in a workspace that has a .callus/.
+ * for ordinary commands, and only in a workspace that has a .callus/; a
+ * note that would say the same as one written within the minute is not
+ * written again (a new file at each check of a burst cost a passing check
+ * more than its own work).
  */
 #ifndef CALLUS_CLI_HOOK_HEALTH_H
 #define CALLUS_CLI_HOOK_HEALTH_H

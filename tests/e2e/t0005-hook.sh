@@ -192,4 +192,21 @@ test_expect_success 'an invalid payload gets {} on stdout, the message only on s
 	grep -q " invalid " .callus/hook-gemini.last
 '
 
+test_expect_success 'the note is written again when it changes or is a minute old, not at every check' '
+	git init -q burst && cd burst && mkdir .callus &&
+	pass() { jq -n --arg c "$1" --arg d "$PWD" "{command: \$c, exit_code: 0, output: \"\", cwd: \$d}" |
+		"$CALLUS" hook generic >/dev/null; } &&
+	pass "npx eslint ." && grep -q " read eslint" .callus/hook-generic.last &&
+	inode=$(stat -c %i .callus/hook-generic.last) &&
+	pass "npx eslint src" &&
+	test "$(stat -c %i .callus/hook-generic.last)" = "$inode" &&
+	pass "npx jest" && grep -q " read jest" .callus/hook-generic.last &&
+	inode=$(stat -c %i .callus/hook-generic.last) &&
+	printf "%s read jest\n" $(($(date +%s) - 61)) >.callus/hook-generic.last &&
+	pass "npx jest" &&
+	test "$(cut -d" " -f1 .callus/hook-generic.last)" -ge $(($(date +%s) - 5)) &&
+	printf "{not json" | "$CALLUS" hook generic >/dev/null 2>&1 &&
+	grep -q " invalid " .callus/hook-generic.last
+'
+
 test_done
