@@ -20,7 +20,7 @@
 
 typedef struct callus_store callus_store;
 
-#define CALLUS_STORE_SCHEMA_VERSION 13
+#define CALLUS_STORE_SCHEMA_VERSION 14
 
 /*
  * Open (creating if needed, with create_dirs permission for the parent

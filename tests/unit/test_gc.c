@@ -328,13 +328,14 @@ static void the_background_pass_is_due_once_per_interval(void **state)
 /* Schema 9's migration on a store the old binary wrote (schema 5, one
  * float32 vector): the vector packed to 260 bytes, counted, nothing queued
  * for indexing; the lesson's file in lesson_files; schema 13's totals
- * counted. */
+ * counted; schema 14's link tables rebuilt without a rowid, every row kept. */
 static void an_old_store_migrates_packed_and_counted(void **state)
 {
 	fixture *f = *state;
 	const char *src = getenv("CALLUS_SRCDIR");
 	char cmd[512];
 	callus_store *s = NULL;
+	int64_t links, runs;
 	int drifted = -1;
 
 	callus_store_close(f->s);
@@ -346,6 +347,18 @@ static void an_old_store_migrates_packed_and_counted(void **state)
 	assert_int_equal(system(cmd), 0);
 	assert_int_equal(count(f, "PRAGMA user_version"), 5);
 	assert_int_equal(count(f, "SELECT length(vector) FROM signature_vectors"), 1024);
+	{
+		/* a count the copy must keep, not the default it would get */
+		sqlite3 *db = NULL;
+
+		assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+		assert_int_equal(sqlite3_exec(db, "UPDATE signature_runs SET errors = 3", NULL, NULL,
+					      NULL), SQLITE_OK);
+		sqlite3_close(db);
+	}
+	links = count(f, "SELECT count(*) * 1000 + sum(errors) FROM signature_runs");
+	runs = count(f, "SELECT count(*) FROM lesson_runs");
+	assert_true(links > 1000 && runs > 0);
 	assert_int_equal(callus_store_open(&s, f->path, 5000, NULL), 0);
 	assert_int_equal(callus_store_schema_version(s), CALLUS_STORE_SCHEMA_VERSION);
 	assert_int_equal(callus_store_totals_check(s, 0, &drifted, NULL), 0);
@@ -356,6 +369,11 @@ static void an_old_store_migrates_packed_and_counted(void **state)
 	assert_int_equal(count(f, "SELECT length(vector) FROM signature_vectors"), 260);
 	assert_int_equal(count(f, "SELECT n FROM vector_counts"), 1);
 	assert_int_equal(count(f, "SELECT count(*) FROM signatures_unindexed"), 0);
+	/* schema 14: the link tables kept whole, without a rowid */
+	assert_int_equal(count(f, "SELECT count(*) * 1000 + sum(errors) FROM signature_runs"), links);
+	assert_int_equal(count(f, "SELECT count(*) FROM lesson_runs"), runs);
+	assert_int_equal(count(f, "SELECT count(*) FROM pragma_table_list"
+				  " WHERE name IN ('signature_runs', 'lesson_runs') AND wr"), 2);
 	assert_int_equal(count(f, "SELECT count(*) FROM lessons WHERE file <> ''"),
 			 count(f, "SELECT count(DISTINCT lesson_id) FROM lesson_files"));
 }
