@@ -18,18 +18,11 @@
 /* a list that large would be a store of millions of errors: read no more */
 #define INDEX_MAX (16u << 20)
 
-/* -1 for a store that is no file (SQLite's ":memory:") or for lack of
- * memory */
-static int index_path(callus_buf *out, callus_store *s)
-{
-	return callus_store_sibling_path(out, s, CALLUS_FILEINDEX_NAME) < 0 ? -1 : 0;
-}
-
 void callus_fileindex_remove(callus_store *s)
 {
 	callus_buf path = CALLUS_BUF_INIT;
 
-	if (index_path(&path, s) == 0)
+	if (callus_store_sibling_path(&path, s, CALLUS_FILEINDEX_NAME) == 0)
 		unlink(path.ptr);
 	callus_buf_release(&path);
 }
@@ -64,7 +57,7 @@ int callus_fileindex_write(callus_store *s, callus_error *err)
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
-	if (index_path(&path, s) < 0)
+	if (callus_store_sibling_path(&path, s, CALLUS_FILEINDEX_NAME) < 0)
 		goto out; /* no file, no index */
 	rc = callus_fs_write_atomic(path.ptr, text.ptr, text.len, 0600, 0, err);
 out:
@@ -141,7 +134,7 @@ int callus_fileindex_add_check(callus_store *s, int64_t check_id, callus_error *
 	sqlite3_stmt *st = NULL;
 	int rc = 0, sq;
 
-	if (index_path(&path, s) < 0)
+	if (callus_store_sibling_path(&path, s, CALLUS_FILEINDEX_NAME) < 0)
 		goto out;
 	/* no index, not one this reads, or a crash's partial line: the
 	 * whole list from the store */
