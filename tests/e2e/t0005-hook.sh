@@ -205,6 +205,10 @@ test_expect_success 'the note is written again when it changes or is a minute ol
 	printf "%s read jest\n" $(($(date +%s) - 61)) >.callus/hook-generic.last &&
 	pass "npx jest" &&
 	test "$(cut -d" " -f1 .callus/hook-generic.last)" -ge $(($(date +%s) - 5)) &&
+	# a note from ahead of the clock (a clock set back) is not trusted as fresh
+	printf "%s read jest\n" $(($(date +%s) + 3600)) >.callus/hook-generic.last &&
+	pass "npx jest" &&
+	test "$(cut -d" " -f1 .callus/hook-generic.last)" -le $(date +%s) &&
 	printf "{not json" | "$CALLUS" hook generic >/dev/null 2>&1 &&
 	grep -q " invalid " .callus/hook-generic.last
 '
