@@ -24,7 +24,7 @@ static int note_path(callus_buf *b, const char *root, const char *agent)
 /*
  * Whether the note already says this, written less than REFRESH_S ago.  A
  * burst of checks would otherwise make and rename a file apiece, and a new
- * file is a new inode: the one write a passing check made.  `callus doctor`
+ * file is a new inode: the one file a passing check made.  `callus doctor`
  * shows the note's time to the minute, which this keeps true.
  */
 #define REFRESH_S 60

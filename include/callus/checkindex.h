@@ -21,7 +21,9 @@
  * tool, arguments and directory): the list holds no text of the workspace,
  * and two checks sharing a hash only cost a pass the store.
  *
- * Format: a first line "callus-checks 1", then one hash a line, each once.
+ * Format: a first line "callus-checks 1 NNNNNNNNNN" (the count, ten digits,
+ * of the hashes after it that are sorted), then one hash a line, each once:
+ * the sorted ones, then at most a few hundred appended since in any order.
  */
 #ifndef CALLUS_CHECKINDEX_H
 #define CALLUS_CHECKINDEX_H
