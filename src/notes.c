@@ -940,7 +940,7 @@ int callus_notes_set_rule(callus_store *s, const char *workspace, const char *id
 
 		sq = callus_sql_exec_texts(callus_store_db(s),
 					   "UPDATE lessons SET corrective_rule = ?1 WHERE id IN"
-					   " (SELECT l.lesson_id FROM lesson_runs l JOIN signature_runs g"
+					   " (SELECT l.lesson_id FROM lesson_runs l JOIN run_errors g"
 					   "  ON g.run_id = l.run_id JOIN note_signatures x"
 					   "  ON x.signature_id = g.signature_id WHERE x.note_id = ?2)",
 					   v, 2);

@@ -291,6 +291,28 @@ int callus_message_pattern(callus_buf *out, const char *s, size_t len)
 	return callus_buf_status(out);
 }
 
+/* The length of the placeholder (or \s+) p starts with, 0 if none.  Each
+ * starts with "\\s+" or "(?#": the others are not compared at every byte of
+ * every candidate pattern, where they were most of a failing hook's regex
+ * fallback. */
+static size_t placeholder_len(const char *p)
+{
+	static const char *const ph[] = { QUOTED, PH_URL, PH_TMP, PH_UUID, PH_DATE,
+					  PH_HEX, PH_DURATION, PH_PATH, PH_NUM };
+
+	if (p[0] == '\\')
+		return p[1] == 's' && p[2] == '+' ? 3 : 0;
+	if (p[0] != '(' || p[1] != '?' || p[2] != '#')
+		return 0;
+	for (size_t k = 0; k < sizeof(ph) / sizeof(ph[0]); k++) {
+		size_t len = strlen(ph[k]);
+
+		if (!strncmp(p, ph[k], len))
+			return len;
+	}
+	return 0;
+}
+
 /*
  * The literal runs of a pattern made by callus_message_pattern: its text
  * between placeholders and \s+, unescaped.  Anchored at both ends, the
@@ -300,18 +322,13 @@ int callus_message_pattern(callus_buf *out, const char *s, size_t len)
  */
 int callus_pattern_may_match(const char *pat, const char *msg)
 {
-	static const char *const ph[] = { "\\s+", QUOTED, PH_URL, PH_TMP, PH_UUID, PH_DATE,
-					  PH_HEX, PH_DURATION, PH_PATH, PH_NUM };
 	char run[256];
 	size_t n = 0;
 
 	for (const char *p = pat;; ) {
-		size_t k, len = 0;
+		size_t len = placeholder_len(p);
 
-		for (k = 0; k < sizeof(ph) / sizeof(ph[0]); k++)
-			if (!strncmp(p, ph[k], (len = strlen(ph[k]))))
-				break;
-		if (k < sizeof(ph) / sizeof(ph[0]) || !*p) {
+		if (len || !*p) {
 			if (n >= 3) {
 				run[n] = '\0';
 				if (!strstr(msg, run))

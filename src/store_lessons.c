@@ -79,10 +79,9 @@ static int insert_run(callus_store *s, const callus_lesson *l, const callus_run_
 }
 
 /* Each signature of the run: stored once, one more occurrence per run. */
-static int insert_signatures(callus_store *s, const callus_run_info *run, sqlite3_int64 run_id,
-			     const char *now)
+static int insert_signatures(callus_store *s, const callus_run_info *run, const char *now)
 {
-	sqlite3_stmt *sig = NULL, *link = NULL;
+	sqlite3_stmt *sig = NULL;
 	int rc;
 
 	if (!run || !run->nsigs)
@@ -94,12 +93,6 @@ static int insert_signatures(callus_store *s, const callus_run_info *run, sqlite
 				" occurrence_count = occurrence_count + 1, last_seen = excluded.last_seen,"
 				" context_patterns = excluded.context_patterns",
 				-1, &sig, NULL);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_prepare_v2(callus_store_db(s),
-					"INSERT INTO signature_runs (signature_id, run_id, errors)"
-					" SELECT ?1, ?2, count(*) FROM run_errors"
-					" WHERE run_id = ?2 AND signature_id = ?1",
-					-1, &link, NULL);
 	for (size_t i = 0; rc == SQLITE_OK && i < run->nsigs; i++) {
 		const callus_signature *g = &run->sigs[i];
 		char *stack = callus_sql_strlist_json(&g->stack_patterns);
@@ -124,15 +117,8 @@ static int insert_signatures(callus_store *s, const callus_run_info *run, sqlite
 		rc = sqlite3_step(sig) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
 		free(stack);
 		free(ctx);
-		if (rc != SQLITE_OK)
-			break;
-		sqlite3_reset(link);
-		callus_sql_bind_text(link, 1, g->id);
-		sqlite3_bind_int64(link, 2, run_id);
-		rc = sqlite3_step(link) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
 	}
 	sqlite3_finalize(sig);
-	sqlite3_finalize(link);
 	return rc;
 }
 
@@ -196,7 +182,7 @@ int callus_store_record_lesson(callus_store *s, callus_lesson *l, const callus_r
 		}
 	}
 	if ((sq = insert_run(s, l, run, &run_id)) != SQLITE_OK ||
-	    (sq = insert_signatures(s, run, run_id, l->last_seen)) != SQLITE_OK)
+	    (sq = insert_signatures(s, run, l->last_seen)) != SQLITE_OK)
 		goto db_fail;
 	sq = sqlite3_prepare_v2(
 		callus_store_db(s),

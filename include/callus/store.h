@@ -20,7 +20,7 @@
 
 typedef struct callus_store callus_store;
 
-#define CALLUS_STORE_SCHEMA_VERSION 14
+#define CALLUS_STORE_SCHEMA_VERSION 15
 
 /*
  * Open (creating if needed, with create_dirs permission for the parent
@@ -38,7 +38,10 @@ typedef struct callus_run_info {
 	const char *intent_id;
 	uint64_t output_bytes;
 	const callus_diags *diags;  /* may be NULL; each names its signature */
-	const callus_signature *sigs; /* the run's distinct signatures; may be NULL */
+	const callus_signature *sigs; /* the distinct signatures diags name
+				     * (callus_signatures_for); may be NULL.
+				     * A run is linked to a signature only
+				     * through the diags' rows (run_errors) */
 	size_t nsigs;
 	callus_metrics *metrics;    /* may be NULL: written in the same transaction,
 				   * and emptied once committed */

@@ -136,8 +136,10 @@ test_expect_success 'the agent adds the rule; it heads the note and the next rep
 	id=$("$CALLUS" notes --json | jq -r ".[0].id") &&
 	"$CALLUS" note "${id%????????}" --rule "format specifiers must match the argument type: %d for int" &&
 	grep -q "^Rule: format specifiers must match" ".callus/notes/$id.md" &&
-	grep -q "Rule: format specifiers" AGENTS.md &&
-	git checkout -q show.c 2>/dev/null; sed -i "s/%d/%s/" show.c &&
+	grep -q "Rule: \`format specifiers" AGENTS.md &&
+	"$CALLUS" lessons --json >../list-rule &&
+	jq -e "any(.[]; .corrective_rule | startswith(\"format specifiers must match\"))" ../list-rule &&
+	{ git checkout -q show.c 2>/dev/null || :; } && sed -i "s/%d/%s/" show.c &&
 	hook_gcc show.c 1 &&
 	ctx reply | grep -q "^  Rule: format specifiers must match" &&
 	"$CALLUS" record --summary "format mismatch" --rule "printf formats follow the argument types" --note "$id" >/dev/null &&

@@ -87,11 +87,19 @@ static void record(fixture *f, const char *file, const char *msg, callus_signatu
 {
 	callus_lesson l;
 	callus_run_info run;
+	callus_diag d;
+	callus_diags ds = { &d, 1, 1, 0 };
 	char lessons[96];
 
 	memset(&l, 0, sizeof(l));
 	memset(&run, 0, sizeof(run));
+	memset(&d, 0, sizeof(d));
 	make_sig(g, msg);
+	/* as a recording does: the run's error row names the signature */
+	d.file = (char *)file;
+	d.message = (char *)msg;
+	d.signature = g->id;
+	run.diags = &ds;
 	l.type = CALLUS_LESSON_ANALYSIS;
 	l.file = strdup(file);
 	l.error_summary = strdup(msg);
@@ -238,7 +246,8 @@ static void old_runs_go_with_their_errors(void **state)
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
 	assert_int_equal(r.runs, 1);
 	assert_int_equal(count(f, "SELECT count(*) FROM runs"), 1);
-	assert_int_equal(count(f, "SELECT count(*) FROM signature_runs WHERE run_id = 1"), 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM run_errors WHERE run_id = 1"), 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM run_errors WHERE run_id = 2"), 1);
 	assert_int_equal(count(f, "SELECT count(*) FROM lesson_runs WHERE run_id = 1"), 0);
 	/* the lessons stay: they are younger than lesson_days */
 	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 2);
@@ -328,14 +337,15 @@ static void the_background_pass_is_due_once_per_interval(void **state)
 /* Schema 9's migration on a store the old binary wrote (schema 5, one
  * float32 vector): the vector packed to 260 bytes, counted, nothing queued
  * for indexing; the lesson's file in lesson_files; schema 13's totals
- * counted; schema 14's link tables rebuilt without a rowid, every row kept. */
+ * counted; schema 14's lesson_runs rebuilt without a rowid, every row kept;
+ * schema 15's signature_runs gone, each of its pairs still in run_errors. */
 static void an_old_store_migrates_packed_and_counted(void **state)
 {
 	fixture *f = *state;
 	const char *src = getenv("CALLUS_SRCDIR");
 	char cmd[512];
 	callus_store *s = NULL;
-	int64_t links, runs;
+	int64_t links, runs, errors;
 	int drifted = -1;
 
 	callus_store_close(f->s);
@@ -347,18 +357,10 @@ static void an_old_store_migrates_packed_and_counted(void **state)
 	assert_int_equal(system(cmd), 0);
 	assert_int_equal(count(f, "PRAGMA user_version"), 5);
 	assert_int_equal(count(f, "SELECT length(vector) FROM signature_vectors"), 1024);
-	{
-		/* a count the copy must keep, not the default it would get */
-		sqlite3 *db = NULL;
-
-		assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
-		assert_int_equal(sqlite3_exec(db, "UPDATE signature_runs SET errors = 3", NULL, NULL,
-					      NULL), SQLITE_OK);
-		sqlite3_close(db);
-	}
-	links = count(f, "SELECT count(*) * 1000 + sum(errors) FROM signature_runs");
+	links = count(f, "SELECT count(*) FROM signature_runs");
 	runs = count(f, "SELECT count(*) FROM lesson_runs");
-	assert_true(links > 1000 && runs > 0);
+	errors = count(f, "SELECT count(*) FROM run_errors");
+	assert_true(links > 0 && runs > 0 && errors >= links);
 	assert_int_equal(callus_store_open(&s, f->path, 5000, NULL), 0);
 	assert_int_equal(callus_store_schema_version(s), CALLUS_STORE_SCHEMA_VERSION);
 	assert_int_equal(callus_store_totals_check(s, 0, &drifted, NULL), 0);
@@ -369,11 +371,15 @@ static void an_old_store_migrates_packed_and_counted(void **state)
 	assert_int_equal(count(f, "SELECT length(vector) FROM signature_vectors"), 260);
 	assert_int_equal(count(f, "SELECT n FROM vector_counts"), 1);
 	assert_int_equal(count(f, "SELECT count(*) FROM signatures_unindexed"), 0);
-	/* schema 14: the link tables kept whole, without a rowid */
-	assert_int_equal(count(f, "SELECT count(*) * 1000 + sum(errors) FROM signature_runs"), links);
+	/* schema 14: lesson_runs kept whole, without a rowid; schema 15:
+	 * signature_runs gone, its pairs those of the run's error rows */
 	assert_int_equal(count(f, "SELECT count(*) FROM lesson_runs"), runs);
 	assert_int_equal(count(f, "SELECT count(*) FROM pragma_table_list"
-				  " WHERE name IN ('signature_runs', 'lesson_runs') AND wr"), 2);
+				  " WHERE name = 'lesson_runs' AND wr"), 1);
+	assert_int_equal(count(f, "SELECT count(*) FROM sqlite_schema WHERE name LIKE 'signature_runs%'"), 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM run_errors"), errors);
+	assert_int_equal(count(f, "SELECT count(*) FROM (SELECT DISTINCT run_id, signature_id"
+				  " FROM run_errors WHERE signature_id IS NOT NULL)"), links);
 	assert_int_equal(count(f, "SELECT count(*) FROM lessons WHERE file <> ''"),
 			 count(f, "SELECT count(DISTINCT lesson_id) FROM lesson_files"));
 }
