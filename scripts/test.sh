@@ -162,8 +162,9 @@ fi
 
 # A bounded fuzzing run: each target for CALLUS_FUZZ_RUNS inputs (3000) from
 # a copy of its corpus, over the coverage-compiled library (clang only).
-# A fixed seed and a count, not a time: the same commit fuzzes the same
-# inputs on any machine, so a finding fails every run, not one in ten.
+# A fixed seed, a count (not a time) and the seeds in a fixed order: the same
+# commit fuzzes the same inputs on any machine, so a finding fails every
+# run, not one in ten.
 fuzz_bounded() {
 	local t x runs=${CALLUS_FUZZ_RUNS:-3000} seed=${CALLUS_FUZZ_SEED:-1} work
 	if ! command -v clang >/dev/null; then
@@ -176,13 +177,23 @@ fuzz_bounded() {
 	for t in build-fuzz/fuzz/lf_fuzz_*; do
 		x=${t##*/lf_fuzz_}
 		work=$tmp/fuzz-$x
-		rm -rf "$work" && mkdir -p "$work" && cp -r "fuzz/corpus/$x/." "$work/" 2>/dev/null
+		rm -rf "$work" && mkdir -p "$work"
+		# The seeds named in one order, not read from a directory: the
+		# order readdir gives differs between file systems, and with it
+		# the inputs the same seed tries (CI once failed on an input
+		# this machine never tried).
+		printf '%s\n' "$PWD/fuzz/corpus/$x"/* | LC_ALL=C sort | paste -sd, - |
+			tr -d '\n' >"$tmp/seeds-$x"
 		if "$t" -runs="$runs" -seed="$seed" -timeout=10 -rss_limit_mb=2048 \
-			-artifact_prefix="$tmp/crash-$x-" "$work" >"$tmp/log" 2>&1 </dev/null; then
+			-seed_inputs=@"$tmp/seeds-$x" -artifact_prefix="$tmp/crash-$x-" \
+			"$work" >"$tmp/log" 2>&1 </dev/null; then
 			pass "fuzz: $x, $runs inputs ($(grep -o 'cov: [0-9]* ft: [0-9]*' "$tmp/log" | tail -n 1))"
 		else
 			fail "fuzz: $x (status $?; the input is in $tmp/crash-$x-*)"
-			show_log "$tmp/log"
+			# The report, not the progress lines before it: a tail of
+			# the log can be all "#N NEW ..." lines.
+			grep -vE '^#[0-9]+[[:space:]]' "$tmp/log" >"$tmp/report"
+			show_log "$tmp/report"
 		fi
 	done
 }
