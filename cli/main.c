@@ -9,6 +9,7 @@
 
 #include "callus/buf.h"
 #include "callus/cleantext.h"
+#include "callus/store.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -175,6 +176,8 @@ int main(int argc, char **argv)
 	 * the hook with a reply.  Children get the defaults back (child.c). */
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
+	/* no command uses a store from two threads */
+	callus_store_single_threaded();
 	if (!(c = find_command(argv[1]))) {
 		cli_error("'%s' is not a callus command; see 'callus --help'", argv[1]);
 		return 2;

@@ -23,6 +23,15 @@ typedef struct callus_store callus_store;
 #define CALLUS_STORE_SCHEMA_VERSION 15
 
 /*
+ * For a program that uses stores from one thread only (the callus CLI):
+ * SQLite's mutexes and its memory statistics off for the whole process.
+ * Call it first, before anything else of SQLite or of this library;
+ * afterwards it does nothing.  A library has no business setting this for
+ * its caller, hence a call of its own.
+ */
+void callus_store_single_threaded(void);
+
+/*
  * Open (creating if needed, with create_dirs permission for the parent
  * directory) the store at path, waiting at most timeout_ms for locks.
  */
