@@ -196,6 +196,7 @@ typedef struct sync_run {
 	callus_store *s;
 	const char *workspace;
 	callus_buf dir;
+	int dirfd;             /* dir open, -1 when not: its files by name */
 	known *notes;
 	size_t nnotes;
 	int began;             /* this sync opened the transaction */
@@ -506,14 +507,22 @@ static int sync_file(sync_run *r, const char *name, callus_error *err)
 	known key, *k;
 	callus_note n;
 	struct stat st;
-	int rc = 0, sq = SQLITE_OK;
+	int rc = 0, sq = SQLITE_OK, sr;
 
 	memset(&n, 0, sizeof(n));
 	if (!note_name(name, id))
 		return 0;
-	if (callus_buf_printf(&path, "%s/%s", r->dir.ptr, name) < 0)
-		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
-	if (lstat(path.ptr, &st) < 0 || !S_ISREG(st.st_mode))
+	/* through the folder's descriptor: the path is made only for a file
+	 * that is read (a slice looks at 256 notes a recording, and most
+	 * are as the store saw them) */
+	if (r->dirfd >= 0) {
+		sr = fstatat(r->dirfd, name, &st, AT_SYMLINK_NOFOLLOW);
+	} else {
+		if (callus_buf_printf(&path, "%s/%s", r->dir.ptr, name) < 0)
+			return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		sr = lstat(path.ptr, &st);
+	}
+	if (sr < 0 || !S_ISREG(st.st_mode))
 		goto out;
 	memset(&key, 0, sizeof(key));
 	memcpy(key.id, id, sizeof(key.id));
@@ -526,6 +535,10 @@ static int sync_file(sync_run *r, const char *name, callus_error *err)
 	 * retired note's file that is back (git checkout) is read: it wins */
 	if (k && k->active && k->size < 0)
 		goto out;
+	if (!path.len && callus_buf_printf(&path, "%s/%s", r->dir.ptr, name) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		goto out;
+	}
 	if (callus_fs_read_file(&text, path.ptr, CALLUS_NOTE_FILE_MAX, &fe) < 0 ||
 	    hash_of(hex, text.ptr ? text.ptr : "", text.len) < 0) {
 		log_trouble(r->workspace, "note_file", id, &fe);
@@ -687,13 +700,18 @@ static int sync_slice(sync_run *r, char (*slice)[CALLUS_NOTE_ID_LEN + 1], size_t
 {
 	int rc = 0;
 
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		char name[CALLUS_NOTE_ID_LEN + 4];
+	char name[CALLUS_NOTE_ID_LEN + 4];
+	size_t i;
 
-		snprintf(name, sizeof(name), "%.12s.md", slice[i]);
+	/* slice[] holds ids read back from the store: CALLUS_NOTE_ID_LEN hex
+	 * digits, which sync_file checks again */
+	memcpy(name + CALLUS_NOTE_ID_LEN, ".md", 4);
+	for (i = 0; i < n && rc == 0; i++) {
+		memcpy(name, slice[i], CALLUS_NOTE_ID_LEN);
 		rc = sync_file(r, name, err);
-		snprintf(last, CALLUS_NOTE_ID_LEN + 1, "%.12s", slice[i]);
 	}
+	if (i)
+		memcpy(last, slice[i - 1], CALLUS_NOTE_ID_LEN + 1);
 	return rc;
 }
 
@@ -719,6 +737,7 @@ static int sync_notes(callus_store *s, const char *workspace, size_t *changed, i
 	memset(&r, 0, sizeof(r));
 	r.s = s;
 	r.workspace = workspace;
+	r.dirfd = -1;
 	r.in_tx = in_caller_tx = !sqlite3_get_autocommit(callus_store_db(s));
 	callus_buf_init(&r.dir, 0);
 	if (changed)
@@ -752,9 +771,11 @@ static int sync_notes(callus_store *s, const char *workspace, size_t *changed, i
 	}
 	if (!r.nnotes && !r.dir.len)
 		goto out; /* no notes, no folder: the common case of a new store */
+	if (r.dir.len)
+		r.dirfd = open(r.dir.ptr, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
 	if (r.partial) {
 		rc = sync_slice(&r, slice, nslice, last, err);
-	} else if (r.dir.len && (d = opendir(r.dir.ptr))) {
+	} else if (r.dirfd >= 0 && (d = fdopendir(r.dirfd))) {
 		while (rc == 0 && (e = readdir(d)))
 			rc = sync_file(&r, e->d_name, err);
 	}
@@ -779,7 +800,9 @@ static int sync_notes(callus_store *s, const char *workspace, size_t *changed, i
 		write_cursor(workspace, dir_mtime, last);
 out:
 	if (d)
-		closedir(d);
+		closedir(d); /* and r.dirfd with it */
+	else if (r.dirfd >= 0)
+		close(r.dirfd);
 	callus_buf_release(&r.dir);
 	free(r.notes);
 	free(r.now);
@@ -815,6 +838,7 @@ int callus_notes_sync_one(callus_store *s, const char *workspace, const char *id
 	memset(&r, 0, sizeof(r));
 	r.s = s;
 	r.workspace = workspace;
+	r.dirfd = -1; /* one file: by its path */
 	r.in_tx = !sqlite3_get_autocommit(callus_store_db(s));
 	callus_buf_init(&r.dir, 0);
 	if (changed)
