@@ -698,10 +698,9 @@ static void cursor_follow(const char *workspace, int64_t before)
 static int sync_slice(sync_run *r, char (*slice)[CALLUS_NOTE_ID_LEN + 1], size_t n,
 		      char last[CALLUS_NOTE_ID_LEN + 1], callus_error *err)
 {
-	int rc = 0;
-
 	char name[CALLUS_NOTE_ID_LEN + 4];
 	size_t i;
+	int rc = 0;
 
 	/* slice[] holds ids read back from the store: CALLUS_NOTE_ID_LEN hex
 	 * digits, which sync_file checks again */
