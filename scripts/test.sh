@@ -162,11 +162,13 @@ fi
 
 # A bounded fuzzing run: each target for CALLUS_FUZZ_RUNS inputs (3000) from
 # a copy of its corpus, over the coverage-compiled library (clang only).
-# A fixed seed, a count (not a time) and the seeds in a fixed order: the same
-# commit fuzzes the same inputs on any machine, so a finding fails every
-# run, not one in ten.
+# A fixed seed and a count, not a time: a run of the same length on any
+# machine.  Not the same inputs on every run: the targets' coverage differs
+# between runs (addresses and the clock reach their comparisons), so a
+# finding may show on one run in several; the failure then prints the
+# report and, when small, the input itself, to be replayed from the log.
 fuzz_bounded() {
-	local t x runs=${CALLUS_FUZZ_RUNS:-3000} seed=${CALLUS_FUZZ_SEED:-1} work
+	local c t x runs=${CALLUS_FUZZ_RUNS:-3000} seed=${CALLUS_FUZZ_SEED:-1} work
 	if ! command -v clang >/dev/null; then
 		echo "# bounded fuzzing skipped: no clang"
 		return 0
@@ -179,9 +181,7 @@ fuzz_bounded() {
 		work=$tmp/fuzz-$x
 		rm -rf "$work" && mkdir -p "$work"
 		# The seeds named in one order, not read from a directory: the
-		# order readdir gives differs between file systems, and with it
-		# the inputs the same seed tries (CI once failed on an input
-		# this machine never tried).
+		# order readdir gives differs between file systems.
 		printf '%s\n' "$PWD/fuzz/corpus/$x"/* | LC_ALL=C sort | paste -sd, - |
 			tr -d '\n' >"$tmp/seeds-$x"
 		if "$t" -runs="$runs" -seed="$seed" -timeout=10 -rss_limit_mb=2048 \
@@ -194,6 +194,10 @@ fuzz_bounded() {
 			# the log can be all "#N NEW ..." lines.
 			grep -vE '^#[0-9]+[[:space:]]' "$tmp/log" >"$tmp/report"
 			show_log "$tmp/report"
+			for c in "$tmp/crash-$x-"*; do
+				[ -f "$c" ] && [ "$(stat -c %s "$c")" -le 16384 ] &&
+					echo "    ${c##*/} (base64): $(base64 -w 0 "$c")"
+			done
 		fi
 	done
 }
