@@ -196,7 +196,7 @@ typedef struct sync_run {
 	callus_store *s;
 	const char *workspace;
 	callus_buf dir;
-	int dirfd;             /* dir open, -1 when not: its files by name */
+	int dirfd;             /* dir open (open_dir), -1 when there is none */
 	known *notes;
 	size_t nnotes;
 	int began;             /* this sync opened the transaction */
@@ -499,6 +499,23 @@ out:
 }
 
 /* One file of the folder, against what the store knows of it. */
+static int dir_error(sync_run *r, callus_error *err)
+{
+	return callus_error_set(err, CALLUS_EIO, "cannot read the notes folder '%s': %s", r->dir.ptr,
+				strerror(errno));
+}
+
+/* The folder, when there is one, opened for its files to be looked at by
+ * name.  One that is there but cannot be read is an error, not an empty
+ * folder: every note missing from it would be retired. */
+static int open_dir(sync_run *r, callus_error *err)
+{
+	if (r->dir.len &&
+	    (r->dirfd = open(r->dir.ptr, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)) < 0)
+		return dir_error(r, err);
+	return 0;
+}
+
 static int sync_file(sync_run *r, const char *name, callus_error *err)
 {
 	callus_error fe = CALLUS_ERROR_INIT;
@@ -507,7 +524,7 @@ static int sync_file(sync_run *r, const char *name, callus_error *err)
 	known key, *k;
 	callus_note n;
 	struct stat st;
-	int rc = 0, sq = SQLITE_OK, sr;
+	int rc = 0, sq = SQLITE_OK;
 
 	memset(&n, 0, sizeof(n));
 	if (!note_name(name, id))
@@ -515,14 +532,7 @@ static int sync_file(sync_run *r, const char *name, callus_error *err)
 	/* through the folder's descriptor: the path is made only for a file
 	 * that is read (a slice looks at 256 notes a recording, and most
 	 * are as the store saw them) */
-	if (r->dirfd >= 0) {
-		sr = fstatat(r->dirfd, name, &st, AT_SYMLINK_NOFOLLOW);
-	} else {
-		if (callus_buf_printf(&path, "%s/%s", r->dir.ptr, name) < 0)
-			return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
-		sr = lstat(path.ptr, &st);
-	}
-	if (sr < 0 || !S_ISREG(st.st_mode))
+	if (fstatat(r->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
 		goto out;
 	memset(&key, 0, sizeof(key));
 	memcpy(key.id, id, sizeof(key.id));
@@ -535,7 +545,7 @@ static int sync_file(sync_run *r, const char *name, callus_error *err)
 	 * retired note's file that is back (git checkout) is read: it wins */
 	if (k && k->active && k->size < 0)
 		goto out;
-	if (!path.len && callus_buf_printf(&path, "%s/%s", r->dir.ptr, name) < 0) {
+	if (callus_buf_printf(&path, "%s/%s", r->dir.ptr, name) < 0) {
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -770,13 +780,24 @@ static int sync_notes(callus_store *s, const char *workspace, size_t *changed, i
 	}
 	if (!r.nnotes && !r.dir.len)
 		goto out; /* no notes, no folder: the common case of a new store */
-	if (r.dir.len)
-		r.dirfd = open(r.dir.ptr, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+	if ((rc = open_dir(&r, err)) < 0)
+		goto out;
 	if (r.partial) {
 		rc = sync_slice(&r, slice, nslice, last, err);
-	} else if (r.dirfd >= 0 && (d = fdopendir(r.dirfd))) {
-		while (rc == 0 && (e = readdir(d)))
+	} else if (r.dirfd >= 0) {
+		if (!(d = fdopendir(r.dirfd))) {
+			rc = dir_error(&r, err);
+			goto out;
+		}
+		while (rc == 0) {
+			errno = 0;
+			if (!(e = readdir(d))) {
+				if (errno)
+					rc = dir_error(&r, err);
+				break;
+			}
 			rc = sync_file(&r, e->d_name, err);
+		}
 	}
 	if (rc == 0)
 		rc = sync_missing(&r, err);
@@ -837,7 +858,7 @@ int callus_notes_sync_one(callus_store *s, const char *workspace, const char *id
 	memset(&r, 0, sizeof(r));
 	r.s = s;
 	r.workspace = workspace;
-	r.dirfd = -1; /* one file: by its path */
+	r.dirfd = -1;
 	r.in_tx = !sqlite3_get_autocommit(callus_store_db(s));
 	callus_buf_init(&r.dir, 0);
 	if (changed)
@@ -852,7 +873,7 @@ int callus_notes_sync_one(callus_store *s, const char *workspace, const char *id
 		goto out;
 	}
 	/* a file removed or added moves the folder: a whole sync's */
-	if (!got || !r.dir.len)
+	if (!got || !r.dir.len || (rc = open_dir(&r, err)) < 0)
 		goto out;
 	snprintf(name, sizeof(name), "%.12s.md", id);
 	rc = sync_file(&r, name, err);
@@ -865,6 +886,8 @@ int callus_notes_sync_one(callus_store *s, const char *workspace, const char *id
 	if (changed)
 		*changed = r.changed;
 out:
+	if (r.dirfd >= 0)
+		close(r.dirfd);
 	callus_buf_release(&r.dir);
 	free(r.notes);
 	free(r.now);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -597,6 +598,46 @@ static void noted_vectors_follow_the_store(void **state)
 	callus_buf_release(&path);
 }
 
+/* The folder there but not to be opened (here: no descriptor left) is an
+ * error, not an empty folder: no note is retired, whole sync or one note's.
+ * Reading nothing took every note for deleted. */
+static void unreadable_folder_retires_nothing(void **state)
+{
+	fixture *f = *state;
+	struct rlimit old, low;
+	int fds[64], nfds = 0, rc_whole, rc_one;
+	size_t changed = 0;
+	char id[CALLUS_NOTE_ID_LEN + 1];
+	callus_note n;
+
+	note_id(id, 7);
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+	/* every descriptor under a low limit taken: the next open fails */
+	low = old;
+	low.rlim_cur = (rlim_t)dup(0);
+	assert_true(low.rlim_cur > 0 && low.rlim_cur + 64 < old.rlim_cur);
+	close((int)low.rlim_cur);
+	low.rlim_cur += 32;
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+	while (nfds < 64 && (fds[nfds] = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0)
+		nfds++;
+	assert_true(nfds < 64);
+	rc_whole = callus_notes_sync(f->s, f->dir, &changed, NULL);
+	rc_one = callus_notes_sync_one(f->s, f->dir, id, NULL, NULL);
+	while (nfds > 0)
+		close(fds[--nfds]);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+	assert_true(rc_whole < 0);
+	assert_true(rc_one < 0);
+	assert_int_equal(one_int(f, "SELECT count(*) FROM notes WHERE status = 'active'"), NOTES);
+	get(f, 7, &n);
+	assert_false(n.retired);
+	callus_note_release(&n);
+	/* and once it can be read, nothing changed */
+	assert_int_equal(callus_notes_sync(f->s, f->dir, &changed, NULL), 0);
+	assert_int_equal(changed, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -604,6 +645,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(added_file_is_imported, setup, teardown),
 		cmocka_unit_test_setup_teardown(edit_in_place_is_taken_in, setup, teardown),
 		cmocka_unit_test_setup_teardown(removed_file_retires, setup, teardown),
+		cmocka_unit_test_setup_teardown(unreadable_folder_retires_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(store_ahead_is_written, setup, teardown),
 		cmocka_unit_test_setup_teardown(learning_syncs, setup, teardown),
 		cmocka_unit_test_setup_teardown(own_writes_keep_the_cursor, setup, teardown),
