@@ -161,12 +161,12 @@ else
 fi
 
 # A bounded fuzzing run: each target for CALLUS_FUZZ_RUNS inputs (3000) from
-# a copy of its corpus, over the coverage-compiled library (clang only).
-# A fixed seed and a count, not a time: a run of the same length on any
-# machine.  Not the same inputs on every run: the targets' coverage differs
-# between runs (addresses reach their comparisons; two runs differ with
-# ASLR off too), so a finding may show on one run in several; a failure prints the
-# report and, when small, the input itself, to be replayed from the log.
+# its corpus, over the coverage-compiled library (clang only).  A fixed
+# seed and a count, not a time: a run of the same length on any machine.
+# Not the same inputs on every run: the targets' coverage differs between
+# runs (addresses reach their comparisons; runs differ with ASLR off too),
+# so a finding may show on one run in several; a failure prints the report
+# and, when small, the input itself, to be replayed from the log.
 fuzz_bounded() {
 	local c t x runs=${CALLUS_FUZZ_RUNS:-3000} seed=${CALLUS_FUZZ_SEED:-1} work
 	if ! command -v clang >/dev/null; then
