@@ -82,9 +82,28 @@ static int read_pending_row(sqlite3_stmt *st, void *item, void *ctx)
 	" FROM pending_errors p JOIN checks c ON c.id = p.check_id"                            \
 	" JOIN signatures g ON g.id = p.signature_id"                                          \
 	" LEFT JOIN snapshots sn ON sn.id = p.snapshot_id"                                     \
-	" WHERE " cond " AND (?3 IS NULL OR EXISTS (SELECT 1 FROM json_each(p.files) j"       \
-	"  WHERE j.value IN (SELECT value FROM json_each(?3))))"                               \
+	" WHERE " cond " AND (?1 IS NULL OR EXISTS (SELECT 1 FROM json_each(p.files) j"       \
+	"  WHERE j.value IN (SELECT value FROM json_each(?1))))"                               \
 	" ORDER BY p.last_failure_at DESC, p.id DESC"
+
+/* With a state, the newest of that state are the first rows of an index
+ * (pending_last); "?1 < 0 OR" made the planner sort them all.  The state
+ * is written in the statement, not bound: a parameter compared with the
+ * column of a partial index (pending_open's state = 'pending') makes SQLite
+ * plan the statement again at its first step once it is bound. */
+static const char *list_sql(int state)
+{
+	switch (state) {
+	case CALLUS_STATE_PENDING:
+		return LIST_SQL("p.state = 'pending'");
+	case CALLUS_STATE_FIXED:
+		return LIST_SQL("p.state = 'fixed'");
+	case CALLUS_STATE_PERMANENT:
+		return LIST_SQL("p.state = 'permanent'");
+	default:
+		return LIST_SQL("1");
+	}
+}
 
 int callus_learn_list(callus_store *s, const callus_pending_filter *f, callus_pending **out,
 		    size_t *count, callus_error *err)
@@ -102,21 +121,13 @@ int callus_learn_list(callus_store *s, const callus_pending_filter *f, callus_pe
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
-	/* with a state, the newest of that state are the first rows of an
-	 * index (pending_last); "?1 < 0 OR" made the planner sort them all */
-	sq = sqlite3_prepare_v2(
-		callus_store_db(s),
-		f && f->state >= 0 ? LIST_SQL("p.state = ?2") : LIST_SQL("?1 < 0"),
-		-1, &st, NULL);
+	sq = sqlite3_prepare_v2(callus_store_db(s), list_sql(f ? f->state : -1), -1, &st, NULL);
 	if (sq != SQLITE_OK) {
 		rc = callus_store_db_error(s, err, sq, "cannot read");
 		goto out;
 	}
-	sqlite3_bind_int(st, 1, f ? f->state : -1);
-	callus_sql_bind_text(st, 2, callus_error_state_name(f && f->state >= 0 ? (callus_error_state)f->state
-									  : CALLUS_STATE_PENDING));
 	if (files)
-		sqlite3_bind_text(st, 3, files, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 1, files, -1, SQLITE_STATIC);
 	sq = callus_sql_collect(st, sizeof(*ps), read_pending_row, NULL,
 			      f && f->limit > 0 ? (size_t)f->limit : 0, (void **)&ps, &n);
 	if (sq != SQLITE_OK) {
