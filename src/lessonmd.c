@@ -49,25 +49,57 @@ static void put_safe_char(callus_buf *b, char c)
 	callus_buf_putc(b, c);
 }
 
-/* Untrusted text on one line: control characters and line breaks become
- * spaces, runs of blanks collapse, ends are trimmed. */
-static void put_flat(callus_buf *b, const char *s)
+/* The length of the run at s that put_safe_char would copy as it is: no
+ * blank, control character or comment delimiter's last character. */
+static size_t plain_run(const char *s)
 {
+	size_t n = 0;
+
+	for (; s[n]; n++) {
+		unsigned char c = (unsigned char)s[n];
+
+		if (is_ctl(c) || c == ' ' || c == '-' || c == '>')
+			break;
+	}
+	return n;
+}
+
+/* Untrusted text on one line: control characters and line breaks become
+ * spaces, runs of blanks collapse, ends are trimmed.  It stops once it has
+ * put more than max bytes (0: no limit), so that an excerpt of a long text
+ * does not flatten all of it. */
+static void put_flat_max(callus_buf *b, const char *s, size_t max)
+{
+	size_t start = b->len, n;
 	int pending_space = 0, any = 0;
 
-	for (; s && *s; s++) {
+	while (s && *s && (!max || b->len - start <= max)) {
 		unsigned char c = (unsigned char)*s;
 
 		if (is_ctl(c) || c == ' ') {
 			pending_space = any;
+			s++;
 			continue;
 		}
 		if (pending_space)
 			put_safe_char(b, ' ');
 		pending_space = 0;
-		put_safe_char(b, (char)c);
 		any = 1;
+		if ((n = plain_run(s)) > 0) {
+			if (max && n > max + 1 - (b->len - start))
+				n = max + 1 - (b->len - start);
+			callus_buf_put(b, s, n);
+			s += n;
+		} else {
+			put_safe_char(b, (char)c);
+			s++;
+		}
 	}
+}
+
+static void put_flat(callus_buf *b, const char *s)
+{
+	put_flat_max(b, s, 0);
 }
 
 static size_t longest_backtick_run(const char *s, size_t len)
@@ -403,7 +435,8 @@ static void put_excerpt(callus_buf *b, const char *summary, const char *file)
 	callus_buf flat = CALLUS_BUF_INIT;
 	size_t skip = 0, flen = file ? strlen(file) : 0, cut;
 
-	put_flat(&flat, summary);
+	/* enough for the file's name, its space, and one byte past the cut */
+	put_flat_max(&flat, summary, flen + 1 + EXCERPT_MAX + 1);
 	if (callus_buf_status(&flat) < 0) {
 		b->failed = 1;
 		goto out;
