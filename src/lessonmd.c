@@ -435,8 +435,8 @@ static void put_excerpt(callus_buf *b, const char *summary, const char *file)
 	callus_buf flat = CALLUS_BUF_INIT;
 	size_t skip = 0, flen = file ? strlen(file) : 0, cut;
 
-	/* enough for the file's name, its space, and one byte past the cut */
-	put_flat_max(&flat, summary, flen + 1 + EXCERPT_MAX + 1);
+	/* the file's name, its space and an excerpt: more is cut */
+	put_flat_max(&flat, summary, flen + 1 + EXCERPT_MAX);
 	if (callus_buf_status(&flat) < 0) {
 		b->failed = 1;
 		goto out;

@@ -648,6 +648,48 @@ static void test_block_excerpt(void **state)
 	callus_buf_release(&b);
 }
 
+/* The excerpt of "src/app.js " + n 'a' + tail: does it end in an ellipsis? */
+static int excerpt_cut(size_t n, const char *tail)
+{
+	callus_lesson l = make_lesson(SIG_A, "src/app.js", NULL);
+	callus_buf sum = CALLUS_BUF_INIT, b = CALLUS_BUF_INIT, want = CALLUS_BUF_INIT;
+	int cut;
+
+	callus_buf_puts(&sum, "src/app.js ");
+	for (size_t i = 0; i < n; i++)
+		callus_buf_putc(&sum, 'a');
+	callus_buf_puts(&sum, tail);
+	l.error_summary = sum.ptr;
+	assert_int_equal(callus_agents_block_render(&b, &(callus_agents_content){ .lessons = &l, .nlessons = 1 }, 0, "\n", NULL), 0);
+	cut = strstr(b.ptr, "\xE2\x80\xA6` (seen once;") != NULL;
+	/* what is shown is the text after the file's name, whole (the cases
+	 * without a cut have only blanks after it) or cut */
+	callus_buf_puts(&want, "in `src/app.js`: `");
+	for (size_t i = 0; i < (n < 160 ? n : 160); i++)
+		callus_buf_putc(&want, 'a');
+	if (!cut)
+		callus_buf_puts(&want, "` (seen once;");
+	assert_non_null(strstr(b.ptr, want.ptr));
+	callus_buf_release(&sum);
+	callus_buf_release(&b);
+	callus_buf_release(&want);
+	return cut;
+}
+
+/* An excerpt is cut only when there is more than it can show: the bounds
+ * of the flattening that stops past the cut. */
+static void test_block_excerpt_bounds(void **state)
+{
+	(void)state;
+	assert_false(excerpt_cut(159, ""));
+	assert_false(excerpt_cut(160, ""));
+	assert_true(excerpt_cut(161, ""));
+	assert_false(excerpt_cut(160, " \n\t  "));  /* trailing blanks are trimmed */
+	assert_true(excerpt_cut(160, "   b"));       /* a word after them is more */
+	assert_true(excerpt_cut(159, "  bb"));
+	assert_true(excerpt_cut(3000, ""));
+}
+
 static void test_block_lock_and_errors(void **state)
 {
 	struct fixture *f = *state;
@@ -691,6 +733,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_block_untrusted_summary_cannot_fake_markers,
 						setup, teardown),
 		cmocka_unit_test(test_block_excerpt),
+		cmocka_unit_test(test_block_excerpt_bounds),
 		cmocka_unit_test_setup_teardown(test_block_lock_and_errors, setup, teardown),
 	};
 
