@@ -136,6 +136,25 @@ static int stack_overlap(const callus_strlist *a, const callus_strlist *b)
 	return 0;
 }
 
+/* A hit of the regex fallback, row rowid of signatures, considered whole:
+ * *whole (CALLUS_MATCH_SIGNATURE_COLUMNS by rowid) prepared at the first. */
+static int consider_hit(callus_store *s, sqlite3_stmt **whole, match_list *l,
+			const callus_signature *q, sqlite3_int64 rowid)
+{
+	int sq;
+
+	if (!*whole && (sq = sqlite3_prepare_v2(callus_store_db(s),
+						"SELECT " CALLUS_MATCH_SIGNATURE_COLUMNS
+						" FROM signatures WHERE rowid = ?1",
+						-1, whole, NULL)) != SQLITE_OK)
+		return sq;
+	sqlite3_reset(*whole);
+	sqlite3_bind_int64(*whole, 1, rowid);
+	if ((sq = sqlite3_step(*whole)) != SQLITE_ROW)
+		return sq == SQLITE_DONE ? SQLITE_OK : sq;
+	return consider(l, *whole, q, CALLUS_MATCH_THRESHOLD, CALLUS_MATCH_REGEX, 0);
+}
+
 /*
  * The regular-expression fallback: the stored signatures of the same error
  * type whose message_pattern matches the new message, or whose stack
@@ -143,18 +162,19 @@ static int stack_overlap(const callus_strlist *a, const callus_strlist *b)
  * (an index's first rows).  A pattern is compiled only when the message
  * holds its literal words (callus_pattern_may_match), and matched once,
  * without the JIT: compiling 200 patterns to machine code cost more than
- * matching them.
+ * matching them.  The candidates are read with what the test needs; a hit
+ * (rare) is read whole.
  */
 static int regex_fallback(callus_store *s, match_list *l, const callus_signature *q, size_t k)
 {
-	sqlite3_stmt *st = NULL;
+	sqlite3_stmt *st = NULL, *whole = NULL;
 	pcre2_match_data *md = NULL;
 	const char *msg = q->original ? q->original : "";
 	int sq;
 
 	sq = sqlite3_prepare_v2(callus_store_db(s),
-				"SELECT " CALLUS_MATCH_SIGNATURE_COLUMNS " FROM signatures WHERE error_type = ?1"
-				" AND id <> ?2 ORDER BY last_seen DESC LIMIT ?3",
+				"SELECT rowid, id, message_pattern, stack_patterns FROM signatures"
+				" WHERE error_type = ?1 AND id <> ?2 ORDER BY last_seen DESC LIMIT ?3",
 				-1, &st, NULL);
 	if (sq != SQLITE_OK)
 		return sq;
@@ -167,7 +187,7 @@ static int regex_fallback(callus_store *s, match_list *l, const callus_signature
 	}
 	while (l->count < k && (sq = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *pat = (const char *)sqlite3_column_text(st, 2);
-		const char *id = (const char *)sqlite3_column_text(st, 0);
+		const char *id = (const char *)sqlite3_column_text(st, 1);
 		callus_strlist stack = CALLUS_STRLIST_INIT;
 		pcre2_code *re;
 		int errcode, hit = 0;
@@ -190,11 +210,12 @@ static int regex_fallback(callus_store *s, match_list *l, const callus_signature
 		    callus_sql_json_strlist(&stack, (const char *)sqlite3_column_text(st, 3)) == 0)
 			hit = stack_overlap(&q->stack_patterns, &stack);
 		callus_strlist_release(&stack);
-		if (hit && (sq = consider(l, st, q, CALLUS_MATCH_THRESHOLD, CALLUS_MATCH_REGEX, 0)) !=
+		if (hit && (sq = consider_hit(s, &whole, l, q, sqlite3_column_int64(st, 0))) !=
 				   SQLITE_OK)
 			break;
 	}
 	pcre2_match_data_free(md);
+	sqlite3_finalize(whole);
 	sqlite3_finalize(st);
 	return sq == SQLITE_ROW || sq == SQLITE_DONE ? SQLITE_OK : sq;
 }
