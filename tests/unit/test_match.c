@@ -539,6 +539,44 @@ static void vector_file_behind_is_rebuilt(void **state)
 		callus_signature_release(&g[i]);
 }
 
+/* The regex fallback: a stored signature whose stack shares a named frame
+ * with the new error's, too far from it for the vectors, is found and read
+ * whole (its context scored); one of the same type without it is not. */
+static void regex_fallback_finds_what_vectors_miss(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, other, q;
+	callus_match *m = NULL;
+	callus_match_opts mo;
+	size_t n = 0;
+
+	make_sig(&a, "jest", NULL, "Cannot find module 'x' from 'y'", "boot\tsrc/boot.js");
+	make_sig(&other, "jest", NULL, "Cannot find module 'x' from 'y' (checked 2 paths)",
+		 "start\tsrc/start.js");
+	make_sig(&q, "jest", NULL,
+		 "Cannot find module 'x' from 'y' after trying every resolver listed in"
+		 " moduleDirectories, roots, modulePaths and the haste map of this project",
+		 "boot\tsrc/boot.js");
+	assert_string_equal(a.error_type, q.error_type);
+	assert_string_equal(other.error_type, q.error_type);
+	assert_true(similarity(&a, &q) < CALLUS_MATCH_THRESHOLD);
+	assert_true(similarity(&other, &q) < CALLUS_MATCH_THRESHOLD);
+	store_sig(f, &other);
+	store_sig(f, &a);
+	memset(&mo, 0, sizeof(mo));
+	mo.workspace = f->dir;
+	assert_int_equal(callus_match_find(f->s, &mo, &q, &m, &n, NULL), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(m[0].signature_id, a.id);
+	assert_int_equal(m[0].how, CALLUS_MATCH_REGEX);
+	assert_true(m[0].context_score ==
+		    callus_match_context_score(&q.context_patterns, &a.context_patterns));
+	callus_matches_free(m, n);
+	callus_signature_release(&a);
+	callus_signature_release(&other);
+	callus_signature_release(&q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -550,6 +588,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(merges_need_approval, setup, teardown),
 		cmocka_unit_test_setup_teardown(kept_scans_find_alike, setup, teardown),
 		cmocka_unit_test_setup_teardown(vector_file_behind_is_rebuilt, setup, teardown),
+		cmocka_unit_test_setup_teardown(regex_fallback_finds_what_vectors_miss, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
