@@ -706,8 +706,11 @@ static size_t jobs(void)
 	return n < 1 ? 1 : n > 8 ? 8 : (size_t)n;
 }
 
-/* The rounds over nw worker processes; every item's outcome in oc.  0 or 3. */
-static int rounds(eval *e, const char *root, size_t nw, outcome *oc)
+/* The rounds over nw worker processes; every item's outcome in oc.  0 or
+ * 3; in a worker, -1 and *wrc its exit status: the caller releases what it
+ * holds and exits with it (so that a sanitizer's leak check sees the
+ * worker's heap as the program's, not as lost). */
+static int rounds(eval *e, const char *root, size_t nw, outcome *oc, int *wrc)
 {
 	FILE **files = calloc(nw, sizeof(*files));
 	pid_t *pids = calloc(nw, sizeof(*pids));
@@ -726,10 +729,15 @@ static int rounds(eval *e, const char *root, size_t nw, outcome *oc)
 			goto out;
 		}
 		if (pids[w] == 0) {
-			int wrc = work(e, root, w, nw, files[w]);
-
-			fclose(files[w]);
-			exit(wrc);
+			*wrc = work(e, root, w, nw, files[w]);
+			/* the parent's files before ours are open here too,
+			 * with nothing buffered */
+			for (size_t i = 0; i <= w; i++)
+				if (fclose(files[i]) != 0 && i == w)
+					*wrc = 3;
+			free(files);
+			free(pids);
+			return -1;
 		}
 	}
 	rc = 0;
@@ -854,7 +862,7 @@ int main(int argc, char **argv)
 	size_t silent = 0;
 	size_t h_mate = 0, h_first = 0, h_top3 = 0, h_alone = 0, h_quiet = 0;
 	struct timespec t0, t1;
-	int verbose = 0, rc = 3;
+	int verbose = 0, worker = 0, r, rc = 3;
 
 	memset(&e, 0, sizeof(e));
 	for (int a = 2; a < argc; a++) {
@@ -888,7 +896,11 @@ int main(int argc, char **argv)
 		root = NULL;
 		goto out;
 	}
-	if ((rc = rounds(&e, root, jobs(), oc)) != 0)
+	if ((r = rounds(&e, root, jobs(), oc, &rc)) < 0) {
+		worker = 1; /* rc: the worker's status */
+		goto out;
+	}
+	if ((rc = r) != 0)
 		goto out;
 	rc = 3;
 	for (size_t h = 0; h < e.n; h++) {
@@ -986,7 +998,8 @@ int main(int argc, char **argv)
 	    !holds(h_quiet, h_alone, BAR_QUIET))
 		rc = 1;
 out:
-	if (root && remove_tree(root) < 0) {
+	/* a worker leaves the workspaces to the parent */
+	if (root && !worker && remove_tree(root) < 0) {
 		fprintf(stderr, "match_eval: cannot remove %s: %s\n", root, strerror(errno));
 		rc = 3;
 	}
