@@ -91,6 +91,7 @@ typedef struct outcome {
 	int said;         /* the reply says anything at all */
 	callus_match *m;    /* for a miss: the matches behind the suggestions */
 	size_t nm;
+	int done;           /* read back from its worker */
 } outcome;
 
 typedef struct eval {
@@ -615,6 +616,25 @@ static void write_outcome(FILE *out, size_t h, const outcome *oc)
 			oc->m[j].context_score, oc->m[j].signature_id);
 }
 
+/* Each item of run r held out in turn, its outcome written to out. */
+static int hold_out_run(eval *e, const char *prefix, const char *ws, size_t r, FILE *out)
+{
+	int rc = 0;
+
+	for (size_t h = 0; h < e->n && rc == 0; h++) {
+		outcome oc;
+
+		if (e->items[h].run != r)
+			continue;
+		memset(&oc, 0, sizeof(oc));
+		if ((rc = one_round(e, prefix, ws, h, &oc)) == 0)
+			write_outcome(out, h, &oc);
+		callus_suggestions_free(oc.g, oc.n);
+		callus_matches_free(oc.m, oc.nm);
+	}
+	return rc;
+}
+
 static int work(eval *e, const char *root, size_t w, size_t nw, FILE *out)
 {
 	callus_buf prefix = CALLUS_BUF_INIT, ws = CALLUS_BUF_INIT, scratch = CALLUS_BUF_INIT;
@@ -632,21 +652,9 @@ static int work(eval *e, const char *root, size_t w, size_t nw, FILE *out)
 		goto out;
 	callus_store_close(s);
 	for (size_t r = 0; r <= last && r < e->nruns; r++) {
-		for (size_t h = 0; r % nw == w && h < e->n; h++) {
-			outcome oc;
-
-			if (e->items[h].run != r)
-				continue;
-			memset(&oc, 0, sizeof(oc));
-			rc = one_round(e, prefix.ptr, ws.ptr, h, &oc);
-			if (rc == 0)
-				write_outcome(out, h, &oc);
-			callus_suggestions_free(oc.g, oc.n);
-			callus_matches_free(oc.m, oc.nm);
-			if (rc != 0)
-				goto out;
-			rc = 3;
-		}
+		if (r % nw == w && (rc = hold_out_run(e, prefix.ptr, ws.ptr, r, out)) != 0)
+			goto out;
+		rc = 3;
 		if (r < last && extend_prefix(e, prefix.ptr, r) != 0)
 			goto out;
 	}
@@ -658,8 +666,9 @@ out:
 	return rc;
 }
 
-/* What the workers wrote, into oc.  0, or 3 on a malformed or short file. */
-static int read_outcomes(const eval *e, FILE *in, outcome *oc, size_t *got)
+/* What a worker wrote, into oc.  0, or 3 on a malformed file or an item
+ * read twice. */
+static int read_outcomes(const eval *e, FILE *in, outcome *oc)
 {
 	char id[80];
 	size_t h, n, nm;
@@ -667,8 +676,11 @@ static int read_outcomes(const eval *e, FILE *in, outcome *oc, size_t *got)
 
 	while (fscanf(in, " O %zu %d %d %d %d %zu %zu", &h, &first, &top3, &lines, &said, &n,
 		      &nm) == 7) {
-		if (h >= e->n || oc[h].g || oc[h].m || n > TOP || nm > 64)
+		/* one_round asks for TOP suggestions, and callus_match_find
+		 * gives at most CALLUS_MATCH_K matches */
+		if (h >= e->n || oc[h].done || n > TOP || nm > CALLUS_MATCH_K)
 			return 3;
+		oc[h].done = 1;
 		oc[h].first = first;
 		oc[h].top3 = top3;
 		oc[h].lines = lines;
@@ -692,18 +704,24 @@ static int read_outcomes(const eval *e, FILE *in, outcome *oc, size_t *got)
 				return 3;
 			m->how = (callus_match_how)how;
 		}
-		(*got)++;
 	}
 	return feof(in) ? 0 : 3;
 }
 
-/* Worker processes: MATCH_EVAL_JOBS, else the processors online (at most 8). */
+/* Worker processes: MATCH_EVAL_JOBS (1 to 8), else the processors online
+ * (at most 8); 0 when MATCH_EVAL_JOBS is something else. */
 static size_t jobs(void)
 {
 	const char *v = getenv("MATCH_EVAL_JOBS");
-	long n = v && *v ? strtol(v, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+	char *end = NULL;
+	long n;
 
-	return n < 1 ? 1 : n > 8 ? 8 : (size_t)n;
+	if (!v || !*v) {
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+		return n < 1 ? 1 : n > 8 ? 8 : (size_t)n;
+	}
+	n = strtol(v, &end, 10);
+	return *end || n < 1 || n > 8 ? 0 : (size_t)n;
 }
 
 /* The rounds over nw worker processes; every item's outcome in oc.  0 or
@@ -714,7 +732,6 @@ static int rounds(eval *e, const char *root, size_t nw, outcome *oc, int *wrc)
 {
 	FILE **files = calloc(nw, sizeof(*files));
 	pid_t *pids = calloc(nw, sizeof(*pids));
-	size_t got = 0;
 	int rc = 3, status;
 
 	if (!files || !pids)
@@ -751,12 +768,13 @@ static int rounds(eval *e, const char *root, size_t nw, outcome *oc, int *wrc)
 	}
 	for (size_t w = 0; rc == 0 && w < nw; w++) {
 		rewind(files[w]);
-		rc = read_outcomes(e, files[w], oc, &got);
+		rc = read_outcomes(e, files[w], oc);
 	}
-	if (rc == 0 && got != e->n) {
-		fprintf(stderr, "match_eval: %zu outcomes of %zu\n", got, e->n);
-		rc = 3;
-	}
+	for (size_t h = 0; rc == 0 && h < e->n; h++)
+		if (!oc[h].done) {
+			fprintf(stderr, "match_eval: no worker held out item %zu\n", h);
+			rc = 3;
+		}
 out:
 	for (size_t w = 0; pids && w < nw; w++)
 		if (pids[w] > 0)
@@ -859,7 +877,7 @@ int main(int argc, char **argv)
 	callus_error err = CALLUS_ERROR_INIT;
 	const char *tmpdir = getenv("TMPDIR");
 	size_t with_mate = 0, first = 0, top3 = 0, alone = 0, quiet = 0, groups = 0, lines = 0;
-	size_t silent = 0;
+	size_t silent = 0, nw;
 	size_t h_mate = 0, h_first = 0, h_top3 = 0, h_alone = 0, h_quiet = 0;
 	struct timespec t0, t1;
 	int verbose = 0, worker = 0, r, rc = 3;
@@ -896,7 +914,13 @@ int main(int argc, char **argv)
 		root = NULL;
 		goto out;
 	}
-	if ((r = rounds(&e, root, jobs(), oc, &rc)) < 0) {
+	if (!(nw = jobs())) {
+		fprintf(stderr, "match_eval: MATCH_EVAL_JOBS must be 1 to 8, not '%s'\n",
+			getenv("MATCH_EVAL_JOBS"));
+		rc = 2;
+		goto out;
+	}
+	if ((r = rounds(&e, root, nw, oc, &rc)) < 0) {
 		worker = 1; /* rc: the worker's status */
 		goto out;
 	}

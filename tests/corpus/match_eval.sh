@@ -22,7 +22,7 @@
 #   CALLUS_BIN           the callus check.py runs for the dump (default $BUILD/callus)
 #   CALLUS_MATCH_REPORT  where to write the report (default docs/match-quality.md)
 #   CALLUS_MATCH_ENFORCE 0: report, but exit 0 when a bar is missed
-#   MATCH_EVAL_JOBS    worker processes for the rounds (default: one a
+#   MATCH_EVAL_JOBS    worker processes for the rounds, 1 to 8 (default: one a
 #                      processor online, at most 8)
 set -eu
 
