@@ -136,23 +136,35 @@ static int stack_overlap(const callus_strlist *a, const callus_strlist *b)
 	return 0;
 }
 
-/* A hit of the regex fallback, row rowid of signatures, considered whole:
- * *whole (CALLUS_MATCH_SIGNATURE_COLUMNS by rowid) prepared at the first. */
+/* The statement of one signature's CALLUS_MATCH_SIGNATURE_COLUMNS by rowid. */
+#define SIGNATURE_BY_ROWID "SELECT " CALLUS_MATCH_SIGNATURE_COLUMNS " FROM signatures WHERE rowid = ?1"
+
+/* Row rowid of signatures through by_rowid (SIGNATURE_BY_ROWID, maybe with
+ * a condition), considered; a row the statement does not give is skipped. */
+static int consider_rowid(match_list *l, sqlite3_stmt *by_rowid, const callus_signature *q,
+			  sqlite3_int64 rowid, double sim, callus_match_how how, double general_min)
+{
+	int sq;
+
+	sqlite3_reset(by_rowid);
+	sqlite3_bind_int64(by_rowid, 1, rowid);
+	if ((sq = sqlite3_step(by_rowid)) == SQLITE_ROW)
+		return consider(l, by_rowid, q, sim, how, general_min);
+	return sq == SQLITE_DONE ? SQLITE_OK : sq;
+}
+
+/* A hit of the regex fallback, considered whole: *whole prepared at the
+ * first. */
 static int consider_hit(callus_store *s, sqlite3_stmt **whole, match_list *l,
 			const callus_signature *q, sqlite3_int64 rowid)
 {
 	int sq;
 
-	if (!*whole && (sq = sqlite3_prepare_v2(callus_store_db(s),
-						"SELECT " CALLUS_MATCH_SIGNATURE_COLUMNS
-						" FROM signatures WHERE rowid = ?1",
-						-1, whole, NULL)) != SQLITE_OK)
+	if (!*whole &&
+	    (sq = sqlite3_prepare_v2(callus_store_db(s), SIGNATURE_BY_ROWID, -1, whole, NULL)) !=
+		    SQLITE_OK)
 		return sq;
-	sqlite3_reset(*whole);
-	sqlite3_bind_int64(*whole, 1, rowid);
-	if ((sq = sqlite3_step(*whole)) != SQLITE_ROW)
-		return sq == SQLITE_DONE ? SQLITE_OK : sq;
-	return consider(l, *whole, q, CALLUS_MATCH_THRESHOLD, CALLUS_MATCH_REGEX, 0);
+	return consider_rowid(l, *whole, q, rowid, CALLUS_MATCH_THRESHOLD, CALLUS_MATCH_REGEX, 0);
 }
 
 /*
@@ -230,14 +242,10 @@ static int add_vector_hits(match_list *l, sqlite3_stmt *by_rowid, const callus_s
 {
 	int sq = SQLITE_OK;
 
-	for (size_t i = 0; i < n && l->count < k && sq == SQLITE_OK; i++) {
-		sqlite3_reset(by_rowid);
-		sqlite3_bind_int64(by_rowid, 1, vm[i].id);
-		if ((sq = sqlite3_step(by_rowid)) == SQLITE_ROW)
-			sq = consider(l, by_rowid, sig, vm[i].score, CALLUS_MATCH_VECTOR, general_min);
-		else if (sq == SQLITE_DONE)
-			sq = SQLITE_OK; /* a vector ahead of the store, or a linked one */
-	}
+	/* a vector ahead of the store, or a linked one, gives no row */
+	for (size_t i = 0; i < n && l->count < k && sq == SQLITE_OK; i++)
+		sq = consider_rowid(l, by_rowid, sig, vm[i].id, vm[i].score, CALLUS_MATCH_VECTOR,
+				    general_min);
 	return sq;
 }
 
@@ -360,7 +368,7 @@ int callus_match_find(callus_store *s, const callus_match_opts *opts, const call
 		goto out;
 	}
 	sq = sqlite3_prepare_v2(callus_store_db(s),
-				"SELECT " CALLUS_MATCH_SIGNATURE_COLUMNS " FROM signatures WHERE rowid = ?1"
+				SIGNATURE_BY_ROWID
 				" AND NOT EXISTS (SELECT 1 FROM signature_links WHERE alias_id = id)",
 				-1, &st, NULL);
 	if (sq != SQLITE_OK)
