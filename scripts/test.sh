@@ -4,7 +4,8 @@
 # Twice: a release build in build/, then an ASan+UBSan build in build-asan/.
 # Each time: build callus, build and run every unit test binary, replay every
 # fuzz corpus (fuzz/corpus/X through build*/fuzz/fuzz_X), run the end-to-end
-# tests (tests/e2e/run.sh) against that build's callus, score that callus on
+# tests (tests/e2e/run.sh, one script a processor at a time) against that
+# build's callus, score that callus on
 # the corpus of real tool outputs (tests/corpus/check.sh; the release pass
 # writes docs/accuracy.md, and its summary is printed), and measure the
 # suggestions on the corpus's signatures, leave one out
@@ -97,8 +98,8 @@ suite() {
 		done
 	fi
 
-	echo "# $name: end-to-end tests"
-	CALLUS_BIN=$build/callus tests/e2e/run.sh 2>&1 | tee "$tmp/e2e"
+	echo "# $name: end-to-end tests ($jobs at a time)"
+	CALLUS_E2E_JOBS=$jobs CALLUS_BIN=$build/callus tests/e2e/run.sh 2>&1 | tee "$tmp/e2e"
 	rc=${PIPESTATUS[0]}
 	summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$tmp/e2e" | tail -n 1)
 	if [ -z "$summary" ]; then
@@ -166,39 +167,52 @@ fi
 # Not the same inputs on every run: the targets' coverage differs between
 # runs (addresses reach their comparisons; runs differ with ASLR off too),
 # so a finding may show on one run in several; a failure prints the report
-# and, when small, the input itself, to be replayed from the log.
+# and, when small, the input itself, to be replayed from the log.  The
+# targets run $jobs at a time (each is one thread), each into its own log;
+# their results are then told in the targets' order.
+fuzz_one() {
+	local t=$1 x=$2 runs=$3 seed=$4 work=$tmp/fuzz-$2
+	rm -rf "$work" && mkdir -p "$work" || return 1
+	# The seeds named in one order, not read from a directory: the
+	# order readdir gives differs between file systems.
+	printf '%s\n' "$PWD/fuzz/corpus/$x"/* | LC_ALL=C sort | paste -sd, - |
+		tr -d '\n' >"$tmp/seeds-$x"
+	"$t" -runs="$runs" -seed="$seed" -timeout=10 -rss_limit_mb=2048 \
+		-seed_inputs=@"$tmp/seeds-$x" -artifact_prefix="$tmp/crash-$x-" \
+		"$work" >"$tmp/fuzz-$x.log" 2>&1 </dev/null
+}
+
 fuzz_bounded() {
-	local c t x runs=${CALLUS_FUZZ_RUNS:-3000} seed=${CALLUS_FUZZ_SEED:-1} work
+	local c t x rc runs=${CALLUS_FUZZ_RUNS:-3000} seed=${CALLUS_FUZZ_SEED:-1}
 	if ! command -v clang >/dev/null; then
 		echo "# bounded fuzzing skipped: no clang"
 		return 0
 	fi
-	echo "# bounded fuzzing ($runs inputs per target, seed $seed)"
+	echo "# bounded fuzzing ($runs inputs per target, seed $seed, $jobs at a time)"
 	step "fuzz: make fuzz-libfuzzer" make -j"$jobs" CC=clang BUILD=build-fuzz SAN=1 FUZZ=1 \
 		fuzz-libfuzzer || return 0
 	for t in build-fuzz/fuzz/lf_fuzz_*; do
 		x=${t##*/lf_fuzz_}
-		work=$tmp/fuzz-$x
-		rm -rf "$work" && mkdir -p "$work"
-		# The seeds named in one order, not read from a directory: the
-		# order readdir gives differs between file systems.
-		printf '%s\n' "$PWD/fuzz/corpus/$x"/* | LC_ALL=C sort | paste -sd, - |
-			tr -d '\n' >"$tmp/seeds-$x"
-		if "$t" -runs="$runs" -seed="$seed" -timeout=10 -rss_limit_mb=2048 \
-			-seed_inputs=@"$tmp/seeds-$x" -artifact_prefix="$tmp/crash-$x-" \
-			"$work" >"$tmp/log" 2>&1 </dev/null; then
-			pass "fuzz: $x, $runs inputs ($(grep -o 'cov: [0-9]* ft: [0-9]*' "$tmp/log" | tail -n 1))"
-		else
-			fail "fuzz: $x (status $?; the input is in $tmp/crash-$x-*)"
-			# The report, not the progress lines before it: a tail of
-			# the log can be all "#N NEW ..." lines.
-			grep -vE '^#[0-9]+[[:space:]]' "$tmp/log" >"$tmp/report"
-			show_log "$tmp/report"
-			for c in "$tmp/crash-$x-"*; do
-				[ -f "$c" ] && [ "$(stat -c %s "$c")" -le 16384 ] &&
-					echo "    ${c##*/} (base64): $(base64 -w 0 "$c")"
-			done
+		while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+		(fuzz_one "$t" "$x" "$runs" "$seed"; echo $? >"$tmp/fuzz-$x.rc") &
+	done
+	wait
+	for t in build-fuzz/fuzz/lf_fuzz_*; do
+		x=${t##*/lf_fuzz_}
+		rc=$(cat "$tmp/fuzz-$x.rc" 2>/dev/null || echo "none")
+		if [ "$rc" = 0 ]; then
+			pass "fuzz: $x, $runs inputs ($(grep -o 'cov: [0-9]* ft: [0-9]*' "$tmp/fuzz-$x.log" | tail -n 1))"
+			continue
 		fi
+		fail "fuzz: $x (status $rc; the input is in $tmp/crash-$x-*)"
+		# The report, not the progress lines before it: a tail of the
+		# log can be all "#N NEW ..." lines.
+		grep -vE '^#[0-9]+[[:space:]]' "$tmp/fuzz-$x.log" >"$tmp/report"
+		show_log "$tmp/report"
+		for c in "$tmp/crash-$x-"*; do
+			[ -f "$c" ] && [ "$(stat -c %s "$c")" -le 16384 ] &&
+				echo "    ${c##*/} (base64): $(base64 -w 0 "$c")"
+		done
 	done
 }
 [ "${CALLUS_TEST_SKIP_FUZZ:-}" = 1 ] || fuzz_bounded

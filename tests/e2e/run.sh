@@ -1,9 +1,15 @@
 #!/bin/bash
-# run.sh - runs the end-to-end test scripts (all tests/e2e/t[0-9]*.sh in order,
-# or those named) and prints the total as "N passed, N failed".  A script that
+# run.sh - runs the end-to-end test scripts (all tests/e2e/t[0-9]*.sh, or
+# those named) and prints the total as "N passed, N failed".  A script that
 # ends without its own summary line counts as one failure.
 #
+# CALLUS_E2E_JOBS scripts run at a time (default 1); each script's output is
+# shown whole, in the scripts' order, when it ends and those before it have
+# been shown.  The scripts share nothing (each has its own directory, $HOME
+# and loopback ports), so the order they run in does not matter.
+#
 #	tests/e2e/run.sh                          # all, against build/callus
+#	CALLUS_E2E_JOBS=2 tests/e2e/run.sh        # two at a time
 #	CALLUS_BIN=build-asan/callus tests/e2e/run.sh t0001-run-passthrough.sh
 #	tests/e2e/t0001-run-passthrough.sh -v     # one script, verbose
 set -u
@@ -20,29 +26,60 @@ if [ ! -e "${scripts[0]}" ]; then
 	exit 1
 fi
 
-log=$(mktemp) || exit 1
-trap 'rm -f "$log"' EXIT
+jobs=${CALLUS_E2E_JOBS:-1}
+case $jobs in
+[1-9] | [1-9][0-9]) ;;
+*)
+	echo "run.sh: CALLUS_E2E_JOBS must be a number from 1 to 99, not '$jobs'" >&2
+	exit 2
+	;;
+esac
 
+out=$(mktemp -d) || exit 1
+trap 'rm -rf "$out"' EXIT
+
+# tell I T: the output of script number I (T), then its tally.
 passed=0
 failed=0
-for t in "${scripts[@]}"; do
-	t=${t#tests/e2e/}
-	echo "# $t"
-	bash "./$t" </dev/null 2>&1 | tee "$log"
-	rc=${PIPESTATUS[0]}
-	summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
+tell() {
+	local i=$1 t=$2 rc summary p f
+	cat "$out/$i.log"
+	rc=$(cat "$out/$i.rc" 2>/dev/null || echo none)
+	summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out/$i.log" | tail -n 1)
 	if [ -z "$summary" ]; then
 		echo "not ok - $t ended (status $rc) without a summary line"
 		failed=$((failed + 1))
-		continue
+		return
 	fi
 	read -r p _ f _ <<<"$summary"
 	passed=$((passed + p))
 	failed=$((failed + f))
-	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+	if [ "$rc" != 0 ] && [ "$f" -eq 0 ]; then
 		echo "not ok - $t exited with status $rc"
 		failed=$((failed + 1))
 	fi
+}
+
+told=0
+for i in "${!scripts[@]}"; do
+	t=${scripts[$i]#tests/e2e/}
+	scripts[$i]=$t
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+	# what has ended, in order, shown while the rest run
+	while [ "$told" -lt "$i" ] && [ -e "$out/$told.rc" ]; do
+		tell "$told" "${scripts[$told]}"
+		told=$((told + 1))
+	done
+	(
+		echo "# $t"
+		bash "./$t" </dev/null 2>&1
+		echo $? >"$out/$i.rc"
+	) >"$out/$i.log" &
+done
+wait
+while [ "$told" -lt "${#scripts[@]}" ]; do
+	tell "$told" "${scripts[$told]}"
+	told=$((told + 1))
 done
 
 echo "$passed passed, $failed failed"
