@@ -592,6 +592,75 @@ static void quantization_error_bound(void **state)
 	assert_true(worst < 0.02);
 }
 
+/*
+ * Every score is the exact integer dot product of the two quantized
+ * vectors (as callus_vecindex_pack quantizes them) times their scales, at
+ * every length: the whole 16-byte steps, the bytes after them, -127 and 127
+ * in every position (each vector has a component at full scale), and
+ * dimensions with no whole step.
+ */
+static void scores_are_exact_dots(void **state)
+{
+	struct fixture *f = *state;
+	static const size_t dims[] = { 1, 7, 15, 16, 17, 33, 255, 256, 300 };
+	enum { N = 24, MAXD = 300 };
+	static float vecs[N * MAXD];
+	static uint8_t packed[N][sizeof(float) + MAXD];
+	static callus_vecmatch m[N];
+	uint8_t qp[sizeof(float) + MAXD];
+	int64_t ids[N];
+
+	for (size_t di = 0; di < sizeof(dims) / sizeof(dims[0]); di++) {
+		size_t dim = dims[di];
+		uint64_t x = 88172645463325252ull + dim;
+		callus_buf path = CALLUS_BUF_INIT;
+		callus_vecindex *vi;
+
+		for (size_t i = 0; i < N * dim; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			/* uniform in [-1, 1), a third of them 0 */
+			vecs[i] = x % 3 == 0 ? 0.0f : (float)((double)(x >> 11) / 4503599627370496.0 - 1.0);
+		}
+		for (size_t i = 0; i < N; i++) {
+			ids[i] = (int64_t)i;
+			/* full scale, positive or negative, somewhere in each */
+			vecs[i * dim + (i * 5) % dim] = i % 2 ? -1.5f : 1.5f;
+			callus_vecindex_pack(packed[i], vecs + i * dim, dim);
+		}
+		assert_int_equal(callus_buf_printf(&path, "%s/exact-%zu.bin", f->dir, dim), 0);
+		assert_int_equal(callus_vecindex_rewrite(path.ptr, MODEL, dim, ids, vecs, N, NULL), 0);
+		vi = open_ok(path.ptr, MODEL, dim, NULL);
+		for (size_t qi = 0; qi < N; qi++) {
+			const float *q = vecs + ((qi * 7) % N) * dim;
+			size_t got = callus_vecindex_search(vi, q, -1e9f, m, N);
+			float qs;
+
+			callus_vecindex_pack(qp, q, dim);
+			memcpy(&qs, qp, sizeof(qs));
+			assert_int_equal(got, N);
+			for (size_t j = 0; j < got; j++) {
+				const uint8_t *r = packed[m[j].id];
+				int32_t dot = 0;
+				float rs, want;
+
+				for (size_t d = 0; d < dim; d++)
+					dot += (int32_t)(int8_t)r[sizeof(float) + d] *
+					       (int32_t)(int8_t)qp[sizeof(float) + d];
+				memcpy(&rs, r, sizeof(rs));
+				want = (float)dot * rs * qs;
+				if (m[j].score != want)
+					fail_msg("dim %zu, query %zu, record %lld: score %.9g, want %.9g",
+						 dim, qi, (long long)m[j].id, (double)m[j].score,
+						 (double)want);
+			}
+		}
+		callus_vecindex_close(vi);
+		callus_buf_release(&path);
+	}
+}
+
 /* A search continued over the records appended since finds what a search
  * of the whole file finds, ties and all; appends keep the file's identity
  * and a rewrite changes it. */
@@ -851,6 +920,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(bad_arguments, setup, teardown),
 		cmocka_unit_test_setup_teardown(concurrent_appends, setup, teardown),
 		cmocka_unit_test_setup_teardown(quantization_error_bound, setup, teardown),
+		cmocka_unit_test_setup_teardown(scores_are_exact_dots, setup, teardown),
 		cmocka_unit_test_setup_teardown(search_continued, setup, teardown),
 		cmocka_unit_test_setup_teardown(sketch_skips_exactly, setup, teardown),
 		cmocka_unit_test_setup_teardown(sketch_of_another_file_unused, setup, teardown),
