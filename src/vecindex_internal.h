@@ -101,6 +101,9 @@ static inline double vi_sketch_bound(const vi_sketch_rec *s, const int8_t *q8, s
 	int32_t part = 0, qtop = 0;
 	double b;
 
+	/* every record of a search comes here: unrolled, the loop's own
+	 * counting is a third of its instructions */
+#pragma GCC unroll 8
 	for (int t = 0; t < VI_SKETCH_TOP; t++) {
 		unsigned d = s->dim[t];
 		int32_t q;
@@ -113,11 +116,13 @@ static inline double vi_sketch_bound(const vi_sketch_rec *s, const int8_t *q8, s
 	}
 	if (s->rest < 0 || qn2 < qtop)
 		return 1e30;
-	b = ((double)part + ceil(sqrt((double)(qn2 - qtop) * (double)s->rest))) *
-	    (double)s->scale * (double)qscale;
+	b = ((double)part + sqrt((double)(qn2 - qtop) * (double)s->rest)) * (double)s->scale *
+	    (double)qscale;
 	/* the search multiplies the exact integer dot product by the two
-	 * scales in float, each product rounded by at most 2^-24 of it */
-	return b + fabs(b) * 1e-6;
+	 * scales in float, each product rounded by at most 2^-24 of it; the
+	 * bound's own rounding (a few 2^-53 of the terms, which may cancel)
+	 * is under the 1e-9 */
+	return b + fabs(b) * 1e-6 + 1e-9;
 }
 
 #endif

@@ -23,6 +23,8 @@
 #include "callus/buf.h"
 #include "callus/vecindex.h"
 
+#include "vecindex_internal.h"
+
 #define DIM 256
 #define MODEL "test-model-1"
 
@@ -743,6 +745,62 @@ static void clustered(float *vecs, int64_t *ids, size_t n)
 	}
 }
 
+/*
+ * The sketch's bound, as a search computes it, against every record's
+ * score: never under it, and equal to it (within rounding) when the query
+ * is the record itself, where Cauchy-Schwarz is an equality (the query
+ * outside the record's top is the record's rest).  A bound tightened by a
+ * few percent, or without its margin for rounding, fails here.
+ */
+static void sketch_bound_holds_and_is_tight(void **state)
+{
+	struct fixture *f = *state;
+	enum { N = 120 };
+	static float vecs[N * DIM];
+	static callus_vecmatch m[N];
+	static vi_sketch_rec sk[N];
+	uint8_t qp[sizeof(float) + DIM];
+	int64_t ids[N];
+	callus_buf skpath = CALLUS_BUF_INIT;
+	double worst_self = 0;
+	int fd;
+
+	clustered(vecs, ids, N);
+	assert_int_equal(callus_vecindex_rewrite(f->path.ptr, MODEL, DIM, ids, vecs, N, NULL), 0);
+	assert_int_equal(callus_buf_printf(&skpath, "%s.sketch", f->path.ptr), 0);
+	fd = open(skpath.ptr, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, sk, sizeof(sk), 40), (ssize_t)sizeof(sk));
+	close(fd);
+	for (size_t qi = 0; qi < N; qi++) {
+		callus_vecindex *vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
+		size_t got = callus_vecindex_search(vi, vecs + qi * DIM, -2.0f, m, N);
+		int32_t qn2 = 0;
+		float qs;
+
+		callus_vecindex_close(vi);
+		assert_int_equal(got, N);
+		callus_vecindex_pack(qp, vecs + qi * DIM, DIM);
+		memcpy(&qs, qp, sizeof(qs));
+		for (size_t d = 0; d < DIM; d++)
+			qn2 += (int32_t)(int8_t)qp[sizeof(float) + d] * (int8_t)qp[sizeof(float) + d];
+		for (size_t j = 0; j < got; j++) {
+			const vi_sketch_rec *r = &sk[m[j].id - 1];
+			double b = vi_sketch_bound(r, (const int8_t *)(qp + sizeof(float)), DIM, qn2, qs);
+
+			assert_true(r->id == m[j].id);
+			if (!(b >= (double)m[j].score))
+				fail_msg("query %zu, record %lld: bound %.9g under the score %.9g", qi,
+					 (long long)m[j].id, b, (double)m[j].score);
+			if (m[j].id == ids[qi] && b - m[j].score > worst_self)
+				worst_self = b - m[j].score;
+		}
+	}
+	callus_buf_release(&skpath);
+	/* a query's own record: the bound is its score */
+	assert_true(worst_self < 1e-4);
+}
+
 /* Every search of the file at path equals the same search without its
  * sketch file (moved away, then back): the bound skips only records that
  * could not be found. */
@@ -923,6 +981,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(scores_are_exact_dots, setup, teardown),
 		cmocka_unit_test_setup_teardown(search_continued, setup, teardown),
 		cmocka_unit_test_setup_teardown(sketch_skips_exactly, setup, teardown),
+		cmocka_unit_test_setup_teardown(sketch_bound_holds_and_is_tight, setup, teardown),
 		cmocka_unit_test_setup_teardown(sketch_of_another_file_unused, setup, teardown),
 	};
 
