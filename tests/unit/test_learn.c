@@ -711,6 +711,82 @@ static void file_index_follows_what_was_learnt(void **state)
 	assert_int_equal(callus_fileindex_lookup(f->dir, "src/c.js"), 1);
 }
 
+/* Write an index by hand: the header, then these lines. */
+static void put_index(const char *idx, const char *lines)
+{
+	FILE *fp = fopen(idx, "w");
+
+	assert_non_null(fp);
+	fprintf(fp, "callus-files 1\n%s", lines);
+	assert_int_equal(fclose(fp), 0);
+}
+
+/* A fix adds to the index the files it does not list as whole lines (a
+ * listed path that holds the file's, or is held in it, is another file),
+ * sorted, each once: for a fix of many files (one pass over the index) and
+ * of one (looked for as a line). */
+static void file_index_adds_only_the_unlisted(void **state)
+{
+	fixture *f = *state;
+	callus_learn_result r;
+	char idx[128], text[2048], name[32];
+
+	snprintf(idx, sizeof(idx), "%s/" CALLUS_FILEINDEX_NAME, f->dir);
+	/* src/a.js and 40 more, src/m0.js .. src/m39.js: more than
+	 * fileindex.c looks for one by one */
+	for (int i = 0; i < 40; i++) {
+		snprintf(name, sizeof(name), "src/m%d.js", i);
+		assert_int_equal(callus_strlist_add(&f->files[0], name, strlen(name)), 0);
+	}
+	fail_run(f, ".", 1, &r);
+	callus_learn_result_release(&r);
+	put_index(idx, "xsrc/a.js\nsrc/a.jsx\nsrc/m3.js\nsrc/m1.js.bak\nsrc/m1\n");
+	pass_run(f, ".", &r);
+	callus_learn_result_release(&r);
+	assert_true(read_text(idx, text, sizeof(text)) > 0);
+	{
+		/* what was there, then the others sorted: src/a.js, src/m0.js,
+		 * src/m1.js, src/m10.js .. src/m19.js, src/m2.js, src/m20.js .. */
+		callus_buf want = CALLUS_BUF_INIT;
+
+		callus_buf_puts(&want, "callus-files 1\nxsrc/a.js\nsrc/a.jsx\nsrc/m3.js\n"
+				       "src/m1.js.bak\nsrc/m1\nsrc/a.js\n");
+		for (int d = 0; d < 10; d++) {
+			if (d != 3)
+				callus_buf_printf(&want, "src/m%d.js\n", d);
+			for (int i = d * 10; d && d < 4 && i < d * 10 + 10; i++)
+				callus_buf_printf(&want, "src/m%d.js\n", i);
+		}
+		assert_int_equal(callus_buf_status(&want), 0);
+		assert_string_equal(text, want.ptr);
+		callus_buf_release(&want);
+	}
+
+	/* one file: src/b.js, failing for good in another check */
+	put_index(idx, "src/b.jsx\nxsrc/b.js\nsrc/b\n");
+	for (int i = 0; i < CALLUS_LEARN_MAX_RETRIES; i++) {
+		fail_run(f, "other", 2, &r);
+		callus_learn_result_release(&r);
+	}
+	assert_int_equal(count_state(f, CALLUS_STATE_PERMANENT), 1);
+	assert_true(read_text(idx, text, sizeof(text)) > 0);
+	assert_string_equal(text, "callus-files 1\nsrc/b.jsx\nxsrc/b.js\nsrc/b\nsrc/b.js\n");
+	/* listed already (first, last): nothing added */
+	{
+		int64_t check = query_int(f, "SELECT check_id FROM pending_errors"
+					     " WHERE state = 'permanent'");
+
+		put_index(idx, "src/b.js\nsrc/z.js\n");
+		assert_int_equal(callus_fileindex_add_check(f->s, check, NULL), 0);
+		assert_true(read_text(idx, text, sizeof(text)) > 0);
+		assert_string_equal(text, "callus-files 1\nsrc/b.js\nsrc/z.js\n");
+		put_index(idx, "src/z.js\nsrc/b.js\n");
+		assert_int_equal(callus_fileindex_add_check(f->s, check, NULL), 0);
+		assert_true(read_text(idx, text, sizeof(text)) > 0);
+		assert_string_equal(text, "callus-files 1\nsrc/z.js\nsrc/b.js\n");
+	}
+}
+
 /* checkindex.h: a check is listed while an error of it is pending and for
  * the run after one closed, then taken off; additions are appended, a
  * damaged list is no answer and is written again whole */
@@ -873,6 +949,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(replayed_runs_take_their_time_and_fix, setup, teardown),
 		cmocka_unit_test_setup_teardown(concurrent_sessions, setup, teardown),
 		cmocka_unit_test_setup_teardown(file_index_follows_what_was_learnt, setup, teardown),
+		cmocka_unit_test_setup_teardown(file_index_adds_only_the_unlisted, setup, teardown),
 		cmocka_unit_test_setup_teardown(check_index_follows_the_next_pass, setup, teardown),
 	};
 
