@@ -23,7 +23,10 @@
  * each with its own prefix store, and their outcomes gathered before the
  * tables: the same tables, in about half the time on two cores.  The
  * rounds' stores are opened with synchronous = OFF: each is thrown away
- * after one question.
+ * after one question.  MATCH_EVAL_EVERY=N holds out every N-th signature
+ * only (the tables count those): the sanitizer pass of scripts/test.sh
+ * asks for a third of the rounds, which learn at the same volume, to look
+ * for memory errors; the release pass computes the figures on every one.
  *
  * Prints Markdown tables: for signatures whose group has another member,
  * how often a right resolution comes first and how often one is in the top
@@ -102,7 +105,16 @@ typedef struct eval {
 	callus_redactor *red;
 	callus_signature *sigs;   /* scratch: one run's signatures (shallow copies) */
 	callus_learn_error *errs; /* scratch: the same, as learnt errors */
+	size_t every;             /* every every-th item is held out (MATCH_EVAL_EVERY) */
 } eval;
+
+/* Whether item h is held out in a round of its own: all of them, unless
+ * MATCH_EVAL_EVERY asks for a sample (the sanitizer pass's, where what is
+ * looked for is a memory error, not the figures). */
+static int asked(const eval *e, size_t h)
+{
+	return h % e->every == 0;
+}
 
 static const item *item_of(const eval *e, const char *sig_id);
 
@@ -624,7 +636,7 @@ static int hold_out_run(eval *e, const char *prefix, const char *ws, size_t r, F
 	for (size_t h = 0; h < e->n && rc == 0; h++) {
 		outcome oc;
 
-		if (e->items[h].run != r)
+		if (e->items[h].run != r || !asked(e, h))
 			continue;
 		memset(&oc, 0, sizeof(oc));
 		if ((rc = one_round(e, prefix, ws, h, &oc)) == 0)
@@ -678,7 +690,7 @@ static int read_outcomes(const eval *e, FILE *in, outcome *oc)
 		      &nm) == 7) {
 		/* one_round asks for TOP suggestions, and callus_match_find
 		 * gives at most CALLUS_MATCH_K matches */
-		if (h >= e->n || oc[h].done || n > TOP || nm > CALLUS_MATCH_K)
+		if (h >= e->n || !asked(e, h) || oc[h].done || n > TOP || nm > CALLUS_MATCH_K)
 			return 3;
 		oc[h].done = 1;
 		oc[h].first = first;
@@ -706,6 +718,19 @@ static int read_outcomes(const eval *e, FILE *in, outcome *oc)
 		}
 	}
 	return feof(in) ? 0 : 3;
+}
+
+/* MATCH_EVAL_EVERY (1 to 1000, default 1); 0 when it is something else. */
+static size_t every(void)
+{
+	const char *v = getenv("MATCH_EVAL_EVERY");
+	char *end = NULL;
+	long n;
+
+	if (!v || !*v)
+		return 1;
+	n = strtol(v, &end, 10);
+	return *end || n < 1 || n > 1000 ? 0 : (size_t)n;
 }
 
 /* Worker processes: MATCH_EVAL_JOBS (1 to 8), else the processors online
@@ -771,7 +796,7 @@ static int rounds(eval *e, const char *root, size_t nw, outcome *oc, int *wrc)
 		rc = read_outcomes(e, files[w], oc);
 	}
 	for (size_t h = 0; rc == 0 && h < e->n; h++)
-		if (!oc[h].done) {
+		if (asked(e, h) && !oc[h].done) {
 			fprintf(stderr, "match_eval: no worker held out item %zu\n", h);
 			rc = 3;
 		}
@@ -877,7 +902,7 @@ int main(int argc, char **argv)
 	callus_error err = CALLUS_ERROR_INIT;
 	const char *tmpdir = getenv("TMPDIR");
 	size_t with_mate = 0, first = 0, top3 = 0, alone = 0, quiet = 0, groups = 0, lines = 0;
-	size_t silent = 0, nw;
+	size_t silent = 0, nw, nasked = 0;
 	size_t h_mate = 0, h_first = 0, h_top3 = 0, h_alone = 0, h_quiet = 0;
 	struct timespec t0, t1;
 	int verbose = 0, worker = 0, r, rc = 3;
@@ -914,6 +939,12 @@ int main(int argc, char **argv)
 		root = NULL;
 		goto out;
 	}
+	if (!(e.every = every())) {
+		fprintf(stderr, "match_eval: MATCH_EVAL_EVERY must be 1 to 1000, not '%s'\n",
+			getenv("MATCH_EVAL_EVERY"));
+		rc = 2;
+		goto out;
+	}
 	if (!(nw = jobs())) {
 		fprintf(stderr, "match_eval: MATCH_EVAL_JOBS must be 1 to 8, not '%s'\n",
 			getenv("MATCH_EVAL_JOBS"));
@@ -928,6 +959,9 @@ int main(int argc, char **argv)
 		goto out;
 	rc = 3;
 	for (size_t h = 0; h < e.n; h++) {
+		if (!asked(&e, h))
+			continue;
+		nasked++;
 		if (e.items[h].mates) {
 			with_mate++;
 			first += (size_t)oc[h].first;
@@ -954,7 +988,10 @@ int main(int argc, char **argv)
 		groups += !seen;
 	}
 	printf("Signatures: %zu (distinct ids) from %zu cases, in %zu groups; %zu stores of %zu "
-	       "signatures each.\n\n", e.n, e.nruns, groups, e.n, e.n - 1);
+	       "signatures each.\n\n", e.n, e.nruns, groups, nasked, e.n - 1);
+	if (e.every > 1)
+		printf("A sample: one signature in %zu held out (MATCH_EVAL_EVERY), %zu of %zu.\n\n",
+		       e.every, nasked, e.n);
 	printf("| cases with a group-mate | first | first %% | top 3 | top 3 %% |\n");
 	printf("| ---: | ---: | ---: | ---: | ---: |\n");
 	printf("| %zu | %zu | %.1f%% | %zu | %.1f%% |\n\n", with_mate, first, pct(first, with_mate),
@@ -985,7 +1022,7 @@ int main(int argc, char **argv)
 	/* the same, for the signatures only held-out cases have: no threshold
 	 * or parser was tuned on them (tests/corpus/README.md) */
 	printf("\nHeld-out signatures (every error with the signature is in a held-out case): "
-	       "%zu of %zu.\n\n", h_mate + h_alone, e.n);
+	       "%zu of %zu.\n\n", h_mate + h_alone, nasked);
 	printf("| held-out signatures | n | right first | %% | right in the top 3 | %% |\n");
 	printf("| --- | ---: | ---: | ---: | ---: | ---: |\n");
 	printf("| with a group-mate | %zu | %zu | %.1f%% | %zu | %.1f%% |\n", h_mate, h_first,
@@ -1005,7 +1042,7 @@ int main(int argc, char **argv)
 
 		printf("\n### Misses\n\n");
 		for (size_t h = 0; h < e.n; h++) {
-			if (e.items[h].mates ? oc[h].first : !oc[h].n)
+			if (!asked(&e, h) || (e.items[h].mates ? oc[h].first : !oc[h].n))
 				continue;
 			show_miss(&e, h, &oc[h]);
 			misses++;
@@ -1013,7 +1050,7 @@ int main(int argc, char **argv)
 		if (!misses)
 			printf("None.\n");
 	}
-	fprintf(stderr, "match_eval: %zu rounds in %.1f s\n", e.n,
+	fprintf(stderr, "match_eval: %zu rounds in %.1f s\n", nasked,
 		(double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	rc = 0;
 	if (!holds(first, with_mate, BAR_FIRST) || !holds(top3, with_mate, BAR_TOP3) ||

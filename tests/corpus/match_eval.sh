@@ -24,6 +24,8 @@
 #   CALLUS_MATCH_ENFORCE 0: report, but exit 0 when a bar is missed
 #   MATCH_EVAL_JOBS    worker processes for the rounds, 1 to 8 (default: one a
 #                      processor online, at most 8)
+#   MATCH_EVAL_EVERY   hold out every N-th signature only, 1 to 1000 (default 1:
+#                      all); the tables and bars are those of the sample
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd -P)
