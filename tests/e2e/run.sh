@@ -38,9 +38,9 @@ esac
 out=$(mktemp -d) || exit 1
 trap 'rm -rf "$out"' EXIT
 
-# tell I T: the output of script number I (T), then its tally.
 passed=0
 failed=0
+# tell I T: the output of script number I (T), then its tally.
 tell() {
 	local i=$1 t=$2 rc summary p f
 	cat "$out/$i.log"
@@ -73,7 +73,8 @@ for i in "${!scripts[@]}"; do
 	(
 		echo "# $t"
 		bash "./$t" </dev/null 2>&1
-		echo $? >"$out/$i.rc"
+		# renamed in whole: the file's being there says the script ended
+		echo $? >"$out/$i.rc.tmp" && mv "$out/$i.rc.tmp" "$out/$i.rc"
 	) >"$out/$i.log" &
 done
 wait
