@@ -569,18 +569,14 @@ size_t callus_vecindex_count(const callus_vecindex *vi)
 }
 
 /*
- * The integer dot product of two int8 vectors.  |a[i] * b[i]| <= 128 * 128
- * and dim <= VI_DIM_MAX, so no int32 sum wraps.
+ * The integer dot product of two int8 vectors.
  *
  * With SSE2 (every x86-64), 16 bytes a step: each half sign-extended to
  * int16 and multiplied by pmaddwd, which adds adjacent products into int32
  * lanes (no pair of int8 products reaches its one overflow, -32768 * -32768
- * twice): 17 instructions a step where gcc 12's vectorization of the loop
- * below takes 33, widening each product to int32 on its own.  This is the
- * cost of every record a search reads whole (bench/match.sh).
- *
- * Elsewhere, 16 int32 lanes: that form is what gcc vectorizes at -O2 (its
- * very-cheap cost model leaves a one-accumulator loop scalar).
+ * twice): 17 instructions a step where gcc 12's vectorization of
+ * vi_dot_i8_lanes takes 33.  This is the cost of every record a search
+ * reads whole.  Without SSE2, vi_dot_i8_lanes (vecindex_internal.h).
  */
 #ifdef __SSE2__
 static int32_t dot_i8(const int8_t *a, const int8_t *b, size_t n)
@@ -610,17 +606,7 @@ static int32_t dot_i8(const int8_t *a, const int8_t *b, size_t n)
 #else
 static int32_t dot_i8(const int8_t *a, const int8_t *b, size_t n)
 {
-	int32_t lane[16] = { 0 }, acc = 0;
-	size_t i = 0;
-
-	for (; i + 16 <= n; i += 16)
-		for (size_t j = 0; j < 16; j++)
-			lane[j] += (int32_t)a[i + j] * (int32_t)b[i + j];
-	for (size_t j = 0; j < 16; j++)
-		acc += lane[j];
-	for (; i < n; i++)
-		acc += (int32_t)a[i] * (int32_t)b[i];
-	return acc;
+	return vi_dot_i8_lanes(a, b, n);
 }
 #endif
 

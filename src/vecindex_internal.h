@@ -90,6 +90,29 @@ int vi_replace(const char *path, int (*fill)(int fd, void *arg), void *arg);
 int vi_sketch_remove(const char *path);
 
 /*
+ * The integer dot product of two int8 vectors of n components, over 16
+ * int32 lanes: that form is what gcc vectorizes at -O2 (its very-cheap
+ * cost model leaves a one-accumulator loop scalar).  |a[i] * b[i]| <= 128
+ * * 128 and n <= VI_DIM_MAX (65536), so no sum wraps.  The search's
+ * dot product where there is no SSE2 (vecindex.c); here so that the unit
+ * tests check it on machines that have it.
+ */
+static inline int32_t vi_dot_i8_lanes(const int8_t *a, const int8_t *b, size_t n)
+{
+	int32_t lane[16] = { 0 }, acc = 0;
+	size_t i = 0;
+
+	for (; i + 16 <= n; i += 16)
+		for (size_t j = 0; j < 16; j++)
+			lane[j] += (int32_t)a[i + j] * (int32_t)b[i + j];
+	for (size_t j = 0; j < 16; j++)
+		acc += lane[j];
+	for (; i < n; i++)
+		acc += (int32_t)a[i] * (int32_t)b[i];
+	return acc;
+}
+
+/*
  * An upper bound of the score of the record sketched by s with the query
  * q8 (dim components, quantized with scale qscale, qn2 the sum of their
  * squares), as the search computes scores: a record whose bound is under
@@ -101,8 +124,9 @@ static inline double vi_sketch_bound(const vi_sketch_rec *s, const int8_t *q8, s
 	int32_t part = 0, qtop = 0;
 	double b;
 
-	/* every record of a search comes here: unrolled, the loop's own
-	 * counting is a third of its instructions */
+	/* every record of a search comes here: unrolled (gcc does not
+	 * expand a macro in the pragma, hence the assertion) */
+	_Static_assert(VI_SKETCH_TOP == 8, "the unroll pragma names VI_SKETCH_TOP");
 #pragma GCC unroll 8
 	for (int t = 0; t < VI_SKETCH_TOP; t++) {
 		unsigned d = s->dim[t];

@@ -27,6 +27,8 @@
 
 #define DIM 256
 #define MODEL "test-model-1"
+/* The sketch file: a header, then a vi_sketch_rec a record. */
+#define SKETCH_HEADER 40
 
 struct fixture {
 	char dir[64];
@@ -597,9 +599,8 @@ static void quantization_error_bound(void **state)
 /*
  * Every score is the exact integer dot product of the two quantized
  * vectors (as callus_vecindex_pack quantizes them) times their scales, at
- * every length: the whole 16-byte steps, the bytes after them, -127 and 127
- * in every position (each vector has a component at full scale), and
- * dimensions with no whole step.
+ * lengths with and without whole 16-byte steps and bytes after them, each
+ * vector with a component at full scale (127 or -127).
  */
 static void scores_are_exact_dots(void **state)
 {
@@ -660,6 +661,35 @@ static void scores_are_exact_dots(void **state)
 		}
 		callus_vecindex_close(vi);
 		callus_buf_release(&path);
+	}
+}
+
+/* The portable dot product (the search's where there is no SSE2) against a
+ * plain sum, at every length to 300, with -128 and 127 among the bytes. */
+static void dot_lanes_exact(void **state)
+{
+	int8_t a[300], b[300];
+	uint64_t x = 2463534242ull;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(a); i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		a[i] = (int8_t)(x & 0xff);
+		b[i] = (int8_t)((x >> 8) & 0xff);
+	}
+	a[5] = b[5] = -128;
+	a[40] = b[40] = 127;
+	a[299] = -128;
+	b[299] = 127;
+	for (size_t n = 0; n <= sizeof(a); n++) {
+		int32_t want = 0;
+
+		for (size_t i = 0; i < n; i++)
+			want += (int32_t)a[i] * (int32_t)b[i];
+		if (vi_dot_i8_lanes(a, b, n) != want)
+			fail_msg("n %zu: %d, want %d", n, (int)vi_dot_i8_lanes(a, b, n), (int)want);
 	}
 }
 
@@ -770,7 +800,7 @@ static void sketch_bound_holds_and_is_tight(void **state)
 	assert_int_equal(callus_buf_printf(&skpath, "%s.sketch", f->path.ptr), 0);
 	fd = open(skpath.ptr, O_RDONLY);
 	assert_true(fd >= 0);
-	assert_int_equal(pread(fd, sk, sizeof(sk), 40), (ssize_t)sizeof(sk));
+	assert_int_equal(pread(fd, sk, sizeof(sk), SKETCH_HEADER), (ssize_t)sizeof(sk));
 	close(fd);
 	for (size_t qi = 0; qi < N; qi++) {
 		callus_vecindex *vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
@@ -855,7 +885,7 @@ static off_t file_size(const char *path)
 static void sketch_skips_exactly(void **state)
 {
 	struct fixture *f = *state;
-	enum { N = 400, SKETCH_HEADER = 40, SKETCH_REC = 40 };
+	enum { N = 400, SKETCH_REC = sizeof(vi_sketch_rec) };
 	static float vecs[N * DIM];
 	int64_t ids[N];
 	callus_buf sk = CALLUS_BUF_INIT;
@@ -894,7 +924,7 @@ static void sketch_skips_exactly(void **state)
 static void sketch_of_another_file_unused(void **state)
 {
 	struct fixture *f = *state;
-	enum { N = 60, SKETCH_HEADER = 40, SKETCH_REC = 40 };
+	enum { N = 60, SKETCH_REC = sizeof(vi_sketch_rec) };
 	static float vecs[N * DIM];
 	unsigned char zero[SKETCH_REC - 16] = { 0 };
 	int64_t ids[N];
@@ -979,6 +1009,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(concurrent_appends, setup, teardown),
 		cmocka_unit_test_setup_teardown(quantization_error_bound, setup, teardown),
 		cmocka_unit_test_setup_teardown(scores_are_exact_dots, setup, teardown),
+		cmocka_unit_test(dot_lanes_exact),
 		cmocka_unit_test_setup_teardown(search_continued, setup, teardown),
 		cmocka_unit_test_setup_teardown(sketch_skips_exactly, setup, teardown),
 		cmocka_unit_test_setup_teardown(sketch_bound_holds_and_is_tight, setup, teardown),
