@@ -5,12 +5,11 @@
 # Each time: build callus, build and run every unit test binary, replay every
 # fuzz corpus (fuzz/corpus/X through build*/fuzz/fuzz_X), run the end-to-end
 # tests (tests/e2e/run.sh, one script a processor at a time) against that
-# build's callus, score that callus on
-# the corpus of real tool outputs (tests/corpus/check.sh; the release pass
-# writes docs/accuracy.md, and its summary is printed), and measure the
-# suggestions on the corpus's signatures, leave one out
-# (tests/corpus/match_eval.sh; the release pass writes
-# docs/match-quality.md, and its bars are printed).  Output of a step is
+# build's callus, score that callus on the corpus of real tool outputs
+# (tests/corpus/check.sh; the release pass writes docs/accuracy.md, and its
+# summary is printed), and measure the suggestions on the corpus's
+# signatures, leave one out (tests/corpus/match_eval.sh; the release pass
+# writes docs/match-quality.md, and its bars are printed).  Output of a step is
 # shown only when it fails.  Ends with "N passed, N failed" over unit test
 # binaries, fuzz corpora, end-to-end tests and builds that failed, and exits
 # non-zero on any failure.

@@ -720,33 +720,26 @@ static int read_outcomes(const eval *e, FILE *in, outcome *oc)
 	return feof(in) ? 0 : 3;
 }
 
-/* MATCH_EVAL_EVERY (1 to 1000, default 1); 0 when it is something else. */
-static size_t every(void)
+/* The number in the environment variable name, from 1 to max; dflt when
+ * it is unset or empty, 0 when it is something else. */
+static size_t env_count(const char *name, size_t dflt, size_t max)
 {
-	const char *v = getenv("MATCH_EVAL_EVERY");
+	const char *v = getenv(name);
 	char *end = NULL;
 	long n;
 
 	if (!v || !*v)
-		return 1;
+		return dflt;
 	n = strtol(v, &end, 10);
-	return *end || n < 1 || n > 1000 ? 0 : (size_t)n;
+	return *end || n < 1 || (unsigned long)n > max ? 0 : (size_t)n;
 }
 
-/* Worker processes: MATCH_EVAL_JOBS (1 to 8), else the processors online
- * (at most 8); 0 when MATCH_EVAL_JOBS is something else. */
-static size_t jobs(void)
+/* Worker processes by default: one a processor online, at most 8. */
+static size_t processors(void)
 {
-	const char *v = getenv("MATCH_EVAL_JOBS");
-	char *end = NULL;
-	long n;
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
-	if (!v || !*v) {
-		n = sysconf(_SC_NPROCESSORS_ONLN);
-		return n < 1 ? 1 : n > 8 ? 8 : (size_t)n;
-	}
-	n = strtol(v, &end, 10);
-	return *end || n < 1 || n > 8 ? 0 : (size_t)n;
+	return n < 1 ? 1 : n > 8 ? 8 : (size_t)n;
 }
 
 /* The rounds over nw worker processes; every item's outcome in oc.  0 or
@@ -939,13 +932,13 @@ int main(int argc, char **argv)
 		root = NULL;
 		goto out;
 	}
-	if (!(e.every = every())) {
+	if (!(e.every = env_count("MATCH_EVAL_EVERY", 1, 1000))) {
 		fprintf(stderr, "match_eval: MATCH_EVAL_EVERY must be 1 to 1000, not '%s'\n",
 			getenv("MATCH_EVAL_EVERY"));
 		rc = 2;
 		goto out;
 	}
-	if (!(nw = jobs())) {
+	if (!(nw = env_count("MATCH_EVAL_JOBS", processors(), 8))) {
 		fprintf(stderr, "match_eval: MATCH_EVAL_JOBS must be 1 to 8, not '%s'\n",
 			getenv("MATCH_EVAL_JOBS"));
 		rc = 2;
