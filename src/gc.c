@@ -195,7 +195,7 @@ static int gc_lessons(callus_store *s, const char *workspace, const callus_gc_po
 	" AND NOT EXISTS (SELECT 1 FROM resolutions r WHERE r.signature_id = g.id)"           \
 	" AND NOT EXISTS (SELECT 1 FROM notes n WHERE n.signature_id = g.id)"                 \
 	" AND NOT EXISTS (SELECT 1 FROM note_signatures ns WHERE ns.signature_id = g.id)"     \
-	" AND NOT EXISTS (SELECT 1 FROM pending_errors pe WHERE pe.signature_id = g.id)"      \
+	" AND NOT EXISTS (SELECT 1 FROM pending_errors pe WHERE pe.sig = g.rowid)"            \
 	" AND NOT EXISTS (SELECT 1 FROM signature_links l"                                    \
 	"  WHERE l.alias_id = g.id OR l.canonical_id = g.id)"
 
@@ -237,7 +237,7 @@ static int gc_signatures(callus_store *s, const callus_gc_policy *p, callus_gc_r
 	}
 	if ((sq = sqlite3_prepare_v2(callus_store_db(s),
 				     "SELECT " CALLUS_MATCH_SIGNATURE_COLUMNS_G ", EXISTS (SELECT 1"
-				     " FROM signature_vectors v WHERE v.signature_id = g.id AND"
+				     " FROM signature_vectors v WHERE v.sig = g.rowid AND"
 				     " v.model = '" CALLUS_EMBED_BUILTIN_MODEL "')" SIGNATURE_UNNEEDED
 				     " LIMIT ?2",
 				     -1, &st, NULL)) != SQLITE_OK ||

@@ -133,8 +133,8 @@ static int look(learn_run *r, int *need_snapshot, int *known)
 	if (!*known && r->passed)
 		return SQLITE_OK;
 	sq = callus_learn_prepare(r, &st,
-				  "SELECT p.signature_id, sn.id, sn.kind, sn.tree FROM pending_errors p"
-				  " JOIN checks c ON c.id = p.check_id"
+				  "SELECT g.id, sn.id, sn.kind, sn.tree FROM pending_errors p"
+				  " JOIN checks c ON c.id = p.check_id JOIN signatures g ON g.rowid = p.sig"
 				  " LEFT JOIN snapshots sn ON sn.id = p.snapshot_id"
 				  " WHERE c.tool = ?1 AND c.args = ?2 AND c.dir = ?3 AND p.state = 'pending'");
 	if (sq != SQLITE_OK)
@@ -175,7 +175,8 @@ static int look(learn_run *r, int *need_snapshot, int *known)
 	/* Is any of this run's errors new to the check? */
 	sq = callus_learn_prepare(r, &st,
 				  "SELECT 1 FROM checks c JOIN pending_errors p ON p.check_id = c.id"
-				  " WHERE c.tool = ?1 AND c.args = ?2 AND c.dir = ?3 AND p.signature_id = ?4"
+				  " WHERE c.tool = ?1 AND c.args = ?2 AND c.dir = ?3"
+				  " AND p.sig = (SELECT rowid FROM signatures WHERE id = ?4)"
 				  " AND (p.state = 'pending' OR (p.state = 'permanent' AND p.session = ?5"
 				  "  AND p.last_failure_at >= ?6))");
 	if (sq != SQLITE_OK)

@@ -193,7 +193,8 @@ int callus_learn_recurred(learn_run *r, int64_t check_id, int64_t runs, const ch
 	int sq = callus_learn_prepare(r, &sel,
 				      "UPDATE suggestions SET outcome = 'failure', outcome_at = ?4"
 				      " WHERE outcome = 'success' AND pending_id = (SELECT id FROM pending_errors"
-				      "  WHERE check_id = ?1 AND signature_id = ?2 AND state = 'fixed'"
+				      "  WHERE check_id = ?1 AND state = 'fixed'"
+				      "  AND sig = (SELECT rowid FROM signatures WHERE id = ?2)"
 				      "  AND closed_run = ?3 - 1 ORDER BY id DESC LIMIT 1)"
 				      " RETURNING id, resolution_id");
 
@@ -246,7 +247,8 @@ int callus_learn_suggest(learn_run *r, int64_t check_id)
 	mo.remote_model = r->o->remote_model;
 	mo.scans = r->o->scans;
 	if ((sq = callus_learn_prepare(r, &pend, "SELECT id, attempts FROM pending_errors WHERE check_id = ?1"
-						 " AND signature_id = ?2 AND state = 'pending'")) != SQLITE_OK ||
+						 " AND sig = (SELECT rowid FROM signatures WHERE id = ?2)"
+						 " AND state = 'pending'")) != SQLITE_OK ||
 	    (sq = callus_learn_prepare(r, &ins, "INSERT INTO suggestions (pending_id, resolution_id,"
 						" confidence, made_at) VALUES (?1, ?2, ?3, ?4)"
 						" ON CONFLICT (pending_id, resolution_id) DO NOTHING")) != SQLITE_OK)

@@ -75,12 +75,12 @@ static int read_pending_row(sqlite3_stmt *st, void *item, void *ctx)
 
 /* The pending errors' list with the state condition COND. */
 #define LIST_SQL(cond)                                                                        \
-	"SELECT p.id, p.state, c.tool, c.args, c.dir, p.signature_id, g.error_type,"          \
+	"SELECT p.id, p.state, c.tool, c.args, c.dir, g.id, g.error_type,"                    \
 	" g.original, p.attempts, p.first_failure_at, p.last_failure_at, p.closed_at,"         \
 	" p.session, coalesce(p.resolution_id, 0), p.files,"                                   \
 	" coalesce(sn.kind || ' ' || sn.tree, '')"                                             \
 	" FROM pending_errors p JOIN checks c ON c.id = p.check_id"                            \
-	" JOIN signatures g ON g.id = p.signature_id"                                          \
+	" JOIN signatures g ON g.rowid = p.sig"                                                \
 	" LEFT JOIN snapshots sn ON sn.id = p.snapshot_id"                                     \
 	" WHERE " cond " AND (?1 IS NULL OR EXISTS (SELECT 1 FROM json_each(p.files) j"       \
 	"  WHERE j.value IN (SELECT value FROM json_each(?1))))"                               \

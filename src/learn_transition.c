@@ -72,7 +72,8 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 				  "UPDATE pending_errors SET attempts = attempts + 1, last_failure_at = ?3,"
 				  " session = ?4, files = ?5"
 				  " WHERE id = (SELECT id FROM pending_errors WHERE check_id = ?1"
-				  "  AND signature_id = ?2 AND (state = 'pending' OR (state = 'permanent'"
+				  "  AND sig = (SELECT rowid FROM signatures WHERE id = ?2)"
+				  "  AND (state = 'pending' OR (state = 'permanent'"
 				  "  AND session = ?4 AND last_failure_at >= ?6))"
 				  "  ORDER BY state = 'pending' DESC, id DESC LIMIT 1)"
 				  " RETURNING id, attempts, state");
@@ -120,9 +121,10 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 	if ((sq = callus_learn_recurred(r, check_id, runs, e->sig->id)) != SQLITE_OK ||
 	    (sq = snapshot_row(r, &snap_id)) != SQLITE_OK)
 		goto out;
-	if ((sq = callus_learn_prepare(r, &st, "INSERT INTO pending_errors (check_id, signature_id,"
+	if ((sq = callus_learn_prepare(r, &st, "INSERT INTO pending_errors (check_id, sig,"
 					       " first_failure_at, last_failure_at, session, files, snapshot_id)"
-					       " VALUES (?1, ?2, ?3, ?3, ?4, ?5, ?6)")) != SQLITE_OK)
+					       " VALUES (?1, (SELECT rowid FROM signatures WHERE id = ?2),"
+					       " ?3, ?3, ?4, ?5, ?6)")) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_int64(st, 1, check_id);
 	callus_sql_bind_text(st, 2, e->sig->id);
@@ -247,8 +249,9 @@ int callus_learn_fix_absent(learn_run *r, int64_t check_id, int64_t runs)
 
 	if (!r->passed && !r->nerrs)
 		return SQLITE_OK;
-	sq = callus_learn_prepare(r, &st, "SELECT id, signature_id, snapshot_id, files FROM pending_errors"
-					  " WHERE check_id = ?1 AND state = 'pending' ORDER BY id");
+	sq = callus_learn_prepare(r, &st, "SELECT p.id, g.id, p.snapshot_id, p.files FROM pending_errors p"
+					  " JOIN signatures g ON g.rowid = p.sig"
+					  " WHERE p.check_id = ?1 AND p.state = 'pending' ORDER BY p.id");
 	if (sq != SQLITE_OK)
 		return sq;
 	sqlite3_bind_int64(st, 1, check_id);

@@ -177,20 +177,20 @@ static int count_features(callus_store *s, const callus_signature *sig)
 /* Packed to int8 (vecindex.h), as in the vector file: a float32 vector
  * took an overflow page of its own.  An upsert, not INSERT OR REPLACE,
  * whose delete would not reach the trigger that counts the vectors. */
-static int store_vector(callus_store *s, const char *sig_id, const float *vec)
+static int store_vector(callus_store *s, int64_t sig_rowid, const float *vec)
 {
 	uint8_t packed[CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM)];
 	size_t len = callus_vecindex_pack(packed, vec, CALLUS_EMBED_DIM);
 	sqlite3_stmt *st = NULL;
 	int sq = sqlite3_prepare_v2(callus_store_db(s),
-				    "INSERT INTO signature_vectors (signature_id, model, vector)"
-				    " VALUES (?1, ?2, ?3) ON CONFLICT (signature_id, model)"
+				    "INSERT INTO signature_vectors (sig, model, vector)"
+				    " VALUES (?1, ?2, ?3) ON CONFLICT (sig, model)"
 				    " DO UPDATE SET vector = excluded.vector",
 				    -1, &st, NULL);
 
 	if (sq != SQLITE_OK)
 		return sq;
-	callus_sql_bind_text(st, 1, sig_id);
+	sqlite3_bind_int64(st, 1, sig_rowid);
 	callus_sql_bind_text(st, 2, CALLUS_EMBED_BUILTIN_MODEL);
 	sqlite3_bind_blob(st, 3, packed, (int)len, SQLITE_TRANSIENT);
 	sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
@@ -309,7 +309,7 @@ static int pending_add(pending_vecs *p, int64_t id, const float *vec)
 
 #define UNINDEXED_WHERE                                                                       \
 	" WHERE NOT EXISTS (SELECT 1 FROM signature_vectors v"                                 \
-	"  WHERE v.signature_id = g.id AND v.model = ?1)"                                      \
+	"  WHERE v.sig = g.rowid AND v.model = ?1)"                                            \
 	" AND NOT EXISTS (SELECT 1 FROM signature_links l WHERE l.alias_id = g.id)"
 #define UNINDEXED " FROM signatures g" UNINDEXED_WHERE
 /* Only those a trigger queued since the last indexing (store_schema.c),
@@ -445,7 +445,7 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 				sq = link_duplicate(s, sigs[i].id, near, sim);
 				continue;
 			}
-			if ((sq = store_vector(s, sigs[i].id, vec)) == SQLITE_OK)
+			if ((sq = store_vector(s, rowids[i], vec)) == SQLITE_OK)
 				sq = pending_add(&pv, rowids[i], vec);
 		}
 		callus_signatures_free(sigs, n);
@@ -586,7 +586,8 @@ int callus_match_count_vectors(callus_store *s, const char *model, int64_t *with
 	sq = sqlite3_prepare_v2(callus_store_db(s),
 				"SELECT coalesce((SELECT n FROM vector_counts WHERE model = ?1), 0)"
 				"  - (SELECT count(*) FROM signature_links l WHERE EXISTS (SELECT 1 FROM"
-				"   signature_vectors v WHERE v.signature_id = l.alias_id AND v.model = ?1)),"
+				"   signatures g JOIN signature_vectors v ON v.sig = g.rowid"
+				"   WHERE g.id = l.alias_id AND v.model = ?1)),"
 				" ?2 - (SELECT count(*) FROM signature_links)",
 				-1, &st, NULL);
 	if (sq == SQLITE_OK) {

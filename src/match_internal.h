@@ -46,9 +46,8 @@ int callus_match_builtin_vector_path(callus_buf *out, const char *workspace);
 /* Every built-in vector of the store, as callus_match_file_sync() reads
  * them. */
 #define CALLUS_MATCH_BUILTIN_VECTORS                                                          \
-	"SELECT g.rowid, v.vector FROM signature_vectors v JOIN signatures g"                  \
-	" ON g.id = v.signature_id WHERE v.model = '" CALLUS_EMBED_BUILTIN_MODEL "'"           \
-	" ORDER BY g.rowid"
+	"SELECT sig, vector FROM signature_vectors"                                            \
+	" WHERE model = '" CALLUS_EMBED_BUILTIN_MODEL "' ORDER BY sig"
 
 /* The store's count of built-in vectors (kept by triggers); -1 when it
  * cannot be read. */

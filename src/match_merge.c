@@ -85,8 +85,8 @@ int callus_match_merges(callus_store *s, const char *workspace, callus_merge_pai
 		goto out;
 	}
 	if ((sq = sqlite3_prepare_v2(callus_store_db(s),
-				     "SELECT vector FROM signature_vectors WHERE signature_id = ?1"
-				     " AND model = ?2",
+				     "SELECT v.vector FROM signatures g JOIN signature_vectors v"
+				     " ON v.sig = g.rowid WHERE g.id = ?1 AND v.model = ?2",
 				     -1, &vec, NULL)) != SQLITE_OK)
 		goto fail;
 	for (size_t i = 0; i < ngood; i++) {

@@ -64,7 +64,7 @@ static int read_batch(callus_store *s, const char *model, int64_t after, remote_
 	sq = sqlite3_prepare_v2(callus_store_db(s),
 				"SELECT g.rowid, " CALLUS_MATCH_SIGNATURE_COLUMNS " FROM signatures g"
 				" WHERE g.rowid > ?2 AND NOT EXISTS (SELECT 1 FROM signature_vectors v"
-				"  WHERE v.signature_id = g.id AND v.model = ?1)"
+				"  WHERE v.sig = g.rowid AND v.model = ?1)"
 				" AND NOT EXISTS (SELECT 1 FROM signature_links l WHERE l.alias_id = g.id)"
 				" ORDER BY g.rowid LIMIT ?3",
 				-1, &st, NULL);
@@ -115,14 +115,16 @@ static int store_batch(callus_store *s, const char *workspace, const char *model
 	}
 	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		goto out;
-	/* a concurrent indexer may have stored some meanwhile: those stay */
+	/* a concurrent indexer may have stored some meanwhile: those stay;
+	 * one removed meanwhile (callus gc) gets none */
 	sq = sqlite3_prepare_v2(callus_store_db(s),
-				"INSERT INTO signature_vectors (signature_id, model, vector)"
-				" VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
+				"INSERT INTO signature_vectors (sig, model, vector)"
+				" SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM signatures"
+				"  WHERE rowid = ?1) ON CONFLICT DO NOTHING",
 				-1, &st, NULL);
 	for (size_t i = 0; sq == SQLITE_OK && i < b->n; i++) {
 		sqlite3_reset(st);
-		callus_sql_bind_text(st, 1, b->ids[i]);
+		sqlite3_bind_int64(st, 1, b->rowids[i]);
 		callus_sql_bind_text(st, 2, model);
 		sqlite3_bind_blob(st, 3, vecs + i * dim, (int)(dim * sizeof(float)), SQLITE_STATIC);
 		if ((sq = sqlite3_step(st)) != SQLITE_DONE)

@@ -940,9 +940,10 @@ int callus_notes_set_rule(callus_store *s, const char *workspace, const char *id
 
 		sq = callus_sql_exec_texts(callus_store_db(s),
 					   "UPDATE lessons SET corrective_rule = ?1 WHERE id IN"
-					   " (SELECT l.lesson_id FROM lesson_runs l JOIN run_errors g"
-					   "  ON g.run_id = l.run_id JOIN note_signatures x"
-					   "  ON x.signature_id = g.signature_id WHERE x.note_id = ?2)",
+					   " (SELECT l.lesson_id FROM lesson_runs l JOIN run_errors e"
+					   "  ON e.run_id = l.run_id JOIN signatures g ON g.rowid = e.sig"
+					   "  JOIN note_signatures x ON x.signature_id = g.id"
+					   "  WHERE x.note_id = ?2)",
 					   v, 2);
 		if (sq != SQLITE_OK)
 			goto db;

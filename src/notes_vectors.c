@@ -31,7 +31,7 @@
 
 #define NOTED_VECTORS                                                                              \
 	"SELECT g.rowid, v.vector FROM note_signatures x JOIN signatures g ON g.id = x.signature_id" \
-	" JOIN signature_vectors v ON v.signature_id = g.id AND v.model = '"                          \
+	" JOIN signature_vectors v ON v.sig = g.rowid AND v.model = '"                                \
 	CALLUS_EMBED_BUILTIN_MODEL "'"
 
 void callus_notes_vectors_add(callus_store *s, const char *sig)

@@ -769,14 +769,15 @@ static void errors_table(report_ctx *c)
 		return;
 	st = callus_report_prepare(
 	    c,
-	    "CREATE TEMP TABLE report_errors AS SELECT p.id, c.tool, p.signature_id, "
-	    "p.state,"
+	    "CREATE TEMP TABLE report_errors AS SELECT p.id, c.tool, g.id AS signature_id,"
+	    " p.state,"
 	    " p.attempts, p.first_failure_at, p.last_failure_at, p.closed_at, p.files,"
 	    " EXISTS (SELECT 1 FROM suggestions s WHERE s.pending_id = p.id) AS "
 	    "suggested,"
 	    " CAST(julianday(substr(p.first_failure_at, 1, 10)) AS INTEGER) AS first_day,"
 	    " CAST(julianday(substr(p.closed_at, 1, 10)) AS INTEGER) AS closed_day"
 	    " FROM pending_errors p JOIN checks c ON c.id = p.check_id"
+	    " JOIN signatures g ON g.rowid = p.sig"
 	    " WHERE p.first_failure_at >= :lo OR (p.state <> 'pending' AND p.closed_at "
 	    ">= :lo)");
 	callus_report_step(c, st);

@@ -183,9 +183,11 @@ int callus_store_open(callus_store **out, const char *path, int timeout_ms, call
 	if ((rc = set_wal(s, timeout_ms, err)) < 0)
 		goto fail;
 	sqlite3_wal_hook(s->db, wal_committed, s);
+	/* the migrations before the foreign keys: a table they rebuild is
+	 * dropped, and with the keys on its rows' cascades would run */
 	if ((rc = callus_store_exec(s, "PRAGMA synchronous = NORMAL", err)) < 0 ||
-	    (rc = callus_store_exec(s, "PRAGMA foreign_keys = ON", err)) < 0 ||
-	    (rc = callus_store_migrate(s, err)) < 0)
+	    (rc = callus_store_migrate(s, err)) < 0 ||
+	    (rc = callus_store_exec(s, "PRAGMA foreign_keys = ON", err)) < 0)
 		goto fail;
 	*out = s;
 	return 0;

@@ -64,7 +64,9 @@ int64_t callus_store_query_int(callus_store *s, const char *sql);
 
 /* Bring a newly opened store's schema to CALLUS_STORE_SCHEMA_VERSION, in
  * one write transaction (store_schema.c); err as above, CALLUS_EINVAL for a
- * store newer than this callus. */
+ * store newer than this callus.  Before foreign keys are turned on: a
+ * migration may drop a table to rebuild it (SQLite's way to change a
+ * column), which with the keys on would cascade to the rows naming it. */
 int callus_store_migrate(callus_store *s, callus_error *err);
 
 /* Add m's rows to the metrics table, inside the caller's transaction

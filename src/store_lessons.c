@@ -50,8 +50,9 @@ static int insert_run(callus_store *s, const callus_lesson *l, const callus_run_
 	if (!run || !run->diags || !run->diags->count)
 		return SQLITE_OK;
 	rc = sqlite3_prepare_v2(callus_store_db(s),
-				"INSERT INTO run_errors (run_id, file, line, col, code, message,"
-				" signature_id) VALUES (?,?,?,?,?,?,?)", -1, &st, NULL);
+				"INSERT INTO run_errors (run_id, file, line, col, code, message, sig)"
+				" VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
+				" (SELECT rowid FROM signatures WHERE id = ?7))", -1, &st, NULL);
 	for (size_t i = 0; rc == SQLITE_OK && i < run->diags->count; i++) {
 		const callus_diag *d = &run->diags->items[i];
 
@@ -181,8 +182,9 @@ int callus_store_record_lesson(callus_store *s, callus_lesson *l, const callus_r
 			goto rollback;
 		}
 	}
-	if ((sq = insert_run(s, l, run, &run_id)) != SQLITE_OK ||
-	    (sq = insert_signatures(s, run, l->last_seen)) != SQLITE_OK)
+	/* the signatures first: the run's errors name them by rowid */
+	if ((sq = insert_signatures(s, run, l->last_seen)) != SQLITE_OK ||
+	    (sq = insert_run(s, l, run, &run_id)) != SQLITE_OK)
 		goto db_fail;
 	sq = sqlite3_prepare_v2(
 		callus_store_db(s),

@@ -493,6 +493,107 @@ static const char *const migrations[] = {
 	 * run_errors now.  About 200 bytes a signature (2,778 -> 2,579 after
 	 * VACUUM at 10,000 recordings). */
 	"DROP TABLE signature_runs;",
+	/* 15 -> 16: the tables with a row for every signature or error of a
+	 * run name the signature by its rowid, not its 64-hex id: each key
+	 * and each index entry held the 64 characters again (about 350
+	 * bytes a signature at 10,000 recordings, docs/scale.md), and the
+	 * vectors' key, random in the id, dirtied a page anywhere in the
+	 * table at each insert where an increasing rowid appends.  The
+	 * rowid of signatures is stable: the vector files already name
+	 * records by it.  Tables rebuilt in SQLite's order for a change it
+	 * cannot ALTER (callus_store_migrate runs this with foreign keys off,
+	 * so that dropping pending_errors deletes no suggestion); the
+	 * triggers of the dropped tables, and those reading their columns
+	 * (dropped first: a rename checks every trigger), made again after
+	 * the copies, so that no count moves.  A signature
+	 * removed takes its vectors and errors with it (signature_gone), as
+	 * the foreign keys' cascade did: before it goes, so that the noted
+	 * count's trigger still finds its id. */
+	"DROP TRIGGER noted_count_note_add;"
+	"DROP TRIGGER noted_count_note_remove;"
+	"CREATE TABLE signature_vectors_k ("
+	"  sig INTEGER NOT NULL,"
+	"  model TEXT NOT NULL,"
+	"  vector BLOB NOT NULL,"
+	"  PRIMARY KEY (sig, model)) WITHOUT ROWID;"
+	"INSERT INTO signature_vectors_k SELECT g.rowid, v.model, v.vector"
+	"  FROM signature_vectors v JOIN signatures g ON g.id = v.signature_id ORDER BY 1, 2;"
+	"DROP TABLE signature_vectors;"
+	"ALTER TABLE signature_vectors_k RENAME TO signature_vectors;"
+	"CREATE TABLE pending_errors_k ("
+	"  id INTEGER PRIMARY KEY,"
+	"  check_id INTEGER NOT NULL REFERENCES checks(id) ON DELETE CASCADE,"
+	"  sig INTEGER NOT NULL,"
+	"  state TEXT NOT NULL DEFAULT 'pending'"
+	"   CHECK (state IN ('pending','fixed','permanent')),"
+	"  attempts INTEGER NOT NULL DEFAULT 1 CHECK (attempts >= 1),"
+	"  first_failure_at TEXT NOT NULL,"
+	"  last_failure_at TEXT NOT NULL,"
+	"  session TEXT NOT NULL DEFAULT '',"
+	"  files TEXT NOT NULL DEFAULT '[]',"
+	"  snapshot_id INTEGER REFERENCES snapshots(id) ON DELETE SET NULL,"
+	"  closed_at TEXT NOT NULL DEFAULT '',"
+	"  closed_run INTEGER NOT NULL DEFAULT 0,"
+	"  resolution_id INTEGER REFERENCES resolutions(id) ON DELETE SET NULL);"
+	"INSERT INTO pending_errors_k SELECT p.id, p.check_id, g.rowid, p.state, p.attempts,"
+	"  p.first_failure_at, p.last_failure_at, p.session, p.files, p.snapshot_id, p.closed_at,"
+	"  p.closed_run, p.resolution_id FROM pending_errors p JOIN signatures g"
+	"  ON g.id = p.signature_id;"
+	"DROP TABLE pending_errors;"
+	"ALTER TABLE pending_errors_k RENAME TO pending_errors;"
+	"CREATE UNIQUE INDEX pending_open ON pending_errors(check_id, sig) WHERE state = 'pending';"
+	"CREATE INDEX pending_check ON pending_errors(check_id, sig, state);"
+	"CREATE INDEX pending_last ON pending_errors(state, last_failure_at);"
+	"CREATE INDEX pending_snapshot ON pending_errors(snapshot_id) WHERE snapshot_id IS NOT NULL;"
+	"CREATE TABLE run_errors_k ("
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  file TEXT, line INTEGER, col INTEGER, code TEXT, message TEXT NOT NULL, sig INTEGER);"
+	"INSERT INTO run_errors_k SELECT e.run_id, e.file, e.line, e.col, e.code, e.message,"
+	"  g.rowid FROM run_errors e LEFT JOIN signatures g ON g.id = e.signature_id"
+	"  ORDER BY e.rowid;"
+	"DROP TABLE run_errors;"
+	"ALTER TABLE run_errors_k RENAME TO run_errors;"
+	"CREATE INDEX run_errors_run ON run_errors(run_id);"
+	"CREATE TRIGGER pending_starts_pending BEFORE INSERT ON pending_errors"
+	"  WHEN NEW.state <> 'pending'"
+	"  BEGIN SELECT RAISE(ABORT, 'an error starts pending'); END;"
+	"CREATE TRIGGER pending_one_way BEFORE UPDATE OF state ON pending_errors"
+	"  WHEN OLD.state <> 'pending' AND NEW.state <> OLD.state"
+	"  BEGIN SELECT RAISE(ABORT, 'a fixed or permanent error stays so'); END;"
+	"CREATE TRIGGER totals_error_in AFTER INSERT ON pending_errors"
+	"  BEGIN UPDATE totals SET pending = pending + 1; END;"
+	"CREATE TRIGGER totals_error_out AFTER DELETE ON pending_errors"
+	"  BEGIN UPDATE totals SET pending = pending - (OLD.state = 'pending'),"
+	"  fixed = fixed - (OLD.state = 'fixed'), permanent = permanent - (OLD.state = 'permanent');"
+	"  END;"
+	"CREATE TRIGGER totals_error_closed AFTER UPDATE OF state ON pending_errors"
+	"  WHEN OLD.state = 'pending' AND NEW.state <> 'pending'"
+	"  BEGIN UPDATE totals SET pending = pending - 1, fixed = fixed + (NEW.state = 'fixed'),"
+	"  permanent = permanent + (NEW.state = 'permanent'); END;"
+	"CREATE TRIGGER vectors_added AFTER INSERT ON signature_vectors BEGIN"
+	"  INSERT INTO vector_counts VALUES (NEW.model, 1)"
+	"  ON CONFLICT (model) DO UPDATE SET n = n + 1; END;"
+	"CREATE TRIGGER vectors_removed AFTER DELETE ON signature_vectors BEGIN"
+	"  UPDATE vector_counts SET n = n - 1 WHERE model = OLD.model; END;"
+	"CREATE TRIGGER noted_count_note_add AFTER INSERT ON note_signatures"
+	"  WHEN EXISTS (SELECT 1 FROM signatures g JOIN signature_vectors v ON v.sig = g.rowid"
+	"   WHERE g.id = NEW.signature_id AND v.model = '" CALLUS_EMBED_BUILTIN_MODEL "')"
+	"  BEGIN UPDATE noted_count SET n = n + 1; END;"
+	"CREATE TRIGGER noted_count_note_remove AFTER DELETE ON note_signatures"
+	"  WHEN EXISTS (SELECT 1 FROM signatures g JOIN signature_vectors v ON v.sig = g.rowid"
+	"   WHERE g.id = OLD.signature_id AND v.model = '" CALLUS_EMBED_BUILTIN_MODEL "')"
+	"  BEGIN UPDATE noted_count SET n = n - 1; END;"
+	"CREATE TRIGGER noted_count_vector_add AFTER INSERT ON signature_vectors"
+	"  WHEN NEW.model = '" CALLUS_EMBED_BUILTIN_MODEL "' AND EXISTS (SELECT 1 FROM"
+	"   signatures g JOIN note_signatures x ON x.signature_id = g.id WHERE g.rowid = NEW.sig)"
+	"  BEGIN UPDATE noted_count SET n = n + 1; END;"
+	"CREATE TRIGGER noted_count_vector_remove AFTER DELETE ON signature_vectors"
+	"  WHEN OLD.model = '" CALLUS_EMBED_BUILTIN_MODEL "' AND EXISTS (SELECT 1 FROM"
+	"   signatures g JOIN note_signatures x ON x.signature_id = g.id WHERE g.rowid = OLD.sig)"
+	"  BEGIN UPDATE noted_count SET n = n - 1; END;"
+	"CREATE TRIGGER signature_gone BEFORE DELETE ON signatures BEGIN"
+	"  DELETE FROM signature_vectors WHERE sig = OLD.rowid;"
+	"  DELETE FROM pending_errors WHERE sig = OLD.rowid; END;",
 };
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,
 	       "one migration per schema version");
@@ -544,6 +645,10 @@ int callus_store_migrate(callus_store *s, callus_error *err)
 				    NULL) != SQLITE_OK)
 		return callus_store_db_error(s, err, sqlite3_errcode(callus_store_db(s)),
 					     "cannot migrate");
+	/* a table rebuilt is dropped: no cascade to the rows naming it (a
+	 * no-op inside a transaction, hence before it) */
+	if ((rc = callus_store_exec(s, "PRAGMA foreign_keys = OFF", err)) < 0)
+		return rc;
 	/* IMMEDIATE takes the write lock now, so two processes creating the
 	 * store at once apply the migrations exactly once. */
 	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)

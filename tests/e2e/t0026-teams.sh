@@ -91,7 +91,7 @@ test_expect_success 'synced, the team note is suggested in B, and B'"'"'s applic
 	"$CALLUS" notes --layer team --json | jq -e "length == 1 and .[0].layer == \"team\"" &&
 	# its signature is indexed by the sync, not left to the next recording
 	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM signature_vectors v
-		JOIN note_cache c ON c.signature_id = v.signature_id")" = 1 &&
+		JOIN signatures g ON g.rowid = v.sig JOIN note_cache c ON c.signature_id = g.id")" = 1 &&
 	test_expect_code 1 "$CALLUS" run -- gcc -Werror=format -c show.c 2>err &&
 	grep -q "callus:   note [0-9a-f]\{12\} (worked 5 of 5 times, team)" err &&
 	grep -q "^callus:   +	printf(\"%d" err &&

@@ -164,6 +164,23 @@ static long long count(fixture *f, const char *q)
 	return n;
 }
 
+/* The text of q's first column (owned by the caller). */
+static char *text_of(fixture *f, const char *q)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	char *t = NULL;
+
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, q, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		t = strdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	assert_non_null(t);
+	return t;
+}
+
 static int lesson_file_exists(fixture *f, const char *sig)
 {
 	char path[160];
@@ -338,14 +355,17 @@ static void the_background_pass_is_due_once_per_interval(void **state)
  * float32 vector): the vector packed to 260 bytes, counted, nothing queued
  * for indexing; the lesson's file in lesson_files; schema 13's totals
  * counted; schema 14's lesson_runs rebuilt without a rowid, every row kept;
- * schema 15's signature_runs gone, each of its pairs still in run_errors. */
+ * schema 15's signature_runs gone, each of its pairs still in run_errors;
+ * schema 16's errors and vectors naming the same signatures by rowid, the
+ * suggestions of the rebuilt pending errors still there. */
 static void an_old_store_migrates_packed_and_counted(void **state)
 {
 	fixture *f = *state;
 	const char *src = getenv("CALLUS_SRCDIR");
 	char cmd[512];
 	callus_store *s = NULL;
-	int64_t links, runs, errors;
+	int64_t links, runs, errors, suggestions;
+	char *pending, *named, *after;
 	int drifted = -1;
 
 	callus_store_close(f->s);
@@ -361,6 +381,14 @@ static void an_old_store_migrates_packed_and_counted(void **state)
 	runs = count(f, "SELECT count(*) FROM lesson_runs");
 	errors = count(f, "SELECT count(*) FROM run_errors");
 	assert_true(links > 0 && runs > 0 && errors >= links);
+	pending = text_of(f, "SELECT group_concat(id || ' ' || signature_id || ' ' || state, ',')"
+			     " FROM (SELECT * FROM pending_errors ORDER BY id)");
+	named = text_of(f, "SELECT group_concat(run_id || ' ' || message || ' ' || signature_id, ',')"
+			   " FROM (SELECT * FROM run_errors WHERE signature_id IS NOT NULL"
+			   "  ORDER BY rowid)");
+	suggestions = count(f, "SELECT count(*) FROM suggestions");
+	assert_int_equal(count(f, "SELECT count(*) FROM pending_errors"), 2);
+	assert_true(suggestions > 0);
 	assert_int_equal(callus_store_open(&s, f->path, 5000, NULL), 0);
 	assert_int_equal(callus_store_schema_version(s), CALLUS_STORE_SCHEMA_VERSION);
 	assert_int_equal(callus_store_totals_check(s, 0, &drifted, NULL), 0);
@@ -378,8 +406,25 @@ static void an_old_store_migrates_packed_and_counted(void **state)
 				  " WHERE name = 'lesson_runs' AND wr"), 1);
 	assert_int_equal(count(f, "SELECT count(*) FROM sqlite_schema WHERE name LIKE 'signature_runs%'"), 0);
 	assert_int_equal(count(f, "SELECT count(*) FROM run_errors"), errors);
-	assert_int_equal(count(f, "SELECT count(*) FROM (SELECT DISTINCT run_id, signature_id"
-				  " FROM run_errors WHERE signature_id IS NOT NULL)"), links);
+	assert_int_equal(count(f, "SELECT count(*) FROM (SELECT DISTINCT run_id, sig"
+				  " FROM run_errors WHERE sig IS NOT NULL)"), links);
+	/* schema 16: the same rows, naming the same signatures */
+	after = text_of(f, "SELECT group_concat(p.id || ' ' || g.id || ' ' || p.state, ',') FROM"
+			   " (SELECT * FROM pending_errors ORDER BY id) p"
+			   " JOIN signatures g ON g.rowid = p.sig");
+	assert_string_equal(after, pending);
+	free(after);
+	after = text_of(f, "SELECT group_concat(e.run_id || ' ' || e.message || ' ' || g.id, ',')"
+			   " FROM (SELECT * FROM run_errors WHERE sig IS NOT NULL ORDER BY rowid) e"
+			   " JOIN signatures g ON g.rowid = e.sig");
+	assert_string_equal(after, named);
+	free(after);
+	assert_int_equal(count(f, "SELECT count(*) FROM signature_vectors v"
+				  " JOIN signatures g ON g.rowid = v.sig"), 1);
+	assert_int_equal(count(f, "SELECT count(*) FROM suggestions"), suggestions);
+	assert_int_equal(count(f, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+	free(pending);
+	free(named);
 	assert_int_equal(count(f, "SELECT count(*) FROM lessons WHERE file <> ''"),
 			 count(f, "SELECT count(DISTINCT lesson_id) FROM lesson_files"));
 }

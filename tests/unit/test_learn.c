@@ -361,9 +361,9 @@ static void transitions_are_one_way(void **state)
 					  NULL, NULL),
 			     SQLITE_OK);
 	assert_int_not_equal(sqlite3_exec(db,
-					  "INSERT INTO pending_errors (check_id, signature_id, state,"
+					  "INSERT INTO pending_errors (check_id, sig, state,"
 					  " first_failure_at, last_failure_at) SELECT check_id,"
-					  " signature_id, 'fixed', 'x', 'x' FROM pending_errors",
+					  " sig, 'fixed', 'x', 'x' FROM pending_errors",
 					  NULL, NULL, NULL),
 			     SQLITE_OK);
 	assert_non_null(strstr(sqlite3_errmsg(db), "starts pending"));
@@ -630,7 +630,7 @@ static void concurrent_sessions(void **state)
 	assert_int_equal(callus_learn_resolutions(f->s, NULL, 0, &rs, &n, NULL), 0);
 	assert_int_equal(n, count_state(f, CALLUS_STATE_FIXED));
 	callus_resolutions_free(rs, n);
-	assert_int_equal(query_int(f, "SELECT count(*) FROM (SELECT check_id, signature_id FROM"
+	assert_int_equal(query_int(f, "SELECT count(*) FROM (SELECT check_id, sig FROM"
 				      " pending_errors WHERE state = 'pending' GROUP BY 1, 2"
 				      " HAVING count(*) > 1)"),
 			 0);

@@ -464,9 +464,9 @@ static int64_t store_signature(fixture *f, const char *id, const float *v)
 	if (v) {
 		callus_vecindex_pack(packed, v, CALLUS_EMBED_DIM);
 		assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
-						    "INSERT INTO signature_vectors (signature_id,"
-						    " model, vector) VALUES (?1, '"
-						    CALLUS_EMBED_BUILTIN_MODEL "', ?2)",
+						    "INSERT INTO signature_vectors (sig, model, vector)"
+						    " SELECT rowid, '" CALLUS_EMBED_BUILTIN_MODEL "', ?2"
+						    " FROM signatures WHERE id = ?1",
 						    -1, &st, NULL),
 				 SQLITE_OK);
 		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
@@ -533,8 +533,9 @@ static void noted_vectors_follow_the_store(void **state)
 	int64_t ra, rb, rp;
 
 	assert_int_equal(one_int(f, "SELECT n FROM noted_count"), NOTES);
-	assert_int_equal(one_int(f, "SELECT count(*) FROM note_signatures x JOIN signature_vectors v"
-				   " ON v.signature_id = x.signature_id"), NOTES);
+	assert_int_equal(one_int(f, "SELECT count(*) FROM note_signatures x JOIN signatures g"
+				   " ON g.id = x.signature_id JOIN signature_vectors v ON v.sig = g.rowid"),
+			 NOTES);
 	assert_int_equal(noted_records(f), 0);
 	assert_int_equal(callus_notes_vectors_fresh(f->s, &path, NULL), 0);
 	assert_int_equal(noted_records(f), NOTES);
@@ -544,7 +545,7 @@ static void noted_vectors_follow_the_store(void **state)
 	assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
 					    "SELECT g.rowid, v.vector FROM note_signatures x JOIN"
 					    " signatures g ON g.id = x.signature_id JOIN"
-					    " signature_vectors v ON v.signature_id = g.id LIMIT 1",
+					    " signature_vectors v ON v.sig = g.rowid LIMIT 1",
 					    -1, &st, NULL),
 			 SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
@@ -592,8 +593,8 @@ static void noted_vectors_follow_the_store(void **state)
 	assert_true(found_by(path.ptr, vb, rb));
 	assert_true(found_by(path.ptr, va, ra));
 	/* the count follows a vector removed too */
-	sql(f, "DELETE FROM signature_vectors WHERE signature_id = '"
-	       "cafecafecafecafecafecafecafecafecafecafecafecafecafecafecafecafe'");
+	sql(f, "DELETE FROM signature_vectors WHERE sig = (SELECT rowid FROM signatures WHERE id = '"
+	       "cafecafecafecafecafecafecafecafecafecafecafecafecafecafecafecafe')");
 	assert_int_equal(one_int(f, "SELECT n FROM noted_count"), NOTES - 200 + 1);
 	callus_buf_release(&path);
 }

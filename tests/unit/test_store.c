@@ -305,10 +305,11 @@ static void totals_follow_every_change(void **state)
 		"INSERT INTO signatures (id, error_type, message_pattern, original, tool, first_seen,"
 		" last_seen) VALUES ('g1', 'E', 'p', 'o', 'gcc', 't', 't'),"
 		" ('g2', 'E', 'q', 'o', 'gcc', 't', 't'), ('g3', 'E', 'r', 'o', 'gcc', 't', 't')",
-		"INSERT INTO pending_errors (check_id, signature_id, first_failure_at, last_failure_at)"
-		" VALUES (1, 'g1', 't', 't'), (2, 'g2', 't', 't'), (1, 'g3', 't', 't')",
-		"UPDATE pending_errors SET state = 'fixed' WHERE signature_id = 'g1'",
-		"UPDATE pending_errors SET state = 'permanent' WHERE signature_id = 'g2'",
+		/* g1, g2, g3: rowids 1, 2, 3 */
+		"INSERT INTO pending_errors (check_id, sig, first_failure_at, last_failure_at)"
+		" VALUES (1, 1, 't', 't'), (2, 2, 't', 't'), (1, 3, 't', 't')",
+		"UPDATE pending_errors SET state = 'fixed' WHERE sig = 1",
+		"UPDATE pending_errors SET state = 'permanent' WHERE sig = 2",
 		"UPDATE pending_errors SET attempts = attempts + 1",
 		"INSERT INTO resolutions (signature_id, description, code_changes, application_count,"
 		" success_count, created_at) VALUES ('g1', 'd', '', 3, 2, 't'), ('g2', 'e', '', 1, 1, 't')",
