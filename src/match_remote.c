@@ -32,19 +32,15 @@ int callus_match_remote_text(callus_buf *out, const callus_signature *sig)
 
 typedef struct remote_batch {
 	int64_t *rowids;
-	char **ids;
 	char **texts;
 	size_t n;
 } remote_batch;
 
 static void batch_release(remote_batch *b)
 {
-	for (size_t i = 0; i < b->n; i++) {
-		free(b->ids[i]);
+	for (size_t i = 0; i < b->n; i++)
 		free(b->texts[i]);
-	}
 	free(b->rowids);
-	free(b->ids);
 	free(b->texts);
 	memset(b, 0, sizeof(*b));
 }
@@ -58,7 +54,6 @@ static int read_batch(callus_store *s, const char *model, int64_t after, remote_
 
 	memset(b, 0, sizeof(*b));
 	if (!(b->rowids = calloc(REMOTE_BATCH, sizeof(*b->rowids))) ||
-	    !(b->ids = calloc(REMOTE_BATCH, sizeof(*b->ids))) ||
 	    !(b->texts = calloc(REMOTE_BATCH, sizeof(*b->texts))))
 		return SQLITE_NOMEM;
 	sq = sqlite3_prepare_v2(callus_store_db(s),
@@ -79,7 +74,7 @@ static int read_batch(callus_store *s, const char *model, int64_t after, remote_
 
 		if ((sq = callus_match_read_signature(st, 1, &g)) != SQLITE_OK)
 			break;
-		if (callus_match_remote_text(&text, &g) < 0 || !(b->ids[b->n] = strdup(g.id))) {
+		if (callus_match_remote_text(&text, &g) < 0) {
 			callus_buf_release(&text);
 			callus_signature_release(&g);
 			sq = SQLITE_NOMEM;
