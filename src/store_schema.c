@@ -16,6 +16,41 @@
 #include <stdint.h>
 #include <string.h>
 
+/* The triggers that make an error's states one-way whoever writes the store
+ * (schema 4; made again with the table, schema 16). */
+#define PENDING_ONE_WAY                                                                     \
+	"CREATE TRIGGER pending_starts_pending BEFORE INSERT ON pending_errors"             \
+	"  WHEN NEW.state <> 'pending'"                                                     \
+	"  BEGIN SELECT RAISE(ABORT, 'an error starts pending'); END;"                      \
+	"CREATE TRIGGER pending_one_way BEFORE UPDATE OF state ON pending_errors"           \
+	"  WHEN OLD.state <> 'pending' AND NEW.state <> OLD.state"                          \
+	"  BEGIN SELECT RAISE(ABORT, 'a fixed or permanent error stays so'); END;"
+
+/* The errors by state in totals (schema 13; made again with the table,
+ * schema 16). */
+#define PENDING_TOTALS                                                                      \
+	"CREATE TRIGGER totals_error_in AFTER INSERT ON pending_errors"                     \
+	"  BEGIN UPDATE totals SET pending = pending + 1; END;"                             \
+	"CREATE TRIGGER totals_error_out AFTER DELETE ON pending_errors"                    \
+	"  BEGIN UPDATE totals SET pending = pending - (OLD.state = 'pending'),"            \
+	"  fixed = fixed - (OLD.state = 'fixed'),"                                          \
+	" permanent = permanent - (OLD.state = 'permanent');"                               \
+	"  END;"                                                                            \
+	"CREATE TRIGGER totals_error_closed AFTER UPDATE OF state ON pending_errors"        \
+	"  WHEN OLD.state = 'pending' AND NEW.state <> 'pending'"                           \
+	"  BEGIN UPDATE totals SET pending = pending - 1,"                                   \
+	" fixed = fixed + (NEW.state = 'fixed'),"                                           \
+	"  permanent = permanent + (NEW.state = 'permanent'); END;"
+
+/* The vectors counted per model (schema 9; made again with the table,
+ * schema 16). */
+#define VECTOR_COUNTS                                                                       \
+	"CREATE TRIGGER vectors_added AFTER INSERT ON signature_vectors BEGIN"              \
+	"  INSERT INTO vector_counts VALUES (NEW.model, 1)"                                 \
+	"  ON CONFLICT (model) DO UPDATE SET n = n + 1; END;"                               \
+	"CREATE TRIGGER vectors_removed AFTER DELETE ON signature_vectors BEGIN"            \
+	"  UPDATE vector_counts SET n = n - 1 WHERE model = OLD.model; END;"
+
 /* Forward-only migrations; migrations[i] takes the schema from version i
  * to version i + 1.  Never edit one that has shipped: add another. */
 static const char *const migrations[] = {
@@ -133,12 +168,7 @@ static const char *const migrations[] = {
 	"  WHERE state = 'pending';"
 	"CREATE INDEX pending_check ON pending_errors(check_id, signature_id, state);"
 	"CREATE INDEX pending_last ON pending_errors(state, last_failure_at);"
-	"CREATE TRIGGER pending_starts_pending BEFORE INSERT ON pending_errors"
-	"  WHEN NEW.state <> 'pending'"
-	"  BEGIN SELECT RAISE(ABORT, 'an error starts pending'); END;"
-	"CREATE TRIGGER pending_one_way BEFORE UPDATE OF state ON pending_errors"
-	"  WHEN OLD.state <> 'pending' AND NEW.state <> OLD.state"
-	"  BEGIN SELECT RAISE(ABORT, 'a fixed or permanent error stays so'); END;"
+	PENDING_ONE_WAY
 	"CREATE TABLE suggestions ("
 	"  id INTEGER PRIMARY KEY,"
 	"  pending_id INTEGER NOT NULL REFERENCES pending_errors(id) ON DELETE CASCADE,"
@@ -319,11 +349,7 @@ static const char *const migrations[] = {
 	"  model TEXT PRIMARY KEY,"
 	"  n INTEGER NOT NULL) WITHOUT ROWID;"
 	"INSERT INTO vector_counts SELECT model, count(*) FROM signature_vectors GROUP BY model;"
-	"CREATE TRIGGER vectors_added AFTER INSERT ON signature_vectors BEGIN"
-	"  INSERT INTO vector_counts VALUES (NEW.model, 1)"
-	"  ON CONFLICT (model) DO UPDATE SET n = n + 1; END;"
-	"CREATE TRIGGER vectors_removed AFTER DELETE ON signature_vectors BEGIN"
-	"  UPDATE vector_counts SET n = n - 1 WHERE model = OLD.model; END;"
+	VECTOR_COUNTS
 	"CREATE TABLE signatures_unindexed (sig_rowid INTEGER PRIMARY KEY);"
 	"INSERT INTO signatures_unindexed SELECT g.rowid FROM signatures g"
 	"  WHERE NOT EXISTS (SELECT 1 FROM signature_vectors v WHERE v.signature_id = g.id"
@@ -419,16 +445,7 @@ static const char *const migrations[] = {
 	"  BEGIN UPDATE totals SET signatures = signatures - 1; END;"
 	/* an error starts pending and leaves it once (pending_starts_pending,
 	 * pending_one_way) */
-	"CREATE TRIGGER totals_error_in AFTER INSERT ON pending_errors"
-	"  BEGIN UPDATE totals SET pending = pending + 1; END;"
-	"CREATE TRIGGER totals_error_out AFTER DELETE ON pending_errors"
-	"  BEGIN UPDATE totals SET pending = pending - (OLD.state = 'pending'),"
-	"  fixed = fixed - (OLD.state = 'fixed'), permanent = permanent - (OLD.state = 'permanent');"
-	"  END;"
-	"CREATE TRIGGER totals_error_closed AFTER UPDATE OF state ON pending_errors"
-	"  WHEN OLD.state = 'pending' AND NEW.state <> 'pending'"
-	"  BEGIN UPDATE totals SET pending = pending - 1, fixed = fixed + (NEW.state = 'fixed'),"
-	"  permanent = permanent + (NEW.state = 'permanent'); END;"
+	PENDING_TOTALS
 	"CREATE TRIGGER totals_resolution_in AFTER INSERT ON resolutions"
 	"  BEGIN UPDATE totals SET resolutions = resolutions + 1,"
 	"  applications = applications + NEW.application_count,"
@@ -554,27 +571,9 @@ static const char *const migrations[] = {
 	"DROP TABLE run_errors;"
 	"ALTER TABLE run_errors_k RENAME TO run_errors;"
 	"CREATE INDEX run_errors_run ON run_errors(run_id);"
-	"CREATE TRIGGER pending_starts_pending BEFORE INSERT ON pending_errors"
-	"  WHEN NEW.state <> 'pending'"
-	"  BEGIN SELECT RAISE(ABORT, 'an error starts pending'); END;"
-	"CREATE TRIGGER pending_one_way BEFORE UPDATE OF state ON pending_errors"
-	"  WHEN OLD.state <> 'pending' AND NEW.state <> OLD.state"
-	"  BEGIN SELECT RAISE(ABORT, 'a fixed or permanent error stays so'); END;"
-	"CREATE TRIGGER totals_error_in AFTER INSERT ON pending_errors"
-	"  BEGIN UPDATE totals SET pending = pending + 1; END;"
-	"CREATE TRIGGER totals_error_out AFTER DELETE ON pending_errors"
-	"  BEGIN UPDATE totals SET pending = pending - (OLD.state = 'pending'),"
-	"  fixed = fixed - (OLD.state = 'fixed'), permanent = permanent - (OLD.state = 'permanent');"
-	"  END;"
-	"CREATE TRIGGER totals_error_closed AFTER UPDATE OF state ON pending_errors"
-	"  WHEN OLD.state = 'pending' AND NEW.state <> 'pending'"
-	"  BEGIN UPDATE totals SET pending = pending - 1, fixed = fixed + (NEW.state = 'fixed'),"
-	"  permanent = permanent + (NEW.state = 'permanent'); END;"
-	"CREATE TRIGGER vectors_added AFTER INSERT ON signature_vectors BEGIN"
-	"  INSERT INTO vector_counts VALUES (NEW.model, 1)"
-	"  ON CONFLICT (model) DO UPDATE SET n = n + 1; END;"
-	"CREATE TRIGGER vectors_removed AFTER DELETE ON signature_vectors BEGIN"
-	"  UPDATE vector_counts SET n = n - 1 WHERE model = OLD.model; END;"
+	PENDING_ONE_WAY
+	PENDING_TOTALS
+	VECTOR_COUNTS
 	"CREATE TRIGGER noted_count_note_add AFTER INSERT ON note_signatures"
 	"  WHEN EXISTS (SELECT 1 FROM signatures g JOIN signature_vectors v ON v.sig = g.rowid"
 	"   WHERE g.id = NEW.signature_id AND v.model = '" CALLUS_EMBED_BUILTIN_MODEL "')"
