@@ -16,6 +16,21 @@
 #include <stdint.h>
 #include <string.h>
 
+/* An error's columns after its check and signature (schema 4; the table
+ * rebuilt with them, schema 16). */
+#define PENDING_COLUMNS                                                                     \
+	"  state TEXT NOT NULL DEFAULT 'pending'"                                           \
+	"   CHECK (state IN ('pending','fixed','permanent')),"                              \
+	"  attempts INTEGER NOT NULL DEFAULT 1 CHECK (attempts >= 1),"                      \
+	"  first_failure_at TEXT NOT NULL,"                                                 \
+	"  last_failure_at TEXT NOT NULL,"                                                  \
+	"  session TEXT NOT NULL DEFAULT '',"                                               \
+	"  files TEXT NOT NULL DEFAULT '[]',"                                               \
+	"  snapshot_id INTEGER REFERENCES snapshots(id) ON DELETE SET NULL,"                \
+	"  closed_at TEXT NOT NULL DEFAULT '',"                                             \
+	"  closed_run INTEGER NOT NULL DEFAULT 0,"                                          \
+	"  resolution_id INTEGER REFERENCES resolutions(id) ON DELETE SET NULL);"
+
 /* The triggers that make an error's states one-way whoever writes the store
  * (schema 4; made again with the table, schema 16). */
 #define PENDING_ONE_WAY                                                                     \
@@ -153,17 +168,7 @@ static const char *const migrations[] = {
 	"  id INTEGER PRIMARY KEY,"
 	"  check_id INTEGER NOT NULL REFERENCES checks(id) ON DELETE CASCADE,"
 	"  signature_id TEXT NOT NULL REFERENCES signatures(id) ON DELETE CASCADE,"
-	"  state TEXT NOT NULL DEFAULT 'pending'"
-	"   CHECK (state IN ('pending','fixed','permanent')),"
-	"  attempts INTEGER NOT NULL DEFAULT 1 CHECK (attempts >= 1),"
-	"  first_failure_at TEXT NOT NULL,"
-	"  last_failure_at TEXT NOT NULL,"
-	"  session TEXT NOT NULL DEFAULT '',"
-	"  files TEXT NOT NULL DEFAULT '[]',"
-	"  snapshot_id INTEGER REFERENCES snapshots(id) ON DELETE SET NULL,"
-	"  closed_at TEXT NOT NULL DEFAULT '',"
-	"  closed_run INTEGER NOT NULL DEFAULT 0,"
-	"  resolution_id INTEGER REFERENCES resolutions(id) ON DELETE SET NULL);"
+	PENDING_COLUMNS
 	"CREATE UNIQUE INDEX pending_open ON pending_errors(check_id, signature_id)"
 	"  WHERE state = 'pending';"
 	"CREATE INDEX pending_check ON pending_errors(check_id, signature_id, state);"
@@ -541,17 +546,7 @@ static const char *const migrations[] = {
 	"  id INTEGER PRIMARY KEY,"
 	"  check_id INTEGER NOT NULL REFERENCES checks(id) ON DELETE CASCADE,"
 	"  sig INTEGER NOT NULL,"
-	"  state TEXT NOT NULL DEFAULT 'pending'"
-	"   CHECK (state IN ('pending','fixed','permanent')),"
-	"  attempts INTEGER NOT NULL DEFAULT 1 CHECK (attempts >= 1),"
-	"  first_failure_at TEXT NOT NULL,"
-	"  last_failure_at TEXT NOT NULL,"
-	"  session TEXT NOT NULL DEFAULT '',"
-	"  files TEXT NOT NULL DEFAULT '[]',"
-	"  snapshot_id INTEGER REFERENCES snapshots(id) ON DELETE SET NULL,"
-	"  closed_at TEXT NOT NULL DEFAULT '',"
-	"  closed_run INTEGER NOT NULL DEFAULT 0,"
-	"  resolution_id INTEGER REFERENCES resolutions(id) ON DELETE SET NULL);"
+	PENDING_COLUMNS
 	"INSERT INTO pending_errors_k SELECT p.id, p.check_id, g.rowid, p.state, p.attempts,"
 	"  p.first_failure_at, p.last_failure_at, p.session, p.files, p.snapshot_id, p.closed_at,"
 	"  p.closed_run, p.resolution_id FROM pending_errors p JOIN signatures g"
