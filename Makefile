@@ -115,6 +115,9 @@ $(BUILD)/tests/test_snapshot: $(BUILD)/callus-git
 $(BUILD)/tests/test_embed_remote: $(BUILD)/callus-embed
 $(BUILD)/tests/test_knowledge: $(BUILD)/callus-pg
 
+# test_sqlmem checks the CLI's allocator for SQLite.
+$(BUILD)/tests/test_sqlmem: $(BUILD)/cli/sqlmem.o
+
 # The parsers' sample tests and the summary's share tests/unit/parse_helpers.c.
 $(BUILD)/tests/test_parse_native $(BUILD)/tests/test_parse_ecosystems $(BUILD)/tests/test_summary: \
 	$(BUILD)/tests/unit/parse_helpers.o

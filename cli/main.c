@@ -10,6 +10,7 @@
 #include "callus/buf.h"
 #include "callus/cleantext.h"
 #include "callus/store.h"
+#include "sqlmem.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -176,8 +177,10 @@ int main(int argc, char **argv)
 	 * the hook with a reply.  Children get the defaults back (child.c). */
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
-	/* no command uses a store from two threads */
+	/* no command uses a store from two threads; SQLite's allocations,
+	 * then, from size classes without a lock (sqlmem.h) */
 	callus_store_single_threaded();
+	(void)cli_sqlmem_install();
 	if (!(c = find_command(argv[1]))) {
 		cli_error("'%s' is not a callus command; see 'callus --help'", argv[1]);
 		return 2;

@@ -1,0 +1,191 @@
+/*
+ * sqlmem.c - SQLite's memory in the callus process: small blocks from
+ * size classes carved out of large chunks, larger ones from malloc.
+ *
+ * Debian's SQLite is built without its lookaside allocator
+ * (SQLITE_OMIT_LOOKASIDE), so every object of the schema a process parses
+ * at its first statement, and of every statement it prepares, is a
+ * malloc and a free: about 9,600 pairs in a failing hook, most of them
+ * glibc's slow path (blocks that live until the store closes, so its
+ * per-thread cache is empty); here a pop or a bump, and a push: a failing
+ * hook 16.2 -> 14.1 million instructions (docs/scale.md).  A callus
+ * process is short-lived and uses SQLite from one thread
+ * (callus_store_single_threaded), which is what this relies on: no lock,
+ * and chunks given back only when the process ends, while freed blocks are
+ * reused by the next allocation of their class.
+ *
+ * Not installed under AddressSanitizer: its checks of SQLite's use of
+ * memory are worth more there than the speed.
+ */
+#include "sqlmem.h"
+
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SM_ALIGN 16u                        /* sizes rounded to it */
+#define SM_SMALL_MAX 1024u                  /* larger blocks: malloc */
+#define SM_CLASSES (SM_SMALL_MAX / SM_ALIGN)
+#define SM_CHUNK (64u * 1024u)
+
+/* AddressSanitizer sees SQLite's use of memory only through malloc */
+#if defined(__SANITIZE_ADDRESS__)
+#define SM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SM_ASAN 1
+#endif
+#endif
+
+/* Before every block: the payload's usable size, and whether it came
+ * from malloc.  Two words: the payload stays as aligned as the chunk (16
+ * bytes on 64-bit machines; SQLite needs 8). */
+typedef struct sm_header {
+	size_t size;
+	size_t big;
+} sm_header;
+_Static_assert(sizeof(sm_header) % 8 == 0, "a header keeps the payload aligned");
+
+typedef struct sm_chunk {
+	struct sm_chunk *next;
+} sm_chunk;
+
+/* A freed block of a class, on its class's list. */
+typedef struct sm_free {
+	struct sm_free *next;
+} sm_free;
+
+static struct {
+	unsigned char *cur, *end;       /* the current chunk's unused part */
+	sm_free *free[SM_CLASSES];      /* freed blocks by class */
+	sm_chunk *chunks;               /* every chunk, reachable to the end */
+} sm;
+
+static size_t round_up(size_t n)
+{
+	return n ? (n + SM_ALIGN - 1) & ~(size_t)(SM_ALIGN - 1) : SM_ALIGN;
+}
+
+static void *sm_malloc(int n)
+{
+	size_t size;
+	sm_header *b;
+
+	if (n < 0)
+		return NULL;
+	size = round_up((size_t)n);
+	if (size > SM_SMALL_MAX) {
+		if (!(b = malloc(sizeof(*b) + size)))
+			return NULL;
+		b->big = 1;
+	} else if (sm.free[size / SM_ALIGN - 1]) {
+		sm_free *f = sm.free[size / SM_ALIGN - 1];
+
+		sm.free[size / SM_ALIGN - 1] = f->next;
+		return f;
+	} else {
+		if ((size_t)(sm.end - sm.cur) < sizeof(*b) + size) {
+			sm_chunk *c = malloc(SM_CHUNK);
+
+			if (!c)
+				return NULL;
+			c->next = sm.chunks;
+			sm.chunks = c;
+			/* the rest of the old chunk (under a block) is left */
+			sm.cur = (unsigned char *)c + sizeof(sm_header);
+			sm.end = (unsigned char *)c + SM_CHUNK;
+		}
+		b = (sm_header *)(void *)sm.cur;
+		sm.cur += sizeof(*b) + size;
+		b->big = 0;
+	}
+	b->size = size;
+	return b + 1;
+}
+
+static sm_header *header_of(void *p)
+{
+	return (sm_header *)p - 1;
+}
+
+static void sm_free_block(void *p)
+{
+	sm_header *b;
+	sm_free *f = p;
+
+	if (!p)
+		return;
+	b = header_of(p);
+	if (b->big) {
+		free(b);
+		return;
+	}
+	f->next = sm.free[b->size / SM_ALIGN - 1];
+	sm.free[b->size / SM_ALIGN - 1] = f;
+}
+
+static int sm_size(void *p)
+{
+	return p ? (int)header_of(p)->size : 0;
+}
+
+static void *sm_realloc(void *p, int n)
+{
+	sm_header *b;
+	void *q;
+	size_t have, size;
+
+	if (!p)
+		return sm_malloc(n);
+	if (n < 0)
+		return NULL;
+	b = header_of(p);
+	have = b->size;
+	size = round_up((size_t)n);
+	/* a small block keeps its class (shrunk in place, it would go back
+	 * to the wrong list); a large one stays malloc's, which may grow it
+	 * in place */
+	if (size == have)
+		return p;
+	if (b->big && size > SM_SMALL_MAX) {
+		if (!(b = realloc(b, sizeof(*b) + size)))
+			return NULL;
+		b->size = size;
+		return b + 1;
+	}
+	if (!(q = sm_malloc(n)))
+		return NULL;
+	memcpy(q, p, have < size ? have : size);
+	sm_free_block(p);
+	return q;
+}
+
+static int sm_roundup(int n)
+{
+	return n < 0 ? n : (int)round_up((size_t)n);
+}
+
+static int sm_init(void *arg)
+{
+	(void)arg;
+	return SQLITE_OK;
+}
+
+static void sm_shutdown(void *arg)
+{
+	(void)arg;
+}
+
+static const sqlite3_mem_methods methods = {
+	sm_malloc, sm_free_block, sm_realloc, sm_size, sm_roundup, sm_init, sm_shutdown, NULL,
+};
+
+int cli_sqlmem_install(void)
+{
+#ifdef SM_ASAN
+	return 0;
+#else
+	return sqlite3_config(SQLITE_CONFIG_MALLOC, &methods) == SQLITE_OK;
+#endif
+}

@@ -1,0 +1,18 @@
+/*
+ * sqlmem.h - SQLite's memory in the callus process (sqlmem.c): size
+ * classes carved out of large chunks instead of a malloc a block.
+ */
+#ifndef CALLUS_CLI_SQLMEM_H
+#define CALLUS_CLI_SQLMEM_H
+
+/*
+ * Make it SQLite's allocator, before anything else of SQLite runs (after,
+ * SQLite keeps its own; nothing fails).  For a process that uses SQLite
+ * from one thread only (callus_store_single_threaded()): the allocator
+ * takes no lock.  Its chunks are the process's until it exits.  1 when
+ * installed; 0 when SQLite keeps its own (initialized already, or under
+ * AddressSanitizer, whose checks of SQLite's memory need malloc).
+ */
+int cli_sqlmem_install(void);
+
+#endif

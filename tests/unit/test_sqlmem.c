@@ -1,0 +1,166 @@
+/*
+ * test_sqlmem.c - SQLite's allocator in the callus process (cli/sqlmem.c):
+ * through SQLite's own API once installed, so that what SQLite relies on
+ * is what is checked: alignment, a size at least what was asked,
+ * blocks that never overlap, contents kept by a realloc in every
+ * direction, freed blocks reused, and a real database working on it.
+ * Under AddressSanitizer it is not installed (SQLite keeps malloc) and
+ * the same checks hold of SQLite's own.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../cli/sqlmem.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ASAN 1
+#endif
+#endif
+
+static int installed;
+
+static int setup_group(void **state)
+{
+	(void)state;
+	installed = cli_sqlmem_install();
+#ifndef ASAN
+	/* this process has not used SQLite yet: it must take it */
+	if (!installed)
+		return -1;
+#endif
+	return sqlite3_initialize() == SQLITE_OK ? 0 : -1;
+}
+
+/* Sizes on each side of the classes' limits and of a chunk. */
+static const int sizes[] = { 1,    7,    8,    15,   16,    17,    31,    32,   100,  255,
+			     1008, 1009, 1023, 1024, 1025,  1040,  4096,  4400, 65000,
+			     65536, 70000, 200000 };
+#define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
+
+static void blocks_are_aligned_sized_and_apart(void **state)
+{
+	enum { ROUNDS = 40 };
+	void *p[ROUNDS][NSIZES];
+
+	(void)state;
+	for (int r = 0; r < ROUNDS; r++)
+		for (size_t i = 0; i < NSIZES; i++) {
+			p[r][i] = sqlite3_malloc(sizes[i]);
+			assert_non_null(p[r][i]);
+			assert_int_equal((uintptr_t)p[r][i] % 8, 0);
+			assert_true(sqlite3_msize(p[r][i]) >= (sqlite3_uint64)sizes[i]);
+			/* the whole usable size is SQLite's to write */
+			memset(p[r][i], (r * 31 + (int)i) & 0xff, (size_t)sqlite3_msize(p[r][i]));
+		}
+	for (int r = 0; r < ROUNDS; r++)
+		for (size_t i = 0; i < NSIZES; i++) {
+			const unsigned char *b = p[r][i];
+			size_t n = (size_t)sqlite3_msize(p[r][i]);
+
+			for (size_t k = 0; k < n; k++)
+				assert_int_equal(b[k], (r * 31 + (int)i) & 0xff);
+			sqlite3_free(p[r][i]);
+		}
+}
+
+static void freed_blocks_are_reused(void **state)
+{
+	void *a, *b, *c;
+
+	(void)state;
+	if (!installed)
+		skip();
+	a = sqlite3_malloc(48);
+	b = sqlite3_malloc(48);
+	sqlite3_free(a);
+	/* the same class gets the block back; another class does not */
+	c = sqlite3_malloc(64);
+	assert_ptr_not_equal(c, a);
+	sqlite3_free(c);
+	assert_ptr_equal(sqlite3_malloc(40), a);
+	sqlite3_free(a);
+	sqlite3_free(b);
+}
+
+/* realloc from each size to each other keeps the bytes both can hold. */
+static void realloc_keeps_contents(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < NSIZES; i++)
+		for (size_t j = 0; j < NSIZES; j++) {
+			unsigned char *p = sqlite3_malloc(sizes[i]), *q;
+			int keep = sizes[i] < sizes[j] ? sizes[i] : sizes[j];
+
+			assert_non_null(p);
+			for (int k = 0; k < sizes[i]; k++)
+				p[k] = (unsigned char)(k * 7 + (int)i);
+			q = sqlite3_realloc(p, sizes[j]);
+			assert_non_null(q);
+			assert_true(sqlite3_msize(q) >= (sqlite3_uint64)sizes[j]);
+			for (int k = 0; k < keep; k++)
+				assert_int_equal(q[k], (unsigned char)(k * 7 + (int)i));
+			sqlite3_free(q);
+		}
+	assert_null(sqlite3_realloc(NULL, 0));
+	sqlite3_free(NULL);
+}
+
+static void a_database_works_on_it(void **state)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	static unsigned char blob[300000];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(blob); i++)
+		blob[i] = (unsigned char)(i * 13);
+	assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+				      "CREATE TABLE t (k INTEGER PRIMARY KEY, s TEXT, b BLOB);"
+				      "CREATE INDEX t_s ON t(s);"
+				      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n"
+				      " WHERE i < 20000) INSERT INTO t (s) SELECT printf('row %d %s', i,"
+				      " hex(randomblob(i % 90))) FROM n;"
+				      "DELETE FROM t WHERE k % 3 = 0;",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "INSERT INTO t (k, s, b) VALUES (1000000, 'big', ?1)",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	sqlite3_bind_blob(st, 1, blob, (int)sizeof(blob), SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+	assert_int_equal(sqlite3_prepare_v2(db,
+					    "SELECT count(*), sum(length(s)), (SELECT b FROM t"
+					    " WHERE k = 1000000) FROM t WHERE s LIKE 'row %'",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(st, 0), 20000 - 20000 / 3);
+	assert_int_equal(sqlite3_column_bytes(st, 2), (int)sizeof(blob));
+	assert_memory_equal(sqlite3_column_blob(st, 2), blob, sizeof(blob));
+	sqlite3_finalize(st);
+	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(blocks_are_aligned_sized_and_apart),
+		cmocka_unit_test(freed_blocks_are_reused),
+		cmocka_unit_test(realloc_keeps_contents),
+		cmocka_unit_test(a_database_works_on_it),
+	};
+
+	return cmocka_run_group_tests(tests, setup_group, NULL);
+}
