@@ -7,8 +7,9 @@
  * at its first statement, and of every statement it prepares, is a
  * malloc and a free: about 9,600 pairs in a failing hook, most of them
  * glibc's slow path (blocks that live until the store closes, so its
- * per-thread cache is empty); here a pop or a bump, and a push: a failing
- * hook 16.2 -> 14.1 million instructions (docs/scale.md).  A callus
+ * per-thread cache is empty).  Here blocks of up to 8 KB (a page of the
+ * store with SQLite's header for it fits) are a pop or a bump, and a push:
+ * a failing hook 16.2 -> 13.9 million instructions (docs/scale.md).  A callus
  * process is short-lived and uses SQLite from one thread
  * (callus_store_single_threaded), which is what this relies on: no lock,
  * and chunks given back only when the process ends, while freed blocks are
@@ -25,7 +26,7 @@
 #include <string.h>
 
 #define SM_ALIGN 16u                        /* sizes rounded to it */
-#define SM_SMALL_MAX 1024u                  /* larger blocks: malloc */
+#define SM_SMALL_MAX 8192u                  /* larger blocks: malloc */
 #define SM_CLASSES (SM_SMALL_MAX / SM_ALIGN)
 #define SM_CHUNK (64u * 1024u)
 

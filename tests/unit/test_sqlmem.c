@@ -41,10 +41,10 @@ static int setup_group(void **state)
 	return sqlite3_initialize() == SQLITE_OK ? 0 : -1;
 }
 
-/* Sizes on each side of the classes' limits and of a chunk. */
-static const int sizes[] = { 1,    7,    8,    15,   16,    17,    31,    32,   100,  255,
-			     1008, 1009, 1023, 1024, 1025,  1040,  4096,  4400, 65000,
-			     65536, 70000, 200000 };
+/* Sizes on each side of the classes' limit (8 KB), a page and a chunk. */
+static const int sizes[] = { 1,    7,    8,    15,    16,    17,    31,    32,    100,
+			     255,  1024, 1025, 4096,  4400,  8176,  8177,  8192,  8193,
+			     8208, 65000, 65536, 70000, 200000 };
 #define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
 
 static void blocks_are_aligned_sized_and_apart(void **state)
