@@ -228,9 +228,10 @@ static int read_rows(sync_run *r, sqlite3_stmt *st, size_t *cap, size_t *got)
 		r->notes = k;
 		k = &r->notes[r->nnotes++];
 		memset(k, 0, sizeof(*k));
-		snprintf(k->id, sizeof(k->id), "%s", (const char *)sqlite3_column_text(st, 0));
+		/* a slice reads 256 rows: snprintf was 1.7 % of a failing hook */
+		callus_sql_column_copy(st, 0, k->id, sizeof(k->id));
 		k->active = sqlite3_column_int(st, 1);
-		snprintf(k->hash, sizeof(k->hash), "%s", (const char *)sqlite3_column_text(st, 2));
+		callus_sql_column_copy(st, 2, k->hash, sizeof(k->hash));
 		k->mtime = sqlite3_column_int64(st, 3);
 		k->size = sqlite3_column_int64(st, 4);
 		(*got)++;

@@ -33,6 +33,18 @@ char *callus_sql_column_dup(sqlite3_stmt *st, int i)
 	return strdup(t ? (const char *)t : "");
 }
 
+void callus_sql_column_copy(sqlite3_stmt *st, int i, char *out, size_t outsz)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+	size_t n = t ? (size_t)sqlite3_column_bytes(st, i) : 0;
+
+	if (n >= outsz)
+		n = outsz - 1;
+	if (n)
+		memcpy(out, t, n);
+	out[n] = '\0';
+}
+
 char *callus_sql_strlist_json(const callus_strlist *l)
 {
 	json_t *a = json_array();

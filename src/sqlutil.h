@@ -21,6 +21,10 @@ int callus_sql_exec_texts(sqlite3 *db, const char *sql, const char *const *v, si
 /* A copy of column i as a string ("" for NULL); NULL when out of memory. */
 char *callus_sql_column_dup(sqlite3_stmt *st, int i);
 
+/* Column i's text into out[outsz] (outsz > 0), cut to fit and terminated;
+ * "" for NULL.  For the fixed-size ids of rows read by the hundred. */
+void callus_sql_column_copy(sqlite3_stmt *st, int i, char *out, size_t outsz);
+
 /* A JSON array of the list's strings, compact; caller frees; NULL when out
  * of memory. */
 char *callus_sql_strlist_json(const callus_strlist *l);

@@ -14,6 +14,7 @@
 #include "callus/lesson.h"
 #include "callus/store.h"
 
+#include "sqlutil.h"
 #include "store_internal.h"
 
 typedef struct fixture {
@@ -244,6 +245,39 @@ static off_t wal_size(const fixture *f)
  * check) keep the WAL small: the commit that finds it at 64 frames copies
  * it into the store and empties it.  A WAL only copied was read whole by
  * every later process and copied again by each of them, and grew. */
+/* A column copied into a fixed buffer: cut to fit, always terminated, ""
+ * for NULL (snprintf's "%s" gave "(null)"). */
+static void column_copy_cuts_and_terminates(void **state)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	char small[4], exact[7], roomy[16];
+
+	(void)state;
+	assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT 'abcdef', NULL, '', 42", -1, &st, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	memset(small, 'x', sizeof(small));
+	callus_sql_column_copy(st, 0, small, sizeof(small));
+	assert_string_equal(small, "abc");
+	callus_sql_column_copy(st, 0, exact, sizeof(exact));
+	assert_string_equal(exact, "abcdef");
+	callus_sql_column_copy(st, 0, roomy, sizeof(roomy));
+	assert_string_equal(roomy, "abcdef");
+	callus_sql_column_copy(st, 1, roomy, sizeof(roomy));
+	assert_string_equal(roomy, "");
+	memset(roomy, 'x', sizeof(roomy));
+	callus_sql_column_copy(st, 2, roomy, sizeof(roomy));
+	assert_string_equal(roomy, "");
+	callus_sql_column_copy(st, 3, roomy, sizeof(roomy));
+	assert_string_equal(roomy, "42");
+	callus_sql_column_copy(st, 0, small, 1);
+	assert_string_equal(small, "");
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+}
+
 static void wal_stays_small(void **state)
 {
 	fixture *f = *state;
@@ -398,6 +432,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(lists_and_filters, setup, teardown),
 		cmocka_unit_test_setup_teardown(refuses_newer_and_corrupt_stores, setup, teardown),
 		cmocka_unit_test(signature_ignores_numbers_not_words),
+		cmocka_unit_test(column_copy_cuts_and_terminates),
 		cmocka_unit_test_setup_teardown(wal_stays_small, setup, teardown),
 		cmocka_unit_test_setup_teardown(totals_follow_every_change, setup, teardown),
 	};
