@@ -93,7 +93,9 @@ static void *sm_malloc(int n)
 				return NULL;
 			c->next = sm.chunks;
 			sm.chunks = c;
-			/* the rest of the old chunk (under a block) is left */
+			/* what the old chunk had left, less than this block, stays
+			 * unused; the new one's link takes a header's room, so
+			 * that its blocks are as aligned as the chunk */
 			sm.cur = (unsigned char *)c + sizeof(sm_header);
 			sm.end = (unsigned char *)c + SM_CHUNK;
 		}
