@@ -187,6 +187,7 @@ static const sqlite3_mem_methods methods = {
 int cli_sqlmem_install(void)
 {
 #ifdef SM_ASAN
+	(void)methods;
 	return 0;
 #else
 	return sqlite3_config(SQLITE_CONFIG_MALLOC, &methods) == SQLITE_OK;
