@@ -46,6 +46,14 @@ show_log() {
 	tail -n 80 "$1" | sed 's/^/    /'
 }
 
+# lap WHAT: how long WHAT took, since the last lap (the suite has a time
+# limit: where it goes, on every run)
+lap_at=$SECONDS
+lap() {
+	echo "# $1 took $((SECONDS - lap_at)) s"
+	lap_at=$SECONDS
+}
+
 # step TITLE CMD...: runs CMD quietly; on failure counts it and shows why.
 step() {
 	local title=$1
@@ -66,17 +74,30 @@ suite() {
 	echo "# $name build ($build)"
 	step "$name: make" make -j"$jobs" BUILD="$build" "$@" || return 0
 
+	# The unit test binaries $jobs at a time (each makes its own temporary
+	# directories), each into its own log; told in their order.
 	if step "$name: make unit" make -j"$jobs" BUILD="$build" "$@" unit; then
 		for t in "$build"/tests/test_*; do
 			if [ ! -f "$t" ] || [ ! -x "$t" ]; then continue; fi
-			if "$t" >"$tmp/log" 2>&1 </dev/null; then
-				pass "$name: unit ${t##*/}"
+			x=${t##*/}
+			while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+			("$t" >"$tmp/unit-$x.log" 2>&1 </dev/null; echo $? >"$tmp/unit-$x.rc") &
+		done
+		wait
+		for t in "$build"/tests/test_*; do
+			if [ ! -f "$t" ] || [ ! -x "$t" ]; then continue; fi
+			x=${t##*/}
+			rc=$(cat "$tmp/unit-$x.rc" 2>/dev/null || echo none)
+			if [ "$rc" = 0 ]; then
+				pass "$name: unit $x"
 			else
-				fail "$name: unit ${t##*/} (status $?)"
-				show_log "$tmp/log"
+				fail "$name: unit $x (status $rc)"
+				show_log "$tmp/unit-$x.log"
 			fi
+			rm -f "$tmp/unit-$x.rc" "$tmp/unit-$x.log"
 		done
 	fi
+	lap "$name: build and unit tests"
 
 	if step "$name: make fuzz" make -j"$jobs" BUILD="$build" "$@" fuzz; then
 		for t in "$build"/fuzz/fuzz_*; do
@@ -97,6 +118,7 @@ suite() {
 		done
 	fi
 
+	lap "$name: fuzz corpora"
 	echo "# $name: end-to-end tests ($jobs at a time)"
 	CALLUS_E2E_JOBS=$jobs CALLUS_BIN=$build/callus tests/e2e/run.sh 2>&1 | tee "$tmp/e2e"
 	rc=${PIPESTATUS[0]}
@@ -111,6 +133,8 @@ suite() {
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		fail "$name: tests/e2e/run.sh exited with status $rc"
 	fi
+
+	lap "$name: end-to-end tests"
 
 	# Accuracy on tests/corpus and ../shared/corpus/external (one step).
 	# It also dumps the corpus's signatures for the next step.
@@ -147,6 +171,7 @@ suite() {
 		fail "$name: suggestion quality (tests/corpus/match_eval.sh, status $?)"
 	fi
 	sed 's/^/# /' "$tmp/log"
+	lap "$name: accuracy and suggestion quality"
 }
 
 # The build dependencies and the real tools for the end-to-end tests, so
@@ -159,6 +184,8 @@ if ! ./scripts/install-deps.sh; then
 		echo "# warning: no test tools: the real-tool e2e tests will be skipped"
 	fi
 fi
+
+lap "dependencies"
 
 suite release build
 
@@ -225,6 +252,8 @@ fuzz_bounded() {
 	done
 }
 [ "${CALLUS_TEST_SKIP_FUZZ:-}" = 1 ] || fuzz_bounded
+lap "bounded fuzzing"
+echo "# the whole suite took $SECONDS s"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

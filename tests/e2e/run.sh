@@ -72,9 +72,13 @@ for i in "${!scripts[@]}"; do
 	done
 	(
 		echo "# $t"
+		start=$SECONDS
 		bash "./$t" </dev/null 2>&1
+		rc=$?
+		# the suite has a time limit: what each script takes, to see it grow
+		echo "# $t took $((SECONDS - start)) s"
 		# renamed in whole: the file's being there says the script ended
-		echo $? >"$out/$i.rc.tmp" && mv "$out/$i.rc.tmp" "$out/$i.rc"
+		echo $rc >"$out/$i.rc.tmp" && mv "$out/$i.rc.tmp" "$out/$i.rc"
 	) >"$out/$i.log" &
 done
 wait

@@ -12,6 +12,11 @@ stash and untracked files are left as they were.'
 . "$(dirname "$0")/lib.sh"
 
 test_skip_unless_tool npx
+# The first test runs `npx jest`, as agents most often do; the rest run the
+# same jest by its name: npx walks the project's node_modules on each call,
+# a second each on a slow machine, and this script runs jest about fifty
+# times.
+PATH=$TOOLS:$PATH
 
 # A project whose test fails because sum() subtracts.  The tools are linked
 # in by setup_fixture's helper; node_modules and .callus are ignored, as in a
@@ -71,14 +76,14 @@ test_expect_success 'callus run: jest fails, the source is fixed, one resolution
 
 test_expect_success 'three failures in a row: permanent, and a warning for that file' '
 	make_project perm && cd perm &&
-	for i in 1 2 3; do test_expect_code 1 "$CALLUS" run -- npx jest 2>err || exit 1; done &&
+	for i in 1 2 3; do test_expect_code 1 "$CALLUS" run -- jest 2>err || exit 1; done &&
 	grep -q "now permanent" err &&
 	test "$(count pending)" = 0 &&
 	test "$(count permanent)" = 1 &&
 	"$CALLUS" warnings --files sum.test.js --json | jq -e "length == 1 and .[0].attempts == 3" &&
 	"$CALLUS" warnings --files other.js --json | jq -e "length == 0" &&
 	"$CALLUS" warnings | grep -q "toBe" &&
-	fix_sum && "$CALLUS" run -- npx jest 2>err &&
+	fix_sum && "$CALLUS" run -- jest 2>err &&
 	test "$(count permanent)" = 1 &&
 	test "$("$CALLUS" resolutions --json | jq length)" = 0
 '
@@ -91,10 +96,10 @@ test_expect_success 'two errors, one fixed: one fixed, the other still pending' 
 	});
 	EOF
 	git add mul.test.js && git -c commit.gpgSign=false commit -q -m mul &&
-	test_expect_code 1 "$CALLUS" run -- npx jest 2>/dev/null &&
+	test_expect_code 1 "$CALLUS" run -- jest 2>/dev/null &&
 	test "$(count pending)" = 2 &&
 	fix_sum &&
-	test_expect_code 1 "$CALLUS" run -- npx jest 2>err &&
+	test_expect_code 1 "$CALLUS" run -- jest 2>err &&
 	grep -q "fixed an error of jest" err &&
 	test "$(count fixed)" = 1 &&
 	"$CALLUS" pending --json | jq -e "length == 1 and .[0].files == [\"mul.test.js\"] and .[0].attempts == 2"
@@ -104,10 +109,10 @@ test_expect_success 'a fix that adds a new untracked file: the file is in the di
 	make_project newfile && cd newfile &&
 	printf "module.exports = require(\"./impl\");\n" >sum.js &&
 	git -c commit.gpgSign=false commit -q -am "use impl" &&
-	test_expect_code 1 "$CALLUS" run -- npx jest 2>/dev/null &&
+	test_expect_code 1 "$CALLUS" run -- jest 2>/dev/null &&
 	test "$(count pending)" = 1 &&
 	printf "module.exports = (a, b) => a + b;\n" >impl.js &&
-	"$CALLUS" run -- npx jest 2>/dev/null &&
+	"$CALLUS" run -- jest 2>/dev/null &&
 	"$CALLUS" resolutions show 1 >show &&
 	grep -q "^diff --git a/impl.js b/impl.js" show &&
 	grep -q "^new file mode" show &&
@@ -132,11 +137,11 @@ test_expect_success 'the user index, HEAD, refs, stash and untracked files stay 
 		ls .git/refs/heads .git/logs/HEAD
 	} &&
 	snap >../before &&
-	test_expect_code 1 "$CALLUS" run -- npx jest 2>/dev/null &&
+	test_expect_code 1 "$CALLUS" run -- jest 2>/dev/null &&
 	snap >../after1 && test_cmp ../before ../after1 &&
 	sed -i "s/a - b/a + b/" sum.js &&
 	snap >../before2 &&
-	"$CALLUS" run -- npx jest 2>/dev/null &&
+	"$CALLUS" run -- jest 2>/dev/null &&
 	snap >../after2 && test_cmp ../before2 ../after2 &&
 	test "$(count fixed)" = 1 &&
 	"$CALLUS" resolutions show 1 | grep -q "^+  return a + b;"
@@ -144,11 +149,11 @@ test_expect_success 'the user index, HEAD, refs, stash and untracked files stay 
 
 test_expect_success 'a workspace without git: copies of the affected files, the fix diffed' '
 	make_project nogit && cd nogit && rm -rf .git && mkdir .callus &&
-	test_expect_code 1 "$CALLUS" run -- npx jest 2>/dev/null &&
+	test_expect_code 1 "$CALLUS" run -- jest 2>/dev/null &&
 	"$CALLUS" pending --json | jq -e ".[0].snapshot | startswith(\"files \")" &&
 	test "$(stat -c %a .callus/snapshots.git)" = 700 &&
 	sed -i "s/toBe(3)/toBe(-1)/" sum.test.js &&
-	"$CALLUS" run -- npx jest 2>/dev/null &&
+	"$CALLUS" run -- jest 2>/dev/null &&
 	"$CALLUS" resolutions show 1 >show &&
 	grep -q "^+  expect(sum(1, 2)).toBe(-1);" show &&
 	test "$(grep -c "^diff --git" show)" = 1
@@ -169,11 +174,11 @@ test_expect_success 'callus hook claude-code: failure, fix, pass; the same error
 				  tool_response: {stdout: \$out, stderr: \"\", interrupted: false}}"
 		fi | "$CALLUS" hook claude-code
 	} &&
-	out=$(npx jest 2>&1) && exit 1 || true &&
+	out=$(jest 2>&1) && exit 1 || true &&
 	post PostToolUseFailure "npx jest" 1 "$out" s1 >reply &&
 	jq -e . reply >/dev/null &&
 	test "$(count pending)" = 1 &&
-	fix_sum && out=$(npx jest 2>&1) &&
+	fix_sum && out=$(jest 2>&1) &&
 	post PostToolUse "npx jest" 0 "$out" s1 >reply &&
 	jq -r .hookSpecificOutput.additionalContext reply >ctx &&
 	grep -q "jest passes; the fix is kept in note" ctx &&
@@ -182,19 +187,19 @@ test_expect_success 'callus hook claude-code: failure, fix, pass; the same error
 	test "$(count fixed)" = 1 &&
 	"$CALLUS" resolutions show 1 | grep -q "^+  return a + b;" &&
 	git checkout -q sum.js &&
-	out=$(npx jest sum.test.js 2>&1) && exit 1 || true &&
+	out=$(jest sum.test.js 2>&1) && exit 1 || true &&
 	post PostToolUseFailure "npx jest sum.test.js" 1 "$out" s2 >reply &&
 	jq -r .hookSpecificOutput.additionalContext reply >ctx &&
 	grep -q "note [0-9a-f]\{12\} (worked 1 of 1 time" ctx &&
 	grep -q "^  +  return a + b;" ctx &&
-	fix_sum && out=$(npx jest sum.test.js 2>&1) &&
+	fix_sum && out=$(jest sum.test.js 2>&1) &&
 	post PostToolUse "npx jest sum.test.js" 0 "$out" s2 >reply &&
 	"$CALLUS" resolutions show 1 --json | jq -e ".application_count == 2 and .success_count == 2"
 '
 
 test_expect_success 'a session start warns about permanent failures' '
 	make_project warn && cd warn &&
-	for i in 1 2 3; do test_expect_code 1 "$CALLUS" run -- npx jest 2>/dev/null || exit 1; done &&
+	for i in 1 2 3; do test_expect_code 1 "$CALLUS" run -- jest 2>/dev/null || exit 1; done &&
 	jq -n --arg cwd "$PWD" "{session_id: \"s9\", cwd: \$cwd, hook_event_name: \"SessionStart\", source: \"startup\"}" |
 		"$CALLUS" hook claude-code >reply &&
 	jq -r .hookSpecificOutput.additionalContext reply >ctx &&
@@ -204,7 +209,7 @@ test_expect_success 'a session start warns about permanent failures' '
 
 test_expect_success 'concurrent sessions on one workspace: nothing lost, no error twice' '
 	make_project conc && cd conc &&
-	out=$(npx jest 2>&1) && exit 1 || true &&
+	out=$(jest 2>&1) && exit 1 || true &&
 	for i in 1 2 3 4 5 6 7 8; do
 		jq -n --arg cwd "$PWD" --arg out "$out" --arg s "s$i" \
 			"{command: \"npx jest\", exit_code: 1, output: \$out, cwd: \$cwd, session_id: \$s}" >p$i.json
@@ -220,21 +225,21 @@ test_expect_success 'concurrent sessions on one workspace: nothing lost, no erro
 
 test_expect_success 'pruning drops pending errors left by abandoned sessions' '
 	make_project prune && cd prune &&
-	test_expect_code 1 "$CALLUS" run -- npx jest 2>/dev/null &&
+	test_expect_code 1 "$CALLUS" run -- jest 2>/dev/null &&
 	test "$(count pending)" = 1 &&
 	sqlite3 .callus/callus.db "UPDATE pending_errors SET last_failure_at = '\''2020-01-01T00:00:00.000Z'\''" &&
 	"$CALLUS" pending --prune 2>err >/dev/null &&
 	grep -q "pruned 1 pending error" err &&
 	test "$(count pending)" = 0 &&
 	printf "[learn]\nprune_hours = 1\n" >.callus/config &&
-	test_expect_code 1 "$CALLUS" run -- npx jest 2>/dev/null &&
+	test_expect_code 1 "$CALLUS" run -- jest 2>/dev/null &&
 	test "$(count pending)" = 1
 '
 
 test_expect_success 'callus feedback and callus status' '
 	make_project fb && cd fb &&
-	test_expect_code 1 "$CALLUS" run -- npx jest 2>/dev/null &&
-	fix_sum && "$CALLUS" run -- npx jest 2>/dev/null &&
+	test_expect_code 1 "$CALLUS" run -- jest 2>/dev/null &&
+	fix_sum && "$CALLUS" run -- jest 2>/dev/null &&
 	"$CALLUS" feedback 1 failure --note "token=ghp_abcdefghijklmnopqrstuvwxyz0123456789" >out &&
 	grep -q "recorded a failure for resolution #1" out &&
 	"$CALLUS" resolutions show 1 --json | jq -e ".application_count == 2 and .success_count == 1" &&
@@ -249,9 +254,9 @@ test_expect_success 'callus feedback and callus status' '
 
 test_expect_success 'without the snapshot helper the states are still learnt' '
 	make_project nohelper && cd nohelper &&
-	CALLUS_GIT_HELPER=/nonexistent test_expect_code 1 "$CALLUS" run -- npx jest 2>err &&
+	CALLUS_GIT_HELPER=/nonexistent test_expect_code 1 "$CALLUS" run -- jest 2>err &&
 	! grep -q "pending errors not updated" err &&
-	fix_sum && CALLUS_GIT_HELPER=/nonexistent "$CALLUS" run -- npx jest 2>err &&
+	fix_sum && CALLUS_GIT_HELPER=/nonexistent "$CALLUS" run -- jest 2>err &&
 	grep -q "fixed an error of jest" err &&
 	grep -q snapshot_failed .callus/log.jsonl
 '
@@ -283,7 +288,7 @@ test_expect_success 'a first line cut for display never splits a UTF-8 character
 	make_project utf && cd utf &&
 	printf "test(\"é\", () => { expect(\"%s\").toBe(\"x\"); });\n" \
 		"$(printf "é%.0s" $(seq 1 80))" >utf.test.js &&
-	test_expect_code 1 "$CALLUS" run -- npx jest utf.test.js 2>/dev/null &&
+	test_expect_code 1 "$CALLUS" run -- jest utf.test.js 2>/dev/null &&
 	"$CALLUS" pending >out && iconv -f UTF-8 -t UTF-8 out >/dev/null &&
 	"$CALLUS" status >out && iconv -f UTF-8 -t UTF-8 out >/dev/null
 '
@@ -293,9 +298,9 @@ test_expect_success 'a pass with no change since the failure learns nothing (a f
 	# flaky: passes when the environment says so, the tree never changes
 	sed -i "s/toBe(3)/toBe(process.env.FLAKE ? -1 : 3)/" sum.test.js &&
 	git -c commit.gpgSign=false commit -qam flaky &&
-	test_expect_code 1 "$CALLUS" run -- npx jest 2>../err &&
+	test_expect_code 1 "$CALLUS" run -- jest 2>../err &&
 	test "$(count pending)" = 1 &&
-	FLAKE=1 "$CALLUS" run -- npx jest 2>../err &&
+	FLAKE=1 "$CALLUS" run -- jest 2>../err &&
 	grep -q "went away with no change since the failure: nothing learnt" ../err &&
 	test "$(count pending)" = 0 &&
 	test "$(count fixed)" = 1 &&
@@ -314,24 +319,24 @@ listed() {
 
 test_expect_success 'a pass with nothing to learn leaves the store closed; the run after a fix still counts' '
 	make_project quiet && cd quiet &&
-	test_expect_code 1 "$CALLUS" run -- npx jest 2>../err &&
+	test_expect_code 1 "$CALLUS" run -- jest 2>../err &&
 	head -n 1 .callus/checks.idx | grep -q "^callus-checks 1 [0-9]\{10\}$" &&
 	test "$(listed)" = 1 &&
 	fix_sum &&
-	"$CALLUS" run -- npx jest 2>../err &&
+	"$CALLUS" run -- jest 2>../err &&
 	test "$(count fixed)" = 1 &&
 	test "$(listed)" = 1 &&
 	test "$(runs_of)" = 2 &&
 	# the run after the fix: counted, and the check leaves the list
-	"$CALLUS" run -- npx jest 2>../err &&
+	"$CALLUS" run -- jest 2>../err &&
 	test "$(runs_of)" = 3 &&
 	test "$(listed)" = 0 &&
 	# from now on the store is not opened: not a byte of it changes
 	cksum .callus/callus.db* >../before &&
-	"$CALLUS" run -- npx jest 2>../err &&
-	out=$(npx jest 2>&1) &&
+	"$CALLUS" run -- jest 2>../err &&
+	out=$(jest 2>&1) &&
 	jq -n --arg cwd "$PWD" --arg out "$out" \
-		"{command: \"npx jest\", exit_code: 0, output: \$out, cwd: \$cwd}" |
+		"{command: \"jest\", exit_code: 0, output: \$out, cwd: \$cwd}" |
 		"$CALLUS" hook generic >reply &&
 	test "$(cat reply)" = "{}" &&
 	cksum .callus/callus.db* >../after &&
@@ -341,19 +346,19 @@ test_expect_success 'a pass with nothing to learn leaves the store closed; the r
 	grep -q "^callus_hook_latency_seconds_count{agent=\"generic\",path=\"pass\"} 1$" m.prom &&
 	# the error is back; the kept fix is suggested, and fixes it again
 	git checkout -q sum.js &&
-	test_expect_code 1 "$CALLUS" run -- npx jest 2>../err &&
+	test_expect_code 1 "$CALLUS" run -- jest 2>../err &&
 	test "$(runs_of)" = 4 &&
 	test "$(listed)" = 1 &&
-	fix_sum && "$CALLUS" run -- npx jest 2>../err &&
+	fix_sum && "$CALLUS" run -- jest 2>../err &&
 	"$CALLUS" resolutions show 1 --json |
 		jq -e ".application_count == 2 and .success_count == 2" &&
 	# the run after, then one the store does not see, then the error:
 	# not on the very next run, so the suggested fix held
-	"$CALLUS" run -- npx jest 2>../err &&
-	"$CALLUS" run -- npx jest 2>../err &&
+	"$CALLUS" run -- jest 2>../err &&
+	"$CALLUS" run -- jest 2>../err &&
 	test "$(runs_of)" = 6 &&
 	git checkout -q sum.js &&
-	test_expect_code 1 "$CALLUS" run -- npx jest 2>../err &&
+	test_expect_code 1 "$CALLUS" run -- jest 2>../err &&
 	test "$(runs_of)" = 7 &&
 	"$CALLUS" resolutions show 1 --json |
 		jq -e ".application_count == 2 and .success_count == 2"
@@ -361,15 +366,15 @@ test_expect_success 'a pass with nothing to learn leaves the store closed; the r
 
 test_expect_success 'the error back on the very next run: the fix did not hold' '
 	make_project relapse && cd relapse &&
-	test_expect_code 1 "$CALLUS" run -- npx jest 2>../err &&
-	fix_sum && "$CALLUS" run -- npx jest 2>../err &&
+	test_expect_code 1 "$CALLUS" run -- jest 2>../err &&
+	fix_sum && "$CALLUS" run -- jest 2>../err &&
 	git checkout -q sum.js &&
-	test_expect_code 1 "$CALLUS" run -- npx jest 2>../err &&
-	fix_sum && "$CALLUS" run -- npx jest 2>../err &&
+	test_expect_code 1 "$CALLUS" run -- jest 2>../err &&
+	fix_sum && "$CALLUS" run -- jest 2>../err &&
 	"$CALLUS" resolutions show 1 --json |
 		jq -e ".application_count == 2 and .success_count == 2" &&
 	git checkout -q sum.js &&
-	test_expect_code 1 "$CALLUS" run -- npx jest 2>../err &&
+	test_expect_code 1 "$CALLUS" run -- jest 2>../err &&
 	"$CALLUS" resolutions show 1 --json |
 		jq -e ".application_count == 2 and .success_count == 1"
 '
@@ -378,7 +383,7 @@ test_expect_success 'a lost list of checks: the next pass opens the store and wr
 	cd quiet &&
 	test "$(count pending)" = 1 &&
 	rm .callus/checks.idx &&
-	fix_sum && "$CALLUS" run -- npx jest 2>../err &&
+	fix_sum && "$CALLUS" run -- jest 2>../err &&
 	test "$(count pending)" = 0 &&
 	test "$(listed)" = 1
 '
