@@ -26,6 +26,7 @@
 #include "callus/redact.h"
 #include "callus/signature.h"
 #include "callus/store.h"
+#include "store_internal.h"
 
 typedef struct fixture {
 	char dir[64];
@@ -429,6 +430,77 @@ static void an_old_store_migrates_packed_and_counted(void **state)
 			 count(f, "SELECT count(DISTINCT lesson_id) FROM lesson_files"));
 }
 
+/* The VM steps of each statement, added up as it finishes. */
+static int add_steps(unsigned type, void *ctx, void *stmt, void *x)
+{
+	(void)type;
+	(void)x;
+	*(long long *)ctx += sqlite3_stmt_status(stmt, SQLITE_STMTSTATUS_VM_STEP, 1);
+	return 0;
+}
+
+/*
+ * The VM steps of a gc of a store of n signatures unseen for years under
+ * root: the first half needed by nothing (removed), the second half each
+ * with an error pending in a check of its own, every fourth with a note.
+ */
+static long long gc_steps(const char *root, int n)
+{
+	char path[160], q[1024];
+	callus_store *s = NULL;
+	callus_gc_policy p;
+	callus_gc_result r;
+	long long steps = 0;
+
+	snprintf(path, sizeof(path), "%s/.callus", root);
+	assert_int_equal(mkdir(root, 0700), 0);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/.callus/callus.db", root);
+	assert_int_equal(callus_store_open(&s, path, 5000, NULL), 0);
+	snprintf(q, sizeof(q),
+		 "WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < %d)"
+		 " INSERT INTO signatures (id, error_type, message_pattern, original, tool,"
+		 " first_seen, last_seen) SELECT printf('%%064x', i), 'E', 'gone word' || i,"
+		 " 'gone word' || i, 'gcc', '2001-01-01T00:00:00.000Z',"
+		 " '2001-01-01T00:00:00.000Z' FROM k;"
+		 "INSERT INTO checks (tool, args, dir) SELECT 'gcc', rowid, '' FROM signatures"
+		 " WHERE rowid > %d;"
+		 "INSERT INTO pending_errors (check_id, sig, first_failure_at, last_failure_at)"
+		 " SELECT c.id, CAST(c.args AS INTEGER), '2001', '2001' FROM checks c;"
+		 "INSERT INTO notes (id, signature_id, title, created_at, updated_at)"
+		 " SELECT printf('%%012x', rowid), id, 't', '2001', '2001' FROM signatures"
+		 " WHERE rowid > %d AND rowid %% 4 = 0;",
+		 n, n / 2, n / 2);
+	assert_int_equal(sqlite3_exec(callus_store_db(s), q, NULL, NULL, NULL), SQLITE_OK);
+	callus_gc_policy_default(&p);
+	p.sweep = 0;
+	p.prune_hours = 0; /* the pending errors are years old: kept */
+	sqlite3_trace_v2(callus_store_db(s), SQLITE_TRACE_PROFILE, add_steps, &steps);
+	assert_int_equal(callus_gc(s, root, &p, &r, NULL), 0);
+	sqlite3_trace_v2(callus_store_db(s), 0, NULL, NULL);
+	assert_int_equal(r.signatures, (size_t)(n / 2));
+	callus_store_close(s);
+	return steps;
+}
+
+/* Whether a signature is still needed, and the removal of one, are
+ * lookups: twice the store, about twice the steps (each was a scan of
+ * the pending errors, the notes and the links for every signature: four
+ * times the steps). */
+static void signature_gc_grows_linearly(void **state)
+{
+	fixture *f = *state;
+	char a[96], b[96];
+	long long small, large;
+
+	snprintf(a, sizeof(a), "%s/small", f->dir);
+	snprintf(b, sizeof(b), "%s/large", f->dir);
+	small = gc_steps(a, 400);
+	large = gc_steps(b, 800);
+	print_message("gc: %lld VM steps at 400 signatures, %lld at 800\n", small, large);
+	assert_true(large < small * 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -442,6 +514,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(the_background_pass_is_due_once_per_interval, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(signature_gc_grows_linearly, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_old_store_migrates_packed_and_counted, setup,
 						teardown),
 	};
