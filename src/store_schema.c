@@ -594,8 +594,10 @@ static const char *const migrations[] = {
 	 * (the cascade), and gc's test of whether one is still needed scanned
 	 * them for each candidate: at 100,000 recordings, minutes for the
 	 * first twenty. */
-	"CREATE INDEX pending_sig ON pending_errors(sig);"
-	"CREATE INDEX signature_links_canonical ON signature_links(canonical_id);",
+	/* in parentheses: clang takes two literals side by side in an array
+	 * for a missing comma */
+	("CREATE INDEX pending_sig ON pending_errors(sig);"
+	 "CREATE INDEX signature_links_canonical ON signature_links(canonical_id);"),
 };
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,
 	       "one migration per schema version");
