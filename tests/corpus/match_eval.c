@@ -25,7 +25,7 @@
  * rounds' stores are opened with synchronous = OFF: each is thrown away
  * after one question.  MATCH_EVAL_EVERY=N holds out every N-th signature
  * only (the tables count those): the sanitizer pass of scripts/test.sh
- * asks for a sixth of the rounds, which learn at the same volume, to look
+ * asks for a twelfth of the rounds, which learn at the same volume, to look
  * for memory errors; the release pass computes the figures on every one.
  *
  * Prints Markdown tables: for signatures whose group has another member,
