@@ -593,9 +593,8 @@ static const char *const migrations[] = {
 	 * removed scanned pending_errors (signature_gone) and signature_links
 	 * (the cascade), and gc's test of whether one is still needed scanned
 	 * them for each candidate: at 100,000 recordings, minutes for the
-	 * first twenty. */
-	/* in parentheses: clang takes two literals side by side in an array
-	 * for a missing comma */
+	 * first twenty.  In parentheses: clang takes two literals side by
+	 * side in an array for a missing comma. */
 	("CREATE INDEX pending_sig ON pending_errors(sig);"
 	 "CREATE INDEX signature_links_canonical ON signature_links(canonical_id);"),
 };

@@ -440,13 +440,15 @@ static int add_steps(unsigned type, void *ctx, void *stmt, void *x)
 }
 
 /*
- * The VM steps of a gc of a store of n signatures unseen for years under
- * root: the first half needed by nothing (removed), the second half each
- * with an error pending in a check of its own, every fourth with a note.
+ * The VM steps of a gc of a store of n (a multiple of 16) signatures unseen
+ * for years under root.  The second half each have an error pending in a
+ * check of their own, every fourth a note too.  In the first half, of each
+ * eight, one is needed by a note alone, and two by a link alone (its alias
+ * and its canonical signature): they stay; the other five go.
  */
 static long long gc_steps(const char *root, int n)
 {
-	char path[160], q[1024];
+	char path[160], q[1400];
 	callus_store *s = NULL;
 	callus_gc_policy p;
 	callus_gc_result r;
@@ -469,8 +471,12 @@ static long long gc_steps(const char *root, int n)
 		 " SELECT c.id, CAST(c.args AS INTEGER), '2001', '2001' FROM checks c;"
 		 "INSERT INTO notes (id, signature_id, title, created_at, updated_at)"
 		 " SELECT printf('%%012x', rowid), id, 't', '2001', '2001' FROM signatures"
-		 " WHERE rowid > %d AND rowid %% 4 = 0;",
-		 n, n / 2, n / 2);
+		 " WHERE (rowid > %d AND rowid %% 4 = 0) OR (rowid <= %d AND rowid %% 8 = 1);"
+		 "INSERT INTO signature_links (alias_id, canonical_id, similarity, reason, linked_at)"
+		 " SELECT a.id, c.id, 0.99, 'duplicate', '2001' FROM signatures a"
+		 " JOIN signatures c ON c.rowid = a.rowid + 1"
+		 " WHERE a.rowid <= %d AND a.rowid %% 8 = 2;",
+		 n, n / 2, n / 2, n / 2, n / 2);
 	assert_int_equal(sqlite3_exec(callus_store_db(s), q, NULL, NULL, NULL), SQLITE_OK);
 	callus_gc_policy_default(&p);
 	p.sweep = 0;
@@ -478,8 +484,25 @@ static long long gc_steps(const char *root, int n)
 	sqlite3_trace_v2(callus_store_db(s), SQLITE_TRACE_PROFILE, add_steps, &steps);
 	assert_int_equal(callus_gc(s, root, &p, &r, NULL), 0);
 	sqlite3_trace_v2(callus_store_db(s), 0, NULL, NULL);
-	assert_int_equal(r.signatures, (size_t)(n / 2));
+	assert_int_equal(r.signatures, (size_t)(n / 2 / 8 * 5));
 	callus_store_close(s);
+	/* what a note or a link alone needs is what stayed of the first half */
+	snprintf(q, sizeof(q),
+		 "SELECT count(*) = %d AND sum(rowid %% 8 IN (1, 2, 3)) = count(*)"
+		 " FROM signatures WHERE rowid <= %d",
+		 n / 2 / 8 * 3, n / 2);
+	{
+		sqlite3 *db = NULL;
+		sqlite3_stmt *st = NULL;
+
+		snprintf(path, sizeof(path), "%s/.callus/callus.db", root);
+		assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+		assert_int_equal(sqlite3_prepare_v2(db, q, -1, &st, NULL), SQLITE_OK);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		assert_int_equal(sqlite3_column_int(st, 0), 1);
+		sqlite3_finalize(st);
+		sqlite3_close(db);
+	}
 	return steps;
 }
 
