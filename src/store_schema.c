@@ -597,27 +597,40 @@ static const char *const migrations[] = {
 	 * side in an array for a missing comma. */
 	("CREATE INDEX pending_sig ON pending_errors(sig);"
 	 "CREATE INDEX signature_links_canonical ON signature_links(canonical_id);"),
+	/* 17 -> 18: the built-in model's vectors in the sparse form
+	 * (vecindex.h): a vector holds about 70 non-zero components of 256,
+	 * so 150 bytes instead of 260, the same values. */
+	("UPDATE signature_vectors SET vector = callus_pack_vector(vector)"
+	 "  WHERE model = '" CALLUS_EMBED_BUILTIN_MODEL "'"
+	 "  AND length(vector) = 260;"),
 };
+_Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,
 	       "one migration per schema version");
 
-/* callus_pack_vector(BLOB): a built-in vector of float32 packed as the
- * store keeps it now (vecindex.h); anything else unchanged.  For the
- * migration to version 9, registered only while migrating. */
+/* callus_pack_vector(BLOB): a built-in vector of float32 (schema 8) or
+ * packed dense (9 to 17) as the store keeps it now (vecindex.h); anything
+ * else unchanged.  For the migrations to versions 9 and 18, registered
+ * only while migrating.  A dense one keeps its bytes: no quantizing again. */
 static void pack_vector(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
 	const void *blob = sqlite3_value_blob(argv[0]);
+	int len = sqlite3_value_bytes(argv[0]);
 	float v[CALLUS_EMBED_DIM];
 	uint8_t packed[CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM)];
+	size_t n;
 
 	(void)argc;
-	if (!blob || sqlite3_value_bytes(argv[0]) != (int)sizeof(v)) {
+	if (blob && len == (int)sizeof(v)) {
+		memcpy(v, blob, sizeof(v));
+		n = callus_vecindex_pack_store(packed, v, CALLUS_EMBED_DIM);
+	} else if (blob && len == (int)sizeof(packed)) {
+		n = callus_vecindex_pack_sparse(packed, blob, CALLUS_EMBED_DIM);
+	} else {
 		sqlite3_result_value(ctx, argv[0]);
 		return;
 	}
-	memcpy(v, blob, sizeof(v));
-	sqlite3_result_blob(ctx, packed, (int)callus_vecindex_pack(packed, v, CALLUS_EMBED_DIM),
-			    SQLITE_TRANSIENT);
+	sqlite3_result_blob(ctx, packed, (int)n, SQLITE_TRANSIENT);
 }
 
 int callus_store_schema_version(callus_store *s)

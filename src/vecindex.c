@@ -138,16 +138,65 @@ size_t callus_vecindex_pack(uint8_t *out, const float *v, size_t dim)
 	return sizeof(float) + dim;
 }
 
+size_t callus_vecindex_pack_sparse(uint8_t *out, const uint8_t *packed, size_t dim)
+{
+	uint8_t pairs[2 * (CALLUS_VECINDEX_SPARSE_DIM_MAX / 2)];
+	size_t n = 0;
+
+	if (dim > CALLUS_VECINDEX_SPARSE_DIM_MAX)
+		goto dense;
+	for (size_t i = 0; i < dim; i++) {
+		if (!packed[sizeof(float) + i])
+			continue;
+		/* half the components or more: the dense form is no larger */
+		if (2 * (n / 2 + 1) >= dim)
+			goto dense;
+		pairs[n++] = (uint8_t)i;
+		pairs[n++] = packed[sizeof(float) + i];
+	}
+	memmove(out, packed, sizeof(float));
+	memcpy(out + sizeof(float), pairs, n);
+	return sizeof(float) + n;
+dense:
+	if (out != packed)
+		memmove(out, packed, CALLUS_VECINDEX_PACKED(dim));
+	return CALLUS_VECINDEX_PACKED(dim);
+}
+
+size_t callus_vecindex_pack_store(uint8_t *out, const float *v, size_t dim)
+{
+	callus_vecindex_pack(out, v, dim);
+	return callus_vecindex_pack_sparse(out, out, dim);
+}
+
 int callus_vecindex_unpack(float *v, size_t dim, const void *blob, size_t len)
 {
 	const uint8_t *b = blob;
 	float scale;
+	size_t last = 0;
 
-	if (!b || len != sizeof(float) + dim)
+	if (!b || len < sizeof(float))
 		return CALLUS_EINVAL;
 	memcpy(&scale, b, sizeof(scale));
-	for (size_t i = 0; i < dim; i++)
-		v[i] = (float)(int8_t)b[sizeof(float) + i] * scale;
+	if (len == CALLUS_VECINDEX_PACKED(dim)) {
+		for (size_t i = 0; i < dim; i++)
+			v[i] = (float)(int8_t)b[sizeof(float) + i] * scale;
+		return 0;
+	}
+	/* sparse: (index, value) pairs, indexes rising, fewer than dim / 2
+	 * of them (so never the dense form's length) */
+	len -= sizeof(float);
+	if (dim > CALLUS_VECINDEX_SPARSE_DIM_MAX || len % 2 || len >= dim)
+		return CALLUS_EINVAL;
+	b += sizeof(float);
+	for (size_t i = 0; i < len; i += 2) {
+		if (b[i] >= dim || (i && b[i] <= last))
+			return CALLUS_EINVAL;
+		last = b[i];
+	}
+	memset(v, 0, dim * sizeof(*v));
+	for (size_t i = 0; i < len; i += 2)
+		v[b[i]] = (float)(int8_t)b[i + 1] * scale;
 	return 0;
 }
 

@@ -69,15 +69,34 @@ int callus_vecindex_rewrite(const char *path, const char *model, size_t dim, con
 int callus_vecindex_remove(const char *path);
 
 /*
- * A vector as the store keeps it (signature_vectors.vector of the built-in
- * model): the float scale then dim int8 components, quantized as in the
- * file, CALLUS_VECINDEX_PACKED(dim) bytes: small enough to stay on its
- * b-tree page.  pack writes them to out and returns the size; unpack
- * gives the floats back (x ~ q * scale), CALLUS_EINVAL when len is not a
- * packed vector of dim.
+ * A vector packed dense: the float scale then dim int8 components,
+ * quantized as in the file, CALLUS_VECINDEX_PACKED(dim) bytes (what the
+ * store kept from schema 9 to 17: small enough to stay on its b-tree page).
+ * pack writes them to out and returns the size.
  */
 #define CALLUS_VECINDEX_PACKED(dim) (sizeof(float) + (dim))
 size_t callus_vecindex_pack(uint8_t *out, const float *v, size_t dim);
+
+/*
+ * The form the store keeps (schema 18): a vector of at most
+ * CALLUS_VECINDEX_SPARSE_DIM_MAX dimensions with fewer than dim / 2
+ * non-zero components as the float scale then an (index, int8) byte pair
+ * for each of them, indexes rising; any other as callus_vecindex_pack's.
+ * The built-in vectors hash about 70 features into 256 dimensions: 150
+ * bytes where the dense form takes 260.  The two forms never have the same
+ * length, and the values are the same bytes: a vector read back from
+ * either is the same.
+ *
+ * pack_store quantizes v into out (CALLUS_VECINDEX_PACKED(dim) bytes) and
+ * returns the length used; pack_sparse rewrites a dense packed vector
+ * (packed may be out) in the smaller form, the scale's bytes and the values
+ * unchanged.  unpack reads both forms (x ~ q * scale, zero where a sparse
+ * one has no pair) and gives CALLUS_EINVAL for anything else: a length of
+ * neither form, an index out of range or not rising.
+ */
+#define CALLUS_VECINDEX_SPARSE_DIM_MAX 256
+size_t callus_vecindex_pack_store(uint8_t *out, const float *v, size_t dim);
+size_t callus_vecindex_pack_sparse(uint8_t *out, const uint8_t *packed, size_t dim);
 int callus_vecindex_unpack(float *v, size_t dim, const void *blob, size_t len);
 
 typedef struct callus_vecmatch {

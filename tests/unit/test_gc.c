@@ -26,6 +26,8 @@
 #include "callus/redact.h"
 #include "callus/signature.h"
 #include "callus/store.h"
+#include "callus/vecindex.h"
+#include "callus/embed.h"
 #include "store_internal.h"
 
 typedef struct fixture {
@@ -352,6 +354,68 @@ static void the_background_pass_is_due_once_per_interval(void **state)
 	assert_true(callus_gc_due(f->dir, &p));
 }
 
+/* b (n bytes) in upper-case hex, as SQLite's hex() writes it, into out
+ * (2n + 1 bytes). */
+static int hex(char *out, const uint8_t *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		snprintf(out + 2 * i, 3, "%02X", b[i]);
+	out[2 * n] = 0;
+	return 0;
+}
+
+/* Schema 18's migration: vectors a schema-17 store kept dense become
+ * sparse, the same scale and values (no quantizing again); they read back
+ * as the same floats. */
+static void schema_18_keeps_vectors_sparse(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, b;
+	char sa[65], sb[65], *sparse, *after, q[1000];
+	uint8_t dense[CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM)], blob[sizeof(dense)];
+	char dense_hex[2 * sizeof(dense) + 1];
+	float va[CALLUS_EMBED_DIM], vb[CALLUS_EMBED_DIM];
+	size_t n;
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, sa);
+	record(f, "src/b.c", "unknown type name beta_two used here", &b, sb);
+	callus_store_close(f->s);
+	f->s = NULL;
+	assert_int_equal(count(f, "SELECT count(*) FROM signature_vectors"), 2);
+	assert_int_equal(count(f, "SELECT count(*) FROM signature_vectors WHERE length(vector) < 200"), 2);
+	sparse = text_of(f, "SELECT group_concat(hex(vector), ' ') FROM"
+			    " (SELECT vector FROM signature_vectors ORDER BY sig)");
+
+	/* each made dense again by hand, the store set back to schema 17 */
+	after = text_of(f, "SELECT hex(vector) FROM signature_vectors ORDER BY sig LIMIT 1");
+	n = strlen(after) / 2;
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(sscanf(after + 2 * i, "%2hhx", &blob[i]), 1);
+	free(after);
+	memset(dense, 0, sizeof(dense));
+	memcpy(dense, blob, sizeof(float));
+	for (size_t i = sizeof(float); i + 1 < n; i += 2)
+		dense[sizeof(float) + blob[i]] = blob[i + 1];
+	assert_int_equal(callus_vecindex_unpack(va, CALLUS_EMBED_DIM, blob, n), 0);
+	assert_int_equal(callus_vecindex_unpack(vb, CALLUS_EMBED_DIM, dense, sizeof(dense)), 0);
+	assert_memory_equal(va, vb, sizeof(va));
+	assert_int_equal(hex(dense_hex, dense, sizeof(dense)), 0);
+	snprintf(q, sizeof(q),
+		 "UPDATE signature_vectors SET vector = X'%s' WHERE sig = (SELECT min(sig) FROM"
+		 " signature_vectors); PRAGMA user_version = 17", dense_hex);
+	sql(f, q);
+	assert_int_equal(count(f, "SELECT count(*) FROM signature_vectors WHERE length(vector) = 260"), 1);
+
+	assert_int_equal(callus_store_open(&f->s, f->path, 5000, NULL), 0);
+	assert_int_equal(callus_store_schema_version(f->s), CALLUS_STORE_SCHEMA_VERSION);
+	after = text_of(f, "SELECT group_concat(hex(vector), ' ') FROM"
+			   " (SELECT vector FROM signature_vectors ORDER BY sig)");
+	assert_string_equal(after, sparse);
+	assert_int_equal(count(f, "SELECT n FROM vector_counts"), 2);
+	free(after);
+	free(sparse);
+}
+
 /* Schema 9's migration on a store the old binary wrote (schema 5, one
  * float32 vector): the vector packed to 260 bytes, counted, nothing queued
  * for indexing; the lesson's file in lesson_files; schema 13's totals
@@ -366,7 +430,10 @@ static void an_old_store_migrates_packed_and_counted(void **state)
 	char cmd[512];
 	callus_store *s = NULL;
 	int64_t links, runs, errors, suggestions;
-	char *pending, *named, *after;
+	char *pending, *named, *after, *float32;
+	char want[2 * CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) + 1];
+	float v[CALLUS_EMBED_DIM];
+	uint8_t packed[CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM)];
 	int drifted = -1;
 
 	callus_store_close(f->s);
@@ -378,6 +445,12 @@ static void an_old_store_migrates_packed_and_counted(void **state)
 	assert_int_equal(system(cmd), 0);
 	assert_int_equal(count(f, "PRAGMA user_version"), 5);
 	assert_int_equal(count(f, "SELECT length(vector) FROM signature_vectors"), 1024);
+	float32 = text_of(f, "SELECT hex(vector) FROM signature_vectors");
+	assert_int_equal(strlen(float32), 2 * sizeof(v));
+	for (size_t i = 0; i < sizeof(v); i++)
+		assert_int_equal(sscanf(float32 + 2 * i, "%2hhx", (unsigned char *)v + i), 1);
+	free(float32);
+	assert_int_equal(hex(want, packed, callus_vecindex_pack_store(packed, v, CALLUS_EMBED_DIM)), 0);
 	links = count(f, "SELECT count(*) FROM signature_runs");
 	runs = count(f, "SELECT count(*) FROM lesson_runs");
 	errors = count(f, "SELECT count(*) FROM run_errors");
@@ -397,7 +470,11 @@ static void an_old_store_migrates_packed_and_counted(void **state)
 	callus_store_close(s);
 	assert_int_equal(count(f, "SELECT lessons FROM totals"), 2);
 	assert_int_equal(count(f, "SELECT signatures FROM totals"), count(f, "SELECT count(*) FROM signatures"));
-	assert_int_equal(count(f, "SELECT length(vector) FROM signature_vectors"), 260);
+	/* schema 18: sparse, the bytes of the float vector quantized */
+	after = text_of(f, "SELECT hex(vector) FROM signature_vectors");
+	assert_string_equal(after, want);
+	assert_true(strlen(after) < 2 * 260);
+	free(after);
 	assert_int_equal(count(f, "SELECT n FROM vector_counts"), 1);
 	assert_int_equal(count(f, "SELECT count(*) FROM signatures_unindexed"), 0);
 	/* schema 14: lesson_runs kept whole, without a rowid; schema 15:
@@ -538,6 +615,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(the_background_pass_is_due_once_per_interval, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(signature_gc_grows_linearly, setup, teardown),
+		cmocka_unit_test_setup_teardown(schema_18_keeps_vectors_sparse, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_old_store_migrates_packed_and_counted, setup,
 						teardown),
 	};

@@ -666,6 +666,79 @@ static void scores_are_exact_dots(void **state)
 
 /* The portable dot product (the search's where there is no SSE2) against a
  * plain sum, at every length to 300, with -128 and 127 among the bytes. */
+/*
+ * The store's form (schema 18): sparse exactly when fewer than half the
+ * quantized components are non-zero and dim is at most 256, dense
+ * otherwise; read back, either gives what the dense form gives, and the
+ * sparse form made from a dense one is the same bytes.  What is neither
+ * form is refused.
+ */
+static void store_form_round_trips(void **state)
+{
+	static const size_t dims[] = { 1, 2, 7, 255, 256, 257, 300 };
+	enum { MAXD = 300 };
+	float v[MAXD], a[MAXD], b[MAXD];
+	uint8_t dense[sizeof(float) + MAXD], store[sizeof(float) + MAXD],
+		conv[sizeof(float) + MAXD];
+	uint64_t x = 2463534242ull;
+
+	(void)state;
+	for (size_t di = 0; di < sizeof(dims) / sizeof(dims[0]); di++) {
+		size_t dim = dims[di];
+		/* from none to every component set, through half of them */
+		size_t counts[] = { 0, 1, dim / 2 - (dim > 1), dim / 2, dim / 2 + 1, dim };
+
+		for (size_t ci = 0; ci < sizeof(counts) / sizeof(counts[0]); ci++) {
+			size_t want = counts[ci] > dim ? dim : counts[ci], nnz = 0, n;
+
+			memset(v, 0, sizeof(v));
+			for (size_t k = 0; k < want; k++) {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				/* spread over the dimensions, never 0 after quantizing */
+				v[(k * 7919) % dim] = (x & 1 ? -1.0f : 1.0f) * (0.5f + (float)(x % 100) / 100.0f);
+			}
+			callus_vecindex_pack(dense, v, dim);
+			for (size_t d = 0; d < dim; d++)
+				nnz += dense[sizeof(float) + d] != 0;
+			n = callus_vecindex_pack_store(store, v, dim);
+			if (dim <= CALLUS_VECINDEX_SPARSE_DIM_MAX && 2 * nnz < dim)
+				assert_int_equal(n, sizeof(float) + 2 * nnz);
+			else
+				assert_int_equal(n, CALLUS_VECINDEX_PACKED(dim));
+			assert_int_equal(callus_vecindex_pack_sparse(conv, dense, dim), n);
+			assert_memory_equal(conv, store, n);
+			assert_int_equal(callus_vecindex_unpack(a, dim, dense, CALLUS_VECINDEX_PACKED(dim)), 0);
+			assert_int_equal(callus_vecindex_unpack(b, dim, store, n), 0);
+			assert_memory_equal(a, b, dim * sizeof(float));
+		}
+	}
+
+	/* 256 dimensions, three components: the forms refused around it */
+	memset(v, 0, sizeof(v));
+	v[3] = 1.0f, v[40] = -0.5f, v[200] = 0.25f;
+	assert_int_equal(callus_vecindex_pack_store(store, v, 256), sizeof(float) + 6);
+	assert_int_equal(callus_vecindex_unpack(a, 256, store, sizeof(float) + 5), CALLUS_EINVAL);
+	assert_int_equal(callus_vecindex_unpack(a, 256, store, 3), CALLUS_EINVAL);
+	assert_int_equal(callus_vecindex_unpack(a, 300, store, sizeof(float) + 6), CALLUS_EINVAL);
+	memcpy(conv, store, sizeof(float) + 6);
+	conv[sizeof(float) + 2] = 3; /* the second index not rising */
+	assert_int_equal(callus_vecindex_unpack(a, 256, conv, sizeof(float) + 6), CALLUS_EINVAL);
+	memcpy(conv, store, sizeof(float) + 6);
+	conv[sizeof(float) + 4] = 200; /* within 256, past 100 */
+	assert_int_equal(callus_vecindex_unpack(a, 100, conv, sizeof(float) + 6), CALLUS_EINVAL);
+	/* 128 pairs would be 256 bytes: half of 256, never sparse */
+	memset(conv, 0, sizeof(conv));
+	memcpy(conv, &(float){ 1.0f }, sizeof(float));
+	for (size_t k = 0; k < 128; k++)
+		conv[sizeof(float) + 2 * k] = (uint8_t)(2 * k), conv[sizeof(float) + 2 * k + 1] = 1;
+	assert_int_equal(callus_vecindex_unpack(a, 256, conv, sizeof(float) + 256), 0);
+	assert_int_equal(callus_vecindex_unpack(a, 300, conv, sizeof(float) + 256), CALLUS_EINVAL);
+	assert_int_equal(callus_vecindex_unpack(a, 256, conv, sizeof(float) + 254), 0);
+	assert_true(a[252] != 0 && a[253] == 0);
+}
+
 static void dot_lanes_exact(void **state)
 {
 	int8_t a[300], b[300];
@@ -1009,6 +1082,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(concurrent_appends, setup, teardown),
 		cmocka_unit_test_setup_teardown(quantization_error_bound, setup, teardown),
 		cmocka_unit_test_setup_teardown(scores_are_exact_dots, setup, teardown),
+		cmocka_unit_test(store_form_round_trips),
 		cmocka_unit_test(dot_lanes_exact),
 		cmocka_unit_test_setup_teardown(search_continued, setup, teardown),
 		cmocka_unit_test_setup_teardown(sketch_skips_exactly, setup, teardown),
