@@ -414,6 +414,8 @@ static void schema_18_keeps_vectors_sparse(void **state)
 	assert_int_equal(count(f, "SELECT n FROM vector_counts"), 2);
 	free(after);
 	free(sparse);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
 }
 
 /* Schema 9's migration on a store the old binary wrote (schema 5, one
