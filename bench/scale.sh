@@ -28,6 +28,12 @@
 #   stores: its first command migrates a store of an older schema).
 #   bench/scale.sh 20 "1000 10000 100000" grows to 100,000 recordings (the
 #   growth with fsync skipped, bench/nosync.c).
+#   CALLUS_SCALE_DAYS=D grows each size's store from nothing, in one run,
+#   as a history of D days that ends now (scale_gen -d): the retention by
+#   age acts as in a workspace that has recorded for D days (runs kept
+#   30 days, pending errors of abandoned checks a week, signatures seen
+#   within 180 days or needed); without it the history is as old as the
+#   growth, an hour at 100,000 recordings, and only the lesson count bounds.
 #   CALLUS_SCALE_BASE=path/to/other/callus times that binary too, on copies of
 #   the same stores (one each: either may migrate its copy), one run of each
 #   in turn (each with its own callus-git), and the table gives "base -> this"
@@ -126,6 +132,14 @@ for size in $sizes; do
 		cd "$work" && rm -rf "$ws" && cp -a "$CALLUS_SCALE_FROM/ws-$size" "$ws" && cd "$ws"
 		printf '[retention]\ngc_hours = 0\n' >.callus/config
 		"$callus" status >/dev/null
+	elif [ -n "${CALLUS_SCALE_DAYS:-}" ]; then
+		# a history of its own for each size, grown from nothing
+		rm -rf "$ws/.callus" "$ws/.lessons" "$ws/AGENTS.md"
+		mkdir "$ws/.callus"
+		printf '[retention]\ngc_hours = 0\n' >"$ws/.callus/config"
+		LD_PRELOAD="$work/nosync.so" "$work/scale_gen" -d "$CALLUS_SCALE_DAYS" "$ws" 0 "$size" ||
+			echo "scale_gen: errors at $size" >&2
+		echo "grown to $size recordings over $CALLUS_SCALE_DAYS days in $(($(date +%s) - start)) s" >&2
 	else
 		# growing only: fsync skipped (bench/nosync.c), the measured runs below wait for the disk
 		LD_PRELOAD="$work/nosync.so" "$work/scale_gen" "$ws" "$have" "$size" ||

@@ -14,11 +14,21 @@
  * snapshot costs stays the same as the store grows (a file per fix grew
  * the repository with the store, and the snapshot's cost with it).
  *
- * usage: scale_gen WORKSPACE FROM TO
+ * usage: scale_gen [-d DAYS] WORKSPACE FROM TO
  *    or: scale_gen -p K      (prints error K's output, for a payload)
  *   records failures FROM .. TO-1 (so a store grows in steps, measured in
  *   between).  WORKSPACE is a git work tree (fixes diff against it);
  *   $CALLUS_GIT_HELPER names callus-git.
+ *
+ *   -d DAYS: the recordings happen over DAYS days that end now, evenly
+ *   spaced: each recording's lesson, run, signatures, pending errors and
+ *   fixes are dated so (the lesson's last_seen, learning's now), and the
+ *   retention every 1,000 recordings counts ages from the time reached (the
+ *   policy's now).  A store grown in one run from 0 then holds what a
+ *   workspace that has recorded for that long keeps; without -d the history
+ *   is as old as the run (an hour for 100,000), and no retention by age
+ *   acts.  Not for a store grown in steps: each run ends its days at its own
+ *   now.
  */
 #include "callus/analysis.h"
 #include "callus/buf.h"
@@ -29,9 +39,14 @@
 #include "callus/redact.h"
 #include "callus/store.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 /* gcc's wording, the identifiers unquoted (gcc quotes them, and quoted
  * text is normalized away: every error would sign alike). */
@@ -102,6 +117,7 @@ static void source_path(callus_buf *out, unsigned long k)
 typedef struct gen {
 	const char *ws;
 	callus_redactor *red;
+	char now[32];         /* the recording's time (-d); "" : the clock */
 } gen;
 
 static void learn_opts(callus_learn_opts *lo, callus_snapshot_opts *so, const gen *g,
@@ -122,6 +138,7 @@ static void learn_opts(callus_learn_opts *lo, callus_snapshot_opts *so, const ge
 	lo->redactor = g->red;
 	lo->snapshot = so;
 	lo->no_snapshot = !snapshot;
+	lo->now = g->now[0] ? g->now : NULL;
 }
 
 /* One failing run of `gcc -c FILE` printing error k. */
@@ -157,7 +174,14 @@ static int fail(const gen *g, unsigned long k, int snapshot)
 					    callus_failure_framework(&f), NULL, 0, &lo, NULL, NULL, 0, NULL, NULL };
 
 		if ((rc = callus_lesson_from_failure(&l, &f, &opts, &err)) == 0) {
-			rc = callus_record_lesson(&l, &f.diags, f.output_bytes, &opts, &res, &err);
+			/* the store dates the run and its signatures by it */
+			if (g->now[0]) {
+				free(l.last_seen);
+				if (!(l.last_seen = strdup(g->now)))
+					rc = -1;
+			}
+			if (rc == 0)
+				rc = callus_record_lesson(&l, &f.diags, f.output_bytes, &opts, &res, &err);
 			if (rc == 0)
 				callus_record_result_release(&res);
 			callus_lesson_release(&l);
@@ -283,6 +307,7 @@ static int gc(const gen *g)
 
 	callus_gc_policy_default(&p);
 	p.sweep = 0;
+	p.now = g->now[0] ? g->now : NULL;
 	callus_buf_printf(&db, "%s/.callus/callus.db", g->ws);
 	if ((rc = callus_store_open(&store, db.ptr, 10000, &err)) == 0)
 		rc = callus_gc(store, g->ws, &p, NULL, &err);
@@ -297,7 +322,8 @@ static int gc(const gen *g)
 int main(int argc, char **argv)
 {
 	callus_error err = CALLUS_ERROR_INIT;
-	unsigned long from, to, errors = 0;
+	unsigned long from, to, errors = 0, days = 0;
+	time_t end = time(NULL);
 	gen g;
 
 	if (argc == 3 && !strcmp(argv[1], "-p")) {
@@ -309,13 +335,39 @@ int main(int argc, char **argv)
 		callus_buf_release(&file);
 		return 0;
 	}
+	memset(&g, 0, sizeof(g));
+	if (argc == 6 && !strcmp(argv[1], "-d")) {
+		if (!(days = strtoul(argv[2], NULL, 10)))
+			argc = 0;
+		argc -= 2;
+		argv += 2;
+	}
 	if (argc != 4) {
-		fprintf(stderr, "usage: scale_gen WORKSPACE FROM TO\n");
+		fprintf(stderr, "usage: scale_gen [-d DAYS] WORKSPACE FROM TO\n");
 		return 2;
 	}
 	from = strtoul(argv[2], NULL, 10);
 	to = strtoul(argv[3], NULL, 10);
 	g.ws = argv[1];
+	if (days && to > from) {
+		/* the background retention a recording starts runs by the clock:
+		 * its stamp says it ran, so that only the replayed one acts */
+		callus_buf stamp = CALLUS_BUF_INIT;
+		int fd;
+
+		callus_buf_printf(&stamp, "%s/.callus", g.ws);
+		if (mkdir(stamp.ptr, 0700) < 0 && errno != EEXIST) {
+			perror(stamp.ptr);
+			return 1;
+		}
+		callus_buf_puts(&stamp, "/gc.stamp");
+		if ((fd = open(stamp.ptr, O_WRONLY | O_CREAT | O_CLOEXEC, 0600)) < 0) {
+			perror(stamp.ptr);
+			return 1;
+		}
+		close(fd);
+		callus_buf_release(&stamp);
+	}
 	if (callus_redactor_new(&g.red, &err) < 0) {
 		fprintf(stderr, "scale_gen: %s\n", callus_error_message(&err));
 		return 1;
@@ -325,6 +377,15 @@ int main(int argc, char **argv)
 	for (unsigned long i = from; i < to; i++) {
 		unsigned long slot = i % 20;
 		int rc;
+
+		if (days) {
+			time_t t = end - (time_t)((double)(to - i) * (double)days * 86400.0 /
+						  (double)(to - from));
+			struct tm tm;
+
+			gmtime_r(&t, &tm);
+			strftime(g.now, sizeof(g.now), "%Y-%m-%dT%H:%M:%S.000Z", &tm);
+		}
 
 		if (slot < 13 || i < 20) {
 			rc = fail(&g, i, 0);

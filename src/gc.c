@@ -161,7 +161,7 @@ static int gc_lessons(callus_store *s, const char *workspace, const callus_gc_po
 	int sq = SQLITE_OK;
 
 	if (p->lesson_days > 0) {
-		char *before = callus_sql_time_ago((int64_t)p->lesson_days * 86400);
+		char *before = callus_sql_time_before(p->now, (int64_t)p->lesson_days * 86400);
 
 		if (!before)
 			return SQLITE_NOMEM;
@@ -233,7 +233,7 @@ static int gc_signatures(callus_store *s, const callus_gc_policy *p, callus_gc_r
 
 	if (p->signature_days <= 0)
 		return SQLITE_OK;
-	if (!(before = callus_sql_time_ago((int64_t)p->signature_days * 86400)))
+	if (!(before = callus_sql_time_before(p->now, (int64_t)p->signature_days * 86400)))
 		return SQLITE_NOMEM;
 	if ((sq = sqlite3_exec(callus_store_db(s), "BEGIN IMMEDIATE", NULL, NULL, NULL)) != SQLITE_OK) {
 		free(before);
@@ -393,13 +393,14 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
 	if (!res)
 		res = &own;
 	memset(res, 0, sizeof(*res));
-	if (p->prune_hours > 0 && (rc = callus_learn_prune(s, p->prune_hours, &res->pending, err)) < 0)
+	if (p->prune_hours > 0 &&
+	    (rc = callus_learn_prune(s, p->prune_hours, p->now, &res->pending, err)) < 0)
 		return rc;
 	if ((sq = gc_lessons(s, workspace, p, res)) != SQLITE_OK)
 		goto fail;
 	if (p->run_days > 0) {
 		what = "cannot remove old runs from";
-		if (!(before = callus_sql_time_ago((int64_t)p->run_days * 86400))) {
+		if (!(before = callus_sql_time_before(p->now, (int64_t)p->run_days * 86400))) {
 			sq = SQLITE_NOMEM;
 			goto fail;
 		}

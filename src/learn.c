@@ -79,24 +79,7 @@ fix_diff *callus_learn_find_diff(learn_run *r, int64_t snapshot_id)
 
 char *callus_learn_time_ago(const learn_run *r, int64_t seconds)
 {
-	struct tm tm;
-	time_t t;
-	char out[32];
-
-	/* callus_learn_prune() runs without options: the clock */
-	if (!r->o || !r->o->now)
-		return callus_sql_time_ago(seconds);
-	memset(&tm, 0, sizeof(tm));
-	if (sscanf(r->o->now, "%4d-%2d-%2dT%2d:%2d:%2d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-		   &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
-		return callus_sql_time_ago(seconds);
-	tm.tm_year -= 1900;
-	tm.tm_mon -= 1;
-	t = timegm(&tm) - (time_t)seconds;
-	gmtime_r(&t, &tm);
-	if (!strftime(out, sizeof(out), "%Y-%m-%dT%H:%M:%S.000Z", &tm))
-		return NULL;
-	return strdup(out);
+	return callus_sql_time_before(r->o ? r->o->now : NULL, seconds);
 }
 
 static void note_trouble(learn_run *r, const char *what, const callus_error *e)
@@ -515,13 +498,18 @@ int callus_learn_pass(callus_store *s, const callus_learn_opts *opts, callus_lea
 	return learn(s, opts, NULL, 0, 1, res, err);
 }
 
-int callus_learn_prune(callus_store *s, int hours, size_t *count, callus_error *err)
+int callus_learn_prune(callus_store *s, int hours, const char *now, size_t *count,
+		       callus_error *err)
 {
+	callus_learn_opts o;
 	learn_run r;
 	int rc, sq;
 
 	memset(&r, 0, sizeof(r));
+	memset(&o, 0, sizeof(o));
+	o.now = now;
 	r.s = s;
+	r.o = &o;
 	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		return rc;
 	if ((sq = prune(&r, hours > 0 ? hours : CALLUS_LEARN_PRUNE_HOURS, count)) != SQLITE_OK) {

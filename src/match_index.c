@@ -269,16 +269,17 @@ static int link_duplicate(callus_store *s, const char *alias, const char *canoni
 		sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
 		sqlite3_finalize(st);
 	}
-	/* the duplicate's occurrences count for the signature it joins */
+	/* the duplicate's occurrences count for the signature it joins, and
+	 * its last one (the run's time, which a replayed history sets) */
 	if (sq == SQLITE_OK &&
 	    (sq = sqlite3_prepare_v2(callus_store_db(s),
 				     "UPDATE signatures SET occurrence_count = occurrence_count +"
 				     " (SELECT occurrence_count FROM signatures WHERE id = ?1),"
-				     " last_seen = ?3 WHERE id = ?2",
+				     " last_seen = max(last_seen, coalesce((SELECT last_seen FROM"
+				     " signatures WHERE id = ?1), last_seen)) WHERE id = ?2",
 				     -1, &st, NULL)) == SQLITE_OK) {
 		callus_sql_bind_text(st, 1, alias);
 		callus_sql_bind_text(st, 2, canonical);
-		callus_sql_bind_text(st, 3, now);
 		sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
 		sqlite3_finalize(st);
 	}

@@ -115,10 +115,23 @@ int callus_sql_collect(sqlite3_stmt *st, size_t elem, int (*read)(sqlite3_stmt *
 
 char *callus_sql_time_ago(int64_t seconds_ago)
 {
+	return callus_sql_time_before(NULL, seconds_ago);
+}
+
+char *callus_sql_time_before(const char *now, int64_t seconds)
+{
 	callus_buf b = CALLUS_BUF_INIT;
-	time_t t = time(NULL) - (time_t)seconds_ago;
+	time_t t = time(NULL);
 	struct tm tm;
 
+	memset(&tm, 0, sizeof(tm));
+	if (now && sscanf(now, "%4d-%2d-%2dT%2d:%2d:%2d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+			  &tm.tm_hour, &tm.tm_min, &tm.tm_sec) == 6) {
+		tm.tm_year -= 1900;
+		tm.tm_mon -= 1;
+		t = timegm(&tm);
+	}
+	t -= (time_t)seconds;
 	gmtime_r(&t, &tm);
 	callus_buf_printf(&b, "%04d-%02d-%02dT%02d:%02d:%02d.000Z", tm.tm_year + 1900,
 			tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);

@@ -47,4 +47,8 @@ int callus_sql_collect(sqlite3_stmt *st, size_t elem, int (*read)(sqlite3_stmt *
  * so that it compares with stored times as text.  Caller frees. */
 char *callus_sql_time_ago(int64_t seconds_ago);
 
+/* The same, `seconds` before the time now (that format; NULL or not in it:
+ * the clock), for a history replayed at its own times. */
+char *callus_sql_time_before(const char *now, int64_t seconds);
+
 #endif

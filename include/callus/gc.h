@@ -41,9 +41,13 @@ typedef struct callus_gc_policy {
 			       * (callus gc), the background pass bounds it */
 	int sweep;            /* also remove .lessons/ files no lesson has, and
 			       * VACUUM when a quarter of the store is free */
+	const char *now;      /* ages count back from this time (the format of
+			       * callus_now_iso8601()); NULL: the clock.  Set
+			       * to replay a history at its own times
+			       * (bench/scale_gen.c); not owned */
 } callus_gc_policy;
 
-/* The defaults above (batch 0, sweep 1). */
+/* The defaults above (batch 0, sweep 1, now NULL). */
 void callus_gc_policy_default(callus_gc_policy *p);
 
 typedef struct callus_gc_result {

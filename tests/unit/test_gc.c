@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "callus/gc.h"
@@ -221,6 +222,64 @@ static void old_lessons_go_with_their_files(void **state)
 	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 1);
 	/* the recent signatures stay, whatever happened to the lessons */
 	assert_int_equal(count(f, "SELECT count(*) FROM signatures"), 2);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+}
+
+/* The policy's now: ages count back from it (a history replayed at its own
+ * times, bench/scale_gen.c), and from the clock without it. */
+static void ages_count_from_the_policys_now(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, b;
+	char sa[65], sb[65], later[32];
+	callus_gc_policy p;
+	callus_gc_result r;
+	time_t t = time(NULL) + 400 * 86400;
+	struct tm tm;
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, sa);
+	record(f, "src/b.c", "unknown type name beta_two used here", &b, sb);
+	/* each error pending in a check of its own */
+	for (int i = 0; i < 2; i++) {
+		callus_learn_opts o;
+		callus_learn_error e = { i ? &b : &a, NULL };
+		callus_learn_result lr;
+
+		memset(&o, 0, sizeof(o));
+		o.workspace = f->dir;
+		o.check.tool = "gcc";
+		o.check.args = i ? "-c b.c" : "-c a.c";
+		o.check.dir = "";
+		o.session = "s";
+		o.redactor = f->red;
+		o.no_snapshot = 1;
+		assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &lr, NULL), 0);
+		callus_learn_result_release(&lr);
+	}
+	assert_int_equal(count(f, "SELECT count(*) FROM pending_errors"), 2);
+	/* from long before: nothing is old */
+	policy(&p);
+	p.now = "2001-01-01T00:00:00.000Z";
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lessons + r.runs + r.pending + r.signatures, 0);
+	/* from the clock: nothing is old either */
+	p.now = NULL;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lessons + r.runs + r.pending + r.signatures, 0);
+	/* 400 days on: the lessons, runs and idle pending errors are, and
+	 * then the signatures nothing needs */
+	gmtime_r(&t, &tm);
+	strftime(later, sizeof(later), "%Y-%m-%dT%H:%M:%S.000Z", &tm);
+	p.now = later;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lessons, 2);
+	assert_int_equal(r.runs, 2);
+	assert_int_equal(r.pending, 2);
+	assert_int_equal(r.signatures, 2);
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM runs"), 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM signatures"), 0);
 	callus_signature_release(&a);
 	callus_signature_release(&b);
 }
@@ -618,6 +677,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(signature_gc_grows_linearly, setup, teardown),
 		cmocka_unit_test_setup_teardown(schema_18_keeps_vectors_sparse, setup, teardown),
+		cmocka_unit_test_setup_teardown(ages_count_from_the_policys_now, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_old_store_migrates_packed_and_counted, setup,
 						teardown),
 	};
