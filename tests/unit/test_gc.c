@@ -121,23 +121,32 @@ static void record(fixture *f, const char *file, const char *msg, callus_signatu
 	callus_lesson_release(&l);
 }
 
+/* g failing in check args (a gcc check of session s), learnt: pending. */
+static void fail_in(fixture *f, const callus_signature *g, const char *args,
+		    callus_learn_opts *o)
+{
+	callus_learn_error e = { g, NULL };
+	callus_learn_result r;
+
+	memset(o, 0, sizeof(*o));
+	o->workspace = f->dir;
+	o->check.tool = "gcc";
+	o->check.args = args;
+	o->check.dir = "";
+	o->session = "s";
+	o->redactor = f->red;
+	o->no_snapshot = 1;
+	assert_int_equal(callus_learn_failure(f->s, o, &e, 1, &r, NULL), 0);
+	callus_learn_result_release(&r);
+}
+
 /* A resolution for g: a failure of check args and its pass. */
 static void resolve(fixture *f, const callus_signature *g, const char *args)
 {
 	callus_learn_opts o;
-	callus_learn_error e = { g, NULL };
 	callus_learn_result r;
 
-	memset(&o, 0, sizeof(o));
-	o.workspace = f->dir;
-	o.check.tool = "gcc";
-	o.check.args = args;
-	o.check.dir = "";
-	o.session = "s";
-	o.redactor = f->red;
-	o.no_snapshot = 1;
-	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, NULL), 0);
-	callus_learn_result_release(&r);
+	fail_in(f, g, args, &o);
 	assert_int_equal(callus_learn_pass(f->s, &o, &r, NULL), 0);
 	assert_int_equal(r.nfixed, 1);
 	callus_learn_result_release(&r);
@@ -233,6 +242,7 @@ static void ages_count_from_the_policys_now(void **state)
 	fixture *f = *state;
 	callus_signature a, b;
 	char sa[65], sb[65], later[32];
+	callus_learn_opts o;
 	callus_gc_policy p;
 	callus_gc_result r;
 	time_t t = time(NULL) + 400 * 86400;
@@ -241,22 +251,8 @@ static void ages_count_from_the_policys_now(void **state)
 	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, sa);
 	record(f, "src/b.c", "unknown type name beta_two used here", &b, sb);
 	/* each error pending in a check of its own */
-	for (int i = 0; i < 2; i++) {
-		callus_learn_opts o;
-		callus_learn_error e = { i ? &b : &a, NULL };
-		callus_learn_result lr;
-
-		memset(&o, 0, sizeof(o));
-		o.workspace = f->dir;
-		o.check.tool = "gcc";
-		o.check.args = i ? "-c b.c" : "-c a.c";
-		o.check.dir = "";
-		o.session = "s";
-		o.redactor = f->red;
-		o.no_snapshot = 1;
-		assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &lr, NULL), 0);
-		callus_learn_result_release(&lr);
-	}
+	fail_in(f, &a, "-c a.c", &o);
+	fail_in(f, &b, "-c b.c", &o);
 	assert_int_equal(count(f, "SELECT count(*) FROM pending_errors"), 2);
 	/* from long before: nothing is old */
 	policy(&p);
