@@ -176,8 +176,8 @@ static int count_features(callus_store *s, const callus_signature *sig)
 
 /* Packed to int8 (vecindex.h), as in the vector file (a float32 vector
  * took an overflow page of its own), in the sparse form when it is the
- * smaller.  An upsert, not INSERT OR REPLACE,
- * whose delete would not reach the trigger that counts the vectors. */
+ * smaller.  An upsert, not INSERT OR REPLACE, whose delete would not reach
+ * the trigger that counts the vectors. */
 static int store_vector(callus_store *s, int64_t sig_rowid, const float *vec)
 {
 	uint8_t packed[CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM)];
