@@ -133,10 +133,12 @@ for size in $sizes; do
 		printf '[retention]\ngc_hours = 0\n' >.callus/config
 		"$callus" status >/dev/null
 	elif [ -n "${CALLUS_SCALE_DAYS:-}" ]; then
-		# a history of its own for each size, grown from nothing
-		rm -rf "$ws/.callus" "$ws/.lessons" "$ws/AGENTS.md"
-		mkdir "$ws/.callus"
-		printf '[retention]\ngc_hours = 0\n' >"$ws/.callus/config"
+		# a history of its own for each size, grown from nothing, in the
+		# repository as it began (the fixes commit their edits again)
+		git reset -q --hard "$(git rev-list --max-parents=0 HEAD)"
+		git clean -qfdx
+		mkdir .callus
+		printf '[retention]\ngc_hours = 0\n' >.callus/config
 		LD_PRELOAD="$work/nosync.so" "$work/scale_gen" -d "$CALLUS_SCALE_DAYS" "$ws" 0 "$size" ||
 			echo "scale_gen: errors at $size" >&2
 		echo "grown to $size recordings over $CALLUS_SCALE_DAYS days in $(($(date +%s) - start)) s" >&2
