@@ -79,7 +79,7 @@ fix_diff *callus_learn_find_diff(learn_run *r, int64_t snapshot_id)
 
 char *callus_learn_time_ago(const learn_run *r, int64_t seconds)
 {
-	return callus_sql_time_before(r->o ? r->o->now : NULL, seconds);
+	return callus_sql_time_before(r->now, seconds);
 }
 
 static void note_trouble(learn_run *r, const char *what, const callus_error *e)
@@ -326,10 +326,11 @@ static int touch_check(learn_run *r, int64_t *id, int64_t *runs)
 	return sq;
 }
 
-static int prune(learn_run *r, int hours, size_t *count)
+/* Pending errors idle more than hours before now (NULL: the clock) go. */
+static int prune(learn_run *r, const char *now, int hours, size_t *count)
 {
 	sqlite3_stmt *st = NULL;
-	char *before = callus_learn_time_ago(r, (int64_t)hours * 3600);
+	char *before = callus_sql_time_before(now, (int64_t)hours * 3600);
 	int sq;
 
 	*count = 0;
@@ -392,7 +393,7 @@ static int write_run(learn_run *r, callus_error *err)
 	if ((rc = callus_store_exec(r->s, "BEGIN IMMEDIATE", err)) < 0)
 		return rc;
 	if ((sq = touch_check(r, &check_id, &runs)) != SQLITE_OK ||
-	    (sq = prune(r, callus_learn_prune_hours(r->o), &r->res->pruned)) != SQLITE_OK ||
+	    (sq = prune(r, r->now, callus_learn_prune_hours(r->o), &r->res->pruned)) != SQLITE_OK ||
 	    (sq = callus_learn_fix_absent(r, check_id, runs)) != SQLITE_OK)
 		goto fail;
 	for (size_t i = 0; !r->passed && i < r->nerrs; i++)
@@ -501,18 +502,14 @@ int callus_learn_pass(callus_store *s, const callus_learn_opts *opts, callus_lea
 int callus_learn_prune(callus_store *s, int hours, const char *now, size_t *count,
 		       callus_error *err)
 {
-	callus_learn_opts o;
 	learn_run r;
 	int rc, sq;
 
 	memset(&r, 0, sizeof(r));
-	memset(&o, 0, sizeof(o));
-	o.now = now;
 	r.s = s;
-	r.o = &o;
 	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		return rc;
-	if ((sq = prune(&r, hours > 0 ? hours : CALLUS_LEARN_PRUNE_HOURS, count)) != SQLITE_OK) {
+	if ((sq = prune(&r, now, hours > 0 ? hours : CALLUS_LEARN_PRUNE_HOURS, count)) != SQLITE_OK) {
 		rc = callus_store_db_error(s, err, sq, "cannot prune");
 		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
 		return rc;

@@ -273,10 +273,10 @@ static int link_duplicate(callus_store *s, const char *alias, const char *canoni
 	 * its last one (the run's time, which a replayed history sets) */
 	if (sq == SQLITE_OK &&
 	    (sq = sqlite3_prepare_v2(callus_store_db(s),
-				     "UPDATE signatures SET occurrence_count = occurrence_count +"
-				     " (SELECT occurrence_count FROM signatures WHERE id = ?1),"
-				     " last_seen = max(last_seen, coalesce((SELECT last_seen FROM"
-				     " signatures WHERE id = ?1), last_seen)) WHERE id = ?2",
+				     "UPDATE signatures SET occurrence_count = signatures.occurrence_count +"
+				     " d.occurrence_count, last_seen = max(signatures.last_seen,"
+				     " d.last_seen) FROM (SELECT occurrence_count, last_seen FROM"
+				     " signatures WHERE id = ?1) d WHERE id = ?2",
 				     -1, &st, NULL)) == SQLITE_OK) {
 		callus_sql_bind_text(st, 1, alias);
 		callus_sql_bind_text(st, 2, canonical);
