@@ -28,7 +28,9 @@
  *   workspace that has recorded for that long keeps; without -d the history
  *   is as old as the run (an hour for 100,000), and no retention by age
  *   acts.  Not for a store grown in steps: each run ends its days at its own
- *   now.
+ *   now.  The workspace's config should say `[retention] gc_hours = 0`
+ *   (bench/scale.sh writes it): the background pass a recording starts
+ *   counts by the clock.
  */
 #include "callus/analysis.h"
 #include "callus/buf.h"
@@ -39,14 +41,10 @@
 #include "callus/redact.h"
 #include "callus/store.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 /* gcc's wording, the identifiers unquoted (gcc quotes them, and quoted
  * text is normalized away: every error would sign alike). */
@@ -337,37 +335,17 @@ int main(int argc, char **argv)
 	}
 	memset(&g, 0, sizeof(g));
 	if (argc == 6 && !strcmp(argv[1], "-d")) {
-		if (!(days = strtoul(argv[2], NULL, 10)))
-			argc = 0;
+		days = strtoul(argv[2], NULL, 10);
 		argc -= 2;
 		argv += 2;
+		if (!days)
+			goto usage;
 	}
-	if (argc != 4) {
-		fprintf(stderr, "usage: scale_gen [-d DAYS] WORKSPACE FROM TO\n");
-		return 2;
-	}
+	if (argc != 4)
+		goto usage;
 	from = strtoul(argv[2], NULL, 10);
 	to = strtoul(argv[3], NULL, 10);
 	g.ws = argv[1];
-	if (days && to > from) {
-		/* the background retention a recording starts runs by the clock:
-		 * its stamp says it ran, so that only the replayed one acts */
-		callus_buf stamp = CALLUS_BUF_INIT;
-		int fd;
-
-		callus_buf_printf(&stamp, "%s/.callus", g.ws);
-		if (mkdir(stamp.ptr, 0700) < 0 && errno != EEXIST) {
-			perror(stamp.ptr);
-			return 1;
-		}
-		callus_buf_puts(&stamp, "/gc.stamp");
-		if ((fd = open(stamp.ptr, O_WRONLY | O_CREAT | O_CLOEXEC, 0600)) < 0) {
-			perror(stamp.ptr);
-			return 1;
-		}
-		close(fd);
-		callus_buf_release(&stamp);
-	}
 	if (callus_redactor_new(&g.red, &err) < 0) {
 		fprintf(stderr, "scale_gen: %s\n", callus_error_message(&err));
 		return 1;
@@ -411,4 +389,7 @@ int main(int argc, char **argv)
 	}
 	callus_redactor_free(g.red);
 	return errors ? 1 : 0;
+usage:
+	fprintf(stderr, "usage: scale_gen [-d DAYS] WORKSPACE FROM TO\n");
+	return 2;
 }

@@ -21,8 +21,9 @@
 # suggestion bars.  Under ASan, CALLUS_TEST_SKIP_HUGE=1: the 1 GB streaming
 # tests are skipped (too slow there, and RSS means little with ASan), and
 # t0019's formats and t0022's hooks are sampled; the scripts of t0009 and of
-# three agent CLIs are left to the release pass (see suite()).  Each stage's time and each
-# end-to-end script's are printed: the suite has 25 minutes on two cores.
+# three agent CLIs are left to the release pass (see suite()).  Each stage's
+# time and each end-to-end script's are printed: the suite has 25 minutes on
+# two cores.
 set -u
 
 cd "$(dirname "$0")/.." || exit 1

@@ -140,8 +140,8 @@ size_t callus_vecindex_pack(uint8_t *out, const float *v, size_t dim)
 
 size_t callus_vecindex_pack_sparse(uint8_t *out, const uint8_t *packed, size_t dim)
 {
-	uint8_t pairs[2 * (CALLUS_VECINDEX_SPARSE_DIM_MAX / 2)];
-	size_t n = 0;
+	uint8_t pairs[CALLUS_VECINDEX_SPARSE_DIM_MAX];
+	size_t k = 0; /* pairs */
 
 	if (dim > CALLUS_VECINDEX_SPARSE_DIM_MAX)
 		goto dense;
@@ -149,14 +149,15 @@ size_t callus_vecindex_pack_sparse(uint8_t *out, const uint8_t *packed, size_t d
 		if (!packed[sizeof(float) + i])
 			continue;
 		/* half the components or more: the dense form is no larger */
-		if (2 * (n / 2 + 1) >= dim)
+		if (2 * (k + 1) >= dim)
 			goto dense;
-		pairs[n++] = (uint8_t)i;
-		pairs[n++] = packed[sizeof(float) + i];
+		pairs[2 * k] = (uint8_t)i;
+		pairs[2 * k + 1] = packed[sizeof(float) + i];
+		k++;
 	}
 	memmove(out, packed, sizeof(float));
-	memcpy(out + sizeof(float), pairs, n);
-	return sizeof(float) + n;
+	memcpy(out + sizeof(float), pairs, 2 * k);
+	return sizeof(float) + 2 * k;
 dense:
 	if (out != packed)
 		memmove(out, packed, CALLUS_VECINDEX_PACKED(dim));

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "callus/embed.h"
 #include "callus/gc.h"
 #include "callus/learn.h"
 #include "callus/lesson.h"
@@ -28,7 +29,6 @@
 #include "callus/signature.h"
 #include "callus/store.h"
 #include "callus/vecindex.h"
-#include "callus/embed.h"
 #include "store_internal.h"
 
 typedef struct fixture {
@@ -259,8 +259,12 @@ static void ages_count_from_the_policys_now(void **state)
 	p.now = "2001-01-01T00:00:00.000Z";
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
 	assert_int_equal(r.lessons + r.runs + r.pending + r.signatures, 0);
-	/* from the clock: nothing is old either */
+	/* from the clock, or a time not in the format (the clock): nothing is
+	 * old either */
 	p.now = NULL;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lessons + r.runs + r.pending + r.signatures, 0);
+	p.now = "in 400 days";
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
 	assert_int_equal(r.lessons + r.runs + r.pending + r.signatures, 0);
 	/* 400 days on: the lessons, runs and idle pending errors are, and
@@ -409,14 +413,22 @@ static void the_background_pass_is_due_once_per_interval(void **state)
 	assert_true(callus_gc_due(f->dir, &p));
 }
 
-/* b (n bytes) in upper-case hex, as SQLite's hex() writes it, into out
- * (2n + 1 bytes). */
-static int hex(char *out, const uint8_t *b, size_t n)
+/* The blob of q's first row (at most max bytes, copied to out); its size. */
+static size_t blob_of(fixture *f, const char *q, void *out, size_t max)
 {
-	for (size_t i = 0; i < n; i++)
-		snprintf(out + 2 * i, 3, "%02X", b[i]);
-	out[2 * n] = 0;
-	return 0;
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	size_t n;
+
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, q, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	n = (size_t)sqlite3_column_bytes(st, 0);
+	assert_true(n <= max);
+	memcpy(out, sqlite3_column_blob(st, 0), n);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return n;
 }
 
 /* Schema 18's migration: vectors a schema-17 store kept dense become
@@ -426,10 +438,11 @@ static void schema_18_keeps_vectors_sparse(void **state)
 {
 	fixture *f = *state;
 	callus_signature a, b;
-	char sa[65], sb[65], *sparse, *after, q[1000];
+	char sa[65], sb[65], *sparse, *after;
 	uint8_t dense[CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM)], blob[sizeof(dense)];
-	char dense_hex[2 * sizeof(dense) + 1];
 	float va[CALLUS_EMBED_DIM], vb[CALLUS_EMBED_DIM];
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
 	size_t n;
 
 	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, sa);
@@ -441,12 +454,8 @@ static void schema_18_keeps_vectors_sparse(void **state)
 	sparse = text_of(f, "SELECT group_concat(hex(vector), ' ') FROM"
 			    " (SELECT vector FROM signature_vectors ORDER BY sig)");
 
-	/* each made dense again by hand, the store set back to schema 17 */
-	after = text_of(f, "SELECT hex(vector) FROM signature_vectors ORDER BY sig LIMIT 1");
-	n = strlen(after) / 2;
-	for (size_t i = 0; i < n; i++)
-		assert_int_equal(sscanf(after + 2 * i, "%2hhx", &blob[i]), 1);
-	free(after);
+	/* the first made dense again by hand, the store set back to schema 17 */
+	n = blob_of(f, "SELECT vector FROM signature_vectors ORDER BY sig", blob, sizeof(blob));
 	memset(dense, 0, sizeof(dense));
 	memcpy(dense, blob, sizeof(float));
 	for (size_t i = sizeof(float); i + 1 < n; i += 2)
@@ -454,11 +463,16 @@ static void schema_18_keeps_vectors_sparse(void **state)
 	assert_int_equal(callus_vecindex_unpack(va, CALLUS_EMBED_DIM, blob, n), 0);
 	assert_int_equal(callus_vecindex_unpack(vb, CALLUS_EMBED_DIM, dense, sizeof(dense)), 0);
 	assert_memory_equal(va, vb, sizeof(va));
-	assert_int_equal(hex(dense_hex, dense, sizeof(dense)), 0);
-	snprintf(q, sizeof(q),
-		 "UPDATE signature_vectors SET vector = X'%s' WHERE sig = (SELECT min(sig) FROM"
-		 " signature_vectors); PRAGMA user_version = 17", dense_hex);
-	sql(f, q);
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "UPDATE signature_vectors SET vector = ?1 WHERE sig ="
+					    " (SELECT min(sig) FROM signature_vectors)",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	sqlite3_bind_blob(st, 1, dense, (int)sizeof(dense), SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 17", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
 	assert_int_equal(count(f, "SELECT count(*) FROM signature_vectors WHERE length(vector) = 260"), 1);
 
 	assert_int_equal(callus_store_open(&f->s, f->path, 5000, NULL), 0);
@@ -487,10 +501,10 @@ static void an_old_store_migrates_packed_and_counted(void **state)
 	char cmd[512];
 	callus_store *s = NULL;
 	int64_t links, runs, errors, suggestions;
-	char *pending, *named, *after, *float32;
-	char want[2 * CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) + 1];
+	char *pending, *named, *after;
 	float v[CALLUS_EMBED_DIM];
-	uint8_t packed[CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM)];
+	uint8_t want[CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM)], got[sizeof(want)];
+	size_t nwant;
 	int drifted = -1;
 
 	callus_store_close(f->s);
@@ -502,12 +516,9 @@ static void an_old_store_migrates_packed_and_counted(void **state)
 	assert_int_equal(system(cmd), 0);
 	assert_int_equal(count(f, "PRAGMA user_version"), 5);
 	assert_int_equal(count(f, "SELECT length(vector) FROM signature_vectors"), 1024);
-	float32 = text_of(f, "SELECT hex(vector) FROM signature_vectors");
-	assert_int_equal(strlen(float32), 2 * sizeof(v));
-	for (size_t i = 0; i < sizeof(v); i++)
-		assert_int_equal(sscanf(float32 + 2 * i, "%2hhx", (unsigned char *)v + i), 1);
-	free(float32);
-	assert_int_equal(hex(want, packed, callus_vecindex_pack_store(packed, v, CALLUS_EMBED_DIM)), 0);
+	assert_int_equal(blob_of(f, "SELECT vector FROM signature_vectors", v, sizeof(v)), sizeof(v));
+	nwant = callus_vecindex_pack_store(want, v, CALLUS_EMBED_DIM);
+	assert_true(nwant < 260);
 	links = count(f, "SELECT count(*) FROM signature_runs");
 	runs = count(f, "SELECT count(*) FROM lesson_runs");
 	errors = count(f, "SELECT count(*) FROM run_errors");
@@ -528,10 +539,8 @@ static void an_old_store_migrates_packed_and_counted(void **state)
 	assert_int_equal(count(f, "SELECT lessons FROM totals"), 2);
 	assert_int_equal(count(f, "SELECT signatures FROM totals"), count(f, "SELECT count(*) FROM signatures"));
 	/* schema 18: sparse, the bytes of the float vector quantized */
-	after = text_of(f, "SELECT hex(vector) FROM signature_vectors");
-	assert_string_equal(after, want);
-	assert_true(strlen(after) < 2 * 260);
-	free(after);
+	assert_int_equal(blob_of(f, "SELECT vector FROM signature_vectors", got, sizeof(got)), nwant);
+	assert_memory_equal(got, want, nwant);
 	assert_int_equal(count(f, "SELECT n FROM vector_counts"), 1);
 	assert_int_equal(count(f, "SELECT count(*) FROM signatures_unindexed"), 0);
 	/* schema 14: lesson_runs kept whole, without a rowid; schema 15:
@@ -583,6 +592,7 @@ static int add_steps(unsigned type, void *ctx, void *stmt, void *x)
 static long long gc_steps(const char *root, int n)
 {
 	char path[160], q[1400];
+	fixture at;
 	callus_store *s = NULL;
 	callus_gc_policy p;
 	callus_gc_result r;
@@ -625,18 +635,9 @@ static long long gc_steps(const char *root, int n)
 		 "SELECT count(*) = %d AND sum(rowid %% 8 IN (1, 2, 3)) = count(*)"
 		 " FROM signatures WHERE rowid <= %d",
 		 n / 2 / 8 * 3, n / 2);
-	{
-		sqlite3 *db = NULL;
-		sqlite3_stmt *st = NULL;
-
-		snprintf(path, sizeof(path), "%s/.callus/callus.db", root);
-		assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-		assert_int_equal(sqlite3_prepare_v2(db, q, -1, &st, NULL), SQLITE_OK);
-		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-		assert_int_equal(sqlite3_column_int(st, 0), 1);
-		sqlite3_finalize(st);
-		sqlite3_close(db);
-	}
+	memset(&at, 0, sizeof(at));
+	snprintf(at.path, sizeof(at.path), "%s/.callus/callus.db", root);
+	assert_int_equal(count(&at, q), 1);
 	return steps;
 }
 

@@ -664,8 +664,6 @@ static void scores_are_exact_dots(void **state)
 	}
 }
 
-/* The portable dot product (the search's where there is no SSE2) against a
- * plain sum, at every length to 300, with -128 and 127 among the bytes. */
 /*
  * The store's form (schema 18): sparse exactly when fewer than half the
  * quantized components are non-zero and dim is at most 256, dense
@@ -739,6 +737,8 @@ static void store_form_round_trips(void **state)
 	assert_true(a[252] != 0 && a[253] == 0);
 }
 
+/* The portable dot product (the search's where there is no SSE2) against a
+ * plain sum, at every length to 300, with -128 and 127 among the bytes. */
 static void dot_lanes_exact(void **state)
 {
 	int8_t a[300], b[300];
