@@ -41,6 +41,7 @@
 #include "callus/redact.h"
 #include "callus/store.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -317,6 +318,16 @@ static int gc(const gen *g)
 	return rc;
 }
 
+/* s as a whole decimal number: 0, or -1 for anything else. */
+static int number(const char *s, unsigned long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoul(s, &end, 10);
+	return *s >= '0' && *s <= '9' && !*end && !errno ? 0 : -1;
+}
+
 int main(int argc, char **argv)
 {
 	callus_error err = CALLUS_ERROR_INIT;
@@ -327,7 +338,9 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "-p")) {
 		callus_buf out = CALLUS_BUF_INIT, file = CALLUS_BUF_INIT;
 
-		error_text(&out, &file, strtoul(argv[2], NULL, 10));
+		if (number(argv[2], &from) < 0)
+			goto usage;
+		error_text(&out, &file, from);
 		fputs(out.ptr, stdout);
 		callus_buf_release(&out);
 		callus_buf_release(&file);
@@ -335,16 +348,13 @@ int main(int argc, char **argv)
 	}
 	memset(&g, 0, sizeof(g));
 	if (argc == 6 && !strcmp(argv[1], "-d")) {
-		days = strtoul(argv[2], NULL, 10);
+		if (number(argv[2], &days) < 0 || !days)
+			goto usage;
 		argc -= 2;
 		argv += 2;
-		if (!days)
-			goto usage;
 	}
-	if (argc != 4)
+	if (argc != 4 || number(argv[2], &from) < 0 || number(argv[3], &to) < 0 || to < from)
 		goto usage;
-	from = strtoul(argv[2], NULL, 10);
-	to = strtoul(argv[3], NULL, 10);
 	g.ws = argv[1];
 	if (callus_redactor_new(&g.red, &err) < 0) {
 		fprintf(stderr, "scale_gen: %s\n", callus_error_message(&err));
