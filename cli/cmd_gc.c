@@ -26,10 +26,11 @@ const cli_spec cmd_gc_spec = {
 	"Remove what the retention policy no longer keeps: old lessons and runs, unused signatures.",
 	"Lessons unseen for [retention] lesson_days (180) go, and the least valuable\n"
 	"(fewest occurrences, then oldest) beyond [retention] lessons (10000), with their\n"
-	".lessons/ files; runs older than [retention] run_days (30), and errors that went\n"
-	"away without a fix as old; pending errors idle for [learn] prune_hours (168);\n"
-	"error signatures unseen for [retention] signature_days (180) that no note,\n"
-	"resolution, open or permanent error or link needs.  Notes, resolutions and\n"
+	".lessons/ files; runs older than [retention] run_days (30), errors that went\n"
+	"away without a fix as old, and checks not run as long that no error names;\n"
+	"pending errors idle for [learn] prune_hours (168); error signatures unseen for\n"
+	"[retention] signature_days (180) that no note, resolution, open or permanent\n"
+	"error or link needs.  Notes, resolutions and\n"
 	"metrics are never removed.  Files in .lessons/ that no lesson has are removed,\n"
 	"and the store is compacted (VACUUM) when a quarter of it is free.  A value of 0\n"
 	"turns a rule off.  Recordings run the same policy in the background, a batch at\n"
@@ -71,21 +72,22 @@ int cmd_gc(int argc, char **argv)
 	}
 	rc = 0;
 	if (json) {
-		json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b}", "lessons",
+		json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b}", "lessons",
 				      (json_int_t)r.lessons, "lesson_files", (json_int_t)r.lesson_files,
 				      "runs", (json_int_t)r.runs, "unresolved", (json_int_t)r.unresolved,
-				      "pending", (json_int_t)r.pending, "signatures",
-				      (json_int_t)r.signatures, "snapshots", (json_int_t)r.snapshots,
-				      "vacuumed", r.vacuumed);
+				      "checks", (json_int_t)r.checks, "pending", (json_int_t)r.pending,
+				      "signatures", (json_int_t)r.signatures, "snapshots",
+				      (json_int_t)r.snapshots, "vacuumed", r.vacuumed);
 
 		rc = cli_print_json(o);
 	} else {
 		printf("removed %zu lesson%s (%zu file%s in .lessons/), %zu run%s, %zu error%s fixed "
-		       "without a fix kept, %zu abandoned pending error%s, %zu signature%s%s\n",
+		       "without a fix kept, %zu idle check%s, %zu abandoned pending error%s, "
+		       "%zu signature%s%s\n",
 		       r.lessons, r.lessons == 1 ? "" : "s", r.lesson_files,
 		       r.lesson_files == 1 ? "" : "s", r.runs, r.runs == 1 ? "" : "s", r.unresolved,
-		       r.unresolved == 1 ? "" : "s", r.pending, r.pending == 1 ? "" : "s",
-		       r.signatures, r.signatures == 1 ? "" : "s",
+		       r.unresolved == 1 ? "" : "s", r.checks, r.checks == 1 ? "" : "s", r.pending,
+		       r.pending == 1 ? "" : "s", r.signatures, r.signatures == 1 ? "" : "s",
 		       r.vacuumed ? "; the store was compacted" : "");
 	}
 out:

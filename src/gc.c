@@ -415,6 +415,16 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
 				       " AND resolution_id IS NULL LIMIT ?2)",
 				       before, limit_of(p), &res->unresolved)) != SQLITE_OK)
 			goto fail;
+		/* a check is its runs' counter and its errors' anchor: with
+		 * neither left it is a row a failure makes again.  Its pass
+		 * then writes nothing, as a pass of a check never seen */
+		what = "cannot remove idle checks from";
+		if ((sq = delete_in_tx(s,
+				       "DELETE FROM checks WHERE id IN (SELECT id FROM checks c"
+				       " WHERE c.last_run_at < ?1 AND NOT EXISTS (SELECT 1 FROM"
+				       " pending_errors p WHERE p.check_id = c.id) ORDER BY id LIMIT ?2)",
+				       before, limit_of(p), &res->checks)) != SQLITE_OK)
+			goto fail;
 	}
 	what = "cannot remove old signatures from";
 	if ((sq = gc_signatures(s, p, res)) != SQLITE_OK)
@@ -440,7 +450,8 @@ fail:
 out:
 	/* what was removed went through the WAL: emptied now, or every later
 	 * process reads it whole at open (busy: the next pass) */
-	if (res->lessons || res->runs || res->signatures || res->unresolved || res->vacuumed)
+	if (res->lessons || res->runs || res->checks || res->signatures || res->unresolved ||
+	    res->vacuumed)
 		sqlite3_wal_checkpoint_v2(callus_store_db(s), NULL, SQLITE_CHECKPOINT_TRUNCATE,
 					  NULL, NULL);
 	free(before);

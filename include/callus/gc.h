@@ -7,8 +7,9 @@
  * .lessons/ files; runs older than run_days with their errors; errors that
  * went away with no fix (fixed, no resolution) older than run_days;
  * pending errors of abandoned sessions (idle prune_hours, as learn.h
- * prunes them); error signatures unseen for signature_days that nothing
- * needs, with their vectors; snapshots nothing refers to.
+ * prunes them); checks not run for run_days that no error names; error
+ * signatures unseen for signature_days that nothing needs, with their
+ * vectors; snapshots nothing refers to.
  *
  * Stays whatever its age: every note and note file, every resolution and
  * the signature it fixes, the signatures of notes, of open and permanent
@@ -33,7 +34,8 @@
 typedef struct callus_gc_policy {
 	int lesson_days;      /* lessons unseen this long go */
 	int lessons_max;      /* at most this many lessons */
-	int run_days;         /* runs and fixes without a resolution this old go */
+	int run_days;         /* runs, fixes without a resolution and checks
+			       * with no error left this old go */
 	int signature_days;   /* signatures unseen this long, needed by nothing, go */
 	int prune_hours;      /* pending errors idle this long go (learn.h) */
 	int interval_hours;   /* the background pass: at most once per interval */
@@ -51,7 +53,7 @@ typedef struct callus_gc_policy {
 void callus_gc_policy_default(callus_gc_policy *p);
 
 typedef struct callus_gc_result {
-	size_t lessons, lesson_files, runs, unresolved, pending, signatures, snapshots;
+	size_t lessons, lesson_files, runs, unresolved, checks, pending, signatures, snapshots;
 	int vacuumed;
 } callus_gc_result;
 

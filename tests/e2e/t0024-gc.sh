@@ -5,9 +5,10 @@ test_description='retention: callus gc (issue 14)
 
 Real gcc failures recorded by callus run in a git repository, one of them
 fixed (a resolution and a note): aged by hand in the store, callus gc removes
-the old lessons with their .lessons/ files, the old runs and the signature
-nothing needs, and keeps the note, the resolution and the signature it fixes
-(still suggested for the same mistake); [retention] lessons bounds the count;
+the old lessons with their .lessons/ files, the old runs, the idle checks no
+error names and the signature nothing needs, and keeps the note, the
+resolution, the signature it fixes (still suggested for the same mistake) and
+its check; [retention] lessons bounds the count;
 a recording runs the policy in the background once gc_hours have passed.'
 
 # shellcheck source=lib.sh
@@ -52,15 +53,18 @@ test_expect_success 'callus gc with nothing old removes nothing' '
 	test "$(lesson_files)" = 3
 '
 
-test_expect_success 'aged, the lessons, runs and unneeded signatures go; the fix and its note stay' '
+test_expect_success 'aged, the lessons, runs, idle checks and unneeded signatures go; the fix and its note stay' '
 	cd p &&
 	fixed=$(q "SELECT signature_id FROM resolutions") &&
 	q "UPDATE lessons SET last_seen = '\''2001-01-01T00:00:00.000Z'\'';
 	   UPDATE runs SET at = '\''2001-01-01T00:00:00.000Z'\'';
 	   UPDATE signatures SET last_seen = '\''2001-01-01T00:00:00.000Z'\'';
-	   UPDATE pending_errors SET last_failure_at = '\''2001-01-01T00:00:00.000Z'\''" &&
+	   UPDATE pending_errors SET last_failure_at = '\''2001-01-01T00:00:00.000Z'\'';
+	   UPDATE checks SET last_run_at = '\''2001-01-01T00:00:00.000Z'\''" &&
 	"$CALLUS" gc --json >out &&
 	jq -e ".lessons == 3 and .lesson_files == 3 and .runs == 3 and .pending >= 2 and .signatures >= 2" out &&
+	jq -e ".checks == 2" out &&
+	test "$(q "SELECT args FROM checks")" = "-c alpha.c" &&
 	test "$(q "SELECT count(*) FROM lessons")" = 0 &&
 	test "$(lesson_files)" = 0 &&
 	test "$(q "SELECT count(*) FROM runs")" = 0 &&

@@ -334,6 +334,65 @@ static void old_runs_go_with_their_errors(void **state)
 	callus_signature_release(&b);
 }
 
+/* A check with an error still kept stays however long it has been idle;
+ * one with none goes once idle run_days, and a pass of it then records
+ * nothing, as for a check never seen. */
+static void idle_checks_go_when_no_error_needs_them(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, b, c;
+	callus_learn_opts o;
+	callus_learn_result lr;
+	callus_gc_policy p;
+	callus_gc_result r;
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, NULL);
+	record(f, "src/b.c", "unknown type name beta_two used here", &b, NULL);
+	record(f, "src/c.c", "storage size of gamma_three is not known", &c, NULL);
+	resolve(f, &a, "-c src/a.c");         /* fixed, resolved: its row is kept */
+	fail_in(f, &b, "-c src/b.c", &o);     /* pending */
+	fail_in(f, &c, "-c src/c.c", &o);     /* pending, then pruned below */
+	sql(f, "UPDATE pending_errors SET last_failure_at = '2001-01-01T00:00:00.000Z'"
+	       " WHERE check_id = (SELECT id FROM checks WHERE args = '-c src/c.c')");
+	/* recently run, the idle check stays */
+	policy(&p);
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.pending, 1);
+	assert_int_equal(r.checks, 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM checks"), 3);
+	sql(f, "UPDATE checks SET last_run_at = '2001-01-01T00:00:00.000Z'");
+	/* run_days off: no check goes */
+	p.run_days = 0;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.checks, 0);
+	policy(&p);
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.checks, 1);
+	assert_int_equal(count(f, "SELECT count(*) FROM checks"), 2);
+	assert_int_equal(count(f, "SELECT checks FROM totals"), 2);
+	assert_int_equal(count(f, "SELECT count(*) FROM checks WHERE args = '-c src/c.c'"), 0);
+	/* the checks of the resolved and of the pending error are there */
+	assert_int_equal(count(f, "SELECT count(*) FROM pending_errors p JOIN checks c"
+				  " ON c.id = p.check_id"),
+			 2);
+	/* a pass of the removed check writes no check again */
+	memset(&o, 0, sizeof(o));
+	o.workspace = f->dir;
+	o.check.tool = "gcc";
+	o.check.args = "-c src/c.c";
+	o.check.dir = "";
+	o.session = "s";
+	o.redactor = f->red;
+	o.no_snapshot = 1;
+	assert_int_equal(callus_learn_pass(f->s, &o, &lr, NULL), 0);
+	assert_int_equal(lr.nfixed, 0);
+	callus_learn_result_release(&lr);
+	assert_int_equal(count(f, "SELECT count(*) FROM checks"), 2);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+	callus_signature_release(&c);
+}
+
 static void unused_old_signatures_go_needed_ones_stay(void **state)
 {
 	fixture *f = *state;
@@ -666,6 +725,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(the_least_valuable_go_beyond_the_count, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(old_runs_go_with_their_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(idle_checks_go_when_no_error_needs_them, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(unused_old_signatures_go_needed_ones_stay, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(the_sweep_removes_orphan_lesson_files, setup,
