@@ -13,6 +13,7 @@
 #include "callus/embed.h"
 #include "callus/hash.h"
 #include "callus/lesson.h"
+#include "callus/signature.h"
 #include "callus/vecindex.h"
 
 #include "match_internal.h"
@@ -174,18 +175,20 @@ static int consider_hit(callus_store *s, sqlite3_stmt **whole, match_list *l,
  * (an index's first rows).  A pattern is compiled only when the message
  * holds its literal words (callus_pattern_may_match), and matched once,
  * without the JIT: compiling 200 patterns to machine code cost more than
- * matching them.  The candidates are read with what the test needs; a hit
+ * matching them.  The candidates are read with what the test needs (a
+ * pattern the row does not keep made again from its original); a hit
  * (rare) is read whole.
  */
 static int regex_fallback(callus_store *s, match_list *l, const callus_signature *q, size_t k)
 {
 	sqlite3_stmt *st = NULL, *whole = NULL;
 	pcre2_match_data *md = NULL;
+	callus_buf made = CALLUS_BUF_INIT;
 	const char *msg = q->original ? q->original : "";
 	int sq;
 
 	sq = sqlite3_prepare_v2(callus_store_db(s),
-				"SELECT rowid, id, message_pattern, stack_patterns FROM signatures"
+				"SELECT rowid, id, message_pattern, stack_patterns, original FROM signatures"
 				" WHERE error_type = ?1 AND id <> ?2 ORDER BY last_seen DESC LIMIT ?3",
 				-1, &st, NULL);
 	if (sq != SQLITE_OK)
@@ -198,15 +201,22 @@ static int regex_fallback(callus_store *s, match_list *l, const callus_signature
 		return SQLITE_NOMEM;
 	}
 	while (l->count < k && (sq = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *pat = (const char *)sqlite3_column_text(st, 2);
 		const char *id = (const char *)sqlite3_column_text(st, 1);
 		callus_strlist stack = CALLUS_STRLIST_INIT;
+		const char *pat;
 		pcre2_code *re;
 		int errcode, hit = 0;
 		PCRE2_SIZE erroff;
 
-		if (!pat || !id || list_find(l, id) >= 0)
+		if (!id || list_find(l, id) >= 0)
 			continue;
+		callus_buf_clear(&made);
+		if (callus_signature_pattern_load(&made, (const char *)sqlite3_column_text(st, 2),
+						  (const char *)sqlite3_column_text(st, 4)) < 0) {
+			sq = SQLITE_NOMEM;
+			break;
+		}
+		pat = made.ptr;
 		/* most candidates lack a word of the message: not compiled */
 		re = !callus_pattern_may_match(pat, msg)
 			     ? NULL
@@ -227,6 +237,7 @@ static int regex_fallback(callus_store *s, match_list *l, const callus_signature
 			break;
 	}
 	pcre2_match_data_free(md);
+	callus_buf_release(&made);
 	sqlite3_finalize(whole);
 	sqlite3_finalize(st);
 	return sq == SQLITE_ROW || sq == SQLITE_DONE ? SQLITE_OK : sq;

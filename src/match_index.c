@@ -11,6 +11,7 @@
 #include "callus/embed.h"
 #include "callus/hash.h"
 #include "callus/lesson.h"
+#include "callus/signature.h"
 #include "callus/vecindex.h"
 
 #include "match_internal.h"
@@ -114,21 +115,26 @@ out:
 }
 
 /* A signature as stored, from columns id, error_type, message_pattern,
- * stack_patterns, context_patterns, original, tool starting at col. */
+ * stack_patterns, context_patterns, original, tool starting at col; its
+ * pattern made again when the row keeps none (signature.h). */
 int callus_match_read_signature(sqlite3_stmt *st, int col, callus_signature *g)
 {
 	const unsigned char *id = sqlite3_column_text(st, col);
+	callus_buf pattern = CALLUS_BUF_INIT;
 
 	memset(g, 0, sizeof(*g));
 	snprintf(g->id, sizeof(g->id), "%s", id ? (const char *)id : "");
 	if (!(g->error_type = callus_sql_column_dup(st, col + 1)) ||
-	    !(g->message_pattern = callus_sql_column_dup(st, col + 2)) ||
+	    callus_signature_pattern_load(&pattern, (const char *)sqlite3_column_text(st, col + 2),
+					  (const char *)sqlite3_column_text(st, col + 5)) < 0 ||
+	    !(g->message_pattern = callus_buf_detach(&pattern)) ||
 	    callus_sql_json_strlist(&g->stack_patterns,
 				  (const char *)sqlite3_column_text(st, col + 3)) < 0 ||
 	    callus_sql_json_strlist(&g->context_patterns,
 				  (const char *)sqlite3_column_text(st, col + 4)) < 0 ||
 	    !(g->original = callus_sql_column_dup(st, col + 5)) ||
 	    !(g->tool = callus_sql_column_dup(st, col + 6))) {
+		callus_buf_release(&pattern);
 		callus_signature_release(g);
 		return SQLITE_NOMEM;
 	}

@@ -394,7 +394,7 @@ static int take_edit(sync_run *r, const callus_note *n, const char *hash, int64_
 static int import_note(sync_run *r, callus_note *n, const char *hash, int64_t mtime,
 		       int64_t size)
 {
-	callus_buf pattern = CALLUS_BUF_INIT, desc = CALLUS_BUF_INIT;
+	callus_buf desc = CALLUS_BUF_INIT;
 	sqlite3_stmt *st = NULL;
 	const char *sig = n->signature_id;
 	const char *example = n->example && *n->example ? n->example : n->title;
@@ -403,8 +403,7 @@ static int import_note(sync_run *r, callus_note *n, const char *hash, int64_t mt
 	int64_t rid;
 	int sq;
 
-	if (!files || !*sig || callus_message_pattern(&pattern, example, strlen(example)) < 0 ||
-	    callus_buf_status(&pattern) < 0) {
+	if (!files || !*sig) {
 		sq = *sig || !files ? SQLITE_NOMEM : SQLITE_OK;
 		goto out;
 	}
@@ -418,7 +417,8 @@ static int import_note(sync_run *r, callus_note *n, const char *hash, int64_t mt
 		goto out;
 	}
 	{
-		const char *v[] = { sig, n->error_type, pattern.ptr, example, n->tool, r->now };
+		/* the pattern is the example's: the row keeps none (signature.h) */
+		const char *v[] = { sig, n->error_type, "", example, n->tool, r->now };
 
 		sq = callus_sql_exec_texts(callus_store_db(r->s),
 					   "INSERT INTO signatures (id, error_type, message_pattern,"
@@ -493,7 +493,6 @@ static int import_note(sync_run *r, callus_note *n, const char *hash, int64_t mt
 		r->imported++;
 out:
 	sqlite3_finalize(st);
-	callus_buf_release(&pattern);
 	callus_buf_release(&desc);
 	free(files);
 	return sq;

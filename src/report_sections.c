@@ -7,6 +7,7 @@
 #include "callus/diffexcerpt.h"
 #include "callus/learn.h"
 #include "callus/report.h"
+#include "callus/signature.h"
 #include "report_internal.h"
 #include "sqlutil.h"
 
@@ -207,7 +208,16 @@ void callus_report_recurring(report_ctx *c)
 		callus_buf_puts(c->out, " &#183; last ");
 		day(c, (const char *)sqlite3_column_text(st, 5));
 		callus_buf_puts(c->out, "</p>\n<p class=\"meta\">pattern <code>");
-		callus_report_col(c, st, 8, TEXT_MAX);
+		{
+			callus_buf pattern = CALLUS_BUF_INIT;
+
+			/* a row keeps none when its original makes it */
+			callus_signature_pattern_load(&pattern,
+						      (const char *)sqlite3_column_text(st, 8),
+						      (const char *)sqlite3_column_text(st, 9));
+			callus_report_escape_cut(c->out, pattern.ptr, TEXT_MAX);
+			callus_buf_release(&pattern);
+		}
 		callus_buf_puts(c->out, "</code></p>\n");
 		error_files(c, sig);
 		error_note(c, sig);

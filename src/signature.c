@@ -291,6 +291,28 @@ int callus_message_pattern(callus_buf *out, const char *s, size_t len)
 	return callus_buf_status(out);
 }
 
+int callus_signature_pattern_stored(const callus_signature *g, const char **out)
+{
+	callus_buf made = CALLUS_BUF_INIT;
+	const char *orig = g->original ? g->original : "";
+	int rc;
+
+	*out = g->message_pattern ? g->message_pattern : "";
+	if ((rc = callus_message_pattern(&made, orig, strlen(orig))) == 0 && !strcmp(made.ptr, *out))
+		*out = "";
+	callus_buf_release(&made);
+	return rc < 0 ? CALLUS_ENOMEM : 0;
+}
+
+int callus_signature_pattern_load(callus_buf *out, const char *stored, const char *original)
+{
+	if (stored && *stored)
+		return callus_buf_puts(out, stored) < 0 ? CALLUS_ENOMEM : 0;
+	if (!original)
+		original = "";
+	return callus_message_pattern(out, original, strlen(original)) < 0 ? CALLUS_ENOMEM : 0;
+}
+
 /* The length of the placeholder (or \s+) p starts with, 0 if none.  Each
  * starts with "\\s+" or "(?#": the others are not compared at every byte of
  * every candidate pattern, where they were most of a failing hook's regex

@@ -8,6 +8,7 @@
  */
 #include "callus/store.h"
 #include "callus/buf.h"
+#include "callus/signature.h"
 #include "sqlutil.h"
 #include "store_internal.h"
 
@@ -98,8 +99,9 @@ static int insert_signatures(callus_store *s, const callus_run_info *run, const 
 		const callus_signature *g = &run->sigs[i];
 		char *stack = callus_sql_strlist_json(&g->stack_patterns);
 		char *ctx = callus_sql_strlist_json(&g->context_patterns);
+		const char *pattern;
 
-		if (!stack || !ctx) {
+		if (!stack || !ctx || callus_signature_pattern_stored(g, &pattern) < 0) {
 			free(stack);
 			free(ctx);
 			rc = SQLITE_NOMEM;
@@ -108,7 +110,7 @@ static int insert_signatures(callus_store *s, const callus_run_info *run, const 
 		sqlite3_reset(sig);
 		callus_sql_bind_text(sig, 1, g->id);
 		callus_sql_bind_text(sig, 2, g->error_type);
-		callus_sql_bind_text(sig, 3, g->message_pattern);
+		callus_sql_bind_text(sig, 3, pattern);
 		callus_sql_bind_text(sig, 4, stack);
 		callus_sql_bind_text(sig, 5, ctx);
 		callus_sql_bind_text(sig, 6, g->original);

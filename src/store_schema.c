@@ -9,6 +9,7 @@
 #include "callus/buf.h"
 #include "callus/embed.h"
 #include "callus/migrate.h"
+#include "callus/signature.h"
 #include "callus/vecindex.h"
 #include "store_internal.h"
 
@@ -603,6 +604,11 @@ static const char *const migrations[] = {
 	("UPDATE signature_vectors SET vector = callus_pack_vector(vector)"
 	 "  WHERE model = '" CALLUS_EMBED_BUILTIN_MODEL "'"
 	 "  AND length(vector) = 260;"),
+	/* 18 -> 19: a signature's pattern kept only when its original does not
+	 * make it (signature.h): the message was in every row twice, 98 bytes
+	 * a signature at 100,000 recordings. */
+	("UPDATE signatures SET message_pattern = ''"
+	 "  WHERE message_pattern <> '' AND message_pattern = callus_message_pattern(original);"),
 };
 _Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,
@@ -633,6 +639,26 @@ static void pack_vector(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_blob(ctx, packed, (int)n, SQLITE_TRANSIENT);
 }
 
+/* callus_message_pattern(TEXT): the pattern signature.h makes of a
+ * message.  For the migration to version 19, registered only while
+ * migrating. */
+static void message_pattern(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *msg = (const char *)sqlite3_value_text(argv[0]);
+	callus_buf pat = CALLUS_BUF_INIT;
+
+	(void)argc;
+	if (!msg) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	if (callus_message_pattern(&pat, msg, strlen(msg)) < 0)
+		sqlite3_result_error_nomem(ctx);
+	else
+		sqlite3_result_text(ctx, pat.ptr, (int)pat.len, SQLITE_TRANSIENT);
+	callus_buf_release(&pat);
+}
+
 int callus_store_schema_version(callus_store *s)
 {
 	sqlite3_stmt *st = NULL;
@@ -658,6 +684,9 @@ int callus_store_migrate(callus_store *s, callus_error *err)
 		return callus_store_db_error(s, err, sqlite3_errcode(callus_store_db(s)), "cannot read");
 	if (sqlite3_create_function(callus_store_db(s), "callus_pack_vector", 1,
 				    SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, pack_vector, NULL,
+				    NULL) != SQLITE_OK ||
+	    sqlite3_create_function(callus_store_db(s), "callus_message_pattern", 1,
+				    SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, message_pattern, NULL,
 				    NULL) != SQLITE_OK)
 		return callus_store_db_error(s, err, sqlite3_errcode(callus_store_db(s)),
 					     "cannot migrate");

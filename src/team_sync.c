@@ -268,7 +268,7 @@ static void p_release(puller *p)
 static int make_resolution(puller *p, const callus_shared_note *n, const char *now,
 			   int64_t *rid, int64_t *apps, int64_t *succ)
 {
-	callus_buf pattern = CALLUS_BUF_INIT, desc = CALLUS_BUF_INIT;
+	callus_buf desc = CALLUS_BUF_INIT;
 	const char *example = *n->example ? n->example : n->title;
 	char a[32], k[32];
 	int sq;
@@ -278,11 +278,6 @@ static int make_resolution(puller *p, const callus_shared_note *n, const char *n
 	*succ = n->successes > *apps ? *apps : n->successes > 0 ? n->successes : 1;
 	if (*succ > *apps)
 		*succ = *apps;
-	if (callus_message_pattern(&pattern, example, strlen(example)) < 0 ||
-	    callus_buf_status(&pattern) < 0) {
-		sq = SQLITE_NOMEM;
-		goto out;
-	}
 	for (const char *c = n->steps; *c; c++)
 		if (*c == '\n')
 			callus_buf_puts(&desc, "; ");
@@ -293,8 +288,8 @@ static int make_resolution(puller *p, const callus_shared_note *n, const char *n
 		goto out;
 	}
 	{
-		const char *v[] = { n->signature_id, n->error_type, pattern.ptr, example, n->tool,
-				    now };
+		/* the pattern is the example's: the row keeps none (signature.h) */
+		const char *v[] = { n->signature_id, n->error_type, "", example, n->tool, now };
 
 		sq = p_exec(p, 1,
 					   "INSERT INTO signatures (id, error_type, message_pattern,"
@@ -321,7 +316,6 @@ static int make_resolution(puller *p, const callus_shared_note *n, const char *n
 	if (sq == SQLITE_OK)
 		*rid = sqlite3_last_insert_rowid(callus_store_db(p->s));
 out:
-	callus_buf_release(&pattern);
 	callus_buf_release(&desc);
 	return sq;
 }

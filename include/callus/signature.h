@@ -45,6 +45,22 @@ typedef struct callus_signature {
  */
 int callus_message_pattern(callus_buf *out, const char *msg, size_t len);
 
+/*
+ * A store row keeps its message_pattern empty when it is the one
+ * callus_message_pattern makes of the row's original (every signature
+ * callus_signature_build makes): the message is not held twice, and a
+ * reader makes the pattern again.  The pattern is as fixed as the ids it
+ * goes into (above); a change of callus_message_pattern needs a migration
+ * that writes the old patterns out first.
+ *
+ * callus_signature_pattern_stored: what the row of g keeps in *out, ""
+ * or g->message_pattern (not owned).  0, or CALLUS_ENOMEM.
+ * callus_signature_pattern_load: appends to out the pattern of a row that
+ * keeps stored (NULL: none) and original.  0, or CALLUS_ENOMEM.
+ */
+int callus_signature_pattern_stored(const callus_signature *g, const char **out);
+int callus_signature_pattern_load(callus_buf *out, const char *stored, const char *original);
+
 /* 0 when pattern (one callus_message_pattern made) cannot match msg as a
  * whole: a literal run of it is missing from msg; else 1.  A cheap test
  * before compiling it. */

@@ -170,6 +170,7 @@ test_expect_success 'calc: jest fails, sum() gets its return, jest passes: one r
 	cd mono/packages/calc &&
 	out=$(npx jest 2>&1) && exit 1 || true &&
 	printf '%s\n' "$out" >"$S/out" && has "$S/out" "Received: undefined" &&
+	cp "$S/out" "$S/out_calc" &&
 	post PostToolUseFailure "npx jest" 1 "$out" s1 >"$S/reply" &&
 	context "$S/reply" >"$S/ctx" &&
 	# a first failure with nothing to add: no words at all
@@ -219,8 +220,12 @@ test_expect_success 'greet: the same mistake, another signature; the hook names 
 	is "the analysed signature" "$(jq -r '.signatures[0].id' "$S/analyzed.json")" "$sig_b" &&
 	sql "SELECT stack_patterns FROM signatures WHERE id = '$sig_b'" >"$S/stack_b" &&
 	has "$S/stack_b" "greet.test.js" &&
-	sql "SELECT message_pattern FROM signatures WHERE id = '$sig_a'" >"$S/pat_a" &&
-	sql "SELECT message_pattern FROM signatures WHERE id = '$sig_b'" >"$S/pat_b" &&
+	"$CALLUS" analyze --command "npx jest" --exit-code 1 <"$S/out_calc" >"$S/analyzed_a.json" &&
+	is "calc's analysed signature" "$(jq -r '.signatures[0].id' "$S/analyzed_a.json")" "$sig_a" &&
+	jq -r '.signatures[0].message_pattern' "$S/analyzed_a.json" >"$S/pat_a" &&
+	jq -r '.signatures[0].message_pattern' "$S/analyzed.json" >"$S/pat_b" &&
+	# the store keeps neither: each is the one its original makes
+	is "patterns kept" "$(sql "SELECT count(*) FROM signatures WHERE message_pattern <> ''")" 0 &&
 	has "$S/pat_a" "Expected:\s+(?#num)" && lacks "$S/pat_a" "(?#str)" &&
 	has "$S/pat_b" "Expected:\s+(?#str)" && lacks "$S/pat_b" "(?#num)" &&
 	has "$S/pat_b" "Received:\s+undefined" &&

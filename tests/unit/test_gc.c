@@ -546,6 +546,52 @@ static void schema_18_keeps_vectors_sparse(void **state)
 	callus_signature_release(&b);
 }
 
+/*
+ * Schema 19: a row keeps no pattern its original makes, and reads back the
+ * same one; a pattern the original does not make (another version's) is
+ * kept.  The migration empties the first kind in an older store and
+ * leaves the second.
+ */
+static void schema_19_keeps_a_pattern_once(void **state)
+{
+	fixture *f = *state;
+	static const char other[] = "unknown\\s+type\\s+name\\s+(?#path)[^\\s:]+";
+	callus_signature a, b, got;
+	char q[256], *up;
+
+	record(f, "src/a.c", "implicit declaration of function 'alpha_one' at 0x7ffd12", &a, NULL);
+	record(f, "src/b.c", "unknown type name beta_two used here", &b, NULL);
+	assert_non_null(strstr(a.message_pattern, "(?#str)"));
+	assert_int_equal(count(f, "SELECT count(*) FROM signatures WHERE message_pattern = ''"), 2);
+	assert_int_equal(callus_match_get_signature(f->s, a.id, &got, NULL), 0);
+	assert_string_equal(got.message_pattern, a.message_pattern);
+	assert_string_equal(got.original, a.original);
+	callus_signature_release(&got);
+
+	/* an older store: a's pattern written out, b's another version's */
+	callus_store_close(f->s);
+	f->s = NULL;
+	up = sqlite3_mprintf("UPDATE signatures SET message_pattern = %Q WHERE id = %Q;"
+			     "UPDATE signatures SET message_pattern = %Q WHERE id = %Q;"
+			     "PRAGMA user_version = 18",
+			     a.message_pattern, a.id, other, b.id);
+	assert_non_null(up);
+	sql(f, up);
+	sqlite3_free(up);
+	assert_int_equal(callus_store_open(&f->s, f->path, 5000, NULL), 0);
+	snprintf(q, sizeof(q), "SELECT length(message_pattern) FROM signatures WHERE id = '%s'",
+		 a.id);
+	assert_int_equal(count(f, q), 0);
+	assert_int_equal(callus_match_get_signature(f->s, a.id, &got, NULL), 0);
+	assert_string_equal(got.message_pattern, a.message_pattern);
+	callus_signature_release(&got);
+	assert_int_equal(callus_match_get_signature(f->s, b.id, &got, NULL), 0);
+	assert_string_equal(got.message_pattern, other);
+	callus_signature_release(&got);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+}
+
 /* Schema 9's migration on a store the old binary wrote (schema 5, one
  * float32 vector): the vector packed to 260 bytes, counted, nothing queued
  * for indexing; the lesson's file in lesson_files; schema 13's totals
@@ -735,6 +781,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(signature_gc_grows_linearly, setup, teardown),
 		cmocka_unit_test_setup_teardown(schema_18_keeps_vectors_sparse, setup, teardown),
+		cmocka_unit_test_setup_teardown(schema_19_keeps_a_pattern_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(ages_count_from_the_policys_now, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_old_store_migrates_packed_and_counted, setup,
 						teardown),

@@ -560,6 +560,38 @@ static void vector_file_behind_is_rebuilt(void **state)
 		callus_signature_release(&g[i]);
 }
 
+/* The regex fallback reads a stored pattern the row does not keep (its
+ * original makes it, schema 19): a message of another shape (a number
+ * where the stored one had a path) that the pattern matches finds it so.
+ * It fails when the pattern is not made again. */
+static void regex_fallback_makes_the_pattern_a_row_omits(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, q;
+	callus_match *m = NULL;
+	callus_match_opts mo;
+	size_t n = 0;
+
+	make_sig(&a, "node", NULL, "ENOENT: no such file or directory, open fixtures/data.json",
+		 NULL);
+	make_sig(&q, "node", NULL, "ENOENT: no such file or directory, open 404", NULL);
+	assert_string_equal(a.error_type, q.error_type);
+	assert_string_not_equal(a.id, q.id);
+	store_sig(f, &a);
+	assert_int_equal(int_of(f, "SELECT count(*) FROM signatures WHERE id = ?1"
+				   " AND message_pattern = ''", a.id),
+			 1);
+	memset(&mo, 0, sizeof(mo));
+	mo.workspace = f->dir;
+	assert_int_equal(callus_match_find(f->s, &mo, &q, &m, &n, NULL), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(m[0].signature_id, a.id);
+	assert_int_equal(m[0].how, CALLUS_MATCH_REGEX);
+	callus_matches_free(m, n);
+	callus_signature_release(&a);
+	callus_signature_release(&q);
+}
+
 /* The regex fallback: a stored signature whose stack shares a named frame
  * with the new error's, too far from it for the vectors, is found and read
  * whole (its context scored); one of the same type without it is not. */
@@ -609,6 +641,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(merges_need_approval, setup, teardown),
 		cmocka_unit_test_setup_teardown(kept_scans_find_alike, setup, teardown),
 		cmocka_unit_test_setup_teardown(vector_file_behind_is_rebuilt, setup, teardown),
+		cmocka_unit_test_setup_teardown(regex_fallback_makes_the_pattern_a_row_omits, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(regex_fallback_finds_what_vectors_miss, setup,
 						teardown),
 	};
