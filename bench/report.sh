@@ -69,7 +69,8 @@ CREATE TEMP TABLE e AS SELECT i, i % 6 AS k, i % $s AS n,
  (SELECT d FROM dirs WHERE k = i % 8) || '/part' || (i % 5) || '/file' || (i % 500) AS file
  FROM seq;
 INSERT INTO signatures (id, error_type, message_pattern, original, tool, first_seen, last_seen)
- SELECT e.sig, t.kind, replace(t.msg, '%d', '\d+'), printf(t.msg, e.n), t.tool, e.at, e.at
+ SELECT e.sig, t.kind, replace(t.msg, '%d', '\d+'), printf(t.msg, e.n), t.tool, unixepoch(e.at),
+ unixepoch(e.at)
  FROM e JOIN tools t ON t.k = e.k WHERE e.i < $s OR e.i % 10 = 0;
 INSERT INTO runs (at, tool, command, exit_code) SELECT e.at, t.tool, t.tool || ' bench', 1
  FROM e JOIN tools t ON t.k = e.k;

@@ -195,7 +195,7 @@ static int gc_lessons(callus_store *s, const char *workspace, const callus_gc_po
  * column is NOT NULL, so NOT IN is exact), and the links' OR is two
  * lookups. */
 #define SIGNATURE_UNNEEDED                                                                   \
-	" FROM signatures g WHERE g.last_seen < ?1"                                           \
+	" FROM signatures g WHERE g.last_seen < unixepoch(?1)"                                \
 	" AND NOT EXISTS (SELECT 1 FROM resolutions r WHERE r.signature_id = g.id)"           \
 	" AND g.id NOT IN (SELECT n.signature_id FROM notes n)"                               \
 	" AND NOT EXISTS (SELECT 1 FROM note_signatures ns WHERE ns.signature_id = g.id)"     \

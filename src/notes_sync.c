@@ -423,7 +423,8 @@ static int import_note(sync_run *r, callus_note *n, const char *hash, int64_t mt
 		sq = callus_sql_exec_texts(callus_store_db(r->s),
 					   "INSERT INTO signatures (id, error_type, message_pattern,"
 					   " original, tool, first_seen, last_seen)"
-					   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6) ON CONFLICT DO NOTHING",
+					   " VALUES (?1, ?2, ?3, ?4, ?5, " CALLUS_SQL_EPOCH("?6") ","
+					   " " CALLUS_SQL_EPOCH("?6") ") ON CONFLICT DO NOTHING",
 					   v, 6);
 		if (sq != SQLITE_OK)
 			goto out;

@@ -51,4 +51,9 @@ char *callus_sql_time_ago(int64_t seconds_ago);
  * the clock), for a history replayed at its own times. */
 char *callus_sql_time_before(const char *now, int64_t seconds);
 
+/* SQL for a time of callus_now_iso8601()'s format, held by the parameter
+ * named p, in the seconds since 1970 a signature's times are stored in
+ * (schema 20); a text not in a format SQLite reads is the clock's. */
+#define CALLUS_SQL_EPOCH(p) "coalesce(unixepoch(" p "), unixepoch('now'))"
+
 #endif

@@ -91,7 +91,8 @@ static int insert_signatures(callus_store *s, const callus_run_info *run, const 
 	rc = sqlite3_prepare_v2(callus_store_db(s),
 				"INSERT INTO signatures (id, error_type, message_pattern, stack_patterns,"
 				" context_patterns, original, tool, first_seen, last_seen)"
-				" VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT (id) DO UPDATE SET"
+				" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, " CALLUS_SQL_EPOCH("?8") ", "
+				CALLUS_SQL_EPOCH("?8") ") ON CONFLICT (id) DO UPDATE SET"
 				" occurrence_count = occurrence_count + 1, last_seen = excluded.last_seen,"
 				" context_patterns = excluded.context_patterns",
 				-1, &sig, NULL);
@@ -116,7 +117,6 @@ static int insert_signatures(callus_store *s, const callus_run_info *run, const 
 		callus_sql_bind_text(sig, 6, g->original);
 		callus_sql_bind_text(sig, 7, g->tool);
 		callus_sql_bind_text(sig, 8, now);
-		callus_sql_bind_text(sig, 9, now);
 		rc = sqlite3_step(sig) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
 		free(stack);
 		free(ctx);

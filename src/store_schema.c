@@ -67,6 +67,45 @@
 	"CREATE TRIGGER vectors_removed AFTER DELETE ON signature_vectors BEGIN"            \
 	"  UPDATE vector_counts SET n = n - 1 WHERE model = OLD.model; END;"
 
+/* The signatures with a note and a built-in vector counted, the vectors
+ * naming their signature by rowid (schema 16; made again with the
+ * signatures, schema 20). */
+#define NOTED_COUNT_BY_ROWID                                                                \
+	"CREATE TRIGGER noted_count_note_add AFTER INSERT ON note_signatures"               \
+	"  WHEN EXISTS (SELECT 1 FROM signatures g JOIN signature_vectors v ON v.sig = g.rowid" \
+	"   WHERE g.id = NEW.signature_id AND v.model = '" CALLUS_EMBED_BUILTIN_MODEL "')"    \
+	"  BEGIN UPDATE noted_count SET n = n + 1; END;"                                     \
+	"CREATE TRIGGER noted_count_note_remove AFTER DELETE ON note_signatures"            \
+	"  WHEN EXISTS (SELECT 1 FROM signatures g JOIN signature_vectors v ON v.sig = g.rowid" \
+	"   WHERE g.id = OLD.signature_id AND v.model = '" CALLUS_EMBED_BUILTIN_MODEL "')"    \
+	"  BEGIN UPDATE noted_count SET n = n - 1; END;"                                     \
+	"CREATE TRIGGER noted_count_vector_add AFTER INSERT ON signature_vectors"           \
+	"  WHEN NEW.model = '" CALLUS_EMBED_BUILTIN_MODEL "' AND EXISTS (SELECT 1 FROM"       \
+	"   signatures g JOIN note_signatures x ON x.signature_id = g.id WHERE g.rowid = NEW.sig)" \
+	"  BEGIN UPDATE noted_count SET n = n + 1; END;"                                     \
+	"CREATE TRIGGER noted_count_vector_remove AFTER DELETE ON signature_vectors"        \
+	"  WHEN OLD.model = '" CALLUS_EMBED_BUILTIN_MODEL "' AND EXISTS (SELECT 1 FROM"       \
+	"   signatures g JOIN note_signatures x ON x.signature_id = g.id WHERE g.rowid = OLD.sig)" \
+	"  BEGIN UPDATE noted_count SET n = n - 1; END;"
+
+/* A new signature queued for its vector (schema 9), and counted in totals
+ * (schema 13); made again with the table, schema 20. */
+#define SIGNATURES_QUEUED                                                                   \
+	"CREATE TRIGGER signatures_queued AFTER INSERT ON signatures BEGIN"                 \
+	"  INSERT OR IGNORE INTO signatures_unindexed VALUES (NEW.rowid); END;"
+#define SIGNATURE_TOTALS                                                                    \
+	"CREATE TRIGGER totals_signature_in AFTER INSERT ON signatures"                     \
+	"  BEGIN UPDATE totals SET signatures = signatures + 1; END;"                       \
+	"CREATE TRIGGER totals_signature_out AFTER DELETE ON signatures"                    \
+	"  BEGIN UPDATE totals SET signatures = signatures - 1; END;"
+
+/* A signature removed takes its vectors and errors with it (schema 16;
+ * made again with the table, schema 20). */
+#define SIGNATURE_GONE                                                                      \
+	"CREATE TRIGGER signature_gone BEFORE DELETE ON signatures BEGIN"                   \
+	"  DELETE FROM signature_vectors WHERE sig = OLD.rowid;"                            \
+	"  DELETE FROM pending_errors WHERE sig = OLD.rowid; END;"
+
 /* Forward-only migrations; migrations[i] takes the schema from version i
  * to version i + 1.  Never edit one that has shipped: add another. */
 static const char *const migrations[] = {
@@ -361,8 +400,7 @@ static const char *const migrations[] = {
 	"  WHERE NOT EXISTS (SELECT 1 FROM signature_vectors v WHERE v.signature_id = g.id"
 	"   AND v.model = '" CALLUS_EMBED_BUILTIN_MODEL "')"
 	"  AND NOT EXISTS (SELECT 1 FROM signature_links l WHERE l.alias_id = g.id);"
-	"CREATE TRIGGER signatures_queued AFTER INSERT ON signatures BEGIN"
-	"  INSERT OR IGNORE INTO signatures_unindexed VALUES (NEW.rowid); END;"
+	SIGNATURES_QUEUED
 	"CREATE TABLE lesson_files ("
 	"  file TEXT NOT NULL,"
 	"  lesson_id INTEGER NOT NULL REFERENCES lessons(id) ON DELETE CASCADE,"
@@ -445,10 +483,7 @@ static const char *const migrations[] = {
 	"  BEGIN UPDATE totals SET checks = checks + 1; END;"
 	"CREATE TRIGGER totals_check_out AFTER DELETE ON checks"
 	"  BEGIN UPDATE totals SET checks = checks - 1; END;"
-	"CREATE TRIGGER totals_signature_in AFTER INSERT ON signatures"
-	"  BEGIN UPDATE totals SET signatures = signatures + 1; END;"
-	"CREATE TRIGGER totals_signature_out AFTER DELETE ON signatures"
-	"  BEGIN UPDATE totals SET signatures = signatures - 1; END;"
+	SIGNATURE_TOTALS
 	/* an error starts pending and leaves it once (pending_starts_pending,
 	 * pending_one_way) */
 	PENDING_TOTALS
@@ -570,25 +605,8 @@ static const char *const migrations[] = {
 	PENDING_ONE_WAY
 	PENDING_TOTALS
 	VECTOR_COUNTS
-	"CREATE TRIGGER noted_count_note_add AFTER INSERT ON note_signatures"
-	"  WHEN EXISTS (SELECT 1 FROM signatures g JOIN signature_vectors v ON v.sig = g.rowid"
-	"   WHERE g.id = NEW.signature_id AND v.model = '" CALLUS_EMBED_BUILTIN_MODEL "')"
-	"  BEGIN UPDATE noted_count SET n = n + 1; END;"
-	"CREATE TRIGGER noted_count_note_remove AFTER DELETE ON note_signatures"
-	"  WHEN EXISTS (SELECT 1 FROM signatures g JOIN signature_vectors v ON v.sig = g.rowid"
-	"   WHERE g.id = OLD.signature_id AND v.model = '" CALLUS_EMBED_BUILTIN_MODEL "')"
-	"  BEGIN UPDATE noted_count SET n = n - 1; END;"
-	"CREATE TRIGGER noted_count_vector_add AFTER INSERT ON signature_vectors"
-	"  WHEN NEW.model = '" CALLUS_EMBED_BUILTIN_MODEL "' AND EXISTS (SELECT 1 FROM"
-	"   signatures g JOIN note_signatures x ON x.signature_id = g.id WHERE g.rowid = NEW.sig)"
-	"  BEGIN UPDATE noted_count SET n = n + 1; END;"
-	"CREATE TRIGGER noted_count_vector_remove AFTER DELETE ON signature_vectors"
-	"  WHEN OLD.model = '" CALLUS_EMBED_BUILTIN_MODEL "' AND EXISTS (SELECT 1 FROM"
-	"   signatures g JOIN note_signatures x ON x.signature_id = g.id WHERE g.rowid = OLD.sig)"
-	"  BEGIN UPDATE noted_count SET n = n - 1; END;"
-	"CREATE TRIGGER signature_gone BEFORE DELETE ON signatures BEGIN"
-	"  DELETE FROM signature_vectors WHERE sig = OLD.rowid;"
-	"  DELETE FROM pending_errors WHERE sig = OLD.rowid; END;",
+	NOTED_COUNT_BY_ROWID
+	SIGNATURE_GONE,
 	/* 16 -> 17: a signature's errors and the links naming it as canonical
 	 * looked up by the signature.  Without these, each signature gc
 	 * removed scanned pending_errors (signature_gone) and signature_links
@@ -609,6 +627,38 @@ static const char *const migrations[] = {
 	 * a signature at 100,000 recordings. */
 	("UPDATE signatures SET message_pattern = ''"
 	 "  WHERE message_pattern <> '' AND message_pattern = callus_message_pattern(original);"),
+	/* 19 -> 20: a signature's times in seconds since 1970 (4 bytes each
+	 * where the text took 24, and 24 more in signatures_type_seen), and
+	 * its rowid an INTEGER PRIMARY KEY (sig): the errors, the vectors and
+	 * the vector files name signatures by it, and VACUUM keeps only such
+	 * rowids as they are.  Rebuilt in SQLite's order, as in 15 -> 16: the
+	 * triggers reading the table dropped first, all made again after. */
+	("DROP TRIGGER noted_count_note_add;"
+	 "DROP TRIGGER noted_count_note_remove;"
+	 "DROP TRIGGER noted_count_vector_add;"
+	 "DROP TRIGGER noted_count_vector_remove;"
+	 "CREATE TABLE signatures_t ("
+	 "  sig INTEGER PRIMARY KEY,"
+	 "  id TEXT NOT NULL UNIQUE,"
+	 "  error_type TEXT NOT NULL,"
+	 "  message_pattern TEXT NOT NULL,"
+	 "  stack_patterns TEXT NOT NULL DEFAULT '[]',"
+	 "  context_patterns TEXT NOT NULL DEFAULT '[]',"
+	 "  original TEXT NOT NULL,"
+	 "  tool TEXT NOT NULL,"
+	 "  first_seen INTEGER NOT NULL CHECK (typeof(first_seen) = 'integer'),"
+	 "  last_seen INTEGER NOT NULL CHECK (typeof(last_seen) = 'integer'),"
+	 "  occurrence_count INTEGER NOT NULL DEFAULT 1 CHECK (occurrence_count >= 1));"
+	 "INSERT INTO signatures_t SELECT rowid, id, error_type, message_pattern, stack_patterns,"
+	 "  context_patterns, original, tool, coalesce(unixepoch(first_seen), 0),"
+	 "  coalesce(unixepoch(last_seen), 0), occurrence_count FROM signatures ORDER BY rowid;"
+	 "DROP TABLE signatures;"
+	 "ALTER TABLE signatures_t RENAME TO signatures;"
+	 "CREATE INDEX signatures_type_seen ON signatures(error_type, last_seen);"
+	 SIGNATURES_QUEUED
+	 SIGNATURE_TOTALS
+	 NOTED_COUNT_BY_ROWID
+	 SIGNATURE_GONE),
 };
 _Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,

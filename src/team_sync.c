@@ -294,7 +294,8 @@ static int make_resolution(puller *p, const callus_shared_note *n, const char *n
 		sq = p_exec(p, 1,
 					   "INSERT INTO signatures (id, error_type, message_pattern,"
 					   " original, tool, first_seen, last_seen)"
-					   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6) ON CONFLICT DO NOTHING",
+					   " VALUES (?1, ?2, ?3, ?4, ?5, " CALLUS_SQL_EPOCH("?6") ","
+					   " " CALLUS_SQL_EPOCH("?6") ") ON CONFLICT DO NOTHING",
 					   v, 6);
 		if (sq != SQLITE_OK)
 			goto out;

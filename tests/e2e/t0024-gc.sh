@@ -58,7 +58,7 @@ test_expect_success 'aged, the lessons, runs, idle checks and unneeded signature
 	fixed=$(q "SELECT signature_id FROM resolutions") &&
 	q "UPDATE lessons SET last_seen = '\''2001-01-01T00:00:00.000Z'\'';
 	   UPDATE runs SET at = '\''2001-01-01T00:00:00.000Z'\'';
-	   UPDATE signatures SET last_seen = '\''2001-01-01T00:00:00.000Z'\'';
+	   UPDATE signatures SET last_seen = unixepoch('\''2001-01-01'\'');
 	   UPDATE pending_errors SET last_failure_at = '\''2001-01-01T00:00:00.000Z'\'';
 	   UPDATE checks SET last_run_at = '\''2001-01-01T00:00:00.000Z'\''" &&
 	"$CALLUS" gc --json >out &&

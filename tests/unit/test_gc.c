@@ -406,7 +406,7 @@ static void unused_old_signatures_go_needed_ones_stay(void **state)
 	record(f, "src/b.c", "unknown type name beta_two used here", &b, NULL);
 	/* a is fixed: its resolution needs it */
 	resolve(f, &a, "-c src/a.c");
-	sql(f, "UPDATE signatures SET last_seen = '2001-01-01T00:00:00.000Z'");
+	sql(f, "UPDATE signatures SET last_seen = unixepoch('2001-01-01')");
 	assert_int_equal(count(f, "SELECT n FROM vector_counts"), 2);
 	df_before = count(f, "SELECT sum(df) FROM embed_df");
 	policy(&p);
@@ -712,8 +712,8 @@ static long long gc_steps(const char *root, int n)
 		 "WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < %d)"
 		 " INSERT INTO signatures (id, error_type, message_pattern, original, tool,"
 		 " first_seen, last_seen) SELECT printf('%%064x', i), 'E', 'gone word' || i,"
-		 " 'gone word' || i, 'gcc', '2001-01-01T00:00:00.000Z',"
-		 " '2001-01-01T00:00:00.000Z' FROM k;"
+		 " 'gone word' || i, 'gcc', unixepoch('2001-01-01'), unixepoch('2001-01-01')"
+		 " FROM k;"
 		 "INSERT INTO checks (tool, args, dir) SELECT 'gcc', rowid, '' FROM signatures"
 		 " WHERE rowid > %d;"
 		 "INSERT INTO pending_errors (check_id, sig, first_failure_at, last_failure_at)"

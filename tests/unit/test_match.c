@@ -350,7 +350,7 @@ static void near_duplicates_are_linked(void **state)
 	resolve(f, &a, "a");
 	/* seen long ago: the duplicate's occurrence, recorded at its run's
 	 * time, moves it there (not to the clock's: a replayed history) */
-	int_of(f, "UPDATE signatures SET last_seen = '2001-01-01T00:00:00.000Z' WHERE id = ?1", a.id);
+	int_of(f, "UPDATE signatures SET last_seen = unixepoch('2001-01-01') WHERE id = ?1", a.id);
 	store_sig_at(f, &dup, NULL, "2020-06-01T00:00:00.000Z");
 	store_sig(f, &apart);
 	assert_true(similarity(&a, &dup) > CALLUS_MATCH_DUPLICATE);
@@ -358,7 +358,7 @@ static void near_duplicates_are_linked(void **state)
 	assert_int_equal(int_of(f, "SELECT g.occurrence_count FROM signatures g, signatures d"
 				   " WHERE d.id = ?1 AND g.id = (SELECT canonical_id FROM"
 				   " signature_links WHERE alias_id = d.id)", dup.id), 2);
-	assert_int_equal(int_of(f, "SELECT g.last_seen = '2020-06-01T00:00:00.000Z' FROM signatures g"
+	assert_int_equal(int_of(f, "SELECT g.last_seen = unixepoch('2020-06-01') FROM signatures g"
 				   " WHERE g.id = (SELECT canonical_id FROM signature_links"
 				   " WHERE alias_id = ?1)", dup.id), 1);
 	assert_int_equal(link_count(f, apart.id), 0);

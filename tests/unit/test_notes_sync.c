@@ -454,8 +454,8 @@ static int64_t store_signature(fixture *f, const char *id, const float *v)
 	assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
 					    "INSERT OR IGNORE INTO signatures (id, error_type,"
 					    " message_pattern, original, tool, first_seen, last_seen)"
-					    " VALUES (?1, 'error', 'x', 'x', 'gcc', '2026-11-25',"
-					    " '2026-11-25')",
+					    " VALUES (?1, 'error', 'x', 'x', 'gcc', unixepoch('2026-11-25'),"
+					    " unixepoch('2026-11-25'))",
 					    -1, &st, NULL),
 			 SQLITE_OK);
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);

@@ -213,9 +213,9 @@ static int setup(void **state)
 	    "INSERT INTO signatures (id, error_type, message_pattern, original, tool, "
 	    "first_seen, last_seen)"
 	    " VALUES ('s1', '-Wformat', 'format \\S+', 'format <script>x</script> "
-	    "wrong', 'gcc', 'x', 'x'),"
-	    " ('s2', 'no-undef', 'undefined', 'foo is not defined', 'eslint', 'x', 'x'),"
-	    " ('s3', '-Wall', 'old', 'an old error', 'gcc', 'x', 'x');"
+	    "wrong', 'gcc', 1, 1),"
+	    " ('s2', 'no-undef', 'undefined', 'foo is not defined', 'eslint', 1, 1),"
+	    " ('s3', '-Wall', 'old', 'an old error', 'gcc', 1, 1);"
 	    /* one open error per check and signature: each closed before the next
 	     * (an error names its signature by rowid: s1, s2, s3 are 1, 2, 3) */
 	    "INSERT INTO pending_errors (id, check_id, sig, attempts, "
@@ -394,7 +394,7 @@ static void lists_are_bounded(void **state)
 			 " INSERT INTO signatures (id, error_type, message_pattern, "
 			 "original, tool, first_seen,"
 			 " last_seen) SELECT 'm' || i, 'e', 'p', 'many ' || i, 'gcc', "
-			 "'x', 'x' FROM n;"
+			 "1, 1 FROM n;"
 			 "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n "
 			 "WHERE i < 40)"
 			 " INSERT INTO pending_errors (check_id, sig, "

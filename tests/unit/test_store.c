@@ -337,8 +337,8 @@ static void totals_follow_every_change(void **state)
 		"INSERT INTO lesson_runs VALUES (1, 1), (2, 2)",
 		"INSERT INTO checks (tool, args, dir) VALUES ('gcc', 'a.c', ''), ('gcc', 'b.c', '')",
 		"INSERT INTO signatures (id, error_type, message_pattern, original, tool, first_seen,"
-		" last_seen) VALUES ('g1', 'E', 'p', 'o', 'gcc', 't', 't'),"
-		" ('g2', 'E', 'q', 'o', 'gcc', 't', 't'), ('g3', 'E', 'r', 'o', 'gcc', 't', 't')",
+		" last_seen) VALUES ('g1', 'E', 'p', 'o', 'gcc', 1, 1),"
+		" ('g2', 'E', 'q', 'o', 'gcc', 1, 1), ('g3', 'E', 'r', 'o', 'gcc', 1, 1)",
 		/* g1, g2, g3: rowids 1, 2, 3 */
 		"INSERT INTO pending_errors (check_id, sig, first_failure_at, last_failure_at)"
 		" VALUES (1, 1, 't', 't'), (2, 2, 't', 't'), (1, 3, 't', 't')",
