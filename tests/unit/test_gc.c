@@ -606,7 +606,7 @@ static void an_old_store_migrates_packed_and_counted(void **state)
 	char cmd[512];
 	callus_store *s = NULL;
 	int64_t links, runs, errors, suggestions;
-	char *pending, *named, *after;
+	char *pending, *named, *seen, *after;
 	float v[CALLUS_EMBED_DIM];
 	uint8_t want[CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM)], got[sizeof(want)];
 	size_t nwant;
@@ -634,6 +634,9 @@ static void an_old_store_migrates_packed_and_counted(void **state)
 			   " FROM (SELECT * FROM run_errors WHERE signature_id IS NOT NULL"
 			   "  ORDER BY rowid)");
 	suggestions = count(f, "SELECT count(*) FROM suggestions");
+	seen = text_of(f, "SELECT group_concat(rowid || ' ' || id || ' ' || unixepoch(first_seen)"
+			  " || ' ' || unixepoch(last_seen), ',') FROM (SELECT rowid, * FROM signatures"
+			  " ORDER BY rowid)");
 	assert_int_equal(count(f, "SELECT count(*) FROM pending_errors"), 2);
 	assert_true(suggestions > 0);
 	assert_int_equal(callus_store_open(&s, f->path, 5000, NULL), 0);
@@ -672,6 +675,16 @@ static void an_old_store_migrates_packed_and_counted(void **state)
 				  " JOIN signatures g ON g.rowid = v.sig"), 1);
 	assert_int_equal(count(f, "SELECT count(*) FROM suggestions"), suggestions);
 	assert_int_equal(count(f, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+	/* schema 20: the same rowids, now the sig column; times in seconds */
+	after = text_of(f, "SELECT group_concat(sig || ' ' || id || ' ' || first_seen || ' '"
+			   " || last_seen, ',') FROM (SELECT * FROM signatures ORDER BY sig)");
+	assert_string_equal(after, seen);
+	free(after);
+	assert_int_equal(count(f, "SELECT count(*) FROM signatures WHERE typeof(first_seen) <>"
+				  " 'integer' OR typeof(last_seen) <> 'integer' OR sig <> rowid"), 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM sqlite_schema WHERE type = 'trigger'"
+				  " AND tbl_name = 'signatures'"), 4);
+	free(seen);
 	free(pending);
 	free(named);
 	assert_int_equal(count(f, "SELECT count(*) FROM lessons WHERE file <> ''"),
