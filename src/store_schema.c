@@ -659,15 +659,22 @@ static const char *const migrations[] = {
 	 SIGNATURE_TOTALS
 	 NOTED_COUNT_BY_ROWID
 	 SIGNATURE_GONE),
+	/* 20 -> 21: the built-in vectors with more than about 32 non-zero
+	 * components in the mask form (vecindex.h): a bit a dimension and
+	 * the values, 107 bytes where the pairs took 150; the same values. */
+	("UPDATE signature_vectors SET vector = callus_pack_vector(vector)"
+	 "  WHERE model = '" CALLUS_EMBED_BUILTIN_MODEL "' AND length(vector) % 2 = 0"
+	 "  AND length(vector) < 260;"),
 };
 _Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,
 	       "one migration per schema version");
 
-/* callus_pack_vector(BLOB): a built-in vector of float32 (schema 8) or
- * packed dense (9 to 17) as the store keeps it now (vecindex.h); anything
- * else unchanged.  For the migrations to versions 9 and 18, registered
- * only while migrating.  A dense one keeps its bytes: no quantizing again. */
+/* callus_pack_vector(BLOB): a built-in vector of float32 (schema 8),
+ * packed dense (9 to 17) or as pairs (18 to 20) as the store keeps it now
+ * (vecindex.h); anything else unchanged.  For the migrations to versions
+ * 9, 18 and 21, registered only while migrating.  A packed one keeps its
+ * bytes: no quantizing again. */
 static void pack_vector(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
 	const void *blob = sqlite3_value_blob(argv[0]);
@@ -682,6 +689,16 @@ static void pack_vector(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		n = callus_vecindex_pack_store(packed, v, CALLUS_EMBED_DIM);
 	} else if (blob && len == (int)sizeof(packed)) {
 		n = callus_vecindex_pack_sparse(packed, blob, CALLUS_EMBED_DIM);
+	} else if (blob && len % 2 == 0 && len < (int)sizeof(packed) &&
+		   callus_vecindex_unpack(v, CALLUS_EMBED_DIM, blob, (size_t)len) == 0) {
+		const uint8_t *b = blob;
+
+		/* pairs: made dense again, then the smallest form */
+		memset(packed, 0, sizeof(packed));
+		memcpy(packed, b, sizeof(float));
+		for (int i = (int)sizeof(float); i + 1 < len; i += 2)
+			packed[sizeof(float) + b[i]] = b[i + 1];
+		n = callus_vecindex_pack_sparse(packed, packed, CALLUS_EMBED_DIM);
 	} else {
 		sqlite3_result_value(ctx, argv[0]);
 		return;

@@ -138,26 +138,53 @@ size_t callus_vecindex_pack(uint8_t *out, const float *v, size_t dim)
 	return sizeof(float) + dim;
 }
 
+/* The mask form's length for k non-zero components of dim (even, at most
+ * CALLUS_VECINDEX_SPARSE_DIM_MAX): the scale, a bit a dimension, the values,
+ * and a zero byte when that is even, so that its length is odd where the
+ * others' are even. */
+static size_t mask_len(size_t dim, size_t k)
+{
+	size_t n = sizeof(float) + (dim + 7) / 8 + k;
+
+	return n % 2 ? n : n + 1;
+}
+
 size_t callus_vecindex_pack_sparse(uint8_t *out, const uint8_t *packed, size_t dim)
 {
-	uint8_t pairs[CALLUS_VECINDEX_SPARSE_DIM_MAX];
-	size_t k = 0; /* pairs */
+	uint8_t form[CALLUS_VECINDEX_PACKED(CALLUS_VECINDEX_SPARSE_DIM_MAX)];
+	const uint8_t *q = packed + sizeof(float);
+	size_t k = 0, best = CALLUS_VECINDEX_PACKED(dim), n = sizeof(float);
 
 	if (dim > CALLUS_VECINDEX_SPARSE_DIM_MAX)
 		goto dense;
-	for (size_t i = 0; i < dim; i++) {
-		if (!packed[sizeof(float) + i])
-			continue;
-		/* half the components or more: the dense form is no larger */
-		if (2 * (k + 1) >= dim)
-			goto dense;
-		pairs[2 * k] = (uint8_t)i;
-		pairs[2 * k + 1] = packed[sizeof(float) + i];
-		k++;
+	for (size_t i = 0; i < dim; i++)
+		k += q[i] != 0;
+	memcpy(form, packed, sizeof(float));
+	if (dim % 2 == 0 && mask_len(dim, k) < best && mask_len(dim, k) < sizeof(float) + 2 * k) {
+		uint8_t *bits = form + sizeof(float);
+
+		memset(bits, 0, (dim + 7) / 8);
+		n += (dim + 7) / 8;
+		for (size_t i = 0; i < dim; i++) {
+			if (q[i]) {
+				bits[i / 8] |= (uint8_t)(1u << (i % 8));
+				form[n++] = q[i];
+			}
+		}
+		if (n % 2 == 0)
+			form[n++] = 0;
+	} else if (2 * k < dim) {
+		for (size_t i = 0; i < dim; i++) {
+			if (q[i]) {
+				form[n++] = (uint8_t)i;
+				form[n++] = q[i];
+			}
+		}
+	} else {
+		goto dense;
 	}
-	memmove(out, packed, sizeof(float));
-	memcpy(out + sizeof(float), pairs, 2 * k);
-	return sizeof(float) + 2 * k;
+	memcpy(out, form, n);
+	return n;
 dense:
 	if (out != packed)
 		memmove(out, packed, CALLUS_VECINDEX_PACKED(dim));
@@ -168,6 +195,34 @@ size_t callus_vecindex_pack_store(uint8_t *out, const float *v, size_t dim)
 {
 	callus_vecindex_pack(out, v, dim);
 	return callus_vecindex_pack_sparse(out, out, dim);
+}
+
+/* The mask form (odd length): every bit past dim clear, as many values as
+ * bits set, each non-zero, and a zero pad byte where mask_len puts one. */
+static int unpack_mask(float *v, size_t dim, const uint8_t *b, size_t len, float scale)
+{
+	const uint8_t *bits = b + sizeof(float), *val = bits + (dim + 7) / 8;
+	size_t k = 0;
+
+	if (dim % 2 || dim > CALLUS_VECINDEX_SPARSE_DIM_MAX || len < sizeof(float) + (dim + 7) / 8)
+		return CALLUS_EINVAL;
+	for (size_t i = 0; i < (dim + 7) / 8 * 8; i++) {
+		if (!(bits[i / 8] >> (i % 8) & 1))
+			continue;
+		if (i >= dim)
+			return CALLUS_EINVAL;
+		k++;
+	}
+	if (len != mask_len(dim, k) || (len > (size_t)(val - b) + k && val[k] != 0))
+		return CALLUS_EINVAL;
+	for (size_t j = 0; j < k; j++)
+		if (!val[j])
+			return CALLUS_EINVAL;
+	memset(v, 0, dim * sizeof(*v));
+	for (size_t i = 0, j = 0; i < dim; i++)
+		if (bits[i / 8] >> (i % 8) & 1)
+			v[i] = (float)(int8_t)val[j++] * scale;
+	return 0;
 }
 
 int callus_vecindex_unpack(float *v, size_t dim, const void *blob, size_t len)
@@ -184,10 +239,12 @@ int callus_vecindex_unpack(float *v, size_t dim, const void *blob, size_t len)
 			v[i] = (float)(int8_t)b[sizeof(float) + i] * scale;
 		return 0;
 	}
+	if (len % 2)
+		return unpack_mask(v, dim, b, len, scale);
 	/* sparse: (index, value) pairs, indexes rising, fewer than dim / 2
 	 * of them (so never the dense form's length) */
 	len -= sizeof(float);
-	if (dim > CALLUS_VECINDEX_SPARSE_DIM_MAX || len % 2 || len >= dim)
+	if (dim > CALLUS_VECINDEX_SPARSE_DIM_MAX || len >= dim)
 		return CALLUS_EINVAL;
 	b += sizeof(float);
 	for (size_t i = 0; i < len; i += 2) {

@@ -78,21 +78,28 @@ int callus_vecindex_remove(const char *path);
 size_t callus_vecindex_pack(uint8_t *out, const float *v, size_t dim);
 
 /*
- * The form the store keeps (schema 18): a vector of at most
- * CALLUS_VECINDEX_SPARSE_DIM_MAX dimensions with fewer than dim / 2
- * non-zero components as the float scale then an (index, int8) byte pair
- * for each of them, indexes rising; any other as callus_vecindex_pack's.
- * The built-in vectors hash about 70 features into 256 dimensions: 150
- * bytes where the dense form takes 260.  The two forms never have the same
- * length, and the values are the same bytes: a vector read back from
- * either is the same.
+ * The forms the store keeps (schemas 18 and 21), for a vector of at most
+ * CALLUS_VECINDEX_SPARSE_DIM_MAX dimensions, the smallest of:
+ *   pairs  the float scale, then an (index, int8) byte pair for each
+ *          non-zero component, indexes rising (fewer than dim / 2 of them):
+ *          4 + 2k bytes, an even length below the dense one;
+ *   mask   (dim even) the scale, a bitmap of the non-zero components (bit
+ *          i % 8 of byte i / 8), their int8 values in order, and a zero
+ *          byte when that length is even: 4 + dim / 8 + k or one more, an
+ *          odd length;
+ *   dense  callus_vecindex_pack's: 4 + dim bytes, even where the mask
+ *          form is used.
+ * The built-in vectors hash about 70 features into 256 dimensions: about
+ * 107 bytes in the mask form, 150 as pairs, 260 dense.  The values are the
+ * same bytes in every form: a vector read back from any is the same.
  *
  * pack_store quantizes v into out (CALLUS_VECINDEX_PACKED(dim) bytes) and
  * returns the length used; pack_sparse rewrites a dense packed vector
- * (packed may be out) in the smaller form, the scale's bytes and the values
- * unchanged.  unpack reads both forms (x ~ q * scale, zero where a sparse
- * one has no pair) and gives CALLUS_EINVAL for anything else: a length of
- * neither form, an index out of range or not rising.
+ * (packed may be out; out as large) in the smallest form, the scale's
+ * bytes and the values unchanged.  unpack reads every form (x ~ q * scale,
+ * zero where a sparse one has none) and gives CALLUS_EINVAL for anything
+ * else: a length of no form, an index out of range or not rising, a bit
+ * past dim, a zero value or pad byte out of place.
  */
 #define CALLUS_VECINDEX_SPARSE_DIM_MAX 256
 size_t callus_vecindex_pack_store(uint8_t *out, const float *v, size_t dim);

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include <sqlite3.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -490,37 +491,58 @@ static size_t blob_of(fixture *f, const char *q, void *out, size_t max)
 	return n;
 }
 
-/* Schema 18's migration: vectors a schema-17 store kept dense become
- * sparse, the same scale and values (no quantizing again); they read back
- * as the same floats. */
-static void schema_18_keeps_vectors_sparse(void **state)
+/* The dense packed bytes of a stored vector of any form (vecindex.h). */
+static void dense_of(const uint8_t *blob, size_t n, uint8_t *dense)
+{
+	float v[CALLUS_EMBED_DIM], scale;
+
+	assert_int_equal(callus_vecindex_unpack(v, CALLUS_EMBED_DIM, blob, n), 0);
+	memcpy(&scale, blob, sizeof(scale));
+	memcpy(dense, blob, sizeof(scale));
+	for (size_t i = 0; i < CALLUS_EMBED_DIM; i++)
+		dense[sizeof(scale) + i] = (uint8_t)(int8_t)(scale ? lrintf(v[i] / scale) : 0);
+}
+
+/* Schemas 18 and 21: a vector a schema-17 store kept dense, and one kept
+ * as pairs (schema 18), become the smallest form, the same scale and
+ * values (no quantizing again), and read back as the same floats. */
+static void old_vector_forms_migrate_to_the_smallest(void **state)
 {
 	fixture *f = *state;
 	callus_signature a, b;
-	char sa[65], sb[65], *sparse, *after;
-	uint8_t dense[CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM)], blob[sizeof(dense)];
+	char sa[65], sb[65], *stored, *after;
+	uint8_t dense[CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM)], blob[sizeof(dense)],
+		pairs[sizeof(dense)];
 	float va[CALLUS_EMBED_DIM], vb[CALLUS_EMBED_DIM];
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
-	size_t n;
+	size_t n, np = sizeof(float);
 
-	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, sa);
+	record(f, "src/a.c", "implicit declaration of function alpha_one in tool_chain_setup", &a,
+	       sa);
 	record(f, "src/b.c", "unknown type name beta_two used here", &b, sb);
 	callus_store_close(f->s);
 	f->s = NULL;
 	assert_int_equal(count(f, "SELECT count(*) FROM signature_vectors"), 2);
-	assert_int_equal(count(f, "SELECT count(*) FROM signature_vectors WHERE length(vector) < 200"), 2);
-	sparse = text_of(f, "SELECT group_concat(hex(vector), ' ') FROM"
+	/* the first in the mask form (an odd length), smaller than pairs */
+	assert_int_equal(count(f, "SELECT length(vector) % 2 FROM signature_vectors ORDER BY sig"), 1);
+	stored = text_of(f, "SELECT group_concat(hex(vector), ' ') FROM"
 			    " (SELECT vector FROM signature_vectors ORDER BY sig)");
 
-	/* the first made dense again by hand, the store set back to schema 17 */
+	/* the first made dense again by hand, the second pairs, the store set
+	 * back to schema 17 */
 	n = blob_of(f, "SELECT vector FROM signature_vectors ORDER BY sig", blob, sizeof(blob));
-	memset(dense, 0, sizeof(dense));
-	memcpy(dense, blob, sizeof(float));
-	for (size_t i = sizeof(float); i + 1 < n; i += 2)
-		dense[sizeof(float) + blob[i]] = blob[i + 1];
+	dense_of(blob, n, dense);
 	assert_int_equal(callus_vecindex_unpack(va, CALLUS_EMBED_DIM, blob, n), 0);
 	assert_int_equal(callus_vecindex_unpack(vb, CALLUS_EMBED_DIM, dense, sizeof(dense)), 0);
+	assert_memory_equal(va, vb, sizeof(va));
+	n = blob_of(f, "SELECT vector FROM signature_vectors ORDER BY sig DESC", blob, sizeof(blob));
+	dense_of(blob, n, pairs);
+	for (size_t i = 0; i < CALLUS_EMBED_DIM; i++)
+		if (pairs[sizeof(float) + i])
+			pairs[np++] = (uint8_t)i, pairs[np++] = pairs[sizeof(float) + i];
+	assert_int_equal(callus_vecindex_unpack(vb, CALLUS_EMBED_DIM, pairs, np), 0);
+	assert_int_equal(callus_vecindex_unpack(va, CALLUS_EMBED_DIM, blob, n), 0);
 	assert_memory_equal(va, vb, sizeof(va));
 	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_prepare_v2(db, "UPDATE signature_vectors SET vector = ?1 WHERE sig ="
@@ -528,6 +550,13 @@ static void schema_18_keeps_vectors_sparse(void **state)
 					    -1, &st, NULL),
 			 SQLITE_OK);
 	sqlite3_bind_blob(st, 1, dense, (int)sizeof(dense), SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+	assert_int_equal(sqlite3_prepare_v2(db, "UPDATE signature_vectors SET vector = ?1 WHERE sig ="
+					    " (SELECT max(sig) FROM signature_vectors)",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	sqlite3_bind_blob(st, 1, pairs, (int)np, SQLITE_STATIC);
 	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
 	sqlite3_finalize(st);
 	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 17", NULL, NULL, NULL), SQLITE_OK);
@@ -538,10 +567,10 @@ static void schema_18_keeps_vectors_sparse(void **state)
 	assert_int_equal(callus_store_schema_version(f->s), CALLUS_STORE_SCHEMA_VERSION);
 	after = text_of(f, "SELECT group_concat(hex(vector), ' ') FROM"
 			   " (SELECT vector FROM signature_vectors ORDER BY sig)");
-	assert_string_equal(after, sparse);
+	assert_string_equal(after, stored);
 	assert_int_equal(count(f, "SELECT n FROM vector_counts"), 2);
 	free(after);
-	free(sparse);
+	free(stored);
 	callus_signature_release(&a);
 	callus_signature_release(&b);
 }
@@ -793,7 +822,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(the_background_pass_is_due_once_per_interval, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(signature_gc_grows_linearly, setup, teardown),
-		cmocka_unit_test_setup_teardown(schema_18_keeps_vectors_sparse, setup, teardown),
+		cmocka_unit_test_setup_teardown(old_vector_forms_migrate_to_the_smallest, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(schema_19_keeps_a_pattern_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(ages_count_from_the_policys_now, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_old_store_migrates_packed_and_counted, setup,

@@ -664,12 +664,28 @@ static void scores_are_exact_dots(void **state)
 	}
 }
 
+/* The length of the store's form of nnz non-zero components of dim: the
+ * smallest of pairs (fewer than dim / 2), mask (dim even, an odd length)
+ * and dense, the first two for at most 256 dimensions (vecindex.h). */
+static size_t smallest_form(size_t dim, size_t nnz)
+{
+	size_t best = CALLUS_VECINDEX_PACKED(dim), mask = sizeof(float) + (dim + 7) / 8 + nnz;
+
+	if (dim > CALLUS_VECINDEX_SPARSE_DIM_MAX)
+		return best;
+	mask += mask % 2 == 0;
+	if (2 * nnz < dim && sizeof(float) + 2 * nnz < best)
+		best = sizeof(float) + 2 * nnz;
+	if (dim % 2 == 0 && mask < best)
+		best = mask;
+	return best;
+}
+
 /*
- * The store's form (schema 18): sparse exactly when fewer than half the
- * quantized components are non-zero and dim is at most 256, dense
- * otherwise; read back, either gives what the dense form gives, and the
- * sparse form made from a dense one is the same bytes.  What is neither
- * form is refused.
+ * The store's forms (schemas 18 and 21): the smallest of pairs, mask and
+ * dense for the count of quantized components that are non-zero; read
+ * back, each gives what the dense form gives, and the form made from a
+ * dense one is the same bytes.  What is no form is refused.
  */
 static void store_form_round_trips(void **state)
 {
@@ -679,6 +695,7 @@ static void store_form_round_trips(void **state)
 	uint8_t dense[sizeof(float) + MAXD], store[sizeof(float) + MAXD],
 		conv[sizeof(float) + MAXD];
 	uint64_t x = 2463534242ull;
+	size_t n;
 
 	(void)state;
 	for (size_t di = 0; di < sizeof(dims) / sizeof(dims[0]); di++) {
@@ -687,7 +704,7 @@ static void store_form_round_trips(void **state)
 		size_t counts[] = { 0, 1, dim / 2 - (dim > 1), dim / 2, dim / 2 + 1, dim };
 
 		for (size_t ci = 0; ci < sizeof(counts) / sizeof(counts[0]); ci++) {
-			size_t want = counts[ci] > dim ? dim : counts[ci], nnz = 0, n;
+			size_t want = counts[ci] > dim ? dim : counts[ci], nnz = 0;
 
 			memset(v, 0, sizeof(v));
 			for (size_t k = 0; k < want; k++) {
@@ -701,10 +718,7 @@ static void store_form_round_trips(void **state)
 			for (size_t d = 0; d < dim; d++)
 				nnz += dense[sizeof(float) + d] != 0;
 			n = callus_vecindex_pack_store(store, v, dim);
-			if (dim <= CALLUS_VECINDEX_SPARSE_DIM_MAX && 2 * nnz < dim)
-				assert_int_equal(n, sizeof(float) + 2 * nnz);
-			else
-				assert_int_equal(n, CALLUS_VECINDEX_PACKED(dim));
+			assert_int_equal(n, smallest_form(dim, nnz));
 			assert_int_equal(callus_vecindex_pack_sparse(conv, dense, dim), n);
 			assert_memory_equal(conv, store, n);
 			assert_int_equal(callus_vecindex_unpack(a, dim, dense, CALLUS_VECINDEX_PACKED(dim)), 0);
@@ -735,6 +749,30 @@ static void store_form_round_trips(void **state)
 	assert_int_equal(callus_vecindex_unpack(a, 300, conv, sizeof(float) + 256), CALLUS_EINVAL);
 	assert_int_equal(callus_vecindex_unpack(a, 256, conv, sizeof(float) + 254), 0);
 	assert_true(a[252] != 0 && a[253] == 0);
+
+	/* the mask form: 40 components of 250 (an even dim with bits past it
+	 * in its last byte), and what is refused around it */
+	memset(v, 0, sizeof(v));
+	for (size_t k = 0; k < 40; k++)
+		v[k * 6] = (k % 3 ? 1.0f : -0.75f);
+	n = callus_vecindex_pack_store(store, v, 250);
+	assert_int_equal(n, sizeof(float) + 32 + 40 + 1);
+	assert_int_equal(callus_vecindex_unpack(b, 250, store, n), 0);
+	callus_vecindex_pack(dense, v, 250);
+	assert_int_equal(callus_vecindex_unpack(a, 250, dense, CALLUS_VECINDEX_PACKED(250)), 0);
+	assert_memory_equal(a, b, 250 * sizeof(float));
+	assert_int_equal(callus_vecindex_unpack(a, 251, store, n), CALLUS_EINVAL); /* odd dim */
+	assert_int_equal(callus_vecindex_unpack(a, 250, store, n - 2), CALLUS_EINVAL);
+	memcpy(conv, store, n);
+	conv[n - 1] = 7; /* the pad byte */
+	assert_int_equal(callus_vecindex_unpack(a, 250, conv, n), CALLUS_EINVAL);
+	memcpy(conv, store, n);
+	conv[sizeof(float) + 36] = 0; /* a value of a bit set */
+	assert_int_equal(callus_vecindex_unpack(a, 250, conv, n), CALLUS_EINVAL);
+	memcpy(conv, store, n);
+	conv[sizeof(float) + 31] |= 0x80; /* bit 255, past 250: 41 bits, 41 values */
+	conv[n - 1] = 5;
+	assert_int_equal(callus_vecindex_unpack(a, 250, conv, n), CALLUS_EINVAL);
 }
 
 /* The portable dot product (the search's where there is no SSE2) against a
