@@ -213,12 +213,8 @@ static int uncount_features(callus_store *s, sqlite3_stmt *dec, const callus_sig
 	if (callus_embed_features(&f, g) < 0)
 		return SQLITE_NOMEM;
 	for (size_t i = 0; sq == SQLITE_OK && i < f.count; i++) {
-		int64_t k;
-		uint64_t id = f.items[i].id;
-
-		memcpy(&k, &id, sizeof(k));
 		sqlite3_reset(dec);
-		sqlite3_bind_int64(dec, 1, k);
+		sqlite3_bind_int64(dec, 1, callus_match_feature_key(f.items[i].id));
 		sq = sqlite3_step(dec) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
 	}
 	callus_features_release(&f);

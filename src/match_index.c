@@ -58,13 +58,10 @@ int callus_match_noted_vector_path(callus_buf *out, callus_store *s)
 	return callus_store_sibling_path(out, s, "vectors-" CALLUS_EMBED_BUILTIN_MODEL ".noted.bin");
 }
 
-static int64_t feature_key(uint64_t id)
+int64_t callus_match_feature_key(uint64_t id)
 {
-	int64_t k;
-
-	/* SQLite keeps signed 64-bit integers: the same bits */
-	memcpy(&k, &id, sizeof(k));
-	return k;
+	/* 5 bytes a key in the b-tree where the whole id took 9 */
+	return (int64_t)(id & 0xffffffffu);
 }
 
 /* The document frequencies of f's features, and the number of documents:
@@ -96,7 +93,7 @@ static int load_idf(callus_store *s, const callus_features *f, callus_idf **out)
 		goto out;
 	for (size_t i = 0; i < f->count; i++) {
 		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, feature_key(f->items[i].id));
+		sqlite3_bind_int64(st, 1, callus_match_feature_key(f->items[i].id));
 		if ((sq = sqlite3_step(st)) == SQLITE_ROW &&
 		    callus_idf_set(idf, f->items[i].id, (uint32_t)sqlite3_column_int64(st, 0)) < 0) {
 			sq = SQLITE_NOMEM;
@@ -171,7 +168,7 @@ static int count_features(callus_store *s, const callus_signature *sig)
 				-1, &st, NULL);
 	for (size_t i = 0; sq == SQLITE_OK && i < f.count; i++) {
 		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, feature_key(f.items[i].id));
+		sqlite3_bind_int64(st, 1, callus_match_feature_key(f.items[i].id));
 		sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK
 						      : sqlite3_errcode(callus_store_db(s));
 	}

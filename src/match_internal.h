@@ -29,6 +29,11 @@
  * col.  An SQLite result code; *g is released on failure. */
 int callus_match_read_signature(sqlite3_stmt *st, int col, callus_signature *g);
 
+/* The key of a feature's row in embed_df: the low 32 bits of its id
+ * (schema 22).  The ids are mixed hashes; at 400,000 features about 20
+ * pairs share a row, and a shared row only counts both. */
+int64_t callus_match_feature_key(uint64_t id);
+
 /* A model's vector file is named by the built-in model's name, or for
  * another model "ext-" and the first 16 hex digits of its id's SHA-256
  * (ids hold ':', '/' and '@', and may be longer than a file header

@@ -665,6 +665,13 @@ static const char *const migrations[] = {
 	("UPDATE signature_vectors SET vector = callus_pack_vector(vector)"
 	 "  WHERE model = '" CALLUS_EMBED_BUILTIN_MODEL "' AND length(vector) % 2 = 0"
 	 "  AND length(vector) < 260;"),
+	/* 21 -> 22: a feature's document frequency under the low 32 bits of
+	 * its id (callus_match_feature_key): 5 bytes a key where 9 were, at
+	 * six or so features a signature.  Rows that now share a key add up. */
+	("CREATE TABLE embed_df_k (feature INTEGER PRIMARY KEY, df INTEGER NOT NULL);"
+	 "INSERT INTO embed_df_k SELECT feature & 4294967295, sum(df) FROM embed_df GROUP BY 1;"
+	 "DROP TABLE embed_df;"
+	 "ALTER TABLE embed_df_k RENAME TO embed_df;"),
 };
 _Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,

@@ -621,6 +621,43 @@ static void schema_19_keeps_a_pattern_once(void **state)
 	callus_signature_release(&b);
 }
 
+/* Schema 22: embed_df keyed by the low 32 bits of a feature's id; the
+ * migration folds the old 64-bit keys so, adding rows that meet. */
+static void schema_22_keys_features_by_32_bits(void **state)
+{
+	fixture *f = *state;
+	callus_signature a;
+	long long rows, total;
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, NULL);
+	rows = count(f, "SELECT count(*) FROM embed_df");
+	total = count(f, "SELECT sum(df) FROM embed_df");
+	assert_true(rows > 5);
+	assert_int_equal(count(f, "SELECT count(*) FROM embed_df WHERE feature < 0"
+				  " OR feature > 4294967295"), 0);
+	callus_store_close(f->s);
+	f->s = NULL;
+	/* as schema 21 kept them: high bits set, and one key split in two */
+	sql(f, "CREATE TABLE embed_df_old (feature INTEGER PRIMARY KEY, df INTEGER NOT NULL);"
+	       "INSERT INTO embed_df_old SELECT feature | (feature << 32), df FROM embed_df;"
+	       "INSERT INTO embed_df_old SELECT (feature | (1 << 40)), 2 FROM embed_df"
+	       " ORDER BY feature LIMIT 1;"
+	       "DROP TABLE embed_df; ALTER TABLE embed_df_old RENAME TO embed_df;"
+	       "PRAGMA user_version = 21");
+	assert_int_equal(count(f, "SELECT count(*) FROM embed_df WHERE feature > 4294967295"
+				  " OR feature < 0"), rows + 1);
+	assert_int_equal(callus_store_open(&f->s, f->path, 5000, NULL), 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM embed_df"), rows);
+	assert_int_equal(count(f, "SELECT sum(df) FROM embed_df"), total + 2);
+	/* another signature with words of the first counts them in the rows
+	 * the migration made: more than the one above reaches 2 */
+	assert_int_equal(count(f, "SELECT count(*) FROM embed_df WHERE df >= 2"), 1);
+	callus_signature_release(&a);
+	record(f, "src/b.c", "implicit declaration of function beta_two", &a, NULL);
+	assert_true(count(f, "SELECT count(*) FROM embed_df WHERE df >= 2") > 1);
+	callus_signature_release(&a);
+}
+
 /* Schema 9's migration on a store the old binary wrote (schema 5, one
  * float32 vector): the vector packed to 260 bytes, counted, nothing queued
  * for indexing; the lesson's file in lesson_files; schema 13's totals
@@ -825,6 +862,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(old_vector_forms_migrate_to_the_smallest, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(schema_19_keeps_a_pattern_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(schema_22_keys_features_by_32_bits, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(ages_count_from_the_policys_now, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_old_store_migrates_packed_and_counted, setup,
 						teardown),
