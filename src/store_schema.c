@@ -672,6 +672,9 @@ static const char *const migrations[] = {
 	 "INSERT INTO embed_df_k SELECT feature & 4294967295, sum(df) FROM embed_df GROUP BY 1;"
 	 "DROP TABLE embed_df;"
 	 "ALTER TABLE embed_df_k RENAME TO embed_df;"),
+	/* 22 -> 23: a note file's hash as its first 32 hex digits
+	 * (notes_sync.c), in the row and in notes_files */
+	("UPDATE notes SET file_hash = substr(file_hash, 1, 32) WHERE length(file_hash) > 32;"),
 };
 _Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,

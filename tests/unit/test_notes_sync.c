@@ -111,6 +111,8 @@ static void folder_changed(fixture *f)
 	assert_int_equal(utimensat(AT_FDCWD, f->notes, t, 0), 0);
 }
 
+static int64_t one_int(fixture *f, const char *q);
+
 static void sql(fixture *f, const char *q)
 {
 	char *msg = NULL;
@@ -217,6 +219,29 @@ static void added_file_is_imported(void **state)
 	assert_false(n.retired);
 	callus_note_release(&n);
 	assert_int_equal(sync_round(f), 0);
+}
+
+/* Schema 23 keeps the first 32 hex digits of a file's hash: a store that
+ * kept all 64 (schema 22) is migrated so, and a sync that compares the
+ * files (their mtimes no longer the recorded ones) finds each unchanged. */
+static void hashes_of_schema_22_still_match(void **state)
+{
+	fixture *f = *state;
+	size_t changed = 99;
+
+	assert_int_equal(one_int(f, "SELECT count(*) FROM notes WHERE length(file_hash) = 32"),
+			 NOTES);
+	sql(f, "UPDATE notes SET file_hash = file_hash || '0123456789abcdef0123456789abcdef',"
+	       " file_mtime = 1; PRAGMA user_version = 22");
+	callus_store_close(f->s);
+	f->s = NULL;
+	assert_int_equal(callus_store_open(&f->s, f->path, 5000, NULL), 0);
+	assert_int_equal(one_int(f, "SELECT count(*) FROM notes WHERE length(file_hash) = 32"),
+			 NOTES);
+	assert_int_equal(callus_notes_sync(f->s, f->dir, &changed, NULL), 0);
+	assert_int_equal(changed, 0);
+	assert_int_equal(one_int(f, "SELECT count(*) FROM notes WHERE edited"), 0);
+	assert_int_equal(one_int(f, "SELECT count(*) FROM notes WHERE file_mtime = 1"), 0);
 }
 
 static void edit_in_place_is_taken_in(void **state)
@@ -644,6 +669,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(unchanged_changes_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(added_file_is_imported, setup, teardown),
+		cmocka_unit_test_setup_teardown(hashes_of_schema_22_still_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(edit_in_place_is_taken_in, setup, teardown),
 		cmocka_unit_test_setup_teardown(removed_file_retires, setup, teardown),
 		cmocka_unit_test_setup_teardown(unreadable_folder_retires_nothing, setup, teardown),
