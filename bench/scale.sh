@@ -18,14 +18,16 @@
 #     count; 3 runs);
 # bench/proctime gives per-process CPU time (user + system, from wait4):
 # min / median / max ms.  Then the store: bytes of .callus/callus.db (after
-# the gc and a checkpoint) per signature, and the files in .lessons/.  The
+# the gc and a checkpoint) per signature, those of its pages in use (SQLite's
+# dbstat: the file less its free pages), and the files in .lessons/.  The
 # background retention is off while measuring ([retention] gc_hours = 0).
 # The baseline in the same run is the smallest size: flat costs are the goal.
 # Usage: bench/scale.sh [N] [SIZES] [path/to/callus]   (default: 20 "1000 10000")
 #   CALLUS_SCALE_KEEP=DIR keeps a copy of the workspace at each size, as
 #   grown and before it is measured (DIR/ws-SIZE); CALLUS_SCALE_FROM=DIR
 #   measures copies of those instead of growing (another binary on the same
-#   stores: its first command migrates a store of an older schema).
+#   stores: its first command migrates a store of an older schema, then a
+#   `callus gc` applies its retention before anything is timed).
 #   bench/scale.sh 20 "1000 10000 100000" grows to 100,000 recordings (the
 #   growth with fsync skipped, bench/nosync.c).
 #   CALLUS_SCALE_DAYS=D grows each size's store from nothing, in one run,
@@ -123,15 +125,17 @@ row() {
 	fi
 }
 
-echo "| recordings | lessons | signatures | failing hook | failing hook, no snapshot | passing check | callus suggest | callus status | callus gc | store bytes per signature | .lessons/ files |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| recordings | lessons | signatures | failing hook | failing hook, no snapshot | passing check | callus suggest | callus status | callus gc | store bytes per signature | in pages used | .lessons/ files |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 have=0
 for size in $sizes; do
 	start=$(date +%s)
 	if [ -n "${CALLUS_SCALE_FROM:-}" ]; then
 		cd "$work" && rm -rf "$ws" && cp -a "$CALLUS_SCALE_FROM/ws-$size" "$ws" && cd "$ws"
 		printf '[retention]\ngc_hours = 0\n' >.callus/config
-		"$callus" status >/dev/null
+		# migrated, then what this binary's retention removes at once
+		# (not in the timed gc's first run)
+		"$callus" status >/dev/null && "$callus" gc >/dev/null
 	elif [ -n "${CALLUS_SCALE_DAYS:-}" ]; then
 		# a history of its own for each size, grown from nothing, in the
 		# repository as it began (the fixes commit their edits again)
@@ -192,8 +196,10 @@ for size in $sizes; do
 	nl=$(sqlite3 .callus/callus.db 'SELECT count(*) FROM lessons')
 	ns=$(sqlite3 .callus/callus.db 'SELECT count(*) FROM signatures')
 	bytes=$(stat -c %s .callus/callus.db)
+	# the pages that hold something (the file less its free list)
+	used=$(sqlite3 .callus/callus.db 'SELECT sum(pgsize) FROM dbstat')
 	files=$(find .lessons -name '*.md' | wc -l)
 	set -- $line
-	printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n" "$size" "$nl" "$ns" \
-		"$2" "$4" "$6" "$8" "${10}" "${12}" $((bytes / ns)) "$files"
+	printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n" "$size" "$nl" "$ns" \
+		"$2" "$4" "$6" "$8" "${10}" "${12}" $((bytes / ns)) $((used / ns)) "$files"
 done
