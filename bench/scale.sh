@@ -164,7 +164,8 @@ for size in $sizes; do
 		[ -z "${CALLUS_SCALE_FROM:-}" ] || from=$CALLUS_SCALE_FROM/ws-$size
 		rm -rf "$bws" && cp -a "$from" "$bws"
 		(cd "$bws" && printf '[retention]\ngc_hours = 0\n' >.callus/config &&
-			git status --porcelain >/dev/null && "$base" status >/dev/null)
+			git status --porcelain >/dev/null && "$base" status >/dev/null &&
+			"$base" gc >/dev/null)
 	fi
 	have=$size
 	i=0
