@@ -202,28 +202,29 @@ static int regex_fallback(callus_store *s, match_list *l, const callus_signature
 	}
 	while (l->count < k && (sq = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *id = (const char *)sqlite3_column_text(st, 1);
+		const char *stored = (const char *)sqlite3_column_text(st, 2);
+		const char *orig = (const char *)sqlite3_column_text(st, 4);
 		callus_strlist stack = CALLUS_STRLIST_INIT;
-		const char *pat;
-		pcre2_code *re;
+		pcre2_code *re = NULL;
 		int errcode, hit = 0;
 		PCRE2_SIZE erroff;
 
-		if (!id || list_find(l, id) >= 0)
+		if (!id || !stored || !orig || list_find(l, id) >= 0)
 			continue;
-		callus_buf_clear(&made);
-		if (callus_signature_pattern_load(&made, (const char *)sqlite3_column_text(st, 2),
-						  (const char *)sqlite3_column_text(st, 4)) < 0) {
-			sq = SQLITE_NOMEM;
-			break;
+		/* most candidates lack a word of the message: not compiled, nor
+		 * made from their original when the row keeps none */
+		if (*stored ? callus_pattern_may_match(stored, msg)
+			    : callus_message_may_match(orig, msg)) {
+			callus_buf_clear(&made);
+			if (callus_signature_pattern_load(&made, stored, orig) < 0) {
+				sq = SQLITE_NOMEM;
+				break;
+			}
+			re = pcre2_compile((PCRE2_SPTR)made.ptr, PCRE2_ZERO_TERMINATED,
+					   PCRE2_ANCHORED | PCRE2_ENDANCHORED | PCRE2_UTF |
+						   PCRE2_MATCH_INVALID_UTF,
+					   &errcode, &erroff, NULL);
 		}
-		pat = made.ptr;
-		/* most candidates lack a word of the message: not compiled */
-		re = !callus_pattern_may_match(pat, msg)
-			     ? NULL
-			     : pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED,
-					     PCRE2_ANCHORED | PCRE2_ENDANCHORED | PCRE2_UTF |
-						     PCRE2_MATCH_INVALID_UTF,
-					     &errcode, &erroff, NULL);
 		if (re) {
 			hit = pcre2_match(re, (PCRE2_SPTR)msg, strlen(msg), 0, 0, md, NULL) >= 0;
 			pcre2_code_free(re);

@@ -215,78 +215,69 @@ static size_t match_tmp(const char *s, size_t len)
 #define PH_NUM "(?#num)[-+]?[0-9.]+"
 #define QUOTED "(?#str)(?:'[^']*'|\"[^\"]*\"|`[^`]*`|\xe2\x80\x98.*?\xe2\x80\x99)"
 
+/*
+ * One piece of a message as its pattern sees it, from s[i]: a run of
+ * whitespace (*ph "\\s+"), a variable part (*ph its placeholder), or one
+ * literal byte (*ph NULL).  Returns where the next piece starts.  The one
+ * scan both callus_message_pattern and callus_message_may_match follow.
+ */
+static size_t next_piece(const char *s, size_t len, size_t i, const char **ph)
+{
+	/* a placeholder only starts where a token starts */
+	int boundary = i == 0 || !is_word(s[i - 1]);
+	size_t n;
+	char q;
+
+	if (is_space(s[i])) {
+		while (i < len && is_space(s[i]))
+			i++;
+		*ph = "\\s+";
+		return i;
+	}
+	*ph = NULL;
+	if (!boundary) {
+		return i + 1;
+	} else if ((n = match_quoted(s + i, len - i, &q)) > 0) {
+		/* one placeholder for every quoting style: gcc's curly quotes
+		 * and a shell's straight ones name the same thing */
+		*ph = QUOTED;
+	} else if ((n = match_url(s + i, len - i)) > 0) {
+		*ph = PH_URL;
+	} else if ((n = match_tmp(s + i, len - i)) > 0) {
+		*ph = PH_TMP;
+	} else if ((n = match_uuid(s + i, len - i)) > 0) {
+		*ph = PH_UUID;
+	} else if ((n = match_date(s + i, len - i)) > 0) {
+		*ph = PH_DATE;
+	} else if ((n = match_hex(s + i, len - i)) > 0) {
+		*ph = PH_HEX;
+	} else if ((n = match_duration(s + i, len - i)) > 0) {
+		*ph = PH_DURATION;
+	} else if ((n = match_path(s + i, len - i)) > 0) {
+		*ph = PH_PATH;
+	} else if ((n = match_number(s + i, len - i)) > 0) {
+		*ph = PH_NUM;
+	} else if ((s[i] == '-' || s[i] == '+') && i + 1 < len && is_digit(s[i + 1]) &&
+		   (n = match_number(s + i + 1, len - i - 1)) > 0) {
+		/* a sign belongs to the number after it: -1 and +0 are numbers */
+		*ph = PH_NUM;
+		n++;
+	} else {
+		return i + 1;
+	}
+	return i + n;
+}
+
 int callus_message_pattern(callus_buf *out, const char *s, size_t len)
 {
-	size_t i = 0;
+	for (size_t i = 0, next; i < len; i = next) {
+		const char *ph;
 
-	while (i < len) {
-		/* a placeholder only starts where a token starts */
-		int boundary = i == 0 || !is_word(s[i - 1]);
-		size_t n;
-		char q;
-
-		if (is_space(s[i])) {
-			while (i < len && is_space(s[i]))
-				i++;
-			callus_buf_puts(out, "\\s+");
-			continue;
-		}
-		if (boundary && (n = match_quoted(s + i, len - i, &q)) > 0) {
-			/* one placeholder for every quoting style: gcc's curly
-			 * quotes and a shell's straight ones name the same thing */
-			callus_buf_puts(out, QUOTED);
-			i += n;
-			continue;
-		}
-		if (boundary && (n = match_url(s + i, len - i)) > 0) {
-			callus_buf_puts(out, PH_URL);
-			i += n;
-			continue;
-		}
-		if (boundary && (n = match_tmp(s + i, len - i)) > 0) {
-			callus_buf_puts(out, PH_TMP);
-			i += n;
-			continue;
-		}
-		if (boundary && (n = match_uuid(s + i, len - i)) > 0) {
-			callus_buf_puts(out, PH_UUID);
-			i += n;
-			continue;
-		}
-		if (boundary && (n = match_date(s + i, len - i)) > 0) {
-			callus_buf_puts(out, PH_DATE);
-			i += n;
-			continue;
-		}
-		if (boundary && (n = match_hex(s + i, len - i)) > 0) {
-			callus_buf_puts(out, PH_HEX);
-			i += n;
-			continue;
-		}
-		if (boundary && (n = match_duration(s + i, len - i)) > 0) {
-			callus_buf_puts(out, PH_DURATION);
-			i += n;
-			continue;
-		}
-		if (boundary && (n = match_path(s + i, len - i)) > 0) {
-			callus_buf_puts(out, PH_PATH);
-			i += n;
-			continue;
-		}
-		if (boundary && (n = match_number(s + i, len - i)) > 0) {
-			callus_buf_puts(out, PH_NUM);
-			i += n;
-			continue;
-		}
-		/* a sign belongs to the number after it: -1 and +0 are numbers */
-		if (boundary && (s[i] == '-' || s[i] == '+') && i + 1 < len && is_digit(s[i + 1]) &&
-		    (n = match_number(s + i + 1, len - i - 1)) > 0) {
-			callus_buf_puts(out, PH_NUM);
-			i += n + 1;
-			continue;
-		}
-		put_literal(out, s[i]);
-		i++;
+		next = next_piece(s, len, i, &ph);
+		if (ph)
+			callus_buf_puts(out, ph);
+		else
+			put_literal(out, s[i]);
 	}
 	return callus_buf_status(out);
 }
@@ -335,6 +326,36 @@ static size_t placeholder_len(const char *p)
 	return 0;
 }
 
+/* The literal run being read, looked for in msg when it ends. */
+typedef struct lit_run {
+	char text[256];
+	size_t n;
+} lit_run;
+
+/* The run ended (a placeholder, \s+, the end): 0 when msg lacks it. */
+static int run_end(lit_run *r, const char *msg)
+{
+	int found = 1;
+
+	if (r->n >= 3) {
+		r->text[r->n] = '\0';
+		found = strstr(msg, r->text) != NULL;
+	}
+	r->n = 0;
+	return found;
+}
+
+/* One more byte of the run: 0 when msg lacks what a long run kept. */
+static int run_add(lit_run *r, char c, const char *msg)
+{
+	if (r->n < sizeof(r->text) - 1) {
+		r->text[r->n++] = c;
+		return 1;
+	}
+	/* a long run: what was kept of it is looked for */
+	return run_end(r, msg);
+}
+
 /*
  * The literal runs of a pattern made by callus_message_pattern: its text
  * between placeholders and \s+, unescaped.  Anchored at both ends, the
@@ -344,19 +365,14 @@ static size_t placeholder_len(const char *p)
  */
 int callus_pattern_may_match(const char *pat, const char *msg)
 {
-	char run[256];
-	size_t n = 0;
+	lit_run r = { .n = 0 };
 
 	for (const char *p = pat;; ) {
 		size_t len = placeholder_len(p);
 
 		if (len || !*p) {
-			if (n >= 3) {
-				run[n] = '\0';
-				if (!strstr(msg, run))
-					return 0;
-			}
-			n = 0;
+			if (!run_end(&r, msg))
+				return 0;
 			if (!*p)
 				return 1;
 			p += len;
@@ -369,17 +385,27 @@ int callus_pattern_may_match(const char *pat, const char *msg)
 		} else if (strchr("^$.|?*+()[]{}", *p)) {
 			return 1;
 		}
-		if (n < sizeof(run) - 1)
-			run[n++] = *p;
-		else if (n >= 3) {
-			/* a long run: what was kept of it is looked for */
-			run[n] = '\0';
-			if (!strstr(msg, run))
-				return 0;
-			n = 0;
-		}
+		if (!run_add(&r, *p, msg))
+			return 0;
 		p++;
 	}
+}
+
+int callus_message_may_match(const char *message, const char *msg)
+{
+	lit_run r = { .n = 0 };
+	size_t len = strlen(message);
+
+	/* the runs of its pattern are its literal bytes between the pieces
+	 * next_piece gives a placeholder: the same test, no pattern made */
+	for (size_t i = 0, next; i < len; i = next) {
+		const char *ph;
+
+		next = next_piece(message, len, i, &ph);
+		if (ph ? !run_end(&r, msg) : !run_add(&r, message[i], msg))
+			return 0;
+	}
+	return run_end(&r, msg);
 }
 
 /* "TypeError: x", "AssertionError", "thread 'main' panicked" */

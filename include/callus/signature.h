@@ -66,6 +66,12 @@ int callus_signature_pattern_load(callus_buf *out, const char *stored, const cha
  * before compiling it. */
 int callus_pattern_may_match(const char *pattern, const char *msg);
 
+/* The same test for the pattern of message, without making it: what
+ * callus_pattern_may_match says of callus_message_pattern(message), and it
+ * stops at the first run msg lacks (a row keeps no pattern its original
+ * makes, above). */
+int callus_message_may_match(const char *message, const char *msg);
+
 /* The error type of a diagnostic printed by tool (see above); caller frees. */
 char *callus_error_type(const callus_diag *d, const char *tool);
 
