@@ -102,6 +102,12 @@ static int read_row(sqlite3_stmt *st, void *item, void *ctx)
 	n->retired = !strcmp((const char *)sqlite3_column_text(st, 3), "retired");
 	if (callus_sql_json_strlist(&n->files, (const char *)sqlite3_column_text(st, 13)) < 0)
 		goto oom;
+	if (!*n->title) {
+		/* the row keeps none while it is the error's own */
+		free(n->title);
+		if (!(n->title = title_of(n->tool, n->example)))
+			goto oom;
+	}
 	n->edited = sqlite3_column_int(st, 14);
 	if (!(n->session = callus_sql_column_dup(st, 15)) ||
 	    !(n->created_at = callus_sql_column_dup(st, 16)) ||
@@ -566,6 +572,23 @@ static char *first_line(const char *text, size_t max)
 	return out;
 }
 
+char *callus_note_default_title(const char *tool, const char *example)
+{
+	return title_of(tool, example);
+}
+
+int callus_notes_title_kept(const char *title, const char *tool, const char *example,
+			    const char **out)
+{
+	char *made = title_of(tool, example);
+
+	if (!made)
+		return CALLUS_ENOMEM;
+	*out = title && strcmp(made, title) ? title : "";
+	free(made);
+	return 0;
+}
+
 /* A note's title: the error's first line, named by its tool ("gcc: format
  * '%s' expects ..."). */
 static char *title_of(const char *tool, const char *message)
@@ -586,7 +609,7 @@ static char *title_of(const char *tool, const char *message)
 static int create_note(callus_store *s, const fix *f, const char *now, char **id)
 {
 	sqlite3_stmt *st = NULL;
-	char nid[CALLUS_NOTE_ID_LEN + 1], *title = NULL, *example = NULL;
+	char nid[CALLUS_NOTE_ID_LEN + 1], *title = NULL, *example = NULL, *made_title = NULL;
 	int sq;
 
 	snprintf(nid, sizeof(nid), "%s", f->signature_id);
@@ -599,7 +622,8 @@ static int create_note(callus_store *s, const fix *f, const char *now, char **id
 		*id = NULL;
 		return SQLITE_OK;
 	}
-	if (!(title = title_of(f->tool, f->original)) || !(example = first_line(f->original, 500))) {
+	if (!(title = title_of(f->tool, f->original)) || !(example = first_line(f->original, 500)) ||
+	    !(made_title = title_of(f->tool, example))) {
 		sq = SQLITE_NOMEM;
 		goto out;
 	}
@@ -618,7 +642,8 @@ static int create_note(callus_store *s, const fix *f, const char *now, char **id
 	callus_sql_bind_text(st, 4, f->tool);
 	callus_sql_bind_text(st, 5, f->error_type);
 	callus_sql_bind_text(st, 6, f->framework);
-	callus_sql_bind_text(st, 7, title);
+	/* the error's own title: the row keeps none (callus_note_default_title) */
+	callus_sql_bind_text(st, 7, strcmp(title, made_title) ? title : "");
 	callus_sql_bind_text(st, 8, example);
 	callus_sql_bind_text(st, 9, f->session);
 	callus_sql_bind_text(st, 10, now);
@@ -628,6 +653,7 @@ out:
 	sqlite3_finalize(st);
 	free(title);
 	free(example);
+	free(made_title);
 	return sq;
 }
 

@@ -12,6 +12,12 @@
 #include "callus/notes.h"
 #include "callus/store.h"
 
+/* What a note's row keeps of title, for a note of tool and example: ""
+ * when it is callus_note_default_title's (*out then a literal), title
+ * itself otherwise.  0, or CALLUS_ENOMEM. */
+int callus_notes_title_kept(const char *title, const char *tool, const char *example,
+			    const char **out);
+
 /* The note of exactly this id, active or retired; CALLUS_ENOTFOUND. */
 int callus_notes_note_get(callus_store *s, const char *id, callus_note *out, callus_error *err);
 

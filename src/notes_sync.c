@@ -363,7 +363,29 @@ static int take_edit(sync_run *r, const callus_note *n, const char *hash, int64_
 		     int64_t size)
 {
 	sqlite3_stmt *st = NULL;
-	int sq = sqlite3_prepare_v2(
+	const char *title = NULL;
+	int sq;
+
+	/* the title as the row keeps it, against the row's own tool and
+	 * example (an edit does not change them): "" while it is theirs */
+	sq = sqlite3_prepare_v2(callus_store_db(r->s), "SELECT tool, example FROM notes WHERE id = ?1",
+				-1, &st, NULL);
+	if (sq != SQLITE_OK)
+		return sq;
+	callus_sql_bind_text(st, 1, n->id);
+	/* title ends as n->title or a literal: alive past the statement */
+	if ((sq = sqlite3_step(st)) == SQLITE_ROW)
+		sq = callus_notes_title_kept(n->title, (const char *)sqlite3_column_text(st, 0),
+					     (const char *)sqlite3_column_text(st, 1), &title) < 0
+			     ? SQLITE_NOMEM
+			     : SQLITE_OK;
+	else if (sq == SQLITE_DONE)
+		title = n->title, sq = SQLITE_OK;
+	sqlite3_finalize(st);
+	st = NULL;
+	if (sq != SQLITE_OK)
+		return sq;
+	sq = sqlite3_prepare_v2(
 		callus_store_db(r->s),
 		"UPDATE notes SET edited = edited OR title <> ?2 OR steps <> ?3 OR code <> ?4"
 		"  OR extra <> ?5,"
@@ -376,7 +398,7 @@ static int take_edit(sync_run *r, const callus_note *n, const char *hash, int64_
 	if (sq != SQLITE_OK)
 		return sq;
 	callus_sql_bind_text(st, 1, n->id);
-	callus_sql_bind_text(st, 2, n->title);
+	callus_sql_bind_text(st, 2, title);
 	callus_sql_bind_text(st, 3, n->steps);
 	callus_sql_bind_text(st, 4, n->code);
 	callus_sql_bind_text(st, 5, n->extra);
@@ -401,6 +423,7 @@ static int take_edit(sync_run *r, const callus_note *n, const char *hash, int64_
 static int import_note(sync_run *r, callus_note *n, const char *hash, int64_t mtime,
 		       int64_t size)
 {
+	const char *title;
 	callus_buf desc = CALLUS_BUF_INIT;
 	sqlite3_stmt *st = NULL;
 	const char *sig = n->signature_id;
@@ -456,6 +479,10 @@ static int import_note(sync_run *r, callus_note *n, const char *hash, int64_t mt
 			goto out;
 	}
 	rid = sqlite3_last_insert_rowid(callus_store_db(r->s));
+	if (callus_notes_title_kept(n->title, n->tool, n->example, &title) < 0) {
+		sq = SQLITE_NOMEM;
+		goto out;
+	}
 	sq = sqlite3_prepare_v2(callus_store_db(r->s),
 				"INSERT INTO notes (id, signature_id, layer, status, tool, error_type,"
 				" framework, title, example, rule, steps, code, extra, files,"
@@ -476,7 +503,7 @@ static int import_note(sync_run *r, callus_note *n, const char *hash, int64_t mt
 	callus_sql_bind_text(st, 5, n->tool);
 	callus_sql_bind_text(st, 6, n->error_type);
 	callus_sql_bind_text(st, 7, n->framework);
-	callus_sql_bind_text(st, 8, n->title);
+	callus_sql_bind_text(st, 8, title);
 	callus_sql_bind_text(st, 9, n->example);
 	callus_sql_bind_text(st, 10, n->rule);
 	callus_sql_bind_text(st, 11, n->steps);

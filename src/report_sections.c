@@ -6,6 +6,7 @@
  */
 #include "callus/diffexcerpt.h"
 #include "callus/learn.h"
+#include "callus/notes.h"
 #include "callus/report.h"
 #include "callus/signature.h"
 #include "report_internal.h"
@@ -354,8 +355,8 @@ void callus_report_proposals(report_ctx *c)
 	int rows = 0;
 
 	st = callus_report_prepare(
-	    c, "SELECT p.note_id, p.from_layer, p.to_layer, p.status, p.at, coalesce(n.title, '')"
-	       " FROM note_promotions p LEFT JOIN notes n ON n.id = p.note_id"
+	    c, "SELECT p.note_id, p.from_layer, p.to_layer, p.status, p.at, coalesce(n.title, ''),"
+	       " n.tool, n.example FROM note_promotions p LEFT JOIN notes n ON n.id = p.note_id"
 	       " ORDER BY p.status = 'proposed' DESC, p.at DESC LIMIT " TOP_SQL);
 	while (st && callus_report_step(c, st) == SQLITE_ROW) {
 		if (!rows++)
@@ -367,7 +368,17 @@ void callus_report_proposals(report_ctx *c)
 			    "<div class=\"errs\">\n",
 			    (long long)waiting);
 		callus_buf_puts(c->out, "<article class=\"card\"><h3>");
-		callus_report_col(c, st, 5, TEXT_MAX);
+		if (sqlite3_column_bytes(st, 5) || sqlite3_column_type(st, 6) == SQLITE_NULL) {
+			callus_report_col(c, st, 5, TEXT_MAX);
+		} else {
+			/* a note's row keeps none while it is the error's own */
+			char *title = callus_note_default_title(
+			    (const char *)sqlite3_column_text(st, 6),
+			    (const char *)sqlite3_column_text(st, 7));
+
+			callus_report_escape_cut(c->out, title ? title : "", TEXT_MAX);
+			free(title);
+		}
 		callus_buf_puts(c->out, "</h3><p class=\"meta\">note ");
 		callus_report_col(c, st, 0, NAME_MAX_);
 		callus_buf_puts(c->out, " &#183; ");

@@ -9,6 +9,7 @@
 #include "callus/buf.h"
 #include "callus/embed.h"
 #include "callus/migrate.h"
+#include "callus/notes.h"
 #include "callus/signature.h"
 #include "callus/vecindex.h"
 #include "store_internal.h"
@@ -675,6 +676,11 @@ static const char *const migrations[] = {
 	/* 22 -> 23: a note file's hash as its first 32 hex digits
 	 * (notes_sync.c), in the row and in notes_files */
 	("UPDATE notes SET file_hash = substr(file_hash, 1, 32) WHERE length(file_hash) > 32;"),
+	/* 23 -> 24: a note's title kept only when it is not the one its tool
+	 * and example make (callus_note_default_title): "gcc: " and the
+	 * example again in most rows */
+	("UPDATE notes SET title = '' WHERE title <> ''"
+	 "  AND title = callus_note_default_title(tool, example);"),
 };
 _Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,
@@ -736,6 +742,20 @@ static void message_pattern(sqlite3_context *ctx, int argc, sqlite3_value **argv
 	callus_buf_release(&pat);
 }
 
+/* callus_note_default_title(TOOL, EXAMPLE): notes.h's.  For the migration
+ * to version 24, registered only while migrating. */
+static void note_default_title(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	char *t = callus_note_default_title((const char *)sqlite3_value_text(argv[0]),
+					    (const char *)sqlite3_value_text(argv[1]));
+
+	(void)argc;
+	if (t)
+		sqlite3_result_text(ctx, t, -1, free);
+	else
+		sqlite3_result_error_nomem(ctx);
+}
+
 int callus_store_schema_version(callus_store *s)
 {
 	sqlite3_stmt *st = NULL;
@@ -764,7 +784,10 @@ int callus_store_migrate(callus_store *s, callus_error *err)
 				    NULL) != SQLITE_OK ||
 	    sqlite3_create_function(callus_store_db(s), "callus_message_pattern", 1,
 				    SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, message_pattern, NULL,
-				    NULL) != SQLITE_OK)
+				    NULL) != SQLITE_OK ||
+	    sqlite3_create_function(callus_store_db(s), "callus_note_default_title", 2,
+				    SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, note_default_title,
+				    NULL, NULL) != SQLITE_OK)
 		return callus_store_db_error(s, err, sqlite3_errcode(callus_store_db(s)),
 					     "cannot migrate");
 	/* a table rebuilt is dropped: no cascade to the rows naming it (a

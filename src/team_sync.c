@@ -8,6 +8,7 @@
  */
 #include "callus/team.h"
 #include "callus/lesson.h"
+#include "callus/notes.h"
 #include "callus/signature.h"
 
 #include "sqlutil.h"
@@ -90,6 +91,7 @@ static int propose_all(callus_store *s, callus_knowledge *k, callus_layer l, lon
 	while (rc == 0 && (sq = sqlite3_step(st)) == SQLITE_ROW) {
 		callus_shared_note n;
 		callus_buf origin = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT;
+		char *title = NULL;
 		const char *from = (const char *)sqlite3_column_text(st, 1);
 		const char *org = (const char *)sqlite3_column_text(st, 11);
 		const char *chain = (const char *)sqlite3_column_text(st, 12);
@@ -103,6 +105,14 @@ static int propose_all(callus_store *s, callus_knowledge *k, callus_layer l, lon
 		n.error_type = (char *)sqlite3_column_text(st, 4);
 		n.title = (char *)sqlite3_column_text(st, 5);
 		n.example = (char *)sqlite3_column_text(st, 6);
+		if (n.title && !*n.title) {
+			/* a note's row keeps none while it is the error's own */
+			if (!(title = callus_note_default_title(n.tool, n.example))) {
+				rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+				break;
+			}
+			n.title = title;
+		}
 		n.rule = (char *)sqlite3_column_text(st, 7);
 		n.steps = (char *)sqlite3_column_text(st, 8);
 		n.code = (char *)sqlite3_column_text(st, 9);
@@ -141,6 +151,7 @@ static int propose_all(callus_store *s, callus_knowledge *k, callus_layer l, lon
 		}
 		callus_buf_release(&origin);
 		callus_buf_release(&path);
+		free(title);
 	}
 	if (rc == 0 && sq != SQLITE_DONE)
 		rc = callus_store_db_error(s, err, sq, "cannot read the notes in");

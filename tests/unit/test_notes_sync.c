@@ -44,8 +44,9 @@ typedef struct fixture {
 	callus_store *s;
 } fixture;
 
-/* Note i: its id and signature made of i, its title saying tag. */
-static void note_text(callus_buf *out, unsigned i, const char *tag)
+/* Note i: its id and signature made of i, its title saying tag, its rule
+ * rule. */
+static void note_text_ruled(callus_buf *out, unsigned i, const char *tag, const char *rule)
 {
 	callus_note n;
 	char sig[65];
@@ -60,7 +61,7 @@ static void note_text(callus_buf *out, unsigned i, const char *tag)
 	n.framework = (char *)"";
 	n.title = (char *)tag;
 	n.example = (char *)"implicit declaration of function frob";
-	n.rule = (char *)"";
+	n.rule = (char *)rule;
 	n.steps = (char *)"Declared frob() in frob.h";
 	n.code = (char *)"";
 	n.extra = (char *)"";
@@ -80,13 +81,13 @@ static void note_id(char id[CALLUS_NOTE_ID_LEN + 1], unsigned i)
 	snprintf(id, CALLUS_NOTE_ID_LEN + 1, "%012x", i * 2654435761u % 0xffffffffu);
 }
 
-static void write_note(fixture *f, unsigned i, const char *tag)
+static void write_note_ruled(fixture *f, unsigned i, const char *tag, const char *rule)
 {
 	callus_buf text = CALLUS_BUF_INIT;
 	char id[CALLUS_NOTE_ID_LEN + 1], path[160];
 	FILE *fp;
 
-	note_text(&text, i, tag);
+	note_text_ruled(&text, i, tag, rule);
 	note_id(id, i);
 	snprintf(path, sizeof(path), "%s/%s.md", f->notes, id);
 	/* in place, as an editor that does not rename */
@@ -94,6 +95,11 @@ static void write_note(fixture *f, unsigned i, const char *tag)
 	assert_int_equal(fwrite(text.ptr, 1, text.len, fp), text.len);
 	assert_int_equal(fclose(fp), 0);
 	callus_buf_release(&text);
+}
+
+static void write_note(fixture *f, unsigned i, const char *tag)
+{
+	write_note_ruled(f, i, tag, "");
 }
 
 /* The folder's mtime moved on: file times come from a coarse clock, so a
@@ -242,6 +248,57 @@ static void hashes_of_schema_22_still_match(void **state)
 	assert_int_equal(changed, 0);
 	assert_int_equal(one_int(f, "SELECT count(*) FROM notes WHERE edited"), 0);
 	assert_int_equal(one_int(f, "SELECT count(*) FROM notes WHERE file_mtime = 1"), 0);
+}
+
+/*
+ * Schema 24: a note's row keeps no title while it is the one its tool and
+ * example make; every reader gets it made again.  An edit that keeps it
+ * keeps none (and changes no title: not the person's words), one that
+ * changes it keeps the person's; the migration empties the first kind.
+ */
+static void a_notes_own_title_is_kept_once(void **state)
+{
+	static const char own[] = "gcc: implicit declaration of function frob";
+	fixture *f = *state;
+	char q[160], id[CALLUS_NOTE_ID_LEN + 1];
+	callus_note n;
+
+	note_id(id, 5);
+	snprintf(q, sizeof(q), "SELECT length(title) FROM notes WHERE id = '%s'", id);
+	write_note(f, 5, own);
+	assert_int_equal(sync_round(f), 1);
+	assert_int_equal(one_int(f, q), 0);
+	get(f, 5, &n);
+	assert_string_equal(n.title, own);
+	assert_true(n.edited); /* "as pulled" became its own: a person's change */
+	callus_note_release(&n);
+	/* the rule changed, the title kept: not edited by its title */
+	sql(f, "UPDATE notes SET edited = 0");
+	write_note_ruled(f, 5, own, "Declare before use.");
+	assert_int_equal(sync_round(f), 1);
+	get(f, 5, &n);
+	assert_false(n.edited);
+	assert_string_equal(n.rule, "Declare before use.");
+	callus_note_release(&n);
+	/* a title of the person's own is kept as written */
+	write_note(f, 5, "frob needs its header");
+	assert_int_equal(sync_round(f), 1);
+	assert_int_equal(one_int(f, q), (int64_t)strlen("frob needs its header"));
+	get(f, 5, &n);
+	assert_string_equal(n.title, "frob needs its header");
+	assert_true(n.edited);
+	callus_note_release(&n);
+
+	/* schema 23 kept every title: the migration empties the own ones */
+	snprintf(q, sizeof(q), "UPDATE notes SET title = '%s'; PRAGMA user_version = 23", own);
+	sql(f, q);
+	callus_store_close(f->s);
+	f->s = NULL;
+	assert_int_equal(callus_store_open(&f->s, f->path, 5000, NULL), 0);
+	assert_int_equal(one_int(f, "SELECT count(*) FROM notes WHERE title = ''"), NOTES);
+	get(f, 7, &n);
+	assert_string_equal(n.title, own);
+	callus_note_release(&n);
 }
 
 static void edit_in_place_is_taken_in(void **state)
@@ -670,6 +727,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(unchanged_changes_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(added_file_is_imported, setup, teardown),
 		cmocka_unit_test_setup_teardown(hashes_of_schema_22_still_match, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_notes_own_title_is_kept_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(edit_in_place_is_taken_in, setup, teardown),
 		cmocka_unit_test_setup_teardown(removed_file_retires, setup, teardown),
 		cmocka_unit_test_setup_teardown(unreadable_folder_retires_nothing, setup, teardown),
