@@ -19,10 +19,22 @@ static int path_char(char c)
 	       c == '\\';
 }
 
+/* A byte a pattern holds escaped: "\\^$.|?*+()[]{}/#". */
+static int needs_escape(char c)
+{
+	switch (c) {
+	case '\\': case '^': case '$': case '.': case '|': case '?': case '*': case '+':
+	case '(': case ')': case '[': case ']': case '{': case '}': case '/': case '#':
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* Regex-escape one literal character. */
 static void put_literal(callus_buf *out, char c)
 {
-	if (strchr("\\^$.|?*+()[]{}/#", c))
+	if (needs_escape(c))
 		callus_buf_putc(out, '\\');
 	callus_buf_putc(out, c);
 }
@@ -235,8 +247,21 @@ static size_t next_piece(const char *s, size_t len, size_t i, const char **ph)
 		return i;
 	}
 	*ph = NULL;
-	if (!boundary) {
+	if (!boundary)
 		return i + 1;
+	if (is_alpha(s[i]) || s[i] == '_') {
+		/* of the shapes below, only these start with a letter (or _),
+		 * in the same order: most tokens of a message, tried at once */
+		if ((n = match_url(s + i, len - i)) > 0)
+			*ph = PH_URL;
+		else if (is_hex(s[i]) && (n = match_uuid(s + i, len - i)) > 0)
+			*ph = PH_UUID;
+		else if (is_hex(s[i]) && (n = match_hex(s + i, len - i)) > 0)
+			*ph = PH_HEX;
+		else if ((n = match_path(s + i, len - i)) > 0)
+			*ph = PH_PATH;
+		else
+			return i + 1;
 	} else if ((n = match_quoted(s + i, len - i, &q)) > 0) {
 		/* one placeholder for every quoting style: gcc's curly quotes
 		 * and a shell's straight ones name the same thing */
@@ -274,10 +299,17 @@ int callus_message_pattern(callus_buf *out, const char *s, size_t len)
 		const char *ph;
 
 		next = next_piece(s, len, i, &ph);
-		if (ph)
+		if (ph) {
 			callus_buf_puts(out, ph);
-		else
-			put_literal(out, s[i]);
+			continue;
+		}
+		put_literal(out, s[i]);
+		/* the rest of a word is literal (no piece starts inside one):
+		 * copied at once up to a byte to escape, most of a message */
+		while (next < len && is_word(s[next - 1]) && !is_space(s[next]) &&
+		       !needs_escape(s[next]))
+			next++;
+		callus_buf_put(out, s + i + 1, next - i - 1);
 	}
 	return callus_buf_status(out);
 }
@@ -404,6 +436,12 @@ int callus_message_may_match(const char *message, const char *msg)
 		next = next_piece(message, len, i, &ph);
 		if (ph ? !run_end(&r, msg) : !run_add(&r, message[i], msg))
 			return 0;
+		/* the rest of a word is literal, as callus_message_pattern
+		 * copies it */
+		for (; !ph && next < len && is_word(message[next - 1]) && !is_space(message[next]);
+		     next++)
+			if (!run_add(&r, message[next], msg))
+				return 0;
 	}
 	return run_end(&r, msg);
 }
