@@ -89,9 +89,10 @@ INSERT INTO resolutions (id, signature_id, description, code_changes, files, cre
  '[]', e.at, 3 + e.i % 3, 2 + e.i % 2, e.at
  FROM e JOIN tools t ON t.k = e.k WHERE e.i < $s AND e.i % 10 <> 0;
 DROP TRIGGER pending_starts_pending;
-INSERT INTO pending_errors (id, check_id, signature_id, state, attempts, first_failure_at,
+INSERT INTO pending_errors (id, check_id, sig, state, attempts, first_failure_at,
  last_failure_at, files, closed_at, resolution_id)
- SELECT 1000000 + e.i, 1000 + e.k, e.sig, e.state, 1 + e.i % 4, e.at, e.at,
+ SELECT 1000000 + e.i, 1000 + e.k, (SELECT g.sig FROM signatures g WHERE g.id = e.sig), e.state,
+ 1 + e.i % 4, e.at, e.at,
  json_array(e.file || '.' || t.ext),
  CASE WHEN e.state = 'pending' THEN ''
   ELSE strftime('%Y-%m-%dT%H:%M:%S.000Z', e.at, '+' || (5 + e.i % 300) || ' minutes') END,
