@@ -229,10 +229,21 @@ static size_t match_tmp(const char *s, size_t len)
 
 /*
  * One piece of a message as its pattern sees it, from s[i]: a run of
- * whitespace (*ph "\\s+"), a variable part (*ph its placeholder), or one
- * literal byte (*ph NULL).  Returns where the next piece starts.  The one
+ * whitespace (*ph "\\s+"), a variable part (*ph its placeholder), or
+ * literal bytes (*ph NULL): one, and the rest of a word it ends (no piece
+ * starts inside a word).  Returns where the next piece starts.  The one
  * scan both callus_message_pattern and callus_message_may_match follow.
  */
+/* Where the literal bytes from s[i] end: s[i], and the bytes after it
+ * while they continue a word (a byte after a word byte is no token's
+ * start) and are no whitespace. */
+static size_t literal_end(const char *s, size_t len, size_t i)
+{
+	for (i++; i < len && is_word(s[i - 1]) && !is_space(s[i]); i++)
+		;
+	return i;
+}
+
 static size_t next_piece(const char *s, size_t len, size_t i, const char **ph)
 {
 	/* a placeholder only starts where a token starts */
@@ -248,7 +259,7 @@ static size_t next_piece(const char *s, size_t len, size_t i, const char **ph)
 	}
 	*ph = NULL;
 	if (!boundary)
-		return i + 1;
+		return literal_end(s, len, i);
 	if (is_alpha(s[i]) || s[i] == '_') {
 		/* of the shapes below, only these start with a letter (or _),
 		 * in the same order: most tokens of a message, tried at once */
@@ -261,7 +272,7 @@ static size_t next_piece(const char *s, size_t len, size_t i, const char **ph)
 		else if ((n = match_path(s + i, len - i)) > 0)
 			*ph = PH_PATH;
 		else
-			return i + 1;
+			return literal_end(s, len, i);
 	} else if ((n = match_quoted(s + i, len - i, &q)) > 0) {
 		/* one placeholder for every quoting style: gcc's curly quotes
 		 * and a shell's straight ones name the same thing */
@@ -288,7 +299,7 @@ static size_t next_piece(const char *s, size_t len, size_t i, const char **ph)
 		*ph = PH_NUM;
 		n++;
 	} else {
-		return i + 1;
+		return literal_end(s, len, i);
 	}
 	return i + n;
 }
@@ -303,13 +314,15 @@ int callus_message_pattern(callus_buf *out, const char *s, size_t len)
 			callus_buf_puts(out, ph);
 			continue;
 		}
-		put_literal(out, s[i]);
-		/* the rest of a word is literal (no piece starts inside one):
-		 * copied at once up to a byte to escape, most of a message */
-		while (next < len && is_word(s[next - 1]) && !is_space(s[next]) &&
-		       !needs_escape(s[next]))
-			next++;
-		callus_buf_put(out, s + i + 1, next - i - 1);
+		/* copied at once between the bytes to escape */
+		for (size_t j = i, from = i; j <= next; j++) {
+			if (j == next || needs_escape(s[j])) {
+				callus_buf_put(out, s + from, j - from);
+				if (j < next)
+					put_literal(out, s[j]);
+				from = j + 1;
+			}
+		}
 	}
 	return callus_buf_status(out);
 }
@@ -411,7 +424,7 @@ int callus_pattern_may_match(const char *pat, const char *msg)
 			continue;
 		}
 		if (*p == '\\') {
-			if (!p[1] || !strchr("\\^$.|?*+()[]{}/#", p[1]))
+			if (!needs_escape(p[1]))
 				return 1;
 			p++;
 		} else if (strchr("^$.|?*+()[]{}", *p)) {
@@ -434,13 +447,10 @@ int callus_message_may_match(const char *message, const char *msg)
 		const char *ph;
 
 		next = next_piece(message, len, i, &ph);
-		if (ph ? !run_end(&r, msg) : !run_add(&r, message[i], msg))
+		if (ph && !run_end(&r, msg))
 			return 0;
-		/* the rest of a word is literal, as callus_message_pattern
-		 * copies it */
-		for (; !ph && next < len && is_word(message[next - 1]) && !is_space(message[next]);
-		     next++)
-			if (!run_add(&r, message[next], msg))
+		for (size_t j = i; !ph && j < next; j++)
+			if (!run_add(&r, message[j], msg))
 				return 0;
 	}
 	return run_end(&r, msg);
