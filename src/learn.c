@@ -77,11 +77,6 @@ fix_diff *callus_learn_find_diff(learn_run *r, int64_t snapshot_id)
 	return NULL;
 }
 
-char *callus_learn_time_ago(const learn_run *r, int64_t seconds)
-{
-	return callus_sql_time_before(r->now, seconds);
-}
-
 static void note_trouble(learn_run *r, const char *what, const callus_error *e)
 {
 	if (r->trouble.len)
@@ -164,26 +159,17 @@ static int look(learn_run *r, int *need_snapshot, int *known)
 				  "  AND p.last_failure_at >= ?6))");
 	if (sq != SQLITE_OK)
 		return sq;
-	{
-		char *since = callus_learn_time_ago(r, (int64_t)callus_learn_prune_hours(r->o) * 3600);
-
-		if (!since) {
-			sqlite3_finalize(st);
-			return SQLITE_NOMEM;
-		}
-		for (size_t i = 0; i < r->nerrs && !*need_snapshot; i++) {
-			sqlite3_reset(st);
-			bind_check(st, &r->o->check);
-			callus_sql_bind_text(st, 4, r->errs[i].sig->id);
-			callus_sql_bind_text(st, 5, r->o->session);
-			callus_sql_bind_text(st, 6, since);
-			if ((sq = sqlite3_step(st)) == SQLITE_DONE)
-				*need_snapshot = 1;
-			else if (sq != SQLITE_ROW)
-				break;
-			sq = SQLITE_OK;
-		}
-		free(since);
+	for (size_t i = 0; i < r->nerrs && !*need_snapshot; i++) {
+		sqlite3_reset(st);
+		bind_check(st, &r->o->check);
+		callus_sql_bind_text(st, 4, r->errs[i].sig->id);
+		callus_sql_bind_text(st, 5, r->o->session);
+		callus_sql_bind_text(st, 6, r->idle_since);
+		if ((sq = sqlite3_step(st)) == SQLITE_DONE)
+			*need_snapshot = 1;
+		else if (sq != SQLITE_ROW)
+			break;
+		sq = SQLITE_OK;
 	}
 	sqlite3_finalize(st);
 	return sq == SQLITE_ROW || sq == SQLITE_DONE ? SQLITE_OK : sq;
@@ -326,16 +312,13 @@ static int touch_check(learn_run *r, int64_t *id, int64_t *runs)
 	return sq;
 }
 
-/* Pending errors idle more than hours before now (NULL: the clock) go. */
-static int prune(learn_run *r, const char *now, int hours, size_t *count)
+/* Pending errors whose last failure is before `before` go. */
+static int prune(learn_run *r, const char *before, size_t *count)
 {
 	sqlite3_stmt *st = NULL;
-	char *before = callus_sql_time_before(now, (int64_t)hours * 3600);
 	int sq;
 
 	*count = 0;
-	if (!before)
-		return SQLITE_NOMEM;
 	sq = callus_learn_prepare(r, &st, "DELETE FROM pending_errors WHERE state = 'pending'"
 					  " AND last_failure_at < ?1");
 	if (sq == SQLITE_OK) {
@@ -346,7 +329,6 @@ static int prune(learn_run *r, const char *now, int hours, size_t *count)
 		}
 	}
 	sqlite3_finalize(st);
-	free(before);
 	/* snapshots nothing refers to any more */
 	if (sq == SQLITE_OK && *count)
 		sq = sqlite3_exec(callus_store_db(r->s),
@@ -393,7 +375,7 @@ static int write_run(learn_run *r, callus_error *err)
 	if ((rc = callus_store_exec(r->s, "BEGIN IMMEDIATE", err)) < 0)
 		return rc;
 	if ((sq = touch_check(r, &check_id, &runs)) != SQLITE_OK ||
-	    (sq = prune(r, r->now, callus_learn_prune_hours(r->o), &r->res->pruned)) != SQLITE_OK ||
+	    (sq = prune(r, r->idle_since, &r->res->pruned)) != SQLITE_OK ||
 	    (sq = callus_learn_fix_absent(r, check_id, runs)) != SQLITE_OK)
 		goto fail;
 	for (size_t i = 0; !r->passed && i < r->nerrs; i++)
@@ -443,7 +425,9 @@ static int learn(callus_store *s, const callus_learn_opts *o, const callus_learn
 		r.metrics = NULL;
 	if (!o->redactor)
 		return callus_error_set(err, CALLUS_EINVAL, "learning needs a redactor");
-	if (!(r.now = o->now ? strdup(o->now) : callus_now_iso8601())) {
+	if (!(r.now = o->now ? strdup(o->now) : callus_now_iso8601()) ||
+	    !(r.idle_since = callus_sql_time_before(r.now,
+						    (int64_t)callus_learn_prune_hours(o) * 3600))) {
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -484,6 +468,7 @@ out:
 	callus_metrics_free(r.metrics);
 	free(r.head);
 	free(r.now);
+	free(r.idle_since);
 	return rc;
 }
 
@@ -503,18 +488,25 @@ int callus_learn_prune(callus_store *s, int hours, const char *now, size_t *coun
 		       callus_error *err)
 {
 	learn_run r;
+	char *before = callus_sql_time_before(
+	    now, (int64_t)(hours > 0 ? hours : CALLUS_LEARN_PRUNE_HOURS) * 3600);
 	int rc, sq;
 
 	memset(&r, 0, sizeof(r));
 	r.s = s;
+	if (!before)
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
-		return rc;
-	if ((sq = prune(&r, now, hours > 0 ? hours : CALLUS_LEARN_PRUNE_HOURS, count)) != SQLITE_OK) {
+		goto out;
+	if ((sq = prune(&r, before, count)) != SQLITE_OK) {
 		rc = callus_store_db_error(s, err, sq, "cannot prune");
 		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
-		return rc;
+		goto out;
 	}
-	return callus_store_exec(s, "COMMIT", err);
+	rc = callus_store_exec(s, "COMMIT", err);
+out:
+	free(before);
+	return rc;
 }
 
 int callus_learn_feedback(callus_store *s, int64_t id, int success, const char *note,

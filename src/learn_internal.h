@@ -37,6 +37,8 @@ typedef struct learn_run {
 	size_t nerrs;
 	int passed;
 	char *now;
+	char *idle_since;       /* now less prune_hours: a pending error
+				 * failing last before it is abandoned */
 	callus_snapshot snap;     /* taken for this run's new errors */
 	int have_snap;
 	int64_t snap_id;        /* its row, once inserted */
@@ -67,10 +69,6 @@ int callus_learn_in_run(const learn_run *r, const char *sig);
 /* The diff the run made from the snapshot snapshot_id; NULL if none.
  * With o->fix_patch, that one whatever the snapshot. */
 fix_diff *callus_learn_find_diff(learn_run *r, int64_t snapshot_id);
-
-/* The run's time (r->now) less seconds, in the same format; NULL without
- * memory. */
-char *callus_learn_time_ago(const learn_run *r, int64_t seconds);
 
 /* ------------------------------------------------------------------ */
 /* learn_transition.c: inside the run's transaction; SQLite result codes. */

@@ -58,11 +58,11 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 			  const callus_learn_error *e)
 {
 	sqlite3_stmt *st = NULL;
-	char *files = callus_sql_strlist_json(e->files), *since = NULL;
+	char *files = callus_sql_strlist_json(e->files);
 	int64_t id = 0, attempts = 0, snap_id = 0;
 	int sq;
 
-	if (!files || !(since = callus_learn_time_ago(r, (int64_t)callus_learn_prune_hours(r->o) * 3600))) {
+	if (!files) {
 		sq = SQLITE_NOMEM;
 		goto out;
 	}
@@ -84,7 +84,7 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 	callus_sql_bind_text(st, 3, r->now);
 	callus_sql_bind_text(st, 4, r->o->session);
 	callus_sql_bind_text(st, 5, files);
-	callus_sql_bind_text(st, 6, since);
+	callus_sql_bind_text(st, 6, r->idle_since);
 	if ((sq = sqlite3_step(st)) == SQLITE_ROW) {
 		int open = !strcmp((const char *)sqlite3_column_text(st, 2), "pending");
 
@@ -143,7 +143,6 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 out:
 	sqlite3_finalize(st);
 	free(files);
-	free(since);
 	return sq;
 }
 
