@@ -103,9 +103,8 @@ static int read_row(sqlite3_stmt *st, void *item, void *ctx)
 	if (callus_sql_json_strlist(&n->files, (const char *)sqlite3_column_text(st, 13)) < 0)
 		goto oom;
 	if (!*n->title) {
-		/* the row keeps none while it is the error's own */
 		free(n->title);
-		if (!(n->title = title_of(n->tool, n->example)))
+		if (!(n->title = callus_note_title("", n->tool, n->example)))
 			goto oom;
 	}
 	n->edited = sqlite3_column_int(st, 14);
@@ -572,9 +571,9 @@ static char *first_line(const char *text, size_t max)
 	return out;
 }
 
-char *callus_note_default_title(const char *tool, const char *example)
+char *callus_note_title(const char *kept, const char *tool, const char *example)
 {
-	return title_of(tool, example);
+	return kept && *kept ? strdup(kept) : title_of(tool, example);
 }
 
 int callus_notes_title_kept(const char *title, const char *tool, const char *example,
@@ -609,7 +608,8 @@ static char *title_of(const char *tool, const char *message)
 static int create_note(callus_store *s, const fix *f, const char *now, char **id)
 {
 	sqlite3_stmt *st = NULL;
-	char nid[CALLUS_NOTE_ID_LEN + 1], *title = NULL, *example = NULL, *made_title = NULL;
+	char nid[CALLUS_NOTE_ID_LEN + 1], *title = NULL, *example = NULL;
+	const char *kept;
 	int sq;
 
 	snprintf(nid, sizeof(nid), "%s", f->signature_id);
@@ -623,7 +623,7 @@ static int create_note(callus_store *s, const fix *f, const char *now, char **id
 		return SQLITE_OK;
 	}
 	if (!(title = title_of(f->tool, f->original)) || !(example = first_line(f->original, 500)) ||
-	    !(made_title = title_of(f->tool, example))) {
+	    callus_notes_title_kept(title, f->tool, example, &kept) < 0) {
 		sq = SQLITE_NOMEM;
 		goto out;
 	}
@@ -642,8 +642,7 @@ static int create_note(callus_store *s, const fix *f, const char *now, char **id
 	callus_sql_bind_text(st, 4, f->tool);
 	callus_sql_bind_text(st, 5, f->error_type);
 	callus_sql_bind_text(st, 6, f->framework);
-	/* the error's own title: the row keeps none (callus_note_default_title) */
-	callus_sql_bind_text(st, 7, strcmp(title, made_title) ? title : "");
+	callus_sql_bind_text(st, 7, kept);
 	callus_sql_bind_text(st, 8, example);
 	callus_sql_bind_text(st, 9, f->session);
 	callus_sql_bind_text(st, 10, now);
@@ -653,7 +652,6 @@ out:
 	sqlite3_finalize(st);
 	free(title);
 	free(example);
-	free(made_title);
 	return sq;
 }
 

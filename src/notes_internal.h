@@ -13,7 +13,7 @@
 #include "callus/store.h"
 
 /* What a note's row keeps of title, for a note of tool and example: ""
- * when it is callus_note_default_title's (*out then a literal), title
+ * when callus_note_title makes it of them (*out then a literal), title
  * itself otherwise.  0, or CALLUS_ENOMEM. */
 int callus_notes_title_kept(const char *title, const char *tool, const char *example,
 			    const char **out);

@@ -355,8 +355,8 @@ void callus_report_proposals(report_ctx *c)
 	int rows = 0;
 
 	st = callus_report_prepare(
-	    c, "SELECT p.note_id, p.from_layer, p.to_layer, p.status, p.at, coalesce(n.title, ''),"
-	       " n.tool, n.example FROM note_promotions p LEFT JOIN notes n ON n.id = p.note_id"
+	    c, "SELECT p.note_id, p.from_layer, p.to_layer, p.status, p.at, n.title, n.tool,"
+	       " n.example FROM note_promotions p LEFT JOIN notes n ON n.id = p.note_id"
 	       " ORDER BY p.status = 'proposed' DESC, p.at DESC LIMIT " TOP_SQL);
 	while (st && callus_report_step(c, st) == SQLITE_ROW) {
 		if (!rows++)
@@ -368,13 +368,10 @@ void callus_report_proposals(report_ctx *c)
 			    "<div class=\"errs\">\n",
 			    (long long)waiting);
 		callus_buf_puts(c->out, "<article class=\"card\"><h3>");
-		if (sqlite3_column_bytes(st, 5) || sqlite3_column_type(st, 6) == SQLITE_NULL) {
-			callus_report_col(c, st, 5, TEXT_MAX);
-		} else {
-			/* a note's row keeps none while it is the error's own */
-			char *title = callus_note_default_title(
-			    (const char *)sqlite3_column_text(st, 6),
-			    (const char *)sqlite3_column_text(st, 7));
+		if (sqlite3_column_type(st, 6) != SQLITE_NULL) { /* the note is still there */
+			char *title = callus_note_title((const char *)sqlite3_column_text(st, 5),
+							(const char *)sqlite3_column_text(st, 6),
+							(const char *)sqlite3_column_text(st, 7));
 
 			callus_report_escape_cut(c->out, title ? title : "", TEXT_MAX);
 			free(title);

@@ -677,7 +677,7 @@ static const char *const migrations[] = {
 	 * (notes_sync.c), in the row and in notes_files */
 	("UPDATE notes SET file_hash = substr(file_hash, 1, 32) WHERE length(file_hash) > 32;"),
 	/* 23 -> 24: a note's title kept only when it is not the one its tool
-	 * and example make (callus_note_default_title): "gcc: " and the
+	 * and example make (callus_note_title): "gcc: " and the
 	 * example again in most rows */
 	("UPDATE notes SET title = '' WHERE title <> ''"
 	 "  AND title = callus_note_default_title(tool, example);"),
@@ -742,12 +742,13 @@ static void message_pattern(sqlite3_context *ctx, int argc, sqlite3_value **argv
 	callus_buf_release(&pat);
 }
 
-/* callus_note_default_title(TOOL, EXAMPLE): notes.h's.  For the migration
- * to version 24, registered only while migrating. */
+/* callus_note_default_title(TOOL, EXAMPLE): the title callus_note_title
+ * makes of them (notes.h).  For the migration to version 24, registered
+ * only while migrating. */
 static void note_default_title(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-	char *t = callus_note_default_title((const char *)sqlite3_value_text(argv[0]),
-					    (const char *)sqlite3_value_text(argv[1]));
+	char *t = callus_note_title("", (const char *)sqlite3_value_text(argv[0]),
+				   (const char *)sqlite3_value_text(argv[1]));
 
 	(void)argc;
 	if (t)

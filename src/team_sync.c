@@ -105,13 +105,9 @@ static int propose_all(callus_store *s, callus_knowledge *k, callus_layer l, lon
 		n.error_type = (char *)sqlite3_column_text(st, 4);
 		n.title = (char *)sqlite3_column_text(st, 5);
 		n.example = (char *)sqlite3_column_text(st, 6);
-		if (n.title && !*n.title) {
-			/* a note's row keeps none while it is the error's own */
-			if (!(title = callus_note_default_title(n.tool, n.example))) {
-				rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
-				break;
-			}
-			n.title = title;
+		if (!(n.title = title = callus_note_title(n.title, n.tool, n.example))) {
+			rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+			break;
 		}
 		n.rule = (char *)sqlite3_column_text(st, 7);
 		n.steps = (char *)sqlite3_column_text(st, 8);

@@ -98,13 +98,13 @@ int callus_notes_learn(callus_store *s, const char *workspace, const int64_t *re
 int callus_notes_metrics_moved(callus_store *s, int64_t rid, callus_error *err);
 
 /*
- * The title a note gets from its error: its tool, ": " and the first line
- * of its example, at most 200 bytes of it ("gcc: format '%s' expects ...").
- * A note's row keeps its title empty while it is this one (schema 24) and
- * every reader of callus_note gets it made again.  Caller frees; NULL when
- * out of memory.
+ * A note's title from its row: kept when the row keeps one, else the title
+ * a note gets from its error, its tool, ": " and the first line of its
+ * example, at most 200 bytes of it ("gcc: format '%s' expects ...").  A
+ * row keeps its title empty while it is that one (schema 24); every reader
+ * of a note's row makes it so.  Caller frees; NULL when out of memory.
  */
-char *callus_note_default_title(const char *tool, const char *example);
+char *callus_note_title(const char *kept, const char *tool, const char *example);
 
 /*
  * Take .callus/notes/ into the store (edited, deleted and new files) and
