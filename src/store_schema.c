@@ -89,6 +89,16 @@
 	"   signatures g JOIN note_signatures x ON x.signature_id = g.id WHERE g.rowid = OLD.sig)" \
 	"  BEGIN UPDATE noted_count SET n = n - 1; END;"
 
+/* What a signature is, as schema 2 made its table and schema 20 made it
+ * again. */
+#define SIGNATURE_WHAT                                                                      \
+	"  error_type TEXT NOT NULL,"                                                       \
+	"  message_pattern TEXT NOT NULL,"                                                  \
+	"  stack_patterns TEXT NOT NULL DEFAULT '[]',"                                      \
+	"  context_patterns TEXT NOT NULL DEFAULT '[]',"                                    \
+	"  original TEXT NOT NULL,"                                                         \
+	"  tool TEXT NOT NULL,"
+
 /* A new signature queued for its vector (schema 9), and counted in totals
  * (schema 13); made again with the table, schema 20. */
 #define SIGNATURES_QUEUED                                                                   \
@@ -150,12 +160,7 @@ static const char *const migrations[] = {
 	/* 1 -> 2: error signatures (spec 004) and where they occurred */
 	"CREATE TABLE signatures ("
 	"  id TEXT PRIMARY KEY,"
-	"  error_type TEXT NOT NULL,"
-	"  message_pattern TEXT NOT NULL,"
-	"  stack_patterns TEXT NOT NULL DEFAULT '[]',"
-	"  context_patterns TEXT NOT NULL DEFAULT '[]',"
-	"  original TEXT NOT NULL,"
-	"  tool TEXT NOT NULL,"
+	SIGNATURE_WHAT
 	"  first_seen TEXT NOT NULL,"
 	"  last_seen TEXT NOT NULL,"
 	"  occurrence_count INTEGER NOT NULL DEFAULT 1 CHECK (occurrence_count >= 1));"
@@ -641,12 +646,7 @@ static const char *const migrations[] = {
 	 "CREATE TABLE signatures_t ("
 	 "  sig INTEGER PRIMARY KEY,"
 	 "  id TEXT NOT NULL UNIQUE,"
-	 "  error_type TEXT NOT NULL,"
-	 "  message_pattern TEXT NOT NULL,"
-	 "  stack_patterns TEXT NOT NULL DEFAULT '[]',"
-	 "  context_patterns TEXT NOT NULL DEFAULT '[]',"
-	 "  original TEXT NOT NULL,"
-	 "  tool TEXT NOT NULL,"
+	 SIGNATURE_WHAT
 	 "  first_seen INTEGER NOT NULL CHECK (typeof(first_seen) = 'integer'),"
 	 "  last_seen INTEGER NOT NULL CHECK (typeof(last_seen) = 'integer'),"
 	 "  occurrence_count INTEGER NOT NULL DEFAULT 1 CHECK (occurrence_count >= 1));"
