@@ -560,6 +560,24 @@ static void vector_file_behind_is_rebuilt(void **state)
 		callus_signature_release(&g[i]);
 }
 
+/* What the store matches for q: want alone, found by the regex fallback.
+ * The one match is the caller's (callus_matches_free(m, 1)). */
+static callus_match *the_regex_match(fixture *f, const callus_signature *q,
+				     const callus_signature *want)
+{
+	callus_match *m = NULL;
+	callus_match_opts mo;
+	size_t n = 0;
+
+	memset(&mo, 0, sizeof(mo));
+	mo.workspace = f->dir;
+	assert_int_equal(callus_match_find(f->s, &mo, q, &m, &n, NULL), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(m[0].signature_id, want->id);
+	assert_int_equal(m[0].how, CALLUS_MATCH_REGEX);
+	return m;
+}
+
 /* The regex fallback reads a stored pattern the row does not keep (its
  * original makes it, schema 19): a message of another shape (a number
  * where the stored one had a path) that the pattern matches finds it so.
@@ -568,9 +586,6 @@ static void regex_fallback_makes_the_pattern_a_row_omits(void **state)
 {
 	fixture *f = *state;
 	callus_signature a, q;
-	callus_match *m = NULL;
-	callus_match_opts mo;
-	size_t n = 0;
 
 	make_sig(&a, "node", NULL, "ENOENT: no such file or directory, open fixtures/data.json",
 		 NULL);
@@ -581,13 +596,7 @@ static void regex_fallback_makes_the_pattern_a_row_omits(void **state)
 	assert_int_equal(int_of(f, "SELECT count(*) FROM signatures WHERE id = ?1"
 				   " AND message_pattern = ''", a.id),
 			 1);
-	memset(&mo, 0, sizeof(mo));
-	mo.workspace = f->dir;
-	assert_int_equal(callus_match_find(f->s, &mo, &q, &m, &n, NULL), 0);
-	assert_int_equal(n, 1);
-	assert_string_equal(m[0].signature_id, a.id);
-	assert_int_equal(m[0].how, CALLUS_MATCH_REGEX);
-	callus_matches_free(m, n);
+	callus_matches_free(the_regex_match(f, &q, &a), 1);
 	callus_signature_release(&a);
 	callus_signature_release(&q);
 }
@@ -599,9 +608,7 @@ static void regex_fallback_finds_what_vectors_miss(void **state)
 {
 	fixture *f = *state;
 	callus_signature a, other, q;
-	callus_match *m = NULL;
-	callus_match_opts mo;
-	size_t n = 0;
+	callus_match *m;
 
 	make_sig(&a, "jest", NULL, "Cannot find module 'x' from 'y'", "boot\tsrc/boot.js");
 	make_sig(&other, "jest", NULL, "Cannot find module 'x' from 'y' (checked 2 paths)",
@@ -616,15 +623,10 @@ static void regex_fallback_finds_what_vectors_miss(void **state)
 	assert_true(similarity(&other, &q) < CALLUS_MATCH_THRESHOLD);
 	store_sig(f, &other);
 	store_sig(f, &a);
-	memset(&mo, 0, sizeof(mo));
-	mo.workspace = f->dir;
-	assert_int_equal(callus_match_find(f->s, &mo, &q, &m, &n, NULL), 0);
-	assert_int_equal(n, 1);
-	assert_string_equal(m[0].signature_id, a.id);
-	assert_int_equal(m[0].how, CALLUS_MATCH_REGEX);
+	m = the_regex_match(f, &q, &a);
 	assert_true(m[0].context_score ==
 		    callus_match_context_score(&q.context_patterns, &a.context_patterns));
-	callus_matches_free(m, n);
+	callus_matches_free(m, 1);
 	callus_signature_release(&a);
 	callus_signature_release(&other);
 	callus_signature_release(&q);
