@@ -85,10 +85,10 @@ static void make_sig(callus_signature *g, const char *msg)
 }
 
 /* A failure of file with error message msg, recorded and indexed as the
- * recording path does, its lesson file written; the lesson's signature
- * goes to sig_out (65 bytes) when not NULL. */
-static void record(fixture *f, const char *file, const char *msg, callus_signature *g,
-		   char *sig_out)
+ * recording path does at when (NULL: now), its lesson file written; the
+ * lesson's signature goes to sig_out (65 bytes) when not NULL. */
+static void record_at(fixture *f, const char *file, const char *msg, callus_signature *g,
+		      char *sig_out, const char *when)
 {
 	callus_lesson l;
 	callus_run_info run;
@@ -110,6 +110,8 @@ static void record(fixture *f, const char *file, const char *msg, callus_signatu
 	l.error_summary = strdup(msg);
 	l.tool = strdup("gcc");
 	l.command = strdup("gcc -c x.c");
+	if (when)
+		l.last_seen = strdup(when);
 	assert_int_equal(callus_lesson_sign(&l), 0);
 	run.sigs = g;
 	run.nsigs = 1;
@@ -120,6 +122,13 @@ static void record(fixture *f, const char *file, const char *msg, callus_signatu
 	if (sig_out)
 		snprintf(sig_out, 65, "%s", l.signature);
 	callus_lesson_release(&l);
+}
+
+/* The same, at the clock's time. */
+static void record(fixture *f, const char *file, const char *msg, callus_signature *g,
+		   char *sig_out)
+{
+	record_at(f, file, msg, g, sig_out, NULL);
 }
 
 /* g failing in check args (a gcc check of session s), learnt: pending. */
@@ -621,6 +630,32 @@ static void schema_19_keeps_a_pattern_once(void **state)
 	callus_signature_release(&b);
 }
 
+/* Schema 20: a signature's times are integer seconds, of the recording's
+ * time; a time SQLite cannot read is the clock's, never text in the row
+ * (its CHECK would refuse the recording). */
+static void signature_times_are_seconds(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, b;
+	char q[256];
+
+	record_at(f, "src/a.c", "implicit declaration of function alpha_one", &a, NULL,
+		  "2026-11-25T09:00:00.000Z");
+	record_at(f, "src/b.c", "unknown type name beta_two used here", &b, NULL, "last tuesday");
+	snprintf(q, sizeof(q),
+		 "SELECT first_seen = 1795597200 AND last_seen = first_seen FROM signatures"
+		 " WHERE id = '%s'",
+		 a.id);
+	assert_int_equal(count(f, q), 1);
+	snprintf(q, sizeof(q),
+		 "SELECT typeof(last_seen) = 'integer' AND abs(last_seen - unixepoch('now')) < 600"
+		 " FROM signatures WHERE id = '%s'",
+		 b.id);
+	assert_int_equal(count(f, q), 1);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+}
+
 /* Schema 22: embed_df keyed by the low 32 bits of a feature's id; the
  * migration folds the old 64-bit keys so, adding rows that meet. */
 static void schema_22_keys_features_by_32_bits(void **state)
@@ -862,6 +897,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(old_vector_forms_migrate_to_the_smallest, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(schema_19_keeps_a_pattern_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(signature_times_are_seconds, setup, teardown),
 		cmocka_unit_test_setup_teardown(schema_22_keys_features_by_32_bits, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(ages_count_from_the_policys_now, setup, teardown),
