@@ -30,8 +30,9 @@
 int callus_match_read_signature(sqlite3_stmt *st, int col, callus_signature *g);
 
 /* The key of a feature's row in embed_df: the low 32 bits of its id
- * (schema 22).  The ids are mixed hashes; at 400,000 features about 20
- * pairs share a row, and a shared row only counts both. */
+ * (schema 22).  The ids are mixed hashes: 16 pairs of the 433,748
+ * features of docs/scale.md's 100,000-recording store share a row, and a
+ * shared row only counts both. */
 int64_t callus_match_feature_key(uint64_t id);
 
 /* A model's vector file is named by the built-in model's name, or for

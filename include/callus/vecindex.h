@@ -89,9 +89,10 @@ size_t callus_vecindex_pack(uint8_t *out, const float *v, size_t dim);
  *          odd length;
  *   dense  callus_vecindex_pack's: 4 + dim bytes, even where the mask
  *          form is used.
- * The built-in vectors hash about 70 features into 256 dimensions: about
- * 107 bytes in the mask form, 150 as pairs, 260 dense.  The values are the
- * same bytes in every form: a vector read back from any is the same.
+ * The built-in vectors hash about 70 features into 256 dimensions: 112.5
+ * bytes in the mask form, 156 as pairs, 260 dense (the averages of the
+ * 68,447 vectors of bench/scale.sh's 100,000-recording store).  The values
+ * are the same bytes in every form: a vector read back from any is the same.
  *
  * pack_store quantizes v into out (CALLUS_VECINDEX_PACKED(dim) bytes) and
  * returns the length used; pack_sparse rewrites a dense packed vector
