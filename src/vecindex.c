@@ -48,6 +48,10 @@
 #define VI_DIM_MAX 65536u
 /* Records written per write(2): bounds the staging buffer, not the file. */
 #define VI_CHUNK_RECORDS 256u
+/* Records a reader finds without their sketches before it makes them (a
+ * copied store: the sketch names another inode; a sketch file removed).
+ * One pass over the file, about a search's cost without them, once. */
+#define VI_SKETCH_REPAIR 256u
 /* Query dimensions quantized on the stack; larger ones are allocated. */
 #define VI_QUERY_STACK 4096u
 
@@ -563,6 +567,23 @@ out:
 	return rc;
 }
 
+/* Make the sketches a reader of fd (path, as st says, mapped in vi) found
+ * missing, when no writer holds the file's lock (it keeps them itself)
+ * and path still names it. */
+static void sketch_repair(callus_vecindex *vi, const char *path, int fd, const struct stat *st)
+{
+	struct stat pst;
+
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0)
+		return;
+	if (stat(path, &pst) == 0 && pst.st_dev == st->st_dev && pst.st_ino == st->st_ino) {
+		vi_sketch_sync(path, fd, vi->dim);
+		vi_sketch_unmap(&vi->sk);
+		vi_sketch_map(&vi->sk, path, st, vi->map, vi->count, vi->dim);
+	}
+	(void)flock(fd, LOCK_UN);
+}
+
 int callus_vecindex_open(callus_vecindex **out, const char *path, const char *model, size_t dim,
 		       int *stale, callus_error *err)
 {
@@ -634,6 +655,8 @@ int callus_vecindex_open(callus_vecindex **out, const char *path, const char *mo
 		vi->dev = (uint64_t)st.st_dev;
 		vi->ino = (uint64_t)st.st_ino;
 		vi_sketch_map(&vi->sk, path, &st, vi->map, count, dim);
+		if (vi->sk.count + VI_SKETCH_REPAIR <= count)
+			sketch_repair(vi, path, fd, &st);
 	}
 done:
 	*out = vi;
@@ -686,7 +709,7 @@ size_t callus_vecindex_count(const callus_vecindex *vi)
  * reads whole.  Without SSE2, vi_dot_i8_lanes (vecindex_internal.h).
  */
 #ifdef __SSE2__
-static int32_t dot_i8(const int8_t *a, const int8_t *b, size_t n)
+int32_t vi_dot_i8(const int8_t *a, const int8_t *b, size_t n)
 {
 	__m128i acc = _mm_setzero_si128();
 	int32_t lane[4], sum;
@@ -711,7 +734,7 @@ static int32_t dot_i8(const int8_t *a, const int8_t *b, size_t n)
 	return sum;
 }
 #else
-static int32_t dot_i8(const int8_t *a, const int8_t *b, size_t n)
+int32_t vi_dot_i8(const int8_t *a, const int8_t *b, size_t n)
 {
 	return vi_dot_i8_lanes(a, b, n);
 }
@@ -739,41 +762,51 @@ static void topk_insert(callus_vecmatch *out, size_t *n, size_t k, callus_vecmat
 	*n = len + 1;
 }
 
-/* A query quantized as the records are; 0 when it is similar to nothing
- * (a zero query), else its scale.  *q8 is stack or allocated (freed by
- * query_free). */
-static float query_quantize(const callus_vecindex *vi, const float *q, int8_t *stackq,
-			    int8_t **q8)
+/*
+ * A query quantized as the records are, in the table the sketch's bound
+ * reads (vecindex_internal.h: a power of two entries, zero past dim); its
+ * scale (*qscale) 0 when it is similar to nothing (a zero query, or no
+ * memory for a table).  The table is stack (stackq, VI_QUERY_STACK entries) or
+ * allocated (freed by query_free).
+ */
+static void query_make(vi_query *vq, float *qscale, const callus_vecindex *vi, const float *q,
+		       int8_t *stackq)
 {
-	*q8 = stackq;
-	if (vi->dim > VI_QUERY_STACK && !(*q8 = malloc(vi->dim)))
-		return 0;
-	return quantize(*q8, q, vi->dim);
-}
+	size_t entries = 1, dim = vi->dim;
+	int8_t *t = stackq;
+	int32_t n2 = 0;
+	float scale;
 
-static void query_free(int8_t *q8, int8_t *stackq)
-{
-	if (q8 != stackq)
-		free(q8);
-}
-
-/* |q8|^2 as an integer: at most VI_DIM_MAX * 127^2, under 2^31 */
-static int32_t sum_squares(const int8_t *q8, size_t dim)
-{
-	int32_t s = 0;
-
+	memset(vq, 0, sizeof(*vq));
+	*qscale = 0;
+	while (entries < dim)
+		entries <<= 1;
+	if (entries > VI_QUERY_STACK && !(t = malloc(entries)))
+		return;
+	scale = quantize(t, q, dim);
+	memset(t + dim, 0, entries - dim);
+	/* |q|^2 as an integer: at most VI_DIM_MAX * 127^2, under 2^31 */
 	for (size_t i = 0; i < dim; i++)
-		s += (int32_t)q8[i] * q8[i];
-	return s;
+		n2 += (int32_t)t[i] * t[i];
+	vq->table = t;
+	vq->mask = (unsigned)(entries - 1);
+	vq->norm = sqrt((double)n2);
+	*qscale = scale;
 }
 
-static float score_of(const callus_vecindex *vi, size_t r, const int8_t *q8, float qscale)
+static void query_free(vi_query *vq, int8_t *stackq)
+{
+	if (vq->table != stackq)
+		free((void *)vq->table);
+}
+
+static float score_of(const callus_vecindex *vi, size_t r, const vi_query *q, float qscale)
 {
 	const unsigned char *rec = vi->map + VI_HEADER_SIZE + r * vi->recsize;
 	float rscale;
 
 	memcpy(&rscale, rec + 8, 4);
-	return (float)dot_i8((const int8_t *)(rec + 12), q8, vi->dim) * rscale * qscale;
+	return (float)vi_dot_i8((const int8_t *)(rec + 12), q->table, vi->dim) * rscale * qscale;
 }
 
 /* Record r, scored m, into the k best of out[0..*n). */
@@ -788,6 +821,20 @@ static void offer(const callus_vecindex *vi, size_t r, float score, float min,
 	m.score = score;
 	memcpy(&m.id, vi->map + VI_HEADER_SIZE + r * vi->recsize, 8);
 	topk_insert(out, n, k, m);
+}
+
+/* What a record's bound must reach to be read: min, or the k-th best once
+ * there are k; and keep_min when it keeps those that reach it. */
+static double read_from(float min, const callus_vecmatch *out, size_t n, size_t k, int keeping,
+			float keep_min, float qscale)
+{
+	double lo = min;
+
+	if (n == k && out[k - 1].score > lo)
+		lo = out[k - 1].score;
+	if (keeping && keep_min < lo)
+		lo = keep_min;
+	return vi_bound_floor(lo, qscale);
 }
 
 size_t callus_vecindex_search(const callus_vecindex *vi, const float *q, float min,
@@ -807,9 +854,9 @@ size_t callus_vecindex_search_keep(const callus_vecindex *vi, const float *q, fl
 				 float keep_min, size_t *keep, size_t keep_cap, size_t *nkeep)
 {
 	int8_t stackq[VI_QUERY_STACK];
-	int8_t *q8 = NULL;
+	vi_query vq;
 	float qscale;
-	int32_t qn2;
+	double lo;
 
 	if (nkeep)
 		*nkeep = 0;
@@ -817,33 +864,28 @@ size_t callus_vecindex_search_keep(const callus_vecindex *vi, const float *q, fl
 		n = k;
 	if (!vi || from >= vi->count || !q || !out || k == 0)
 		return n;
-	qscale = query_quantize(vi, q, stackq, &q8);
+	query_make(&vq, &qscale, vi, q, stackq);
 	if (qscale == 0)
 		goto out; /* a zero query is similar to nothing */
-	qn2 = sum_squares(q8, vi->dim);
+	lo = read_from(min, out, n, k, nkeep != NULL, keep_min, qscale);
 	for (size_t r = from; r < vi->count; r++) {
 		float score;
 
 		/* a record whose bound is under what it would need, for the
 		 * k best and for the kept, is not read */
-		if (r < vi->sk.count) {
-			double bound = vi_sketch_bound(&vi->sk.recs[r], q8, vi->dim, qn2, qscale);
-
-			if ((!nkeep || bound < (double)keep_min) &&
-			    (bound < (double)min || (n == k && bound <= (double)out[k - 1].score)))
-				continue;
-		}
-		score = score_of(vi, r, q8, qscale);
+		if (r < vi->sk.count && vi_sketch_bound(&vi->sk.recs[r], &vq) < lo)
+			continue;
+		score = score_of(vi, r, &vq, qscale);
 		if (nkeep && score >= keep_min) {
 			if (*nkeep < keep_cap)
 				keep[*nkeep] = r;
 			(*nkeep)++;
 		}
 		offer(vi, r, score, min, out, &n, k);
+		lo = read_from(min, out, n, k, nkeep != NULL, keep_min, qscale);
 	}
 out:
-	if (q8)
-		query_free(q8, stackq);
+	query_free(&vq, stackq);
 	return n;
 }
 
@@ -852,19 +894,18 @@ size_t callus_vecindex_search_records(const callus_vecindex *vi, const float *q,
 				    size_t nrecs)
 {
 	int8_t stackq[VI_QUERY_STACK];
-	int8_t *q8 = NULL;
+	vi_query vq;
 	float qscale;
 
 	if (n > k)
 		n = k;
 	if (!vi || !q || !out || k == 0)
 		return n;
-	qscale = query_quantize(vi, q, stackq, &q8);
+	query_make(&vq, &qscale, vi, q, stackq);
 	for (size_t i = 0; qscale != 0 && i < nrecs; i++)
 		if (recs[i] < vi->count)
-			offer(vi, recs[i], score_of(vi, recs[i], q8, qscale), min, out, &n, k);
-	if (q8)
-		query_free(q8, stackq);
+			offer(vi, recs[i], score_of(vi, recs[i], &vq, qscale), min, out, &n, k);
+	query_free(&vq, stackq);
 	return n;
 }
 

@@ -8,25 +8,31 @@
  *
  * The sketch file (the vector file's path + ".sketch") holds, for each
  * record in the same order, its VI_SKETCH_TOP heaviest components and the
- * squared length of the rest, so that Cauchy-Schwarz bounds the record's
- * score with any query from 40 bytes instead of dim + 12:
+ * length of the rest, so that Cauchy-Schwarz bounds the record's score
+ * with any query from 40 bytes instead of dim + 12:
  *
  *   q.v = sum over the top of q_i v_i + sum over the rest of q_i v_i
- *      <= sum over the top of q_i v_i + |q outside the top| |v outside the top|
+ *      <= sum over the top of q_i v_i + |q| |v outside the top|
  *
  * in the integers of the quantized vectors, where the search computes its
  * scores.  The error vectors hash about seventy features into 256 signed
- * buckets and their eight heaviest hold most of their squared length, so
- * a query leaves most records under its threshold by this bound alone
- * (bench/match.sh: a search of 100,000 signatures three times faster).
+ * buckets and their six heaviest hold most of their squared length, so a
+ * query leaves nearly every record under its threshold by this bound
+ * alone: of 75,000 signatures of bench/scale.sh, 0.2% reach it at 0.80,
+ * the lowest threshold a recording searches with.  |q| and not |q outside
+ * the record's top| (a square root a record): six products and a few
+ * float operations are all a record costs (bench/match.sh: a search of
+ * 100,000 signatures ... faster than scoring them all).
  *
  * The sketch file is derived from the vector file and never trusted beyond
  * it: its header names the vector file it describes (device and inode),
- * a reader checks that and the ids of its first and last records against
- * the vector file, and uses only as many sketches as both files hold
- * whole; the records past them are scored in full.  Writers keep it in
- * step under the vector file's lock (and its own), so a crash costs the
- * pruning of the records it missed until the next append fills them in.
+ * a reader checks that and the ids of its first, middle and last records
+ * against the vector file, and uses only as many sketches as both files
+ * hold whole; the records past them are scored in full.  Writers keep it
+ * in step under the vector file's lock (and its own), so a crash costs the
+ * pruning of the records it missed until the next append fills them in;
+ * a reader that finds the file without a sketch (a copied store: another
+ * inode) makes it when no writer holds the lock.
  */
 #ifndef CALLUS_VECINDEX_INTERNAL_H
 #define CALLUS_VECINDEX_INTERNAL_H
@@ -37,7 +43,7 @@
 #include <sys/stat.h>
 
 #define VI_HEADER_SIZE 80u
-#define VI_SKETCH_TOP 8
+#define VI_SKETCH_TOP 6
 
 static inline size_t vi_record_size(size_t dim)
 {
@@ -48,9 +54,10 @@ static inline size_t vi_record_size(size_t dim)
 typedef struct vi_sketch_rec {
 	int64_t id;
 	float scale;
-	int32_t rest;                  /* sum of v_i^2 outside the top */
+	float rest;                    /* |v outside the top|, rounded up */
 	uint16_t dim[VI_SKETCH_TOP];   /* the top's components */
 	int8_t v[VI_SKETCH_TOP];
+	uint8_t zero[6];
 } vi_sketch_rec;
 
 /* A sketch file mapped beside a vector file's mapping (count 0: none). */
@@ -89,6 +96,10 @@ int vi_replace(const char *path, int (*fill)(int fd, void *arg), void *arg);
 /* Remove path's sketch file: 0, or -1 with errno set (ENOENT is 0). */
 int vi_sketch_remove(const char *path);
 
+/* The integer dot product of two int8 vectors of n components: with SSE2
+ * where there is (vecindex.c), else vi_dot_i8_lanes. */
+int32_t vi_dot_i8(const int8_t *a, const int8_t *b, size_t n);
+
 /*
  * The integer dot product of two int8 vectors of n components, over 16
  * int32 lanes: that form is what gcc vectorizes at -O2 (its very-cheap
@@ -113,40 +124,54 @@ static inline int32_t vi_dot_i8_lanes(const int8_t *a, const int8_t *b, size_t n
 }
 
 /*
- * An upper bound of the score of the record sketched by s with the query
- * q8 (dim components, quantized with scale qscale, qn2 the sum of their
- * squares), as the search computes scores: a record whose bound is under
- * a threshold scores under it.
+ * A query as the sketch's bound reads it: its int8 components in a table
+ * of a power of two entries (zero past dim), mask + 1 of them, so that
+ * one test of the components a sketch names keeps its reads inside; and
+ * the length of those components (|q|).
  */
-static inline double vi_sketch_bound(const vi_sketch_rec *s, const int8_t *q8, size_t dim,
-				     int32_t qn2, float qscale)
+typedef struct vi_query {
+	const int8_t *table;
+	unsigned mask;
+	double norm;
+} vi_query;
+
+/*
+ * An upper bound of the integer dot product of the record sketched by s
+ * with the query q, times the record's scale: the score the search
+ * computes, but for the query's scale (vi_bound_floor makes the
+ * threshold it is compared with).  A sketch naming a component past the
+ * table (damaged) bounds nothing.
+ */
+static inline double vi_sketch_bound(const vi_sketch_rec *s, const vi_query *q)
 {
-	int32_t part = 0, qtop = 0;
-	double b;
+	int32_t part = 0;
+	unsigned any = 0;
 
 	/* every record of a search comes here: unrolled (gcc does not
 	 * expand a macro in the pragma, hence the assertion) */
-	_Static_assert(VI_SKETCH_TOP == 8, "the unroll pragma names VI_SKETCH_TOP");
-#pragma GCC unroll 8
-	for (int t = 0; t < VI_SKETCH_TOP; t++) {
-		unsigned d = s->dim[t];
-		int32_t q;
+	_Static_assert(VI_SKETCH_TOP == 6, "the unroll pragma names VI_SKETCH_TOP");
+#pragma GCC unroll 6
+	for (int t = 0; t < VI_SKETCH_TOP; t++)
+		any |= s->dim[t];
+	if (any > q->mask)
+		return HUGE_VAL;
+#pragma GCC unroll 6
+	for (int t = 0; t < VI_SKETCH_TOP; t++)
+		part += q->table[s->dim[t]] * s->v[t];
+	return ((double)part + q->norm * fabs((double)s->rest)) * (double)s->scale;
+}
 
-		if (d >= dim)
-			return 1e30; /* damaged: no bound */
-		q = q8[d];
-		part += q * s->v[t];
-		qtop += q * q;
-	}
-	if (s->rest < 0 || qn2 < qtop)
-		return 1e30;
-	b = ((double)part + sqrt((double)(qn2 - qtop) * (double)s->rest)) * (double)s->scale *
-	    (double)qscale;
-	/* the search multiplies the exact integer dot product by the two
-	 * scales in float, each product rounded by at most 2^-24 of it; the
-	 * bound's own rounding (a few 2^-53 of the terms, which may cancel)
-	 * is under the 1e-9 */
-	return b + fabs(b) * 1e-6 + 1e-9;
+/*
+ * What vi_sketch_bound must reach for the record to score at least lo
+ * with a query of scale qscale (> 0).  The search multiplies the exact
+ * integer dot product by the two scales in float, each product rounded
+ * by at most 2^-24 of it, and the bound's own rounding is a few 2^-53 of
+ * its terms: the margin, 4e-6 of |lo| + 1 and 1e-8, is above both for
+ * any bound near lo, and a bound far under it is under it anyway.
+ */
+static inline double vi_bound_floor(double lo, double qscale)
+{
+	return (lo - 4e-6 * (fabs(lo) + 1) - 1e-8) / qscale;
 }
 
 #endif

@@ -19,6 +19,9 @@
 #include "vecindex_internal.h"
 
 #include <errno.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +30,7 @@
 #include <unistd.h>
 
 #define SK_MAGIC "CALLUSSK"   /* 8 bytes, no NUL */
-#define SK_VERSION 1u
+#define SK_VERSION 2u
 #define SK_HEADER_SIZE 40u
 /* Records read from the vector file per pread when sketching it. */
 #define SK_CHUNK 256u
@@ -53,41 +56,79 @@ static int sketch_path(callus_buf *out, const char *path)
 	return callus_buf_printf(out, "%s.sketch", path);
 }
 
+/*
+ * Whether any of the 16 components at v weighs more than floor (-1 to 127):
+ * with SSE2, 16 at once.  A -128, which no quantization makes, reads as
+ * no weight here: left out of the top, its square stays in the rest, and
+ * the bound holds.
+ */
+#ifdef __SSE2__
+static int any_above(const int8_t *v, int floor)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)v);
+	__m128i neg = _mm_cmpgt_epi8(_mm_setzero_si128(), x);
+	__m128i a = _mm_sub_epi8(_mm_xor_si128(x, neg), neg);
+
+	return _mm_movemask_epi8(_mm_cmpgt_epi8(a, _mm_set1_epi8((char)floor))) != 0;
+}
+#else
+static int any_above(const int8_t *v, int floor)
+{
+	(void)v;
+	(void)floor;
+	return 1;
+}
+#endif
+
 /* The sketch of one vector record (its bytes as the file holds them). */
 static void sketch_of(vi_sketch_rec *s, const unsigned char *rec, size_t dim)
 {
 	const int8_t *v = (const int8_t *)(rec + 12);
 	int32_t total = 0, top = 0;
-	int n = 0;
+	double rest;
+	int n = 0, floor = -1;
 
 	memset(s, 0, sizeof(*s));
 	memcpy(&s->id, rec, 8);
 	memcpy(&s->scale, rec + 8, 4);
+	total = vi_dot_i8(v, v, (size_t)dim);
 	/* insertion into the top, heaviest first, the lower component first
-	 * among equals: deterministic */
-	for (size_t i = 0; i < dim; i++) {
-		int a = v[i] < 0 ? -v[i] : v[i];
-		int j;
+	 * among equals: deterministic.  Most components are no heavier than
+	 * the top's lightest (floor, once it is full): a look at 16 at once. */
+	for (size_t i = 0; i < dim; i += 16) {
+		size_t end = i + 16 < dim ? i + 16 : dim;
 
-		total += (int32_t)v[i] * v[i];
-		if (n == VI_SKETCH_TOP && a <= abs(s->v[n - 1]))
+		if (end - i == 16 && !any_above(v + i, floor))
 			continue;
-		if (n < VI_SKETCH_TOP)
-			n++;
-		for (j = n - 1; j > 0 && abs(s->v[j - 1]) < a; j--) {
-			s->v[j] = s->v[j - 1];
-			s->dim[j] = s->dim[j - 1];
+		for (size_t c = i; c < end; c++) {
+			int a = abs(v[c]);
+			int j;
+
+			if (a <= floor)
+				continue;
+			if (n < VI_SKETCH_TOP)
+				n++;
+			for (j = n - 1; j > 0 && abs(s->v[j - 1]) < a; j--) {
+				s->v[j] = s->v[j - 1];
+				s->dim[j] = s->dim[j - 1];
+			}
+			s->v[j] = v[c];
+			s->dim[j] = (uint16_t)c;
+			if (n == VI_SKETCH_TOP)
+				floor = abs(s->v[n - 1]);
 		}
-		s->v[j] = v[i];
-		s->dim[j] = (uint16_t)i;
 	}
 	for (int t = 0; t < n; t++)
 		top += (int32_t)s->v[t] * s->v[t];
-	/* fewer components than the top: the rest names distinct unused
-	 * ones with zero weight, which bound nothing */
+	/* fewer components than the top (dim under VI_SKETCH_TOP): the rest
+	 * name component 0 with zero weight, which bounds nothing */
 	for (int t = n; t < VI_SKETCH_TOP; t++)
-		s->dim[t] = (uint16_t)t;
-	s->rest = total - top;
+		s->dim[t] = 0;
+	/* rounded up: the bound must not fall under a score */
+	rest = sqrt((double)(total - top));
+	s->rest = (float)rest;
+	if ((double)s->rest < rest)
+		s->rest = nextafterf(s->rest, INFINITY);
 }
 
 void vi_sketch_map(vi_sketch *sk, const char *path, const struct stat *vst,

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -888,10 +889,11 @@ static void clustered(float *vecs, int64_t *ids, size_t n)
 
 /*
  * The sketch's bound, as a search computes it, against every record's
- * score: never under it, and equal to it (within rounding) when the query
- * is the record itself, where Cauchy-Schwarz is an equality (the query
- * outside the record's top is the record's rest).  A bound tightened by a
- * few percent, or without its margin for rounding, fails here.
+ * score with every query: never under what a search for that score
+ * needs; and equal to it (within rounding) for a record of at most
+ * VI_SKETCH_TOP components, whose rest is nothing, so that a bound
+ * tightened by a few percent, or a threshold without its margin for
+ * rounding, fails here.  Every third record is that sparse.
  */
 static void sketch_bound_holds_and_is_tight(void **state)
 {
@@ -903,10 +905,19 @@ static void sketch_bound_holds_and_is_tight(void **state)
 	uint8_t qp[sizeof(float) + DIM];
 	int64_t ids[N];
 	callus_buf skpath = CALLUS_BUF_INIT;
-	double worst_self = 0;
+	double worst_sparse = 0;
+	size_t sparse_seen = 0;
 	int fd;
 
 	clustered(vecs, ids, N);
+	for (size_t i = 0; i < N; i += 3) {
+		float *v = vecs + i * DIM;
+
+		memset(v, 0, DIM * sizeof(*v));
+		for (size_t t = 0; t < VI_SKETCH_TOP; t++)
+			v[(i * 7 + t * 41) % DIM] = (float)((t % 2 ? -1.0 : 1.0) * (1.0 + (double)t));
+		normalize(v, DIM);
+	}
 	assert_int_equal(callus_vecindex_rewrite(f->path.ptr, MODEL, DIM, ids, vecs, N, NULL), 0);
 	assert_int_equal(callus_buf_printf(&skpath, "%s.sketch", f->path.ptr), 0);
 	fd = open(skpath.ptr, O_RDONLY);
@@ -917,6 +928,7 @@ static void sketch_bound_holds_and_is_tight(void **state)
 		callus_vecindex *vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
 		size_t got = callus_vecindex_search(vi, vecs + qi * DIM, -2.0f, m, N);
 		int32_t qn2 = 0;
+		vi_query q;
 		float qs;
 
 		callus_vecindex_close(vi);
@@ -925,21 +937,30 @@ static void sketch_bound_holds_and_is_tight(void **state)
 		memcpy(&qs, qp, sizeof(qs));
 		for (size_t d = 0; d < DIM; d++)
 			qn2 += (int32_t)(int8_t)qp[sizeof(float) + d] * (int8_t)qp[sizeof(float) + d];
+		q.table = (const int8_t *)(qp + sizeof(float));
+		q.mask = DIM - 1;
+		q.norm = root((double)qn2);
 		for (size_t j = 0; j < got; j++) {
 			const vi_sketch_rec *r = &sk[m[j].id - 1];
-			double b = vi_sketch_bound(r, (const int8_t *)(qp + sizeof(float)), DIM, qn2, qs);
+			double b = vi_sketch_bound(r, &q);
 
 			assert_true(r->id == m[j].id);
-			if (!(b >= (double)m[j].score))
-				fail_msg("query %zu, record %lld: bound %.9g under the score %.9g", qi,
-					 (long long)m[j].id, b, (double)m[j].score);
-			if (m[j].id == ids[qi] && b - m[j].score > worst_self)
-				worst_self = b - m[j].score;
+			/* a search for what this record scores reads it */
+			if (!(b >= vi_bound_floor(m[j].score, qs)))
+				fail_msg("query %zu, record %lld: bound %.9g under %.9g, for the score %.9g",
+					 qi, (long long)m[j].id, b, vi_bound_floor(m[j].score, qs),
+					 (double)m[j].score);
+			if ((m[j].id - 1) % 3 == 0) {
+				assert_true(r->rest == 0);
+				sparse_seen++;
+				if (fabs(b * qs - m[j].score) > worst_sparse)
+					worst_sparse = fabs(b * qs - m[j].score);
+			}
 		}
 	}
 	callus_buf_release(&skpath);
-	/* a query's own record: the bound is its score */
-	assert_true(worst_self < 1e-4);
+	assert_int_equal(sparse_seen, N * (N / 3));
+	assert_true(worst_sparse < 1e-4);
 }
 
 /* Every search of the file at path equals the same search without its
@@ -951,11 +972,19 @@ static void assert_same_as_unsketched(const char *path, const float *vecs, size_
 	static const size_t ks[] = { 1, 4, 10, 50 };
 	callus_vecindex *with = open_ok(path, MODEL, DIM, NULL), *without;
 	callus_buf sk = CALLUS_BUF_INIT, moved = CALLUS_BUF_INIT;
+	int lockfd;
 
 	assert_int_equal(callus_buf_printf(&sk, "%s.sketch", path), 0);
 	assert_int_equal(callus_buf_printf(&moved, "%s.away", path), 0);
 	assert_int_equal(rename(sk.ptr, moved.ptr), 0);
+	/* under the file's lock, as a writer holds it: a reader that found no
+	 * sketch would make one */
+	lockfd = open(path, O_RDONLY);
+	assert_true(lockfd >= 0);
+	assert_int_equal(flock(lockfd, LOCK_EX), 0);
 	without = open_ok(path, MODEL, DIM, NULL);
+	close(lockfd);
+	assert_int_equal(access(sk.ptr, F_OK), -1);
 	assert_int_equal(rename(moved.ptr, sk.ptr), 0);
 	for (size_t qi = 0; qi < n; qi += 5)
 		for (size_t a = 0; a < sizeof(mins) / sizeof(mins[0]); a++)
@@ -1105,6 +1134,81 @@ static void sketch_of_another_file_unused(void **state)
 	callus_buf_release(&other);
 }
 
+/* path's bytes copied to a new file renamed over it: the same records
+ * under another inode, as a copied or restored store has them. */
+static void copy_in_place(const char *path)
+{
+	callus_buf tmp = CALLUS_BUF_INIT;
+	char buf[8192];
+	ssize_t r;
+	int in, out;
+
+	assert_int_equal(callus_buf_printf(&tmp, "%s.copy", path), 0);
+	in = open(path, O_RDONLY);
+	out = open(tmp.ptr, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(in >= 0 && out >= 0);
+	while ((r = read(in, buf, sizeof(buf))) > 0)
+		assert_int_equal(write(out, buf, (size_t)r), r);
+	assert_int_equal(r, 0);
+	close(in);
+	close(out);
+	assert_int_equal(rename(tmp.ptr, path), 0);
+	callus_buf_release(&tmp);
+}
+
+/* A reader that finds a file of many records without its sketches (a
+ * copied store: the sketch names the inode it was made for) makes them,
+ * unless a writer holds the file's lock; a few missing it leaves to the
+ * next append. */
+static void reader_makes_missing_sketches(void **state)
+{
+	struct fixture *f = *state;
+	enum { N = 400, SKETCH_REC = sizeof(vi_sketch_rec) };
+	static float vecs[N * DIM];
+	unsigned char hdr[SKETCH_HEADER];
+	int64_t ids[N], ino;
+	callus_buf sk = CALLUS_BUF_INIT;
+	callus_vecindex *vi;
+	struct stat st;
+	int fd, lockfd;
+
+	assert_int_equal(callus_buf_printf(&sk, "%s.sketch", f->path.ptr), 0);
+	clustered(vecs, ids, N);
+	assert_int_equal(callus_vecindex_rewrite(f->path.ptr, MODEL, DIM, ids, vecs, N, NULL), 0);
+	copy_in_place(f->path.ptr);
+	assert_int_equal(stat(f->path.ptr, &st), 0);
+	/* a writer holds the lock: left to it */
+	lockfd = open(f->path.ptr, O_RDONLY);
+	assert_true(lockfd >= 0);
+	assert_int_equal(flock(lockfd, LOCK_EX), 0);
+	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
+	callus_vecindex_close(vi);
+	close(lockfd);
+	fd = open(sk.ptr, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, hdr, sizeof(hdr), 0), (ssize_t)sizeof(hdr));
+	close(fd);
+	memcpy(&ino, hdr + 32, sizeof(ino));
+	assert_true(ino != (int64_t)st.st_ino);
+	/* none: the reader makes them, for this file */
+	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
+	callus_vecindex_close(vi);
+	assert_int_equal(file_size(sk.ptr), SKETCH_HEADER + N * SKETCH_REC);
+	fd = open(sk.ptr, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, hdr, sizeof(hdr), 0), (ssize_t)sizeof(hdr));
+	close(fd);
+	memcpy(&ino, hdr + 32, sizeof(ino));
+	assert_true(ino == (int64_t)st.st_ino);
+	assert_same_as_unsketched(f->path.ptr, vecs, N);
+	/* the last 100 missing (a crash before the append's sync): left */
+	assert_int_equal(truncate(sk.ptr, SKETCH_HEADER + (N - 100) * SKETCH_REC), 0);
+	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
+	callus_vecindex_close(vi);
+	assert_int_equal(file_size(sk.ptr), SKETCH_HEADER + (N - 100) * SKETCH_REC);
+	callus_buf_release(&sk);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1126,6 +1230,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(sketch_skips_exactly, setup, teardown),
 		cmocka_unit_test_setup_teardown(sketch_bound_holds_and_is_tight, setup, teardown),
 		cmocka_unit_test_setup_teardown(sketch_of_another_file_unused, setup, teardown),
+		cmocka_unit_test_setup_teardown(reader_makes_missing_sketches, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
