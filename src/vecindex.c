@@ -790,6 +790,7 @@ static void query_make(vi_query *vq, float *qscale, const callus_vecindex *vi, c
 		n2 += (int32_t)t[i] * t[i];
 	vq->table = t;
 	vq->mask = (unsigned)(entries - 1);
+	vq->n2 = n2;
 	vq->norm = sqrt((double)n2);
 	*qscale = scale;
 }
@@ -873,7 +874,8 @@ size_t callus_vecindex_search_keep(const callus_vecindex *vi, const float *q, fl
 
 		/* a record whose bound is under what it would need, for the
 		 * k best and for the kept, is not read */
-		if (r < vi->sk.count && vi_sketch_bound(&vi->sk.recs[r], &vq) < lo)
+		if (r < vi->sk.count && (vi_sketch_bound(&vi->sk.recs[r], &vq) < lo ||
+					 vi_sketch_bound_tight(&vi->sk.recs[r], &vq) < lo))
 			continue;
 		score = score_of(vi, r, &vq, qscale);
 		if (nkeep && score >= keep_min) {

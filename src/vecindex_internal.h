@@ -43,7 +43,7 @@
 #include <sys/stat.h>
 
 #define VI_HEADER_SIZE 80u
-#define VI_SKETCH_TOP 6
+#define VI_SKETCH_TOP 8
 
 static inline size_t vi_record_size(size_t dim)
 {
@@ -57,7 +57,6 @@ typedef struct vi_sketch_rec {
 	float rest;                    /* |v outside the top|, rounded up */
 	uint16_t dim[VI_SKETCH_TOP];   /* the top's components */
 	int8_t v[VI_SKETCH_TOP];
-	uint8_t zero[6];
 } vi_sketch_rec;
 
 /* A sketch file mapped beside a vector file's mapping (count 0: none). */
@@ -124,14 +123,15 @@ static inline int32_t vi_dot_i8_lanes(const int8_t *a, const int8_t *b, size_t n
 }
 
 /*
- * A query as the sketch's bound reads it: its int8 components in a table
+ * A query as the sketch's bounds read it: its int8 components in a table
  * of a power of two entries (zero past dim), mask + 1 of them, so that
- * one test of the components a sketch names keeps its reads inside; and
- * the length of those components (|q|).
+ * one test of the components a sketch names keeps its reads inside; the
+ * sum of their squares, and its root (|q|).
  */
 typedef struct vi_query {
 	const int8_t *table;
 	unsigned mask;
+	int32_t n2;
 	double norm;
 } vi_query;
 
@@ -139,8 +139,9 @@ typedef struct vi_query {
  * An upper bound of the integer dot product of the record sketched by s
  * with the query q, times the record's scale: the score the search
  * computes, but for the query's scale (vi_bound_floor makes the
- * threshold it is compared with).  A sketch naming a component past the
- * table (damaged) bounds nothing.
+ * threshold it is compared with).  Cheap, for every record: |q| where
+ * vi_sketch_bound_tight has |q outside the record's top|.  A sketch
+ * naming a component past the table (damaged) bounds nothing.
  */
 static inline double vi_sketch_bound(const vi_sketch_rec *s, const vi_query *q)
 {
@@ -149,16 +150,43 @@ static inline double vi_sketch_bound(const vi_sketch_rec *s, const vi_query *q)
 
 	/* every record of a search comes here: unrolled (gcc does not
 	 * expand a macro in the pragma, hence the assertion) */
-	_Static_assert(VI_SKETCH_TOP == 6, "the unroll pragma names VI_SKETCH_TOP");
-#pragma GCC unroll 6
+	_Static_assert(VI_SKETCH_TOP == 8, "the unroll pragma names VI_SKETCH_TOP");
+#pragma GCC unroll 8
 	for (int t = 0; t < VI_SKETCH_TOP; t++)
 		any |= s->dim[t];
 	if (any > q->mask)
 		return HUGE_VAL;
-#pragma GCC unroll 6
+#pragma GCC unroll 8
 	for (int t = 0; t < VI_SKETCH_TOP; t++)
 		part += q->table[s->dim[t]] * s->v[t];
 	return ((double)part + q->norm * fabs((double)s->rest)) * (double)s->scale;
+}
+
+/*
+ * The same bound, tighter, for the records vi_sketch_bound lets through:
+ * a record read whole costs a page of the vector file where its sketch
+ * costs 40 bytes.  The query outside the top is what its components there
+ * leave of |q| (those the record weighs nothing at, filler included, are
+ * left outside: the bound is then looser, never wrong).
+ */
+static inline double vi_sketch_bound_tight(const vi_sketch_rec *s, const vi_query *q)
+{
+	int32_t part = 0, top = 0;
+	unsigned any = 0;
+
+	for (int t = 0; t < VI_SKETCH_TOP; t++)
+		any |= s->dim[t];
+	if (any > q->mask)
+		return HUGE_VAL;
+	for (int t = 0; t < VI_SKETCH_TOP; t++) {
+		int32_t x = q->table[s->dim[t]];
+
+		part += x * s->v[t];
+		top += s->v[t] ? x * x : 0;
+	}
+	return ((double)part +
+		sqrt((double)(q->n2 > top ? q->n2 - top : 0)) * fabs((double)s->rest)) *
+	       (double)s->scale;
 }
 
 /*

@@ -121,7 +121,7 @@ static void sketch_of(vi_sketch_rec *s, const unsigned char *rec, size_t dim)
 	for (int t = 0; t < n; t++)
 		top += (int32_t)s->v[t] * s->v[t];
 	/* fewer components than the top (dim under VI_SKETCH_TOP): the rest
-	 * name component 0 with zero weight, which bounds nothing */
+	 * name component 0 with zero weight, which adds nothing */
 	for (int t = n; t < VI_SKETCH_TOP; t++)
 		s->dim[t] = 0;
 	/* rounded up: the bound must not fall under a score */

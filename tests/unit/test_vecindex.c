@@ -888,12 +888,14 @@ static void clustered(float *vecs, int64_t *ids, size_t n)
 }
 
 /*
- * The sketch's bound, as a search computes it, against every record's
- * score with every query: never under what a search for that score
- * needs; and equal to it (within rounding) for a record of at most
- * VI_SKETCH_TOP components, whose rest is nothing, so that a bound
- * tightened by a few percent, or a threshold without its margin for
- * rounding, fails here.  Every third record is that sparse.
+ * The sketch's two bounds, as a search computes them, against every
+ * record's score with every query: never under what a search for that
+ * score needs, the tight one never above the other; both equal to the
+ * score (within rounding) for a record of at most VI_SKETCH_TOP
+ * components, whose rest is nothing, and the tight one for the query's own
+ * record; so that a bound tightened by a few percent, or a threshold
+ * without its margin for rounding, fails here.  Every third record is
+ * that sparse.
  */
 static void sketch_bound_holds_and_is_tight(void **state)
 {
@@ -905,7 +907,7 @@ static void sketch_bound_holds_and_is_tight(void **state)
 	uint8_t qp[sizeof(float) + DIM];
 	int64_t ids[N];
 	callus_buf skpath = CALLUS_BUF_INIT;
-	double worst_sparse = 0;
+	double worst_sparse = 0, worst_self = 0;
 	size_t sparse_seen = 0;
 	int fd;
 
@@ -939,17 +941,24 @@ static void sketch_bound_holds_and_is_tight(void **state)
 			qn2 += (int32_t)(int8_t)qp[sizeof(float) + d] * (int8_t)qp[sizeof(float) + d];
 		q.table = (const int8_t *)(qp + sizeof(float));
 		q.mask = DIM - 1;
+		q.n2 = qn2;
 		q.norm = root((double)qn2);
 		for (size_t j = 0; j < got; j++) {
 			const vi_sketch_rec *r = &sk[m[j].id - 1];
-			double b = vi_sketch_bound(r, &q);
+			double b = vi_sketch_bound(r, &q), bt = vi_sketch_bound_tight(r, &q);
+			double floor = vi_bound_floor(m[j].score, qs);
 
 			assert_true(r->id == m[j].id);
 			/* a search for what this record scores reads it */
-			if (!(b >= vi_bound_floor(m[j].score, qs)))
-				fail_msg("query %zu, record %lld: bound %.9g under %.9g, for the score %.9g",
-					 qi, (long long)m[j].id, b, vi_bound_floor(m[j].score, qs),
-					 (double)m[j].score);
+			if (!(b >= floor) || !(bt >= floor))
+				fail_msg("query %zu, record %lld: bounds %.9g and %.9g, under %.9g for"
+					 " the score %.9g",
+					 qi, (long long)m[j].id, b, bt, floor, (double)m[j].score);
+			if (!(bt <= b + 1e-9))
+				fail_msg("query %zu, record %lld: the tight bound %.9g above %.9g", qi,
+					 (long long)m[j].id, bt, b);
+			if (m[j].id == ids[qi] && fabs(bt * qs - m[j].score) > worst_self)
+				worst_self = fabs(bt * qs - m[j].score);
 			if ((m[j].id - 1) % 3 == 0) {
 				assert_true(r->rest == 0);
 				sparse_seen++;
@@ -961,6 +970,9 @@ static void sketch_bound_holds_and_is_tight(void **state)
 	callus_buf_release(&skpath);
 	assert_int_equal(sparse_seen, N * (N / 3));
 	assert_true(worst_sparse < 1e-4);
+	/* a query's own record: the tight bound is its score (Cauchy-Schwarz
+	 * is an equality, the query outside the top being the record's rest) */
+	assert_true(worst_self < 1e-4);
 }
 
 /* Every search of the file at path equals the same search without its
