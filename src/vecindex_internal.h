@@ -12,17 +12,19 @@
  * with any query from 40 bytes instead of dim + 12:
  *
  *   q.v = sum over the top of q_i v_i + sum over the rest of q_i v_i
+ *      <= sum over the top of q_i v_i + |q outside the top| |v outside the top|
  *      <= sum over the top of q_i v_i + |q| |v outside the top|
  *
  * in the integers of the quantized vectors, where the search computes its
  * scores.  The error vectors hash about seventy features into 256 signed
- * buckets and their six heaviest hold most of their squared length, so a
- * query leaves nearly every record under its threshold by this bound
- * alone: of 75,000 signatures of bench/scale.sh, 0.2% reach it at 0.80,
- * the lowest threshold a recording searches with.  |q| and not |q outside
- * the record's top| (a square root a record): six products and a few
- * float operations are all a record costs (bench/match.sh: a search of
- * 100,000 signatures ... faster than scoring them all).
+ * buckets and their eight heaviest hold most of their squared length, so
+ * a query leaves nearly every record under its threshold by the last,
+ * cheap bound alone (eight products and a few float operations a record:
+ * of 75,000 signatures of bench/scale.sh, 0.06% reach 0.80, the
+ * lowest threshold a recording searches with), and the records it lets
+ * through by the tighter one (a square root each), before any is read
+ * whole: a record read whole is a page of the vector file touched, which
+ * costs more than the sketches of a thousand records.
  *
  * The sketch file is derived from the vector file and never trusted beyond
  * it: its header names the vector file it describes (device and inode),
