@@ -874,9 +874,12 @@ size_t callus_vecindex_search_keep(const callus_vecindex *vi, const float *q, fl
 
 		/* a record whose bound is under what it would need, for the
 		 * k best and for the kept, is not read */
-		if (r < vi->sk.count && (vi_sketch_bound(&vi->sk.recs[r], &vq) < lo ||
-					 vi_sketch_bound_tight(&vi->sk.recs[r], &vq) < lo))
-			continue;
+		if (r < vi->sk.count) {
+			double b = vi_sketch_bound(&vi->sk.recs[r], &vq);
+
+			if (b < lo || vi_sketch_bound_tight(&vi->sk.recs[r], &vq, b) < lo)
+				continue;
+		}
 		score = score_of(vi, r, &vq, qscale);
 		if (nkeep && score >= keep_min) {
 			if (*nkeep < keep_cap)

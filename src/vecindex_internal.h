@@ -165,30 +165,27 @@ static inline double vi_sketch_bound(const vi_sketch_rec *s, const vi_query *q)
 }
 
 /*
- * The same bound, tighter, for the records vi_sketch_bound lets through:
- * a record read whole costs a page of the vector file where its sketch
- * costs 40 bytes.  The query outside the top is what its components there
- * leave of |q| (those the record weighs nothing at, filler included, are
- * left outside: the bound is then looser, never wrong).
+ * The same bound, tighter, for the records vi_sketch_bound (which gave
+ * bound) lets through: a record read whole costs a page of the vector
+ * file where its sketch costs 40 bytes.  It takes off what |q| exceeds
+ * the query outside the top by: what the query's components there leave
+ * of |q| (those the record weighs nothing at, filler included, are left
+ * outside: the bound is then looser, never wrong).
  */
-static inline double vi_sketch_bound_tight(const vi_sketch_rec *s, const vi_query *q)
+static inline double vi_sketch_bound_tight(const vi_sketch_rec *s, const vi_query *q,
+					   double bound)
 {
-	int32_t part = 0, top = 0;
-	unsigned any = 0;
+	int32_t top = 0;
 
-	for (int t = 0; t < VI_SKETCH_TOP; t++)
-		any |= s->dim[t];
-	if (any > q->mask)
-		return HUGE_VAL;
+	if (bound == HUGE_VAL)
+		return bound; /* damaged: its components are not to be read */
 	for (int t = 0; t < VI_SKETCH_TOP; t++) {
 		int32_t x = q->table[s->dim[t]];
 
-		part += x * s->v[t];
 		top += s->v[t] ? x * x : 0;
 	}
-	return ((double)part +
-		sqrt((double)(q->n2 > top ? q->n2 - top : 0)) * fabs((double)s->rest)) *
-	       (double)s->scale;
+	return bound - (q->norm - sqrt((double)(q->n2 > top ? q->n2 - top : 0))) *
+			       fabs((double)s->rest) * (double)s->scale;
 }
 
 /*

@@ -945,7 +945,7 @@ static void sketch_bound_holds_and_is_tight(void **state)
 		q.norm = root((double)qn2);
 		for (size_t j = 0; j < got; j++) {
 			const vi_sketch_rec *r = &sk[m[j].id - 1];
-			double b = vi_sketch_bound(r, &q), bt = vi_sketch_bound_tight(r, &q);
+			double b = vi_sketch_bound(r, &q), bt = vi_sketch_bound_tight(r, &q, b);
 			double floor = vi_bound_floor(m[j].score, qs);
 
 			assert_true(r->id == m[j].id);
