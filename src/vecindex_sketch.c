@@ -84,14 +84,13 @@ static int any_above(const int8_t *v, int floor)
 static void sketch_of(vi_sketch_rec *s, const unsigned char *rec, size_t dim)
 {
 	const int8_t *v = (const int8_t *)(rec + 12);
-	int32_t total = 0, top = 0;
+	int32_t total = vi_dot_i8(v, v, dim), top = 0;
 	double rest;
 	int n = 0, floor = -1;
 
 	memset(s, 0, sizeof(*s));
 	memcpy(&s->id, rec, 8);
 	memcpy(&s->scale, rec + 8, 4);
-	total = vi_dot_i8(v, v, (size_t)dim);
 	/* insertion into the top, heaviest first, the lower component first
 	 * among equals: deterministic.  Most components are no heavier than
 	 * the top's lightest (floor, once it is full): a look at 16 at once. */
