@@ -34,8 +34,8 @@
  * there (madvise MADV_HUGEPAGE: one fault where 512 pages of 4 KB took
  * one each).  A failing hook at 100,000 signatures reads 500 pages of
  * the store into memory from here; on this project's virtual machines a
- * page's first touch costs 12 microseconds, 2 MB in a huge page 0.16 ms
- * (docs/scale.md).  Where huge pages are off, the same chunk in 4 KB
+ * page's first touch costs 10 microseconds, 2 MB in a huge page 0.05 ms
+ * (bench/pagefault.sh).  Where huge pages are off, the same chunk in 4 KB
  * pages: as before, only fewer mallocs. */
 #define SM_CHUNK (2u * 1024u * 1024u)
 

@@ -19,9 +19,9 @@
  * scores.  The error vectors hash about seventy features into 256 signed
  * buckets and their eight heaviest hold most of their squared length, so
  * a query leaves nearly every record under its threshold by the last,
- * cheap bound alone (eight products and a few float operations a record:
- * of 75,000 signatures of bench/scale.sh, 0.06% reach 0.80, the
- * lowest threshold a recording searches with), and the records it lets
+ * cheap bound alone (eight products and a few float operations a record,
+ * even at 0.80, the lowest threshold a recording searches with), and the
+ * records it lets
  * through by the tighter one (a square root each), before any is read
  * whole: a record read whole is a page of the vector file touched, which
  * costs more than the sketches of a thousand records.

@@ -1,0 +1,18 @@
+#!/bin/sh
+# bench/pagefault.sh - what a first touch of memory costs here, the reason
+# cli/sqlmem.c asks for huge pages (docs/scale.md, the fifteenth pass):
+# 2 MB touched a page at a time (the baseline), with MAP_POPULATE, and in
+# one huge page; and whether the kernel has them (where it does not, the
+# third way is the first).
+# Usage: bench/pagefault.sh [N]   (default 50 runs a way)
+set -eu
+repo=$(cd "$(dirname "$0")/.." && pwd)
+n=${1:-50}
+work=$(mktemp -d "${TMPDIR:-/tmp}/callus-pagefault.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cc -O2 -Wall -Wextra -Werror -o "$work/pagefault" "$repo/bench/pagefault.c"
+echo "| what | how | min ms | median ms | max ms |"
+echo "|:---|:---|---:|---:|---:|"
+"$work/pagefault" "$n"
+echo
+echo "transparent huge pages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)"
