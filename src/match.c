@@ -102,24 +102,25 @@ static int list_add(match_list *l, const char *id, double sim, double ctx, callu
 static int consider(match_list *l, sqlite3_stmt *st, const callus_signature *q, double sim,
 		    callus_match_how how, double general_min)
 {
-	callus_signature g;
+	/* the columns of CALLUS_MATCH_SIGNATURE_COLUMNS it needs: not the
+	 * whole signature, whose pattern a row mostly makes again */
+	const char *id = (const char *)sqlite3_column_text(st, 0);
+	const char *etype = (const char *)sqlite3_column_text(st, 1);
+	const char *tool = (const char *)sqlite3_column_text(st, 6);
 	const char *fq = framework_of(&q->context_patterns), *fg;
-	int sq;
+	callus_strlist ctx = CALLUS_STRLIST_INIT;
+	int sq = SQLITE_OK;
 
-	if ((sq = callus_match_read_signature(st, 0, &g)) != SQLITE_OK)
-		return sq;
 	if (how == CALLUS_MATCH_VECTOR && sim < general_min &&
-	    !(callus_error_type_is_rule(q->error_type) && g.error_type &&
-	      !strcmp(q->error_type, g.error_type))) {
-		callus_signature_release(&g);
+	    !(callus_error_type_is_rule(q->error_type) && etype && !strcmp(q->error_type, etype)))
 		return SQLITE_OK;
-	}
-	fg = framework_of(&g.context_patterns);
-	if (!fq || !fg || !strcmp(fq, fg) || !strcmp(q->tool ? q->tool : "", g.tool))
-		sq = list_add(l, g.id, sim,
-			      callus_match_context_score(&q->context_patterns, &g.context_patterns),
-			      how);
-	callus_signature_release(&g);
+	if (callus_sql_json_strlist(&ctx, (const char *)sqlite3_column_text(st, 4)) < 0)
+		return SQLITE_NOMEM;
+	fg = framework_of(&ctx);
+	if (!fq || !fg || !strcmp(fq, fg) || !strcmp(q->tool ? q->tool : "", tool ? tool : ""))
+		sq = list_add(l, id ? id : "", sim,
+			      callus_match_context_score(&q->context_patterns, &ctx), how);
+	callus_strlist_release(&ctx);
 	return sq;
 }
 
