@@ -47,7 +47,8 @@ int callus_learn_prepare(learn_run *r, sqlite3_stmt **st, const char *sql)
 	return sqlite3_prepare_v2(callus_store_db(r->s), sql, -1, st, NULL);
 }
 
-int callus_learn_prune_hours(const callus_learn_opts *o)
+/* [learn] prune_hours, or its default. */
+static int prune_hours(const callus_learn_opts *o)
 {
 	return o->prune_hours > 0 ? o->prune_hours : CALLUS_LEARN_PRUNE_HOURS;
 }
@@ -427,7 +428,7 @@ static int learn(callus_store *s, const callus_learn_opts *o, const callus_learn
 		return callus_error_set(err, CALLUS_EINVAL, "learning needs a redactor");
 	if (!(r.now = o->now ? strdup(o->now) : callus_now_iso8601()) ||
 	    !(r.idle_since = callus_sql_time_before(r.now,
-						    (int64_t)callus_learn_prune_hours(o) * 3600))) {
+						    (int64_t)prune_hours(o) * 3600))) {
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}

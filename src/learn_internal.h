@@ -60,9 +60,6 @@ typedef struct learn_run {
 /* Prepare sql on the run's store.  An SQLite result code. */
 int callus_learn_prepare(learn_run *r, sqlite3_stmt **st, const char *sql);
 
-/* [learn] prune_hours, or its default. */
-int callus_learn_prune_hours(const callus_learn_opts *o);
-
 /* Whether the signature sig is one of the run's errors. */
 int callus_learn_in_run(const learn_run *r, const char *sig);
 

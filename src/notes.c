@@ -608,8 +608,7 @@ static char *title_of(const char *tool, const char *message)
 static int create_note(callus_store *s, const fix *f, const char *now, char **id)
 {
 	sqlite3_stmt *st = NULL;
-	char nid[CALLUS_NOTE_ID_LEN + 1], *title = NULL, *example = NULL;
-	const char *kept;
+	char nid[CALLUS_NOTE_ID_LEN + 1], *example = NULL;
 	int sq;
 
 	snprintf(nid, sizeof(nid), "%s", f->signature_id);
@@ -622,8 +621,7 @@ static int create_note(callus_store *s, const fix *f, const char *now, char **id
 		*id = NULL;
 		return SQLITE_OK;
 	}
-	if (!(title = title_of(f->tool, f->original)) || !(example = first_line(f->original, 500)) ||
-	    callus_notes_title_kept(title, f->tool, example, &kept) < 0) {
+	if (!(example = first_line(f->original, 500))) {
 		sq = SQLITE_NOMEM;
 		goto out;
 	}
@@ -642,7 +640,9 @@ static int create_note(callus_store *s, const fix *f, const char *now, char **id
 	callus_sql_bind_text(st, 4, f->tool);
 	callus_sql_bind_text(st, 5, f->error_type);
 	callus_sql_bind_text(st, 6, f->framework);
-	callus_sql_bind_text(st, 7, kept);
+	/* its title the one its tool and example make: kept as none
+	 * (callus_note_title) */
+	callus_sql_bind_text(st, 7, "");
 	callus_sql_bind_text(st, 8, example);
 	callus_sql_bind_text(st, 9, f->session);
 	callus_sql_bind_text(st, 10, now);
@@ -650,7 +650,6 @@ static int create_note(callus_store *s, const fix *f, const char *now, char **id
 		sq = (*id = strdup(nid)) ? SQLITE_OK : SQLITE_NOMEM;
 out:
 	sqlite3_finalize(st);
-	free(title);
 	free(example);
 	return sq;
 }

@@ -227,13 +227,6 @@ static size_t match_tmp(const char *s, size_t len)
 #define PH_NUM "(?#num)[-+]?[0-9.]+"
 #define QUOTED "(?#str)(?:'[^']*'|\"[^\"]*\"|`[^`]*`|\xe2\x80\x98.*?\xe2\x80\x99)"
 
-/*
- * One piece of a message as its pattern sees it, from s[i]: a run of
- * whitespace (*ph "\\s+"), a variable part (*ph its placeholder), or
- * literal bytes (*ph NULL): one, and the rest of a word it ends (no piece
- * starts inside a word).  Returns where the next piece starts.  The one
- * scan both callus_message_pattern and callus_message_may_match follow.
- */
 /* Where the literal bytes from s[i] end: s[i], and the bytes after it
  * while they continue a word (a byte after a word byte is no token's
  * start) and are no whitespace. */
@@ -244,6 +237,13 @@ static size_t literal_end(const char *s, size_t len, size_t i)
 	return i;
 }
 
+/*
+ * One piece of a message as its pattern sees it, from s[i]: a run of
+ * whitespace (*ph "\\s+"), a variable part (*ph its placeholder), or
+ * literal bytes (*ph NULL): one, and the rest of a word it ends (no piece
+ * starts inside a word).  Returns where the next piece starts.  The one
+ * scan both callus_message_pattern and callus_message_may_match follow.
+ */
 static size_t next_piece(const char *s, size_t len, size_t i, const char **ph)
 {
 	/* a placeholder only starts where a token starts */
