@@ -194,7 +194,7 @@ out:
 typedef struct known {
 	char id[CALLUS_NOTE_ID_LEN + 1];
 	int active;
-	char hash[CALLUS_SHA256_HEX_LEN + 1];
+	char hash[FILE_HASH_LEN + 1];
 	int64_t mtime, size;
 	int seen;              /* its file is in the folder */
 } known;
@@ -447,15 +447,10 @@ static int import_note(sync_run *r, callus_note *n, const char *hash, int64_t mt
 		goto out;
 	}
 	{
-		/* the pattern is the example's: the row keeps none (signature.h) */
-		const char *v[] = { sig, n->error_type, "", example, n->tool, r->now };
+		const char *v[] = { sig, n->error_type, example, n->tool, r->now };
 
 		sq = callus_sql_exec_texts(callus_store_db(r->s),
-					   "INSERT INTO signatures (id, error_type, message_pattern,"
-					   " original, tool, first_seen, last_seen)"
-					   " VALUES (?1, ?2, ?3, ?4, ?5, " CALLUS_SQL_EPOCH("?6") ","
-					   " " CALLUS_SQL_EPOCH("?6") ") ON CONFLICT DO NOTHING",
-					   v, 6);
+					   CALLUS_STORE_INSERT_NOTED_SIGNATURE, v, 5);
 		if (sq != SQLITE_OK)
 			goto out;
 	}

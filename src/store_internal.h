@@ -69,6 +69,15 @@ int64_t callus_store_query_int(callus_store *s, const char *sql);
  * column), which with the keys on would cascade to the rows naming it. */
 int callus_store_migrate(callus_store *s, callus_error *err);
 
+/* The signature a note names, from a notes folder or a team store, when
+ * the store has none: ?1 its id, ?2 error type, ?3 original (the note's
+ * example), ?4 tool, ?5 the time; no pattern kept, its original makes it
+ * (signature.h).  Needs sqlutil.h. */
+#define CALLUS_STORE_INSERT_NOTED_SIGNATURE                                                 \
+	"INSERT INTO signatures (id, error_type, message_pattern, original, tool, first_seen," \
+	" last_seen) VALUES (?1, ?2, '', ?3, ?4, " CALLUS_SQL_EPOCH("?5") ", "                  \
+	CALLUS_SQL_EPOCH("?5") ") ON CONFLICT DO NOTHING"
+
 /* Add m's rows to the metrics table, inside the caller's transaction
  * (store_metrics.c).  An SQLite result code. */
 int callus_store_write_metrics(callus_store *s, const callus_metrics *m);

@@ -295,15 +295,9 @@ static int make_resolution(puller *p, const callus_shared_note *n, const char *n
 		goto out;
 	}
 	{
-		/* the pattern is the example's: the row keeps none (signature.h) */
-		const char *v[] = { n->signature_id, n->error_type, "", example, n->tool, now };
+		const char *v[] = { n->signature_id, n->error_type, example, n->tool, now };
 
-		sq = p_exec(p, 1,
-					   "INSERT INTO signatures (id, error_type, message_pattern,"
-					   " original, tool, first_seen, last_seen)"
-					   " VALUES (?1, ?2, ?3, ?4, ?5, " CALLUS_SQL_EPOCH("?6") ","
-					   " " CALLUS_SQL_EPOCH("?6") ") ON CONFLICT DO NOTHING",
-					   v, 6);
+		sq = p_exec(p, 1, CALLUS_STORE_INSERT_NOTED_SIGNATURE, v, 5);
 		if (sq != SQLITE_OK)
 			goto out;
 	}
