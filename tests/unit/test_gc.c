@@ -385,17 +385,9 @@ static void idle_checks_go_when_no_error_needs_them(void **state)
 	assert_int_equal(count(f, "SELECT count(*) FROM pending_errors p JOIN checks c"
 				  " ON c.id = p.check_id"),
 			 2);
-	/* a pass of the removed check writes no check again */
-	memset(&o, 0, sizeof(o));
-	o.workspace = f->dir;
-	o.check.tool = "gcc";
-	o.check.args = "-c src/c.c";
-	o.check.dir = "";
-	o.session = "s";
-	o.redactor = f->red;
-	o.no_snapshot = 1;
+	/* a pass of the removed check (o is still its options, fail_in's of
+	 * c) writes no check again */
 	assert_int_equal(callus_learn_pass(f->s, &o, &lr, NULL), 0);
-	assert_int_equal(lr.nfixed, 0);
 	callus_learn_result_release(&lr);
 	assert_int_equal(count(f, "SELECT count(*) FROM checks"), 2);
 	callus_signature_release(&a);
@@ -521,7 +513,7 @@ static void old_vector_forms_migrate_to_the_smallest(void **state)
 	callus_signature a, b;
 	char sa[65], sb[65], *stored, *after;
 	uint8_t dense[CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM)], blob[sizeof(dense)],
-		pairs[sizeof(dense)];
+		second[sizeof(dense)], pairs[sizeof(dense)];
 	float va[CALLUS_EMBED_DIM], vb[CALLUS_EMBED_DIM];
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
@@ -546,10 +538,13 @@ static void old_vector_forms_migrate_to_the_smallest(void **state)
 	assert_int_equal(callus_vecindex_unpack(vb, CALLUS_EMBED_DIM, dense, sizeof(dense)), 0);
 	assert_memory_equal(va, vb, sizeof(va));
 	n = blob_of(f, "SELECT vector FROM signature_vectors ORDER BY sig DESC", blob, sizeof(blob));
-	dense_of(blob, n, pairs);
+	/* pairs written apart from the dense form they are read from: two
+	 * bytes a component would overrun its unread values */
+	dense_of(blob, n, second);
+	memcpy(pairs, second, sizeof(float));
 	for (size_t i = 0; i < CALLUS_EMBED_DIM; i++)
-		if (pairs[sizeof(float) + i])
-			pairs[np++] = (uint8_t)i, pairs[np++] = pairs[sizeof(float) + i];
+		if (second[sizeof(float) + i])
+			pairs[np++] = (uint8_t)i, pairs[np++] = second[sizeof(float) + i];
 	assert_int_equal(callus_vecindex_unpack(vb, CALLUS_EMBED_DIM, pairs, np), 0);
 	assert_int_equal(callus_vecindex_unpack(va, CALLUS_EMBED_DIM, blob, n), 0);
 	assert_memory_equal(va, vb, sizeof(va));
@@ -582,6 +577,16 @@ static void old_vector_forms_migrate_to_the_smallest(void **state)
 	free(stored);
 	callus_signature_release(&a);
 	callus_signature_release(&b);
+}
+
+/* The signature id as a reader gets it has the pattern want. */
+static void assert_pattern_read(fixture *f, const char *id, const char *want)
+{
+	callus_signature got;
+
+	assert_int_equal(callus_match_get_signature(f->s, id, &got, NULL), 0);
+	assert_string_equal(got.message_pattern, want);
+	callus_signature_release(&got);
 }
 
 /*
@@ -620,12 +625,8 @@ static void schema_19_keeps_a_pattern_once(void **state)
 	snprintf(q, sizeof(q), "SELECT length(message_pattern) FROM signatures WHERE id = '%s'",
 		 a.id);
 	assert_int_equal(count(f, q), 0);
-	assert_int_equal(callus_match_get_signature(f->s, a.id, &got, NULL), 0);
-	assert_string_equal(got.message_pattern, a.message_pattern);
-	callus_signature_release(&got);
-	assert_int_equal(callus_match_get_signature(f->s, b.id, &got, NULL), 0);
-	assert_string_equal(got.message_pattern, other);
-	callus_signature_release(&got);
+	assert_pattern_read(f, a.id, a.message_pattern);
+	assert_pattern_read(f, b.id, other);
 	callus_signature_release(&a);
 	callus_signature_release(&b);
 }
