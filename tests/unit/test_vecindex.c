@@ -774,6 +774,11 @@ static void store_form_round_trips(void **state)
 	conv[sizeof(float) + 31] |= 0x80; /* bit 255, past 250: 41 bits, 41 values */
 	conv[n - 1] = 5;
 	assert_int_equal(callus_vecindex_unpack(a, 250, conv, n), CALLUS_EINVAL);
+	/* odd lengths too short for the bitmap, and a mask form of more
+	 * dimensions than the sparse forms take */
+	assert_int_equal(callus_vecindex_unpack(a, 250, store, 5), CALLUS_EINVAL);
+	assert_int_equal(callus_vecindex_unpack(a, 250, store, sizeof(float) + 31), CALLUS_EINVAL);
+	assert_int_equal(callus_vecindex_unpack(a, 300, store, n), CALLUS_EINVAL);
 }
 
 /* The portable dot product (the search's where there is no SSE2) against a
@@ -975,6 +980,30 @@ static void sketch_bound_holds_and_is_tight(void **state)
 	assert_true(worst_self < 1e-4);
 }
 
+/* An open descriptor of path holding its exclusive lock, as a writer
+ * holds it (closing it lets go). */
+static int lock_ex(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+
+	assert_true(fd >= 0);
+	assert_int_equal(flock(fd, LOCK_EX), 0);
+	return fd;
+}
+
+/* The header of the sketch file sk: its version and the inode it names. */
+static void sketch_header(const char *sk, uint32_t *version, int64_t *ino)
+{
+	unsigned char hdr[SKETCH_HEADER];
+	int fd = open(sk, O_RDONLY);
+
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, hdr, sizeof(hdr), 0), (ssize_t)sizeof(hdr));
+	close(fd);
+	memcpy(version, hdr + 8, sizeof(*version));
+	memcpy(ino, hdr + 32, sizeof(*ino));
+}
+
 /* Every search of the file at path equals the same search without its
  * sketch file (moved away, then back): the bound skips only records that
  * could not be found. */
@@ -991,9 +1020,7 @@ static void assert_same_as_unsketched(const char *path, const float *vecs, size_
 	assert_int_equal(rename(sk.ptr, moved.ptr), 0);
 	/* under the file's lock, as a writer holds it: a reader that found no
 	 * sketch would make one */
-	lockfd = open(path, O_RDONLY);
-	assert_true(lockfd >= 0);
-	assert_int_equal(flock(lockfd, LOCK_EX), 0);
+	lockfd = lock_ex(path);
 	without = open_ok(path, MODEL, DIM, NULL);
 	close(lockfd);
 	assert_int_equal(access(sk.ptr, F_OK), -1);
@@ -1168,21 +1195,22 @@ static void copy_in_place(const char *path)
 	callus_buf_release(&tmp);
 }
 
-/* A reader that finds a file of many records without its sketches (a
- * copied store: the sketch names the inode it was made for) makes them,
- * unless a writer holds the file's lock; a few missing it leaves to the
- * next append. */
+/* A reader that finds VI_SKETCH_REPAIR (256) or more records of a file
+ * without their sketches (a copied store: the sketch names the inode it
+ * was made for; a sketch of another version) makes them, unless a writer
+ * holds the file's lock; fewer missing (a crash before an append's sync)
+ * it leaves to the next append. */
 static void reader_makes_missing_sketches(void **state)
 {
 	struct fixture *f = *state;
 	enum { N = 400, SKETCH_REC = sizeof(vi_sketch_rec) };
 	static float vecs[N * DIM];
-	unsigned char hdr[SKETCH_HEADER];
 	int64_t ids[N], ino;
+	uint32_t version, old = 1;
 	callus_buf sk = CALLUS_BUF_INIT;
 	callus_vecindex *vi;
 	struct stat st;
-	int fd, lockfd;
+	int fd;
 
 	assert_int_equal(callus_buf_printf(&sk, "%s.sketch", f->path.ptr), 0);
 	clustered(vecs, ids, N);
@@ -1190,34 +1218,39 @@ static void reader_makes_missing_sketches(void **state)
 	copy_in_place(f->path.ptr);
 	assert_int_equal(stat(f->path.ptr, &st), 0);
 	/* a writer holds the lock: left to it */
-	lockfd = open(f->path.ptr, O_RDONLY);
-	assert_true(lockfd >= 0);
-	assert_int_equal(flock(lockfd, LOCK_EX), 0);
+	fd = lock_ex(f->path.ptr);
 	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
 	callus_vecindex_close(vi);
-	close(lockfd);
-	fd = open(sk.ptr, O_RDONLY);
-	assert_true(fd >= 0);
-	assert_int_equal(pread(fd, hdr, sizeof(hdr), 0), (ssize_t)sizeof(hdr));
 	close(fd);
-	memcpy(&ino, hdr + 32, sizeof(ino));
+	sketch_header(sk.ptr, &version, &ino);
 	assert_true(ino != (int64_t)st.st_ino);
 	/* none: the reader makes them, for this file */
 	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
 	callus_vecindex_close(vi);
 	assert_int_equal(file_size(sk.ptr), SKETCH_HEADER + N * SKETCH_REC);
-	fd = open(sk.ptr, O_RDONLY);
-	assert_true(fd >= 0);
-	assert_int_equal(pread(fd, hdr, sizeof(hdr), 0), (ssize_t)sizeof(hdr));
-	close(fd);
-	memcpy(&ino, hdr + 32, sizeof(ino));
+	sketch_header(sk.ptr, &version, &ino);
 	assert_true(ino == (int64_t)st.st_ino);
 	assert_same_as_unsketched(f->path.ptr, vecs, N);
-	/* the last 100 missing (a crash before the append's sync): left */
-	assert_int_equal(truncate(sk.ptr, SKETCH_HEADER + (N - 100) * SKETCH_REC), 0);
+	/* a sketch of version 1 (its rest a square, not a length): made again */
+	fd = open(sk.ptr, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, &old, sizeof(old), 8), (ssize_t)sizeof(old));
+	close(fd);
 	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
 	callus_vecindex_close(vi);
-	assert_int_equal(file_size(sk.ptr), SKETCH_HEADER + (N - 100) * SKETCH_REC);
+	sketch_header(sk.ptr, &version, &ino);
+	assert_true(version == 2);
+	assert_int_equal(file_size(sk.ptr), SKETCH_HEADER + N * SKETCH_REC);
+	assert_same_as_unsketched(f->path.ptr, vecs, N);
+	/* 255 missing: left; 256: made */
+	assert_int_equal(truncate(sk.ptr, SKETCH_HEADER + (N - 255) * SKETCH_REC), 0);
+	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
+	callus_vecindex_close(vi);
+	assert_int_equal(file_size(sk.ptr), SKETCH_HEADER + (N - 255) * SKETCH_REC);
+	assert_int_equal(truncate(sk.ptr, SKETCH_HEADER + (N - 256) * SKETCH_REC), 0);
+	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
+	callus_vecindex_close(vi);
+	assert_int_equal(file_size(sk.ptr), SKETCH_HEADER + N * SKETCH_REC);
 	callus_buf_release(&sk);
 }
 
