@@ -41,7 +41,8 @@ static int setup_group(void **state)
 	return sqlite3_initialize() == SQLITE_OK ? 0 : -1;
 }
 
-/* Sizes on each side of the classes' limit (8 KB), a page and a chunk. */
+/* Sizes on each side of the classes' limit (8 KB) and a page, and blocks
+ * well past the limit (malloc's). */
 static const int sizes[] = { 1,    7,    8,    15,    16,    17,    31,    32,    100,
 			     255,  1024, 1025, 4096,  4400,  8176,  8177,  8192,  8193,
 			     8208, 65000, 65536, 70000, 200000 };
@@ -71,6 +72,30 @@ static void blocks_are_aligned_sized_and_apart(void **state)
 				assert_int_equal(b[k], (r * 31 + (int)i) & 0xff);
 			sqlite3_free(p[r][i]);
 		}
+}
+
+/* Blocks of the largest class over three chunks (2 MB each): each inside
+ * one chunk (a chunk is aligned to its size, so no block crosses a 2 MB
+ * boundary), and each keeps what was written to it. */
+static void blocks_fill_several_chunks(void **state)
+{
+	enum { SIZE = 8176, N = 3 * (2 << 20) / 8192 };
+	static unsigned char *p[N];
+
+	(void)state;
+	for (size_t i = 0; i < N; i++) {
+		p[i] = sqlite3_malloc(SIZE);
+		assert_non_null(p[i]);
+		memset(p[i], (int)(i % 251), SIZE);
+		if (installed)
+			assert_true((uintptr_t)p[i] >> 21 == ((uintptr_t)p[i] + SIZE - 1) >> 21);
+	}
+	for (size_t i = 0; i < N; i++) {
+		assert_int_equal(p[i][0], i % 251);
+		assert_int_equal(p[i][SIZE - 1], i % 251);
+	}
+	for (size_t i = 0; i < N; i++)
+		sqlite3_free(p[i]);
 }
 
 static void freed_blocks_are_reused(void **state)
@@ -157,6 +182,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(blocks_are_aligned_sized_and_apart),
+		cmocka_unit_test(blocks_fill_several_chunks),
 		cmocka_unit_test(freed_blocks_are_reused),
 		cmocka_unit_test(realloc_keeps_contents),
 		cmocka_unit_test(a_database_works_on_it),
