@@ -736,9 +736,12 @@ static void an_old_store_migrates_packed_and_counted(void **state)
 			   " FROM (SELECT * FROM run_errors WHERE signature_id IS NOT NULL"
 			   "  ORDER BY rowid)");
 	suggestions = count(f, "SELECT count(*) FROM suggestions");
+	/* a time no reader can read becomes 0, the epoch: older than any */
+	sql(f, "UPDATE signatures SET last_seen = 'yesterday-ish'"
+	       " WHERE rowid = (SELECT min(rowid) FROM signatures)");
 	seen = text_of(f, "SELECT group_concat(rowid || ' ' || id || ' ' || unixepoch(first_seen)"
-			  " || ' ' || unixepoch(last_seen), ',') FROM (SELECT rowid, * FROM signatures"
-			  " ORDER BY rowid)");
+			  " || ' ' || coalesce(unixepoch(last_seen), 0), ',') FROM"
+			  " (SELECT rowid, * FROM signatures ORDER BY rowid)");
 	assert_int_equal(count(f, "SELECT count(*) FROM pending_errors"), 2);
 	assert_true(suggestions > 0);
 	assert_int_equal(callus_store_open(&s, f->path, 5000, NULL), 0);
@@ -784,6 +787,7 @@ static void an_old_store_migrates_packed_and_counted(void **state)
 	free(after);
 	assert_int_equal(count(f, "SELECT count(*) FROM signatures WHERE typeof(first_seen) <>"
 				  " 'integer' OR typeof(last_seen) <> 'integer' OR sig <> rowid"), 0);
+	assert_int_equal(count(f, "SELECT last_seen FROM signatures ORDER BY sig LIMIT 1"), 0);
 	assert_int_equal(count(f, "SELECT count(*) FROM sqlite_schema WHERE type = 'trigger'"
 				  " AND tbl_name = 'signatures'"), 4);
 	free(seen);
