@@ -348,16 +348,14 @@ test_info() {
 # Links tests/tools/node_modules into $1/node_modules entry by entry, so that
 # what tools write there (vitest's cache) stays in the test's directory.
 _e2e_link_tools() {
-	local src=$REPO/tests/tools/node_modules e
+	local src=$REPO/tests/tools/node_modules
 	if [ ! -d "$src" ]; then
 		echo "# setup_fixture: $src missing (scripts/install-test-tools.sh)" >&2
 		return 0
 	fi
-	mkdir -p "$1/node_modules" || return 1
-	for e in "$src"/* "$src"/.bin; do
-		[ -e "$e" ] || continue
-		ln -s "$e" "$1/node_modules/" || return 1
-	done
+	# one ln for all of them: a process per entry (nearly 500) made this
+	# a tenth of the end-to-end tests' CPU time
+	mkdir -p "$1/node_modules" && ln -s "$src"/* "$src"/.bin "$1/node_modules/"
 }
 
 # setup_fixture NAME [DIR]: copies tests/fixtures/NAME to DIR (default NAME,
