@@ -16,6 +16,8 @@
 #   - `callus status`;
 #   - `callus gc` (nothing old to remove: the sweep of .lessons/ and the
 #     count; 3 runs);
+#   - `callus --version`, the baseline: what any start of the binary costs
+#     on this machine (exec, loading, exit), which no store size changes;
 # bench/proctime gives per-process CPU time (user + system, from wait4):
 # min / median / max ms.  Then the store: bytes of .callus/callus.db (after
 # the gc and a checkpoint) per signature, those of its pages in use (SQLite's
@@ -125,8 +127,8 @@ row() {
 	fi
 }
 
-echo "| recordings | lessons | signatures | failing hook | failing hook, no snapshot | passing check | callus suggest | callus status | callus gc | store bytes per signature | in pages used | .lessons/ files |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| recordings | lessons | signatures | failing hook | failing hook, no snapshot | passing check | callus suggest | callus status | callus gc | callus --version | store bytes per signature | in pages used | .lessons/ files |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 have=0
 for size in $sizes; do
 	start=$(date +%s)
@@ -192,6 +194,9 @@ for size in $sizes; do
 		row suggest "$work/suggest.txt" suggest --command "gcc -c src/d0/f0.c"
 		row status /dev/null status
 		n=3 row gc /dev/null gc
+		# the baseline: a start that opens nothing, what the machine
+		# charges any process of this binary (exec, loading, exit)
+		row start /dev/null --version
 	)
 	sqlite3 .callus/callus.db 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
 	nl=$(sqlite3 .callus/callus.db 'SELECT count(*) FROM lessons')
@@ -201,6 +206,6 @@ for size in $sizes; do
 	used=$(sqlite3 .callus/callus.db 'SELECT sum(pgsize) FROM dbstat')
 	files=$(find .lessons -name '*.md' | wc -l)
 	set -- $line
-	printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n" "$size" "$nl" "$ns" \
-		"$2" "$4" "$6" "$8" "${10}" "${12}" $((bytes / ns)) $((used / ns)) "$files"
+	printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n" "$size" "$nl" "$ns" \
+		"$2" "$4" "$6" "$8" "${10}" "${12}" "${14}" $((bytes / ns)) $((used / ns)) "$files"
 done
