@@ -43,6 +43,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define VI_HEADER_SIZE 80u
 #define VI_SKETCH_TOP 8
@@ -145,22 +148,82 @@ typedef struct vi_query {
  * vi_sketch_bound_tight has |q outside the record's top|.  A sketch
  * naming a component past the table (damaged) bounds nothing.
  */
-static inline double vi_sketch_bound(const vi_sketch_rec *s, const vi_query *q)
+/*
+ * The sum over the record's top of the query's component times the
+ * record's, into *part: 0, or -1 when the sketch names a component past
+ * the query's table (damaged).  One element at a time: the form for
+ * machines without SSE2, and the reference the unit tests hold
+ * vi_sketch_part to.
+ */
+static inline int vi_sketch_part_scalar(const vi_sketch_rec *s, const vi_query *q, int32_t *part)
 {
-	int32_t part = 0;
+	int32_t sum = 0;
 	unsigned any = 0;
 
-	/* every record of a search comes here: unrolled (gcc does not
-	 * expand a macro in the pragma, hence the assertion) */
+	/* unrolled (gcc does not expand a macro in the pragma, hence the
+	 * assertion) */
 	_Static_assert(VI_SKETCH_TOP == 8, "the unroll pragma names VI_SKETCH_TOP");
 #pragma GCC unroll 8
 	for (int t = 0; t < VI_SKETCH_TOP; t++)
 		any |= s->dim[t];
 	if (any > q->mask)
-		return HUGE_VAL;
+		return -1;
 #pragma GCC unroll 8
 	for (int t = 0; t < VI_SKETCH_TOP; t++)
-		part += q->table[s->dim[t]] * s->v[t];
+		sum += q->table[s->dim[t]] * s->v[t];
+	*part = sum;
+	return 0;
+}
+
+#ifdef __SSE2__
+/*
+ * The same with SSE2, for every record of every search: the eight
+ * components tested against the table in one comparison, the query's
+ * eight gathered into 16-bit lanes and multiplied with the record's in
+ * one pmaddwd (|q_i v_i| <= 127 * 128: a pair's sum fits its 32-bit
+ * lane).  Half the instructions of the scalar form, which gcc -O2 leaves
+ * scalar: at 100,000 recordings the search's bound runs 68,000 times.
+ */
+static inline int vi_sketch_part(const vi_sketch_rec *s, const vi_query *q, int32_t *part)
+{
+	const __m128i zero = _mm_setzero_si128();
+	__m128i d = _mm_loadu_si128((const __m128i *)(const void *)s->dim);
+	__m128i past = _mm_and_si128(d, _mm_set1_epi16((short)(uint16_t)~q->mask));
+	__m128i v = _mm_loadl_epi64((const __m128i *)(const void *)s->v);
+	__m128i qv = zero, sum;
+
+	if (_mm_movemask_epi8(_mm_cmpeq_epi16(past, zero)) != 0xffff)
+		return -1;
+	qv = _mm_insert_epi16(qv, q->table[_mm_extract_epi16(d, 0)], 0);
+	qv = _mm_insert_epi16(qv, q->table[_mm_extract_epi16(d, 1)], 1);
+	qv = _mm_insert_epi16(qv, q->table[_mm_extract_epi16(d, 2)], 2);
+	qv = _mm_insert_epi16(qv, q->table[_mm_extract_epi16(d, 3)], 3);
+	qv = _mm_insert_epi16(qv, q->table[_mm_extract_epi16(d, 4)], 4);
+	qv = _mm_insert_epi16(qv, q->table[_mm_extract_epi16(d, 5)], 5);
+	qv = _mm_insert_epi16(qv, q->table[_mm_extract_epi16(d, 6)], 6);
+	qv = _mm_insert_epi16(qv, q->table[_mm_extract_epi16(d, 7)], 7);
+	/* each byte twice, shifted back: the record's components
+	 * sign-extended to 16 bits */
+	v = _mm_srai_epi16(_mm_unpacklo_epi8(v, v), 8);
+	sum = _mm_madd_epi16(qv, v);
+	sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, _MM_SHUFFLE(1, 0, 3, 2)));
+	sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, _MM_SHUFFLE(2, 3, 0, 1)));
+	*part = _mm_cvtsi128_si32(sum);
+	return 0;
+}
+#else
+static inline int vi_sketch_part(const vi_sketch_rec *s, const vi_query *q, int32_t *part)
+{
+	return vi_sketch_part_scalar(s, q, part);
+}
+#endif
+
+static inline double vi_sketch_bound(const vi_sketch_rec *s, const vi_query *q)
+{
+	int32_t part;
+
+	if (vi_sketch_part(s, q, &part) < 0)
+		return HUGE_VAL;
 	return ((double)part + q->norm * fabs((double)s->rest)) * (double)s->scale;
 }
 

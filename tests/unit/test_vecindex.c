@@ -810,6 +810,69 @@ static void dot_lanes_exact(void **state)
 	}
 }
 
+/* The bound's part, as every search computes it (with SSE2 where there is),
+ * is the scalar reference's, damaged sketches and all: random sketches and
+ * queries over tables of 1 to 65536 entries, the extremes of both
+ * components, and components just inside and just past each table.  A lane
+ * gathered from the wrong component, a record's -128 read as 128, or a
+ * component past the table let through fails here. */
+static void sketch_part_matches_scalar(void **state)
+{
+	static int8_t table[65536];
+	const unsigned masks[] = { 0, 1, 255, 1023, 65535 };
+	uint64_t x = 88172645463325252ull;
+	size_t damaged = 0, whole = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(table); i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		table[i] = (int8_t)(x & 0xff);
+	}
+	table[0] = -128; /* never in a query, but the lanes must not care */
+	table[1] = 127;
+	for (size_t m = 0; m < sizeof(masks) / sizeof(masks[0]); m++) {
+		vi_query q = { table, masks[m], 0, 1.0 };
+
+		for (int round = 0; round < 4000; round++) {
+			vi_sketch_rec r;
+			int32_t got = 7, want = 11;
+			int rg, rw;
+
+			memset(&r, 0, sizeof(r));
+			for (int t = 0; t < VI_SKETCH_TOP; t++) {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				/* mostly inside the table; one round in eight
+				 * a component up to twice past it */
+				r.dim[t] = (uint16_t)(round % 8 ? (x >> 16) & masks[m]
+								: (x >> 16) % (2u * masks[m] + 2));
+				r.v[t] = (int8_t)((x >> 40) & 0xff);
+			}
+			if (round % 5 == 0)
+				r.v[round % VI_SKETCH_TOP] = -128;
+			if (round % 7 == 0)
+				r.dim[round % VI_SKETCH_TOP] = (uint16_t)masks[m];
+			if (round % 11 == 0 && masks[m] < 65535)
+				r.dim[round % VI_SKETCH_TOP] = (uint16_t)(masks[m] + 1);
+			rg = vi_sketch_part(&r, &q, &got);
+			rw = vi_sketch_part_scalar(&r, &q, &want);
+			if (rg != rw || (rw == 0 && got != want))
+				fail_msg("mask %u, round %d: %d (%d), want %d (%d)", masks[m], round,
+					 rg, (int)got, rw, (int)want);
+			if (rw < 0)
+				damaged++;
+			else
+				whole++;
+		}
+	}
+	/* both sides taken, many times over */
+	assert_true(damaged > 1000);
+	assert_true(whole > 10000);
+}
+
 /* A search continued over the records appended since finds what a search
  * of the whole file finds, ties and all; appends keep the file's identity
  * and a rewrite changes it. */
@@ -1271,6 +1334,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(scores_are_exact_dots, setup, teardown),
 		cmocka_unit_test(store_form_round_trips),
 		cmocka_unit_test(dot_lanes_exact),
+		cmocka_unit_test(sketch_part_matches_scalar),
 		cmocka_unit_test_setup_teardown(search_continued, setup, teardown),
 		cmocka_unit_test_setup_teardown(sketch_skips_exactly, setup, teardown),
 		cmocka_unit_test_setup_teardown(sketch_bound_holds_and_is_tight, setup, teardown),
