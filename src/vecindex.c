@@ -869,6 +869,7 @@ size_t callus_vecindex_search_keep(const callus_vecindex *vi, const float *q, fl
 	if (qscale == 0)
 		goto out; /* a zero query is similar to nothing */
 	lo = read_from(min, out, n, k, nkeep != NULL, keep_min, qscale);
+	vi_sketch_prefault(&vi->sk, from, vi->count);
 	for (size_t r = from; r < vi->count; r++) {
 		float score;
 

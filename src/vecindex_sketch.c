@@ -34,6 +34,11 @@
 #define SK_HEADER_SIZE 40u
 /* Records read from the vector file per pread when sketching it. */
 #define SK_CHUNK 256u
+/* Linux's number for it, for C libraries older than the kernels that
+ * have it (5.14) */
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
 
 _Static_assert(sizeof(vi_sketch_rec) == 40, "a sketch record is 40 bytes");
 
@@ -157,9 +162,10 @@ void vi_sketch_map(vi_sketch *sk, const char *path, const struct stat *vst,
 	if (count == 0)
 		goto out;
 	len = SK_HEADER_SIZE + count * sizeof(vi_sketch_rec);
-	/* every sketch is read by a search: mapped at once (one call where
-	 * faults of 16 pages each took one a 64 KB) */
-	m = mmap(NULL, len, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);
+	/* not populated here: a search populates what it scans
+	 * (vi_sketch_prefault), and most opens scan only what was appended
+	 * since another open of the same process scanned the rest */
+	m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
 	if (m == MAP_FAILED)
 		goto out;
 	sk->map = m;
@@ -179,6 +185,20 @@ out:
 	if (fd >= 0)
 		close(fd);
 	callus_buf_release(&p);
+}
+
+void vi_sketch_prefault(const vi_sketch *sk, size_t from, size_t to)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), start, end;
+
+	if (to > sk->count)
+		to = sk->count;
+	if (from >= to || (to - from) * sizeof(vi_sketch_rec) < VI_SKETCH_PREFAULT_MIN)
+		return;
+	start = (uintptr_t)(sk->recs + from) & ~(page - 1);
+	end = (uintptr_t)(sk->recs + to);
+	/* a kernel without it (before 5.14) leaves the faults to the scan */
+	(void)madvise((void *)start, end - start, MADV_POPULATE_READ);
 }
 
 void vi_sketch_unmap(vi_sketch *sk)

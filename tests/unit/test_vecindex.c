@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -1163,6 +1164,104 @@ static void sketch_skips_exactly(void **state)
 
 /* The sketch is used (a sketch saying every record is zero hides them
  * all), and only for the file it names. */
+/* How many of the pages of [p, p + len) this process's page table maps
+ * (/proc/self/pagemap's present bit), -1 where it cannot be read. */
+static long pages_mapped(const void *p, size_t len)
+{
+	long page = sysconf(_SC_PAGESIZE), n = 0;
+	uintptr_t first = (uintptr_t)p / (uintptr_t)page;
+	uintptr_t last = ((uintptr_t)p + len - 1) / (uintptr_t)page;
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	for (uintptr_t v = first; v <= last; v++) {
+		uint64_t e;
+
+		if (pread(fd, &e, sizeof(e), (off_t)(v * sizeof(e))) != (ssize_t)sizeof(e)) {
+			n = -1;
+			break;
+		}
+		n += (long)(e >> 63);
+	}
+	close(fd);
+	return n;
+}
+
+/*
+ * A sketch file is mapped without its pages (most opens scan only what
+ * was appended since another open of the process scanned the rest), and
+ * vi_sketch_prefault maps in the span a search is about to scan, all of
+ * it, in one call: 1.25 MB of sketches, none mapped after vi_sketch_map,
+ * every page of the span after the prefault, none past it.  Skipped where
+ * /proc/self/pagemap or MADV_POPULATE_READ (Linux 5.14) is missing.
+ */
+static void sketch_prefault_maps_the_span(void **state)
+{
+	struct fixture *f = *state;
+	enum { N = 32768, FROM = 4096, TO = 20480 };
+	float *vecs = malloc((size_t)N * DIM * sizeof(*vecs));
+	int64_t *ids = malloc(N * sizeof(*ids));
+	long page = sysconf(_SC_PAGESIZE), span_pages;
+	const unsigned char *span, *span_end;
+	vi_sketch sk;
+	struct stat st;
+	void *probe, *vmap;
+	int fd, can;
+
+	assert_non_null(vecs);
+	assert_non_null(ids);
+	probe = mmap(NULL, (size_t)page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(probe != MAP_FAILED);
+	can = madvise(probe, (size_t)page, 22 /* MADV_POPULATE_READ */) == 0 &&
+	      pages_mapped(probe, (size_t)page) >= 0;
+	munmap(probe, (size_t)page);
+	if (!can) {
+		free(vecs);
+		free(ids);
+		skip();
+	}
+	for (size_t i = 0; i < N; i++) {
+		ids[i] = (int64_t)i + 1;
+		random_vec(vecs + i * DIM, (uint64_t)ids[i]);
+	}
+	assert_int_equal(callus_vecindex_rewrite(f->path.ptr, MODEL, DIM, ids, vecs, N, NULL), 0);
+	free(vecs);
+	free(ids);
+	fd = open(f->path.ptr, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	vmap = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	assert_true(vmap != MAP_FAILED);
+	vi_sketch_map(&sk, f->path.ptr, &st, vmap, N, DIM);
+	assert_int_equal(sk.count, N);
+	/* mapped, not populated: only what the checks of the first, middle
+	 * and last records' ids read (16 pages around each) */
+	assert_true(pages_mapped(sk.recs, N * sizeof(*sk.recs)) <=
+		    (long)(N * sizeof(*sk.recs)) / page / 4);
+
+	/* whole pages inside the span, so that the count does not depend
+	 * on where its ends fall */
+	span = (const unsigned char *)(((uintptr_t)(sk.recs + FROM) + (uintptr_t)page - 1) &
+				       ~((uintptr_t)page - 1));
+	span_end = (const unsigned char *)((uintptr_t)(sk.recs + TO) & ~((uintptr_t)page - 1));
+	span_pages = (long)(span_end - span) / page;
+	vi_sketch_prefault(&sk, FROM, TO);
+	assert_int_equal(pages_mapped(span, (size_t)(span_end - span)), span_pages);
+	/* past the span: still only what the id checks read (the middle
+	 * and last records' pages, fault-around: 16 pages each) */
+	assert_true(pages_mapped(sk.recs + TO + 1024, (N - TO - 2048) * sizeof(*sk.recs)) <= 32);
+
+	/* a span under VI_SKETCH_PREFAULT_MIN is left to its faults */
+	vi_sketch_unmap(&sk);
+	vi_sketch_map(&sk, f->path.ptr, &st, vmap, N, DIM);
+	vi_sketch_prefault(&sk, FROM, FROM + VI_SKETCH_PREFAULT_MIN / sizeof(*sk.recs) - 1);
+	assert_true(pages_mapped(sk.recs + FROM, VI_SKETCH_PREFAULT_MIN) <= 1);
+	vi_sketch_unmap(&sk);
+	munmap(vmap, (size_t)st.st_size);
+	close(fd);
+}
+
 static void sketch_of_another_file_unused(void **state)
 {
 	struct fixture *f = *state;
@@ -1339,6 +1438,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(sketch_skips_exactly, setup, teardown),
 		cmocka_unit_test_setup_teardown(sketch_bound_holds_and_is_tight, setup, teardown),
 		cmocka_unit_test_setup_teardown(sketch_of_another_file_unused, setup, teardown),
+		cmocka_unit_test_setup_teardown(sketch_prefault_maps_the_span, setup, teardown),
 		cmocka_unit_test_setup_teardown(reader_makes_missing_sketches, setup, teardown),
 	};
 
