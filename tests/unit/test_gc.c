@@ -395,6 +395,49 @@ static void idle_checks_go_when_no_error_needs_them(void **state)
 	callus_signature_release(&c);
 }
 
+/* An error closed without a fix to learn from (a flaky failure: the pass
+ * found nothing changed) goes once older than run_days, and its check,
+ * left with no error and idle as long, goes in the same pass; a fixed
+ * error with its resolution stays, however old, and so does its check. */
+static void old_unresolved_errors_go_with_their_idle_check(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, b;
+	callus_learn_opts o;
+	callus_gc_policy p;
+	callus_gc_result r;
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, NULL);
+	record(f, "src/b.c", "unknown type name beta_two used here", &b, NULL);
+	resolve(f, &a, "-c src/a.c");
+	fail_in(f, &b, "-c src/b.c", &o);
+	/* closed as a flaky pass closes it: fixed, no resolution */
+	sql(f, "UPDATE pending_errors SET state = 'fixed', closed_at = last_failure_at"
+	       " WHERE check_id = (SELECT id FROM checks WHERE args = '-c src/b.c')");
+	assert_int_equal(count(f, "SELECT fixed FROM totals"), 2);
+	/* recent: nothing goes */
+	policy(&p);
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.unresolved, 0);
+	assert_int_equal(r.checks, 0);
+	sql(f, "UPDATE pending_errors SET last_failure_at = '2001-01-01T00:00:00.000Z'");
+	sql(f, "UPDATE checks SET last_run_at = '2001-01-01T00:00:00.000Z'");
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.unresolved, 1);
+	assert_int_equal(r.checks, 1);
+	assert_int_equal(count(f, "SELECT count(*) FROM pending_errors WHERE resolution_id IS NULL"), 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM checks WHERE args = '-c src/b.c'"), 0);
+	/* the resolved error and its check stay */
+	assert_int_equal(count(f, "SELECT count(*) FROM pending_errors p JOIN checks c"
+				  " ON c.id = p.check_id WHERE c.args = '-c src/a.c'"
+				  " AND p.resolution_id IS NOT NULL"),
+			 1);
+	assert_int_equal(count(f, "SELECT fixed FROM totals"), 1);
+	assert_int_equal(count(f, "SELECT checks FROM totals"), 1);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+}
+
 static void unused_old_signatures_go_needed_ones_stay(void **state)
 {
 	fixture *f = *state;
@@ -891,6 +934,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(old_runs_go_with_their_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(idle_checks_go_when_no_error_needs_them, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(old_unresolved_errors_go_with_their_idle_check, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(unused_old_signatures_go_needed_ones_stay, setup,
 						teardown),
