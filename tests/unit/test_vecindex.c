@@ -98,6 +98,16 @@ static void normalize(float *v, size_t n)
 		v[i] = (float)(v[i] / s);
 }
 
+/* The next state of a xorshift64 generator (the tests' deterministic
+ * randomness). */
+static uint64_t xorshift(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
 /* A deterministic pseudo-random normalized vector for seed: roughly
  * Gaussian components (a sum of uniforms); every third one sparse, as
  * feature hashing of a short message makes them. */
@@ -108,9 +118,7 @@ static void random_vec(float *v, uint64_t seed)
 	for (size_t i = 0; i < DIM; i++) {
 		double s = 0;
 		for (int j = 0; j < 4; j++) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
+			xorshift(&x);
 			s += (double)(x >> 11) / 9007199254740992.0;
 		}
 		v[i] = (float)(s - 2.0);
@@ -622,9 +630,7 @@ static void scores_are_exact_dots(void **state)
 		callus_vecindex *vi;
 
 		for (size_t i = 0; i < N * dim; i++) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
+			xorshift(&x);
 			/* uniform in [-1, 1), a third of them 0 */
 			vecs[i] = x % 3 == 0 ? 0.0f : (float)((double)(x >> 11) / 4503599627370496.0 - 1.0);
 		}
@@ -710,9 +716,7 @@ static void store_form_round_trips(void **state)
 
 			memset(v, 0, sizeof(v));
 			for (size_t k = 0; k < want; k++) {
-				x ^= x << 13;
-				x ^= x >> 7;
-				x ^= x << 17;
+				xorshift(&x);
 				/* spread over the dimensions, never 0 after quantizing */
 				v[(k * 7919) % dim] = (x & 1 ? -1.0f : 1.0f) * (0.5f + (float)(x % 100) / 100.0f);
 			}
@@ -791,9 +795,7 @@ static void dot_lanes_exact(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(a); i++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
+		xorshift(&x);
 		a[i] = (int8_t)(x & 0xff);
 		b[i] = (int8_t)((x >> 8) & 0xff);
 	}
@@ -826,9 +828,7 @@ static void sketch_part_matches_scalar(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(table); i++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
+		xorshift(&x);
 		table[i] = (int8_t)(x & 0xff);
 	}
 	table[0] = -128; /* never in a query, but the lanes must not care */
@@ -843,9 +843,7 @@ static void sketch_part_matches_scalar(void **state)
 
 			memset(&r, 0, sizeof(r));
 			for (int t = 0; t < VI_SKETCH_TOP; t++) {
-				x ^= x << 13;
-				x ^= x >> 7;
-				x ^= x << 17;
+				xorshift(&x);
 				/* mostly inside the table; one round in eight
 				 * a component up to twice past it */
 				r.dim[t] = (uint16_t)(round % 8 ? (x >> 16) & masks[m]
