@@ -235,7 +235,9 @@ static int gc_signatures(callus_store *s, const callus_gc_policy *p, callus_gc_r
 		free(before);
 		return sq;
 	}
-	if ((sq = sqlite3_prepare_v2(callus_store_db(s),
+	/* every frequency in embed_df, where the removed ones are taken off */
+	if ((sq = callus_match_fold_df(s)) != SQLITE_OK ||
+	    (sq = sqlite3_prepare_v2(callus_store_db(s),
 				     "SELECT " CALLUS_MATCH_SIGNATURE_COLUMNS_G ", EXISTS (SELECT 1"
 				     " FROM signature_vectors v WHERE v.sig = g.rowid AND"
 				     " v.model = '" CALLUS_EMBED_BUILTIN_MODEL "')" SIGNATURE_UNNEEDED

@@ -88,19 +88,26 @@ static int load_idf(callus_store *s, const callus_features *f, callus_idf **out)
 	callus_idf_set_docs(idf, (uint32_t)sqlite3_column_int64(st, 0));
 	sqlite3_finalize(st);
 	st = NULL;
-	if ((sq = sqlite3_prepare_v2(callus_store_db(s), "SELECT df FROM embed_df WHERE feature = ?1",
+	/* the folded count and the recent one (CALLUS_MATCH_DF_FOLD_ROWS) */
+	if ((sq = sqlite3_prepare_v2(callus_store_db(s),
+				     "SELECT coalesce((SELECT df FROM embed_df WHERE feature = ?1), 0)"
+				     " + coalesce((SELECT df FROM embed_df_recent WHERE feature = ?1), 0)",
 				     -1, &st, NULL)) != SQLITE_OK)
 		goto out;
 	for (size_t i = 0; i < f->count; i++) {
+		int64_t df;
+
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, callus_match_feature_key(f->items[i].id));
-		if ((sq = sqlite3_step(st)) == SQLITE_ROW &&
-		    callus_idf_set(idf, f->items[i].id, (uint32_t)sqlite3_column_int64(st, 0)) < 0) {
+		if ((sq = sqlite3_step(st)) != SQLITE_ROW)
+			goto out;
+		/* a feature no document has is left out, as before either
+		 * table held it */
+		df = sqlite3_column_int64(st, 0);
+		if (df > 0 && callus_idf_set(idf, f->items[i].id, (uint32_t)df) < 0) {
 			sq = SQLITE_NOMEM;
 			goto out;
 		}
-		if (sq != SQLITE_ROW && sq != SQLITE_DONE)
-			goto out;
 	}
 	sq = SQLITE_OK;
 	*out = idf;
@@ -163,7 +170,7 @@ static int count_features(callus_store *s, const callus_signature *sig)
 	if (callus_embed_features(&f, sig) < 0)
 		return SQLITE_NOMEM;
 	sq = sqlite3_prepare_v2(callus_store_db(s),
-				"INSERT INTO embed_df (feature, df) VALUES (?1, 1)"
+				"INSERT INTO embed_df_recent (feature, df) VALUES (?1, 1)"
 				" ON CONFLICT (feature) DO UPDATE SET df = df + 1",
 				-1, &st, NULL);
 	for (size_t i = 0; sq == SQLITE_OK && i < f.count; i++) {
@@ -174,6 +181,40 @@ static int count_features(callus_store *s, const callus_signature *sig)
 	}
 	sqlite3_finalize(st);
 	callus_features_release(&f);
+	return sq;
+}
+
+int callus_match_fold_df(callus_store *s)
+{
+	/* in key order: embed_df's pages met once each, left to right; the
+	 * WHERE tells SQLite's parser the upsert from a join's ON */
+	return sqlite3_exec(callus_store_db(s),
+			    "INSERT INTO embed_df (feature, df)"
+			    " SELECT feature, df FROM embed_df_recent WHERE true ORDER BY feature"
+			    " ON CONFLICT (feature) DO UPDATE SET df = df + excluded.df;"
+			    "DELETE FROM embed_df_recent",
+			    NULL, NULL, NULL);
+}
+
+/* Fold the recent frequencies once there are CALLUS_MATCH_DF_FOLD_ROWS:
+ * count(*) of a rowid table reads its leaf pages' cell counts, a few
+ * pages here. */
+static int fold_df_when_full(callus_store *s)
+{
+	sqlite3_stmt *st = NULL;
+	int sq = sqlite3_prepare_v2(callus_store_db(s), "SELECT count(*) FROM embed_df_recent", -1,
+				    &st, NULL);
+
+	if (sq == SQLITE_OK && (sq = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t n = sqlite3_column_int64(st, 0);
+
+		sq = SQLITE_OK;
+		sqlite3_finalize(st);
+		st = NULL;
+		if (n >= CALLUS_MATCH_DF_FOLD_ROWS)
+			sq = callus_match_fold_df(s);
+	}
+	sqlite3_finalize(st);
 	return sq;
 }
 
@@ -387,7 +428,8 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		goto out_nodb;
 	if (all && (sq = sqlite3_exec(callus_store_db(s),
-				      "DELETE FROM embed_df; DELETE FROM signature_vectors",
+				      "DELETE FROM embed_df; DELETE FROM embed_df_recent;"
+				      " DELETE FROM signature_vectors",
 				      NULL, NULL, NULL)) != SQLITE_OK)
 		goto fail;
 	sq = sqlite3_prepare_v2(callus_store_db(s),
@@ -456,6 +498,8 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 		callus_signatures_free(sigs, n);
 		free(rowids);
 	}
+	if (sq == SQLITE_OK)
+		sq = fold_df_when_full(s);
 	/* every queued signature was read in this transaction: indexed,
 	 * linked, or indexed before */
 	if (sq == SQLITE_OK)

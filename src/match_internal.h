@@ -81,6 +81,22 @@ int callus_match_noted_vector_path(callus_buf *out, callus_store *s);
  * frequencies of the indexed signatures).  An SQLite result code. */
 int callus_match_embed(callus_store *s, const callus_signature *sig, float vec[CALLUS_EMBED_DIM]);
 
+/*
+ * The document frequencies a recording adds go to embed_df_recent, a small
+ * table, and are folded into embed_df once it holds this many features: a
+ * new signature's ~70 features fell on as many pages of embed_df (86 of
+ * the 135 a recording wrote at 100,000 recordings), each written to the
+ * WAL and again by its checkpoint, where the small table's few pages take
+ * them all; a fold writes embed_df's pages once for thousands of
+ * features.  A feature's frequency is the sum over both tables.
+ */
+#define CALLUS_MATCH_DF_FOLD_ROWS 4096
+
+/* Fold embed_df_recent into embed_df and empty it, in the caller's
+ * transaction (gc folds before it takes frequencies off).  SQLITE_OK or
+ * SQLite's error. */
+int callus_match_fold_df(callus_store *s);
+
 /* 0.5 + 0.5 x |a & b| / |a | b|: shared context raises a match, none
  * halves it. */
 double callus_match_context_score(const callus_strlist *a, const callus_strlist *b);

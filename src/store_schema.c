@@ -682,6 +682,11 @@ static const char *const migrations[] = {
 	 * example again in most rows */
 	("UPDATE notes SET title = '' WHERE title <> ''"
 	 "  AND title = callus_note_default_title(tool, example);"),
+	/* 24 -> 25: the document frequencies recordings add, kept apart
+	 * until folded into embed_df (CALLUS_MATCH_DF_FOLD_ROWS,
+	 * match_internal.h) */
+	("CREATE TABLE IF NOT EXISTS embed_df_recent (feature INTEGER PRIMARY KEY,"
+	 "  df INTEGER NOT NULL);"),
 };
 _Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,

@@ -30,6 +30,8 @@
 #include "callus/signature.h"
 #include "callus/store.h"
 #include "callus/vecindex.h"
+
+#include "match_internal.h"
 #include "store_internal.h"
 
 typedef struct fixture {
@@ -161,6 +163,12 @@ static void resolve(fixture *f, const callus_signature *g, const char *args)
 	assert_int_equal(r.nfixed, 1);
 	callus_learn_result_release(&r);
 }
+
+/* Every document frequency the store holds: folded and recent
+ * (CALLUS_MATCH_DF_FOLD_ROWS). */
+#define DF_TOTAL                                                                    \
+	"SELECT coalesce((SELECT sum(df) FROM embed_df), 0)"                           \
+	" + coalesce((SELECT sum(df) FROM embed_df_recent), 0)"
 
 static void sql(fixture *f, const char *q)
 {
@@ -453,7 +461,7 @@ static void unused_old_signatures_go_needed_ones_stay(void **state)
 	resolve(f, &a, "-c src/a.c");
 	sql(f, "UPDATE signatures SET last_seen = unixepoch('2001-01-01')");
 	assert_int_equal(count(f, "SELECT n FROM vector_counts"), 2);
-	df_before = count(f, "SELECT sum(df) FROM embed_df");
+	df_before = count(f, DF_TOTAL);
 	policy(&p);
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
 	assert_int_equal(r.signatures, 1);
@@ -464,7 +472,9 @@ static void unused_old_signatures_go_needed_ones_stay(void **state)
 	assert_int_equal(count(f, "SELECT count(*) FROM signature_vectors"), 1);
 	assert_int_equal(count(f, "SELECT n FROM vector_counts"), 1);
 	/* b's features no longer weigh in the IDF */
-	assert_true(count(f, "SELECT sum(df) FROM embed_df") < df_before);
+	assert_true(count(f, DF_TOTAL) < df_before);
+	/* gc folded the recent frequencies before taking b's off */
+	assert_int_equal(count(f, "SELECT count(*) FROM embed_df_recent"), 0);
 	assert_int_equal(count(f, "SELECT count(*) FROM resolutions"), 1);
 	/* the vector file was rewritten without b: a still matches itself */
 	{
@@ -709,6 +719,8 @@ static void schema_22_keys_features_by_32_bits(void **state)
 	long long rows, total;
 
 	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, NULL);
+	/* the frequencies where schema 21 kept them */
+	assert_int_equal(callus_match_fold_df(f->s), SQLITE_OK);
 	rows = count(f, "SELECT count(*) FROM embed_df");
 	total = count(f, "SELECT sum(df) FROM embed_df");
 	assert_true(rows > 5);
@@ -733,6 +745,7 @@ static void schema_22_keys_features_by_32_bits(void **state)
 	assert_int_equal(count(f, "SELECT count(*) FROM embed_df WHERE df >= 2"), 1);
 	callus_signature_release(&a);
 	record(f, "src/b.c", "implicit declaration of function beta_two", &a, NULL);
+	assert_int_equal(callus_match_fold_df(f->s), SQLITE_OK);
 	assert_true(count(f, "SELECT count(*) FROM embed_df WHERE df >= 2") > 1);
 	callus_signature_release(&a);
 }

@@ -325,6 +325,80 @@ static int int_of(fixture *f, const char *q, const char *id)
 	return n;
 }
 
+/* Runs q on the store (a statement list, no rows). */
+static void exec_sql(fixture *f, const char *q)
+{
+	sqlite3 *db = NULL;
+
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	sqlite3_busy_timeout(db, 5000);
+	assert_int_equal(sqlite3_exec(db, q, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+#define DF_RECENT_ROWS "SELECT count(*) FROM embed_df_recent"
+#define DF_FOLDED_ROWS "SELECT count(*) FROM embed_df"
+#define DF_TOTAL                                                                    \
+	"SELECT coalesce((SELECT sum(df) FROM embed_df), 0)"                           \
+	" + coalesce((SELECT sum(df) FROM embed_df_recent), 0)"
+
+/*
+ * A recording's document frequencies go to embed_df_recent, and a fold
+ * moves them into embed_df adding up keys both hold: the totals, and the
+ * vector every frequency weighs, are the same before and after.  Once the
+ * recent table holds CALLUS_MATCH_DF_FOLD_ROWS features, the indexing of
+ * the next signature folds it.  A vector weighed by one table alone, a
+ * fold that replaced instead of adding, or a recent table never folded
+ * fails here.
+ */
+static void document_frequencies_fold(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, b, q;
+	float before[CALLUS_EMBED_DIM], after[CALLUS_EMBED_DIM];
+	char sql[256];
+	int total, shared;
+
+	make_sig(&a, "jest", NULL, "expected value to equal received value in sum test", NULL);
+	make_sig(&b, "jest", NULL, "expected value to be truthy in the parser test", NULL);
+	make_sig(&q, "jest", NULL, "expected value to equal received value in the parser", NULL);
+	store_sig(f, &a);
+	assert_true(int_of(f, DF_RECENT_ROWS, "") > 5);
+	assert_int_equal(int_of(f, DF_FOLDED_ROWS, ""), 0);
+	assert_int_equal(callus_match_fold_df(f->s), SQLITE_OK);
+	store_sig(f, &b);
+	/* a's in embed_df, b's recent: q weighs words of both */
+	total = int_of(f, DF_TOTAL, "");
+	shared = int_of(f, "SELECT count(*) FROM embed_df_recent r JOIN embed_df d USING (feature)",
+			"");
+	assert_true(shared > 0);
+	assert_int_equal(callus_match_embed(f->s, &q, before), SQLITE_OK);
+	assert_int_equal(callus_match_fold_df(f->s), SQLITE_OK);
+	assert_int_equal(int_of(f, DF_RECENT_ROWS, ""), 0);
+	assert_int_equal(int_of(f, DF_TOTAL, ""), total);
+	/* the shared features counted twice, in one row each */
+	assert_int_equal(int_of(f, "SELECT count(*) FROM embed_df WHERE df = 2", ""), shared);
+	assert_int_equal(callus_match_embed(f->s, &q, after), SQLITE_OK);
+	assert_memory_equal(before, after, sizeof(before));
+
+	/* one feature short of the threshold (keys no signature has), then
+	 * a signature's indexing folds them all */
+	snprintf(sql, sizeof(sql),
+		 "WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM k WHERE n < %d)"
+		 " INSERT INTO embed_df_recent SELECT 4294967296 + n, 1 FROM k",
+		 CALLUS_MATCH_DF_FOLD_ROWS - 1);
+	exec_sql(f, sql);
+	total = int_of(f, DF_TOTAL, "");
+	store_sig(f, &q);
+	assert_int_equal(int_of(f, DF_RECENT_ROWS, ""), 0);
+	assert_true(int_of(f, DF_TOTAL, "") > total);
+	assert_int_equal(int_of(f, "SELECT count(*) FROM embed_df WHERE feature > 4294967295", ""),
+			 CALLUS_MATCH_DF_FOLD_ROWS - 1);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+	callus_signature_release(&q);
+}
+
 static int link_count(fixture *f, const char *alias)
 {
 	return int_of(f, "SELECT count(*) FROM signature_links WHERE alias_id = ?1", alias);
@@ -647,6 +721,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(regex_fallback_finds_what_vectors_miss, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(document_frequencies_fold, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
