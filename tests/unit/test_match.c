@@ -25,6 +25,7 @@
 #include "callus/vecindex.h"
 
 #include "match_internal.h"
+#include "store_internal.h"
 
 typedef struct fixture {
 	char dir[64];
@@ -325,17 +326,6 @@ static int int_of(fixture *f, const char *q, const char *id)
 	return n;
 }
 
-/* Runs q on the store (a statement list, no rows). */
-static void exec_sql(fixture *f, const char *q)
-{
-	sqlite3 *db = NULL;
-
-	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
-	sqlite3_busy_timeout(db, 5000);
-	assert_int_equal(sqlite3_exec(db, q, NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
-}
-
 #define DF_RECENT_ROWS "SELECT count(*) FROM embed_df_recent"
 #define DF_FOLDED_ROWS "SELECT count(*) FROM embed_df"
 #define DF_TOTAL                                                                    \
@@ -387,7 +377,7 @@ static void document_frequencies_fold(void **state)
 		 "WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM k WHERE n < %d)"
 		 " INSERT INTO embed_df_recent SELECT 4294967296 + n, 1 FROM k",
 		 CALLUS_MATCH_DF_FOLD_ROWS - 1);
-	exec_sql(f, sql);
+	assert_int_equal(sqlite3_exec(callus_store_db(f->s), sql, NULL, NULL, NULL), SQLITE_OK);
 	total = int_of(f, DF_TOTAL, "");
 	store_sig(f, &q);
 	assert_int_equal(int_of(f, DF_RECENT_ROWS, ""), 0);
