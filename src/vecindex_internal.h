@@ -42,6 +42,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -52,6 +53,11 @@
 /* a span of sketches worth mapping in at once (vi_sketch_prefault): what
  * one fault maps around itself, 16 pages */
 #define VI_SKETCH_PREFAULT_MIN (64u * 1024u)
+/* how vi_sketch_prefault maps them in: Linux's number for it, for C
+ * libraries older than the kernels that have it (5.14) */
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
 
 static inline size_t vi_record_size(size_t dim)
 {

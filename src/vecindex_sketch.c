@@ -34,11 +34,6 @@
 #define SK_HEADER_SIZE 40u
 /* Records read from the vector file per pread when sketching it. */
 #define SK_CHUNK 256u
-/* Linux's number for it, for C libraries older than the kernels that
- * have it (5.14) */
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22
-#endif
 
 _Static_assert(sizeof(vi_sketch_rec) == 40, "a sketch record is 40 bytes");
 

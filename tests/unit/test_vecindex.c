@@ -1211,7 +1211,7 @@ static void sketch_prefault_maps_the_span(void **state)
 	assert_non_null(ids);
 	probe = mmap(NULL, (size_t)page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	assert_true(probe != MAP_FAILED);
-	can = madvise(probe, (size_t)page, 22 /* MADV_POPULATE_READ */) == 0 &&
+	can = madvise(probe, (size_t)page, MADV_POPULATE_READ) == 0 &&
 	      pages_mapped(probe, (size_t)page) >= 0;
 	munmap(probe, (size_t)page);
 	if (!can) {
