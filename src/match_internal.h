@@ -84,11 +84,12 @@ int callus_match_embed(callus_store *s, const callus_signature *sig, float vec[C
 /*
  * The document frequencies a recording adds go to embed_df_recent, a small
  * table, and are folded into embed_df once it holds this many features: a
- * new signature's ~70 features fell on as many pages of embed_df (86 of
- * the 135 a recording wrote at 100,000 recordings), each written to the
- * WAL and again by its checkpoint, where the small table's few pages take
- * them all; a fold writes embed_df's pages once for thousands of
- * features.  A feature's frequency is the sum over both tables.
+ * new signature's ~70 features fell on as many pages of embed_df, most of
+ * the pages a recording wrote, each written to the WAL and again by its
+ * checkpoint (bench/hookio.sh: 427 pwrite calls a failing hook at 100,000
+ * recordings, 169 with this), where the small table's few pages take them
+ * all; a fold writes embed_df's pages once for thousands of features.  A
+ * feature's frequency is the sum over both tables.
  */
 #define CALLUS_MATCH_DF_FOLD_ROWS 4096
 
