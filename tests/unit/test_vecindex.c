@@ -1255,6 +1255,18 @@ static void sketch_prefault_maps_the_span(void **state)
 	vi_sketch_map(&sk, f->path.ptr, &st, vmap, N, DIM);
 	vi_sketch_prefault(&sk, FROM, FROM + VI_SKETCH_PREFAULT_MIN / sizeof(*sk.recs) - 1);
 	assert_true(pages_mapped(sk.recs + FROM, VI_SKETCH_PREFAULT_MIN) <= 1);
+	/* a span reaching past the sketch (records appended since it was
+	 * made, as a search passes them) still maps in the sketch's part of
+	 * it; an empty one, or one wholly past, maps nothing */
+	vi_sketch_prefault(&sk, N, N + 4096);
+	vi_sketch_prefault(&sk, TO, TO);
+	assert_true(pages_mapped(span, (size_t)(span_end - span)) <= 32);
+	vi_sketch_prefault(&sk, TO, N + 4096);
+	span = (const unsigned char *)(((uintptr_t)(sk.recs + TO) + (uintptr_t)page - 1) &
+				       ~((uintptr_t)page - 1));
+	span_end = (const unsigned char *)((uintptr_t)(sk.recs + N) & ~((uintptr_t)page - 1));
+	assert_int_equal(pages_mapped(span, (size_t)(span_end - span)),
+			 (long)(span_end - span) / page);
 	vi_sketch_unmap(&sk);
 	munmap(vmap, (size_t)st.st_size);
 	close(fd);
