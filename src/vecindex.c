@@ -873,12 +873,14 @@ size_t callus_vecindex_search_keep(const callus_vecindex *vi, const float *q, fl
 	for (size_t r = from; r < vi->count; r++) {
 		float score;
 
-		/* the records whose bounds are under what they would need, for
-		 * the k best and for the kept, are not read; past the sketch,
-		 * each is */
-		if (r < vi->sk.count && (r = vi_sketch_next(&vi->sk, r, &vq, lo)) == vi->sk.count &&
-		    r == vi->count)
-			break;
+		/* a record whose bound is under what it would need, for the
+		 * k best and for the kept, is not read */
+		if (r < vi->sk.count) {
+			double b = vi_sketch_bound(&vi->sk.recs[r], &vq);
+
+			if (b < lo || vi_sketch_bound_tight(&vi->sk.recs[r], &vq, b) < lo)
+				continue;
+		}
 		score = score_of(vi, r, &vq, qscale);
 		if (nkeep && score >= keep_min) {
 			if (*nkeep < keep_cap)

@@ -19,14 +19,12 @@
  * scores.  The error vectors hash about seventy features into 256 signed
  * buckets and their eight heaviest hold most of their squared length, so
  * a query leaves nearly every record under its threshold by the last,
- * cheap bound alone, and the records it lets through by the tighter one (a
- * square root each), before any is read whole: a record read whole is a
- * page of the vector file touched, which costs more than the sketches of
- * a thousand records.  Cheaper still comes first: the same bound over the
- * top's first half, the second half's squares counted in the rest
- * (vi_sketch_bound_half), four products where the whole takes eight; on
- * the stores of bench/scale.sh, at 0.80 (the lowest threshold a recording
- * searches with), it leaves one record in twenty to the others.
+ * cheap bound alone (eight products and a few float operations a record,
+ * even at 0.80, the lowest threshold a recording searches with), and the
+ * records it lets
+ * through by the tighter one (a square root each), before any is read
+ * whole: a record read whole is a page of the vector file touched, which
+ * costs more than the sketches of a thousand records.
  *
  * The sketch file is derived from the vector file and never trusted beyond
  * it: its header names the vector file it describes (device and inode),
@@ -192,10 +190,9 @@ static inline int vi_sketch_part_scalar(const vi_sketch_rec *s, const vi_query *
  * components tested against the table in one comparison, the query's
  * eight gathered into 16-bit lanes and multiplied with the record's in
  * one pmaddwd (|q_i v_i| <= 127 * 128: a pair's sum fits its 32-bit
- * lane).  gcc -O2 leaves the scalar form scalar; when it was the first
- * bound, at 100,000 recordings a failing hook's searches ran it 78,000
- * times, in 3.6 million instructions where the scalar form took 4.2
- * (callgrind).
+ * lane).  gcc -O2 leaves the scalar form scalar; at 100,000 recordings a
+ * failing hook's searches run this 78,000 times, in 3.6 million
+ * instructions where the scalar form took 4.2 (callgrind).
  */
 static inline int vi_sketch_part(const vi_sketch_rec *s, const vi_query *q, int32_t *part)
 {
@@ -230,101 +227,6 @@ static inline int vi_sketch_part(const vi_sketch_rec *s, const vi_query *q, int3
 	return vi_sketch_part_scalar(s, q, part);
 }
 #endif
-
-/*
- * The first half of the top (its four heaviest components: the sketch
- * keeps them heaviest first) times the query, into *part, and the sum of
- * the squares of the second half into *tail2: what the first and cheapest
- * of the bounds reads (vi_sketch_bound_half).  0, or -1 when the first
- * half names a component past the query's table (damaged).  The form for
- * machines without SSE2, and the reference of vi_sketch_half.
- */
-#define VI_SKETCH_HALF (VI_SKETCH_TOP / 2)
-static inline int vi_sketch_half_scalar(const vi_sketch_rec *s, const vi_query *q, int32_t *part,
-					int32_t *tail2)
-{
-	int32_t sum = 0, sq = 0;
-	unsigned any = 0;
-
-	_Static_assert(VI_SKETCH_HALF == 4, "the unroll pragma names VI_SKETCH_HALF");
-#pragma GCC unroll 4
-	for (int t = 0; t < VI_SKETCH_HALF; t++)
-		any |= s->dim[t];
-	if (any > q->mask)
-		return -1;
-#pragma GCC unroll 4
-	for (int t = 0; t < VI_SKETCH_HALF; t++) {
-		sum += q->table[s->dim[t]] * s->v[t];
-		sq += s->v[VI_SKETCH_HALF + t] * s->v[VI_SKETCH_HALF + t];
-	}
-	*part = sum;
-	*tail2 = sq;
-	return 0;
-}
-
-#ifdef __SSE2__
-/*
- * The same with SSE2: four gathers where vi_sketch_part makes eight, the
- * products and the squares each in one pmaddwd.
- */
-static inline int vi_sketch_half(const vi_sketch_rec *s, const vi_query *q, int32_t *part,
-				 int32_t *tail2)
-{
-	const __m128i zero = _mm_setzero_si128();
-	/* the first half's components, the upper lanes zero */
-	__m128i d = _mm_loadl_epi64((const __m128i *)(const void *)s->dim);
-	__m128i past = _mm_and_si128(d, _mm_set1_epi16((short)(uint16_t)~q->mask));
-	__m128i v = _mm_loadl_epi64((const __m128i *)(const void *)s->v);
-	__m128i qv = zero, prod, sq, both;
-
-	if (_mm_movemask_epi8(_mm_cmpeq_epi16(past, zero)) != 0xffff)
-		return -1;
-	qv = _mm_insert_epi16(qv, q->table[_mm_extract_epi16(d, 0)], 0);
-	qv = _mm_insert_epi16(qv, q->table[_mm_extract_epi16(d, 1)], 1);
-	qv = _mm_insert_epi16(qv, q->table[_mm_extract_epi16(d, 2)], 2);
-	qv = _mm_insert_epi16(qv, q->table[_mm_extract_epi16(d, 3)], 3);
-	v = _mm_srai_epi16(_mm_unpacklo_epi8(v, v), 8);
-	/* lanes 0 and 1: the first half's products, in pairs (the query's
-	 * upper lanes are zero); lanes 2 and 3 of sq: the second half's
-	 * squares, in pairs */
-	prod = _mm_madd_epi16(qv, v);
-	sq = _mm_madd_epi16(v, v);
-	both = _mm_unpacklo_epi64(prod, _mm_unpackhi_epi64(sq, sq));
-	both = _mm_add_epi32(both, _mm_shuffle_epi32(both, _MM_SHUFFLE(2, 3, 0, 1)));
-	*part = _mm_cvtsi128_si32(both);
-	*tail2 = _mm_cvtsi128_si32(_mm_unpackhi_epi64(both, both));
-	return 0;
-}
-#else
-static inline int vi_sketch_half(const vi_sketch_rec *s, const vi_query *q, int32_t *part,
-				 int32_t *tail2)
-{
-	return vi_sketch_half_scalar(s, q, part, tail2);
-}
-#endif
-
-/*
- * The first bound a search takes of a record, the cheapest: the query
- * times the first half of the top, and |q| times the length of the
- * record outside it (the second half's squares and the rest's, under a
- * root):
- *
- *   q.v <= sum over the first half of q_i v_i + |q| |v outside it|
- *
- * Looser than vi_sketch_bound, but half its gathers: on the error vectors
- * of a store of 100,000 recordings, at 0.80, it lets through one record
- * in twenty, which vi_sketch_bound then takes.  Times the record's scale,
- * as vi_sketch_bound; HUGE_VAL for a damaged sketch.
- */
-static inline double vi_sketch_bound_half(const vi_sketch_rec *s, const vi_query *q)
-{
-	int32_t part, tail2;
-	double rest = (double)s->rest;
-
-	if (vi_sketch_half(s, q, &part, &tail2) < 0)
-		return HUGE_VAL;
-	return ((double)part + q->norm * sqrt(rest * rest + (double)tail2)) * (double)s->scale;
-}
 
 /*
  * An upper bound of the integer dot product of the record sketched by s
@@ -366,13 +268,6 @@ static inline double vi_sketch_bound_tight(const vi_sketch_rec *s, const vi_quer
 	return bound - (q->norm - sqrt((double)(q->n2 > top ? q->n2 - top : 0))) *
 			       fabs((double)s->rest) * (double)s->scale;
 }
-
-/*
- * The first record of [from, sk->count) whose sketch's bounds (the half,
- * the whole, the tight, cheapest first) all reach lo (vi_bound_floor's,
- * for the query q), or sk->count: the records a search skips unread.
- */
-size_t vi_sketch_next(const vi_sketch *sk, size_t from, const vi_query *q, double lo);
 
 /*
  * What vi_sketch_bound must reach for the record to score at least lo

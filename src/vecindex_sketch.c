@@ -196,27 +196,6 @@ void vi_sketch_prefault(const vi_sketch *sk, size_t from, size_t to)
 	(void)madvise((void *)start, end - start, MADV_POPULATE_READ);
 }
 
-size_t vi_sketch_next(const vi_sketch *sk, size_t from, const vi_query *q, double lo)
-{
-	/* a copy no store of the loop can reach: its mask and |q| stay in
-	 * registers (through q, gcc read and broadcast the mask again for
-	 * every record) */
-	const vi_query lq = *q;
-
-	for (size_t r = from; r < sk->count; r++) {
-		const vi_sketch_rec *s = &sk->recs[r];
-		double b;
-
-		if (vi_sketch_bound_half(s, &lq) < lo)
-			continue;
-		b = vi_sketch_bound(s, &lq);
-		if (b < lo || vi_sketch_bound_tight(s, &lq, b) < lo)
-			continue;
-		return r;
-	}
-	return sk->count;
-}
-
 void vi_sketch_unmap(vi_sketch *sk)
 {
 	if (sk->map)

@@ -824,7 +824,7 @@ static void sketch_part_matches_scalar(void **state)
 	static int8_t table[65536];
 	const unsigned masks[] = { 0, 1, 255, 1023, 65535 };
 	uint64_t x = 88172645463325252ull;
-	size_t damaged = 0, whole = 0, half_damaged = 0;
+	size_t damaged = 0, whole = 0;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(table); i++) {
@@ -861,20 +861,6 @@ static void sketch_part_matches_scalar(void **state)
 			if (rg != rw || (rw == 0 && got != want))
 				fail_msg("mask %u, round %d: %d (%d), want %d (%d)", masks[m], round,
 					 rg, (int)got, rw, (int)want);
-			/* the half: its own test of the table, its products and
-			 * the second half's squares */
-			{
-				int32_t hg = 7, hw = 11, tg = 13, tw = 17;
-				int hrg = vi_sketch_half(&r, &q, &hg, &tg);
-				int hrw = vi_sketch_half_scalar(&r, &q, &hw, &tw);
-
-				if (hrg != hrw || (hrw == 0 && (hg != hw || tg != tw)))
-					fail_msg("mask %u, round %d: half %d (%d, %d), want %d (%d, %d)",
-						 masks[m], round, hrg, (int)hg, (int)tg, hrw, (int)hw,
-						 (int)tw);
-				if (hrw < 0)
-					half_damaged++;
-			}
 			if (rw < 0)
 				damaged++;
 			else
@@ -884,10 +870,6 @@ static void sketch_part_matches_scalar(void **state)
 	/* both sides taken, many times over */
 	assert_true(damaged > 1000);
 	assert_true(whole > 10000);
-	/* a component past the table in the second half only: the half's
-	 * test passes it (it reads none of those), the whole's does not */
-	assert_true(half_damaged > 500);
-	assert_true(half_damaged < damaged);
 }
 
 /* A search continued over the records appended since finds what a search
@@ -993,7 +975,7 @@ static void sketch_bound_holds_and_is_tight(void **state)
 	int64_t ids[N];
 	callus_buf skpath = CALLUS_BUF_INIT;
 	double worst_sparse = 0, worst_self = 0;
-	size_t sparse_seen = 0, pruned_half = 0, pruned_whole = 0;
+	size_t sparse_seen = 0;
 	int fd;
 
 	clustered(vecs, ids, N);
@@ -1031,22 +1013,14 @@ static void sketch_bound_holds_and_is_tight(void **state)
 		for (size_t j = 0; j < got; j++) {
 			const vi_sketch_rec *r = &sk[m[j].id - 1];
 			double b = vi_sketch_bound(r, &q), bt = vi_sketch_bound_tight(r, &q, b);
-			double bh = vi_sketch_bound_half(r, &q);
 			double floor = vi_bound_floor(m[j].score, qs);
 
 			assert_true(r->id == m[j].id);
 			/* a search for what this record scores reads it */
-			if (!(b >= floor) || !(bt >= floor) || !(bh >= floor))
-				fail_msg("query %zu, record %lld: bounds %.9g, %.9g and %.9g (half),"
-					 " under %.9g for the score %.9g",
-					 qi, (long long)m[j].id, b, bt, bh, floor, (double)m[j].score);
-			/* what each prunes of a search at 0.80 */
-			if (m[j].score < 0.8f) {
-				double f8 = vi_bound_floor(0.8, qs);
-
-				pruned_half += bh < f8;
-				pruned_whole += b < f8;
-			}
+			if (!(b >= floor) || !(bt >= floor))
+				fail_msg("query %zu, record %lld: bounds %.9g and %.9g, under %.9g for"
+					 " the score %.9g",
+					 qi, (long long)m[j].id, b, bt, floor, (double)m[j].score);
 			if (!(bt <= b + 1e-9))
 				fail_msg("query %zu, record %lld: the tight bound %.9g above %.9g", qi,
 					 (long long)m[j].id, bt, b);
@@ -1066,11 +1040,6 @@ static void sketch_bound_holds_and_is_tight(void **state)
 	/* a query's own record: the tight bound is its score (Cauchy-Schwarz
 	 * is an equality, the query outside the top being the record's rest) */
 	assert_true(worst_self < 1e-4);
-	/* and the half bound, for half the gathers, prunes nearly what the
-	 * whole does (7,182 of 7,356 here): one that bounded nothing would
-	 * leave the search exact, and slow */
-	assert_true(pruned_whole > 1000);
-	assert_true(pruned_half * 10 >= pruned_whole * 9);
 }
 
 /* An open descriptor of path holding its exclusive lock, as a writer
