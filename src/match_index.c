@@ -243,31 +243,53 @@ static int store_vector(callus_store *s, int64_t sig_rowid, const float *vec)
 	return sq;
 }
 
-/* The 4 best at least CALLUS_MATCH_DUPLICATE similar; with scans, the
- * same scan notes the records near it for its suggestions' search. */
-static size_t near_duplicates(const callus_vecindex *vi, const float *vec, const char *self,
-			      callus_match_scans *scans, callus_vecmatch m[4])
-{
-	size_t keep[CALLUS_MATCH_KEEP_MAX], nkeep = 0, n;
+/*
+ * The near duplicates of the batch's vectors vecs[0..n), one search of the
+ * file for all (a failure's new errors are searched together): for each,
+ * the 4 best at least CALLUS_MATCH_DUPLICATE similar (m + 4 * i, nm[i] of
+ * them); with scans, the same search notes the records near each for its
+ * suggestions' search (callus_match_scans_put).
+ */
+typedef struct near_batch {
+	callus_vecmatch *m;
+	size_t *nm, *keep, *nkeep;
+} near_batch;
 
-	if (!vi)
-		return 0;
-	if (!scans)
-		return callus_vecindex_search(vi, vec, (float)CALLUS_MATCH_DUPLICATE, m, 4);
-	n = callus_vecindex_search_keep(vi, vec, (float)CALLUS_MATCH_DUPLICATE, m, 4, 0, 0,
-				       CALLUS_MATCH_KEEP_MIN, keep, CALLUS_MATCH_KEEP_MAX, &nkeep);
+static int near_duplicates(near_batch *nb, const callus_vecindex *vi, const float *vecs,
+			   const callus_signature *sigs, size_t n, callus_match_scans *scans)
+{
+	nb->m = calloc(n ? 4 * n : 1, sizeof(*nb->m));
+	nb->nm = calloc(n ? n : 1, sizeof(*nb->nm));
+	nb->nkeep = calloc(n ? n : 1, sizeof(*nb->nkeep));
+	nb->keep = scans ? calloc(n ? n * CALLUS_MATCH_KEEP_MAX : 1, sizeof(*nb->keep)) : NULL;
+	if (!nb->m || !nb->nm || !nb->nkeep || (scans && !nb->keep))
+		return SQLITE_NOMEM;
+	if (!vi || !n)
+		return SQLITE_OK;
+	if (callus_vecindex_search_many(vi, vecs, n, (float)CALLUS_MATCH_DUPLICATE, nb->m, nb->nm, 4,
+				       CALLUS_MATCH_KEEP_MIN, nb->keep, CALLUS_MATCH_KEEP_MAX,
+				       scans ? nb->nkeep : NULL) < 0)
+		return SQLITE_NOMEM;
 	/* kept or not, the check's result is the same */
-	(void)callus_match_scans_put(scans, self, vec, vi, keep, nkeep);
-	return n;
+	for (size_t i = 0; scans && i < n; i++)
+		(void)callus_match_scans_put(scans, sigs[i].id, vecs + i * CALLUS_EMBED_DIM, vi,
+					     nb->keep + i * CALLUS_MATCH_KEEP_MAX, nb->nkeep[i]);
+	return SQLITE_OK;
 }
 
-/* The closest indexed signature of the same tool, for de-duplication. */
-static int nearest_same_tool(callus_store *s, const callus_vecindex *vi, const float *vec,
-			     const char *tool, const char *self, callus_match_scans *scans,
-			     char *out, size_t outsz, double *sim)
+static void near_batch_release(near_batch *nb)
 {
-	callus_vecmatch m[4];
-	size_t n = near_duplicates(vi, vec, self, scans, m);
+	free(nb->m);
+	free(nb->nm);
+	free(nb->keep);
+	free(nb->nkeep);
+}
+
+/* The closest indexed signature of the same tool among a vector's near
+ * duplicates m[0..n), for de-duplication. */
+static int nearest_same_tool(callus_store *s, const callus_vecmatch *m, size_t n, const char *tool,
+			     const char *self, char *out, size_t outsz, double *sim)
+{
 	sqlite3_stmt *st = NULL;
 	int sq = SQLITE_OK;
 
@@ -445,6 +467,8 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 	{
 		callus_signature *sigs = NULL;
 		int64_t *rowids = NULL;
+		float *vecs = NULL;
+		near_batch nb = { NULL, NULL, NULL, NULL };
 		size_t n = 0;
 
 		while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
@@ -477,15 +501,28 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 		 * reindex) are weighed alike */
 		for (size_t i = 0; sq == SQLITE_OK && i < n; i++)
 			sq = count_features(s, &sigs[i]);
+		/* a recording's new signatures: every vector, then one
+		 * search of the file for the near duplicates of all (each
+		 * search read every sketch of it) */
+		if (sq == SQLITE_OK && !all && n &&
+		    !(vecs = malloc(n * CALLUS_EMBED_DIM * sizeof(*vecs))))
+			sq = SQLITE_NOMEM;
+		for (size_t i = 0; sq == SQLITE_OK && !all && i < n; i++)
+			sq = callus_match_embed(s, &sigs[i], vecs + i * CALLUS_EMBED_DIM);
+		if (sq == SQLITE_OK && !all)
+			sq = near_duplicates(&nb, vi, vecs, sigs, n, scans);
 		for (size_t i = 0; sq == SQLITE_OK && i < n; i++) {
-			float vec[CALLUS_EMBED_DIM];
+			float one[CALLUS_EMBED_DIM];
+			const float *vec = vecs ? vecs + i * CALLUS_EMBED_DIM : one;
 			char near[CALLUS_SHA256_HEX_LEN + 1] = "";
 			double sim = 0;
 
-			if ((sq = callus_match_embed(s, &sigs[i], vec)) != SQLITE_OK)
+			/* a reindex weighs each vector with the documents
+			 * stored before it */
+			if (all && (sq = callus_match_embed(s, &sigs[i], one)) != SQLITE_OK)
 				break;
-			if (!all && (sq = nearest_same_tool(s, vi, vec, sigs[i].tool, sigs[i].id,
-							    scans, near, sizeof(near), &sim)) !=
+			if (!all && (sq = nearest_same_tool(s, nb.m + 4 * i, nb.nm[i], sigs[i].tool,
+							    sigs[i].id, near, sizeof(near), &sim)) !=
 					    SQLITE_OK)
 				break;
 			if (*near) {
@@ -495,6 +532,8 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 			if ((sq = store_vector(s, rowids[i], vec)) == SQLITE_OK)
 				sq = pending_add(&pv, rowids[i], vec);
 		}
+		free(vecs);
+		near_batch_release(&nb);
 		callus_signatures_free(sigs, n);
 		free(rowids);
 	}

@@ -578,8 +578,8 @@ static void sketch_repair(callus_vecindex *vi, const char *path, int fd, const s
 		return;
 	if (stat(path, &pst) == 0 && pst.st_dev == st->st_dev && pst.st_ino == st->st_ino) {
 		vi_sketch_sync(path, fd, vi->dim);
-		vi_sketch_unmap(&vi->sk);
-		vi_sketch_map(&vi->sk, path, st, vi->map, vi->count, vi->dim);
+		vi_sketch_close(&vi->sk);
+		vi_sketch_open(&vi->sk, path, st, vi->map, vi->count, vi->dim);
 	}
 	(void)flock(fd, LOCK_UN);
 }
@@ -654,7 +654,7 @@ int callus_vecindex_open(callus_vecindex **out, const char *path, const char *mo
 		vi->count = count;
 		vi->dev = (uint64_t)st.st_dev;
 		vi->ino = (uint64_t)st.st_ino;
-		vi_sketch_map(&vi->sk, path, &st, vi->map, count, dim);
+		vi_sketch_open(&vi->sk, path, &st, vi->map, count, dim);
 		if (vi->sk.count + VI_SKETCH_REPAIR <= count)
 			sketch_repair(vi, path, fd, &st);
 	}
@@ -674,7 +674,7 @@ void callus_vecindex_close(callus_vecindex *vi)
 		return;
 	if (vi->map)
 		munmap((void *)vi->map, vi->maplen);
-	vi_sketch_unmap(&vi->sk);
+	vi_sketch_close(&vi->sk);
 	free(vi);
 }
 
@@ -781,7 +781,7 @@ static void query_make(vi_query *vq, float *qscale, const callus_vecindex *vi, c
 	*qscale = 0;
 	while (entries < dim)
 		entries <<= 1;
-	if (entries > VI_QUERY_STACK && !(t = malloc(entries)))
+	if ((!t || entries > VI_QUERY_STACK) && !(t = malloc(entries)))
 		return;
 	scale = quantize(t, q, dim);
 	memset(t + dim, 0, entries - dim);
@@ -850,14 +850,99 @@ size_t callus_vecindex_search_from(const callus_vecindex *vi, const float *q, fl
 	return callus_vecindex_search_keep(vi, q, min, out, k, n, from, 0, NULL, 0, NULL);
 }
 
+/* One query's search, as scan() runs it beside others. */
+typedef struct vi_scan {
+	vi_query vq;
+	float qscale;                  /* 0: the query is similar to nothing */
+	float min, keep_min;
+	callus_vecmatch *out;          /* its k best, n of them so far */
+	size_t n, k;
+	size_t *keep, keep_cap, *nkeep; /* nkeep NULL: nothing kept */
+	double lo;                     /* what a record's bound must reach */
+} vi_scan;
+
+/* Record r scored in full: offered to the k best, noted among the kept
+ * when it reaches keep_min, and what the next record's bound must reach
+ * made again. */
+static void scan_consider(const callus_vecindex *vi, vi_scan *sc, size_t r)
+{
+	float score = score_of(vi, r, &sc->vq, sc->qscale);
+
+	if (sc->nkeep && score >= sc->keep_min) {
+		if (*sc->nkeep < sc->keep_cap)
+			sc->keep[*sc->nkeep] = r;
+		(*sc->nkeep)++;
+	}
+	offer(vi, r, score, sc->min, sc->out, &sc->n, sc->k);
+	sc->lo = read_from(sc->min, sc->out, sc->n, sc->k, sc->nkeep != NULL, sc->keep_min,
+			   sc->qscale);
+}
+
+/*
+ * The records from `from` on, for each of the searches scans[0..ns) (but
+ * those of a zero query), in the file's order: a chunk of sketches is read once
+ * and taken by every search in turn while it is in the processor's cache;
+ * a record whose sketch's bounds are under what a search needs is not read
+ * for it.  The records past the sketch, or left unread, are scored in
+ * full.
+ */
+static void scan(const callus_vecindex *vi, vi_scan *scans, size_t ns, size_t from)
+{
+	size_t r = from;
+
+	while (r < vi->sk.count) {
+		vi_sketch_rec chunk[VI_SKETCH_READ];
+		size_t got = vi_sketch_read(&vi->sk, r, chunk, VI_SKETCH_READ);
+
+		if (!got)
+			break;
+		for (size_t j = 0; j < ns; j++) {
+			vi_scan *sc = &scans[j];
+
+			for (size_t i = 0; sc->qscale != 0 && i < got; i++) {
+				double b = vi_sketch_bound(&chunk[i], &sc->vq);
+
+				if (b < sc->lo || vi_sketch_bound_tight(&chunk[i], &sc->vq, b) < sc->lo)
+					continue;
+				scan_consider(vi, sc, r + i);
+			}
+		}
+		r += got;
+	}
+	for (; r < vi->count; r++)
+		for (size_t j = 0; j < ns; j++)
+			if (scans[j].qscale != 0)
+				scan_consider(vi, &scans[j], r);
+}
+
+/* A search's state for q, out[0..n) found before; the query's table on
+ * stackq when it fits (query_make).  0 in qscale: similar to nothing. */
+static void scan_init(vi_scan *sc, const callus_vecindex *vi, const float *q, float min,
+		      callus_vecmatch *out, size_t k, size_t n, float keep_min, size_t *keep,
+		      size_t keep_cap, size_t *nkeep, int8_t *stackq)
+{
+	memset(sc, 0, sizeof(*sc));
+	if (nkeep)
+		*nkeep = 0;
+	sc->min = min;
+	sc->keep_min = keep_min;
+	sc->out = out;
+	sc->n = n > k ? k : n;
+	sc->k = k;
+	sc->keep = keep;
+	sc->keep_cap = keep_cap;
+	sc->nkeep = nkeep;
+	query_make(&sc->vq, &sc->qscale, vi, q, stackq);
+	if (sc->qscale != 0)
+		sc->lo = read_from(min, out, sc->n, k, nkeep != NULL, keep_min, sc->qscale);
+}
+
 size_t callus_vecindex_search_keep(const callus_vecindex *vi, const float *q, float min,
 				 callus_vecmatch *out, size_t k, size_t n, size_t from,
 				 float keep_min, size_t *keep, size_t keep_cap, size_t *nkeep)
 {
 	int8_t stackq[VI_QUERY_STACK];
-	vi_query vq;
-	float qscale;
-	double lo;
+	vi_scan sc;
 
 	if (nkeep)
 		*nkeep = 0;
@@ -865,34 +950,38 @@ size_t callus_vecindex_search_keep(const callus_vecindex *vi, const float *q, fl
 		n = k;
 	if (!vi || from >= vi->count || !q || !out || k == 0)
 		return n;
-	query_make(&vq, &qscale, vi, q, stackq);
-	if (qscale == 0)
-		goto out; /* a zero query is similar to nothing */
-	lo = read_from(min, out, n, k, nkeep != NULL, keep_min, qscale);
-	vi_sketch_prefault(&vi->sk, from, vi->count);
-	for (size_t r = from; r < vi->count; r++) {
-		float score;
+	scan_init(&sc, vi, q, min, out, k, n, keep_min, keep, keep_cap, nkeep, stackq);
+	scan(vi, &sc, 1, from);
+	query_free(&sc.vq, stackq);
+	return sc.n;
+}
 
-		/* a record whose bound is under what it would need, for the
-		 * k best and for the kept, is not read */
-		if (r < vi->sk.count) {
-			double b = vi_sketch_bound(&vi->sk.recs[r], &vq);
+int callus_vecindex_search_many(const callus_vecindex *vi, const float *qs, size_t nq, float min,
+			       callus_vecmatch *out, size_t *nout, size_t k, float keep_min,
+			       size_t *keep, size_t keep_cap, size_t *nkeep)
+{
+	vi_scan *scans;
 
-			if (b < lo || vi_sketch_bound_tight(&vi->sk.recs[r], &vq, b) < lo)
-				continue;
-		}
-		score = score_of(vi, r, &vq, qscale);
-		if (nkeep && score >= keep_min) {
-			if (*nkeep < keep_cap)
-				keep[*nkeep] = r;
-			(*nkeep)++;
-		}
-		offer(vi, r, score, min, out, &n, k);
-		lo = read_from(min, out, n, k, nkeep != NULL, keep_min, qscale);
+	for (size_t i = 0; i < nq; i++) {
+		nout[i] = 0;
+		if (nkeep)
+			nkeep[i] = 0;
 	}
-out:
-	query_free(&vq, stackq);
-	return n;
+	if (!vi || !vi->count || !qs || !out || k == 0 || nq == 0)
+		return 0;
+	if (!(scans = calloc(nq, sizeof(*scans))))
+		return CALLUS_ENOMEM;
+	for (size_t i = 0; i < nq; i++)
+		scan_init(&scans[i], vi, qs + i * vi->dim, min, out + i * k, k, 0, keep_min,
+			  nkeep ? keep + i * keep_cap : NULL, keep_cap, nkeep ? &nkeep[i] : NULL,
+			  NULL);
+	scan(vi, scans, nq, 0);
+	for (size_t i = 0; i < nq; i++) {
+		nout[i] = scans[i].n;
+		query_free(&scans[i].vq, NULL);
+	}
+	free(scans);
+	return 0;
 }
 
 size_t callus_vecindex_search_records(const callus_vecindex *vi, const float *q, float min,

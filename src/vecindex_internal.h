@@ -42,7 +42,6 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -50,14 +49,9 @@
 
 #define VI_HEADER_SIZE 80u
 #define VI_SKETCH_TOP 8
-/* a span of sketches worth mapping in at once (vi_sketch_prefault): what
- * one fault maps around itself, 16 pages */
-#define VI_SKETCH_PREFAULT_MIN (64u * 1024u)
-/* how vi_sketch_prefault maps them in: Linux's number for it, for C
- * libraries older than the kernels that have it (5.14) */
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22
-#endif
+/* Sketches a search reads per pread (vi_sketch_read), into a buffer on its
+ * stack: 16 KB, which stays in the processor's cache between reads. */
+#define VI_SKETCH_READ 400u
 
 static inline size_t vi_record_size(size_t dim)
 {
@@ -73,31 +67,34 @@ typedef struct vi_sketch_rec {
 	int8_t v[VI_SKETCH_TOP];
 } vi_sketch_rec;
 
-/* A sketch file mapped beside a vector file's mapping (count 0: none). */
+/* A sketch file open beside a vector file's mapping (count 0: none). */
 typedef struct vi_sketch {
-	const vi_sketch_rec *recs;
+	int fd;                        /* -1 when none */
 	size_t count;
-	void *map;
-	size_t maplen;
 } vi_sketch;
 
 /*
- * Map the sketch file of the vector file at path, mapped at vmap with
+ * Open the sketch file of the vector file at path, mapped at vmap with
  * vcount records of dim (vst its stat): sk->count is how many of its
  * first records it describes, 0 when it is missing or does not describe
  * this file.  Never fails: without it, searches score every record.
+ *
+ * Read, not mapped: a search reads every sketch once, and a mapping made
+ * for one search costs a page-table entry a 4 KB of them, which on the
+ * virtual machines agents run in (shadow page tables) cost more than the
+ * copy: at 68,000 signatures (2.7 MB of sketches) a process's first
+ * search took 1.4 to 3.5 ms mapped in, 1.0 read 16 KB at a time.
  */
-void vi_sketch_map(vi_sketch *sk, const char *path, const struct stat *vst,
-		   const unsigned char *vmap, size_t vcount, size_t dim);
-void vi_sketch_unmap(vi_sketch *sk);
+void vi_sketch_open(vi_sketch *sk, const char *path, const struct stat *vst,
+		    const unsigned char *vmap, size_t vcount, size_t dim);
+void vi_sketch_close(vi_sketch *sk);
 
 /*
- * Map in at once the sketches of records [from, to) (to past the sketch:
- * up to its end), before a scan reads them all: one call where faults of
- * 16 pages each took one a 64 KB.  Spans under VI_SKETCH_PREFAULT_MIN
- * bytes are left to their few faults.  Advice only: never fails.
+ * Up to n sketches from record from on (not past sk->count) into out:
+ * how many were read whole, 0 at the end or on a failure to read (the
+ * search then scores the records left in full).
  */
-void vi_sketch_prefault(const vi_sketch *sk, size_t from, size_t to);
+size_t vi_sketch_read(const vi_sketch *sk, size_t from, vi_sketch_rec *out, size_t n);
 
 /*
  * Make the sketch file of path describe every record of vfd, the vector

@@ -26,7 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #define SK_MAGIC "CALLUSSK"   /* 8 bytes, no NUL */
@@ -130,17 +129,17 @@ static void sketch_of(vi_sketch_rec *s, const unsigned char *rec, size_t dim)
 		s->rest = nextafterf(s->rest, INFINITY);
 }
 
-void vi_sketch_map(vi_sketch *sk, const char *path, const struct stat *vst,
-		   const unsigned char *vmap, size_t vcount, size_t dim)
+void vi_sketch_open(vi_sketch *sk, const char *path, const struct stat *vst,
+		    const unsigned char *vmap, size_t vcount, size_t dim)
 {
 	unsigned char want[SK_HEADER_SIZE], hdr[SK_HEADER_SIZE];
 	callus_buf p = CALLUS_BUF_INIT;
 	struct stat st;
-	size_t count, len, recsize = vi_record_size(dim);
-	void *m;
+	size_t count, recsize = vi_record_size(dim);
 	int fd = -1;
 
-	memset(sk, 0, sizeof(*sk));
+	sk->fd = -1;
+	sk->count = 0;
 	if (!vcount || sketch_path(&p, path) < 0)
 		goto out;
 	if ((fd = open(p.ptr, O_RDONLY | O_CLOEXEC)) < 0 || fstat(fd, &st) < 0 ||
@@ -156,25 +155,19 @@ void vi_sketch_map(vi_sketch *sk, const char *path, const struct stat *vst,
 		count = vcount;
 	if (count == 0)
 		goto out;
-	len = SK_HEADER_SIZE + count * sizeof(vi_sketch_rec);
-	/* not populated here: a search populates what it scans
-	 * (vi_sketch_prefault), and most opens scan only what was appended
-	 * since another open of the same process scanned the rest */
-	m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
-	if (m == MAP_FAILED)
-		goto out;
-	sk->map = m;
-	sk->maplen = len;
-	sk->recs = (const vi_sketch_rec *)((const unsigned char *)m + SK_HEADER_SIZE);
+	sk->fd = fd;
 	sk->count = count;
+	fd = -1;
 	/* the first, middle and last records it describes are the vector
 	 * file's (a file that reused the inode of the one it was made for
 	 * would have to agree on all three) */
-	for (size_t k = 0; k < 3 && sk->map; k++) {
+	for (size_t k = 0; k < 3 && sk->count; k++) {
 		size_t r = k == 0 ? 0 : k == 1 ? count / 2 : count - 1;
+		vi_sketch_rec one;
 
-		if (memcmp(&sk->recs[r].id, vmap + VI_HEADER_SIZE + r * recsize, 8) != 0)
-			vi_sketch_unmap(sk);
+		if (vi_sketch_read(sk, r, &one, 1) != 1 ||
+		    memcmp(&one.id, vmap + VI_HEADER_SIZE + r * recsize, 8) != 0)
+			vi_sketch_close(sk);
 	}
 out:
 	if (fd >= 0)
@@ -182,25 +175,29 @@ out:
 	callus_buf_release(&p);
 }
 
-void vi_sketch_prefault(const vi_sketch *sk, size_t from, size_t to)
+size_t vi_sketch_read(const vi_sketch *sk, size_t from, vi_sketch_rec *out, size_t n)
 {
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), start, end;
+	ssize_t got;
 
-	if (to > sk->count)
-		to = sk->count;
-	if (from >= to || (to - from) * sizeof(vi_sketch_rec) < VI_SKETCH_PREFAULT_MIN)
-		return;
-	start = (uintptr_t)(sk->recs + from) & ~(page - 1);
-	end = (uintptr_t)(sk->recs + to);
-	/* a kernel without it (before 5.14) leaves the faults to the scan */
-	(void)madvise((void *)start, end - start, MADV_POPULATE_READ);
+	if (from >= sk->count)
+		return 0;
+	if (n > sk->count - from)
+		n = sk->count - from;
+	do
+		got = pread(sk->fd, out, n * sizeof(*out),
+			    (off_t)SK_HEADER_SIZE + (off_t)(from * sizeof(*out)));
+	while (got < 0 && errno == EINTR);
+	/* the records below count are never rewritten (a crash's partial
+	 * last one is cut only past them): short is a failure */
+	return got == (ssize_t)(n * sizeof(*out)) ? n : 0;
 }
 
-void vi_sketch_unmap(vi_sketch *sk)
+void vi_sketch_close(vi_sketch *sk)
 {
-	if (sk->map)
-		munmap(sk->map, sk->maplen);
-	memset(sk, 0, sizeof(*sk));
+	if (sk->fd >= 0)
+		close(sk->fd);
+	sk->fd = -1;
+	sk->count = 0;
 }
 
 /* Append to fd the sketches of vfd's records [from, to). */

@@ -115,8 +115,9 @@ typedef struct callus_vecmatch {
 /*
  * The k best records with a cosine of at least min with q (dim floats,
  * L2-normalized), best first, each id once.  Returns how many were written
- * to out (at most k).  Pure computation over the mapping: no allocation
- * beyond what k needs, no I/O.
+ * to out (at most k).  The file's sketch of each record (which bounds its
+ * score) is read in chunks; the records it cannot rule out are read from
+ * the mapping.  No allocation beyond what k and dims over 4,096 need.
  */
 size_t callus_vecindex_search(const callus_vecindex *vi, const float *q, float min,
 			    callus_vecmatch *out, size_t k);
@@ -140,6 +141,18 @@ size_t callus_vecindex_search_from(const callus_vecindex *vi, const float *q, fl
 size_t callus_vecindex_search_keep(const callus_vecindex *vi, const float *q, float min,
 				 callus_vecmatch *out, size_t k, size_t n, size_t from,
 				 float keep_min, size_t *keep, size_t keep_cap, size_t *nkeep);
+
+/*
+ * nq searches of the whole file in one pass, query i at qs + i * dim: the
+ * k best of each into out[i * k ..] (nout[i] of them), and with nkeep,
+ * the records reaching keep_min into keep[i * keep_cap ..] (nkeep[i]: as
+ * callus_vecindex_search_keep).  What nq calls of callus_vecindex_search_keep
+ * from record 0 give, for one read of the file: a failure with several new
+ * errors searched once.  0, or CALLUS_ENOMEM (nothing found).
+ */
+int callus_vecindex_search_many(const callus_vecindex *vi, const float *qs, size_t nq, float min,
+			       callus_vecmatch *out, size_t *nout, size_t k, float keep_min,
+			       size_t *keep, size_t keep_cap, size_t *nkeep);
 
 /* The same search over these records only (indexes in the file's order),
  * continuing out[0..n). */

@@ -1092,11 +1092,17 @@ static void assert_same_as_unsketched(const char *path, const float *vecs, size_
 			for (size_t b = 0; b < sizeof(ks) / sizeof(ks[0]); b++) {
 				callus_vecmatch m1[50], m2[50];
 				size_t keep1[64], keep2[64], nk1 = 0, nk2 = 0;
+				/* from the start, or inside the file (a chunk's
+				 * edges among them when it has several) */
+				size_t from = (qi / 5) % 4 == 0 ? 0
+					      : (qi / 5) % 4 == 1 ? n / 3
+					      : (qi / 5) % 4 == 2 ? VI_SKETCH_READ % n
+								  : n - 1;
 				size_t n1 = callus_vecindex_search_keep(with, vecs + qi * DIM, mins[a],
-								      m1, ks[b], 0, 0, 0.8f, keep1,
-								      64, &nk1);
+								      m1, ks[b], 0, from, 0.8f,
+								      keep1, 64, &nk1);
 				size_t n2 = callus_vecindex_search_keep(without, vecs + qi * DIM,
-								      mins[a], m2, ks[b], 0, 0, 0.8f,
+								      mins[a], m2, ks[b], 0, from, 0.8f,
 								      keep2, 64, &nk2);
 
 				assert_int_equal(n1, n2);
@@ -1162,114 +1168,90 @@ static void sketch_skips_exactly(void **state)
 
 /* The sketch is used (a sketch saying every record is zero hides them
  * all), and only for the file it names. */
-/* How many of the pages of [p, p + len) this process's page table maps
- * (/proc/self/pagemap's present bit), -1 where it cannot be read. */
-static long pages_mapped(const void *p, size_t len)
-{
-	long page = sysconf(_SC_PAGESIZE), n = 0;
-	uintptr_t first = (uintptr_t)p / (uintptr_t)page;
-	uintptr_t last = ((uintptr_t)p + len - 1) / (uintptr_t)page;
-	int fd = open("/proc/self/pagemap", O_RDONLY);
-
-	if (fd < 0)
-		return -1;
-	for (uintptr_t v = first; v <= last; v++) {
-		uint64_t e;
-
-		if (pread(fd, &e, sizeof(e), (off_t)(v * sizeof(e))) != (ssize_t)sizeof(e)) {
-			n = -1;
-			break;
-		}
-		n += (long)(e >> 63);
-	}
-	close(fd);
-	return n;
-}
-
 /*
- * A sketch file is mapped without its pages (most opens scan only what
- * was appended since another open of the process scanned the rest), and
- * vi_sketch_prefault maps in the span a search is about to scan, all of
- * it, in one call: 1.25 MB of sketches, none mapped after vi_sketch_map,
- * every page of the span after the prefault, none past it.  Skipped where
- * /proc/self/pagemap or MADV_POPULATE_READ (Linux 5.14) is missing.
+ * Searches over a file of several chunks of sketches (VI_SKETCH_READ a
+ * read), with records past its sketch: callus_vecindex_search_many gives
+ * what each query's own search gives (best, scores, kept, counts), with
+ * and without keeping, for a zero query too; and a search started inside
+ * a chunk, at its edges or past the sketch finds what one reading every
+ * record finds.
  */
-static void sketch_prefault_maps_the_span(void **state)
+static void search_many_is_each_search(void **state)
 {
 	struct fixture *f = *state;
-	enum { N = 32768, FROM = 4096, TO = 20480 };
-	float *vecs = malloc((size_t)N * DIM * sizeof(*vecs));
-	int64_t *ids = malloc(N * sizeof(*ids));
-	long page = sysconf(_SC_PAGESIZE), span_pages;
-	const unsigned char *span, *span_end;
-	vi_sketch sk;
-	struct stat st;
-	void *probe, *vmap;
-	int fd, can;
+	enum { N = 2 * VI_SKETCH_READ + 345, NQ = 9, K = 4, CAP = 64 };
+	static float vecs[N * DIM], qs[NQ * DIM];
+	static callus_vecmatch many[NQ * K], one[K];
+	static size_t keep_many[NQ * CAP], keep_one[CAP];
+	size_t nout[NQ], nkeep[NQ], nk1;
+	int64_t ids[N];
+	callus_buf sk = CALLUS_BUF_INIT;
+	size_t kept_total = 0, found_total = 0;
 
-	assert_non_null(vecs);
-	assert_non_null(ids);
-	probe = mmap(NULL, (size_t)page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	assert_true(probe != MAP_FAILED);
-	can = madvise(probe, (size_t)page, MADV_POPULATE_READ) == 0 &&
-	      pages_mapped(probe, (size_t)page) >= 0;
-	munmap(probe, (size_t)page);
-	if (!can) {
-		free(vecs);
-		free(ids);
-		skip();
-	}
-	for (size_t i = 0; i < N; i++) {
-		ids[i] = (int64_t)i + 1;
-		random_vec(vecs + i * DIM, (uint64_t)ids[i]);
-	}
+	assert_int_equal(callus_buf_printf(&sk, "%s.sketch", f->path.ptr), 0);
+	clustered(vecs, ids, N);
 	assert_int_equal(callus_vecindex_rewrite(f->path.ptr, MODEL, DIM, ids, vecs, N, NULL), 0);
-	free(vecs);
-	free(ids);
-	fd = open(f->path.ptr, O_RDONLY);
-	assert_true(fd >= 0);
-	assert_int_equal(fstat(fd, &st), 0);
-	vmap = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
-	assert_true(vmap != MAP_FAILED);
-	vi_sketch_map(&sk, f->path.ptr, &st, vmap, N, DIM);
-	assert_int_equal(sk.count, N);
-	/* mapped, not populated: only what the checks of the first, middle
-	 * and last records' ids read (16 pages around each) */
-	assert_true(pages_mapped(sk.recs, N * sizeof(*sk.recs)) <=
-		    (long)(N * sizeof(*sk.recs)) / page / 4);
+	for (size_t q = 0; q < NQ; q++) {
+		if (q == 3) {
+			memset(qs + q * DIM, 0, DIM * sizeof(*qs)); /* similar to nothing */
+			continue;
+		}
+		/* records of the file (the last query among them), and
+		 * vectors of none */
+		if (q % 2 == 0)
+			memcpy(qs + q * DIM, vecs + ((q * 337) % N) * DIM, DIM * sizeof(*qs));
+		else
+			random_vec(qs + q * DIM, 777 + q);
+	}
+	for (int cut = 0; cut < 2; cut++) {
+		callus_vecindex *vi;
+		int lockfd = -1;
 
-	/* whole pages inside the span, so that the count does not depend
-	 * on where its ends fall */
-	span = (const unsigned char *)(((uintptr_t)(sk.recs + FROM) + (uintptr_t)page - 1) &
-				       ~((uintptr_t)page - 1));
-	span_end = (const unsigned char *)((uintptr_t)(sk.recs + TO) & ~((uintptr_t)page - 1));
-	span_pages = (long)(span_end - span) / page;
-	vi_sketch_prefault(&sk, FROM, TO);
-	assert_int_equal(pages_mapped(span, (size_t)(span_end - span)), span_pages);
-	/* past the span: still only what the id checks read (the middle
-	 * and last records' pages, fault-around: 16 pages each) */
-	assert_true(pages_mapped(sk.recs + TO + 1024, (N - TO - 2048) * sizeof(*sk.recs)) <= 32);
+		if (cut) {
+			/* the sketch ends inside the second chunk; under the
+			 * file's lock, a reader does not make the rest */
+			assert_int_equal(truncate(sk.ptr, SKETCH_HEADER +
+								  (VI_SKETCH_READ + 17) *
+									  sizeof(vi_sketch_rec)),
+					 0);
+			lockfd = lock_ex(f->path.ptr);
+		}
+		vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
+		if (cut)
+			close(lockfd);
+		for (int keeping = 0; keeping < 2; keeping++) {
+			assert_int_equal(callus_vecindex_search_many(vi, qs, NQ, 0.5f, many, nout, K,
+								   0.3f, keep_many, CAP,
+								   keeping ? nkeep : NULL),
+					 0);
+			for (size_t q = 0; q < NQ; q++) {
+				size_t n1 = callus_vecindex_search_keep(vi, qs + q * DIM, 0.5f, one, K,
+								      0, 0, 0.3f, keep_one, CAP,
+								      keeping ? &nk1 : NULL);
 
-	/* a span under VI_SKETCH_PREFAULT_MIN is left to its faults */
-	vi_sketch_unmap(&sk);
-	vi_sketch_map(&sk, f->path.ptr, &st, vmap, N, DIM);
-	vi_sketch_prefault(&sk, FROM, FROM + VI_SKETCH_PREFAULT_MIN / sizeof(*sk.recs) - 1);
-	assert_true(pages_mapped(sk.recs + FROM, VI_SKETCH_PREFAULT_MIN) <= 1);
-	/* a span reaching past the sketch (records appended since it was
-	 * made, as a search passes them) still maps in the sketch's part of
-	 * it; an empty one, or one wholly past, maps nothing */
-	vi_sketch_prefault(&sk, N, N + 4096);
-	vi_sketch_prefault(&sk, TO, TO);
-	assert_true(pages_mapped(span, (size_t)(span_end - span)) <= 32);
-	vi_sketch_prefault(&sk, TO, N + 4096);
-	span = (const unsigned char *)(((uintptr_t)(sk.recs + TO) + (uintptr_t)page - 1) &
-				       ~((uintptr_t)page - 1));
-	span_end = (const unsigned char *)((uintptr_t)(sk.recs + N) & ~((uintptr_t)page - 1));
-	assert_int_equal(pages_mapped(span, (size_t)(span_end - span)),
-			 (long)(span_end - span) / page);
-	vi_sketch_unmap(&sk);
-	munmap(vmap, (size_t)st.st_size);
-	close(fd);
+				assert_int_equal(nout[q], n1);
+				for (size_t i = 0; i < n1; i++) {
+					assert_true(many[q * K + i].id == one[i].id);
+					assert_true(many[q * K + i].score == one[i].score);
+				}
+				if (q == 3)
+					assert_int_equal(n1, 0);
+				found_total += n1;
+				if (!keeping)
+					continue;
+				assert_int_equal(nkeep[q], nk1);
+				for (size_t i = 0; i < nk1 && i < CAP; i++)
+					assert_int_equal(keep_many[q * CAP + i], keep_one[i]);
+				kept_total += nk1;
+			}
+		}
+		callus_vecindex_close(vi);
+		assert_same_as_unsketched(f->path.ptr, vecs, N);
+	}
+	/* both sides were taken: records found and kept, more than one a query */
+	assert_true(found_total > 2 * NQ);
+	assert_true(kept_total > 2 * NQ);
+	callus_buf_release(&sk);
 }
 
 static void sketch_of_another_file_unused(void **state)
@@ -1448,7 +1430,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(sketch_skips_exactly, setup, teardown),
 		cmocka_unit_test_setup_teardown(sketch_bound_holds_and_is_tight, setup, teardown),
 		cmocka_unit_test_setup_teardown(sketch_of_another_file_unused, setup, teardown),
-		cmocka_unit_test_setup_teardown(sketch_prefault_maps_the_span, setup, teardown),
+		cmocka_unit_test_setup_teardown(search_many_is_each_search, setup, teardown),
 		cmocka_unit_test_setup_teardown(reader_makes_missing_sketches, setup, teardown),
 	};
 
