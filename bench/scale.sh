@@ -9,7 +9,8 @@
 #   - a failing `callus hook generic` (a gcc error never seen, a different
 #     one each run: a new lesson, signature, vector, pending error), with
 #     the failure's snapshot (callus-git) and without ([learn] snapshots =
-#     false: callus's own cost);
+#     false: callus's own cost); and without, a failure of ten new errors
+#     at once (ten signatures: their near duplicates searched together);
 #   - a passing check (`callus hook generic`, gcc exiting 0: a check that
 #     failed before and has nothing pending);
 #   - `callus suggest` on a stored error's output;
@@ -68,9 +69,15 @@ git add ok.c && git -c user.name=bench -c user.email=bench@localhost commit -qm 
 mkdir .callus
 printf '[retention]\ngc_hours = 0\n' >.callus/config
 
-# payload FILE K EXIT [CWD]: a generic hook payload of `gcc -c` printing error K
+# payload FILE K EXIT [CWD] [COUNT]: a generic hook payload of `gcc -c`
+# printing error K (COUNT errors: K to K + COUNT - 1, each in its own file)
 payload() {
-	"$work/scale_gen" -p "$2" >"$work/out.txt"
+	: >"$work/out.txt"
+	j=0
+	while [ "$j" -lt "${5:-1}" ]; do
+		"$work/scale_gen" -p $(($2 + j)) >>"$work/out.txt"
+		j=$((j + 1))
+	done
 	jq -n --rawfile o "$work/out.txt" --arg cwd "${4:-$ws}" --argjson x "$3" \
 		'{command: "gcc -c src/x.c", exit_code: $x, output: $o, cwd: $cwd}' >"$1"
 }
@@ -127,8 +134,8 @@ row() {
 	fi
 }
 
-echo "| recordings | lessons | signatures | failing hook | failing hook, no snapshot | passing check | callus suggest | callus status | callus gc | callus --version | store bytes per signature | in pages used | .lessons/ files |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| recordings | lessons | signatures | failing hook | failing hook, no snapshot | ten new errors, no snapshot | passing check | callus suggest | callus status | callus gc | callus --version | store bytes per signature | in pages used | .lessons/ files |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 have=0
 for size in $sizes; do
 	start=$(date +%s)
@@ -174,9 +181,12 @@ for size in $sizes; do
 	while [ "$i" -lt "$n" ]; do
 		payload "$work/fail$i.json" $((50000000 + size * 100 + i)) 1
 		payload "$work/bare$i.json" $((60000000 + size * 100 + i)) 1
+		payload "$work/ten$i.json" $((70000000 + size * 1000 + i * 10)) 1 "$ws" 10
 		if [ -n "$base" ]; then
 			payload "$work/base-fail$((n + i)).json" $((50000000 + size * 100 + n + i)) 1 "$bws"
 			payload "$work/base-bare$((n + i)).json" $((60000000 + size * 100 + n + i)) 1 "$bws"
+			payload "$work/base-ten$((n + i)).json" \
+				$((70000000 + size * 1000 + (n + i) * 10)) 1 "$bws" 10
 		fi
 		i=$((i + 1))
 	done
@@ -189,6 +199,7 @@ for size in $sizes; do
 		row fail "$work/fail%d.json" hook generic
 		config '[retention]\ngc_hours = 0\n[learn]\nsnapshots = false\n'
 		row bare "$work/bare%d.json" hook generic
+		row ten "$work/ten%d.json" hook generic
 		config '[retention]\ngc_hours = 0\n'
 		row pass "$work/pass.json" hook generic
 		row suggest "$work/suggest.txt" suggest --command "gcc -c src/d0/f0.c"
@@ -206,6 +217,7 @@ for size in $sizes; do
 	used=$(sqlite3 .callus/callus.db 'SELECT sum(pgsize) FROM dbstat')
 	files=$(find .lessons -name '*.md' | wc -l)
 	set -- $line
-	printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n" "$size" "$nl" "$ns" \
-		"$2" "$4" "$6" "$8" "${10}" "${12}" "${14}" $((bytes / ns)) $((used / ns)) "$files"
+	printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n" "$size" "$nl" \
+		"$ns" "$2" "$4" "$6" "$8" "${10}" "${12}" "${14}" "${16}" $((bytes / ns)) $((used / ns)) \
+		"$files"
 done
