@@ -579,7 +579,7 @@ static void sketch_repair(callus_vecindex *vi, const char *path, int fd, const s
 	if (stat(path, &pst) == 0 && pst.st_dev == st->st_dev && pst.st_ino == st->st_ino) {
 		vi_sketch_sync(path, fd, vi->dim);
 		vi_sketch_close(&vi->sk);
-		vi_sketch_open(&vi->sk, path, st, vi->map, vi->count, vi->dim);
+		vi_sketch_open(&vi->sk, path, st, fd, vi->count, vi->dim);
 	}
 	(void)flock(fd, LOCK_UN);
 }
@@ -654,7 +654,7 @@ int callus_vecindex_open(callus_vecindex **out, const char *path, const char *mo
 		vi->count = count;
 		vi->dev = (uint64_t)st.st_dev;
 		vi->ino = (uint64_t)st.st_ino;
-		vi_sketch_open(&vi->sk, path, &st, vi->map, count, dim);
+		vi_sketch_open(&vi->sk, path, &st, fd, count, dim);
 		if (vi->sk.count + VI_SKETCH_REPAIR <= count)
 			sketch_repair(vi, path, fd, &st);
 	}

@@ -74,7 +74,7 @@ typedef struct vi_sketch {
 } vi_sketch;
 
 /*
- * Open the sketch file of the vector file at path, mapped at vmap with
+ * Open the sketch file of the vector file at path, open as vfd with
  * vcount records of dim (vst its stat): sk->count is how many of its
  * first records it describes, 0 when it is missing or does not describe
  * this file.  Never fails: without it, searches score every record.
@@ -85,8 +85,8 @@ typedef struct vi_sketch {
  * copy: at 68,000 signatures (2.7 MB of sketches) a process's first
  * search took 1.4 to 3.5 ms mapped in, 1.0 read 16 KB at a time.
  */
-void vi_sketch_open(vi_sketch *sk, const char *path, const struct stat *vst,
-		    const unsigned char *vmap, size_t vcount, size_t dim);
+void vi_sketch_open(vi_sketch *sk, const char *path, const struct stat *vst, int vfd,
+		    size_t vcount, size_t dim);
 void vi_sketch_close(vi_sketch *sk);
 
 /*

@@ -129,8 +129,8 @@ static void sketch_of(vi_sketch_rec *s, const unsigned char *rec, size_t dim)
 		s->rest = nextafterf(s->rest, INFINITY);
 }
 
-void vi_sketch_open(vi_sketch *sk, const char *path, const struct stat *vst,
-		    const unsigned char *vmap, size_t vcount, size_t dim)
+void vi_sketch_open(vi_sketch *sk, const char *path, const struct stat *vst, int vfd,
+		    size_t vcount, size_t dim)
 {
 	unsigned char want[SK_HEADER_SIZE], hdr[SK_HEADER_SIZE];
 	callus_buf p = CALLUS_BUF_INIT;
@@ -160,13 +160,20 @@ void vi_sketch_open(vi_sketch *sk, const char *path, const struct stat *vst,
 	fd = -1;
 	/* the first, middle and last records it describes are the vector
 	 * file's (a file that reused the inode of the one it was made for
-	 * would have to agree on all three) */
+	 * would have to agree on all three); their ids read, not touched in
+	 * the vector file's mapping: three records of a large file are three
+	 * page tables to make and tear down (20 MB at 68,000 signatures:
+	 * 0.15 ms an open of the file here, which a recording opens a few
+	 * times) */
 	for (size_t k = 0; k < 3 && sk->count; k++) {
 		size_t r = k == 0 ? 0 : k == 1 ? count / 2 : count - 1;
 		vi_sketch_rec one;
+		int64_t id;
 
 		if (vi_sketch_read(sk, r, &one, 1) != 1 ||
-		    memcmp(&one.id, vmap + VI_HEADER_SIZE + r * recsize, 8) != 0)
+		    pread(vfd, &id, sizeof(id), (off_t)(VI_HEADER_SIZE + r * recsize)) !=
+			    (ssize_t)sizeof(id) ||
+		    one.id != id)
 			vi_sketch_close(sk);
 	}
 out:
