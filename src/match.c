@@ -405,7 +405,12 @@ int callus_match_find(callus_store *s, const callus_match_opts *opts, const call
 		if (sq != SQLITE_OK && sq != SQLITE_DONE)
 			goto fail;
 	}
-	if ((sq = callus_match_embed(s, sig, vec)) != SQLITE_OK)
+	/* a signature this recording just indexed: the vector its check
+	 * searched with, which the file holds for it (made again, it read
+	 * some seventy document frequencies of the store for a difference of
+	 * one in the document count) */
+	if (!callus_match_scans_vector(opts->scans, sig->id, vec) &&
+	    (sq = callus_match_embed(s, sig, vec)) != SQLITE_OK)
 		goto fail;
 	if (callus_vecindex_open(&vi, path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL, err) <
 	    0) {

@@ -118,6 +118,11 @@ double callus_match_context_score(const callus_strlist *a, const callus_strlist 
 int callus_match_scans_put(callus_match_scans *sc, const char *sig_id, const float *q,
 			   const callus_vecindex *vi, const size_t *keep, size_t n);
 
+/* The vector the check of sig_id searched with (the one the vector file
+ * holds for it) into q: 1, or 0 when no check of this recording kept it. */
+int callus_match_scans_vector(const callus_match_scans *sc, const char *sig_id,
+			      float q[CALLUS_EMBED_DIM]);
+
 /* For a search of sig_id with vector q needing the records scoring at
  * least min, in the file vi maps: the records that may (*recs[0..*n), in
  * the file's order) among the first *from, the rest to be read whole; 1.

@@ -3,11 +3,12 @@
  * signatures learnt of the built-in vector file (match.h:
  * callus_match_scans), for the search of the same signatures' suggestions
  * that follows: the records that can reach its threshold are the few the
- * check saw near the signature, and the vectors appended since.  The two
- * vectors of a signature differ only by the document frequencies its own
- * indexing added, so a bound on how far any record's score can move
- * (callus_vecindex_score_gap) says which records the search may skip;
- * when it cannot say, the search reads the whole file as before.
+ * check saw near the signature, and the vectors appended since.  The
+ * search takes the check's vector (callus_match_scans_vector: the one the
+ * file holds for the signature) rather than make it again; one made again
+ * differs by the document count, so a bound on how far any record's score
+ * can move (callus_vecindex_score_gap) says which records a search with it
+ * may skip; when it cannot say, the search reads the whole file as before.
  */
 #include "callus/buf.h"
 #include "callus/hash.h"
@@ -70,6 +71,17 @@ int callus_match_scans_put(callus_match_scans *sc, const char *sig_id, const flo
 	it->count = callus_vecindex_count(vi);
 	callus_vecindex_file_id(vi, it->file);
 	sc->count++;
+	return 0;
+}
+
+int callus_match_scans_vector(const callus_match_scans *sc, const char *sig_id,
+			      float q[CALLUS_EMBED_DIM])
+{
+	for (size_t i = sc ? sc->count : 0; i-- > 0;)
+		if (!strcmp(sc->items[i].sig_id, sig_id)) {
+			memcpy(q, sc->items[i].q, sizeof(sc->items[i].q));
+			return 1;
+		}
 	return 0;
 }
 
