@@ -357,6 +357,27 @@ static void match_metrics(callus_metrics *m, const struct timespec *start, const
 	callus_metrics_observe(m, CALLUS_METRIC_MATCH_RESULTS, NULL, (double)n);
 }
 
+/* The built-in model's vector the store holds for signature id into v:
+ * 1, or 0 when it has none (or cannot be read: the caller makes it). */
+static int stored_vector(callus_store *s, const char *id, float v[CALLUS_EMBED_DIM])
+{
+	sqlite3_stmt *st = NULL;
+	int found = 0;
+
+	if (sqlite3_prepare_v2(callus_store_db(s),
+			       "SELECT v.vector FROM signatures g JOIN signature_vectors v"
+			       " ON v.sig = g.rowid WHERE g.id = ?1 AND v.model = ?2",
+			       -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	callus_sql_bind_text(st, 1, id);
+	callus_sql_bind_text(st, 2, CALLUS_EMBED_BUILTIN_MODEL);
+	found = sqlite3_step(st) == SQLITE_ROW &&
+		callus_vecindex_unpack(v, CALLUS_EMBED_DIM, sqlite3_column_blob(st, 0),
+				       (size_t)sqlite3_column_bytes(st, 0)) == 0;
+	sqlite3_finalize(st);
+	return found;
+}
+
 int callus_match_find(callus_store *s, const callus_match_opts *opts, const callus_signature *sig,
 		    callus_match **out, size_t *count, callus_error *err)
 {
@@ -410,6 +431,7 @@ int callus_match_find(callus_store *s, const callus_match_opts *opts, const call
 	 * some seventy document frequencies of the store for a difference of
 	 * one in the document count) */
 	if (!callus_match_scans_vector(opts->scans, sig->id, vec) &&
+	    !(opts->stored && stored_vector(s, sig->id, vec)) &&
 	    (sq = callus_match_embed(s, sig, vec)) != SQLITE_OK)
 		goto fail;
 	if (callus_vecindex_open(&vi, path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL, err) <

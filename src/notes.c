@@ -521,6 +521,8 @@ static const found *search_once(callus_store *s, const char *workspace, const fi
 	memset(&mo, 0, sizeof(mo));
 	mo.workspace = workspace;
 	mo.threshold = CALLUS_NOTE_MERGE;
+	/* a fixed error's signature was indexed when it failed */
+	mo.stored = 1;
 	/* only a noted signature can give a note: their vectors alone, when
 	 * their file can be made to agree with the store (else all) */
 	if (callus_notes_vectors_fresh(s, &c->vectors, NULL) == 0)

@@ -79,6 +79,10 @@ typedef struct callus_match_opts {
 				  * the workspace; else a file of some of those
 				  * vectors, the only ones searched (the noted
 				  * signatures', notes.c) */
+	int stored;              /* sig indexed before: search with the vector
+				  * the store holds for it (one row read, where
+				  * making it again reads some seventy document
+				  * frequencies); made when it has none */
 } callus_match_opts;
 
 typedef enum callus_match_how {

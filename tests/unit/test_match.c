@@ -153,7 +153,7 @@ static void resolve(fixture *f, const callus_signature *g, const char *args)
 static size_t suggest_counted(fixture *f, const callus_signature *g, callus_suggestion **out,
 			      callus_metrics *m)
 {
-	callus_match_opts mo = { f->dir, 0, 0, 0, m, NULL, NULL, 0, NULL, NULL };
+	callus_match_opts mo = { f->dir, 0, 0, 0, m, NULL, NULL, 0, NULL, NULL, 0 };
 	size_t n = 0;
 
 	assert_int_equal(callus_match_suggest(f->s, &mo, g, 0, out, &n, NULL), 0);
@@ -594,6 +594,74 @@ static void kept_scans_find_alike(void **state)
 }
 
 
+/*
+ * With opts.stored, a signature indexed before is searched with the vector
+ * the store holds for it: the same matches as one made again; and it is
+ * that row which is read (given another signature's vector, the search
+ * finds that one first, scored 1); a signature without one is made.
+ */
+static void stored_vector_searched(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, b, c;
+	callus_match *m1 = NULL, *m2 = NULL;
+	size_t n1 = 0, n2 = 0;
+	callus_match_opts mo;
+	sqlite3_stmt *st = NULL;
+
+	make_sig(&a, "jest", NULL, "TypeError: getkaloma is not a function in the settings page",
+		 "render\tsrc/settings.js");
+	make_sig(&b, "jest", NULL, "expected 200 to equal 404 when the cart is empty at checkout",
+		 "checkout\tsrc/cart.js");
+	make_sig(&c, "jest", NULL, "TypeError: getkaloma is not a function in the settings pages",
+		 "render\tsrc/settings.js");
+	store_sig(f, &a);
+	store_sig(f, &b);
+	memset(&mo, 0, sizeof(mo));
+	mo.workspace = f->dir;
+	mo.threshold = 0.5;
+	assert_int_equal(callus_match_find(f->s, &mo, &a, &m1, &n1, NULL), 0);
+	mo.stored = 1;
+	assert_int_equal(callus_match_find(f->s, &mo, &a, &m2, &n2, NULL), 0);
+	assert_int_equal(n1, n2);
+	assert_true(n1 >= 1);
+	for (size_t i = 0; i < n1; i++) {
+		assert_string_equal(m1[i].signature_id, m2[i].signature_id);
+		assert_true(fabs(m1[i].similarity - m2[i].similarity) < 1e-3);
+	}
+	callus_matches_free(m1, n1);
+	callus_matches_free(m2, n2);
+	/* a's row given b's vector: the search is b's */
+	assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
+					    "UPDATE signature_vectors SET vector = (SELECT v.vector"
+					    " FROM signature_vectors v JOIN signatures g ON"
+					    " g.rowid = v.sig WHERE g.id = ?2) WHERE sig = (SELECT"
+					    " rowid FROM signatures WHERE id = ?1)",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	sqlite3_bind_text(st, 1, a.id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, b.id, -1, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+	assert_int_equal(callus_match_find(f->s, &mo, &a, &m2, &n2, NULL), 0);
+	{
+		int found_b = 0;
+
+		for (size_t i = 0; i < n2; i++)
+			if (!strcmp(m2[i].signature_id, b.id) && m2[i].similarity > 0.99)
+				found_b = 1;
+		assert_true(found_b);
+	}
+	callus_matches_free(m2, n2);
+	/* c was never stored: made, and near a */
+	assert_int_equal(callus_match_find(f->s, &mo, &c, &m2, &n2, NULL), 0);
+	assert_true(n2 >= 1);
+	callus_matches_free(m2, n2);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+	callus_signature_release(&c);
+}
+
 /* A vector file removed (or damaged, or copied from elsewhere) is made
  * again from the store by the next recording that indexes a signature:
  * the vectors before it are found again. */
@@ -720,6 +788,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(near_duplicates_are_linked, setup, teardown),
 		cmocka_unit_test_setup_teardown(merges_need_approval, setup, teardown),
 		cmocka_unit_test_setup_teardown(kept_scans_find_alike, setup, teardown),
+		cmocka_unit_test_setup_teardown(stored_vector_searched, setup, teardown),
 		cmocka_unit_test_setup_teardown(vector_file_behind_is_rebuilt, setup, teardown),
 		cmocka_unit_test_setup_teardown(regex_fallback_makes_the_pattern_a_row_omits, setup,
 						teardown),
