@@ -769,18 +769,26 @@ static void topk_insert(callus_vecmatch *out, size_t *n, size_t k, callus_vecmat
  * memory for a table).  The table is stack (stackq, VI_QUERY_STACK entries) or
  * allocated (freed by query_free).
  */
+/* The entries of a query's table for vectors of dim: a power of two. */
+static size_t query_entries(size_t dim)
+{
+	size_t entries = 1;
+
+	while (entries < dim)
+		entries <<= 1;
+	return entries;
+}
+
 static void query_make(vi_query *vq, float *qscale, const callus_vecindex *vi, const float *q,
 		       int8_t *stackq)
 {
-	size_t entries = 1, dim = vi->dim;
+	size_t entries = query_entries(vi->dim), dim = vi->dim;
 	int8_t *t = stackq;
 	int32_t n2 = 0;
 	float scale;
 
 	memset(vq, 0, sizeof(*vq));
 	*qscale = 0;
-	while (entries < dim)
-		entries <<= 1;
 	if ((!t || entries > VI_QUERY_STACK) && !(t = malloc(entries)))
 		return;
 	scale = quantize(t, q, dim);
@@ -878,17 +886,64 @@ static void scan_consider(const callus_vecindex *vi, vi_scan *sc, size_t r)
 			   sc->qscale);
 }
 
+/* One search over a chunk of sketches, records r.. of the file. */
+static void scan_chunk(const callus_vecindex *vi, vi_scan *sc, const vi_sketch_rec *chunk,
+		       size_t got, size_t r)
+{
+	for (size_t i = 0; sc->qscale != 0 && i < got; i++) {
+		double b = vi_sketch_bound(&chunk[i], &sc->vq);
+
+		if (b < sc->lo || vi_sketch_bound_tight(&chunk[i], &sc->vq, b) < sc->lo)
+			continue;
+		scan_consider(vi, sc, r + i);
+	}
+}
+
+/* The searches scans[0..ng) (ng <= VI_GROUP) over a chunk, their queries
+ * side by side in rows (vecindex_internal.h): each record's products with
+ * all of them at once, then each search's bound as vi_sketch_bound makes
+ * it (the same double expression: the same records read). */
+static void scan_chunk_group(const callus_vecindex *vi, vi_scan *scans, size_t ng,
+			     const int8_t *rows, const vi_sketch_rec *chunk, size_t got, size_t r)
+{
+	unsigned mask = (unsigned)(query_entries(vi->dim) - 1);
+
+	for (size_t i = 0; i < got; i++) {
+		const vi_sketch_rec *s = &chunk[i];
+		int32_t part[VI_GROUP];
+		int whole = vi_sketch_parts(s, rows, mask, part) < 0;
+
+		for (size_t j = 0; j < ng; j++) {
+			vi_scan *sc = &scans[j];
+			double b;
+
+			if (sc->qscale == 0)
+				continue;
+			/* a damaged sketch bounds nothing: read whole */
+			if (!whole) {
+				b = ((double)part[j] + sc->vq.norm * fabs((double)s->rest)) *
+				    (double)s->scale;
+				if (b < sc->lo || vi_sketch_bound_tight(s, &sc->vq, b) < sc->lo)
+					continue;
+			}
+			scan_consider(vi, sc, r + i);
+		}
+	}
+}
+
 /*
  * The records from `from` on, for each of the searches scans[0..ns) (but
- * those of a zero query), in the file's order: a chunk of sketches is read once
- * and taken by every search in turn while it is in the processor's cache;
- * a record whose sketch's bounds are under what a search needs is not read
- * for it.  The records past the sketch, or left unread, are scored in
- * full.
+ * those of a zero query), in the file's order: a chunk of sketches is read
+ * once and taken by every search while it is in the processor's cache
+ * (with rows, the searches' tables side by side, VI_GROUP searches at a
+ * time: scan_chunk_group); a record whose sketch's bounds are under what
+ * a search needs is not read for it.  The records past the sketch, or
+ * left unread, are scored in full.
  */
-static void scan(const callus_vecindex *vi, vi_scan *scans, size_t ns, size_t from)
+static void scan(const callus_vecindex *vi, vi_scan *scans, size_t ns, size_t from,
+		 const int8_t *rows)
 {
-	size_t r = from;
+	size_t r = from, table = query_entries(vi->dim);
 
 	while (r < vi->sk.count) {
 		vi_sketch_rec chunk[VI_SKETCH_READ];
@@ -896,16 +951,13 @@ static void scan(const callus_vecindex *vi, vi_scan *scans, size_t ns, size_t fr
 
 		if (!got)
 			break;
-		for (size_t j = 0; j < ns; j++) {
-			vi_scan *sc = &scans[j];
-
-			for (size_t i = 0; sc->qscale != 0 && i < got; i++) {
-				double b = vi_sketch_bound(&chunk[i], &sc->vq);
-
-				if (b < sc->lo || vi_sketch_bound_tight(&chunk[i], &sc->vq, b) < sc->lo)
-					continue;
-				scan_consider(vi, sc, r + i);
-			}
+		for (size_t j = 0; j < ns; j += rows ? VI_GROUP : 1) {
+			if (rows)
+				scan_chunk_group(vi, scans + j, ns - j < VI_GROUP ? ns - j : VI_GROUP,
+						 rows + (j / VI_GROUP) * table * VI_GROUP, chunk, got,
+						 r);
+			else
+				scan_chunk(vi, &scans[j], chunk, got, r);
 		}
 		r += got;
 	}
@@ -913,6 +965,23 @@ static void scan(const callus_vecindex *vi, vi_scan *scans, size_t ns, size_t fr
 		for (size_t j = 0; j < ns; j++)
 			if (scans[j].qscale != 0)
 				scan_consider(vi, &scans[j], r);
+}
+
+/* The tables of scans[0..ns) side by side, VI_GROUP to a table of
+ * query_entries rows (zero where a search has no table, or past the last):
+ * NULL without memory (the searches then run one at a time). */
+static int8_t *rows_make(const callus_vecindex *vi, const vi_scan *scans, size_t ns)
+{
+	size_t table = query_entries(vi->dim), groups = (ns + VI_GROUP - 1) / VI_GROUP;
+	int8_t *rows = calloc(groups * table, VI_GROUP);
+
+	for (size_t j = 0; rows && j < ns; j++) {
+		int8_t *g = rows + (j / VI_GROUP) * table * VI_GROUP;
+
+		for (size_t d = 0; scans[j].vq.table && d < table; d++)
+			g[d * VI_GROUP + j % VI_GROUP] = scans[j].vq.table[d];
+	}
+	return rows;
 }
 
 /* A search's state for q, out[0..n) found before; the query's table on
@@ -951,7 +1020,7 @@ size_t callus_vecindex_search_keep(const callus_vecindex *vi, const float *q, fl
 	if (!vi || from >= vi->count || !q || !out || k == 0)
 		return n;
 	scan_init(&sc, vi, q, min, out, k, n, keep_min, keep, keep_cap, nkeep, stackq);
-	scan(vi, &sc, 1, from);
+	scan(vi, &sc, 1, from, NULL);
 	query_free(&sc.vq, stackq);
 	return sc.n;
 }
@@ -961,6 +1030,7 @@ int callus_vecindex_search_many(const callus_vecindex *vi, const float *qs, size
 			       size_t *keep, size_t keep_cap, size_t *nkeep)
 {
 	vi_scan *scans;
+	int8_t *rows;
 
 	for (size_t i = 0; i < nq; i++) {
 		nout[i] = 0;
@@ -975,7 +1045,10 @@ int callus_vecindex_search_many(const callus_vecindex *vi, const float *qs, size
 		scan_init(&scans[i], vi, qs + i * vi->dim, min, out + i * k, k, 0, keep_min,
 			  nkeep ? keep + i * keep_cap : NULL, keep_cap, nkeep ? &nkeep[i] : NULL,
 			  NULL);
-	scan(vi, scans, nq, 0);
+	/* one search alone gathers its components itself */
+	rows = nq > 1 ? rows_make(vi, scans, nq) : NULL;
+	scan(vi, scans, nq, 0, rows);
+	free(rows);
 	for (size_t i = 0; i < nq; i++) {
 		nout[i] = scans[i].n;
 		query_free(&scans[i].vq, NULL);

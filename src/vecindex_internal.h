@@ -226,6 +226,87 @@ static inline int vi_sketch_part(const vi_sketch_rec *s, const vi_query *q, int3
 #endif
 
 /*
+ * Up to VI_GROUP queries searched side by side (callus_vecindex_search_many):
+ * row d of the group's table (16 bytes) holds each query's component d, zero
+ * in the lanes past the group, so that a record's top is eight rows read,
+ * each multiplied with every query of the group at once, where one query at
+ * a time gathers eight components a query.
+ */
+#define VI_GROUP 16
+
+/*
+ * The sum over the record's top of each group query's component times the
+ * record's, into part[0..VI_GROUP): what vi_sketch_part gives each query
+ * alone.  0, or -1 when the sketch names a component past the tables of
+ * mask + 1 rows (damaged).  The form for machines without SSE2, and the
+ * reference of vi_sketch_parts.
+ */
+static inline int vi_sketch_parts_scalar(const vi_sketch_rec *s, const int8_t *rows,
+					 unsigned mask, int32_t part[VI_GROUP])
+{
+	unsigned any = 0;
+
+	for (int t = 0; t < VI_SKETCH_TOP; t++)
+		any |= s->dim[t];
+	if (any > mask)
+		return -1;
+	for (int j = 0; j < VI_GROUP; j++)
+		part[j] = 0;
+	for (int t = 0; t < VI_SKETCH_TOP; t++)
+		for (int j = 0; j < VI_GROUP; j++)
+			part[j] += rows[(size_t)s->dim[t] * VI_GROUP + (size_t)j] * s->v[t];
+	return 0;
+}
+
+#ifdef __SSE2__
+/*
+ * The same with SSE2: two components of the top at a time, their rows
+ * sign-extended to 16 bits and interleaved, so that one pmaddwd adds both
+ * products of four queries into 32-bit lanes (exact: |q v| <= 127 * 128).
+ */
+static inline int vi_sketch_parts(const vi_sketch_rec *s, const int8_t *rows, unsigned mask,
+				  int32_t part[VI_GROUP])
+{
+	const __m128i zero = _mm_setzero_si128();
+	__m128i d = _mm_loadu_si128((const __m128i *)(const void *)s->dim);
+	__m128i past = _mm_and_si128(d, _mm_set1_epi16((short)(uint16_t)~mask));
+	__m128i acc[4] = { zero, zero, zero, zero };
+
+	_Static_assert(VI_SKETCH_TOP % 2 == 0, "the top is taken two components at a time");
+	if (_mm_movemask_epi8(_mm_cmpeq_epi16(past, zero)) != 0xffff)
+		return -1;
+	for (int t = 0; t < VI_SKETCH_TOP; t += 2) {
+		__m128i a = _mm_loadu_si128(
+			(const __m128i *)(const void *)(rows + (size_t)s->dim[t] * VI_GROUP));
+		__m128i b = _mm_loadu_si128(
+			(const __m128i *)(const void *)(rows + (size_t)s->dim[t + 1] * VI_GROUP));
+		/* each byte twice, shifted back: sign-extended to 16 bits */
+		__m128i alo = _mm_srai_epi16(_mm_unpacklo_epi8(a, a), 8);
+		__m128i ahi = _mm_srai_epi16(_mm_unpackhi_epi8(a, a), 8);
+		__m128i blo = _mm_srai_epi16(_mm_unpacklo_epi8(b, b), 8);
+		__m128i bhi = _mm_srai_epi16(_mm_unpackhi_epi8(b, b), 8);
+		/* (v_t, v_t+1) in every pair of 16-bit lanes */
+		__m128i vv = _mm_set1_epi32((int)(((uint32_t)(uint16_t)(int16_t)s->v[t + 1] << 16) |
+						  (uint16_t)(int16_t)s->v[t]));
+
+		acc[0] = _mm_add_epi32(acc[0], _mm_madd_epi16(_mm_unpacklo_epi16(alo, blo), vv));
+		acc[1] = _mm_add_epi32(acc[1], _mm_madd_epi16(_mm_unpackhi_epi16(alo, blo), vv));
+		acc[2] = _mm_add_epi32(acc[2], _mm_madd_epi16(_mm_unpacklo_epi16(ahi, bhi), vv));
+		acc[3] = _mm_add_epi32(acc[3], _mm_madd_epi16(_mm_unpackhi_epi16(ahi, bhi), vv));
+	}
+	for (int g = 0; g < 4; g++)
+		_mm_storeu_si128((__m128i *)(void *)(part + 4 * g), acc[g]);
+	return 0;
+}
+#else
+static inline int vi_sketch_parts(const vi_sketch_rec *s, const int8_t *rows, unsigned mask,
+				  int32_t part[VI_GROUP])
+{
+	return vi_sketch_parts_scalar(s, rows, mask, part);
+}
+#endif
+
+/*
  * An upper bound of the integer dot product of the record sketched by s
  * with the query q, times the record's scale: the score the search
  * computes, but for the query's scale (vi_bound_floor makes the

@@ -872,6 +872,63 @@ static void sketch_part_matches_scalar(void **state)
 	assert_true(whole > 10000);
 }
 
+/*
+ * VI_GROUP queries side by side: vi_sketch_parts gives, in lane j, what
+ * vi_sketch_part_scalar gives query j alone (its own table), and refuses
+ * a sketch past the tables as it does; the scalar form the same.
+ */
+static void sketch_parts_match_each_part(void **state)
+{
+	enum { ROWS = 1024 };
+	static int8_t tables[VI_GROUP][ROWS], rows[ROWS * VI_GROUP];
+	const unsigned masks[] = { 255, 1023 };
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	size_t damaged = 0, whole = 0;
+
+	(void)state;
+	for (size_t j = 0; j < VI_GROUP; j++)
+		for (size_t d = 0; d < ROWS; d++) {
+			xorshift(&x);
+			tables[j][d] = (int8_t)((x & 0xff) == 0x80 ? 0x7f : x & 0xff);
+			rows[d * VI_GROUP + j] = tables[j][d];
+		}
+	for (size_t m = 0; m < sizeof(masks) / sizeof(masks[0]); m++)
+		for (int round = 0; round < 3000; round++) {
+			vi_sketch_rec r;
+			int32_t got[VI_GROUP], ref[VI_GROUP];
+			int rg, rs;
+
+			memset(&r, 0, sizeof(r));
+			for (int t = 0; t < VI_SKETCH_TOP; t++) {
+				xorshift(&x);
+				r.dim[t] = (uint16_t)(round % 9 ? (x >> 16) & masks[m]
+								: (x >> 16) % (2u * masks[m] + 2));
+				r.v[t] = (int8_t)((x >> 40) & 0xff);
+			}
+			if (round % 5 == 0)
+				r.v[round % VI_SKETCH_TOP] = -128;
+			rg = vi_sketch_parts(&r, rows, masks[m], got);
+			rs = vi_sketch_parts_scalar(&r, rows, masks[m], ref);
+			assert_int_equal(rg, rs);
+			for (size_t j = 0; j < VI_GROUP; j++) {
+				vi_query q = { tables[j], masks[m], 0, 1.0 };
+				int32_t one = 0;
+				int r1 = vi_sketch_part_scalar(&r, &q, &one);
+
+				assert_int_equal(rg, r1);
+				if (rg == 0 && (got[j] != one || ref[j] != one))
+					fail_msg("mask %u, round %d, lane %zu: %d and %d, want %d", masks[m],
+						 round, j, (int)got[j], (int)ref[j], (int)one);
+			}
+			if (rg < 0)
+				damaged++;
+			else
+				whole++;
+		}
+	assert_true(damaged > 300);
+	assert_true(whole > 4000);
+}
+
 /* A search continued over the records appended since finds what a search
  * of the whole file finds, ties and all; appends keep the file's identity
  * and a rewrite changes it. */
@@ -1179,7 +1236,8 @@ static void sketch_skips_exactly(void **state)
 static void search_many_is_each_search(void **state)
 {
 	struct fixture *f = *state;
-	enum { N = 2 * VI_SKETCH_READ + 345, NQ = 9, K = 4, CAP = 64 };
+	/* more queries than a group searched side by side (VI_GROUP) */
+	enum { N = 2 * VI_SKETCH_READ + 345, NQ = VI_GROUP + 5, K = 4, CAP = 64 };
 	static float vecs[N * DIM], qs[NQ * DIM];
 	static callus_vecmatch many[NQ * K], one[K];
 	static size_t keep_many[NQ * CAP], keep_one[CAP];
@@ -1190,16 +1248,31 @@ static void search_many_is_each_search(void **state)
 
 	assert_int_equal(callus_buf_printf(&sk, "%s.sketch", f->path.ptr), 0);
 	clustered(vecs, ids, N);
+	/* every third record of eight components, in a few patterns: its
+	 * sketch bounds it exactly, so that a bound made from another query's
+	 * components leaves out a record that reaches the threshold */
+	for (size_t i = 0; i < N; i += 3) {
+		float *v = vecs + i * DIM;
+
+		memset(v, 0, DIM * sizeof(*v));
+		for (size_t t = 0; t < VI_SKETCH_TOP; t++)
+			v[((i / 3) % 11 * 7 + t * 41) % DIM] =
+				(float)((t % 2 ? -1.0 : 1.0) * (1.0 + (double)t + (double)(i % 5)));
+		normalize(v, DIM);
+	}
 	assert_int_equal(callus_vecindex_rewrite(f->path.ptr, MODEL, DIM, ids, vecs, N, NULL), 0);
 	for (size_t q = 0; q < NQ; q++) {
 		if (q == 3) {
 			memset(qs + q * DIM, 0, DIM * sizeof(*qs)); /* similar to nothing */
 			continue;
 		}
-		/* records of the file (the last query among them), and
-		 * vectors of none */
+		/* records of the file, sparse and dense (the last query among
+		 * them: the second group's), and vectors of none */
 		if (q % 2 == 0)
 			memcpy(qs + q * DIM, vecs + ((q * 337) % N) * DIM, DIM * sizeof(*qs));
+		else if (q % 4 == 1)
+			memcpy(qs + q * DIM, vecs + ((q * 3 * 61) % N) / 3 * 3 * DIM,
+			       DIM * sizeof(*qs));
 		else
 			random_vec(qs + q * DIM, 777 + q);
 	}
@@ -1426,6 +1499,7 @@ int main(void)
 		cmocka_unit_test(store_form_round_trips),
 		cmocka_unit_test(dot_lanes_exact),
 		cmocka_unit_test(sketch_part_matches_scalar),
+		cmocka_unit_test(sketch_parts_match_each_part),
 		cmocka_unit_test_setup_teardown(search_continued, setup, teardown),
 		cmocka_unit_test_setup_teardown(sketch_skips_exactly, setup, teardown),
 		cmocka_unit_test_setup_teardown(sketch_bound_holds_and_is_tight, setup, teardown),
