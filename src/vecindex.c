@@ -762,13 +762,6 @@ static void topk_insert(callus_vecmatch *out, size_t *n, size_t k, callus_vecmat
 	*n = len + 1;
 }
 
-/*
- * A query quantized as the records are, in the table the sketch's bound
- * reads (vecindex_internal.h: a power of two entries, zero past dim); its
- * scale (*qscale) 0 when it is similar to nothing (a zero query, or no
- * memory for a table).  The table is stack (stackq, VI_QUERY_STACK entries) or
- * allocated (freed by query_free).
- */
 /* The entries of a query's table for vectors of dim: a power of two. */
 static size_t query_entries(size_t dim)
 {
@@ -779,6 +772,13 @@ static size_t query_entries(size_t dim)
 	return entries;
 }
 
+/*
+ * A query quantized as the records are, in the table the sketch's bound
+ * reads (vecindex_internal.h: a power of two entries, zero past dim); its
+ * scale (*qscale) 0 when it is similar to nothing (a zero query, or no
+ * memory for a table).  The table is stack (stackq, VI_QUERY_STACK entries) or
+ * allocated (freed by query_free).
+ */
 static void query_make(vi_query *vq, float *qscale, const callus_vecindex *vi, const float *q,
 		       int8_t *stackq)
 {
@@ -902,7 +902,7 @@ static void scan_chunk(const callus_vecindex *vi, vi_scan *sc, const vi_sketch_r
 /* The searches scans[0..ng) (ng <= VI_GROUP) over a chunk, their queries
  * side by side in rows (vecindex_internal.h): each record's products with
  * all of them at once, then each search's bound as vi_sketch_bound makes
- * it (the same double expression: the same records read). */
+ * it (vi_sketch_bound_of: the same records read). */
 static void scan_chunk_group(const callus_vecindex *vi, vi_scan *scans, size_t ng,
 			     const int8_t *rows, const vi_sketch_rec *chunk, size_t got, size_t r)
 {
@@ -921,8 +921,7 @@ static void scan_chunk_group(const callus_vecindex *vi, vi_scan *scans, size_t n
 				continue;
 			/* a damaged sketch bounds nothing: read whole */
 			if (!whole) {
-				b = ((double)part[j] + sc->vq.norm * fabs((double)s->rest)) *
-				    (double)s->scale;
+				b = vi_sketch_bound_of(s, &sc->vq, part[j]);
 				if (b < sc->lo || vi_sketch_bound_tight(s, &sc->vq, b) < sc->lo)
 					continue;
 			}

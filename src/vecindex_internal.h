@@ -313,14 +313,21 @@ static inline int vi_sketch_parts(const vi_sketch_rec *s, const int8_t *rows, un
  * threshold it is compared with).  Cheap, for every record: |q| where
  * vi_sketch_bound_tight has |q outside the record's top|.  A sketch
  * naming a component past the table (damaged) bounds nothing.
+ * vi_sketch_bound_of is the same from the sum over the top (part), for
+ * the queries searched side by side.
  */
+static inline double vi_sketch_bound_of(const vi_sketch_rec *s, const vi_query *q, int32_t part)
+{
+	return ((double)part + q->norm * fabs((double)s->rest)) * (double)s->scale;
+}
+
 static inline double vi_sketch_bound(const vi_sketch_rec *s, const vi_query *q)
 {
 	int32_t part;
 
 	if (vi_sketch_part(s, q, &part) < 0)
 		return HUGE_VAL;
-	return ((double)part + q->norm * fabs((double)s->rest)) * (double)s->scale;
+	return vi_sketch_bound_of(s, q, part);
 }
 
 /*
