@@ -819,6 +819,22 @@ static void dot_lanes_exact(void **state)
  * components, and components just inside and just past each table.  A lane
  * gathered from the wrong component, a record's -128 read as 128, or a
  * component past the table let through fails here. */
+/* A random sketch for round of a table of mask + 1 entries: its components
+ * mostly inside the table, one round in `past` some up to twice past it;
+ * one round in five a component of -128, which no quantization makes. */
+static void random_sketch(vi_sketch_rec *r, uint64_t *x, unsigned mask, int round, int past)
+{
+	memset(r, 0, sizeof(*r));
+	for (int t = 0; t < VI_SKETCH_TOP; t++) {
+		xorshift(x);
+		r->dim[t] = (uint16_t)(round % past ? (*x >> 16) & mask
+						    : (*x >> 16) % (2u * mask + 2));
+		r->v[t] = (int8_t)((*x >> 40) & 0xff);
+	}
+	if (round % 5 == 0)
+		r->v[round % VI_SKETCH_TOP] = -128;
+}
+
 static void sketch_part_matches_scalar(void **state)
 {
 	static int8_t table[65536];
@@ -841,17 +857,7 @@ static void sketch_part_matches_scalar(void **state)
 			int32_t got = 7, want = 11;
 			int rg, rw;
 
-			memset(&r, 0, sizeof(r));
-			for (int t = 0; t < VI_SKETCH_TOP; t++) {
-				xorshift(&x);
-				/* mostly inside the table; one round in eight
-				 * a component up to twice past it */
-				r.dim[t] = (uint16_t)(round % 8 ? (x >> 16) & masks[m]
-								: (x >> 16) % (2u * masks[m] + 2));
-				r.v[t] = (int8_t)((x >> 40) & 0xff);
-			}
-			if (round % 5 == 0)
-				r.v[round % VI_SKETCH_TOP] = -128;
+			random_sketch(&r, &x, masks[m], round, 8);
 			if (round % 7 == 0)
 				r.dim[round % VI_SKETCH_TOP] = (uint16_t)masks[m];
 			if (round % 11 == 0 && masks[m] < 65535)
@@ -898,15 +904,7 @@ static void sketch_parts_match_each_part(void **state)
 			int32_t got[VI_GROUP], ref[VI_GROUP];
 			int rg, rs;
 
-			memset(&r, 0, sizeof(r));
-			for (int t = 0; t < VI_SKETCH_TOP; t++) {
-				xorshift(&x);
-				r.dim[t] = (uint16_t)(round % 9 ? (x >> 16) & masks[m]
-								: (x >> 16) % (2u * masks[m] + 2));
-				r.v[t] = (int8_t)((x >> 40) & 0xff);
-			}
-			if (round % 5 == 0)
-				r.v[round % VI_SKETCH_TOP] = -128;
+			random_sketch(&r, &x, masks[m], round, 9);
 			rg = vi_sketch_parts(&r, rows, masks[m], got);
 			rs = vi_sketch_parts_scalar(&r, rows, masks[m], ref);
 			assert_int_equal(rg, rs);
