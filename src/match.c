@@ -357,23 +357,24 @@ static void match_metrics(callus_metrics *m, const struct timespec *start, const
 	callus_metrics_observe(m, CALLUS_METRIC_MATCH_RESULTS, NULL, (double)n);
 }
 
-/* The built-in model's vector the store holds for signature id into v:
- * 1, or 0 when it has none (or cannot be read: the caller makes it). */
+int callus_match_stored_vector(sqlite3_stmt *st, const char *id, float v[CALLUS_EMBED_DIM])
+{
+	sqlite3_reset(st);
+	callus_sql_bind_text(st, 1, id);
+	callus_sql_bind_text(st, 2, CALLUS_EMBED_BUILTIN_MODEL);
+	return sqlite3_step(st) == SQLITE_ROW &&
+	       callus_vecindex_unpack(v, CALLUS_EMBED_DIM, sqlite3_column_blob(st, 0),
+				      (size_t)sqlite3_column_bytes(st, 0)) == 0;
+}
+
+/* The same, its statement made for one read. */
 static int stored_vector(callus_store *s, const char *id, float v[CALLUS_EMBED_DIM])
 {
 	sqlite3_stmt *st = NULL;
-	int found = 0;
+	int found = sqlite3_prepare_v2(callus_store_db(s), CALLUS_MATCH_STORED_VECTOR_SQL, -1, &st,
+				       NULL) == SQLITE_OK &&
+		    callus_match_stored_vector(st, id, v);
 
-	if (sqlite3_prepare_v2(callus_store_db(s),
-			       "SELECT v.vector FROM signatures g JOIN signature_vectors v"
-			       " ON v.sig = g.rowid WHERE g.id = ?1 AND v.model = ?2",
-			       -1, &st, NULL) != SQLITE_OK)
-		return 0;
-	callus_sql_bind_text(st, 1, id);
-	callus_sql_bind_text(st, 2, CALLUS_EMBED_BUILTIN_MODEL);
-	found = sqlite3_step(st) == SQLITE_ROW &&
-		callus_vecindex_unpack(v, CALLUS_EMBED_DIM, sqlite3_column_blob(st, 0),
-				       (size_t)sqlite3_column_bytes(st, 0)) == 0;
 	sqlite3_finalize(st);
 	return found;
 }

@@ -258,17 +258,21 @@ typedef struct near_batch {
 static int near_duplicates(near_batch *nb, const callus_vecindex *vi, const float *vecs,
 			   const callus_signature *sigs, size_t n, callus_match_scans *scans)
 {
-	nb->m = calloc(n ? 4 * n : 1, sizeof(*nb->m));
-	nb->nm = calloc(n ? n : 1, sizeof(*nb->nm));
-	nb->nkeep = calloc(n ? n : 1, sizeof(*nb->nkeep));
-	nb->keep = scans ? calloc(n ? n * CALLUS_MATCH_KEEP_MAX : 1, sizeof(*nb->keep)) : NULL;
-	if (!nb->m || !nb->nm || !nb->nkeep || (scans && !nb->keep))
+	if (!n)
+		return SQLITE_OK;
+	nb->m = calloc(4 * n, sizeof(*nb->m));
+	nb->nm = calloc(n, sizeof(*nb->nm));
+	if (scans) {
+		nb->nkeep = calloc(n, sizeof(*nb->nkeep));
+		nb->keep = calloc(n * CALLUS_MATCH_KEEP_MAX, sizeof(*nb->keep));
+	}
+	if (!nb->m || !nb->nm || (scans && (!nb->nkeep || !nb->keep)))
 		return SQLITE_NOMEM;
-	if (!vi || !n)
+	if (!vi)
 		return SQLITE_OK;
 	if (callus_vecindex_search_many(vi, vecs, n, (float)CALLUS_MATCH_DUPLICATE, nb->m, nb->nm, 4,
 				       CALLUS_MATCH_KEEP_MIN, nb->keep, CALLUS_MATCH_KEEP_MAX,
-				       scans ? nb->nkeep : NULL) < 0)
+				       nb->nkeep) < 0)
 		return SQLITE_NOMEM;
 	/* kept or not, the check's result is the same */
 	for (size_t i = 0; scans && i < n; i++)

@@ -118,6 +118,17 @@ double callus_match_context_score(const callus_strlist *a, const callus_strlist 
 int callus_match_scans_put(callus_match_scans *sc, const char *sig_id, const float *q,
 			   const callus_vecindex *vi, const size_t *keep, size_t n);
 
+/* The statement callus_match_stored_vector reads with: the built-in
+ * model's vector of the signature named ?1 (?2 the model). */
+#define CALLUS_MATCH_STORED_VECTOR_SQL                                          \
+	"SELECT v.vector FROM signatures g JOIN signature_vectors v"           \
+	" ON v.sig = g.rowid WHERE g.id = ?1 AND v.model = ?2"
+
+/* The built-in model's vector the store holds for signature id into v,
+ * read with st (prepared from CALLUS_MATCH_STORED_VECTOR_SQL, reset here):
+ * 1, or 0 when it has none or it cannot be read. */
+int callus_match_stored_vector(sqlite3_stmt *st, const char *id, float v[CALLUS_EMBED_DIM]);
+
 /* The vector the check of sig_id searched with (the one the vector file
  * holds for it) into q: 1, or 0 when no check of this recording kept it. */
 int callus_match_scans_vector(const callus_match_scans *sc, const char *sig_id,

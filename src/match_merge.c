@@ -84,22 +84,15 @@ int callus_match_merges(callus_store *s, const char *workspace, callus_merge_pai
 		rc = err && err->code ? err->code : CALLUS_EIO;
 		goto out;
 	}
-	if ((sq = sqlite3_prepare_v2(callus_store_db(s),
-				     "SELECT v.vector FROM signatures g JOIN signature_vectors v"
-				     " ON v.sig = g.rowid WHERE g.id = ?1 AND v.model = ?2",
-				     -1, &vec, NULL)) != SQLITE_OK)
+	if ((sq = sqlite3_prepare_v2(callus_store_db(s), CALLUS_MATCH_STORED_VECTOR_SQL, -1, &vec,
+				     NULL)) != SQLITE_OK)
 		goto fail;
 	for (size_t i = 0; i < ngood; i++) {
 		float q[CALLUS_EMBED_DIM];
 		callus_vecmatch m[16];
 		size_t nm;
 
-		sqlite3_reset(vec);
-		callus_sql_bind_text(vec, 1, good[i].id);
-		callus_sql_bind_text(vec, 2, CALLUS_EMBED_BUILTIN_MODEL);
-		if ((sq = sqlite3_step(vec)) != SQLITE_ROW ||
-		    callus_vecindex_unpack(q, CALLUS_EMBED_DIM, sqlite3_column_blob(vec, 0),
-					   (size_t)sqlite3_column_bytes(vec, 0)) < 0)
+		if (!callus_match_stored_vector(vec, good[i].id, q))
 			continue;
 		nm = callus_vecindex_search(vi, q, (float)CALLUS_MATCH_MERGE, m, 16);
 		for (size_t j = 0; j < nm; j++) {

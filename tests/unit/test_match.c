@@ -656,6 +656,20 @@ static void stored_vector_searched(void **state)
 		assert_true(found_b);
 	}
 	callus_matches_free(m2, n2);
+	/* a row that is no vector (damaged): made, and near a again */
+	assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
+					    "UPDATE signature_vectors SET vector = x'010203' WHERE sig ="
+					    " (SELECT rowid FROM signatures WHERE id = ?1)",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	sqlite3_bind_text(st, 1, a.id, -1, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+	assert_int_equal(callus_match_find(f->s, &mo, &a, &m2, &n2, NULL), 0);
+	for (size_t i = 0; i < n2; i++)
+		assert_false(!strcmp(m2[i].signature_id, b.id) && m2[i].similarity > 0.99);
+	assert_true(n2 >= 1);
+	callus_matches_free(m2, n2);
 	/* c was never stored: made, and near a */
 	assert_int_equal(callus_match_find(f->s, &mo, &c, &m2, &n2, NULL), 0);
 	assert_true(n2 >= 1);

@@ -1319,6 +1319,34 @@ static void search_many_is_each_search(void **state)
 		callus_vecindex_close(vi);
 		assert_same_as_unsketched(f->path.ptr, vecs, N);
 	}
+	/* a sketch cut short under an open reader (its reads come up short):
+	 * the records it no longer holds are scored in full, the same found */
+	{
+		callus_vecindex *vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
+		size_t n1, n2;
+
+		n1 = callus_vecindex_search(vi, qs, 0.5f, one, K);
+		assert_int_equal(truncate(sk.ptr, SKETCH_HEADER + 10 * sizeof(vi_sketch_rec)), 0);
+		assert_int_equal(callus_vecindex_search_many(vi, qs, 1, 0.5f, many, nout, K, 0.3f,
+							   NULL, 0, NULL),
+				 0);
+		n2 = nout[0];
+		assert_int_equal(n1, n2);
+		for (size_t i = 0; i < n1; i++)
+			assert_true(many[i].id == one[i].id);
+		/* nothing asked, or nothing to search: nothing found */
+		nout[0] = 9;
+		assert_int_equal(callus_vecindex_search_many(vi, qs, 1, 0.5f, many, nout, 0, 0.3f,
+							   NULL, 0, NULL),
+				 0);
+		assert_int_equal(nout[0], 0);
+		nout[0] = 9;
+		assert_int_equal(callus_vecindex_search_many(NULL, qs, 1, 0.5f, many, nout, K, 0.3f,
+							   NULL, 0, NULL),
+				 0);
+		assert_int_equal(nout[0], 0);
+		callus_vecindex_close(vi);
+	}
 	/* both sides were taken: records found and kept, more than one a query */
 	assert_true(found_total > 2 * NQ);
 	assert_true(kept_total > 2 * NQ);
