@@ -167,12 +167,11 @@ static int append_lines(const char *path, const char *data, size_t len)
 	return rc;
 }
 
-int callus_fileindex_add_check(callus_store *s, int64_t check_id, callus_error *err)
+int callus_fileindex_add(callus_store *s, const int64_t *pending, size_t n, callus_error *err)
 {
 	static const char sql[] =
-		"SELECT DISTINCT j.value FROM pending_errors p, json_each(p.files) j"
-		" WHERE p.check_id = ?1 AND (p.state = 'permanent' OR p.resolution_id IS NOT NULL)"
-		" AND j.type = 'text'";
+		"SELECT j.value FROM pending_errors p, json_each(p.files) j"
+		" WHERE p.id = ?1 AND j.type = 'text'";
 	callus_buf path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT, out = CALLUS_BUF_INIT;
 	callus_strlist add = CALLUS_STRLIST_INIT;
 	sqlite3_stmt *st = NULL;
@@ -189,21 +188,26 @@ int callus_fileindex_add_check(callus_store *s, int64_t check_id, callus_error *
 		goto out;
 	}
 	sq = sqlite3_prepare_v2(callus_store_db(s), sql, -1, &st, NULL);
-	if (sq == SQLITE_OK)
-		sqlite3_bind_int64(st, 1, check_id);
-	while (sq == SQLITE_OK && (sq = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *f = (const char *)sqlite3_column_text(st, 0);
+	for (size_t i = 0; sq == SQLITE_OK && i < n; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, pending[i]);
+		while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+			const char *f = (const char *)sqlite3_column_text(st, 0);
 
-		if (f && *f && !strchr(f, '\n') && callus_strlist_add(&add, f, strlen(f)) < 0)
-			sq = SQLITE_NOMEM;
-		else
+			/* several errors of one file: each once (a fix's few) */
+			if (f && *f && !strchr(f, '\n') &&
+			    callus_strlist_add_unique(&add, f, strlen(f), NULL) < 0) {
+				sq = SQLITE_NOMEM;
+				break;
+			}
+		}
+		if (sq == SQLITE_DONE)
 			sq = SQLITE_OK;
 	}
-	if (sq != SQLITE_DONE) {
+	if (sq != SQLITE_OK) {
 		rc = callus_store_db_error(s, err, sq, "cannot list the files known in");
 		goto out;
 	}
-	/* DISTINCT: each once */
 	if (add.count > 1)
 		qsort(add.items, add.count, sizeof(*add.items), by_string);
 	if (unlisted(&out, &text, &add) < 0) {

@@ -389,8 +389,7 @@ static int write_run(learn_run *r, callus_error *err)
 	/* Under the write lock, so that no other writer's older list can land
 	 * after this one.  The index is a hint: one that cannot be written is
 	 * removed, and the next hook before an edit rebuilds it. */
-	if ((r->res->nfixed || r->res->npermanent) &&
-	    callus_fileindex_add_check(r->s, check_id, NULL) < 0)
+	if (r->nknown && callus_fileindex_add(r->s, r->known, r->nknown, NULL) < 0)
 		callus_fileindex_remove(r->s);
 	/* whether the check's next pass must open the store (checkindex.h):
 	 * last before the commit, so that a rollback can only have added a
@@ -464,6 +463,7 @@ out:
 	free(r.given.description);
 	callus_strlist_release(&r.given.files);
 	free(r.touched);
+	free(r.known);
 	callus_snapshot_release(&r.snap);
 	callus_buf_release(&r.trouble);
 	callus_metrics_free(r.metrics);

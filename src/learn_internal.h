@@ -51,6 +51,10 @@ typedef struct learn_run {
 				 * caller's (o->metrics) only when it commits */
 	int64_t *touched;       /* resolutions whose metrics this run moved */
 	size_t ntouched;
+	int64_t *known;         /* pending errors this run fixed with a
+				 * resolution or found permanent: their files
+				 * go into the file index (fileindex.h) */
+	size_t nknown;
 	fix_diff given;         /* o->fix_patch, redacted and described */
 } learn_run;
 

@@ -109,7 +109,8 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 			goto out;
 		sq = SQLITE_OK;
 		r->res->npending--;
-		if ((sq = callus_learn_push_id(&r->res->permanent, &r->res->npermanent, id)) != SQLITE_OK)
+		if ((sq = callus_learn_push_id(&r->res->permanent, &r->res->npermanent, id)) != SQLITE_OK ||
+		    (sq = callus_learn_push_id(&r->known, &r->nknown, id)) != SQLITE_OK)
 			goto out;
 		sq = callus_learn_settle_suggestions(r, id, 0, "permanent");
 		goto out;
@@ -213,7 +214,8 @@ static int fix_one(learn_run *r, int64_t runs, int64_t pending_id, const char *s
 	callus_sql_bind_text(st, 2, r->now);
 	sqlite3_bind_int64(st, 3, runs);
 	sqlite3_bind_int64(st, 4, res_id);
-	if ((sq = sqlite3_step(st)) != SQLITE_DONE)
+	if ((sq = sqlite3_step(st)) != SQLITE_DONE ||
+	    (sq = callus_learn_push_id(&r->known, &r->nknown, pending_id)) != SQLITE_OK)
 		goto out;
 	{
 		size_t n = r->res->nfixed;

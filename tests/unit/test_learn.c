@@ -690,13 +690,12 @@ static void file_index_follows_what_was_learnt(void **state)
 	/* a last line cut short (a crash while appending) is not appended
 	 * to: the list is written again, whole */
 	{
-		int64_t check = query_int(f, "SELECT check_id FROM pending_errors"
-					     " WHERE state = 'permanent'");
+		int64_t id = query_int(f, "SELECT id FROM pending_errors WHERE state = 'permanent'");
 
-		assert_true(check > 0);
+		assert_true(id > 0);
 		assert_int_equal(truncate(idx, after.st_size - 3), 0);
 		assert_int_equal(callus_fileindex_lookup(f->dir, "src/c.js"), 0);
-		assert_int_equal(callus_fileindex_add_check(f->s, check, NULL), 0);
+		assert_int_equal(callus_fileindex_add(f->s, &id, 1, NULL), 0);
 		assert_int_equal(callus_fileindex_lookup(f->dir, "src/c.js"), 1);
 		assert_int_equal(callus_fileindex_lookup(f->dir, "src/a.js"), 1);
 		assert_int_equal(read_text(idx, text, sizeof(text)), after.st_size);
@@ -766,18 +765,56 @@ static void file_index_adds_only_the_unlisted(void **state)
 	assert_string_equal(text, "callus-files 1\nsrc/b.jsx\nxsrc/b.js\nsrc/b\nsrc/b.js\n");
 	/* listed already (first, last): nothing added */
 	{
-		int64_t check = query_int(f, "SELECT check_id FROM pending_errors"
-					     " WHERE state = 'permanent'");
+		int64_t id = query_int(f, "SELECT id FROM pending_errors WHERE state = 'permanent'");
 
 		put_index(idx, "src/b.js\nsrc/z.js\n");
-		assert_int_equal(callus_fileindex_add_check(f->s, check, NULL), 0);
+		assert_int_equal(callus_fileindex_add(f->s, &id, 1, NULL), 0);
 		assert_true(read_text(idx, text, sizeof(text)) > 0);
 		assert_string_equal(text, "callus-files 1\nsrc/b.js\nsrc/z.js\n");
 		put_index(idx, "src/z.js\nsrc/b.js\n");
-		assert_int_equal(callus_fileindex_add_check(f->s, check, NULL), 0);
+		assert_int_equal(callus_fileindex_add(f->s, &id, 1, NULL), 0);
 		assert_true(read_text(idx, text, sizeof(text)) > 0);
 		assert_string_equal(text, "callus-files 1\nsrc/z.js\nsrc/b.js\n");
 	}
+}
+
+/* A fix adds the files of the errors it closed, not those of every error
+ * its check ever closed: those are listed already (by their own fix, or a
+ * rewrite), and reading them again made each fix of a long-lived check
+ * cost its history.  Two errors of one file are one line. */
+static void file_index_adds_what_this_fix_closed(void **state)
+{
+	fixture *f = *state;
+	callus_learn_result r;
+	char idx[128], text[256];
+	int64_t ids[2];
+
+	snprintf(idx, sizeof(idx), "%s/" CALLUS_FILEINDEX_NAME, f->dir);
+	fail_run(f, ".", 1, &r);
+	callus_learn_result_release(&r);
+	pass_run(f, ".", &r);
+	callus_learn_result_release(&r);
+	assert_int_equal(callus_fileindex_lookup(f->dir, "src/a.js"), 1);
+	/* an index that no longer lists the first fix's file (as if written
+	 * before it): the check's next fix does not look for it */
+	put_index(idx, "src/z.js\n");
+	fail_run(f, ".", 2, &r);
+	callus_learn_result_release(&r);
+	pass_run(f, ".", &r);
+	callus_learn_result_release(&r);
+	assert_true(read_text(idx, text, sizeof(text)) > 0);
+	assert_string_equal(text, "callus-files 1\nsrc/z.js\nsrc/b.js\n");
+
+	/* two closed errors of one file, and one id with no files: one line */
+	put_index(idx, "src/z.js\n");
+	ids[0] = query_int(f, "SELECT id FROM pending_errors WHERE resolution_id IS NOT NULL"
+			      " ORDER BY id LIMIT 1");
+	ids[1] = ids[0];
+	assert_int_equal(callus_fileindex_add(f->s, ids, 2, NULL), 0);
+	ids[0] = -1;
+	assert_int_equal(callus_fileindex_add(f->s, ids, 1, NULL), 0);
+	assert_true(read_text(idx, text, sizeof(text)) > 0);
+	assert_string_equal(text, "callus-files 1\nsrc/z.js\nsrc/a.js\n");
 }
 
 /* checkindex.h: a check is listed while an error of it is pending and for
@@ -943,6 +980,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(concurrent_sessions, setup, teardown),
 		cmocka_unit_test_setup_teardown(file_index_follows_what_was_learnt, setup, teardown),
 		cmocka_unit_test_setup_teardown(file_index_adds_only_the_unlisted, setup, teardown),
+		cmocka_unit_test_setup_teardown(file_index_adds_what_this_fix_closed, setup, teardown),
 		cmocka_unit_test_setup_teardown(check_index_follows_the_next_pass, setup, teardown),
 	};
 
