@@ -35,11 +35,13 @@
  * more, and the store answers */
 #define INDEX_MAX (64u << 20)
 
-/* A check's next pass matters: an error of it is pending, or its last run
- * (runs is the run count the check row keeps) closed one. */
+/* A check's next pass matters: its last run (runs is the run count the
+ * check row keeps) closed an error (closed_run, kept by a trigger: schema
+ * 26), or an error of it is pending (pending_open, the index of the open
+ * ones: what the check closed before is never read). */
 #define NEEDS_PASS                                                                      \
-	"EXISTS (SELECT 1 FROM pending_errors p WHERE p.check_id = c.id"               \
-	" AND (p.state = 'pending' OR p.closed_run = c.runs))"
+	"(c.closed_run = c.runs OR EXISTS (SELECT 1 FROM pending_errors p"             \
+	" WHERE p.check_id = c.id AND p.state = 'pending'))"
 
 int callus_checkindex_key(char out[KEY_LEN + 1], const callus_check_key *c)
 {

@@ -43,6 +43,23 @@
 	"  WHEN OLD.state <> 'pending' AND NEW.state <> OLD.state"                          \
 	"  BEGIN SELECT RAISE(ABORT, 'a fixed or permanent error stays so'); END;"
 
+/* The checks in totals (schema 13; made again with the table, schema 26). */
+#define CHECK_TOTALS                                                                        \
+	"CREATE TRIGGER totals_check_in AFTER INSERT ON checks"                             \
+	"  BEGIN UPDATE totals SET checks = checks + 1; END;"                               \
+	"CREATE TRIGGER totals_check_out AFTER DELETE ON checks"                            \
+	"  BEGIN UPDATE totals SET checks = checks - 1; END;"
+
+/* The run in which an error of a check last closed, on the check's row
+ * (schema 26), for checkindex.c's question: did the check's last run close
+ * one?  Answered from the errors, it read every error the check ever closed,
+ * at every recording of it. */
+#define CHECKS_CLOSED_RUN                                                                   \
+	"CREATE TRIGGER checks_closed_run AFTER UPDATE OF state ON pending_errors"          \
+	"  WHEN OLD.state = 'pending' AND NEW.state <> 'pending'"                           \
+	"  BEGIN UPDATE checks SET closed_run = max(closed_run, NEW.closed_run)"            \
+	"  WHERE id = NEW.check_id; END;"
+
 /* The errors by state in totals (schema 13; made again with the table,
  * schema 16). */
 #define PENDING_TOTALS                                                                      \
@@ -485,10 +502,7 @@ static const char *const migrations[] = {
 	"  BEGIN UPDATE totals SET runs = runs + 1; END;"
 	"CREATE TRIGGER totals_run_out AFTER DELETE ON runs"
 	"  BEGIN UPDATE totals SET runs = runs - 1; END;"
-	"CREATE TRIGGER totals_check_in AFTER INSERT ON checks"
-	"  BEGIN UPDATE totals SET checks = checks + 1; END;"
-	"CREATE TRIGGER totals_check_out AFTER DELETE ON checks"
-	"  BEGIN UPDATE totals SET checks = checks - 1; END;"
+	CHECK_TOTALS
 	SIGNATURE_TOTALS
 	/* an error starts pending and leaves it once (pending_starts_pending,
 	 * pending_one_way) */
@@ -687,6 +701,33 @@ static const char *const migrations[] = {
 	 * match_internal.h) */
 	("CREATE TABLE IF NOT EXISTS embed_df_recent (feature INTEGER PRIMARY KEY,"
 	 "  df INTEGER NOT NULL);"),
+	/* 25 -> 26: the run in which a check last closed an error, kept on
+	 * the check (CHECKS_CLOSED_RUN), and a check's errors indexed by
+	 * state before signature: "the check's pending errors" was a scan of
+	 * every error the check ever had (the index's check_id prefix), at
+	 * each recording of it.  The table made again rather than altered, as
+	 * in 19 -> 20: a store taken back to an older version (the migration
+	 * tests) goes through this again. */
+	("DROP TRIGGER IF EXISTS checks_closed_run;"
+	 "DROP INDEX IF EXISTS pending_check;"
+	 "CREATE INDEX pending_check ON pending_errors(check_id, state, sig);"
+	 "CREATE TABLE checks_k ("
+	 "  id INTEGER PRIMARY KEY,"
+	 "  tool TEXT NOT NULL,"
+	 "  args TEXT NOT NULL,"
+	 "  dir TEXT NOT NULL,"
+	 "  runs INTEGER NOT NULL DEFAULT 0,"
+	 "  last_run_at TEXT,"
+	 "  last_pass_at TEXT,"
+	 "  closed_run INTEGER NOT NULL DEFAULT 0,"
+	 "  UNIQUE (tool, args, dir));"
+	 "INSERT INTO checks_k SELECT c.id, c.tool, c.args, c.dir, c.runs, c.last_run_at,"
+	 "  c.last_pass_at, coalesce((SELECT max(p.closed_run) FROM pending_errors p"
+	 "  WHERE p.check_id = c.id AND p.state <> 'pending'), 0) FROM checks c ORDER BY c.id;"
+	 "DROP TABLE checks;"
+	 "ALTER TABLE checks_k RENAME TO checks;"
+	 CHECK_TOTALS
+	 CHECKS_CLOSED_RUN),
 };
 _Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,

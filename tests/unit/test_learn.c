@@ -28,6 +28,8 @@
 #include "callus/signature.h"
 #include "callus/store.h"
 
+#include "store_internal.h"
+
 typedef struct fixture {
 	char dir[64];
 	char path[96];
@@ -817,6 +819,121 @@ static void file_index_adds_what_this_fix_closed(void **state)
 	assert_string_equal(text, "callus-files 1\nsrc/z.js\nsrc/a.js\n");
 }
 
+/* Errors the check "." closed long ago, n more of them: as a check that
+ * has run for months (the signatures need not exist: rowids only). */
+static void grow_history(fixture *f, int64_t check, int n)
+{
+	sqlite3 *db = NULL;
+	char sql[512];
+
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	sqlite3_busy_timeout(db, 5000);
+	snprintf(sql, sizeof(sql),
+		 "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < %d)"
+		 " INSERT INTO pending_errors (check_id, sig, first_failure_at, last_failure_at)"
+		 " SELECT %lld, 1000000 + (SELECT count(*) FROM pending_errors) + i,"
+		 " '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z' FROM n;"
+		 "UPDATE pending_errors SET state = 'fixed', closed_run = 1"
+		 " WHERE check_id = %lld AND state = 'pending' AND sig >= 1000000;",
+		 n, (long long)check, (long long)check);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+static int add_steps(unsigned type, void *ctx, void *stmt, void *x)
+{
+	(void)type;
+	(void)x;
+	*(long long *)ctx += sqlite3_stmt_status(stmt, SQLITE_STMTSTATUS_VM_STEP, 1);
+	return 0;
+}
+
+/* The VM steps of the check index's question about check "." (is an
+ * error of it pending, did its last run close one?), as a recording asks
+ * it: in the transaction, before the commit. */
+static long long check_index_steps(fixture *f, int64_t check)
+{
+	callus_check_key dot = { "eslint", ".", "" };
+	sqlite3 *db = callus_store_db(f->s);
+	long long steps = 0;
+
+	assert_int_equal(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_trace_v2(db, SQLITE_TRACE_PROFILE, add_steps, &steps);
+	assert_int_equal(callus_checkindex_update(f->s, check, &dot, NULL), 0);
+	sqlite3_trace_v2(db, 0, NULL, NULL);
+	assert_int_equal(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+	return steps;
+}
+
+/* A recording reads a check's open errors, not every error the check ever
+ * closed (schema 26: closed_run on the check, the errors indexed by check
+ * and state): the same steps with 50 and with 1,000 closed errors behind
+ * an open one, and with none open.  Scanning the history took a step or
+ * more an error. */
+static void a_checks_history_is_not_read(void **state)
+{
+	fixture *f = *state;
+	callus_learn_result r;
+	long long open_small, open_large, shut_large;
+	int64_t check;
+
+	fail_run(f, ".", 1, &r);
+	callus_learn_result_release(&r);
+	check = query_int(f, "SELECT id FROM checks WHERE args = '.'");
+	grow_history(f, check, 50);
+	open_small = check_index_steps(f, check);
+	grow_history(f, check, 950);
+	open_large = check_index_steps(f, check);
+	pass_run(f, ".", &r); /* closes the open one */
+	callus_learn_result_release(&r);
+	pass_run(f, ".", &r); /* a run that closed nothing */
+	callus_learn_result_release(&r);
+	shut_large = check_index_steps(f, check);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM pending_errors WHERE check_id ="
+				      " (SELECT id FROM checks WHERE args = '.')"), 1001);
+	print_message("check index: %lld / %lld steps with an error open, %lld with none,"
+		      " 1,000 closed behind\n", open_small, open_large, shut_large);
+	assert_true(open_large <= open_small + 4);
+	/* none open: no more than one open with 50 behind */
+	assert_true(shut_large <= open_small + 4);
+	/* and the answers are still right: listed while open or just closed */
+	assert_int_equal(callus_checkindex_lookup(f->dir, &(callus_check_key){ "eslint", ".", "" }), 0);
+}
+
+/* A store of schema 25 gets each check's last closing run from its errors,
+ * and the trigger that keeps it. */
+static void closed_run_migrates_and_follows(void **state)
+{
+	fixture *f = *state;
+	callus_learn_result r;
+	sqlite3 *db = NULL;
+	int64_t runs;
+
+	fail_run(f, ".", 3, &r);
+	callus_learn_result_release(&r);
+	fail_run(f, ".", 1, &r); /* b and c fixed: closed in run 2 */
+	callus_learn_result_release(&r);
+	runs = query_int(f, "SELECT runs FROM checks WHERE args = '.'");
+	assert_int_equal(runs, 2);
+	assert_int_equal(query_int(f, "SELECT closed_run FROM checks WHERE args = '.'"), 2);
+
+	callus_store_close(f->s);
+	f->s = NULL;
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "UPDATE checks SET closed_run = 0; PRAGMA user_version = 25",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(callus_store_open(&f->s, f->path, 5000, NULL), 0);
+	assert_int_equal(callus_store_schema_version(f->s), CALLUS_STORE_SCHEMA_VERSION);
+	assert_int_equal(query_int(f, "SELECT closed_run FROM checks WHERE args = '.'"), 2);
+	assert_int_equal(query_int(f, "SELECT checks FROM totals"), 1);
+	/* the trigger is there again: the pass closes a in run 3 */
+	pass_run(f, ".", &r);
+	callus_learn_result_release(&r);
+	assert_int_equal(query_int(f, "SELECT closed_run FROM checks WHERE args = '.'"), 3);
+}
+
 /* checkindex.h: a check is listed while an error of it is pending and for
  * the run after one closed, then taken off; additions are appended, a
  * damaged list is no answer and is written again whole */
@@ -982,6 +1099,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(file_index_adds_only_the_unlisted, setup, teardown),
 		cmocka_unit_test_setup_teardown(file_index_adds_what_this_fix_closed, setup, teardown),
 		cmocka_unit_test_setup_teardown(check_index_follows_the_next_pass, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_checks_history_is_not_read, setup, teardown),
+		cmocka_unit_test_setup_teardown(closed_run_migrates_and_follows, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
