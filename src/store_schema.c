@@ -43,6 +43,16 @@
 	"  WHEN OLD.state <> 'pending' AND NEW.state <> OLD.state"                          \
 	"  BEGIN SELECT RAISE(ABORT, 'a fixed or permanent error stays so'); END;"
 
+/* A check's columns from schema 4 (schema 26 adds closed_run). */
+#define CHECK_COLUMNS                                                                       \
+	"  id INTEGER PRIMARY KEY,"                                                         \
+	"  tool TEXT NOT NULL,"                                                             \
+	"  args TEXT NOT NULL,"                                                             \
+	"  dir TEXT NOT NULL,"                                                              \
+	"  runs INTEGER NOT NULL DEFAULT 0,"                                                \
+	"  last_run_at TEXT,"                                                               \
+	"  last_pass_at TEXT,"
+
 /* The checks in totals (schema 13; made again with the table, schema 26). */
 #define CHECK_TOTALS                                                                        \
 	"CREATE TRIGGER totals_check_in AFTER INSERT ON checks"                             \
@@ -200,13 +210,7 @@ static const char *const migrations[] = {
 	 * applications (include/callus/learn.h).  The triggers make the state
 	 * transitions one-way whoever writes the store. */
 	"CREATE TABLE checks ("
-	"  id INTEGER PRIMARY KEY,"
-	"  tool TEXT NOT NULL,"
-	"  args TEXT NOT NULL,"
-	"  dir TEXT NOT NULL,"
-	"  runs INTEGER NOT NULL DEFAULT 0,"
-	"  last_run_at TEXT,"
-	"  last_pass_at TEXT,"
+	CHECK_COLUMNS
 	"  UNIQUE (tool, args, dir));"
 	"CREATE TABLE snapshots ("
 	"  id INTEGER PRIMARY KEY,"
@@ -712,13 +716,7 @@ static const char *const migrations[] = {
 	 "DROP INDEX IF EXISTS pending_check;"
 	 "CREATE INDEX pending_check ON pending_errors(check_id, state, sig);"
 	 "CREATE TABLE checks_k ("
-	 "  id INTEGER PRIMARY KEY,"
-	 "  tool TEXT NOT NULL,"
-	 "  args TEXT NOT NULL,"
-	 "  dir TEXT NOT NULL,"
-	 "  runs INTEGER NOT NULL DEFAULT 0,"
-	 "  last_run_at TEXT,"
-	 "  last_pass_at TEXT,"
+	 CHECK_COLUMNS
 	 "  closed_run INTEGER NOT NULL DEFAULT 0,"
 	 "  UNIQUE (tool, args, dir));"
 	 "INSERT INTO checks_k SELECT c.id, c.tool, c.args, c.dir, c.runs, c.last_run_at,"
