@@ -25,14 +25,15 @@ LDLIBS_ALL = $(PKG_LIBS) -lm
 # command an agent executes, and mapping and relocating shared libraries at
 # each start cost more process time than most of its work (a bare start here
 # 4.1 -> 2.7 ms of CPU, docs/scale.md, the eighteenth pass).  PIE keeps the
-# binary's address random; packed relative relocations (DT_RELR) keep the
-# table it applies at start to a page.  Sanitizer builds stay shared.
+# binary's address random.  Like any static binary it carries its libraries'
+# fixes as of its build: rebuild after a security update of them.  Sanitizer
+# builds stay shared.
 ifeq ($(SAN),1)
 CALLUS_LIBS = $(LDLIBS_ALL)
 CALLUS_LDFLAGS =
 else
 CALLUS_LIBS = -lsqlite3 -ljansson -lpcre2-8 -lm -pthread
-CALLUS_LDFLAGS = -static-pie -Wl,-z,pack-relative-relocs
+CALLUS_LDFLAGS = -static-pie
 endif
 
 # SQLite's unix VFS refers to dlopen (for extensions, which callus never
@@ -57,19 +58,28 @@ endif
 # and the TLS/SSH libraries it loads at every start.  The helper itself links
 # libgit2 and the libraries under it statically: a failure's snapshot is one
 # start of it, and loading nineteen shared libraries was a fifth of that start
-# (`callus-git batch WS head`: 22 -> 18 ms of CPU here, docs/scale.md, the
-# eighteenth pass; the rest is libgit2's own start, which parses the system's
-# certificates).  Debian ships no archive of GSSAPI, nor a static glibc that
-# could resolve names, so those two stay shared; sanitizer builds, all of it.
+# (`callus-git batch WS head`: 17 -> 13.5 ms of CPU, 21.8 -> 12.2 ms wall here,
+# docs/scale.md, the eighteenth pass; the rest is libgit2's own start, which
+# parses the system's certificates).  The list is Debian 12's libgit2 (mbedTLS,
+# http-parser, libssh2 on OpenSSL's libcrypto); Debian ships no archive of
+# GSSAPI (its link name is libkrb5-dev's), nor a static glibc that could
+# resolve names, so those two stay shared.  Where an archive or GSSAPI's link
+# name is missing (another distribution's libgit2), and in sanitizer builds,
+# the helper links libgit2 shared as pkg-config says.
 GIT2_CFLAGS := $(shell pkg-config --cflags libgit2)
+GIT2_ARCHIVES = git2 mbedtls mbedx509 mbedcrypto http_parser ssh2 crypto pcre2-8 z
+GIT2_LIBDIR := $(shell pkg-config --variable=libdir libgit2)
+GIT2_STATIC := $(shell pkg-config --exists krb5-gssapi && \
+		 for a in $(GIT2_ARCHIVES); do test -f $(GIT2_LIBDIR)/lib$$a.a || exit 0; done && \
+		 echo yes)
 ifeq ($(SAN),1)
-GIT2_LIBS   := $(shell pkg-config --libs libgit2)
-GIT2_LDFLAGS =
+GIT2_STATIC :=
+endif
+ifeq ($(GIT2_STATIC),yes)
+GIT2_LIBS   := -Wl,-Bstatic $(addprefix -l,$(GIT2_ARCHIVES)) -Wl,-Bdynamic \
+               $(shell pkg-config --libs krb5-gssapi) -lrt -ldl -pthread
 else
-GIT2_LIBS   := -Wl,-Bstatic -lgit2 -lmbedtls -lmbedx509 -lmbedcrypto -lhttp_parser -lssh2 \
-               -lcrypto -lpcre2-8 -lz -Wl,-Bdynamic $(shell pkg-config --libs krb5-gssapi) \
-               -lrt -ldl -pthread
-GIT2_LDFLAGS = -Wl,-z,pack-relative-relocs
+GIT2_LIBS   := $(shell pkg-config --libs libgit2)
 endif
 
 # libcurl likewise is for the embedding helper only (helper/callus-embed.c,
@@ -119,7 +129,7 @@ $(GIT_HELPER_OBJ): $(BUILD)/helper/%.o: helper/%.c
 	$(CC) $(ALL_CFLAGS) $(GIT2_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/callus-git: $(GIT_HELPER_OBJ)
-	$(CC) $(LDFLAGS) $(GIT2_LDFLAGS) -o $@ $^ $(GIT2_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(GIT2_LIBS)
 
 $(BUILD)/helper/callus-embed.o: helper/callus-embed.c
 	@mkdir -p $(dir $@)

@@ -37,8 +37,8 @@
 
 /* A check's next pass matters: its last run (runs is the run count the
  * check row keeps) closed an error (closed_run, kept by a trigger: schema
- * 26), or an error of it is pending (pending_open, the index of the open
- * ones: what the check closed before is never read). */
+ * 26), or an error of it is pending (pending_check's (check_id, state)
+ * range: what the check closed before is never read). */
 #define NEEDS_PASS                                                                      \
 	"(c.closed_run = c.runs OR EXISTS (SELECT 1 FROM pending_errors p"             \
 	" WHERE p.check_id = c.id AND p.state = 'pending'))"

@@ -93,8 +93,12 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 		sqlite3_finalize(st);
 		st = NULL;
 		sq = SQLITE_OK;
-		if (!open)
+		/* a permanent one absorbing the failure took this run's files:
+		 * they go into the file index like a closed error's */
+		if (!open) {
+			sq = callus_learn_push_id(&r->known, &r->nknown, id);
 			goto out;
+		}
 		r->res->npending++;
 		if (attempts < max_retries(r->o))
 			goto out;

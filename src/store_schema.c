@@ -707,14 +707,15 @@ static const char *const migrations[] = {
 	 "  df INTEGER NOT NULL);"),
 	/* 25 -> 26: the run in which a check last closed an error, kept on
 	 * the check (CHECKS_CLOSED_RUN), and a check's errors indexed by
-	 * state before signature: "the check's pending errors" was a scan of
-	 * every error the check ever had (the index's check_id prefix), at
-	 * each recording of it.  The table made again rather than altered, as
+	 * state, signature and closing run: "is an error of the check open"
+	 * scanned every error the check ever had (the index's check_id
+	 * prefix), and "was this error fixed by the check's last run" every
+	 * fix of it in the check, at each recording.  The table made again rather than altered, as
 	 * in 19 -> 20: a store taken back to an older version (the migration
 	 * tests) goes through this again. */
 	("DROP TRIGGER IF EXISTS checks_closed_run;"
 	 "DROP INDEX IF EXISTS pending_check;"
-	 "CREATE INDEX pending_check ON pending_errors(check_id, state, sig);"
+	 "CREATE INDEX pending_check ON pending_errors(check_id, state, sig, closed_run);"
 	 "CREATE TABLE checks_k ("
 	 CHECK_COLUMNS
 	 "  closed_run INTEGER NOT NULL DEFAULT 0,"

@@ -32,14 +32,14 @@ int callus_fileindex_write(callus_store *s, callus_error *err);
 
 /* The files of the pending errors pending[0..n) (rows of pending_errors
  * that the caller's transaction has just fixed with a resolution or found
- * permanent) added to the index: those not listed yet appended (nothing
- * written when all of them are; an index that cannot be appended to is
- * removed, and rebuilt by its next reader), or the whole index rewritten
- * from the store when there is none to add to (or its last line is cut
- * short).  What a learning transaction calls, holding the store's write
- * lock, with the errors it closed: every error closed before is listed
- * already (by its own transaction, or by a rewrite), so a fix costs what it
- * fixed; reading all its check's closed errors made each fix of a long-lived
+ * permanent, or a permanent one that took a new failure's files) added to
+ * the index: those not listed yet appended (nothing written when all of
+ * them are; an index that cannot be appended to is removed, and rebuilt by
+ * its next reader), or the whole index rewritten from the store when there
+ * is none to add to (or its last line is cut short).  What a learning
+ * transaction calls, holding the store's write lock, with the errors it
+ * closed or changed: every such error before is listed already (by its own
+ * transaction, or by a rewrite), so a fix costs what it fixed; reading all its check's closed errors made each fix of a long-lived
  * check cost its history, and rewriting the whole list what the list
  * weighs.  The caller keeps pending.  0, or a negative CALLUS_E* code with
  * err set. */

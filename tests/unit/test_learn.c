@@ -900,6 +900,91 @@ static void a_checks_history_is_not_read(void **state)
 	assert_int_equal(callus_checkindex_lookup(f->dir, &(callus_check_key){ "eslint", ".", "" }), 0);
 }
 
+/* n fixes of signature i in check ".", closed by runs long past (a flaky
+ * error), each its own row: as a check that has run for months. */
+static void grow_fixes(fixture *f, int i, int n)
+{
+	sqlite3 *db = NULL;
+	char sql[512];
+
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	sqlite3_busy_timeout(db, 5000);
+	assert_int_equal(sqlite3_exec(db, "BEGIN", NULL, NULL, NULL), SQLITE_OK);
+	for (int k = 0; k < n; k++) {
+		snprintf(sql, sizeof(sql),
+			 "INSERT INTO pending_errors (check_id, sig, first_failure_at, last_failure_at)"
+			 " SELECT c.id, g.sig, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z'"
+			 " FROM checks c, signatures g WHERE c.args = '.' AND g.id = '%s';"
+			 "UPDATE pending_errors SET state = 'fixed', closed_run = 0"
+			 " WHERE id = last_insert_rowid();",
+			 f->sig[i].id);
+		assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	}
+	assert_int_equal(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+/* The VM steps of a failing run of check "." showing error 0. */
+static long long fail_steps(fixture *f)
+{
+	sqlite3 *db = callus_store_db(f->s);
+	callus_learn_result r;
+	long long steps = 0;
+
+	sqlite3_trace_v2(db, SQLITE_TRACE_PROFILE, add_steps, &steps);
+	fail_run(f, ".", 1, &r);
+	sqlite3_trace_v2(db, 0, NULL, NULL);
+	callus_learn_result_release(&r);
+	return steps;
+}
+
+/* An error that keeps coming back (fixed, failing again) is asked whether
+ * the check's last run fixed it: one row, not each of its past fixes. */
+static void an_errors_past_fixes_are_not_read(void **state)
+{
+	fixture *f = *state;
+	callus_learn_result r;
+	long long small, large;
+
+	fail_run(f, ".", 1, &r);
+	callus_learn_result_release(&r);
+	pass_run(f, ".", &r);
+	callus_learn_result_release(&r);
+	grow_fixes(f, 0, 50);
+	small = fail_steps(f);
+	pass_run(f, ".", &r);
+	callus_learn_result_release(&r);
+	pass_run(f, ".", &r); /* a run between: the fix is not the last run's */
+	callus_learn_result_release(&r);
+	grow_fixes(f, 0, 950);
+	large = fail_steps(f);
+	print_message("a failing run: %lld VM steps with 50 past fixes of its error, %lld with"
+		      " 1,000\n", small, large);
+	assert_true(large <= small + small / 10);
+}
+
+/* A permanent error that absorbs a failure takes the failure's files, and
+ * the file index lists them. */
+static void file_index_takes_an_absorbed_failures_files(void **state)
+{
+	fixture *f = *state;
+	callus_learn_result r;
+
+	for (int i = 0; i < CALLUS_LEARN_MAX_RETRIES; i++) {
+		fail_run(f, "other", 4, &r);
+		callus_learn_result_release(&r);
+	}
+	assert_int_equal(count_state(f, CALLUS_STATE_PERMANENT), 1);
+	assert_int_equal(callus_fileindex_lookup(f->dir, "src/c.js"), 1);
+	assert_int_equal(callus_fileindex_lookup(f->dir, "src/d.js"), 0);
+	callus_strlist_release(&f->files[2]);
+	assert_int_equal(callus_strlist_add(&f->files[2], "src/d.js", 8), 0);
+	fail_run(f, "other", 4, &r);
+	callus_learn_result_release(&r);
+	assert_int_equal(count_state(f, CALLUS_STATE_PERMANENT), 1);
+	assert_int_equal(callus_fileindex_lookup(f->dir, "src/d.js"), 1);
+}
+
 /* A store of schema 25 gets each check's last closing run from its errors,
  * and the trigger that keeps it. */
 static void closed_run_migrates_and_follows(void **state)
@@ -1101,6 +1186,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(check_index_follows_the_next_pass, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_checks_history_is_not_read, setup, teardown),
 		cmocka_unit_test_setup_teardown(closed_run_migrates_and_follows, setup, teardown),
+		cmocka_unit_test_setup_teardown(an_errors_past_fixes_are_not_read, setup, teardown),
+		cmocka_unit_test_setup_teardown(file_index_takes_an_absorbed_failures_files, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,91 @@
+#!/bin/sh
+# bench/history.sh - what a recording costs as one check's history grows
+# (issue 14).  bench/scale.sh's checks are one a file (`gcc -c FILE`), so
+# each has a short history; an agent's project-wide check (`make`, `npm
+# test`) closes errors for months.  Here one such check has closed H errors
+# before (for each H of HISTORIES: half fixed, half failing for good, their
+# rows written into the store directly, of signatures long gone), then N
+# failing hooks of it, each a gcc error never seen (a new signature) that
+# fixes the one before: the fix (its files added to files.idx), the new
+# error, the check index's question whether the next pass matters.
+# Snapshots off: callus's own cost.  CPU ms of the process (bench/proctime,
+# from wait4): min / median / max.  A flat row is the goal.
+# Usage: bench/history.sh [N] [HISTORIES] [path/to/callus]
+#        (default: 21 "0 1000 10000" build/callus)
+#   CALLUS_HISTORY_BASE=path/to/other/callus times that binary too, in a
+#   workspace of its own grown the same way, one run of each in turn, and
+#   the row gives "base -> this" medians.
+set -eu
+repo=$(cd "$(dirname "$0")/.." && pwd)
+n=${1:-21}
+histories=${2:-0 1000 10000}
+callus=${3:-$repo/build/callus}
+base=${CALLUS_HISTORY_BASE:-}
+work=$(mktemp -d "${TMPDIR:-/tmp}/callus-history.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cc -O2 -o "$work/proctime" "$repo/bench/proctime.c"
+# shellcheck disable=SC2046 # pkg-config's flags are word lists
+cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -Wmissing-prototypes \
+	-I"$repo/include" $(pkg-config --cflags sqlite3 jansson) \
+	-o "$work/scale_gen" "$repo/bench/scale_gen.c" "$repo/build/libcallus.a" \
+	$(pkg-config --libs sqlite3 jansson libpcre2-8) -lm
+
+# payload FILE K CWD: a generic hook payload of `make` printing gcc error K
+payload() {
+	"$work/scale_gen" -p "$2" >"$work/out.txt"
+	jq -n --rawfile o "$work/out.txt" --arg cwd "$3" \
+		'{command: "make", exit_code: 1, output: $o, cwd: $cwd}' >"$1"
+}
+
+# grow BIN WS H: a workspace whose check `make` has closed H errors and
+# has one open (the one the first timed hook fixes)
+grow() {
+	mkdir -p "$2/.callus"
+	printf '[retention]\ngc_hours = 0\n[learn]\nsnapshots = false\n' >"$2/.callus/config"
+	payload "$work/first.json" 1 "$2"
+	(cd "$2" && "$1" hook generic <"$work/first.json" >/dev/null)
+	sqlite3 "$2/.callus/callus.db" "
+		WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < $3)
+		INSERT INTO pending_errors (check_id, sig, first_failure_at, last_failure_at, files)
+		SELECT c.id, 1000000000 + i, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z',
+		       '[\"src/h' || (i % 2000) || '.c\"]'
+		FROM k, (SELECT id FROM checks WHERE tool = 'make') c;
+		UPDATE pending_errors SET state = CASE WHEN sig % 2 THEN 'fixed' ELSE 'permanent' END,
+		       closed_at = '2026-01-02T00:00:00Z', closed_run = 1
+		WHERE sig > 1000000000 AND state = 'pending';
+		PRAGMA wal_checkpoint(TRUNCATE);" >/dev/null
+}
+
+# stats FILE: min/median/max of its numbers, one a line
+stats() {
+	sort -n "$1" | awk '{ v[NR] = $1 }
+		END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		      printf "%.3f/%.3f/%.3f", v[1], m, v[NR] }'
+}
+
+echo "| closed errors behind the check | failing hook (a new error fixing the last) |"
+echo "|---:|---:|"
+for h in $histories; do
+	ws=$work/ws-$h bws=$work/base-$h
+	grow "$callus" "$ws" "$h"
+	[ -z "$base" ] || grow "$base" "$bws" "$h"
+	: >"$work/a"
+	: >"$work/b"
+	i=0
+	while [ "$i" -lt "$n" ]; do
+		payload "$work/p.json" $((100 + i)) "$ws"
+		(cd "$ws" && "$work/proctime" 1 "$work/p.json" "$callus" hook generic |
+			cut -d' ' -f1) >>"$work/a"
+		if [ -n "$base" ]; then
+			payload "$work/p.json" $((100 + i)) "$bws"
+			(cd "$bws" && "$work/proctime" 1 "$work/p.json" "$base" hook generic |
+				cut -d' ' -f1) >>"$work/b"
+		fi
+		i=$((i + 1))
+	done
+	if [ -n "$base" ]; then
+		echo "| $h | $(stats "$work/b") → $(stats "$work/a") |"
+	else
+		echo "| $h | $(stats "$work/a") |"
+	fi
+done
