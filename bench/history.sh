@@ -23,12 +23,9 @@ callus=${3:-$repo/build/callus}
 base=${CALLUS_HISTORY_BASE:-}
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-history.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-cc -O2 -o "$work/proctime" "$repo/bench/proctime.c"
-# shellcheck disable=SC2046 # pkg-config's flags are word lists
-cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -Wmissing-prototypes \
-	-I"$repo/include" $(pkg-config --cflags sqlite3 jansson) \
-	-o "$work/scale_gen" "$repo/bench/scale_gen.c" "$repo/build/libcallus.a" \
-	$(pkg-config --libs sqlite3 jansson libpcre2-8) -lm
+# shellcheck source=bench/tools.sh
+. "$repo/bench/tools.sh"
+bench_tools "$repo" "$work" "$repo/build"
 
 # payload FILE K CWD: a generic hook payload of `make` printing gcc error K
 payload() {

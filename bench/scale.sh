@@ -53,11 +53,9 @@ callus=${3:-$repo/build/callus}
 build=$(dirname "$callus")
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-scale.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-cc -O2 -o "$work/proctime" "$repo/bench/proctime.c"
-cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -Wmissing-prototypes \
-	-I"$repo/include" $(pkg-config --cflags sqlite3 jansson) \
-	-o "$work/scale_gen" "$repo/bench/scale_gen.c" "$build/libcallus.a" \
-	$(pkg-config --libs sqlite3 jansson libpcre2-8) -lm
+# shellcheck source=bench/tools.sh
+. "$repo/bench/tools.sh"
+bench_tools "$repo" "$work" "$build"
 cc -O2 -shared -fPIC -o "$work/nosync.so" "$repo/bench/nosync.c"
 export CALLUS_GIT_HELPER="$build/callus-git"
 
