@@ -35,13 +35,15 @@
  * more, and the store answers */
 #define INDEX_MAX (64u << 20)
 
-/* A check's next pass matters: its last run (runs is the run count the
- * check row keeps) closed an error (closed_run, kept by a trigger: schema
- * 26), or an error of it is pending (pending_check's (check_id, state)
- * range: what the check closed before is never read). */
+/* A check's next pass matters: an error of it is pending, or its last run
+ * (runs is the run count the check row keeps) closed one.  Two questions,
+ * each a range of pending_check (check_id, state, closed_run: schema 26);
+ * asked as one with OR, SQLite read every error the check ever had. */
 #define NEEDS_PASS                                                                      \
-	"(c.closed_run = c.runs OR EXISTS (SELECT 1 FROM pending_errors p"             \
-	" WHERE p.check_id = c.id AND p.state = 'pending'))"
+	"(EXISTS (SELECT 1 FROM pending_errors p WHERE p.check_id = c.id"              \
+	" AND p.state = 'pending') OR EXISTS (SELECT 1 FROM pending_errors p"          \
+	" WHERE p.check_id = c.id AND p.state IN ('fixed', 'permanent')"               \
+	" AND p.closed_run = c.runs))"
 
 int callus_checkindex_key(char out[KEY_LEN + 1], const callus_check_key *c)
 {

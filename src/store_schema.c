@@ -43,33 +43,6 @@
 	"  WHEN OLD.state <> 'pending' AND NEW.state <> OLD.state"                          \
 	"  BEGIN SELECT RAISE(ABORT, 'a fixed or permanent error stays so'); END;"
 
-/* A check's columns from schema 4 (schema 26 adds closed_run). */
-#define CHECK_COLUMNS                                                                       \
-	"  id INTEGER PRIMARY KEY,"                                                         \
-	"  tool TEXT NOT NULL,"                                                             \
-	"  args TEXT NOT NULL,"                                                             \
-	"  dir TEXT NOT NULL,"                                                              \
-	"  runs INTEGER NOT NULL DEFAULT 0,"                                                \
-	"  last_run_at TEXT,"                                                               \
-	"  last_pass_at TEXT,"
-
-/* The checks in totals (schema 13; made again with the table, schema 26). */
-#define CHECK_TOTALS                                                                        \
-	"CREATE TRIGGER totals_check_in AFTER INSERT ON checks"                             \
-	"  BEGIN UPDATE totals SET checks = checks + 1; END;"                               \
-	"CREATE TRIGGER totals_check_out AFTER DELETE ON checks"                            \
-	"  BEGIN UPDATE totals SET checks = checks - 1; END;"
-
-/* The run in which an error of a check last closed, on the check's row
- * (schema 26), for checkindex.c's question: did the check's last run close
- * one?  Answered from the errors, it read every error the check ever closed,
- * at every recording of it. */
-#define CHECKS_CLOSED_RUN                                                                   \
-	"CREATE TRIGGER checks_closed_run AFTER UPDATE OF state ON pending_errors"          \
-	"  WHEN OLD.state = 'pending' AND NEW.state <> 'pending'"                           \
-	"  BEGIN UPDATE checks SET closed_run = max(closed_run, NEW.closed_run)"            \
-	"  WHERE id = NEW.check_id; END;"
-
 /* The errors by state in totals (schema 13; made again with the table,
  * schema 16). */
 #define PENDING_TOTALS                                                                      \
@@ -210,7 +183,13 @@ static const char *const migrations[] = {
 	 * applications (include/callus/learn.h).  The triggers make the state
 	 * transitions one-way whoever writes the store. */
 	"CREATE TABLE checks ("
-	CHECK_COLUMNS
+	"  id INTEGER PRIMARY KEY,"
+	"  tool TEXT NOT NULL,"
+	"  args TEXT NOT NULL,"
+	"  dir TEXT NOT NULL,"
+	"  runs INTEGER NOT NULL DEFAULT 0,"
+	"  last_run_at TEXT,"
+	"  last_pass_at TEXT,"
 	"  UNIQUE (tool, args, dir));"
 	"CREATE TABLE snapshots ("
 	"  id INTEGER PRIMARY KEY,"
@@ -506,7 +485,10 @@ static const char *const migrations[] = {
 	"  BEGIN UPDATE totals SET runs = runs + 1; END;"
 	"CREATE TRIGGER totals_run_out AFTER DELETE ON runs"
 	"  BEGIN UPDATE totals SET runs = runs - 1; END;"
-	CHECK_TOTALS
+	"CREATE TRIGGER totals_check_in AFTER INSERT ON checks"
+	"  BEGIN UPDATE totals SET checks = checks + 1; END;"
+	"CREATE TRIGGER totals_check_out AFTER DELETE ON checks"
+	"  BEGIN UPDATE totals SET checks = checks - 1; END;"
 	SIGNATURE_TOTALS
 	/* an error starts pending and leaves it once (pending_starts_pending,
 	 * pending_one_way) */
@@ -705,28 +687,13 @@ static const char *const migrations[] = {
 	 * match_internal.h) */
 	("CREATE TABLE IF NOT EXISTS embed_df_recent (feature INTEGER PRIMARY KEY,"
 	 "  df INTEGER NOT NULL);"),
-	/* 25 -> 26: the run in which a check last closed an error, kept on
-	 * the check (CHECKS_CLOSED_RUN), and a check's errors indexed by
-	 * state, signature and closing run: "is an error of the check open"
-	 * scanned every error the check ever had (the index's check_id
-	 * prefix), and "was this error fixed by the check's last run" every
-	 * fix of it in the check, at each recording.  The table made again rather than altered, as
-	 * in 19 -> 20: a store taken back to an older version (the migration
-	 * tests) goes through this again. */
-	("DROP TRIGGER IF EXISTS checks_closed_run;"
-	 "DROP INDEX IF EXISTS pending_check;"
-	 "CREATE INDEX pending_check ON pending_errors(check_id, state, sig, closed_run);"
-	 "CREATE TABLE checks_k ("
-	 CHECK_COLUMNS
-	 "  closed_run INTEGER NOT NULL DEFAULT 0,"
-	 "  UNIQUE (tool, args, dir));"
-	 "INSERT INTO checks_k SELECT c.id, c.tool, c.args, c.dir, c.runs, c.last_run_at,"
-	 "  c.last_pass_at, coalesce((SELECT max(p.closed_run) FROM pending_errors p"
-	 "  WHERE p.check_id = c.id AND p.state <> 'pending'), 0) FROM checks c ORDER BY c.id;"
-	 "DROP TABLE checks;"
-	 "ALTER TABLE checks_k RENAME TO checks;"
-	 CHECK_TOTALS
-	 CHECKS_CLOSED_RUN),
+	/* 25 -> 26: a check's errors indexed by state and closing run before
+	 * signature (checkindex.c, learn_apply.c): "is an error of the check
+	 * open", "did its last run close one" and "did its last run fix this
+	 * one" were each a scan of every error the check ever had, or of
+	 * every past fix of the error, at each recording. */
+	("DROP INDEX IF EXISTS pending_check;"
+	 "CREATE INDEX pending_check ON pending_errors(check_id, state, closed_run, sig);"),
 };
 _Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,
