@@ -3,11 +3,13 @@
 # (issue 14).  bench/scale.sh's checks are one a file (`gcc -c FILE`), so
 # each has a short history; an agent's project-wide check (`make`, `npm
 # test`) closes errors for months.  Here one such check has closed H errors
-# before (for each H of HISTORIES: half fixed, half failing for good, their
-# rows written into the store directly, of signatures long gone), then N
+# before (for each H of HISTORIES: errors that failed for good, each in a
+# file of its own, written into the store directly, of signatures long gone), then N
 # failing hooks of it, each a gcc error never seen (a new signature) that
 # fixes the one before: the fix (its files added to files.idx), the new
-# error, the check index's question whether the next pass matters.
+# error, the check index's question whether the next pass matters.  And N
+# runs of the hook before an edit (Claude Code's PreToolUse of Edit), which
+# reads .callus/files.idx: a file each closed error (H files listed).
 # Snapshots off: callus's own cost.  CPU ms of the process (bench/proctime,
 # from wait4): min / median / max.  A flat row is the goal.
 # Usage: bench/history.sh [N] [HISTORIES] [path/to/callus]
@@ -41,16 +43,36 @@ grow() {
 	printf '[retention]\ngc_hours = 0\n[learn]\nsnapshots = false\n' >"$2/.callus/config"
 	payload "$work/first.json" 1 "$2"
 	(cd "$2" && "$1" hook generic <"$work/first.json" >/dev/null)
+	# each error with a signature of its own (an error's rows go with its
+	# signature), not queued for the vector file (old errors were indexed)
 	sqlite3 "$2/.callus/callus.db" "
+		WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < $3)
+		INSERT INTO signatures (sig, id, error_type, message_pattern, original, tool,
+		                        first_seen, last_seen)
+		SELECT 1000000000 + i, printf('%064x', 1000000000 + i), 'error', 'old error ' || i,
+		       'old error ' || i, 'gcc', unixepoch('2026-01-01'), unixepoch('2026-01-01')
+		FROM k;
+		DELETE FROM signatures_unindexed;
 		WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < $3)
 		INSERT INTO pending_errors (check_id, sig, first_failure_at, last_failure_at, files)
 		SELECT c.id, 1000000000 + i, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z',
-		       '[\"src/h' || (i % 2000) || '.c\"]'
+		       '[\"src/h' || i || '.c\"]'
 		FROM k, (SELECT id FROM checks WHERE tool = 'make') c;
-		UPDATE pending_errors SET state = CASE WHEN sig % 2 THEN 'fixed' ELSE 'permanent' END,
+		UPDATE pending_errors SET state = 'permanent',
 		       closed_at = '2026-01-02T00:00:00Z', closed_run = 1
 		WHERE sig > 1000000000 AND state = 'pending';
 		PRAGMA wal_checkpoint(TRUNCATE);" >/dev/null
+	# the file index made again from the store, by a hook before an edit
+	rm -f "$2/.callus/files.idx"
+	edit "$work/edit.json" "$2"
+	(cd "$2" && "$1" hook claude-code <"$work/edit.json" >/dev/null)
+}
+
+# edit FILE CWD: Claude Code's PreToolUse of Edit on a file callus knows
+# nothing of
+edit() {
+	jq --arg cwd "$2" --arg f "$2/src/new.c" '.cwd = $cwd | .tool_input.file_path = $f' \
+		"$repo/tests/hooks/fixtures/real/claude-code-edit.json" >"$1"
 }
 
 # stats FILE: min/median/max of its numbers, one a line
@@ -60,8 +82,8 @@ stats() {
 		      printf "%.3f/%.3f/%.3f", v[1], m, v[NR] }'
 }
 
-echo "| closed errors behind the check | failing hook (a new error fixing the last) |"
-echo "|---:|---:|"
+echo "| closed errors behind the check | failing hook (a new error fixing the last) | hook before an edit |"
+echo "|---:|---:|---:|"
 for h in $histories; do
 	ws=$work/ws-$h bws=$work/base-$h
 	grow "$callus" "$ws" "$h"
@@ -80,9 +102,23 @@ for h in $histories; do
 		fi
 		i=$((i + 1))
 	done
+	: >"$work/ea"
+	: >"$work/eb"
+	edit "$work/e.json" "$ws"
+	[ -z "$base" ] || edit "$work/be.json" "$bws"
+	i=0
+	while [ "$i" -lt "$n" ]; do
+		(cd "$ws" && "$work/proctime" 1 "$work/e.json" "$callus" hook claude-code |
+			cut -d' ' -f1) >>"$work/ea"
+		if [ -n "$base" ]; then
+			(cd "$bws" && "$work/proctime" 1 "$work/be.json" "$base" hook claude-code |
+				cut -d' ' -f1) >>"$work/eb"
+		fi
+		i=$((i + 1))
+	done
 	if [ -n "$base" ]; then
-		echo "| $h | $(stats "$work/b") → $(stats "$work/a") |"
+		echo "| $h | $(stats "$work/b") → $(stats "$work/a") | $(stats "$work/eb") → $(stats "$work/ea") |"
 	else
-		echo "| $h | $(stats "$work/a") |"
+		echo "| $h | $(stats "$work/a") | $(stats "$work/ea") |"
 	fi
 done
