@@ -59,13 +59,19 @@ endif
 # libgit2 and the libraries under it statically: a failure's snapshot is one
 # start of it, and loading nineteen shared libraries was a fifth of that start
 # (`callus-git batch WS head`: 17 -> 13.5 ms of CPU, 21.8 -> 12.2 ms wall here,
-# docs/scale.md, the eighteenth pass; the rest is libgit2's own start, which
-# parses the system's certificates).  The list is Debian 12's libgit2 (mbedTLS,
+# docs/scale.md, the eighteenth pass; most of the rest was libgit2's start of
+# TLS, which parsed the system's certificates: GIT2_OFFLINE below).  The list is Debian 12's libgit2 (mbedTLS,
 # http-parser, libssh2 on OpenSSL's libcrypto); Debian ships no archive of
 # GSSAPI (its link name is libkrb5-dev's), nor a static glibc that could
 # resolve names, so those two stay shared.  Where an archive or GSSAPI's link
 # name is missing (another distribution's libgit2), and in sanitizer builds,
 # the helper links libgit2 shared as pkg-config says.
+# Statically linked, libgit2's starts of TLS and SSH are bound to the
+# helper's own, which do nothing (helper/callus-git-offline.c: the helper
+# never reaches the network, and the system's certificates it parsed were
+# most of its start).
+GIT2_OFFLINE = git_mbedtls_stream_global_init git_transport_ssh_global_init
+comma := ,
 GIT2_CFLAGS := $(shell pkg-config --cflags libgit2)
 GIT2_ARCHIVES = git2 mbedtls mbedx509 mbedcrypto http_parser ssh2 crypto pcre2-8 z
 GIT2_LIBDIR := $(shell pkg-config --variable=libdir libgit2)
@@ -76,7 +82,8 @@ ifeq ($(SAN),1)
 GIT2_STATIC :=
 endif
 ifeq ($(GIT2_STATIC),yes)
-GIT2_LIBS   := -Wl,-Bstatic $(addprefix -l,$(GIT2_ARCHIVES)) -Wl,-Bdynamic \
+GIT2_LIBS   := $(addprefix -Wl$(comma)--wrap=,$(GIT2_OFFLINE)) \
+               -Wl,-Bstatic $(addprefix -l,$(GIT2_ARCHIVES)) -Wl,-Bdynamic \
                $(shell pkg-config --libs krb5-gssapi) -lrt -ldl -pthread
 else
 GIT2_LIBS   := $(shell pkg-config --libs libgit2)

@@ -247,7 +247,7 @@ int main(int argc, char **argv)
 			return usage();
 		i += n;
 	}
-	if (git_libgit2_init() < 0)
+	if (git_libgit2_init() < 0 || callus_git_offline() < 0)
 		return callus_git_fail(1, "cannot initialise libgit2"), 1;
 	w.path = argv[first];
 	for (i = first + 1; i < argc;) {

@@ -34,6 +34,12 @@ int callus_git_usage_error(void);
  * starts again: a batch gives each request its own. */
 void callus_git_report_to(FILE *f);
 
+/* ---- no network (callus-git-offline.c) -------------------------------- */
+
+/* After git_libgit2_init(): any TLS stream libgit2 asks for is refused with
+ * an error.  0, or -1 (libgit2's error set). */
+int callus_git_offline(void);
+
 /* ---- paths and repositories (callus-git-common.c) ---------------------- */
 
 /*
