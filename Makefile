@@ -58,33 +58,34 @@ endif
 # and the TLS/SSH libraries it loads at every start.  The helper itself links
 # libgit2 and the libraries under it statically: a failure's snapshot is one
 # start of it, and loading nineteen shared libraries was a fifth of that start
-# (`callus-git batch WS head`: 17 -> 13.5 ms of CPU, 21.8 -> 12.2 ms wall here,
-# docs/scale.md, the eighteenth pass; most of the rest was libgit2's start of
-# TLS, which parsed the system's certificates: GIT2_OFFLINE below).  The list is Debian 12's libgit2 (mbedTLS,
-# http-parser, libssh2 on OpenSSL's libcrypto); Debian ships no archive of
-# GSSAPI (its link name is libkrb5-dev's), nor a static glibc that could
-# resolve names, so those two stay shared.  Where an archive or GSSAPI's link
-# name is missing (another distribution's libgit2), and in sanitizer builds,
-# the helper links libgit2 shared as pkg-config says.
-# Statically linked, libgit2's starts of TLS and SSH are bound to the
-# helper's own, which do nothing (helper/callus-git-offline.c: the helper
-# never reaches the network, and the system's certificates it parsed were
-# most of its start).
-GIT2_OFFLINE = git_mbedtls_stream_global_init git_transport_ssh_global_init
+# (docs/scale.md, the eighteenth pass).  The list is Debian 12's libgit2
+# (mbedTLS, http-parser, libssh2 on OpenSSL's libcrypto); glibc stays shared
+# (Debian ships no static glibc that could resolve names).  Linked so, the
+# helper also leaves libgit2's network stack unstarted: the starts of TLS and
+# SSH and the GSSAPI functions of HTTP's Negotiate are bound to the helper's
+# own (ld --wrap, GIT2_OFFLINE; helper/callus-git-offline.c, which refuses
+# every connection): parsing the system's certificates was three quarters of
+# the helper's start, and GSSAPI is then not linked at all (`callus-git batch
+# WS head`: 5.3 -> 1.0 ms of CPU, the nineteenth pass).  Where an archive is
+# missing (another distribution's libgit2), and in sanitizer builds, the
+# helper links libgit2 shared as pkg-config says, and nothing is bound.
+GIT2_OFFLINE = git_mbedtls_stream_global_init git_transport_ssh_global_init \
+	       gss_indicate_mechs gss_import_name \
+	       gss_init_sec_context gss_delete_sec_context gss_display_status \
+	       gss_release_buffer gss_release_name gss_release_oid_set
 comma := ,
 GIT2_CFLAGS := $(shell pkg-config --cflags libgit2)
 GIT2_ARCHIVES = git2 mbedtls mbedx509 mbedcrypto http_parser ssh2 crypto pcre2-8 z
 GIT2_LIBDIR := $(shell pkg-config --variable=libdir libgit2)
-GIT2_STATIC := $(shell pkg-config --exists krb5-gssapi && \
-		 for a in $(GIT2_ARCHIVES); do test -f $(GIT2_LIBDIR)/lib$$a.a || exit 0; done && \
+GIT2_STATIC := $(shell for a in $(GIT2_ARCHIVES); do test -f $(GIT2_LIBDIR)/lib$$a.a || exit 0; done && \
 		 echo yes)
 ifeq ($(SAN),1)
 GIT2_STATIC :=
 endif
 ifeq ($(GIT2_STATIC),yes)
+GIT2_CFLAGS += -DCALLUS_GIT_OFFLINE
 GIT2_LIBS   := $(addprefix -Wl$(comma)--wrap=,$(GIT2_OFFLINE)) \
-               -Wl,-Bstatic $(addprefix -l,$(GIT2_ARCHIVES)) -Wl,-Bdynamic \
-               $(shell pkg-config --libs krb5-gssapi) -lrt -ldl -pthread
+               -Wl,-Bstatic $(addprefix -l,$(GIT2_ARCHIVES)) -Wl,-Bdynamic -lrt -ldl -pthread
 else
 GIT2_LIBS   := $(shell pkg-config --libs libgit2)
 endif

@@ -10,7 +10,7 @@ set -eu
 cd "$(dirname "$0")/.."
 
 build_pkgs="build-essential pkg-config libsqlite3-dev libjansson-dev libcmocka-dev libpcre2-dev libgit2-dev
-	libkrb5-dev libcurl4-openssl-dev libpq-dev git ca-certificates"
+	libcurl4-openssl-dev libpq-dev git ca-certificates"
 test_pkgs="python3 hyperfine valgrind strace shellcheck clang procps util-linux time jq sqlite3 prometheus
 	chromium python3-html5lib postgresql postgresql-client"
 # The real tools tests/corpus/generate.sh runs for the ecosystems beyond C,

@@ -262,21 +262,22 @@ test_expect_success 'without the snapshot helper the states are still learnt' '
 '
 
 # The helper, linked statically, binds libgit2's starts of TLS and SSH to
-# nothing (helper/callus-git-offline.c): the system's certificates it parsed
-# were most of a snapshot's cost.  Linked with a shared libgit2 (the
-# sanitizer build, another distribution) it keeps them.
+# nothing and GSSAPI to refusals (helper/callus-git-offline.c): the system's
+# certificates it parsed were most of a snapshot's cost, and GSSAPI's
+# libraries are not loaded.  Linked with a shared libgit2 (the sanitizer
+# build, another distribution) it keeps them.
 helper=$(dirname "$CALLUS")/callus-git
 if ldd "$helper" 2>/dev/null | grep -q libgit2; then
 	test_skip "callus-git links a shared libgit2"
 else
 	test_skip_unless_tool strace
 fi
-test_expect_success 'a snapshot never reads the system'"'"'s certificates' '
+test_expect_success 'a snapshot neither reads the system'"'"'s certificates nor loads GSSAPI' '
 	make_project offline && cd offline &&
 	strace -f -e trace=%file -o trace "$helper" batch "$PWD" head snapshot 0 >out &&
 	grep -q "^ok 41$" out && grep -q "^git [0-9a-f]\{40\} [0-9a-f]\{40\}$" out &&
 	grep -q "\.git/HEAD" trace &&
-	! grep -E "/etc/ssl|/usr/lib/ssl|ca-certificates" trace
+	! grep -E "/etc/ssl|/usr/lib/ssl|ca-certificates|gssapi|krb5" trace
 '
 
 test_expect_success 'bad arguments: a clear message and status 2; no store: empty answers' '
