@@ -22,7 +22,6 @@
 
 #include <sqlite3.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -30,13 +29,16 @@
 #define SM_ALIGN 16u                        /* sizes rounded to it */
 #define SM_SMALL_MAX 8192u                  /* larger blocks: malloc */
 #define SM_CLASSES (SM_SMALL_MAX / SM_ALIGN)
-/* Chunks: 2 MB, aligned to it, and the kernel asked for a huge page
- * there (madvise MADV_HUGEPAGE: one fault where 512 pages of 4 KB took
- * one each).  A failing hook at 100,000 signatures reads 500 pages of
- * the store into memory from here; on this project's virtual machines a
- * page's first touch costs 10 microseconds, 2 MB in a huge page 0.05 ms
- * (bench/pagefault.sh).  Where huge pages are off, the same chunk in 4 KB
- * pages: as before, only fewer mallocs. */
+/* Chunks of 2 MB, in the kernel's 4 KB pages: a page is faulted in when
+ * first touched, and a failing hook touches part of one chunk (two at
+ * 100,000 recordings).  Asking for a huge page instead (MADV_HUGEPAGE,
+ * once here) saved those faults where each cost 10 microseconds, but a
+ * huge page is backed whole: on virtual machines that hand free memory
+ * back to their host (a Firecracker microVM's free page reporting), a
+ * process meets a huge page the host must back again, 4 KB at a time, in
+ * one hook of two or more, 5 ms each time; with hooks three seconds apart,
+ * as an agent runs them, 4 KB pages cost 1.3 ms less a hook on average
+ * (bench/spaced.sh, docs/scale.md, the nineteenth pass). */
 #define SM_CHUNK (2u * 1024u * 1024u)
 
 /* AddressSanitizer sees SQLite's use of memory only through malloc */
@@ -72,26 +74,12 @@ static struct {
 	sm_chunk *chunks;               /* every chunk, reachable to the end */
 } sm;
 
-/* A new chunk of SM_CHUNK bytes aligned to SM_CHUNK, or NULL: mapped
- * twice its size, the parts outside the aligned one given back. */
+/* A new chunk of SM_CHUNK bytes, or NULL. */
 static void *chunk_new(void)
 {
-	unsigned char *p, *a;
-	size_t before;
+	void *p = mmap(NULL, SM_CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-	p = mmap(NULL, 2 * (size_t)SM_CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-		 -1, 0);
-	if (p == MAP_FAILED)
-		return NULL;
-	a = (unsigned char *)(((uintptr_t)p + SM_CHUNK - 1) & ~(uintptr_t)(SM_CHUNK - 1));
-	before = (size_t)(a - p);
-	if (before)
-		(void)munmap(p, before);
-	(void)munmap(a + SM_CHUNK, SM_CHUNK - before);
-#ifdef MADV_HUGEPAGE
-	(void)madvise(a, SM_CHUNK, MADV_HUGEPAGE);
-#endif
-	return a;
+	return p == MAP_FAILED ? NULL : p;
 }
 
 static size_t round_up(size_t n)

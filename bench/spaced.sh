@@ -1,0 +1,60 @@
+#!/bin/sh
+# bench/spaced.sh - failing hooks spaced as an agent spaces them.  An agent
+# runs a command, reads its output, thinks and edits before the next one:
+# seconds go by between two hooks, and a benchmark that runs them back to
+# back times a machine in another state (memory a process just freed is
+# still warm; on a virtual machine that hands free memory back to its host
+# it is not, seconds later: docs/scale.md, the nineteenth pass).  Two
+# binaries, each in its own copy of a store grown by bench/scale.sh
+# (CALLUS_SCALE_KEEP=DIR keeps DIR/ws-SIZE), take turns: GAP seconds of
+# sleep, then a failing `callus hook generic` (a gcc error never seen: a new
+# lesson, signature, vector; no snapshot), N times each.  CPU ms of each
+# hook from bench/proctime (wait4); prints min / first quartile / median /
+# third quartile / max / mean of each binary.
+# Usage: bench/spaced.sh WS N GAP BASE [path/to/callus]
+#   e.g. bench/spaced.sh /tmp/keepD/ws-10000 40 3 /tmp/old/build/callus
+set -eu
+repo=$(cd "$(dirname "$0")/.." && pwd)
+[ $# -ge 4 ] || { echo "usage: bench/spaced.sh WS N GAP BASE [path/to/callus]" >&2; exit 2; }
+src=$1 n=$2 gap=$3 base=$4
+callus=${5:-$repo/build/callus}
+[ -d "$src/.callus" ] || { echo "bench: $src holds no .callus/ (grow one: CALLUS_SCALE_KEEP=DIR bench/scale.sh)" >&2; exit 2; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/callus-spaced.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+# shellcheck source=bench/tools.sh
+. "$repo/bench/tools.sh"
+bench_tools "$repo" "$work" "$(dirname "$callus")"
+
+for x in a b; do
+	cp -a "$src" "$work/ws-$x"
+	printf '[retention]\ngc_hours = 0\n[learn]\nsnapshots = false\n' >"$work/ws-$x/.callus/config"
+	: >"$work/$x.txt"
+done
+# each migrates its copy and applies its retention before anything is timed
+(cd "$work/ws-a" && "$base" status >/dev/null && "$base" gc >/dev/null)
+(cd "$work/ws-b" && "$callus" status >/dev/null && "$callus" gc >/dev/null)
+
+i=0
+while [ "$i" -lt "$n" ]; do
+	for x in a b; do
+		if [ "$x" = a ]; then bin=$base; else bin=$callus; fi
+		"$work/scale_gen" -p $((700000 + i)) >"$work/out.txt"
+		jq -n --rawfile o "$work/out.txt" --arg cwd "$work/ws-$x" \
+			'{command: "gcc -c src/x.c", exit_code: 1, output: $o, cwd: $cwd}' >"$work/p.json"
+		sleep "$gap"
+		(cd "$work/ws-$x" && "$work/proctime" 1 "$work/p.json" "$bin" hook generic) |
+			cut -d' ' -f1 >>"$work/$x.txt"
+	done
+	i=$((i + 1))
+done
+
+# stats FILE: min / q1 / median / q3 / max / mean of its numbers
+stats() {
+	sort -n "$1" | awk '{ v[NR] = $1; s += $1 }
+		END { printf "%.2f / %.2f / %.2f / %.2f / %.2f / %.2f",
+		      v[1], v[int(NR / 4) + 1], v[int(NR / 2) + 1], v[int(3 * NR / 4) + 1], v[NR], s / NR }'
+}
+echo "| binary | failing hooks, $gap s apart: min / q1 / median / q3 / max / mean (CPU ms, $n each) |"
+echo "|:---|---:|"
+echo "| $base | $(stats "$work/a.txt") |"
+echo "| $callus | $(stats "$work/b.txt") |"
