@@ -37,8 +37,8 @@
  * back to their host (a Firecracker microVM's free page reporting), a
  * process meets a huge page the host must back again, 4 KB at a time, in
  * one hook of two or more, 5 ms each time; with hooks three seconds apart,
- * as an agent runs them, 4 KB pages cost 1.3 ms less a hook on average
- * (bench/spaced.sh, docs/scale.md, the nineteenth pass). */
+ * as an agent runs them, 4 KB pages cost 0.8 to 1.1 ms less a hook on
+ * average (bench/spaced.sh, docs/scale.md, the nineteenth pass). */
 #define SM_CHUNK (2u * 1024u * 1024u)
 
 /* AddressSanitizer sees SQLite's use of memory only through malloc */
