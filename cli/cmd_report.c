@@ -108,9 +108,12 @@ int cmd_report(int argc, char **argv)
 		}
 		callus_buf_puts(&path, "/report.html");
 	}
+	/* a FILE of the user's is reached as a shell's > would (a device is
+	 * written through, never replaced); the default is callus's own */
 	if (callus_buf_status(&path) < 0 ||
-	    callus_fs_write_atomic(path.ptr, page.ptr, page.len, 0666, CALLUS_FS_UMASK,
-				   &err) < 0) {
+	    (output ? callus_fs_write_output(path.ptr, page.ptr, page.len, &err)
+		    : callus_fs_write_atomic(path.ptr, page.ptr, page.len, 0666, CALLUS_FS_UMASK,
+					     &err)) < 0) {
 		cli_error("cannot write '%s': %s", path.ptr, callus_error_message(&err));
 		rc = 1;
 		goto out;

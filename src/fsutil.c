@@ -83,6 +83,31 @@ static int open_temp(callus_buf *tmp, const char *path, mode_t mode, callus_erro
 			      path, strerror(EEXIST));
 }
 
+int callus_fs_write_output(const char *path, const void *data, size_t len, callus_error *err)
+{
+	callus_buf target = CALLUS_BUF_INIT;
+	struct stat st;
+	int fd, rc;
+
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return callus_error_set(err, CALLUS_EINVAL, "'%s' is a directory", path);
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if ((fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)) < 0)
+			return callus_error_set(err, CALLUS_EIO, "cannot open '%s': %s", path,
+					      strerror(errno));
+		rc = callus_fs_write_all(fd, data, len);
+		if (close(fd) < 0)
+			rc = -1;
+		return rc < 0 ? callus_error_set(err, CALLUS_EIO, "cannot write '%s': %s", path,
+					       strerror(errno))
+			      : 0;
+	}
+	if ((rc = callus_fs_resolve_link(&target, path, err)) == 0)
+		rc = callus_fs_write_atomic(target.ptr, data, len, 0666, CALLUS_FS_UMASK, err);
+	callus_buf_release(&target);
+	return rc;
+}
+
 int callus_fs_write_atomic(const char *path, const void *data, size_t len,
 			 mode_t mode, unsigned flags, callus_error *err)
 {

@@ -41,6 +41,17 @@ int callus_fs_write_atomic(const char *path, const void *data, size_t len,
 int callus_fs_mkdir_p(const char *dir, mode_t mode, callus_error *err);
 
 /*
+ * Write data[0..len) to path, a file the user named for output (`callus
+ * report -o FILE`), as a shell's `>` would reach it: symlinks followed.
+ * What is there and is not a regular file (a terminal, a pipe, /dev/null,
+ * /dev/stdout) is written through, never replaced: renaming over it would
+ * have put a file where a device was.  A regular file, or none, is
+ * replaced as callus_fs_write_atomic() does (mode 0666 less the umask for
+ * a new one); a directory is refused (CALLUS_EINVAL).
+ */
+int callus_fs_write_output(const char *path, const void *data, size_t len, callus_error *err);
+
+/*
  * Read the whole regular file at path into out (cleared first).  A file
  * longer than max bytes (0 = no ceiling) fails with CALLUS_ETOOBIG.  A
  * missing file returns CALLUS_ENOTFOUND *without* setting err, since for most

@@ -163,6 +163,26 @@ test_expect_success '--layer picks the notes of a layer; --since checks its date
 	"$CALLUS" report -o - | grep -q "^<!DOCTYPE html>"
 '
 
+# -o FILE is reached as a shell's > would: a FIFO (as /dev/null or a
+# terminal) is written through, never replaced by a file; a link leads on.
+test_skip_unless_tool gcc git
+test_expect_success '-o a FIFO, a link, a directory: written through, followed, refused' '
+	cd c &&
+	mkfifo ../pipe &&
+	{ timeout 20 cat ../pipe >../piped & } &&
+	"$CALLUS" report -o ../pipe >../out &&
+	wait &&
+	test -p ../pipe &&
+	grep -q "^<!DOCTYPE html>" ../piped &&
+	ln -s piped-page.html ../link.html &&
+	"$CALLUS" report -o ../link.html >../out &&
+	test -L ../link.html &&
+	grep -q "^<!DOCTYPE html>" ../piped-page.html &&
+	mkdir ../adir &&
+	test_expect_code 1 "$CALLUS" report -o ../adir 2>../err &&
+	grep -q "is a directory" ../err
+'
+
 test_expect_success 'help report is report --help, and its options are in the man page' '
 	"$CALLUS" --help | grep -q "^   report " &&
 	"$CALLUS" help report >a && "$CALLUS" report --help >b && test_cmp a b &&

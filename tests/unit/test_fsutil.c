@@ -131,6 +131,65 @@ static void test_write_atomic_replaces_symlink(void **state)
 	callus_buf_release(&got);
 }
 
+/*
+ * A file the user named for output is reached as a shell's > would: a
+ * FIFO (as /dev/null or a terminal: not a regular file) is written
+ * through and stays a FIFO, a symlink leads to the file it names and stays
+ * a link, a regular file is replaced, a directory refused.
+ */
+static void test_write_output(void **state)
+{
+	struct fixture *f = *state;
+	const char *fifo = path_in(&f->a, f, "fifo");
+	char got[16] = "";
+	callus_buf text = CALLUS_BUF_INIT, link = CALLUS_BUF_INIT, dir = CALLUS_BUF_INIT;
+	callus_error err = CALLUS_ERROR_INIT;
+	struct stat st;
+	pid_t pid;
+	int fd, status;
+
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	/* a reader on the other end, or the write would wait */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		ssize_t n;
+
+		alarm(10); /* a FIFO replaced by a file has no writer: fail, not hang */
+		fd = open(fifo, O_RDONLY);
+		n = fd < 0 ? -1 : read(fd, got, sizeof(got) - 1);
+		_exit(n == 5 && !memcmp(got, "page\n", 5) ? 0 : 1);
+	}
+	assert_int_equal(callus_fs_write_output(fifo, "page\n", 5, NULL), 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_int_equal(lstat(fifo, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+
+	path_in(&f->b, f, "file");
+	callus_buf_printf(&link, "%s/link", f->dir);
+	assert_int_equal(symlink("file", link.ptr), 0);
+	assert_int_equal(callus_fs_write_output(link.ptr, "one", 3, NULL), 0);
+	assert_int_equal(lstat(link.ptr, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(callus_fs_read_file(&text, f->b.ptr, 0, NULL), 0);
+	assert_string_equal(text.ptr, "one");
+	assert_int_equal(callus_fs_write_output(f->b.ptr, "two", 3, NULL), 0);
+	assert_int_equal(callus_fs_read_file(&text, f->b.ptr, 0, NULL), 0);
+	assert_string_equal(text.ptr, "two");
+
+	callus_buf_printf(&dir, "%s/dir", f->dir);
+	assert_int_equal(mkdir(dir.ptr, 0700), 0);
+	assert_int_equal(callus_fs_write_output(dir.ptr, "x", 1, &err), CALLUS_EINVAL);
+	assert_non_null(strstr(callus_error_message(&err), "is a directory"));
+	assert_int_equal(stat(dir.ptr, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	callus_error_release(&err);
+	callus_buf_release(&text);
+	callus_buf_release(&link);
+	callus_buf_release(&dir);
+}
+
 static void test_write_atomic_error(void **state)
 {
 	struct fixture *f = *state;
@@ -342,6 +401,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_write_atomic_modes_and_replace, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_atomic_replaces_symlink, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_atomic_error, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_write_output, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_append_line_concurrent, setup, teardown),
 		cmocka_unit_test(test_maker_gone),
 		cmocka_unit_test_setup_teardown(test_mkdir_p, setup, teardown),
