@@ -87,7 +87,7 @@ int callus_fs_write_output(const char *path, const void *data, size_t len, callu
 {
 	callus_buf target = CALLUS_BUF_INIT;
 	struct stat st;
-	int fd, rc;
+	int fd = -1, rc;
 
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		return callus_error_set(err, CALLUS_EINVAL, "'%s' is a directory", path);
@@ -95,6 +95,13 @@ int callus_fs_write_output(const char *path, const void *data, size_t len, callu
 		if ((fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)) < 0)
 			return callus_error_set(err, CALLUS_EIO, "cannot open '%s': %s", path,
 					      strerror(errno));
+		/* a file put there since the stat is replaced, not written over */
+		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	if (fd >= 0) {
 		rc = callus_fs_write_all(fd, data, len);
 		if (close(fd) < 0)
 			rc = -1;
