@@ -76,10 +76,30 @@ _e2e_h=$TEST_ROOT/.harness
 mkdir "$TRASH_DIRECTORY" "$TEST_ROOT/home" "$TEST_ROOT/tmp" "$_e2e_h" || exit 1
 export TRASH_DIRECTORY
 
+# _e2e_busy: the callus and callus-git processes working under TEST_ROOT
+# (their working directory there): the detached ones a hook starts (the
+# queue's drainer, a snapshot it takes) can outlive the test that started
+# them.
+_e2e_busy() {
+	local p d
+	for p in $(pgrep -x 'callus|callus-git'); do
+		d=$(readlink "/proc/$p/cwd" 2>/dev/null) || continue
+		case $d in "$TEST_ROOT" | "$TEST_ROOT"/*) echo "$p" ;; esac
+	done
+}
+
 _e2e_cleanup() {
+	local i
 	if [ "${CALLUS_TEST_KEEP:-}" = 1 ]; then
 		echo "# kept $TEST_ROOT"
 	elif [ -d "$TEST_ROOT" ]; then
+		# what a detached process still writes would recreate the
+		# directories removed below (up to 30 s, then removed anyway)
+		for i in $(seq 1 60); do
+			[ -n "$(_e2e_busy)" ] || break
+			[ "$i" != 1 ] || echo "# $TEST_NAME: waiting for callus processes still working here"
+			sleep 0.5
+		done
 		# Tests may leave read-only files behind (read-only store tests).
 		# rm never follows the node_modules symlinks into tests/tools.
 		chmod -R u+rwx "$TEST_ROOT" 2>/dev/null
