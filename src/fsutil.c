@@ -87,11 +87,11 @@ int callus_fs_write_output(const char *path, const void *data, size_t len, callu
 {
 	callus_buf target = CALLUS_BUF_INIT;
 	struct stat st;
-	int fd = -1, rc;
+	int fd = -1, rc, there = stat(path, &st) == 0;
 
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+	if (there && S_ISDIR(st.st_mode))
 		return callus_error_set(err, CALLUS_EINVAL, "'%s' is a directory", path);
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+	if (there && !S_ISREG(st.st_mode)) {
 		if ((fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)) < 0)
 			return callus_error_set(err, CALLUS_EIO, "cannot open '%s': %s", path,
 					      strerror(errno));
