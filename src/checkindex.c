@@ -20,8 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 /* "callus-checks 1 " and the sorted lines' count in ten digits */
@@ -65,8 +63,7 @@ int callus_checkindex_key(char out[KEY_LEN + 1], const callus_check_key *c)
 
 /* A list as mapped: lines[0..sorted) sorted, then the appended ones. */
 typedef struct list {
-	const char *map;
-	size_t len;
+	callus_fs_mapped m;
 	const char *lines;
 	size_t sorted, count;
 } list;
@@ -78,31 +75,21 @@ typedef struct list {
  */
 static int list_open(list *l, const char *path)
 {
-	struct stat st;
 	char digits[11];
 	char *end;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 
 	memset(l, 0, sizeof(*l));
-	if (fd < 0)
+	if (callus_fs_map(&l->m, path, HEADER_LEN, INDEX_MAX) < 0)
 		return -1;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size < HEADER_LEN ||
-	    (uint64_t)st.st_size > INDEX_MAX ||
-	    (l->map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0)) == MAP_FAILED) {
-		l->map = NULL;
-		close(fd);
-		return -1;
-	}
-	close(fd);
-	l->len = (size_t)st.st_size;
-	l->lines = l->map + HEADER_LEN;
-	l->count = (l->len - HEADER_LEN) / LINE_LEN;
-	memcpy(digits, l->map + sizeof(MAGIC) - 1, 10);
+	l->lines = l->m.ptr + HEADER_LEN;
+	l->count = (l->m.len - HEADER_LEN) / LINE_LEN;
+	memcpy(digits, l->m.ptr + sizeof(MAGIC) - 1, 10);
 	digits[10] = '\0';
 	l->sorted = (size_t)strtoull(digits, &end, 10);
-	if (memcmp(l->map, MAGIC, sizeof(MAGIC) - 1) != 0 || *end || l->map[HEADER_LEN - 1] != '\n' ||
-	    (l->len - HEADER_LEN) % LINE_LEN != 0 || l->sorted > l->count) {
-		munmap((void *)l->map, l->len);
+	if (memcmp(l->m.ptr, MAGIC, sizeof(MAGIC) - 1) != 0 || *end ||
+	    l->m.ptr[HEADER_LEN - 1] != '\n' || (l->m.len - HEADER_LEN) % LINE_LEN != 0 ||
+	    l->sorted > l->count) {
+		callus_fs_unmap(&l->m);
 		memset(l, 0, sizeof(*l));
 		return -1;
 	}
@@ -111,8 +98,7 @@ static int list_open(list *l, const char *path)
 
 static void list_close(list *l)
 {
-	if (l->map)
-		munmap((void *)l->map, l->len);
+	callus_fs_unmap(&l->m);
 	memset(l, 0, sizeof(*l));
 }
 

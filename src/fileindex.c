@@ -12,8 +12,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #define HEADER "callus-files 1\n"
@@ -73,59 +71,25 @@ static int by_string(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The index as mapped.  Mapped, not read: the hook before an edit asks it
- * for one file, and reading it copied the whole list into memory a process
- * touched for the first time (a page fault a 4 KB page, 0.7 ms for 170 KB
- * here against 0.2 mapped).  Its writers replace it by a rename or append
- * to it, never cut it: the mapped length stays readable. */
-typedef struct index_map {
-	const char *ptr;
-	size_t len;
-} index_map;
-
-/* Map the index at path: 0, or -1 when there is none this reads (no file,
- * not a regular file, larger than INDEX_MAX, no header). */
-static int map_open(index_map *m, const char *path)
+/* Map the index at path (callus_fs_map: the hook before an edit asks it
+ * for one file): 0, or -1 when there is none this reads (no file, larger
+ * than INDEX_MAX, no header). */
+static int map_open(callus_fs_mapped *m, const char *path)
 {
-	struct stat st;
-	void *p;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-
-	m->ptr = NULL;
-	m->len = 0;
-	if (fd < 0)
+	if (callus_fs_map(m, path, sizeof(HEADER) - 1, INDEX_MAX) < 0)
 		return -1;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size < sizeof(HEADER) - 1 ||
-	    (uint64_t)st.st_size > INDEX_MAX ||
-	    (p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0)) == MAP_FAILED) {
-		close(fd);
-		return -1;
-	}
-	close(fd);
-	m->ptr = p;
-	m->len = (size_t)st.st_size;
 	if (memcmp(m->ptr, HEADER, sizeof(HEADER) - 1) != 0) {
-		munmap(p, m->len);
-		m->ptr = NULL;
-		m->len = 0;
+		callus_fs_unmap(m);
 		return -1;
 	}
 	return 0;
-}
-
-static void map_close(index_map *m)
-{
-	if (m->ptr)
-		munmap((void *)m->ptr, m->len);
-	m->ptr = NULL;
-	m->len = 0;
 }
 
 /* Whether line (NUL-terminated, no newline) is one of the lines of text
  * (an index, header first): the header's newline starts the first entry's
  * "\n...\n"; a last line cut short (no newline) is not found.  1, 0, or
  * -1 without memory. */
-static int listed(const index_map *text, const char *line, callus_buf *needle)
+static int listed(const callus_fs_mapped *text, const char *line, callus_buf *needle)
 {
 	callus_buf_clear(needle);
 	callus_buf_printf(needle, "\n%s\n", line);
@@ -137,7 +101,7 @@ static int listed(const index_map *text, const char *line, callus_buf *needle)
 
 /* seen[i] set for each item of add that text lists, each looked for with
  * listed().  0, or -1 without memory. */
-static int mark_each(unsigned char *seen, const index_map *text, const callus_strlist *add)
+static int mark_each(unsigned char *seen, const callus_fs_mapped *text, const callus_strlist *add)
 {
 	callus_buf needle = CALLUS_BUF_INIT;
 	int rc = 0;
@@ -151,7 +115,7 @@ static int mark_each(unsigned char *seen, const index_map *text, const callus_st
 
 /* The same in one pass over text's lines, each looked up among the items
  * of add (sorted).  The index ends with a newline (checked by the caller). */
-static void mark_by_line(unsigned char *seen, const index_map *text, const callus_strlist *add)
+static void mark_by_line(unsigned char *seen, const callus_fs_mapped *text, const callus_strlist *add)
 {
 	const char *p = text->ptr + sizeof(HEADER) - 1, *end = text->ptr + text->len;
 
@@ -186,7 +150,7 @@ static void mark_by_line(unsigned char *seen, const index_map *text, const callu
 
 /* The items of add (sorted, each once) that text (the index, header
  * first) does not list, a line each, into out. */
-static int unlisted(callus_buf *out, const index_map *text, const callus_strlist *add)
+static int unlisted(callus_buf *out, const callus_fs_mapped *text, const callus_strlist *add)
 {
 	unsigned char *seen = calloc(add->count ? add->count : 1, 1);
 	int rc = 0;
@@ -224,7 +188,7 @@ int callus_fileindex_add(callus_store *s, const int64_t *pending, size_t n, call
 		" WHERE p.id = ?1 AND j.type = 'text'";
 	callus_buf path = CALLUS_BUF_INIT, out = CALLUS_BUF_INIT;
 	callus_strlist add = CALLUS_STRLIST_INIT;
-	index_map text = { NULL, 0 };
+	callus_fs_mapped text = { NULL, 0 };
 	sqlite3_stmt *st = NULL;
 	int rc = 0, sq;
 
@@ -275,7 +239,7 @@ out:
 	sqlite3_finalize(st);
 	callus_strlist_release(&add);
 	callus_buf_release(&path);
-	map_close(&text);
+	callus_fs_unmap(&text);
 	callus_buf_release(&out);
 	return rc;
 }
@@ -283,7 +247,7 @@ out:
 int callus_fileindex_lookup(const char *store_dir, const char *rel)
 {
 	callus_buf path = CALLUS_BUF_INIT, needle = CALLUS_BUF_INIT;
-	index_map text = { NULL, 0 };
+	callus_fs_mapped text = { NULL, 0 };
 	int rc;
 
 	if (callus_buf_printf(&path, "%s/" CALLUS_FILEINDEX_NAME, store_dir) < 0) {
@@ -299,7 +263,7 @@ int callus_fileindex_lookup(const char *store_dir, const char *rel)
 		rc = CALLUS_ENOMEM;
 out:
 	callus_buf_release(&path);
-	map_close(&text);
+	callus_fs_unmap(&text);
 	callus_buf_release(&needle);
 	return rc;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <sys/uio.h>
@@ -83,6 +84,36 @@ static int open_temp(callus_buf *tmp, const char *path, mode_t mode, callus_erro
 			      path, strerror(EEXIST));
 }
 
+int callus_fs_map(callus_fs_mapped *m, const char *path, size_t min, size_t max)
+{
+	struct stat st;
+	void *p = MAP_FAILED;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+
+	m->ptr = NULL;
+	m->len = 0;
+	if (fd < 0)
+		return -1;
+	/* an empty file cannot be mapped; min keeps callers' headers whole */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size >= min && (uint64_t)st.st_size <= max)
+		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return -1;
+	m->ptr = p;
+	m->len = (size_t)st.st_size;
+	return 0;
+}
+
+void callus_fs_unmap(callus_fs_mapped *m)
+{
+	if (m->ptr)
+		munmap((void *)m->ptr, m->len);
+	m->ptr = NULL;
+	m->len = 0;
+}
+
 int callus_fs_write_output(const char *path, const void *data, size_t len, callus_error *err)
 {
 	callus_buf target = CALLUS_BUF_INIT;
@@ -109,8 +140,12 @@ int callus_fs_write_output(const char *path, const void *data, size_t len, callu
 					       strerror(errno))
 			      : 0;
 	}
+	/* a file there keeps its mode, as > leaves it; a new one is 0666
+	 * less the umask (st is the target's: stat follows links) */
 	if ((rc = callus_fs_resolve_link(&target, path, err)) == 0)
-		rc = callus_fs_write_atomic(target.ptr, data, len, 0666, CALLUS_FS_UMASK, err);
+		rc = there && S_ISREG(st.st_mode)
+			     ? callus_fs_write_atomic(target.ptr, data, len, st.st_mode & 07777, 0, err)
+			     : callus_fs_write_atomic(target.ptr, data, len, 0666, CALLUS_FS_UMASK, err);
 	callus_buf_release(&target);
 	return rc;
 }

@@ -46,10 +46,30 @@ int callus_fs_mkdir_p(const char *dir, mode_t mode, callus_error *err);
  * What is there and is not a regular file (a terminal, a pipe, /dev/null,
  * /dev/stdout) is written through, never replaced: renaming over it would
  * have put a file where a device was.  A regular file, or none, is
- * replaced as callus_fs_write_atomic() does (mode 0666 less the umask for
- * a new one); a directory is refused (CALLUS_EINVAL).
+ * replaced as callus_fs_write_atomic() does, keeping the file's mode (0666
+ * less the umask for a new one); a directory is refused (CALLUS_EINVAL).
  */
 int callus_fs_write_output(const char *path, const void *data, size_t len, callus_error *err);
+
+/*
+ * A file mapped read-only (callus_fs_map), for the indexes beside the store
+ * that a hook asks one line of: a mapping touches only the pages a lookup
+ * reads, where reading the file copied all of it into memory the process
+ * touched for the first time.  Their writers replace them by a rename or
+ * append to them, never cut them, so the mapped length stays readable.
+ */
+typedef struct callus_fs_mapped {
+	const char *ptr;
+	size_t len;
+} callus_fs_mapped;
+
+/*
+ * Map the regular file at path (not through a symlink) when its size is
+ * within [min, max]: 0, or -1 with m empty when there is no such file or
+ * it cannot be mapped.  Release with callus_fs_unmap().
+ */
+int callus_fs_map(callus_fs_mapped *m, const char *path, size_t min, size_t max);
+void callus_fs_unmap(callus_fs_mapped *m);
 
 /*
  * Read the whole regular file at path into out (cleared first).  A file

@@ -145,6 +145,7 @@ static void test_write_output(void **state)
 	callus_buf text = CALLUS_BUF_INIT, link = CALLUS_BUF_INIT, dir = CALLUS_BUF_INIT;
 	callus_error err = CALLUS_ERROR_INIT;
 	struct stat st;
+	mode_t old_umask;
 	pid_t pid;
 	int fd, status;
 
@@ -174,9 +175,16 @@ static void test_write_output(void **state)
 	assert_true(S_ISLNK(st.st_mode));
 	assert_int_equal(callus_fs_read_file(&text, f->b.ptr, 0, NULL), 0);
 	assert_string_equal(text.ptr, "one");
+	/* a file there keeps its mode, as > leaves it (the umask would make
+	 * it 0644) */
+	assert_int_equal(chmod(f->b.ptr, 0640), 0);
+	old_umask = umask(022);
 	assert_int_equal(callus_fs_write_output(f->b.ptr, "two", 3, NULL), 0);
+	umask(old_umask);
 	assert_int_equal(callus_fs_read_file(&text, f->b.ptr, 0, NULL), 0);
 	assert_string_equal(text.ptr, "two");
+	assert_int_equal(stat(f->b.ptr, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0640);
 
 	callus_buf_printf(&dir, "%s/dir", f->dir);
 	assert_int_equal(mkdir(dir.ptr, 0700), 0);
@@ -188,6 +196,36 @@ static void test_write_output(void **state)
 	callus_buf_release(&text);
 	callus_buf_release(&link);
 	callus_buf_release(&dir);
+}
+
+/* A mapping is of a regular file reached without a symlink, its size
+ * within the caller's bounds; anything else is none. */
+static void test_map(void **state)
+{
+	struct fixture *f = *state;
+	const char *file = path_in(&f->a, f, "index");
+	callus_buf other = CALLUS_BUF_INIT;
+	callus_fs_mapped m = { NULL, 0 };
+
+	assert_int_equal(callus_fs_map(&m, file, 0, 100), -1); /* none */
+	assert_int_equal(callus_fs_write_atomic(file, "", 0, 0600, 0, NULL), 0);
+	assert_int_equal(callus_fs_map(&m, file, 0, 100), -1); /* empty */
+	assert_int_equal(callus_fs_write_atomic(file, "0123456789", 10, 0600, 0, NULL), 0);
+	assert_int_equal(callus_fs_map(&m, file, 10, 10), 0);
+	assert_int_equal(m.len, 10);
+	assert_memory_equal(m.ptr, "0123456789", 10);
+	callus_fs_unmap(&m);
+	assert_null(m.ptr);
+	assert_int_equal(m.len, 0);
+	callus_fs_unmap(&m); /* twice: nothing */
+	assert_int_equal(callus_fs_map(&m, file, 11, 100), -1); /* under min */
+	assert_int_equal(callus_fs_map(&m, file, 0, 9), -1);    /* over max */
+	assert_null(m.ptr);
+	callus_buf_printf(&other, "%s/link", f->dir);
+	assert_int_equal(symlink(file, other.ptr), 0);
+	assert_int_equal(callus_fs_map(&m, other.ptr, 0, 100), -1);
+	assert_int_equal(callus_fs_map(&m, f->dir, 0, 1u << 30), -1); /* a directory */
+	callus_buf_release(&other);
 }
 
 static void test_write_atomic_error(void **state)
@@ -402,6 +440,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_write_atomic_replaces_symlink, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_atomic_error, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_output, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_map, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_append_line_concurrent, setup, teardown),
 		cmocka_unit_test(test_maker_gone),
 		cmocka_unit_test_setup_teardown(test_mkdir_p, setup, teardown),
