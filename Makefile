@@ -159,6 +159,16 @@ $(BUILD)/tests/test_snapshot: $(BUILD)/callus-git
 $(BUILD)/tests/test_embed_remote: $(BUILD)/callus-embed
 $(BUILD)/tests/test_knowledge: $(BUILD)/callus-pg
 
+# test_git_offline links the helper's network refusal as the helper does
+# (libgit2 static and bound where the helper's is, GIT2_LIBS).
+$(BUILD)/tests/unit/test_git_offline.o: tests/unit/test_git_offline.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(GIT2_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/tests/test_git_offline: $(BUILD)/tests/unit/test_git_offline.o $(BUILD)/helper/callus-git-offline.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(GIT2_LIBS) -lcmocka
+
 # test_sqlmem checks the CLI's allocator for SQLite.
 $(BUILD)/tests/test_sqlmem: $(BUILD)/cli/sqlmem.o
 
