@@ -12,7 +12,7 @@
 # in one run, as a recording that fixes an error and fails anew asks them
 # (src/learn.c).  Times in ms,
 # min / median / max, from hyperfine (or a loop over `date +%s%N` when
-# hyperfine is missing).
+# hyperfine is missing); then the helper's start (head) in CPU time.
 # Usage: bench/snapshot.sh [RUNS] [path/to/callus-git]   (default 30, build/callus-git)
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -82,3 +82,10 @@ row "callus-git: head" "$helper" batch "$ws" head
 row "callus-git: snapshot" "$helper" batch "$ws" snapshot 0
 row "callus-git: diff (6 files changed)" "$helper" batch "$ws" diff git "$tree" 65536
 row "callus-git: snapshot, diff, head in one run" "$helper" batch "$ws" snapshot 0 diff git "$tree" 65536 head
+
+# The helper's start in CPU time (user + system, from wait4), what a
+# recording's process time counts of it.
+cc -O2 -o "$work/proctime" "$repo/bench/proctime.c"
+echo
+echo "callus-git: head, CPU ms (bench/proctime, $runs runs), min / median / max:" \
+	"$("$work/proctime" "$runs" /dev/null "$helper" batch "$ws" head | awk '{ print $1 " / " $2 " / " $3 }')"

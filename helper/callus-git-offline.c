@@ -10,7 +10,7 @@
  * Negotiate authentication made the helper load GSSAPI and Kerberos, seven
  * shared libraries mapped and relocated at every start.  A failure's
  * snapshot is one start of the helper (docs/scale.md, the nineteenth pass:
- * `callus-git batch WS head` 5.3 -> 1.0 ms of CPU).
+ * `callus-git batch WS head` 5.0 -> 1.2 ms of CPU in bench/snapshot.sh).
  *
  * So, in the static link (Makefile, GIT2_STATIC and GIT2_OFFLINE), ld's
  * --wrap binds libgit2's references to those starts and to the GSSAPI
