@@ -40,6 +40,15 @@
  * as an agent runs them, 4 KB pages cost 0.8 to 1.1 ms less a hook on
  * average (bench/spaced.sh, docs/scale.md, the nineteenth pass). */
 #define SM_CHUNK (2u * 1024u * 1024u)
+/* Where the blocks reach, the chunk's pages are faulted in ahead, this many
+ * bytes at a time, by one madvise(MADV_POPULATE_WRITE) (Linux 5.14):
+ * about 300 page faults of a failing hook, most of them SQLite's page
+ * cache taking a fresh slot for each page it reads, were 300 traps into
+ * the kernel, each dearer in a virtual machine; in runs of 64 they cost a
+ * hook 447 -> 154 faults and 0.2 to 0.3 ms (docs/scale.md, the twentieth
+ * pass).  What the last run faults in and no block uses is at most this
+ * much zeroed memory, once. */
+#define SM_FILL (256u * 1024u)
 
 /* AddressSanitizer sees SQLite's use of memory only through malloc */
 #if defined(__SANITIZE_ADDRESS__)
@@ -72,6 +81,8 @@ static struct {
 	unsigned char *cur, *end;       /* the current chunk's unused part */
 	sm_free *free[SM_CLASSES];      /* freed blocks by class */
 	sm_chunk *chunks;               /* every chunk, reachable to the end */
+	unsigned char *filled;          /* the current chunk faulted in up to */
+	int no_fill;                    /* the kernel cannot: pages fault singly */
 } sm;
 
 /* A new chunk of SM_CHUNK bytes, or NULL. */
@@ -80,6 +91,31 @@ static void *chunk_new(void)
 	void *p = mmap(NULL, SM_CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	return p == MAP_FAILED ? NULL : p;
+}
+
+/* Fault in the pages of the current chunk up to past `to`, SM_FILL bytes
+ * at a time; a kernel without MADV_POPULATE_WRITE is asked once. */
+static void fill_to(unsigned char *to)
+{
+	unsigned char *from = sm.filled;
+	size_t len = SM_FILL;
+
+#ifndef MADV_POPULATE_WRITE
+	sm.no_fill = 1;
+#endif
+	if (sm.no_fill || to <= from)
+		return;
+	while (from + len < to)
+		len += SM_FILL;
+	if (len > (size_t)(sm.end - from))
+		len = (size_t)(sm.end - from);
+#ifdef MADV_POPULATE_WRITE
+	if (madvise(from, len, MADV_POPULATE_WRITE) == 0) {
+		sm.filled = from + len;
+		return;
+	}
+#endif
+	sm.no_fill = 1;
 }
 
 static size_t round_up(size_t n)
@@ -117,9 +153,11 @@ static void *sm_malloc(int n)
 			 * that its blocks are as aligned as the chunk */
 			sm.cur = (unsigned char *)c + sizeof(sm_header);
 			sm.end = (unsigned char *)c + SM_CHUNK;
+			sm.filled = (unsigned char *)c;
 		}
 		b = (sm_header *)(void *)sm.cur;
 		sm.cur += sizeof(*b) + size;
+		fill_to(sm.cur);
 		b->big = 0;
 	}
 	b->size = size;
