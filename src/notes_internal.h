@@ -51,6 +51,12 @@ int callus_notes_mark_retired(callus_store *s, const char *id, const char *now);
 /* Remove note id's file; a missing one is no error. */
 int callus_notes_remove_file(const char *workspace, const char *id, callus_error *err);
 
+/* The known notes a recording's bounded sync checks the files of, while
+ * the folder is as the last whole look saw it (notes_sync.c): an edit in
+ * place is taken in within notes / CALLUS_NOTES_SYNC_SLICE recordings,
+ * and at once for a note a reply shows (callus_notes_sync_one, record.c). */
+#define CALLUS_NOTES_SYNC_SLICE 64
+
 /* Learning's syncs (notes_sync.c).  sync_moved: nothing while the folder
  * is as the recording's bounded sync saw it (.callus/notes.cursor), the
  * whole folder when a file was added, removed or renamed since.

@@ -235,7 +235,8 @@ static int read_rows(sync_run *r, sqlite3_stmt *st, size_t *cap, size_t *got)
 		r->notes = k;
 		k = &r->notes[r->nnotes++];
 		memset(k, 0, sizeof(*k));
-		/* a slice reads 256 rows: snprintf was 1.7 % of a failing hook */
+		/* a slice reads SYNC_SLICE rows: snprintf was 1.7 % of a failing
+		 * hook when they were 256 */
 		callus_sql_column_copy(st, 0, k->id, sizeof(k->id));
 		k->active = sqlite3_column_int(st, 1);
 		callus_sql_column_copy(st, 2, k->hash, sizeof(k->hash));
@@ -284,7 +285,7 @@ static int read_known(sync_run *r)
  * set when the store has no more than SYNC_SLICE notes: the folder is
  * then read whole.
  */
-#define SYNC_SLICE 256
+#define SYNC_SLICE CALLUS_NOTES_SYNC_SLICE
 
 static int read_slice(sync_run *r, const char *after, char (*slice)[CALLUS_NOTE_ID_LEN + 1],
 		      size_t *nslice, int *whole)
@@ -560,8 +561,8 @@ static int sync_file(sync_run *r, const char *name, callus_error *err)
 	if (!note_name(name, id))
 		return 0;
 	/* through the folder's descriptor: the path is made only for a file
-	 * that is read (a slice looks at 256 notes a recording, and most
-	 * are as the store saw them) */
+	 * that is read (a slice looks at SYNC_SLICE notes a recording, and
+	 * most are as the store saw them) */
 	if (fstatat(r->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
 		goto out;
 	memset(&key, 0, sizeof(key));
@@ -654,7 +655,10 @@ static int sync_missing(sync_run *r, callus_error *err)
  * by renaming): SYNC_SLICE known notes after the cursor are checked
  * instead of all, so that an edit in place is taken in within
  * notes / SYNC_SLICE recordings (at once up to SYNC_SLICE notes, and by
- * every other sync: `callus notes`, a session's start).  A stat of each
+ * every other sync: `callus notes`, a session's start; a note a reply
+ * shows is taken in before it is shown: record.c).  A slice of 256 was a
+ * quarter of a millisecond more of every failing hook (docs/scale.md, the
+ * twentieth pass).  A stat of each
  * note at each recording was the cost that grew with the notes, and then
  * the store's list of every note: the slice reads its notes by id
  * (read_slice).  callus's own writes move the cursor with the folder

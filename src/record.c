@@ -11,6 +11,8 @@
 #include "callus/signature.h"
 #include "callus/store.h"
 
+#include "notes_internal.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -392,15 +394,31 @@ static int related_lessons(callus_record_result *res, callus_store *store, const
  * error is: the first line in the lesson's file, for the hunk to show.  A
  * note that cannot be read is left out, never the recording.
  */
-static int suggested_notes(callus_record_result *res, callus_store *store, const callus_lesson *l,
-			   const callus_diags *red)
+static int suggested_notes(callus_record_result *res, callus_store *store, const char *workspace,
+			   const callus_lesson *l, const callus_diags *red)
 {
 	const callus_learn_result *r = &res->learnt;
+	size_t changed = 0, one;
+	int rc;
 
 	for (size_t i = 0; i < red->count && !res->line; i++)
 		if (red->items[i].line > 0 && red->items[i].file && l->file &&
 		    !strcmp(red->items[i].file, l->file))
 			res->line = red->items[i].line;
+	if ((rc = callus_notes_for_suggestions(store, r->suggestions, r->nsuggestions, &res->notes,
+					       &res->nnotes)) < 0)
+		return rc;
+	/* a note shown is as its file says, even edited in place outside
+	 * the recording's slice of the notes (notes_internal.h) */
+	for (size_t i = 0; i < res->nnotes; i++)
+		if (*res->notes[i].id &&
+		    callus_notes_sync_one(store, workspace, res->notes[i].id, &one, NULL) == 0)
+			changed += one;
+	if (!changed)
+		return 0;
+	callus_notes_free(res->notes, res->nnotes);
+	res->notes = NULL;
+	res->nnotes = 0;
 	return callus_notes_for_suggestions(store, r->suggestions, r->nsuggestions, &res->notes,
 					    &res->nnotes);
 }
@@ -610,7 +628,7 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 		if (run.metrics && !callus_metrics_is_empty(run.metrics))
 			callus_store_flush_metrics(store, run.metrics, NULL);
 	}
-	if (res && (rc = suggested_notes(res, store, l, &red)) < 0) {
+	if (res && (rc = suggested_notes(res, store, opts->workspace, l, &red)) < 0) {
 		rc = callus_error_set(err, rc, "out of memory");
 		goto out;
 	}

@@ -82,7 +82,7 @@ export TRASH_DIRECTORY
 # them.
 _e2e_busy() {
 	local p d
-	for p in $(pgrep -x 'callus|callus-git'); do
+	for p in $(pgrep -x 'callus(-git)?'); do
 		d=$(readlink "/proc/$p/cwd" 2>/dev/null) || continue
 		case $d in "$TEST_ROOT" | "$TEST_ROOT"/*) echo "$p" ;; esac
 	done

@@ -218,6 +218,39 @@ test_expect_success 'a note pulled into a second clone is used there' '
 	"$CALLUS" notes --json | jq -e "length == 1 and .[0].layer == \"project\""
 '
 
+test_expect_success 'a note edited in place, outside the recording'"'"'s slice of the notes, is shown as edited' '
+	cd c2 &&
+	id=$("$CALLUS" notes --json | jq -r ".[0].id") &&
+	"$CALLUS" note "$id" --rule "first rule" &&
+	# more notes than a recording checks the files of, all before it
+	for i in $(seq 1 70); do
+		fid=$(printf "%012x" "$i") &&
+		sed -e "s/^id: .*/id: $fid/" -e "s/^  - [0-9a-f]\{64\}$/  - $(printf "%064x" "$i")/" \
+			-e "s/^tool: .*/tool: eslint/" -e "s/^error_type: .*/error_type: no-unused-vars/" \
+			-e "s/^# .*/# eslint: filler $i/" -e "s/^Rule: .*/Rule: filler $i/" \
+			-e "s/^    format .*/    unused$i is assigned a value but never used/" \
+			".callus/notes/$id.md" >".callus/notes/$fid.md" || return 1
+	done &&
+	test "$("$CALLUS" notes --json | jq length)" = 71 &&
+	# a recording looks at the whole folder, which changed, once
+	hook_gcc count.c 1 &&
+	test "$(cut -d" " -f2 .callus/notes.cursor)" = "" &&
+	before=$(stat -c %y .callus/notes) &&
+	# written in place, as an editor may: the folder does not change
+	edited=$(sed "s/^Rule: .*/Rule: edited in place/" ".callus/notes/$id.md") &&
+	printf "%s\n" "$edited" >".callus/notes/$id.md" &&
+	test "$(stat -c %y .callus/notes)" = "$before" &&
+	# a new mistake the note answers (one it answered before would
+	# change the note, which takes its file in first)
+	printf "#include <stdio.h>\n\nvoid tally(int t)\n{\n\tprintf(\"tally: %%s\\\\n\", t);\n}\n" >tally.c &&
+	hook_gcc tally.c 1 &&
+	ctx reply >c2ctx &&
+	grep -q "Rule: edited in place" c2ctx &&
+	! grep -q "first rule" c2ctx &&
+	# the recording looked at a slice, not at the whole folder
+	test "$(cut -d" " -f2 .callus/notes.cursor)" = "$(printf "%012x" 64)"
+'
+
 test_expect_success 'the reply keeps its budget with a 2 MB diff; a secret in the diff stays out' '
 	c_project big && cd big &&
 	printf "static const char *table[] = {\n" >table.c &&

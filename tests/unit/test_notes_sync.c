@@ -34,7 +34,7 @@
 #include "notes_internal.h"
 #include "store_internal.h"
 
-/* more than the slice of 256 a recording looks at */
+/* more than the slice a recording looks at (CALLUS_NOTES_SYNC_SLICE) */
 #define NOTES 300
 
 typedef struct fixture {
@@ -191,7 +191,7 @@ static size_t sync_round(fixture *f)
 {
 	size_t total = 0, changed;
 
-	for (int i = 0; i < (NOTES + 255) / 256; i++) {
+	for (int i = 0; i < (NOTES + CALLUS_NOTES_SYNC_SLICE - 1) / CALLUS_NOTES_SYNC_SLICE; i++) {
 		changed = 99;
 		assert_int_equal(callus_notes_sync_bounded(f->s, f->dir, &changed, NULL), 0);
 		total += changed;
