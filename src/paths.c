@@ -39,13 +39,20 @@ int callus_path_has_source_ext(const char *name, size_t len)
 
 static int is_third_party(const char *comp, size_t len)
 {
-	static const char *const dirs[] = {
-		"node_modules", "site-packages", "dist-packages", ".venv", "venv",
-		".git", "__pycache__", ".cargo", ".rustup", ".pnpm-store", ".yarn",
+#define W(lit) { lit, sizeof(lit) - 1 }
+	/* asked of every component of every path in a tool's output: the
+	 * lengths are not counted again each time */
+	static const struct {
+		const char *s;
+		size_t len;
+	} dirs[] = {
+		W("node_modules"), W("site-packages"), W("dist-packages"), W(".venv"), W("venv"),
+		W(".git"), W("__pycache__"), W(".cargo"), W(".rustup"), W(".pnpm-store"), W(".yarn"),
 	};
+#undef W
 
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
-		if (strlen(dirs[i]) == len && !memcmp(dirs[i], comp, len))
+		if (dirs[i].len == len && !memcmp(dirs[i].s, comp, len))
 			return 1;
 	return 0;
 }

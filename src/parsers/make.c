@@ -180,9 +180,15 @@ static int is_makefile(const char *p, size_t len)
  */
 static int is_echoed_command(const char *s, size_t len)
 {
-	static const char *const progs[] = { "cc", "gcc", "g++", "c++", "clang", "clang++",
-					     "cpp", "ld", "ar", "ranlib", "as", "mkdir", "rm",
-					     "cp", "mv", "ln", "install", "touch", "cd", "echo" };
+#define W(lit) { lit, sizeof(lit) - 1 }
+	/* asked of every line of a build's output */
+	static const struct {
+		const char *s;
+		size_t len;
+	} progs[] = { W("cc"), W("gcc"), W("g++"), W("c++"), W("clang"), W("clang++"), W("cpp"),
+		      W("ld"), W("ar"), W("ranlib"), W("as"), W("mkdir"), W("rm"), W("cp"),
+		      W("mv"), W("ln"), W("install"), W("touch"), W("cd"), W("echo") };
+#undef W
 	size_t end = 0, base = 0;
 
 	while (end < len && s[end] != ' ') {
@@ -193,16 +199,16 @@ static int is_echoed_command(const char *s, size_t len)
 	if (end >= len)
 		return 0;
 	for (size_t k = 0; k < sizeof(progs) / sizeof(progs[0]); k++) {
-		size_t n = strlen(progs[k]);
+		size_t n = progs[k].len;
 		const char *w = s + base;
 		size_t wl = end - base;
 
-		if (wl == n && !memcmp(w, progs[k], n))
+		if (wl == n && !memcmp(w, progs[k].s, n))
 			return 1;
 		/* x86_64-linux-gnu-gcc, gcc-12, clang-14 */
-		if (k < 6 && wl > n && ((w[wl - n - 1] == '-' && !memcmp(w + wl - n, progs[k], n)) ||
-					(w[n] == '-' && !memcmp(w, progs[k], n) &&
-					 callus_pu_is_digit(w[n + 1]))))
+		if (k < 6 && wl > n &&
+		    ((w[wl - n - 1] == '-' && !memcmp(w + wl - n, progs[k].s, n)) ||
+		     (w[n] == '-' && !memcmp(w, progs[k].s, n) && callus_pu_is_digit(w[n + 1]))))
 			return 1;
 	}
 	return 0;

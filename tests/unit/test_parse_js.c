@@ -19,6 +19,8 @@
 #include "callus/capture.h"
 #include "callus/parse.h"
 
+#include "parsers/js_util.h"
+
 #define SAMPLES "tests/parsers/js/"
 /* where generate.sh ran the tools: eslint, mocha and node print it */
 #define ROOT "/tmp/callus-js/"
@@ -859,6 +861,34 @@ static void filtered_text(void **state)
 	callus_strlist_release(&files);
 }
 
+/* A package manager's lines around a JavaScript tool's: each prefix at
+ * the start of a line, and only there; a tool's own lines are not. */
+static void wrapper_noise(void **state)
+{
+	static const char *const noise[] = {
+		"npm warn config", "npm WARN deprecated x", "npm error code 1", "npm ERR! code ELIFECYCLE",
+		"npm notice New minor version", "npm verb exit 1", "> app@1.0.0 test", "$ tsc -p .",
+		"yarn run v1.22.19", "error Command failed with exit code 2.",
+		"info Visit https://yarnpkg.com/en/docs/cli/run", "Done in 3.21s.",
+		"error: script \"test\" exited with code 1", "[ELIFECYCLE] Command failed.",
+		" ELIFECYCLE  Test failed.", "ELIFECYCLE  Command failed with exit code 1.",
+		"ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL", " ERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL x",
+	};
+	static const char *const tool[] = {
+		"src/a.ts(3,5): error TS2304: Cannot find name 'x'.", "error TS18003: No inputs",
+		"Error: expected 1 to be 2", "  > 12 |   expect(x).toBe(2)", "done in 3s", "npm",
+		"yarn run", "ERR_PNPM", "",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(noise) / sizeof(noise[0]); i++)
+		if (!callus_js_wrapper_noise(noise[i], strlen(noise[i])))
+			fail_msg("not taken for noise: '%s'", noise[i]);
+	for (size_t i = 0; i < sizeof(tool) / sizeof(tool[0]); i++)
+		if (callus_js_wrapper_noise(tool[i], strlen(tool[i])))
+			fail_msg("taken for noise: '%s'", tool[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -871,6 +901,7 @@ int main(void)
 		cmocka_unit_test(mocha_tap),       cmocka_unit_test(mocha_many),      cmocka_unit_test(node_test_reporters),
 		cmocka_unit_test(node_test_many),  cmocka_unit_test(sniffing),
 		cmocka_unit_test(sniffing_others), cmocka_unit_test(filtered_text),
+		cmocka_unit_test(wrapper_noise),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
