@@ -41,7 +41,7 @@
 #   growth, an hour at 100,000 recordings, and only the lesson count bounds.
 #   CALLUS_SCALE_BASE=path/to/other/callus times that binary too, on copies of
 #   the same stores (one each: either may migrate its copy), one run of each
-#   in turn (each with its own callus-git), and the table gives "base -> this"
+#   in turn, each first every other time (each with its own callus-git), and the table gives "base -> this"
 #   medians: the machine's slow and fast minutes fall on both alike, where
 #   two runs one after the other differed by half.  The store's figures are
 #   of this binary's copy.
@@ -117,9 +117,15 @@ row() {
 	: >"$work/b"
 	i=0
 	while [ "$i" -lt "$n" ]; do
+		# the two in turn, each first every other run: whatever going
+		# first or second does to a run falls on both alike
+		if [ -n "$base" ] && [ $((i % 2)) = 1 ]; then
+			# shellcheck disable=SC2059
+			(cd "$bws" && one "$base" "$(printf "$binput" $((n + i)))" "$@") >>"$work/b"
+		fi
 		# shellcheck disable=SC2059 # INPUT is a format
 		one "$callus" "$(printf "$input" "$i")" "$@" >>"$work/a"
-		if [ -n "$base" ]; then
+		if [ -n "$base" ] && [ $((i % 2)) = 0 ]; then
 			# shellcheck disable=SC2059
 			(cd "$bws" && one "$base" "$(printf "$binput" $((n + i)))" "$@") >>"$work/b"
 		fi
