@@ -664,7 +664,7 @@ static int line_of(state *st, const char *s, size_t len, const char *raw, size_t
 		return 0;
 	}
 	if (st->in_list) {
-		if (ind == 4 && !memchr(s + 4, ' ', len - 4))
+		if (ind == 4 && len >= 4 && !memchr(s + 4, ' ', len - 4))
 			return st->failed.count < MAX_TESTS
 				       ? callus_strlist_add_unique(&st->failed, s + 4, len - 4, NULL)
 				       : 0;

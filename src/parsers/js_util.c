@@ -44,13 +44,6 @@ void callus_js_lines_release(callus_js_lines *it)
 	callus_buf_release(&it->line);
 }
 
-int callus_js_starts(const char *s, size_t len, const char *w)
-{
-	size_t n = strlen(w);
-
-	return len >= n && !memcmp(s, w, n);
-}
-
 int callus_js_wrapper_noise(const char *s, size_t len)
 {
 #define W(lit) { lit, sizeof(lit) - 1 }

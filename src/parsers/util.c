@@ -84,20 +84,6 @@ int callus_pu_each_line(const callus_parse_input *in,
 	return rc;
 }
 
-int callus_pu_starts(const char *s, size_t len, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return len >= n && !memcmp(s, prefix, n);
-}
-
-int callus_pu_ends(const char *s, size_t len, const char *suffix)
-{
-	size_t n = strlen(suffix);
-
-	return len >= n && !memcmp(s + len - n, suffix, n);
-}
-
 long callus_pu_find(const char *s, size_t len, const char *needle)
 {
 	size_t n = strlen(needle);
