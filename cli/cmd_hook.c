@@ -214,24 +214,38 @@ static void reply_once(const char *s, size_t len)
 
 static int read_all(callus_buf *in, uint64_t *total)
 {
-	char chunk[65536];
+	char sink[65536];
 
 	*total = 0;
 	for (;;) {
-		ssize_t n = read(0, chunk, sizeof(chunk));
+		size_t got = 0, max = sizeof(sink);
+		ssize_t n;
+		int rc;
 
-		if (n == 0)
+		if (in->limit && in->limit - in->len < max)
+			max = in->limit - in->len;
+		/* read into place: a megabyte of output was copied once more
+		 * through a chunk of the stack */
+		if (max && (rc = callus_buf_read(in, 0, max, &got)) != CALLUS_ETOOBIG) {
+			if (rc == CALLUS_EIO && errno == EINTR)
+				continue;
+			if (rc < 0)
+				return -1;
+			if (!got)
+				return 0;
+			*total += got;
+			continue;
+		}
+		/* at the ceiling: keep reading so the agent's write never
+		 * fails, but keep nothing more */
+		if ((n = read(0, sink, sizeof(sink))) == 0)
 			return 0;
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			return -1;
 		}
-		/* keep reading past the ceiling so the agent's write never
-		 * fails, but keep nothing more */
 		*total += (uint64_t)n;
-		if (callus_buf_put(in, chunk, (size_t)n) == CALLUS_ETOOBIG)
-			in->failed = 0;
 	}
 }
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 char callus_buf__empty[1];
 
@@ -61,6 +62,22 @@ int callus_buf_put(callus_buf *b, const void *data, size_t len)
 		memmove(b->ptr + b->len, data, len);
 	b->len += len;
 	b->ptr[b->len] = '\0';
+	return 0;
+}
+
+int callus_buf_read(callus_buf *b, int fd, size_t max, size_t *got)
+{
+	ssize_t n;
+	int rc;
+
+	*got = 0;
+	if ((rc = callus_buf_grow(b, max)) < 0)
+		return rc;
+	if ((n = read(fd, b->ptr + b->len, max)) < 0)
+		return CALLUS_EIO;
+	b->len += (size_t)n;
+	b->ptr[b->len] = '\0';
+	*got = (size_t)n;
 	return 0;
 }
 

@@ -263,6 +263,27 @@ int callus_line_rank(const char *s, size_t len)
 	return 1;
 }
 
+/* A feed this large or larger reserves its room at once. */
+#define CAPTURE_BIG_FEED (64u * 1024u)
+
+/* Room for the lines of a feed of len bytes, as far as the bounds allow:
+ * its bytes in kept, and an entry for every 40 of them in lines (a guess:
+ * more lines only grow the index as before).  Best effort. */
+static void reserve(callus_capture *c, size_t len)
+{
+	size_t bytes = len < CALLUS_CAPTURE_KEPT_MAX - c->kept.len ? len
+								   : CALLUS_CAPTURE_KEPT_MAX - c->kept.len;
+	size_t n = c->nlines + bytes / 40 + 64, size;
+	callus_capture_line *p;
+
+	(void)callus_buf_grow(&c->kept, bytes);
+	if (n > c->alloc && callus_size_mul(&size, n, sizeof(*p)) == 0 &&
+	    (p = realloc(c->lines, size))) {
+		c->lines = p;
+		c->alloc = n;
+	}
+}
+
 static int keep_line(callus_capture *c, const char *s, size_t len, uint64_t lineno)
 {
 	callus_capture_line *l;
@@ -369,6 +390,11 @@ int callus_capture_feed(callus_capture *c, const char *data, size_t len)
 	c->total_bytes += len;
 	if (!c->binary && memchr(data, '\0', len))
 		c->binary = 1;
+	/* a whole output at once (a hook's payload): room for what it may
+	 * keep made now, not by doubling, each doubling a copy of all that
+	 * was kept */
+	if (len >= CAPTURE_BIG_FEED)
+		reserve(c, len);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = (size_t)((nl ? nl : end) - p);
@@ -402,9 +428,14 @@ void callus_capture_finish(callus_capture *c)
 
 int callus_capture_text(const callus_capture *c, callus_buf *out)
 {
-	size_t ti = 0, k = 0, ntail = 0;
+	size_t ti = 0, k = 0, ntail = 0, room = c->kept.len + c->nlines;
 	uint64_t order[CALLUS_CAPTURE_TAIL];
 	size_t slot_of[CALLUS_CAPTURE_TAIL];
+
+	/* the text's size is known: one allocation, no copy on growing */
+	for (size_t i = 0; i < CALLUS_CAPTURE_TAIL; i++)
+		room += c->tail[i].len + 1;
+	(void)callus_buf_grow(out, room);
 
 	/* tail slots in output order */
 	for (size_t i = 0; i < CALLUS_CAPTURE_TAIL; i++) {

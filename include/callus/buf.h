@@ -43,6 +43,15 @@ int callus_buf_printf(callus_buf *b, const char *fmt, ...)
 int callus_buf_vprintf(callus_buf *b, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 
+/*
+ * One read(2) of up to max bytes from fd, straight into the buffer's room
+ * (no copy through a buffer of the caller's).  0 with *got the bytes read
+ * (0 at the end of the file); CALLUS_ETOOBIG when max more bytes would pass
+ * the ceiling (nothing read); CALLUS_ENOMEM; CALLUS_EIO with errno as
+ * read(2) left it (EINTR included: the caller decides).
+ */
+int callus_buf_read(callus_buf *b, int fd, size_t max, size_t *got);
+
 /* s[0..n) as a JSON string, quotes included: '"', '\\' and control bytes
  * escaped, the rest as it is (s is UTF-8).  What jansson's dump does, at the
  * speed of a copy: a hook writes a megabyte of output so before recording it. */

@@ -258,6 +258,9 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 	st.start = diags->count + diags->dropped;
 	callus_pu_dir_init(&st.dir, in->pc);
 	callus_buf_init(&st.seg, 0);
+	/* a recipe's lines are most of the output: their room at once, not
+	 * by doubling (each doubling a copy of the segment so far) */
+	(void)callus_buf_grow(&st.seg, in->text_len);
 	rc = callus_pu_each_line(in, line_of, &st);
 	if (rc >= 0)
 		rc = flush_segment(&st);

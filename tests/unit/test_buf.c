@@ -5,6 +5,7 @@
 #include <cmocka.h>
 
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -178,12 +179,57 @@ static void json_strings_read_back(void **state)
 	}
 }
 
+/* A read(2) straight into the buffer: the bytes in place and the string
+ * still terminated, the end of the file as 0 bytes, and a read that could
+ * pass the ceiling refused before anything is taken from the descriptor. */
+static void read_goes_into_place(void **state)
+{
+	callus_buf b = CALLUS_BUF_INIT;
+	size_t got = 99;
+	int fds[2];
+
+	(void)state;
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(write(fds[1], "hello, world", 12), 12);
+	callus_buf_puts(&b, ">");
+	assert_int_equal(callus_buf_read(&b, fds[0], 5, &got), 0);
+	assert_int_equal(got, 5);
+	assert_string_equal(b.ptr, ">hello");
+	assert_int_equal(callus_buf_read(&b, fds[0], 64, &got), 0);
+	assert_int_equal(got, 7);
+	assert_string_equal(b.ptr, ">hello, world");
+	close(fds[1]);
+	assert_int_equal(callus_buf_read(&b, fds[0], 64, &got), 0);
+	assert_int_equal(got, 0);
+	assert_int_equal(b.len, 13);
+	close(fds[0]);
+	callus_buf_release(&b);
+
+	/* a ceiling of 8: 8 bytes may be read, not 9 */
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(write(fds[1], "0123456789", 10), 10);
+	callus_buf_init(&b, 8);
+	assert_int_equal(callus_buf_read(&b, fds[0], 9, &got), CALLUS_ETOOBIG);
+	assert_int_equal(got, 0);
+	assert_int_equal(b.len, 0);
+	assert_int_equal(callus_buf_read(&b, fds[0], 8, &got), 0);
+	assert_int_equal(got, 8);
+	assert_string_equal(b.ptr, "01234567");
+	close(fds[1]);
+	close(fds[0]);
+	callus_buf_release(&b);
+	/* a descriptor that cannot be read */
+	assert_int_equal(callus_buf_read(&b, -1, 4, &got), CALLUS_EIO);
+	callus_buf_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(empty_buffer_is_a_string),
 		cmocka_unit_test(grows_and_formats),
 		cmocka_unit_test(ceiling_refuses_growth),
+		cmocka_unit_test(read_goes_into_place),
 		cmocka_unit_test(detach_hands_over),
 		cmocka_unit_test(size_helpers_detect_overflow),
 		cmocka_unit_test(strlist_unique),
