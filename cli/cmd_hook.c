@@ -212,42 +212,6 @@ static void reply_once(const char *s, size_t len)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
-static int read_all(callus_buf *in, uint64_t *total)
-{
-	char sink[65536];
-
-	*total = 0;
-	for (;;) {
-		size_t got = 0, max = sizeof(sink);
-		ssize_t n;
-		int rc;
-
-		if (in->limit && in->limit - in->len < max)
-			max = in->limit - in->len;
-		/* read into place: a megabyte of output was copied once more
-		 * through a chunk of the stack */
-		if (max && (rc = callus_buf_read(in, 0, max, &got)) != CALLUS_ETOOBIG) {
-			if (rc == CALLUS_EIO && errno == EINTR)
-				continue;
-			if (rc < 0)
-				return -1;
-			if (!got)
-				return 0;
-			*total += got;
-			continue;
-		}
-		/* at the ceiling: keep reading so the agent's write never
-		 * fails, but keep nothing more */
-		if ((n = read(0, sink, sizeof(sink))) == 0)
-			return 0;
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		*total += (uint64_t)n;
-	}
-}
 
 /* Earlier lessons about the same file: what the agent should remember
  * now.  They come from the recording's own store session. */
@@ -699,7 +663,9 @@ int cmd_hook(int argc, char **argv)
 	}
 	guard_install(HOOK_DEADLINE_MS);
 
-	if (read_all(&in, &in_total) < 0 || callus_buf_status(&in) < 0) {
+	/* past the ceiling the event is read on, not kept: the agent's
+	 * write never fails, and the size says why it is not recorded */
+	if (callus_buf_read_all(&in, 0, &in_total) < 0 || callus_buf_status(&in) < 0) {
 		cli_error("hook: cannot read the event: %s", strerror(errno));
 		goto reply;
 	}

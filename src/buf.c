@@ -1,6 +1,7 @@
 #include "callus/buf.h"
 #include "callus/common.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,40 @@ int callus_buf_read(callus_buf *b, int fd, size_t max, size_t *got)
 	b->ptr[b->len] = '\0';
 	*got = (size_t)n;
 	return 0;
+}
+
+int callus_buf_read_all(callus_buf *b, int fd, uint64_t *total)
+{
+	char sink[65536];
+
+	*total = 0;
+	for (;;) {
+		size_t got = 0, max = sizeof(sink);
+		ssize_t n;
+		int rc = 0;
+
+		if (b->limit && b->limit - b->len < max)
+			max = b->limit - b->len;
+		/* read into place while there is room under the ceiling */
+		if (max && (rc = callus_buf_read(b, fd, max, &got)) != CALLUS_ETOOBIG) {
+			if (rc == CALLUS_EIO && errno == EINTR)
+				continue;
+			if (rc < 0)
+				return rc;
+			if (!got)
+				return 0;
+			*total += got;
+			continue;
+		}
+		if ((n = read(fd, sink, sizeof(sink))) == 0)
+			return 0;
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return CALLUS_EIO;
+		}
+		*total += (uint64_t)n;
+	}
 }
 
 int callus_buf_puts(callus_buf *b, const char *s)

@@ -276,24 +276,22 @@ int callus_config_load(callus_config **out, const char *workspace, callus_error 
 		goto out;
 	}
 	for (;;) {
-		ssize_t r;
+		size_t r;
 
-		if ((rc = callus_buf_grow(&text, 4096)) < 0) {
-			rc = callus_error_set(err, rc, "out of memory");
-			goto out;
-		}
-		r = read(fd, text.ptr + text.len, text.cap - text.len - 1);
-		if (r < 0 && errno == EINTR)
+		rc = callus_buf_read(&text, fd, 4096, &r);
+		if (rc == CALLUS_EIO && errno == EINTR)
 			continue;
-		if (r < 0) {
+		if (rc == CALLUS_EIO) {
 			rc = callus_error_set(err, CALLUS_EIO, "could not read '%s': %s", path.ptr,
 					    strerror(errno));
 			goto out;
 		}
+		if (rc < 0) {
+			rc = callus_error_set(err, rc, "out of memory");
+			goto out;
+		}
 		if (r == 0)
 			break;
-		text.len += (size_t)r;
-		text.ptr[text.len] = '\0';
 		if (text.len > CALLUS_CONFIG_MAX_BYTES) {
 			rc = callus_error_set(err, CALLUS_ETOOBIG, "'%s' is larger than %d bytes",
 					    path.ptr, CALLUS_CONFIG_MAX_BYTES);

@@ -278,26 +278,22 @@ int callus_fs_read_file(callus_buf *out, const char *path, size_t max, callus_er
 		goto toobig;
 	/* The size is a hint only: the file may change while we read. */
 	for (;;) {
-		size_t want = 65536;
-		ssize_t n;
+		size_t n;
 
-		if ((rc = callus_buf_grow(out, want)) < 0) {
-			if (rc == CALLUS_ETOOBIG)
-				goto toobig;
-			rc = callus_error_set(err, rc, "out of memory reading '%s'", path);
+		if ((rc = callus_buf_read(out, fd, 65536, &n)) == CALLUS_ETOOBIG)
+			goto toobig;
+		if (rc == CALLUS_EIO && errno == EINTR)
+			continue;
+		if (rc == CALLUS_EIO) {
+			rc = callus_error_set(err, CALLUS_EIO, "cannot read '%s': %s", path, strerror(errno));
 			goto out;
 		}
-		n = read(fd, out->ptr + out->len, want);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			rc = callus_error_set(err, CALLUS_EIO, "cannot read '%s': %s", path, strerror(errno));
+		if (rc < 0) {
+			rc = callus_error_set(err, rc, "out of memory reading '%s'", path);
 			goto out;
 		}
 		if (n == 0)
 			break;
-		out->len += (size_t)n;
-		out->ptr[out->len] = '\0';
 		if (max && out->len > max)
 			goto toobig;
 	}

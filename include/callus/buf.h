@@ -17,6 +17,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 extern char callus_buf__empty[];
 
@@ -51,6 +52,15 @@ int callus_buf_vprintf(callus_buf *b, const char *fmt, va_list ap)
  * read(2) left it (EINTR included: the caller decides).
  */
 int callus_buf_read(callus_buf *b, int fd, size_t max, size_t *got);
+
+/*
+ * Read fd to its end: what fits under the ceiling is kept, the rest read
+ * and only counted, so that a writer on the other end of a pipe is never
+ * left blocked.  *total gets every byte read (more than b->len when some
+ * were not kept).  0; CALLUS_ENOMEM; CALLUS_EIO with errno as read(2)
+ * left it (EINTR is retried).
+ */
+int callus_buf_read_all(callus_buf *b, int fd, uint64_t *total);
 
 /* s[0..n) as a JSON string, quotes included: '"', '\\' and control bytes
  * escaped, the rest as it is (s is UTF-8).  What jansson's dump does, at the
