@@ -106,7 +106,7 @@ static int arrow_location(state *st, const char *s, size_t len)
 	size_t fl;
 	long line, col;
 
-	if (!callus_js_starts(s, len, "\xe2\x80\xba ") ||
+	if (!callus_pu_starts(s, len, "\xe2\x80\xba ") ||
 	    !callus_js_split_location(s + 4, len - 4, &fl, &line, &col))
 		return 0;
 	if (!st->f.file.len && callus_js_path(&st->f.file, s + 4, fl) < 0)
@@ -167,7 +167,7 @@ static int detail_line(state *st, const callus_parse_input *in, const char *s, s
 	/* the source excerpt: " 5:   t.is(...)" */
 	if (ind >= 3 && t[0] >= '0' && t[0] <= '9' && (rc = excerpt(st, t, tl)))
 		return callus_buf_status(&st->assertion);
-	if (callus_js_starts(t, tl, "Error thrown in test"))
+	if (callus_pu_starts(t, tl, "Error thrown in test"))
 		return 0;
 	/* the error's object dump: "TypeError {" ... "}" */
 	if (tl > 2 && t[tl - 1] == '{' && t[tl - 2] == ' ') {
@@ -181,7 +181,7 @@ static int detail_line(state *st, const callus_parse_input *in, const char *s, s
 	if (st->error_line)
 		return 0;
 	/* "TypeError: message" ends what is said of it; its stack follows */
-	if (memchr(t, ':', tl) && t[0] >= 'A' && t[0] <= 'Z' && !callus_js_starts(t, tl, "Difference")) {
+	if (memchr(t, ':', tl) && t[0] >= 'A' && t[0] <= 'Z' && !callus_pu_starts(t, tl, "Difference")) {
 		const char *colon = memchr(t, ':', tl);
 		size_t nl = (size_t)(colon - t);
 
@@ -207,7 +207,7 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 	callus_js_lines_init(&it, in);
 	while ((rc = callus_js_lines_next(&it, &s, &len)) > 0) {
 		ind = callus_js_indent(s, len);
-		if (!st.details && callus_js_starts(s + ind, len - ind, FAIL)) {
+		if (!st.details && callus_pu_starts(s + ind, len - ind, FAIL)) {
 			if ((rc = callus_strlist_add(&st.failed, s + ind + strlen(FAIL),
 						   len - ind - strlen(FAIL))) < 0)
 				break;
@@ -241,7 +241,7 @@ static int sniff_line(const char *s, size_t len)
 {
 	size_t ind = callus_js_indent(s, len);
 
-	return callus_js_starts(s + ind, len - ind, FAIL);
+	return callus_pu_starts(s + ind, len - ind, FAIL);
 }
 
 static int sniff(const char *text, size_t len)

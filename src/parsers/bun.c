@@ -61,7 +61,7 @@ static int error_line(const char *s, size_t len)
 {
 	size_t i = 0;
 
-	if (callus_js_starts(s, len, "error: "))
+	if (callus_pu_starts(s, len, "error: "))
 		return 1;
 	if (!len || s[0] < 'A' || s[0] > 'Z')
 		return 0;
@@ -74,9 +74,9 @@ static int error_line(const char *s, size_t len)
 /* "Expected: 4", "Received: 3", "Expected length: 2" */
 static int expected_received(const char *s, size_t len)
 {
-	return (callus_js_starts(s, len, "Expected") || callus_js_starts(s, len, "Received")) &&
-	       memchr(s, ':', len) && !callus_js_starts(s, len, "Expected  -") &&
-	       !callus_js_starts(s, len, "Received  +");
+	return (callus_pu_starts(s, len, "Expected") || callus_pu_starts(s, len, "Received")) &&
+	       memchr(s, ':', len) && !callus_pu_starts(s, len, "Expected  -") &&
+	       !callus_pu_starts(s, len, "Received  +");
 }
 
 /* The name of "(fail) cart > lists the labels [1.45ms]", without the time. */
@@ -103,8 +103,8 @@ static int totals(const char *s, size_t len)
 	i++;
 	return (len - i == 4 && !memcmp(s + i, "fail", 4)) ||
 	       (len - i == 4 && !memcmp(s + i, "pass", 4)) ||
-	       callus_js_starts(s + i, len - i, "tests failed:") ||
-	       callus_js_starts(s + i, len - i, "test failed:");
+	       callus_pu_starts(s + i, len - i, "tests failed:") ||
+	       callus_pu_starts(s + i, len - i, "test failed:");
 }
 
 static int dashes(const char *s, size_t len)
@@ -135,7 +135,7 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 
 		if (!len || callus_js_wrapper_noise(s, len))
 			continue;
-		if (callus_js_starts(s, len, "(fail) ")) {
+		if (callus_pu_starts(s, len, "(fail) ")) {
 			if (!f.open)
 				callus_js_failure_start(&f);
 			if (!f.file.len)
@@ -145,8 +145,8 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 				break;
 			continue;
 		}
-		if (callus_js_starts(s, len, "(pass) ") || callus_js_starts(s, len, "(skip) ") ||
-		    callus_js_starts(s, len, "(todo) ")) {
+		if (callus_pu_starts(s, len, "(pass) ") || callus_pu_starts(s, len, "(skip) ") ||
+		    callus_pu_starts(s, len, "(todo) ")) {
 			/* whatever was read was the passing test's console output */
 			callus_js_failure_release(&f);
 			callus_js_failure_init(&f);
@@ -180,13 +180,13 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 				break;
 			continue;
 		}
-		if (callus_js_starts(t, tl, "at ") || code_frame(s, len))
+		if (callus_pu_starts(t, tl, "at ") || code_frame(s, len))
 			continue;
 		if (!f.has_header && error_line(t, tl)) {
 			if (!f.open)
 				callus_js_failure_start(&f);
 			f.has_header = 1;
-			if (callus_js_starts(t, tl, "error: ")) {
+			if (callus_pu_starts(t, tl, "error: ")) {
 				t += 7;
 				tl -= 7;
 			}
@@ -215,7 +215,7 @@ static int sniff(const char *text, size_t len)
 	size_t n;
 
 	while (callus_next_line(&p, end, &s, &n)) {
-		if (callus_js_starts(s, n, "bun test v") || (n > 7 && callus_js_starts(s, n, "(fail) ")))
+		if (callus_pu_starts(s, n, "bun test v") || (n > 7 && callus_pu_starts(s, n, "(fail) ")))
 			return 1;
 	}
 	return 0;

@@ -80,7 +80,7 @@ static int pretty_header(const char *s, size_t len, const char **code, size_t *c
 {
 	const char *close;
 
-	if (!callus_js_starts(s, len, "error[") && !callus_js_starts(s, len, "warning["))
+	if (!callus_pu_starts(s, len, "error[") && !callus_pu_starts(s, len, "warning["))
 		return 0;
 	*code = (const char *)memchr(s, '[', len) + 1;
 	close = memchr(*code, ']', (size_t)(s + len - *code));
@@ -158,7 +158,7 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 			open = 1;
 			continue;
 		}
-		if (open && callus_js_starts(s + i, len - i, "--> ") &&
+		if (open && callus_pu_starts(s + i, len - i, "--> ") &&
 		    callus_js_split_location(s + i + 4, len - i - 4, &fl, &line, &col)) {
 			open = 0;
 			if ((rc = add(diags, files, in->pc, s + i + 4, fl, line, col, code.ptr,
@@ -188,15 +188,15 @@ static int sniff(const char *text, size_t len)
 	while (callus_next_line(&p, end, &s, &n)) {
 		size_t i = callus_js_indent(s, n);
 
-		if (callus_js_starts(s, n, "error[") && memmem(s, n, "]: ", 3)) {
+		if (callus_pu_starts(s, n, "error[") && memmem(s, n, "]: ", 3)) {
 			/* rustc's "error[E0308]:" looks the same: deno's rules are
 			 * lower-case words */
 			header = s[6] >= 'a' && s[6] <= 'z';
 			continue;
 		}
-		if (header && callus_js_starts(s + i, n - i, "--> "))
+		if (header && callus_pu_starts(s + i, n - i, "--> "))
 			return 1;
-		if (callus_js_starts(s, n, "file://") && memmem(s, n, ": line ", 7) &&
+		if (callus_pu_starts(s, n, "file://") && memmem(s, n, ": line ", 7) &&
 		    memmem(s, n, ", col ", 6))
 			return 1;
 		header = 0;

@@ -61,7 +61,7 @@ static size_t ts_error(const char *s, size_t len, size_t *code_len)
 		return 0;
 	while (i < len && is_digit(s[i]))
 		i++;
-	if (i == 2 || !callus_js_starts(s + i, len - i, " [ERROR]: "))
+	if (i == 2 || !callus_pu_starts(s + i, len - i, " [ERROR]: "))
 		return 0;
 	*code_len = i;
 	return i + 10;
@@ -132,7 +132,7 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 		}
 		if (tl == 8 && !memcmp(t, "FAILURES", 8))
 			break;
-		if (callus_js_starts(s, len, "FAILED |") || callus_js_starts(s, len, "ok |"))
+		if (callus_pu_starts(s, len, "FAILED |") || callus_pu_starts(s, len, "ok |"))
 			break;
 		if ((off = ts_error(s, len, &code_len)) > 0) {
 			callus_buf_clear(&tsmsg);
@@ -157,7 +157,7 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 			continue;
 		}
 		if (!errors) {
-			if (callus_js_starts(s, len, "running ") && (off = (size_t)(
+			if (callus_pu_starts(s, len, "running ") && (off = (size_t)(
 				    (const char *)memmem(s, len, " from ", 6) ?
 				    (const char *)memmem(s, len, " from ", 6) - s + 6 : 0)) > 0) {
 				if ((rc = callus_js_path(&suite, s + off, len - off)) < 0)
@@ -197,10 +197,10 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 				break;
 			continue;
 		}
-		if (callus_js_starts(t, tl, "at ") || f.frames.count || caret_line(s, len))
+		if (callus_pu_starts(t, tl, "at ") || f.frames.count || caret_line(s, len))
 			continue;
 		if (!f.has_header) {
-			if (callus_js_starts(t, tl, "error: ")) {
+			if (callus_pu_starts(t, tl, "error: ")) {
 				t += 7;
 				tl -= 7;
 			}
@@ -234,8 +234,8 @@ static int sniff(const char *text, size_t len)
 	size_t n;
 
 	while (callus_next_line(&p, end, &s, &n)) {
-		if ((callus_js_starts(s, n, "running ") && memmem(s, n, " from ./", 8)) ||
-		    (callus_js_starts(s, n, "FAILED | ") && memmem(s, n, " failed", 7)))
+		if ((callus_pu_starts(s, n, "running ") && memmem(s, n, " from ./", 8)) ||
+		    (callus_pu_starts(s, n, "FAILED | ") && memmem(s, n, " failed", 7)))
 			return 1;
 	}
 	return 0;

@@ -59,11 +59,11 @@ static long num(const char *s, size_t len, size_t *used)
 
 static const char *severity_word(const char *s, size_t len, size_t *used)
 {
-	if (callus_js_starts(s, len, "error") || callus_js_starts(s, len, "Error")) {
+	if (callus_pu_starts(s, len, "error") || callus_pu_starts(s, len, "Error")) {
 		*used = 5;
 		return "error";
 	}
-	if (callus_js_starts(s, len, "warning") || callus_js_starts(s, len, "Warning")) {
+	if (callus_pu_starts(s, len, "warning") || callus_pu_starts(s, len, "Warning")) {
 		*used = 7;
 		return "warning";
 	}
@@ -192,16 +192,16 @@ static int compact_line(const char *s, size_t len, callus_diags *diags, callus_s
 	i += 7;
 	line = num(s + i, len - i, &n);
 	i += n;
-	if (!n || !callus_js_starts(s + i, len - i, ", col "))
+	if (!n || !callus_pu_starts(s + i, len - i, ", col "))
 		return 0;
 	i += 6;
 	col = num(s + i, len - i, &n);
 	i += n;
-	if (!n || !callus_js_starts(s + i, len - i, ", "))
+	if (!n || !callus_pu_starts(s + i, len - i, ", "))
 		return 0;
 	i += 2;
 	if (!(sev = severity_word(s + i, len - i, &used)) ||
-	    !callus_js_starts(s + i + used, len - i - used, " - "))
+	    !callus_pu_starts(s + i + used, len - i - used, " - "))
 		return 0;
 	msg = i + used + 3;
 	end = len;
@@ -321,12 +321,12 @@ static const char *json_start(const char *p, const char *end, int *object)
 	size_t len;
 
 	while (callus_next_line(&p, end, &line, &len)) {
-		if (callus_js_starts(line, len, "[{\"filePath\":") ||
+		if (callus_pu_starts(line, len, "[{\"filePath\":") ||
 		    (len >= 2 && line[0] == '[' && line[1] == ']')) {
 			*object = 0;
 			return line;
 		}
-		if (callus_js_starts(line, len, "{\"results\":[")) {
+		if (callus_pu_starts(line, len, "{\"results\":[")) {
 			*object = 1;
 			return line;
 		}
@@ -402,22 +402,22 @@ static int sniff(const char *text, size_t len)
 	while (callus_next_line(&p, end, &s, &n)) {
 		size_t i = callus_js_indent(s, n), k;
 
-		if (callus_js_starts(s + i, n - i, "\xe2\x9c\x96 ") && i + 4 < n &&
+		if (callus_pu_starts(s + i, n - i, "\xe2\x9c\x96 ") && i + 4 < n &&
 		    is_digit(s[i + 4])) {
 			for (k = i + 4; k < n && is_digit(s[k]); k++)
 				;
-			if (callus_js_starts(s + k, n - k, " problem"))
+			if (callus_pu_starts(s + k, n - k, " problem"))
 				return 1;
 		}
-		if (callus_js_starts(s, n, "[{\"filePath\":\"") ||
-		    callus_js_starts(s, n, "{\"results\":[{\"filePath\":\""))
+		if (callus_pu_starts(s, n, "[{\"filePath\":\"") ||
+		    callus_pu_starts(s, n, "{\"results\":[{\"filePath\":\""))
 			return 1;
 		if (n > 10 && s[n - 1] == ']' && !is_space(s[0])) {
 			const char *br = s + n - 1;
 			while (br > s && br[-1] != '[')
 				br--;
-			if ((callus_js_starts(br, (size_t)(s + n - br), "Error") ||
-			     callus_js_starts(br, (size_t)(s + n - br), "Warning")) &&
+			if ((callus_pu_starts(br, (size_t)(s + n - br), "Error") ||
+			     callus_pu_starts(br, (size_t)(s + n - br), "Warning")) &&
 			    memmem(s, n, ": ", 2) && br - s > 2 && br[-2] == ' ') {
 				size_t fl;
 				long l, c;

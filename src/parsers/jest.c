@@ -72,8 +72,8 @@ static int suite_file(const char *s, size_t len, const char **file, size_t *file
 /* "Expected: 4", "Received array: [...]", "Expected substring: ..." */
 static int expected_received(const char *s, size_t len)
 {
-	return (callus_js_starts(s, len, "Expected") ||
-		callus_js_starts(s, len, "Received")) &&
+	return (callus_pu_starts(s, len, "Expected") ||
+		callus_pu_starts(s, len, "Received")) &&
 	       memchr(s, ':', len);
 }
 
@@ -82,7 +82,7 @@ static size_t drop_aside(const char *s, size_t len)
 {
 	const char *c;
 
-	if (!callus_js_starts(s, len, "expect(") || !(c = memmem(s, len, " // ", 4)))
+	if (!callus_pu_starts(s, len, "expect(") || !(c = memmem(s, len, " // ", 4)))
 		return len;
 	return (size_t)(c - s);
 }
@@ -131,7 +131,7 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 
 		if (!len || callus_js_wrapper_noise(s, len))
 			continue;
-		if (callus_js_starts(t, tl, "FAIL ") || callus_js_starts(t, tl, "PASS ")) {
+		if (callus_pu_starts(t, tl, "FAIL ") || callus_pu_starts(t, tl, "PASS ")) {
 			if ((rc = callus_js_failure_flush(&f, in->pc, diags, files, NULL)) <
 			    0)
 				break;
@@ -147,17 +147,17 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 			}
 			continue;
 		}
-		if (callus_js_starts(t, tl, "Summary of all failing tests") ||
-		    callus_js_starts(t, tl, "Test Suites:"))
+		if (callus_pu_starts(t, tl, "Summary of all failing tests") ||
+		    callus_pu_starts(t, tl, "Test Suites:"))
 			break;
-		if (callus_js_starts(t, tl, BULLET)) {
+		if (callus_pu_starts(t, tl, BULLET)) {
 			const char *name = t + 4;
 			size_t name_len = tl - 4;
 
 			if ((rc = callus_js_failure_flush(&f, in->pc, diags, files, NULL)) <
 			    0)
 				break;
-			if (callus_js_starts(name, name_len, "Console") && name_len == 7) {
+			if (callus_pu_starts(name, name_len, "Console") && name_len == 7) {
 				state = CONSOLE;
 				continue;
 			}
@@ -178,7 +178,7 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 				break;
 			continue;
 		}
-		if (callus_js_starts(t, tl, "at ") || code_frame(s, len) || f.frames.count)
+		if (callus_pu_starts(t, tl, "at ") || code_frame(s, len) || f.frames.count)
 			continue;
 		if (!f.has_header) {
 			f.has_header = 1;
@@ -208,9 +208,9 @@ static int sniff(const char *text, size_t len)
 	while (callus_next_line(&p, end, &s, &n)) {
 		size_t i = callus_js_indent(s, n);
 
-		if (callus_js_starts(s, n, "Tests:") && memmem(s, n, " failed", 7))
+		if (callus_pu_starts(s, n, "Tests:") && memmem(s, n, " failed", 7))
 			return 1;
-		if (i && callus_js_starts(s + i, n - i, BULLET) && n - i > 4)
+		if (i && callus_pu_starts(s + i, n - i, BULLET) && n - i > 4)
 			return 1;
 	}
 	return 0;

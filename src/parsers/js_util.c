@@ -141,13 +141,13 @@ int callus_js_parse_frame(const char *s, size_t len, int need_at, callus_js_fram
 	int vitest = 0;
 
 	memset(f, 0, sizeof(*f));
-	if (callus_js_starts(s + i, len - i, "at "))
+	if (callus_pu_starts(s + i, len - i, "at "))
 		i += 3;
-	else if (callus_js_starts(s + i, len - i, "\xe2\x9d\xaf ")) /* ❯ */
+	else if (callus_pu_starts(s + i, len - i, "\xe2\x9d\xaf ")) /* ❯ */
 		i += 4, vitest = 1;
 	else if (need_at)
 		return 0;
-	if (callus_js_starts(s + i, len - i, "async "))
+	if (callus_pu_starts(s + i, len - i, "async "))
 		i += 6;
 	b = s + i;
 	blen = len - i;
@@ -184,7 +184,7 @@ int callus_js_parse_frame(const char *s, size_t len, int need_at, callus_js_fram
 	if (!callus_js_split_location(loc, loclen, &flen, &f->line, &f->column) ||
 	    !callus_path_has_source_ext(loc, flen))
 		return 0;
-	if (callus_js_starts(loc, flen, "node:") || callus_js_starts(loc, flen, "internal/"))
+	if (callus_pu_starts(loc, flen, "node:") || callus_pu_starts(loc, flen, "internal/"))
 		return 0;
 	f->file = loc;
 	f->file_len = flen;

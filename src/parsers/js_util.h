@@ -8,11 +8,11 @@
 #define CALLUS_PARSE_JS_UTIL_H
 
 #include <stddef.h>
-#include <string.h>
 
 #include "callus/buf.h"
 #include "callus/parse.h"
 #include "callus/strlist.h"
+#include "parsers/util.h" /* callus_pu_starts, for the JavaScript parsers too */
 
 /* Messages are for a lesson, not a log: longer ones are cut. */
 #define CALLUS_JS_MESSAGE_MAX 300
@@ -47,14 +47,6 @@ int callus_js_wrapper_noise(const char *s, size_t len);
 /* Leading blanks of a line. */
 size_t callus_js_indent(const char *s, size_t len);
 
-/* 1 when s[0..len) starts with the NUL-terminated w (inline, as
- * callus_pu_starts: w is almost always a literal). */
-static inline int callus_js_starts(const char *s, size_t len, const char *w)
-{
-	size_t n = strlen(w);
-
-	return len >= n && !memcmp(s, w, n);
-}
 
 /*
  * A location at the end of s[0..len): "FILE:LINE:COL" or "FILE:LINE".

@@ -137,7 +137,7 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 			stack = 1;
 			continue;
 		}
-		if (callus_js_starts(t, tl, "at ")) {
+		if (callus_pu_starts(t, tl, "at ")) {
 			stack = 1;
 			continue;
 		}

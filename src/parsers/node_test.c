@@ -246,9 +246,9 @@ static int tap_result(const char *s, size_t len, size_t *indent, const char **na
 	int ok;
 
 	*indent = i;
-	if (callus_js_starts(s + i, len - i, "not ok "))
+	if (callus_pu_starts(s + i, len - i, "not ok "))
 		ok = 0, j = i + 7;
-	else if (callus_js_starts(s + i, len - i, "ok "))
+	else if (callus_pu_starts(s + i, len - i, "ok "))
 		ok = 1, j = i + 3;
 	else
 		return 0;
@@ -256,7 +256,7 @@ static int tap_result(const char *s, size_t len, size_t *indent, const char **na
 		return 0;
 	while (j < len && is_digit(s[j]))
 		j++;
-	if (callus_js_starts(s + j, len - j, " - "))
+	if (callus_pu_starts(s + j, len - j, " - "))
 		j += 3;
 	else
 		j += callus_js_indent(s + j, len - j); /* mocha: "not ok 2 title" */
@@ -268,8 +268,8 @@ static int tap_result(const char *s, size_t len, size_t *indent, const char **na
 		if (s[k] == ' ' && s[k + 1] == '#' && s[k + 2] == ' ' &&
 		    s[k - 1] != '\\') {
 			*name_len = k - j;
-			*todo = callus_js_starts(s + k + 3, len - k - 3, "TODO") ||
-				callus_js_starts(s + k + 3, len - k - 3, "SKIP");
+			*todo = callus_pu_starts(s + k + 3, len - k - 3, "TODO") ||
+				callus_pu_starts(s + k + 3, len - k - 3, "SKIP");
 			break;
 		}
 	return ok ? 2 : 1;
@@ -436,7 +436,7 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 		}
 
 		/* ---- spec ---- */
-		if (callus_js_starts(t, tl, CROSS "failing tests:")) {
+		if (callus_pu_starts(t, tl, CROSS "failing tests:")) {
 			if ((rc = finish(&r, in->pc, diags, files, &p)) < 0)
 				break;
 			before_section = diags->count + diags->dropped;
@@ -444,7 +444,7 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 				break;
 			continue;
 		}
-		if (callus_js_starts(t, tl, "test at ")) {
+		if (callus_pu_starts(t, tl, "test at ")) {
 			if ((rc = finish(&r, in->pc, diags, files, &p)) < 0)
 				break;
 			callus_buf_clear(&test_at);
@@ -452,12 +452,12 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 				break;
 			continue;
 		}
-		if (callus_js_starts(t, tl, CROSS) ||
-		    callus_js_starts(t, tl, "\xe2\x96\xb6 ") /* ▶ */ ||
-		    callus_js_starts(t, tl, "\xe2\x9c\x94 ") /* ✔ */ ||
-		    callus_js_starts(t, tl, "\xe2\x84\xb9 ") /* ℹ */ ||
-		    callus_js_starts(t, tl, "\xef\xb9\xa3 ") /* ﹣ */) {
-			int cross = callus_js_starts(t, tl, CROSS);
+		if (callus_pu_starts(t, tl, CROSS) ||
+		    callus_pu_starts(t, tl, "\xe2\x96\xb6 ") /* ▶ */ ||
+		    callus_pu_starts(t, tl, "\xe2\x9c\x94 ") /* ✔ */ ||
+		    callus_pu_starts(t, tl, "\xe2\x84\xb9 ") /* ℹ */ ||
+		    callus_pu_starts(t, tl, "\xef\xb9\xa3 ") /* ﹣ */) {
+			int cross = callus_pu_starts(t, tl, CROSS);
 
 			/* a ✖ whose error never came is a parent's summary */
 			if (r.f.open && !r.f.has_header && !r.tap)
@@ -495,7 +495,7 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 				break;
 			continue;
 		}
-		if (callus_js_starts(t, tl, "at ") || r.f.frames.count || t[0] == '{' ||
+		if (callus_pu_starts(t, tl, "at ") || r.f.frames.count || t[0] == '{' ||
 		    t[0] == '}')
 			continue;
 		if (!r.f.has_header) {
@@ -542,12 +542,12 @@ static int sniff(const char *text, size_t len)
 		const char *t = s + i;
 		size_t tl = n - i;
 
-		if (callus_js_starts(t, tl, CROSS "failing tests:") ||
-		    callus_js_starts(t, tl, "failureType: '"))
+		if (callus_pu_starts(t, tl, CROSS "failing tests:") ||
+		    callus_pu_starts(t, tl, "failureType: '"))
 			return 1;
-		if ((callus_js_starts(t, tl, "\xe2\x84\xb9 fail ") && tl > 9 &&
+		if ((callus_pu_starts(t, tl, "\xe2\x84\xb9 fail ") && tl > 9 &&
 		     is_digit(t[9])) ||
-		    (callus_js_starts(s, n, "# fail ") && n > 7 && is_digit(s[7])))
+		    (callus_pu_starts(s, n, "# fail ") && n > 7 && is_digit(s[7])))
 			return 1;
 	}
 	return 0;

@@ -88,16 +88,16 @@ static int recap(const char *t, size_t tl)
 
 	while (i < tl && is_digit(t[i]))
 		i++;
-	return i && (callus_js_starts(t + i, tl - i, " failed") ||
-		     callus_js_starts(t + i, tl - i, " passed") ||
-		     callus_js_starts(t + i, tl - i, " flaky"));
+	return i && (callus_pu_starts(t + i, tl - i, " failed") ||
+		     callus_pu_starts(t + i, tl - i, " passed") ||
+		     callus_pu_starts(t + i, tl - i, " flaky"));
 }
 
 static int expected_received(const char *s, size_t len)
 {
-	return (callus_js_starts(s, len, "Expected") || callus_js_starts(s, len, "Received")) &&
-	       memchr(s, ':', len) && !callus_js_starts(s, len, "Expected  -") &&
-	       !callus_js_starts(s, len, "Received  +");
+	return (callus_pu_starts(s, len, "Expected") || callus_pu_starts(s, len, "Received")) &&
+	       memchr(s, ':', len) && !callus_pu_starts(s, len, "Expected  -") &&
+	       !callus_pu_starts(s, len, "Received  +");
 }
 
 /* One failed spec of the JSON report: the first error of its first
@@ -150,7 +150,7 @@ static int json_spec(json_t *spec, const char *title, const char *root, const ca
 			}
 			if (!f.has_header && n) {
 				f.has_header = 1;
-				if (callus_js_starts(line, n, "Error: expect(")) {
+				if (callus_pu_starts(line, n, "Error: expect(")) {
 					const char *aside;
 
 					line += 7;
@@ -273,12 +273,12 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 				break;
 			continue;
 		}
-		if (callus_js_starts(t, tl, "at ") || code_frame(s, len) || f.frames.count ||
-		    callus_js_starts(t, tl, "Error Context:"))
+		if (callus_pu_starts(t, tl, "at ") || code_frame(s, len) || f.frames.count ||
+		    callus_pu_starts(t, tl, "Error Context:"))
 			continue;
 		if (!f.has_header) {
 			f.has_header = 1;
-			if (callus_js_starts(t, tl, "Error: expect(")) {
+			if (callus_pu_starts(t, tl, "Error: expect(")) {
 				t += 7;
 				tl -= 7;
 				if ((aside = memmem(t, tl, " // ", 4)))
@@ -305,7 +305,7 @@ static int sniff(const char *text, size_t len)
 	size_t n, al, bl;
 
 	while (callus_next_line(&p, end, &s, &n)) {
-		if (callus_js_starts(s, n, "Running ") && memmem(s, n, " using ", 7) &&
+		if (callus_pu_starts(s, n, "Running ") && memmem(s, n, " using ", 7) &&
 		    memmem(s, n, " worker", 7))
 			return 1;
 		if (failure_header(s, n, &a, &al, &b, &bl) && memmem(s, n, BOX, 3))

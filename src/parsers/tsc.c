@@ -30,7 +30,7 @@ static int sev_code(const char *s, size_t len, const char **sev, const char **co
 	size_t i = 0, w;
 
 	for (w = 0; w < sizeof(words) / sizeof(words[0]); w++)
-		if (callus_js_starts(s, len, words[w].word))
+		if (callus_pu_starts(s, len, words[w].word))
 			break;
 	if (w == sizeof(words) / sizeof(words[0]))
 		return 0;
@@ -91,10 +91,10 @@ static int error_line(const char *s, size_t len, callus_diags *diags, callus_str
 				continue;
 			col = num(s + j + 1, len - j - 1, &n);
 			j += 1 + n;
-			if (!n || !callus_js_starts(s + j, len - j, "): "))
+			if (!n || !callus_pu_starts(s + j, len - j, "): "))
 				continue;
 			j += 3;
-		} else if (s[i] == ' ' && callus_js_starts(s + i, len - i, " - ")) {
+		} else if (s[i] == ' ' && callus_pu_starts(s + i, len - i, " - ")) {
 			/* pretty: FILE:L:C - */
 			if (!callus_js_split_location(s, i, &fl, &line, &col) || !col)
 				continue;

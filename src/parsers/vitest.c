@@ -44,10 +44,10 @@ static int code_frame(const char *s, size_t len)
 /* A diff or a detail under the message: never its first line. */
 static int detail(const char *s, size_t len)
 {
-	return callus_js_starts(s, len, "- Expected") ||
-	       callus_js_starts(s, len, "+ Received") ||
-	       callus_js_starts(s, len, "Plugin: ") || callus_js_starts(s, len, "File: ") ||
-	       callus_js_starts(s, len, "Serialized Error:");
+	return callus_pu_starts(s, len, "- Expected") ||
+	       callus_pu_starts(s, len, "+ Received") ||
+	       callus_pu_starts(s, len, "Plugin: ") || callus_pu_starts(s, len, "File: ") ||
+	       callus_pu_starts(s, len, "Serialized Error:");
 }
 
 /* The text between the first pair of double quotes after w. */
@@ -132,7 +132,7 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 
 		if (!len || callus_js_wrapper_noise(s, len))
 			continue;
-		if (callus_js_starts(t, tl, "FAIL ")) {
+		if (callus_pu_starts(t, tl, "FAIL ")) {
 			if (!(f.open && !f.has_header) &&
 			    (rc = callus_js_failure_flush(&f, in->pc, diags, files, NULL)) <
 				0)
@@ -143,7 +143,7 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 			rc = 0;
 			continue;
 		}
-		if (callus_js_starts(t, tl, RULE)) {
+		if (callus_pu_starts(t, tl, RULE)) {
 			const char *title;
 			size_t title_len;
 
@@ -157,7 +157,7 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 			banner_title(t, tl, &title, &title_len);
 			if (title_len == 16 && !memcmp(title, "Unhandled Errors", 16))
 				unhandled = 1;
-			else if (callus_js_starts(title, title_len, "Failed "))
+			else if (callus_pu_starts(title, title_len, "Failed "))
 				unhandled = 0;
 			else if (unhandled && title_len && title[0] != '[') {
 				callus_js_failure_start(&f);
@@ -165,9 +165,9 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 			}
 			continue;
 		}
-		if (callus_js_starts(t, tl, "Test Files ") ||
-		    callus_js_starts(s, len, "stdout | ") ||
-		    callus_js_starts(s, len, "stderr | ")) {
+		if (callus_pu_starts(t, tl, "Test Files ") ||
+		    callus_pu_starts(s, len, "stdout | ") ||
+		    callus_pu_starts(s, len, "stderr | ")) {
 			if ((rc = callus_js_failure_flush(&f, in->pc, diags, files, NULL)) <
 			    0)
 				break;
@@ -201,7 +201,7 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 		}
 		if (code_frame(s, len) || f.has_header || detail(t, tl)) {
 			/* vite's plugin errors say where, when no frame does */
-			if (callus_js_starts(t, tl, "File: ") && !f.line) {
+			if (callus_pu_starts(t, tl, "File: ") && !f.line) {
 				size_t fl;
 				long l, c;
 
@@ -215,8 +215,8 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 			}
 			continue;
 		}
-		if (state == UNHANDLED && (callus_js_starts(t, tl, "Vitest caught ") ||
-					   callus_js_starts(t, tl, "This might cause")))
+		if (state == UNHANDLED && (callus_pu_starts(t, tl, "Vitest caught ") ||
+					   callus_pu_starts(t, tl, "This might cause")))
 			continue;
 		f.has_header = 1;
 		{
@@ -249,12 +249,12 @@ static int sniff(const char *text, size_t len)
 		const char *t = s + i;
 		size_t tl = n - i;
 
-		if (callus_js_starts(t, tl, "FAIL ") &&
+		if (callus_pu_starts(t, tl, "FAIL ") &&
 		    (memmem(t, tl, " > ", 3) || memmem(t, tl, " [ ", 3)))
 			return 1;
-		if (callus_js_starts(t, tl, "Test Files ") && memmem(t, tl, " failed", 7))
+		if (callus_pu_starts(t, tl, "Test Files ") && memmem(t, tl, " failed", 7))
 			return 1;
-		if (callus_js_starts(t, tl, RULE RULE) && memmem(t, tl, " Failed ", 8))
+		if (callus_pu_starts(t, tl, RULE RULE) && memmem(t, tl, " Failed ", 8))
 			return 1;
 	}
 	return 0;
