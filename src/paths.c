@@ -1,6 +1,7 @@
 #include "callus/paths.h"
 #include "callus/common.h"
 #include "callus/utf8.h"
+#include "wordlist.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -39,22 +40,14 @@ int callus_path_has_source_ext(const char *name, size_t len)
 
 static int is_third_party(const char *comp, size_t len)
 {
-#define W(lit) { lit, sizeof(lit) - 1 }
-	/* asked of every component of every path in a tool's output: the
-	 * lengths are not counted again each time */
-	static const struct {
-		const char *s;
-		size_t len;
-	} dirs[] = {
-		W("node_modules"), W("site-packages"), W("dist-packages"), W(".venv"), W("venv"),
-		W(".git"), W("__pycache__"), W(".cargo"), W(".rustup"), W(".pnpm-store"), W(".yarn"),
+	static const callus_word dirs[] = {
+		CALLUS_WORD("node_modules"), CALLUS_WORD("site-packages"), CALLUS_WORD("dist-packages"),
+		CALLUS_WORD(".venv"),        CALLUS_WORD("venv"),          CALLUS_WORD(".git"),
+		CALLUS_WORD("__pycache__"),  CALLUS_WORD(".cargo"),        CALLUS_WORD(".rustup"),
+		CALLUS_WORD(".pnpm-store"),  CALLUS_WORD(".yarn"),
 	};
-#undef W
 
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
-		if (dirs[i].len == len && !memcmp(dirs[i].s, comp, len))
-			return 1;
-	return 0;
+	return callus_words_is(dirs, CALLUS_WORDS_COUNT(dirs), comp, len);
 }
 
 /* Append path[0..len) component by component to out, resolving "." and

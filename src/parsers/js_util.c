@@ -2,6 +2,7 @@
 #include "callus/capture.h"
 #include "callus/common.h"
 #include "callus/utf8.h"
+#include "wordlist.h"
 
 #include <string.h>
 
@@ -46,30 +47,22 @@ void callus_js_lines_release(callus_js_lines *it)
 
 int callus_js_wrapper_noise(const char *s, size_t len)
 {
-#define W(lit) { lit, sizeof(lit) - 1 }
 	/* At the start of a line only: "> " and "$ " echo the script that
 	 * runs; none of the JavaScript tools starts a line with them. */
-	static const struct {
-		const char *s;
-		size_t len;
-	} prefixes[] = {
-		W("npm warn"), W("npm WARN"), W("npm error"), W("npm ERR!"), W("npm notice"),
-		W("npm verb"), W("> "), W("$ "), W("yarn run v"),
-		W("error Command failed with exit code"), W("info Visit https://yarnpkg.com"),
-		W("Done in "), W("error: script \""), W("[ELIFECYCLE]"), W(" ELIFECYCLE "),
-		W("ELIFECYCLE "), W("ERR_PNPM_"), W(" ERR_PNPM_"),
+	static const callus_word prefixes[] = {
+		CALLUS_WORD("npm warn"),     CALLUS_WORD("npm WARN"),
+		CALLUS_WORD("npm error"),    CALLUS_WORD("npm ERR!"),
+		CALLUS_WORD("npm notice"),   CALLUS_WORD("npm verb"),
+		CALLUS_WORD("> "),           CALLUS_WORD("$ "),
+		CALLUS_WORD("yarn run v"),   CALLUS_WORD("error Command failed with exit code"),
+		CALLUS_WORD("info Visit https://yarnpkg.com"),
+		CALLUS_WORD("Done in "),     CALLUS_WORD("error: script \""),
+		CALLUS_WORD("[ELIFECYCLE]"), CALLUS_WORD(" ELIFECYCLE "),
+		CALLUS_WORD("ELIFECYCLE "),  CALLUS_WORD("ERR_PNPM_"),
+		CALLUS_WORD(" ERR_PNPM_"),
 	};
-#undef W
 
-	/* every sniffing parser asks this of every line: the first
-	 * character turns most prefixes away before a comparison (a
-	 * megabyte of gcc errors: 4 % of recording it went to comparing
-	 * them all, each length counted again) */
-	for (size_t i = 0; len && i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (prefixes[i].s[0] == s[0] && len >= prefixes[i].len &&
-		    !memcmp(s, prefixes[i].s, prefixes[i].len))
-			return 1;
-	return 0;
+	return callus_words_start(prefixes, CALLUS_WORDS_COUNT(prefixes), s, len);
 }
 
 size_t callus_js_indent(const char *s, size_t len)

@@ -21,6 +21,7 @@
 #include "parsers/parsers.h"
 #include "parsers/util.h"
 #include "callus/common.h"
+#include "wordlist.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -180,15 +181,13 @@ static int is_makefile(const char *p, size_t len)
  */
 static int is_echoed_command(const char *s, size_t len)
 {
-#define W(lit) { lit, sizeof(lit) - 1 }
-	/* asked of every line of a build's output */
-	static const struct {
-		const char *s;
-		size_t len;
-	} progs[] = { W("cc"), W("gcc"), W("g++"), W("c++"), W("clang"), W("clang++"), W("cpp"),
-		      W("ld"), W("ar"), W("ranlib"), W("as"), W("mkdir"), W("rm"), W("cp"),
-		      W("mv"), W("ln"), W("install"), W("touch"), W("cd"), W("echo") };
-#undef W
+	static const callus_word progs[] = {
+		CALLUS_WORD("cc"),    CALLUS_WORD("gcc"),     CALLUS_WORD("g++"),    CALLUS_WORD("c++"),
+		CALLUS_WORD("clang"), CALLUS_WORD("clang++"), CALLUS_WORD("cpp"),    CALLUS_WORD("ld"),
+		CALLUS_WORD("ar"),    CALLUS_WORD("ranlib"),  CALLUS_WORD("as"),     CALLUS_WORD("mkdir"),
+		CALLUS_WORD("rm"),    CALLUS_WORD("cp"),      CALLUS_WORD("mv"),     CALLUS_WORD("ln"),
+		CALLUS_WORD("install"), CALLUS_WORD("touch"), CALLUS_WORD("cd"),     CALLUS_WORD("echo"),
+	};
 	size_t end = 0, base = 0;
 
 	while (end < len && s[end] != ' ') {
@@ -198,7 +197,7 @@ static int is_echoed_command(const char *s, size_t len)
 	}
 	if (end >= len)
 		return 0;
-	for (size_t k = 0; k < sizeof(progs) / sizeof(progs[0]); k++) {
+	for (size_t k = 0; k < CALLUS_WORDS_COUNT(progs); k++) {
 		size_t n = progs[k].len;
 		const char *w = s + base;
 		size_t wl = end - base;
