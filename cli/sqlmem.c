@@ -97,25 +97,22 @@ static void *chunk_new(void)
  * at a time; a kernel without MADV_POPULATE_WRITE is asked once. */
 static void fill_to(unsigned char *to)
 {
-	unsigned char *from = sm.filled;
+#ifdef MADV_POPULATE_WRITE
 	size_t len = SM_FILL;
 
-#ifndef MADV_POPULATE_WRITE
-	sm.no_fill = 1;
-#endif
-	if (sm.no_fill || to <= from)
+	if (sm.no_fill || to <= sm.filled)
 		return;
-	while (from + len < to)
+	while (sm.filled + len < to)
 		len += SM_FILL;
-	if (len > (size_t)(sm.end - from))
-		len = (size_t)(sm.end - from);
-#ifdef MADV_POPULATE_WRITE
-	if (madvise(from, len, MADV_POPULATE_WRITE) == 0) {
-		sm.filled = from + len;
-		return;
-	}
+	if (len > (size_t)(sm.end - sm.filled))
+		len = (size_t)(sm.end - sm.filled);
+	if (madvise(sm.filled, len, MADV_POPULATE_WRITE) == 0)
+		sm.filled += len;
+	else
+		sm.no_fill = 1;
+#else
+	(void)to;
 #endif
-	sm.no_fill = 1;
 }
 
 static size_t round_up(size_t n)

@@ -263,7 +263,7 @@ int callus_line_rank(const char *s, size_t len)
 	return 1;
 }
 
-/* A feed this large or larger reserves its room at once. */
+/* A first feed this large or larger reserves its room at once. */
 #define CAPTURE_BIG_FEED (64u * 1024u)
 
 /* Room for the lines of a feed of len bytes, as far as the bounds allow:
@@ -387,14 +387,16 @@ int callus_capture_feed(callus_capture *c, const char *data, size_t len)
 		size_t room = CALLUS_CAPTURE_HEAD_MAX - c->head.len;
 		callus_buf_put(&c->head, data, len < room ? len : room);
 	}
+	/* a whole output at once (a hook's payload): room for what it may
+	 * keep made now, not by doubling, each doubling a copy of all that
+	 * was kept.  Not for a stream's chunks (`callus run`, `callus record`
+	 * read 64 KB at a time), where a reserve each time would grow the
+	 * index by a step, not by doubling. */
+	if (!c->total_bytes && len >= CAPTURE_BIG_FEED)
+		reserve(c, len);
 	c->total_bytes += len;
 	if (!c->binary && memchr(data, '\0', len))
 		c->binary = 1;
-	/* a whole output at once (a hook's payload): room for what it may
-	 * keep made now, not by doubling, each doubling a copy of all that
-	 * was kept */
-	if (len >= CAPTURE_BIG_FEED)
-		reserve(c, len);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = (size_t)((nl ? nl : end) - p);

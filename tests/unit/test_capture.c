@@ -92,6 +92,33 @@ static void bounded_memory_on_huge_output(void **state)
 	callus_capture_release(&c);
 }
 
+/* A whole output fed at once (a hook's payload, whose room is reserved
+ * first) and the same in a stream's 64 KB chunks, or a line at a time,
+ * keep the same text; past the kept bytes' bound too. */
+static void whole_or_in_chunks_the_same(void **state)
+{
+	callus_buf out, whole = CALLUS_BUF_INIT, chunks = CALLUS_BUF_INIT, lines = CALLUS_BUF_INIT;
+
+	(void)state;
+	callus_buf_init(&out, 0);
+	for (int i = 0; i < 60000; i++)
+		callus_buf_printf(&out, i % 3 ? "src/f%d.c:%d:1: error: e%d\n" : "  context %d %d %d\n",
+				  i, i, i);
+	assert_true(out.len > CALLUS_CAPTURE_KEPT_MAX);
+	text_of(out.ptr, &whole, out.len);
+	text_of(out.ptr, &chunks, 65536);
+	text_of(out.ptr, &lines, 17);
+	assert_true(whole.len > 0);
+	assert_int_equal(whole.len, chunks.len);
+	assert_memory_equal(whole.ptr, chunks.ptr, whole.len);
+	assert_int_equal(whole.len, lines.len);
+	assert_memory_equal(whole.ptr, lines.ptr, whole.len);
+	callus_buf_release(&out);
+	callus_buf_release(&whole);
+	callus_buf_release(&chunks);
+	callus_buf_release(&lines);
+}
+
 static void long_lines_are_cut(void **state)
 {
 	callus_capture c;
@@ -136,6 +163,7 @@ int main(void)
 		cmocka_unit_test(strips_ansi_and_redraws),
 		cmocka_unit_test(keeps_interesting_lines_and_the_tail),
 		cmocka_unit_test(bounded_memory_on_huge_output),
+		cmocka_unit_test(whole_or_in_chunks_the_same),
 		cmocka_unit_test(long_lines_are_cut),
 		cmocka_unit_test(invalid_utf8_is_repaired),
 		cmocka_unit_test(classification),
