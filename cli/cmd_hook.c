@@ -103,7 +103,7 @@ static volatile sig_atomic_t guard_detached;
 /* The spool entry being recorded, and its name once cut: a cut recording
  * leaves it (rename(2) is async-signal-safe) and starts the drainer
  * prepared for it, which logs and counts the cut. */
-static char guard_spool[PATH_MAX], guard_cut[PATH_MAX], guard_spare[PATH_MAX];
+static char guard_spool[PATH_MAX], guard_cut[PATH_MAX];
 static volatile sig_atomic_t guard_spooled;
 static cli_detached guard_drainer;
 
@@ -399,7 +399,7 @@ static int spool_put(const cli_spool_entry *ent, const cli_workspace *ws)
 	int rc = -1;
 
 	if (!ent->path || strlen(ent->path) >= sizeof(guard_spool) ||
-	    strlen(ent->cut) >= sizeof(guard_cut) || strlen(ent->spare) >= sizeof(guard_spare))
+	    strlen(ent->cut) >= sizeof(guard_cut))
 		return -1;
 	if (!guard_drainer.ready)
 		cli_detached_prepare(&guard_drainer, ws->root, cli_spool_drainer_argv);
@@ -411,7 +411,6 @@ static int spool_put(const cli_spool_entry *ent, const cli_workspace *ws)
 	if (cli_spool_write(ent, ws) == 0) {
 		memcpy(guard_spool, ent->path, strlen(ent->path) + 1);
 		memcpy(guard_cut, ent->cut, strlen(ent->cut) + 1);
-		memcpy(guard_spare, ent->spare, strlen(ent->spare) + 1);
 		guard_spooled = 1;
 		rc = 0;
 	}
@@ -430,7 +429,7 @@ static void spool_stored(void *unused)
 	sigaddset(&alrm, SIGALRM);
 	sigprocmask(SIG_BLOCK, &alrm, &old);
 	if (guard_spooled)
-		cli_spool_retire(guard_spool, guard_spare);
+		unlink(guard_spool);
 	guard_spooled = 0;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }

@@ -24,7 +24,6 @@
 #define SPOOL_ENTRY_MAX (64u << 20)
 #define SPOOL_LEFT ".left.json"
 #define SPOOL_CUT ".cut.json"
-#define SPOOL_SPARE ".spare"
 /* An entry older than this is an orphan whatever its pid says (pids are
  * reused); a hook lives 5 s at most. */
 #define SPOOL_ORPHAN_S 60
@@ -54,7 +53,7 @@ int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callu
 		      int code)
 {
 	callus_buf name = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT, left = CALLUS_BUF_INIT;
-	callus_buf cut = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT, spare = CALLUS_BUF_INIT;
+	callus_buf cut = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;
 	char *cmd = NULL, *output = NULL;
 	int rc = -1;
 
@@ -83,16 +82,13 @@ int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callu
 	callus_buf_printf(&path, "%s/" SPOOL_DIR "/%s.json", ws->root, name.ptr);
 	callus_buf_printf(&left, "%s/" SPOOL_DIR "/%s" SPOOL_LEFT, ws->root, name.ptr);
 	callus_buf_printf(&cut, "%s/" SPOOL_DIR "/%s" SPOOL_CUT, ws->root, name.ptr);
-	callus_buf_printf(&spare, "%s/" SPOOL_DIR "/" SPOOL_SPARE, ws->root);
 	if (callus_buf_status(&name) < 0 || callus_buf_status(&path) < 0 ||
-	    callus_buf_status(&left) < 0 || callus_buf_status(&cut) < 0 ||
-	    callus_buf_status(&spare) < 0)
+	    callus_buf_status(&left) < 0 || callus_buf_status(&cut) < 0)
 		goto out;
 	out->origin = callus_buf_detach(&name);
 	out->path = callus_buf_detach(&path);
 	out->left = callus_buf_detach(&left);
 	out->cut = callus_buf_detach(&cut);
-	out->spare = callus_buf_detach(&spare);
 	rc = 0;
 out:
 	if (rc < 0)
@@ -104,36 +100,7 @@ out:
 	callus_buf_release(&path);
 	callus_buf_release(&left);
 	callus_buf_release(&cut);
-	callus_buf_release(&spare);
 	return rc;
-}
-
-/* The spare file renamed tmp and opened, empty, for writing; -1 when
- * there is none, or what is there is not a file of ours alone (a link,
- * a file with other names: never written through). */
-static int take_spare(const char *spare, const char *tmp)
-{
-	struct stat st;
-	int fd;
-
-	if (rename(spare, tmp) < 0)
-		return -1;
-	fd = open(tmp, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1 &&
-	    st.st_uid == geteuid() && ftruncate(fd, 0) == 0)
-		return fd;
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-	return -1;
-}
-
-void cli_spool_retire(const char *path, const char *spare)
-{
-	/* emptied first: what a failure printed is not kept past its
-	 * recording, as when the entry was removed */
-	if (truncate(path, 0) < 0 || rename(path, spare) < 0)
-		unlink(path);
 }
 
 int cli_spool_write(const cli_spool_entry *e, const cli_workspace *ws)
@@ -159,8 +126,8 @@ int cli_spool_write(const cli_spool_entry *e, const cli_workspace *ws)
 		goto out;
 	/* no fsync: the spool is for processes cut short, not for power
 	 * failures, and a thousand hooks must not queue on the disk */
-	if ((!e->spare || (fd = take_spare(e->spare, tmp.ptr)) < 0) &&
-	    (fd = open(tmp.ptr, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0)
+	fd = open(tmp.ptr, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
 		goto out;
 	if (write(fd, e->text, len) != (ssize_t)len || close(fd) < 0) {
 		fd = -1;
@@ -191,7 +158,6 @@ void cli_spool_entry_release(cli_spool_entry *e)
 	free(e->cut);
 	free(e->origin);
 	free(e->text);
-	free(e->spare);
 	memset(e, 0, sizeof(*e));
 }
 

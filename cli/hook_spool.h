@@ -33,10 +33,9 @@ typedef struct cli_spool_entry {
 	char *cut;     /* its name once its hook is cut: NS-PID.cut.json */
 	char *origin;  /* NS-PID: the failure's name in the store */
 	char *text;    /* the redacted payload */
-	char *spare;   /* .../.callus/spool/.spare: see cli_spool_retire() */
 } cli_spool_entry;
 
-#define CLI_SPOOL_ENTRY_INIT { NULL, NULL, NULL, NULL, NULL, NULL }
+#define CLI_SPOOL_ENTRY_INIT { NULL, NULL, NULL, NULL, NULL }
 
 /* Make the entry for the failure e with status code, writing nothing (the
  * slow part: redaction).  0, or -1 when it cannot be made (the recording
@@ -44,19 +43,8 @@ typedef struct cli_spool_entry {
 int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callus_hook_event *e,
 		      int code);
 
-/* Write it to e->path (whole, or not at all), in the spare file when
- * there is one.  0, or -1. */
+/* Write it to e->path (whole, or not at all).  0, or -1. */
 int cli_spool_write(const cli_spool_entry *e, const cli_workspace *ws);
-
-/*
- * The entry at path is stored: emptied and renamed spare (NAME a dot
- * file, which no drainer reads), where the next entry is written.  A new
- * file for every failing hook, unlinked a few milliseconds later, cost
- * the hook about 0.5 ms on ext4 without a journal, which looks past each
- * inode freed in the last half minute before it takes one.  Removed
- * instead when it cannot be emptied.
- */
-void cli_spool_retire(const char *path, const char *spare);
 
 void cli_spool_entry_release(cli_spool_entry *e);
 

@@ -111,37 +111,4 @@ test_expect_success 'a drainer records a queued and a cut entry, drops a torn on
 	grep "\"spool_drained\"" .callus/log.jsonl | tail -n 1 | grep -q "\"count\":\"2\""
 '
 
-# other_failure N: a payload of another failing check in this repository
-other_failure() {
-	jq -n --arg cwd "$PWD" --arg c "gcc -c f$1.c" --arg o "f$1.c:1:5: error: unknown type name t$1" \
-		"{command: \$c, exit_code: 1, cwd: \$cwd, session_id: \"s\", output: \$o}"
-}
-
-test_expect_success 'a stored entry is emptied and kept for the next: one file, no new one a hook' '
-	mkdir spare && cd spare && git init -q &&
-	other_failure 1 | "$CALLUS" hook generic >/dev/null &&
-	test -f .callus/spool/.spare && test ! -s .callus/spool/.spare &&
-	inode=$(stat -c %i .callus/spool/.spare) &&
-	other_failure 2 | "$CALLUS" hook generic >/dev/null &&
-	other_failure 3 | "$CALLUS" hook generic >/dev/null &&
-	test ! -s .callus/spool/.spare &&
-	test "$(stat -c %i .callus/spool/.spare)" = "$inode" &&
-	test "$(cd .callus/spool && ls -A)" = .spare &&
-	test "$("$CALLUS" lessons --json | jq length)" = 3
-'
-
-test_expect_success 'a spare that is a link, or a file with another name, is never written through' '
-	cd spare &&
-	echo keep >../outside &&
-	rm .callus/spool/.spare && ln -s "$PWD/../outside" .callus/spool/.spare &&
-	other_failure 4 | "$CALLUS" hook generic >/dev/null &&
-	test "$(cat ../outside)" = keep &&
-	test -f .callus/spool/.spare && test ! -L .callus/spool/.spare &&
-	rm .callus/spool/.spare && ln ../outside .callus/spool/.spare &&
-	other_failure 5 | "$CALLUS" hook generic >/dev/null &&
-	test "$(cat ../outside)" = keep &&
-	test "$(stat -c %h ../outside)" = 1 &&
-	test "$("$CALLUS" lessons --json | jq length)" = 5
-'
-
 test_done
