@@ -59,7 +59,7 @@ row() {
 	shift 3
 	printf "| %s | %s |" "$title" "$what"
 	"$work/proctime" "$n" "$input" "$@" | {
-		read -r cmin cmed cmax wmin wmed wmax
+		read -r cmin cmed cmax wmin wmed wmax _
 		printf " %s / %s / %s | %s / %s / %s |\n" "$cmin" "$cmed" "$cmax" "$wmin" "$wmed" "$wmax"
 	}
 }

@@ -87,7 +87,7 @@ row() {
 	[ $# -gt 0 ] || set -- "$callus" hook generic
 	printf "| %s |" "$title"
 	(cd "$dir" && "$work/proctime" "$n" fail.json "$@") | {
-		read -r cmin cmed cmax wmin wmed wmax
+		read -r cmin cmed cmax wmin wmed wmax _
 		printf " %s / %s / %s | %s / %s / %s |\n" "$cmin" "$cmed" "$cmax" "$wmin" "$wmed" "$wmax"
 	}
 }

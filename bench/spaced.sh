@@ -9,8 +9,9 @@
 # (CALLUS_SCALE_KEEP=DIR keeps DIR/ws-SIZE), take turns: GAP seconds of
 # sleep, then a failing `callus hook generic` (a gcc error never seen: a new
 # lesson, signature, vector; no snapshot), N times each.  CPU ms of each
-# hook from bench/proctime (wait4); prints min / first quartile / median /
-# third quartile / max / mean of each binary.
+# hook from bench/proctime (wait4), and its page faults (first touches of
+# memory); prints min / first quartile / median / third quartile / max /
+# mean of each binary.  GAP 0: back to back.
 # Usage: bench/spaced.sh WS N GAP BASE [path/to/callus]
 #   e.g. bench/spaced.sh /tmp/keepD/ws-10000 40 3 /tmp/old/build/callus
 set -eu
@@ -42,8 +43,9 @@ while [ "$i" -lt "$n" ]; do
 		jq -n --rawfile o "$work/out.txt" --arg cwd "$work/ws-$x" \
 			'{command: "gcc -c src/x.c", exit_code: 1, output: $o, cwd: $cwd}' >"$work/p.json"
 		sleep "$gap"
-		(cd "$work/ws-$x" && "$work/proctime" 1 "$work/p.json" "$bin" hook generic) |
-			cut -d' ' -f1 >>"$work/$x.txt"
+		(cd "$work/ws-$x" && "$work/proctime" 1 "$work/p.json" "$bin" hook generic) >"$work/line"
+		cut -d' ' -f1 "$work/line" >>"$work/$x.txt"
+		cut -d' ' -f7 "$work/line" >>"$work/$x.faults"
 	done
 	i=$((i + 1))
 done
@@ -54,7 +56,7 @@ stats() {
 		END { printf "%.2f / %.2f / %.2f / %.2f / %.2f / %.2f",
 		      v[1], v[int(NR / 4) + 1], v[int(NR / 2) + 1], v[int(3 * NR / 4) + 1], v[NR], s / NR }'
 }
-echo "| binary | failing hooks, $gap s apart: min / q1 / median / q3 / max / mean (CPU ms, $n each) |"
-echo "|:---|---:|"
-echo "| $base | $(stats "$work/a.txt") |"
-echo "| $callus | $(stats "$work/b.txt") |"
+echo "| binary | failing hooks, $gap s apart: min / q1 / median / q3 / max / mean (CPU ms, $n each) | page faults: the same |"
+echo "|:---|---:|---:|"
+echo "| $base | $(stats "$work/a.txt") | $(stats "$work/a.faults") |"
+echo "| $callus | $(stats "$work/b.txt") | $(stats "$work/b.faults") |"
