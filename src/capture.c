@@ -1,6 +1,7 @@
 #include "callus/capture.h"
 #include "callus/common.h"
 #include "callus/utf8.h"
+#include "swar.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -318,17 +319,14 @@ drop:
  * most often) is looked at byte by byte. */
 static int is_plain(const char *s, size_t len)
 {
-	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
 	size_t i = 0;
 
 	for (; i + 8 <= len; i += 8) {
-		uint64_t w;
+		uint64_t w = callus_swar_load(s + i);
 
-		memcpy(&w, s + i, 8);
-		if (w & highs)
+		if (callus_swar_any_high(w))
 			return 0;
-		/* some byte below 0x20? (the classic "has less than" test) */
-		if ((w - ones * 0x20) & ~w & highs) {
+		if (callus_swar_any_below(w, 0x20)) {
 			for (size_t k = i; k < i + 8; k++)
 				if ((unsigned char)s[k] < 0x20 && s[k] != '\t')
 					return 0;

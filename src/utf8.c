@@ -1,4 +1,5 @@
 #include "callus/utf8.h"
+#include "swar.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -55,7 +56,7 @@ int callus_utf8_valid(const char *s, size_t len)
 		uint64_t w;
 
 		/* ASCII, eight bytes at a time: most of any tool's output */
-		if (i + 8 <= len && (memcpy(&w, p + i, 8), !(w & 0x8080808080808080ull))) {
+		if (i + 8 <= len && (w = callus_swar_load(p + i), !callus_swar_any_high(w))) {
 			i += 8;
 			continue;
 		}

@@ -3,6 +3,7 @@
 #include "callus/capture.h"
 #include "callus/common.h"
 #include "callus/utf8.h"
+#include "swar.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,16 +23,27 @@ void callus_pu_lines_init(callus_pu_lines *it, const callus_parse_input *in)
 	}
 }
 
-/* Most lines need no cleaning: no control byte, valid UTF-8. */
+/* Most lines need no cleaning: no control byte, valid UTF-8.  Printable
+ * ASCII, most of any output, eight bytes at a time; from the first word
+ * holding anything else, byte by byte (all before it is ASCII, so UTF-8
+ * is checked from there). */
 static int plain(const char *s, size_t len)
 {
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
+	size_t i = 0;
+	int high = 0;
+
+	for (uint64_t w; i + 8 <= len; i += 8)
+		if (w = callus_swar_load(s + i), callus_swar_any_high(w) ||
+		    callus_swar_any_below(w, 0x20) || callus_swar_any_is(w, 0x7f))
+			break;
+	for (size_t j = i; j < len; j++) {
+		unsigned char c = (unsigned char)s[j];
 
 		if ((c < 0x20 && c != '\t') || c == 0x7f)
 			return 0;
+		high |= c >= 0x80;
 	}
-	return callus_utf8_valid(s, len);
+	return !high || callus_utf8_valid(s + i, len - i);
 }
 
 int callus_pu_lines_next(callus_pu_lines *it, const char **line, size_t *len)

@@ -14,6 +14,7 @@
 #include "callus/common.h"
 #include "callus/strlist.h"
 #include "callus/utf8.h"
+#include "swar.h"
 
 static void empty_buffer_is_a_string(void **state)
 {
@@ -180,6 +181,67 @@ static void json_strings_read_back(void **state)
 	}
 }
 
+/* The escapes found eight bytes at a time: each byte value at each place
+ * of a line of plain text (in the first word, across the word boundary,
+ * in the tail the word loop leaves), read back the same. */
+static void json_escapes_found_at_every_offset(void **state)
+{
+	char line[20];
+	(void)state;
+
+	for (int c = 1; c < 256; c++)
+		for (size_t at = 0; at < sizeof(line) - 1; at++) {
+			callus_buf b = CALLUS_BUF_INIT;
+			json_t *v;
+
+			memset(line, 'a', sizeof(line) - 1);
+			line[sizeof(line) - 1] = '\0';
+			line[at] = (char)c;
+			assert_int_equal(callus_buf_put_json(&b, line, sizeof(line) - 1), 0);
+			/* a byte above 0x7f alone is not UTF-8: compared as bytes */
+			if (c < 0x80) {
+				assert_non_null(v = json_loadb(b.ptr, b.len, JSON_DECODE_ANY, NULL));
+				assert_string_equal(json_string_value(v), line);
+				json_decref(v);
+			} else {
+				assert_int_equal(b.len, sizeof(line) + 1);
+				assert_memory_equal(b.ptr + 1, line, sizeof(line) - 1);
+			}
+			callus_buf_release(&b);
+		}
+}
+
+/* The word tests against the byte they stand for, on words mixing every
+ * byte value with its neighbours (the borrow of a low byte must not hide
+ * or invent a match). */
+static void swar_tests_match_bytes(void **state)
+{
+	static const unsigned char fill[] = { 0x00, 0x1f, 0x20, 0x21, 0x22, 0x5c, 0x7f, 0x80, 0xff, 'a' };
+	unsigned char w8[8];
+	(void)state;
+
+	for (int c = 0; c < 256; c++)
+		for (size_t f = 0; f < sizeof(fill); f++)
+			for (int at = 0; at < 8; at++) {
+				int below = 0, high = 0, quote = 0, del = 0;
+				uint64_t w;
+
+				memset(w8, fill[f], sizeof(w8));
+				w8[at] = (unsigned char)c;
+				for (int k = 0; k < 8; k++) {
+					below |= w8[k] < 0x20;
+					high |= w8[k] >= 0x80;
+					quote |= w8[k] == '"';
+					del |= w8[k] == 0x7f;
+				}
+				w = callus_swar_load(w8);
+				assert_int_equal(callus_swar_any_below(w, 0x20), below);
+				assert_int_equal(callus_swar_any_high(w), high);
+				assert_int_equal(callus_swar_any_is(w, '"'), quote);
+				assert_int_equal(callus_swar_any_is(w, 0x7f), del);
+			}
+}
+
 /* A read(2) straight into the buffer: the bytes in place and the string
  * still terminated, the end of the file as 0 bytes, and a read that could
  * pass the ceiling refused before anything is taken from the descriptor. */
@@ -293,6 +355,8 @@ int main(void)
 		cmocka_unit_test(strlist_unique),
 		cmocka_unit_test(utf8_repair),
 		cmocka_unit_test(json_strings_read_back),
+		cmocka_unit_test(json_escapes_found_at_every_offset),
+		cmocka_unit_test(swar_tests_match_bytes),
 		cmocka_unit_test(utf8_put_reads_back),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,51 @@
+/*
+ * swar.h - eight bytes of text tested at once in a 64-bit word, for the
+ * loops that look at every byte of a tool's output (whether a line needs
+ * cleaning, where a JSON string needs an escape): a megabyte of output is
+ * walked several times by a recording, and a byte at a time those walks
+ * were a tenth of recording it (docs/scale.md, the twenty-first pass).
+ * Each test says whether any of the eight bytes matches: the caller looks
+ * at the word's bytes one by one when it does.  Library-internal, header
+ * only.
+ */
+#ifndef CALLUS_SWAR_H
+#define CALLUS_SWAR_H
+
+#include <stdint.h>
+#include <string.h>
+
+#define CALLUS_SWAR_ONES UINT64_C(0x0101010101010101)
+#define CALLUS_SWAR_HIGH UINT64_C(0x8080808080808080)
+
+/* Eight bytes from p, in any alignment. */
+static inline uint64_t callus_swar_load(const void *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, sizeof(w));
+	return w;
+}
+
+/* Whether a byte of w has its high bit set (not ASCII). */
+static inline int callus_swar_any_high(uint64_t w)
+{
+	return (w & CALLUS_SWAR_HIGH) != 0;
+}
+
+/* Whether a byte of w is below n (n <= 128): only a byte below n borrows
+ * in the subtraction, and its high bit is unset in w; the borrow it passes
+ * up can flag the wrong byte, never a word without one. */
+static inline int callus_swar_any_below(uint64_t w, unsigned n)
+{
+	return ((w - CALLUS_SWAR_ONES * n) & ~w & CALLUS_SWAR_HIGH) != 0;
+}
+
+/* Whether a byte of w is c. */
+static inline int callus_swar_any_is(uint64_t w, unsigned char c)
+{
+	uint64_t x = w ^ (CALLUS_SWAR_ONES * c);
+
+	return ((x - CALLUS_SWAR_ONES) & ~x & CALLUS_SWAR_HIGH) != 0;
+}
+
+#endif
