@@ -152,7 +152,7 @@ static int fail(const gen *g, unsigned long k, int snapshot)
 	callus_learn_opts lo;
 	callus_snapshot_opts so;
 	callus_record_result res;
-	callus_pathctx pc = { g->ws, NULL, "" };
+	callus_pathctx pc = { g->ws, NULL, "", NULL };
 	int rc;
 
 	error_text(&out, &file, k);

@@ -175,7 +175,7 @@ static int stdin_signatures(const cli_workspace *ws, callus_signature **sigs, si
 		goto out;
 	}
 	{
-		callus_pathctx pc = { ws->root, ws->root_real, dir ? dir : ws->cwd_rel };
+		callus_pathctx pc = { ws->root, ws->root_real, dir ? dir : ws->cwd_rel, NULL };
 
 		if (callus_record_signatures(sigs, n, &f, ws->redactor, &pc, &err) < 0) {
 			cli_error("%s", callus_error_message(&err));

@@ -190,7 +190,7 @@ out:
 static int add_file(callus_strlist *out, const cli_workspace *ws, const char *arg)
 {
 	callus_buf rel = CALLUS_BUF_INIT;
-	callus_pathctx pc = { ws->root, ws->root_real, ws->cwd_rel };
+	callus_pathctx pc = { ws->root, ws->root_real, ws->cwd_rel, NULL };
 	int rc;
 
 	if (callus_path_relativize(&rel, &pc, arg, strlen(arg)))

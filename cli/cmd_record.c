@@ -151,7 +151,7 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	have_ws = 1;
 	if (file && *file) {
-		callus_pathctx pc = { ws.root, ws.root_real, ws.cwd_rel };
+		callus_pathctx pc = { ws.root, ws.root_real, ws.cwd_rel, NULL };
 
 		if (!callus_path_relativize(&rel, &pc, file, strlen(file))) {
 			cli_error("'%s' is not a file inside the workspace '%s'", file, ws.root);

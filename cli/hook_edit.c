@@ -43,7 +43,7 @@ int cli_edit_known(const callus_hook_event *ev, char **root_out, char **rel_out)
 	callus_buf_puts(&abs, ev->edit_path);
 	real = realpath(root, NULL);
 	{
-		callus_pathctx pc = { root, real, "" };
+		callus_pathctx pc = { root, real, "", NULL };
 
 		if (callus_buf_status(&abs) < 0 ||
 		    callus_path_relativize(&rel, &pc, abs.ptr, abs.len) != 1)

@@ -25,7 +25,7 @@
 char *cli_check_dir(const cli_workspace *ws, const char *cd)
 {
 	callus_buf out = CALLUS_BUF_INIT;
-	callus_pathctx pc = { ws->root, ws->root_real, ws->cwd_rel };
+	callus_pathctx pc = { ws->root, ws->root_real, ws->cwd_rel, NULL };
 
 	if (!cd || !*cd)
 		return strdup(ws->cwd_rel);
@@ -398,7 +398,7 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 	callus_failure f;
 	callus_lesson l;
 	char *dir = cli_check_dir(ws, det->dir);
-	callus_pathctx pc = { ws->root, ws->root_real, dir ? dir : ws->cwd_rel };
+	callus_pathctx pc = { ws->root, ws->root_real, dir ? dir : ws->cwd_rel, NULL };
 	callus_check chk = { command, exit_code, det->verification, det->tool, det->category };
 	callus_record_opts opts = {
 		ws->root, pc.cwd_rel, intent_id ? intent_id : "",
@@ -541,7 +541,7 @@ int cli_analyze_stdin(const cli_workspace *ws, const char *command, int exit_cod
 	}
 	dir = cli_check_dir(ws, det->dir);
 	{
-		callus_pathctx pc = { ws->root, ws->root_real, dir ? dir : ws->cwd_rel };
+		callus_pathctx pc = { ws->root, ws->root_real, dir ? dir : ws->cwd_rel, NULL };
 		callus_check chk = { command, exit_code, det->verification, det->tool,
 				   det->category };
 

@@ -16,8 +16,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					     "mocha",  "node_test", "ava",  "bun",
 					     "deno_test", "deno_lint", "playwright" };
 	static const callus_pathctx ctx[] = {
-		{ "/tmp/callus-js/jest", NULL, "" },
-		{ "/work/proj", "/srv/proj", "web" },
+		{ "/tmp/callus-js/jest", NULL, "", NULL },
+		{ "/work/proj", "/srv/proj", "web", NULL },
 	};
 	static const parser_limits lim = { CALLUS_JS_MESSAGE_MAX, CALLUS_JS_TEST_MAX,
 					   CALLUS_JS_FRAMES_MAX, 0 };

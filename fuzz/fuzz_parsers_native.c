@@ -24,8 +24,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		"gradle",
 	};
 	static const callus_pathctx ctx[] = {
-		{ "/tmp/callus-native/c", NULL, "" },
-		{ "/work/proj", "/srv/proj", "api/v1" },
+		{ "/tmp/callus-native/c", NULL, "", NULL },
+		{ "/work/proj", "/srv/proj", "api/v1", NULL },
 	};
 	static const parser_limits lim = { CALLUS_PU_TEXT_MAX, CALLUS_PU_TEXT_MAX, CALLUS_PU_FRAMES_MAX,
 					   1 };

@@ -59,8 +59,16 @@ int callus_failure_build(callus_failure *out, const callus_check *chk, const cal
 		       const callus_pathctx *pc, callus_error *err)
 {
 	callus_buf text = CALLUS_BUF_INIT;
+	callus_pathmemo memo = CALLUS_PATHMEMO_INIT;
+	callus_pathctx here;
 	int rc = 0;
 
+	/* the paths of the output resolved once each in a row of them */
+	if (pc && !pc->memo) {
+		here = *pc;
+		here.memo = &memo;
+		pc = &here;
+	}
 	memset(out, 0, sizeof(*out));
 	out->verification = chk->verification;
 	out->failed = chk->verification && chk->exit_code != 0;
@@ -94,9 +102,11 @@ int callus_failure_build(callus_failure *out, const callus_check *chk, const cal
 		goto oom;
 	}
 	callus_buf_release(&text);
+	callus_pathmemo_release(&memo);
 	return 0;
 oom:
 	callus_buf_release(&text);
+	callus_pathmemo_release(&memo);
 	callus_failure_release(out);
 	return callus_error_set(err, CALLUS_ENOMEM, "out of memory while analysing the output");
 }

@@ -1,5 +1,6 @@
 #include "callus/cleantext.h"
 #include "callus/utf8.h"
+#include "swar.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -61,6 +62,8 @@ static void step(const unsigned char *s, size_t len, unsigned flags, size_t *kee
 	if (s[0] >= 0x20 && s[0] < 0x7f) {
 		size_t i = 1;
 
+		while (i + 8 <= len && callus_swar_all_printable(callus_swar_load(s + i)))
+			i += 8;
 		while (i < len && s[i] >= 0x20 && s[i] < 0x7f)
 			i++;
 		*keep = i;

@@ -548,7 +548,7 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	 * survive inside a pattern or an original message */
 	{
 		callus_strlist files = { l->affected_files, l->affected_count, l->affected_count };
-		callus_pathctx pc = { opts->workspace, NULL, opts->cwd_rel ? opts->cwd_rel : "" };
+		callus_pathctx pc = { opts->workspace, NULL, opts->cwd_rel ? opts->cwd_rel : "", NULL };
 
 		if ((rc = callus_signatures_for(&sigs, &nsigs, &red, &files,
 					      opts->framework ? opts->framework : l->tool, &pc)) < 0) {

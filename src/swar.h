@@ -48,4 +48,11 @@ static inline int callus_swar_any_is(uint64_t w, unsigned char c)
 	return ((x - CALLUS_SWAR_ONES) & ~x & CALLUS_SWAR_HIGH) != 0;
 }
 
+/* Whether every byte of w is printable ASCII (0x20 to 0x7e). */
+static inline int callus_swar_all_printable(uint64_t w)
+{
+	return !callus_swar_any_high(w) && !callus_swar_any_below(w, 0x20) &&
+	       !callus_swar_any_is(w, 0x7f);
+}
+
 #endif

@@ -32,10 +32,8 @@ static int plain(const char *s, size_t len)
 	size_t i = 0;
 	int high = 0;
 
-	for (uint64_t w; i + 8 <= len; i += 8)
-		if (w = callus_swar_load(s + i), callus_swar_any_high(w) ||
-		    callus_swar_any_below(w, 0x20) || callus_swar_any_is(w, 0x7f))
-			break;
+	while (i + 8 <= len && callus_swar_all_printable(callus_swar_load(s + i)))
+		i += 8;
 	for (size_t j = i; j < len; j++) {
 		unsigned char c = (unsigned char)s[j];
 

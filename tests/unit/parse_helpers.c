@@ -57,6 +57,7 @@ void parse_analyse(callus_failure *f, const char *tool, int exit_code, const cha
 	pc.workspace = ws.ptr;
 	pc.workspace_real = NULL;
 	pc.cwd_rel = cwd;
+	pc.memo = NULL;
 	parse_capture(&c, data, len);
 	assert_int_equal(callus_failure_build(f, &chk, &c, &pc, NULL), 0);
 	assert_true(strlen(f->summary) <= CALLUS_SUMMARY_MAX);

@@ -11,12 +11,12 @@
 #include "callus/extract.h"
 #include "callus/paths.h"
 
-static const callus_pathctx ws = { "/work/proj", NULL, "" };
+static const callus_pathctx ws = { "/work/proj", NULL, "", NULL };
 
 static void relativize(void **state)
 {
 	callus_buf b = CALLUS_BUF_INIT;
-	callus_pathctx sub = { "/work/proj", NULL, "web" };
+	callus_pathctx sub = { "/work/proj", NULL, "web", NULL };
 
 	(void)state;
 	assert_int_equal(callus_path_relativize(&b, &ws, "/work/proj/src/a.js", 19), 1);
@@ -35,6 +35,62 @@ static void relativize(void **state)
 	assert_int_equal(callus_path_relativize(&b, &ws, "../../etc/passwd.c", 18), 0);
 	assert_int_equal(callus_path_relativize(&b, &sub, "../../x.c", 9), 0);
 	callus_buf_release(&b);
+}
+
+/* A memo answers as the resolution would: every path against every
+ * context, with and without one, in two orders (a path asked of each
+ * context in turn, a context's paths in turn, some repeated); and a
+ * context whose cwd_rel is rewritten in place (make's directories, the
+ * same address) resolves anew. */
+static void relativize_memo(void **state)
+{
+	static const char *const paths[] = {
+		"src/a.c", "src/a.c", "/work/proj/src/a.c", "../b.c", "../b.c", "", "src/a.c",
+		"node_modules/x.js", "node_modules/x.js", "src/a.c\0x", "src/a.c",
+	};
+	static const size_t lens[] = { 7, 7, 18, 6, 6, 0, 7, 17, 17, 9, 7 };
+	char dir[8] = "web";
+	callus_pathctx ctxs[] = {
+		{ "/work/proj", NULL, "", NULL },
+		{ "/work/proj", "", "", NULL },
+		{ "/work/proj", "/srv/proj", dir, NULL },
+		{ "/work/other", NULL, "", NULL },
+	};
+	callus_pathmemo memo = CALLUS_PATHMEMO_INIT;
+	callus_buf plain = CALLUS_BUF_INIT, memoed = CALLUS_BUF_INIT;
+	enum { NCTX = sizeof(ctxs) / sizeof(ctxs[0]), NPATHS = sizeof(paths) / sizeof(paths[0]) };
+	(void)state;
+
+	/* contexts in turn for each path, then each context's paths in turn */
+	for (size_t k = 0; k < 2 * NCTX * NPATHS; k++) {
+		size_t c = k < NCTX * NPATHS ? k % NCTX : (k / NPATHS) % NCTX;
+		size_t i = k < NCTX * NPATHS ? k / NCTX : k % NPATHS;
+		callus_pathctx with = ctxs[c];
+		int a, b;
+
+		with.memo = &memo;
+		a = callus_path_relativize(&plain, &ctxs[c], paths[i], lens[i]);
+		b = callus_path_relativize(&memoed, &with, paths[i], lens[i]);
+		assert_int_equal(a, b);
+		assert_int_equal(plain.len, memoed.len);
+		assert_memory_equal(plain.ptr, memoed.ptr, plain.len);
+	}
+	/* the same address, another directory: resolved anew */
+	ctxs[2].memo = &memo;
+	assert_int_equal(callus_path_relativize(&memoed, &ctxs[2], "src/a.c", 7), 1);
+	assert_string_equal(memoed.ptr, "web/src/a.c");
+	memcpy(dir, "api", 4);
+	assert_int_equal(callus_path_relativize(&memoed, &ctxs[2], "src/a.c", 7), 1);
+	assert_string_equal(memoed.ptr, "api/src/a.c");
+	/* and it was used: a hit answers from the memo, not the context */
+	ctxs[0].memo = &memo;
+	assert_int_equal(callus_path_relativize(&memoed, &ctxs[0], "src/q.c", 7), 1);
+	memcpy(memo.out.ptr, "src/Q.c", 7);
+	assert_int_equal(callus_path_relativize(&memoed, &ctxs[0], "src/q.c", 7), 1);
+	assert_string_equal(memoed.ptr, "src/Q.c");
+	callus_pathmemo_release(&memo);
+	callus_buf_release(&plain);
+	callus_buf_release(&memoed);
 }
 
 static void path_within(void **state)
@@ -236,6 +292,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(relativize),
+		cmocka_unit_test(relativize_memo),
 		cmocka_unit_test(path_within),
 		cmocka_unit_test(source_extensions),
 		cmocka_unit_test(eslint_stylish),

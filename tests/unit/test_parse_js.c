@@ -71,6 +71,7 @@ static void analyse_in(callus_failure *f, const char *tool, const char *sample,
 	pc.workspace = ws.ptr;
 	pc.workspace_real = NULL;
 	pc.cwd_rel = cwd_rel;
+	pc.memo = NULL;
 	capture(&c, data, len);
 	assert_int_equal(callus_failure_build(f, &chk, &c, &pc, NULL), 0);
 	assert_true(strlen(f->summary) <= CALLUS_SUMMARY_MAX);
@@ -238,7 +239,7 @@ static void eslint_many(void **state)
 static void eslint_overflow(void **state)
 {
 	callus_buf big = CALLUS_BUF_INIT;
-	callus_pathctx pc = { ROOT "eslint", NULL, "" };
+	callus_pathctx pc = { ROOT "eslint", NULL, "", NULL };
 	callus_capture c;
 	callus_failure f;
 	callus_check chk = { "eslint", 1, 1, "eslint", CALLUS_LESSON_LINT };
@@ -263,7 +264,7 @@ static void eslint_overflow(void **state)
  * cut still count */
 static void eslint_json_cut(void **state)
 {
-	callus_pathctx pc = { ROOT "eslint", NULL, "" };
+	callus_pathctx pc = { ROOT "eslint", NULL, "", NULL };
 	callus_diags d = CALLUS_DIAGS_INIT;
 	callus_strlist files = CALLUS_STRLIST_INIT;
 	const callus_parser *p = callus_parser_find("eslint");
@@ -783,6 +784,7 @@ static void parse_text(const char *parser, const char *sample, const char *proje
 	pc.workspace = ws.ptr;
 	pc.workspace_real = NULL;
 	pc.cwd_rel = "";
+	pc.memo = NULL;
 	capture(&c, data, len);
 	assert_int_equal(callus_capture_text(&c, &text), 0);
 	in = (callus_parse_input){ text.ptr, text.len, NULL, 0, 0, parser, "", &pc };

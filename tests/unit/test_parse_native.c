@@ -918,6 +918,7 @@ static void filtered_text_only(void **state)
 		pc.workspace = ws.ptr;
 		pc.workspace_real = NULL;
 		pc.cwd_rel = c->cwd;
+		pc.memo = NULL;
 		memset(&in, 0, sizeof(in));
 		in.text = text.ptr;
 		in.text_len = text.len;

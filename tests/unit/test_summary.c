@@ -178,7 +178,7 @@ static void flake8_second_file_kept(void **state)
 static void long_first_failure_shares(void **state)
 {
 	callus_diags d = CALLUS_DIAGS_INIT;
-	callus_pathctx pc = { "/w", NULL, "" };
+	callus_pathctx pc = { "/w", NULL, "", NULL };
 	char msg[900], *s = NULL;
 
 	(void)state;
