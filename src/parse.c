@@ -74,19 +74,6 @@ const callus_parser *callus_parser_select(const char *tool, const char *text, si
 	return NULL;
 }
 
-int callus_next_line(const char **cursor, const char *end, const char **line, size_t *len)
-{
-	const char *p = *cursor, *nl;
-
-	if (p >= end)
-		return 0;
-	nl = memchr(p, '\n', (size_t)(end - p));
-	*line = p;
-	*len = (size_t)((nl ? nl : end) - p);
-	*cursor = nl ? nl + 1 : end;
-	return 1;
-}
-
 int callus_parse_file(callus_strlist *files, callus_buf *rel, const callus_pathctx *pc, const char *p,
 		    size_t len)
 {

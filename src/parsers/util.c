@@ -96,18 +96,24 @@ int callus_pu_each_line(const callus_parse_input *in,
 
 long callus_pu_find(const char *s, size_t len, const char *needle)
 {
-	size_t n = strlen(needle);
+	size_t n = strlen(needle), k = 0;
 
 	if (!n)
 		return 0;
-	for (size_t i = 0; i + n <= len; i++) {
-		const char *p = memchr(s + i, needle[0], len - n + 1 - i);
+	if (n > len)
+		return -1;
+	/* looked for by its first byte that is not a space: most needles
+	 * start with one, and a line of output has a space every few bytes */
+	while (k + 1 < n && needle[k] == ' ')
+		k++;
+	for (size_t i = k; i + n - k <= len; i++) {
+		const char *p = memchr(s + i, needle[k], len - (n - k) + 1 - i);
 
 		if (!p)
 			break;
 		i = (size_t)(p - s);
-		if (!memcmp(p, needle, n))
-			return (long)i;
+		if (!memcmp(p - k, needle, n))
+			return (long)(i - k);
 	}
 	return -1;
 }

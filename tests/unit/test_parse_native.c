@@ -23,6 +23,7 @@
 #include "callus/capture.h"
 #include "callus/parse.h"
 #include "parse_helpers.h"
+#include "parsers/util.h"
 
 #define SAMPLES "tests/parsers/native/"
 /* where generate.sh ran the tools: absolute paths in the outputs are there */
@@ -1028,9 +1029,39 @@ static void go_from_parent(void **state)
 	callus_failure_release(&f);
 }
 
+/* callus_pu_find against the byte-by-byte search it stands for: needles
+ * with leading spaces (found by their first other byte), all spaces, at
+ * the start, at the end, overlapping, longer than the text. */
+static void find_is_the_first_occurrence(void **state)
+{
+	static const char *const needles[] = { " [*] ", "  x", " ", "   ", "ab", "aab", " a ",
+					       "b  ", "abab", "x" };
+	static const char alphabet[] = "ab x";
+	char text[24];
+	unsigned seed = 12345;
+	(void)state;
+
+	for (int round = 0; round < 20000; round++) {
+		size_t len = (seed = seed * 1103515245u + 12345u) >> 16 & 15;
+
+		for (size_t i = 0; i < len; i++)
+			text[i] = alphabet[(seed = seed * 1103515245u + 12345u) >> 16 & 3];
+		for (size_t k = 0; k < sizeof(needles) / sizeof(needles[0]); k++) {
+			size_t n = strlen(needles[k]);
+			long first = -1;
+
+			for (size_t at = 0; first < 0 && at + n <= len; at++)
+				if (!memcmp(text + at, needles[k], n))
+					first = (long)at;
+			assert_int_equal(callus_pu_find(text, len, needles[k]), first);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(find_is_the_first_occurrence),
 		cmocka_unit_test(pytest_samples),
 		cmocka_unit_test(unittest_samples),
 		cmocka_unit_test(mypy_samples),
