@@ -604,6 +604,25 @@ void callus_signatures_free(callus_signature *sigs, size_t count)
 	free(sigs);
 }
 
+static int same_text(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* Whether a and b give the same signature: everything of a diagnostic
+ * callus_signature_build() reads (not its place, not its file). */
+static int same_inputs(const callus_diag *a, const callus_diag *b)
+{
+	if (!same_text(a->message, b->message) || !same_text(a->code, b->code) ||
+	    !same_text(a->severity, b->severity) || !same_text(a->test, b->test) ||
+	    a->frames.count != b->frames.count)
+		return 0;
+	for (size_t i = 0; i < a->frames.count; i++)
+		if (strcmp(a->frames.items[i], b->frames.items[i]))
+			return 0;
+	return 1;
+}
+
 int callus_signatures_for(callus_signature **out, size_t *count, callus_diags *diags,
 			const callus_strlist *files, const char *framework, const callus_pathctx *pc)
 {
@@ -634,6 +653,16 @@ int callus_signatures_for(callus_signature **out, size_t *count, callus_diags *d
 		callus_signature sig;
 		size_t k;
 
+		/* a tool that prints one error again and again (a megabyte of
+		 * gcc's: 1,000 kept, one signature) is signed once a run */
+		if (i && diags->items[i - 1].signature && same_inputs(d, &diags->items[i - 1])) {
+			free(d->signature);
+			if (!(d->signature = strdup(diags->items[i - 1].signature))) {
+				rc = CALLUS_ENOMEM;
+				goto out;
+			}
+			continue;
+		}
 		if ((rc = callus_signature_build(&sig, d, framework, &context)) < 0)
 			goto out;
 		free(d->signature);

@@ -140,6 +140,70 @@ static void rules_and_kinds(void **state)
 	assert_false(callus_error_type_is_rule("MyException"));
 }
 
+/* callus_signatures_for() signs a run of the same diagnostic once: each
+ * diagnostic's id is still the one callus_signature_build() gives it alone,
+ * neighbours differing in one input at a time (the code, the severity
+ * that names a codeless error's kind, being a test's, a frame) included. */
+static void a_run_of_one_diagnostic_signed_once(void **state)
+{
+	static const struct {
+		const char *code, *msg, *sev, *test, *frame;
+	} in[] = {
+		{ NULL, "expected ';' before '}' token", "error", NULL, NULL },
+		{ NULL, "expected ';' before '}' token", "error", NULL, NULL },
+		{ NULL, "expected ';' before '}' token", "warning", NULL, NULL },
+		{ NULL, "expected ';' before '}' token", NULL, NULL, NULL },
+		{ NULL, "expected ';' before '}' token", NULL, "t0", NULL },
+		{ "E1", "expected ';' before '}' token", NULL, NULL, NULL },
+		{ "E1", "expected ';' before '}' token", NULL, NULL, NULL },
+		{ "E1", "expected ';' before '}' token", NULL, "t1", NULL },
+		{ NULL, "expected ';' before '}' token", NULL, "t1", NULL },
+		{ NULL, "expected ';' before '}' token", NULL, "t1", "f\ta.c" },
+		{ NULL, "expected ';' before '}' token", NULL, "t1", "g\ta.c" },
+		{ NULL, "expected ';' before '}' token", NULL, "t1", "g\ta.c" },
+		{ NULL, "'x' undeclared", "error", NULL, NULL },
+		{ NULL, "'x' undeclared", "error", NULL, NULL },
+	};
+	callus_diags d = CALLUS_DIAGS_INIT;
+	callus_signature *sigs = NULL;
+	size_t n = 0, distinct = 0;
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		callus_diag *x;
+
+		assert_int_equal(callus_diags_add(&d, "a.c", (long)i + 1, 1, in[i].code,
+						  in[i].code ? strlen(in[i].code) : 0, in[i].msg,
+						  strlen(in[i].msg), in[i].sev),
+				 0);
+		assert_non_null(x = callus_diags_last(&d));
+		if (in[i].test)
+			assert_non_null(x->test = strdup(in[i].test));
+		if (in[i].frame)
+			assert_int_equal(callus_strlist_add(&x->frames, in[i].frame, strlen(in[i].frame)), 0);
+	}
+	assert_int_equal(callus_signatures_for(&sigs, &n, &d, NULL, "gcc", NULL), 0);
+	for (size_t i = 0; i < d.count; i++) {
+		callus_signature alone;
+
+		assert_int_equal(callus_signature_build(&alone, &d.items[i], "gcc", NULL), 0);
+		assert_non_null(d.items[i].signature);
+		assert_string_equal(d.items[i].signature, alone.id);
+		callus_signature_release(&alone);
+		distinct++;
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(d.items[k].signature, d.items[i].signature)) {
+				distinct--;
+				break;
+			}
+	}
+	/* each distinct signature listed once */
+	assert_int_equal(n, distinct);
+	assert_true(distinct > 5);
+	callus_signatures_free(sigs, n);
+	callus_diags_release(&d);
+}
+
 static void same_error_same_id_other_error_other_id(void **state)
 {
 	callus_signature a, b, c, e, f;
@@ -284,6 +348,7 @@ int main(void)
 		cmocka_unit_test(literal_pretest_never_misses_a_match),
 		cmocka_unit_test(random_messages_match),
 		cmocka_unit_test(same_error_same_id_other_error_other_id),
+		cmocka_unit_test(a_run_of_one_diagnostic_signed_once),
 		cmocka_unit_test(rules_and_kinds),
 		cmocka_unit_test(error_types),
 	};
