@@ -67,15 +67,21 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 		goto out;
 	}
 	/* an open one gains an attempt; a permanent one of this session (or
-	 * recent, without sessions) absorbs the failure */
+	 * recent, without sessions) absorbs the failure.  The open one first,
+	 * on its own: found by pending_open (check, signature), where the two
+	 * states in one OR were read from every open error of the check, each
+	 * error of a run, and a build with a thousand of them took a second. */
 	sq = callus_learn_prepare(r, &st,
 				  "UPDATE pending_errors SET attempts = attempts + 1, last_failure_at = ?3,"
 				  " session = ?4, files = ?5"
-				  " WHERE id = (SELECT id FROM pending_errors WHERE check_id = ?1"
-				  "  AND sig = (SELECT rowid FROM signatures WHERE id = ?2)"
-				  "  AND (state = 'pending' OR (state = 'permanent'"
-				  "  AND session = ?4 AND last_failure_at >= ?6))"
-				  "  ORDER BY state = 'pending' DESC, id DESC LIMIT 1)"
+				  " WHERE id = coalesce("
+				  "  (SELECT id FROM pending_errors WHERE check_id = ?1"
+				  "   AND sig = (SELECT rowid FROM signatures WHERE id = ?2)"
+				  "   AND state = 'pending'),"
+				  "  (SELECT id FROM pending_errors WHERE check_id = ?1"
+				  "   AND sig = (SELECT rowid FROM signatures WHERE id = ?2)"
+				  "   AND state = 'permanent' AND session = ?4 AND last_failure_at >= ?6"
+				  "   ORDER BY id DESC LIMIT 1))"
 				  " RETURNING id, attempts, state");
 	if (sq != SQLITE_OK)
 		goto out;

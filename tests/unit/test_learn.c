@@ -1175,12 +1175,101 @@ static void check_index_follows_the_next_pass(void **state)
 	}
 }
 
+/* SQLite's VM steps of every statement run on db, added to *arg. */
+static int count_steps(unsigned type, void *arg, void *p, void *x)
+{
+	(void)x;
+	if (type == SQLITE_TRACE_PROFILE)
+		*(int64_t *)arg += sqlite3_stmt_status(p, SQLITE_STMTSTATUS_VM_STEP, 1);
+	return 0;
+}
+
+/* The VM steps of the second failed run of check `args` showing n errors
+ * never seen, each its own kind (no candidate of the regex fallback). */
+static int64_t steps_of_recurring_run(fixture *f, const char *args, size_t n)
+{
+	callus_signature *sigs = calloc(n, sizeof(*sigs));
+	callus_strlist *files = calloc(n, sizeof(*files));
+	callus_learn_error *errs = calloc(n, sizeof(*errs));
+	callus_learn_opts o = opts_for(f, args, "s1");
+	callus_learn_result r;
+	callus_run_info run;
+	callus_lesson l;
+	int64_t steps = 0;
+
+	assert_non_null(sigs);
+	assert_non_null(files);
+	assert_non_null(errs);
+	for (size_t i = 0; i < n; i++) {
+		char code[32], msg[64], path[32];
+		callus_diag d;
+
+		memset(&d, 0, sizeof(d));
+		snprintf(code, sizeof(code), "%s-rule-%zu", args, i);
+		snprintf(msg, sizeof(msg), "%s broke rule number %zu", args, i);
+		snprintf(path, sizeof(path), "src/%s%zu.js", args, i);
+		d.file = path;
+		d.code = code;
+		d.message = msg;
+		assert_int_equal(callus_signature_build(&sigs[i], &d, "eslint", NULL), 0);
+		assert_int_equal(callus_strlist_add(&files[i], path, strlen(path)), 0);
+		errs[i].sig = &sigs[i];
+		errs[i].files = &files[i];
+	}
+	memset(&l, 0, sizeof(l));
+	memset(&run, 0, sizeof(run));
+	l.type = CALLUS_LESSON_LINT;
+	l.file = strdup("src/a.js");
+	l.error_summary = strdup(args);
+	l.tool = strdup("eslint");
+	l.command = strdup("npx eslint .");
+	assert_int_equal(callus_lesson_sign(&l), 0);
+	run.sigs = sigs;
+	run.nsigs = n;
+	assert_int_equal(callus_store_record_lesson(f->s, &l, &run, NULL, NULL), 0);
+	callus_lesson_release(&l);
+	assert_int_equal(callus_learn_failure(f->s, &o, errs, n, &r, NULL), 0);
+	assert_int_equal(r.nnew, n);
+	callus_learn_result_release(&r);
+	sqlite3_trace_v2(callus_store_db(f->s), SQLITE_TRACE_PROFILE, count_steps, &steps);
+	assert_int_equal(callus_learn_failure(f->s, &o, errs, n, &r, NULL), 0);
+	sqlite3_trace_v2(callus_store_db(f->s), 0, NULL, NULL);
+	assert_int_equal(r.nnew, 0);
+	assert_int_equal(r.npending, n);
+	callus_learn_result_release(&r);
+	for (size_t i = 0; i < n; i++) {
+		callus_signature_release(&sigs[i]);
+		callus_strlist_release(&files[i]);
+	}
+	free(sigs);
+	free(files);
+	free(errs);
+	return steps;
+}
+
+/* A run's errors each cost the same, however many the run has: finding an
+ * error's open episode once read every open error of its check (a build
+ * with a thousand errors: a million rows).  Counted in SQLite's VM steps,
+ * not time: four times the errors, about four times the steps. */
+static void a_run_of_many_errors_costs_each_the_same(void **state)
+{
+	fixture *f = *state;
+	int64_t few = steps_of_recurring_run(f, "few", 100);
+	int64_t many = steps_of_recurring_run(f, "many", 400);
+
+	print_message("VM steps: 100 errors %lld, 400 errors %lld\n", (long long)few,
+		      (long long)many);
+	assert_true(few > 0);
+	assert_true(many < 6 * few);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(fail_then_pass_makes_one_resolution, setup, teardown),
 		cmocka_unit_test_setup_teardown(pass_of_unknown_check_writes_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(third_failure_is_permanent_and_warned, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_run_of_many_errors_costs_each_the_same, setup, teardown),
 		cmocka_unit_test_setup_teardown(list_by_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(two_errors_one_fixed, setup, teardown),
 		cmocka_unit_test_setup_teardown(transitions_are_one_way, setup, teardown),
