@@ -13,6 +13,7 @@
 #include "callus/learn.h"
 #include "callus/log.h"
 #include "callus/match.h"
+#include "callus/vecindex.h"
 
 #include "learn_internal.h"
 #include "sqlutil.h"
@@ -237,6 +238,7 @@ static void log_miss(const learn_run *r, const callus_signature *sig)
 int callus_learn_suggest(learn_run *r, int64_t check_id)
 {
 	sqlite3_stmt *pend = NULL, *ins = NULL;
+	callus_vecindex *index = NULL;
 	callus_match_opts mo;
 	int sq;
 
@@ -253,6 +255,13 @@ int callus_learn_suggest(learn_run *r, int64_t check_id)
 						" confidence, made_at) VALUES (?1, ?2, ?3, ?4)"
 						" ON CONFLICT (pending_id, resolution_id) DO NOTHING")) != SQLITE_OK)
 		goto out;
+	/* one opening of the vector file for the run's errors: a build with a
+	 * thousand of them mapped and unmapped it a thousand times (13 % of
+	 * recording them again, bench/manyerrors.sh) */
+	if (r->nerrs > 1) {
+		callus_match_index_open(&index, r->o->workspace);
+		mo.index = index;
+	}
 	for (size_t i = 0; i < r->nerrs && sq == SQLITE_OK; i++) {
 		callus_suggestion *g = NULL;
 		size_t n = 0;
@@ -309,6 +318,7 @@ int callus_learn_suggest(learn_run *r, int64_t check_id)
 		callus_suggestions_free(g, n);
 	}
 out:
+	callus_vecindex_close(index);
 	sqlite3_finalize(pend);
 	sqlite3_finalize(ins);
 	return sq;

@@ -379,12 +379,24 @@ static int stored_vector(callus_store *s, const char *id, float v[CALLUS_EMBED_D
 	return found;
 }
 
+void callus_match_index_open(callus_vecindex **out, const char *workspace)
+{
+	callus_buf path = CALLUS_BUF_INIT;
+
+	*out = NULL;
+	if (callus_match_builtin_vector_path(&path, workspace) == 0)
+		(void)callus_vecindex_open(out, path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM,
+					 NULL, NULL);
+	callus_buf_release(&path);
+}
+
 int callus_match_find(callus_store *s, const callus_match_opts *opts, const callus_signature *sig,
 		    callus_match **out, size_t *count, callus_error *err)
 {
 	struct timespec start;
 	callus_buf path = CALLUS_BUF_INIT;
-	callus_vecindex *vi = NULL;
+	callus_vecindex *vi = NULL;        /* opened here */
+	const callus_vecindex *shared;     /* searched: vi or the caller's */
 	callus_vecmatch *vm = NULL;
 	sqlite3_stmt *st = NULL;
 	match_list l = { NULL, 0 };
@@ -435,10 +447,14 @@ int callus_match_find(callus_store *s, const callus_match_opts *opts, const call
 	    !(opts->stored && stored_vector(s, sig->id, vec)) &&
 	    (sq = callus_match_embed(s, sig, vec)) != SQLITE_OK)
 		goto fail;
-	if (callus_vecindex_open(&vi, path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL, err) <
-	    0) {
+	if (opts->index && !opts->vectors) {
+		shared = opts->index;
+	} else if (callus_vecindex_open(&vi, path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM,
+				      NULL, err) < 0) {
 		rc = err && err->code ? err->code : CALLUS_EIO;
 		goto out;
+	} else {
+		shared = vi;
 	}
 	{
 		float least = (float)(rule_min < min ? rule_min : min);
@@ -448,9 +464,11 @@ int callus_match_find(callus_store *s, const callus_match_opts *opts, const call
 		/* a new signature: its near-duplicate check noted the records
 		 * that can reach least; the rest of the file is what was
 		 * appended since */
-		if (callus_match_scans_get(opts->scans, sig->id, vec, least, vi, &recs, &nrecs, &from))
-			n = callus_vecindex_search_records(vi, vec, least, vm, k + 1, 0, recs, nrecs);
-		n = callus_vecindex_search_from(vi, vec, least, vm, k + 1, n, from);
+		if (callus_match_scans_get(opts->scans, sig->id, vec, least, shared, &recs, &nrecs,
+					 &from))
+			n = callus_vecindex_search_records(shared, vec, least, vm, k + 1, 0, recs,
+							 nrecs);
+		n = callus_vecindex_search_from(shared, vec, least, vm, k + 1, n, from);
 	}
 	if ((sq = add_vector_hits(&l, st, sig, vm, n, k, min)) != SQLITE_OK)
 		goto fail;

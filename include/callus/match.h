@@ -83,7 +83,18 @@ typedef struct callus_match_opts {
 				  * the store holds for it (one row read, where
 				  * making it again reads some seventy document
 				  * frequencies); made when it has none */
+	const struct callus_vecindex *index; /* may be NULL: the built-in
+				  * vector file opened for the search; else
+				  * that file open (callus_match_index_open),
+				  * borrowed: a run's errors searched with one
+				  * opening.  Not with vectors. */
 } callus_match_opts;
+
+/* The built-in vector file of workspace open for a run's searches
+ * (callus_match_opts.index): *out NULL when there is none or it cannot be
+ * read (each search then opens it, and says why).  Closed by the caller
+ * (callus_vecindex_close). */
+void callus_match_index_open(struct callus_vecindex **out, const char *workspace);
 
 typedef enum callus_match_how {
 	CALLUS_MATCH_SAME,     /* the same signature id */

@@ -153,7 +153,7 @@ static void resolve(fixture *f, const callus_signature *g, const char *args)
 static size_t suggest_counted(fixture *f, const callus_signature *g, callus_suggestion **out,
 			      callus_metrics *m)
 {
-	callus_match_opts mo = { f->dir, 0, 0, 0, m, NULL, NULL, 0, NULL, NULL, 0 };
+	callus_match_opts mo = { f->dir, 0, 0, 0, m, NULL, NULL, 0, NULL, NULL, 0, NULL };
 	size_t n = 0;
 
 	assert_int_equal(callus_match_suggest(f->s, &mo, g, 0, out, &n, NULL), 0);
@@ -601,6 +601,69 @@ static void kept_scans_find_alike(void **state)
 }
 
 
+/* A run's searches with one opening of the vector file
+ * (callus_match_opts.index) find what each search opening it finds; and
+ * it is that opening which is searched: a signature stored after it was
+ * made is found by a search opening the file, not through it. */
+static void an_open_index_finds_alike(void **state)
+{
+	fixture *f = *state;
+	callus_vecindex *index = NULL;
+	callus_signature g, late;
+	callus_match_opts mo;
+	callus_match *a = NULL, *b = NULL;
+	size_t na = 0, nb = 0;
+	char msg[256], frame[64];
+
+	for (int i = 0; i < 30; i++) {
+		snprintf(msg, sizeof(msg), "TypeError: %s is not a function in the list of %s",
+			 word(i % 3, 0), word(i, 1));
+		snprintf(frame, sizeof(frame), "f%d\tsrc/m%d.js", i % 3, i % 4);
+		make_sig(&g, "jest", NULL, msg, frame);
+		store_sig(f, &g);
+		callus_signature_release(&g);
+	}
+	callus_match_index_open(&index, f->dir);
+	assert_non_null(index);
+	memset(&mo, 0, sizeof(mo));
+	mo.workspace = f->dir;
+	for (int i = 0; i < 3; i++) {
+		/* a stored error's message, failing elsewhere */
+		snprintf(msg, sizeof(msg), "TypeError: %s is not a function in the list of %s",
+			 word(i % 3, 0), word(7 * i, 1));
+		make_sig(&g, "jest", NULL, msg, "other\tsrc/other.js");
+		mo.index = NULL;
+		assert_int_equal(callus_match_find(f->s, &mo, &g, &a, &na, NULL), 0);
+		mo.index = index;
+		assert_int_equal(callus_match_find(f->s, &mo, &g, &b, &nb, NULL), 0);
+		assert_true(na >= 1);
+		assert_same_matches(a, na, b, nb);
+		callus_matches_free(a, na);
+		callus_matches_free(b, nb);
+		callus_signature_release(&g);
+	}
+	/* stored after the opening: not in it */
+	make_sig(&late, "jest", "E-late", "ReferenceError: zzyzx_quux_late is not defined anywhere",
+		 "late\tsrc/late.js");
+	store_sig(f, &late);
+	make_sig(&g, "jest", "E-late", "ReferenceError: zzyzx_quux_late is not defined anywhere",
+		 "later\tsrc/later.js");
+	mo.index = NULL;
+	assert_int_equal(callus_match_find(f->s, &mo, &g, &a, &na, NULL), 0);
+	mo.index = index;
+	assert_int_equal(callus_match_find(f->s, &mo, &g, &b, &nb, NULL), 0);
+	assert_true(na >= 1);
+	assert_string_equal(a[0].signature_id, late.id);
+	assert_int_equal(a[0].how, CALLUS_MATCH_VECTOR);
+	for (size_t j = 0; j < nb; j++)
+		assert_true(strcmp(b[j].signature_id, late.id) || b[j].how != CALLUS_MATCH_VECTOR);
+	callus_matches_free(a, na);
+	callus_matches_free(b, nb);
+	callus_signature_release(&g);
+	callus_signature_release(&late);
+	callus_vecindex_close(index);
+}
+
 /*
  * With opts.stored, a signature indexed before is searched with the vector
  * the store holds for it: the same matches as one made again; and it is
@@ -805,6 +868,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(near_duplicates_are_linked, setup, teardown),
 		cmocka_unit_test_setup_teardown(merges_need_approval, setup, teardown),
 		cmocka_unit_test_setup_teardown(kept_scans_find_alike, setup, teardown),
+		cmocka_unit_test_setup_teardown(an_open_index_finds_alike, setup, teardown),
 		cmocka_unit_test_setup_teardown(stored_vector_searched, setup, teardown),
 		cmocka_unit_test_setup_teardown(vector_file_behind_is_rebuilt, setup, teardown),
 		cmocka_unit_test_setup_teardown(regex_fallback_makes_the_pattern_a_row_omits, setup,
