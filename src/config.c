@@ -5,16 +5,15 @@
  * array, so lookups never fail and the config can be shared read-only.
  */
 #include "callus/config.h"
+#include "callus/fsutil.h"
 #include "callus/buf.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 struct callus_config {
 	char *name;
@@ -257,7 +256,7 @@ out:
 int callus_config_load(callus_config **out, const char *workspace, callus_error *err)
 {
 	callus_buf path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;
-	int fd = -1, rc;
+	int rc;
 
 	if (!out || !workspace)
 		return callus_error_set(err, CALLUS_EINVAL, "callus_config_load: no output or workspace");
@@ -266,42 +265,13 @@ int callus_config_load(callus_config **out, const char *workspace, callus_error 
 		rc = callus_error_set(err, rc, "out of memory");
 		goto out;
 	}
-	if ((fd = open(path.ptr, O_RDONLY | O_CLOEXEC)) < 0) {
-		/* no config is the normal case: the built-in defaults apply */
-		if (errno == ENOENT || errno == ENOTDIR)
-			rc = callus_config_parse(out, "", 0, CALLUS_CONFIG_FILE, err);
-		else
-			rc = callus_error_set(err, CALLUS_EIO, "could not open '%s': %s", path.ptr,
-					    strerror(errno));
-		goto out;
-	}
-	for (;;) {
-		size_t r;
-
-		rc = callus_buf_read(&text, fd, 4096, &r);
-		if (rc == CALLUS_EIO && errno == EINTR)
-			continue;
-		if (rc == CALLUS_EIO) {
-			rc = callus_error_set(err, CALLUS_EIO, "could not read '%s': %s", path.ptr,
-					    strerror(errno));
-			goto out;
-		}
-		if (rc < 0) {
-			rc = callus_error_set(err, rc, "out of memory");
-			goto out;
-		}
-		if (r == 0)
-			break;
-		if (text.len > CALLUS_CONFIG_MAX_BYTES) {
-			rc = callus_error_set(err, CALLUS_ETOOBIG, "'%s' is larger than %d bytes",
-					    path.ptr, CALLUS_CONFIG_MAX_BYTES);
-			goto out;
-		}
-	}
-	rc = callus_config_parse(out, text.ptr, text.len, CALLUS_CONFIG_FILE, err);
+	rc = callus_fs_read_file(&text, path.ptr, CALLUS_CONFIG_MAX_BYTES, err);
+	/* no config is the normal case: the built-in defaults apply */
+	if (rc == CALLUS_ENOTFOUND)
+		rc = callus_config_parse(out, "", 0, CALLUS_CONFIG_FILE, err);
+	else if (rc == 0)
+		rc = callus_config_parse(out, text.ptr, text.len, CALLUS_CONFIG_FILE, err);
 out:
-	if (fd >= 0)
-		close(fd);
 	callus_buf_release(&path);
 	callus_buf_release(&text);
 	return rc;

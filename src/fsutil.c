@@ -262,7 +262,8 @@ int callus_fs_read_file(callus_buf *out, const char *path, size_t max, callus_er
 	 * tells us it is not a regular file. */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
-		if (errno == ENOENT)
+		/* a path through a file that is no folder names nothing */
+		if (errno == ENOENT || errno == ENOTDIR)
 			return CALLUS_ENOTFOUND;
 		return callus_error_set(err, CALLUS_EIO, "cannot read '%s': %s", path, strerror(errno));
 	}

@@ -41,7 +41,9 @@ typedef struct callus_config_entry {
  * callus_config_free).  A missing file gives an empty config, not an error.
  * A syntax error gives CALLUS_EINVAL and a message naming the file and line:
  * "'.callus/config' line 3: expected 'key = value'"; an unreadable file
- * CALLUS_EIO; one over CALLUS_CONFIG_MAX_BYTES CALLUS_ETOOBIG.
+ * CALLUS_EIO, one that is not a regular file (a directory, a FIFO)
+ * CALLUS_EINVAL; one over CALLUS_CONFIG_MAX_BYTES CALLUS_ETOOBIG
+ * (callus_fs_read_file).
  */
 int callus_config_load(callus_config **out, const char *workspace, callus_error *err);
 

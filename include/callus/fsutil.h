@@ -73,8 +73,10 @@ void callus_fs_unmap(callus_fs_mapped *m);
 
 /*
  * Read the whole regular file at path into out (cleared first).  A file
- * longer than max bytes (0 = no ceiling) fails with CALLUS_ETOOBIG.  A
- * missing file returns CALLUS_ENOTFOUND *without* setting err, since for most
+ * longer than max bytes (0 = no ceiling) fails with CALLUS_ETOOBIG, one that
+ * is not a regular file (a FIFO is never waited on) with CALLUS_EINVAL.  A
+ * missing file (or a path through a file that is no folder) returns
+ * CALLUS_ENOTFOUND *without* setting err, since for most
  * callers it is an expected answer rather than a failure; a caller for whom
  * it is a failure sets its own message.
  */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -409,11 +410,26 @@ static void test_load_unreadable(void **state)
 	callus_buf_printf(&p, "%s/.callus/config", ws);
 	assert_int_equal(unlink(p.ptr), 0);
 	assert_int_equal(mkdir(p.ptr, 0700), 0);
-	assert_int_equal(callus_config_load(&c, ws, &err), CALLUS_EIO);
+	assert_int_equal(callus_config_load(&c, ws, &err), CALLUS_EINVAL);
 	assert_null(c);
-	assert_non_null(strstr(callus_error_message(&err), "could not read '"));
+	assert_non_null(strstr(callus_error_message(&err), "not a regular file"));
 	callus_error_release(&err);
 	assert_int_equal(rmdir(p.ptr), 0);
+	/* a FIFO: refused, not waited on for a writer that never comes */
+	assert_int_equal(mkfifo(p.ptr, 0600), 0);
+	assert_int_equal(callus_config_load(&c, ws, &err), CALLUS_EINVAL);
+	assert_null(c);
+	callus_error_release(&err);
+	assert_int_equal(unlink(p.ptr), 0);
+	/* .callus a file: no config there, the defaults */
+	callus_buf_clear(&p);
+	callus_buf_printf(&p, "%s/.callus", ws);
+	assert_int_equal(rmdir(p.ptr), 0);
+	assert_int_equal(close(creat(p.ptr, 0600)), 0);
+	assert_int_equal(callus_config_load(&c, ws, &err), 0);
+	assert_non_null(c);
+	callus_config_free(c);
+	assert_int_equal(unlink(p.ptr), 0);
 	callus_buf_release(&p);
 	remove_workspace(ws);
 }
