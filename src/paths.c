@@ -119,70 +119,56 @@ void callus_pathmemo_release(callus_pathmemo *m)
 {
 	if (!m)
 		return;
-	callus_buf_release(&m->key);
+	callus_buf_release(&m->path);
+	callus_buf_release(&m->workspace);
+	callus_buf_release(&m->real);
+	callus_buf_release(&m->cwd);
 	callus_buf_release(&m->out);
 	m->ok = -1;
 }
 
-/* The next field of a memo's key at *at is s[0..n): a mark (NULL and ""
- * told apart), the length, the bytes. */
-static int key_field(const callus_buf *key, size_t *at, const char *s, size_t n)
+static int same(const callus_buf *b, const char *s, size_t n)
 {
-	size_t i = *at, have;
-
-	if (i >= key->len || key->ptr[i] != (s ? 's' : 'n'))
-		return 0;
-	i++;
-	if (s) {
-		if (key->len - i < sizeof(have))
-			return 0;
-		memcpy(&have, key->ptr + i, sizeof(have));
-		i += sizeof(have);
-		if (have != n || key->len - i < n || memcmp(key->ptr + i, s, n))
-			return 0;
-		i += n;
-	}
-	*at = i;
-	return 1;
+	return b->len == n && !memcmp(b->ptr, s, n);
 }
 
-static void key_put(callus_buf *key, const char *s, size_t n)
+/* NULL as "": the resolution reads a context's NULL string as an empty one */
+static int same_str(const callus_buf *b, const char *s)
 {
-	callus_buf_putc(key, s ? 's' : 'n');
-	if (s) {
-		callus_buf_put(key, &n, sizeof(n));
-		callus_buf_put(key, s, n);
-	}
+	return s ? same(b, s, strlen(s)) : !b->len;
+}
+
+static void put_str(callus_buf *b, const char *s)
+{
+	callus_buf_clear(b);
+	if (s)
+		callus_buf_puts(b, s);
 }
 
 /* Compared by content, not by address: a parser moves a context's cwd_rel
  * along a buffer it rewrites in place (make's directories). */
 static int memo_has(const callus_pathmemo *m, const callus_pathctx *pc, const char *p, size_t len)
 {
-	size_t at = 0;
-
-	return m->ok >= 0 && key_field(&m->key, &at, p, len) &&
-	       key_field(&m->key, &at, pc->workspace, pc->workspace ? strlen(pc->workspace) : 0) &&
-	       key_field(&m->key, &at, pc->workspace_real,
-			 pc->workspace_real ? strlen(pc->workspace_real) : 0) &&
-	       key_field(&m->key, &at, pc->cwd_rel, pc->cwd_rel ? strlen(pc->cwd_rel) : 0) &&
-	       at == m->key.len;
+	return m->ok >= 0 && same(&m->path, p, len) &&
+	       same_str(&m->workspace, pc->workspace) && same_str(&m->real, pc->workspace_real) &&
+	       same_str(&m->cwd, pc->cwd_rel);
 }
 
 /* Kept only whole: a memo that failed to take the result forgets. */
 static void memo_put(callus_pathmemo *m, const callus_pathctx *pc, const char *p, size_t len,
 		     const callus_buf *out, int ok)
 {
-	m->ok = -1;
-	callus_buf_clear(&m->key);
+	callus_buf_clear(&m->path);
+	callus_buf_put(&m->path, p, len);
+	put_str(&m->workspace, pc->workspace);
+	put_str(&m->real, pc->workspace_real);
+	put_str(&m->cwd, pc->cwd_rel);
 	callus_buf_clear(&m->out);
-	key_put(&m->key, p, len);
-	key_put(&m->key, pc->workspace, pc->workspace ? strlen(pc->workspace) : 0);
-	key_put(&m->key, pc->workspace_real, pc->workspace_real ? strlen(pc->workspace_real) : 0);
-	key_put(&m->key, pc->cwd_rel, pc->cwd_rel ? strlen(pc->cwd_rel) : 0);
 	callus_buf_put(&m->out, out->ptr, out->len);
-	if (callus_buf_status(&m->key) == 0 && callus_buf_status(&m->out) == 0)
-		m->ok = ok;
+	m->ok = ok;
+	if (callus_buf_status(&m->path) || callus_buf_status(&m->workspace) ||
+	    callus_buf_status(&m->real) || callus_buf_status(&m->cwd) || callus_buf_status(&m->out))
+		m->ok = -1;
 }
 
 static int resolve(callus_buf *out, const callus_pathctx *pc, const char *p, size_t len);

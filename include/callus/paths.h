@@ -29,11 +29,13 @@ typedef struct callus_pathctx {
  * CALLUS_PATHMEMO_INIT, then callus_pathmemo_release().
  */
 typedef struct callus_pathmemo {
-	callus_buf key; /* the path, then the context's strings */
-	callus_buf out; /* as resolved */
-	int ok;         /* -1: nothing yet */
+	callus_buf path;                 /* as asked */
+	callus_buf workspace, real, cwd; /* the context's strings then (NULL as "") */
+	callus_buf out;                  /* as resolved */
+	int ok;                          /* -1: nothing yet */
 } callus_pathmemo;
-#define CALLUS_PATHMEMO_INIT { CALLUS_BUF_INIT, CALLUS_BUF_INIT, -1 }
+#define CALLUS_PATHMEMO_INIT                                                              \
+	{ CALLUS_BUF_INIT, CALLUS_BUF_INIT, CALLUS_BUF_INIT, CALLUS_BUF_INIT, CALLUS_BUF_INIT, -1 }
 void callus_pathmemo_release(callus_pathmemo *m);
 
 /*
