@@ -164,8 +164,8 @@ static int cmd_version(int argc, char **argv)
  * default glibc gives a block past 128 KB a mapping of its own, whose
  * pages are faulted in at its first use and handed back at its free; from
  * the heap instead, a block freed is reused by the next copy.  A megabyte
- * recorded: 2,827 -> 2,462 page faults and about 1 ms less of its 19
- * (docs/scale.md, the twenty-first pass).  A callus process is short-lived:
+ * recorded: 2,827 -> 2,462 page faults, 18.6 -> 18.0 ms of CPU (three
+ * rounds of bench/proctime; docs/scale.md, the twenty-first pass).  A callus process is short-lived:
  * what the heap keeps is the process's until it ends.
  */
 static void big_blocks_from_the_heap(void)
