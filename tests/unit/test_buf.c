@@ -286,58 +286,49 @@ static void read_goes_into_place(void **state)
 	callus_buf_release(&b);
 }
 
-/* A pipe read to its end under a ceiling of 8: exactly 8 bytes all kept;
- * 10 bytes read whole (the writer is not left blocked), 8 kept, 10
- * counted; past the pipe's own buffer, so that a reader stopping at the
- * ceiling would leave the writer blocked. */
+/* data[0..len) written into a pipe by a child, read here to its end under
+ * ceiling (0: none): every byte counted, those under the ceiling kept. */
+static void read_all_through_a_pipe(const char *data, size_t len, size_t ceiling)
+{
+	callus_buf b = CALLUS_BUF_INIT;
+	size_t kept = ceiling && ceiling < len ? ceiling : len;
+	uint64_t total = 0;
+	int fds[2], status = -1;
+
+	assert_int_equal(pipe(fds), 0);
+	if (fork() == 0) {
+		close(fds[0]);
+		_exit(write(fds[1], data, len) == (ssize_t)len ? 0 : 1);
+	}
+	close(fds[1]);
+	callus_buf_init(&b, ceiling);
+	assert_int_equal(callus_buf_read_all(&b, fds[0], &total), 0);
+	assert_int_equal(total, len);
+	assert_int_equal(b.len, kept);
+	assert_memory_equal(b.ptr, data, kept);
+	assert_int_equal(b.ptr[kept], '\0');
+	close(fds[0]);
+	callus_buf_release(&b);
+	assert_true(wait(&status) > 0);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/* A pipe read to its end: exactly the ceiling, all kept; past it, read
+ * whole (the writer is not left blocked), the ceiling's worth kept; past
+ * the pipe's own buffer, so that a reader stopping at the ceiling would
+ * leave the writer blocked; with no ceiling, all of that kept. */
 static void read_all_keeps_up_to_the_ceiling(void **state)
 {
 	static char big[200000];
 	callus_buf b = CALLUS_BUF_INIT;
 	uint64_t total = 0;
-	int fds[2];
 
 	(void)state;
-	assert_int_equal(pipe(fds), 0);
-	assert_int_equal(write(fds[1], "01234567", 8), 8);
-	close(fds[1]);
-	callus_buf_init(&b, 8);
-	assert_int_equal(callus_buf_read_all(&b, fds[0], &total), 0);
-	assert_int_equal(total, 8);
-	assert_string_equal(b.ptr, "01234567");
-	close(fds[0]);
-	callus_buf_release(&b);
-
-	assert_int_equal(pipe(fds), 0);
-	assert_int_equal(write(fds[1], "0123456789", 10), 10);
-	close(fds[1]);
-	callus_buf_init(&b, 8);
-	assert_int_equal(callus_buf_read_all(&b, fds[0], &total), 0);
-	assert_int_equal(total, 10);
-	assert_string_equal(b.ptr, "01234567");
-	close(fds[0]);
-	callus_buf_release(&b);
-
-	/* larger than a pipe holds: written by a child while read here */
 	memset(big, 'x', sizeof(big));
-	assert_int_equal(pipe(fds), 0);
-	if (fork() == 0) {
-		close(fds[0]);
-		_exit(write(fds[1], big, sizeof(big)) == (ssize_t)sizeof(big) ? 0 : 1);
-	}
-	close(fds[1]);
-	callus_buf_init(&b, 1000);
-	assert_int_equal(callus_buf_read_all(&b, fds[0], &total), 0);
-	assert_int_equal(total, sizeof(big));
-	assert_int_equal(b.len, 1000);
-	close(fds[0]);
-	callus_buf_release(&b);
-	{
-		int status = -1;
-
-		assert_true(wait(&status) > 0);
-		assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	}
+	read_all_through_a_pipe("01234567", 8, 8);
+	read_all_through_a_pipe("0123456789", 10, 8);
+	read_all_through_a_pipe(big, sizeof(big), 1000);
+	read_all_through_a_pipe(big, sizeof(big), 0);
 	assert_int_equal(callus_buf_read_all(&b, -1, &total), CALLUS_EIO);
 	callus_buf_release(&b);
 }

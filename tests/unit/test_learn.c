@@ -48,10 +48,35 @@ static const char *const messages[] = {
 static const char *const codes[] = { "no-undef", "no-unused-vars", "no-console" };
 static const char *const paths[] = { "src/a.js", "src/b.js", "src/c.js" };
 
+/* An eslint lesson of file and summary recorded with sigs[0..n) as its
+ * run's signatures, so that they exist in the store before errors refer
+ * to them.  0, or -1. */
+static int store_lesson(callus_store *s, const char *file, const char *summary,
+			const callus_signature *sigs, size_t n)
+{
+	callus_lesson l;
+	callus_run_info run;
+	int rc;
+
+	memset(&l, 0, sizeof(l));
+	memset(&run, 0, sizeof(run));
+	l.type = CALLUS_LESSON_LINT;
+	l.file = strdup(file);
+	l.error_summary = strdup(summary);
+	l.tool = strdup("eslint");
+	l.command = strdup("npx eslint .");
+	run.sigs = sigs;
+	run.nsigs = n;
+	rc = callus_lesson_sign(&l) < 0 || callus_store_record_lesson(s, &l, &run, NULL, NULL) < 0
+		     ? -1
+		     : 0;
+	callus_lesson_release(&l);
+	return rc;
+}
+
 static int setup(void **state)
 {
 	fixture *f = calloc(1, sizeof(*f));
-	callus_lesson l;
 
 	snprintf(f->dir, sizeof(f->dir), "/tmp/callus-learn-XXXXXX");
 	if (!f || !mkdtemp(f->dir))
@@ -60,10 +85,8 @@ static int setup(void **state)
 	if (callus_store_open(&f->s, f->path, 5000, NULL) < 0 || callus_redactor_new(&f->red, NULL) < 0 ||
 	    callus_metrics_new(&f->m) < 0)
 		return -1;
-	/* the signatures exist in the store before errors refer to them */
 	for (int i = 0; i < 3; i++) {
 		callus_diag d;
-		callus_run_info run;
 
 		memset(&d, 0, sizeof(d));
 		d.file = (char *)paths[i];
@@ -73,20 +96,8 @@ static int setup(void **state)
 		if (callus_signature_build(&f->sig[i], &d, "eslint", NULL) < 0 ||
 		    callus_strlist_add(&f->files[i], paths[i], strlen(paths[i])) < 0)
 			return -1;
-		memset(&l, 0, sizeof(l));
-		memset(&run, 0, sizeof(run));
-		l.type = CALLUS_LESSON_LINT;
-		l.file = strdup(paths[i]);
-		l.error_summary = strdup(messages[i]);
-		l.tool = strdup("eslint");
-		l.command = strdup("npx eslint .");
-		if (callus_lesson_sign(&l) < 0)
+		if (store_lesson(f->s, paths[i], messages[i], &f->sig[i], 1) < 0)
 			return -1;
-		run.sigs = &f->sig[i];
-		run.nsigs = 1;
-		if (callus_store_record_lesson(f->s, &l, &run, NULL, NULL) < 0)
-			return -1;
-		callus_lesson_release(&l);
 	}
 	*state = f;
 	return 0;
@@ -1193,8 +1204,6 @@ static int64_t steps_of_recurring_run(fixture *f, const char *args, size_t n)
 	callus_learn_error *errs = calloc(n, sizeof(*errs));
 	callus_learn_opts o = opts_for(f, args, "s1");
 	callus_learn_result r;
-	callus_run_info run;
-	callus_lesson l;
 	int64_t steps = 0;
 
 	assert_non_null(sigs);
@@ -1216,18 +1225,7 @@ static int64_t steps_of_recurring_run(fixture *f, const char *args, size_t n)
 		errs[i].sig = &sigs[i];
 		errs[i].files = &files[i];
 	}
-	memset(&l, 0, sizeof(l));
-	memset(&run, 0, sizeof(run));
-	l.type = CALLUS_LESSON_LINT;
-	l.file = strdup("src/a.js");
-	l.error_summary = strdup(args);
-	l.tool = strdup("eslint");
-	l.command = strdup("npx eslint .");
-	assert_int_equal(callus_lesson_sign(&l), 0);
-	run.sigs = sigs;
-	run.nsigs = n;
-	assert_int_equal(callus_store_record_lesson(f->s, &l, &run, NULL, NULL), 0);
-	callus_lesson_release(&l);
+	assert_int_equal(store_lesson(f->s, "src/a.js", args, sigs, n), 0);
 	assert_int_equal(callus_learn_failure(f->s, &o, errs, n, &r, NULL), 0);
 	assert_int_equal(r.nnew, n);
 	callus_learn_result_release(&r);
