@@ -369,8 +369,7 @@ static int record_event(callus_buf *ctx, const cli_workspace *ws, const callus_h
 	int rc;
 
 	callus_capture_init(&cap);
-	callus_capture_feed(&cap, ev->output ? ev->output : "", ev->output_len);
-	callus_capture_finish(&cap);
+	callus_capture_whole(&cap, ev->output ? ev->output : "", ev->output_len);
 	rc = cli_record_failure(ws, det, ev->command, code, &cap,
 				ev->session_id ? ev->session_id : "", m, HOOK_RELATED_MAX, q, &rec);
 	callus_capture_release(&cap);

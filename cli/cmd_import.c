@@ -527,8 +527,7 @@ static void command(importer *im, wsitem *w, const callus_import_event *ev)
 			cli_recorded rec;
 
 			callus_capture_init(&cap);
-			callus_capture_feed(&cap, ev->output, ev->output_len);
-			callus_capture_finish(&cap);
+			callus_capture_whole(&cap, ev->output, ev->output_len);
 			callus_metrics_new(&m);
 			memset(&rec, 0, sizeof(rec));
 			if (cli_replay_failure(&w->ws, &det, ev->command, code, &cap, ev->session, &rp, m,

@@ -264,9 +264,6 @@ int callus_line_rank(const char *s, size_t len)
 	return 1;
 }
 
-/* A first feed this large or larger reserves its room at once. */
-#define CAPTURE_BIG_FEED (64u * 1024u)
-
 /* Room for the lines of a feed of len bytes, as far as the bounds allow:
  * its bytes in kept, and an entry for every 40 of them in lines (a guess:
  * more lines only grow the index as before).  Best effort. */
@@ -385,13 +382,6 @@ int callus_capture_feed(callus_capture *c, const char *data, size_t len)
 		size_t room = CALLUS_CAPTURE_HEAD_MAX - c->head.len;
 		callus_buf_put(&c->head, data, len < room ? len : room);
 	}
-	/* a whole output at once (a hook's payload): room for what it may
-	 * keep made now, not by doubling, each doubling a copy of all that
-	 * was kept.  Not for a stream's chunks (`callus run`, `callus record`
-	 * read 64 KB at a time), where a reserve each time would grow the
-	 * index by a step, not by doubling. */
-	if (!c->total_bytes && len >= CAPTURE_BIG_FEED)
-		reserve(c, len);
 	c->total_bytes += len;
 	if (!c->binary && memchr(data, '\0', len))
 		c->binary = 1;
@@ -418,6 +408,18 @@ int callus_capture_feed(callus_capture *c, const char *data, size_t len)
 		p = nl + 1;
 	}
 	return 0;
+}
+
+int callus_capture_whole(callus_capture *c, const char *data, size_t len)
+{
+	int rc;
+
+	/* room for what it may keep made now, not by doubling, each
+	 * doubling a copy of all that was kept */
+	reserve(c, len);
+	rc = callus_capture_feed(c, data, len);
+	callus_capture_finish(c);
+	return rc;
 }
 
 void callus_capture_finish(callus_capture *c)

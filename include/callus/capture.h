@@ -53,6 +53,12 @@ int callus_capture_feed(callus_capture *c, const char *data, size_t len);
 /* Flush the last unterminated line.  Call once after the last feed. */
 void callus_capture_finish(callus_capture *c);
 
+/* An output known whole (a hook's payload, an imported transcript's), fed
+ * and finished in one call to a capture just initialized: its room is
+ * made at once, where a stream's chunks (`callus run`) grow it by
+ * doubling.  As callus_capture_feed() returns. */
+int callus_capture_whole(callus_capture *c, const char *data, size_t len);
+
 /*
  * The filtered lines in output order (kept lines and the tail merged,
  * without repeats), each terminated by '\n', appended to out.
