@@ -91,8 +91,9 @@ typedef struct callus_match_opts {
 } callus_match_opts;
 
 /* The built-in vector file of workspace open for a run's searches
- * (callus_match_opts.index): *out NULL when there is none or it cannot be
- * read (each search then opens it, and says why).  Closed by the caller
+ * (callus_match_opts.index): an empty index when there is no file yet (as
+ * callus_vecindex_open), *out NULL only when it cannot be opened (each
+ * search then opens it itself, and says why).  Closed by the caller
  * (callus_vecindex_close). */
 void callus_match_index_open(struct callus_vecindex **out, const char *workspace);
 

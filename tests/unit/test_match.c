@@ -615,6 +615,11 @@ static void an_open_index_finds_alike(void **state)
 	size_t na = 0, nb = 0;
 	char msg[256], frame[64];
 
+	/* no vector file yet: an empty index */
+	callus_match_index_open(&index, f->dir);
+	assert_non_null(index);
+	assert_int_equal(callus_vecindex_count(index), 0);
+	callus_vecindex_close(index);
 	for (int i = 0; i < 30; i++) {
 		snprintf(msg, sizeof(msg), "TypeError: %s is not a function in the list of %s",
 			 word(i % 3, 0), word(i, 1));
