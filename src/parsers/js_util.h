@@ -47,7 +47,6 @@ int callus_js_wrapper_noise(const char *s, size_t len);
 /* Leading blanks of a line. */
 size_t callus_js_indent(const char *s, size_t len);
 
-
 /*
  * A location at the end of s[0..len): "FILE:LINE:COL" or "FILE:LINE".
  * Returns 1 with the file's length in *file_len.
