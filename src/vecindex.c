@@ -63,6 +63,7 @@ struct callus_vecindex {
 	size_t recsize;
 	uint64_t dev, ino;         /* the file mapped; 0 when none */
 	vi_sketch sk;              /* of its first sk.count records */
+	vi_postings po;            /* of its first po.blocks blocks of them */
 };
 
 /* The model name as it sits in the header: at most MODEL_MAX bytes,
@@ -584,6 +585,24 @@ static void sketch_repair(callus_vecindex *vi, const char *path, int fd, const s
 	(void)flock(fd, LOCK_UN);
 }
 
+/* The postings of the sketches vi has, when the file has enough of them
+ * (vecindex_internal.h); made when a reader found them missing, as the
+ * sketches are (sketch_repair). */
+static void postings_open(callus_vecindex *vi, const char *path, int fd, const struct stat *st)
+{
+	struct stat pst;
+
+	vi_postings_open(&vi->po, path, st, fd, vi->sk.count, vi->dim);
+	if (vi->po.blocks >= vi->sk.count / VI_POST_BLOCK || flock(fd, LOCK_EX | LOCK_NB) < 0)
+		return;
+	if (stat(path, &pst) == 0 && pst.st_dev == st->st_dev && pst.st_ino == st->st_ino) {
+		vi_postings_sync(path, fd, vi->dim);
+		vi_postings_close(&vi->po);
+		vi_postings_open(&vi->po, path, st, fd, vi->sk.count, vi->dim);
+	}
+	(void)flock(fd, LOCK_UN);
+}
+
 int callus_vecindex_open(callus_vecindex **out, const char *path, const char *model, size_t dim,
 		       int *stale, callus_error *err)
 {
@@ -606,6 +625,8 @@ int callus_vecindex_open(callus_vecindex **out, const char *path, const char *mo
 	}
 	vi->dim = dim;
 	vi->recsize = vi_record_size(dim);
+	vi->sk.fd = -1;
+	vi->po.fd = -1;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		if (errno == ENOENT)
@@ -657,6 +678,7 @@ int callus_vecindex_open(callus_vecindex **out, const char *path, const char *mo
 		vi_sketch_open(&vi->sk, path, &st, fd, count, dim);
 		if (vi->sk.count + VI_SKETCH_REPAIR <= count)
 			sketch_repair(vi, path, fd, &st);
+		postings_open(vi, path, fd, &st);
 	}
 done:
 	*out = vi;
@@ -675,6 +697,7 @@ void callus_vecindex_close(callus_vecindex *vi)
 	if (vi->map)
 		munmap((void *)vi->map, vi->maplen);
 	vi_sketch_close(&vi->sk);
+	vi_postings_close(&vi->po);
 	free(vi);
 }
 
@@ -683,6 +706,8 @@ int callus_vecindex_remove(const char *path)
 	/* the sketch last: one without its file is of no use, but harmless
 	 * (it names the file it describes) */
 	if (unlink(path) < 0 && errno != ENOENT)
+		return -1;
+	if (vi_postings_remove(path) < 0)
 		return -1;
 	return vi_sketch_remove(path);
 }
@@ -931,6 +956,50 @@ static void scan_chunk_group(const callus_vecindex *vi, vi_scan *scans, size_t n
 }
 
 /*
+ * The searches scans[0..ns) over the records of postings block r /
+ * VI_POST_BLOCK (r its first): each search's sums over every record's top
+ * at once (vi_post_parts), then the records whose bound reaches what the
+ * search needs are taken as scan_chunk takes them, their sketches read for
+ * the tighter bound.  -1 when the block cannot be read or bounds nothing
+ * (VI_POST_WHOLE): its records are then bounded from their sketches.
+ */
+static int scan_block(const callus_vecindex *vi, vi_scan *scans, size_t ns, size_t r,
+		      unsigned char *buf)
+{
+	int32_t part[VI_POST_BLOCK];
+	uint16_t reach[VI_POST_BLOCK];
+	size_t nreach;
+	vi_post_block b;
+
+	if (!buf || vi_postings_read(&vi->po, r / VI_POST_BLOCK, buf, &b) < 0 ||
+	    (b.flags & VI_POST_WHOLE))
+		return -1;
+	for (size_t j = 0; j < ns; j++) {
+		vi_scan *sc = &scans[j];
+
+		if (sc->qscale == 0)
+			continue;
+		vi_post_parts(&b, sc->vq.table, vi->dim, part);
+		nreach = vi_post_reach(part, &b, &sc->vq, sc->lo, reach);
+		for (size_t i = 0; i < nreach; i++) {
+			size_t u = reach[i];
+			double bound = vi_bound_of(part[u], b.rest[u], b.scale[u], &sc->vq);
+			vi_sketch_rec s;
+
+			/* what it must reach rises as the k best fill */
+			if (bound < sc->lo)
+				continue;
+			/* unread, the record is scored in full */
+			if (vi_sketch_read(&vi->sk, r + u, &s, 1) == 1 &&
+			    vi_sketch_bound_tight(&s, &sc->vq, bound) < sc->lo)
+				continue;
+			scan_consider(vi, sc, r + u);
+		}
+	}
+	return 0;
+}
+
+/*
  * The records from `from` on, for each of the searches scans[0..ns) (but
  * those of a zero query), in the file's order: a chunk of sketches is read
  * once and taken by every search while it is in the processor's cache
@@ -943,10 +1012,24 @@ static void scan(const callus_vecindex *vi, vi_scan *scans, size_t ns, size_t fr
 		 const int8_t *rows)
 {
 	size_t r = from, table = query_entries(vi->dim);
+	size_t posted = vi->po.blocks * VI_POST_BLOCK, unposted = 0;
+	unsigned char *buf = posted ? malloc(vi_post_block_size(vi->dim)) : NULL;
 
 	while (r < vi->sk.count) {
 		vi_sketch_rec chunk[VI_SKETCH_READ];
-		size_t got = vi_sketch_read(&vi->sk, r, chunk, VI_SKETCH_READ);
+		size_t want = VI_SKETCH_READ, got;
+
+		if (r < posted && r % VI_POST_BLOCK == 0 && r >= unposted) {
+			if (scan_block(vi, scans, ns, r, buf) == 0) {
+				r += VI_POST_BLOCK;
+				continue;
+			}
+			unposted = r + VI_POST_BLOCK;
+		}
+		/* up to the next block the postings bound */
+		if (r < posted && want > VI_POST_BLOCK - r % VI_POST_BLOCK)
+			want = VI_POST_BLOCK - r % VI_POST_BLOCK;
+		got = vi_sketch_read(&vi->sk, r, chunk, want);
 
 		if (!got)
 			break;
@@ -960,6 +1043,7 @@ static void scan(const callus_vecindex *vi, vi_scan *scans, size_t ns, size_t fr
 		}
 		r += got;
 	}
+	free(buf);
 	for (; r < vi->count; r++)
 		for (size_t j = 0; j < ns; j++)
 			if (scans[j].qscale != 0)

@@ -42,6 +42,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/stat.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -103,6 +104,118 @@ size_t vi_sketch_read(const vi_sketch *sk, size_t from, vi_sketch_rec *out, size
  * effort: a failure leaves searches scoring the records it lacks in full.
  */
 void vi_sketch_sync(const char *path, int vfd, size_t dim);
+
+/*
+ * The postings file (the vector file's path + ".post", vecindex_postings.c):
+ * the same sketches turned around, VI_POST_BLOCK records to a block, so
+ * that a search adds each of its components into the records that weigh
+ * it instead of fetching, record by record, its components at the
+ * record's top (the query's zeros, about three quarters of them, then
+ * cost nothing).  A block, for vectors of dim:
+ *
+ *   int64 first_id, last_id     its first and last records' ids
+ *   uint32 flags                VI_POST_WHOLE: a sketch of the block names a
+ *                               component past dim (damaged); its records
+ *                               are bounded from the sketch file instead
+ *   uint32 npost                VI_SKETCH_TOP * VI_POST_BLOCK
+ *   float scale[B], rest[B]     each record's, as its sketch has them
+ *   uint16 start[dim + 1]       where component d's postings begin, padded
+ *                               to 8 bytes
+ *   uint16 rec[npost]           the record (in the block) of each posting
+ *   int8 val[npost]             and its weight there
+ *
+ * A record's postings are its sketch's components, fillers of weight zero
+ * included (so every block has the same size), so the sum a search adds
+ * for a record is exactly what vi_sketch_part makes of its sketch, and a
+ * block bounds its records as their sketches do.  Only whole blocks of
+ * sketches the sketch file holds are written; the records past them are
+ * bounded from their sketches.  Derived from the sketch file and kept in
+ * step by the same writers, under the same lock.
+ */
+#define VI_POST_BLOCK 512u
+#define VI_POST_WHOLE 1u
+/* Wider vectors (an external model's) keep no postings: a block's start
+ * table would outweigh its postings. */
+#define VI_POST_DIM_MAX 4096u
+
+typedef struct vi_postings {
+	int fd;                        /* -1 when none */
+	size_t blocks;                 /* whole blocks a search may use */
+	size_t dim;
+} vi_postings;
+
+/* One block, as read into a buffer of vi_post_block_size(dim) bytes. */
+typedef struct vi_post_block {
+	int64_t first_id, last_id;
+	uint32_t flags;
+	size_t npost;
+	const float *scale, *rest;
+	const uint16_t *start, *rec;
+	const int8_t *val;
+} vi_post_block;
+
+size_t vi_post_block_size(size_t dim);
+
+/*
+ * Open the postings of the vector file at path (vst its stat, vfd open on
+ * it), for its first `sketched` records (those the sketch file describes):
+ * po->blocks is how many whole blocks a search may take, 0 when the file
+ * is missing, describes another file or another dimension.  Never fails.
+ */
+void vi_postings_open(vi_postings *po, const char *path, const struct stat *vst, int vfd,
+		      size_t sketched, size_t dim);
+void vi_postings_close(vi_postings *po);
+
+/*
+ * Block b (< po->blocks) into buf, its parts pointed at in *out: 0, or -1
+ * when it cannot be read whole (the search then bounds its records from
+ * their sketches).
+ */
+int vi_postings_read(const vi_postings *po, size_t b, unsigned char *buf, vi_post_block *out);
+
+/*
+ * Make the postings file of path describe every whole block of the
+ * sketches of vfd (the vector file, locked by the caller, of dim): the
+ * blocks it lacks appended, or a new file.  Best effort, as the sketch's.
+ */
+void vi_postings_sync(const char *path, int vfd, size_t dim);
+
+/* Remove path's postings file: 0, or -1 with errno set (ENOENT is 0). */
+int vi_postings_remove(const char *path);
+
+/*
+ * Each record's sum over its sketch's top of the query's component times
+ * its own, into part[0..VI_POST_BLOCK): what vi_sketch_part gives for the
+ * record's sketch.  Component d's postings are visited only where the
+ * query weighs d; a posting's record is masked into the block, and a
+ * start past the postings clipped, so that a damaged block reads and
+ * writes nothing outside it.
+ */
+static inline void vi_post_parts(const vi_post_block *b, const int8_t *table, size_t dim,
+				 int32_t part[VI_POST_BLOCK])
+{
+	_Static_assert((VI_POST_BLOCK & (VI_POST_BLOCK - 1)) == 0,
+		       "a posting's record is masked into the block");
+	memset(part, 0, VI_POST_BLOCK * sizeof(*part));
+	for (size_t d = 0; d < dim; d++) {
+		int32_t q = table[d];
+		size_t i = b->start[d], end = b->start[d + 1];
+
+		if (!q)
+			continue;
+		if (end > b->npost)
+			end = b->npost;
+		/* four at a time: a list is sixteen postings on average */
+		for (; i + 4 <= end; i += 4) {
+			part[b->rec[i] & (VI_POST_BLOCK - 1)] += q * b->val[i];
+			part[b->rec[i + 1] & (VI_POST_BLOCK - 1)] += q * b->val[i + 1];
+			part[b->rec[i + 2] & (VI_POST_BLOCK - 1)] += q * b->val[i + 2];
+			part[b->rec[i + 3] & (VI_POST_BLOCK - 1)] += q * b->val[i + 3];
+		}
+		for (; i < end; i++)
+			part[b->rec[i] & (VI_POST_BLOCK - 1)] += q * b->val[i];
+	}
+}
 
 /*
  * Replace path with a new file that fill(fd, arg) writes: a temporary file
@@ -316,9 +429,14 @@ static inline int vi_sketch_parts(const vi_sketch_rec *s, const int8_t *rows, un
  * vi_sketch_bound_of is the same from the sum over the top (part), for
  * the queries searched side by side.
  */
+static inline double vi_bound_of(int32_t part, float rest, float scale, const vi_query *q)
+{
+	return ((double)part + q->norm * fabs((double)rest)) * (double)scale;
+}
+
 static inline double vi_sketch_bound_of(const vi_sketch_rec *s, const vi_query *q, int32_t part)
 {
-	return ((double)part + q->norm * fabs((double)s->rest)) * (double)s->scale;
+	return vi_bound_of(part, s->rest, s->scale, q);
 }
 
 static inline double vi_sketch_bound(const vi_sketch_rec *s, const vi_query *q)
@@ -366,5 +484,66 @@ static inline double vi_bound_floor(double lo, double qscale)
 {
 	return (lo - 4e-6 * (fabs(lo) + 1) - 1e-8) / qscale;
 }
+
+/*
+ * The records of block b whose bound (vi_bound_of, from part as
+ * vi_post_parts made it) is not under lo, into out (ascending): how many.
+ * A bound that is not a number is not under lo, as a search reads it.
+ * One record at a time: the form for machines without SSE2, and the
+ * reference of vi_post_reach.
+ */
+static inline size_t vi_post_reach_scalar(const int32_t part[VI_POST_BLOCK],
+					  const vi_post_block *b, const vi_query *q, double lo,
+					  uint16_t out[VI_POST_BLOCK])
+{
+	size_t n = 0;
+
+	for (size_t u = 0; u < VI_POST_BLOCK; u++)
+		if (!(vi_bound_of(part[u], b->rest[u], b->scale[u], q) < lo))
+			out[n++] = (uint16_t)u;
+	return n;
+}
+
+#ifdef __SSE2__
+/*
+ * The same with SSE2, two records at a time, in the same double operations
+ * in the same order (the same bounds to the bit); most records of a
+ * search are under lo, and a pair is let go in one test.
+ */
+static inline size_t vi_post_reach(const int32_t part[VI_POST_BLOCK], const vi_post_block *b,
+				   const vi_query *q, double lo, uint16_t out[VI_POST_BLOCK])
+{
+	const __m128d norm = _mm_set1_pd(q->norm), floor = _mm_set1_pd(lo);
+	const __m128d magnitude = _mm_castsi128_pd(_mm_set1_epi64x(INT64_MAX));
+	size_t n = 0;
+
+	_Static_assert(VI_POST_BLOCK % 2 == 0, "the records go by pairs");
+	for (size_t u = 0; u < VI_POST_BLOCK; u += 2) {
+		__m128d p = _mm_cvtepi32_pd(_mm_loadl_epi64((const __m128i *)(const void *)(part + u)));
+		__m128d rest = _mm_and_pd(
+			_mm_cvtps_pd(_mm_castsi128_ps(
+				_mm_loadl_epi64((const __m128i *)(const void *)(b->rest + u)))),
+			magnitude);
+		__m128d scale = _mm_cvtps_pd(_mm_castsi128_ps(
+			_mm_loadl_epi64((const __m128i *)(const void *)(b->scale + u))));
+		__m128d bound = _mm_mul_pd(_mm_add_pd(p, _mm_mul_pd(norm, rest)), scale);
+		int m = _mm_movemask_pd(_mm_cmpnlt_pd(bound, floor));
+
+		if (!m)
+			continue;
+		if (m & 1)
+			out[n++] = (uint16_t)u;
+		if (m & 2)
+			out[n++] = (uint16_t)(u + 1);
+	}
+	return n;
+}
+#else
+static inline size_t vi_post_reach(const int32_t part[VI_POST_BLOCK], const vi_post_block *b,
+				   const vi_query *q, double lo, uint16_t out[VI_POST_BLOCK])
+{
+	return vi_post_reach_scalar(part, b, q, lo, out);
+}
+#endif
 
 #endif

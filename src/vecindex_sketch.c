@@ -305,6 +305,8 @@ out:
 	if (fd >= 0)
 		close(fd);
 	callus_buf_release(&p);
+	/* and the blocks of them the postings lack */
+	vi_postings_sync(path, vfd, dim);
 }
 
 int vi_sketch_remove(const char *path)

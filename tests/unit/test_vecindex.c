@@ -223,6 +223,21 @@ static void missing_is_empty(void **state)
 	/* stale may be NULL */
 	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
 	callus_vecindex_close(vi);
+
+	/* an index of no file closes no descriptor of the process's (its
+	 * sketch's and postings' were 0 once: standard input closed) */
+	{
+		int null = open("/dev/null", O_RDONLY), saved = dup(0);
+
+		assert_true(null >= 0 && saved >= 0);
+		assert_int_equal(dup2(null, 0), 0);
+		vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
+		callus_vecindex_close(vi);
+		assert_true(fcntl(0, F_GETFD) >= 0);
+		assert_int_equal(dup2(saved, 0), 0);
+		close(saved);
+		close(null);
+	}
 }
 
 static void round_trip(void **state)
@@ -1122,9 +1137,10 @@ static void sketch_header(const char *sk, uint32_t *version, int64_t *ino)
 }
 
 /* Every search of the file at path equals the same search without its
- * sketch file (moved away, then back): the bound skips only records that
- * could not be found. */
-static void assert_same_as_unsketched(const char *path, const float *vecs, size_t n)
+ * sketch file, or its postings file (path + suffix, moved away, then
+ * back): the bounds skip only records that could not be found. */
+static void assert_same_without(const char *path, const char *suffix, const float *vecs,
+				size_t n)
 {
 	static const float mins[] = { -1.0f, 0.0f, 0.5f, 0.8f, 0.9f, 0.98f };
 	static const size_t ks[] = { 1, 4, 10, 50 };
@@ -1132,7 +1148,7 @@ static void assert_same_as_unsketched(const char *path, const float *vecs, size_
 	callus_buf sk = CALLUS_BUF_INIT, moved = CALLUS_BUF_INIT;
 	int lockfd;
 
-	assert_int_equal(callus_buf_printf(&sk, "%s.sketch", path), 0);
+	assert_int_equal(callus_buf_printf(&sk, "%s%s", path, suffix), 0);
 	assert_int_equal(callus_buf_printf(&moved, "%s.away", path), 0);
 	assert_int_equal(rename(sk.ptr, moved.ptr), 0);
 	/* under the file's lock, as a writer holds it: a reader that found no
@@ -1173,6 +1189,11 @@ static void assert_same_as_unsketched(const char *path, const float *vecs, size_
 	callus_vecindex_close(without);
 	callus_buf_release(&sk);
 	callus_buf_release(&moved);
+}
+
+static void assert_same_as_unsketched(const char *path, const float *vecs, size_t n)
+{
+	assert_same_without(path, ".sketch", vecs, n);
 }
 
 static off_t file_size(const char *path)
@@ -1507,6 +1528,237 @@ static void reader_makes_missing_sketches(void **state)
 	callus_buf_release(&sk);
 }
 
+/* The postings file: its header, and block b's offset in it. */
+#define POST_HEADER 48
+
+static off_t post_block_at(size_t b)
+{
+	return (off_t)(POST_HEADER + b * vi_post_block_size(DIM));
+}
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void append_clustered(const char *path, const float *vecs, const int64_t *ids, size_t n,
+			     size_t batch)
+{
+	for (size_t i = 0; i < n; i += batch)
+		assert_int_equal(callus_vecindex_append(path, MODEL, DIM, ids + i, vecs + i * DIM,
+						      n - i < batch ? n - i : batch, NULL),
+				 0);
+}
+
+/*
+ * Every block of a file appended to in batches that end inside blocks:
+ * the sum a search adds for each record from the postings is what its
+ * sketch gives (vi_sketch_part_scalar), for random queries, and the
+ * records whose bound reaches a threshold are those the scalar form
+ * picks, at thresholds that take none, some and all.
+ */
+static void postings_sum_as_sketches(void **state)
+{
+	struct fixture *f = *state;
+	enum { N = 3 * VI_POST_BLOCK + 100 };
+	static float vecs[N * DIM];
+	int64_t ids[N];
+	uint64_t x = 88172645463325252ull;
+	vi_sketch sk;
+	vi_postings po;
+	struct stat st;
+	unsigned char *buf = malloc(vi_post_block_size(DIM));
+	callus_buf post = CALLUS_BUF_INIT;
+	int vfd;
+
+	assert_non_null(buf);
+	assert_int_equal(callus_buf_printf(&post, "%s.post", f->path.ptr), 0);
+	clustered(vecs, ids, N);
+	append_clustered(f->path.ptr, vecs, ids, N, 100);
+	assert_int_equal(file_size(post.ptr), post_block_at(3));
+	vfd = open(f->path.ptr, O_RDONLY);
+	assert_true(vfd >= 0);
+	assert_int_equal(fstat(vfd, &st), 0);
+	vi_sketch_open(&sk, f->path.ptr, &st, vfd, N, DIM);
+	assert_int_equal(sk.count, N);
+	vi_postings_open(&po, f->path.ptr, &st, vfd, sk.count, DIM);
+	assert_int_equal(po.blocks, 3);
+	for (size_t b = 0; b < po.blocks; b++) {
+		vi_post_block blk;
+		vi_sketch_rec s[VI_POST_BLOCK];
+
+		assert_int_equal(vi_postings_read(&po, b, buf, &blk), 0);
+		assert_int_equal(blk.flags, 0);
+		assert_true(blk.first_id == ids[b * VI_POST_BLOCK]);
+		assert_true(blk.last_id == ids[(b + 1) * VI_POST_BLOCK - 1]);
+		assert_int_equal(vi_sketch_read(&sk, b * VI_POST_BLOCK, s, VI_POST_BLOCK),
+				 VI_POST_BLOCK);
+		for (int round = 0; round < 20; round++) {
+			int8_t table[DIM];
+			int32_t part[VI_POST_BLOCK];
+			uint16_t a[VI_POST_BLOCK], c[VI_POST_BLOCK];
+			vi_query q = { table, DIM - 1, 0, 0 };
+			double bounds[VI_POST_BLOCK], los[4];
+			size_t na, nc;
+
+			/* a query weighing a quarter of the components, as the
+			 * built-in ones do, or every one */
+			for (size_t d = 0; d < DIM; d++) {
+				xorshift(&x);
+				table[d] = round % 2 && (x & 3) ? 0 : (int8_t)((x >> 24) & 0xff);
+				q.n2 += table[d] * table[d];
+			}
+			q.norm = root((double)q.n2);
+			vi_post_parts(&blk, table, DIM, part);
+			for (size_t u = 0; u < VI_POST_BLOCK; u++) {
+				int32_t want;
+
+				assert_int_equal(vi_sketch_part_scalar(&s[u], &q, &want), 0);
+				assert_int_equal(part[u], want);
+				assert_true(blk.scale[u] == s[u].scale && blk.rest[u] == s[u].rest);
+				bounds[u] = vi_bound_of(part[u], blk.rest[u], blk.scale[u], &q);
+			}
+			los[0] = -HUGE_VAL;
+			los[1] = HUGE_VAL;
+			/* the highest bound, and the median */
+			qsort(bounds, VI_POST_BLOCK, sizeof(*bounds), by_value);
+			los[2] = bounds[VI_POST_BLOCK - 1];
+			los[3] = bounds[VI_POST_BLOCK / 2];
+			for (int l = 0; l < 4; l++) {
+				na = vi_post_reach(part, &blk, &q, los[l], a);
+				nc = vi_post_reach_scalar(part, &blk, &q, los[l], c);
+				assert_int_equal(na, nc);
+				assert_memory_equal(a, c, na * sizeof(*a));
+				if (l == 0)
+					assert_int_equal(na, VI_POST_BLOCK);
+				if (l == 1)
+					assert_int_equal(na, 0);
+				if (l >= 2)
+					assert_true(na >= 1 && na < VI_POST_BLOCK);
+			}
+		}
+	}
+	vi_postings_close(&po);
+	vi_sketch_close(&sk);
+	close(vfd);
+	free(buf);
+	callus_buf_release(&post);
+}
+
+/* Overwrite n bytes at `at` of path with byte c. */
+static void smear(const char *path, off_t at, size_t n, int c)
+{
+	unsigned char *b = malloc(n);
+	int fd = open(path, O_WRONLY);
+
+	assert_non_null(b);
+	assert_true(fd >= 0);
+	memset(b, c, n);
+	assert_int_equal(pwrite(fd, b, n, at), (ssize_t)n);
+	close(fd);
+	free(b);
+}
+
+/*
+ * Searches with the postings find exactly what they find without them
+ * (and without the sketches); the postings are used (blocks whose weights
+ * and rests say zero hide their records) but not a block that says it
+ * bounds nothing, nor a file of another inode; a torn last block is
+ * cut and the missing blocks made again by a reader; a block of garbage
+ * reads nothing outside it (under the sanitizers); and the file goes with
+ * its vector file.
+ */
+static void postings_skip_exactly(void **state)
+{
+	struct fixture *f = *state;
+	enum { N = 3 * VI_POST_BLOCK + 100 };
+	static float vecs[N * DIM];
+	int64_t ids[N], ino;
+	callus_buf post = CALLUS_BUF_INIT;
+	callus_vecmatch m[4];
+	callus_vecindex *vi;
+	struct stat st;
+	off_t full;
+	size_t n;
+	uint32_t whole = VI_POST_WHOLE;
+	int fd;
+
+	assert_int_equal(callus_buf_printf(&post, "%s.post", f->path.ptr), 0);
+	clustered(vecs, ids, N);
+	append_clustered(f->path.ptr, vecs, ids, N, 333);
+	full = file_size(post.ptr);
+	assert_int_equal(full, post_block_at(3));
+	assert_same_without(f->path.ptr, ".post", vecs, N);
+	assert_same_as_unsketched(f->path.ptr, vecs, N);
+
+	/* every block's rests and weights zero: its records bound 0, and
+	 * only the records past the blocks are found */
+	for (size_t b = 0; b < 3; b++) {
+		smear(post.ptr, post_block_at(b) + 24 + VI_POST_BLOCK * 4, VI_POST_BLOCK * 4, 0);
+		smear(post.ptr, post_block_at(b + 1) - VI_SKETCH_TOP * VI_POST_BLOCK,
+		      VI_SKETCH_TOP * VI_POST_BLOCK, 0);
+	}
+	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
+	n = callus_vecindex_search(vi, vecs, 0.5f, m, 4);
+	assert_true(n >= 1);
+	for (size_t i = 0; i < n; i++)
+		assert_true(m[i].id > 3 * VI_POST_BLOCK);
+	callus_vecindex_close(vi);
+	/* the first block saying it bounds nothing: its records bounded
+	 * from their sketches, the query's own among them */
+	fd = open(post.ptr, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, &whole, 4, post_block_at(0) + 16), 4);
+	close(fd);
+	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
+	assert_true(callus_vecindex_search(vi, vecs, 0.5f, m, 4) >= 1);
+	assert_true(m[0].id == ids[0]);
+	callus_vecindex_close(vi);
+
+	/* garbage in a block (starts past the postings, records past the
+	 * block, a count past the block): read inside it only */
+	smear(post.ptr, post_block_at(1) + 16, 8, 0x7f);
+	smear(post.ptr, post_block_at(1) + 24 + VI_POST_BLOCK * 8,
+	      (size_t)(post_block_at(2) - post_block_at(1)) - 24 - VI_POST_BLOCK * 8, 0xff);
+	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
+	assert_true(callus_vecindex_search(vi, vecs + 600 * DIM, 0.5f, m, 4) <= 4);
+	callus_vecindex_close(vi);
+
+	/* made again for a copy of the file (another inode): the reader
+	 * makes the sketches, then the postings, for it */
+	copy_in_place(f->path.ptr);
+	assert_int_equal(stat(f->path.ptr, &st), 0);
+	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
+	callus_vecindex_close(vi);
+	fd = open(post.ptr, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &ino, 8, 32), 8);
+	close(fd);
+	assert_true(ino == (int64_t)st.st_ino);
+	assert_int_equal(file_size(post.ptr), full);
+	assert_same_without(f->path.ptr, ".post", vecs, N);
+
+	/* torn inside its second block (a crash): one block used, the
+	 * others made again by the next reader, or left to the writer */
+	assert_int_equal(truncate(post.ptr, post_block_at(1) + 1000), 0);
+	fd = lock_ex(f->path.ptr);
+	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
+	callus_vecindex_close(vi);
+	close(fd);
+	assert_int_equal(file_size(post.ptr), post_block_at(1) + 1000);
+	assert_same_without(f->path.ptr, ".post", vecs, N);
+	assert_int_equal(file_size(post.ptr), full);
+	assert_int_equal(truncate(post.ptr, post_block_at(1) + 1000), 0);
+	assert_int_equal(callus_vecindex_append(f->path.ptr, MODEL, DIM, ids, vecs, 1, NULL), 0);
+	assert_int_equal(file_size(post.ptr), full);
+
+	assert_int_equal(callus_vecindex_remove(f->path.ptr), 0);
+	assert_int_equal(count_entries(f->dir), 0);
+	callus_buf_release(&post);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1532,6 +1784,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(sketch_of_another_file_unused, setup, teardown),
 		cmocka_unit_test_setup_teardown(search_many_is_each_search, setup, teardown),
 		cmocka_unit_test_setup_teardown(reader_makes_missing_sketches, setup, teardown),
+		cmocka_unit_test_setup_teardown(postings_sum_as_sketches, setup, teardown),
+		cmocka_unit_test_setup_teardown(postings_skip_exactly, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
