@@ -955,6 +955,31 @@ static void scan_chunk_group(const callus_vecindex *vi, vi_scan *scans, size_t n
 	}
 }
 
+/* What scan_block reads a block into: its postings, and its sketches
+ * once a search of it has a record to bound tighter (block + 1 in
+ * sketched: 0 for none). */
+typedef struct vi_blockbuf {
+	unsigned char *post;
+	vi_sketch_rec *sk;
+	size_t sketched;
+} vi_blockbuf;
+
+/* The sketches of the block whose first record is r, read whole once (a
+ * search that takes many of its records reads them together): NULL when
+ * they cannot be read. */
+static const vi_sketch_rec *block_sketches(const callus_vecindex *vi, vi_blockbuf *bb, size_t r)
+{
+	size_t b = r / VI_POST_BLOCK + 1;
+
+	if (bb->sketched != b) {
+		bb->sketched = 0;
+		if (vi_sketch_read(&vi->sk, r, bb->sk, VI_POST_BLOCK) != VI_POST_BLOCK)
+			return NULL;
+		bb->sketched = b;
+	}
+	return bb->sk;
+}
+
 /*
  * The searches scans[0..ns) over the records of postings block r /
  * VI_POST_BLOCK (r its first): each search's sums over every record's top
@@ -964,14 +989,14 @@ static void scan_chunk_group(const callus_vecindex *vi, vi_scan *scans, size_t n
  * (VI_POST_WHOLE): its records are then bounded from their sketches.
  */
 static int scan_block(const callus_vecindex *vi, vi_scan *scans, size_t ns, size_t r,
-		      unsigned char *buf)
+		      vi_blockbuf *bb)
 {
 	int32_t part[VI_POST_BLOCK];
 	uint16_t reach[VI_POST_BLOCK];
 	size_t nreach;
 	vi_post_block b;
 
-	if (!buf || vi_postings_read(&vi->po, r / VI_POST_BLOCK, buf, &b) < 0 ||
+	if (!bb->post || vi_postings_read(&vi->po, r / VI_POST_BLOCK, bb->post, &b) < 0 ||
 	    (b.flags & VI_POST_WHOLE))
 		return -1;
 	for (size_t j = 0; j < ns; j++) {
@@ -984,14 +1009,14 @@ static int scan_block(const callus_vecindex *vi, vi_scan *scans, size_t ns, size
 		for (size_t i = 0; i < nreach; i++) {
 			size_t u = reach[i];
 			double bound = vi_bound_of(part[u], b.rest[u], b.scale[u], &sc->vq);
-			vi_sketch_rec s;
+			const vi_sketch_rec *sk;
 
 			/* what it must reach rises as the k best fill */
 			if (bound < sc->lo)
 				continue;
 			/* unread, the record is scored in full */
-			if (vi_sketch_read(&vi->sk, r + u, &s, 1) == 1 &&
-			    vi_sketch_bound_tight(&s, &sc->vq, bound) < sc->lo)
+			sk = block_sketches(vi, bb, r);
+			if (sk && vi_sketch_bound_tight(&sk[u], &sc->vq, bound) < sc->lo)
 				continue;
 			scan_consider(vi, sc, r + u);
 		}
@@ -1013,14 +1038,19 @@ static void scan(const callus_vecindex *vi, vi_scan *scans, size_t ns, size_t fr
 {
 	size_t r = from, table = query_entries(vi->dim);
 	size_t posted = vi->po.blocks * VI_POST_BLOCK, unposted = 0;
-	unsigned char *buf = posted ? malloc(vi_post_block_size(vi->dim)) : NULL;
+	vi_blockbuf bb = { NULL, NULL, 0 };
 
+	if (posted && (!(bb.post = malloc(vi_post_block_size(vi->dim))) ||
+		       !(bb.sk = malloc(VI_POST_BLOCK * sizeof(*bb.sk))))) {
+		free(bb.post);
+		bb.post = NULL; /* bounded from the sketches */
+	}
 	while (r < vi->sk.count) {
 		vi_sketch_rec chunk[VI_SKETCH_READ];
 		size_t want = VI_SKETCH_READ, got;
 
 		if (r < posted && r % VI_POST_BLOCK == 0 && r >= unposted) {
-			if (scan_block(vi, scans, ns, r, buf) == 0) {
+			if (scan_block(vi, scans, ns, r, &bb) == 0) {
 				r += VI_POST_BLOCK;
 				continue;
 			}
@@ -1043,7 +1073,8 @@ static void scan(const callus_vecindex *vi, vi_scan *scans, size_t ns, size_t fr
 		}
 		r += got;
 	}
-	free(buf);
+	free(bb.post);
+	free(bb.sk);
 	for (; r < vi->count; r++)
 		for (size_t j = 0; j < ns; j++)
 			if (scans[j].qscale != 0)

@@ -22,7 +22,9 @@
  *
  * Beside it, path + ".sketch" holds each record's heaviest components, so
  * that a search reads in full only the records that can reach its
- * threshold (an exact bound: the same results as reading them all).
+ * threshold (an exact bound: the same results as reading them all), and
+ * path + ".post" the same by component, a block of records at a time, so
+ * that a search bounds a block's records from the components it weighs.
  */
 #ifndef CALLUS_VECINDEX_H
 #define CALLUS_VECINDEX_H
