@@ -568,10 +568,20 @@ out:
 	return rc;
 }
 
-/* Make the sketches a reader of fd (path, as st says, mapped in vi) found
- * missing, when no writer holds the file's lock (it keeps them itself)
- * and path still names it. */
-static void sketch_repair(callus_vecindex *vi, const char *path, int fd, const struct stat *st)
+/* Whether a reader found enough of vi's derived files missing to make
+ * them: VI_SKETCH_REPAIR records without a sketch, or a whole block of
+ * sketches without its postings (writers keep both; a copied store, a
+ * file removed, has neither). */
+static int derived_missing(const callus_vecindex *vi)
+{
+	return vi->sk.count + VI_SKETCH_REPAIR <= vi->count ||
+	       vi->po.blocks < vi_postings_wanted(vi->sk.count, vi->dim);
+}
+
+/* Make the derived files a reader of fd (path, as st says, mapped in vi)
+ * found missing, when no writer holds the file's lock (it keeps them
+ * itself) and path still names it, and open them again. */
+static void derived_repair(callus_vecindex *vi, const char *path, int fd, const struct stat *st)
 {
 	struct stat pst;
 
@@ -580,24 +590,8 @@ static void sketch_repair(callus_vecindex *vi, const char *path, int fd, const s
 	if (stat(path, &pst) == 0 && pst.st_dev == st->st_dev && pst.st_ino == st->st_ino) {
 		vi_sketch_sync(path, fd, vi->dim);
 		vi_sketch_close(&vi->sk);
-		vi_sketch_open(&vi->sk, path, st, fd, vi->count, vi->dim);
-	}
-	(void)flock(fd, LOCK_UN);
-}
-
-/* The postings of the sketches vi has, when the file has enough of them
- * (vecindex_internal.h); made when a reader found them missing, as the
- * sketches are (sketch_repair). */
-static void postings_open(callus_vecindex *vi, const char *path, int fd, const struct stat *st)
-{
-	struct stat pst;
-
-	vi_postings_open(&vi->po, path, st, fd, vi->sk.count, vi->dim);
-	if (vi->po.blocks >= vi->sk.count / VI_POST_BLOCK || flock(fd, LOCK_EX | LOCK_NB) < 0)
-		return;
-	if (stat(path, &pst) == 0 && pst.st_dev == st->st_dev && pst.st_ino == st->st_ino) {
-		vi_postings_sync(path, fd, vi->dim);
 		vi_postings_close(&vi->po);
+		vi_sketch_open(&vi->sk, path, st, fd, vi->count, vi->dim);
 		vi_postings_open(&vi->po, path, st, fd, vi->sk.count, vi->dim);
 	}
 	(void)flock(fd, LOCK_UN);
@@ -676,9 +670,9 @@ int callus_vecindex_open(callus_vecindex **out, const char *path, const char *mo
 		vi->dev = (uint64_t)st.st_dev;
 		vi->ino = (uint64_t)st.st_ino;
 		vi_sketch_open(&vi->sk, path, &st, fd, count, dim);
-		if (vi->sk.count + VI_SKETCH_REPAIR <= count)
-			sketch_repair(vi, path, fd, &st);
-		postings_open(vi, path, fd, &st);
+		vi_postings_open(&vi->po, path, &st, fd, vi->sk.count, dim);
+		if (derived_missing(vi))
+			derived_repair(vi, path, fd, &st);
 	}
 done:
 	*out = vi;

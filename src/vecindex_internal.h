@@ -59,6 +59,52 @@ static inline size_t vi_record_size(size_t dim)
 	return (8 + 4 + dim + 7) & ~(size_t)7;
 }
 
+/*
+ * A file derived from a vector file (its sketches, its postings): the
+ * vector file's path + suffix, a header of VI_DERIVED_HEADER bytes, then
+ * units of a fixed size.  The header (vi_derived_init):
+ *
+ *   char magic[8]; uint32 version; uint32 dim; uint32 top; uint32 extra;
+ *   uint64 dev; uint64 ino
+ *
+ * dev and ino are the vector file's: a rewrite renames a new vector file
+ * in, whose derived files are renamed in first, so a reader between the
+ * renames finds them naming another file and uses none.  Units are only
+ * appended (a reader counts whole ones), and a file that names another
+ * vector file, or holds more units than it should, is replaced by rename,
+ * never cut below what a reader may be reading.
+ */
+#define VI_DERIVED_HEADER 40u
+
+typedef struct vi_derived {
+	const char *suffix;            /* ".sketch", ".post" */
+	unsigned char header[VI_DERIVED_HEADER];
+	size_t unit;                   /* bytes a unit */
+} vi_derived;
+
+/* Write units [from, to) to fd (at its end); 0 or -1. */
+typedef int (*vi_derived_fill)(int fd, size_t from, size_t to, void *arg);
+
+void vi_derived_init(vi_derived *d, const char *suffix, const char magic[8], uint32_t version,
+		     size_t dim, uint32_t extra, const struct stat *vst, size_t unit);
+
+/* The derived file of path open for reading, its whole units in *units:
+ * -1 when it is missing, not a regular file, or its header is not d's. */
+int vi_derived_open(const vi_derived *d, const char *path, size_t *units);
+
+/*
+ * Make the derived file of path hold `want` units: those it lacks
+ * appended by fill, or a new file (the header, then all of them) when it
+ * is missing, names another file or holds more.  Takes the file's own
+ * lock; the caller holds the vector file's.  Best effort: the file open
+ * (readable) on what it holds, *units of them, or -1.
+ */
+int vi_derived_sync(const vi_derived *d, const char *path, size_t want, vi_derived_fill fill,
+		    void *arg, size_t *units);
+
+/* Remove path + suffix: 0, or -1 with errno set (ENOENT is 0). */
+int vi_derived_remove(const char *path, const char *suffix);
+
 /* One record's sketch, as the sketch file holds it (40 bytes, 8-aligned). */
 typedef struct vi_sketch_rec {
 	int64_t id;
@@ -100,8 +146,9 @@ size_t vi_sketch_read(const vi_sketch *sk, size_t from, vi_sketch_rec *out, size
 /*
  * Make the sketch file of path describe every record of vfd, the vector
  * file open (and locked, or not yet renamed in) at path: the records it
- * lacks appended, or a new file when it describes another file.  Best
- * effort: a failure leaves searches scoring the records it lacks in full.
+ * lacks appended, or a new file when it describes another file; then the
+ * postings file its whole blocks (vi_postings_sync).  Best effort: a
+ * failure leaves searches scoring the records it lacks in full.
  */
 void vi_sketch_sync(const char *path, int vfd, size_t dim);
 
@@ -156,6 +203,12 @@ typedef struct vi_post_block {
 
 size_t vi_post_block_size(size_t dim);
 
+/* The whole blocks the postings of `sketched` sketches of dim should hold. */
+static inline size_t vi_postings_wanted(size_t sketched, size_t dim)
+{
+	return dim <= VI_POST_DIM_MAX ? sketched / VI_POST_BLOCK : 0;
+}
+
 /*
  * Open the postings of the vector file at path (vst its stat, vfd open on
  * it), for its first `sketched` records (those the sketch file describes):
@@ -175,10 +228,11 @@ int vi_postings_read(const vi_postings *po, size_t b, unsigned char *buf, vi_pos
 
 /*
  * Make the postings file of path describe every whole block of the
- * sketches of vfd (the vector file, locked by the caller, of dim): the
- * blocks it lacks appended, or a new file.  Best effort, as the sketch's.
+ * sketches sk (those of the vector file, vst its stat, locked by the
+ * caller, of dim): the blocks it lacks appended, or a new file.  Best
+ * effort, as the sketch's.
  */
-void vi_postings_sync(const char *path, int vfd, size_t dim);
+void vi_postings_sync(const char *path, const struct stat *vst, const vi_sketch *sk, size_t dim);
 
 /* Remove path's postings file: 0, or -1 with errno set (ENOENT is 0). */
 int vi_postings_remove(const char *path);

@@ -3,15 +3,9 @@
  * heaviest components, which bound its score with a query
  * (vecindex_internal.h).
  *
- * Layout, native byte order like the vector file:
- *
- *   header  char magic[8] "CALLUSSK"; uint32 version; uint32 dim;
- *           uint32 top; uint32 zero; uint64 dev; uint64 ino  (40 bytes)
- *   record  vi_sketch_rec                                  (40 bytes)
- *
- * dev and ino are the vector file's: a rewrite renames a new vector file
- * in, whose sketch file is renamed in first, so a reader between the two
- * renames sees a sketch of another file and uses none.
+ * Layout, native byte order like the vector file: the header of a derived
+ * file (vecindex_internal.h: magic "CALLUSSK", version 2, extra 0), then a
+ * vi_sketch_rec (40 bytes) a record.
  */
 #include "callus/buf.h"
 #include "callus/fsutil.h"
@@ -30,29 +24,15 @@
 
 #define SK_MAGIC "CALLUSSK"   /* 8 bytes, no NUL */
 #define SK_VERSION 2u
-#define SK_HEADER_SIZE 40u
 /* Records read from the vector file per pread when sketching it. */
 #define SK_CHUNK 256u
 
 _Static_assert(sizeof(vi_sketch_rec) == 40, "a sketch record is 40 bytes");
 
-static void header_make(unsigned char h[SK_HEADER_SIZE], size_t dim, const struct stat *vst)
+/* The sketch file's header and unit, for vectors of dim of the file vst. */
+static void sketch_derived(vi_derived *d, size_t dim, const struct stat *vst)
 {
-	uint32_t version = SK_VERSION, d = (uint32_t)dim, top = VI_SKETCH_TOP, zero = 0;
-	uint64_t dev = (uint64_t)vst->st_dev, ino = (uint64_t)vst->st_ino;
-
-	memcpy(h, SK_MAGIC, 8);
-	memcpy(h + 8, &version, 4);
-	memcpy(h + 12, &d, 4);
-	memcpy(h + 16, &top, 4);
-	memcpy(h + 20, &zero, 4);
-	memcpy(h + 24, &dev, 8);
-	memcpy(h + 32, &ino, 8);
-}
-
-static int sketch_path(callus_buf *out, const char *path)
-{
-	return callus_buf_printf(out, "%s.sketch", path);
+	vi_derived_init(d, ".sketch", SK_MAGIC, SK_VERSION, dim, 0, vst, sizeof(vi_sketch_rec));
 }
 
 /*
@@ -132,24 +112,17 @@ static void sketch_of(vi_sketch_rec *s, const unsigned char *rec, size_t dim)
 void vi_sketch_open(vi_sketch *sk, const char *path, const struct stat *vst, int vfd,
 		    size_t vcount, size_t dim)
 {
-	unsigned char want[SK_HEADER_SIZE], hdr[SK_HEADER_SIZE];
-	callus_buf p = CALLUS_BUF_INIT;
-	struct stat st;
 	size_t count, recsize = vi_record_size(dim);
+	vi_derived d;
 	int fd = -1;
 
 	sk->fd = -1;
 	sk->count = 0;
-	if (!vcount || sketch_path(&p, path) < 0)
+	if (!vcount)
 		goto out;
-	if ((fd = open(p.ptr, O_RDONLY | O_CLOEXEC)) < 0 || fstat(fd, &st) < 0 ||
-	    !S_ISREG(st.st_mode) || st.st_size < (off_t)SK_HEADER_SIZE ||
-	    pread(fd, hdr, SK_HEADER_SIZE, 0) != (ssize_t)SK_HEADER_SIZE)
+	sketch_derived(&d, dim, vst);
+	if ((fd = vi_derived_open(&d, path, &count)) < 0)
 		goto out;
-	header_make(want, dim, vst);
-	if (memcmp(hdr, want, SK_HEADER_SIZE) != 0)
-		goto out;
-	count = ((size_t)st.st_size - SK_HEADER_SIZE) / sizeof(vi_sketch_rec);
 	/* appended to since the vector file was mapped: what the mapping has */
 	if (count > vcount)
 		count = vcount;
@@ -179,7 +152,6 @@ void vi_sketch_open(vi_sketch *sk, const char *path, const struct stat *vst, int
 out:
 	if (fd >= 0)
 		close(fd);
-	callus_buf_release(&p);
 }
 
 size_t vi_sketch_read(const vi_sketch *sk, size_t from, vi_sketch_rec *out, size_t n)
@@ -192,7 +164,7 @@ size_t vi_sketch_read(const vi_sketch *sk, size_t from, vi_sketch_rec *out, size
 		n = sk->count - from;
 	do
 		got = pread(sk->fd, out, n * sizeof(*out),
-			    (off_t)SK_HEADER_SIZE + (off_t)(from * sizeof(*out)));
+			    (off_t)VI_DERIVED_HEADER + (off_t)(from * sizeof(*out)));
 	while (got < 0 && errno == EINTR);
 	/* the records below count are never rewritten (a crash's partial
 	 * last one is cut only past them): short is a failure */
@@ -207,10 +179,17 @@ void vi_sketch_close(vi_sketch *sk)
 	sk->count = 0;
 }
 
-/* Append to fd the sketches of vfd's records [from, to). */
-static int append_sketches(int fd, int vfd, size_t dim, size_t from, size_t to)
+/* What append_sketches reads: the vector file. */
+typedef struct sketch_src {
+	int vfd;
+	size_t dim;
+} sketch_src;
+
+/* Append to fd the sketches of the vector file's records [from, to). */
+static int append_sketches(int fd, size_t from, size_t to, void *arg)
 {
-	size_t recsize = vi_record_size(dim);
+	const sketch_src *src = arg;
+	size_t recsize = vi_record_size(src->dim);
 	unsigned char *chunk = malloc(SK_CHUNK * recsize);
 	vi_sketch_rec out[SK_CHUNK];
 	int rc = 0;
@@ -221,12 +200,12 @@ static int append_sketches(int fd, int vfd, size_t dim, size_t from, size_t to)
 		size_t m = to - from < SK_CHUNK ? to - from : SK_CHUNK;
 		off_t at = (off_t)VI_HEADER_SIZE + (off_t)from * (off_t)recsize;
 
-		if (pread(vfd, chunk, m * recsize, at) != (ssize_t)(m * recsize)) {
+		if (pread(src->vfd, chunk, m * recsize, at) != (ssize_t)(m * recsize)) {
 			rc = -1;
 			break;
 		}
 		for (size_t i = 0; i < m; i++)
-			sketch_of(&out[i], chunk + i * recsize, dim);
+			sketch_of(&out[i], chunk + i * recsize, src->dim);
 		if ((rc = callus_fs_write_all(fd, out, m * sizeof(*out))) < 0)
 			break;
 		from += m;
@@ -235,91 +214,26 @@ static int append_sketches(int fd, int vfd, size_t dim, size_t from, size_t to)
 	return rc;
 }
 
-typedef struct fresh {
-	int vfd;
-	const struct stat *vst;
-	size_t dim, n;
-} fresh;
-
-static int fill_fresh(int fd, void *arg)
-{
-	const fresh *f = arg;
-	unsigned char hdr[SK_HEADER_SIZE];
-
-	header_make(hdr, f->dim, f->vst);
-	if (callus_fs_write_all(fd, hdr, sizeof(hdr)) < 0)
-		return -1;
-	return append_sketches(fd, f->vfd, f->dim, 0, f->n);
-}
-
-/* A new sketch file of vfd's first n records, renamed over p. */
-static void sketch_new(const char *p, int vfd, const struct stat *vst, size_t dim, size_t n)
-{
-	fresh f = { vfd, vst, dim, n };
-
-	(void)vi_replace(p, fill_fresh, &f);
-}
-
 void vi_sketch_sync(const char *path, int vfd, size_t dim)
 {
-	unsigned char want[SK_HEADER_SIZE], hdr[SK_HEADER_SIZE];
-	callus_buf p = CALLUS_BUF_INIT;
-	struct stat vst, st;
-	size_t n, have, recsize = vi_record_size(dim);
-	off_t whole;
-	int fd = -1;
+	sketch_src src = { vfd, dim };
+	vi_sketch sk = { -1, 0 };
+	struct stat vst;
+	vi_derived d;
 
-	if (fstat(vfd, &vst) < 0 || vst.st_size < (off_t)VI_HEADER_SIZE ||
-	    sketch_path(&p, path) < 0)
-		goto out;
-	n = ((size_t)vst.st_size - VI_HEADER_SIZE) / recsize;
-	header_make(want, dim, &vst);
-	fd = open(p.ptr, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
-	/* its own lock too: a rewrite of a vector file that did not exist
-	 * takes none of the vector file's */
-	if (fd >= 0 && flock(fd, LOCK_EX) < 0) {
-		close(fd);
-		fd = -1;
-	}
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    st.st_size < (off_t)SK_HEADER_SIZE ||
-	    pread(fd, hdr, SK_HEADER_SIZE, 0) != (ssize_t)SK_HEADER_SIZE ||
-	    memcmp(hdr, want, SK_HEADER_SIZE) != 0) {
-		sketch_new(p.ptr, vfd, &vst, dim, n);
-		goto out;
-	}
-	have = ((size_t)st.st_size - SK_HEADER_SIZE) / sizeof(vi_sketch_rec);
-	if (have > n) {
-		sketch_new(p.ptr, vfd, &vst, dim, n);
-		goto out;
-	}
-	/* a partial last sketch (a crash) is cut, as the vector file's are */
-	whole = (off_t)SK_HEADER_SIZE + (off_t)(have * sizeof(vi_sketch_rec));
-	if (whole != st.st_size && ftruncate(fd, whole) < 0)
-		goto out;
-	if ((lseek(fd, 0, SEEK_END) < 0 || append_sketches(fd, vfd, dim, have, n) < 0) &&
-	    ftruncate(fd, whole) < 0) {
-		/* the next sync cuts it */
-	}
-out:
-	if (fd >= 0)
-		close(fd);
-	callus_buf_release(&p);
-	/* and the blocks of them the postings lack */
-	vi_postings_sync(path, vfd, dim);
+	if (fstat(vfd, &vst) < 0 || vst.st_size < (off_t)VI_HEADER_SIZE)
+		return;
+	sketch_derived(&d, dim, &vst);
+	sk.fd = vi_derived_sync(&d, path,
+				((size_t)vst.st_size - VI_HEADER_SIZE) / vi_record_size(dim),
+				append_sketches, &src, &sk.count);
+	/* and the blocks of them the postings lack, read from the file just
+	 * written */
+	vi_postings_sync(path, &vst, &sk, dim);
+	vi_sketch_close(&sk);
 }
 
 int vi_sketch_remove(const char *path)
 {
-	callus_buf p = CALLUS_BUF_INIT;
-	int rc = -1;
-
-	if (sketch_path(&p, path) < 0) {
-		errno = ENOMEM;
-		goto out;
-	}
-	rc = unlink(p.ptr) < 0 && errno != ENOENT ? -1 : 0;
-out:
-	callus_buf_release(&p);
-	return rc;
+	return vi_derived_remove(path, ".sketch");
 }

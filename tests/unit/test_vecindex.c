@@ -1529,7 +1529,7 @@ static void reader_makes_missing_sketches(void **state)
 }
 
 /* The postings file: its header, and block b's offset in it. */
-#define POST_HEADER 48
+#define POST_HEADER VI_DERIVED_HEADER
 
 static off_t post_block_at(size_t b)
 {
