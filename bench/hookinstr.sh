@@ -1,0 +1,67 @@
+#!/bin/sh
+# bench/hookinstr.sh - the instructions of one failing hook as the store
+# grows (issue 14), counted by callgrind: on a machine whose time moves by
+# a tenth from one minute to the next, the count does not.  The hook
+# records a gcc error never seen (a new lesson, signature, vector), without
+# its snapshot ([learn] snapshots = false: callus's own work), on a fresh
+# copy of a store bench/scale.sh kept (CALLUS_SCALE_KEEP=DIR, ws-SIZE),
+# after the binary's own migration and gc and two such hooks (the first
+# makes what a copied store lacks: its vector files' sketches and
+# postings); the third is counted.  With TEN=1, a failure of ten new errors
+# at once.  Each binary given is counted on its own copy: prints the
+# millions of instructions, a row a size, a column a binary.
+# Usage: bench/hookinstr.sh DIR SIZES path/to/callus [path/to/other/callus ...]
+#   e.g. bench/hookinstr.sh /tmp/keepD "1000 100000" /tmp/old/build/callus build/callus
+set -eu
+repo=$(cd "$(dirname "$0")/.." && pwd)
+[ $# -ge 3 ] || { echo "usage: bench/hookinstr.sh DIR SIZES callus [callus ...]" >&2; exit 2; }
+from=$1 sizes=$2
+shift 2
+for tool in valgrind jq; do
+	command -v "$tool" >/dev/null || { echo "hookinstr: $tool is needed" >&2; exit 2; }
+done
+work=$(mktemp -d "${TMPDIR:-/tmp}/callus-hookinstr.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+# shellcheck source=bench/tools.sh
+. "$repo/bench/tools.sh"
+bench_tools "$repo" "$work" "$repo/build"
+
+# payload FILE K WS: gcc error K (ten of them from K with TEN=1) failing in WS
+payload() {
+	: >"$work/out.txt"
+	j=0
+	while [ "$j" -lt "$([ "${TEN:-0}" = 1 ] && echo 10 || echo 1)" ]; do
+		"$work/scale_gen" -p $(($2 + j)) >>"$work/out.txt"
+		j=$((j + 1))
+	done
+	jq -n --rawfile o "$work/out.txt" --arg cwd "$3" \
+		'{command: "gcc -c src/x.c", exit_code: 1, output: $o, cwd: $cwd}' >"$1"
+}
+
+printf '| recordings |'
+for bin in "$@"; do printf ' %s |' "$bin"; done
+printf '\n|---:|'
+for bin in "$@"; do printf -- '---:|'; done
+printf '\n'
+for size in $sizes; do
+	[ -d "$from/ws-$size/.callus" ] || { echo "hookinstr: no store at $from/ws-$size" >&2; exit 2; }
+	printf '| %s |' "$size"
+	for bin in "$@"; do
+		ws=$work/ws
+		rm -rf "$ws" && cp -a "$from/ws-$size" "$ws"
+		printf '[retention]\ngc_hours = 0\n[learn]\nsnapshots = false\n' >"$ws/.callus/config"
+		(cd "$ws" && "$bin" status >/dev/null && "$bin" gc >/dev/null)
+		for i in 0 1 2; do
+			payload "$work/p.json" $((7000000 + i * 10)) "$ws"
+			if [ "$i" -lt 2 ]; then
+				(cd "$ws" && "$bin" hook generic <"$work/p.json" >/dev/null)
+			else
+				(cd "$ws" && valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" \
+					"$bin" hook generic <"$work/p.json" >/dev/null 2>"$work/vg.err")
+			fi
+		done
+		ir=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$work/vg.err")
+		awk -v ir="$ir" 'BEGIN { printf " %.2f |", ir / 1e6 }'
+	done
+	printf '\n'
+done
