@@ -1739,6 +1739,24 @@ static void postings_skip_exactly(void **state)
 	assert_true(ino == (int64_t)st.st_ino);
 	assert_int_equal(file_size(post.ptr), full);
 	assert_same_without(f->path.ptr, ".post", vecs, N);
+	/* of another block size (its header's spare field): not used, and
+	 * made again */
+	{
+		uint32_t block = 2 * VI_POST_BLOCK;
+
+		fd = open(post.ptr, O_WRONLY);
+		assert_true(fd >= 0);
+		assert_int_equal(pwrite(fd, &block, 4, 20), 4);
+		close(fd);
+		vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
+		callus_vecindex_close(vi);
+		fd = open(post.ptr, O_RDONLY);
+		assert_true(fd >= 0);
+		assert_int_equal(pread(fd, &block, 4, 20), 4);
+		close(fd);
+		assert_int_equal(block, VI_POST_BLOCK);
+		assert_int_equal(file_size(post.ptr), full);
+	}
 
 	/* torn inside its second block (a crash): one block used, the
 	 * others made again by the next reader, or left to the writer */
