@@ -203,27 +203,9 @@ static int gc_lessons(callus_store *s, const char *workspace, const callus_gc_po
 	" AND NOT EXISTS (SELECT 1 FROM signature_links l WHERE l.alias_id = g.id)"           \
 	" AND NOT EXISTS (SELECT 1 FROM signature_links l WHERE l.canonical_id = g.id)"
 
-/* The document frequencies of a removed signature's features go down with
- * it, so that the IDF weighs what the store holds. */
-static int uncount_features(callus_store *s, sqlite3_stmt *dec, const callus_signature *g)
-{
-	callus_features f = CALLUS_FEATURES_INIT;
-	int sq = SQLITE_OK;
-
-	if (callus_embed_features(&f, g) < 0)
-		return SQLITE_NOMEM;
-	for (size_t i = 0; sq == SQLITE_OK && i < f.count; i++) {
-		sqlite3_reset(dec);
-		sqlite3_bind_int64(dec, 1, callus_match_feature_key(f.items[i].id));
-		sq = sqlite3_step(dec) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
-	}
-	callus_features_release(&f);
-	return sq;
-}
-
 static int gc_signatures(callus_store *s, const callus_gc_policy *p, callus_gc_result *res)
 {
-	sqlite3_stmt *st = NULL, *del = NULL, *dec = NULL, *gone = NULL;
+	sqlite3_stmt *st = NULL, *del = NULL;
 	char *before;
 	int sq;
 
@@ -235,21 +217,14 @@ static int gc_signatures(callus_store *s, const callus_gc_policy *p, callus_gc_r
 		free(before);
 		return sq;
 	}
-	/* every frequency in embed_df, where the removed ones are taken off */
-	if ((sq = callus_match_fold_df(s)) != SQLITE_OK ||
-	    (sq = sqlite3_prepare_v2(callus_store_db(s),
+	if ((sq = sqlite3_prepare_v2(callus_store_db(s),
 				     "SELECT " CALLUS_MATCH_SIGNATURE_COLUMNS_G ", EXISTS (SELECT 1"
 				     " FROM signature_vectors v WHERE v.sig = g.rowid AND"
 				     " v.model = '" CALLUS_EMBED_BUILTIN_MODEL "')" SIGNATURE_UNNEEDED
 				     " LIMIT ?2",
 				     -1, &st, NULL)) != SQLITE_OK ||
 	    (sq = sqlite3_prepare_v2(callus_store_db(s), "DELETE FROM signatures WHERE id = ?1", -1,
-				     &del, NULL)) != SQLITE_OK ||
-	    (sq = sqlite3_prepare_v2(callus_store_db(s),
-				     "UPDATE embed_df SET df = df - 1 WHERE feature = ?1", -1, &dec,
-				     NULL)) != SQLITE_OK ||
-	    (sq = sqlite3_prepare_v2(callus_store_db(s), "DELETE FROM embed_df WHERE df <= 0", -1,
-				     &gone, NULL)) != SQLITE_OK)
+				     &del, NULL)) != SQLITE_OK)
 		goto out;
 	callus_sql_bind_text(st, 1, before);
 	sqlite3_bind_int(st, 2, limit_of(p));
@@ -258,8 +233,10 @@ static int gc_signatures(callus_store *s, const callus_gc_policy *p, callus_gc_r
 
 		if ((sq = callus_match_read_signature(st, 0, &g)) != SQLITE_OK)
 			goto out;
+		/* its features' document frequencies go down with it, so
+		 * that the IDF weighs what the store holds */
 		if (sqlite3_column_int(st, 7))
-			sq = uncount_features(s, dec, &g);
+			sq = callus_match_df_count(s, &g, -1);
 		if (sq == SQLITE_OK) {
 			sqlite3_reset(del);
 			callus_sql_bind_text(del, 1, g.id);
@@ -271,13 +248,13 @@ static int gc_signatures(callus_store *s, const callus_gc_policy *p, callus_gc_r
 			goto out;
 		res->signatures++;
 	}
-	if (sq == SQLITE_DONE && (sq = sqlite3_step(gone)) == SQLITE_DONE)
-		sq = SQLITE_OK;
+	/* the counts taken off, with what recordings added, into the
+	 * buckets */
+	if (sq == SQLITE_DONE)
+		sq = callus_match_fold_df(s);
 out:
 	sqlite3_finalize(st);
 	sqlite3_finalize(del);
-	sqlite3_finalize(dec);
-	sqlite3_finalize(gone);
 	free(before);
 	if (sq == SQLITE_OK)
 		sq = sqlite3_exec(callus_store_db(s), "COMMIT", NULL, NULL, NULL);

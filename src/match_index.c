@@ -58,66 +58,6 @@ int callus_match_noted_vector_path(callus_buf *out, callus_store *s)
 	return callus_store_sibling_path(out, s, "vectors-" CALLUS_EMBED_BUILTIN_MODEL ".noted.bin");
 }
 
-int64_t callus_match_feature_key(uint64_t id)
-{
-	/* 5 bytes a key in the b-tree where the whole id took 9 */
-	return (int64_t)(id & 0xffffffffu);
-}
-
-/* The document frequencies of f's features, and the number of documents:
- * the part of the store's table a vector needs. */
-static int load_idf(callus_store *s, const callus_features *f, callus_idf **out)
-{
-	sqlite3_stmt *st = NULL;
-	callus_idf *idf = NULL;
-	int sq;
-
-	*out = NULL;
-	if (callus_idf_new(&idf) < 0)
-		return SQLITE_NOMEM;
-	/* the count kept by the store's triggers: counting the vectors
-	 * read them all at each embedding */
-	sq = sqlite3_prepare_v2(callus_store_db(s),
-				"SELECT coalesce((SELECT n FROM vector_counts WHERE model = ?1), 0)",
-				-1, &st, NULL);
-	if (sq != SQLITE_OK)
-		goto out;
-	callus_sql_bind_text(st, 1, CALLUS_EMBED_BUILTIN_MODEL);
-	if ((sq = sqlite3_step(st)) != SQLITE_ROW)
-		goto out;
-	callus_idf_set_docs(idf, (uint32_t)sqlite3_column_int64(st, 0));
-	sqlite3_finalize(st);
-	st = NULL;
-	/* the folded count and the recent one (CALLUS_MATCH_DF_FOLD_ROWS) */
-	if ((sq = sqlite3_prepare_v2(callus_store_db(s),
-				     "SELECT coalesce((SELECT df FROM embed_df WHERE feature = ?1), 0)"
-				     " + coalesce((SELECT df FROM embed_df_recent WHERE feature = ?1), 0)",
-				     -1, &st, NULL)) != SQLITE_OK)
-		goto out;
-	for (size_t i = 0; i < f->count; i++) {
-		int64_t df;
-
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, callus_match_feature_key(f->items[i].id));
-		if ((sq = sqlite3_step(st)) != SQLITE_ROW)
-			goto out;
-		/* a feature no document has is left out, as before either
-		 * table held it */
-		df = sqlite3_column_int64(st, 0);
-		if (df > 0 && callus_idf_set(idf, f->items[i].id, (uint32_t)df) < 0) {
-			sq = SQLITE_NOMEM;
-			goto out;
-		}
-	}
-	sq = SQLITE_OK;
-	*out = idf;
-	idf = NULL;
-out:
-	sqlite3_finalize(st);
-	callus_idf_free(idf);
-	return sq;
-}
-
 /* A signature as stored, from columns id, error_type, message_pattern,
  * stack_patterns, context_patterns, original, tool starting at col; its
  * pattern made again when the row keeps none (signature.h). */
@@ -154,67 +94,10 @@ int callus_match_embed(callus_store *s, const callus_signature *sig, float vec[C
 
 	if (callus_embed_features(&f, sig) < 0)
 		return SQLITE_NOMEM;
-	if ((sq = load_idf(s, &f, &idf)) == SQLITE_OK)
+	if ((sq = callus_match_df_load(s, &f, &idf)) == SQLITE_OK)
 		callus_embed_vector(vec, &f, idf);
 	callus_idf_free(idf);
 	callus_features_release(&f);
-	return sq;
-}
-
-static int count_features(callus_store *s, const callus_signature *sig)
-{
-	callus_features f = CALLUS_FEATURES_INIT;
-	sqlite3_stmt *st = NULL;
-	int sq;
-
-	if (callus_embed_features(&f, sig) < 0)
-		return SQLITE_NOMEM;
-	sq = sqlite3_prepare_v2(callus_store_db(s),
-				"INSERT INTO embed_df_recent (feature, df) VALUES (?1, 1)"
-				" ON CONFLICT (feature) DO UPDATE SET df = df + 1",
-				-1, &st, NULL);
-	for (size_t i = 0; sq == SQLITE_OK && i < f.count; i++) {
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, callus_match_feature_key(f.items[i].id));
-		sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK
-						      : sqlite3_errcode(callus_store_db(s));
-	}
-	sqlite3_finalize(st);
-	callus_features_release(&f);
-	return sq;
-}
-
-int callus_match_fold_df(callus_store *s)
-{
-	/* in key order: embed_df's pages met once each, left to right; the
-	 * WHERE tells SQLite's parser the upsert from a join's ON */
-	return sqlite3_exec(callus_store_db(s),
-			    "INSERT INTO embed_df (feature, df)"
-			    " SELECT feature, df FROM embed_df_recent WHERE true ORDER BY feature"
-			    " ON CONFLICT (feature) DO UPDATE SET df = df + excluded.df;"
-			    "DELETE FROM embed_df_recent",
-			    NULL, NULL, NULL);
-}
-
-/* Fold the recent frequencies once there are CALLUS_MATCH_DF_FOLD_ROWS:
- * count(*) of a rowid table reads its leaf pages' cell counts, a few
- * pages here. */
-static int fold_df_when_full(callus_store *s)
-{
-	sqlite3_stmt *st = NULL;
-	int sq = sqlite3_prepare_v2(callus_store_db(s), "SELECT count(*) FROM embed_df_recent", -1,
-				    &st, NULL);
-
-	if (sq == SQLITE_OK && (sq = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t n = sqlite3_column_int64(st, 0);
-
-		sq = SQLITE_OK;
-		sqlite3_finalize(st);
-		st = NULL;
-		if (n >= CALLUS_MATCH_DF_FOLD_ROWS)
-			sq = callus_match_fold_df(s);
-	}
-	sqlite3_finalize(st);
 	return sq;
 }
 
@@ -504,7 +387,7 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 		/* every count first, so that the vectors of a batch (a
 		 * reindex) are weighed alike */
 		for (size_t i = 0; sq == SQLITE_OK && i < n; i++)
-			sq = count_features(s, &sigs[i]);
+			sq = callus_match_df_count(s, &sigs[i], 1);
 		/* a recording's new signatures: every vector, then one
 		 * search of the file for the near duplicates of all (each
 		 * search read every sketch of it) */
@@ -542,7 +425,7 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 		free(rowids);
 	}
 	if (sq == SQLITE_OK)
-		sq = fold_df_when_full(s);
+		sq = callus_match_df_fold_when_full(s);
 	/* every queued signature was read in this transaction: indexed,
 	 * linked, or indexed before */
 	if (sq == SQLITE_OK)

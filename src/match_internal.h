@@ -29,11 +29,7 @@
  * col.  An SQLite result code; *g is released on failure. */
 int callus_match_read_signature(sqlite3_stmt *st, int col, callus_signature *g);
 
-/* The key of a feature's row in embed_df: the low 32 bits of its id
- * (schema 22).  The ids are mixed hashes: 16 pairs of the 433,748
- * features of docs/scale.md's 100,000-recording store share a row, and a
- * shared row only counts both. */
-int64_t callus_match_feature_key(uint64_t id);
+
 
 /* A model's vector file is named by the built-in model's name, or for
  * another model "ext-" and the first 16 hex digits of its id's SHA-256
@@ -82,6 +78,10 @@ int callus_match_noted_vector_path(callus_buf *out, callus_store *s);
 int callus_match_embed(callus_store *s, const callus_signature *sig, float vec[CALLUS_EMBED_DIM]);
 
 /*
+ * The document frequencies (match_df.c): embed_df a row a bucket of
+ * features, their counts packed; embed_df_recent a row a feature, what
+ * recordings added since the last fold.
+ *
  * The document frequencies a recording adds go to embed_df_recent, a small
  * table, and are folded into embed_df once it holds this many features: a
  * new signature's ~70 features fell on as many pages of embed_df, most of
@@ -93,10 +93,50 @@ int callus_match_embed(callus_store *s, const callus_signature *sig, float vec[C
  */
 #define CALLUS_MATCH_DF_FOLD_ROWS 4096
 
+/* The key of a feature in the store: the low 32 bits of its id (schema
+ * 22; its bucket the key's high 16 bits, schema 27).  The ids are mixed
+ * hashes: 16 pairs of the 433,748 features of docs/scale.md's
+ * 100,000-recording store share a key, and a shared key only counts both. */
+int64_t callus_match_feature_key(uint64_t id);
+
+/* A change to the count of a bucket's feature, by its key's low bits. */
+typedef struct callus_df_delta {
+	uint16_t low;
+	int64_t delta;
+} callus_df_delta;
+
+/* The count of the feature of low bits low in a bucket's blob b[0..n);
+ * 0 if it has none.  A damaged blob is read up to the damage. */
+int64_t callus_match_df_find(const uint8_t *b, size_t n, uint16_t low);
+
+/* *out (cleared first) := the blob b[0..n) (NULL when 0) with the changes
+ * d[0..nd) (sorted by low; a key may repeat) added; a count that comes to
+ * 0 or less is left out.  0 or CALLUS_ENOMEM. */
+int callus_match_df_merge(callus_buf *out, const uint8_t *b, size_t n, const callus_df_delta *d,
+			  size_t nd);
+
+/* The frequencies of f's features and the number of documents, as the
+ * store holds them now: *out the caller's.  An SQLite result code. */
+int callus_match_df_load(callus_store *s, const callus_features *f, callus_idf **out);
+
+/* Add delta (1 for a signature indexed, -1 for one removed) to the count
+ * of each of sig's features, in embed_df_recent.  An SQLite result code. */
+int callus_match_df_count(callus_store *s, const callus_signature *sig, int delta);
+
 /* Fold embed_df_recent into embed_df and empty it, in the caller's
- * transaction (gc folds before it takes frequencies off).  SQLITE_OK or
- * SQLite's error. */
+ * transaction.  SQLITE_OK or SQLite's error. */
 int callus_match_fold_df(callus_store *s);
+
+/* callus_match_fold_df once embed_df_recent holds
+ * CALLUS_MATCH_DF_FOLD_ROWS features. */
+int callus_match_df_fold_when_full(callus_store *s);
+
+/* On db: callus_df_pack(KEY, DF), the aggregate that makes a bucket's
+ * blob (the migration to schema 27), and to read the blobs
+ * callus_df_features(COUNTS [, MIN]) (how many features, or how many
+ * counted at least MIN times), callus_df_sum(COUNTS) and callus_df_of(COUNTS, KEY).
+ * An SQLite result code. */
+int callus_match_df_sql_register(sqlite3 *db);
 
 /* 0.5 + 0.5 x |a & b| / |a | b|: shared context raises a match, none
  * halves it. */

@@ -12,6 +12,7 @@
 #include "callus/notes.h"
 #include "callus/signature.h"
 #include "callus/vecindex.h"
+#include "match_internal.h"
 #include "store_internal.h"
 
 #include <sqlite3.h>
@@ -694,6 +695,15 @@ static const char *const migrations[] = {
 	 * every past fix of the error, at each recording. */
 	("DROP INDEX IF EXISTS pending_check;"
 	 "CREATE INDEX pending_check ON pending_errors(check_id, state, closed_run, sig);"),
+	/* 26 -> 27: the document frequencies a row a bucket of 65,536
+	 * feature keys, the counts packed (match_df.c): a row a feature
+	 * took 12 bytes of pages, 77 bytes a signature at 100,000
+	 * recordings, where most features are counted once */
+	("CREATE TABLE embed_df_b (bucket INTEGER PRIMARY KEY, counts BLOB NOT NULL);"
+	 "INSERT INTO embed_df_b SELECT feature >> 16, callus_df_pack(feature, df)"
+	 "  FROM embed_df WHERE df > 0 GROUP BY feature >> 16 ORDER BY 1;"
+	 "DROP TABLE embed_df;"
+	 "ALTER TABLE embed_df_b RENAME TO embed_df;"),
 };
 _Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,
@@ -801,7 +811,8 @@ int callus_store_migrate(callus_store *s, callus_error *err)
 				    NULL) != SQLITE_OK ||
 	    sqlite3_create_function(callus_store_db(s), "callus_note_default_title", 2,
 				    SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, note_default_title,
-				    NULL, NULL) != SQLITE_OK)
+				    NULL, NULL) != SQLITE_OK ||
+	    callus_match_df_sql_register(callus_store_db(s)) != SQLITE_OK)
 		return callus_store_db_error(s, err, sqlite3_errcode(callus_store_db(s)),
 					     "cannot migrate");
 	/* a table rebuilt is dropped: no cascade to the rows naming it (a

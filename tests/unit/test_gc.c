@@ -32,6 +32,7 @@
 #include "callus/vecindex.h"
 
 #include "match_internal.h"
+#include "schema_helpers.h"
 #include "store_internal.h"
 
 typedef struct fixture {
@@ -167,7 +168,7 @@ static void resolve(fixture *f, const callus_signature *g, const char *args)
 /* Every document frequency the store holds: folded and recent
  * (CALLUS_MATCH_DF_FOLD_ROWS). */
 #define DF_TOTAL                                                                    \
-	"SELECT coalesce((SELECT sum(df) FROM embed_df), 0)"                           \
+	"SELECT coalesce((SELECT sum(callus_df_sum(counts)) FROM embed_df), 0)"         \
 	" + coalesce((SELECT sum(df) FROM embed_df_recent), 0)"
 
 static void sql(fixture *f, const char *q)
@@ -187,6 +188,8 @@ static long long count(fixture *f, const char *q)
 	long long n = -1;
 
 	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	/* the document frequencies' blobs read in SQL (match_df.c) */
+	assert_int_equal(callus_match_df_sql_register(db), SQLITE_OK);
 	assert_int_equal(sqlite3_prepare_v2(db, q, -1, &st, NULL), SQLITE_OK);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		n = sqlite3_column_int64(st, 0);
@@ -616,7 +619,8 @@ static void old_vector_forms_migrate_to_the_smallest(void **state)
 	sqlite3_bind_blob(st, 1, pairs, (int)np, SQLITE_STATIC);
 	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
 	sqlite3_finalize(st);
-	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 17", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, TEST_DF_AS_BEFORE_27 "PRAGMA user_version = 17", NULL, NULL, NULL),
+			 SQLITE_OK);
 	sqlite3_close(db);
 	assert_int_equal(count(f, "SELECT count(*) FROM signature_vectors WHERE length(vector) = 260"), 1);
 
@@ -669,7 +673,7 @@ static void schema_19_keeps_a_pattern_once(void **state)
 	f->s = NULL;
 	up = sqlite3_mprintf("UPDATE signatures SET message_pattern = %Q WHERE id = %Q;"
 			     "UPDATE signatures SET message_pattern = %Q WHERE id = %Q;"
-			     "PRAGMA user_version = 18",
+			     TEST_DF_AS_BEFORE_27 "PRAGMA user_version = 18",
 			     a.message_pattern, a.id, other, b.id);
 	assert_non_null(up);
 	sql(f, up);
@@ -710,6 +714,25 @@ static void signature_times_are_seconds(void **state)
 	callus_signature_release(&b);
 }
 
+/* The old layout of the document frequencies, a row a feature (schemas 5
+ * to 26), made of what a recording left in embed_df_recent, the folded
+ * table emptied; the store closed first, user_version set to v.  The
+ * number of rows. */
+static long long df_rows_as_before(fixture *f, const char *keys, int v)
+{
+	char q[512];
+	long long rows = count(f, "SELECT count(*) FROM embed_df_recent");
+
+	callus_store_close(f->s);
+	f->s = NULL;
+	snprintf(q, sizeof(q),
+		 TEST_DF_AS_BEFORE_27 "UPDATE embed_df SET feature = %s;"
+		 "PRAGMA user_version = %d",
+		 keys, v);
+	sql(f, q);
+	return rows;
+}
+
 /* Schema 22: embed_df keyed by the low 32 bits of a feature's id; the
  * migration folds the old 64-bit keys so, adding rows that meet. */
 static void schema_22_keys_features_by_32_bits(void **state)
@@ -719,35 +742,67 @@ static void schema_22_keys_features_by_32_bits(void **state)
 	long long rows, total;
 
 	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, NULL);
-	/* the frequencies where schema 21 kept them */
-	assert_int_equal(callus_match_fold_df(f->s), SQLITE_OK);
-	rows = count(f, "SELECT count(*) FROM embed_df");
-	total = count(f, "SELECT sum(df) FROM embed_df");
-	assert_true(rows > 5);
-	assert_int_equal(count(f, "SELECT count(*) FROM embed_df WHERE feature < 0"
+	total = count(f, "SELECT sum(df) FROM embed_df_recent");
+	assert_int_equal(count(f, "SELECT count(*) FROM embed_df_recent WHERE feature < 0"
 				  " OR feature > 4294967295"), 0);
-	callus_store_close(f->s);
-	f->s = NULL;
 	/* as schema 21 kept them: high bits set, and one key split in two */
-	sql(f, "CREATE TABLE embed_df_old (feature INTEGER PRIMARY KEY, df INTEGER NOT NULL);"
-	       "INSERT INTO embed_df_old SELECT feature | (feature << 32), df FROM embed_df;"
-	       "INSERT INTO embed_df_old SELECT (feature | (1 << 40)), 2 FROM embed_df"
-	       " ORDER BY feature LIMIT 1;"
-	       "DROP TABLE embed_df; ALTER TABLE embed_df_old RENAME TO embed_df;"
-	       "PRAGMA user_version = 21");
+	rows = df_rows_as_before(f, "feature | (feature << 32)", 21);
+	assert_true(rows > 5);
+	sql(f, "INSERT INTO embed_df SELECT (feature & 4294967295) | (1 << 40), 2 FROM embed_df"
+	       " ORDER BY feature LIMIT 1;");
 	assert_int_equal(count(f, "SELECT count(*) FROM embed_df WHERE feature > 4294967295"
 				  " OR feature < 0"), rows + 1);
 	assert_int_equal(callus_store_open(&f->s, f->path, 5000, NULL), 0);
-	assert_int_equal(count(f, "SELECT count(*) FROM embed_df"), rows);
-	assert_int_equal(count(f, "SELECT sum(df) FROM embed_df"), total + 2);
+	assert_int_equal(count(f, "SELECT sum(callus_df_features(counts)) FROM embed_df"), rows);
+	assert_int_equal(count(f, "SELECT sum(callus_df_sum(counts)) FROM embed_df"), total + 2);
 	/* another signature with words of the first counts them in the rows
 	 * the migration made: more than the one above reaches 2 */
-	assert_int_equal(count(f, "SELECT count(*) FROM embed_df WHERE df >= 2"), 1);
+	assert_int_equal(count(f, "SELECT sum(callus_df_features(counts, 2)) FROM embed_df"), 1);
 	callus_signature_release(&a);
 	record(f, "src/b.c", "implicit declaration of function beta_two", &a, NULL);
 	assert_int_equal(callus_match_fold_df(f->s), SQLITE_OK);
-	assert_true(count(f, "SELECT count(*) FROM embed_df WHERE df >= 2") > 1);
+	assert_true(count(f, "SELECT sum(callus_df_features(counts, 2)) FROM embed_df") > 1);
 	callus_signature_release(&a);
+}
+
+/* Schema 27: the document frequencies a row a bucket of 65,536 keys, the
+ * counts packed.  The migration keeps every feature's count: the vector of
+ * a signature weighed before it is the one weighed after, and a signature
+ * recorded after counts with them. */
+static void schema_27_packs_frequencies_by_bucket(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, b, q;
+	float before[CALLUS_EMBED_DIM], after[CALLUS_EMBED_DIM];
+	long long rows, total, buckets;
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, NULL);
+	record(f, "src/b.c", "implicit declaration of function beta_two", &b, NULL);
+	record(f, "src/c.c", "unknown type name gamma_three", &q, NULL);
+	total = count(f, "SELECT sum(df) FROM embed_df_recent");
+	buckets = count(f, "SELECT count(DISTINCT feature >> 16) FROM embed_df_recent");
+	assert_int_equal(callus_match_embed(f->s, &q, before), SQLITE_OK);
+	rows = df_rows_as_before(f, "feature", 26);
+	assert_true(rows > 10);
+	assert_true(buckets > 1 && buckets <= rows);
+	assert_int_equal(callus_store_open(&f->s, f->path, 5000, NULL), 0);
+	assert_int_equal(count(f, "PRAGMA user_version"), CALLUS_STORE_SCHEMA_VERSION);
+	assert_int_equal(count(f, "SELECT count(*) FROM embed_df"), buckets);
+	assert_int_equal(count(f, "SELECT sum(callus_df_features(counts)) FROM embed_df"), rows);
+	assert_int_equal(count(f, "SELECT sum(callus_df_sum(counts)) FROM embed_df"), total);
+	assert_int_equal(count(f, "SELECT count(*) FROM embed_df_recent"), 0);
+	/* the words a and b share, counted twice */
+	assert_true(count(f, "SELECT sum(callus_df_features(counts, 2)) FROM embed_df") > 0);
+	assert_int_equal(callus_match_embed(f->s, &q, after), SQLITE_OK);
+	assert_memory_equal(before, after, sizeof(before));
+	callus_signature_release(&q);
+	record(f, "src/d.c", "implicit declaration of function delta_four", &q, NULL);
+	assert_int_equal(callus_match_fold_df(f->s), SQLITE_OK);
+	assert_true(count(f, "SELECT sum(callus_df_sum(counts)) FROM embed_df") > total);
+	assert_true(count(f, "SELECT sum(callus_df_features(counts, 3)) FROM embed_df") > 0);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+	callus_signature_release(&q);
 }
 
 /* Schema 9's migration on a store the old binary wrote (schema 5, one
@@ -962,6 +1017,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(schema_19_keeps_a_pattern_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(signature_times_are_seconds, setup, teardown),
 		cmocka_unit_test_setup_teardown(schema_22_keys_features_by_32_bits, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(schema_27_packs_frequencies_by_bucket, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(ages_count_from_the_policys_now, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_old_store_migrates_packed_and_counted, setup,

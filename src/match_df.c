@@ -1,0 +1,411 @@
+/*
+ * match_df.c - the built-in embedder's document frequencies as the store
+ * keeps them (schema 27): in how many indexed signatures each feature
+ * occurs.
+ *
+ * embed_df holds a row for each bucket of 65,536 feature keys (the key
+ * shifted right 16 bits), its counts packed in one blob: for each feature
+ * of the bucket, in increasing order of key, the key's low 16 bits (two
+ * bytes, little-endian) then its count (LEB128, at least 1).  A row a
+ * feature took about 12 bytes of pages: 77 bytes a signature in
+ * docs/scale.md's 100,000-recording store, whose 433,732 features are
+ * nearly all (410,000) counted once, a word only one error has.  Packed,
+ * a feature takes 3 bytes and the row's overhead is shared.
+ *
+ * The counts a recording adds (or gc takes off) go to embed_df_recent, a
+ * row a feature, and are folded into the buckets once it holds
+ * CALLUS_MATCH_DF_FOLD_ROWS of them (match_internal.h); a feature's
+ * count is the sum over both tables.
+ */
+#include "callus/buf.h"
+#include "callus/embed.h"
+#include "callus/signature.h"
+
+#include "match_internal.h"
+#include "sqlutil.h"
+#include "store_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define LOW_BITS 16
+#define LOW_MASK ((1 << LOW_BITS) - 1)
+
+int64_t callus_match_feature_key(uint64_t id)
+{
+	/* 5 bytes a key in the b-tree where the whole id took 9 */
+	return (int64_t)(id & 0xffffffffu);
+}
+
+/* One entry of b[*at..n): its low bits and count; 0 at the end, or where
+ * the bytes cannot be an entry (a cut or damaged blob: what follows is
+ * not read). */
+static int next_entry(const uint8_t *b, size_t n, size_t *at, uint16_t *low, int64_t *df)
+{
+	size_t i = *at;
+	uint64_t v = 0;
+
+	if (i > n || n - i < 3)
+		return 0;
+	*low = (uint16_t)(b[i] | b[i + 1] << 8);
+	i += 2;
+	for (unsigned shift = 0; i < n && shift < 63; shift += 7) {
+		uint8_t c = b[i++];
+
+		v |= (uint64_t)(c & 0x7f) << shift;
+		if (!(c & 0x80)) {
+			if (!v || v > INT64_MAX)
+				return 0;
+			*df = (int64_t)v;
+			*at = i;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int put_entry(callus_buf *out, uint16_t low, int64_t df)
+{
+	uint8_t e[2 + 10];
+	size_t n = 2;
+	uint64_t v = (uint64_t)df;
+
+	e[0] = (uint8_t)(low & 0xff);
+	e[1] = (uint8_t)(low >> 8);
+	do {
+		e[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+	return callus_buf_put(out, e, n);
+}
+
+int64_t callus_match_df_find(const uint8_t *b, size_t n, uint16_t low)
+{
+	size_t at = 0;
+	uint16_t l;
+	int64_t df;
+
+	while (next_entry(b, n, &at, &l, &df)) {
+		if (l == low)
+			return df;
+		if (l > low)
+			break;
+	}
+	return 0;
+}
+
+int callus_match_df_merge(callus_buf *out, const uint8_t *b, size_t n, const callus_df_delta *d,
+			  size_t nd)
+{
+	size_t at = 0, j = 0;
+	uint16_t low = 0;
+	int64_t df = 0;
+	int have = next_entry(b, n, &at, &low, &df);
+
+	callus_buf_clear(out);
+	while (have || j < nd) {
+		uint16_t k;
+		int64_t sum = 0;
+
+		/* the smaller key of the two, with what both say of it */
+		if (have && (j == nd || low <= d[j].low)) {
+			k = low;
+			sum = df;
+			have = next_entry(b, n, &at, &low, &df);
+		} else {
+			k = d[j].low;
+		}
+		while (j < nd && d[j].low == k)
+			sum += d[j++].delta;
+		/* a count taken to nothing, or taken off a feature that has
+		 * none, leaves no entry */
+		if (sum > 0 && put_entry(out, k, sum) < 0)
+			return CALLUS_ENOMEM;
+	}
+	return callus_buf_status(out) < 0 ? CALLUS_ENOMEM : 0;
+}
+
+static int delta_cmp(const void *a, const void *b)
+{
+	const callus_df_delta *x = a, *y = b;
+
+	return (x->low > y->low) - (x->low < y->low);
+}
+
+int callus_match_df_load(callus_store *s, const callus_features *f, callus_idf **out)
+{
+	sqlite3_stmt *st = NULL;
+	callus_idf *idf = NULL;
+	int sq;
+
+	*out = NULL;
+	if (callus_idf_new(&idf) < 0)
+		return SQLITE_NOMEM;
+	/* the count kept by the store's triggers: counting the vectors
+	 * read them all at each embedding */
+	sq = sqlite3_prepare_v2(callus_store_db(s),
+				"SELECT coalesce((SELECT n FROM vector_counts WHERE model = ?1), 0)",
+				-1, &st, NULL);
+	if (sq != SQLITE_OK)
+		goto out;
+	callus_sql_bind_text(st, 1, CALLUS_EMBED_BUILTIN_MODEL);
+	if ((sq = sqlite3_step(st)) != SQLITE_ROW)
+		goto out;
+	callus_idf_set_docs(idf, (uint32_t)sqlite3_column_int64(st, 0));
+	sqlite3_finalize(st);
+	st = NULL;
+	if ((sq = sqlite3_prepare_v2(callus_store_db(s),
+				     "SELECT (SELECT counts FROM embed_df WHERE bucket = ?1 >> 16),"
+				     " coalesce((SELECT df FROM embed_df_recent WHERE feature = ?1), 0)",
+				     -1, &st, NULL)) != SQLITE_OK)
+		goto out;
+	for (size_t i = 0; i < f->count; i++) {
+		int64_t key = callus_match_feature_key(f->items[i].id), df;
+
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, key);
+		if ((sq = sqlite3_step(st)) != SQLITE_ROW)
+			goto out;
+		df = callus_match_df_find(sqlite3_column_blob(st, 0),
+					  (size_t)sqlite3_column_bytes(st, 0),
+					  (uint16_t)(key & LOW_MASK)) +
+		     sqlite3_column_int64(st, 1);
+		/* a feature no document has is left out, as before either
+		 * table held it */
+		if (df > 0 && callus_idf_set(idf, f->items[i].id, (uint32_t)df) < 0) {
+			sq = SQLITE_NOMEM;
+			goto out;
+		}
+	}
+	sq = SQLITE_OK;
+	*out = idf;
+	idf = NULL;
+out:
+	sqlite3_finalize(st);
+	callus_idf_free(idf);
+	return sq;
+}
+
+int callus_match_df_count(callus_store *s, const callus_signature *sig, int delta)
+{
+	callus_features f = CALLUS_FEATURES_INIT;
+	sqlite3_stmt *st = NULL;
+	int sq;
+
+	if (callus_embed_features(&f, sig) < 0)
+		return SQLITE_NOMEM;
+	sq = sqlite3_prepare_v2(callus_store_db(s),
+				"INSERT INTO embed_df_recent (feature, df) VALUES (?1, ?2)"
+				" ON CONFLICT (feature) DO UPDATE SET df = df + excluded.df",
+				-1, &st, NULL);
+	for (size_t i = 0; sq == SQLITE_OK && i < f.count; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, callus_match_feature_key(f.items[i].id));
+		sqlite3_bind_int(st, 2, delta);
+		sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK
+						      : sqlite3_errcode(callus_store_db(s));
+	}
+	sqlite3_finalize(st);
+	callus_features_release(&f);
+	return sq;
+}
+
+/* A bucket's row made of what it held and the changes d[0..nd) (sorted). */
+static int fold_bucket(callus_store *s, sqlite3_stmt *get, sqlite3_stmt *put, sqlite3_stmt *del,
+		       int64_t bucket, const callus_df_delta *d, size_t nd, callus_buf *out)
+{
+	int sq;
+
+	sqlite3_reset(get);
+	sqlite3_bind_int64(get, 1, bucket);
+	sq = sqlite3_step(get);
+	if (sq != SQLITE_ROW && sq != SQLITE_DONE)
+		return sq;
+	if (callus_match_df_merge(out, sq == SQLITE_ROW ? sqlite3_column_blob(get, 0) : NULL,
+				  sq == SQLITE_ROW ? (size_t)sqlite3_column_bytes(get, 0) : 0, d,
+				  nd) < 0)
+		return SQLITE_NOMEM;
+	sqlite3_reset(get);
+	if (!out->len) {
+		sqlite3_reset(del);
+		sqlite3_bind_int64(del, 1, bucket);
+		return sqlite3_step(del) == SQLITE_DONE ? SQLITE_OK
+							: sqlite3_errcode(callus_store_db(s));
+	}
+	sqlite3_reset(put);
+	sqlite3_bind_int64(put, 1, bucket);
+	sqlite3_bind_blob(put, 2, out->ptr, (int)out->len, SQLITE_STATIC);
+	return sqlite3_step(put) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
+}
+
+int callus_match_fold_df(callus_store *s)
+{
+	sqlite3 *db = callus_store_db(s);
+	sqlite3_stmt *st = NULL, *get = NULL, *put = NULL, *del = NULL;
+	callus_df_delta *d = NULL;
+	size_t nd = 0, cap = 0;
+	callus_buf out = CALLUS_BUF_INIT;
+	int64_t bucket = 0;
+	int sq;
+
+	/* in key order: each bucket met once, embed_df's pages left to
+	 * right */
+	if ((sq = sqlite3_prepare_v2(db, "SELECT feature, df FROM embed_df_recent ORDER BY feature",
+				     -1, &st, NULL)) != SQLITE_OK ||
+	    (sq = sqlite3_prepare_v2(db, "SELECT counts FROM embed_df WHERE bucket = ?1", -1, &get,
+				     NULL)) != SQLITE_OK ||
+	    (sq = sqlite3_prepare_v2(db,
+				     "INSERT INTO embed_df (bucket, counts) VALUES (?1, ?2)"
+				     " ON CONFLICT (bucket) DO UPDATE SET counts = excluded.counts",
+				     -1, &put, NULL)) != SQLITE_OK ||
+	    (sq = sqlite3_prepare_v2(db, "DELETE FROM embed_df WHERE bucket = ?1", -1, &del,
+				     NULL)) != SQLITE_OK)
+		goto out;
+	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t key = sqlite3_column_int64(st, 0), b = key >> LOW_BITS;
+		callus_df_delta *g;
+
+		if (nd && b != bucket) {
+			if ((sq = fold_bucket(s, get, put, del, bucket, d, nd, &out)) != SQLITE_OK)
+				goto out;
+			nd = 0;
+		}
+		bucket = b;
+		if (!(g = callus_array_grow(d, &cap, nd + 1, sizeof(*d)))) {
+			sq = SQLITE_NOMEM;
+			goto out;
+		}
+		d = g;
+		d[nd].low = (uint16_t)(key & LOW_MASK);
+		d[nd++].delta = sqlite3_column_int64(st, 1);
+	}
+	if (sq != SQLITE_DONE)
+		goto out;
+	if (nd && (sq = fold_bucket(s, get, put, del, bucket, d, nd, &out)) != SQLITE_OK)
+		goto out;
+	sq = sqlite3_exec(db, "DELETE FROM embed_df_recent", NULL, NULL, NULL);
+out:
+	sqlite3_finalize(st);
+	sqlite3_finalize(get);
+	sqlite3_finalize(put);
+	sqlite3_finalize(del);
+	callus_buf_release(&out);
+	free(d);
+	return sq;
+}
+
+/* Fold the recent frequencies once there are CALLUS_MATCH_DF_FOLD_ROWS:
+ * count(*) of a rowid table reads its leaf pages' cell counts, a few
+ * pages here. */
+int callus_match_df_fold_when_full(callus_store *s)
+{
+	sqlite3_stmt *st = NULL;
+	int sq = sqlite3_prepare_v2(callus_store_db(s), "SELECT count(*) FROM embed_df_recent", -1,
+				    &st, NULL);
+
+	if (sq == SQLITE_OK && (sq = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t n = sqlite3_column_int64(st, 0);
+
+		sq = SQLITE_OK;
+		sqlite3_finalize(st);
+		st = NULL;
+		if (n >= CALLUS_MATCH_DF_FOLD_ROWS)
+			sq = callus_match_fold_df(s);
+	}
+	sqlite3_finalize(st);
+	return sq;
+}
+
+/*
+ * The SQL functions over the packed counts.
+ */
+
+typedef struct pack_state {
+	callus_df_delta *d;
+	size_t n, cap;
+	int failed;
+} pack_state;
+
+/* callus_df_pack(KEY, DF), an aggregate: one bucket's blob of the rows
+ * given (keys of one bucket; their order does not matter) */
+static void pack_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	pack_state *p = sqlite3_aggregate_context(ctx, sizeof(*p));
+	callus_df_delta *g;
+
+	(void)argc;
+	if (!p || p->failed)
+		return;
+	if (!(g = callus_array_grow(p->d, &p->cap, p->n + 1, sizeof(*g)))) {
+		p->failed = 1;
+		return;
+	}
+	p->d = g;
+	p->d[p->n].low = (uint16_t)(sqlite3_value_int64(argv[0]) & LOW_MASK);
+	p->d[p->n++].delta = sqlite3_value_int64(argv[1]);
+}
+
+static void pack_final(sqlite3_context *ctx)
+{
+	pack_state *p = sqlite3_aggregate_context(ctx, 0);
+	callus_buf out = CALLUS_BUF_INIT;
+
+	if (!p || !p->n) {
+		sqlite3_result_null(ctx);
+	} else if (p->failed) {
+		sqlite3_result_error_nomem(ctx);
+	} else {
+		qsort(p->d, p->n, sizeof(*p->d), delta_cmp);
+		if (callus_match_df_merge(&out, NULL, 0, p->d, p->n) < 0)
+			sqlite3_result_error_nomem(ctx);
+		else if (!out.len)
+			sqlite3_result_null(ctx);
+		else
+			sqlite3_result_blob(ctx, out.ptr, (int)out.len, SQLITE_TRANSIENT);
+	}
+	callus_buf_release(&out);
+	if (p)
+		free(p->d);
+}
+
+/* callus_df_features(COUNTS [, MIN]): how many features the blob counts
+ * (of those, how many at least MIN times); callus_df_sum(COUNTS): their
+ * counts' sum; callus_df_of(COUNTS, KEY): KEY's count */
+static void df_walk(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const uint8_t *b = sqlite3_value_blob(argv[0]);
+	size_t n = (size_t)sqlite3_value_bytes(argv[0]), at = 0;
+	intptr_t what = (intptr_t)sqlite3_user_data(ctx);
+	int64_t features = 0, sum = 0, df;
+	uint16_t low;
+
+	if (what == 2) {
+		sqlite3_result_int64(ctx, callus_match_df_find(b, n, (uint16_t)(
+						sqlite3_value_int64(argv[1]) & LOW_MASK)));
+		return;
+	}
+	while (next_entry(b, n, &at, &low, &df)) {
+		if (argc < 2 || df >= sqlite3_value_int64(argv[1]))
+			features++;
+		sum += df;
+	}
+	sqlite3_result_int64(ctx, what == 1 ? sum : features);
+}
+
+int callus_match_df_sql_register(sqlite3 *db)
+{
+	const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC;
+	int sq;
+
+	if ((sq = sqlite3_create_function(db, "callus_df_pack", 2, flags, NULL, NULL, pack_step,
+					  pack_final)) != SQLITE_OK ||
+	    (sq = sqlite3_create_function(db, "callus_df_features", 1, flags, (void *)0, df_walk,
+					  NULL, NULL)) != SQLITE_OK ||
+	    (sq = sqlite3_create_function(db, "callus_df_features", 2, flags, (void *)0, df_walk,
+					  NULL, NULL)) != SQLITE_OK ||
+	    (sq = sqlite3_create_function(db, "callus_df_sum", 1, flags, (void *)1, df_walk, NULL,
+					  NULL)) != SQLITE_OK)
+		return sq;
+	return sqlite3_create_function(db, "callus_df_of", 2, flags, (void *)2, df_walk, NULL,
+				       NULL);
+}

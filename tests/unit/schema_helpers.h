@@ -1,0 +1,19 @@
+/*
+ * schema_helpers.h - for the tests that set a store back to an older
+ * schema version to run its migrations again: the tables whose layout a
+ * later migration changed, put back as the older version had them, so
+ * that the migrations in between read what they were written for.
+ */
+#ifndef CALLUS_TEST_SCHEMA_HELPERS_H
+#define CALLUS_TEST_SCHEMA_HELPERS_H
+
+/* embed_df as schemas 5 to 26 kept it, a row a feature (schema 27 packs
+ * a bucket's counts in a row, match_df.c), made of the counts in
+ * embed_df_recent, where a small store's recordings leave them */
+#define TEST_DF_AS_BEFORE_27                                                            \
+	"DROP TABLE embed_df;"                                                          \
+	"CREATE TABLE embed_df (feature INTEGER PRIMARY KEY, df INTEGER NOT NULL);"     \
+	"INSERT INTO embed_df SELECT feature, df FROM embed_df_recent;"                 \
+	"DELETE FROM embed_df_recent;"
+
+#endif
