@@ -11,7 +11,10 @@
 # lesson, signature, vector; no snapshot), N times each.  CPU ms of each
 # hook from bench/proctime (wait4), and its page faults (first touches of
 # memory); prints min / first quartile / median / third quartile / max /
-# mean of each binary.  GAP 0: back to back.
+# mean of each binary.  GAP 0: back to back.  With FOLD=1, every timed
+# hook is one that folds the recent document frequencies into embed_df
+# (src/match_df.c): before it, embed_df_recent is filled to one feature
+# short of the fold (4,095 new keys, as new errors' words bring).
 # Usage: bench/spaced.sh WS N GAP BASE [path/to/callus]
 #   e.g. bench/spaced.sh /tmp/keepD/ws-10000 40 3 /tmp/old/build/callus
 set -eu
@@ -42,6 +45,12 @@ while [ "$i" -lt "$n" ]; do
 		"$work/scale_gen" -p $((700000 + i)) >"$work/out.txt"
 		jq -n --rawfile o "$work/out.txt" --arg cwd "$work/ws-$x" \
 			'{command: "gcc -c src/x.c", exit_code: 1, output: $o, cwd: $cwd}' >"$work/p.json"
+		if [ "${FOLD:-0}" = 1 ]; then
+			sqlite3 "$work/ws-$x/.callus/callus.db" "WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL
+				SELECT n + 1 FROM k WHERE n < 4095 - (SELECT count(*) FROM embed_df_recent))
+				INSERT OR IGNORE INTO embed_df_recent
+				SELECT (n * 2654435761 + $i * 40503) % 4294967296, 1 FROM k"
+		fi
 		sleep "$gap"
 		(cd "$work/ws-$x" && "$work/proctime" 1 "$work/p.json" "$bin" hook generic) >"$work/line"
 		cut -d' ' -f1 "$work/line" >>"$work/$x.txt"

@@ -252,6 +252,12 @@ static int gc_signatures(callus_store *s, const callus_gc_policy *p, callus_gc_r
 	 * buckets */
 	if (sq == SQLITE_DONE)
 		sq = callus_match_fold_df(s);
+	/* the contexts no signature names any more (a few rows; one pass
+	 * over the signatures) */
+	if (sq == SQLITE_OK && res->signatures)
+		sq = sqlite3_exec(callus_store_db(s),
+				  "DELETE FROM contexts WHERE ctx NOT IN (SELECT ctx FROM signatures)",
+				  NULL, NULL, NULL);
 out:
 	sqlite3_finalize(st);
 	sqlite3_finalize(del);

@@ -18,12 +18,17 @@
 #include "callus/match.h"
 #include "callus/vecindex.h"
 
-#define CALLUS_MATCH_SIGNATURE_COLUMNS \
-	"id, error_type, message_pattern, stack_patterns, context_patterns, original, tool"
+#include "store_internal.h"
+
+/* What callus_match_read_signature reads, of the table signatures in a
+ * query that names it so */
+#define CALLUS_MATCH_SIGNATURE_COLUMNS                                                    \
+	"id, error_type, message_pattern, stack_patterns,"                                \
+	" " CALLUS_STORE_CONTEXT_OF("signatures.ctx") ", original, tool"
 /* the same, of a table named g in a join */
 #define CALLUS_MATCH_SIGNATURE_COLUMNS_G                                                  \
-	"g.id, g.error_type, g.message_pattern, g.stack_patterns, g.context_patterns,"    \
-	" g.original, g.tool"
+	"g.id, g.error_type, g.message_pattern, g.stack_patterns,"                        \
+	" " CALLUS_STORE_CONTEXT_OF("g.ctx") ", g.original, g.tool"
 
 /* A signature as stored, from the CALLUS_MATCH_SIGNATURE_COLUMNS starting at
  * col.  An SQLite result code; *g is released on failure. */

@@ -57,7 +57,7 @@ static int read_batch(callus_store *s, const char *model, int64_t after, remote_
 	    !(b->texts = calloc(REMOTE_BATCH, sizeof(*b->texts))))
 		return SQLITE_NOMEM;
 	sq = sqlite3_prepare_v2(callus_store_db(s),
-				"SELECT g.rowid, " CALLUS_MATCH_SIGNATURE_COLUMNS " FROM signatures g"
+				"SELECT g.rowid, " CALLUS_MATCH_SIGNATURE_COLUMNS_G " FROM signatures g"
 				" WHERE g.rowid > ?2 AND NOT EXISTS (SELECT 1 FROM signature_vectors v"
 				"  WHERE v.sig = g.rowid AND v.model = ?1)"
 				" AND NOT EXISTS (SELECT 1 FROM signature_links l WHERE l.alias_id = g.id)"

@@ -406,7 +406,7 @@ static int load_fix(callus_store *s, int64_t id, fix *f)
 	memset(f, 0, sizeof(*f));
 	sq = sqlite3_prepare_v2(callus_store_db(s),
 				"SELECT r.signature_id, r.description, r.code_changes, r.files, r.context,"
-				" g.tool, g.error_type, g.original, g.context_patterns,"
+				" g.tool, g.error_type, g.original, " CALLUS_STORE_CONTEXT_OF("g.ctx") ","
 				" CAST(r.success_count AS REAL) / max(r.application_count, 1)"
 				" FROM resolutions r JOIN signatures g ON g.id = r.signature_id"
 				" WHERE r.id = ?1",

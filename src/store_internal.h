@@ -69,6 +69,12 @@ int64_t callus_store_query_int(callus_store *s, const char *sql);
  * column), which with the keys on would cascade to the rows naming it. */
 int callus_store_migrate(callus_store *s, callus_error *err);
 
+/* A signature's context patterns, of its row's ctx (schema 28; 0 for
+ * none), as the JSON list the row once held: an SQL expression, ctx the
+ * column as the query names it */
+#define CALLUS_STORE_CONTEXT_OF(ctx)                                                      \
+	"coalesce((SELECT c.patterns FROM contexts c WHERE c.ctx = " ctx "), '[]')"
+
 /* The signature a note names, from a notes folder or a team store, when
  * the store has none: ?1 its id, ?2 error type, ?3 original (the note's
  * example), ?4 tool, ?5 the time; no pattern kept, its original makes it

@@ -80,21 +80,43 @@ static int insert_run(callus_store *s, const callus_lesson *l, const callus_run_
 	return rc;
 }
 
+/* A signature's context patterns ctx (JSON) in contexts, where its row
+ * names them (schema 28); none ("[]") is 0 and has no row.  *put is
+ * prepared at the first. */
+static int put_context(callus_store *s, sqlite3_stmt **put, const char *ctx)
+{
+	int sq;
+
+	if (!strcmp(ctx, "[]"))
+		return SQLITE_OK;
+	if (!*put && (sq = sqlite3_prepare_v2(callus_store_db(s),
+					      "INSERT INTO contexts (patterns) VALUES (?1)"
+					      " ON CONFLICT (patterns) DO NOTHING",
+					      -1, put, NULL)) != SQLITE_OK)
+		return sq;
+	sqlite3_reset(*put);
+	callus_sql_bind_text(*put, 1, ctx);
+	return sqlite3_step(*put) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
+}
+
 /* Each signature of the run: stored once, one more occurrence per run. */
 static int insert_signatures(callus_store *s, const callus_run_info *run, const char *now)
 {
-	sqlite3_stmt *sig = NULL;
+	sqlite3_stmt *sig = NULL, *put = NULL;
+	char *prev = NULL;
 	int rc;
 
 	if (!run || !run->nsigs)
 		return SQLITE_OK;
 	rc = sqlite3_prepare_v2(callus_store_db(s),
 				"INSERT INTO signatures (id, error_type, message_pattern, stack_patterns,"
-				" context_patterns, original, tool, first_seen, last_seen)"
-				" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, " CALLUS_SQL_EPOCH("?8") ", "
-				CALLUS_SQL_EPOCH("?8") ") ON CONFLICT (id) DO UPDATE SET"
+				" ctx, original, tool, first_seen, last_seen)"
+				" VALUES (?1, ?2, ?3, ?4,"
+				" coalesce((SELECT ctx FROM contexts WHERE patterns = ?5), 0), ?6, ?7, "
+				CALLUS_SQL_EPOCH("?8") ", " CALLUS_SQL_EPOCH("?8") ")"
+				" ON CONFLICT (id) DO UPDATE SET"
 				" occurrence_count = occurrence_count + 1, last_seen = excluded.last_seen,"
-				" context_patterns = excluded.context_patterns",
+				" ctx = excluded.ctx",
 				-1, &sig, NULL);
 	for (size_t i = 0; rc == SQLITE_OK && i < run->nsigs; i++) {
 		const callus_signature *g = &run->sigs[i];
@@ -108,20 +130,29 @@ static int insert_signatures(callus_store *s, const callus_run_info *run, const 
 			rc = SQLITE_NOMEM;
 			break;
 		}
-		sqlite3_reset(sig);
-		callus_sql_bind_text(sig, 1, g->id);
-		callus_sql_bind_text(sig, 2, g->error_type);
-		callus_sql_bind_text(sig, 3, pattern);
-		callus_sql_bind_text(sig, 4, stack);
-		callus_sql_bind_text(sig, 5, ctx);
-		callus_sql_bind_text(sig, 6, g->original);
-		callus_sql_bind_text(sig, 7, g->tool);
-		callus_sql_bind_text(sig, 8, now);
-		rc = sqlite3_step(sig) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
+		/* a run's errors mostly share their context: put once */
+		if (!prev || strcmp(prev, ctx))
+			rc = put_context(s, &put, ctx);
+		if (rc == SQLITE_OK) {
+			sqlite3_reset(sig);
+			callus_sql_bind_text(sig, 1, g->id);
+			callus_sql_bind_text(sig, 2, g->error_type);
+			callus_sql_bind_text(sig, 3, pattern);
+			callus_sql_bind_text(sig, 4, stack);
+			callus_sql_bind_text(sig, 5, ctx);
+			callus_sql_bind_text(sig, 6, g->original);
+			callus_sql_bind_text(sig, 7, g->tool);
+			callus_sql_bind_text(sig, 8, now);
+			rc = sqlite3_step(sig) == SQLITE_DONE ? SQLITE_OK
+							      : sqlite3_errcode(callus_store_db(s));
+		}
 		free(stack);
-		free(ctx);
+		free(prev);
+		prev = ctx;
 	}
+	free(prev);
 	sqlite3_finalize(sig);
+	sqlite3_finalize(put);
 	return rc;
 }
 

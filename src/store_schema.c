@@ -704,6 +704,42 @@ static const char *const migrations[] = {
 	 "  FROM embed_df WHERE df > 0 GROUP BY feature >> 16 ORDER BY 1;"
 	 "DROP TABLE embed_df;"
 	 "ALTER TABLE embed_df_b RENAME TO embed_df;"),
+	/* 27 -> 28: a signature's context patterns (the tool, the files'
+	 * extensions, up to 64 dependencies of each manifest: context.h)
+	 * kept once in contexts and named by the signature's ctx, 0 for
+	 * none: every signature recorded in a project repeated its list.
+	 * Rebuilt as in 19 -> 20 (the triggers reading the table dropped
+	 * first, all made again after): its pages full again. */
+	("DROP TRIGGER noted_count_note_add;"
+	 "DROP TRIGGER noted_count_note_remove;"
+	 "DROP TRIGGER noted_count_vector_add;"
+	 "DROP TRIGGER noted_count_vector_remove;"
+	 "CREATE TABLE contexts (ctx INTEGER PRIMARY KEY, patterns TEXT NOT NULL UNIQUE);"
+	 "INSERT INTO contexts (patterns) SELECT DISTINCT context_patterns FROM signatures"
+	 "  WHERE context_patterns <> '[]' ORDER BY 1;"
+	 "CREATE TABLE signatures_t ("
+	 "  sig INTEGER PRIMARY KEY,"
+	 "  id TEXT NOT NULL UNIQUE,"
+	 "  error_type TEXT NOT NULL,"
+	 "  message_pattern TEXT NOT NULL,"
+	 "  stack_patterns TEXT NOT NULL DEFAULT '[]',"
+	 "  ctx INTEGER NOT NULL DEFAULT 0,"
+	 "  original TEXT NOT NULL,"
+	 "  tool TEXT NOT NULL,"
+	 "  first_seen INTEGER NOT NULL CHECK (typeof(first_seen) = 'integer'),"
+	 "  last_seen INTEGER NOT NULL CHECK (typeof(last_seen) = 'integer'),"
+	 "  occurrence_count INTEGER NOT NULL DEFAULT 1 CHECK (occurrence_count >= 1));"
+	 "INSERT INTO signatures_t SELECT g.sig, g.id, g.error_type, g.message_pattern,"
+	 "  g.stack_patterns, coalesce((SELECT c.ctx FROM contexts c"
+	 "  WHERE c.patterns = g.context_patterns), 0), g.original, g.tool, g.first_seen,"
+	 "  g.last_seen, g.occurrence_count FROM signatures g ORDER BY g.sig;"
+	 "DROP TABLE signatures;"
+	 "ALTER TABLE signatures_t RENAME TO signatures;"
+	 "CREATE INDEX signatures_type_seen ON signatures(error_type, last_seen);"
+	 SIGNATURES_QUEUED
+	 SIGNATURE_TOTALS
+	 NOTED_COUNT_BY_ROWID
+	 SIGNATURE_GONE),
 };
 _Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,

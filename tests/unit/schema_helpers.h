@@ -7,10 +7,20 @@
 #ifndef CALLUS_TEST_SCHEMA_HELPERS_H
 #define CALLUS_TEST_SCHEMA_HELPERS_H
 
-/* embed_df as schemas 5 to 26 kept it, a row a feature (schema 27 packs
- * a bucket's counts in a row, match_df.c), made of the counts in
+/* a signature's context patterns in its row, as schemas 2 to 27 kept them
+ * (schema 28 keeps each list once, in contexts) */
+#define TEST_AS_BEFORE_28                                                               \
+	"ALTER TABLE signatures ADD COLUMN context_patterns TEXT NOT NULL DEFAULT '[]';" \
+	"UPDATE signatures SET context_patterns = coalesce((SELECT c.patterns"          \
+	"  FROM contexts c WHERE c.ctx = signatures.ctx), '[]');"                        \
+	"ALTER TABLE signatures DROP COLUMN ctx;"                                       \
+	"DROP TABLE contexts;"
+
+/* and embed_df as schemas 5 to 26 kept it, a row a feature (schema 27
+ * packs a bucket's counts in a row, match_df.c), made of the counts in
  * embed_df_recent, where a small store's recordings leave them */
-#define TEST_DF_AS_BEFORE_27                                                            \
+#define TEST_AS_BEFORE_27                                                               \
+	TEST_AS_BEFORE_28                                                               \
 	"DROP TABLE embed_df;"                                                          \
 	"CREATE TABLE embed_df (feature INTEGER PRIMARY KEY, df INTEGER NOT NULL);"     \
 	"INSERT INTO embed_df SELECT feature, df FROM embed_df_recent;"                 \

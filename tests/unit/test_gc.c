@@ -619,7 +619,7 @@ static void old_vector_forms_migrate_to_the_smallest(void **state)
 	sqlite3_bind_blob(st, 1, pairs, (int)np, SQLITE_STATIC);
 	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
 	sqlite3_finalize(st);
-	assert_int_equal(sqlite3_exec(db, TEST_DF_AS_BEFORE_27 "PRAGMA user_version = 17", NULL, NULL, NULL),
+	assert_int_equal(sqlite3_exec(db, TEST_AS_BEFORE_27 "PRAGMA user_version = 17", NULL, NULL, NULL),
 			 SQLITE_OK);
 	sqlite3_close(db);
 	assert_int_equal(count(f, "SELECT count(*) FROM signature_vectors WHERE length(vector) = 260"), 1);
@@ -673,7 +673,7 @@ static void schema_19_keeps_a_pattern_once(void **state)
 	f->s = NULL;
 	up = sqlite3_mprintf("UPDATE signatures SET message_pattern = %Q WHERE id = %Q;"
 			     "UPDATE signatures SET message_pattern = %Q WHERE id = %Q;"
-			     TEST_DF_AS_BEFORE_27 "PRAGMA user_version = 18",
+			     TEST_AS_BEFORE_27 "PRAGMA user_version = 18",
 			     a.message_pattern, a.id, other, b.id);
 	assert_non_null(up);
 	sql(f, up);
@@ -720,13 +720,13 @@ static void signature_times_are_seconds(void **state)
  * number of rows. */
 static long long df_rows_as_before(fixture *f, const char *keys, int v)
 {
-	char q[512];
+	char q[1024];
 	long long rows = count(f, "SELECT count(*) FROM embed_df_recent");
 
 	callus_store_close(f->s);
 	f->s = NULL;
 	snprintf(q, sizeof(q),
-		 TEST_DF_AS_BEFORE_27 "UPDATE embed_df SET feature = %s;"
+		 TEST_AS_BEFORE_27 "UPDATE embed_df SET feature = %s;"
 		 "PRAGMA user_version = %d",
 		 keys, v);
 	sql(f, q);
@@ -803,6 +803,97 @@ static void schema_27_packs_frequencies_by_bucket(void **state)
 	callus_signature_release(&a);
 	callus_signature_release(&b);
 	callus_signature_release(&q);
+}
+
+/* A signature's context patterns as the store reads them (one list of
+ * the row's ctx), of the signature id */
+static void context_of(fixture *f, const char *id, callus_signature *out)
+{
+	sqlite3_stmt *st = NULL;
+
+	assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
+					    "SELECT " CALLUS_MATCH_SIGNATURE_COLUMNS
+					    " FROM signatures WHERE id = ?1",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(callus_match_read_signature(st, 0, out), SQLITE_OK);
+	sqlite3_finalize(st);
+}
+
+/* Schema 28: a signature's context patterns kept once in contexts, its
+ * row naming them (0: none).  The migration makes one row of each list
+ * the rows held and names it in each; a signature reads the list it had;
+ * gc takes a list no signature names any more.  A migration that named
+ * the wrong list, a reader that took another row's, or a writer that put
+ * a list twice fails here. */
+static void schema_28_keeps_each_context_once(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, b, c, got;
+	callus_gc_policy p;
+	callus_gc_result r;
+	char *up;
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, NULL);
+	record(f, "src/b.c", "implicit declaration of function beta_two", &b, NULL);
+	record(f, "src/c.c", "unknown type name gamma_three", &c, NULL);
+	/* the three share their list: one row */
+	assert_int_equal(count(f, "SELECT count(*) FROM contexts"), 1);
+	assert_int_equal(count(f, "SELECT count(*) FROM signatures WHERE ctx ="
+				  " (SELECT ctx FROM contexts WHERE patterns = '[\"framework:gcc\"]')"),
+			 3);
+	callus_store_close(f->s);
+	f->s = NULL;
+	/* as schema 27 kept them, b's another list and c's none */
+	up = sqlite3_mprintf(TEST_AS_BEFORE_28
+			     "UPDATE signatures SET context_patterns = '[\"framework:jest\",\"ext:ts\"]'"
+			     " WHERE id = %Q;"
+			     "UPDATE signatures SET context_patterns = '[]' WHERE id = %Q;"
+			     "PRAGMA user_version = 27",
+			     b.id, c.id);
+	assert_non_null(up);
+	sql(f, up);
+	sqlite3_free(up);
+	assert_int_equal(callus_store_open(&f->s, f->path, 5000, NULL), 0);
+	assert_int_equal(callus_store_schema_version(f->s), CALLUS_STORE_SCHEMA_VERSION);
+	assert_int_equal(count(f, "SELECT count(*) FROM contexts"), 2);
+	assert_int_equal(count(f, "SELECT count(*) FROM signatures WHERE ctx = 0"), 1);
+	context_of(f, a.id, &got);
+	assert_int_equal(got.context_patterns.count, 1);
+	assert_string_equal(got.context_patterns.items[0], "framework:gcc");
+	callus_signature_release(&got);
+	context_of(f, b.id, &got);
+	assert_int_equal(got.context_patterns.count, 2);
+	assert_string_equal(got.context_patterns.items[0], "framework:jest");
+	assert_string_equal(got.context_patterns.items[1], "ext:ts");
+	callus_signature_release(&got);
+	context_of(f, c.id, &got);
+	assert_int_equal(got.context_patterns.count, 0);
+	callus_signature_release(&got);
+	/* c seen again: its list named again, not put twice */
+	callus_signature_release(&c);
+	record(f, "src/c.c", "unknown type name gamma_three", &c, NULL);
+	assert_int_equal(count(f, "SELECT count(*) FROM contexts"), 2);
+	assert_int_equal(count(f, "SELECT count(*) FROM signatures WHERE ctx = 0"), 0);
+	/* b goes: so does its list, a's stays */
+	up = sqlite3_mprintf("UPDATE signatures SET last_seen = unixepoch('2001-01-01')"
+			     " WHERE id = %Q",
+			     b.id);
+	assert_non_null(up);
+	sql(f, up);
+	sqlite3_free(up);
+	policy(&p);
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.signatures, 1);
+	assert_int_equal(count(f, "SELECT count(*) FROM contexts"), 1);
+	context_of(f, a.id, &got);
+	assert_string_equal(got.context_patterns.items[0], "framework:gcc");
+	callus_signature_release(&got);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+	callus_signature_release(&c);
 }
 
 /* Schema 9's migration on a store the old binary wrote (schema 5, one
@@ -1020,6 +1111,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(schema_27_packs_frequencies_by_bucket, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(schema_28_keeps_each_context_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(ages_count_from_the_policys_now, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_old_store_migrates_packed_and_counted, setup,
 						teardown),

@@ -1020,7 +1020,7 @@ static void schema_26_indexes_by_state_and_run(void **state)
 	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, "DROP INDEX pending_check;"
 				      "CREATE INDEX pending_check ON pending_errors(check_id, sig, state);"
-				      TEST_DF_AS_BEFORE_27 "PRAGMA user_version = 25",
+				      TEST_AS_BEFORE_27 "PRAGMA user_version = 25",
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
 	sqlite3_close(db);

@@ -239,7 +239,7 @@ static void hashes_of_schema_22_still_match(void **state)
 	assert_int_equal(one_int(f, "SELECT count(*) FROM notes WHERE length(file_hash) = 32"),
 			 NOTES);
 	sql(f, "UPDATE notes SET file_hash = file_hash || '0123456789abcdef0123456789abcdef',"
-	       " file_mtime = 1;" TEST_DF_AS_BEFORE_27 "PRAGMA user_version = 22");
+	       " file_mtime = 1;" TEST_AS_BEFORE_27 "PRAGMA user_version = 22");
 	callus_store_close(f->s);
 	f->s = NULL;
 	assert_int_equal(callus_store_open(&f->s, f->path, 5000, NULL), 0);
@@ -261,7 +261,7 @@ static void a_notes_own_title_is_kept_once(void **state)
 {
 	static const char own[] = "gcc: implicit declaration of function frob";
 	fixture *f = *state;
-	char q[512], id[CALLUS_NOTE_ID_LEN + 1];
+	char q[1024], id[CALLUS_NOTE_ID_LEN + 1];
 	callus_note n;
 
 	note_id(id, 5);
@@ -292,7 +292,7 @@ static void a_notes_own_title_is_kept_once(void **state)
 
 	/* schema 23 kept every title: the migration empties the own ones */
 	snprintf(q, sizeof(q),
-		 "UPDATE notes SET title = '%s';" TEST_DF_AS_BEFORE_27 "PRAGMA user_version = 23",
+		 "UPDATE notes SET title = '%s';" TEST_AS_BEFORE_27 "PRAGMA user_version = 23",
 		 own);
 	sql(f, q);
 	callus_store_close(f->s);
