@@ -740,6 +740,12 @@ static const char *const migrations[] = {
 	 SIGNATURE_TOTALS
 	 NOTED_COUNT_BY_ROWID
 	 SIGNATURE_GONE),
+	/* 28 -> 29: no index of lessons by their primary file: a lesson is
+	 * found by file through lesson_files (schema 10), which holds its
+	 * primary and affected files; the index was written at every new
+	 * lesson and read by nothing (28 bytes a signature at 10,000
+	 * recordings) */
+	("DROP INDEX IF EXISTS lessons_file;"),
 };
 _Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,

@@ -163,7 +163,8 @@ test_expect_success 'the store is private and versioned' '
 	cd lint &&
 	test "$(stat -c %a .callus/callus.db)" = 600 &&
 	test "$(stat -c %a .callus)" = 700 &&
-	test "$(sqlite3 .callus/callus.db "PRAGMA user_version")" = 26 &&
+	test "$(sqlite3 .callus/callus.db "PRAGMA user_version")" = \
+		"$(sed -n "s/^#define CALLUS_STORE_SCHEMA_VERSION //p" "$REPO/include/callus/store.h")" &&
 	test "$(sqlite3 .callus/callus.db "PRAGMA journal_mode")" = wal &&
 	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM runs")" = 3 &&
 	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM signatures")" = 2 &&

@@ -146,6 +146,8 @@ static void lists_and_filters(void **state)
 	callus_lesson_filter by_tool = { NULL, NULL, "jest", 0 };
 	callus_lesson_filter by_type = { "test", NULL, NULL, 0 };
 	callus_lesson_filter limit = { NULL, NULL, NULL, 1 };
+	callus_lesson_filter by_primary = { NULL, "src/b.test.js", NULL, 0 };
+	sqlite3_stmt *st = NULL;
 
 	assert_int_equal(callus_store_open(&s, f->path, 1000, &err), 0);
 	make_lesson(&l, "src/a.js", "first", "eslint");
@@ -175,6 +177,19 @@ static void lists_and_filters(void **state)
 	assert_int_equal(callus_store_list_lessons(s, &limit, &ls, &n, &err), 0);
 	assert_int_equal(n, 1);
 	callus_lessons_free(ls, n);
+	/* by a primary file as by an affected one, through lesson_files: the
+	 * store keeps no index of lessons by their file (schema 29) */
+	assert_int_equal(callus_store_list_lessons(s, &by_primary, &ls, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(ls[0].tool, "jest");
+	callus_lessons_free(ls, n);
+	assert_int_equal(sqlite3_prepare_v2(callus_store_db(s),
+					    "SELECT count(*) FROM sqlite_schema WHERE name = 'lessons_file'",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(st, 0), 0);
+	sqlite3_finalize(st);
 
 	assert_int_equal(callus_store_get_lesson(s, "99", &got, &err), CALLUS_ENOTFOUND);
 	callus_error_release(&err);
