@@ -68,14 +68,14 @@ test_expect_success 'a damaged index: integrity_check finds it' '
 	make_project damaged && cd damaged &&
 	lessons 60 &&
 	sqlite3 .callus/callus.db "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null &&
-	page=$(sqlite3 .callus/callus.db "SELECT rootpage FROM sqlite_master WHERE name = \"lessons_file\"") &&
+	page=$(sqlite3 .callus/callus.db "SELECT rootpage FROM sqlite_master WHERE name = \"lessons_last_seen\"") &&
 	size=$(sqlite3 .callus/callus.db "PRAGMA page_size") &&
 	# scribble over the end of the index page, where its cells are
 	printf "%080d" 0 | dd of=.callus/callus.db bs=1 seek=$((page * size - 300)) conv=notrunc 2>/dev/null &&
 	test "$(sqlite3 .callus/callus.db "PRAGMA integrity_check" | head -n 1)" != ok &&
 	test_expect_code 1 "$CALLUS" doctor >out &&
 	problem integrity "is damaged according to integrity_check" &&
-	grep -q "^ *row [0-9]* missing from index lessons_file" out
+	grep -q "^ *row [0-9]* missing from index lessons_last_seen" out
 '
 
 test_expect_success 'a schema newer than this callus; an older one is only a note' '
