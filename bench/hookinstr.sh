@@ -10,6 +10,9 @@
 # postings); the third is counted.  With TEN=1, a failure of ten new errors
 # at once.  Each binary given is counted on its own copy: prints the
 # millions of instructions, a row a size, a column a binary.
+# With CG_KEEP=DIR, each count's callgrind output is kept as
+# DIR/callgrind-SIZE-K.out (K: the binary's place in the list), for
+# callgrind_annotate --inclusive=yes.
 # Usage: bench/hookinstr.sh DIR SIZES path/to/callus [path/to/other/callus ...]
 #   e.g. bench/hookinstr.sh /tmp/keepD "1000 100000" /tmp/old/build/callus build/callus
 set -eu
@@ -46,6 +49,7 @@ printf '\n'
 for size in $sizes; do
 	[ -d "$from/ws-$size/.callus" ] || { echo "hookinstr: no store at $from/ws-$size" >&2; exit 2; }
 	printf '| %s |' "$size"
+	nbin=0
 	for bin in "$@"; do
 		ws=$work/ws
 		rm -rf "$ws" && cp -a "$from/ws-$size" "$ws"
@@ -60,6 +64,8 @@ for size in $sizes; do
 					"$bin" hook generic <"$work/p.json" >/dev/null 2>"$work/vg.err")
 			fi
 		done
+		nbin=$((${nbin:-0} + 1))
+		[ -z "${CG_KEEP:-}" ] || cp "$work/cg.out" "$CG_KEEP/callgrind-$size-$nbin.out"
 		ir=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$work/vg.err")
 		awk -v ir="$ir" 'BEGIN { printf " %.2f |", ir / 1e6 }'
 	done
