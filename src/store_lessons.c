@@ -80,30 +80,80 @@ static int insert_run(callus_store *s, const callus_lesson *l, const callus_run_
 	return rc;
 }
 
-/* A signature's context patterns ctx (JSON) in contexts, where its row
- * names them (schema 28); none ("[]") is 0 and has no row.  *put is
- * prepared at the first. */
-static int put_context(callus_store *s, sqlite3_stmt **put, const char *ctx)
-{
-	int sq;
+/* The contexts row of a run's signatures (schema 28): the last list
+ * looked up and its ctx, and the two statements, prepared at the first
+ * list that needs them. */
+typedef struct context_ids {
+	sqlite3_stmt *get, *put;
+	char *json;
+	int64_t ctx;
+} context_ids;
 
-	if (!strcmp(ctx, "[]"))
+static void context_ids_release(context_ids *c)
+{
+	sqlite3_finalize(c->get);
+	sqlite3_finalize(c->put);
+	free(c->json);
+}
+
+/* *ctx := the ctx naming the list json (JSON) in contexts, put there when
+ * new; none ("[]") is 0 and has no row.  json becomes c's.  An SQLite
+ * result code. */
+static int context_id(callus_store *s, context_ids *c, char *json, int64_t *ctx)
+{
+	sqlite3 *db = callus_store_db(s);
+	int sq = SQLITE_OK;
+
+	/* a run's errors mostly share their list: looked up once */
+	if (c->json && !strcmp(c->json, json)) {
+		free(json);
+		*ctx = c->ctx;
 		return SQLITE_OK;
-	if (!*put && (sq = sqlite3_prepare_v2(callus_store_db(s),
-					      "INSERT INTO contexts (patterns) VALUES (?1)"
-					      " ON CONFLICT (patterns) DO NOTHING",
-					      -1, put, NULL)) != SQLITE_OK)
-		return sq;
-	sqlite3_reset(*put);
-	callus_sql_bind_text(*put, 1, ctx);
-	return sqlite3_step(*put) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
+	}
+	free(c->json);
+	c->json = json;
+	c->ctx = 0;
+	if (!strcmp(json, "[]"))
+		goto out;
+	if (!c->get && (sq = sqlite3_prepare_v2(db, "SELECT ctx FROM contexts WHERE patterns = ?1",
+						-1, &c->get, NULL)) != SQLITE_OK)
+		goto out;
+	sqlite3_reset(c->get);
+	callus_sql_bind_text(c->get, 1, json);
+	sq = sqlite3_step(c->get);
+	if (sq == SQLITE_ROW)
+		c->ctx = sqlite3_column_int64(c->get, 0);
+	sqlite3_reset(c->get);
+	if (sq != SQLITE_DONE) {
+		sq = sq == SQLITE_ROW ? SQLITE_OK : sq;
+		goto out;
+	}
+	if (!c->put && (sq = sqlite3_prepare_v2(db, "INSERT INTO contexts (patterns) VALUES (?1)", -1,
+						&c->put, NULL)) != SQLITE_OK)
+		goto out;
+	sqlite3_reset(c->put);
+	callus_sql_bind_text(c->put, 1, json);
+	if ((sq = sqlite3_step(c->put)) == SQLITE_DONE) {
+		sq = SQLITE_OK;
+		c->ctx = sqlite3_last_insert_rowid(db);
+	} else {
+		sq = sqlite3_errcode(db);
+	}
+out:
+	/* a list not looked up is not remembered */
+	if (sq != SQLITE_OK) {
+		free(c->json);
+		c->json = NULL;
+	}
+	*ctx = c->ctx;
+	return sq;
 }
 
 /* Each signature of the run: stored once, one more occurrence per run. */
 static int insert_signatures(callus_store *s, const callus_run_info *run, const char *now)
 {
-	sqlite3_stmt *sig = NULL, *put = NULL;
-	char *prev = NULL;
+	sqlite3_stmt *sig = NULL;
+	context_ids ctxs = { NULL, NULL, NULL, 0 };
 	int rc;
 
 	if (!run || !run->nsigs)
@@ -111,35 +161,31 @@ static int insert_signatures(callus_store *s, const callus_run_info *run, const 
 	rc = sqlite3_prepare_v2(callus_store_db(s),
 				"INSERT INTO signatures (id, error_type, message_pattern, stack_patterns,"
 				" ctx, original, tool, first_seen, last_seen)"
-				" VALUES (?1, ?2, ?3, ?4,"
-				" coalesce((SELECT ctx FROM contexts WHERE patterns = ?5), 0), ?6, ?7, "
-				CALLUS_SQL_EPOCH("?8") ", " CALLUS_SQL_EPOCH("?8") ")"
-				" ON CONFLICT (id) DO UPDATE SET"
+				" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, " CALLUS_SQL_EPOCH("?8") ", "
+				CALLUS_SQL_EPOCH("?8") ") ON CONFLICT (id) DO UPDATE SET"
 				" occurrence_count = occurrence_count + 1, last_seen = excluded.last_seen,"
 				" ctx = excluded.ctx",
 				-1, &sig, NULL);
 	for (size_t i = 0; rc == SQLITE_OK && i < run->nsigs; i++) {
 		const callus_signature *g = &run->sigs[i];
 		char *stack = callus_sql_strlist_json(&g->stack_patterns);
-		char *ctx = callus_sql_strlist_json(&g->context_patterns);
+		char *json = callus_sql_strlist_json(&g->context_patterns);
 		const char *pattern;
+		int64_t ctx;
 
-		if (!stack || !ctx || callus_signature_pattern_stored(g, &pattern) < 0) {
+		if (!stack || !json || callus_signature_pattern_stored(g, &pattern) < 0) {
 			free(stack);
-			free(ctx);
+			free(json);
 			rc = SQLITE_NOMEM;
 			break;
 		}
-		/* a run's errors mostly share their context: put once */
-		if (!prev || strcmp(prev, ctx))
-			rc = put_context(s, &put, ctx);
-		if (rc == SQLITE_OK) {
+		if ((rc = context_id(s, &ctxs, json, &ctx)) == SQLITE_OK) {
 			sqlite3_reset(sig);
 			callus_sql_bind_text(sig, 1, g->id);
 			callus_sql_bind_text(sig, 2, g->error_type);
 			callus_sql_bind_text(sig, 3, pattern);
 			callus_sql_bind_text(sig, 4, stack);
-			callus_sql_bind_text(sig, 5, ctx);
+			sqlite3_bind_int64(sig, 5, ctx);
 			callus_sql_bind_text(sig, 6, g->original);
 			callus_sql_bind_text(sig, 7, g->tool);
 			callus_sql_bind_text(sig, 8, now);
@@ -147,12 +193,9 @@ static int insert_signatures(callus_store *s, const callus_run_info *run, const 
 							      : sqlite3_errcode(callus_store_db(s));
 		}
 		free(stack);
-		free(prev);
-		prev = ctx;
 	}
-	free(prev);
+	context_ids_release(&ctxs);
 	sqlite3_finalize(sig);
-	sqlite3_finalize(put);
 	return rc;
 }
 
