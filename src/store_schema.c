@@ -118,6 +118,32 @@
 	"  DELETE FROM signature_vectors WHERE sig = OLD.rowid;"                            \
 	"  DELETE FROM pending_errors WHERE sig = OLD.rowid; END;"
 
+/* A rebuild of signatures (schemas 20 and 28) into signatures_t, in
+ * SQLite's order: the triggers that read the table from others dropped
+ * first (SIGNATURES_REBUILD_BEGIN), then the new table made and filled,
+ * then the old one replaced and every trigger and index made again
+ * (SIGNATURES_REBUILD_END).  The new table's key and times: */
+#define SIGNATURE_KEY                                                                       \
+	"  sig INTEGER PRIMARY KEY,"                                                        \
+	"  id TEXT NOT NULL UNIQUE,"
+#define SIGNATURE_SEEN                                                                      \
+	"  first_seen INTEGER NOT NULL CHECK (typeof(first_seen) = 'integer'),"             \
+	"  last_seen INTEGER NOT NULL CHECK (typeof(last_seen) = 'integer'),"               \
+	"  occurrence_count INTEGER NOT NULL DEFAULT 1 CHECK (occurrence_count >= 1));"
+#define SIGNATURES_REBUILD_BEGIN                                                            \
+	"DROP TRIGGER noted_count_note_add;"                                                \
+	"DROP TRIGGER noted_count_note_remove;"                                             \
+	"DROP TRIGGER noted_count_vector_add;"                                              \
+	"DROP TRIGGER noted_count_vector_remove;"
+#define SIGNATURES_REBUILD_END                                                              \
+	"DROP TABLE signatures;"                                                            \
+	"ALTER TABLE signatures_t RENAME TO signatures;"                                    \
+	"CREATE INDEX signatures_type_seen ON signatures(error_type, last_seen);"           \
+	SIGNATURES_QUEUED                                                                   \
+	SIGNATURE_TOTALS                                                                    \
+	NOTED_COUNT_BY_ROWID                                                                \
+	SIGNATURE_GONE
+
 /* Forward-only migrations; migrations[i] takes the schema from version i
  * to version i + 1.  Never edit one that has shipped: add another. */
 static const char *const migrations[] = {
@@ -640,27 +666,15 @@ static const char *const migrations[] = {
 	 * the vector files name signatures by it, and VACUUM keeps only such
 	 * rowids as they are.  Rebuilt in SQLite's order, as in 15 -> 16: the
 	 * triggers reading the table dropped first, all made again after. */
-	("DROP TRIGGER noted_count_note_add;"
-	 "DROP TRIGGER noted_count_note_remove;"
-	 "DROP TRIGGER noted_count_vector_add;"
-	 "DROP TRIGGER noted_count_vector_remove;"
+	(SIGNATURES_REBUILD_BEGIN
 	 "CREATE TABLE signatures_t ("
-	 "  sig INTEGER PRIMARY KEY,"
-	 "  id TEXT NOT NULL UNIQUE,"
+	 SIGNATURE_KEY
 	 SIGNATURE_WHAT
-	 "  first_seen INTEGER NOT NULL CHECK (typeof(first_seen) = 'integer'),"
-	 "  last_seen INTEGER NOT NULL CHECK (typeof(last_seen) = 'integer'),"
-	 "  occurrence_count INTEGER NOT NULL DEFAULT 1 CHECK (occurrence_count >= 1));"
+	 SIGNATURE_SEEN
 	 "INSERT INTO signatures_t SELECT rowid, id, error_type, message_pattern, stack_patterns,"
 	 "  context_patterns, original, tool, coalesce(unixepoch(first_seen), 0),"
 	 "  coalesce(unixepoch(last_seen), 0), occurrence_count FROM signatures ORDER BY rowid;"
-	 "DROP TABLE signatures;"
-	 "ALTER TABLE signatures_t RENAME TO signatures;"
-	 "CREATE INDEX signatures_type_seen ON signatures(error_type, last_seen);"
-	 SIGNATURES_QUEUED
-	 SIGNATURE_TOTALS
-	 NOTED_COUNT_BY_ROWID
-	 SIGNATURE_GONE),
+	 SIGNATURES_REBUILD_END),
 	/* 20 -> 21: the built-in vectors with more than about 32 non-zero
 	 * components in the mask form (vecindex.h): a bit a dimension and
 	 * the values, 112.5 bytes on average where the pairs took 156 (the
@@ -708,38 +722,25 @@ static const char *const migrations[] = {
 	 * extensions, up to 64 dependencies of each manifest: context.h)
 	 * kept once in contexts and named by the signature's ctx, 0 for
 	 * none: every signature recorded in a project repeated its list.
-	 * Rebuilt as in 19 -> 20 (the triggers reading the table dropped
-	 * first, all made again after): its pages full again. */
-	("DROP TRIGGER noted_count_note_add;"
-	 "DROP TRIGGER noted_count_note_remove;"
-	 "DROP TRIGGER noted_count_vector_add;"
-	 "DROP TRIGGER noted_count_vector_remove;"
+	 * Rebuilt as in 19 -> 20: its pages full again. */
+	(SIGNATURES_REBUILD_BEGIN
 	 "CREATE TABLE contexts (ctx INTEGER PRIMARY KEY, patterns TEXT NOT NULL UNIQUE);"
 	 "INSERT INTO contexts (patterns) SELECT DISTINCT context_patterns FROM signatures"
 	 "  WHERE context_patterns <> '[]' ORDER BY 1;"
 	 "CREATE TABLE signatures_t ("
-	 "  sig INTEGER PRIMARY KEY,"
-	 "  id TEXT NOT NULL UNIQUE,"
+	 SIGNATURE_KEY
 	 "  error_type TEXT NOT NULL,"
 	 "  message_pattern TEXT NOT NULL,"
 	 "  stack_patterns TEXT NOT NULL DEFAULT '[]',"
 	 "  ctx INTEGER NOT NULL DEFAULT 0,"
 	 "  original TEXT NOT NULL,"
 	 "  tool TEXT NOT NULL,"
-	 "  first_seen INTEGER NOT NULL CHECK (typeof(first_seen) = 'integer'),"
-	 "  last_seen INTEGER NOT NULL CHECK (typeof(last_seen) = 'integer'),"
-	 "  occurrence_count INTEGER NOT NULL DEFAULT 1 CHECK (occurrence_count >= 1));"
+	 SIGNATURE_SEEN
 	 "INSERT INTO signatures_t SELECT g.sig, g.id, g.error_type, g.message_pattern,"
 	 "  g.stack_patterns, coalesce((SELECT c.ctx FROM contexts c"
 	 "  WHERE c.patterns = g.context_patterns), 0), g.original, g.tool, g.first_seen,"
 	 "  g.last_seen, g.occurrence_count FROM signatures g ORDER BY g.sig;"
-	 "DROP TABLE signatures;"
-	 "ALTER TABLE signatures_t RENAME TO signatures;"
-	 "CREATE INDEX signatures_type_seen ON signatures(error_type, last_seen);"
-	 SIGNATURES_QUEUED
-	 SIGNATURE_TOTALS
-	 NOTED_COUNT_BY_ROWID
-	 SIGNATURE_GONE),
+	 SIGNATURES_REBUILD_END),
 	/* 28 -> 29: no index of lessons by their primary file: a lesson is
 	 * found by file through lesson_files (schema 10), which holds its
 	 * primary and affected files; the index was written at every new
