@@ -155,7 +155,7 @@ int callus_match_df_load(callus_store *s, const callus_features *f, callus_idf *
 	sqlite3_finalize(st);
 	st = NULL;
 	if ((sq = sqlite3_prepare_v2(callus_store_db(s),
-				     "SELECT (SELECT counts FROM embed_df WHERE bucket = ?1 >> 16),"
+				     "SELECT (SELECT counts FROM embed_df WHERE bucket = ?2),"
 				     " coalesce((SELECT df FROM embed_df_recent WHERE feature = ?1), 0)",
 				     -1, &st, NULL)) != SQLITE_OK)
 		goto out;
@@ -164,6 +164,7 @@ int callus_match_df_load(callus_store *s, const callus_features *f, callus_idf *
 
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, key);
+		sqlite3_bind_int64(st, 2, key >> LOW_BITS);
 		if ((sq = sqlite3_step(st)) != SQLITE_ROW)
 			goto out;
 		df = callus_match_df_find(sqlite3_column_blob(st, 0),
@@ -369,27 +370,41 @@ static void pack_final(sqlite3_context *ctx)
 }
 
 /* callus_df_features(COUNTS [, MIN]): how many features the blob counts
- * (of those, how many at least MIN times); callus_df_sum(COUNTS): their
- * counts' sum; callus_df_of(COUNTS, KEY): KEY's count */
-static void df_walk(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+ * (of those, how many at least MIN times) */
+static void df_features(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
 	const uint8_t *b = sqlite3_value_blob(argv[0]);
 	size_t n = (size_t)sqlite3_value_bytes(argv[0]), at = 0;
-	intptr_t what = (intptr_t)sqlite3_user_data(ctx);
-	int64_t features = 0, sum = 0, df;
+	int64_t min = argc > 1 ? sqlite3_value_int64(argv[1]) : 1, features = 0, df;
 	uint16_t low;
 
-	if (what == 2) {
-		sqlite3_result_int64(ctx, callus_match_df_find(b, n, (uint16_t)(
-						sqlite3_value_int64(argv[1]) & LOW_MASK)));
-		return;
-	}
-	while (next_entry(b, n, &at, &low, &df)) {
-		if (argc < 2 || df >= sqlite3_value_int64(argv[1]))
-			features++;
+	while (next_entry(b, n, &at, &low, &df))
+		features += df >= min;
+	sqlite3_result_int64(ctx, features);
+}
+
+/* callus_df_sum(COUNTS): the sum of the blob's counts */
+static void df_sum(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const uint8_t *b = sqlite3_value_blob(argv[0]);
+	size_t n = (size_t)sqlite3_value_bytes(argv[0]), at = 0;
+	int64_t sum = 0, df;
+	uint16_t low;
+
+	(void)argc;
+	while (next_entry(b, n, &at, &low, &df))
 		sum += df;
-	}
-	sqlite3_result_int64(ctx, what == 1 ? sum : features);
+	sqlite3_result_int64(ctx, sum);
+}
+
+/* callus_df_of(COUNTS, KEY): KEY's count in its bucket's blob */
+static void df_of(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	sqlite3_result_int64(ctx, callus_match_df_find(sqlite3_value_blob(argv[0]),
+						       (size_t)sqlite3_value_bytes(argv[0]),
+						       (uint16_t)(sqlite3_value_int64(argv[1]) &
+								  LOW_MASK)));
 }
 
 int callus_match_df_sql_register(sqlite3 *db)
@@ -399,13 +414,12 @@ int callus_match_df_sql_register(sqlite3 *db)
 
 	if ((sq = sqlite3_create_function(db, "callus_df_pack", 2, flags, NULL, NULL, pack_step,
 					  pack_final)) != SQLITE_OK ||
-	    (sq = sqlite3_create_function(db, "callus_df_features", 1, flags, (void *)0, df_walk,
+	    (sq = sqlite3_create_function(db, "callus_df_features", 1, flags, NULL, df_features,
 					  NULL, NULL)) != SQLITE_OK ||
-	    (sq = sqlite3_create_function(db, "callus_df_features", 2, flags, (void *)0, df_walk,
+	    (sq = sqlite3_create_function(db, "callus_df_features", 2, flags, NULL, df_features,
 					  NULL, NULL)) != SQLITE_OK ||
-	    (sq = sqlite3_create_function(db, "callus_df_sum", 1, flags, (void *)1, df_walk, NULL,
+	    (sq = sqlite3_create_function(db, "callus_df_sum", 1, flags, NULL, df_sum, NULL,
 					  NULL)) != SQLITE_OK)
 		return sq;
-	return sqlite3_create_function(db, "callus_df_of", 2, flags, (void *)2, df_walk, NULL,
-				       NULL);
+	return sqlite3_create_function(db, "callus_df_of", 2, flags, NULL, df_of, NULL, NULL);
 }
