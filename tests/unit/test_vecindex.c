@@ -203,6 +203,26 @@ static int count_entries(const char *dir)
 	return n;
 }
 
+/* n bytes of the file at path, at offset at: written from b, or read
+ * into b (all of them, or the test fails) */
+static void write_at(const char *path, off_t at, const void *b, size_t n)
+{
+	int fd = open(path, O_WRONLY);
+
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, b, n, at), (ssize_t)n);
+	close(fd);
+}
+
+static void read_at(const char *path, off_t at, void *b, size_t n)
+{
+	int fd = open(path, O_RDONLY);
+
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, b, n, at), (ssize_t)n);
+	close(fd);
+}
+
 static void missing_is_empty(void **state)
 {
 	struct fixture *f = *state;
@@ -410,7 +430,7 @@ static void stale_then_rewritten(void **state)
 	callus_vecindex *vi, *old;
 	float v[128];
 	int64_t id = 99;
-	int stale = 0, fd;
+	int stale = 0;
 
 	append_range(f->path.ptr, 1, 5);
 	/* another model, another dimension */
@@ -448,10 +468,7 @@ static void stale_then_rewritten(void **state)
 	callus_vecindex_close(vi);
 
 	/* a damaged header */
-	fd = open(f->path.ptr, O_WRONLY);
-	assert_true(fd >= 0);
-	assert_int_equal(pwrite(fd, "XX", 2, 0), 2);
-	close(fd);
+	write_at(f->path.ptr, 0, "XX", 2);
 	vi = open_ok(f->path.ptr, MODEL, 128, &stale);
 	assert_int_equal(stale, 1);
 	callus_vecindex_close(vi);
@@ -1046,7 +1063,6 @@ static void sketch_bound_holds_and_is_tight(void **state)
 	callus_buf skpath = CALLUS_BUF_INIT;
 	double worst_sparse = 0, worst_self = 0;
 	size_t sparse_seen = 0;
-	int fd;
 
 	clustered(vecs, ids, N);
 	for (size_t i = 0; i < N; i += 3) {
@@ -1059,10 +1075,7 @@ static void sketch_bound_holds_and_is_tight(void **state)
 	}
 	assert_int_equal(callus_vecindex_rewrite(f->path.ptr, MODEL, DIM, ids, vecs, N, NULL), 0);
 	assert_int_equal(callus_buf_printf(&skpath, "%s.sketch", f->path.ptr), 0);
-	fd = open(skpath.ptr, O_RDONLY);
-	assert_true(fd >= 0);
-	assert_int_equal(pread(fd, sk, sizeof(sk), SKETCH_HEADER), (ssize_t)sizeof(sk));
-	close(fd);
+	read_at(skpath.ptr, SKETCH_HEADER, sk, sizeof(sk));
 	for (size_t qi = 0; qi < N; qi++) {
 		callus_vecindex *vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
 		size_t got = callus_vecindex_search(vi, vecs + qi * DIM, -2.0f, m, N);
@@ -1127,11 +1140,8 @@ static int lock_ex(const char *path)
 static void sketch_header(const char *sk, uint32_t *version, int64_t *ino)
 {
 	unsigned char hdr[SKETCH_HEADER];
-	int fd = open(sk, O_RDONLY);
 
-	assert_true(fd >= 0);
-	assert_int_equal(pread(fd, hdr, sizeof(hdr), 0), (ssize_t)sizeof(hdr));
-	close(fd);
+	read_at(sk, 0, hdr, sizeof(hdr));
 	memcpy(version, hdr + 8, sizeof(*version));
 	memcpy(ino, hdr + 32, sizeof(*ino));
 }
@@ -1506,10 +1516,7 @@ static void reader_makes_missing_sketches(void **state)
 	assert_true(ino == (int64_t)st.st_ino);
 	assert_same_as_unsketched(f->path.ptr, vecs, N);
 	/* a sketch of version 1 (its rest a square, not a length): made again */
-	fd = open(sk.ptr, O_WRONLY);
-	assert_true(fd >= 0);
-	assert_int_equal(pwrite(fd, &old, sizeof(old), 8), (ssize_t)sizeof(old));
-	close(fd);
+	write_at(sk.ptr, 8, &old, sizeof(old));
 	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
 	callus_vecindex_close(vi);
 	sketch_header(sk.ptr, &version, &ino);
@@ -1651,13 +1658,10 @@ static void postings_sum_as_sketches(void **state)
 static void smear(const char *path, off_t at, size_t n, int c)
 {
 	unsigned char *b = malloc(n);
-	int fd = open(path, O_WRONLY);
 
 	assert_non_null(b);
-	assert_true(fd >= 0);
 	memset(b, c, n);
-	assert_int_equal(pwrite(fd, b, n, at), (ssize_t)n);
-	close(fd);
+	write_at(path, at, b, n);
 	free(b);
 }
 
@@ -1708,10 +1712,7 @@ static void postings_skip_exactly(void **state)
 	callus_vecindex_close(vi);
 	/* the first block saying it bounds nothing: its records bounded
 	 * from their sketches, the query's own among them */
-	fd = open(post.ptr, O_WRONLY);
-	assert_true(fd >= 0);
-	assert_int_equal(pwrite(fd, &whole, 4, post_block_at(0) + 16), 4);
-	close(fd);
+	write_at(post.ptr, post_block_at(0) + 16, &whole, 4);
 	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
 	assert_true(callus_vecindex_search(vi, vecs, 0.5f, m, 4) >= 1);
 	assert_true(m[0].id == ids[0]);
@@ -1732,10 +1733,7 @@ static void postings_skip_exactly(void **state)
 	assert_int_equal(stat(f->path.ptr, &st), 0);
 	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
 	callus_vecindex_close(vi);
-	fd = open(post.ptr, O_RDONLY);
-	assert_true(fd >= 0);
-	assert_int_equal(pread(fd, &ino, 8, 32), 8);
-	close(fd);
+	read_at(post.ptr, 32, &ino, 8);
 	assert_true(ino == (int64_t)st.st_ino);
 	assert_int_equal(file_size(post.ptr), full);
 	assert_same_without(f->path.ptr, ".post", vecs, N);
@@ -1744,16 +1742,10 @@ static void postings_skip_exactly(void **state)
 	{
 		uint32_t block = 2 * VI_POST_BLOCK;
 
-		fd = open(post.ptr, O_WRONLY);
-		assert_true(fd >= 0);
-		assert_int_equal(pwrite(fd, &block, 4, 20), 4);
-		close(fd);
+		write_at(post.ptr, 20, &block, 4);
 		vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
 		callus_vecindex_close(vi);
-		fd = open(post.ptr, O_RDONLY);
-		assert_true(fd >= 0);
-		assert_int_equal(pread(fd, &block, 4, 20), 4);
-		close(fd);
+		read_at(post.ptr, 20, &block, 4);
 		assert_int_equal(block, VI_POST_BLOCK);
 		assert_int_equal(file_size(post.ptr), full);
 	}
