@@ -891,6 +891,22 @@ static void schema_28_keeps_each_context_once(void **state)
 	context_of(f, a.id, &got);
 	assert_string_equal(got.context_patterns.items[0], "framework:gcc");
 	callus_signature_release(&got);
+	/* a list that is not JSON, or a row gone (a damaged store): read as
+	 * none, and put again by the next recording */
+	sql(f, "UPDATE contexts SET patterns = '[\"framework:gcc\"'");
+	context_of(f, a.id, &got);
+	assert_int_equal(got.context_patterns.count, 0);
+	callus_signature_release(&got);
+	sql(f, "DELETE FROM contexts");
+	context_of(f, a.id, &got);
+	assert_int_equal(got.context_patterns.count, 0);
+	callus_signature_release(&got);
+	callus_signature_release(&a);
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, NULL);
+	context_of(f, a.id, &got);
+	assert_int_equal(got.context_patterns.count, 1);
+	assert_string_equal(got.context_patterns.items[0], "framework:gcc");
+	callus_signature_release(&got);
 	callus_signature_release(&a);
 	callus_signature_release(&b);
 	callus_signature_release(&c);
