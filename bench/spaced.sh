@@ -11,7 +11,9 @@
 # lesson, signature, vector; no snapshot), N times each.  CPU ms of each
 # hook from bench/proctime (wait4), and its page faults (first touches of
 # memory); prints min / first quartile / median / third quartile / max /
-# mean of each binary.  GAP 0: back to back.  With FOLD=1, every timed
+# mean of each binary, and how many rows of the recent document
+# frequencies the second binary's hooks add: how many new signatures go
+# by between two folds.  GAP 0: back to back.  With FOLD=1, every timed
 # hook is one that folds the recent document frequencies into embed_df
 # (src/match_df.c): before it, embed_df_recent is filled to one feature
 # short of the fold (4,095 new keys, as new errors' words bring).
@@ -38,6 +40,11 @@ done
 (cd "$work/ws-a" && "$base" status >/dev/null && "$base" gc >/dev/null)
 (cd "$work/ws-b" && "$callus" status >/dev/null && "$callus" gc >/dev/null)
 
+# the recent document frequencies' rows each of the second binary's hooks
+# adds (a hook that folds them is left out): how many new signatures go
+# by between two folds (src/match_df.c)
+recent() { sqlite3 "$work/ws-b/.callus/callus.db" 'SELECT count(*) FROM embed_df_recent'; }
+added=0 counted=0 was=$(recent)
 i=0
 while [ "$i" -lt "$n" ]; do
 	for x in a b; do
@@ -55,6 +62,13 @@ while [ "$i" -lt "$n" ]; do
 		(cd "$work/ws-$x" && "$work/proctime" 1 "$work/p.json" "$bin" hook generic) >"$work/line"
 		cut -d' ' -f1 "$work/line" >>"$work/$x.txt"
 		cut -d' ' -f7 "$work/line" >>"$work/$x.faults"
+		if [ "$x" = b ] && [ "${FOLD:-0}" != 1 ]; then
+			now=$(recent)
+			if [ "$now" -ge "$was" ]; then
+				added=$((added + now - was)) counted=$((counted + 1))
+			fi
+			was=$now
+		fi
 	done
 	i=$((i + 1))
 done
@@ -69,3 +83,6 @@ echo "| binary | failing hooks, $gap s apart: min / q1 / median / q3 / max / mea
 echo "|:---|---:|---:|"
 echo "| $base | $(stats "$work/a.txt") | $(stats "$work/a.faults") |"
 echo "| $callus | $(stats "$work/b.txt") | $(stats "$work/b.faults") |"
+if [ "$counted" -gt 0 ] && [ "$added" -gt 0 ]; then
+	awk -v a="$added" -v c="$counted" 'BEGIN { printf "%s: %.1f rows of embed_df_recent a hook (%d hooks): a fold every %.0f new signatures\n", "'"$callus"'", a / c, c, 4096 * c / a }'
+fi
