@@ -64,7 +64,7 @@ for size in $sizes; do
 					"$bin" hook generic <"$work/p.json" >/dev/null 2>"$work/vg.err")
 			fi
 		done
-		nbin=$((${nbin:-0} + 1))
+		nbin=$((nbin + 1))
 		[ -z "${CG_KEEP:-}" ] || cp "$work/cg.out" "$CG_KEEP/callgrind-$size-$nbin.out"
 		ir=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$work/vg.err")
 		awk -v ir="$ir" 'BEGIN { printf " %.2f |", ir / 1e6 }'
