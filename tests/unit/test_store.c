@@ -338,6 +338,41 @@ static void wal_stays_small(void **state)
 	}
 }
 
+/* A process's store keeps few pages read (store.c, STORE_CACHE_PAGES): a
+ * read of 300 pages holds under 100 of them, not all 300; a transaction
+ * of more pages than that spills to the WAL and commits whole. */
+static void page_cache_stays_small(void **state)
+{
+	fixture *f = *state;
+	enum { ROWS = 300, PAGE = 4096 };
+	callus_store *s = NULL;
+	int used = 0, high = 0;
+
+	assert_int_equal(callus_store_open(&s, f->path, 1000, NULL), 0);
+	assert_int_equal(callus_store_exec(s, "BEGIN", NULL), 0);
+	for (int i = 0; i < ROWS; i++) {
+		char sql[160];
+
+		/* a page of its own a row */
+		snprintf(sql, sizeof(sql),
+			 "INSERT INTO sync_state VALUES ('p%04d', printf('%%.3000c', 'z'))", i);
+		assert_int_equal(callus_store_exec(s, sql, NULL), 0);
+	}
+	assert_int_equal(callus_store_exec(s, "COMMIT", NULL), 0);
+	callus_store_close(s);
+
+	assert_int_equal(callus_store_open(&s, f->path, 1000, NULL), 0);
+	assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM sync_state"), ROWS);
+	assert_int_equal(callus_store_query_int(s, "SELECT sum(length(value)) FROM sync_state"),
+			 ROWS * 3000);
+	assert_int_equal(sqlite3_db_status(callus_store_db(s), SQLITE_DBSTATUS_CACHE_USED, &used,
+					   &high, 0),
+			 SQLITE_OK);
+	assert_true(used > 0);
+	assert_true(used < 100 * (PAGE + 512));
+	callus_store_close(s);
+}
+
 /* The totals `callus status` shows follow every change the store can see,
  * cascades included, and equal the rows counted after each; a hand edit
  * is found and counted again (doctor --fix), a deleted row read counted. */
@@ -449,6 +484,7 @@ int main(void)
 		cmocka_unit_test(signature_ignores_numbers_not_words),
 		cmocka_unit_test(column_copy_cuts_and_terminates),
 		cmocka_unit_test_setup_teardown(wal_stays_small, setup, teardown),
+		cmocka_unit_test_setup_teardown(page_cache_stays_small, setup, teardown),
 		cmocka_unit_test_setup_teardown(totals_follow_every_change, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
