@@ -192,7 +192,7 @@ int callus_fs_write_atomic(const char *path, const void *data, size_t len,
 	/* Best effort: the rename has happened, and some file systems refuse
 	 * to fsync a directory; failing now would tell the caller the write
 	 * did not happen when it did. */
-	if (dir_of(&dir, path) == 0 &&
+	if (!(flags & CALLUS_FS_VIEW) && dir_of(&dir, path) == 0 &&
 	    (dfd = open(dir.ptr, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
 		(void)fsync(dfd);
 		close(dfd);

@@ -417,7 +417,7 @@ int callus_lesson_md_write(const char *lessons_dir, const callus_lesson *l, call
 		rc = callus_error_set(err, rc, "out of memory");
 		goto out;
 	}
-	rc = callus_fs_write_atomic(path.ptr, page.ptr, page.len, 0600, 0, err);
+	rc = callus_fs_write_atomic(path.ptr, page.ptr, page.len, 0600, CALLUS_FS_VIEW, err);
 out:
 	callus_buf_release(&path);
 	callus_buf_release(&page);
@@ -797,7 +797,7 @@ int callus_agents_block_update(const char *path, const callus_agents_content *c,
 		rc = 0;
 		goto out;
 	}
-	rc = callus_fs_write_atomic(target.ptr, new.ptr, new.len, mode, flags, err);
+	rc = callus_fs_write_atomic(target.ptr, new.ptr, new.len, mode, flags | CALLUS_FS_VIEW, err);
 out:
 	callus_fs_unlock(lock_fd);
 	callus_buf_release(&target);

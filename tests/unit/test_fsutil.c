@@ -26,6 +26,23 @@ struct fixture {
 	callus_buf a, b; /* two scratch paths */
 };
 
+/* fsync, wrapped (the Makefile links this test with --wrap=fsync): the
+ * calls counted by what they synced, a directory or a file. */
+int __real_fsync(int fd);
+int __wrap_fsync(int fd);
+static int synced_dirs, synced_files;
+
+int __wrap_fsync(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+		synced_dirs++;
+	else
+		synced_files++;
+	return __real_fsync(fd);
+}
+
 static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st;
@@ -109,6 +126,30 @@ static void test_write_atomic_modes_and_replace(void **state)
 	assert_int_equal(stat(p, &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0600);
 	assert_int_equal(st.st_size, 0);
+	assert_int_equal(count_entries(f->dir), 1); /* no temporary left */
+	callus_buf_release(&got);
+}
+
+/* The file is synced before its rename, always; the directory after it,
+ * but not for a view of the store (CALLUS_FS_VIEW). */
+static void test_write_atomic_syncs(void **state)
+{
+	struct fixture *f = *state;
+	const char *p = path_in(&f->a, f, "file");
+	callus_buf got = CALLUS_BUF_INIT;
+
+	synced_dirs = synced_files = 0;
+	assert_int_equal(callus_fs_write_atomic(p, "one", 3, 0600, 0, NULL), 0);
+	assert_int_equal(synced_files, 1);
+	assert_int_equal(synced_dirs, 1);
+
+	synced_dirs = synced_files = 0;
+	assert_int_equal(callus_fs_write_atomic(p, "two", 3, 0600, CALLUS_FS_VIEW, NULL), 0);
+	assert_int_equal(synced_files, 1);
+	assert_int_equal(synced_dirs, 0);
+	assert_int_equal(callus_fs_read_file(&got, p, 0, NULL), 0);
+	assert_int_equal(got.len, 3);
+	assert_memory_equal(got.ptr, "two", 3);
 	assert_int_equal(count_entries(f->dir), 1); /* no temporary left */
 	callus_buf_release(&got);
 }
@@ -437,6 +478,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_write_atomic_modes_and_replace, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_write_atomic_syncs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_atomic_replaces_symlink, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_atomic_error, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_output, setup, teardown),
