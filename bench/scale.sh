@@ -24,6 +24,13 @@
 # the gc and a checkpoint) per signature, those of its pages in use (SQLite's
 # dbstat: the file less its free pages), and the files in .lessons/.  The
 # background retention is off while measuring ([retention] gc_hours = 0).
+# Before the timings of each size the harness waits for the disk to settle
+# (bench_settle, bench/tools.sh): growing a store, or copying one over the
+# last, removes thousands of files, and on ext4 without a journal every
+# file created in the next minutes (a failing hook creates five) costs ten
+# to twenty times what it does on a quiet disk (bench/fsprobe.c).  The
+# column "file create" is what creating one cost in .callus/ when timing
+# began (microseconds; CALLUS_BENCH_SETTLE_S=0 times without waiting).
 # The baseline in the same run is the smallest size: flat costs are the goal.
 # Usage: bench/scale.sh [N] [SIZES] [path/to/callus]   (default: 20 "1000 10000")
 #   CALLUS_SCALE_KEEP=DIR keeps a copy of the workspace at each size, as
@@ -138,8 +145,8 @@ row() {
 	fi
 }
 
-echo "| recordings | lessons | signatures | failing hook | failing hook, no snapshot | ten new errors, no snapshot | passing check | callus suggest | callus status | callus gc | callus --version | store bytes per signature | in pages used | .lessons/ files |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| recordings | file create | lessons | signatures | failing hook | failing hook, no snapshot | ten new errors, no snapshot | passing check | callus suggest | callus status | callus gc | callus --version | store bytes per signature | in pages used | .lessons/ files |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 have=0
 for size in $sizes; do
 	start=$(date +%s)
@@ -194,6 +201,7 @@ for size in $sizes; do
 		fi
 		i=$((i + 1))
 	done
+	created=$(bench_settle "$work" "$ws/.callus")
 	# config CONTENTS: both copies' .callus/config
 	config() {
 		printf "$1" >.callus/config
@@ -221,7 +229,7 @@ for size in $sizes; do
 	used=$(sqlite3 .callus/callus.db 'SELECT sum(pgsize) FROM dbstat')
 	files=$(find .lessons -name '*.md' | wc -l)
 	set -- $line
-	printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n" "$size" "$nl" \
+	printf "| %s | %s us | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n" "$size" "$created" "$nl" \
 		"$ns" "$2" "$4" "$6" "$8" "${10}" "${12}" "${14}" "${16}" $((bytes / ns)) $((used / ns)) \
 		"$files"
 done

@@ -16,7 +16,10 @@
 # by between two folds.  GAP 0: back to back.  With FOLD=1, every timed
 # hook is one that folds the recent document frequencies into embed_df
 # (src/match_df.c): before it, embed_df_recent is filled to one feature
-# short of the fold (4,095 new keys, as new errors' words bring).
+# short of the fold (4,095 new keys, as new errors' words bring).  The
+# copies made, the harness waits for the disk to settle before timing
+# (bench_settle, bench/tools.sh; CALLUS_BENCH_SETTLE_S=0: no wait) and
+# prints what creating a file in the copy's .callus/ cost then.
 # Usage: bench/spaced.sh WS N GAP BASE [path/to/callus]
 #   e.g. bench/spaced.sh /tmp/keepD/ws-10000 40 3 /tmp/old/build/callus
 set -eu
@@ -39,6 +42,8 @@ done
 # each migrates its copy and applies its retention before anything is timed
 (cd "$work/ws-a" && "$base" status >/dev/null && "$base" gc >/dev/null)
 (cd "$work/ws-b" && "$callus" status >/dev/null && "$callus" gc >/dev/null)
+
+created=$(bench_settle "$work" "$work/ws-b/.callus")
 
 # the recent document frequencies' rows each of the second binary's hooks
 # adds (a hook that folds them is left out): how many new signatures go
@@ -79,6 +84,7 @@ stats() {
 		END { printf "%.2f / %.2f / %.2f / %.2f / %.2f / %.2f",
 		      v[1], v[int(NR / 4) + 1], v[int(NR / 2) + 1], v[int(3 * NR / 4) + 1], v[NR], s / NR }'
 }
+echo "a file created in the copy's .callus/ when timing began: $created us (bench/fsprobe.c)"
 echo "| binary | failing hooks, $gap s apart: min / q1 / median / q3 / max / mean (CPU ms, $n each) | page faults: the same |"
 echo "|:---|---:|---:|"
 echo "| $base | $(stats "$work/a.txt") | $(stats "$work/a.faults") |"
