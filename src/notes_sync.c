@@ -164,8 +164,8 @@ int callus_notes_write_file(callus_store *s, const char *workspace, const char *
 				 workspace);
 	} else if (callus_buf_printf(&path, "/%s.md", id) < 0) {
 		goto oom;
-	} else if (callus_fs_write_atomic(path.ptr, text.ptr, text.len, 0666,
-					  CALLUS_FS_UMASK | CALLUS_FS_VIEW, &fe) == 0 &&
+	} else if (callus_fs_write_atomic(path.ptr, text.ptr, text.len, 0666, CALLUS_FS_UMASK,
+					  &fe) == 0 &&
 		   lstat(path.ptr, &st) == 0) {
 		cursor_follow(workspace, before);
 		if ((sq = record_file(s, id, hex, mtime_ns(&st), (int64_t)st.st_size)) != SQLITE_OK)

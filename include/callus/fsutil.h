@@ -23,9 +23,10 @@ enum {
 	 * Without it the file gets exactly `mode` (private files, or an
 	 * existing file's mode being preserved). */
 	CALLUS_FS_UMASK = 1 << 0,
-	/* A view of the store (a lesson's or a note's file, the block in
-	 * AGENTS.md): the rename is not made durable by an fsync of the
-	 * directory.  The store's own commits are not synced either
+	/* A view of the store that nothing reads back into it (a lesson's
+	 * file, the block in AGENTS.md; not a note's file, whose edits the
+	 * store takes by the hash it keeps of what it wrote): the rename is
+	 * not made durable by an fsync of the directory.  The store's own commits are not synced either
 	 * (`PRAGMA synchronous = NORMAL`: a power loss may take back the
 	 * last ones), and a view written after its commit need not outlast
 	 * it; the file's contents are still synced before the rename, so
