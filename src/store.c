@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -74,15 +75,6 @@ int callus_store_sibling_path(callus_buf *out, callus_store *s, const char *name
 
 /* Pages the WAL may hold before a commit copies them into the store. */
 #define STORE_WAL_PAGES 64
-/* Pages of the store SQLite keeps read in a connection (its default,
- * 2 MB, is 500).  A callus process is short-lived and reads most pages
- * once: a failing hook at 100,000 recordings read some 350 (the regular
- * expressions' candidates, the document frequencies' buckets) and kept
- * every one, memory faulted in for nothing; kept to 64, the pages it
- * rereads add four reads to its 596, its page faults go 557 -> 363 and its
- * CPU time 6.95 -> 6.58 ms (docs/scale.md, the twenty-fourth pass).  A
- * command that needs more asks for it (team_sync.c). */
-#define STORE_CACHE_PAGES "64"
 
 /*
  * Copy the WAL into the store and empty it, without waiting: a reader or
@@ -120,6 +112,14 @@ static int wal_committed(void *arg, sqlite3 *db, const char *name, int frames)
 void callus_store_wal_pages(callus_store *s, int pages)
 {
 	s->wal_pages = pages > 0 ? pages : STORE_WAL_PAGES;
+}
+
+void callus_store_cache_pages(callus_store *s, int pages)
+{
+	char sql[64];
+
+	snprintf(sql, sizeof(sql), "PRAGMA cache_size = %d", pages > 0 ? pages : -2000);
+	(void)sqlite3_exec(s->db, sql, NULL, NULL, NULL);
 }
 
 /*
@@ -194,10 +194,7 @@ int callus_store_open(callus_store **out, const char *path, int timeout_ms, call
 	sqlite3_wal_hook(s->db, wal_committed, s);
 	/* the migrations before the foreign keys: a table they rebuild is
 	 * dropped, and with the keys on its rows' cascades would run */
-	if ((rc = callus_store_exec(s,
-				    "PRAGMA synchronous = NORMAL;"
-				    " PRAGMA cache_size = " STORE_CACHE_PAGES,
-				    err)) < 0 ||
+	if ((rc = callus_store_exec(s, "PRAGMA synchronous = NORMAL", err)) < 0 ||
 	    (rc = callus_store_migrate(s, err)) < 0 ||
 	    (rc = callus_store_exec(s, "PRAGMA foreign_keys = ON", err)) < 0)
 		goto fail;
