@@ -38,10 +38,10 @@
  * recording reads most pages once: at 100,000 recordings a failing hook
  * read some 350 (the regular expressions' candidates, the document
  * frequencies' buckets) and kept every one, memory faulted in for nothing;
- * kept to 64, it reads four pages again of its 596 reads, its page faults
- * go 557 -> 363 and its CPU time 6.95 -> 6.58 ms (docs/scale.md, the
- * twenty-fourth pass).  Not for the store's bulk commands: `callus
- * reindex` took twice as long with it, `callus gc` a tenth longer. */
+ * kept to 64, it reads four pages again of its 596 reads and its page
+ * faults go 564 -> 370 (bench/spaced.sh; docs/scale.md, the twenty-fourth
+ * pass).  Not for the store's bulk commands: `callus reindex` took twice
+ * as long with it, `callus gc` a tenth longer. */
 #define RECORD_CACHE_PAGES 64
 
 /* Write dir/.gitignore when it is missing (a person's own is left alone);
