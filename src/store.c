@@ -26,6 +26,8 @@ struct callus_store {
 	int timeout_ms;
 	int wal_pages;    /* frames the WAL may hold before a commit empties it */
 	int wal_frames;   /* frames in it after this connection's last commit */
+	int cache_changed; /* callus_store_cache_pages() changed the cache ... */
+	int cache_opened;  /* ... from this PRAGMA cache_size */
 };
 
 int callus_store_db_error(callus_store *s, callus_error *err, int rc, const char *what)
@@ -118,7 +120,14 @@ void callus_store_cache_pages(callus_store *s, int pages)
 {
 	char sql[64];
 
-	snprintf(sql, sizeof(sql), "PRAGMA cache_size = %d", pages > 0 ? pages : -2000);
+	if (!s->cache_changed) {
+		if (pages <= 0)
+			return; /* what the connection opened with */
+		/* SQLite's default is its build's: read, not assumed */
+		s->cache_opened = (int)callus_store_query_int(s, "PRAGMA cache_size");
+		s->cache_changed = 1;
+	}
+	snprintf(sql, sizeof(sql), "PRAGMA cache_size = %d", pages > 0 ? pages : s->cache_opened);
 	(void)sqlite3_exec(s->db, sql, NULL, NULL, NULL);
 }
 

@@ -35,8 +35,9 @@ int callus_store_exec(callus_store *s, const char *sql, callus_error *err);
  * quickly at open); a batch of many writes (a pull) raises it for its
  * connection, whose close empties what it left. */
 void callus_store_wal_pages(callus_store *s, int pages);
-/* The pages of the store s's connection keeps read, for its life: pages,
- * or SQLite's default (2 MB of them) for 0.  Best effort. */
+/* The pages of the store s's connection keeps read from now on: pages, or
+ * for 0 what it kept when opened (SQLite's default, 2 MB of them; nothing
+ * to do when never changed).  Best effort. */
 void callus_store_cache_pages(callus_store *s, int pages);
 
 /* One integer from a query of one row; -1 when it fails. */

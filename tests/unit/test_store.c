@@ -293,6 +293,19 @@ static void column_copy_cuts_and_terminates(void **state)
 	sqlite3_close(db);
 }
 
+/* n rows of sync_state of a page each (3,000 bytes of c), keys
+ * "<c>0000"...: the store's pages filled a row at a time. */
+static void put_page_rows(callus_store *s, char c, int n)
+{
+	for (int i = 0; i < n; i++) {
+		char sql[160];
+
+		snprintf(sql, sizeof(sql),
+			 "INSERT INTO sync_state VALUES ('%c%04d', printf('%%.3000c', '%c'))", c, i, c);
+		assert_int_equal(callus_store_exec(s, sql, NULL), 0);
+	}
+}
+
 static void wal_stays_small(void **state)
 {
 	fixture *f = *state;
@@ -324,13 +337,7 @@ static void wal_stays_small(void **state)
 		/* a batch may let it grow further; its close empties it */
 		callus_store_wal_pages(s, 100000);
 		assert_int_equal(callus_store_exec(s, "BEGIN", NULL), 0);
-		for (int i = 0; i < 200; i++) {
-			char sql[160];
-
-			snprintf(sql, sizeof(sql),
-				 "INSERT INTO sync_state VALUES ('b%04d', printf('%%.3000c', 'y'))", i);
-			assert_int_equal(callus_store_exec(s, sql, NULL), 0);
-		}
+		put_page_rows(s, 'b', 200);
 		assert_int_equal(callus_store_exec(s, "COMMIT", NULL), 0);
 		assert_true(wal_size(f) > 100 * FRAME);
 		callus_store_close(s);
@@ -339,18 +346,18 @@ static void wal_stays_small(void **state)
 }
 
 /* The pages a connection keeps read (callus_store_cache_pages, what a
- * recording asks for): a read of 300 pages kept whole by default (the
- * store's bulk commands reread theirs), under 100 of them when asked for
- * 64; a transaction of more pages than that spills to the WAL and
- * commits whole. */
-static size_t cache_after_reading(const char *path, int pages)
+ * recording asks for): a read of 300 pages kept whole as opened (the
+ * store's bulk commands reread theirs), under 100 of them when 64 are
+ * asked, whole again when asked back to what it opened with (0); a
+ * transaction of more pages than 64 spills to the WAL and commits whole. */
+static size_t cache_after_reading(const char *path, const int *asks, size_t nasks)
 {
 	callus_store *s = NULL;
 	int used = 0, high = 0;
 
 	assert_int_equal(callus_store_open(&s, path, 1000, NULL), 0);
-	if (pages)
-		callus_store_cache_pages(s, pages);
+	for (size_t i = 0; i < nasks; i++)
+		callus_store_cache_pages(s, asks[i]);
 	assert_int_equal(callus_store_query_int(s, "SELECT sum(length(value)) FROM sync_state"),
 			 300 * 3000);
 	assert_int_equal(sqlite3_db_status(callus_store_db(s), SQLITE_DBSTATUS_CACHE_USED, &used,
@@ -362,6 +369,7 @@ static size_t cache_after_reading(const char *path, int pages)
 
 static void page_cache_as_asked(void **state)
 {
+	static const int small[] = { 64 }, back[] = { 64, 0 }, opened[] = { 0 };
 	fixture *f = *state;
 	enum { PAGE = 4096 };
 	callus_store *s = NULL;
@@ -369,19 +377,14 @@ static void page_cache_as_asked(void **state)
 	assert_int_equal(callus_store_open(&s, f->path, 1000, NULL), 0);
 	callus_store_cache_pages(s, 64);
 	assert_int_equal(callus_store_exec(s, "BEGIN", NULL), 0);
-	for (int i = 0; i < 300; i++) {
-		char sql[160];
-
-		/* a page of its own a row */
-		snprintf(sql, sizeof(sql),
-			 "INSERT INTO sync_state VALUES ('p%04d', printf('%%.3000c', 'z'))", i);
-		assert_int_equal(callus_store_exec(s, sql, NULL), 0);
-	}
+	put_page_rows(s, 'p', 300);
 	assert_int_equal(callus_store_exec(s, "COMMIT", NULL), 0);
 	callus_store_close(s);
 
-	assert_true(cache_after_reading(f->path, 0) > 250 * PAGE);
-	assert_true(cache_after_reading(f->path, 64) < 100 * (PAGE + 512));
+	assert_true(cache_after_reading(f->path, NULL, 0) > 250 * PAGE);
+	assert_true(cache_after_reading(f->path, opened, 1) > 250 * PAGE);
+	assert_true(cache_after_reading(f->path, small, 1) < 100 * (PAGE + 512));
+	assert_true(cache_after_reading(f->path, back, 2) > 250 * PAGE);
 }
 
 /* The totals `callus status` shows follow every change the store can see,
