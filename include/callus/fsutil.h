@@ -26,12 +26,13 @@ enum {
 	/* A view of the store that nothing reads back into it (a lesson's
 	 * file, the block in AGENTS.md; not a note's file, whose edits the
 	 * store takes by the hash it keeps of what it wrote): the rename is
-	 * not made durable by an fsync of the directory.  The store's own commits are not synced either
-	 * (`PRAGMA synchronous = NORMAL`: a power loss may take back the
-	 * last ones), and a view written after its commit need not outlast
-	 * it; the file's contents are still synced before the rename, so
-	 * that a power loss leaves the old file or the new one, never an
-	 * empty one.  Two fsyncs of the four a failing hook made. */
+	 * not made durable by an fsync of the directory.  The store's own
+	 * commits are not synced either (`PRAGMA synchronous = NORMAL`: a
+	 * power loss may take back the last ones), and a view written after
+	 * its commit need not outlast it; the file's contents are still
+	 * synced before the rename, so that a power loss leaves the old file
+	 * or the new one, never an empty one.  Two fsyncs of the four a
+	 * failing hook made. */
 	CALLUS_FS_VIEW = 1 << 1
 };
 
@@ -39,9 +40,10 @@ enum {
  * Replace path with data[0..len) so that readers see either the old or the
  * new contents, never a mix: a temporary file in the same directory is
  * written, fsync'd, given its mode and renamed over path, then the
- * directory is fsync'd (not with CALLUS_FS_VIEW).  A symlink at path is replaced, not followed
- * (resolve it first with callus_fs_resolve_link() to write through it).  On
- * failure path is untouched and the temporary file is removed.
+ * directory is fsync'd (not with CALLUS_FS_VIEW).  A symlink at path is
+ * replaced, not followed (resolve it first with callus_fs_resolve_link()
+ * to write through it).  On failure path is untouched and the temporary
+ * file is removed.
  */
 int callus_fs_write_atomic(const char *path, const void *data, size_t len,
 			 mode_t mode, unsigned flags, callus_error *err);
