@@ -374,9 +374,6 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
 	if (!res)
 		res = &own;
 	memset(res, 0, sizeof(*res));
-	/* a pass over whole tables: SQLite's own cache, whatever a recording
-	 * asked for before it (with 64 pages gc took a tenth longer) */
-	callus_store_cache_pages(s, 0);
 	if (p->prune_hours > 0 &&
 	    (rc = callus_learn_prune(s, p->prune_hours, p->now, &res->pending, err)) < 0)
 		return rc;

@@ -41,7 +41,7 @@
  * kept to 64, it reads four pages again of its 596 reads and its page
  * faults go 564 -> 370 (bench/spaced.sh; docs/scale.md, the twenty-fourth
  * pass).  Not for the store's bulk commands: `callus reindex` took twice
- * as long with it, `callus gc` a tenth longer. */
+ * as long with it (bench/commands.sh). */
 #define RECORD_CACHE_PAGES 64
 
 /* Write dir/.gitignore when it is missing (a person's own is left alone);
