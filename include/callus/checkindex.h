@@ -21,9 +21,11 @@
  * tool, arguments and directory): the list holds no text of the workspace,
  * and two checks sharing a hash only cost a pass the store.
  *
- * Format: a first line "callus-checks 1 NNNNNNNNNN" (the count, ten digits,
- * of the hashes after it that are sorted), then one hash a line, each once:
- * the sorted ones, then at most a few hundred appended since in any order.
+ * Format: a first line "callus-checks 2 NNNNNNNNNN" (the count, ten digits,
+ * of the hashes after it that are sorted), then one hash a line, each once,
+ * sorted; then at most a few hundred lines appended since, each a '+' (the
+ * check listed) or a '-' (taken off) and a hash, in the order they were
+ * made: a hash's last appended line overrides the sorted part.
  */
 #ifndef CALLUS_CHECKINDEX_H
 #define CALLUS_CHECKINDEX_H

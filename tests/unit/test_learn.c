@@ -1074,16 +1074,20 @@ static void check_index_follows_the_next_pass(void **state)
 	pass_run(f, ".", &r);
 	callus_learn_result_release(&r);
 	assert_int_equal(callus_checkindex_lookup(f->dir, &dot), 0);
+	/* taken off by a line appended: the list is not written again */
 	assert_int_equal(stat(idx, &before), 0);
-	assert_int_equal(before.st_size, (off_t)strlen("callus-checks 1 0000000000\n"));
+	assert_int_equal(before.st_size, (off_t)(strlen("callus-checks 2 0000000001\n") +
+						 CALLUS_CHECKINDEX_KEY_LEN + 1 +
+						 CALLUS_CHECKINDEX_KEY_LEN + 2));
 
 	/* a failure appends, synced, and the list stays well formed */
 	fail_run(f, "other", 4, &r);
 	callus_learn_result_release(&r);
 	assert_int_equal(stat(idx, &after), 0);
 	assert_true(after.st_ino == before.st_ino);
-	assert_int_equal(after.st_size, before.st_size + CALLUS_CHECKINDEX_KEY_LEN + 1);
+	assert_int_equal(after.st_size, before.st_size + CALLUS_CHECKINDEX_KEY_LEN + 2);
 	assert_int_equal(callus_checkindex_lookup(f->dir, &other), 1);
+	assert_int_equal(callus_checkindex_lookup(f->dir, &dot), 0);
 	/* three failures in a row close it as permanent: the next run counts */
 	for (int i = 1; i < CALLUS_LEARN_MAX_RETRIES; i++) {
 		fail_run(f, "other", 4, &r);
@@ -1131,9 +1135,11 @@ static void check_index_follows_the_next_pass(void **state)
 	/* what it does not read: a header counting more sorted lines than it
 	 * has, a count that is no number, a link (never followed: replaced) */
 	{
-		static const char *const bad[] = { "callus-checks 1 0000000009\n",
-						   "callus-checks 1 00000000x1\n",
-						   "callus-checks 2 0000000000\n" };
+		static const char *const bad[] = { "callus-checks 2 0000000009\n",
+						   "callus-checks 2 00000000x1\n",
+						   "callus-checks 1 0000000000\n",
+						   "callus-checks 3 0000000000\n",
+						   "callus-checks 2 0000000000\n*" };
 		char target[128];
 		struct stat st;
 		int fd;
@@ -1154,7 +1160,7 @@ static void check_index_follows_the_next_pass(void **state)
 		assert_true(S_ISREG(st.st_mode));
 		assert_int_equal(callus_checkindex_lookup(f->dir, &dot), 1);
 		assert_int_equal(stat(target, &st), 0);
-		assert_int_equal(st.st_size, 27 + 17);
+		assert_int_equal(st.st_size, (off_t)strlen(bad[sizeof(bad) / sizeof(bad[0]) - 1]) + 17);
 	}
 
 	/* many checks: appended, then sorted again past the tail's bound;
@@ -1185,6 +1191,86 @@ static void check_index_follows_the_next_pass(void **state)
 		assert_true(strtol(text + 16, NULL, 10) > 250);
 		assert_true(strtol(text + 16, NULL, 10) < 301);
 	}
+}
+
+/* Whether the check of args is listed. */
+static int listed(fixture *f, const char *args)
+{
+	callus_check_key k = { "eslint", args, "" };
+
+	return callus_checkindex_lookup(f->dir, &k);
+}
+
+/* checkindex.h: checks taken off and put back are lines appended, the last
+ * one of a hash deciding; past the appended part's bound the list is
+ * written again sorted, and says what the lines said */
+static void check_index_takes_off_by_appending(void **state)
+{
+	fixture *f = *state;
+	callus_learn_result r;
+	char idx[128], args[32], head[32];
+	struct stat before, after;
+	int fd;
+
+	snprintf(idx, sizeof(idx), "%s/" CALLUS_CHECKINDEX_NAME, f->dir);
+	for (int i = 0; i < 10; i++) {
+		snprintf(args, sizeof(args), "c%d", i);
+		fail_run(f, args, 1, &r);
+		callus_learn_result_release(&r);
+	}
+	assert_int_equal(stat(idx, &before), 0);
+	/* each fixed, then its next run counted: ten lines taken off */
+	for (int i = 0; i < 10; i++) {
+		snprintf(args, sizeof(args), "c%d", i);
+		for (int k = 0; k < 2; k++) {
+			pass_run(f, args, &r);
+			callus_learn_result_release(&r);
+		}
+		assert_int_equal(listed(f, args), 0);
+	}
+	/* c3 fails again: put back after it was taken off */
+	fail_run(f, "c3", 1, &r);
+	callus_learn_result_release(&r);
+	assert_int_equal(stat(idx, &after), 0);
+	assert_true(after.st_ino == before.st_ino);
+	assert_int_equal(after.st_size, before.st_size + 11 * (CALLUS_CHECKINDEX_KEY_LEN + 2));
+	for (int i = 0; i < 10; i++) {
+		snprintf(args, sizeof(args), "c%d", i);
+		assert_int_equal(listed(f, args), i == 3);
+	}
+
+	/* enough new checks to pass the bound: written again, sorted */
+	for (int i = 0; i < 250; i++) {
+		snprintf(args, sizeof(args), "d%d", i);
+		fail_run(f, args, 1, &r);
+		callus_learn_result_release(&r);
+	}
+	assert_int_equal(stat(idx, &after), 0);
+	assert_true(after.st_ino != before.st_ino);
+	assert_true((fd = open(idx, O_RDONLY)) >= 0);
+	assert_int_equal(read(fd, head, 27), 27);
+	close(fd);
+	head[26] = '\0';
+	/* c0 written sorted, 9 + 11 lines appended, then 236 of the d: the
+	 * 237th wrote c3 and d0..d236 sorted (the nine taken off are not in
+	 * it), and the last 13 were appended since */
+	assert_int_equal(strtol(head + 16, NULL, 10), 238);
+	assert_int_equal(after.st_size, 27 + 238 * (CALLUS_CHECKINDEX_KEY_LEN + 1) +
+						 13 * (CALLUS_CHECKINDEX_KEY_LEN + 2));
+	for (int i = 0; i < 10; i++) {
+		snprintf(args, sizeof(args), "c%d", i);
+		assert_int_equal(listed(f, args), i == 3);
+	}
+	for (int i = 0; i < 250; i++) {
+		snprintf(args, sizeof(args), "d%d", i);
+		assert_int_equal(listed(f, args), 1);
+	}
+	/* and what the store says: the list written from it agrees */
+	assert_int_equal(unlink(idx), 0);
+	assert_int_equal(callus_checkindex_ensure(f->s, NULL), 0);
+	assert_int_equal(listed(f, "c3"), 1);
+	assert_int_equal(listed(f, "c4"), 0);
+	assert_int_equal(listed(f, "d249"), 1);
 }
 
 /* SQLite's VM steps of every statement run on db, added to *arg. */
@@ -1281,6 +1367,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(file_index_adds_only_the_unlisted, setup, teardown),
 		cmocka_unit_test_setup_teardown(file_index_adds_what_this_fix_closed, setup, teardown),
 		cmocka_unit_test_setup_teardown(check_index_follows_the_next_pass, setup, teardown),
+		cmocka_unit_test_setup_teardown(check_index_takes_off_by_appending, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_checks_history_is_not_read, setup, teardown),
 		cmocka_unit_test_setup_teardown(schema_26_indexes_by_state_and_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_errors_past_fixes_are_not_read, setup, teardown),

@@ -1,0 +1,85 @@
+#!/bin/sh
+# bench/checkoff.sh - a check's whole cycle in a grown store: it fails, it
+# passes (the fix kept), it passes again (the run after the fix, counted:
+# learn.h), and again (nothing to learn: the store left closed).  The run
+# after the fix takes the check off .callus/checks.idx, the list a pass
+# reads to know whether to open the store (checkindex.h); at 100,000
+# recordings the list can name 75,000 checks.  Two binaries, each in its
+# own copy of a store grown by bench/scale.sh (CALLUS_SCALE_KEEP=DIR keeps
+# DIR/ws-SIZE), take turns, N cycles each; each hook a `callus hook
+# generic` of `gcc -c src/x.c` (a gcc error never seen, then exit 0), no
+# snapshot.  CPU ms of each hook from bench/proctime (wait4): min / first
+# quartile / median / third quartile / max / mean of each step and binary.
+# The copies made, the harness waits for the disk to settle (bench_settle,
+# bench/tools.sh; CALLUS_BENCH_SETTLE_S=0: no wait).
+# Usage: bench/checkoff.sh WS N BASE [path/to/callus]
+#   e.g. bench/checkoff.sh /tmp/keepE/ws-100000 30 /tmp/old/build/callus
+set -eu
+repo=$(cd "$(dirname "$0")/.." && pwd)
+[ $# -ge 3 ] || { echo "usage: bench/checkoff.sh WS N BASE [path/to/callus]" >&2; exit 2; }
+src=$1 n=$2 base=$3
+callus=${4:-$repo/build/callus}
+[ -d "$src/.callus" ] || { echo "bench: $src holds no .callus/ (grow one: CALLUS_SCALE_KEEP=DIR bench/scale.sh)" >&2; exit 2; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/callus-checkoff.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+# shellcheck source=bench/tools.sh
+. "$repo/bench/tools.sh"
+bench_tools "$repo" "$work" "$(dirname "$callus")"
+
+steps="fail fix after idle"
+for x in a b; do
+	cp -a "$src" "$work/ws-$x"
+	printf '[retention]\ngc_hours = 0\n[learn]\nsnapshots = false\n' >"$work/ws-$x/.callus/config"
+	jq -n --arg cwd "$work/ws-$x" '{command: "gcc -c src/x.c", exit_code: 0, output: "", cwd: $cwd}' \
+		>"$work/pass-$x.json"
+	for s in $steps; do : >"$work/$x.$s"; done
+done
+# each migrates its copy, applies its retention and writes its list
+# before anything is timed
+(cd "$work/ws-a" && "$base" status >/dev/null && "$base" gc >/dev/null &&
+	"$base" hook generic <"$work/pass-a.json" >/dev/null)
+(cd "$work/ws-b" && "$callus" status >/dev/null && "$callus" gc >/dev/null &&
+	"$callus" hook generic <"$work/pass-b.json" >/dev/null)
+
+created=$(bench_settle "$work" "$work/ws-b/.callus")
+
+# hook X STEP INPUT: one timed hook of binary X
+hook() {
+	if [ "$1" = a ]; then bin=$base; else bin=$callus; fi
+	(cd "$work/ws-$1" && "$work/proctime" 1 "$3" "$bin" hook generic) | cut -d' ' -f1 >>"$work/$1.$2"
+}
+i=0
+while [ "$i" -lt "$n" ]; do
+	for x in a b; do
+		"$work/scale_gen" -p $((900000 + i)) >"$work/out.txt"
+		jq -n --rawfile o "$work/out.txt" --arg cwd "$work/ws-$x" \
+			'{command: "gcc -c src/x.c", exit_code: 1, output: $o, cwd: $cwd}' >"$work/fail.json"
+		hook "$x" fail "$work/fail.json"
+		hook "$x" fix "$work/pass-$x.json"
+		hook "$x" after "$work/pass-$x.json"
+		hook "$x" idle "$work/pass-$x.json"
+	done
+	i=$((i + 1))
+done
+
+stats() {
+	sort -n "$1" | awk '{ v[NR] = $1; s += $1 }
+		END { printf "%.2f / %.2f / %.2f / %.2f / %.2f / %.2f",
+		      v[1], v[int(NR / 4) + 1], v[int(NR / 2) + 1], v[int(3 * NR / 4) + 1], v[NR], s / NR }'
+}
+echo "a file created in the copy's .callus/ when timing began: $created us (bench/fsprobe.c)"
+echo "checks listed in .callus/checks.idx at the start: $(sqlite3 "$src/.callus/callus.db" "SELECT count(*) FROM checks c WHERE EXISTS (SELECT 1 FROM pending_errors p WHERE p.check_id = c.id AND p.state = 'pending')") with an error pending"
+echo "| binary | step | CPU ms, $n cycles: min / q1 / median / q3 / max / mean |"
+echo "|:---|:---|---:|"
+for x in a b; do
+	if [ "$x" = a ]; then bin=$base; else bin=$callus; fi
+	for s in $steps; do
+		case $s in
+		fail) what="the failure (a new error)" ;;
+		fix) what="the pass that fixes it" ;;
+		after) what="the pass after the fix (the check taken off the list)" ;;
+		idle) what="a pass with nothing to learn" ;;
+		esac
+		echo "| $bin | $what | $(stats "$work/$x.$s") |"
+	done
+done
