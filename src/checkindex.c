@@ -227,7 +227,9 @@ static int write_from(callus_store *s, const char *path, callus_error *err)
 	return rc;
 }
 
-int callus_checkindex_ensure(callus_store *s, callus_error *err)
+/* The list beside s written from what s holds under s's write lock (taken
+ * here): always when force, else only when there is none it reads. */
+static int list_from_store(callus_store *s, int force, callus_error *err)
 {
 	callus_buf path = CALLUS_BUF_INIT;
 	list l;
@@ -235,14 +237,14 @@ int callus_checkindex_ensure(callus_store *s, callus_error *err)
 
 	if (callus_store_sibling_path(&path, s, CALLUS_CHECKINDEX_NAME) < 0)
 		goto out; /* no file, no list */
-	if (list_open(&l, path.ptr) == 0)
+	if (!force && list_open(&l, path.ptr) == 0)
 		goto done;
 	/* the write lock: no writer adds a check between the read and the
 	 * rename, which would leave it off the list; one may have written
 	 * the list while this waited for it */
 	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		goto out;
-	if (list_open(&l, path.ptr) < 0 && (rc = write_from(s, path.ptr, err)) < 0)
+	if ((force || list_open(&l, path.ptr) < 0) && (rc = write_from(s, path.ptr, err)) < 0)
 		unlink(path.ptr);
 	sqlite3_exec(callus_store_db(s), "COMMIT", NULL, NULL, NULL);
 done:
@@ -250,6 +252,16 @@ done:
 out:
 	callus_buf_release(&path);
 	return rc;
+}
+
+int callus_checkindex_ensure(callus_store *s, callus_error *err)
+{
+	return list_from_store(s, 0, err);
+}
+
+int callus_checkindex_rewrite(callus_store *s, callus_error *err)
+{
+	return list_from_store(s, 1, err);
 }
 
 /* op ('+' or '-') and key appended to the list at path, synced: 0 or -1. */

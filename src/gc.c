@@ -6,6 +6,7 @@
  */
 #include "callus/gc.h"
 #include "callus/buf.h"
+#include "callus/checkindex.h"
 #include "callus/embed.h"
 #include "callus/learn.h"
 #include "callus/lessonmd.h"
@@ -429,6 +430,12 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
 fail:
 	rc = callus_store_db_error(s, err, sq, what);
 out:
+	/* checks whose errors went are still listed as needing their next
+	 * pass: the list written again, or each such pass opens the store to
+	 * find nothing (checkindex.h).  Best-effort: a list this cannot
+	 * write is removed, and a stale one only costs those passes */
+	if (rc == 0 && (res->pending || res->unresolved || res->checks))
+		(void)callus_checkindex_rewrite(s, NULL);
 	/* what was removed went through the WAL: emptied now, or every later
 	 * process reads it whole at open (busy: the next pass) */
 	if (res->lessons || res->runs || res->checks || res->signatures || res->unresolved ||

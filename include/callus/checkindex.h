@@ -68,4 +68,12 @@ int callus_checkindex_update(callus_store *s, int64_t check_id, const callus_che
  * 0, or a negative CALLUS_E* code with err set. */
 int callus_checkindex_ensure(callus_store *s, callus_error *err);
 
+/* The whole list written again from what s holds, under s's write lock
+ * (taken here: call it outside a transaction): what removes checks or
+ * their errors in bulk (callus gc) calls it, so that the checks it
+ * unlisted do not each cost their next pass the store's opening.  A list
+ * that cannot be written is removed.  0, or a negative CALLUS_E* code
+ * with err set. */
+int callus_checkindex_rewrite(callus_store *s, callus_error *err);
+
 #endif

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "callus/checkindex.h"
 #include "callus/embed.h"
 #include "callus/gc.h"
 #include "callus/learn.h"
@@ -358,6 +359,18 @@ static void old_runs_go_with_their_errors(void **state)
 /* A check with an error still kept stays however long it has been idle;
  * one with none goes once idle run_days, and a pass of it then records
  * nothing, as for a check never seen. */
+/* Whether the gcc check of args is on the list of checks beside the store
+ * (checkindex.h): 1, 0, or CALLUS_ENOTFOUND with no list. */
+static int listed(fixture *f, const char *args)
+{
+	callus_check_key k = { "gcc", args, "" };
+	char dir[160];
+
+	snprintf(dir, sizeof(dir), "%s", f->path);
+	*strrchr(dir, '/') = '\0';
+	return callus_checkindex_lookup(dir, &k);
+}
+
 static void idle_checks_go_when_no_error_needs_them(void **state)
 {
 	fixture *f = *state;
@@ -375,12 +388,18 @@ static void idle_checks_go_when_no_error_needs_them(void **state)
 	fail_in(f, &c, "-c src/c.c", &o);     /* pending, then pruned below */
 	sql(f, "UPDATE pending_errors SET last_failure_at = '2001-01-01T00:00:00.000Z'"
 	       " WHERE check_id = (SELECT id FROM checks WHERE args = '-c src/c.c')");
+	assert_int_equal(listed(f, "-c src/c.c"), 1);
 	/* recently run, the idle check stays */
 	policy(&p);
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
 	assert_int_equal(r.pending, 1);
 	assert_int_equal(r.checks, 0);
 	assert_int_equal(count(f, "SELECT count(*) FROM checks"), 3);
+	/* its error pruned, c's next pass has nothing to see: taken off the
+	 * list (checkindex.h), b's pending error and a's fix still on it */
+	assert_int_equal(listed(f, "-c src/c.c"), 0);
+	assert_int_equal(listed(f, "-c src/b.c"), 1);
+	assert_int_equal(listed(f, "-c src/a.c"), 1);
 	sql(f, "UPDATE checks SET last_run_at = '2001-01-01T00:00:00.000Z'");
 	/* run_days off: no check goes */
 	p.run_days = 0;
