@@ -1,10 +1,11 @@
 #!/bin/sh
 # bench/checkoff.sh - a check's whole cycle in a grown store: it fails, it
 # passes (the fix kept), it passes again (the run after the fix, counted:
-# learn.h), and again (nothing to learn: the store left closed).  The run
+# learn.h), and again (nothing to learn: the store left closed); then, N
+# times, the list removed and a pass that writes it from the store.  The run
 # after the fix takes the check off .callus/checks.idx, the list a pass
 # reads to know whether to open the store (checkindex.h); at 100,000
-# recordings the list can name 75,000 checks.  Two binaries, each in its
+# recordings the list names 12,234 checks.  Two binaries, each in its
 # own copy of a store grown by bench/scale.sh (CALLUS_SCALE_KEEP=DIR keeps
 # DIR/ws-SIZE), take turns, N cycles each; each hook a `callus hook
 # generic` of `gcc -c src/x.c` (a gcc error never seen, then exit 0), no
@@ -26,23 +27,19 @@ trap 'rm -rf "$work"' EXIT
 . "$repo/bench/tools.sh"
 bench_tools "$repo" "$work" "$(dirname "$callus")"
 
-steps="fail fix after idle"
+steps="fail fix after idle rebuild"
+bench_copies "$src" "$work" "$base" "$callus"
 for x in a b; do
-	cp -a "$src" "$work/ws-$x"
-	printf '[retention]\ngc_hours = 0\n[learn]\nsnapshots = false\n' >"$work/ws-$x/.callus/config"
 	jq -n --arg cwd "$work/ws-$x" '{command: "gcc -c src/x.c", exit_code: 0, output: "", cwd: $cwd}' \
 		>"$work/pass-$x.json"
 	for s in $steps; do : >"$work/$x.$s"; done
 done
-# each migrates its copy, applies its retention and writes its list from
-# the store before anything is timed (the grown store's own list, of an
-# older format or listing checks by mistake, would time a list the store
-# does not hold)
+# each writes its list from the store before anything is timed (the grown
+# store's own list, of an older format or listing checks by mistake, would
+# time a list the store does not hold)
 for x in a b; do rm -f "$work/ws-$x/.callus/checks.idx"; done
-(cd "$work/ws-a" && "$base" status >/dev/null && "$base" gc >/dev/null &&
-	"$base" hook generic <"$work/pass-a.json" >/dev/null)
-(cd "$work/ws-b" && "$callus" status >/dev/null && "$callus" gc >/dev/null &&
-	"$callus" hook generic <"$work/pass-b.json" >/dev/null)
+(cd "$work/ws-a" && "$base" hook generic <"$work/pass-a.json" >/dev/null)
+(cd "$work/ws-b" && "$callus" hook generic <"$work/pass-b.json" >/dev/null)
 
 created=$(bench_settle "$work" "$work/ws-b/.callus")
 # the checks listed, as each binary wrote its list: the sorted part
@@ -57,9 +54,7 @@ hook() {
 i=0
 while [ "$i" -lt "$n" ]; do
 	for x in a b; do
-		"$work/scale_gen" -p $((900000 + i)) >"$work/out.txt"
-		jq -n --rawfile o "$work/out.txt" --arg cwd "$work/ws-$x" \
-			'{command: "gcc -c src/x.c", exit_code: 1, output: $o, cwd: $cwd}' >"$work/fail.json"
+		bench_fail_payload "$work" $((900000 + i)) "$work/ws-$x" "$work/fail.json"
 		hook "$x" fail "$work/fail.json"
 		hook "$x" fix "$work/pass-$x.json"
 		hook "$x" after "$work/pass-$x.json"
@@ -67,12 +62,18 @@ while [ "$i" -lt "$n" ]; do
 	done
 	i=$((i + 1))
 done
+# then, the list removed, the pass that writes it again from the store:
+# what a list lost costs, and what `callus gc` adds when it removed errors
+# or checks (callus_checkindex_rewrite)
+i=0
+while [ "$i" -lt "$n" ]; do
+	for x in a b; do
+		rm -f "$work/ws-$x/.callus/checks.idx"
+		hook "$x" rebuild "$work/pass-$x.json"
+	done
+	i=$((i + 1))
+done
 
-stats() {
-	sort -n "$1" | awk '{ v[NR] = $1; s += $1 }
-		END { printf "%.2f / %.2f / %.2f / %.2f / %.2f / %.2f",
-		      v[1], v[int(NR / 4) + 1], v[int(NR / 2) + 1], v[int(3 * NR / 4) + 1], v[NR], s / NR }'
-}
 echo "a file created in the copy's .callus/ when timing began: $created us (bench/fsprobe.c)"
 echo "checks in .callus/checks.idx when timing began: $listed_a ($base), $listed_b ($callus)"
 echo "| binary | step | CPU ms, $n cycles: min / q1 / median / q3 / max / mean |"
@@ -85,7 +86,8 @@ for x in a b; do
 		fix) what="the pass that fixes it" ;;
 		after) what="the pass after the fix (the check taken off the list)" ;;
 		idle) what="a pass with nothing to learn" ;;
+		rebuild) what="a pass with no list: the list written from the store" ;;
 		esac
-		echo "| $bin | $what | $(stats "$work/$x.$s") |"
+		echo "| $bin | $what | $(bench_stats "$work/$x.$s") |"
 	done
 done

@@ -23,13 +23,7 @@ trap 'rm -rf "$work"' EXIT
 . "$repo/bench/tools.sh"
 bench_tools "$repo" "$work" "$(dirname "$callus")"
 
-for x in a b; do
-	cp -a "$src" "$work/ws-$x"
-	printf '[retention]\ngc_hours = 0\n[learn]\nsnapshots = false\n' >"$work/ws-$x/.callus/config"
-done
-# each migrates its copy and applies its retention before anything is timed
-(cd "$work/ws-a" && "$base" status >/dev/null && "$base" gc >/dev/null)
-(cd "$work/ws-b" && "$callus" status >/dev/null && "$callus" gc >/dev/null)
+bench_copies "$src" "$work" "$base" "$callus"
 created=$(bench_settle "$work" "$work/ws-b/.callus")
 
 # time X WHAT INPUT ARGS...: one run of X's binary in its copy, appended
@@ -49,9 +43,7 @@ while [ "$i" -lt "$n" ]; do
 		time_one "$x" gc /dev/null gc
 		time_one "$x" notes /dev/null notes
 		time_one "$x" reindex /dev/null reindex
-		"$work/scale_gen" -p $((800000 + i)) >"$work/out.txt"
-		jq -n --rawfile o "$work/out.txt" --arg cwd "$work/ws-$x" \
-			'{command: "gcc -c src/x.c", exit_code: 1, output: $o, cwd: $cwd}' >"$work/p.json"
+		bench_fail_payload "$work" $((800000 + i)) "$work/ws-$x" "$work/p.json"
 		time_one "$x" hook "$work/p.json" hook generic
 	done
 	i=$((i + 1))

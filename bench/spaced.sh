@@ -34,14 +34,9 @@ trap 'rm -rf "$work"' EXIT
 . "$repo/bench/tools.sh"
 bench_tools "$repo" "$work" "$(dirname "$callus")"
 
-for x in a b; do
-	cp -a "$src" "$work/ws-$x"
-	printf '[retention]\ngc_hours = 0\n[learn]\nsnapshots = false\n' >"$work/ws-$x/.callus/config"
-	: >"$work/$x.txt"
-done
-# each migrates its copy and applies its retention before anything is timed
-(cd "$work/ws-a" && "$base" status >/dev/null && "$base" gc >/dev/null)
-(cd "$work/ws-b" && "$callus" status >/dev/null && "$callus" gc >/dev/null)
+bench_copies "$src" "$work" "$base" "$callus"
+: >"$work/a.txt"
+: >"$work/b.txt"
 
 created=$(bench_settle "$work" "$work/ws-b/.callus")
 
@@ -54,9 +49,7 @@ i=0
 while [ "$i" -lt "$n" ]; do
 	for x in a b; do
 		if [ "$x" = a ]; then bin=$base; else bin=$callus; fi
-		"$work/scale_gen" -p $((700000 + i)) >"$work/out.txt"
-		jq -n --rawfile o "$work/out.txt" --arg cwd "$work/ws-$x" \
-			'{command: "gcc -c src/x.c", exit_code: 1, output: $o, cwd: $cwd}' >"$work/p.json"
+		bench_fail_payload "$work" $((700000 + i)) "$work/ws-$x" "$work/p.json"
 		if [ "${FOLD:-0}" = 1 ]; then
 			sqlite3 "$work/ws-$x/.callus/callus.db" "WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL
 				SELECT n + 1 FROM k WHERE n < 4095 - (SELECT count(*) FROM embed_df_recent))
@@ -78,17 +71,11 @@ while [ "$i" -lt "$n" ]; do
 	i=$((i + 1))
 done
 
-# stats FILE: min / q1 / median / q3 / max / mean of its numbers
-stats() {
-	sort -n "$1" | awk '{ v[NR] = $1; s += $1 }
-		END { printf "%.2f / %.2f / %.2f / %.2f / %.2f / %.2f",
-		      v[1], v[int(NR / 4) + 1], v[int(NR / 2) + 1], v[int(3 * NR / 4) + 1], v[NR], s / NR }'
-}
 echo "a file created in the copy's .callus/ when timing began: $created us (bench/fsprobe.c)"
 echo "| binary | failing hooks, $gap s apart: min / q1 / median / q3 / max / mean (CPU ms, $n each) | page faults: the same |"
 echo "|:---|---:|---:|"
-echo "| $base | $(stats "$work/a.txt") | $(stats "$work/a.faults") |"
-echo "| $callus | $(stats "$work/b.txt") | $(stats "$work/b.faults") |"
+echo "| $base | $(bench_stats "$work/a.txt") | $(bench_stats "$work/a.faults") |"
+echo "| $callus | $(bench_stats "$work/b.txt") | $(bench_stats "$work/b.faults") |"
 if [ "$counted" -gt 0 ] && [ "$added" -gt 0 ]; then
 	awk -v a="$added" -v c="$counted" 'BEGIN { printf "%s: %.1f rows of embed_df_recent a hook (%d hooks): a fold every %.0f new signatures\n", "'"$callus"'", a / c, c, 4096 * c / a }'
 fi

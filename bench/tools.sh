@@ -7,6 +7,8 @@
 # bench_settle WORK DIR waits, after a harness removed thousands of files,
 # until creating one in DIR costs what it costs on a quiet disk
 # (bench/fsprobe.c says why), and prints that cost in microseconds.
+# bench_copies, bench_fail_payload and bench_stats serve the benchmarks that
+# time two binaries in turn in copies of a grown store.
 # shellcheck shell=sh
 
 bench_tools() {
@@ -38,4 +40,33 @@ bench_settle() {
 	done
 	[ "$settle_waited" = 0 ] || echo "settled in $settle_waited s: a file created in $2 in $settle_us us" >&2
 	echo "$settle_us"
+}
+
+# bench_copies SRC WORK BASE CALLUS: WORK/ws-a and WORK/ws-b, copies of the
+# store SRC grown by bench/scale.sh, with no background retention and no
+# snapshot; each migrated, and its retention applied, by its own binary
+# (BASE for a, CALLUS for b) before anything is timed.
+bench_copies() {
+	for x in a b; do
+		cp -a "$1" "$2/ws-$x"
+		printf '[retention]\ngc_hours = 0\n[learn]\nsnapshots = false\n' >"$2/ws-$x/.callus/config"
+	done
+	(cd "$2/ws-a" && "$3" status >/dev/null && "$3" gc >/dev/null)
+	(cd "$2/ws-b" && "$4" status >/dev/null && "$4" gc >/dev/null)
+}
+
+# bench_fail_payload WORK K CWD OUT: into OUT, a generic hook payload of
+# `gcc -c src/x.c` in CWD failing with gcc error K (WORK/scale_gen -p K).
+bench_fail_payload() {
+	"$1/scale_gen" -p "$2" >"$1/out.txt"
+	jq -n --rawfile o "$1/out.txt" --arg cwd "$3" \
+		'{command: "gcc -c src/x.c", exit_code: 1, output: $o, cwd: $cwd}' >"$4"
+}
+
+# bench_stats FILE: min / q1 / median / q3 / max / mean of its numbers, one
+# a line.
+bench_stats() {
+	sort -n "$1" | awk '{ v[NR] = $1; s += $1 }
+		END { printf "%.2f / %.2f / %.2f / %.2f / %.2f / %.2f",
+		      v[1], v[int(NR / 4) + 1], v[int(NR / 2) + 1], v[int(3 * NR / 4) + 1], v[NR], s / NR }'
 }
