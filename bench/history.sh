@@ -75,13 +75,6 @@ edit() {
 		"$repo/tests/hooks/fixtures/real/claude-code-edit.json" >"$1"
 }
 
-# stats FILE: min/median/max of its numbers, one a line
-stats() {
-	sort -n "$1" | awk '{ v[NR] = $1 }
-		END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-		      printf "%.3f/%.3f/%.3f", v[1], m, v[NR] }'
-}
-
 echo "| closed errors behind the check | failing hook (a new error fixing the last) | hook before an edit |"
 echo "|---:|---:|---:|"
 for h in $histories; do
@@ -117,8 +110,8 @@ for h in $histories; do
 		i=$((i + 1))
 	done
 	if [ -n "$base" ]; then
-		echo "| $h | $(stats "$work/b") → $(stats "$work/a") | $(stats "$work/eb") → $(stats "$work/ea") |"
+		echo "| $h | $(bench_range "$work/b") → $(bench_range "$work/a") | $(bench_range "$work/eb") → $(bench_range "$work/ea") |"
 	else
-		echo "| $h | $(stats "$work/a") | $(stats "$work/ea") |"
+		echo "| $h | $(bench_range "$work/a") | $(bench_range "$work/ea") |"
 	fi
 done

@@ -95,13 +95,6 @@ payload "$work/base-pass.json" 0 0 "$bws"
 "$work/scale_gen" -p 0 >"$work/suggest.txt"
 cp "$work/suggest.txt" "$work/base-suggest.txt"
 
-# stats FILE: min/median/max of its numbers, one a line
-stats() {
-	sort -n "$1" | awk '{ v[NR] = $1 }
-		END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-		      printf "%.3f/%.3f/%.3f", v[1], m, v[NR] }'
-}
-
 # one BIN INPUT ARGS...: the CPU ms of one run of BIN ARGS, with its own helper
 one() {
 	one_bin=$1 one_in=$2
@@ -139,9 +132,9 @@ row() {
 		i=$((i + 1))
 	done
 	if [ -n "$base" ]; then
-		printf "%s %s→%s " "$what" "$(stats "$work/b")" "$(stats "$work/a")"
+		printf "%s %s→%s " "$what" "$(bench_range "$work/b")" "$(bench_range "$work/a")"
 	else
-		printf "%s %s " "$what" "$(stats "$work/a")"
+		printf "%s %s " "$what" "$(bench_range "$work/a")"
 	fi
 }
 

@@ -8,7 +8,8 @@
 # until creating one in DIR costs what it costs on a quiet disk
 # (bench/fsprobe.c says why), and prints that cost in microseconds.
 # bench_copies, bench_fail_payload and bench_stats serve the benchmarks that
-# time two binaries in turn in copies of a grown store.
+# time two binaries in turn in copies of a grown store; bench_range prints
+# min/median/max.
 # shellcheck shell=sh
 
 bench_tools() {
@@ -69,4 +70,11 @@ bench_stats() {
 	sort -n "$1" | awk '{ v[NR] = $1; s += $1 }
 		END { printf "%.2f / %.2f / %.2f / %.2f / %.2f / %.2f",
 		      v[1], v[int(NR / 4) + 1], v[int(NR / 2) + 1], v[int(3 * NR / 4) + 1], v[NR], s / NR }'
+}
+
+# bench_range FILE: min/median/max of its numbers, one a line.
+bench_range() {
+	sort -n "$1" | awk '{ v[NR] = $1 }
+		END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		      printf "%.3f/%.3f/%.3f", v[1], m, v[NR] }'
 }
