@@ -10,13 +10,35 @@
 #include "store_internal.h"
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define HEADER "callus-files 1\n"
+/* "callus-files 2 NNNNNNNNNN\n": the digits are where the sorted part ends */
+#define HEADER_PREFIX "callus-files 2 "
+#define HEADER_DIGITS 10
+#define HEADER_LEN (sizeof(HEADER_PREFIX) - 1 + HEADER_DIGITS + 1)
 /* a list that large would be a store of millions of errors: read no more */
 #define INDEX_MAX (16u << 20)
+/* Appended bytes past which a fix merges them into the sorted part: what a
+ * lookup searches whole (a few hundred paths; memmem reads it in a few
+ * microseconds), and what a merge, which reads the whole list, waits for. */
+#define TAIL_MAX 8192u
+
+/* An index as read: its text (header first) and where its sorted part
+ * ends (HEADER_LEN when it has none). */
+typedef struct index_text {
+	callus_fs_mapped m;
+	size_t sorted_end;
+} index_text;
+
+/* The header of a list whose sorted part ends at sorted_end, into hdr
+ * (HEADER_LEN + 1 bytes, NUL-terminated). */
+static void header_make(char *hdr, size_t sorted_end)
+{
+	snprintf(hdr, HEADER_LEN + 1, HEADER_PREFIX "%0*zu\n", HEADER_DIGITS, sorted_end);
+}
 
 void callus_fileindex_remove(callus_store *s)
 {
@@ -39,7 +61,8 @@ int callus_fileindex_write(callus_store *s, callus_error *err)
 	sqlite3_stmt *st = NULL;
 	int rc = 0, sq;
 
-	callus_buf_puts(&text, HEADER);
+	/* the header, its offset filled in once the list is whole */
+	callus_buf_printf(&text, "%*s", (int)HEADER_LEN, "");
 	sq = sqlite3_prepare_v2(callus_store_db(s), sql, -1, &st, NULL);
 	while (sq == SQLITE_OK && (sq = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *f = (const char *)sqlite3_column_text(st, 0);
@@ -57,6 +80,12 @@ int callus_fileindex_write(callus_store *s, callus_error *err)
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
+	{
+		char hdr[HEADER_LEN + 1];
+
+		header_make(hdr, text.len);
+		memcpy(text.ptr, hdr, HEADER_LEN);
+	}
 	if (callus_store_sibling_path(&path, s, CALLUS_FILEINDEX_NAME) < 0)
 		goto out; /* no file, no index */
 	rc = callus_fs_write_atomic(path.ptr, text.ptr, text.len, 0600, 0, err);
@@ -73,98 +102,100 @@ static int by_string(const void *a, const void *b)
 
 /* Map the index at path (callus_fs_map: the hook before an edit asks it
  * for one file): 0, or -1 when there is none this reads (no file, larger
- * than INDEX_MAX, no header). */
-static int map_open(callus_fs_mapped *m, const char *path)
+ * than INDEX_MAX, not of format 2, or a sorted part that does not end a
+ * line inside the file). */
+static int map_open(index_text *t, const char *path)
 {
-	if (callus_fs_map(m, path, sizeof(HEADER) - 1, INDEX_MAX) < 0)
+	const char *p;
+	size_t end = 0;
+
+	if (callus_fs_map(&t->m, path, HEADER_LEN, INDEX_MAX) < 0)
 		return -1;
-	if (memcmp(m->ptr, HEADER, sizeof(HEADER) - 1) != 0) {
-		callus_fs_unmap(m);
-		return -1;
+	p = t->m.ptr;
+	if (memcmp(p, HEADER_PREFIX, sizeof(HEADER_PREFIX) - 1) != 0 || p[HEADER_LEN - 1] != '\n')
+		goto bad;
+	for (size_t i = sizeof(HEADER_PREFIX) - 1; i < HEADER_LEN - 1; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			goto bad;
+		end = end * 10 + (size_t)(p[i] - '0');
+	}
+	if (end < HEADER_LEN || end > t->m.len || p[end - 1] != '\n')
+		goto bad;
+	t->sorted_end = end;
+	return 0;
+bad:
+	callus_fs_unmap(&t->m);
+	return -1;
+}
+
+/* A line of the list (len bytes, no newline) against a path: the order
+ * the list was sorted in (strcmp's, SQLite's BINARY). */
+static int line_cmp(const char *line, size_t len, const char *key, size_t klen)
+{
+	int c = memcmp(line, key, len < klen ? len : klen);
+
+	return c ? c : (len > klen) - (len < klen);
+}
+
+/* Whether key (klen bytes, no newline) is a line of the sorted part: a
+ * bisection over its bytes, each probe taken back to its line's start.
+ * lo and hi stay at starts of lines, and the byte before hi is a newline,
+ * so the probed line ends before hi. */
+static int sorted_has(const index_text *t, const char *key, size_t klen)
+{
+	const char *p = t->m.ptr;
+	size_t lo = HEADER_LEN, hi = t->sorted_end;
+
+	while (lo < hi) {
+		size_t s = lo + (hi - lo) / 2, e;
+		int c;
+
+		while (s > lo && p[s - 1] != '\n')
+			s--;
+		e = (size_t)((const char *)memchr(p + s, '\n', hi - s) - p);
+		c = line_cmp(p + s, e - s, key, klen);
+		if (c == 0)
+			return 1;
+		if (c < 0)
+			lo = e + 1;
+		else
+			hi = s;
 	}
 	return 0;
 }
 
-/* Whether line (NUL-terminated, no newline) is one of the lines of text
- * (an index, header first): the header's newline starts the first entry's
- * "\n...\n"; a last line cut short (no newline) is not found.  1, 0, or
- * -1 without memory. */
-static int listed(const callus_fs_mapped *text, const char *line, callus_buf *needle)
+/* Whether line (NUL-terminated) is one of the lines of the index: the
+ * sorted part by bisection, then the appended part with memmem (from the
+ * newline that ends the sorted part; a last line cut short, with no
+ * newline, is not found).  1, 0, or -1 without memory. */
+static int listed(const index_text *t, const char *line, callus_buf *needle)
 {
+	size_t len = strlen(line);
+
+	/* no line holds a newline, and "\na\nb\n" must not find "a\nb" */
+	if (!len || memchr(line, '\n', len))
+		return 0;
+	if (sorted_has(t, line, len))
+		return 1;
 	callus_buf_clear(needle);
 	callus_buf_printf(needle, "\n%s\n", line);
 	if (callus_buf_status(needle) < 0)
 		return -1;
-	return memmem(text->ptr + sizeof(HEADER) - 2, text->len - (sizeof(HEADER) - 2), needle->ptr,
+	return memmem(t->m.ptr + t->sorted_end - 1, t->m.len - (t->sorted_end - 1), needle->ptr,
 		      needle->len) != NULL;
 }
 
-/* seen[i] set for each item of add that text lists, each looked for with
- * listed().  0, or -1 without memory. */
-static int mark_each(unsigned char *seen, const callus_fs_mapped *text, const callus_strlist *add)
+/* The items of add (sorted, each once) that the index does not list, a
+ * line each, into out. */
+static int unlisted(callus_buf *out, const index_text *t, const callus_strlist *add)
 {
 	callus_buf needle = CALLUS_BUF_INIT;
 	int rc = 0;
 
 	for (size_t i = 0; i < add->count && rc >= 0; i++)
-		if ((rc = listed(text, add->items[i], &needle)) > 0)
-			seen[i] = 1;
+		if ((rc = listed(t, add->items[i], &needle)) == 0)
+			rc = callus_buf_printf(out, "%s\n", add->items[i]);
 	callus_buf_release(&needle);
-	return rc < 0 ? -1 : 0;
-}
-
-/* The same in one pass over text's lines, each looked up among the items
- * of add (sorted).  The index ends with a newline (checked by the caller). */
-static void mark_by_line(unsigned char *seen, const callus_fs_mapped *text, const callus_strlist *add)
-{
-	const char *p = text->ptr + sizeof(HEADER) - 1, *end = text->ptr + text->len;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t lo = 0, hi = add->count, len = (size_t)(nl - p);
-
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			int c = strncmp(add->items[mid], p, len);
-
-			if (c == 0 && add->items[mid][len] != '\0')
-				c = 1;
-			if (c == 0) {
-				seen[mid] = 1;
-				break;
-			}
-			if (c < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		p = nl + 1;
-	}
-}
-
-/* Up to this many files to add (a fix's files: a few), each is looked for
- * in the index with memmem, at memory speed (43 thousand instructions a
- * file for an index of 10,000 files); more, and one pass over the index's
- * lines (two million for that index, whatever their number). */
-#define FEW_ADDED 32
-
-/* The items of add (sorted, each once) that text (the index, header
- * first) does not list, a line each, into out. */
-static int unlisted(callus_buf *out, const callus_fs_mapped *text, const callus_strlist *add)
-{
-	unsigned char *seen = calloc(add->count ? add->count : 1, 1);
-	int rc = 0;
-
-	if (!seen)
-		return CALLUS_ENOMEM;
-	if (add->count <= FEW_ADDED)
-		rc = mark_each(seen, text, add);
-	else
-		mark_by_line(seen, text, add);
-	for (size_t i = 0; rc == 0 && i < add->count; i++)
-		if (!seen[i])
-			callus_buf_printf(out, "%s\n", add->items[i]);
-	free(seen);
 	return rc < 0 ? CALLUS_ENOMEM : callus_buf_status(out);
 }
 
@@ -181,6 +212,83 @@ static int append_lines(const char *path, const char *data, size_t len)
 	return rc;
 }
 
+/* A line of a list, without its newline. */
+typedef struct span {
+	const char *p;
+	size_t len;
+} span;
+
+static int by_span(const void *a, const void *b)
+{
+	const span *x = a, *y = b;
+
+	return line_cmp(x->p, x->len, y->p, y->len);
+}
+
+/* The lines of text[0..len) (each ending with a newline) added to *v. */
+static int spans_add(span **v, size_t *n, size_t *cap, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len, *nl;
+
+	for (; p < end && (nl = memchr(p, '\n', (size_t)(end - p))); p = nl + 1) {
+		span *grown = callus_array_grow(*v, cap, *n + 1, sizeof(**v));
+
+		if (!grown)
+			return -1;
+		*v = grown;
+		(*v)[(*n)++] = (span){ p, (size_t)(nl - p) };
+	}
+	return 0;
+}
+
+/*
+ * Write the index at path again with its appended lines and the lines of
+ * more merged into its sorted part: those few sorted, then one pass over
+ * both, each line once.  The list stays what it was plus more: no store
+ * read.  0 or -1.
+ */
+static int merge_lines(const char *path, const index_text *t, const callus_buf *more)
+{
+	const char *p = t->m.ptr + HEADER_LEN, *end = t->m.ptr + t->sorted_end;
+	callus_buf text = CALLUS_BUF_INIT;
+	span *v = NULL, last = { NULL, 0 };
+	size_t n = 0, cap = 0, i = 0;
+	char hdr[HEADER_LEN + 1];
+	int rc = -1;
+
+	if (spans_add(&v, &n, &cap, t->m.ptr + t->sorted_end, t->m.len - t->sorted_end) < 0 ||
+	    spans_add(&v, &n, &cap, more->ptr, more->len) < 0)
+		goto out;
+	if (n > 1)
+		qsort(v, n, sizeof(*v), by_span);
+	callus_buf_printf(&text, "%*s", (int)HEADER_LEN, "");
+	while (p < end || i < n) {
+		const char *nl = p < end ? memchr(p, '\n', (size_t)(end - p)) : NULL;
+		span next;
+
+		if (nl && (i == n || line_cmp(p, (size_t)(nl - p), v[i].p, v[i].len) <= 0)) {
+			next = (span){ p, (size_t)(nl - p) };
+			p = nl + 1;
+		} else {
+			next = v[i++];
+		}
+		if (last.p && line_cmp(last.p, last.len, next.p, next.len) == 0)
+			continue;
+		callus_buf_put(&text, next.p, next.len);
+		callus_buf_putc(&text, '\n');
+		last = next;
+	}
+	if (callus_buf_status(&text) < 0)
+		goto out;
+	header_make(hdr, text.len);
+	memcpy(text.ptr, hdr, HEADER_LEN);
+	rc = callus_fs_write_atomic(path, text.ptr, text.len, 0600, 0, NULL) < 0 ? -1 : 0;
+out:
+	free(v);
+	callus_buf_release(&text);
+	return rc;
+}
+
 int callus_fileindex_add(callus_store *s, const int64_t *pending, size_t n, callus_error *err)
 {
 	static const char sql[] =
@@ -188,15 +296,15 @@ int callus_fileindex_add(callus_store *s, const int64_t *pending, size_t n, call
 		" WHERE p.id = ?1 AND j.type = 'text'";
 	callus_buf path = CALLUS_BUF_INIT, out = CALLUS_BUF_INIT;
 	callus_strlist add = CALLUS_STRLIST_INIT;
-	callus_fs_mapped text = { NULL, 0 };
+	index_text text = { { NULL, 0 }, 0 };
 	sqlite3_stmt *st = NULL;
-	int rc = 0, sq;
+	int rc = 0, sq, wrote;
 
 	if (callus_store_sibling_path(&path, s, CALLUS_FILEINDEX_NAME) < 0)
 		goto out;
 	/* no index, not one this reads, or a crash's partial line: the
 	 * whole list from the store */
-	if (map_open(&text, path.ptr) < 0 || text.ptr[text.len - 1] != '\n') {
+	if (map_open(&text, path.ptr) < 0 || text.m.ptr[text.m.len - 1] != '\n') {
 		rc = callus_fileindex_write(s, err);
 		goto out;
 	}
@@ -229,17 +337,23 @@ int callus_fileindex_add(callus_store *s, const int64_t *pending, size_t n, call
 	}
 	/* most fixes are in files listed already: nothing to write; the
 	 * others are appended (the store's write lock, which the caller
-	 * holds, keeps other writers out): rewriting the whole list made a
-	 * fix cost what the index weighs */
-	if (out.len && append_lines(path.ptr, out.ptr, out.len) < 0) {
-		/* an index missing what it should list is wrong: rebuilt */
+	 * holds, keeps other writers out), and past TAIL_MAX merged into the
+	 * sorted part: rewriting the whole list at each fix made a fix cost
+	 * what the list weighs */
+	if (!out.len)
+		goto out;
+	if (text.m.len - text.sorted_end + out.len > TAIL_MAX)
+		wrote = merge_lines(path.ptr, &text, &out);
+	else
+		wrote = append_lines(path.ptr, out.ptr, out.len);
+	/* an index missing what it should list is wrong: rebuilt */
+	if (wrote < 0)
 		callus_fileindex_remove(s);
-	}
 out:
 	sqlite3_finalize(st);
 	callus_strlist_release(&add);
 	callus_buf_release(&path);
-	callus_fs_unmap(&text);
+	callus_fs_unmap(&text.m);
 	callus_buf_release(&out);
 	return rc;
 }
@@ -247,7 +361,7 @@ out:
 int callus_fileindex_lookup(const char *store_dir, const char *rel)
 {
 	callus_buf path = CALLUS_BUF_INIT, needle = CALLUS_BUF_INIT;
-	callus_fs_mapped text = { NULL, 0 };
+	index_text text = { { NULL, 0 }, 0 };
 	int rc;
 
 	if (callus_buf_printf(&path, "%s/" CALLUS_FILEINDEX_NAME, store_dir) < 0) {
@@ -263,7 +377,7 @@ int callus_fileindex_lookup(const char *store_dir, const char *rel)
 		rc = CALLUS_ENOMEM;
 out:
 	callus_buf_release(&path);
-	callus_fs_unmap(&text);
+	callus_fs_unmap(&text.m);
 	callus_buf_release(&needle);
 	return rc;
 }

@@ -11,9 +11,15 @@
  * older list behind): a file listed by mistake costs one store query that
  * finds nothing, and a missing index is rebuilt from the store.
  *
- * Format: a first line "callus-files 1", then one workspace-relative path a
- * line, each once: sorted when the whole list is written, then in the
- * order fixes added them.  Paths holding a newline are left out.
+ * Format 2: a first line "callus-files 2 NNNNNNNNNN" (ten digits: the byte
+ * offset where the sorted part ends), then one workspace-relative path a
+ * line, each once: up to that offset sorted (byte order) and looked up by
+ * bisection, after it the paths fixes appended since, in their order, a
+ * few kilobytes at most before the two parts are merged again: a lookup
+ * costs the logarithm of the list, not its length (a monorepo's list is
+ * megabytes).  Paths holding a newline are left out.  A list of format 1
+ * (all of it searched) is not read: it is written again from the store, as
+ * a missing one is.
  */
 #ifndef CALLUS_FILEINDEX_H
 #define CALLUS_FILEINDEX_H

@@ -724,20 +724,23 @@ static void file_index_follows_what_was_learnt(void **state)
 	assert_int_equal(callus_fileindex_lookup(f->dir, "src/c.js"), 1);
 }
 
+/* The header of a list written by hand whose lines are all appended ones
+ * (its sorted part, empty, ends where the header does). */
+#define IDX_HEAD "callus-files 2 0000000026\n"
+
 /* Write an index by hand: the header, then these lines. */
 static void put_index(const char *idx, const char *lines)
 {
 	FILE *fp = fopen(idx, "w");
 
 	assert_non_null(fp);
-	fprintf(fp, "callus-files 1\n%s", lines);
+	fprintf(fp, IDX_HEAD "%s", lines);
 	assert_int_equal(fclose(fp), 0);
 }
 
 /* A fix adds to the index the files it does not list as whole lines (a
  * listed path that holds the file's, or is held in it, is another file),
- * sorted, each once: for a fix of many files (one pass over the index) and
- * of one (looked for as a line). */
+ * sorted, each once: for a fix of many files and of one. */
 static void file_index_adds_only_the_unlisted(void **state)
 {
 	fixture *f = *state;
@@ -745,8 +748,7 @@ static void file_index_adds_only_the_unlisted(void **state)
 	char idx[128], text[2048], name[32];
 
 	snprintf(idx, sizeof(idx), "%s/" CALLUS_FILEINDEX_NAME, f->dir);
-	/* src/a.js and 40 more, src/m0.js .. src/m39.js: more than
-	 * fileindex.c looks for one by one */
+	/* src/a.js and 40 more, src/m0.js .. src/m39.js */
 	for (int i = 0; i < 40; i++) {
 		snprintf(name, sizeof(name), "src/m%d.js", i);
 		assert_int_equal(callus_strlist_add(&f->files[0], name, strlen(name)), 0);
@@ -758,7 +760,7 @@ static void file_index_adds_only_the_unlisted(void **state)
 	callus_learn_result_release(&r);
 	/* what was there, then the others sorted (strcmp's order) */
 	assert_true(read_text(idx, text, sizeof(text)) > 0);
-	assert_string_equal(text, "callus-files 1\nxsrc/a.js\nsrc/a.jsx\nsrc/m3.js\nsrc/m1.js.bak\n"
+	assert_string_equal(text, IDX_HEAD "xsrc/a.js\nsrc/a.jsx\nsrc/m3.js\nsrc/m1.js.bak\n"
 				  "src/m1\nsrc/a.js\nsrc/m0.js\nsrc/m1.js\nsrc/m10.js\nsrc/m11.js\n"
 				  "src/m12.js\nsrc/m13.js\nsrc/m14.js\nsrc/m15.js\nsrc/m16.js\n"
 				  "src/m17.js\nsrc/m18.js\nsrc/m19.js\nsrc/m2.js\nsrc/m20.js\n"
@@ -776,7 +778,7 @@ static void file_index_adds_only_the_unlisted(void **state)
 	}
 	assert_int_equal(count_state(f, CALLUS_STATE_PERMANENT), 1);
 	assert_true(read_text(idx, text, sizeof(text)) > 0);
-	assert_string_equal(text, "callus-files 1\nsrc/b.jsx\nxsrc/b.js\nsrc/b\nsrc/b.js\n");
+	assert_string_equal(text, IDX_HEAD "src/b.jsx\nxsrc/b.js\nsrc/b\nsrc/b.js\n");
 	/* listed already (first, last): nothing added */
 	{
 		int64_t id = query_int(f, "SELECT id FROM pending_errors WHERE state = 'permanent'");
@@ -784,11 +786,11 @@ static void file_index_adds_only_the_unlisted(void **state)
 		put_index(idx, "src/b.js\nsrc/z.js\n");
 		assert_int_equal(callus_fileindex_add(f->s, &id, 1, NULL), 0);
 		assert_true(read_text(idx, text, sizeof(text)) > 0);
-		assert_string_equal(text, "callus-files 1\nsrc/b.js\nsrc/z.js\n");
+		assert_string_equal(text, IDX_HEAD "src/b.js\nsrc/z.js\n");
 		put_index(idx, "src/z.js\nsrc/b.js\n");
 		assert_int_equal(callus_fileindex_add(f->s, &id, 1, NULL), 0);
 		assert_true(read_text(idx, text, sizeof(text)) > 0);
-		assert_string_equal(text, "callus-files 1\nsrc/z.js\nsrc/b.js\n");
+		assert_string_equal(text, IDX_HEAD "src/z.js\nsrc/b.js\n");
 	}
 }
 
@@ -817,7 +819,7 @@ static void file_index_adds_what_this_fix_closed(void **state)
 	pass_run(f, ".", &r);
 	callus_learn_result_release(&r);
 	assert_true(read_text(idx, text, sizeof(text)) > 0);
-	assert_string_equal(text, "callus-files 1\nsrc/z.js\nsrc/b.js\n");
+	assert_string_equal(text, IDX_HEAD "src/z.js\nsrc/b.js\n");
 
 	/* two closed errors of one file, and one id with no files: one line */
 	put_index(idx, "src/z.js\n");
@@ -828,7 +830,196 @@ static void file_index_adds_what_this_fix_closed(void **state)
 	ids[0] = -1;
 	assert_int_equal(callus_fileindex_add(f->s, ids, 1, NULL), 0);
 	assert_true(read_text(idx, text, sizeof(text)) > 0);
-	assert_string_equal(text, "callus-files 1\nsrc/z.js\nsrc/a.js\n");
+	assert_string_equal(text, IDX_HEAD "src/z.js\nsrc/a.js\n");
+}
+
+static int by_strcmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Write an index by hand: lines[0..n) as its sorted part, then tail. */
+static void put_sorted_index(const char *idx, char *const *lines, size_t n, const char *tail)
+{
+	callus_buf b = CALLUS_BUF_INIT;
+	FILE *fp = fopen(idx, "w");
+
+	assert_non_null(fp);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(callus_buf_printf(&b, "%s\n", lines[i]), 0);
+	fprintf(fp, "callus-files 2 %010zu\n%s%s", strlen(IDX_HEAD) + b.len, b.len ? b.ptr : "",
+		tail);
+	assert_int_equal(fclose(fp), 0);
+	callus_buf_release(&b);
+}
+
+static int among(char *const *lines, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(lines[i], s) == 0)
+			return 1;
+	return 0;
+}
+
+/* The sorted part is looked up by bisection: every line found wherever it
+ * falls, in lists of every shape, and no path that is not a whole line (a
+ * line's prefix, a line and more); a header that does not say where a
+ * sorted part ending a line ends is no index. */
+static void file_index_bisects_its_sorted_part(void **state)
+{
+	static const size_t sizes[] = { 1, 2, 3, 4, 5, 8, 13, 64 };
+	fixture *f = *state;
+	char idx[128], path[64], *lines[400];
+	size_t n = 0;
+
+	snprintf(idx, sizeof(idx), "%s/" CALLUS_FILEINDEX_NAME, f->dir);
+	/* lengths that differ, and lines that begin other lines */
+	for (int i = 0; i < 300; i++) {
+		snprintf(path, sizeof(path), "src/%c/f%d.js", 'a' + i % 7, i);
+		assert_non_null(lines[n++] = strdup(path));
+		if (i % 5 == 0) {
+			snprintf(path, sizeof(path), "src/%c/f%d.js.orig", 'a' + i % 7, i);
+			assert_non_null(lines[n++] = strdup(path));
+		}
+	}
+	qsort(lines, n, sizeof(*lines), by_strcmp);
+	for (size_t z = 0; z <= sizeof(sizes) / sizeof(sizes[0]); z++) {
+		size_t k = z < sizeof(sizes) / sizeof(sizes[0]) ? sizes[z] : n;
+
+		put_sorted_index(idx, lines, k, "src/tail.js\n");
+		assert_int_equal(callus_fileindex_lookup(f->dir, "src/tail.js"), 1);
+		for (size_t j = 0; j < n; j++) {
+			size_t len = strlen(lines[j]);
+
+			assert_int_equal(callus_fileindex_lookup(f->dir, lines[j]), j < k);
+			snprintf(path, sizeof(path), "%.*s", (int)(len - 1), lines[j]);
+			assert_int_equal(callus_fileindex_lookup(f->dir, path), among(lines, k, path));
+			snprintf(path, sizeof(path), "%sx", lines[j]);
+			assert_int_equal(callus_fileindex_lookup(f->dir, path), 0);
+		}
+		assert_int_equal(callus_fileindex_lookup(f->dir, "a"), 0);
+		assert_int_equal(callus_fileindex_lookup(f->dir, "zzz"), 0);
+		assert_int_equal(callus_fileindex_lookup(f->dir, ""), 0);
+	}
+	/* two lines are not one path that holds a newline */
+	put_sorted_index(idx, lines, 2, "x\ny\n");
+	assert_int_equal(callus_fileindex_lookup(f->dir, "x"), 1);
+	assert_int_equal(callus_fileindex_lookup(f->dir, "x\ny"), 0);
+	{
+		char both[128];
+
+		snprintf(both, sizeof(both), "%s\n%s", lines[0], lines[1]);
+		assert_int_equal(callus_fileindex_lookup(f->dir, both), 0);
+	}
+	/* headers that are no index of this format */
+	{
+		static const char *const bad[] = {
+			"callus-files 1\nsrc/a.js\n",
+			"callus-files 2 000000002x\nsrc/a.js\n",
+			"callus-files 2 0000000025\nsrc/a.js\n",  /* before the header's end */
+			"callus-files 2 0000000030\nsrc/a.js\n",  /* inside a line */
+			"callus-files 2 0000000036\nsrc/a.js\n",  /* past the end */
+			"callus-files 2 0000000026 src/a.js\n",
+			"callus-files 2 00000026\nsrc/a.js\n",
+		};
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			FILE *fp = fopen(idx, "w");
+
+			assert_non_null(fp);
+			fputs(bad[i], fp);
+			assert_int_equal(fclose(fp), 0);
+			assert_int_equal(callus_fileindex_lookup(f->dir, "src/a.js"), CALLUS_ENOTFOUND);
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		free(lines[i]);
+}
+
+/* The lines a list's header says are sorted, and that they are, each once
+ * (a file index as callus writes it whole). */
+static size_t check_sorted_whole(const char *idx, const char *text)
+{
+	size_t len = strlen(text), end, count = 0;
+	const char *p, *prev = NULL;
+
+	assert_int_equal(strncmp(text, "callus-files 2 ", 15), 0);
+	end = (size_t)strtoul(text + 15, NULL, 10);
+	assert_int_equal(end, len);
+	(void)idx;
+	for (p = text + strlen(IDX_HEAD); p < text + len;) {
+		const char *nl = strchr(p, '\n');
+
+		assert_non_null(nl);
+		if (prev) {
+			size_t a = (size_t)(p - 1 - prev), b = (size_t)(nl - p);
+			int c = memcmp(prev, p, a < b ? a : b);
+
+			assert_true(c < 0 || (c == 0 && a < b));
+		}
+		prev = p;
+		p = nl + 1;
+		count++;
+	}
+	return count;
+}
+
+/* Appended lines are merged into the sorted part by the fix that would
+ * take them past 8 KB: the list written again, sorted, each line once, its
+ * header's offset its length, nothing lost; the fixes after it append
+ * again. */
+static void file_index_merges_its_appended_part(void **state)
+{
+	fixture *f = *state;
+	callus_learn_result r;
+	char idx[128], path[64], *sorted[50], text[32768];
+	callus_buf tail = CALLUS_BUF_INIT;
+	struct stat before, after;
+	size_t lines;
+
+	snprintf(idx, sizeof(idx), "%s/" CALLUS_FILEINDEX_NAME, f->dir);
+	for (int i = 0; i < 50; i++) {
+		snprintf(path, sizeof(path), "lib/s%03d.js", i);
+		assert_non_null(sorted[i] = strdup(path));
+	}
+	/* 8,188 bytes appended, the last first, one of them listed above too */
+	assert_int_equal(callus_buf_puts(&tail, "lib/s007.js\n"), 0);
+	for (int i = 583; i >= 0; i--)
+		assert_int_equal(callus_buf_printf(&tail, "tail/t%04d.js\n", i), 0);
+	assert_true(tail.len <= 8192 && tail.len + strlen("src/a.js\n") > 8192);
+	put_sorted_index(idx, sorted, 50, tail.ptr);
+
+	/* src/a.js fixed: its line would take the appended part past 8 KB */
+	fail_run(f, ".", 1, &r);
+	callus_learn_result_release(&r);
+	assert_int_equal(stat(idx, &before), 0);
+	pass_run(f, ".", &r);
+	callus_learn_result_release(&r);
+	assert_int_equal(stat(idx, &after), 0);
+	assert_true(after.st_ino != before.st_ino);
+	assert_true(read_text(idx, text, sizeof(text)) > 0);
+	lines = check_sorted_whole(idx, text);
+	assert_int_equal(lines, 50 + 584 + 1);
+	assert_int_equal(callus_fileindex_lookup(f->dir, "src/a.js"), 1);
+	assert_int_equal(callus_fileindex_lookup(f->dir, "lib/s007.js"), 1);
+	assert_int_equal(callus_fileindex_lookup(f->dir, "lib/s049.js"), 1);
+	assert_int_equal(callus_fileindex_lookup(f->dir, "tail/t0000.js"), 1);
+	assert_int_equal(callus_fileindex_lookup(f->dir, "tail/t0583.js"), 1);
+	assert_int_equal(callus_fileindex_lookup(f->dir, "tail/t0584.js"), 0);
+
+	/* the next fix's file is appended after the sorted part */
+	fail_run(f, ".", 2, &r);
+	callus_learn_result_release(&r);
+	pass_run(f, ".", &r);
+	callus_learn_result_release(&r);
+	assert_int_equal(stat(idx, &before), 0);
+	assert_true(before.st_ino == after.st_ino);
+	assert_int_equal(before.st_size, after.st_size + (off_t)strlen("src/b.js\n"));
+	assert_int_equal(callus_fileindex_lookup(f->dir, "src/b.js"), 1);
+	assert_int_equal(callus_fileindex_lookup(f->dir, "src/a.js"), 1);
+	for (int i = 0; i < 50; i++)
+		free(sorted[i]);
+	callus_buf_release(&tail);
 }
 
 /* Errors the check "." closed long ago, n more of them: as a check that
@@ -1366,6 +1557,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(file_index_follows_what_was_learnt, setup, teardown),
 		cmocka_unit_test_setup_teardown(file_index_adds_only_the_unlisted, setup, teardown),
 		cmocka_unit_test_setup_teardown(file_index_adds_what_this_fix_closed, setup, teardown),
+		cmocka_unit_test_setup_teardown(file_index_bisects_its_sorted_part, setup, teardown),
+		cmocka_unit_test_setup_teardown(file_index_merges_its_appended_part, setup, teardown),
 		cmocka_unit_test_setup_teardown(check_index_follows_the_next_pass, setup, teardown),
 		cmocka_unit_test_setup_teardown(check_index_takes_off_by_appending, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_checks_history_is_not_read, setup, teardown),
