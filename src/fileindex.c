@@ -33,11 +33,14 @@ typedef struct index_text {
 	size_t sorted_end;
 } index_text;
 
-/* The header of a list whose sorted part ends at sorted_end, into hdr
- * (HEADER_LEN + 1 bytes, NUL-terminated). */
-static void header_make(char *hdr, size_t sorted_end)
+/* Over the first HEADER_LEN bytes of text (a whole list, sorted, written
+ * after HEADER_LEN bytes left for this), its header. */
+static void header_fill(callus_buf *text)
 {
-	snprintf(hdr, HEADER_LEN + 1, HEADER_PREFIX "%0*zu\n", HEADER_DIGITS, sorted_end);
+	char hdr[HEADER_LEN + 1];
+
+	snprintf(hdr, sizeof(hdr), HEADER_PREFIX "%0*zu\n", HEADER_DIGITS, text->len);
+	memcpy(text->ptr, hdr, HEADER_LEN);
 }
 
 void callus_fileindex_remove(callus_store *s)
@@ -80,12 +83,7 @@ int callus_fileindex_write(callus_store *s, callus_error *err)
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
-	{
-		char hdr[HEADER_LEN + 1];
-
-		header_make(hdr, text.len);
-		memcpy(text.ptr, hdr, HEADER_LEN);
-	}
+	header_fill(&text);
 	if (callus_store_sibling_path(&path, s, CALLUS_FILEINDEX_NAME) < 0)
 		goto out; /* no file, no index */
 	rc = callus_fs_write_atomic(path.ptr, text.ptr, text.len, 0600, 0, err);
@@ -253,7 +251,6 @@ static int merge_lines(const char *path, const index_text *t, const callus_buf *
 	callus_buf text = CALLUS_BUF_INIT;
 	span *v = NULL, last = { NULL, 0 };
 	size_t n = 0, cap = 0, i = 0;
-	char hdr[HEADER_LEN + 1];
 	int rc = -1;
 
 	if (spans_add(&v, &n, &cap, t->m.ptr + t->sorted_end, t->m.len - t->sorted_end) < 0 ||
@@ -280,8 +277,7 @@ static int merge_lines(const char *path, const index_text *t, const callus_buf *
 	}
 	if (callus_buf_status(&text) < 0)
 		goto out;
-	header_make(hdr, text.len);
-	memcpy(text.ptr, hdr, HEADER_LEN);
+	header_fill(&text);
 	rc = callus_fs_write_atomic(path, text.ptr, text.len, 0600, 0, NULL) < 0 ? -1 : 0;
 out:
 	free(v);
