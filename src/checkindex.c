@@ -16,7 +16,6 @@
 
 #include "store_internal.h"
 
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,18 +267,11 @@ int callus_checkindex_rewrite(callus_store *s, callus_error *err)
 static int append_op(const char *path, char op, const char *key)
 {
 	char line[OP_LEN];
-	int fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
-	int rc;
 
 	line[0] = op;
 	memcpy(line + 1, key, KEY_LEN);
 	line[OP_LEN - 1] = '\n';
-	rc = fd < 0 ? -1 : callus_fs_write_all(fd, line, sizeof(line));
-	if (!rc && fdatasync(fd) < 0)
-		rc = -1;
-	if (fd >= 0)
-		close(fd);
-	return rc;
+	return callus_fs_append_synced(path, line, sizeof(line));
 }
 
 /*

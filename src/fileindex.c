@@ -9,7 +9,6 @@
 
 #include "store_internal.h"
 
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,19 +196,6 @@ static int unlisted(callus_buf *out, const index_text *t, const callus_strlist *
 	return rc < 0 ? CALLUS_ENOMEM : callus_buf_status(out);
 }
 
-/* Append data[0..len) to the index at path, synced.  0 or -1. */
-static int append_lines(const char *path, const char *data, size_t len)
-{
-	int fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
-	int rc = fd < 0 ? -1 : callus_fs_write_all(fd, data, len);
-
-	if (!rc && fdatasync(fd) < 0)
-		rc = -1;
-	if (fd >= 0)
-		close(fd);
-	return rc;
-}
-
 /* A line of a list, without its newline. */
 typedef struct span {
 	const char *p;
@@ -341,7 +327,7 @@ int callus_fileindex_add(callus_store *s, const int64_t *pending, size_t n, call
 	if (text.m.len - text.sorted_end + out.len > TAIL_MAX)
 		wrote = merge_lines(path.ptr, &text, &out);
 	else
-		wrote = append_lines(path.ptr, out.ptr, out.len);
+		wrote = callus_fs_append_synced(path.ptr, out.ptr, out.len);
 	/* an index missing what it should list is wrong: rebuilt */
 	if (wrote < 0)
 		callus_fileindex_remove(s);

@@ -431,6 +431,22 @@ int callus_fs_append_line(int fd, const char *s)
 	return writev(fd, iov, 2) == want ? 0 : CALLUS_EIO;
 }
 
+int callus_fs_append_synced(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+	int rc = fd < 0 ? -1 : callus_fs_write_all(fd, data, len);
+
+	if (!rc && fdatasync(fd) < 0)
+		rc = -1;
+	if (fd >= 0) {
+		int saved = errno;
+
+		close(fd);
+		errno = saved;
+	}
+	return rc;
+}
+
 int callus_fs_maker_gone(long pid, time_t mtime, time_t now, long stale_s)
 {
 	if (now - mtime > stale_s || pid <= 0)

@@ -127,4 +127,9 @@ int callus_fs_write_all(int fd, const void *buf, size_t len);
  * appenders (O_APPEND) never interleave inside a line.  0 or CALLUS_EIO. */
 int callus_fs_append_line(int fd, const char *s);
 
+/* Append data[0..len) to the existing regular file at path (not through a
+ * symlink) and fdatasync it: the indexes beside the store, whose writers
+ * add lines under the store's write lock.  0, or -1 with errno set. */
+int callus_fs_append_synced(const char *path, const void *data, size_t len);
+
 #endif

@@ -474,6 +474,42 @@ static void test_append_line_concurrent(void **state)
 	assert_int_equal(lines, 1600);
 }
 
+/* What the indexes beside the store append with: to an existing file, not
+ * through a symlink (the file it names untouched), never creating one. */
+static void test_append_synced(void **state)
+{
+	struct fixture *f = *state;
+	char path[128], link[128], other[128], buf[64];
+	FILE *in;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/idx", f->dir);
+	snprintf(link, sizeof(link), "%s/link", f->dir);
+	snprintf(other, sizeof(other), "%s/other", f->dir);
+	assert_int_equal(callus_fs_append_synced(path, "a\n", 2), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_int_equal(access(path, F_OK), -1);
+	assert_int_equal(callus_fs_write_atomic(path, "h\n", 2, 0600, 0, NULL), 0);
+	assert_int_equal(callus_fs_append_synced(path, "a\n", 2), 0);
+	assert_int_equal(callus_fs_append_synced(path, "bc\n", 3), 0);
+	assert_int_equal(callus_fs_write_atomic(other, "o\n", 2, 0600, 0, NULL), 0);
+	assert_int_equal(symlink(other, link), 0);
+	assert_int_equal(callus_fs_append_synced(link, "x\n", 2), -1);
+	assert_int_equal(errno, ELOOP);
+	in = fopen(path, "r");
+	assert_non_null(in);
+	n = fread(buf, 1, sizeof(buf) - 1, in);
+	fclose(in);
+	buf[n] = '\0';
+	assert_string_equal(buf, "h\na\nbc\n");
+	in = fopen(other, "r");
+	assert_non_null(in);
+	n = fread(buf, 1, sizeof(buf) - 1, in);
+	fclose(in);
+	buf[n] = '\0';
+	assert_string_equal(buf, "o\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -484,6 +520,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_write_output, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_map, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_append_line_concurrent, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_append_synced, setup, teardown),
 		cmocka_unit_test(test_maker_gone),
 		cmocka_unit_test_setup_teardown(test_mkdir_p, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_file, setup, teardown),
