@@ -16,12 +16,9 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -ge 3 ] || { echo "usage: bench/commands.sh WS N BASE [path/to/callus]" >&2; exit 2; }
 src=$1 n=$2 base=$3
 callus=${4:-$repo/build/callus}
-[ -d "$src/.callus" ] || { echo "bench: $src holds no .callus/ (grow one: CALLUS_SCALE_KEEP=DIR bench/scale.sh)" >&2; exit 2; }
-work=$(mktemp -d "${TMPDIR:-/tmp}/callus-commands.XXXXXX")
-trap 'rm -rf "$work"' EXIT
 # shellcheck source=bench/tools.sh
 . "$repo/bench/tools.sh"
-bench_tools "$repo" "$work" "$(dirname "$callus")"
+bench_grown commands "$repo" "$src" "$callus"
 
 bench_copies "$src" "$work" "$base" "$callus"
 created=$(bench_settle "$work" "$work/ws-b/.callus")

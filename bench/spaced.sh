@@ -27,12 +27,9 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -ge 4 ] || { echo "usage: bench/spaced.sh WS N GAP BASE [path/to/callus]" >&2; exit 2; }
 src=$1 n=$2 gap=$3 base=$4
 callus=${5:-$repo/build/callus}
-[ -d "$src/.callus" ] || { echo "bench: $src holds no .callus/ (grow one: CALLUS_SCALE_KEEP=DIR bench/scale.sh)" >&2; exit 2; }
-work=$(mktemp -d "${TMPDIR:-/tmp}/callus-spaced.XXXXXX")
-trap 'rm -rf "$work"' EXIT
 # shellcheck source=bench/tools.sh
 . "$repo/bench/tools.sh"
-bench_tools "$repo" "$work" "$(dirname "$callus")"
+bench_grown spaced "$repo" "$src" "$callus"
 
 bench_copies "$src" "$work" "$base" "$callus"
 : >"$work/a.txt"

@@ -7,9 +7,9 @@
 # bench_settle WORK DIR waits, after a harness removed thousands of files,
 # until creating one in DIR costs what it costs on a quiet disk
 # (bench/fsprobe.c says why), and prints that cost in microseconds.
-# bench_copies, bench_fail_payload and bench_stats serve the benchmarks that
-# time two binaries in turn in copies of a grown store; bench_range prints
-# min/median/max.
+# bench_grown, bench_copies, bench_fail_payload and bench_stats serve the
+# benchmarks that time two binaries in turn in copies of a grown store;
+# bench_range prints min/median/max.
 # shellcheck shell=sh
 
 bench_tools() {
@@ -20,6 +20,20 @@ bench_tools() {
 		-I"$1/include" $(pkg-config --cflags sqlite3 jansson) \
 		-o "$2/scale_gen" "$1/bench/scale_gen.c" "$3/libcallus.a" \
 		$(pkg-config --libs sqlite3 jansson libpcre2-8) -lm
+}
+
+# bench_grown NAME REPO WS CALLUS: for the benchmarks that time two binaries
+# in copies of a grown store: exit 2 unless WS holds one; else $work, a
+# fresh directory removed at exit, with REPO's helpers built (bench_tools,
+# against the libcallus.a beside CALLUS).  Sets work and the EXIT trap.
+bench_grown() {
+	[ -d "$3/.callus" ] || {
+		echo "bench: $3 holds no .callus/ (grow one: CALLUS_SCALE_KEEP=DIR bench/scale.sh)" >&2
+		exit 2
+	}
+	work=$(mktemp -d "${TMPDIR:-/tmp}/callus-$1.XXXXXX")
+	trap 'rm -rf "$work"' EXIT
+	bench_tools "$2" "$work" "$(dirname "$4")"
 }
 
 # CALLUS_BENCH_CREATE_US (40): what a settled create may cost;
