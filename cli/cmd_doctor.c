@@ -256,7 +256,7 @@ static void check_views(struct doctor *d, callus_store *store)
 	}
 	if (r.missing)
 		report(d, fix && r.written == r.missing ? NOTE : PROBLEM, "views",
-		       "%zu of %zu lessons had no .lessons/ file%s", r.missing, r.lessons,
+		       "%zu of %zu lessons had no .lessons/ file, or an empty one%s", r.missing, r.lessons,
 		       fix ? (r.written == r.missing ? ": rewritten" : ": not all rewritten")
 			   : " ('callus doctor --fix' rewrites them)");
 	if (r.block_stale)

@@ -173,8 +173,9 @@ int callus_fs_write_atomic(const char *path, const void *data, size_t len,
 		goto out;
 	}
 	/* Without this a crash after rename can leave an empty file where the
-	 * old contents used to be. */
-	if (fsync(fd) < 0) {
+	 * old contents used to be: for a rebuilt view, an empty file is what
+	 * callus doctor writes again. */
+	if (!(flags & CALLUS_FS_REBUILT) && fsync(fd) < 0) {
 		rc = callus_error_set(err, CALLUS_EIO, "cannot write '%s': %s", path, strerror(errno));
 		goto out;
 	}
@@ -192,7 +193,7 @@ int callus_fs_write_atomic(const char *path, const void *data, size_t len,
 	/* Best effort: the rename has happened, and some file systems refuse
 	 * to fsync a directory; failing now would tell the caller the write
 	 * did not happen when it did. */
-	if (!(flags & CALLUS_FS_VIEW) && dir_of(&dir, path) == 0 &&
+	if (!(flags & (CALLUS_FS_VIEW | CALLUS_FS_REBUILT)) && dir_of(&dir, path) == 0 &&
 	    (dfd = open(dir.ptr, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
 		(void)fsync(dfd);
 		close(dfd);

@@ -417,7 +417,7 @@ int callus_lesson_md_write(const char *lessons_dir, const callus_lesson *l, call
 		rc = callus_error_set(err, rc, "out of memory");
 		goto out;
 	}
-	rc = callus_fs_write_atomic(path.ptr, page.ptr, page.len, 0600, CALLUS_FS_VIEW, err);
+	rc = callus_fs_write_atomic(path.ptr, page.ptr, page.len, 0600, CALLUS_FS_REBUILT, err);
 out:
 	callus_buf_release(&path);
 	callus_buf_release(&page);

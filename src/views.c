@@ -167,14 +167,16 @@ out:
 	callus_buf_release(&path);
 }
 
-/* Whether .lessons/ holds the file of signature sig. */
+/* Whether .lessons/ holds the file of signature sig, not empty. */
 static int has_lesson_file(const char *workspace, const char *sig)
 {
 	callus_buf p = CALLUS_BUF_INIT;
 	struct stat st;
+	/* an empty one is a power loss's: its contents are not synced
+	 * (CALLUS_FS_REBUILT), and no rendered lesson is empty */
 	int yes = callus_buf_printf(&p, "%s/.lessons/%.*s.md", workspace, CALLUS_LESSON_ID_LEN,
 				    sig) == 0 &&
-		  lstat(p.ptr, &st) == 0;
+		  lstat(p.ptr, &st) == 0 && !(S_ISREG(st.st_mode) && st.st_size == 0);
 
 	callus_buf_release(&p);
 	return yes;

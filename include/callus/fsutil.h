@@ -33,14 +33,22 @@ enum {
 	 * synced before the rename, so that a power loss leaves the old file
 	 * or the new one, never an empty one.  Two fsyncs of the four a
 	 * failing hook made. */
-	CALLUS_FS_VIEW = 1 << 1
+	CALLUS_FS_VIEW = 1 << 1,
+	/* A view that holds nothing but what the store makes again whole (a
+	 * lesson's file; not AGENTS.md, whose text around the block is the
+	 * user's): not synced at all.  A power loss may leave it empty, as
+	 * it may take back the store's last commits; `callus doctor` counts
+	 * an empty lesson file as missing and `--fix` writes it again.  One
+	 * fsync of a failing hook's three.  Implies CALLUS_FS_VIEW. */
+	CALLUS_FS_REBUILT = 1 << 2
 };
 
 /*
  * Replace path with data[0..len) so that readers see either the old or the
  * new contents, never a mix: a temporary file in the same directory is
- * written, fsync'd, given its mode and renamed over path, then the
- * directory is fsync'd (not with CALLUS_FS_VIEW).  A symlink at path is
+ * written, fsync'd (not with CALLUS_FS_REBUILT), given its mode and
+ * renamed over path, then the directory is fsync'd (not with
+ * CALLUS_FS_VIEW or CALLUS_FS_REBUILT).  A symlink at path is
  * replaced, not followed (resolve it first with callus_fs_resolve_link()
  * to write through it).  On failure path is untouched and the temporary
  * file is removed.

@@ -145,6 +145,14 @@ test_expect_success 'a crash between the commit and the views: repaired, reporte
 	"$CALLUS" doctor --fix >fix.out &&
 	grep -q "rewritten" fix.out &&
 	consistent &&
+	# a lesson file a power loss left empty (its contents are not synced)
+	lf=$(ls .lessons/*.md) && : >"$lf" &&
+	test_expect_code 1 "$CALLUS" doctor >doctor.out &&
+	grep -q "^problem *views *1 of 1 lessons had no .lessons/ file, or an empty one" doctor.out &&
+	"$CALLUS" doctor --fix >fix.out &&
+	grep -q "rewritten" fix.out &&
+	test -s "$lf" && grep -q "^# " "$lf" &&
+	consistent &&
 	# a debt left by a process that is gone: the next recording pays it
 	rm .lessons/*.md && mkdir -p .callus/owed && echo "$sig" >.callus/owed/999999-1 &&
 	printf "int b = ;\n" >b.c &&

@@ -130,8 +130,9 @@ static void test_write_atomic_modes_and_replace(void **state)
 	callus_buf_release(&got);
 }
 
-/* The file is synced before its rename, always; the directory after it,
- * but not for a view of the store (CALLUS_FS_VIEW). */
+/* The file is synced before its rename, except for a view the store makes
+ * again whole (CALLUS_FS_REBUILT); the directory after it, but not for a
+ * view of the store (CALLUS_FS_VIEW, CALLUS_FS_REBUILT). */
 static void test_write_atomic_syncs(void **state)
 {
 	struct fixture *f = *state;
@@ -151,6 +152,15 @@ static void test_write_atomic_syncs(void **state)
 	assert_int_equal(got.len, 3);
 	assert_memory_equal(got.ptr, "two", 3);
 	assert_int_equal(count_entries(f->dir), 1); /* no temporary left */
+
+	synced_dirs = synced_files = 0;
+	assert_int_equal(callus_fs_write_atomic(p, "three", 5, 0600, CALLUS_FS_REBUILT, NULL), 0);
+	assert_int_equal(synced_files, 0);
+	assert_int_equal(synced_dirs, 0);
+	assert_int_equal(callus_fs_read_file(&got, p, 0, NULL), 0);
+	assert_int_equal(got.len, 5);
+	assert_memory_equal(got.ptr, "three", 5);
+	assert_int_equal(count_entries(f->dir), 1);
 	callus_buf_release(&got);
 }
 
