@@ -61,9 +61,9 @@ const cli_spec cmd_doctor_spec = {
 	"(session, project, and the team and org notes synced here) against theirs\n"
 	"([layer.L] max_notes, else [doctor] max_notes, default 1000), with the\n"
 	"lowest-value notes; how stale the team and org cache is ('callus sync'); the\n"
-	"files made from the store (.lessons/, the notes, the AGENTS.md block) missing\n"
-	"or stale after a crash, and temporary files left behind; the totals 'callus\n"
-	"status' shows against the store's rows; and what .callus/log.jsonl and\n"
+	"files made from the store (.lessons/, the notes, the AGENTS.md block) missing,\n"
+	"empty or stale after a crash, and temporary files left behind; the totals\n"
+	"'callus status' shows against the store's rows; and what .callus/log.jsonl and\n"
 	".callus/metrics.pending hold.  Writes nothing, except with --fix: then those\n"
 	"files are rewritten from the store, the temporary files removed and the\n"
 	"totals counted again.  Exits 1 when something needs attention ('problem'\n"
@@ -256,7 +256,8 @@ static void check_views(struct doctor *d, callus_store *store)
 	}
 	if (r.missing)
 		report(d, fix && r.written == r.missing ? NOTE : PROBLEM, "views",
-		       "%zu of %zu lessons had no .lessons/ file, or an empty one%s", r.missing, r.lessons,
+		       "%zu of %zu lessons had no .lessons/ file, or an empty one%s", r.missing,
+		       r.lessons,
 		       fix ? (r.written == r.missing ? ": rewritten" : ": not all rewritten")
 			   : " ('callus doctor --fix' rewrites them)");
 	if (r.block_stale)

@@ -23,16 +23,16 @@ enum {
 	 * Without it the file gets exactly `mode` (private files, or an
 	 * existing file's mode being preserved). */
 	CALLUS_FS_UMASK = 1 << 0,
-	/* A view of the store that nothing reads back into it (a lesson's
-	 * file, the block in AGENTS.md; not a note's file, whose edits the
-	 * store takes by the hash it keeps of what it wrote): the rename is
-	 * not made durable by an fsync of the directory.  The store's own
-	 * commits are not synced either (`PRAGMA synchronous = NORMAL`: a
-	 * power loss may take back the last ones), and a view written after
-	 * its commit need not outlast it; the file's contents are still
-	 * synced before the rename, so that a power loss leaves the old file
-	 * or the new one, never an empty one.  Two fsyncs of the four a
-	 * failing hook made. */
+	/* A view of the store that nothing reads back into it (the block in
+	 * AGENTS.md; a lesson's file is CALLUS_FS_REBUILT; not a note's file,
+	 * whose edits the store takes by the hash it keeps of what it
+	 * wrote): the rename is not made durable by an fsync of the
+	 * directory.  The store's own commits are not synced either (`PRAGMA
+	 * synchronous = NORMAL`: a power loss may take back the last ones),
+	 * and a view written after its commit need not outlast it; the
+	 * file's contents are still synced before the rename, so that a
+	 * power loss leaves the old file or the new one, never an empty
+	 * one.  Two fsyncs of the four a failing hook made. */
 	CALLUS_FS_VIEW = 1 << 1,
 	/* A view that holds nothing but what the store makes again whole (a
 	 * lesson's file; not AGENTS.md, whose text around the block is the

@@ -135,32 +135,33 @@ static void test_write_atomic_modes_and_replace(void **state)
  * view of the store (CALLUS_FS_VIEW, CALLUS_FS_REBUILT). */
 static void test_write_atomic_syncs(void **state)
 {
+	static const struct {
+		unsigned flags;
+		int files, dirs;
+		const char *text;
+	} cases[] = {
+		{ 0, 1, 1, "one" },
+		{ CALLUS_FS_VIEW, 1, 0, "two" },
+		{ CALLUS_FS_REBUILT, 0, 0, "three" },
+	};
 	struct fixture *f = *state;
 	const char *p = path_in(&f->a, f, "file");
 	callus_buf got = CALLUS_BUF_INIT;
 
-	synced_dirs = synced_files = 0;
-	assert_int_equal(callus_fs_write_atomic(p, "one", 3, 0600, 0, NULL), 0);
-	assert_int_equal(synced_files, 1);
-	assert_int_equal(synced_dirs, 1);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t len = strlen(cases[i].text);
 
-	synced_dirs = synced_files = 0;
-	assert_int_equal(callus_fs_write_atomic(p, "two", 3, 0600, CALLUS_FS_VIEW, NULL), 0);
-	assert_int_equal(synced_files, 1);
-	assert_int_equal(synced_dirs, 0);
-	assert_int_equal(callus_fs_read_file(&got, p, 0, NULL), 0);
-	assert_int_equal(got.len, 3);
-	assert_memory_equal(got.ptr, "two", 3);
-	assert_int_equal(count_entries(f->dir), 1); /* no temporary left */
-
-	synced_dirs = synced_files = 0;
-	assert_int_equal(callus_fs_write_atomic(p, "three", 5, 0600, CALLUS_FS_REBUILT, NULL), 0);
-	assert_int_equal(synced_files, 0);
-	assert_int_equal(synced_dirs, 0);
-	assert_int_equal(callus_fs_read_file(&got, p, 0, NULL), 0);
-	assert_int_equal(got.len, 5);
-	assert_memory_equal(got.ptr, "three", 5);
-	assert_int_equal(count_entries(f->dir), 1);
+		synced_dirs = synced_files = 0;
+		assert_int_equal(callus_fs_write_atomic(p, cases[i].text, len, 0600, cases[i].flags,
+							NULL),
+				 0);
+		assert_int_equal(synced_files, cases[i].files);
+		assert_int_equal(synced_dirs, cases[i].dirs);
+		assert_int_equal(callus_fs_read_file(&got, p, 0, NULL), 0);
+		assert_int_equal(got.len, len);
+		assert_memory_equal(got.ptr, cases[i].text, len);
+		assert_int_equal(count_entries(f->dir), 1); /* no temporary left */
+	}
 	callus_buf_release(&got);
 }
 
