@@ -44,9 +44,10 @@ static const cli_option doctor_options[] = {
 	  "check the store with quick_check (skips the index contents) instead of "
 	  "integrity_check" },
 	{ CLI_OPT_FLAG, 0, "fix", &fix, NULL,
-	  "rewrite the files made from the store that are missing or stale (.lessons/, "
-	  "note files, the AGENTS.md block), remove temporary files left by crashes, and count "
-	  "the totals 'callus status' shows again when they are wrong" },
+	  "rewrite the files made from the store that are missing, empty or stale "
+	  "(.lessons/, note files, the AGENTS.md block), remove temporary files left by "
+	  "crashes, and count the totals 'callus status' shows again when they are "
+	  "wrong" },
 	CLI_END
 };
 
