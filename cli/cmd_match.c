@@ -16,6 +16,7 @@
 #include "callus/buf.h"
 #include "callus/embed.h"
 #include "callus/match.h"
+#include "callus/notes.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -229,6 +230,7 @@ int cmd_suggest(int argc, char **argv)
 	callus_signature *sigs = NULL, one;
 	size_t nsigs = 0;
 	callus_match_opts mo;
+	callus_buf noted = CALLUS_BUF_INIT;
 	cli_workspace ws;
 	json_t *out = NULL;
 	float *rvecs = NULL;
@@ -279,6 +281,13 @@ int cmd_suggest(int argc, char **argv)
 	memset(&mo, 0, sizeof(mo));
 	mo.workspace = ws.root;
 	mo.half_life_days = cli_match_half_life(&ws);
+	/* what a recording would suggest: in a large store, the newest
+	 * signatures and every one with a note */
+	if (store && callus_match_window_cuts(store, CALLUS_MATCH_WINDOW) &&
+	    callus_notes_vectors_fresh(store, &noted, NULL) == 0) {
+		mo.window = CALLUS_MATCH_WINDOW;
+		mo.noted = noted.ptr;
+	}
 	if (ws.embed_error)
 		cli_error("[embed] ignored: %s", ws.embed_error);
 	/* not the hook: the endpoint may be waited for, within its timeout */
@@ -304,6 +313,7 @@ int cmd_suggest(int argc, char **argv)
 	}
 out:
 	free(rvecs);
+	callus_buf_release(&noted);
 	json_decref(out);
 	if (sigs == &one)
 		callus_signature_release(&one);

@@ -13,6 +13,7 @@
 #include "callus/learn.h"
 #include "callus/log.h"
 #include "callus/match.h"
+#include "callus/notes.h"
 #include "callus/vecindex.h"
 
 #include "learn_internal.h"
@@ -239,6 +240,7 @@ int callus_learn_suggest(learn_run *r, int64_t check_id)
 {
 	sqlite3_stmt *pend = NULL, *ins = NULL;
 	callus_vecindex *index = NULL;
+	callus_buf noted = CALLUS_BUF_INIT;
 	callus_match_opts mo;
 	int sq;
 
@@ -248,6 +250,13 @@ int callus_learn_suggest(learn_run *r, int64_t check_id)
 	mo.metrics = r->metrics;
 	mo.remote_model = r->o->remote_model;
 	mo.scans = r->o->scans;
+	/* a large store: the newest signatures, and every one with a note
+	 * (match.h); without the notes' file, every signature */
+	if (callus_match_window_cuts(r->s, CALLUS_MATCH_WINDOW) &&
+	    callus_notes_vectors_fresh(r->s, &noted, NULL) == 0) {
+		mo.window = CALLUS_MATCH_WINDOW;
+		mo.noted = noted.ptr;
+	}
 	if ((sq = callus_learn_prepare(r, &pend, "SELECT id, attempts FROM pending_errors WHERE check_id = ?1"
 						 " AND sig = (SELECT rowid FROM signatures WHERE id = ?2)"
 						 " AND state = 'pending'")) != SQLITE_OK ||
@@ -319,6 +328,7 @@ int callus_learn_suggest(learn_run *r, int64_t check_id)
 	}
 out:
 	callus_vecindex_close(index);
+	callus_buf_release(&noted);
 	sqlite3_finalize(pend);
 	sqlite3_finalize(ins);
 	return sq;

@@ -319,6 +319,46 @@ out:
 	return sq;
 }
 
+/*
+ * The records of the vector file of noted signatures at path scoring at
+ * least min with vec, merged into the k best out[0..*n) (best first, each
+ * id once): the signatures with a fix among those older than a search's
+ * window.  A file that cannot be opened is one with no records.
+ */
+static int search_noted(const char *path, const float *vec, float min, callus_vecmatch *out,
+			size_t *n, size_t k, callus_error *err)
+{
+	callus_vecindex *vi = NULL;
+	callus_vecmatch *got = malloc(k * sizeof(*got));
+	size_t ngot;
+
+	if (!got)
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	(void)callus_vecindex_open(&vi, path, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL,
+				   NULL);
+	ngot = callus_vecindex_search(vi, vec, min, got, k);
+	callus_vecindex_close(vi);
+	for (size_t i = 0; i < ngot; i++) {
+		size_t at = 0, j;
+
+		for (j = 0; j < *n && out[j].id != got[i].id; j++)
+			;
+		if (j < *n)
+			continue; /* in the window too: found once */
+		while (at < *n && out[at].score >= got[i].score)
+			at++;
+		if (at == k)
+			continue;
+		if (*n == k)
+			(*n)--;
+		memmove(out + at + 1, out + at, (*n - at) * sizeof(*out));
+		out[at] = got[i];
+		(*n)++;
+	}
+	free(got);
+	return 0;
+}
+
 static int by_similarity(const void *a, const void *b)
 {
 	const callus_match *x = a, *y = b;
@@ -459,16 +499,26 @@ int callus_match_find(callus_store *s, const callus_match_opts *opts, const call
 	{
 		float least = (float)(rule_min < min ? rule_min : min);
 		const size_t *recs = NULL;
-		size_t nrecs = 0, from = 0;
+		size_t nrecs = 0, cut = 0, from = 0;
 
 		/* a new signature: its near-duplicate check noted the records
 		 * that can reach least; the rest of the file is what was
-		 * appended since */
+		 * appended since (and what came before the check's window) */
 		if (callus_match_scans_get(opts->scans, sig->id, vec, least, shared, &recs, &nrecs,
-					 &from))
-			n = callus_vecindex_search_records(shared, vec, least, vm, k + 1, 0, recs,
-							 nrecs);
+					 &cut, &from)) {
+			if (cut && !(opts->window && opts->noted)) {
+				/* every record wanted: the window's unseen too */
+				cut = from = 0;
+			} else {
+				n = callus_vecindex_search_records(shared, vec, least, vm, k + 1, 0,
+								 recs, nrecs);
+			}
+		} else if (opts->window && opts->noted) {
+			cut = from = callus_vecindex_newest(shared, opts->window);
+		}
 		n = callus_vecindex_search_from(shared, vec, least, vm, k + 1, n, from);
+		if (cut && (rc = search_noted(opts->noted, vec, least, vm, &n, k + 1, err)) < 0)
+			goto out;
 	}
 	if ((sq = add_vector_hits(&l, st, sig, vm, n, k, min)) != SQLITE_OK)
 		goto fail;

@@ -127,8 +127,9 @@ static int store_vector(callus_store *s, int64_t sig_rowid, const float *vec)
 }
 
 /*
- * The near duplicates of the batch's vectors vecs[0..n), one search of the
- * file for all (a failure's new errors are searched together): for each,
+ * The near duplicates of the batch's vectors vecs[0..n) among the newest
+ * CALLUS_MATCH_WINDOW records of the file (match.h), one search for all (a
+ * failure's new errors are searched together): for each,
  * the 4 best at least CALLUS_MATCH_DUPLICATE similar (m + 4 * i, nm[i] of
  * them); with scans, the same search notes the records near each for its
  * suggestions' search (callus_match_scans_put).
@@ -141,6 +142,8 @@ typedef struct near_batch {
 static int near_duplicates(near_batch *nb, const callus_vecindex *vi, const float *vecs,
 			   const callus_signature *sigs, size_t n, callus_match_scans *scans)
 {
+	size_t start;
+
 	if (!n)
 		return SQLITE_OK;
 	nb->m = calloc(4 * n, sizeof(*nb->m));
@@ -153,14 +156,16 @@ static int near_duplicates(near_batch *nb, const callus_vecindex *vi, const floa
 		return SQLITE_NOMEM;
 	if (!vi)
 		return SQLITE_OK;
+	start = callus_vecindex_newest(vi, CALLUS_MATCH_WINDOW);
 	if (callus_vecindex_search_many(vi, vecs, n, (float)CALLUS_MATCH_DUPLICATE, nb->m, nb->nm, 4,
-				       CALLUS_MATCH_KEEP_MIN, nb->keep, CALLUS_MATCH_KEEP_MAX,
-				       nb->nkeep) < 0)
+				       start, CALLUS_MATCH_KEEP_MIN, nb->keep,
+				       CALLUS_MATCH_KEEP_MAX, nb->nkeep) < 0)
 		return SQLITE_NOMEM;
 	/* kept or not, the check's result is the same */
 	for (size_t i = 0; scans && i < n; i++)
 		(void)callus_match_scans_put(scans, sigs[i].id, vecs + i * CALLUS_EMBED_DIM, vi,
-					     nb->keep + i * CALLUS_MATCH_KEEP_MAX, nb->nkeep[i]);
+					     start, nb->keep + i * CALLUS_MATCH_KEEP_MAX,
+					     nb->nkeep[i]);
 	return SQLITE_OK;
 }
 
@@ -513,6 +518,13 @@ int64_t callus_match_builtin_count(callus_store *s)
 {
 	return callus_store_query_int(s, "SELECT coalesce((SELECT n FROM vector_counts WHERE model = '"
 				      CALLUS_EMBED_BUILTIN_MODEL "'), 0)");
+}
+
+int callus_match_window_cuts(callus_store *s, size_t window)
+{
+	int64_t n = callus_match_builtin_count(s);
+
+	return n > 0 && (uint64_t)n > (uint64_t)window;
 }
 
 int callus_match_file_sync(callus_store *s, const char *path, size_t have, int64_t stored,

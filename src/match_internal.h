@@ -156,12 +156,12 @@ double callus_match_context_score(const callus_strlist *a, const callus_strlist 
 #define CALLUS_MATCH_KEEP_MIN 0.80f
 #define CALLUS_MATCH_KEEP_MAX 1024
 
-/* Keep what the check of sig_id (vector q) found: the records keep[0..n)
- * of the file vi maps scored at least CALLUS_MATCH_KEEP_MIN, and no other
- * did (n > CALLUS_MATCH_KEEP_MAX: too many, nothing kept).  0 or
- * CALLUS_ENOMEM. */
+/* Keep what the check of sig_id (vector q) found in the records of the
+ * file vi maps from record start on: keep[0..n) scored at least
+ * CALLUS_MATCH_KEEP_MIN, and no other did (n > CALLUS_MATCH_KEEP_MAX: too
+ * many, nothing kept).  0 or CALLUS_ENOMEM. */
 int callus_match_scans_put(callus_match_scans *sc, const char *sig_id, const float *q,
-			   const callus_vecindex *vi, const size_t *keep, size_t n);
+			   const callus_vecindex *vi, size_t start, const size_t *keep, size_t n);
 
 /* The statement callus_match_stored_vector reads with: the built-in
  * model's vector of the signature named ?1 (?2 the model). */
@@ -181,10 +181,11 @@ int callus_match_scans_vector(const callus_match_scans *sc, const char *sig_id,
 
 /* For a search of sig_id with vector q needing the records scoring at
  * least min, in the file vi maps: the records that may (*recs[0..*n), in
- * the file's order) among the first *from, the rest to be read whole; 1.
- * 0 when nothing kept answers it (another file, too different a vector). */
+ * the file's order) among records *start to *from, those from *from on to
+ * be read whole, those before *start not seen by the check; 1.  0 when
+ * nothing kept answers it (another file, too different a vector). */
 int callus_match_scans_get(const callus_match_scans *sc, const char *sig_id, const float *q,
 			   float min, const callus_vecindex *vi, const size_t **recs, size_t *n,
-			   size_t *from);
+			   size_t *start, size_t *from);
 
 #endif

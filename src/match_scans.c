@@ -3,7 +3,9 @@
  * signatures learnt of the built-in vector file (match.h:
  * callus_match_scans), for the search of the same signatures' suggestions
  * that follows: the records that can reach its threshold are the few the
- * check saw near the signature, and the vectors appended since.  The
+ * check saw near the signature, and the vectors appended since (and,
+ * when the check searched only the newest, the older ones it did not
+ * see).  The
  * search takes the check's vector (callus_match_scans_vector: the one the
  * file holds for the signature) rather than make it again; one made again
  * differs by the document count, so a bound on how far any record's score
@@ -23,7 +25,7 @@
 typedef struct scan {
 	char sig_id[CALLUS_SHA256_HEX_LEN + 1];
 	float q[CALLUS_EMBED_DIM];
-	size_t count;             /* records the check read */
+	size_t start, count;      /* the records the check read: start..count */
 	uint64_t file[2];
 	size_t *recs, n;          /* those scoring at least KEEP_MIN */
 } scan;
@@ -50,7 +52,7 @@ void callus_match_scans_free(callus_match_scans *sc)
 }
 
 int callus_match_scans_put(callus_match_scans *sc, const char *sig_id, const float *q,
-			   const callus_vecindex *vi, const size_t *keep, size_t n)
+			   const callus_vecindex *vi, size_t start, const size_t *keep, size_t n)
 {
 	scan *it;
 
@@ -68,6 +70,7 @@ int callus_match_scans_put(callus_match_scans *sc, const char *sig_id, const flo
 	if (n)
 		memcpy(it->recs, keep, n * sizeof(*keep));
 	it->n = n;
+	it->start = start;
 	it->count = callus_vecindex_count(vi);
 	callus_vecindex_file_id(vi, it->file);
 	sc->count++;
@@ -87,7 +90,7 @@ int callus_match_scans_vector(const callus_match_scans *sc, const char *sig_id,
 
 int callus_match_scans_get(const callus_match_scans *sc, const char *sig_id, const float *q,
 			   float min, const callus_vecindex *vi, const size_t **recs, size_t *n,
-			   size_t *from)
+			   size_t *start, size_t *from)
 {
 	uint64_t file[2];
 
@@ -112,6 +115,7 @@ int callus_match_scans_get(const callus_match_scans *sc, const char *sig_id, con
 			return 0;
 		*recs = it->recs;
 		*n = it->n;
+		*start = it->start;
 		*from = it->count;
 		return 1;
 	}

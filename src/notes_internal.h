@@ -39,10 +39,8 @@ int callus_notes_attach(callus_store *s, const char *id, const char *rid, const 
 /* The noted signatures' vector file (notes_vectors.c): the vector of sig,
  * which a note just gained, appended to it (nothing without one; failures
  * leave the file behind the store's count, which the next search
- * repairs); made to agree with the store before a search (rebuilt when
- * behind, compacted when far ahead), *path set. */
+ * repairs; notes.h: callus_notes_vectors_fresh). */
 void callus_notes_vectors_add(callus_store *s, const char *sig);
-int callus_notes_vectors_fresh(callus_store *s, callus_buf *path, callus_error *err);
 
 /* Note id retired now (its file to be removed, never written again).  An
  * SQLite result code. */

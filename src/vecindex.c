@@ -717,6 +717,15 @@ size_t callus_vecindex_count(const callus_vecindex *vi)
 	return vi ? vi->count : 0;
 }
 
+size_t callus_vecindex_newest(const callus_vecindex *vi, size_t n)
+{
+	size_t count = callus_vecindex_count(vi);
+
+	/* from a block's first record: a search of whole blocks reads their
+	 * postings, where a part of one is bounded record by record */
+	return count > n ? (count - n) / VI_POST_BLOCK * VI_POST_BLOCK : 0;
+}
+
 /*
  * The integer dot product of two int8 vectors.
  *
@@ -1134,8 +1143,8 @@ size_t callus_vecindex_search_keep(const callus_vecindex *vi, const float *q, fl
 }
 
 int callus_vecindex_search_many(const callus_vecindex *vi, const float *qs, size_t nq, float min,
-			       callus_vecmatch *out, size_t *nout, size_t k, float keep_min,
-			       size_t *keep, size_t keep_cap, size_t *nkeep)
+			       callus_vecmatch *out, size_t *nout, size_t k, size_t from,
+			       float keep_min, size_t *keep, size_t keep_cap, size_t *nkeep)
 {
 	vi_scan *scans;
 	int8_t *rows;
@@ -1145,7 +1154,7 @@ int callus_vecindex_search_many(const callus_vecindex *vi, const float *qs, size
 		if (nkeep)
 			nkeep[i] = 0;
 	}
-	if (!vi || !vi->count || !qs || !out || k == 0 || nq == 0)
+	if (!vi || from >= vi->count || !qs || !out || k == 0 || nq == 0)
 		return 0;
 	if (!(scans = calloc(nq, sizeof(*scans))))
 		return CALLUS_ENOMEM;
@@ -1155,7 +1164,7 @@ int callus_vecindex_search_many(const callus_vecindex *vi, const float *qs, size
 			  NULL);
 	/* one search alone gathers its components itself */
 	rows = nq > 1 ? rows_make(vi, scans, nq) : NULL;
-	scan(vi, scans, nq, 0, rows);
+	scan(vi, scans, nq, from, rows);
 	free(rows);
 	for (size_t i = 0; i < nq; i++) {
 		nout[i] = scans[i].n;

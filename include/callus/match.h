@@ -5,7 +5,9 @@
  *
  * Matching: the built-in embedder's vector of the new signature against
  * every stored vector (include/callus/vecindex.h: one mapped file, a brute
- * force scan), keeping those with a cosine of at least the threshold
+ * force scan; or, for a recording, the newest CALLUS_MATCH_WINDOW and
+ * every signature with a note), keeping those with a cosine of at least
+ * the threshold
  * (CALLUS_MATCH_THRESHOLD, calibrated in docs/matching.md).  When fewer than
  * k match, the stored signatures of the same error type are tried as
  * regular expressions (their message_pattern, PCRE2 with JIT) on the new
@@ -43,6 +45,18 @@
 #define CALLUS_MATCH_MERGE 0.90       /* offered as a merge (callus merges) */
 #define CALLUS_MATCH_MERGE_SUCCESS 0.7
 #define CALLUS_MATCH_K 10
+
+/*
+ * The signatures a recording searches whole: the newest this many of the
+ * vector file (callus_vecindex_newest).  A search of every signature cost
+ * a recording time in proportion to the store (docs/scale.md).  Past
+ * them, a new signature's near-duplicate check looks no further (an
+ * error like one seen more than this many new signatures ago is kept as
+ * a signature of its own), and its suggestions search only the
+ * signatures that have a note: every fix makes or joins one, so a fix is
+ * found at any age.
+ */
+#define CALLUS_MATCH_WINDOW 4096
 #define CALLUS_MATCH_HALF_LIFE_DAYS 30.0
 
 /*
@@ -88,6 +102,15 @@ typedef struct callus_match_opts {
 				  * that file open (callus_match_index_open),
 				  * borrowed: a run's errors searched with one
 				  * opening.  Not with vectors. */
+	size_t window;           /* 0: every vector searched; else only the
+				  * newest window of the built-in file (at
+				  * least; CALLUS_MATCH_WINDOW for a
+				  * recording) and every one of noted */
+	const char *noted;       /* with window: the vector file of the
+				  * signatures that have a note, in step with
+				  * the store (callus_notes_vectors_path);
+				  * NULL: window ignored, the whole file
+				  * searched */
 } callus_match_opts;
 
 /* The built-in vector file of workspace open for a run's searches
@@ -96,6 +119,12 @@ typedef struct callus_match_opts {
  * search then opens it itself, and says why).  Closed by the caller
  * (callus_vecindex_close). */
 void callus_match_index_open(struct callus_vecindex **out, const char *workspace);
+
+/* Whether a search with window leaves some of the store's built-in
+ * vectors out (it holds more than window of them): only then does it need
+ * the noted signatures' file (callus_match_opts.noted).  0 when the count
+ * cannot be read. */
+int callus_match_window_cuts(callus_store *s, size_t window);
 
 typedef enum callus_match_how {
 	CALLUS_MATCH_SAME,     /* the same signature id */

@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "callus/buf.h"
 #include "callus/common.h"
 #include "callus/learn.h"
 #include "callus/store.h"
@@ -170,5 +171,14 @@ int callus_notes_set_rule(callus_store *s, const char *workspace, const char *id
 int callus_notes_retire(callus_store *s, const char *workspace, const char *id,
 			callus_error *err);
 
+
+/*
+ * The vector file of the signatures that have a note (a built-in vector
+ * each; beside the store), made to agree with the store first: rebuilt
+ * when behind it, compacted when far ahead.  *path (cleared first) names
+ * it, for a search of the noted signatures alone (callus_match_opts:
+ * vectors, noted).  0 or a negative CALLUS_E* code.
+ */
+int callus_notes_vectors_fresh(callus_store *s, callus_buf *path, callus_error *err);
 
 #endif

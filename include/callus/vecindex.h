@@ -52,6 +52,15 @@ void callus_vecindex_close(callus_vecindex *vi); /* accepts NULL */
 size_t callus_vecindex_count(const callus_vecindex *vi);
 
 /*
+ * Where a search of the newest n records starts: the first record of
+ * the postings' block the first of them is in (so that up to a block
+ * less one more are searched, through their postings like the rest:
+ * vecindex_internal.h, VI_POST_BLOCK); 0 when vi holds no more than n.
+ * Records are appended, so the newest are the vectors indexed last.
+ */
+size_t callus_vecindex_newest(const callus_vecindex *vi, size_t n);
+
+/*
  * Append n vectors (n * dim floats, each L2-normalized) with their ids,
  * creating the file (0600) with its header when missing or stale.
  */
@@ -145,16 +154,17 @@ size_t callus_vecindex_search_keep(const callus_vecindex *vi, const float *q, fl
 				 float keep_min, size_t *keep, size_t keep_cap, size_t *nkeep);
 
 /*
- * nq searches of the whole file in one pass, query i at qs + i * dim: the
- * k best of each into out[i * k ..] (nout[i] of them), and with nkeep,
- * the records reaching keep_min into keep[i * keep_cap ..] (nkeep[i]: as
- * callus_vecindex_search_keep).  What nq calls of callus_vecindex_search_keep
- * from record 0 give, for one read of the file: a failure with several new
- * errors searched once.  0, or CALLUS_ENOMEM (nothing found).
+ * nq searches of the records from `from` on in one pass, query i at qs +
+ * i * dim: the k best of each into out[i * k ..] (nout[i] of them), and
+ * with nkeep, the records reaching keep_min into keep[i * keep_cap ..]
+ * (nkeep[i]: as callus_vecindex_search_keep).  What nq calls of
+ * callus_vecindex_search_keep from the same record give, for one read of
+ * the file: a failure with several new errors searched once.  0, or
+ * CALLUS_ENOMEM (nothing found).
  */
 int callus_vecindex_search_many(const callus_vecindex *vi, const float *qs, size_t nq, float min,
-			       callus_vecmatch *out, size_t *nout, size_t k, float keep_min,
-			       size_t *keep, size_t keep_cap, size_t *nkeep);
+			       callus_vecmatch *out, size_t *nout, size_t k, size_t from,
+			       float keep_min, size_t *keep, size_t keep_cap, size_t *nkeep);
 
 /* The same search over these records only (indexes in the file's order),
  * continuing out[0..n). */

@@ -20,6 +20,7 @@
 #include "callus/learn.h"
 #include "callus/lesson.h"
 #include "callus/match.h"
+#include "callus/notes.h"
 #include "callus/redact.h"
 #include "callus/signature.h"
 #include "callus/store.h"
@@ -128,8 +129,10 @@ static void store_sig_at(fixture *f, const callus_signature *g, callus_match_sca
 	assert_int_equal(callus_match_index_scanned(f->s, f->dir, scans, NULL, NULL), 0);
 }
 
-/* A resolution for g: a failure of check `args` and its pass. */
-static void resolve(fixture *f, const callus_signature *g, const char *args)
+/* A resolution for g: a failure of check `args` and its pass, which
+ * changed patch (NULL: a change unknown, which makes no note). */
+static void resolve_with(fixture *f, const callus_signature *g, const char *args,
+			 const char *patch)
 {
 	callus_learn_opts o;
 	callus_learn_error e = { g, NULL };
@@ -143,17 +146,24 @@ static void resolve(fixture *f, const callus_signature *g, const char *args)
 	o.session = "s";
 	o.redactor = f->red;
 	o.no_snapshot = 1;
+	o.fix_patch = patch ? "" : NULL;
 	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, NULL), 0);
 	callus_learn_result_release(&r);
+	o.fix_patch = patch;
 	assert_int_equal(callus_learn_pass(f->s, &o, &r, NULL), 0);
 	assert_int_equal(r.nfixed, 1);
 	callus_learn_result_release(&r);
 }
 
+static void resolve(fixture *f, const callus_signature *g, const char *args)
+{
+	resolve_with(f, g, args, NULL);
+}
+
 static size_t suggest_counted(fixture *f, const callus_signature *g, callus_suggestion **out,
 			      callus_metrics *m)
 {
-	callus_match_opts mo = { f->dir, 0, 0, 0, m, NULL, NULL, 0, NULL, NULL, 0, NULL };
+	callus_match_opts mo = { f->dir, 0, 0, 0, m, NULL, NULL, 0, NULL, NULL, 0, NULL, 0, NULL };
 	size_t n = 0;
 
 	assert_int_equal(callus_match_suggest(f->s, &mo, g, 0, out, &n, NULL), 0);
@@ -574,6 +584,154 @@ static void assert_same_matches(const callus_match *a, size_t na, const callus_m
 	}
 }
 
+/* Records appended to the built-in vector file for no signature (a search
+ * skips an id the store has no row for): random directions, like nothing
+ * stored, that push the stored ones out of a window of the newest. */
+static void pad_vector_file(fixture *f, size_t n)
+{
+	callus_buf path = CALLUS_BUF_INIT;
+	float *vecs = malloc(n * CALLUS_EMBED_DIM * sizeof(*vecs));
+	int64_t *ids = malloc(n * sizeof(*ids));
+	uint32_t x = 12345;
+
+	assert_non_null(vecs);
+	assert_non_null(ids);
+	for (size_t i = 0; i < n; i++) {
+		float *v = vecs + i * CALLUS_EMBED_DIM;
+		double len = 0;
+
+		for (size_t d = 0; d < CALLUS_EMBED_DIM; d++) {
+			x = x * 1103515245u + 12345u;
+			v[d] = (float)((double)(x >> 8) / (double)(1u << 24) - 0.5);
+			len += (double)v[d] * v[d];
+		}
+		for (size_t d = 0; d < CALLUS_EMBED_DIM; d++)
+			v[d] = (float)(v[d] / sqrt(len));
+		ids[i] = 1000000000 + (int64_t)i;
+	}
+	assert_int_equal(callus_match_builtin_vector_path(&path, f->dir), 0);
+	assert_int_equal(callus_vecindex_append(path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM,
+					      ids, vecs, n, NULL),
+			 0);
+	callus_buf_release(&path);
+	free(vecs);
+	free(ids);
+}
+
+/* Does a search of g with mo find the signature named id by its vector?
+ * (The regex fallback reads the newest of an error type, whatever the
+ * window.) */
+static int finds(fixture *f, const callus_match_opts *mo, const callus_signature *g,
+		 const char *id)
+{
+	callus_match *m = NULL;
+	size_t n = 0;
+	int found = 0;
+
+	assert_int_equal(callus_match_find(f->s, mo, g, &m, &n, NULL), 0);
+	for (size_t i = 0; i < n; i++)
+		found |= !strcmp(m[i].signature_id, id) && m[i].how == CALLUS_MATCH_VECTOR;
+	callus_matches_free(m, n);
+	return found;
+}
+
+/* How many suggestions a search of g with mo makes. */
+static size_t suggested(fixture *f, const callus_match_opts *mo, const callus_signature *g)
+{
+	callus_suggestion *sg = NULL;
+	size_t n = 0;
+
+	assert_int_equal(callus_match_suggest(f->s, mo, g, 0, &sg, &n, NULL), 0);
+	callus_suggestions_free(sg, n);
+	return n;
+}
+
+/*
+ * A store grown past CALLUS_MATCH_WINDOW new signatures: a near duplicate
+ * of an older one is no longer linked to it, an older signature without a
+ * note is no longer a match, and an older fix is still suggested, through
+ * the noted signatures' vector file.  With no such file given, the whole
+ * file is searched as before.
+ */
+static void a_window_of_the_newest_and_every_noted(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, dup1, dup2, u, u2;
+	callus_match_scans *scans = NULL;
+	callus_buf noted = CALLUS_BUF_INIT;
+	callus_match_opts whole, windowed, nofile;
+
+	make_sig(&a, "jest", NULL, "expect(received).toBe(expected) Expected: 4 Received: 3",
+		 "add\tsrc/sum.js");
+	make_sig(&dup1, "jest", NULL, "expect(received).toBe(expected) Expected: 4 Received: 3",
+		 "add\tsrc/sum.js");
+	assert_int_equal(callus_strlist_add(&dup1.stack_patterns, "helper@util.js", 14), 0);
+	memcpy(dup1.id, "ffffffffffff", 12);
+	make_sig(&dup2, "jest", NULL, "expect(received).toBe(expected) Expected: 4 Received: 3",
+		 "add\tsrc/sum.js");
+	assert_int_equal(callus_strlist_add(&dup2.stack_patterns, "other@util.js", 13), 0);
+	memcpy(dup2.id, "eeeeeeeeeeee", 12);
+	make_sig(&u, "mocha", NULL, "TypeError: Cannot read properties of undefined (reading 'name')",
+		 "render\tsrc/view.js");
+	make_sig(&u2, "mocha", NULL, "TypeError: Cannot read properties of undefined (reading 'name')",
+		 "render\tsrc/view.js");
+	memcpy(u2.id, "dddddddddddd", 12); /* u's error, not stored */
+	store_sig(f, &a);
+	resolve_with(f, &a, "a",
+		     "diff --git a/src/sum.js b/src/sum.js\n--- a/src/sum.js\n+++ b/src/sum.js\n"
+		     "@@ -1,1 +1,1 @@\n-  return a - b;\n+  return a + b;\n");
+	store_sig(f, &u);
+	/* a fix makes a note, and the note's signature is in its file */
+	assert_int_equal(int_of(f, "SELECT count(*) FROM note_signatures WHERE signature_id = ?1",
+				a.id),
+			 1);
+	assert_int_equal(callus_notes_vectors_fresh(f->s, &noted, NULL), 0);
+
+	memset(&whole, 0, sizeof(whole));
+	whole.workspace = f->dir;
+	windowed = whole;
+	windowed.window = CALLUS_MATCH_WINDOW;
+	windowed.noted = noted.ptr;
+	nofile = windowed;
+	nofile.noted = "/nonexistent/vectors.noted.bin";
+
+	/* inside the window: linked, found, suggested */
+	store_sig(f, &dup1);
+	assert_int_equal(link_count(f, dup1.id), 1);
+	assert_true(finds(f, &windowed, &u2, u.id));
+
+	/* the window starts at a block of the postings: up to 511 more */
+	pad_vector_file(f, CALLUS_MATCH_WINDOW + 512);
+	/* past it: the near-duplicate check does not reach a */
+	assert_int_equal(callus_match_scans_new(&scans), 0);
+	store_sig_scanned(f, &dup2, scans);
+	assert_int_equal(link_count(f, dup2.id), 0);
+	/* u has no note: a match of the whole file only */
+	assert_true(finds(f, &whole, &u2, u.id));
+	assert_false(finds(f, &windowed, &u2, u.id));
+	/* a's fix, found through the noted file (by its vector: the regex
+	 * fallback finds it too, a's message being dup2's), with the
+	 * check's scans kept or not; not without the file */
+	for (int kept = 0; kept < 2; kept++) {
+		whole.scans = windowed.scans = nofile.scans = kept ? scans : NULL;
+		assert_true(finds(f, &whole, &dup2, a.id));
+		assert_true(finds(f, &windowed, &dup2, a.id));
+		assert_false(finds(f, &nofile, &dup2, a.id));
+		assert_int_equal(suggested(f, &windowed, &dup2), 1);
+	}
+	/* the store holds fewer vectors than the window: no cut */
+	assert_false(callus_match_window_cuts(f->s, CALLUS_MATCH_WINDOW));
+	assert_true(callus_match_window_cuts(f->s, 1));
+
+	callus_match_scans_free(scans);
+	callus_buf_release(&noted);
+	callus_signature_release(&a);
+	callus_signature_release(&dup1);
+	callus_signature_release(&dup2);
+	callus_signature_release(&u);
+	callus_signature_release(&u2);
+}
+
 /* The suggestions' search of a signature just indexed continues the
  * indexing's scan over the vectors appended since: what it finds is what
  * a whole scan finds. */
@@ -596,7 +754,7 @@ static void kept_scans_find_alike(void **state)
 	}
 	for (int i = 0; i < 3; i++) {
 		callus_match *a = NULL, *b = NULL;
-		size_t na = 0, nb = 0, from = 0;
+		size_t na = 0, nb = 0, start = 1, from = 0;
 		callus_match_opts mo;
 		const size_t *recs = NULL;
 		size_t nrecs = 0;
@@ -621,14 +779,16 @@ static void kept_scans_find_alike(void **state)
 				 0);
 		assert_int_equal(callus_match_scans_get(scans, g.id, vec,
 						      (float)CALLUS_MATCH_THRESHOLD_RULE, vi, &recs,
-						      &nrecs, &from),
+						      &nrecs, &start, &from),
 				 1);
+		/* a small store: its check saw every record */
+		assert_int_equal(start, 0);
 		assert_true(from < callus_vecindex_count(vi));
 		assert_true(nrecs < from);
 		noted += nrecs;
 		/* a search needing lower scores than were noted: not answered */
 		assert_int_equal(callus_match_scans_get(scans, g.id, vec, 0.5f, vi, &recs, &nrecs,
-						      &from),
+						      &start, &from),
 				 0);
 		callus_vecindex_close(vi);
 		callus_buf_release(&path);
@@ -935,6 +1095,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(near_duplicates_are_linked, setup, teardown),
 		cmocka_unit_test_setup_teardown(merges_need_approval, setup, teardown),
 		cmocka_unit_test_setup_teardown(kept_scans_find_alike, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_window_of_the_newest_and_every_noted, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(an_open_index_finds_alike, setup, teardown),
 		cmocka_unit_test_setup_teardown(stored_vector_searched, setup, teardown),
 		cmocka_unit_test_setup_teardown(vector_file_behind_is_rebuilt, setup, teardown),

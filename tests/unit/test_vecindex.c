@@ -1274,6 +1274,9 @@ static void search_many_is_each_search(void **state)
 	int64_t ids[N];
 	callus_buf sk = CALLUS_BUF_INIT;
 	size_t kept_total = 0, found_total = 0;
+	/* the whole file; from a block of the postings (a window's start,
+	 * callus_vecindex_newest); from inside a chunk of sketches */
+	const size_t froms[] = { 0, VI_POST_BLOCK, VI_SKETCH_READ + 100 };
 
 	assert_int_equal(callus_buf_printf(&sk, "%s.sketch", f->path.ptr), 0);
 	clustered(vecs, ids, N);
@@ -1321,14 +1324,17 @@ static void search_many_is_each_search(void **state)
 		vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
 		if (cut)
 			close(lockfd);
-		for (int keeping = 0; keeping < 2; keeping++) {
+		for (int run = 0; run < 2 * (int)(sizeof(froms) / sizeof(*froms)); run++) {
+			int keeping = run % 2;
+			size_t from = froms[run / 2];
+
 			assert_int_equal(callus_vecindex_search_many(vi, qs, NQ, 0.5f, many, nout, K,
-								   0.3f, keep_many, CAP,
+								   from, 0.3f, keep_many, CAP,
 								   keeping ? nkeep : NULL),
 					 0);
 			for (size_t q = 0; q < NQ; q++) {
 				size_t n1 = callus_vecindex_search_keep(vi, qs + q * DIM, 0.5f, one, K,
-								      0, 0, 0.3f, keep_one, CAP,
+								      0, from, 0.3f, keep_one, CAP,
 								      keeping ? &nk1 : NULL);
 
 				assert_int_equal(nout[q], n1);
@@ -1358,7 +1364,7 @@ static void search_many_is_each_search(void **state)
 
 		n1 = callus_vecindex_search(vi, qs, 0.5f, one, K);
 		assert_int_equal(truncate(sk.ptr, SKETCH_HEADER + 10 * sizeof(vi_sketch_rec)), 0);
-		assert_int_equal(callus_vecindex_search_many(vi, qs, 1, 0.5f, many, nout, K, 0.3f,
+		assert_int_equal(callus_vecindex_search_many(vi, qs, 1, 0.5f, many, nout, K, 0, 0.3f,
 							   NULL, 0, NULL),
 				 0);
 		n2 = nout[0];
@@ -1367,15 +1373,31 @@ static void search_many_is_each_search(void **state)
 			assert_true(many[i].id == one[i].id);
 		/* nothing asked, or nothing to search: nothing found */
 		nout[0] = 9;
-		assert_int_equal(callus_vecindex_search_many(vi, qs, 1, 0.5f, many, nout, 0, 0.3f,
+		assert_int_equal(callus_vecindex_search_many(vi, qs, 1, 0.5f, many, nout, 0, 0, 0.3f,
 							   NULL, 0, NULL),
 				 0);
 		assert_int_equal(nout[0], 0);
 		nout[0] = 9;
-		assert_int_equal(callus_vecindex_search_many(NULL, qs, 1, 0.5f, many, nout, K, 0.3f,
+		assert_int_equal(callus_vecindex_search_many(NULL, qs, 1, 0.5f, many, nout, K, 0, 0.3f,
 							   NULL, 0, NULL),
 				 0);
 		assert_int_equal(nout[0], 0);
+		nout[0] = 9;
+		assert_int_equal(callus_vecindex_search_many(vi, qs, 1, 0.5f, many, nout, K,
+							   callus_vecindex_count(vi), 0.3f, NULL, 0,
+							   NULL),
+				 0);
+		assert_int_equal(nout[0], 0);
+		/* a window's start: the block its first record is in */
+		assert_int_equal(callus_vecindex_newest(vi, N), 0);
+		assert_int_equal(callus_vecindex_newest(vi, N + 1), 0);
+		assert_int_equal(callus_vecindex_newest(vi, N - 1), 0);
+		assert_int_equal(callus_vecindex_newest(vi, N - VI_POST_BLOCK + 1), 0);
+		assert_int_equal(callus_vecindex_newest(vi, N - VI_POST_BLOCK), VI_POST_BLOCK);
+		assert_int_equal(callus_vecindex_newest(vi, N - VI_POST_BLOCK - 1), VI_POST_BLOCK);
+		assert_int_equal(callus_vecindex_newest(vi, 1), (N - 1) / VI_POST_BLOCK * VI_POST_BLOCK);
+		assert_int_equal(callus_vecindex_newest(vi, 0), N / VI_POST_BLOCK * VI_POST_BLOCK);
+		assert_int_equal(callus_vecindex_newest(NULL, 1), 0);
 		callus_vecindex_close(vi);
 	}
 	/* both sides were taken: records found and kept, more than one a query */
