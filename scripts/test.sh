@@ -210,6 +210,22 @@ suite() {
 		fail "$name: suggestion quality (tests/corpus/match_eval.sh, status $?)"
 	fi
 	sed 's/^/# /' "$tmp/log"
+	# The same rounds with the suggestions' search cut to the newest 16
+	# vectors and the noted signatures' file, as a recording's is in a store
+	# past CALLUS_MATCH_WINDOW (include/callus/match.h): every fix of the
+	# corpus has a note, so the report must not change.
+	if [ "$name" = release ] && [ -s "$tmp/signatures.json" ]; then
+		if env "$@" BUILD="$build" CALLUS_BIN="$build/callus" \
+			CALLUS_MATCH_REPORT="$tmp/match-window.md" MATCH_EVAL_WINDOW=16 \
+			CALLUS_MATCH_ENFORCE=0 TMPDIR="$(scratch_dir)" \
+			tests/corpus/match_eval.sh "$tmp/signatures.json" >"$tmp/log" 2>&1 &&
+			diff "$report" "$tmp/match-window.md" >>"$tmp/log"; then
+			pass "$name: suggestion quality, the newest 16 and the noted (the same report)"
+		else
+			fail "$name: suggestion quality, the newest 16 and the noted (a report that differs)"
+			sed 's/^/# /' "$tmp/log"
+		fi
+	fi
 	lap "$name: accuracy and suggestion quality"
 }
 

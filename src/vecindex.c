@@ -721,9 +721,7 @@ size_t callus_vecindex_newest(const callus_vecindex *vi, size_t n)
 {
 	size_t count = callus_vecindex_count(vi);
 
-	/* from a block's first record: a search of whole blocks reads their
-	 * postings, where a part of one is bounded record by record */
-	return count > n ? (count - n) / VI_POST_BLOCK * VI_POST_BLOCK : 0;
+	return count > n ? count - n : 0;
 }
 
 /*

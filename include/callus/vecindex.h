@@ -52,11 +52,11 @@ void callus_vecindex_close(callus_vecindex *vi); /* accepts NULL */
 size_t callus_vecindex_count(const callus_vecindex *vi);
 
 /*
- * Where a search of the newest n records starts: the first record of
- * the postings' block the first of them is in (so that up to a block
- * less one more are searched, through their postings like the rest:
- * vecindex_internal.h, VI_POST_BLOCK); 0 when vi holds no more than n.
- * Records are appended, so the newest are the vectors indexed last.
+ * Where a search of the newest n records starts (callus_vecindex_search_*
+ * from it): the first of them, 0 when vi holds no more than n.  Records
+ * are appended, so the newest are the vectors indexed last.  (A search
+ * from inside a block of the postings bounds that block's records by their
+ * sketches, as it does past the postings.)
  */
 size_t callus_vecindex_newest(const callus_vecindex *vi, size_t n);
 

@@ -106,6 +106,9 @@ typedef struct eval {
 	callus_signature *sigs;   /* scratch: one run's signatures (shallow copies) */
 	callus_learn_error *errs; /* scratch: the same, as learnt errors */
 	size_t every;             /* every every-th item is held out (MATCH_EVAL_EVERY) */
+	size_t window;            /* 0, or the suggestions search the newest this
+				   * many vectors and every noted one
+				   * (MATCH_EVAL_WINDOW; match.h) */
 } eval;
 
 /* Whether item h is held out in a round of its own: all of them, unless
@@ -563,7 +566,7 @@ static void score_reply(const eval *e, callus_store *s, size_t h, outcome *oc)
  */
 static int one_round(eval *e, const char *prefix, const char *ws, size_t h, outcome *oc)
 {
-	callus_buf path = CALLUS_BUF_INIT;
+	callus_buf path = CALLUS_BUF_INIT, noted = CALLUS_BUF_INIT;
 	callus_store *s = NULL;
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_match_opts mo;
@@ -577,6 +580,14 @@ static int one_round(eval *e, const char *prefix, const char *ws, size_t h, outc
 			goto out;
 	memset(&mo, 0, sizeof(mo));
 	mo.workspace = ws;
+	if (e->window) {
+		if ((rc = callus_notes_vectors_fresh(s, &noted, &err)) < 0) {
+			rc = failed("reading the noted vectors", &err);
+			goto out;
+		}
+		mo.window = e->window;
+		mo.noted = noted.ptr;
+	}
 	if (callus_match_suggest(s, &mo, &e->items[h].sig, TOP, &oc->g, &oc->n, &err) < 0) {
 		rc = failed("suggesting", &err);
 		goto out;
@@ -595,6 +606,7 @@ out:
 	}
 	callus_error_release(&err);
 	callus_buf_release(&path);
+	callus_buf_release(&noted);
 	return rc;
 }
 
@@ -935,6 +947,13 @@ int main(int argc, char **argv)
 	if (!(e.every = env_count("MATCH_EVAL_EVERY", 1, 1000))) {
 		fprintf(stderr, "match_eval: MATCH_EVAL_EVERY must be 1 to 1000, not '%s'\n",
 			getenv("MATCH_EVAL_EVERY"));
+		rc = 2;
+		goto out;
+	}
+	if (getenv("MATCH_EVAL_WINDOW") && *getenv("MATCH_EVAL_WINDOW") &&
+	    !(e.window = env_count("MATCH_EVAL_WINDOW", 0, 1000000))) {
+		fprintf(stderr, "match_eval: MATCH_EVAL_WINDOW must be 1 to 1000000, not '%s'\n",
+			getenv("MATCH_EVAL_WINDOW"));
 		rc = 2;
 		goto out;
 	}

@@ -26,6 +26,10 @@
 #                      processor online, at most 8)
 #   MATCH_EVAL_EVERY   hold out every N-th signature only, 1 to 1000 (default 1:
 #                      all); the tables and bars are those of the sample
+#   MATCH_EVAL_WINDOW  the suggestions search only the newest N vectors and
+#                      every signature with a note, as a recording does in a
+#                      store of more than CALLUS_MATCH_WINDOW (include/callus/
+#                      match.h); N small makes every round's store such a one
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd -P)
