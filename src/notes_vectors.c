@@ -62,18 +62,15 @@ void callus_notes_vectors_add(callus_store *s, const char *sig)
 
 int callus_notes_vectors_fresh(callus_store *s, callus_buf *path, callus_error *err)
 {
-	callus_vecindex *vi = NULL;
 	int64_t noted = callus_store_query_int(s, "SELECT n FROM noted_count");
 	size_t have;
 	int rc;
 
 	if (callus_match_noted_vector_path(path, s) < 0)
 		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
-	if ((rc = callus_vecindex_open(&vi, path->ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM,
-				     NULL, err)) < 0)
-		return rc;
-	have = callus_vecindex_count(vi);
-	callus_vecindex_close(vi);
+	/* counted, not opened: the search that follows maps it (one file a
+	 * failing hook opened twice for each of its searches of it) */
+	have = callus_vecindex_file_count(path->ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM);
 	rc = callus_match_file_sync(s, path->ptr, have, noted,
 				    noted < 0 ? 0 : SLACK((size_t)noted),
 				    NOTED_VECTORS " ORDER BY g.rowid", err);

@@ -717,6 +717,24 @@ size_t callus_vecindex_count(const callus_vecindex *vi)
 	return vi ? vi->count : 0;
 }
 
+size_t callus_vecindex_file_count(const char *path, const char *model, size_t dim)
+{
+	unsigned char hdr[VI_HEADER_SIZE];
+	struct stat st;
+	size_t count = 0;
+	int fd;
+
+	if (check_args(path, model, dim, NULL) != 0 || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= (off_t)VI_HEADER_SIZE &&
+	    (uint64_t)st.st_size <= (uint64_t)SIZE_MAX &&
+	    pread(fd, hdr, VI_HEADER_SIZE, 0) == (ssize_t)VI_HEADER_SIZE &&
+	    header_matches(hdr, model, dim))
+		count = ((size_t)st.st_size - VI_HEADER_SIZE) / vi_record_size(dim);
+	close(fd);
+	return count;
+}
+
 size_t callus_vecindex_newest(const callus_vecindex *vi, size_t n)
 {
 	size_t count = callus_vecindex_count(vi);

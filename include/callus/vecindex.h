@@ -51,6 +51,11 @@ void callus_vecindex_close(callus_vecindex *vi); /* accepts NULL */
 /* Records in the index (duplicates included). */
 size_t callus_vecindex_count(const callus_vecindex *vi);
 
+/* The records callus_vecindex_open would find in the file at path (0 for
+ * a missing, unreadable or stale one), without mapping it or opening its
+ * sketch and postings: what a caller that only counts needs. */
+size_t callus_vecindex_file_count(const char *path, const char *model, size_t dim);
+
 /*
  * Where a search of the newest n records starts (callus_vecindex_search_*
  * from it): the first of them, 0 when vi holds no more than n.  Records

@@ -166,13 +166,18 @@ static void append_range(const char *path, int64_t from, int64_t to)
 	}
 }
 
+/* An index opened, and what callus_vecindex_file_count says of the same
+ * file checked against it at every opening of every test (missing,
+ * partial, stale, rewritten). */
 static callus_vecindex *open_ok(const char *path, const char *model, size_t dim, int *stale)
 {
 	callus_vecindex *vi = NULL;
 	callus_error err = CALLUS_ERROR_INIT;
+	size_t counted = callus_vecindex_file_count(path, model, dim);
 
 	assert_int_equal(callus_vecindex_open(&vi, path, model, dim, stale, &err), 0);
 	assert_non_null(vi);
+	assert_int_equal(counted, callus_vecindex_count(vi));
 	callus_error_release(&err);
 	return vi;
 }
