@@ -46,9 +46,12 @@ const cli_spec cmd_suggest_spec = {
 	"callus suggest --signature ID [--limit N] [--json]",
 	"Show the past fixes callus would suggest for a failure's output, or for a stored error.",
 	"Each error of the output is signed as a recording would sign it, and matched\n"
-	"against the stored signatures: the same signature, then similar ones (cosine\n"
-	"of the built-in embedder's vectors >= 0.85), then stored patterns matching it\n"
-	"as regular expressions.  The resolutions of the matches are ranked by\n"
+	"against the stored signatures: the same signature, then similar ones (the\n"
+	"built-in embedder's cosine >= 0.935, or 0.85 between two errors of one rule\n"
+	"of the tool), then stored patterns matching it as regular expressions.  In a\n"
+	"store of more than 4,096 signatures, as in a recording, the similar ones are\n"
+	"sought among the newest 4,096 and every one with a note (every fix whose\n"
+	"change is known has one).  The resolutions of the matches are ranked by\n"
 	"success rate x context match x recency x similarity, the confidence shown.\n"
 	"Nothing is recorded, and no fix is suggested for an error nothing matches.",
 	suggest_options, 0
