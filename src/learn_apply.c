@@ -239,7 +239,7 @@ static void log_miss(const learn_run *r, const callus_signature *sig)
 int callus_learn_suggest(learn_run *r, int64_t check_id)
 {
 	sqlite3_stmt *pend = NULL, *ins = NULL;
-	callus_vecindex *index = NULL;
+	callus_vecindex *index = NULL, *noted_index = NULL;
 	callus_buf noted = CALLUS_BUF_INIT;
 	callus_match_opts mo;
 	int sq;
@@ -270,6 +270,10 @@ int callus_learn_suggest(learn_run *r, int64_t check_id)
 	if (r->nerrs > 1) {
 		callus_match_index_open(&index, r->o->workspace);
 		mo.index = index;
+		if (mo.noted) {
+			callus_match_noted_open(&noted_index, mo.noted);
+			mo.noted_index = noted_index;
+		}
 	}
 	for (size_t i = 0; i < r->nerrs && sq == SQLITE_OK; i++) {
 		callus_suggestion *g = NULL;
@@ -328,6 +332,7 @@ int callus_learn_suggest(learn_run *r, int64_t check_id)
 	}
 out:
 	callus_vecindex_close(index);
+	callus_vecindex_close(noted_index);
 	callus_buf_release(&noted);
 	sqlite3_finalize(pend);
 	sqlite3_finalize(ins);

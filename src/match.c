@@ -320,13 +320,13 @@ out:
 }
 
 /*
- * The records of the vector file of noted signatures at path scoring at
- * least min with vec, merged into the k best out[0..*n) (best first, each
+ * The records of the vector file of noted signatures (opts->noted, or
+ * opts->noted_index open) scoring at least min with vec, merged into the k best out[0..*n) (best first, each
  * id once): the signatures with a fix among those older than a search's
  * window.  A file that cannot be opened is one with no records.
  */
-static int search_noted(const char *path, const float *vec, float min, callus_vecmatch *out,
-			size_t *n, size_t k, callus_error *err)
+static int search_noted(const callus_match_opts *opts, const float *vec, float min,
+			callus_vecmatch *out, size_t *n, size_t k, callus_error *err)
 {
 	callus_vecindex *vi = NULL;
 	callus_vecmatch *got = malloc(k * sizeof(*got));
@@ -334,9 +334,10 @@ static int search_noted(const char *path, const float *vec, float min, callus_ve
 
 	if (!got)
 		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
-	(void)callus_vecindex_open(&vi, path, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL,
-				   NULL);
-	ngot = callus_vecindex_search(vi, vec, min, got, k);
+	if (!opts->noted_index)
+		callus_match_noted_open(&vi, opts->noted);
+	ngot = callus_vecindex_search(opts->noted_index ? opts->noted_index : vi, vec, min, got,
+				      k);
 	callus_vecindex_close(vi);
 	for (size_t i = 0; i < ngot; i++) {
 		size_t at = 0, j;
@@ -430,6 +431,13 @@ void callus_match_index_open(callus_vecindex **out, const char *workspace)
 	callus_buf_release(&path);
 }
 
+void callus_match_noted_open(callus_vecindex **out, const char *path)
+{
+	*out = NULL;
+	(void)callus_vecindex_open(out, path, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL,
+				   NULL);
+}
+
 int callus_match_find(callus_store *s, const callus_match_opts *opts, const callus_signature *sig,
 		    callus_match **out, size_t *count, callus_error *err)
 {
@@ -517,7 +525,7 @@ int callus_match_find(callus_store *s, const callus_match_opts *opts, const call
 			cut = from = callus_vecindex_newest(shared, opts->window);
 		}
 		n = callus_vecindex_search_from(shared, vec, least, vm, k + 1, n, from);
-		if (cut && (rc = search_noted(opts->noted, vec, least, vm, &n, k + 1, err)) < 0)
+		if (cut && (rc = search_noted(opts, vec, least, vm, &n, k + 1, err)) < 0)
 			goto out;
 	}
 	if ((sq = add_vector_hits(&l, st, sig, vm, n, k, min)) != SQLITE_OK)

@@ -111,6 +111,10 @@ typedef struct callus_match_opts {
 				  * the store (callus_notes_vectors_path);
 				  * NULL: window ignored, the whole file
 				  * searched */
+	const struct callus_vecindex *noted_index; /* may be NULL: noted
+				  * opened for the search; else that file
+				  * open, borrowed (a run's errors searched
+				  * with one opening, as index) */
 } callus_match_opts;
 
 /* The built-in vector file of workspace open for a run's searches
@@ -119,6 +123,10 @@ typedef struct callus_match_opts {
  * search then opens it itself, and says why).  Closed by the caller
  * (callus_vecindex_close). */
 void callus_match_index_open(struct callus_vecindex **out, const char *workspace);
+
+/* The same for the noted signatures' file at path (callus_match_opts.noted,
+ * .noted_index). */
+void callus_match_noted_open(struct callus_vecindex **out, const char *path);
 
 /* Whether a search with window leaves some of the store's built-in
  * vectors out (it holds more than window of them): only then does it need

@@ -500,7 +500,7 @@ static void unused_old_signatures_go_needed_ones_stay(void **state)
 	assert_int_equal(count(f, "SELECT count(*) FROM resolutions"), 1);
 	/* the vector file was rewritten without b: a still matches itself */
 	{
-		callus_match_opts mo = { f->dir, 0, 0, 0, NULL, NULL, NULL, 0, NULL, NULL, 0, NULL, 0, NULL };
+		callus_match_opts mo = { .workspace = f->dir };
 		callus_match *m = NULL;
 		size_t n = 0;
 

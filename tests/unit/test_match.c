@@ -163,7 +163,7 @@ static void resolve(fixture *f, const callus_signature *g, const char *args)
 static size_t suggest_counted(fixture *f, const callus_signature *g, callus_suggestion **out,
 			      callus_metrics *m)
 {
-	callus_match_opts mo = { f->dir, 0, 0, 0, m, NULL, NULL, 0, NULL, NULL, 0, NULL, 0, NULL };
+	callus_match_opts mo = { .workspace = f->dir, .metrics = m };
 	size_t n = 0;
 
 	assert_int_equal(callus_match_suggest(f->s, &mo, g, 0, out, &n, NULL), 0);
@@ -717,6 +717,21 @@ static void a_window_of_the_newest_and_every_noted(void **state)
 		assert_true(finds(f, &windowed, &dup2, a.id));
 		assert_false(finds(f, &nofile, &dup2, a.id));
 		assert_int_equal(suggested(f, &windowed, &dup2), 1);
+	}
+	/* the noted file open once for a run's searches: that opening is
+	 * searched, whatever path is named */
+	{
+		callus_vecindex *nvi = NULL;
+
+		callus_match_noted_open(&nvi, noted.ptr);
+		assert_non_null(nvi);
+		nofile.noted_index = nvi;
+		assert_true(finds(f, &nofile, &dup2, a.id));
+		callus_vecindex_close(nvi);
+		callus_match_noted_open(&nvi, "/nonexistent/vectors.noted.bin");
+		windowed.noted_index = nvi;
+		assert_false(finds(f, &windowed, &dup2, a.id));
+		callus_vecindex_close(nvi);
 	}
 	/* the store holds fewer vectors than the window: no cut */
 	assert_false(callus_match_window_cuts(f->s, CALLUS_MATCH_WINDOW));
