@@ -321,9 +321,10 @@ out:
 
 /*
  * The records of the vector file of noted signatures (opts->noted, or
- * opts->noted_index open) scoring at least min with vec, merged into the k best out[0..*n) (best first, each
- * id once): the signatures with a fix among those older than a search's
- * window.  A file that cannot be opened is one with no records.
+ * opts->noted_index open) scoring at least min with vec, merged into the
+ * k best out[0..*n) (best first, each id once): the signatures with a fix
+ * among those older than a search's window.  A file that cannot be opened
+ * is one with no records.
  */
 static int search_noted(const callus_match_opts *opts, const float *vec, float min,
 			callus_vecmatch *out, size_t *n, size_t k, callus_error *err)

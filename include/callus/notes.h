@@ -171,7 +171,6 @@ int callus_notes_set_rule(callus_store *s, const char *workspace, const char *id
 int callus_notes_retire(callus_store *s, const char *workspace, const char *id,
 			callus_error *err);
 
-
 /*
  * The vector file of the signatures that have a note (a built-in vector
  * each; beside the store), made to agree with the store first: rebuilt
