@@ -58,6 +58,8 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 n=${1:-20}
 sizes=${2:-1000 10000}
 callus=${3:-$repo/build/callus}
+# absolute: the runs below work in the workspace
+callus=$(cd "$(dirname "$callus")" && pwd)/$(basename "$callus")
 build=$(dirname "$callus")
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-scale.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -100,6 +102,7 @@ fresh() {
 	cp "$2" "$1/callus.tmp" && mv "$1/callus.tmp" "$1/callus"
 	cp "$(dirname "$2")/callus-git" "$1/callus-git.tmp" && mv "$1/callus-git.tmp" "$1/callus-git"
 }
+[ -z "$base" ] || base=$(cd "$(dirname "$base")" && pwd)/$(basename "$base")
 callus_src=$callus base_src=$base
 fresh "$work/this" "$callus_src" && callus=$work/this/callus
 [ -z "$base" ] || { fresh "$work/base" "$base_src" && base=$work/base/callus; }
