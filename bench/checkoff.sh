@@ -18,8 +18,8 @@
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -ge 3 ] || { echo "usage: bench/checkoff.sh WS N BASE [path/to/callus]" >&2; exit 2; }
-src=$1 n=$2 base=$3
-callus=${4:-$repo/build/callus}
+src=$1 n=$2 base=$(realpath "$3")
+callus=$(realpath "${4:-$repo/build/callus}")
 # shellcheck source=bench/tools.sh
 . "$repo/bench/tools.sh"
 bench_grown checkoff "$repo" "$src" "$callus"
@@ -39,13 +39,15 @@ for x in a b; do rm -f "$work/ws-$x/.callus/checks.idx"; done
 (cd "$work/ws-b" && "$callus" hook generic <"$work/pass-b.json" >/dev/null)
 
 created=$(bench_settle "$work" "$work/ws-b/.callus")
+# the two binaries copied together now (bench_fresh, bench/tools.sh)
+run_a=$(bench_fresh "$work/bin-a" "$base") run_b=$(bench_fresh "$work/bin-b" "$callus")
 # the checks listed, as each binary wrote its list: the sorted part
 listed() { head -n 1 "$work/ws-$1/.callus/checks.idx" | awk '{ print $3 + 0 }'; }
 listed_a=$(listed a) listed_b=$(listed b)
 
 # hook X STEP INPUT: one timed hook of binary X
 hook() {
-	if [ "$1" = a ]; then bin=$base; else bin=$callus; fi
+	if [ "$1" = a ]; then bin=$run_a; else bin=$run_b; fi
 	(cd "$work/ws-$1" && "$work/proctime" 1 "$3" "$bin" hook generic) | cut -d' ' -f1 >>"$work/$1.$2"
 }
 i=0

@@ -14,21 +14,23 @@
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -ge 3 ] || { echo "usage: bench/commands.sh WS N BASE [path/to/callus]" >&2; exit 2; }
-src=$1 n=$2 base=$3
-callus=${4:-$repo/build/callus}
+src=$1 n=$2 base=$(realpath "$3")
+callus=$(realpath "${4:-$repo/build/callus}")
 # shellcheck source=bench/tools.sh
 . "$repo/bench/tools.sh"
 bench_grown commands "$repo" "$src" "$callus"
 
 bench_copies "$src" "$work" "$base" "$callus"
 created=$(bench_settle "$work" "$work/ws-b/.callus")
+# the two binaries copied together now (bench_fresh, bench/tools.sh)
+run_a=$(bench_fresh "$work/bin-a" "$base") run_b=$(bench_fresh "$work/bin-b" "$callus")
 
 # time X WHAT INPUT ARGS...: one run of X's binary in its copy, appended
 # to $work/X.WHAT (CPU ms) and $work/X.WHAT.faults
 time_one() {
 	x=$1 what=$2 input=$3
 	shift 3
-	if [ "$x" = a ]; then bin=$base; else bin=$callus; fi
+	if [ "$x" = a ]; then bin=$run_a; else bin=$run_b; fi
 	(cd "$work/ws-$x" && "$work/proctime" 1 "$input" "$bin" "$@") >"$work/line"
 	cut -d' ' -f1 "$work/line" >>"$work/$x.$what"
 	cut -d' ' -f7 "$work/line" >>"$work/$x.$what.faults"

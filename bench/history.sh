@@ -81,16 +81,19 @@ for h in $histories; do
 	ws=$work/ws-$h bws=$work/base-$h
 	grow "$callus" "$ws" "$h"
 	[ -z "$base" ] || grow "$base" "$bws" "$h"
+	# the two binaries copied together now (bench_fresh, bench/tools.sh)
+	run=$(bench_fresh "$work/bin-this" "$callus")
+	[ -z "$base" ] || run_base=$(bench_fresh "$work/bin-base" "$base")
 	: >"$work/a"
 	: >"$work/b"
 	i=0
 	while [ "$i" -lt "$n" ]; do
 		payload "$work/p.json" $((100 + i)) "$ws"
-		(cd "$ws" && "$work/proctime" 1 "$work/p.json" "$callus" hook generic |
+		(cd "$ws" && "$work/proctime" 1 "$work/p.json" "$run" hook generic |
 			cut -d' ' -f1) >>"$work/a"
 		if [ -n "$base" ]; then
 			payload "$work/p.json" $((100 + i)) "$bws"
-			(cd "$bws" && "$work/proctime" 1 "$work/p.json" "$base" hook generic |
+			(cd "$bws" && "$work/proctime" 1 "$work/p.json" "$run_base" hook generic |
 				cut -d' ' -f1) >>"$work/b"
 		fi
 		i=$((i + 1))
@@ -101,10 +104,10 @@ for h in $histories; do
 	[ -z "$base" ] || edit "$work/be.json" "$bws"
 	i=0
 	while [ "$i" -lt "$n" ]; do
-		(cd "$ws" && "$work/proctime" 1 "$work/e.json" "$callus" hook claude-code |
+		(cd "$ws" && "$work/proctime" 1 "$work/e.json" "$run" hook claude-code |
 			cut -d' ' -f1) >>"$work/ea"
 		if [ -n "$base" ]; then
-			(cd "$bws" && "$work/proctime" 1 "$work/be.json" "$base" hook claude-code |
+			(cd "$bws" && "$work/proctime" 1 "$work/be.json" "$run_base" hook claude-code |
 				cut -d' ' -f1) >>"$work/eb"
 		fi
 		i=$((i + 1))

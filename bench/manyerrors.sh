@@ -32,10 +32,12 @@ median() {
 }
 
 for x in a b; do : >"$work/$x.first"; : >"$work/$x.again"; done
+# the two binaries copied together (bench_fresh, bench/tools.sh)
+run_a=$(bench_fresh "$work/bin-a" "$base") run_b=$(bench_fresh "$work/bin-b" "$callus")
 r=0
 while [ "$r" -lt "$rounds" ]; do
 	for x in a b; do
-		if [ "$x" = a ]; then bin=$base; else bin=$callus; fi
+		if [ "$x" = a ]; then bin=$run_a; else bin=$run_b; fi
 		ws=$work/ws-$x
 		rm -rf "$ws" && mkdir -p "$ws/.callus"
 		printf '[learn]\nsnapshots = false\n[retention]\ngc_hours = 0\n' >"$ws/.callus/config"

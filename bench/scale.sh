@@ -90,22 +90,12 @@ payload() {
 		'{command: "gcc -c src/x.c", exit_code: $x, output: $o, cwd: $cwd}' >"$1"
 }
 base=${CALLUS_SCALE_BASE:-}
-# fresh DIR BIN: BIN and the callus-git beside it written again into DIR.
-# Before each size's runs both binaries are: a process's start varied by a
-# tenth of a millisecond with the file its binary was read from (the same
-# bytes: 0.46 ms from a copy just made, 0.58 to 0.62 from one made 25
-# minutes before), and the binary copied last was the faster in every
-# run that copied the two at different times (docs/scale.md, the
-# twenty-ninth pass).
-fresh() {
-	mkdir -p "$1"
-	cp "$2" "$1/callus.tmp" && mv "$1/callus.tmp" "$1/callus"
-	cp "$(dirname "$2")/callus-git" "$1/callus-git.tmp" && mv "$1/callus-git.tmp" "$1/callus-git"
-}
-[ -z "$base" ] || base=$(cd "$(dirname "$base")" && pwd)/$(basename "$base")
+# Both binaries are copied again before each size's runs (bench_fresh,
+# bench/tools.sh): a process's start varied with the file its binary was
+# read from.
 callus_src=$callus base_src=$base
-fresh "$work/this" "$callus_src" && callus=$work/this/callus
-[ -z "$base" ] || { fresh "$work/base" "$base_src" && base=$work/base/callus; }
+callus=$(bench_fresh "$work/this" "$callus_src")
+[ -z "$base" ] || base=$(bench_fresh "$work/base" "$base_src")
 # the base binary works in a copy of its own: a store the binary timed
 # migrates to a newer schema is one the base would refuse
 bws=$ws.base
@@ -214,8 +204,8 @@ for size in $sizes; do
 		i=$((i + 1))
 	done
 	created=$(bench_settle "$work" "$ws/.callus")
-	fresh "$work/this" "$callus_src"
-	[ -z "$base" ] || fresh "$work/base" "$base_src"
+	callus=$(bench_fresh "$work/this" "$callus_src")
+	[ -z "$base" ] || base=$(bench_fresh "$work/base" "$base_src")
 	# config CONTENTS: both copies' .callus/config
 	config() {
 		printf "$1" >.callus/config

@@ -25,8 +25,8 @@
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -ge 4 ] || { echo "usage: bench/spaced.sh WS N GAP BASE [path/to/callus]" >&2; exit 2; }
-src=$1 n=$2 gap=$3 base=$4
-callus=${5:-$repo/build/callus}
+src=$1 n=$2 gap=$3 base=$(realpath "$4")
+callus=$(realpath "${5:-$repo/build/callus}")
 # shellcheck source=bench/tools.sh
 . "$repo/bench/tools.sh"
 bench_grown spaced "$repo" "$src" "$callus"
@@ -36,6 +36,8 @@ bench_copies "$src" "$work" "$base" "$callus"
 : >"$work/b.txt"
 
 created=$(bench_settle "$work" "$work/ws-b/.callus")
+# the two binaries copied together now (bench_fresh, bench/tools.sh)
+run_a=$(bench_fresh "$work/bin-a" "$base") run_b=$(bench_fresh "$work/bin-b" "$callus")
 
 # the recent document frequencies' rows each of the second binary's hooks
 # adds (a hook that folds them is left out): how many new signatures go
@@ -45,7 +47,7 @@ added=0 counted=0 was=$(recent)
 i=0
 while [ "$i" -lt "$n" ]; do
 	for x in a b; do
-		if [ "$x" = a ]; then bin=$base; else bin=$callus; fi
+		if [ "$x" = a ]; then bin=$run_a; else bin=$run_b; fi
 		bench_fail_payload "$work" $((700000 + i)) "$work/ws-$x" "$work/p.json"
 		if [ "${FOLD:-0}" = 1 ]; then
 			sqlite3 "$work/ws-$x/.callus/callus.db" "WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL

@@ -57,6 +57,22 @@ bench_settle() {
 	echo "$settle_us"
 }
 
+# bench_fresh DIR BIN: BIN and the callus-git beside it copied into DIR
+# again; prints DIR/callus.  A process's start varied by a tenth of a
+# millisecond with the file its binary was read from, and of two binaries
+# copied at different times the one copied last was the faster
+# (bench/README.md): two binaries timed in turn are copied together, just
+# before their runs.
+bench_fresh() {
+	mkdir -p "$1"
+	cp "$2" "$1/callus.tmp" && mv "$1/callus.tmp" "$1/callus"
+	if [ -e "$(dirname "$2")/callus-git" ]; then
+		cp "$(dirname "$2")/callus-git" "$1/callus-git.tmp" &&
+			mv "$1/callus-git.tmp" "$1/callus-git"
+	fi
+	echo "$(cd "$1" && pwd)/callus"
+}
+
 # bench_copies SRC WORK BASE CALLUS: WORK/ws-a and WORK/ws-b, copies of the
 # store SRC grown by bench/scale.sh, with no background retention and no
 # snapshot; each migrated, and its retention applied, by its own binary
