@@ -252,7 +252,7 @@ int callus_learn_suggest(learn_run *r, int64_t check_id)
 	mo.scans = r->o->scans;
 	/* a large store: the newest signatures, and every one with a note
 	 * (match.h); without the notes' file, every signature */
-	if (callus_match_window_cuts(r->s, CALLUS_MATCH_WINDOW) &&
+	if (r->nerrs && callus_match_window_cuts(r->s, CALLUS_MATCH_WINDOW) &&
 	    callus_notes_vectors_fresh(r->s, &noted, NULL) == 0) {
 		mo.window = CALLUS_MATCH_WINDOW;
 		mo.noted = noted.ptr;

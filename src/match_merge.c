@@ -230,7 +230,20 @@ int callus_match_merge(callus_store *s, const char *a, const char *b, callus_err
 		sqlite3_finalize(st);
 		st = NULL;
 	}
-	/* what pointed at b now points at a: its resolutions and aliases */
+	/* what pointed at b now points at a: its resolutions and aliases;
+	 * and b's note is a's too (a has none yet), so that a search of the
+	 * noted signatures finds a (match.h: b, linked, is no match) */
+	if (sq == SQLITE_OK &&
+	    (sq = sqlite3_prepare_v2(callus_store_db(s),
+				     "INSERT OR IGNORE INTO note_signatures (signature_id, note_id)"
+				     " SELECT ?2, note_id FROM note_signatures WHERE signature_id = ?1",
+				     -1, &st, NULL)) == SQLITE_OK) {
+		callus_sql_bind_text(st, 1, idb);
+		callus_sql_bind_text(st, 2, ida);
+		sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
+		sqlite3_finalize(st);
+		st = NULL;
+	}
 	if (sq == SQLITE_OK &&
 	    (sq = sqlite3_prepare_v2(callus_store_db(s),
 				     "UPDATE resolutions SET signature_id = ?2 WHERE signature_id = ?1;",

@@ -696,6 +696,25 @@ int callus_notes_attach(callus_store *s, const char *id, const char *rid, const 
 		if (sq == SQLITE_OK && sqlite3_changes(callus_store_db(s)) > 0)
 			callus_notes_vectors_add(s, sig);
 	}
+	/* a linked duplicate has no vector: the note is its canonical's too,
+	 * whose vector a search of the noted signatures finds (match.h) */
+	if (sq == SQLITE_OK && sig) {
+		char *canonical = NULL;
+
+		sq = lookup_text(s, "SELECT canonical_id FROM signature_links WHERE alias_id = ?1",
+				 sig, 0, &canonical);
+		if (sq == SQLITE_OK && canonical) {
+			const char *c[] = { id, canonical };
+
+			sq = callus_sql_exec_texts(callus_store_db(s),
+						   "INSERT OR IGNORE INTO note_signatures"
+						   " (signature_id, note_id) VALUES (?2, ?1)",
+						   c, 2);
+			if (sq == SQLITE_OK && sqlite3_changes(callus_store_db(s)) > 0)
+				callus_notes_vectors_add(s, canonical);
+		}
+		free(canonical);
+	}
 	return sq;
 }
 

@@ -29,8 +29,11 @@
  * compacts it: removed notes, rolled-back appends, racing appenders. */
 #define SLACK(n) ((n) / 4 + 64)
 
+/* Those of notes and those of the layers' cached notes (schema 30), a
+ * record for each, as noted_count counts them. */
 #define NOTED_VECTORS                                                                              \
-	"SELECT g.rowid, v.vector FROM note_signatures x JOIN signatures g ON g.id = x.signature_id" \
+	"SELECT g.rowid, v.vector FROM (SELECT signature_id FROM note_signatures UNION ALL"          \
+	" SELECT signature_id FROM note_cache) x JOIN signatures g ON g.id = x.signature_id"         \
 	" JOIN signature_vectors v ON v.sig = g.rowid AND v.model = '"                                \
 	CALLUS_EMBED_BUILTIN_MODEL "'"
 

@@ -90,6 +90,27 @@
 	"   signatures g JOIN note_signatures x ON x.signature_id = g.id WHERE g.rowid = OLD.sig)" \
 	"  BEGIN UPDATE noted_count SET n = n - 1; END;"
 
+/* Whether the signature named by the expression id has a built-in vector
+ * (0 or 1). */
+#define HAS_BUILTIN_VECTOR(id)                                                              \
+	"(EXISTS (SELECT 1 FROM signatures g JOIN signature_vectors v ON v.sig = g.rowid"   \
+	" WHERE g.id = " id " AND v.model = '" CALLUS_EMBED_BUILTIN_MODEL "'))"
+
+/* A built-in vector added or removed moves the noted count by the notes
+ * and the cached notes of its signature (schema 30: the cached ones too);
+ * most have neither, and leave the count's page unwritten. */
+#define NOTED_COUNT_OF(sig)                                                                 \
+	"((SELECT count(*) FROM signatures g JOIN note_signatures x ON x.signature_id = g.id" \
+	"  WHERE g.rowid = " sig ") + (SELECT count(*) FROM signatures g JOIN note_cache c"   \
+	"  ON c.signature_id = g.id WHERE g.rowid = " sig "))"
+#define NOTED_COUNT_VECTORS                                                                 \
+	"CREATE TRIGGER noted_count_vector_add AFTER INSERT ON signature_vectors"           \
+	"  WHEN NEW.model = '" CALLUS_EMBED_BUILTIN_MODEL "' AND " NOTED_COUNT_OF("NEW.sig") " > 0" \
+	"  BEGIN UPDATE noted_count SET n = n + " NOTED_COUNT_OF("NEW.sig") "; END;"         \
+	"CREATE TRIGGER noted_count_vector_remove AFTER DELETE ON signature_vectors"        \
+	"  WHEN OLD.model = '" CALLUS_EMBED_BUILTIN_MODEL "' AND " NOTED_COUNT_OF("OLD.sig") " > 0" \
+	"  BEGIN UPDATE noted_count SET n = n - " NOTED_COUNT_OF("OLD.sig") "; END;"
+
 /* What a signature is, as schema 2 made its table and schema 20 made it
  * again. */
 #define SIGNATURE_WHAT                                                                      \
@@ -134,7 +155,12 @@
 	"DROP TRIGGER noted_count_note_add;"                                                \
 	"DROP TRIGGER noted_count_note_remove;"                                             \
 	"DROP TRIGGER noted_count_vector_add;"                                              \
-	"DROP TRIGGER noted_count_vector_remove;"
+	"DROP TRIGGER noted_count_vector_remove;"                                           \
+	/* schema 30's, in a store set back to run its migrations again (a    \
+	 * test): made again by 30 */                                          \
+	"DROP TRIGGER IF EXISTS noted_count_cache_add;"                                     \
+	"DROP TRIGGER IF EXISTS noted_count_cache_remove;"                                  \
+	"DROP TRIGGER IF EXISTS noted_count_cache_moved;"
 #define SIGNATURES_REBUILD_END                                                              \
 	"DROP TABLE signatures;"                                                            \
 	"ALTER TABLE signatures_t RENAME TO signatures;"                                    \
@@ -747,6 +773,36 @@ static const char *const migrations[] = {
 	 * lesson and read by nothing (28 bytes a signature at 10,000
 	 * recordings) */
 	("DROP INDEX IF EXISTS lessons_file;"),
+	/* 29 -> 30: the signatures of the layers' cached notes (note_cache)
+	 * counted with the noted ones, and their vectors in the same file
+	 * (notes_vectors.c): a recording in a large store searches that file
+	 * for the fixes older than its window (match.h), and a team's fix is
+	 * one.  A cached note may change its signature in place (a newer
+	 * revision); the index answers the vectors' triggers.  What it makes
+	 * is dropped first: a test sets a store back to run its migrations
+	 * again. */
+	("CREATE INDEX IF NOT EXISTS note_cache_signature ON note_cache(signature_id);"
+	 "DROP TRIGGER IF EXISTS noted_count_vector_add;"
+	 "DROP TRIGGER IF EXISTS noted_count_vector_remove;"
+	 "DROP TRIGGER IF EXISTS noted_count_cache_add;"
+	 "DROP TRIGGER IF EXISTS noted_count_cache_remove;"
+	 "DROP TRIGGER IF EXISTS noted_count_cache_moved;"
+	 NOTED_COUNT_VECTORS
+	 "CREATE TRIGGER noted_count_cache_add AFTER INSERT ON note_cache"
+	 "  WHEN " HAS_BUILTIN_VECTOR("NEW.signature_id")
+	 "  BEGIN UPDATE noted_count SET n = n + 1; END;"
+	 "CREATE TRIGGER noted_count_cache_remove AFTER DELETE ON note_cache"
+	 "  WHEN " HAS_BUILTIN_VECTOR("OLD.signature_id")
+	 "  BEGIN UPDATE noted_count SET n = n - 1; END;"
+	 "CREATE TRIGGER noted_count_cache_moved AFTER UPDATE OF signature_id ON note_cache"
+	 "  WHEN OLD.signature_id <> NEW.signature_id"
+	 "  BEGIN UPDATE noted_count SET n = n - " HAS_BUILTIN_VECTOR("OLD.signature_id")
+	 "   + " HAS_BUILTIN_VECTOR("NEW.signature_id") "; END;"
+	 "UPDATE noted_count SET n = (SELECT count(*) FROM note_signatures x"
+	 "  JOIN signatures g ON g.id = x.signature_id JOIN signature_vectors v ON v.sig = g.rowid"
+	 "  AND v.model = '" CALLUS_EMBED_BUILTIN_MODEL "') + (SELECT count(*) FROM note_cache c"
+	 "  JOIN signatures g ON g.id = c.signature_id JOIN signature_vectors v ON v.sig = g.rowid"
+	 "  AND v.model = '" CALLUS_EMBED_BUILTIN_MODEL "');"),
 };
 _Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,

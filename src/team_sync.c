@@ -11,6 +11,7 @@
 #include "callus/notes.h"
 #include "callus/signature.h"
 
+#include "notes_internal.h"
 #include "sqlutil.h"
 #include "store_internal.h"
 
@@ -435,8 +436,12 @@ static int apply_pulled(puller *p, const callus_shared_note *n, const char *now,
 			"  THEN note_cache.base_successes ELSE excluded.base_successes END,"
 			" resolution_id = coalesce(excluded.resolution_id, note_cache.resolution_id)",
 			v, 20);
-		if (sq == SQLITE_OK)
+		if (sq == SQLITE_OK) {
 			rep->pulled++;
+			/* its signature's vector with the noted ones, when it
+			 * has one (else counted, and added, once indexed) */
+			callus_notes_vectors_add(p->s, n->signature_id);
+		}
 		return sq;
 	}
 }

@@ -5,9 +5,9 @@
  *
  * Matching: the built-in embedder's vector of the new signature against
  * every stored vector (include/callus/vecindex.h: one mapped file, a brute
- * force scan; or, for a recording, the newest CALLUS_MATCH_WINDOW and
- * every signature with a note), keeping those with a cosine of at least
- * the threshold
+ * force scan; or, for a recording in a store of more than
+ * CALLUS_MATCH_WINDOW, the newest CALLUS_MATCH_WINDOW and every signature
+ * with a note), keeping those with a cosine of at least the threshold
  * (CALLUS_MATCH_THRESHOLD, calibrated in docs/matching.md).  When fewer than
  * k match, the stored signatures of the same error type are tried as
  * regular expressions (their message_pattern, PCRE2 with JIT) on the new
@@ -53,8 +53,12 @@
  * them, a new signature's near-duplicate check looks no further (an
  * error like one seen more than this many new signatures ago is kept as
  * a signature of its own), and its suggestions search only the
- * signatures that have a note: every fix makes or joins one, so a fix is
- * found at any age.
+ * signatures that have a note or a layer's cached note (a linked
+ * duplicate's note is its canonical's too): a fix whose change is known
+ * makes or joins one, so it is found at any age.  Not found past them: a
+ * fix whose change is unknown (snapshots off), and one recorded before
+ * notes existed (a store of schema 6 or older) and not applied since
+ * (docs/matching.md).
  */
 #define CALLUS_MATCH_WINDOW 4096
 #define CALLUS_MATCH_HALF_LIFE_DAYS 30.0
@@ -103,12 +107,13 @@ typedef struct callus_match_opts {
 				  * borrowed: a run's errors searched with one
 				  * opening.  Not with vectors. */
 	size_t window;           /* 0: every vector searched; else only the
-				  * newest window of the built-in file (at
-				  * least; CALLUS_MATCH_WINDOW for a
-				  * recording) and every one of noted */
+				  * newest window of the built-in file
+				  * (CALLUS_MATCH_WINDOW for a recording;
+				  * with scans kept, the window of the check
+				  * that kept them) and every one of noted */
 	const char *noted;       /* with window: the vector file of the
 				  * signatures that have a note, in step with
-				  * the store (callus_notes_vectors_path);
+				  * the store (callus_notes_vectors_fresh);
 				  * NULL: window ignored, the whole file
 				  * searched */
 	const struct callus_vecindex *noted_index; /* may be NULL: noted

@@ -635,17 +635,6 @@ static int finds(fixture *f, const callus_match_opts *mo, const callus_signature
 	return found;
 }
 
-/* How many suggestions a search of g with mo makes. */
-static size_t suggested(fixture *f, const callus_match_opts *mo, const callus_signature *g)
-{
-	callus_suggestion *sg = NULL;
-	size_t n = 0;
-
-	assert_int_equal(callus_match_suggest(f->s, mo, g, 0, &sg, &n, NULL), 0);
-	callus_suggestions_free(sg, n);
-	return n;
-}
-
 /*
  * A store grown past CALLUS_MATCH_WINDOW new signatures: a near duplicate
  * of an older one is no longer linked to it, an older signature without a
@@ -656,7 +645,7 @@ static size_t suggested(fixture *f, const callus_match_opts *mo, const callus_si
 static void a_window_of_the_newest_and_every_noted(void **state)
 {
 	fixture *f = *state;
-	callus_signature a, dup1, dup2, u, u2;
+	callus_signature a, dup1, dup2, u, u2, c, cdup, c2;
 	callus_match_scans *scans = NULL;
 	callus_buf noted = CALLUS_BUF_INIT;
 	callus_match_opts whole, windowed, nofile;
@@ -676,11 +665,31 @@ static void a_window_of_the_newest_and_every_noted(void **state)
 	make_sig(&u2, "mocha", NULL, "TypeError: Cannot read properties of undefined (reading 'name')",
 		 "render\tsrc/view.js");
 	memcpy(u2.id, "dddddddddddd", 12); /* u's error, not stored */
+	make_sig(&c, "jest", NULL, "ReferenceError: window is not defined in the test environment",
+		 "render\tsrc/page.js");
+	make_sig(&cdup, "jest", NULL, "ReferenceError: window is not defined in the test environment",
+		 "render\tsrc/page.js");
+	assert_int_equal(callus_strlist_add(&cdup.stack_patterns, "mount@page.js", 13), 0);
+	memcpy(cdup.id, "cccccccccccc", 12);
+	make_sig(&c2, "jest", NULL, "ReferenceError: window is not defined in the test environment",
+		 "render\tsrc/page.js");
+	memcpy(c2.id, "bbbbbbbbbbbb", 12); /* c's error, not stored */
 	store_sig(f, &a);
 	resolve_with(f, &a, "a",
 		     "diff --git a/src/sum.js b/src/sum.js\n--- a/src/sum.js\n+++ b/src/sum.js\n"
 		     "@@ -1,1 +1,1 @@\n-  return a - b;\n+  return a + b;\n");
 	store_sig(f, &u);
+	/* a duplicate's fix: its note is its canonical's too, which has the
+	 * vector (the duplicate, linked, has none) */
+	store_sig(f, &c);
+	store_sig(f, &cdup);
+	assert_int_equal(link_count(f, cdup.id), 1);
+	resolve_with(f, &cdup, "c",
+		     "diff --git a/src/page.js b/src/page.js\n--- a/src/page.js\n+++ b/src/page.js\n"
+		     "@@ -1,1 +1,1 @@\n-  render(window);\n+  render(globalThis);\n");
+	assert_int_equal(int_of(f, "SELECT count(*) FROM note_signatures WHERE signature_id = ?1",
+				c.id),
+			 1);
 	/* a fix makes a note, and the note's signature is in its file */
 	assert_int_equal(int_of(f, "SELECT count(*) FROM note_signatures WHERE signature_id = ?1",
 				a.id),
@@ -708,6 +717,8 @@ static void a_window_of_the_newest_and_every_noted(void **state)
 	/* u has no note: a match of the whole file only */
 	assert_true(finds(f, &whole, &u2, u.id));
 	assert_false(finds(f, &windowed, &u2, u.id));
+	/* c, whose duplicate's note is its own, through the noted file */
+	assert_true(finds(f, &windowed, &c2, c.id));
 	/* a's fix, found through the noted file (by its vector: the regex
 	 * fallback finds it too, a's message being dup2's), with the
 	 * check's scans kept or not; not without the file */
@@ -716,7 +727,21 @@ static void a_window_of_the_newest_and_every_noted(void **state)
 		assert_true(finds(f, &whole, &dup2, a.id));
 		assert_true(finds(f, &windowed, &dup2, a.id));
 		assert_false(finds(f, &nofile, &dup2, a.id));
-		assert_int_equal(suggested(f, &windowed, &dup2), 1);
+	}
+	/* the check's kept records and the noted file give what the window
+	 * and the noted file give without them */
+	{
+		callus_match *m1 = NULL, *m2 = NULL;
+		size_t n1 = 0, n2 = 0;
+
+		windowed.scans = NULL;
+		assert_int_equal(callus_match_find(f->s, &windowed, &dup2, &m1, &n1, NULL), 0);
+		windowed.scans = scans;
+		assert_int_equal(callus_match_find(f->s, &windowed, &dup2, &m2, &n2, NULL), 0);
+		assert_true(n1 >= 2);
+		assert_same_matches(m1, n1, m2, n2);
+		callus_matches_free(m1, n1);
+		callus_matches_free(m2, n2);
 	}
 	/* the noted file open once for a run's searches: that opening is
 	 * searched, whatever path is named */
@@ -744,6 +769,9 @@ static void a_window_of_the_newest_and_every_noted(void **state)
 	callus_signature_release(&dup2);
 	callus_signature_release(&u);
 	callus_signature_release(&u2);
+	callus_signature_release(&c);
+	callus_signature_release(&cdup);
+	callus_signature_release(&c2);
 }
 
 /* The suggestions' search of a signature just indexed continues the

@@ -681,6 +681,53 @@ static void noted_vectors_follow_the_store(void **state)
 	sql(f, "DELETE FROM signature_vectors WHERE sig = (SELECT rowid FROM signatures WHERE id = '"
 	       "cafecafecafecafecafecafecafecafecafecafecafecafecafecafecafecafe')");
 	assert_int_equal(one_int(f, "SELECT n FROM noted_count"), NOTES - 200 + 1);
+
+	/* a layer's cached note (schema 30) counts its signature too, and
+	 * the file has it: a recording's search of the old fixes finds a
+	 * team's (match.h) */
+	{
+		static const char c[] =
+			"beefbeefbeefbeefbeefbeefbeefbeefbeefbeefbeefbeefbeefbeefbeefbeef";
+		float vc[CALLUS_EMBED_DIM];
+		int64_t rc_;
+
+		for (size_t i = 0; i < CALLUS_EMBED_DIM; i++)
+			vc[i] = i % 11 == 3 ? 0.25f : 0.0f;
+		unit(vc, CALLUS_EMBED_DIM);
+		rc_ = store_signature(f, c, vc);
+		assert_int_equal(one_int(f, "SELECT n FROM noted_count"), NOTES - 200 + 1);
+		sql(f, "INSERT INTO note_cache (layer, id, revision, signature_id, title, pulled_at)"
+		       " VALUES ('team', 'n1', 1, '"
+		       "beefbeefbeefbeefbeefbeefbeefbeefbeefbeefbeefbeefbeefbeefbeefbeef',"
+		       " 't', '2026-01-01')");
+		assert_int_equal(one_int(f, "SELECT n FROM noted_count"), NOTES - 200 + 2);
+		/* as a pull does (team_sync.c): its vector appended */
+		callus_notes_vectors_add(f->s, c);
+		assert_int_equal(callus_notes_vectors_fresh(f->s, &path, NULL), 0);
+		assert_true(found_by(path.ptr, vc, rc_));
+		/* a newer revision naming another signature, one with no vector:
+		 * uncounted; back, counted; the vector gone, uncounted; the
+		 * cached note gone with its vector back: uncounted */
+		sql(f, "UPDATE note_cache SET signature_id = '"
+		       "cafecafecafecafecafecafecafecafecafecafecafecafecafecafecafecafe' WHERE id = 'n1'");
+		assert_int_equal(one_int(f, "SELECT n FROM noted_count"), NOTES - 200 + 1);
+		sql(f, "UPDATE note_cache SET signature_id = '"
+		       "beefbeefbeefbeefbeefbeefbeefbeefbeefbeefbeefbeefbeefbeefbeefbeef' WHERE id = 'n1'");
+		assert_int_equal(one_int(f, "SELECT n FROM noted_count"), NOTES - 200 + 2);
+		sql(f, "DELETE FROM signature_vectors WHERE sig = (SELECT rowid FROM signatures"
+		       " WHERE id = 'beefbeefbeefbeefbeefbeefbeefbeefbeefbeefbeefbeefbeefbeefbeefbeef')");
+		assert_int_equal(one_int(f, "SELECT n FROM noted_count"), NOTES - 200 + 1);
+		store_signature(f, c, vc);
+		assert_int_equal(one_int(f, "SELECT n FROM noted_count"), NOTES - 200 + 2);
+		sql(f, "DELETE FROM note_cache WHERE id = 'n1'");
+		assert_int_equal(one_int(f, "SELECT n FROM noted_count"), NOTES - 200 + 1);
+		/* the count is what the file is made of */
+		assert_int_equal(one_int(f, "SELECT n FROM noted_count"),
+				 one_int(f, "SELECT count(*) FROM (SELECT signature_id FROM"
+					    " note_signatures UNION ALL SELECT signature_id FROM"
+					    " note_cache) x JOIN signatures g ON g.id = x.signature_id"
+					    " JOIN signature_vectors v ON v.sig = g.rowid"));
+	}
 	callus_buf_release(&path);
 }
 

@@ -1273,7 +1273,8 @@ static void search_many_is_each_search(void **state)
 	/* more queries than a group searched side by side (VI_GROUP) */
 	enum { N = 2 * VI_SKETCH_READ + 345, NQ = VI_GROUP + 5, K = 4, CAP = 64 };
 	static float vecs[N * DIM], qs[NQ * DIM];
-	static callus_vecmatch many[NQ * K], one[K];
+	static callus_vecmatch many[NQ * K], one[K], brute[K];
+	static size_t recs[N];
 	static size_t keep_many[NQ * CAP], keep_one[CAP];
 	size_t nout[NQ], nkeep[NQ], nk1;
 	int64_t ids[N];
@@ -1285,6 +1286,8 @@ static void search_many_is_each_search(void **state)
 	const size_t froms[] = { 0, VI_POST_BLOCK, VI_SKETCH_READ + 100 };
 
 	assert_int_equal(callus_buf_printf(&sk, "%s.sketch", f->path.ptr), 0);
+	for (size_t i = 0; i < N; i++)
+		recs[i] = i;
 	clustered(vecs, ids, N);
 	/* every third record of eight components, in a few patterns: its
 	 * sketch bounds it exactly, so that a bound made from another query's
@@ -1347,6 +1350,18 @@ static void search_many_is_each_search(void **state)
 				for (size_t i = 0; i < n1; i++) {
 					assert_true(many[q * K + i].id == one[i].id);
 					assert_true(many[q * K + i].score == one[i].score);
+				}
+				/* and what scoring every record from `from` on gives,
+				 * no bound taken */
+				{
+					size_t nb = callus_vecindex_search_records(
+						vi, qs + q * DIM, 0.5f, brute, K, 0, recs + from,
+						N - from);
+
+					assert_int_equal(nb, n1);
+					for (size_t i = 0; i < nb; i++)
+						assert_true(brute[i].id == one[i].id &&
+							    brute[i].score == one[i].score);
 				}
 				if (q == 3)
 					assert_int_equal(n1, 0);
