@@ -202,69 +202,37 @@ int callus_match_get_signature(callus_store *s, const char *key, callus_signatur
 	return sq == SQLITE_OK ? 0 : callus_store_db_error(s, err, sq, "cannot read");
 }
 
+/* A merge of b (?1) into a (?2) at ?3, in order: b linked to a; b's note
+ * a's too (a has none yet), so that a search of the noted signatures finds
+ * a (match.h: b, linked, is no match); what pointed at b pointing at a,
+ * its resolutions and aliases. */
+static const char *const merge_sql[] = {
+	"INSERT OR REPLACE INTO signature_links (alias_id, canonical_id, similarity, reason,"
+	" linked_at) VALUES (?1, ?2, 1.0, 'merge', ?3)",
+	"INSERT OR IGNORE INTO note_signatures (signature_id, note_id)"
+	" SELECT ?2, note_id FROM note_signatures WHERE signature_id = ?1",
+	"UPDATE resolutions SET signature_id = ?2 WHERE signature_id = ?1",
+	"UPDATE signature_links SET canonical_id = ?2 WHERE canonical_id = ?1",
+};
+
 int callus_match_merge(callus_store *s, const char *a, const char *b, callus_error *err)
 {
 	char ida[CALLUS_SHA256_HEX_LEN + 1], idb[CALLUS_SHA256_HEX_LEN + 1];
-	sqlite3_stmt *st = NULL;
+	const char *v[3] = { idb, ida, NULL };
 	char *now = NULL;
-	int rc, sq;
+	int rc, sq = SQLITE_OK;
 
 	if ((rc = resolve_id(s, a, ida, sizeof(ida), err)) < 0 ||
 	    (rc = resolve_id(s, b, idb, sizeof(idb), err)) < 0)
 		return rc;
 	if (!strcmp(ida, idb))
 		return callus_error_set(err, CALLUS_EINVAL, "a signature cannot be merged into itself");
-	if (!(now = callus_now_iso8601()))
+	if (!(v[2] = now = callus_now_iso8601()))
 		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		goto out;
-	sq = sqlite3_prepare_v2(callus_store_db(s),
-				"INSERT OR REPLACE INTO signature_links (alias_id, canonical_id,"
-				" similarity, reason, linked_at) VALUES (?1, ?2, 1.0, 'merge', ?3)",
-				-1, &st, NULL);
-	if (sq == SQLITE_OK) {
-		callus_sql_bind_text(st, 1, idb);
-		callus_sql_bind_text(st, 2, ida);
-		callus_sql_bind_text(st, 3, now);
-		sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
-		sqlite3_finalize(st);
-		st = NULL;
-	}
-	/* what pointed at b now points at a: its resolutions and aliases;
-	 * and b's note is a's too (a has none yet), so that a search of the
-	 * noted signatures finds a (match.h: b, linked, is no match) */
-	if (sq == SQLITE_OK &&
-	    (sq = sqlite3_prepare_v2(callus_store_db(s),
-				     "INSERT OR IGNORE INTO note_signatures (signature_id, note_id)"
-				     " SELECT ?2, note_id FROM note_signatures WHERE signature_id = ?1",
-				     -1, &st, NULL)) == SQLITE_OK) {
-		callus_sql_bind_text(st, 1, idb);
-		callus_sql_bind_text(st, 2, ida);
-		sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
-		sqlite3_finalize(st);
-		st = NULL;
-	}
-	if (sq == SQLITE_OK &&
-	    (sq = sqlite3_prepare_v2(callus_store_db(s),
-				     "UPDATE resolutions SET signature_id = ?2 WHERE signature_id = ?1;",
-				     -1, &st, NULL)) == SQLITE_OK) {
-		callus_sql_bind_text(st, 1, idb);
-		callus_sql_bind_text(st, 2, ida);
-		sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
-		sqlite3_finalize(st);
-		st = NULL;
-	}
-	if (sq == SQLITE_OK &&
-	    (sq = sqlite3_prepare_v2(callus_store_db(s),
-				     "UPDATE signature_links SET canonical_id = ?2"
-				     " WHERE canonical_id = ?1",
-				     -1, &st, NULL)) == SQLITE_OK) {
-		callus_sql_bind_text(st, 1, idb);
-		callus_sql_bind_text(st, 2, ida);
-		sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
-		sqlite3_finalize(st);
-		st = NULL;
-	}
+	for (size_t i = 0; i < sizeof(merge_sql) / sizeof(*merge_sql) && sq == SQLITE_OK; i++)
+		sq = callus_sql_exec_texts(callus_store_db(s), merge_sql[i], v, 3);
 	if (sq != SQLITE_OK) {
 		rc = callus_store_db_error(s, err, sq, "cannot merge in");
 		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
