@@ -527,7 +527,18 @@ static void merges_need_approval(void **state)
 	store_sig(f, &a);
 	store_sig(f, &b);
 	resolve(f, &a, "a");
-	resolve(f, &b, "b");
+	/* b's fix has a note; a's fix (its change unknown) joins it, the two
+	 * alike: taken out of it here, a signature with no note of its own */
+	resolve_with(f, &b, "b",
+		     "diff --git a/src/sum.js b/src/sum.js\n--- a/src/sum.js\n+++ b/src/sum.js\n"
+		     "@@ -1,1 +1,1 @@\n-  return;\n+  return a + b;\n");
+	assert_int_equal(int_of(f, "SELECT count(*) FROM note_signatures WHERE signature_id = ?1",
+				b.id),
+			 1);
+	int_of(f, "DELETE FROM note_signatures WHERE signature_id = ?1", a.id);
+	assert_int_equal(int_of(f, "SELECT count(*) FROM note_signatures WHERE signature_id = ?1",
+				a.id),
+			 0);
 	assert_int_equal(callus_match_merges(f->s, f->dir, &p, &n, NULL), 0);
 	assert_int_equal(n, 1);
 	assert_true(p[0].similarity > CALLUS_MATCH_MERGE);
@@ -553,6 +564,14 @@ static void merges_need_approval(void **state)
 	assert_int_equal(callus_learn_resolutions(f->s, a.id, 0, &rs, &n, NULL), 0);
 	assert_int_equal(n, 2);
 	callus_resolutions_free(rs, n);
+	/* b's note is a's too: a, not b, is what a search of the noted
+	 * signatures can find (b is linked) */
+	assert_int_equal(int_of(f, "SELECT count(*) FROM note_signatures x WHERE x.signature_id = ?1"
+				   " AND x.note_id = (SELECT y.note_id FROM note_signatures y JOIN"
+				   " signature_links l ON l.alias_id = y.signature_id"
+				   " WHERE l.canonical_id = ?1)",
+				a.id),
+			 1);
 	assert_int_equal(callus_match_merges(f->s, f->dir, &p, &n, NULL), 0);
 	assert_int_equal(n, 0);
 	callus_merge_pairs_free(p, n);
@@ -582,6 +601,18 @@ static void assert_same_matches(const callus_match *a, size_t na, const callus_m
 		assert_true(fabs(a[j].similarity - b[j].similarity) < 1e-3);
 		assert_int_equal(a[j].how, b[j].how);
 	}
+}
+
+/* make_sig's signature, with one more stack pattern (unless NULL) and an
+ * id of its own (its first 12 digits all `digit`): a near duplicate of
+ * make_sig's, or its error as a signature not stored. */
+static void make_variant(callus_signature *g, const char *fw, const char *msg, const char *frame,
+			 const char *more, char digit)
+{
+	make_sig(g, fw, NULL, msg, frame);
+	if (more)
+		assert_int_equal(callus_strlist_add(&g->stack_patterns, more, strlen(more)), 0);
+	memset(g->id, digit, 12);
 }
 
 /* Records appended to the built-in vector file for no signature (a search
@@ -650,30 +681,19 @@ static void a_window_of_the_newest_and_every_noted(void **state)
 	callus_buf noted = CALLUS_BUF_INIT;
 	callus_match_opts whole, windowed, nofile;
 
-	make_sig(&a, "jest", NULL, "expect(received).toBe(expected) Expected: 4 Received: 3",
-		 "add\tsrc/sum.js");
-	make_sig(&dup1, "jest", NULL, "expect(received).toBe(expected) Expected: 4 Received: 3",
-		 "add\tsrc/sum.js");
-	assert_int_equal(callus_strlist_add(&dup1.stack_patterns, "helper@util.js", 14), 0);
-	memcpy(dup1.id, "ffffffffffff", 12);
-	make_sig(&dup2, "jest", NULL, "expect(received).toBe(expected) Expected: 4 Received: 3",
-		 "add\tsrc/sum.js");
-	assert_int_equal(callus_strlist_add(&dup2.stack_patterns, "other@util.js", 13), 0);
-	memcpy(dup2.id, "eeeeeeeeeeee", 12);
-	make_sig(&u, "mocha", NULL, "TypeError: Cannot read properties of undefined (reading 'name')",
-		 "render\tsrc/view.js");
-	make_sig(&u2, "mocha", NULL, "TypeError: Cannot read properties of undefined (reading 'name')",
-		 "render\tsrc/view.js");
-	memcpy(u2.id, "dddddddddddd", 12); /* u's error, not stored */
-	make_sig(&c, "jest", NULL, "ReferenceError: window is not defined in the test environment",
-		 "render\tsrc/page.js");
-	make_sig(&cdup, "jest", NULL, "ReferenceError: window is not defined in the test environment",
-		 "render\tsrc/page.js");
-	assert_int_equal(callus_strlist_add(&cdup.stack_patterns, "mount@page.js", 13), 0);
-	memcpy(cdup.id, "cccccccccccc", 12);
-	make_sig(&c2, "jest", NULL, "ReferenceError: window is not defined in the test environment",
-		 "render\tsrc/page.js");
-	memcpy(c2.id, "bbbbbbbbbbbb", 12); /* c's error, not stored */
+	static const char sum[] = "expect(received).toBe(expected) Expected: 4 Received: 3",
+			  view[] = "TypeError: Cannot read properties of undefined (reading 'name')",
+			  page[] = "ReferenceError: window is not defined in the test environment";
+
+	make_sig(&a, "jest", NULL, sum, "add\tsrc/sum.js");
+	/* a's near duplicates: one more frame each, and another id */
+	make_variant(&dup1, "jest", sum, "add\tsrc/sum.js", "helper@util.js", 'f');
+	make_variant(&dup2, "jest", sum, "add\tsrc/sum.js", "other@util.js", 'e');
+	make_sig(&u, "mocha", NULL, view, "render\tsrc/view.js");
+	make_variant(&u2, "mocha", view, "render\tsrc/view.js", NULL, 'd'); /* not stored */
+	make_sig(&c, "jest", NULL, page, "render\tsrc/page.js");
+	make_variant(&cdup, "jest", page, "render\tsrc/page.js", "mount@page.js", 'c');
+	make_variant(&c2, "jest", page, "render\tsrc/page.js", NULL, 'b'); /* not stored */
 	store_sig(f, &a);
 	resolve_with(f, &a, "a",
 		     "diff --git a/src/sum.js b/src/sum.js\n--- a/src/sum.js\n+++ b/src/sum.js\n"
