@@ -678,9 +678,25 @@ int callus_notes_metrics_moved(callus_store *s, int64_t rid, callus_error *err)
 	return sq == SQLITE_OK ? 0 : callus_store_db_error(s, err, sq, "cannot update a note in");
 }
 
+/* sig one of note id's signatures, its vector (when it has one) with the
+ * noted ones when it was not */
+static int note_signature_add(callus_store *s, const char *id, const char *sig)
+{
+	const char *v[] = { id, sig };
+	int sq = callus_sql_exec_texts(callus_store_db(s),
+				       "INSERT OR IGNORE INTO note_signatures (signature_id, note_id)"
+				       " VALUES (?2, ?1)",
+				       v, 2);
+
+	if (sq == SQLITE_OK && sqlite3_changes(callus_store_db(s)) > 0)
+		callus_notes_vectors_add(s, sig);
+	return sq;
+}
+
 int callus_notes_attach(callus_store *s, const char *id, const char *rid, const char *sig)
 {
-	const char *v[] = { id, rid, sig };
+	const char *v[] = { id, rid };
+	char *canonical = NULL;
 	int sq = SQLITE_OK;
 
 	if (rid)
@@ -688,33 +704,16 @@ int callus_notes_attach(callus_store *s, const char *id, const char *rid, const 
 					   "INSERT OR IGNORE INTO note_resolutions (resolution_id,"
 					   " note_id) VALUES (CAST(?2 AS INTEGER), ?1)",
 					   v, 2);
-	if (sq == SQLITE_OK && sig) {
-		sq = callus_sql_exec_texts(callus_store_db(s),
-					   "INSERT OR IGNORE INTO note_signatures (signature_id,"
-					   " note_id) VALUES (?3, ?1)",
-					   v, 3);
-		if (sq == SQLITE_OK && sqlite3_changes(callus_store_db(s)) > 0)
-			callus_notes_vectors_add(s, sig);
-	}
+	if (sq == SQLITE_OK && sig)
+		sq = note_signature_add(s, id, sig);
 	/* a linked duplicate has no vector: the note is its canonical's too,
 	 * whose vector a search of the noted signatures finds (match.h) */
-	if (sq == SQLITE_OK && sig) {
-		char *canonical = NULL;
-
-		sq = lookup_text(s, "SELECT canonical_id FROM signature_links WHERE alias_id = ?1",
-				 sig, 0, &canonical);
-		if (sq == SQLITE_OK && canonical) {
-			const char *c[] = { id, canonical };
-
-			sq = callus_sql_exec_texts(callus_store_db(s),
-						   "INSERT OR IGNORE INTO note_signatures"
-						   " (signature_id, note_id) VALUES (?2, ?1)",
-						   c, 2);
-			if (sq == SQLITE_OK && sqlite3_changes(callus_store_db(s)) > 0)
-				callus_notes_vectors_add(s, canonical);
-		}
-		free(canonical);
-	}
+	if (sq == SQLITE_OK && sig &&
+	    (sq = lookup_text(s, "SELECT canonical_id FROM signature_links WHERE alias_id = ?1",
+			      sig, 0, &canonical)) == SQLITE_OK &&
+	    canonical)
+		sq = note_signature_add(s, id, canonical);
+	free(canonical);
 	return sq;
 }
 
