@@ -286,11 +286,8 @@ int cmd_suggest(int argc, char **argv)
 	mo.half_life_days = cli_match_half_life(&ws);
 	/* what a recording would suggest: in a large store, the newest
 	 * signatures and every one with a note */
-	if (store && callus_match_window_cuts(store, CALLUS_MATCH_WINDOW) &&
-	    callus_notes_vectors_fresh(store, &noted, NULL) == 0) {
-		mo.window = CALLUS_MATCH_WINDOW;
-		mo.noted = noted.ptr;
-	}
+	if (store)
+		(void)callus_notes_window(store, CALLUS_MATCH_WINDOW, &mo, &noted, NULL);
 	if (ws.embed_error)
 		cli_error("[embed] ignored: %s", ws.embed_error);
 	/* not the hook: the endpoint may be waited for, within its timeout */

@@ -252,11 +252,8 @@ int callus_learn_suggest(learn_run *r, int64_t check_id)
 	mo.scans = r->o->scans;
 	/* a large store: the newest signatures, and every one with a note
 	 * (match.h); without the notes' file, every signature */
-	if (r->nerrs && callus_match_window_cuts(r->s, CALLUS_MATCH_WINDOW) &&
-	    callus_notes_vectors_fresh(r->s, &noted, NULL) == 0) {
-		mo.window = CALLUS_MATCH_WINDOW;
-		mo.noted = noted.ptr;
-	}
+	if (r->nerrs)
+		(void)callus_notes_window(r->s, CALLUS_MATCH_WINDOW, &mo, &noted, NULL);
 	if ((sq = callus_learn_prepare(r, &pend, "SELECT id, attempts FROM pending_errors WHERE check_id = ?1"
 						 " AND sig = (SELECT rowid FROM signatures WHERE id = ?2)"
 						 " AND state = 'pending'")) != SQLITE_OK ||

@@ -79,3 +79,17 @@ int callus_notes_vectors_fresh(callus_store *s, callus_buf *path, callus_error *
 				    NOTED_VECTORS " ORDER BY g.rowid", err);
 	return rc < 0 ? rc : 0;
 }
+
+int callus_notes_window(callus_store *s, size_t window, callus_match_opts *mo, callus_buf *path,
+			callus_error *err)
+{
+	int rc;
+
+	if (!callus_match_window_cuts(s, window))
+		return 0;
+	if ((rc = callus_notes_vectors_fresh(s, path, err)) < 0)
+		return rc;
+	mo->window = window;
+	mo->noted = path->ptr;
+	return 0;
+}

@@ -180,4 +180,16 @@ int callus_notes_retire(callus_store *s, const char *workspace, const char *id,
  */
 int callus_notes_vectors_fresh(callus_store *s, callus_buf *path, callus_error *err);
 
+/*
+ * Set mo to search as a recording does in a store of more than window
+ * built-in vectors (match.h: CALLUS_MATCH_WINDOW): the newest window of
+ * them and every noted signature (mo->window, mo->noted, which names
+ * *path, the noted file made fresh).  Nothing is set in a smaller store:
+ * every vector is searched.  0, or a negative CALLUS_E* code when the
+ * noted file cannot be made fresh (nothing set either).
+ */
+struct callus_match_opts;
+int callus_notes_window(callus_store *s, size_t window, struct callus_match_opts *mo,
+			callus_buf *path, callus_error *err);
+
 #endif

@@ -580,13 +580,9 @@ static int one_round(eval *e, const char *prefix, const char *ws, size_t h, outc
 			goto out;
 	memset(&mo, 0, sizeof(mo));
 	mo.workspace = ws;
-	if (e->window) {
-		if ((rc = callus_notes_vectors_fresh(s, &noted, &err)) < 0) {
-			rc = failed("reading the noted vectors", &err);
-			goto out;
-		}
-		mo.window = e->window;
-		mo.noted = noted.ptr;
+	if (e->window && callus_notes_window(s, e->window, &mo, &noted, &err) < 0) {
+		rc = failed("reading the noted vectors", &err);
+		goto out;
 	}
 	if (callus_match_suggest(s, &mo, &e->items[h].sig, TOP, &oc->g, &oc->n, &err) < 0) {
 		rc = failed("suggesting", &err);

@@ -778,9 +778,21 @@ static void a_window_of_the_newest_and_every_noted(void **state)
 		assert_false(finds(f, &windowed, &dup2, a.id));
 		callus_vecindex_close(nvi);
 	}
-	/* the store holds fewer vectors than the window: no cut */
-	assert_false(callus_match_window_cuts(f->s, CALLUS_MATCH_WINDOW));
-	assert_true(callus_match_window_cuts(f->s, 1));
+	/* what a recording sets: nothing in a store of no more vectors than
+	 * the window (this one's vector file is padded, its store is not);
+	 * past it, the window and the noted file made fresh */
+	{
+		callus_match_opts mo = { .workspace = f->dir };
+		callus_buf p = CALLUS_BUF_INIT;
+
+		assert_int_equal(callus_notes_window(f->s, CALLUS_MATCH_WINDOW, &mo, &p, NULL), 0);
+		assert_int_equal(mo.window, 0);
+		assert_null(mo.noted);
+		assert_int_equal(callus_notes_window(f->s, 1, &mo, &p, NULL), 0);
+		assert_int_equal(mo.window, 1);
+		assert_string_equal(mo.noted, noted.ptr);
+		callus_buf_release(&p);
+	}
 
 	callus_match_scans_free(scans);
 	callus_buf_release(&noted);
