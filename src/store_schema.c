@@ -155,12 +155,7 @@
 	"DROP TRIGGER noted_count_note_add;"                                                \
 	"DROP TRIGGER noted_count_note_remove;"                                             \
 	"DROP TRIGGER noted_count_vector_add;"                                              \
-	"DROP TRIGGER noted_count_vector_remove;"                                           \
-	/* schema 30's, in a store set back to run its migrations again (a    \
-	 * test): made again by 30 */                                          \
-	"DROP TRIGGER IF EXISTS noted_count_cache_add;"                                     \
-	"DROP TRIGGER IF EXISTS noted_count_cache_remove;"                                  \
-	"DROP TRIGGER IF EXISTS noted_count_cache_moved;"
+	"DROP TRIGGER noted_count_vector_remove;"
 #define SIGNATURES_REBUILD_END                                                              \
 	"DROP TABLE signatures;"                                                            \
 	"ALTER TABLE signatures_t RENAME TO signatures;"                                    \
@@ -778,15 +773,10 @@ static const char *const migrations[] = {
 	 * (notes_vectors.c): a recording in a large store searches that file
 	 * for the fixes older than its window (match.h), and a team's fix is
 	 * one.  A cached note may change its signature in place (a newer
-	 * revision); the index answers the vectors' triggers.  What it makes
-	 * is dropped first: a test sets a store back to run its migrations
-	 * again. */
-	("CREATE INDEX IF NOT EXISTS note_cache_signature ON note_cache(signature_id);"
-	 "DROP TRIGGER IF EXISTS noted_count_vector_add;"
-	 "DROP TRIGGER IF EXISTS noted_count_vector_remove;"
-	 "DROP TRIGGER IF EXISTS noted_count_cache_add;"
-	 "DROP TRIGGER IF EXISTS noted_count_cache_remove;"
-	 "DROP TRIGGER IF EXISTS noted_count_cache_moved;"
+	 * revision); the index answers the vectors' triggers. */
+	("CREATE INDEX note_cache_signature ON note_cache(signature_id);"
+	 "DROP TRIGGER noted_count_vector_add;"
+	 "DROP TRIGGER noted_count_vector_remove;"
 	 NOTED_COUNT_VECTORS
 	 "CREATE TRIGGER noted_count_cache_add AFTER INSERT ON note_cache"
 	 "  WHEN " HAS_BUILTIN_VECTOR("NEW.signature_id")
