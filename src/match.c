@@ -321,44 +321,23 @@ out:
 
 /*
  * The records of the vector file of noted signatures (opts->noted, or
- * opts->noted_index open) scoring at least min with vec, merged into the
- * k best out[0..*n) (best first, each id once): the signatures with a fix
- * among those older than a search's window.  A file that cannot be opened
- * is one with no records.
+ * opts->noted_index open) scoring at least min with vec, taken into the k
+ * best out[0..n) as a search continued (callus_vecindex_search_from: each
+ * id once): the signatures with a fix among those older than a search's
+ * window.  A file that cannot be opened is one with no records.  The new
+ * count.
  */
-static int search_noted(const callus_match_opts *opts, const float *vec, float min,
-			callus_vecmatch *out, size_t *n, size_t k, callus_error *err)
+static size_t search_noted(const callus_match_opts *opts, const float *vec, float min,
+			   callus_vecmatch *out, size_t n, size_t k)
 {
 	callus_vecindex *vi = NULL;
-	callus_vecmatch *got = malloc(k * sizeof(*got));
-	size_t ngot;
 
-	if (!got)
-		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	if (!opts->noted_index)
 		callus_match_noted_open(&vi, opts->noted);
-	ngot = callus_vecindex_search(opts->noted_index ? opts->noted_index : vi, vec, min, got,
-				      k);
+	n = callus_vecindex_search_from(opts->noted_index ? opts->noted_index : vi, vec, min, out,
+				       k, n, 0);
 	callus_vecindex_close(vi);
-	for (size_t i = 0; i < ngot; i++) {
-		size_t at = 0, j;
-
-		for (j = 0; j < *n && out[j].id != got[i].id; j++)
-			;
-		if (j < *n)
-			continue; /* in the window too: found once */
-		while (at < *n && out[at].score >= got[i].score)
-			at++;
-		if (at == k)
-			continue;
-		if (*n == k)
-			(*n)--;
-		memmove(out + at + 1, out + at, (*n - at) * sizeof(*out));
-		out[at] = got[i];
-		(*n)++;
-	}
-	free(got);
-	return 0;
+	return n;
 }
 
 static int by_similarity(const void *a, const void *b)
@@ -526,8 +505,8 @@ int callus_match_find(callus_store *s, const callus_match_opts *opts, const call
 			cut = from = callus_vecindex_newest(shared, opts->window);
 		}
 		n = callus_vecindex_search_from(shared, vec, least, vm, k + 1, n, from);
-		if (cut && (rc = search_noted(opts, vec, least, vm, &n, k + 1, err)) < 0)
-			goto out;
+		if (cut)
+			n = search_noted(opts, vec, least, vm, n, k + 1);
 	}
 	if ((sq = add_vector_hits(&l, st, sig, vm, n, k, min)) != SQLITE_OK)
 		goto fail;
