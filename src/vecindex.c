@@ -597,10 +597,31 @@ static void derived_repair(callus_vecindex *vi, const char *path, int fd, const 
 	(void)flock(fd, LOCK_UN);
 }
 
+/* The whole records of the regular file fd (st its stat, of at most
+ * SIZE_MAX bytes) when its header is of model and dim; 0 when it has
+ * none, or a partial header or another's (*stale set for those; stale may
+ * be NULL).  A partial last record is a write in progress or a crash, and
+ * the next append cuts it. */
+static size_t whole_records(int fd, const struct stat *st, const char *model, size_t dim,
+			    int *stale)
+{
+	unsigned char hdr[VI_HEADER_SIZE];
+
+	if (st->st_size == 0)
+		return 0; /* created, header not written yet */
+	if (st->st_size < (off_t)VI_HEADER_SIZE ||
+	    pread(fd, hdr, VI_HEADER_SIZE, 0) != (ssize_t)VI_HEADER_SIZE ||
+	    !header_matches(hdr, model, dim)) {
+		if (stale)
+			*stale = 1;
+		return 0;
+	}
+	return ((size_t)st->st_size - VI_HEADER_SIZE) / vi_record_size(dim);
+}
+
 int callus_vecindex_open(callus_vecindex **out, const char *path, const char *model, size_t dim,
 		       int *stale, callus_error *err)
 {
-	unsigned char hdr[VI_HEADER_SIZE];
 	callus_vecindex *vi = NULL;
 	struct stat st;
 	size_t count = 0, len = 0;
@@ -636,23 +657,11 @@ int callus_vecindex_open(callus_vecindex **out, const char *path, const char *mo
 		rc = callus_error_set(err, CALLUS_EIO, "'%s' is not a regular file", path);
 		goto out;
 	}
-	if (st.st_size == 0)
-		goto done; /* created, header not written yet */
-	if (st.st_size < (off_t)VI_HEADER_SIZE ||
-	    pread(fd, hdr, VI_HEADER_SIZE, 0) != (ssize_t)VI_HEADER_SIZE ||
-	    !header_matches(hdr, model, dim)) {
-		if (stale)
-			*stale = 1;
-		goto done;
-	}
 	if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) {
 		rc = callus_error_set(err, CALLUS_ETOOBIG, "'%s' is too large", path);
 		goto out;
 	}
-	/* Only whole records: a partial last one is a write in progress or a
-	 * crash, and the next append cuts it. */
-	count = ((size_t)st.st_size - VI_HEADER_SIZE) / vi->recsize;
-	if (count == 0)
+	if ((count = whole_records(fd, &st, model, dim, stale)) == 0)
 		goto done;
 	len = VI_HEADER_SIZE + count * vi->recsize;
 	{
@@ -719,18 +728,15 @@ size_t callus_vecindex_count(const callus_vecindex *vi)
 
 size_t callus_vecindex_file_count(const char *path, const char *model, size_t dim)
 {
-	unsigned char hdr[VI_HEADER_SIZE];
 	struct stat st;
 	size_t count = 0;
 	int fd;
 
 	if (check_args(path, model, dim, NULL) != 0 || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return 0;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= (off_t)VI_HEADER_SIZE &&
-	    (uint64_t)st.st_size <= (uint64_t)SIZE_MAX &&
-	    pread(fd, hdr, VI_HEADER_SIZE, 0) == (ssize_t)VI_HEADER_SIZE &&
-	    header_matches(hdr, model, dim))
-		count = ((size_t)st.st_size - VI_HEADER_SIZE) / vi_record_size(dim);
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (uint64_t)st.st_size <= (uint64_t)SIZE_MAX)
+		count = whole_records(fd, &st, model, dim, NULL);
 	close(fd);
 	return count;
 }
