@@ -213,12 +213,14 @@ test_expect_success 'escapes, bidi controls and instructions in output: stored c
 test_expect_success 'a payload over 64 MiB in a file: answered, too large with its size, unread' '
 	mkdir big && cd big && git init -q &&
 	head -c 70000000 /dev/zero | tr "\0" a | sed "s/^/{\"command\":\"gcc x.c\",\"output\":\"/" >../event &&
-	strace -f -e trace=read -o trace "$CALLUS" hook generic <../event >reply 2>err &&
+	# the offset the hook left in the file it was given: sed shares it
+	{ "$CALLUS" hook generic >reply 2>err &&
+	  sed -n "s/^pos:[[:space:]]*//p" /proc/self/fdinfo/0 >offset; } <../event &&
 	rm -f ../event &&
 	test "$(cat reply)" = "{}" &&
 	{ grep -q "the event is too large (70000031 bytes; callus reads up to 64 MiB)" err ||
 	  { cat err; false; }; } &&
-	! grep -q "^[0-9]* *read(0," trace
+	test "$(cat offset)" = 0
 '
 
 test_done
