@@ -344,7 +344,7 @@ static int prune(learn_run *r, const char *before, size_t *count)
 static int learn_notes(learn_run *r, callus_error *err)
 {
 	int64_t *ids = NULL;
-	size_t n = 0;
+	size_t n = 0, moved = 0;
 	int rc = 0;
 
 	if (!r->res->nfixed && !r->ntouched)
@@ -361,8 +361,14 @@ static int learn_notes(learn_run *r, callus_error *err)
 	 * the fix changes (callus_notes_learn) */
 	if (rc < 0)
 		rc = callus_error_set(err, rc, "out of memory");
-	else if ((rc = callus_notes_sync_moved(r->s, r->o->workspace, NULL, err)) == 0)
-		rc = callus_notes_learn(r->s, r->o->workspace, ids, n, &r->res->nnotes, err);
+	else if ((rc = callus_notes_sync_moved(r->s, r->o->workspace, &moved, err)) == 0) {
+		/* a note taken in may have brought its signature: a row the
+		 * suggestions' searches did not read */
+		if (moved)
+			callus_match_candidates_clear(r->candidates);
+		rc = callus_notes_learn(r->s, r->o->workspace, ids, n, r->candidates,
+					&r->res->nnotes, err);
+	}
 	free(ids);
 	return rc;
 }
@@ -420,11 +426,14 @@ static int learn(callus_store *s, const callus_learn_opts *o, const callus_learn
 	r.passed = passed;
 	r.res = res;
 	callus_buf_init(&r.trouble, 1024);
+	if (!o->redactor)
+		return callus_error_set(err, CALLUS_EINVAL, "learning needs a redactor");
 	/* metrics never stop learning: without memory for them, none */
 	if (o->metrics && callus_metrics_new(&r.metrics) < 0)
 		r.metrics = NULL;
-	if (!o->redactor)
-		return callus_error_set(err, CALLUS_EINVAL, "learning needs a redactor");
+	/* nor do the regex fallback's kept rows: without them, each search
+	 * reads its own */
+	(void)callus_match_candidates_new(&r.candidates);
 	if (!(r.now = o->now ? strdup(o->now) : callus_now_iso8601()) ||
 	    !(r.idle_since = callus_sql_time_before(r.now,
 						    (int64_t)prune_hours(o) * 3600))) {
@@ -467,6 +476,7 @@ out:
 	callus_snapshot_release(&r.snap);
 	callus_buf_release(&r.trouble);
 	callus_metrics_free(r.metrics);
+	callus_match_candidates_free(r.candidates);
 	free(r.head);
 	free(r.now);
 	free(r.idle_since);

@@ -250,6 +250,7 @@ int callus_learn_suggest(learn_run *r, int64_t check_id)
 	mo.metrics = r->metrics;
 	mo.remote_model = r->o->remote_model;
 	mo.scans = r->o->scans;
+	mo.candidates = r->candidates;
 	/* a large store: the newest signatures, and every one with a note
 	 * (match.h); without the notes' file, every signature */
 	if (r->nerrs)

@@ -14,6 +14,7 @@
 
 #include "callus/buf.h"
 #include "callus/learn.h"
+#include "callus/match.h"
 #include "callus/metrics.h"
 #include "callus/snapshot.h"
 #include "callus/store.h"
@@ -56,6 +57,9 @@ typedef struct learn_run {
 				 * go into the file index (fileindex.h) */
 	size_t nknown;
 	fix_diff given;         /* o->fix_patch, redacted and described */
+	callus_match_candidates *candidates; /* the regex fallback's rows, read
+				 * once for the run's suggestions and its
+				 * notes' searches (NULL: read by each) */
 } learn_run;
 
 /* ------------------------------------------------------------------ */

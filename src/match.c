@@ -173,51 +173,54 @@ static int consider_hit(callus_store *s, sqlite3_stmt **whole, match_list *l,
  * The regular-expression fallback: the stored signatures of the same error
  * type whose message_pattern matches the new message, or whose stack
  * patterns share a frame with it: the newest REGEX_CANDIDATES_MAX of them
- * (an index's first rows).  A pattern is compiled only when the message
- * holds its literal words (callus_pattern_may_match), and matched once,
- * without the JIT: compiling 200 patterns to machine code cost more than
- * matching them.  The candidates are read with what the test needs (a
- * pattern the row does not keep made again from its original); a hit
- * (rare) is read whole.
+ * (an index's first rows), from cands when the caller keeps them across
+ * its searches.  A pattern is compiled only when the message holds its
+ * literal words (callus_pattern_may_match), and matched once, without the
+ * JIT: compiling 200 patterns to machine code cost more than matching
+ * them.  The candidates are read with what the test needs (a pattern the
+ * row does not keep made again from its original); a hit (rare) is read
+ * whole.
  */
-static int regex_fallback(callus_store *s, match_list *l, const callus_signature *q, size_t k)
+static int regex_fallback(callus_store *s, callus_match_candidates *cands, match_list *l,
+			  const callus_signature *q, size_t k)
 {
-	sqlite3_stmt *st = NULL, *whole = NULL;
+	callus_match_candidates *own = NULL;
+	const callus_match_candidate *rows;
+	sqlite3_stmt *whole = NULL;
 	pcre2_match_data *md = NULL;
 	callus_buf made = CALLUS_BUF_INIT;
 	const char *msg = q->original ? q->original : "";
+	size_t nrows, tried = 0;
 	int sq;
 
-	sq = sqlite3_prepare_v2(callus_store_db(s),
-				"SELECT rowid, id, message_pattern, stack_patterns, original FROM signatures"
-				" WHERE error_type = ?1 AND id <> ?2 ORDER BY last_seen DESC LIMIT ?3",
-				-1, &st, NULL);
-	if (sq != SQLITE_OK)
-		return sq;
-	callus_sql_bind_text(st, 1, q->error_type);
-	callus_sql_bind_text(st, 2, q->id);
-	sqlite3_bind_int(st, 3, REGEX_CANDIDATES_MAX);
-	if (!(md = pcre2_match_data_create(1, NULL))) {
-		sqlite3_finalize(st);
+	if (!q->error_type)
+		return SQLITE_OK;
+	if (!cands && callus_match_candidates_new(&own) < 0)
 		return SQLITE_NOMEM;
-	}
-	while (l->count < k && (sq = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *id = (const char *)sqlite3_column_text(st, 1);
-		const char *stored = (const char *)sqlite3_column_text(st, 2);
-		const char *orig = (const char *)sqlite3_column_text(st, 4);
+	/* one more than are tried: the query's own row is not one of them */
+	sq = callus_match_candidates_get(cands ? cands : own, s, q->error_type,
+					 REGEX_CANDIDATES_MAX + 1, &rows, &nrows);
+	if (sq == SQLITE_OK && !(md = pcre2_match_data_create(1, NULL)))
+		sq = SQLITE_NOMEM;
+	for (size_t i = 0; sq == SQLITE_OK && l->count < k && i < nrows; i++) {
+		const callus_match_candidate *c = &rows[i];
 		callus_strlist stack = CALLUS_STRLIST_INIT;
 		pcre2_code *re = NULL;
 		int errcode, hit = 0;
 		PCRE2_SIZE erroff;
 
-		if (!id || !stored || !orig || list_find(l, id) >= 0)
+		if (c->id && !strcmp(c->id, q->id))
+			continue;
+		if (tried++ == REGEX_CANDIDATES_MAX)
+			break;
+		if (!c->id || !c->stored || !c->original || list_find(l, c->id) >= 0)
 			continue;
 		/* most candidates lack a word of the message: not compiled, nor
 		 * made from their original when the row keeps none */
-		if (*stored ? callus_pattern_may_match(stored, msg)
-			    : callus_message_may_match(orig, msg)) {
+		if (*c->stored ? callus_pattern_may_match(c->stored, msg)
+			       : callus_message_may_match(c->original, msg)) {
 			callus_buf_clear(&made);
-			if (callus_signature_pattern_load(&made, stored, orig) < 0) {
+			if (callus_signature_pattern_load(&made, c->stored, c->original) < 0) {
 				sq = SQLITE_NOMEM;
 				break;
 			}
@@ -231,18 +234,17 @@ static int regex_fallback(callus_store *s, match_list *l, const callus_signature
 			pcre2_code_free(re);
 		}
 		if (!hit && q->stack_patterns.count &&
-		    callus_sql_json_strlist(&stack, (const char *)sqlite3_column_text(st, 3)) == 0)
+		    callus_sql_json_strlist(&stack, c->stack) == 0)
 			hit = stack_overlap(&q->stack_patterns, &stack);
 		callus_strlist_release(&stack);
-		if (hit && (sq = consider_hit(s, &whole, l, q, sqlite3_column_int64(st, 0))) !=
-				   SQLITE_OK)
-			break;
+		if (hit)
+			sq = consider_hit(s, &whole, l, q, c->rowid);
 	}
 	pcre2_match_data_free(md);
 	callus_buf_release(&made);
 	sqlite3_finalize(whole);
-	sqlite3_finalize(st);
-	return sq == SQLITE_ROW || sq == SQLITE_DONE ? SQLITE_OK : sq;
+	callus_match_candidates_free(own);
+	return sq;
 }
 
 /*
@@ -512,7 +514,7 @@ int callus_match_find(callus_store *s, const callus_match_opts *opts, const call
 		goto fail;
 	if (opts->remote_model && (sq = remote_search(s, opts, sig, st, &l, k)) != SQLITE_OK)
 		goto fail;
-	if (l.count < k && (sq = regex_fallback(s, &l, sig, k)) != SQLITE_OK)
+	if (l.count < k && (sq = regex_fallback(s, opts->candidates, &l, sig, k)) != SQLITE_OK)
 		goto fail;
 	if (l.count > 1)
 		qsort(l.items, l.count, sizeof(*l.items), by_similarity);

@@ -163,6 +163,23 @@ double callus_match_context_score(const callus_strlist *a, const callus_strlist 
 int callus_match_scans_put(callus_match_scans *sc, const char *sig_id, const float *q,
 			   const callus_vecindex *vi, size_t start, const size_t *keep, size_t n);
 
+/* A row the regular-expression fallback tries (match_candidates.c): the
+ * columns its test needs, NULL where the row has none.  (Its literal runs
+ * made once per row, for all the messages tried, cost a recording of one
+ * error more than the test that stops at the first run a message lacks.) */
+typedef struct callus_match_candidate {
+	sqlite3_int64 rowid;
+	const char *id, *stored, *stack, *original;
+} callus_match_candidate;
+
+/* The newest max signatures of error_type, newest first (as the index
+ * signatures_type_seen gives them), from c, read into it the first time:
+ * *rows[0..*n) are c's, valid until it is cleared or freed.  An SQLite
+ * result code. */
+int callus_match_candidates_get(callus_match_candidates *c, callus_store *s,
+				const char *error_type, size_t max,
+				const callus_match_candidate **rows, size_t *n);
+
 /* The statement callus_match_stored_vector reads with: the built-in
  * model's vector of the signature named ?1 (?2 the model). */
 #define CALLUS_MATCH_STORED_VECTOR_SQL                                          \

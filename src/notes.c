@@ -484,6 +484,7 @@ typedef struct searches {
 	found *items;
 	size_t count, cap;
 	callus_buf vectors; /* the noted signatures' vector file */
+	callus_match_candidates *candidates; /* the caller's, may be NULL */
 } searches;
 
 static void searches_release(searches *c)
@@ -523,6 +524,7 @@ static const found *search_once(callus_store *s, const char *workspace, const fi
 	mo.threshold = CALLUS_NOTE_MERGE;
 	/* a fixed error's signature was indexed when it failed */
 	mo.stored = 1;
+	mo.candidates = c->candidates;
 	/* only a noted signature can give a note: their vectors alone, when
 	 * their file can be made to agree with the store (else all) */
 	if (callus_notes_vectors_fresh(s, &c->vectors, NULL) == 0)
@@ -891,10 +893,11 @@ out:
 }
 
 int callus_notes_learn(callus_store *s, const char *workspace, const int64_t *resolutions,
-		       size_t n, size_t *made, callus_error *err)
+		       size_t n, callus_match_candidates *candidates, size_t *made,
+		       callus_error *err)
 {
 	callus_strlist changed = CALLUS_STRLIST_INIT;
-	searches c = { NULL, 0, 0, CALLUS_BUF_INIT };
+	searches c = { NULL, 0, 0, CALLUS_BUF_INIT, candidates };
 	char *now = callus_now_iso8601();
 	int sq = now ? SQLITE_OK : SQLITE_NOMEM, rc = 0;
 

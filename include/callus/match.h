@@ -75,6 +75,20 @@ typedef struct callus_match_scans callus_match_scans;
 int callus_match_scans_new(callus_match_scans **out);  /* 0 or CALLUS_ENOMEM */
 void callus_match_scans_free(callus_match_scans *sc);  /* accepts NULL */
 
+/*
+ * The rows the regular-expression fallback tries, kept across the searches
+ * of one learning: the newest signatures of each error type read once,
+ * not once per error searched.  It holds what the store held when a type
+ * was first read: whoever writes signature rows while it lives clears it
+ * (callus_match_candidates_clear; learning clears it when its notes' sync
+ * took in a note).  Owned by the caller; NULL wherever it is taken: each
+ * search reads its rows.
+ */
+typedef struct callus_match_candidates callus_match_candidates;
+int callus_match_candidates_new(callus_match_candidates **out); /* 0 or CALLUS_ENOMEM */
+void callus_match_candidates_clear(callus_match_candidates *c); /* accepts NULL */
+void callus_match_candidates_free(callus_match_candidates *c);  /* accepts NULL */
+
 typedef struct callus_match_opts {
 	const char *workspace;   /* absolute: where .callus/vectors-*.bin lives */
 	double threshold;        /* <= 0: CALLUS_MATCH_THRESHOLD */
@@ -120,6 +134,9 @@ typedef struct callus_match_opts {
 				  * opened for the search; else that file
 				  * open, borrowed (a run's errors searched
 				  * with one opening, as index) */
+	callus_match_candidates *candidates; /* may be NULL: the regex
+				  * fallback's rows read for this search alone;
+				  * else kept there for the next, borrowed */
 } callus_match_opts;
 
 /* The built-in vector file of workspace open for a run's searches

@@ -87,9 +87,13 @@ void callus_notes_free(callus_note *n, size_t count);
  * next sync; only the store's failures are errors.  *made (may be NULL)
  * counts notes created.  Call callus_notes_sync() first in the same
  * transaction, so that a person's edits are merged into, not written over.
+ * candidates (may be NULL, borrowed): the regex fallback's rows kept
+ * across the searches for notes a fix can join (match.h).
  */
+struct callus_match_candidates;
 int callus_notes_learn(callus_store *s, const char *workspace, const int64_t *resolutions,
-		       size_t n, size_t *made, callus_error *err);
+		       size_t n, struct callus_match_candidates *candidates, size_t *made,
+		       callus_error *err);
 
 /*
  * Inside the caller's write transaction: resolution rid's metrics moved

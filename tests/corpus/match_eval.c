@@ -281,7 +281,7 @@ static int give_fix(eval *e, callus_store *s, const char *ws, int64_t rid)
 		goto out;
 	if (callus_store_exec(s, "BEGIN IMMEDIATE", &err) < 0 ||
 	    callus_notes_sync(s, ws, NULL, &err) < 0 ||
-	    callus_notes_learn(s, ws, &rid, 1, NULL, &err) < 0 ||
+	    callus_notes_learn(s, ws, &rid, 1, NULL, NULL, &err) < 0 ||
 	    callus_store_exec(s, "COMMIT", &err) < 0) {
 		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
 		rc = failed("making a note", &err);

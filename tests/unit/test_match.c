@@ -1159,6 +1159,93 @@ static void regex_fallback_finds_what_vectors_miss(void **state)
 	callus_signature_release(&q);
 }
 
+/* Whether a search of q (with cands, may be NULL) finds want by the regex
+ * fallback. */
+static int regex_finds(fixture *f, callus_match_candidates *cands, const callus_signature *q,
+		       const callus_signature *want)
+{
+	callus_match *m = NULL;
+	callus_match_opts mo;
+	size_t n = 0;
+	int found = 0;
+
+	memset(&mo, 0, sizeof(mo));
+	mo.workspace = f->dir;
+	mo.candidates = cands;
+	assert_int_equal(callus_match_find(f->s, &mo, q, &m, &n, NULL), 0);
+	for (size_t i = 0; i < n; i++)
+		found |= !strcmp(m[i].signature_id, want->id) && m[i].how == CALLUS_MATCH_REGEX;
+	callus_matches_free(m, n);
+	return found;
+}
+
+/* A filler of q's error type, recorded at minute i of a day: no word of
+ * it in q's message, no frame of q's. */
+static void store_filler(fixture *f, int i)
+{
+	callus_signature g;
+	char msg[128], frame[96], when[32];
+
+	snprintf(msg, sizeof(msg), "Cannot find module 'x' from 'y' (filler %s)", word(i, 0));
+	snprintf(frame, sizeof(frame), "%s\tsrc/%s.js", word(i, 0), word(i, 1));
+	snprintf(when, sizeof(when), "2026-01-01T%02d:%02d:00Z", 1 + i / 60, i % 60);
+	make_sig(&g, "jest", NULL, msg, frame);
+	store_sig_at(f, &g, NULL, when);
+	callus_signature_release(&g);
+}
+
+/*
+ * The regex fallback's rows kept across searches (callus_match_candidates):
+ * the newest 200 of the type besides the query's own, as each search read
+ * them; read once, so a signature stored after is not seen until they are
+ * cleared; and kept by type.  a, the one q's stack finds, is the 201st row
+ * of its type with q's own among them, then the 201st without: found, then
+ * not, with the rows kept or not.
+ */
+static void regex_rows_kept_across_searches(void **state)
+{
+	fixture *f = *state;
+	callus_match_candidates *cands = NULL;
+	callus_signature a, q, e1, e2;
+
+	make_sig(&a, "jest", NULL, "Cannot find module 'x' from 'y'", "boot\tsrc/boot.js");
+	make_sig(&q, "jest", NULL,
+		 "Cannot find module 'x' from 'y' after trying every resolver listed in"
+		 " moduleDirectories, roots, modulePaths and the haste map of this project",
+		 "boot\tsrc/boot.js");
+	make_sig(&e1, "jest", NULL, "RangeError: Invalid array length", "calc\tsrc/calc.js");
+	make_sig(&e2, "jest", NULL,
+		 "RangeError: Maximum call stack size exceeded while rendering the tree of"
+		 " components, hooks, providers and the contexts of this project",
+		 "calc\tsrc/calc.js");
+	assert_string_not_equal(a.error_type, e1.error_type);
+	assert_string_equal(e1.error_type, e2.error_type);
+	store_sig_at(f, &a, NULL, "2026-01-01T00:00:00Z");
+	store_sig_at(f, &e1, NULL, "2026-01-01T00:00:00Z");
+	for (int i = 0; i < 199; i++)
+		store_filler(f, i);
+	store_sig_at(f, &q, NULL, "2026-01-02T00:00:00Z");
+	assert_true(regex_finds(f, NULL, &q, &a));
+	assert_int_equal(callus_match_candidates_new(&cands), 0);
+	assert_true(regex_finds(f, cands, &q, &a));
+	/* another type, kept beside the first */
+	assert_true(regex_finds(f, cands, &e2, &e1));
+	assert_true(regex_finds(f, cands, &q, &a));
+	/* one filler more: a is past the 200 tried, but not for the rows
+	 * read before it was stored */
+	store_filler(f, 199);
+	assert_false(regex_finds(f, NULL, &q, &a));
+	assert_true(regex_finds(f, cands, &q, &a));
+	callus_match_candidates_clear(cands);
+	assert_false(regex_finds(f, cands, &q, &a));
+	assert_true(regex_finds(f, cands, &e2, &e1));
+	callus_match_candidates_free(cands);
+	callus_signature_release(&a);
+	callus_signature_release(&q);
+	callus_signature_release(&e1);
+	callus_signature_release(&e2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1178,6 +1265,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(regex_fallback_finds_what_vectors_miss, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(regex_rows_kept_across_searches, setup, teardown),
 		cmocka_unit_test_setup_teardown(document_frequencies_fold, setup, teardown),
 		cmocka_unit_test(df_buckets_merge_and_read),
 	};

@@ -1,0 +1,178 @@
+/*
+ * match_candidates.c - the rows the regular-expression fallback tries
+ * (match.h: callus_match_candidates): the newest signatures of an error
+ * type, read once per type for all the searches of one learning.  A
+ * failure of ten new gcc errors searched ten times for its suggestions
+ * and ten times more for the notes of the errors it closed, and each
+ * search read the same 200 rows of the type "error" again.
+ */
+#include "callus/buf.h"
+#include "callus/match.h"
+
+#include "match_internal.h"
+#include "sqlutil.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A row's columns as offsets into its type's text while the rows are read
+ * (the text moves as it grows); made pointers once they are all in. */
+enum { COL_ID, COL_STORED, COL_STACK, COL_ORIGINAL, COLS };
+#define NO_TEXT SIZE_MAX
+
+typedef struct cand_type {
+	char *error_type;
+	size_t max;                   /* the rows asked for when it was read */
+	callus_buf text;              /* every column's text, NUL-terminated */
+	callus_match_candidate *rows;
+	size_t n;
+} cand_type;
+
+struct callus_match_candidates {
+	cand_type *types;
+	size_t count, cap;
+};
+
+int callus_match_candidates_new(callus_match_candidates **out)
+{
+	*out = calloc(1, sizeof(**out));
+	return *out ? 0 : CALLUS_ENOMEM;
+}
+
+static void type_release(cand_type *t)
+{
+	free(t->error_type);
+	callus_buf_release(&t->text);
+	free(t->rows);
+	memset(t, 0, sizeof(*t));
+}
+
+void callus_match_candidates_clear(callus_match_candidates *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->count; i++)
+		type_release(&c->types[i]);
+	c->count = 0;
+}
+
+void callus_match_candidates_free(callus_match_candidates *c)
+{
+	if (!c)
+		return;
+	callus_match_candidates_clear(c);
+	free(c->types);
+	free(c);
+}
+
+/* Column col of st appended to text with its NUL: its offset, or NO_TEXT
+ * for NULL.  -1 when memory runs out. */
+static int put_column(callus_buf *text, sqlite3_stmt *st, int col, size_t *off)
+{
+	const unsigned char *v = sqlite3_column_text(st, col);
+
+	if (!v) {
+		*off = NO_TEXT;
+		return 0;
+	}
+	*off = text->len;
+	return callus_buf_put(text, v, (size_t)sqlite3_column_bytes(st, col) + 1);
+}
+
+/* The newest max signatures of t->error_type read into t.  An SQLite
+ * result code; t holds no rows on failure. */
+static int type_read(cand_type *t, callus_store *s, size_t max)
+{
+	sqlite3_stmt *st = NULL;
+	size_t(*off)[COLS] = NULL;
+	size_t cap = 0, ocap = 0, n = 0;
+	int sq;
+
+	sq = sqlite3_prepare_v2(callus_store_db(s),
+				"SELECT rowid, id, message_pattern, stack_patterns, original"
+				" FROM signatures WHERE error_type = ?1 ORDER BY last_seen DESC"
+				" LIMIT ?2",
+				-1, &st, NULL);
+	if (sq != SQLITE_OK)
+		return sq;
+	callus_sql_bind_text(st, 1, t->error_type);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)max);
+	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+		void *rows, *offs;
+
+		if (!(rows = callus_array_grow(t->rows, &cap, n + 1, sizeof(*t->rows)))) {
+			sq = SQLITE_NOMEM;
+			break;
+		}
+		t->rows = rows;
+		if (!(offs = callus_array_grow(off, &ocap, n + 1, sizeof(*off)))) {
+			sq = SQLITE_NOMEM;
+			break;
+		}
+		off = offs;
+		t->rows[n].rowid = sqlite3_column_int64(st, 0);
+		for (int c = 0; c < COLS && sq == SQLITE_ROW; c++)
+			if (put_column(&t->text, st, c + 1, &off[n][c]) < 0)
+				sq = SQLITE_NOMEM;
+		if (sq != SQLITE_ROW)
+			break;
+		n++;
+	}
+	sqlite3_finalize(st);
+	if (sq == SQLITE_DONE) {
+		const char *base = t->text.ptr;
+
+		for (size_t i = 0; i < n; i++) {
+			const char **col[COLS] = { &t->rows[i].id, &t->rows[i].stored,
+						   &t->rows[i].stack, &t->rows[i].original };
+
+			for (int c = 0; c < COLS; c++)
+				*col[c] = off[i][c] == NO_TEXT ? NULL : base + off[i][c];
+		}
+		t->n = n;
+		t->max = max;
+		sq = SQLITE_OK;
+	}
+	free(off);
+	return sq;
+}
+
+int callus_match_candidates_get(callus_match_candidates *c, callus_store *s,
+				const char *error_type, size_t max,
+				const callus_match_candidate **rows, size_t *n)
+{
+	cand_type *t = NULL;
+	int sq;
+
+	*rows = NULL;
+	*n = 0;
+	for (size_t i = 0; i < c->count && !t; i++)
+		if (!strcmp(c->types[i].error_type, error_type))
+			t = &c->types[i];
+	/* read with fewer rows than asked, when the type may have more */
+	if (t && t->max < max && t->n == t->max)
+		type_release(t);
+	else if (t)
+		goto found;
+	if (!t) {
+		void *grown = callus_array_grow(c->types, &c->cap, c->count + 1, sizeof(*c->types));
+
+		if (!grown)
+			return SQLITE_NOMEM;
+		c->types = grown;
+		t = &c->types[c->count++];
+		memset(t, 0, sizeof(*t));
+	}
+	sq = (t->error_type = strdup(error_type)) ? type_read(t, s, max) : SQLITE_NOMEM;
+	if (sq != SQLITE_OK) {
+		/* no slot left empty: the last one takes its place */
+		type_release(t);
+		*t = c->types[--c->count];
+		return sq;
+	}
+found:
+	*rows = t->rows;
+	*n = t->n < max ? t->n : max;
+	return SQLITE_OK;
+}
