@@ -16,8 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A row's columns as offsets into its type's text while the rows are read
- * (the text moves as it grows); made pointers once they are all in. */
+/* The text columns of a row, in the order the query reads them. */
 enum { COL_ID, COL_STORED, COL_STACK, COL_ORIGINAL, COLS };
 #define NO_TEXT SIZE_MAX
 
@@ -66,18 +65,39 @@ void callus_match_candidates_free(callus_match_candidates *c)
 	free(c);
 }
 
-/* Column col of st appended to text with its NUL: its offset, or NO_TEXT
- * for NULL.  -1 when memory runs out. */
-static int put_column(callus_buf *text, sqlite3_stmt *st, int col, size_t *off)
-{
-	const unsigned char *v = sqlite3_column_text(st, col);
+/* A row as it is read: its columns as offsets into its type's text, which
+ * moves as it grows. */
+typedef struct read_row {
+	sqlite3_int64 rowid;
+	size_t off[COLS];
+} read_row;
 
-	if (!v) {
-		*off = NO_TEXT;
-		return 0;
+/* The text columns of st's row (1 to COLS) appended to text, each with
+ * its NUL, at one growth of it (a row costs its reads and copies, not
+ * four appends): their offsets in r, NO_TEXT for a NULL.  0 or -1. */
+static int put_row(callus_buf *text, sqlite3_stmt *st, read_row *r)
+{
+	const unsigned char *v[COLS];
+	size_t len[COLS], total = 0;
+
+	for (int c = 0; c < COLS; c++) {
+		v[c] = sqlite3_column_text(st, c + 1);
+		len[c] = v[c] ? strlen((const char *)v[c]) + 1 : 0;
+		total += len[c];
 	}
-	*off = text->len;
-	return callus_buf_put(text, v, (size_t)sqlite3_column_bytes(st, col) + 1);
+	/* room for the row and the buffer's NUL; grown (doubling) rarely */
+	if (total && text->cap - text->len <= total && callus_buf_grow(text, total) < 0)
+		return -1;
+	for (int c = 0; c < COLS; c++) {
+		r->off[c] = v[c] ? text->len : NO_TEXT;
+		if (!v[c])
+			continue;
+		memcpy(text->ptr + text->len, v[c], len[c]);
+		text->len += len[c];
+	}
+	if (total)
+		text->ptr[text->len] = '\0';
+	return 0;
 }
 
 /* The newest max signatures of t->error_type read into t.  An SQLite
@@ -85,8 +105,8 @@ static int put_column(callus_buf *text, sqlite3_stmt *st, int col, size_t *off)
 static int type_read(cand_type *t, callus_store *s, size_t max)
 {
 	sqlite3_stmt *st = NULL;
-	size_t(*off)[COLS] = NULL;
-	size_t cap = 0, ocap = 0, n = 0;
+	read_row *rr = NULL;
+	size_t cap = 0, n = 0;
 	int sq;
 
 	sq = sqlite3_prepare_v2(callus_store_db(s),
@@ -99,42 +119,37 @@ static int type_read(cand_type *t, callus_store *s, size_t max)
 	callus_sql_bind_text(st, 1, t->error_type);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)max);
 	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
-		void *rows, *offs;
+		void *grown = callus_array_grow(rr, &cap, n + 1, sizeof(*rr));
 
-		if (!(rows = callus_array_grow(t->rows, &cap, n + 1, sizeof(*t->rows)))) {
+		if (!grown) {
 			sq = SQLITE_NOMEM;
 			break;
 		}
-		t->rows = rows;
-		if (!(offs = callus_array_grow(off, &ocap, n + 1, sizeof(*off)))) {
+		rr = grown;
+		rr[n].rowid = sqlite3_column_int64(st, 0);
+		if (put_row(&t->text, st, &rr[n]) < 0) {
 			sq = SQLITE_NOMEM;
 			break;
 		}
-		off = offs;
-		t->rows[n].rowid = sqlite3_column_int64(st, 0);
-		for (int c = 0; c < COLS && sq == SQLITE_ROW; c++)
-			if (put_column(&t->text, st, c + 1, &off[n][c]) < 0)
-				sq = SQLITE_NOMEM;
-		if (sq != SQLITE_ROW)
-			break;
 		n++;
 	}
 	sqlite3_finalize(st);
+	if (sq == SQLITE_DONE && n && !(t->rows = malloc(n * sizeof(*t->rows))))
+		sq = SQLITE_NOMEM;
 	if (sq == SQLITE_DONE) {
-		const char *base = t->text.ptr;
-
 		for (size_t i = 0; i < n; i++) {
 			const char **col[COLS] = { &t->rows[i].id, &t->rows[i].stored,
 						   &t->rows[i].stack, &t->rows[i].original };
 
+			t->rows[i].rowid = rr[i].rowid;
 			for (int c = 0; c < COLS; c++)
-				*col[c] = off[i][c] == NO_TEXT ? NULL : base + off[i][c];
+				*col[c] = rr[i].off[c] == NO_TEXT ? NULL : t->text.ptr + rr[i].off[c];
 		}
 		t->n = n;
 		t->max = max;
 		sq = SQLITE_OK;
 	}
-	free(off);
+	free(rr);
 	return sq;
 }
 
