@@ -165,12 +165,12 @@ int callus_match_candidates_get(callus_match_candidates *c, callus_store *s,
 	for (size_t i = 0; i < c->count && !t; i++)
 		if (!strcmp(c->types[i].error_type, error_type))
 			t = &c->types[i];
-	/* read with fewer rows than asked, when the type may have more */
-	if (t && t->max < max && t->n == t->max)
-		type_release(t);
-	else if (t)
+	if (t && (t->max >= max || t->n < t->max))
 		goto found;
-	if (!t) {
+	if (t) {
+		/* read with fewer rows than asked, and the type may have more */
+		type_release(t);
+	} else {
 		void *grown = callus_array_grow(c->types, &c->cap, c->count + 1, sizeof(*c->types));
 
 		if (!grown)

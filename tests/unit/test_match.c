@@ -1194,6 +1194,48 @@ static void store_filler(fixture *f, int i)
 	callus_signature_release(&g);
 }
 
+/* A type's rows kept for fewer than asked are read again, unless the type
+ * held fewer than were asked then: what callus_match_candidates_get gives
+ * of q's type (the newest its own, then a signature stored after) and of
+ * e1's (e1 alone, then e2 stored). */
+static void rows_read_again_only_when_short(fixture *f, const callus_signature *q,
+					    const callus_signature *e1, const callus_signature *e2)
+{
+	callus_match_candidates *c = NULL;
+	const callus_match_candidate *rows;
+	callus_signature later;
+	size_t n;
+
+	assert_int_equal(callus_match_candidates_new(&c), 0);
+	assert_int_equal(callus_match_candidates_get(c, f->s, q->error_type, 5, &rows, &n), SQLITE_OK);
+	assert_int_equal(n, 5);
+	assert_string_equal(rows[0].id, q->id);
+	assert_int_equal(callus_match_candidates_get(c, f->s, e1->error_type, 5, &rows, &n),
+			 SQLITE_OK);
+	assert_int_equal(n, 1);
+	make_sig(&later, "jest", NULL, "Cannot find module 'x' from 'y' (stored later)",
+		 "later\tsrc/later.js");
+	store_sig_at(f, &later, NULL, "2026-01-03T00:00:00Z");
+	store_sig_at(f, e2, NULL, "2026-01-03T00:00:00Z");
+	/* fewer asked: the rows kept */
+	assert_int_equal(callus_match_candidates_get(c, f->s, q->error_type, 3, &rows, &n), SQLITE_OK);
+	assert_int_equal(n, 3);
+	assert_string_equal(rows[0].id, q->id);
+	/* more asked: read again, the later signature first */
+	assert_int_equal(callus_match_candidates_get(c, f->s, q->error_type, 10, &rows, &n),
+			 SQLITE_OK);
+	assert_int_equal(n, 10);
+	assert_string_equal(rows[0].id, later.id);
+	assert_string_equal(rows[1].id, q->id);
+	/* more asked of a type that had fewer: kept as read */
+	assert_int_equal(callus_match_candidates_get(c, f->s, e1->error_type, 10, &rows, &n),
+			 SQLITE_OK);
+	assert_int_equal(n, 1);
+	assert_string_equal(rows[0].id, e1->id);
+	callus_match_candidates_free(c);
+	callus_signature_release(&later);
+}
+
 /*
  * The regex fallback's rows kept across searches (callus_match_candidates):
  * the newest 200 of the type besides the query's own, as each search read
@@ -1240,6 +1282,7 @@ static void regex_rows_kept_across_searches(void **state)
 	assert_false(regex_finds(f, cands, &q, &a));
 	assert_true(regex_finds(f, cands, &e2, &e1));
 	callus_match_candidates_free(cands);
+	rows_read_again_only_when_short(f, &q, &e1, &e2);
 	callus_signature_release(&a);
 	callus_signature_release(&q);
 	callus_signature_release(&e1);
