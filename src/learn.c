@@ -44,7 +44,12 @@ const char *callus_error_state_name(callus_error_state s)
 
 int callus_learn_prepare(learn_run *r, sqlite3_stmt **st, const char *sql)
 {
-	return sqlite3_prepare_v2(callus_store_db(r->s), sql, -1, st, NULL);
+	return callus_store_stmt(r->s, sql, st);
+}
+
+void callus_learn_done(learn_run *r, sqlite3_stmt *st)
+{
+	callus_store_stmt_done(r->s, st);
 }
 
 /* [learn] prune_hours, or its default. */
@@ -104,7 +109,7 @@ static int look(learn_run *r, int *need_snapshot, int *known)
 		return sq;
 	bind_check(st, &r->o->check);
 	sq = sqlite3_step(st);
-	sqlite3_finalize(st);
+	callus_learn_done(r, st);
 	st = NULL;
 	if (sq != SQLITE_ROW && sq != SQLITE_DONE)
 		return sq;
@@ -146,7 +151,7 @@ static int look(learn_run *r, int *need_snapshot, int *known)
 		}
 		r->ndiffs++;
 	}
-	sqlite3_finalize(st);
+	callus_learn_done(r, st);
 	if (sq != SQLITE_DONE)
 		return sq;
 	if (r->passed || !r->nerrs || r->o->no_snapshot || r->o->fix_patch)
@@ -172,7 +177,7 @@ static int look(learn_run *r, int *need_snapshot, int *known)
 			break;
 		sq = SQLITE_OK;
 	}
-	sqlite3_finalize(st);
+	callus_learn_done(r, st);
 	return sq == SQLITE_ROW || sq == SQLITE_DONE ? SQLITE_OK : sq;
 }
 
@@ -309,7 +314,7 @@ static int touch_check(learn_run *r, int64_t *id, int64_t *runs)
 		*runs = sqlite3_column_int64(st, 1);
 		sq = SQLITE_OK;
 	}
-	sqlite3_finalize(st);
+	callus_learn_done(r, st);
 	return sq;
 }
 
@@ -329,7 +334,7 @@ static int prune(learn_run *r, const char *before, size_t *count)
 			sq = SQLITE_OK;
 		}
 	}
-	sqlite3_finalize(st);
+	callus_learn_done(r, st);
 	/* snapshots nothing refers to any more */
 	if (sq == SQLITE_OK && *count)
 		sq = sqlite3_exec(callus_store_db(r->s),

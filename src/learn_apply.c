@@ -180,7 +180,7 @@ int callus_learn_settle_suggestions(learn_run *r, int64_t pending_id, int succes
 		callus_sql_bind_text(sel, 3, r->now);
 		sq = settle(r, sel, 1, success, source);
 	}
-	sqlite3_finalize(sel);
+	callus_learn_done(r, sel);
 	return sq;
 }
 
@@ -207,7 +207,7 @@ int callus_learn_recurred(learn_run *r, int64_t check_id, int64_t runs, const ch
 		callus_sql_bind_text(sel, 4, r->now);
 		sq = settle(r, sel, 0, -1, "recurred");
 	}
-	sqlite3_finalize(sel);
+	callus_learn_done(r, sel);
 	return sq;
 }
 
@@ -332,7 +332,7 @@ out:
 	callus_vecindex_close(index);
 	callus_vecindex_close(noted_index);
 	callus_buf_release(&noted);
-	sqlite3_finalize(pend);
-	sqlite3_finalize(ins);
+	callus_learn_done(r, pend);
+	callus_learn_done(r, ins);
 	return sq;
 }

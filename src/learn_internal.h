@@ -65,8 +65,12 @@ typedef struct learn_run {
 /* ------------------------------------------------------------------ */
 /* learn.c                                                              */
 
-/* Prepare sql on the run's store.  An SQLite result code. */
+/* Prepare sql on the run's store, or take the statement the store kept
+ * from its last use (callus_store_stmt: a run's statements are prepared
+ * again for each of its errors).  An SQLite result code.  Given back
+ * with callus_learn_done(), never sqlite3_finalize(). */
 int callus_learn_prepare(learn_run *r, sqlite3_stmt **st, const char *sql);
+void callus_learn_done(learn_run *r, sqlite3_stmt *st); /* accepts NULL */
 
 /* Whether the signature sig is one of the run's errors. */
 int callus_learn_in_run(const learn_run *r, const char *sig);

@@ -45,7 +45,7 @@ static int snapshot_row(learn_run *r, int64_t *id)
 	callus_sql_bind_text(st, 3, r->snap.commit);
 	callus_sql_bind_text(st, 4, r->now);
 	sq = sqlite3_step(st);
-	sqlite3_finalize(st);
+	callus_learn_done(r, st);
 	if (sq != SQLITE_DONE)
 		return sq;
 	*id = r->snap_id = sqlite3_last_insert_rowid(callus_store_db(r->s));
@@ -97,7 +97,7 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 
 		id = sqlite3_column_int64(st, 0);
 		attempts = sqlite3_column_int64(st, 1);
-		sqlite3_finalize(st);
+		callus_learn_done(r, st);
 		st = NULL;
 		sq = SQLITE_OK;
 		/* a permanent one absorbing the failure took this run's files:
@@ -128,7 +128,7 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 	}
 	if (sq != SQLITE_DONE)
 		goto out;
-	sqlite3_finalize(st);
+	callus_learn_done(r, st);
 	st = NULL;
 	if ((sq = callus_learn_recurred(r, check_id, runs, e->sig->id)) != SQLITE_OK ||
 	    (sq = snapshot_row(r, &snap_id)) != SQLITE_OK)
@@ -153,7 +153,7 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 		r->res->nnew++;
 	}
 out:
-	sqlite3_finalize(st);
+	callus_learn_done(r, st);
 	free(files);
 	return sq;
 }
@@ -216,7 +216,7 @@ static int fix_one(learn_run *r, int64_t runs, int64_t pending_id, const char *s
 	if ((sq = sqlite3_step(st)) != SQLITE_DONE)
 		goto out;
 	res_id = sqlite3_last_insert_rowid(callus_store_db(r->s));
-	sqlite3_finalize(st);
+	callus_learn_done(r, st);
 	st = NULL;
 	if ((sq = callus_learn_prepare(r, &st, "UPDATE pending_errors SET state = 'fixed', closed_at = ?2,"
 					       " closed_run = ?3, resolution_id = ?4 WHERE id = ?1")) != SQLITE_OK)
@@ -245,7 +245,7 @@ static int fix_one(learn_run *r, int64_t runs, int64_t pending_id, const char *s
 nomem:
 	sq = SQLITE_NOMEM;
 out:
-	sqlite3_finalize(st);
+	callus_learn_done(r, st);
 	callus_strlist_release(&files);
 	free(fj);
 	free(ctx);
@@ -293,7 +293,7 @@ int callus_learn_fix_absent(learn_run *r, int64_t check_id, int64_t runs)
 				break;
 			}
 		}
-		sqlite3_finalize(st);
+		callus_learn_done(r, st);
 		if (sq == SQLITE_DONE)
 			sq = SQLITE_OK;
 		for (size_t i = 0; i < n && sq == SQLITE_OK; i++)

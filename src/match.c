@@ -163,8 +163,7 @@ static int consider_hit(callus_store *s, sqlite3_stmt **whole, match_list *l,
 	int sq;
 
 	if (!*whole &&
-	    (sq = sqlite3_prepare_v2(callus_store_db(s), SIGNATURE_BY_ROWID, -1, whole, NULL)) !=
-		    SQLITE_OK)
+	    (sq = callus_store_stmt(s, SIGNATURE_BY_ROWID, whole)) != SQLITE_OK)
 		return sq;
 	return consider_rowid(l, *whole, q, rowid, CALLUS_MATCH_THRESHOLD, CALLUS_MATCH_REGEX, 0);
 }
@@ -242,7 +241,7 @@ static int regex_fallback(callus_store *s, callus_match_candidates *cands, match
 	}
 	pcre2_match_data_free(md);
 	callus_buf_release(&made);
-	sqlite3_finalize(whole);
+	callus_store_stmt_done(s, whole);
 	callus_match_candidates_free(own);
 	return sq;
 }
@@ -394,11 +393,10 @@ int callus_match_stored_vector(sqlite3_stmt *st, const char *id, float v[CALLUS_
 static int stored_vector(callus_store *s, const char *id, float v[CALLUS_EMBED_DIM])
 {
 	sqlite3_stmt *st = NULL;
-	int found = sqlite3_prepare_v2(callus_store_db(s), CALLUS_MATCH_STORED_VECTOR_SQL, -1, &st,
-				       NULL) == SQLITE_OK &&
+	int found = callus_store_stmt(s, CALLUS_MATCH_STORED_VECTOR_SQL, &st) == SQLITE_OK &&
 		    callus_match_stored_vector(st, id, v);
 
-	sqlite3_finalize(st);
+	callus_store_stmt_done(s, st);
 	return found;
 }
 
@@ -445,27 +443,27 @@ int callus_match_find(callus_store *s, const callus_match_opts *opts, const call
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
-	sq = sqlite3_prepare_v2(callus_store_db(s),
-				SIGNATURE_BY_ROWID
-				" AND NOT EXISTS (SELECT 1 FROM signature_links WHERE alias_id = id)",
-				-1, &st, NULL);
+	sq = callus_store_stmt(s,
+			       SIGNATURE_BY_ROWID
+			       " AND NOT EXISTS (SELECT 1 FROM signature_links WHERE alias_id = id)",
+			       &st);
 	if (sq != SQLITE_OK)
 		goto fail;
 	/* the same signature, stored: the surest match */
 	{
 		sqlite3_stmt *same = NULL;
 
-		sq = sqlite3_prepare_v2(callus_store_db(s),
-					"SELECT coalesce((SELECT canonical_id FROM signature_links"
-					" WHERE alias_id = ?1), id) FROM signatures WHERE id = ?1",
-					-1, &same, NULL);
+		sq = callus_store_stmt(s,
+				       "SELECT coalesce((SELECT canonical_id FROM signature_links"
+				       " WHERE alias_id = ?1), id) FROM signatures WHERE id = ?1",
+				       &same);
 		if (sq != SQLITE_OK)
 			goto fail;
 		callus_sql_bind_text(same, 1, sig->id);
 		if ((sq = sqlite3_step(same)) == SQLITE_ROW)
 			sq = list_add(&l, (const char *)sqlite3_column_text(same, 0), 1.0, 1.0,
 				      CALLUS_MATCH_SAME);
-		sqlite3_finalize(same);
+		callus_store_stmt_done(s, same);
 		if (sq != SQLITE_OK && sq != SQLITE_DONE)
 			goto fail;
 	}
@@ -527,7 +525,7 @@ int callus_match_find(callus_store *s, const callus_match_opts *opts, const call
 fail:
 	rc = callus_store_db_error(s, err, sq, "cannot match signatures in");
 out:
-	sqlite3_finalize(st);
+	callus_store_stmt_done(s, st);
 	callus_vecindex_close(vi);
 	callus_matches_free(l.items, l.count);
 	free(vm);

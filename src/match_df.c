@@ -143,21 +143,20 @@ int callus_match_df_load(callus_store *s, const callus_features *f, callus_idf *
 		return SQLITE_NOMEM;
 	/* the count kept by the store's triggers: counting the vectors
 	 * read them all at each embedding */
-	sq = sqlite3_prepare_v2(callus_store_db(s),
-				"SELECT coalesce((SELECT n FROM vector_counts WHERE model = ?1), 0)",
-				-1, &st, NULL);
+	sq = callus_store_stmt(s, "SELECT coalesce((SELECT n FROM vector_counts WHERE model = ?1), 0)",
+			       &st);
 	if (sq != SQLITE_OK)
 		goto out;
 	callus_sql_bind_text(st, 1, CALLUS_EMBED_BUILTIN_MODEL);
 	if ((sq = sqlite3_step(st)) != SQLITE_ROW)
 		goto out;
 	callus_idf_set_docs(idf, (uint32_t)sqlite3_column_int64(st, 0));
-	sqlite3_finalize(st);
+	callus_store_stmt_done(s, st);
 	st = NULL;
-	if ((sq = sqlite3_prepare_v2(callus_store_db(s),
-				     "SELECT (SELECT counts FROM embed_df WHERE bucket = ?2),"
-				     " coalesce((SELECT df FROM embed_df_recent WHERE feature = ?1), 0)",
-				     -1, &st, NULL)) != SQLITE_OK)
+	if ((sq = callus_store_stmt(s,
+				    "SELECT (SELECT counts FROM embed_df WHERE bucket = ?2),"
+				    " coalesce((SELECT df FROM embed_df_recent WHERE feature = ?1), 0)",
+				    &st)) != SQLITE_OK)
 		goto out;
 	for (size_t i = 0; i < f->count; i++) {
 		int64_t key = callus_match_feature_key(f->items[i].id), df;
@@ -182,7 +181,7 @@ int callus_match_df_load(callus_store *s, const callus_features *f, callus_idf *
 	*out = idf;
 	idf = NULL;
 out:
-	sqlite3_finalize(st);
+	callus_store_stmt_done(s, st);
 	callus_idf_free(idf);
 	return sq;
 }
@@ -195,10 +194,10 @@ int callus_match_df_count(callus_store *s, const callus_signature *sig, int delt
 
 	if (callus_embed_features(&f, sig) < 0)
 		return SQLITE_NOMEM;
-	sq = sqlite3_prepare_v2(callus_store_db(s),
-				"INSERT INTO embed_df_recent (feature, df) VALUES (?1, ?2)"
-				" ON CONFLICT (feature) DO UPDATE SET df = df + excluded.df",
-				-1, &st, NULL);
+	sq = callus_store_stmt(s,
+			       "INSERT INTO embed_df_recent (feature, df) VALUES (?1, ?2)"
+			       " ON CONFLICT (feature) DO UPDATE SET df = df + excluded.df",
+			       &st);
 	for (size_t i = 0; sq == SQLITE_OK && i < f.count; i++) {
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, callus_match_feature_key(f.items[i].id));
@@ -206,7 +205,7 @@ int callus_match_df_count(callus_store *s, const callus_signature *sig, int delt
 		sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK
 						      : sqlite3_errcode(callus_store_db(s));
 	}
-	sqlite3_finalize(st);
+	callus_store_stmt_done(s, st);
 	callus_features_release(&f);
 	return sq;
 }

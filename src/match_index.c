@@ -188,9 +188,8 @@ static int nearest_same_tool(callus_store *s, const callus_vecmatch *m, size_t n
 	*out = '\0';
 	if (!n)
 		return SQLITE_OK;
-	sq = sqlite3_prepare_v2(callus_store_db(s), "SELECT id FROM signatures WHERE rowid = ?1"
-						  " AND tool = ?2 AND id <> ?3",
-				-1, &st, NULL);
+	sq = callus_store_stmt(s, "SELECT id FROM signatures WHERE rowid = ?1 AND tool = ?2 AND id <> ?3",
+			       &st);
 	for (size_t i = 0; sq == SQLITE_OK && i < n && !*out; i++) {
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, m[i].id);
@@ -203,7 +202,7 @@ static int nearest_same_tool(callus_store *s, const callus_vecmatch *m, size_t n
 		if (sq == SQLITE_ROW || sq == SQLITE_DONE)
 			sq = SQLITE_OK;
 	}
-	sqlite3_finalize(st);
+	callus_store_stmt_done(s, st);
 	return sq;
 }
 
@@ -215,31 +214,31 @@ static int link_duplicate(callus_store *s, const char *alias, const char *canoni
 
 	if (!now)
 		return SQLITE_NOMEM;
-	sq = sqlite3_prepare_v2(callus_store_db(s),
-				"INSERT OR IGNORE INTO signature_links (alias_id, canonical_id,"
-				" similarity, reason, linked_at) VALUES (?1, ?2, ?3, 'duplicate', ?4)",
-				-1, &st, NULL);
+	sq = callus_store_stmt(s,
+			       "INSERT OR IGNORE INTO signature_links (alias_id, canonical_id,"
+			       " similarity, reason, linked_at) VALUES (?1, ?2, ?3, 'duplicate', ?4)",
+			       &st);
 	if (sq == SQLITE_OK) {
 		callus_sql_bind_text(st, 1, alias);
 		callus_sql_bind_text(st, 2, canonical);
 		sqlite3_bind_double(st, 3, sim);
 		callus_sql_bind_text(st, 4, now);
 		sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
-		sqlite3_finalize(st);
+		callus_store_stmt_done(s, st);
 	}
 	/* the duplicate's occurrences count for the signature it joins, and
 	 * its last one (the run's time, which a replayed history sets) */
 	if (sq == SQLITE_OK &&
-	    (sq = sqlite3_prepare_v2(callus_store_db(s),
-				     "UPDATE signatures SET occurrence_count = signatures.occurrence_count +"
-				     " d.occurrence_count, last_seen = max(signatures.last_seen,"
-				     " d.last_seen) FROM (SELECT occurrence_count, last_seen FROM"
-				     " signatures WHERE id = ?1) d WHERE id = ?2",
-				     -1, &st, NULL)) == SQLITE_OK) {
+	    (sq = callus_store_stmt(s,
+				    "UPDATE signatures SET occurrence_count = signatures.occurrence_count +"
+				    " d.occurrence_count, last_seen = max(signatures.last_seen,"
+				    " d.last_seen) FROM (SELECT occurrence_count, last_seen FROM"
+				    " signatures WHERE id = ?1) d WHERE id = ?2",
+				    &st)) == SQLITE_OK) {
 		callus_sql_bind_text(st, 1, alias);
 		callus_sql_bind_text(st, 2, canonical);
 		sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
-		sqlite3_finalize(st);
+		callus_store_stmt_done(s, st);
 	}
 	free(now);
 	return sq;

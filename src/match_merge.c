@@ -156,19 +156,19 @@ static int resolve_id(callus_store *s, const char *key, char *out, size_t outsz,
 	if (len < 6 || len > CALLUS_SHA256_HEX_LEN || strspn(key, "0123456789abcdef") != len)
 		return callus_error_set(err, CALLUS_EINVAL,
 				      "'%s' is not a signature id (6 to 64 hex digits)", key);
-	sq = sqlite3_prepare_v2(callus_store_db(s),
-				/* ids are lowercase hex: those starting with the key
-				 * sort between it and the key followed by 'g', a
-				 * range the primary key's index reads directly */
-				"SELECT id FROM signatures WHERE id >= ?1 AND id < ?1 || 'g' LIMIT 2",
-				-1, &st, NULL);
+	sq = callus_store_stmt(s,
+			       /* ids are lowercase hex: those starting with the key
+				* sort between it and the key followed by 'g', a
+				* range the primary key's index reads directly */
+			       "SELECT id FROM signatures WHERE id >= ?1 AND id < ?1 || 'g' LIMIT 2",
+			       &st);
 	if (sq != SQLITE_OK)
 		return callus_store_db_error(s, err, sq, "cannot read");
 	callus_sql_bind_text(st, 1, key);
 	while ((sq = sqlite3_step(st)) == SQLITE_ROW)
 		if (n++ == 0)
 			snprintf(out, outsz, "%s", (const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
+	callus_store_stmt_done(s, st);
 	if (sq != SQLITE_DONE)
 		return callus_store_db_error(s, err, sq, "cannot read");
 	if (n == 0)
@@ -188,15 +188,14 @@ int callus_match_get_signature(callus_store *s, const char *key, callus_signatur
 	memset(out, 0, sizeof(*out));
 	if ((rc = resolve_id(s, key, id, sizeof(id), err)) < 0)
 		return rc;
-	sq = sqlite3_prepare_v2(callus_store_db(s),
-				"SELECT " CALLUS_MATCH_SIGNATURE_COLUMNS " FROM signatures WHERE id = ?1", -1, &st,
-				NULL);
+	sq = callus_store_stmt(s, "SELECT " CALLUS_MATCH_SIGNATURE_COLUMNS " FROM signatures WHERE id = ?1",
+			       &st);
 	if (sq == SQLITE_OK) {
 		callus_sql_bind_text(st, 1, id);
 		if ((sq = sqlite3_step(st)) == SQLITE_ROW)
 			sq = callus_match_read_signature(st, 0, out);
 	}
-	sqlite3_finalize(st);
+	callus_store_stmt_done(s, st);
 	if (sq == SQLITE_DONE)
 		return callus_error_set(err, CALLUS_ENOTFOUND, "no signature '%s'", key);
 	return sq == SQLITE_OK ? 0 : callus_store_db_error(s, err, sq, "cannot read");

@@ -72,14 +72,14 @@ int callus_match_suggest(callus_store *s, const callus_match_opts *opts, const c
 		return rc;
 	if (!nm)
 		goto out;
-	sq = sqlite3_prepare_v2(
-		callus_store_db(s),
+	sq = callus_store_stmt(
+		s,
 		"SELECT r.id, r.signature_id, r.description,"
 		" CAST(r.success_count AS REAL) / max(r.application_count, 1),"
 		" r.application_count, r.last_success_at FROM resolutions r"
 		" WHERE r.success_count > 0 AND (r.signature_id = ?1 OR r.signature_id IN"
 		"  (SELECT alias_id FROM signature_links WHERE canonical_id = ?1))",
-		-1, &st, NULL);
+		&st);
 	for (size_t i = 0; sq == SQLITE_OK && i < nm; i++) {
 		sqlite3_reset(st);
 		callus_sql_bind_text(st, 1, m[i].signature_id);
@@ -134,7 +134,7 @@ int callus_match_suggest(callus_store *s, const callus_match_opts *opts, const c
 	g = NULL;
 	n = 0;
 out:
-	sqlite3_finalize(st);
+	callus_store_stmt_done(s, st);
 	callus_suggestions_free(g, n);
 	callus_matches_free(m, nm);
 	return rc;

@@ -404,13 +404,13 @@ static int load_fix(callus_store *s, int64_t id, fix *f)
 	int sq;
 
 	memset(f, 0, sizeof(*f));
-	sq = sqlite3_prepare_v2(callus_store_db(s),
-				"SELECT r.signature_id, r.description, r.code_changes, r.files, r.context,"
-				" g.tool, g.error_type, g.original, " CALLUS_STORE_CONTEXT_OF("g.ctx") ","
-				" CAST(r.success_count AS REAL) / max(r.application_count, 1)"
-				" FROM resolutions r JOIN signatures g ON g.id = r.signature_id"
-				" WHERE r.id = ?1",
-				-1, &st, NULL);
+	sq = callus_store_stmt(s,
+			       "SELECT r.signature_id, r.description, r.code_changes, r.files, r.context,"
+			       " g.tool, g.error_type, g.original, " CALLUS_STORE_CONTEXT_OF("g.ctx") ","
+			       " CAST(r.success_count AS REAL) / max(r.application_count, 1)"
+			       " FROM resolutions r JOIN signatures g ON g.id = r.signature_id"
+			       " WHERE r.id = ?1",
+			       &st);
 	if (sq != SQLITE_OK)
 		return sq;
 	sqlite3_bind_int64(st, 1, id);
@@ -434,7 +434,7 @@ static int load_fix(callus_store *s, int64_t id, fix *f)
 	} else if (sq == SQLITE_DONE) {
 		sq = SQLITE_NOTFOUND;
 	}
-	sqlite3_finalize(st);
+	callus_store_stmt_done(s, st);
 	if (sq != SQLITE_OK)
 		fix_release(f);
 	return sq;
@@ -445,7 +445,7 @@ static int lookup_text(callus_store *s, const char *sql, const char *arg, int64_
 		       char **out)
 {
 	sqlite3_stmt *st = NULL;
-	int sq = sqlite3_prepare_v2(callus_store_db(s), sql, -1, &st, NULL);
+	int sq = callus_store_stmt(s, sql, &st);
 
 	*out = NULL;
 	if (sq != SQLITE_OK)
@@ -459,7 +459,7 @@ static int lookup_text(callus_store *s, const char *sql, const char *arg, int64_
 	} else if (sq == SQLITE_DONE) {
 		sq = SQLITE_OK;
 	}
-	sqlite3_finalize(st);
+	callus_store_stmt_done(s, st);
 	return sq;
 }
 

@@ -20,8 +20,22 @@
 #include <time.h>
 #include <unistd.h>
 
+/* A statement the store keeps (callus_store_stmt), by its SQL text. */
+typedef struct kept_stmt {
+	uint32_t hash;
+	char *sql;
+	sqlite3_stmt *st;
+	int out;          /* given out, not back yet */
+} kept_stmt;
+
+/* Statements kept at most: a recording uses some eighty distinct ones,
+ * the few it repeats among them. */
+#define STORE_KEPT_MAX 128
+
 struct callus_store {
 	sqlite3 *db;
+	kept_stmt *kept;
+	size_t nkept, kept_cap;
 	char *path;
 	int timeout_ms;
 	int wal_pages;    /* frames the WAL may hold before a commit empties it */
@@ -214,10 +228,79 @@ fail:
 	return rc;
 }
 
+static uint32_t sql_hash(const char *sql)
+{
+	uint32_t h = 2166136261u;
+
+	for (const unsigned char *p = (const unsigned char *)sql; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	return h;
+}
+
+int callus_store_stmt(callus_store *s, const char *sql, sqlite3_stmt **st)
+{
+	uint32_t h = sql_hash(sql);
+	kept_stmt *k;
+	int rc;
+
+	*st = NULL;
+	for (size_t i = 0; i < s->nkept; i++) {
+		k = &s->kept[i];
+		if (!k->out && k->hash == h && !strcmp(k->sql, sql)) {
+			k->out = 1;
+			*st = k->st;
+			return SQLITE_OK;
+		}
+	}
+	if ((rc = sqlite3_prepare_v2(s->db, sql, -1, st, NULL)) != SQLITE_OK || !*st)
+		return rc;
+	/* without room or memory to keep it, it is finalized when done */
+	if (s->nkept < STORE_KEPT_MAX &&
+	    (k = callus_array_grow(s->kept, &s->kept_cap, s->nkept + 1, sizeof(*s->kept)))) {
+		s->kept = k;
+		k = &s->kept[s->nkept];
+		if ((k->sql = strdup(sql))) {
+			k->hash = h;
+			k->st = *st;
+			k->out = 1;
+			s->nkept++;
+		}
+	}
+	return SQLITE_OK;
+}
+
+void callus_store_stmt_done(callus_store *s, sqlite3_stmt *st)
+{
+	if (!st)
+		return;
+	for (size_t i = 0; i < s->nkept; i++) {
+		if (s->kept[i].st == st) {
+			sqlite3_reset(st);
+			sqlite3_clear_bindings(st);
+			s->kept[i].out = 0;
+			return;
+		}
+	}
+	sqlite3_finalize(st);
+}
+
+/* What the store kept, finalized: before its connection closes. */
+static void kept_release(callus_store *s)
+{
+	for (size_t i = 0; i < s->nkept; i++) {
+		sqlite3_finalize(s->kept[i].st);
+		free(s->kept[i].sql);
+	}
+	free(s->kept);
+	s->kept = NULL;
+	s->nkept = s->kept_cap = 0;
+}
+
 void callus_store_close(callus_store *s)
 {
 	if (!s)
 		return;
+	kept_release(s);
 	/* what a batch left past the usual size (a pull raises it) is not
 	 * left to every later process to read */
 	if (s->db && s->wal_frames > STORE_WAL_PAGES)

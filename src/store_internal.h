@@ -30,6 +30,21 @@ int callus_store_db_error(callus_store *s, callus_error *err, int rc, const char
 /* Run SQL with no results; err as above. */
 int callus_store_exec(callus_store *s, const char *sql, callus_error *err);
 
+/*
+ * A statement of sql kept by the store for its next use, where one
+ * process prepares the same statement again and again (a recording of ten
+ * errors compiled each learning statement ten times: 20 of its 68 million
+ * instructions were SQLite compiling SQL): prepared the first time, given
+ * back with callus_store_stmt_done() instead of sqlite3_finalize(), which
+ * resets it and clears its bindings.  A statement given out is not given
+ * again until it is back: a nested use of the same sql prepares another.
+ * Past STORE_KEPT_MAX statements the store keeps no more, and done
+ * finalizes them.  The store finalizes what it keeps when it closes.
+ * An SQLite result code; *st is NULL unless SQLITE_OK.
+ */
+int callus_store_stmt(callus_store *s, const char *sql, sqlite3_stmt **st);
+void callus_store_stmt_done(callus_store *s, sqlite3_stmt *st); /* accepts NULL */
+
 /* How many frames the WAL may hold before a commit copies it into the
  * store and empties it (0: the usual 64, a small WAL each process reads
  * quickly at open); a batch of many writes (a pull) raises it for its

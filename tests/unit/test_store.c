@@ -488,6 +488,70 @@ static void totals_follow_every_change(void **state)
 	callus_store_close(s);
 }
 
+/* The statements the connection holds now (kept, given out, or neither). */
+static int statements_open(callus_store *s)
+{
+	int n = 0;
+
+	for (sqlite3_stmt *st = sqlite3_next_stmt(callus_store_db(s), NULL); st;
+	     st = sqlite3_next_stmt(callus_store_db(s), st))
+		n++;
+	return n;
+}
+
+/*
+ * Statements kept by the store (callus_store_stmt): the same one given
+ * again once it is back, reset (a read begun is over: VACUUM, which
+ * refuses to run beside a statement still reading, runs) and its bindings
+ * cleared; a second while the first is out; no more than the store keeps,
+ * the rest finalized when done.
+ */
+static void statements_kept_for_the_next_use(void **state)
+{
+	fixture *f = *state;
+	callus_store *s = NULL;
+	sqlite3_stmt *a = NULL, *b = NULL, *c = NULL;
+	const char *sql = "SELECT value FROM json_each('[1,2,3]') WHERE ?1 IS NULL OR value = ?1";
+	char other[96];
+	int before;
+
+	assert_int_equal(callus_store_open(&s, f->path, 1000, NULL), 0);
+	before = statements_open(s);
+	assert_int_equal(callus_store_stmt(s, sql, &a), SQLITE_OK);
+	sqlite3_bind_int(a, 1, 2);
+	assert_int_equal(sqlite3_step(a), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(a, 0), 2);
+	/* out: another for the same text */
+	assert_int_equal(callus_store_stmt(s, sql, &b), SQLITE_OK);
+	assert_ptr_not_equal(a, b);
+	callus_store_stmt_done(s, b);
+	callus_store_stmt_done(s, a);
+	assert_int_equal(callus_store_exec(s, "VACUUM", NULL), 0);
+	/* back: the same one, from its first row, unbound */
+	assert_int_equal(callus_store_stmt(s, sql, &c), SQLITE_OK);
+	assert_true(c == a || c == b);
+	assert_int_equal(sqlite3_step(c), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(c, 0), 1);
+	callus_store_stmt_done(s, c);
+	callus_store_stmt_done(s, NULL);
+	assert_int_equal(statements_open(s), before + 2);
+	/* past what the store keeps, finalized when done */
+	for (int i = 0; i < 300; i++) {
+		snprintf(other, sizeof(other), "SELECT %d", i);
+		assert_int_equal(callus_store_stmt(s, other, &a), SQLITE_OK);
+		assert_int_equal(sqlite3_step(a), SQLITE_ROW);
+		assert_int_equal(sqlite3_column_int(a, 0), i);
+		callus_store_stmt_done(s, a);
+	}
+	assert_true(statements_open(s) < before + 2 + 300);
+	assert_true(statements_open(s) >= before + 2 + 100);
+	/* a text that does not prepare: its error, nothing given */
+	a = (sqlite3_stmt *)1;
+	assert_int_not_equal(callus_store_stmt(s, "SELECT FROM", &a), SQLITE_OK);
+	assert_null(a);
+	callus_store_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -500,6 +564,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(wal_stays_small, setup, teardown),
 		cmocka_unit_test_setup_teardown(page_cache_as_asked, setup, teardown),
 		cmocka_unit_test_setup_teardown(totals_follow_every_change, setup, teardown),
+		cmocka_unit_test_setup_teardown(statements_kept_for_the_next_use, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
