@@ -38,9 +38,10 @@ int callus_store_exec(callus_store *s, const char *sql, callus_error *err);
  * back with callus_store_stmt_done() instead of sqlite3_finalize(), which
  * resets it and clears its bindings.  A statement given out is not given
  * again until it is back: a nested use of the same sql prepares another.
- * Past STORE_KEPT_MAX statements the store keeps no more, and done
- * finalizes them.  The store finalizes what it keeps when it closes.
- * An SQLite result code; *st is NULL unless SQLITE_OK.
+ * Past 128 statements (STORE_KEPT_MAX, store.c) the store keeps no more,
+ * and done finalizes them.  The store finalizes what it keeps when it
+ * closes.  sql is the key, by its text.  An SQLite result code; *st is
+ * NULL unless SQLITE_OK.
  */
 int callus_store_stmt(callus_store *s, const char *sql, sqlite3_stmt **st);
 void callus_store_stmt_done(callus_store *s, sqlite3_stmt *st); /* accepts NULL */
