@@ -349,7 +349,7 @@ static int prune(learn_run *r, const char *before, size_t *count)
 static int learn_notes(learn_run *r, callus_error *err)
 {
 	int64_t *ids = NULL;
-	size_t n = 0, moved = 0;
+	size_t n = 0;
 	int rc = 0;
 
 	if (!r->res->nfixed && !r->ntouched)
@@ -366,14 +366,11 @@ static int learn_notes(learn_run *r, callus_error *err)
 	 * the fix changes (callus_notes_learn) */
 	if (rc < 0)
 		rc = callus_error_set(err, rc, "out of memory");
-	else if ((rc = callus_notes_sync_moved(r->s, r->o->workspace, &moved, err)) == 0) {
-		/* a note taken in may have brought its signature: a row the
-		 * suggestions' searches did not read */
-		if (moved)
-			callus_match_candidates_clear(r->candidates);
+	else if ((rc = callus_notes_sync_moved(r->s, r->o->workspace, NULL, err)) == 0)
+		/* a note taken in brings its signature: the kept rows see the
+		 * store's count of them move, and are read again */
 		rc = callus_notes_learn(r->s, r->o->workspace, ids, n, r->candidates,
 					&r->res->nnotes, err);
-	}
 	free(ids);
 	return rc;
 }

@@ -31,12 +31,29 @@ typedef struct cand_type {
 struct callus_match_candidates {
 	cand_type *types;
 	size_t count, cap;
+	int64_t signatures; /* the store's count of them when they were read */
 };
 
 int callus_match_candidates_new(callus_match_candidates **out)
 {
 	*out = calloc(1, sizeof(**out));
+	if (*out)
+		(*out)->signatures = -1;
 	return *out ? 0 : CALLUS_ENOMEM;
+}
+
+/* The store's count of signatures (kept by its triggers); -1 when it
+ * cannot be read. */
+static int64_t signatures_now(callus_store *s)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t n = -1;
+
+	if (callus_store_stmt(s, "SELECT signatures FROM totals", &st) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	callus_store_stmt_done(s, st);
+	return n;
 }
 
 static void type_release(cand_type *t)
@@ -162,6 +179,15 @@ int callus_match_candidates_get(callus_match_candidates *c, callus_store *s,
 
 	*rows = NULL;
 	*n = 0;
+	/* a signature added or removed since (a note's, taken in by the
+	 * learning's sync) may be one of the newest: all read again */
+	{
+		int64_t now = signatures_now(s);
+
+		if (now < 0 || now != c->signatures)
+			callus_match_candidates_clear(c);
+		c->signatures = now;
+	}
 	for (size_t i = 0; i < c->count && !t; i++)
 		if (!strcmp(c->types[i].error_type, error_type))
 			t = &c->types[i];

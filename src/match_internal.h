@@ -174,7 +174,9 @@ typedef struct callus_match_candidate {
 
 /* The newest max signatures of error_type, newest first (as the index
  * signatures_type_seen gives them), from c, read into it the first time:
- * *rows[0..*n) are c's, valid until it is cleared or freed.  An SQLite
+ * read again when the store's count of signatures moved since (match.h):
+ * *rows[0..*n) are c's, valid until the next call on c, or until it is
+ * cleared or freed.  An SQLite
  * result code. */
 int callus_match_candidates_get(callus_match_candidates *c, callus_store *s,
 				const char *error_type, size_t max,

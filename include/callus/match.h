@@ -78,11 +78,12 @@ void callus_match_scans_free(callus_match_scans *sc);  /* accepts NULL */
 /*
  * The rows the regular-expression fallback tries, kept across the searches
  * of one learning: the newest signatures of each error type read once,
- * not once per error searched.  It holds what the store held when a type
- * was first read: whoever writes signature rows while it lives clears it
- * (callus_match_candidates_clear; learning clears it when its notes' sync
- * took in a note).  Owned by the caller; NULL wherever it is taken: each
- * search reads its rows.
+ * not once per error searched.  They are read again when the store's
+ * count of signatures has moved (one added, as a note the learning's sync
+ * takes in brings, or one removed); a caller that changes rows in place
+ * (a recurrence's last_seen: never within a learning) clears them
+ * (callus_match_candidates_clear).  Owned by the caller; NULL wherever it
+ * is taken: each search reads its rows.
  */
 typedef struct callus_match_candidates callus_match_candidates;
 int callus_match_candidates_new(callus_match_candidates **out); /* 0 or CALLUS_ENOMEM */

@@ -524,6 +524,8 @@ static void statements_kept_for_the_next_use(void **state)
 	/* out: another for the same text */
 	assert_int_equal(callus_store_stmt(s, sql, &b), SQLITE_OK);
 	assert_ptr_not_equal(a, b);
+	/* both bound: whichever comes back next must come unbound */
+	sqlite3_bind_int(b, 1, 3);
 	callus_store_stmt_done(s, b);
 	callus_store_stmt_done(s, a);
 	assert_int_equal(callus_store_exec(s, "VACUUM", NULL), 0);
