@@ -603,6 +603,22 @@ static void assert_same_matches(const callus_match *a, size_t na, const callus_m
 	}
 }
 
+/* Searches of g with a, then with b, find the same (assert_same_matches),
+ * at least min of them. */
+static void assert_searches_alike(fixture *f, const callus_match_opts *a,
+				  const callus_match_opts *b, const callus_signature *g, size_t min)
+{
+	callus_match *m1 = NULL, *m2 = NULL;
+	size_t n1 = 0, n2 = 0;
+
+	assert_int_equal(callus_match_find(f->s, a, g, &m1, &n1, NULL), 0);
+	assert_int_equal(callus_match_find(f->s, b, g, &m2, &n2, NULL), 0);
+	assert_true(n1 >= min);
+	assert_same_matches(m1, n1, m2, n2);
+	callus_matches_free(m1, n1);
+	callus_matches_free(m2, n2);
+}
+
 /* make_sig's signature, with one more stack pattern (unless NULL) and an
  * id of its own (its first 12 digits all `digit`): a near duplicate of
  * make_sig's, or its error as a signature not stored. */
@@ -751,17 +767,11 @@ static void a_window_of_the_newest_and_every_noted(void **state)
 	/* the check's kept records and the noted file give what the window
 	 * and the noted file give without them */
 	{
-		callus_match *m1 = NULL, *m2 = NULL;
-		size_t n1 = 0, n2 = 0;
+		callus_match_opts kept = windowed;
 
 		windowed.scans = NULL;
-		assert_int_equal(callus_match_find(f->s, &windowed, &dup2, &m1, &n1, NULL), 0);
-		windowed.scans = scans;
-		assert_int_equal(callus_match_find(f->s, &windowed, &dup2, &m2, &n2, NULL), 0);
-		assert_true(n1 >= 2);
-		assert_same_matches(m1, n1, m2, n2);
-		callus_matches_free(m1, n1);
-		callus_matches_free(m2, n2);
+		kept.scans = scans;
+		assert_searches_alike(f, &windowed, &kept, &dup2, 2);
 	}
 	/* the noted file open once for a run's searches: that opening is
 	 * searched, whatever path is named */
@@ -827,9 +837,8 @@ static void kept_scans_find_alike(void **state)
 		callus_signature_release(&g);
 	}
 	for (int i = 0; i < 3; i++) {
-		callus_match *a = NULL, *b = NULL;
-		size_t na = 0, nb = 0, start = 1, from = 0;
-		callus_match_opts mo;
+		size_t start = 1, from = 0;
+		callus_match_opts mo, scanned;
 		const size_t *recs = NULL;
 		size_t nrecs = 0;
 		callus_vecindex *vi = NULL;
@@ -868,15 +877,13 @@ static void kept_scans_find_alike(void **state)
 		callus_buf_release(&path);
 		memset(&mo, 0, sizeof(mo));
 		mo.workspace = f->dir;
-		assert_int_equal(callus_match_find(f->s, &mo, &g, &a, &na, NULL), 0);
-		mo.scans = scans;
-		assert_int_equal(callus_match_find(f->s, &mo, &g, &b, &nb, NULL), 0);
+		scanned = mo;
+		scanned.scans = scans;
 		/* itself, and what the noted records brought; with the kept
 		 * scans, the search is of the vector the check searched with
 		 * (the file's), made again without them: the same matches,
 		 * scored within what one more document in the count moves */
-		assert_true(na >= 1);
-		assert_same_matches(a, na, b, nb);
+		assert_searches_alike(f, &mo, &scanned, &g, 1);
 		{
 			float kept[CALLUS_EMBED_DIM];
 			double dot = 0;
@@ -887,8 +894,6 @@ static void kept_scans_find_alike(void **state)
 				dot += (double)kept[d] * vec[d];
 			assert_true(dot > 0.999 && dot < 1.001);
 		}
-		callus_matches_free(a, na);
-		callus_matches_free(b, nb);
 		callus_signature_release(&g);
 		callus_match_scans_free(scans);
 	}
@@ -906,7 +911,7 @@ static void an_open_index_finds_alike(void **state)
 	fixture *f = *state;
 	callus_vecindex *index = NULL;
 	callus_signature g, late;
-	callus_match_opts mo;
+	callus_match_opts mo, opened;
 	callus_match *a = NULL, *b = NULL;
 	size_t na = 0, nb = 0;
 	char msg[256], frame[64];
@@ -928,19 +933,14 @@ static void an_open_index_finds_alike(void **state)
 	assert_non_null(index);
 	memset(&mo, 0, sizeof(mo));
 	mo.workspace = f->dir;
+	opened = mo;
+	opened.index = index;
 	for (int i = 0; i < 3; i++) {
 		/* a stored error's message, failing elsewhere */
 		snprintf(msg, sizeof(msg), "TypeError: %s is not a function in the list of %s",
 			 word(i % 3, 0), word(7 * i, 1));
 		make_sig(&g, "jest", NULL, msg, "other\tsrc/other.js");
-		mo.index = NULL;
-		assert_int_equal(callus_match_find(f->s, &mo, &g, &a, &na, NULL), 0);
-		mo.index = index;
-		assert_int_equal(callus_match_find(f->s, &mo, &g, &b, &nb, NULL), 0);
-		assert_true(na >= 1);
-		assert_same_matches(a, na, b, nb);
-		callus_matches_free(a, na);
-		callus_matches_free(b, nb);
+		assert_searches_alike(f, &mo, &opened, &g, 1);
 		callus_signature_release(&g);
 	}
 	/* stored after the opening: not in it */
@@ -975,9 +975,9 @@ static void stored_vector_searched(void **state)
 {
 	fixture *f = *state;
 	callus_signature a, b, c;
-	callus_match *m1 = NULL, *m2 = NULL;
-	size_t n1 = 0, n2 = 0;
-	callus_match_opts mo;
+	callus_match *m2 = NULL;
+	size_t n2 = 0;
+	callus_match_opts mo, stored;
 	sqlite3_stmt *st = NULL;
 
 	make_sig(&a, "jest", NULL, "TypeError: getkaloma is not a function in the settings page",
@@ -991,13 +991,10 @@ static void stored_vector_searched(void **state)
 	memset(&mo, 0, sizeof(mo));
 	mo.workspace = f->dir;
 	mo.threshold = 0.5;
-	assert_int_equal(callus_match_find(f->s, &mo, &a, &m1, &n1, NULL), 0);
+	stored = mo;
+	stored.stored = 1;
+	assert_searches_alike(f, &mo, &stored, &a, 1);
 	mo.stored = 1;
-	assert_int_equal(callus_match_find(f->s, &mo, &a, &m2, &n2, NULL), 0);
-	assert_true(n1 >= 1);
-	assert_same_matches(m1, n1, m2, n2);
-	callus_matches_free(m1, n1);
-	callus_matches_free(m2, n2);
 	/* a's row given b's vector: the search is b's */
 	assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
 					    "UPDATE signature_vectors SET vector = (SELECT v.vector"
