@@ -6,7 +6,6 @@
  * and ten times more for the notes of the errors it closed, and each
  * search read the same 200 rows of the type "error" again.
  */
-#include "callus/buf.h"
 #include "callus/match.h"
 
 #include "match_internal.h"
@@ -16,14 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The text columns of a row, in the order the query reads them. */
-enum { COL_ID, COL_STORED, COL_STACK, COL_ORIGINAL, COLS };
-#define NO_TEXT SIZE_MAX
-
 typedef struct cand_type {
 	char *error_type;
 	size_t max;                   /* the rows asked for when it was read */
-	callus_buf text;              /* every column's text, NUL-terminated */
 	callus_match_candidate *rows;
 	size_t n;
 } cand_type;
@@ -42,24 +36,11 @@ int callus_match_candidates_new(callus_match_candidates **out)
 	return *out ? 0 : CALLUS_ENOMEM;
 }
 
-/* The store's count of signatures (kept by its triggers); -1 when it
- * cannot be read. */
-static int64_t signatures_now(callus_store *s)
-{
-	sqlite3_stmt *st = NULL;
-	int64_t n = -1;
-
-	if (callus_store_stmt(s, "SELECT signatures FROM totals", &st) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int64(st, 0);
-	callus_store_stmt_done(s, st);
-	return n;
-}
-
 static void type_release(cand_type *t)
 {
 	free(t->error_type);
-	callus_buf_release(&t->text);
+	for (size_t i = 0; i < t->n; i++)
+		free(t->rows[i].mem);
 	free(t->rows);
 	memset(t, 0, sizeof(*t));
 }
@@ -82,91 +63,54 @@ void callus_match_candidates_free(callus_match_candidates *c)
 	free(c);
 }
 
-/* A row as it is read: its columns as offsets into its type's text, which
- * moves as it grows. */
-typedef struct read_row {
-	sqlite3_int64 rowid;
-	size_t off[COLS];
-} read_row;
-
-/* The text columns of st's row (1 to COLS) appended to text, each with
- * its NUL, at one growth of it (a row costs its reads and copies, not
- * four appends): their offsets in r, NO_TEXT for a NULL.  0 or -1. */
-static int put_row(callus_buf *text, sqlite3_stmt *st, read_row *r)
+/* callus_sql_collect's reader: a row's rowid and its four text columns,
+ * copied into one allocation of its own. */
+static int read_candidate(sqlite3_stmt *st, void *item, void *ctx)
 {
-	const unsigned char *v[COLS];
-	size_t len[COLS], total = 0;
+	callus_match_candidate *r = item;
+	const char **col[] = { &r->id, &r->stored, &r->stack, &r->original };
+	const unsigned char *v[4];
+	size_t len[4], total = 1;
+	char *p;
 
-	for (int c = 0; c < COLS; c++) {
+	(void)ctx;
+	for (int c = 0; c < 4; c++) {
 		v[c] = sqlite3_column_text(st, c + 1);
 		len[c] = v[c] ? strlen((const char *)v[c]) + 1 : 0;
 		total += len[c];
 	}
-	/* room for the row and the buffer's NUL; grown (doubling) rarely */
-	if (total && text->cap - text->len <= total && callus_buf_grow(text, total) < 0)
+	if (!(r->mem = p = malloc(total)))
 		return -1;
-	for (int c = 0; c < COLS; c++) {
-		r->off[c] = v[c] ? text->len : NO_TEXT;
-		if (!v[c])
-			continue;
-		memcpy(text->ptr + text->len, v[c], len[c]);
-		text->len += len[c];
+	r->rowid = sqlite3_column_int64(st, 0);
+	for (int c = 0; c < 4; c++) {
+		*col[c] = v[c] ? memcpy(p, v[c], len[c]) : NULL;
+		p += len[c];
 	}
-	if (total)
-		text->ptr[text->len] = '\0';
 	return 0;
 }
 
 /* The newest max signatures of t->error_type read into t.  An SQLite
- * result code; t holds no rows on failure. */
+ * result code; what was read before a failure stays for type_release. */
 static int type_read(cand_type *t, callus_store *s, size_t max)
 {
 	sqlite3_stmt *st = NULL;
-	read_row *rr = NULL;
-	size_t cap = 0, n = 0;
+	void *rows = NULL;
 	int sq;
 
-	sq = sqlite3_prepare_v2(callus_store_db(s),
-				"SELECT rowid, id, message_pattern, stack_patterns, original"
-				" FROM signatures WHERE error_type = ?1 ORDER BY last_seen DESC"
-				" LIMIT ?2",
-				-1, &st, NULL);
-	if (sq != SQLITE_OK)
-		return sq;
-	callus_sql_bind_text(st, 1, t->error_type);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)max);
-	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
-		void *grown = callus_array_grow(rr, &cap, n + 1, sizeof(*rr));
-
-		if (!grown) {
-			sq = SQLITE_NOMEM;
-			break;
-		}
-		rr = grown;
-		rr[n].rowid = sqlite3_column_int64(st, 0);
-		if (put_row(&t->text, st, &rr[n]) < 0) {
-			sq = SQLITE_NOMEM;
-			break;
-		}
-		n++;
+	sq = callus_store_stmt(s,
+			       "SELECT rowid, id, message_pattern, stack_patterns, original"
+			       " FROM signatures WHERE error_type = ?1 ORDER BY last_seen DESC"
+			       " LIMIT ?2",
+			       &st);
+	if (sq == SQLITE_OK) {
+		callus_sql_bind_text(st, 1, t->error_type);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)max);
+		sq = callus_sql_collect(st, sizeof(*t->rows), read_candidate, NULL, 0, &rows, &t->n);
+		t->rows = rows;
 	}
-	sqlite3_finalize(st);
-	if (sq == SQLITE_DONE && n && !(t->rows = malloc(n * sizeof(*t->rows))))
-		sq = SQLITE_NOMEM;
-	if (sq == SQLITE_DONE) {
-		for (size_t i = 0; i < n; i++) {
-			const char **col[COLS] = { &t->rows[i].id, &t->rows[i].stored,
-						   &t->rows[i].stack, &t->rows[i].original };
-
-			t->rows[i].rowid = rr[i].rowid;
-			for (int c = 0; c < COLS; c++)
-				*col[c] = rr[i].off[c] == NO_TEXT ? NULL : t->text.ptr + rr[i].off[c];
-		}
-		t->n = n;
+	callus_store_stmt_done(s, st);
+	if (sq == SQLITE_OK)
 		t->max = max;
-		sq = SQLITE_OK;
-	}
-	free(rr);
 	return sq;
 }
 
@@ -182,7 +126,7 @@ int callus_match_candidates_get(callus_match_candidates *c, callus_store *s,
 	/* a signature added or removed since (a note's, taken in by the
 	 * learning's sync) may be one of the newest: all read again */
 	{
-		int64_t now = signatures_now(s);
+		int64_t now = callus_store_query_int(s, "SELECT signatures FROM totals");
 
 		if (now < 0 || now != c->signatures)
 			callus_match_candidates_clear(c);

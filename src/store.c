@@ -316,10 +316,9 @@ int64_t callus_store_query_int(callus_store *s, const char *sql)
 	sqlite3_stmt *st = NULL;
 	int64_t v = -1;
 
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW)
+	if (callus_store_stmt(s, sql, &st) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	callus_store_stmt_done(s, st);
 	return v;
 }
 
