@@ -216,11 +216,16 @@ test_expect_success 'a payload over 64 MiB in a file: answered, too large with i
 	# the offset the hook left in the file it was given: sed shares it
 	{ "$CALLUS" hook generic >reply 2>err &&
 	  sed -n "s/^pos:[[:space:]]*//p" /proc/self/fdinfo/0 >offset; } <../event &&
+	# given past its first 31 bytes: what is left is its size
+	{ dd bs=31 count=1 of=/dev/null 2>/dev/null &&
+	  "$CALLUS" hook generic >reply2 2>err2 &&
+	  sed -n "s/^pos:[[:space:]]*//p" /proc/self/fdinfo/0 >offset2; } <../event &&
 	rm -f ../event &&
-	test "$(cat reply)" = "{}" &&
+	test "$(cat reply)" = "{}" && test "$(cat reply2)" = "{}" &&
 	{ grep -q "the event is too large (70000031 bytes; callus reads up to 64 MiB)" err ||
 	  { cat err; false; }; } &&
-	test "$(cat offset)" = 0
+	grep -q "the event is too large (70000000 bytes; callus reads up to 64 MiB)" err2 &&
+	test "$(cat offset)" = 0 && test "$(cat offset2)" = 31
 '
 
 test_done
