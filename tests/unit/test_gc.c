@@ -34,6 +34,7 @@
 
 #include "match_internal.h"
 #include "schema_helpers.h"
+#include "steps_helpers.h"
 #include "store_internal.h"
 
 typedef struct fixture {
@@ -1034,15 +1035,6 @@ static void an_old_store_migrates_packed_and_counted(void **state)
 			 count(f, "SELECT count(DISTINCT lesson_id) FROM lesson_files"));
 }
 
-/* The VM steps of each statement, added up as it finishes. */
-static int add_steps(unsigned type, void *ctx, void *stmt, void *x)
-{
-	(void)type;
-	(void)x;
-	*(long long *)ctx += sqlite3_stmt_status(stmt, SQLITE_STMTSTATUS_VM_STEP, 1);
-	return 0;
-}
-
 /*
  * The VM steps of a gc of a store of n (a multiple of 16) signatures unseen
  * for years under root.  The second half each have an error pending in a
@@ -1086,7 +1078,7 @@ static long long gc_steps(const char *root, int n)
 	callus_gc_policy_default(&p);
 	p.sweep = 0;
 	p.prune_hours = 0; /* the pending errors are years old: kept */
-	sqlite3_trace_v2(callus_store_db(s), SQLITE_TRACE_PROFILE, add_steps, &steps);
+	steps_trace(callus_store_db(s), &steps);
 	assert_int_equal(callus_gc(s, root, &p, &r, NULL), 0);
 	sqlite3_trace_v2(callus_store_db(s), 0, NULL, NULL);
 	assert_int_equal(r.signatures, (size_t)(n / 2 / 8 * 5));

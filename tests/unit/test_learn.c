@@ -29,6 +29,7 @@
 #include "callus/store.h"
 
 #include "schema_helpers.h"
+#include "steps_helpers.h"
 #include "store_internal.h"
 
 typedef struct fixture {
@@ -1043,13 +1044,6 @@ static void grow_history(fixture *f, int64_t check, int n)
 	sqlite3_close(db);
 }
 
-static int add_steps(unsigned type, void *ctx, void *stmt, void *x)
-{
-	(void)type;
-	(void)x;
-	*(long long *)ctx += sqlite3_stmt_status(stmt, SQLITE_STMTSTATUS_VM_STEP, 1);
-	return 0;
-}
 
 /* The VM steps of the check index's question about check "." (is an
  * error of it pending, did its last run close one?), as a recording asks
@@ -1061,7 +1055,7 @@ static long long check_index_steps(fixture *f, int64_t check)
 	long long steps = 0;
 
 	assert_int_equal(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_trace_v2(db, SQLITE_TRACE_PROFILE, add_steps, &steps);
+	steps_trace(db, &steps);
 	assert_int_equal(callus_checkindex_update(f->s, check, &dot, NULL), 0);
 	sqlite3_trace_v2(db, 0, NULL, NULL);
 	assert_int_equal(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
@@ -1138,7 +1132,7 @@ static long long fail_steps(fixture *f)
 	callus_learn_result r;
 	long long steps = 0;
 
-	sqlite3_trace_v2(db, SQLITE_TRACE_PROFILE, add_steps, &steps);
+	steps_trace(db, &steps);
 	fail_run(f, ".", 1, &r);
 	sqlite3_trace_v2(db, 0, NULL, NULL);
 	callus_learn_result_release(&r);
@@ -1464,25 +1458,17 @@ static void check_index_takes_off_by_appending(void **state)
 	assert_int_equal(listed(f, "d249"), 1);
 }
 
-/* SQLite's VM steps of every statement run on db, added to *arg. */
-static int count_steps(unsigned type, void *arg, void *p, void *x)
-{
-	(void)x;
-	if (type == SQLITE_TRACE_PROFILE)
-		*(int64_t *)arg += sqlite3_stmt_status(p, SQLITE_STMTSTATUS_VM_STEP, 1);
-	return 0;
-}
 
 /* The VM steps of the second failed run of check `args` showing n errors
  * never seen, each its own kind (no candidate of the regex fallback). */
-static int64_t steps_of_recurring_run(fixture *f, const char *args, size_t n)
+static long long steps_of_recurring_run(fixture *f, const char *args, size_t n)
 {
 	callus_signature *sigs = calloc(n, sizeof(*sigs));
 	callus_strlist *files = calloc(n, sizeof(*files));
 	callus_learn_error *errs = calloc(n, sizeof(*errs));
 	callus_learn_opts o = opts_for(f, args, "s1");
 	callus_learn_result r;
-	int64_t steps = 0;
+	long long steps = 0;
 
 	assert_non_null(sigs);
 	assert_non_null(files);
@@ -1507,7 +1493,7 @@ static int64_t steps_of_recurring_run(fixture *f, const char *args, size_t n)
 	assert_int_equal(callus_learn_failure(f->s, &o, errs, n, &r, NULL), 0);
 	assert_int_equal(r.nnew, n);
 	callus_learn_result_release(&r);
-	sqlite3_trace_v2(callus_store_db(f->s), SQLITE_TRACE_PROFILE, count_steps, &steps);
+	steps_trace(callus_store_db(f->s), &steps);
 	assert_int_equal(callus_learn_failure(f->s, &o, errs, n, &r, NULL), 0);
 	sqlite3_trace_v2(callus_store_db(f->s), 0, NULL, NULL);
 	assert_int_equal(r.nnew, 0);
@@ -1530,11 +1516,10 @@ static int64_t steps_of_recurring_run(fixture *f, const char *args, size_t n)
 static void a_run_of_many_errors_costs_each_the_same(void **state)
 {
 	fixture *f = *state;
-	int64_t few = steps_of_recurring_run(f, "few", 100);
-	int64_t many = steps_of_recurring_run(f, "many", 400);
+	long long few = steps_of_recurring_run(f, "few", 100);
+	long long many = steps_of_recurring_run(f, "many", 400);
 
-	print_message("VM steps: 100 errors %lld, 400 errors %lld\n", (long long)few,
-		      (long long)many);
+	print_message("VM steps: 100 errors %lld, 400 errors %lld\n", few, many);
 	assert_true(few > 0);
 	assert_true(many < 6 * few);
 }
