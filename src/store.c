@@ -29,13 +29,16 @@ typedef struct kept_stmt {
 } kept_stmt;
 
 /* Statements kept at most: a recording uses some eighty distinct ones,
- * the few it repeats among them. */
+ * the few it repeats among them; and texts remembered as used once. */
 #define STORE_KEPT_MAX 128
+#define STORE_SEEN_MAX 512
 
 struct callus_store {
 	sqlite3 *db;
 	kept_stmt *kept;
 	size_t nkept, kept_cap;
+	uint32_t *seen;   /* the hashes of texts prepared once, not kept */
+	size_t nseen, seen_cap;
 	char *path;
 	int timeout_ms;
 	int wal_pages;    /* frames the WAL may hold before a commit empties it */
@@ -237,6 +240,23 @@ static uint32_t sql_hash(const char *sql)
 	return h;
 }
 
+/* Whether a text of hash h was prepared before; remembered if not (as far
+ * as there is room: past it, a text is never kept). */
+static int seen_before(callus_store *s, uint32_t h)
+{
+	uint32_t *grown;
+
+	for (size_t i = 0; i < s->nseen; i++)
+		if (s->seen[i] == h)
+			return 1;
+	if (s->nseen < STORE_SEEN_MAX &&
+	    (grown = callus_array_grow(s->seen, &s->seen_cap, s->nseen + 1, sizeof(*s->seen)))) {
+		s->seen = grown;
+		s->seen[s->nseen++] = h;
+	}
+	return 0;
+}
+
 int callus_store_stmt(callus_store *s, const char *sql, sqlite3_stmt **st)
 {
 	uint32_t h = sql_hash(sql);
@@ -254,8 +274,12 @@ int callus_store_stmt(callus_store *s, const char *sql, sqlite3_stmt **st)
 	}
 	if ((rc = sqlite3_prepare_v2(s->db, sql, -1, st, NULL)) != SQLITE_OK || !*st)
 		return rc;
-	/* without room or memory to keep it, it is finalized when done */
-	if (s->nkept < STORE_KEPT_MAX &&
+	/* kept from its second use on: a statement used once (most of a
+	 * recording's) is finalized as before, its memory used again by the
+	 * next (kept at once, a recording's seventy statements held some 260
+	 * KB more: 66 more page faults a hook, bench/hookio.sh).  Without room
+	 * or memory to keep it, it is finalized when done. */
+	if (seen_before(s, h) && s->nkept < STORE_KEPT_MAX &&
 	    (k = callus_array_grow(s->kept, &s->kept_cap, s->nkept + 1, sizeof(*s->kept)))) {
 		s->kept = k;
 		k = &s->kept[s->nkept];
@@ -292,8 +316,10 @@ static void kept_release(callus_store *s)
 		free(s->kept[i].sql);
 	}
 	free(s->kept);
+	free(s->seen);
 	s->kept = NULL;
-	s->nkept = s->kept_cap = 0;
+	s->seen = NULL;
+	s->nkept = s->kept_cap = s->nseen = s->seen_cap = 0;
 }
 
 void callus_store_close(callus_store *s)

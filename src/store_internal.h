@@ -34,14 +34,15 @@ int callus_store_exec(callus_store *s, const char *sql, callus_error *err);
  * A statement of sql kept by the store for its next use, where one
  * process prepares the same statement again and again (a recording of ten
  * errors compiled each learning statement ten times: 20 of its 68 million
- * instructions were SQLite compiling SQL): prepared the first time, given
- * back with callus_store_stmt_done() instead of sqlite3_finalize(), which
- * resets it and clears its bindings.  A statement given out is not given
- * again until it is back: a nested use of the same sql prepares another.
- * Past 128 statements (STORE_KEPT_MAX, store.c) the store keeps no more,
- * and done finalizes them.  The store finalizes what it keeps when it
- * closes.  sql is the key, by its text.  An SQLite result code; *st is
- * NULL unless SQLITE_OK.
+ * instructions were SQLite compiling SQL): given back with
+ * callus_store_stmt_done() instead of sqlite3_finalize(), which finalizes
+ * a statement the first time its text is used and from the second on
+ * keeps it, reset and unbound, for the next.  A statement given out is
+ * not given again until it is back: a nested use of the same sql prepares
+ * another.  Past 128 statements (STORE_KEPT_MAX, store.c) the store keeps
+ * no more, and done finalizes them.  The store finalizes what it keeps
+ * when it closes.  sql is the key, by its text.  An SQLite result code;
+ * *st is NULL unless SQLITE_OK.
  */
 int callus_store_stmt(callus_store *s, const char *sql, sqlite3_stmt **st);
 void callus_store_stmt_done(callus_store *s, sqlite3_stmt *st); /* accepts NULL */
