@@ -74,14 +74,19 @@ static char *steps_of(const char *description);
 /* ------------------------------------------------------------------ */
 /* Reading                                                              */
 
-#define NOTE_COLUMNS                                                                           \
+#define NOTE_COLUMNS_OWN                                                                       \
 	"n.id, n.signature_id, n.layer, n.status, n.tool, n.error_type, n.framework, n.title,"  \
 	" n.example, n.rule, n.steps, n.code, n.extra, n.files, n.edited, n.session,"          \
 	" n.created_at, n.updated_at,"                                                          \
-	" n.applications AS apps, n.successes AS succ,"                                         \
+	" n.applications AS apps, n.successes AS succ,"
+#define NOTE_COLUMNS                                                                           \
+	NOTE_COLUMNS_OWN                                                                       \
 	" (SELECT count(*) FROM note_resolutions x WHERE x.note_id = n.id),"                   \
 	" (SELECT json_group_array(x.signature_id) FROM note_signatures x"                     \
 	"  WHERE x.note_id = n.id)"
+/* What a view shows (callus_note_filter.brief): the same columns, the two
+ * read from other tables left out. */
+#define NOTE_COLUMNS_BRIEF NOTE_COLUMNS_OWN " 0, json_array(n.signature_id)"
 
 /* A row of NOTE_COLUMNS; callus_sql_collect's reader. */
 static int read_row(sqlite3_stmt *st, void *item, void *ctx)
@@ -187,6 +192,13 @@ int callus_notes_note_get(callus_store *s, const char *id, callus_note *out, cal
 	return rc;
 }
 
+#define NOTES_LIST(columns)                                                                    \
+	"SELECT " columns " FROM notes n"                                                       \
+	" WHERE (?1 < 0 OR n.layer = ?2) AND (?3 OR n.status = 'active')"                       \
+	" AND (NOT ?5 OR CAST(n.successes AS REAL) / max(n.applications, 1) > ?6)"              \
+	" ORDER BY n.status, CAST(n.successes AS REAL) / max(n.applications, 1) DESC,"          \
+	" n.applications DESC, n.updated_at DESC LIMIT ?4"
+
 int callus_notes_list(callus_store *s, const callus_note_filter *f, callus_note **out,
 		      size_t *count, callus_error *err)
 {
@@ -198,12 +210,8 @@ int callus_notes_list(callus_store *s, const callus_note_filter *f, callus_note 
 	/* the layers above live in the cache sync fills (team.h) */
 	if (f && (f->layer == CALLUS_LAYER_TEAM || f->layer == CALLUS_LAYER_ORG))
 		return callus_team_cached_list(s, (callus_layer)f->layer, out, count, err);
-	sq = sqlite3_prepare_v2(callus_store_db(s),
-				"SELECT " NOTE_COLUMNS " FROM notes n"
-				" WHERE (?1 < 0 OR n.layer = ?2) AND (?3 OR n.status = 'active')"
-				" AND (NOT ?5 OR CAST(n.successes AS REAL) / max(n.applications, 1) > ?6)"
-				" ORDER BY n.status, CAST(n.successes AS REAL) / max(n.applications, 1) DESC,"
-				" n.applications DESC, n.updated_at DESC LIMIT ?4",
+	sq = sqlite3_prepare_v2(callus_store_db(s), f && f->brief ? NOTES_LIST(NOTE_COLUMNS_BRIEF)
+							    : NOTES_LIST(NOTE_COLUMNS),
 				-1, &st, NULL);
 	if (sq != SQLITE_OK)
 		return callus_store_db_error(s, err, sq, "cannot read notes in");

@@ -771,6 +771,52 @@ static void unreadable_folder_retires_nothing(void **state)
 	assert_int_equal(changed, 0);
 }
 
+/* What a view lists (brief): the notes and the order of the full listing,
+ * without what other tables hold (a resolution count, every signature). */
+static void brief_listing_leaves_out_other_tables(void **state)
+{
+	fixture *f = *state;
+	callus_note_filter full = { -1, 0, 0, 0, 0 }, brief = { -1, 0, 0, 0, 1 };
+	callus_note *a = NULL, *b = NULL;
+	size_t na = 0, nb = 0, seven = NOTES;
+	char id[CALLUS_NOTE_ID_LEN + 1], q[256];
+	const char *other = "b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1";
+
+	note_id(id, 7);
+	store_signature(f, other, NULL);
+	assert_int_equal(callus_notes_attach(f->s, id, NULL, other), SQLITE_OK);
+	sql(f, "INSERT INTO resolutions (signature_id, description, code_changes, created_at)"
+	       " VALUES ('b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1',"
+	       " 'renamed', '', '2026-11-25T00:00:00Z')");
+	snprintf(q, sizeof(q), "INSERT INTO note_resolutions (resolution_id, note_id)"
+			       " SELECT max(id), '%s' FROM resolutions", id);
+	sql(f, q);
+	assert_int_equal(callus_notes_list(f->s, &full, &a, &na, NULL), 0);
+	assert_int_equal(callus_notes_list(f->s, &brief, &b, &nb, NULL), 0);
+	assert_int_equal(na, NOTES);
+	assert_int_equal(nb, na);
+	for (size_t i = 0; i < na; i++) {
+		assert_string_equal(b[i].id, a[i].id);
+		assert_string_equal(b[i].title, a[i].title);
+		assert_string_equal(b[i].steps, a[i].steps);
+		assert_string_equal(b[i].code, a[i].code);
+		assert_true(b[i].applications == a[i].applications);
+		assert_int_equal(b[i].signatures.count, 1);
+		assert_string_equal(b[i].signatures.items[0], a[i].signature_id);
+		assert_true(b[i].resolutions == 0);
+		if (!strcmp(a[i].id, id))
+			seven = i;
+	}
+	assert_true(seven < na);
+	snprintf(q, sizeof(q), "SELECT count(*) FROM note_resolutions WHERE note_id = '%s'", id);
+	assert_true(one_int(f, q) >= 1);
+	assert_int_equal(a[seven].resolutions, one_int(f, q));
+	assert_int_equal(a[seven].signatures.count, 2);
+	assert_string_equal(a[seven].signatures.items[0], a[seven].signature_id);
+	callus_notes_free(a, na);
+	callus_notes_free(b, nb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -785,6 +831,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(learning_syncs, setup, teardown),
 		cmocka_unit_test_setup_teardown(own_writes_keep_the_cursor, setup, teardown),
 		cmocka_unit_test_setup_teardown(noted_vectors_follow_the_store, setup, teardown),
+		cmocka_unit_test_setup_teardown(brief_listing_leaves_out_other_tables, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
