@@ -104,17 +104,18 @@ int callus_match_embed(callus_store *s, const callus_signature *sig, float vec[C
 /* Packed to int8 (vecindex.h), as in the vector file (a float32 vector
  * took an overflow page of its own), in the sparse form when it is the
  * smaller.  An upsert, not INSERT OR REPLACE, whose delete would not reach
- * the trigger that counts the vectors. */
+ * the trigger that counts the vectors; kept by the store for the next
+ * signature of the batch (ten new errors prepared it ten times). */
 static int store_vector(callus_store *s, int64_t sig_rowid, const float *vec)
 {
 	uint8_t packed[CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM)];
 	size_t len = callus_vecindex_pack_store(packed, vec, CALLUS_EMBED_DIM);
 	sqlite3_stmt *st = NULL;
-	int sq = sqlite3_prepare_v2(callus_store_db(s),
-				    "INSERT INTO signature_vectors (sig, model, vector)"
-				    " VALUES (?1, ?2, ?3) ON CONFLICT (sig, model)"
-				    " DO UPDATE SET vector = excluded.vector",
-				    -1, &st, NULL);
+	int sq = callus_store_stmt(s,
+				   "INSERT INTO signature_vectors (sig, model, vector)"
+				   " VALUES (?1, ?2, ?3) ON CONFLICT (sig, model)"
+				   " DO UPDATE SET vector = excluded.vector",
+				   &st);
 
 	if (sq != SQLITE_OK)
 		return sq;
@@ -122,7 +123,7 @@ static int store_vector(callus_store *s, int64_t sig_rowid, const float *vec)
 	callus_sql_bind_text(st, 2, CALLUS_EMBED_BUILTIN_MODEL);
 	sqlite3_bind_blob(st, 3, packed, (int)len, SQLITE_TRANSIENT);
 	sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
-	sqlite3_finalize(st);
+	callus_store_stmt_done(s, st);
 	return sq;
 }
 
