@@ -137,9 +137,8 @@ typedef struct callus_note_filter {
 	int proven;             /* only those above CALLUS_NOTE_MIN_SUCCESS: what
 				 * is taught */
 	int brief;              /* what a view shows: resolutions 0, signatures
-				 * its own only (the two read from other
-				 * tables, a fifth of the AGENTS.md block's
-				 * listing of its notes) */
+				 * its own only (two subqueries a row into
+				 * other tables, which no view shows) */
 } callus_note_filter;
 
 /* Best first: success rate, then applications, then the latest update.
