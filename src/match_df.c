@@ -136,23 +136,22 @@ int callus_match_df_load(callus_store *s, const callus_features *f, callus_idf *
 {
 	sqlite3_stmt *st = NULL;
 	callus_idf *idf = NULL;
+	int64_t docs;
 	int sq;
 
 	*out = NULL;
 	if (callus_idf_new(&idf) < 0)
 		return SQLITE_NOMEM;
-	/* the count kept by the store's triggers: counting the vectors
-	 * read them all at each embedding */
-	sq = callus_store_stmt(s, "SELECT coalesce((SELECT n FROM vector_counts WHERE model = ?1), 0)",
-			       &st);
-	if (sq != SQLITE_OK)
+	/* the count kept by the store's triggers (counting the vectors read
+	 * them all at each embedding), in the words a recording asks it in
+	 * elsewhere: one statement, kept by the store */
+	if ((docs = callus_match_builtin_count(s)) < 0) {
+		sq = sqlite3_errcode(callus_store_db(s));
+		if (sq == SQLITE_OK || sq == SQLITE_ROW || sq == SQLITE_DONE)
+			sq = SQLITE_ERROR;
 		goto out;
-	callus_sql_bind_text(st, 1, CALLUS_EMBED_BUILTIN_MODEL);
-	if ((sq = sqlite3_step(st)) != SQLITE_ROW)
-		goto out;
-	callus_idf_set_docs(idf, (uint32_t)sqlite3_column_int64(st, 0));
-	callus_store_stmt_done(s, st);
-	st = NULL;
+	}
+	callus_idf_set_docs(idf, (uint32_t)docs);
 	if ((sq = callus_store_stmt(s,
 				    "SELECT (SELECT counts FROM embed_df WHERE bucket = ?2),"
 				    " coalesce((SELECT df FROM embed_df_recent WHERE feature = ?1), 0)",
