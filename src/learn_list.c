@@ -102,22 +102,14 @@ static int read_pending_row(sqlite3_stmt *st, void *item, void *ctx)
 static const char *list_sql(int state, int files)
 {
 	static const char *const sql[][2] = {
-		LIST_SQL_BOTH("p.state = 'pending'"),
-		LIST_SQL_BOTH("p.state = 'fixed'"),
-		LIST_SQL_BOTH("p.state = 'permanent'"),
-		LIST_SQL_BOTH("1"),
+		[CALLUS_STATE_PENDING] = LIST_SQL_BOTH("p.state = 'pending'"),
+		[CALLUS_STATE_FIXED] = LIST_SQL_BOTH("p.state = 'fixed'"),
+		[CALLUS_STATE_PERMANENT] = LIST_SQL_BOTH("p.state = 'permanent'"),
 	};
+	static const char *const any[2] = LIST_SQL_BOTH("1");
+	int known = state >= CALLUS_STATE_PENDING && state <= CALLUS_STATE_PERMANENT;
 
-	switch (state) {
-	case CALLUS_STATE_PENDING:
-		return sql[0][files != 0];
-	case CALLUS_STATE_FIXED:
-		return sql[1][files != 0];
-	case CALLUS_STATE_PERMANENT:
-		return sql[2][files != 0];
-	default:
-		return sql[3][files != 0];
-	}
+	return known ? sql[state][files != 0] : any[files != 0];
 }
 
 int callus_learn_list(callus_store *s, const callus_pending_filter *f, callus_pending **out,
