@@ -1200,6 +1200,19 @@ static void exec_sql(fixture *f, const char *q)
 		fail_msg("%s: %s", q, msg);
 }
 
+/* c's rows of type, max asked: n of them, the first first (NULL: any). */
+static void assert_rows(fixture *f, callus_match_candidates *c, const char *type, size_t max,
+			size_t n, const char *first)
+{
+	const callus_match_candidate *rows;
+	size_t got;
+
+	assert_int_equal(callus_match_candidates_get(c, f->s, type, max, &rows, &got), SQLITE_OK);
+	assert_int_equal(got, n);
+	if (first)
+		assert_string_equal(rows[0].id, first);
+}
+
 /* A type's rows kept for fewer than asked are read again, unless the type
  * held fewer than were asked then; rows changed in place (the store's
  * count of signatures the same) are seen once the rows are cleared: what
@@ -1214,12 +1227,8 @@ static void rows_read_again_only_when_short(fixture *f, const callus_signature *
 	size_t n;
 
 	assert_int_equal(callus_match_candidates_new(&c), 0);
-	assert_int_equal(callus_match_candidates_get(c, f->s, q->error_type, 5, &rows, &n), SQLITE_OK);
-	assert_int_equal(n, 5);
-	assert_string_equal(rows[0].id, q->id);
-	assert_int_equal(callus_match_candidates_get(c, f->s, e1->error_type, 5, &rows, &n),
-			 SQLITE_OK);
-	assert_int_equal(n, 1);
+	assert_rows(f, c, q->error_type, 5, 5, q->id);
+	assert_rows(f, c, e1->error_type, 5, 1, NULL);
 	snprintf(sql, sizeof(sql),
 		 "UPDATE signatures SET last_seen = (SELECT max(last_seen) + 1 FROM signatures)"
 		 " WHERE id = '%s'; UPDATE signatures SET error_type = '%s' WHERE rowid ="
@@ -1228,9 +1237,7 @@ static void rows_read_again_only_when_short(fixture *f, const callus_signature *
 		 a->id, e1->error_type, q->error_type, q->id, a->id);
 	exec_sql(f, sql);
 	/* fewer asked: the rows kept */
-	assert_int_equal(callus_match_candidates_get(c, f->s, q->error_type, 3, &rows, &n), SQLITE_OK);
-	assert_int_equal(n, 3);
-	assert_string_equal(rows[0].id, q->id);
+	assert_rows(f, c, q->error_type, 3, 3, q->id);
 	/* more asked: read again, a first */
 	assert_int_equal(callus_match_candidates_get(c, f->s, q->error_type, 10, &rows, &n),
 			 SQLITE_OK);
@@ -1238,23 +1245,19 @@ static void rows_read_again_only_when_short(fixture *f, const callus_signature *
 	assert_string_equal(rows[0].id, a->id);
 	assert_string_equal(rows[1].id, q->id);
 	/* more asked of a type that had fewer: kept as read, until cleared */
-	assert_int_equal(callus_match_candidates_get(c, f->s, e1->error_type, 10, &rows, &n),
-			 SQLITE_OK);
-	assert_int_equal(n, 1);
-	assert_string_equal(rows[0].id, e1->id);
+	assert_rows(f, c, e1->error_type, 10, 1, e1->id);
 	callus_match_candidates_clear(c);
-	assert_int_equal(callus_match_candidates_get(c, f->s, e1->error_type, 10, &rows, &n),
-			 SQLITE_OK);
-	assert_int_equal(n, 2);
+	assert_rows(f, c, e1->error_type, 10, 2, NULL);
 	callus_match_candidates_free(c);
 }
 
 /*
  * The regex fallback's rows kept across searches (callus_match_candidates):
  * the newest 200 of the type besides the query's own, as each search read
- * them; read again once a signature is stored after; kept by type.  a, the one q's stack finds, is the 201st row
- * of its type with q's own among them, then the 201st without: found, then
- * not, with the rows kept or not.
+ * them; read again once a signature is stored after; kept by type.  a, the
+ * one q's stack finds, is the 201st row of its type with q's own among
+ * them, then the 201st without: found, then not, with the rows kept or
+ * not.
  */
 static void regex_rows_kept_across_searches(void **state)
 {
