@@ -22,11 +22,9 @@ callus=$(realpath "${4:-$repo/build/callus}")
 for tool in strace jq sqlite3; do
 	command -v "$tool" >/dev/null || { echo "hookpages: $tool is needed" >&2; exit 2; }
 done
-work=$(mktemp -d "${TMPDIR:-/tmp}/callus-hookpages.XXXXXX")
-trap 'rm -rf "$work"' EXIT
 # shellcheck source=bench/tools.sh
 . "$repo/bench/tools.sh"
-bench_tools "$repo" "$work" "$(dirname "$callus")"
+bench_grown hookpages "$repo" "$from/ws-${sizes%% *}" "$callus"
 
 # median of the numbers on stdin, one a line (0 for none)
 median() {
