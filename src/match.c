@@ -155,40 +155,30 @@ static int consider_rowid(match_list *l, sqlite3_stmt *by_rowid, const callus_si
 	return sq == SQLITE_DONE ? SQLITE_OK : sq;
 }
 
-/* A hit of the regex fallback, considered whole: *whole prepared at the
- * first. */
-static int consider_hit(callus_store *s, sqlite3_stmt **whole, match_list *l,
-			const callus_signature *q, sqlite3_int64 rowid)
-{
-	int sq;
-
-	if (!*whole &&
-	    (sq = callus_store_stmt(s, SIGNATURE_BY_ROWID, whole)) != SQLITE_OK)
-		return sq;
-	return consider_rowid(l, *whole, q, rowid, CALLUS_MATCH_THRESHOLD, CALLUS_MATCH_REGEX, 0);
-}
-
 /*
  * The regular-expression fallback: the stored signatures of the same error
  * type whose message_pattern matches the new message, or whose stack
  * patterns share a frame with it: the newest REGEX_CANDIDATES_MAX of them
- * (an index's first rows), from cands when the caller keeps them across
- * its searches.  A pattern is compiled only when the message holds its
- * literal words (callus_pattern_may_match), and matched once, without the
- * JIT: compiling 200 patterns to machine code cost more than matching
- * them.  The candidates are read with what the test needs (a pattern the
- * row does not keep made again from its original); a hit (rare) is read
- * whole.
+ * (an index's first rows, with each row's sketch), from cands when the
+ * caller keeps them across its searches.  Only a row whose sketch the
+ * message passes is read (one in a hundred or so, and the query's own):
+ * the others, scattered over the table by their recurrences, were most of
+ * the pages a failing hook read at 100,000 recordings.  A pattern is
+ * compiled only when the message holds its literal words
+ * (callus_pattern_may_match), and matched once, without the JIT: compiling
+ * 200 patterns to machine code cost more than matching them.
  */
 static int regex_fallback(callus_store *s, callus_match_candidates *cands, match_list *l,
 			  const callus_signature *q, size_t k)
 {
 	callus_match_candidates *own = NULL;
 	const callus_match_candidate *rows;
-	sqlite3_stmt *whole = NULL;
+	sqlite3_stmt *row = NULL;
 	pcre2_match_data *md = NULL;
 	callus_buf made = CALLUS_BUF_INIT;
 	const char *msg = q->original ? q->original : "";
+	uint64_t mask = callus_message_mask(msg);
+	int has_stack = q->stack_patterns.count > 0;
 	size_t nrows, tried = 0;
 	int sq;
 
@@ -201,25 +191,45 @@ static int regex_fallback(callus_store *s, callus_match_candidates *cands, match
 					 REGEX_CANDIDATES_MAX + 1, &rows, &nrows);
 	if (sq == SQLITE_OK && !(md = pcre2_match_data_create(1, NULL)))
 		sq = SQLITE_NOMEM;
+	if (sq == SQLITE_OK)
+		sq = callus_store_stmt(s, SIGNATURE_BY_ROWID, &row);
 	for (size_t i = 0; sq == SQLITE_OK && l->count < k && i < nrows; i++) {
-		const callus_match_candidate *c = &rows[i];
 		callus_strlist stack = CALLUS_STRLIST_INIT;
+		const char *id = NULL, *stored, *original;
 		pcre2_code *re = NULL;
 		int errcode, hit = 0;
 		PCRE2_SIZE erroff;
 
-		if (c->id && !strcmp(c->id, q->id))
-			continue;
+		/* the query's own row passes its sketch: it is read, and passed
+		 * over uncounted */
+		if (callus_sketch_may_match(rows[i].sketch, mask, has_stack)) {
+			sqlite3_reset(row);
+			sqlite3_bind_int64(row, 1, rows[i].rowid);
+			if ((sq = sqlite3_step(row)) == SQLITE_ROW) {
+				id = (const char *)sqlite3_column_text(row, 0);
+				sq = SQLITE_OK;
+			} else if (sq == SQLITE_DONE) {
+				sq = SQLITE_OK;
+			} else {
+				break;
+			}
+			if (id && !strcmp(id, q->id))
+				continue;
+		}
 		if (tried++ == REGEX_CANDIDATES_MAX)
 			break;
-		if (!c->id || !c->stored || !c->original || list_find(l, c->id) >= 0)
+		if (!id || list_find(l, id) >= 0)
 			continue;
-		/* most candidates lack a word of the message: not compiled, nor
-		 * made from their original when the row keeps none */
-		if (*c->stored ? callus_pattern_may_match(c->stored, msg)
-			       : callus_message_may_match(c->original, msg)) {
+		stored = (const char *)sqlite3_column_text(row, 2);
+		original = (const char *)sqlite3_column_text(row, 5);
+		if (!stored || !original)
+			continue;
+		/* most candidates read still lack a word of the message: not
+		 * compiled, nor made from their original when the row keeps none */
+		if (*stored ? callus_pattern_may_match(stored, msg)
+			    : callus_message_may_match(original, msg)) {
 			callus_buf_clear(&made);
-			if (callus_signature_pattern_load(&made, c->stored, c->original) < 0) {
+			if (callus_signature_pattern_load(&made, stored, original) < 0) {
 				sq = SQLITE_NOMEM;
 				break;
 			}
@@ -232,16 +242,16 @@ static int regex_fallback(callus_store *s, callus_match_candidates *cands, match
 			hit = pcre2_match(re, (PCRE2_SPTR)msg, strlen(msg), 0, 0, md, NULL) >= 0;
 			pcre2_code_free(re);
 		}
-		if (!hit && q->stack_patterns.count &&
-		    callus_sql_json_strlist(&stack, c->stack) == 0)
+		if (!hit && has_stack &&
+		    callus_sql_json_strlist(&stack, (const char *)sqlite3_column_text(row, 3)) == 0)
 			hit = stack_overlap(&q->stack_patterns, &stack);
 		callus_strlist_release(&stack);
 		if (hit)
-			sq = consider_hit(s, &whole, l, q, c->rowid);
+			sq = consider(l, row, q, CALLUS_MATCH_THRESHOLD, CALLUS_MATCH_REGEX, 0);
 	}
 	pcre2_match_data_free(md);
 	callus_buf_release(&made);
-	callus_store_stmt_done(s, whole);
+	callus_store_stmt_done(s, row);
 	callus_match_candidates_free(own);
 	return sq;
 }

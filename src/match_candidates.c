@@ -39,8 +39,6 @@ int callus_match_candidates_new(callus_match_candidates **out)
 static void type_release(cand_type *t)
 {
 	free(t->error_type);
-	for (size_t i = 0; i < t->n; i++)
-		free(t->rows[i].mem);
 	free(t->rows);
 	memset(t, 0, sizeof(*t));
 }
@@ -63,29 +61,14 @@ void callus_match_candidates_free(callus_match_candidates *c)
 	free(c);
 }
 
-/* callus_sql_collect's reader: a row's rowid and its four text columns,
- * copied into one allocation of its own. */
+/* callus_sql_collect's reader: a row's rowid and sketch. */
 static int read_candidate(sqlite3_stmt *st, void *item, void *ctx)
 {
 	callus_match_candidate *r = item;
-	const char **col[] = { &r->id, &r->stored, &r->stack, &r->original };
-	const unsigned char *v[4];
-	size_t len[4], total = 1;
-	char *p;
 
 	(void)ctx;
-	for (int c = 0; c < 4; c++) {
-		v[c] = sqlite3_column_text(st, c + 1);
-		len[c] = v[c] ? strlen((const char *)v[c]) + 1 : 0;
-		total += len[c];
-	}
-	if (!(r->mem = p = malloc(total)))
-		return -1;
 	r->rowid = sqlite3_column_int64(st, 0);
-	for (int c = 0; c < 4; c++) {
-		*col[c] = v[c] ? memcpy(p, v[c], len[c]) : NULL;
-		p += len[c];
-	}
+	r->sketch = sqlite3_column_int64(st, 1);
 	return 0;
 }
 
@@ -98,9 +81,8 @@ static int type_read(cand_type *t, callus_store *s, size_t max)
 	int sq;
 
 	sq = callus_store_stmt(s,
-			       "SELECT rowid, id, message_pattern, stack_patterns, original"
-			       " FROM signatures WHERE error_type = ?1 ORDER BY last_seen DESC"
-			       " LIMIT ?2",
+			       "SELECT rowid, sketch FROM signatures WHERE error_type = ?1"
+			       " ORDER BY last_seen DESC LIMIT ?2",
 			       &st);
 	if (sq == SQLITE_OK) {
 		callus_sql_bind_text(st, 1, t->error_type);

@@ -163,15 +163,13 @@ double callus_match_context_score(const callus_strlist *a, const callus_strlist 
 int callus_match_scans_put(callus_match_scans *sc, const char *sig_id, const float *q,
 			   const callus_vecindex *vi, size_t start, const size_t *keep, size_t n);
 
-/* A row the regular-expression fallback tries (match_candidates.c): the
- * columns its test needs, NULL where the row has none, all in mem.  (Its
- * literal runs made once per row, for all the messages tried, cost a
- * recording of one error more than the test that stops at the first run a
- * message lacks.) */
+/* A row the regular-expression fallback may try (match_candidates.c):
+ * what the index of each error type's newest holds of it, its sketch
+ * (signature.h), which tells most rows a message cannot match from the
+ * few read whole. */
 typedef struct callus_match_candidate {
 	sqlite3_int64 rowid;
-	const char *id, *stored, *stack, *original;
-	char *mem;
+	int64_t sketch;
 } callus_match_candidate;
 
 /* The newest max signatures of error_type, newest first (as the index

@@ -448,10 +448,12 @@ static int import_note(sync_run *r, callus_note *n, const char *hash, int64_t mt
 		goto out;
 	}
 	{
-		const char *v[] = { sig, n->error_type, example, n->tool, r->now };
+		char sketch[CALLUS_STORE_SKETCH_DIGITS];
+		const char *v[] = { sig, n->error_type, example, n->tool, r->now, sketch };
 
+		callus_store_noted_sketch(sketch, example);
 		sq = callus_sql_exec_texts(callus_store_db(r->s),
-					   CALLUS_STORE_INSERT_NOTED_SIGNATURE, v, 5);
+					   CALLUS_STORE_INSERT_NOTED_SIGNATURE, v, 6);
 		if (sq != SQLITE_OK)
 			goto out;
 	}

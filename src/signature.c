@@ -371,52 +371,69 @@ static size_t placeholder_len(const char *p)
 	return 0;
 }
 
-/* The literal run being read, looked for in msg when it ends. */
+/*
+ * The literal run being read: looked for in msg when it ends, or, with
+ * mask set, its 3-byte strings' bits added to *mask
+ * (callus_signature_sketch).
+ */
 typedef struct lit_run {
+	const char *msg;
+	uint64_t *mask;
 	char text[256];
 	size_t n;
 } lit_run;
 
+/* The bit of the 3 bytes at s among CALLUS_SKETCH_LITERAL_BITS. */
+static uint64_t trigram_bit(const char *s)
+{
+	uint32_t v = (uint32_t)(unsigned char)s[0] | (uint32_t)(unsigned char)s[1] << 8 |
+		     (uint32_t)(unsigned char)s[2] << 16;
+
+	return (uint64_t)1 << ((v * 2654435761u) >> 16) % CALLUS_SKETCH_LITERAL_BITS;
+}
+
 /* The run ended (a placeholder, \s+, the end): 0 when msg lacks it. */
-static int run_end(lit_run *r, const char *msg)
+static int run_end(lit_run *r)
 {
 	int found = 1;
 
-	if (r->n >= 3) {
+	if (r->n >= 3 && r->mask) {
+		for (size_t j = 0; j + 3 <= r->n; j++)
+			*r->mask |= trigram_bit(r->text + j);
+	} else if (r->n >= 3) {
 		r->text[r->n] = '\0';
-		found = strstr(msg, r->text) != NULL;
+		found = strstr(r->msg, r->text) != NULL;
 	}
 	r->n = 0;
 	return found;
 }
 
 /* One more byte of the run: 0 when msg lacks what a long run kept. */
-static int run_add(lit_run *r, char c, const char *msg)
+static int run_add(lit_run *r, char c)
 {
 	if (r->n < sizeof(r->text) - 1) {
 		r->text[r->n++] = c;
 		return 1;
 	}
 	/* a long run: what was kept of it is looked for */
-	return run_end(r, msg);
+	return run_end(r);
 }
 
 /*
  * The literal runs of a pattern made by callus_message_pattern: its text
- * between placeholders and \s+, unescaped.  Anchored at both ends, the
- * pattern can only match a message that holds every run; a run is looked
- * for when it has 3 bytes or more.  A pattern with anything else in it
- * (made by another version) may match: 1.
+ * between placeholders and \s+, unescaped, each given to r as it ends.
+ * Anchored at both ends, the pattern can only match a message that holds
+ * every run; a run is looked for when it has 3 bytes or more.  0 when a
+ * run is missing, 1 when none is, -1 for a pattern with anything else in
+ * it (made by another version): it may match anything.
  */
-int callus_pattern_may_match(const char *pat, const char *msg)
+static int pattern_runs(const char *pat, lit_run *r)
 {
-	lit_run r = { .n = 0 };
-
 	for (const char *p = pat;; ) {
 		size_t len = placeholder_len(p);
 
 		if (len || !*p) {
-			if (!run_end(&r, msg))
+			if (!run_end(r))
 				return 0;
 			if (!*p)
 				return 1;
@@ -425,35 +442,81 @@ int callus_pattern_may_match(const char *pat, const char *msg)
 		}
 		if (*p == '\\') {
 			if (!needs_escape(p[1]))
-				return 1;
+				return -1;
 			p++;
 		} else if (strchr("^$.|?*+()[]{}", *p)) {
-			return 1;
+			return -1;
 		}
-		if (!run_add(&r, *p, msg))
+		if (!run_add(r, *p))
 			return 0;
 		p++;
 	}
 }
 
-int callus_message_may_match(const char *message, const char *msg)
+/* The runs of the pattern of message, without making it: the literal
+ * bytes between the pieces next_piece gives a placeholder. */
+static int message_runs(const char *message, lit_run *r)
 {
-	lit_run r = { .n = 0 };
 	size_t len = strlen(message);
 
-	/* the runs of its pattern are its literal bytes between the pieces
-	 * next_piece gives a placeholder: the same test, no pattern made */
 	for (size_t i = 0, next; i < len; i = next) {
 		const char *ph;
 
 		next = next_piece(message, len, i, &ph);
-		if (ph && !run_end(&r, msg))
+		if (ph && !run_end(r))
 			return 0;
 		for (size_t j = i; !ph && j < next; j++)
-			if (!run_add(&r, message[j], msg))
+			if (!run_add(r, message[j]))
 				return 0;
 	}
-	return run_end(&r, msg);
+	return run_end(r);
+}
+
+int callus_pattern_may_match(const char *pat, const char *msg)
+{
+	lit_run r = { .msg = msg };
+
+	return pattern_runs(pat, &r) != 0;
+}
+
+int callus_message_may_match(const char *message, const char *msg)
+{
+	lit_run r = { .msg = msg };
+
+	return message_runs(message, &r);
+}
+
+#define SKETCH_LITERALS (((uint64_t)1 << CALLUS_SKETCH_LITERAL_BITS) - 1)
+
+int64_t callus_signature_sketch(const char *stored, const char *original, int has_stack)
+{
+	uint64_t mask = 0;
+	lit_run r = { .mask = &mask };
+
+	if (stored && *stored) {
+		if (pattern_runs(stored, &r) < 0)
+			mask = 0;
+	} else {
+		message_runs(original ? original : "", &r);
+	}
+	/* the stack's bit the sign of 48 bits: 6 bytes either way */
+	return has_stack ? (int64_t)mask - ((int64_t)1 << CALLUS_SKETCH_LITERAL_BITS) : (int64_t)mask;
+}
+
+uint64_t callus_message_mask(const char *msg)
+{
+	uint64_t mask = 0;
+
+	for (size_t i = 0; msg[i] && msg[i + 1] && msg[i + 2]; i++)
+		mask |= trigram_bit(msg + i);
+	return mask;
+}
+
+int callus_sketch_may_match(int64_t sketch, uint64_t msg_mask, int has_stack)
+{
+	if (has_stack && sketch < 0)
+		return 1;
+	return ((uint64_t)sketch & SKETCH_LITERALS & ~msg_mask) == 0;
 }
 
 /* "TypeError: x", "AssertionError", "thread 'main' panicked" */

@@ -98,12 +98,18 @@ int callus_store_migrate(callus_store *s, callus_error *err);
 
 /* The signature a note names, from a notes folder or a team store, when
  * the store has none: ?1 its id, ?2 error type, ?3 original (the note's
- * example), ?4 tool, ?5 the time; no pattern kept, its original makes it
+ * example), ?4 tool, ?5 the time, ?6 its sketch in decimal
+ * (callus_store_noted_sketch); no pattern kept, its original makes it
  * (signature.h).  Needs sqlutil.h. */
 #define CALLUS_STORE_INSERT_NOTED_SIGNATURE                                                 \
-	"INSERT INTO signatures (id, error_type, message_pattern, original, tool, first_seen," \
-	" last_seen) VALUES (?1, ?2, '', ?3, ?4, " CALLUS_SQL_EPOCH("?5") ", "                  \
-	CALLUS_SQL_EPOCH("?5") ") ON CONFLICT DO NOTHING"
+	"INSERT INTO signatures (id, error_type, message_pattern, original, tool, sketch,"    \
+	" first_seen, last_seen) VALUES (?1, ?2, '', ?3, ?4, CAST(?6 AS INTEGER), "            \
+	CALLUS_SQL_EPOCH("?5") ", " CALLUS_SQL_EPOCH("?5") ") ON CONFLICT DO NOTHING"
+
+/* The sketch of a noted signature of original (no stack patterns) in
+ * decimal, for CALLUS_STORE_INSERT_NOTED_SIGNATURE's ?6. */
+#define CALLUS_STORE_SKETCH_DIGITS 24
+void callus_store_noted_sketch(char out[CALLUS_STORE_SKETCH_DIGITS], const char *original);
 
 /* Add m's rows to the metrics table, inside the caller's transaction
  * (store_metrics.c).  An SQLite result code. */

@@ -13,6 +13,7 @@
 #include "store_internal.h"
 
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,6 +150,12 @@ out:
 	return sq;
 }
 
+void callus_store_noted_sketch(char out[CALLUS_STORE_SKETCH_DIGITS], const char *original)
+{
+	snprintf(out, CALLUS_STORE_SKETCH_DIGITS, "%lld",
+		 (long long)callus_signature_sketch(NULL, original, 0));
+}
+
 /* Each signature of the run: stored once, one more occurrence per run. */
 static int insert_signatures(callus_store *s, const callus_run_info *run, const char *now)
 {
@@ -160,8 +167,8 @@ static int insert_signatures(callus_store *s, const callus_run_info *run, const 
 		return SQLITE_OK;
 	rc = sqlite3_prepare_v2(callus_store_db(s),
 				"INSERT INTO signatures (id, error_type, message_pattern, stack_patterns,"
-				" ctx, original, tool, first_seen, last_seen)"
-				" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, " CALLUS_SQL_EPOCH("?8") ", "
+				" ctx, original, tool, sketch, first_seen, last_seen)"
+				" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?9, " CALLUS_SQL_EPOCH("?8") ", "
 				CALLUS_SQL_EPOCH("?8") ") ON CONFLICT (id) DO UPDATE SET"
 				" occurrence_count = occurrence_count + 1, last_seen = excluded.last_seen,"
 				" ctx = excluded.ctx",
@@ -189,6 +196,9 @@ static int insert_signatures(callus_store *s, const callus_run_info *run, const 
 			callus_sql_bind_text(sig, 6, g->original);
 			callus_sql_bind_text(sig, 7, g->tool);
 			callus_sql_bind_text(sig, 8, now);
+			sqlite3_bind_int64(sig, 9,
+					   callus_signature_sketch(pattern, g->original,
+								   g->stack_patterns.count > 0));
 			rc = sqlite3_step(sig) == SQLITE_DONE ? SQLITE_OK
 							      : sqlite3_errcode(callus_store_db(s));
 		}

@@ -296,9 +296,11 @@ static int make_resolution(puller *p, const callus_shared_note *n, const char *n
 		goto out;
 	}
 	{
-		const char *v[] = { n->signature_id, n->error_type, example, n->tool, now };
+		char sketch[CALLUS_STORE_SKETCH_DIGITS];
+		const char *v[] = { n->signature_id, n->error_type, example, n->tool, now, sketch };
 
-		sq = p_exec(p, 1, CALLUS_STORE_INSERT_NOTED_SIGNATURE, v, 5);
+		callus_store_noted_sketch(sketch, example);
+		sq = p_exec(p, 1, CALLUS_STORE_INSERT_NOTED_SIGNATURE, v, 6);
 		if (sq != SQLITE_OK)
 			goto out;
 	}

@@ -21,6 +21,7 @@
 #define CALLUS_SIGNATURE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "callus/buf.h"
 #include "callus/extract.h"
@@ -71,6 +72,30 @@ int callus_pattern_may_match(const char *pattern, const char *msg);
  * stops at the first run msg lacks (a row keeps no pattern its original
  * makes, above). */
 int callus_message_may_match(const char *message, const char *msg);
+
+/*
+ * A sketch of a stored signature, kept beside it in the store's index of
+ * each error type's newest (signatures.sketch), so that the regex fallback
+ * passes over unread the rows a message cannot match:
+ *   bits 0 to CALLUS_SKETCH_LITERAL_BITS - 1: a bit for each 3 bytes of
+ *     each literal run the tests above look for; none set for a pattern
+ *     made by another version, which any message may match;
+ *   the sign: the row has stack patterns, which match by a shared frame.
+ * The value fits the 6 bytes SQLite keeps an integer below 2^47 in.  The
+ * bits are stored: a change of the hash or of the layout needs a
+ * migration.
+ *
+ * callus_signature_sketch: the sketch of the row that keeps stored (NULL
+ * or "": none) and original, has_stack when it has stack patterns.
+ * callus_message_mask: the bits of every 3 bytes of msg.
+ * callus_sketch_may_match: 0 when the row of sketch cannot match a message
+ * of mask msg_mask (and has_stack: with stack patterns of its own): no
+ * literal run of it can be in the message, nor a frame shared; else 1.
+ */
+#define CALLUS_SKETCH_LITERAL_BITS 47
+int64_t callus_signature_sketch(const char *stored, const char *original, int has_stack);
+uint64_t callus_message_mask(const char *msg);
+int callus_sketch_may_match(int64_t sketch, uint64_t msg_mask, int has_stack);
 
 /* The error type of a diagnostic printed by tool (see above); caller frees. */
 char *callus_error_type(const callus_diag *d, const char *tool);

@@ -7,10 +7,18 @@
 #ifndef CALLUS_TEST_SCHEMA_HELPERS_H
 #define CALLUS_TEST_SCHEMA_HELPERS_H
 
+/* signatures without their sketch, and its index without it, as before
+ * schema 31 */
+#define TEST_AS_BEFORE_31                                                               \
+	"DROP INDEX signatures_type_seen;"                                              \
+	"ALTER TABLE signatures DROP COLUMN sketch;"                                    \
+	"CREATE INDEX signatures_type_seen ON signatures(error_type, last_seen);"
+
 /* note_cache's triggers and index as before schema 30, which makes them
  * again (a trigger reading signatures fails the rebuild of schemas 20 and
  * 28) */
 #define TEST_AS_BEFORE_30                                                               \
+	TEST_AS_BEFORE_31                                                               \
 	"DROP TRIGGER noted_count_cache_add;"                                           \
 	"DROP TRIGGER noted_count_cache_remove;"                                        \
 	"DROP TRIGGER noted_count_cache_moved;"                                         \

@@ -1176,6 +1176,45 @@ static int regex_finds(fixture *f, callus_match_candidates *cands, const callus_
 	return found;
 }
 
+/* A stored row whose literal runs are not all in the message, but which
+ * shares a frame with it: its sketch's sign has it read, and the fallback
+ * finds it by the frame; a row without the frame is not found. */
+static void regex_fallback_reads_a_shared_frame_past_its_sketch(void **state)
+{
+	fixture *f = *state;
+	callus_signature b, c, q;
+	sqlite3_stmt *st = NULL;
+
+	make_sig(&b, "jest", NULL, "Cannot find module 'x' from 'y' while booting the loader",
+		 "boot\tsrc/boot.js");
+	make_sig(&c, "jest", NULL, "Cannot find module 'x' from 'y' while closing the loader",
+		 "stop\tsrc/stop.js");
+	make_sig(&q, "jest", NULL,
+		 "Cannot find module 'x' from 'y' after trying every resolver listed in"
+		 " moduleDirectories, roots, modulePaths and the haste map of this project",
+		 "boot\tsrc/boot.js");
+	assert_string_equal(b.error_type, q.error_type);
+	assert_true(similarity(&b, &q) < CALLUS_MATCH_THRESHOLD);
+	store_sig(f, &b);
+	store_sig(f, &c);
+	/* written with the stack's sign; and no literal sketch would pass */
+	assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
+					    "SELECT sketch FROM signatures WHERE id = ?1", -1, &st,
+					    NULL),
+			 SQLITE_OK);
+	sqlite3_bind_text(st, 1, b.id, -1, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_true(sqlite3_column_int64(st, 0) < 0);
+	assert_false(callus_sketch_may_match(sqlite3_column_int64(st, 0),
+					     callus_message_mask(q.original), 0));
+	sqlite3_finalize(st);
+	assert_true(regex_finds(f, NULL, &q, &b));
+	assert_false(regex_finds(f, NULL, &q, &c));
+	callus_signature_release(&b);
+	callus_signature_release(&c);
+	callus_signature_release(&q);
+}
+
 /* A filler of q's error type, recorded at minute i of a day: no word of
  * it in q's message, no frame of q's. */
 static void store_filler(fixture *f, int i)
@@ -1200,6 +1239,22 @@ static void exec_sql(fixture *f, const char *q)
 		fail_msg("%s: %s", q, msg);
 }
 
+/* The rowid of f's signature id. */
+static sqlite3_int64 rowid_of(fixture *f, const char *id)
+{
+	sqlite3_stmt *st = NULL;
+	sqlite3_int64 r;
+
+	assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
+					    "SELECT rowid FROM signatures WHERE id = ?1", -1, &st, NULL),
+			 SQLITE_OK);
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	r = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return r;
+}
+
 /* c's rows of type, max asked: n of them, the first first (NULL: any). */
 static void assert_rows(fixture *f, callus_match_candidates *c, const char *type, size_t max,
 			size_t n, const char *first)
@@ -1210,7 +1265,7 @@ static void assert_rows(fixture *f, callus_match_candidates *c, const char *type
 	assert_int_equal(callus_match_candidates_get(c, f->s, type, max, &rows, &got), SQLITE_OK);
 	assert_int_equal(got, n);
 	if (first)
-		assert_string_equal(rows[0].id, first);
+		assert_int_equal(rows[0].rowid, rowid_of(f, first));
 }
 
 /* A type's rows kept for fewer than asked are read again, unless the type
@@ -1242,8 +1297,8 @@ static void rows_read_again_only_when_short(fixture *f, const callus_signature *
 	assert_int_equal(callus_match_candidates_get(c, f->s, q->error_type, 10, &rows, &n),
 			 SQLITE_OK);
 	assert_int_equal(n, 10);
-	assert_string_equal(rows[0].id, a->id);
-	assert_string_equal(rows[1].id, q->id);
+	assert_int_equal(rows[0].rowid, rowid_of(f, a->id));
+	assert_int_equal(rows[1].rowid, rowid_of(f, q->id));
 	/* more asked of a type that had fewer: kept as read, until cleared */
 	assert_rows(f, c, e1->error_type, 10, 1, e1->id);
 	callus_match_candidates_clear(c);
@@ -1322,6 +1377,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(regex_fallback_finds_what_vectors_miss, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(regex_rows_kept_across_searches, setup, teardown),
+		cmocka_unit_test_setup_teardown(regex_fallback_reads_a_shared_frame_past_its_sketch,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(document_frequencies_fold, setup, teardown),
 		cmocka_unit_test(df_buckets_merge_and_read),
 	};

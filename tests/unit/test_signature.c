@@ -288,7 +288,7 @@ static void literal_pretest_never_misses_a_match(void **state)
 		"_other used here",
 	};
 	const char *all[sizeof(messages) / sizeof(messages[0]) + sizeof(more) / sizeof(more[0])];
-	size_t n = 0, matches = 0, refused = 0, placed = 0, placed_refused = 0;
+	size_t n = 0, matches = 0, refused = 0, placed = 0, placed_refused = 0, sketched = 0;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(messages) / sizeof(messages[0]); i++)
@@ -314,8 +314,16 @@ static void literal_pretest_never_misses_a_match(void **state)
 					      NULL) >= 0;
 			int may = callus_pattern_may_match(pat.ptr, all[j]);
 
+			int64_t sketch = callus_signature_sketch(NULL, all[i], 0);
+			int sk = callus_sketch_may_match(sketch, callus_message_mask(all[j]), 0);
+
 			/* the same answer from the message, no pattern made */
 			assert_int_equal(callus_message_may_match(all[i], all[j]), may);
+			/* the sketch of the row, from either, passes every
+			 * message the pre-test lets through */
+			assert_int_equal(callus_signature_sketch(pat.ptr, "", 0), sketch);
+			assert_true(!may || sk);
+			sketched += !sk;
 
 			if (hit && !may)
 				fprintf(stderr, "turned away:\n  %s\n  %s\n", pat.ptr, all[j]);
@@ -339,6 +347,35 @@ static void literal_pretest_never_misses_a_match(void **state)
 	/* with placeholders and spaces as often (94% here; 60% when either
 	 * kind ends the reading) */
 	assert_true(placed > n && placed_refused * 10 > placed * 9);
+	/* and the sketch alone refuses most of what the pre-test does */
+	assert_true(sketched * 10 > refused * 9);
+}
+
+/* A row with stack patterns is read for a message with some (a frame may
+ * be shared), whatever its literal runs; a row of another version's
+ * pattern for any message; the sketch fits 48 bits. */
+static void sketch_passes_stacks_and_other_patterns(void **state)
+{
+	const char *row = "implicit declaration of function go_ka in to";
+	const char *other = "unrelated words entirely";
+	uint64_t mask = callus_message_mask(other);
+	int64_t plain = callus_signature_sketch(NULL, row, 0);
+	int64_t stacked = callus_signature_sketch(NULL, row, 1);
+
+	(void)state;
+	assert_true(plain > 0 && plain < (int64_t)1 << 47);
+	assert_true(stacked < 0 && stacked >= -((int64_t)1 << 47));
+	assert_false(callus_sketch_may_match(plain, mask, 0));
+	assert_false(callus_sketch_may_match(plain, mask, 1));
+	assert_false(callus_sketch_may_match(stacked, mask, 0));
+	assert_true(callus_sketch_may_match(stacked, mask, 1));
+	assert_true(callus_sketch_may_match(plain, callus_message_mask(row), 0));
+	assert_true(callus_sketch_may_match(stacked, callus_message_mask(row), 0));
+	/* a pattern this version does not make: no bit, anything passes */
+	assert_int_equal(callus_signature_sketch("foo(bar|baz)+ went wrong", row, 0), 0);
+	assert_true(callus_sketch_may_match(0, mask, 0));
+	/* no run of 3 bytes: nothing to look for */
+	assert_int_equal(callus_signature_sketch(NULL, "'x' 'y'", 0), 0);
 }
 
 int main(void)
@@ -346,6 +383,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(patterns_match_their_originals),
 		cmocka_unit_test(literal_pretest_never_misses_a_match),
+		cmocka_unit_test(sketch_passes_stacks_and_other_patterns),
 		cmocka_unit_test(random_messages_match),
 		cmocka_unit_test(same_error_same_id_other_error_other_id),
 		cmocka_unit_test(a_run_of_one_diagnostic_signed_once),
