@@ -2,10 +2,38 @@
  * schema_helpers.h - for the tests that set a store back to an older
  * schema version to run its migrations again: the tables whose layout a
  * later migration changed, put back as the older version had them, so
- * that the migrations in between read what they were written for.
+ * that the migrations in between read what they were written for; and
+ * the check of a column every writer of a table must fill alike.
+ * Include after cmocka.h.
  */
 #ifndef CALLUS_TEST_SCHEMA_HELPERS_H
 #define CALLUS_TEST_SCHEMA_HELPERS_H
+
+#include "callus/signature.h"
+
+#include <sqlite3.h>
+
+/* The rows of db's signatures whose sketch (schema 31) is not the one
+ * their columns make: a recording, a note's sync, a team's pull and the
+ * migration each write it. */
+static inline int test_wrong_sketches(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int wrong = 0;
+
+	assert_int_equal(sqlite3_prepare_v2(db,
+					    "SELECT message_pattern, original, stack_patterns <> '[]',"
+					    " sketch FROM signatures",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		wrong += callus_signature_sketch((const char *)sqlite3_column_text(st, 0),
+						 (const char *)sqlite3_column_text(st, 1),
+						 sqlite3_column_int(st, 2)) !=
+			 sqlite3_column_int64(st, 3);
+	sqlite3_finalize(st);
+	return wrong;
+}
 
 /* signatures without their sketch, and its index without it, as before
  * schema 31 */

@@ -842,27 +842,6 @@ static void context_of(fixture *f, const char *id, callus_signature *out)
 	sqlite3_finalize(st);
 }
 
-/* The rows of f's signatures whose sketch is not the one their columns
- * make (signature.h). */
-static int wrong_sketches(fixture *f)
-{
-	sqlite3_stmt *st = NULL;
-	int wrong = 0;
-
-	assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
-					    "SELECT message_pattern, original, stack_patterns <> '[]',"
-					    " sketch FROM signatures",
-					    -1, &st, NULL),
-			 SQLITE_OK);
-	while (sqlite3_step(st) == SQLITE_ROW)
-		wrong += callus_signature_sketch((const char *)sqlite3_column_text(st, 0),
-						 (const char *)sqlite3_column_text(st, 1),
-						 sqlite3_column_int(st, 2)) !=
-			 sqlite3_column_int64(st, 3);
-	sqlite3_finalize(st);
-	return wrong;
-}
-
 /* Schema 31: each signature's sketch in its row and in the index of each
  * type's newest after its time.  Written by a recording (one with stack
  * patterns negative), and made by the migration for every row a store
@@ -877,7 +856,7 @@ static void schema_31_sketches_every_signature(void **state)
 	record(f, "src/b.c", "unknown type name beta_two", &b, NULL);
 	sql(f, "UPDATE signatures SET stack_patterns = '[\"main\tsrc/b.c\"]',"
 	       " sketch = sketch - (1 << 47) WHERE rowid = (SELECT max(rowid) FROM signatures)");
-	assert_int_equal(wrong_sketches(f), 0);
+	assert_int_equal(test_wrong_sketches(callus_store_db(f->s)), 0);
 	assert_int_equal(count(f, "SELECT count(*) FROM signatures WHERE sketch = 0"), 0);
 	assert_int_equal(count(f, "SELECT count(*) FROM signatures WHERE sketch < 0"), 1);
 	callus_store_close(f->s);
@@ -885,7 +864,7 @@ static void schema_31_sketches_every_signature(void **state)
 	sql(f, TEST_AS_BEFORE_31 "PRAGMA user_version = 30");
 	assert_int_equal(callus_store_open(&f->s, f->path, 5000, NULL), 0);
 	assert_int_equal(callus_store_schema_version(f->s), CALLUS_STORE_SCHEMA_VERSION);
-	assert_int_equal(wrong_sketches(f), 0);
+	assert_int_equal(test_wrong_sketches(callus_store_db(f->s)), 0);
 	assert_int_equal(count(f, "SELECT count(*) FROM signatures WHERE sketch = 0"), 0);
 	assert_int_equal(count(f, "SELECT count(*) FROM signatures WHERE sketch < 0"), 1);
 	assert_int_equal(count(f, "SELECT count(*) FROM pragma_index_info('signatures_type_seen')"

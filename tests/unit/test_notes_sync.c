@@ -224,6 +224,12 @@ static void added_file_is_imported(void **state)
 	get(f, NOTES, &n);
 	assert_string_equal(n.title, "added by a teammate");
 	assert_false(n.retired);
+	/* its signature came with it, sketched as a recording sketches */
+	assert_int_equal(one_int(f, "SELECT count(*) FROM signatures s JOIN notes n"
+				    " ON n.signature_id = s.id WHERE n.title = 'added by a teammate'"
+				    " AND s.sketch <> 0"),
+			 1);
+	assert_int_equal(test_wrong_sketches(callus_store_db(f->s)), 0);
 	callus_note_release(&n);
 	assert_int_equal(sync_round(f), 0);
 }

@@ -18,6 +18,7 @@
 #include "callus/knowledge.h"
 #include "callus/notes.h"
 #include "callus/team.h"
+#include "schema_helpers.h"
 
 typedef struct fixture {
 	char dir[64];
@@ -197,6 +198,17 @@ static void promote_approve_pull(void **state)
 						 CALLUS_SHARED_REJECTED, "lead", "no", &err), 0);
 	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", &r, NULL, &err), 0);
 	assert_int_equal(r.pulled, 1);
+	/* the note's signature came with it, sketched as a recording sketches */
+	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM signatures WHERE id LIKE"
+					 " 'aaaaaaaaaaaa%' AND sketch <> 0"),
+			 1);
+	{
+		sqlite3 *db = NULL;
+
+		assert_int_equal(sqlite3_open(f->ws2, &db), SQLITE_OK);
+		assert_int_equal(test_wrong_sketches(db), 0);
+		sqlite3_close(db);
+	}
 	assert_int_equal(callus_team_cached_list(f->s2, CALLUS_LAYER_TEAM, &ns, &count, &err), 0);
 	assert_int_equal(count, 1);
 	assert_string_equal(ns[0].id, "aaaaaaaaaaaa");
