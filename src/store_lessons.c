@@ -196,8 +196,10 @@ static int insert_signatures(callus_store *s, const callus_run_info *run, const 
 			callus_sql_bind_text(sig, 6, g->original);
 			callus_sql_bind_text(sig, 7, g->tool);
 			callus_sql_bind_text(sig, 8, now);
+			/* from the pattern the signature holds: its walk is
+			 * cheaper than a second scan of the original */
 			sqlite3_bind_int64(sig, 9,
-					   callus_signature_sketch(pattern, g->original,
+					   callus_signature_sketch(g->message_pattern, g->original,
 								   g->stack_patterns.count > 0));
 			rc = sqlite3_step(sig) == SQLITE_DONE ? SQLITE_OK
 							      : sqlite3_errcode(callus_store_db(s));
