@@ -18,10 +18,16 @@ set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath "${1:-$repo/build}")
 [ $# -gt 0 ] && shift
-[ -f "$build/libcallus.a" ] && [ -x "$build/callus" ] || {
+if [ ! -f "$build/libcallus.a" ] || [ ! -x "$build/callus" ]; then
 	echo "bench/sketchpass.sh: no libcallus.a and callus in $build (make)" >&2
 	exit 2
-}
+fi
+for db in "$@"; do
+	[ -f "$db/.callus/callus.db" ] || {
+		echo "bench/sketchpass.sh: no store in $db (.callus/callus.db)" >&2
+		exit 2
+	}
+done
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-sketchpass.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
