@@ -221,7 +221,7 @@ static int gc_signatures(callus_store *s, const callus_gc_policy *p, callus_gc_r
 	if ((sq = sqlite3_prepare_v2(callus_store_db(s),
 				     "SELECT " CALLUS_MATCH_SIGNATURE_COLUMNS_G ", EXISTS (SELECT 1"
 				     " FROM signature_vectors v WHERE v.sig = g.rowid AND"
-				     " v.model = '" CALLUS_EMBED_BUILTIN_MODEL "')" SIGNATURE_UNNEEDED
+				     " v.model = " CALLUS_MATCH_BUILTIN_ID ")" SIGNATURE_UNNEEDED
 				     " LIMIT ?2",
 				     -1, &st, NULL)) != SQLITE_OK ||
 	    (sq = sqlite3_prepare_v2(callus_store_db(s), "DELETE FROM signatures WHERE id = ?1", -1,

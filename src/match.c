@@ -393,7 +393,6 @@ int callus_match_stored_vector(sqlite3_stmt *st, const char *id, float v[CALLUS_
 {
 	sqlite3_reset(st);
 	callus_sql_bind_text(st, 1, id);
-	callus_sql_bind_text(st, 2, CALLUS_EMBED_BUILTIN_MODEL);
 	return sqlite3_step(st) == SQLITE_ROW &&
 	       callus_vecindex_unpack(v, CALLUS_EMBED_DIM, sqlite3_column_blob(st, 0),
 				      (size_t)sqlite3_column_bytes(st, 0)) == 0;

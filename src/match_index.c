@@ -113,15 +113,14 @@ static int store_vector(callus_store *s, int64_t sig_rowid, const float *vec)
 	sqlite3_stmt *st = NULL;
 	int sq = callus_store_stmt(s,
 				   "INSERT INTO signature_vectors (sig, model, vector)"
-				   " VALUES (?1, ?2, ?3) ON CONFLICT (sig, model)"
+				   " VALUES (?1, " CALLUS_MATCH_BUILTIN_ID ", ?2) ON CONFLICT (sig, model)"
 				   " DO UPDATE SET vector = excluded.vector",
 				   &st);
 
 	if (sq != SQLITE_OK)
 		return sq;
 	sqlite3_bind_int64(st, 1, sig_rowid);
-	callus_sql_bind_text(st, 2, CALLUS_EMBED_BUILTIN_MODEL);
-	sqlite3_bind_blob(st, 3, packed, (int)len, SQLITE_TRANSIENT);
+	sqlite3_bind_blob(st, 2, packed, (int)len, SQLITE_TRANSIENT);
 	sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
 	callus_store_stmt_done(s, st);
 	return sq;
@@ -269,7 +268,7 @@ static int pending_add(pending_vecs *p, int64_t id, const float *vec)
 
 #define UNINDEXED_WHERE                                                                       \
 	" WHERE NOT EXISTS (SELECT 1 FROM signature_vectors v"                                 \
-	"  WHERE v.sig = g.rowid AND v.model = ?1)"                                            \
+	"  WHERE v.sig = g.rowid AND v.model = " CALLUS_MATCH_BUILTIN_ID ")"                  \
 	" AND NOT EXISTS (SELECT 1 FROM signature_links l WHERE l.alias_id = g.id)"
 #define UNINDEXED " FROM signatures g" UNINDEXED_WHERE
 /* Only those a trigger queued since the last indexing (store_schema.c),
@@ -354,7 +353,6 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 				-1, &st, NULL);
 	if (sq != SQLITE_OK)
 		goto fail;
-	callus_sql_bind_text(st, 1, CALLUS_EMBED_BUILTIN_MODEL);
 	/* the new signatures are few: read them first, then write */
 	{
 		callus_signature *sigs = NULL;
@@ -516,8 +514,8 @@ static int rewrite_file(callus_store *s, sqlite3_stmt *st, const char *path, cal
 
 int64_t callus_match_builtin_count(callus_store *s)
 {
-	return callus_store_query_int(s, "SELECT coalesce((SELECT n FROM vector_counts WHERE model = '"
-				      CALLUS_EMBED_BUILTIN_MODEL "'), 0)");
+	return callus_store_query_int(s, "SELECT coalesce((SELECT n FROM vector_models WHERE id = "
+				      CALLUS_MATCH_BUILTIN_ID "), 0)");
 }
 
 int callus_match_window_cuts(callus_store *s, size_t window)
@@ -576,10 +574,11 @@ int callus_match_count_vectors(callus_store *s, const char *model, int64_t *with
 	 * and every alias is a stored signature; a join read every vector to
 	 * find them): `callus status` read every vector and every signature */
 	sq = sqlite3_prepare_v2(callus_store_db(s),
-				"SELECT coalesce((SELECT n FROM vector_counts WHERE model = ?1), 0)"
+				"SELECT coalesce((SELECT n FROM vector_models WHERE name = ?1), 0)"
 				"  - (SELECT count(*) FROM signature_links l WHERE EXISTS (SELECT 1 FROM"
 				"   signatures g JOIN signature_vectors v ON v.sig = g.rowid"
-				"   WHERE g.id = l.alias_id AND v.model = ?1)),"
+				"   WHERE g.id = l.alias_id AND v.model ="
+				"    (SELECT id FROM vector_models WHERE name = ?1))),"
 				" ?2 - (SELECT count(*) FROM signature_links)",
 				-1, &st, NULL);
 	if (sq == SQLITE_OK) {

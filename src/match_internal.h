@@ -50,11 +50,18 @@ int callus_match_vector_path(callus_buf *out, const char *workspace, const char 
 /* The same for the built-in model. */
 int callus_match_builtin_vector_path(callus_buf *out, const char *workspace);
 
+/* The built-in model's id in vector_models, which signature_vectors
+ * names a vector's model by (schema 32): an integer 1 takes no byte in a
+ * row, where the model's name took 17 in every vector's key.  A built-in
+ * model of another name (CALLUS_EMBED_BUILTIN_MODEL) takes this id over
+ * in a migration that drops the old one's vectors. */
+#define CALLUS_MATCH_BUILTIN_ID "1"
+
 /* Every built-in vector of the store, as callus_match_file_sync() reads
  * them. */
 #define CALLUS_MATCH_BUILTIN_VECTORS                                                          \
 	"SELECT sig, vector FROM signature_vectors"                                            \
-	" WHERE model = '" CALLUS_EMBED_BUILTIN_MODEL "' ORDER BY sig"
+	" WHERE model = " CALLUS_MATCH_BUILTIN_ID " ORDER BY sig"
 
 /* The store's count of built-in vectors (kept by triggers); -1 when it
  * cannot be read. */
@@ -183,10 +190,10 @@ int callus_match_candidates_get(callus_match_candidates *c, callus_store *s,
 				const callus_match_candidate **rows, size_t *n);
 
 /* The statement callus_match_stored_vector reads with: the built-in
- * model's vector of the signature named ?1 (?2 the model). */
+ * model's vector of the signature named ?1. */
 #define CALLUS_MATCH_STORED_VECTOR_SQL                                          \
 	"SELECT v.vector FROM signatures g JOIN signature_vectors v"           \
-	" ON v.sig = g.rowid WHERE g.id = ?1 AND v.model = ?2"
+	" ON v.sig = g.rowid WHERE g.id = ?1 AND v.model = " CALLUS_MATCH_BUILTIN_ID
 
 /* The built-in model's vector the store holds for signature id into v,
  * read with st (prepared from CALLUS_MATCH_STORED_VECTOR_SQL, reset here):

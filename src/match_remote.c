@@ -59,7 +59,8 @@ static int read_batch(callus_store *s, const char *model, int64_t after, remote_
 	sq = sqlite3_prepare_v2(callus_store_db(s),
 				"SELECT g.rowid, " CALLUS_MATCH_SIGNATURE_COLUMNS_G " FROM signatures g"
 				" WHERE g.rowid > ?2 AND NOT EXISTS (SELECT 1 FROM signature_vectors v"
-				"  WHERE v.sig = g.rowid AND v.model = ?1)"
+				"  WHERE v.sig = g.rowid AND v.model ="
+				"   (SELECT id FROM vector_models WHERE name = ?1))"
 				" AND NOT EXISTS (SELECT 1 FROM signature_links l WHERE l.alias_id = g.id)"
 				" ORDER BY g.rowid LIMIT ?3",
 				-1, &st, NULL);
@@ -110,13 +111,25 @@ static int store_batch(callus_store *s, const char *workspace, const char *model
 	}
 	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		goto out;
+	/* the model's id (schema 32), given at its first vector */
+	sq = sqlite3_prepare_v2(callus_store_db(s),
+				"INSERT OR IGNORE INTO vector_models (name) VALUES (?1)", -1, &st,
+				NULL);
+	if (sq == SQLITE_OK) {
+		callus_sql_bind_text(st, 1, model);
+		sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
+	}
+	sqlite3_finalize(st);
+	st = NULL;
 	/* a concurrent indexer may have stored some meanwhile: those stay;
 	 * one removed meanwhile (callus gc) gets none */
-	sq = sqlite3_prepare_v2(callus_store_db(s),
-				"INSERT INTO signature_vectors (sig, model, vector)"
-				" SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM signatures"
-				"  WHERE rowid = ?1) ON CONFLICT DO NOTHING",
-				-1, &st, NULL);
+	if (sq == SQLITE_OK)
+		sq = sqlite3_prepare_v2(callus_store_db(s),
+					"INSERT INTO signature_vectors (sig, model, vector)"
+					" SELECT ?1, m.id, ?3 FROM vector_models m WHERE m.name = ?2"
+					"  AND EXISTS (SELECT 1 FROM signatures WHERE rowid = ?1)"
+					" ON CONFLICT DO NOTHING",
+					-1, &st, NULL);
 	for (size_t i = 0; sq == SQLITE_OK && i < b->n; i++) {
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, b->rowids[i]);
@@ -166,7 +179,8 @@ static int drop_model(callus_store *s, const char *workspace, const char *model,
 		callus_buf_release(&path);
 		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	}
-	sq = sqlite3_prepare_v2(callus_store_db(s), "DELETE FROM signature_vectors WHERE model = ?1",
+	sq = sqlite3_prepare_v2(callus_store_db(s), "DELETE FROM signature_vectors WHERE model ="
+				" (SELECT id FROM vector_models WHERE name = ?1)",
 				-1, &st, NULL);
 	if (sq == SQLITE_OK) {
 		callus_sql_bind_text(st, 1, model);

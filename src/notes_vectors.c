@@ -34,8 +34,7 @@
 #define NOTED_VECTORS                                                                              \
 	"SELECT g.rowid, v.vector FROM (SELECT signature_id FROM note_signatures UNION ALL"          \
 	" SELECT signature_id FROM note_cache) x JOIN signatures g ON g.id = x.signature_id"         \
-	" JOIN signature_vectors v ON v.sig = g.rowid AND v.model = '"                                \
-	CALLUS_EMBED_BUILTIN_MODEL "'"
+	" JOIN signature_vectors v ON v.sig = g.rowid AND v.model = " CALLUS_MATCH_BUILTIN_ID
 
 void callus_notes_vectors_add(callus_store *s, const char *sig)
 {

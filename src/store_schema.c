@@ -69,32 +69,41 @@
 	"CREATE TRIGGER vectors_removed AFTER DELETE ON signature_vectors BEGIN"            \
 	"  UPDATE vector_counts SET n = n - 1 WHERE model = OLD.model; END;"
 
+/* A built-in vector's model column, as the triggers below test it:
+ * BUILTIN_NAMED up to schema 31, the model's name; BUILTIN_ID since
+ * schema 32, its id in vector_models. */
+#define BUILTIN_NAMED "'" CALLUS_EMBED_BUILTIN_MODEL "'"
+#define BUILTIN_ID CALLUS_MATCH_BUILTIN_ID
+
 /* The signatures with a note and a built-in vector counted, the vectors
  * naming their signature by rowid (schema 16; made again with the
- * signatures, schema 20). */
-#define NOTED_COUNT_BY_ROWID                                                                \
+ * signatures, schema 20; the notes' half again with the vectors' model
+ * ids, schema 32). */
+#define NOTED_COUNT_NOTES(m)                                                                \
 	"CREATE TRIGGER noted_count_note_add AFTER INSERT ON note_signatures"               \
 	"  WHEN EXISTS (SELECT 1 FROM signatures g JOIN signature_vectors v ON v.sig = g.rowid" \
-	"   WHERE g.id = NEW.signature_id AND v.model = '" CALLUS_EMBED_BUILTIN_MODEL "')"    \
+	"   WHERE g.id = NEW.signature_id AND v.model = " m ")"                              \
 	"  BEGIN UPDATE noted_count SET n = n + 1; END;"                                     \
 	"CREATE TRIGGER noted_count_note_remove AFTER DELETE ON note_signatures"            \
 	"  WHEN EXISTS (SELECT 1 FROM signatures g JOIN signature_vectors v ON v.sig = g.rowid" \
-	"   WHERE g.id = OLD.signature_id AND v.model = '" CALLUS_EMBED_BUILTIN_MODEL "')"    \
-	"  BEGIN UPDATE noted_count SET n = n - 1; END;"                                     \
+	"   WHERE g.id = OLD.signature_id AND v.model = " m ")"                              \
+	"  BEGIN UPDATE noted_count SET n = n - 1; END;"
+#define NOTED_COUNT_BY_ROWID                                                                \
+	NOTED_COUNT_NOTES(BUILTIN_NAMED)                                                    \
 	"CREATE TRIGGER noted_count_vector_add AFTER INSERT ON signature_vectors"           \
-	"  WHEN NEW.model = '" CALLUS_EMBED_BUILTIN_MODEL "' AND EXISTS (SELECT 1 FROM"       \
+	"  WHEN NEW.model = " BUILTIN_NAMED " AND EXISTS (SELECT 1 FROM"                     \
 	"   signatures g JOIN note_signatures x ON x.signature_id = g.id WHERE g.rowid = NEW.sig)" \
 	"  BEGIN UPDATE noted_count SET n = n + 1; END;"                                     \
 	"CREATE TRIGGER noted_count_vector_remove AFTER DELETE ON signature_vectors"        \
-	"  WHEN OLD.model = '" CALLUS_EMBED_BUILTIN_MODEL "' AND EXISTS (SELECT 1 FROM"       \
+	"  WHEN OLD.model = " BUILTIN_NAMED " AND EXISTS (SELECT 1 FROM"                     \
 	"   signatures g JOIN note_signatures x ON x.signature_id = g.id WHERE g.rowid = OLD.sig)" \
 	"  BEGIN UPDATE noted_count SET n = n - 1; END;"
 
 /* Whether the signature named by the expression id has a built-in vector
  * (0 or 1). */
-#define HAS_BUILTIN_VECTOR(id)                                                              \
+#define HAS_BUILTIN_VECTOR(id, m)                                                           \
 	"(EXISTS (SELECT 1 FROM signatures g JOIN signature_vectors v ON v.sig = g.rowid"   \
-	" WHERE g.id = " id " AND v.model = '" CALLUS_EMBED_BUILTIN_MODEL "'))"
+	" WHERE g.id = " id " AND v.model = " m "))"
 
 /* A built-in vector added or removed moves the noted count by the notes
  * and the cached notes of its signature (schema 30: the cached ones too);
@@ -103,13 +112,36 @@
 	"((SELECT count(*) FROM signatures g JOIN note_signatures x ON x.signature_id = g.id" \
 	"  WHERE g.rowid = " sig ") + (SELECT count(*) FROM signatures g JOIN note_cache c"   \
 	"  ON c.signature_id = g.id WHERE g.rowid = " sig "))"
-#define NOTED_COUNT_VECTORS                                                                 \
+#define NOTED_COUNT_VECTORS(m)                                                              \
 	"CREATE TRIGGER noted_count_vector_add AFTER INSERT ON signature_vectors"           \
-	"  WHEN NEW.model = '" CALLUS_EMBED_BUILTIN_MODEL "' AND " NOTED_COUNT_OF("NEW.sig") " > 0" \
+	"  WHEN NEW.model = " m " AND " NOTED_COUNT_OF("NEW.sig") " > 0"                     \
 	"  BEGIN UPDATE noted_count SET n = n + " NOTED_COUNT_OF("NEW.sig") "; END;"         \
 	"CREATE TRIGGER noted_count_vector_remove AFTER DELETE ON signature_vectors"        \
-	"  WHEN OLD.model = '" CALLUS_EMBED_BUILTIN_MODEL "' AND " NOTED_COUNT_OF("OLD.sig") " > 0" \
+	"  WHEN OLD.model = " m " AND " NOTED_COUNT_OF("OLD.sig") " > 0"                     \
 	"  BEGIN UPDATE noted_count SET n = n - " NOTED_COUNT_OF("OLD.sig") "; END;"
+
+/* A layer's cached note counted when its signature has a built-in vector
+ * (schema 30; again with the vectors' model ids, schema 32).  A cached
+ * note may change its signature in place (a newer revision). */
+#define NOTED_COUNT_CACHE(m)                                                                \
+	"CREATE TRIGGER noted_count_cache_add AFTER INSERT ON note_cache"                   \
+	"  WHEN " HAS_BUILTIN_VECTOR("NEW.signature_id", m)                                 \
+	"  BEGIN UPDATE noted_count SET n = n + 1; END;"                                     \
+	"CREATE TRIGGER noted_count_cache_remove AFTER DELETE ON note_cache"                \
+	"  WHEN " HAS_BUILTIN_VECTOR("OLD.signature_id", m)                                 \
+	"  BEGIN UPDATE noted_count SET n = n - 1; END;"                                     \
+	"CREATE TRIGGER noted_count_cache_moved AFTER UPDATE OF signature_id ON note_cache"  \
+	"  WHEN OLD.signature_id <> NEW.signature_id"                                       \
+	"  BEGIN UPDATE noted_count SET n = n - " HAS_BUILTIN_VECTOR("OLD.signature_id", m)  \
+	"   + " HAS_BUILTIN_VECTOR("NEW.signature_id", m) "; END;"
+
+/* The vectors counted per model in vector_models (schema 32), as
+ * VECTOR_COUNTS did in vector_counts. */
+#define VECTOR_MODEL_COUNTS                                                                 \
+	"CREATE TRIGGER vectors_added AFTER INSERT ON signature_vectors BEGIN"              \
+	"  UPDATE vector_models SET n = n + 1 WHERE id = NEW.model; END;"                   \
+	"CREATE TRIGGER vectors_removed AFTER DELETE ON signature_vectors BEGIN"            \
+	"  UPDATE vector_models SET n = n - 1 WHERE id = OLD.model; END;"
 
 /* What a signature is, as schema 2 made its table and schema 20 made it
  * again. */
@@ -777,17 +809,8 @@ static const char *const migrations[] = {
 	("CREATE INDEX note_cache_signature ON note_cache(signature_id);"
 	 "DROP TRIGGER noted_count_vector_add;"
 	 "DROP TRIGGER noted_count_vector_remove;"
-	 NOTED_COUNT_VECTORS
-	 "CREATE TRIGGER noted_count_cache_add AFTER INSERT ON note_cache"
-	 "  WHEN " HAS_BUILTIN_VECTOR("NEW.signature_id")
-	 "  BEGIN UPDATE noted_count SET n = n + 1; END;"
-	 "CREATE TRIGGER noted_count_cache_remove AFTER DELETE ON note_cache"
-	 "  WHEN " HAS_BUILTIN_VECTOR("OLD.signature_id")
-	 "  BEGIN UPDATE noted_count SET n = n - 1; END;"
-	 "CREATE TRIGGER noted_count_cache_moved AFTER UPDATE OF signature_id ON note_cache"
-	 "  WHEN OLD.signature_id <> NEW.signature_id"
-	 "  BEGIN UPDATE noted_count SET n = n - " HAS_BUILTIN_VECTOR("OLD.signature_id")
-	 "   + " HAS_BUILTIN_VECTOR("NEW.signature_id") "; END;"
+	 NOTED_COUNT_VECTORS(BUILTIN_NAMED)
+	 NOTED_COUNT_CACHE(BUILTIN_NAMED)
 	 "UPDATE noted_count SET n = (SELECT count(*) FROM note_signatures x"
 	 "  JOIN signatures g ON g.id = x.signature_id JOIN signature_vectors v ON v.sig = g.rowid"
 	 "  AND v.model = '" CALLUS_EMBED_BUILTIN_MODEL "') + (SELECT count(*) FROM note_cache c"
@@ -805,6 +828,41 @@ static const char *const migrations[] = {
 	 "  stack_patterns <> '[]');"
 	 "DROP INDEX signatures_type_seen;"
 	 "CREATE INDEX signatures_type_seen ON signatures(error_type, last_seen, sketch);"),
+	/* 31 -> 32: a vector's model named by its id in vector_models, which
+	 * also keeps the vectors' count per model (vector_counts' job): the
+	 * built-in model's name took 17 bytes of every vector's key, its id
+	 * (CALLUS_MATCH_BUILTIN_ID, 1) takes none.  The table rebuilt in
+	 * SQLite's order, as in 15 -> 16 (the triggers reading it from other
+	 * tables dropped first, all made again after); its pages full again. */
+	("DROP TRIGGER noted_count_note_add;"
+	 "DROP TRIGGER noted_count_note_remove;"
+	 "DROP TRIGGER noted_count_cache_add;"
+	 "DROP TRIGGER noted_count_cache_remove;"
+	 "DROP TRIGGER noted_count_cache_moved;"
+	 "DROP TRIGGER signature_gone;"
+	 "CREATE TABLE vector_models (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE,"
+	 "  n INTEGER NOT NULL DEFAULT 0);"
+	 "INSERT INTO vector_models (id, name) VALUES (" BUILTIN_ID ", " BUILTIN_NAMED ");"
+	 "INSERT OR IGNORE INTO vector_models (name) SELECT model FROM vector_counts ORDER BY 1;"
+	 "INSERT OR IGNORE INTO vector_models (name) SELECT DISTINCT model FROM signature_vectors"
+	 "  ORDER BY 1;"
+	 "UPDATE vector_models SET n = coalesce((SELECT c.n FROM vector_counts c"
+	 "  WHERE c.model = vector_models.name), 0);"
+	 "CREATE TABLE signature_vectors_k ("
+	 "  sig INTEGER NOT NULL,"
+	 "  model INTEGER NOT NULL,"
+	 "  vector BLOB NOT NULL,"
+	 "  PRIMARY KEY (sig, model)) WITHOUT ROWID;"
+	 "INSERT INTO signature_vectors_k SELECT v.sig, m.id, v.vector FROM signature_vectors v"
+	 "  JOIN vector_models m ON m.name = v.model ORDER BY 1, 2;"
+	 "DROP TABLE signature_vectors;"
+	 "DROP TABLE vector_counts;"
+	 "ALTER TABLE signature_vectors_k RENAME TO signature_vectors;"
+	 VECTOR_MODEL_COUNTS
+	 NOTED_COUNT_NOTES(BUILTIN_ID)
+	 NOTED_COUNT_VECTORS(BUILTIN_ID)
+	 NOTED_COUNT_CACHE(BUILTIN_ID)
+	 SIGNATURE_GONE),
 };
 _Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,

@@ -21,7 +21,7 @@ test_expect_success 'the first run moves .deja/ to .callus/ and keeps what was l
 	test "$("$CALLUS" lessons --json | jq length)" = 2 &&
 	test "$("$CALLUS" resolutions --json | jq length)" = 1 &&
 	test "$("$CALLUS" pending --json | jq length)" = 1 &&
-	test "$(sqlite3 .callus/callus.db "SELECT DISTINCT model FROM signature_vectors")" = callus-builtin-1
+	test "$(sqlite3 .callus/callus.db "SELECT DISTINCT m.name FROM signature_vectors v JOIN vector_models m ON m.id = v.model")" = callus-builtin-1
 '
 
 test_expect_success 'the lessons block keeps its place under the new markers' '

@@ -72,7 +72,7 @@ test_expect_success 'aged, the lessons, runs, idle checks and unneeded signature
 	test "$(q "SELECT count(*) FROM signatures WHERE id = '\''$fixed'\''")" = 1 &&
 	test "$(find .callus/notes -name "*.md" | wc -l)" = 1 &&
 	"$CALLUS" notes --json | jq -e "length == 1" &&
-	test "$(q "SELECT n FROM vector_counts")" = "$(q "SELECT count(*) FROM signature_vectors")"
+	test "$(q "SELECT sum(n) FROM vector_models")" = "$(q "SELECT count(*) FROM signature_vectors")"
 '
 
 test_expect_success 'the fix kept is still suggested for the same mistake' '

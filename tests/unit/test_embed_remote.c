@@ -693,8 +693,9 @@ static int count_vectors(const char *db, const char *model)
 	int n;
 
 	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(h, "SELECT count(*) FROM signature_vectors"
-					       " WHERE model = ?1", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, "SELECT count(*) FROM signature_vectors v"
+					       " JOIN vector_models m ON m.id = v.model"
+					       " WHERE m.name = ?1", -1, &st, NULL), SQLITE_OK);
 	sqlite3_bind_text(st, 1, model, -1, SQLITE_STATIC);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
 	n = sqlite3_column_int(st, 0);

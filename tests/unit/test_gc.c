@@ -37,6 +37,10 @@
 #include "steps_helpers.h"
 #include "store_internal.h"
 
+/* The built-in vectors, as the store counts them (vector_models, schema
+ * 32). */
+#define BUILTIN_COUNTED "SELECT n FROM vector_models WHERE name = '" CALLUS_EMBED_BUILTIN_MODEL "'"
+
 typedef struct fixture {
 	char dir[64];
 	char path[96];
@@ -483,7 +487,7 @@ static void unused_old_signatures_go_needed_ones_stay(void **state)
 	/* a is fixed: its resolution needs it */
 	resolve(f, &a, "-c src/a.c");
 	sql(f, "UPDATE signatures SET last_seen = unixepoch('2001-01-01')");
-	assert_int_equal(count(f, "SELECT n FROM vector_counts"), 2);
+	assert_int_equal(count(f, BUILTIN_COUNTED), 2);
 	df_before = count(f, DF_TOTAL);
 	policy(&p);
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
@@ -493,7 +497,7 @@ static void unused_old_signatures_go_needed_ones_stay(void **state)
 	snprintf(q, sizeof(q), "SELECT count(*) FROM signatures WHERE id = '%s'", b.id);
 	assert_int_equal(count(f, q), 0);
 	assert_int_equal(count(f, "SELECT count(*) FROM signature_vectors"), 1);
-	assert_int_equal(count(f, "SELECT n FROM vector_counts"), 1);
+	assert_int_equal(count(f, BUILTIN_COUNTED), 1);
 	/* b's features no longer weigh in the IDF */
 	assert_true(count(f, DF_TOTAL) < df_before);
 	/* gc folded the recent frequencies before taking b's off */
@@ -649,7 +653,7 @@ static void old_vector_forms_migrate_to_the_smallest(void **state)
 	after = text_of(f, "SELECT group_concat(hex(vector), ' ') FROM"
 			   " (SELECT vector FROM signature_vectors ORDER BY sig)");
 	assert_string_equal(after, stored);
-	assert_int_equal(count(f, "SELECT n FROM vector_counts"), 2);
+	assert_int_equal(count(f, BUILTIN_COUNTED), 2);
 	free(after);
 	free(stored);
 	callus_signature_release(&a);
@@ -740,16 +744,17 @@ static void signature_times_are_seconds(void **state)
  * number of rows. */
 static long long df_rows_as_before(fixture *f, const char *keys, int v)
 {
-	char q[1024];
 	long long rows = count(f, "SELECT count(*) FROM embed_df_recent");
+	char *q;
 
 	callus_store_close(f->s);
 	f->s = NULL;
-	snprintf(q, sizeof(q),
-		 TEST_AS_BEFORE_27 "UPDATE embed_df SET feature = %s;"
-		 "PRAGMA user_version = %d",
-		 keys, v);
+	q = sqlite3_mprintf(TEST_AS_BEFORE_27 "UPDATE embed_df SET feature = %s;"
+			    "PRAGMA user_version = %d",
+			    keys, v);
+	assert_non_null(q);
 	sql(f, q);
+	sqlite3_free(q);
 	return rows;
 }
 
@@ -872,6 +877,118 @@ static void schema_31_sketches_every_signature(void **state)
 			 1);
 	callus_signature_release(&a);
 	callus_signature_release(&b);
+}
+
+/* A statement of q's with each %Q taken by id in turn, run on f's store. */
+static void sql_ids(fixture *f, const char *q, const char *id1, const char *id2)
+{
+	char *up = sqlite3_mprintf(q, id1, id2);
+
+	assert_non_null(up);
+	sql(f, up);
+	sqlite3_free(up);
+}
+
+#define REMOTE_MODEL "openai:nomic-embed-text@127.0.0.1"
+#define REMOTE_COUNTED "SELECT n FROM vector_models WHERE name = '" REMOTE_MODEL "'"
+#define NOTED "SELECT n FROM noted_count"
+
+/* Schema 32: a vector names its model by an id in vector_models, the
+ * built-in one's 1, and the vectors are counted per model there.  The
+ * migration gives each model of an older store its id and count, keeps
+ * every vector's bytes, and makes the triggers that count the noted
+ * signatures test the id: a migration that left a name in a row, lost a
+ * count, or left a trigger testing the name (the noted count would no
+ * longer move) fails here. */
+static void schema_32_names_a_vectors_model_by_id(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, b, c;
+	char *before, *after;
+	int64_t with = 0, all = 0;
+
+#define VECTORS_READ                                                                    \
+	"SELECT group_concat(v.sig || ' ' || m.name || ' ' || hex(v.vector), ',') FROM"   \
+	" (SELECT * FROM signature_vectors ORDER BY sig, model) v JOIN vector_models m"      \
+	" ON m.id = v.model"
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, NULL);
+	record(f, "src/b.c", "unknown type name beta_two", &b, NULL);
+	/* a's vector from an external model too, and a note on a */
+	sql(f, "INSERT INTO vector_models (name) VALUES ('" REMOTE_MODEL "')");
+	sql_ids(f,
+		"INSERT INTO signature_vectors SELECT rowid, (SELECT id FROM vector_models"
+		"  WHERE name = '" REMOTE_MODEL "'), x'0000803f' FROM signatures WHERE id = %Q;"
+		"INSERT INTO notes (id, signature_id, title, created_at, updated_at)"
+		"  VALUES ('n1', %Q, 't', '', '')",
+		a.id, a.id);
+	sql_ids(f, "INSERT INTO note_signatures VALUES (%Q, 'n1')", a.id, NULL);
+	assert_int_equal(count(f, BUILTIN_COUNTED), 2);
+	assert_int_equal(count(f, REMOTE_COUNTED), 1);
+	assert_int_equal(count(f, NOTED), 1);
+	assert_int_equal(count(f, "SELECT count(*) FROM signature_vectors WHERE model = "
+				  CALLUS_MATCH_BUILTIN_ID),
+			 2);
+	before = text_of(f, VECTORS_READ);
+
+	callus_store_close(f->s);
+	f->s = NULL;
+	sql(f, TEST_AS_BEFORE_32 "PRAGMA user_version = 31");
+	assert_int_equal(count(f, "SELECT count(*) FROM signature_vectors"
+				  " WHERE typeof(model) = 'text'"),
+			 3);
+	assert_int_equal(callus_store_open(&f->s, f->path, 5000, NULL), 0);
+	assert_int_equal(callus_store_schema_version(f->s), CALLUS_STORE_SCHEMA_VERSION);
+	assert_int_equal(count(f, "SELECT count(*) FROM signature_vectors"
+				  " WHERE typeof(model) <> 'integer'"),
+			 0);
+	assert_int_equal(count(f, "SELECT id = " CALLUS_MATCH_BUILTIN_ID " FROM vector_models"
+				  " WHERE name = '" CALLUS_EMBED_BUILTIN_MODEL "'"),
+			 1);
+	assert_int_equal(count(f, BUILTIN_COUNTED), 2);
+	assert_int_equal(count(f, REMOTE_COUNTED), 1);
+	after = text_of(f, VECTORS_READ);
+	assert_string_equal(after, before);
+	assert_int_equal(count(f, NOTED), 1);
+	assert_int_equal(count(f, "SELECT count(*) FROM sqlite_master"
+				  " WHERE sql LIKE '%" CALLUS_EMBED_BUILTIN_MODEL "%'"),
+			 0);
+	assert_int_equal(callus_match_count_vectors(f->s, CALLUS_EMBED_BUILTIN_MODEL, &with, &all,
+						    NULL),
+			 0);
+	assert_int_equal(with, 2);
+	assert_int_equal(all, 2);
+	assert_int_equal(callus_match_count_vectors(f->s, REMOTE_MODEL, &with, &all, NULL), 0);
+	assert_int_equal(with, 1);
+
+	/* the triggers made again count by the id: a note, a layer's cached
+	 * note, a vector and a signature coming and going */
+	sql_ids(f, "DELETE FROM note_signatures WHERE signature_id = %Q", a.id, NULL);
+	assert_int_equal(count(f, NOTED), 0);
+	sql_ids(f, "INSERT INTO note_signatures VALUES (%Q, 'n1')", a.id, NULL);
+	assert_int_equal(count(f, NOTED), 1);
+	sql_ids(f,
+		"INSERT INTO note_cache (layer, id, revision, signature_id, title, pulled_at)"
+		"  VALUES ('team', 'c1', 1, %Q, 't', '')",
+		b.id, NULL);
+	assert_int_equal(count(f, NOTED), 2);
+	sql(f, "UPDATE note_cache SET signature_id = 'none'");
+	assert_int_equal(count(f, NOTED), 1);
+	sql_ids(f, "UPDATE note_cache SET signature_id = %Q", b.id, NULL);
+	assert_int_equal(count(f, NOTED), 2);
+	sql_ids(f, "DELETE FROM signatures WHERE id = %Q", b.id, NULL);
+	assert_int_equal(count(f, BUILTIN_COUNTED), 1);
+	assert_int_equal(count(f, NOTED), 1);
+	record(f, "src/c.c", "expected ';' before '}' token", &c, NULL);
+	assert_int_equal(count(f, BUILTIN_COUNTED), 2);
+	assert_int_equal(count(f, "SELECT count(*) FROM signature_vectors WHERE model = "
+				  CALLUS_MATCH_BUILTIN_ID),
+			 2);
+#undef VECTORS_READ
+	free(before);
+	free(after);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+	callus_signature_release(&c);
 }
 
 /* Schema 28: a signature's context patterns kept once in contexts, its
@@ -1024,7 +1141,7 @@ static void an_old_store_migrates_packed_and_counted(void **state)
 	/* schema 18: sparse, the bytes of the float vector quantized */
 	assert_int_equal(blob_of(f, "SELECT vector FROM signature_vectors", got, sizeof(got)), nwant);
 	assert_memory_equal(got, want, nwant);
-	assert_int_equal(count(f, "SELECT n FROM vector_counts"), 1);
+	assert_int_equal(count(f, BUILTIN_COUNTED), 1);
 	assert_int_equal(count(f, "SELECT count(*) FROM signatures_unindexed"), 0);
 	/* schema 14: lesson_runs kept whole, without a rowid; schema 15:
 	 * signature_runs gone, its pairs those of the run's error rows */
@@ -1172,6 +1289,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(schema_28_keeps_each_context_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(schema_31_sketches_every_signature, setup, teardown),
+		cmocka_unit_test_setup_teardown(schema_32_names_a_vectors_model_by_id, setup, teardown),
 		cmocka_unit_test_setup_teardown(ages_count_from_the_policys_now, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_old_store_migrates_packed_and_counted, setup,
 						teardown),

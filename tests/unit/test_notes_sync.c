@@ -267,7 +267,7 @@ static void a_notes_own_title_is_kept_once(void **state)
 {
 	static const char own[] = "gcc: implicit declaration of function frob";
 	fixture *f = *state;
-	char q[1024], id[CALLUS_NOTE_ID_LEN + 1];
+	char q[1024], id[CALLUS_NOTE_ID_LEN + 1], *up;
 	callus_note n;
 
 	note_id(id, 5);
@@ -297,10 +297,12 @@ static void a_notes_own_title_is_kept_once(void **state)
 	callus_note_release(&n);
 
 	/* schema 23 kept every title: the migration empties the own ones */
-	snprintf(q, sizeof(q),
-		 "UPDATE notes SET title = '%s';" TEST_AS_BEFORE_27 "PRAGMA user_version = 23",
-		 own);
-	sql(f, q);
+	up = sqlite3_mprintf("UPDATE notes SET title = %Q;" TEST_AS_BEFORE_27
+			     "PRAGMA user_version = 23",
+			     own);
+	assert_non_null(up);
+	sql(f, up);
+	sqlite3_free(up);
 	callus_store_close(f->s);
 	f->s = NULL;
 	assert_int_equal(callus_store_open(&f->s, f->path, 5000, NULL), 0);
@@ -556,7 +558,7 @@ static int64_t store_signature(fixture *f, const char *id, const float *v)
 		callus_vecindex_pack(packed, v, CALLUS_EMBED_DIM);
 		assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
 						    "INSERT INTO signature_vectors (sig, model, vector)"
-						    " SELECT rowid, '" CALLUS_EMBED_BUILTIN_MODEL "', ?2"
+						    " SELECT rowid, " CALLUS_MATCH_BUILTIN_ID ", ?2"
 						    " FROM signatures WHERE id = ?1",
 						    -1, &st, NULL),
 				 SQLITE_OK);
