@@ -61,6 +61,12 @@ callus=${3:-$repo/build/callus}
 # absolute: the runs below work in the workspace
 callus=$(cd "$(dirname "$callus")" && pwd)/$(basename "$callus")
 build=$(dirname "$callus")
+# scale_gen links the library beside the binary, and the fixes' snapshots
+# need its helper: without it every fix is recorded with no diff, so with
+# no note, and the store is smaller than a workspace's (silently)
+for f in libcallus.a callus-git; do
+	[ -e "$build/$f" ] || { echo "bench/scale.sh: no $f beside $callus" >&2; exit 2; }
+done
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-scale.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 # shellcheck source=bench/tools.sh
