@@ -96,6 +96,9 @@ payload() {
 		'{command: "gcc -c src/x.c", exit_code: $x, output: $o, cwd: $cwd}' >"$1"
 }
 base=${CALLUS_SCALE_BASE:-}
+# its failing hook with a snapshot needs its helper as much
+[ -z "$base" ] || [ -e "$(dirname "$base")/callus-git" ] ||
+	{ echo "bench/scale.sh: no callus-git beside $base" >&2; exit 2; }
 # Both binaries are copied again before each size's runs (bench_fresh,
 # bench/tools.sh): a process's start varied with the file its binary was
 # read from.

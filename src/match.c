@@ -293,7 +293,8 @@ static int remote_search(callus_store *s, const callus_match_opts *opts, const c
 	if (!q) {
 		sq = sqlite3_prepare_v2(callus_store_db(s),
 					"SELECT v.vector FROM signatures g JOIN signature_vectors v"
-					" ON v.sig = g.rowid WHERE v.model = ?2 AND"
+					" ON v.sig = g.rowid WHERE v.model ="
+					" (SELECT id FROM vector_models WHERE name = ?2) AND"
 					" g.id = coalesce((SELECT canonical_id FROM"
 					" signature_links WHERE alias_id = ?1), ?1)",
 					-1, &st, NULL);

@@ -831,7 +831,8 @@ static const char *const migrations[] = {
 	/* 31 -> 32: a vector's model named by its id in vector_models, which
 	 * also keeps the vectors' count per model (vector_counts' job): the
 	 * built-in model's name took 17 bytes of every vector's key, its id
-	 * (CALLUS_MATCH_BUILTIN_ID, 1) takes none.  The table rebuilt in
+	 * (CALLUS_MATCH_BUILTIN_ID, 1) takes none; the counts made again from
+	 * the rows, whatever drift they had.  The table rebuilt in
 	 * SQLite's order, as in 15 -> 16 (the triggers reading it from other
 	 * tables dropped first, all made again after); its pages full again. */
 	("DROP TRIGGER noted_count_note_add;"
@@ -846,8 +847,6 @@ static const char *const migrations[] = {
 	 "INSERT OR IGNORE INTO vector_models (name) SELECT model FROM vector_counts ORDER BY 1;"
 	 "INSERT OR IGNORE INTO vector_models (name) SELECT DISTINCT model FROM signature_vectors"
 	 "  ORDER BY 1;"
-	 "UPDATE vector_models SET n = coalesce((SELECT c.n FROM vector_counts c"
-	 "  WHERE c.model = vector_models.name), 0);"
 	 "CREATE TABLE signature_vectors_k ("
 	 "  sig INTEGER NOT NULL,"
 	 "  model INTEGER NOT NULL,"
@@ -855,6 +854,8 @@ static const char *const migrations[] = {
 	 "  PRIMARY KEY (sig, model)) WITHOUT ROWID;"
 	 "INSERT INTO signature_vectors_k SELECT v.sig, m.id, v.vector FROM signature_vectors v"
 	 "  JOIN vector_models m ON m.name = v.model ORDER BY 1, 2;"
+	 "UPDATE vector_models SET n = c.n FROM (SELECT model, count(*) AS n"
+	 "  FROM signature_vectors_k GROUP BY model) c WHERE c.model = vector_models.id;"
 	 "DROP TABLE signature_vectors;"
 	 "DROP TABLE vector_counts;"
 	 "ALTER TABLE signature_vectors_k RENAME TO signature_vectors;"

@@ -9,9 +9,14 @@
 #ifndef CALLUS_TEST_SCHEMA_HELPERS_H
 #define CALLUS_TEST_SCHEMA_HELPERS_H
 
+#include "callus/embed.h"
 #include "callus/signature.h"
 
+#include "match_internal.h"
+
 #include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* The rows of db's signatures whose sketch (schema 31) is not the one
  * their columns make: a recording, a note's sync, a team's pull and the
@@ -53,6 +58,37 @@ static inline int test_wrong_sketches(sqlite3 *db)
 	"  ON CONFLICT (model) DO UPDATE SET n = n + 1; END;"                           \
 	"CREATE TRIGGER vectors_removed AFTER DELETE ON signature_vectors BEGIN"        \
 	"  UPDATE vector_counts SET n = n - 1 WHERE model = OLD.model; END;"
+
+/* After TEST_AS_BEFORE_32: the triggers that test a built-in vector's
+ * model by its id made again testing its name, as schema 31 had them (for
+ * the test of migration 32 itself, which must make them again).  How many
+ * there were. */
+static inline int test_triggers_by_model_name(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	char *script = NULL;
+	int n;
+
+	assert_int_equal(sqlite3_prepare_v2(db,
+					    "SELECT group_concat('DROP TRIGGER ' || name || ';'"
+					    " || replace(sql, 'model = " CALLUS_MATCH_BUILTIN_ID "',"
+					    " 'model = ''" CALLUS_EMBED_BUILTIN_MODEL "''') || ';', ''),"
+					    " count(*) FROM sqlite_master WHERE type = 'trigger'"
+					    " AND sql LIKE '%model = " CALLUS_MATCH_BUILTIN_ID "%'",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	n = sqlite3_column_int(st, 1);
+	if (n)
+		script = strdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	if (n) {
+		assert_non_null(script);
+		assert_int_equal(sqlite3_exec(db, script, NULL, NULL, NULL), SQLITE_OK);
+	}
+	free(script);
+	return n;
+}
 
 /* signatures without their sketch, and its index without it, as before
  * schema 31 */

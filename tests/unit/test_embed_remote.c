@@ -789,6 +789,27 @@ static void test_match_external_vectors(void **state)
 		assert_int_equal(callus_match_find(s, &mo, &q, &m, &nm, NULL), 0);
 		assert_int_equal(nm, 1);
 		callus_matches_free(m, nm);
+		/* and it is the stored one that is read: q's made a's, a is
+		 * found through the external index */
+		{
+			char *up = sqlite3_mprintf(
+				"UPDATE signature_vectors SET vector = (SELECT v.vector FROM"
+				" signature_vectors v JOIN signatures g ON g.rowid = v.sig"
+				" WHERE g.id = %Q AND v.model = signature_vectors.model)"
+				" WHERE sig = (SELECT rowid FROM signatures WHERE id = %Q)"
+				" AND model = (SELECT id FROM vector_models WHERE name = %Q)",
+				a.id, q.id, model);
+
+			assert_non_null(up);
+			assert_int_equal(sqlite3_exec(callus_store_db(s), up, NULL, NULL, NULL),
+					 SQLITE_OK);
+			assert_int_equal(sqlite3_changes(callus_store_db(s)), 1);
+			sqlite3_free(up);
+		}
+		assert_int_equal(callus_match_find(s, &mo, &q, &m, &nm, NULL), 0);
+		assert_int_equal(nm, 2);
+		assert_string_equal(m[1].signature_id, a.id);
+		callus_matches_free(m, nm);
 		callus_signature_release(&q);
 	}
 	/* the external model's own vector file, beside the built-in one's */
