@@ -141,16 +141,23 @@ static int stack_overlap(const callus_strlist *a, const callus_strlist *b)
 /* The statement of one signature's CALLUS_MATCH_SIGNATURE_COLUMNS by rowid. */
 #define SIGNATURE_BY_ROWID "SELECT " CALLUS_MATCH_SIGNATURE_COLUMNS " FROM signatures WHERE rowid = ?1"
 
-/* Row rowid of signatures through by_rowid (SIGNATURE_BY_ROWID, maybe with
- * a condition), considered; a row the statement does not give is skipped. */
+/* Row rowid of signatures read by by_rowid (SIGNATURE_BY_ROWID, maybe
+ * with a condition): SQLITE_ROW, SQLITE_DONE when the statement gives
+ * none, or an error. */
+static int step_rowid(sqlite3_stmt *by_rowid, sqlite3_int64 rowid)
+{
+	sqlite3_reset(by_rowid);
+	sqlite3_bind_int64(by_rowid, 1, rowid);
+	return sqlite3_step(by_rowid);
+}
+
+/* Row rowid, considered; a row the statement does not give is skipped. */
 static int consider_rowid(match_list *l, sqlite3_stmt *by_rowid, const callus_signature *q,
 			  sqlite3_int64 rowid, double sim, callus_match_how how, double general_min)
 {
-	int sq;
+	int sq = step_rowid(by_rowid, rowid);
 
-	sqlite3_reset(by_rowid);
-	sqlite3_bind_int64(by_rowid, 1, rowid);
-	if ((sq = sqlite3_step(by_rowid)) == SQLITE_ROW)
+	if (sq == SQLITE_ROW)
 		return consider(l, by_rowid, q, sim, how, general_min);
 	return sq == SQLITE_DONE ? SQLITE_OK : sq;
 }
@@ -177,7 +184,7 @@ static int regex_fallback(callus_store *s, callus_match_candidates *cands, match
 	pcre2_match_data *md = NULL;
 	callus_buf made = CALLUS_BUF_INIT;
 	const char *msg = q->original ? q->original : "";
-	uint64_t mask = callus_message_mask(msg);
+	uint64_t mask = 0;
 	int has_stack = q->stack_patterns.count > 0;
 	size_t nrows, tried = 0;
 	int sq;
@@ -189,10 +196,14 @@ static int regex_fallback(callus_store *s, callus_match_candidates *cands, match
 	/* one more than are tried: the query's own row is not one of them */
 	sq = callus_match_candidates_get(cands ? cands : own, s, q->error_type,
 					 REGEX_CANDIDATES_MAX + 1, &rows, &nrows);
-	if (sq == SQLITE_OK && !(md = pcre2_match_data_create(1, NULL)))
-		sq = SQLITE_NOMEM;
-	if (sq == SQLITE_OK)
-		sq = callus_store_stmt(s, SIGNATURE_BY_ROWID, &row);
+	/* a type with no row stored (a new one) asks for nothing more */
+	if (sq == SQLITE_OK && nrows) {
+		mask = callus_message_mask(msg);
+		if (!(md = pcre2_match_data_create(1, NULL)))
+			sq = SQLITE_NOMEM;
+		else
+			sq = callus_store_stmt(s, SIGNATURE_BY_ROWID, &row);
+	}
 	for (size_t i = 0; sq == SQLITE_OK && l->count < k && i < nrows; i++) {
 		callus_strlist stack = CALLUS_STRLIST_INIT;
 		const char *id = NULL, *stored, *original;
@@ -203,16 +214,11 @@ static int regex_fallback(callus_store *s, callus_match_candidates *cands, match
 		/* the query's own row passes its sketch: it is read, and passed
 		 * over uncounted */
 		if (callus_sketch_may_match(rows[i].sketch, mask, has_stack)) {
-			sqlite3_reset(row);
-			sqlite3_bind_int64(row, 1, rows[i].rowid);
-			if ((sq = sqlite3_step(row)) == SQLITE_ROW) {
+			if ((sq = step_rowid(row, rows[i].rowid)) == SQLITE_ROW)
 				id = (const char *)sqlite3_column_text(row, 0);
-				sq = SQLITE_OK;
-			} else if (sq == SQLITE_DONE) {
-				sq = SQLITE_OK;
-			} else {
+			else if (sq != SQLITE_DONE)
 				break;
-			}
+			sq = SQLITE_OK;
 			if (id && !strcmp(id, q->id))
 				continue;
 		}
