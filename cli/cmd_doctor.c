@@ -196,7 +196,7 @@ static void notes_bloat(struct doctor *d, callus_store *store)
 		return;
 	}
 	for (int i = 0; i < CALLUS_LAYER_COUNT; i++) {
-		callus_note_filter f = { i, 0, 0, 0, 0 };
+		callus_note_filter f = { .layer = i };
 		callus_note *ns = NULL;
 		size_t n = 0;
 

@@ -286,7 +286,7 @@ static void add_said(callus_buf *ctx, callus_buf *said)
  * errors this repository has paid for, within half the reply's budget. */
 static void add_notes(callus_buf *ctx, const cli_workspace *ws, callus_store *store)
 {
-	callus_note_filter f = { -1, 0, 5, 1, 1 };
+	callus_note_filter f = { .layer = -1, .limit = 5, .proven = 1, .brief = 1 };
 	callus_note *ns = NULL;
 	size_t n = 0;
 

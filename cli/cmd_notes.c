@@ -105,7 +105,7 @@ static json_t *note_json(const callus_note *n, int full)
 static int list(callus_store *s)
 {
 	callus_error err = CALLUS_ERROR_INIT;
-	callus_note_filter f = { -1, all, (int)limit, 0, 0 };
+	callus_note_filter f = { .layer = -1, .retired = all, .limit = (int)limit };
 	callus_note *ns = NULL;
 	size_t n = 0;
 	int rc = 0;

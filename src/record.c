@@ -442,7 +442,7 @@ static int suggested_notes(callus_record_result *res, callus_store *store, const
 static int views(callus_store *store, const char *workspace, const char *agents_file,
 		 int agents_max, int check, callus_error *err)
 {
-	callus_note_filter nf = { -1, 0, VIEW_NOTES_MAX, 1, 1 };
+	callus_note_filter nf = { .layer = -1, .limit = VIEW_NOTES_MAX, .proven = 1, .brief = 1 };
 	callus_pending_filter wf = { CALLUS_STATE_PERMANENT, NULL, VIEW_WARNINGS_MAX };
 	callus_lesson_filter lf = { NULL, NULL, NULL, agents_max > 0 ? agents_max : 20 };
 	callus_agents_content c;

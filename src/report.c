@@ -808,7 +808,7 @@ int callus_report_write(callus_store *s, const callus_report_opts *o, callus_buf
 			callus_error *err)
 {
 	report_ctx c;
-	callus_note_filter nf = {-1, 0, CALLUS_REPORT_TOP * 2, 0, 0};
+	callus_note_filter nf = { .layer = -1, .limit = CALLUS_REPORT_TOP * 2 };
 	char from[32] = "", *now = NULL;
 	int rc = 0, empty = 1;
 

@@ -784,7 +784,7 @@ static void unreadable_folder_retires_nothing(void **state)
 static void brief_listing_leaves_out_other_tables(void **state)
 {
 	fixture *f = *state;
-	callus_note_filter full = { -1, 0, 0, 0, 0 }, brief = { -1, 0, 0, 0, 1 };
+	callus_note_filter full = { .layer = -1 }, brief = { .layer = -1, .brief = 1 };
 	callus_note *a = NULL, *b = NULL;
 	size_t na = 0, nb = 0, seven = NOTES;
 	char id[CALLUS_NOTE_ID_LEN + 1], q[256];
