@@ -209,12 +209,11 @@ out:
 	return rc;
 }
 
-static int mkdir_one(const char *dir, mode_t mode, callus_error *err)
+/* After mkdir(dir) failed with errno: 0 when dir is a directory already. */
+static int mkdir_failed(const char *dir, callus_error *err)
 {
 	struct stat st;
 
-	if (mkdir(dir, mode) == 0)
-		return 0;
 	if (errno == EEXIST) {
 		if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
 			return 0;
@@ -222,6 +221,11 @@ static int mkdir_one(const char *dir, mode_t mode, callus_error *err)
 	}
 	return callus_error_set(err, CALLUS_EIO, "cannot create directory '%s': %s",
 			      dir, strerror(errno));
+}
+
+static int mkdir_one(const char *dir, mode_t mode, callus_error *err)
+{
+	return mkdir(dir, mode) == 0 ? 0 : mkdir_failed(dir, err);
 }
 
 int callus_fs_mkdir_p(const char *dir, mode_t mode, callus_error *err)
@@ -232,6 +236,14 @@ int callus_fs_mkdir_p(const char *dir, mode_t mode, callus_error *err)
 
 	if (!len)
 		return callus_error_set(err, CALLUS_EINVAL, "cannot create a directory with an empty name");
+	/* Nearly always the directory is there already (a hook's .callus/ and
+	 * .lessons/): one mkdir says so, where making each parent first took
+	 * two calls a level of the path.  Otherwise the walk below makes the
+	 * missing parents, or names the one in the way. */
+	if (mkdir(dir, mode) == 0)
+		return 0;
+	if (errno == EEXIST)
+		return mkdir_failed(dir, err);
 	if ((rc = callus_buf_put(&b, dir, len)) < 0) {
 		rc = callus_error_set(err, rc, "out of memory");
 		goto out;

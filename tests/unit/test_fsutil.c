@@ -312,6 +312,10 @@ static void test_mkdir_p(void **state)
 	assert_non_null(strstr(err.msg, "cannot create directory '"));
 	assert_non_null(strstr(err.msg, "a/file'"));
 	callus_error_release(&err);
+	/* ... and so is a file where the directory would be */
+	assert_int_equal(callus_fs_mkdir_p(path_in(&f->a, f, "a/file"), 0700, &err), CALLUS_EIO);
+	assert_non_null(strstr(err.msg, "a/file': Not a directory"));
+	callus_error_release(&err);
 	assert_int_equal(callus_fs_mkdir_p("", 0700, &err), CALLUS_EINVAL);
 	callus_error_release(&err);
 }

@@ -133,6 +133,14 @@ static void test_guard_links(void **state)
 	assert_int_equal(callus_workspace_guard(&out, ws, "AGENTS.md", 0, &err), 0);
 	assert_string_equal(out.ptr, at(f, "ws/AGENTS.md"));
 
+	/* an existing directory, and a root named through a link: the
+	 * resolved root's */
+	assert_int_equal(mkdir(at(f, "ws/.lessons"), 0700), 0);
+	assert_int_equal(symlink(to(f, "ws"), at(f, "via")), 0);
+	assert_int_equal(callus_workspace_guard(&out, at(f, "via"), ".lessons", 0, &err), 0);
+	assert_string_equal(out.ptr, at(f, "ws/.lessons"));
+	assert_int_equal(rmdir(at(f, "ws/.lessons")), 0);
+
 	/* a link to a file elsewhere (a shell's startup file) */
 	assert_int_equal(symlink(to(f, "elsewhere/.bashrc"), at(f, "ws/AGENTS.md")), 0);
 	assert_int_equal(callus_workspace_guard(&out, ws, "AGENTS.md", 0, &err), CALLUS_EUNSAFE);
