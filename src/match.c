@@ -202,7 +202,7 @@ static int regex_fallback(callus_store *s, callus_match_candidates *cands, match
 		if (!(md = pcre2_match_data_create(1, NULL)))
 			sq = SQLITE_NOMEM;
 		else
-			sq = callus_store_stmt(s, SIGNATURE_BY_ROWID, &row);
+			sq = callus_store_stmt_again(s, SIGNATURE_BY_ROWID, &row);
 	}
 	for (size_t i = 0; sq == SQLITE_OK && l->count < k && i < nrows; i++) {
 		callus_strlist stack = CALLUS_STRLIST_INIT;
@@ -459,20 +459,22 @@ int callus_match_find(callus_store *s, const callus_match_opts *opts, const call
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
-	sq = callus_store_stmt(s,
-			       SIGNATURE_BY_ROWID
-			       " AND NOT EXISTS (SELECT 1 FROM signature_links WHERE alias_id = id)",
-			       &st);
+	/* a recording searches twice: the new error, then what its fix
+	 * closed (notes.c) */
+	sq = callus_store_stmt_again(s,
+				     SIGNATURE_BY_ROWID
+				     " AND NOT EXISTS (SELECT 1 FROM signature_links WHERE alias_id = id)",
+				     &st);
 	if (sq != SQLITE_OK)
 		goto fail;
 	/* the same signature, stored: the surest match */
 	{
 		sqlite3_stmt *same = NULL;
 
-		sq = callus_store_stmt(s,
-				       "SELECT coalesce((SELECT canonical_id FROM signature_links"
-				       " WHERE alias_id = ?1), id) FROM signatures WHERE id = ?1",
-				       &same);
+		sq = callus_store_stmt_again(s,
+					     "SELECT coalesce((SELECT canonical_id FROM signature_links"
+					     " WHERE alias_id = ?1), id) FROM signatures WHERE id = ?1",
+					     &same);
 		if (sq != SQLITE_OK)
 			goto fail;
 		callus_sql_bind_text(same, 1, sig->id);

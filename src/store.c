@@ -257,7 +257,9 @@ static int seen_before(callus_store *s, uint32_t h)
 	return 0;
 }
 
-int callus_store_stmt(callus_store *s, const char *sql, sqlite3_stmt **st)
+/* callus_store_stmt(), the statement kept from its first use when `again`
+ * (the caller knows it comes back), else from its second. */
+static int stmt_get(callus_store *s, const char *sql, sqlite3_stmt **st, int again)
 {
 	uint32_t h = sql_hash(sql);
 	kept_stmt *k;
@@ -279,7 +281,7 @@ int callus_store_stmt(callus_store *s, const char *sql, sqlite3_stmt **st)
 	 * next (kept at once, a recording's seventy statements held some 260
 	 * KB more: 66 more page faults a hook, bench/hookio.sh).  Without room
 	 * or memory to keep it, it is finalized when done. */
-	if (seen_before(s, h) && s->nkept < STORE_KEPT_MAX &&
+	if ((seen_before(s, h) || again) && s->nkept < STORE_KEPT_MAX &&
 	    (k = callus_array_grow(s->kept, &s->kept_cap, s->nkept + 1, sizeof(*s->kept)))) {
 		s->kept = k;
 		k = &s->kept[s->nkept];
@@ -291,6 +293,16 @@ int callus_store_stmt(callus_store *s, const char *sql, sqlite3_stmt **st)
 		}
 	}
 	return SQLITE_OK;
+}
+
+int callus_store_stmt(callus_store *s, const char *sql, sqlite3_stmt **st)
+{
+	return stmt_get(s, sql, st, 0);
+}
+
+int callus_store_stmt_again(callus_store *s, const char *sql, sqlite3_stmt **st)
+{
+	return stmt_get(s, sql, st, 1);
 }
 
 void callus_store_stmt_done(callus_store *s, sqlite3_stmt *st)
@@ -342,7 +354,7 @@ int64_t callus_store_query_int(callus_store *s, const char *sql)
 	sqlite3_stmt *st = NULL;
 	int64_t v = -1;
 
-	if (callus_store_stmt(s, sql, &st) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+	if (callus_store_stmt_again(s, sql, &st) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_int64(st, 0);
 	callus_store_stmt_done(s, st);
 	return v;

@@ -45,6 +45,10 @@ int callus_store_exec(callus_store *s, const char *sql, callus_error *err);
  * *st is NULL unless SQLITE_OK.
  */
 int callus_store_stmt(callus_store *s, const char *sql, sqlite3_stmt **st);
+/* The same, for a statement the caller knows this process runs again (in
+ * each of a recording's two searches, say): kept from its first use, so
+ * compiled once where callus_store_stmt() compiles it twice. */
+int callus_store_stmt_again(callus_store *s, const char *sql, sqlite3_stmt **st);
 void callus_store_stmt_done(callus_store *s, sqlite3_stmt *st); /* accepts NULL */
 
 /* How many frames the WAL may hold before a commit copies it into the

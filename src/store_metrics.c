@@ -42,14 +42,16 @@ int callus_store_write_metrics(callus_store *s, const callus_metrics *m)
 
 	if (callus_metrics_is_empty(m))
 		return SQLITE_OK;
-	w.rc = sqlite3_prepare_v2(callus_store_db(s),
-				  "INSERT INTO metrics (name, labels, part, value) VALUES (?1,?2,?3,?4)"
-				  " ON CONFLICT (name, labels, part) DO UPDATE SET value ="
-				  "  CASE WHEN ?5 THEN excluded.value ELSE value + excluded.value END",
-				  -1, &w.st, NULL);
+	/* a recording writes twice: what earlier processes left pending, then
+	 * its own */
+	w.rc = callus_store_stmt_again(s,
+				       "INSERT INTO metrics (name, labels, part, value) VALUES (?1,?2,?3,?4)"
+				       " ON CONFLICT (name, labels, part) DO UPDATE SET value ="
+				       "  CASE WHEN ?5 THEN excluded.value ELSE value + excluded.value END",
+				       &w.st);
 	if (w.rc == SQLITE_OK && callus_metrics_each_row(m, write_metric_row, &w) < 0)
 		w.rc = SQLITE_NOMEM;
-	sqlite3_finalize(w.st);
+	callus_store_stmt_done(s, w.st);
 	return w.rc;
 }
 

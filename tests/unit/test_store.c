@@ -561,6 +561,39 @@ static void statements_kept_for_the_next_use(void **state)
 	callus_store_close(s);
 }
 
+/* A statement the caller says comes back (callus_store_stmt_again) is kept
+ * from its first use, and given again: compiled once. */
+static void statement_said_to_come_back_kept_at_once(void **state)
+{
+	fixture *f = *state;
+	callus_store *s = NULL;
+	sqlite3_stmt *a = NULL, *b = NULL;
+	const char *sql = "SELECT ?1 + 1";
+	int before;
+
+	assert_int_equal(callus_store_open(&s, f->path, 1000, NULL), 0);
+	before = statements_open(s);
+	assert_int_equal(callus_store_stmt_again(s, sql, &a), SQLITE_OK);
+	sqlite3_bind_int(a, 1, 41);
+	assert_int_equal(sqlite3_step(a), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(a, 0), 42);
+	callus_store_stmt_done(s, a);
+	assert_int_equal(statements_open(s), before + 1);
+	/* the same one, by either call, reset and unbound */
+	assert_int_equal(callus_store_stmt(s, sql, &b), SQLITE_OK);
+	assert_ptr_equal(a, b);
+	assert_int_equal(sqlite3_step(b), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_type(b, 0), SQLITE_NULL);
+	callus_store_stmt_done(s, b);
+	assert_int_equal(statements_open(s), before + 1);
+	/* and one integer asked twice is compiled once */
+	assert_int_equal(callus_store_query_int(s, "SELECT 7"), 7);
+	assert_int_equal(statements_open(s), before + 2);
+	assert_int_equal(callus_store_query_int(s, "SELECT 7"), 7);
+	assert_int_equal(statements_open(s), before + 2);
+	callus_store_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -573,6 +606,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(wal_stays_small, setup, teardown),
 		cmocka_unit_test_setup_teardown(page_cache_as_asked, setup, teardown),
 		cmocka_unit_test_setup_teardown(totals_follow_every_change, setup, teardown),
+		cmocka_unit_test_setup_teardown(statement_said_to_come_back_kept_at_once, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(statements_kept_for_the_next_use, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
