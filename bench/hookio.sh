@@ -1,10 +1,11 @@
 #!/bin/sh
 # bench/hookio.sh - what one failing hook asks of the kernel as the store
-# grows (issue 14): the pages it writes and reads (pwrite64 and pread64
-# calls, strace -c), its writes to the WAL alone (strace -y names the file),
-# and its minor page faults (GNU time).  Each hook records a gcc error never
-# seen (a new lesson, signature, vector), without its snapshot ([learn]
-# snapshots = false: callus's own work), on a copy of a store bench/scale.sh
+# grows (issue 14): its system calls in all, the pages it writes and reads
+# (pwrite64 and pread64 calls, strace), its writes to the WAL alone
+# (strace -y names the file), and its minor page faults (GNU time).  Each
+# hook records a gcc error never seen (a new lesson, signature, vector),
+# without its snapshot ([learn] snapshots = false: callus's own work), on a
+# copy of a store bench/scale.sh
 # kept (CALLUS_SCALE_KEEP=DIR, ws-SIZE); two hooks first, then N counted,
 # medians.  With CALLUS_HOOKIO_BASE=path/to/other/callus, that binary on a
 # copy of its own, one hook of each in turn, and "base -> this".
@@ -53,8 +54,8 @@ prepare() {
 
 # one WS BIN K NAME: hook K counted by strace, hook K + n timed, into NAME.*
 one() {
-	strace -f -y -e trace=pwrite64,pread64 -o "$work/trace" "$2" hook generic \
-		<"$1/.p-$3.json" >/dev/null
+	strace -f -y -o "$work/trace" "$2" hook generic <"$1/.p-$3.json" >/dev/null
+	grep -c '^[0-9]* *[a-z_0-9]*(' "$work/trace" >>"$work/$4.calls" || :
 	grep -c '^[0-9]* *pwrite64(' "$work/trace" >>"$work/$4.writes" || :
 	grep -c '^[0-9]* *pwrite64([0-9]*<[^>]*-wal>' "$work/trace" >>"$work/$4.wal" || :
 	grep -c '^[0-9]* *pread64(' "$work/trace" >>"$work/$4.reads" || :
@@ -71,8 +72,8 @@ col() {
 	fi
 }
 
-echo "| recordings | pwrite64 calls | of them to the WAL | pread64 calls | minor page faults |"
-echo "|---:|---:|---:|---:|---:|"
+echo "| recordings | system calls | pwrite64 calls | of them to the WAL | pread64 calls | minor page faults |"
+echo "|---:|---:|---:|---:|---:|---:|"
 for size in $sizes; do
 	rm -f "$work"/this.* "$work"/base.*
 	CALLUS_GIT_HELPER="$(dirname "$callus")/callus-git"
@@ -87,6 +88,6 @@ for size in $sizes; do
 			one "$work/base" "$base" "$k" base
 		k=$((k + 1))
 	done
-	printf '| %s | %s | %s | %s | %s |\n' "$size" "$(col x writes)" "$(col x wal)" \
-		"$(col x reads)" "$(col x faults)"
+	printf '| %s | %s | %s | %s | %s | %s |\n' "$size" "$(col x calls)" "$(col x writes)" \
+		"$(col x wal)" "$(col x reads)" "$(col x faults)"
 done
