@@ -166,12 +166,25 @@ int callus_buf_put_json(callus_buf *b, const char *s, size_t n)
 
 int callus_buf_vprintf(callus_buf *b, const char *fmt, va_list ap)
 {
+	size_t room = b->cap - b->len;
 	va_list cp;
 	int n, rc;
 
+	if (b->failed)
+		return CALLUS_ENOMEM;
+	/* Printed into the room there is, which is nearly always enough, and
+	 * again only when it was not: measuring first walked every format
+	 * twice (a failing hook's 217 calls, 430,000 instructions). */
 	va_copy(cp, ap);
-	n = vsnprintf(NULL, 0, fmt, cp);
+	n = vsnprintf(b->cap ? b->ptr + b->len : NULL, room, fmt, cp);
 	va_end(cp);
+	if (n >= 0 && (size_t)n < room && (!b->limit || b->len + (size_t)n <= b->limit)) {
+		b->len += (size_t)n;
+		return 0;
+	}
+	/* a cut print, or one past the limit: the text as it was */
+	if (b->cap)
+		b->ptr[b->len] = '\0';
 	if (n < 0)
 		return CALLUS_EINVAL;
 	if ((rc = callus_buf_grow(b, (size_t)n)) < 0)

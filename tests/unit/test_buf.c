@@ -57,6 +57,46 @@ static void ceiling_refuses_growth(void **state)
 	callus_buf_release(&b);
 }
 
+/* A format printed into the room there is, or, cut short there, printed
+ * again after growing; past the ceiling (in the room or not) refused with
+ * the text as it was. */
+static void prints_in_place_or_grows(void **state)
+{
+	char longer[300];
+	callus_buf b;
+	size_t cap;
+
+	(void)state;
+	memset(longer, 'x', sizeof(longer) - 1);
+	longer[sizeof(longer) - 1] = '\0';
+	callus_buf_init(&b, 400);
+	assert_int_equal(callus_buf_puts(&b, "ab"), 0);
+	cap = b.cap;
+	assert_int_equal(callus_buf_printf(&b, "-%d-%s", 42, "cd"), 0);
+	assert_string_equal(b.ptr, "ab-42-cd");
+	assert_int_equal(b.cap, cap);
+	/* more than the room: cut there, then whole */
+	assert_int_equal(callus_buf_printf(&b, "%s|", longer), 0);
+	assert_int_equal(b.len, 8 + 299 + 1);
+	assert_int_equal(b.len, strlen(b.ptr));
+	assert_int_equal(memcmp(b.ptr, "ab-42-cdxxx", 11), 0);
+	assert_int_equal(b.ptr[b.len - 1], '|');
+	assert_true(b.cap > cap);
+	/* past the ceiling, though the room would hold it */
+	callus_buf_truncate(&b, 2);
+	assert_true(b.cap - b.len > 300);
+	/* 2 + 299 + 99 bytes: the ceiling reached, not passed */
+	assert_int_equal(callus_buf_printf(&b, "%s%s", longer, longer + 200), 0);
+	callus_buf_truncate(&b, 2);
+	assert_int_equal(callus_buf_printf(&b, "%s%s", longer, longer + 199), CALLUS_ETOOBIG);
+	assert_string_equal(b.ptr, "ab");
+	assert_int_equal(b.len, 2);
+	/* and past the room as well */
+	assert_int_equal(callus_buf_printf(&b, "%s%s", longer, longer), CALLUS_ETOOBIG);
+	assert_string_equal(b.ptr, "ab");
+	callus_buf_release(&b);
+}
+
 static void detach_hands_over(void **state)
 {
 	callus_buf b = CALLUS_BUF_INIT;
@@ -339,6 +379,7 @@ int main(void)
 		cmocka_unit_test(empty_buffer_is_a_string),
 		cmocka_unit_test(grows_and_formats),
 		cmocka_unit_test(ceiling_refuses_growth),
+		cmocka_unit_test(prints_in_place_or_grows),
 		cmocka_unit_test(read_goes_into_place),
 		cmocka_unit_test(read_all_keeps_up_to_the_ceiling),
 		cmocka_unit_test(detach_hands_over),
