@@ -237,8 +237,8 @@ int callus_fs_mkdir_p(const char *dir, mode_t mode, callus_error *err)
 	if (!len)
 		return callus_error_set(err, CALLUS_EINVAL, "cannot create a directory with an empty name");
 	/* Nearly always the directory is there already (a hook's .callus/ and
-	 * .lessons/): one mkdir says so, where making each parent first took
-	 * two calls a level of the path.  Otherwise the walk below makes the
+	 * .lessons/): a mkdir and a stat say so, where making each parent
+	 * first took the two a level of the path.  Otherwise the walk below makes the
 	 * missing parents, or names the one in the way. */
 	if (mkdir(dir, mode) == 0)
 		return 0;

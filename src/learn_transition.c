@@ -148,7 +148,7 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 	st = NULL;
 	if ((sq = callus_learn_recurred(r, check_id, runs, e->sig->id)) != SQLITE_OK)
 		goto out;
-fresh:
+fresh: /* a new pending error: no row named this one, or none is open */
 	if ((sq = snapshot_row(r, &snap_id)) != SQLITE_OK)
 		goto out;
 	if ((sq = callus_learn_prepare(r, &st, "INSERT INTO pending_errors (check_id, sig,"

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -276,12 +277,15 @@ static int stmt_get(callus_store *s, const char *sql, sqlite3_stmt **st, int aga
 	}
 	if ((rc = sqlite3_prepare_v2(s->db, sql, -1, st, NULL)) != SQLITE_OK || !*st)
 		return rc;
-	/* kept from its second use on: a statement used once (most of a
-	 * recording's) is finalized as before, its memory used again by the
-	 * next (kept at once, a recording's seventy statements held some 260
-	 * KB more: 66 more page faults a hook, bench/hookio.sh).  Without room
-	 * or memory to keep it, it is finalized when done. */
-	if ((seen_before(s, h) || again) && s->nkept < STORE_KEPT_MAX &&
+	/* kept from its second use on, or its first when the caller says it
+	 * comes back: a statement used once (most of a recording's) is
+	 * finalized as before, its memory used again by the next (kept at
+	 * once, a recording's seventy statements held some 260 KB more: 66
+	 * more page faults a hook, bench/hookio.sh).  A PRAGMA is never kept:
+	 * SQLite compiles it again at each run after a reset.  Without room or
+	 * memory to keep it, it is finalized when done. */
+	if (strncasecmp(sql, "PRAGMA", 6) != 0 && (again || seen_before(s, h)) &&
+	    s->nkept < STORE_KEPT_MAX &&
 	    (k = callus_array_grow(s->kept, &s->kept_cap, s->nkept + 1, sizeof(*s->kept)))) {
 		s->kept = k;
 		k = &s->kept[s->nkept];

@@ -61,7 +61,9 @@ void callus_store_wal_pages(callus_store *s, int pages);
  * to do when never changed).  Best effort. */
 void callus_store_cache_pages(callus_store *s, int pages);
 
-/* One integer from a query of one row; -1 when it fails. */
+/* One integer from a query of one row; -1 when it fails.  Its statement is
+ * kept from the first use (callus_store_stmt_again): the one-integer
+ * questions a recording asks come back. */
 int64_t callus_store_query_int(callus_store *s, const char *sql);
 
 /* The schema that keeps the totals (callus_store_totals, store.h). */

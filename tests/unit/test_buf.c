@@ -94,6 +94,11 @@ static void prints_in_place_or_grows(void **state)
 	/* and past the room as well */
 	assert_int_equal(callus_buf_printf(&b, "%s%s", longer, longer), CALLUS_ETOOBIG);
 	assert_string_equal(b.ptr, "ab");
+	/* after a failed allocation nothing more is written, room or not */
+	b.failed = 1;
+	assert_int_equal(callus_buf_printf(&b, "%d", 7), CALLUS_ENOMEM);
+	assert_int_equal(b.len, 2);
+	assert_string_equal(b.ptr, "ab");
 	callus_buf_release(&b);
 }
 

@@ -591,6 +591,10 @@ static void statement_said_to_come_back_kept_at_once(void **state)
 	assert_int_equal(statements_open(s), before + 2);
 	assert_int_equal(callus_store_query_int(s, "SELECT 7"), 7);
 	assert_int_equal(statements_open(s), before + 2);
+	/* a PRAGMA is compiled again at each run whatever is kept: not kept */
+	assert_true(callus_store_query_int(s, "PRAGMA user_version") >= 0);
+	assert_true(callus_store_query_int(s, "PRAGMA user_version") >= 0);
+	assert_int_equal(statements_open(s), before + 2);
 	callus_store_close(s);
 }
 
