@@ -101,6 +101,67 @@ int callus_match_embed(callus_store *s, const callus_signature *sig, float vec[C
 	return sq;
 }
 
+static int by_feature_id(const void *a, const void *b)
+{
+	uint64_t x = ((const callus_feature *)a)->id, y = ((const callus_feature *)b)->id;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The vectors of a recording's new signatures sigs[0..n) into vecs, the
+ * document frequencies of all their features read in one pass: a build's
+ * errors share most of their words, which each embedding looked up again
+ * (a failure of ten errors, seven hundred lookups for some three hundred
+ * features).  Every count of the batch is in the store before, and the
+ * document count is the same for all, so each vector is the one
+ * callus_match_embed makes.
+ */
+static int embed_batch(callus_store *s, const callus_signature *sigs, size_t n, float *vecs)
+{
+	callus_features *f = NULL, all = CALLUS_FEATURES_INIT;
+	callus_idf *idf = NULL;
+	size_t total = 0;
+	int sq = SQLITE_NOMEM;
+
+	if (n == 1)
+		return callus_match_embed(s, sigs, vecs);
+	if (!(f = calloc(n, sizeof(*f))))
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		if (callus_embed_features(&f[i], &sigs[i]) < 0)
+			goto out;
+		total += f[i].count;
+	}
+	if (total && !(all.items = malloc(total * sizeof(*all.items))))
+		goto out;
+	all.alloc = total;
+	for (size_t i = 0; i < n; i++) {
+		memcpy(all.items + all.count, f[i].items, f[i].count * sizeof(*all.items));
+		all.count += f[i].count;
+	}
+	if (all.count > 1) {
+		size_t kept = 1;
+
+		qsort(all.items, all.count, sizeof(*all.items), by_feature_id);
+		for (size_t i = 1; i < all.count; i++)
+			if (all.items[i].id != all.items[kept - 1].id)
+				all.items[kept++] = all.items[i];
+		all.count = kept;
+	}
+	if ((sq = callus_match_df_load(s, &all, &idf)) != SQLITE_OK)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		callus_embed_vector(vecs + i * CALLUS_EMBED_DIM, &f[i], idf);
+out:
+	for (size_t i = 0; f && i < n; i++)
+		callus_features_release(&f[i]);
+	free(f);
+	callus_features_release(&all);
+	callus_idf_free(idf);
+	return sq;
+}
+
 /* Packed to int8 (vecindex.h), as in the vector file (a float32 vector
  * took an overflow page of its own), in the sparse form when it is the
  * smaller.  An upsert, not INSERT OR REPLACE, whose delete would not reach
@@ -397,8 +458,8 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 		if (sq == SQLITE_OK && !all && n &&
 		    !(vecs = malloc(n * CALLUS_EMBED_DIM * sizeof(*vecs))))
 			sq = SQLITE_NOMEM;
-		for (size_t i = 0; sq == SQLITE_OK && !all && i < n; i++)
-			sq = callus_match_embed(s, &sigs[i], vecs + i * CALLUS_EMBED_DIM);
+		if (sq == SQLITE_OK && !all && n)
+			sq = embed_batch(s, sigs, n, vecs);
 		if (sq == SQLITE_OK && !all)
 			sq = near_duplicates(&nb, vi, vecs, sigs, n, scans);
 		for (size_t i = 0; sq == SQLITE_OK && i < n; i++) {

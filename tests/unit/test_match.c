@@ -223,6 +223,87 @@ static void indexing_is_once(void **state)
 	callus_signature_release(&a);
 }
 
+/* A recording of several new errors: each stored vector is the one its
+ * signature makes alone, weighed by the documents of the whole batch and of
+ * what was stored before (the batch's counts all in first, none of its
+ * vectors yet). */
+static void a_batch_is_weighed_as_each_alone(void **state)
+{
+	fixture *f = *state;
+	callus_signature g[3], before[2];
+	callus_features ft[3] = { CALLUS_FEATURES_INIT, CALLUS_FEATURES_INIT, CALLUS_FEATURES_INIT };
+	callus_features fb = CALLUS_FEATURES_INIT;
+	callus_idf *idf = NULL;
+	callus_lesson l;
+	callus_run_info run;
+	sqlite3_stmt *st = NULL;
+	size_t added = 0;
+
+	/* two documents before, sharing words with the batch: weights that
+	 * differ by feature (with none stored every weight is the same) */
+	make_sig(&before[0], "jest", NULL,
+		 "Expected an assignment or function call and instead saw an expression", NULL);
+	make_sig(&before[1], "jest", NULL, "Module not found: Can't resolve 'lodash' in 'src'",
+		 NULL);
+	store_sig(f, &before[0]);
+	store_sig(f, &before[1]);
+	make_sig(&g[0], "jest", NULL, "expect(received).toBe(expected) Expected: 4 Received: 3",
+		 "add\tsrc/sum.js");
+	make_sig(&g[1], "jest", "TS2322", "Type 'string' is not assignable to type 'number'.",
+		 NULL);
+	make_sig(&g[2], "jest", NULL, "Cannot find module './sum' from 'src/sum.test.js'", NULL);
+	memset(&l, 0, sizeof(l));
+	memset(&run, 0, sizeof(run));
+	l.type = CALLUS_LESSON_TEST;
+	l.file = strdup("src/a.test.js");
+	l.error_summary = strdup(g[0].original);
+	l.tool = strdup("jest");
+	l.command = strdup("npx jest");
+	assert_int_equal(callus_lesson_sign(&l), 0);
+	run.sigs = g;
+	run.nsigs = 3;
+	assert_int_equal(callus_store_record_lesson(f->s, &l, &run, NULL, NULL), 0);
+	callus_lesson_release(&l);
+	assert_int_equal(callus_match_index(f->s, f->dir, &added, NULL), 0);
+	assert_int_equal(added, 3);
+	/* what each makes alone: the five documents counted, the two vectors
+	 * stored before the batch's */
+	assert_int_equal(callus_idf_new(&idf), 0);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(callus_embed_features(&fb, &before[i]), 0);
+		assert_int_equal(callus_idf_add(idf, &fb), 0);
+		callus_features_release(&fb);
+		callus_signature_release(&before[i]);
+	}
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(callus_embed_features(&ft[i], &g[i]), 0);
+		assert_int_equal(callus_idf_add(idf, &ft[i]), 0);
+	}
+	callus_idf_set_docs(idf, 2);
+	assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
+					    "SELECT v.vector FROM signatures g JOIN signature_vectors v"
+					    " ON v.sig = g.rowid WHERE g.id = ?1",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	for (int i = 0; i < 3; i++) {
+		float want[CALLUS_EMBED_DIM];
+		uint8_t packed[CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM)];
+		size_t len;
+
+		callus_embed_vector(want, &ft[i], idf);
+		len = callus_vecindex_pack_store(packed, want, CALLUS_EMBED_DIM);
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, g[i].id, -1, SQLITE_STATIC);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		assert_int_equal(sqlite3_column_bytes(st, 0), (int)len);
+		assert_memory_equal(sqlite3_column_blob(st, 0), packed, len);
+		callus_features_release(&ft[i]);
+		callus_signature_release(&g[i]);
+	}
+	sqlite3_finalize(st);
+	callus_idf_free(idf);
+}
+
 static void similar_gets_the_fix_unrelated_gets_nothing(void **state)
 {
 	fixture *f = *state;
@@ -1334,6 +1415,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(indexing_is_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_batch_is_weighed_as_each_alone, setup, teardown),
 		cmocka_unit_test_setup_teardown(similar_gets_the_fix_unrelated_gets_nothing, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(searches_are_measured, setup, teardown),
