@@ -185,26 +185,34 @@ out:
 	return sq;
 }
 
-int callus_match_df_count(callus_store *s, const callus_signature *sig, int delta)
+int callus_match_df_count_features(callus_store *s, const callus_features *f,
+				   const uint32_t *times, int delta)
 {
-	callus_features f = CALLUS_FEATURES_INIT;
 	sqlite3_stmt *st = NULL;
-	int sq;
+	int sq = callus_store_stmt(s,
+				   "INSERT INTO embed_df_recent (feature, df) VALUES (?1, ?2)"
+				   " ON CONFLICT (feature) DO UPDATE SET df = df + excluded.df",
+				   &st);
 
-	if (callus_embed_features(&f, sig) < 0)
-		return SQLITE_NOMEM;
-	sq = callus_store_stmt(s,
-			       "INSERT INTO embed_df_recent (feature, df) VALUES (?1, ?2)"
-			       " ON CONFLICT (feature) DO UPDATE SET df = df + excluded.df",
-			       &st);
-	for (size_t i = 0; sq == SQLITE_OK && i < f.count; i++) {
+	for (size_t i = 0; sq == SQLITE_OK && i < f->count; i++) {
 		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, callus_match_feature_key(f.items[i].id));
-		sqlite3_bind_int(st, 2, delta);
+		sqlite3_bind_int64(st, 1, callus_match_feature_key(f->items[i].id));
+		sqlite3_bind_int64(st, 2, (int64_t)delta * (times ? times[i] : 1));
 		sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK
 						      : sqlite3_errcode(callus_store_db(s));
 	}
 	callus_store_stmt_done(s, st);
+	return sq;
+}
+
+int callus_match_df_count(callus_store *s, const callus_signature *sig, int delta)
+{
+	callus_features f = CALLUS_FEATURES_INIT;
+	int sq;
+
+	if (callus_embed_features(&f, sig) < 0)
+		return SQLITE_NOMEM;
+	sq = callus_match_df_count_features(s, &f, NULL, delta);
 	callus_features_release(&f);
 	return sq;
 }

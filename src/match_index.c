@@ -109,55 +109,83 @@ static int by_feature_id(const void *a, const void *b)
 }
 
 /*
- * The vectors of a recording's new signatures sigs[0..n) into vecs, the
- * document frequencies of all their features read in one pass: a build's
- * errors share most of their words, which each embedding looked up again
- * (a failure of ten errors, seven hundred lookups for some three hundred
- * features).  Every count of the batch is in the store before, and the
- * document count is the same for all, so each vector is the one
- * callus_match_embed makes.
+ * The features of a recording's new signatures, made once for their counts
+ * and their vectors: each signature's, and the union of them with how many
+ * of the signatures hold each.  A build's errors share most of their
+ * words, which each signature counted and looked up again (a failure of
+ * ten errors, seven hundred upserts and as many lookups for some four
+ * hundred features).
  */
-static int embed_batch(callus_store *s, const callus_signature *sigs, size_t n, float *vecs)
+typedef struct feature_batch {
+	callus_features *each;   /* n: sigs[i]'s */
+	size_t n;
+	callus_features all;     /* sorted, each id once */
+	uint32_t *times;         /* all.count: the signatures holding each */
+} feature_batch;
+
+static void feature_batch_release(feature_batch *b)
 {
-	callus_features *f = NULL, all = CALLUS_FEATURES_INIT;
+	for (size_t i = 0; b->each && i < b->n; i++)
+		callus_features_release(&b->each[i]);
+	free(b->each);
+	callus_features_release(&b->all);
+	free(b->times);
+	memset(b, 0, sizeof(*b));
+}
+
+/* 0, or -1 without memory (b released). */
+static int feature_batch_make(feature_batch *b, const callus_signature *sigs, size_t n)
+{
+	size_t total = 0, kept = 0;
+
+	memset(b, 0, sizeof(*b));
+	if (!(b->each = calloc(n, sizeof(*b->each))))
+		goto oom;
+	b->n = n;
+	for (size_t i = 0; i < n; i++) {
+		if (callus_embed_features(&b->each[i], &sigs[i]) < 0)
+			goto oom;
+		total += b->each[i].count;
+	}
+	if (!total)
+		return 0;
+	if (!(b->all.items = malloc(total * sizeof(*b->all.items))) ||
+	    !(b->times = malloc(total * sizeof(*b->times))))
+		goto oom;
+	b->all.alloc = total;
+	for (size_t i = 0; i < n; i++) {
+		memcpy(b->all.items + b->all.count, b->each[i].items,
+		       b->each[i].count * sizeof(*b->all.items));
+		b->all.count += b->each[i].count;
+	}
+	/* a signature holds a feature once: a run of one id is how many hold it */
+	qsort(b->all.items, b->all.count, sizeof(*b->all.items), by_feature_id);
+	for (size_t i = 0; i < b->all.count; i++) {
+		if (kept && b->all.items[i].id == b->all.items[kept - 1].id) {
+			b->times[kept - 1]++;
+			continue;
+		}
+		b->all.items[kept] = b->all.items[i];
+		b->times[kept++] = 1;
+	}
+	b->all.count = kept;
+	return 0;
+oom:
+	feature_batch_release(b);
+	return -1;
+}
+
+/* The vectors of the batch's signatures into vecs, the document
+ * frequencies of all their features read once: every count of the batch
+ * is in the store before and the document count is the same for all, so
+ * each vector is the one callus_match_embed makes. */
+static int embed_batch(callus_store *s, const feature_batch *b, float *vecs)
+{
 	callus_idf *idf = NULL;
-	size_t total = 0;
-	int sq = SQLITE_NOMEM;
+	int sq = callus_match_df_load(s, &b->all, &idf);
 
-	if (n == 1)
-		return callus_match_embed(s, sigs, vecs);
-	if (!(f = calloc(n, sizeof(*f))))
-		goto out;
-	for (size_t i = 0; i < n; i++) {
-		if (callus_embed_features(&f[i], &sigs[i]) < 0)
-			goto out;
-		total += f[i].count;
-	}
-	if (total && !(all.items = malloc(total * sizeof(*all.items))))
-		goto out;
-	all.alloc = total;
-	for (size_t i = 0; i < n; i++) {
-		memcpy(all.items + all.count, f[i].items, f[i].count * sizeof(*all.items));
-		all.count += f[i].count;
-	}
-	if (all.count > 1) {
-		size_t kept = 1;
-
-		qsort(all.items, all.count, sizeof(*all.items), by_feature_id);
-		for (size_t i = 1; i < all.count; i++)
-			if (all.items[i].id != all.items[kept - 1].id)
-				all.items[kept++] = all.items[i];
-		all.count = kept;
-	}
-	if ((sq = callus_match_df_load(s, &all, &idf)) != SQLITE_OK)
-		goto out;
-	for (size_t i = 0; i < n; i++)
-		callus_embed_vector(vecs + i * CALLUS_EMBED_DIM, &f[i], idf);
-out:
-	for (size_t i = 0; f && i < n; i++)
-		callus_features_release(&f[i]);
-	free(f);
-	callus_features_release(&all);
+	for (size_t i = 0; sq == SQLITE_OK && i < b->n; i++)
+		callus_embed_vector(vecs + i * CALLUS_EMBED_DIM, &b->each[i], idf);
 	callus_idf_free(idf);
 	return sq;
 }
@@ -420,6 +448,7 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 		int64_t *rowids = NULL;
 		float *vecs = NULL;
 		near_batch nb = { NULL, NULL, NULL, NULL };
+		feature_batch fb = { NULL, 0, CALLUS_FEATURES_INIT, NULL };
 		size_t n = 0;
 
 		while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
@@ -450,8 +479,10 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 		}
 		/* every count first, so that the vectors of a batch (a
 		 * reindex) are weighed alike */
-		for (size_t i = 0; sq == SQLITE_OK && i < n; i++)
-			sq = callus_match_df_count(s, &sigs[i], 1);
+		if (sq == SQLITE_OK && n && feature_batch_make(&fb, sigs, n) < 0)
+			sq = SQLITE_NOMEM;
+		if (sq == SQLITE_OK && n)
+			sq = callus_match_df_count_features(s, &fb.all, fb.times, 1);
 		/* a recording's new signatures: every vector, then one
 		 * search of the file for the near duplicates of all (each
 		 * search read every sketch of it) */
@@ -459,7 +490,7 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 		    !(vecs = malloc(n * CALLUS_EMBED_DIM * sizeof(*vecs))))
 			sq = SQLITE_NOMEM;
 		if (sq == SQLITE_OK && !all && n)
-			sq = embed_batch(s, sigs, n, vecs);
+			sq = embed_batch(s, &fb, vecs);
 		if (sq == SQLITE_OK && !all)
 			sq = near_duplicates(&nb, vi, vecs, sigs, n, scans);
 		for (size_t i = 0; sq == SQLITE_OK && i < n; i++) {
@@ -484,6 +515,7 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 				sq = pending_add(&pv, rowids[i], vec);
 		}
 		free(vecs);
+		feature_batch_release(&fb);
 		near_batch_release(&nb);
 		callus_signatures_free(sigs, n);
 		free(rowids);

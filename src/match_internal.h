@@ -134,6 +134,10 @@ int callus_match_df_load(callus_store *s, const callus_features *f, callus_idf *
 /* Add delta (1 for a signature indexed, -1 for one removed) to the count
  * of each of sig's features, in embed_df_recent.  An SQLite result code. */
 int callus_match_df_count(callus_store *s, const callus_signature *sig, int delta);
+/* The same for features f, each counted times[i] times (NULL: once): a
+ * batch's features, each once with how many of its signatures hold it. */
+int callus_match_df_count_features(callus_store *s, const callus_features *f,
+				   const uint32_t *times, int delta);
 
 /* Fold embed_df_recent into embed_df and empty it, in the caller's
  * transaction.  SQLITE_OK or SQLite's error. */
