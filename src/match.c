@@ -493,7 +493,7 @@ int callus_match_find(callus_store *s, const callus_match_opts *opts, const call
 	    !(opts->stored && stored_vector(s, sig->id, vec)) &&
 	    (sq = callus_match_embed(s, sig, vec)) != SQLITE_OK)
 		goto fail;
-	if (opts->index && !opts->vectors) {
+	if (opts->index) {
 		shared = opts->index;
 	} else if (callus_vecindex_open(&vi, path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM,
 				      NULL, err) < 0) {

@@ -11,6 +11,7 @@
 #include "callus/match.h"
 #include "callus/team.h"
 #include "callus/utf8.h"
+#include "callus/vecindex.h"
 
 #include "notes_internal.h"
 #include "sqlutil.h"
@@ -492,6 +493,9 @@ typedef struct searches {
 	found *items;
 	size_t count, cap;
 	callus_buf vectors; /* the noted signatures' vector file */
+	/* that file open for the searches, as long as it does not change (a
+	 * fix of ten errors opened it, its sketch and its postings ten times) */
+	callus_vecindex *noted;
 	callus_match_candidates *candidates; /* the caller's, may be NULL */
 } searches;
 
@@ -503,6 +507,7 @@ static void searches_release(searches *c)
 	}
 	free(c->items);
 	callus_buf_release(&c->vectors);
+	callus_vecindex_close(c->noted);
 }
 
 /* The notes' similarity search of f's signature, once per learning. */
@@ -535,8 +540,18 @@ static const found *search_once(callus_store *s, const char *workspace, const fi
 	mo.candidates = c->candidates;
 	/* only a noted signature can give a note: their vectors alone, when
 	 * their file can be made to agree with the store (else all) */
-	if (callus_notes_vectors_fresh(s, &c->vectors, NULL) == 0)
+	if (callus_notes_vectors_fresh(s, &c->vectors, NULL) == 0) {
 		mo.vectors = c->vectors.ptr;
+		/* a note learnt since may have appended its signature's vector:
+		 * the next search must see it */
+		if (c->noted && !callus_vecindex_unchanged(c->noted, mo.vectors)) {
+			callus_vecindex_close(c->noted);
+			c->noted = NULL;
+		}
+		if (!c->noted)
+			callus_match_noted_open(&c->noted, mo.vectors);
+		mo.index = c->noted;
+	}
 	it->ok = callus_match_find(s, &mo, &sig, &it->m, &it->n, NULL) == 0;
 	callus_signature_release(&sig);
 	return it;
@@ -905,7 +920,7 @@ int callus_notes_learn(callus_store *s, const char *workspace, const int64_t *re
 		       callus_error *err)
 {
 	callus_strlist changed = CALLUS_STRLIST_INIT;
-	searches c = { NULL, 0, 0, CALLUS_BUF_INIT, candidates };
+	searches c = { NULL, 0, 0, CALLUS_BUF_INIT, NULL, candidates };
 	char *now = callus_now_iso8601();
 	int sq = now ? SQLITE_OK : SQLITE_NOMEM, rc = 0;
 

@@ -721,6 +721,20 @@ void callus_vecindex_file_id(const callus_vecindex *vi, uint64_t id[2])
 	id[1] = vi ? vi->ino : 0;
 }
 
+int callus_vecindex_unchanged(const callus_vecindex *vi, const char *path)
+{
+	struct stat st;
+
+	if (!vi)
+		return 0;
+	if (stat(path, &st) < 0)
+		return errno == ENOENT && !vi->map;
+	/* a part of a record past the mapping (a crash's) counts as a change:
+	 * opened again, the file is read as an opening reads it */
+	return vi->map && (uint64_t)st.st_dev == vi->dev && (uint64_t)st.st_ino == vi->ino &&
+	       (uint64_t)st.st_size == (uint64_t)vi->maplen;
+}
+
 size_t callus_vecindex_count(const callus_vecindex *vi)
 {
 	return vi ? vi->count : 0;

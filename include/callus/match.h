@@ -116,11 +116,12 @@ typedef struct callus_match_opts {
 				  * the store holds for it (one row read, where
 				  * making it again reads some seventy document
 				  * frequencies); made when it has none */
-	const struct callus_vecindex *index; /* may be NULL: the built-in
-				  * vector file opened for the search; else
-				  * that file open (callus_match_index_open),
-				  * borrowed: a run's errors searched with one
-				  * opening.  Not with vectors. */
+	const struct callus_vecindex *index; /* may be NULL: the file the
+				  * search reads (vectors, else the built-in
+				  * one) opened for it; else that file open
+				  * (callus_match_index_open,
+				  * callus_match_noted_open), borrowed: a run's
+				  * errors searched with one opening */
 	size_t window;           /* 0: every vector searched; else only the
 				  * newest window of the built-in file
 				  * (CALLUS_MATCH_WINDOW for a recording;

@@ -51,6 +51,13 @@ void callus_vecindex_close(callus_vecindex *vi); /* accepts NULL */
 /* Records in the index (duplicates included). */
 size_t callus_vecindex_count(const callus_vecindex *vi);
 
+/* Whether the file at path is still what vi maps: the same file (device,
+ * inode) with no byte more, or still missing when vi found none.  One stat,
+ * where opening it again maps it and checks its sketch and postings: what
+ * a caller keeping vi across searches asks before each (a search must see
+ * the records appended since).  0 for a NULL vi. */
+int callus_vecindex_unchanged(const callus_vecindex *vi, const char *path);
+
 /* The records callus_vecindex_open would find in the file at path (0 for
  * a missing, unreadable or stale one), without mapping it or opening its
  * sketch and postings: what a caller that only counts needs. */

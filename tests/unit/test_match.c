@@ -419,6 +419,61 @@ static int64_t int_of(fixture *f, const char *q, const char *id)
 	return n;
 }
 
+/* Two alike errors fixed by one run: the first fix makes the note, the
+ * second joins it, found by the search of the noted vectors, which must see
+ * the vector the first appended (the noted file kept open between the
+ * searches is opened again when it changed). */
+static void one_run_two_alike_fixes_one_note(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, b;
+	callus_learn_error e[2];
+	callus_learn_opts o;
+	callus_learn_result r;
+
+	make_sig(&a, "jest", NULL, "expect(received).toBe(expected) Expected: 4 Received: 3",
+		 "add\tsrc/sum.js");
+	/* alike by their vectors, but neither's pattern matches the other's
+	 * message and they share no frame: only the vector search joins them */
+	make_sig(&b, "jest", NULL, "expect(received).toBe(expected) Expected: 4 Received: undefined",
+		 "plus\tsrc/plus.js");
+	assert_true(similarity(&a, &b) > CALLUS_NOTE_MERGE);
+	assert_true(similarity(&a, &b) <= CALLUS_MATCH_DUPLICATE);
+	store_sig(f, &a);
+	store_sig(f, &b);
+	/* apart: b is no duplicate linked to a (found by the link, not the search) */
+	assert_int_equal(int_of(f, "SELECT count(*) FROM signature_links WHERE ?1 IS NOT NULL", ""),
+			 0);
+	e[0].sig = &a;
+	e[0].files = NULL;
+	e[1].sig = &b;
+	e[1].files = NULL;
+	memset(&o, 0, sizeof(o));
+	o.workspace = f->dir;
+	o.check.tool = "jest";
+	o.check.args = "ab";
+	o.check.dir = "";
+	o.session = "s";
+	o.redactor = f->red;
+	o.no_snapshot = 1;
+	o.fix_patch = "";
+	assert_int_equal(callus_learn_failure(f->s, &o, e, 2, &r, NULL), 0);
+	callus_learn_result_release(&r);
+	o.fix_patch = "diff --git a/src/sum.js b/src/sum.js\n--- a/src/sum.js\n+++ b/src/sum.js\n"
+		      "@@ -1,1 +1,1 @@\n-  return;\n+  return a + b;\n";
+	assert_int_equal(callus_learn_pass(f->s, &o, &r, NULL), 0);
+	assert_int_equal(r.nfixed, 2);
+	assert_int_equal(r.nnotes, 1);
+	callus_learn_result_release(&r);
+	assert_int_equal(int_of(f, "SELECT count(*) FROM notes WHERE ?1 IS NOT NULL", ""), 1);
+	assert_int_equal(int_of(f, "SELECT count(DISTINCT note_id) FROM note_signatures"
+				   " WHERE signature_id IN (?1, (SELECT id FROM signatures WHERE id <> ?1))",
+				a.id),
+			 1);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+}
+
 #define DF_RECENT_ROWS "SELECT count(*) FROM embed_df_recent"
 /* the features embed_df's buckets count (match_df.c) */
 #define DF_FOLDED_ROWS "SELECT coalesce(sum(callus_df_features(counts)), 0) FROM embed_df"
@@ -1416,6 +1471,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(indexing_is_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_batch_is_weighed_as_each_alone, setup, teardown),
+		cmocka_unit_test_setup_teardown(one_run_two_alike_fixes_one_note, setup, teardown),
 		cmocka_unit_test_setup_teardown(similar_gets_the_fix_unrelated_gets_nothing, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(searches_are_measured, setup, teardown),

@@ -524,6 +524,45 @@ static void rewrite_replaces(void **state)
 	callus_error_release(&err);
 }
 
+/* Whether a file kept open is still what it maps: not after an append or
+ * a rewrite; a missing file while it stays missing. */
+static void unchanged_until_appended_or_rewritten(void **state)
+{
+	struct fixture *f = *state;
+	callus_vecindex *vi, *again;
+
+	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
+	assert_int_equal(callus_vecindex_count(vi), 0);
+	assert_int_equal(callus_vecindex_unchanged(vi, f->path.ptr), 1);
+	append_range(f->path.ptr, 1, 3);
+	assert_int_equal(callus_vecindex_unchanged(vi, f->path.ptr), 0);
+	callus_vecindex_close(vi);
+	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
+	assert_int_equal(callus_vecindex_unchanged(vi, f->path.ptr), 1);
+	/* one more record: the same file, grown */
+	append_range(f->path.ptr, 4, 4);
+	assert_int_equal(callus_vecindex_unchanged(vi, f->path.ptr), 0);
+	callus_vecindex_close(vi);
+	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
+	assert_int_equal(callus_vecindex_count(vi), 4);
+	/* another file of the same size renamed in */
+	again = open_ok(f->path.ptr, MODEL, DIM, NULL);
+	{
+		float four[4 * DIM];
+		int64_t ids[4] = { 11, 12, 13, 14 };
+
+		for (size_t i = 0; i < 4; i++)
+			random_vec(four + i * DIM, (uint64_t)ids[i]);
+		assert_int_equal(callus_vecindex_rewrite(f->path.ptr, MODEL, DIM, ids, four, 4, NULL),
+				 0);
+	}
+	assert_int_equal(callus_vecindex_unchanged(vi, f->path.ptr), 0);
+	assert_int_equal(callus_vecindex_unchanged(again, f->path.ptr), 0);
+	callus_vecindex_close(vi);
+	callus_vecindex_close(again);
+	assert_int_equal(callus_vecindex_unchanged(NULL, f->path.ptr), 0);
+}
+
 static void bad_arguments(void **state)
 {
 	struct fixture *f = *state;
@@ -1820,6 +1859,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(stale_then_rewritten, setup, teardown),
 		cmocka_unit_test_setup_teardown(rewrite_replaces, setup, teardown),
+		cmocka_unit_test_setup_teardown(unchanged_until_appended_or_rewritten, setup, teardown),
 		cmocka_unit_test_setup_teardown(bad_arguments, setup, teardown),
 		cmocka_unit_test_setup_teardown(concurrent_appends, setup, teardown),
 		cmocka_unit_test_setup_teardown(quantization_error_bound, setup, teardown),
