@@ -190,6 +190,49 @@ static int embed_batch(callus_store *s, const feature_batch *b, float *vecs)
 	return sq;
 }
 
+/* Signatures a feature batch holds at most: a reindex, or the first
+ * indexing after a migration queued them all, takes every signature of the
+ * store, whose features at once took 3.4 KB each (a reindex at 68,499
+ * signatures peaked at 419 MB, 181 MB counting one at a time). */
+#define FEATURE_BATCH_MAX 256u
+
+/*
+ * Count the features of sigs[0..n) (every count before any vector, so
+ * that the vectors of a batch are weighed alike), a FEATURE_BATCH_MAX of
+ * signatures at a time: the sums are the same.  With vecs, then the
+ * vectors, batch by batch; a recording's few new signatures make one
+ * batch, its features made once for both.
+ */
+static int count_and_embed(callus_store *s, const callus_signature *sigs, size_t n, float *vecs)
+{
+	feature_batch fb = { NULL, 0, CALLUS_FEATURES_INIT, NULL };
+	int sq = SQLITE_OK;
+
+	for (size_t c = 0; sq == SQLITE_OK && c < n; c += FEATURE_BATCH_MAX) {
+		size_t m = n - c < FEATURE_BATCH_MAX ? n - c : FEATURE_BATCH_MAX;
+
+		feature_batch_release(&fb);
+		sq = feature_batch_make(&fb, sigs + c, m) < 0
+			     ? SQLITE_NOMEM
+			     : callus_match_df_count_features(s, &fb.all, fb.times, 1);
+	}
+	for (size_t c = 0; sq == SQLITE_OK && vecs && c < n; c += FEATURE_BATCH_MAX) {
+		size_t m = n - c < FEATURE_BATCH_MAX ? n - c : FEATURE_BATCH_MAX;
+
+		/* the last batch counted is the only one when there is one */
+		if (n > FEATURE_BATCH_MAX) {
+			feature_batch_release(&fb);
+			if (feature_batch_make(&fb, sigs + c, m) < 0) {
+				sq = SQLITE_NOMEM;
+				break;
+			}
+		}
+		sq = embed_batch(s, &fb, vecs + c * CALLUS_EMBED_DIM);
+	}
+	feature_batch_release(&fb);
+	return sq;
+}
+
 /* Packed to int8 (vecindex.h), as in the vector file (a float32 vector
  * took an overflow page of its own), in the sparse form when it is the
  * smaller.  An upsert, not INSERT OR REPLACE, whose delete would not reach
@@ -448,7 +491,6 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 		int64_t *rowids = NULL;
 		float *vecs = NULL;
 		near_batch nb = { NULL, NULL, NULL, NULL };
-		feature_batch fb = { NULL, 0, CALLUS_FEATURES_INIT, NULL };
 		size_t n = 0;
 
 		while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
@@ -477,20 +519,15 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 			free(rowids);
 			goto rollback;
 		}
-		/* every count first, so that the vectors of a batch (a
-		 * reindex) are weighed alike */
-		if (sq == SQLITE_OK && n && feature_batch_make(&fb, sigs, n) < 0)
-			sq = SQLITE_NOMEM;
-		if (sq == SQLITE_OK && n)
-			sq = callus_match_df_count_features(s, &fb.all, fb.times, 1);
-		/* a recording's new signatures: every vector, then one
-		 * search of the file for the near duplicates of all (each
-		 * search read every sketch of it) */
+		/* a recording's new signatures: every count, every vector,
+		 * then one search of the file for the near duplicates of all
+		 * (each search read every sketch of it); a reindex: every
+		 * count, then each vector with the documents stored before it */
 		if (sq == SQLITE_OK && !all && n &&
 		    !(vecs = malloc(n * CALLUS_EMBED_DIM * sizeof(*vecs))))
 			sq = SQLITE_NOMEM;
-		if (sq == SQLITE_OK && !all && n)
-			sq = embed_batch(s, &fb, vecs);
+		if (sq == SQLITE_OK && n)
+			sq = count_and_embed(s, sigs, n, vecs);
 		if (sq == SQLITE_OK && !all)
 			sq = near_duplicates(&nb, vi, vecs, sigs, n, scans);
 		for (size_t i = 0; sq == SQLITE_OK && i < n; i++) {
@@ -515,7 +552,6 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 				sq = pending_add(&pv, rowids[i], vec);
 		}
 		free(vecs);
-		feature_batch_release(&fb);
 		near_batch_release(&nb);
 		callus_signatures_free(sigs, n);
 		free(rowids);

@@ -304,6 +304,96 @@ static void a_batch_is_weighed_as_each_alone(void **state)
 	callus_idf_free(idf);
 }
 
+/* More new errors in one recording than a feature batch holds (300, the
+ * batch 256): counted and weighed in batches, every stored vector still the
+ * one its signature makes alone. */
+static void a_large_batch_is_weighed_as_each_alone(void **state)
+{
+	enum { N = 300 };
+	fixture *f = *state;
+	callus_signature before[2];
+	callus_signature *g = calloc(N, sizeof(*g));
+	callus_features *ft = calloc(N, sizeof(*ft));
+	callus_idf *idf = NULL;
+	callus_lesson l;
+	callus_run_info run;
+	sqlite3_stmt *st = NULL;
+	size_t added = 0, stored = 0;
+	char msg[160];
+
+	assert_non_null(g);
+	assert_non_null(ft);
+	/* two documents before: with none every weight is the same */
+	make_sig(&before[0], "jest", NULL, "cannot resolve kqzx1 from module mmq2", NULL);
+	make_sig(&before[1], "jest", NULL, "unexpected token wq in expression from parser", NULL);
+	store_sig(f, &before[0]);
+	store_sig(f, &before[1]);
+	for (int i = 0; i < N; i++) {
+		/* words of their own: no two alike enough to be linked */
+		snprintf(msg, sizeof(msg), "cannot resolve %c%c%c%cx%d from %c%c%cz%d",
+			 'a' + i % 26, 'a' + i / 26 % 26, 'k' + i % 7, 'b' + i % 11, i * 7919,
+			 'q' + i % 5, 'c' + i % 13, 'e' + i % 3, i * 104729);
+		make_sig(&g[i], "jest", NULL, msg, NULL);
+	}
+	memset(&l, 0, sizeof(l));
+	memset(&run, 0, sizeof(run));
+	l.type = CALLUS_LESSON_TEST;
+	l.file = strdup("src/a.test.js");
+	l.error_summary = strdup(g[0].original);
+	l.tool = strdup("jest");
+	l.command = strdup("npx jest");
+	assert_int_equal(callus_lesson_sign(&l), 0);
+	run.sigs = g;
+	run.nsigs = N;
+	assert_int_equal(callus_store_record_lesson(f->s, &l, &run, NULL, NULL), 0);
+	callus_lesson_release(&l);
+	assert_int_equal(callus_match_index(f->s, f->dir, &added, NULL), 0);
+	assert_int_equal(callus_idf_new(&idf), 0);
+	for (int i = 0; i < 2; i++) {
+		callus_features fb = CALLUS_FEATURES_INIT;
+
+		assert_int_equal(callus_embed_features(&fb, &before[i]), 0);
+		assert_int_equal(callus_idf_add(idf, &fb), 0);
+		callus_features_release(&fb);
+		callus_signature_release(&before[i]);
+	}
+	for (int i = 0; i < N; i++) {
+		assert_int_equal(callus_embed_features(&ft[i], &g[i]), 0);
+		assert_int_equal(callus_idf_add(idf, &ft[i]), 0);
+	}
+	callus_idf_set_docs(idf, 2);
+	assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
+					    "SELECT v.vector FROM signatures g JOIN signature_vectors v"
+					    " ON v.sig = g.rowid WHERE g.id = ?1",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	for (int i = 0; i < N; i++) {
+		float want[CALLUS_EMBED_DIM];
+		uint8_t packed[CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM)];
+		size_t len;
+
+		callus_embed_vector(want, &ft[i], idf);
+		len = callus_vecindex_pack_store(packed, want, CALLUS_EMBED_DIM);
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, g[i].id, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_ROW)
+			continue; /* linked to a near duplicate: no vector of its own */
+		stored++;
+		assert_int_equal(sqlite3_column_bytes(st, 0), (int)len);
+		assert_memory_equal(sqlite3_column_blob(st, 0), packed, len);
+	}
+	sqlite3_finalize(st);
+	assert_int_equal(stored, added);
+	assert_true(added > 256);
+	for (int i = 0; i < N; i++) {
+		callus_features_release(&ft[i]);
+		callus_signature_release(&g[i]);
+	}
+	free(ft);
+	free(g);
+	callus_idf_free(idf);
+}
+
 static void similar_gets_the_fix_unrelated_gets_nothing(void **state)
 {
 	fixture *f = *state;
@@ -466,6 +556,10 @@ static void one_run_two_alike_fixes_one_note(void **state)
 	assert_int_equal(r.nnotes, 1);
 	callus_learn_result_release(&r);
 	assert_int_equal(int_of(f, "SELECT count(*) FROM notes WHERE ?1 IS NOT NULL", ""), 1);
+	assert_int_equal(int_of(f, "SELECT count(*) FROM note_signatures"
+				   " WHERE signature_id IN (?1, (SELECT id FROM signatures WHERE id <> ?1))",
+				a.id),
+			 2);
 	assert_int_equal(int_of(f, "SELECT count(DISTINCT note_id) FROM note_signatures"
 				   " WHERE signature_id IN (?1, (SELECT id FROM signatures WHERE id <> ?1))",
 				a.id),
@@ -1471,6 +1565,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(indexing_is_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_batch_is_weighed_as_each_alone, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_large_batch_is_weighed_as_each_alone, setup, teardown),
 		cmocka_unit_test_setup_teardown(one_run_two_alike_fixes_one_note, setup, teardown),
 		cmocka_unit_test_setup_teardown(similar_gets_the_fix_unrelated_gets_nothing, setup,
 						teardown),

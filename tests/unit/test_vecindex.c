@@ -545,8 +545,8 @@ static void unchanged_until_appended_or_rewritten(void **state)
 	callus_vecindex_close(vi);
 	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
 	assert_int_equal(callus_vecindex_count(vi), 4);
-	/* another file of the same size renamed in */
-	again = open_ok(f->path.ptr, MODEL, DIM, NULL);
+	/* another file of the same size renamed in: changed for what mapped
+	 * the old one, not for what maps the new one */
 	{
 		float four[4 * DIM];
 		int64_t ids[4] = { 11, 12, 13, 14 };
@@ -557,6 +557,10 @@ static void unchanged_until_appended_or_rewritten(void **state)
 				 0);
 	}
 	assert_int_equal(callus_vecindex_unchanged(vi, f->path.ptr), 0);
+	again = open_ok(f->path.ptr, MODEL, DIM, NULL);
+	assert_int_equal(callus_vecindex_unchanged(again, f->path.ptr), 1);
+	/* and a file removed is a change */
+	assert_int_equal(unlink(f->path.ptr), 0);
 	assert_int_equal(callus_vecindex_unchanged(again, f->path.ptr), 0);
 	callus_vecindex_close(vi);
 	callus_vecindex_close(again);
