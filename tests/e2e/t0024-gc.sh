@@ -35,6 +35,10 @@ test_expect_success 'setup: three failing files, one fixed (a resolution and a n
 	printf "err\nout*\n*.o\n" >>.git/info/exclude &&
 	c_file alpha undefined_alpha && c_file beta "\"x\" * 2" && c_file gamma undefined_gamma &&
 	git add -A && git -c commit.gpgSign=false commit -q -m start &&
+	# the fix makes its note from the snapshot taken at the failure, which
+	# a loaded machine (the suite runs two scripts at once) could take past
+	# the usual 3 s: a note missing here would say nothing of gc
+	mkdir .callus && printf "[learn]\nsnapshot_timeout_ms = 60000\n" >.callus/config &&
 	for f in alpha beta gamma; do
 		test_expect_code 1 "$CALLUS" run -- gcc -c $f.c 2>err || return 1
 	done &&
