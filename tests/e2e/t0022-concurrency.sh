@@ -1,6 +1,8 @@
 #!/bin/bash
 # shellcheck disable=SC2016 # test bodies are single-quoted on purpose
 # shellcheck source-path=SCRIPTDIR
+# e2e: alone (its hundreds of hooks at once took a script beside it past a
+# snapshot's 3 s: tests/e2e/run.sh)
 test_description='a thousand concurrent failing hooks lose nothing (issue 16)
 
 Every hook answers with valid JSON, and once the background drainer has
