@@ -68,8 +68,9 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 	}
 	/* an error no pending row names (every new error's first failure) has
 	 * no attempt to gain and cannot have recurred: asked of pending_sig
-	 * first, the two UPDATEs below (300,000 instructions to compile) only
-	 * for one that has */
+	 * first, the two UPDATEs below (compiled, 0.37 million instructions
+	 * of a failing hook's 13.0, bench/hookinstr.sh) only for one that
+	 * has */
 	sq = callus_learn_prepare(r, &st, "SELECT 1 FROM pending_errors"
 					  " WHERE sig = (SELECT rowid FROM signatures WHERE id = ?1) LIMIT 1");
 	if (sq != SQLITE_OK)
