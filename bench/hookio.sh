@@ -8,7 +8,9 @@
 # copy of a store bench/scale.sh
 # kept (CALLUS_SCALE_KEEP=DIR, ws-SIZE); two hooks first, then N counted,
 # medians.  With CALLUS_HOOKIO_BASE=path/to/other/callus, that binary on a
-# copy of its own, one hook of each in turn, and "base -> this".
+# copy of its own, one hook of each in turn, and "base -> this".  With
+# TEN=1, each failure has ten new errors (and fixes the ten before it), as
+# bench/hookinstr.sh's TEN=1.
 # Usage: bench/hookio.sh DIR [N] [SIZES] [path/to/callus]
 #   (default N 9, SIZES "1000 100000", build/callus)
 set -eu
@@ -18,6 +20,8 @@ n=${2:-9}
 sizes=${3:-1000 100000}
 callus=${4:-$repo/build/callus}
 base=${CALLUS_HOOKIO_BASE:-}
+errors=1
+if [ "${TEN:-0}" = 1 ]; then errors=10; fi
 for tool in strace jq; do
 	command -v "$tool" >/dev/null || { echo "hookio: $tool is needed" >&2; exit 2; }
 done
@@ -43,7 +47,12 @@ prepare() {
 	(cd "$1" && git status --porcelain >/dev/null && "$2" status >/dev/null && "$2" gc >/dev/null)
 	k=0
 	while [ "$k" -lt $((2 * n + 2)) ]; do
-		"$work/scale_gen" -p $(($4 + k)) >"$work/out.txt"
+		: >"$work/out.txt"
+		j=0
+		while [ "$j" -lt "$errors" ]; do
+			"$work/scale_gen" -p $(($4 + k * errors + j)) >>"$work/out.txt"
+			j=$((j + 1))
+		done
 		jq -n --rawfile o "$work/out.txt" --arg cwd "$1" \
 			'{command: "gcc -c src/x.c", exit_code: 1, output: $o, cwd: $cwd}' >"$1/.p-$k.json"
 		k=$((k + 1))
