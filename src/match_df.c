@@ -14,8 +14,12 @@
  *
  * The counts a recording adds (or gc takes off) go to embed_df_recent, a
  * row a feature, and are folded into the buckets once it holds
- * CALLUS_MATCH_DF_FOLD_ROWS of them (match_internal.h); a feature's
- * count is the sum over both tables.
+ * CALLUS_MATCH_DF_FOLD_ROWS of them (match_internal.h).  The features
+ * counted by many signatures are kept apart, a row each in embed_df_hot,
+ * whose few pages a lookup of a new error's common words reads instead of
+ * a bucket's page each (CALLUS_MATCH_DF_HOT_MIN); a fold moves them
+ * there, and back.  A feature's count is what its bucket or embed_df_hot
+ * holds, plus embed_df_recent's.
  */
 #include "callus/buf.h"
 #include "callus/embed.h"
@@ -94,8 +98,17 @@ int64_t callus_match_df_find(const uint8_t *b, size_t n, uint16_t low)
 	return 0;
 }
 
-int callus_match_df_merge(callus_buf *out, const uint8_t *b, size_t n, const callus_df_delta *d,
-			  size_t nd)
+/* The entries split off a bucket by merge_split: its features counted
+ * often enough to be kept in embed_df_hot, by low bits. */
+typedef struct df_split {
+	callus_df_delta *items;
+	size_t count, cap;
+} df_split;
+
+/* callus_match_df_merge, and with min > 0 the entries counted min times or
+ * more left out of out and added to hot instead. */
+static int merge_split(callus_buf *out, const uint8_t *b, size_t n, const callus_df_delta *d,
+		       size_t nd, int64_t min, df_split *hot)
 {
 	size_t at = 0, j = 0;
 	uint16_t low = 0;
@@ -117,12 +130,36 @@ int callus_match_df_merge(callus_buf *out, const uint8_t *b, size_t n, const cal
 		}
 		while (j < nd && d[j].low == k)
 			sum += d[j++].delta;
+		if (min > 0 && sum >= min) {
+			callus_df_delta *g = callus_array_grow(hot->items, &hot->cap,
+							       hot->count + 1, sizeof(*g));
+
+			if (!g)
+				return CALLUS_ENOMEM;
+			hot->items = g;
+			hot->items[hot->count].low = k;
+			hot->items[hot->count++].delta = sum;
+			continue;
+		}
 		/* a count taken to nothing, or taken off a feature that has
 		 * none, leaves no entry */
 		if (sum > 0 && put_entry(out, k, sum) < 0)
 			return CALLUS_ENOMEM;
 	}
 	return callus_buf_status(out) < 0 ? CALLUS_ENOMEM : 0;
+}
+
+int callus_match_df_merge(callus_buf *out, const uint8_t *b, size_t n, const callus_df_delta *d,
+			  size_t nd)
+{
+	return merge_split(out, b, n, d, nd, 0, NULL);
+}
+
+int64_t callus_match_df_hot_min(int64_t docs)
+{
+	int64_t share = docs / CALLUS_MATCH_DF_HOT_SHARE;
+
+	return share > CALLUS_MATCH_DF_HOT_MIN ? share : CALLUS_MATCH_DF_HOT_MIN;
 }
 
 static int delta_cmp(const void *a, const void *b)
@@ -134,7 +171,7 @@ static int delta_cmp(const void *a, const void *b)
 
 int callus_match_df_load(callus_store *s, const callus_features *f, callus_idf **out)
 {
-	sqlite3_stmt *st = NULL;
+	sqlite3_stmt *st = NULL, *bucket = NULL;
 	callus_idf *idf = NULL;
 	int64_t docs;
 	int sq;
@@ -152,8 +189,10 @@ int callus_match_df_load(callus_store *s, const callus_features *f, callus_idf *
 		goto out;
 	}
 	callus_idf_set_docs(idf, (uint32_t)docs);
+	/* most features are common words, in embed_df_hot's few pages: a
+	 * bucket is read only for the others */
 	if ((sq = callus_store_stmt(s,
-				    "SELECT (SELECT counts FROM embed_df WHERE bucket = ?2),"
+				    "SELECT (SELECT df FROM embed_df_hot WHERE feature = ?1),"
 				    " coalesce((SELECT df FROM embed_df_recent WHERE feature = ?1), 0)",
 				    &st)) != SQLITE_OK)
 		goto out;
@@ -162,13 +201,26 @@ int callus_match_df_load(callus_store *s, const callus_features *f, callus_idf *
 
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, key);
-		sqlite3_bind_int64(st, 2, key >> LOW_BITS);
 		if ((sq = sqlite3_step(st)) != SQLITE_ROW)
 			goto out;
-		df = callus_match_df_find(sqlite3_column_blob(st, 0),
-					  (size_t)sqlite3_column_bytes(st, 0),
-					  (uint16_t)(key & LOW_MASK)) +
-		     sqlite3_column_int64(st, 1);
+		df = sqlite3_column_int64(st, 1);
+		if (sqlite3_column_type(st, 0) != SQLITE_NULL) {
+			df += sqlite3_column_int64(st, 0);
+		} else {
+			if (!bucket && (sq = callus_store_stmt(s,
+								"SELECT counts FROM embed_df"
+								" WHERE bucket = ?1",
+								&bucket)) != SQLITE_OK)
+				goto out;
+			sqlite3_reset(bucket);
+			sqlite3_bind_int64(bucket, 1, key >> LOW_BITS);
+			if ((sq = sqlite3_step(bucket)) == SQLITE_ROW)
+				df += callus_match_df_find(sqlite3_column_blob(bucket, 0),
+							   (size_t)sqlite3_column_bytes(bucket, 0),
+							   (uint16_t)(key & LOW_MASK));
+			else if (sq != SQLITE_DONE)
+				goto out;
+		}
 		/* a feature no document has is left out, as before either
 		 * table held it */
 		if (df > 0 && callus_idf_set(idf, f->items[i].id, (uint32_t)df) < 0) {
@@ -181,6 +233,7 @@ int callus_match_df_load(callus_store *s, const callus_features *f, callus_idf *
 	idf = NULL;
 out:
 	callus_store_stmt_done(s, st);
+	callus_store_stmt_done(s, bucket);
 	callus_idf_free(idf);
 	return sq;
 }
@@ -217,87 +270,224 @@ int callus_match_df_count(callus_store *s, const callus_signature *sig, int delt
 	return sq;
 }
 
-/* A bucket's row made of what it held and the changes d[0..nd) (sorted). */
-static int fold_bucket(callus_store *s, sqlite3_stmt *get, sqlite3_stmt *put, sqlite3_stmt *del,
-		       int64_t bucket, const callus_df_delta *d, size_t nd, callus_buf *out)
+/* What a fold runs: embed_df's bucket read, written and removed, and
+ * embed_df_hot's row written and removed. */
+typedef struct fold_stmts {
+	sqlite3_stmt *get, *put, *del, *hot_put, *hot_del;
+} fold_stmts;
+
+static int step_done(callus_store *s, sqlite3_stmt *st)
+{
+	int sq = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	return sq == SQLITE_DONE ? SQLITE_OK : sq == SQLITE_ROW ? SQLITE_ERROR
+								 : sqlite3_errcode(callus_store_db(s));
+}
+
+/* Feature key's row of embed_df_hot: df, or none when df is 0. */
+static int hot_set(callus_store *s, const fold_stmts *fs, int64_t key, int64_t df)
+{
+	sqlite3_stmt *st = df > 0 ? fs->hot_put : fs->hot_del;
+
+	sqlite3_bind_int64(st, 1, key);
+	if (df > 0)
+		sqlite3_bind_int64(st, 2, df);
+	return step_done(s, st);
+}
+
+/* A bucket's row made of what it held and the changes d[0..nd) (sorted),
+ * its entries counted min times or more moved to embed_df_hot. */
+static int fold_bucket(callus_store *s, const fold_stmts *fs, int64_t bucket,
+		       const callus_df_delta *d, size_t nd, int64_t min, callus_buf *out,
+		       df_split *hot)
 {
 	int sq;
 
-	sqlite3_reset(get);
-	sqlite3_bind_int64(get, 1, bucket);
-	sq = sqlite3_step(get);
+	sqlite3_reset(fs->get);
+	sqlite3_bind_int64(fs->get, 1, bucket);
+	sq = sqlite3_step(fs->get);
 	if (sq != SQLITE_ROW && sq != SQLITE_DONE)
 		return sq;
-	if (callus_match_df_merge(out, sq == SQLITE_ROW ? sqlite3_column_blob(get, 0) : NULL,
-				  sq == SQLITE_ROW ? (size_t)sqlite3_column_bytes(get, 0) : 0, d,
-				  nd) < 0)
+	hot->count = 0;
+	if (merge_split(out, sq == SQLITE_ROW ? sqlite3_column_blob(fs->get, 0) : NULL,
+			sq == SQLITE_ROW ? (size_t)sqlite3_column_bytes(fs->get, 0) : 0, d, nd, min,
+			hot) < 0)
 		return SQLITE_NOMEM;
-	sqlite3_reset(get);
+	sqlite3_reset(fs->get);
+	for (size_t i = 0; i < hot->count; i++)
+		if ((sq = hot_set(s, fs, bucket << LOW_BITS | hot->items[i].low,
+				  hot->items[i].delta)) != SQLITE_OK)
+			return sq;
 	if (!out->len) {
-		sqlite3_reset(del);
-		sqlite3_bind_int64(del, 1, bucket);
-		return sqlite3_step(del) == SQLITE_DONE ? SQLITE_OK
-							: sqlite3_errcode(callus_store_db(s));
+		sqlite3_bind_int64(fs->del, 1, bucket);
+		return step_done(s, fs->del);
 	}
-	sqlite3_reset(put);
-	sqlite3_bind_int64(put, 1, bucket);
-	sqlite3_bind_blob(put, 2, out->ptr, (int)out->len, SQLITE_STATIC);
-	return sqlite3_step(put) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
+	sqlite3_bind_int64(fs->put, 1, bucket);
+	sqlite3_bind_blob(fs->put, 2, out->ptr, (int)out->len, SQLITE_STATIC);
+	return step_done(s, fs->put);
+}
+
+/* The changes of one bucket at a time, in key order, folded as the next
+ * bucket's first comes. */
+typedef struct fold_run {
+	callus_df_delta *d;
+	size_t nd, cap;
+	int64_t bucket, min;
+	callus_buf out;
+	df_split hot;
+} fold_run;
+
+static int fold_add(callus_store *s, const fold_stmts *fs, fold_run *fr, int64_t key,
+		    int64_t delta)
+{
+	int64_t b = key >> LOW_BITS;
+	callus_df_delta *g;
+	int sq;
+
+	if (fr->nd && b != fr->bucket) {
+		if ((sq = fold_bucket(s, fs, fr->bucket, fr->d, fr->nd, fr->min, &fr->out,
+				      &fr->hot)) != SQLITE_OK)
+			return sq;
+		fr->nd = 0;
+	}
+	fr->bucket = b;
+	if (!(g = callus_array_grow(fr->d, &fr->cap, fr->nd + 1, sizeof(*g))))
+		return SQLITE_NOMEM;
+	fr->d = g;
+	fr->d[fr->nd].low = (uint16_t)(key & LOW_MASK);
+	fr->d[fr->nd++].delta = delta;
+	return SQLITE_OK;
+}
+
+static int fold_flush(callus_store *s, const fold_stmts *fs, fold_run *fr)
+{
+	int sq = SQLITE_OK;
+
+	if (fr->nd)
+		sq = fold_bucket(s, fs, fr->bucket, fr->d, fr->nd, fr->min, &fr->out, &fr->hot);
+	fr->nd = 0;
+	return sq;
+}
+
+/* A row of embed_df_hot. */
+typedef struct hot_row {
+	int64_t key, df;
+} hot_row;
+
+/* The rows of embed_df_hot counted fewer than low times, none of them
+ * changed by this fold, moved back to their buckets (the documents grew,
+ * or gc took counts off): the table stays bounded. */
+static int hot_sweep(callus_store *s, const fold_stmts *fs, fold_run *fr, int64_t low)
+{
+	sqlite3_stmt *st = NULL;
+	hot_row *rows = NULL;
+	size_t n = 0, cap = 0;
+	int sq = sqlite3_prepare_v2(callus_store_db(s),
+				    "SELECT feature, df FROM embed_df_hot WHERE df < ?1"
+				    " ORDER BY feature",
+				    -1, &st, NULL);
+
+	if (sq != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(st, 1, low);
+	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+		hot_row *g = callus_array_grow(rows, &cap, n + 1, sizeof(*g));
+
+		if (!g) {
+			sq = SQLITE_NOMEM;
+			goto out;
+		}
+		rows = g;
+		rows[n].key = sqlite3_column_int64(st, 0);
+		rows[n++].df = sqlite3_column_int64(st, 1);
+	}
+	if (sq != SQLITE_DONE)
+		goto out;
+	sq = SQLITE_OK;
+	for (size_t i = 0; sq == SQLITE_OK && i < n; i++)
+		if ((sq = hot_set(s, fs, rows[i].key, 0)) == SQLITE_OK)
+			sq = fold_add(s, fs, fr, rows[i].key, rows[i].df);
+	if (sq == SQLITE_OK)
+		sq = fold_flush(s, fs, fr);
+out:
+	sqlite3_finalize(st);
+	free(rows);
+	return sq;
 }
 
 int callus_match_fold_df(callus_store *s)
 {
 	sqlite3 *db = callus_store_db(s);
-	sqlite3_stmt *st = NULL, *get = NULL, *put = NULL, *del = NULL;
-	callus_df_delta *d = NULL;
-	size_t nd = 0, cap = 0;
-	callus_buf out = CALLUS_BUF_INIT;
-	int64_t bucket = 0;
+	sqlite3_stmt *st = NULL;
+	fold_stmts fs = { NULL, NULL, NULL, NULL, NULL };
+	fold_run fr;
+	int64_t docs, low;
 	int sq;
 
+	memset(&fr, 0, sizeof(fr));
+	if ((docs = callus_match_builtin_count(s)) < 0) {
+		sq = sqlite3_errcode(db);
+		return sq == SQLITE_OK || sq == SQLITE_ROW || sq == SQLITE_DONE ? SQLITE_ERROR : sq;
+	}
+	fr.min = callus_match_df_hot_min(docs);
+	/* under half of it a common feature goes back: a count that moves
+	 * about the mark does not move its row at every fold */
+	low = fr.min / 2;
 	/* in key order: each bucket met once, embed_df's pages left to
-	 * right */
-	if ((sq = sqlite3_prepare_v2(db, "SELECT feature, df FROM embed_df_recent ORDER BY feature",
+	 * right; with what embed_df_hot holds of each feature */
+	if ((sq = sqlite3_prepare_v2(db,
+				     "SELECT r.feature, r.df, h.df FROM embed_df_recent r"
+				     " LEFT JOIN embed_df_hot h ON h.feature = r.feature"
+				     " ORDER BY r.feature",
 				     -1, &st, NULL)) != SQLITE_OK ||
-	    (sq = sqlite3_prepare_v2(db, "SELECT counts FROM embed_df WHERE bucket = ?1", -1, &get,
-				     NULL)) != SQLITE_OK ||
+	    (sq = sqlite3_prepare_v2(db, "SELECT counts FROM embed_df WHERE bucket = ?1", -1,
+				     &fs.get, NULL)) != SQLITE_OK ||
 	    (sq = sqlite3_prepare_v2(db,
 				     "INSERT INTO embed_df (bucket, counts) VALUES (?1, ?2)"
 				     " ON CONFLICT (bucket) DO UPDATE SET counts = excluded.counts",
-				     -1, &put, NULL)) != SQLITE_OK ||
-	    (sq = sqlite3_prepare_v2(db, "DELETE FROM embed_df WHERE bucket = ?1", -1, &del,
-				     NULL)) != SQLITE_OK)
+				     -1, &fs.put, NULL)) != SQLITE_OK ||
+	    (sq = sqlite3_prepare_v2(db, "DELETE FROM embed_df WHERE bucket = ?1", -1, &fs.del,
+				     NULL)) != SQLITE_OK ||
+	    (sq = sqlite3_prepare_v2(db,
+				     "INSERT INTO embed_df_hot (feature, df) VALUES (?1, ?2)"
+				     " ON CONFLICT (feature) DO UPDATE SET df = excluded.df",
+				     -1, &fs.hot_put, NULL)) != SQLITE_OK ||
+	    (sq = sqlite3_prepare_v2(db, "DELETE FROM embed_df_hot WHERE feature = ?1", -1,
+				     &fs.hot_del, NULL)) != SQLITE_OK)
 		goto out;
 	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t key = sqlite3_column_int64(st, 0), b = key >> LOW_BITS;
-		callus_df_delta *g;
+		int64_t key = sqlite3_column_int64(st, 0), delta = sqlite3_column_int64(st, 1);
 
-		if (nd && b != bucket) {
-			if ((sq = fold_bucket(s, get, put, del, bucket, d, nd, &out)) != SQLITE_OK)
-				goto out;
-			nd = 0;
+		if (sqlite3_column_type(st, 2) == SQLITE_NULL) {
+			sq = fold_add(s, &fs, &fr, key, delta);
+		} else {
+			int64_t df = sqlite3_column_int64(st, 2) + delta;
+
+			/* kept, or back to its bucket with its whole count */
+			sq = hot_set(s, &fs, key, df >= low ? df : 0);
+			if (sq == SQLITE_OK && df > 0 && df < low)
+				sq = fold_add(s, &fs, &fr, key, df);
 		}
-		bucket = b;
-		if (!(g = callus_array_grow(d, &cap, nd + 1, sizeof(*d)))) {
-			sq = SQLITE_NOMEM;
+		if (sq != SQLITE_OK)
 			goto out;
-		}
-		d = g;
-		d[nd].low = (uint16_t)(key & LOW_MASK);
-		d[nd++].delta = sqlite3_column_int64(st, 1);
 	}
-	if (sq != SQLITE_DONE)
+	if (sq != SQLITE_DONE || (sq = fold_flush(s, &fs, &fr)) != SQLITE_OK)
 		goto out;
-	if (nd && (sq = fold_bucket(s, get, put, del, bucket, d, nd, &out)) != SQLITE_OK)
-		goto out;
-	sq = sqlite3_exec(db, "DELETE FROM embed_df_recent", NULL, NULL, NULL);
+	sqlite3_finalize(st);
+	st = NULL;
+	if ((sq = hot_sweep(s, &fs, &fr, low)) == SQLITE_OK)
+		sq = sqlite3_exec(db, "DELETE FROM embed_df_recent", NULL, NULL, NULL);
 out:
 	sqlite3_finalize(st);
-	sqlite3_finalize(get);
-	sqlite3_finalize(put);
-	sqlite3_finalize(del);
-	callus_buf_release(&out);
-	free(d);
+	sqlite3_finalize(fs.get);
+	sqlite3_finalize(fs.put);
+	sqlite3_finalize(fs.del);
+	sqlite3_finalize(fs.hot_put);
+	sqlite3_finalize(fs.hot_del);
+	callus_buf_release(&fr.out);
+	free(fr.d);
+	free(fr.hot.items);
 	return sq;
 }
 
@@ -413,6 +603,45 @@ static void df_of(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 								  LOW_MASK)));
 }
 
+/* callus_df_split(COUNTS, MIN, COMMON): with COMMON 1, the blob's entries
+ * counted MIN times or more as a JSON array of [low bits, count]; with
+ * COMMON 0, the blob of the others (NULL when none).  The migration to
+ * schema 33 moves a bucket's common features to embed_df_hot with them. */
+static void df_split_sql(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	callus_buf out = CALLUS_BUF_INIT, json = CALLUS_BUF_INIT;
+	df_split hot = { NULL, 0, 0 };
+	int64_t min = sqlite3_value_int64(argv[1]);
+
+	(void)argc;
+	if (min < 1 || merge_split(&out, sqlite3_value_blob(argv[0]),
+				   (size_t)sqlite3_value_bytes(argv[0]), NULL, 0, min, &hot) < 0) {
+		sqlite3_result_error(ctx, min < 1 ? "callus_df_split: MIN under 1" : "out of memory",
+				     -1);
+		goto out;
+	}
+	if (!sqlite3_value_int(argv[2])) {
+		if (out.len)
+			sqlite3_result_blob(ctx, out.ptr, (int)out.len, SQLITE_TRANSIENT);
+		else
+			sqlite3_result_null(ctx);
+		goto out;
+	}
+	callus_buf_putc(&json, '[');
+	for (size_t i = 0; i < hot.count; i++)
+		callus_buf_printf(&json, "%s[%u,%lld]", i ? "," : "", (unsigned)hot.items[i].low,
+				  (long long)hot.items[i].delta);
+	callus_buf_putc(&json, ']');
+	if (callus_buf_status(&json) < 0)
+		sqlite3_result_error_nomem(ctx);
+	else
+		sqlite3_result_text(ctx, json.ptr, (int)json.len, SQLITE_TRANSIENT);
+out:
+	callus_buf_release(&out);
+	callus_buf_release(&json);
+	free(hot.items);
+}
+
 int callus_match_df_sql_register(sqlite3 *db)
 {
 	const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC;
@@ -426,6 +655,9 @@ int callus_match_df_sql_register(sqlite3 *db)
 					  NULL, NULL)) != SQLITE_OK ||
 	    (sq = sqlite3_create_function(db, "callus_df_sum", 1, flags, NULL, df_sum, NULL,
 					  NULL)) != SQLITE_OK)
+		return sq;
+	if ((sq = sqlite3_create_function(db, "callus_df_split", 3, flags, NULL, df_split_sql,
+					  NULL, NULL)) != SQLITE_OK)
 		return sq;
 	return sqlite3_create_function(db, "callus_df_of", 2, flags, NULL, df_of, NULL, NULL);
 }

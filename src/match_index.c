@@ -473,7 +473,8 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		goto out_nodb;
 	if (all && (sq = sqlite3_exec(callus_store_db(s),
-				      "DELETE FROM embed_df; DELETE FROM embed_df_recent;"
+				      "DELETE FROM embed_df; DELETE FROM embed_df_hot;"
+				      " DELETE FROM embed_df_recent;"
 				      " DELETE FROM signature_vectors",
 				      NULL, NULL, NULL)) != SQLITE_OK)
 		goto fail;

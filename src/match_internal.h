@@ -91,8 +91,9 @@ int callus_match_embed(callus_store *s, const callus_signature *sig, float vec[C
 
 /*
  * The document frequencies (match_df.c): embed_df a row a bucket of
- * features, their counts packed; embed_df_recent a row a feature, what
- * recordings added since the last fold.
+ * features, their counts packed; embed_df_hot a row a feature, the common
+ * ones; embed_df_recent a row a feature, what recordings added since the
+ * last fold.
  *
  * The document frequencies a recording adds go to embed_df_recent, a small
  * table, and are folded into embed_df once it holds this many features: a
@@ -101,9 +102,36 @@ int callus_match_embed(callus_store *s, const callus_signature *sig, float vec[C
  * checkpoint (bench/hookio.sh: 427 pwrite calls a failing hook at 100,000
  * recordings, 169 with this), where the small table's few pages take them
  * all; a fold writes embed_df's pages once for thousands of features.  A
- * feature's frequency is the sum over both tables.
+ * feature's frequency is what embed_df or embed_df_hot holds of it plus
+ * what embed_df_recent does.
  */
 #define CALLUS_MATCH_DF_FOLD_ROWS 4096
+
+/*
+ * The features counted by many signatures, kept a row a feature in
+ * embed_df_hot and out of their buckets (schema 33).  A new error's
+ * features are looked up one by one, and nearly all of them are common
+ * words (126 looked up at 100,000 recordings, 117 counted more than 1,000
+ * times, six once): each fell on a bucket of its own, one page of embed_df
+ * each, 21 pages read at 1,000 recordings, 66 at 10,000, 100 at 100,000.
+ * The common ones now share the few pages of embed_df_hot.
+ *
+ * A fold moves an entry of a bucket it rewrites to embed_df_hot once its
+ * count reaches callus_match_df_hot_min(documents), and one of
+ * embed_df_hot back to its bucket when its count falls under half that:
+ * the share of the documents bounds the table (the counts of all features
+ * add up to the features of all signatures, so at most
+ * CALLUS_MATCH_DF_HOT_SHARE times a signature's features reach it),
+ * whatever the store's size.  A feature is in one of the two, never both;
+ * its frequency is what that one holds plus embed_df_recent's.
+ */
+#define CALLUS_MATCH_DF_HOT_MIN 16
+#define CALLUS_MATCH_DF_HOT_SHARE 64
+
+/* The count from which a fold keeps a feature in embed_df_hot, with docs
+ * signatures indexed: CALLUS_MATCH_DF_HOT_MIN, or a
+ * CALLUS_MATCH_DF_HOT_SHARE-th of docs when that is more. */
+int64_t callus_match_df_hot_min(int64_t docs);
 
 /* The key of a feature in the store: the low 32 bits of its id (schema
  * 22; its bucket the key's high 16 bits, schema 27).  The ids are mixed
@@ -139,8 +167,9 @@ int callus_match_df_count(callus_store *s, const callus_signature *sig, int delt
 int callus_match_df_count_features(callus_store *s, const callus_features *f,
 				   const uint32_t *times, int delta);
 
-/* Fold embed_df_recent into embed_df and empty it, in the caller's
- * transaction.  SQLITE_OK or SQLite's error. */
+/* Fold embed_df_recent into embed_df and embed_df_hot and empty it, in
+ * the caller's transaction, moving entries between the two as their
+ * counts say (CALLUS_MATCH_DF_HOT_MIN).  SQLITE_OK or SQLite's error. */
 int callus_match_fold_df(callus_store *s);
 
 /* callus_match_fold_df once embed_df_recent holds
@@ -150,7 +179,8 @@ int callus_match_df_fold_when_full(callus_store *s);
 /* On db: callus_df_pack(KEY, DF), the aggregate that makes a bucket's
  * blob (the migration to schema 27), and to read the blobs
  * callus_df_features(COUNTS [, MIN]) (how many features, or how many
- * counted at least MIN times), callus_df_sum(COUNTS) and callus_df_of(COUNTS, KEY).
+ * counted at least MIN times), callus_df_sum(COUNTS), callus_df_of(COUNTS, KEY)
+ * and callus_df_split(COUNTS, MIN, COMMON) (the migration to schema 33).
  * An SQLite result code. */
 int callus_match_df_sql_register(sqlite3 *db);
 

@@ -74,6 +74,12 @@
  * schema 32, its id in vector_models. */
 #define BUILTIN_NAMED "'" CALLUS_EMBED_BUILTIN_MODEL "'"
 #define BUILTIN_ID CALLUS_MATCH_BUILTIN_ID
+#define SQL_INT_(n) #n
+#define SQL_INT(n) SQL_INT_(n)
+/* callus_match_df_hot_min() of the built-in model's vectors, in SQL */
+#define DF_HOT_MIN_SQL                                                                    \
+	"max(" SQL_INT(CALLUS_MATCH_DF_HOT_MIN) ", coalesce((SELECT n FROM vector_models"  \
+	" WHERE id = " BUILTIN_ID "), 0) / " SQL_INT(CALLUS_MATCH_DF_HOT_SHARE) ")"
 
 /* The signatures with a note and a built-in vector counted, the vectors
  * naming their signature by rowid (schema 16; made again with the
@@ -864,6 +870,21 @@ static const char *const migrations[] = {
 	 NOTED_COUNT_VECTORS(BUILTIN_ID)
 	 NOTED_COUNT_CACHE(BUILTIN_ID)
 	 SIGNATURE_GONE),
+	/* 32 -> 33: the document frequencies of the features many
+	 * signatures share, a row a feature apart from the buckets
+	 * (CALLUS_MATCH_DF_HOT_MIN, match_internal.h): a new error's
+	 * hundred features, nearly all of them common, were as many pages
+	 * of the buckets at 100,000 recordings.  The entries counted
+	 * callus_match_df_hot_min(documents) times or more moved there now,
+	 * by the folds that follow after. */
+	("CREATE TABLE IF NOT EXISTS embed_df_hot (feature INTEGER PRIMARY KEY,"
+	 "  df INTEGER NOT NULL);"
+	 "INSERT INTO embed_df_hot (feature, df) SELECT b.bucket << 16 | (j.value ->> 0),"
+	 "  j.value ->> 1 FROM embed_df b,"
+	 "  json_each(callus_df_split(b.counts, " DF_HOT_MIN_SQL ", 1)) j ORDER BY 1;"
+	 "DELETE FROM embed_df WHERE callus_df_split(counts, " DF_HOT_MIN_SQL ", 0) IS NULL;"
+	 "UPDATE embed_df SET counts = callus_df_split(counts, " DF_HOT_MIN_SQL ", 0)"
+	 "  WHERE callus_df_features(counts, " DF_HOT_MIN_SQL ") > 0;"),
 };
 _Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,

@@ -247,11 +247,12 @@ static void indexing_is_once(void **state)
  * before[0..nb) stored one at a time, then g[0..n) as one run's new errors:
  * each vector the run stored is the one its signature makes alone, weighed
  * by the documents of the whole run and of those before (the run's counts
- * all in first, none of its vectors yet).  A signature linked to a near
+ * all in first, none of its vectors yet).  With fold, the counts of before
+ * folded first (callus_match_fold_df).  A signature linked to a near
  * duplicate stores none.  How many the run stored.
  */
 static size_t stored_as_each_alone(fixture *f, const callus_signature *before, size_t nb,
-				   const callus_signature *g, size_t n)
+				   const callus_signature *g, size_t n, int fold)
 {
 	callus_features ft = CALLUS_FEATURES_INIT;
 	callus_idf *idf = NULL;
@@ -260,6 +261,8 @@ static size_t stored_as_each_alone(fixture *f, const callus_signature *before, s
 
 	for (size_t i = 0; i < nb; i++)
 		store_sig(f, &before[i]);
+	if (fold)
+		assert_int_equal(callus_match_fold_df(f->s), SQLITE_OK);
 	added = record_sigs(f, g, n, NULL, NULL);
 	assert_int_equal(callus_idf_new(&idf), 0);
 	for (size_t i = 0; i < nb + n; i++) {
@@ -312,7 +315,7 @@ static void a_batch_is_weighed_as_each_alone(void **state)
 	make_sig(&g[1], "jest", "TS2322", "Type 'string' is not assignable to type 'number'.",
 		 NULL);
 	make_sig(&g[2], "jest", NULL, "Cannot find module './sum' from 'src/sum.test.js'", NULL);
-	assert_int_equal(stored_as_each_alone(f, before, 2, g, 3), 3);
+	assert_int_equal(stored_as_each_alone(f, before, 2, g, 3, 0), 3);
 	for (int i = 0; i < 3; i++)
 		callus_signature_release(&g[i]);
 	for (int i = 0; i < 2; i++)
@@ -338,7 +341,7 @@ static void a_large_batch_is_weighed_as_each_alone(void **state)
 			 'q' + i % 5, 'c' + i % 13, 'e' + i % 3, i * 104729);
 		make_sig(&g[i], "jest", NULL, msg, NULL);
 	}
-	assert_true(stored_as_each_alone(f, before, 2, g, N) > 256);
+	assert_true(stored_as_each_alone(f, before, 2, g, N, 0) > 256);
 	for (int i = 0; i < N; i++)
 		callus_signature_release(&g[i]);
 	for (int i = 0; i < 2; i++)
@@ -507,7 +510,13 @@ static void one_run_two_alike_fixes_one_note(void **state)
 #define DF_FOLDED_ROWS "SELECT coalesce(sum(callus_df_features(counts)), 0) FROM embed_df"
 #define DF_TOTAL                                                                    \
 	"SELECT coalesce((SELECT sum(callus_df_sum(counts)) FROM embed_df), 0)"         \
+	" + coalesce((SELECT sum(df) FROM embed_df_hot), 0)"                            \
 	" + coalesce((SELECT sum(df) FROM embed_df_recent), 0)"
+#define DF_HOT_ROWS "SELECT count(*) FROM embed_df_hot"
+/* the features of embed_df_hot its buckets also count: none may be */
+#define DF_HOT_IN_BUCKETS                                                           \
+	"SELECT count(*) FROM embed_df_hot h WHERE callus_df_of((SELECT counts"         \
+	" FROM embed_df WHERE bucket = h.feature >> 16), h.feature) > 0"
 
 /*
  * A recording's document frequencies go to embed_df_recent, and a fold
@@ -569,6 +578,155 @@ static void document_frequencies_fold(void **state)
 			 CALLUS_MATCH_DF_FOLD_ROWS - 1);
 	callus_signature_release(&a);
 	callus_signature_release(&b);
+	callus_signature_release(&q);
+}
+
+/*
+ * The features many signatures share go to embed_df_hot (schema 33) at a
+ * fold, out of their buckets, and back once their counts fall under half
+ * the mark: what every frequency comes to, and the vector a query weighs
+ * by them, are the same before and after each fold, and a new run's
+ * errors are weighed with them as each alone.  A lookup that skipped
+ * embed_df_hot, a fold that left a moved feature in its bucket too, one
+ * that lost a count moving it back, or one that never moved back a row
+ * under the mark that it did not change (the sweep), fails here.
+ */
+static void common_features_kept_apart(void **state)
+{
+	enum { N = 24 };
+	fixture *f = *state;
+	callus_signature before[N], g[2], q;
+	float v0[CALLUS_EMBED_DIM], v1[CALLUS_EMBED_DIM];
+	char msg[160];
+	int64_t total;
+
+	/* one sentence of their own words each: a feature of the shared
+	 * words counted N times, past CALLUS_MATCH_DF_HOT_MIN */
+	assert_true(N >= CALLUS_MATCH_DF_HOT_MIN);
+	assert_int_equal(callus_match_df_hot_min(N), CALLUS_MATCH_DF_HOT_MIN);
+	assert_int_equal(callus_match_df_hot_min(64 * 1000), 1000);
+	for (int i = 0; i < N; i++) {
+		snprintf(msg, sizeof(msg), "cannot resolve module %c%c%cq%d imported from %c%cz%d",
+			 'a' + i % 26, 'b' + i % 7, 'k' + i % 11, i * 7919, 'c' + i % 13,
+			 'e' + i % 5, i * 104729);
+		make_sig(&before[i], "jest", NULL, msg, NULL);
+	}
+	make_sig(&g[0], "jest", NULL, "cannot resolve module lodash imported from src/app", NULL);
+	make_sig(&g[1], "jest", NULL, "module qq77 not found where src/b imported it", NULL);
+	/* stored, folded (the shared words move), then a run of two */
+	assert_int_equal(stored_as_each_alone(f, before, N, g, 2, 1), 2);
+	assert_true(int_of(f, DF_HOT_ROWS, "") > 3);
+	assert_int_equal(int_of(f, DF_HOT_IN_BUCKETS, ""), 0);
+	assert_true(int_of(f, "SELECT min(df) FROM embed_df_hot", "") >= CALLUS_MATCH_DF_HOT_MIN);
+	assert_int_equal(int_of(f, "SELECT coalesce(sum(callus_df_features(counts, 16)), 0)"
+				   " FROM embed_df",
+				""),
+			 0);
+
+	/* the run's counts folded in: the same vector for q, the same total */
+	make_sig(&q, "jest", NULL, "cannot resolve module react imported from src/index", NULL);
+	total = int_of(f, DF_TOTAL, "");
+	assert_int_equal(callus_match_embed(f->s, &q, v0), SQLITE_OK);
+	assert_int_equal(callus_match_fold_df(f->s), SQLITE_OK);
+	assert_int_equal(int_of(f, DF_TOTAL, ""), total);
+	assert_int_equal(int_of(f, DF_HOT_IN_BUCKETS, ""), 0);
+	assert_int_equal(callus_match_embed(f->s, &q, v1), SQLITE_OK);
+	assert_memory_equal(v0, v1, sizeof(v0));
+
+	/* most taken off (as gc does): under half the mark, back to their
+	 * buckets with what is left of their counts */
+	for (int i = 0; i < N - 4; i++)
+		assert_int_equal(callus_match_df_count(f->s, &before[i], -1), SQLITE_OK);
+	total = int_of(f, DF_TOTAL, "");
+	assert_int_equal(callus_match_embed(f->s, &q, v0), SQLITE_OK);
+	assert_int_equal(callus_match_fold_df(f->s), SQLITE_OK);
+	assert_int_equal(int_of(f, DF_HOT_ROWS, ""), 0);
+	assert_int_equal(int_of(f, DF_TOTAL, ""), total);
+	assert_int_equal(callus_match_embed(f->s, &q, v1), SQLITE_OK);
+	assert_memory_equal(v0, v1, sizeof(v0));
+
+	/* a row under the mark that no recent count names (a mark risen
+	 * with the documents) goes back too, at the next fold */
+	assert_int_equal(int_of(f, DF_RECENT_ROWS, ""), 0);
+	assert_int_equal(sqlite3_exec(callus_store_db(f->s),
+				      "INSERT INTO embed_df_hot VALUES (4294901763, 3)", NULL, NULL,
+				      NULL),
+			 SQLITE_OK);
+	total = int_of(f, DF_TOTAL, "");
+	assert_int_equal(callus_match_fold_df(f->s), SQLITE_OK);
+	assert_int_equal(int_of(f, DF_HOT_ROWS, ""), 0);
+	assert_int_equal(int_of(f, DF_TOTAL, ""), total);
+	assert_int_equal(int_of(f, "SELECT callus_df_of(counts, 4294901763) FROM embed_df"
+				   " WHERE bucket = 65535",
+				""),
+			 3);
+	for (int i = 0; i < N; i++)
+		callus_signature_release(&before[i]);
+	callus_signature_release(&g[0]);
+	callus_signature_release(&g[1]);
+	callus_signature_release(&q);
+}
+
+/* Schema 33: a store of schema 32 (every count in its bucket) opened: the
+ * migration moves the common features to embed_df_hot, every count kept,
+ * the vector of a query weighed the same.  A migration that moved nothing,
+ * kept a moved feature in its bucket, or lost a bucket all of whose
+ * features moved, fails here. */
+static void schema_33_moves_common_features(void **state)
+{
+	enum { N = 20 };
+	fixture *f = *state;
+	callus_signature g[N], q;
+	float v0[CALLUS_EMBED_DIM], v1[CALLUS_EMBED_DIM];
+	sqlite3 *db = NULL;
+	char msg[160];
+	int64_t total;
+
+	for (int i = 0; i < N; i++) {
+		snprintf(msg, sizeof(msg), "undefined reference to %c%c%cw%d in object %c%cy%d",
+			 'a' + i % 26, 'b' + i % 7, 'k' + i % 11, i * 7919, 'c' + i % 13,
+			 'e' + i % 5, i * 104729);
+		make_sig(&g[i], "gcc", NULL, msg, NULL);
+		store_sig(f, &g[i]);
+	}
+	make_sig(&q, "gcc", NULL, "undefined reference to main in object crt1", NULL);
+	assert_int_equal(callus_match_embed(f->s, &q, v0), SQLITE_OK);
+	total = int_of(f, DF_TOTAL, "");
+	callus_store_close(f->s);
+	f->s = NULL;
+	/* as schema 32 folded them: all in the buckets, most of them a
+	 * feature alone, and one of a common and a rare one */
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	assert_int_equal(callus_match_df_sql_register(db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+				      "INSERT INTO embed_df_recent VALUES (4294901760, 19),"
+				      " (4294901761, 1);"
+				      "INSERT INTO embed_df SELECT feature >> 16,"
+				      " callus_df_pack(feature, df) FROM embed_df_recent"
+				      " GROUP BY 1 ORDER BY 1;"
+				      "DELETE FROM embed_df_recent; DROP TABLE embed_df_hot;"
+				      "PRAGMA user_version = 32",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(callus_store_open(&f->s, f->path, 5000, NULL), 0);
+	assert_true(int_of(f, DF_HOT_ROWS, "") > 3);
+	assert_int_equal(int_of(f, DF_HOT_IN_BUCKETS, ""), 0);
+	assert_int_equal(int_of(f, DF_TOTAL, ""), total + 20);
+	assert_int_equal(int_of(f, "SELECT df FROM embed_df_hot WHERE feature = 4294901760", ""),
+			 19);
+	assert_int_equal(int_of(f, "SELECT callus_df_features(counts) FROM embed_df"
+				   " WHERE bucket = 65535",
+				""),
+			 1);
+	assert_int_equal(int_of(f, "SELECT callus_df_of(counts, 4294901761) FROM embed_df"
+				   " WHERE bucket = 65535",
+				""),
+			 1);
+	assert_int_equal(callus_match_embed(f->s, &q, v1), SQLITE_OK);
+	assert_memory_equal(v0, v1, sizeof(v0));
+	for (int i = 0; i < N; i++)
+		callus_signature_release(&g[i]);
 	callus_signature_release(&q);
 }
 
@@ -1518,6 +1676,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(regex_rows_kept_across_searches, setup, teardown),
 		cmocka_unit_test_setup_teardown(document_frequencies_fold, setup, teardown),
+		cmocka_unit_test_setup_teardown(common_features_kept_apart, setup, teardown),
+		cmocka_unit_test_setup_teardown(schema_33_moves_common_features, setup, teardown),
 		cmocka_unit_test(df_buckets_merge_and_read),
 	};
 
