@@ -641,7 +641,7 @@ int callus_vecindex_open(callus_vecindex **out, const char *path, const char *mo
 	vi->dim = dim;
 	vi->recsize = vi_record_size(dim);
 	vi->sk.fd = -1;
-	vi->po.fd = -1;
+	vi->po.map = NULL;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		if (errno == ENOENT)
@@ -994,11 +994,10 @@ static void scan_chunk_group(const callus_vecindex *vi, vi_scan *scans, size_t n
 	}
 }
 
-/* What scan_block reads a block into: its postings, and its sketches
- * once a search of it has a record to bound tighter (block + 1 in
- * sketched: 0 for none). */
+/* What scan_block reads a block's sketches into, once a search of it has
+ * a record to bound tighter (block + 1 in sketched: 0 for none); its
+ * postings are read where the mapping holds them. */
 typedef struct vi_blockbuf {
-	unsigned char *post;
 	vi_sketch_rec *sk;
 	size_t sketched;
 } vi_blockbuf;
@@ -1035,7 +1034,7 @@ static int scan_block(const callus_vecindex *vi, vi_scan *scans, size_t ns, size
 	size_t nreach;
 	vi_post_block b;
 
-	if (!bb->post || vi_postings_read(&vi->po, r / VI_POST_BLOCK, bb->post, &b) < 0 ||
+	if (!bb->sk || vi_postings_read(&vi->po, r / VI_POST_BLOCK, &b) < 0 ||
 	    (b.flags & VI_POST_WHOLE))
 		return -1;
 	for (size_t j = 0; j < ns; j++) {
@@ -1077,13 +1076,11 @@ static void scan(const callus_vecindex *vi, vi_scan *scans, size_t ns, size_t fr
 {
 	size_t r = from, table = query_entries(vi->dim);
 	size_t posted = vi->po.blocks * VI_POST_BLOCK, unposted = 0;
-	vi_blockbuf bb = { NULL, NULL, 0 };
+	vi_blockbuf bb = { NULL, 0 };
 
-	if (posted && (!(bb.post = malloc(vi_post_block_size(vi->dim))) ||
-		       !(bb.sk = malloc(VI_POST_BLOCK * sizeof(*bb.sk))))) {
-		free(bb.post);
-		bb.post = NULL; /* bounded from the sketches */
-	}
+	/* without memory for a block's sketches, bounded from the sketches */
+	if (posted)
+		bb.sk = malloc(VI_POST_BLOCK * sizeof(*bb.sk));
 	while (r < vi->sk.count) {
 		vi_sketch_rec chunk[VI_SKETCH_READ];
 		size_t want = VI_SKETCH_READ, got;
@@ -1112,7 +1109,6 @@ static void scan(const callus_vecindex *vi, vi_scan *scans, size_t ns, size_t fr
 		}
 		r += got;
 	}
-	free(bb.post);
 	free(bb.sk);
 	for (; r < vi->count; r++)
 		for (size_t j = 0; j < ns; j++)

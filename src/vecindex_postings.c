@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #define PO_MAGIC "CALLUSPO"   /* 8 bytes, no NUL */
@@ -46,9 +47,9 @@ static void postings_derived(vi_derived *d, size_t dim, const struct stat *vst)
 }
 
 /* The parts of a block in buf (of vi_post_block_size(dim) bytes). */
-static void block_view(unsigned char *buf, size_t dim, vi_post_block *b)
+static void block_view(const unsigned char *buf, size_t dim, vi_post_block *b)
 {
-	unsigned char *p = buf + PO_HEAD;
+	const unsigned char *p = buf + PO_HEAD;
 	uint32_t npost;
 
 	memcpy(&b->first_id, buf, 8);
@@ -57,15 +58,15 @@ static void block_view(unsigned char *buf, size_t dim, vi_post_block *b)
 	memcpy(&npost, buf + 20, 4);
 	/* a damaged count reads no posting past the block */
 	b->npost = npost < PO_NPOST ? npost : PO_NPOST;
-	b->scale = (const float *)(void *)p;
+	b->scale = (const float *)(const void *)p;
 	p += VI_POST_BLOCK * sizeof(float);
-	b->rest = (const float *)(void *)p;
+	b->rest = (const float *)(const void *)p;
 	p += VI_POST_BLOCK * sizeof(float);
-	b->start = (const uint16_t *)(void *)p;
+	b->start = (const uint16_t *)(const void *)p;
 	p += start_bytes(dim);
-	b->rec = (const uint16_t *)(void *)p;
+	b->rec = (const uint16_t *)(const void *)p;
 	p += PO_NPOST * sizeof(uint16_t);
-	b->val = (const int8_t *)(void *)p;
+	b->val = (const int8_t *)(const void *)p;
 }
 
 void vi_postings_open(vi_postings *po, const char *path, const struct stat *vst, int vfd,
@@ -73,9 +74,11 @@ void vi_postings_open(vi_postings *po, const char *path, const struct stat *vst,
 {
 	size_t bsize = vi_post_block_size(dim), recsize = vi_record_size(dim), blocks;
 	vi_derived d;
+	void *m;
 	int fd = -1;
 
-	po->fd = -1;
+	po->map = NULL;
+	po->maplen = 0;
 	po->blocks = 0;
 	po->dim = dim;
 	if (!vi_postings_wanted(sketched, dim))
@@ -98,9 +101,14 @@ void vi_postings_open(vi_postings *po, const char *path, const struct stat *vst,
 		    mine != theirs)
 			goto out;
 	}
-	po->fd = fd;
+	po->maplen = VI_DERIVED_HEADER + blocks * bsize;
+	m = mmap(NULL, po->maplen, PROT_READ, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED) {
+		po->maplen = 0;
+		goto out;
+	}
+	po->map = m;
 	po->blocks = blocks;
-	fd = -1;
 out:
 	if (fd >= 0)
 		close(fd);
@@ -108,25 +116,18 @@ out:
 
 void vi_postings_close(vi_postings *po)
 {
-	if (po->fd >= 0)
-		close(po->fd);
-	po->fd = -1;
+	if (po->map)
+		munmap((void *)po->map, po->maplen);
+	po->map = NULL;
+	po->maplen = 0;
 	po->blocks = 0;
 }
 
-int vi_postings_read(const vi_postings *po, size_t b, unsigned char *buf, vi_post_block *out)
+int vi_postings_read(const vi_postings *po, size_t b, vi_post_block *out)
 {
-	size_t bsize = vi_post_block_size(po->dim);
-	ssize_t got;
-
-	if (b >= po->blocks)
+	if (b >= po->blocks || !po->map)
 		return -1;
-	do
-		got = pread(po->fd, buf, bsize, (off_t)(VI_DERIVED_HEADER + b * bsize));
-	while (got < 0 && errno == EINTR);
-	if (got != (ssize_t)bsize)
-		return -1;
-	block_view(buf, po->dim, out);
+	block_view(po->map + VI_DERIVED_HEADER + b * vi_post_block_size(po->dim), po->dim, out);
 	return 0;
 }
 
