@@ -207,6 +207,9 @@ int callus_match_df_load(callus_store *s, const callus_features *f, callus_idf *
 		if (sqlite3_column_type(st, 0) != SQLITE_NULL) {
 			df += sqlite3_column_int64(st, 0);
 		} else {
+			/* read while st is not reset: its read of the store is
+			 * still open, so the bucket is of the same snapshot (a
+			 * fold in between could have moved the feature) */
 			if (!bucket && (sq = callus_store_stmt(s,
 								"SELECT counts FROM embed_df"
 								" WHERE bucket = ?1",
@@ -614,10 +617,13 @@ static void df_split_sql(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	int64_t min = sqlite3_value_int64(argv[1]);
 
 	(void)argc;
-	if (min < 1 || merge_split(&out, sqlite3_value_blob(argv[0]),
-				   (size_t)sqlite3_value_bytes(argv[0]), NULL, 0, min, &hot) < 0) {
-		sqlite3_result_error(ctx, min < 1 ? "callus_df_split: MIN under 1" : "out of memory",
-				     -1);
+	if (min < 1) {
+		sqlite3_result_error(ctx, "callus_df_split: MIN under 1", -1);
+		goto out;
+	}
+	if (merge_split(&out, sqlite3_value_blob(argv[0]), (size_t)sqlite3_value_bytes(argv[0]),
+			NULL, 0, min, &hot) < 0) {
+		sqlite3_result_error_nomem(ctx);
 		goto out;
 	}
 	if (!sqlite3_value_int(argv[2])) {

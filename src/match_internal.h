@@ -121,8 +121,8 @@ int callus_match_embed(callus_store *s, const callus_signature *sig, float vec[C
  * embed_df_hot back to its bucket when its count falls under half that:
  * the share of the documents bounds the table (the counts of all features
  * add up to the features of all signatures, so at most
- * CALLUS_MATCH_DF_HOT_SHARE times a signature's features reach it),
- * whatever the store's size.  A feature is in one of the two, never both;
+ * 2 x CALLUS_MATCH_DF_HOT_SHARE times a signature's features reach half
+ * of it), whatever the store's size.  A feature is in one of the two, never both;
  * its frequency is what that one holds plus embed_df_recent's.
  */
 #define CALLUS_MATCH_DF_HOT_MIN 16

@@ -881,7 +881,8 @@ static const char *const migrations[] = {
 	 "  df INTEGER NOT NULL);"
 	 "INSERT INTO embed_df_hot (feature, df) SELECT b.bucket << 16 | (j.value ->> 0),"
 	 "  j.value ->> 1 FROM embed_df b,"
-	 "  json_each(callus_df_split(b.counts, " DF_HOT_MIN_SQL ", 1)) j ORDER BY 1;"
+	 "  json_each(callus_df_split(b.counts, " DF_HOT_MIN_SQL ", 1)) j WHERE true"
+	 "  ORDER BY 1 ON CONFLICT (feature) DO UPDATE SET df = df + excluded.df;"
 	 "DELETE FROM embed_df WHERE callus_df_split(counts, " DF_HOT_MIN_SQL ", 0) IS NULL;"
 	 "UPDATE embed_df SET counts = callus_df_split(counts, " DF_HOT_MIN_SQL ", 0)"
 	 "  WHERE callus_df_features(counts, " DF_HOT_MIN_SQL ") > 0;"),

@@ -86,6 +86,26 @@ static int fill_fresh(int fd, void *arg)
 	return f->fill(fd, 0, f->want, f->arg);
 }
 
+/* The whole units fd (of d's, have of them whole before a fill) holds
+ * now, a partial last one cut: a fill that fails keeps what it wrote
+ * whole, which a reader may have mapped already (the postings). */
+static size_t keep_whole(const vi_derived *d, int fd, size_t have)
+{
+	struct stat st;
+	size_t n;
+	off_t whole;
+
+	if (fstat(fd, &st) < 0 || st.st_size < (off_t)VI_DERIVED_HEADER)
+		return have; /* the next sync cuts it */
+	n = ((size_t)st.st_size - VI_DERIVED_HEADER) / d->unit;
+	if (n < have)
+		n = have;
+	whole = (off_t)VI_DERIVED_HEADER + (off_t)(n * d->unit);
+	if (whole < st.st_size && ftruncate(fd, whole) < 0)
+		return have;
+	return n;
+}
+
 int vi_derived_sync(const vi_derived *d, const char *path, size_t want, vi_derived_fill fill,
 		    void *arg, size_t *units)
 {
@@ -121,10 +141,8 @@ int vi_derived_sync(const vi_derived *d, const char *path, size_t want, vi_deriv
 	if (whole != st.st_size && ftruncate(fd, whole) < 0)
 		goto fail;
 	if (lseek(fd, 0, SEEK_END) < 0 || fill(fd, have, want, arg) < 0) {
-		if (ftruncate(fd, whole) < 0) {
-			/* the next sync cuts it */
-		}
-		*units = have;
+		/* never cut below a whole unit: a reader may map them */
+		*units = keep_whole(d, fd, have);
 		goto out;
 	}
 	*units = want;

@@ -82,7 +82,8 @@ typedef struct vi_derived {
 	size_t unit;                   /* bytes a unit */
 } vi_derived;
 
-/* Write units [from, to) to fd (at its end); 0 or -1. */
+/* Write units [from, to) to fd (at its end); 0 or -1 (the units written
+ * whole before the failure are kept). */
 typedef int (*vi_derived_fill)(int fd, size_t from, size_t to, void *arg);
 
 void vi_derived_init(vi_derived *d, const char *suffix, const char magic[8], uint32_t version,
@@ -190,8 +191,9 @@ typedef struct vi_postings {
 	 * none): a search reads a block where it lies, where a pread copied
 	 * its 16 KB, twenty blocks a search of the noted file at 100,000
 	 * recordings.  Whole blocks only: a writer cuts a crash's partial
-	 * block and never less, and replaces a file by rename, so the
-	 * mapping never reaches past the file's end (vecindex.c). */
+	 * block, or a failed append's, and never a whole one
+	 * (vi_derived_sync), and replaces a file by rename, so the mapping
+	 * never reaches past the file's end (vecindex.c). */
 	const unsigned char *map;
 	size_t maplen;
 	size_t blocks;                 /* whole blocks a search may use */

@@ -33,6 +33,14 @@ static size_t start_bytes(size_t dim)
 	return ((dim + 1) * sizeof(uint16_t) + 7) & ~(size_t)7;
 }
 
+/* a block's floats and 16-bit arrays aligned where the mapping holds
+ * them: the file's header, a block and each of its parts 8-byte multiples
+ * (start_bytes() rounds up) */
+_Static_assert(VI_DERIVED_HEADER % 8 == 0 && PO_HEAD % 8 == 0 &&
+		       (2 * VI_POST_BLOCK * sizeof(float)) % 8 == 0 &&
+		       (PO_NPOST * (sizeof(uint16_t) + sizeof(int8_t))) % 8 == 0,
+	       "a mapped block's parts are aligned");
+
 size_t vi_post_block_size(size_t dim)
 {
 	return PO_HEAD + 2 * VI_POST_BLOCK * sizeof(float) + start_bytes(dim) +

@@ -171,10 +171,11 @@ static void resolve(fixture *f, const callus_signature *g, const char *args)
 	callus_learn_result_release(&r);
 }
 
-/* Every document frequency the store holds: folded and recent
- * (CALLUS_MATCH_DF_FOLD_ROWS). */
+/* Every document frequency the store holds: folded (in the buckets or,
+ * the common ones, embed_df_hot) and recent (CALLUS_MATCH_DF_FOLD_ROWS). */
 #define DF_TOTAL                                                                    \
 	"SELECT coalesce((SELECT sum(callus_df_sum(counts)) FROM embed_df), 0)"         \
+	" + coalesce((SELECT sum(df) FROM embed_df_hot), 0)"                            \
 	" + coalesce((SELECT sum(df) FROM embed_df_recent), 0)"
 
 static void sql(fixture *f, const char *q)

@@ -667,6 +667,134 @@ static void common_features_kept_apart(void **state)
 	callus_signature_release(&q);
 }
 
+static void xorshift(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+}
+
+/* One integer the store's connection answers for q with ?1 = a (-1 for a
+ * NULL, -2 for no row). */
+static int64_t store_int(sqlite3_stmt *st, int64_t a)
+{
+	int64_t n = -2;
+
+	sqlite3_reset(st);
+	sqlite3_bind_int64(st, 1, a);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_type(st, 0) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	return n;
+}
+
+/*
+ * The document frequencies against a model, through random counts added
+ * and taken off (more than a feature has, as gc's may be), documents that
+ * move the mark between 16 and 93, and folds: after each fold every key's
+ * count is the model's, in one table only, and what callus_match_df_load
+ * weighs it by is the model's too.  Keys fall in a few buckets (the first,
+ * the last, two between), commons and rares sharing them.
+ */
+static void frequencies_match_a_model(void **state)
+{
+	enum { NK = 240, STEPS = 400 };
+	fixture *f = *state;
+	sqlite3 *db = callus_store_db(f->s);
+	sqlite3_stmt *hot = NULL, *bucket = NULL, *recent = NULL, *add = NULL;
+	static const int64_t buckets[] = { 0, 1, 7, 65535 };
+	int64_t key[NK], folded[NK] = { 0 }, pending[NK] = { 0 };
+	int was_hot[NK] = { 0 }, moved_in = 0, moved_out = 0;
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	callus_features ft = CALLUS_FEATURES_INIT;
+
+	assert_int_equal(callus_match_df_sql_register(db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT df FROM embed_df_hot WHERE feature = ?1",
+					    -1, &hot, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT callus_df_of(counts, ?1) FROM embed_df"
+						" WHERE bucket = ?1 >> 16",
+					    -1, &bucket, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT df FROM embed_df_recent WHERE feature = ?1",
+					    -1, &recent, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db,
+					    "INSERT INTO embed_df_recent VALUES (?1, ?2) ON CONFLICT"
+					    " (feature) DO UPDATE SET df = df + excluded.df",
+					    -1, &add, NULL),
+			 SQLITE_OK);
+	assert_non_null(ft.items = calloc(NK, sizeof(*ft.items)));
+	ft.count = ft.alloc = NK;
+	for (int i = 0; i < NK; i++) {
+		key[i] = buckets[i % 4] << 16 | (int64_t)(i * 271 % 65536);
+		ft.items[i].id = (uint64_t)key[i] | (uint64_t)(i + 1) << 40;
+	}
+	for (int step = 0; step < STEPS; step++) {
+		callus_idf *got = NULL, *want = NULL;
+
+		xorshift(&x);
+		if (x % 8 == 0) {
+			char q[96];
+
+			/* the documents, and with them the mark */
+			snprintf(q, sizeof(q), "UPDATE vector_models SET n = %d WHERE id = 1",
+				 (int)((x >> 20) % 6000));
+			assert_int_equal(sqlite3_exec(db, q, NULL, NULL, NULL), SQLITE_OK);
+		} else if (x % 8 < 6) {
+			/* a count added to a key, or taken off, one in four past
+			 * what it has */
+			int i = (int)((x >> 8) % NK);
+			int64_t d = (int64_t)((x >> 24) % 60) - ((x >> 40) % 4 == 0 ? 80 : 10);
+
+			sqlite3_reset(add);
+			sqlite3_bind_int64(add, 1, key[i]);
+			sqlite3_bind_int64(add, 2, d);
+			assert_int_equal(sqlite3_step(add), SQLITE_DONE);
+			sqlite3_reset(add);
+			pending[i] += d;
+		} else {
+			assert_int_equal(callus_match_fold_df(f->s), SQLITE_OK);
+			for (int i = 0; i < NK; i++) {
+				int64_t h = store_int(hot, key[i]), b = store_int(bucket, key[i]);
+
+				folded[i] = folded[i] + pending[i] > 0 ? folded[i] + pending[i] : 0;
+				pending[i] = 0;
+				assert_int_equal(store_int(recent, key[i]), -2);
+				/* in one table at most, a row of embed_df_hot never 0 */
+				assert_false(h >= 0 && b > 0);
+				assert_true(h != 0);
+				assert_int_equal(h > 0 ? h : b > 0 ? b : 0, folded[i]);
+				moved_in += h > 0 && !was_hot[i];
+				moved_out += b > 0 && was_hot[i];
+				was_hot[i] = h > 0;
+			}
+		}
+		/* what a lookup weighs every key by, folded or not */
+		assert_int_equal(callus_match_df_load(f->s, &ft, &got), SQLITE_OK);
+		assert_int_equal(callus_idf_new(&want), 0);
+		callus_idf_set_docs(want, callus_idf_docs(got));
+		for (int i = 0; i < NK; i++) {
+			if (folded[i] + pending[i] > 0)
+				assert_int_equal(callus_idf_set(want, ft.items[i].id,
+								(uint32_t)(folded[i] + pending[i])),
+						 0);
+			assert_true(callus_idf_weight(got, ft.items[i].id) ==
+				    callus_idf_weight(want, ft.items[i].id));
+		}
+		callus_idf_free(got);
+		callus_idf_free(want);
+	}
+	/* the mark was reached and left: rows moved both ways */
+	assert_true(moved_in > 10);
+	assert_true(moved_out > 10);
+	sqlite3_finalize(hot);
+	sqlite3_finalize(bucket);
+	sqlite3_finalize(recent);
+	sqlite3_finalize(add);
+	callus_features_release(&ft);
+}
+
 /* Schema 33: a store of schema 32 (every count in its bucket) opened: the
  * migration moves the common features to embed_df_hot, every count kept,
  * the vector of a query weighed the same.  A migration that moved nothing,
@@ -695,7 +823,9 @@ static void schema_33_moves_common_features(void **state)
 	callus_store_close(f->s);
 	f->s = NULL;
 	/* as schema 32 folded them: all in the buckets, most of them a
-	 * feature alone, and one of a common and a rare one */
+	 * feature alone, and one of a common and a rare one; and a row of
+	 * embed_df_hot left there before (the table is made only if it is
+	 * missing), which the feature moved in adds to */
 	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
 	assert_int_equal(callus_match_df_sql_register(db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db,
@@ -704,7 +834,8 @@ static void schema_33_moves_common_features(void **state)
 				      "INSERT INTO embed_df SELECT feature >> 16,"
 				      " callus_df_pack(feature, df) FROM embed_df_recent"
 				      " GROUP BY 1 ORDER BY 1;"
-				      "DELETE FROM embed_df_recent; DROP TABLE embed_df_hot;"
+				      "DELETE FROM embed_df_recent; DELETE FROM embed_df_hot;"
+				      "INSERT INTO embed_df_hot VALUES (4294901760, 1);"
 				      "PRAGMA user_version = 32",
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
@@ -712,9 +843,9 @@ static void schema_33_moves_common_features(void **state)
 	assert_int_equal(callus_store_open(&f->s, f->path, 5000, NULL), 0);
 	assert_true(int_of(f, DF_HOT_ROWS, "") > 3);
 	assert_int_equal(int_of(f, DF_HOT_IN_BUCKETS, ""), 0);
-	assert_int_equal(int_of(f, DF_TOTAL, ""), total + 20);
+	assert_int_equal(int_of(f, DF_TOTAL, ""), total + 21);
 	assert_int_equal(int_of(f, "SELECT df FROM embed_df_hot WHERE feature = 4294901760", ""),
-			 19);
+			 20);
 	assert_int_equal(int_of(f, "SELECT callus_df_features(counts) FROM embed_df"
 				   " WHERE bucket = 65535",
 				""),
@@ -1678,6 +1809,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(document_frequencies_fold, setup, teardown),
 		cmocka_unit_test_setup_teardown(common_features_kept_apart, setup, teardown),
 		cmocka_unit_test_setup_teardown(schema_33_moves_common_features, setup, teardown),
+		cmocka_unit_test_setup_teardown(frequencies_match_a_model, setup, teardown),
 		cmocka_unit_test(df_buckets_merge_and_read),
 	};
 

@@ -1642,6 +1642,69 @@ static void append_clustered(const char *path, const float *vecs, const int64_t 
 				 0);
 }
 
+/* What fill_some writes: `whole` units of UNIT_TEST bytes, then `part`
+ * bytes of one more, and whether it fails then. */
+#define UNIT_TEST 100
+typedef struct fill_plan {
+	size_t whole, part;
+	int fail;
+} fill_plan;
+
+static int fill_some(int fd, size_t from, size_t to, void *arg)
+{
+	const fill_plan *p = arg;
+	unsigned char unit[UNIT_TEST];
+
+	(void)from;
+	(void)to;
+	memset(unit, 'u', sizeof(unit));
+	for (size_t i = 0; i < p->whole; i++)
+		if (write(fd, unit, sizeof(unit)) != (ssize_t)sizeof(unit))
+			return -1;
+	if (p->part && write(fd, unit, p->part) != (ssize_t)p->part)
+		return -1;
+	return p->fail ? -1 : 0;
+}
+
+/*
+ * A derived file's append that fails (a full disk, a sketch that cannot be
+ * read) keeps the units it wrote whole and cuts only the partial one: a
+ * reader that opened meanwhile may have mapped them (the postings), and a
+ * cut below them would be its SIGBUS.  Cutting back to what the file held
+ * before the append fails here.
+ */
+static void a_failed_fill_keeps_whole_units(void **state)
+{
+	struct fixture *f = *state;
+	const char magic[8] = { 'C', 'A', 'L', 'L', 'U', 'S', 'T', 'T' };
+	callus_buf path = CALLUS_BUF_INIT;
+	fill_plan first = { 2, 0, 0 }, failing = { 1, 30, 1 };
+	struct stat vst;
+	vi_derived d;
+	size_t units = 0;
+	int fd;
+
+	assert_int_equal(callus_buf_printf(&path, "%s.test", f->path.ptr), 0);
+	fd = open(f->path.ptr, O_WRONLY | O_CREAT, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &vst), 0);
+	close(fd);
+	vi_derived_init(&d, ".test", magic, 1, DIM, 0, &vst, UNIT_TEST);
+	fd = vi_derived_sync(&d, f->path.ptr, 2, fill_some, &first, &units);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(units, 2);
+	assert_int_equal(file_size(path.ptr), VI_DERIVED_HEADER + 2 * UNIT_TEST);
+	/* five wanted: one more written whole, thirty bytes of the next */
+	fd = vi_derived_sync(&d, f->path.ptr, 5, fill_some, &failing, &units);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(units, 3);
+	assert_int_equal(file_size(path.ptr), VI_DERIVED_HEADER + 3 * UNIT_TEST);
+	unlink(path.ptr);
+	callus_buf_release(&path);
+}
+
 /*
  * Every block of a file appended to in batches that end inside blocks:
  * the sum a search adds for each record from the postings is what its
@@ -1892,6 +1955,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(search_many_is_each_search, setup, teardown),
 		cmocka_unit_test_setup_teardown(reader_makes_missing_sketches, setup, teardown),
 		cmocka_unit_test_setup_teardown(postings_sum_as_sketches, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_failed_fill_keeps_whole_units, setup, teardown),
 		cmocka_unit_test_setup_teardown(postings_skip_exactly, setup, teardown),
 	};
 
