@@ -509,6 +509,30 @@ out:
 	return rc;
 }
 
+/*
+ * After a failed append: the records it wrote whole kept, a partial one
+ * cut.  A reader that opened meanwhile may have mapped them, and a cut
+ * below them would be its SIGBUS; they are records of the caller's own
+ * signatures, which its store (rolled back) will index again, and a search
+ * names a signature once.  A header cut short (a new file) is no file a
+ * reader maps: emptied.  A cut that fails leaves the partial record to the
+ * next append.
+ */
+static void cut_to_whole(int fd, size_t recsize)
+{
+	struct stat st;
+	off_t whole = 0;
+
+	if (fstat(fd, &st) < 0)
+		return;
+	if (st.st_size >= (off_t)VI_HEADER_SIZE)
+		whole = (off_t)VI_HEADER_SIZE + (st.st_size - (off_t)VI_HEADER_SIZE) /
+							(off_t)recsize * (off_t)recsize;
+	if (whole != st.st_size && ftruncate(fd, whole) < 0) {
+		/* the next append cuts it */
+	}
+}
+
 int callus_vecindex_append(const char *path, const char *model, size_t dim, const int64_t *ids,
 			 const float *vecs, size_t n, callus_error *err)
 {
@@ -557,9 +581,8 @@ int callus_vecindex_append(const char *path, const char *model, size_t dim, cons
 		size = whole;
 	}
 	rc = write_records(fd, path, size == 0, model, dim, ids, vecs, n, err);
-	if (rc && ftruncate(fd, size) < 0) {
-		/* Leave the partial record: the next append or open copes. */
-	}
+	if (rc)
+		cut_to_whole(fd, recsize);
 	if (!rc)
 		vi_sketch_sync(path, fd, dim);
 out:

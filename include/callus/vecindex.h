@@ -74,7 +74,10 @@ size_t callus_vecindex_newest(const callus_vecindex *vi, size_t n);
 
 /*
  * Append n vectors (n * dim floats, each L2-normalized) with their ids,
- * creating the file (0600) with its header when missing or stale.
+ * creating the file (0600) with its header when missing or stale.  An
+ * append that fails part way keeps the records it wrote whole (a reader
+ * may have mapped them), cutting only a partial one: the caller indexing
+ * them again later appends them twice, and a search names an id once.
  */
 int callus_vecindex_append(const char *path, const char *model, size_t dim, const int64_t *ids,
 			 const float *vecs, size_t n, callus_error *err);

@@ -13,11 +13,13 @@
 #include <fcntl.h>
 #include <math.h>
 #include <ftw.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -1928,6 +1930,55 @@ static void postings_skip_exactly(void **state)
 	callus_buf_release(&post);
 }
 
+/*
+ * An append that fails part way (a full disk; here the file size limit)
+ * keeps the records it wrote whole and cuts only the partial one: a reader
+ * that opened meanwhile may have mapped them, and a cut below them would
+ * be its SIGBUS.  A reader mapped before reads its records still.  Cutting
+ * back to the file's size before the append fails here.
+ */
+static void a_failed_append_keeps_whole_records(void **state)
+{
+	struct fixture *f = *state;
+	size_t recsize = vi_record_size(DIM);
+	float vecs[5 * DIM], q[DIM];
+	int64_t ids[5] = { 11, 12, 13, 14, 15 }, first[3] = { 1, 2, 3 };
+	struct rlimit was, cap;
+	struct sigaction ign, old;
+	callus_vecmatch m[8];
+	callus_vecindex *before, *after;
+	off_t size;
+
+	append_seeds(f->path.ptr, first, 3);
+	size = file_size(f->path.ptr);
+	assert_int_equal(size, (off_t)(VI_HEADER_SIZE + 3 * recsize));
+	before = open_ok(f->path.ptr, MODEL, DIM, NULL);
+	for (int i = 0; i < 5; i++)
+		random_vec(vecs + i * DIM, (uint64_t)ids[i]);
+	/* room for two records and half of a third */
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	assert_int_equal(sigaction(SIGXFSZ, &ign, &old), 0);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &was), 0);
+	cap = was;
+	cap.rlim_cur = (rlim_t)(size + (off_t)(2 * recsize + recsize / 2));
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &cap), 0);
+	assert_true(callus_vecindex_append(f->path.ptr, MODEL, DIM, ids, vecs, 5, NULL) < 0);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &was), 0);
+	assert_int_equal(sigaction(SIGXFSZ, &old, NULL), 0);
+	assert_int_equal(file_size(f->path.ptr), size + (off_t)(2 * recsize));
+	/* the earlier mapping whole; a new one sees the two kept */
+	random_vec(q, 2);
+	assert_int_equal(callus_vecindex_search(before, q, 0.99f, m, 8), 1);
+	assert_true(m[0].id == 2);
+	after = open_ok(f->path.ptr, MODEL, DIM, NULL);
+	assert_int_equal(callus_vecindex_count(after), 5);
+	assert_int_equal(callus_vecindex_search(after, vecs + DIM, 0.99f, m, 8), 1);
+	assert_true(m[0].id == 12);
+	callus_vecindex_close(before);
+	callus_vecindex_close(after);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1935,6 +1986,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(topk_order_and_min, setup, teardown),
 		cmocka_unit_test_setup_teardown(duplicates_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_failed_append_keeps_whole_records, setup, teardown),
 		cmocka_unit_test_setup_teardown(partial_record_ignored_then_repaired, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(stale_then_rewritten, setup, teardown),
