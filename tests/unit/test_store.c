@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <jansson.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "callus/lesson.h"
+#include "callus/strlist.h"
 #include "callus/store.h"
 
 #include "sqlutil.h"
@@ -598,6 +600,51 @@ static void statement_said_to_come_back_kept_at_once(void **state)
 	callus_store_close(s);
 }
 
+/*
+ * callus_sql_json_strlist reads the lists callus writes without jansson
+ * (plain ASCII strings, no escape) and hands jansson the rest: every input
+ * here gives what jansson's own reading gives, strings and order, whether
+ * the fast path or jansson read it.  A fast path that took an escape
+ * as is, a list with something after it, a cut list, a control character
+ * or a number, or kept half a list it gave up on, fails here.
+ */
+static void json_lists_read_as_jansson_reads_them(void **state)
+{
+	static const char *const in[] = {
+		"[]", " [ ] \n", "[\"a\"]", "[\"src/a.c\",\"b\"]", "[ \"a\" , \"b\" ]",
+		"[\"a\",\"a\"]", "[\"\"]", "[\"a\\\"b\"]", "[\"\\u00e9t\\u00e9\"]",
+		"[\"\xc3\xa9t\xc3\xa9\"]", "[\"\xff\"]", "[1]", "[\"a\",1]", "[\"a\",]",
+		"[\"a\"] x", "[\"a\"", "[\"a", "\"a\"", "{}", "", "[\"a\tb\"]", "[null]",
+		"[\"x\", \"y\"]\n", "[[\"a\"]]", "[\"a\"][\"b\"]", "[\"a\"\"b\"]", "[,]",
+		"[\"~\x7f\"]", "  [\"a\"]",
+	};
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(in) / sizeof(in[0]); k++) {
+		callus_strlist got = CALLUS_STRLIST_INIT, want = CALLUS_STRLIST_INIT;
+		json_t *a = json_loads(in[k], 0, NULL), *v;
+		size_t i;
+
+		/* a list read before keeps its strings */
+		assert_int_equal(callus_strlist_add(&got, "before", 6), 0);
+		assert_int_equal(callus_strlist_add(&want, "before", 6), 0);
+		if (json_is_array(a))
+			json_array_foreach(a, i, v)
+				if (json_is_string(v))
+					assert_int_equal(callus_strlist_add(&want, json_string_value(v),
+									 json_string_length(v)),
+							 0);
+		json_decref(a);
+		assert_int_equal(callus_sql_json_strlist(&got, in[k]), 0);
+		if (got.count != want.count)
+			fail_msg("'%s': %zu strings, jansson %zu", in[k], got.count, want.count);
+		for (i = 0; i < got.count; i++)
+			assert_string_equal(got.items[i], want.items[i]);
+		callus_strlist_release(&got);
+		callus_strlist_release(&want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -613,6 +660,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(statement_said_to_come_back_kept_at_once, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(statements_kept_for_the_next_use, setup, teardown),
+		cmocka_unit_test(json_lists_read_as_jansson_reads_them),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
