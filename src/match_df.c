@@ -288,7 +288,7 @@ static int step_done(callus_store *s, sqlite3_stmt *st)
 								 : sqlite3_errcode(callus_store_db(s));
 }
 
-/* Feature key's row of embed_df_hot: df, or none when df is 0. */
+/* Feature key's row of embed_df_hot: df, or none when df is 0 or less. */
 static int hot_set(callus_store *s, const fold_stmts *fs, int64_t key, int64_t df)
 {
 	sqlite3_stmt *st = df > 0 ? fs->hot_put : fs->hot_del;
@@ -378,42 +378,42 @@ typedef struct hot_row {
 	int64_t key, df;
 } hot_row;
 
-/* The rows of embed_df_hot counted fewer than low times, none of them
- * changed by this fold, moved back to their buckets (the documents grew,
- * or gc took counts off): the table stays bounded. */
+/* callus_sql_collect's reader of a hot_row. */
+static int read_hot_row(sqlite3_stmt *st, void *item, void *ctx)
+{
+	hot_row *r = item;
+
+	(void)ctx;
+	r->key = sqlite3_column_int64(st, 0);
+	r->df = sqlite3_column_int64(st, 1);
+	return 0;
+}
+
+/* The rows of embed_df_hot counted fewer than low times moved back to
+ * their buckets, with their whole counts (gc took counts off, or the
+ * documents grew and the mark with them): the table stays bounded. */
 static int hot_sweep(callus_store *s, const fold_stmts *fs, fold_run *fr, int64_t low)
 {
 	sqlite3_stmt *st = NULL;
-	hot_row *rows = NULL;
-	size_t n = 0, cap = 0;
+	void *rows = NULL;
+	size_t n = 0;
 	int sq = sqlite3_prepare_v2(callus_store_db(s),
 				    "SELECT feature, df FROM embed_df_hot WHERE df < ?1"
 				    " ORDER BY feature",
 				    -1, &st, NULL);
 
-	if (sq != SQLITE_OK)
-		goto out;
-	sqlite3_bind_int64(st, 1, low);
-	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
-		hot_row *g = callus_array_grow(rows, &cap, n + 1, sizeof(*g));
-
-		if (!g) {
-			sq = SQLITE_NOMEM;
-			goto out;
-		}
-		rows = g;
-		rows[n].key = sqlite3_column_int64(st, 0);
-		rows[n++].df = sqlite3_column_int64(st, 1);
+	if (sq == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, low);
+		sq = callus_sql_collect(st, sizeof(hot_row), read_hot_row, NULL, 0, &rows, &n);
 	}
-	if (sq != SQLITE_DONE)
-		goto out;
-	sq = SQLITE_OK;
-	for (size_t i = 0; sq == SQLITE_OK && i < n; i++)
-		if ((sq = hot_set(s, fs, rows[i].key, 0)) == SQLITE_OK)
-			sq = fold_add(s, fs, fr, rows[i].key, rows[i].df);
+	for (size_t i = 0; sq == SQLITE_OK && i < n; i++) {
+		const hot_row *r = (const hot_row *)rows + i;
+
+		if ((sq = hot_set(s, fs, r->key, 0)) == SQLITE_OK)
+			sq = fold_add(s, fs, fr, r->key, r->df);
+	}
 	if (sq == SQLITE_OK)
 		sq = fold_flush(s, fs, fr);
-out:
 	sqlite3_finalize(st);
 	free(rows);
 	return sq;
@@ -462,16 +462,11 @@ int callus_match_fold_df(callus_store *s)
 	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t key = sqlite3_column_int64(st, 0), delta = sqlite3_column_int64(st, 1);
 
-		if (sqlite3_column_type(st, 2) == SQLITE_NULL) {
-			sq = fold_add(s, &fs, &fr, key, delta);
-		} else {
-			int64_t df = sqlite3_column_int64(st, 2) + delta;
-
-			/* kept, or back to its bucket with its whole count */
-			sq = hot_set(s, &fs, key, df >= low ? df : 0);
-			if (sq == SQLITE_OK && df > 0 && df < low)
-				sq = fold_add(s, &fs, &fr, key, df);
-		}
+		/* a common feature's count changed where it is: the sweep
+		 * below moves it back when it fell under half the mark */
+		sq = sqlite3_column_type(st, 2) == SQLITE_NULL
+			     ? fold_add(s, &fs, &fr, key, delta)
+			     : hot_set(s, &fs, key, sqlite3_column_int64(st, 2) + delta);
 		if (sq != SQLITE_OK)
 			goto out;
 	}
