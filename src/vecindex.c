@@ -509,37 +509,13 @@ out:
 	return rc;
 }
 
-/*
- * After a failed append: the records it wrote whole kept, a partial one
- * cut.  A reader that opened meanwhile may have mapped them, and a cut
- * below them would be its SIGBUS; they are records of the caller's own
- * signatures, which its store (rolled back) will index again, and a search
- * names a signature once.  A header cut short (a new file) is no file a
- * reader maps: emptied.  A cut that fails leaves the partial record to the
- * next append.
- */
-static void cut_to_whole(int fd, size_t recsize)
-{
-	struct stat st;
-	off_t whole = 0;
-
-	if (fstat(fd, &st) < 0)
-		return;
-	if (st.st_size >= (off_t)VI_HEADER_SIZE)
-		whole = (off_t)VI_HEADER_SIZE + (st.st_size - (off_t)VI_HEADER_SIZE) /
-							(off_t)recsize * (off_t)recsize;
-	if (whole != st.st_size && ftruncate(fd, whole) < 0) {
-		/* the next append cuts it */
-	}
-}
-
 int callus_vecindex_append(const char *path, const char *model, size_t dim, const int64_t *ids,
 			 const float *vecs, size_t n, callus_error *err)
 {
 	unsigned char hdr[VI_HEADER_SIZE];
 	size_t recsize = vi_record_size(dim);
 	struct stat st;
-	off_t size, whole;
+	off_t size;
 	int fd = -1, rc;
 
 	rc = check_args(path, model, dim, err);
@@ -569,20 +545,21 @@ int callus_vecindex_append(const char *path, const char *model, size_t dim, cons
 			goto out;
 		}
 		/* A crashed writer may have left part of a record: cut it,
-		 * or every record after it would be misaligned.  Never
-		 * below a whole record, which a reader may have mapped. */
-		whole = (off_t)VI_HEADER_SIZE +
-			(size - (off_t)VI_HEADER_SIZE) / (off_t)recsize * (off_t)recsize;
-		if (whole != size && ftruncate(fd, whole) < 0) {
+		 * or every record after it would be misaligned. */
+		if ((size = vi_cut_partial(fd, VI_HEADER_SIZE, recsize)) < 0) {
 			rc = callus_error_set(err, CALLUS_EIO, "cannot truncate '%s': %s", path,
 					    strerror(errno));
 			goto out;
 		}
-		size = whole;
 	}
 	rc = write_records(fd, path, size == 0, model, dim, ids, vecs, n, err);
+	/* A failed write keeps the records it wrote whole (a reader that
+	 * opened meanwhile may have mapped them): they are the caller's own
+	 * signatures', which its store, rolled back, indexes again, and a
+	 * search names an id once.  A cut that fails leaves the partial
+	 * record to the next append. */
 	if (rc)
-		cut_to_whole(fd, recsize);
+		(void)vi_cut_partial(fd, VI_HEADER_SIZE, recsize);
 	if (!rc)
 		vi_sketch_sync(path, fd, dim);
 out:

@@ -86,24 +86,18 @@ static int fill_fresh(int fd, void *arg)
 	return f->fill(fd, 0, f->want, f->arg);
 }
 
-/* The whole units fd (of d's, have of them whole before a fill) holds
- * now, a partial last one cut: a fill that fails keeps what it wrote
- * whole, which a reader may have mapped already (the postings). */
-static size_t keep_whole(const vi_derived *d, int fd, size_t have)
+off_t vi_cut_partial(int fd, size_t header, size_t unit)
 {
 	struct stat st;
-	size_t n;
-	off_t whole;
+	off_t whole = 0;
 
-	if (fstat(fd, &st) < 0 || st.st_size < (off_t)VI_DERIVED_HEADER)
-		return have; /* the next sync cuts it */
-	n = ((size_t)st.st_size - VI_DERIVED_HEADER) / d->unit;
-	if (n < have)
-		n = have;
-	whole = (off_t)VI_DERIVED_HEADER + (off_t)(n * d->unit);
-	if (whole < st.st_size && ftruncate(fd, whole) < 0)
-		return have;
-	return n;
+	if (fstat(fd, &st) < 0)
+		return -1;
+	if (st.st_size >= (off_t)header)
+		whole = (off_t)header + (st.st_size - (off_t)header) / (off_t)unit * (off_t)unit;
+	if (whole != st.st_size && ftruncate(fd, whole) < 0)
+		return -1;
+	return whole;
 }
 
 int vi_derived_sync(const vi_derived *d, const char *path, size_t want, vi_derived_fill fill,
@@ -137,12 +131,13 @@ int vi_derived_sync(const vi_derived *d, const char *path, size_t want, vi_deriv
 		goto out;
 	}
 	/* a partial last unit (a crash) is cut, as the vector file's are */
-	whole = (off_t)VI_DERIVED_HEADER + (off_t)(have * d->unit);
-	if (whole != st.st_size && ftruncate(fd, whole) < 0)
+	if (vi_cut_partial(fd, VI_DERIVED_HEADER, d->unit) < 0)
 		goto fail;
 	if (lseek(fd, 0, SEEK_END) < 0 || fill(fd, have, want, arg) < 0) {
-		/* never cut below a whole unit: a reader may map them */
-		*units = keep_whole(d, fd, have);
+		/* what the fill wrote whole is kept: a reader may have mapped
+		 * it (the postings) */
+		whole = vi_cut_partial(fd, VI_DERIVED_HEADER, d->unit);
+		*units = whole < 0 ? have : ((size_t)whole - VI_DERIVED_HEADER) / d->unit;
 		goto out;
 	}
 	*units = want;
