@@ -620,6 +620,13 @@ static void json_lists_read_as_jansson_reads_them(void **state)
 	};
 
 	(void)state;
+	{
+		/* no text (a NULL column): nothing added, no failure */
+		callus_strlist none = CALLUS_STRLIST_INIT;
+
+		assert_int_equal(callus_sql_json_strlist(&none, NULL), 0);
+		assert_int_equal(none.count, 0);
+	}
 	for (size_t k = 0; k < sizeof(in) / sizeof(in[0]); k++) {
 		callus_strlist got = CALLUS_STRLIST_INIT, want = CALLUS_STRLIST_INIT;
 		json_t *a = json_loads(in[k], 0, NULL), *v;
