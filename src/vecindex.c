@@ -546,7 +546,7 @@ int callus_vecindex_append(const char *path, const char *model, size_t dim, cons
 		}
 		/* A crashed writer may have left part of a record: cut it,
 		 * or every record after it would be misaligned. */
-		if ((size = vi_cut_partial(fd, VI_HEADER_SIZE, recsize)) < 0) {
+		if ((size = vi_cut_partial(fd, size, VI_HEADER_SIZE, recsize)) < 0) {
 			rc = callus_error_set(err, CALLUS_EIO, "cannot truncate '%s': %s", path,
 					    strerror(errno));
 			goto out;
@@ -559,7 +559,7 @@ int callus_vecindex_append(const char *path, const char *model, size_t dim, cons
 	 * search names an id once.  A cut that fails leaves the partial
 	 * record to the next append. */
 	if (rc)
-		(void)vi_cut_partial(fd, VI_HEADER_SIZE, recsize);
+		(void)vi_cut_partial(fd, -1, VI_HEADER_SIZE, recsize);
 	if (!rc)
 		vi_sketch_sync(path, fd, dim);
 out:

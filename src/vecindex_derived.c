@@ -86,16 +86,19 @@ static int fill_fresh(int fd, void *arg)
 	return f->fill(fd, 0, f->want, f->arg);
 }
 
-off_t vi_cut_partial(int fd, size_t header, size_t unit)
+off_t vi_cut_partial(int fd, off_t size, size_t header, size_t unit)
 {
 	struct stat st;
 	off_t whole = 0;
 
-	if (fstat(fd, &st) < 0)
-		return -1;
-	if (st.st_size >= (off_t)header)
-		whole = (off_t)header + (st.st_size - (off_t)header) / (off_t)unit * (off_t)unit;
-	if (whole != st.st_size && ftruncate(fd, whole) < 0)
+	if (size < 0) {
+		if (fstat(fd, &st) < 0)
+			return -1;
+		size = st.st_size;
+	}
+	if (size >= (off_t)header)
+		whole = (off_t)header + (size - (off_t)header) / (off_t)unit * (off_t)unit;
+	if (whole != size && ftruncate(fd, whole) < 0)
 		return -1;
 	return whole;
 }
@@ -131,12 +134,12 @@ int vi_derived_sync(const vi_derived *d, const char *path, size_t want, vi_deriv
 		goto out;
 	}
 	/* a partial last unit (a crash) is cut, as the vector file's are */
-	if (vi_cut_partial(fd, VI_DERIVED_HEADER, d->unit) < 0)
+	if (vi_cut_partial(fd, st.st_size, VI_DERIVED_HEADER, d->unit) < 0)
 		goto fail;
 	if (lseek(fd, 0, SEEK_END) < 0 || fill(fd, have, want, arg) < 0) {
 		/* what the fill wrote whole is kept: a reader may have mapped
 		 * it (the postings) */
-		whole = vi_cut_partial(fd, VI_DERIVED_HEADER, d->unit);
+		whole = vi_cut_partial(fd, -1, VI_DERIVED_HEADER, d->unit);
 		*units = whole < 0 ? have : ((size_t)whole - VI_DERIVED_HEADER) / d->unit;
 		goto out;
 	}

@@ -105,13 +105,13 @@ int vi_derived_sync(const vi_derived *d, const char *path, size_t want, vi_deriv
 
 /*
  * Cut fd, a file of a header of `header` bytes then units of `unit` bytes
- * (the vector file's records, a derived file's units), to its whole units:
- * a partial last one (a crash's, a failed write's) goes, never a whole
- * one, which a reader may have mapped; a file shorter than its header, no
- * file a reader maps, is emptied.  The size it has then, or -1 with errno
- * set.
+ * (the vector file's records, a derived file's units), of size bytes (-1:
+ * unknown, asked of fstat), to its whole units: a partial last one (a
+ * crash's, a failed write's) goes, never a whole one, which a reader may
+ * have mapped; a file shorter than its header, no file a reader maps, is
+ * emptied.  The size it has then, or -1 with errno set.
  */
-off_t vi_cut_partial(int fd, size_t header, size_t unit);
+off_t vi_cut_partial(int fd, off_t size, size_t header, size_t unit);
 
 /* Remove path + suffix: 0, or -1 with errno set (ENOENT is 0). */
 int vi_derived_remove(const char *path, const char *suffix);
