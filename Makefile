@@ -172,8 +172,10 @@ $(BUILD)/tests/test_git_offline: $(BUILD)/tests/unit/test_git_offline.o $(BUILD)
 # test_sqlmem checks the CLI's allocator for SQLite.
 $(BUILD)/tests/test_sqlmem: $(BUILD)/cli/sqlmem.o
 
-# test_fsutil counts the fsyncs of an atomic write (which it wraps).
-$(BUILD)/tests/test_fsutil: LDFLAGS += -Wl,--wrap=fsync
+# test_fsutil counts the syncs of an atomic write and an append, test_learn
+# those of the indexes beside the store (each wraps them).
+$(BUILD)/tests/test_fsutil $(BUILD)/tests/test_learn: LDFLAGS += -Wl,--wrap=fsync \
+	-Wl,--wrap=fdatasync
 
 # The parsers' sample tests and the summary's share tests/unit/parse_helpers.c.
 $(BUILD)/tests/test_parse_native $(BUILD)/tests/test_parse_ecosystems $(BUILD)/tests/test_summary: \

@@ -17,6 +17,7 @@
 #include "callus/agentconf.h"
 #include "callus/migrate.h"
 #include "callus/buf.h"
+#include "callus/fileindex.h"
 #include "callus/fsutil.h"
 #include "callus/lesson.h"
 #include "callus/log.h"
@@ -45,7 +46,8 @@ static const cli_option doctor_options[] = {
 	  "integrity_check" },
 	{ CLI_OPT_FLAG, 0, "fix", &fix, NULL,
 	  "rewrite the files made from the store that are missing, empty or stale "
-	  "(.lessons/, note files, the AGENTS.md block), remove temporary files left by "
+	  "(.lessons/, note files, the AGENTS.md block, .callus/files.idx), remove "
+	  "temporary files left by "
 	  "crashes, and count the totals 'callus status' shows again when they are "
 	  "wrong" },
 	CLI_END
@@ -63,12 +65,13 @@ const cli_spec cmd_doctor_spec = {
 	"([layer.L] max_notes, else [doctor] max_notes, default 1000), with the\n"
 	"lowest-value notes; how stale the team and org cache is ('callus sync'); the\n"
 	"files made from the store (.lessons/, the notes, the AGENTS.md block) missing,\n"
-	"empty or stale after a crash, and temporary files left behind; the totals\n"
-	"'callus status' shows against the store's rows; and what .callus/log.jsonl and\n"
-	".callus/metrics.pending hold.  Writes nothing, except with --fix: then those\n"
-	"files are rewritten from the store, the temporary files removed and the\n"
-	"totals counted again.  Exits 1 when something needs attention ('problem'\n"
-	"lines), 0 otherwise.",
+	"empty or stale after a crash, and temporary files left behind; the files of\n"
+	"fixes .callus/files.idx lacks (a power loss can take back its last lines);\n"
+	"the totals 'callus status' shows against the store's rows; and what\n"
+	".callus/log.jsonl and .callus/metrics.pending hold.  Writes nothing, except\n"
+	"with --fix: then those files are rewritten from the store, the temporary\n"
+	"files removed and the totals counted again.  Exits 1 when something needs\n"
+	"attention ('problem' lines), 0 otherwise.",
 	doctor_options, 0
 };
 
@@ -280,6 +283,41 @@ static void check_views(struct doctor *d, callus_store *store)
 		       r.lessons, r.lessons == 1 ? "" : "s", file);
 }
 
+/* .callus/files.idx, the hint the hook before an edit reads: its appends
+ * are not synced, so a power loss may take back its last lines. */
+static void check_file_index(struct doctor *d, callus_store *store)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	size_t known, unlisted;
+	int had = exists(d->ws->root, ".callus/" CALLUS_FILEINDEX_NAME);
+	int rc = callus_fileindex_check(store, fix, &known, &unlisted, &err);
+
+	if (!known && (rc == 0 || rc == CALLUS_ENOTFOUND))
+		; /* nothing fixed yet: nothing to list */
+	else if (rc == CALLUS_ENOTFOUND)
+		report(d, NOTE, "views",
+		       ".callus/files.idx: none that callus reads (the next fix, or hook before "
+		       "an edit, writes it; 'callus doctor --fix' now)");
+	else if (rc == 0 && fix && !had)
+		report(d, NOTE, "views", ".callus/files.idx: none, written from the store (%zu file%s)",
+		       known, known == 1 ? "" : "s");
+	else if (rc < 0)
+		report(d, PROBLEM, "views", "cannot %s .callus/files.idx: %s",
+		       fix ? "repair" : "check", callus_error_message(&err));
+	else if (unlisted)
+		report(d, fix ? NOTE : PROBLEM, "views",
+		       ".callus/files.idx lacked %zu of the %zu file%s with a fix or a permanent "
+		       "error%s",
+		       unlisted, known, known == 1 ? "" : "s",
+		       fix ? ": written again from the store"
+			   : " ('callus doctor --fix' writes it again; a hook before an edit of them "
+			     "says nothing meanwhile)");
+	else
+		report(d, OK, "views", ".callus/files.idx lists the %zu file%s with a fix or a "
+		       "permanent error", known, known == 1 ? "" : "s");
+	callus_error_release(&err);
+}
+
 static void report_damage(struct doctor *d, const char *rel, const char *problems)
 {
 	report(d, PROBLEM, "integrity",
@@ -372,6 +410,7 @@ static void check_store(struct doctor *d)
 		bloat(d, store, st.lessons);
 	notes_bloat(d, store);
 	check_views(d, store);
+	check_file_index(d, store);
 out:
 	free(problems);
 	callus_store_close(store);

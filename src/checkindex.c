@@ -271,7 +271,7 @@ static int append_op(const char *path, char op, const char *key)
 	line[0] = op;
 	memcpy(line + 1, key, KEY_LEN);
 	line[OP_LEN - 1] = '\n';
-	return callus_fs_append_synced(path, line, sizeof(line));
+	return callus_fs_append(path, line, sizeof(line), 0);
 }
 
 /*

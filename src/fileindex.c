@@ -51,33 +51,50 @@ void callus_fileindex_remove(callus_store *s)
 	callus_buf_release(&path);
 }
 
-int callus_fileindex_write(callus_store *s, callus_error *err)
+/* The files of every error fixed by a resolution or failing for good,
+ * sorted and each once (json_each's values, by SQLite), each given to
+ * fn(f, ctx) until it returns less than 0.  0, or a negative CALLUS_E*
+ * code with err set (ENOMEM for fn's own failure). */
+static int known_files(callus_store *s, int (*fn)(const char *f, void *ctx), void *ctx,
+		       callus_error *err)
 {
-	/* json_each's values, distinct and sorted by SQLite: the files of every
-	 * error fixed by a resolution or failing for good */
 	static const char sql[] =
 		"SELECT DISTINCT j.value FROM pending_errors p, json_each(p.files) j"
 		" WHERE (p.state = 'permanent' OR p.resolution_id IS NOT NULL)"
 		" AND j.type = 'text' ORDER BY 1";
-	callus_buf text = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT;
 	sqlite3_stmt *st = NULL;
-	int rc = 0, sq;
+	int sq;
 
-	/* the header, its offset filled in once the list is whole */
-	callus_buf_printf(&text, "%*s", (int)HEADER_LEN, "");
 	sq = sqlite3_prepare_v2(callus_store_db(s), sql, -1, &st, NULL);
 	while (sq == SQLITE_OK && (sq = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *f = (const char *)sqlite3_column_text(st, 0);
 
-		if (f && *f && !strchr(f, '\n'))
-			callus_buf_printf(&text, "%s\n", f);
 		sq = SQLITE_OK;
+		if (f && *f && !strchr(f, '\n') && fn(f, ctx) < 0) {
+			sqlite3_finalize(st);
+			return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		}
 	}
 	sqlite3_finalize(st);
-	if (sq != SQLITE_DONE) {
-		rc = callus_store_db_error(s, err, sq, "cannot list the files known in");
+	if (sq != SQLITE_DONE)
+		return callus_store_db_error(s, err, sq, "cannot list the files known in");
+	return 0;
+}
+
+static int put_line(const char *f, void *text)
+{
+	return callus_buf_printf(text, "%s\n", f);
+}
+
+int callus_fileindex_write(callus_store *s, callus_error *err)
+{
+	callus_buf text = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT;
+	int rc;
+
+	/* the header, its offset filled in once the list is whole */
+	callus_buf_printf(&text, "%*s", (int)HEADER_LEN, "");
+	if ((rc = known_files(s, put_line, &text, err)) < 0)
 		goto out;
-	}
 	if (callus_buf_status(&text) < 0) {
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
@@ -85,7 +102,7 @@ int callus_fileindex_write(callus_store *s, callus_error *err)
 	header_fill(&text);
 	if (callus_store_sibling_path(&path, s, CALLUS_FILEINDEX_NAME) < 0)
 		goto out; /* no file, no index */
-	rc = callus_fs_write_atomic(path.ptr, text.ptr, text.len, 0600, 0, err);
+	rc = callus_fs_write_atomic(path.ptr, text.ptr, text.len, 0600, CALLUS_FS_REBUILT, err);
 out:
 	callus_buf_release(&text);
 	callus_buf_release(&path);
@@ -264,7 +281,7 @@ static int merge_lines(const char *path, const index_text *t, const callus_buf *
 	if (callus_buf_status(&text) < 0)
 		goto out;
 	header_fill(&text);
-	rc = callus_fs_write_atomic(path, text.ptr, text.len, 0600, 0, NULL) < 0 ? -1 : 0;
+	rc = callus_fs_write_atomic(path, text.ptr, text.len, 0600, CALLUS_FS_REBUILT, NULL) < 0 ? -1 : 0;
 out:
 	free(v);
 	callus_buf_release(&text);
@@ -327,7 +344,7 @@ int callus_fileindex_add(callus_store *s, const int64_t *pending, size_t n, call
 	if (text.m.len - text.sorted_end + out.len > TAIL_MAX)
 		wrote = merge_lines(path.ptr, &text, &out);
 	else
-		wrote = callus_fs_append_synced(path.ptr, out.ptr, out.len);
+		wrote = callus_fs_append(path.ptr, out.ptr, out.len, CALLUS_FS_REBUILT);
 	/* an index missing what it should list is wrong: rebuilt */
 	if (wrote < 0)
 		callus_fileindex_remove(s);
@@ -337,6 +354,76 @@ out:
 	callus_buf_release(&path);
 	callus_fs_unmap(&text.m);
 	callus_buf_release(&out);
+	return rc;
+}
+
+/* what callus_fileindex_check() counts, file by file */
+struct check_ctx {
+	const index_text *text;
+	callus_buf needle;
+	size_t known, unlisted;
+};
+
+/* with no index, every known file is unlisted */
+static int count_one(const char *f, void *ctx)
+{
+	struct check_ctx *c = ctx;
+
+	(void)f;
+	c->known++;
+	c->unlisted++;
+	return 0;
+}
+
+static int check_one(const char *f, void *ctx)
+{
+	struct check_ctx *c = ctx;
+	int r = listed(c->text, f, &c->needle);
+
+	if (r < 0)
+		return -1;
+	c->known++;
+	c->unlisted += !r;
+	return 0;
+}
+
+int callus_fileindex_check(callus_store *s, int fix, size_t *known, size_t *unlisted,
+			   callus_error *err)
+{
+	callus_buf path = CALLUS_BUF_INIT;
+	index_text text = { { NULL, 0 }, 0 };
+	struct check_ctx c = { &text, CALLUS_BUF_INIT, 0, 0 };
+	int rc, in_tx = 0, none;
+
+	*known = *unlisted = 0;
+	if (callus_store_sibling_path(&path, s, CALLUS_FILEINDEX_NAME) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	/* the list is changed under the store's write lock (the top of
+	 * fileindex.h): a fix committing meanwhile cannot append to the file
+	 * this renames over */
+	if (fix) {
+		if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
+			goto out;
+		in_tx = 1;
+	}
+	none = map_open(&text, path.ptr) < 0;
+	if ((rc = known_files(s, none ? count_one : check_one, &c, err)) < 0)
+		goto out;
+	*known = c.known;
+	*unlisted = c.unlisted;
+	if (fix && c.unlisted)
+		rc = callus_fileindex_write(s, err);
+	else if (none && !fix)
+		rc = callus_error_set(err, CALLUS_ENOTFOUND, "no index at '%s' that callus reads",
+				      path.ptr);
+out:
+	if (in_tx)
+		(void)callus_store_exec(s, "COMMIT", NULL);
+	callus_buf_release(&c.needle);
+	callus_fs_unmap(&text.m);
+	callus_buf_release(&path);
 	return rc;
 }
 

@@ -444,12 +444,12 @@ int callus_fs_append_line(int fd, const char *s)
 	return writev(fd, iov, 2) == want ? 0 : CALLUS_EIO;
 }
 
-int callus_fs_append_synced(const char *path, const void *data, size_t len)
+int callus_fs_append(const char *path, const void *data, size_t len, unsigned flags)
 {
 	int fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
 	int rc = fd < 0 ? -1 : callus_fs_write_all(fd, data, len);
 
-	if (!rc && fdatasync(fd) < 0)
+	if (!rc && !(flags & CALLUS_FS_REBUILT) && fdatasync(fd) < 0)
 		rc = -1;
 	if (fd >= 0) {
 		int saved = errno;

@@ -9,7 +9,11 @@
  * The index is a hint kept by the learning transaction (learn.c writes it
  * while it holds the store's write lock, so that two writers cannot leave an
  * older list behind): a file listed by mistake costs one store query that
- * finds nothing, and a missing index is rebuilt from the store.
+ * finds nothing, and a missing index is rebuilt from the store.  Nothing
+ * of it is synced (as a lesson's file, CALLUS_FS_REBUILT): a power loss,
+ * which may take back the store's last commits too, may leave it empty
+ * (rebuilt) or without its last lines (a hint lost, until `callus doctor
+ * --fix`); a failing hook no longer waits for the disk for a hint.
  *
  * Format 2: a first line "callus-files 2 NNNNNNNNNN" (ten digits: the byte
  * offset where the sorted part ends), then one workspace-relative path a
@@ -54,6 +58,19 @@ int callus_fileindex_add(callus_store *s, const int64_t *pending, size_t n, call
 /* Remove the index beside s's database file (one that could not be
  * rewritten is wrong): the next lookup rebuilds it. */
 void callus_fileindex_remove(callus_store *s);
+
+/* How the index beside s's database file compares with what s holds: of
+ * the files of the errors fixed or failing for good (*known), how many it
+ * does not list (*unlisted).  Its appends are not synced (a hint the store
+ * writes again whole): a power loss may take back its last lines, which
+ * `callus doctor` finds with this.  With fix, under the store's write
+ * lock, an index that lacks a file, or none that this reads (every file
+ * then unlisted), is written again from s.  0; CALLUS_ENOTFOUND without
+ * fix when there is no index this reads (its next reader writes it; the
+ * counts as with fix); or another negative CALLUS_E* code; err set on
+ * failure. */
+int callus_fileindex_check(callus_store *s, int fix, size_t *known, size_t *unlisted,
+			   callus_error *err);
 
 /* Whether rel (workspace-relative) is listed in store_dir's index: 1 or 0;
  * CALLUS_ENOTFOUND when there is no readable index (build one with

@@ -35,8 +35,8 @@ enum {
 	 * one.  Two fsyncs of the four a failing hook made. */
 	CALLUS_FS_VIEW = 1 << 1,
 	/* A view that holds nothing but what the store makes again whole (a
-	 * lesson's file; not AGENTS.md, whose text around the block is the
-	 * user's): not synced at all.  A power loss may leave it empty, as
+	 * lesson's file, .callus/files.idx; not AGENTS.md, whose text around
+	 * the block is the user's): not synced at all.  A power loss may leave it empty, as
 	 * it may take back the store's last commits; `callus doctor` counts
 	 * an empty lesson file as missing and `--fix` writes it again.  One
 	 * fsync of a failing hook's three.  Implies CALLUS_FS_VIEW. */
@@ -136,8 +136,11 @@ int callus_fs_write_all(int fd, const void *buf, size_t len);
 int callus_fs_append_line(int fd, const char *s);
 
 /* Append data[0..len) to the existing regular file at path (not through a
- * symlink) and fdatasync it: the indexes beside the store, whose writers
- * add lines under the store's write lock.  0, or -1 with errno set. */
-int callus_fs_append_synced(const char *path, const void *data, size_t len);
+ * symlink) and fdatasync it, or with CALLUS_FS_REBUILT not: the indexes
+ * beside the store, whose writers add lines under the store's write lock
+ * (checks.idx syncs, a check missing from it would lose a fix; files.idx,
+ * a hint the store writes again whole, does not).  0, or -1 with errno
+ * set. */
+int callus_fs_append(const char *path, const void *data, size_t len, unsigned flags);
 
 #endif

@@ -245,4 +245,37 @@ test_expect_success 'doctor reads Copilot CLI trust: trusted_folders and COPILOT
 	rm -r "$HOME/.copilot"
 '
 
+test_expect_success 'files.idx without the lines a power loss took back: found, written again by --fix' '
+	make_project fileindex && cd fileindex &&
+	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
+	printf "check:\n\t@true\n" >Makefile &&
+	"$CALLUS" run -- make -s check >/dev/null 2>&1 &&
+	printf "check:\n\t@echo \"src/other.c:3:1: error: unknown type name foo\"; exit 2\n" >Makefile &&
+	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
+	printf "check:\n\t@true\n" >Makefile &&
+	"$CALLUS" run -- make -s check >/dev/null 2>&1 &&
+	tail -n 1 .callus/files.idx | grep -qx "src/other.c" &&
+	"$CALLUS" doctor >out &&
+	grep -q "^ok       views      .callus/files.idx lists the 2 files with a fix" out &&
+	# the last append lost: its line gone, the rest as written
+	size=$(stat -c %s .callus/files.idx) &&
+	truncate -s $((size - 12)) .callus/files.idx &&
+	! grep -q "other" .callus/files.idx &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
+	problem views ".callus/files.idx lacked 1 of the 2 files with a fix or a permanent error (.callus doctor --fix. writes it again" &&
+	"$CALLUS" doctor --fix >out &&
+	grep -q "^note     views      .callus/files.idx lacked 1 of the 2 .*: written again from the store" out &&
+	grep -qx "src/other.c" .callus/files.idx &&
+	grep -qx "src/main.c" .callus/files.idx &&
+	rm .callus/files.idx &&
+	"$CALLUS" doctor >out &&
+	grep -q "^note     views      .callus/files.idx: none that callus reads" out &&
+	! test -e .callus/files.idx &&
+	"$CALLUS" doctor --fix >out &&
+	grep -q "^note     views      .callus/files.idx: none, written from the store (2 files)" out &&
+	grep -qx "src/other.c" .callus/files.idx &&
+	"$CALLUS" doctor >out &&
+	tail -n 1 out | grep -q "^no problem found$"
+'
+
 test_done

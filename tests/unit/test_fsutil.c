@@ -30,7 +30,15 @@ struct fixture {
  * calls counted by what they synced, a directory or a file. */
 int __real_fsync(int fd);
 int __wrap_fsync(int fd);
-static int synced_dirs, synced_files;
+int __real_fdatasync(int fd);
+int __wrap_fdatasync(int fd);
+static int synced_dirs, synced_files, datasynced;
+
+int __wrap_fdatasync(int fd)
+{
+	datasynced++;
+	return __real_fdatasync(fd);
+}
 
 int __wrap_fsync(int fd)
 {
@@ -490,8 +498,9 @@ static void test_append_line_concurrent(void **state)
 }
 
 /* What the indexes beside the store append with: to an existing file, not
- * through a symlink (the file it names untouched), never creating one. */
-static void test_append_synced(void **state)
+ * through a symlink (the file it names untouched), never creating one;
+ * synced (checks.idx) or, with CALLUS_FS_REBUILT, not (files.idx). */
+static void test_append(void **state)
 {
 	struct fixture *f = *state;
 	char path[128], link[128], other[128];
@@ -500,15 +509,20 @@ static void test_append_synced(void **state)
 	snprintf(path, sizeof(path), "%s/idx", f->dir);
 	snprintf(link, sizeof(link), "%s/link", f->dir);
 	snprintf(other, sizeof(other), "%s/other", f->dir);
-	assert_int_equal(callus_fs_append_synced(path, "a\n", 2), -1);
+	assert_int_equal(callus_fs_append(path, "a\n", 2, 0), -1);
 	assert_int_equal(errno, ENOENT);
 	assert_int_equal(access(path, F_OK), -1);
 	assert_int_equal(callus_fs_write_atomic(path, "h\n", 2, 0600, 0, NULL), 0);
-	assert_int_equal(callus_fs_append_synced(path, "a\n", 2), 0);
-	assert_int_equal(callus_fs_append_synced(path, "bc\n", 3), 0);
+	datasynced = 0;
+	assert_int_equal(callus_fs_append(path, "a\n", 2, 0), 0);
+	assert_int_equal(datasynced, 1);
+	assert_int_equal(callus_fs_append(path, "bc\n", 3, CALLUS_FS_REBUILT), 0);
+	assert_int_equal(datasynced, 1);
 	assert_int_equal(callus_fs_write_atomic(other, "o\n", 2, 0600, 0, NULL), 0);
 	assert_int_equal(symlink(other, link), 0);
-	assert_int_equal(callus_fs_append_synced(link, "x\n", 2), -1);
+	assert_int_equal(callus_fs_append(link, "x\n", 2, 0), -1);
+	assert_int_equal(errno, ELOOP);
+	assert_int_equal(callus_fs_append(link, "x\n", 2, CALLUS_FS_REBUILT), -1);
 	assert_int_equal(errno, ELOOP);
 	assert_int_equal(callus_fs_read_file(&got, path, 0, NULL), 0);
 	assert_string_equal(got.ptr, "h\na\nbc\n");
@@ -528,7 +542,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_write_output, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_map, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_append_line_concurrent, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_append_synced, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_append, setup, teardown),
 		cmocka_unit_test(test_maker_gone),
 		cmocka_unit_test_setup_teardown(test_mkdir_p, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_file, setup, teardown),

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <fcntl.h>
+#include <limits.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -723,6 +724,104 @@ static void file_index_follows_what_was_learnt(void **state)
 	assert_int_equal(callus_fileindex_write(f->s, NULL), 0);
 	assert_int_equal(callus_fileindex_lookup(f->dir, "src/a.js"), 1);
 	assert_int_equal(callus_fileindex_lookup(f->dir, "src/c.js"), 1);
+}
+
+/* fsync and fdatasync, wrapped (the Makefile links this test with --wrap
+ * for both): the calls on the indexes beside the store (or their
+ * temporary files) counted by index. */
+int __real_fsync(int fd);
+int __wrap_fsync(int fd);
+int __real_fdatasync(int fd);
+int __wrap_fdatasync(int fd);
+static int files_syncs, checks_syncs;
+
+static void count_sync(int fd)
+{
+	char link[64], target[PATH_MAX];
+	ssize_t n;
+	const char *base;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	if ((n = readlink(link, target, sizeof(target) - 1)) < 0)
+		return;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	files_syncs += strstr(base, CALLUS_FILEINDEX_NAME) != NULL;
+	checks_syncs += strstr(base, CALLUS_CHECKINDEX_NAME) != NULL;
+}
+
+int __wrap_fsync(int fd)
+{
+	count_sync(fd);
+	return __real_fsync(fd);
+}
+
+int __wrap_fdatasync(int fd)
+{
+	count_sync(fd);
+	return __real_fdatasync(fd);
+}
+
+/* files.idx is a hint the store writes again whole: none of its writes
+ * waits for the disk, where checks.idx's do (a check missing from it
+ * would lose a fix).  A power loss may then take back its last lines:
+ * callus_fileindex_check() finds them missing and, with fix, writes the
+ * list again under the store's write lock. */
+static void file_index_is_a_hint_checked_against_the_store(void **state)
+{
+	fixture *f = *state;
+	callus_learn_result r;
+	char idx[128];
+	struct stat st;
+	size_t known, unlisted;
+
+	snprintf(idx, sizeof(idx), "%s/" CALLUS_FILEINDEX_NAME, f->dir);
+	files_syncs = checks_syncs = 0;
+	fail_run(f, ".", 3, &r);
+	callus_learn_result_release(&r);
+	pass_run(f, ".", &r); /* the list written whole */
+	callus_learn_result_release(&r);
+	for (int i = 0; i < CALLUS_LEARN_MAX_RETRIES; i++) {
+		fail_run(f, "other", 4, &r); /* appended to */
+		callus_learn_result_release(&r);
+	}
+	assert_int_equal(callus_fileindex_lookup(f->dir, "src/a.js"), 1);
+	assert_int_equal(callus_fileindex_lookup(f->dir, "src/c.js"), 1);
+	assert_int_equal(files_syncs, 0);
+	assert_true(checks_syncs > 0);
+
+	assert_int_equal(callus_fileindex_check(f->s, 0, &known, &unlisted, NULL), 0);
+	assert_int_equal(known, 3);
+	assert_int_equal(unlisted, 0);
+	/* the last append taken back by a power loss: a whole line gone */
+	assert_int_equal(stat(idx, &st), 0);
+	assert_int_equal(truncate(idx, st.st_size - (off_t)strlen("src/c.js\n")), 0);
+	assert_int_equal(callus_fileindex_lookup(f->dir, "src/c.js"), 0);
+	assert_int_equal(callus_fileindex_check(f->s, 0, &known, &unlisted, NULL), 0);
+	assert_int_equal(known, 3);
+	assert_int_equal(unlisted, 1);
+	assert_int_equal(callus_fileindex_lookup(f->dir, "src/c.js"), 0); /* only counted */
+	assert_int_equal(callus_fileindex_check(f->s, 1, &known, &unlisted, NULL), 0);
+	assert_int_equal(unlisted, 1);
+	assert_int_equal(callus_fileindex_lookup(f->dir, "src/c.js"), 1);
+	assert_int_equal(callus_fileindex_lookup(f->dir, "src/b.js"), 1);
+	assert_int_equal(callus_fileindex_check(f->s, 0, &known, &unlisted, NULL), 0);
+	assert_int_equal(unlisted, 0);
+	assert_int_equal(files_syncs, 0);
+
+	/* none: no answer without fix, written whole with it */
+	assert_int_equal(unlink(idx), 0);
+	assert_int_equal(callus_fileindex_check(f->s, 0, &known, &unlisted, NULL), CALLUS_ENOTFOUND);
+	assert_int_equal(known, 3);
+	assert_int_equal(unlisted, 3);
+	assert_int_equal(access(idx, F_OK), -1);
+	assert_int_equal(callus_fileindex_check(f->s, 1, &known, &unlisted, NULL), 0);
+	assert_int_equal(known, 3);
+	assert_int_equal(unlisted, 3);
+	assert_int_equal(callus_fileindex_lookup(f->dir, "src/a.js"), 1);
+	assert_int_equal(callus_fileindex_lookup(f->dir, "src/c.js"), 1);
+	assert_int_equal(files_syncs, 0);
 }
 
 /* The header of a list written by hand whose lines are all appended ones
@@ -1540,6 +1639,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(replayed_runs_take_their_time_and_fix, setup, teardown),
 		cmocka_unit_test_setup_teardown(concurrent_sessions, setup, teardown),
 		cmocka_unit_test_setup_teardown(file_index_follows_what_was_learnt, setup, teardown),
+		cmocka_unit_test_setup_teardown(file_index_is_a_hint_checked_against_the_store, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(file_index_adds_only_the_unlisted, setup, teardown),
 		cmocka_unit_test_setup_teardown(file_index_adds_what_this_fix_closed, setup, teardown),
 		cmocka_unit_test_setup_teardown(file_index_bisects_its_sorted_part, setup, teardown),
