@@ -79,7 +79,9 @@ typedef struct callus_learn_opts {
 	callus_metrics *metrics;        /* may be NULL: the matching's and the
 				       * resolutions' metrics are added to it
 				       * (hindsight.match.*,
-				       * hindsight.resolution.*) */
+				       * hindsight.resolution.*), and what it
+				       * holds then is stored with the run's
+				       * writes (emptied when they commit) */
 	const char *now;              /* when the run happened, in
 				       * callus_now_iso8601()'s format (an import
 				       * replays old runs: the pruning and the
