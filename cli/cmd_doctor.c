@@ -723,7 +723,7 @@ static void check_log(struct doctor *d)
 		report(d, OK, "log", ".callus/log.jsonl (%s): no error", size);
 	}
 spool:
-	if (exists(d->ws->root, ".callus/" CALLUS_METRICS_SPOOL))
+	if (file_size(d->ws->root, ".callus/" CALLUS_METRICS_SPOOL) > 0)
 		report(d, NOTE, "metrics",
 		       ".callus/%s holds metrics the store could not take; the next recording "
 		       "stores them",

@@ -599,10 +599,15 @@ out:
 
 /*
  * The spool.  Writers append one line (a JSON array of rows) under an
- * exclusive flock; the reader that takes it unlinks it under the same
- * lock.  A writer that got the lock on a file already unlinked (it opened
- * the name just before the take) sees that its inode is no longer the one
- * at the path and starts again, so no line goes to a dead file.
+ * exclusive flock; the reader that takes it empties it under the same
+ * lock.  Emptied, not unlinked: every hook leaves its own metrics there
+ * when it is done with the store and the next recording takes them, and
+ * a file made and removed each time is an inode allocated and freed a
+ * hook (dear on ext4 without a journal, which skips the recently freed
+ * ones).  A writer that got the lock on a file unlinked meanwhile (by
+ * hand, or by an older callus that removed what it took) sees that its
+ * inode is no longer the one at the path and starts again, so no line
+ * goes to a dead file.
  */
 #define SPOOL_LOCK_MS 1000
 
@@ -726,7 +731,7 @@ int callus_metrics_spool_read(callus_metrics *m, const char *callus_dir, int tak
 		rc = CALLUS_ENOMEM;
 		goto out;
 	}
-	if ((fd = open_locked(path.ptr, O_RDONLY)) < 0) {
+	if ((fd = open_locked(path.ptr, take ? O_RDWR : O_RDONLY)) < 0) {
 		rc = errno == ENOENT ? 0 : CALLUS_EIO;
 		goto out;
 	}
@@ -741,8 +746,9 @@ int callus_metrics_spool_read(callus_metrics *m, const char *callus_dir, int tak
 	}
 	if ((rc = spool_parse(m, text.ptr)) < 0)
 		goto out;
-	/* still under the lock: no writer can append to what we took */
-	if (take)
+	/* still under the lock: no writer can append to what we took; one
+	 * that cannot be emptied goes, as before */
+	if (take && ftruncate(fd, 0) < 0)
 		unlink(path.ptr);
 out:
 	if (fd >= 0)

@@ -187,9 +187,9 @@ int callus_metrics_render_json(callus_buf *out, const callus_metrics *m);
 int callus_metrics_spool_put(const callus_metrics *m, const char *callus_dir);
 
 /*
- * Add the spool's rows to m; with take, delete the spool too (a caller
- * that then fails to store them puts them back with _put).  0 when there
- * is no spool.  On failure the spool is left as it was (m may hold part
+ * Add the spool's rows to m; with take, empty the spool too, in place (a
+ * caller that then fails to store them puts them back with _put).  0 when
+ * there is no spool.  On failure the spool is left as it was (m may hold part
  * of it).
  */
 int callus_metrics_spool_read(callus_metrics *m, const char *callus_dir, int take);

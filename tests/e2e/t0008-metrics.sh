@@ -114,9 +114,12 @@ test_expect_success 'a drop is counted in the spool, then stored by the next rec
 	wait &&
 	"$CALLUS" metrics >pending.prom &&
 	grep -q "^callus_failsafe_dropped_total{reason=\"store_locked\"} 1$" pending.prom &&
-	test -e .callus/metrics.pending &&
+	test -s .callus/metrics.pending &&
+	ino=$(stat -c %i .callus/metrics.pending) &&
 	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
-	! test -e .callus/metrics.pending &&
+	! test -s .callus/metrics.pending &&
+	# emptied in place, not made again
+	test "$(stat -c %i .callus/metrics.pending)" = "$ino" &&
 	test "$(sqlite3 .callus/callus.db "SELECT value FROM metrics WHERE name = \"callus.failsafe.dropped_total\"")" = 1.0 &&
 	"$CALLUS" metrics >stored.prom &&
 	grep -q "^callus_failsafe_dropped_total{reason=\"store_locked\"} 1$" stored.prom &&

@@ -232,6 +232,7 @@ static void spool_keeps_and_gives_back(void **state)
 	callus_metrics *m = NULL, *got = NULL;
 	callus_buf out = CALLUS_BUF_INIT, spool = CALLUS_BUF_INIT;
 	struct stat st;
+	ino_t ino;
 
 	assert_int_equal(callus_metrics_new(&m), 0);
 	assert_int_equal(callus_metrics_new(&got), 0);
@@ -243,15 +244,28 @@ static void spool_keeps_and_gives_back(void **state)
 	assert_int_equal(callus_metrics_spool_put(m, f->dir), 0);
 	assert_int_equal(stat(spool.ptr, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0600);
-	/* a peek leaves it, a take removes it */
+	/* a peek leaves it, a take empties it in place (no inode made and
+	 * freed a hook), and the next put appends to the same file */
 	assert_int_equal(callus_metrics_spool_read(got, f->dir, 0), 0);
 	assert_int_equal(stat(spool.ptr, &st), 0);
+	assert_true(st.st_size > 0);
+	ino = st.st_ino;
 	callus_metrics_clear(got);
 	assert_int_equal(callus_metrics_spool_read(got, f->dir, 1), 0);
-	assert_int_equal(stat(spool.ptr, &st), -1);
+	assert_int_equal(stat(spool.ptr, &st), 0);
+	assert_int_equal(st.st_size, 0);
+	assert_true(st.st_ino == ino);
 	assert_int_equal(callus_metrics_render_prometheus(&out, got), 0);
 	assert_non_null(
 	    strstr(out.ptr, "callus_failsafe_dropped_total{reason=\"store_locked\"} 2\n"));
+	callus_metrics_clear(got);
+	assert_int_equal(callus_metrics_spool_read(got, f->dir, 1), 0); /* taken: nothing */
+	assert_true(callus_metrics_is_empty(got));
+	assert_int_equal(callus_metrics_spool_put(m, f->dir), 0);
+	assert_int_equal(stat(spool.ptr, &st), 0);
+	assert_true(st.st_ino == ino && st.st_size > 0);
+	assert_int_equal(callus_metrics_spool_read(got, f->dir, 1), 0);
+	assert_false(callus_metrics_is_empty(got));
 	/* a directory that cannot take it: best effort, no crash */
 	assert_int_equal(callus_metrics_spool_put(m, "/nonexistent/callus"), -1);
 	callus_metrics_free(m);
