@@ -30,6 +30,7 @@
 #include "callus-git.h"
 
 #include <git2/sys/stream.h>
+#include <git2/sys/transport.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -55,6 +56,57 @@ int callus_git_offline(void)
 
 	return git_stream_register(GIT_STREAM_STANDARD | GIT_STREAM_TLS, &reg);
 }
+
+#ifdef CALLUS_GIT_OFFLINE
+/* ---- libgit2's SSH transport and TLS stream, never linked -------------
+ *
+ * Linked, libgit2's SSH transport brings libssh2 and, under it, OpenSSL's
+ * libcrypto (some 740 archive members), and its TLS stream the TLS half
+ * of mbedTLS: 18,000 relative relocations of their tables in the helper
+ * (a PIE), each page of them faulted in and copied at every start, a
+ * sixth of a snapshot (docs/scale.md, the thirty-sixth pass).  Defined
+ * here, weak, the references libgit2 makes to them are met before its
+ * archive is searched, so those members are never linked.  A libgit2
+ * that links them anyway, for a symbol not met here, keeps its own
+ * (a strong definition wins over a weak one: no clash, only the gain
+ * lost).  The streams callus_git_offline() registers come first, so
+ * these are never called; if they were, they refuse as it does.
+ */
+int git_mbedtls_stream_new(git_stream **out, const char *host, const char *port);
+int git_mbedtls_stream_wrap(git_stream **out, git_stream *in, const char *host);
+int git_mbedtls__set_cert_location(const char *file, const char *path);
+
+__attribute__((weak)) int git_smart_subtransport_ssh(git_smart_subtransport **out,
+						     git_transport *owner, void *param)
+{
+	(void)owner;
+	(void)param;
+	*out = NULL;
+	git_error_set_str(GIT_ERROR_NET, "callus-git does not reach the network");
+	return -1;
+}
+
+__attribute__((weak)) int git_mbedtls_stream_new(git_stream **out, const char *host,
+						 const char *port)
+{
+	return refuse(out, host, port);
+}
+
+__attribute__((weak)) int git_mbedtls_stream_wrap(git_stream **out, git_stream *in,
+						  const char *host)
+{
+	return refuse_wrap(out, in, host);
+}
+
+/* git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS): no TLS to give them */
+__attribute__((weak)) int git_mbedtls__set_cert_location(const char *file, const char *path)
+{
+	(void)file;
+	(void)path;
+	git_error_set_str(GIT_ERROR_NET, "callus-git does not reach the network");
+	return -1;
+}
+#endif
 
 /* ---- libgit2's starts of TLS and SSH --------------------------------- */
 
