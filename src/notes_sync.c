@@ -691,13 +691,20 @@ static void write_cursor(const char *workspace, int64_t mtime, const char *id)
 	callus_buf path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;
 
 	/* a hint, written in place with no fsync: a torn or lost one only
-	 * makes the next sync a whole one */
+	 * makes the next sync a whole one.  Over what is there, not after a
+	 * truncation: every recording writes it, and emptying a file and
+	 * filling it again frees its block and takes a new one, which ext4
+	 * then writes back when it is closed.  The mtime's width is fixed so
+	 * that the record is (a longer one left by an older callus is cut). */
 	if (callus_buf_printf(&path, "%s/.callus/" SYNC_CURSOR, workspace) == 0 &&
-	    callus_buf_printf(&text, "%lld %s\n", (long long)mtime, id) == 0) {
-		int fd = open(path.ptr, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	    callus_buf_printf(&text, "%020lld %-12s\n", (long long)mtime, id) == 0) {
+		int fd = open(path.ptr, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+		struct stat st;
 
 		if (fd >= 0) {
-			if (write(fd, text.ptr, text.len) < 0)
+			if (pwrite(fd, text.ptr, text.len, 0) != (ssize_t)text.len ||
+			    (fstat(fd, &st) == 0 && st.st_size > (off_t)text.len &&
+			     ftruncate(fd, (off_t)text.len) < 0))
 				unlink(path.ptr);
 			close(fd);
 		}

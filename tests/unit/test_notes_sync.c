@@ -459,6 +459,40 @@ static void own_writes_keep_the_cursor(void **state)
 	callus_note_release(&n);
 }
 
+/* Every recording writes the cursor: over what is there, one record of
+ * one length, never emptied first (a block freed and taken again at each
+ * hook); a longer one an older callus left is cut to it, and read back. */
+static void cursor_is_written_in_place(void **state)
+{
+	fixture *f = *state;
+	char path[160], id[CALLUS_NOTE_ID_LEN + 1];
+	struct stat a, b;
+	long long m;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/.callus/notes.cursor", f->dir);
+	folder_changed(f);
+	assert_int_equal(callus_notes_sync_bounded(f->s, f->dir, NULL, NULL), 0);
+	assert_int_equal(stat(path, &a), 0);
+	assert_int_equal(a.st_size, 20 + 1 + CALLUS_NOTE_ID_LEN + 1);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(callus_notes_sync_bounded(f->s, f->dir, NULL, NULL), 0);
+		assert_int_equal(cursor_fields(f, &m, id), 2);
+		assert_true(m == folder_mtime(f));
+		assert_int_equal(stat(path, &b), 0);
+		assert_true(b.st_ino == a.st_ino);
+		assert_int_equal(b.st_size, a.st_size);
+	}
+	/* an older, longer record with something after it */
+	assert_true((fd = open(path, O_WRONLY | O_TRUNC)) >= 0);
+	assert_true(dprintf(fd, "%lld %s\n%0100d\n", m, id, 0) > 0);
+	close(fd);
+	assert_int_equal(callus_notes_sync_bounded(f->s, f->dir, NULL, NULL), 0);
+	assert_int_equal(cursor_fields(f, &m, id), 2);
+	assert_int_equal(stat(path, &b), 0);
+	assert_int_equal(b.st_size, a.st_size);
+}
+
 /* The id the last slice ended at (.callus/notes.cursor): the note the
  * next slice reaches last, outside it. */
 static void cursor_id(fixture *f, char id[CALLUS_NOTE_ID_LEN + 1])
@@ -838,6 +872,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(store_ahead_is_written, setup, teardown),
 		cmocka_unit_test_setup_teardown(learning_syncs, setup, teardown),
 		cmocka_unit_test_setup_teardown(own_writes_keep_the_cursor, setup, teardown),
+		cmocka_unit_test_setup_teardown(cursor_is_written_in_place, setup, teardown),
 		cmocka_unit_test_setup_teardown(noted_vectors_follow_the_store, setup, teardown),
 		cmocka_unit_test_setup_teardown(brief_listing_leaves_out_other_tables, setup, teardown),
 	};
