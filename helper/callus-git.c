@@ -247,6 +247,10 @@ int main(int argc, char **argv)
 			return usage();
 		i += n;
 	}
+	/* macOS's sandbox variable makes libgit2 ask NSS for the home
+	 * directory (getpwuid_r), which a static glibc cannot promise to
+	 * answer (the Makefile): meaningless here, so dropped */
+	unsetenv("APP_SANDBOX_CONTAINER_ID");
 	if (git_libgit2_init() < 0 || callus_git_offline() < 0)
 		return callus_git_fail(1, "cannot initialise libgit2"), 1;
 	w.path = argv[first];
