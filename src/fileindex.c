@@ -396,8 +396,9 @@ int callus_fileindex_check(callus_store *s, int fix, size_t *known, size_t *unli
 	int rc, in_tx = 0, none;
 
 	*known = *unlisted = 0;
-	if (callus_store_sibling_path(&path, s, CALLUS_FILEINDEX_NAME) < 0) {
-		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	if ((rc = callus_store_sibling_path(&path, s, CALLUS_FILEINDEX_NAME)) < 0) {
+		rc = callus_error_set(err, rc,
+				      rc == CALLUS_ENOMEM ? "out of memory" : "a store in memory has no index");
 		goto out;
 	}
 	/* the list is changed under the store's write lock (the top of

@@ -393,7 +393,7 @@ static int learn_notes(learn_run *r, callus_error *err)
 static int write_run(learn_run *r, callus_error *err)
 {
 	int64_t check_id = 0, runs = 0;
-	int rc, sq, stored;
+	int rc, sq, stored, stored_run;
 
 	if ((rc = callus_store_exec(r->s, "BEGIN IMMEDIATE", err)) < 0)
 		return rc;
@@ -417,15 +417,19 @@ static int write_run(learn_run *r, callus_error *err)
 	 * last before the commit, so that a rollback can only have added a
 	 * check; a list that cannot say so is removed, never the recording */
 	callus_checkindex_update(r->s, check_id, &r->o->check, NULL);
-	/* what the run measured joins the caller's metrics, and both go in
-	 * with its writes: a transaction of their own after it was one more
-	 * commit a hook.  Metrics never stop learning: not written, they stay
-	 * the caller's to store. */
-	if (r->metrics)
-		callus_metrics_merge(r->o->metrics, r->metrics);
+	/* the caller's metrics and what the run measured go in with its
+	 * writes: a transaction of their own after it was one more commit a
+	 * hook.  Metrics never stop learning: what is not written (or not
+	 * committed) stays the caller's to store, as before. */
 	stored = r->o->metrics && callus_store_write_metrics(r->s, r->o->metrics) == SQLITE_OK;
-	if ((rc = callus_store_exec(r->s, "COMMIT", err)) == 0 && stored)
-		callus_metrics_clear(r->o->metrics);
+	stored_run = stored && r->metrics &&
+		     callus_store_write_metrics(r->s, r->metrics) == SQLITE_OK;
+	if ((rc = callus_store_exec(r->s, "COMMIT", err)) == 0 && r->o->metrics) {
+		if (stored)
+			callus_metrics_clear(r->o->metrics);
+		if (r->metrics && !stored_run)
+			callus_metrics_merge(r->o->metrics, r->metrics);
+	}
 	return rc;
 fail:
 	rc = callus_store_db_error(r->s, err, sq, "cannot record what was learnt in");
