@@ -59,8 +59,11 @@ endif
 # libgit2 and the libraries under it statically: a failure's snapshot is one
 # start of it, and loading nineteen shared libraries was a fifth of that start
 # (docs/scale.md, the eighteenth pass).  The list is Debian 12's libgit2
-# (mbedTLS, http-parser, libssh2 on OpenSSL's libcrypto); glibc stays shared
-# (Debian ships no static glibc that could resolve names).  Linked so, the
+# (mbedTLS, http-parser, libssh2 on OpenSSL's libcrypto); since the
+# thirty-sixth pass glibc is linked in too (GIT2_HELPER_LINK below).  Like
+# callus, the helper carries its libraries' fixes as of its build: rebuild
+# it after a security update of libgit2, zlib, PCRE2 or glibc (it reads the
+# repository's files, which an agent may have cloned).  Linked so, the
 # helper also leaves libgit2's network stack unstarted: the starts of TLS and
 # SSH and the GSSAPI functions of HTTP's Negotiate are bound to the helper's
 # own (ld --wrap, GIT2_OFFLINE; helper/callus-git-offline.c, which refuses

@@ -69,8 +69,9 @@ int callus_git_offline(void)
  * archive is searched, so those members are never linked.  A libgit2
  * that links them anyway, for a symbol not met here, keeps its own
  * (a strong definition wins over a weak one: no clash, only the gain
- * lost).  The streams callus_git_offline() registers come first, so
- * these are never called; if they were, they refuse as it does.
+ * lost).  The TLS ones are never called, the streams callus_git_offline()
+ * registers come first; an ssh:// remote reaches the SSH one, which
+ * refuses as those streams do (test_git_offline).
  */
 int git_mbedtls_stream_new(git_stream **out, const char *host, const char *port);
 int git_mbedtls_stream_wrap(git_stream **out, git_stream *in, const char *host);

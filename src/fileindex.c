@@ -359,30 +359,31 @@ out:
 
 /* what callus_fileindex_check() counts, file by file */
 struct check_ctx {
-	const index_text *text;
+	const char *path;
+	index_text text;
+	int mapped; /* 0 not yet, 1 mapped, -1 none this reads */
 	callus_buf needle;
 	size_t known, unlisted;
 };
 
-/* with no index, every known file is unlisted */
-static int count_one(const char *f, void *ctx)
-{
-	struct check_ctx *c = ctx;
-
-	(void)f;
-	c->known++;
-	c->unlisted++;
-	return 0;
-}
-
+/* The index is mapped at the first file, once the statement's first step
+ * has fixed the store's snapshot: a fix appends before it commits, so a
+ * mapping made after the snapshot holds every fix the snapshot holds (made
+ * before it, a fix committing in between would read as a lost line). */
 static int check_one(const char *f, void *ctx)
 {
 	struct check_ctx *c = ctx;
-	int r = listed(c->text, f, &c->needle);
+	int r;
 
-	if (r < 0)
-		return -1;
+	if (!c->mapped)
+		c->mapped = map_open(&c->text, c->path) < 0 ? -1 : 1;
 	c->known++;
+	if (c->mapped < 0) {
+		c->unlisted++;
+		return 0;
+	}
+	if ((r = listed(&c->text, f, &c->needle)) < 0)
+		return -1;
 	c->unlisted += !r;
 	return 0;
 }
@@ -391,9 +392,8 @@ int callus_fileindex_check(callus_store *s, int fix, size_t *known, size_t *unli
 			   callus_error *err)
 {
 	callus_buf path = CALLUS_BUF_INIT;
-	index_text text = { { NULL, 0 }, 0 };
-	struct check_ctx c = { &text, CALLUS_BUF_INIT, 0, 0 };
-	int rc, in_tx = 0, none;
+	struct check_ctx c = { NULL, { { NULL, 0 }, 0 }, 0, CALLUS_BUF_INIT, 0, 0 };
+	int rc, in_tx = 0;
 
 	*known = *unlisted = 0;
 	if ((rc = callus_store_sibling_path(&path, s, CALLUS_FILEINDEX_NAME)) < 0) {
@@ -401,6 +401,7 @@ int callus_fileindex_check(callus_store *s, int fix, size_t *known, size_t *unli
 				      rc == CALLUS_ENOMEM ? "out of memory" : "a store in memory has no index");
 		goto out;
 	}
+	c.path = path.ptr;
 	/* the list is changed under the store's write lock (the top of
 	 * fileindex.h): a fix committing meanwhile cannot append to the file
 	 * this renames over */
@@ -409,21 +410,22 @@ int callus_fileindex_check(callus_store *s, int fix, size_t *known, size_t *unli
 			goto out;
 		in_tx = 1;
 	}
-	none = map_open(&text, path.ptr) < 0;
-	if ((rc = known_files(s, none ? count_one : check_one, &c, err)) < 0)
+	if ((rc = known_files(s, check_one, &c, err)) < 0)
 		goto out;
+	if (!c.mapped) /* nothing known: only whether there is an index */
+		c.mapped = map_open(&c.text, c.path) < 0 ? -1 : 1;
 	*known = c.known;
 	*unlisted = c.unlisted;
-	if (fix && c.unlisted)
+	if (fix && (c.unlisted || c.mapped < 0))
 		rc = callus_fileindex_write(s, err);
-	else if (none && !fix)
+	else if (c.mapped < 0)
 		rc = callus_error_set(err, CALLUS_ENOTFOUND, "no index at '%s' that callus reads",
 				      path.ptr);
 out:
 	if (in_tx)
 		(void)callus_store_exec(s, "COMMIT", NULL);
 	callus_buf_release(&c.needle);
-	callus_fs_unmap(&text.m);
+	callus_fs_unmap(&c.text.m);
 	callus_buf_release(&path);
 	return rc;
 }

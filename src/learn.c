@@ -389,11 +389,34 @@ static int learn_notes(learn_run *r, callus_error *err)
 	return rc;
 }
 
+/*
+ * The caller's metrics and what the run measured, written in the run's
+ * transaction (a transaction of their own after it was one more commit a
+ * hook): both or neither, in a savepoint, since a write stops at its first
+ * failing row and the rows before it would be stored and then flushed again
+ * by the caller.  1 when written.  Metrics never stop learning: not
+ * written, they stay the caller's to store, as before (an error that rolls
+ * the whole transaction back, a full disk, would have failed its commit).
+ */
+static int store_metrics(learn_run *r)
+{
+	int ok;
+
+	if (!r->o->metrics || callus_store_exec(r->s, "SAVEPOINT metrics", NULL) < 0)
+		return 0;
+	ok = callus_store_write_metrics(r->s, r->o->metrics) == SQLITE_OK &&
+	     (!r->metrics || callus_store_write_metrics(r->s, r->metrics) == SQLITE_OK);
+	if (!ok)
+		(void)callus_store_exec(r->s, "ROLLBACK TO metrics", NULL);
+	(void)callus_store_exec(r->s, "RELEASE metrics", NULL);
+	return ok;
+}
+
 /* Step three: every write of the run, in one transaction. */
 static int write_run(learn_run *r, callus_error *err)
 {
 	int64_t check_id = 0, runs = 0;
-	int rc, sq, stored, stored_run;
+	int rc, sq, stored;
 
 	if ((rc = callus_store_exec(r->s, "BEGIN IMMEDIATE", err)) < 0)
 		return rc;
@@ -417,17 +440,11 @@ static int write_run(learn_run *r, callus_error *err)
 	 * last before the commit, so that a rollback can only have added a
 	 * check; a list that cannot say so is removed, never the recording */
 	callus_checkindex_update(r->s, check_id, &r->o->check, NULL);
-	/* the caller's metrics and what the run measured go in with its
-	 * writes: a transaction of their own after it was one more commit a
-	 * hook.  Metrics never stop learning: what is not written (or not
-	 * committed) stays the caller's to store, as before. */
-	stored = r->o->metrics && callus_store_write_metrics(r->s, r->o->metrics) == SQLITE_OK;
-	stored_run = stored && r->metrics &&
-		     callus_store_write_metrics(r->s, r->metrics) == SQLITE_OK;
+	stored = store_metrics(r);
 	if ((rc = callus_store_exec(r->s, "COMMIT", err)) == 0 && r->o->metrics) {
 		if (stored)
 			callus_metrics_clear(r->o->metrics);
-		if (r->metrics && !stored_run)
+		else if (r->metrics)
 			callus_metrics_merge(r->o->metrics, r->metrics);
 	}
 	return rc;

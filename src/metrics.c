@@ -747,8 +747,9 @@ int callus_metrics_spool_read(callus_metrics *m, const char *callus_dir, int tak
 	if ((rc = spool_parse(m, text.ptr)) < 0)
 		goto out;
 	/* still under the lock: no writer can append to what we took; one
-	 * that cannot be emptied goes, as before */
-	if (take && ftruncate(fd, 0) < 0)
+	 * that cannot be emptied goes, as before.  An empty one is left as
+	 * it is (a truncation would still write its inode). */
+	if (take && text.len && ftruncate(fd, 0) < 0)
 		unlink(path.ptr);
 out:
 	if (fd >= 0)

@@ -63,9 +63,11 @@ void callus_fileindex_remove(callus_store *s);
  * the files of the errors fixed or failing for good (*known), how many it
  * does not list (*unlisted).  Its appends are not synced (a hint the store
  * writes again whole): a power loss may take back its last lines, which
- * `callus doctor` finds with this.  With fix, under the store's write
- * lock, an index that lacks a file, or none that this reads (every file
- * then unlisted), is written again from s.  0; CALLUS_ENOTFOUND without
+ * `callus doctor` finds with this (the store read first, the index
+ * after: a fix appends before it commits).  With fix, under the store's
+ * write lock, an index that lacks a file, or none that this reads (every
+ * file then unlisted), is written again from s: the hook before an edit
+ * makes a missing one so.  0; CALLUS_ENOTFOUND without
  * fix when there is no index this reads (its next reader writes it; the
  * counts as with fix); or another negative CALLUS_E* code; err set on
  * failure. */

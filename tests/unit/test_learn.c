@@ -502,6 +502,50 @@ static void suggestions_settle_into_metrics(void **state)
 	callus_buf_release(&rows);
 }
 
+/* The caller's metrics go in with learning's writes, both sets or
+ * neither: a write that fails part way (here a trigger refusing the
+ * fifth of eight series) leaves none of them stored and all of them the
+ * caller's, so that its later flush counts each once, not the first four
+ * twice. */
+static void metrics_stored_whole_or_not_at_all(void **state)
+{
+	fixture *f = *state;
+	callus_learn_result r;
+	char label[8];
+	const char *labels[] = { label };
+	sqlite3 *db = callus_store_db(f->s);
+
+	for (int i = 0; i < 8; i++) {
+		snprintf(label, sizeof(label), "r%d", i);
+		assert_int_equal(callus_metrics_add(f->m, CALLUS_METRIC_FAILSAFE_DROPPED, labels, 1), 0);
+	}
+	assert_int_equal(sqlite3_exec(db,
+				      "CREATE TEMP TRIGGER refuse_r4 BEFORE INSERT ON main.metrics"
+				      " WHEN NEW.labels LIKE '%r4%' BEGIN SELECT RAISE(ABORT, 'no'); END",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	fail_run(f, ".", 1, &r);
+	callus_learn_result_release(&r);
+	/* the run is stored, its metrics are not, and they are still the
+	 * caller's with what the run measured */
+	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 1);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM metrics"
+				      " WHERE name = 'callus.failsafe.dropped_total'"),
+			 0);
+	assert_false(callus_metrics_is_empty(f->m));
+	assert_int_equal(sqlite3_exec(db, "DROP TRIGGER refuse_r4", NULL, NULL, NULL), SQLITE_OK);
+	pass_run(f, ".", &r);
+	callus_learn_result_release(&r);
+	assert_true(callus_metrics_is_empty(f->m));
+	assert_int_equal(query_int(f, "SELECT count(*) FROM metrics"
+				      " WHERE name = 'callus.failsafe.dropped_total'"),
+			 8);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM metrics"
+				      " WHERE name = 'callus.failsafe.dropped_total' AND value = 1"),
+			 8);
+	assert_true(query_int(f, "SELECT count(*) FROM metrics WHERE name LIKE 'hindsight.%'") > 0);
+}
+
 static void feedback_updates_the_rate(void **state)
 {
 	fixture *f = *state;
@@ -784,12 +828,19 @@ static void file_index_is_a_hint_checked_against_the_store(void **state)
 
 	snprintf(idx, sizeof(idx), "%s/" CALLUS_FILEINDEX_NAME, f->dir);
 	files_syncs = checks_syncs = 0;
+	/* nothing known and no index: with fix, an empty one, so that the
+	 * hook before an edit answers without the store */
+	assert_int_equal(callus_fileindex_lookup(f->dir, "src/a.js"), CALLUS_ENOTFOUND);
+	assert_int_equal(callus_fileindex_check(f->s, 0, &known, &unlisted, NULL), CALLUS_ENOTFOUND);
+	assert_int_equal(callus_fileindex_check(f->s, 1, &known, &unlisted, NULL), 0);
+	assert_int_equal(known, 0);
+	assert_int_equal(callus_fileindex_lookup(f->dir, "src/a.js"), 0);
 	fail_run(f, ".", 3, &r);
 	callus_learn_result_release(&r);
-	pass_run(f, ".", &r); /* the list written whole */
+	pass_run(f, ".", &r); /* appended to */
 	callus_learn_result_release(&r);
 	for (int i = 0; i < CALLUS_LEARN_MAX_RETRIES; i++) {
-		fail_run(f, "other", 4, &r); /* appended to */
+		fail_run(f, "other", 4, &r); /* appended to again */
 		callus_learn_result_release(&r);
 	}
 	assert_int_equal(callus_fileindex_lookup(f->dir, "src/a.js"), 1);
@@ -1640,6 +1691,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(two_errors_one_fixed, setup, teardown),
 		cmocka_unit_test_setup_teardown(transitions_are_one_way, setup, teardown),
 		cmocka_unit_test_setup_teardown(suggestions_settle_into_metrics, setup, teardown),
+		cmocka_unit_test_setup_teardown(metrics_stored_whole_or_not_at_all, setup, teardown),
 		cmocka_unit_test_setup_teardown(feedback_updates_the_rate, setup, teardown),
 		cmocka_unit_test_setup_teardown(prune_drops_only_idle_pending, setup, teardown),
 		cmocka_unit_test_setup_teardown(replayed_runs_take_their_time_and_fix, setup, teardown),

@@ -459,9 +459,10 @@ static void own_writes_keep_the_cursor(void **state)
 	callus_note_release(&n);
 }
 
-/* Every recording writes the cursor: over what is there, one record of
- * one length, never emptied first (a block freed and taken again at each
- * hook); a longer one an older callus left is cut to it, and read back. */
+/* Every recording writes the cursor, one record of one length, so that it
+ * can be written over itself (not emptied first: that the write is in
+ * place shows in no file attribute, only in the kernel's work); a longer
+ * one an older callus left is cut to it, and read back. */
 static void cursor_is_written_in_place(void **state)
 {
 	fixture *f = *state;
