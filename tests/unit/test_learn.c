@@ -511,7 +511,7 @@ static void metrics_stored_whole_or_not_at_all(void **state)
 {
 	fixture *f = *state;
 	callus_learn_result r;
-	char label[8];
+	char label[16];
 	const char *labels[] = { label };
 	sqlite3 *db = callus_store_db(f->s);
 
