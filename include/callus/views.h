@@ -6,8 +6,9 @@
  * commits.  A process killed between the commit and the last view leaves
  * them missing or stale, and a temporary file behind (fsutil.h's
  * `.NAME.callus-PID-...tmp`).  So a recording first leaves a debt in
- * `.callus/owed/` naming what it will write, and pays it (removes it) once
- * the views are written.  A debt whose process is gone is a crash: the next
+ * `.callus/owed/` naming what it will write, and pays it once the views
+ * are written (its file kept as `.callus/owed/.spare`, which the next debt
+ * takes: no inode made and freed a recording).  A debt whose process is gone is a crash: the next
  * recording, or `callus doctor --fix`, rewrites what it names from the store
  * and removes the dead processes' temporary files.  When there is no stale
  * debt, which is always but after a crash, the check costs one opendir(3).
@@ -30,7 +31,8 @@ typedef struct callus_views_debt callus_views_debt;
  */
 void callus_views_owe(callus_views_debt **out, const char *workspace, const char *signature);
 
-/* Free d (accepts NULL), and when the views are written, remove the debt;
+/* Free d (accepts NULL), and when the views are written, pay the debt (its
+ * file becomes the spare);
  * a debt left (the views failed) is for the next run to repair. */
 void callus_views_settle(callus_views_debt *d, int written);
 

@@ -1,0 +1,204 @@
+/*
+ * test_views.c - a recording's debt for its views (src/views.c): made
+ * before the commit, paid after the views, its file kept as the next
+ * debt's (.callus/owed/.spare), never a debt itself.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "callus/buf.h"
+#include "callus/fsutil.h"
+#include "callus/views.h"
+
+#define SIG "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+
+struct fixture {
+	char dir[64];
+	char owed[96];
+	char spare[112];
+};
+
+static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(p);
+}
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	snprintf(f->dir, sizeof(f->dir), "/tmp/callus-views-XXXXXX");
+	if (!mkdtemp(f->dir)) {
+		free(f);
+		return -1;
+	}
+	snprintf(f->owed, sizeof(f->owed), "%s/.callus/owed", f->dir);
+	snprintf(f->spare, sizeof(f->spare), "%s/.spare", f->owed);
+	if (callus_fs_mkdir_p(f->owed, 0700, NULL) < 0)
+		return -1;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	nftw(f->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	free(f);
+	return 0;
+}
+
+/* How many names owed/ holds besides the spare; the last one's path into
+ * name (when given). */
+static int debts(const struct fixture *f, callus_buf *name)
+{
+	struct dirent *e;
+	DIR *dh;
+	int n = 0;
+
+	assert_non_null(dh = opendir(f->owed));
+	while ((e = readdir(dh))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    !strcmp(e->d_name, ".spare"))
+			continue;
+		if (name) {
+			callus_buf_clear(name);
+			assert_int_equal(callus_buf_printf(name, "%s/%s", f->owed, e->d_name), 0);
+		}
+		n++;
+	}
+	closedir(dh);
+	return n;
+}
+
+static void text_of(const char *path, callus_buf *out)
+{
+	callus_buf_clear(out);
+	assert_int_equal(callus_fs_read_file(out, path, 4096, NULL), 0);
+}
+
+/* Owed, paid, owed again: the second debt is the first's file (no inode
+ * made and freed a recording), holding only its own line. */
+static void a_paid_debt_is_the_next_ones_file(void **state)
+{
+	struct fixture *f = *state;
+	callus_views_debt *d = NULL;
+	callus_buf text = CALLUS_BUF_INIT;
+	callus_buf path = CALLUS_BUF_INIT;
+	struct stat a, b;
+
+	callus_views_owe(&d, f->dir, SIG);
+	assert_non_null(d);
+	assert_int_equal(debts(f, &path), 1);
+	text_of(path.ptr, &text);
+	assert_string_equal(text.ptr, SIG "\n");
+	assert_int_equal(stat(path.ptr, &a), 0);
+	callus_views_settle(d, 1);
+	assert_int_equal(debts(f, NULL), 0);
+	assert_int_equal(stat(f->spare, &b), 0);
+	assert_true(a.st_ino == b.st_ino);
+	/* a spare is no debt: nothing owed */
+	assert_int_equal(callus_views_owed(f->dir), 0);
+
+	callus_views_owe(&d, f->dir, NULL); /* a fix's: "views", shorter */
+	assert_non_null(d);
+	assert_int_equal(debts(f, &path), 1);
+	assert_int_equal(access(f->spare, F_OK), -1);
+	assert_int_equal(stat(path.ptr, &b), 0);
+	assert_true(a.st_ino == b.st_ino);
+	text_of(path.ptr, &text);
+	assert_string_equal(text.ptr, "views\n");
+	assert_int_equal(b.st_mode & 0777, 0600);
+	/* not written: the debt stays for the next run to repair */
+	callus_views_settle(d, 0);
+	assert_int_equal(debts(f, NULL), 1);
+	assert_int_equal(access(f->spare, F_OK), -1);
+	callus_buf_release(&text);
+	callus_buf_release(&path);
+}
+
+/* Two debts at once: one takes the spare, the other makes a file; paid,
+ * one of the two files stays as the spare. */
+static void two_debts_at_once(void **state)
+{
+	struct fixture *f = *state;
+	callus_views_debt *d1 = NULL, *d2 = NULL, *d0 = NULL;
+
+	callus_views_owe(&d0, f->dir, SIG);
+	callus_views_settle(d0, 1);
+	callus_views_owe(&d1, f->dir, SIG);
+	callus_views_owe(&d2, f->dir, SIG);
+	assert_non_null(d1);
+	assert_non_null(d2);
+	assert_int_equal(debts(f, NULL), 2);
+	callus_views_settle(d2, 1);
+	callus_views_settle(d1, 1);
+	assert_int_equal(debts(f, NULL), 0);
+	assert_int_equal(access(f->spare, F_OK), 0);
+}
+
+/* A spare that is not a regular file is never written through: a link's
+ * target is untouched, a FIFO is not waited on; the debt is a new file. */
+static void a_strange_spare_is_not_followed(void **state)
+{
+	struct fixture *f = *state;
+	callus_views_debt *d = NULL;
+	callus_buf text = CALLUS_BUF_INIT;
+	char target[128];
+	callus_buf path = CALLUS_BUF_INIT;
+	FILE *t;
+
+	snprintf(target, sizeof(target), "%s/target", f->dir);
+	assert_non_null(t = fopen(target, "w"));
+	fputs("keep\n", t);
+	fclose(t);
+	assert_int_equal(symlink(target, f->spare), 0);
+	callus_views_owe(&d, f->dir, SIG);
+	assert_non_null(d);
+	text_of(target, &text);
+	assert_string_equal(text.ptr, "keep\n");
+	assert_int_equal(debts(f, &path), 1);
+	text_of(path.ptr, &text);
+	assert_string_equal(text.ptr, SIG "\n");
+	callus_views_settle(d, 1);
+
+	assert_int_equal(unlink(f->spare), 0);
+	assert_int_equal(mkfifo(f->spare, 0600), 0);
+	callus_views_owe(&d, f->dir, SIG);
+	assert_non_null(d);
+	assert_int_equal(debts(f, &path), 1);
+	text_of(path.ptr, &text);
+	assert_string_equal(text.ptr, SIG "\n");
+	callus_views_settle(d, 1);
+	callus_buf_release(&text);
+	callus_buf_release(&path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(a_paid_debt_is_the_next_ones_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(two_debts_at_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_strange_spare_is_not_followed, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
