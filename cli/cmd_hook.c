@@ -20,6 +20,7 @@
 #include "callus/capture.h"
 #include "callus/cleantext.h"
 #include "callus/failtext.h"
+#include "callus/fsutil.h"
 #include "callus/hookio.h"
 #include "callus/learn.h"
 #include "callus/log.h"
@@ -103,7 +104,7 @@ static volatile sig_atomic_t guard_detached;
 /* The spool entry being recorded, and its name once cut: a cut recording
  * leaves it (rename(2) is async-signal-safe) and starts the drainer
  * prepared for it, which logs and counts the cut. */
-static char guard_spool[PATH_MAX], guard_cut[PATH_MAX];
+static char guard_spool[PATH_MAX], guard_cut[PATH_MAX], guard_spare[PATH_MAX];
 static volatile sig_atomic_t guard_spooled;
 static cli_detached guard_drainer;
 
@@ -398,7 +399,7 @@ static int spool_put(const cli_spool_entry *ent, const cli_workspace *ws)
 	int rc = -1;
 
 	if (!ent->path || strlen(ent->path) >= sizeof(guard_spool) ||
-	    strlen(ent->cut) >= sizeof(guard_cut))
+	    strlen(ent->cut) >= sizeof(guard_cut) || strlen(ent->spare) >= sizeof(guard_spare))
 		return -1;
 	if (!guard_drainer.ready)
 		cli_detached_prepare(&guard_drainer, ws->root, cli_spool_drainer_argv);
@@ -410,6 +411,7 @@ static int spool_put(const cli_spool_entry *ent, const cli_workspace *ws)
 	if (cli_spool_write(ent, ws) == 0) {
 		memcpy(guard_spool, ent->path, strlen(ent->path) + 1);
 		memcpy(guard_cut, ent->cut, strlen(ent->cut) + 1);
+		memcpy(guard_spare, ent->spare, strlen(ent->spare) + 1);
 		guard_spooled = 1;
 		rc = 0;
 	}
@@ -418,7 +420,7 @@ static int spool_put(const cli_spool_entry *ent, const cli_workspace *ws)
 }
 
 /* The occurrence is committed: its entry goes, before anything can cut
- * the recording. */
+ * the recording (its file kept as the next entry's). */
 static void spool_stored(void *unused)
 {
 	sigset_t alrm, old;
@@ -428,7 +430,7 @@ static void spool_stored(void *unused)
 	sigaddset(&alrm, SIGALRM);
 	sigprocmask(SIG_BLOCK, &alrm, &old);
 	if (guard_spooled)
-		unlink(guard_spool);
+		callus_fs_keep_spare(guard_spool, guard_spare);
 	guard_spooled = 0;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
@@ -442,8 +444,12 @@ static void spool_disarm(const cli_spool_entry *ent, int leave)
 	sigemptyset(&alrm);
 	sigaddset(&alrm, SIGALRM);
 	sigprocmask(SIG_BLOCK, &alrm, &old);
-	if (guard_spooled)
-		leave ? rename(guard_spool, ent->left) : unlink(guard_spool);
+	if (guard_spooled) {
+		if (leave)
+			rename(guard_spool, ent->left);
+		else
+			callus_fs_keep_spare(guard_spool, guard_spare);
+	}
 	guard_spooled = 0;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }

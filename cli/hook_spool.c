@@ -24,6 +24,8 @@
 #define SPOOL_ENTRY_MAX (64u << 20)
 #define SPOOL_LEFT ".left.json"
 #define SPOOL_CUT ".cut.json"
+/* a dot name: orphans() skips it */
+#define SPOOL_SPARE ".spare"
 /* An entry older than this is an orphan whatever its pid says (pids are
  * reused); a hook lives 5 s at most. */
 #define SPOOL_ORPHAN_S 60
@@ -53,7 +55,7 @@ int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callu
 		      int code)
 {
 	callus_buf name = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT, left = CALLUS_BUF_INIT;
-	callus_buf cut = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;
+	callus_buf cut = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT, spare = CALLUS_BUF_INIT;
 	char *cmd = NULL, *output = NULL;
 	int rc = -1;
 
@@ -82,13 +84,16 @@ int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callu
 	callus_buf_printf(&path, "%s/" SPOOL_DIR "/%s.json", ws->root, name.ptr);
 	callus_buf_printf(&left, "%s/" SPOOL_DIR "/%s" SPOOL_LEFT, ws->root, name.ptr);
 	callus_buf_printf(&cut, "%s/" SPOOL_DIR "/%s" SPOOL_CUT, ws->root, name.ptr);
+	callus_buf_printf(&spare, "%s/" SPOOL_DIR "/" SPOOL_SPARE, ws->root);
 	if (callus_buf_status(&name) < 0 || callus_buf_status(&path) < 0 ||
-	    callus_buf_status(&left) < 0 || callus_buf_status(&cut) < 0)
+	    callus_buf_status(&left) < 0 || callus_buf_status(&cut) < 0 ||
+	    callus_buf_status(&spare) < 0)
 		goto out;
 	out->origin = callus_buf_detach(&name);
 	out->path = callus_buf_detach(&path);
 	out->left = callus_buf_detach(&left);
 	out->cut = callus_buf_detach(&cut);
+	out->spare = callus_buf_detach(&spare);
 	rc = 0;
 out:
 	if (rc < 0)
@@ -100,6 +105,7 @@ out:
 	callus_buf_release(&path);
 	callus_buf_release(&left);
 	callus_buf_release(&cut);
+	callus_buf_release(&spare);
 	return rc;
 }
 
@@ -125,11 +131,14 @@ int cli_spool_write(const cli_spool_entry *e, const cli_workspace *ws)
 	if (access(dir.ptr, W_OK) < 0)
 		goto out;
 	/* no fsync: the spool is for processes cut short, not for power
-	 * failures, and a thousand hooks must not queue on the disk */
-	fd = open(tmp.ptr, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	 * failures, and a thousand hooks must not queue on the disk.  Made
+	 * from the last stored entry's file when there is one (no inode
+	 * allocated and freed a hook), written whole before it is named */
+	fd = e->spare ? callus_fs_open_spare(e->spare, tmp.ptr)
+		      : open(tmp.ptr, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		goto out;
-	if (write(fd, e->text, len) != (ssize_t)len || close(fd) < 0) {
+	if (callus_fs_rewrite(fd, e->text, len) < 0 || close(fd) < 0) {
 		fd = -1;
 		unlink(tmp.ptr);
 		goto out;
@@ -158,6 +167,7 @@ void cli_spool_entry_release(cli_spool_entry *e)
 	free(e->cut);
 	free(e->origin);
 	free(e->text);
+	free(e->spare);
 	memset(e, 0, sizeof(*e));
 }
 

@@ -33,9 +33,11 @@ typedef struct cli_spool_entry {
 	char *cut;     /* its name once its hook is cut: NS-PID.cut.json */
 	char *origin;  /* NS-PID: the failure's name in the store */
 	char *text;    /* the redacted payload */
+	char *spare;   /* .../.callus/spool/.spare: a stored entry's file, kept
+			* for the next (callus_fs_open_spare), never an entry */
 } cli_spool_entry;
 
-#define CLI_SPOOL_ENTRY_INIT { NULL, NULL, NULL, NULL, NULL }
+#define CLI_SPOOL_ENTRY_INIT { NULL, NULL, NULL, NULL, NULL, NULL }
 
 /* Make the entry for the failure e with status code, writing nothing (the
  * slow part: redaction).  0, or -1 when it cannot be made (the recording

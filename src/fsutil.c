@@ -444,6 +444,38 @@ int callus_fs_append_line(int fd, const char *s)
 	return writev(fd, iov, 2) == want ? 0 : CALLUS_EIO;
 }
 
+int callus_fs_open_spare(const char *spare, const char *path)
+{
+	if (rename(spare, path) == 0) {
+		/* O_NONBLOCK: a FIFO put there is refused, not waited on */
+		int fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		struct stat st;
+
+		if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		    fcntl(fd, F_SETFL, 0) == 0)
+			return fd;
+		/* not a file of callus's (a link, a FIFO, a directory) */
+		if (fd >= 0)
+			close(fd);
+		if (unlink(path) < 0)
+			(void)rmdir(path);
+	}
+	return open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+}
+
+int callus_fs_rewrite(int fd, const void *data, size_t len)
+{
+	if (callus_fs_write_all(fd, data, len) < 0)
+		return -1;
+	return ftruncate(fd, (off_t)len);
+}
+
+void callus_fs_keep_spare(const char *path, const char *spare)
+{
+	if (rename(path, spare) < 0)
+		unlink(path);
+}
+
 int callus_fs_append(const char *path, const void *data, size_t len, unsigned flags)
 {
 	int fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);

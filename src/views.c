@@ -25,39 +25,15 @@
  * is 5 s). */
 #define STALE_AFTER_S (10 * 60)
 
-/* A paid debt's file, kept for the next debt (a dot name: never a debt
- * itself, stale_debts() skips it).  Every recording makes a debt and pays
- * it: a file made and removed each time is an inode allocated and freed a
- * recording, and on ext4 without a journal every file made in the next
- * half minute skips the inodes freed in it, one by one (docs/scale.md,
- * the thirty-sixth pass: 0.6 to 0.9 ms of a failing hook, back to back). */
+/* A paid debt's file, kept for the next debt (callus_fs_open_spare: no
+ * inode made and freed a recording); a dot name, never a debt itself
+ * (stale_debts() skips it). */
 #define SPARE ".spare"
 
 struct callus_views_debt {
 	char *path;
 	char *spare;
 };
-
-/* The debt's file at path: the spare taken (renamed there, so that no
- * other recording takes it too) when there is one that is a regular file,
- * else a new one.  An fd open for writing, or -1. */
-static int debt_open(const char *spare, const char *path)
-{
-	if (rename(spare, path) == 0) {
-		/* O_NONBLOCK: a FIFO put there is refused, not waited on */
-		int fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-		struct stat st;
-
-		if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
-			return fd;
-		/* not a file of callus's (a link, a directory): not followed */
-		if (fd >= 0)
-			close(fd);
-		if (unlink(path) < 0)
-			(void)rmdir(path);
-	}
-	return open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-}
 
 void callus_views_owe(callus_views_debt **out, const char *workspace, const char *signature)
 {
@@ -78,10 +54,10 @@ void callus_views_owe(callus_views_debt **out, const char *workspace, const char
 		goto out;
 	if (mkdir(dir.ptr, 0700) < 0 && errno != EEXIST)
 		goto out;
-	/* written over what a taken spare held, then cut to it: one write,
-	 * which also gives the debt its time (a stale debt is told by it) */
-	if ((fd = debt_open(spare.ptr, path.ptr)) < 0 ||
-	    pwrite(fd, line.ptr, line.len, 0) != (ssize_t)line.len || ftruncate(fd, (off_t)line.len) < 0) {
+	/* the write also gives the debt its time (a stale debt is told by
+	 * it) */
+	if ((fd = callus_fs_open_spare(spare.ptr, path.ptr)) < 0 ||
+	    callus_fs_rewrite(fd, line.ptr, line.len) < 0) {
 		if (fd >= 0)
 			unlink(path.ptr);
 		goto out;
@@ -109,10 +85,9 @@ void callus_views_settle(callus_views_debt *d, int written)
 {
 	if (!d)
 		return;
-	/* paid: kept as the spare (over one another recording kept: that
-	 * one's inode goes) */
-	if (written && rename(d->path, d->spare) < 0)
-		unlink(d->path);
+	/* paid: kept as the spare */
+	if (written)
+		callus_fs_keep_spare(d->path, d->spare);
 	free(d->spare);
 	free(d->path);
 	free(d);

@@ -135,6 +135,28 @@ int callus_fs_write_all(int fd, const void *buf, size_t len);
  * appenders (O_APPEND) never interleave inside a line.  0 or CALLUS_EIO. */
 int callus_fs_append_line(int fd, const char *s);
 
+/*
+ * Files made and removed at every hook (a recording's spool entry, its
+ * views' debt) are inodes allocated and freed each time, and on ext4
+ * without a journal every file made in the next half minute skips the
+ * recently freed inodes one by one (docs/scale.md, the thirty-sixth
+ * pass).  So such a file, once done with, is kept as a spare (a dot name
+ * its readers skip) and the next one is made from it.
+ *
+ * callus_fs_open_spare: the file at path, for writing from its start:
+ * spare renamed there (so that no other process takes it too) when it is
+ * a regular file, else made anew (O_EXCL, mode 0600; a link or a FIFO at
+ * spare is moved away, never followed or waited on).  An fd, or -1 with
+ * errno set.  Write it with callus_fs_rewrite().
+ * callus_fs_rewrite: data[0..len) written over what fd (just opened)
+ * held, then cut there.  0, or -1 with errno set.
+ * callus_fs_keep_spare: done with path: renamed to spare (over one kept
+ * meanwhile), or removed when it cannot be.  Async-signal-safe.
+ */
+int callus_fs_open_spare(const char *spare, const char *path);
+int callus_fs_rewrite(int fd, const void *data, size_t len);
+void callus_fs_keep_spare(const char *path, const char *spare);
+
 /* Append data[0..len) to the existing regular file at path (not through a
  * symlink) and fdatasync it, or with CALLUS_FS_REBUILT not: the indexes
  * beside the store, whose writers add lines under the store's write lock

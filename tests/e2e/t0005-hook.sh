@@ -104,7 +104,15 @@ test_expect_success 'real eslint output in a Claude Code payload: rule, file, ea
 	"$CALLUS" hook claude-code <p.json >reply2 &&
 	reply_context claude-code reply2 | grep -q "Rule: delete what you do not use" &&
 	test "$(reply_context claude-code reply2 | wc -c)" -le 1501 &&
-	"$CALLUS" lessons --json | jq -e "[.[] | select(.tool == \"eslint\")][0].occurrences == 2"
+	"$CALLUS" lessons --json | jq -e "[.[] | select(.tool == \"eslint\")][0].occurrences == 2" &&
+	# the spool entry and the views debt are gone once stored, each file
+	# kept as the next one'"'"'s (no inode made and freed a hook)
+	test -z "$(find .callus/spool .callus/owed -type f ! -name .spare)" &&
+	spool=$(stat -c %i .callus/spool/.spare) && owed=$(stat -c %i .callus/owed/.spare) &&
+	"$CALLUS" hook claude-code <p.json >/dev/null &&
+	test -z "$(find .callus/spool .callus/owed -type f ! -name .spare)" &&
+	test "$(stat -c %i .callus/spool/.spare)" = "$spool" &&
+	test "$(stat -c %i .callus/owed/.spare)" = "$owed"
 '
 
 test_expect_success 'real jest output through a generic payload' '

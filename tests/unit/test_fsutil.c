@@ -442,6 +442,62 @@ static void test_lock(void **state)
 
 /* A file's maker is gone when its pid is dead or unknown, or the file is
  * older than the staleness bound (pids are reused). */
+/* A file made and done with at every hook is kept as a spare and the next
+ * one made from it: the same inode, written over and cut; a spare that is
+ * a link or a FIFO is moved away, never followed or waited on. */
+static void test_spare(void **state)
+{
+	struct fixture *f = *state;
+	char a[128], b[128], spare[128], target[128];
+	callus_buf got = CALLUS_BUF_INIT;
+	struct stat st1, st2;
+	int fd;
+
+	snprintf(a, sizeof(a), "%s/a", f->dir);
+	snprintf(b, sizeof(b), "%s/b", f->dir);
+	snprintf(spare, sizeof(spare), "%s/.spare", f->dir);
+	snprintf(target, sizeof(target), "%s/target", f->dir);
+	/* no spare: made anew, private */
+	assert_true((fd = callus_fs_open_spare(spare, a)) >= 0);
+	assert_int_equal(callus_fs_rewrite(fd, "a longer first text\n", 20), 0);
+	close(fd);
+	assert_int_equal(stat(a, &st1), 0);
+	assert_int_equal(st1.st_mode & 0777, 0600);
+	callus_fs_keep_spare(a, spare);
+	assert_int_equal(access(a, F_OK), -1);
+	/* the spare taken: the same inode, only the new text */
+	assert_true((fd = callus_fs_open_spare(spare, b)) >= 0);
+	assert_int_equal(callus_fs_rewrite(fd, "second\n", 7), 0);
+	close(fd);
+	assert_int_equal(access(spare, F_OK), -1);
+	assert_int_equal(stat(b, &st2), 0);
+	assert_true(st1.st_ino == st2.st_ino);
+	assert_int_equal(callus_fs_read_file(&got, b, 0, NULL), 0);
+	assert_string_equal(got.ptr, "second\n");
+	/* a name taken already is not taken over */
+	assert_int_equal(callus_fs_open_spare(spare, b), -1);
+	assert_int_equal(errno, EEXIST);
+	assert_int_equal(unlink(b), 0);
+	/* a link: moved away, its target untouched */
+	assert_int_equal(callus_fs_write_atomic(target, "keep\n", 5, 0600, 0, NULL), 0);
+	assert_int_equal(symlink(target, spare), 0);
+	assert_true((fd = callus_fs_open_spare(spare, a)) >= 0);
+	assert_int_equal(callus_fs_rewrite(fd, "x\n", 2), 0);
+	close(fd);
+	assert_int_equal(lstat(a, &st1), 0);
+	assert_true(S_ISREG(st1.st_mode));
+	assert_int_equal(callus_fs_read_file(&got, target, 0, NULL), 0);
+	assert_string_equal(got.ptr, "keep\n");
+	assert_int_equal(unlink(a), 0);
+	/* a FIFO: not waited on */
+	assert_int_equal(mkfifo(spare, 0600), 0);
+	assert_true((fd = callus_fs_open_spare(spare, a)) >= 0);
+	close(fd);
+	assert_int_equal(lstat(a, &st1), 0);
+	assert_true(S_ISREG(st1.st_mode));
+	callus_buf_release(&got);
+}
+
 static void test_maker_gone(void **state)
 {
 	pid_t child;
@@ -543,6 +599,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_map, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_append_line_concurrent, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_append, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_spare, setup, teardown),
 		cmocka_unit_test(test_maker_gone),
 		cmocka_unit_test_setup_teardown(test_mkdir_p, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_file, setup, teardown),
