@@ -446,7 +446,9 @@ int callus_fs_append_line(int fd, const char *s)
 
 int callus_fs_open_spare(const char *spare, const char *path)
 {
-	if (rename(spare, path) == 0) {
+	/* never over a file at path (a file system without RENAME_NOREPLACE
+	 * makes a new file, as when there is no spare) */
+	if (renameat2(AT_FDCWD, spare, AT_FDCWD, path, RENAME_NOREPLACE) == 0) {
 		/* O_NONBLOCK: a FIFO put there is refused, not waited on */
 		int fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 		struct stat st;

@@ -144,9 +144,10 @@ int callus_fs_append_line(int fd, const char *s);
  * its readers skip) and the next one is made from it.
  *
  * callus_fs_open_spare: the file at path, for writing from its start:
- * spare renamed there (so that no other process takes it too) when it is
- * a regular file, else made anew (O_EXCL, mode 0600; a link or a FIFO at
- * spare is moved away, never followed or waited on).  An fd, or -1 with
+ * spare renamed there (so that no other process takes it too; never over
+ * a file at path) when it is a regular file, else made anew (O_EXCL, mode
+ * 0600; a link or a FIFO at spare is moved away, never followed or waited
+ * on).  An fd, or -1 with
  * errno set.  Write it with callus_fs_rewrite().
  * callus_fs_rewrite: data[0..len) written over what fd (just opened)
  * held, then cut there.  0, or -1 with errno set.

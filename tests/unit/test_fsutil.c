@@ -474,10 +474,18 @@ static void test_spare(void **state)
 	assert_true(st1.st_ino == st2.st_ino);
 	assert_int_equal(callus_fs_read_file(&got, b, 0, NULL), 0);
 	assert_string_equal(got.ptr, "second\n");
-	/* a name taken already is not taken over */
+	/* a name taken already is not taken over, spare or not */
 	assert_int_equal(callus_fs_open_spare(spare, b), -1);
 	assert_int_equal(errno, EEXIST);
-	assert_int_equal(unlink(b), 0);
+	callus_fs_keep_spare(b, spare);
+	assert_int_equal(callus_fs_write_atomic(a, "mine\n", 5, 0600, 0, NULL), 0);
+	assert_int_equal(callus_fs_open_spare(spare, a), -1);
+	assert_int_equal(errno, EEXIST);
+	assert_int_equal(callus_fs_read_file(&got, a, 0, NULL), 0);
+	assert_string_equal(got.ptr, "mine\n");
+	assert_int_equal(access(spare, F_OK), 0);
+	assert_int_equal(unlink(spare), 0);
+	assert_int_equal(unlink(a), 0);
 	/* a link: moved away, its target untouched */
 	assert_int_equal(callus_fs_write_atomic(target, "keep\n", 5, 0600, 0, NULL), 0);
 	assert_int_equal(symlink(target, spare), 0);
