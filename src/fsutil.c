@@ -444,19 +444,30 @@ int callus_fs_append_line(int fd, const char *s)
 	return writev(fd, iov, 2) == want ? 0 : CALLUS_EIO;
 }
 
+/* Whether st is a file callus can make its own: a regular file, one link
+ * (a hard link to a file elsewhere would be written through), its
+ * owner's. */
+static int spare_ok(const struct stat *st)
+{
+	return S_ISREG(st->st_mode) && st->st_nlink == 1 && st->st_uid == geteuid();
+}
+
 int callus_fs_open_spare(const char *spare, const char *path)
 {
-	/* never over a file at path (a file system without RENAME_NOREPLACE
-	 * makes a new file, as when there is no spare) */
-	if (renameat2(AT_FDCWD, spare, AT_FDCWD, path, RENAME_NOREPLACE) == 0) {
-		/* O_NONBLOCK: a FIFO put there is refused, not waited on */
-		int fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-		struct stat st;
+	struct stat st;
 
-		if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	/* never over a file at path (a file system without RENAME_NOREPLACE
+	 * makes a new file, as when there is no spare); anything but a
+	 * file of callus's is left where it is */
+	if (lstat(spare, &st) == 0 && spare_ok(&st) &&
+	    renameat2(AT_FDCWD, spare, AT_FDCWD, path, RENAME_NOREPLACE) == 0) {
+		/* O_NONBLOCK: a FIFO swapped in meanwhile is refused, not
+		 * waited on */
+		int fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+		if (fd >= 0 && fstat(fd, &st) == 0 && spare_ok(&st) && fchmod(fd, 0600) == 0 &&
 		    fcntl(fd, F_SETFL, 0) == 0)
 			return fd;
-		/* not a file of callus's (a link, a FIFO, a directory) */
 		if (fd >= 0)
 			close(fd);
 		if (unlink(path) < 0)

@@ -38,7 +38,7 @@ struct callus_views_debt {
 void callus_views_owe(callus_views_debt **out, const char *workspace, const char *signature)
 {
 	callus_buf dir = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT, spare = CALLUS_BUF_INIT,
-		   line = CALLUS_BUF_INIT;
+		   line = CALLUS_BUF_INIT, tmp = CALLUS_BUF_INIT;
 	struct timespec ts;
 	callus_views_debt *d = NULL;
 	int fd = -1;
@@ -47,19 +47,24 @@ void callus_views_owe(callus_views_debt **out, const char *workspace, const char
 	clock_gettime(CLOCK_REALTIME, &ts);
 	callus_buf_printf(&dir, "%s/" OWED_DIR, workspace);
 	callus_buf_printf(&path, "%s/%ld-%lx", dir.ptr, (long)getpid(), (unsigned long)ts.tv_nsec);
+	callus_buf_printf(&tmp, "%s/.%ld-%lx", dir.ptr, (long)getpid(), (unsigned long)ts.tv_nsec);
 	callus_buf_printf(&spare, "%s/" SPARE, dir.ptr);
 	callus_buf_printf(&line, "%s\n", signature && *signature ? signature : "views");
 	if (callus_buf_status(&dir) < 0 || callus_buf_status(&path) < 0 ||
-	    callus_buf_status(&spare) < 0 || callus_buf_status(&line) < 0)
+	    callus_buf_status(&tmp) < 0 || callus_buf_status(&spare) < 0 ||
+	    callus_buf_status(&line) < 0)
 		goto out;
-	if (mkdir(dir.ptr, 0700) < 0 && errno != EEXIST)
+	/* written in the workspace or nowhere, as the spool */
+	if (callus_workspace_guard(NULL, workspace, OWED_DIR, 0, NULL) < 0 ||
+	    (mkdir(dir.ptr, 0700) < 0 && errno != EEXIST))
 		goto out;
-	/* the write also gives the debt its time (a stale debt is told by
-	 * it) */
-	if ((fd = callus_fs_open_spare(spare.ptr, path.ptr)) < 0 ||
-	    callus_fs_rewrite(fd, line.ptr, line.len) < 0) {
+	/* written under a dot name (stale_debts() skips it), then named: a
+	 * spare taken keeps its old time until written, and a debt that
+	 * looks ten minutes old is a crash's to any repair */
+	if ((fd = callus_fs_open_spare(spare.ptr, tmp.ptr)) < 0 ||
+	    callus_fs_rewrite(fd, line.ptr, line.len) < 0 || rename(tmp.ptr, path.ptr) < 0) {
 		if (fd >= 0)
-			unlink(path.ptr);
+			unlink(tmp.ptr);
 		goto out;
 	}
 	if (!(d = calloc(1, sizeof(*d))) || !(d->path = callus_buf_detach(&path)) ||
@@ -79,6 +84,7 @@ out:
 	callus_buf_release(&path);
 	callus_buf_release(&spare);
 	callus_buf_release(&line);
+	callus_buf_release(&tmp);
 }
 
 void callus_views_settle(callus_views_debt *d, int written)
