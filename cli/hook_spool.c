@@ -114,9 +114,9 @@ int cli_spool_write(const cli_spool_entry *e, const cli_workspace *ws)
 	callus_buf dir = CALLUS_BUF_INIT, tmp = CALLUS_BUF_INIT;
 	size_t len = e->text ? strlen(e->text) : 0;
 	char *callus_dir = NULL;
-	int fd = -1, rc = -1;
+	int rc = -1;
 
-	if (!e->path)
+	if (!e->path || !e->spare)
 		return -1;
 	callus_buf_printf(&dir, "%s/" SPOOL_DIR, ws->root);
 	callus_buf_printf(&tmp, "%s.tmp", e->path);
@@ -133,27 +133,9 @@ int cli_spool_write(const cli_spool_entry *e, const cli_workspace *ws)
 	/* no fsync: the spool is for processes cut short, not for power
 	 * failures, and a thousand hooks must not queue on the disk.  Made
 	 * from the last stored entry's file when there is one (no inode
-	 * allocated and freed a hook), written whole before it is named */
-	fd = e->spare ? callus_fs_open_spare(e->spare, tmp.ptr)
-		      : open(tmp.ptr, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		goto out;
-	if (callus_fs_rewrite(fd, e->text, len) < 0 || close(fd) < 0) {
-		fd = -1;
-		unlink(tmp.ptr);
-		goto out;
-	}
-	fd = -1;
-	if (rename(tmp.ptr, e->path) < 0) {
-		unlink(tmp.ptr);
-		goto out;
-	}
-	rc = 0;
+	 * allocated and freed a hook), named once whole */
+	rc = callus_fs_write_spare(e->spare, tmp.ptr, e->path, e->text, len) < 0 ? -1 : 0;
 out:
-	if (fd >= 0) {
-		close(fd);
-		unlink(tmp.ptr);
-	}
 	free(callus_dir);
 	callus_buf_release(&dir);
 	callus_buf_release(&tmp);

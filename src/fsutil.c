@@ -452,7 +452,7 @@ static int spare_ok(const struct stat *st)
 	return S_ISREG(st->st_mode) && st->st_nlink == 1 && st->st_uid == geteuid();
 }
 
-int callus_fs_open_spare(const char *spare, const char *path)
+static int open_spare(const char *spare, const char *path)
 {
 	struct stat st;
 
@@ -476,11 +476,23 @@ int callus_fs_open_spare(const char *spare, const char *path)
 	return open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 }
 
-int callus_fs_rewrite(int fd, const void *data, size_t len)
+int callus_fs_write_spare(const char *spare, const char *tmp, const char *path, const void *data,
+			size_t len)
 {
-	if (callus_fs_write_all(fd, data, len) < 0)
+	int fd = open_spare(spare, tmp), rc;
+
+	if (fd < 0)
 		return -1;
-	return ftruncate(fd, (off_t)len);
+	/* written over what a taken spare held, then cut there */
+	rc = callus_fs_write_all(fd, data, len) < 0 || ftruncate(fd, (off_t)len) < 0;
+	if (close(fd) < 0 || rc || rename(tmp, path) < 0) {
+		int saved = errno;
+
+		unlink(tmp);
+		errno = saved;
+		return -1;
+	}
+	return 0;
 }
 
 void callus_fs_keep_spare(const char *path, const char *spare)

@@ -25,7 +25,7 @@
  * is 5 s). */
 #define STALE_AFTER_S (10 * 60)
 
-/* A paid debt's file, kept for the next debt (callus_fs_open_spare: no
+/* A paid debt's file, kept for the next debt (callus_fs_write_spare: no
  * inode made and freed a recording); a dot name, never a debt itself
  * (stale_debts() skips it). */
 #define SPARE ".spare"
@@ -41,7 +41,6 @@ void callus_views_owe(callus_views_debt **out, const char *workspace, const char
 		   line = CALLUS_BUF_INIT, tmp = CALLUS_BUF_INIT;
 	struct timespec ts;
 	callus_views_debt *d = NULL;
-	int fd = -1;
 
 	*out = NULL;
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -58,28 +57,21 @@ void callus_views_owe(callus_views_debt **out, const char *workspace, const char
 	if (callus_workspace_guard(NULL, workspace, OWED_DIR, 0, NULL) < 0 ||
 	    (mkdir(dir.ptr, 0700) < 0 && errno != EEXIST))
 		goto out;
-	/* written under a dot name (stale_debts() skips it), then named: a
-	 * spare taken keeps its old time until written, and a debt that
-	 * looks ten minutes old is a crash's to any repair */
-	if ((fd = callus_fs_open_spare(spare.ptr, tmp.ptr)) < 0 ||
-	    callus_fs_rewrite(fd, line.ptr, line.len) < 0 || rename(tmp.ptr, path.ptr) < 0) {
-		if (fd >= 0)
-			unlink(tmp.ptr);
-		goto out;
-	}
+	/* under a dot name (stale_debts() skips it) until whole: a spare
+	 * keeps its old time until written, and a debt that looks ten
+	 * minutes old is a crash's to any repair */
 	if (!(d = calloc(1, sizeof(*d))) || !(d->path = callus_buf_detach(&path)) ||
-	    !(d->spare = callus_buf_detach(&spare))) {
-		unlink(d && d->path ? d->path : path.ptr);
-		if (d)
+	    !(d->spare = callus_buf_detach(&spare)) ||
+	    callus_fs_write_spare(d->spare, tmp.ptr, d->path, line.ptr, line.len) < 0) {
+		if (d) {
 			free(d->path);
+			free(d->spare);
+		}
 		free(d);
-		d = NULL;
 		goto out;
 	}
 	*out = d;
 out:
-	if (fd >= 0)
-		close(fd);
 	callus_buf_release(&dir);
 	callus_buf_release(&path);
 	callus_buf_release(&spare);

@@ -143,19 +143,19 @@ int callus_fs_append_line(int fd, const char *s);
  * pass).  So such a file, once done with, is kept as a spare (a dot name
  * its readers skip) and the next one is made from it.
  *
- * callus_fs_open_spare: the file at path, for writing from its start:
- * spare renamed there (so that no other process takes it too; never over
- * a file at path) when it is a regular file, else made anew (O_EXCL, mode
- * 0600; a link or a FIFO at spare is moved away, never followed or waited
- * on).  An fd, or -1 with
- * errno set.  Write it with callus_fs_rewrite().
- * callus_fs_rewrite: data[0..len) written over what fd (just opened)
- * held, then cut there.  0, or -1 with errno set.
+ * callus_fs_write_spare: path made to hold data[0..len): written under
+ * tmp (a name its readers skip; never over a file there) and then named.
+ * tmp is spare renamed (so that no other process takes it too) when spare
+ * is a regular file of one link that the process owns, made private, and
+ * written over and cut; else a new file (O_EXCL, mode 0600; anything else
+ * at spare is never followed, written through or waited on).  Named once
+ * whole, so that no reader sees a mix or the spare's old time.  0, or -1
+ * with errno set (tmp removed).
  * callus_fs_keep_spare: done with path: renamed to spare (over one kept
  * meanwhile), or removed when it cannot be.  Async-signal-safe.
  */
-int callus_fs_open_spare(const char *spare, const char *path);
-int callus_fs_rewrite(int fd, const void *data, size_t len);
+int callus_fs_write_spare(const char *spare, const char *tmp, const char *path, const void *data,
+			size_t len);
 void callus_fs_keep_spare(const char *path, const char *spare);
 
 /* Append data[0..len) to the existing regular file at path (not through a

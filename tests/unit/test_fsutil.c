@@ -459,57 +459,54 @@ static int noreplace_works(const char *dir)
 }
 
 /* A file made and done with at every hook is kept as a spare and the next
- * one made from it: the same inode, written over and cut; a spare that is
- * a link or a FIFO is moved away, never followed or waited on. */
+ * one made from it: the same inode, written over and cut, named once
+ * whole; anything at the spare but a private file of one link is left
+ * where it is, never followed, written through or waited on. */
 static void test_spare(void **state)
 {
 	struct fixture *f = *state;
-	char a[128], b[128], spare[128], target[128];
+	char a[128], b[128], t[128], spare[128], target[128];
 	callus_buf got = CALLUS_BUF_INIT;
 	struct stat st1, st2;
-	int fd;
 
 	snprintf(a, sizeof(a), "%s/a", f->dir);
 	snprintf(b, sizeof(b), "%s/b", f->dir);
+	snprintf(t, sizeof(t), "%s/.tmp", f->dir);
 	snprintf(spare, sizeof(spare), "%s/.spare", f->dir);
 	snprintf(target, sizeof(target), "%s/target", f->dir);
 	/* no spare: made anew, private */
-	assert_true((fd = callus_fs_open_spare(spare, a)) >= 0);
-	assert_int_equal(callus_fs_rewrite(fd, "a longer first text\n", 20), 0);
-	close(fd);
+	assert_int_equal(callus_fs_write_spare(spare, t, a, "a longer first text\n", 20), 0);
 	assert_int_equal(stat(a, &st1), 0);
 	assert_int_equal(st1.st_mode & 0777, 0600);
 	callus_fs_keep_spare(a, spare);
 	assert_int_equal(access(a, F_OK), -1);
 	/* the spare taken: the same inode, only the new text */
-	assert_true((fd = callus_fs_open_spare(spare, b)) >= 0);
-	assert_int_equal(callus_fs_rewrite(fd, "second\n", 7), 0);
-	close(fd);
+	assert_int_equal(callus_fs_write_spare(spare, t, b, "second\n", 7), 0);
 	assert_int_equal(access(spare, F_OK), -1);
+	assert_int_equal(access(t, F_OK), -1); /* named once whole */
 	assert_int_equal(stat(b, &st2), 0);
 	/* (a file system without RENAME_NOREPLACE, NFS: a new file each time) */
 	if (noreplace_works(f->dir))
 		assert_true(st1.st_ino == st2.st_ino);
 	assert_int_equal(callus_fs_read_file(&got, b, 0, NULL), 0);
 	assert_string_equal(got.ptr, "second\n");
-	/* a name taken already is not taken over, spare or not */
-	assert_int_equal(callus_fs_open_spare(spare, b), -1);
+	/* a temporary name taken already is not taken over, spare or not */
+	assert_int_equal(callus_fs_write_atomic(t, "mine\n", 5, 0600, 0, NULL), 0);
+	assert_int_equal(callus_fs_write_spare(spare, t, a, "x\n", 2), -1);
 	assert_int_equal(errno, EEXIST);
 	callus_fs_keep_spare(b, spare);
-	assert_int_equal(callus_fs_write_atomic(a, "mine\n", 5, 0600, 0, NULL), 0);
-	assert_int_equal(callus_fs_open_spare(spare, a), -1);
+	assert_int_equal(callus_fs_write_spare(spare, t, a, "x\n", 2), -1);
 	assert_int_equal(errno, EEXIST);
-	assert_int_equal(callus_fs_read_file(&got, a, 0, NULL), 0);
+	assert_int_equal(callus_fs_read_file(&got, t, 0, NULL), 0);
 	assert_string_equal(got.ptr, "mine\n");
+	assert_int_equal(access(a, F_OK), -1);
 	assert_int_equal(access(spare, F_OK), 0);
 	assert_int_equal(unlink(spare), 0);
-	assert_int_equal(unlink(a), 0);
+	assert_int_equal(unlink(t), 0);
 	/* a link: left where it is, its target untouched */
 	assert_int_equal(callus_fs_write_atomic(target, "keep\n", 5, 0600, 0, NULL), 0);
 	assert_int_equal(symlink(target, spare), 0);
-	assert_true((fd = callus_fs_open_spare(spare, a)) >= 0);
-	assert_int_equal(callus_fs_rewrite(fd, "x\n", 2), 0);
-	close(fd);
+	assert_int_equal(callus_fs_write_spare(spare, t, a, "x\n", 2), 0);
 	assert_int_equal(lstat(a, &st1), 0);
 	assert_true(S_ISREG(st1.st_mode));
 	assert_int_equal(lstat(spare, &st1), 0);
@@ -520,25 +517,21 @@ static void test_spare(void **state)
 	assert_int_equal(unlink(spare), 0);
 	/* a hard link to a file elsewhere: never written through */
 	assert_int_equal(link(target, spare), 0);
-	assert_true((fd = callus_fs_open_spare(spare, a)) >= 0);
-	assert_int_equal(callus_fs_rewrite(fd, "x\n", 2), 0);
-	close(fd);
+	assert_int_equal(callus_fs_write_spare(spare, t, a, "x\n", 2), 0);
 	assert_int_equal(callus_fs_read_file(&got, target, 0, NULL), 0);
 	assert_string_equal(got.ptr, "keep\n");
 	assert_int_equal(unlink(a), 0);
 	assert_int_equal(unlink(spare), 0);
 	/* a FIFO: not waited on */
 	assert_int_equal(mkfifo(spare, 0600), 0);
-	assert_true((fd = callus_fs_open_spare(spare, a)) >= 0);
-	close(fd);
+	assert_int_equal(callus_fs_write_spare(spare, t, a, "x\n", 2), 0);
 	assert_int_equal(lstat(a, &st1), 0);
 	assert_true(S_ISREG(st1.st_mode));
 	assert_int_equal(unlink(a), 0);
 	assert_int_equal(unlink(spare), 0);
 	/* a spare open to others is taken back private */
 	assert_int_equal(callus_fs_write_atomic(spare, "old\n", 4, 0644, 0, NULL), 0);
-	assert_true((fd = callus_fs_open_spare(spare, a)) >= 0);
-	close(fd);
+	assert_int_equal(callus_fs_write_spare(spare, t, a, "x\n", 2), 0);
 	assert_int_equal(stat(a, &st1), 0);
 	assert_int_equal(st1.st_mode & 0777, 0600);
 	callus_buf_release(&got);
