@@ -133,15 +133,8 @@ void cli_edit_context(callus_buf *ctx, callus_store *store, const char *rel, int
 	callus_pending *ps = NULL;
 	size_t n = 0, npermanent = 0, nfixes = 0;
 
-	/* written under the store's write lock, as learning appends to it:
-	 * a list read before a fix's commit and renamed over its append
-	 * would lack that fix's files until `callus doctor --fix` */
-	if (build_index) {
-		size_t known, unlisted;
-
-		if (callus_fileindex_check(store, 1, &known, &unlisted, NULL) < 0)
-			callus_fileindex_remove(store);
-	}
+	if (build_index && callus_fileindex_ensure(store, NULL) < 0)
+		callus_fileindex_remove(store);
 	if (callus_strlist_add(&files, rel, strlen(rel)) < 0 ||
 	    callus_learn_list(store, &f, &ps, &n, NULL) < 0)
 		goto out;

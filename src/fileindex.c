@@ -416,7 +416,7 @@ int callus_fileindex_check(callus_store *s, int fix, size_t *known, size_t *unli
 		c.mapped = map_open(&c.text, c.path) < 0 ? -1 : 1;
 	*known = c.known;
 	*unlisted = c.unlisted;
-	if (fix && (c.unlisted || c.mapped < 0))
+	if (fix && c.unlisted)
 		rc = callus_fileindex_write(s, err);
 	else if (c.mapped < 0)
 		rc = callus_error_set(err, CALLUS_ENOTFOUND, "no index at '%s' that callus reads",
@@ -426,6 +426,27 @@ out:
 		(void)callus_store_exec(s, "COMMIT", NULL);
 	callus_buf_release(&c.needle);
 	callus_fs_unmap(&c.text.m);
+	callus_buf_release(&path);
+	return rc;
+}
+
+int callus_fileindex_ensure(callus_store *s, callus_error *err)
+{
+	callus_buf path = CALLUS_BUF_INIT;
+	index_text text = { { NULL, 0 }, 0 };
+	int rc;
+
+	if ((rc = callus_store_sibling_path(&path, s, CALLUS_FILEINDEX_NAME)) < 0) {
+		callus_buf_release(&path);
+		return rc == CALLUS_EINVAL ? 0 : callus_error_set(err, rc, "out of memory");
+	}
+	/* under the write lock, as learning appends (the top of fileindex.h) */
+	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) == 0) {
+		if (map_open(&text, path.ptr) < 0)
+			rc = callus_fileindex_write(s, err);
+		(void)callus_store_exec(s, "COMMIT", NULL);
+	}
+	callus_fs_unmap(&text.m);
 	callus_buf_release(&path);
 	return rc;
 }

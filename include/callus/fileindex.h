@@ -55,6 +55,12 @@ int callus_fileindex_write(callus_store *s, callus_error *err);
  * err set. */
 int callus_fileindex_add(callus_store *s, const int64_t *pending, size_t n, callus_error *err);
 
+/* Write the index beside s's database file from s when there is none
+ * that callus reads, under the store's write lock (the hook before an
+ * edit, which found none).  0, or a negative CALLUS_E* code with err set
+ * (the caller removes the index then). */
+int callus_fileindex_ensure(callus_store *s, callus_error *err);
+
 /* Remove the index beside s's database file (one that could not be
  * rewritten is wrong): the next lookup rebuilds it. */
 void callus_fileindex_remove(callus_store *s);
@@ -66,8 +72,7 @@ void callus_fileindex_remove(callus_store *s);
  * `callus doctor` finds with this (the store read first, the index
  * after: a fix appends before it commits).  With fix, under the store's
  * write lock, an index that lacks a file, or none that this reads (every
- * file then unlisted), is written again from s: the hook before an edit
- * makes a missing one so.  0; CALLUS_ENOTFOUND without
+ * file then unlisted), is written again from s.  0; CALLUS_ENOTFOUND without
  * fix when there is no index this reads (its next reader writes it; the
  * counts as with fix); or another negative CALLUS_E* code; err set on
  * failure. */
