@@ -34,7 +34,7 @@ typedef struct cli_spool_entry {
 	char *origin;  /* NS-PID: the failure's name in the store */
 	char *text;    /* the redacted payload */
 	char *spare;   /* .../.callus/spool/.spare: a stored entry's file, kept
-			* for the next (callus_fs_open_spare), never an entry */
+			* for the next (callus_fs_write_spare), never an entry */
 } cli_spool_entry;
 
 #define CLI_SPOOL_ENTRY_INIT { NULL, NULL, NULL, NULL, NULL, NULL }
