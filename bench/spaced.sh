@@ -11,7 +11,10 @@
 # lesson, signature, vector; no snapshot), N times each.  CPU ms of each
 # hook from bench/proctime (wait4), and its page faults (first touches of
 # memory); prints min / first quartile / median / third quartile / max /
-# mean of each binary, and how many rows of the recent document
+# mean of each binary, the same of the two hooks' difference turn by turn
+# (each binary first every other turn; over a few hundred turns the
+# difference shows a change of a few percent that either binary's own
+# spread hides), and how many rows of the recent document
 # frequencies the second binary's hooks add: how many new signatures go
 # by between two folds.  GAP 0: back to back.  With FOLD=1, every timed
 # hook is one that folds the recent document frequencies into embed_df
@@ -46,7 +49,11 @@ recent() { sqlite3 "$work/ws-b/.callus/callus.db" 'SELECT count(*) FROM embed_df
 added=0 counted=0 was=$(recent)
 i=0
 while [ "$i" -lt "$n" ]; do
-	for x in a b; do
+	# each first every other time: whatever going first does falls on
+	# both alike
+	order="a b"
+	[ $((i % 2)) = 0 ] || order="b a"
+	for x in $order; do
 		if [ "$x" = a ]; then bin=$run_a; else bin=$run_b; fi
 		bench_fail_payload "$work" $((700000 + i)) "$work/ws-$x" "$work/p.json"
 		if [ "${FOLD:-0}" = 1 ]; then
@@ -75,6 +82,10 @@ echo "| binary | failing hooks, $gap s apart: min / q1 / median / q3 / max / mea
 echo "|:---|---:|---:|"
 echo "| $base | $(bench_stats "$work/a.txt") | $(bench_stats "$work/a.faults") |"
 echo "| $callus | $(bench_stats "$work/b.txt") | $(bench_stats "$work/b.faults") |"
+# the two hooks of a turn ran within milliseconds of each other: their
+# difference leaves out what the machine does from one minute to the next
+paste "$work/a.txt" "$work/b.txt" | awk '{ print $2 - $1 }' >"$work/diff.txt"
+echo "second less first, hook by hook: min / q1 / median / q3 / max / mean $(bench_stats "$work/diff.txt") ms"
 if [ "$counted" -gt 0 ] && [ "$added" -gt 0 ]; then
 	awk -v a="$added" -v c="$counted" 'BEGIN { printf "%s: %.1f rows of embed_df_recent a hook (%d hooks): a fold every %.0f new signatures\n", "'"$callus"'", a / c, c, 4096 * c / a }'
 fi

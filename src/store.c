@@ -93,9 +93,6 @@ int callus_store_sibling_path(callus_buf *out, callus_store *s, const char *name
 	return callus_buf_printf(out, "%.*s/%s", (int)(slash - s->path), s->path, name);
 }
 
-/* Pages the WAL may hold before a commit copies them into the store. */
-#define STORE_WAL_PAGES 64
-
 /*
  * Copy the WAL into the store and empty it, without waiting: a reader or
  * writer of another process in the way leaves it for a later commit (what
@@ -131,7 +128,7 @@ static int wal_committed(void *arg, sqlite3 *db, const char *name, int frames)
 
 void callus_store_wal_pages(callus_store *s, int pages)
 {
-	s->wal_pages = pages > 0 ? pages : STORE_WAL_PAGES;
+	s->wal_pages = pages > 0 ? pages : CALLUS_STORE_WAL_PAGES;
 }
 
 void callus_store_cache_pages(callus_store *s, int pages)
@@ -215,7 +212,7 @@ int callus_store_open(callus_store **out, const char *path, int timeout_ms, call
 	sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
 	sqlite3_extended_result_codes(s->db, 0);
 	s->timeout_ms = timeout_ms;
-	s->wal_pages = STORE_WAL_PAGES;
+	s->wal_pages = CALLUS_STORE_WAL_PAGES;
 	if ((rc = set_wal(s, timeout_ms, err)) < 0)
 		goto fail;
 	sqlite3_wal_hook(s->db, wal_committed, s);
@@ -345,7 +342,7 @@ void callus_store_close(callus_store *s)
 	kept_release(s);
 	/* what a batch left past the usual size (a pull raises it) is not
 	 * left to every later process to read */
-	if (s->db && s->wal_frames > STORE_WAL_PAGES)
+	if (s->db && s->wal_frames > CALLUS_STORE_WAL_PAGES)
 		wal_empty(s);
 	sqlite3_close_v2(s->db);
 	free(s->path);

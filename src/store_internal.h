@@ -51,10 +51,20 @@ int callus_store_stmt(callus_store *s, const char *sql, sqlite3_stmt **st);
 int callus_store_stmt_again(callus_store *s, const char *sql, sqlite3_stmt **st);
 void callus_store_stmt_done(callus_store *s, sqlite3_stmt *st); /* accepts NULL */
 
-/* How many frames the WAL may hold before a commit copies it into the
- * store and empties it (0: the usual 64, a small WAL each process reads
- * quickly at open); a batch of many writes (a pull) raises it for its
- * connection, whose close empties what it left. */
+/*
+ * How many frames the WAL may hold before a commit copies it into the
+ * store and empties it: CALLUS_STORE_WAL_PAGES unless a connection asks
+ * otherwise.  Two costs pull apart: every process reads and checksums the
+ * whole WAL at its open (about 3 us a frame here), and each emptying syncs
+ * the WAL and the store and starts a WAL whose header is synced again.  A
+ * failing hook writes some 35 frames: at 64 the WAL was emptied every
+ * other hook, at 128 every fourth, 5 to 7 % less of a hook's time; 256
+ * saved a little more of a failure but doubled what every other process
+ * reads at its open (docs/scale.md, the thirty-seventh pass).
+ */
+#define CALLUS_STORE_WAL_PAGES 128
+/* The connection's own bound (0: CALLUS_STORE_WAL_PAGES); a batch of many
+ * writes (a pull) raises it, and its close empties what it left. */
 void callus_store_wal_pages(callus_store *s, int pages);
 /* The pages of the store s's connection keeps read from now on: pages, or
  * for 0 what it kept when opened (SQLite's default, 2 MB of them; nothing
