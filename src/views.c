@@ -150,8 +150,35 @@ int callus_views_owed(const char *workspace)
 	return owed;
 }
 
-/* Count (and with fix remove) the temporary files fsutil.h left in
- * workspace/rel by processes that are gone: ".NAME.callus-PID-...tmp". */
+/*
+ * The pid in the name of a file made to be named (or removed) by the
+ * process that made it, which a process killed in between leaves: a
+ * temporary file of fsutil.h, ".NAME.callus-PID-...tmp"; a spool entry not
+ * yet named, "NS-PID.json.tmp" (cli/hook_spool.c); a debt not yet named,
+ * ".PID-NS" (callus_views_owe, above).  0 for such a name without a pid
+ * (its maker is taken for gone), -1 for any other name.
+ */
+static long temp_maker(const char *name)
+{
+	size_t len = strlen(name);
+	const char *mark = strstr(name, ".callus-"), *dash = strchr(name, '-');
+	char *end;
+	long pid;
+
+	if (name[0] == '.' && mark && len >= 4 && !strcmp(name + len - 4, ".tmp"))
+		return strtol(mark + 8, NULL, 10);
+	if (name[0] != '.' && dash && len > 9 && !strcmp(name + len - 9, ".json.tmp"))
+		return strtol(dash + 1, NULL, 10);
+	if (name[0] == '.' && name[1] >= '0' && name[1] <= '9') {
+		pid = strtol(name + 1, &end, 10);
+		if (*end == '-')
+			return pid;
+	}
+	return -1;
+}
+
+/* Count (and with fix remove) the files of temp_maker()'s names that
+ * processes now gone left in workspace/rel. */
 static void temp_files(const char *workspace, const char *rel, int fix, callus_views_report *rep)
 {
 	callus_buf dir = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT;
@@ -162,19 +189,20 @@ static void temp_files(const char *workspace, const char *rel, int fix, callus_v
 	if (callus_buf_printf(&dir, "%s%s%s", workspace, *rel ? "/" : "", rel) < 0 ||
 	    !(dh = opendir(dir.ptr)))
 		goto out;
+	/* a folder leading out of the workspace: counted, nothing removed */
+	if (fix && *rel && callus_workspace_guard(NULL, workspace, rel, 0, NULL) < 0)
+		fix = 0;
 	while ((e = readdir(dh))) {
-		const char *mark = strstr(e->d_name, ".callus-");
-		size_t len = strlen(e->d_name);
+		long pid = temp_maker(e->d_name);
 		struct stat st;
 
-		if (e->d_name[0] != '.' || !mark || len < 4 || strcmp(e->d_name + len - 4, ".tmp"))
+		if (pid < 0)
 			continue;
 		callus_buf_clear(&path);
 		if (callus_buf_printf(&path, "%s/%s", dir.ptr, e->d_name) < 0)
 			break;
 		if (lstat(path.ptr, &st) < 0 || !S_ISREG(st.st_mode) ||
-		    !callus_fs_maker_gone(strtol(mark + 8, NULL, 10), st.st_mtime, now,
-					  STALE_AFTER_S))
+		    !callus_fs_maker_gone(pid, st.st_mtime, now, STALE_AFTER_S))
 			continue;
 		rep->temp_files++;
 		if (fix && unlink(path.ptr) == 0)
@@ -313,6 +341,8 @@ int callus_views_repair(callus_store *store, const char *workspace, const char *
 	temp_files(workspace, ".lessons", fix, &rep);
 	temp_files(workspace, ".callus", fix, &rep);
 	temp_files(workspace, ".callus/notes", fix, &rep);
+	temp_files(workspace, ".callus/spool", fix, &rep);
+	temp_files(workspace, OWED_DIR, fix, &rep);
 	temp_files(workspace, adir, fix, &rep);
 	if (fix)
 		for (size_t i = 0; i < paths.count; i++)

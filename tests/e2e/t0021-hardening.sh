@@ -105,8 +105,10 @@ consistent() {
 	files=$(find .lessons -name "*.md" | wc -l) &&
 	test "$n" = "$files" || { echo "lessons $n, files $files"; return 1; }
 	test -z "$(find . -name "*.callus-*.tmp")" || { find . -name "*.callus-*.tmp"; return 1; }
-	# no debt (a paid one's file is kept as .spare for the next)
+	# no debt (a paid one's file is kept as .spare for the next), nor a
+	# spool entry never named
 	test -z "$(ls -A .callus/owed 2>/dev/null | grep -vx .spare)" || { ls -A .callus/owed; return 1; }
+	test -z "$(find .callus/spool -name "*.tmp" 2>/dev/null)" || { ls -A .callus/spool; return 1; }
 	"$CALLUS" doctor >doctor.out || { cat doctor.out; return 1; }
 	grep -q "^ok *views" doctor.out
 }
@@ -140,11 +142,20 @@ test_expect_success 'a crash between the commit and the views: repaired, reporte
 	rm .lessons/*.md &&
 	: >".lessons/.x.md.callus-999999-1-0.tmp" &&
 	touch -d "1 hour ago" ".lessons/.x.md.callus-999999-1-0.tmp" &&
+	# a spool entry and a debt, each killed before it was named; and a
+	# live process'"'"'s, left alone
+	mkdir -p .callus/spool .callus/owed &&
+	echo "{}" >.callus/spool/0000000000000000001-999999.json.tmp &&
+	echo "$sig" >.callus/owed/.999999-1 &&
+	touch -d "1 hour ago" .callus/spool/0000000000000000001-999999.json.tmp .callus/owed/.999999-1 &&
+	echo "{}" >".callus/spool/0000000000000000002-$$.json.tmp" &&
 	test_expect_code 1 "$CALLUS" doctor >doctor.out &&
 	grep -q "^problem *views *1 of 1 lessons had no .lessons/ file" doctor.out &&
-	grep -q "^problem *views *1 temporary file left by crashed runs" doctor.out &&
+	grep -q "^problem *views *3 temporary files left by crashed runs" doctor.out &&
 	"$CALLUS" doctor --fix >fix.out &&
 	grep -q "rewritten" fix.out &&
+	test -f ".callus/spool/0000000000000000002-$$.json.tmp" &&
+	rm ".callus/spool/0000000000000000002-$$.json.tmp" &&
 	consistent &&
 	# a lesson file a power loss left empty (its contents are not synced)
 	lf=$(ls .lessons/*.md) && : >"$lf" &&
@@ -158,7 +169,19 @@ test_expect_success 'a crash between the commit and the views: repaired, reporte
 	rm .lessons/*.md && mkdir -p .callus/owed && echo "$sig" >.callus/owed/999999-1 &&
 	printf "int b = ;\n" >b.c &&
 	test_expect_code 1 "$CALLUS" run -- gcc -c b.c 2>err &&
-	consistent
+	consistent &&
+	# a spool that leads out of the workspace: its files counted, none
+	# removed
+	mkdir ../elsewhere &&
+	echo "{}" >../elsewhere/0000000000000000003-999999.json.tmp &&
+	touch -d "1 hour ago" ../elsewhere/0000000000000000003-999999.json.tmp &&
+	mv .callus/spool spool.kept && ln -s ../../elsewhere .callus/spool &&
+	test_expect_code 1 "$CALLUS" doctor >doctor.out &&
+	grep -q "^problem *views *1 temporary file left by crashed runs" doctor.out &&
+	test_expect_code 1 "$CALLUS" doctor --fix >fix.out &&
+	grep -q "^problem *views *1 temporary file left by crashed runs: not all removed" fix.out &&
+	test -f ../elsewhere/0000000000000000003-999999.json.tmp &&
+	rm .callus/spool && mv spool.kept .callus/spool
 '
 
 test_expect_success 'ulimit -f: the check'"'"'s status passes through, the hook still replies' '
