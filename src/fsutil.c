@@ -501,55 +501,6 @@ void callus_fs_keep_spare(const char *path, const char *spare)
 		unlink(path);
 }
 
-/* spare opened for writing when it is one callus may write over; made
- * anew when missing or another kind of file, whose name only is removed
- * (a link to the other name of a file exchanged in: never written
- * through); -1 when a directory or anything unremovable is there */
-static int open_own(const char *spare)
-{
-	struct stat st;
-	int fd, there = lstat(spare, &st) == 0;
-
-	if (!there && errno != ENOENT)
-		return -1;
-	if (!there || !spare_ok(&st)) {
-		if (there && (S_ISDIR(st.st_mode) || unlink(spare) < 0))
-			return -1;
-		return open(spare, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	}
-	/* O_NONBLOCK: a FIFO swapped in meanwhile is refused, not waited on */
-	if ((fd = open(spare, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) < 0)
-		return -1;
-	if (fstat(fd, &st) == 0 && spare_ok(&st) && fcntl(fd, F_SETFL, 0) == 0)
-		return fd;
-	close(fd);
-	return -1;
-}
-
-int callus_fs_write_exchange(const char *path, const char *spare, const void *data, size_t len,
-			     mode_t mode, callus_error *err)
-{
-	struct stat ps, ss;
-	int fd, failed;
-
-	if (lstat(path, &ps) < 0 || !S_ISREG(ps.st_mode) || (fd = open_own(spare)) < 0)
-		return callus_fs_write_atomic(path, data, len, mode, CALLUS_FS_VIEW, err);
-	if (fstat(fd, &ss) < 0 || ss.st_dev != ps.st_dev) {
-		close(fd);
-		return callus_fs_write_atomic(path, data, len, mode, CALLUS_FS_VIEW, err);
-	}
-	/* a spare that is path's old contents is written over, then cut */
-	failed = callus_fs_write_all(fd, data, len) < 0 || ftruncate(fd, (off_t)len) < 0 ||
-		 fchmod(fd, mode & 07777) < 0 || fsync(fd) < 0;
-	if (close(fd) < 0 || failed)
-		return callus_error_set(err, CALLUS_EIO, "cannot write '%s': %s", path,
-				      strerror(errno));
-	if (renameat2(AT_FDCWD, spare, AT_FDCWD, path, RENAME_EXCHANGE) == 0 ||
-	    rename(spare, path) == 0)
-		return 0;
-	return callus_error_set(err, CALLUS_EIO, "cannot write '%s': %s", path, strerror(errno));
-}
-
 int callus_fs_append(const char *path, const void *data, size_t len, unsigned flags)
 {
 	int fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);

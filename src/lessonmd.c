@@ -778,8 +778,7 @@ static int block_compose(const char *path, const callus_agents_content *c, size_
 }
 
 int callus_agents_block_update(const char *path, const callus_agents_content *c,
-			       size_t max_bytes, const char *lock_path, const char *spare,
-			       callus_error *err)
+			       size_t max_bytes, const char *lock_path, callus_error *err)
 {
 	callus_buf target = CALLUS_BUF_INIT, old = CALLUS_BUF_INIT, new = CALLUS_BUF_INIT;
 	mode_t mode;
@@ -798,11 +797,7 @@ int callus_agents_block_update(const char *path, const callus_agents_content *c,
 		rc = 0;
 		goto out;
 	}
-	/* the spare's writers are this function's, under the lock */
-	rc = exists && lock_fd >= 0 && spare
-		     ? callus_fs_write_exchange(target.ptr, spare, new.ptr, new.len, mode, err)
-		     : callus_fs_write_atomic(target.ptr, new.ptr, new.len, mode,
-					      flags | CALLUS_FS_VIEW, err);
+	rc = callus_fs_write_atomic(target.ptr, new.ptr, new.len, mode, flags | CALLUS_FS_VIEW, err);
 out:
 	callus_fs_unlock(lock_fd);
 	callus_buf_release(&target);

@@ -450,7 +450,7 @@ static int views(callus_store *store, const char *workspace, const char *agents_
 	callus_pending *warnings = NULL;
 	callus_lesson *lessons = NULL;
 	size_t nnotes = 0, nwarnings = 0, nlessons = 0;
-	callus_buf path = CALLUS_BUF_INIT, lock = CALLUS_BUF_INIT, spare = CALLUS_BUF_INIT;
+	callus_buf path = CALLUS_BUF_INIT, lock = CALLUS_BUF_INIT;
 	const char *agents = agents_file && *agents_file ? agents_file : "AGENTS.md";
 	int rc;
 
@@ -473,22 +473,19 @@ static int views(callus_store *store, const char *workspace, const char *agents_
 	c.nlessons = nlessons;
 	callus_buf_printf(&path, "%s/%s", workspace, agents);
 	callus_buf_printf(&lock, "%s/.callus/agents.lock", workspace);
-	callus_buf_printf(&spare, "%s/.callus/agents.spare", workspace);
-	if (callus_buf_status(&path) < 0 || callus_buf_status(&lock) < 0 ||
-	    callus_buf_status(&spare) < 0) {
+	if (callus_buf_status(&path) < 0 || callus_buf_status(&lock) < 0) {
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
 	rc = check ? callus_agents_block_stale(path.ptr, &c, CALLUS_AGENTS_BLOCK_MAX_BYTES, err)
 		   : callus_agents_block_update(path.ptr, &c, CALLUS_AGENTS_BLOCK_MAX_BYTES, lock.ptr,
-						 spare.ptr, err);
+						 err);
 out:
 	callus_notes_free(notes, nnotes);
 	callus_pendings_free(warnings, nwarnings);
 	callus_lessons_free(lessons, nlessons);
 	callus_buf_release(&path);
 	callus_buf_release(&lock);
-	callus_buf_release(&spare);
 	return rc;
 }
 

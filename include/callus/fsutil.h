@@ -158,25 +158,6 @@ int callus_fs_write_spare(const char *spare, const char *tmp, const char *path, 
 			size_t len);
 void callus_fs_keep_spare(const char *path, const char *spare);
 
-/*
- * callus_fs_write_exchange: the regular file at path replaced by one
- * holding data[0..len) with mode, fsync'd first, as
- * callus_fs_write_atomic(..., CALLUS_FS_VIEW) does; but the new file is
- * spare, written over and cut, and is exchanged with path
- * (renameat2 RENAME_EXCHANGE), so that the file it replaces becomes the
- * next write's spare: no inode made and none freed at each write (see
- * above).  The caller serializes the writers of spare (a lock held).
- * spare is written over only when it is a regular file of one link that
- * the process owns; missing, it is made (mode 0600); any other file there
- * (a link to the other name of a file exchanged in, which path had) loses
- * that name only and is made anew.  A directory at spare, path missing or
- * not a regular file, spare on another file system:
- * callus_fs_write_atomic.  Where the file system cannot exchange, spare is
- * renamed over path.  0, or CALLUS_EIO with err set (path untouched).
- */
-int callus_fs_write_exchange(const char *path, const char *spare, const void *data, size_t len,
-			     mode_t mode, callus_error *err);
-
 /* Append data[0..len) to the existing regular file at path (not through a
  * symlink) and fdatasync it, or with CALLUS_FS_REBUILT not: the indexes
  * beside the store, whose writers add lines under the store's write lock

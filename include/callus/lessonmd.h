@@ -88,8 +88,7 @@ int callus_agents_block_render(callus_buf *out, const callus_agents_content *c, 
  *   would not change.  The block uses CRLF when the file does.
  */
 int callus_agents_block_update(const char *path, const callus_agents_content *c,
-			       size_t max_bytes, const char *lock_path, const char *spare,
-			       callus_error *err);
+			       size_t max_bytes, const char *lock_path, callus_error *err);
 
 /* 1 when callus_agents_block_update() would change the file at path (it is
  * missing, or its block is not c's), 0 when not; a negative code with err

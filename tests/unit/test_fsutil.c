@@ -440,6 +440,8 @@ static void test_lock(void **state)
 	callus_error_release(&err);
 }
 
+/* A file's maker is gone when its pid is dead or unknown, or the file is
+ * older than the staleness bound (pids are reused). */
 /* Whether dir's file system renames with RENAME_NOREPLACE. */
 static int noreplace_works(const char *dir)
 {
@@ -535,120 +537,6 @@ static void test_spare(void **state)
 	callus_buf_release(&got);
 }
 
-/* Whether dir's file system exchanges two names (RENAME_EXCHANGE). */
-static int exchange_works(const char *dir)
-{
-	char x[128], y[128];
-	int fd, yes;
-
-	snprintf(x, sizeof(x), "%s/.probe-x", dir);
-	snprintf(y, sizeof(y), "%s/.probe-y", dir);
-	assert_true((fd = open(x, O_WRONLY | O_CREAT | O_EXCL, 0600)) >= 0);
-	close(fd);
-	assert_true((fd = open(y, O_WRONLY | O_CREAT | O_EXCL, 0600)) >= 0);
-	close(fd);
-	yes = renameat2(AT_FDCWD, x, AT_FDCWD, y, RENAME_EXCHANGE) == 0;
-	unlink(x);
-	unlink(y);
-	return yes;
-}
-
-static void assert_text(const char *path, const char *want)
-{
-	callus_buf got = CALLUS_BUF_INIT;
-
-	assert_int_equal(callus_fs_read_file(&got, path, 0, NULL), 0);
-	assert_string_equal(got.ptr, want);
-	callus_buf_release(&got);
-}
-
-/* A file replaced at every hook (AGENTS.md) is exchanged with a spare
- * written over, which then holds what it replaced: the two inodes take
- * turns, each write synced before it is seen, the mode kept; a spare that
- * is a link to another file (AGENTS.md had two names) is never written
- * through; a directory or another file system: a plain replacement. */
-static void test_exchange(void **state)
-{
-	struct fixture *f = *state;
-	char p[128], spare[128], other[128], target[128];
-	struct stat st, first, second;
-	int swaps = exchange_works(f->dir);
-
-	snprintf(p, sizeof(p), "%s/AGENTS.md", f->dir);
-	snprintf(spare, sizeof(spare), "%s/agents.spare", f->dir);
-	snprintf(other, sizeof(other), "%s/other-name", f->dir);
-	snprintf(target, sizeof(target), "%s/target", f->dir);
-	assert_int_equal(callus_fs_write_atomic(p, "the user's first text\n", 22, 0640, 0, NULL), 0);
-	assert_int_equal(stat(p, &first), 0);
-	synced_files = synced_dirs = 0;
-	assert_int_equal(callus_fs_write_exchange(p, spare, "second\n", 7, 0640, NULL), 0);
-	assert_int_equal(synced_files, 1);
-	assert_int_equal(synced_dirs, 0);
-	assert_text(p, "second\n");
-	assert_int_equal(stat(p, &second), 0);
-	assert_int_equal(second.st_mode & 0777, 0640);
-	assert_true(second.st_ino != first.st_ino);
-	if (swaps) {
-		/* what was replaced is the spare now, then written over and cut */
-		assert_int_equal(stat(spare, &st), 0);
-		assert_true(st.st_ino == first.st_ino);
-		assert_text(spare, "the user's first text\n");
-		assert_int_equal(callus_fs_write_exchange(p, spare, "third\n", 6, 0640, NULL), 0);
-		assert_int_equal(stat(p, &st), 0);
-		assert_true(st.st_ino == first.st_ino);
-		assert_int_equal(st.st_mode & 0777, 0640);
-		assert_text(p, "third\n");
-		assert_int_equal(stat(spare, &st), 0);
-		assert_true(st.st_ino == second.st_ino);
-	} else {
-		assert_int_equal(access(spare, F_OK), -1);
-	}
-
-	/* path with a second name: the spare it becomes is a link to that
-	 * file, which the next write does not touch */
-	assert_int_equal(link(p, other), 0);
-	assert_int_equal(callus_fs_write_exchange(p, spare, "fourth\n", 7, 0640, NULL), 0);
-	assert_int_equal(callus_fs_write_exchange(p, spare, "fifth\n", 6, 0640, NULL), 0);
-	assert_text(p, "fifth\n");
-	assert_text(other, "third\n");
-	if (swaps) {
-		assert_int_equal(lstat(spare, &st), 0);
-		assert_int_equal(st.st_nlink, 1);
-	}
-	assert_int_equal(unlink(other), 0);
-
-	/* a link at spare: removed, never followed */
-	assert_int_equal(callus_fs_write_atomic(target, "keep\n", 5, 0600, 0, NULL), 0);
-	unlink(spare);
-	assert_int_equal(symlink(target, spare), 0);
-	assert_int_equal(callus_fs_write_exchange(p, spare, "sixth\n", 6, 0640, NULL), 0);
-	assert_text(p, "sixth\n");
-	assert_text(target, "keep\n");
-	if (swaps) {
-		assert_int_equal(lstat(spare, &st), 0);
-		assert_true(S_ISREG(st.st_mode));
-	}
-	/* a FIFO at spare: not waited on */
-	unlink(spare);
-	assert_int_equal(mkfifo(spare, 0600), 0);
-	assert_int_equal(callus_fs_write_exchange(p, spare, "seventh\n", 8, 0640, NULL), 0);
-	assert_text(p, "seventh\n");
-	/* a directory at spare: left, the file replaced as ever */
-	unlink(spare);
-	assert_int_equal(mkdir(spare, 0700), 0);
-	assert_int_equal(callus_fs_write_exchange(p, spare, "eighth\n", 7, 0640, NULL), 0);
-	assert_text(p, "eighth\n");
-	assert_int_equal(lstat(spare, &st), 0);
-	assert_true(S_ISDIR(st.st_mode));
-	assert_int_equal(rmdir(spare), 0);
-	/* no file at path: made, as by callus_fs_write_atomic */
-	assert_int_equal(unlink(p), 0);
-	assert_int_equal(callus_fs_write_exchange(p, spare, "ninth\n", 6, 0600, NULL), 0);
-	assert_text(p, "ninth\n");
-}
-
-/* A file's maker is gone when its pid is dead or unknown, or the file is
- * older than the staleness bound (pids are reused). */
 static void test_maker_gone(void **state)
 {
 	pid_t child;
@@ -751,7 +639,6 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_append_line_concurrent, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_append, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_spare, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_exchange, setup, teardown),
 		cmocka_unit_test(test_maker_gone),
 		cmocka_unit_test_setup_teardown(test_mkdir_p, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_file, setup, teardown),

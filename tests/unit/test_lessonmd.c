@@ -333,7 +333,7 @@ static void test_block_created_when_missing(void **state)
 	struct stat st;
 
 	two_lessons(ls);
-	assert_int_equal(callus_agents_block_update(at(f, "AGENTS.md"), &(callus_agents_content){ .lessons = ls, .nlessons = 2 }, 0, NULL, NULL, &err), 0);
+	assert_int_equal(callus_agents_block_update(at(f, "AGENTS.md"), &(callus_agents_content){ .lessons = ls, .nlessons = 2 }, 0, NULL, &err), 0);
 	read_all(&got, at(f, "AGENTS.md"));
 	callus_buf_printf(&want, "%s\n", EXPECTED_TWO);
 	assert_string_equal(got.ptr, want.ptr);
@@ -363,7 +363,7 @@ static void test_block_bytes_outside_unchanged(void **state)
 	write_file(path, orig.ptr, orig.len);
 
 	for (size_t round = 2; round <= 3; round++) {
-		assert_int_equal(callus_agents_block_update(path, &(callus_agents_content){ .lessons = ls, .nlessons = round }, 0, NULL, NULL, &err), 0);
+		assert_int_equal(callus_agents_block_update(path, &(callus_agents_content){ .lessons = ls, .nlessons = round }, 0, NULL, &err), 0);
 		read_all(&got, path);
 		assert_true(got.len > strlen(before) + strlen(after));
 		assert_memory_equal(got.ptr, before, strlen(before));
@@ -378,7 +378,7 @@ static void test_block_bytes_outside_unchanged(void **state)
 
 	/* Same lessons again: the file is not rewritten at all. */
 	assert_int_equal(stat(path, &st1), 0);
-	assert_int_equal(callus_agents_block_update(path, &(callus_agents_content){ .lessons = ls, .nlessons = 3 }, 0, NULL, NULL, &err), 0);
+	assert_int_equal(callus_agents_block_update(path, &(callus_agents_content){ .lessons = ls, .nlessons = 3 }, 0, NULL, &err), 0);
 	assert_int_equal(stat(path, &st2), 0);
 	assert_int_equal(st1.st_ino, st2.st_ino);
 	assert_null(err.msg);
@@ -394,7 +394,7 @@ static void check_append(struct fixture *f, const char *orig, const char *sep)
 
 	two_lessons(ls);
 	write_file(path, orig, strlen(orig));
-	assert_int_equal(callus_agents_block_update(path, &(callus_agents_content){ .lessons = ls, .nlessons = 2 }, 0, NULL, NULL, NULL), 0);
+	assert_int_equal(callus_agents_block_update(path, &(callus_agents_content){ .lessons = ls, .nlessons = 2 }, 0, NULL, NULL), 0);
 	read_all(&got, path);
 	callus_buf_printf(&want, "%s%s%s\n", orig, sep, EXPECTED_TWO);
 	assert_string_equal(got.ptr, want.ptr);
@@ -433,7 +433,7 @@ static void test_block_malformed_markers(void **state)
 		callus_buf got = CALLUS_BUF_INIT;
 
 		write_file(path, cases[i], strlen(cases[i]));
-		assert_int_equal(callus_agents_block_update(path, &(callus_agents_content){ .lessons = ls, .nlessons = 2 }, 0, NULL, NULL, &err), CALLUS_EINVAL);
+		assert_int_equal(callus_agents_block_update(path, &(callus_agents_content){ .lessons = ls, .nlessons = 2 }, 0, NULL, &err), CALLUS_EINVAL);
 		assert_non_null(err.msg);
 		assert_non_null(strstr(err.msg, "refusing to edit '"));
 		assert_non_null(strstr(err.msg, "AGENTS.md'"));
@@ -501,7 +501,7 @@ static void test_block_max_bytes_in_file(void **state)
 	for (int i = 0; i < N; i++)
 		ls[i] = make_lesson(SIG_A, "src/app.js", "some error text here");
 	write_file(path, "intro\r\n", 7);
-	assert_int_equal(callus_agents_block_update(path, &(callus_agents_content){ .lessons = ls, .nlessons = N }, 700, NULL, NULL, NULL), 0);
+	assert_int_equal(callus_agents_block_update(path, &(callus_agents_content){ .lessons = ls, .nlessons = N }, 700, NULL, NULL), 0);
 	read_all(&got, path);
 	b = strstr(got.ptr, CALLUS_AGENTS_BEGIN);
 	e = strstr(got.ptr, CALLUS_AGENTS_END);
@@ -527,7 +527,7 @@ static void test_block_symlink_written_through(void **state)
 	callus_buf_puts(&link, at(f, "AGENTS.md"));
 	assert_int_equal(symlink("shared/AGENTS.md", link.ptr), 0);
 
-	assert_int_equal(callus_agents_block_update(link.ptr, &(callus_agents_content){ .lessons = ls, .nlessons = 2 }, 0, NULL, NULL, NULL), 0);
+	assert_int_equal(callus_agents_block_update(link.ptr, &(callus_agents_content){ .lessons = ls, .nlessons = 2 }, 0, NULL, NULL), 0);
 	assert_int_equal(lstat(link.ptr, &st), 0);
 	assert_true(S_ISLNK(st.st_mode));
 	n = readlink(link.ptr, target, sizeof(target) - 1);
@@ -541,7 +541,7 @@ static void test_block_symlink_written_through(void **state)
 	callus_buf_clear(&link);
 	callus_buf_puts(&link, at(f, "CLAUDE.md"));
 	assert_int_equal(symlink("shared/CLAUDE.md", link.ptr), 0);
-	assert_int_equal(callus_agents_block_update(link.ptr, &(callus_agents_content){ .lessons = ls, .nlessons = 2 }, 0, NULL, NULL, NULL), 0);
+	assert_int_equal(callus_agents_block_update(link.ptr, &(callus_agents_content){ .lessons = ls, .nlessons = 2 }, 0, NULL, NULL), 0);
 	assert_int_equal(lstat(link.ptr, &st), 0);
 	assert_true(S_ISLNK(st.st_mode));
 	read_all(&got, at(f, "shared/CLAUDE.md"));
@@ -562,7 +562,7 @@ static void test_block_mode_preserved(void **state)
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
 		write_file(path, "x\n", 2);
 		assert_int_equal(chmod(path, modes[i]), 0);
-		assert_int_equal(callus_agents_block_update(path, &(callus_agents_content){ .lessons = ls, .nlessons = 1 + i % 2 }, 0, NULL, NULL, NULL), 0);
+		assert_int_equal(callus_agents_block_update(path, &(callus_agents_content){ .lessons = ls, .nlessons = 1 + i % 2 }, 0, NULL, NULL), 0);
 		assert_int_equal(stat(path, &st), 0);
 		assert_true(st.st_size > 2);
 		assert_int_equal(st.st_mode & 07777, modes[i]);
@@ -579,7 +579,7 @@ static void test_block_crlf(void **state)
 
 	two_lessons(ls);
 	write_file(path, orig, strlen(orig));
-	assert_int_equal(callus_agents_block_update(path, &(callus_agents_content){ .lessons = ls, .nlessons = 2 }, 0, NULL, NULL, NULL), 0);
+	assert_int_equal(callus_agents_block_update(path, &(callus_agents_content){ .lessons = ls, .nlessons = 2 }, 0, NULL, NULL), 0);
 	read_all(&got, path);
 	callus_buf_puts(&want, "rules\r\n\r\n");
 	for (const char *p = EXPECTED_TWO; *p; p++) {
@@ -592,7 +592,7 @@ static void test_block_crlf(void **state)
 
 	/* Appending to a CRLF file without markers. */
 	write_file(path, "a\r\nb", 4);
-	assert_int_equal(callus_agents_block_update(path, &(callus_agents_content){ .lessons = ls, .nlessons = 2 }, 0, NULL, NULL, NULL), 0);
+	assert_int_equal(callus_agents_block_update(path, &(callus_agents_content){ .lessons = ls, .nlessons = 2 }, 0, NULL, NULL), 0);
 	read_all(&got, path);
 	assert_true(!strncmp(got.ptr, "a\r\nb\r\n\r\n" CALLUS_AGENTS_BEGIN "\r\n", 8 + 27 + 2));
 	for (size_t i = 0; i < got.len; i++)
@@ -614,8 +614,8 @@ static void test_block_untrusted_summary_cannot_fake_markers(void **state)
 	ls[1].file = (char *)"\n" CALLUS_AGENTS_BEGIN "\n";
 	write_file(path, "top\n", 4);
 	/* Twice: a faked marker would make the second update refuse. */
-	assert_int_equal(callus_agents_block_update(path, &(callus_agents_content){ .lessons = ls, .nlessons = 2 }, 0, NULL, NULL, NULL), 0);
-	assert_int_equal(callus_agents_block_update(path, &(callus_agents_content){ .lessons = ls, .nlessons = 1 }, 0, NULL, NULL, NULL), 0);
+	assert_int_equal(callus_agents_block_update(path, &(callus_agents_content){ .lessons = ls, .nlessons = 2 }, 0, NULL, NULL), 0);
+	assert_int_equal(callus_agents_block_update(path, &(callus_agents_content){ .lessons = ls, .nlessons = 1 }, 0, NULL, NULL), 0);
 	read_all(&got, path);
 	assert_int_equal(count_lines_equal(got.ptr, CALLUS_AGENTS_BEGIN), 1);
 	assert_int_equal(count_lines_equal(got.ptr, CALLUS_AGENTS_END), 1);
@@ -700,13 +700,13 @@ static void test_block_lock_and_errors(void **state)
 
 	two_lessons(ls);
 	callus_buf_puts(&lock, at(f, "agents.lock"));
-	assert_int_equal(callus_agents_block_update(at(f, "AGENTS.md"), &(callus_agents_content){ .lessons = ls, .nlessons = 2 }, 0, lock.ptr, NULL, &err), 0);
+	assert_int_equal(callus_agents_block_update(at(f, "AGENTS.md"), &(callus_agents_content){ .lessons = ls, .nlessons = 2 }, 0, lock.ptr, &err), 0);
 	assert_int_equal(stat(lock.ptr, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0600);
 
 	/* A directory in the way: a clear error naming it. */
 	assert_int_equal(mkdir(at(f, "DIR.md"), 0700), 0);
-	assert_true(callus_agents_block_update(at(f, "DIR.md"), &(callus_agents_content){ .lessons = ls, .nlessons = 2 }, 0, lock.ptr, NULL, &err) < 0);
+	assert_true(callus_agents_block_update(at(f, "DIR.md"), &(callus_agents_content){ .lessons = ls, .nlessons = 2 }, 0, lock.ptr, &err) < 0);
 	assert_non_null(strstr(err.msg, "DIR.md'"));
 	callus_error_release(&err);
 	callus_buf_release(&lock);
