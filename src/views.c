@@ -150,36 +150,47 @@ int callus_views_owed(const char *workspace)
 	return owed;
 }
 
-/*
- * The pid in the name of a file made to be named (or removed) by the
- * process that made it, which a process killed in between leaves: a
- * temporary file of fsutil.h, ".NAME.callus-PID-...tmp"; a spool entry not
- * yet named, "NS-PID.json.tmp" (cli/hook_spool.c); a debt not yet named,
- * ".PID-NS" (callus_views_owe, above).  0 for such a name without a pid
- * (its maker is taken for gone), -1 for any other name.
- */
-static long temp_maker(const char *name)
-{
-	size_t len = strlen(name);
-	const char *mark = strstr(name, ".callus-"), *dash = strchr(name, '-');
-	char *end;
-	long pid;
+/* The kinds of file made under one name to be named (or removed) by the
+ * process that made it, which a process killed in between leaves. */
+enum temp_kind {
+	TEMP_WRITE, /* fsutil.h's, in any folder: ".NAME.callus-PID-...tmp" */
+	TEMP_SPOOL, /* in the spool only, an entry not yet named: "NS-PID.json.tmp" */
+	TEMP_DEBT   /* in .callus/owed only, a debt not yet named: ".PID-NS" */
+};
 
-	if (name[0] == '.' && mark && len >= 4 && !strcmp(name + len - 4, ".tmp"))
+/* Whether s is one or more decimal digits (hex with hex) and then end. */
+static int digits_then(const char *s, int hex, const char *end)
+{
+	size_t n = strspn(s, hex ? "0123456789abcdef" : "0123456789");
+
+	return n > 0 && !strcmp(s + n, end);
+}
+
+/* The pid in name when it is a file of kind kind, else -1 (0 for a
+ * write's file whose name has no pid: its maker is taken for gone).  The
+ * spool's and the debts' names are matched whole, and only in their own
+ * folders: the instructions file's folder is the user's. */
+static long temp_maker(const char *name, enum temp_kind kind)
+{
+	const char *mark, *dash = strchr(name, '-');
+	size_t len = strlen(name);
+
+	if (name[0] == '.' && (mark = strstr(name, ".callus-")) && len >= 4 &&
+	    !strcmp(name + len - 4, ".tmp"))
 		return strtol(mark + 8, NULL, 10);
-	if (name[0] != '.' && dash && len > 9 && !strcmp(name + len - 9, ".json.tmp"))
+	if (kind == TEMP_SPOOL && dash && digits_then(name, 0, dash) &&
+	    digits_then(dash + 1, 0, ".json.tmp"))
 		return strtol(dash + 1, NULL, 10);
-	if (name[0] == '.' && name[1] >= '0' && name[1] <= '9') {
-		pid = strtol(name + 1, &end, 10);
-		if (*end == '-')
-			return pid;
-	}
+	if (kind == TEMP_DEBT && name[0] == '.' && dash && digits_then(name + 1, 0, dash) &&
+	    digits_then(dash + 1, 1, ""))
+		return strtol(name + 1, NULL, 10);
 	return -1;
 }
 
-/* Count (and with fix remove) the files of temp_maker()'s names that
- * processes now gone left in workspace/rel. */
-static void temp_files(const char *workspace, const char *rel, int fix, callus_views_report *rep)
+/* Count (and with fix remove) the files of kind that processes now gone
+ * left in workspace/rel. */
+static void temp_files(const char *workspace, const char *rel, enum temp_kind kind, int fix,
+		       callus_views_report *rep)
 {
 	callus_buf dir = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT;
 	time_t now = time(NULL);
@@ -193,7 +204,7 @@ static void temp_files(const char *workspace, const char *rel, int fix, callus_v
 	if (fix && *rel && callus_workspace_guard(NULL, workspace, rel, 0, NULL) < 0)
 		fix = 0;
 	while ((e = readdir(dh))) {
-		long pid = temp_maker(e->d_name);
+		long pid = temp_maker(e->d_name, kind);
 		struct stat st;
 
 		if (pid < 0)
@@ -201,8 +212,12 @@ static void temp_files(const char *workspace, const char *rel, int fix, callus_v
 		callus_buf_clear(&path);
 		if (callus_buf_printf(&path, "%s/%s", dir.ptr, e->d_name) < 0)
 			break;
+		/* the later of the two times: a file made from a spare by a
+		 * rename keeps the spare's old mtime until written, and the
+		 * rename sets its ctime */
 		if (lstat(path.ptr, &st) < 0 || !S_ISREG(st.st_mode) ||
-		    !callus_fs_maker_gone(pid, st.st_mtime, now, STALE_AFTER_S))
+		    !callus_fs_maker_gone(pid, st.st_ctime > st.st_mtime ? st.st_ctime : st.st_mtime,
+					  now, STALE_AFTER_S))
 			continue;
 		rep->temp_files++;
 		if (fix && unlink(path.ptr) == 0)
@@ -338,12 +353,12 @@ int callus_views_repair(callus_store *store, const char *workspace, const char *
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
-	temp_files(workspace, ".lessons", fix, &rep);
-	temp_files(workspace, ".callus", fix, &rep);
-	temp_files(workspace, ".callus/notes", fix, &rep);
-	temp_files(workspace, ".callus/spool", fix, &rep);
-	temp_files(workspace, OWED_DIR, fix, &rep);
-	temp_files(workspace, adir, fix, &rep);
+	temp_files(workspace, ".lessons", TEMP_WRITE, fix, &rep);
+	temp_files(workspace, ".callus", TEMP_WRITE, fix, &rep);
+	temp_files(workspace, ".callus/notes", TEMP_WRITE, fix, &rep);
+	temp_files(workspace, ".callus/spool", TEMP_SPOOL, fix, &rep);
+	temp_files(workspace, OWED_DIR, TEMP_DEBT, fix, &rep);
+	temp_files(workspace, adir, TEMP_WRITE, fix, &rep);
 	if (fix)
 		for (size_t i = 0; i < paths.count; i++)
 			unlink(paths.items[i]);
