@@ -82,8 +82,9 @@ echo "| binary | failing hooks, $gap s apart: min / q1 / median / q3 / max / mea
 echo "|:---|---:|---:|"
 echo "| $base | $(bench_stats "$work/a.txt") | $(bench_stats "$work/a.faults") |"
 echo "| $callus | $(bench_stats "$work/b.txt") | $(bench_stats "$work/b.faults") |"
-# the two hooks of a turn ran within milliseconds of each other: their
-# difference leaves out what the machine does from one minute to the next
+# the two hooks of a turn ran one after the other (GAP seconds apart): their
+# difference leaves out most of what the machine does from one minute to
+# the next.  (With N odd, the first binary went first once more.)
 paste "$work/a.txt" "$work/b.txt" | awk '{ print $2 - $1 }' >"$work/diff.txt"
 echo "second less first, hook by hook: min / q1 / median / q3 / max / mean $(bench_stats "$work/diff.txt") ms"
 if [ "$counted" -gt 0 ] && [ "$added" -gt 0 ]; then
