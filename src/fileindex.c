@@ -416,7 +416,7 @@ int callus_fileindex_check(callus_store *s, int fix, size_t *known, size_t *unli
 		c.mapped = map_open(&c.text, c.path) < 0 ? -1 : 1;
 	*known = c.known;
 	*unlisted = c.unlisted;
-	if (fix && c.unlisted)
+	if (fix && (c.unlisted || c.mapped < 0))
 		rc = callus_fileindex_write(s, err);
 	else if (c.mapped < 0)
 		rc = callus_error_set(err, CALLUS_ENOTFOUND, "no index at '%s' that callus reads",

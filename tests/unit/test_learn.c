@@ -836,6 +836,11 @@ static void file_index_is_a_hint_checked_against_the_store(void **state)
 	assert_int_equal(known, 0);
 	assert_int_equal(callus_fileindex_ensure(f->s, NULL), 0);
 	assert_int_equal(callus_fileindex_lookup(f->dir, "src/a.js"), 0);
+	/* and doctor's fix makes it as well */
+	assert_int_equal(unlink(idx), 0);
+	assert_int_equal(callus_fileindex_check(f->s, 1, &known, &unlisted, NULL), 0);
+	assert_int_equal(known, 0);
+	assert_int_equal(callus_fileindex_lookup(f->dir, "src/a.js"), 0);
 	fail_run(f, ".", 3, &r);
 	callus_learn_result_release(&r);
 	pass_run(f, ".", &r); /* appended to */
