@@ -13,6 +13,7 @@
 #include "team_common.h"
 #include "callus/notes.h"
 #include "hook_health.h"
+#include "hook_spool.h"
 
 #include "callus/agentconf.h"
 #include "callus/migrate.h"
@@ -258,6 +259,13 @@ static void check_views(struct doctor *d, callus_store *store)
 		       fix ? "repair" : "check", callus_error_message(&err));
 		callus_error_release(&err);
 		return;
+	}
+	/* the spool's unnamed entries are temporary files too */
+	{
+		size_t removed;
+
+		r.temp_files += cli_spool_leftovers(d->ws, fix, &removed);
+		r.removed += removed;
 	}
 	if (r.missing)
 		report(d, fix && r.written == r.missing ? NOTE : PROBLEM, "views",

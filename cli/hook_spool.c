@@ -153,16 +153,68 @@ void cli_spool_entry_release(cli_spool_entry *e)
 	memset(e, 0, sizeof(*e));
 }
 
-/* Whether the entry called name (len bytes), made at mtime, is for a
- * drainer: left by its hook, or its hook is gone. */
-static int orphan(const char *name, size_t len, time_t mtime, time_t now)
+/* Whether the entry called name (len bytes), st, is for a drainer: left
+ * by its hook, or its hook is gone. */
+static int orphan(const char *name, size_t len, const struct stat *st, time_t now)
 {
 	const char *dash = strchr(name, '-');
 
 	if (ends_with(name, len, SPOOL_LEFT) || ends_with(name, len, SPOOL_CUT))
 		return 1;
-	return callus_fs_maker_gone(dash ? strtol(dash + 1, NULL, 10) : 0, mtime, now,
+	return callus_fs_maker_gone(dash ? strtol(dash + 1, NULL, 10) : 0, st, now,
 				    SPOOL_ORPHAN_S);
+}
+
+/* The pid of an entry not yet named, "NS-PID.json.tmp" (cli_spool_write),
+ * or -1 for any other name. */
+static long unnamed_entry(const char *name)
+{
+	size_t ns = strspn(name, "0123456789"), np;
+
+	if (!ns || name[ns] != '-')
+		return -1;
+	np = strspn(name + ns + 1, "0123456789");
+	return np && !strcmp(name + ns + 1 + np, ".json.tmp") ? strtol(name + ns + 1, NULL, 10)
+							      : -1;
+}
+
+size_t cli_spool_leftovers(const cli_workspace *ws, int fix, size_t *removed)
+{
+	callus_buf dir = CALLUS_BUF_INIT, p = CALLUS_BUF_INIT;
+	time_t now = time(NULL);
+	struct dirent *d;
+	size_t n = 0;
+	DIR *dh;
+
+	if (removed)
+		*removed = 0;
+	if (callus_buf_printf(&dir, "%s/" SPOOL_DIR, ws->root) < 0 || !(dh = opendir(dir.ptr))) {
+		callus_buf_release(&dir);
+		return 0;
+	}
+	/* a spool leading out of the workspace: counted, nothing removed */
+	if (fix && callus_workspace_guard(NULL, ws->root, SPOOL_DIR, 0, NULL) < 0)
+		fix = 0;
+	while ((d = readdir(dh))) {
+		long pid = unnamed_entry(d->d_name);
+		struct stat st;
+
+		if (pid < 0)
+			continue;
+		callus_buf_clear(&p);
+		if (callus_buf_printf(&p, "%s/%s", dir.ptr, d->d_name) < 0)
+			break;
+		if (lstat(p.ptr, &st) < 0 || !S_ISREG(st.st_mode) ||
+		    !callus_fs_maker_gone(pid, &st, now, SPOOL_ORPHAN_S))
+			continue;
+		n++;
+		if (fix && unlink(p.ptr) == 0 && removed)
+			(*removed)++;
+	}
+	closedir(dh);
+	callus_buf_release(&dir);
+	callus_buf_release(&p);
+	return n;
 }
 
 static int by_name(const void *a, const void *b)
@@ -193,7 +245,7 @@ static int orphans(const cli_workspace *ws, callus_strlist *out)
 		if ((rc = callus_buf_printf(&p, "%s/%s", dir.ptr, d->d_name)) < 0)
 			break;
 		if (lstat(p.ptr, &st) < 0 || !S_ISREG(st.st_mode) ||
-		    !orphan(d->d_name, len, st.st_mtime, now))
+		    !orphan(d->d_name, len, &st, now))
 			continue;
 		if ((rc = callus_strlist_add(out, p.ptr, p.len)) < 0)
 			break;
@@ -300,6 +352,7 @@ int cli_spool_drain(const cli_workspace *ws, long budget_ms, cli_spool_record_fn
 
 	if (callus_buf_printf(&lock, "%s/" SPOOL_DIR "/.drain.lock", ws->root) < 0)
 		goto out;
+	cli_spool_leftovers(ws, 1, NULL);
 	/* An entry left while the lock was held had its drainer turned away:
 	 * who lets the lock go looks again.  An entry listed before the lock
 	 * and recorded by another drainer meanwhile is skipped (access). */

@@ -66,6 +66,13 @@ typedef int (*cli_spool_record_fn)(const cli_workspace *ws, const callus_hook_ev
  * held the lock (it looks again once it lets go). */
 int cli_spool_drain(const cli_workspace *ws, long budget_ms, cli_spool_record_fn fn);
 
+/* The entries not yet named ("NS-PID.json.tmp") of processes killed
+ * between writing and naming them: nothing of them was recorded, and
+ * their hooks never answered.  Their number; with fix removed (how many
+ * in *removed, when given), unless the spool leads out of the workspace.
+ * The drainer removes them; callus doctor counts them. */
+size_t cli_spool_leftovers(const cli_workspace *ws, int fix, size_t *removed);
+
 /* Whether the spool holds entries left or of processes that are gone. */
 int cli_spool_pending(const cli_workspace *ws);
 

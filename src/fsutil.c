@@ -517,9 +517,11 @@ int callus_fs_append(const char *path, const void *data, size_t len, unsigned fl
 	return rc;
 }
 
-int callus_fs_maker_gone(long pid, time_t mtime, time_t now, long stale_s)
+int callus_fs_maker_gone(long pid, const struct stat *st, time_t now, long stale_s)
 {
-	if (now - mtime > stale_s || pid <= 0)
+	time_t made = st->st_ctime > st->st_mtime ? st->st_ctime : st->st_mtime;
+
+	if (now - made > stale_s || pid <= 0)
 		return 1;
 	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
 }

@@ -121,7 +121,7 @@ static int stale_debts(const char *workspace, callus_strlist *paths, callus_strl
 			break;
 		}
 		if (*end != '-' || lstat(path.ptr, &st) < 0 || !S_ISREG(st.st_mode) ||
-		    !callus_fs_maker_gone(pid, st.st_mtime, now, STALE_AFTER_S))
+		    !callus_fs_maker_gone(pid, &st, now, STALE_AFTER_S))
 			continue;
 		callus_buf_clear(&text);
 		if (callus_fs_read_file(&text, path.ptr, 4096, NULL) < 0)
@@ -154,7 +154,6 @@ int callus_views_owed(const char *workspace)
  * process that made it, which a process killed in between leaves. */
 enum temp_kind {
 	TEMP_WRITE, /* fsutil.h's, in any folder: ".NAME.callus-PID-...tmp" */
-	TEMP_SPOOL, /* in the spool only, an entry not yet named: "NS-PID.json.tmp" */
 	TEMP_DEBT   /* in .callus/owed only, a debt not yet named: ".PID-NS" */
 };
 
@@ -167,9 +166,10 @@ static int digits_then(const char *s, int hex, const char *end)
 }
 
 /* The pid in name when it is a file of kind kind, else -1 (0 for a
- * write's file whose name has no pid: its maker is taken for gone).  The
- * spool's and the debts' names are matched whole, and only in their own
- * folders: the instructions file's folder is the user's. */
+ * write's file whose name has no pid: its maker is taken for gone).  A
+ * debt's name is matched whole, and only in its own folder: the
+ * instructions file's folder is the user's.  (The spool's are the
+ * spool's: cli/hook_spool.c.) */
 static long temp_maker(const char *name, enum temp_kind kind)
 {
 	const char *mark, *dash = strchr(name, '-');
@@ -178,9 +178,6 @@ static long temp_maker(const char *name, enum temp_kind kind)
 	if (name[0] == '.' && (mark = strstr(name, ".callus-")) && len >= 4 &&
 	    !strcmp(name + len - 4, ".tmp"))
 		return strtol(mark + 8, NULL, 10);
-	if (kind == TEMP_SPOOL && dash && digits_then(name, 0, dash) &&
-	    digits_then(dash + 1, 0, ".json.tmp"))
-		return strtol(dash + 1, NULL, 10);
 	if (kind == TEMP_DEBT && name[0] == '.' && dash && digits_then(name + 1, 0, dash) &&
 	    digits_then(dash + 1, 1, ""))
 		return strtol(name + 1, NULL, 10);
@@ -212,12 +209,8 @@ static void temp_files(const char *workspace, const char *rel, enum temp_kind ki
 		callus_buf_clear(&path);
 		if (callus_buf_printf(&path, "%s/%s", dir.ptr, e->d_name) < 0)
 			break;
-		/* the later of the two times: a file made from a spare by a
-		 * rename keeps the spare's old mtime until written, and the
-		 * rename sets its ctime */
 		if (lstat(path.ptr, &st) < 0 || !S_ISREG(st.st_mode) ||
-		    !callus_fs_maker_gone(pid, st.st_ctime > st.st_mtime ? st.st_ctime : st.st_mtime,
-					  now, STALE_AFTER_S))
+		    !callus_fs_maker_gone(pid, &st, now, STALE_AFTER_S))
 			continue;
 		rep->temp_files++;
 		if (fix && unlink(path.ptr) == 0)
@@ -356,7 +349,6 @@ int callus_views_repair(callus_store *store, const char *workspace, const char *
 	temp_files(workspace, ".lessons", TEMP_WRITE, fix, &rep);
 	temp_files(workspace, ".callus", TEMP_WRITE, fix, &rep);
 	temp_files(workspace, ".callus/notes", TEMP_WRITE, fix, &rep);
-	temp_files(workspace, ".callus/spool", TEMP_SPOOL, fix, &rep);
 	temp_files(workspace, OWED_DIR, TEMP_DEBT, fix, &rep);
 	temp_files(workspace, adir, TEMP_WRITE, fix, &rep);
 	if (fix)

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <sys/types.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "callus/buf.h"
@@ -122,10 +123,13 @@ int callus_fs_lock(int *out_fd, const char *lock_path, unsigned timeout_ms, call
 /* Release a lock taken with callus_fs_lock(); fd < 0 is a no-op. */
 void callus_fs_unlock(int fd);
 
-/* Whether the process that made a file (its pid in the file's name, 0 or
- * less when unknown) at mtime is gone: dead, or the file is older than
- * stale_s seconds at now (pids are reused). */
-int callus_fs_maker_gone(long pid, time_t mtime, time_t now, long stale_s);
+/* Whether the process that made the file st describes (its pid in the
+ * file's name, 0 or less when unknown) is gone: dead, or the file is older
+ * than stale_s seconds at now (pids are reused).  Its age is from the later
+ * of its mtime and ctime: a file made from a spare by a rename
+ * (callus_fs_write_spare) keeps the spare's old mtime until written, and
+ * the rename sets its ctime. */
+int callus_fs_maker_gone(long pid, const struct stat *st, time_t now, long stale_s);
 
 /* Write all of buf to fd, across short writes and EINTR: 0, or -1 with
  * errno set. */

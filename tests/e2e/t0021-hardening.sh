@@ -154,9 +154,9 @@ test_expect_success 'a crash between the commit and the views: repaired, reporte
 	echo "$sig" >".callus/owed/.$$-2" && touch -d "1 hour ago" ".callus/owed/.$$-2" &&
 	# the same names where the user'"'"'s files are: never callus'"'"'s
 	echo "{}" >0000000000000000003-999999.json.tmp && echo todo >.999999-1 &&
-	echo "{}" >.callus/spool/draft-999999.json.tmp &&
+	echo "{}" >.callus/spool/draft-999999.json.tmp && echo "{}" >.callus/spool/-999999.json.tmp &&
 	touch -d "1 hour ago" 0000000000000000003-999999.json.tmp .999999-1 \
-		.callus/spool/draft-999999.json.tmp &&
+		.callus/spool/draft-999999.json.tmp .callus/spool/-999999.json.tmp &&
 	test_expect_code 1 "$CALLUS" doctor >doctor.out &&
 	grep -q "^problem *views *1 of 1 lessons had no .lessons/ file" doctor.out &&
 	grep -q "^problem *views *3 temporary files left by crashed runs" doctor.out &&
@@ -164,9 +164,10 @@ test_expect_success 'a crash between the commit and the views: repaired, reporte
 	grep -q "rewritten" fix.out &&
 	test -f ".callus/spool/0000000000000000002-$$.json.tmp" && test -f ".callus/owed/.$$-2" &&
 	test -f 0000000000000000003-999999.json.tmp && test -f .999999-1 &&
-	test -f .callus/spool/draft-999999.json.tmp &&
+	test -f .callus/spool/draft-999999.json.tmp && test -f .callus/spool/-999999.json.tmp &&
 	rm ".callus/spool/0000000000000000002-$$.json.tmp" ".callus/owed/.$$-2" \
-		0000000000000000003-999999.json.tmp .999999-1 .callus/spool/draft-999999.json.tmp &&
+		0000000000000000003-999999.json.tmp .999999-1 .callus/spool/draft-999999.json.tmp \
+		.callus/spool/-999999.json.tmp &&
 	consistent &&
 	# a lesson file a power loss left empty (its contents are not synced)
 	lf=$(ls .lessons/*.md) && : >"$lf" &&

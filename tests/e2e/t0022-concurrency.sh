@@ -104,8 +104,13 @@ test_expect_success 'a drainer records a queued and a cut entry, drops a torn on
 	printf "{\"command\": \"gcc -c ma" >.callus/spool/0000000000000000002-2.left.json &&
 	payload_for "$PWD" >".callus/spool/0000000000000000003-$$.json" &&
 	payload_for "$PWD" >.callus/spool/0000000000000000004-4.cut.json &&
+	# entries never named: a dead hook'"'"'s goes (nothing of it was
+	# recorded, it never answered), a live one'"'"'s stays
+	payload_for "$PWD" >.callus/spool/0000000000000000005-999999.json.tmp &&
+	payload_for "$PWD" >".callus/spool/0000000000000000006-$$.json.tmp" &&
 	"$CALLUS" hook --drain generic &&
 	test "$(cd .callus/spool && echo *.json)" = "0000000000000000003-$$.json" &&
+	test "$(cd .callus/spool && echo *.tmp)" = "0000000000000000006-$$.json.tmp" &&
 	test "$(occurrences)" = 3 &&
 	test "$(cut_count recording)" = 1 &&
 	grep "\"hook_cut\"" .callus/log.jsonl | grep -q "\"stage\":\"recording\"" &&

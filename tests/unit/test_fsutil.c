@@ -440,8 +440,6 @@ static void test_lock(void **state)
 	callus_error_release(&err);
 }
 
-/* A file's maker is gone when its pid is dead or unknown, or the file is
- * older than the staleness bound (pids are reused). */
 /* Whether dir's file system renames with RENAME_NOREPLACE. */
 static int noreplace_works(const char *dir)
 {
@@ -537,20 +535,30 @@ static void test_spare(void **state)
 	callus_buf_release(&got);
 }
 
+/* A file's maker is gone when its pid is dead or unknown, or the file is
+ * older than the staleness bound (pids are reused); its age from the later
+ * of its mtime and ctime (a file renamed from an old spare is new). */
 static void test_maker_gone(void **state)
 {
+	struct stat st = { 0 };
 	pid_t child;
 	int status;
 
 	(void)state;
-	assert_false(callus_fs_maker_gone(getpid(), 1000, 1010, 60));
-	assert_true(callus_fs_maker_gone(getpid(), 1000, 1061, 60));
-	assert_true(callus_fs_maker_gone(0, 1000, 1000, 60));
+	st.st_mtime = st.st_ctime = 1000;
+	assert_false(callus_fs_maker_gone(getpid(), &st, 1010, 60));
+	assert_true(callus_fs_maker_gone(getpid(), &st, 1061, 60));
+	assert_true(callus_fs_maker_gone(0, &st, 1000, 60));
+	st.st_ctime = 1050; /* renamed into place at 1050 from a file of 1000 */
+	assert_false(callus_fs_maker_gone(getpid(), &st, 1061, 60));
+	st.st_mtime = 1050;
+	st.st_ctime = 1000;
+	assert_false(callus_fs_maker_gone(getpid(), &st, 1061, 60));
 	child = fork();
 	if (child == 0)
 		_exit(0);
 	assert_int_equal(waitpid(child, &status, 0), child);
-	assert_true(callus_fs_maker_gone(child, 1000, 1000, 60));
+	assert_true(callus_fs_maker_gone(child, &st, 1000, 60));
 }
 
 /* Eight processes appending 1 KB lines at once: every line arrives whole. */
