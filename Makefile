@@ -206,6 +206,10 @@ $(BUILD)/tests/test_fsutil $(BUILD)/tests/test_learn: LDFLAGS += -Wl,--wrap=fsyn
 $(BUILD)/tests/test_parse_native $(BUILD)/tests/test_parse_ecosystems $(BUILD)/tests/test_summary: \
 	$(BUILD)/tests/unit/parse_helpers.o
 
+# The tests of files in a scratch folder share tests/unit/tmpdir_helpers.c.
+$(BUILD)/tests/test_fsutil $(BUILD)/tests/test_lessonmd $(BUILD)/tests/test_vecindex \
+$(BUILD)/tests/test_views $(BUILD)/tests/test_workspace: $(BUILD)/tests/unit/tmpdir_helpers.o
+
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libcallus.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(BUILD)/libcallus.a $(LDLIBS_ALL) $(TEST_LIBS)
@@ -244,5 +248,5 @@ clean:
 .SECONDARY:
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d) \
-	$(BUILD)/tests/unit/parse_helpers.d \
+	$(BUILD)/tests/unit/parse_helpers.d $(BUILD)/tests/unit/tmpdir_helpers.d \
 	$(GIT_HELPER_OBJ:.o=.d) $(BUILD)/helper/callus-embed.d $(BUILD)/helper/callus-pg.d

@@ -10,7 +10,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 
 #include "callus/buf.h"
 #include "callus/fsutil.h"
+#include "tmpdir_helpers.h"
 
 struct fixture {
 	char dir[64];
@@ -51,22 +51,13 @@ int __wrap_fsync(int fd)
 	return __real_fsync(fd);
 }
 
-static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
-}
-
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
 
 	if (!f)
 		return -1;
-	snprintf(f->dir, sizeof(f->dir), "/tmp/callus-fsutil-XXXXXX");
-	if (!mkdtemp(f->dir)) {
+	if (test_tmpdir_make(f->dir, sizeof(f->dir), "fsutil") < 0) {
 		free(f);
 		return -1;
 	}
@@ -80,7 +71,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	nftw(f->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	test_tmpdir_remove(f->dir);
 	callus_buf_release(&f->a);
 	callus_buf_release(&f->b);
 	free(f);
@@ -440,22 +431,6 @@ static void test_lock(void **state)
 	callus_error_release(&err);
 }
 
-/* Whether dir's file system renames with RENAME_NOREPLACE. */
-static int noreplace_works(const char *dir)
-{
-	char x[128], y[128];
-	int fd, yes;
-
-	snprintf(x, sizeof(x), "%s/.probe-x", dir);
-	snprintf(y, sizeof(y), "%s/.probe-y", dir);
-	assert_true((fd = open(x, O_WRONLY | O_CREAT | O_EXCL, 0600)) >= 0);
-	close(fd);
-	yes = renameat2(AT_FDCWD, x, AT_FDCWD, y, RENAME_NOREPLACE) == 0;
-	unlink(x);
-	unlink(y);
-	return yes;
-}
-
 /* A file made and done with at every hook is kept as a spare and the next
  * one made from it: the same inode, written over and cut, named once
  * whole; anything at the spare but a private file of one link is left
@@ -484,7 +459,7 @@ static void test_spare(void **state)
 	assert_int_equal(access(t, F_OK), -1); /* named once whole */
 	assert_int_equal(stat(b, &st2), 0);
 	/* (a file system without RENAME_NOREPLACE, NFS: a new file each time) */
-	if (noreplace_works(f->dir))
+	if (test_tmpdir_noreplace(f->dir))
 		assert_true(st1.st_ino == st2.st_ino);
 	assert_int_equal(callus_fs_read_file(&got, b, 0, NULL), 0);
 	assert_string_equal(got.ptr, "second\n");

@@ -10,7 +10,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +20,7 @@
 #include "callus/fsutil.h"
 #include "callus/lesson.h"
 #include "callus/lessonmd.h"
+#include "tmpdir_helpers.h"
 
 #define SIG_A "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 #define SIG_B "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
@@ -30,22 +30,13 @@ struct fixture {
 	callus_buf path; /* scratch for paths inside dir */
 };
 
-static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
-}
-
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
 
 	if (!f)
 		return -1;
-	snprintf(f->dir, sizeof(f->dir), "/tmp/callus-lessonmd-XXXXXX");
-	if (!mkdtemp(f->dir)) {
+	if (test_tmpdir_make(f->dir, sizeof(f->dir), "lessonmd") < 0) {
 		free(f);
 		return -1;
 	}
@@ -58,7 +49,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	nftw(f->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	test_tmpdir_remove(f->dir);
 	callus_buf_release(&f->path);
 	free(f);
 	return 0;

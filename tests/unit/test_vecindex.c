@@ -12,7 +12,6 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <math.h>
-#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +27,7 @@
 #include "callus/vecindex.h"
 
 #include "vecindex_internal.h"
+#include "tmpdir_helpers.h"
 
 #define DIM 256
 #define MODEL "test-model-1"
@@ -39,22 +39,13 @@ struct fixture {
 	callus_buf path;
 };
 
-static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
-}
-
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
 
 	if (!f)
 		return -1;
-	snprintf(f->dir, sizeof(f->dir), "/tmp/callus-vecindex-XXXXXX");
-	if (!mkdtemp(f->dir)) {
+	if (test_tmpdir_make(f->dir, sizeof(f->dir), "vecindex") < 0) {
 		free(f);
 		return -1;
 	}
@@ -71,7 +62,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	nftw(f->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	test_tmpdir_remove(f->dir);
 	callus_buf_release(&f->path);
 	free(f);
 	return 0;

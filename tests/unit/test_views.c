@@ -12,7 +12,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +22,7 @@
 #include "callus/buf.h"
 #include "callus/fsutil.h"
 #include "callus/views.h"
+#include "tmpdir_helpers.h"
 
 #define SIG "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 
@@ -33,22 +33,13 @@ struct fixture {
 	int noreplace; /* the file system renames with RENAME_NOREPLACE: spares are reused */
 };
 
-static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
-}
-
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
 
 	if (!f)
 		return -1;
-	snprintf(f->dir, sizeof(f->dir), "/tmp/callus-views-XXXXXX");
-	if (!mkdtemp(f->dir)) {
+	if (test_tmpdir_make(f->dir, sizeof(f->dir), "views") < 0) {
 		free(f);
 		return -1;
 	}
@@ -56,19 +47,7 @@ static int setup(void **state)
 	snprintf(f->spare, sizeof(f->spare), "%s/.spare", f->owed);
 	if (callus_fs_mkdir_p(f->owed, 0700, NULL) < 0)
 		return -1;
-	{
-		char x[128], y[128];
-		FILE *t;
-
-		snprintf(x, sizeof(x), "%s/x", f->dir);
-		snprintf(y, sizeof(y), "%s/y", f->dir);
-		if (!(t = fopen(x, "w")))
-			return -1;
-		fclose(t);
-		f->noreplace = renameat2(AT_FDCWD, x, AT_FDCWD, y, RENAME_NOREPLACE) == 0;
-		unlink(x);
-		unlink(y);
-	}
+	f->noreplace = test_tmpdir_noreplace(f->dir);
 	*state = f;
 	return 0;
 }
@@ -77,7 +56,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	nftw(f->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	test_tmpdir_remove(f->dir);
 	free(f);
 	return 0;
 }

@@ -8,7 +8,6 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,19 +17,12 @@
 #include "callus/buf.h"
 #include "callus/common.h"
 #include "callus/workspace.h"
+#include "tmpdir_helpers.h"
 
 struct fixture {
 	char dir[64];
 	callus_buf p, q;
 };
-
-static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
-}
 
 static int setup(void **state)
 {
@@ -39,8 +31,7 @@ static int setup(void **state)
 
 	if (!f)
 		return -1;
-	snprintf(f->dir, sizeof(f->dir), "/tmp/callus-ws-XXXXXX");
-	if (!mkdtemp(f->dir) || !(real = realpath(f->dir, NULL))) {
+	if (test_tmpdir_make(f->dir, sizeof(f->dir), "ws") < 0 || !(real = realpath(f->dir, NULL))) {
 		free(f);
 		return -1;
 	}
@@ -54,7 +45,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	nftw(f->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	test_tmpdir_remove(f->dir);
 	callus_buf_release(&f->p);
 	callus_buf_release(&f->q);
 	free(f);
