@@ -45,8 +45,11 @@ static int setup(void **state)
 	}
 	snprintf(f->owed, sizeof(f->owed), "%s/.callus/owed", f->dir);
 	snprintf(f->spare, sizeof(f->spare), "%s/.spare", f->owed);
-	if (callus_fs_mkdir_p(f->owed, 0700, NULL) < 0)
+	if (callus_fs_mkdir_p(f->owed, 0700, NULL) < 0) {
+		test_tmpdir_remove(f->dir);
+		free(f);
 		return -1;
+	}
 	f->noreplace = test_tmpdir_noreplace(f->dir);
 	*state = f;
 	return 0;
