@@ -247,10 +247,14 @@ struct streams {
 };
 
 /* Feed stdin and drain stdout and stderr until the output pipes close or
- * the deadline passes.  1 on timeout. */
-static int pump(struct streams *s, callus_buf *out, callus_buf *errb, int *overflow, int timeout_ms)
+ * the deadline (CLOCK_MONOTONIC ms) passes.  A child that finished before
+ * its caller came to collect it is read whole however late that is: all
+ * it printed is in the pipes (it could not have finished with more), so
+ * one last round past the deadline takes it; a child still running then
+ * is out of time.  1 on timeout. */
+static int pump(struct streams *s, callus_buf *out, callus_buf *errb, int *overflow,
+		long long deadline)
 {
-	long long deadline = now_ms() + timeout_ms;
 	int junk = 0;
 
 	if (s->in >= 0 && feed(s->in, s->input, s->input_len, &s->input_done) == 1)
@@ -260,11 +264,9 @@ static int pump(struct streams *s, callus_buf *out, callus_buf *errb, int *overf
 			{ s->out, POLLIN, 0 }, { s->err, POLLIN, 0 }, { s->in, POLLOUT, 0 }
 		};
 		long long left = deadline - now_ms();
-		int i, r;
+		int i, r, last = left <= 0;
 
-		if (left <= 0)
-			return 1;
-		r = poll(p, 3, (int)left);
+		r = poll(p, 3, last ? 0 : (int)left);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
@@ -284,6 +286,8 @@ static int pump(struct streams *s, callus_buf *out, callus_buf *errb, int *overf
 		if (s->in >= 0 && (p[2].revents & (POLLOUT | POLLHUP | POLLERR)) &&
 		    feed(s->in, s->input, s->input_len, &s->input_done) == 1)
 			close_fd(&s->in);
+		if (last && (s->out >= 0 || s->err >= 0))
+			return 1;
 	}
 	return 0;
 }
@@ -298,91 +302,133 @@ static int child_failed(callus_error *err, int code, const callus_buf *errb, con
 	return callus_error_set(err, code, "%s", fallback);
 }
 
-int callus_child_run(callus_buf *out, const callus_child_opts *opts, callus_error *err)
-{
-	callus_buf errb = CALLUS_BUF_INIT;
-	struct streams s = { -1, -1, -1, NULL, 0, 0 };
-	int inp[2] = { -1, -1 }, outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
-	int overflow = 0, status = 0, rc = 0, timed_out = 0, reaped = 0;
-	const char *what = opts->what ? opts->what : "helper";
-	char fallback[128];
-	pid_t pid = -1;
-	struct stat st;
+/* A child started and not yet collected (child.h). */
+struct callus_child {
+	pid_t pid;
+	struct streams s;
+	long long deadline;
+	const char *what;
+	size_t out_max;
+	int timeout_ms;
+};
 
-	callus_buf_init(out, opts->out_max);
-	callus_buf_init(&errb, CALLUS_CHILD_STDERR_MAX);
-	if (stat(opts->argv[0], &st) < 0 || !S_ISREG(st.st_mode) || access(opts->argv[0], X_OK) < 0) {
-		rc = callus_error_set(err, CALLUS_ENOTFOUND, "no %s at '%s'", what, opts->argv[0]);
-		goto out;
+void callus_child_abandon(callus_child *c)
+{
+	int status;
+
+	if (!c)
+		return;
+	if (c->pid > 0) {
+		kill(c->pid, SIGKILL);
+		(void)reap(c->pid, &status);
 	}
+	close_fd(&c->s.in);
+	close_fd(&c->s.out);
+	close_fd(&c->s.err);
+	free(c);
+}
+
+int callus_child_start(callus_child **out, const callus_child_opts *opts, callus_error *err)
+{
+	int inp[2] = { -1, -1 }, outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
+	const char *what = opts->what ? opts->what : "helper";
+	callus_child *c = NULL;
+	struct stat st;
+	int rc = 0;
+
+	*out = NULL;
+	if (stat(opts->argv[0], &st) < 0 || !S_ISREG(st.st_mode) || access(opts->argv[0], X_OK) < 0)
+		return callus_error_set(err, CALLUS_ENOTFOUND, "no %s at '%s'", what, opts->argv[0]);
+	if (!(c = calloc(1, sizeof(*c))))
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	c->pid = -1;
+	c->s = (struct streams){ -1, -1, -1, opts->input, opts->input_len, 0 };
+	c->what = what;
+	c->out_max = opts->out_max;
+	c->timeout_ms = opts->timeout_ms > 0 ? opts->timeout_ms : 1;
 	if ((opts->input && make_input(inp) < 0) || make_pipe(outp) < 0 || make_pipe(errp) < 0) {
 		rc = callus_error_set(err, CALLUS_EIO, "cannot make a pipe: %s", strerror(errno));
 		goto out;
 	}
-	rc = spawn(&pid, opts, inp[1], outp[1], errp[1], err);
-	if (rc < 0) {
-		pid = -1;
+	c->deadline = now_ms() + c->timeout_ms;
+	if ((rc = spawn(&c->pid, opts, inp[1], outp[1], errp[1], err)) < 0) {
+		c->pid = -1;
 		goto out;
 	}
-	close_fd(&inp[1]);
-	close_fd(&outp[1]);
-	close_fd(&errp[1]);
-
-	s.in = inp[0];
-	s.out = outp[0];
-	s.err = errp[0];
+	c->s.in = inp[0];
+	c->s.out = outp[0];
+	c->s.err = errp[0];
 	inp[0] = outp[0] = errp[0] = -1;
-	s.input = opts->input;
-	s.input_len = opts->input_len;
-	timed_out = pump(&s, out, &errb, &overflow, opts->timeout_ms > 0 ? opts->timeout_ms : 1);
-	if (timed_out != 0)
-		kill(pid, SIGKILL);
-	reaped = reap(pid, &status);
-	pid = -1;
-	if (timed_out == 1) {
-		rc = callus_error_set(err, CALLUS_EIO, "%s timed out after %d ms", what,
-				    opts->timeout_ms);
-		goto out;
-	}
-	if (timed_out < 0) {
-		rc = callus_error_set(err, timed_out, "cannot read the %s's output", what);
-		goto out;
-	}
-	if (reaped < 0) {
-		rc = callus_error_set(err, CALLUS_EIO, "cannot wait for the %s: %s", what,
-				    strerror(errno));
-		goto out;
-	}
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-		rc = overflow ? callus_error_set(err, CALLUS_EIO, "%s printed more than %zu bytes",
-					       what, opts->out_max)
-			      : 0;
-		goto out;
-	}
-	if (WIFEXITED(status))
-		snprintf(fallback, sizeof fallback, "%s exited with status %d", what,
-			 WEXITSTATUS(status));
-	else
-		snprintf(fallback, sizeof fallback, "%s killed by signal %d", what,
-			 WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-	rc = child_failed(err, WIFEXITED(status) && WEXITSTATUS(status) == 2 ? CALLUS_EINVAL : CALLUS_EIO,
-			  &errb, fallback);
+	*out = c;
+	c = NULL;
 out:
-	if (pid > 0) {
-		kill(pid, SIGKILL);
-		(void)reap(pid, &status);
-	}
-	close_fd(&s.in);
-	close_fd(&s.out);
-	close_fd(&s.err);
 	close_fd(&inp[0]);
 	close_fd(&inp[1]);
 	close_fd(&outp[0]);
 	close_fd(&outp[1]);
 	close_fd(&errp[0]);
 	close_fd(&errp[1]);
+	callus_child_abandon(c);
+	return rc;
+}
+
+int callus_child_wait(callus_child *c, callus_buf *out, callus_error *err)
+{
+	callus_buf errb = CALLUS_BUF_INIT;
+	int overflow = 0, status = 0, rc = 0, timed_out, reaped;
+	char fallback[128];
+
+	callus_buf_init(out, c->out_max);
+	callus_buf_init(&errb, CALLUS_CHILD_STDERR_MAX);
+	timed_out = pump(&c->s, out, &errb, &overflow, c->deadline);
+	if (timed_out != 0)
+		kill(c->pid, SIGKILL);
+	reaped = reap(c->pid, &status);
+	c->pid = -1;
+	if (timed_out == 1) {
+		rc = callus_error_set(err, CALLUS_EIO, "%s timed out after %d ms", c->what,
+				    c->timeout_ms);
+		goto out;
+	}
+	if (timed_out < 0) {
+		rc = callus_error_set(err, timed_out, "cannot read the %s's output", c->what);
+		goto out;
+	}
+	if (reaped < 0) {
+		rc = callus_error_set(err, CALLUS_EIO, "cannot wait for the %s: %s", c->what,
+				    strerror(errno));
+		goto out;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		rc = overflow ? callus_error_set(err, CALLUS_EIO, "%s printed more than %zu bytes",
+					       c->what, c->out_max)
+			      : 0;
+		goto out;
+	}
+	if (WIFEXITED(status))
+		snprintf(fallback, sizeof fallback, "%s exited with status %d", c->what,
+			 WEXITSTATUS(status));
+	else
+		snprintf(fallback, sizeof fallback, "%s killed by signal %d", c->what,
+			 WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	rc = child_failed(err, WIFEXITED(status) && WEXITSTATUS(status) == 2 ? CALLUS_EINVAL : CALLUS_EIO,
+			  &errb, fallback);
+out:
+	callus_child_abandon(c);
 	callus_buf_release(&errb);
 	if (rc < 0)
 		callus_buf_release(out);
 	return rc;
+}
+
+int callus_child_run(callus_buf *out, const callus_child_opts *opts, callus_error *err)
+{
+	callus_child *c = NULL;
+	int rc = callus_child_start(&c, opts, err);
+
+	if (rc < 0) {
+		callus_buf_init(out, opts->out_max);
+		return rc;
+	}
+	return callus_child_wait(c, out, err);
 }

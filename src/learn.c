@@ -218,21 +218,35 @@ static int make_diff(learn_run *r, fix_diff *d, const char *raw)
 	return rc;
 }
 
+/* A run between its look at the store and its writes (learn.h's
+ * callus_learn_failure_start), the helper working meanwhile. */
+struct callus_learn_started {
+	learn_run r;
+	int skip;                   /* a pass of a check never failed here:
+				     * nothing to write */
+	int need_snapshot;
+	size_t ndiffs;              /* of r.diffs, asked of the helper */
+	callus_snapshot_req *reqs;  /* need_snapshot + ndiffs + HEAD; NULL:
+				     * nothing asked */
+	callus_strlist files;       /* the snapshot's, borrowed by reqs */
+	callus_snapshot_batch *batch;
+};
+
 /*
- * Step two: the snapshot and the diffs, with no lock held, asked of the
- * helper in one run (the failure's snapshot, each fixed error's diff, HEAD
- * now).  Their failure is noted, never fatal: the states are learnt
- * without them.
+ * Step two, begun: the snapshot and the diffs asked of the helper in one
+ * run (the failure's snapshot, each fixed error's diff, HEAD now), with no
+ * lock held; slow_finish() reads the answers.  Their failure is noted,
+ * never fatal: the states are learnt without them.
  */
-static int slow_work(learn_run *r, int need_snapshot)
+static int slow_start(struct callus_learn_started *st)
 {
+	learn_run *r = &st->r;
 	size_t max = r->o->diff_max ? r->o->diff_max : CALLUS_LEARN_DIFF_MAX;
-	callus_strlist files = CALLUS_STRLIST_INIT;
 	callus_error e = CALLUS_ERROR_INIT;
-	callus_snapshot_req *reqs = NULL;
-	size_t n = 0, ndiffs = r->o->fix_patch || r->o->no_snapshot ? 0 : r->ndiffs;
+	size_t n = 0;
 	int rc = 0;
 
+	st->ndiffs = r->o->fix_patch || r->o->no_snapshot ? 0 : r->ndiffs;
 	if (r->o->fix_patch) {
 		size_t len = strlen(r->o->fix_patch);
 		/* the diff a snapshot gives is cut at the same size */
@@ -243,51 +257,60 @@ static int slow_work(learn_run *r, int need_snapshot)
 		if (rc < 0)
 			return rc;
 	}
-	if (!need_snapshot && !ndiffs)
+	if (!st->need_snapshot && !st->ndiffs)
 		return 0;
-	if (!(reqs = calloc(ndiffs + 2, sizeof(*reqs))) ||
-	    (need_snapshot && snapshot_files(r, &files) < 0)) {
-		rc = CALLUS_ENOMEM;
-		goto out;
+	if (!(st->reqs = calloc(st->ndiffs + 2, sizeof(*st->reqs))) ||
+	    (st->need_snapshot && snapshot_files(r, &st->files) < 0))
+		return CALLUS_ENOMEM;
+	if (st->need_snapshot) {
+		st->reqs[n] = (callus_snapshot_req)CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_TAKE);
+		st->reqs[n++].files = &st->files;
 	}
-	if (need_snapshot) {
-		reqs[n] = (callus_snapshot_req)CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_TAKE);
-		reqs[n++].files = &files;
+	for (size_t i = 0; i < st->ndiffs; i++) {
+		st->reqs[n] = (callus_snapshot_req)CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_DIFF);
+		st->reqs[n].snap = &r->diffs[i].snap;
+		st->reqs[n++].max_bytes = max;
 	}
-	for (size_t i = 0; i < ndiffs; i++) {
-		reqs[n] = (callus_snapshot_req)CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_DIFF);
-		reqs[n].snap = &r->diffs[i].snap;
-		reqs[n++].max_bytes = max;
-	}
-	if (ndiffs)
-		reqs[n++] = (callus_snapshot_req)CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_HEAD);
-	(void)callus_snapshot_run(reqs, n, r->o->workspace, r->o->snapshot, &e);
-	n = 0;
-	if (need_snapshot) {
-		if (reqs[n].rc == 0) {
-			r->snap = reqs[n].taken;
-			reqs[n].taken = (callus_snapshot)CALLUS_SNAPSHOT_INIT;
+	if (st->ndiffs)
+		st->reqs[n++] = (callus_snapshot_req)CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_HEAD);
+	/* a helper that did not start has set every request's error */
+	(void)callus_snapshot_start(&st->batch, st->reqs, n, r->o->workspace, r->o->snapshot, &e);
+	callus_error_release(&e);
+	return 0;
+}
+
+/* Step two, ended: the helper's answers taken into the run. */
+static int slow_finish(struct callus_learn_started *st)
+{
+	learn_run *r = &st->r;
+	callus_error e = CALLUS_ERROR_INIT;
+	size_t n = 0;
+	int rc = 0;
+
+	if (!st->reqs)
+		return 0;
+	(void)callus_snapshot_finish(st->batch, &e);
+	st->batch = NULL;
+	callus_error_release(&e);
+	if (st->need_snapshot) {
+		if (st->reqs[n].rc == 0) {
+			r->snap = st->reqs[n].taken;
+			st->reqs[n].taken = (callus_snapshot)CALLUS_SNAPSHOT_INIT;
 			r->have_snap = 1;
 		} else {
-			note_trouble(r, "cannot snapshot the working tree", &reqs[n].err);
+			note_trouble(r, "cannot snapshot the working tree", &st->reqs[n].err);
 		}
 		n++;
 	}
-	for (size_t i = 0; i < ndiffs && rc == 0; i++, n++) {
-		if (reqs[n].rc < 0)
-			note_trouble(r, "cannot diff the working tree", &reqs[n].err);
-		rc = make_diff(r, &r->diffs[i], reqs[n].rc == 0 ? reqs[n].text : NULL);
+	for (size_t i = 0; i < st->ndiffs && rc == 0; i++, n++) {
+		if (st->reqs[n].rc < 0)
+			note_trouble(r, "cannot diff the working tree", &st->reqs[n].err);
+		rc = make_diff(r, &r->diffs[i], st->reqs[n].rc == 0 ? st->reqs[n].text : NULL);
 	}
-	if (rc == 0 && ndiffs && reqs[n].rc == 0) {
-		r->head = reqs[n].text;
-		reqs[n].text = NULL;
+	if (rc == 0 && st->ndiffs && st->reqs[n].rc == 0) {
+		r->head = st->reqs[n].text;
+		st->reqs[n].text = NULL;
 	}
-out:
-	for (size_t i = 0; reqs && i < ndiffs + 2; i++)
-		callus_snapshot_req_release(&reqs[i]);
-	free(reqs);
-	callus_strlist_release(&files);
-	callus_error_release(&e);
 	return rc;
 }
 
@@ -455,36 +478,73 @@ rollback:
 	return rc;
 }
 
-static int learn(callus_store *s, const callus_learn_opts *o, const callus_learn_error *errs,
-		 size_t nerrs, int passed, callus_learn_result *res, callus_error *err)
+void callus_learn_started_free(callus_learn_started *st)
 {
-	learn_run r;
-	int need_snapshot = 0, known = 0, rc = 0, sq;
+	learn_run *r;
 
-	memset(res, 0, sizeof(*res));
-	memset(&r, 0, sizeof(r));
-	r.s = s;
-	r.o = o;
-	r.errs = errs;
-	r.nerrs = nerrs;
-	r.passed = passed;
-	r.res = res;
-	callus_buf_init(&r.trouble, 1024);
+	if (!st)
+		return;
+	r = &st->r;
+	callus_snapshot_abandon(st->batch);
+	for (size_t i = 0; st->reqs && i < st->ndiffs + 2; i++)
+		callus_snapshot_req_release(&st->reqs[i]);
+	free(st->reqs);
+	callus_strlist_release(&st->files);
+	for (size_t i = 0; i < r->ndiffs; i++) {
+		callus_snapshot_release(&r->diffs[i].snap);
+		free(r->diffs[i].patch);
+		free(r->diffs[i].description);
+		callus_strlist_release(&r->diffs[i].files);
+	}
+	free(r->diffs);
+	free(r->given.patch);
+	free(r->given.description);
+	callus_strlist_release(&r->given.files);
+	free(r->touched);
+	free(r->known);
+	callus_snapshot_release(&r->snap);
+	callus_buf_release(&r->trouble);
+	callus_metrics_free(r->metrics);
+	callus_match_candidates_free(r->candidates);
+	free(r->head);
+	free(r->now);
+	free(r->idle_since);
+	free(st);
+}
+
+/* Steps one and two begun: the look, and the helper started. */
+static int learn_start(callus_learn_started **out, callus_store *s, const callus_learn_opts *o,
+		       const callus_learn_error *errs, size_t nerrs, int passed, callus_error *err)
+{
+	callus_learn_started *st;
+	learn_run *r;
+	int known = 0, rc = 0, sq;
+
+	*out = NULL;
 	if (!o->redactor)
 		return callus_error_set(err, CALLUS_EINVAL, "learning needs a redactor");
+	if (!(st = calloc(1, sizeof(*st))))
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	r = &st->r;
+	r->s = s;
+	r->o = o;
+	r->errs = errs;
+	r->nerrs = nerrs;
+	r->passed = passed;
+	callus_buf_init(&r->trouble, 1024);
 	/* metrics never stop learning: without memory for them, none */
-	if (o->metrics && callus_metrics_new(&r.metrics) < 0)
-		r.metrics = NULL;
+	if (o->metrics && callus_metrics_new(&r->metrics) < 0)
+		r->metrics = NULL;
 	/* nor do the regex fallback's kept rows: without them, each search
 	 * reads its own */
-	(void)callus_match_candidates_new(&r.candidates);
-	if (!(r.now = o->now ? strdup(o->now) : callus_now_iso8601()) ||
-	    !(r.idle_since = callus_sql_time_before(r.now,
-						    (int64_t)prune_hours(o) * 3600))) {
+	(void)callus_match_candidates_new(&r->candidates);
+	if (!(r->now = o->now ? strdup(o->now) : callus_now_iso8601()) ||
+	    !(r->idle_since = callus_sql_time_before(r->now,
+						     (int64_t)prune_hours(o) * 3600))) {
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((sq = look(&r, &need_snapshot, &known)) != SQLITE_OK) {
+	if ((sq = look(r, &st->need_snapshot, &known)) != SQLITE_OK) {
 		rc = callus_store_db_error(s, err, sq, "cannot read");
 		goto out;
 	}
@@ -492,39 +552,67 @@ static int learn(callus_store *s, const callus_learn_opts *o, const callus_learn
 	 * checks (checkindex.h) lets the next such pass leave the store closed */
 	if (passed && !known) {
 		callus_checkindex_ensure(s, NULL);
-		goto out;
-	}
-	if ((rc = slow_work(&r, need_snapshot)) < 0) {
+		st->skip = 1;
+	} else if ((rc = slow_start(st)) < 0) {
 		rc = callus_error_set(err, rc, "out of memory while comparing the working tree");
 		goto out;
 	}
-	if ((rc = write_run(&r, err)) < 0)
+	*out = st;
+	st = NULL;
+out:
+	callus_learn_started_free(st);
+	return rc;
+}
+
+/* Step two ended and step three: the answers read, the writes made. */
+static int learn_finish(callus_learn_started *st, callus_learn_result *res, callus_error *err)
+{
+	learn_run *r = &st->r;
+	int rc = 0;
+
+	memset(res, 0, sizeof(*res));
+	r->res = res;
+	if (st->skip)
 		goto out;
-	if (r.trouble.len && callus_buf_status(&r.trouble) == 0)
-		res->snapshot_error = callus_buf_detach(&r.trouble);
+	if ((rc = slow_finish(st)) < 0) {
+		rc = callus_error_set(err, rc, "out of memory while comparing the working tree");
+		goto out;
+	}
+	if ((rc = write_run(r, err)) < 0)
+		goto out;
+	if (r->trouble.len && callus_buf_status(&r->trouble) == 0)
+		res->snapshot_error = callus_buf_detach(&r->trouble);
 out:
 	if (rc < 0)
 		callus_learn_result_release(res);
-	for (size_t i = 0; i < r.ndiffs; i++) {
-		callus_snapshot_release(&r.diffs[i].snap);
-		free(r.diffs[i].patch);
-		free(r.diffs[i].description);
-		callus_strlist_release(&r.diffs[i].files);
-	}
-	free(r.diffs);
-	free(r.given.patch);
-	free(r.given.description);
-	callus_strlist_release(&r.given.files);
-	free(r.touched);
-	free(r.known);
-	callus_snapshot_release(&r.snap);
-	callus_buf_release(&r.trouble);
-	callus_metrics_free(r.metrics);
-	callus_match_candidates_free(r.candidates);
-	free(r.head);
-	free(r.now);
-	free(r.idle_since);
+	callus_learn_started_free(st);
 	return rc;
+}
+
+static int learn(callus_store *s, const callus_learn_opts *o, const callus_learn_error *errs,
+		 size_t nerrs, int passed, callus_learn_result *res, callus_error *err)
+{
+	callus_learn_started *st = NULL;
+	int rc = learn_start(&st, s, o, errs, nerrs, passed, err);
+
+	if (rc < 0) {
+		memset(res, 0, sizeof(*res));
+		return rc;
+	}
+	return learn_finish(st, res, err);
+}
+
+int callus_learn_failure_start(callus_learn_started **st, callus_store *s,
+			       const callus_learn_opts *opts, const callus_learn_error *errs,
+			       size_t nerrs, callus_error *err)
+{
+	return learn_start(st, s, opts, errs, nerrs, 0, err);
+}
+
+int callus_learn_failure_finish(callus_learn_started *st, callus_learn_result *res,
+				callus_error *err)
+{
+	return learn_finish(st, res, err);
 }
 
 int callus_learn_failure(callus_store *s, const callus_learn_opts *opts, const callus_learn_error *errs,

@@ -341,35 +341,64 @@ static int learn_errors(callus_learn_error **out, callus_strlist **files, const 
 	return 0;
 }
 
-/* Learn from the failed run in the lesson's store session.  A failure here
- * leaves the lesson stored: it is reported in res->learn_error. */
-static void learn_failure(callus_store *store, const callus_record_opts *opts, const callus_lesson *l,
-			  const char *session, const callus_signature *sigs, size_t nsigs,
-			  const callus_diags *red, callus_metrics *m, callus_match_scans *scans,
-			  callus_record_result *res)
-{
-	callus_learn_opts lo = *opts->learn;
-	callus_learn_error *errs = NULL;
-	callus_strlist *files = NULL;
-	callus_error err = CALLUS_ERROR_INIT;
+/*
+ * Learning from the failed run, in the lesson's store session.  Started
+ * before the lesson is written, so that the snapshot helper (most of a new
+ * error's learning) works while this process records; finished after.  A
+ * failure here leaves the lesson stored: it is reported in
+ * res->learn_error.
+ */
+typedef struct record_learning {
+	callus_learn_opts lo;          /* borrowed by started until the finish */
+	callus_learn_error *errs;
+	callus_strlist *files;         /* errs' files, one list each */
+	size_t nerrs;
+	callus_learn_started *started; /* NULL: not started (err says why) */
+	callus_error err;
+} record_learning;
 
-	lo.command = l->command;   /* the redacted one */
-	lo.metrics = m;
-	lo.session = session;
-	lo.scans = scans;
-	if (!lo.redactor)
-		lo.redactor = opts->redactor;
-	if (learn_errors(&errs, &files, sigs, nsigs, red) < 0)
-		callus_error_set(&err, CALLUS_ENOMEM, "out of memory");
+static void learning_start(record_learning *rl, callus_store *store, const callus_record_opts *opts,
+			   const callus_lesson *l, const char *session, const callus_signature *sigs,
+			   size_t nsigs, const callus_diags *red, callus_metrics *m)
+{
+	rl->lo = *opts->learn;
+	rl->lo.command = l->command; /* the redacted one */
+	rl->lo.metrics = m;
+	rl->lo.session = session;
+	rl->lo.scans = NULL;         /* made meanwhile: set at the finish */
+	if (!rl->lo.redactor)
+		rl->lo.redactor = opts->redactor;
+	rl->nerrs = nsigs;
+	if (learn_errors(&rl->errs, &rl->files, sigs, nsigs, red) < 0)
+		callus_error_set(&rl->err, CALLUS_ENOMEM, "out of memory");
 	else
-		callus_learn_failure(store, &lo, errs, nsigs, &res->learnt, &err);
-	if (err.code && !res->learn_error)
-		res->learn_error = strdup(callus_error_message(&err));
-	for (size_t i = 0; files && i < nsigs; i++)
-		callus_strlist_release(&files[i]);
-	free(files);
-	free(errs);
-	callus_error_release(&err);
+		callus_learn_failure_start(&rl->started, store, &rl->lo, rl->errs, nsigs, &rl->err);
+}
+
+static void learning_finish(record_learning *rl, callus_match_scans *scans,
+			    callus_record_result *res)
+{
+	rl->lo.scans = scans;
+	if (rl->started)
+		callus_learn_failure_finish(rl->started, &res->learnt, &rl->err);
+	rl->started = NULL;
+	if (rl->err.code && !res->learn_error)
+		res->learn_error = strdup(callus_error_message(&rl->err));
+}
+
+/* Accepts one never started, or one started and not finished (its helper
+ * is killed). */
+static void learning_release(record_learning *rl)
+{
+	callus_learn_started_free(rl->started);
+	rl->started = NULL;
+	for (size_t i = 0; rl->files && i < rl->nerrs; i++)
+		callus_strlist_release(&rl->files[i]);
+	free(rl->files);
+	free(rl->errs);
+	rl->files = NULL;
+	rl->errs = NULL;
+	callus_error_release(&rl->err);
 }
 
 /* The other lessons about l's file, newest first, at most max. */
@@ -538,6 +567,7 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	callus_signature *sigs = NULL;
 	callus_metrics *own = NULL, *taken = NULL;
 	callus_views_debt *debt = NULL;
+	record_learning learning = { .err = CALLUS_ERROR_INIT };
 	size_t nsigs = 0;
 	char *dir = NULL, *session = NULL;
 	const char *agents = opts->agents_file && *opts->agents_file ? opts->agents_file : "AGENTS.md";
@@ -602,6 +632,8 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	callus_views_repair(store, opts->workspace, agents, opts->agents_max, CALLUS_VIEWS_FIX, NULL,
 			    NULL);
 	callus_views_owe(&debt, opts->workspace, l->signature);
+	if (opts->learn && res)
+		learning_start(&learning, store, opts, l, session, sigs, nsigs, &red, run.metrics);
 	if ((rc = callus_store_record_lesson(store, l, &run, res ? &res->is_new : NULL, err)) < 0) {
 		callus_views_settle(debt, 1); /* nothing committed, nothing owed */
 		debt = NULL;
@@ -631,8 +663,7 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 		if (callus_match_index_scanned(store, opts->workspace, scans, NULL, &ie) < 0)
 			res->learn_error = strdup(callus_error_message(&ie));
 		callus_error_release(&ie);
-		learn_failure(store, opts, l, session ? session : "", sigs, nsigs, &red, run.metrics,
-			      scans, res);
+		learning_finish(&learning, scans, res);
 		callus_match_scans_free(scans);
 		/* what learning measured (matching, resolutions) goes out in
 		 * this store session too; left to the caller when it cannot */
@@ -654,6 +685,7 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 out:
 	/* not settled: the store may hold what the views do not show */
 	callus_views_settle(debt, 0);
+	learning_release(&learning);
 	callus_metrics_free(own);
 	callus_metrics_free(taken);
 	callus_signatures_free(sigs, nsigs);

@@ -44,12 +44,12 @@ char *callus_snapshot_helper(void)
 }
 
 /*
- * Run the helper (argv[0] filled in here) for nreq requests and collect its
- * stdout into out (at most out_max bytes).  CALLUS_ENOTFOUND: no helper; CALLUS_EINVAL: it
- * refused its arguments (exit 2); CALLUS_EIO: it failed or timed out.
+ * Start the helper (argv[0] filled in here) for nreq requests, its stdout
+ * to be at most out_max bytes.  CALLUS_ENOTFOUND: no helper; CALLUS_EIO:
+ * it could not be started.
  */
-static int run_helper(callus_buf *out, char **argv, size_t out_max, size_t nreq,
-		      const callus_snapshot_opts *opts, callus_error *err)
+static int start_helper(callus_child **c, char **argv, size_t out_max, size_t nreq,
+			const callus_snapshot_opts *opts, callus_error *err)
 {
 	callus_child_opts co = { "snapshot helper", argv, NULL, NULL, 0, out_max, 0 };
 	int each = opts && opts->timeout_ms > 0 ? opts->timeout_ms : DEFAULT_TIMEOUT_MS;
@@ -59,12 +59,10 @@ static int run_helper(callus_buf *out, char **argv, size_t out_max, size_t nreq,
 	/* each request the time it had when it ran alone */
 	co.timeout_ms = nreq > 1 && (size_t)each <= (size_t)INT_MAX / nreq ? each * (int)nreq : each;
 	argv[0] = opts && opts->helper ? (char *)opts->helper : (own = callus_snapshot_helper());
-	if (!argv[0]) {
-		callus_buf_init(out, out_max);
+	if (!argv[0])
 		return callus_error_set(err, CALLUS_ENOTFOUND,
 				      "cannot find the snapshot helper callus-git");
-	}
-	rc = callus_child_run(out, &co, err);
+	rc = callus_child_start(c, &co, err);
 	free(own);
 	return rc;
 }
@@ -251,25 +249,43 @@ bad:
 			      out + pos);
 }
 
-int callus_snapshot_run(callus_snapshot_req *reqs, size_t n, const char *workspace,
-			const callus_snapshot_opts *opts, callus_error *err)
+/* Started requests, answered by callus_snapshot_finish(). */
+struct callus_snapshot_batch {
+	callus_snapshot_req *reqs;
+	size_t n;
+	callus_child *child;
+};
+
+/* Every sendable request fails with err's reason: no answer counts. */
+static void fail_all(callus_snapshot_req *reqs, size_t n, int rc, const callus_error *err)
 {
-	callus_buf res = CALLUS_BUF_INIT;
+	for (size_t i = 0; i < n; i++)
+		if (sendable(&reqs[i])) {
+			callus_snapshot_req_release(&reqs[i]);
+			reqs[i].rc = callus_error_set(&reqs[i].err, rc, "%s", callus_error_message(err));
+		}
+}
+
+int callus_snapshot_start(callus_snapshot_batch **out, callus_snapshot_req *reqs, size_t n,
+			  const char *workspace, const callus_snapshot_opts *opts, callus_error *err)
+{
+	callus_snapshot_batch *b = NULL;
 	char **argv = NULL, since[32], (*nums)[32] = NULL;
 	size_t nargs = 2 * count_excludes(opts) + 6, limit = 0, i, a, nsent = 0;
 	int unlimited = 0, rc;
 
+	*out = NULL;
 	for (i = 0; i < n; i++)
 		if (!sendable(&reqs[i]))
 			reqs[i].rc = callus_error_set(&reqs[i].err, CALLUS_EINVAL, "not a snapshot");
 	if ((rc = check_workspace(workspace, err)) < 0)
-		goto fail_all;
+		goto failed;
 	for (i = 0; i < n; i++)
 		nargs += 4 + (reqs[i].files ? reqs[i].files->count : 0);
 	/* a request's number (files, bytes) as an argument */
 	if (!(nums = calloc(n ? n : 1, sizeof *nums)) || !(argv = calloc(nargs, sizeof *argv))) {
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
-		goto fail_all;
+		goto failed;
 	}
 	argv[1] = "batch";
 	a = add_excludes(argv, 2, opts);
@@ -310,24 +326,60 @@ int callus_snapshot_run(callus_snapshot_req *reqs, size_t n, const char *workspa
 	}
 	if (!nsent)
 		goto out;
-	/* 0 = no limit for callus_buf, which is what an overflow would need */
-	rc = run_helper(&res, argv, unlimited ? 0 : limit, nsent, opts, err);
-	if (rc == 0)
-		rc = read_answers(reqs, n, res.ptr, res.len, err);
-	if (rc == 0)
-		goto out;
-fail_all:
-	/* no answer counts: every request asked says why */
-	for (i = 0; i < n; i++)
-		if (sendable(&reqs[i])) {
-			callus_snapshot_req_release(&reqs[i]);
-			reqs[i].rc = callus_error_set(&reqs[i].err, rc, "%s", callus_error_message(err));
-		}
+	if (!(b = calloc(1, sizeof(*b)))) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		goto failed;
+	}
+	/* 0 = no limit for callus_buf, which is what an overflow would need;
+	 * the helper has its own copy of argv once started */
+	if ((rc = start_helper(&b->child, argv, unlimited ? 0 : limit, nsent, opts, err)) < 0)
+		goto failed;
+	b->reqs = reqs;
+	b->n = n;
+	*out = b;
+	b = NULL;
+	goto out;
+failed:
+	fail_all(reqs, n, rc, err);
 out:
-	callus_buf_release(&res);
+	free(b);
 	free(argv);
 	free(nums);
 	return rc;
+}
+
+int callus_snapshot_finish(callus_snapshot_batch *b, callus_error *err)
+{
+	callus_buf res = CALLUS_BUF_INIT;
+	int rc;
+
+	if (!b)
+		return 0;
+	rc = callus_child_wait(b->child, &res, err);
+	if (rc == 0)
+		rc = read_answers(b->reqs, b->n, res.ptr, res.len, err);
+	if (rc < 0)
+		fail_all(b->reqs, b->n, rc, err);
+	callus_buf_release(&res);
+	free(b);
+	return rc;
+}
+
+void callus_snapshot_abandon(callus_snapshot_batch *b)
+{
+	if (!b)
+		return;
+	callus_child_abandon(b->child);
+	free(b);
+}
+
+int callus_snapshot_run(callus_snapshot_req *reqs, size_t n, const char *workspace,
+			const callus_snapshot_opts *opts, callus_error *err)
+{
+	callus_snapshot_batch *b = NULL;
+	int rc = callus_snapshot_start(&b, reqs, n, workspace, opts, err);
+
+	return rc < 0 ? rc : callus_snapshot_finish(b, err);
 }
 
 void callus_snapshot_req_release(callus_snapshot_req *r)

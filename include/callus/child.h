@@ -55,6 +55,24 @@ typedef struct callus_child_opts {
 int callus_child_run(callus_buf *out, const callus_child_opts *opts, callus_error *err);
 
 /*
+ * The same in two steps, so that the caller works while the child does:
+ * callus_child_start() spawns it (what callus_child_run() reports before
+ * the child runs, it reports); callus_child_wait() feeds it, collects its
+ * stdout in *out, reaps it and reports as callus_child_run(), then frees
+ * c.  The deadline counts from the start: a child that finished meanwhile
+ * is read whole however late the wait, one still running past it is
+ * killed.  opts->input is borrowed until the wait; the rest of opts only
+ * for the start.  A child never waited for is killed, reaped and freed by
+ * callus_child_abandon() (NULL accepted).  Until then its pipes are open
+ * in this process, close-on-exec.
+ */
+typedef struct callus_child callus_child;
+
+int callus_child_start(callus_child **c, const callus_child_opts *opts, callus_error *err);
+int callus_child_wait(callus_child *c, callus_buf *out, callus_error *err);
+void callus_child_abandon(callus_child *c);
+
+/*
  * A helper's path: $env when it is set and not empty, else `name` in the
  * directory of the running executable (/proc/self/exe), so that an
  * installed or a freshly built callus finds the helper installed or built

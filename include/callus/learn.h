@@ -147,6 +147,28 @@ void callus_learn_result_release(callus_learn_result *r);
 int callus_learn_failure(callus_store *s, const callus_learn_opts *opts, const callus_learn_error *errs,
 		       size_t nerrs, callus_learn_result *res, callus_error *err);
 
+/*
+ * callus_learn_failure() in two steps, so that the caller records the
+ * failure while the snapshot helper works: callus_learn_failure_start()
+ * reads what the run needs (without a transaction, as the whole call
+ * does first) and starts the helper; callus_learn_failure_finish() waits
+ * for it, writes, fills *res and returns as callus_learn_failure() would
+ * have, then frees st.  The start reports what the call would before any
+ * write (no redactor, a read that failed, no memory), *st then NULL.
+ * opts, errs and what they point to are borrowed until the finish;
+ * opts->scans may be set in between (the caller's scans, made meanwhile).
+ * A run started and not finished is ended, the helper killed, by
+ * callus_learn_started_free() (NULL accepted).
+ */
+typedef struct callus_learn_started callus_learn_started;
+
+int callus_learn_failure_start(callus_learn_started **st, callus_store *s,
+			       const callus_learn_opts *opts, const callus_learn_error *errs,
+			       size_t nerrs, callus_error *err);
+int callus_learn_failure_finish(callus_learn_started *st, callus_learn_result *res,
+				callus_error *err);
+void callus_learn_started_free(callus_learn_started *st);
+
 /* A passing run: every pending error of the check is fixed. */
 int callus_learn_pass(callus_store *s, const callus_learn_opts *opts, callus_learn_result *res,
 		    callus_error *err);

@@ -132,6 +132,26 @@ int callus_snapshot_run(callus_snapshot_req *reqs, size_t n, const char *workspa
 			const callus_snapshot_opts *opts, callus_error *err);
 void callus_snapshot_req_release(callus_snapshot_req *r); /* accepts NULL */
 
+/*
+ * callus_snapshot_run() in two steps, so that the caller works while the
+ * helper does (a failure's snapshot is about as long as the rest of its
+ * recording).  callus_snapshot_start() starts the helper: 0 with *b set,
+ * or with *b NULL when no request could be sent (each says why); < 0 as
+ * callus_snapshot_run() would fail, every request saying so too.  reqs
+ * and what they borrow stay the caller's, untouched until
+ * callus_snapshot_finish(b), which waits for the helper, answers them as
+ * callus_snapshot_run() does, returns what it would, and frees b (NULL:
+ * 0).  The helper's deadline counts from the start.  A batch not finished
+ * is ended by callus_snapshot_abandon() (the helper killed; NULL accepted),
+ * its requests then unanswered.
+ */
+typedef struct callus_snapshot_batch callus_snapshot_batch;
+
+int callus_snapshot_start(callus_snapshot_batch **b, callus_snapshot_req *reqs, size_t n,
+			  const char *workspace, const callus_snapshot_opts *opts, callus_error *err);
+int callus_snapshot_finish(callus_snapshot_batch *b, callus_error *err);
+void callus_snapshot_abandon(callus_snapshot_batch *b);
+
 /* "git" / "files", and back (CALLUS_EINVAL for anything else). */
 const char *callus_snapshot_kind_name(callus_snapshot_kind k);
 int callus_snapshot_kind_parse(callus_snapshot_kind *out, const char *name);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <sqlite3.h>
@@ -195,6 +196,84 @@ static size_t count_state(fixture *f, int state)
 	assert_int_equal(callus_learn_list(f->s, &flt, &ps, &n, NULL), 0);
 	callus_pendings_free(ps, n);
 	return n;
+}
+
+/* A fake snapshot helper in the fixture's directory: body after the #!. */
+static void fake_helper(fixture *f, const char *body, char *path, size_t size)
+{
+	FILE *fp;
+
+	snprintf(path, size, "%s/fake-callus-git", f->dir);
+	assert_non_null(fp = fopen(path, "w"));
+	fprintf(fp, "#!/bin/sh\n%s\n", body);
+	assert_int_equal(fclose(fp), 0);
+	assert_int_equal(chmod(path, 0755), 0);
+}
+
+/*
+ * A failure learnt in two steps (callus_learn_failure_start/finish), as a
+ * recording does to write its lesson while the snapshot helper works: the
+ * store is written in between on the same connection, the snapshot taken
+ * is the new pending error's; a run started and freed leaves no helper
+ * and writes nothing.
+ */
+static void failure_learnt_in_two_steps(void **state)
+{
+	fixture *f = *state;
+	callus_learn_opts o = opts_for(f, "--two-steps", "s1");
+	callus_snapshot_opts so = { NULL, 10000, NULL, 0 };
+	callus_learn_error e = { &f->sig[0], &f->files[0] };
+	callus_learn_started *st = NULL;
+	callus_learn_result r;
+	callus_error err = CALLUS_ERROR_INIT;
+	char helper[PATH_MAX + 32], mark[PATH_MAX + 16];
+	struct stat sb;
+
+	snprintf(mark, sizeof(mark), "%s/asked", f->dir);
+	{
+		char body[2 * PATH_MAX];
+
+		snprintf(body, sizeof(body),
+			 "echo \"$@\" >'%s'\n"
+			 "printf 'ok 47\\ngit 4b825dc642cb6eb9a060e54bf8d69288fbee4904 -\\n'", mark);
+		fake_helper(f, body, helper, sizeof(helper));
+	}
+	so.helper = helper;
+	o.no_snapshot = 0;
+	o.snapshot = &so;
+	assert_int_equal(callus_learn_failure_start(&st, f->s, &o, &e, 1, &err), 0);
+	assert_non_null(st);
+	/* the caller's own writes meanwhile: no transaction is held */
+	assert_int_equal(store_lesson(f->s, "src/other.js", "meanwhile", &f->sig[1], 1), 0);
+	assert_int_equal(callus_learn_failure_finish(st, &r, &err), 0);
+	assert_int_equal(stat(mark, &sb), 0);
+	assert_int_equal(r.npending, 1);
+	assert_null(r.snapshot_error);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM pending_errors p JOIN snapshots s"
+				      " ON s.id = p.snapshot_id WHERE s.tree ="
+				      " '4b825dc642cb6eb9a060e54bf8d69288fbee4904'"),
+			 1);
+	callus_learn_result_release(&r);
+
+	/* started, then given up: the helper is killed, nothing is written */
+	fake_helper(f, "exec sleep 30", helper, sizeof(helper));
+	o = opts_for(f, "--given-up", "s1");
+	o.no_snapshot = 0;
+	o.snapshot = &so;
+	assert_int_equal(callus_learn_failure_start(&st, f->s, &o, &e, 1, &err), 0);
+	assert_non_null(st);
+	callus_learn_started_free(st);
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	assert_int_equal(errno, ECHILD);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM pending_errors"), 1);
+	callus_learn_started_free(NULL);
+
+	/* what the whole call refuses before writing, the start refuses */
+	o.redactor = NULL;
+	st = (callus_learn_started *)&o; /* overwritten */
+	assert_int_equal(callus_learn_failure_start(&st, f->s, &o, &e, 1, &err), CALLUS_EINVAL);
+	assert_null(st);
+	callus_error_release(&err);
 }
 
 static void fail_then_pass_makes_one_resolution(void **state)
@@ -1693,6 +1772,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(fail_then_pass_makes_one_resolution, setup, teardown),
+		cmocka_unit_test_setup_teardown(failure_learnt_in_two_steps, setup, teardown),
 		cmocka_unit_test_setup_teardown(pass_of_unknown_check_writes_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(third_failure_is_permanent_and_warned, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_run_of_many_errors_costs_each_the_same, setup, teardown),

@@ -919,6 +919,92 @@ static void test_batch_one_process(void **state)
 	rmdir_all(dir);
 }
 
+/*
+ * The two steps (callus_snapshot_start/finish): the helper works while
+ * the caller does, a helper that finished before the caller came to
+ * collect it is read whole however late past its deadline, one still
+ * running then is killed, and an abandoned one is killed and reaped.
+ */
+static void test_started_then_finished(void **state)
+{
+	callus_snapshot_req reqs[2] = {
+		CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_TAKE),
+		CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_HEAD),
+	};
+	callus_snapshot_opts o = { NULL, 200, NULL, 0 };
+	callus_snapshot_batch *b = NULL;
+	callus_error e = CALLUS_ERROR_INIT;
+	callus_buf wrap = CALLUS_BUF_INIT, body = CALLUS_BUF_INIT;
+	struct timespec nap = { 0, 600 * 1000000L };
+	char *dir = make_repo(), *bin = tmpdir(), *head, *mark;
+
+	(void)state;
+	write_str(dir, "a.txt", "one\nTWO\nthree\n");
+	/* the helper leaves a mark once done, so the test knows it ran
+	 * before the finish was asked */
+	callus_buf_printf(&body, "#!/bin/sh\n'%s' \"$@\"; rc=$?; echo done >'%s/done'; exit $rc\n",
+			  helper_path, bin);
+	fake_helper(bin, body.ptr, &wrap);
+	o.helper = wrap.ptr;
+	assert_int_equal(callus_snapshot_start(&b, reqs, 2, dir, &o, &e), 0);
+	assert_non_null(b);
+	/* three times its 200 ms a request: the answers are in the pipe */
+	nanosleep(&nap, NULL);
+	mark = slurp(bin, "done", NULL);
+	assert_string_equal(mark, "done\n");
+	free(mark);
+	assert_int_equal(callus_snapshot_finish(b, &e), 0);
+	head = run("cd '%s' && git rev-parse HEAD", dir);
+	chomp(head);
+	assert_int_equal(reqs[0].rc, 0);
+	assert_non_null(reqs[0].taken.tree);
+	assert_int_equal(reqs[1].rc, 0);
+	assert_string_equal(reqs[1].text, head);
+	for (size_t i = 0; i < 2; i++)
+		callus_snapshot_req_release(&reqs[i]);
+
+	/* still running past the deadline: killed, every request says so */
+	callus_buf_clear(&body);
+	callus_buf_printf(&body, "#!/bin/sh\nexec sleep 30\n");
+	fake_helper(bin, body.ptr, &wrap);
+	assert_int_equal(callus_snapshot_start(&b, reqs, 2, dir, &o, &e), 0);
+	nanosleep(&nap, NULL);
+	assert_int_equal(callus_snapshot_finish(b, &e), CALLUS_EIO);
+	assert_string_equal(callus_error_message(&e), "snapshot helper timed out after 400 ms");
+	for (size_t i = 0; i < 2; i++) {
+		assert_int_equal(reqs[i].rc, CALLUS_EIO);
+		callus_snapshot_req_release(&reqs[i]);
+	}
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	assert_int_equal(errno, ECHILD);
+
+	/* abandoned: killed and reaped at once, not left for the deadline */
+	o.timeout_ms = 30000;
+	assert_int_equal(callus_snapshot_start(&b, reqs, 2, dir, &o, &e), 0);
+	assert_non_null(b);
+	callus_snapshot_abandon(b);
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	assert_int_equal(errno, ECHILD);
+	callus_snapshot_abandon(NULL);
+	assert_int_equal(callus_snapshot_finish(NULL, &e), 0);
+
+	/* no helper: the start fails, every request saying why, no batch */
+	o.helper = "/nonexistent/callus-git";
+	b = (callus_snapshot_batch *)&o; /* overwritten */
+	assert_int_equal(callus_snapshot_start(&b, reqs, 2, dir, &o, &e), CALLUS_ENOTFOUND);
+	assert_null(b);
+	for (size_t i = 0; i < 2; i++) {
+		assert_int_equal(reqs[i].rc, CALLUS_ENOTFOUND);
+		callus_snapshot_req_release(&reqs[i]);
+	}
+	callus_error_release(&e);
+	free(head);
+	callus_buf_release(&wrap);
+	callus_buf_release(&body);
+	rmdir_all(bin);
+	rmdir_all(dir);
+}
+
 /* The helper refuses a malformed command line with status 2, before any
  * request runs (a snapshot would write objects). */
 static void test_helper_usage(void **state)
@@ -1054,6 +1140,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_helper_timeout),
 		cmocka_unit_test(test_helper_bad_output),
 		cmocka_unit_test(test_batch_one_process),
+		cmocka_unit_test(test_started_then_finished),
 		cmocka_unit_test(test_helper_usage),
 		cmocka_unit_test(test_batch_timeout_per_request),
 		cmocka_unit_test(test_kind_names),
