@@ -8,7 +8,7 @@
 # binaries, each in its own copy of a store grown by bench/scale.sh
 # (CALLUS_SCALE_KEEP=DIR keeps DIR/ws-SIZE), take turns: GAP seconds of
 # sleep, then a failing `callus hook generic` (a gcc error never seen: a new
-# lesson, signature, vector; no snapshot), N times each.  CPU ms of each
+# lesson, signature, vector; no snapshot unless SNAPSHOTS=1), N times each.  CPU ms of each
 # hook from bench/proctime (wait4), and its page faults (first touches of
 # memory); prints min / first quartile / median / third quartile / max /
 # mean of each binary, the same of the two hooks' difference turn by turn
@@ -22,7 +22,11 @@
 # short of the fold (4,095 new keys, as new errors' words bring).  The
 # copies made, the harness waits for the disk to settle before timing
 # (bench_settle, bench/tools.sh; CALLUS_BENCH_SETTLE_S=0: no wait) and
-# prints what creating a file in the copy's .callus/ cost then.
+# prints what creating a file in the copy's .callus/ cost then.  With
+# SNAPSHOTS=1 the hooks take their snapshot as a user's do (the copies'
+# index refreshed first, as any git command leaves it), and the wall time
+# of each hook is what tells (the helper works while the hook records).
+# Wall ms are printed beside the CPU ms either way.
 # Usage: bench/spaced.sh WS N GAP BASE [path/to/callus]
 #   e.g. bench/spaced.sh /tmp/keepD/ws-10000 40 3 /tmp/old/build/callus
 set -eu
@@ -35,8 +39,16 @@ callus=$(realpath "${5:-$repo/build/callus}")
 bench_grown spaced "$repo" "$src" "$callus"
 
 bench_copies "$src" "$work" "$base" "$callus"
+if [ "${SNAPSHOTS:-0}" = 1 ]; then
+	for x in a b; do
+		printf '[retention]\ngc_hours = 0\n' >"$work/ws-$x/.callus/config"
+		(cd "$work/ws-$x" && git status --porcelain >/dev/null)
+	done
+fi
 : >"$work/a.txt"
 : >"$work/b.txt"
+: >"$work/a.wall"
+: >"$work/b.wall"
 
 created=$(bench_settle "$work" "$work/ws-b/.callus")
 # the two binaries copied together now (bench_fresh, bench/tools.sh)
@@ -76,6 +88,7 @@ while [ "$i" -lt "$n" ]; do
 		sleep "$gap"
 		(cd "$work/ws-$x" && "$work/proctime" 1 "$work/p.json" "$bin" hook generic) >"$work/line"
 		cut -d' ' -f1 "$work/line" >>"$work/$x.txt"
+		cut -d' ' -f4 "$work/line" >>"$work/$x.wall"
 		cut -d' ' -f7 "$work/line" >>"$work/$x.faults"
 		if [ "$x" = b ] && [ "${FOLD:-0}" != 1 ]; then
 			now=$(recent)
@@ -98,6 +111,9 @@ echo "| $callus | $(bench_stats "$work/b.txt") | $(bench_stats "$work/b.faults")
 # the next.  (With N odd, the first binary went first once more.)
 paste "$work/a.txt" "$work/b.txt" | awk '{ print $2 - $1 }' >"$work/diff.txt"
 echo "second less first, hook by hook: min / q1 / median / q3 / max / mean $(bench_stats "$work/diff.txt") ms"
+echo "wall ms, the same: $base $(bench_stats "$work/a.wall"); $callus $(bench_stats "$work/b.wall")"
+paste "$work/a.wall" "$work/b.wall" | awk '{ print $2 - $1 }' >"$work/diff.wall"
+echo "wall, second less first, hook by hook: $(bench_stats "$work/diff.wall") ms"
 if [ "$counted" -gt 0 ] && [ "$added" -gt 0 ]; then
 	awk -v a="$added" -v c="$counted" 'BEGIN { printf "%s: %.1f rows of embed_df_recent a hook (%d hooks): a fold every %.0f new signatures\n", "'"$callus"'", a / c, c, 4096 * c / a }'
 fi

@@ -9,7 +9,10 @@
  * work with no lock held (the snapshot, the diffs), then one IMMEDIATE
  * transaction that reads the states again and writes.  What changed
  * between the first and the last step (another session fixed the error)
- * is decided by the last one.
+ * is decided by the last one.  A failure's recording asks for the first
+ * step and the start of the second before it writes its lesson
+ * (callus_learn_failure_start), and for the rest after: the snapshot
+ * helper works while the lesson and its vectors are written.
  */
 #include "callus/learn.h"
 #include "callus/checkindex.h"

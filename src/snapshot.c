@@ -2,8 +2,9 @@
  * snapshot.c - snapshots through the callus-git helper (include/callus/snapshot.h;
  * the helper's protocol is described at the top of helper/callus-git.c).
  *
- * The helper runs through callus_child_run() (include/callus/child.h): no
- * shell, stdin from /dev/null, killed past the timeout and always reaped.
+ * The helper runs through callus_child_start() and callus_child_wait()
+ * (include/callus/child.h): no shell, stdin from /dev/null, killed past
+ * the timeout and always reaped, by the wait or by an abandon.
  * Its output is parsed strictly: a helper from another version of callus
  * must fail loudly, not hand back a half-understood snapshot.
  */
