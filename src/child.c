@@ -247,11 +247,7 @@ struct streams {
 };
 
 /* Feed stdin and drain stdout and stderr until the output pipes close or
- * the deadline (CLOCK_MONOTONIC ms) passes.  A child that finished before
- * its caller came to collect it is read whole however late that is: all
- * it printed is in the pipes (it could not have finished with more), so
- * one last round past the deadline takes it; a child still running then
- * is out of time.  1 on timeout. */
+ * the deadline (CLOCK_MONOTONIC ms) passes.  1 on timeout. */
 static int pump(struct streams *s, callus_buf *out, callus_buf *errb, int *overflow,
 		long long deadline)
 {
@@ -264,9 +260,11 @@ static int pump(struct streams *s, callus_buf *out, callus_buf *errb, int *overf
 			{ s->out, POLLIN, 0 }, { s->err, POLLIN, 0 }, { s->in, POLLOUT, 0 }
 		};
 		long long left = deadline - now_ms();
-		int i, r, last = left <= 0;
+		int i, r;
 
-		r = poll(p, 3, last ? 0 : (int)left);
+		if (left <= 0)
+			return 1;
+		r = poll(p, 3, (int)left);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
@@ -286,8 +284,6 @@ static int pump(struct streams *s, callus_buf *out, callus_buf *errb, int *overf
 		if (s->in >= 0 && (p[2].revents & (POLLOUT | POLLHUP | POLLERR)) &&
 		    feed(s->in, s->input, s->input_len, &s->input_done) == 1)
 			close_fd(&s->in);
-		if (last && (s->out >= 0 || s->err >= 0))
-			return 1;
 	}
 	return 0;
 }
@@ -301,6 +297,11 @@ static int child_failed(callus_error *err, int code, const callus_buf *errb, con
 		return callus_error_set(err, code, "%.*s", (int)n, errb->ptr);
 	return callus_error_set(err, code, "%s", fallback);
 }
+
+/* A pipe's size unless told otherwise, and what a process may raise it to
+ * without privileges (/proc/sys/fs/pipe-max-size, by default). */
+#define CHILD_PIPE_DEFAULT (64u << 10)
+#define CHILD_PIPE_MAX (1u << 20)
 
 /* A child started and not yet collected (child.h). */
 struct callus_child {
@@ -318,7 +319,9 @@ void callus_child_abandon(callus_child *c)
 
 	if (!c)
 		return;
-	if (c->pid > 0) {
+	/* not reaped yet: a child already gone (and reaped by the kernel when
+	 * the caller ignores SIGCHLD) may have left its pid to another */
+	if (c->pid > 0 && waitpid(c->pid, &status, WNOHANG) == 0) {
 		kill(c->pid, SIGKILL);
 		(void)reap(c->pid, &status);
 	}
@@ -350,6 +353,12 @@ int callus_child_start(callus_child **out, const callus_child_opts *opts, callus
 		rc = callus_error_set(err, CALLUS_EIO, "cannot make a pipe: %s", strerror(errno));
 		goto out;
 	}
+	/* room for all the child may print, so that it can finish while the
+	 * caller works instead of waiting for it to read (a pipe holds 64 KB;
+	 * a diff may be larger); best effort, up to the system's limit */
+	if (c->out_max == 0 || c->out_max > CHILD_PIPE_DEFAULT)
+		(void)fcntl(outp[0], F_SETPIPE_SZ,
+			    (int)(c->out_max && c->out_max < CHILD_PIPE_MAX ? c->out_max : CHILD_PIPE_MAX));
 	c->deadline = now_ms() + c->timeout_ms;
 	if ((rc = spawn(&c->pid, opts, inp[1], outp[1], errp[1], err)) < 0) {
 		c->pid = -1;
@@ -380,6 +389,11 @@ int callus_child_wait(callus_child *c, callus_buf *out, callus_error *err)
 
 	callus_buf_init(out, c->out_max);
 	callus_buf_init(&errb, CALLUS_CHILD_STDERR_MAX);
+	/* a child still running when the caller comes has its whole time again
+	 * from now: what it spent blocked on a full pipe nobody read is not
+	 * its own (at most twice its time in all) */
+	if (c->deadline < now_ms() + c->timeout_ms)
+		c->deadline = now_ms() + c->timeout_ms;
 	timed_out = pump(&c->s, out, &errb, &overflow, c->deadline);
 	if (timed_out != 0)
 		kill(c->pid, SIGKILL);

@@ -368,9 +368,16 @@ int callus_snapshot_finish(callus_snapshot_batch *b, callus_error *err)
 
 void callus_snapshot_abandon(callus_snapshot_batch *b)
 {
+	callus_buf dropped = CALLUS_BUF_INIT;
+	callus_error e = CALLUS_ERROR_INIT;
+
 	if (!b)
 		return;
-	callus_child_abandon(b->child);
+	/* let it finish: killed while writing objects, it would leave its
+	 * temporary files in the repository's object store */
+	(void)callus_child_wait(b->child, &dropped, &e);
+	callus_buf_release(&dropped);
+	callus_error_release(&e);
 	free(b);
 }
 

@@ -59,12 +59,14 @@ int callus_child_run(callus_buf *out, const callus_child_opts *opts, callus_erro
  * callus_child_start() spawns it (what callus_child_run() reports before
  * the child runs, it reports); callus_child_wait() feeds it, collects its
  * stdout in *out, reaps it and reports as callus_child_run(), then frees
- * c.  The deadline counts from the start: a child that finished meanwhile
- * is read whole however late the wait, one still running past it is
- * killed.  opts->input is borrowed until the wait; the rest of opts only
- * for the start.  A child never waited for is killed, reaped and freed by
- * callus_child_abandon() (NULL accepted).  Until then its pipes are open
- * in this process, close-on-exec.
+ * c.  Its stdout pipe is made room for out_max bytes (up to 1 MB) so that
+ * it can finish unread.  The deadline counts from the start; a child still
+ * running when the wait begins has timeout_ms again from then (time it
+ * spent blocked on a full pipe is not its own), so at most twice that in
+ * all.  opts->what and opts->input are borrowed until the wait, the rest
+ * of opts only for the start.  A child never waited for is killed, reaped
+ * and freed by callus_child_abandon() (NULL accepted).  Until then its
+ * pipes are open in this process, close-on-exec.
  */
 typedef struct callus_child callus_child;
 

@@ -157,8 +157,8 @@ int callus_learn_failure(callus_store *s, const callus_learn_opts *opts, const c
  * write (no redactor, a read that failed, no memory), *st then NULL.
  * opts, errs and what they point to are borrowed until the finish;
  * opts->scans may be set in between (the caller's scans, made meanwhile).
- * A run started and not finished is ended, the helper killed, by
- * callus_learn_started_free() (NULL accepted).
+ * A run started and not finished is ended by callus_learn_started_free()
+ * (NULL accepted), which lets the helper finish (snapshot.h's abandon).
  */
 typedef struct callus_learn_started callus_learn_started;
 

@@ -255,7 +255,9 @@ static void failure_learnt_in_two_steps(void **state)
 			 1);
 	callus_learn_result_release(&r);
 
-	/* started, then given up: the helper is killed, nothing is written */
+	/* started, then given up: the helper is let finish, nothing is
+	 * written */
+	so.timeout_ms = 300;
 	fake_helper(f, "exec sleep 30", helper, sizeof(helper));
 	o = opts_for(f, "--given-up", "s1");
 	o.no_snapshot = 0;

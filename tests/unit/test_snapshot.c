@@ -15,6 +15,7 @@
 
 #include "callus/buf.h"
 #include "callus/common.h"
+#include "callus/child.h"
 #include "callus/snapshot.h"
 #include "callus/strlist.h"
 
@@ -923,7 +924,8 @@ static void test_batch_one_process(void **state)
  * The two steps (callus_snapshot_start/finish): the helper works while
  * the caller does, a helper that finished before the caller came to
  * collect it is read whole however late past its deadline, one still
- * running then is killed, and an abandoned one is killed and reaped.
+ * running is killed its time after the wait began, and an abandoned one
+ * is let finish (never killed midway through its objects) and reaped.
  */
 static void test_started_then_finished(void **state)
 {
@@ -948,7 +950,7 @@ static void test_started_then_finished(void **state)
 	o.helper = wrap.ptr;
 	assert_int_equal(callus_snapshot_start(&b, reqs, 2, dir, &o, &e), 0);
 	assert_non_null(b);
-	/* three times its 200 ms a request: the answers are in the pipe */
+	/* three times its 200 ms a request: the answers wait in the pipe */
 	nanosleep(&nap, NULL);
 	mark = slurp(bin, "done", NULL);
 	assert_string_equal(mark, "done\n");
@@ -978,11 +980,17 @@ static void test_started_then_finished(void **state)
 	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
 	assert_int_equal(errno, ECHILD);
 
-	/* abandoned: killed and reaped at once, not left for the deadline */
+	/* abandoned: let finish, then reaped */
+	callus_buf_clear(&body);
+	callus_buf_printf(&body, "#!/bin/sh\nsleep 0.3; echo done >'%s/finished'\n", bin);
+	fake_helper(bin, body.ptr, &wrap);
 	o.timeout_ms = 30000;
 	assert_int_equal(callus_snapshot_start(&b, reqs, 2, dir, &o, &e), 0);
 	assert_non_null(b);
 	callus_snapshot_abandon(b);
+	mark = slurp(bin, "finished", NULL);
+	assert_string_equal(mark, "done\n");
+	free(mark);
 	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
 	assert_int_equal(errno, ECHILD);
 	callus_snapshot_abandon(NULL);
@@ -1003,6 +1011,31 @@ static void test_started_then_finished(void **state)
 	callus_buf_release(&body);
 	rmdir_all(bin);
 	rmdir_all(dir);
+}
+
+/* A child that prints more than a pipe holds while its caller works past
+ * the child's deadline: not killed for the time it waited to be read. */
+static void test_child_output_past_a_pipe(void **state)
+{
+	char *argv[] = { "/bin/sh", "-c", "head -c 200000 /dev/zero; head -c 70000 /dev/zero >&2", NULL };
+	callus_child_opts co = { "test child", argv, NULL, NULL, 0, 300000, 300 };
+	struct timespec nap = { 0, 700 * 1000000L };
+	callus_error e = CALLUS_ERROR_INIT;
+	callus_buf out = CALLUS_BUF_INIT;
+	callus_child *c = NULL;
+
+	(void)state;
+	for (int round = 0; round < 2; round++) {
+		co.out_max = round ? 0 : 300000;
+		assert_int_equal(callus_child_start(&c, &co, &e), 0);
+		nanosleep(&nap, NULL);
+		assert_int_equal(callus_child_wait(c, &out, &e), 0);
+		assert_int_equal(out.len, 200000);
+		callus_buf_release(&out);
+	}
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	assert_int_equal(errno, ECHILD);
+	callus_error_release(&e);
 }
 
 /* The helper refuses a malformed command line with status 2, before any
@@ -1141,6 +1174,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_helper_bad_output),
 		cmocka_unit_test(test_batch_one_process),
 		cmocka_unit_test(test_started_then_finished),
+		cmocka_unit_test(test_child_output_past_a_pipe),
 		cmocka_unit_test(test_helper_usage),
 		cmocka_unit_test(test_batch_timeout_per_request),
 		cmocka_unit_test(test_kind_names),
