@@ -387,7 +387,7 @@ static void learning_finish(record_learning *rl, callus_match_scans *scans,
 }
 
 /* Accepts one never started, or one started and not finished (its helper
- * is killed). */
+ * is let finish: callus_snapshot_abandon). */
 static void learning_release(record_learning *rl)
 {
 	callus_learn_started_free(rl->started);
