@@ -167,10 +167,11 @@ static int orphan(const char *name, size_t len, const struct stat *st, time_t no
 
 /* The pid of an entry not yet named, "NS-PID.json.tmp" (cli_spool_write),
  * or -1 for any other name. */
-static long unnamed_entry(const char *name)
+static long unnamed_entry(const char *name, void *ctx)
 {
 	size_t ns = strspn(name, "0123456789"), np;
 
+	(void)ctx;
 	if (!ns || name[ns] != '-')
 		return -1;
 	np = strspn(name + ns + 1, "0123456789");
@@ -180,40 +181,19 @@ static long unnamed_entry(const char *name)
 
 size_t cli_spool_leftovers(const cli_workspace *ws, int fix, size_t *removed)
 {
-	callus_buf dir = CALLUS_BUF_INIT, p = CALLUS_BUF_INIT;
-	time_t now = time(NULL);
-	struct dirent *d;
+	callus_buf dir = CALLUS_BUF_INIT;
 	size_t n = 0;
-	DIR *dh;
 
 	if (removed)
 		*removed = 0;
-	if (callus_buf_printf(&dir, "%s/" SPOOL_DIR, ws->root) < 0 || !(dh = opendir(dir.ptr))) {
-		callus_buf_release(&dir);
-		return 0;
-	}
+	if (callus_buf_printf(&dir, "%s/" SPOOL_DIR, ws->root) < 0)
+		goto out;
 	/* a spool leading out of the workspace: counted, nothing removed */
 	if (fix && callus_workspace_guard(NULL, ws->root, SPOOL_DIR, 0, NULL) < 0)
 		fix = 0;
-	while ((d = readdir(dh))) {
-		long pid = unnamed_entry(d->d_name);
-		struct stat st;
-
-		if (pid < 0)
-			continue;
-		callus_buf_clear(&p);
-		if (callus_buf_printf(&p, "%s/%s", dir.ptr, d->d_name) < 0)
-			break;
-		if (lstat(p.ptr, &st) < 0 || !S_ISREG(st.st_mode) ||
-		    !callus_fs_maker_gone(pid, &st, now, SPOOL_ORPHAN_S))
-			continue;
-		n++;
-		if (fix && unlink(p.ptr) == 0 && removed)
-			(*removed)++;
-	}
-	closedir(dh);
+	n = callus_fs_sweep_gone(dir.ptr, unnamed_entry, NULL, SPOOL_ORPHAN_S, fix, removed);
+out:
 	callus_buf_release(&dir);
-	callus_buf_release(&p);
 	return n;
 }
 

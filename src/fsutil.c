@@ -1,5 +1,6 @@
 #include "callus/fsutil.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -524,4 +525,38 @@ int callus_fs_maker_gone(long pid, const struct stat *st, time_t now, long stale
 	if (now - made > stale_s || pid <= 0)
 		return 1;
 	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+}
+
+size_t callus_fs_sweep_gone(const char *dir, callus_fs_maker_fn maker, void *ctx, long stale_s,
+			    int fix, size_t *removed)
+{
+	callus_buf path = CALLUS_BUF_INIT;
+	time_t now = time(NULL);
+	struct dirent *e;
+	size_t n = 0;
+	DIR *dh;
+
+	if (removed)
+		*removed = 0;
+	if (!(dh = opendir(dir)))
+		return 0;
+	while ((e = readdir(dh))) {
+		long pid = maker(e->d_name, ctx);
+		struct stat st;
+
+		if (pid < 0)
+			continue;
+		callus_buf_clear(&path);
+		if (callus_buf_printf(&path, "%s/%s", dir, e->d_name) < 0)
+			break;
+		if (lstat(path.ptr, &st) < 0 || !S_ISREG(st.st_mode) ||
+		    !callus_fs_maker_gone(pid, &st, now, stale_s))
+			continue;
+		n++;
+		if (fix && unlink(path.ptr) == 0 && removed)
+			(*removed)++;
+	}
+	closedir(dh);
+	callus_buf_release(&path);
+	return n;
 }

@@ -165,12 +165,12 @@ static int digits_then(const char *s, int hex, const char *end)
 	return n > 0 && !strcmp(s + n, end);
 }
 
-/* The pid in name when it is a file of kind kind, else -1 (0 for a
- * write's file whose name has no pid: its maker is taken for gone).  A
- * debt's name is matched whole, and only in its own folder: the
- * instructions file's folder is the user's.  (The spool's are the
+/* The pid in name when it is a file of the kind *ctx (enum temp_kind),
+ * else -1 (0 for a write's file whose name has no pid: its maker is taken
+ * for gone).  A debt's name is matched whole, and only in its own folder:
+ * the instructions file's folder is the user's.  (The spool's are the
  * spool's: cli/hook_spool.c.) */
-static long temp_maker(const char *name, enum temp_kind kind)
+static long temp_maker(const char *name, void *ctx)
 {
 	const char *mark, *dash = strchr(name, '-');
 	size_t len = strlen(name);
@@ -178,8 +178,8 @@ static long temp_maker(const char *name, enum temp_kind kind)
 	if (name[0] == '.' && (mark = strstr(name, ".callus-")) && len >= 4 &&
 	    !strcmp(name + len - 4, ".tmp"))
 		return strtol(mark + 8, NULL, 10);
-	if (kind == TEMP_DEBT && name[0] == '.' && dash && digits_then(name + 1, 0, dash) &&
-	    digits_then(dash + 1, 1, ""))
+	if (*(const enum temp_kind *)ctx == TEMP_DEBT && name[0] == '.' && dash &&
+	    digits_then(name + 1, 0, dash) && digits_then(dash + 1, 1, ""))
 		return strtol(name + 1, NULL, 10);
 	return -1;
 }
@@ -189,38 +189,19 @@ static long temp_maker(const char *name, enum temp_kind kind)
 static void temp_files(const char *workspace, const char *rel, enum temp_kind kind, int fix,
 		       callus_views_report *rep)
 {
-	callus_buf dir = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT;
-	time_t now = time(NULL);
-	struct dirent *e;
-	DIR *dh = NULL;
+	callus_buf dir = CALLUS_BUF_INIT;
+	size_t removed;
 
-	if (callus_buf_printf(&dir, "%s%s%s", workspace, *rel ? "/" : "", rel) < 0 ||
-	    !(dh = opendir(dir.ptr)))
+	if (callus_buf_printf(&dir, "%s%s%s", workspace, *rel ? "/" : "", rel) < 0)
 		goto out;
 	/* a folder leading out of the workspace: counted, nothing removed */
 	if (fix && *rel && callus_workspace_guard(NULL, workspace, rel, 0, NULL) < 0)
 		fix = 0;
-	while ((e = readdir(dh))) {
-		long pid = temp_maker(e->d_name, kind);
-		struct stat st;
-
-		if (pid < 0)
-			continue;
-		callus_buf_clear(&path);
-		if (callus_buf_printf(&path, "%s/%s", dir.ptr, e->d_name) < 0)
-			break;
-		if (lstat(path.ptr, &st) < 0 || !S_ISREG(st.st_mode) ||
-		    !callus_fs_maker_gone(pid, &st, now, STALE_AFTER_S))
-			continue;
-		rep->temp_files++;
-		if (fix && unlink(path.ptr) == 0)
-			rep->removed++;
-	}
+	rep->temp_files += callus_fs_sweep_gone(dir.ptr, temp_maker, &kind, STALE_AFTER_S, fix,
+						&removed);
+	rep->removed += removed;
 out:
-	if (dh)
-		closedir(dh);
 	callus_buf_release(&dir);
-	callus_buf_release(&path);
 }
 
 /* Whether .lessons/ holds the file of signature sig, not empty. */

@@ -131,6 +131,19 @@ void callus_fs_unlock(int fd);
  * the rename sets its ctime. */
 int callus_fs_maker_gone(long pid, const struct stat *st, time_t now, long stale_s);
 
+/* The pid of the process that made a file called name, when name is one a
+ * process makes to rename or remove itself (0 or less: unknown), or -1
+ * when it is no such name. */
+typedef long (*callus_fs_maker_fn)(const char *name, void *ctx);
+
+/* The files in dir that processes now gone left under such names: each
+ * regular file that maker gives a pid for and callus_fs_maker_gone() (at
+ * stale_s) says is gone.  Their number; with fix each is removed, and
+ * *removed (may be NULL) counts those that were.  0 when dir cannot be
+ * read.  Whether dir may be written in is the caller's to check. */
+size_t callus_fs_sweep_gone(const char *dir, callus_fs_maker_fn maker, void *ctx, long stale_s,
+			    int fix, size_t *removed);
+
 /* Write all of buf to fd, across short writes and EINTR: 0, or -1 with
  * errno set. */
 int callus_fs_write_all(int fd, const void *buf, size_t len);

@@ -536,6 +536,57 @@ static void test_maker_gone(void **state)
 	assert_true(callus_fs_maker_gone(child, &st, 1000, 60));
 }
 
+static void write_file(const char *path, const char *text)
+{
+	assert_int_equal(callus_fs_write_atomic(path, text, strlen(text), 0600, 0, NULL), 0);
+}
+
+/* For the sweep: "left-PID" names a maker, anything else none. */
+static long left_by(const char *name, void *ctx)
+{
+	(void)ctx;
+	return strncmp(name, "left-", 5) ? -1 : strtol(name + 5, NULL, 10);
+}
+
+/* callus_fs_sweep_gone: only regular files of makers that are gone, by
+ * name; counted without fix, removed with it. */
+static void test_sweep_gone(void **state)
+{
+	struct fixture *f = *state;
+	char path[256], missing[256];
+	size_t removed = 99;
+	pid_t dead = fork();
+	int status;
+
+	if (dead == 0)
+		_exit(0);
+	assert_int_equal(waitpid(dead, &status, 0), dead);
+	snprintf(path, sizeof(path), "%s/left-%ld", f->dir, (long)dead);
+	write_file(path, "x");
+	snprintf(path, sizeof(path), "%s/left-%ld", f->dir, (long)getpid());
+	write_file(path, "x");            /* its maker lives */
+	snprintf(path, sizeof(path), "%s/kept-%ld", f->dir, (long)dead);
+	write_file(path, "x");            /* not such a name */
+	snprintf(path, sizeof(path), "%s/left-0", f->dir);
+	assert_int_equal(mkdir(path, 0700), 0); /* not a regular file */
+	snprintf(path, sizeof(path), "%s/left-%ld.link", f->dir, (long)dead);
+	assert_int_equal(symlink("/etc/hostname", path), 0); /* never followed */
+
+	assert_int_equal(callus_fs_sweep_gone(f->dir, left_by, NULL, 600, 0, &removed), 1);
+	assert_int_equal(removed, 0);
+	snprintf(path, sizeof(path), "%s/left-%ld", f->dir, (long)dead);
+	assert_int_equal(access(path, F_OK), 0);
+	assert_int_equal(callus_fs_sweep_gone(f->dir, left_by, NULL, 600, 1, &removed), 1);
+	assert_int_equal(removed, 1);
+	assert_int_equal(access(path, F_OK), -1);
+	assert_int_equal(callus_fs_sweep_gone(f->dir, left_by, NULL, 600, 1, NULL), 0);
+	snprintf(path, sizeof(path), "%s/left-%ld", f->dir, (long)getpid());
+	assert_int_equal(access(path, F_OK), 0);
+	snprintf(missing, sizeof(missing), "%s/none", f->dir);
+	assert_int_equal(callus_fs_sweep_gone(missing, left_by, NULL, 600, 1, &removed), 0);
+	assert_int_equal(removed, 0);
+}
+
 /* Eight processes appending 1 KB lines at once: every line arrives whole. */
 static void test_append_line_concurrent(void **state)
 {
@@ -623,6 +674,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_append, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_spare, setup, teardown),
 		cmocka_unit_test(test_maker_gone),
+		cmocka_unit_test_setup_teardown(test_sweep_gone, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mkdir_p, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resolve_link, setup, teardown),
