@@ -247,10 +247,10 @@ struct streams {
 };
 
 /* Feed stdin and drain stdout and stderr until the output pipes close or
- * the deadline (CLOCK_MONOTONIC ms) passes.  1 on timeout. */
-static int pump(struct streams *s, callus_buf *out, callus_buf *errb, int *overflow,
-		long long deadline)
+ * the deadline passes.  1 on timeout. */
+static int pump(struct streams *s, callus_buf *out, callus_buf *errb, int *overflow, int timeout_ms)
 {
+	long long deadline = now_ms() + timeout_ms;
 	int junk = 0;
 
 	if (s->in >= 0 && feed(s->in, s->input, s->input_len, &s->input_done) == 1)
@@ -307,13 +307,13 @@ static int child_failed(callus_error *err, int code, const callus_buf *errb, con
 struct callus_child {
 	pid_t pid;
 	struct streams s;
-	long long deadline;
 	const char *what;
 	size_t out_max;
 	int timeout_ms;
 };
 
-void callus_child_abandon(callus_child *c)
+/* Kill (unless it is gone), reap and free c; accepts NULL. */
+static void child_free(callus_child *c)
 {
 	int status;
 
@@ -359,7 +359,6 @@ int callus_child_start(callus_child **out, const callus_child_opts *opts, callus
 	if (c->out_max == 0 || c->out_max > CHILD_PIPE_DEFAULT)
 		(void)fcntl(outp[0], F_SETPIPE_SZ,
 			    (int)(c->out_max && c->out_max < CHILD_PIPE_MAX ? c->out_max : CHILD_PIPE_MAX));
-	c->deadline = now_ms() + c->timeout_ms;
 	if ((rc = spawn(&c->pid, opts, inp[1], outp[1], errp[1], err)) < 0) {
 		c->pid = -1;
 		goto out;
@@ -377,7 +376,7 @@ out:
 	close_fd(&outp[1]);
 	close_fd(&errp[0]);
 	close_fd(&errp[1]);
-	callus_child_abandon(c);
+	child_free(c);
 	return rc;
 }
 
@@ -389,12 +388,9 @@ int callus_child_wait(callus_child *c, callus_buf *out, callus_error *err)
 
 	callus_buf_init(out, c->out_max);
 	callus_buf_init(&errb, CALLUS_CHILD_STDERR_MAX);
-	/* a child still running when the caller comes has its whole time again
-	 * from now: what it spent blocked on a full pipe nobody read is not
-	 * its own (at most twice its time in all) */
-	if (c->deadline < now_ms() + c->timeout_ms)
-		c->deadline = now_ms() + c->timeout_ms;
-	timed_out = pump(&c->s, out, &errb, &overflow, c->deadline);
+	/* its time counts from now: until the caller came, a child that
+	 * printed more than its pipes hold was waiting for it */
+	timed_out = pump(&c->s, out, &errb, &overflow, c->timeout_ms);
 	if (timed_out != 0)
 		kill(c->pid, SIGKILL);
 	reaped = reap(c->pid, &status);
@@ -428,7 +424,7 @@ int callus_child_wait(callus_child *c, callus_buf *out, callus_error *err)
 	rc = child_failed(err, WIFEXITED(status) && WEXITSTATUS(status) == 2 ? CALLUS_EINVAL : CALLUS_EIO,
 			  &errb, fallback);
 out:
-	callus_child_abandon(c);
+	child_free(c);
 	callus_buf_release(&errb);
 	if (rc < 0)
 		callus_buf_release(out);

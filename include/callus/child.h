@@ -60,19 +60,16 @@ int callus_child_run(callus_buf *out, const callus_child_opts *opts, callus_erro
  * the child runs, it reports); callus_child_wait() feeds it, collects its
  * stdout in *out, reaps it and reports as callus_child_run(), then frees
  * c.  Its stdout pipe is made room for out_max bytes (up to 1 MB) so that
- * it can finish unread.  The deadline counts from the start; a child still
- * running when the wait begins has timeout_ms again from then (time it
- * spent blocked on a full pipe is not its own), so at most twice that in
- * all.  opts->what and opts->input are borrowed until the wait, the rest
- * of opts only for the start.  A child never waited for is killed, reaped
- * and freed by callus_child_abandon() (NULL accepted).  Until then its
- * pipes are open in this process, close-on-exec.
+ * it can finish unread.  timeout_ms counts from the wait: until then the
+ * child runs free (one that printed more than its pipes hold is waiting
+ * for the caller).  opts->what and opts->input are borrowed until the
+ * wait, the rest of opts only for the start.  Every child started is
+ * waited for.
  */
 typedef struct callus_child callus_child;
 
 int callus_child_start(callus_child **c, const callus_child_opts *opts, callus_error *err);
 int callus_child_wait(callus_child *c, callus_buf *out, callus_error *err);
-void callus_child_abandon(callus_child *c);
 
 /*
  * A helper's path: $env when it is set and not empty, else `name` in the

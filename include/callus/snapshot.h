@@ -141,11 +141,11 @@ void callus_snapshot_req_release(callus_snapshot_req *r); /* accepts NULL */
  * and what they borrow stay the caller's, untouched until
  * callus_snapshot_finish(b), which waits for the helper, answers them as
  * callus_snapshot_run() does, returns what it would, and frees b (NULL:
- * 0).  The helper's deadline counts from the start (child.h).  A batch
- * not finished is ended by callus_snapshot_abandon() (NULL accepted),
- * its requests then unanswered: it waits for the helper to end, within
- * its deadline, because one killed while writing objects leaves temporary
- * files in the repository.
+ * 0).  The helper's time counts from the finish (child.h).  A batch not
+ * finished is ended by callus_snapshot_abandon() (NULL accepted), its
+ * requests then unanswered: it waits for the helper to end, within its
+ * time, because one killed while writing objects leaves temporary files
+ * in the repository.
  */
 typedef struct callus_snapshot_batch callus_snapshot_batch;
 

@@ -923,9 +923,10 @@ static void test_batch_one_process(void **state)
 /*
  * The two steps (callus_snapshot_start/finish): the helper works while
  * the caller does, a helper that finished before the caller came to
- * collect it is read whole however late past its deadline, one still
- * running is killed its time after the wait began, and an abandoned one
- * is let finish (never killed midway through its objects) and reaped.
+ * collect it is read whole however late (its time counts from the
+ * finish), one still running is killed its time after the finish began,
+ * and an abandoned one is let finish (never killed midway through its
+ * objects) and reaped.
  */
 static void test_started_then_finished(void **state)
 {
@@ -965,7 +966,8 @@ static void test_started_then_finished(void **state)
 	for (size_t i = 0; i < 2; i++)
 		callus_snapshot_req_release(&reqs[i]);
 
-	/* still running past the deadline: killed, every request says so */
+	/* still running its time after the finish began: killed, every
+	 * request says so */
 	callus_buf_clear(&body);
 	callus_buf_printf(&body, "#!/bin/sh\nexec sleep 30\n");
 	fake_helper(bin, body.ptr, &wrap);
@@ -1013,8 +1015,10 @@ static void test_started_then_finished(void **state)
 	rmdir_all(dir);
 }
 
-/* A child that prints more than a pipe holds while its caller works past
- * the child's deadline: not killed for the time it waited to be read. */
+/* A child that prints more than a pipe holds (stdout given room, stderr
+ * not) while its caller works longer than the child's time: its time
+ * counts from the wait, so it is not killed for the time it waited to be
+ * read. */
 static void test_child_output_past_a_pipe(void **state)
 {
 	char *argv[] = { "/bin/sh", "-c", "head -c 200000 /dev/zero; head -c 70000 /dev/zero >&2", NULL };
