@@ -58,9 +58,10 @@ void callus_store_stmt_done(callus_store *s, sqlite3_stmt *st); /* accepts NULL 
  * whole WAL at its open (about 3 us a frame here), and each emptying syncs
  * the WAL and the store and starts a WAL whose header is synced again.  A
  * failing hook writes some 35 frames: at 64 the WAL was emptied every
- * other hook, at 128 every fourth, 5 to 7 % less of a hook's time; 256
- * saved a little more of a failure but doubled what every other process
- * reads at its open (docs/scale.md, the thirty-seventh pass).
+ * other hook, at 128 every fourth.  Measured against 64: one new error no
+ * different past the noise (bench/spaced.sh), ten at once 4 to 13 % less
+ * (bench/scale.sh), what only reads up to 0.16 ms more for the longer WAL
+ * at its open (docs/scale.md, the thirty-seventh pass).
  */
 #define CALLUS_STORE_WAL_PAGES 128
 /* The connection's own bound (0: CALLUS_STORE_WAL_PAGES); a batch of many
