@@ -16,6 +16,9 @@
  *
  * usage: scale_gen [-d DAYS] WORKSPACE FROM TO
  *    or: scale_gen -p K      (prints error K's output, for a payload)
+ *    or: scale_gen -t [-k] GAP_MS WORKSPACE FROM TO   (times new errors
+ *        FROM .. TO-1 recorded in this process, GAP_MS apart; -k: the
+ *        store kept open between them.  bench/kept.sh)
  *   records failures FROM .. TO-1 (so a store grows in steps, measured in
  *   between).  WORKSPACE is a git work tree (fixes diff against it);
  *   $CALLUS_GIT_HELPER names callus-git.
@@ -45,7 +48,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
 #include <time.h>
+#include <unistd.h>
 
 /* gcc's wording, the identifiers unquoted (gcc quotes them, and quoted
  * text is normalized away: every error would sign alike). */
@@ -117,6 +123,8 @@ typedef struct gen {
 	const char *ws;
 	callus_redactor *red;
 	char now[32];         /* the recording's time (-d); "" : the clock */
+	callus_store *store;  /* -t -k: the store, kept open; NULL: each
+			       * recording opens its own */
 } gen;
 
 static void learn_opts(callus_learn_opts *lo, callus_snapshot_opts *so, const gen *g,
@@ -169,8 +177,17 @@ static int fail(const gen *g, unsigned long k, int snapshot)
 	}
 	learn_opts(&lo, &so, g, args.ptr, cmd.ptr, snapshot);
 	{
-		callus_record_opts opts = { g->ws, "", "bench", NULL, 20, 10000, g->red,
-					    callus_failure_framework(&f), NULL, 0, &lo, NULL, NULL, 0, NULL, NULL };
+		callus_record_opts opts = {
+			.workspace = g->ws,
+			.cwd_rel = "",
+			.intent_id = "bench",
+			.agents_max = 20,
+			.timeout_ms = 10000,
+			.redactor = g->red,
+			.framework = callus_failure_framework(&f),
+			.learn = &lo,
+			.store = g->store,
+		};
 
 		if ((rc = callus_lesson_from_failure(&l, &f, &opts, &err)) == 0) {
 			/* the store dates the run and its signatures by it */
@@ -318,6 +335,53 @@ static int gc(const gen *g)
 	return rc;
 }
 
+static double ms(struct timeval t)
+{
+	return (double)t.tv_sec * 1e3 + (double)t.tv_usec / 1e3;
+}
+
+/*
+ * -t: new errors FROM .. TO-1 recorded one by one, GAP_MS apart, each
+ * without its snapshot (as a failing hook records one), and the CPU and
+ * wall ms of each printed on a line: what recording costs without a
+ * process's start and end.  With the store kept open (-k) the schema is
+ * parsed once, statements compiled once and pages kept between
+ * recordings, as a process that stays (a server) would; the first line
+ * (the store's opening) is the caller's to leave out.
+ */
+static int timed(gen *g, unsigned long from, unsigned long to, int keep, unsigned long gap_ms)
+{
+	callus_buf db = CALLUS_BUF_INIT;
+	callus_error err = CALLUS_ERROR_INIT;
+	int rc = 0;
+
+	callus_buf_printf(&db, "%s/.callus/callus.db", g->ws);
+	for (unsigned long i = from; i < to && rc == 0; i++) {
+		struct rusage a, b;
+		struct timespec w0, w1;
+
+		if (gap_ms)
+			usleep((useconds_t)(gap_ms * 1000));
+		getrusage(RUSAGE_SELF, &a);
+		clock_gettime(CLOCK_MONOTONIC, &w0);
+		if (keep && !g->store && (rc = callus_store_open(&g->store, db.ptr, 10000, &err)) < 0) {
+			fprintf(stderr, "scale_gen: %s\n", callus_error_message(&err));
+			break;
+		}
+		rc = fail(g, i, 0);
+		clock_gettime(CLOCK_MONOTONIC, &w1);
+		getrusage(RUSAGE_SELF, &b);
+		printf("%.3f %.3f\n", ms(b.ru_utime) - ms(a.ru_utime) + ms(b.ru_stime) - ms(a.ru_stime),
+		       (double)(w1.tv_sec - w0.tv_sec) * 1e3 + (double)(w1.tv_nsec - w0.tv_nsec) / 1e6);
+		fflush(stdout);
+	}
+	callus_store_close(g->store);
+	g->store = NULL;
+	callus_error_release(&err);
+	callus_buf_release(&db);
+	return rc;
+}
+
 /* s as a whole decimal number: 0, or -1 for anything else. */
 static int number(const char *s, unsigned long *out)
 {
@@ -347,6 +411,22 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	memset(&g, 0, sizeof(g));
+	if (argc >= 6 && !strcmp(argv[1], "-t")) {
+		unsigned long gap;
+		int keep = argc == 7 && !strcmp(argv[2], "-k"), rc;
+
+		if (argc != 6 + keep || number(argv[2 + keep], &gap) < 0 ||
+		    number(argv[4 + keep], &from) < 0 || number(argv[5 + keep], &to) < 0 || to < from)
+			goto usage;
+		g.ws = argv[3 + keep];
+		if (callus_redactor_new(&g.red, &err) < 0) {
+			fprintf(stderr, "scale_gen: %s\n", callus_error_message(&err));
+			return 1;
+		}
+		rc = timed(&g, from, to, keep, gap);
+		callus_redactor_free(g.red);
+		return rc < 0 ? 1 : 0;
+	}
 	if (argc == 6 && !strcmp(argv[1], "-d")) {
 		if (number(argv[2], &days) < 0 || !days)
 			goto usage;
@@ -400,6 +480,8 @@ int main(int argc, char **argv)
 	callus_redactor_free(g.red);
 	return errors ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: scale_gen [-d DAYS] WORKSPACE FROM TO\n");
+	fprintf(stderr, "usage: scale_gen [-d DAYS] WORKSPACE FROM TO\n"
+			"       scale_gen -p K\n"
+			"       scale_gen -t [-k] GAP_MS WORKSPACE FROM TO\n");
 	return 2;
 }

@@ -185,11 +185,13 @@ int cmd_record(int argc, char **argv)
 	}
 	{
 		callus_record_opts opts = {
-			ws.root, ws.cwd_rel, l.intent_id,
-			callus_config_get(ws.config, "lessons", "file"),
-			(int)cli_config_long(&ws, "lessons", "max", 20),
-			(int)cli_config_long(&ws, "store", "timeout_ms", 10000),
-			ws.redactor, NULL, NULL, 0, NULL, NULL, NULL, 0, NULL, NULL,
+			.workspace = ws.root,
+			.cwd_rel = ws.cwd_rel,
+			.intent_id = l.intent_id,
+			.agents_file = callus_config_get(ws.config, "lessons", "file"),
+			.agents_max = (int)cli_config_long(&ws, "lessons", "max", 20),
+			.timeout_ms = (int)cli_config_long(&ws, "store", "timeout_ms", 10000),
+			.redactor = ws.redactor,
 		};
 		callus_record_result res;
 

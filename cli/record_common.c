@@ -401,11 +401,15 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 	callus_pathctx pc = { ws->root, ws->root_real, dir ? dir : ws->cwd_rel, NULL };
 	callus_check chk = { command, exit_code, det->verification, det->tool, det->category };
 	callus_record_opts opts = {
-		ws->root, pc.cwd_rel, intent_id ? intent_id : "",
-		callus_config_get(ws->config, "lessons", "file"),
-		(int)cli_config_long(ws, "lessons", "max", 20),
-		cli_store_timeout(ws),
-		ws->redactor, NULL, m, related_max, NULL, NULL, NULL, 0, NULL, NULL,
+		.workspace = ws->root,
+		.cwd_rel = pc.cwd_rel,
+		.intent_id = intent_id ? intent_id : "",
+		.agents_file = callus_config_get(ws->config, "lessons", "file"),
+		.agents_max = (int)cli_config_long(ws, "lessons", "max", 20),
+		.timeout_ms = cli_store_timeout(ws),
+		.redactor = ws->redactor,
+		.metrics = m,
+		.related_max = related_max,
 	};
 	callus_record_result res;
 	callus_gc_policy gp;

@@ -561,7 +561,7 @@ static int write_views(callus_store *store, const callus_lesson *l, const callus
 int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t output_bytes,
 		       const callus_record_opts *opts, callus_record_result *res, callus_error *err)
 {
-	callus_store *store = NULL;
+	callus_store *store = NULL, *owned = NULL;
 	callus_diags red = CALLUS_DIAGS_INIT;
 	callus_buf path = CALLUS_BUF_INIT, lock = CALLUS_BUF_INIT, lessons_dir = CALLUS_BUF_INIT;
 	callus_signature *sigs = NULL;
@@ -621,10 +621,15 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 		run.metrics = own;
 	if (run.metrics)
 		capture_metrics(run.metrics, l);
-	if ((rc = callus_store_open(&store, path.ptr, opts->timeout_ms > 0 ? opts->timeout_ms : 10000,
-				  err)) < 0)
-		goto out;
-	callus_store_cache_pages(store, RECORD_CACHE_PAGES);
+	if (opts->store) {
+		store = opts->store;
+	} else {
+		if ((rc = callus_store_open(&store, path.ptr,
+					  opts->timeout_ms > 0 ? opts->timeout_ms : 10000, err)) < 0)
+			goto out;
+		owned = store;
+		callus_store_cache_pages(store, RECORD_CACHE_PAGES);
+	}
 	take_spool(run.metrics, &taken, dir);
 	if (res)
 		memset(res, 0, sizeof(*res));
@@ -689,7 +694,7 @@ out:
 	callus_metrics_free(own);
 	callus_metrics_free(taken);
 	callus_signatures_free(sigs, nsigs);
-	callus_store_close(store);
+	callus_store_close(owned);
 	callus_diags_release(&red);
 	callus_buf_release(&path);
 	callus_buf_release(&lock);

@@ -53,6 +53,12 @@ typedef struct callus_record_opts {
 				      * stores it once: the second recording
 				      * fails with CALLUS_EEXIST and calls
 				      * stored.  NULL: none */
+	callus_store *store;         /* the workspace's store, open, borrowed:
+				      * a caller recording many failures in
+				      * one process (bench/scale_gen.c) opens
+				      * it once, and its cache is left as the
+				      * caller set it.  NULL: the recording
+				      * opens and closes its own */
 } callus_record_opts;
 
 /* What a recording tells its caller.  Release with

@@ -1,0 +1,85 @@
+#!/bin/sh
+# bench/kept.sh - what a failing hook would cost if the store stayed open.
+# Every `callus hook` is a process that opens the store, has SQLite parse
+# its schema and compile each statement, reads the pages it needs and
+# exits; a process that stayed (a server per workspace) would do each of
+# these once.  Before building one, this measures what it could save, in
+# three copies of a store grown by bench/scale.sh (CALLUS_SCALE_KEEP=DIR
+# keeps DIR/ws-SIZE), the same new gcc errors (a new lesson, signature,
+# vector; no snapshot), in turns:
+#   hook    - `callus hook generic`, one process each (bench/proctime);
+#   opened  - the same recording in one process (bench/scale_gen.c -t):
+#             no process start, no hook around it, the store opened and
+#             closed by each recording as the hook's is;
+#   kept    - the same, the store opened once and kept (scale_gen -t -k):
+#             the schema parsed once, statements compiled once, pages kept.
+# opened less kept is what a server would save of a recording; hook less
+# opened, what a process and the hook's own work around the recording
+# cost (the first stays to pay in a server's client, the second partly).
+# Each round runs the three in a rotating order, PER recordings each,
+# GAP_MS apart (an agent's hooks are seconds apart: docs/scale.md, the
+# nineteenth pass); the kept store's first recording (its opening) is left
+# out.  Prints min / first quartile / median / third quartile / max / mean
+# of each one's CPU ms and wall ms.
+# Usage: bench/kept.sh WS ROUNDS [GAP_MS [path/to/callus]]
+#   e.g. bench/kept.sh /tmp/keepE/ws-100000 20 200
+set -eu
+repo=$(cd "$(dirname "$0")/.." && pwd)
+[ $# -ge 2 ] || { echo "usage: bench/kept.sh WS ROUNDS [GAP_MS [path/to/callus]]" >&2; exit 2; }
+src=$1 rounds=$2 gap=${3:-200}
+callus=$(realpath "${4:-$repo/build/callus}")
+per=5
+# shellcheck source=bench/tools.sh
+. "$repo/bench/tools.sh"
+bench_grown kept "$repo" "$src" "$callus"
+
+bench_copies "$src" "$work" "$callus" "$callus"
+cp -a "$work/ws-b" "$work/ws-c"
+created=$(bench_settle "$work" "$work/ws-c/.callus")
+bin=$(bench_fresh "$work/bin" "$callus")
+export CALLUS_GIT_HELPER="$work/bin/callus-git"
+gap_s=$(awk -v g="$gap" 'BEGIN { printf "%.3f", g / 1000 }')
+for x in hook opened kept; do : >"$work/$x.cpu"; : >"$work/$x.wall"; done
+
+hook() {
+	j=0
+	while [ "$j" -lt "$per" ]; do
+		bench_fail_payload "$work" $((k + j)) "$work/ws-a" "$work/p.json"
+		sleep "$gap_s"
+		(cd "$work/ws-a" && "$work/proctime" 1 "$work/p.json" "$bin" hook generic) >"$work/line"
+		cut -d' ' -f1 "$work/line" >>"$work/hook.cpu"
+		cut -d' ' -f4 "$work/line" >>"$work/hook.wall"
+		j=$((j + 1))
+	done
+}
+opened() {
+	"$work/scale_gen" -t "$gap" "$work/ws-b" "$k" $((k + per)) >"$work/lines"
+	cut -d' ' -f1 "$work/lines" >>"$work/opened.cpu"
+	cut -d' ' -f2 "$work/lines" >>"$work/opened.wall"
+}
+kept() {
+	# one more: the first opens the store
+	"$work/scale_gen" -t -k "$gap" "$work/ws-c" $((k - 1)) $((k + per)) | sed 1d >"$work/lines"
+	cut -d' ' -f1 "$work/lines" >>"$work/kept.cpu"
+	cut -d' ' -f2 "$work/lines" >>"$work/kept.wall"
+}
+
+r=0
+while [ "$r" -lt "$rounds" ]; do
+	# error numbers far above the grown store's, a block per round
+	k=$((900000 + r * 10))
+	case $((r % 3)) in
+	0) hook; opened; kept ;;
+	1) opened; kept; hook ;;
+	*) kept; hook; opened ;;
+	esac
+	r=$((r + 1))
+done
+
+n=$((rounds * per))
+echo "a file created in a copy's .callus/ when timing began: $created us (bench/fsprobe.c)"
+echo "| $n new errors, $gap ms apart | CPU ms: min / q1 / median / q3 / max / mean | wall ms: the same |"
+echo "|:---|---:|---:|"
+for x in hook opened kept; do
+	echo "| $x | $(bench_stats "$work/$x.cpu") | $(bench_stats "$work/$x.wall") |"
+done

@@ -1,0 +1,154 @@
+/*
+ * test_record.c - the one recording path (src/record.c) in a store it
+ * opens itself, or in one its caller keeps open and lends it.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "callus/lessonmd.h"
+#include "callus/record.h"
+#include "callus/redact.h"
+#include "callus/store.h"
+#include "store_internal.h"
+#include "tmpdir_helpers.h"
+
+struct fixture {
+	char ws[64];
+	char db[96];
+	callus_redactor *red;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	if (test_tmpdir_make(f->ws, sizeof(f->ws), "record") < 0 ||
+	    callus_redactor_new(&f->red, NULL) < 0) {
+		free(f);
+		return -1;
+	}
+	snprintf(f->db, sizeof(f->db), "%s/.callus/callus.db", f->ws);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	callus_redactor_free(f->red);
+	test_tmpdir_remove(f->ws);
+	free(f);
+	return 0;
+}
+
+/* A lesson as `callus record` makes one, recorded in store (NULL: the
+ * recording's own); its id into id (65 bytes). */
+static void record(const struct fixture *f, callus_store *store, const char *summary, char *id)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_record_result res;
+	callus_lesson l;
+	callus_record_opts opts = {
+		.workspace = f->ws,
+		.cwd_rel = "",
+		.intent_id = "",
+		.timeout_ms = 5000,
+		.redactor = f->red,
+		.store = store,
+	};
+	int rc;
+
+	memset(&l, 0, sizeof(l));
+	l.type = CALLUS_LESSON_ANALYSIS;
+	l.exit_code = 1;
+	l.file = strdup("src/a.c");
+	l.error_summary = strdup(summary);
+	l.tool = strdup("gcc");
+	l.command = strdup("gcc -c src/a.c");
+	l.intent_id = strdup("");
+	assert_non_null(l.file);
+	assert_non_null(l.error_summary);
+	rc = callus_record_lesson(&l, NULL, 0, &opts, &res, &err);
+	if (rc < 0)
+		fail_msg("record: %s", callus_error_message(&err));
+	assert_int_equal(res.is_new, 1);
+	assert_null(res.views_error);
+	snprintf(id, 65, "%s", l.signature);
+	callus_record_result_release(&res);
+	callus_lesson_release(&l);
+	callus_error_release(&err);
+}
+
+static int exists(const char *ws, const char *rel)
+{
+	char path[256];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", ws, rel);
+	return stat(path, &st) == 0;
+}
+
+/* A lent store is recorded in and given back open, its cache as it was;
+ * what a recording writes beside it (the lesson's file, AGENTS.md) is
+ * written all the same. */
+static void lent_store_stays_open(void **state)
+{
+	struct fixture *f = *state;
+	callus_store *s = NULL;
+	char *dir = NULL, id1[65], id2[65], rel[128];
+
+	assert_int_equal(callus_record_dir(&dir, f->ws, NULL), 0);
+	assert_int_equal(callus_store_open(&s, f->db, 5000, NULL), 0);
+	callus_store_cache_pages(s, 300);
+	assert_int_equal(callus_store_query_int(s, "PRAGMA cache_size"), 300);
+
+	record(f, s, "error: unknown type name foo_t", id1);
+	assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM lessons"), 1);
+	record(f, s, "error: implicit declaration of function bar", id2);
+	assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM lessons"), 2);
+	assert_string_not_equal(id1, id2);
+	/* the recording's own cache (64 pages) is for a store it opens */
+	assert_int_equal(callus_store_query_int(s, "PRAGMA cache_size"), 300);
+
+	snprintf(rel, sizeof(rel), ".lessons/%.*s.md", CALLUS_LESSON_ID_LEN, id2);
+	assert_true(exists(f->ws, rel));
+	assert_true(exists(f->ws, "AGENTS.md"));
+	callus_store_close(s);
+	free(dir);
+}
+
+/* Without one, the recording opens the workspace's store and closes it:
+ * another process sees what it wrote. */
+static void own_store_opened_and_closed(void **state)
+{
+	struct fixture *f = *state;
+	callus_store *s = NULL;
+	char id[65];
+
+	record(f, NULL, "error: unknown type name foo_t", id);
+	record(f, NULL, "error: implicit declaration of function bar", id);
+	assert_int_equal(callus_store_open(&s, f->db, 5000, NULL), 0);
+	assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM lessons"), 2);
+	callus_store_close(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(lent_store_stays_open, setup, teardown),
+		cmocka_unit_test_setup_teardown(own_store_opened_and_closed, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
