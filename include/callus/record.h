@@ -53,12 +53,17 @@ typedef struct callus_record_opts {
 				      * stores it once: the second recording
 				      * fails with CALLUS_EEXIST and calls
 				      * stored.  NULL: none */
-	callus_store *store;         /* the workspace's store, open, borrowed:
-				      * a caller recording many failures in
-				      * one process (bench/scale_gen.c) opens
-				      * it once, and its cache is left as the
-				      * caller set it.  NULL: the recording
-				      * opens and closes its own */
+	callus_store *store;         /* the workspace's store from
+				      * callus_store_open(), borrowed: a
+				      * caller recording many failures in one
+				      * process (bench/scale_gen.c) opens it
+				      * once.  Its lock wait (timeout_ms is
+				      * not used) and its cache are the
+				      * caller's, except that rebuilding the
+				      * vector index sets the cache back to
+				      * its size at the opening.  NULL: the
+				      * recording opens its own, with a cache
+				      * of 64 pages, and closes it */
 } callus_record_opts;
 
 /* What a recording tells its caller.  Release with

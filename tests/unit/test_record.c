@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sqlite3.h>
 #include <sys/stat.h>
 
 #include "callus/lessonmd.h"
@@ -52,34 +53,58 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* A lesson as `callus record` makes one, recorded in store (NULL: the
- * recording's own); its id into id (65 bytes). */
-static void record(const struct fixture *f, callus_store *store, const char *summary, char *id)
+/* The lesson of a failing `gcc -c FILE` printing one error, recorded in
+ * store (NULL: the recording's own) and learnt from (its pending error,
+ * its signature's vector; no snapshot); its id into id (65 bytes). */
+static void record(const struct fixture *f, callus_store *store, const char *file,
+		   const char *summary, char *id)
 {
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_record_result res;
 	callus_lesson l;
+	callus_learn_opts lo;
+	callus_diag d;
+	callus_diags ds = { &d, 1, 1, 0 };
+	char args[64], command[80];
 	callus_record_opts opts = {
 		.workspace = f->ws,
 		.cwd_rel = "",
 		.intent_id = "",
 		.timeout_ms = 5000,
 		.redactor = f->red,
+		.learn = &lo,
 		.store = store,
 	};
 	int rc;
 
+	snprintf(args, sizeof(args), "-c %s", file);
+	snprintf(command, sizeof(command), "gcc %s", args);
+	memset(&d, 0, sizeof(d));
+	d.file = (char *)file;
+	d.line = 3;
+	d.message = (char *)summary;
+	d.severity = (char *)"error";
+	memset(&lo, 0, sizeof(lo));
+	lo.workspace = f->ws;
+	lo.check.tool = "gcc";
+	lo.check.args = args;
+	lo.check.dir = "";
+	lo.command = command;
+	lo.session = "";
+	lo.redactor = f->red;
+	lo.no_snapshot = 1;
+
 	memset(&l, 0, sizeof(l));
 	l.type = CALLUS_LESSON_ANALYSIS;
 	l.exit_code = 1;
-	l.file = strdup("src/a.c");
+	l.file = strdup(file);
 	l.error_summary = strdup(summary);
 	l.tool = strdup("gcc");
-	l.command = strdup("gcc -c src/a.c");
+	l.command = strdup(command);
 	l.intent_id = strdup("");
 	assert_non_null(l.file);
 	assert_non_null(l.error_summary);
-	rc = callus_record_lesson(&l, NULL, 0, &opts, &res, &err);
+	rc = callus_record_lesson(&l, &ds, strlen(summary), &opts, &res, &err);
 	if (rc < 0)
 		fail_msg("record: %s", callus_error_message(&err));
 	assert_int_equal(res.is_new, 1);
@@ -99,24 +124,34 @@ static int exists(const char *ws, const char *rel)
 	return stat(path, &st) == 0;
 }
 
-/* A lent store is recorded in and given back open, its cache as it was;
- * what a recording writes beside it (the lesson's file, AGENTS.md) is
- * written all the same. */
+/* A lent store is the one recorded in (its own connection made the
+ * changes), given back open and out of any transaction, its cache as it
+ * was; what a recording writes beside it (the lesson's file, AGENTS.md)
+ * is written all the same. */
 static void lent_store_stays_open(void **state)
 {
 	struct fixture *f = *state;
 	callus_store *s = NULL;
 	char *dir = NULL, id1[65], id2[65], rel[128];
+	int changes;
 
 	assert_int_equal(callus_record_dir(&dir, f->ws, NULL), 0);
 	assert_int_equal(callus_store_open(&s, f->db, 5000, NULL), 0);
 	callus_store_cache_pages(s, 300);
 	assert_int_equal(callus_store_query_int(s, "PRAGMA cache_size"), 300);
+	changes = sqlite3_total_changes(callus_store_db(s));
 
-	record(f, s, "error: unknown type name foo_t", id1);
+	record(f, s, "src/a.c", "unknown type name foo_t", id1);
 	assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM lessons"), 1);
-	record(f, s, "error: implicit declaration of function bar", id2);
+	assert_true(sqlite3_total_changes(callus_store_db(s)) > changes);
+	assert_int_not_equal(sqlite3_get_autocommit(callus_store_db(s)), 0);
+	record(f, s, "src/b.c", "implicit declaration of function bar", id2);
 	assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM lessons"), 2);
+	assert_int_not_equal(sqlite3_get_autocommit(callus_store_db(s)), 0);
+	/* learnt in it too: two checks' pending errors, and the signatures'
+	 * vectors */
+	assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM pending_errors"), 2);
+	assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM signature_vectors"), 2);
 	assert_string_not_equal(id1, id2);
 	/* the recording's own cache (64 pages) is for a store it opens */
 	assert_int_equal(callus_store_query_int(s, "PRAGMA cache_size"), 300);
@@ -136,10 +171,11 @@ static void own_store_opened_and_closed(void **state)
 	callus_store *s = NULL;
 	char id[65];
 
-	record(f, NULL, "error: unknown type name foo_t", id);
-	record(f, NULL, "error: implicit declaration of function bar", id);
+	record(f, NULL, "src/a.c", "unknown type name foo_t", id);
+	record(f, NULL, "src/b.c", "implicit declaration of function bar", id);
 	assert_int_equal(callus_store_open(&s, f->db, 5000, NULL), 0);
 	assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM lessons"), 2);
+	assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM signature_vectors"), 2);
 	callus_store_close(s);
 }
 
