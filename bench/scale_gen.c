@@ -44,8 +44,10 @@
 #include "callus/redact.h"
 #include "callus/store.h"
 #include "store_internal.h" /* callus_store_cache_pages */
+#include "sqlmem.h"         /* cli/sqlmem.c: the CLI's allocator for SQLite */
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,7 +145,7 @@ static void learn_opts(callus_learn_opts *lo, callus_snapshot_opts *so, const ge
 	lo->check.args = args;
 	lo->check.dir = "";
 	lo->command = command;
-	lo->session = "bench";
+	lo->session = g->timing ? "" : "bench";
 	lo->redactor = g->red;
 	lo->snapshot = so;
 	lo->no_snapshot = !snapshot;
@@ -350,8 +352,9 @@ static double ms(struct timeval t)
  * without its snapshot (as a failing hook records one), and the CPU and
  * wall ms of each printed on a line: what recording costs without a
  * process's start and end.  With the store kept open (-k) the schema is
- * parsed once, statements compiled once and pages kept between
- * recordings, as a process that stays (a server) would; the first two
+ * parsed once, the statements the store keeps are compiled once (about
+ * half of a recording's) and pages are kept between recordings, as a
+ * process that stays (a server) would; the first two
  * lines are the caller's to leave out: the store's opening, and the
  * recording that compiles again what the store keeps from a statement's
  * second use (src/store.c).
@@ -426,6 +429,15 @@ int main(int argc, char **argv)
 	if (argc >= 2 && !strcmp(argv[1], "-t")) {
 		unsigned long gap;
 		int keep = argc == 7 && !strcmp(argv[2], "-k"), rc;
+
+		/* SQLite and the heap set up as the callus binary sets them
+		 * (cli/main.c), before anything of SQLite runs: what is timed
+		 * differs from a hook's recording only by the process around it */
+		callus_store_single_threaded();
+		(void)cli_sqlmem_install();
+#ifdef M_MMAP_THRESHOLD
+		(void)mallopt(M_MMAP_THRESHOLD, 64 * 1024 * 1024);
+#endif
 
 		if (argc != 6 + keep || number(argv[2 + keep], &gap) < 0 || gap > 60000 ||
 		    number(argv[4 + keep], &from) < 0 || number(argv[5 + keep], &to) < 0 || to < from)

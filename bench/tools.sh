@@ -17,8 +17,8 @@ bench_tools() {
 	cc -O2 -o "$2/fsprobe" "$1/bench/fsprobe.c"
 	# shellcheck disable=SC2046 # pkg-config's flags are word lists
 	cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -Wmissing-prototypes \
-		-I"$1/include" -I"$1/src" $(pkg-config --cflags sqlite3 jansson) \
-		-o "$2/scale_gen" "$1/bench/scale_gen.c" "$3/libcallus.a" \
+		-I"$1/include" -I"$1/src" -I"$1/cli" $(pkg-config --cflags sqlite3 jansson) \
+		-o "$2/scale_gen" "$1/bench/scale_gen.c" "$1/cli/sqlmem.c" "$3/libcallus.a" \
 		$(pkg-config --libs sqlite3 jansson libpcre2-8) -lm
 }
 
