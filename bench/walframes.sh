@@ -1,0 +1,63 @@
+#!/bin/sh
+# bench/walframes.sh - what one new error's hook writes to the store's WAL.
+# A copy of each grown store (bench/scale.sh; CALLUS_SCALE_KEEP=DIR keeps
+# DIR/ws-SIZE), made ready as a user's is (`callus status`, `callus gc`,
+# one failing hook), its WAL emptied, then one more new gcc error through
+# `callus hook generic` (no snapshot); the WAL's frames read back, and
+# their pages named by SQLite's dbstat: frames, commits, distinct pages
+# and b-trees, each page a 4 KB write now and another when the WAL is
+# copied into the store.
+# Usage: bench/walframes.sh DIR "SIZES" [path/to/callus]
+#   e.g. bench/walframes.sh /tmp/keepE "1000 10000 100000"
+set -eu
+repo=$(cd "$(dirname "$0")/.." && pwd)
+[ $# -ge 2 ] || { echo 'usage: bench/walframes.sh DIR "SIZES" [path/to/callus]' >&2; exit 2; }
+dir=$1 sizes=$2
+callus=$(realpath "${3:-$repo/build/callus}")
+# shellcheck source=bench/tools.sh
+. "$repo/bench/tools.sh"
+work=$(mktemp -d "${TMPDIR:-/tmp}/callus-walframes.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+bench_tools "$repo" "$work" "$(dirname "$callus")"
+
+# error K's hook payload in workspace WS: `gcc -c` of the error's own file
+payload() {
+	"$work/scale_gen" -p "$1" >"$work/out.txt"
+	file=$(sed -n '1s/:.*//p' "$work/out.txt")
+	jq -n --rawfile o "$work/out.txt" --arg cwd "$2" --arg cmd "gcc -c $file" \
+		'{command: $cmd, exit_code: 1, output: $o, cwd: $cwd}' >"$work/p.json"
+}
+
+echo "| recordings | frames | commits | distinct pages | b-trees |"
+echo "|---:|---:|---:|---:|---:|"
+for size in $sizes; do
+	[ -d "$dir/ws-$size/.callus" ] || { echo "bench: $dir/ws-$size holds no store" >&2; exit 2; }
+	ws=$work/ws
+	rm -rf "$ws"
+	cp -a "$dir/ws-$size" "$ws"
+	printf '[retention]\ngc_hours = 0\n[learn]\nsnapshots = false\n' >"$ws/.callus/config"
+	(cd "$ws" && "$callus" status >/dev/null && "$callus" gc >/dev/null)
+	payload 970001 "$ws"
+	(cd "$ws" && "$callus" hook generic <"$work/p.json" >/dev/null)
+	# emptied, and left so: a closing sqlite3 would delete the WAL
+	sqlite3 -cmd '.dbconfig no_ckpt_on_close on' "$ws/.callus/callus.db" \
+		'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
+	payload 970002 "$ws"
+	(cd "$ws" && "$callus" hook generic <"$work/p.json" >/dev/null)
+	python3 - "$ws/.callus/callus.db" "$size" <<'EOF'
+import collections, sqlite3, struct, sys
+
+db, size = sys.argv[1], int(sys.argv[2])
+wal = open(db + "-wal", "rb").read()
+page = struct.unpack(">I", wal[8:12])[0]
+frames, at = [], 32
+while at + 24 + page <= len(wal):
+    frames.append(struct.unpack(">II", wal[at:at + 8]))
+    at += 24 + page
+con = sqlite3.connect("file:" + db + "?mode=ro", uri=True)
+name = {p: n for n, p in con.execute("SELECT name, pageno FROM dbstat")}
+trees = collections.Counter(name.get(p, "?") for p, _ in frames)
+print("| %s | %d | %d | %d | %d |" % (f"{size:,}", len(frames), sum(1 for _, c in frames if c),
+                                       len({p for p, _ in frames}), len(trees)))
+EOF
+done
