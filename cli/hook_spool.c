@@ -10,7 +10,6 @@
 #include "callus/strlist.h"
 #include "callus/workspace.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -153,25 +152,12 @@ void cli_spool_entry_release(cli_spool_entry *e)
 	memset(e, 0, sizeof(*e));
 }
 
-/* Whether the entry called name (len bytes), st, is for a drainer: left
- * by its hook, or its hook is gone. */
-static int orphan(const char *name, size_t len, const struct stat *st, time_t now)
-{
-	const char *dash = strchr(name, '-');
-
-	if (ends_with(name, len, SPOOL_LEFT) || ends_with(name, len, SPOOL_CUT))
-		return 1;
-	return callus_fs_maker_gone(dash ? strtol(dash + 1, NULL, 10) : 0, st, now,
-				    SPOOL_ORPHAN_S);
-}
-
 /* The pid of an entry not yet named, "NS-PID.json.tmp" (cli_spool_write),
  * or -1 for any other name. */
-static long unnamed_entry(const char *name, void *ctx)
+static long unnamed_entry(const char *name)
 {
 	size_t ns = strspn(name, "0123456789"), np;
 
-	(void)ctx;
 	if (!ns || name[ns] != '-')
 		return -1;
 	np = strspn(name + ns + 1, "0123456789");
@@ -179,22 +165,46 @@ static long unnamed_entry(const char *name, void *ctx)
 							      : -1;
 }
 
-size_t cli_spool_leftovers(const cli_workspace *ws, int fix, size_t *removed)
-{
-	callus_buf dir = CALLUS_BUF_INIT;
-	size_t n = 0;
+/* A walk of the spool (callus_fs_each_gone): named entries for a drainer
+ * into out (when given), entries never named of processes gone counted
+ * and, with sweep, removed. */
+struct spool_walk {
+	callus_strlist *out;
+	int sweep;
+	size_t unnamed, removed;
+};
 
-	if (removed)
-		*removed = 0;
-	if (callus_buf_printf(&dir, "%s/" SPOOL_DIR, ws->root) < 0)
-		goto out;
-	/* a spool leading out of the workspace: counted, nothing removed */
-	if (fix && callus_workspace_guard(NULL, ws->root, SPOOL_DIR, 0, NULL) < 0)
-		fix = 0;
-	n = callus_fs_sweep_gone(dir.ptr, unnamed_entry, NULL, SPOOL_ORPHAN_S, fix, removed);
-out:
-	callus_buf_release(&dir);
-	return n;
+/* The pid of the hook that made an entry: a named one "NS-PID.json", 0
+ * (taken for gone) for one its hook left ("....left.json", "....cut.json")
+ * or one without a pid, an unnamed one's; -1 for the rest (dot names: the
+ * spare, the drainer's lock). */
+static long spool_maker(const char *name, void *ctx)
+{
+	size_t len = strlen(name);
+	const char *dash = strchr(name, '-');
+
+	(void)ctx;
+	if (name[0] == '.')
+		return -1;
+	if (!ends_with(name, len, ".json"))
+		return unnamed_entry(name);
+	if (ends_with(name, len, SPOOL_LEFT) || ends_with(name, len, SPOOL_CUT) || !dash)
+		return 0;
+	return strtol(dash + 1, NULL, 10);
+}
+
+static int spool_gone(const char *path, const char *name, void *ctx)
+{
+	struct spool_walk *w = ctx;
+
+	if (!ends_with(name, strlen(name), ".json")) {
+		/* nothing of it was recorded, and its hook never answered */
+		w->unnamed++;
+		if (w->sweep && unlink(path) == 0)
+			w->removed++;
+		return 0;
+	}
+	return w->out ? callus_strlist_add(w->out, path, strlen(path)) : 0;
 }
 
 static int by_name(const void *a, const void *b)
@@ -202,46 +212,48 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The orphan entries, full paths, oldest first. */
-static int orphans(const cli_workspace *ws, callus_strlist *out)
+/* The spool walked once (struct spool_walk); entries into w->out oldest
+ * first.  A spool leading out of the workspace is not swept. */
+static int spool_walk(const cli_workspace *ws, struct spool_walk *w)
 {
-	callus_buf dir = CALLUS_BUF_INIT, p = CALLUS_BUF_INIT;
-	time_t now = time(NULL);
-	struct dirent *d;
-	DIR *dh;
+	callus_buf dir = CALLUS_BUF_INIT;
 	int rc = 0;
 
-	if (callus_buf_printf(&dir, "%s/" SPOOL_DIR, ws->root) < 0 || !(dh = opendir(dir.ptr))) {
-		callus_buf_release(&dir);
-		return 0;
-	}
-	while ((d = readdir(dh))) {
-		size_t len = strlen(d->d_name);
-		struct stat st;
-
-		if (d->d_name[0] == '.' || !ends_with(d->d_name, len, ".json"))
-			continue;
-		callus_buf_clear(&p);
-		if ((rc = callus_buf_printf(&p, "%s/%s", dir.ptr, d->d_name)) < 0)
-			break;
-		if (lstat(p.ptr, &st) < 0 || !S_ISREG(st.st_mode) ||
-		    !orphan(d->d_name, len, &st, now))
-			continue;
-		if ((rc = callus_strlist_add(out, p.ptr, p.len)) < 0)
-			break;
-	}
-	closedir(dh);
-	if (out->count > 1)
-		qsort(out->items, out->count, sizeof(*out->items), by_name);
+	if (callus_buf_printf(&dir, "%s/" SPOOL_DIR, ws->root) < 0)
+		goto out;
+	if (w->sweep && callus_workspace_guard(NULL, ws->root, SPOOL_DIR, 0, NULL) < 0)
+		w->sweep = 0;
+	rc = callus_fs_each_gone(dir.ptr, SPOOL_ORPHAN_S, spool_maker, spool_gone, w);
+	if (w->out && w->out->count > 1)
+		qsort(w->out->items, w->out->count, sizeof(*w->out->items), by_name);
+out:
 	callus_buf_release(&dir);
-	callus_buf_release(&p);
 	return rc;
+}
+
+size_t cli_spool_leftovers(const cli_workspace *ws, int fix, size_t *removed)
+{
+	struct spool_walk w = { NULL, fix, 0, 0 };
+
+	(void)spool_walk(ws, &w);
+	if (removed)
+		*removed = w.removed;
+	return w.unnamed;
+}
+
+/* The entries for a drainer, full paths, oldest first; with sweep, the
+ * unnamed entries of processes gone removed on the way. */
+static int orphans(const cli_workspace *ws, callus_strlist *out, int sweep)
+{
+	struct spool_walk w = { out, sweep, 0, 0 };
+
+	return spool_walk(ws, &w);
 }
 
 int cli_spool_pending(const cli_workspace *ws)
 {
 	callus_strlist l = CALLUS_STRLIST_INIT;
-	int yes = orphans(ws, &l) == 0 && l.count > 0;
+	int yes = orphans(ws, &l, 0) == 0 && l.count > 0;
 
 	callus_strlist_release(&l);
 	return yes;
@@ -332,15 +344,15 @@ int cli_spool_drain(const cli_workspace *ws, long budget_ms, cli_spool_record_fn
 
 	if (callus_buf_printf(&lock, "%s/" SPOOL_DIR "/.drain.lock", ws->root) < 0)
 		goto out;
-	cli_spool_leftovers(ws, 1, NULL);
 	/* An entry left while the lock was held had its drainer turned away:
 	 * who lets the lock go looks again.  An entry listed before the lock
-	 * and recorded by another drainer meanwhile is skipped (access). */
-	for (;;) {
+	 * and recorded by another drainer meanwhile is skipped (access).  The
+	 * first look also removes what killed hooks left unnamed. */
+	for (int look = 0;; look++) {
 		int fd, done = 0;
 
 		callus_strlist_release(&l);
-		if (orphans(ws, &l) < 0 || !l.count)
+		if (orphans(ws, &l, look == 0) < 0 || !l.count)
 			break;
 		if ((fd = open(lock.ptr, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0)
 			break;

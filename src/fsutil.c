@@ -527,36 +527,70 @@ int callus_fs_maker_gone(long pid, const struct stat *st, time_t now, long stale
 	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
 }
 
-size_t callus_fs_sweep_gone(const char *dir, callus_fs_maker_fn maker, void *ctx, long stale_s,
-			    int fix, size_t *removed)
+int callus_fs_each_gone(const char *dir, long stale_s, callus_fs_maker_fn maker,
+			callus_fs_gone_fn gone, void *ctx)
 {
 	callus_buf path = CALLUS_BUF_INIT;
 	time_t now = time(NULL);
 	struct dirent *e;
-	size_t n = 0;
 	DIR *dh;
+	int rc = 0;
 
-	if (removed)
-		*removed = 0;
 	if (!(dh = opendir(dir)))
 		return 0;
-	while ((e = readdir(dh))) {
+	while (rc == 0 && (e = readdir(dh))) {
 		long pid = maker(e->d_name, ctx);
 		struct stat st;
 
 		if (pid < 0)
 			continue;
 		callus_buf_clear(&path);
-		if (callus_buf_printf(&path, "%s/%s", dir, e->d_name) < 0)
+		if (callus_buf_printf(&path, "%s/%s", dir, e->d_name) < 0) {
+			rc = CALLUS_ENOMEM;
 			break;
-		if (lstat(path.ptr, &st) < 0 || !S_ISREG(st.st_mode) ||
-		    !callus_fs_maker_gone(pid, &st, now, stale_s))
-			continue;
-		n++;
-		if (fix && unlink(path.ptr) == 0 && removed)
-			(*removed)++;
+		}
+		if (lstat(path.ptr, &st) == 0 && S_ISREG(st.st_mode) &&
+		    callus_fs_maker_gone(pid, &st, now, stale_s))
+			rc = gone(path.ptr, e->d_name, ctx);
 	}
 	closedir(dh);
 	callus_buf_release(&path);
-	return n;
+	return rc;
+}
+
+/* callus_fs_sweep_gone()'s walk: the caller's maker, and a count. */
+struct sweep {
+	callus_fs_maker_fn maker;
+	void *ctx;
+	int fix;
+	size_t n, removed;
+};
+
+static long sweep_maker(const char *name, void *ctx)
+{
+	struct sweep *w = ctx;
+
+	return w->maker(name, w->ctx);
+}
+
+static int sweep_gone(const char *path, const char *name, void *ctx)
+{
+	struct sweep *w = ctx;
+
+	(void)name;
+	w->n++;
+	if (w->fix && unlink(path) == 0)
+		w->removed++;
+	return 0;
+}
+
+size_t callus_fs_sweep_gone(const char *dir, callus_fs_maker_fn maker, void *ctx, long stale_s,
+			    int fix, size_t *removed)
+{
+	struct sweep w = { maker, ctx, fix, 0, 0 };
+
+	(void)callus_fs_each_gone(dir, stale_s, sweep_maker, sweep_gone, &w);
+	if (removed)
+		*removed = w.removed;
+	return w.n;
 }

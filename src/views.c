@@ -9,14 +9,12 @@
 #include "callus/workspace.h"
 #include "store_internal.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #define OWED_DIR ".callus/owed"
@@ -91,51 +89,56 @@ void callus_views_settle(callus_views_debt *d, int written)
 	free(d);
 }
 
+/* The pid of a debt called name, "PID-NS" (a named one: callus_views_owe),
+ * or -1 for any other name. */
+static long debt_maker(const char *name, void *ctx)
+{
+	char *end;
+	long pid;
+
+	(void)ctx;
+	if (name[0] == '.')
+		return -1;
+	pid = strtol(name, &end, 10);
+	return end != name && *end == '-' ? pid : -1;
+}
+
+struct stale {
+	callus_strlist *paths, *sigs;
+	callus_buf text;
+};
+
+/* A stale debt: its path, and the signature it names ("views" for none). */
+static int stale_debt(const char *path, const char *name, void *ctx)
+{
+	struct stale *w = ctx;
+	callus_buf *text = &w->text;
+	int rc;
+
+	(void)name;
+	callus_buf_clear(text);
+	if (callus_fs_read_file(text, path, 4096, NULL) < 0)
+		callus_buf_clear(text);
+	while (text->len && text->ptr[text->len - 1] == '\n')
+		text->ptr[--text->len] = '\0';
+	if ((rc = callus_strlist_add(w->paths, path, strlen(path))) == 0)
+		rc = callus_strlist_add(w->sigs, text->len ? text->ptr : "views",
+				      text->len ? text->len : 5);
+	return rc;
+}
+
 /* The stale debts in OWED_DIR: their paths in paths, the signatures they
- * name in sigs ("views" for none). */
+ * name in sigs. */
 static int stale_debts(const char *workspace, callus_strlist *paths, callus_strlist *sigs)
 {
-	callus_buf dir = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;
-	time_t now = time(NULL);
-	struct dirent *e;
-	DIR *dh;
-	int rc = 0;
+	callus_buf dir = CALLUS_BUF_INIT;
+	struct stale w = { paths, sigs, CALLUS_BUF_INIT };
+	int rc = CALLUS_ENOMEM;
 
-	if (callus_buf_printf(&dir, "%s/" OWED_DIR, workspace) < 0)
-		return CALLUS_ENOMEM;
-	if (!(dh = opendir(dir.ptr))) {
-		callus_buf_release(&dir);
-		return 0;
-	}
-	while ((e = readdir(dh))) {
-		struct stat st;
-		char *end;
-		long pid;
-
-		if (e->d_name[0] == '.')
-			continue;
-		pid = strtol(e->d_name, &end, 10);
-		callus_buf_clear(&path);
-		if (callus_buf_printf(&path, "%s/%s", dir.ptr, e->d_name) < 0) {
-			rc = CALLUS_ENOMEM;
-			break;
-		}
-		if (*end != '-' || lstat(path.ptr, &st) < 0 || !S_ISREG(st.st_mode) ||
-		    !callus_fs_maker_gone(pid, &st, now, STALE_AFTER_S))
-			continue;
-		callus_buf_clear(&text);
-		if (callus_fs_read_file(&text, path.ptr, 4096, NULL) < 0)
-			callus_buf_clear(&text);
-		while (text.len && (text.ptr[text.len - 1] == '\n'))
-			text.ptr[--text.len] = '\0';
-		if ((rc = callus_strlist_add(paths, path.ptr, path.len)) < 0 ||
-		    (rc = callus_strlist_add(sigs, text.len ? text.ptr : "views", text.len ? text.len : 5)) < 0)
-			break;
-	}
-	closedir(dh);
+	if (callus_buf_printf(&dir, "%s/" OWED_DIR, workspace) == 0)
+		rc = callus_fs_each_gone(dir.ptr, STALE_AFTER_S, debt_maker, stale_debt, &w);
+	callus_buf_release(&w.text);
 	callus_buf_release(&dir);
-	callus_buf_release(&path);
-	callus_buf_release(&text);
 	return rc;
 }
 

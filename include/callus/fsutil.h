@@ -136,11 +136,21 @@ int callus_fs_maker_gone(long pid, const struct stat *st, time_t now, long stale
  * when it is no such name. */
 typedef long (*callus_fs_maker_fn)(const char *name, void *ctx);
 
-/* The files in dir that processes now gone left under such names: each
- * regular file that maker gives a pid for and callus_fs_maker_gone() (at
- * stale_s) says is gone.  Their number; with fix each is removed, and
- * *removed (may be NULL) counts those that were.  0 when dir cannot be
- * read.  Whether dir may be written in is the caller's to check. */
+/* What callus_fs_each_gone() does with a file whose maker is gone: path
+ * (dir/name) is borrowed for the call; < 0 stops the walk. */
+typedef int (*callus_fs_gone_fn)(const char *path, const char *name, void *ctx);
+
+/* Each regular file in dir, not followed through a link, that maker gives
+ * a pid for and callus_fs_maker_gone() (at stale_s) says is gone, given to
+ * gone; both get ctx.  0 (also when dir cannot be read), gone's < 0, or
+ * CALLUS_ENOMEM. */
+int callus_fs_each_gone(const char *dir, long stale_s, callus_fs_maker_fn maker,
+			callus_fs_gone_fn gone, void *ctx);
+
+/* The files in dir that processes now gone left under maker's names
+ * (callus_fs_each_gone).  Their number; with fix each is removed, and
+ * *removed (may be NULL) counts those that were.  Whether dir may be
+ * written in is the caller's to check. */
 size_t callus_fs_sweep_gone(const char *dir, callus_fs_maker_fn maker, void *ctx, long stale_s,
 			    int fix, size_t *removed);
 

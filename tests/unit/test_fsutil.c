@@ -587,6 +587,63 @@ static void test_sweep_gone(void **state)
 	assert_int_equal(removed, 0);
 }
 
+struct visits {
+	int n, stop_at;
+	char name[64], path[256];
+};
+
+static int visit(const char *path, const char *name, void *ctx)
+{
+	struct visits *v = ctx;
+
+	v->n++;
+	snprintf(v->name, sizeof(v->name), "%s", name);
+	snprintf(v->path, sizeof(v->path), "%s", path);
+	return v->n == v->stop_at ? -7 : 0;
+}
+
+/* callus_fs_each_gone: the visitor gets each gone maker's file, its path
+ * and its name; a visitor's < 0 stops the walk and is its result; a live
+ * maker's file, a name of no maker and a folder it cannot read are
+ * nobody's visit. */
+static void test_each_gone(void **state)
+{
+	struct fixture *f = *state;
+	char path[256], want[256];
+	struct visits v = { 0, 0, "", "" };
+	pid_t dead[2];
+	int status;
+
+	for (int i = 0; i < 2; i++) {
+		if ((dead[i] = fork()) == 0)
+			_exit(0);
+		assert_int_equal(waitpid(dead[i], &status, 0), dead[i]);
+		snprintf(path, sizeof(path), "%s/left-%ld", f->dir, (long)dead[i]);
+		write_file(path, "x");
+	}
+	snprintf(path, sizeof(path), "%s/left-%ld", f->dir, (long)getpid());
+	write_file(path, "x");
+	snprintf(path, sizeof(path), "%s/other-%ld", f->dir, (long)dead[0]);
+	write_file(path, "x");
+
+	assert_int_equal(callus_fs_each_gone(f->dir, 600, left_by, visit, &v), 0);
+	assert_int_equal(v.n, 2);
+	assert_int_equal(strncmp(v.name, "left-", 5), 0);
+	assert_int_not_equal(strtol(v.name + 5, NULL, 10), (long)getpid());
+	snprintf(want, sizeof(want), "%s/%s", f->dir, v.name);
+	assert_string_equal(v.path, want);
+	/* stopped at the first: its result */
+	v.n = 0;
+	v.stop_at = 1;
+	assert_int_equal(callus_fs_each_gone(f->dir, 600, left_by, visit, &v), -7);
+	assert_int_equal(v.n, 1);
+	v.n = 0;
+	v.stop_at = 0;
+	snprintf(path, sizeof(path), "%s/none", f->dir);
+	assert_int_equal(callus_fs_each_gone(path, 600, left_by, visit, &v), 0);
+	assert_int_equal(v.n, 0);
+}
+
 /* Eight processes appending 1 KB lines at once: every line arrives whole. */
 static void test_append_line_concurrent(void **state)
 {
@@ -675,6 +732,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_spare, setup, teardown),
 		cmocka_unit_test(test_maker_gone),
 		cmocka_unit_test_setup_teardown(test_sweep_gone, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_each_gone, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mkdir_p, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resolve_link, setup, teardown),

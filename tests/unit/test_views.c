@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -143,6 +144,31 @@ static void a_paid_debt_is_the_next_ones_file(void **state)
 	callus_buf_release(&path);
 }
 
+/* A named debt whose maker is gone is owed; a live maker's is not (its
+ * recording is still at work), nor a name that is no debt's. */
+static void a_dead_makers_debt_is_owed(void **state)
+{
+	struct fixture *f = *state;
+	char path[256];
+	pid_t dead = fork();
+	int status;
+
+	if (dead == 0)
+		_exit(0);
+	assert_int_equal(waitpid(dead, &status, 0), dead);
+	snprintf(path, sizeof(path), "%s/%ld-1", f->owed, (long)getpid());
+	assert_int_equal(callus_fs_write_atomic(path, "views\n", 6, 0600, 0, NULL), 0);
+	snprintf(path, sizeof(path), "%s/x%ld-1", f->owed, (long)dead);
+	assert_int_equal(callus_fs_write_atomic(path, "views\n", 6, 0600, 0, NULL), 0);
+	assert_int_equal(callus_views_owed(f->dir), 0);
+
+	snprintf(path, sizeof(path), "%s/%ld-2", f->owed, (long)dead);
+	assert_int_equal(callus_fs_write_atomic(path, "views\n", 6, 0600, 0, NULL), 0);
+	assert_int_equal(callus_views_owed(f->dir), 1);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(callus_views_owed(f->dir), 0);
+}
+
 /* Two debts at once: one takes the spare, the other makes a file; paid,
  * one of the two files stays as the spare. */
 static void two_debts_at_once(void **state)
@@ -205,6 +231,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(a_paid_debt_is_the_next_ones_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(two_debts_at_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_dead_makers_debt_is_owed, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_strange_spare_is_not_followed, setup, teardown),
 	};
 
