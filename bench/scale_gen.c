@@ -47,7 +47,6 @@
 #include "sqlmem.h"         /* cli/sqlmem.c: the CLI's allocator for SQLite */
 
 #include <errno.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -430,14 +429,9 @@ int main(int argc, char **argv)
 		unsigned long gap;
 		int keep = argc == 7 && !strcmp(argv[2], "-k"), rc;
 
-		/* SQLite and the heap set up as the callus binary sets them
-		 * (cli/main.c), before anything of SQLite runs: what is timed
-		 * differs from a hook's recording only by the process around it */
-		callus_store_single_threaded();
-		(void)cli_sqlmem_install();
-#ifdef M_MMAP_THRESHOLD
-		(void)mallopt(M_MMAP_THRESHOLD, 64 * 1024 * 1024);
-#endif
+		/* as the callus binary sets them up (cli/main.c): what is
+		 * timed differs from a hook's recording only by its process */
+		cli_sqlmem_process();
 
 		if (argc != 6 + keep || number(argv[2 + keep], &gap) < 0 || gap > 60000 ||
 		    number(argv[4 + keep], &from) < 0 || number(argv[5 + keep], &to) < 0 || to < from)

@@ -13,7 +13,6 @@
 #include "sqlmem.h"
 
 #include <errno.h>
-#include <malloc.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -158,23 +157,6 @@ static int cmd_version(int argc, char **argv)
 	return 0;
 }
 
-/*
- * A large output is copied from stage to stage (read, decoded, cleaned,
- * captured, its build steps cut out), each copy a block of its size.  By
- * default glibc gives a block past 128 KB a mapping of its own, whose
- * pages are faulted in at its first use and handed back at its free; from
- * the heap instead, a block freed is reused by the next copy.  A megabyte
- * recorded: 2,827 -> 2,462 page faults, 18.6 -> 18.0 ms of CPU (three
- * rounds of bench/proctime; docs/scale.md, the twenty-first pass).  A callus process is short-lived:
- * what the heap keeps is the process's until it ends.
- */
-static void big_blocks_from_the_heap(void)
-{
-#ifdef M_MMAP_THRESHOLD
-	(void)mallopt(M_MMAP_THRESHOLD, 64 * 1024 * 1024);
-#endif
-}
-
 int main(int argc, char **argv)
 {
 	const cli_command *c;
@@ -195,11 +177,7 @@ int main(int argc, char **argv)
 	 * the hook with a reply.  Children get the defaults back (child.c). */
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
-	/* no command uses a store from two threads; SQLite's allocations,
-	 * then, from size classes without a lock (sqlmem.h) */
-	callus_store_single_threaded();
-	(void)cli_sqlmem_install();
-	big_blocks_from_the_heap();
+	cli_sqlmem_process();
 	if (!(c = find_command(argv[1]))) {
 		cli_error("'%s' is not a callus command; see 'callus --help'", argv[1]);
 		return 2;

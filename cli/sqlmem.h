@@ -15,4 +15,13 @@
  */
 int cli_sqlmem_install(void);
 
+/*
+ * A callus process's memory, set up before anything of SQLite runs:
+ * SQLite single-threaded (callus_store_single_threaded) on this allocator,
+ * and a large block from the heap rather than a mapping of its own.  For
+ * cli/main.c, and for bench/scale_gen.c, whose timed recordings are to
+ * differ from a hook's only by the process around them.
+ */
+void cli_sqlmem_process(void);
+
 #endif
