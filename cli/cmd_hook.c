@@ -656,6 +656,9 @@ int cmd_hook(int argc, char **argv)
 	const char *path = NULL; /* the latency's label: only where the store is used */
 	char *peek = NULL;
 	int first, have_ws = 0, failed = 0, fresh = 0, queued = 0;
+	/* the spool seen empty by this hook: a hook that queues after the
+	 * look starts its own drainer */
+	int spool_empty = 0;
 	uint64_t in_total;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
@@ -775,6 +778,8 @@ int cmd_hook(int argc, char **argv)
 			/* queued failures first: a fix is learnt against its failure */
 			if (cli_spool_pending(&ws))
 				cli_spool_drain(&ws, HOOK_DRAIN_INLINE_MS, drain_record);
+			else
+				spool_empty = 1;
 			failed |= pass_event(&ctx, &ws, e, &det, metrics, &store) < 0;
 			break;
 		case V_NONE:
@@ -817,7 +822,7 @@ reply:
 	}
 	if (fresh)
 		cli_embed_later(&ws);
-	if (path && have_ws && (queued || cli_spool_pending(&ws)))
+	if (path && have_ws && (queued || (!spool_empty && cli_spool_pending(&ws))))
 		cli_spool_drain_later(&ws);
 	/* never the network here: at most a detached `callus sync` */
 	if (path && have_ws)

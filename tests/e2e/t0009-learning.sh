@@ -422,4 +422,27 @@ test_expect_success 'a lost list of checks: the next pass opens the store and wr
 	test "$(listed)" = 1
 '
 
+# The hook runs after every command an agent runs: a command that is no
+# check reads the workspace's config and nothing else of it, and a pass
+# with nothing to learn never opens the store and looks at the spool once.
+hook_traced() {
+	jq -n --arg cwd "$PWD" --arg cmd "$1" --arg out "$2" \
+		"{command: \$cmd, exit_code: 0, output: \$out, cwd: \$cwd}" >../event.json &&
+	strace -f -e trace=openat -o "$3" "$CALLUS" hook generic <../event.json >reply &&
+	test "$(cat reply)" = "{}"
+}
+test_skip_unless_tool strace
+test_expect_success 'the hook'"'"'s fast paths: no store opened, the spool looked at once' '
+	make_project hot && cd hot &&
+	test_expect_code 1 "$CALLUS" run -- jest 2>../err &&
+	fix_sum && "$CALLUS" run -- jest 2>../err && "$CALLUS" run -- jest 2>../err &&
+	test "$(listed)" = 0 &&
+	hook_traced "ls -la" "" ../ls.trace &&
+	grep "\"$PWD/" ../ls.trace >../ls.opened &&
+	test "$(wc -l <../ls.opened)" = 1 && grep -q "/.callus/config\"" ../ls.opened &&
+	hook_traced jest "$(jest 2>&1)" ../pass.trace &&
+	! grep -q "callus\.db" ../pass.trace &&
+	test "$(grep -c "/.callus/spool\"" ../pass.trace)" = 1
+'
+
 test_done
