@@ -1,0 +1,64 @@
+#!/bin/sh
+# bench/hookprof.sh - where a failing hook's time goes, by time, not by
+# instructions (bench/hookinstr.sh counts those): N new gcc errors (each a
+# check of its own, no snapshot) through `callus hook generic`, GAP seconds
+# apart, in a copy of a store grown by bench/scale.sh (CALLUS_SCALE_KEEP=DIR
+# keeps DIR/ws-SIZE), under `perf record -g`; then the share of the callus
+# processes' samples under each of the system calls a hook makes most of
+# its time in (the C library's wrappers, callers included), and of the
+# hottest functions of their own.  perf's call graphs by frame pointers
+# stop at those wrappers in callus's code, which is enough for the calls.
+# Usage: bench/hookprof.sh WS N [GAP [path/to/callus]]
+#   e.g. bench/hookprof.sh /tmp/keepE/ws-10000 40 0.1
+set -eu
+repo=$(cd "$(dirname "$0")/.." && pwd)
+[ $# -ge 2 ] || { echo "usage: bench/hookprof.sh WS N [GAP [path/to/callus]]" >&2; exit 2; }
+src=$1 n=$2 gap=${3:-0.1}
+callus=$(realpath "${4:-$repo/build/callus}")
+command -v perf >/dev/null || { echo "bench: needs perf" >&2; exit 2; }
+# shellcheck source=bench/tools.sh
+. "$repo/bench/tools.sh"
+bench_grown hookprof "$repo" "$src" "$callus"
+
+ws=$work/ws
+cp -a "$src" "$ws"
+printf '[retention]\ngc_hours = 0\n[learn]\nsnapshots = false\n' >"$ws/.callus/config"
+(cd "$ws" && "$callus" status >/dev/null && "$callus" gc >/dev/null)
+i=0
+while [ "$i" -lt "$n" ]; do
+	"$work/scale_gen" -p $((990000 + i)) >"$work/out.txt"
+	file=$(sed -n '1s/:.*//p' "$work/out.txt")
+	jq -n --rawfile o "$work/out.txt" --arg cwd "$ws" --arg cmd "gcc -c $file" \
+		'{command: $cmd, exit_code: 1, output: $o, cwd: $cwd}' >"$work/p$i.json"
+	i=$((i + 1))
+done
+created=$(bench_settle "$work" "$ws/.callus")
+cat >"$work/loop.sh" <<EOF
+cd "$ws"
+i=0
+while [ "\$i" -lt $n ]; do
+	"$callus" hook generic <"$work/p\$i.json" >/dev/null
+	sleep $gap
+	i=\$((i + 1))
+done
+EOF
+perf record -q -F 20000 -g -o "$work/perf.data" -- sh "$work/loop.sh" 2>/dev/null
+perf report -i "$work/perf.data" --comm callus --percentage relative --children \
+	--sort sym -q -g none 2>/dev/null >"$work/children.txt"
+perf report -i "$work/perf.data" --comm callus --percentage relative --no-children \
+	--sort sym -q -g none 2>/dev/null >"$work/self.txt"
+
+echo "a file created in the copy's .callus/ when timing began: $created us (bench/fsprobe.c)"
+echo "$n failing hooks, $gap s apart, in a copy of $src: share of the callus processes' samples"
+echo
+echo "| system call (its wrapper, callers included) | share |"
+echo "|:---|---:|"
+for f in __madvise __libc_pread64 __GI___fstatat rename fsync fdatasync __libc_pwrite64 \
+	__libc_open64 __ftruncate64; do
+	awk -v f="$f" '$NF == f { s += $1 } END { printf "| %s | %.1f %% |\n", f, s }' \
+		"$work/children.txt"
+done
+echo
+echo "| the hottest functions, their own samples | share |"
+echo "|:---|---:|"
+head -n 12 "$work/self.txt" | awk '{ printf "| %s %s | %s |\n", $2, $3, $1 }'
