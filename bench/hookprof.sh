@@ -26,10 +26,7 @@ printf '[retention]\ngc_hours = 0\n[learn]\nsnapshots = false\n' >"$ws/.callus/c
 (cd "$ws" && "$callus" status >/dev/null && "$callus" gc >/dev/null)
 i=0
 while [ "$i" -lt "$n" ]; do
-	"$work/scale_gen" -p $((990000 + i)) >"$work/out.txt"
-	file=$(sed -n '1s/:.*//p' "$work/out.txt")
-	jq -n --rawfile o "$work/out.txt" --arg cwd "$ws" --arg cmd "gcc -c $file" \
-		'{command: $cmd, exit_code: 1, output: $o, cwd: $cwd}' >"$work/p$i.json"
+	bench_fail_payload "$work" $((990000 + i)) "$ws" "$work/p$i.json" own
 	i=$((i + 1))
 done
 created=$(bench_settle "$work" "$ws/.callus")

@@ -50,19 +50,10 @@ export CALLUS_GIT_HELPER="$work/bin/callus-git"
 gap_s=$(awk -v g="$gap" 'BEGIN { printf "%.3f", g / 1000 }')
 for x in hook opened kept; do : >"$work/$x.cpu"; : >"$work/$x.wall"; done
 
-# error K as the hook sees it: `gcc -c FILE` failing, FILE the error's own
-# (as scale_gen records it: each error a check of its own, none fixing
-# another)
-payload() {
-	"$work/scale_gen" -p "$1" >"$work/out.txt"
-	file=$(sed -n '1s/:.*//p' "$work/out.txt")
-	jq -n --rawfile o "$work/out.txt" --arg cwd "$work/ws-a" --arg cmd "gcc -c $file" \
-		'{command: $cmd, exit_code: 1, output: $o, cwd: $cwd}' >"$work/p.json"
-}
 hook() {
 	j=0
 	while [ "$j" -lt "$per" ]; do
-		payload $((k + j))
+		bench_fail_payload "$work" $((k + j)) "$work/ws-a" "$work/p.json" own
 		sleep "$gap_s"
 		(cd "$work/ws-a" && "$work/proctime" 1 "$work/p.json" "$bin" hook generic) >"$work/line"
 		cut -d' ' -f1 "$work/line" >>"$work/hook.cpu"

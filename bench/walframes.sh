@@ -20,14 +20,6 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/callus-walframes.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 bench_tools "$repo" "$work" "$(dirname "$callus")"
 
-# error K's hook payload in workspace WS: `gcc -c` of the error's own file
-payload() {
-	"$work/scale_gen" -p "$1" >"$work/out.txt"
-	file=$(sed -n '1s/:.*//p' "$work/out.txt")
-	jq -n --rawfile o "$work/out.txt" --arg cwd "$2" --arg cmd "gcc -c $file" \
-		'{command: $cmd, exit_code: 1, output: $o, cwd: $cwd}' >"$work/p.json"
-}
-
 echo "| recordings | frames | commits | distinct pages | b-trees |"
 echo "|---:|---:|---:|---:|---:|"
 for size in $sizes; do
@@ -37,12 +29,12 @@ for size in $sizes; do
 	cp -a "$dir/ws-$size" "$ws"
 	printf '[retention]\ngc_hours = 0\n[learn]\nsnapshots = false\n' >"$ws/.callus/config"
 	(cd "$ws" && "$callus" status >/dev/null && "$callus" gc >/dev/null)
-	payload 970001 "$ws"
+	bench_fail_payload "$work" 970001 "$ws" "$work/p.json" own
 	(cd "$ws" && "$callus" hook generic <"$work/p.json" >/dev/null)
 	# emptied, and left so: a closing sqlite3 would delete the WAL
 	sqlite3 -cmd '.dbconfig no_ckpt_on_close on' "$ws/.callus/callus.db" \
 		'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
-	payload 970002 "$ws"
+	bench_fail_payload "$work" 970002 "$ws" "$work/p.json" own
 	(cd "$ws" && "$callus" hook generic <"$work/p.json" >/dev/null)
 	python3 - "$ws/.callus/callus.db" "$size" <<'EOF'
 import collections, sqlite3, struct, sys
