@@ -57,18 +57,8 @@ run_a=$(bench_fresh "$work/bin-a" "$base") run_b=$(bench_fresh "$work/bin-b" "$c
 # the recent document frequencies' rows each of the second binary's hooks
 # adds (a hook that folds them is left out): how many new signatures go
 # by between two folds (src/match_df.c)
-#
-# The shell's sqlite3 touches the store between timed hooks, so it must
-# leave it as it found it: a connection that closes last copies the WAL
-# into the store and deletes it, which callus's own never do
-# (SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, src/store.c).  Done after each of the
-# second binary's hooks, that spared them every copy and every read of
-# the WAL at open: one binary against itself came out 0.98 ms faster in
-# the second place (docs/scale.md, the thirty-seventh pass).
-store_sql() {
-	sqlite3 -cmd '.dbconfig no_ckpt_on_close on' "$@" | sed 1d
-}
-recent() { store_sql -readonly "$work/ws-b/.callus/callus.db" 'SELECT count(*) FROM embed_df_recent'; }
+# (bench_store_sql: read between timed hooks, the store left as found)
+recent() { bench_store_sql -readonly "$work/ws-b/.callus/callus.db" 'SELECT count(*) FROM embed_df_recent'; }
 added=0 counted=0 was=$(recent)
 i=0
 while [ "$i" -lt "$n" ]; do
@@ -80,7 +70,7 @@ while [ "$i" -lt "$n" ]; do
 		if [ "$x" = a ]; then bin=$run_a; else bin=$run_b; fi
 		bench_fail_payload "$work" $((700000 + i)) "$work/ws-$x" "$work/p.json"
 		if [ "${FOLD:-0}" = 1 ]; then
-			store_sql "$work/ws-$x/.callus/callus.db" "WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL
+			bench_store_sql "$work/ws-$x/.callus/callus.db" "WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL
 				SELECT n + 1 FROM k WHERE n < 4095 - (SELECT count(*) FROM embed_df_recent))
 				INSERT OR IGNORE INTO embed_df_recent
 				SELECT (n * 2654435761 + $i * 40503) % 4294967296, 1 FROM k"

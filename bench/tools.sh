@@ -7,9 +7,9 @@
 # bench_settle WORK DIR waits, after a harness removed thousands of files,
 # until creating one in DIR costs what it costs on a quiet disk
 # (bench/fsprobe.c says why), and prints that cost in microseconds.
-# bench_grown, bench_copies, bench_fail_payload and bench_stats serve the
-# benchmarks that time two binaries in turn in copies of a grown store;
-# bench_range prints min/median/max.
+# bench_grown, bench_copies, bench_fail_payload, bench_store_sql and
+# bench_stats serve the benchmarks that time binaries in copies of a grown
+# store; bench_range prints min/median/max.
 # shellcheck shell=sh
 
 bench_tools() {
@@ -97,6 +97,18 @@ bench_fail_payload() {
 	[ "${5:-}" != own ] || cmd="gcc -c $(sed -n '1s/:.*//p' "$1/out.txt")"
 	jq -n --rawfile o "$1/out.txt" --arg cwd "$3" --arg cmd "$cmd" \
 		'{command: $cmd, exit_code: 1, output: $o, cwd: $cwd}' >"$4"
+}
+
+# bench_store_sql ARGS...: the shell's sqlite3 on a store between timed
+# hooks, leaving it as it found it: a connection that closes last copies
+# the WAL into the store and deletes it, which callus's own never do
+# (SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, src/store.c).  Done after each of one
+# binary's hooks, that spared them every copy and every read of the WAL at
+# open: one binary against itself came out 0.98 ms faster in the second
+# place (docs/scale.md, the thirty-seventh pass).  The line sqlite3 prints
+# for the .dbconfig is dropped.
+bench_store_sql() {
+	sqlite3 -cmd '.dbconfig no_ckpt_on_close on' "$@" | sed 1d
 }
 
 # bench_stats FILE: min / q1 / median / q3 / max / mean of its numbers, one

@@ -31,9 +31,8 @@ for size in $sizes; do
 	(cd "$ws" && "$callus" status >/dev/null && "$callus" gc >/dev/null)
 	bench_fail_payload "$work" 970001 "$ws" "$work/p.json" own
 	(cd "$ws" && "$callus" hook generic <"$work/p.json" >/dev/null)
-	# emptied, and left so: a closing sqlite3 would delete the WAL
-	sqlite3 -cmd '.dbconfig no_ckpt_on_close on' "$ws/.callus/callus.db" \
-		'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
+	# emptied, and left so (a closing sqlite3 would delete the WAL)
+	bench_store_sql "$ws/.callus/callus.db" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
 	bench_fail_payload "$work" 970002 "$ws" "$work/p.json" own
 	(cd "$ws" && "$callus" hook generic <"$work/p.json" >/dev/null)
 	python3 - "$ws/.callus/callus.db" "$size" <<'EOF'
