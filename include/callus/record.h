@@ -59,14 +59,9 @@ typedef struct callus_record_opts {
 				      * process (bench/scale_gen.c) opens it
 				      * once.  Its lock wait (timeout_ms is
 				      * not used) and its cache are the
-				      * caller's, except that a vector file
-				      * written again whole (one out of step
-				      * with the store: src/match_index.c)
-				      * puts a cache the caller sized back to
-				      * the size it had before, and leaves it
-				      * so.  NULL: the recording opens its
-				      * own, with a cache of 64 pages, and
-				      * closes it */
+				      * caller's.  NULL: the recording opens
+				      * its own, with a cache of 64 pages,
+				      * and closes it */
 } callus_record_opts;
 
 /* What a recording tells its caller.  Release with

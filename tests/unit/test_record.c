@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "callus/lessonmd.h"
 #include "callus/record.h"
@@ -117,7 +118,7 @@ static void record(const struct fixture *f, callus_store *store, const char *fil
 
 static int exists(const char *ws, const char *rel)
 {
-	char path[256];
+	char path[512];
 	struct stat st;
 
 	snprintf(path, sizeof(path), "%s/%s", ws, rel);
@@ -132,7 +133,7 @@ static void lent_store_stays_open(void **state)
 {
 	struct fixture *f = *state;
 	callus_store *s = NULL;
-	char *dir = NULL, id1[65], id2[65], rel[128];
+	char *dir = NULL, id1[65], id2[65], rel[256];
 	int changes;
 
 	assert_int_equal(callus_record_dir(&dir, f->ws, NULL), 0);
@@ -154,6 +155,20 @@ static void lent_store_stays_open(void **state)
 	assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM signature_vectors"), 2);
 	assert_string_not_equal(id1, id2);
 	/* the recording's own cache (64 pages) is for a store it opens */
+	assert_int_equal(callus_store_query_int(s, "PRAGMA cache_size"), 300);
+	/* nor does a vector file written again whole from the store (gone
+	 * here), which reads with the connection's first cache, keep that */
+	{
+		const char *const names[] = { "vectors-callus-builtin-1.bin",
+					      "vectors-callus-builtin-1.noted.bin" };
+
+		for (size_t i = 0; i < 2; i++) {
+			snprintf(rel, sizeof(rel), "%s/%s", dir, names[i]);
+			(void)unlink(rel);
+		}
+	}
+	record(f, s, "src/c.c", "storage size of baz is not known", id2);
+	assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM signature_vectors"), 3);
 	assert_int_equal(callus_store_query_int(s, "PRAGMA cache_size"), 300);
 
 	snprintf(rel, sizeof(rel), ".lessons/%.*s.md", CALLUS_LESSON_ID_LEN, id2);
