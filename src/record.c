@@ -563,7 +563,7 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 {
 	callus_store *store = NULL, *owned = NULL;
 	callus_diags red = CALLUS_DIAGS_INIT;
-	callus_buf path = CALLUS_BUF_INIT, lock = CALLUS_BUF_INIT, lessons_dir = CALLUS_BUF_INIT;
+	callus_buf path = CALLUS_BUF_INIT, lessons_dir = CALLUS_BUF_INIT;
 	callus_signature *sigs = NULL;
 	callus_metrics *own = NULL, *taken = NULL;
 	callus_views_debt *debt = NULL;
@@ -608,11 +608,10 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	}
 	if ((rc = callus_record_dir(&dir, opts->workspace, err)) < 0)
 		goto out;
-	callus_buf_printf(&path, "%s/callus.db", dir);
-	callus_buf_printf(&lock, "%s/agents.lock", dir);
+	if (!opts->store)
+		callus_buf_printf(&path, "%s/callus.db", dir);
 	callus_buf_printf(&lessons_dir, "%s/.lessons", opts->workspace);
-	if (callus_buf_status(&path) < 0 || callus_buf_status(&lock) < 0 ||
-	    callus_buf_status(&lessons_dir) < 0) {
+	if (callus_buf_status(&path) < 0 || callus_buf_status(&lessons_dir) < 0) {
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -697,7 +696,6 @@ out:
 	callus_store_close(owned);
 	callus_diags_release(&red);
 	callus_buf_release(&path);
-	callus_buf_release(&lock);
 	callus_buf_release(&lessons_dir);
 	free(session);
 	free(dir);
