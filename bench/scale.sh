@@ -13,6 +13,9 @@
 #     at once (ten signatures: their near duplicates searched together);
 #   - a passing check (`callus hook generic`, gcc exiting 0: a check that
 #     failed before and has nothing pending);
+#   - a recurring error: a check failing again with an error it failed
+#     with before (the lesson's occurrences, the error's attempts counted;
+#     permanent from the third: no snapshot is needed for either);
 #   - `callus suggest` on a stored error's output;
 #   - `callus status`;
 #   - `callus gc` (nothing old to remove: the sweep of .lessons/ and the
@@ -83,8 +86,9 @@ git add ok.c && git -c user.name=bench -c user.email=bench@localhost commit -qm 
 mkdir .callus
 printf '[retention]\ngc_hours = 0\n' >.callus/config
 
-# payload FILE K EXIT [CWD] [COUNT]: a generic hook payload of `gcc -c`
-# printing error K (COUNT errors: K to K + COUNT - 1, each in its own file)
+# payload FILE K EXIT [CWD] [COUNT] [COMMAND]: a generic hook payload of
+# COMMAND (`gcc -c src/x.c`) printing error K (COUNT errors: K to K + COUNT
+# - 1, each in its own file)
 payload() {
 	: >"$work/out.txt"
 	j=0
@@ -93,7 +97,8 @@ payload() {
 		j=$((j + 1))
 	done
 	jq -n --rawfile o "$work/out.txt" --arg cwd "${4:-$ws}" --argjson x "$3" \
-		'{command: "gcc -c src/x.c", exit_code: $x, output: $o, cwd: $cwd}' >"$1"
+		--arg cmd "${6:-gcc -c src/x.c}" \
+		'{command: $cmd, exit_code: $x, output: $o, cwd: $cwd}' >"$1"
 }
 base=${CALLUS_SCALE_BASE:-}
 # its failing hook with a snapshot needs its helper as much
@@ -110,6 +115,10 @@ callus=$(bench_fresh "$work/this" "$callus_src")
 bws=$ws.base
 payload "$work/pass.json" 0 0
 payload "$work/base-pass.json" 0 0 "$bws"
+# a recurring error: the store's error 0 failing a check of its own again
+# and again (the lesson's occurrences and the error's attempts counted)
+payload "$work/rec.json" 0 1 "$ws" 1 "gcc -c src/r.c"
+payload "$work/base-rec.json" 0 1 "$bws" 1 "gcc -c src/r.c"
 "$work/scale_gen" -p 0 >"$work/suggest.txt"
 cp "$work/suggest.txt" "$work/base-suggest.txt"
 
@@ -156,8 +165,8 @@ row() {
 	fi
 }
 
-echo "| recordings | file create | lessons | signatures | failing hook | failing hook, no snapshot | ten new errors, no snapshot | passing check | callus suggest | callus status | callus gc | callus --version | store bytes per signature | in pages used | .lessons/ files |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| recordings | file create | lessons | signatures | failing hook | failing hook, no snapshot | ten new errors, no snapshot | passing check | recurring error | callus suggest | callus status | callus gc | callus --version | store bytes per signature | in pages used | .lessons/ files |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 have=0
 for size in $sizes; do
 	start=$(date +%s)
@@ -220,6 +229,13 @@ for size in $sizes; do
 		printf "$1" >.callus/config
 		[ -z "$base" ] || printf "$1" >"$bws/.callus/config"
 	}
+	# the recurring error's first two failures of its check, untimed: the
+	# first is new to the check (a pending error and its snapshot)
+	for k in 1 2; do
+		"$callus" hook generic <"$work/rec.json" >/dev/null
+		[ -z "$base" ] || (cd "$bws" && CALLUS_GIT_HELPER=$(dirname "$base")/callus-git \
+			"$base" hook generic <"$work/base-rec.json" >/dev/null)
+	done
 	line=$(
 		row fail "$work/fail%d.json" hook generic
 		config '[retention]\ngc_hours = 0\n[learn]\nsnapshots = false\n'
@@ -227,6 +243,7 @@ for size in $sizes; do
 		row ten "$work/ten%d.json" hook generic
 		config '[retention]\ngc_hours = 0\n'
 		row pass "$work/pass.json" hook generic
+		row recur "$work/rec.json" hook generic
 		row suggest "$work/suggest.txt" suggest --command "gcc -c src/d0/f0.c"
 		row status /dev/null status
 		n=3 row gc /dev/null gc
@@ -242,7 +259,7 @@ for size in $sizes; do
 	used=$(sqlite3 .callus/callus.db 'SELECT sum(pgsize) FROM dbstat')
 	files=$(find .lessons -name '*.md' | wc -l)
 	set -- $line
-	printf "| %s | %s us | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n" "$size" "$created" "$nl" \
-		"$ns" "$2" "$4" "$6" "$8" "${10}" "${12}" "${14}" "${16}" $((bytes / ns)) $((used / ns)) \
-		"$files"
+	printf "| %s | %s us | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n" "$size" \
+		"$created" "$nl" "$ns" "$2" "$4" "$6" "$8" "${10}" "${12}" "${14}" "${16}" "${18}" \
+		$((bytes / ns)) $((used / ns)) "$files"
 done

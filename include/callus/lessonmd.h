@@ -67,6 +67,9 @@ typedef struct callus_agents_content {
  * each line ended by eol ("\n" or "\r\n") except the end marker's.
  * Bullets are taken in that order while the block stays within max_bytes
  * (0 = no limit); a last line says how many lessons were left out.
+ * Counts (a lesson's occurrences, a failure's attempts) are exact below
+ * three, then given by the band they reached ("3+", "10+", "100+", ...),
+ * so that a failure recurring changes the block only when it crosses one.
  * CALLUS_EINVAL when not even the header fits.
  */
 int callus_agents_block_render(callus_buf *out, const callus_agents_content *c, size_t max_bytes,

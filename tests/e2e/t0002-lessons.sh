@@ -67,6 +67,18 @@ test_expect_success 'lines moving does not make a new lesson' '
 	test "$(jq -r ".[0].occurrences" moved.json)" = 3
 '
 
+test_expect_success 'a failure recurring within its count band leaves AGENTS.md alone' '
+	cd lint &&
+	grep -q "(seen 3+ times;" AGENTS.md &&
+	cp AGENTS.md agents.before &&
+	ino=$(stat -c %i AGENTS.md) &&
+	test_expect_code 1 "$CALLUS" run -- npx eslint src >/dev/null 2>&1 &&
+	"$CALLUS" lessons --json >fourth.json &&
+	test "$(jq -r ".[0].occurrences" fourth.json)" = 4 &&
+	test "$(stat -c %i AGENTS.md)" = "$ino" &&
+	cmp agents.before AGENTS.md
+'
+
 test_expect_success 'clean lint records nothing' '
 	setup_fixture eslint-project clean &&
 	fix_fixture eslint-project clean &&

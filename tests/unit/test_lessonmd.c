@@ -309,7 +309,7 @@ static const char *EXPECTED_TWO =
 	"instructions).\n"
 	"\n"
 	"Recent failed checks, newest first (details: `.lessons/<id>.md`):\n"
-	"- LINT `eslint` in `src/app.js`: `src/app.js:1:7 'x' is unused more detail` (seen 3 times; "
+	"- LINT `eslint` in `src/app.js`: `src/app.js:1:7 'x' is unused more detail` (seen 3+ times; "
 	".lessons/0123456789ab.md)\n"
 	"- TEST `jest` in `tests/a.test.js`: `Expected 1 to be 2` (seen once; "
 	".lessons/fedcba987654.md)\n"
@@ -703,6 +703,77 @@ static void test_block_lock_and_errors(void **state)
 	callus_buf_release(&lock);
 }
 
+/* The block's count for a lesson seen n times and a failure of n
+ * attempts: exact below three, then the band reached. */
+static void test_block_counts_in_bands(void **state)
+{
+	static const struct {
+		int64_t n;
+		const char *seen, *attempts;
+	} cases[] = {
+		{ 1, "(seen once;", "(1 attempt):" },
+		{ 2, "(seen 2 times;", "(2 attempts):" },
+		{ 3, "(seen 3+ times;", "(3+ attempts):" },
+		{ 9, "(seen 3+ times;", "(3+ attempts):" },
+		{ 10, "(seen 10+ times;", "(10+ attempts):" },
+		{ 99, "(seen 10+ times;", "(10+ attempts):" },
+		{ 100, "(seen 100+ times;", "(100+ attempts):" },
+		{ 246, "(seen 100+ times;", "(100+ attempts):" },
+		{ INT64_MAX, "(seen 1000000000000000000+ times;",
+		  "(1000000000000000000+ attempts):" },
+	};
+	callus_lesson ls[2];
+	callus_pending w;
+	callus_error err = CALLUS_ERROR_INIT;
+
+	(void)state;
+	two_lessons(ls);
+	memset(&w, 0, sizeof(w));
+	w.tool = (char *)"gcc";
+	w.message = (char *)"x undeclared";
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		callus_buf b = CALLUS_BUF_INIT;
+
+		ls[0].occurrences = cases[i].n;
+		w.attempts = cases[i].n;
+		assert_int_equal(callus_agents_block_render(&b, &(callus_agents_content){ .warnings = &w, .nwarnings = 1, .lessons = ls, .nlessons = 1 }, 0, "\n", &err), 0);
+		if (!strstr(b.ptr, cases[i].seen) || !strstr(b.ptr, cases[i].attempts))
+			fail_msg("%lld: want \"%s\" and \"%s\" in\n%s", (long long)cases[i].n,
+				 cases[i].seen, cases[i].attempts, b.ptr);
+		callus_buf_release(&b);
+	}
+}
+
+/* A failure recurring within its band leaves the file as it is (the same
+ * inode: nothing written); crossing a band writes it. */
+static void test_block_recurrence_leaves_file(void **state)
+{
+	struct fixture *f = *state;
+	callus_lesson ls[2];
+	callus_pending w;
+	callus_error err = CALLUS_ERROR_INIT;
+	struct stat before, after;
+	const char *path = at(f, "AGENTS.md");
+
+	two_lessons(ls);
+	memset(&w, 0, sizeof(w));
+	w.tool = (char *)"gcc";
+	w.message = (char *)"x undeclared";
+	ls[0].occurrences = w.attempts = 3;
+	assert_int_equal(callus_agents_block_update(path, &(callus_agents_content){ .warnings = &w, .nwarnings = 1, .lessons = ls, .nlessons = 2 }, 0, NULL, &err), 0);
+	assert_int_equal(stat(path, &before), 0);
+	for (int64_t n = 4; n < 10; n++) {
+		ls[0].occurrences = w.attempts = n;
+		assert_int_equal(callus_agents_block_update(path, &(callus_agents_content){ .warnings = &w, .nwarnings = 1, .lessons = ls, .nlessons = 2 }, 0, NULL, &err), 0);
+		assert_int_equal(stat(path, &after), 0);
+		assert_true(after.st_ino == before.st_ino);
+	}
+	ls[0].occurrences = 10;
+	assert_int_equal(callus_agents_block_update(path, &(callus_agents_content){ .warnings = &w, .nwarnings = 1, .lessons = ls, .nlessons = 2 }, 0, NULL, &err), 0);
+	assert_int_equal(stat(path, &after), 0);
+	assert_true(after.st_ino != before.st_ino);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -726,6 +797,8 @@ int main(void)
 		cmocka_unit_test(test_block_excerpt),
 		cmocka_unit_test(test_block_excerpt_bounds),
 		cmocka_unit_test_setup_teardown(test_block_lock_and_errors, setup, teardown),
+		cmocka_unit_test(test_block_counts_in_bands),
+		cmocka_unit_test_setup_teardown(test_block_recurrence_leaves_file, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
