@@ -580,7 +580,7 @@ int callus_agents_block_render(callus_buf *out, const callus_agents_content *c, 
 	static const char *const titles[SEC_COUNT] = {
 		"Fixes that worked here (hindsight notes, best first):",
 		"Errors that earlier attempts could not fix (avoid them):",
-		"Recent failed checks, newest first (details: `.lessons/<id>.md`):",
+		"Recently failed checks, newest lesson first (details: `.lessons/<id>.md`):",
 	};
 	const size_t counts[SEC_COUNT] = { c->nnotes, c->nwarnings, c->nlessons };
 	callus_buf head = CALLUS_BUF_INIT, body = CALLUS_BUF_INIT, sec = CALLUS_BUF_INIT;

@@ -56,14 +56,15 @@ typedef struct callus_agents_content {
 	size_t nnotes;
 	const callus_pending *warnings; /* permanent failures (learn.h) */
 	size_t nwarnings;
-	const callus_lesson *lessons;   /* recent failed checks, newest first */
+	const callus_lesson *lessons;   /* recently failed checks */
 	size_t nlessons;
 } callus_agents_content;
 
 /*
  * Append to out the block: begin marker, a line saying what it is, then
  * the notes (what fixed each recurring error), the failures to avoid, and
- * the recent lessons, each part under its own line, then the end marker;
+ * the recent lessons, each part in the order given, under its own line,
+ * then the end marker;
  * each line ended by eol ("\n" or "\r\n") except the end marker's.
  * Bullets are taken in that order while the block stays within max_bytes
  * (0 = no limit); a last line says how many lessons were left out.

@@ -103,6 +103,32 @@ test_expect_success 'user text around the block is kept byte for byte' '
 	echo 1 >expect && test_cmp expect count
 '
 
+test_expect_success 'two checks failing in turn leave AGENTS.md alone once counted' '
+	cd keep &&
+	for round in 1 2; do
+		test_expect_code 1 "$CALLUS" run -- npx eslint src >/dev/null 2>&1 &&
+		test_expect_code 1 "$CALLUS" run -- npx eslint src/util.js >/dev/null 2>&1 ||
+			exit 1
+	done &&
+	test "$(grep -c "(seen 3+ times;" AGENTS.md)" = 2 &&
+	cp AGENTS.md agents.before &&
+	ino=$(stat -c %i AGENTS.md) &&
+	for round in 1 2; do
+		test_expect_code 1 "$CALLUS" run -- npx eslint src >/dev/null 2>&1 &&
+		test_expect_code 1 "$CALLUS" run -- npx eslint src/util.js >/dev/null 2>&1 ||
+			exit 1
+	done &&
+	test_expect_code 1 "$CALLUS" run -- npx eslint src >/dev/null 2>&1 &&
+	test "$(stat -c %i AGENTS.md)" = "$ino" &&
+	cmp agents.before AGENTS.md &&
+	"$CALLUS" lessons --json >both.json &&
+	test "$(jq length both.json)" = 2 &&
+	test "$(jq -r "map(.occurrences) | sort | join(\" \")" both.json)" = "5 6" &&
+	# the newest lesson first, though the older one failed last
+	newest=$(jq -r "max_by(.id) | .signature[0:12]" both.json) &&
+	grep "^- LINT" AGENTS.md | head -1 | grep -q "$newest"
+'
+
 test_expect_success 'the block goes to the file named in .callus/config' '
 	setup_fixture eslint-project claude &&
 	cd claude &&
@@ -178,9 +204,9 @@ test_expect_success 'the store is private and versioned' '
 	test "$(sqlite3 .callus/callus.db "PRAGMA user_version")" = \
 		"$(sed -n "s/^#define CALLUS_STORE_SCHEMA_VERSION //p" "$REPO/include/callus/store.h")" &&
 	test "$(sqlite3 .callus/callus.db "PRAGMA journal_mode")" = wal &&
-	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM runs")" = 3 &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM runs")" = 4 &&
 	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM signatures")" = 2 &&
-	test "$(sqlite3 .callus/callus.db "SELECT sum(occurrence_count) FROM signatures WHERE error_type = '"'"'no-unused-vars'"'"'")" = 3
+	test "$(sqlite3 .callus/callus.db "SELECT sum(occurrence_count) FROM signatures WHERE error_type = '"'"'no-unused-vars'"'"'")" = 4
 '
 
 test_done
