@@ -1,18 +1,19 @@
 #!/bin/sh
 # bench/recurring.sh - a recurring error's failing hook, two binaries in
 # turn (issue 14): the store's gcc error 0 (bench/scale_gen -p 0) failing a
-# check of its own (`gcc -c src/r.c`) again and again, as an agent's check
+# check of its own (`gcc -c src/0.c`) again and again, as an agent's check
 # does before it is fixed: the lesson's occurrences and the error's
 # attempts counted (permanent from the third), no snapshot needed.  Each
 # binary works in a copy of the grown store WS (bench/scale.sh's
 # CALLUS_SCALE_KEEP=DIR keeps DIR/ws-SIZE), migrated and gc'd by it, after
 # three untimed failures.  N pairs, one hook of each, each binary first
-# every other pair; bench/proctime's CPU ms (user + system) of each, then
+# two pairs in four (with TWO=1, first for each check's hooks alike); bench/proctime's CPU ms (user + system) of each, then
 # the medians and the median of the pairs' differences (NEW - OLD).
 # The disk is settled first (bench_settle, bench/tools.sh): how much a
 # hook's sync of AGENTS.md costs depends on what else waits to be written
 # (DIRTY=1 times right after the copies instead, a disk as busy as a
-# build's leaves it).
+# build's leaves it).  TWO=1: two checks failing in turn, as an agent's
+# lint and tests do (error 1 failing `gcc -c src/s.c` every other hook).
 # Usage: bench/recurring.sh WS N OLD NEW
 #   e.g. bench/recurring.sh /tmp/keepE/ws-1000 80 /tmp/old/build/callus build/callus
 set -eu
@@ -27,7 +28,8 @@ done
 bench_grown recurring "$repo" "$from" "$new"
 old=$(bench_fresh "$work/old" "$old")
 new=$(bench_fresh "$work/new" "$new")
-"$work/scale_gen" -p 0 >"$work/out.txt"
+"$work/scale_gen" -p 0 >"$work/out-0.txt"
+"$work/scale_gen" -p 1 >"$work/out-1.txt"
 # bin_of X: the binary X (old or new)
 bin_of() {
 	if [ "$1" = old ]; then echo "$old"; else echo "$new"; fi
@@ -37,27 +39,35 @@ for x in old new; do
 	bin=$(bin_of "$x")
 	cp -a "$from" "$ws"
 	printf '[retention]\ngc_hours = 0\n' >"$ws/.callus/config"
-	jq -n --rawfile o "$work/out.txt" --arg cwd "$ws" \
-		'{command: "gcc -c src/r.c", exit_code: 1, output: $o, cwd: $cwd}' >"$work/$x.json"
+	for e in 0 1; do
+		jq -n --rawfile o "$work/out-$e.txt" --arg cwd "$ws" --arg cmd "gcc -c src/$e.c" \
+			'{command: $cmd, exit_code: 1, output: $o, cwd: $cwd}' >"$work/$x-$e.json"
+	done
 	(cd "$ws" && git status --porcelain >/dev/null && "$bin" status >/dev/null &&
 		"$bin" gc >/dev/null)
 	for _ in 1 2 3; do
-		CALLUS_GIT_HELPER=$(dirname "$bin")/callus-git "$bin" hook generic <"$work/$x.json" >/dev/null
+		for e in 0 1; do
+			[ "$e" = 0 ] || [ "${TWO:-0}" = 1 ] || continue
+			CALLUS_GIT_HELPER=$(dirname "$bin")/callus-git "$bin" hook generic \
+				<"$work/$x-$e.json" >/dev/null
+		done
 	done
 done
 [ "${DIRTY:-0}" = 1 ] || bench_settle "$work" "$work/ws-new/.callus" >/dev/null
 
-# one X: the CPU ms of one hook of binary X in its copy
+# one X I: the CPU ms of pair I's hook of binary X in its copy
 one() {
 	bin=$(bin_of "$1")
-	CALLUS_GIT_HELPER=$(dirname "$bin")/callus-git "$work/proctime" 1 "$work/$1.json" \
+	e=0
+	[ "${TWO:-0}" != 1 ] || e=$(($2 % 2))
+	CALLUS_GIT_HELPER=$(dirname "$bin")/callus-git "$work/proctime" 1 "$work/$1-$e.json" \
 		"$bin" hook generic | cut -d' ' -f1 >>"$work/$1.ms"
 }
 : >"$work/old.ms"
 : >"$work/new.ms"
 i=0
 while [ "$i" -lt "$n" ]; do
-	if [ $((i % 2)) = 0 ]; then one old; one new; else one new; one old; fi
+	if [ $((i / 2 % 2)) = 0 ]; then one old "$i"; one new "$i"; else one new "$i"; one old "$i"; fi
 	i=$((i + 1))
 done
 echo "| hooks | OLD min/median/max | NEW min/median/max | NEW - OLD, median of the pairs |"
