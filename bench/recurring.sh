@@ -9,11 +9,12 @@
 # three untimed failures.  N pairs, one hook of each, each binary first
 # two pairs in four (with TWO=1, first for each check's hooks alike); bench/proctime's CPU ms (user + system) of each, then
 # the medians and the median of the pairs' differences (NEW - OLD).
-# The disk is settled first (bench_settle, bench/tools.sh): how much a
-# hook's sync of AGENTS.md costs depends on what else waits to be written
-# (DIRTY=1 times right after the copies instead, a disk as busy as a
-# build's leaves it).  TWO=1: two checks failing in turn, as an agent's
-# lint and tests do (error 1 failing `gcc -c src/s.c` every other hook).
+# The disk is settled first (bench_settle, bench/tools.sh): what a hook's
+# sync of AGENTS.md costs depends on what else waits to be written.
+# TWO=1: two checks failing in turn, as an agent's lint and tests do
+# (error 1 failing `gcc -c src/1.c` every other hook).
+# The same binary given twice is the harness's control: what it tells
+# apart when nothing differs (bench/README.md gives its figures).
 # Usage: bench/recurring.sh WS N OLD NEW
 #   e.g. bench/recurring.sh /tmp/keepE/ws-1000 80 /tmp/old/build/callus build/callus
 set -eu
@@ -26,6 +27,7 @@ done
 # shellcheck source=bench/tools.sh
 . "$repo/bench/tools.sh"
 bench_grown recurring "$repo" "$from" "$new"
+old_src=$old new_src=$new
 old=$(bench_fresh "$work/old" "$old")
 new=$(bench_fresh "$work/new" "$new")
 "$work/scale_gen" -p 0 >"$work/out-0.txt"
@@ -53,7 +55,12 @@ for x in old new; do
 		done
 	done
 done
-[ "${DIRTY:-0}" = 1 ] || bench_settle "$work" "$work/ws-new/.callus" >/dev/null
+bench_settle "$work" "$work/ws-new/.callus" >/dev/null
+# copied again together just before the runs, the old one last: of two
+# binaries copied at different times the one copied last started faster
+# (bench_fresh), so what is left of that favours the old one
+new=$(bench_fresh "$work/new" "$new_src")
+old=$(bench_fresh "$work/old" "$old_src")
 
 # one X I: the CPU ms of pair I's hook of binary X in its copy
 one() {

@@ -229,9 +229,10 @@ for size in $sizes; do
 		printf "$1" >.callus/config
 		[ -z "$base" ] || printf "$1" >"$bws/.callus/config"
 	}
-	# the recurring error's first two failures of its check, untimed: the
-	# first is new to the check (a pending error and its snapshot)
-	for k in 1 2; do
+	# the recurring error's first three failures of its check, untimed: the
+	# first is new to the check (a pending error and its snapshot), the
+	# third makes it permanent (the block's "3+ attempts")
+	for _ in 1 2 3; do
 		"$callus" hook generic <"$work/rec.json" >/dev/null
 		[ -z "$base" ] || (cd "$bws" && CALLUS_GIT_HELPER=$(dirname "$base")/callus-git \
 			"$base" hook generic <"$work/base-rec.json" >/dev/null)
