@@ -562,6 +562,22 @@ static void put_warning_bullet(callus_buf *b, const callus_pending *w, const cha
 
 enum { SEC_NOTES, SEC_WARNINGS, SEC_LESSONS, SEC_COUNT };
 
+/* A bullet of a section, by the id of what it shows. */
+typedef struct ranked_item {
+	int64_t id;
+	size_t i;
+} ranked_item;
+
+/* Newest first; the order given among equal ids (none stored yet). */
+static int by_newest(const void *a, const void *b)
+{
+	const ranked_item *x = a, *y = b;
+
+	if (x->id != y->id)
+		return (x->id < y->id) - (x->id > y->id);
+	return (x->i > y->i) - (x->i < y->i);
+}
+
 /* Bullet i of section sec. */
 static void put_item(callus_buf *b, const callus_agents_content *c, int sec, size_t i,
 		     const char *eol)
@@ -574,18 +590,49 @@ static void put_item(callus_buf *b, const callus_agents_content *c, int sec, siz
 		put_bullet(b, &c->lessons[i], eol);
 }
 
+/*
+ * Section sec's first `shown` bullets (those that fit, taken in the
+ * order given: what failed last first) written again into out after its
+ * title line, newest first by when each was stored.  A failure recurring
+ * among them then changes neither which are shown nor their order, and
+ * (its counts in bands) leaves the file as it is: where two checks fail
+ * in turn, as an agent's lint and tests do, each failure used to move its
+ * own to the top and rewrite the file.  The same bullets: the same bytes
+ * in all, so the limit holds.
+ */
+static int put_newest_first(callus_buf *out, size_t title_len, const callus_agents_content *c,
+			    int sec, size_t shown, const char *eol)
+{
+	ranked_item *r;
+
+	if (shown < 2)
+		return 0;
+	if (!(r = malloc(shown * sizeof(*r))))
+		return CALLUS_ENOMEM;
+	for (size_t i = 0; i < shown; i++) {
+		r[i].i = i;
+		r[i].id = sec == SEC_WARNINGS ? c->warnings[i].id : c->lessons[i].id;
+	}
+	qsort(r, shown, sizeof(*r), by_newest);
+	callus_buf_truncate(out, title_len);
+	for (size_t i = 0; i < shown; i++)
+		put_item(out, c, sec, r[i].i, eol);
+	free(r);
+	return callus_buf_status(out);
+}
+
 int callus_agents_block_render(callus_buf *out, const callus_agents_content *c, size_t max_bytes,
 			       const char *eol, callus_error *err)
 {
 	static const char *const titles[SEC_COUNT] = {
 		"Fixes that worked here (hindsight notes, best first):",
 		"Errors that earlier attempts could not fix (avoid them):",
-		"Recently failed checks, newest lesson first (details: `.lessons/<id>.md`):",
+		"Recently failed checks, newest lessons first (details: `.lessons/<id>.md`):",
 	};
 	const size_t counts[SEC_COUNT] = { c->nnotes, c->nwarnings, c->nlessons };
 	callus_buf head = CALLUS_BUF_INIT, body = CALLUS_BUF_INIT, sec = CALLUS_BUF_INIT;
 	callus_buf one = CALLUS_BUF_INIT, scratch = CALLUS_BUF_INIT;
-	size_t fixed;
+	size_t fixed, title_len;
 	int rc;
 
 	callus_buf_printf(&head, "%s%s", CALLUS_AGENTS_BEGIN, eol);
@@ -608,6 +655,7 @@ int callus_agents_block_render(callus_buf *out, const callus_agents_content *c, 
 			continue;
 		callus_buf_clear(&sec);
 		callus_buf_printf(&sec, "%s%s%s", eol, titles[k], eol);
+		title_len = sec.len;
 		for (; shown < n; shown++) {
 			size_t total, reserve = 0;
 
@@ -630,6 +678,8 @@ int callus_agents_block_render(callus_buf *out, const callus_agents_content *c, 
 				break;
 			callus_buf_put(&sec, one.ptr, one.len);
 		}
+		if (k != SEC_NOTES && (rc = put_newest_first(&sec, title_len, c, k, shown, eol)) < 0)
+			goto oom;
 		if (k == SEC_LESSONS && shown < n) {
 			/* the lessons header alone when none fits: the "more"
 			 * line still says where they are */

@@ -466,29 +466,6 @@ static int suggested_notes(callus_record_result *res, callus_store *store, const
 #define VIEW_NOTES_MAX 10
 #define VIEW_WARNINGS_MAX 5
 
-/*
- * The block's order of the recent lessons and of the permanent failures:
- * newest first by when each was stored, not by its last failure.  They
- * are chosen by their last failure, so a failure recurring among them
- * changes neither the choice nor the order, and (its counts in bands,
- * lessonmd.c) leaves the file as it is: where two checks fail in turn, as
- * an agent's lint and tests do, each failure used to move its own to the
- * top and rewrite the file.
- */
-static int by_newest_lesson(const void *a, const void *b)
-{
-	const callus_lesson *x = a, *y = b;
-
-	return (x->id < y->id) - (x->id > y->id);
-}
-
-static int by_newest_pending(const void *a, const void *b)
-{
-	const callus_pending *x = a, *y = b;
-
-	return (x->id < y->id) - (x->id > y->id);
-}
-
 /* callus_record_views(), or with check set whether it would change the
  * file (1) or not (0), writing nothing. */
 static int views(callus_store *store, const char *workspace, const char *agents_file,
@@ -516,10 +493,6 @@ static int views(callus_store *store, const char *workspace, const char *agents_
 	    (rc = callus_learn_list(store, &wf, &warnings, &nwarnings, err)) < 0 ||
 	    (rc = callus_store_list_lessons(store, &lf, &lessons, &nlessons, err)) < 0)
 		goto out;
-	if (nlessons > 1)
-		qsort(lessons, nlessons, sizeof(*lessons), by_newest_lesson);
-	if (nwarnings > 1)
-		qsort(warnings, nwarnings, sizeof(*warnings), by_newest_pending);
 	memset(&c, 0, sizeof(c));
 	c.notes = notes;
 	c.nnotes = nnotes;

@@ -50,7 +50,8 @@ int callus_lesson_md_render(callus_buf *out, const callus_lesson *l);
  */
 int callus_lesson_md_write(const char *lessons_dir, const callus_lesson *l, callus_error *err);
 
-/* What the block shows, each part best first; borrowed. */
+/* What the block shows, each part best first (for the failures and the
+ * lessons: the last to fail first); borrowed. */
 typedef struct callus_agents_content {
 	const callus_note *notes;       /* proven fixes (notes.h) */
 	size_t nnotes;
@@ -63,11 +64,13 @@ typedef struct callus_agents_content {
 /*
  * Append to out the block: begin marker, a line saying what it is, then
  * the notes (what fixed each recurring error), the failures to avoid, and
- * the recent lessons, each part in the order given, under its own line,
- * then the end marker;
+ * the recent lessons, each part under its own line, then the end marker;
  * each line ended by eol ("\n" or "\r\n") except the end marker's.
- * Bullets are taken in that order while the block stays within max_bytes
- * (0 = no limit); a last line says how many lessons were left out.
+ * Bullets are taken in the order given while the block stays within
+ * max_bytes (0 = no limit); a last line says how many lessons were left
+ * out.  The notes are shown in that order; the failures and the lessons
+ * taken are shown newest first by id (when each was stored), so that one
+ * of them failing again does not reorder the block.
  * Counts (a lesson's occurrences, a failure's attempts) are exact below
  * three, then given by the band they reached ("3+", "10+", "100+", ...),
  * so that a failure recurring changes the block only when it crosses one.
