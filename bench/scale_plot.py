@@ -106,7 +106,7 @@ def main(paths):
     if len(tables) > 1:
         o.append(f'<line x1="{W - RIGHT + 14}" y1="{ly}" x2="{W - RIGHT + 38}" y2="{ly}" '
                  'stroke="#555" stroke-dasharray="5 4"/>')
-        o.append(f'<text x="{W - RIGHT + 44}" y="{ly + 4}">dashed: the binary before</text>')
+        o.append(f'<text x="{W - RIGHT + 44}" y="{ly + 4}">dashed: an earlier curve</text>')
     o.append("</svg>")
     sys.stdout.write("\n".join(o) + "\n")
 

@@ -459,10 +459,10 @@ out:
  * A count as the block gives it: exact below three, then the band it has
  * reached ("3+", "10+", "100+", ...).  A failure that recurs then leaves
  * the user's instructions file alone until its count crosses a band: each
- * write of it is a sync and a rename at a failing hook (0.2 ms of CPU on
- * a settled disk here, more on a busy one), and disturbs the editors,
- * watchers and version control that see the file.  The exact counts are
- * in `callus lessons` (and the lesson's own file) and `callus warnings`.
+ * write of it is a sync and a rename at a failing hook (0.2 ms of CPU
+ * here), and disturbs the editors, watchers and version control that see
+ * the file.  The exact counts are in `callus lessons` (and the lesson's
+ * own file) and `callus warnings`.
  */
 static int64_t count_band(int64_t n)
 {
