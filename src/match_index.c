@@ -18,7 +18,6 @@
 #include "sqlutil.h"
 #include "store_internal.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -601,18 +600,17 @@ out_nodb:
 /* The file at path replaced by the rows st yields, stepped to the end. */
 static int rewrite_file(callus_store *s, sqlite3_stmt *st, const char *path, callus_error *err)
 {
-	int64_t cache, *ids = NULL;
+	int64_t *ids = NULL;
 	float *vecs = NULL;
 	size_t n = 0, cap = 0;
-	int rc, sq;
+	int cache, rc, sq;
 
 	/* every vector, by a join: the cache the connection opened with,
 	 * whatever a recording asked for (with 64 pages, the hook that
 	 * rewrote the notes' file after a reindex took 101.7 ms where it
 	 * takes 71.7 at 100,000 recordings: bench/commands.sh); the
 	 * caller's again after */
-	cache = callus_store_query_int(s, "PRAGMA cache_size");
-	callus_store_cache_pages(s, 0);
+	cache = callus_store_cache_pages(s, 0);
 	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
 		float *v;
 
@@ -640,8 +638,7 @@ static int rewrite_file(callus_store *s, sqlite3_stmt *st, const char *path, cal
 	else
 		rc = callus_vecindex_rewrite(path, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, ids,
 					   vecs, n, err);
-	if (cache > 0 && cache <= INT_MAX)
-		callus_store_cache_pages(s, (int)cache);
+	callus_store_cache_pages(s, cache);
 	free(ids);
 	free(vecs);
 	return rc;

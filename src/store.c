@@ -46,6 +46,7 @@ struct callus_store {
 	int wal_frames;   /* frames in it after this connection's last commit */
 	int cache_changed; /* callus_store_cache_pages() changed the cache ... */
 	int cache_opened;  /* ... from this PRAGMA cache_size */
+	int cache_pages;   /* ... to these pages (0: back to cache_opened) */
 };
 
 int callus_store_db_error(callus_store *s, callus_error *err, int rc, const char *what)
@@ -131,19 +132,24 @@ void callus_store_wal_pages(callus_store *s, int pages)
 	s->wal_pages = pages > 0 ? pages : CALLUS_STORE_WAL_PAGES;
 }
 
-void callus_store_cache_pages(callus_store *s, int pages)
+int callus_store_cache_pages(callus_store *s, int pages)
 {
+	int before = s->cache_pages;
 	char sql[64];
 
+	if (pages < 0)
+		pages = 0;
+	if (pages == before)
+		return before;
 	if (!s->cache_changed) {
-		if (pages <= 0)
-			return; /* what the connection opened with */
 		/* SQLite's default is its build's: read, not assumed */
 		s->cache_opened = (int)callus_store_query_int(s, "PRAGMA cache_size");
 		s->cache_changed = 1;
 	}
 	snprintf(sql, sizeof(sql), "PRAGMA cache_size = %d", pages > 0 ? pages : s->cache_opened);
 	(void)sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+	s->cache_pages = pages;
+	return before;
 }
 
 /*

@@ -69,8 +69,10 @@ void callus_store_stmt_done(callus_store *s, sqlite3_stmt *st); /* accepts NULL 
 void callus_store_wal_pages(callus_store *s, int pages);
 /* The pages of the store s's connection keeps read from now on: pages, or
  * for 0 what it kept when opened (SQLite's default, 2 MB of them; nothing
- * to do when never changed).  Best effort. */
-void callus_store_cache_pages(callus_store *s, int pages);
+ * to do when never changed).  Best effort.  What was asked before (0 for
+ * the cache it opened with), to give back: a cache set by a PRAGMA of the
+ * caller's own is not known here. */
+int callus_store_cache_pages(callus_store *s, int pages);
 
 /* One integer from a query of one row; -1 when it fails.  Its statement is
  * kept from the first use (callus_store_stmt_again): the one-integer
