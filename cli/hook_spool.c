@@ -223,7 +223,7 @@ static int spool_walk(const cli_workspace *ws, struct spool_walk *w)
 		goto out;
 	if (w->sweep && callus_workspace_guard(NULL, ws->root, SPOOL_DIR, 0, NULL) < 0)
 		w->sweep = 0;
-	rc = callus_fs_each_gone(dir.ptr, SPOOL_ORPHAN_S, spool_maker, spool_gone, w);
+	rc = callus_fs_each_gone(dir.ptr, SPOOL_ORPHAN_S, spool_maker, NULL, spool_gone, w);
 	if (w->out && w->out->count > 1)
 		qsort(w->out->items, w->out->count, sizeof(*w->out->items), by_name);
 out:

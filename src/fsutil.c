@@ -527,8 +527,8 @@ int callus_fs_maker_gone(long pid, const struct stat *st, time_t now, long stale
 	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
 }
 
-int callus_fs_each_gone(const char *dir, long stale_s, callus_fs_maker_fn maker,
-			callus_fs_gone_fn gone, void *ctx)
+int callus_fs_each_gone(const char *dir, long stale_s, callus_fs_maker_fn maker, void *maker_ctx,
+			callus_fs_gone_fn gone, void *gone_ctx)
 {
 	callus_buf path = CALLUS_BUF_INIT;
 	time_t now = time(NULL);
@@ -539,7 +539,7 @@ int callus_fs_each_gone(const char *dir, long stale_s, callus_fs_maker_fn maker,
 	if (!(dh = opendir(dir)))
 		return 0;
 	while (rc == 0 && (e = readdir(dh))) {
-		long pid = maker(e->d_name, ctx);
+		long pid = maker(e->d_name, maker_ctx);
 		struct stat st;
 
 		if (pid < 0)
@@ -551,27 +551,18 @@ int callus_fs_each_gone(const char *dir, long stale_s, callus_fs_maker_fn maker,
 		}
 		if (lstat(path.ptr, &st) == 0 && S_ISREG(st.st_mode) &&
 		    callus_fs_maker_gone(pid, &st, now, stale_s))
-			rc = gone(path.ptr, e->d_name, ctx);
+			rc = gone(path.ptr, e->d_name, gone_ctx);
 	}
 	closedir(dh);
 	callus_buf_release(&path);
 	return rc;
 }
 
-/* callus_fs_sweep_gone()'s walk: the caller's maker, and a count. */
+/* callus_fs_sweep_gone()'s count. */
 struct sweep {
-	callus_fs_maker_fn maker;
-	void *ctx;
 	int fix;
 	size_t n, removed;
 };
-
-static long sweep_maker(const char *name, void *ctx)
-{
-	struct sweep *w = ctx;
-
-	return w->maker(name, w->ctx);
-}
 
 static int sweep_gone(const char *path, const char *name, void *ctx)
 {
@@ -587,9 +578,9 @@ static int sweep_gone(const char *path, const char *name, void *ctx)
 size_t callus_fs_sweep_gone(const char *dir, callus_fs_maker_fn maker, void *ctx, long stale_s,
 			    int fix, size_t *removed)
 {
-	struct sweep w = { maker, ctx, fix, 0, 0 };
+	struct sweep w = { fix, 0, 0 };
 
-	(void)callus_fs_each_gone(dir, stale_s, sweep_maker, sweep_gone, &w);
+	(void)callus_fs_each_gone(dir, stale_s, maker, ctx, sweep_gone, &w);
 	if (removed)
 		*removed = w.removed;
 	return w.n;

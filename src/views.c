@@ -136,7 +136,7 @@ static int stale_debts(const char *workspace, callus_strlist *paths, callus_strl
 	int rc = CALLUS_ENOMEM;
 
 	if (callus_buf_printf(&dir, "%s/" OWED_DIR, workspace) == 0)
-		rc = callus_fs_each_gone(dir.ptr, STALE_AFTER_S, debt_maker, stale_debt, &w);
+		rc = callus_fs_each_gone(dir.ptr, STALE_AFTER_S, debt_maker, NULL, stale_debt, &w);
 	callus_buf_release(&w.text);
 	callus_buf_release(&dir);
 	return rc;

@@ -140,12 +140,12 @@ typedef long (*callus_fs_maker_fn)(const char *name, void *ctx);
  * (dir/name) is borrowed for the call; < 0 stops the walk. */
 typedef int (*callus_fs_gone_fn)(const char *path, const char *name, void *ctx);
 
-/* Each regular file in dir, not followed through a link, that maker gives
- * a pid for and callus_fs_maker_gone() (at stale_s) says is gone, given to
- * gone; both get ctx.  0 (also when dir cannot be read), gone's < 0, or
- * CALLUS_ENOMEM. */
-int callus_fs_each_gone(const char *dir, long stale_s, callus_fs_maker_fn maker,
-			callus_fs_gone_fn gone, void *ctx);
+/* Each regular file in dir, not followed through a link, that maker (with
+ * maker_ctx) gives a pid for and callus_fs_maker_gone() (at stale_s) says
+ * is gone, given to gone (with gone_ctx).  0 (also when dir cannot be
+ * read), gone's < 0, or CALLUS_ENOMEM. */
+int callus_fs_each_gone(const char *dir, long stale_s, callus_fs_maker_fn maker, void *maker_ctx,
+			callus_fs_gone_fn gone, void *gone_ctx);
 
 /* The files in dir that processes now gone left under maker's names
  * (callus_fs_each_gone).  Their number; with fix each is removed, and

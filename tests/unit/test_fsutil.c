@@ -602,8 +602,17 @@ static int visit(const char *path, const char *name, void *ctx)
 	return v->n == v->stop_at ? -7 : 0;
 }
 
+/* The pid in a name that starts with the prefix ctx names. */
+static long prefixed_by(const char *name, void *ctx)
+{
+	size_t n = strlen(ctx);
+
+	return strncmp(name, ctx, n) ? -1 : strtol(name + n, NULL, 10);
+}
+
 /* callus_fs_each_gone: the visitor gets each gone maker's file, its path
- * and its name; a visitor's < 0 stops the walk and is its result; a live
+ * and its name, each callback its own context; a visitor's < 0 stops the
+ * walk and is its result; a live
  * maker's file, a name of no maker and a folder it cannot read are
  * nobody's visit. */
 static void test_each_gone(void **state)
@@ -626,7 +635,7 @@ static void test_each_gone(void **state)
 	snprintf(path, sizeof(path), "%s/other-%ld", f->dir, (long)dead[0]);
 	write_file(path, "x");
 
-	assert_int_equal(callus_fs_each_gone(f->dir, 600, left_by, visit, &v), 0);
+	assert_int_equal(callus_fs_each_gone(f->dir, 600, left_by, NULL, visit, &v), 0);
 	assert_int_equal(v.n, 2);
 	assert_int_equal(strncmp(v.name, "left-", 5), 0);
 	assert_int_not_equal(strtol(v.name + 5, NULL, 10), (long)getpid());
@@ -635,12 +644,17 @@ static void test_each_gone(void **state)
 	/* stopped at the first: its result */
 	v.n = 0;
 	v.stop_at = 1;
-	assert_int_equal(callus_fs_each_gone(f->dir, 600, left_by, visit, &v), -7);
+	assert_int_equal(callus_fs_each_gone(f->dir, 600, left_by, NULL, visit, &v), -7);
 	assert_int_equal(v.n, 1);
+	/* the maker's context is the maker's, the visitor's the visitor's */
 	v.n = 0;
 	v.stop_at = 0;
+	assert_int_equal(callus_fs_each_gone(f->dir, 600, prefixed_by, "other-", visit, &v), 0);
+	assert_int_equal(v.n, 1);
+	assert_int_equal(strncmp(v.name, "other-", 6), 0);
+	v.n = 0;
 	snprintf(path, sizeof(path), "%s/none", f->dir);
-	assert_int_equal(callus_fs_each_gone(path, 600, left_by, visit, &v), 0);
+	assert_int_equal(callus_fs_each_gone(path, 600, left_by, NULL, visit, &v), 0);
 	assert_int_equal(v.n, 0);
 }
 
