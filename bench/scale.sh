@@ -229,14 +229,15 @@ for size in $sizes; do
 		printf "$1" >.callus/config
 		[ -z "$base" ] || printf "$1" >"$bws/.callus/config"
 	}
-	# the recurring error's first three failures of its check, untimed: the
-	# first is new to the check (a pending error and its snapshot), the
-	# third makes it permanent (the block's "3+ attempts")
-	for _ in 1 2 3; do
+	# rec: one untimed failure of the recurring error, by each binary
+	rec() {
 		"$callus" hook generic <"$work/rec.json" >/dev/null
 		[ -z "$base" ] || (cd "$bws" && CALLUS_GIT_HELPER=$(dirname "$base")/callus-git \
 			"$base" hook generic <"$work/base-rec.json" >/dev/null)
-	done
+	}
+	# its first three failures: the first is new to the check (a pending
+	# error and its snapshot), the third makes it permanent ("3+ attempts")
+	rec && rec && rec
 	line=$(
 		row fail "$work/fail%d.json" hook generic
 		config '[retention]\ngc_hours = 0\n[learn]\nsnapshots = false\n'
@@ -244,6 +245,9 @@ for size in $sizes; do
 		row ten "$work/ten%d.json" hook generic
 		config '[retention]\ngc_hours = 0\n'
 		row pass "$work/pass.json" hook generic
+		# the new errors timed above took its lesson out of the block:
+		# its coming back (a rewrite of AGENTS.md) is not the recurrence
+		rec
 		row recur "$work/rec.json" hook generic
 		row suggest "$work/suggest.txt" suggest --command "gcc -c src/d0/f0.c"
 		row status /dev/null status
