@@ -484,7 +484,7 @@ static void test_block_max_bytes(void **state)
 /* The lessons and the failures are taken in the order given (the last
  * to fail first) while they fit, and shown newest first by id: the one
  * that failed last is kept though it is the oldest, and does not come
- * first. */
+ * first.  The notes are shown as given. */
 static void test_block_takes_by_order_shows_by_id(void **state)
 {
 	static const char *const summaries[3] = { "oldest error, failed last",
@@ -492,6 +492,7 @@ static void test_block_takes_by_order_shows_by_id(void **state)
 	static const int64_t ids[3] = { 1, 3, 2 };
 	callus_lesson ls[3];
 	callus_pending w[3];
+	callus_note notes[2];
 	callus_buf full = CALLUS_BUF_INIT, b = CALLUS_BUF_INIT;
 	const char *p1, *p2, *p3;
 	size_t max;
@@ -506,7 +507,17 @@ static void test_block_takes_by_order_shows_by_id(void **state)
 		w[i].attempts = 3;
 		w[i].message = (char *)summaries[i];
 	}
-	assert_int_equal(callus_agents_block_render(&full, &(callus_agents_content){ .warnings = w, .nwarnings = 3, .lessons = ls, .nlessons = 3 }, 0, "\n", NULL), 0);
+	/* the notes keep the order given, best first: their ids are not
+	 * when they were stored */
+	memset(notes, 0, sizeof(notes));
+	for (int i = 0; i < 2; i++) {
+		snprintf(notes[i].id, sizeof(notes[i].id), "%s", i ? "aaaaaaaaaaaa" : "bbbbbbbbbbbb");
+		notes[i].title = (char *)(i ? "the other note" : "the best note");
+	}
+	assert_int_equal(callus_agents_block_render(&full, &(callus_agents_content){ .notes = notes, .nnotes = 2, .warnings = w, .nwarnings = 3, .lessons = ls, .nlessons = 3 }, 0, "\n", NULL), 0);
+	p1 = strstr(full.ptr, "the best note");
+	p2 = strstr(full.ptr, "the other note");
+	assert_true(p1 && p2 && p1 < p2);
 	/* every one shown, newest first, in both sections */
 	p3 = strstr(full.ptr, "newest error");
 	p2 = strstr(full.ptr, "middle error");
@@ -520,7 +531,7 @@ static void test_block_takes_by_order_shows_by_id(void **state)
 	max = full.len - strlen("- LINT `eslint` in `src/app.js`: `middle error` (seen once; "
 				".lessons/0123456789ab.md)\n") +
 	      strlen("- \xE2\x80\xA6 and 1 more (callus lessons)\n");
-	assert_int_equal(callus_agents_block_render(&b, &(callus_agents_content){ .warnings = w, .nwarnings = 3, .lessons = ls, .nlessons = 3 }, max, "\n", NULL), 0);
+	assert_int_equal(callus_agents_block_render(&b, &(callus_agents_content){ .notes = notes, .nnotes = 2, .warnings = w, .nwarnings = 3, .lessons = ls, .nlessons = 3 }, max, "\n", NULL), 0);
 	p1 = strstr(b.ptr, "Recently failed checks");
 	assert_non_null(p1);
 	p3 = strstr(p1, "newest error");

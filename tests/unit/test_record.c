@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,17 +179,43 @@ static void lent_store_stays_open(void **state)
 	free(dir);
 }
 
+/* The descriptors this process has open on path. */
+static int open_on(const char *path)
+{
+	char fd[300], target[4096];
+	struct dirent *e;
+	DIR *dh = opendir("/proc/self/fd");
+	int n = 0;
+
+	assert_non_null(dh);
+	while ((e = readdir(dh))) {
+		ssize_t len;
+
+		snprintf(fd, sizeof(fd), "/proc/self/fd/%s", e->d_name);
+		len = readlink(fd, target, sizeof(target) - 1);
+		if (len <= 0)
+			continue;
+		target[len] = '\0';
+		n += !strcmp(target, path);
+	}
+	closedir(dh);
+	return n;
+}
+
 /* Without one, the recording opens the workspace's store and closes it:
- * another process sees what it wrote. */
+ * nothing of it stays open, and another connection sees what it wrote. */
 static void own_store_opened_and_closed(void **state)
 {
 	struct fixture *f = *state;
 	callus_store *s = NULL;
-	char id[65];
+	char id[65], real[4096];
 
 	record(f, NULL, "src/a.c", "unknown type name foo_t", id);
 	record(f, NULL, "src/b.c", "implicit declaration of function bar", id);
+	assert_non_null(realpath(f->db, real));
+	assert_int_equal(open_on(real), 0);
 	assert_int_equal(callus_store_open(&s, f->db, 5000, NULL), 0);
+	assert_int_equal(open_on(real), 1);
 	assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM lessons"), 2);
 	assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM signature_vectors"), 2);
 	callus_store_close(s);
