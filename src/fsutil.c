@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -522,7 +523,8 @@ int callus_fs_maker_gone(long pid, const struct stat *st, time_t now, long stale
 {
 	time_t made = st->st_ctime > st->st_mtime ? st->st_ctime : st->st_mtime;
 
-	if (now - made > stale_s || pid <= 0)
+	/* past any pid: (pid_t)4294967295 would be kill(-1, 0), which succeeds */
+	if (now - made > stale_s || pid <= 0 || pid > INT_MAX)
 		return 1;
 	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
 }

@@ -124,7 +124,8 @@ int callus_fs_lock(int *out_fd, const char *lock_path, unsigned timeout_ms, call
 void callus_fs_unlock(int fd);
 
 /* Whether the process that made the file st describes (its pid in the
- * file's name, 0 or less when unknown) is gone: dead, or the file is older
+ * file's name, 0 or less when unknown; one past any pid is no process's)
+ * is gone: dead, or the file is older
  * than stale_s seconds at now (pids are reused).  Its age is from the later
  * of its mtime and ctime: a file made from a spare by a rename
  * (callus_fs_write_spare) keeps the spare's old mtime until written, and
@@ -137,13 +138,13 @@ int callus_fs_maker_gone(long pid, const struct stat *st, time_t now, long stale
 typedef long (*callus_fs_maker_fn)(const char *name, void *ctx);
 
 /* What callus_fs_each_gone() does with a file whose maker is gone: path
- * (dir/name) is borrowed for the call; < 0 stops the walk. */
+ * (dir/name) is borrowed for the call; anything but 0 stops the walk. */
 typedef int (*callus_fs_gone_fn)(const char *path, const char *name, void *ctx);
 
 /* Each regular file in dir, not followed through a link, that maker (with
  * maker_ctx) gives a pid for and callus_fs_maker_gone() (at stale_s) says
  * is gone, given to gone (with gone_ctx).  0 (also when dir cannot be
- * read), gone's < 0, or CALLUS_ENOMEM. */
+ * read), what gone returned to stop, or CALLUS_ENOMEM. */
 int callus_fs_each_gone(const char *dir, long stale_s, callus_fs_maker_fn maker, void *maker_ctx,
 			callus_fs_gone_fn gone, void *gone_ctx);
 

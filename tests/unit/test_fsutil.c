@@ -634,7 +634,14 @@ static void test_each_gone(void **state)
 	write_file(path, "x");
 	snprintf(path, sizeof(path), "%s/other-%ld", f->dir, (long)dead[0]);
 	write_file(path, "x");
+	/* past any pid: as a pid_t, -1, which kill() takes for every process */
+	snprintf(path, sizeof(path), "%s/left-4294967295", f->dir);
+	write_file(path, "x");
 
+	assert_int_equal(callus_fs_each_gone(f->dir, 600, left_by, NULL, visit, &v), 0);
+	assert_int_equal(v.n, 3);
+	assert_int_equal(unlink(path), 0);
+	v.n = 0;
 	assert_int_equal(callus_fs_each_gone(f->dir, 600, left_by, NULL, visit, &v), 0);
 	assert_int_equal(v.n, 2);
 	assert_int_equal(strncmp(v.name, "left-", 5), 0);
