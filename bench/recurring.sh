@@ -7,8 +7,9 @@
 # binary works in a copy of the grown store WS (bench/scale.sh's
 # CALLUS_SCALE_KEEP=DIR keeps DIR/ws-SIZE), migrated and gc'd by it, after
 # three untimed failures.  N pairs, one hook of each, each binary first
-# two pairs in four (with TWO=1, first for each check's hooks alike); bench/proctime's CPU ms (user + system) of each, then
-# the medians and the median of the pairs' differences (NEW - OLD).
+# two pairs in four (with TWO=1, first for each check's hooks alike);
+# bench/proctime's CPU ms (user + system) of each, then the medians and
+# the median of the pairs' differences (NEW - OLD).
 # The disk is settled first (bench_settle, bench/tools.sh): what a hook's
 # sync of AGENTS.md costs depends on what else waits to be written.
 # TWO=1: two checks failing in turn, as an agent's lint and tests do
@@ -30,8 +31,6 @@ bench_grown recurring "$repo" "$from" "$new"
 old_src=$old new_src=$new
 old=$(bench_fresh "$work/old" "$old")
 new=$(bench_fresh "$work/new" "$new")
-"$work/scale_gen" -p 0 >"$work/out-0.txt"
-"$work/scale_gen" -p 1 >"$work/out-1.txt"
 # bin_of X: the binary X (old or new)
 bin_of() {
 	if [ "$1" = old ]; then echo "$old"; else echo "$new"; fi
@@ -42,8 +41,7 @@ for x in old new; do
 	cp -a "$from" "$ws"
 	printf '[retention]\ngc_hours = 0\n' >"$ws/.callus/config"
 	for e in 0 1; do
-		jq -n --rawfile o "$work/out-$e.txt" --arg cwd "$ws" --arg cmd "gcc -c src/$e.c" \
-			'{command: $cmd, exit_code: 1, output: $o, cwd: $cwd}' >"$work/$x-$e.json"
+		bench_fail_payload "$work" "$e" "$ws" "$work/$x-$e.json" "gcc -c src/$e.c"
 	done
 	(cd "$ws" && git status --porcelain >/dev/null && "$bin" status >/dev/null &&
 		"$bin" gc >/dev/null)

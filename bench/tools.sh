@@ -86,16 +86,17 @@ bench_copies() {
 	(cd "$2/ws-b" && "$4" status >/dev/null && "$4" gc >/dev/null)
 }
 
-# bench_fail_payload WORK K CWD OUT [own]: into OUT, a generic hook payload
-# of `gcc -c src/x.c` in CWD failing with gcc error K (WORK/scale_gen -p K):
-# one check, whose every new error closes the one before as fixed.  With
-# own, `gcc -c` of error K's own file, as scale_gen records it: each error
-# a check of its own.
+# bench_fail_payload WORK K CWD OUT [own|COMMAND]: into OUT, a generic hook
+# payload of `gcc -c src/x.c` in CWD failing with gcc error K
+# (WORK/scale_gen -p K): one check, whose every new error closes the one
+# before as fixed.  With own, `gcc -c` of error K's own file, as scale_gen
+# records it: each error a check of its own; with another word, that
+# command.
 bench_fail_payload() {
 	"$1/scale_gen" -p "$2" >"$1/out.txt"
-	cmd="gcc -c src/x.c"
-	[ "${5:-}" != own ] || cmd="gcc -c $(sed -n '1s/:.*//p' "$1/out.txt")"
-	jq -n --rawfile o "$1/out.txt" --arg cwd "$3" --arg cmd "$cmd" \
+	bench_cmd=${5:-gcc -c src/x.c}
+	[ "$bench_cmd" != own ] || bench_cmd="gcc -c $(sed -n '1s/:.*//p' "$1/out.txt")"
+	jq -n --rawfile o "$1/out.txt" --arg cwd "$3" --arg cmd "$bench_cmd" \
 		'{command: $cmd, exit_code: 1, output: $o, cwd: $cwd}' >"$4"
 }
 
