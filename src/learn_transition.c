@@ -91,7 +91,8 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 	 * 283 -> 197 ms, bench/manyerrors.sh; test_learn counts the steps). */
 	sq = callus_learn_prepare(r, &st,
 				  "UPDATE pending_errors SET attempts = attempts + 1, last_failure_at = ?3,"
-				  " session = ?4, files = ?5"
+				  " session = ?4, files = ?5, message = nullif(?7,"
+				  "  (SELECT original FROM signatures WHERE rowid = pending_errors.sig))"
 				  " WHERE id = coalesce("
 				  "  (SELECT id FROM pending_errors WHERE check_id = ?1"
 				  "   AND sig = (SELECT rowid FROM signatures WHERE id = ?2)"
@@ -109,6 +110,7 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 	callus_sql_bind_text(st, 4, r->o->session);
 	callus_sql_bind_text(st, 5, files);
 	callus_sql_bind_text(st, 6, r->idle_since);
+	callus_sql_bind_text_or_null(st, 7, e->message);
 	if ((sq = sqlite3_step(st)) == SQLITE_ROW) {
 		int open = !strcmp((const char *)sqlite3_column_text(st, 2), "pending");
 
@@ -152,10 +154,13 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 fresh: /* a new pending error: no row named this one, or none is open */
 	if ((sq = snapshot_row(r, &snap_id)) != SQLITE_OK)
 		goto out;
+	/* the signature's row was written before its errors: none found is
+	 * a store gone wrong, not an error to skip */
 	if ((sq = callus_learn_prepare(r, &st, "INSERT INTO pending_errors (check_id, sig,"
-					       " first_failure_at, last_failure_at, session, files, snapshot_id)"
-					       " VALUES (?1, (SELECT rowid FROM signatures WHERE id = ?2),"
-					       " ?3, ?3, ?4, ?5, ?6)")) != SQLITE_OK)
+					       " first_failure_at, last_failure_at, session, files, snapshot_id,"
+					       " message) SELECT ?1, g.rowid, ?3, ?3, ?4, ?5, ?6,"
+					       " nullif(?7, g.original) FROM signatures g WHERE g.id = ?2")) !=
+	    SQLITE_OK)
 		goto out;
 	sqlite3_bind_int64(st, 1, check_id);
 	callus_sql_bind_text(st, 2, e->sig->id);
@@ -166,10 +171,11 @@ fresh: /* a new pending error: no row named this one, or none is open */
 		sqlite3_bind_int64(st, 6, snap_id);
 	else
 		sqlite3_bind_null(st, 6);
+	callus_sql_bind_text_or_null(st, 7, e->message);
 	if ((sq = sqlite3_step(st)) == SQLITE_DONE) {
-		sq = SQLITE_OK;
-		r->res->npending++;
-		r->res->nnew++;
+		sq = sqlite3_changes(callus_store_db(r->s)) ? SQLITE_OK : SQLITE_CONSTRAINT;
+		r->res->npending += sq == SQLITE_OK;
+		r->res->nnew += sq == SQLITE_OK;
 	}
 out:
 	callus_learn_done(r, st);

@@ -317,7 +317,7 @@ void callus_record_result_release(callus_record_result *r)
 }
 
 /* The run's errors for learn.c: each signature with the files its
- * (redacted) diagnostics name. */
+ * (redacted) diagnostics name, and the message of the first to name one. */
 static int learn_errors(callus_learn_error **out, callus_strlist **files, const callus_signature *sigs,
 			size_t nsigs, const callus_diags *diags)
 {
@@ -333,8 +333,11 @@ static int learn_errors(callus_learn_error **out, callus_strlist **files, const 
 		for (size_t j = 0; diags && j < diags->count; j++) {
 			const callus_diag *d = &diags->items[j];
 
-			if (d->file && d->signature && !strcmp(d->signature, sigs[i].id) &&
-			    callus_strlist_add_unique(&(*files)[i], d->file, strlen(d->file), NULL) < 0)
+			if (!d->file || !d->signature || strcmp(d->signature, sigs[i].id))
+				continue;
+			if (!(*out)[i].message)
+				(*out)[i].message = d->message;
+			if (callus_strlist_add_unique(&(*files)[i], d->file, strlen(d->file), NULL) < 0)
 				return CALLUS_ENOMEM;
 		}
 	}

@@ -13,6 +13,9 @@
 /* Bind v (NULL binds ""), copied by SQLite. */
 int callus_sql_bind_text(sqlite3_stmt *st, int i, const char *v);
 
+/* Bind v, or SQL NULL for NULL; copied by SQLite. */
+int callus_sql_bind_text_or_null(sqlite3_stmt *st, int i, const char *v);
+
 /* Run one statement that returns no row, with v[0..n) bound as texts
  * (?1 .. ?n; NULL as ""; CAST in the SQL where a number is meant).  An
  * SQLite result code: SQLITE_OK when it ran to its end. */

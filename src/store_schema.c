@@ -886,6 +886,12 @@ static const char *const migrations[] = {
 	 "DELETE FROM embed_df WHERE callus_df_split(counts, " DF_HOT_MIN_SQL ", 0) IS NULL;"
 	 "UPDATE embed_df SET counts = callus_df_split(counts, " DF_HOT_MIN_SQL ", 0)"
 	 "  WHERE callus_df_features(counts, " DF_HOT_MIN_SQL ") > 0;"),
+	/* 33 -> 34: a pending error's own message.  Errors of one signature
+	 * differ in what the pattern leaves out (`'x' undeclared`, `'y'
+	 * undeclared`), and the error's bullet in AGENTS.md named its own
+	 * file with the signature's first message.  NULL while that is the
+	 * message, as for nearly every error: no byte a row. */
+	"ALTER TABLE pending_errors ADD COLUMN message TEXT;",
 };
 _Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,

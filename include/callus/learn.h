@@ -103,6 +103,10 @@ typedef struct callus_learn_opts {
 typedef struct callus_learn_error {
 	const callus_signature *sig;
 	const callus_strlist *files;   /* may be NULL */
+	const char *message;           /* the message of the error that named
+					* files' first, which may differ from
+					* sig's original (another identifier,
+					* another file); NULL: sig's original */
 } callus_learn_error;
 
 /* A resolution offered for a pending error. */
@@ -185,7 +189,9 @@ typedef struct callus_pending {
 	char *tool, *args, *dir;
 	char *signature_id;
 	char *error_type;
-	char *message;          /* the signature's original message */
+	char *message;          /* as printed at its last failure, with files'
+				 * first: the signature's original unless that
+				 * failure printed it otherwise */
 	int64_t attempts;
 	char *first_failure_at, *last_failure_at;
 	char *closed_at;        /* "" while pending */

@@ -314,6 +314,7 @@ static int learn_run(eval *e, callus_store *s, const char *ws, size_t r, size_t 
 		e->sigs[n] = e->items[i].sig; /* shallow: the item keeps ownership */
 		e->errs[n].sig = &e->sigs[n];
 		e->errs[n].files = NULL;
+		e->errs[n].message = NULL;
 		n++;
 	}
 	if (!n)

@@ -207,6 +207,27 @@ test_expect_success 'a session start warns about permanent failures' '
 	grep -q "jest in sum.test.js (3 attempts)" ctx
 '
 
+test_expect_success 'a permanent failure is shown with its own file'"'"'s message' '
+	mkdir own && cd own && git init -q &&
+	printf "int f(void) { return x; }\n" >a.c &&
+	printf "int g(void) { return 0; }\n" >b.c &&
+	test_expect_code 1 "$CALLUS" run -- gcc -fsyntax-only a.c b.c 2>/dev/null &&
+	printf "int f(void) { return 0; }\n" >a.c &&
+	printf "int g(void) { return y; }\n" >b.c &&
+	for i in 1 2; do
+		test_expect_code 1 "$CALLUS" run -- gcc -fsyntax-only a.c b.c 2>/dev/null || exit 1
+	done &&
+	# one signature for both (the identifier is left out), one error, permanent
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM signatures")" = 1 &&
+	"$CALLUS" pending --state permanent --json >perm &&
+	jq -e "length == 1 and .[0].attempts == 3" perm &&
+	# gcc quotes a name with ‘’ in a UTF-8 locale, with ASCII quotes in C
+	jq -r ".[0].message" perm | grep -q "^[^a-z]*y[^a-z]* undeclared" &&
+	grep "^- \`gcc\` in \`b.c\` (3+ attempts): " AGENTS.md >bullet &&
+	grep -q "[^a-z]y[^a-z]* undeclared" bullet &&
+	! grep -q "[^a-z]x[^a-z]* undeclared" bullet
+'
+
 test_expect_success 'concurrent sessions on one workspace: nothing lost, no error twice' '
 	make_project conc && cd conc &&
 	out=$(jest 2>&1) && exit 1 || true &&

@@ -40,11 +40,15 @@ static inline int test_wrong_sketches(sqlite3 *db)
 	return wrong;
 }
 
+/* pending_errors without its message, as before schema 34. */
+#define TEST_AS_BEFORE_34 "ALTER TABLE pending_errors DROP COLUMN message;"
+
 /* a vector's model by name and the vectors' counts in vector_counts, as
  * before schema 32 (vector_models).  The triggers that test a built-in
  * vector's model keep testing its id until the migration makes them
  * again: nothing in between writes a vector or a note. */
 #define TEST_AS_BEFORE_32                                                               \
+	TEST_AS_BEFORE_34                                                               \
 	"DROP TRIGGER vectors_added;"                                                   \
 	"DROP TRIGGER vectors_removed;"                                                 \
 	"CREATE TABLE vector_counts (model TEXT PRIMARY KEY, n INTEGER NOT NULL)"       \

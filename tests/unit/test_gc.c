@@ -144,7 +144,7 @@ static void record(fixture *f, const char *file, const char *msg, callus_signatu
 static void fail_in(fixture *f, const callus_signature *g, const char *args,
 		    callus_learn_opts *o)
 {
-	callus_learn_error e = { g, NULL };
+	callus_learn_error e = { g, NULL, NULL };
 	callus_learn_result r;
 
 	memset(o, 0, sizeof(*o));

@@ -173,6 +173,7 @@ static void fail_run(fixture *f, const char *args, unsigned mask, callus_learn_r
 		if (mask & (1u << i)) {
 			errs[n].sig = &f->sig[i];
 			errs[n].files = &f->files[i];
+			errs[n].message = NULL;
 			n++;
 		}
 	if (callus_learn_failure(f->s, &o, errs, n, res, &err) < 0)
@@ -222,7 +223,7 @@ static void failure_learnt_in_two_steps(void **state)
 	fixture *f = *state;
 	callus_learn_opts o = opts_for(f, "--two-steps", "s1");
 	callus_snapshot_opts so = { NULL, 10000, NULL, 0 };
-	callus_learn_error e = { &f->sig[0], &f->files[0] };
+	callus_learn_error e = { &f->sig[0], &f->files[0], NULL };
 	callus_learn_started *st = NULL;
 	callus_learn_result r;
 	callus_error err = CALLUS_ERROR_INIT;
@@ -330,6 +331,77 @@ static void pass_of_unknown_check_writes_nothing(void **state)
 	pass_run(f, "never-failed", &r);
 	assert_int_equal(r.nfixed, 1);
 	callus_learn_result_release(&r);
+}
+
+/* The message of check args' listed error of signature 0: a copy. */
+static char *listed_message(fixture *f, const char *args)
+{
+	callus_pending *ps = NULL;
+	char *msg = NULL;
+	size_t n = 0;
+
+	assert_int_equal(callus_learn_list(f->s, NULL, &ps, &n, NULL), 0);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(ps[i].args, args) && !strcmp(ps[i].signature_id, f->sig[0].id))
+			assert_non_null(msg = strdup(ps[i].message));
+	callus_pendings_free(ps, n);
+	assert_non_null(msg);
+	return msg;
+}
+
+/*
+ * Errors of one signature differ in what its pattern leaves out: an error
+ * is listed (and shown in AGENTS.md) with the message of its own last
+ * failure, next to that failure's files, not with the first message the
+ * signature was stored with.  Kept only when it differs (schema 34).
+ */
+static void an_error_keeps_its_own_message(void **state)
+{
+	fixture *f = *state;
+	callus_learn_opts o = opts_for(f, "--own", "s1");
+	callus_strlist other = CALLUS_STRLIST_INIT;
+	callus_learn_error e = { &f->sig[0], &f->files[0], NULL };
+	callus_learn_result r;
+	char *msg;
+
+	/* no message of its own, then the original's own words: none kept */
+	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, NULL), 0);
+	assert_int_equal(r.nnew, 1);
+	callus_learn_result_release(&r);
+	e.message = messages[0];
+	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, NULL), 0);
+	callus_learn_result_release(&r);
+	assert_string_equal(msg = listed_message(f, "--own"), messages[0]);
+	free(msg);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM pending_errors WHERE message IS NULL"), 1);
+
+	/* another file's error of the signature: its message with its file */
+	assert_int_equal(callus_strlist_add(&other, "src/z.js", 8), 0);
+	e.files = &other;
+	e.message = "'zap' is not defined.";
+	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, NULL), 0);
+	callus_learn_result_release(&r);
+	assert_string_equal(msg = listed_message(f, "--own"), "'zap' is not defined.");
+	free(msg);
+
+	/* and back: the original's message again, kept as none */
+	e.message = messages[0];
+	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, NULL), 0);
+	callus_learn_result_release(&r);
+	assert_string_equal(msg = listed_message(f, "--own"), messages[0]);
+	free(msg);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM pending_errors WHERE message IS NULL"), 1);
+
+	/* a new error of another check, first seen with another message */
+	o = opts_for(f, "--own-too", "s1");
+	e.message = "'zap' is not defined.";
+	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, NULL), 0);
+	assert_int_equal(r.nnew, 1);
+	callus_learn_result_release(&r);
+	assert_string_equal(msg = listed_message(f, "--own-too"), "'zap' is not defined.");
+	free(msg);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM pending_errors WHERE message IS NULL"), 1);
+	callus_strlist_release(&other);
 }
 
 static void third_failure_is_permanent_and_warned(void **state)
@@ -693,7 +765,7 @@ static void replayed_runs_take_their_time_and_fix(void **state)
 {
 	fixture *f = *state;
 	callus_learn_opts o = opts_for(f, "r", "s1");
-	callus_learn_error e = { &f->sig[0], &f->files[0] };
+	callus_learn_error e = { &f->sig[0], &f->files[0], NULL };
 	callus_learn_result r;
 	callus_resolution res;
 	const char *patch = "diff --git a/src/a.js b/src/a.js\n--- a/src/a.js\n+++ b/src/a.js\n"
@@ -752,7 +824,7 @@ static void concurrent_sessions(void **state)
 			for (int i = 0; i < ROUNDS && !bad; i++) {
 				char args[16];
 				callus_learn_opts o;
-				callus_learn_error e = { &f->sig[i % 3], &f->files[i % 3] };
+				callus_learn_error e = { &f->sig[i % 3], &f->files[i % 3], NULL };
 				callus_learn_result r;
 
 				snprintf(args, sizeof(args), "c%d", i % 2);
@@ -1777,6 +1849,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(failure_learnt_in_two_steps, setup, teardown),
 		cmocka_unit_test_setup_teardown(pass_of_unknown_check_writes_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(third_failure_is_permanent_and_warned, setup, teardown),
+		cmocka_unit_test_setup_teardown(an_error_keeps_its_own_message, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_run_of_many_errors_costs_each_the_same, setup, teardown),
 		cmocka_unit_test_setup_teardown(list_by_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(two_errors_one_fixed, setup, teardown),

@@ -28,6 +28,7 @@
 
 #include "match_internal.h"
 #include "store_internal.h"
+#include "schema_helpers.h"
 
 typedef struct fixture {
 	char dir[64];
@@ -144,7 +145,7 @@ static size_t resolve_errors(fixture *f, const callus_signature *g, size_t n, co
 			     const char *patch)
 {
 	callus_learn_opts o;
-	callus_learn_error e[2] = { { &g[0], NULL }, { n > 1 ? &g[1] : NULL, NULL } };
+	callus_learn_error e[2] = { { &g[0], NULL, NULL }, { n > 1 ? &g[1] : NULL, NULL, NULL } };
 	callus_learn_result r;
 	size_t notes;
 
@@ -836,7 +837,7 @@ static void schema_33_moves_common_features(void **state)
 				      " GROUP BY 1 ORDER BY 1;"
 				      "DELETE FROM embed_df_recent; DELETE FROM embed_df_hot;"
 				      "INSERT INTO embed_df_hot VALUES (4294901760, 1);"
-				      "PRAGMA user_version = 32",
+				      TEST_AS_BEFORE_34 "PRAGMA user_version = 32",
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
 	sqlite3_close(db);
