@@ -167,11 +167,13 @@ static long unnamed_entry(const char *name)
 
 /* A walk of the spool (callus_fs_each_gone): named entries for a drainer
  * into out (when given), entries never named of processes gone counted
- * and, with sweep, removed. */
+ * and, with sweep, removed.  With any, the walk stops at the first named
+ * entry, and sets found. */
 struct spool_walk {
 	callus_strlist *out;
 	int sweep;
 	size_t unnamed, removed;
+	int any, found;
 };
 
 /* The pid of the hook that made an entry: a named one "NS-PID.json", 0
@@ -204,6 +206,8 @@ static int spool_gone(const char *path, const char *name, void *ctx)
 			w->removed++;
 		return 0;
 	}
+	if (w->any)
+		return w->found = 1;
 	return w->out ? callus_strlist_add(w->out, path, strlen(path)) : 0;
 }
 
@@ -233,7 +237,7 @@ out:
 
 size_t cli_spool_leftovers(const cli_workspace *ws, int fix, size_t *removed)
 {
-	struct spool_walk w = { NULL, fix, 0, 0 };
+	struct spool_walk w = { NULL, fix, 0, 0, 0, 0 };
 
 	(void)spool_walk(ws, &w);
 	if (removed)
@@ -245,18 +249,17 @@ size_t cli_spool_leftovers(const cli_workspace *ws, int fix, size_t *removed)
  * unnamed entries of processes gone removed on the way. */
 static int orphans(const cli_workspace *ws, callus_strlist *out, int sweep)
 {
-	struct spool_walk w = { out, sweep, 0, 0 };
+	struct spool_walk w = { out, sweep, 0, 0, 0, 0 };
 
 	return spool_walk(ws, &w);
 }
 
 int cli_spool_pending(const cli_workspace *ws)
 {
-	callus_strlist l = CALLUS_STRLIST_INIT;
-	int yes = orphans(ws, &l, 0) == 0 && l.count > 0;
+	struct spool_walk w = { NULL, 0, 0, 0, 1, 0 };
 
-	callus_strlist_release(&l);
-	return yes;
+	(void)spool_walk(ws, &w);
+	return w.found;
 }
 
 static void forget(void *path)

@@ -228,6 +228,24 @@ test_expect_success 'a permanent failure is shown with its own file'"'"'s messag
 	! grep -q "[^a-z]x[^a-z]* undeclared" bullet
 '
 
+test_expect_success 'a failure left in the spool is recorded before the pass after it' '
+	make_project queued && cd queued &&
+	generic() { # generic EXIT_CODE OUTPUT
+		jq -n --arg cwd "$PWD" --arg out "$2" \
+			"{command: \"npx jest\", exit_code: $1, output: \$out, cwd: \$cwd, session_id: \"s1\"}"
+	} &&
+	"$CALLUS" init >/dev/null &&
+	mkdir -p .callus/spool &&
+	# as a hook cut by its deadline leaves it
+	out=$(jest 2>&1) && exit 1 || true &&
+	generic 1 "$out" >.callus/spool/0000000000000000001-1.left.json &&
+	fix_sum && out=$(jest 2>&1) &&
+	generic 0 "$out" | "$CALLUS" hook generic >reply &&
+	jq -e . reply >/dev/null &&
+	test ! -e .callus/spool/0000000000000000001-1.left.json &&
+	test "$(count fixed)" = 1 && test "$(count pending)" = 0
+'
+
 test_expect_success 'concurrent sessions on one workspace: nothing lost, no error twice' '
 	make_project conc && cd conc &&
 	out=$(jest 2>&1) && exit 1 || true &&
