@@ -35,9 +35,7 @@ median() {
 for size in $sizes; do
 	[ -d "$from/ws-$size/.callus" ] || { echo "hookpages: no store at $from/ws-$size" >&2; exit 2; }
 	ws=$work/ws-$size
-	rm -rf "$ws" && cp -a "$from/ws-$size" "$ws"
-	printf '[retention]\ngc_hours = 0\n[learn]\nsnapshots = false\n' >"$ws/.callus/config"
-	(cd "$ws" && "$callus" status >/dev/null && "$callus" gc >/dev/null)
+	rm -rf "$ws" && bench_ready "$from/ws-$size" "$ws" "$callus"
 	i=0
 	while [ "$i" -lt $((k + 2)) ]; do
 		bench_fail_payload "$work" $((8000000 + size + i * 10)) "$ws" "$work/p.json"

@@ -21,9 +21,7 @@ command -v perf >/dev/null || { echo "bench: needs perf" >&2; exit 2; }
 bench_grown hookprof "$repo" "$src" "$callus"
 
 ws=$work/ws
-cp -a "$src" "$ws"
-printf '[retention]\ngc_hours = 0\n[learn]\nsnapshots = false\n' >"$ws/.callus/config"
-(cd "$ws" && "$callus" status >/dev/null && "$callus" gc >/dev/null)
+bench_ready "$src" "$ws" "$callus"
 i=0
 while [ "$i" -lt "$n" ]; do
 	bench_fail_payload "$work" $((990000 + i)) "$ws" "$work/p$i.json" own

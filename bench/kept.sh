@@ -46,10 +46,7 @@ per=5
 bench_grown kept "$repo" "$src" "$callus"
 
 bench_copies "$src" "$work" "$callus" "$callus"
-cp -a "$work/ws-b" "$work/ws-c"
-# a copy's vector files are new inodes: their sketches are made again at
-# the first open (src/vecindex_sketch.c), done here as for the others
-(cd "$work/ws-c" && "$callus" status >/dev/null && "$callus" gc >/dev/null)
+bench_ready "$src" "$work/ws-c" "$callus"
 created=$(bench_settle "$work" "$work/ws-c/.callus")
 bin=$(bench_fresh "$work/bin" "$callus")
 export CALLUS_GIT_HELPER="$work/bin/callus-git"

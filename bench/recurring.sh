@@ -38,13 +38,10 @@ bin_of() {
 for x in old new; do
 	ws=$work/ws-$x
 	bin=$(bin_of "$x")
-	cp -a "$from" "$ws"
-	printf '[retention]\ngc_hours = 0\n' >"$ws/.callus/config"
+	bench_ready "$from" "$ws" "$bin" snapshots
 	for e in 0 1; do
 		bench_fail_payload "$work" "$e" "$ws" "$work/$x-$e.json" "gcc -c src/$e.c"
 	done
-	(cd "$ws" && git status --porcelain >/dev/null && "$bin" status >/dev/null &&
-		"$bin" gc >/dev/null)
 	for _ in 1 2 3; do
 		for e in 0 1; do
 			[ "$e" = 0 ] || [ "${TWO:-0}" = 1 ] || continue

@@ -38,13 +38,9 @@ callus=$(realpath "${5:-$repo/build/callus}")
 . "$repo/bench/tools.sh"
 bench_grown spaced "$repo" "$src" "$callus"
 
-bench_copies "$src" "$work" "$base" "$callus"
-if [ "${SNAPSHOTS:-0}" = 1 ]; then
-	for x in a b; do
-		printf '[retention]\ngc_hours = 0\n' >"$work/ws-$x/.callus/config"
-		(cd "$work/ws-$x" && git status --porcelain >/dev/null)
-	done
-fi
+snaps=
+[ "${SNAPSHOTS:-0}" != 1 ] || snaps=snapshots
+bench_copies "$src" "$work" "$base" "$callus" "$snaps"
 : >"$work/a.txt"
 : >"$work/b.txt"
 : >"$work/a.wall"

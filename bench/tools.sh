@@ -7,7 +7,7 @@
 # bench_settle WORK DIR waits, after a harness removed thousands of files,
 # until creating one in DIR costs what it costs on a quiet disk
 # (bench/fsprobe.c says why), and prints that cost in microseconds.
-# bench_grown, bench_copies, bench_fail_payload, bench_store_sql and
+# bench_grown, bench_ready, bench_copies, bench_fail_payload, bench_store_sql and
 # bench_stats serve the benchmarks that time binaries in copies of a grown
 # store; bench_range prints min/median/max.
 # shellcheck shell=sh
@@ -73,17 +73,28 @@ bench_fresh() {
 	echo "$(cd "$1" && pwd)/callus"
 }
 
-# bench_copies SRC WORK BASE CALLUS: WORK/ws-a and WORK/ws-b, copies of the
-# store SRC grown by bench/scale.sh, with no background retention and no
-# snapshot; each migrated, and its retention applied, by its own binary
-# (BASE for a, CALLUS for b) before anything is timed.
+# bench_ready SRC WS CALLUS [snapshots]: WS, a copy of the store SRC grown
+# by bench/scale.sh, with no background retention, and no snapshot unless
+# snapshots is given (then git's index refreshed first, as a user's is,
+# not by the first hook timed); migrated, its vector files' sketches made
+# (a copy's files are new inodes, src/vecindex_sketch.c) and its retention
+# applied by CALLUS (`callus status`, `callus gc`) before anything is timed.
+bench_ready() {
+	cp -a "$1" "$2"
+	if [ "${4:-}" = snapshots ]; then
+		printf '[retention]\ngc_hours = 0\n' >"$2/.callus/config"
+		(cd "$2" && git status --porcelain >/dev/null)
+	else
+		printf '[retention]\ngc_hours = 0\n[learn]\nsnapshots = false\n' >"$2/.callus/config"
+	fi
+	(cd "$2" && "$3" status >/dev/null && "$3" gc >/dev/null)
+}
+
+# bench_copies SRC WORK BASE CALLUS [snapshots]: WORK/ws-a and WORK/ws-b,
+# each bench_ready by its own binary (BASE for a, CALLUS for b).
 bench_copies() {
-	for x in a b; do
-		cp -a "$1" "$2/ws-$x"
-		printf '[retention]\ngc_hours = 0\n[learn]\nsnapshots = false\n' >"$2/ws-$x/.callus/config"
-	done
-	(cd "$2/ws-a" && "$3" status >/dev/null && "$3" gc >/dev/null)
-	(cd "$2/ws-b" && "$4" status >/dev/null && "$4" gc >/dev/null)
+	bench_ready "$1" "$2/ws-a" "$3" "${5:-}"
+	bench_ready "$1" "$2/ws-b" "$4" "${5:-}"
 }
 
 # bench_fail_payload WORK K CWD OUT [own|COMMAND]: into OUT, a generic hook

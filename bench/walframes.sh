@@ -27,9 +27,7 @@ for size in $sizes; do
 	[ -d "$dir/ws-$size/.callus" ] || { echo "bench: $dir/ws-$size holds no store" >&2; exit 2; }
 	ws=$work/ws
 	rm -rf "$ws"
-	cp -a "$dir/ws-$size" "$ws"
-	printf '[retention]\ngc_hours = 0\n[learn]\nsnapshots = false\n' >"$ws/.callus/config"
-	(cd "$ws" && "$callus" status >/dev/null && "$callus" gc >/dev/null)
+	bench_ready "$dir/ws-$size" "$ws" "$callus"
 	bench_fail_payload "$work" 970001 "$ws" "$work/p.json" own
 	(cd "$ws" && "$callus" hook generic <"$work/p.json" >/dev/null)
 	# emptied, and left so (a closing sqlite3 would delete the WAL)
