@@ -106,7 +106,8 @@ typedef struct callus_learn_error {
 	const char *message;           /* the message of the error that named
 					* files' first, which may differ from
 					* sig's original (another identifier,
-					* another file); NULL: sig's original */
+					* another file); NULL: sig's original,
+					* this run's first of the signature */
 } callus_learn_error;
 
 /* A resolution offered for a pending error. */

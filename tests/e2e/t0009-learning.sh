@@ -228,6 +228,22 @@ test_expect_success 'a permanent failure is shown with its own file'"'"'s messag
 	! grep -q "[^a-z]x[^a-z]* undeclared" bullet
 '
 
+test_expect_success 'and an error naming no file with its own last message' '
+	mkdir own-make && cd own-make && git init -q &&
+	printf "all: x.h\n" >Makefile &&
+	test_expect_code 2 "$CALLUS" run -- make 2>/dev/null &&
+	printf "all: y.h\n" >Makefile &&
+	for i in 1 2; do
+		test_expect_code 2 "$CALLUS" run -- make 2>/dev/null || exit 1
+	done &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM signatures")" = 1 &&
+	"$CALLUS" pending --state permanent --json >perm &&
+	jq -e "length == 1 and .[0].attempts == 3 and .[0].files == []" perm &&
+	jq -r ".[0].message" perm | grep -q "target .y\.h." &&
+	grep "^- \`make\` (3+ attempts): " AGENTS.md >bullet &&
+	grep -q "target .y\.h." bullet && ! grep -q "x\.h" bullet
+'
+
 test_expect_success 'a failure left in the spool is recorded before the pass after it' '
 	make_project queued && cd queued &&
 	generic() { # generic EXIT_CODE OUTPUT

@@ -402,6 +402,27 @@ static void an_error_keeps_its_own_message(void **state)
 	free(msg);
 	assert_int_equal(query_int(f, "SELECT count(*) FROM pending_errors WHERE message IS NULL"), 1);
 	callus_strlist_release(&other);
+
+	/* an error naming no file: the run's own message of the signature */
+	{
+		callus_diag d;
+		callus_signature zip;
+
+		memset(&d, 0, sizeof(d));
+		d.file = (char *)paths[0];
+		d.code = (char *)codes[0];
+		d.message = "'zip' is not defined.";
+		assert_int_equal(callus_signature_build(&zip, &d, "eslint", NULL), 0);
+		assert_string_equal(zip.id, f->sig[0].id);
+		e.sig = &zip;
+		e.files = NULL;
+		e.message = NULL;
+		assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, NULL), 0);
+		callus_learn_result_release(&r);
+		assert_string_equal(msg = listed_message(f, "--own-too"), "'zip' is not defined.");
+		free(msg);
+		callus_signature_release(&zip);
+	}
 }
 
 static void third_failure_is_permanent_and_warned(void **state)
