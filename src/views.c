@@ -90,17 +90,14 @@ void callus_views_settle(callus_views_debt *d, int written)
 }
 
 /* The pid of a debt called name, "PID-NS" (a named one: callus_views_owe),
- * or -1 for any other name. */
+ * or -1 for any other name: strtol alone would take "-5-1", "+5-1" and
+ * " 5-1" for debts, the first of a pid of none, so gone at once. */
 static long debt_maker(const char *name, void *ctx)
 {
-	char *end;
-	long pid;
+	size_t digits = strspn(name, "0123456789");
 
 	(void)ctx;
-	if (name[0] == '.')
-		return -1;
-	pid = strtol(name, &end, 10);
-	return end != name && *end == '-' ? pid : -1;
+	return digits && name[digits] == '-' ? strtol(name, NULL, 10) : -1;
 }
 
 struct stale {

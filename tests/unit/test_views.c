@@ -160,6 +160,13 @@ static void a_dead_makers_debt_is_owed(void **state)
 	assert_int_equal(callus_fs_write_atomic(path, "views\n", 6, 0600, 0, NULL), 0);
 	snprintf(path, sizeof(path), "%s/x%ld-1", f->owed, (long)dead);
 	assert_int_equal(callus_fs_write_atomic(path, "views\n", 6, 0600, 0, NULL), 0);
+	/* no digits before the dash: a sign or a space is no pid's */
+	for (size_t i = 0; i < 4; i++) {
+		static const char *const sign[] = { "-", "-5-", "+", " " };
+
+		snprintf(path, sizeof(path), "%s/%s%ld-1", f->owed, sign[i], (long)dead);
+		assert_int_equal(callus_fs_write_atomic(path, "views\n", 6, 0600, 0, NULL), 0);
+	}
 	assert_int_equal(callus_views_owed(f->dir), 0);
 
 	snprintf(path, sizeof(path), "%s/%ld-2", f->owed, (long)dead);
