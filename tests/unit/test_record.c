@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "callus/gc.h"
 #include "callus/lessonmd.h"
 #include "callus/record.h"
 #include "callus/redact.h"
@@ -58,8 +59,8 @@ static int teardown(void **state)
 /* The lesson of a failing `gcc -c FILE` printing one error, recorded in
  * store (NULL: the recording's own) and learnt from (its pending error,
  * its signature's vector; no snapshot); its id into id (65 bytes). */
-static void record(const struct fixture *f, callus_store *store, const char *file,
-		   const char *summary, char *id)
+static void record_kept(const struct fixture *f, callus_store *store, const char *file,
+			const char *summary, char *id, const callus_gc_policy *retention)
 {
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_record_result res;
@@ -76,6 +77,7 @@ static void record(const struct fixture *f, callus_store *store, const char *fil
 		.redactor = f->red,
 		.learn = &lo,
 		.store = store,
+		.retention = retention,
 	};
 	int rc;
 
@@ -115,6 +117,12 @@ static void record(const struct fixture *f, callus_store *store, const char *fil
 	callus_record_result_release(&res);
 	callus_lesson_release(&l);
 	callus_error_release(&err);
+}
+
+static void record(const struct fixture *f, callus_store *store, const char *file,
+		   const char *summary, char *id)
+{
+	record_kept(f, store, file, summary, id, NULL);
 }
 
 static int exists(const char *ws, const char *rel)
@@ -179,6 +187,40 @@ static void lent_store_stays_open(void **state)
 	free(dir);
 }
 
+/* A recording whose retention pass is due runs it in the lent store, and
+ * gives the store back as lent: open, out of any transaction, its cache
+ * as it was, ready for the next recording. */
+static void lent_store_under_retention(void **state)
+{
+	struct fixture *f = *state;
+	callus_store *s = NULL;
+	callus_gc_policy p;
+	char *dir = NULL, id[65], stamp[512];
+
+	callus_gc_policy_default(&p);
+	p.lessons_max = 1;
+	p.batch = CALLUS_GC_BACKGROUND_BATCH;
+	assert_int_equal(callus_record_dir(&dir, f->ws, NULL), 0);
+	free(dir);
+	assert_int_equal(callus_store_open(&s, f->db, 5000, NULL), 0);
+	callus_store_cache_pages(s, 300);
+	record_kept(f, s, "src/a.c", "unknown type name foo_t", id, &p);
+	record_kept(f, s, "src/b.c", "implicit declaration of function bar", id, &p);
+	/* due once: the first recording's pass found one lesson, the second
+	 * is not due (the stamp is fresh) */
+	assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM lessons"), 2);
+	snprintf(stamp, sizeof(stamp), "%s/.callus/gc.stamp", f->ws);
+	assert_int_equal(unlink(stamp), 0);
+	record_kept(f, s, "src/c.c", "storage size of baz is not known", id, &p);
+	assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM lessons"), 1);
+	assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM lessons WHERE file = 'src/c.c'"), 1);
+	assert_int_not_equal(sqlite3_get_autocommit(callus_store_db(s)), 0);
+	assert_int_equal(callus_store_query_int(s, "PRAGMA cache_size"), 300);
+	record(f, s, "src/d.c", "too few arguments to function qux", id);
+	assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM lessons"), 2);
+	callus_store_close(s);
+}
+
 /* The descriptors this process has open on path. */
 static int open_on(const char *path)
 {
@@ -225,6 +267,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(lent_store_stays_open, setup, teardown),
+		cmocka_unit_test_setup_teardown(lent_store_under_retention, setup, teardown),
 		cmocka_unit_test_setup_teardown(own_store_opened_and_closed, setup, teardown),
 	};
 
