@@ -60,9 +60,7 @@ for size in $sizes; do
 	nbin=0
 	for bin in "$@"; do
 		ws=$work/ws
-		rm -rf "$ws" && cp -a "$from/ws-$size" "$ws"
-		printf '[retention]\ngc_hours = 0\n[learn]\nsnapshots = false\n' >"$ws/.callus/config"
-		(cd "$ws" && "$bin" status >/dev/null && "$bin" gc >/dev/null)
+		rm -rf "$ws" && bench_ready "$from/ws-$size" "$ws" "$bin"
 		for i in 0 1 2; do
 			payload "$work/p.json" $((7000000 + i * step)) "$ws"
 			if [ "$i" -lt 2 ]; then

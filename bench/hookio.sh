@@ -26,13 +26,13 @@ for tool in strace jq; do
 	command -v "$tool" >/dev/null || { echo "hookio: $tool is needed" >&2; exit 2; }
 done
 [ -x /usr/bin/time ] || { echo "hookio: GNU time (/usr/bin/time) is needed" >&2; exit 2; }
+# shellcheck source=bench/tools.sh
+. "$repo/bench/tools.sh"
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-hookio.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-# shellcheck disable=SC2046 # pkg-config's flags are words
-cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -Wmissing-prototypes \
-	-I"$repo/include" $(pkg-config --cflags sqlite3 jansson) \
-	-o "$work/scale_gen" "$repo/bench/scale_gen.c" "$(dirname "$callus")/libcallus.a" \
-	$(pkg-config --libs sqlite3 jansson libpcre2-8) -lm
+# scale_gen, built as every benchmark builds it: its own cc line here
+# lacked src/ and cli/ once scale_gen.c needed them
+bench_tools "$repo" "$work" "$(dirname "$callus")"
 
 # median: of the numbers on stdin, one a line
 median() {
@@ -42,9 +42,7 @@ median() {
 # prepare WS BIN SIZE SEED: WS a copy of DIR/ws-SIZE that BIN has opened
 # (migrated) and gc'd, with payloads WS/.p-K.json of errors never seen
 prepare() {
-	rm -rf "$1" && cp -a "$from/ws-$3" "$1"
-	printf '[retention]\ngc_hours = 0\n[learn]\nsnapshots = false\n' >"$1/.callus/config"
-	(cd "$1" && git status --porcelain >/dev/null && "$2" status >/dev/null && "$2" gc >/dev/null)
+	rm -rf "$1" && bench_ready "$from/ws-$3" "$1" "$2"
 	k=0
 	while [ "$k" -lt $((2 * n + 2)) ]; do
 		: >"$work/out.txt"

@@ -25,11 +25,7 @@ bench_grown sizes "$repo" "$from/ws-$first" "$callus"
 for size in $sizes; do
 	[ -d "$from/ws-$size/.callus" ] || { echo "bench/sizes.sh: no store $from/ws-$size" >&2; exit 2; }
 	ws=$work/ws-$size
-	cp -a "$from/ws-$size" "$ws"
-	printf '[retention]\ngc_hours = 0\n[learn]\nsnapshots = false\n' >"$ws/.callus/config"
-	# migrated, and its retention applied, before anything is timed
-	(cd "$ws" && git status --porcelain >/dev/null && "$callus" status >/dev/null &&
-		"$callus" gc >/dev/null)
+	bench_ready "$from/ws-$size" "$ws" "$callus"
 	i=0
 	while [ "$i" -lt "$n" ]; do
 		bench_fail_payload "$work" $((90000000 + size * 10 + i)) "$ws" "$work/$size-$i.json"

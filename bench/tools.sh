@@ -75,19 +75,19 @@ bench_fresh() {
 
 # bench_ready SRC WS CALLUS [snapshots]: WS, a copy of the store SRC grown
 # by bench/scale.sh, with no background retention, and no snapshot unless
-# snapshots is given (then git's index refreshed first, as a user's is,
-# not by the first hook timed); migrated, its vector files' sketches made
-# (a copy's files are new inodes, src/vecindex_sketch.c) and its retention
-# applied by CALLUS (`callus status`, `callus gc`) before anything is timed.
+# snapshots is given; git's index refreshed (a copy's files are new inodes:
+# a user's index is fresh, and the first snapshot timed would refresh it);
+# migrated, its vector files' sketches made (src/vecindex_sketch.c) and its
+# retention applied by CALLUS (`callus status`, `callus gc`) before
+# anything is timed.
 bench_ready() {
 	cp -a "$1" "$2"
 	if [ "${4:-}" = snapshots ]; then
 		printf '[retention]\ngc_hours = 0\n' >"$2/.callus/config"
-		(cd "$2" && git status --porcelain >/dev/null)
 	else
 		printf '[retention]\ngc_hours = 0\n[learn]\nsnapshots = false\n' >"$2/.callus/config"
 	fi
-	(cd "$2" && "$3" status >/dev/null && "$3" gc >/dev/null)
+	(cd "$2" && git status --porcelain >/dev/null && "$3" status >/dev/null && "$3" gc >/dev/null)
 }
 
 # bench_copies SRC WORK BASE CALLUS [snapshots]: WORK/ws-a and WORK/ws-b,

@@ -890,7 +890,8 @@ static const char *const migrations[] = {
 	 * differ in what the pattern leaves out (`'x' undeclared`, `'y'
 	 * undeclared`), and the error's bullet in AGENTS.md named its own
 	 * file with the signature's first message.  NULL while that is the
-	 * message, as for nearly every error: no byte a row. */
+	 * message, as for nearly every error: nothing in the rows from before,
+	 * one byte of a new row's header. */
 	"ALTER TABLE pending_errors ADD COLUMN message TEXT;",
 };
 _Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");

@@ -252,7 +252,7 @@ test_expect_success 'a failure left in the spool is recorded before the pass aft
 	} &&
 	"$CALLUS" init >/dev/null &&
 	mkdir -p .callus/spool &&
-	# as a hook cut by its deadline leaves it
+	# as a hook that found the store busy leaves it
 	out=$(jest 2>&1) && exit 1 || true &&
 	generic 1 "$out" >.callus/spool/0000000000000000001-1.left.json &&
 	fix_sum && out=$(jest 2>&1) &&
