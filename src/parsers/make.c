@@ -23,6 +23,7 @@
 #include "callus/common.h"
 #include "wordlist.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,7 +33,13 @@ typedef struct state {
 	callus_strlist *files;
 	callus_strlist stack;     /* directories entered, as printed */
 	callus_pu_dir dir;        /* the path context of the top one */
-	callus_buf seg;           /* the recipes' lines since the last change */
+	/* the recipes' lines since the last change: while they lie back to
+	 * back in the input, the run of it they make (view, view_len); past
+	 * a line that does not follow (make's own lines left out, a line
+	 * cleaned elsewhere), copied into seg */
+	const char *view;
+	size_t view_len;
+	callus_buf seg;
 	callus_strlist recipes;   /* "target 'x' failed: Error 1" */
 	size_t start;
 } state;
@@ -90,11 +97,59 @@ static int quoted(const char *s, size_t len, const char **dir, size_t *dl)
 static int flush_segment(state *st)
 {
 	static const callus_parser *const skip[] = { &callus_parser_make, NULL };
-	int rc = callus_pu_build_step(st->in, cur_pc(st), st->seg.ptr, st->seg.len, skip,
-				      st->diags, st->files);
+	int rc;
 
+	if (st->view)
+		rc = callus_pu_build_step(st->in, cur_pc(st), st->view, st->view_len, skip,
+					  st->diags, st->files);
+	else
+		rc = callus_pu_build_step(st->in, cur_pc(st), st->seg.ptr, st->seg.len, skip,
+					  st->diags, st->files);
+	st->view = NULL;
+	st->view_len = 0;
 	callus_buf_clear(&st->seg);
 	return rc;
+}
+
+/* A recipe's line into the segment.  A build's output is mostly its
+ * recipes' lines, one run of the input between make's own: taken where it
+ * lies, not copied (a megabyte of gcc's errors was a megabyte more of
+ * memory, 250 pages faulted in). */
+/* Whether s[0..len) is a line of buf[0..n) as it lies there: followed
+ * by its '\n', or the last line of all, unterminated (an agent's payload
+ * seldom ends its output with one).  1 with a '\n', 2 without, else 0. */
+static int lies_in(const char *s, size_t len, const char *buf, size_t n)
+{
+	uintptr_t at = (uintptr_t)s, from = (uintptr_t)buf;
+
+	if (!buf || at < from || at - from > n || len > n - (at - from))
+		return 0;
+	if (len < n - (at - from))
+		return s[len] == '\n';
+	return 2;
+}
+
+static int segment_add(state *st, const char *s, size_t len)
+{
+	/* the lines are read from the raw output when it is whole
+	 * (callus_pu_lines_init), else from the text */
+	int inside = lies_in(s, len, st->in->text, st->in->text_len);
+
+	if (!inside)
+		inside = lies_in(s, len, st->in->raw, st->in->raw_len);
+	if (inside && !st->seg.len && (!st->view || s == st->view + st->view_len)) {
+		if (!st->view)
+			st->view = s;
+		st->view_len = (size_t)(s + len + (inside == 1) - st->view);
+		return 0;
+	}
+	if (st->view) {
+		callus_buf_put(&st->seg, st->view, st->view_len);
+		st->view = NULL;
+		st->view_len = 0;
+	}
+	callus_buf_put(&st->seg, s, len);
+	return callus_buf_putc(&st->seg, '\n');
 }
 
 static int set_dir(state *st)
@@ -241,8 +296,7 @@ static int line_of(void *arg, const char *s, size_t len)
 	}
 	if (is_echoed_command(s, len))
 		return 0;
-	callus_buf_put(&st->seg, s, len);
-	return callus_buf_putc(&st->seg, '\n');
+	return segment_add(st, s, len);
 }
 
 static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
@@ -257,9 +311,6 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 	st.start = diags->count + diags->dropped;
 	callus_pu_dir_init(&st.dir, in->pc);
 	callus_buf_init(&st.seg, 0);
-	/* a recipe's lines are most of the output: their room at once, not
-	 * by doubling (each doubling a copy of the segment so far) */
-	(void)callus_buf_grow(&st.seg, in->text_len);
 	rc = callus_pu_each_line(in, line_of, &st);
 	if (rc >= 0)
 		rc = flush_segment(&st);

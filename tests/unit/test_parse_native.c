@@ -742,6 +742,49 @@ static void gcc_samples(void **state) { (void)state; run_prefix("gcc-"); run_pre
 static void clang_samples(void **state) { (void)state; run_prefix("clang"); }
 static void make_samples(void **state) { (void)state; run_prefix("make-"); }
 static void cppcheck_samples(void **state) { (void)state; run_prefix("cppcheck-"); }
+
+/*
+ * make's parser takes a recipe's lines where they lie in the output while
+ * they follow one another, and copies them once one does not: the same
+ * analysis whether the output ends with its newline or not, and whether
+ * some lines (with trailing blanks, which a line is read without) break
+ * the run there.
+ */
+static void make_segments_read_in_place_or_copied(void **state)
+{
+	static const char *const samples[] = { "make-subdir", "make-keep-going", "make-outside" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(samples) / sizeof(samples[0]); i++) {
+		const tcase *c = find_case(samples[i]);
+		callus_failure f, g;
+		callus_buf v = CALLUS_BUF_INIT;
+		size_t len, line = 0;
+		char *data = read_sample(c->sample, &len);
+
+		analyse_data(&f, c->tool, data, len, c->project, c->cwd);
+		/* unterminated */
+		while (len && data[len - 1] == '\n')
+			len--;
+		analyse_data(&g, c->tool, data, len, c->project, c->cwd);
+		parse_assert_same(c->sample, &f, &g);
+		callus_failure_release(&g);
+		/* every third line with blanks after it, the last one too */
+		for (size_t k = 0; k < len; k++) {
+			if (data[k] == '\n' && ++line % 3 == 0)
+				callus_buf_puts(&v, "  \t");
+			callus_buf_putc(&v, data[k]);
+		}
+		callus_buf_puts(&v, " ");
+		assert_int_equal(callus_buf_status(&v), 0);
+		analyse_data(&g, c->tool, v.ptr, v.len, c->project, c->cwd);
+		parse_assert_same(c->sample, &f, &g);
+		callus_failure_release(&g);
+		callus_failure_release(&f);
+		callus_buf_release(&v);
+		free(data);
+	}
+}
 static void go_samples(void **state) { (void)state; run_prefix("go-"); }
 static void cargo_samples(void **state) { (void)state; run_prefix("cargo-"); run_prefix("rustc-"); }
 static void shellcheck_samples(void **state) { (void)state; run_prefix("shellcheck-"); }
@@ -1071,6 +1114,7 @@ int main(void)
 		cmocka_unit_test(gcc_samples),
 		cmocka_unit_test(clang_samples),
 		cmocka_unit_test(make_samples),
+		cmocka_unit_test(make_segments_read_in_place_or_copied),
 		cmocka_unit_test(cppcheck_samples),
 		cmocka_unit_test(go_samples),
 		cmocka_unit_test(cargo_samples),
