@@ -393,7 +393,7 @@ static int record_event(callus_buf *ctx, const cli_workspace *ws, const callus_h
 /* Write the entry, and arm the guard with it: from then on a cut leaves
  * it (renamed NAME.cut.json) and starts a drainer.  0, or -1 when it could
  * not be written (the recording goes on without it). */
-static int spool_put(const cli_spool_entry *ent, const cli_workspace *ws)
+static int spool_put(cli_spool_entry *ent, const cli_workspace *ws)
 {
 	sigset_t alrm, old;
 	int rc = -1;

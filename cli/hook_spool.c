@@ -108,7 +108,7 @@ out:
 	return rc;
 }
 
-int cli_spool_write(const cli_spool_entry *e, const cli_workspace *ws)
+int cli_spool_write(cli_spool_entry *e, const cli_workspace *ws)
 {
 	callus_buf dir = CALLUS_BUF_INIT, tmp = CALLUS_BUF_INIT;
 	size_t len = e->text ? strlen(e->text) : 0;
@@ -134,6 +134,10 @@ int cli_spool_write(const cli_spool_entry *e, const cli_workspace *ws)
 	 * from the last stored entry's file when there is one (no inode
 	 * allocated and freed a hook), named once whole */
 	rc = callus_fs_write_spare(e->spare, tmp.ptr, e->path, e->text, len) < 0 ? -1 : 0;
+	if (rc == 0) {
+		free(e->text);
+		e->text = NULL;
+	}
 out:
 	free(callus_dir);
 	callus_buf_release(&dir);

@@ -32,7 +32,8 @@ typedef struct cli_spool_entry {
 	char *left;    /* its name once left to a drainer: NS-PID.left.json */
 	char *cut;     /* its name once its hook is cut: NS-PID.cut.json */
 	char *origin;  /* NS-PID: the failure's name in the store */
-	char *text;    /* the redacted payload */
+	char *text;    /* the redacted payload; NULL once written
+			* (cli_spool_write) */
 	char *spare;   /* .../.callus/spool/.spare: a stored entry's file, kept
 			* for the next (callus_fs_write_spare), never an entry */
 } cli_spool_entry;
@@ -45,10 +46,13 @@ typedef struct cli_spool_entry {
 int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callus_hook_event *e,
 		      int code);
 
-/* Write it to e->path (whole, or not at all).  0, or -1. */
-int cli_spool_write(const cli_spool_entry *e, const cli_workspace *ws);
-
 void cli_spool_entry_release(cli_spool_entry *e);
+
+/* Write it to e->path, whole or not at all; its text is then freed:
+ * nothing reads it again, and a large output's copy goes back to the heap
+ * before the recording makes its own (a megabyte: 250 pages faulted in
+ * less).  0, or -1 (the text kept). */
+int cli_spool_write(cli_spool_entry *e, const cli_workspace *ws);
 
 /* How an entry is recorded (the hook's own failure path): origin names
  * it; cut says its hook was cut by the deadline while recording it;

@@ -276,4 +276,10 @@ void cli_sqlmem_process(void)
 #ifdef M_MMAP_THRESHOLD
 	(void)mallopt(M_MMAP_THRESHOLD, 64 * 1024 * 1024);
 #endif
+#ifdef M_TRIM_THRESHOLD
+	/* nor is the heap's top handed back when a block there is freed (at
+	 * 128 KB, glibc's default, it was, and the next copy faulted the same
+	 * pages in again): a megabyte recorded, 1,818 -> 1,464 page faults */
+	(void)mallopt(M_TRIM_THRESHOLD, 256 * 1024 * 1024);
+#endif
 }
