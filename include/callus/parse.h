@@ -24,7 +24,9 @@
 
 /* What a parser reads.  Borrowed; valid during the call. */
 typedef struct callus_parse_input {
-	const char *text;    /* the filtered lines: ANSI-free, valid UTF-8, '\n'-terminated */
+	const char *text;    /* the filtered lines: ANSI-free, valid UTF-8, each
+			      * '\n'-terminated but perhaps the last (a
+			      * build step taken where it lies: make.c) */
 	size_t text_len;
 	const char *raw;     /* the output as printed (first CALLUS_CAPTURE_HEAD_MAX bytes):
 			      * for structured formats (eslint -f json, cargo JSON) */

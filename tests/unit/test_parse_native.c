@@ -784,6 +784,27 @@ static void make_segments_read_in_place_or_copied(void **state)
 		callus_buf_release(&v);
 		free(data);
 	}
+	/* a recipe's line last, unterminated (an agent's payload seldom ends
+	 * with a newline): the run ends there, as it lies */
+	{
+		static const char *const ended[] = {
+			"cc -c bad.c\nbad.c:4:20: error: 'z' undeclared\nbad.c:3:13: error: unused variable 'y'\n",
+			"make[1]: Entering directory '/tmp/callus-native/c/lib'\ncc -c bad.c\n"
+			"bad.c:4:20: error: 'z' undeclared\nbad.c:3:13: error: unused variable 'y'\n",
+		};
+		callus_failure f, g;
+
+		for (size_t i = 0; i < sizeof(ended) / sizeof(ended[0]); i++) {
+			size_t len = strlen(ended[i]);
+
+			analyse_data(&f, "make", ended[i], len, "c", "");
+			assert_int_equal(f.diags.count, 2);
+			analyse_data(&g, "make", ended[i], len - 1, "c", "");
+			parse_assert_same("unterminated", &f, &g);
+			callus_failure_release(&g);
+			callus_failure_release(&f);
+		}
+	}
 }
 static void go_samples(void **state) { (void)state; run_prefix("go-"); }
 static void cargo_samples(void **state) { (void)state; run_prefix("cargo-"); run_prefix("rustc-"); }
