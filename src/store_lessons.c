@@ -60,21 +60,12 @@ static int insert_run(callus_store *s, const callus_lesson *l, const callus_run_
 
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, *run_id);
-		if (d->file)
-			callus_sql_bind_text(st, 2, d->file);
-		else
-			sqlite3_bind_null(st, 2);
+		callus_sql_bind_text_or_null(st, 2, d->file);
 		sqlite3_bind_int64(st, 3, d->line);
 		sqlite3_bind_int64(st, 4, d->column);
-		if (d->code)
-			callus_sql_bind_text(st, 5, d->code);
-		else
-			sqlite3_bind_null(st, 5);
+		callus_sql_bind_text_or_null(st, 5, d->code);
 		callus_sql_bind_text(st, 6, d->message);
-		if (d->signature)
-			callus_sql_bind_text(st, 7, d->signature);
-		else
-			sqlite3_bind_null(st, 7);
+		callus_sql_bind_text_or_null(st, 7, d->signature);
 		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
 	}
 	sqlite3_finalize(st);
