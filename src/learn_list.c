@@ -76,7 +76,8 @@ static int read_pending_row(sqlite3_stmt *st, void *item, void *ctx)
 /* The pending errors' list with the state condition COND. */
 #define LIST_SQL(cond, files)                                                                 \
 	"SELECT p.id, p.state, c.tool, c.args, c.dir, g.id, g.error_type,"                    \
-	" coalesce(p.message, g.original), p.attempts, p.first_failure_at, p.last_failure_at, p.closed_at,"         \
+	" coalesce(p.message, g.original), p.attempts, p.first_failure_at,"                   \
+	" p.last_failure_at, p.closed_at,"                                                     \
 	" p.session, coalesce(p.resolution_id, 0), p.files,"                                   \
 	" coalesce(sn.kind || ' ' || sn.tree, '')"                                             \
 	" FROM pending_errors p JOIN checks c ON c.id = p.check_id"                            \
