@@ -197,6 +197,10 @@ $(BUILD)/tests/test_git_offline: $(BUILD)/tests/unit/test_git_offline.o $(BUILD)
 # test_sqlmem checks the CLI's allocator for SQLite.
 $(BUILD)/tests/test_sqlmem: $(BUILD)/cli/sqlmem.o
 
+# test_hook_spool checks the hook's spool (and the detached start it links).
+$(BUILD)/tests/test_hook_spool: $(BUILD)/cli/hook_spool.o $(BUILD)/cli/detach.o \
+	$(BUILD)/tests/unit/tmpdir_helpers.o
+
 # test_fsutil counts the syncs of an atomic write and an append, test_learn
 # those of the indexes beside the store (each wraps them).
 $(BUILD)/tests/test_fsutil $(BUILD)/tests/test_learn: LDFLAGS += -Wl,--wrap=fsync \

@@ -111,12 +111,14 @@ out:
 int cli_spool_write(cli_spool_entry *e, const cli_workspace *ws)
 {
 	callus_buf dir = CALLUS_BUF_INIT, tmp = CALLUS_BUF_INIT;
-	size_t len = e->text ? strlen(e->text) : 0;
+	size_t len;
 	char *callus_dir = NULL;
 	int rc = -1;
 
-	if (!e->path || !e->spare)
+	/* no text: written already (and freed), never an empty entry */
+	if (!e->path || !e->spare || !e->text)
 		return -1;
+	len = strlen(e->text);
 	callus_buf_printf(&dir, "%s/" SPOOL_DIR, ws->root);
 	callus_buf_printf(&tmp, "%s.tmp", e->path);
 	if (callus_buf_status(&dir) < 0 || callus_buf_status(&tmp) < 0 ||
@@ -241,7 +243,7 @@ out:
 
 size_t cli_spool_leftovers(const cli_workspace *ws, int fix, size_t *removed)
 {
-	struct spool_walk w = { NULL, fix, 0, 0, 0, 0 };
+	struct spool_walk w = { .sweep = fix };
 
 	(void)spool_walk(ws, &w);
 	if (removed)
@@ -253,14 +255,14 @@ size_t cli_spool_leftovers(const cli_workspace *ws, int fix, size_t *removed)
  * unnamed entries of processes gone removed on the way. */
 static int orphans(const cli_workspace *ws, callus_strlist *out, int sweep)
 {
-	struct spool_walk w = { out, sweep, 0, 0, 0, 0 };
+	struct spool_walk w = { .out = out, .sweep = sweep };
 
 	return spool_walk(ws, &w);
 }
 
 int cli_spool_pending(const cli_workspace *ws)
 {
-	struct spool_walk w = { NULL, 0, 0, 0, 1, 0 };
+	struct spool_walk w = { .any = 1 };
 
 	(void)spool_walk(ws, &w);
 	return w.found;

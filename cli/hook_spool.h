@@ -52,7 +52,8 @@ void cli_spool_entry_release(cli_spool_entry *e);
  * nothing reads it again, and a large output's copy goes back to the heap
  * before the recording makes its own, which take its pages (with the
  * heap's top kept, cli_sqlmem_process: a megabyte recorded, 1,855 ->
- * 1,465 page faults for the two).  0, or -1 (the text kept). */
+ * 1,465 page faults for the two).  0, or -1 (the text kept; and for an
+ * entry written already, never an empty file). */
 int cli_spool_write(cli_spool_entry *e, const cli_workspace *ws);
 
 /* How an entry is recorded (the hook's own failure path): origin names
