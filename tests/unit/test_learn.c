@@ -333,21 +333,31 @@ static void pass_of_unknown_check_writes_nothing(void **state)
 	callus_learn_result_release(&r);
 }
 
-/* The message of check args' listed error of signature 0: a copy. */
-static char *listed_message(fixture *f, const char *args)
+/* e failed once more in check o; the message its listed error (of
+ * signature 0) then shows is want.  The failure's count of new errors. */
+static size_t fail_shows(fixture *f, const callus_learn_opts *o, const callus_learn_error *e,
+			 const char *want)
 {
+	callus_learn_result r;
 	callus_pending *ps = NULL;
-	char *msg = NULL;
-	size_t n = 0;
+	size_t n = 0, nnew, found = 0;
 
+	assert_int_equal(callus_learn_failure(f->s, o, e, 1, &r, NULL), 0);
+	nnew = r.nnew;
+	callus_learn_result_release(&r);
 	assert_int_equal(callus_learn_list(f->s, NULL, &ps, &n, NULL), 0);
 	for (size_t i = 0; i < n; i++)
-		if (!strcmp(ps[i].args, args) && !strcmp(ps[i].signature_id, f->sig[0].id))
-			assert_non_null(msg = strdup(ps[i].message));
+		if (!strcmp(ps[i].args, o->check.args) && !strcmp(ps[i].signature_id, f->sig[0].id)) {
+			assert_string_equal(ps[i].message, want);
+			found++;
+		}
 	callus_pendings_free(ps, n);
-	assert_non_null(msg);
-	return msg;
+	assert_int_equal(found, 1);
+	return nnew;
 }
+
+/* The pending errors that keep no message of their own. */
+#define NO_OWN_MESSAGE "SELECT count(*) FROM pending_errors WHERE message IS NULL"
 
 /*
  * Errors of one signature differ in what its pattern leaves out: an error
@@ -361,68 +371,45 @@ static void an_error_keeps_its_own_message(void **state)
 	callus_learn_opts o = opts_for(f, "--own", "s1");
 	callus_strlist other = CALLUS_STRLIST_INIT;
 	callus_learn_error e = { &f->sig[0], &f->files[0], NULL };
-	callus_learn_result r;
-	char *msg;
+	callus_diag d;
+	callus_signature zip;
 
 	/* no message of its own, then the original's own words: none kept */
-	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, NULL), 0);
-	assert_int_equal(r.nnew, 1);
-	callus_learn_result_release(&r);
+	assert_int_equal(fail_shows(f, &o, &e, messages[0]), 1);
 	e.message = messages[0];
-	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, NULL), 0);
-	callus_learn_result_release(&r);
-	assert_string_equal(msg = listed_message(f, "--own"), messages[0]);
-	free(msg);
-	assert_int_equal(query_int(f, "SELECT count(*) FROM pending_errors WHERE message IS NULL"), 1);
+	fail_shows(f, &o, &e, messages[0]);
+	assert_int_equal(query_int(f, NO_OWN_MESSAGE), 1);
 
 	/* another file's error of the signature: its message with its file */
 	assert_int_equal(callus_strlist_add(&other, "src/z.js", 8), 0);
 	e.files = &other;
 	e.message = "'zap' is not defined.";
-	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, NULL), 0);
-	callus_learn_result_release(&r);
-	assert_string_equal(msg = listed_message(f, "--own"), "'zap' is not defined.");
-	free(msg);
+	fail_shows(f, &o, &e, "'zap' is not defined.");
 
 	/* and back: the original's message again, kept as none */
 	e.message = messages[0];
-	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, NULL), 0);
-	callus_learn_result_release(&r);
-	assert_string_equal(msg = listed_message(f, "--own"), messages[0]);
-	free(msg);
-	assert_int_equal(query_int(f, "SELECT count(*) FROM pending_errors WHERE message IS NULL"), 1);
+	fail_shows(f, &o, &e, messages[0]);
+	assert_int_equal(query_int(f, NO_OWN_MESSAGE), 1);
 
 	/* a new error of another check, first seen with another message */
 	o = opts_for(f, "--own-too", "s1");
 	e.message = "'zap' is not defined.";
-	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, NULL), 0);
-	assert_int_equal(r.nnew, 1);
-	callus_learn_result_release(&r);
-	assert_string_equal(msg = listed_message(f, "--own-too"), "'zap' is not defined.");
-	free(msg);
-	assert_int_equal(query_int(f, "SELECT count(*) FROM pending_errors WHERE message IS NULL"), 1);
+	assert_int_equal(fail_shows(f, &o, &e, "'zap' is not defined."), 1);
+	assert_int_equal(query_int(f, NO_OWN_MESSAGE), 1);
 	callus_strlist_release(&other);
 
 	/* an error naming no file: the run's own message of the signature */
-	{
-		callus_diag d;
-		callus_signature zip;
-
-		memset(&d, 0, sizeof(d));
-		d.file = (char *)paths[0];
-		d.code = (char *)codes[0];
-		d.message = "'zip' is not defined.";
-		assert_int_equal(callus_signature_build(&zip, &d, "eslint", NULL), 0);
-		assert_string_equal(zip.id, f->sig[0].id);
-		e.sig = &zip;
-		e.files = NULL;
-		e.message = NULL;
-		assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, NULL), 0);
-		callus_learn_result_release(&r);
-		assert_string_equal(msg = listed_message(f, "--own-too"), "'zip' is not defined.");
-		free(msg);
-		callus_signature_release(&zip);
-	}
+	memset(&d, 0, sizeof(d));
+	d.file = (char *)paths[0];
+	d.code = (char *)codes[0];
+	d.message = "'zip' is not defined.";
+	assert_int_equal(callus_signature_build(&zip, &d, "eslint", NULL), 0);
+	assert_string_equal(zip.id, f->sig[0].id);
+	e.sig = &zip;
+	e.files = NULL;
+	e.message = NULL;
+	fail_shows(f, &o, &e, "'zip' is not defined.");
+	callus_signature_release(&zip);
 }
 
 static void third_failure_is_permanent_and_warned(void **state)
