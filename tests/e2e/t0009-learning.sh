@@ -207,6 +207,19 @@ test_expect_success 'a session start warns about permanent failures' '
 	grep -q "jest in sum.test.js (3 attempts)" ctx
 '
 
+# last_failure_shown BULLET YES NO: the workspace's one signature, one
+# permanent error after three failures, shown with a message matching YES
+# and not NO (grep patterns) by callus pending (into ./perm) and in
+# AGENTS.md's bullet that starts with BULLET.
+last_failure_shown() {
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM signatures")" = 1 &&
+	"$CALLUS" pending --state permanent --json >perm &&
+	jq -e "length == 1 and .[0].attempts == 3" perm &&
+	jq -r ".[0].message" perm | grep -q "$2" &&
+	grep "^- $1 (3+ attempts): " AGENTS.md >bullet &&
+	grep -q "$2" bullet && ! grep -q "$3" bullet
+}
+
 test_expect_success 'a permanent failure is shown with its own file'"'"'s message' '
 	mkdir own && cd own && git init -q &&
 	printf "int f(void) { return x; }\n" >a.c &&
@@ -217,15 +230,9 @@ test_expect_success 'a permanent failure is shown with its own file'"'"'s messag
 	for i in 1 2; do
 		test_expect_code 1 "$CALLUS" run -- gcc -fsyntax-only a.c b.c 2>/dev/null || exit 1
 	done &&
-	# one signature for both (the identifier is left out), one error, permanent
-	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM signatures")" = 1 &&
-	"$CALLUS" pending --state permanent --json >perm &&
-	jq -e "length == 1 and .[0].attempts == 3" perm &&
 	# gcc quotes a name with ‘’ in a UTF-8 locale, with ASCII quotes in C
-	jq -r ".[0].message" perm | grep -q "^[^a-z]*y[^a-z]* undeclared" &&
-	grep "^- \`gcc\` in \`b.c\` (3+ attempts): " AGENTS.md >bullet &&
-	grep -q "[^a-z]y[^a-z]* undeclared" bullet &&
-	! grep -q "[^a-z]x[^a-z]* undeclared" bullet
+	last_failure_shown "\`gcc\` in \`b.c\`" "[^a-z]y[^a-z]* undeclared" \
+		"[^a-z]x[^a-z]* undeclared"
 '
 
 test_expect_success 'and an error naming no file with its own last message' '
@@ -236,12 +243,8 @@ test_expect_success 'and an error naming no file with its own last message' '
 	for i in 1 2; do
 		test_expect_code 2 "$CALLUS" run -- make 2>/dev/null || exit 1
 	done &&
-	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM signatures")" = 1 &&
-	"$CALLUS" pending --state permanent --json >perm &&
-	jq -e "length == 1 and .[0].attempts == 3 and .[0].files == []" perm &&
-	jq -r ".[0].message" perm | grep -q "target .y\.h." &&
-	grep "^- \`make\` (3+ attempts): " AGENTS.md >bullet &&
-	grep -q "target .y\.h." bullet && ! grep -q "x\.h" bullet
+	last_failure_shown "\`make\`" "target .y\.h." "x\.h" &&
+	jq -e ".[0].files == []" perm
 '
 
 test_expect_success 'a failure left in the spool is recorded before the pass after it' '
