@@ -242,6 +242,21 @@ fi
 
 lap "dependencies"
 
+# The documents' relative links: each names a file that exists, and a
+# heading that file has (a section renamed or moved breaks them silently).
+if command -v python3 >/dev/null; then
+	if python3 tests/docs/links.py >"$tmp/log" 2>&1; then
+		pass "docs: every relative link leads somewhere (tests/docs/links.py)"
+	else
+		fail "docs: broken links (tests/docs/links.py)"
+		show_log "$tmp/log"
+	fi
+elif [ -n "${CI:-}" ]; then
+	fail "docs: no python3 to check the links"
+else
+	echo "# docs' links not checked: no python3"
+fi
+
 suite release build
 
 if [ "${CALLUS_TEST_SKIP_ASAN:-}" = 1 ]; then
