@@ -26,7 +26,7 @@
 # PIE, and records with no origin and no stored callback (the hook's
 # recording has both, cli/record_common.c).
 # Each round runs the three in a rotating order, PER recordings each,
-# GAP_MS apart (an agent's hooks are seconds apart: docs/scale.md, the
+# GAP_MS apart (an agent's hooks are seconds apart: docs/scale-history.md, the
 # nineteenth pass); the first two recordings of each in-process run are
 # left out: in both, the first pays the process's first faults of its
 # memory (some 270 page faults more than the next), and the kept store's

@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench/pagefault.sh - what a first touch of memory costs here: why
-# cli/sqlmem.c asked for huge pages (docs/scale.md, the fifteenth pass), and
+# cli/sqlmem.c asked for huge pages (docs/scale-history.md, the fifteenth pass), and
 # why it no longer does (the nineteenth: a huge page's max here, the host
 # backing it again, is what bench/spaced.sh meets one hook in two):
 # 2 MB touched a page at a time (the baseline), with MAP_POPULATE, and in

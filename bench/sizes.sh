@@ -6,7 +6,7 @@
 # time, each round starting at the next size.  bench/scale.sh times the
 # sizes one after the other, minutes apart, and this machine's minutes
 # differ: its ratio of the largest size to the smallest moved from x1.08 to
-# x1.3 between two runs of the same binaries (docs/scale.md, the
+# x1.3 between two runs of the same binaries (docs/scale-history.md, the
 # twenty-ninth pass).  Here the slow and fast minutes fall on every size
 # alike.  CPU ms from bench/proctime (wait4); min/median/max of each size,
 # and its median over the first size's.

@@ -1,6 +1,6 @@
 /*
  * sketchrest - whether an inverted search could skip records of a vector
- * file (docs/scale.md, the twenty-sixth pass): from its sketch file (the
+ * file (docs/scale-history.md, the twenty-sixth pass): from its sketch file (the
  * vector file's path + ".sketch", src/vecindex_internal.h), how much of
  * each vector lies outside its VI_SKETCH_TOP heaviest components (rest /
  * |v|), and, for a search's threshold, the share of a query's squared

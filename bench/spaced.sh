@@ -4,7 +4,7 @@
 # seconds go by between two hooks, and a benchmark that runs them back to
 # back times a machine in another state (memory a process just freed is
 # still warm; on a virtual machine that hands free memory back to its host
-# it is not, seconds later: docs/scale.md, the nineteenth pass).  Two
+# it is not, seconds later: docs/scale-history.md, the nineteenth pass).  Two
 # binaries, each in its own copy of a store grown by bench/scale.sh
 # (CALLUS_SCALE_KEEP=DIR keeps DIR/ws-SIZE), take turns: GAP seconds of
 # sleep, then a failing `callus hook generic` (a gcc error never seen: a new

@@ -117,7 +117,7 @@ bench_fail_payload() {
 # (SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, src/store.c).  Done after each of one
 # binary's hooks, that spared them every copy and every read of the WAL at
 # open: one binary against itself came out 0.98 ms faster in the second
-# place (docs/scale.md, the thirty-seventh pass).  The line sqlite3 prints
+# place (docs/scale-history.md, the thirty-seventh pass).  The line sqlite3 prints
 # for the .dbconfig is dropped.
 bench_store_sql() {
 	sqlite3 -cmd '.dbconfig no_ckpt_on_close on' "$@" | sed 1d

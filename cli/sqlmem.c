@@ -9,7 +9,7 @@
  * glibc's slow path (blocks that live until the store closes, so its
  * per-thread cache is empty).  Here blocks of up to 8 KB (a page of the
  * store with SQLite's header for it fits) are a pop or a bump, and a push:
- * a failing hook 16.2 -> 13.9 million instructions (docs/scale.md).  A callus
+ * a failing hook 16.2 -> 13.9 million instructions (docs/scale-history.md, the twelfth pass).  A callus
  * process is short-lived and uses SQLite from one thread
  * (callus_store_single_threaded), which is what this relies on: no lock,
  * and chunks given back only when the process ends, while freed blocks are
@@ -40,14 +40,14 @@
  * process meets a huge page the host must back again, 4 KB at a time, in
  * one hook of two or more, 5 ms each time; with hooks three seconds apart,
  * as an agent runs them, 4 KB pages cost 0.8 to 1.1 ms less a hook on
- * average (bench/spaced.sh, docs/scale.md, the nineteenth pass). */
+ * average (bench/spaced.sh, docs/scale-history.md, the nineteenth pass). */
 #define SM_CHUNK (2u * 1024u * 1024u)
 /* Where the blocks reach, the chunk's pages are faulted in ahead, this many
  * bytes at a time, by one madvise(MADV_POPULATE_WRITE) (Linux 5.14):
  * about 300 page faults of a failing hook, most of them SQLite's page
  * cache taking a fresh slot for each page it reads, were 300 traps into
  * the kernel, each dearer in a virtual machine; in runs of 64 they cost a
- * hook 447 -> 154 faults and 0.2 to 0.3 ms (docs/scale.md, the twentieth
+ * hook 447 -> 154 faults and 0.2 to 0.3 ms (docs/scale-history.md, the twentieth
  * pass).  What the last run faults in and no block uses is at most this
  * much zeroed memory, once. */
 #define SM_FILL (256u * 1024u)
@@ -263,7 +263,7 @@ int cli_sqlmem_install(void)
  * pages are faulted in at its first use and handed back at its free; from
  * the heap instead, a block freed is reused by the next copy.  A megabyte
  * recorded: 2,827 -> 2,462 page faults, 18.6 -> 18.0 ms of CPU (three
- * rounds of bench/proctime; docs/scale.md, the twenty-first pass).  A
+ * rounds of bench/proctime; docs/scale-history.md, the twenty-first pass).  A
  * callus process is short-lived: what the heap keeps is the process's
  * until it ends.
  */

@@ -9,7 +9,7 @@
  * libcrypto, which was three quarters of the helper's start; and HTTP's
  * Negotiate authentication made the helper load GSSAPI and Kerberos, seven
  * shared libraries mapped and relocated at every start.  A failure's
- * snapshot is one start of the helper (docs/scale.md, the nineteenth pass:
+ * snapshot is one start of the helper (docs/scale-history.md, the nineteenth pass:
  * `callus-git batch WS head` 5.0 -> 1.2 ms of CPU in bench/snapshot.sh).
  *
  * So, in the static link (Makefile, GIT2_STATIC and GIT2_OFFLINE), ld's
@@ -64,7 +64,7 @@ int callus_git_offline(void)
  * libcrypto (some 740 archive members), and its TLS stream the TLS half
  * of mbedTLS: 18,000 relative relocations of their tables in the helper
  * (a PIE), each page of them faulted in and copied at every start, a
- * sixth of a snapshot (docs/scale.md, the thirty-sixth pass).  Defined
+ * sixth of a snapshot (docs/scale-history.md, the thirty-sixth pass).  Defined
  * here, weak, the references libgit2 makes to them are met before its
  * archive is searched, so those members are never linked.  A libgit2
  * that links them anyway, for a symbol not met here, keeps its own

@@ -8,7 +8,7 @@
  * of the bucket, in increasing order of key, the key's low 16 bits (two
  * bytes, little-endian) then its count (LEB128, at least 1).  A row a
  * feature took about 12 bytes of pages: 77 bytes a signature in
- * docs/scale.md's 100,000-recording store, whose 433,732 features are
+ * docs/scale-history.md's 100,000-recording store, whose 433,732 features are
  * nearly all (410,000) counted once, a word only one error has.  Packed,
  * a feature takes 3 bytes and the row's overhead is shared.
  *

@@ -135,7 +135,7 @@ int64_t callus_match_df_hot_min(int64_t docs);
 
 /* The key of a feature in the store: the low 32 bits of its id (schema
  * 22; its bucket the key's high 16 bits, schema 27).  The ids are mixed
- * hashes: 16 pairs of the 433,748 features of docs/scale.md's
+ * hashes: 16 pairs of the 433,748 features of docs/scale-history.md's
  * 100,000-recording store share a key, and a shared key only counts both. */
 int64_t callus_match_feature_key(uint64_t id);
 

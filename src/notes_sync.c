@@ -659,7 +659,7 @@ static int sync_missing(sync_run *r, callus_error *err)
  * notes / SYNC_SLICE recordings (at once up to SYNC_SLICE notes, and by
  * every other sync: `callus notes`, a session's start; a note a reply
  * shows is taken in before it is shown: record.c).  A slice of 256 was a
- * quarter of a millisecond more of every failing hook (docs/scale.md, the
+ * quarter of a millisecond more of every failing hook (docs/scale-history.md, the
  * twentieth pass).  A stat of each
  * note at each recording was the cost that grew with the notes, and then
  * the store's list of every note: the slice reads its notes by id

@@ -39,7 +39,7 @@
  * read some 350 (the regular expressions' candidates, the document
  * frequencies' buckets) and kept every one, memory faulted in for nothing;
  * kept to 64, it reads four pages again of its 596 reads and its page
- * faults go 564 -> 370 (bench/spaced.sh; docs/scale.md, the twenty-fourth
+ * faults go 564 -> 370 (bench/spaced.sh; docs/scale-history.md, the twenty-fourth
  * pass).  Not for the store's bulk commands: `callus reindex` took twice
  * as long with it (bench/commands.sh). */
 #define RECORD_CACHE_PAGES 64

@@ -61,7 +61,7 @@ void callus_store_stmt_done(callus_store *s, sqlite3_stmt *st); /* accepts NULL 
  * other hook, at 128 every fourth.  Measured against 64: one new error no
  * different past the noise (bench/spaced.sh), ten at once 4 to 13 % less
  * (bench/scale.sh), what only reads up to 0.16 ms more for the longer WAL
- * at its open (docs/scale.md, the thirty-seventh pass).
+ * at its open (docs/scale-history.md, the thirty-seventh pass).
  */
 #define CALLUS_STORE_WAL_PAGES 128
 /* The connection's own bound (0: CALLUS_STORE_WAL_PAGES); a batch of many

@@ -3,7 +3,7 @@
  * loops that look at every byte of a tool's output (whether a line needs
  * cleaning, where a JSON string needs an escape): a megabyte of output is
  * walked several times by a recording, and a byte at a time those walks
- * were a tenth of recording it (docs/scale.md, the twenty-first pass).
+ * were a tenth of recording it (docs/scale-history.md, the twenty-first pass).
  * Each test says whether any of the eight bytes matches: the caller looks
  * at the word's bytes one by one when it does.  Library-internal, header
  * only.

@@ -3,7 +3,7 @@
  * checks asked of every line of a tool's output (a wrapper's noise, a
  * path's third-party folders, the commands make echoes): an array of
  * strings had each length counted again at every comparison, 8 % of
- * recording a megabyte of gcc errors (docs/scale.md, the twentieth pass).
+ * recording a megabyte of gcc errors (docs/scale-history.md, the twentieth pass).
  * Library-internal, header only.
  */
 #ifndef CALLUS_WORDLIST_H

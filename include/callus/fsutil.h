@@ -167,7 +167,7 @@ int callus_fs_append_line(int fd, const char *s);
  * Files made and removed at every hook (a recording's spool entry, its
  * views' debt) are inodes allocated and freed each time, and on ext4
  * without a journal every file made in the next half minute skips the
- * recently freed inodes one by one (docs/scale.md, the thirty-sixth
+ * recently freed inodes one by one (docs/scale-history.md, the thirty-sixth
  * pass).  So such a file, once done with, is kept as a spare (a dot name
  * its readers skip) and the next one is made from it.
  *
