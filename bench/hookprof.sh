@@ -8,6 +8,10 @@
 # its time in (the C library's wrappers, callers included), and of the
 # hottest functions of their own.  perf's call graphs by frame pointers
 # stop at those wrappers in callus's code, which is enough for the calls.
+# With TEN=1, each failure has ten new errors of one check (bench/scale.sh's
+# "ten new errors" column), and the share of the vector searches is printed:
+# the near duplicates of the ten together (callus_vecindex_search_many), the
+# suggestions' searches of the noted signatures (callus_vecindex_search_from).
 # Usage: bench/hookprof.sh WS N [GAP [path/to/callus]]
 #   e.g. bench/hookprof.sh /tmp/keepE/ws-10000 40 0.1
 set -eu
@@ -24,7 +28,20 @@ ws=$work/ws
 bench_ready "$src" "$ws" "$callus"
 i=0
 while [ "$i" -lt "$n" ]; do
-	bench_fail_payload "$work" $((990000 + i)) "$ws" "$work/p$i.json" own
+	if [ "${TEN:-0}" = 1 ]; then
+		# ten new errors in one failure of one check, as bench/scale.sh's
+		# column: each failure fixes the ten before it
+		: >"$work/ten.txt"
+		j=0
+		while [ "$j" -lt 10 ]; do
+			"$work/scale_gen" -p $((9900000 + i * 10 + j)) >>"$work/ten.txt"
+			j=$((j + 1))
+		done
+		jq -n --rawfile o "$work/ten.txt" --arg cwd "$ws" \
+			'{command: "gcc -c src/x.c", exit_code: 1, output: $o, cwd: $cwd}' >"$work/p$i.json"
+	else
+		bench_fail_payload "$work" $((990000 + i)) "$ws" "$work/p$i.json" own
+	fi
 	i=$((i + 1))
 done
 created=$(bench_settle "$work" "$ws/.callus")
@@ -50,6 +67,13 @@ echo "| system call (its wrapper, callers included) | share |"
 echo "|:---|---:|"
 for f in __madvise __libc_pread64 __GI___fstatat rename fsync fdatasync __libc_pwrite64 \
 	__libc_open64 __ftruncate64; do
+	awk -v f="$f" '$NF == f { s += $1 } END { printf "| %s | %.1f %% |\n", f, s }' \
+		"$work/children.txt"
+done
+echo
+echo "| a search of the vector files (the function, callees included) | share |"
+echo "|:---|---:|"
+for f in callus_vecindex_search_many callus_vecindex_search_from callus_vecindex_search_records; do
 	awk -v f="$f" '$NF == f { s += $1 } END { printf "| %s | %.1f %% |\n", f, s }' \
 		"$work/children.txt"
 done

@@ -7,24 +7,30 @@ Usage: tests/docs/links.py [ROOT]   (ROOT: the repository, by default the
 one this file is in).  Prints each broken link as FILE:LINE: TARGET and
 exits 1 when there is one; 0 when every link leads somewhere.
 
-The documents checked: README.md, docs/*.md, bench/README.md,
-tests/README.md when present.  Links to http(s) and mailto addresses are
+The documents checked: README.md, docs/*.md, bench/README.md and every
+README.md under tests/ (but node_modules).  Links to http(s) and mailto addresses are
 not followed (the suite runs without a network).
 """
+import html
 import os
 import re
 import sys
 import unicodedata
 
-LINK = re.compile(r"\]\(([^()\s]+(?:\([^()\s]*\))?[^()\s]*)\)")
-FENCE = re.compile(r"^\s*(```|~~~)")
-HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+# an inline link or image: its destination, then an optional title
+LINK = re.compile(r"\]\(\s*<?([^()\s<>]+(?:\([^()\s]*\))?[^()\s<>]*)>?(?:\s+\"[^\"]*\")?\s*\)")
+# a reference definition: [label]: destination
+REFDEF = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$")
+FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
+HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 
 
 def slug(text):
     """The anchor GitHub gives a heading: lower case, its punctuation
     dropped (hyphens and underscores kept), each space a hyphen."""
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)  # a link: its words
+    text = re.sub(r"(?<!\w)_(.+?)_(?!\w)", r"\1", text)  # _emphasis_: its words
+    text = html.unescape(text)
     out = []
     for ch in text.lower():
         if ch in "-_ " or ch.isalnum():
@@ -35,15 +41,22 @@ def slug(text):
 
 
 def lines_outside_fences(path):
-    """(number, line) of the lines of a Markdown file outside code fences."""
-    fenced = False
+    """(number, line) of the lines of a Markdown file outside code fences.
+    As CommonMark closes a fence: with a line of the same character, at
+    least as long, and nothing after it (a ```diff inside a ```markdown
+    block opens nothing; a bare ``` inside it closes the outer block)."""
+    fence = None
     with open(path, encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
-            if FENCE.match(line):
-                fenced = not fenced
-                continue
-            if not fenced:
+            m = FENCE.match(line)
+            if fence is None:
+                if m and not (m.group(1)[0] == "`" and "`" in m.group(2)):
+                    fence = m.group(1)
+                    continue
                 yield n, line
+            elif m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) \
+                    and not m.group(2).strip():
+                fence = None
 
 
 def anchors(path, cache={}):
@@ -67,13 +80,19 @@ def check(root):
     docs = [os.path.join(root, "README.md"), os.path.join(root, "bench", "README.md")]
     docdir = os.path.join(root, "docs")
     docs += sorted(os.path.join(docdir, f) for f in os.listdir(docdir) if f.endswith(".md"))
-    if os.path.exists(os.path.join(root, "tests", "README.md")):
-        docs.append(os.path.join(root, "tests", "README.md"))
+    for top, dirs, files in os.walk(os.path.join(root, "tests")):
+        dirs[:] = sorted(d for d in dirs if d != "node_modules")
+        docs += [os.path.join(top, f) for f in sorted(files) if f == "README.md"]
     broken = 0
     for doc in docs:
         for n, line in lines_outside_fences(doc):
             # inline code is not a link
-            for target in LINK.findall(re.sub(r"`[^`]*`", "", line)):
+            text = re.sub(r"`[^`]*`", "", line)
+            targets = LINK.findall(text)
+            m = REFDEF.match(text)
+            if m:
+                targets.append(m.group(1))
+            for target in targets:
                 if re.match(r"[a-z]+:", target):
                     continue
                 path, _, anchor = target.partition("#")
