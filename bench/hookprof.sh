@@ -9,9 +9,9 @@
 # hottest functions of their own.  perf's call graphs by frame pointers
 # stop at those wrappers in callus's code, which is enough for the calls.
 # With TEN=1, each failure has ten new errors of one check (bench/scale.sh's
-# "ten new errors" column), and the share of the vector searches is printed:
-# the near duplicates of the ten together (callus_vecindex_search_many), the
-# suggestions' searches of the noted signatures (callus_vecindex_search_from).
+# "ten new errors" column).  The share of the vector files' scans is
+# printed either way: the near duplicates of a failure's new errors, and
+# each one's search of the noted signatures (one a note: what grows).
 # Usage: bench/hookprof.sh WS N [GAP [path/to/callus]]
 #   e.g. bench/hookprof.sh /tmp/keepE/ws-10000 40 0.1
 set -eu
@@ -71,12 +71,9 @@ for f in __madvise __libc_pread64 __GI___fstatat rename fsync fdatasync __libc_p
 		"$work/children.txt"
 done
 echo
-echo "| a search of the vector files (the function, callees included) | share |"
+echo "| the vector files' scans (vecindex.c's scan, what it inlines) | share |"
 echo "|:---|---:|"
-for f in callus_vecindex_search_many callus_vecindex_search_from callus_vecindex_search_records; do
-	awk -v f="$f" '$NF == f { s += $1 } END { printf "| %s | %.1f %% |\n", f, s }' \
-		"$work/children.txt"
-done
+awk '$NF == "scan" { s += $1 } END { printf "| own samples | %.2f %% |\n", s }' "$work/self.txt"
 echo
 echo "| the hottest functions, their own samples | share |"
 echo "|:---|---:|"
