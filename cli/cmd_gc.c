@@ -10,6 +10,8 @@
 #include "record_common.h"
 
 #include "callus/gc.h"
+#include "callus/record.h"
+#include "callus/views.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -30,11 +32,13 @@ const cli_spec cmd_gc_spec = {
 	"away without a fix as old, and checks not run as long that no error names;\n"
 	"pending errors idle for [learn] prune_hours (168); error signatures unseen for\n"
 	"[retention] signature_days (180) that no note, resolution, open or permanent\n"
-	"error or link needs.  Notes, resolutions and\n"
-	"metrics are never removed.  Files in .lessons/ that no lesson has are removed,\n"
-	"and the store is compacted (VACUUM) when a quarter of it is free.  A value of 0\n"
-	"turns a rule off.  Recordings run the same policy in the background, a batch at\n"
-	"a time, once every [retention] gc_hours (24; 0: never).  See docs/scale.md.",
+	"error or link needs, but the newest.  Notes, resolutions and metrics are never\n"
+	"removed.  Files in .lessons/ that no lesson has are removed, the AGENTS.md\n"
+	"block is written again when lessons went, and the store is compacted (VACUUM)\n"
+	"when a quarter of it is free.  A [retention] value of 0 turns its rule off\n"
+	"(prune_hours 0 is its default).  Recordings run the same policy in the\n"
+	"background, a batch at a time, once every [retention] gc_hours (24; 0: never).\n"
+	"See docs/scale.md.",
 	gc_options, 0
 };
 
@@ -61,10 +65,20 @@ int cmd_gc(int argc, char **argv)
 		goto out;
 	}
 	if (rc == 0) {
+		const char *agents = callus_config_get(ws.config, "lessons", "file");
+		int agents_max = (int)cli_config_long(&ws, "lessons", "max", 20);
+		callus_views_debt *debt = NULL;
+
 		cli_gc_policy(&ws, &p);
 		p.batch = 0;
 		p.sweep = 1;
-		if (callus_gc(store, ws.root, &p, &r, &err) < 0) {
+		callus_views_owe(&debt, ws.root, NULL);
+		rc = callus_gc(store, ws.root, &p, &r, &err);
+		/* the instructions file's block names the lessons it shows:
+		 * written again without those removed, failure or not */
+		callus_views_settle(debt, !r.lessons || callus_record_views(store, ws.root, agents,
+									    agents_max, NULL) == 0);
+		if (rc < 0) {
 			cli_error("%s", callus_error_message(&err));
 			rc = 1;
 			goto out;

@@ -148,8 +148,12 @@ void cli_gc_policy(const cli_workspace *ws, callus_gc_policy *p)
 	p->signature_days =
 		(int)cli_config_long(ws, "retention", "signature_days", p->signature_days);
 	p->interval_hours = (int)cli_config_long(ws, "retention", "gc_hours", p->interval_hours);
+	/* [learn]'s key, read as learning reads it: 0 is the default, not
+	 * off (docs/config.md), whoever prunes */
 	p->prune_hours =
 		(int)cli_config_long(ws, "learn", "prune_hours", CALLUS_LEARN_PRUNE_HOURS);
+	if (p->prune_hours <= 0)
+		p->prune_hours = CALLUS_LEARN_PRUNE_HOURS;
 	/* the background pass: bounded, no sweep of the directory */
 	p->batch = CALLUS_GC_BACKGROUND_BATCH;
 	p->sweep = 0;

@@ -85,6 +85,36 @@ scratch_dir() {
 }
 
 # suite NAME BUILD [MAKE_ARGS...]: one full pass over one build.
+# Uninitialised reads, which AddressSanitizer does not see (gcc has no
+# MemorySanitizer): valgrind's memcheck over the unit tests of the store,
+# its retention and the files beside it ($jobs at a time, about a minute
+# in all).  A forced rewrite of .callus/checks.idx once closed a list it
+# had never opened, unmapping whatever its uninitialised pointer named.
+MEMCHECK_TESTS="test_gc test_record test_views test_hook_spool test_store"
+memcheck() {
+	local build=$1 x
+	if ! command -v valgrind >/dev/null; then
+		if [ -n "${CI:-}" ]; then fail "memcheck: no valgrind"; else echo "# memcheck skipped: no valgrind"; fi
+		return 0
+	fi
+	for x in $MEMCHECK_TESTS; do
+		while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+		(valgrind -q --error-exitcode=99 --track-origins=yes "$build/tests/$x" \
+			>"$tmp/mc-$x.log" 2>&1 </dev/null; echo $? >"$tmp/mc-$x.rc") &
+	done
+	wait
+	for x in $MEMCHECK_TESTS; do
+		if [ "$(cat "$tmp/mc-$x.rc" 2>/dev/null)" = 0 ]; then
+			pass "memcheck: unit $x"
+		else
+			fail "memcheck: unit $x (status $(cat "$tmp/mc-$x.rc" 2>/dev/null))"
+			show_log "$tmp/mc-$x.log"
+		fi
+		rm -f "$tmp/mc-$x.rc" "$tmp/mc-$x.log"
+	done
+	lap "memcheck"
+}
+
 suite() {
 	local name=$1 build=$2 t x corpus rc summary p f report every enforce scripts
 	shift 2
@@ -116,6 +146,7 @@ suite() {
 		done
 	fi
 	lap "$name: build and unit tests"
+	[ "$name" = release ] && memcheck "$build"
 
 	if step "$name: make fuzz" make -j"$jobs" BUILD="$build" "$@" fuzz; then
 		for t in "$build"/fuzz/fuzz_*; do

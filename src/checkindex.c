@@ -234,6 +234,9 @@ static int list_from_store(callus_store *s, int force, callus_error *err)
 	list l;
 	int rc = 0;
 
+	/* closed at the end whether or not it was opened: forced, it never
+	 * is, and a list of garbage would unmap whatever it pointed at */
+	memset(&l, 0, sizeof(l));
 	if (callus_store_sibling_path(&path, s, CALLUS_CHECKINDEX_NAME) < 0)
 		goto out; /* no file, no list */
 	if (!force && list_open(&l, path.ptr) == 0)

@@ -46,7 +46,9 @@ int callus_gc_due(const char *workspace, const callus_gc_policy *p)
 
 	if (callus_buf_printf(&path, "%s/.callus/gc.stamp", workspace) < 0)
 		goto out;
-	if (stat(path.ptr, &st) == 0 &&
+	/* a stamp dated ahead of the clock (a clock set back since) is due:
+	 * read as fresh, it would stop the pass until the clock caught up */
+	if (stat(path.ptr, &st) == 0 && st.st_mtime <= time(NULL) &&
 	    time(NULL) - st.st_mtime < (time_t)(p->interval_hours > 0 ? p->interval_hours : 1) * 3600)
 		goto out;
 	/* touched first: the recordings that see it due at the same time
@@ -106,12 +108,44 @@ static void unlink_lesson_file(const char *workspace, const char *signature, siz
 }
 
 /*
+ * The files of the lessons just removed (their signatures sigs), under the
+ * store's write lock, each of a lesson still absent: a recording writes its
+ * lesson's file after its commit, so one that made the lesson again since
+ * the removal committed has written, or will write, the file this would
+ * remove.  A lock not had leaves the files to the sweep.
+ */
+static void unlink_removed_files(callus_store *s, const char *workspace, const callus_strlist *sigs,
+				 size_t *count)
+{
+	sqlite3_stmt *st = NULL;
+
+	if (!sigs->count ||
+	    sqlite3_exec(callus_store_db(s), "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return;
+	if (sqlite3_prepare_v2(callus_store_db(s), "SELECT 1 FROM lessons WHERE signature = ?1", -1,
+			       &st, NULL) == SQLITE_OK)
+		for (size_t i = 0; i < sigs->count; i++) {
+			sqlite3_reset(st);
+			callus_sql_bind_text(st, 1, sigs->items[i]);
+			if (sqlite3_step(st) == SQLITE_DONE)
+				unlink_lesson_file(workspace, sigs->items[i], count);
+		}
+	sqlite3_finalize(st);
+	/* nothing written: the transaction only held the lock */
+	sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+}
+
+/*
  * Delete the lessons sql selects (id, signature; ?1 text a, ?2 the limit),
  * then their files: the store first, so that a failure leaves a file
- * without its lesson (the sweep's), never a lesson without its file.
+ * without its lesson (the sweep's), never a lesson without its file.  With
+ * keep > 0 the limit is how many lessons are over keep, counted in the
+ * transaction (a count taken before it would let two passes at once each
+ * remove what is over, and leave fewer than keep), at most `limit` when
+ * that is positive.
  */
 static int drop_lessons(callus_store *s, const char *workspace, const char *sql, const char *a,
-			int limit, callus_gc_result *res)
+			int limit, int64_t keep, callus_gc_result *res)
 {
 	sqlite3_stmt *st = NULL, *del = NULL;
 	callus_strlist sigs = CALLUS_STRLIST_INIT;
@@ -119,6 +153,21 @@ static int drop_lessons(callus_store *s, const char *workspace, const char *sql,
 
 	if ((sq = sqlite3_exec(callus_store_db(s), "BEGIN IMMEDIATE", NULL, NULL, NULL)) != SQLITE_OK)
 		return sq;
+	if (keep > 0) {
+		callus_store_totals t;
+		int64_t over;
+
+		if (callus_store_totals_get(s, &t, NULL) < 0) {
+			sq = SQLITE_ERROR;
+			goto out;
+		}
+		over = t.lessons - keep;
+		if (over <= 0)
+			goto out; /* nothing over: committed empty */
+		if (limit > 0 && over > limit)
+			over = limit;
+		limit = over > 0x7fffffff ? 0x7fffffff : (int)over;
+	}
 	if ((sq = sqlite3_prepare_v2(callus_store_db(s), sql, -1, &st, NULL)) != SQLITE_OK ||
 	    (sq = sqlite3_prepare_v2(callus_store_db(s), "DELETE FROM lessons WHERE id = ?1", -1,
 				     &del, NULL)) != SQLITE_OK)
@@ -146,12 +195,10 @@ out:
 	sqlite3_finalize(del);
 	if (sq == SQLITE_OK)
 		sq = sqlite3_exec(callus_store_db(s), "COMMIT", NULL, NULL, NULL);
-	if (sq != SQLITE_OK) {
+	if (sq != SQLITE_OK)
 		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
-	} else {
-		for (size_t i = 0; i < sigs.count; i++)
-			unlink_lesson_file(workspace, sigs.items[i], &res->lesson_files);
-	}
+	else
+		unlink_removed_files(s, workspace, &sigs, &res->lesson_files);
 	callus_strlist_release(&sigs);
 	return sq;
 }
@@ -169,36 +216,35 @@ static int gc_lessons(callus_store *s, const char *workspace, const callus_gc_po
 		sq = drop_lessons(s, workspace,
 				  "SELECT id, signature FROM lessons WHERE last_seen < ?1"
 				  " ORDER BY last_seen LIMIT ?2",
-				  before, limit_of(p), res);
+				  before, limit_of(p), 0, res);
 		free(before);
 	}
-	if (sq == SQLITE_OK && p->lessons_max > 0) {
-		callus_store_totals t;
-		int64_t over = callus_store_totals_get(s, &t, NULL) < 0 ? -1
-			       : t.lessons - p->lessons_max;
-
-		if (over > 0) {
-			if (p->batch && over > (int64_t)p->batch)
-				over = (int64_t)p->batch;
-			sq = drop_lessons(s, workspace,
-					  "SELECT id, signature FROM lessons"
-					  " ORDER BY occurrences ASC, last_seen ASC, id ASC LIMIT ?2",
-					  NULL, over > 0x7fffffff ? 0x7fffffff : (int)over, res);
-		}
-	}
+	if (sq == SQLITE_OK && p->lessons_max > 0)
+		sq = drop_lessons(s, workspace,
+				  "SELECT id, signature FROM lessons"
+				  " ORDER BY occurrences ASC, last_seen ASC, id ASC LIMIT ?2",
+				  NULL, p->batch > 0x7fffffff ? 0x7fffffff : (int)p->batch,
+				  p->lessons_max, res);
 	return sq;
 }
 
 /* What a signature may be removed for: unseen since ?1, and needed by
  * nothing that stays (gc.h).  Each test is a lookup in an index: notes
- * have none by signature, so theirs are read once into the statement's
- * own (NOT IN a list, not a correlated scan for each signature; the
- * column is NOT NULL, so NOT IN is exact), and the links' OR is two
- * lookups. */
+ * and the cached notes of the team and org layers have none by signature,
+ * so theirs are read once into the statement's own (NOT IN a list, not a
+ * correlated scan for each signature; the columns are NOT NULL, so NOT IN
+ * is exact), and the links' OR is two lookups.  The newest signature (the
+ * highest rowid) stays whatever its age: SQLite numbers a new row one past
+ * the highest, so a removed highest number would be given to the next new
+ * signature, and what still names the old one by number (a vector file's
+ * record until the file is written again, a kept run's errors) would name
+ * the new one: its suggestions, its links, its lessons' rules. */
 #define SIGNATURE_UNNEEDED                                                                   \
 	" FROM signatures g WHERE g.last_seen < unixepoch(?1)"                                \
+	" AND g.rowid < (SELECT max(rowid) FROM signatures)"                                  \
 	" AND NOT EXISTS (SELECT 1 FROM resolutions r WHERE r.signature_id = g.id)"           \
 	" AND g.id NOT IN (SELECT n.signature_id FROM notes n)"                               \
+	" AND g.id NOT IN (SELECT c.signature_id FROM note_cache c)"                          \
 	" AND NOT EXISTS (SELECT 1 FROM note_signatures ns WHERE ns.signature_id = g.id)"     \
 	" AND NOT EXISTS (SELECT 1 FROM pending_errors pe WHERE pe.sig = g.rowid)"            \
 	" AND NOT EXISTS (SELECT 1 FROM signature_links l WHERE l.alias_id = g.id)"           \

@@ -533,6 +533,24 @@ int callus_record_views_stale(callus_store *store, const char *workspace, const 
 	return views(store, workspace, agents_file, agents_max, 1, err);
 }
 
+
+/*
+ * The background retention pass, and the instructions file's block written
+ * again when it removed lessons: the block names the lessons it shows, and
+ * would otherwise name removed files until the next change.  Under a debt
+ * of its own, so that a crash between the two leaves the block to repair.
+ */
+static void retention(callus_store *store, const callus_record_opts *opts, const char *agents)
+{
+	callus_views_debt *debt = NULL;
+	callus_gc_result gr;
+
+	callus_views_owe(&debt, opts->workspace, NULL);
+	/* what went before a failure stays gone: the block follows it */
+	(void)callus_gc(store, opts->workspace, opts->retention, &gr, NULL);
+	callus_views_settle(debt, !gr.lessons || callus_record_views(store, opts->workspace, agents,
+								   opts->agents_max, NULL) == 0);
+}
 /* The lesson's file and the instructions block, after its commit.  The
  * store is the truth and the views are rebuilt from it, so a failure here
  * loses no data and the next recording repairs them: the lesson is
@@ -688,7 +706,7 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	debt = NULL;
 	/* retention now and then, bounded; never a reason to fail */
 	if (rc == 0 && opts->retention && callus_gc_due(opts->workspace, opts->retention))
-		callus_gc(store, opts->workspace, opts->retention, NULL, NULL);
+		retention(store, opts, agents);
 out:
 	/* not settled: the store may hold what the views do not show */
 	callus_views_settle(debt, 0);

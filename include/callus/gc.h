@@ -12,8 +12,11 @@
  * vectors; snapshots nothing refers to.
  *
  * Stays whatever its age: every note and note file, every resolution and
- * the signature it fixes, the signatures of notes, of open and permanent
- * errors and of links (merges, duplicates), and the metrics.
+ * the signature it fixes, the signatures of notes (cached team and org
+ * notes too), of open and permanent errors and of links (merges,
+ * duplicates), the newest signature (its number is never given again),
+ * and the metrics.  The caller writes the instructions file's block again
+ * when lessons went (callus_gc_result.lessons): it names their files.
  */
 #ifndef CALLUS_GC_H
 #define CALLUS_GC_H

@@ -27,6 +27,13 @@ lesson_files() {
 	find .lessons -name "*.md" | wc -l
 }
 
+# Every lesson file AGENTS.md's block names exists, and it names N.
+agents_names() {
+	grep -o '\.lessons/[0-9a-f]*\.md' AGENTS.md | sort -u >named &&
+	while read -r f; do test -f "$f" || { echo "AGENTS.md names $f, gone"; return 1; }; done <named &&
+	test "$(wc -l <named)" = "$1"
+}
+
 test_skip_unless_tool gcc jq git sqlite3
 test_expect_success 'setup: three failing files, one fixed (a resolution and a note)' '
 	mkdir p && cd p &&
@@ -65,8 +72,12 @@ test_expect_success 'aged, the lessons, runs, idle checks and unneeded signature
 	   UPDATE signatures SET last_seen = unixepoch('\''2001-01-01'\'');
 	   UPDATE pending_errors SET last_failure_at = '\''2001-01-01T00:00:00.000Z'\'';
 	   UPDATE checks SET last_run_at = '\''2001-01-01T00:00:00.000Z'\''" &&
+	newest=$(q "SELECT max(rowid) FROM signatures") &&
 	"$CALLUS" gc --json >out &&
-	jq -e ".lessons == 3 and .lesson_files == 3 and .runs == 3 and .pending >= 2 and .signatures >= 2" out &&
+	jq -e ".lessons == 3 and .lesson_files == 3 and .runs == 3 and .pending >= 2 and .signatures >= 1" out &&
+	test "$(q "SELECT max(rowid) FROM signatures")" = "$newest" &&
+	test "$(q "SELECT count(*) FROM signatures")" = 2 &&
+	agents_names 0 &&
 	jq -e ".checks == 2" out &&
 	test "$(q "SELECT args FROM checks")" = "-c alpha.c" &&
 	test "$(q "SELECT count(*) FROM lessons")" = 0 &&
@@ -96,10 +107,12 @@ test_expect_success '[retention] lessons bounds the lessons and their files' '
 		test_expect_code 1 "$CALLUS" run -- gcc -c $f.c 2>err || return 1
 	done &&
 	test "$(lesson_files)" = 3 &&
+	agents_names 3 &&
 	"$CALLUS" gc >out &&
 	grep "removed 1 lesson (1 file in .lessons/)" out &&
 	test "$(q "SELECT count(*) FROM lessons")" = 2 &&
-	test "$(lesson_files)" = 2
+	test "$(lesson_files)" = 2 &&
+	agents_names 2
 '
 
 test_expect_success 'a recording runs the policy in the background once gc_hours have passed' '
@@ -114,7 +127,20 @@ test_expect_success 'a recording runs the policy in the background once gc_hours
 	test_expect_code 1 "$CALLUS" run -- gcc -c zeta.c 2>err &&
 	test "$(q "SELECT count(*) FROM lessons")" = 1 &&
 	test "$(lesson_files)" = 1 &&
-	test "$(q "SELECT file FROM lessons")" = zeta.c
+	test "$(q "SELECT file FROM lessons")" = zeta.c &&
+	agents_names 1
+'
+
+test_expect_success '[learn] prune_hours 0 is its default for callus gc too' '
+	cd p &&
+	printf "[learn]\nprune_hours = 0\n" >.callus/config &&
+	test_expect_code 1 "$CALLUS" run -- gcc -c zeta.c 2>err &&
+	test "$(q "SELECT count(*) FROM pending_errors WHERE state = '\''pending'\''")" -ge 1 &&
+	q "UPDATE pending_errors SET last_failure_at = '\''2001-01-01T00:00:00.000Z'\''
+	   WHERE state = '\''pending'\''" &&
+	"$CALLUS" gc --json >out &&
+	jq -e ".pending >= 1" out &&
+	test "$(q "SELECT count(*) FROM pending_errors WHERE state = '\''pending'\''")" = 0
 '
 
 test_expect_success 'callus help gc states the policy' '

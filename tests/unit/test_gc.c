@@ -296,7 +296,7 @@ static void ages_count_from_the_policys_now(void **state)
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
 	assert_int_equal(r.lessons + r.runs + r.pending + r.signatures, 0);
 	/* 400 days on: the lessons, runs and idle pending errors are, and
-	 * then the signatures nothing needs */
+	 * then the signatures nothing needs, but the newest (gc.c says why) */
 	gmtime_r(&t, &tm);
 	strftime(later, sizeof(later), "%Y-%m-%dT%H:%M:%S.000Z", &tm);
 	p.now = later;
@@ -304,10 +304,10 @@ static void ages_count_from_the_policys_now(void **state)
 	assert_int_equal(r.lessons, 2);
 	assert_int_equal(r.runs, 2);
 	assert_int_equal(r.pending, 2);
-	assert_int_equal(r.signatures, 2);
+	assert_int_equal(r.signatures, 1);
 	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 0);
 	assert_int_equal(count(f, "SELECT count(*) FROM runs"), 0);
-	assert_int_equal(count(f, "SELECT count(*) FROM signatures"), 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM signatures"), 1);
 	callus_signature_release(&a);
 	callus_signature_release(&b);
 }
@@ -477,7 +477,7 @@ static void old_unresolved_errors_go_with_their_idle_check(void **state)
 static void unused_old_signatures_go_needed_ones_stay(void **state)
 {
 	fixture *f = *state;
-	callus_signature a, b;
+	callus_signature a, b, c;
 	callus_gc_policy p;
 	callus_gc_result r;
 	long long df_before;
@@ -485,10 +485,12 @@ static void unused_old_signatures_go_needed_ones_stay(void **state)
 
 	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, NULL);
 	record(f, "src/b.c", "unknown type name beta_two used here", &b, NULL);
+	/* the newest: kept whatever its age (the next test) */
+	record(f, "src/c.c", "storage size of gamma_three is not known", &c, NULL);
 	/* a is fixed: its resolution needs it */
 	resolve(f, &a, "-c src/a.c");
 	sql(f, "UPDATE signatures SET last_seen = unixepoch('2001-01-01')");
-	assert_int_equal(count(f, BUILTIN_COUNTED), 2);
+	assert_int_equal(count(f, BUILTIN_COUNTED), 3);
 	df_before = count(f, DF_TOTAL);
 	policy(&p);
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
@@ -497,8 +499,10 @@ static void unused_old_signatures_go_needed_ones_stay(void **state)
 	assert_int_equal(count(f, q), 1);
 	snprintf(q, sizeof(q), "SELECT count(*) FROM signatures WHERE id = '%s'", b.id);
 	assert_int_equal(count(f, q), 0);
-	assert_int_equal(count(f, "SELECT count(*) FROM signature_vectors"), 1);
-	assert_int_equal(count(f, BUILTIN_COUNTED), 1);
+	snprintf(q, sizeof(q), "SELECT count(*) FROM signatures WHERE id = '%s'", c.id);
+	assert_int_equal(count(f, q), 1);
+	assert_int_equal(count(f, "SELECT count(*) FROM signature_vectors"), 2);
+	assert_int_equal(count(f, BUILTIN_COUNTED), 2);
 	/* b's features no longer weigh in the IDF */
 	assert_true(count(f, DF_TOTAL) < df_before);
 	/* gc folded the recent frequencies before taking b's off */
@@ -517,6 +521,148 @@ static void unused_old_signatures_go_needed_ones_stay(void **state)
 	}
 	callus_signature_release(&a);
 	callus_signature_release(&b);
+	callus_signature_release(&c);
+}
+
+/*
+ * A removed signature's number is never given to a new one: SQLite numbers
+ * a row one past the highest, so the newest signature stays whatever its
+ * age, and a new one is numbered past every number ever used.  What names
+ * a signature by its number (a vector file's record, a kept run's errors)
+ * then names nothing when its signature is gone, never another.
+ */
+static void a_removed_signatures_number_is_not_given_again(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, b, c;
+	callus_gc_policy p;
+	callus_gc_result r;
+	long long newest;
+	char q[256];
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, NULL);
+	record(f, "src/b.c", "unknown type name beta_two used here", &b, NULL);
+	newest = count(f, "SELECT max(rowid) FROM signatures");
+	sql(f, "UPDATE signatures SET last_seen = unixepoch('2001-01-01')");
+	policy(&p);
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.signatures, 1);
+	snprintf(q, sizeof(q), "SELECT count(*) FROM signatures WHERE id = '%s'", b.id);
+	assert_int_equal(count(f, q), 1);
+	/* b's run errors still name b's number: a new signature must not
+	 * take it */
+	record(f, "src/c.c", "storage size of gamma_three is not known", &c, NULL);
+	snprintf(q, sizeof(q), "SELECT rowid FROM signatures WHERE id = '%s'", c.id);
+	assert_true(count(f, q) > newest);
+	snprintf(q, sizeof(q), "SELECT count(*) FROM run_errors WHERE sig = (SELECT rowid FROM"
+			       " signatures WHERE id = '%s')", c.id);
+	assert_int_equal(count(f, q), 1);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+	callus_signature_release(&c);
+}
+
+/* Another pass's removal, made while this pass waits for the write lock:
+ * db is that pass's connection, holding the lock (BEGIN IMMEDIATE). */
+static int another_pass_first(void *db, int tries)
+{
+	if (tries == 0) {
+		assert_int_equal(sqlite3_exec(db,
+					      "DELETE FROM lessons WHERE id IN (SELECT id FROM lessons"
+					      " ORDER BY occurrences, last_seen, id LIMIT 2); COMMIT",
+					      NULL, NULL, NULL),
+				 SQLITE_OK);
+	}
+	return tries < 100;
+}
+
+/* Two passes at once (the background one of two recordings, or it and
+ * `callus gc`) keep the count: each counts what is over inside its
+ * transaction, so the second finds nothing over. */
+static void two_passes_at_once_keep_the_count(void **state)
+{
+	fixture *f = *state;
+	callus_signature g[6];
+	char file[32], msg[64];
+	callus_gc_policy p;
+	callus_gc_result r;
+	sqlite3 *other = NULL;
+
+	for (int i = 0; i < 6; i++) {
+		snprintf(file, sizeof(file), "src/f%d.c", i);
+		snprintf(msg, sizeof(msg), "unknown type name type_%c_used here", 'a' + i);
+		record(f, file, msg, &g[i], NULL);
+	}
+	assert_int_equal(sqlite3_open(f->path, &other), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_busy_handler(callus_store_db(f->s), another_pass_first, other);
+	policy(&p);
+	p.lesson_days = p.run_days = p.signature_days = p.prune_hours = 0;
+	p.lessons_max = 4;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lessons, 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 4);
+	assert_int_equal(count(f, "SELECT lessons FROM totals"), 4);
+	sqlite3_close(other);
+	for (int i = 0; i < 6; i++)
+		callus_signature_release(&g[i]);
+}
+
+/* What the recording below records again, in a store of its own. */
+typedef struct again {
+	fixture *f;
+	callus_store *s;
+	int done;
+} again;
+
+/* The same failure recorded again, as a recording in another process
+ * does, in store s: its lesson, then its file, after its commit. */
+static int recorded_again(void *arg, sqlite3 *db, const char *name, int frames)
+{
+	again *a = arg;
+	callus_store *keep = a->f->s;
+	callus_signature g;
+
+	(void)db;
+	(void)name;
+	(void)frames;
+	if (a->done++)
+		return SQLITE_OK;
+	a->f->s = a->s;
+	record(a->f, "src/a.c", "implicit declaration of function alpha_one", &g, NULL);
+	a->f->s = keep;
+	callus_signature_release(&g);
+	return SQLITE_OK;
+}
+
+/* A lesson made again between its removal's commit and the removal of its
+ * file keeps its file: the file is removed under the write lock, of a
+ * lesson still absent. */
+static void a_lesson_made_again_keeps_its_file(void **state)
+{
+	fixture *f = *state;
+	callus_signature a;
+	char sa[65];
+	callus_gc_policy p;
+	callus_gc_result r;
+	again ag = { f, NULL, 0 };
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, sa);
+	sql(f, "UPDATE lessons SET last_seen = '2001-01-01T00:00:00.000Z'");
+	assert_int_equal(callus_store_open(&ag.s, f->path, 5000, NULL), 0);
+	/* called after each commit, the write lock released */
+	sqlite3_wal_hook(callus_store_db(f->s), recorded_again, &ag);
+	policy(&p);
+	p.run_days = p.signature_days = p.prune_hours = 0;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	sqlite3_wal_hook(callus_store_db(f->s), NULL, NULL);
+	assert_true(ag.done >= 1);
+	assert_int_equal(r.lessons, 1);
+	assert_int_equal(r.lesson_files, 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 1);
+	assert_true(lesson_file_exists(f, sa));
+	callus_store_close(ag.s);
+	callus_signature_release(&a);
 }
 
 static void the_sweep_removes_orphan_lesson_files(void **state)
@@ -553,6 +699,13 @@ static void the_background_pass_is_due_once_per_interval(void **state)
 	snprintf(path, sizeof(path), "touch -d '2 days ago' '%s/.callus/gc.stamp'", f->dir);
 	assert_int_equal(system(path), 0);
 	assert_true(callus_gc_due(f->dir, &p));
+	assert_false(callus_gc_due(f->dir, &p));
+	/* a stamp ahead of the clock (the clock set back since): due, not
+	 * fresh until the clock catches up */
+	snprintf(path, sizeof(path), "touch -d '90 days' '%s/.callus/gc.stamp'", f->dir);
+	assert_int_equal(system(path), 0);
+	assert_true(callus_gc_due(f->dir, &p));
+	assert_false(callus_gc_due(f->dir, &p));
 }
 
 /* The blob of q's first row (at most max bytes, copied to out); its size. */
@@ -1288,6 +1441,10 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(unused_old_signatures_go_needed_ones_stay, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(a_removed_signatures_number_is_not_given_again, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(two_passes_at_once_keep_the_count, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_lesson_made_again_keeps_its_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_sweep_removes_orphan_lesson_files, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(the_background_pass_is_due_once_per_interval, setup,
