@@ -49,7 +49,7 @@ int cmd_gc(int argc, char **argv)
 	callus_gc_policy p;
 	callus_gc_result r = { 0 };
 	cli_workspace ws;
-	int first, rc;
+	int first, rc, views = 0;
 
 	first = cli_parse(argc, argv, &cmd_gc_spec);
 	if (first < 0)
@@ -67,6 +67,7 @@ int cmd_gc(int argc, char **argv)
 	if (rc == 0) {
 		const char *agents = callus_config_get(ws.config, "lessons", "file");
 		int agents_max = (int)cli_config_long(&ws, "lessons", "max", 20);
+		callus_error verr = CALLUS_ERROR_INIT;
 		callus_views_debt *debt = NULL;
 
 		cli_gc_policy(&ws, &p);
@@ -76,8 +77,15 @@ int cmd_gc(int argc, char **argv)
 		rc = callus_gc(store, ws.root, &p, &r, &err);
 		/* the instructions file's block names the lessons it shows:
 		 * written again without those removed, failure or not */
-		callus_views_settle(debt, !r.lessons || callus_record_views(store, ws.root, agents,
-									    agents_max, NULL) == 0);
+		if (r.lessons)
+			views = callus_record_views(store, ws.root, agents, agents_max, &verr);
+		callus_views_settle(debt, views == 0);
+		if (views < 0)
+			cli_error("removed %zu lesson%s, but %s still names %s: %s", r.lessons,
+				  r.lessons == 1 ? "" : "s", agents ? agents : "AGENTS.md",
+				  r.lessons == 1 ? "its file" : "their files",
+				  callus_error_message(&verr));
+		callus_error_release(&verr);
 		if (rc < 0) {
 			cli_error("%s", callus_error_message(&err));
 			rc = 1;
@@ -104,6 +112,9 @@ int cmd_gc(int argc, char **argv)
 		       r.pending == 1 ? "" : "s", r.signatures, r.signatures == 1 ? "" : "s",
 		       r.vacuumed ? "; the store was compacted" : "");
 	}
+	/* the retention done, its view not: said above, and the status */
+	if (views < 0)
+		rc = 1;
 out:
 	callus_store_close(store);
 	callus_error_release(&err);

@@ -1,8 +1,10 @@
 #!/bin/bash
 # test.sh - the whole test suite, as `make check` (and so .ci/run) runs it.
 #
-# Twice: a release build in build/, then an ASan+UBSan build in build-asan/.
-# Each time: build callus, build and run every unit test binary, replay every
+# First the documents' relative links (tests/docs/links.py).  Then twice: a
+# release build in build/, then an ASan+UBSan build in build-asan/.  Each
+# time: build callus, build and run every unit test binary (the release pass
+# runs five of them again under valgrind's memcheck), replay every
 # fuzz corpus (fuzz/corpus/X through build*/fuzz/fuzz_X), run the end-to-end
 # tests (tests/e2e/run.sh, one script a processor at a time) against that
 # build's callus, score that callus on the corpus of real tool outputs
@@ -84,7 +86,6 @@ scratch_dir() {
 	fi
 }
 
-# suite NAME BUILD [MAKE_ARGS...]: one full pass over one build.
 # Uninitialised reads, which AddressSanitizer does not see (gcc has no
 # MemorySanitizer): valgrind's memcheck over the unit tests of the store,
 # its retention and the files beside it ($jobs at a time, about a minute
@@ -115,6 +116,7 @@ memcheck() {
 	lap "memcheck"
 }
 
+# suite NAME BUILD [MAKE_ARGS...]: one full pass over one build.
 suite() {
 	local name=$1 build=$2 t x corpus rc summary p f report every enforce scripts
 	shift 2
@@ -146,7 +148,7 @@ suite() {
 		done
 	fi
 	lap "$name: build and unit tests"
-	[ "$name" = release ] && memcheck "$build"
+	[ "$name" = release ] && [ -x "$build/tests/test_gc" ] && memcheck "$build"
 
 	if step "$name: make fuzz" make -j"$jobs" BUILD="$build" "$@" fuzz; then
 		for t in "$build"/fuzz/fuzz_*; do

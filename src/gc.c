@@ -12,6 +12,7 @@
 #include "callus/lessonmd.h"
 #include "callus/signature.h"
 #include "callus/vecindex.h"
+#include "callus/workspace.h"
 
 #include "match_internal.h"
 #include "sqlutil.h"
@@ -108,37 +109,36 @@ static void unlink_lesson_file(const char *workspace, const char *signature, siz
 }
 
 /*
- * The files of the lessons just removed (their signatures sigs), under the
- * store's write lock, each of a lesson still absent: a recording writes its
- * lesson's file after its commit, so one that made the lesson again since
- * the removal committed has written, or will write, the file this would
- * remove.  A lock not had leaves the files to the sweep.
+ * The files of the lessons sigs names written again from the store, where
+ * it still has them: what a removal whose commit failed, its files already
+ * gone, puts back (best effort: `callus doctor --fix` writes any missing).
  */
-static void unlink_removed_files(callus_store *s, const char *workspace, const callus_strlist *sigs,
-				 size_t *count)
+static void restore_lesson_files(callus_store *s, const char *workspace, const callus_strlist *sigs)
 {
-	sqlite3_stmt *st = NULL;
+	callus_buf dir = CALLUS_BUF_INIT;
 
-	if (!sigs->count ||
-	    sqlite3_exec(callus_store_db(s), "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-		return;
-	if (sqlite3_prepare_v2(callus_store_db(s), "SELECT 1 FROM lessons WHERE signature = ?1", -1,
-			       &st, NULL) == SQLITE_OK)
-		for (size_t i = 0; i < sigs->count; i++) {
-			sqlite3_reset(st);
-			callus_sql_bind_text(st, 1, sigs->items[i]);
-			if (sqlite3_step(st) == SQLITE_DONE)
-				unlink_lesson_file(workspace, sigs->items[i], count);
-		}
-	sqlite3_finalize(st);
-	/* nothing written: the transaction only held the lock */
-	sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+	if (callus_buf_printf(&dir, "%s/.lessons", workspace) < 0 ||
+	    callus_workspace_guard(NULL, workspace, ".lessons", 0, NULL) < 0)
+		goto out;
+	for (size_t i = 0; i < sigs->count; i++) {
+		callus_lesson l;
+
+		memset(&l, 0, sizeof(l));
+		if (callus_store_get_lesson(s, sigs->items[i], &l, NULL) == 0)
+			(void)callus_lesson_md_write(dir.ptr, &l, NULL);
+		callus_lesson_release(&l);
+	}
+out:
+	callus_buf_release(&dir);
 }
 
 /*
- * Delete the lessons sql selects (id, signature; ?1 text a, ?2 the limit),
- * then their files: the store first, so that a failure leaves a file
- * without its lesson (the sweep's), never a lesson without its file.  With
+ * Delete the lessons sql selects (id, signature; ?1 text a, ?2 the limit)
+ * and their files, the files under the write lock, before the commit: a
+ * recording writes its lesson's file after its own commit, so one that
+ * makes a lesson again commits after this one and writes its file after
+ * the removal (removed after this commit, by name, the file it wrote would
+ * go).  A commit that fails puts the files back from the store.  With
  * keep > 0 the limit is how many lessons are over keep, counted in the
  * transaction (a count taken before it would let two passes at once each
  * remove what is over, and leave fewer than keep), at most `limit` when
@@ -149,6 +149,7 @@ static int drop_lessons(callus_store *s, const char *workspace, const char *sql,
 {
 	sqlite3_stmt *st = NULL, *del = NULL;
 	callus_strlist sigs = CALLUS_STRLIST_INIT;
+	size_t removed = 0, files = 0;
 	int sq;
 
 	if ((sq = sqlite3_exec(callus_store_db(s), "BEGIN IMMEDIATE", NULL, NULL, NULL)) != SQLITE_OK)
@@ -186,19 +187,27 @@ static int drop_lessons(callus_store *s, const char *workspace, const char *sql,
 		sqlite3_bind_int64(del, 1, sqlite3_column_int64(st, 0));
 		if ((sq = sqlite3_step(del)) != SQLITE_DONE)
 			goto out;
-		res->lessons++;
+		removed++;
 	}
 	if (sq == SQLITE_DONE)
 		sq = SQLITE_OK;
 out:
 	sqlite3_finalize(st);
 	sqlite3_finalize(del);
-	if (sq == SQLITE_OK)
-		sq = sqlite3_exec(callus_store_db(s), "COMMIT", NULL, NULL, NULL);
-	if (sq != SQLITE_OK)
+	if (sq == SQLITE_OK) {
+		for (size_t i = 0; i < sigs.count; i++)
+			unlink_lesson_file(workspace, sigs.items[i], &files);
+		if ((sq = sqlite3_exec(callus_store_db(s), "COMMIT", NULL, NULL, NULL)) != SQLITE_OK) {
+			sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+			restore_lesson_files(s, workspace, &sigs);
+		}
+	} else {
 		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
-	else
-		unlink_removed_files(s, workspace, &sigs, &res->lesson_files);
+	}
+	if (sq == SQLITE_OK) {
+		res->lessons += removed;
+		res->lesson_files += files;
+	}
 	callus_strlist_release(&sigs);
 	return sq;
 }
@@ -230,10 +239,10 @@ static int gc_lessons(callus_store *s, const char *workspace, const callus_gc_po
 
 /* What a signature may be removed for: unseen since ?1, and needed by
  * nothing that stays (gc.h).  Each test is a lookup in an index: notes
- * and the cached notes of the team and org layers have none by signature,
- * so theirs are read once into the statement's own (NOT IN a list, not a
- * correlated scan for each signature; the columns are NOT NULL, so NOT IN
- * is exact), and the links' OR is two lookups.  The newest signature (the
+ * have none by signature, so theirs are read once into the statement's
+ * own (NOT IN a list, not a correlated scan for each signature; the
+ * column is NOT NULL, so NOT IN is exact), and the links' OR is two
+ * lookups.  The newest signature (the
  * highest rowid) stays whatever its age: SQLite numbers a new row one past
  * the highest, so a removed highest number would be given to the next new
  * signature, and what still names the old one by number (a vector file's
@@ -244,7 +253,7 @@ static int gc_lessons(callus_store *s, const char *workspace, const callus_gc_po
 	" AND g.rowid < (SELECT max(rowid) FROM signatures)"                                  \
 	" AND NOT EXISTS (SELECT 1 FROM resolutions r WHERE r.signature_id = g.id)"           \
 	" AND g.id NOT IN (SELECT n.signature_id FROM notes n)"                               \
-	" AND g.id NOT IN (SELECT c.signature_id FROM note_cache c)"                          \
+	" AND NOT EXISTS (SELECT 1 FROM note_cache c WHERE c.signature_id = g.id)"            \
 	" AND NOT EXISTS (SELECT 1 FROM note_signatures ns WHERE ns.signature_id = g.id)"     \
 	" AND NOT EXISTS (SELECT 1 FROM pending_errors pe WHERE pe.sig = g.rowid)"            \
 	" AND NOT EXISTS (SELECT 1 FROM signature_links l WHERE l.alias_id = g.id)"           \

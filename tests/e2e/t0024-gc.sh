@@ -27,11 +27,13 @@ lesson_files() {
 	find .lessons -name "*.md" | wc -l
 }
 
-# Every lesson file AGENTS.md's block names exists, and it names N.
+# Every lesson file AGENTS.md's block names exists, and it names N (the
+# list kept outside the workspace).
 agents_names() {
-	grep -o '\.lessons/[0-9a-f]*\.md' AGENTS.md | sort -u >named &&
-	while read -r f; do test -f "$f" || { echo "AGENTS.md names $f, gone"; return 1; }; done <named &&
-	test "$(wc -l <named)" = "$1"
+	test -f AGENTS.md &&
+	{ grep -o '\.lessons/[0-9a-f]*\.md' AGENTS.md || true; } | sort -u >../named &&
+	while read -r f; do test -f "$f" || { echo "AGENTS.md names $f, gone"; return 1; }; done <../named &&
+	test "$(wc -l <../named)" = "$1"
 }
 
 test_skip_unless_tool gcc jq git sqlite3
@@ -141,6 +143,22 @@ test_expect_success '[learn] prune_hours 0 is its default for callus gc too' '
 	"$CALLUS" gc --json >out &&
 	jq -e ".pending >= 1" out &&
 	test "$(q "SELECT count(*) FROM pending_errors WHERE state = '\''pending'\''")" = 0
+'
+
+test_expect_success 'callus gc says so when the block cannot be written again' '
+	cd p &&
+	printf "[retention]\nlessons = 1\ngc_hours = 0\n" >.callus/config &&
+	c_file eta undefined_eta &&
+	test_expect_code 1 "$CALLUS" run -- gcc -c eta.c 2>err &&
+	test "$(q "SELECT count(*) FROM lessons")" = 2 &&
+	mv AGENTS.md ../outside.md && ln -s ../outside.md AGENTS.md &&
+	test_expect_code 1 "$CALLUS" gc >out 2>err &&
+	grep "removed 1 lesson" out &&
+	grep "still names its file" err &&
+	test "$(q "SELECT count(*) FROM lessons")" = 1 &&
+	rm AGENTS.md && mv ../outside.md AGENTS.md &&
+	"$CALLUS" doctor --fix >out 2>&1 &&
+	agents_names 1
 '
 
 test_expect_success 'callus help gc states the policy' '

@@ -635,9 +635,9 @@ static int recorded_again(void *arg, sqlite3 *db, const char *name, int frames)
 	return SQLITE_OK;
 }
 
-/* A lesson made again between its removal's commit and the removal of its
- * file keeps its file: the file is removed under the write lock, of a
- * lesson still absent. */
+/* A lesson made again after its removal's commit keeps its file: the file
+ * went under the write lock, before the commit, and the recording writes
+ * its own after its commit. */
 static void a_lesson_made_again_keeps_its_file(void **state)
 {
 	fixture *f = *state;
@@ -657,12 +657,83 @@ static void a_lesson_made_again_keeps_its_file(void **state)
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
 	sqlite3_wal_hook(callus_store_db(f->s), NULL, NULL);
 	assert_true(ag.done >= 1);
+	/* its file went with it, and the recording wrote it again */
 	assert_int_equal(r.lessons, 1);
-	assert_int_equal(r.lesson_files, 0);
+	assert_int_equal(r.lesson_files, 1);
 	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 1);
 	assert_true(lesson_file_exists(f, sa));
 	callus_store_close(ag.s);
 	callus_signature_release(&a);
+}
+
+/* A commit refused: what SQLite does with a commit hook that says no. */
+static int refuse_commit(void *arg)
+{
+	(*(int *)arg)++;
+	return 1;
+}
+
+/* A removal whose commit fails leaves the lessons, and puts back the files
+ * it had removed under the lock. */
+static void a_failed_commit_puts_the_files_back(void **state)
+{
+	fixture *f = *state;
+	callus_signature a;
+	char sa[65];
+	callus_gc_policy p;
+	callus_gc_result r;
+	int refused = 0;
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, sa);
+	sql(f, "UPDATE lessons SET last_seen = '2001-01-01T00:00:00.000Z'");
+	sqlite3_commit_hook(callus_store_db(f->s), refuse_commit, &refused);
+	policy(&p);
+	p.run_days = p.signature_days = p.prune_hours = 0;
+	assert_true(callus_gc(f->s, f->dir, &p, &r, NULL) < 0);
+	sqlite3_commit_hook(callus_store_db(f->s), NULL, NULL);
+	assert_int_equal(refused, 1);
+	assert_int_equal(r.lessons, 0);
+	assert_int_equal(r.lesson_files, 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 1);
+	assert_true(lesson_file_exists(f, sa));
+	/* and the next pass removes both */
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lessons, 1);
+	assert_int_equal(r.lesson_files, 1);
+	assert_false(lesson_file_exists(f, sa));
+	callus_signature_release(&a);
+}
+
+/* A signature only a team's or org's cached note names stays: the note
+ * is shown for it. */
+static void a_cached_notes_signature_stays(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, b, c;
+	callus_gc_policy p;
+	callus_gc_result r;
+	char q[512];
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, NULL);
+	record(f, "src/b.c", "unknown type name beta_two used here", &b, NULL);
+	record(f, "src/c.c", "storage size of gamma_three is not known", &c, NULL);
+	snprintf(q, sizeof(q),
+		 "INSERT INTO note_cache (layer, id, revision, signature_id, title, pulled_at)"
+		 " VALUES ('team', 'n1', 1, '%s', 'Declare alpha_one', '2001-01-01T00:00:00.000Z')",
+		 a.id);
+	sql(f, q);
+	sql(f, "UPDATE signatures SET last_seen = unixepoch('2001-01-01')");
+	policy(&p);
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	/* b goes; a (the cached note's) and c (the newest) stay */
+	assert_int_equal(r.signatures, 1);
+	snprintf(q, sizeof(q), "SELECT count(*) FROM signatures WHERE id = '%s'", a.id);
+	assert_int_equal(count(f, q), 1);
+	snprintf(q, sizeof(q), "SELECT count(*) FROM signatures WHERE id = '%s'", b.id);
+	assert_int_equal(count(f, q), 0);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+	callus_signature_release(&c);
 }
 
 static void the_sweep_removes_orphan_lesson_files(void **state)
@@ -1445,6 +1516,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(two_passes_at_once_keep_the_count, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_lesson_made_again_keeps_its_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_failed_commit_puts_the_files_back, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_cached_notes_signature_stays, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_sweep_removes_orphan_lesson_files, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(the_background_pass_is_due_once_per_interval, setup,
