@@ -12,6 +12,7 @@
 #include "callus/lessonmd.h"
 #include "callus/signature.h"
 #include "callus/vecindex.h"
+#include "callus/views.h"
 #include "callus/workspace.h"
 
 #include "match_internal.h"
@@ -138,7 +139,11 @@ out:
  * recording writes its lesson's file after its own commit, so one that
  * makes a lesson again commits after this one and writes its file after
  * the removal (removed after this commit, by name, the file it wrote would
- * go).  A commit that fails puts the files back from the store.  With
+ * go).  A lesson a recording owes its file (a views debt names it: owed
+ * before that recording's commit, paid once its file is written) is left
+ * for a later pass, or its file, written after this removal, would stay
+ * without its lesson.  A commit that fails puts the files back from the
+ * store.  With
  * keep > 0 the limit is how many lessons are over keep, counted in the
  * transaction (a count taken before it would let two passes at once each
  * remove what is over, and leave fewer than keep), at most `limit` when
@@ -148,12 +153,18 @@ static int drop_lessons(callus_store *s, const char *workspace, const char *sql,
 			int limit, int64_t keep, callus_gc_result *res)
 {
 	sqlite3_stmt *st = NULL, *del = NULL;
-	callus_strlist sigs = CALLUS_STRLIST_INIT;
-	size_t removed = 0, files = 0;
+	callus_strlist sigs = CALLUS_STRLIST_INIT, owed = CALLUS_STRLIST_INIT;
+	size_t removed = 0, files = 0, want = (size_t)-1;
 	int sq;
 
 	if ((sq = sqlite3_exec(callus_store_db(s), "BEGIN IMMEDIATE", NULL, NULL, NULL)) != SQLITE_OK)
 		return sq;
+	/* under the lock: every recording that committed a lesson and has
+	 * not written its file yet owes it */
+	if (callus_views_owed_signatures(workspace, &owed) < 0) {
+		sq = SQLITE_NOMEM;
+		goto out;
+	}
 	if (keep > 0) {
 		callus_store_totals t;
 		int64_t over;
@@ -167,6 +178,9 @@ static int drop_lessons(callus_store *s, const char *workspace, const char *sql,
 			goto out; /* nothing over: committed empty */
 		if (limit > 0 && over > limit)
 			over = limit;
+		want = (size_t)over;
+		/* as many more as may be passed over for their debts */
+		over += (int64_t)owed.count;
 		limit = over > 0x7fffffff ? 0x7fffffff : (int)over;
 	}
 	if ((sq = sqlite3_prepare_v2(callus_store_db(s), sql, -1, &st, NULL)) != SQLITE_OK ||
@@ -176,9 +190,11 @@ static int drop_lessons(callus_store *s, const char *workspace, const char *sql,
 	if (a)
 		callus_sql_bind_text(st, 1, a);
 	sqlite3_bind_int(st, 2, limit);
-	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+	while (removed < want && (sq = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *sig = (const char *)sqlite3_column_text(st, 1);
 
+		if (sig && callus_strlist_contains(&owed, sig, strlen(sig)))
+			continue;
 		if (sig && callus_strlist_add(&sigs, sig, strlen(sig)) < 0) {
 			sq = SQLITE_NOMEM;
 			goto out;
@@ -189,7 +205,7 @@ static int drop_lessons(callus_store *s, const char *workspace, const char *sql,
 			goto out;
 		removed++;
 	}
-	if (sq == SQLITE_DONE)
+	if (sq == SQLITE_DONE || sq == SQLITE_ROW)
 		sq = SQLITE_OK;
 out:
 	sqlite3_finalize(st);
@@ -209,6 +225,7 @@ out:
 		res->lesson_files += files;
 	}
 	callus_strlist_release(&sigs);
+	callus_strlist_release(&owed);
 	return sq;
 }
 

@@ -20,6 +20,7 @@
 
 #include "callus/common.h"
 #include "callus/store.h"
+#include "callus/strlist.h"
 
 typedef struct callus_views_debt callus_views_debt;
 
@@ -35,6 +36,17 @@ void callus_views_owe(callus_views_debt **out, const char *workspace, const char
  * file becomes the spare);
  * a debt left (the views failed) is for the next run to repair. */
 void callus_views_settle(callus_views_debt *d, int written);
+
+/*
+ * The lesson signatures every debt in workspace names, stale or not, into
+ * sigs (appended; the caller releases it): the lessons whose files a
+ * recording is about to write, or a crashed one left to write.  Read under
+ * the store's write lock, it names every recording that has committed a
+ * lesson and not yet written its file, since a debt is owed before the
+ * commit (callus gc keeps those lessons).  0, or CALLUS_ENOMEM; a folder
+ * that cannot be read names none.
+ */
+int callus_views_owed_signatures(const char *workspace, callus_strlist *sigs);
 
 /* Whether a process that is gone left views to repair in workspace (a
  * stale debt, which callus_views_repair() pays): 1 or 0 (1 also when it

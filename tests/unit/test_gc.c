@@ -31,6 +31,7 @@
 #include "callus/signature.h"
 #include "callus/store.h"
 #include "callus/vecindex.h"
+#include "callus/views.h"
 
 #include "match_internal.h"
 #include "schema_helpers.h"
@@ -664,6 +665,44 @@ static void a_lesson_made_again_keeps_its_file(void **state)
 	assert_true(lesson_file_exists(f, sa));
 	callus_store_close(ag.s);
 	callus_signature_release(&a);
+}
+
+/* A lesson a recording owes its file (committed, the file not written yet:
+ * the recording's views debt names it) is left for a later pass: removed
+ * now, its file, written after the removal, would stay without it. */
+static void a_lesson_owed_its_file_is_left_for_later(void **state)
+{
+	fixture *f = *state;
+	callus_signature g[3];
+	char s[3][65];
+	callus_gc_policy p;
+	callus_gc_result r;
+	callus_views_debt *debt = NULL;
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &g[0], s[0]);
+	record(f, "src/b.c", "unknown type name beta_two used here", &g[1], s[1]);
+	record(f, "src/c.c", "storage size of gamma_three is not known", &g[2], s[2]);
+	callus_signature_release(&g[0]);
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &g[0], NULL);
+	/* b, the least valuable, is being recorded again elsewhere */
+	callus_views_owe(&debt, f->dir, s[1]);
+	assert_non_null(debt);
+	policy(&p);
+	p.lessons_max = 2;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lessons, 1);
+	assert_true(lesson_file_exists(f, s[1]));
+	assert_false(lesson_file_exists(f, s[2]));
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons WHERE file = 'src/b.c'"), 1);
+	/* its file written, the debt paid: an ordinary lesson again */
+	callus_views_settle(debt, 1);
+	p.lessons_max = 1;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lessons, 1);
+	assert_false(lesson_file_exists(f, s[1]));
+	assert_true(lesson_file_exists(f, s[0]));
+	for (int i = 0; i < 3; i++)
+		callus_signature_release(&g[i]);
 }
 
 /* A commit refused: what SQLite does with a commit hook that says no. */
@@ -1517,6 +1556,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(two_passes_at_once_keep_the_count, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_lesson_made_again_keeps_its_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_failed_commit_puts_the_files_back, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_lesson_owed_its_file_is_left_for_later, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(a_cached_notes_signature_stays, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_sweep_removes_orphan_lesson_files, setup,
 						teardown),
