@@ -661,18 +661,29 @@ int callus_match_file_sync(callus_store *s, const char *path, size_t have, int64
 			   size_t ahead, const char *sql, callus_error *err)
 {
 	sqlite3_stmt *st = NULL;
-	int rc, sq;
+	int rc, sq, own = sqlite3_get_autocommit(callus_store_db(s));
 
 	if (stored < 0)
 		return callus_error_set(err, CALLUS_EIO, "cannot count the vectors in '%s'",
 				      callus_store_path(s));
 	if (have >= (size_t)stored && have - (size_t)stored <= ahead)
 		return 0;
+	/* The rewrite under the store's write lock (the caller's, when it
+	 * is in a transaction: a recording's, callus reindex's): appends
+	 * commit under it, so none lands between the read of the vectors and
+	 * the rename, which would replace it; and a file is judged by its
+	 * count, so once removals evened the counts again the record would
+	 * never come back. */
+	if (own && (rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
+		return rc;
 	/* a vector not packed is left out: reindex makes it again */
 	sq = sqlite3_prepare_v2(callus_store_db(s), sql, -1, &st, NULL);
 	rc = sq != SQLITE_OK ? callus_store_db_error(s, err, sq, "cannot read the vectors of")
 			     : rewrite_file(s, st, path, err);
 	sqlite3_finalize(st);
+	/* nothing written: the transaction only held the lock */
+	if (own)
+		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
 	return rc < 0 ? rc : 1;
 }
 

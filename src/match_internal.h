@@ -75,7 +75,9 @@ int64_t callus_match_builtin_count(callus_store *s);
  * (removed, damaged, restored from a copy, written by an older callus) or
  * more than ahead records past it (removed signatures; SIZE_MAX: never).
  * 1 when it was written again, 0 when in step, or a negative CALLUS_E*
- * code with err set (stored < 0: the count could not be read).
+ * code with err set (stored < 0: the count could not be read).  A rewrite
+ * holds the store's write lock: taken here (and let go) when s is in no
+ * transaction; a caller in one must hold it (a write transaction).
  */
 int callus_match_file_sync(callus_store *s, const char *path, size_t have, int64_t stored,
 			   size_t ahead, const char *sql, callus_error *err);

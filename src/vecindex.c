@@ -472,7 +472,10 @@ static int open_locked(int *out_fd, const char *path, callus_error *err)
 	for (int tries = 0;; tries++) {
 		struct stat fst, pst;
 
-		fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+		/* not through a symlink (docs/safety.md): a link is refused
+		 * here, and the rewrite that follows the failure renames a file
+		 * over the link itself */
+		fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 		if (fd < 0) {
 			rc = callus_error_set(err, CALLUS_EIO, "cannot open '%s': %s", path,
 					    strerror(errno));
@@ -706,13 +709,17 @@ void callus_vecindex_close(callus_vecindex *vi)
 
 int callus_vecindex_remove(const char *path)
 {
-	/* the sketch last: one without its file is of no use, but harmless
-	 * (it names the file it describes) */
+	/* the derived files first: a crash after them leaves a vector file
+	 * without them, which its next reader makes them for; the other way
+	 * it left them naming the file's freed inode, which the next file
+	 * made may be given, and a derived file that names its file's inode
+	 * is trusted (bounds made from other vectors: searches missing their
+	 * matches) */
+	if (vi_postings_remove(path) < 0 || vi_sketch_remove(path) < 0)
+		return -1;
 	if (unlink(path) < 0 && errno != ENOENT)
 		return -1;
-	if (vi_postings_remove(path) < 0)
-		return -1;
-	return vi_sketch_remove(path);
+	return 0;
 }
 
 void callus_vecindex_file_id(const callus_vecindex *vi, uint64_t id[2])

@@ -705,6 +705,69 @@ static void a_lesson_owed_its_file_is_left_for_later(void **state)
 		callus_signature_release(&g[i]);
 }
 
+/* A recording in another process, made while a rewrite waits for the
+ * write lock that db (a third connection) holds: db lets it go, and the
+ * failure is recorded in s, which appends its vector to the file. */
+typedef struct waiting {
+	fixture *f;
+	callus_store *s;
+	sqlite3 *db;
+	int done;
+} waiting;
+
+static int recorded_while_waiting(void *arg, int tries)
+{
+	waiting *w = arg;
+	callus_store *keep = w->f->s;
+	callus_signature g;
+
+	if (!w->done++) {
+		assert_int_equal(sqlite3_exec(w->db, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+		w->f->s = w->s;
+		record(w->f, "src/c.c", "storage size of gamma_three is not known", &g, NULL);
+		w->f->s = keep;
+		callus_signature_release(&g);
+	}
+	return tries < 100;
+}
+
+/* A vector file written again from the store holds the store's write lock
+ * from the read of the vectors to the rename: a recording that appends
+ * meanwhile (gc's rewrite raced one) commits before the read or after the
+ * rename, and its vector is in the file either way. */
+static void a_vector_files_rewrite_holds_the_write_lock(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, b;
+	callus_buf path = CALLUS_BUF_INIT;
+	callus_vecindex *vi = NULL;
+	waiting w = { f, NULL, NULL, 0 };
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, NULL);
+	record(f, "src/b.c", "unknown type name beta_two used here", &b, NULL);
+	assert_int_equal(callus_match_builtin_vector_path(&path, f->dir), 0);
+	assert_int_equal(callus_store_open(&w.s, f->path, 5000, NULL), 0);
+	assert_int_equal(sqlite3_open(f->path, &w.db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(w.db, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_busy_handler(callus_store_db(f->s), recorded_while_waiting, &w);
+	/* the file behind the store (have 0): written again */
+	assert_int_equal(callus_match_file_sync(f->s, path.ptr, 0, 2, 0,
+					       CALLUS_MATCH_BUILTIN_VECTORS, NULL),
+			 1);
+	assert_int_equal(w.done, 1);
+	assert_int_equal(count(f, BUILTIN_COUNTED), 3);
+	callus_vecindex_open(&vi, path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL, NULL);
+	assert_int_equal(callus_vecindex_count(vi), 3);
+	callus_vecindex_close(vi);
+	/* out of the transaction it took */
+	assert_int_not_equal(sqlite3_get_autocommit(callus_store_db(f->s)), 0);
+	sqlite3_close(w.db);
+	callus_store_close(w.s);
+	callus_buf_release(&path);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+}
+
 /* A commit refused: what SQLite does with a commit hook that says no. */
 static int refuse_commit(void *arg)
 {
@@ -1556,6 +1619,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(two_passes_at_once_keep_the_count, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_lesson_made_again_keeps_its_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_failed_commit_puts_the_files_back, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_vector_files_rewrite_holds_the_write_lock, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(a_lesson_owed_its_file_is_left_for_later, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(a_cached_notes_signature_stays, setup, teardown),

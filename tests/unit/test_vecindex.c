@@ -277,6 +277,72 @@ static void round_trip(void **state)
 	callus_vecindex_close(vi);
 }
 
+/* A vector file that is a symlink is not appended through (it may lead
+ * out of the workspace, or to a file not yet made there): the append
+ * fails, the target is left as it was, and a rewrite puts a file in the
+ * link's place. */
+static void not_appended_through_a_symlink(void **state)
+{
+	struct fixture *f = *state;
+	callus_buf target = CALLUS_BUF_INIT, absent = CALLUS_BUF_INIT;
+	float v[DIM];
+	int64_t id = 7;
+	struct stat st, lst;
+	callus_vecindex *vi;
+	int stale = -1;
+
+	assert_int_equal(callus_buf_printf(&target, "%s/elsewhere.bin", f->dir), 0);
+	assert_int_equal(callus_buf_printf(&absent, "%s/not-yet.bin", f->dir), 0);
+	append_range(target.ptr, 1, 3);
+	assert_int_equal(stat(target.ptr, &st), 0);
+	assert_int_equal(symlink(target.ptr, f->path.ptr), 0);
+	random_vec(v, 7);
+	assert_true(callus_vecindex_append(f->path.ptr, MODEL, DIM, &id, v, 1, NULL) < 0);
+	assert_int_equal(stat(target.ptr, &lst), 0);
+	assert_int_equal(lst.st_size, st.st_size);
+	/* a dangling link makes nothing either */
+	assert_int_equal(unlink(f->path.ptr), 0);
+	assert_int_equal(symlink(absent.ptr, f->path.ptr), 0);
+	assert_true(callus_vecindex_append(f->path.ptr, MODEL, DIM, &id, v, 1, NULL) < 0);
+	assert_int_equal(access(absent.ptr, F_OK), -1);
+	/* rewritten: a file of its own where the link was */
+	assert_int_equal(callus_vecindex_rewrite(f->path.ptr, MODEL, DIM, &id, v, 1, NULL), 0);
+	assert_int_equal(lstat(f->path.ptr, &lst), 0);
+	assert_true(S_ISREG(lst.st_mode));
+	assert_int_equal(access(absent.ptr, F_OK), -1);
+	vi = open_ok(f->path.ptr, MODEL, DIM, &stale);
+	assert_int_equal(callus_vecindex_count(vi), 1);
+	callus_vecindex_close(vi);
+	callus_buf_release(&target);
+	callus_buf_release(&absent);
+}
+
+/* A removal that stops part way (here, a sketch that cannot be unlinked:
+ * a folder in its place) leaves the vector file: the derived files go
+ * first, so that none is left naming the inode of a file gone, which the
+ * next file made may be given (and its sketches, of other vectors, would
+ * be trusted). */
+static void a_removal_stopped_part_way_keeps_the_file(void **state)
+{
+	struct fixture *f = *state;
+	callus_buf sketch = CALLUS_BUF_INIT, inside = CALLUS_BUF_INIT;
+
+	append_range(f->path.ptr, 1, 3);
+	assert_int_equal(callus_buf_printf(&sketch, "%s.sketch", f->path.ptr), 0);
+	assert_int_equal(callus_buf_printf(&inside, "%s/x", sketch.ptr), 0);
+	(void)unlink(sketch.ptr);
+	assert_int_equal(mkdir(sketch.ptr, 0700), 0);
+	assert_int_equal(mkdir(inside.ptr, 0700), 0);
+	assert_true(callus_vecindex_remove(f->path.ptr) < 0);
+	assert_int_equal(access(f->path.ptr, F_OK), 0);
+	assert_int_equal(rmdir(inside.ptr), 0);
+	assert_int_equal(rmdir(sketch.ptr), 0);
+	assert_int_equal(callus_vecindex_remove(f->path.ptr), 0);
+	assert_int_equal(access(f->path.ptr, F_OK), -1);
+	callus_buf_release(&sketch);
+	callus_buf_release(&inside);
+}
+
 static void topk_order_and_min(void **state)
 {
 	struct fixture *f = *state;
@@ -1976,6 +2042,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(missing_is_empty, setup, teardown),
 		cmocka_unit_test_setup_teardown(round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(topk_order_and_min, setup, teardown),
+		cmocka_unit_test_setup_teardown(not_appended_through_a_symlink, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_removal_stopped_part_way_keeps_the_file, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(duplicates_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_failed_append_keeps_whole_records, setup, teardown),
 		cmocka_unit_test_setup_teardown(partial_record_ignored_then_repaired, setup,
