@@ -479,14 +479,21 @@ static int drain_record(const cli_workspace *ws, const callus_hook_event *e, con
 	callus_detection det;
 	callus_metrics *m = NULL;
 	callus_buf ctx = CALLUS_BUF_INIT;
+	/* the failure's own directory, as the hook that queued it had it:
+	 * the drainer's (the root, or a passing check's folder) would read
+	 * its errors' relative paths from another place */
+	cli_workspace at = *ws;
+	char *rel = NULL;
 	int fresh = 0, rc = 0;
 
 	memset(&det, 0, sizeof(det));
+	if (e->cwd && (rel = cli_workspace_rel(ws, e->cwd)))
+		at.cwd_rel = rel;
 	/* no longer a check by this workspace's config: nothing to record */
 	if (callus_detect(&det, ws->whitelist, e->command, NULL) < 0 || !det.verification)
 		goto out;
 	callus_metrics_new(&m);
-	rc = record_event(&ctx, ws, e, &det, e->exit_code, m, &fresh, &q);
+	rc = record_event(&ctx, &at, e, &det, e->exit_code, m, &fresh, &q);
 	if (rc < 0) {
 		rc = rc == CALLUS_EBUSY ? -1 : 0; /* busy: later; else it will not do better */
 	} else {
@@ -501,6 +508,7 @@ static int drain_record(const cli_workspace *ws, const callus_hook_event *e, con
 	if (m)
 		cli_flush_metrics(ws, m, NULL, rc < 0);
 out:
+	free(rel);
 	callus_metrics_free(m);
 	callus_detection_release(&det);
 	callus_buf_release(&ctx);

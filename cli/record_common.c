@@ -571,15 +571,21 @@ out:
 	return rc;
 }
 
-void cli_workspace_cwd_inside(cli_workspace *ws)
+char *cli_workspace_rel(const cli_workspace *ws, const char *dir)
 {
-	char *cwd = realpath(".", NULL);
+	char *real = realpath(dir, NULL), *rel;
 	size_t rl = strlen(ws->root_real);
 
+	rel = strdup(real && !strncmp(real, ws->root_real, rl) && real[rl] == '/' ? real + rl + 1
+										  : "");
+	free(real);
+	return rel;
+}
+
+void cli_workspace_cwd_inside(cli_workspace *ws)
+{
 	free(ws->cwd_rel);
-	ws->cwd_rel = strdup(cwd && !strncmp(cwd, ws->root_real, rl) && cwd[rl] == '/'
-				     ? cwd + rl + 1 : "");
-	free(cwd);
+	ws->cwd_rel = cli_workspace_rel(ws, ".");
 }
 
 void cli_embed_later(const cli_workspace *ws)

@@ -118,4 +118,17 @@ test_expect_success 'a drainer records a queued and a cut entry, drops a torn on
 	grep "\"spool_drained\"" .callus/log.jsonl | tail -n 1 | grep -q "\"count\":\"2\""
 '
 
+test_expect_success 'a drained failure is recorded in the folder its hook ran in' '
+	mkdir nested && cd nested && git init -q && mkdir sub && printf "int 1x;\n" >sub/f1.c &&
+	mkdir -m 700 .callus .callus/spool &&
+	jq -n --arg cwd "$PWD/sub" \
+		"{command: \"gcc -c f1.c\", exit_code: 1, cwd: \$cwd,
+		  output: \"f1.c:1:5: error: expected identifier or (\"}" \
+		>.callus/spool/0000000000000000007-7.left.json &&
+	"$CALLUS" hook --drain generic &&
+	"$CALLUS" lessons --json >lessons.json &&
+	test "$(jq -r ".[0].file" lessons.json)" = sub/f1.c &&
+	test "$(jq length lessons.json)" = 1
+'
+
 test_done
