@@ -30,6 +30,10 @@ typedef struct cli_workspace {
 	char *cwd_rel;        /* the current directory relative to root ("" at root) */
 	callus_ws_kind kind;  /* how root was found: a directory of no kind is no workspace yet */
 	long store_wait_ms;   /* > 0: wait no longer for the store's lock ([store] timeout_ms) */
+	long long deadline_ms; /* > 0: the snapshot helper's answers are waited
+				* for until this time of callus_child_now_ms()
+				* at most (a hook's deadline, less what learning
+				* needs after them) */
 	callus_config *config;  /* never NULL after setup */
 	callus_whitelist *whitelist;
 	callus_redactor *redactor;

@@ -46,6 +46,10 @@
 #define HOOK_DEADLINE_MS 5000       /* well under the agents' own timeouts */
 #define HOOK_DETACHED_S 60          /* the detached copy's own deadline */
 #define HOOK_STORE_WAIT_MS 2000     /* for the store's lock, then queued */
+/* What learning needs after the snapshot helper's answers (its
+ * transaction, which may wait for the store's lock, and the views): the
+ * answers are waited for until this long before the deadline. */
+#define HOOK_LEARN_MS 1500
 #define HOOK_DRAIN_INLINE_MS 1500   /* queued failures drained before a pass */
 #define HOOK_RELATED_MAX 3          /* earlier lessons shown in a reply */
 /* What a reply says of the tool output it quotes (callus_text_quote()):
@@ -107,6 +111,18 @@ static volatile sig_atomic_t guard_detached;
 static char guard_spool[PATH_MAX], guard_cut[PATH_MAX], guard_spare[PATH_MAX];
 static volatile sig_atomic_t guard_spooled;
 static cli_detached guard_drainer;
+/* When the deadline comes, on the monotonic clock in ms (the detached
+ * copy's own once it goes on): written by the handler only in the copy,
+ * which reads it after the handler returned. */
+static long long guard_deadline_ms;
+
+static long long monotonic_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 /* In the deadline's handler: 1 in a copy of the process that goes on,
  * detached, with the work the alarm interrupted (a single thread: its
@@ -131,6 +147,7 @@ static int guard_go_on(void)
 	/* timers are not inherited: a deadline of its own, so that an event
 	 * that never ends (stdin left open) does not keep it for ever */
 	alarm(HOOK_DETACHED_S);
+	guard_deadline_ms = monotonic_ms() + HOOK_DETACHED_S * 1000LL;
 	return 1;
 }
 
@@ -188,6 +205,7 @@ static void guard_install(int deadline_ms)
 	memset(&it, 0, sizeof(it));
 	it.it_value.tv_sec = deadline_ms / 1000;
 	it.it_value.tv_usec = (deadline_ms % 1000) * 1000;
+	guard_deadline_ms = monotonic_ms() + deadline_ms;
 	setitimer(ITIMER_REAL, &it, NULL);
 }
 
@@ -732,6 +750,7 @@ int cmd_hook(int argc, char **argv)
 	/* a store busy past this is left to the drainer, well before the
 	 * deadline */
 	ws.store_wait_ms = HOOK_STORE_WAIT_MS;
+	ws.deadline_ms = guard_deadline_ms - HOOK_LEARN_MS;
 	if (ws.kind == CALLUS_WS_NONE) {
 		cli_error_untrusted("hook: not recording: '%s' is in no git repository and no callus "
 				    "workspace ('callus init' there makes it one)", ws.root);

@@ -109,6 +109,10 @@ void cli_learn_init(cli_learn *out, const cli_workspace *ws, const callus_detect
 	/* well within the hook's own deadline (5 s): a snapshot that slow is
 	 * given up, the states are learnt without it */
 	out->snapshot.timeout_ms = (int)cli_config_long(ws, "learn", "snapshot_timeout_ms", 3000);
+	/* and by the hook's deadline: waited for past it, the helper's
+	 * answers would cost the error its pending state, which learning
+	 * writes after them */
+	out->snapshot.deadline_ms = ws->deadline_ms;
 	callus_config_get_bool(&snapshots, ws->config, "learn", "snapshots", 1, NULL);
 	out->opts.workspace = ws->root;
 	out->opts.check.tool = det->tool;

@@ -95,6 +95,11 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+long long callus_child_now_ms(void)
+{
+	return now_ms();
+}
+
 /* fds[0] is ours (non-blocking), fds[1] the child's. */
 static int lift_pair(int fds[2], int ours)
 {
@@ -310,6 +315,7 @@ struct callus_child {
 	const char *what;
 	size_t out_max;
 	int timeout_ms;
+	long long deadline_ms;
 };
 
 /* Kill (unless it is gone), reap and free c; accepts NULL. */
@@ -349,6 +355,7 @@ int callus_child_start(callus_child **out, const callus_child_opts *opts, callus
 	c->what = what;
 	c->out_max = opts->out_max;
 	c->timeout_ms = opts->timeout_ms > 0 ? opts->timeout_ms : 1;
+	c->deadline_ms = opts->deadline_ms;
 	if ((opts->input && make_input(inp) < 0) || make_pipe(outp) < 0 || make_pipe(errp) < 0) {
 		rc = callus_error_set(err, CALLUS_EIO, "cannot make a pipe: %s", strerror(errno));
 		goto out;
@@ -389,7 +396,14 @@ int callus_child_wait(callus_child *c, callus_buf *out, callus_error *err)
 	callus_buf_init(out, c->out_max);
 	callus_buf_init(&errb, CALLUS_CHILD_STDERR_MAX);
 	/* its time counts from now: until the caller came, a child that
-	 * printed more than its pipes hold was waiting for it */
+	 * printed more than its pipes hold was waiting for it; and it ends
+	 * by the caller's deadline */
+	if (c->deadline_ms > 0) {
+		long long left = c->deadline_ms - now_ms();
+
+		if (left < c->timeout_ms)
+			c->timeout_ms = left > 0 ? (int)left : 1;
+	}
 	timed_out = pump(&c->s, out, &errb, &overflow, c->timeout_ms);
 	if (timed_out != 0)
 		kill(c->pid, SIGKILL);

@@ -215,7 +215,7 @@ bad:
 static int embed_batch(float **vecs, size_t *dim, const char *const *texts, size_t n,
 		       char *const *argv, char *const *envp, int timeout_ms, callus_error *err)
 {
-	callus_child_opts co = { WHAT, argv, envp, NULL, 0, 0, 0 };
+	callus_child_opts co = { WHAT, argv, envp, NULL, 0, 0, 0, 0 };
 	callus_buf res = CALLUS_BUF_INIT;
 	char *input = NULL;
 	int rc;

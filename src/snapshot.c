@@ -52,13 +52,14 @@ char *callus_snapshot_helper(void)
 static int start_helper(callus_child **c, char **argv, size_t out_max, size_t nreq,
 			const callus_snapshot_opts *opts, callus_error *err)
 {
-	callus_child_opts co = { "snapshot helper", argv, NULL, NULL, 0, out_max, 0 };
+	callus_child_opts co = { "snapshot helper", argv, NULL, NULL, 0, out_max, 0, 0 };
 	int each = opts && opts->timeout_ms > 0 ? opts->timeout_ms : DEFAULT_TIMEOUT_MS;
 	char *own = NULL;
 	int rc;
 
 	/* each request the time it had when it ran alone */
 	co.timeout_ms = nreq > 1 && (size_t)each <= (size_t)INT_MAX / nreq ? each * (int)nreq : each;
+	co.deadline_ms = opts ? opts->deadline_ms : 0;
 	argv[0] = opts && opts->helper ? (char *)opts->helper : (own = callus_snapshot_helper());
 	if (!argv[0])
 		return callus_error_set(err, CALLUS_ENOTFOUND,

@@ -34,7 +34,13 @@ typedef struct callus_child_opts {
 	size_t input_len;
 	size_t out_max;      /* most stdout bytes accepted; 0: no limit */
 	int timeout_ms;      /* > 0: killed past this */
+	long long deadline_ms; /* > 0: killed past this time of
+				* callus_child_now_ms() too, whichever comes
+				* first (a hook's own deadline) */
 } callus_child_opts;
+
+/* Now, in the milliseconds of a deadline_ms (the monotonic clock). */
+long long callus_child_now_ms(void);
 
 /*
  * Run the program and collect its stdout in *out (initialised here; the

@@ -59,6 +59,10 @@ typedef struct callus_snapshot_opts {
 			      * epoch): files written since are its products,
 			      * not the fix, and diffs leave them out; 0:
 			      * unknown (new binary files are left out always) */
+	long long deadline_ms; /* > 0: the helper is killed by this time of
+				* callus_child_now_ms() whatever timeout_ms
+				* leaves (a hook's deadline, less the time
+				* learning needs after it) */
 } callus_snapshot_opts;
 
 /*

@@ -131,4 +131,24 @@ test_expect_success 'a drained failure is recorded in the folder its hook ran in
 	test "$(jq length lessons.json)" = 1
 '
 
+test_expect_success 'a snapshot helper slower than the deadline does not cost a failure its pending error' '
+	mkdir slow && cd slow && git init -q && printf "int 1x;\n" >main.c &&
+	mkdir -m 700 .callus &&
+	printf "[learn]\nsnapshot_timeout_ms = 20000\n" >.callus/config &&
+	printf "#!/bin/sh\nexec sleep 30\n" >../slow-helper && chmod +x ../slow-helper &&
+	jq -n --arg cwd "$PWD" \
+		"{command: \"gcc -c main.c\", exit_code: 1, cwd: \$cwd,
+		  output: \"main.c:1:5: error: expected identifier or (\"}" >../slow.json &&
+	start=$(date +%s%N) &&
+	CALLUS_GIT_HELPER="$PWD/../slow-helper" "$CALLUS" hook generic <../slow.json >reply &&
+	took=$(( ($(date +%s%N) - start) / 1000000 )) &&
+	test_info "the hook took $took ms" &&
+	jq -e "type == \"object\"" reply &&
+	test "$("$CALLUS" lessons --json | jq length)" = 1 &&
+	"$CALLUS" pending --json >pending.json &&
+	test "$(jq length pending.json)" = 1 &&
+	! grep -q "\"hook_cut\"" .callus/log.jsonl &&
+	grep -q "\"snapshot_failed\"" .callus/log.jsonl
+'
+
 test_done

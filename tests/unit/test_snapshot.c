@@ -233,7 +233,7 @@ static void test_new_untracked_file(void **state)
 static void test_excluded_paths(void **state)
 {
 	static const char *const excl[] = { ".lessons/", "AGENTS.md", NULL };
-	callus_snapshot_opts o = { NULL, 10000, excl, 0 };
+	callus_snapshot_opts o = { NULL, 10000, excl, 0, 0 };
 	callus_snapshot s = CALLUS_SNAPSHOT_INIT;
 	callus_error e = CALLUS_ERROR_INIT;
 	char *dir = make_repo(), *patch = NULL;
@@ -711,7 +711,7 @@ static void test_files_refused(void **state)
 
 static void test_helper_missing(void **state)
 {
-	callus_snapshot_opts o = { "/nonexistent/callus-git", 0, NULL, 0 };
+	callus_snapshot_opts o = { "/nonexistent/callus-git", 0, NULL, 0, 0 };
 	callus_snapshot s = CALLUS_SNAPSHOT_INIT;
 	callus_error e = CALLUS_ERROR_INIT;
 	char *dir = tmpdir(), *commit = NULL;
@@ -750,7 +750,7 @@ static void fake_helper(const char *dir, const char *body, callus_buf *path)
 
 static void test_helper_timeout(void **state)
 {
-	callus_snapshot_opts o = { NULL, 300, NULL, 0 };
+	callus_snapshot_opts o = { NULL, 300, NULL, 0, 0 };
 	callus_snapshot s = CALLUS_SNAPSHOT_INIT;
 	callus_error e = CALLUS_ERROR_INIT;
 	callus_buf path = CALLUS_BUF_INIT;
@@ -819,7 +819,7 @@ static void test_helper_bad_output(void **state)
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		callus_snapshot s = CALLUS_SNAPSHOT_INIT;
 		callus_error e = CALLUS_ERROR_INIT;
-		callus_snapshot_opts o = { NULL, 5000, NULL, 0 };
+		callus_snapshot_opts o = { NULL, 5000, NULL, 0, 0 };
 
 		callus_buf_clear(&body);
 		callus_buf_printf(&body, "#!/bin/sh\n%s\n", cases[i].script);
@@ -853,7 +853,7 @@ static void test_batch_one_process(void **state)
 		CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_HEAD),
 	};
 	callus_snapshot before = CALLUS_SNAPSHOT_INIT, bogus = CALLUS_SNAPSHOT_INIT;
-	callus_snapshot_opts o = { NULL, 0, NULL, 0 };
+	callus_snapshot_opts o = { NULL, 0, NULL, 0, 0 };
 	callus_error e = CALLUS_ERROR_INIT;
 	callus_buf wrap = CALLUS_BUF_INIT, body = CALLUS_BUF_INIT;
 	char *dir = make_repo(), *bin = tmpdir(), *head, *want, *count;
@@ -934,7 +934,7 @@ static void test_started_then_finished(void **state)
 		CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_TAKE),
 		CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_HEAD),
 	};
-	callus_snapshot_opts o = { NULL, 200, NULL, 0 };
+	callus_snapshot_opts o = { NULL, 200, NULL, 0, 0 };
 	callus_snapshot_batch *b = NULL;
 	callus_error e = CALLUS_ERROR_INIT;
 	callus_buf wrap = CALLUS_BUF_INIT, body = CALLUS_BUF_INIT;
@@ -1022,7 +1022,7 @@ static void test_started_then_finished(void **state)
 static void test_child_output_past_a_pipe(void **state)
 {
 	char *argv[] = { "/bin/sh", "-c", "head -c 200000 /dev/zero; head -c 70000 /dev/zero >&2", NULL };
-	callus_child_opts co = { "test child", argv, NULL, NULL, 0, 300000, 300 };
+	callus_child_opts co = { "test child", argv, NULL, NULL, 0, 300000, 300, 0 };
 	struct timespec nap = { 0, 700 * 1000000L };
 	callus_error e = CALLUS_ERROR_INIT;
 	callus_buf out = CALLUS_BUF_INIT;
@@ -1097,7 +1097,7 @@ static void test_batch_timeout_per_request(void **state)
 		CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_HEAD),
 		CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_HEAD),
 	};
-	callus_snapshot_opts o = { NULL, 300, NULL, 0 };
+	callus_snapshot_opts o = { NULL, 300, NULL, 0, 0 };
 	callus_error e = CALLUS_ERROR_INIT;
 	callus_buf path = CALLUS_BUF_INIT;
 	char *dir = tmpdir();
