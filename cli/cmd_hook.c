@@ -110,6 +110,10 @@ static volatile sig_atomic_t guard_detached;
  * prepared for it, which logs and counts the cut. */
 static char guard_spool[PATH_MAX], guard_cut[PATH_MAX], guard_spare[PATH_MAX];
 static volatile sig_atomic_t guard_spooled;
+/* The failure is committed and learning from it goes on: its entry is the
+ * spare now, which a cut leaves as a cut entry, for the drainer to find
+ * recorded already and to log and count the cut. */
+static volatile sig_atomic_t guard_learning;
 static cli_detached guard_drainer;
 /* When the deadline comes, on the monotonic clock in ms (the detached
  * copy's own once it goes on): written by the handler only in the copy,
@@ -169,6 +173,9 @@ static void guard_handler(int sig)
 	}
 	if (guard_spooled) {
 		rename(guard_spool, guard_cut);
+		cli_detached_start(&guard_drainer);
+	} else if (guard_learning && sig == SIGALRM) {
+		rename(guard_spare, guard_cut);
 		cli_detached_start(&guard_drainer);
 	}
 	if (!guard_replied) {
@@ -447,8 +454,10 @@ static void spool_stored(void *unused)
 	sigemptyset(&alrm);
 	sigaddset(&alrm, SIGALRM);
 	sigprocmask(SIG_BLOCK, &alrm, &old);
-	if (guard_spooled)
+	if (guard_spooled) {
 		callus_fs_keep_spare(guard_spool, guard_spare);
+		guard_learning = 1;
+	}
 	guard_spooled = 0;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
@@ -469,6 +478,7 @@ static void spool_disarm(const cli_spool_entry *ent, int leave)
 			callus_fs_keep_spare(guard_spool, guard_spare);
 	}
 	guard_spooled = 0;
+	guard_learning = 0;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
@@ -502,7 +512,7 @@ static int drain_record(const cli_workspace *ws, const callus_hook_event *e, con
 	 * its errors' relative paths from another place */
 	cli_workspace at = *ws;
 	char *rel = NULL;
-	int fresh = 0, rc = 0;
+	int fresh = 0, rc = 0, stored_before = 0;
 
 	memset(&det, 0, sizeof(det));
 	if (e->cwd && (rel = cli_workspace_rel(ws, e->cwd)))
@@ -512,6 +522,7 @@ static int drain_record(const cli_workspace *ws, const callus_hook_event *e, con
 		goto out;
 	callus_metrics_new(&m);
 	rc = record_event(&ctx, &at, e, &det, e->exit_code, m, &fresh, &q);
+	stored_before = rc == CALLUS_EEXIST;
 	if (rc < 0) {
 		rc = rc == CALLUS_EBUSY ? -1 : 0; /* busy: later; else it will not do better */
 	} else {
@@ -519,7 +530,13 @@ static int drain_record(const cli_workspace *ws, const callus_hook_event *e, con
 		if (m)
 			callus_metrics_add(m, CALLUS_METRIC_HOOK_DEFERRED, NULL, 1);
 	}
-	if (cut && rc >= 0)
+	/* a cut entry found stored already was cut after its commit, while
+	 * learning from it: the failure is kept, its pending state is not */
+	if (cut && stored_before)
+		note_cut(ws, m, "learning",
+			 "a hook was cut by its deadline after its failure was stored, while "
+			 "learning from it; the error's pending state was not written");
+	else if (cut && rc >= 0)
 		note_cut(ws, m, "recording",
 			 "a hook was cut by its deadline while recording a failure; it was queued, "
 			 "and is recorded now");

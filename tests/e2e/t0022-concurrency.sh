@@ -151,4 +151,31 @@ test_expect_success 'a snapshot helper slower than the deadline does not cost a 
 	grep -q "\"snapshot_failed\"" .callus/log.jsonl
 '
 
+test_expect_success 'a hook cut after its failure is stored, while learning, is logged and counted' '
+	cd slow &&
+	: >.callus/log.jsonl &&
+	printf "int 2y;\n" >other.c &&
+	jq -n --arg cwd "$PWD" \
+		"{command: \"gcc -c other.c\", exit_code: 1, cwd: \$cwd,
+		  output: \"other.c:1:5: error: expected identifier or (\"}" >../cut.json &&
+	{ CALLUS_GIT_HELPER="$PWD/../slow-helper" "$CALLUS" hook generic <../cut.json >reply & } &&
+	hook=$! &&
+	# the failure is committed at once; learning waits for the helper
+	# until 1.5 s before the deadline, then for the store, held here
+	# past the deadline
+	sleep 1.5 &&
+	{ { echo "BEGIN IMMEDIATE;"; sleep 6; echo "COMMIT;"; } | sqlite3 .callus/callus.db & } &&
+	lock=$! &&
+	wait $hook && jq -e "type == \"object\"" reply &&
+	wait $lock &&
+	for _ in $(seq 1 60); do
+		grep -q "\"hook_cut\"" .callus/log.jsonl && break
+		sleep 0.5
+	done &&
+	grep "\"hook_cut\"" .callus/log.jsonl | grep -q "\"stage\":\"learning\"" &&
+	test "$(cut_count learning)" = 1 &&
+	test "$("$CALLUS" lessons --json | jq length)" = 2 &&
+	test -z "$(find .callus/spool -name "*.json")"
+'
+
 test_done
