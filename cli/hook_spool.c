@@ -365,8 +365,18 @@ int cli_spool_drain(const cli_workspace *ws, long budget_ms, cli_spool_record_fn
 			break;
 		if ((fd = open(lock.ptr, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0)
 			break;
-		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-			turned_away = 1;
+		/* Another drainer has it.  A pass (a budget) waits for it, up to
+		 * its budget: what it is recording may be the failure this pass
+		 * fixes, and a fix is learnt against its failure.  A drainer
+		 * with no budget leaves the entries to it. */
+		while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			if (budget_ms <= 0 || (now_ns() - start) / 1000000 > budget_ms) {
+				turned_away = 1;
+				break;
+			}
+			usleep(20 * 1000);
+		}
+		if (turned_away) {
 			close(fd);
 			break;
 		}

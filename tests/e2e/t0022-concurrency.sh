@@ -178,4 +178,28 @@ test_expect_success 'a hook cut after its failure is stored, while learning, is 
 	test -z "$(find .callus/spool -name "*.json")"
 '
 
+test_expect_success 'a pass waits for a drainer that holds the queue, and fixes the failure queued' '
+	mkdir passing && cd passing && git init -q && printf "int 1x;\n" >f1.c &&
+	mkdir -m 700 .callus .callus/spool &&
+	jq -n --arg cwd "$PWD" \
+		"{command: \"gcc -c f1.c\", exit_code: 1, cwd: \$cwd,
+		  output: \"f1.c:1:5: error: expected identifier or (\"}" \
+		>.callus/spool/0000000000000000008-8.left.json &&
+	jq -n --arg cwd "$PWD" "{command: \"gcc -c f1.c\", exit_code: 0, cwd: \$cwd, output: \"\"}" \
+		>../pass.json &&
+	# another drainer, as far as the queue can tell, for a second
+	{ flock .callus/spool/.drain.lock sleep 1 & } &&
+	holder=$! &&
+	sleep 0.2 &&
+	printf "int x;\n" >f1.c &&
+	"$CALLUS" hook generic <../pass.json >reply &&
+	wait $holder &&
+	jq -e "type == \"object\"" reply &&
+	test "$("$CALLUS" lessons --json | jq length)" = 1 &&
+	"$CALLUS" pending --json >pending.json &&
+	test "$(jq length pending.json)" = 0 &&
+	test "$(sqlite3 .callus/callus.db "SELECT group_concat(state) FROM pending_errors")" = fixed &&
+	test -z "$(find .callus/spool -name "*.json")"
+'
+
 test_done
