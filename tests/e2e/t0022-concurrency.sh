@@ -202,4 +202,23 @@ test_expect_success 'a pass waits for a drainer that holds the queue, and fixes 
 	test -z "$(find .callus/spool -name "*.json")"
 '
 
+test_expect_success 'callus doctor reports failures still queued, and --fix has them recorded' '
+	mkdir queued && cd queued && git init -q && printf "int 1x;\n" >f1.c &&
+	mkdir -m 700 .callus .callus/spool &&
+	jq -n --arg cwd "$PWD" \
+		"{command: \"gcc -c f1.c\", exit_code: 1, cwd: \$cwd,
+		  output: \"f1.c:1:5: error: expected identifier or (\"}" \
+		>.callus/spool/0000000000000000009-9.left.json &&
+	test_expect_code 1 "$CALLUS" doctor >out 2>&1 &&
+	grep "spool" out | grep -q "not recorded yet" &&
+	"$CALLUS" doctor --fix >out 2>&1 || true &&
+	grep "spool" out | grep -q "a drainer was started" &&
+	for _ in $(seq 1 40); do
+		test "$("$CALLUS" lessons --json | jq length)" = 1 && break
+		sleep 0.25
+	done &&
+	test "$("$CALLUS" lessons --json | jq length)" = 1 &&
+	test -z "$(find .callus/spool -name "*.json")"
+'
+
 test_done
