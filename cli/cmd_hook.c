@@ -47,9 +47,10 @@
 #define HOOK_DETACHED_S 60          /* the detached copy's own deadline */
 #define HOOK_STORE_WAIT_MS 2000     /* for the store's lock, then queued */
 /* What learning needs after the snapshot helper's answers (its
- * transaction, which may wait for the store's lock, and the views): the
- * answers are waited for until this long before the deadline. */
-#define HOOK_LEARN_MS 1500
+ * transaction, which may wait HOOK_STORE_WAIT_MS for the store's lock, and
+ * the views): the answers are waited for until this long before the
+ * deadline. */
+#define HOOK_LEARN_MS (HOOK_STORE_WAIT_MS + 500)
 #define HOOK_DRAIN_INLINE_MS 1500   /* queued failures drained before a pass */
 #define HOOK_RELATED_MAX 3          /* earlier lessons shown in a reply */
 /* What a reply says of the tool output it quotes (callus_text_quote()):
@@ -110,9 +111,13 @@ static volatile sig_atomic_t guard_detached;
  * prepared for it, which logs and counts the cut. */
 static char guard_spool[PATH_MAX], guard_cut[PATH_MAX], guard_spare[PATH_MAX];
 static volatile sig_atomic_t guard_spooled;
-/* The failure is committed and learning from it goes on: its entry is the
- * spare now, which a cut leaves as a cut entry, for the drainer to find
- * recorded already and to log and count the cut. */
+/* The failure is committed and learning from it goes on: its entry has a
+ * name of this process's own (its unnamed one, NS-PID.json.tmp: swept when
+ * the process is gone), which a cut leaves as a cut entry, for the drainer
+ * to find recorded already and to log and count the cut; done, it becomes
+ * the spare.  Not the spare at once: that is the workspace's, which
+ * another hook may take or replace before the cut. */
+static char guard_stored[PATH_MAX];
 static volatile sig_atomic_t guard_learning;
 static cli_detached guard_drainer;
 /* When the deadline comes, on the monotonic clock in ms (the detached
@@ -163,6 +168,15 @@ static void guard_late(void)
 	guard_early = 0;
 }
 
+/* The same, and the snapshot helper's answers waited for until what the
+ * deadline leaves learning: set here, where no copy is made any more (a
+ * copy that goes on has a deadline of its own, guard_deadline_ms). */
+static void guard_late_ws(cli_workspace *ws)
+{
+	guard_late();
+	ws->deadline_ms = guard_deadline_ms - HOOK_LEARN_MS;
+}
+
 static void guard_handler(int sig)
 {
 	int saved = errno;
@@ -175,7 +189,7 @@ static void guard_handler(int sig)
 		rename(guard_spool, guard_cut);
 		cli_detached_start(&guard_drainer);
 	} else if (guard_learning && sig == SIGALRM) {
-		rename(guard_spare, guard_cut);
+		rename(guard_stored, guard_cut);
 		cli_detached_start(&guard_drainer);
 	}
 	if (!guard_replied) {
@@ -423,7 +437,7 @@ static int spool_put(cli_spool_entry *ent, const cli_workspace *ws)
 	sigset_t alrm, old;
 	int rc = -1;
 
-	if (!ent->path || strlen(ent->path) >= sizeof(guard_spool) ||
+	if (!ent->path || strlen(ent->path) + 4 >= sizeof(guard_stored) ||
 	    strlen(ent->cut) >= sizeof(guard_cut) || strlen(ent->spare) >= sizeof(guard_spare))
 		return -1;
 	if (!guard_drainer.ready)
@@ -435,6 +449,7 @@ static int spool_put(cli_spool_entry *ent, const cli_workspace *ws)
 	guard_late();
 	if (cli_spool_write(ent, ws) == 0) {
 		memcpy(guard_spool, ent->path, strlen(ent->path) + 1);
+		snprintf(guard_stored, sizeof(guard_stored), "%s.tmp", ent->path);
 		memcpy(guard_cut, ent->cut, strlen(ent->cut) + 1);
 		memcpy(guard_spare, ent->spare, strlen(ent->spare) + 1);
 		guard_spooled = 1;
@@ -454,10 +469,10 @@ static void spool_stored(void *unused)
 	sigemptyset(&alrm);
 	sigaddset(&alrm, SIGALRM);
 	sigprocmask(SIG_BLOCK, &alrm, &old);
-	if (guard_spooled) {
-		callus_fs_keep_spare(guard_spool, guard_spare);
+	if (guard_spooled && rename(guard_spool, guard_stored) == 0)
 		guard_learning = 1;
-	}
+	else if (guard_spooled)
+		unlink(guard_spool);
 	guard_spooled = 0;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
@@ -477,6 +492,8 @@ static void spool_disarm(const cli_spool_entry *ent, int leave)
 		else
 			callus_fs_keep_spare(guard_spool, guard_spare);
 	}
+	if (guard_learning)
+		callus_fs_keep_spare(guard_stored, guard_spare);
 	guard_spooled = 0;
 	guard_learning = 0;
 	sigprocmask(SIG_SETMASK, &old, NULL);
@@ -535,7 +552,8 @@ static int drain_record(const cli_workspace *ws, const callus_hook_event *e, con
 	if (cut && stored_before)
 		note_cut(ws, m, "learning",
 			 "a hook was cut by its deadline after its failure was stored, while "
-			 "learning from it; the error's pending state was not written");
+			 "learning from it: what it learns after (the error's pending state, the "
+			 "files made from the store) may be missing");
 	else if (cut && rc >= 0)
 		note_cut(ws, m, "recording",
 			 "a hook was cut by its deadline while recording a failure; it was queued, "
@@ -767,7 +785,6 @@ int cmd_hook(int argc, char **argv)
 	/* a store busy past this is left to the drainer, well before the
 	 * deadline */
 	ws.store_wait_ms = HOOK_STORE_WAIT_MS;
-	ws.deadline_ms = guard_deadline_ms - HOOK_LEARN_MS;
 	if (ws.kind == CALLUS_WS_NONE) {
 		cli_error_untrusted("hook: not recording: '%s' is in no git repository and no callus "
 				    "workspace ('callus init' there makes it one)", ws.root);
@@ -804,7 +821,7 @@ int cmd_hook(int argc, char **argv)
 			/* first on disk, then recorded: a cut loses nothing */
 			if (cli_spool_prepare(&ent, &ws, e, code) == 0 && spool_put(&ent, &ws) == 0)
 				q.origin = ent.origin;
-			guard_late();
+			guard_late_ws(&ws);
 			rc = record_event(&ctx, &ws, e, &det, code, metrics, &fresh,
 					  q.origin ? &q : NULL);
 			queued |= rc == CALLUS_EBUSY && q.origin;
@@ -814,7 +831,7 @@ int cmd_hook(int argc, char **argv)
 			break;
 		}
 		case V_PASSED:
-			guard_late();
+			guard_late_ws(&ws);
 			if (!path)
 				path = "pass";
 			if (!metrics)

@@ -31,6 +31,8 @@
 /* A drainer that the store keeps from any progress gives up after this
  * (the next hook starts another). */
 #define SPOOL_STUCK_MS 15000
+/* How long a pass waits for another drainer's lock on the queue. */
+#define SPOOL_LOCK_WAIT_MS 500
 
 const char *const cli_spool_drainer_argv[] = { "callus", "hook", "--drain", "generic", NULL };
 
@@ -68,9 +70,17 @@ int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callu
 	callus_buf_put_json(&text, cmd ? cmd : "", cmd ? strlen(cmd) : 0);
 	callus_buf_printf(&text, ",\"exit_code\":%d,\"output\":", code);
 	callus_buf_put_json(&text, output ? output : "", output ? strlen(output) : 0);
-	if (e->cwd) {
+	/* the hook's own folder, resolved: a drainer reads the errors'
+	 * relative paths from it (an event's cwd may be missing, or ".") */
+	{
+		callus_buf dir = CALLUS_BUF_INIT;
+
+		callus_buf_puts(&dir, ws->root_real);
+		if (ws->cwd_rel && *ws->cwd_rel)
+			callus_buf_printf(&dir, "/%s", ws->cwd_rel);
 		callus_buf_puts(&text, ",\"cwd\":");
-		callus_buf_put_json(&text, e->cwd, strlen(e->cwd));
+		callus_buf_put_json(&text, dir.ptr ? dir.ptr : "", dir.len);
+		callus_buf_release(&dir);
 	}
 	if (e->session_id) {
 		callus_buf_puts(&text, ",\"session_id\":");
@@ -365,12 +375,15 @@ int cli_spool_drain(const cli_workspace *ws, long budget_ms, cli_spool_record_fn
 			break;
 		if ((fd = open(lock.ptr, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0)
 			break;
-		/* Another drainer has it.  A pass (a budget) waits for it, up to
-		 * its budget: what it is recording may be the failure this pass
-		 * fixes, and a fix is learnt against its failure.  A drainer
-		 * with no budget leaves the entries to it. */
+		/* Another drainer has it.  A pass (a budget) waits for it a
+		 * little (SPOOL_LOCK_WAIT_MS, within its budget): what it is
+		 * recording may be the failure this pass fixes, and a fix is
+		 * learnt against its failure; the rest of the hook's deadline is
+		 * the pass's own.  A drainer with no budget leaves them to it. */
 		while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-			if (budget_ms <= 0 || (now_ns() - start) / 1000000 > budget_ms) {
+			long long waited = (now_ns() - start) / 1000000;
+
+			if (budget_ms <= 0 || waited > budget_ms || waited > SPOOL_LOCK_WAIT_MS) {
 				turned_away = 1;
 				break;
 			}

@@ -175,12 +175,13 @@ int cli_analyze_stdin(const cli_workspace *ws, const char *command, int exit_cod
  */
 void cli_embed_later(const cli_workspace *ws);
 
-/* With an explicit --workspace: the command ran in the current directory
- * when that is inside the workspace, else at its root. */
 /* dir relative to ws's root ("" at the root, and for a directory outside
  * it or one that cannot be resolved); owned by the caller, NULL without
  * memory. */
 char *cli_workspace_rel(const cli_workspace *ws, const char *dir);
+
+/* With an explicit --workspace: the command ran in the current directory
+ * when that is inside the workspace, else at its root. */
 void cli_workspace_cwd_inside(cli_workspace *ws);
 
 /* Log an error of callus's own in .callus/log.jsonl (redacted, best-effort). */

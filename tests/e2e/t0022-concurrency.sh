@@ -83,7 +83,9 @@ test_expect_success 'a hook whose event comes after its deadline replies, then r
 	done &&
 	test "$(occurrences)" = 1 &&
 	grep "\"hook_cut\"" .callus/log.jsonl | grep -q "\"stage\":\"reading\"" &&
-	test "$(cut_count reading)" = 1
+	test "$(cut_count reading)" = 1 &&
+	# the copy that went on has a deadline of its own for its snapshot
+	! grep -q "\"snapshot_failed\"" .callus/log.jsonl
 '
 
 test_expect_success 'a failure delivered twice is stored once' '
@@ -154,27 +156,37 @@ test_expect_success 'a snapshot helper slower than the deadline does not cost a 
 test_expect_success 'a hook cut after its failure is stored, while learning, is logged and counted' '
 	cd slow &&
 	: >.callus/log.jsonl &&
-	printf "int 2y;\n" >other.c &&
+	printf "int 2y;\n" >other.c && printf "int 3z;\n" >third.c &&
 	jq -n --arg cwd "$PWD" \
 		"{command: \"gcc -c other.c\", exit_code: 1, cwd: \$cwd,
 		  output: \"other.c:1:5: error: expected identifier or (\"}" >../cut.json &&
+	jq -n --arg cwd "$PWD" \
+		"{command: \"gcc -c third.c\", exit_code: 1, cwd: \$cwd,
+		  output: \"third.c:1:5: error: expected identifier or (\"}" >../third.json &&
+	# the failure is committed at once; learning waits for the helper
 	{ CALLUS_GIT_HELPER="$PWD/../slow-helper" "$CALLUS" hook generic <../cut.json >reply & } &&
 	hook=$! &&
-	# the failure is committed at once; learning waits for the helper
-	# until 1.5 s before the deadline, then for the store, held here
-	# past the deadline
-	sleep 1.5 &&
-	{ { echo "BEGIN IMMEDIATE;"; sleep 6; echo "COMMIT;"; } | sqlite3 .callus/callus.db & } &&
+	sleep 0.8 &&
+	# a store busy for a while, and another hook meanwhile, which the
+	# busy store queues: its entry takes the workspace'"'"'s spare
+	{ { echo "BEGIN IMMEDIATE;"; sleep 3; echo "COMMIT;"; } | sqlite3 .callus/callus.db & } &&
 	lock=$! &&
+	sleep 0.1 &&
+	{ "$CALLUS" hook generic <../third.json >reply3 2>/dev/null & } &&
+	other=$! &&
+	sleep 0.3 &&
+	# the deadline, early: as the alarm comes while learning waits
+	kill -ALRM $hook &&
 	wait $hook && jq -e "type == \"object\"" reply &&
-	wait $lock &&
+	wait $other && wait $lock &&
 	for _ in $(seq 1 60); do
-		grep -q "\"hook_cut\"" .callus/log.jsonl && break
+		grep "\"hook_cut\"" .callus/log.jsonl | grep -q "\"stage\":\"learning\"" &&
+			test "$("$CALLUS" lessons --json | jq length)" = 3 && break
 		sleep 0.5
 	done &&
 	grep "\"hook_cut\"" .callus/log.jsonl | grep -q "\"stage\":\"learning\"" &&
 	test "$(cut_count learning)" = 1 &&
-	test "$("$CALLUS" lessons --json | jq length)" = 2 &&
+	test "$("$CALLUS" lessons --json | jq length)" = 3 &&
 	test -z "$(find .callus/spool -name "*.json")"
 '
 
@@ -188,9 +200,9 @@ test_expect_success 'a pass waits for a drainer that holds the queue, and fixes 
 	jq -n --arg cwd "$PWD" "{command: \"gcc -c f1.c\", exit_code: 0, cwd: \$cwd, output: \"\"}" \
 		>../pass.json &&
 	# another drainer, as far as the queue can tell, for a second
-	{ flock .callus/spool/.drain.lock sleep 1 & } &&
+	{ flock .callus/spool/.drain.lock sleep 0.6 & } &&
 	holder=$! &&
-	sleep 0.2 &&
+	sleep 0.3 &&
 	printf "int x;\n" >f1.c &&
 	"$CALLUS" hook generic <../pass.json >reply &&
 	wait $holder &&
@@ -219,6 +231,28 @@ test_expect_success 'callus doctor reports failures still queued, and --fix has 
 	done &&
 	test "$("$CALLUS" lessons --json | jq length)" = 1 &&
 	test -z "$(find .callus/spool -name "*.json")"
+'
+
+test_expect_success 'a failure queued from a subfolder, with no cwd in its event, is drained there' '
+	cd nested &&
+	printf "int 4w;\n" >sub/f4.c &&
+	jq -n "{command: \"gcc -c f4.c\", exit_code: 1,
+		  output: \"f4.c:1:5: error: expected identifier or (\"}" >../nocwd.json &&
+	{ { echo "BEGIN IMMEDIATE;"; sleep 3; echo "COMMIT;"; } | sqlite3 .callus/callus.db & } &&
+	lock=$! &&
+	sleep 0.3 &&
+	(cd sub && "$CALLUS" hook generic <../../nocwd.json >/dev/null 2>&1) &&
+	left=$(find .callus/spool -name "*.left.json") &&
+	test -n "$left" &&
+	test "$(jq -r .cwd "$left")" = "$(cd sub && pwd -P)" &&
+	wait $lock &&
+	# the drainer the hook started, or this one
+	"$CALLUS" hook --drain generic &&
+	for _ in $(seq 1 40); do
+		"$CALLUS" lessons --json | jq -e "[.[].file] | index(\"sub/f4.c\")" >/dev/null && break
+		sleep 0.25
+	done &&
+	"$CALLUS" lessons --json | jq -e "[.[].file] | index(\"sub/f4.c\")"
 '
 
 test_done
