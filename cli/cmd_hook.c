@@ -46,6 +46,10 @@
 #define HOOK_DEADLINE_MS 5000       /* well under the agents' own timeouts */
 #define HOOK_DETACHED_S 60          /* the detached copy's own deadline */
 #define HOOK_STORE_WAIT_MS 2000     /* for the store's lock, then queued */
+/* With no queue to leave it in (a spool that cannot be written), the
+ * failure is waited for longer: queued it would be safe, dropped it is
+ * lost.  What is left of the deadline is learning's. */
+#define HOOK_STORE_WAIT_UNQUEUED_MS 3500
 /* What learning needs after the snapshot helper's answers (its
  * transaction, which may wait HOOK_STORE_WAIT_MS for the store's lock, and
  * the views): the answers are waited for until this long before the
@@ -822,8 +826,11 @@ int cmd_hook(int argc, char **argv)
 			if (cli_spool_prepare(&ent, &ws, e, code) == 0 && spool_put(&ent, &ws) == 0)
 				q.origin = ent.origin;
 			guard_late_ws(&ws);
+			if (!q.origin)
+				ws.store_wait_ms = HOOK_STORE_WAIT_UNQUEUED_MS;
 			rc = record_event(&ctx, &ws, e, &det, code, metrics, &fresh,
 					  q.origin ? &q : NULL);
+			ws.store_wait_ms = HOOK_STORE_WAIT_MS;
 			queued |= rc == CALLUS_EBUSY && q.origin;
 			spool_disarm(&ent, rc == CALLUS_EBUSY);
 			cli_spool_entry_release(&ent);

@@ -255,4 +255,25 @@ test_expect_success 'a failure queued from a subfolder, with no cwd in its event
 	"$CALLUS" lessons --json | jq -e "[.[].file] | index(\"sub/f4.c\")"
 '
 
+test_expect_success 'with no queue to leave it in, a hook waits longer for a busy store' '
+	mkdir noqueue && cd noqueue && git init -q && printf "int 1x;\n" >f1.c &&
+	jq -n --arg cwd "$PWD" \
+		"{command: \"gcc -c f1.c\", exit_code: 1, cwd: \$cwd,
+		  output: \"f1.c:1:5: error: expected identifier or (\"}" >../nq1.json &&
+	printf "int 2x;\n" >f2.c &&
+	jq -n --arg cwd "$PWD" \
+		"{command: \"gcc -c f2.c\", exit_code: 1, cwd: \$cwd,
+		  output: \"f2.c:1:5: error: expected identifier or (\"}" >../nq2.json &&
+	"$CALLUS" hook generic <../nq1.json >/dev/null 2>&1 &&
+	rm -rf .callus/spool && : >.callus/spool &&
+	{ { echo "BEGIN IMMEDIATE;"; sleep 2.6; echo "COMMIT;"; } | sqlite3 .callus/callus.db & } &&
+	lock=$! &&
+	sleep 0.2 &&
+	"$CALLUS" hook generic <../nq2.json >reply 2>err &&
+	wait $lock &&
+	jq -e "type == \"object\"" reply &&
+	test "$("$CALLUS" lessons --json | jq length)" = 2 &&
+	! grep -q "\"store_locked\"" .callus/log.jsonl
+'
+
 test_done
