@@ -223,6 +223,15 @@ static char *text_of(fixture *f, const char *q)
 	return t;
 }
 
+/* How many signatures the store holds under id: 1 or 0. */
+static long long signatures_named(fixture *f, const char *id)
+{
+	char q[160];
+
+	snprintf(q, sizeof(q), "SELECT count(*) FROM signatures WHERE id = '%s'", id);
+	return count(f, q);
+}
+
 static int lesson_file_exists(fixture *f, const char *sig)
 {
 	char path[160];
@@ -482,7 +491,6 @@ static void unused_old_signatures_go_needed_ones_stay(void **state)
 	callus_gc_policy p;
 	callus_gc_result r;
 	long long df_before;
-	char q[256];
 
 	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, NULL);
 	record(f, "src/b.c", "unknown type name beta_two used here", &b, NULL);
@@ -496,12 +504,9 @@ static void unused_old_signatures_go_needed_ones_stay(void **state)
 	policy(&p);
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
 	assert_int_equal(r.signatures, 1);
-	snprintf(q, sizeof(q), "SELECT count(*) FROM signatures WHERE id = '%s'", a.id);
-	assert_int_equal(count(f, q), 1);
-	snprintf(q, sizeof(q), "SELECT count(*) FROM signatures WHERE id = '%s'", b.id);
-	assert_int_equal(count(f, q), 0);
-	snprintf(q, sizeof(q), "SELECT count(*) FROM signatures WHERE id = '%s'", c.id);
-	assert_int_equal(count(f, q), 1);
+	assert_int_equal(signatures_named(f, a.id), 1);
+	assert_int_equal(signatures_named(f, b.id), 0);
+	assert_int_equal(signatures_named(f, c.id), 1);
 	assert_int_equal(count(f, "SELECT count(*) FROM signature_vectors"), 2);
 	assert_int_equal(count(f, BUILTIN_COUNTED), 2);
 	/* b's features no longer weigh in the IDF */
@@ -548,8 +553,7 @@ static void a_removed_signatures_number_is_not_given_again(void **state)
 	policy(&p);
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
 	assert_int_equal(r.signatures, 1);
-	snprintf(q, sizeof(q), "SELECT count(*) FROM signatures WHERE id = '%s'", b.id);
-	assert_int_equal(count(f, q), 1);
+	assert_int_equal(signatures_named(f, b.id), 1);
 	/* b's run errors still name b's number: a new signature must not
 	 * take it */
 	record(f, "src/c.c", "storage size of gamma_three is not known", &c, NULL);
@@ -829,10 +833,8 @@ static void a_cached_notes_signature_stays(void **state)
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
 	/* b goes; a (the cached note's) and c (the newest) stay */
 	assert_int_equal(r.signatures, 1);
-	snprintf(q, sizeof(q), "SELECT count(*) FROM signatures WHERE id = '%s'", a.id);
-	assert_int_equal(count(f, q), 1);
-	snprintf(q, sizeof(q), "SELECT count(*) FROM signatures WHERE id = '%s'", b.id);
-	assert_int_equal(count(f, q), 0);
+	assert_int_equal(signatures_named(f, a.id), 1);
+	assert_int_equal(signatures_named(f, b.id), 0);
 	callus_signature_release(&a);
 	callus_signature_release(&b);
 	callus_signature_release(&c);
