@@ -29,11 +29,25 @@ occurrences() {
 	"$CALLUS" lessons --json 2>/dev/null | jq "[.[].occurrences] | add // 0"
 }
 
+# payload_for CWD [FILE [STATUS]]: the generic hook event of `gcc -c FILE`
+# (main.c) run in CWD (""; none), failing with FILE's error (STATUS 1, the
+# default) or passing (0)
+payload_for() {
+	jq -n --arg cwd "$1" --arg f "${2:-main.c}" --argjson x "${3:-1}" \
+		'{command: "gcc -c \($f)", exit_code: $x, session_id: "s",
+		  output: (if $x == 0 then "" else "\($f):1:5: error: expected identifier or (" end)}
+		 + (if $cwd == "" then {} else {cwd: $cwd} end)'
+}
+
+# hold_store SECONDS: the store's write lock held that long, as another
+# process's long transaction (run it in the background)
+hold_store() {
+	{ echo "BEGIN IMMEDIATE;"; sleep "$1"; echo "COMMIT;"; } | sqlite3 .callus/callus.db
+}
+
 test_expect_success "$N concurrent failing hooks: every reply valid, every failure stored" '
 	mkdir ws && cd ws && git init -q && printf "int 1x;\n" >main.c &&
-	jq -n --arg cwd "$PWD" \
-		"{command: \"gcc -c main.c\", exit_code: 1, cwd: \$cwd, session_id: \"s\",
-		  output: \"main.c:1:5: error: expected identifier or (\"}" >payload &&
+	payload_for "$PWD" >payload &&
 	mkdir replies &&
 	for i in $(seq 1 "$N"); do
 		"$CALLUS" hook generic <payload >"replies/$i" 2>>hook.err &
@@ -57,13 +71,6 @@ test_expect_success "$N concurrent failing hooks: every reply valid, every failu
 	test "$(occurrences)" = "$N" &&
 	test -z "$(find .callus/spool -name "*.json" 2>/dev/null)"
 '
-
-# payload_for DIR: a failing gcc payload for the repository DIR
-payload_for() {
-	jq -n --arg cwd "$1" \
-		"{command: \"gcc -c main.c\", exit_code: 1, cwd: \$cwd, session_id: \"s\",
-		  output: \"main.c:1:5: error: expected identifier or (\"}"
-}
 
 # cut_count STAGE: the hook cuts counted at STAGE, 0 when none
 cut_count() {
@@ -123,10 +130,7 @@ test_expect_success 'a drainer records a queued and a cut entry, drops a torn on
 test_expect_success 'a drained failure is recorded in the folder its hook ran in' '
 	mkdir nested && cd nested && git init -q && mkdir sub && printf "int 1x;\n" >sub/f1.c &&
 	mkdir -m 700 .callus .callus/spool &&
-	jq -n --arg cwd "$PWD/sub" \
-		"{command: \"gcc -c f1.c\", exit_code: 1, cwd: \$cwd,
-		  output: \"f1.c:1:5: error: expected identifier or (\"}" \
-		>.callus/spool/0000000000000000007-7.left.json &&
+	payload_for "$PWD/sub" f1.c >.callus/spool/0000000000000000007-7.left.json &&
 	"$CALLUS" hook --drain generic &&
 	"$CALLUS" lessons --json >lessons.json &&
 	test "$(jq -r ".[0].file" lessons.json)" = sub/f1.c &&
@@ -138,9 +142,7 @@ test_expect_success 'a snapshot helper slower than the deadline does not cost a 
 	mkdir -m 700 .callus &&
 	printf "[learn]\nsnapshot_timeout_ms = 20000\n" >.callus/config &&
 	printf "#!/bin/sh\nexec sleep 30\n" >../slow-helper && chmod +x ../slow-helper &&
-	jq -n --arg cwd "$PWD" \
-		"{command: \"gcc -c main.c\", exit_code: 1, cwd: \$cwd,
-		  output: \"main.c:1:5: error: expected identifier or (\"}" >../slow.json &&
+	payload_for "$PWD" main.c >../slow.json &&
 	start=$(date +%s%N) &&
 	CALLUS_GIT_HELPER="$PWD/../slow-helper" "$CALLUS" hook generic <../slow.json >reply &&
 	took=$(( ($(date +%s%N) - start) / 1000000 )) &&
@@ -157,19 +159,15 @@ test_expect_success 'a hook cut after its failure is stored, while learning, is 
 	cd slow &&
 	: >.callus/log.jsonl &&
 	printf "int 2y;\n" >other.c && printf "int 3z;\n" >third.c &&
-	jq -n --arg cwd "$PWD" \
-		"{command: \"gcc -c other.c\", exit_code: 1, cwd: \$cwd,
-		  output: \"other.c:1:5: error: expected identifier or (\"}" >../cut.json &&
-	jq -n --arg cwd "$PWD" \
-		"{command: \"gcc -c third.c\", exit_code: 1, cwd: \$cwd,
-		  output: \"third.c:1:5: error: expected identifier or (\"}" >../third.json &&
+	payload_for "$PWD" other.c >../cut.json &&
+	payload_for "$PWD" third.c >../third.json &&
 	# the failure is committed at once; learning waits for the helper
 	{ CALLUS_GIT_HELPER="$PWD/../slow-helper" "$CALLUS" hook generic <../cut.json >reply & } &&
 	hook=$! &&
 	sleep 0.8 &&
 	# a store busy for a while, and another hook meanwhile, which the
 	# busy store queues: its entry takes the workspace'"'"'s spare
-	{ { echo "BEGIN IMMEDIATE;"; sleep 3; echo "COMMIT;"; } | sqlite3 .callus/callus.db & } &&
+	{ hold_store 3 & } &&
 	lock=$! &&
 	sleep 0.1 &&
 	{ "$CALLUS" hook generic <../third.json >reply3 2>/dev/null & } &&
@@ -193,12 +191,8 @@ test_expect_success 'a hook cut after its failure is stored, while learning, is 
 test_expect_success 'a pass waits for a drainer that holds the queue, and fixes the failure queued' '
 	mkdir passing && cd passing && git init -q && printf "int 1x;\n" >f1.c &&
 	mkdir -m 700 .callus .callus/spool &&
-	jq -n --arg cwd "$PWD" \
-		"{command: \"gcc -c f1.c\", exit_code: 1, cwd: \$cwd,
-		  output: \"f1.c:1:5: error: expected identifier or (\"}" \
-		>.callus/spool/0000000000000000008-8.left.json &&
-	jq -n --arg cwd "$PWD" "{command: \"gcc -c f1.c\", exit_code: 0, cwd: \$cwd, output: \"\"}" \
-		>../pass.json &&
+	payload_for "$PWD" f1.c >.callus/spool/0000000000000000008-8.left.json &&
+	payload_for "$PWD" f1.c 0 >../pass.json &&
 	# another drainer, as far as the queue can tell, for a second
 	{ flock .callus/spool/.drain.lock sleep 0.6 & } &&
 	holder=$! &&
@@ -217,10 +211,7 @@ test_expect_success 'a pass waits for a drainer that holds the queue, and fixes 
 test_expect_success 'callus doctor reports failures still queued, and --fix has them recorded' '
 	mkdir queued && cd queued && git init -q && printf "int 1x;\n" >f1.c &&
 	mkdir -m 700 .callus .callus/spool &&
-	jq -n --arg cwd "$PWD" \
-		"{command: \"gcc -c f1.c\", exit_code: 1, cwd: \$cwd,
-		  output: \"f1.c:1:5: error: expected identifier or (\"}" \
-		>.callus/spool/0000000000000000009-9.left.json &&
+	payload_for "$PWD" f1.c >.callus/spool/0000000000000000009-9.left.json &&
 	test_expect_code 1 "$CALLUS" doctor >out 2>&1 &&
 	grep "spool" out | grep -q "not recorded yet" &&
 	"$CALLUS" doctor --fix >out 2>&1 || true &&
@@ -236,9 +227,8 @@ test_expect_success 'callus doctor reports failures still queued, and --fix has 
 test_expect_success 'a failure queued from a subfolder, with no cwd in its event, is drained there' '
 	cd nested &&
 	printf "int 4w;\n" >sub/f4.c &&
-	jq -n "{command: \"gcc -c f4.c\", exit_code: 1,
-		  output: \"f4.c:1:5: error: expected identifier or (\"}" >../nocwd.json &&
-	{ { echo "BEGIN IMMEDIATE;"; sleep 3; echo "COMMIT;"; } | sqlite3 .callus/callus.db & } &&
+	payload_for "" f4.c >../nocwd.json &&
+	{ hold_store 3 & } &&
 	lock=$! &&
 	sleep 0.3 &&
 	(cd sub && "$CALLUS" hook generic <../../nocwd.json >/dev/null 2>&1) &&
@@ -257,16 +247,12 @@ test_expect_success 'a failure queued from a subfolder, with no cwd in its event
 
 test_expect_success 'with no queue to leave it in, a hook waits longer for a busy store' '
 	mkdir noqueue && cd noqueue && git init -q && printf "int 1x;\n" >f1.c &&
-	jq -n --arg cwd "$PWD" \
-		"{command: \"gcc -c f1.c\", exit_code: 1, cwd: \$cwd,
-		  output: \"f1.c:1:5: error: expected identifier or (\"}" >../nq1.json &&
+	payload_for "$PWD" f1.c >../nq1.json &&
 	printf "int 2x;\n" >f2.c &&
-	jq -n --arg cwd "$PWD" \
-		"{command: \"gcc -c f2.c\", exit_code: 1, cwd: \$cwd,
-		  output: \"f2.c:1:5: error: expected identifier or (\"}" >../nq2.json &&
+	payload_for "$PWD" f2.c >../nq2.json &&
 	"$CALLUS" hook generic <../nq1.json >/dev/null 2>&1 &&
 	rm -rf .callus/spool && : >.callus/spool &&
-	{ { echo "BEGIN IMMEDIATE;"; sleep 2.6; echo "COMMIT;"; } | sqlite3 .callus/callus.db & } &&
+	{ hold_store 2.6 & } &&
 	lock=$! &&
 	sleep 0.2 &&
 	"$CALLUS" hook generic <../nq2.json >reply 2>err &&
