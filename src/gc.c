@@ -13,7 +13,6 @@
 #include "callus/signature.h"
 #include "callus/vecindex.h"
 #include "callus/views.h"
-#include "callus/workspace.h"
 
 #include "match_internal.h"
 #include "sqlutil.h"
@@ -110,30 +109,6 @@ static void unlink_lesson_file(const char *workspace, const char *signature, siz
 }
 
 /*
- * The files of the lessons sigs names written again from the store, where
- * it still has them: what a removal whose commit failed, its files already
- * gone, puts back (best effort: `callus doctor --fix` writes any missing).
- */
-static void restore_lesson_files(callus_store *s, const char *workspace, const callus_strlist *sigs)
-{
-	callus_buf dir = CALLUS_BUF_INIT;
-
-	if (callus_buf_printf(&dir, "%s/.lessons", workspace) < 0 ||
-	    callus_workspace_guard(NULL, workspace, ".lessons", 0, NULL) < 0)
-		goto out;
-	for (size_t i = 0; i < sigs->count; i++) {
-		callus_lesson l;
-
-		memset(&l, 0, sizeof(l));
-		if (callus_store_get_lesson(s, sigs->items[i], &l, NULL) == 0)
-			(void)callus_lesson_md_write(dir.ptr, &l, NULL);
-		callus_lesson_release(&l);
-	}
-out:
-	callus_buf_release(&dir);
-}
-
-/*
  * Delete the lessons sql selects (id, signature; ?1 text a, ?2 the limit)
  * and their files, the files under the write lock, before the commit: a
  * recording writes its lesson's file after its own commit, so one that
@@ -215,7 +190,10 @@ out:
 			unlink_lesson_file(workspace, sigs.items[i], &files);
 		if ((sq = sqlite3_exec(callus_store_db(s), "COMMIT", NULL, NULL, NULL)) != SQLITE_OK) {
 			sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
-			restore_lesson_files(s, workspace, &sigs);
+			/* the files back from the store (best effort: callus
+			 * doctor --fix writes any still missing) */
+			for (size_t i = 0; i < sigs.count; i++)
+				(void)callus_views_lesson_file(s, workspace, sigs.items[i], NULL);
 		}
 	} else {
 		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);

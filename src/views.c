@@ -261,24 +261,16 @@ static int has_lesson_file(const char *workspace, const char *sig)
 	return yes;
 }
 
-/* Check (and with fix write) the file of the lesson with signature sig. */
-static int lesson_file(callus_store *store, const char *workspace, const char *sig, int fix,
-		       callus_views_report *rep, callus_error *err)
+int callus_views_lesson_file(callus_store *store, const char *workspace, const char *sig,
+			     callus_error *err)
 {
 	callus_buf dir = CALLUS_BUF_INIT;
 	callus_lesson l;
-	int rc = 0;
+	int rc;
 
-	rep->lessons++;
-	if (has_lesson_file(workspace, sig))
-		return 0;
-	rep->missing++;
-	if (!fix)
-		return 0;
 	memset(&l, 0, sizeof(l));
 	if ((rc = callus_store_get_lesson(store, sig, &l, err)) == CALLUS_ENOTFOUND) {
-		rc = 0; /* the crash came before the commit: nothing to show */
-		rep->missing--;
+		rc = 0;
 		goto out;
 	}
 	if (rc < 0)
@@ -290,11 +282,33 @@ static int lesson_file(callus_store *store, const char *workspace, const char *s
 	if ((rc = callus_workspace_guard(NULL, workspace, ".lessons", 0, err)) < 0 ||
 	    (rc = callus_lesson_md_write(dir.ptr, &l, err)) < 0)
 		goto out;
-	rep->written++;
+	rc = 1;
 out:
 	callus_lesson_release(&l);
 	callus_buf_release(&dir);
 	return rc;
+}
+
+/* Check (and with fix write) the file of the lesson with signature sig. */
+static int lesson_file(callus_store *store, const char *workspace, const char *sig, int fix,
+		       callus_views_report *rep, callus_error *err)
+{
+	int rc;
+
+	rep->lessons++;
+	if (has_lesson_file(workspace, sig))
+		return 0;
+	rep->missing++;
+	if (!fix)
+		return 0;
+	if ((rc = callus_views_lesson_file(store, workspace, sig, err)) < 0)
+		return rc;
+	/* none: the crash came before the commit, nothing to show */
+	if (rc == 0)
+		rep->missing--;
+	else
+		rep->written++;
+	return 0;
 }
 
 /* Every lesson of the store against .lessons/ (callus doctor). */

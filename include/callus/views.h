@@ -48,6 +48,13 @@ void callus_views_settle(callus_views_debt *d, int written);
  */
 int callus_views_owed_signatures(const char *workspace, callus_strlist *sigs);
 
+/* Write the .lessons/ file of the lesson with signature sig from the store
+ * (guarded: never through a .lessons/ leading out of workspace): 1 when
+ * written, 0 when the store has no such lesson, or a negative CALLUS_E*
+ * code with err set. */
+int callus_views_lesson_file(callus_store *store, const char *workspace, const char *sig,
+			     callus_error *err);
+
 /* Whether a process that is gone left views to repair in workspace (a
  * stale debt, which callus_views_repair() pays): 1 or 0 (1 also when it
  * cannot tell).  One opendir(3) when there is none. */
