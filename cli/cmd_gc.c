@@ -11,7 +11,6 @@
 
 #include "callus/gc.h"
 #include "callus/record.h"
-#include "callus/views.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -68,18 +67,11 @@ int cmd_gc(int argc, char **argv)
 		const char *agents = callus_config_get(ws.config, "lessons", "file");
 		int agents_max = (int)cli_config_long(&ws, "lessons", "max", 20);
 		callus_error verr = CALLUS_ERROR_INIT;
-		callus_views_debt *debt = NULL;
 
 		cli_gc_policy(&ws, &p);
 		p.batch = 0;
 		p.sweep = 1;
-		callus_views_owe(&debt, ws.root, NULL);
-		rc = callus_gc(store, ws.root, &p, &r, &err);
-		/* the instructions file's block names the lessons it shows:
-		 * written again without those removed, failure or not */
-		if (r.lessons)
-			views = callus_record_views(store, ws.root, agents, agents_max, &verr);
-		callus_views_settle(debt, views == 0);
+		rc = callus_record_gc(store, ws.root, &p, agents, agents_max, &r, &err, &views, &verr);
 		if (views < 0)
 			cli_error("removed %zu lesson%s, but %s still names %s: %s", r.lessons,
 				  r.lessons == 1 ? "" : "s", agents ? agents : "AGENTS.md",

@@ -533,23 +533,26 @@ int callus_record_views_stale(callus_store *store, const char *workspace, const 
 	return views(store, workspace, agents_file, agents_max, 1, err);
 }
 
-
-/*
- * The background retention pass, and the instructions file's block written
- * again when it removed lessons: the block names the lessons it shows, and
- * would otherwise name removed files until the next change.  Under a debt
- * of its own, so that a crash between the two leaves the block to repair.
- */
-static void retention(callus_store *store, const callus_record_opts *opts, const char *agents)
+/* The block names the lessons it shows: without it written again, removed
+ * files until the next change (record.h). */
+int callus_record_gc(callus_store *store, const char *workspace, const callus_gc_policy *p,
+		     const char *agents_file, int agents_max, callus_gc_result *res,
+		     callus_error *err, int *views_rc, callus_error *verr)
 {
 	callus_views_debt *debt = NULL;
-	callus_gc_result gr;
+	callus_gc_result own;
+	int rc, views = 0;
 
-	callus_views_owe(&debt, opts->workspace, NULL);
-	/* what went before a failure stays gone: the block follows it */
-	(void)callus_gc(store, opts->workspace, opts->retention, &gr, NULL);
-	callus_views_settle(debt, !gr.lessons || callus_record_views(store, opts->workspace, agents,
-								   opts->agents_max, NULL) == 0);
+	if (!res)
+		res = &own;
+	callus_views_owe(&debt, workspace, NULL);
+	rc = callus_gc(store, workspace, p, res, err);
+	if (res->lessons)
+		views = callus_record_views(store, workspace, agents_file, agents_max, verr);
+	callus_views_settle(debt, views == 0);
+	if (views_rc)
+		*views_rc = views;
+	return rc;
 }
 /* The lesson's file and the instructions block, after its commit.  The
  * store is the truth and the views are rebuilt from it, so a failure here
@@ -706,7 +709,8 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	debt = NULL;
 	/* retention now and then, bounded; never a reason to fail */
 	if (rc == 0 && opts->retention && callus_gc_due(opts->workspace, opts->retention))
-		retention(store, opts, agents);
+		(void)callus_record_gc(store, opts->workspace, opts->retention, agents,
+				       opts->agents_max, NULL, NULL, NULL, NULL);
 out:
 	/* not settled: the store may hold what the views do not show */
 	callus_views_settle(debt, 0);

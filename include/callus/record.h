@@ -11,6 +11,7 @@
 
 #include "callus/analysis.h"
 #include "callus/common.h"
+#include "callus/gc.h"
 #include "callus/learn.h"
 #include "callus/notes.h"
 #include "callus/lesson.h"
@@ -99,6 +100,18 @@ void callus_record_result_release(callus_record_result *r);
  */
 int callus_record_views(callus_store *store, const char *workspace, const char *agents_file,
 			int agents_max, callus_error *err);
+
+/*
+ * callus_gc() with policy p, then, when it removed lessons (what went
+ * before a failure stays gone: res says), the instructions file's block
+ * written again, since it names their files; both under a views debt, so
+ * that a crash between them leaves the block to repair.  Returns
+ * callus_gc()'s result (err); *views_rc, when not NULL, gets
+ * callus_record_views()'s (0 when not needed), with verr set.
+ */
+int callus_record_gc(callus_store *store, const char *workspace, const callus_gc_policy *p,
+		     const char *agents_file, int agents_max, callus_gc_result *res,
+		     callus_error *err, int *views_rc, callus_error *verr);
 
 /* 1 when callus_record_views() would change the instructions file, 0 when
  * it is what the store says; writes nothing. */
