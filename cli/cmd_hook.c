@@ -18,6 +18,7 @@
 
 #include "callus/buf.h"
 #include "callus/capture.h"
+#include "callus/child.h"
 #include "callus/cleantext.h"
 #include "callus/failtext.h"
 #include "callus/fsutil.h"
@@ -124,18 +125,10 @@ static volatile sig_atomic_t guard_spooled;
 static char guard_stored[PATH_MAX];
 static volatile sig_atomic_t guard_learning;
 static cli_detached guard_drainer;
-/* When the deadline comes, on the monotonic clock in ms (the detached
+/* When the deadline comes, in callus_child_now_ms()'s clock (the detached
  * copy's own once it goes on): written by the handler only in the copy,
  * which reads it after the handler returned. */
 static long long guard_deadline_ms;
-
-static long long monotonic_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* In the deadline's handler: 1 in a copy of the process that goes on,
  * detached, with the work the alarm interrupted (a single thread: its
@@ -160,7 +153,7 @@ static int guard_go_on(void)
 	/* timers are not inherited: a deadline of its own, so that an event
 	 * that never ends (stdin left open) does not keep it for ever */
 	alarm(HOOK_DETACHED_S);
-	guard_deadline_ms = monotonic_ms() + HOOK_DETACHED_S * 1000LL;
+	guard_deadline_ms = callus_child_now_ms() + HOOK_DETACHED_S * 1000LL;
 	return 1;
 }
 
@@ -230,7 +223,7 @@ static void guard_install(int deadline_ms)
 	memset(&it, 0, sizeof(it));
 	it.it_value.tv_sec = deadline_ms / 1000;
 	it.it_value.tv_usec = (deadline_ms % 1000) * 1000;
-	guard_deadline_ms = monotonic_ms() + deadline_ms;
+	guard_deadline_ms = callus_child_now_ms() + deadline_ms;
 	setitimer(ITIMER_REAL, &it, NULL);
 }
 

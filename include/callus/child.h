@@ -39,7 +39,8 @@ typedef struct callus_child_opts {
 				* first (a hook's own deadline) */
 } callus_child_opts;
 
-/* Now, in the milliseconds of a deadline_ms (the monotonic clock). */
+/* Now, in the milliseconds of a deadline_ms (the monotonic clock);
+ * async-signal-safe (clock_gettime(2)): a deadline handler may call it. */
 long long callus_child_now_ms(void);
 
 /*
