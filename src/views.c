@@ -9,7 +9,6 @@
 #include "callus/workspace.h"
 #include "store_internal.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -140,44 +139,26 @@ static int stale_debts(const char *workspace, callus_strlist *paths, callus_strl
 	return rc;
 }
 
+/* Every debt, its maker gone or not: a pid of none (callus_fs_maker_gone
+ * takes its maker for gone) for each name debt_maker knows. */
+static long any_debt(const char *name, void *ctx)
+{
+	return debt_maker(name, ctx) < 0 ? -1 : 0;
+}
+
 int callus_views_owed_signatures(const char *workspace, callus_strlist *sigs)
 {
-	callus_buf dir = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;
-	struct dirent *e;
-	DIR *d = NULL;
-	int rc = 0;
+	callus_buf dir = CALLUS_BUF_INIT;
+	callus_strlist paths = CALLUS_STRLIST_INIT;
+	/* a debt of no lesson is named "views": no lesson's signature */
+	struct stale w = { &paths, sigs, CALLUS_BUF_INIT };
+	int rc = CALLUS_ENOMEM;
 
-	if (callus_buf_printf(&dir, "%s/" OWED_DIR, workspace) < 0) {
-		rc = CALLUS_ENOMEM;
-		goto out;
-	}
-	if (!(d = opendir(dir.ptr)))
-		goto out;
-	while (rc == 0 && (e = readdir(d))) {
-		/* a debt is named "PID-NS"; the spare and one being written
-		 * have dot names */
-		if (debt_maker(e->d_name, NULL) < 0)
-			continue;
-		callus_buf_clear(&path);
-		callus_buf_clear(&text);
-		if (callus_buf_printf(&path, "%s/%s", dir.ptr, e->d_name) < 0) {
-			rc = CALLUS_ENOMEM;
-			break;
-		}
-		if (callus_fs_read_file(&text, path.ptr, 4096, NULL) < 0)
-			continue; /* paid meanwhile */
-		while (text.len && text.ptr[text.len - 1] == '\n')
-			text.ptr[--text.len] = '\0';
-		if (text.len && strcmp(text.ptr, "views") &&
-		    callus_strlist_add(sigs, text.ptr, text.len) < 0)
-			rc = CALLUS_ENOMEM;
-	}
-out:
-	if (d)
-		closedir(d);
+	if (callus_buf_printf(&dir, "%s/" OWED_DIR, workspace) == 0)
+		rc = callus_fs_each_gone(dir.ptr, STALE_AFTER_S, any_debt, NULL, stale_debt, &w);
+	callus_buf_release(&w.text);
 	callus_buf_release(&dir);
-	callus_buf_release(&path);
-	callus_buf_release(&text);
+	callus_strlist_release(&paths);
 	return rc;
 }
 

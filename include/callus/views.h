@@ -43,7 +43,8 @@ void callus_views_settle(callus_views_debt *d, int written);
  * recording is about to write, or a crashed one left to write.  Read under
  * the store's write lock, it names every recording that has committed a
  * lesson and not yet written its file, since a debt is owed before the
- * commit (callus gc keeps those lessons).  0, or CALLUS_ENOMEM; a folder
+ * commit (callus gc keeps those lessons); a debt of no lesson adds
+ * "views".  0, or CALLUS_ENOMEM; a folder
  * that cannot be read names none.
  */
 int callus_views_owed_signatures(const char *workspace, callus_strlist *sigs);
