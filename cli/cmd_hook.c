@@ -70,8 +70,8 @@ static const cli_option hook_options[] = {
 	{ CLI_OPT_INT, 0, "context-chars", &context_chars, "N",
 	  "at most N characters of context in the reply (default: [hook] context_chars, 1500)" },
 	{ CLI_OPT_FLAG, 0, "drain", &drain, NULL,
-	  "read no event: record the failures queued in .callus/spool/ by hooks cut by their "
-	  "deadline or kept waiting by a busy store (the hook starts this by itself)" },
+	  "read no event: record the failures and passes queued in .callus/spool/ by hooks cut "
+	  "by their deadline or kept waiting by a busy store (the hook starts this by itself)" },
 	CLI_END
 };
 
@@ -88,10 +88,10 @@ const cli_spec cmd_hook_spec = {
 	"Before Claude Code edits a file, the reply names that file's permanent failures\n"
 	"and the lines its past fixes changed (only when .callus/files.idx lists it).\n"
 	"Anything else is answered at once without opening the store.  callus hook always\n"
-	"exits 0 with a valid reply, even when it cannot record: a failure is queued in\n"
-	".callus/spool/ first, and one that could not be recorded in time (the deadline,\n"
-	"a store busy with other hooks) is recorded later by 'callus hook --drain', which\n"
-	"the hook starts in the background.",
+	"exits 0 with a valid reply, even when it cannot record: a failure, or a pass\n"
+	"with errors to fix, is queued in .callus/spool/ first, and one that could not be\n"
+	"recorded in time (the deadline, a store busy with other hooks) is recorded later\n"
+	"by 'callus hook --drain', which the hook starts in the background.",
 	hook_options, 0
 };
 
@@ -512,12 +512,49 @@ static void note_cut(const cli_workspace *ws, callus_metrics *m, const char *sta
 	callus_buf_release(&dir);
 }
 
+/* A queued pass, learnt by a drainer as of when it ran (its origin's
+ * time): 1 learnt (or found learnt), -1 a busy store (later). */
+static int drain_pass(const cli_workspace *ws, const callus_hook_event *e,
+		      const callus_detection *det, const char *origin, int cut,
+		      void (*stored)(void *), void *stored_ctx)
+{
+	cli_queued q = { origin, stored, stored_ctx, strtoll(origin, NULL, 10) };
+	callus_learn_result learnt;
+	callus_metrics *m = NULL;
+	int rc;
+
+	/* a name of no time (made by hand): learnt as of now */
+	if (q.at_ns <= 0)
+		q.at_ns = 1;
+	callus_metrics_new(&m);
+	rc = cli_record_pass(ws, det, e->command, e->session_id ? e->session_id : "", 0, m,
+			     &learnt, NULL, &q);
+	callus_learn_result_release(&learnt);
+	if (rc == CALLUS_EBUSY) {
+		rc = -1;
+	} else {
+		rc = 1;
+		if (m)
+			callus_metrics_add(m, CALLUS_METRIC_HOOK_DEFERRED, NULL, 1);
+		if (cut)
+			note_cut(ws, m, "pass",
+				 "a hook was cut by its deadline while learning from a passing check; "
+				 "it was queued, and what it fixed is learnt now (or was, before the "
+				 "cut)");
+	}
+	if (m)
+		cli_flush_metrics(ws, m, NULL, rc < 0);
+	callus_metrics_free(m);
+	return rc;
+}
+
 /* A queued failure, recorded by a drainer as the hook would have; its
- * entry (the spool's callback, ctx) goes when the occurrence is stored. */
+ * entry (the spool's callback, ctx) goes when the occurrence is stored.  A
+ * queued pass (status 0) is learnt (drain_pass). */
 static int drain_record(const cli_workspace *ws, const callus_hook_event *e, const char *origin,
 			int cut, void (*stored)(void *), void *stored_ctx)
 {
-	cli_queued q = { origin, stored, stored_ctx };
+	cli_queued q = { origin, stored, stored_ctx, 0 };
 	callus_detection det;
 	callus_metrics *m = NULL;
 	callus_buf ctx = CALLUS_BUF_INIT;
@@ -534,6 +571,10 @@ static int drain_record(const cli_workspace *ws, const callus_hook_event *e, con
 	/* no longer a check by this workspace's config: nothing to record */
 	if (callus_detect(&det, ws->whitelist, e->command, NULL) < 0 || !det.verification)
 		goto out;
+	if (e->exit_code == 0) {
+		rc = drain_pass(&at, e, &det, origin, cut, stored, stored_ctx);
+		goto out;
+	}
 	callus_metrics_new(&m);
 	rc = record_event(&ctx, &at, e, &det, e->exit_code, m, &fresh, &q);
 	stored_before = rc == CALLUS_EEXIST;
@@ -581,13 +622,14 @@ static int drain_spool(void)
 /* A passing check: its pending errors are fixed, and the agent is told
  * which diff was kept. */
 static int pass_event(callus_buf *ctx, const cli_workspace *ws, const callus_hook_event *ev,
-		      const callus_detection *det, callus_metrics *m, callus_store **store)
+		      const callus_detection *det, callus_metrics *m, callus_store **store,
+		      const cli_queued *q)
 {
 	callus_learn_result learnt;
 	callus_store *opened = NULL;
 	/* the first store this hook opens stays open for the metrics */
 	int rc = cli_record_pass(ws, det, ev->command, ev->session_id ? ev->session_id : "", 0,
-				 m, &learnt, *store ? NULL : &opened);
+				 m, &learnt, *store ? NULL : &opened, q);
 
 	if (opened)
 		*store = opened;
@@ -809,7 +851,7 @@ int cmd_hook(int argc, char **argv)
 		switch (judge(e, &det, &code, &health)) {
 		case V_FAILED: {
 			cli_spool_entry ent = CLI_SPOOL_ENTRY_INIT;
-			cli_queued q = { NULL, spool_stored, NULL };
+			cli_queued q = { NULL, spool_stored, NULL, 0 };
 			int rc;
 
 			path = "record";
@@ -830,7 +872,11 @@ int cmd_hook(int argc, char **argv)
 			failed |= rc < 0 && rc != CALLUS_EBUSY && rc != CALLUS_EEXIST;
 			break;
 		}
-		case V_PASSED:
+		case V_PASSED: {
+			cli_spool_entry ent = CLI_SPOOL_ENTRY_INIT;
+			cli_queued q = { NULL, spool_stored, NULL, 0 };
+			int rc;
+
 			guard_late_ws(&ws);
 			if (!path)
 				path = "pass";
@@ -841,8 +887,20 @@ int cmd_hook(int argc, char **argv)
 				cli_spool_drain(&ws, HOOK_DRAIN_INLINE_MS, drain_record);
 			else
 				spool_empty = 1;
-			failed |= pass_event(&ctx, &ws, e, &det, metrics, &store) < 0;
+			/* most passes have nothing to learn and open nothing */
+			if (!cli_pass_counts(&ws, &det))
+				break;
+			/* a pass that fixes something is queued as a failure is: a
+			 * busy store or the deadline leaves it to a drainer */
+			if (cli_spool_prepare(&ent, &ws, e, 0) == 0 && spool_put(&ent, &ws) == 0)
+				q.origin = ent.origin;
+			rc = pass_event(&ctx, &ws, e, &det, metrics, &store, q.origin ? &q : NULL);
+			queued |= rc == CALLUS_EBUSY && q.origin;
+			spool_disarm(&ent, rc == CALLUS_EBUSY && q.origin);
+			cli_spool_entry_release(&ent);
+			failed |= rc < 0 && !(rc == CALLUS_EBUSY && q.origin);
 			break;
+		}
 		case V_NONE:
 			break;
 		}
@@ -879,7 +937,7 @@ reply:
 		 * transaction ('callus metrics' reads both), where opening it
 		 * again for one latency cost a schema read and a commit; so too
 		 * after a pass that left it closed (checkindex.h) */
-		cli_flush_metrics(&ws, metrics, store, failed || !strcmp(path, "record") || !store);
+		cli_flush_metrics(&ws, metrics, store, failed || queued || !strcmp(path, "record") || !store);
 	}
 	if (fresh)
 		cli_embed_later(&ws);

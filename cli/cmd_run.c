@@ -187,7 +187,7 @@ int cmd_run(int argc, char **argv)
 		own_line(&out);
 		if (cli_record_pass(&ws, &det, stored ? stored : command, intent_id,
 				    (long long)started.tv_sec * 1000000000LL + started.tv_nsec,
-				    metrics, &learnt, &store) == 0 &&
+				    metrics, &learnt, &store, NULL) == 0 &&
 		    !quiet) {
 			callus_buf b = CALLUS_BUF_INIT;
 

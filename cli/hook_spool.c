@@ -61,8 +61,9 @@ int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callu
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
+	/* a pass's output teaches nothing: left out */
 	if (!ws->redactor || callus_redact_str(ws->redactor, &cmd, e->command) < 0 ||
-	    callus_redact_str(ws->redactor, &output, e->output ? e->output : "") < 0)
+	    callus_redact_str(ws->redactor, &output, e->output && code ? e->output : "") < 0)
 		goto out;
 	/* a generic hook's payload, written by hand: jansson's dump of a
 	 * megabyte of output was a quarter of recording it */
@@ -316,7 +317,8 @@ static int replay(const cli_workspace *ws, const char *path, cli_spool_record_fn
 		rc = 0;
 		goto out;
 	}
-	if (ev.exit_code <= 0)
+	/* 0: a queued pass; a failure's status unknown: failed */
+	if (ev.exit_code < 0)
 		ev.exit_code = 1;
 	origin = origin_of(path);
 	rc = fn(ws, &ev, origin, ends_with(path, strlen(path), SPOOL_CUT), forget, (void *)path);

@@ -18,6 +18,10 @@
  * An entry can be recorded twice (a hook cut between its commit and the
  * entry's removal): its name (NS-PID, its origin) goes into the store with
  * the run, and the second delivery finds it there (CALLUS_EEXIST).
+ *
+ * A passing check with errors to fix is queued too (status 0, no output),
+ * and drained as a pass learnt as of its time, NS: it fixes nothing that
+ * failed after, and delivered again finds nothing left to fix.
  */
 #ifndef CALLUS_CLI_HOOK_SPOOL_H
 #define CALLUS_CLI_HOOK_SPOOL_H
@@ -40,9 +44,9 @@ typedef struct cli_spool_entry {
 
 #define CLI_SPOOL_ENTRY_INIT { NULL, NULL, NULL, NULL, NULL, NULL }
 
-/* Make the entry for the failure e with status code, writing nothing (the
- * slow part: redaction).  0, or -1 when it cannot be made (the recording
- * goes on without it). */
+/* Make the entry for the failure e with status code (0: a pass, its
+ * output left out), writing nothing (the slow part: redaction).  0, or -1
+ * when it cannot be made (the recording goes on without it). */
 int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callus_hook_event *e,
 		      int code);
 

@@ -4,6 +4,7 @@
 
 #include "callus/buf.h"
 #include "callus/checkindex.h"
+#include "callus/lesson.h"
 #include "callus/log.h"
 #include "callus/store.h"
 #include "callus/views.h"
@@ -171,19 +172,20 @@ double cli_match_half_life(const cli_workspace *ws)
 
 static int record_pass(const cli_workspace *ws, const callus_detection *det, const char *command,
 		       const char *session, long long started_ns, callus_metrics *m,
-		       callus_learn_result *out, callus_store **keep, const cli_replay *rp);
+		       callus_learn_result *out, callus_store **keep, const cli_replay *rp,
+		       const cli_queued *q);
 
 int cli_record_pass(const cli_workspace *ws, const callus_detection *det, const char *command,
 		    const char *session, long long started_ns, callus_metrics *m,
-		    callus_learn_result *out, callus_store **keep)
+		    callus_learn_result *out, callus_store **keep, const cli_queued *q)
 {
-	return record_pass(ws, det, command, session, started_ns, m, out, keep, NULL);
+	return record_pass(ws, det, command, session, started_ns, m, out, keep, NULL, q);
 }
 
 int cli_replay_pass(const cli_workspace *ws, const callus_detection *det, const char *command,
 		    const char *session, const cli_replay *rp, callus_learn_result *out)
 {
-	return record_pass(ws, det, command, session, 0, NULL, out, NULL, rp);
+	return record_pass(ws, det, command, session, 0, NULL, out, NULL, rp, NULL);
 }
 
 static void replay_learn(cli_learn *lc, const cli_replay *rp)
@@ -209,14 +211,28 @@ static int pass_unlisted(const cli_workspace *ws, const callus_check_key *c)
 	return unlisted;
 }
 
+int cli_pass_counts(const cli_workspace *ws, const callus_detection *det)
+{
+	char *dir = cli_check_dir(ws, det->dir);
+	cli_learn lc;
+	int counts;
+
+	cli_learn_init(&lc, ws, det, dir ? dir : ws->cwd_rel);
+	counts = !pass_unlisted(ws, &lc.opts.check);
+	cli_learn_release(&lc);
+	free(dir);
+	return counts;
+}
+
 static int record_pass(const cli_workspace *ws, const callus_detection *det, const char *command,
 		       const char *session, long long started_ns, callus_metrics *m,
-		       callus_learn_result *out, callus_store **keep, const cli_replay *rp)
+		       callus_learn_result *out, callus_store **keep, const cli_replay *rp,
+		       const cli_queued *q)
 {
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_store *store = NULL;
 	callus_views_debt *debt = NULL;
-	char *red = NULL, *dir = NULL;
+	char *red = NULL, *dir = NULL, *then = NULL;
 	cli_learn lc;
 	int rc;
 
@@ -240,18 +256,37 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 	lc.opts.metrics = m;
 	lc.snapshot.since_ns = started_ns;
 	replay_learn(&lc, rp);
+	/* Delivered late: learnt as of when it ran.  The working tree is
+	 * today's, but what was written since is left out of the fix as a
+	 * passing command's own products are. */
+	if (q && q->at_ns > 0) {
+		if (!(then = callus_time_iso8601(q->at_ns))) {
+			rc = -1;
+			goto out;
+		}
+		lc.opts.now = then;
+		lc.opts.redelivered = 1;
+		lc.snapshot.since_ns = q->at_ns;
+	}
 	/* the command goes into the resolution's context: redacted */
 	if (command && ws->redactor && callus_redact_str(ws->redactor, &red, command) == 0)
 		lc.opts.command = red;
 	callus_views_repair(store, ws->root, callus_config_get(ws->config, "lessons", "file"),
 			    (int)cli_config_long(ws, "lessons", "max", 20), CALLUS_VIEWS_FIX, NULL, NULL);
 	callus_views_owe(&debt, ws->root, NULL);
-	if ((rc = callus_learn_pass(store, &lc.opts, out, &err)) < 0) {
+	if ((rc = callus_learn_pass(store, &lc.opts, out, &err)) == CALLUS_EBUSY && q) {
+		/* queued before: a drainer learns it, nothing is lost */
+		cli_error("fix queued: the store is busy with other recordings; it is learnt in "
+			  "the background");
+		log_error(ws, "pass_queued", callus_error_message(&err), NULL);
+	} else if (rc < 0) {
 		cli_error("pending errors not updated: %s", callus_error_message(&err));
 		log_error(ws, "learn_failed", callus_error_message(&err), NULL);
 	} else if (out->snapshot_error) {
 		log_error(ws, "snapshot_failed", out->snapshot_error, NULL);
 	}
+	if (rc == 0 && q && q->stored)
+		q->stored(q->ctx);
 	/* a fix makes or changes a note: the instructions file leads with them
 	 * (a replay leaves it to the end of the import) */
 	if (rc == 0 && out->nfixed && !rp &&
@@ -274,6 +309,7 @@ out:
 	cli_learn_release(&lc);
 	free(red);
 	free(dir);
+	free(then);
 	return rc;
 }
 

@@ -54,6 +54,20 @@ void cli_gc_policy(const cli_workspace *ws, callus_gc_policy *p);
 /* [match] half_life_days: how fast a fix's recency fades (match.h). */
 double cli_match_half_life(const cli_workspace *ws);
 
+/* A check's run queued before it is recorded (the hook's spool).  A
+ * failure: origin names it, so that a second delivery stores nothing
+ * (CALLUS_EEXIST).  A pass: at_ns, when set, says it is delivered late (a
+ * drainer): it is learnt as of then, and a second delivery finds nothing
+ * left to fix.  stored(ctx) is called once the run is committed, or found
+ * committed already (callus_record_opts.origin and .stored). */
+typedef struct cli_queued {
+	const char *origin;
+	void (*stored)(void *ctx);
+	void *ctx;
+	long long at_ns;        /* a pass delivered late: when it ran
+				 * (CLOCK_REALTIME ns); 0: now */
+} cli_queued;
+
 /* A passing check: fix its pending errors.  Returns 0, or <0 after
  * reporting the trouble once (stderr and log).  out is released by the
  * caller (callus_learn_result_release).  Without a store nothing is
@@ -61,10 +75,16 @@ double cli_match_half_life(const cli_workspace *ws);
  * keep, the store stays open for the caller (*keep, NULL when there is
  * none), which closes it and writes m; without, m is written here.
  * started_ns: when the passing command started (CLOCK_REALTIME), 0 when
- * unknown: what it wrote is no fix. */
+ * unknown: what it wrote is no fix.  q is NULL, or the queued pass this is
+ * (a busy store, CALLUS_EBUSY, is then reported as queued, not lost). */
 int cli_record_pass(const cli_workspace *ws, const callus_detection *det, const char *command,
 		    const char *session, long long started_ns, callus_metrics *m,
-		    callus_learn_result *out, callus_store **keep);
+		    callus_learn_result *out, callus_store **keep, const cli_queued *q);
+
+/* Whether a pass of det's check has anything to learn, as far as the list
+ * of checks beside the store tells (checkindex.h) without opening it: 0
+ * when cli_record_pass() would leave the store closed. */
+int cli_pass_counts(const cli_workspace *ws, const callus_detection *det);
 
 /* A run replayed from an agent's transcript (callus import): when it ran,
  * and the fix the transcript's own edits make since the failure (a unified
@@ -122,16 +142,6 @@ char *cli_check_dir(const cli_workspace *ws, const char *cd);
 /* How long to wait for the store's lock: [store] timeout_ms, at most
  * ws->store_wait_ms when that is set. */
 int cli_store_timeout(const cli_workspace *ws);
-
-/* A failure queued before it is recorded (the hook's spool): origin names
- * it, so that a second delivery stores nothing (CALLUS_EEXIST); stored(ctx)
- * is called once its occurrence is committed, or found committed already
- * (callus_record_opts.origin and .stored). */
-typedef struct cli_queued {
-	const char *origin;
-	void (*stored)(void *ctx);
-	void *ctx;
-} cli_queued;
 
 /* Record the failure a finished capture shows; out->related gets up to
  * related_max earlier lessons about the same file (for the hook's reply).

@@ -123,10 +123,12 @@ static int look(learn_run *r, int *need_snapshot, int *known)
 				  "SELECT g.id, sn.id, sn.kind, sn.tree FROM pending_errors p"
 				  " JOIN checks c ON c.id = p.check_id JOIN signatures g ON g.rowid = p.sig"
 				  " LEFT JOIN snapshots sn ON sn.id = p.snapshot_id"
-				  " WHERE c.tool = ?1 AND c.args = ?2 AND c.dir = ?3 AND p.state = 'pending'");
+				  " WHERE c.tool = ?1 AND c.args = ?2 AND c.dir = ?3 AND p.state = 'pending'"
+				  " AND (?4 IS NULL OR p.last_failure_at <= ?4)");
 	if (sq != SQLITE_OK)
 		return sq;
 	bind_check(st, &r->o->check);
+	callus_learn_bind_late(r, st, 4);
 	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *sig = (const char *)sqlite3_column_text(st, 0);
 		callus_snapshot_kind kind;
@@ -134,6 +136,7 @@ static int look(learn_run *r, int *need_snapshot, int *known)
 
 		if (!sig || (!r->passed && (callus_learn_in_run(r, sig) || !r->nerrs)))
 			continue;
+		r->npending++;
 		if (sqlite3_column_type(st, 1) == SQLITE_NULL ||
 		    callus_snapshot_kind_parse(&kind, (const char *)sqlite3_column_text(st, 2)) < 0 ||
 		    callus_learn_find_diff(r, sqlite3_column_int64(st, 1)))
@@ -327,8 +330,9 @@ static int touch_check(learn_run *r, int64_t *id, int64_t *runs)
 				  "INSERT INTO checks (tool, args, dir, runs, last_run_at, last_pass_at)"
 				  " VALUES (?1, ?2, ?3, 1, ?4, CASE WHEN ?5 THEN ?4 END)"
 				  " ON CONFLICT (tool, args, dir) DO UPDATE SET runs = runs + 1,"
-				  "  last_run_at = ?4,"
-				  "  last_pass_at = CASE WHEN ?5 THEN ?4 ELSE last_pass_at END"
+				  "  last_run_at = max(coalesce(last_run_at, ''), ?4),"
+				  "  last_pass_at = CASE WHEN ?5 THEN max(coalesce(last_pass_at, ''), ?4)"
+				  "   ELSE last_pass_at END"
 				  " RETURNING id, runs");
 	if (sq != SQLITE_OK)
 		return sq;
@@ -342,6 +346,14 @@ static int touch_check(learn_run *r, int64_t *id, int64_t *runs)
 	}
 	callus_learn_done(r, st);
 	return sq;
+}
+
+void callus_learn_bind_late(learn_run *r, sqlite3_stmt *st, int i)
+{
+	if (r->o->redelivered)
+		callus_sql_bind_text(st, i, r->now);
+	else
+		sqlite3_bind_null(st, i);
 }
 
 /* Pending errors whose last failure is before `before` go. */
@@ -555,6 +567,9 @@ static int learn_start(callus_learn_started **out, callus_store *s, const callus
 	 * checks (checkindex.h) lets the next such pass leave the store closed */
 	if (passed && !known) {
 		callus_checkindex_ensure(s, NULL);
+		st->skip = 1;
+	} else if (passed && o->redelivered && !r->npending) {
+		/* learnt at its first delivery, or every error failed again since */
 		st->skip = 1;
 	} else if ((rc = slow_start(st)) < 0) {
 		rc = callus_error_set(err, rc, "out of memory while comparing the working tree");

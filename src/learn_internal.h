@@ -45,6 +45,8 @@ typedef struct learn_run {
 	int64_t snap_id;        /* its row, once inserted */
 	fix_diff *diffs;
 	size_t ndiffs;
+	size_t npending;        /* a pass: the check's errors pending since
+				 * before now (look()) */
 	char *head;             /* HEAD when the fixes were seen */
 	callus_learn_result *res;
 	callus_buf trouble;       /* what went wrong with snapshots and diffs */
@@ -71,6 +73,13 @@ typedef struct learn_run {
  * with callus_learn_done(), never sqlite3_finalize(). */
 int callus_learn_prepare(learn_run *r, sqlite3_stmt **st, const char *sql);
 void callus_learn_done(learn_run *r, sqlite3_stmt *st); /* accepts NULL */
+
+/* Bind parameter i to what bounds the pending errors a run may fix: a
+ * run delivered late (o->redelivered, a queued pass) fixes none that
+ * failed after it ran (r->now); NULL for any other, which fixes them all
+ * (an import's times are the transcripts', not always comparable as
+ * text with the store's own). */
+void callus_learn_bind_late(learn_run *r, sqlite3_stmt *st, int i);
 
 /* Whether the signature sig is one of the run's errors. */
 int callus_learn_in_run(const learn_run *r, const char *sig);

@@ -296,10 +296,12 @@ int callus_learn_fix_absent(learn_run *r, int64_t check_id, int64_t runs)
 		return SQLITE_OK;
 	sq = callus_learn_prepare(r, &st, "SELECT p.id, g.id, p.snapshot_id, p.files FROM pending_errors p"
 					  " JOIN signatures g ON g.rowid = p.sig"
-					  " WHERE p.check_id = ?1 AND p.state = 'pending' ORDER BY p.id");
+					  " WHERE p.check_id = ?1 AND p.state = 'pending'"
+					  " AND (?2 IS NULL OR p.last_failure_at <= ?2) ORDER BY p.id");
 	if (sq != SQLITE_OK)
 		return sq;
 	sqlite3_bind_int64(st, 1, check_id);
+	callus_learn_bind_late(r, st, 2);
 	/* read to the end first: fixing writes to the rows being scanned */
 	{
 		struct row { int64_t id, snap; char *sig, *files; } *rows = NULL;

@@ -84,20 +84,28 @@ out:
 	return rc;
 }
 
-char *callus_now_iso8601(void)
+char *callus_time_iso8601(long long ns)
 {
-	struct timespec ts;
+	time_t sec = (time_t)(ns / 1000000000LL);
 	struct tm tm;
 	callus_buf b = CALLUS_BUF_INIT;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	callus_buf_printf(&b, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900,
+	if (ns < 0 || !gmtime_r(&sec, &tm))
+		return NULL;
+	callus_buf_printf(&b, "%04d-%02d-%02dT%02d:%02d:%02d.%03lldZ", tm.tm_year + 1900,
 			tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-			ts.tv_nsec / 1000000);
+			ns % 1000000000LL / 1000000);
 	if (callus_buf_status(&b) < 0)
 		return NULL;
 	return callus_buf_detach(&b);
+}
+
+char *callus_now_iso8601(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return callus_time_iso8601((long long)ts.tv_sec * 1000000000LL + ts.tv_nsec);
 }
 
 void callus_lesson_release(callus_lesson *l)

@@ -57,6 +57,9 @@ int callus_lesson_sign(callus_lesson *l);
 /* The current time as ISO 8601 UTC with milliseconds; caller frees. */
 char *callus_now_iso8601(void);
 
+/* The same for ns nanoseconds since the epoch. */
+char *callus_time_iso8601(long long ns);
+
 void callus_lesson_release(callus_lesson *l);
 
 #endif

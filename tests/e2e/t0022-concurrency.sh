@@ -260,4 +260,94 @@ test_expect_success 'with no queue to leave it in, a hook waits longer for a bus
 	! grep -q "\"store_locked\"" .callus/log.jsonl
 '
 
+# checks_runs: the runs the store counts of the workspace's one check
+checks_runs() {
+	sqlite3 .callus/callus.db "SELECT runs FROM checks"
+}
+
+test_expect_success 'a pass kept waiting by a busy store is queued, and its fix learnt without what was written since' '
+	mkdir qpass && cd qpass && git init -q && printf "int 1x;\n" >f1.c && printf "int y;\n" >other.c &&
+	payload_for "$PWD" f1.c >../qf.json &&
+	payload_for "$PWD" f1.c 0 >../qp.json &&
+	"$CALLUS" hook generic <../qf.json >/dev/null 2>&1 &&
+	test "$("$CALLUS" pending --json | jq length)" = 1 &&
+	printf "int x;\n" >f1.c &&
+	{ hold_store 3.5 & } &&
+	lock=$! &&
+	sleep 0.2 &&
+	"$CALLUS" hook generic <../qp.json >reply 2>err &&
+	jq -e "type == \"object\"" reply &&
+	test -n "$(find .callus/spool -name "*.left.json")" &&
+	grep -q "fix queued" err &&
+	# written after the pass, while it waits in the queue: not its fix
+	sleep 0.05 && printf "int z;\n" >other.c &&
+	wait $lock &&
+	for _ in $(seq 1 60); do
+		test "$("$CALLUS" pending --json | jq length)" = 0 && break
+		sleep 0.25
+	done &&
+	test "$("$CALLUS" pending --json | jq length)" = 0 &&
+	"$CALLUS" resolutions --json >res.json &&
+	test "$(jq -c "[.[].files]" res.json)" = "[[\"f1.c\"]]" &&
+	test -z "$(find .callus/spool -name "*.json")" &&
+	! grep -q "\"learn_failed\"" .callus/log.jsonl
+'
+
+test_expect_success 'a queued pass fixes no error that failed after it, and learns nothing delivered again' '
+	mkdir latepass && cd latepass && git init -q && printf "int 1x;\n" >f1.c &&
+	payload_for "$PWD" f1.c >../lf.json &&
+	payload_for "$PWD" f1.c 0 >../lp.json &&
+	"$CALLUS" hook generic <../lf.json >/dev/null 2>&1 &&
+	printf "int x;\n" >f1.c &&
+	runs=$(checks_runs) &&
+	# a pass queued a minute before the failure was recorded
+	cp ../lp.json ".callus/spool/$(( $(date +%s%N) - 60000000000 ))-1.left.json" &&
+	"$CALLUS" hook --drain generic &&
+	test -z "$(find .callus/spool -name "*.json")" &&
+	test "$("$CALLUS" pending --json | jq length)" = 1 &&
+	test "$("$CALLUS" lessons --json | jq length)" = 1 &&
+	test "$(checks_runs)" = "$runs" &&
+	# one queued since: it fixes the error, once
+	name=$(date +%s%N)-2 &&
+	cp ../lp.json ".callus/spool/$name.left.json" &&
+	"$CALLUS" hook --drain generic &&
+	test "$("$CALLUS" pending --json | jq length)" = 0 &&
+	test "$("$CALLUS" resolutions --json | jq length)" = 1 &&
+	runs=$(checks_runs) &&
+	cp ../lp.json ".callus/spool/$name.cut.json" &&
+	"$CALLUS" hook --drain generic &&
+	test "$(checks_runs)" = "$runs" &&
+	test "$("$CALLUS" resolutions --json | jq "[.[].application_count] | add")" = 1 &&
+	test "$(cut_count pass)" = 1 &&
+	test -z "$(find .callus/spool -name "*.json")"
+'
+
+test_expect_success 'a pass cut by its deadline is queued, logged and counted, and its fix learnt' '
+	mkdir cutpass && cd cutpass && git init -q && printf "int 1x;\n" >f1.c &&
+	payload_for "$PWD" f1.c >../cf.json &&
+	payload_for "$PWD" f1.c 0 >../cp.json &&
+	"$CALLUS" hook generic <../cf.json >/dev/null 2>&1 &&
+	printf "int x;\n" >f1.c &&
+	: >.callus/log.jsonl &&
+	# the pass waits for a snapshot that never comes; the drainer the
+	# cut starts takes the real one
+	printf "#!/bin/sh\nmkdir \"%s/slow-once\" 2>/dev/null && exec sleep 30\nexec \"%s\" \"\$@\"\n" \
+		"$PWD/.." "$(dirname "$CALLUS")/callus-git" >../slow-once-helper &&
+	chmod +x ../slow-once-helper &&
+	{ CALLUS_GIT_HELPER="$PWD/../slow-once-helper" "$CALLUS" hook generic <../cp.json >reply & } &&
+	hook=$! &&
+	for _ in $(seq 1 40); do test -d ../slow-once && break; sleep 0.1; done &&
+	kill -ALRM $hook &&
+	wait $hook && jq -e "type == \"object\"" reply &&
+	for _ in $(seq 1 60); do
+		test "$("$CALLUS" pending --json | jq length)" = 0 && break
+		sleep 0.25
+	done &&
+	test "$("$CALLUS" pending --json | jq length)" = 0 &&
+	test "$("$CALLUS" resolutions --json | jq -c "[.[].files]")" = "[[\"f1.c\"]]" &&
+	grep "\"hook_cut\"" .callus/log.jsonl | grep -q "\"stage\":\"pass\"" &&
+	test "$(cut_count pass)" = 1 &&
+	test -z "$(find .callus/spool -name "*.json")"
+'
+
 test_done

@@ -810,6 +810,72 @@ static void replayed_runs_take_their_time_and_fix(void **state)
 	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 0);
 }
 
+/* A pass delivered late (a queued one, drained): it fixes only what failed
+ * before it ran; delivered again, or with nothing of before pending, it
+ * writes nothing, not even the check's run; the check's last run stays the
+ * newest. */
+static void a_redelivered_pass_fixes_only_what_failed_before_it(void **state)
+{
+	fixture *f = *state;
+	callus_learn_opts o = opts_for(f, "q", "s1");
+	callus_learn_error e[2] = { { &f->sig[0], &f->files[0], NULL },
+				    { &f->sig[1], &f->files[1], NULL } };
+	callus_learn_result r;
+
+	o.fix_patch = "";
+	o.now = "2020-01-01T00:00:00.000Z";
+	assert_int_equal(callus_learn_failure(f->s, &o, &e[0], 1, &r, NULL), 0);
+	callus_learn_result_release(&r);
+	o.now = "2020-01-01T00:10:00.000Z";
+	assert_int_equal(callus_learn_failure(f->s, &o, &e[1], 1, &r, NULL), 0);
+	callus_learn_result_release(&r);
+	/* the second failure closed the first's error: failed again */
+	o.now = "2020-01-01T00:20:00.000Z";
+	assert_int_equal(callus_learn_failure(f->s, &o, e, 2, &r, NULL), 0);
+	callus_learn_result_release(&r);
+	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 2);
+	assert_int_equal(query_int(f, "SELECT runs FROM checks WHERE args = 'q'"), 3);
+	/* a pass of before every failure: nothing fixed, nothing written */
+	o.redelivered = 1;
+	o.now = "2019-12-31T23:00:00.000Z";
+	assert_int_equal(callus_learn_pass(f->s, &o, &r, NULL), 0);
+	assert_int_equal(r.nfixed + r.nunchanged, 0);
+	callus_learn_result_release(&r);
+	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 2);
+	assert_int_equal(query_int(f, "SELECT runs FROM checks WHERE args = 'q'"), 3);
+	/* one of after the last failure: both closed, one run more, and the
+	 * check's last run is still the latest */
+	o.now = "2020-01-01T00:25:00.000Z";
+	assert_int_equal(callus_learn_pass(f->s, &o, &r, NULL), 0);
+	assert_int_equal(r.nfixed + r.nunchanged, 2);
+	callus_learn_result_release(&r);
+	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 0);
+	assert_int_equal(query_int(f, "SELECT runs FROM checks WHERE args = 'q'"), 4);
+	/* delivered again: nothing */
+	assert_int_equal(callus_learn_pass(f->s, &o, &r, NULL), 0);
+	assert_int_equal(r.nfixed + r.nunchanged, 0);
+	callus_learn_result_release(&r);
+	assert_int_equal(query_int(f, "SELECT runs FROM checks WHERE args = 'q'"), 4);
+	/* a failure, then a pass of between: only what failed before it */
+	o.redelivered = 0;
+	o.now = "2020-01-01T00:40:00.000Z";
+	assert_int_equal(callus_learn_failure(f->s, &o, &e[0], 1, &r, NULL), 0);
+	callus_learn_result_release(&r);
+	o.now = "2020-01-01T00:50:00.000Z";
+	assert_int_equal(callus_learn_failure(f->s, &o, e, 2, &r, NULL), 0);
+	callus_learn_result_release(&r);
+	/* both failed last at :50: a pass of :45 closes neither, and leaves
+	 * the check's last run at :50 */
+	o.redelivered = 1;
+	o.now = "2020-01-01T00:45:00.000Z";
+	assert_int_equal(callus_learn_pass(f->s, &o, &r, NULL), 0);
+	assert_int_equal(r.nfixed + r.nunchanged, 0);
+	callus_learn_result_release(&r);
+	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 2);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM checks WHERE args = 'q'"
+				      " AND last_run_at = '2020-01-01T00:50:00.000Z'"), 1);
+}
+
 /* Sessions fail and pass the same checks at once: every error is learnt
  * once, none is fixed twice, nothing is lost to a lock. */
 static void concurrent_sessions(void **state)
@@ -1867,6 +1933,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(feedback_updates_the_rate, setup, teardown),
 		cmocka_unit_test_setup_teardown(prune_drops_only_idle_pending, setup, teardown),
 		cmocka_unit_test_setup_teardown(replayed_runs_take_their_time_and_fix, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_redelivered_pass_fixes_only_what_failed_before_it,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(concurrent_sessions, setup, teardown),
 		cmocka_unit_test_setup_teardown(file_index_follows_what_was_learnt, setup, teardown),
 		cmocka_unit_test_setup_teardown(file_index_is_a_hint_checked_against_the_store, setup,
