@@ -882,18 +882,21 @@ int cmd_hook(int argc, char **argv)
 				path = "pass";
 			if (!metrics)
 				callus_metrics_new(&metrics);
-			/* queued failures first: a fix is learnt against its failure */
-			if (cli_spool_pending(&ws))
-				cli_spool_drain(&ws, HOOK_DRAIN_INLINE_MS, drain_record);
-			else
-				spool_empty = 1;
-			/* most passes have nothing to learn and open nothing */
-			if (!cli_pass_counts(&ws, &det))
+			spool_empty = !cli_spool_pending(&ws);
+			/* most passes have nothing to learn and open nothing; the
+			 * queue's failures may give this one something to fix */
+			if (spool_empty && !cli_pass_counts(&ws, &det))
 				break;
-			/* a pass that fixes something is queued as a failure is: a
-			 * busy store or the deadline leaves it to a drainer */
+			/* A pass that may fix something is queued as a failure is:
+			 * a busy store or the deadline leaves it to a drainer.  From
+			 * before the queue's drain, so that a cut during it leaves
+			 * the pass and starts the drainer (the drain's lock goes
+			 * with this process). */
 			if (cli_spool_prepare(&ent, &ws, e, 0) == 0 && spool_put(&ent, &ws) == 0)
 				q.origin = ent.origin;
+			/* queued failures first: a fix is learnt against its failure */
+			if (!spool_empty)
+				cli_spool_drain(&ws, HOOK_DRAIN_INLINE_MS, drain_record);
 			rc = pass_event(&ctx, &ws, e, &det, metrics, &store, q.origin ? &q : NULL);
 			queued |= rc == CALLUS_EBUSY && q.origin;
 			spool_disarm(&ent, rc == CALLUS_EBUSY && q.origin);

@@ -350,4 +350,32 @@ test_expect_success 'a pass cut by its deadline is queued, logged and counted, a
 	test -z "$(find .callus/spool -name "*.json")"
 '
 
+test_expect_success 'a pass cut while it drains the queue leaves itself queued, and the drainer learns it' '
+	mkdir draincut && cd draincut && git init -q && printf "int 1x;\n" >f1.c && printf "int 2x;\n" >f2.c &&
+	payload_for "$PWD" f1.c >../df1.json &&
+	payload_for "$PWD" f1.c 0 >../dp.json &&
+	"$CALLUS" hook generic <../df1.json >/dev/null 2>&1 &&
+	printf "int x;\n" >f1.c &&
+	: >.callus/log.jsonl &&
+	# another check'"'"'s failure queued: the pass records it first, and
+	# its snapshot never comes; the drainer the cut starts takes the real one
+	payload_for "$PWD" f2.c >".callus/spool/$(date +%s%N)-1.left.json" &&
+	rm -rf ../slow-once &&
+	{ CALLUS_GIT_HELPER="$PWD/../slow-once-helper" "$CALLUS" hook generic <../dp.json >reply & } &&
+	hook=$! &&
+	for _ in $(seq 1 40); do test -d ../slow-once && break; sleep 0.1; done &&
+	kill -ALRM $hook &&
+	wait $hook && jq -e "type == \"object\"" reply &&
+	for _ in $(seq 1 60); do
+		"$CALLUS" pending --json | jq -e "map(select(.files | index(\"f1.c\"))) | length == 0" \
+			>/dev/null && break
+		sleep 0.25
+	done &&
+	"$CALLUS" pending --json | jq -e "map(select(.files | index(\"f1.c\"))) | length == 0" &&
+	test "$("$CALLUS" resolutions --json | jq -c "[.[].files]")" = "[[\"f1.c\"]]" &&
+	test "$("$CALLUS" lessons --json | jq length)" = 2 &&
+	test "$(cut_count pass)" = 1 &&
+	test -z "$(find .callus/spool -name "*.json")"
+'
+
 test_done
