@@ -378,4 +378,17 @@ test_expect_success 'a pass cut while it drains the queue leaves itself queued, 
 	test -z "$(find .callus/spool -name "*.json")"
 '
 
+test_expect_success 'a queued failure whose folder leads out of the workspace is recorded at its root' '
+	mkdir outside elsewhere && cd outside && git init -q && printf "int 5x;\n" >f5.c &&
+	ln -s ../elsewhere away &&
+	mkdir -m 700 .callus .callus/spool &&
+	payload_for "$PWD/../elsewhere" f5.c >.callus/spool/0000000000000000010-10.left.json &&
+	payload_for "$PWD/away" f5.c >.callus/spool/0000000000000000011-11.left.json &&
+	"$CALLUS" hook --drain generic &&
+	test -z "$(find .callus/spool -name "*.json")" &&
+	test "$("$CALLUS" lessons --json | jq -c "[.[].file]")" = "[\"f5.c\"]" &&
+	test "$("$CALLUS" lessons --json | jq ".[0].occurrences")" = 2 &&
+	test -z "$(ls ../elsewhere)"
+'
+
 test_done
