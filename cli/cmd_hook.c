@@ -512,26 +512,40 @@ static void note_cut(const cli_workspace *ws, callus_metrics *m, const char *sta
 	callus_buf_release(&dir);
 }
 
+/* When a queued run ran: its entry's name, NS-PID (cli_spool_prepare);
+ * now for a name of no plausible time (made by hand, or ahead of the
+ * clock). */
+static long long origin_time(const char *origin)
+{
+	const long long y2000 = 946684800LL * 1000000000LL;
+	long long t = strtoll(origin, NULL, 10), now;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	now = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	return t >= y2000 && t <= now ? t : now;
+}
+
 /* A queued pass, learnt by a drainer as of when it ran (its origin's
- * time): 1 learnt (or found learnt), -1 a busy store (later). */
+ * time): 1 learnt (or found learnt), 0 it will not do better (learning
+ * failed, and said why), -1 a busy store (later). */
 static int drain_pass(const cli_workspace *ws, const callus_hook_event *e,
 		      const callus_detection *det, const char *origin, int cut,
 		      void (*stored)(void *), void *stored_ctx)
 {
-	cli_queued q = { origin, stored, stored_ctx, strtoll(origin, NULL, 10) };
+	cli_queued q = { origin, stored, stored_ctx, origin_time(origin) };
 	callus_learn_result learnt;
 	callus_metrics *m = NULL;
 	int rc;
 
-	/* a name of no time (made by hand): learnt as of now */
-	if (q.at_ns <= 0)
-		q.at_ns = 1;
 	callus_metrics_new(&m);
 	rc = cli_record_pass(ws, det, e->command, e->session_id ? e->session_id : "", 0, m,
 			     &learnt, NULL, &q);
 	callus_learn_result_release(&learnt);
 	if (rc == CALLUS_EBUSY) {
 		rc = -1;
+	} else if (rc < 0) {
+		rc = 0;
 	} else {
 		rc = 1;
 		if (m)
@@ -554,7 +568,7 @@ static int drain_pass(const cli_workspace *ws, const callus_hook_event *e,
 static int drain_record(const cli_workspace *ws, const callus_hook_event *e, const char *origin,
 			int cut, void (*stored)(void *), void *stored_ctx)
 {
-	cli_queued q = { origin, stored, stored_ctx, 0 };
+	cli_queued q = { origin, stored, stored_ctx, origin_time(origin) };
 	callus_detection det;
 	callus_metrics *m = NULL;
 	callus_buf ctx = CALLUS_BUF_INIT;
@@ -897,6 +911,14 @@ int cmd_hook(int argc, char **argv)
 			/* queued failures first: a fix is learnt against its failure */
 			if (!spool_empty)
 				cli_spool_drain(&ws, HOOK_DRAIN_INLINE_MS, drain_record);
+			/* some still queued (another drainer has them, or time ran
+			 * out): the pass waits behind them, for the drainer */
+			if (!spool_empty && q.origin && cli_spool_pending(&ws)) {
+				queued = 1;
+				spool_disarm(&ent, 1);
+				cli_spool_entry_release(&ent);
+				break;
+			}
 			rc = pass_event(&ctx, &ws, e, &det, metrics, &store, q.origin ? &q : NULL);
 			queued |= rc == CALLUS_EBUSY && q.origin;
 			spool_disarm(&ent, rc == CALLUS_EBUSY && q.origin);

@@ -62,7 +62,8 @@ int cli_open_store(callus_store **out, const cli_workspace *ws, int create)
 	if (callus_store_open(out, path.ptr, cli_store_timeout(ws),
 			    &err) < 0) {
 		cli_error("%s", callus_error_message(&err));
-		rc = -1;
+		/* a queued recording waits for a busy store (the hook's spool) */
+		rc = err.code == CALLUS_EBUSY ? CALLUS_EBUSY : -1;
 	}
 out:
 	callus_error_release(&err);

@@ -414,8 +414,8 @@ int cli_spool_drain(const cli_workspace *ws, long budget_ms, cli_spool_record_fn
 		snprintf(count, sizeof(count), "%d", n);
 		if (callus_buf_printf(&dir, "%s/.callus", ws->root) == 0)
 			callus_log_event(dir.ptr, "info", "spool_drained",
-					 "recorded failures that hooks had queued (deadline or "
-					 "busy store)",
+					 "recorded the failures and passes that hooks had queued "
+					 "(deadline or busy store)",
 					 extra);
 	}
 out:

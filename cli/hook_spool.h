@@ -1,6 +1,6 @@
 /*
- * hook_spool.h - failures the hook could not record in time, kept until a
- * later run records them.
+ * hook_spool.h - failures (and passes) the hook could not record in time,
+ * kept until a later run records them.
  *
  * A hook has a deadline (the agent waits for it) and shares one store with
  * every other hook of the workspace.  So a failing check is first written
@@ -19,9 +19,10 @@
  * entry's removal): its name (NS-PID, its origin) goes into the store with
  * the run, and the second delivery finds it there (CALLUS_EEXIST).
  *
- * A passing check with errors to fix is queued too (status 0, no output),
- * and drained as a pass learnt as of its time, NS: it fixes nothing that
- * failed after, and delivered again finds nothing left to fix.
+ * A passing check with errors to fix is queued too (status 0, no output).
+ * A drainer records each entry as of its time, NS: a failure's errors
+ * failed then, a pass fixes nothing that failed after it, and delivered
+ * again finds nothing left to fix.
  */
 #ifndef CALLUS_CLI_HOOK_SPOOL_H
 #define CALLUS_CLI_HOOK_SPOOL_H

@@ -13,7 +13,8 @@
 #include "callus/strlist.h"
 
 /* Open the workspace store.  Returns 0, 1 when !create and there is no
- * store yet (*out NULL), or -1 after printing why. */
+ * store yet (*out NULL), or after printing why CALLUS_EBUSY (a store
+ * another process holds past [store] timeout_ms) or -1. */
 int cli_open_store(callus_store **out, const cli_workspace *ws, int create);
 
 /* The JSON object of a lesson (every spec-000 field plus id, tool,

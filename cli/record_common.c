@@ -117,10 +117,20 @@ void cli_learn_init(cli_learn *out, const cli_workspace *ws, const callus_detect
 	callus_config_get_bool(&snapshots, ws->config, "learn", "snapshots", 1, NULL);
 	out->opts.workspace = ws->root;
 	out->opts.check.tool = det->tool;
-	/* stored with the check: redacted (only memory can fail here) */
+	/* stored with the check: redacted (only memory can fail here), its
+	 * words quoted as a detection of the redacted command line quotes
+	 * them (a queued run, drained, is detected again from its entry's) */
 	if (ws->redactor) {
 		callus_redact_str(ws->redactor, &out->args, det->args);
 		callus_redact_str(ws->redactor, &out->dir, dir);
+		if (out->args && det->args && strcmp(out->args, det->args)) {
+			char *quoted = NULL;
+
+			if (callus_detect_requote(&quoted, out->args) == 0) {
+				free(out->args);
+				out->args = quoted;
+			}
+		}
 	}
 	out->opts.check.args = out->args ? out->args : det->args;
 	out->opts.check.dir = out->dir ? out->dir : dir;
@@ -249,7 +259,7 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 		goto out;
 	}
 	if ((rc = cli_open_store(&store, ws, 0)) != 0) {
-		rc = rc < 0 ? -1 : 0;
+		rc = rc == CALLUS_EBUSY && q ? rc : rc < 0 ? -1 : 0;
 		goto out;
 	}
 	lc.opts.session = session ? session : "";
@@ -257,8 +267,9 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 	lc.snapshot.since_ns = started_ns;
 	replay_learn(&lc, rp);
 	/* Delivered late: learnt as of when it ran.  The working tree is
-	 * today's, but what was written since is left out of the fix as a
-	 * passing command's own products are. */
+	 * the one the drainer finds; what was added to it since is left out
+	 * of the fix, but not a fixed file edited again since: leaving it out
+	 * would close its error with no fix at all. */
 	if (q && q->at_ns > 0) {
 		if (!(then = callus_time_iso8601(q->at_ns))) {
 			rc = -1;
@@ -267,6 +278,7 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 		lc.opts.now = then;
 		lc.opts.redelivered = 1;
 		lc.snapshot.since_ns = q->at_ns;
+		lc.snapshot.since_added = 1;
 	}
 	/* the command goes into the resolution's context: redacted */
 	if (command && ws->redactor && callus_redact_str(ws->redactor, &red, command) == 0)
@@ -458,6 +470,7 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 	callus_record_result res;
 	callus_gc_policy gp;
 	cli_learn lc;
+	char *then = NULL;
 	int rc;
 
 	/* not during an import: history older than the policy's days would
@@ -468,6 +481,18 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 	cli_learn_init(&lc, ws, det, pc.cwd_rel);
 	lc.opts.metrics = m;
 	replay_learn(&lc, rp);
+	/* Delivered late: its errors failed when it ran, so that a pass
+	 * queued after it (learnt as of its own time) fixes them.  The
+	 * snapshot is today's working tree: the one of then is gone. */
+	if (q && q->at_ns > 0) {
+		if (!(then = callus_time_iso8601(q->at_ns))) {
+			rc = callus_error_set(&err, CALLUS_ENOMEM, "out of memory");
+			memset(out, 0, sizeof(*out));
+			goto out;
+		}
+		lc.opts.now = then;
+		lc.opts.redelivered = 1;
+	}
 	opts.learn = &lc.opts;
 	if (q) {
 		opts.origin = q->origin;
@@ -548,6 +573,7 @@ out:
 	callus_error_release(&err);
 	cli_learn_release(&lc);
 	free(dir);
+	free(then);
 	return rc;
 }
 

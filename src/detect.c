@@ -110,6 +110,42 @@ static void put_quoted(callus_buf *b, const char *p, size_t len)
 	callus_buf_putc(b, '\'');
 }
 
+int callus_detect_requote(char **out, const char *args)
+{
+	callus_shtoks t;
+	callus_buf b = CALLUS_BUF_INIT;
+	int rc = 0, words = 1;
+
+	*out = NULL;
+	memset(&t, 0, sizeof(t));
+	if (!args)
+		return CALLUS_EINVAL;
+	if ((rc = callus_shlex(args, strlen(args), &t)) < 0)
+		goto out;
+	/* words only, as describe() wrote them; anything else is left be */
+	for (size_t i = 0; rc == 0 && i < t.n; i++)
+		words &= t.v[i].kind == T_WORD || (t.v[i].kind == T_END && i == t.n - 1);
+	if (rc != 0 || !words) {
+		rc = 0;
+		callus_buf_puts(&b, args);
+	} else {
+		for (size_t i = 0; i < t.n; i++) {
+			if (t.v[i].kind != T_WORD)
+				continue;
+			if (b.len)
+				callus_buf_putc(&b, ' ');
+			put_quoted(&b, t.text.ptr + t.v[i].off, t.v[i].len);
+		}
+	}
+	if (callus_buf_status(&b) < 0 || !(*out = b.len ? callus_buf_detach(&b) : strdup("")))
+		rc = CALLUS_ENOMEM;
+out:
+	free(t.v);
+	callus_buf_release(&t.text);
+	callus_buf_release(&b);
+	return rc;
+}
+
 static void add_component(callus_buf *b, const char *p, size_t len)
 {
 	if (!len)

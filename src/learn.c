@@ -450,6 +450,27 @@ static int store_metrics(learn_run *r)
 	return ok;
 }
 
+/* A pass delivered late, under the write lock: whether the check still has
+ * errors pending from before it ran (look() read them without the lock:
+ * another pass may have fixed them since).  1, 0, or an SQLite error < 0
+ * (as -sq). */
+static int still_pending(learn_run *r)
+{
+	sqlite3_stmt *st = NULL;
+	int sq = callus_learn_prepare(r, &st,
+				      "SELECT 1 FROM checks c JOIN pending_errors p ON p.check_id = c.id"
+				      " WHERE c.tool = ?1 AND c.args = ?2 AND c.dir = ?3"
+				      " AND p.state = 'pending' AND p.last_failure_at <= ?4 LIMIT 1");
+
+	if (sq != SQLITE_OK)
+		return -sq;
+	bind_check(st, &r->o->check);
+	callus_sql_bind_text(st, 4, r->now);
+	sq = sqlite3_step(st);
+	callus_learn_done(r, st);
+	return sq == SQLITE_ROW ? 1 : sq == SQLITE_DONE ? 0 : -sq;
+}
+
 /* Step three: every write of the run, in one transaction. */
 static int write_run(learn_run *r, callus_error *err)
 {
@@ -458,6 +479,15 @@ static int write_run(learn_run *r, callus_error *err)
 
 	if ((rc = callus_store_exec(r->s, "BEGIN IMMEDIATE", err)) < 0)
 		return rc;
+	/* a pass delivered again, or whose errors another pass fixed since:
+	 * nothing to write, not even the check's run */
+	if (r->passed && r->o->redelivered && (sq = still_pending(r)) <= 0) {
+		if (sq < 0) {
+			sq = -sq;
+			goto fail;
+		}
+		return callus_store_exec(r->s, "COMMIT", err);
+	}
 	if ((sq = touch_check(r, &check_id, &runs)) != SQLITE_OK ||
 	    (sq = prune(r, r->idle_since, &r->res->pruned)) != SQLITE_OK ||
 	    (sq = callus_learn_fix_absent(r, check_id, runs)) != SQLITE_OK)

@@ -97,7 +97,9 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 	 * error of a run (a build with a thousand of them recorded again:
 	 * 283 -> 197 ms, bench/manyerrors.sh; test_learn counts the steps). */
 	sq = callus_learn_prepare(r, &st,
-				  "UPDATE pending_errors SET attempts = attempts + 1, last_failure_at = ?3,"
+				  "UPDATE pending_errors SET attempts = attempts + 1,"
+				  " last_failure_at = CASE WHEN ?8 IS NULL THEN ?3"
+				  "  ELSE max(last_failure_at, ?3) END,"
 				  " session = ?4, files = ?5, message = nullif(?7,"
 				  "  (SELECT original FROM signatures WHERE rowid = pending_errors.sig))"
 				  " WHERE id = coalesce("
@@ -118,6 +120,8 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 	callus_sql_bind_text(st, 5, files);
 	callus_sql_bind_text(st, 6, r->idle_since);
 	callus_sql_bind_text_or_null(st, 7, message_of(e));
+	/* a run delivered late never makes an error's last failure older */
+	callus_learn_bind_late(r, st, 8);
 	if ((sq = sqlite3_step(st)) == SQLITE_ROW) {
 		int open = !strcmp((const char *)sqlite3_column_text(st, 2), "pending");
 

@@ -93,11 +93,12 @@ typedef struct callus_learn_opts {
 				       * every error the run fixes gets it, and no
 				       * snapshot is taken or read.  NULL: the
 				       * snapshots */
-	int redelivered;              /* a pass delivered late, perhaps
-				       * again (callus hook --drain), now its
-				       * time: it fixes no error that failed
-				       * after now, and with none pending from
-				       * before it writes nothing, not even
+	int redelivered;              /* a run delivered late, perhaps again
+				       * (callus hook --drain), now its time:
+				       * it fixes no error that failed after
+				       * now, makes no error's last failure
+				       * older, and a pass with none pending
+				       * from before writes nothing, not even
 				       * the check's run */
 	struct callus_match_scans *scans; /* the recording's kept scans of the
 				       * vector file, continued by the

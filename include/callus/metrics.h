@@ -65,11 +65,12 @@
 	X(RUN_TOTAL, "callus.run.total", COUNTER, ("recorded"), NONE, \
 	  NULL, "Failed checks seen by callus run, by whether their lesson was recorded") \
 	X(HOOK_DEFERRED, "callus.hook.deferred_total", COUNTER, CALLUS_NOLABELS, NONE, NULL, \
-	  "Failures recorded from the hook's queue: the hook that saw them was cut by its " \
-	  "deadline or found the store busy") \
+	  "Failures recorded and passes learnt from the hook's queue: the hook that saw them " \
+	  "was cut by its deadline or found the store busy") \
 	X(HOOK_CUT, "callus.hook.cut_total", COUNTER, ("stage"), NONE, NULL, \
 	  "Hooks cut by their deadline, by stage: reading (the hook replied and a detached " \
-	  "copy recorded the failure) or recording (the failure was queued for the drainer)")
+	  "copy recorded the failure), recording (the failure was queued for the drainer), " \
+	  "learning (after the failure was stored) or pass (a passing check, queued)")
 
 typedef enum callus_metric_id {
 #define CALLUS_METRIC_ENUM_(id, name, type, labels, buckets, prom, help) CALLUS_METRIC_##id,

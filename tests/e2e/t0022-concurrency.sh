@@ -265,8 +265,8 @@ checks_runs() {
 	sqlite3 .callus/callus.db "SELECT runs FROM checks"
 }
 
-test_expect_success 'a pass kept waiting by a busy store is queued, and its fix learnt without what was written since' '
-	mkdir qpass && cd qpass && git init -q && printf "int 1x;\n" >f1.c && printf "int y;\n" >other.c &&
+test_expect_success 'a pass kept waiting by a busy store is queued, and its fix learnt, the file edited since too' '
+	mkdir qpass && cd qpass && git init -q && printf "int 1x;\n" >f1.c &&
 	payload_for "$PWD" f1.c >../qf.json &&
 	payload_for "$PWD" f1.c 0 >../qp.json &&
 	"$CALLUS" hook generic <../qf.json >/dev/null 2>&1 &&
@@ -279,8 +279,9 @@ test_expect_success 'a pass kept waiting by a busy store is queued, and its fix 
 	jq -e "type == \"object\"" reply &&
 	test -n "$(find .callus/spool -name "*.left.json")" &&
 	grep -q "fix queued" err &&
-	# written after the pass, while it waits in the queue: not its fix
-	sleep 0.05 && printf "int z;\n" >other.c &&
+	# the fixed file edited again while the pass waits in the queue: the
+	# fix is still learnt (from the file as the drainer finds it)
+	sleep 0.05 && printf "int x;\nint z;\n" >f1.c &&
 	wait $lock &&
 	for _ in $(seq 1 60); do
 		test "$("$CALLUS" pending --json | jq length)" = 0 && break
@@ -291,6 +292,66 @@ test_expect_success 'a pass kept waiting by a busy store is queued, and its fix 
 	test "$(jq -c "[.[].files]" res.json)" = "[[\"f1.c\"]]" &&
 	test -z "$(find .callus/spool -name "*.json")" &&
 	! grep -q "\"learn_failed\"" .callus/log.jsonl
+'
+
+test_expect_success 'a failure and its pass, both queued, are drained in order: the fix is learnt' '
+	mkdir bothq && cd bothq && git init -q && printf "int 1x;\n" >f1.c &&
+	payload_for "$PWD" f9.c >../b9.json &&
+	printf "int 9x;\n" >f9.c &&
+	"$CALLUS" hook generic <../b9.json >/dev/null 2>&1 &&
+	now=$(date +%s%N) &&
+	payload_for "$PWD" f1.c >".callus/spool/$((now - 3000000000))-11.left.json" &&
+	payload_for "$PWD" f1.c 0 >".callus/spool/$((now - 2000000000))-12.left.json" &&
+	"$CALLUS" hook --drain generic &&
+	test -z "$(find .callus/spool -name "*.json")" &&
+	"$CALLUS" pending --json | jq -e "map(select(.files | index(\"f1.c\"))) | length == 0" &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM pending_errors WHERE state = '"'"'fixed'"'"'")" = 1 &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM checks WHERE args = '"'"'-c f1.c'"'"' AND last_pass_at IS NOT NULL")" = 1
+'
+
+test_expect_success 'a pass whose failure is still queued, behind another drainer, waits behind it' '
+	mkdir behind && cd behind && git init -q && printf "int 1x;\n" >f1.c && printf "int 9x;\n" >f9.c &&
+	payload_for "$PWD" f9.c >../h9.json &&
+	payload_for "$PWD" f1.c 0 >../hp.json &&
+	"$CALLUS" hook generic <../h9.json >/dev/null 2>&1 &&
+	payload_for "$PWD" f1.c >".callus/spool/$(( $(date +%s%N) - 1000000000 ))-13.left.json" &&
+	# another drainer, as far as the queue can tell, past the pass'"'"'s wait
+	{ flock .callus/spool/.drain.lock sleep 1.5 & } &&
+	holder=$! &&
+	sleep 0.2 &&
+	"$CALLUS" hook generic <../hp.json >reply 2>/dev/null &&
+	jq -e "type == \"object\"" reply &&
+	test "$(find .callus/spool -name "*.left.json" | wc -l)" = 2 &&
+	wait $holder &&
+	"$CALLUS" hook --drain generic &&
+	test -z "$(find .callus/spool -name "*.json")" &&
+	"$CALLUS" pending --json | jq -e "map(select(.files | index(\"f1.c\"))) | length == 0" &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM pending_errors WHERE state = '"'"'fixed'"'"'")" = 1
+'
+
+test_expect_success 'a queued run whose command held a secret is the same check as the live one' '
+	mkdir secretq && cd secretq && git init -q && printf "int 1x;\n" >f1.c &&
+	tok=ghp_$(printf "%036d" 7) &&
+	jq -n --arg cwd "$PWD" --arg t "$tok" --argjson x 1 \
+		"{command: (\"gcc -c f1.c -DTOKEN=\" + \$t), exit_code: \$x, session_id: \"s\",
+		  cwd: \$cwd, output: \"f1.c:1:5: error: expected identifier or (\"}" >../sf.json &&
+	jq ".exit_code = 0 | .output = \"\"" ../sf.json >../sp.json &&
+	"$CALLUS" hook generic <../sf.json >/dev/null 2>&1 &&
+	printf "int x;\n" >f1.c &&
+	{ hold_store 3 & } &&
+	lock=$! &&
+	sleep 0.2 &&
+	"$CALLUS" hook generic <../sp.json >/dev/null 2>&1 &&
+	test -n "$(find .callus/spool -name "*.left.json")" &&
+	! grep -rq "$tok" .callus/spool &&
+	wait $lock &&
+	for _ in $(seq 1 60); do
+		test "$("$CALLUS" pending --json | jq length)" = 0 && break
+		sleep 0.25
+	done &&
+	test "$("$CALLUS" pending --json | jq length)" = 0 &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM checks")" = 1 &&
+	! grep -rq "$tok" .callus
 '
 
 test_expect_success 'a queued pass fixes no error that failed after it, and learns nothing delivered again' '
@@ -319,6 +380,14 @@ test_expect_success 'a queued pass fixes no error that failed after it, and lear
 	test "$(checks_runs)" = "$runs" &&
 	test "$("$CALLUS" resolutions --json | jq "[.[].application_count] | add")" = 1 &&
 	test "$(cut_count pass)" = 1 &&
+	test -z "$(find .callus/spool -name "*.json")" &&
+	# a name of no time, made by hand: learnt as of now
+	printf "int 1x;\n" >f1.c &&
+	"$CALLUS" hook generic <../lf.json >/dev/null 2>&1 &&
+	printf "int x;\n" >f1.c &&
+	cp ../lp.json .callus/spool/manual.left.json &&
+	"$CALLUS" hook --drain generic &&
+	test "$("$CALLUS" pending --json | jq length)" = 0 &&
 	test -z "$(find .callus/spool -name "*.json")"
 '
 
