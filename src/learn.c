@@ -119,12 +119,15 @@ static int look(learn_run *r, int *need_snapshot, int *known)
 	*known = sq == SQLITE_ROW;
 	if (!*known && r->passed)
 		return SQLITE_OK;
+#define LOOK_PENDING(late)                                                               \
+	"SELECT g.id, sn.id, sn.kind, sn.tree FROM pending_errors p"                     \
+	" JOIN checks c ON c.id = p.check_id JOIN signatures g ON g.rowid = p.sig"       \
+	" LEFT JOIN snapshots sn ON sn.id = p.snapshot_id"                               \
+	" WHERE c.tool = ?1 AND c.args = ?2 AND c.dir = ?3 AND p.state = 'pending'" late
 	sq = callus_learn_prepare(r, &st,
-				  "SELECT g.id, sn.id, sn.kind, sn.tree FROM pending_errors p"
-				  " JOIN checks c ON c.id = p.check_id JOIN signatures g ON g.rowid = p.sig"
-				  " LEFT JOIN snapshots sn ON sn.id = p.snapshot_id"
-				  " WHERE c.tool = ?1 AND c.args = ?2 AND c.dir = ?3 AND p.state = 'pending'"
-				  " AND (?4 IS NULL OR p.last_failure_at <= ?4)");
+				  CALLUS_LEARN_LATE(r, LOOK_PENDING(" AND p.last_failure_at <= ?4"),
+						    LOOK_PENDING("")));
+#undef LOOK_PENDING
 	if (sq != SQLITE_OK)
 		return sq;
 	bind_check(st, &r->o->check);
@@ -326,14 +329,19 @@ static int touch_check(learn_run *r, int64_t *id, int64_t *runs)
 	sqlite3_stmt *st = NULL;
 	int sq;
 
+	/* a run delivered late leaves the check's newest times as they are */
+#define TOUCH(run, pass)                                                                  \
+	"INSERT INTO checks (tool, args, dir, runs, last_run_at, last_pass_at)"             \
+	" VALUES (?1, ?2, ?3, 1, ?4, CASE WHEN ?5 THEN ?4 END)"                             \
+	" ON CONFLICT (tool, args, dir) DO UPDATE SET runs = runs + 1,"                     \
+	"  last_run_at = " run ", last_pass_at = CASE WHEN ?5 THEN " pass                   \
+	"   ELSE last_pass_at END RETURNING id, runs"
 	sq = callus_learn_prepare(r, &st,
-				  "INSERT INTO checks (tool, args, dir, runs, last_run_at, last_pass_at)"
-				  " VALUES (?1, ?2, ?3, 1, ?4, CASE WHEN ?5 THEN ?4 END)"
-				  " ON CONFLICT (tool, args, dir) DO UPDATE SET runs = runs + 1,"
-				  "  last_run_at = max(coalesce(last_run_at, ''), ?4),"
-				  "  last_pass_at = CASE WHEN ?5 THEN max(coalesce(last_pass_at, ''), ?4)"
-				  "   ELSE last_pass_at END"
-				  " RETURNING id, runs");
+				  CALLUS_LEARN_LATE(r,
+						    TOUCH("max(coalesce(last_run_at, ''), ?4)",
+							  "max(coalesce(last_pass_at, ''), ?4)"),
+						    TOUCH("?4", "?4")));
+#undef TOUCH
 	if (sq != SQLITE_OK)
 		return sq;
 	bind_check(st, &r->o->check);
@@ -352,8 +360,6 @@ void callus_learn_bind_late(learn_run *r, sqlite3_stmt *st, int i)
 {
 	if (r->o->redelivered)
 		callus_sql_bind_text(st, i, r->now);
-	else
-		sqlite3_bind_null(st, i);
 }
 
 /* Pending errors whose last failure is before `before` go. */

@@ -74,11 +74,15 @@ typedef struct learn_run {
 int callus_learn_prepare(learn_run *r, sqlite3_stmt **st, const char *sql);
 void callus_learn_done(learn_run *r, sqlite3_stmt *st); /* accepts NULL */
 
-/* Bind parameter i to what bounds the pending errors a run may fix: a
- * run delivered late (o->redelivered, a queued pass) fixes none that
- * failed after it ran (r->now); NULL for any other, which fixes them all
- * (an import's times are the transcripts', not always comparable as
- * text with the store's own). */
+/* A run delivered late (o->redelivered, a queued one) fixes no pending
+ * error that failed after it ran, and makes neither an error's last failure
+ * nor the check's last run or pass older: its statements carry a clause
+ * more (the bound ones bound to r->now by callus_learn_bind_late(), which
+ * binds nothing for any other run).  Two texts, not one clause with a
+ * NULL: SQLite compiles a statement's every word at every hook, and most
+ * runs are live.  An import's times are the transcripts', not always
+ * comparable as text with the store's own: never bounded. */
+#define CALLUS_LEARN_LATE(r, late, live) ((r)->o->redelivered ? (late) : (live))
 void callus_learn_bind_late(learn_run *r, sqlite3_stmt *st, int i);
 
 /* Whether the signature sig is one of the run's errors. */

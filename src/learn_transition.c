@@ -96,21 +96,22 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 	 * states in one OR were read from every open error of the check, each
 	 * error of a run (a build with a thousand of them recorded again:
 	 * 283 -> 197 ms, bench/manyerrors.sh; test_learn counts the steps). */
-	sq = callus_learn_prepare(r, &st,
-				  "UPDATE pending_errors SET attempts = attempts + 1,"
-				  " last_failure_at = CASE WHEN ?8 IS NULL THEN ?3"
-				  "  ELSE max(last_failure_at, ?3) END,"
-				  " session = ?4, files = ?5, message = nullif(?7,"
-				  "  (SELECT original FROM signatures WHERE rowid = pending_errors.sig))"
-				  " WHERE id = coalesce("
-				  "  (SELECT id FROM pending_errors WHERE check_id = ?1"
-				  "   AND sig = (SELECT rowid FROM signatures WHERE id = ?2)"
-				  "   AND state = 'pending'),"
-				  "  (SELECT id FROM pending_errors WHERE check_id = ?1"
-				  "   AND sig = (SELECT rowid FROM signatures WHERE id = ?2)"
-				  "   AND state = 'permanent' AND session = ?4 AND last_failure_at >= ?6"
-				  "   ORDER BY id DESC LIMIT 1))"
-				  " RETURNING id, attempts, state");
+#define FAIL_AGAIN(last)                                                                  \
+	"UPDATE pending_errors SET attempts = attempts + 1, last_failure_at = " last ","    \
+	" session = ?4, files = ?5, message = nullif(?7,"                                   \
+	"  (SELECT original FROM signatures WHERE rowid = pending_errors.sig))"             \
+	" WHERE id = coalesce("                                                             \
+	"  (SELECT id FROM pending_errors WHERE check_id = ?1"                              \
+	"   AND sig = (SELECT rowid FROM signatures WHERE id = ?2)"                         \
+	"   AND state = 'pending'),"                                                        \
+	"  (SELECT id FROM pending_errors WHERE check_id = ?1"                              \
+	"   AND sig = (SELECT rowid FROM signatures WHERE id = ?2)"                         \
+	"   AND state = 'permanent' AND session = ?4 AND last_failure_at >= ?6"             \
+	"   ORDER BY id DESC LIMIT 1))"                                                     \
+	" RETURNING id, attempts, state"
+	sq = callus_learn_prepare(r, &st, CALLUS_LEARN_LATE(r, FAIL_AGAIN("max(last_failure_at, ?3)"),
+							     FAIL_AGAIN("?3")));
+#undef FAIL_AGAIN
 	if (sq != SQLITE_OK)
 		goto out;
 	sqlite3_bind_int64(st, 1, check_id);
@@ -120,8 +121,6 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 	callus_sql_bind_text(st, 5, files);
 	callus_sql_bind_text(st, 6, r->idle_since);
 	callus_sql_bind_text_or_null(st, 7, message_of(e));
-	/* a run delivered late never makes an error's last failure older */
-	callus_learn_bind_late(r, st, 8);
 	if ((sq = sqlite3_step(st)) == SQLITE_ROW) {
 		int open = !strcmp((const char *)sqlite3_column_text(st, 2), "pending");
 
@@ -298,10 +297,14 @@ int callus_learn_fix_absent(learn_run *r, int64_t check_id, int64_t runs)
 
 	if (!r->passed && !r->nerrs)
 		return SQLITE_OK;
-	sq = callus_learn_prepare(r, &st, "SELECT p.id, g.id, p.snapshot_id, p.files FROM pending_errors p"
-					  " JOIN signatures g ON g.rowid = p.sig"
-					  " WHERE p.check_id = ?1 AND p.state = 'pending'"
-					  " AND (?2 IS NULL OR p.last_failure_at <= ?2) ORDER BY p.id");
+#define OPEN_ERRORS(late)                                                                 \
+	"SELECT p.id, g.id, p.snapshot_id, p.files FROM pending_errors p"                   \
+	" JOIN signatures g ON g.rowid = p.sig"                                             \
+	" WHERE p.check_id = ?1 AND p.state = 'pending'" late " ORDER BY p.id"
+	sq = callus_learn_prepare(r, &st,
+				  CALLUS_LEARN_LATE(r, OPEN_ERRORS(" AND p.last_failure_at <= ?2"),
+						    OPEN_ERRORS("")));
+#undef OPEN_ERRORS
 	if (sq != SQLITE_OK)
 		return sq;
 	sqlite3_bind_int64(st, 1, check_id);

@@ -460,4 +460,20 @@ test_expect_success 'a queued failure whose folder leads out of the workspace is
 	test -z "$(ls ../elsewhere)"
 '
 
+test_expect_success 'a pass where nothing ever failed writes nothing, store or no store' '
+	mkdir fresh && cd fresh && git init -q && printf "int x;\n" >f1.c &&
+	payload_for "$PWD" f1.c 0 >../fp.json &&
+	"$CALLUS" hook generic <../fp.json >../freply &&
+	jq -e "type == \"object\"" ../freply &&
+	test ! -e .callus &&
+	payload_for "$PWD" f9.c >../f9.json &&
+	"$CALLUS" hook generic <../f9.json >/dev/null 2>&1 &&
+	# the spool untouched: nothing made, renamed or removed in it
+	sleep 0.05 &&
+	stat -c "%y %i" .callus/spool .callus/spool/.spare >../before &&
+	"$CALLUS" hook generic <../fp.json >../freply &&
+	stat -c "%y %i" .callus/spool .callus/spool/.spare >../after &&
+	test_cmp ../before ../after
+'
+
 test_done
