@@ -541,14 +541,14 @@ static int drain_pass(const cli_workspace *ws, const callus_hook_event *e,
 	callus_metrics_new(&m);
 	rc = cli_record_pass(ws, det, e->command, e->session_id ? e->session_id : "", 0, m,
 			     &learnt, NULL, &q);
-	callus_learn_result_release(&learnt);
 	if (rc == CALLUS_EBUSY) {
 		rc = -1;
 	} else if (rc < 0) {
 		rc = 0;
 	} else {
 		rc = 1;
-		if (m)
+		/* counted once: a pass delivered again learns nothing */
+		if (m && learnt.nfixed + learnt.nunchanged > 0)
 			callus_metrics_add(m, CALLUS_METRIC_HOOK_DEFERRED, NULL, 1);
 		if (cut)
 			note_cut(ws, m, "pass",
@@ -556,6 +556,7 @@ static int drain_pass(const cli_workspace *ws, const callus_hook_event *e,
 				 "it was queued, and what it fixed is learnt now (or was, before the "
 				 "cut)");
 	}
+	callus_learn_result_release(&learnt);
 	if (m)
 		cli_flush_metrics(ws, m, NULL, rc < 0);
 	callus_metrics_free(m);

@@ -493,7 +493,10 @@ static void command(importer *im, wsitem *w, const callus_import_event *ev)
 	callus_buf key = CALLUS_BUF_INIT;
 	char *dir = NULL, *patch = NULL;
 	open_check *oc;
-	cli_replay rp = { ev->time, NULL };
+	/* the store compares times as text: its own format, whatever the
+	 * transcript's (an offset, no milliseconds) */
+	char *when = callus_time_normalize(ev->time);
+	cli_replay rp = { when ? when : ev->time, NULL };
 	enum verdict v = V_NONE;
 	int code;
 
@@ -584,6 +587,7 @@ out:
 	callus_buf_release(&key);
 	free(dir);
 	free(patch);
+	free(when);
 }
 
 static void progress(importer *im, int last)

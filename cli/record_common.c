@@ -117,20 +117,10 @@ void cli_learn_init(cli_learn *out, const cli_workspace *ws, const callus_detect
 	callus_config_get_bool(&snapshots, ws->config, "learn", "snapshots", 1, NULL);
 	out->opts.workspace = ws->root;
 	out->opts.check.tool = det->tool;
-	/* stored with the check: redacted (only memory can fail here), its
-	 * words quoted as a detection of the redacted command line quotes
-	 * them (a queued run, drained, is detected again from its entry's) */
+	/* stored with the check: redacted (only memory can fail here) */
 	if (ws->redactor) {
 		callus_redact_str(ws->redactor, &out->args, det->args);
 		callus_redact_str(ws->redactor, &out->dir, dir);
-		if (out->args && det->args && strcmp(out->args, det->args)) {
-			char *quoted = NULL;
-
-			if (callus_detect_requote(&quoted, out->args) == 0) {
-				free(out->args);
-				out->args = quoted;
-			}
-		}
 	}
 	out->opts.check.args = out->args ? out->args : det->args;
 	out->opts.check.dir = out->dir ? out->dir : dir;
@@ -276,10 +266,10 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 	lc.opts.metrics = m;
 	lc.snapshot.since_ns = started_ns;
 	replay_learn(&lc, rp);
-	/* Delivered late: learnt as of when it ran.  The working tree is
-	 * the one the drainer finds; what was added to it since is left out
-	 * of the fix, but not a fixed file edited again since: leaving it out
-	 * would close its error with no fix at all. */
+	/* Delivered late: learnt as of when it ran.  The working tree is the
+	 * one the drainer finds, as the check's next pass would take it: a
+	 * file written since may be the agent's next work, or the fix edited
+	 * again, and leaving the fix out would close its error with none. */
 	if (q && q->at_ns > 0) {
 		if (!(then = callus_time_iso8601(q->at_ns))) {
 			rc = -1;
@@ -287,8 +277,6 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 		}
 		lc.opts.now = then;
 		lc.opts.redelivered = 1;
-		lc.snapshot.since_ns = q->at_ns;
-		lc.snapshot.since_added = 1;
 	}
 	/* the command goes into the resolution's context: redacted */
 	if (command && ws->redactor && callus_redact_str(ws->redactor, &red, command) == 0)

@@ -22,20 +22,17 @@
 #define MORE_LIST_MAX 512
 
 static long long since_ns;
-static int since_added;
 
-void callus_git_set_since(long long ns, int added_only)
+void callus_git_set_since(long long ns)
 {
 	since_ns = ns;
-	since_added = added_only;
 }
 
 /*
  * Not part of a fix: a new binary file (an object file, an archive, a
  * bundle: what a build writes and .gitignore forgot; an agent's fix is
  * text), and any file written after the passing check started, when that
- * time is known; with since_added (a pass learnt late), only a file added
- * since the failure: a fixed file edited again still holds its fix.
+ * time is known.
  */
 static int build_product(const git_diff_delta *d, const char *workspace)
 {
@@ -46,7 +43,6 @@ static int build_product(const git_diff_delta *d, const char *workspace)
 	if (d->status == GIT_DELTA_ADDED && (d->flags & GIT_DIFF_FLAG_BINARY))
 		return 1;
 	if (!since_ns || d->status == GIT_DELTA_DELETED ||
-	    (since_added && d->status != GIT_DELTA_ADDED && d->status != GIT_DELTA_UNTRACKED) ||
 	    asprintf(&path, "%s/%s", workspace, d->new_file.path) < 0)
 		return 0;
 	after = lstat(path, &st) == 0 &&

@@ -477,6 +477,24 @@ static int still_pending(learn_run *r)
 	return sq == SQLITE_ROW ? 1 : sq == SQLITE_DONE ? 0 : -sq;
 }
 
+/* A failure delivered late: whether its check passed after it ran.  1, 0,
+ * or an SQLite error < 0 (as -sq). */
+static int passed_since(learn_run *r)
+{
+	sqlite3_stmt *st = NULL;
+	int sq = callus_learn_prepare(r, &st,
+				      "SELECT 1 FROM checks WHERE tool = ?1 AND args = ?2 AND dir = ?3"
+				      " AND last_pass_at > ?4");
+
+	if (sq != SQLITE_OK)
+		return -sq;
+	bind_check(st, &r->o->check);
+	callus_sql_bind_text(st, 4, r->now);
+	sq = sqlite3_step(st);
+	callus_learn_done(r, st);
+	return sq == SQLITE_ROW ? 1 : sq == SQLITE_DONE ? 0 : -sq;
+}
+
 /* Step three: every write of the run, in one transaction. */
 static int write_run(learn_run *r, callus_error *err)
 {
@@ -606,6 +624,14 @@ static int learn_start(callus_learn_started **out, callus_store *s, const callus
 		st->skip = 1;
 	} else if (passed && o->redelivered && !r->npending) {
 		/* learnt at its first delivery, or every error failed again since */
+		st->skip = 1;
+	} else if (!passed && o->redelivered && (sq = passed_since(r)) != 0) {
+		if (sq < 0) {
+			rc = callus_store_db_error(s, err, -sq, "cannot read");
+			goto out;
+		}
+		/* the check passed after this failure: its errors are not
+		 * pending (the failure itself is stored, as its lesson) */
 		st->skip = 1;
 	} else if ((rc = slow_start(st)) < 0) {
 		rc = callus_error_set(err, rc, "out of memory while comparing the working tree");

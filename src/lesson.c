@@ -100,6 +100,64 @@ char *callus_time_iso8601(long long ns)
 	return callus_buf_detach(&b);
 }
 
+/* n digits at *p, as a number; -1 when they are not all there. */
+static int digits(const char **p, int n)
+{
+	int v = 0;
+
+	for (int i = 0; i < n; i++, (*p)++) {
+		if (**p < '0' || **p > '9')
+			return -1;
+		v = v * 10 + (**p - '0');
+	}
+	return v;
+}
+
+char *callus_time_normalize(const char *s)
+{
+	struct tm tm;
+	const char *p = s;
+	long long ms = 0, off = 0;
+	int y, mo, d, h, mi, sec;
+
+	if (!s)
+		return NULL;
+	memset(&tm, 0, sizeof(tm));
+	if ((y = digits(&p, 4)) < 0 || *p++ != '-' || (mo = digits(&p, 2)) < 1 || mo > 12 ||
+	    *p++ != '-' || (d = digits(&p, 2)) < 1 || d > 31 || (*p != 'T' && *p != ' ') ||
+	    (p++, (h = digits(&p, 2)) < 0) || h > 23 || *p++ != ':' || (mi = digits(&p, 2)) < 0 ||
+	    mi > 59 || *p++ != ':' || (sec = digits(&p, 2)) < 0 || sec > 60)
+		return NULL;
+	if (*p == '.' || *p == ',') {
+		long long scale = 100;
+
+		for (p++; *p >= '0' && *p <= '9'; p++, scale /= 10)
+			ms += scale * (*p - '0');
+	}
+	if (*p == '+' || *p == '-') {
+		int sign = *p++ == '-' ? -1 : 1, oh, om = 0;
+
+		if ((oh = digits(&p, 2)) < 0 || oh > 23)
+			return NULL;
+		if (*p == ':')
+			p++;
+		if (*p && (om = digits(&p, 2)) < 0)
+			return NULL;
+		off = sign * (oh * 3600LL + om * 60LL);
+	} else if (*p == 'Z' || *p == 'z') {
+		p++;
+	}
+	if (*p)
+		return NULL;
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mo - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_sec = sec;
+	return callus_time_iso8601(((long long)timegm(&tm) - off) * 1000000000LL + ms * 1000000LL);
+}
+
 char *callus_now_iso8601(void)
 {
 	struct timespec ts;

@@ -60,6 +60,12 @@ char *callus_now_iso8601(void);
 /* The same for ns nanoseconds since the epoch. */
 char *callus_time_iso8601(long long ns);
 
+/* An ISO 8601 time of another writer's (an agent's transcript: any
+ * fraction of a second or none, 'Z', an offset or none, taken for UTC) in
+ * callus_now_iso8601()'s format, which the store compares as text; NULL
+ * when s is not one.  Caller frees. */
+char *callus_time_normalize(const char *s);
+
 void callus_lesson_release(callus_lesson *l);
 
 #endif

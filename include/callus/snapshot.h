@@ -63,9 +63,6 @@ typedef struct callus_snapshot_opts {
 				* callus_child_now_ms() whatever timeout_ms
 				* leaves (a hook's deadline, less the time
 				* learning needs after it) */
-	int since_added;     /* with since_ns: only files added since the
-			      * snapshot (a pass learnt late: a fixed file
-			      * edited again since still holds its fix) */
 } callus_snapshot_opts;
 
 /*

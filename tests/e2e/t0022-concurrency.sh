@@ -275,10 +275,12 @@ test_expect_success 'a pass kept waiting by a busy store is queued, and its fix 
 	{ hold_store 3.5 & } &&
 	lock=$! &&
 	sleep 0.2 &&
-	"$CALLUS" hook generic <../qp.json >reply 2>err &&
-	jq -e "type == \"object\"" reply &&
+	# the replies outside the workspace: a late pass takes the working
+	# tree the drainer finds
+	"$CALLUS" hook generic <../qp.json >../qreply 2>../qerr &&
+	jq -e "type == \"object\"" ../qreply &&
 	test -n "$(find .callus/spool -name "*.left.json")" &&
-	grep -q "fix queued" err &&
+	grep -q "fix queued" ../qerr &&
 	# the fixed file edited again while the pass waits in the queue: the
 	# fix is still learnt (from the file as the drainer finds it)
 	sleep 0.05 && printf "int x;\nint z;\n" >f1.c &&
@@ -380,6 +382,9 @@ test_expect_success 'a queued pass fixes no error that failed after it, and lear
 	test "$(checks_runs)" = "$runs" &&
 	test "$("$CALLUS" resolutions --json | jq "[.[].application_count] | add")" = 1 &&
 	test "$(cut_count pass)" = 1 &&
+	# learnt once, counted once
+	test "$("$CALLUS" metrics --json | jq "[.metrics[] |
+		select(.name == \"callus.hook.deferred_total\") | .series[]?.value] | add // 0")" = 1 &&
 	test -z "$(find .callus/spool -name "*.json")" &&
 	# a name of no time, made by hand: learnt as of now
 	printf "int 1x;\n" >f1.c &&
@@ -403,11 +408,11 @@ test_expect_success 'a pass cut by its deadline is queued, logged and counted, a
 	printf "#!/bin/sh\nmkdir \"%s/slow-once\" 2>/dev/null && exec sleep 30\nexec \"%s\" \"\$@\"\n" \
 		"$PWD/.." "$(dirname "$CALLUS")/callus-git" >../slow-once-helper &&
 	chmod +x ../slow-once-helper &&
-	{ CALLUS_GIT_HELPER="$PWD/../slow-once-helper" "$CALLUS" hook generic <../cp.json >reply & } &&
+	{ CALLUS_GIT_HELPER="$PWD/../slow-once-helper" "$CALLUS" hook generic <../cp.json >../creply & } &&
 	hook=$! &&
 	for _ in $(seq 1 40); do test -d ../slow-once && break; sleep 0.1; done &&
 	kill -ALRM $hook &&
-	wait $hook && jq -e "type == \"object\"" reply &&
+	wait $hook && jq -e "type == \"object\"" ../creply &&
 	for _ in $(seq 1 60); do
 		test "$("$CALLUS" pending --json | jq length)" = 0 && break
 		sleep 0.25
@@ -430,11 +435,11 @@ test_expect_success 'a pass cut while it drains the queue leaves itself queued, 
 	# its snapshot never comes; the drainer the cut starts takes the real one
 	payload_for "$PWD" f2.c >".callus/spool/$(date +%s%N)-1.left.json" &&
 	rm -rf ../slow-once &&
-	{ CALLUS_GIT_HELPER="$PWD/../slow-once-helper" "$CALLUS" hook generic <../dp.json >reply & } &&
+	{ CALLUS_GIT_HELPER="$PWD/../slow-once-helper" "$CALLUS" hook generic <../dp.json >../dreply & } &&
 	hook=$! &&
 	for _ in $(seq 1 40); do test -d ../slow-once && break; sleep 0.1; done &&
 	kill -ALRM $hook &&
-	wait $hook && jq -e "type == \"object\"" reply &&
+	wait $hook && jq -e "type == \"object\"" ../dreply &&
 	for _ in $(seq 1 60); do
 		"$CALLUS" pending --json | jq -e "map(select(.files | index(\"f1.c\"))) | length == 0" \
 			>/dev/null && break

@@ -215,6 +215,14 @@ static const struct positive positives[] = {
 	{ "stdbuf -oL pytest", "pytest", TEST, NULL, "" },
 	{ "find . -name '*.sh' | xargs -0 shellcheck", "shellcheck", LINT, NULL, "" },
 	{ "uv run pytest -x", "pytest", TEST, NULL, "-x" },
+	/* a redaction marker needs no quotes (a queued run's redacted command
+	 * names the check its live run named); brackets otherwise do */
+	{ "gcc -c f1.c -DTOKEN=[REDACTED:github-token]", "gcc", ANALYSIS, NULL,
+	  "-c f1.c -DTOKEN=[REDACTED:github-token]" },
+	{ "pytest 'tests/x.py::t[1]' [REDACTED:]", "pytest", TEST, NULL,
+	  "'tests/x.py::t[1]' '[REDACTED:]'" },
+	{ "pytest \"--k=a [REDACTED:aws-key] b\"", "pytest", TEST, NULL,
+	  "'--k=a [REDACTED:aws-key] b'" },
 	{ "uv run --with pytest-cov pytest", "pytest", TEST, NULL, "" },
 	{ "uvx ruff check", "ruff", LINT, NULL, "check" },
 	{ "poetry run pytest", "pytest", TEST, NULL, "" },

@@ -15,6 +15,7 @@
 #include "callus/buf.h"
 #include "callus/common.h"
 #include "callus/import.h"
+#include "callus/lesson.h"
 
 /* What the reads gave, one line per event. */
 typedef struct seen {
@@ -57,6 +58,37 @@ static void read_all(const char *agent, const char *name, seen *s, callus_import
 	wm->resume = wm->seen = 0;
 	assert_int_equal(callus_import_read(ops, path, wm, 0, record, s, c, NULL), 0);
 	free(path);
+}
+
+/* A transcript's time in the store's format, whatever its own: the store
+ * compares times as text (a queued pass fixes what failed before it). */
+static void times_in_the_stores_format(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "2026-11-25T12:22:27.948Z", "2026-11-25T12:22:27.948Z" },
+		{ "2026-11-25T12:22:27Z", "2026-11-25T12:22:27.000Z" },
+		{ "2026-11-25T12:22:27.948123Z", "2026-11-25T12:22:27.948Z" },
+		{ "2026-12-01T10:00:00.000+09:00", "2026-12-01T01:00:00.000Z" },
+		{ "2026-12-01T00:30:00-0130", "2026-12-01T02:00:00.000Z" },
+		{ "2026-12-31T23:59:59.5+00:00", "2026-12-31T23:59:59.500Z" },
+		{ "2026-11-25 12:22:27", "2026-11-25T12:22:27.000Z" },
+		{ "2026-11-25", NULL },
+		{ "yesterday", NULL },
+		{ "2026-13-25T12:22:27Z", NULL },
+		{ "2026-11-25T12:22:27Zjunk", NULL },
+		{ "", NULL },
+	};
+
+	(void)state;
+	assert_null(callus_time_normalize(NULL));
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = callus_time_normalize(cases[i][0]);
+
+		if (!cases[i][1] ? got != NULL : !got || strcmp(got, cases[i][1]))
+			fail_msg("%s: '%s', want '%s'", cases[i][0], got ? got : "(null)",
+				 cases[i][1] ? cases[i][1] : "(null)");
+		free(got);
+	}
 }
 
 static void claude_code_session(void **state)
@@ -380,6 +412,7 @@ static void readers_are_named(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(times_in_the_stores_format),
 		cmocka_unit_test(claude_code_session),
 		cmocka_unit_test(claude_code_edit_tool_and_new_file),
 		cmocka_unit_test(codex_session),

@@ -222,7 +222,7 @@ static void failure_learnt_in_two_steps(void **state)
 {
 	fixture *f = *state;
 	callus_learn_opts o = opts_for(f, "--two-steps", "s1");
-	callus_snapshot_opts so = { NULL, 10000, NULL, 0, 0, 0 };
+	callus_snapshot_opts so = { NULL, 10000, NULL, 0, 0 };
 	callus_learn_error e = { &f->sig[0], &f->files[0], NULL };
 	callus_learn_started *st = NULL;
 	callus_learn_result r;
@@ -813,7 +813,7 @@ static void replayed_runs_take_their_time_and_fix(void **state)
 /* A pass delivered late (a queued one, drained): it fixes only what failed
  * before it ran; delivered again, or with nothing of before pending, it
  * writes nothing, not even the check's run; the check's last run stays the
- * newest. */
+ * newest.  A failure delivered late after its check passed opens nothing. */
 static void a_redelivered_pass_fixes_only_what_failed_before_it(void **state)
 {
 	fixture *f = *state;
@@ -874,6 +874,26 @@ static void a_redelivered_pass_fixes_only_what_failed_before_it(void **state)
 	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 2);
 	assert_int_equal(query_int(f, "SELECT count(*) FROM checks WHERE args = 'q'"
 				      " AND last_run_at = '2020-01-01T00:50:00.000Z'"), 1);
+	/* a live pass at :55, then a failure of :52 delivered late: its
+	 * errors are not pending again, and the check's times stay */
+	o.redelivered = 0;
+	o.now = "2020-01-01T00:55:00.000Z";
+	assert_int_equal(callus_learn_pass(f->s, &o, &r, NULL), 0);
+	callus_learn_result_release(&r);
+	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 0);
+	o.redelivered = 1;
+	o.now = "2020-01-01T00:52:00.000Z";
+	assert_int_equal(callus_learn_failure(f->s, &o, e, 2, &r, NULL), 0);
+	assert_int_equal(r.nnew + r.npending, 0);
+	callus_learn_result_release(&r);
+	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 0);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM checks WHERE args = 'q'"
+				      " AND last_run_at = '2020-01-01T00:55:00.000Z'"), 1);
+	/* one of after the pass opens them as a live one would */
+	o.now = "2020-01-01T00:58:00.000Z";
+	assert_int_equal(callus_learn_failure(f->s, &o, e, 2, &r, NULL), 0);
+	callus_learn_result_release(&r);
+	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 2);
 }
 
 /* Sessions fail and pass the same checks at once: every error is learnt
