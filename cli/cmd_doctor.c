@@ -69,12 +69,12 @@ const cli_spec cmd_doctor_spec = {
 	"empty or stale after a crash, and temporary files left behind (a write's, or\n"
 	"a spool entry or views debt a killed process left unnamed); the files of fixes\n"
 	".callus/files.idx lacks (a power loss can take back its last lines);\n"
-	"the totals 'callus status' shows against the store's rows; failures hooks\n"
-	"queued in .callus/spool that no drainer has recorded yet; and what\n"
-	".callus/log.jsonl and .callus/metrics.pending hold.  Writes nothing, except\n"
+	"the totals 'callus status' shows against the store's rows; failures and\n"
+	"passes hooks queued in .callus/spool that no drainer has recorded yet; and\n"
+	"what .callus/log.jsonl and .callus/metrics.pending hold.  Writes nothing, except\n"
 	"with --fix: then those files are rewritten from the store, the temporary\n"
 	"files removed, the totals counted again and a drainer started for the queued\n"
-	"failures.  Exits 1 when something needs attention ('problem' lines), 0\n"
+	"runs.  Exits 1 when something needs attention ('problem' lines), 0\n"
 	"otherwise.",
 	doctor_options, 0
 };
@@ -734,14 +734,14 @@ static void check_log(struct doctor *d)
 		report(d, OK, "log", ".callus/log.jsonl (%s): no error", size);
 	}
 spool:
-	/* failures a hook queued (a busy store, its deadline) that no drainer
-	 * has recorded yet: one that found the store busy too long gave up,
-	 * and the next hook starts another */
+	/* failures and passes a hook queued (a busy store, its deadline) that
+	 * no drainer has recorded yet: one that found the store busy too long
+	 * gave up, and the next hook starts another */
 	if (cli_spool_pending(d->ws)) {
 		if (fix)
 			cli_spool_drain_later(d->ws);
 		report(d, fix ? NOTE : PROBLEM, "spool",
-		       "failures are queued in .callus/spool, not recorded yet%s",
+		       "checks' runs are queued in .callus/spool, not recorded yet%s",
 		       fix ? ": a drainer was started to record them"
 			   : " ('callus doctor --fix', or the next hook, records them)");
 	}
