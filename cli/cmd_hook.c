@@ -583,9 +583,21 @@ static int drain_record(const cli_workspace *ws, const callus_hook_event *e, con
 	memset(&det, 0, sizeof(det));
 	if (e->cwd && (rel = cli_workspace_rel(ws, e->cwd)))
 		at.cwd_rel = rel;
-	/* no longer a check by this workspace's config: nothing to record */
-	if (callus_detect(&det, ws->whitelist, e->command, NULL) < 0 || !det.verification)
+	/* no longer a check by this workspace's config (or a redaction left
+	 * the command unreadable: a quote taken with a secret): nothing to
+	 * record, and said */
+	if (callus_detect(&det, ws->whitelist, e->command, NULL) < 0 || !det.verification) {
+		callus_buf dir = CALLUS_BUF_INIT;
+		const char *const extra[] = { "origin", origin, NULL };
+
+		if (callus_buf_printf(&dir, "%s/.callus", ws->root) == 0)
+			callus_log_event(dir.ptr, "warn", "spool_dropped",
+					 "a queued run's command is no check here (the config changed, "
+					 "or its redaction left it unreadable): not recorded",
+					 extra);
+		callus_buf_release(&dir);
 		goto out;
+	}
 	if (e->exit_code == 0) {
 		rc = drain_pass(&at, e, &det, origin, cut, stored, stored_ctx);
 		goto out;

@@ -117,10 +117,19 @@ void cli_learn_init(cli_learn *out, const cli_workspace *ws, const callus_detect
 	callus_config_get_bool(&snapshots, ws->config, "learn", "snapshots", 1, NULL);
 	out->opts.workspace = ws->root;
 	out->opts.check.tool = det->tool;
-	/* stored with the check: redacted (only memory can fail here) */
+	/* stored with the check: redacted (only memory can fail here), its
+	 * words quoted again when a secret went (callus_detect_requote) */
 	if (ws->redactor) {
 		callus_redact_str(ws->redactor, &out->args, det->args);
 		callus_redact_str(ws->redactor, &out->dir, dir);
+		if (out->args && det->args && strcmp(out->args, det->args)) {
+			char *quoted = NULL;
+
+			if (callus_detect_requote(&quoted, out->args) == 0) {
+				free(out->args);
+				out->args = quoted;
+			}
+		}
 	}
 	out->opts.check.args = out->args ? out->args : det->args;
 	out->opts.check.dir = out->dir ? out->dir : dir;

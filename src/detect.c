@@ -104,15 +104,21 @@ static size_t marker_len(const char *p, size_t len)
 }
 
 /* Append a word so that a shell would read it back as one word.  A
- * redaction marker needs no quotes: a check's args are redacted once
- * written (cli_learn_init), and the args detected again from a redacted
- * command line (a queued run, drained) must name the same check. */
+ * redaction marker is taken for safe characters: args are a check's name,
+ * never run (a shell would read the marker as a glob), and the args
+ * detected again from a redacted command line (a queued run, drained)
+ * must name the check its live run named (callus_detect_requote). */
 static void put_quoted(callus_buf *b, const char *p, size_t len)
 {
-	size_t k = 0, m;
+	size_t k = 0;
 
-	while (k < len && (safe_char(p[k]) || (m = marker_len(p + k, len - k)) > 0))
-		k += safe_char(p[k]) ? 1 : m;
+	while (k < len) {
+		size_t m = safe_char(p[k]) ? 1 : marker_len(p + k, len - k);
+
+		if (!m)
+			break;
+		k += m;
+	}
 	if (len && k == len) {
 		callus_buf_put(b, p, len);
 		return;
@@ -125,6 +131,42 @@ static void put_quoted(callus_buf *b, const char *p, size_t len)
 			callus_buf_putc(b, p[k]);
 	}
 	callus_buf_putc(b, '\'');
+}
+
+int callus_detect_requote(char **out, const char *args)
+{
+	callus_shtoks t;
+	callus_buf b = CALLUS_BUF_INIT;
+	int rc = 0, words = 1;
+
+	*out = NULL;
+	memset(&t, 0, sizeof(t));
+	if (!args)
+		return CALLUS_EINVAL;
+	if ((rc = callus_shlex(args, strlen(args), &t)) < 0)
+		goto out;
+	/* words only, as describe() wrote them; anything else is left be */
+	for (size_t i = 0; rc == 0 && i < t.n; i++)
+		words &= t.v[i].kind == T_WORD || (t.v[i].kind == T_END && i == t.n - 1);
+	if (rc != 0 || !words) {
+		rc = 0;
+		callus_buf_puts(&b, args);
+	} else {
+		for (size_t i = 0; i < t.n; i++) {
+			if (t.v[i].kind != T_WORD)
+				continue;
+			if (b.len)
+				callus_buf_putc(&b, ' ');
+			put_quoted(&b, t.text.ptr + t.v[i].off, t.v[i].len);
+		}
+	}
+	if (callus_buf_status(&b) < 0 || !(*out = b.len ? callus_buf_detach(&b) : strdup("")))
+		rc = CALLUS_ENOMEM;
+out:
+	free(t.v);
+	callus_buf_release(&t.text);
+	callus_buf_release(&b);
+	return rc;
 }
 
 static void add_component(callus_buf *b, const char *p, size_t len)

@@ -329,7 +329,9 @@ static int touch_check(learn_run *r, int64_t *id, int64_t *runs)
 	sqlite3_stmt *st = NULL;
 	int sq;
 
-	/* a run delivered late leaves the check's newest times as they are */
+	/* a run of another time than the clock's (delivered late, or
+	 * imported) leaves the check's newest times as they are; a live one's
+	 * time is the newest */
 #define TOUCH(run, pass)                                                                  \
 	"INSERT INTO checks (tool, args, dir, runs, last_run_at, last_pass_at)"             \
 	" VALUES (?1, ?2, ?3, 1, ?4, CASE WHEN ?5 THEN ?4 END)"                             \
@@ -337,10 +339,9 @@ static int touch_check(learn_run *r, int64_t *id, int64_t *runs)
 	"  last_run_at = " run ", last_pass_at = CASE WHEN ?5 THEN " pass                   \
 	"   ELSE last_pass_at END RETURNING id, runs"
 	sq = callus_learn_prepare(r, &st,
-				  CALLUS_LEARN_LATE(r,
-						    TOUCH("max(coalesce(last_run_at, ''), ?4)",
-							  "max(coalesce(last_pass_at, ''), ?4)"),
-						    TOUCH("?4", "?4")));
+				  r->o->now ? TOUCH("max(coalesce(last_run_at, ''), ?4)",
+						    "max(coalesce(last_pass_at, ''), ?4)")
+					    : TOUCH("?4", "?4"));
 #undef TOUCH
 	if (sq != SQLITE_OK)
 		return sq;

@@ -113,24 +113,39 @@ static int digits(const char **p, int n)
 	return v;
 }
 
+static int days_in(int y, int mo)
+{
+	static const int days[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+
+	return mo == 2 && y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) ? 29 : days[mo - 1];
+}
+
 char *callus_time_normalize(const char *s)
 {
 	struct tm tm;
 	const char *p = s;
 	long long ms = 0, off = 0;
-	int y, mo, d, h, mi, sec;
+	int y, mo, d, h, mi, sec = 0;
 
 	if (!s)
 		return NULL;
 	memset(&tm, 0, sizeof(tm));
-	if ((y = digits(&p, 4)) < 0 || *p++ != '-' || (mo = digits(&p, 2)) < 1 || mo > 12 ||
-	    *p++ != '-' || (d = digits(&p, 2)) < 1 || d > 31 || (*p != 'T' && *p != ' ') ||
-	    (p++, (h = digits(&p, 2)) < 0) || h > 23 || *p++ != ':' || (mi = digits(&p, 2)) < 0 ||
-	    mi > 59 || *p++ != ':' || (sec = digits(&p, 2)) < 0 || sec > 60)
+	/* years a store's nanoseconds hold (to 2262), and sane ones */
+	if ((y = digits(&p, 4)) < 1970 || y > 2199 || *p++ != '-' ||
+	    (mo = digits(&p, 2)) < 1 || mo > 12 || *p++ != '-' || (d = digits(&p, 2)) < 1 ||
+	    d > days_in(y, mo) || (*p != 'T' && *p != 't' && *p != ' '))
+		return NULL;
+	p++;
+	if ((h = digits(&p, 2)) < 0 || h > 23 || *p++ != ':' || (mi = digits(&p, 2)) < 0 || mi > 59)
+		return NULL;
+	/* a leap second's 60 is the next minute's 0 */
+	if (*p == ':' && (p++, (sec = digits(&p, 2)) < 0 || sec > 60))
 		return NULL;
 	if (*p == '.' || *p == ',') {
 		long long scale = 100;
 
+		if (p[1] < '0' || p[1] > '9')
+			return NULL;
 		for (p++; *p >= '0' && *p <= '9'; p++, scale /= 10)
 			ms += scale * (*p - '0');
 	}
@@ -141,12 +156,14 @@ char *callus_time_normalize(const char *s)
 			return NULL;
 		if (*p == ':')
 			p++;
-		if (*p && (om = digits(&p, 2)) < 0)
+		if (*p >= '0' && *p <= '9' && ((om = digits(&p, 2)) < 0 || om > 59))
 			return NULL;
 		off = sign * (oh * 3600LL + om * 60LL);
 	} else if (*p == 'Z' || *p == 'z') {
 		p++;
 	}
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
 	if (*p)
 		return NULL;
 	tm.tm_year = y - 1900;

@@ -116,6 +116,17 @@ typedef struct callus_detection {
 int callus_detect(callus_detection *out, const callus_whitelist *wl, const char *command,
 		callus_error *err);
 
+/*
+ * args (a detection's, quoted word by word) written again as callus_detect()
+ * writes the words it holds.  A check's args are redacted once detected: a
+ * secret that needed quotes leaves them around its [REDACTED:...] marker,
+ * which needs none, and the args detected from the redacted command line (a
+ * queued run, drained) have none; both must name one check.  Args that are
+ * not a list of words are copied as they are.  0, or CALLUS_ENOMEM,
+ * CALLUS_EINVAL; the caller frees *out.
+ */
+int callus_detect_requote(char **out, const char *args);
+
 /* Free the strings and reset *d to CALLUS_DETECTION_INIT; accepts NULL. */
 void callus_detection_release(callus_detection *d);
 

@@ -335,7 +335,8 @@ test_expect_success 'a queued run whose command held a secret is the same check 
 	mkdir secretq && cd secretq && git init -q && printf "int 1x;\n" >f1.c &&
 	tok=ghp_$(printf "%036d" 7) &&
 	jq -n --arg cwd "$PWD" --arg t "$tok" --argjson x 1 \
-		"{command: (\"gcc -c f1.c -DTOKEN=\" + \$t), exit_code: \$x, session_id: \"s\",
+		"{command: (\"gcc -c f1.c -DTOKEN=\" + \$t + \" -DPASSWORD='"'"'hunter2!'"'"'\"),
+		  exit_code: \$x, session_id: \"s\",
 		  cwd: \$cwd, output: \"f1.c:1:5: error: expected identifier or (\"}" >../sf.json &&
 	jq ".exit_code = 0 | .output = \"\"" ../sf.json >../sp.json &&
 	"$CALLUS" hook generic <../sf.json >/dev/null 2>&1 &&
@@ -353,7 +354,8 @@ test_expect_success 'a queued run whose command held a secret is the same check 
 	done &&
 	test "$("$CALLUS" pending --json | jq length)" = 0 &&
 	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM checks")" = 1 &&
-	! grep -rq "$tok" .callus
+	! grep -rq "$tok" .callus &&
+	! grep -rq "hunter2" .callus
 '
 
 test_expect_success 'a queued pass fixes no error that failed after it, and learns nothing delivered again' '
@@ -479,6 +481,16 @@ test_expect_success 'a pass where nothing ever failed writes nothing, store or n
 	"$CALLUS" hook generic <../fp.json >../freply &&
 	stat -c "%y %i" .callus/spool .callus/spool/.spare >../after &&
 	test_cmp ../before ../after
+'
+
+test_expect_success 'a queued run that is no check any more is dropped, and said' '
+	mkdir nocheck && cd nocheck && git init -q &&
+	mkdir -m 700 .callus .callus/spool &&
+	jq -n --arg cwd "$PWD" "{command: \"bash -c '"'"'gcc -c f1.c --password=[REDACTED:cli-password]\",
+		exit_code: 1, cwd: \$cwd, output: \"\"}" >.callus/spool/0000000000000000012-12.left.json &&
+	"$CALLUS" hook --drain generic &&
+	test -z "$(find .callus/spool -name "*.json")" &&
+	grep "\"spool_dropped\"" .callus/log.jsonl | grep -q "0000000000000000012-12"
 '
 
 test_done

@@ -894,6 +894,15 @@ static void a_redelivered_pass_fixes_only_what_failed_before_it(void **state)
 	assert_int_equal(callus_learn_failure(f->s, &o, e, 2, &r, NULL), 0);
 	callus_learn_result_release(&r);
 	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 2);
+	/* an imported pass of long before (a time, not redelivered) leaves
+	 * the check's newest times */
+	o.redelivered = 0;
+	o.now = "2019-06-01T00:00:00.000Z";
+	assert_int_equal(callus_learn_pass(f->s, &o, &r, NULL), 0);
+	callus_learn_result_release(&r);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM checks WHERE args = 'q'"
+				      " AND last_run_at = '2020-01-01T00:58:00.000Z'"
+				      " AND last_pass_at = '2020-01-01T00:55:00.000Z'"), 1);
 }
 
 /* Sessions fail and pass the same checks at once: every error is learnt
