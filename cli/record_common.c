@@ -276,9 +276,9 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 	lc.snapshot.since_ns = started_ns;
 	replay_learn(&lc, rp);
 	/* Delivered late: learnt as of when it ran.  The working tree is the
-	 * one the drainer finds, less the new files created since (the
-	 * agent's next work); a file the fix made or changed and edited again
-	 * since is kept: leaving it out would close its error with no fix. */
+	 * one the drainer finds, as the check's next pass would take it: a
+	 * file written since may be the agent's next work, or the fix edited
+	 * again, and leaving the fix out would close its error with none. */
 	if (q && q->at_ns > 0) {
 		if (!(then = callus_time_iso8601(q->at_ns))) {
 			rc = -1;
@@ -286,8 +286,6 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 		}
 		lc.opts.now = then;
 		lc.opts.redelivered = 1;
-		lc.snapshot.since_ns = q->at_ns;
-		lc.snapshot.since_created = 1;
 	}
 	/* the command goes into the resolution's context: redacted */
 	if (command && ws->redactor && callus_redact_str(ws->redactor, &red, command) == 0)

@@ -11,7 +11,6 @@
 #include "callus/snapshot.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,33 +22,17 @@
 #define MORE_LIST_MAX 512
 
 static long long since_ns;
-static int since_created;
 
-void callus_git_set_since(long long ns, int created)
+void callus_git_set_since(long long ns)
 {
 	since_ns = ns;
-	since_created = created;
-}
-
-/* Whether the file at path was created after since_ns, by its birth time
- * (statx): 0 when the file system does not keep one. */
-static int created_after(const char *path)
-{
-	struct statx stx;
-
-	return statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_BTIME, &stx) == 0 &&
-	       (stx.stx_mask & STATX_BTIME) &&
-	       (long long)stx.stx_btime.tv_sec * 1000000000LL + stx.stx_btime.tv_nsec > since_ns;
 }
 
 /*
  * Not part of a fix: a new binary file (an object file, an archive, a
  * bundle: what a build writes and .gitignore forgot; an agent's fix is
  * text), and any file written after the passing check started, when that
- * time is known; with since_created (a pass learnt late, the working tree
- * read after it), only a new file created after it: the agent's next work,
- * where a file the fix made, or changed, and edited again since still
- * holds the fix.
+ * time is known.
  */
 static int build_product(const git_diff_delta *d, const char *workspace)
 {
@@ -60,14 +43,10 @@ static int build_product(const git_diff_delta *d, const char *workspace)
 	if (d->status == GIT_DELTA_ADDED && (d->flags & GIT_DIFF_FLAG_BINARY))
 		return 1;
 	if (!since_ns || d->status == GIT_DELTA_DELETED ||
-	    (since_created && d->status != GIT_DELTA_ADDED && d->status != GIT_DELTA_UNTRACKED) ||
 	    asprintf(&path, "%s/%s", workspace, d->new_file.path) < 0)
 		return 0;
-	if (since_created)
-		after = created_after(path);
-	else
-		after = lstat(path, &st) == 0 &&
-			(long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec > since_ns;
+	after = lstat(path, &st) == 0 &&
+		(long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec > since_ns;
 	free(path);
 	return after;
 }

@@ -10,16 +10,14 @@
  * (its start, loading the system's certificates with it, is most of what
  * a request costs):
  *
- *   callus-git batch [--exclude PATH]... [--[created-]since NS] WORKSPACE REQUEST...
+ *   callus-git batch [--exclude PATH]... [--since NS] WORKSPACE REQUEST...
  *
  * Changes to an excluded PATH (workspace-relative; a trailing '/' names a
  * directory) are left out of snapshots and diffs: the tree has the index's
  * version (callus's own files: src/snapshot.c always excludes .callus/, and
  * the CLI .lessons/ and AGENTS.md, which it rewrites at every failure).
  * --since NS: files modified since (ns since the epoch) are the passing
- * check's products, which diffs leave out.  --created-since NS: only the
- * new files created since, by their birth time (a pass learnt late: the
- * files it fixed may have been edited again since).  Each REQUEST is one of:
+ * check's products, which diffs leave out.  Each REQUEST is one of:
  *
  *   snapshot COUNT FILE...   (COUNT FILEs follow)
  *	In a git workspace (WORKSPACE inside a repository with a working
@@ -147,7 +145,7 @@ static int cmd_head(FILE *out, callus_git_ws *w)
 
 static int usage(void)
 {
-	fputs("usage: callus-git batch [--exclude PATH]... [--[created-]since NS] WORKSPACE REQUEST...\n"
+	fputs("usage: callus-git batch [--exclude PATH]... [--since NS] WORKSPACE REQUEST...\n"
 	      "  REQUEST: snapshot COUNT FILE... | diff git|files TREE MAX_BYTES | head\n",
 	      stderr);
 	return EXIT_USAGE;
@@ -226,14 +224,13 @@ int main(int argc, char **argv)
 	while (first + 1 < argc) {
 		if (!strcmp(argv[first], "--exclude")) {
 			argv[2 + nexcludes++] = argv[first + 1];
-		} else if (!strcmp(argv[first], "--since") ||
-			   !strcmp(argv[first], "--created-since")) {
+		} else if (!strcmp(argv[first], "--since")) {
 			char *end = NULL;
 			long long ns = strtoll(argv[first + 1], &end, 10);
 
 			if (!end || *end || ns < 0)
 				return usage();
-			callus_git_set_since(ns, !strcmp(argv[first], "--created-since"));
+			callus_git_set_since(ns);
 		} else {
 			break;
 		}

@@ -92,10 +92,8 @@ int callus_git_worktree_tree(git_oid *out, callus_git_ws *w);
 
 /* --since: files modified at or after this time (ns since the epoch) were
  * written by the passing check itself (build products), not by its fix:
- * diffs leave them out.  0 (the default): unknown.  With created
- * (--created-since), only the new files created after it are left out.
- * Set once by main(). */
-void callus_git_set_since(long long ns, int created);
+ * diffs leave them out.  0 (the default): unknown.  Set once by main(). */
+void callus_git_set_since(long long ns);
 
 /* ---- workspaces without git (callus-git-files.c) ----------------------- */
 

@@ -293,7 +293,7 @@ int callus_snapshot_start(callus_snapshot_batch **out, callus_snapshot_req *reqs
 	a = add_excludes(argv, 2, opts);
 	if (opts && opts->since_ns > 0) {
 		snprintf(since, sizeof since, "%lld", opts->since_ns);
-		argv[a++] = opts->since_created ? "--created-since" : "--since";
+		argv[a++] = "--since";
 		argv[a++] = since;
 	}
 	argv[a++] = (char *)workspace;

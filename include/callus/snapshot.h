@@ -63,10 +63,6 @@ typedef struct callus_snapshot_opts {
 				* callus_child_now_ms() whatever timeout_ms
 				* leaves (a hook's deadline, less the time
 				* learning needs after it) */
-	int since_created;   /* with since_ns: only the new files created
-			      * since (birth time) are left out (a pass
-			      * learnt late: a fixed file edited again since
-			      * still holds its fix) */
 } callus_snapshot_opts;
 
 /*

@@ -222,7 +222,7 @@ static void failure_learnt_in_two_steps(void **state)
 {
 	fixture *f = *state;
 	callus_learn_opts o = opts_for(f, "--two-steps", "s1");
-	callus_snapshot_opts so = { NULL, 10000, NULL, 0, 0, 0 };
+	callus_snapshot_opts so = { NULL, 10000, NULL, 0, 0 };
 	callus_learn_error e = { &f->sig[0], &f->files[0], NULL };
 	callus_learn_started *st = NULL;
 	callus_learn_result r;

@@ -228,56 +228,12 @@ static void test_new_untracked_file(void **state)
 	rmdir_all(dir);
 }
 
-/* A diff with a time: with since, every file written after it is left out
- * (a passing check's products); with since_created (a pass learnt late),
- * only a new file created after it: the fix's files, made or changed
- * before and edited again after, are kept. */
-static void test_since_and_since_created(void **state)
-{
-	callus_snapshot s = CALLUS_SNAPSHOT_INIT;
-	callus_snapshot_opts since = { NULL, 10000, NULL, 0, 0, 0 }, created;
-	callus_error e = CALLUS_ERROR_INIT;
-	char *dir = make_repo(), *patch = NULL;
-	struct timespec ts;
-
-	(void)state;
-	take(&s, dir, NULL);
-	/* the fix: an edit and a new file; then the time; then both edited
-	 * again, and a file created */
-	write_str(dir, "a.txt", "one\nTWO\nthree\n");
-	write_str(dir, "fix.h", "int fixed;\n");
-	clock_gettime(CLOCK_REALTIME, &ts);
-	since.since_ns = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-	usleep(20000);
-	write_str(dir, "a.txt", "one\nTWO\nthree\nfour\n");
-	sh("echo 'int again;' >>'%s/fix.h'", dir);
-	write_str(dir, "later.txt", "written after\n");
-	created = since;
-	created.since_created = 1;
-	assert_int_equal(callus_snapshot_diff(&patch, dir, &s, 100000, &since, &e), 0);
-	assert_string_equal(patch, "");
-	free(patch);
-	assert_int_equal(callus_snapshot_diff(&patch, dir, &s, 100000, &created, &e), 0);
-	assert_non_null(strstr(patch, "+TWO\n"));
-	assert_non_null(strstr(patch, "+four\n"));
-	assert_non_null(strstr(patch, "+int fixed;\n"));
-	assert_null(strstr(patch, "later.txt"));
-	free(patch);
-	/* without a time, all three */
-	patch = diff(dir, &s, 100000);
-	assert_non_null(strstr(patch, "later.txt"));
-	free(patch);
-	callus_error_release(&e);
-	callus_snapshot_release(&s);
-	rmdir_all(dir);
-}
-
 /* callus's own files (the lessons it writes at each failure) are never part
  * of a fix: excluded paths keep the index's version on both sides. */
 static void test_excluded_paths(void **state)
 {
 	static const char *const excl[] = { ".lessons/", "AGENTS.md", NULL };
-	callus_snapshot_opts o = { NULL, 10000, excl, 0, 0, 0 };
+	callus_snapshot_opts o = { NULL, 10000, excl, 0, 0 };
 	callus_snapshot s = CALLUS_SNAPSHOT_INIT;
 	callus_error e = CALLUS_ERROR_INIT;
 	char *dir = make_repo(), *patch = NULL;
@@ -755,7 +711,7 @@ static void test_files_refused(void **state)
 
 static void test_helper_missing(void **state)
 {
-	callus_snapshot_opts o = { "/nonexistent/callus-git", 0, NULL, 0, 0, 0 };
+	callus_snapshot_opts o = { "/nonexistent/callus-git", 0, NULL, 0, 0 };
 	callus_snapshot s = CALLUS_SNAPSHOT_INIT;
 	callus_error e = CALLUS_ERROR_INIT;
 	char *dir = tmpdir(), *commit = NULL;
@@ -794,7 +750,7 @@ static void fake_helper(const char *dir, const char *body, callus_buf *path)
 
 static void test_helper_timeout(void **state)
 {
-	callus_snapshot_opts o = { NULL, 300, NULL, 0, 0, 0 };
+	callus_snapshot_opts o = { NULL, 300, NULL, 0, 0 };
 	callus_snapshot s = CALLUS_SNAPSHOT_INIT;
 	callus_error e = CALLUS_ERROR_INIT;
 	callus_buf path = CALLUS_BUF_INIT;
@@ -863,7 +819,7 @@ static void test_helper_bad_output(void **state)
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		callus_snapshot s = CALLUS_SNAPSHOT_INIT;
 		callus_error e = CALLUS_ERROR_INIT;
-		callus_snapshot_opts o = { NULL, 5000, NULL, 0, 0, 0 };
+		callus_snapshot_opts o = { NULL, 5000, NULL, 0, 0 };
 
 		callus_buf_clear(&body);
 		callus_buf_printf(&body, "#!/bin/sh\n%s\n", cases[i].script);
@@ -897,7 +853,7 @@ static void test_batch_one_process(void **state)
 		CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_HEAD),
 	};
 	callus_snapshot before = CALLUS_SNAPSHOT_INIT, bogus = CALLUS_SNAPSHOT_INIT;
-	callus_snapshot_opts o = { NULL, 0, NULL, 0, 0, 0 };
+	callus_snapshot_opts o = { NULL, 0, NULL, 0, 0 };
 	callus_error e = CALLUS_ERROR_INIT;
 	callus_buf wrap = CALLUS_BUF_INIT, body = CALLUS_BUF_INIT;
 	char *dir = make_repo(), *bin = tmpdir(), *head, *want, *count;
@@ -978,7 +934,7 @@ static void test_started_then_finished(void **state)
 		CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_TAKE),
 		CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_HEAD),
 	};
-	callus_snapshot_opts o = { NULL, 200, NULL, 0, 0, 0 };
+	callus_snapshot_opts o = { NULL, 200, NULL, 0, 0 };
 	callus_snapshot_batch *b = NULL;
 	callus_error e = CALLUS_ERROR_INIT;
 	callus_buf wrap = CALLUS_BUF_INIT, body = CALLUS_BUF_INIT;
@@ -1141,7 +1097,7 @@ static void test_batch_timeout_per_request(void **state)
 		CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_HEAD),
 		CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_HEAD),
 	};
-	callus_snapshot_opts o = { NULL, 300, NULL, 0, 0, 0 };
+	callus_snapshot_opts o = { NULL, 300, NULL, 0, 0 };
 	callus_error e = CALLUS_ERROR_INIT;
 	callus_buf path = CALLUS_BUF_INIT;
 	char *dir = tmpdir();
@@ -1206,7 +1162,6 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_edit_tracked),
 		cmocka_unit_test(test_new_untracked_file),
-		cmocka_unit_test(test_since_and_since_created),
 		cmocka_unit_test(test_excluded_paths),
 		cmocka_unit_test(test_deleted_ignored_binary),
 		cmocka_unit_test(test_repository_untouched),
