@@ -34,7 +34,7 @@ void callus_git_set_since(long long ns)
  * text), and any file written after the passing check started, when that
  * time is known.
  */
-static int build_product(const git_diff_delta *d, const char *workspace)
+static int build_product(const git_diff_delta *d, const char *root)
 {
 	struct stat st;
 	char *path;
@@ -43,7 +43,7 @@ static int build_product(const git_diff_delta *d, const char *workspace)
 	if (d->status == GIT_DELTA_ADDED && (d->flags & GIT_DIFF_FLAG_BINARY))
 		return 1;
 	if (!since_ns || d->status == GIT_DELTA_DELETED ||
-	    asprintf(&path, "%s/%s", workspace, d->new_file.path) < 0)
+	    asprintf(&path, "%s/%s", root, d->new_file.path) < 0)
 		return 0;
 	after = lstat(path, &st) == 0 &&
 		(long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec > since_ns;
@@ -223,8 +223,10 @@ static void more_add(char *list, size_t *len, int *truncated, const char *name)
 				 *len ? ", " : "", name);
 }
 
-/* Every file's patch that fits in max_bytes, then the names of the others. */
-static int print_patches(FILE *out, git_diff *diff, size_t max_bytes, const char *workspace)
+/* Every file's patch that fits in max_bytes, then the names of the others.
+ * root: the folder the diff's paths are relative to (the repository's
+ * working directory, which a workspace may lie inside). */
+static int print_patches(FILE *out, git_diff *diff, size_t max_bytes, const char *root)
 {
 	char more[MORE_LIST_MAX + 1] = "";
 	size_t i, n = git_diff_num_deltas(diff), used = 0, more_len = 0, skipped = 0;
@@ -239,7 +241,7 @@ static int print_patches(FILE *out, git_diff *diff, size_t max_bytes, const char
 			git_patch_free(patch);
 			return callus_git_fail(1, "cannot make the patch of '%s'", d->new_file.path);
 		}
-		if (build_product(d, workspace)) {
+		if (build_product(d, root)) {
 			git_buf_dispose(&text);
 			git_patch_free(patch);
 			continue;
@@ -315,7 +317,10 @@ int callus_git_cmd_diff(FILE *out, callus_git_ws *w, const char *kind, const cha
 		callus_git_fail(1, "cannot compare the snapshot with now");
 		goto out;
 	}
-	rc = print_patches(out, diff, (size_t)max, workspace);
+	/* a git snapshot's paths are the repository's, a files one's the
+	 * workspace's */
+	rc = print_patches(out, diff, (size_t)max,
+			   own || !git_repository_workdir(repo) ? workspace : git_repository_workdir(repo));
 out:
 	paths_release(&changed);
 	git_diff_free(diff);

@@ -534,6 +534,37 @@ static void test_subdirectory_and_private_files(void **state)
 	rmdir_all(dir);
 }
 
+/* A passing check's products (files written since it started) are left out
+ * of the fix in a workspace inside the repository too: the diff's paths
+ * are the repository's, not the workspace's. */
+static void test_since_in_a_subfolder_workspace(void **state)
+{
+	callus_snapshot s = CALLUS_SNAPSHOT_INIT;
+	callus_snapshot_opts since = { NULL, 10000, NULL, 0, 0 };
+	callus_error e = CALLUS_ERROR_INIT;
+	callus_buf sub = CALLUS_BUF_INIT;
+	char *dir = make_repo(), *patch = NULL;
+	struct timespec ts;
+
+	(void)state;
+	sh("mkdir -p '%s/pkg/.callus'", dir);
+	callus_buf_printf(&sub, "%s/pkg", dir);
+	take(&s, sub.ptr, NULL);
+	write_str(dir, "pkg/fix.c", "int fixed;\n");
+	sh("touch -d '2020-01-01' '%s/pkg/fix.c'", dir);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	since.since_ns = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec - 1000000000LL;
+	write_str(dir, "pkg/product.o.txt", "written by the check\n");
+	assert_int_equal(callus_snapshot_diff(&patch, sub.ptr, &s, 100000, &since, &e), 0);
+	assert_non_null(strstr(patch, "b/pkg/fix.c"));
+	assert_null(strstr(patch, "product.o.txt"));
+	free(patch);
+	callus_error_release(&e);
+	callus_snapshot_release(&s);
+	callus_buf_release(&sub);
+	rmdir_all(dir);
+}
+
 static void test_submodule_left_alone(void **state)
 {
 	callus_snapshot s = CALLUS_SNAPSHOT_INIT;
@@ -1169,6 +1200,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_diff_as_git_shows_it),
 		cmocka_unit_test(test_unborn_head),
 		cmocka_unit_test(test_subdirectory_and_private_files),
+		cmocka_unit_test(test_since_in_a_subfolder_workspace),
 		cmocka_unit_test(test_submodule_left_alone),
 		cmocka_unit_test(test_max_bytes),
 		cmocka_unit_test(test_files_workspace),
