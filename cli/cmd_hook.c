@@ -975,7 +975,8 @@ reply:
 		 * transaction ('callus metrics' reads both), where opening it
 		 * again for one latency cost a schema read and a commit; so too
 		 * after a pass that left it closed (checkindex.h) */
-		cli_flush_metrics(&ws, metrics, store, failed || queued || !strcmp(path, "record") || !store);
+		cli_flush_metrics(&ws, metrics, store,
+				  failed || queued || !strcmp(path, "record") || !store);
 	}
 	if (fresh)
 		cli_embed_later(&ws);

@@ -265,7 +265,7 @@ static int print_patches(FILE *out, git_diff *diff, size_t max_bytes, const char
 int callus_git_cmd_diff(FILE *out, callus_git_ws *w, const char *kind, const char *tree_hex,
 			const char *max_arg)
 {
-	const char *workspace = w->path;
+	const char *workspace = w->path, *root;
 	git_repository *repo = NULL, *own = NULL;
 	git_tree *old_tree = NULL, *new_tree = NULL;
 	git_diff *diff = NULL;
@@ -319,8 +319,8 @@ int callus_git_cmd_diff(FILE *out, callus_git_ws *w, const char *kind, const cha
 	}
 	/* a git snapshot's paths are the repository's, a files one's the
 	 * workspace's */
-	rc = print_patches(out, diff, (size_t)max,
-			   own || !git_repository_workdir(repo) ? workspace : git_repository_workdir(repo));
+	root = own ? NULL : git_repository_workdir(repo);
+	rc = print_patches(out, diff, (size_t)max, root ? root : workspace);
 out:
 	paths_release(&changed);
 	git_diff_free(diff);
