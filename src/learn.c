@@ -457,17 +457,12 @@ static int store_metrics(learn_run *r)
 	return ok;
 }
 
-/* A pass delivered late, under the write lock: whether the check still has
- * errors pending from before it ran (look() read them without the lock:
- * another pass may have fixed them since).  1, 0, or an SQLite error < 0
- * (as -sq). */
-static int still_pending(learn_run *r)
+/* Whether sql (?1 to ?3 the run's check, ?4 its time) finds a row: 1, 0,
+ * or an SQLite error < 0 (as -sq).  The bounds of a run delivered late. */
+static int check_has(learn_run *r, const char *sql)
 {
 	sqlite3_stmt *st = NULL;
-	int sq = callus_learn_prepare(r, &st,
-				      "SELECT 1 FROM checks c JOIN pending_errors p ON p.check_id = c.id"
-				      " WHERE c.tool = ?1 AND c.args = ?2 AND c.dir = ?3"
-				      " AND p.state = 'pending' AND p.last_failure_at <= ?4 LIMIT 1");
+	int sq = callus_learn_prepare(r, &st, sql);
 
 	if (sq != SQLITE_OK)
 		return -sq;
@@ -478,23 +473,16 @@ static int still_pending(learn_run *r)
 	return sq == SQLITE_ROW ? 1 : sq == SQLITE_DONE ? 0 : -sq;
 }
 
-/* A failure delivered late: whether its check passed after it ran.  1, 0,
- * or an SQLite error < 0 (as -sq). */
-static int passed_since(learn_run *r)
-{
-	sqlite3_stmt *st = NULL;
-	int sq = callus_learn_prepare(r, &st,
-				      "SELECT 1 FROM checks WHERE tool = ?1 AND args = ?2 AND dir = ?3"
-				      " AND last_pass_at > ?4");
-
-	if (sq != SQLITE_OK)
-		return -sq;
-	bind_check(st, &r->o->check);
-	callus_sql_bind_text(st, 4, r->now);
-	sq = sqlite3_step(st);
-	callus_learn_done(r, st);
-	return sq == SQLITE_ROW ? 1 : sq == SQLITE_DONE ? 0 : -sq;
-}
+/* A pass delivered late, under the write lock: the check still has errors
+ * pending from before it ran (look() read them without the lock: another
+ * pass may have fixed them since). */
+#define STILL_PENDING                                                                     \
+	"SELECT 1 FROM checks c JOIN pending_errors p ON p.check_id = c.id"                 \
+	" WHERE c.tool = ?1 AND c.args = ?2 AND c.dir = ?3"                                 \
+	" AND p.state = 'pending' AND p.last_failure_at <= ?4 LIMIT 1"
+/* A failure delivered late: its check passed after it ran. */
+#define PASSED_SINCE                                                                      \
+	"SELECT 1 FROM checks WHERE tool = ?1 AND args = ?2 AND dir = ?3 AND last_pass_at > ?4"
 
 /* Step three: every write of the run, in one transaction. */
 static int write_run(learn_run *r, callus_error *err)
@@ -506,7 +494,7 @@ static int write_run(learn_run *r, callus_error *err)
 		return rc;
 	/* a pass delivered again, or whose errors another pass fixed since:
 	 * nothing to write, not even the check's run */
-	if (r->passed && r->o->redelivered && (sq = still_pending(r)) <= 0) {
+	if (r->passed && r->o->redelivered && (sq = check_has(r, STILL_PENDING)) <= 0) {
 		if (sq < 0) {
 			sq = -sq;
 			goto fail;
@@ -626,7 +614,7 @@ static int learn_start(callus_learn_started **out, callus_store *s, const callus
 	} else if (passed && o->redelivered && !r->npending) {
 		/* learnt at its first delivery, or every error failed again since */
 		st->skip = 1;
-	} else if (!passed && o->redelivered && (sq = passed_since(r)) != 0) {
+	} else if (!passed && o->redelivered && (sq = check_has(r, PASSED_SINCE)) != 0) {
 		if (sq < 0) {
 			rc = callus_store_db_error(s, err, -sq, "cannot read");
 			goto out;
