@@ -810,99 +810,88 @@ static void replayed_runs_take_their_time_and_fix(void **state)
 	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 0);
 }
 
+/* One run of o's check at now, delivered late or not: a failure of e[0..n),
+ * or a pass when e is NULL.  What it moved: a pass's fixed and unchanged
+ * errors, a failure's new and pending ones. */
+static size_t run_at(fixture *f, callus_learn_opts *o, const char *now, int late,
+		     const callus_learn_error *e, size_t n)
+{
+	callus_learn_result r;
+	size_t moved;
+
+	o->now = now;
+	o->redelivered = late;
+	if (e)
+		assert_int_equal(callus_learn_failure(f->s, o, e, n, &r, NULL), 0);
+	else
+		assert_int_equal(callus_learn_pass(f->s, o, &r, NULL), 0);
+	moved = e ? r.nnew + r.npending : r.nfixed + r.nunchanged;
+	callus_learn_result_release(&r);
+	return moved;
+}
+
+/* Whether check q's last run (and, when given, last pass) is at these. */
+static int q_times(fixture *f, const char *run, const char *pass)
+{
+	char sql[256];
+
+	snprintf(sql, sizeof(sql),
+		 "SELECT count(*) FROM checks WHERE args = 'q' AND last_run_at = '%s'%s%s%s", run,
+		 pass ? " AND last_pass_at = '" : "", pass ? pass : "", pass ? "'" : "");
+	return (int)query_int(f, sql);
+}
+
 /* A pass delivered late (a queued one, drained): it fixes only what failed
  * before it ran; delivered again, or with nothing of before pending, it
  * writes nothing, not even the check's run; the check's last run stays the
- * newest.  A failure delivered late after its check passed opens nothing. */
+ * newest.  A failure delivered late after its check passed opens nothing.
+ * An imported run (a time, not late) leaves the check's newest times. */
 static void a_redelivered_pass_fixes_only_what_failed_before_it(void **state)
 {
 	fixture *f = *state;
 	callus_learn_opts o = opts_for(f, "q", "s1");
 	callus_learn_error e[2] = { { &f->sig[0], &f->files[0], NULL },
 				    { &f->sig[1], &f->files[1], NULL } };
-	callus_learn_result r;
+	const char *runs = "SELECT runs FROM checks WHERE args = 'q'";
 
 	o.fix_patch = "";
-	o.now = "2020-01-01T00:00:00.000Z";
-	assert_int_equal(callus_learn_failure(f->s, &o, &e[0], 1, &r, NULL), 0);
-	callus_learn_result_release(&r);
-	o.now = "2020-01-01T00:10:00.000Z";
-	assert_int_equal(callus_learn_failure(f->s, &o, &e[1], 1, &r, NULL), 0);
-	callus_learn_result_release(&r);
+	run_at(f, &o, "2020-01-01T00:00:00.000Z", 0, &e[0], 1);
+	run_at(f, &o, "2020-01-01T00:10:00.000Z", 0, &e[1], 1);
 	/* the second failure closed the first's error: failed again */
-	o.now = "2020-01-01T00:20:00.000Z";
-	assert_int_equal(callus_learn_failure(f->s, &o, e, 2, &r, NULL), 0);
-	callus_learn_result_release(&r);
+	run_at(f, &o, "2020-01-01T00:20:00.000Z", 0, e, 2);
 	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 2);
-	assert_int_equal(query_int(f, "SELECT runs FROM checks WHERE args = 'q'"), 3);
+	assert_int_equal(query_int(f, runs), 3);
 	/* a pass of before every failure: nothing fixed, nothing written */
-	o.redelivered = 1;
-	o.now = "2019-12-31T23:00:00.000Z";
-	assert_int_equal(callus_learn_pass(f->s, &o, &r, NULL), 0);
-	assert_int_equal(r.nfixed + r.nunchanged, 0);
-	callus_learn_result_release(&r);
+	assert_int_equal(run_at(f, &o, "2019-12-31T23:00:00.000Z", 1, NULL, 0), 0);
 	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 2);
-	assert_int_equal(query_int(f, "SELECT runs FROM checks WHERE args = 'q'"), 3);
-	/* one of after the last failure: both closed, one run more, and the
-	 * check's last run is still the latest */
-	o.now = "2020-01-01T00:25:00.000Z";
-	assert_int_equal(callus_learn_pass(f->s, &o, &r, NULL), 0);
-	assert_int_equal(r.nfixed + r.nunchanged, 2);
-	callus_learn_result_release(&r);
+	assert_int_equal(query_int(f, runs), 3);
+	/* one of after the last failure: both closed, one run more */
+	assert_int_equal(run_at(f, &o, "2020-01-01T00:25:00.000Z", 1, NULL, 0), 2);
 	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 0);
-	assert_int_equal(query_int(f, "SELECT runs FROM checks WHERE args = 'q'"), 4);
+	assert_int_equal(query_int(f, runs), 4);
 	/* delivered again: nothing */
-	assert_int_equal(callus_learn_pass(f->s, &o, &r, NULL), 0);
-	assert_int_equal(r.nfixed + r.nunchanged, 0);
-	callus_learn_result_release(&r);
-	assert_int_equal(query_int(f, "SELECT runs FROM checks WHERE args = 'q'"), 4);
-	/* a failure, then a pass of between: only what failed before it */
-	o.redelivered = 0;
-	o.now = "2020-01-01T00:40:00.000Z";
-	assert_int_equal(callus_learn_failure(f->s, &o, &e[0], 1, &r, NULL), 0);
-	callus_learn_result_release(&r);
-	o.now = "2020-01-01T00:50:00.000Z";
-	assert_int_equal(callus_learn_failure(f->s, &o, e, 2, &r, NULL), 0);
-	callus_learn_result_release(&r);
+	assert_int_equal(run_at(f, &o, "2020-01-01T00:25:00.000Z", 1, NULL, 0), 0);
+	assert_int_equal(query_int(f, runs), 4);
 	/* both failed last at :50: a pass of :45 closes neither, and leaves
 	 * the check's last run at :50 */
-	o.redelivered = 1;
-	o.now = "2020-01-01T00:45:00.000Z";
-	assert_int_equal(callus_learn_pass(f->s, &o, &r, NULL), 0);
-	assert_int_equal(r.nfixed + r.nunchanged, 0);
-	callus_learn_result_release(&r);
+	run_at(f, &o, "2020-01-01T00:40:00.000Z", 0, &e[0], 1);
+	run_at(f, &o, "2020-01-01T00:50:00.000Z", 0, e, 2);
+	assert_int_equal(run_at(f, &o, "2020-01-01T00:45:00.000Z", 1, NULL, 0), 0);
 	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 2);
-	assert_int_equal(query_int(f, "SELECT count(*) FROM checks WHERE args = 'q'"
-				      " AND last_run_at = '2020-01-01T00:50:00.000Z'"), 1);
+	assert_int_equal(q_times(f, "2020-01-01T00:50:00.000Z", NULL), 1);
 	/* a live pass at :55, then a failure of :52 delivered late: its
 	 * errors are not pending again, and the check's times stay */
-	o.redelivered = 0;
-	o.now = "2020-01-01T00:55:00.000Z";
-	assert_int_equal(callus_learn_pass(f->s, &o, &r, NULL), 0);
-	callus_learn_result_release(&r);
+	run_at(f, &o, "2020-01-01T00:55:00.000Z", 0, NULL, 0);
 	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 0);
-	o.redelivered = 1;
-	o.now = "2020-01-01T00:52:00.000Z";
-	assert_int_equal(callus_learn_failure(f->s, &o, e, 2, &r, NULL), 0);
-	assert_int_equal(r.nnew + r.npending, 0);
-	callus_learn_result_release(&r);
+	assert_int_equal(run_at(f, &o, "2020-01-01T00:52:00.000Z", 1, e, 2), 0);
 	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 0);
-	assert_int_equal(query_int(f, "SELECT count(*) FROM checks WHERE args = 'q'"
-				      " AND last_run_at = '2020-01-01T00:55:00.000Z'"), 1);
+	assert_int_equal(q_times(f, "2020-01-01T00:55:00.000Z", NULL), 1);
 	/* one of after the pass opens them as a live one would */
-	o.now = "2020-01-01T00:58:00.000Z";
-	assert_int_equal(callus_learn_failure(f->s, &o, e, 2, &r, NULL), 0);
-	callus_learn_result_release(&r);
+	run_at(f, &o, "2020-01-01T00:58:00.000Z", 1, e, 2);
 	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 2);
-	/* an imported pass of long before (a time, not redelivered) leaves
-	 * the check's newest times */
-	o.redelivered = 0;
-	o.now = "2019-06-01T00:00:00.000Z";
-	assert_int_equal(callus_learn_pass(f->s, &o, &r, NULL), 0);
-	callus_learn_result_release(&r);
-	assert_int_equal(query_int(f, "SELECT count(*) FROM checks WHERE args = 'q'"
-				      " AND last_run_at = '2020-01-01T00:58:00.000Z'"
-				      " AND last_pass_at = '2020-01-01T00:55:00.000Z'"), 1);
+	/* an imported pass of long before leaves the check's newest times */
+	run_at(f, &o, "2019-06-01T00:00:00.000Z", 0, NULL, 0);
+	assert_int_equal(q_times(f, "2020-01-01T00:58:00.000Z", "2020-01-01T00:55:00.000Z"), 1);
 }
 
 /* Sessions fail and pass the same checks at once: every error is learnt
