@@ -512,35 +512,19 @@ static void note_cut(const cli_workspace *ws, callus_metrics *m, const char *sta
 	callus_buf_release(&dir);
 }
 
-/* When a queued run ran: its entry's name, NS-PID (cli_spool_prepare);
- * now for a name of no plausible time (made by hand, or ahead of the
- * clock). */
-static long long origin_time(const char *origin)
-{
-	const long long y2000 = 946684800LL * 1000000000LL;
-	long long t = strtoll(origin, NULL, 10), now;
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	now = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-	return t >= y2000 && t <= now ? t : now;
-}
-
 /* A queued pass, learnt by a drainer as of when it ran (its origin's
  * time): 1 learnt (or found learnt), 0 it will not do better (learning
  * failed, and said why), -1 a busy store (later). */
 static int drain_pass(const cli_workspace *ws, const callus_hook_event *e,
-		      const callus_detection *det, const char *origin, int cut,
-		      void (*stored)(void *), void *stored_ctx)
+		      const callus_detection *det, const cli_queued *q, int cut)
 {
-	cli_queued q = { origin, stored, stored_ctx, origin_time(origin) };
 	callus_learn_result learnt;
 	callus_metrics *m = NULL;
 	int rc;
 
 	callus_metrics_new(&m);
 	rc = cli_record_pass(ws, det, e->command, e->session_id ? e->session_id : "", 0, m,
-			     &learnt, NULL, &q);
+			     &learnt, NULL, q);
 	if (rc == CALLUS_EBUSY) {
 		rc = -1;
 	} else if (rc < 0) {
@@ -567,9 +551,9 @@ static int drain_pass(const cli_workspace *ws, const callus_hook_event *e,
  * entry (the spool's callback, ctx) goes when the occurrence is stored.  A
  * queued pass (status 0) is learnt (drain_pass). */
 static int drain_record(const cli_workspace *ws, const callus_hook_event *e, const char *origin,
-			int cut, void (*stored)(void *), void *stored_ctx)
+			long long at_ns, int cut, void (*stored)(void *), void *stored_ctx)
 {
-	cli_queued q = { origin, stored, stored_ctx, origin_time(origin) };
+	cli_queued q = { origin, stored, stored_ctx, at_ns };
 	callus_detection det;
 	callus_metrics *m = NULL;
 	callus_buf ctx = CALLUS_BUF_INIT;
@@ -599,7 +583,7 @@ static int drain_record(const cli_workspace *ws, const callus_hook_event *e, con
 		goto out;
 	}
 	if (e->exit_code == 0) {
-		rc = drain_pass(&at, e, &det, origin, cut, stored, stored_ctx);
+		rc = drain_pass(&at, e, &det, &q, cut);
 		goto out;
 	}
 	callus_metrics_new(&m);
@@ -925,16 +909,15 @@ int cmd_hook(int argc, char **argv)
 			if (!spool_empty)
 				cli_spool_drain(&ws, HOOK_DRAIN_INLINE_MS, drain_record);
 			/* some still queued (another drainer has them, or time ran
-			 * out): the pass waits behind them, for the drainer */
-			if (!spool_empty && q.origin && cli_spool_pending(&ws)) {
-				queued = 1;
-				spool_disarm(&ent, 1);
-				cli_spool_entry_release(&ent);
-				break;
-			}
-			rc = pass_event(&ctx, &ws, e, &det, metrics, &store, q.origin ? &q : NULL);
+			 * out): the pass waits behind them, for the drainer, as
+			 * for a busy store */
+			if (!spool_empty && q.origin && cli_spool_pending(&ws))
+				rc = CALLUS_EBUSY;
+			else
+				rc = pass_event(&ctx, &ws, e, &det, metrics, &store,
+						q.origin ? &q : NULL);
 			queued |= rc == CALLUS_EBUSY && q.origin;
-			spool_disarm(&ent, rc == CALLUS_EBUSY && q.origin);
+			spool_disarm(&ent, rc == CALLUS_EBUSY);
 			cli_spool_entry_release(&ent);
 			failed |= rc < 0 && !(rc == CALLUS_EBUSY && q.origin);
 			break;

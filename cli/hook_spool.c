@@ -284,6 +284,17 @@ static void forget(void *path)
 	unlink(path);
 }
 
+/* When the entry at path was made: its name's NS (cli_spool_prepare); now
+ * for a name of no plausible time (made by hand, or ahead of the clock). */
+static long long made_at(const char *path)
+{
+	const long long y2000 = 946684800LL * 1000000000LL;
+	const char *base = strrchr(path, '/');
+	long long t = strtoll(base ? base + 1 : path, NULL, 10), now = now_ns();
+
+	return t >= y2000 && t <= now ? t : now;
+}
+
 /* The entry's origin: its name up to the first dot. */
 static char *origin_of(const char *path)
 {
@@ -321,7 +332,8 @@ static int replay(const cli_workspace *ws, const char *path, cli_spool_record_fn
 	if (ev.exit_code < 0)
 		ev.exit_code = 1;
 	origin = origin_of(path);
-	rc = fn(ws, &ev, origin, ends_with(path, strlen(path), SPOOL_CUT), forget, (void *)path);
+	rc = fn(ws, &ev, origin, made_at(path), ends_with(path, strlen(path), SPOOL_CUT), forget,
+		(void *)path);
 	if (rc >= 0)
 		unlink(path);
 out:

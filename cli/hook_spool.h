@@ -61,15 +61,16 @@ void cli_spool_entry_release(cli_spool_entry *e);
  * entry written already, never an empty file). */
 int cli_spool_write(cli_spool_entry *e, const cli_workspace *ws);
 
-/* How an entry is recorded (the hook's own failure path): origin names
- * it; cut says its hook was cut by the deadline while recording it;
+/* How an entry is recorded (the hook's own path): origin names it; at_ns
+ * is when it was made (its name's time, now for a name of none); cut says
+ * its hook was cut by the deadline while recording it;
  * stored(ctx) is called once its occurrence is committed, or found
  * committed by an earlier delivery.  1 recorded, 0 nothing to record (no
  * longer a check, recorded already, or it will never do better), -1 not
  * now (a busy store): it stays queued unless stored was called. */
 typedef int (*cli_spool_record_fn)(const cli_workspace *ws, const callus_hook_event *e,
-				   const char *origin, int cut, void (*stored)(void *),
-				   void *ctx);
+				   const char *origin, long long at_ns, int cut,
+				   void (*stored)(void *), void *ctx);
 
 /* Record with fn the entries left and those of processes that are gone,
  * oldest first, for at most budget_ms (0: no limit), unless another

@@ -150,7 +150,19 @@ void cli_learn_release(cli_learn *lc)
 {
 	free(lc->args);
 	free(lc->dir);
-	lc->args = lc->dir = NULL;
+	free(lc->now);
+	lc->args = lc->dir = lc->now = NULL;
+}
+
+int cli_learn_queued(cli_learn *lc, const cli_queued *q)
+{
+	if (!q || q->at_ns <= 0)
+		return 0;
+	if (!(lc->now = callus_time_iso8601(q->at_ns)))
+		return -1;
+	lc->opts.now = lc->now;
+	lc->opts.redelivered = 1;
+	return 0;
 }
 
 void cli_gc_policy(const cli_workspace *ws, callus_gc_policy *p)
@@ -223,21 +235,19 @@ static int pass_unlisted(const cli_workspace *ws, const callus_check_key *c)
 int cli_pass_counts(const cli_workspace *ws, const callus_detection *det)
 {
 	callus_buf db = CALLUS_BUF_INIT;
-	char *dir = NULL;
+	char *dir = cli_check_dir(ws, det->dir);
 	cli_learn lc;
 	int counts;
 
-	/* no store: nothing ever failed here, and the pass writes nothing (a
-	 * missing list of checks says nothing; record_pass() opens nothing) */
-	if (callus_buf_printf(&db, "%s/.callus/callus.db", ws->root) < 0 ||
-	    access(db.ptr, F_OK) < 0) {
-		callus_buf_release(&db);
-		return 0;
-	}
-	callus_buf_release(&db);
-	dir = cli_check_dir(ws, det->dir);
 	cli_learn_init(&lc, ws, det, dir ? dir : ws->cwd_rel);
 	counts = !pass_unlisted(ws, &lc.opts.check);
+	/* A missing list of checks says nothing: with no store either, nothing
+	 * ever failed here, and the pass writes nothing (record_pass() opens
+	 * nothing).  Asked only then: most passes are answered by the list. */
+	if (counts && (callus_buf_printf(&db, "%s/.callus/callus.db", ws->root) < 0 ||
+		       access(db.ptr, F_OK) < 0))
+		counts = 0;
+	callus_buf_release(&db);
 	cli_learn_release(&lc);
 	free(dir);
 	return counts;
@@ -251,7 +261,7 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_store *store = NULL;
 	callus_views_debt *debt = NULL;
-	char *red = NULL, *dir = NULL, *then = NULL;
+	char *red = NULL, *dir = NULL;
 	cli_learn lc;
 	int rc;
 
@@ -279,13 +289,9 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 	 * one the drainer finds, as the check's next pass would take it: a
 	 * file written since may be the agent's next work, or the fix edited
 	 * again, and leaving the fix out would close its error with none. */
-	if (q && q->at_ns > 0) {
-		if (!(then = callus_time_iso8601(q->at_ns))) {
-			rc = -1;
-			goto out;
-		}
-		lc.opts.now = then;
-		lc.opts.redelivered = 1;
+	if (cli_learn_queued(&lc, q) < 0) {
+		rc = -1;
+		goto out;
 	}
 	/* the command goes into the resolution's context: redacted */
 	if (command && ws->redactor && callus_redact_str(ws->redactor, &red, command) == 0)
@@ -328,7 +334,6 @@ out:
 	cli_learn_release(&lc);
 	free(red);
 	free(dir);
-	free(then);
 	return rc;
 }
 
@@ -477,7 +482,6 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 	callus_record_result res;
 	callus_gc_policy gp;
 	cli_learn lc;
-	char *then = NULL;
 	int rc;
 
 	/* not during an import: history older than the policy's days would
@@ -491,14 +495,10 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 	/* Delivered late: its errors failed when it ran, so that a pass
 	 * queued after it (learnt as of its own time) fixes them.  The
 	 * snapshot is today's working tree: the one of then is gone. */
-	if (q && q->at_ns > 0) {
-		if (!(then = callus_time_iso8601(q->at_ns))) {
-			rc = callus_error_set(&err, CALLUS_ENOMEM, "out of memory");
-			memset(out, 0, sizeof(*out));
-			goto out;
-		}
-		lc.opts.now = then;
-		lc.opts.redelivered = 1;
+	if (cli_learn_queued(&lc, q) < 0) {
+		rc = callus_error_set(&err, CALLUS_ENOMEM, "out of memory");
+		memset(out, 0, sizeof(*out));
+		goto out;
 	}
 	opts.learn = &lc.opts;
 	if (q) {
@@ -580,7 +580,6 @@ out:
 	callus_error_release(&err);
 	cli_learn_release(&lc);
 	free(dir);
-	free(then);
 	return rc;
 }
 

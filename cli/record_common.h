@@ -37,6 +37,7 @@ typedef struct cli_learn {
 	callus_snapshot_opts snapshot;
 	const char *exclude[3];
 	char *args, *dir;   /* owned: the check's arguments and directory, redacted */
+	char *now;          /* owned: a queued run's time (cli_learn_queued) */
 } cli_learn;
 
 /* The check a detection names, with the workspace's [learn] settings.
@@ -47,26 +48,30 @@ void cli_learn_init(cli_learn *out, const cli_workspace *ws, const callus_detect
 		    const char *dir);
 void cli_learn_release(cli_learn *lc);
 
+/* A check's run queued before it is recorded (the hook's spool).  origin
+ * names it: a failure's second delivery stores nothing (CALLUS_EEXIST).
+ * at_ns, when set, says it is delivered late (a drainer): it is recorded
+ * as of then (learn.h's redelivered), and a pass's second delivery finds
+ * nothing left to fix.  stored(ctx) is called once the run is committed,
+ * or found committed already (callus_record_opts.origin and .stored). */
+typedef struct cli_queued {
+	const char *origin;
+	void (*stored)(void *ctx);
+	void *ctx;
+	long long at_ns;        /* delivered late: when it ran (CLOCK_REALTIME
+				 * ns); 0: now */
+} cli_queued;
+
+/* lc learns q's run as of when it ran, when q is one delivered late: 0, or
+ * -1 without memory. */
+int cli_learn_queued(cli_learn *lc, const cli_queued *q);
+
 /* [retention] (gc.h): the policy of `callus gc` and of the background
  * pass of recordings. */
 void cli_gc_policy(const cli_workspace *ws, callus_gc_policy *p);
 
 /* [match] half_life_days: how fast a fix's recency fades (match.h). */
 double cli_match_half_life(const cli_workspace *ws);
-
-/* A check's run queued before it is recorded (the hook's spool).  A
- * failure: origin names it, so that a second delivery stores nothing
- * (CALLUS_EEXIST).  A pass: at_ns, when set, says it is delivered late (a
- * drainer): it is learnt as of then, and a second delivery finds nothing
- * left to fix.  stored(ctx) is called once the run is committed, or found
- * committed already (callus_record_opts.origin and .stored). */
-typedef struct cli_queued {
-	const char *origin;
-	void (*stored)(void *ctx);
-	void *ctx;
-	long long at_ns;        /* a pass delivered late: when it ran
-				 * (CLOCK_REALTIME ns); 0: now */
-} cli_queued;
 
 /* A passing check: fix its pending errors.  Returns 0, or <0 after
  * reporting the trouble once (stderr and log).  out is released by the
