@@ -67,6 +67,12 @@ int cli_doctor_hooks(const cli_workspace *ws, const char *agent);
  * or out of range (so it always fits an int). */
 long cli_config_long(const cli_workspace *ws, const char *section, const char *key, long def);
 
+/* An event of callus's own in ws's .callus/log.jsonl (callus_log_event) at
+ * level "info", "warn" or "error", its message redacted; best-effort, and
+ * nothing without a workspace. */
+void cli_log_event(const cli_workspace *ws, const char *level, const char *event,
+		   const char *message, const char *const *extra);
+
 typedef struct cli_command {
 	const char *name;
 	int (*fn)(int argc, char **argv);

@@ -24,7 +24,6 @@
 #include "callus/fsutil.h"
 #include "callus/hookio.h"
 #include "callus/learn.h"
-#include "callus/log.h"
 #include "callus/notemd.h"
 #include "callus/notes.h"
 #include "team_common.h"
@@ -501,15 +500,12 @@ static void spool_disarm(const cli_spool_entry *ent, int leave)
 static void note_cut(const cli_workspace *ws, callus_metrics *m, const char *stage,
 		     const char *what)
 {
-	callus_buf dir = CALLUS_BUF_INIT;
 	const char *const labels[] = { stage };
 	const char *const extra[] = { "stage", stage, NULL };
 
-	if (callus_buf_printf(&dir, "%s/.callus", ws->root) == 0)
-		callus_log_event(dir.ptr, "warn", "hook_cut", what, extra);
+	cli_log_event(ws, "warn", "hook_cut", what, extra);
 	if (m)
 		callus_metrics_add(m, CALLUS_METRIC_HOOK_CUT, labels, 1);
-	callus_buf_release(&dir);
 }
 
 /* A queued pass, learnt by a drainer as of when it ran (its origin's
@@ -571,15 +567,12 @@ static int drain_record(const cli_workspace *ws, const callus_hook_event *e, con
 	 * the command unreadable: a quote taken with a secret): nothing to
 	 * record, and said */
 	if (callus_detect(&det, ws->whitelist, e->command, NULL) < 0 || !det.verification) {
-		callus_buf dir = CALLUS_BUF_INIT;
 		const char *const extra[] = { "origin", origin, NULL };
 
-		if (callus_buf_printf(&dir, "%s/.callus", ws->root) == 0)
-			callus_log_event(dir.ptr, "warn", "spool_dropped",
-					 "a queued run's command is no check here (the config changed, "
-					 "or its redaction left it unreadable): not recorded",
-					 extra);
-		callus_buf_release(&dir);
+		cli_log_event(ws, "warn", "spool_dropped",
+			      "a queued run's command is no check here (the config changed, or its "
+			      "redaction left it unreadable): not recorded",
+			      extra);
 		goto out;
 	}
 	if (e->exit_code == 0) {

@@ -41,18 +41,7 @@ char *cli_check_dir(const cli_workspace *ws, const char *cd)
 static void log_error(const cli_workspace *ws, const char *event, const char *message,
 		      const char *const *extra)
 {
-	callus_buf dir = CALLUS_BUF_INIT;
-	char *red = NULL;
-
-	if (!ws || !ws->root)
-		return;
-	callus_buf_printf(&dir, "%s/.callus", ws->root);
-	if (ws->redactor)
-		callus_redact_str(ws->redactor, &red, message);
-	if (callus_buf_status(&dir) == 0)
-		callus_log_event(dir.ptr, "error", event, red ? red : message, extra);
-	free(red);
-	callus_buf_release(&dir);
+	cli_log_event(ws, "error", event, message, extra);
 }
 
 void cli_log_failure(const cli_workspace *ws, const char *event, const char *message)

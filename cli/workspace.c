@@ -1,8 +1,10 @@
 #include "cli.h"
 
 #include "callus/buf.h"
+#include "callus/log.h"
 #include "callus/migrate.h"
 #include "callus/paths.h"
+#include "callus/redact.h"
 #include "callus/workspace.h"
 #include "callus/shellquote.h"
 
@@ -102,6 +104,22 @@ void cli_workspace_release(cli_workspace *ws)
 	callus_whitelist_free(ws->whitelist);
 	callus_redactor_free(ws->redactor);
 	memset(ws, 0, sizeof(*ws));
+}
+
+void cli_log_event(const cli_workspace *ws, const char *level, const char *event,
+		   const char *message, const char *const *extra)
+{
+	callus_buf dir = CALLUS_BUF_INIT;
+	char *red = NULL;
+
+	if (!ws || !ws->root)
+		return;
+	if (ws->redactor)
+		callus_redact_str(ws->redactor, &red, message);
+	if (callus_buf_printf(&dir, "%s/.callus", ws->root) == 0)
+		callus_log_event(dir.ptr, level, event, red ? red : message, extra);
+	free(red);
+	callus_buf_release(&dir);
 }
 
 long cli_config_long(const cli_workspace *ws, const char *section, const char *key, long def)
