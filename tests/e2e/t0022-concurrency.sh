@@ -265,10 +265,50 @@ checks_runs() {
 	sqlite3 .callus/callus.db "SELECT runs FROM checks"
 }
 
+# eventually CMD...: CMD succeeds within 15 s (a drainer works in the
+# background), its last try's status
+eventually() {
+	for _ in $(seq 1 60); do
+		"$@" && return 0
+		sleep 0.25
+	done
+	"$@"
+}
+
+# none_pending [FILE]: no error is pending (naming FILE, when given)
+none_pending() {
+	"$CALLUS" pending --json |
+		jq -e --arg f "${1:-}" "map(select(\$f == \"\" or (.files | index(\$f)))) | length == 0" \
+			>/dev/null
+}
+
+# fixed_count: the errors closed as fixed
+fixed_count() {
+	sqlite3 .callus/callus.db "SELECT count(*) FROM pending_errors WHERE state = 'fixed'"
+}
+
+# slow_once_helper: a snapshot helper (../slow-once-helper) that never
+# answers its first request (../slow-once made then) and is the real one
+# after, for a hook cut while it waits and the drainer its cut starts
+slow_once_helper() {
+	rm -rf ../slow-once &&
+	printf "#!/bin/sh\nmkdir \"%s/slow-once\" 2>/dev/null && exec sleep 30\nexec \"%s\" \"\$@\"\n" \
+		"$PWD/.." "$(dirname "$CALLUS")/callus-git" >../slow-once-helper &&
+	chmod +x ../slow-once-helper
+}
+
+# cut_waiting HOOK: the hook (a pid) cut by its alarm once it waits for the
+# slow helper's snapshot
+cut_waiting() {
+	for _ in $(seq 1 40); do test -d ../slow-once && break; sleep 0.1; done &&
+	kill -ALRM "$1" &&
+	wait "$1"
+}
+
 test_expect_success 'a pass kept waiting by a busy store is queued, and its fix learnt, the file edited since too' '
 	mkdir qpass && cd qpass && git init -q && printf "int 1x;\n" >f1.c &&
 	payload_for "$PWD" f1.c >../qf.json &&
-	payload_for "$PWD" f1.c 0 >../qp.json &&
+	payload_for "$PWD" f1.c 0 | jq ".output = \"compiled 1 file\"" >../qp.json &&
 	"$CALLUS" hook generic <../qf.json >/dev/null 2>&1 &&
 	test "$("$CALLUS" pending --json | jq length)" = 1 &&
 	printf "int x;\n" >f1.c &&
@@ -279,17 +319,16 @@ test_expect_success 'a pass kept waiting by a busy store is queued, and its fix 
 	# tree the drainer finds
 	"$CALLUS" hook generic <../qp.json >../qreply 2>../qerr &&
 	jq -e "type == \"object\"" ../qreply &&
-	test -n "$(find .callus/spool -name "*.left.json")" &&
+	entry=$(find .callus/spool -name "*.left.json") &&
+	test -n "$entry" &&
+	# a pass queued: its command and status, not its output
+	test "$(jq -c "[.exit_code, .output]" "$entry")" = "[0,\"\"]" &&
 	grep -q "fix queued" ../qerr &&
 	# the fixed file edited again while the pass waits in the queue: the
 	# fix is still learnt (from the file as the drainer finds it)
 	sleep 0.05 && printf "int x;\nint z;\n" >f1.c &&
 	wait $lock &&
-	for _ in $(seq 1 60); do
-		test "$("$CALLUS" pending --json | jq length)" = 0 && break
-		sleep 0.25
-	done &&
-	test "$("$CALLUS" pending --json | jq length)" = 0 &&
+	eventually none_pending &&
 	"$CALLUS" resolutions --json >res.json &&
 	test "$(jq -c "[.[].files]" res.json)" = "[[\"f1.c\"]]" &&
 	test -z "$(find .callus/spool -name "*.json")" &&
@@ -306,8 +345,8 @@ test_expect_success 'a failure and its pass, both queued, are drained in order: 
 	payload_for "$PWD" f1.c 0 >".callus/spool/$((now - 2000000000))-12.left.json" &&
 	"$CALLUS" hook --drain generic &&
 	test -z "$(find .callus/spool -name "*.json")" &&
-	"$CALLUS" pending --json | jq -e "map(select(.files | index(\"f1.c\"))) | length == 0" &&
-	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM pending_errors WHERE state = '"'"'fixed'"'"'")" = 1 &&
+	none_pending f1.c &&
+	test "$(fixed_count)" = 1 &&
 	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM checks WHERE args = '"'"'-c f1.c'"'"' AND last_pass_at IS NOT NULL")" = 1
 '
 
@@ -327,8 +366,8 @@ test_expect_success 'a pass whose failure is still queued, behind another draine
 	wait $holder &&
 	"$CALLUS" hook --drain generic &&
 	test -z "$(find .callus/spool -name "*.json")" &&
-	"$CALLUS" pending --json | jq -e "map(select(.files | index(\"f1.c\"))) | length == 0" &&
-	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM pending_errors WHERE state = '"'"'fixed'"'"'")" = 1
+	none_pending f1.c &&
+	test "$(fixed_count)" = 1
 '
 
 test_expect_success 'a queued run whose command held a secret is the same check as the live one' '
@@ -348,11 +387,7 @@ test_expect_success 'a queued run whose command held a secret is the same check 
 	test -n "$(find .callus/spool -name "*.left.json")" &&
 	! grep -rq "$tok" .callus/spool &&
 	wait $lock &&
-	for _ in $(seq 1 60); do
-		test "$("$CALLUS" pending --json | jq length)" = 0 && break
-		sleep 0.25
-	done &&
-	test "$("$CALLUS" pending --json | jq length)" = 0 &&
+	eventually none_pending &&
 	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM checks")" = 1 &&
 	! grep -rq "$tok" .callus &&
 	! grep -rq "hunter2" .callus
@@ -395,6 +430,15 @@ test_expect_success 'a queued pass fixes no error that failed after it, and lear
 	cp ../lp.json .callus/spool/manual.left.json &&
 	"$CALLUS" hook --drain generic &&
 	test "$("$CALLUS" pending --json | jq length)" = 0 &&
+	test -z "$(find .callus/spool -name "*.json")" &&
+	# so is a name ahead of the clock (an hour)
+	printf "int 1x;\n" >f1.c &&
+	"$CALLUS" hook generic <../lf.json >/dev/null 2>&1 &&
+	printf "int x;\n" >f1.c &&
+	cp ../lp.json ".callus/spool/$(( $(date +%s%N) + 3600000000000 ))-3.left.json" &&
+	"$CALLUS" hook --drain generic &&
+	test "$("$CALLUS" pending --json | jq length)" = 0 &&
+	test "$(sqlite3 .callus/callus.db "SELECT last_pass_at < strftime('"'"'%Y-%m-%dT%H:%M:%fZ'"'"', '"'"'now'"'"', '"'"'+1 minute'"'"') FROM checks")" = 1 &&
 	test -z "$(find .callus/spool -name "*.json")"
 '
 
@@ -407,19 +451,10 @@ test_expect_success 'a pass cut by its deadline is queued, logged and counted, a
 	: >.callus/log.jsonl &&
 	# the pass waits for a snapshot that never comes; the drainer the
 	# cut starts takes the real one
-	printf "#!/bin/sh\nmkdir \"%s/slow-once\" 2>/dev/null && exec sleep 30\nexec \"%s\" \"\$@\"\n" \
-		"$PWD/.." "$(dirname "$CALLUS")/callus-git" >../slow-once-helper &&
-	chmod +x ../slow-once-helper &&
+	slow_once_helper &&
 	{ CALLUS_GIT_HELPER="$PWD/../slow-once-helper" "$CALLUS" hook generic <../cp.json >../creply & } &&
-	hook=$! &&
-	for _ in $(seq 1 40); do test -d ../slow-once && break; sleep 0.1; done &&
-	kill -ALRM $hook &&
-	wait $hook && jq -e "type == \"object\"" ../creply &&
-	for _ in $(seq 1 60); do
-		test "$("$CALLUS" pending --json | jq length)" = 0 && break
-		sleep 0.25
-	done &&
-	test "$("$CALLUS" pending --json | jq length)" = 0 &&
+	cut_waiting $! && jq -e "type == \"object\"" ../creply &&
+	eventually none_pending &&
 	test "$("$CALLUS" resolutions --json | jq -c "[.[].files]")" = "[[\"f1.c\"]]" &&
 	grep "\"hook_cut\"" .callus/log.jsonl | grep -q "\"stage\":\"pass\"" &&
 	test "$(cut_count pass)" = 1 &&
@@ -436,18 +471,10 @@ test_expect_success 'a pass cut while it drains the queue leaves itself queued, 
 	# another check'"'"'s failure queued: the pass records it first, and
 	# its snapshot never comes; the drainer the cut starts takes the real one
 	payload_for "$PWD" f2.c >".callus/spool/$(date +%s%N)-1.left.json" &&
-	rm -rf ../slow-once &&
+	slow_once_helper &&
 	{ CALLUS_GIT_HELPER="$PWD/../slow-once-helper" "$CALLUS" hook generic <../dp.json >../dreply & } &&
-	hook=$! &&
-	for _ in $(seq 1 40); do test -d ../slow-once && break; sleep 0.1; done &&
-	kill -ALRM $hook &&
-	wait $hook && jq -e "type == \"object\"" ../dreply &&
-	for _ in $(seq 1 60); do
-		"$CALLUS" pending --json | jq -e "map(select(.files | index(\"f1.c\"))) | length == 0" \
-			>/dev/null && break
-		sleep 0.25
-	done &&
-	"$CALLUS" pending --json | jq -e "map(select(.files | index(\"f1.c\"))) | length == 0" &&
+	cut_waiting $! && jq -e "type == \"object\"" ../dreply &&
+	eventually none_pending f1.c &&
 	test "$("$CALLUS" resolutions --json | jq -c "[.[].files]")" = "[[\"f1.c\"]]" &&
 	test "$("$CALLUS" lessons --json | jq length)" = 2 &&
 	test "$(cut_count pass)" = 1 &&

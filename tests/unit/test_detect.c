@@ -685,6 +685,35 @@ static void test_status_masked(void **state)
 	}
 }
 
+/* Args redacted once detected, quoted again as a detection of the redacted
+ * line quotes them: a marker needs no quotes, anything else keeps its own;
+ * args that are no list of words (an unterminated quote a redaction left,
+ * an operator) are kept as they are. */
+static void test_requote(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "'-DPASSWORD=[REDACTED:secret-assignment]'", "-DPASSWORD=[REDACTED:secret-assignment]" },
+		{ "-c f1.c '-DTOKEN=[REDACTED:github-token]' -O2", "-c f1.c -DTOKEN=[REDACTED:github-token] -O2" },
+		{ "'--k=a [REDACTED:aws-key] b'", "'--k=a [REDACTED:aws-key] b'" },
+		{ "'tests/x.py::t[1]'", "'tests/x.py::t[1]'" },
+		{ "'it'\\''s'", "'it'\\''s'" },
+		{ "'--password=[REDACTED:cli-password]", "'--password=[REDACTED:cli-password]" },
+		{ "a && b", "a && b" },
+		{ "", "" },
+	};
+	char *out = NULL;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(callus_detect_requote(&out, cases[i][0]), 0);
+		if (strcmp(out, cases[i][1]))
+			fail_msg("%s: '%s', want '%s'", cases[i][0], out, cases[i][1]);
+		free(out);
+	}
+	assert_int_equal(callus_detect_requote(&out, NULL), CALLUS_EINVAL);
+	assert_null(out);
+}
+
 static void test_bad_arguments(void **state)
 {
 	callus_detection d;
@@ -767,6 +796,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_positives),
+		cmocka_unit_test(test_requote),
 		cmocka_unit_test(test_status_masked),
 		cmocka_unit_test(test_negatives),
 		cmocka_unit_test(test_empty_config_is_builtins),
