@@ -20,16 +20,10 @@ for tool in jq git; do
 done
 # shellcheck source=bench/tools.sh
 . "$repo/bench/tools.sh"
-bench_grown fixpass "$repo" "$from" "$new"
-old_src=$old new_src=$new
-old=$(bench_fresh "$work/old" "$old")
-new=$(bench_fresh "$work/new" "$new")
-bin_of() {
-	if [ "$1" = old ]; then echo "$old"; else echo "$new"; fi
-}
+bench_pair fixpass "$repo" "$from" "$old" "$new"
 for x in old new; do
 	ws=$work/ws-$x
-	bench_ready "$from" "$ws" "$(bin_of "$x")" snapshots
+	bench_ready "$from" "$ws" "$(bench_bin_of "$x")" snapshots
 	bench_fail_payload "$work" 0 "$ws" "$work/$x-fail.json" own
 	jq '.exit_code = 0 | .output = ""' "$work/$x-fail.json" >"$work/$x-pass.json"
 	# the error's file, committed, as a project's sources are
@@ -42,7 +36,7 @@ done
 
 # turn X: one failure, the fix, the timed pass, the fix undone
 turn() {
-	bin=$(bin_of "$1")
+	bin=$(bench_bin_of "$1")
 	ws=$work/ws-$1
 	helper=$(dirname "$bin")/callus-git
 	CALLUS_GIT_HELPER=$helper "$bin" hook generic <"$work/$1-fail.json" >/dev/null
@@ -59,8 +53,7 @@ done
 : >"$work/old.ms"
 : >"$work/new.ms"
 bench_settle "$work" "$work/ws-new/.callus" >/dev/null
-new=$(bench_fresh "$work/new" "$new_src")
-old=$(bench_fresh "$work/old" "$old_src")
+bench_pair_fresh
 # fixes: the errors the new binary's copy has closed as fixed
 fixes() {
 	bench_store_sql "$work/ws-new/.callus/callus.db" \

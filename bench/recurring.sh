@@ -27,17 +27,10 @@ for tool in jq git; do
 done
 # shellcheck source=bench/tools.sh
 . "$repo/bench/tools.sh"
-bench_grown recurring "$repo" "$from" "$new"
-old_src=$old new_src=$new
-old=$(bench_fresh "$work/old" "$old")
-new=$(bench_fresh "$work/new" "$new")
-# bin_of X: the binary X (old or new)
-bin_of() {
-	if [ "$1" = old ]; then echo "$old"; else echo "$new"; fi
-}
+bench_pair recurring "$repo" "$from" "$old" "$new"
 for x in old new; do
 	ws=$work/ws-$x
-	bin=$(bin_of "$x")
+	bin=$(bench_bin_of "$x")
 	bench_ready "$from" "$ws" "$bin" snapshots
 	for e in 0 1; do
 		bench_fail_payload "$work" "$e" "$ws" "$work/$x-$e.json" "gcc -c src/$e.c"
@@ -51,15 +44,11 @@ for x in old new; do
 	done
 done
 bench_settle "$work" "$work/ws-new/.callus" >/dev/null
-# copied again together just before the runs, the old one last: of two
-# binaries copied at different times the one copied last started faster
-# (bench_fresh), so what is left of that favours the old one
-new=$(bench_fresh "$work/new" "$new_src")
-old=$(bench_fresh "$work/old" "$old_src")
+bench_pair_fresh
 
 # one X I: the CPU ms of pair I's hook of binary X in its copy
 one() {
-	bin=$(bin_of "$1")
+	bin=$(bench_bin_of "$1")
 	e=0
 	[ "${TWO:-0}" != 1 ] || e=$(($2 % 2))
 	CALLUS_GIT_HELPER=$(dirname "$bin")/callus-git "$work/proctime" 1 "$work/$1-$e.json" \

@@ -7,9 +7,9 @@
 # bench_settle WORK DIR waits, after a harness removed thousands of files,
 # until creating one in DIR costs what it costs on a quiet disk
 # (bench/fsprobe.c says why), and prints that cost in microseconds.
-# bench_grown, bench_ready, bench_copies, bench_fail_payload, bench_store_sql and
-# bench_stats serve the benchmarks that time binaries in copies of a grown
-# store; bench_range prints min/median/max.
+# bench_grown, bench_pair, bench_ready, bench_copies, bench_fail_payload,
+# bench_store_sql and bench_stats serve the benchmarks that time binaries in
+# copies of a grown store; bench_range prints min/median/max.
 # shellcheck shell=sh
 
 bench_tools() {
@@ -34,6 +34,29 @@ bench_grown() {
 	work=$(mktemp -d "${TMPDIR:-/tmp}/callus-$1.XXXXXX")
 	trap 'rm -rf "$work"' EXIT
 	bench_tools "$2" "$work" "$(dirname "$4")"
+}
+
+# bench_pair NAME REPO WS OLD NEW: bench_grown for two binaries timed in
+# turn, and each copied (bench_fresh) into $work/old and $work/new: sets
+# old and new to the copies, old_src and new_src to the binaries given.
+bench_pair() {
+	bench_grown "$1" "$2" "$3" "$5"
+	old_src=$4 new_src=$5
+	bench_pair_fresh
+}
+
+# bench_pair_fresh: the pair copied again together just before the runs,
+# the old one last: of two binaries copied at different times the one
+# copied last started faster (bench_fresh), so what is left of that
+# favours the old one.
+bench_pair_fresh() {
+	new=$(bench_fresh "$work/new" "$new_src")
+	old=$(bench_fresh "$work/old" "$old_src")
+}
+
+# bench_bin_of X: the binary X of the pair (old or new).
+bench_bin_of() {
+	if [ "$1" = old ]; then echo "$old"; else echo "$new"; fi
 }
 
 # CALLUS_BENCH_CREATE_US (40): what a settled create may cost;
