@@ -113,16 +113,10 @@ static int digits(const char **p, int n)
 	return v;
 }
 
-static int days_in(int y, int mo)
-{
-	static const int days[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-
-	return mo == 2 && y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) ? 29 : days[mo - 1];
-}
-
 char *callus_time_normalize(const char *s)
 {
-	struct tm tm;
+	struct tm tm, back;
+	time_t t;
 	const char *p = s;
 	long long ms = 0, off = 0;
 	int y, mo, d, h, mi, sec = 0;
@@ -133,7 +127,7 @@ char *callus_time_normalize(const char *s)
 	/* years a store's nanoseconds hold (to 2262), and sane ones */
 	if ((y = digits(&p, 4)) < 1970 || y > 2199 || *p++ != '-' ||
 	    (mo = digits(&p, 2)) < 1 || mo > 12 || *p++ != '-' || (d = digits(&p, 2)) < 1 ||
-	    d > days_in(y, mo) || (*p != 'T' && *p != 't' && *p != ' '))
+	    d > 31 || (*p != 'T' && *p != 't' && *p != ' '))
 		return NULL;
 	p++;
 	if ((h = digits(&p, 2)) < 0 || h > 23 || *p++ != ':' || (mi = digits(&p, 2)) < 0 || mi > 59)
@@ -171,8 +165,12 @@ char *callus_time_normalize(const char *s)
 	tm.tm_mday = d;
 	tm.tm_hour = h;
 	tm.tm_min = mi;
-	tm.tm_sec = sec;
-	return callus_time_iso8601(((long long)timegm(&tm) - off) * 1000000000LL + ms * 1000000LL);
+	tm.tm_sec = 0;
+	t = timegm(&tm);
+	/* 2026-02-31 is no day: timegm would make it March 3rd */
+	if (!gmtime_r(&t, &back) || back.tm_mday != d || back.tm_mon != mo - 1)
+		return NULL;
+	return callus_time_iso8601(((long long)t + sec - off) * 1000000000LL + ms * 1000000LL);
 }
 
 char *callus_now_iso8601(void)

@@ -1,4 +1,5 @@
 #include "sqlutil.h"
+#include "callus/lesson.h"
 
 #include "callus/buf.h"
 #include "callus/common.h"
@@ -181,7 +182,6 @@ char *callus_sql_time_ago(int64_t seconds_ago)
 
 char *callus_sql_time_before(const char *now, int64_t seconds)
 {
-	callus_buf b = CALLUS_BUF_INIT;
 	time_t t = time(NULL);
 	struct tm tm;
 
@@ -193,8 +193,5 @@ char *callus_sql_time_before(const char *now, int64_t seconds)
 		t = timegm(&tm);
 	}
 	t -= (time_t)seconds;
-	gmtime_r(&t, &tm);
-	callus_buf_printf(&b, "%04d-%02d-%02dT%02d:%02d:%02d.000Z", tm.tm_year + 1900,
-			tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
-	return callus_buf_status(&b) < 0 ? NULL : callus_buf_detach(&b);
+	return callus_time_iso8601((long long)t * 1000000000LL);
 }
