@@ -473,9 +473,10 @@ static void spool_stored(void *unused)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
-/* Done with the entry: left to a drainer (leave: NAME.left.json), or
- * removed when the recording did not remove it (failed for good). */
-static void spool_disarm(const cli_spool_entry *ent, int leave)
+/* Done with the entry: left to a drainer (leave: NAME.left.json, with
+ * the snapshot taken, snap, when there is one), or removed when the
+ * recording did not remove it (failed for good). */
+static void spool_disarm(const cli_spool_entry *ent, int leave, const callus_snapshot *snap)
 {
 	sigset_t alrm, old;
 
@@ -484,7 +485,7 @@ static void spool_disarm(const cli_spool_entry *ent, int leave)
 	sigprocmask(SIG_BLOCK, &alrm, &old);
 	if (guard_spooled) {
 		if (leave)
-			rename(guard_spool, ent->left);
+			cli_spool_leave(ent, snap);
 		else
 			callus_fs_keep_spare(guard_spool, guard_spare);
 	}
@@ -546,10 +547,10 @@ static int drain_pass(const cli_workspace *ws, const callus_hook_event *e,
 /* A queued failure, recorded by a drainer as the hook would have; its
  * entry (the spool's callback, ctx) goes when the occurrence is stored.  A
  * queued pass (status 0) is learnt (drain_pass). */
-static int drain_record(const cli_workspace *ws, const callus_hook_event *e, const char *origin,
-			long long at_ns, int cut, void (*stored)(void *), void *stored_ctx)
+static int drain_record(const cli_workspace *ws, const callus_hook_event *e,
+			const cli_spool_run *run)
 {
-	cli_queued q = { origin, stored, stored_ctx, at_ns };
+	cli_queued q = { run->origin, run->stored, run->ctx, run->at_ns, run->snapshot, NULL };
 	callus_detection det;
 	callus_metrics *m = NULL;
 	callus_buf ctx = CALLUS_BUF_INIT;
@@ -567,7 +568,7 @@ static int drain_record(const cli_workspace *ws, const callus_hook_event *e, con
 	 * the command unreadable: a quote taken with a secret): nothing to
 	 * record, and said */
 	if (callus_detect(&det, ws->whitelist, e->command, NULL) < 0 || !det.verification) {
-		const char *const extra[] = { "origin", origin, NULL };
+		const char *const extra[] = { "origin", run->origin, NULL };
 
 		cli_log_event(ws, "warn", "spool_dropped",
 			      "a queued run's command is no check here (the config changed, or its "
@@ -576,7 +577,7 @@ static int drain_record(const cli_workspace *ws, const callus_hook_event *e, con
 		goto out;
 	}
 	if (e->exit_code == 0) {
-		rc = drain_pass(&at, e, &det, &q, cut);
+		rc = drain_pass(&at, e, &det, &q, run->cut);
 		goto out;
 	}
 	callus_metrics_new(&m);
@@ -591,12 +592,12 @@ static int drain_record(const cli_workspace *ws, const callus_hook_event *e, con
 	}
 	/* a cut entry found stored already was cut after its commit, while
 	 * learning from it: the failure is kept, its pending state is not */
-	if (cut && stored_before)
+	if (run->cut && stored_before)
 		note_cut(ws, m, "learning",
 			 "a hook was cut by its deadline after its failure was stored, while "
 			 "learning from it: what it learns after (the error's pending state, the "
 			 "files made from the store) may be missing");
-	else if (cut && rc >= 0)
+	else if (run->cut && rc >= 0)
 		note_cut(ws, m, "recording",
 			 "a hook was cut by its deadline while recording a failure; it was queued, "
 			 "and is recorded now");
@@ -855,7 +856,8 @@ int cmd_hook(int argc, char **argv)
 		switch (judge(e, &det, &code, &health)) {
 		case V_FAILED: {
 			cli_spool_entry ent = CLI_SPOOL_ENTRY_INIT;
-			cli_queued q = { NULL, spool_stored, NULL, 0 };
+			callus_snapshot left = CALLUS_SNAPSHOT_INIT;
+			cli_queued q = { NULL, spool_stored, NULL, 0, NULL, &left };
 			int rc;
 
 			path = "record";
@@ -871,14 +873,15 @@ int cmd_hook(int argc, char **argv)
 					  q.origin ? &q : NULL);
 			ws.store_wait_ms = HOOK_STORE_WAIT_MS;
 			queued |= rc == CALLUS_EBUSY && q.origin;
-			spool_disarm(&ent, rc == CALLUS_EBUSY);
+			spool_disarm(&ent, rc == CALLUS_EBUSY, &left);
+			callus_snapshot_release(&left);
 			cli_spool_entry_release(&ent);
 			failed |= rc < 0 && rc != CALLUS_EBUSY && rc != CALLUS_EEXIST;
 			break;
 		}
 		case V_PASSED: {
 			cli_spool_entry ent = CLI_SPOOL_ENTRY_INIT;
-			cli_queued q = { NULL, spool_stored, NULL, 0 };
+			cli_queued q = { NULL, spool_stored, NULL, 0, NULL, NULL };
 			int rc;
 
 			guard_late_ws(&ws);
@@ -910,7 +913,7 @@ int cmd_hook(int argc, char **argv)
 				rc = pass_event(&ctx, &ws, e, &det, metrics, &store,
 						q.origin ? &q : NULL);
 			queued |= rc == CALLUS_EBUSY && q.origin;
-			spool_disarm(&ent, rc == CALLUS_EBUSY);
+			spool_disarm(&ent, rc == CALLUS_EBUSY, NULL);
 			cli_spool_entry_release(&ent);
 			failed |= rc < 0 && !(rc == CALLUS_EBUSY && q.origin);
 			break;

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -169,6 +170,54 @@ void cli_spool_entry_release(cli_spool_entry *e)
 	memset(e, 0, sizeof(*e));
 }
 
+int cli_spool_leave(const cli_spool_entry *e, const callus_snapshot *snap)
+{
+	callus_buf text = CALLUS_BUF_INIT, tmp = CALLUS_BUF_INIT;
+	char *line = NULL;
+	int rc = -1;
+
+	if (!e->path || !e->left)
+		return -1;
+	if (!snap || !snap->tree || !(line = callus_snapshot_to_text(snap)))
+		goto rename;
+	/* the entry is the hook's own generic payload: one field more, last */
+	if (callus_fs_read_file(&text, e->path, SPOOL_ENTRY_MAX, NULL) < 0 || !text.len ||
+	    text.ptr[text.len - 1] != '}')
+		goto rename;
+	text.len--;
+	callus_buf_puts(&text, ",\"snapshot\":");
+	callus_buf_put_json(&text, line, strlen(line));
+	callus_buf_putc(&text, '}');
+	callus_buf_printf(&tmp, "%s.tmp", e->path);
+	if (callus_buf_status(&text) < 0 || callus_buf_status(&tmp) < 0 ||
+	    callus_fs_write_spare(e->spare, tmp.ptr, e->left, text.ptr, text.len) < 0)
+		goto rename;
+	/* both for a moment: one origin, recorded once */
+	unlink(e->path);
+	rc = 0;
+	goto out;
+rename:
+	rc = rename(e->path, e->left) < 0 ? -1 : 0;
+out:
+	free(line);
+	callus_buf_release(&text);
+	callus_buf_release(&tmp);
+	return rc;
+}
+
+/* The snapshot a busy store's hook wrote into the entry's text
+ * (cli_spool_leave): 0 with *out set, or -1 when it holds none (or one
+ * not well formed: the drainer's own tree is taken). */
+static int entry_snapshot(callus_snapshot *out, const callus_buf *text)
+{
+	json_t *root = json_loadb(text->ptr, text->len, 0, NULL);
+	const char *line = json_string_value(json_object_get(root, "snapshot"));
+	int rc = line && callus_snapshot_from_text(out, line) == 0 ? 0 : -1;
+
+	json_decref(root);
+	return rc;
+}
+
 /* The pid of an entry not yet named, "NS-PID.json.tmp" (cli_spool_write),
  * or -1 for any other name. */
 static long unnamed_entry(const char *name)
@@ -312,7 +361,10 @@ static int replay(const cli_workspace *ws, const char *path, cli_spool_record_fn
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_hook_event ev = CALLUS_HOOK_EVENT_INIT;
 	callus_buf text = CALLUS_BUF_INIT, dir = CALLUS_BUF_INIT;
+	callus_snapshot snap = CALLUS_SNAPSHOT_INIT;
 	char *origin = NULL;
+	cli_spool_run run = { NULL, made_at(path), ends_with(path, strlen(path), SPOOL_CUT), NULL,
+			      forget, (void *)path };
 	int rc;
 
 	if (callus_fs_read_file(&text, path, SPOOL_ENTRY_MAX, &err) < 0 ||
@@ -331,13 +383,15 @@ static int replay(const cli_workspace *ws, const char *path, cli_spool_record_fn
 	/* 0: a queued pass; a failure's status unknown: failed */
 	if (ev.exit_code < 0)
 		ev.exit_code = 1;
-	origin = origin_of(path);
-	rc = fn(ws, &ev, origin, made_at(path), ends_with(path, strlen(path), SPOOL_CUT), forget,
-		(void *)path);
+	if (ev.exit_code != 0 && entry_snapshot(&snap, &text) == 0)
+		run.snapshot = &snap;
+	run.origin = origin = origin_of(path);
+	rc = fn(ws, &ev, &run);
 	if (rc >= 0)
 		unlink(path);
 out:
 	free(origin);
+	callus_snapshot_release(&snap);
 	callus_hook_event_release(&ev);
 	callus_buf_release(&text);
 	callus_buf_release(&dir);

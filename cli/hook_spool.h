@@ -30,6 +30,7 @@
 #include "cli.h"
 
 #include "callus/hookio.h"
+#include "callus/snapshot.h"
 
 /* One queued failure.  Release with cli_spool_entry_release(). */
 typedef struct cli_spool_entry {
@@ -61,16 +62,35 @@ void cli_spool_entry_release(cli_spool_entry *e);
  * entry written already, never an empty file). */
 int cli_spool_write(cli_spool_entry *e, const cli_workspace *ws);
 
-/* How an entry is recorded (the hook's own path): origin names it; at_ns
- * is when it was made (its name's time, now for a name of none); cut says
- * its hook was cut by the deadline while recording it;
- * stored(ctx) is called once its occurrence is committed, or found
- * committed by an earlier delivery.  1 recorded, 0 nothing to record (no
- * longer a check, recorded already, or it will never do better), -1 not
- * now (a busy store): it stays queued unless stored was called. */
+/* Leave the entry written at e->path to a drainer, as e->left: renamed,
+ * or with snap (may be NULL) written in when its hook took one (a failure
+ * a busy store queued: the drainer will find a working tree that may hold
+ * the fix already).  Async-signal-unsafe: with SIGALRM blocked.  0, or -1
+ * when it is left as it was at e->path (a drainer takes it all the same
+ * once its process is gone). */
+int cli_spool_leave(const cli_spool_entry *e, const callus_snapshot *snap);
+
+/* A queued run as the drainer hands it to its recorder. */
+typedef struct cli_spool_run {
+	const char *origin;    /* NS-PID: its name in the store */
+	long long at_ns;       /* when it was made: its name's time, now for a
+				* name of none */
+	int cut;               /* its hook was cut by the deadline while
+				* recording it */
+	const callus_snapshot *snapshot; /* the working tree its hook took
+				* (cli_spool_leave); NULL: none */
+	/* called once its occurrence is committed, or found committed by an
+	 * earlier delivery */
+	void (*stored)(void *ctx);
+	void *ctx;
+} cli_spool_run;
+
+/* How an entry is recorded (the hook's own path).  1 recorded, 0 nothing
+ * to record (no longer a check, recorded already, or it will never do
+ * better), -1 not now (a busy store): it stays queued unless stored was
+ * called. */
 typedef int (*cli_spool_record_fn)(const cli_workspace *ws, const callus_hook_event *e,
-				   const char *origin, long long at_ns, int cut,
-				   void (*stored)(void *), void *ctx);
+				   const cli_spool_run *run);
 
 /* Record with fn the entries left and those of processes that are gone,
  * oldest first, for at most budget_ms (0: no limit), unless another

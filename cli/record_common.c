@@ -147,6 +147,7 @@ int cli_learn_queued(cli_learn *lc, const cli_queued *q)
 {
 	if (!q || q->at_ns <= 0)
 		return 0;
+	lc->opts.taken = q->taken;
 	if (!(lc->now = callus_time_iso8601(q->at_ns)))
 		return -1;
 	lc->opts.now = lc->now;
@@ -483,7 +484,8 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 	replay_learn(&lc, rp);
 	/* Delivered late: its errors failed when it ran, so that a pass
 	 * queued after it (learnt as of its own time) fixes them.  The
-	 * snapshot is today's working tree: the one of then is gone. */
+	 * snapshot is the one its hook took when a busy store queued it,
+	 * else today's working tree: the one of then is gone. */
 	if (cli_learn_queued(&lc, q) < 0) {
 		rc = callus_error_set(&err, CALLUS_ENOMEM, "out of memory");
 		memset(out, 0, sizeof(*out));
@@ -494,6 +496,7 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 		opts.origin = q->origin;
 		opts.stored = q->stored;
 		opts.stored_ctx = q->ctx;
+		opts.queued_snapshot = q->left;
 	}
 	opts.defer_views = rp != NULL;
 	memset(out, 0, sizeof(*out));

@@ -60,6 +60,11 @@ typedef struct cli_queued {
 	void *ctx;
 	long long at_ns;        /* delivered late: when it ran (CLOCK_REALTIME
 				 * ns); 0: now */
+	const callus_snapshot *taken; /* delivered late: the working tree its
+				 * hook found (learn.h); NULL: none kept */
+	callus_snapshot *left;  /* a live failure's: where a busy store leaves
+				 * the snapshot taken, for its entry
+				 * (record.h's queued_snapshot); NULL */
 } cli_queued;
 
 /* lc learns q's run as of when it ran, when q is one delivered late: 0, or

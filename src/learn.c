@@ -239,6 +239,7 @@ struct callus_learn_started {
 				     * nothing asked */
 	callus_strlist files;       /* the snapshot's, borrowed by reqs */
 	callus_snapshot_batch *batch;
+	int answered;               /* the answers taken (slow_finish) */
 };
 
 /*
@@ -265,6 +266,14 @@ static int slow_start(struct callus_learn_started *st)
 		free(raw);
 		if (rc < 0)
 			return rc;
+	}
+	/* a failure delivered late: the working tree as its hook found it,
+	 * not the one found now, which may hold its fix already */
+	if (st->need_snapshot && r->o->taken) {
+		if (callus_snapshot_copy(&r->snap, r->o->taken) < 0)
+			return CALLUS_ENOMEM;
+		r->have_snap = 1;
+		st->need_snapshot = 0;
 	}
 	if (!st->need_snapshot && !st->ndiffs)
 		return 0;
@@ -296,8 +305,9 @@ static int slow_finish(struct callus_learn_started *st)
 	size_t n = 0;
 	int rc = 0;
 
-	if (!st->reqs)
+	if (!st->reqs || st->answered)
 		return 0;
+	st->answered = 1;
 	(void)callus_snapshot_finish(st->batch, &e);
 	st->batch = NULL;
 	callus_error_release(&e);
@@ -682,6 +692,18 @@ int callus_learn_failure_finish(callus_learn_started *st, callus_learn_result *r
 				callus_error *err)
 {
 	return learn_finish(st, res, err);
+}
+
+int callus_learn_started_snapshot(callus_learn_started *st, callus_snapshot *out)
+{
+	int rc;
+
+	*out = (callus_snapshot)CALLUS_SNAPSHOT_INIT;
+	if (!st || st->skip)
+		return CALLUS_ENOTFOUND;
+	if ((rc = slow_finish(st)) < 0)
+		return rc;
+	return st->r.have_snap ? callus_snapshot_copy(out, &st->r.snap) : CALLUS_ENOTFOUND;
 }
 
 int callus_learn_failure(callus_store *s, const callus_learn_opts *opts, const callus_learn_error *errs,

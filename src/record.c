@@ -665,6 +665,9 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	if ((rc = callus_store_record_lesson(store, l, &run, res ? &res->is_new : NULL, err)) < 0) {
 		callus_views_settle(debt, 1); /* nothing committed, nothing owed */
 		debt = NULL;
+		/* queued: the tree its recording will find may hold the fix */
+		if (rc == CALLUS_EBUSY && opts->queued_snapshot)
+			(void)callus_learn_started_snapshot(learning.started, opts->queued_snapshot);
 		callus_metrics_spool_put(taken, dir);
 		/* recorded by an earlier delivery: its queue may forget it */
 		if (rc == CALLUS_EEXIST && opts->stored)

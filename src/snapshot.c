@@ -486,6 +486,53 @@ int callus_snapshot_kind_parse(callus_snapshot_kind *out, const char *name)
 	return 0;
 }
 
+char *callus_snapshot_to_text(const callus_snapshot *s)
+{
+	callus_buf b = CALLUS_BUF_INIT;
+	const char *kind = callus_snapshot_kind_name(s->kind);
+
+	if (!kind || !s->tree)
+		return NULL;
+	if (callus_buf_printf(&b, "%s %s %s", kind, s->tree,
+			      s->commit && *s->commit ? s->commit : "-") < 0) {
+		callus_buf_release(&b);
+		return NULL;
+	}
+	return callus_buf_detach(&b);
+}
+
+int callus_snapshot_from_text(callus_snapshot *out, const char *text)
+{
+	callus_error e = CALLUS_ERROR_INIT;
+	callus_buf line = CALLUS_BUF_INIT;
+	int rc;
+
+	*out = (callus_snapshot)CALLUS_SNAPSHOT_INIT;
+	/* the helper's line, its newline given back: one parser for both */
+	if (!text || strchr(text, '\n'))
+		return CALLUS_EINVAL;
+	if (callus_buf_printf(&line, "%s\n", text) < 0)
+		return CALLUS_ENOMEM;
+	rc = parse_snapshot(out, line.ptr, &e);
+	if (rc < 0 && rc != CALLUS_ENOMEM)
+		rc = CALLUS_EINVAL;
+	callus_error_release(&e);
+	callus_buf_release(&line);
+	return rc;
+}
+
+int callus_snapshot_copy(callus_snapshot *dst, const callus_snapshot *src)
+{
+	*dst = (callus_snapshot)CALLUS_SNAPSHOT_INIT;
+	dst->kind = src->kind;
+	if (!(dst->tree = strdup(src->tree ? src->tree : "")) ||
+	    !(dst->commit = strdup(src->commit ? src->commit : ""))) {
+		callus_snapshot_release(dst);
+		return CALLUS_ENOMEM;
+	}
+	return 0;
+}
+
 void callus_snapshot_release(callus_snapshot *s)
 {
 	if (!s)

@@ -100,6 +100,11 @@ typedef struct callus_learn_opts {
 				       * older, and a pass with none pending
 				       * from before writes nothing, not even
 				       * the check's run */
+	const callus_snapshot *taken; /* a failure delivered late: the working
+				       * tree as it was when it ran, taken by
+				       * its hook (callus_learn_started_snapshot)
+				       * and used where the run needs a
+				       * snapshot; NULL: the tree found now */
 	struct callus_match_scans *scans; /* the recording's kept scans of the
 				       * vector file, continued by the
 				       * suggestions' search (match.h); may be
@@ -180,6 +185,15 @@ int callus_learn_failure_start(callus_learn_started **st, callus_store *s,
 int callus_learn_failure_finish(callus_learn_started *st, callus_learn_result *res,
 				callus_error *err);
 void callus_learn_started_free(callus_learn_started *st);
+
+/* The snapshot of the working tree st asked the helper for, waited for and
+ * copied to *out (the caller releases it), for a failure its store is too
+ * busy to take now (CALLUS_EBUSY) and that is queued: its later recording
+ * takes it as opts->taken, where the tree it would find then may hold the
+ * fix already.  CALLUS_ENOTFOUND when there is none (the run needed none,
+ * or the helper failed), CALLUS_ENOMEM.  st is then finished or freed as
+ * before. */
+int callus_learn_started_snapshot(callus_learn_started *st, callus_snapshot *out);
 
 /* A passing run: every pending error of the check is fixed. */
 int callus_learn_pass(callus_store *s, const callus_learn_opts *opts, callus_learn_result *res,

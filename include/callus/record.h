@@ -54,6 +54,14 @@ typedef struct callus_record_opts {
 				      * stores it once: the second recording
 				      * fails with CALLUS_EEXIST and calls
 				      * stored.  NULL: none */
+	callus_snapshot *queued_snapshot; /* NULL, or where a recording the
+				      * store is too busy for (CALLUS_EBUSY,
+				      * the failure queued by its caller)
+				      * puts the snapshot its learning took
+				      * of the working tree, for the queued
+				      * failure's later recording (learn.h's
+				      * taken); left CALLUS_SNAPSHOT_INIT when
+				      * it took none.  The caller releases it */
 	callus_store *store;         /* the workspace's store from
 				      * callus_store_open(), borrowed: a
 				      * caller recording many failures in one

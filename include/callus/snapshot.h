@@ -162,6 +162,19 @@ void callus_snapshot_abandon(callus_snapshot_batch *b);
 const char *callus_snapshot_kind_name(callus_snapshot_kind k);
 int callus_snapshot_kind_parse(callus_snapshot_kind *out, const char *name);
 
+/* A snapshot written down outside the store (a queued failure's entry,
+ * hook_spool.h): "<kind> <tree> <commit|->", the helper's own answer
+ * without its newline.  The caller frees; NULL without memory or for a
+ * snapshot with no tree. */
+char *callus_snapshot_to_text(const callus_snapshot *s);
+
+/* And read back into *out (released by the caller): CALLUS_EINVAL for
+ * anything that is not such a line, CALLUS_ENOMEM. */
+int callus_snapshot_from_text(callus_snapshot *out, const char *text);
+
+/* *dst a copy of src (released by the caller): 0 or CALLUS_ENOMEM. */
+int callus_snapshot_copy(callus_snapshot *dst, const callus_snapshot *src);
+
 void callus_snapshot_release(callus_snapshot *s); /* accepts NULL */
 
 #endif

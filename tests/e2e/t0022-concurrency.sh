@@ -350,6 +350,35 @@ test_expect_success 'a failure and its pass, both queued, are drained in order: 
 	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM checks WHERE args = '"'"'-c f1.c'"'"' AND last_pass_at IS NOT NULL")" = 1
 '
 
+test_expect_success 'a failure a busy store queued keeps its snapshot: its fix, made before the drain, is learnt' '
+	mkdir keepsnap && cd keepsnap && git init -q && printf "int 1x;\n" >f1.c && printf "int 9x;\n" >f9.c &&
+	payload_for "$PWD" f9.c >../k9.json &&
+	payload_for "$PWD" f1.c >../kf.json &&
+	payload_for "$PWD" f1.c 0 >../kp.json &&
+	"$CALLUS" hook generic <../k9.json >/dev/null 2>&1 &&
+	# no drainer gets to the failure before its fix is made
+	{ flock .callus/spool/.drain.lock sleep 4.5 & } &&
+	holder=$! &&
+	{ hold_store 3 & } &&
+	lock=$! &&
+	sleep 0.2 &&
+	"$CALLUS" hook generic <../kf.json >../kreply 2>../kerr &&
+	jq -e "type == \"object\"" ../kreply &&
+	grep -q "lesson queued" ../kerr &&
+	entry=$(find .callus/spool -name "*.left.json") &&
+	jq -e ".snapshot | test(\"^git [0-9a-f]{40} -$\")" "$entry" &&
+	printf "int x;\n" >f1.c &&
+	"$CALLUS" hook generic <../kp.json >/dev/null 2>&1 &&
+	test "$(find .callus/spool -name "*.left.json" | wc -l)" = 2 &&
+	wait $lock && wait $holder &&
+	"$CALLUS" hook --drain generic &&
+	test -z "$(find .callus/spool -name "*.json")" &&
+	none_pending f1.c &&
+	"$CALLUS" resolutions --json >res.json &&
+	test "$(jq -c "[.[].files]" res.json)" = "[[\"f1.c\"]]" &&
+	jq -e ".[0].description | test(\"f1.c\")" res.json
+'
+
 test_expect_success 'a pass whose failure is still queued, behind another drainer, waits behind it' '
 	mkdir behind && cd behind && git init -q && printf "int 1x;\n" >f1.c && printf "int 9x;\n" >f9.c &&
 	payload_for "$PWD" f9.c >../h9.json &&

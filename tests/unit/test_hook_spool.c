@@ -124,11 +124,80 @@ static void the_spool_holds_a_failure_when_one_is_left(void **state)
 	assert_int_equal(cli_spool_pending(&f->ws), 1);
 }
 
+/* What the recorder below was handed: each entry's command and tree. */
+static char seen[8][160];
+static int nseen;
+
+static int record_seen(const cli_workspace *ws, const callus_hook_event *e,
+		       const cli_spool_run *run)
+{
+	(void)ws;
+	if (nseen < 8)
+		snprintf(seen[nseen++], sizeof(seen[0]), "%s %s", e->command,
+			 run->snapshot ? run->snapshot->tree : "-");
+	return 1;
+}
+
+/* An entry left with the snapshot its hook took holds it, and the drainer
+ * hands it back with the failure; left without one, a pass, and a line
+ * that is no snapshot give none. */
+static void a_failure_is_left_with_its_snapshot(void **state)
+{
+	struct fixture *f = *state;
+	const char *tree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+	callus_snapshot snap = { CALLUS_SNAPSHOT_GIT, (char *)tree, (char *)"" };
+	const char *const commands[] = { "gcc -c a.c", "gcc -c b.c", "gcc -c c.c" };
+	callus_buf got = CALLUS_BUF_INIT;
+
+	for (int i = 0; i < 3; i++) {
+		cli_spool_entry e = CLI_SPOOL_ENTRY_INIT;
+		char name[64], left[64];
+
+		snprintf(name, sizeof(name), "000000000000000000%d-%ld.json", i + 1, (long)getpid());
+		snprintf(left, sizeof(left), "000000000000000000%d-%ld.left.json", i + 1,
+			 (long)getpid());
+		e.path = path_of(f->spool, name);
+		e.left = path_of(f->spool, left);
+		e.spare = path_of(f->spool, ".spare");
+		callus_buf_printf(&got, "{\"command\":\"%s\",\"exit_code\":%d,\"output\":\"x\"}",
+				  commands[i], i == 2 ? 0 : 1);
+		assert_non_null(e.text = callus_buf_detach(&got));
+		assert_int_equal(cli_spool_write(&e, &f->ws), 0);
+		assert_int_equal(cli_spool_leave(&e, i == 1 ? NULL : &snap), 0);
+		assert_int_equal(access(e.path, F_OK), -1);
+		assert_int_equal(callus_fs_read_file(&got, e.left, 1 << 20, NULL), 0);
+		assert_int_equal(strstr(got.ptr, tree) != NULL, i != 1);
+		callus_buf_clear(&got);
+		cli_spool_entry_release(&e);
+	}
+	put(f->spool, "0000000000000000004-7.left.json");
+	{
+		char path[512];
+		FILE *fp;
+
+		snprintf(path, sizeof(path), "%s/0000000000000000004-7.left.json", f->spool);
+		assert_non_null(fp = fopen(path, "w"));
+		fprintf(fp, "{\"command\":\"gcc -c d.c\",\"exit_code\":1,\"snapshot\":\"git %.39s -\"}",
+			tree);
+		assert_int_equal(fclose(fp), 0);
+	}
+	nseen = 0;
+	assert_int_equal(cli_spool_drain(&f->ws, 0, record_seen), 4);
+	assert_int_equal(nseen, 4);
+	assert_string_equal(seen[0], "gcc -c a.c 4b825dc642cb6eb9a060e54bf8d69288fbee4904");
+	assert_string_equal(seen[1], "gcc -c b.c -");
+	assert_string_equal(seen[2], "gcc -c c.c -");
+	assert_string_equal(seen[3], "gcc -c d.c -");
+	callus_buf_release(&got);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(an_entry_is_written_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_spool_holds_a_failure_when_one_is_left, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(a_failure_is_left_with_its_snapshot, setup,
 						teardown),
 	};
 

@@ -279,6 +279,87 @@ static void failure_learnt_in_two_steps(void **state)
 	callus_error_release(&err);
 }
 
+/*
+ * A failure its store is too busy for is queued with the snapshot its
+ * start asked for (callus_learn_started_snapshot), and its late recording
+ * takes that one (opts.taken) without asking the helper for the tree it
+ * finds then, which may hold the fix already.
+ */
+static void a_queued_failure_keeps_its_snapshot(void **state)
+{
+	fixture *f = *state;
+	callus_learn_opts o = opts_for(f, "--queued", "s1");
+	callus_snapshot_opts so = { NULL, 10000, NULL, 0, 0 };
+	callus_learn_error e = { &f->sig[0], &f->files[0], NULL };
+	callus_learn_started *st = NULL;
+	callus_learn_result r;
+	callus_snapshot kept = CALLUS_SNAPSHOT_INIT;
+	callus_error err = CALLUS_ERROR_INIT;
+	char helper[PATH_MAX + 32], mark[PATH_MAX + 16];
+	const char *then = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
+	snprintf(mark, sizeof(mark), "%s/asked", f->dir);
+	{
+		char body[2 * PATH_MAX];
+
+		snprintf(body, sizeof(body),
+			 "echo \"$@\" >>'%s'\n"
+			 "printf 'ok 47\\ngit %s -\\n'", mark, then);
+		fake_helper(f, body, helper, sizeof(helper));
+	}
+	so.helper = helper;
+	o.no_snapshot = 0;
+	o.snapshot = &so;
+	assert_int_equal(callus_learn_failure_start(&st, f->s, &o, &e, 1, &err), 0);
+	assert_int_equal(callus_learn_started_snapshot(st, &kept), 0);
+	assert_int_equal(kept.kind, CALLUS_SNAPSHOT_GIT);
+	assert_string_equal(kept.tree, then);
+	assert_string_equal(kept.commit, "");
+	/* asked twice, answered once: the helper ran once */
+	callus_snapshot_release(&kept);
+	assert_int_equal(callus_learn_started_snapshot(st, &kept), 0);
+	callus_learn_started_free(st);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM pending_errors"), 0);
+	{
+		FILE *fp = fopen(mark, "r");
+		int c, lines = 0;
+
+		assert_non_null(fp);
+		while ((c = fgetc(fp)) != EOF)
+			lines += c == '\n';
+		fclose(fp);
+		assert_int_equal(lines, 1);
+	}
+	assert_int_equal(unlink(mark), 0);
+
+	/* drained later: the helper would answer with today's tree */
+	fake_helper(f, "printf 'ok 47\\ngit 1111111111111111111111111111111111111111 -\\n'",
+		    helper, sizeof(helper));
+	o.taken = &kept;
+	o.now = "2026-01-02T03:04:05.000Z";
+	o.redelivered = 1;
+	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, &err), 0);
+	assert_int_equal(r.npending, 1);
+	assert_null(r.snapshot_error);
+	callus_learn_result_release(&r);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM pending_errors p JOIN snapshots s"
+				      " ON s.id = p.snapshot_id WHERE s.tree ="
+				      " '4b825dc642cb6eb9a060e54bf8d69288fbee4904'"
+				      " AND s.taken_at = '2026-01-02T03:04:05.000Z'"),
+			 1);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM snapshots WHERE tree LIKE '1111%'"), 0);
+	callus_snapshot_release(&kept);
+
+	/* a run that needs no snapshot (turned off) has none to keep */
+	o = opts_for(f, "--none", "s1");
+	assert_int_equal(callus_learn_failure_start(&st, f->s, &o, &e, 1, &err), 0);
+	assert_int_equal(callus_learn_started_snapshot(st, &kept), CALLUS_ENOTFOUND);
+	assert_null(kept.tree);
+	callus_learn_started_free(st);
+	assert_int_equal(callus_learn_started_snapshot(NULL, &kept), CALLUS_ENOTFOUND);
+	callus_error_release(&err);
+}
+
 static void fail_then_pass_makes_one_resolution(void **state)
 {
 	fixture *f = *state;
@@ -1939,6 +2020,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(fail_then_pass_makes_one_resolution, setup, teardown),
 		cmocka_unit_test_setup_teardown(failure_learnt_in_two_steps, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_queued_failure_keeps_its_snapshot, setup, teardown),
 		cmocka_unit_test_setup_teardown(pass_of_unknown_check_writes_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(third_failure_is_permanent_and_warned, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_error_keeps_its_own_message, setup, teardown),

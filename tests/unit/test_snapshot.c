@@ -1188,9 +1188,56 @@ static void find_helper(const char *argv0)
 	setenv("CALLUS_GIT_HELPER", helper_path, 1);
 }
 
+/* A snapshot written down outside the store and read back: the helper's
+ * own line; nothing else reads as one. */
+static void test_text_round_trip(void **state)
+{
+	const char *tree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+	const char *commit = "0123456789abcdef0123456789abcdef01234567";
+	callus_snapshot s = { CALLUS_SNAPSHOT_GIT, (char *)tree, (char *)commit }, back;
+	char *text;
+	const char *const bad[] = {
+		"", "git", "git 4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+		"svn 4b825dc642cb6eb9a060e54bf8d69288fbee4904 -",
+		"git 4b825dc642cb6eb9a060e54bf8d69288fbee490 -",
+		"git 4b825dc642cb6eb9a060e54bf8d69288fbee4904 - extra",
+		"git 4b825dc642cb6eb9a060e54bf8d69288fbee4904 -\n",
+		"files 4b825dc642cb6eb9a060e54bf8d69288fbee4904 0123456789abcdef0123456789abcdef01234567",
+	};
+
+	(void)state;
+	assert_non_null(text = callus_snapshot_to_text(&s));
+	assert_int_equal(callus_snapshot_from_text(&back, text), 0);
+	assert_int_equal(back.kind, CALLUS_SNAPSHOT_GIT);
+	assert_string_equal(back.tree, tree);
+	assert_string_equal(back.commit, commit);
+	callus_snapshot_release(&back);
+	free(text);
+	s.kind = CALLUS_SNAPSHOT_FILES;
+	s.commit = (char *)"";
+	assert_non_null(text = callus_snapshot_to_text(&s));
+	assert_int_equal(callus_snapshot_from_text(&back, text), 0);
+	assert_int_equal(back.kind, CALLUS_SNAPSHOT_FILES);
+	assert_string_equal(back.commit, "");
+	assert_int_equal(callus_snapshot_copy(&s, &back), 0);
+	assert_ptr_not_equal(s.tree, back.tree);
+	assert_string_equal(s.tree, tree);
+	callus_snapshot_release(&s);
+	callus_snapshot_release(&back);
+	free(text);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(callus_snapshot_from_text(&back, bad[i]), CALLUS_EINVAL);
+		assert_null(back.tree);
+	}
+	assert_int_equal(callus_snapshot_from_text(&back, NULL), CALLUS_EINVAL);
+	s.tree = NULL;
+	assert_null(callus_snapshot_to_text(&s));
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text_round_trip),
 		cmocka_unit_test(test_edit_tracked),
 		cmocka_unit_test(test_new_untracked_file),
 		cmocka_unit_test(test_excluded_paths),
