@@ -339,6 +339,14 @@ size_t callus_redact_string_end(const struct scan *sc, size_t k, unsigned char q
  * refused one is read again from each later option. */
 #define WORD_CAP 4096
 
+/* Whether a shell word ends at k: the input, a line, a blank or an
+ * operator. */
+static int ends_word(const struct scan *sc, size_t k)
+{
+	return k >= sc->n || !sc->s[k] || sc->s[k] == '\n' || sc->s[k] == '\r' ||
+	       HAS(sc, k, C_WS) || in_set(";&|<>()`", sc->s[k]);
+}
+
 static void shell_word(const struct scan *sc, size_t v, unsigned char encl, size_t cap,
 		       struct shell_word *w)
 {
@@ -365,8 +373,15 @@ static void shell_word(const struct scan *sc, size_t v, unsigned char encl, size
 			unsigned char q = c == '$' ? '\'' : c;
 
 			k = callus_redact_string_end(sc, body, q, q == '"' || c == '$');
-			if (k < n && s[k] == q)
+			if (k < n && s[k] == q) {
 				k++;
+			} else if (q0 > v && ends_word(sc, q0 + 1)) {
+				/* No string opens at a quote the word ends with:
+				 * one around the command closes there (sh -c '...
+				 * --password=X'), and it is not the secret's. */
+				k = q0;
+				break;
+			}
 			/* A word that starts with a quoted string ends with it,
 			 * unless the shell goes on: "it"'s', 'a'\''b' (JSON's
 			 * "x", and Python's 'x'] end there). */

@@ -555,6 +555,17 @@ static void test_command_line_bad_inputs(void **state)
 	expect(state, "DB_PASSWORD=\"abc12345\nnext", "DB_PASSWORD=\"[REDACTED:secret-assignment]\nnext", 1);
 	expect(state, "sh -c 'DB_PASSWORD='\\''abc12345",
 	       "sh -c 'DB_PASSWORD='\\''[REDACTED:secret-assignment]", 1);
+	/* a quote the value ends with, opening no string, closes one around
+	 * the command: kept, so that the command still reads */
+	expect(state, "bash -c 'gcc -c f1.c --password=hunter2'",
+	       "bash -c 'gcc -c f1.c --password=[REDACTED:cli-password]'", 1);
+	expect(state, "sh -c \"make --token abc12345def\" && echo ok",
+	       "sh -c \"make --token [REDACTED:cli-password]\" && echo ok", 1);
+	expect(state, "bash -c 'mysql -pS3cretPass'; ls",
+	       "bash -c 'mysql -p[REDACTED:cli-password]'; ls", 1);
+	/* one inside the value is the value's: all of it goes */
+	expect(state, "deploy --password=it'sasecret9", "deploy --password=[REDACTED:cli-password]", 1);
+	expect(state, "deploy --password=ab'cd ef' next", "deploy --password=[REDACTED:cli-password] next", 1);
 	/* NUL bytes: the value ends there, and they are copied */
 	assert_int_equal(run(state, &out, nul_in, sizeof(nul_in) - 1), 1);
 	assert_int_equal(out.len, sizeof(nul_want) - 1);
