@@ -474,9 +474,9 @@ static void spool_stored(void *unused)
 }
 
 /* Done with the entry: left to a drainer (leave: NAME.left.json, with
- * the snapshot taken, snap, when there is one), or removed when the
- * recording did not remove it (failed for good). */
-static void spool_disarm(const cli_spool_entry *ent, int leave, const callus_snapshot *snap)
+ * what the run found of the working tree, kept: may be NULL), or removed
+ * when the recording did not remove it (failed for good). */
+static void spool_disarm(const cli_spool_entry *ent, int leave, const cli_spool_kept *kept)
 {
 	sigset_t alrm, old;
 
@@ -485,7 +485,7 @@ static void spool_disarm(const cli_spool_entry *ent, int leave, const callus_sna
 	sigprocmask(SIG_BLOCK, &alrm, &old);
 	if (guard_spooled) {
 		if (leave)
-			cli_spool_leave(ent, snap);
+			cli_spool_leave(ent, kept);
 		else
 			callus_fs_keep_spare(guard_spool, guard_spare);
 	}
@@ -550,7 +550,7 @@ static int drain_pass(const cli_workspace *ws, const callus_hook_event *e,
 static int drain_record(const cli_workspace *ws, const callus_hook_event *e,
 			const cli_spool_run *run)
 {
-	cli_queued q = { run->origin, run->stored, run->ctx, run->at_ns, run->snapshot, NULL };
+	cli_queued q = { run->origin, run->stored, run->ctx, run->at_ns, run->kept, NULL };
 	callus_detection det;
 	callus_metrics *m = NULL;
 	callus_buf ctx = CALLUS_BUF_INIT;
@@ -856,7 +856,7 @@ int cmd_hook(int argc, char **argv)
 		switch (judge(e, &det, &code, &health)) {
 		case V_FAILED: {
 			cli_spool_entry ent = CLI_SPOOL_ENTRY_INIT;
-			callus_snapshot left = CALLUS_SNAPSHOT_INIT;
+			cli_spool_kept left = CLI_SPOOL_KEPT_INIT;
 			cli_queued q = { NULL, spool_stored, NULL, 0, NULL, &left };
 			int rc;
 
@@ -874,14 +874,15 @@ int cmd_hook(int argc, char **argv)
 			ws.store_wait_ms = HOOK_STORE_WAIT_MS;
 			queued |= rc == CALLUS_EBUSY && q.origin;
 			spool_disarm(&ent, rc == CALLUS_EBUSY, &left);
-			callus_snapshot_release(&left);
+			cli_spool_kept_release(&left);
 			cli_spool_entry_release(&ent);
 			failed |= rc < 0 && rc != CALLUS_EBUSY && rc != CALLUS_EEXIST;
 			break;
 		}
 		case V_PASSED: {
 			cli_spool_entry ent = CLI_SPOOL_ENTRY_INIT;
-			cli_queued q = { NULL, spool_stored, NULL, 0, NULL, NULL };
+			cli_spool_kept left = CLI_SPOOL_KEPT_INIT;
+			cli_queued q = { NULL, spool_stored, NULL, 0, NULL, &left };
 			int rc;
 
 			guard_late_ws(&ws);
@@ -913,7 +914,8 @@ int cmd_hook(int argc, char **argv)
 				rc = pass_event(&ctx, &ws, e, &det, metrics, &store,
 						q.origin ? &q : NULL);
 			queued |= rc == CALLUS_EBUSY && q.origin;
-			spool_disarm(&ent, rc == CALLUS_EBUSY, NULL);
+			spool_disarm(&ent, rc == CALLUS_EBUSY, &left);
+			cli_spool_kept_release(&left);
 			cli_spool_entry_release(&ent);
 			failed |= rc < 0 && !(rc == CALLUS_EBUSY && q.origin);
 			break;

@@ -170,23 +170,53 @@ void cli_spool_entry_release(cli_spool_entry *e)
 	memset(e, 0, sizeof(*e));
 }
 
-int cli_spool_leave(const cli_spool_entry *e, const callus_snapshot *snap)
+void cli_spool_kept_release(cli_spool_kept *k)
+{
+	if (!k)
+		return;
+	callus_snapshot_release(&k->snapshot);
+	callus_learn_fixes_release(&k->fixes);
+}
+
+/* kept as the entry's last fields: "snapshot", "fixes" ([tree, patch]
+ * pairs); nothing when it holds nothing. */
+static void put_kept(callus_buf *text, const cli_spool_kept *kept)
+{
+	char *line = kept->snapshot.tree ? callus_snapshot_to_text(&kept->snapshot) : NULL;
+
+	if (line) {
+		callus_buf_puts(text, ",\"snapshot\":");
+		callus_buf_put_json(text, line, strlen(line));
+	}
+	for (size_t i = 0; i < kept->fixes.count; i++) {
+		const callus_learn_fix *f = &kept->fixes.items[i];
+
+		callus_buf_puts(text, i ? ",[" : ",\"fixes\":[[");
+		callus_buf_put_json(text, f->tree, strlen(f->tree));
+		callus_buf_putc(text, ',');
+		callus_buf_put_json(text, f->patch, strlen(f->patch));
+		callus_buf_putc(text, ']');
+	}
+	if (kept->fixes.count)
+		callus_buf_putc(text, ']');
+	free(line);
+}
+
+int cli_spool_leave(const cli_spool_entry *e, const cli_spool_kept *kept)
 {
 	callus_buf text = CALLUS_BUF_INIT, tmp = CALLUS_BUF_INIT;
-	char *line = NULL;
 	int rc = -1;
 
 	if (!e->path || !e->left)
 		return -1;
-	if (!snap || !snap->tree || !(line = callus_snapshot_to_text(snap)))
+	if (!kept || (!kept->snapshot.tree && !kept->fixes.count))
 		goto rename;
-	/* the entry is the hook's own generic payload: one field more, last */
+	/* the entry is the hook's own generic payload: fields more, last */
 	if (callus_fs_read_file(&text, e->path, SPOOL_ENTRY_MAX, NULL) < 0 || !text.len ||
 	    text.ptr[text.len - 1] != '}')
 		goto rename;
 	text.len--;
-	callus_buf_puts(&text, ",\"snapshot\":");
-	callus_buf_put_json(&text, line, strlen(line));
+	put_kept(&text, kept);
 	callus_buf_putc(&text, '}');
 	callus_buf_printf(&tmp, "%s.tmp", e->path);
 	if (callus_buf_status(&text) < 0 || callus_buf_status(&tmp) < 0 ||
@@ -199,21 +229,35 @@ int cli_spool_leave(const cli_spool_entry *e, const callus_snapshot *snap)
 rename:
 	rc = rename(e->path, e->left) < 0 ? -1 : 0;
 out:
-	free(line);
 	callus_buf_release(&text);
 	callus_buf_release(&tmp);
 	return rc;
 }
 
-/* The snapshot a busy store's hook wrote into the entry's text
- * (cli_spool_leave): 0 with *out set, or -1 when it holds none (or one
- * not well formed: the drainer's own tree is taken). */
-static int entry_snapshot(callus_snapshot *out, const callus_buf *text)
+/* What a busy store's hook kept in the entry's text (cli_spool_leave): a
+ * failure's snapshot, a pass's fixes.  Anything not well formed is left
+ * out (the drainer's own tree is taken).  0, or CALLUS_ENOMEM. */
+static int entry_kept(cli_spool_kept *out, const callus_buf *text, int passed)
 {
 	json_t *root = json_loadb(text->ptr, text->len, 0, NULL);
+	json_t *fixes = json_object_get(root, "fixes"), *pair;
 	const char *line = json_string_value(json_object_get(root, "snapshot"));
-	int rc = line && callus_snapshot_from_text(out, line) == 0 ? 0 : -1;
+	size_t i;
+	int rc = 0;
 
+	if (!passed && line)
+		(void)callus_snapshot_from_text(&out->snapshot, line);
+	json_array_foreach(passed ? fixes : NULL, i, pair) {
+		const char *tree = json_string_value(json_array_get(pair, 0));
+		const char *patch = json_string_value(json_array_get(pair, 1));
+
+		/* a tree as a snapshot's: 40 hex digits */
+		if (!tree || !patch || json_array_size(pair) != 2 ||
+		    strspn(tree, "0123456789abcdef") != 40 || tree[40])
+			continue;
+		if ((rc = callus_learn_fixes_add(&out->fixes, tree, patch)) < 0)
+			break;
+	}
 	json_decref(root);
 	return rc;
 }
@@ -361,7 +405,7 @@ static int replay(const cli_workspace *ws, const char *path, cli_spool_record_fn
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_hook_event ev = CALLUS_HOOK_EVENT_INIT;
 	callus_buf text = CALLUS_BUF_INIT, dir = CALLUS_BUF_INIT;
-	callus_snapshot snap = CALLUS_SNAPSHOT_INIT;
+	cli_spool_kept kept = CLI_SPOOL_KEPT_INIT;
 	char *origin = NULL;
 	cli_spool_run run = { NULL, made_at(path), ends_with(path, strlen(path), SPOOL_CUT), NULL,
 			      forget, (void *)path };
@@ -383,15 +427,16 @@ static int replay(const cli_workspace *ws, const char *path, cli_spool_record_fn
 	/* 0: a queued pass; a failure's status unknown: failed */
 	if (ev.exit_code < 0)
 		ev.exit_code = 1;
-	if (ev.exit_code != 0 && entry_snapshot(&snap, &text) == 0)
-		run.snapshot = &snap;
+	if (entry_kept(&kept, &text, ev.exit_code == 0) == 0 &&
+	    (kept.snapshot.tree || kept.fixes.count))
+		run.kept = &kept;
 	run.origin = origin = origin_of(path);
 	rc = fn(ws, &ev, &run);
 	if (rc >= 0)
 		unlink(path);
 out:
 	free(origin);
-	callus_snapshot_release(&snap);
+	cli_spool_kept_release(&kept);
 	callus_hook_event_release(&ev);
 	callus_buf_release(&text);
 	callus_buf_release(&dir);

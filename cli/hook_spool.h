@@ -30,6 +30,7 @@
 #include "cli.h"
 
 #include "callus/hookio.h"
+#include "callus/learn.h"
 #include "callus/snapshot.h"
 
 /* One queued failure.  Release with cli_spool_entry_release(). */
@@ -62,13 +63,24 @@ void cli_spool_entry_release(cli_spool_entry *e);
  * entry written already, never an empty file). */
 int cli_spool_write(cli_spool_entry *e, const cli_workspace *ws);
 
+/* What a hook kept of a run a busy store queued, for its drainer, which
+ * will find a working tree that may have changed since: a failure's
+ * snapshot of the tree (learn.h's taken), a pass's fixes (learn.h's
+ * fixes).  Release with cli_spool_kept_release(). */
+typedef struct cli_spool_kept {
+	callus_snapshot snapshot;   /* no tree: none */
+	callus_learn_fixes fixes;
+} cli_spool_kept;
+
+#define CLI_SPOOL_KEPT_INIT { CALLUS_SNAPSHOT_INIT, CALLUS_LEARN_FIXES_INIT }
+
+void cli_spool_kept_release(cli_spool_kept *k);
+
 /* Leave the entry written at e->path to a drainer, as e->left: renamed,
- * or with snap (may be NULL) written in when its hook took one (a failure
- * a busy store queued: the drainer will find a working tree that may hold
- * the fix already).  Async-signal-unsafe: with SIGALRM blocked.  0, or -1
- * when it is left as it was at e->path (a drainer takes it all the same
- * once its process is gone). */
-int cli_spool_leave(const cli_spool_entry *e, const callus_snapshot *snap);
+ * or with what kept holds written in (may be NULL).  Not async-signal-safe:
+ * called with SIGALRM blocked.  0, or -1 when it is left as it was at
+ * e->path (a drainer takes it all the same once its process is gone). */
+int cli_spool_leave(const cli_spool_entry *e, const cli_spool_kept *kept);
 
 /* A queued run as the drainer hands it to its recorder. */
 typedef struct cli_spool_run {
@@ -77,8 +89,8 @@ typedef struct cli_spool_run {
 				* name of none */
 	int cut;               /* its hook was cut by the deadline while
 				* recording it */
-	const callus_snapshot *snapshot; /* the working tree its hook took
-				* (cli_spool_leave); NULL: none */
+	const cli_spool_kept *kept; /* what its hook kept of it
+				* (cli_spool_leave); NULL: nothing */
 	/* called once its occurrence is committed, or found committed by an
 	 * earlier delivery */
 	void (*stored)(void *ctx);

@@ -147,7 +147,10 @@ int cli_learn_queued(cli_learn *lc, const cli_queued *q)
 {
 	if (!q || q->at_ns <= 0)
 		return 0;
-	lc->opts.taken = q->taken;
+	if (q->kept) {
+		lc->opts.taken = q->kept->snapshot.tree ? &q->kept->snapshot : NULL;
+		lc->opts.fixes = q->kept->fixes.count ? &q->kept->fixes : NULL;
+	}
 	if (!(lc->now = callus_time_iso8601(q->at_ns)))
 		return -1;
 	lc->opts.now = lc->now;
@@ -283,6 +286,9 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 		rc = -1;
 		goto out;
 	}
+	/* a busy store: what the pass found goes with it into the queue */
+	if (q && q->left)
+		lc.opts.busy_fixes = &q->left->fixes;
 	/* the command goes into the resolution's context: redacted */
 	if (command && ws->redactor && callus_redact_str(ws->redactor, &red, command) == 0)
 		lc.opts.command = red;
@@ -496,7 +502,7 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 		opts.origin = q->origin;
 		opts.stored = q->stored;
 		opts.stored_ctx = q->ctx;
-		opts.queued_snapshot = q->left;
+		opts.queued_snapshot = q->left ? &q->left->snapshot : NULL;
 	}
 	opts.defer_views = rp != NULL;
 	memset(out, 0, sizeof(*out));

@@ -7,6 +7,7 @@
 #define CALLUS_CLI_RECORD_COMMON_H
 
 #include "cli.h"
+#include "hook_spool.h"
 
 #include "callus/analysis.h"
 #include "callus/capture.h"
@@ -60,11 +61,12 @@ typedef struct cli_queued {
 	void *ctx;
 	long long at_ns;        /* delivered late: when it ran (CLOCK_REALTIME
 				 * ns); 0: now */
-	const callus_snapshot *taken; /* delivered late: the working tree its
-				 * hook found (learn.h); NULL: none kept */
-	callus_snapshot *left;  /* a live failure's: where a busy store leaves
-				 * the snapshot taken, for its entry
-				 * (record.h's queued_snapshot); NULL */
+	const cli_spool_kept *kept; /* delivered late: what its hook kept of
+				 * the working tree then (a failure's
+				 * snapshot, a pass's fixes); NULL: none */
+	cli_spool_kept *left;   /* a live run's: where a busy store leaves
+				 * what it found of the working tree, for
+				 * its entry (cli_spool_leave); NULL */
 } cli_queued;
 
 /* lc learns q's run as of when it ran, when q is one delivered late: 0, or

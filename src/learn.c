@@ -216,6 +216,7 @@ static int make_diff(learn_run *r, fix_diff *d, const char *raw)
 		d->description = strdup("The working tree could not be compared with the failure");
 		return d->patch && d->description ? 0 : CALLUS_ENOMEM;
 	}
+	d->made = 1;
 	d->unchanged = !*raw;
 	/* a diff is the user's code: secrets in it are redacted like output */
 	if ((rc = callus_redact_str(r->o->redactor, &d->patch, raw)) < 0 ||
@@ -225,6 +226,64 @@ static int make_diff(learn_run *r, fix_diff *d, const char *raw)
 		rc = CALLUS_ENOMEM;
 	callus_patch_summary_release(&sum);
 	return rc;
+}
+
+int callus_learn_fixes_add(callus_learn_fixes *f, const char *tree, const char *patch)
+{
+	callus_learn_fix *grown = realloc(f->items, (f->count + 1) * sizeof(*grown));
+	callus_learn_fix *x;
+
+	if (!grown)
+		return CALLUS_ENOMEM;
+	f->items = grown;
+	x = &f->items[f->count];
+	x->tree = strdup(tree);
+	x->patch = strdup(patch);
+	if (!x->tree || !x->patch) {
+		free(x->tree);
+		free(x->patch);
+		return CALLUS_ENOMEM;
+	}
+	f->count++;
+	return 0;
+}
+
+void callus_learn_fixes_release(callus_learn_fixes *f)
+{
+	if (!f)
+		return;
+	for (size_t i = 0; i < f->count; i++) {
+		free(f->items[i].tree);
+		free(f->items[i].patch);
+	}
+	free(f->items);
+	f->items = NULL;
+	f->count = 0;
+}
+
+/* The fix of d's snapshot that a pass delivered late found when it ran,
+ * or NULL. */
+static const char *fix_given(const learn_run *r, const fix_diff *d)
+{
+	const callus_learn_fixes *f = r->o->fixes;
+
+	for (size_t i = 0; f && d->snap.tree && i < f->count; i++)
+		if (!strcmp(f->items[i].tree, d->snap.tree))
+			return f->items[i].patch;
+	return NULL;
+}
+
+/* The fixes a pass found, kept for its queued delivery (busy_fixes): those
+ * that were made.  Without memory, fewer (the rest from the tree then). */
+static void keep_fixes(const learn_run *r)
+{
+	for (size_t i = 0; i < r->ndiffs; i++) {
+		const fix_diff *d = &r->diffs[i];
+
+		if (d->made && d->snap.tree &&
+		    callus_learn_fixes_add(r->o->busy_fixes, d->snap.tree, d->patch) < 0)
+			break;
+	}
 }
 
 /* A run between its look at the store and its writes (learn.h's
@@ -257,6 +316,22 @@ static int slow_start(struct callus_learn_started *st)
 	int rc = 0;
 
 	st->ndiffs = r->o->fix_patch || r->o->no_snapshot ? 0 : r->ndiffs;
+	/* A pass delivered late: the fixes it found when it ran are made now
+	 * and moved past those the helper is asked for, diffs[0..ndiffs). */
+	for (size_t i = 0; i < st->ndiffs;) {
+		const char *given = fix_given(r, &r->diffs[i]);
+		fix_diff t;
+
+		if (!given) {
+			i++;
+			continue;
+		}
+		if ((rc = make_diff(r, &r->diffs[i], given)) < 0)
+			return rc;
+		t = r->diffs[i];
+		r->diffs[i] = r->diffs[--st->ndiffs];
+		r->diffs[st->ndiffs] = t;
+	}
 	if (r->o->fix_patch) {
 		size_t len = strlen(r->o->fix_patch);
 		/* the diff a snapshot gives is cut at the same size */
@@ -657,8 +732,11 @@ static int learn_finish(callus_learn_started *st, callus_learn_result *res, call
 		rc = callus_error_set(err, rc, "out of memory while comparing the working tree");
 		goto out;
 	}
-	if ((rc = write_run(r, err)) < 0)
+	if ((rc = write_run(r, err)) < 0) {
+		if (rc == CALLUS_EBUSY && r->passed && r->o->busy_fixes)
+			keep_fixes(r);
 		goto out;
+	}
 	if (r->trouble.len && callus_buf_status(&r->trouble) == 0)
 		res->snapshot_error = callus_buf_detach(&r->trouble);
 out:

@@ -28,6 +28,7 @@ typedef struct fix_diff {
 	char *description;
 	callus_strlist files;
 	int unchanged;      /* the diff was made and is empty */
+	int made;           /* the diff was made (given, or the helper's) */
 } fix_diff;
 
 /* Everything one run's learning carries between its steps. */

@@ -59,6 +59,28 @@ typedef struct callus_check_key {
 #define CALLUS_LEARN_SUGGEST_MAX 3
 
 /* How to learn from one run.  Borrowed pointers. */
+/* The fix a pass found for the failures of one snapshot: the diff from
+ * that snapshot's tree to the working tree as the pass found it.  What a
+ * pass its store was too busy for keeps for its late delivery (the hook's
+ * queue), so that it is learnt as it was when the pass ran, not from the
+ * working tree the drainer finds (the agent's next work, perhaps). */
+typedef struct callus_learn_fix {
+	char *tree;   /* the snapshot's tree, 40 hex digits */
+	char *patch;  /* redacted, cut as learning cuts it; "" for none */
+} callus_learn_fix;
+
+/* A list of them, owned: release with callus_learn_fixes_release(). */
+typedef struct callus_learn_fixes {
+	callus_learn_fix *items;
+	size_t count;
+} callus_learn_fixes;
+
+#define CALLUS_LEARN_FIXES_INIT { NULL, 0 }
+
+/* Add a copy of one (tree and patch must be set): 0 or CALLUS_ENOMEM. */
+int callus_learn_fixes_add(callus_learn_fixes *f, const char *tree, const char *patch);
+void callus_learn_fixes_release(callus_learn_fixes *f); /* accepts NULL */
+
 typedef struct callus_learn_opts {
 	const char *workspace;        /* absolute */
 	callus_check_key check;
@@ -100,6 +122,15 @@ typedef struct callus_learn_opts {
 				       * older, and a pass with none pending
 				       * from before writes nothing, not even
 				       * the check's run */
+	const callus_learn_fixes *fixes; /* a pass delivered late: the fixes it
+				       * found when it ran (busy_fixes); a
+				       * pending error whose snapshot has one
+				       * takes it instead of a diff with the
+				       * working tree found now.  NULL: none */
+	callus_learn_fixes *busy_fixes; /* a pass the store is too busy for
+				       * (CALLUS_EBUSY): the fixes it found
+				       * are added here, for its queued
+				       * delivery.  NULL: not kept */
 	const callus_snapshot *taken; /* a failure delivered late: the working
 				       * tree as it was when it ran, taken by
 				       * its hook (callus_learn_started_snapshot)

@@ -305,7 +305,7 @@ cut_waiting() {
 	wait "$1"
 }
 
-test_expect_success 'a pass kept waiting by a busy store is queued, and its fix learnt, the file edited since too' '
+test_expect_success 'a pass kept waiting by a busy store is queued with its fix, learnt as it was when it passed' '
 	mkdir qpass && cd qpass && git init -q && printf "int 1x;\n" >f1.c &&
 	payload_for "$PWD" f1.c >../qf.json &&
 	payload_for "$PWD" f1.c 0 | jq ".output = \"compiled 1 file\"" >../qp.json &&
@@ -315,22 +315,27 @@ test_expect_success 'a pass kept waiting by a busy store is queued, and its fix 
 	{ hold_store 3.5 & } &&
 	lock=$! &&
 	sleep 0.2 &&
-	# the replies outside the workspace: a late pass takes the working
-	# tree the drainer finds
+	# the replies outside the workspace: files the pass would take for
+	# part of its fix
 	"$CALLUS" hook generic <../qp.json >../qreply 2>../qerr &&
 	jq -e "type == \"object\"" ../qreply &&
 	entry=$(find .callus/spool -name "*.left.json") &&
 	test -n "$entry" &&
-	# a pass queued: its command and status, not its output
+	# a pass queued: its command and status, not its output, and the fix
+	# it found
 	test "$(jq -c "[.exit_code, .output]" "$entry")" = "[0,\"\"]" &&
+	jq -e ".fixes | length == 1 and (.[0][1] | test(\"[+]int x;\"))" "$entry" &&
 	grep -q "fix queued" ../qerr &&
-	# the fixed file edited again while the pass waits in the queue: the
-	# fix is still learnt (from the file as the drainer finds it)
-	sleep 0.05 && printf "int x;\nint z;\n" >f1.c &&
+	# the agent goes on while the pass waits in the queue: the fixed file
+	# edited again, another made; the fix is the one the pass found
+	sleep 0.05 && printf "int x;\nint z;\n" >f1.c && printf "int y;\n" >next.c &&
 	wait $lock &&
 	eventually none_pending &&
-	"$CALLUS" resolutions --json >res.json &&
-	test "$(jq -c "[.[].files]" res.json)" = "[[\"f1.c\"]]" &&
+	"$CALLUS" resolutions --json >../res.json &&
+	test "$(jq -c "[.[].files]" ../res.json)" = "[[\"f1.c\"]]" &&
+	sqlite3 .callus/callus.db "SELECT code_changes FROM resolutions" >../fix.diff &&
+	grep -q "^+int x;" ../fix.diff &&
+	! grep -q "int z" ../fix.diff &&
 	test -z "$(find .callus/spool -name "*.json")" &&
 	! grep -q "\"learn_failed\"" .callus/log.jsonl
 '

@@ -124,32 +124,44 @@ static void the_spool_holds_a_failure_when_one_is_left(void **state)
 	assert_int_equal(cli_spool_pending(&f->ws), 1);
 }
 
-/* What the recorder below was handed: each entry's command and tree. */
-static char seen[8][160];
+/* What the recorder below was handed: each entry's command, and what its
+ * hook kept: the snapshot's tree, the fixes' trees and patches. */
+static char seen[8][200];
 static int nseen;
 
 static int record_seen(const cli_workspace *ws, const callus_hook_event *e,
 		       const cli_spool_run *run)
 {
+	callus_buf b = CALLUS_BUF_INIT;
+
 	(void)ws;
+	callus_buf_printf(&b, "%s %s", e->command,
+			  run->kept && run->kept->snapshot.tree ? run->kept->snapshot.tree : "-");
+	for (size_t i = 0; run->kept && i < run->kept->fixes.count; i++)
+		callus_buf_printf(&b, " %.4s:%s", run->kept->fixes.items[i].tree,
+				  run->kept->fixes.items[i].patch);
 	if (nseen < 8)
-		snprintf(seen[nseen++], sizeof(seen[0]), "%s %s", e->command,
-			 run->snapshot ? run->snapshot->tree : "-");
+		snprintf(seen[nseen++], sizeof(seen[0]), "%s", b.ptr ? b.ptr : "");
+	callus_buf_release(&b);
 	return 1;
 }
 
-/* An entry left with the snapshot its hook took holds it, and the drainer
- * hands it back with the failure; left without one, a pass, and a line
- * that is no snapshot give none. */
-static void a_failure_is_left_with_its_snapshot(void **state)
+/* An entry left with what its hook kept holds it, and the drainer hands it
+ * back: a failure's snapshot, a pass's fixes.  Left without, a pass's
+ * snapshot, a failure's fixes, and anything not well formed give none. */
+static void a_run_is_left_with_what_its_hook_kept(void **state)
 {
 	struct fixture *f = *state;
 	const char *tree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
-	callus_snapshot snap = { CALLUS_SNAPSHOT_GIT, (char *)tree, (char *)"" };
-	const char *const commands[] = { "gcc -c a.c", "gcc -c b.c", "gcc -c c.c" };
+	const char *const commands[] = { "gcc -c a.c", "gcc -c b.c", "gcc -c c.c", "gcc -c e.c" };
 	callus_buf got = CALLUS_BUF_INIT;
+	cli_spool_kept kept = CLI_SPOOL_KEPT_INIT;
 
-	for (int i = 0; i < 3; i++) {
+	kept.snapshot.tree = strdup(tree);
+	kept.snapshot.commit = strdup("");
+	assert_non_null(kept.snapshot.tree);
+	assert_int_equal(callus_learn_fixes_add(&kept.fixes, tree, "--- a/c.c\n+++ b/c.c\n"), 0);
+	for (int i = 0; i < 4; i++) {
 		cli_spool_entry e = CLI_SPOOL_ENTRY_INIT;
 		char name[64], left[64];
 
@@ -159,35 +171,44 @@ static void a_failure_is_left_with_its_snapshot(void **state)
 		e.path = path_of(f->spool, name);
 		e.left = path_of(f->spool, left);
 		e.spare = path_of(f->spool, ".spare");
+		/* c.c and e.c passed */
 		callus_buf_printf(&got, "{\"command\":\"%s\",\"exit_code\":%d,\"output\":\"x\"}",
-				  commands[i], i == 2 ? 0 : 1);
+				  commands[i], i >= 2 ? 0 : 1);
 		assert_non_null(e.text = callus_buf_detach(&got));
 		assert_int_equal(cli_spool_write(&e, &f->ws), 0);
-		assert_int_equal(cli_spool_leave(&e, i == 1 ? NULL : &snap), 0);
+		assert_int_equal(cli_spool_leave(&e, i == 1 ? NULL : &kept), 0);
 		assert_int_equal(access(e.path, F_OK), -1);
 		assert_int_equal(callus_fs_read_file(&got, e.left, 1 << 20, NULL), 0);
 		assert_int_equal(strstr(got.ptr, tree) != NULL, i != 1);
 		callus_buf_clear(&got);
 		cli_spool_entry_release(&e);
 	}
-	put(f->spool, "0000000000000000004-7.left.json");
+	cli_spool_kept_release(&kept);
 	{
 		char path[512];
 		FILE *fp;
 
-		snprintf(path, sizeof(path), "%s/0000000000000000004-7.left.json", f->spool);
+		snprintf(path, sizeof(path), "%s/0000000000000000005-7.left.json", f->spool);
 		assert_non_null(fp = fopen(path, "w"));
 		fprintf(fp, "{\"command\":\"gcc -c d.c\",\"exit_code\":1,\"snapshot\":\"git %.39s -\"}",
 			tree);
 		assert_int_equal(fclose(fp), 0);
+		snprintf(path, sizeof(path), "%s/0000000000000000006-7.left.json", f->spool);
+		assert_non_null(fp = fopen(path, "w"));
+		fprintf(fp, "{\"command\":\"gcc -c g.c\",\"exit_code\":0,\"fixes\":[[\"zz\",\"p\"],"
+			    "[\"%s\"],\"x\",[\"%s\",7],[\"%s\",\"p\",\"q\"],[\"%s\",\"p1\"]]}",
+			tree, tree, tree, tree);
+		assert_int_equal(fclose(fp), 0);
 	}
 	nseen = 0;
-	assert_int_equal(cli_spool_drain(&f->ws, 0, record_seen), 4);
-	assert_int_equal(nseen, 4);
+	assert_int_equal(cli_spool_drain(&f->ws, 0, record_seen), 6);
+	assert_int_equal(nseen, 6);
 	assert_string_equal(seen[0], "gcc -c a.c 4b825dc642cb6eb9a060e54bf8d69288fbee4904");
 	assert_string_equal(seen[1], "gcc -c b.c -");
-	assert_string_equal(seen[2], "gcc -c c.c -");
-	assert_string_equal(seen[3], "gcc -c d.c -");
+	assert_string_equal(seen[2], "gcc -c c.c - 4b82:--- a/c.c\n+++ b/c.c\n");
+	assert_string_equal(seen[3], "gcc -c e.c - 4b82:--- a/c.c\n+++ b/c.c\n");
+	assert_string_equal(seen[4], "gcc -c d.c -");
+	assert_string_equal(seen[5], "gcc -c g.c - 4b82:p1");
 	callus_buf_release(&got);
 }
 
@@ -197,7 +218,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(an_entry_is_written_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_spool_holds_a_failure_when_one_is_left, setup,
 						teardown),
-		cmocka_unit_test_setup_teardown(a_failure_is_left_with_its_snapshot, setup,
+		cmocka_unit_test_setup_teardown(a_run_is_left_with_what_its_hook_kept, setup,
 						teardown),
 	};
 

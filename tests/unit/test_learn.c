@@ -360,6 +360,82 @@ static void a_queued_failure_keeps_its_snapshot(void **state)
 	callus_error_release(&err);
 }
 
+/*
+ * A pass its store is too busy for keeps the fixes it found (busy_fixes),
+ * and its late delivery learns them (opts.fixes) rather than a diff with
+ * the working tree found then, which may hold the agent's next work: the
+ * helper is not asked for a diff it was given.
+ */
+static void a_busy_pass_keeps_its_fixes(void **state)
+{
+	fixture *f = *state;
+	callus_learn_opts o = opts_for(f, "--busy-pass", "s1");
+	callus_snapshot_opts so = { NULL, 10000, NULL, 0, 0 };
+	callus_learn_error e = { &f->sig[0], &f->files[0], NULL };
+	callus_learn_fixes kept = CALLUS_LEARN_FIXES_INIT;
+	callus_learn_result r;
+	callus_error err = CALLUS_ERROR_INIT;
+	char helper[PATH_MAX + 32], mark[PATH_MAX + 16], body[2 * PATH_MAX];
+	const char *tree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+	sqlite3 *other = NULL;
+	char *now = NULL;
+
+	snprintf(mark, sizeof(mark), "%s/asked", f->dir);
+	so.helper = helper;
+	/* the failure's snapshot */
+	snprintf(body, sizeof(body), "printf 'ok 47\\ngit %s -\\n'", tree);
+	fake_helper(f, body, helper, sizeof(helper));
+	o.no_snapshot = 0;
+	o.snapshot = &so;
+	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, &err), 0);
+	assert_int_equal(r.npending, 1);
+	callus_learn_result_release(&r);
+
+	/* the pass, its store held by another writer: the fix then kept */
+	snprintf(body, sizeof(body),
+		 "P='--- a/src/app.js\n+++ b/src/app.js\n@@ -1 +1 @@\n-then\n+fixed\n'\n"
+		 "printf 'ok %%d\\n%%s' \"${#P}\" \"$P\"; printf 'ok 2\\n-\\n'");
+	fake_helper(f, body, helper, sizeof(helper));
+	assert_int_equal(sqlite3_open(f->path, &other), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_busy_timeout(callus_store_db(f->s), 50);
+	o.busy_fixes = &kept;
+	assert_int_equal(callus_learn_pass(f->s, &o, &r, &err), CALLUS_EBUSY);
+	assert_int_equal(sqlite3_exec(other, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(other);
+	sqlite3_busy_timeout(callus_store_db(f->s), 5000);
+	assert_int_equal(kept.count, 1);
+	assert_string_equal(kept.items[0].tree, tree);
+	assert_non_null(strstr(kept.items[0].patch, "+fixed"));
+	assert_int_equal(query_int(f, "SELECT count(*) FROM resolutions"), 0);
+
+	/* delivered later: the tree found then holds more, which the helper
+	 * would give, and is never asked for */
+	snprintf(body, sizeof(body),
+		 "echo \"$@\" >>'%s'\n"
+		 "P='--- a/src/next.js\n+++ b/src/next.js\n@@ -1 +1 @@\n-a\n+b\n'\n"
+		 "printf 'ok %%d\\n%%s' \"${#P}\" \"$P\"; printf 'ok 2\\n-\\n'",
+		 mark);
+	fake_helper(f, body, helper, sizeof(helper));
+	o.busy_fixes = NULL;
+	o.fixes = &kept;
+	o.redelivered = 1;
+	assert_non_null(now = callus_now_iso8601());
+	o.now = now;
+	assert_int_equal(callus_learn_pass(f->s, &o, &r, &err), 0);
+	assert_int_equal(r.nfixed, 1);
+	callus_learn_result_release(&r);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM resolutions WHERE code_changes LIKE"
+				      " '%+fixed%' AND code_changes NOT LIKE '%next.js%'"),
+			 1);
+	assert_int_equal(access(mark, F_OK), -1);
+	callus_learn_fixes_release(&kept);
+	callus_learn_fixes_release(&kept);
+	callus_learn_fixes_release(NULL);
+	callus_error_release(&err);
+	free(now);
+}
+
 static void fail_then_pass_makes_one_resolution(void **state)
 {
 	fixture *f = *state;
@@ -2021,6 +2097,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(fail_then_pass_makes_one_resolution, setup, teardown),
 		cmocka_unit_test_setup_teardown(failure_learnt_in_two_steps, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_queued_failure_keeps_its_snapshot, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_busy_pass_keeps_its_fixes, setup, teardown),
 		cmocka_unit_test_setup_teardown(pass_of_unknown_check_writes_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(third_failure_is_permanent_and_warned, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_error_keeps_its_own_message, setup, teardown),
