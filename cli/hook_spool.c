@@ -204,57 +204,64 @@ static void put_kept(callus_buf *text, const cli_spool_kept *kept)
 
 int cli_spool_leave(const cli_spool_entry *e, const cli_spool_kept *kept)
 {
-	callus_buf text = CALLUS_BUF_INIT, tmp = CALLUS_BUF_INIT;
-	int rc = -1;
+	callus_buf text = CALLUS_BUF_INIT, more = CALLUS_BUF_INIT, tmp = CALLUS_BUF_INIT;
+	int rc;
 
 	if (!e->path || !e->left)
 		return -1;
 	if (!kept || (!kept->snapshot.tree && !kept->fixes.count))
-		goto rename;
-	/* the entry is the hook's own generic payload: fields more, last */
-	if (callus_fs_read_file(&text, e->path, SPOOL_ENTRY_MAX, NULL) < 0 || !text.len ||
-	    text.ptr[text.len - 1] != '}')
-		goto rename;
+		goto left;
+	/* The entry is the hook's own generic payload: fields more, last,
+	 * within what a drainer reads (else it goes as it was). */
+	put_kept(&more, kept);
+	if (callus_buf_status(&more) < 0 ||
+	    callus_fs_read_file(&text, e->path, SPOOL_ENTRY_MAX, NULL) < 0 || !text.len ||
+	    text.ptr[text.len - 1] != '}' || text.len + more.len > SPOOL_ENTRY_MAX)
+		goto left;
 	text.len--;
-	put_kept(&text, kept);
+	callus_buf_put(&text, more.ptr, more.len);
 	callus_buf_putc(&text, '}');
 	callus_buf_printf(&tmp, "%s.tmp", e->path);
-	if (callus_buf_status(&text) < 0 || callus_buf_status(&tmp) < 0 ||
-	    callus_fs_write_spare(e->spare, tmp.ptr, e->left, text.ptr, text.len) < 0)
-		goto rename;
-	/* both for a moment: one origin, recorded once */
-	unlink(e->path);
-	rc = 0;
-	goto out;
-rename:
+	/* over the entry in place, then left: a process killed between
+	 * leaves the entry whole, with what it kept, to the drainer */
+	if (callus_buf_status(&text) == 0 && callus_buf_status(&tmp) == 0)
+		(void)callus_fs_write_spare(e->spare, tmp.ptr, e->path, text.ptr, text.len);
+left:
 	rc = rename(e->path, e->left) < 0 ? -1 : 0;
-out:
 	callus_buf_release(&text);
+	callus_buf_release(&more);
 	callus_buf_release(&tmp);
 	return rc;
 }
 
 /* What a busy store's hook kept in the entry's text (cli_spool_leave): a
  * failure's snapshot, a pass's fixes.  Anything not well formed is left
- * out (the drainer's own tree is taken).  0, or CALLUS_ENOMEM. */
-static int entry_kept(cli_spool_kept *out, const callus_buf *text, int passed)
+ * out (the drainer's own tree is taken), and *ignored says how many.  0,
+ * or CALLUS_ENOMEM. */
+static int entry_kept(cli_spool_kept *out, const callus_buf *text, int passed, size_t *ignored)
 {
 	json_t *root = json_loadb(text->ptr, text->len, 0, NULL);
-	json_t *fixes = json_object_get(root, "fixes"), *pair;
-	const char *line = json_string_value(json_object_get(root, "snapshot"));
+	json_t *snap = json_object_get(root, "snapshot"), *fixes = json_object_get(root, "fixes");
+	json_t *pair;
 	size_t i;
 	int rc = 0;
 
-	if (!passed && line)
-		(void)callus_snapshot_from_text(&out->snapshot, line);
+	*ignored = 0;
+	if (snap && (passed || callus_snapshot_from_text(&out->snapshot,
+							 json_string_value(snap)) < 0))
+		++*ignored;
+	if (fixes && (passed ? !json_is_array(fixes) : 1))
+		++*ignored;
 	json_array_foreach(passed ? fixes : NULL, i, pair) {
 		const char *tree = json_string_value(json_array_get(pair, 0));
 		const char *patch = json_string_value(json_array_get(pair, 1));
 
 		/* a tree as a snapshot's: 40 hex digits */
 		if (!tree || !patch || json_array_size(pair) != 2 ||
-		    strspn(tree, "0123456789abcdef") != 40 || tree[40])
+		    strspn(tree, "0123456789abcdef") != 40 || tree[40]) {
+			++*ignored;
 			continue;
+		}
 		if ((rc = callus_learn_fixes_add(&out->fixes, tree, patch)) < 0)
 			break;
 	}
@@ -406,6 +413,7 @@ static int replay(const cli_workspace *ws, const char *path, cli_spool_record_fn
 	callus_hook_event ev = CALLUS_HOOK_EVENT_INIT;
 	callus_buf text = CALLUS_BUF_INIT, dir = CALLUS_BUF_INIT;
 	cli_spool_kept kept = CLI_SPOOL_KEPT_INIT;
+	size_t ignored = 0;
 	char *origin = NULL;
 	cli_spool_run run = { NULL, made_at(path), ends_with(path, strlen(path), SPOOL_CUT), NULL,
 			      forget, (void *)path };
@@ -427,9 +435,19 @@ static int replay(const cli_workspace *ws, const char *path, cli_spool_record_fn
 	/* 0: a queued pass; a failure's status unknown: failed */
 	if (ev.exit_code < 0)
 		ev.exit_code = 1;
-	if (entry_kept(&kept, &text, ev.exit_code == 0) == 0 &&
+	if (entry_kept(&kept, &text, ev.exit_code == 0, &ignored) == 0 &&
 	    (kept.snapshot.tree || kept.fixes.count))
 		run.kept = &kept;
+	/* the spool is the hook's own: a field not as it writes them is
+	 * worth a line (the run is learnt from the tree found now) */
+	if (ignored && callus_buf_printf(&dir, "%s/.callus", ws->root) == 0) {
+		const char *const extra[] = { "entry", path, NULL };
+
+		callus_log_event(dir.ptr, "warn", "spool_kept_ignored",
+				 "a queued run's snapshot or fixes are not as a hook writes them: "
+				 "learnt from the working tree found now",
+				 extra);
+	}
 	run.origin = origin = origin_of(path);
 	rc = fn(ws, &ev, &run);
 	if (rc >= 0)

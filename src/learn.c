@@ -774,14 +774,32 @@ int callus_learn_failure_finish(callus_learn_started *st, callus_learn_result *r
 
 int callus_learn_started_snapshot(callus_learn_started *st, callus_snapshot *out)
 {
+	learn_run *r;
 	int rc;
 
 	*out = (callus_snapshot)CALLUS_SNAPSHOT_INIT;
 	if (!st || st->skip)
 		return CALLUS_ENOTFOUND;
+	r = &st->r;
 	if ((rc = slow_finish(st)) < 0)
 		return rc;
-	return st->r.have_snap ? callus_snapshot_copy(out, &st->r.snap) : CALLUS_ENOTFOUND;
+	/* Its errors were all known when it looked, so none was asked for;
+	 * by its late delivery one may be new (a pass queued before it
+	 * closed it): taken now, as the run found the tree. */
+	if (!r->have_snap && !st->need_snapshot && !r->passed && r->nerrs && !r->o->no_snapshot &&
+	    !r->o->fix_patch) {
+		callus_strlist files = CALLUS_STRLIST_INIT;
+		callus_error e = CALLUS_ERROR_INIT;
+
+		if ((rc = snapshot_files(r, &files)) == 0 &&
+		    callus_snapshot_take(&r->snap, r->o->workspace, &files, r->o->snapshot, &e) == 0)
+			r->have_snap = 1;
+		callus_strlist_release(&files);
+		callus_error_release(&e);
+		if (rc < 0)
+			return rc;
+	}
+	return r->have_snap ? callus_snapshot_copy(out, &r->snap) : CALLUS_ENOTFOUND;
 }
 
 int callus_learn_failure(callus_store *s, const callus_learn_opts *opts, const callus_learn_error *errs,

@@ -339,6 +339,41 @@ size_t callus_redact_string_end(const struct scan *sc, size_t k, unsigned char q
  * refused one is read again from each later option. */
 #define WORD_CAP 4096
 
+static size_t line_start(const struct scan *sc, size_t k);
+
+/*
+ * Whether a string of quote q is open at v, the shell's quoting read from
+ * the start of v's line: '...' (with \' inside only as $'...'), "..."
+ * with escapes.  Not when that start is out of sight (a redaction or a
+ * marker before v on its line, or a line too long): a second pass over the
+ * output must decide as the first, and in doubt a value keeps all it can
+ * be (a quote inside a password ends it only where a string closes).
+ */
+static int quoted_at(const struct scan *sc, size_t v, unsigned char q)
+{
+	const unsigned char *s = sc->s;
+	size_t k = line_start(sc, v);
+	unsigned char in = 0;
+	int dollar = 0;
+
+	if (k > 0 && s[k - 1] != '\n')
+		return 0;
+	for (; k < v; k++) {
+		unsigned char c = s[k];
+
+		if (c == '\\' && (!in || in == '"' || dollar)) {
+			k++;
+		} else if (in) {
+			if (c == in)
+				in = 0;
+		} else if (c == '\'' || c == '"') {
+			in = c;
+			dollar = c == '\'' && k > 0 && s[k - 1] == '$';
+		}
+	}
+	return in == q;
+}
+
 /* Whether a shell word ends at k: the input, a line, a blank or an
  * operator. */
 static int ends_word(const struct scan *sc, size_t k)
@@ -375,10 +410,11 @@ static void shell_word(const struct scan *sc, size_t v, unsigned char encl, size
 			k = callus_redact_string_end(sc, body, q, q == '"' || c == '$');
 			if (k < n && s[k] == q) {
 				k++;
-			} else if (q0 > v && ends_word(sc, q0 + 1)) {
-				/* No string opens at a quote the word ends with:
-				 * one around the command closes there (sh -c '...
-				 * --password=X'), and it is not the secret's. */
+			} else if (q0 > v && ends_word(sc, q0 + 1) && quoted_at(sc, v, q)) {
+				/* No string opens at a quote the word ends with,
+				 * and one around the command was open: it closes
+				 * there (sh -c '... --password=X'), and it is not
+				 * the secret's. */
 				k = q0;
 				break;
 			}

@@ -221,9 +221,10 @@ void callus_learn_started_free(callus_learn_started *st);
  * copied to *out (the caller releases it), for a failure its store is too
  * busy to take now (CALLUS_EBUSY) and that is queued: its later recording
  * takes it as opts->taken, where the tree it would find then may hold the
- * fix already.  CALLUS_ENOTFOUND when there is none (the run needed none,
- * or the helper failed), CALLUS_ENOMEM.  st is then finished or freed as
- * before. */
+ * fix already.  A run that asked for none (its errors all known) has one
+ * taken now: by its delivery, one may be new.  CALLUS_ENOTFOUND when there
+ * is none (snapshots off, or the helper failed), CALLUS_ENOMEM.  st is
+ * then finished or freed as before. */
 int callus_learn_started_snapshot(callus_learn_started *st, callus_snapshot *out);
 
 /* A passing run: every pending error of the check is fixed. */

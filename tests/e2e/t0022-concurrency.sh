@@ -384,6 +384,36 @@ test_expect_success 'a failure a busy store queued keeps its snapshot: its fix, 
 	jq -e ".[0].description | test(\"f1.c\")" res.json
 '
 
+test_expect_success 'a queued failure of an error known when it ran keeps a snapshot: a pass queued before it closed that error' '
+	mkdir knownq && cd knownq && git init -q && printf "int 1x;\n" >f1.c &&
+	payload_for "$PWD" f1.c >../nf.json &&
+	payload_for "$PWD" f1.c 0 >../np.json &&
+	"$CALLUS" hook generic <../nf.json >/dev/null 2>&1 &&
+	printf "int x;\n" >f1.c &&
+	{ flock .callus/spool/.drain.lock sleep 8.5 & } &&
+	holder=$! &&
+	{ hold_store 7 & } &&
+	lock=$! &&
+	sleep 0.2 &&
+	# the pass, queued: it will close the error at its drain
+	"$CALLUS" hook generic <../np.json >/dev/null 2>&1 &&
+	# the same error again, queued: pending when it ran, so it asked
+	# for no snapshot; it has one all the same
+	printf "int 2y;\n" >f1.c &&
+	"$CALLUS" hook generic <../nf.json >/dev/null 2>../nerr &&
+	grep -q "lesson queued" ../nerr &&
+	test "$(jq -s -c "map(select(.exit_code == 1) | .snapshot | type)" .callus/spool/*.left.json)" = "[\"string\"]" &&
+	printf "int y;\n" >f1.c &&
+	"$CALLUS" hook generic <../np.json >/dev/null 2>&1 &&
+	wait $lock && wait $holder &&
+	"$CALLUS" hook --drain generic &&
+	test -z "$(find .callus/spool -name "*.json")" &&
+	none_pending f1.c &&
+	sqlite3 .callus/callus.db "SELECT code_changes FROM resolutions ORDER BY id" >../fixes.diff &&
+	grep -q "^-int 1x;" ../fixes.diff && grep -q "^+int x;" ../fixes.diff &&
+	grep -q "^-int 2y;" ../fixes.diff && grep -q "^+int y;" ../fixes.diff
+'
+
 test_expect_success 'a pass whose failure is still queued, behind another drainer, waits behind it' '
 	mkdir behind && cd behind && git init -q && printf "int 1x;\n" >f1.c && printf "int 9x;\n" >f9.c &&
 	payload_for "$PWD" f9.c >../h9.json &&

@@ -147,8 +147,8 @@ static int record_seen(const cli_workspace *ws, const callus_hook_event *e,
 }
 
 /* An entry left with what its hook kept holds it, and the drainer hands it
- * back: a failure's snapshot, a pass's fixes.  Left without, a pass's
- * snapshot, a failure's fixes, and anything not well formed give none. */
+ * back: a failure's snapshot, a pass's fixes.  Left without, and anything
+ * not as a hook writes it, give none; the latter is logged. */
 static void a_run_is_left_with_what_its_hook_kept(void **state)
 {
 	struct fixture *f = *state;
@@ -157,10 +157,12 @@ static void a_run_is_left_with_what_its_hook_kept(void **state)
 	callus_buf got = CALLUS_BUF_INIT;
 	cli_spool_kept kept = CLI_SPOOL_KEPT_INIT;
 
+	cli_spool_kept fixes = CLI_SPOOL_KEPT_INIT;
+
 	kept.snapshot.tree = strdup(tree);
 	kept.snapshot.commit = strdup("");
 	assert_non_null(kept.snapshot.tree);
-	assert_int_equal(callus_learn_fixes_add(&kept.fixes, tree, "--- a/c.c\n+++ b/c.c\n"), 0);
+	assert_int_equal(callus_learn_fixes_add(&fixes.fixes, tree, "--- a/c.c\n+++ b/c.c\n"), 0);
 	for (int i = 0; i < 4; i++) {
 		cli_spool_entry e = CLI_SPOOL_ENTRY_INIT;
 		char name[64], left[64];
@@ -176,7 +178,7 @@ static void a_run_is_left_with_what_its_hook_kept(void **state)
 				  commands[i], i >= 2 ? 0 : 1);
 		assert_non_null(e.text = callus_buf_detach(&got));
 		assert_int_equal(cli_spool_write(&e, &f->ws), 0);
-		assert_int_equal(cli_spool_leave(&e, i == 1 ? NULL : &kept), 0);
+		assert_int_equal(cli_spool_leave(&e, i == 1 ? NULL : i >= 2 ? &fixes : &kept), 0);
 		assert_int_equal(access(e.path, F_OK), -1);
 		assert_int_equal(callus_fs_read_file(&got, e.left, 1 << 20, NULL), 0);
 		assert_int_equal(strstr(got.ptr, tree) != NULL, i != 1);
@@ -184,6 +186,7 @@ static void a_run_is_left_with_what_its_hook_kept(void **state)
 		cli_spool_entry_release(&e);
 	}
 	cli_spool_kept_release(&kept);
+	cli_spool_kept_release(&fixes);
 	{
 		char path[512];
 		FILE *fp;
@@ -209,6 +212,17 @@ static void a_run_is_left_with_what_its_hook_kept(void **state)
 	assert_string_equal(seen[3], "gcc -c e.c - 4b82:--- a/c.c\n+++ b/c.c\n");
 	assert_string_equal(seen[4], "gcc -c d.c -");
 	assert_string_equal(seen[5], "gcc -c g.c - 4b82:p1");
+	/* the two hand-made entries' fields, said once each */
+	{
+		char log[512];
+		size_t lines = 0;
+
+		snprintf(log, sizeof(log), "%s/.callus/log.jsonl", f->dir);
+		assert_int_equal(callus_fs_read_file(&got, log, 1 << 20, NULL), 0);
+		for (const char *p = got.ptr; (p = strstr(p, "spool_kept_ignored")); p++)
+			lines++;
+		assert_int_equal(lines, 2);
+	}
 	callus_buf_release(&got);
 }
 

@@ -350,6 +350,17 @@ static void a_queued_failure_keeps_its_snapshot(void **state)
 	assert_int_equal(query_int(f, "SELECT count(*) FROM snapshots WHERE tree LIKE '1111%'"), 0);
 	callus_snapshot_release(&kept);
 
+	/* its error known, a failure asks for no snapshot; queued, it has
+	 * one taken then (a pass queued before it may close that error) */
+	o.taken = NULL;
+	o.now = NULL;
+	o.redelivered = 0;
+	assert_int_equal(callus_learn_failure_start(&st, f->s, &o, &e, 1, &err), 0);
+	assert_int_equal(callus_learn_started_snapshot(st, &kept), 0);
+	assert_string_equal(kept.tree, "1111111111111111111111111111111111111111");
+	callus_learn_started_free(st);
+	callus_snapshot_release(&kept);
+
 	/* a run that needs no snapshot (turned off) has none to keep */
 	o = opts_for(f, "--none", "s1");
 	assert_int_equal(callus_learn_failure_start(&st, f->s, &o, &e, 1, &err), 0);

@@ -563,9 +563,28 @@ static void test_command_line_bad_inputs(void **state)
 	       "sh -c \"make --token [REDACTED:cli-password]\" && echo ok", 1);
 	expect(state, "bash -c 'mysql -pS3cretPass'; ls",
 	       "bash -c 'mysql -p[REDACTED:cli-password]'; ls", 1);
-	/* one inside the value is the value's: all of it goes */
+	/* one inside the value is the value's: all of it goes, where no
+	 * string was open before it on its line */
 	expect(state, "deploy --password=it'sasecret9", "deploy --password=[REDACTED:cli-password]", 1);
 	expect(state, "deploy --password=ab'cd ef' next", "deploy --password=[REDACTED:cli-password] next", 1);
+	expect(state, "INFO running: deploy --password=Kx9'&Lm2q --env prod",
+	       "INFO running: deploy --password=[REDACTED:cli-password]", 1);
+	expect(state, "{\"cmd\":\"mysql -pKx9'(Lm2qZz --host db\"}",
+	       "{\"cmd\":\"mysql -p[REDACTED:cli-password]", 1);
+	expect(state, "sh -c \"mysql -pKx9'(Lm2qZz --host db\"",
+	       "sh -c \"mysql -p[REDACTED:cli-password]", 1);
+	expect(state, "curl -u user:Kx9'&Lm2q https://x", "curl -u user:[REDACTED:cli-password]", 1);
+	expect(state, "sshpass -p Kx9'&Lm2q ssh host", "sshpass -p [REDACTED:cli-password]", 1);
+	expect(state, "deploy --password Kx9' Lm2q", "deploy --password [REDACTED:cli-password]", 1);
+	/* strings open and closed before it, quotes inside the other kind */
+	expect(state, "echo 'a' && deploy --password=Kx9'&Lm2q",
+	       "echo 'a' && deploy --password=[REDACTED:cli-password]", 1);
+	expect(state, "echo \"it's\"; deploy --password=Kx9'&Lm2q",
+	       "echo \"it's\"; deploy --password=[REDACTED:cli-password]", 1);
+	expect(state, "sh -c 'a '\\''b'\\'' --password=hunter2' && ls",
+	       "sh -c 'a '\\''b'\\'' --password=[REDACTED:cli-password]' && ls", 1);
+	expect(state, "echo $'it\\'s' && bash -c 'make --token=abc12345def'",
+	       "echo $'it\\'s' && bash -c 'make --token=[REDACTED:cli-password]'", 1);
 	/* NUL bytes: the value ends there, and they are copied */
 	assert_int_equal(run(state, &out, nul_in, sizeof(nul_in) - 1), 1);
 	assert_int_equal(out.len, sizeof(nul_want) - 1);
