@@ -585,6 +585,35 @@ static void test_command_line_bad_inputs(void **state)
 	       "sh -c 'a '\\''b'\\'' --password=[REDACTED:cli-password]' && ls", 1);
 	expect(state, "echo $'it\\'s' && bash -c 'make --token=abc12345def'",
 	       "echo $'it\\'s' && bash -c 'make --token=[REDACTED:cli-password]'", 1);
+	expect(state, "sudo -u app /bin/bash -e -lc 'deploy --password=hunter2'",
+	       "sudo -u app /bin/bash -e -lc 'deploy --password=[REDACTED:cli-password]'", 1);
+	expect(state, "x=$(sh -c \"mysql -pS3cretPass\")", "x=$(sh -c \"mysql -p[REDACTED:cli-password]\")", 1);
+	/* a quote opened in prose, or around no script, closes nothing */
+	expect(state, "Error: can't connect: mysql --password=Kx9'&Lm2q",
+	       "Error: can't connect: mysql --password=[REDACTED:cli-password]", 1);
+	expect(state, "# don't commit this: mysql --password=Kx9'&Lm2q -u root",
+	       "# don't commit this: mysql --password=[REDACTED:cli-password]", 1);
+	expect(state, "warning: it's deprecated, use: mysql -pKx9'&Lm2q",
+	       "warning: it's deprecated, use: mysql -p[REDACTED:cli-password]", 1);
+	expect(state, "echo 'deploy --password=Kx9'&Lm2q",
+	       "echo 'deploy --password=[REDACTED:cli-password]", 1);
+	expect(state, "grep -c 'deploy --password=Kx9'&Lm2q",
+	       "grep -c 'deploy --password=[REDACTED:cli-password]", 1);
+	/* what follows the quote: a command's end keeps it, a word says it
+	 * was the secret's */
+	expect(state, "bash -c 'deploy --password=hunter2' 2>&1 | tee log",
+	       "bash -c 'deploy --password=[REDACTED:cli-password]' 2>&1 | tee log", 1);
+	expect(state, "bash -c 'deploy --password=hunter2' # nightly",
+	       "bash -c 'deploy --password=[REDACTED:cli-password]' # nightly", 1);
+	expect(state, "bash -c 'mysql --password=ZY24K' ZV37K)KY24J",
+	       "bash -c 'mysql --password=[REDACTED:cli-password]", 1);
+	expect(state, "sh -c \"mysql --token=VJ82V\" ZY30Y",
+	       "sh -c \"mysql --token=[REDACTED:cli-password]", 1);
+	expect(state, "bash -c 'mysql -pWZ80W';XV83Y", "bash -c 'mysql -p[REDACTED:cli-password]", 1);
+	expect(state, "bash -c 'mysql --passwd=WW47Q'&JZ93W && echo done",
+	       "bash -c 'mysql --passwd=[REDACTED:cli-password]", 1);
+	expect(state, "bash -c 'mysql -pS3cretPass'; echo $?",
+	       "bash -c 'mysql -p[REDACTED:cli-password]'; echo $?", 1);
 	/* NUL bytes: the value ends there, and they are copied */
 	assert_int_equal(run(state, &out, nul_in, sizeof(nul_in) - 1), 1);
 	assert_int_equal(out.len, sizeof(nul_want) - 1);
