@@ -179,7 +179,8 @@ void cli_spool_kept_release(cli_spool_kept *k)
 }
 
 /* kept as the entry's last fields: "snapshot", "fixes" ([tree, patch]
- * pairs); nothing when it holds nothing. */
+ * pairs) and "head" (HEAD when they were made); nothing when it holds
+ * nothing. */
 static void put_kept(callus_buf *text, const cli_spool_kept *kept)
 {
 	char *line = kept->snapshot.tree ? callus_snapshot_to_text(&kept->snapshot) : NULL;
@@ -199,6 +200,10 @@ static void put_kept(callus_buf *text, const cli_spool_kept *kept)
 	}
 	if (kept->fixes.count)
 		callus_buf_putc(text, ']');
+	if (kept->fixes.count && kept->fixes.head) {
+		callus_buf_puts(text, ",\"head\":");
+		callus_buf_put_json(text, kept->fixes.head, strlen(kept->fixes.head));
+	}
 	free(line);
 }
 
@@ -234,15 +239,21 @@ left:
 	return rc;
 }
 
+/* Whether s is an object id as git writes it: 40 hex digits. */
+static int is_oid(const char *s)
+{
+	return s && strspn(s, "0123456789abcdef") == 40 && !s[40];
+}
+
 /* What a busy store's hook kept in the entry's text (cli_spool_leave): a
- * failure's snapshot, a pass's fixes.  Anything not well formed is left
- * out (the drainer's own tree is taken), and *ignored says how many.  0,
- * or CALLUS_ENOMEM. */
+ * failure's snapshot, a run's fixes and HEAD then.  Anything not well
+ * formed is left out (the drainer's own tree is taken), and *ignored says
+ * how many.  0, or CALLUS_ENOMEM. */
 static int entry_kept(cli_spool_kept *out, const callus_buf *text, int passed, size_t *ignored)
 {
 	json_t *root = json_loadb(text->ptr, text->len, 0, NULL);
 	json_t *snap = json_object_get(root, "snapshot"), *fixes = json_object_get(root, "fixes");
-	json_t *pair;
+	json_t *head = json_object_get(root, "head"), *pair;
 	size_t i;
 	int rc = 0;
 
@@ -250,15 +261,18 @@ static int entry_kept(cli_spool_kept *out, const callus_buf *text, int passed, s
 	if (snap && (passed || callus_snapshot_from_text(&out->snapshot,
 							 json_string_value(snap)) < 0))
 		++*ignored;
-	if (fixes && (passed ? !json_is_array(fixes) : 1))
+	if (fixes && !json_is_array(fixes))
 		++*ignored;
-	json_array_foreach(passed ? fixes : NULL, i, pair) {
+	if (head && (!json_is_string(head) || (*json_string_value(head) &&
+					       !is_oid(json_string_value(head)))))
+		++*ignored;
+	else if (head && json_array_size(fixes) && !(out->fixes.head = strdup(json_string_value(head))))
+		rc = CALLUS_ENOMEM;
+	json_array_foreach(rc == 0 ? fixes : NULL, i, pair) {
 		const char *tree = json_string_value(json_array_get(pair, 0));
 		const char *patch = json_string_value(json_array_get(pair, 1));
 
-		/* a tree as a snapshot's: 40 hex digits */
-		if (!tree || !patch || json_array_size(pair) != 2 ||
-		    strspn(tree, "0123456789abcdef") != 40 || tree[40]) {
+		if (!tree || !patch || json_array_size(pair) != 2 || !is_oid(tree)) {
 			++*ignored;
 			continue;
 		}

@@ -503,6 +503,7 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 		opts.stored = q->stored;
 		opts.stored_ctx = q->ctx;
 		opts.queued_snapshot = q->left ? &q->left->snapshot : NULL;
+		opts.queued_fixes = q->left ? &q->left->fixes : NULL;
 	}
 	opts.defer_views = rp != NULL;
 	memset(out, 0, sizeof(*out));

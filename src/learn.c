@@ -257,8 +257,10 @@ void callus_learn_fixes_release(callus_learn_fixes *f)
 		free(f->items[i].patch);
 	}
 	free(f->items);
+	free(f->head);
 	f->items = NULL;
 	f->count = 0;
+	f->head = NULL;
 }
 
 /* The fix of d's snapshot that a pass delivered late found when it ran,
@@ -273,17 +275,19 @@ static const char *fix_given(const learn_run *r, const fix_diff *d)
 	return NULL;
 }
 
-/* The fixes a pass found, kept for its queued delivery (busy_fixes): those
- * that were made.  Without memory, fewer (the rest from the tree then). */
-static void keep_fixes(const learn_run *r)
+/* The fixes a run found, kept for its queued delivery: those that were
+ * made, and HEAD then.  Without memory, fewer (the rest from the tree
+ * then). */
+static void keep_fixes(const learn_run *r, callus_learn_fixes *out)
 {
 	for (size_t i = 0; i < r->ndiffs; i++) {
 		const fix_diff *d = &r->diffs[i];
 
-		if (d->made && d->snap.tree &&
-		    callus_learn_fixes_add(r->o->busy_fixes, d->snap.tree, d->patch) < 0)
+		if (d->made && d->snap.tree && callus_learn_fixes_add(out, d->snap.tree, d->patch) < 0)
 			break;
 	}
+	if (out->count && r->head && !out->head)
+		out->head = strdup(r->head);
 }
 
 /* A run between its look at the store and its writes (learn.h's
@@ -332,6 +336,10 @@ static int slow_start(struct callus_learn_started *st)
 		r->diffs[i] = r->diffs[--st->ndiffs];
 		r->diffs[st->ndiffs] = t;
 	}
+	/* all of them given: HEAD as the run found it, not as it is now */
+	if (st->ndiffs < r->ndiffs && !st->ndiffs && r->o->fixes && r->o->fixes->head &&
+	    !(r->head = strdup(r->o->fixes->head)))
+		return CALLUS_ENOMEM;
 	if (r->o->fix_patch) {
 		size_t len = strlen(r->o->fix_patch);
 		/* the diff a snapshot gives is cut at the same size */
@@ -734,7 +742,7 @@ static int learn_finish(callus_learn_started *st, callus_learn_result *res, call
 	}
 	if ((rc = write_run(r, err)) < 0) {
 		if (rc == CALLUS_EBUSY && r->passed && r->o->busy_fixes)
-			keep_fixes(r);
+			keep_fixes(r, r->o->busy_fixes);
 		goto out;
 	}
 	if (r->trouble.len && callus_buf_status(&r->trouble) == 0)
@@ -772,7 +780,8 @@ int callus_learn_failure_finish(callus_learn_started *st, callus_learn_result *r
 	return learn_finish(st, res, err);
 }
 
-int callus_learn_started_snapshot(callus_learn_started *st, callus_snapshot *out)
+int callus_learn_started_kept(callus_learn_started *st, callus_snapshot *out,
+			      callus_learn_fixes *fixes)
 {
 	learn_run *r;
 	int rc;
@@ -783,6 +792,8 @@ int callus_learn_started_snapshot(callus_learn_started *st, callus_snapshot *out
 	r = &st->r;
 	if ((rc = slow_finish(st)) < 0)
 		return rc;
+	if (fixes)
+		keep_fixes(r, fixes);
 	/* Its errors were all known when it looked, so none was asked for;
 	 * by its late delivery one may be new (a pass queued before it
 	 * closed it): taken now, as the run found the tree. */

@@ -667,7 +667,8 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 		debt = NULL;
 		/* queued: the tree its recording will find may hold the fix */
 		if (rc == CALLUS_EBUSY && opts->queued_snapshot)
-			(void)callus_learn_started_snapshot(learning.started, opts->queued_snapshot);
+			(void)callus_learn_started_kept(learning.started, opts->queued_snapshot,
+							opts->queued_fixes);
 		callus_metrics_spool_put(taken, dir);
 		/* recorded by an earlier delivery: its queue may forget it */
 		if (rc == CALLUS_EEXIST && opts->stored)

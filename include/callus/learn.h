@@ -73,9 +73,11 @@ typedef struct callus_learn_fix {
 typedef struct callus_learn_fixes {
 	callus_learn_fix *items;
 	size_t count;
+	char *head;   /* HEAD's commit when they were made, "" for none;
+		       * NULL: not known */
 } callus_learn_fixes;
 
-#define CALLUS_LEARN_FIXES_INIT { NULL, 0 }
+#define CALLUS_LEARN_FIXES_INIT { NULL, 0, NULL }
 
 /* Add a copy of one (tree and patch must be set): 0 or CALLUS_ENOMEM. */
 int callus_learn_fixes_add(callus_learn_fixes *f, const char *tree, const char *patch);
@@ -122,8 +124,9 @@ typedef struct callus_learn_opts {
 				       * older, and a pass with none pending
 				       * from before writes nothing, not even
 				       * the check's run */
-	const callus_learn_fixes *fixes; /* a pass delivered late: the fixes it
-				       * found when it ran (busy_fixes); a
+	const callus_learn_fixes *fixes; /* a run delivered late: the fixes it
+				       * found when it ran (busy_fixes, or
+				       * callus_learn_started_kept); a
 				       * pending error whose snapshot has one
 				       * takes it instead of a diff with the
 				       * working tree found now.  NULL: none */
@@ -133,7 +136,7 @@ typedef struct callus_learn_opts {
 				       * delivery.  NULL: not kept */
 	const callus_snapshot *taken; /* a failure delivered late: the working
 				       * tree as it was when it ran, taken by
-				       * its hook (callus_learn_started_snapshot)
+				       * its hook (callus_learn_started_kept)
 				       * and used where the run needs a
 				       * snapshot; NULL: the tree found now */
 	struct callus_match_scans *scans; /* the recording's kept scans of the
@@ -217,15 +220,20 @@ int callus_learn_failure_finish(callus_learn_started *st, callus_learn_result *r
 				callus_error *err);
 void callus_learn_started_free(callus_learn_started *st);
 
-/* The snapshot of the working tree st asked the helper for, waited for and
- * copied to *out (the caller releases it), for a failure its store is too
- * busy to take now (CALLUS_EBUSY) and that is queued: its later recording
- * takes it as opts->taken, where the tree it would find then may hold the
- * fix already.  A run that asked for none (its errors all known) has one
- * taken now: by its delivery, one may be new.  CALLUS_ENOTFOUND when there
- * is none (snapshots off, or the helper failed), CALLUS_ENOMEM.  st is
- * then finished or freed as before. */
-int callus_learn_started_snapshot(callus_learn_started *st, callus_snapshot *out);
+/* What st found of the working tree, for a failure its store is too busy
+ * to take now (CALLUS_EBUSY) and that is queued, whose later recording
+ * would find a tree that may hold its fix, or the agent's next work:
+ * - its snapshot, the one st asked the helper for, waited for and copied
+ *   to *snap (its later recording takes it as opts->taken); a run that
+ *   asked for none (its errors all known) has one taken now, since by its
+ *   delivery one may be new;
+ * - the fixes of the errors it closes (those it no longer shows), added to
+ *   *fixes when not NULL (opts->fixes).
+ * The caller releases both.  0; CALLUS_ENOTFOUND when there is no
+ * snapshot (snapshots off, or the helper failed; *fixes may hold some),
+ * CALLUS_ENOMEM.  st is then finished or freed as before. */
+int callus_learn_started_kept(callus_learn_started *st, callus_snapshot *snap,
+			      callus_learn_fixes *fixes);
 
 /* A passing run: every pending error of the check is fixed. */
 int callus_learn_pass(callus_store *s, const callus_learn_opts *opts, callus_learn_result *res,

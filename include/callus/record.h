@@ -62,6 +62,10 @@ typedef struct callus_record_opts {
 				      * failure's later recording (learn.h's
 				      * taken); left CALLUS_SNAPSHOT_INIT when
 				      * it took none.  The caller releases it */
+	callus_learn_fixes *queued_fixes; /* NULL, or where the same recording
+				      * adds the fixes of the errors it
+				      * closes (learn.h's fixes); the caller
+				      * releases them */
 	callus_store *store;         /* the workspace's store from
 				      * callus_store_open(), borrowed: a
 				      * caller recording many failures in one

@@ -414,6 +414,35 @@ test_expect_success 'a queued failure of an error known when it ran keeps a snap
 	grep -q "^-int 2y;" ../fixes.diff && grep -q "^+int y;" ../fixes.diff
 '
 
+test_expect_success 'a queued failure that no longer shows an error keeps the fix it found, not the next work' '
+	mkdir closesq && cd closesq && git init -q && printf "int 1x;\n" >f1.c && printf "int 2x;\n" >f2.c &&
+	for out in "f1.c:1:5: error: expected identifier or (
+f2.c:3:9: error: undeclared here" "f2.c:3:9: error: undeclared here"; do
+		jq -n --arg cwd "$PWD" --arg o "$out" \
+			"{command: \"make\", exit_code: 1, session_id: \"s\", cwd: \$cwd, output: \$o}"
+	done >../two.json &&
+	jq -s ".[0]" ../two.json >../cboth.json && jq -s ".[1]" ../two.json >../conly2.json &&
+	"$CALLUS" hook generic <../cboth.json >/dev/null 2>&1 &&
+	test "$("$CALLUS" pending --json | jq length)" = 2 &&
+	printf "int x;\n" >f1.c &&
+	{ flock .callus/spool/.drain.lock sleep 4.5 & } &&
+	holder=$! &&
+	{ hold_store 3 & } &&
+	lock=$! &&
+	sleep 0.2 &&
+	"$CALLUS" hook generic <../conly2.json >/dev/null 2>../cerr &&
+	grep -q "lesson queued" ../cerr &&
+	jq -e ".fixes | length == 1" .callus/spool/*.left.json &&
+	# the agent goes on before the drain
+	printf "int x;\nint next_work;\n" >f1.c && printf "int more;\n" >g.c &&
+	wait $lock && wait $holder &&
+	"$CALLUS" hook --drain generic &&
+	none_pending f1.c &&
+	sqlite3 .callus/callus.db "SELECT code_changes FROM resolutions" >../cfix.diff &&
+	grep -q "^+int x;" ../cfix.diff &&
+	! grep -q "next_work" ../cfix.diff && ! grep -q "g.c" ../cfix.diff
+'
+
 test_expect_success 'a pass whose failure is still queued, behind another drainer, waits behind it' '
 	mkdir behind && cd behind && git init -q && printf "int 1x;\n" >f1.c && printf "int 9x;\n" >f9.c &&
 	payload_for "$PWD" f9.c >../h9.json &&

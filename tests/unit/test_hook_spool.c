@@ -140,6 +140,8 @@ static int record_seen(const cli_workspace *ws, const callus_hook_event *e,
 	for (size_t i = 0; run->kept && i < run->kept->fixes.count; i++)
 		callus_buf_printf(&b, " %.4s:%s", run->kept->fixes.items[i].tree,
 				  run->kept->fixes.items[i].patch);
+	if (run->kept && run->kept->fixes.head)
+		callus_buf_printf(&b, " head %.4s", run->kept->fixes.head);
 	if (nseen < 8)
 		snprintf(seen[nseen++], sizeof(seen[0]), "%s", b.ptr ? b.ptr : "");
 	callus_buf_release(&b);
@@ -147,8 +149,8 @@ static int record_seen(const cli_workspace *ws, const callus_hook_event *e,
 }
 
 /* An entry left with what its hook kept holds it, and the drainer hands it
- * back: a failure's snapshot, a pass's fixes.  Left without, and anything
- * not as a hook writes it, give none; the latter is logged. */
+ * back: a failure's snapshot, a run's fixes and HEAD then.  Left without,
+ * and anything not as a hook writes it, give none; the latter is logged. */
 static void a_run_is_left_with_what_its_hook_kept(void **state)
 {
 	struct fixture *f = *state;
@@ -163,6 +165,9 @@ static void a_run_is_left_with_what_its_hook_kept(void **state)
 	kept.snapshot.commit = strdup("");
 	assert_non_null(kept.snapshot.tree);
 	assert_int_equal(callus_learn_fixes_add(&fixes.fixes, tree, "--- a/c.c\n+++ b/c.c\n"), 0);
+	/* a failure closes the errors it no longer shows: fixes too */
+	assert_int_equal(callus_learn_fixes_add(&kept.fixes, tree, "p0"), 0);
+	assert_non_null(kept.fixes.head = strdup("0123456789abcdef0123456789abcdef01234567"));
 	for (int i = 0; i < 4; i++) {
 		cli_spool_entry e = CLI_SPOOL_ENTRY_INIT;
 		char name[64], left[64];
@@ -199,14 +204,16 @@ static void a_run_is_left_with_what_its_hook_kept(void **state)
 		snprintf(path, sizeof(path), "%s/0000000000000000006-7.left.json", f->spool);
 		assert_non_null(fp = fopen(path, "w"));
 		fprintf(fp, "{\"command\":\"gcc -c g.c\",\"exit_code\":0,\"fixes\":[[\"zz\",\"p\"],"
-			    "[\"%s\"],\"x\",[\"%s\",7],[\"%s\",\"p\",\"q\"],[\"%s\",\"p1\"]]}",
+			    "[\"%s\"],\"x\",[\"%s\",7],[\"%s\",\"p\",\"q\"],[\"%s\",\"p1\"]],"
+			    "\"head\":\"HEAD\"}",
 			tree, tree, tree, tree);
 		assert_int_equal(fclose(fp), 0);
 	}
 	nseen = 0;
 	assert_int_equal(cli_spool_drain(&f->ws, 0, record_seen), 6);
 	assert_int_equal(nseen, 6);
-	assert_string_equal(seen[0], "gcc -c a.c 4b825dc642cb6eb9a060e54bf8d69288fbee4904");
+	assert_string_equal(seen[0],
+			    "gcc -c a.c 4b825dc642cb6eb9a060e54bf8d69288fbee4904 4b82:p0 head 0123");
 	assert_string_equal(seen[1], "gcc -c b.c -");
 	assert_string_equal(seen[2], "gcc -c c.c - 4b82:--- a/c.c\n+++ b/c.c\n");
 	assert_string_equal(seen[3], "gcc -c e.c - 4b82:--- a/c.c\n+++ b/c.c\n");

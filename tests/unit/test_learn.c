@@ -281,7 +281,7 @@ static void failure_learnt_in_two_steps(void **state)
 
 /*
  * A failure its store is too busy for is queued with the snapshot its
- * start asked for (callus_learn_started_snapshot), and its late recording
+ * start asked for (callus_learn_started_kept), and its late recording
  * takes that one (opts.taken) without asking the helper for the tree it
  * finds then, which may hold the fix already.
  */
@@ -311,13 +311,13 @@ static void a_queued_failure_keeps_its_snapshot(void **state)
 	o.no_snapshot = 0;
 	o.snapshot = &so;
 	assert_int_equal(callus_learn_failure_start(&st, f->s, &o, &e, 1, &err), 0);
-	assert_int_equal(callus_learn_started_snapshot(st, &kept), 0);
+	assert_int_equal(callus_learn_started_kept(st, &kept, NULL), 0);
 	assert_int_equal(kept.kind, CALLUS_SNAPSHOT_GIT);
 	assert_string_equal(kept.tree, then);
 	assert_string_equal(kept.commit, "");
 	/* asked twice, answered once: the helper ran once */
 	callus_snapshot_release(&kept);
-	assert_int_equal(callus_learn_started_snapshot(st, &kept), 0);
+	assert_int_equal(callus_learn_started_kept(st, &kept, NULL), 0);
 	callus_learn_started_free(st);
 	assert_int_equal(query_int(f, "SELECT count(*) FROM pending_errors"), 0);
 	{
@@ -356,7 +356,7 @@ static void a_queued_failure_keeps_its_snapshot(void **state)
 	o.now = NULL;
 	o.redelivered = 0;
 	assert_int_equal(callus_learn_failure_start(&st, f->s, &o, &e, 1, &err), 0);
-	assert_int_equal(callus_learn_started_snapshot(st, &kept), 0);
+	assert_int_equal(callus_learn_started_kept(st, &kept, NULL), 0);
 	assert_string_equal(kept.tree, "1111111111111111111111111111111111111111");
 	callus_learn_started_free(st);
 	callus_snapshot_release(&kept);
@@ -364,10 +364,10 @@ static void a_queued_failure_keeps_its_snapshot(void **state)
 	/* a run that needs no snapshot (turned off) has none to keep */
 	o = opts_for(f, "--none", "s1");
 	assert_int_equal(callus_learn_failure_start(&st, f->s, &o, &e, 1, &err), 0);
-	assert_int_equal(callus_learn_started_snapshot(st, &kept), CALLUS_ENOTFOUND);
+	assert_int_equal(callus_learn_started_kept(st, &kept, NULL), CALLUS_ENOTFOUND);
 	assert_null(kept.tree);
 	callus_learn_started_free(st);
-	assert_int_equal(callus_learn_started_snapshot(NULL, &kept), CALLUS_ENOTFOUND);
+	assert_int_equal(callus_learn_started_kept(NULL, &kept, NULL), CALLUS_ENOTFOUND);
 	callus_error_release(&err);
 }
 
@@ -388,6 +388,7 @@ static void a_busy_pass_keeps_its_fixes(void **state)
 	callus_error err = CALLUS_ERROR_INIT;
 	char helper[PATH_MAX + 32], mark[PATH_MAX + 16], body[2 * PATH_MAX];
 	const char *tree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+	const char *commit = "0123456789abcdef0123456789abcdef01234567";
 	sqlite3 *other = NULL;
 	char *now = NULL;
 
@@ -405,7 +406,7 @@ static void a_busy_pass_keeps_its_fixes(void **state)
 	/* the pass, its store held by another writer: the fix then kept */
 	snprintf(body, sizeof(body),
 		 "P='--- a/src/app.js\n+++ b/src/app.js\n@@ -1 +1 @@\n-then\n+fixed\n'\n"
-		 "printf 'ok %%d\\n%%s' \"${#P}\" \"$P\"; printf 'ok 2\\n-\\n'");
+		 "printf 'ok %%d\\n%%s' \"${#P}\" \"$P\"; printf 'ok 41\\n%s\\n'", commit);
 	fake_helper(f, body, helper, sizeof(helper));
 	assert_int_equal(sqlite3_open(f->path, &other), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
@@ -416,6 +417,7 @@ static void a_busy_pass_keeps_its_fixes(void **state)
 	sqlite3_close(other);
 	sqlite3_busy_timeout(callus_store_db(f->s), 5000);
 	assert_int_equal(kept.count, 1);
+	assert_string_equal(kept.head, commit);
 	assert_string_equal(kept.items[0].tree, tree);
 	assert_non_null(strstr(kept.items[0].patch, "+fixed"));
 	assert_int_equal(query_int(f, "SELECT count(*) FROM resolutions"), 0);
@@ -437,12 +439,83 @@ static void a_busy_pass_keeps_its_fixes(void **state)
 	assert_int_equal(r.nfixed, 1);
 	callus_learn_result_release(&r);
 	assert_int_equal(query_int(f, "SELECT count(*) FROM resolutions WHERE code_changes LIKE"
-				      " '%+fixed%' AND code_changes NOT LIKE '%next.js%'"),
+				      " '%+fixed%' AND code_changes NOT LIKE '%next.js%'"
+				      " AND context LIKE '%0123456789abcdef0123456789abcdef01234567%'"),
 			 1);
 	assert_int_equal(access(mark, F_OK), -1);
 	callus_learn_fixes_release(&kept);
 	callus_learn_fixes_release(&kept);
 	callus_learn_fixes_release(NULL);
+	callus_error_release(&err);
+	free(now);
+}
+
+/*
+ * A failure that no longer shows an error closes it with a fix; queued by
+ * a busy store, it keeps that fix (callus_learn_started_kept), and its
+ * late delivery learns it rather than the tree found then.
+ */
+static void a_queued_failure_keeps_the_fixes_it_found(void **state)
+{
+	fixture *f = *state;
+	callus_learn_opts o = opts_for(f, "--closes", "s1");
+	callus_snapshot_opts so = { NULL, 10000, NULL, 0, 0 };
+	callus_learn_error both[2] = { { &f->sig[0], &f->files[0], NULL },
+				       { &f->sig[1], &f->files[1], NULL } };
+	callus_learn_fixes fixes = CALLUS_LEARN_FIXES_INIT;
+	callus_snapshot snap = CALLUS_SNAPSHOT_INIT;
+	callus_learn_started *st = NULL;
+	callus_learn_result r;
+	callus_error err = CALLUS_ERROR_INIT;
+	char helper[PATH_MAX + 32], mark[PATH_MAX + 16], body[2 * PATH_MAX];
+	const char *tree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+	char *now = NULL;
+
+	snprintf(mark, sizeof(mark), "%s/asked", f->dir);
+	so.helper = helper;
+	o.no_snapshot = 0;
+	o.snapshot = &so;
+	snprintf(body, sizeof(body), "printf 'ok 47\\ngit %s -\\n'", tree);
+	fake_helper(f, body, helper, sizeof(helper));
+	assert_int_equal(callus_learn_failure(f->s, &o, both, 2, &r, &err), 0);
+	assert_int_equal(r.npending, 2);
+	callus_learn_result_release(&r);
+
+	/* the second error alone: the first was fixed, as the diff says (and
+	 * the second known, a snapshot is taken for the queue) */
+	snprintf(body, sizeof(body),
+		 "case \"$*\" in *snapshot*) printf 'ok 47\\ngit %s -\\n'; exit;; esac\n"
+		 "P='--- a/src/a.js\n+++ b/src/a.js\n@@ -1 +1 @@\n-a\n+fixed\n'\n"
+		 "printf 'ok %%d\\n%%s' \"${#P}\" \"$P\"; printf 'ok 2\\n-\\n'", tree);
+	fake_helper(f, body, helper, sizeof(helper));
+	assert_int_equal(callus_learn_failure_start(&st, f->s, &o, &both[1], 1, &err), 0);
+	assert_int_equal(callus_learn_started_kept(st, &snap, &fixes), 0);
+	assert_string_equal(snap.tree, tree);
+	callus_learn_started_free(st);
+	assert_int_equal(fixes.count, 1);
+	assert_string_equal(fixes.items[0].tree, tree);
+	assert_non_null(strstr(fixes.items[0].patch, "+fixed"));
+	callus_snapshot_release(&snap);
+
+	/* delivered later: the helper would give the agent's next work */
+	snprintf(body, sizeof(body),
+		 "echo \"$@\" >>'%s'\n"
+		 "P='--- a/src/next.js\n+++ b/src/next.js\n@@ -1 +1 @@\n-a\n+b\n'\n"
+		 "printf 'ok %%d\\n%%s' \"${#P}\" \"$P\"; printf 'ok 2\\n-\\n'",
+		 mark);
+	fake_helper(f, body, helper, sizeof(helper));
+	assert_non_null(now = callus_now_iso8601());
+	o.fixes = &fixes;
+	o.redelivered = 1;
+	o.now = now;
+	assert_int_equal(callus_learn_failure(f->s, &o, &both[1], 1, &r, &err), 0);
+	assert_int_equal(r.nfixed, 1);
+	callus_learn_result_release(&r);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM resolutions WHERE code_changes LIKE"
+				      " '%+fixed%' AND code_changes NOT LIKE '%next.js%'"),
+			 1);
+	assert_int_equal(access(mark, F_OK), -1);
+	callus_learn_fixes_release(&fixes);
 	callus_error_release(&err);
 	free(now);
 }
@@ -2109,6 +2182,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(failure_learnt_in_two_steps, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_queued_failure_keeps_its_snapshot, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_busy_pass_keeps_its_fixes, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_queued_failure_keeps_the_fixes_it_found, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(pass_of_unknown_check_writes_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(third_failure_is_permanent_and_warned, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_error_keeps_its_own_message, setup, teardown),
