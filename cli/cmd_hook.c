@@ -558,21 +558,27 @@ static int drain_record(const cli_workspace *ws, const callus_hook_event *e,
 	 * the drainer's (the root, or a passing check's folder) would read
 	 * its errors' relative paths from another place */
 	cli_workspace at = *ws;
-	char *rel = NULL;
-	int fresh = 0, rc = 0, stored_before = 0;
+	char *rel = NULL, *closed = NULL;
+	int fresh = 0, rc = 0, stored_before = 0, is_check;
 
 	memset(&det, 0, sizeof(det));
 	if (e->cwd && (rel = cli_workspace_rel(ws, e->cwd)))
 		at.cwd_rel = rel;
-	/* no longer a check by this workspace's config (or a redaction left
-	 * the command unreadable: a quote taken with a secret): nothing to
-	 * record, and said */
-	if (callus_detect(&det, ws->whitelist, e->command, NULL) < 0 || !det.verification) {
+	/* no longer a check by this workspace's config: nothing to record,
+	 * and said.  A redaction that took a script's closing quote with a
+	 * secret left the command unreadable: read with the quote closed. */
+	is_check = callus_detect(&det, ws->whitelist, e->command, NULL) == 0 && det.verification;
+	if (!is_check && (closed = callus_detect_close_quote(e->command))) {
+		callus_detection_release(&det);
+		memset(&det, 0, sizeof(det));
+		is_check = callus_detect(&det, ws->whitelist, closed, NULL) == 0 && det.verification;
+	}
+	if (!is_check) {
 		const char *const extra[] = { "origin", run->origin, NULL };
 
 		cli_log_event(ws, "warn", "spool_dropped",
-			      "a queued run's command is no check here (the config changed, or its "
-			      "redaction left it unreadable): not recorded",
+			      "a queued run's command is no check here (the config changed): not "
+			      "recorded",
 			      extra);
 		goto out;
 	}
@@ -605,6 +611,7 @@ static int drain_record(const cli_workspace *ws, const callus_hook_event *e,
 		cli_flush_metrics(ws, m, NULL, rc < 0);
 out:
 	free(rel);
+	free(closed);
 	callus_metrics_free(m);
 	callus_detection_release(&det);
 	callus_buf_release(&ctx);

@@ -169,6 +169,39 @@ out:
 	return rc;
 }
 
+/* Whether a shell reads s whole: 0, 1 (it would reject it), <0 no memory. */
+static int shell_rejects(const char *s)
+{
+	callus_shtoks t;
+	int rc;
+
+	memset(&t, 0, sizeof(t));
+	rc = callus_shlex(s, strlen(s), &t);
+	free(t.v);
+	callus_buf_release(&t.text);
+	return rc < 0 ? rc : rc == CALLUS_SHLEX_SYNTAX;
+}
+
+char *callus_detect_close_quote(const char *command)
+{
+	static const char quotes[] = { '\'', '"' };
+	callus_buf b = CALLUS_BUF_INIT;
+
+	if (!command || !strstr(command, "[REDACTED:") || shell_rejects(command) != 1)
+		return NULL;
+	for (size_t i = 0; i < sizeof(quotes); i++) {
+		callus_buf_clear(&b);
+		callus_buf_puts(&b, command);
+		callus_buf_putc(&b, quotes[i]);
+		if (callus_buf_status(&b) < 0)
+			break;
+		if (shell_rejects(b.ptr) == 0)
+			return callus_buf_detach(&b);
+	}
+	callus_buf_release(&b);
+	return NULL;
+}
+
 static void add_component(callus_buf *b, const char *p, size_t len)
 {
 	if (!len)

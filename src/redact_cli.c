@@ -339,122 +339,6 @@ size_t callus_redact_string_end(const struct scan *sc, size_t k, unsigned char q
  * refused one is read again from each later option. */
 #define WORD_CAP 4096
 
-static size_t line_start(const struct scan *sc, size_t k);
-
-/* The word that ends just before k (blanks skipped), not before start:
- * [*ws, *we), 0 when there is none. */
-static int word_before(const struct scan *sc, size_t start, size_t k, size_t *ws, size_t *we)
-{
-	while (k > start && (sc->s[k - 1] == ' ' || sc->s[k - 1] == '\t'))
-		k--;
-	*we = k;
-	while (k > start && sc->s[k - 1] != ' ' && sc->s[k - 1] != '\t' &&
-	       !in_set(";&|<>()`'\"", sc->s[k - 1]))
-		k--;
-	*ws = k;
-	return *we > *ws;
-}
-
-/* Whether the quote at o opens a shell's script: it follows -c (or a
- * cluster ending in c: -lc, -ec), after a shell's name and its options
- * (bash -e -c '...', su -c "..."). */
-static int opens_script(const struct scan *sc, size_t start, size_t o)
-{
-	static const char *const shells[] = { "sh", "bash", "zsh", "dash", "ksh", "ash", "mksh",
-					      "fish", "su", NULL };
-	const unsigned char *s = sc->s;
-	size_t ws, we, b;
-
-	if (!word_before(sc, start, o, &ws, &we) || we - ws < 2 || s[ws] != '-' ||
-	    s[we - 1] != 'c' || !all_of(sc, ws + 1, we - ws - 1, C_ALNUM))
-		return 0;
-	do {
-		if (!word_before(sc, start, ws, &ws, &we))
-			return 0;
-	} while (s[ws] == '-');
-	for (b = we; b > ws && s[b - 1] != '/'; b--)
-		;
-	for (size_t i = 0; shells[i]; i++)
-		if (we - b == strlen(shells[i]) && !memcmp(s + b, shells[i], we - b))
-			return 1;
-	return 0;
-}
-
-/*
- * Whether a shell's script in quote q is open at v: the shell's quoting
- * read from the start of v's line, '...' (with \' inside only as $'...'),
- * "..." with escapes, and the word being read begun with a string that
- * follows a shell's -c ('...'\''...' is one word).  Not when that start is
- * out of sight (a redaction or a marker before v on its line, or a line
- * too long): a second pass over the output must decide as the first, and
- * in doubt a value keeps all it can be.  Only a script: a quote opened in
- * prose (can't, it's) closes nothing, and a quote inside a password ends
- * it only where the shell would end it.
- */
-static int quoted_at(const struct scan *sc, size_t v, unsigned char q)
-{
-	const unsigned char *s = sc->s;
-	size_t start = line_start(sc, v), k;
-	unsigned char in = 0;
-	int dollar = 0, script = 0;
-
-	if (start > 0 && s[start - 1] != '\n')
-		return 0;
-	for (k = start; k < v; k++) {
-		unsigned char c = s[k];
-
-		if (c == '\\' && (!in || in == '"' || dollar)) {
-			k++;
-		} else if (in) {
-			if (c == in)
-				in = 0;
-		} else if (c == '\'' || c == '"') {
-			size_t o = c == '\'' && k > start && s[k - 1] == '$' ? k - 1 : k;
-
-			/* a string that starts a word: a script or not; one
-			 * that goes on a word keeps what the word is */
-			if (o == start || s[o - 1] == ' ' || s[o - 1] == '\t' ||
-			    in_set(";&|<>()`", s[o - 1]))
-				script = opens_script(sc, start, o);
-			in = c;
-			dollar = o < k;
-		} else if (c == ' ' || c == '\t' || in_set(";&|<>()`", c)) {
-			script = 0;
-		}
-	}
-	return in == q && script;
-}
-
-/* Whether what follows a script's closing quote at k - 1 is what follows
- * a command: the end of the line, or blanks and then the end, an
- * operator, a redirection or a comment (bash -c '...' 2>&1 | tee x).  A
- * word there (' ZV37K) says the quote is the secret's, in a command the
- * shell would read otherwise: all of it goes. */
-static int ends_script(const struct scan *sc, size_t k)
-{
-	const unsigned char *s = sc->s;
-	size_t n = sc->n, k0 = k, d;
-
-	while (k < n && (s[k] == ' ' || s[k] == '\t'))
-		k++;
-	if (k >= n || !s[k] || s[k] == '\n' || s[k] == '\r' || s[k] == ')' || s[k] == '`')
-		return 1;
-	/* right after the quote, an operator is one when a blank or the end
-	 * follows it ('; next, not ';X or '&Y) */
-	if (in_set(";&|<>", s[k])) {
-		if (k > k0)
-			return 1;
-		for (d = k; d < n && in_set(";&|<>", s[d]); d++)
-			;
-		return d >= n || s[d] == ' ' || s[d] == '\t' || s[d] == '\n' || s[d] == '\r';
-	}
-	if (s[k] == '#')
-		return k > k0;
-	for (d = k; d < n && s[d] >= '0' && s[d] <= '9'; d++)
-		;
-	return k > k0 && d > k && d < n && (s[d] == '<' || s[d] == '>');
-}
-
 static void shell_word(const struct scan *sc, size_t v, unsigned char encl, size_t cap,
 		       struct shell_word *w)
 {
@@ -481,16 +365,8 @@ static void shell_word(const struct scan *sc, size_t v, unsigned char encl, size
 			unsigned char q = c == '$' ? '\'' : c;
 
 			k = callus_redact_string_end(sc, body, q, q == '"' || c == '$');
-			if (k < n && s[k] == q) {
+			if (k < n && s[k] == q)
 				k++;
-			} else if (q0 > v && ends_script(sc, q0 + 1) && quoted_at(sc, v, q)) {
-				/* No string opens at a quote the word ends with,
-				 * and a shell's script in that quote was open: it
-				 * closes there (sh -c '... --password=X'), and it
-				 * is not the secret's. */
-				k = q0;
-				break;
-			}
 			/* A word that starts with a quoted string ends with it,
 			 * unless the shell goes on: "it"'s', 'a'\''b' (JSON's
 			 * "x", and Python's 'x'] end there). */

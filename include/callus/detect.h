@@ -127,6 +127,18 @@ int callus_detect(callus_detection *out, const callus_whitelist *wl, const char 
  */
 int callus_detect_requote(char **out, const char *args);
 
+/*
+ * command, redacted, with the quote its redaction took closed again, or
+ * NULL (nothing to close: no redaction, or a shell reads it whole; no
+ * quote makes it read; no memory).  A secret whose value runs into a
+ * script's closing quote (sh -c '... --password=X') is redacted with the
+ * quote and the rest of the line, since the quote may as well be the
+ * password's own; the command then reads as no command, and a queued run
+ * of it would name no check.  Closed at the end, it names the check the
+ * live command named.  The caller frees the result.
+ */
+char *callus_detect_close_quote(const char *command);
+
 /* Free the strings and reset *d to CALLUS_DETECTION_INIT; accepts NULL. */
 void callus_detection_release(callus_detection *d);
 

@@ -606,11 +606,31 @@ test_expect_success 'a pass where nothing ever failed writes nothing, store or n
 test_expect_success 'a queued run that is no check any more is dropped, and said' '
 	mkdir nocheck && cd nocheck && git init -q &&
 	mkdir -m 700 .callus .callus/spool &&
-	jq -n --arg cwd "$PWD" "{command: \"bash -c '"'"'gcc -c f1.c --password=[REDACTED:cli-password]\",
+	jq -n --arg cwd "$PWD" "{command: \"echo gcc -c f1.c\",
 		exit_code: 1, cwd: \$cwd, output: \"\"}" >.callus/spool/0000000000000000012-12.left.json &&
 	"$CALLUS" hook --drain generic &&
 	test -z "$(find .callus/spool -name "*.json")" &&
 	grep "\"spool_dropped\"" .callus/log.jsonl | grep -q "0000000000000000012-12"
+'
+
+test_expect_success 'a queued run whose redaction took its script'"'"'s closing quote is the live run'"'"'s check' '
+	mkdir scriptq && cd scriptq && git init -q && printf "int 1x;\n" >f1.c &&
+	jq -n --arg cwd "$PWD" "{command: \"bash -c '"'"'gcc -c f1.c --password=hunter2'"'"'\",
+		exit_code: 1, session_id: \"s\", cwd: \$cwd,
+		output: \"f1.c:1:5: error: expected identifier or (\"}" >../sq.json &&
+	"$CALLUS" hook generic <../sq.json >/dev/null 2>&1 &&
+	test "$(occurrences)" = 1 &&
+	{ hold_store 3 & } &&
+	lock=$! &&
+	sleep 0.2 &&
+	"$CALLUS" hook generic <../sq.json >/dev/null 2>../sqerr &&
+	grep -q "lesson queued" ../sqerr &&
+	! grep -rq hunter2 .callus/spool &&
+	wait $lock &&
+	eventually eval "test \"\$(occurrences)\" = 2" &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM checks")" = 1 &&
+	! grep -q "\"spool_dropped\"" .callus/log.jsonl &&
+	! grep -rq hunter2 .callus
 '
 
 test_done

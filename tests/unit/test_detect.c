@@ -714,6 +714,55 @@ static void test_requote(void **state)
 	assert_null(out);
 }
 
+/* A command whose redaction took a script's closing quote (the secret's
+ * value ran into it) reads again with the quote closed, and names the
+ * check the live command named; nothing else is touched. */
+static void test_close_quote(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "bash -c 'gcc -c f1.c --password=[REDACTED:cli-password]",
+		  "bash -c 'gcc -c f1.c --password=[REDACTED:cli-password]'" },
+		{ "sh -c \"make test --token [REDACTED:cli-password]",
+		  "sh -c \"make test --token [REDACTED:cli-password]\"" },
+		/* read whole already, or no redaction: nothing to close */
+		{ "gcc -c f1.c '-DTOKEN=[REDACTED:github-token]'", NULL },
+		{ "bash -c 'gcc -c f1.c", NULL },
+		{ "", NULL },
+	};
+	callus_whitelist *wl = NULL;
+	callus_detection live, drained;
+	char *out = NULL, *args = NULL;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		out = callus_detect_close_quote(cases[i][0]);
+		if (cases[i][1] ? !out || strcmp(out, cases[i][1]) : out != NULL)
+			fail_msg("%s: '%s', want '%s'", cases[i][0], out ? out : "(null)",
+				 cases[i][1] ? cases[i][1] : "(null)");
+		free(out);
+	}
+	assert_null(callus_detect_close_quote(NULL));
+
+	/* the check the live command names, its args redacted as stored */
+	assert_int_equal(callus_whitelist_new(&wl, NULL, NULL), 0);
+	memset(&live, 0, sizeof(live));
+	memset(&drained, 0, sizeof(drained));
+	assert_int_equal(callus_detect(&live, wl, "bash -c 'gcc -c f1.c --password=[REDACTED:cli-password]'",
+				       NULL), 0);
+	assert_non_null(out = callus_detect_close_quote("bash -c 'gcc -c f1.c "
+							"--password=[REDACTED:cli-password]"));
+	assert_int_equal(callus_detect(&drained, wl, out, NULL), 0);
+	assert_true(live.verification && drained.verification);
+	assert_string_equal(live.tool, drained.tool);
+	assert_int_equal(callus_detect_requote(&args, drained.args), 0);
+	assert_string_equal(args, "-c f1.c --password=[REDACTED:cli-password]");
+	free(args);
+	free(out);
+	callus_detection_release(&live);
+	callus_detection_release(&drained);
+	callus_whitelist_free(wl);
+}
+
 static void test_bad_arguments(void **state)
 {
 	callus_detection d;
@@ -797,6 +846,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_positives),
 		cmocka_unit_test(test_requote),
+		cmocka_unit_test(test_close_quote),
 		cmocka_unit_test(test_status_masked),
 		cmocka_unit_test(test_negatives),
 		cmocka_unit_test(test_empty_config_is_builtins),
