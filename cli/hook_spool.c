@@ -453,13 +453,14 @@ static int replay(const cli_workspace *ws, const char *path, cli_spool_record_fn
 	    (kept.snapshot.tree || kept.fixes.count))
 		run.kept = &kept;
 	/* the spool is the hook's own: a field not as it writes them is
-	 * worth a line (the run is learnt from the tree found now) */
+	 * worth a line (what it would give comes from the tree found now) */
 	if (ignored && callus_buf_printf(&dir, "%s/.callus", ws->root) == 0) {
 		const char *const extra[] = { "entry", path, NULL };
 
 		callus_log_event(dir.ptr, "warn", "spool_kept_ignored",
-				 "a queued run's snapshot or fixes are not as a hook writes them: "
-				 "learnt from the working tree found now",
+				 "a queued run's snapshot, fixes or head are not as a hook writes "
+				 "them: left out, and what they would give taken from the working "
+				 "tree found now",
 				 extra);
 	}
 	run.origin = origin = origin_of(path);

@@ -302,6 +302,8 @@ struct callus_learn_started {
 				     * nothing asked */
 	callus_strlist files;       /* the snapshot's, borrowed by reqs */
 	callus_snapshot_batch *batch;
+	int ask_head;               /* HEAD asked of the helper: with diffs,
+				     * or for fixes given without it */
 	int answered;               /* the answers taken (slow_finish) */
 };
 
@@ -316,7 +318,7 @@ static int slow_start(struct callus_learn_started *st)
 	learn_run *r = &st->r;
 	size_t max = r->o->diff_max ? r->o->diff_max : CALLUS_LEARN_DIFF_MAX;
 	callus_error e = CALLUS_ERROR_INIT;
-	size_t n = 0;
+	size_t n = 0, given_n = 0;
 	int rc = 0;
 
 	st->ndiffs = r->o->fix_patch || r->o->no_snapshot ? 0 : r->ndiffs;
@@ -332,14 +334,22 @@ static int slow_start(struct callus_learn_started *st)
 		}
 		if ((rc = make_diff(r, &r->diffs[i], given)) < 0)
 			return rc;
+		given_n++;
 		t = r->diffs[i];
 		r->diffs[i] = r->diffs[--st->ndiffs];
 		r->diffs[st->ndiffs] = t;
 	}
-	/* all of them given: HEAD as the run found it, not as it is now */
-	if (st->ndiffs < r->ndiffs && !st->ndiffs && r->o->fixes && r->o->fixes->head &&
-	    !(r->head = strdup(r->o->fixes->head)))
-		return CALLUS_ENOMEM;
+	/* All of them given: HEAD as the run found it, not as it is now; when
+	 * it was not kept, asked now, as for a diff. */
+	if (given_n && !st->ndiffs) {
+		if (r->o->fixes && r->o->fixes->head) {
+			if (!(r->head = strdup(r->o->fixes->head)))
+				return CALLUS_ENOMEM;
+		} else {
+			st->ask_head = 1;
+		}
+	}
+	st->ask_head |= st->ndiffs > 0;
 	if (r->o->fix_patch) {
 		size_t len = strlen(r->o->fix_patch);
 		/* the diff a snapshot gives is cut at the same size */
@@ -358,7 +368,7 @@ static int slow_start(struct callus_learn_started *st)
 		r->have_snap = 1;
 		st->need_snapshot = 0;
 	}
-	if (!st->need_snapshot && !st->ndiffs)
+	if (!st->need_snapshot && !st->ndiffs && !st->ask_head)
 		return 0;
 	if (!(st->reqs = calloc(st->ndiffs + 2, sizeof(*st->reqs))) ||
 	    (st->need_snapshot && snapshot_files(r, &st->files) < 0))
@@ -372,7 +382,7 @@ static int slow_start(struct callus_learn_started *st)
 		st->reqs[n].snap = &r->diffs[i].snap;
 		st->reqs[n++].max_bytes = max;
 	}
-	if (st->ndiffs)
+	if (st->ask_head)
 		st->reqs[n++] = (callus_snapshot_req)CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_HEAD);
 	/* a helper that did not start has set every request's error */
 	(void)callus_snapshot_start(&st->batch, st->reqs, n, r->o->workspace, r->o->snapshot, &e);
@@ -409,7 +419,7 @@ static int slow_finish(struct callus_learn_started *st)
 			note_trouble(r, "cannot diff the working tree", &st->reqs[n].err);
 		rc = make_diff(r, &r->diffs[i], st->reqs[n].rc == 0 ? st->reqs[n].text : NULL);
 	}
-	if (rc == 0 && st->ndiffs && st->reqs[n].rc == 0) {
+	if (rc == 0 && st->ask_head && st->reqs[n].rc == 0) {
 		r->head = st->reqs[n].text;
 		st->reqs[n].text = NULL;
 	}

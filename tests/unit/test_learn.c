@@ -520,6 +520,59 @@ static void a_queued_failure_keeps_the_fixes_it_found(void **state)
 	free(now);
 }
 
+/* A late run's fixes all given without the HEAD they were made at: the
+ * helper is asked for HEAD alone, and the resolution keeps a commit. */
+static void given_fixes_without_head_ask_for_it(void **state)
+{
+	fixture *f = *state;
+	callus_learn_opts o = opts_for(f, "--no-head", "s1");
+	callus_snapshot_opts so = { NULL, 10000, NULL, 0, 0 };
+	callus_learn_error e = { &f->sig[0], &f->files[0], NULL };
+	callus_learn_fixes fixes = CALLUS_LEARN_FIXES_INIT;
+	callus_learn_result r;
+	callus_error err = CALLUS_ERROR_INIT;
+	char helper[PATH_MAX + 32], mark[PATH_MAX + 16], body[2 * PATH_MAX];
+	const char *tree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+	const char *commit = "89abcdef0123456789abcdef0123456789abcdef";
+	char *now = NULL;
+	FILE *fp;
+	char line[256] = "";
+
+	snprintf(mark, sizeof(mark), "%s/asked", f->dir);
+	so.helper = helper;
+	o.no_snapshot = 0;
+	o.snapshot = &so;
+	snprintf(body, sizeof(body), "printf 'ok 47\\ngit %s -\\n'", tree);
+	fake_helper(f, body, helper, sizeof(helper));
+	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, &err), 0);
+	callus_learn_result_release(&r);
+
+	snprintf(body, sizeof(body), "shift; echo \"$@\" >'%s'; printf 'ok 41\\n%s\\n'", mark,
+		 commit);
+	fake_helper(f, body, helper, sizeof(helper));
+	assert_int_equal(callus_learn_fixes_add(&fixes, tree, "--- a/src/app.js\n+++ b/src/app.js\n"
+							      "@@ -1 +1 @@\n-a\n+fixed\n"),
+			 0);
+	assert_non_null(now = callus_now_iso8601());
+	o.fixes = &fixes;
+	o.redelivered = 1;
+	o.now = now;
+	assert_int_equal(callus_learn_pass(f->s, &o, &r, &err), 0);
+	assert_int_equal(r.nfixed, 1);
+	callus_learn_result_release(&r);
+	assert_non_null(fp = fopen(mark, "r"));
+	assert_non_null(fgets(line, sizeof(line), fp));
+	fclose(fp);
+	assert_non_null(strstr(line, "head"));
+	assert_null(strstr(line, "diff"));
+	assert_int_equal(query_int(f, "SELECT count(*) FROM resolutions WHERE context LIKE"
+				      " '%89abcdef0123456789abcdef0123456789abcdef%'"),
+			 1);
+	callus_learn_fixes_release(&fixes);
+	callus_error_release(&err);
+	free(now);
+}
+
 static void fail_then_pass_makes_one_resolution(void **state)
 {
 	fixture *f = *state;
@@ -2184,6 +2237,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_busy_pass_keeps_its_fixes, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_queued_failure_keeps_the_fixes_it_found, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(given_fixes_without_head_ask_for_it, setup, teardown),
 		cmocka_unit_test_setup_teardown(pass_of_unknown_check_writes_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(third_failure_is_permanent_and_warned, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_error_keeps_its_own_message, setup, teardown),
