@@ -568,10 +568,13 @@ static int drain_record(const cli_workspace *ws, const callus_hook_event *e,
 	 * and said.  A redaction that took a script's closing quote with a
 	 * secret left the command unreadable: read with the quote closed. */
 	is_check = callus_detect(&det, ws->whitelist, e->command, NULL) == 0 && det.verification;
-	if (!is_check && (closed = callus_detect_close_quote(e->command))) {
+	/* read with the quote closed, it must name the tool its hook named:
+	 * a quote taken from the middle of a line reads as another command */
+	if (!is_check && run->tool && (closed = callus_detect_close_quote(e->command))) {
 		callus_detection_release(&det);
 		memset(&det, 0, sizeof(det));
-		is_check = callus_detect(&det, ws->whitelist, closed, NULL) == 0 && det.verification;
+		is_check = callus_detect(&det, ws->whitelist, closed, NULL) == 0 && det.verification &&
+			   det.tool && !strcmp(det.tool, run->tool);
 	}
 	if (!is_check) {
 		const char *const extra[] = { "origin", run->origin, NULL };
@@ -871,7 +874,8 @@ int cmd_hook(int argc, char **argv)
 			if (!metrics)
 				callus_metrics_new(&metrics);
 			/* first on disk, then recorded: a cut loses nothing */
-			if (cli_spool_prepare(&ent, &ws, e, code) == 0 && spool_put(&ent, &ws) == 0)
+			if (cli_spool_prepare(&ent, &ws, e, code, det.tool) == 0 &&
+			    spool_put(&ent, &ws) == 0)
 				q.origin = ent.origin;
 			guard_late_ws(&ws);
 			if (!q.origin)
@@ -907,7 +911,8 @@ int cmd_hook(int argc, char **argv)
 			 * before the queue's drain, so that a cut during it leaves
 			 * the pass and starts the drainer (the drain's lock goes
 			 * with this process). */
-			if (cli_spool_prepare(&ent, &ws, e, 0) == 0 && spool_put(&ent, &ws) == 0)
+			if (cli_spool_prepare(&ent, &ws, e, 0, det.tool) == 0 &&
+			    spool_put(&ent, &ws) == 0)
 				q.origin = ent.origin;
 			/* queued failures first: a fix is learnt against its failure */
 			if (!spool_empty)

@@ -54,7 +54,7 @@ static int ends_with(const char *s, size_t len, const char *suffix)
 
 /* Entries are named NS-PID.json: sorted by name, oldest first. */
 int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callus_hook_event *e,
-		      int code)
+		      int code, const char *tool)
 {
 	callus_buf name = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT, left = CALLUS_BUF_INIT;
 	callus_buf cut = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT, spare = CALLUS_BUF_INIT;
@@ -87,6 +87,10 @@ int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callu
 	if (e->session_id) {
 		callus_buf_puts(&text, ",\"session_id\":");
 		callus_buf_put_json(&text, e->session_id, strlen(e->session_id));
+	}
+	if (tool) {
+		callus_buf_puts(&text, ",\"tool\":");
+		callus_buf_put_json(&text, tool, strlen(tool));
 	}
 	callus_buf_putc(&text, '}');
 	if (callus_buf_status(&text) < 0 || !(out->text = callus_buf_detach(&text)))
@@ -237,6 +241,18 @@ left:
 	callus_buf_release(&more);
 	callus_buf_release(&tmp);
 	return rc;
+}
+
+/* The tool its hook detected (cli_spool_prepare), or NULL; the caller
+ * frees it. */
+static char *entry_tool(const callus_buf *text)
+{
+	json_t *root = json_loadb(text->ptr, text->len, 0, NULL);
+	const char *tool = json_string_value(json_object_get(root, "tool"));
+	char *out = tool ? strdup(tool) : NULL;
+
+	json_decref(root);
+	return out;
 }
 
 /* Whether s is an object id as git writes it: 40 hex digits. */
@@ -430,7 +446,7 @@ static int replay(const cli_workspace *ws, const char *path, cli_spool_record_fn
 	size_t ignored = 0;
 	char *origin = NULL;
 	cli_spool_run run = { NULL, made_at(path), ends_with(path, strlen(path), SPOOL_CUT), NULL,
-			      forget, (void *)path };
+			      NULL, forget, (void *)path };
 	int rc;
 
 	if (callus_fs_read_file(&text, path, SPOOL_ENTRY_MAX, &err) < 0 ||
@@ -449,6 +465,7 @@ static int replay(const cli_workspace *ws, const char *path, cli_spool_record_fn
 	/* 0: a queued pass; a failure's status unknown: failed */
 	if (ev.exit_code < 0)
 		ev.exit_code = 1;
+	run.tool = entry_tool(&text);
 	if (entry_kept(&kept, &text, ev.exit_code == 0, &ignored) == 0 &&
 	    (kept.snapshot.tree || kept.fixes.count))
 		run.kept = &kept;
@@ -469,6 +486,7 @@ static int replay(const cli_workspace *ws, const char *path, cli_spool_record_fn
 		unlink(path);
 out:
 	free(origin);
+	free(run.tool);
 	cli_spool_kept_release(&kept);
 	callus_hook_event_release(&ev);
 	callus_buf_release(&text);

@@ -48,10 +48,11 @@ typedef struct cli_spool_entry {
 #define CLI_SPOOL_ENTRY_INIT { NULL, NULL, NULL, NULL, NULL, NULL }
 
 /* Make the entry for the failure e with status code (0: a pass, its
- * output left out), writing nothing (the slow part: redaction).  0, or -1
+ * output left out) of the check of tool (what the hook detected; may be
+ * NULL), writing nothing (the slow part: redaction).  0, or -1
  * when it cannot be made (the recording goes on without it). */
 int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callus_hook_event *e,
-		      int code);
+		      int code, const char *tool);
 
 void cli_spool_entry_release(cli_spool_entry *e);
 
@@ -92,6 +93,8 @@ typedef struct cli_spool_run {
 				* recording it */
 	const cli_spool_kept *kept; /* what its hook kept of it
 				* (cli_spool_leave); NULL: nothing */
+	char *tool;            /* the check's tool as its hook detected it;
+				* NULL: not said (an older entry) */
 	/* called once its occurrence is committed, or found committed by an
 	 * earlier delivery */
 	void (*stored)(void *ctx);

@@ -187,7 +187,13 @@ char *callus_detect_close_quote(const char *command)
 	static const char quotes[] = { '\'', '"' };
 	callus_buf b = CALLUS_BUF_INIT;
 
-	if (!command || !strstr(command, "[REDACTED:") || shell_rejects(command) != 1)
+	const char *last = NULL;
+
+	/* a value that took the quote took the rest of the line: the command
+	 * ends with its marker */
+	for (const char *p = command; p && (p = strstr(p, "[REDACTED:")); p++)
+		last = p;
+	if (!last || strchr(last, ']') != last + strlen(last) - 1 || shell_rejects(command) != 1)
 		return NULL;
 	for (size_t i = 0; i < sizeof(quotes); i++) {
 		callus_buf_clear(&b);

@@ -377,20 +377,6 @@ static size_t bare_end(const struct scan *sc, size_t v, int query, size_t cap)
 	return k;
 }
 
-/* Whether the quote at k, where a bare value stopped, goes on with it: a
- * letter or digit right after, or an operator and then one ('&L, ';x):
- * what no closing quote is followed by in a command, JSON or a log. */
-static int quote_goes_on(const struct scan *sc, size_t k)
-{
-	size_t n = sc->n;
-
-	if (k + 1 >= n || !HAS(sc, k, C_QUOTE))
-		return 0;
-	if (HAS(sc, k + 1, C_ALNUM))
-		return 1;
-	return k + 2 < n && in_set("&;|(", sc->s[k + 1]) && HAS(sc, k + 2, C_ALNUM);
-}
-
 /* Length of credentials at c: up to white space, a quote or a backslash
  * (the end of an escaped JSON string); at most cap bytes. */
 static size_t cred_len(const struct scan *sc, size_t c, size_t cap)
@@ -687,16 +673,6 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 			raw_end = bare_end(sc, v, query, (size_t)-1);
 			for (ve = raw_end; ve > vs && HAS(sc, ve - 1, C_STRIP); ve--)
 				;
-		}
-		/* A quote the value runs into with more of it right after
-		 * (Kx9'&Lm2q, not abc" or abc', next): no string closes
-		 * there, the shell reads on, and so does the secret. */
-		if (ve == raw_end && quote_goes_on(sc, raw_end)) {
-			struct shell_word w;
-
-			callus_redact_shell_word(sc, vs, 0, &w);
-			if (w.end > ve)
-				ve = w.end;
 		}
 	}
 	if (!value_fits(sc, kind, vs, ve))

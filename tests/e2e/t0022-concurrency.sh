@@ -610,7 +610,14 @@ test_expect_success 'a queued run that is no check any more is dropped, and said
 		exit_code: 1, cwd: \$cwd, output: \"\"}" >.callus/spool/0000000000000000012-12.left.json &&
 	"$CALLUS" hook --drain generic &&
 	test -z "$(find .callus/spool -name "*.json")" &&
-	grep "\"spool_dropped\"" .callus/log.jsonl | grep -q "0000000000000000012-12"
+	grep "\"spool_dropped\"" .callus/log.jsonl | grep -q "0000000000000000012-12" &&
+	# closed again, a redacted command names another tool than its hook
+	# did (sh -c "pytest --password=X'"'"'x"; mypy .): dropped too
+	jq -n --arg cwd "$PWD" "{command: \"sh -c \\\"pytest --password=[REDACTED:cli-password]\",
+		exit_code: 1, cwd: \$cwd, output: \"\", tool: \"mypy\"}" >.callus/spool/0000000000000000013-13.left.json &&
+	"$CALLUS" hook --drain generic &&
+	grep "\"spool_dropped\"" .callus/log.jsonl | grep -q "0000000000000000013-13" &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM checks" 2>/dev/null || echo 0)" = 0
 '
 
 test_expect_success 'a queued run whose redaction took its script'"'"'s closing quote is the live run'"'"'s check' '

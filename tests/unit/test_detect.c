@@ -724,6 +724,10 @@ static void test_close_quote(void **state)
 		  "bash -c 'gcc -c f1.c --password=[REDACTED:cli-password]'" },
 		{ "sh -c \"make test --token [REDACTED:cli-password]",
 		  "sh -c \"make test --token [REDACTED:cli-password]\"" },
+		/* a quote taken from the middle of the line, not with its end:
+		 * closed at the end, it would read as another command */
+		{ "bash -c 'DB_PASSWORD=\"[REDACTED:secret-assignment]\"'\"'\"'x\" pytest -x; ruff check .'",
+		  NULL },
 		/* read whole already, or no redaction: nothing to close */
 		{ "gcc -c f1.c '-DTOKEN=[REDACTED:github-token]'", NULL },
 		{ "bash -c 'gcc -c f1.c", NULL },

@@ -579,17 +579,6 @@ static void test_command_line_bad_inputs(void **state)
 	expect(state, "Error: can't connect: mysql --password=Kx9'&Lm2q",
 	       "Error: can't connect: mysql --password=[REDACTED:cli-password]", 1);
 	expect(state, "curl -u user:Kx9'&Lm2q https://x", "curl -u user:[REDACTED:cli-password]", 1);
-	/* an assignment's bare value runs on through a quote with more of it
-	 * right after, as the shell reads it; a closing quote ends it */
-	expect(state, "DB_PASSWORD=Kx9'&Lm2q", "DB_PASSWORD=[REDACTED:secret-assignment]", 1);
-	expect(state, "export PASSWORD=Kx9';Lm2q", "export PASSWORD=[REDACTED:secret-assignment]", 1);
-	expect(state, "DB_PASSWORD=abc12'3x' next", "DB_PASSWORD=[REDACTED:secret-assignment] next", 1);
-	expect(state, "{\"cmd\":\"export DB_PASSWORD=abc123x\"}",
-	       "{\"cmd\":\"export DB_PASSWORD=[REDACTED:secret-assignment]\"}", 1);
-	expect(state, "bash -c 'make DB_PASSWORD=abc123x'; ls",
-	       "bash -c 'make DB_PASSWORD=[REDACTED:secret-assignment]'; ls", 1);
-	expect(state, "env \"A=1 DB_PASSWORD=abc123x\" make",
-	       "env \"A=1 DB_PASSWORD=[REDACTED:secret-assignment]\" make", 1);
 	/* NUL bytes: the value ends there, and they are copied */
 	assert_int_equal(run(state, &out, nul_in, sizeof(nul_in) - 1), 1);
 	assert_int_equal(out.len, sizeof(nul_want) - 1);
