@@ -564,12 +564,12 @@ static int drain_record(const cli_workspace *ws, const callus_hook_event *e,
 	memset(&det, 0, sizeof(det));
 	if (e->cwd && (rel = cli_workspace_rel(ws, e->cwd)))
 		at.cwd_rel = rel;
-	/* no longer a check by this workspace's config: nothing to record,
+	/* No longer a check by this workspace's config: nothing to record,
 	 * and said.  A redaction that took a script's closing quote with a
-	 * secret left the command unreadable: read with the quote closed. */
+	 * secret left the command unreadable: it is read with the quote
+	 * closed, and must then name the tool its hook named (a quote taken
+	 * from the middle of a line reads as another command). */
 	is_check = callus_detect(&det, ws->whitelist, e->command, NULL) == 0 && det.verification;
-	/* read with the quote closed, it must name the tool its hook named:
-	 * a quote taken from the middle of a line reads as another command */
 	if (!is_check && run->tool && (closed = callus_detect_close_quote(e->command))) {
 		callus_detection_release(&det);
 		memset(&det, 0, sizeof(det));

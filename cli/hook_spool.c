@@ -243,52 +243,41 @@ left:
 	return rc;
 }
 
-/* The tool its hook detected (cli_spool_prepare), or NULL; the caller
- * frees it. */
-static char *entry_tool(const callus_buf *text)
-{
-	json_t *root = json_loadb(text->ptr, text->len, 0, NULL);
-	const char *tool = json_string_value(json_object_get(root, "tool"));
-	char *out = tool ? strdup(tool) : NULL;
-
-	json_decref(root);
-	return out;
-}
-
-/* Whether s is an object id as git writes it: 40 hex digits. */
-static int is_oid(const char *s)
-{
-	return s && strspn(s, "0123456789abcdef") == 40 && !s[40];
-}
-
-/* What a busy store's hook kept in the entry's text (cli_spool_leave): a
+/* What the hook wrote into the entry's text beyond a generic payload
+ * (read once, the payload's parse being the event's): the tool it
+ * detected (cli_spool_prepare; *tool, NULL when not said, freed by the
+ * caller), and what a busy store made it keep (cli_spool_leave): a
  * failure's snapshot, a run's fixes and HEAD then.  Anything not well
  * formed is left out (the drainer's own tree is taken), and *ignored says
  * how many.  0, or CALLUS_ENOMEM. */
-static int entry_kept(cli_spool_kept *out, const callus_buf *text, int passed, size_t *ignored)
+static int entry_extras(const callus_buf *text, int passed, char **tool, cli_spool_kept *out,
+			size_t *ignored)
 {
 	json_t *root = json_loadb(text->ptr, text->len, 0, NULL);
 	json_t *snap = json_object_get(root, "snapshot"), *fixes = json_object_get(root, "fixes");
 	json_t *head = json_object_get(root, "head"), *pair;
+	const char *said = json_string_value(json_object_get(root, "tool"));
+	const char *hs = json_string_value(head);
 	size_t i;
 	int rc = 0;
 
 	*ignored = 0;
+	if (said && !(*tool = strdup(said)))
+		rc = CALLUS_ENOMEM;
 	if (snap && (passed || callus_snapshot_from_text(&out->snapshot,
 							 json_string_value(snap)) < 0))
 		++*ignored;
 	if (fixes && !json_is_array(fixes))
 		++*ignored;
-	if (head && (!json_is_string(head) || (*json_string_value(head) &&
-					       !is_oid(json_string_value(head)))))
+	if (head && (!hs || (*hs && !callus_snapshot_is_oid(hs))))
 		++*ignored;
-	else if (head && json_array_size(fixes) && !(out->fixes.head = strdup(json_string_value(head))))
+	else if (rc == 0 && hs && json_array_size(fixes) && !(out->fixes.head = strdup(hs)))
 		rc = CALLUS_ENOMEM;
 	json_array_foreach(rc == 0 ? fixes : NULL, i, pair) {
 		const char *tree = json_string_value(json_array_get(pair, 0));
 		const char *patch = json_string_value(json_array_get(pair, 1));
 
-		if (!tree || !patch || json_array_size(pair) != 2 || !is_oid(tree)) {
+		if (!patch || json_array_size(pair) != 2 || !callus_snapshot_is_oid(tree)) {
 			++*ignored;
 			continue;
 		}
@@ -465,8 +454,7 @@ static int replay(const cli_workspace *ws, const char *path, cli_spool_record_fn
 	/* 0: a queued pass; a failure's status unknown: failed */
 	if (ev.exit_code < 0)
 		ev.exit_code = 1;
-	run.tool = entry_tool(&text);
-	if (entry_kept(&kept, &text, ev.exit_code == 0, &ignored) == 0 &&
+	if (entry_extras(&text, ev.exit_code == 0, &run.tool, &kept, &ignored) == 0 &&
 	    (kept.snapshot.tree || kept.fixes.count))
 		run.kept = &kept;
 	/* the spool is the hook's own: a field not as it writes them is

@@ -263,7 +263,7 @@ void callus_learn_fixes_release(callus_learn_fixes *f)
 	f->head = NULL;
 }
 
-/* The fix of d's snapshot that a pass delivered late found when it ran,
+/* The fix of d's snapshot that a run delivered late found when it ran,
  * or NULL. */
 static const char *fix_given(const learn_run *r, const fix_diff *d)
 {
@@ -322,7 +322,7 @@ static int slow_start(struct callus_learn_started *st)
 	int rc = 0;
 
 	st->ndiffs = r->o->fix_patch || r->o->no_snapshot ? 0 : r->ndiffs;
-	/* A pass delivered late: the fixes it found when it ran are made now
+	/* A run delivered late: the fixes it found when it ran are made now
 	 * and moved past those the helper is asked for, diffs[0..ndiffs). */
 	for (size_t i = 0; i < st->ndiffs;) {
 		const char *given = fix_given(r, &r->diffs[i]);

@@ -39,6 +39,11 @@ static int is_oid_hex(const char *s, size_t len)
 	return 1;
 }
 
+int callus_snapshot_is_oid(const char *s)
+{
+	return s && is_oid_hex(s, strlen(s));
+}
+
 char *callus_snapshot_helper(void)
 {
 	return callus_child_sibling("CALLUS_GIT_HELPER", "callus-git");

@@ -172,6 +172,10 @@ char *callus_snapshot_to_text(const callus_snapshot *s);
  * anything that is not such a line, CALLUS_ENOMEM. */
 int callus_snapshot_from_text(callus_snapshot *out, const char *text);
 
+/* Whether s is an object id as the helper writes one (a tree, a commit):
+ * 40 lower-case hex digits.  0 for NULL. */
+int callus_snapshot_is_oid(const char *s);
+
 /* *dst a copy of src (released by the caller): 0 or CALLUS_ENOMEM. */
 int callus_snapshot_copy(callus_snapshot *dst, const callus_snapshot *src);
 

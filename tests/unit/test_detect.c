@@ -729,6 +729,7 @@ static void test_close_quote(void **state)
 		{ "bash -c 'DB_PASSWORD=\"[REDACTED:secret-assignment]\"'\"'\"'x\" pytest -x; ruff check .'",
 		  NULL },
 		/* read whole already, or no redaction: nothing to close */
+		{ "make test --token [REDACTED:cli-password]", NULL },
 		{ "gcc -c f1.c '-DTOKEN=[REDACTED:github-token]'", NULL },
 		{ "bash -c 'gcc -c f1.c", NULL },
 		{ "", NULL },

@@ -142,6 +142,8 @@ static int record_seen(const cli_workspace *ws, const callus_hook_event *e,
 				  run->kept->fixes.items[i].patch);
 	if (run->kept && run->kept->fixes.head)
 		callus_buf_printf(&b, " head %.4s", run->kept->fixes.head);
+	if (run->tool)
+		callus_buf_printf(&b, " tool %s", run->tool);
 	if (nseen < 8)
 		snprintf(seen[nseen++], sizeof(seen[0]), "%s", b.ptr ? b.ptr : "");
 	callus_buf_release(&b);
@@ -179,8 +181,8 @@ static void a_run_is_left_with_what_its_hook_kept(void **state)
 		e.left = path_of(f->spool, left);
 		e.spare = path_of(f->spool, ".spare");
 		/* c.c and e.c passed */
-		callus_buf_printf(&got, "{\"command\":\"%s\",\"exit_code\":%d,\"output\":\"x\"}",
-				  commands[i], i >= 2 ? 0 : 1);
+		callus_buf_printf(&got, "{\"command\":\"%s\",\"exit_code\":%d,\"output\":\"x\"%s}",
+				  commands[i], i >= 2 ? 0 : 1, i == 1 ? ",\"tool\":\"gcc\"" : "");
 		assert_non_null(e.text = callus_buf_detach(&got));
 		assert_int_equal(cli_spool_write(&e, &f->ws), 0);
 		assert_int_equal(cli_spool_leave(&e, i == 1 ? NULL : i >= 2 ? &fixes : &kept), 0);
@@ -214,7 +216,7 @@ static void a_run_is_left_with_what_its_hook_kept(void **state)
 	assert_int_equal(nseen, 6);
 	assert_string_equal(seen[0],
 			    "gcc -c a.c 4b825dc642cb6eb9a060e54bf8d69288fbee4904 4b82:p0 head 0123");
-	assert_string_equal(seen[1], "gcc -c b.c -");
+	assert_string_equal(seen[1], "gcc -c b.c - tool gcc");
 	assert_string_equal(seen[2], "gcc -c c.c - 4b82:--- a/c.c\n+++ b/c.c\n");
 	assert_string_equal(seen[3], "gcc -c e.c - 4b82:--- a/c.c\n+++ b/c.c\n");
 	assert_string_equal(seen[4], "gcc -c d.c -");

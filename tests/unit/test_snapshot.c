@@ -1232,6 +1232,12 @@ static void test_text_round_trip(void **state)
 	assert_int_equal(callus_snapshot_from_text(&back, NULL), CALLUS_EINVAL);
 	s.tree = NULL;
 	assert_null(callus_snapshot_to_text(&s));
+	assert_true(callus_snapshot_is_oid(tree));
+	assert_false(callus_snapshot_is_oid("4B825DC642CB6EB9A060E54BF8D69288FBEE4904"));
+	assert_false(callus_snapshot_is_oid("4b825dc642cb6eb9a060e54bf8d69288fbee490"));
+	assert_false(callus_snapshot_is_oid("4b825dc642cb6eb9a060e54bf8d69288fbee49045"));
+	assert_false(callus_snapshot_is_oid(""));
+	assert_false(callus_snapshot_is_oid(NULL));
 }
 
 int main(int argc, char **argv)
