@@ -279,6 +279,46 @@ static void failure_learnt_in_two_steps(void **state)
 	callus_error_release(&err);
 }
 
+/* Snapshots on in a run's options, through a fake helper (fake_helper)
+ * at helper, which may note its requests in mark. */
+typedef struct helped {
+	callus_snapshot_opts so;
+	char helper[PATH_MAX + 32];
+	char mark[PATH_MAX + 16];
+} helped;
+
+static void helped_init(fixture *f, helped *h, callus_learn_opts *o)
+{
+	memset(h, 0, sizeof(*h));
+	h->so.timeout_ms = 10000;
+	h->so.helper = h->helper;
+	snprintf(h->mark, sizeof(h->mark), "%s/asked", f->dir);
+	o->no_snapshot = 0;
+	o->snapshot = &h->so;
+}
+
+/* The helper answering a snapshot request with tree. */
+static void helper_snapshots(fixture *f, helped *h, const char *tree)
+{
+	char body[128];
+
+	snprintf(body, sizeof(body), "printf 'ok 47\\ngit %s -\\n'", tree);
+	fake_helper(f, body, h->helper, sizeof(h->helper));
+}
+
+/* o delivered late, as of now, with fixes (may be NULL); the time is
+ * returned for the caller to free. */
+static char *late(callus_learn_opts *o, const callus_learn_fixes *fixes)
+{
+	char *now = callus_now_iso8601();
+
+	assert_non_null(now);
+	o->fixes = fixes;
+	o->redelivered = 1;
+	o->now = now;
+	return now;
+}
+
 /*
  * A failure its store is too busy for is queued with the snapshot its
  * start asked for (callus_learn_started_kept), and its late recording
@@ -289,27 +329,23 @@ static void a_queued_failure_keeps_its_snapshot(void **state)
 {
 	fixture *f = *state;
 	callus_learn_opts o = opts_for(f, "--queued", "s1");
-	callus_snapshot_opts so = { NULL, 10000, NULL, 0, 0 };
+	helped h;
 	callus_learn_error e = { &f->sig[0], &f->files[0], NULL };
 	callus_learn_started *st = NULL;
 	callus_learn_result r;
 	callus_snapshot kept = CALLUS_SNAPSHOT_INIT;
 	callus_error err = CALLUS_ERROR_INIT;
-	char helper[PATH_MAX + 32], mark[PATH_MAX + 16];
 	const char *then = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
-	snprintf(mark, sizeof(mark), "%s/asked", f->dir);
+	helped_init(f, &h, &o);
 	{
 		char body[2 * PATH_MAX];
 
 		snprintf(body, sizeof(body),
 			 "echo \"$@\" >>'%s'\n"
-			 "printf 'ok 47\\ngit %s -\\n'", mark, then);
-		fake_helper(f, body, helper, sizeof(helper));
+			 "printf 'ok 47\\ngit %s -\\n'", h.mark, then);
+		fake_helper(f, body, h.helper, sizeof(h.helper));
 	}
-	so.helper = helper;
-	o.no_snapshot = 0;
-	o.snapshot = &so;
 	assert_int_equal(callus_learn_failure_start(&st, f->s, &o, &e, 1, &err), 0);
 	assert_int_equal(callus_learn_started_kept(st, &kept, NULL), 0);
 	assert_int_equal(kept.kind, CALLUS_SNAPSHOT_GIT);
@@ -321,7 +357,7 @@ static void a_queued_failure_keeps_its_snapshot(void **state)
 	callus_learn_started_free(st);
 	assert_int_equal(query_int(f, "SELECT count(*) FROM pending_errors"), 0);
 	{
-		FILE *fp = fopen(mark, "r");
+		FILE *fp = fopen(h.mark, "r");
 		int c, lines = 0;
 
 		assert_non_null(fp);
@@ -330,11 +366,11 @@ static void a_queued_failure_keeps_its_snapshot(void **state)
 		fclose(fp);
 		assert_int_equal(lines, 1);
 	}
-	assert_int_equal(unlink(mark), 0);
+	assert_int_equal(unlink(h.mark), 0);
 
 	/* drained later: the helper would answer with today's tree */
 	fake_helper(f, "printf 'ok 47\\ngit 1111111111111111111111111111111111111111 -\\n'",
-		    helper, sizeof(helper));
+		    h.helper, sizeof(h.helper));
 	o.taken = &kept;
 	o.now = "2026-01-02T03:04:05.000Z";
 	o.redelivered = 1;
@@ -381,24 +417,20 @@ static void a_busy_pass_keeps_its_fixes(void **state)
 {
 	fixture *f = *state;
 	callus_learn_opts o = opts_for(f, "--busy-pass", "s1");
-	callus_snapshot_opts so = { NULL, 10000, NULL, 0, 0 };
+	helped h;
 	callus_learn_error e = { &f->sig[0], &f->files[0], NULL };
 	callus_learn_fixes kept = CALLUS_LEARN_FIXES_INIT;
 	callus_learn_result r;
 	callus_error err = CALLUS_ERROR_INIT;
-	char helper[PATH_MAX + 32], mark[PATH_MAX + 16], body[2 * PATH_MAX];
+	char body[2 * PATH_MAX];
 	const char *tree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 	const char *commit = "0123456789abcdef0123456789abcdef01234567";
 	sqlite3 *other = NULL;
 	char *now = NULL;
 
-	snprintf(mark, sizeof(mark), "%s/asked", f->dir);
-	so.helper = helper;
 	/* the failure's snapshot */
-	snprintf(body, sizeof(body), "printf 'ok 47\\ngit %s -\\n'", tree);
-	fake_helper(f, body, helper, sizeof(helper));
-	o.no_snapshot = 0;
-	o.snapshot = &so;
+	helped_init(f, &h, &o);
+	helper_snapshots(f, &h, tree);
 	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, &err), 0);
 	assert_int_equal(r.npending, 1);
 	callus_learn_result_release(&r);
@@ -407,7 +439,7 @@ static void a_busy_pass_keeps_its_fixes(void **state)
 	snprintf(body, sizeof(body),
 		 "P='--- a/src/app.js\n+++ b/src/app.js\n@@ -1 +1 @@\n-then\n+fixed\n'\n"
 		 "printf 'ok %%d\\n%%s' \"${#P}\" \"$P\"; printf 'ok 41\\n%s\\n'", commit);
-	fake_helper(f, body, helper, sizeof(helper));
+	fake_helper(f, body, h.helper, sizeof(h.helper));
 	assert_int_equal(sqlite3_open(f->path, &other), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_busy_timeout(callus_store_db(f->s), 50);
@@ -428,13 +460,10 @@ static void a_busy_pass_keeps_its_fixes(void **state)
 		 "echo \"$@\" >>'%s'\n"
 		 "P='--- a/src/next.js\n+++ b/src/next.js\n@@ -1 +1 @@\n-a\n+b\n'\n"
 		 "printf 'ok %%d\\n%%s' \"${#P}\" \"$P\"; printf 'ok 2\\n-\\n'",
-		 mark);
-	fake_helper(f, body, helper, sizeof(helper));
+		 h.mark);
+	fake_helper(f, body, h.helper, sizeof(h.helper));
 	o.busy_fixes = NULL;
-	o.fixes = &kept;
-	o.redelivered = 1;
-	assert_non_null(now = callus_now_iso8601());
-	o.now = now;
+	now = late(&o, &kept);
 	assert_int_equal(callus_learn_pass(f->s, &o, &r, &err), 0);
 	assert_int_equal(r.nfixed, 1);
 	callus_learn_result_release(&r);
@@ -442,7 +471,7 @@ static void a_busy_pass_keeps_its_fixes(void **state)
 				      " '%+fixed%' AND code_changes NOT LIKE '%next.js%'"
 				      " AND context LIKE '%0123456789abcdef0123456789abcdef01234567%'"),
 			 1);
-	assert_int_equal(access(mark, F_OK), -1);
+	assert_int_equal(access(h.mark, F_OK), -1);
 	callus_learn_fixes_release(&kept);
 	callus_learn_fixes_release(&kept);
 	callus_learn_fixes_release(NULL);
@@ -459,7 +488,7 @@ static void a_queued_failure_keeps_the_fixes_it_found(void **state)
 {
 	fixture *f = *state;
 	callus_learn_opts o = opts_for(f, "--closes", "s1");
-	callus_snapshot_opts so = { NULL, 10000, NULL, 0, 0 };
+	helped h;
 	callus_learn_error both[2] = { { &f->sig[0], &f->files[0], NULL },
 				       { &f->sig[1], &f->files[1], NULL } };
 	callus_learn_fixes fixes = CALLUS_LEARN_FIXES_INIT;
@@ -467,16 +496,12 @@ static void a_queued_failure_keeps_the_fixes_it_found(void **state)
 	callus_learn_started *st = NULL;
 	callus_learn_result r;
 	callus_error err = CALLUS_ERROR_INIT;
-	char helper[PATH_MAX + 32], mark[PATH_MAX + 16], body[2 * PATH_MAX];
+	char body[2 * PATH_MAX];
 	const char *tree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 	char *now = NULL;
 
-	snprintf(mark, sizeof(mark), "%s/asked", f->dir);
-	so.helper = helper;
-	o.no_snapshot = 0;
-	o.snapshot = &so;
-	snprintf(body, sizeof(body), "printf 'ok 47\\ngit %s -\\n'", tree);
-	fake_helper(f, body, helper, sizeof(helper));
+	helped_init(f, &h, &o);
+	helper_snapshots(f, &h, tree);
 	assert_int_equal(callus_learn_failure(f->s, &o, both, 2, &r, &err), 0);
 	assert_int_equal(r.npending, 2);
 	callus_learn_result_release(&r);
@@ -487,7 +512,7 @@ static void a_queued_failure_keeps_the_fixes_it_found(void **state)
 		 "case \"$*\" in *snapshot*) printf 'ok 47\\ngit %s -\\n'; exit;; esac\n"
 		 "P='--- a/src/a.js\n+++ b/src/a.js\n@@ -1 +1 @@\n-a\n+fixed\n'\n"
 		 "printf 'ok %%d\\n%%s' \"${#P}\" \"$P\"; printf 'ok 2\\n-\\n'", tree);
-	fake_helper(f, body, helper, sizeof(helper));
+	fake_helper(f, body, h.helper, sizeof(h.helper));
 	assert_int_equal(callus_learn_failure_start(&st, f->s, &o, &both[1], 1, &err), 0);
 	assert_int_equal(callus_learn_started_kept(st, &snap, &fixes), 0);
 	assert_string_equal(snap.tree, tree);
@@ -502,19 +527,16 @@ static void a_queued_failure_keeps_the_fixes_it_found(void **state)
 		 "echo \"$@\" >>'%s'\n"
 		 "P='--- a/src/next.js\n+++ b/src/next.js\n@@ -1 +1 @@\n-a\n+b\n'\n"
 		 "printf 'ok %%d\\n%%s' \"${#P}\" \"$P\"; printf 'ok 2\\n-\\n'",
-		 mark);
-	fake_helper(f, body, helper, sizeof(helper));
-	assert_non_null(now = callus_now_iso8601());
-	o.fixes = &fixes;
-	o.redelivered = 1;
-	o.now = now;
+		 h.mark);
+	fake_helper(f, body, h.helper, sizeof(h.helper));
+	now = late(&o, &fixes);
 	assert_int_equal(callus_learn_failure(f->s, &o, &both[1], 1, &r, &err), 0);
 	assert_int_equal(r.nfixed, 1);
 	callus_learn_result_release(&r);
 	assert_int_equal(query_int(f, "SELECT count(*) FROM resolutions WHERE code_changes LIKE"
 				      " '%+fixed%' AND code_changes NOT LIKE '%next.js%'"),
 			 1);
-	assert_int_equal(access(mark, F_OK), -1);
+	assert_int_equal(access(h.mark, F_OK), -1);
 	callus_learn_fixes_release(&fixes);
 	callus_error_release(&err);
 	free(now);
@@ -526,41 +548,34 @@ static void given_fixes_without_head_ask_for_it(void **state)
 {
 	fixture *f = *state;
 	callus_learn_opts o = opts_for(f, "--no-head", "s1");
-	callus_snapshot_opts so = { NULL, 10000, NULL, 0, 0 };
+	helped h;
 	callus_learn_error e = { &f->sig[0], &f->files[0], NULL };
 	callus_learn_fixes fixes = CALLUS_LEARN_FIXES_INIT;
 	callus_learn_result r;
 	callus_error err = CALLUS_ERROR_INIT;
-	char helper[PATH_MAX + 32], mark[PATH_MAX + 16], body[2 * PATH_MAX];
+	char body[2 * PATH_MAX];
 	const char *tree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 	const char *commit = "89abcdef0123456789abcdef0123456789abcdef";
 	char *now = NULL;
 	FILE *fp;
 	char line[256] = "";
 
-	snprintf(mark, sizeof(mark), "%s/asked", f->dir);
-	so.helper = helper;
-	o.no_snapshot = 0;
-	o.snapshot = &so;
-	snprintf(body, sizeof(body), "printf 'ok 47\\ngit %s -\\n'", tree);
-	fake_helper(f, body, helper, sizeof(helper));
+	helped_init(f, &h, &o);
+	helper_snapshots(f, &h, tree);
 	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, &err), 0);
 	callus_learn_result_release(&r);
 
-	snprintf(body, sizeof(body), "shift; echo \"$@\" >'%s'; printf 'ok 41\\n%s\\n'", mark,
+	snprintf(body, sizeof(body), "shift; echo \"$@\" >'%s'; printf 'ok 41\\n%s\\n'", h.mark,
 		 commit);
-	fake_helper(f, body, helper, sizeof(helper));
+	fake_helper(f, body, h.helper, sizeof(h.helper));
 	assert_int_equal(callus_learn_fixes_add(&fixes, tree, "--- a/src/app.js\n+++ b/src/app.js\n"
 							      "@@ -1 +1 @@\n-a\n+fixed\n"),
 			 0);
-	assert_non_null(now = callus_now_iso8601());
-	o.fixes = &fixes;
-	o.redelivered = 1;
-	o.now = now;
+	now = late(&o, &fixes);
 	assert_int_equal(callus_learn_pass(f->s, &o, &r, &err), 0);
 	assert_int_equal(r.nfixed, 1);
 	callus_learn_result_release(&r);
-	assert_non_null(fp = fopen(mark, "r"));
+	assert_non_null(fp = fopen(h.mark, "r"));
 	assert_non_null(fgets(line, sizeof(line), fp));
 	fclose(fp);
 	assert_non_null(strstr(line, "head"));
