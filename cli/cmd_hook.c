@@ -925,6 +925,8 @@ int cmd_hook(int argc, char **argv)
 			else
 				rc = pass_event(&ctx, &ws, e, &det, metrics, &store,
 						q.origin ? &q : NULL);
+			if (rc == CALLUS_EBUSY && q.origin)
+				cli_keep_tree(&ws, &det, &left.snapshot);
 			queued |= rc == CALLUS_EBUSY && q.origin;
 			spool_disarm(&ent, rc == CALLUS_EBUSY, &left);
 			cli_spool_kept_release(&left);

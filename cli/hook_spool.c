@@ -246,11 +246,12 @@ left:
 /* What the hook wrote into the entry's text beyond a generic payload
  * (read once, the payload's parse being the event's): the tool it
  * detected (cli_spool_prepare; *tool, NULL when not said, freed by the
- * caller), and what a busy store made it keep (cli_spool_leave): a
- * failure's snapshot, a run's fixes and HEAD then.  Anything not well
+ * caller), and what a busy store made it keep (cli_spool_leave): the
+ * run's tree (a failure's snapshot, a pass's tree), its fixes and HEAD
+ * then.  Anything not well
  * formed is left out (the drainer's own tree is taken), and *ignored says
  * how many.  0, or CALLUS_ENOMEM. */
-static int entry_extras(const callus_buf *text, int passed, char **tool, cli_spool_kept *out,
+static int entry_extras(const callus_buf *text, char **tool, cli_spool_kept *out,
 			size_t *ignored)
 {
 	json_t *root = json_loadb(text->ptr, text->len, 0, NULL);
@@ -264,8 +265,7 @@ static int entry_extras(const callus_buf *text, int passed, char **tool, cli_spo
 	*ignored = 0;
 	if (said && !(*tool = strdup(said)))
 		rc = CALLUS_ENOMEM;
-	if (snap && (passed || callus_snapshot_from_text(&out->snapshot,
-							 json_string_value(snap)) < 0))
+	if (snap && callus_snapshot_from_text(&out->snapshot, json_string_value(snap)) < 0)
 		++*ignored;
 	if (fixes && !json_is_array(fixes))
 		++*ignored;
@@ -454,7 +454,7 @@ static int replay(const cli_workspace *ws, const char *path, cli_spool_record_fn
 	/* 0: a queued pass; a failure's status unknown: failed */
 	if (ev.exit_code < 0)
 		ev.exit_code = 1;
-	if (entry_extras(&text, ev.exit_code == 0, &run.tool, &kept, &ignored) == 0 &&
+	if (entry_extras(&text, &run.tool, &kept, &ignored) == 0 &&
 	    (kept.snapshot.tree || kept.fixes.count))
 		run.kept = &kept;
 	/* the spool is the hook's own: a field not as it writes them is

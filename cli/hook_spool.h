@@ -65,10 +65,10 @@ void cli_spool_entry_release(cli_spool_entry *e);
 int cli_spool_write(cli_spool_entry *e, const cli_workspace *ws);
 
 /* What a hook kept of a run a busy store queued, for its drainer, which
- * will find a working tree that may have changed since: a failure's
- * snapshot of the tree (learn.h's taken), the fixes of the errors a run
- * closes and HEAD then (learn.h's fixes).  Release with
- * cli_spool_kept_release(). */
+ * will find a working tree that may have changed since: the tree as the
+ * run found it (learn.h's taken: a failure's snapshot, or a pass's tree,
+ * cli_keep_tree), the fixes of the errors a run closes and HEAD then
+ * (learn.h's fixes).  Release with cli_spool_kept_release(). */
 typedef struct cli_spool_kept {
 	callus_snapshot snapshot;   /* no tree: none */
 	callus_learn_fixes fixes;

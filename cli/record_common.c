@@ -143,6 +143,22 @@ void cli_learn_release(cli_learn *lc)
 	lc->args = lc->dir = lc->now = NULL;
 }
 
+void cli_keep_tree(const cli_workspace *ws, const callus_detection *det, callus_snapshot *out)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	cli_learn lc;
+
+	if (out->tree)
+		return;
+	cli_learn_init(&lc, ws, det, "");
+	if (!lc.opts.no_snapshot &&
+	    callus_snapshot_take(out, ws->root, NULL, &lc.snapshot, &err) == 0 &&
+	    out->kind != CALLUS_SNAPSHOT_GIT)
+		callus_snapshot_release(out);
+	callus_error_release(&err);
+	cli_learn_release(&lc);
+}
+
 int cli_learn_queued(cli_learn *lc, const cli_queued *q)
 {
 	if (!q || q->at_ns <= 0)

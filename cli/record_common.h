@@ -93,6 +93,14 @@ int cli_record_pass(const cli_workspace *ws, const callus_detection *det, const 
 		    const char *session, long long started_ns, callus_metrics *m,
 		    callus_learn_result *out, callus_store **keep, const cli_queued *q);
 
+/* The working tree as a pass left to a drainer found it (a busy store, or
+ * failures queued before it), into *out unless it holds one already: its
+ * drainer diffs the fixes to it (learn.h's taken), not to the tree found
+ * then, which may hold the agent's next work.  Only a git tree is kept;
+ * without one (snapshots off, no git, the helper failed) *out stays
+ * empty and the drainer diffs to the tree it finds, as before. */
+void cli_keep_tree(const cli_workspace *ws, const callus_detection *det, callus_snapshot *out);
+
 /* Whether a pass of det's check has anything to learn, as far as the list
  * of checks beside the store tells (checkindex.h) without opening it: 0
  * when cli_record_pass() would leave the store closed. */

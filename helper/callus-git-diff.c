@@ -32,7 +32,8 @@ void callus_git_set_since(long long ns)
  * Not part of a fix: a new binary file (an object file, an archive, a
  * bundle: what a build writes and .gitignore forgot; an agent's fix is
  * text), and any file written after the passing check started, when that
- * time is known.
+ * time is known and the diff is to the working tree as it is now (root
+ * set: a file's time now says nothing of a tree kept from before).
  */
 static int build_product(const git_diff_delta *d, const char *root)
 {
@@ -42,7 +43,7 @@ static int build_product(const git_diff_delta *d, const char *root)
 
 	if (d->status == GIT_DELTA_ADDED && (d->flags & GIT_DIFF_FLAG_BINARY))
 		return 1;
-	if (!since_ns || d->status == GIT_DELTA_DELETED ||
+	if (!since_ns || !root || d->status == GIT_DELTA_DELETED ||
 	    asprintf(&path, "%s/%s", root, d->new_file.path) < 0)
 		return 0;
 	after = lstat(path, &st) == 0 &&
@@ -225,7 +226,8 @@ static void more_add(char *list, size_t *len, int *truncated, const char *name)
 
 /* Every file's patch that fits in max_bytes, then the names of the others.
  * root: the folder the diff's paths are relative to (the repository's
- * working directory, which a workspace may lie inside). */
+ * working directory, which a workspace may lie inside), or NULL when the
+ * diff is to a kept tree, not to the files there now. */
 static int print_patches(FILE *out, git_diff *diff, size_t max_bytes, const char *root)
 {
 	char more[MORE_LIST_MAX + 1] = "";
@@ -263,7 +265,7 @@ static int print_patches(FILE *out, git_diff *diff, size_t max_bytes, const char
 }
 
 int callus_git_cmd_diff(FILE *out, callus_git_ws *w, const char *kind, const char *tree_hex,
-			const char *max_arg)
+			const char *to_hex, const char *max_arg)
 {
 	const char *workspace = w->path, *root;
 	git_repository *repo = NULL, *own = NULL;
@@ -271,7 +273,7 @@ int callus_git_cmd_diff(FILE *out, callus_git_ws *w, const char *kind, const cha
 	git_diff *diff = NULL;
 	git_diff_options opts;
 	struct paths changed = { NULL, 0, 0 };
-	git_oid snap, now;
+	git_oid snap, now, to;
 	char *end = NULL;
 	unsigned long long max;
 	int rc = -1;
@@ -281,17 +283,30 @@ int callus_git_cmd_diff(FILE *out, callus_git_ws *w, const char *kind, const cha
 	if (errno || end == max_arg || *end || max_arg[0] == '-' || max > SIZE_MAX) {
 		return callus_git_fail_usage("bad MAX_BYTES '%s'", max_arg);
 	}
-	if (parse_oid(&snap, tree_hex) < 0)
+	if (parse_oid(&snap, tree_hex) < 0 || (to_hex && parse_oid(&to, to_hex) < 0))
 		return -1;
+	if (to_hex && strcmp(kind, "git")) {
+		callus_git_fail_usage("a diff to a kept tree is of git snapshots, not '%s'", kind);
+		goto out;
+	}
 	if (!strcmp(kind, "git")) {
-		if (callus_git_worktree_tree(&now, w) < 0 || callus_git_ws_repo(w, &repo) < 0)
+		if (to_hex) {
+			git_oid_cpy(&now, &to);
+			if (callus_git_ws_repo(w, &repo) < 0)
+				goto out;
+			if (!repo) {
+				callus_git_fail(0, "'%s' is not in a git working tree", w->path);
+				goto out;
+			}
+		} else if (callus_git_worktree_tree(&now, w) < 0 || callus_git_ws_repo(w, &repo) < 0) {
 			goto out;
+		}
 		if (git_tree_lookup(&old_tree, repo, &snap) < 0) {
 			callus_git_fail(1, "no such snapshot");
 			goto out;
 		}
 		if (git_tree_lookup(&new_tree, repo, &now) < 0) {
-			callus_git_fail(1, "cannot read the tree of now");
+			callus_git_fail(1, to_hex ? "no such kept tree" : "cannot read the tree of now");
 			goto out;
 		}
 	} else if (!strcmp(kind, "files")) {
@@ -320,7 +335,7 @@ int callus_git_cmd_diff(FILE *out, callus_git_ws *w, const char *kind, const cha
 	/* a git snapshot's paths are the repository's, a files one's the
 	 * workspace's */
 	root = own ? NULL : git_repository_workdir(repo);
-	rc = print_patches(out, diff, (size_t)max, root ? root : workspace);
+	rc = print_patches(out, diff, (size_t)max, to_hex ? NULL : root ? root : workspace);
 out:
 	paths_release(&changed);
 	git_diff_free(diff);

@@ -47,6 +47,12 @@
  *	are named on a last line "[callus: N more files changed: A, B, ...]".
  *	Prints nothing when nothing changed.
  *
+ *   diffto TREE TO MAX_BYTES
+ *	As diff git, to TO, the tree of another git snapshot, instead of the
+ *	working tree now: for a run delivered late, whose hook kept the tree
+ *	it found (src/learn.c).  --since does not apply: a file's time now
+ *	says nothing of TO.
+ *
  *   head
  *	Prints HEAD's commit, or "-" (unborn branch, not git), and a newline.
  *
@@ -146,7 +152,8 @@ static int cmd_head(FILE *out, callus_git_ws *w)
 static int usage(void)
 {
 	fputs("usage: callus-git batch [--exclude PATH]... [--since NS] WORKSPACE REQUEST...\n"
-	      "  REQUEST: snapshot COUNT FILE... | diff git|files TREE MAX_BYTES | head\n",
+	      "  REQUEST: snapshot COUNT FILE... | diff git|files TREE MAX_BYTES |\n"
+	      "           diffto TREE TO MAX_BYTES | head\n",
 	      stderr);
 	return EXIT_USAGE;
 }
@@ -160,7 +167,7 @@ static int request_size(char **argv, int left)
 
 	if (!strcmp(argv[0], "head"))
 		return 1;
-	if (!strcmp(argv[0], "diff"))
+	if (!strcmp(argv[0], "diff") || !strcmp(argv[0], "diffto"))
 		return left >= 4 ? 4 : 0;
 	if (strcmp(argv[0], "snapshot") || left < 2)
 		return 0;
@@ -190,7 +197,9 @@ static int run_request(callus_git_ws *w, char **argv, int size)
 	if (!strcmp(argv[0], "snapshot"))
 		rc = cmd_snapshot(out, w, argv + 2, size - 2);
 	else if (!strcmp(argv[0], "diff"))
-		rc = callus_git_cmd_diff(out, w, argv[1], argv[2], argv[3]);
+		rc = callus_git_cmd_diff(out, w, argv[1], argv[2], NULL, argv[3]);
+	else if (!strcmp(argv[0], "diffto"))
+		rc = callus_git_cmd_diff(out, w, "git", argv[1], argv[2], argv[3]);
 	else
 		rc = cmd_head(out, w);
 	usage_err = callus_git_usage_error();

@@ -307,6 +307,15 @@ struct callus_learn_started {
 	int answered;               /* the answers taken (slow_finish) */
 };
 
+/* The git tree a run delivered late was found with, that its fixes from
+ * git snapshots are diffed to; NULL: the working tree now. */
+static const callus_snapshot *late_tree(const learn_run *r)
+{
+	const callus_snapshot *t = r->o->taken;
+
+	return t && t->kind == CALLUS_SNAPSHOT_GIT && t->tree && t->commit ? t : NULL;
+}
+
 /*
  * Step two, begun: the snapshot and the diffs asked of the helper in one
  * run (the failure's snapshot, each fixed error's diff, HEAD now), with no
@@ -349,7 +358,15 @@ static int slow_start(struct callus_learn_started *st)
 			st->ask_head = 1;
 		}
 	}
-	st->ask_head |= st->ndiffs > 0;
+	/* A run delivered late whose hook kept the tree it found: its fixes
+	 * end there, not in the tree found now (the agent's next work, or a
+	 * later run's fix), and HEAD is that tree's. */
+	if (st->ndiffs && late_tree(r)) {
+		if (!r->head && !(r->head = strdup(r->o->taken->commit)))
+			return CALLUS_ENOMEM;
+	} else {
+		st->ask_head |= st->ndiffs > 0;
+	}
 	if (r->o->fix_patch) {
 		size_t len = strlen(r->o->fix_patch);
 		/* the diff a snapshot gives is cut at the same size */
@@ -380,6 +397,8 @@ static int slow_start(struct callus_learn_started *st)
 	for (size_t i = 0; i < st->ndiffs; i++) {
 		st->reqs[n] = (callus_snapshot_req)CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_DIFF);
 		st->reqs[n].snap = &r->diffs[i].snap;
+		if (r->diffs[i].snap.kind == CALLUS_SNAPSHOT_GIT)
+			st->reqs[n].to = late_tree(r);
 		st->reqs[n++].max_bytes = max;
 	}
 	if (st->ask_head)

@@ -198,9 +198,13 @@ static int sendable(const callus_snapshot_req *r)
 {
 	const callus_snapshot *snap = r->snap;
 
+	const callus_snapshot *to = r->to;
+
 	return r->kind != CALLUS_SNAPSHOT_REQ_DIFF ||
 	       (snap && snap->tree && is_oid_hex(snap->tree, strlen(snap->tree)) &&
-		callus_snapshot_kind_name(snap->kind));
+		callus_snapshot_kind_name(snap->kind) &&
+		(!to || (snap->kind == CALLUS_SNAPSHOT_GIT && to->kind == CALLUS_SNAPSHOT_GIT &&
+			 to->tree && is_oid_hex(to->tree, strlen(to->tree)))));
 }
 
 /*
@@ -317,9 +321,15 @@ int callus_snapshot_start(callus_snapshot_batch **out, callus_snapshot_req *reqs
 			for (size_t j = 0; j < nf; j++)
 				argv[a++] = r->files->items[j];
 		} else if (r->kind == CALLUS_SNAPSHOT_REQ_DIFF) {
-			argv[a++] = "diff";
-			argv[a++] = (char *)callus_snapshot_kind_name(r->snap->kind);
-			argv[a++] = r->snap->tree;
+			if (r->to) {
+				argv[a++] = "diffto";
+				argv[a++] = r->snap->tree;
+				argv[a++] = r->to->tree;
+			} else {
+				argv[a++] = "diff";
+				argv[a++] = (char *)callus_snapshot_kind_name(r->snap->kind);
+				argv[a++] = r->snap->tree;
+			}
 			snprintf(nums[i], sizeof nums[i], "%zu", r->max_bytes);
 			argv[a++] = nums[i];
 			unlimited |= callus_size_add(&room, r->max_bytes, DIFF_TRAILER_MAX) < 0;

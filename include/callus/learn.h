@@ -134,11 +134,14 @@ typedef struct callus_learn_opts {
 				       * (CALLUS_EBUSY): the fixes it found
 				       * are added here, for its queued
 				       * delivery.  NULL: not kept */
-	const callus_snapshot *taken; /* a failure delivered late: the working
+	const callus_snapshot *taken; /* a run delivered late: the working
 				       * tree as it was when it ran, taken by
-				       * its hook (callus_learn_started_kept)
-				       * and used where the run needs a
-				       * snapshot; NULL: the tree found now */
+				       * its hook (a failure's,
+				       * callus_learn_started_kept; a pass's),
+				       * used where the run needs a snapshot,
+				       * and, a git one, as the end of the
+				       * diffs of the fixes it makes (and its
+				       * HEAD); NULL: the tree found now */
 	struct callus_match_scans *scans; /* the recording's kept scans of the
 				       * vector file, continued by the
 				       * suggestions' search (match.h); may be

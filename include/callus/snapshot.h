@@ -115,6 +115,10 @@ typedef struct callus_snapshot_req {
 	callus_snapshot_req_kind kind;
 	const callus_strlist *files; /* TAKE: borrowed; may be NULL */
 	const callus_snapshot *snap; /* DIFF: borrowed */
+	const callus_snapshot *to;   /* DIFF: borrowed; the working tree as
+				      * kept then (both git snapshots), to diff
+				      * to instead of the working tree now, for
+				      * a run delivered late.  NULL: now */
 	size_t max_bytes;            /* DIFF */
 	/* what it gave, as the single call would: released by
 	 * callus_snapshot_req_release() */
@@ -124,7 +128,8 @@ typedef struct callus_snapshot_req {
 	char *text;             /* DIFF: the patch; HEAD: the commit or "" */
 } callus_snapshot_req;
 
-#define CALLUS_SNAPSHOT_REQ_INIT(k) { (k), NULL, NULL, 0, 0, CALLUS_ERROR_INIT, CALLUS_SNAPSHOT_INIT, NULL }
+#define CALLUS_SNAPSHOT_REQ_INIT(k)                                                       \
+	{ (k), NULL, NULL, NULL, 0, 0, CALLUS_ERROR_INIT, CALLUS_SNAPSHOT_INIT, NULL }
 
 /*
  * Run the n requests (each made with CALLUS_SNAPSHOT_REQ_INIT, its inputs

@@ -443,6 +443,68 @@ f2.c:3:9: error: undeclared here" "f2.c:3:9: error: undeclared here"; do
 	! grep -q "next_work" ../cfix.diff && ! grep -q "g.c" ../cfix.diff
 '
 
+test_expect_success 'a pass queued behind its queued failure keeps its tree: the fix is the one it found, not the next work' '
+	mkdir behindtree && cd behindtree && git init -q && printf "int 1x;\n" >f1.c && printf "int 9x;\n" >f9.c &&
+	payload_for "$PWD" f9.c >../t9.json &&
+	payload_for "$PWD" f1.c >../tf.json &&
+	payload_for "$PWD" f1.c 0 >../tp.json &&
+	"$CALLUS" hook generic <../t9.json >/dev/null 2>&1 &&
+	{ flock .callus/spool/.drain.lock sleep 5 & } &&
+	holder=$! &&
+	{ hold_store 3 & } &&
+	lock=$! &&
+	sleep 0.2 &&
+	"$CALLUS" hook generic <../tf.json >/dev/null 2>&1 &&
+	printf "int x;\n" >f1.c &&
+	"$CALLUS" hook generic <../tp.json >../treply 2>/dev/null &&
+	jq -e "type == \"object\"" ../treply &&
+	# the pass waits behind its failure, with the tree it found
+	test "$(jq -s -c "map(select(.exit_code == 0) | .snapshot | test(\"^git [0-9a-f]{40} -$\"))" \
+		.callus/spool/*.left.json)" = "[true]" &&
+	# the agent goes on before the drain
+	printf "int x;\nint next_work;\n" >f1.c && printf "int more;\n" >g.c &&
+	wait $lock && wait $holder &&
+	"$CALLUS" hook --drain generic &&
+	test -z "$(find .callus/spool -name "*.json")" &&
+	none_pending f1.c &&
+	"$CALLUS" resolutions --json >../tres.json &&
+	test "$(jq -c "[.[].files]" ../tres.json)" = "[[\"f1.c\"]]" &&
+	sqlite3 .callus/callus.db "SELECT code_changes FROM resolutions" >../tfix.diff &&
+	grep -q "^+int x;" ../tfix.diff &&
+	! grep -q "next_work" ../tfix.diff && ! grep -q "g.c" ../tfix.diff
+'
+
+test_expect_success 'two queued failures, the second fixing the first'"'"'s error: the fix ends at the second'"'"'s tree' '
+	mkdir twoq && cd twoq && git init -q && printf "int 1x;\n" >f1.c && printf "int 2x;\n" >f2.c &&
+	printf "int 9x;\n" >f9.c &&
+	payload_for "$PWD" f9.c >../w9.json &&
+	for out in "f1.c:1:5: error: expected identifier or (" "f2.c:3:9: error: undeclared here"; do
+		jq -n --arg cwd "$PWD" --arg o "$out" \
+			"{command: \"make\", exit_code: 1, session_id: \"s\", cwd: \$cwd, output: \$o}" \
+			>"../w-${out%%:*}.json"
+	done &&
+	"$CALLUS" hook generic <../w9.json >/dev/null 2>&1 &&
+	# long enough for both hooks to wait their 2 s and be queued
+	{ flock .callus/spool/.drain.lock sleep 7 & } &&
+	holder=$! &&
+	{ hold_store 5.5 & } &&
+	lock=$! &&
+	sleep 0.2 &&
+	"$CALLUS" hook generic <../w-f1.c.json >/dev/null 2>&1 &&
+	printf "int x;\n" >f1.c &&
+	"$CALLUS" hook generic <../w-f2.c.json >/dev/null 2>&1 &&
+	test "$(find .callus/spool -name "*.left.json" | wc -l)" = 2 &&
+	# the agent goes on before the drain
+	printf "int x;\nint next_work;\n" >f1.c &&
+	wait $lock && wait $holder &&
+	"$CALLUS" hook --drain generic &&
+	test -z "$(find .callus/spool -name "*.json")" &&
+	none_pending f1.c &&
+	sqlite3 .callus/callus.db "SELECT code_changes FROM resolutions" >../wfix.diff &&
+	grep -q "^+int x;" ../wfix.diff &&
+	! grep -q "next_work" ../wfix.diff
+'
+
 test_expect_success 'a pass whose failure is still queued, behind another drainer, waits behind it' '
 	mkdir behind && cd behind && git init -q && printf "int 1x;\n" >f1.c && printf "int 9x;\n" >f9.c &&
 	payload_for "$PWD" f9.c >../h9.json &&

@@ -151,7 +151,8 @@ static int record_seen(const cli_workspace *ws, const callus_hook_event *e,
 }
 
 /* An entry left with what its hook kept holds it, and the drainer hands it
- * back: a failure's snapshot, a run's fixes and HEAD then.  Left without,
+ * back: a run's tree (a failure's snapshot, a pass's), its fixes and HEAD
+ * then.  Left without,
  * and anything not as a hook writes it, give none; the latter is logged. */
 static void a_run_is_left_with_what_its_hook_kept(void **state)
 {
@@ -210,10 +211,16 @@ static void a_run_is_left_with_what_its_hook_kept(void **state)
 			    "\"head\":\"HEAD\"}",
 			tree, tree, tree, tree);
 		assert_int_equal(fclose(fp), 0);
+		/* a pass's tree (cli_keep_tree), kept as a failure's snapshot is */
+		snprintf(path, sizeof(path), "%s/0000000000000000007-7.left.json", f->spool);
+		assert_non_null(fp = fopen(path, "w"));
+		fprintf(fp, "{\"command\":\"gcc -c h.c\",\"exit_code\":0,\"snapshot\":\"git %s -\"}",
+			tree);
+		assert_int_equal(fclose(fp), 0);
 	}
 	nseen = 0;
-	assert_int_equal(cli_spool_drain(&f->ws, 0, record_seen), 6);
-	assert_int_equal(nseen, 6);
+	assert_int_equal(cli_spool_drain(&f->ws, 0, record_seen), 7);
+	assert_int_equal(nseen, 7);
 	assert_string_equal(seen[0],
 			    "gcc -c a.c 4b825dc642cb6eb9a060e54bf8d69288fbee4904 4b82:p0 head 0123");
 	assert_string_equal(seen[1], "gcc -c b.c - tool gcc");
@@ -221,6 +228,7 @@ static void a_run_is_left_with_what_its_hook_kept(void **state)
 	assert_string_equal(seen[3], "gcc -c e.c - 4b82:--- a/c.c\n+++ b/c.c\n");
 	assert_string_equal(seen[4], "gcc -c d.c -");
 	assert_string_equal(seen[5], "gcc -c g.c - 4b82:p1");
+	assert_string_equal(seen[6], "gcc -c h.c 4b825dc642cb6eb9a060e54bf8d69288fbee4904");
 	/* the two hand-made entries' fields, said once each */
 	{
 		char log[512];

@@ -588,6 +588,67 @@ static void given_fixes_without_head_ask_for_it(void **state)
 	free(now);
 }
 
+/*
+ * A late pass whose hook kept the tree it found (opts.taken): its fix is
+ * diffed from the failure's snapshot to that tree ("diffto"), not to the
+ * working tree found now, and its HEAD is that tree's, not asked.
+ */
+static void a_late_pass_diffs_to_the_tree_it_found(void **state)
+{
+	fixture *f = *state;
+	callus_learn_opts o = opts_for(f, "--kept-tree", "s1");
+	helped h;
+	callus_learn_error e = { &f->sig[0], &f->files[0], NULL };
+	callus_snapshot kept = CALLUS_SNAPSHOT_INIT;
+	callus_learn_result r;
+	callus_error err = CALLUS_ERROR_INIT;
+	char body[2 * PATH_MAX];
+	const char *tree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+	const char *then = "1111111111111111111111111111111111111111";
+	const char *commit = "89abcdef0123456789abcdef0123456789abcdef";
+	char *now = NULL;
+	FILE *fp;
+	char line[256] = "";
+
+	helped_init(f, &h, &o);
+	helper_snapshots(f, &h, tree);
+	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, &err), 0);
+	callus_learn_result_release(&r);
+
+	/* the helper notes what it is asked; a "diff" (to now) would give the
+	 * next work, a "diffto" the fix */
+	snprintf(body, sizeof(body),
+		 "shift; echo \"$@\" >'%s'\n"
+		 "case \"$*\" in *diffto*) F=fixed;; *) F=next_work;; esac\n"
+		 "P=\"--- a/src/app.js\n+++ b/src/app.js\n@@ -1 +1 @@\n-a\n+$F\n\"\n"
+		 "printf 'ok %%d\\n%%s' \"${#P}\" \"$P\"",
+		 h.mark);
+	fake_helper(f, body, h.helper, sizeof(h.helper));
+	kept.kind = CALLUS_SNAPSHOT_GIT;
+	assert_non_null(kept.tree = strdup(then));
+	assert_non_null(kept.commit = strdup(commit));
+	now = late(&o, NULL);
+	o.taken = &kept;
+	assert_int_equal(callus_learn_pass(f->s, &o, &r, &err), 0);
+	assert_int_equal(r.nfixed, 1);
+	callus_learn_result_release(&r);
+	assert_non_null(fp = fopen(h.mark, "r"));
+	assert_non_null(fgets(line, sizeof(line), fp));
+	fclose(fp);
+	assert_non_null(strstr(line, "diffto"));
+	assert_non_null(strstr(line, then));
+	assert_null(strstr(line, "head"));
+	assert_int_equal(query_int(f, "SELECT count(*) FROM resolutions WHERE code_changes LIKE"
+				      " '%+fixed%' AND code_changes NOT LIKE '%next_work%'"),
+			 1);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM resolutions WHERE context LIKE"
+				      " '%89abcdef0123456789abcdef0123456789abcdef%'"),
+			 1);
+	callus_snapshot_release(&kept);
+	callus_error_release(&err);
+	free(now);
+}
+
 static void fail_then_pass_makes_one_resolution(void **state)
 {
 	fixture *f = *state;
@@ -2253,6 +2314,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_queued_failure_keeps_the_fixes_it_found, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(given_fixes_without_head_ask_for_it, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_late_pass_diffs_to_the_tree_it_found, setup, teardown),
 		cmocka_unit_test_setup_teardown(pass_of_unknown_check_writes_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(third_failure_is_permanent_and_warned, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_error_keeps_its_own_message, setup, teardown),

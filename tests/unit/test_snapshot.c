@@ -952,6 +952,56 @@ static void test_batch_one_process(void **state)
 }
 
 /*
+ * A diff to a kept tree ("diffto", req.to): from one snapshot to another,
+ * whatever the working tree holds since, and --since leaves it alone (a
+ * file's time now says nothing of the kept tree).  Only git snapshots:
+ * a files one as either end is refused before the helper runs.
+ */
+static void test_diff_to_a_kept_tree(void **state)
+{
+	callus_snapshot_req reqs[2] = {
+		CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_DIFF),
+		CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_DIFF),
+	};
+	callus_snapshot before = CALLUS_SNAPSHOT_INIT, fixed = CALLUS_SNAPSHOT_INIT;
+	callus_snapshot files = CALLUS_SNAPSHOT_INIT;
+	callus_snapshot_opts o = { NULL, 0, NULL, 0, 0 };
+	callus_error e = CALLUS_ERROR_INIT;
+	char *dir = make_repo(), *want;
+
+	(void)state;
+	take(&before, dir, NULL);
+	write_str(dir, "a.txt", "one\nTWO\nthree\n");
+	want = run("cd '%s' && git --no-optional-locks diff", dir);
+	take(&fixed, dir, NULL);
+	/* the next work, which a diff to now would show */
+	write_str(dir, "a.txt", "one\nTWO\nthree\nfour\n");
+	write_str(dir, "next.txt", "more\n");
+	o.since_ns = 1;
+	reqs[0].snap = &before;
+	reqs[0].to = &fixed;
+	reqs[0].max_bytes = 100000;
+	files.kind = CALLUS_SNAPSHOT_FILES;
+	files.tree = strdup(fixed.tree);
+	files.commit = strdup("");
+	reqs[1].snap = &before;
+	reqs[1].to = &files;
+	reqs[1].max_bytes = 100000;
+	assert_int_equal(callus_snapshot_run(reqs, 2, dir, &o, &e), 0);
+	assert_int_equal(reqs[0].rc, 0);
+	assert_string_equal(reqs[0].text, want);
+	assert_int_equal(reqs[1].rc, CALLUS_EINVAL);
+	for (size_t i = 0; i < 2; i++)
+		callus_snapshot_req_release(&reqs[i]);
+	callus_error_release(&e);
+	free(want);
+	callus_snapshot_release(&before);
+	callus_snapshot_release(&fixed);
+	callus_snapshot_release(&files);
+	rmdir_all(dir);
+}
+
+/*
  * The two steps (callus_snapshot_start/finish): the helper works while
  * the caller does, a helper that finished before the caller came to
  * collect it is read whole however late (its time counts from the
@@ -1088,6 +1138,7 @@ static void test_helper_usage(void **state)
 		"batch @ snapshot -1",
 		"batch @ snapshot x",
 		"batch @ diff git 4b825dc642cb6eb9a060e54bf8d69288fbee4904",  /* no MAX_BYTES */
+		"batch @ diffto 4b825dc642cb6eb9a060e54bf8d69288fbee4904 4b825dc642cb6eb9a060e54bf8d69288fbee4904",
 		"batch @ head snapshot 0 diff",    /* the last one short */
 		"batch --since x @ head",
 		"batch --since -5 @ head",
@@ -1262,6 +1313,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_helper_timeout),
 		cmocka_unit_test(test_helper_bad_output),
 		cmocka_unit_test(test_batch_one_process),
+		cmocka_unit_test(test_diff_to_a_kept_tree),
 		cmocka_unit_test(test_started_then_finished),
 		cmocka_unit_test(test_child_output_past_a_pipe),
 		cmocka_unit_test(test_helper_usage),
