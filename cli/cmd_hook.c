@@ -925,7 +925,9 @@ int cmd_hook(int argc, char **argv)
 			else
 				rc = pass_event(&ctx, &ws, e, &det, metrics, &store,
 						q.origin ? &q : NULL);
-			if (rc == CALLUS_EBUSY && q.origin)
+			/* one that found its fixes keeps those (the helper's run
+			 * again would cost a large repository its time) */
+			if (rc == CALLUS_EBUSY && q.origin && !left.fixes.count)
 				cli_keep_tree(&ws, &det, &left.snapshot);
 			queued |= rc == CALLUS_EBUSY && q.origin;
 			spool_disarm(&ent, rc == CALLUS_EBUSY, &left);

@@ -120,7 +120,7 @@ static int look(learn_run *r, int *need_snapshot, int *known)
 	if (!*known && r->passed)
 		return SQLITE_OK;
 #define LOOK_PENDING(late)                                                               \
-	"SELECT g.id, sn.id, sn.kind, sn.tree FROM pending_errors p"                     \
+	"SELECT g.id, sn.id, sn.kind, sn.tree, sn.taken_at FROM pending_errors p"        \
 	" JOIN checks c ON c.id = p.check_id JOIN signatures g ON g.rowid = p.sig"       \
 	" LEFT JOIN snapshots sn ON sn.id = p.snapshot_id"                               \
 	" WHERE c.tool = ?1 AND c.args = ?2 AND c.dir = ?3 AND p.state = 'pending'" late
@@ -153,6 +153,9 @@ static int look(learn_run *r, int *need_snapshot, int *known)
 		memset(d, 0, sizeof(*d));
 		d->snapshot_id = sqlite3_column_int64(st, 1);
 		d->snap.kind = kind;
+		/* ISO 8601 times of one format: compared as text */
+		d->newer = sqlite3_column_type(st, 4) == SQLITE_TEXT &&
+			   strcmp((const char *)sqlite3_column_text(st, 4), r->now) > 0;
 		if (!(d->snap.tree = callus_sql_column_dup(st, 3)) || !(d->snap.commit = strdup(""))) {
 			callus_snapshot_release(&d->snap);
 			sq = SQLITE_NOMEM;
@@ -316,6 +319,12 @@ static const callus_snapshot *late_tree(const learn_run *r)
 	return t && t->kind == CALLUS_SNAPSHOT_GIT && t->tree && t->commit ? t : NULL;
 }
 
+/* Where d's fix ends: the run's kept tree, or NULL for the tree now. */
+static const callus_snapshot *diff_to(const learn_run *r, const fix_diff *d)
+{
+	return d->snap.kind == CALLUS_SNAPSHOT_GIT && !d->newer ? late_tree(r) : NULL;
+}
+
 /*
  * Step two, begun: the snapshot and the diffs asked of the helper in one
  * run (the failure's snapshot, each fixed error's diff, HEAD now), with no
@@ -327,7 +336,7 @@ static int slow_start(struct callus_learn_started *st)
 	learn_run *r = &st->r;
 	size_t max = r->o->diff_max ? r->o->diff_max : CALLUS_LEARN_DIFF_MAX;
 	callus_error e = CALLUS_ERROR_INIT;
-	size_t n = 0, given_n = 0;
+	size_t n = 0, given_n = 0, nto = 0;
 	int rc = 0;
 
 	st->ndiffs = r->o->fix_patch || r->o->no_snapshot ? 0 : r->ndiffs;
@@ -348,24 +357,24 @@ static int slow_start(struct callus_learn_started *st)
 		r->diffs[i] = r->diffs[--st->ndiffs];
 		r->diffs[st->ndiffs] = t;
 	}
-	/* All of them given: HEAD as the run found it, not as it is now; when
-	 * it was not kept, asked now, as for a diff. */
-	if (given_n && !st->ndiffs) {
-		if (r->o->fixes && r->o->fixes->head) {
-			if (!(r->head = strdup(r->o->fixes->head)))
-				return CALLUS_ENOMEM;
-		} else {
-			st->ask_head = 1;
-		}
-	}
 	/* A run delivered late whose hook kept the tree it found: its fixes
 	 * end there, not in the tree found now (the agent's next work, or a
-	 * later run's fix), and HEAD is that tree's. */
-	if (st->ndiffs && late_tree(r)) {
-		if (!r->head && !(r->head = strdup(r->o->taken->commit)))
+	 * later run's fix), but for an error whose snapshot is newer than the
+	 * run (taken by its drainer: from it to the run's tree would undo
+	 * the work between).  HEAD is then that tree's. */
+	for (size_t i = 0; i < st->ndiffs; i++)
+		nto += diff_to(r, &r->diffs[i]) != NULL;
+	/* HEAD as the run found it, not as it is now: with every fix given,
+	 * the one kept with them, else the kept tree's; failing both, or for
+	 * a diff to the tree now, asked now. */
+	if (given_n && !st->ndiffs && r->o->fixes && r->o->fixes->head) {
+		if (!(r->head = strdup(r->o->fixes->head)))
+			return CALLUS_ENOMEM;
+	} else if ((given_n || st->ndiffs) && nto == st->ndiffs && late_tree(r)) {
+		if (!(r->head = strdup(r->o->taken->commit)))
 			return CALLUS_ENOMEM;
 	} else {
-		st->ask_head |= st->ndiffs > 0;
+		st->ask_head = given_n || st->ndiffs;
 	}
 	if (r->o->fix_patch) {
 		size_t len = strlen(r->o->fix_patch);
@@ -397,8 +406,7 @@ static int slow_start(struct callus_learn_started *st)
 	for (size_t i = 0; i < st->ndiffs; i++) {
 		st->reqs[n] = (callus_snapshot_req)CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_DIFF);
 		st->reqs[n].snap = &r->diffs[i].snap;
-		if (r->diffs[i].snap.kind == CALLUS_SNAPSHOT_GIT)
-			st->reqs[n].to = late_tree(r);
+		st->reqs[n].to = diff_to(r, &r->diffs[i]);
 		st->reqs[n++].max_bytes = max;
 	}
 	if (st->ask_head)
@@ -428,15 +436,28 @@ static int slow_finish(struct callus_learn_started *st)
 			r->snap = st->reqs[n].taken;
 			st->reqs[n].taken = (callus_snapshot)CALLUS_SNAPSHOT_INIT;
 			r->have_snap = 1;
+			r->snap_late = r->o->redelivered;
 		} else {
 			note_trouble(r, "cannot snapshot the working tree", &st->reqs[n].err);
 		}
 		n++;
 	}
 	for (size_t i = 0; i < st->ndiffs && rc == 0; i++, n++) {
-		if (st->reqs[n].rc < 0)
-			note_trouble(r, "cannot diff the working tree", &st->reqs[n].err);
-		rc = make_diff(r, &r->diffs[i], st->reqs[n].rc == 0 ? st->reqs[n].text : NULL);
+		callus_snapshot_req *q = &st->reqs[n];
+
+		/* the kept tree gone (its objects pruned): the tree now, as
+		 * without one, rather than no diff */
+		if (q->rc < 0 && q->to) {
+			callus_snapshot_req_release(q);
+			*q = (callus_snapshot_req)CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_DIFF);
+			q->snap = &r->diffs[i].snap;
+			q->max_bytes = r->o->diff_max ? r->o->diff_max : CALLUS_LEARN_DIFF_MAX;
+			if (callus_snapshot_run(q, 1, r->o->workspace, r->o->snapshot, &e) < 0)
+				callus_error_release(&e);
+		}
+		if (q->rc < 0)
+			note_trouble(r, "cannot diff the working tree", &q->err);
+		rc = make_diff(r, &r->diffs[i], q->rc == 0 ? q->text : NULL);
 	}
 	if (rc == 0 && st->ask_head && st->reqs[n].rc == 0) {
 		r->head = st->reqs[n].text;

@@ -29,6 +29,9 @@ typedef struct fix_diff {
 	callus_strlist files;
 	int unchanged;      /* the diff was made and is empty */
 	int made;           /* the diff was made (given, or the helper's) */
+	int newer;          /* the snapshot was taken after the run (a late
+			     * failure's, by its drainer): no kept tree of
+			     * the run's is its fix's end */
 } fix_diff;
 
 /* Everything one run's learning carries between its steps. */
@@ -43,6 +46,9 @@ typedef struct learn_run {
 				 * failing last before it is abandoned */
 	callus_snapshot snap;     /* taken for this run's new errors */
 	int have_snap;
+	int snap_late;          /* snap is of the tree found at a late
+				 * delivery, not as the run found it: its
+				 * row says when it was taken, not the run */
 	int64_t snap_id;        /* its row, once inserted */
 	fix_diff *diffs;
 	size_t ndiffs;

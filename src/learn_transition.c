@@ -43,7 +43,17 @@ static int snapshot_row(learn_run *r, int64_t *id)
 	callus_sql_bind_text(st, 1, callus_snapshot_kind_name(r->snap.kind));
 	callus_sql_bind_text(st, 2, r->snap.tree);
 	callus_sql_bind_text(st, 3, r->snap.commit);
-	callus_sql_bind_text(st, 4, r->now);
+	if (r->snap_late) {
+		char *clock = callus_now_iso8601();
+
+		if (!clock) {
+			callus_learn_done(r, st);
+			return SQLITE_NOMEM;
+		}
+		sqlite3_bind_text(st, 4, clock, -1, free);
+	} else {
+		callus_sql_bind_text(st, 4, r->now);
+	}
 	sq = sqlite3_step(st);
 	callus_learn_done(r, st);
 	if (sq != SQLITE_DONE)

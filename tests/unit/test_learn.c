@@ -649,6 +649,108 @@ static void a_late_pass_diffs_to_the_tree_it_found(void **state)
 	free(now);
 }
 
+/*
+ * A late failure whose snapshot its drainer took (none kept) has a tree
+ * newer than a pass that ran after it: the pass's kept tree is not its
+ * fix's end (from the newer tree to it would undo the work between), the
+ * tree now is, as without a kept tree.  The snapshot's row says when it
+ * was taken, not when the run ran.
+ */
+static void a_snapshot_newer_than_the_late_pass_is_diffed_to_now(void **state)
+{
+	fixture *f = *state;
+	callus_learn_opts o = opts_for(f, "--newer", "s1");
+	helped h;
+	callus_learn_error e = { &f->sig[0], &f->files[0], NULL };
+	callus_snapshot kept = CALLUS_SNAPSHOT_INIT;
+	callus_learn_result r;
+	callus_error err = CALLUS_ERROR_INIT;
+	char body[2 * PATH_MAX];
+	const char *tree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+	FILE *fp;
+	char line[256] = "";
+
+	helped_init(f, &h, &o);
+	helper_snapshots(f, &h, tree);
+	/* delivered late: ran at the start of the year, its snapshot taken now */
+	o.redelivered = 1;
+	o.now = "2026-01-01T00:00:00.000Z";
+	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, &err), 0);
+	assert_int_equal(r.npending, 1);
+	callus_learn_result_release(&r);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM snapshots WHERE taken_at > "
+				      "'2026-01-02'"),
+			 1);
+
+	snprintf(body, sizeof(body),
+		 "shift; echo \"$@\" >>'%s'\n"
+		 "case \"$*\" in *head*) printf 'ok 2\\n-\\n'; exit;; esac\n"
+		 "P=\"--- a/src/app.js\n+++ b/src/app.js\n@@ -1 +1 @@\n-a\n+b\n\"\n"
+		 "printf 'ok %%d\\n%%s' \"${#P}\" \"$P\"",
+		 h.mark);
+	fake_helper(f, body, h.helper, sizeof(h.helper));
+	kept.kind = CALLUS_SNAPSHOT_GIT;
+	assert_non_null(kept.tree = strdup("1111111111111111111111111111111111111111"));
+	assert_non_null(kept.commit = strdup(""));
+	o.now = "2026-01-01T00:00:01.000Z";
+	o.taken = &kept;
+	assert_int_equal(callus_learn_pass(f->s, &o, &r, &err), 0);
+	assert_int_equal(r.nfixed, 1);
+	callus_learn_result_release(&r);
+	assert_non_null(fp = fopen(h.mark, "r"));
+	assert_non_null(fgets(line, sizeof(line), fp));
+	fclose(fp);
+	assert_non_null(strstr(line, "diff git"));
+	assert_null(strstr(line, "diffto"));
+	callus_snapshot_release(&kept);
+	callus_error_release(&err);
+}
+
+/*
+ * A kept tree the helper cannot read any more (its objects pruned): the
+ * fix is diffed to the tree now, as without one, not lost.
+ */
+static void a_kept_tree_gone_is_diffed_to_now(void **state)
+{
+	fixture *f = *state;
+	callus_learn_opts o = opts_for(f, "--gone", "s1");
+	helped h;
+	callus_learn_error e = { &f->sig[0], &f->files[0], NULL };
+	callus_snapshot kept = CALLUS_SNAPSHOT_INIT;
+	callus_learn_result r;
+	callus_error err = CALLUS_ERROR_INIT;
+	char body[2 * PATH_MAX];
+	const char *tree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+	char *now = NULL;
+
+	helped_init(f, &h, &o);
+	helper_snapshots(f, &h, tree);
+	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, &err), 0);
+	callus_learn_result_release(&r);
+
+	snprintf(body, sizeof(body),
+		 "case \"$*\" in *diffto*) M='callus-git: no such kept tree'\n"
+		 "  printf 'error %%d\\n%%s' \"${#M}\" \"$M\"; exit;; esac\n"
+		 "P=\"--- a/src/app.js\n+++ b/src/app.js\n@@ -1 +1 @@\n-a\n+now\n\"\n"
+		 "printf 'ok %%d\\n%%s' \"${#P}\" \"$P\"");
+	fake_helper(f, body, h.helper, sizeof(h.helper));
+	kept.kind = CALLUS_SNAPSHOT_GIT;
+	assert_non_null(kept.tree = strdup("1111111111111111111111111111111111111111"));
+	assert_non_null(kept.commit = strdup(""));
+	now = late(&o, NULL);
+	o.taken = &kept;
+	assert_int_equal(callus_learn_pass(f->s, &o, &r, &err), 0);
+	assert_int_equal(r.nfixed, 1);
+	assert_null(r.snapshot_error);
+	callus_learn_result_release(&r);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM resolutions WHERE code_changes LIKE"
+				      " '%+now%'"),
+			 1);
+	callus_snapshot_release(&kept);
+	callus_error_release(&err);
+	free(now);
+}
+
 static void fail_then_pass_makes_one_resolution(void **state)
 {
 	fixture *f = *state;
@@ -2315,6 +2417,9 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(given_fixes_without_head_ask_for_it, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_late_pass_diffs_to_the_tree_it_found, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_snapshot_newer_than_the_late_pass_is_diffed_to_now,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(a_kept_tree_gone_is_diffed_to_now, setup, teardown),
 		cmocka_unit_test_setup_teardown(pass_of_unknown_check_writes_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(third_failure_is_permanent_and_warned, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_error_keeps_its_own_message, setup, teardown),
