@@ -60,27 +60,40 @@ later_requests() {
 # a later request of one.log, and the hook could read the check's exit
 # status.
 lesson_replied() {
-	"$CALLUS" lessons --json >lessons.json &&
-	jq -e 'map(select(.file == "src/app.js" and .tool == "eslint")) | length == 1' \
-		lessons.json >/dev/null &&
-	later_requests one | grep -q "$2" &&
-	grep -q " read eslint" ".callus/hook-$1.last"
+	{ "$CALLUS" lessons --json >lessons.json &&
+		jq -e 'map(select(.file == "src/app.js" and .tool == "eslint")) | length == 1' \
+			lessons.json >/dev/null &&
+		later_requests one | grep -q "$2" &&
+		grep -q " read eslint" ".callus/hook-$1.last"; } || { agent_said one; return 1; }
+}
+
+# agent_said NAME: what callus told the agent, recorded and queued, for a
+# failed check of a session's outcome (a flake is read from its log)
+agent_said() {
+	echo "# callus's replies that reached the model in $1:"
+	later_requests "$1" | grep -o 'callus: [^"\\]*' | sort | uniq -c | head -n 20
+	echo "# hook health:" && cat .callus/hook-*.last 2>/dev/null
+	echo "# queued:" && ls .callus/spool 2>/dev/null
+	echo "# pending:" && "$CALLUS" pending --json 2>&1 | head -c 2000
+	echo "# the log's last lines:" && tail -n 15 .callus/log.jsonl 2>/dev/null | cut -c1-300
+	return 0
 }
 
 # fix_kept: the passing run made a resolution for app.js's unused variable
 # with the line the fix removed, the model was told, nothing is pending.
 fix_kept() {
-	"$CALLUS" resolutions --json >res.json &&
-	"$CALLUS" resolutions show \
-		"$(jq -r 'map(select(.message | test("currency")))[0].id' res.json)" >fix &&
-	grep -q "^-  const currency" fix &&
-	later_requests one | grep -q "callus: eslint passes; the fix is kept in note" &&
-	test "$("$CALLUS" pending --json | jq length)" = 0
+	{ "$CALLUS" resolutions --json >res.json &&
+		"$CALLUS" resolutions show \
+			"$(jq -r 'map(select(.message | test("currency")))[0].id' res.json)" >fix &&
+		grep -q "^-  const currency" fix &&
+		later_requests one | grep -q "callus: eslint passes; the fix is kept in note" &&
+		test "$("$CALLUS" pending --json | jq length)" = 0; } || { agent_said one; return 1; }
 }
 
 # past_fix_offered: session 2's same mistake in src/total.js is answered
 # with the past fix.
 past_fix_offered() {
-	later_requests two | grep -q "callus: what fixed errors like this before" &&
-	later_requests two | grep -q "note [0-9a-f]\{12\} (worked"
+	{ later_requests two | grep -q "callus: what fixed errors like this before" &&
+		later_requests two | grep -q "note [0-9a-f]\{12\} (worked"; } ||
+		{ agent_said two; return 1; }
 }
