@@ -306,6 +306,8 @@ int callus_git_cmd_diff(FILE *out, callus_git_ws *w, const char *kind, const cha
 			goto out;
 		}
 		if (git_tree_lookup(&new_tree, repo, &now) < 0) {
+			/* "no such kept tree" is what src/learn.c looks for: the
+			 * diff is then asked again of the tree now */
 			callus_git_fail(1, to_hex ? "no such kept tree" : "cannot read the tree of now");
 			goto out;
 		}

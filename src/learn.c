@@ -417,18 +417,74 @@ static int slow_start(struct callus_learn_started *st)
 	return 0;
 }
 
+/* What the helper answers a diff to a kept tree it does not have (its
+ * objects pruned: callus-git-diff.c says it so). */
+#define KEPT_TREE_GONE "no such kept tree"
+
+/*
+ * The diffs to the run's kept tree, reqs[first..first + ndiffs), that the
+ * helper answered it does not have, asked again in one run as diffs to the
+ * tree now, with HEAD now: the fix as without a kept tree, rather than
+ * none.  Not one the helper did not answer (a timeout, the deadline): the
+ * tree now may hold the agent's next work.
+ */
+static void ask_again_to_now(struct callus_learn_started *st, size_t first)
+{
+	learn_run *r = &st->r;
+	callus_snapshot_req *again = NULL;
+	callus_error e = CALLUS_ERROR_INIT;
+	size_t *which = NULL, n = 0, gone = 0;
+
+	for (size_t i = first; i < first + st->ndiffs; i++)
+		gone += st->reqs[i].to && st->reqs[i].rc < 0 &&
+			strstr(callus_error_message(&st->reqs[i].err), KEPT_TREE_GONE);
+	if (!gone || !(again = calloc(gone + 1, sizeof(*again))) ||
+	    !(which = calloc(gone, sizeof(*which))))
+		goto out;
+	for (size_t i = first; i < first + st->ndiffs; i++) {
+		if (!st->reqs[i].to || st->reqs[i].rc == 0 ||
+		    !strstr(callus_error_message(&st->reqs[i].err), KEPT_TREE_GONE))
+			continue;
+		again[n] = (callus_snapshot_req)CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_DIFF);
+		again[n].snap = st->reqs[i].snap;
+		again[n].max_bytes = st->reqs[i].max_bytes;
+		which[n++] = i;
+	}
+	again[n] = (callus_snapshot_req)CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_HEAD);
+	if (callus_snapshot_run(again, n + 1, r->o->workspace, r->o->snapshot, &e) < 0)
+		goto out;
+	note_trouble(r, "the fixes were compared with the working tree now, not the one their run "
+			"kept", &st->reqs[which[0]].err);
+	for (size_t k = 0; k < n; k++) {
+		callus_snapshot_req_release(&st->reqs[which[k]]);
+		st->reqs[which[k]] = again[k];
+		again[k] = (callus_snapshot_req)CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_DIFF);
+	}
+	if (again[n].rc == 0) {
+		free(r->head);
+		r->head = again[n].text;
+		again[n].text = NULL;
+	}
+out:
+	for (size_t k = 0; again && k <= n; k++)
+		callus_snapshot_req_release(&again[k]);
+	free(again);
+	free(which);
+	callus_error_release(&e);
+}
+
 /* Step two, ended: the helper's answers taken into the run. */
 static int slow_finish(struct callus_learn_started *st)
 {
 	learn_run *r = &st->r;
 	callus_error e = CALLUS_ERROR_INIT;
 	size_t n = 0;
-	int rc = 0;
+	int rc = 0, answered;
 
 	if (!st->reqs || st->answered)
 		return 0;
 	st->answered = 1;
-	(void)callus_snapshot_finish(st->batch, &e);
+	answered = callus_snapshot_finish(st->batch, &e);
 	st->batch = NULL;
 	callus_error_release(&e);
 	if (st->need_snapshot) {
@@ -442,19 +498,11 @@ static int slow_finish(struct callus_learn_started *st)
 		}
 		n++;
 	}
+	if (answered == 0)
+		ask_again_to_now(st, n);
 	for (size_t i = 0; i < st->ndiffs && rc == 0; i++, n++) {
 		callus_snapshot_req *q = &st->reqs[n];
 
-		/* the kept tree gone (its objects pruned): the tree now, as
-		 * without one, rather than no diff */
-		if (q->rc < 0 && q->to) {
-			callus_snapshot_req_release(q);
-			*q = (callus_snapshot_req)CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_DIFF);
-			q->snap = &r->diffs[i].snap;
-			q->max_bytes = r->o->diff_max ? r->o->diff_max : CALLUS_LEARN_DIFF_MAX;
-			if (callus_snapshot_run(q, 1, r->o->workspace, r->o->snapshot, &e) < 0)
-				callus_error_release(&e);
-		}
 		if (q->rc < 0)
 			note_trouble(r, "cannot diff the working tree", &q->err);
 		rc = make_diff(r, &r->diffs[i], q->rc == 0 ? q->text : NULL);

@@ -70,12 +70,18 @@ lesson_replied() {
 # agent_said NAME: what callus told the agent, recorded and queued, for a
 # failed check of a session's outcome (a flake is read from its log)
 agent_said() {
+	# each line whatever the one before found: a test body runs under
+	# errexit, and a missing file (a hook that never ran) is what to see
 	echo "# callus's replies that reached the model in $1:"
-	later_requests "$1" | grep -o 'callus: [^"\\]*' | sort | uniq -c | head -n 20
-	echo "# hook health:" && cat .callus/hook-*.last 2>/dev/null
-	echo "# queued:" && ls .callus/spool 2>/dev/null
-	echo "# pending:" && "$CALLUS" pending --json 2>&1 | head -c 2000
-	echo "# the log's last lines:" && tail -n 15 .callus/log.jsonl 2>/dev/null | cut -c1-300
+	{ later_requests "$1" | grep -o 'callus: [^"\\]*' | sort | uniq -c | head -n 20; } || true
+	echo "# hook health:"
+	cat .callus/hook-*.last 2>/dev/null || echo "(none)"
+	echo "# queued:"
+	ls .callus/spool 2>/dev/null || echo "(no queue)"
+	echo "# pending:"
+	{ "$CALLUS" pending --json 2>&1 | head -c 2000; } || true
+	echo "# the log's last lines:"
+	{ tail -n 15 .callus/log.jsonl 2>/dev/null | cut -c1-300; } || true
 	return 0
 }
 

@@ -24,6 +24,7 @@
 #include "callus/buf.h"
 #include "callus/checkindex.h"
 #include "callus/fileindex.h"
+#include "callus/fsutil.h"
 #include "callus/learn.h"
 #include "callus/lesson.h"
 #include "callus/redact.h"
@@ -729,10 +730,11 @@ static void a_kept_tree_gone_is_diffed_to_now(void **state)
 	callus_learn_result_release(&r);
 
 	snprintf(body, sizeof(body),
-		 "case \"$*\" in *diffto*) M='callus-git: no such kept tree'\n"
+		 "case \"$*\" in *diffto*) M='callus-git: no such kept tree: object not found'\n"
 		 "  printf 'error %%d\\n%%s' \"${#M}\" \"$M\"; exit;; esac\n"
 		 "P=\"--- a/src/app.js\n+++ b/src/app.js\n@@ -1 +1 @@\n-a\n+now\n\"\n"
-		 "printf 'ok %%d\\n%%s' \"${#P}\" \"$P\"");
+		 "printf 'ok %%d\\n%%s' \"${#P}\" \"$P\"\n"
+		 "case \"$*\" in *head) printf 'ok 41\\nfedcba9876543210fedcba9876543210fedcba98\\n';; esac");
 	fake_helper(f, body, h.helper, sizeof(h.helper));
 	kept.kind = CALLUS_SNAPSHOT_GIT;
 	assert_non_null(kept.tree = strdup("1111111111111111111111111111111111111111"));
@@ -741,11 +743,71 @@ static void a_kept_tree_gone_is_diffed_to_now(void **state)
 	o.taken = &kept;
 	assert_int_equal(callus_learn_pass(f->s, &o, &r, &err), 0);
 	assert_int_equal(r.nfixed, 1);
-	assert_null(r.snapshot_error);
+	assert_non_null(r.snapshot_error);
+	assert_non_null(strstr(r.snapshot_error, "not the one their run kept"));
 	callus_learn_result_release(&r);
 	assert_int_equal(query_int(f, "SELECT count(*) FROM resolutions WHERE code_changes LIKE"
 				      " '%+now%'"),
 			 1);
+	/* the diff ends now: so does its commit */
+	assert_int_equal(query_int(f, "SELECT count(*) FROM resolutions WHERE context LIKE"
+				      " '%fedcba9876543210fedcba9876543210fedcba98%'"),
+			 1);
+	callus_snapshot_release(&kept);
+	callus_error_release(&err);
+	free(now);
+}
+
+/*
+ * A diff to a kept tree the helper did not answer (its time ran out) is
+ * not asked again of the tree now, which may hold the agent's next work:
+ * the fix is learnt without a diff, as for any diff that failed.
+ */
+static void a_kept_tree_unanswered_is_not_diffed_to_now(void **state)
+{
+	fixture *f = *state;
+	callus_learn_opts o = opts_for(f, "--unanswered", "s1");
+	helped h;
+	callus_learn_error e = { &f->sig[0], &f->files[0], NULL };
+	callus_snapshot kept = CALLUS_SNAPSHOT_INIT;
+	callus_learn_result r;
+	callus_error err = CALLUS_ERROR_INIT;
+	char body[2 * PATH_MAX];
+	const char *tree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+	char *now = NULL;
+
+	helped_init(f, &h, &o);
+	helper_snapshots(f, &h, tree);
+	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, &err), 0);
+	callus_learn_result_release(&r);
+
+	snprintf(body, sizeof(body),
+		 "shift; echo \"$@\" >>'%s'\n"
+		 "case \"$*\" in *diffto*) exec sleep 5;; esac\n"
+		 "P=\"--- a/src/app.js\n+++ b/src/app.js\n@@ -1 +1 @@\n-a\n+next_work\n\"\n"
+		 "printf 'ok %%d\\n%%s' \"${#P}\" \"$P\"",
+		 h.mark);
+	fake_helper(f, body, h.helper, sizeof(h.helper));
+	h.so.timeout_ms = 300;
+	kept.kind = CALLUS_SNAPSHOT_GIT;
+	assert_non_null(kept.tree = strdup("1111111111111111111111111111111111111111"));
+	assert_non_null(kept.commit = strdup(""));
+	now = late(&o, NULL);
+	o.taken = &kept;
+	assert_int_equal(callus_learn_pass(f->s, &o, &r, &err), 0);
+	assert_int_equal(r.nfixed, 1);
+	assert_non_null(r.snapshot_error);
+	callus_learn_result_release(&r);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM resolutions WHERE code_changes LIKE"
+				      " '%next_work%'"),
+			 0);
+	{
+		callus_buf asked = CALLUS_BUF_INIT;
+
+		assert_int_equal(callus_fs_read_file(&asked, h.mark, 1 << 16, NULL), 0);
+		assert_null(strstr(asked.ptr, "diff git"));
+		callus_buf_release(&asked);
+	}
 	callus_snapshot_release(&kept);
 	callus_error_release(&err);
 	free(now);
@@ -2420,6 +2482,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_snapshot_newer_than_the_late_pass_is_diffed_to_now,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(a_kept_tree_gone_is_diffed_to_now, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_kept_tree_unanswered_is_not_diffed_to_now, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(pass_of_unknown_check_writes_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(third_failure_is_permanent_and_warned, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_error_keeps_its_own_message, setup, teardown),
