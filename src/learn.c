@@ -418,32 +418,37 @@ static int slow_start(struct callus_learn_started *st)
 }
 
 /* What the helper answers a diff to a kept tree it does not have (its
- * objects pruned: callus-git-diff.c says it so). */
-#define KEPT_TREE_GONE "no such kept tree"
+ * objects pruned: callus-git-diff.c says it so), its message's start. */
+#define KEPT_TREE_GONE "callus-git: no such kept tree"
+
+static int kept_tree_gone(const callus_snapshot_req *q)
+{
+	return q->to && q->rc < 0 &&
+	       !strncmp(callus_error_message(&q->err), KEPT_TREE_GONE, strlen(KEPT_TREE_GONE));
+}
 
 /*
  * The diffs to the run's kept tree, reqs[first..first + ndiffs), that the
  * helper answered it does not have, asked again in one run as diffs to the
- * tree now, with HEAD now: the fix as without a kept tree, rather than
- * none.  Not one the helper did not answer (a timeout, the deadline): the
- * tree now may hold the agent's next work.
+ * tree now: the fix as without a kept tree, rather than none.  HEAD is
+ * then now's: asked with them, unless the batch asked it already (some
+ * diff went to the tree now).  Not a diff the helper did not answer (a
+ * timeout, the deadline): the tree now may hold the agent's next work.
  */
 static void ask_again_to_now(struct callus_learn_started *st, size_t first)
 {
 	learn_run *r = &st->r;
 	callus_snapshot_req *again = NULL;
 	callus_error e = CALLUS_ERROR_INIT;
-	size_t *which = NULL, n = 0, gone = 0;
+	size_t *which = NULL, n = 0, gone = 0, made = 0;
 
 	for (size_t i = first; i < first + st->ndiffs; i++)
-		gone += st->reqs[i].to && st->reqs[i].rc < 0 &&
-			strstr(callus_error_message(&st->reqs[i].err), KEPT_TREE_GONE);
+		gone += kept_tree_gone(&st->reqs[i]);
 	if (!gone || !(again = calloc(gone + 1, sizeof(*again))) ||
 	    !(which = calloc(gone, sizeof(*which))))
 		goto out;
 	for (size_t i = first; i < first + st->ndiffs; i++) {
-		if (!st->reqs[i].to || st->reqs[i].rc == 0 ||
-		    !strstr(callus_error_message(&st->reqs[i].err), KEPT_TREE_GONE))
+		if (!kept_tree_gone(&st->reqs[i]))
 			continue;
 		again[n] = (callus_snapshot_req)CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_DIFF);
 		again[n].snap = st->reqs[i].snap;
@@ -451,18 +456,24 @@ static void ask_again_to_now(struct callus_learn_started *st, size_t first)
 		which[n++] = i;
 	}
 	again[n] = (callus_snapshot_req)CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_HEAD);
-	if (callus_snapshot_run(again, n + 1, r->o->workspace, r->o->snapshot, &e) < 0)
+	if (callus_snapshot_run(again, st->ask_head ? n : n + 1, r->o->workspace, r->o->snapshot,
+				&e) < 0)
 		goto out;
-	note_trouble(r, "the fixes were compared with the working tree now, not the one their run "
-			"kept", &st->reqs[which[0]].err);
+	for (size_t k = 0; k < n; k++)
+		made += again[k].rc == 0;
+	if (made)
+		note_trouble(r, "the fixes were compared with the working tree now, not the one "
+				"their run kept", &st->reqs[which[0]].err);
 	for (size_t k = 0; k < n; k++) {
 		callus_snapshot_req_release(&st->reqs[which[k]]);
 		st->reqs[which[k]] = again[k];
 		again[k] = (callus_snapshot_req)CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_DIFF);
 	}
-	if (again[n].rc == 0) {
+	/* the kept tree's commit names no diff that ends now: unknown
+	 * rather than that, when HEAD could not be read */
+	if (made && !st->ask_head) {
 		free(r->head);
-		r->head = again[n].text;
+		r->head = again[n].rc == 0 ? again[n].text : NULL;
 		again[n].text = NULL;
 	}
 out:
@@ -508,6 +519,7 @@ static int slow_finish(struct callus_learn_started *st)
 		rc = make_diff(r, &r->diffs[i], q->rc == 0 ? q->text : NULL);
 	}
 	if (rc == 0 && st->ask_head && st->reqs[n].rc == 0) {
+		free(r->head);
 		r->head = st->reqs[n].text;
 		st->reqs[n].text = NULL;
 	}

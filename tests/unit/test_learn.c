@@ -758,6 +758,118 @@ static void a_kept_tree_gone_is_diffed_to_now(void **state)
 	free(now);
 }
 
+/* A helper that answers each request of its batch in turn, its arguments
+ * noted a line a run in h->mark: a diffto as of a kept tree gone, a diff
+ * with "+now", head with head_answer (a whole "ok ..."/"error ..." line
+ * and text, printf's format). */
+static void batch_helper(fixture *f, helped *h, const char *head_answer)
+{
+	char body[4 * PATH_MAX];
+
+	snprintf(body, sizeof(body),
+		 "echo \"$@\" >>'%s'\n"
+		 "shift; while [ \"$1\" = --exclude ] || [ \"$1\" = --since ]; do shift 2; done\n"
+		 "shift\n"
+		 "while [ $# -gt 0 ]; do case \"$1\" in\n"
+		 " diffto) M='callus-git: no such kept tree: object not found'\n"
+		 "  printf 'error %%d\\n%%s' \"${#M}\" \"$M\"; shift 4;;\n"
+		 " diff) P=\"--- a/src/app.js\n+++ b/src/app.js\n@@ -1 +1 @@\n-a\n+now\n\"\n"
+		 "  printf 'ok %%d\\n%%s' \"${#P}\" \"$P\"; shift 4;;\n"
+		 " head) printf '%s'; shift;;\n"
+		 " *) exit 3;; esac; done",
+		 h->mark, head_answer);
+	fake_helper(f, body, h->helper, sizeof(h->helper));
+}
+
+/*
+ * A late pass's fixes, one to its kept tree (gone) and one to the tree now
+ * (its error's snapshot newer than the run): HEAD, asked with the batch,
+ * is not asked again with the diff asked again, and the resolutions name
+ * it, not the kept tree's commit.
+ */
+static void a_kept_tree_gone_beside_a_diff_to_now_asks_head_once(void **state)
+{
+	fixture *f = *state;
+	callus_learn_opts o = opts_for(f, "--mixed", "s1");
+	helped h;
+	callus_learn_error both[2] = { { &f->sig[0], &f->files[0], NULL },
+				       { &f->sig[1], &f->files[1], NULL } };
+	callus_snapshot kept = CALLUS_SNAPSHOT_INIT;
+	callus_learn_result r;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_buf asked = CALLUS_BUF_INIT;
+	const char *nl;
+
+	helped_init(f, &h, &o);
+	helper_snapshots(f, &h, "4b825dc642cb6eb9a060e54bf8d69288fbee4904");
+	o.now = "2026-01-01T00:00:00.000Z";
+	assert_int_equal(callus_learn_failure(f->s, &o, &both[0], 1, &r, &err), 0);
+	callus_learn_result_release(&r);
+	/* the second error's snapshot taken by its drainer: newer than the pass */
+	o.redelivered = 1;
+	o.now = "2026-01-01T00:00:00.500Z";
+	assert_int_equal(callus_learn_failure(f->s, &o, both, 2, &r, &err), 0);
+	callus_learn_result_release(&r);
+
+	batch_helper(f, &h, "ok 41\\nfedcba9876543210fedcba9876543210fedcba98\\n");
+	kept.kind = CALLUS_SNAPSHOT_GIT;
+	assert_non_null(kept.tree = strdup("1111111111111111111111111111111111111111"));
+	assert_non_null(kept.commit = strdup("2222222222222222222222222222222222222222"));
+	o.now = "2026-01-01T00:00:01.000Z";
+	o.taken = &kept;
+	assert_int_equal(callus_learn_pass(f->s, &o, &r, &err), 0);
+	assert_int_equal(r.nfixed, 2);
+	callus_learn_result_release(&r);
+	assert_int_equal(callus_fs_read_file(&asked, h.mark, 1 << 16, NULL), 0);
+	assert_non_null(nl = strchr(asked.ptr, '\n'));
+	assert_non_null(strstr(asked.ptr, "diffto"));
+	assert_null(strstr(nl, "head"));
+	assert_non_null(strstr(nl, "diff git"));
+	assert_int_equal(query_int(f, "SELECT count(*) FROM resolutions WHERE context LIKE"
+				      " '%2222222222222222222222222222222222222222%'"),
+			 0);
+	callus_buf_release(&asked);
+	callus_snapshot_release(&kept);
+	callus_error_release(&err);
+}
+
+/* A kept tree gone, its diff asked again of the tree now, and HEAD now
+ * unread: the resolution names no commit, not the kept tree's. */
+static void a_kept_tree_gone_and_head_unread_names_no_commit(void **state)
+{
+	fixture *f = *state;
+	callus_learn_opts o = opts_for(f, "--headfail", "s1");
+	helped h;
+	callus_learn_error e = { &f->sig[0], &f->files[0], NULL };
+	callus_snapshot kept = CALLUS_SNAPSHOT_INIT;
+	callus_learn_result r;
+	callus_error err = CALLUS_ERROR_INIT;
+	char *now = NULL;
+
+	helped_init(f, &h, &o);
+	helper_snapshots(f, &h, "4b825dc642cb6eb9a060e54bf8d69288fbee4904");
+	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, &err), 0);
+	callus_learn_result_release(&r);
+	batch_helper(f, &h, "error 31\\ncallus-git: cannot resolve HEAD");
+	kept.kind = CALLUS_SNAPSHOT_GIT;
+	assert_non_null(kept.tree = strdup("1111111111111111111111111111111111111111"));
+	assert_non_null(kept.commit = strdup("2222222222222222222222222222222222222222"));
+	now = late(&o, NULL);
+	o.taken = &kept;
+	assert_int_equal(callus_learn_pass(f->s, &o, &r, &err), 0);
+	assert_int_equal(r.nfixed, 1);
+	callus_learn_result_release(&r);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM resolutions WHERE code_changes LIKE"
+				      " '%+now%'"),
+			 1);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM resolutions WHERE context LIKE"
+				      " '%2222222222222222222222222222222222222222%'"),
+			 0);
+	callus_snapshot_release(&kept);
+	callus_error_release(&err);
+	free(now);
+}
+
 /*
  * A diff to a kept tree the helper did not answer (its time ran out) is
  * not asked again of the tree now, which may hold the agent's next work:
@@ -2484,6 +2596,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_kept_tree_gone_is_diffed_to_now, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_kept_tree_unanswered_is_not_diffed_to_now, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(a_kept_tree_gone_beside_a_diff_to_now_asks_head_once,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(a_kept_tree_gone_and_head_unread_names_no_commit,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(pass_of_unknown_check_writes_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(third_failure_is_permanent_and_warned, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_error_keeps_its_own_message, setup, teardown),
