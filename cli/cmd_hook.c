@@ -925,9 +925,14 @@ int cmd_hook(int argc, char **argv)
 			else
 				rc = pass_event(&ctx, &ws, e, &det, metrics, &store,
 						q.origin ? &q : NULL);
-			/* one that found its fixes keeps those (the helper's run
-			 * again would cost a large repository its time) */
-			if (rc == CALLUS_EBUSY && q.origin && !left.fixes.count)
+			/* Left to a drainer: the tree it passed with, for the
+			 * fixes it could not make yet, when it may fix something
+			 * (its check failed here, or a failure of it is queued
+			 * before it); one that found its fixes keeps those (the
+			 * helper's run again would cost a large repository its
+			 * time). */
+			if (rc == CALLUS_EBUSY && q.origin && !left.fixes.count &&
+			    (cli_pass_counts(&ws, &det) || cli_spool_holds_failure(&ws, e->command)))
 				cli_keep_tree(&ws, &det, &left.snapshot);
 			queued |= rc == CALLUS_EBUSY && q.origin;
 			spool_disarm(&ent, rc == CALLUS_EBUSY, &left);

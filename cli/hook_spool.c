@@ -248,9 +248,8 @@ left:
  * detected (cli_spool_prepare; *tool, NULL when not said, freed by the
  * caller), and what a busy store made it keep (cli_spool_leave): the
  * run's tree (a failure's snapshot, a pass's tree), its fixes and HEAD
- * then.  Anything not well
- * formed is left out (the drainer's own tree is taken), and *ignored says
- * how many.  0, or CALLUS_ENOMEM. */
+ * then.  Anything not well formed is left out (the drainer's own tree is
+ * taken), and *ignored says how many.  0, or CALLUS_ENOMEM. */
 static int entry_extras(const callus_buf *text, char **tool, cli_spool_kept *out,
 			size_t *ignored)
 {
@@ -396,6 +395,39 @@ int cli_spool_pending(const cli_workspace *ws)
 
 	(void)spool_walk(ws, &w);
 	return w.found;
+}
+
+int cli_spool_holds_failure(const cli_workspace *ws, const char *command)
+{
+	callus_strlist paths = CALLUS_STRLIST_INIT;
+	callus_buf head = CALLUS_BUF_INIT;
+	char *cmd = NULL, *got = NULL;
+	int found = 0;
+
+	if (!ws->redactor || !command || callus_redact_str(ws->redactor, &cmd, command) < 0)
+		goto out;
+	callus_buf_puts(&head, "{\"command\":");
+	callus_buf_put_json(&head, cmd ? cmd : "", cmd ? strlen(cmd) : 0);
+	callus_buf_puts(&head, ",\"exit_code\":");
+	if (callus_buf_status(&head) < 0 || !(got = malloc(head.len + 2)) ||
+	    orphans(ws, &paths, 0) < 0)
+		goto out;
+	for (size_t i = 0; i < paths.count && !found; i++) {
+		int fd = open(paths.items[i], O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		ssize_t n = fd < 0 ? -1 : read(fd, got, head.len + 2);
+
+		if (fd >= 0)
+			close(fd);
+		/* a status of 0 is a pass's */
+		found = n == (ssize_t)head.len + 2 && !memcmp(got, head.ptr, head.len) &&
+			!(got[head.len] == '0' && got[head.len + 1] == ',');
+	}
+out:
+	callus_strlist_release(&paths);
+	callus_buf_release(&head);
+	free(cmd);
+	free(got);
+	return found;
 }
 
 static void forget(void *path)

@@ -124,6 +124,12 @@ size_t cli_spool_leftovers(const cli_workspace *ws, int fix, size_t *removed);
 /* Whether the spool holds entries left or of processes that are gone. */
 int cli_spool_pending(const cli_workspace *ws);
 
+/* Whether the queue holds a failure of command (as run: redacted here as
+ * cli_spool_prepare redacts it) that a drainer will record: its entry
+ * begins as that function writes it, so its first bytes say so without
+ * reading the output after them (an entry made by hand may not: no). */
+int cli_spool_holds_failure(const cli_workspace *ws, const char *command);
+
 /* Start `callus hook --drain generic` detached in the workspace. */
 void cli_spool_drain_later(const cli_workspace *ws);
 

@@ -294,10 +294,12 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 	lc.opts.metrics = m;
 	lc.snapshot.since_ns = started_ns;
 	replay_learn(&lc, rp);
-	/* Delivered late: learnt as of when it ran.  The working tree is the
-	 * one the drainer finds, as the check's next pass would take it: a
-	 * file written since may be the agent's next work, or the fix edited
-	 * again, and leaving the fix out would close its error with none. */
+	/* Delivered late: learnt as of when it ran, its fixes diffed to the
+	 * tree its hook kept (learn.h's taken).  Without one, the working
+	 * tree is the one the drainer finds, as the check's next pass would
+	 * take it: a file written since may be the agent's next work, or the
+	 * fix edited again, and leaving the fix out would close its error
+	 * with none. */
 	if (cli_learn_queued(&lc, q) < 0) {
 		rc = -1;
 		goto out;

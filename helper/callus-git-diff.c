@@ -32,10 +32,10 @@ void callus_git_set_since(long long ns)
  * Not part of a fix: a new binary file (an object file, an archive, a
  * bundle: what a build writes and .gitignore forgot; an agent's fix is
  * text), and any file written after the passing check started, when that
- * time is known and the diff is to the working tree as it is now (root
- * set: a file's time now says nothing of a tree kept from before).
+ * time is known and the diff is to the working tree as it is now (by_time:
+ * a file's time now says nothing of a tree kept from before).
  */
-static int build_product(const git_diff_delta *d, const char *root)
+static int build_product(const git_diff_delta *d, const char *root, int by_time)
 {
 	struct stat st;
 	char *path;
@@ -43,7 +43,7 @@ static int build_product(const git_diff_delta *d, const char *root)
 
 	if (d->status == GIT_DELTA_ADDED && (d->flags & GIT_DIFF_FLAG_BINARY))
 		return 1;
-	if (!since_ns || !root || d->status == GIT_DELTA_DELETED ||
+	if (!since_ns || !by_time || d->status == GIT_DELTA_DELETED ||
 	    asprintf(&path, "%s/%s", root, d->new_file.path) < 0)
 		return 0;
 	after = lstat(path, &st) == 0 &&
@@ -226,9 +226,10 @@ static void more_add(char *list, size_t *len, int *truncated, const char *name)
 
 /* Every file's patch that fits in max_bytes, then the names of the others.
  * root: the folder the diff's paths are relative to (the repository's
- * working directory, which a workspace may lie inside), or NULL when the
- * diff is to a kept tree, not to the files there now. */
-static int print_patches(FILE *out, git_diff *diff, size_t max_bytes, const char *root)
+ * working directory, which a workspace may lie inside); by_time: the
+ * diff is to the files there now, whose times say what a check wrote. */
+static int print_patches(FILE *out, git_diff *diff, size_t max_bytes, const char *root,
+			 int by_time)
 {
 	char more[MORE_LIST_MAX + 1] = "";
 	size_t i, n = git_diff_num_deltas(diff), used = 0, more_len = 0, skipped = 0;
@@ -243,7 +244,7 @@ static int print_patches(FILE *out, git_diff *diff, size_t max_bytes, const char
 			git_patch_free(patch);
 			return callus_git_fail(1, "cannot make the patch of '%s'", d->new_file.path);
 		}
-		if (build_product(d, root)) {
+		if (build_product(d, root, by_time)) {
 			git_buf_dispose(&text);
 			git_patch_free(patch);
 			continue;
@@ -273,7 +274,7 @@ int callus_git_cmd_diff(FILE *out, callus_git_ws *w, const char *kind, const cha
 	git_diff *diff = NULL;
 	git_diff_options opts;
 	struct paths changed = { NULL, 0, 0 };
-	git_oid snap, now, to;
+	git_oid snap, now;
 	char *end = NULL;
 	unsigned long long max;
 	int rc = -1;
@@ -283,15 +284,10 @@ int callus_git_cmd_diff(FILE *out, callus_git_ws *w, const char *kind, const cha
 	if (errno || end == max_arg || *end || max_arg[0] == '-' || max > SIZE_MAX) {
 		return callus_git_fail_usage("bad MAX_BYTES '%s'", max_arg);
 	}
-	if (parse_oid(&snap, tree_hex) < 0 || (to_hex && parse_oid(&to, to_hex) < 0))
+	if (parse_oid(&snap, tree_hex) < 0 || (to_hex && parse_oid(&now, to_hex) < 0))
 		return -1;
-	if (to_hex && strcmp(kind, "git")) {
-		callus_git_fail_usage("a diff to a kept tree is of git snapshots, not '%s'", kind);
-		goto out;
-	}
 	if (!strcmp(kind, "git")) {
 		if (to_hex) {
-			git_oid_cpy(&now, &to);
 			if (callus_git_ws_repo(w, &repo) < 0)
 				goto out;
 			if (!repo) {
@@ -306,8 +302,9 @@ int callus_git_cmd_diff(FILE *out, callus_git_ws *w, const char *kind, const cha
 			goto out;
 		}
 		if (git_tree_lookup(&new_tree, repo, &now) < 0) {
-			/* "no such kept tree" is what src/learn.c looks for: the
-			 * diff is then asked again of the tree now */
+			/* src/snapshot.c reads "no such kept tree" at the start
+			 * of the message: the diff is then asked again of the
+			 * tree now */
 			callus_git_fail(1, to_hex ? "no such kept tree" : "cannot read the tree of now");
 			goto out;
 		}
@@ -337,7 +334,7 @@ int callus_git_cmd_diff(FILE *out, callus_git_ws *w, const char *kind, const cha
 	/* a git snapshot's paths are the repository's, a files one's the
 	 * workspace's */
 	root = own ? NULL : git_repository_workdir(repo);
-	rc = print_patches(out, diff, (size_t)max, to_hex ? NULL : root ? root : workspace);
+	rc = print_patches(out, diff, (size_t)max, root ? root : workspace, !to_hex);
 out:
 	paths_release(&changed);
 	git_diff_free(diff);

@@ -51,7 +51,9 @@
  *	As diff git, to TO, the tree of another git snapshot, instead of the
  *	working tree now: for a run delivered late, whose hook kept the tree
  *	it found (src/learn.c).  --since does not apply: a file's time now
- *	says nothing of TO.
+ *	says nothing of TO.  When TO is not in the repository (its objects
+ *	pruned) the answer is an error whose message begins
+ *	"callus-git: no such kept tree" (src/snapshot.c reads it).
  *
  *   head
  *	Prints HEAD's commit, or "-" (unborn branch, not git), and a newline.

@@ -119,7 +119,7 @@ int callus_git_wrap_files(git_oid *out, git_repository *repo, const char *paths,
 
 /* A batch's diff request (callus-git-diff.c): the patch to out, from the
  * snapshot tree_hex to the working tree now, or to the kept git snapshot
- * to_hex when not NULL. */
+ * to_hex when not NULL (kind is then "git"). */
 int callus_git_cmd_diff(FILE *out, callus_git_ws *w, const char *kind, const char *tree_hex,
 			const char *to_hex, const char *max_arg);
 

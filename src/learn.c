@@ -319,7 +319,9 @@ static const callus_snapshot *late_tree(const learn_run *r)
 	return t && t->kind == CALLUS_SNAPSHOT_GIT && t->tree && t->commit ? t : NULL;
 }
 
-/* Where d's fix ends: the run's kept tree, or NULL for the tree now. */
+/* Where d's fix ends: the run's kept tree, or NULL for the tree now, as
+ * for an error whose snapshot is newer than the run (taken by its
+ * drainer: from it to the run's tree would undo the work between). */
 static const callus_snapshot *diff_to(const learn_run *r, const fix_diff *d)
 {
 	return d->snap.kind == CALLUS_SNAPSHOT_GIT && !d->newer ? late_tree(r) : NULL;
@@ -337,7 +339,7 @@ static int slow_start(struct callus_learn_started *st)
 	size_t max = r->o->diff_max ? r->o->diff_max : CALLUS_LEARN_DIFF_MAX;
 	callus_error e = CALLUS_ERROR_INIT;
 	size_t n = 0, given_n = 0, nto = 0;
-	int rc = 0;
+	int rc = 0, any;
 
 	st->ndiffs = r->o->fix_patch || r->o->no_snapshot ? 0 : r->ndiffs;
 	/* A run delivered late: the fixes it found when it ran are made now
@@ -358,23 +360,21 @@ static int slow_start(struct callus_learn_started *st)
 		r->diffs[st->ndiffs] = t;
 	}
 	/* A run delivered late whose hook kept the tree it found: its fixes
-	 * end there, not in the tree found now (the agent's next work, or a
-	 * later run's fix), but for an error whose snapshot is newer than the
-	 * run (taken by its drainer: from it to the run's tree would undo
-	 * the work between).  HEAD is then that tree's. */
+	 * end there (diff_to), not in the tree found now, which may hold the
+	 * agent's next work or a later run's fix.  HEAD as the run found it
+	 * too: with every fix given, the one kept with them, else the kept
+	 * tree's when every fix ends there; asked now when one ends now. */
 	for (size_t i = 0; i < st->ndiffs; i++)
 		nto += diff_to(r, &r->diffs[i]) != NULL;
-	/* HEAD as the run found it, not as it is now: with every fix given,
-	 * the one kept with them, else the kept tree's; failing both, or for
-	 * a diff to the tree now, asked now. */
+	any = given_n || st->ndiffs;
 	if (given_n && !st->ndiffs && r->o->fixes && r->o->fixes->head) {
 		if (!(r->head = strdup(r->o->fixes->head)))
 			return CALLUS_ENOMEM;
-	} else if ((given_n || st->ndiffs) && nto == st->ndiffs && late_tree(r)) {
+	} else if (any && nto == st->ndiffs && late_tree(r)) {
 		if (!(r->head = strdup(r->o->taken->commit)))
 			return CALLUS_ENOMEM;
 	} else {
-		st->ask_head = given_n || st->ndiffs;
+		st->ask_head = any;
 	}
 	if (r->o->fix_patch) {
 		size_t len = strlen(r->o->fix_patch);
@@ -417,16 +417,6 @@ static int slow_start(struct callus_learn_started *st)
 	return 0;
 }
 
-/* What the helper answers a diff to a kept tree it does not have (its
- * objects pruned: callus-git-diff.c says it so), its message's start. */
-#define KEPT_TREE_GONE "callus-git: no such kept tree"
-
-static int kept_tree_gone(const callus_snapshot_req *q)
-{
-	return q->to && q->rc < 0 &&
-	       !strncmp(callus_error_message(&q->err), KEPT_TREE_GONE, strlen(KEPT_TREE_GONE));
-}
-
 /*
  * The diffs to the run's kept tree, reqs[first..first + ndiffs), that the
  * helper answered it does not have, asked again in one run as diffs to the
@@ -440,21 +430,21 @@ static void ask_again_to_now(struct callus_learn_started *st, size_t first)
 	learn_run *r = &st->r;
 	callus_snapshot_req *again = NULL;
 	callus_error e = CALLUS_ERROR_INIT;
-	size_t *which = NULL, n = 0, gone = 0, made = 0;
+	size_t *which = NULL, n = 0, made = 0;
 
-	for (size_t i = first; i < first + st->ndiffs; i++)
-		gone += kept_tree_gone(&st->reqs[i]);
-	if (!gone || !(again = calloc(gone + 1, sizeof(*again))) ||
-	    !(which = calloc(gone, sizeof(*which))))
-		goto out;
 	for (size_t i = first; i < first + st->ndiffs; i++) {
-		if (!kept_tree_gone(&st->reqs[i]))
+		if (!st->reqs[i].to_gone)
 			continue;
+		if (!again && (!(again = calloc(st->ndiffs + 1, sizeof(*again))) ||
+			       !(which = calloc(st->ndiffs, sizeof(*which)))))
+			goto out;
 		again[n] = (callus_snapshot_req)CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_DIFF);
 		again[n].snap = st->reqs[i].snap;
 		again[n].max_bytes = st->reqs[i].max_bytes;
 		which[n++] = i;
 	}
+	if (!n)
+		goto out;
 	again[n] = (callus_snapshot_req)CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_HEAD);
 	if (callus_snapshot_run(again, st->ask_head ? n : n + 1, r->o->workspace, r->o->snapshot,
 				&e) < 0)
@@ -490,12 +480,12 @@ static int slow_finish(struct callus_learn_started *st)
 	learn_run *r = &st->r;
 	callus_error e = CALLUS_ERROR_INIT;
 	size_t n = 0;
-	int rc = 0, answered;
+	int rc = 0, helper_rc;
 
 	if (!st->reqs || st->answered)
 		return 0;
 	st->answered = 1;
-	answered = callus_snapshot_finish(st->batch, &e);
+	helper_rc = callus_snapshot_finish(st->batch, &e);
 	st->batch = NULL;
 	callus_error_release(&e);
 	if (st->need_snapshot) {
@@ -509,7 +499,7 @@ static int slow_finish(struct callus_learn_started *st)
 		}
 		n++;
 	}
-	if (answered == 0)
+	if (helper_rc == 0)
 		ask_again_to_now(st, n);
 	for (size_t i = 0; i < st->ndiffs && rc == 0; i++, n++) {
 		callus_snapshot_req *q = &st->reqs[n];

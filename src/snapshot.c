@@ -196,9 +196,7 @@ static int take_output(callus_snapshot_req *r, const char *text, size_t n)
  * which fails here. */
 static int sendable(const callus_snapshot_req *r)
 {
-	const callus_snapshot *snap = r->snap;
-
-	const callus_snapshot *to = r->to;
+	const callus_snapshot *snap = r->snap, *to = r->to;
 
 	return r->kind != CALLUS_SNAPSHOT_REQ_DIFF ||
 	       (snap && snap->tree && is_oid_hex(snap->tree, strlen(snap->tree)) &&
@@ -206,6 +204,10 @@ static int sendable(const callus_snapshot_req *r)
 		(!to || (snap->kind == CALLUS_SNAPSHOT_GIT && to->kind == CALLUS_SNAPSHOT_GIT &&
 			 to->tree && is_oid_hex(to->tree, strlen(to->tree)))));
 }
+
+/* How the helper's answer to a diffto begins when it has no such kept
+ * tree (helper/callus-git-diff.c). */
+#define KEPT_TREE_GONE "callus-git: no such kept tree"
 
 /*
  * The helper's answers to the sendable requests, in
@@ -247,6 +249,8 @@ static int read_answers(callus_snapshot_req *reqs, size_t n, const char *out, si
 			reqs[i].rc = callus_error_set(&reqs[i].err,
 						    word[0] == 'u' ? CALLUS_EINVAL : CALLUS_EIO,
 						    "%.*s", ml, p);
+			reqs[i].to_gone = reqs[i].to && (size_t)ml >= strlen(KEPT_TREE_GONE) &&
+					  !memcmp(p, KEPT_TREE_GONE, strlen(KEPT_TREE_GONE));
 		} else {
 			goto bad;
 		}

@@ -128,8 +128,8 @@ typedef struct callus_learn_opts {
 				       * found when it ran (busy_fixes, or
 				       * callus_learn_started_kept); a
 				       * pending error whose snapshot has one
-				       * takes it instead of a diff with the
-				       * working tree found now.  NULL: none */
+				       * takes it instead of a diff made now.
+				       * NULL: none */
 	callus_learn_fixes *busy_fixes; /* a pass the store is too busy for
 				       * (CALLUS_EBUSY): the fixes it found
 				       * are added here, for its queued
@@ -140,8 +140,11 @@ typedef struct callus_learn_opts {
 				       * callus_learn_started_kept; a pass's),
 				       * used where the run needs a snapshot,
 				       * and, a git one, as the end of the
-				       * diffs of the fixes it makes (and its
-				       * HEAD); NULL: the tree found now */
+				       * diffs of the fixes it makes from git
+				       * snapshots no newer than the run (the
+				       * tree now when it is gone), and their
+				       * HEAD when all end there; NULL: the
+				       * tree found now */
 	struct callus_match_scans *scans; /* the recording's kept scans of the
 				       * vector file, continued by the
 				       * suggestions' search (match.h); may be
@@ -188,7 +191,9 @@ typedef struct callus_learn_result {
 	size_t pruned;               /* abandoned pending errors dropped */
 	size_t nnotes;               /* hindsight notes made by this run's fixes */
 	char *snapshot_error;        /* set when a snapshot or diff could not be
-				      * made (the states were still learnt) */
+				      * made (the states were still learnt), or
+				      * a late run's diff was made to the tree
+				      * now, its kept tree being gone */
 } callus_learn_result;
 
 void callus_learn_result_release(callus_learn_result *r);

@@ -120,16 +120,19 @@ typedef struct callus_snapshot_req {
 				      * to instead of the working tree now, for
 				      * a run delivered late.  NULL: now */
 	size_t max_bytes;            /* DIFF */
-	/* what it gave, as the single call would: released by
+	/* what it gave, as the single call would (with to, as it would
+	 * without, to the kept tree): released by
 	 * callus_snapshot_req_release() */
 	int rc;                 /* 0, or the single call's error code */
 	callus_error err;       /* why, when rc < 0 */
+	int to_gone;            /* DIFF with to, rc < 0: the helper has no
+				 * such tree (its objects pruned) */
 	callus_snapshot taken;  /* TAKE */
 	char *text;             /* DIFF: the patch; HEAD: the commit or "" */
 } callus_snapshot_req;
 
 #define CALLUS_SNAPSHOT_REQ_INIT(k)                                                       \
-	{ (k), NULL, NULL, NULL, 0, 0, CALLUS_ERROR_INIT, CALLUS_SNAPSHOT_INIT, NULL }
+	{ (k), NULL, NULL, NULL, 0, 0, CALLUS_ERROR_INIT, 0, CALLUS_SNAPSHOT_INIT, NULL }
 
 /*
  * Run the n requests (each made with CALLUS_SNAPSHOT_REQ_INIT, its inputs
