@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "../../cli/hook_spool.h"
 #include "callus/buf.h"
 #include "callus/fsutil.h"
+#include "callus/redact.h"
 #include "tmpdir_helpers.h"
 
 struct fixture {
@@ -243,6 +245,58 @@ static void a_run_is_left_with_what_its_hook_kept(void **state)
 	callus_buf_release(&got);
 }
 
+/* Whether the queue holds a failure of a command: a failure's entry as a
+ * hook writes it says so (its secret redacted the same way), a pass's and
+ * another command's do not, nor a live hook's entry or one made by hand
+ * in another layout. */
+static void the_queue_says_whether_it_holds_a_failure_of_a_command(void **state)
+{
+	struct fixture *f = *state;
+	callus_redactor *red = NULL;
+	const char *cmds[] = { "make test PASSWORD=hunter2hunter2", "make lint", "make docs" };
+	const int codes[] = { 2, 0, 1 };
+	char real[PATH_MAX];
+
+	assert_int_equal(callus_redactor_new(&red, NULL), 0);
+	assert_non_null(realpath(f->dir, real));
+	f->ws.redactor = red;
+	f->ws.root_real = real;
+	f->ws.cwd_rel = "";
+	for (int i = 0; i < 3; i++) {
+		callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
+		cli_spool_entry ent = CLI_SPOOL_ENTRY_INIT;
+
+		e.command = (char *)cmds[i];
+		e.output = "boom";
+		e.output_len = 4;
+		assert_int_equal(cli_spool_prepare(&ent, &f->ws, &e, codes[i], "make"), 0);
+		assert_int_equal(cli_spool_write(&ent, &f->ws), 0);
+		/* the third stays a live hook's (this process's) */
+		if (i < 2)
+			assert_int_equal(cli_spool_leave(&ent, NULL), 0);
+		cli_spool_entry_release(&ent);
+	}
+	assert_int_equal(cli_spool_holds_failure(&f->ws, "make test PASSWORD=hunter2hunter2"), 1);
+	assert_int_equal(cli_spool_holds_failure(&f->ws, "make test"), 0);
+	assert_int_equal(cli_spool_holds_failure(&f->ws, "make lint"), 0);
+	assert_int_equal(cli_spool_holds_failure(&f->ws, "make docs"), 0);
+	assert_int_equal(cli_spool_holds_failure(&f->ws, NULL), 0);
+	{
+		char path[512];
+		FILE *fp;
+
+		snprintf(path, sizeof(path), "%s/0000000000000000009-7.left.json", f->spool);
+		assert_non_null(fp = fopen(path, "w"));
+		fprintf(fp, "{ \"command\": \"make lint\", \"exit_code\": 1 }");
+		assert_int_equal(fclose(fp), 0);
+	}
+	assert_int_equal(cli_spool_holds_failure(&f->ws, "make lint"), 0);
+	f->ws.redactor = NULL;
+	f->ws.root_real = NULL;
+	f->ws.cwd_rel = NULL;
+	callus_redactor_free(red);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -251,6 +305,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(a_run_is_left_with_what_its_hook_kept, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(the_queue_says_whether_it_holds_a_failure_of_a_command,
+						setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
