@@ -320,6 +320,14 @@ static char *late(callus_learn_opts *o, const callus_learn_fixes *fixes)
 	return now;
 }
 
+/* The git tree a late run's hook kept: tree, with commit ("" for none). */
+static void kept_tree(callus_snapshot *kept, const char *tree, const char *commit)
+{
+	kept->kind = CALLUS_SNAPSHOT_GIT;
+	assert_non_null(kept->tree = strdup(tree));
+	assert_non_null(kept->commit = strdup(commit));
+}
+
 /*
  * A failure its store is too busy for is queued with the snapshot its
  * start asked for (callus_learn_started_kept), and its late recording
@@ -625,9 +633,7 @@ static void a_late_pass_diffs_to_the_tree_it_found(void **state)
 		 "printf 'ok %%d\\n%%s' \"${#P}\" \"$P\"",
 		 h.mark);
 	fake_helper(f, body, h.helper, sizeof(h.helper));
-	kept.kind = CALLUS_SNAPSHOT_GIT;
-	assert_non_null(kept.tree = strdup(then));
-	assert_non_null(kept.commit = strdup(commit));
+	kept_tree(&kept, then, commit);
 	now = late(&o, NULL);
 	o.taken = &kept;
 	assert_int_equal(callus_learn_pass(f->s, &o, &r, &err), 0);
@@ -690,9 +696,7 @@ static void a_snapshot_newer_than_the_late_pass_is_diffed_to_now(void **state)
 		 "printf 'ok %%d\\n%%s' \"${#P}\" \"$P\"",
 		 h.mark);
 	fake_helper(f, body, h.helper, sizeof(h.helper));
-	kept.kind = CALLUS_SNAPSHOT_GIT;
-	assert_non_null(kept.tree = strdup("1111111111111111111111111111111111111111"));
-	assert_non_null(kept.commit = strdup(""));
+	kept_tree(&kept, "1111111111111111111111111111111111111111", "");
 	o.now = "2026-01-01T00:00:01.000Z";
 	o.taken = &kept;
 	assert_int_equal(callus_learn_pass(f->s, &o, &r, &err), 0);
@@ -736,9 +740,7 @@ static void a_kept_tree_gone_is_diffed_to_now(void **state)
 		 "printf 'ok %%d\\n%%s' \"${#P}\" \"$P\"\n"
 		 "case \"$*\" in *head) printf 'ok 41\\nfedcba9876543210fedcba9876543210fedcba98\\n';; esac");
 	fake_helper(f, body, h.helper, sizeof(h.helper));
-	kept.kind = CALLUS_SNAPSHOT_GIT;
-	assert_non_null(kept.tree = strdup("1111111111111111111111111111111111111111"));
-	assert_non_null(kept.commit = strdup(""));
+	kept_tree(&kept, "1111111111111111111111111111111111111111", "");
 	now = late(&o, NULL);
 	o.taken = &kept;
 	assert_int_equal(callus_learn_pass(f->s, &o, &r, &err), 0);
@@ -812,9 +814,7 @@ static void a_kept_tree_gone_beside_a_diff_to_now_asks_head_once(void **state)
 	callus_learn_result_release(&r);
 
 	batch_helper(f, &h, "ok 41\\nfedcba9876543210fedcba9876543210fedcba98\\n");
-	kept.kind = CALLUS_SNAPSHOT_GIT;
-	assert_non_null(kept.tree = strdup("1111111111111111111111111111111111111111"));
-	assert_non_null(kept.commit = strdup("2222222222222222222222222222222222222222"));
+	kept_tree(&kept, "1111111111111111111111111111111111111111", "2222222222222222222222222222222222222222");
 	o.now = "2026-01-01T00:00:01.000Z";
 	o.taken = &kept;
 	assert_int_equal(callus_learn_pass(f->s, &o, &r, &err), 0);
@@ -851,9 +851,7 @@ static void a_kept_tree_gone_and_head_unread_names_no_commit(void **state)
 	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, &err), 0);
 	callus_learn_result_release(&r);
 	batch_helper(f, &h, "error 31\\ncallus-git: cannot resolve HEAD");
-	kept.kind = CALLUS_SNAPSHOT_GIT;
-	assert_non_null(kept.tree = strdup("1111111111111111111111111111111111111111"));
-	assert_non_null(kept.commit = strdup("2222222222222222222222222222222222222222"));
+	kept_tree(&kept, "1111111111111111111111111111111111111111", "2222222222222222222222222222222222222222");
 	now = late(&o, NULL);
 	o.taken = &kept;
 	assert_int_equal(callus_learn_pass(f->s, &o, &r, &err), 0);
@@ -901,9 +899,7 @@ static void a_kept_tree_unanswered_is_not_diffed_to_now(void **state)
 		 h.mark);
 	fake_helper(f, body, h.helper, sizeof(h.helper));
 	h.so.timeout_ms = 300;
-	kept.kind = CALLUS_SNAPSHOT_GIT;
-	assert_non_null(kept.tree = strdup("1111111111111111111111111111111111111111"));
-	assert_non_null(kept.commit = strdup(""));
+	kept_tree(&kept, "1111111111111111111111111111111111111111", "");
 	now = late(&o, NULL);
 	o.taken = &kept;
 	assert_int_equal(callus_learn_pass(f->s, &o, &r, &err), 0);
