@@ -814,7 +814,8 @@ static void a_kept_tree_gone_beside_a_diff_to_now_asks_head_once(void **state)
 	callus_learn_result_release(&r);
 
 	batch_helper(f, &h, "ok 41\\nfedcba9876543210fedcba9876543210fedcba98\\n");
-	kept_tree(&kept, "1111111111111111111111111111111111111111", "2222222222222222222222222222222222222222");
+	kept_tree(&kept, "1111111111111111111111111111111111111111",
+		  "2222222222222222222222222222222222222222");
 	o.now = "2026-01-01T00:00:01.000Z";
 	o.taken = &kept;
 	assert_int_equal(callus_learn_pass(f->s, &o, &r, &err), 0);
@@ -851,7 +852,8 @@ static void a_kept_tree_gone_and_head_unread_names_no_commit(void **state)
 	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, &err), 0);
 	callus_learn_result_release(&r);
 	batch_helper(f, &h, "error 31\\ncallus-git: cannot resolve HEAD");
-	kept_tree(&kept, "1111111111111111111111111111111111111111", "2222222222222222222222222222222222222222");
+	kept_tree(&kept, "1111111111111111111111111111111111111111",
+		  "2222222222222222222222222222222222222222");
 	now = late(&o, NULL);
 	o.taken = &kept;
 	assert_int_equal(callus_learn_pass(f->s, &o, &r, &err), 0);
