@@ -932,7 +932,8 @@ int cmd_hook(int argc, char **argv)
 			 * helper's run again would cost a large repository its
 			 * time). */
 			if (rc == CALLUS_EBUSY && q.origin && !left.fixes.count &&
-			    (cli_pass_counts(&ws, &det) || cli_spool_holds_failure(&ws, e->command)))
+			    (cli_pass_counts(&ws, &det) ||
+			     cli_spool_holds_failure(&ws, e->command)))
 				cli_keep_tree(&ws, &det, &left.snapshot);
 			queued |= rc == CALLUS_EBUSY && q.origin;
 			spool_disarm(&ent, rc == CALLUS_EBUSY, &left);

@@ -294,7 +294,8 @@ int callus_git_cmd_diff(FILE *out, callus_git_ws *w, const char *kind, const cha
 				callus_git_fail(0, "'%s' is not in a git working tree", w->path);
 				goto out;
 			}
-		} else if (callus_git_worktree_tree(&now, w) < 0 || callus_git_ws_repo(w, &repo) < 0) {
+		} else if (callus_git_worktree_tree(&now, w) < 0 ||
+			   callus_git_ws_repo(w, &repo) < 0) {
 			goto out;
 		}
 		if (git_tree_lookup(&old_tree, repo, &snap) < 0) {
@@ -305,7 +306,8 @@ int callus_git_cmd_diff(FILE *out, callus_git_ws *w, const char *kind, const cha
 			/* src/snapshot.c reads "no such kept tree" at the start
 			 * of the message: the diff is then asked again of the
 			 * tree now */
-			callus_git_fail(1, to_hex ? "no such kept tree" : "cannot read the tree of now");
+			callus_git_fail(1, to_hex ? "no such kept tree"
+						  : "cannot read the tree of now");
 			goto out;
 		}
 	} else if (!strcmp(kind, "files")) {
