@@ -307,6 +307,21 @@ static void helper_snapshots(fixture *f, helped *h, const char *tree)
 	fake_helper(f, body, h->helper, sizeof(h->helper));
 }
 
+/* Snapshots on (a fake helper at h), and one failure of e learnt with the
+ * empty tree for its snapshot: the pending error a late run fixes. */
+static void failed_with_snapshot(fixture *f, helped *h, callus_learn_opts *o,
+				 const callus_learn_error *e)
+{
+	callus_learn_result r;
+	callus_error err = CALLUS_ERROR_INIT;
+
+	helped_init(f, h, o);
+	helper_snapshots(f, h, "4b825dc642cb6eb9a060e54bf8d69288fbee4904");
+	assert_int_equal(callus_learn_failure(f->s, o, e, 1, &r, &err), 0);
+	callus_learn_result_release(&r);
+	callus_error_release(&err);
+}
+
 /* o delivered late, as of now, with fixes (may be NULL); the time is
  * returned for the caller to free. */
 static char *late(callus_learn_opts *o, const callus_learn_fixes *fixes)
@@ -569,10 +584,7 @@ static void given_fixes_without_head_ask_for_it(void **state)
 	FILE *fp;
 	char line[256] = "";
 
-	helped_init(f, &h, &o);
-	helper_snapshots(f, &h, tree);
-	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, &err), 0);
-	callus_learn_result_release(&r);
+	failed_with_snapshot(f, &h, &o, &e);
 
 	snprintf(body, sizeof(body), "shift; echo \"$@\" >'%s'; printf 'ok 41\\n%s\\n'", h.mark,
 		 commit);
@@ -612,17 +624,13 @@ static void a_late_pass_diffs_to_the_tree_it_found(void **state)
 	callus_learn_result r;
 	callus_error err = CALLUS_ERROR_INIT;
 	char body[2 * PATH_MAX];
-	const char *tree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 	const char *then = "1111111111111111111111111111111111111111";
 	const char *commit = "89abcdef0123456789abcdef0123456789abcdef";
 	char *now = NULL;
 	FILE *fp;
 	char line[256] = "";
 
-	helped_init(f, &h, &o);
-	helper_snapshots(f, &h, tree);
-	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, &err), 0);
-	callus_learn_result_release(&r);
+	failed_with_snapshot(f, &h, &o, &e);
 
 	/* the helper notes what it is asked; a "diff" (to now) would give the
 	 * next work, a "diffto" the fix */
@@ -711,55 +719,6 @@ static void a_snapshot_newer_than_the_late_pass_is_diffed_to_now(void **state)
 	callus_error_release(&err);
 }
 
-/*
- * A kept tree the helper cannot read any more (its objects pruned): the
- * fix is diffed to the tree now, as without one, not lost.
- */
-static void a_kept_tree_gone_is_diffed_to_now(void **state)
-{
-	fixture *f = *state;
-	callus_learn_opts o = opts_for(f, "--gone", "s1");
-	helped h;
-	callus_learn_error e = { &f->sig[0], &f->files[0], NULL };
-	callus_snapshot kept = CALLUS_SNAPSHOT_INIT;
-	callus_learn_result r;
-	callus_error err = CALLUS_ERROR_INIT;
-	char body[2 * PATH_MAX];
-	const char *tree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
-	char *now = NULL;
-
-	helped_init(f, &h, &o);
-	helper_snapshots(f, &h, tree);
-	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, &err), 0);
-	callus_learn_result_release(&r);
-
-	snprintf(body, sizeof(body),
-		 "case \"$*\" in *diffto*) M='callus-git: no such kept tree: object not found'\n"
-		 "  printf 'error %%d\\n%%s' \"${#M}\" \"$M\"; exit;; esac\n"
-		 "P=\"--- a/src/app.js\n+++ b/src/app.js\n@@ -1 +1 @@\n-a\n+now\n\"\n"
-		 "printf 'ok %%d\\n%%s' \"${#P}\" \"$P\"\n"
-		 "case \"$*\" in *head) printf 'ok 41\\nfedcba9876543210fedcba9876543210fedcba98\\n';; esac");
-	fake_helper(f, body, h.helper, sizeof(h.helper));
-	kept_tree(&kept, "1111111111111111111111111111111111111111", "");
-	now = late(&o, NULL);
-	o.taken = &kept;
-	assert_int_equal(callus_learn_pass(f->s, &o, &r, &err), 0);
-	assert_int_equal(r.nfixed, 1);
-	assert_non_null(r.snapshot_error);
-	assert_non_null(strstr(r.snapshot_error, "not the one their run kept"));
-	callus_learn_result_release(&r);
-	assert_int_equal(query_int(f, "SELECT count(*) FROM resolutions WHERE code_changes LIKE"
-				      " '%+now%'"),
-			 1);
-	/* the diff ends now: so does its commit */
-	assert_int_equal(query_int(f, "SELECT count(*) FROM resolutions WHERE context LIKE"
-				      " '%fedcba9876543210fedcba9876543210fedcba98%'"),
-			 1);
-	callus_snapshot_release(&kept);
-	callus_error_release(&err);
-	free(now);
-}
-
 /* A helper that answers each request of its batch in turn, its arguments
  * noted a line a run in h->mark: a diffto as of a kept tree gone, a diff
  * with "+now", head with head_answer (a whole "ok ..."/"error ..." line
@@ -781,6 +740,44 @@ static void batch_helper(fixture *f, helped *h, const char *head_answer)
 		 " *) exit 3;; esac; done",
 		 h->mark, head_answer);
 	fake_helper(f, body, h->helper, sizeof(h->helper));
+}
+
+/*
+ * A kept tree the helper cannot read any more (its objects pruned): the
+ * fix is diffed to the tree now, as without one, not lost.
+ */
+static void a_kept_tree_gone_is_diffed_to_now(void **state)
+{
+	fixture *f = *state;
+	callus_learn_opts o = opts_for(f, "--gone", "s1");
+	helped h;
+	callus_learn_error e = { &f->sig[0], &f->files[0], NULL };
+	callus_snapshot kept = CALLUS_SNAPSHOT_INIT;
+	callus_learn_result r;
+	callus_error err = CALLUS_ERROR_INIT;
+	char *now = NULL;
+
+	failed_with_snapshot(f, &h, &o, &e);
+
+	batch_helper(f, &h, "ok 41\\nfedcba9876543210fedcba9876543210fedcba98\\n");
+	kept_tree(&kept, "1111111111111111111111111111111111111111", "");
+	now = late(&o, NULL);
+	o.taken = &kept;
+	assert_int_equal(callus_learn_pass(f->s, &o, &r, &err), 0);
+	assert_int_equal(r.nfixed, 1);
+	assert_non_null(r.snapshot_error);
+	assert_non_null(strstr(r.snapshot_error, "not the one their run kept"));
+	callus_learn_result_release(&r);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM resolutions WHERE code_changes LIKE"
+				      " '%+now%'"),
+			 1);
+	/* the diff ends now: so does its commit */
+	assert_int_equal(query_int(f, "SELECT count(*) FROM resolutions WHERE context LIKE"
+				      " '%fedcba9876543210fedcba9876543210fedcba98%'"),
+			 1);
+	callus_snapshot_release(&kept);
+	callus_error_release(&err);
+	free(now);
 }
 
 /*
@@ -847,10 +844,7 @@ static void a_kept_tree_gone_and_head_unread_names_no_commit(void **state)
 	callus_error err = CALLUS_ERROR_INIT;
 	char *now = NULL;
 
-	helped_init(f, &h, &o);
-	helper_snapshots(f, &h, "4b825dc642cb6eb9a060e54bf8d69288fbee4904");
-	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, &err), 0);
-	callus_learn_result_release(&r);
+	failed_with_snapshot(f, &h, &o, &e);
 	batch_helper(f, &h, "error 31\\ncallus-git: cannot resolve HEAD");
 	kept_tree(&kept, "1111111111111111111111111111111111111111",
 		  "2222222222222222222222222222222222222222");
@@ -885,13 +879,9 @@ static void a_kept_tree_unanswered_is_not_diffed_to_now(void **state)
 	callus_learn_result r;
 	callus_error err = CALLUS_ERROR_INIT;
 	char body[2 * PATH_MAX];
-	const char *tree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 	char *now = NULL;
 
-	helped_init(f, &h, &o);
-	helper_snapshots(f, &h, tree);
-	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, &err), 0);
-	callus_learn_result_release(&r);
+	failed_with_snapshot(f, &h, &o, &e);
 
 	snprintf(body, sizeof(body),
 		 "shift; echo \"$@\" >>'%s'\n"
