@@ -954,17 +954,21 @@ static void test_batch_one_process(void **state)
 /*
  * A diff to a kept tree ("diffto", req.to): from one snapshot to another,
  * whatever the working tree holds since, and --since leaves it alone (a
- * file's time now says nothing of the kept tree).  Only git snapshots:
- * a files one as either end is refused before the helper runs.
+ * file's time now says nothing of the kept tree).  Only git snapshots of
+ * object ids: a files one, or a malformed id, is refused before the
+ * helper runs; a tree the repository lacks is one gone (req.to_gone).
  */
 static void test_diff_to_a_kept_tree(void **state)
 {
-	callus_snapshot_req reqs[2] = {
+	callus_snapshot_req reqs[4] = {
+		CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_DIFF),
+		CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_DIFF),
 		CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_DIFF),
 		CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_DIFF),
 	};
 	callus_snapshot before = CALLUS_SNAPSHOT_INIT, fixed = CALLUS_SNAPSHOT_INIT;
-	callus_snapshot files = CALLUS_SNAPSHOT_INIT;
+	callus_snapshot files = CALLUS_SNAPSHOT_INIT, bad = CALLUS_SNAPSHOT_INIT;
+	callus_snapshot gone = CALLUS_SNAPSHOT_INIT;
 	callus_snapshot_opts o = { NULL, 0, NULL, 0, 0 };
 	callus_error e = CALLUS_ERROR_INIT;
 	char *dir = make_repo(), *want;
@@ -987,17 +991,39 @@ static void test_diff_to_a_kept_tree(void **state)
 	reqs[1].snap = &before;
 	reqs[1].to = &files;
 	reqs[1].max_bytes = 100000;
-	assert_int_equal(callus_snapshot_run(reqs, 2, dir, &o, &e), 0);
+	/* not an object id: refused before the helper runs */
+	bad.kind = CALLUS_SNAPSHOT_GIT;
+	bad.tree = strdup("not-a-tree");
+	bad.commit = strdup("");
+	reqs[2].snap = &before;
+	reqs[2].to = &bad;
+	reqs[2].max_bytes = 100000;
+	/* an id the repository does not hold (a kept tree pruned): the
+	 * helper says so, and the request says it is gone */
+	gone.kind = CALLUS_SNAPSHOT_GIT;
+	gone.tree = strdup("1111111111111111111111111111111111111111");
+	gone.commit = strdup("");
+	reqs[3].snap = &before;
+	reqs[3].to = &gone;
+	reqs[3].max_bytes = 100000;
+	assert_int_equal(callus_snapshot_run(reqs, 4, dir, &o, &e), 0);
 	assert_int_equal(reqs[0].rc, 0);
 	assert_string_equal(reqs[0].text, want);
+	assert_int_equal(reqs[0].to_gone, 0);
 	assert_int_equal(reqs[1].rc, CALLUS_EINVAL);
-	for (size_t i = 0; i < 2; i++)
+	assert_int_equal(reqs[2].rc, CALLUS_EINVAL);
+	assert_int_equal(reqs[2].to_gone, 0);
+	assert_int_equal(reqs[3].rc, CALLUS_EIO);
+	assert_int_equal(reqs[3].to_gone, 1);
+	for (size_t i = 0; i < 4; i++)
 		callus_snapshot_req_release(&reqs[i]);
 	callus_error_release(&e);
 	free(want);
 	callus_snapshot_release(&before);
 	callus_snapshot_release(&fixed);
 	callus_snapshot_release(&files);
+	callus_snapshot_release(&bad);
+	callus_snapshot_release(&gone);
 	rmdir_all(dir);
 }
 
