@@ -199,10 +199,10 @@ static int sendable(const callus_snapshot_req *r)
 	const callus_snapshot *snap = r->snap, *to = r->to;
 
 	return r->kind != CALLUS_SNAPSHOT_REQ_DIFF ||
-	       (snap && snap->tree && is_oid_hex(snap->tree, strlen(snap->tree)) &&
+	       (snap && callus_snapshot_is_oid(snap->tree) &&
 		callus_snapshot_kind_name(snap->kind) &&
 		(!to || (snap->kind == CALLUS_SNAPSHOT_GIT && to->kind == CALLUS_SNAPSHOT_GIT &&
-			 to->tree && is_oid_hex(to->tree, strlen(to->tree)))));
+			 callus_snapshot_is_oid(to->tree))));
 }
 
 /* How the helper's answer to a diffto begins when it has no such kept
