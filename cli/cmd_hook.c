@@ -55,7 +55,7 @@
  * the views): the answers are waited for until this long before the
  * deadline. */
 #define HOOK_LEARN_MS (HOOK_STORE_WAIT_MS + 500)
-#define HOOK_DRAIN_INLINE_MS 1500   /* queued failures drained before a pass */
+#define HOOK_DRAIN_INLINE_MS 1500   /* queued runs drained before a check's own */
 #define HOOK_RELATED_MAX 3          /* earlier lessons shown in a reply */
 /* What a reply says of the tool output it quotes (callus_text_quote()):
  * the model reads it, and must not take it for instructions. */
@@ -873,16 +873,36 @@ int cmd_hook(int argc, char **argv)
 			path = "record";
 			if (!metrics)
 				callus_metrics_new(&metrics);
+			spool_empty = !cli_spool_pending(&ws);
 			/* first on disk, then recorded: a cut loses nothing */
 			if (cli_spool_prepare(&ent, &ws, e, code, det.tool) == 0 &&
 			    spool_put(&ent, &ws) == 0)
 				q.origin = ent.origin;
 			guard_late_ws(&ws);
-			if (!q.origin)
-				ws.store_wait_ms = HOOK_STORE_WAIT_UNQUEUED_MS;
-			rc = record_event(&ctx, &ws, e, &det, code, metrics, &fresh,
-					  q.origin ? &q : NULL);
-			ws.store_wait_ms = HOOK_STORE_WAIT_MS;
+			/* runs queued before this one first, as a pass takes them:
+			 * recorded after it, an earlier failure's errors would stay
+			 * pending where this run no longer shows them */
+			if (!spool_empty)
+				cli_spool_drain(&ws, HOOK_DRAIN_INLINE_MS, drain_record);
+			if (!spool_empty && q.origin &&
+			    cli_spool_holds(&ws, e->command, CLI_SPOOL_ANY_RUN)) {
+				/* a run of its check still queued (another drainer
+				 * has it, or time ran out): this one waits behind it,
+				 * with the tree it failed in, as for a busy store;
+				 * other checks' runs need no order */
+				cli_keep_tree(&ws, &det, &left.snapshot);
+				cli_error("lesson queued: runs queued before it are still being "
+					  "recorded; it is recorded in the background");
+				cli_log_event(&ws, "info", "record_queued",
+					      "queued behind runs still in the queue", NULL);
+				rc = CALLUS_EBUSY;
+			} else {
+				if (!q.origin)
+					ws.store_wait_ms = HOOK_STORE_WAIT_UNQUEUED_MS;
+				rc = record_event(&ctx, &ws, e, &det, code, metrics, &fresh,
+						  q.origin ? &q : NULL);
+				ws.store_wait_ms = HOOK_STORE_WAIT_MS;
+			}
 			queued |= rc == CALLUS_EBUSY && q.origin;
 			spool_disarm(&ent, rc == CALLUS_EBUSY, &left);
 			cli_spool_kept_release(&left);
@@ -933,7 +953,7 @@ int cmd_hook(int argc, char **argv)
 			 * time). */
 			if (rc == CALLUS_EBUSY && q.origin && !left.fixes.count &&
 			    (cli_pass_counts(&ws, &det) ||
-			     cli_spool_holds_failure(&ws, e->command)))
+			     cli_spool_holds(&ws, e->command, CLI_SPOOL_FAILURE)))
 				cli_keep_tree(&ws, &det, &left.snapshot);
 			queued |= rc == CALLUS_EBUSY && q.origin;
 			spool_disarm(&ent, rc == CALLUS_EBUSY, &left);

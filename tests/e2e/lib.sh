@@ -242,6 +242,12 @@ test_expect_success() {
 		_e2e_skip_next=
 		return 0
 	fi
+	# E2E_ONLY=REGEX, by hand: only the tests whose titles match it
+	if [ -n "${E2E_ONLY:-}" ] && ! printf "%s\n" "$title" | grep -Eq -- "$E2E_ONLY"; then
+		test_skipped=$((test_skipped + 1))
+		echo "ok $test_count # skip $title (E2E_ONLY)"
+		return 0
+	fi
 	: >"$_e2e_h/info"
 	# Not `if _e2e_run_body`: a condition would turn `set -e` off in the body.
 	_e2e_run_body "$body"

@@ -527,6 +527,80 @@ test_expect_success 'a pass whose failure is still queued, behind another draine
 	test "$(fixed_count)" = 1
 '
 
+# make_failing OUT...: the generic event of `make` failing in this folder
+# with OUT (each a line of gcc's)
+make_failing() {
+	jq -n --arg cwd "$PWD" --arg o "$(printf "%s\n" "$@")" \
+		"{command: \"make\", exit_code: 1, session_id: \"s\", cwd: \$cwd, output: \$o}"
+}
+
+test_expect_success 'a failure after one still queued drains it first: the earlier error, gone now, is fixed' '
+	mkdir fbehind && cd fbehind && git init -q && printf "int 1x;\n" >f1.c && printf "int 2x;\n" >f2.c &&
+	printf "int 9x;\n" >f9.c &&
+	payload_for "$PWD" f9.c >../fb9.json &&
+	"$CALLUS" hook generic <../fb9.json >/dev/null 2>&1 &&
+	make_failing "f1.c:1:5: error: expected identifier or (" >../fb1.json &&
+	# the first failure queued with its snapshot (a busy store), and no
+	# drainer to take it before the next hook
+	{ flock .callus/spool/.drain.lock sleep 3 & } &&
+	holder=$! &&
+	{ hold_store 2.5 & } &&
+	lock=$! &&
+	sleep 0.2 &&
+	"$CALLUS" hook generic <../fb1.json >/dev/null 2>&1 &&
+	test "$(find .callus/spool -name "*.left.json" | wc -l)" = 1 &&
+	wait $lock && wait $holder &&
+	printf "int x;\n" >f1.c &&
+	make_failing "f2.c:1:5: error: undeclared here" >../fb2.json &&
+	"$CALLUS" hook generic <../fb2.json >reply 2>/dev/null &&
+	jq -e "type == \"object\"" reply &&
+	test -z "$(find .callus/spool -name "*.json")" &&
+	none_pending f1.c &&
+	! none_pending f2.c &&
+	sqlite3 .callus/callus.db "SELECT code_changes FROM resolutions" >../fbfix.diff &&
+	grep -q "^+int x;" ../fbfix.diff
+'
+
+test_expect_success 'a failure after one of its check still queued, behind another drainer, waits behind it with its tree' '
+	mkdir fwait && cd fwait && git init -q && printf "int 1x;\n" >f1.c && printf "int 2x;\n" >f2.c &&
+	printf "int 9x;\n" >f9.c &&
+	payload_for "$PWD" f9.c >../fw9.json &&
+	"$CALLUS" hook generic <../fw9.json >/dev/null 2>&1 &&
+	make_failing "f1.c:1:5: error: expected identifier or (" >../fw1.json &&
+	make_failing "f2.c:1:5: error: undeclared here" >../fw2.json &&
+	# the first failure queued with its snapshot (a busy store); another
+	# drainer, as far as the queue can tell, holds it past the second
+	# hook'"'"'s inline drain
+	{ flock .callus/spool/.drain.lock sleep 6 & } &&
+	holder=$! &&
+	{ hold_store 2.5 & } &&
+	lock=$! &&
+	sleep 0.2 &&
+	"$CALLUS" hook generic <../fw1.json >/dev/null 2>&1 &&
+	wait $lock &&
+	printf "int x;\n" >f1.c &&
+	"$CALLUS" hook generic <../fw2.json >reply 2>/dev/null &&
+	jq -e "type == \"object\"" reply &&
+	test "$(find .callus/spool -name "*.left.json" | wc -l)" = 2 &&
+	grep -q "queued behind runs still in the queue" .callus/log.jsonl &&
+	# another check needs no order: recorded at once
+	printf "int 8x;\n" >f8.c &&
+	payload_for "$PWD" f8.c >../fw8.json &&
+	"$CALLUS" hook generic <../fw8.json >/dev/null 2>&1 &&
+	! none_pending f8.c &&
+	test "$(find .callus/spool -name "*.left.json" | wc -l)" = 2 &&
+	# the agent goes on before the drain
+	printf "int x;\nint next_work;\n" >f1.c &&
+	wait $holder &&
+	"$CALLUS" hook --drain generic &&
+	test -z "$(find .callus/spool -name "*.json")" &&
+	none_pending f1.c &&
+	! none_pending f2.c &&
+	sqlite3 .callus/callus.db "SELECT code_changes FROM resolutions" >../fwfix.diff &&
+	grep -q "^+int x;" ../fwfix.diff &&
+	! grep -q "next_work" ../fwfix.diff
+'
+
 test_expect_success 'a queued run whose command held a secret is the same check as the live one' '
 	mkdir secretq && cd secretq && git init -q && printf "int 1x;\n" >f1.c &&
 	tok=ghp_$(printf "%036d" 7) &&
