@@ -55,7 +55,15 @@
  * the views): the answers are waited for until this long before the
  * deadline. */
 #define HOOK_LEARN_MS (HOOK_STORE_WAIT_MS + 500)
-#define HOOK_DRAIN_INLINE_MS 1500   /* queued runs drained before a check's own */
+#define HOOK_DRAIN_INLINE_MS 1500   /* queued runs drained before a pass */
+/* A pass waits this long for another drainer's lock on the queue: what it
+ * is recording may be the failure this pass fixes, and a fix is learnt
+ * against its failure; the rest of the hook's deadline is the pass's own. */
+#define HOOK_DRAIN_LOCK_WAIT_MS 500
+/* A failure drains less, and never waits for the lock: its store wait
+ * and snapshot come after (shortened by the drain, down to the least). */
+#define HOOK_DRAIN_FAILURE_MS 500
+#define HOOK_STORE_WAIT_MIN_MS 250
 #define HOOK_RELATED_MAX 3          /* earlier lessons shown in a reply */
 /* What a reply says of the tool output it quotes (callus_text_quote()):
  * the model reads it, and must not take it for instructions. */
@@ -629,7 +637,7 @@ static int drain_spool(void)
 	if (cli_workspace_setup(&ws, NULL, 1) < 0)
 		return 0;
 	if (ws.kind != CALLUS_WS_NONE)
-		cli_spool_drain(&ws, 0, drain_record);
+		cli_spool_drain(&ws, 0, 0, drain_record);
 	cli_workspace_release(&ws);
 	return 0;
 }
@@ -879,30 +887,29 @@ int cmd_hook(int argc, char **argv)
 			    spool_put(&ent, &ws) == 0)
 				q.origin = ent.origin;
 			guard_late_ws(&ws);
-			/* runs queued before this one first, as a pass takes them:
+			/* Runs queued before this one first, as a pass takes them:
 			 * recorded after it, an earlier failure's errors would stay
-			 * pending where this run no longer shows them */
-			if (!spool_empty)
-				cli_spool_drain(&ws, HOOK_DRAIN_INLINE_MS, drain_record);
-			if (!spool_empty && q.origin &&
-			    cli_spool_holds(&ws, e->command, CLI_SPOOL_ANY_RUN)) {
-				/* a run of its check still queued (another drainer
-				 * has it, or time ran out): this one waits behind it,
-				 * with the tree it failed in, as for a busy store;
-				 * other checks' runs need no order */
-				cli_keep_tree(&ws, &det, &left.snapshot);
-				cli_error("lesson queued: runs queued before it are still being "
-					  "recorded; it is recorded in the background");
-				cli_log_event(&ws, "info", "record_queued",
-					      "queued behind runs still in the queue", NULL);
-				rc = CALLUS_EBUSY;
-			} else {
-				if (!q.origin)
-					ws.store_wait_ms = HOOK_STORE_WAIT_UNQUEUED_MS;
-				rc = record_event(&ctx, &ws, e, &det, code, metrics, &fresh,
-						  q.origin ? &q : NULL);
-				ws.store_wait_ms = HOOK_STORE_WAIT_MS;
+			 * pending where this run no longer shows them.  Not waited
+			 * for when another drainer has them (this reply would say
+			 * nothing, and a burst of hooks would all queue:
+			 * docs/scale-history.md, the forty-sixth pass), and what
+			 * the drain took is the store's wait's: a busy store must
+			 * still leave the snapshot its time before the deadline. */
+			if (!spool_empty) {
+				long long t0 = callus_child_now_ms();
+
+				/* a busy store leaves the queued entries queued */
+				ws.store_wait_ms = HOOK_DRAIN_FAILURE_MS;
+				cli_spool_drain(&ws, HOOK_DRAIN_FAILURE_MS, 0, drain_record);
+				ws.store_wait_ms = HOOK_STORE_WAIT_MS - (callus_child_now_ms() - t0);
+				if (ws.store_wait_ms < HOOK_STORE_WAIT_MIN_MS)
+					ws.store_wait_ms = HOOK_STORE_WAIT_MIN_MS;
 			}
+			if (!q.origin)
+				ws.store_wait_ms = HOOK_STORE_WAIT_UNQUEUED_MS;
+			rc = record_event(&ctx, &ws, e, &det, code, metrics, &fresh,
+					  q.origin ? &q : NULL);
+			ws.store_wait_ms = HOOK_STORE_WAIT_MS;
 			queued |= rc == CALLUS_EBUSY && q.origin;
 			spool_disarm(&ent, rc == CALLUS_EBUSY, &left);
 			cli_spool_kept_release(&left);
@@ -936,7 +943,8 @@ int cmd_hook(int argc, char **argv)
 				q.origin = ent.origin;
 			/* queued failures first: a fix is learnt against its failure */
 			if (!spool_empty)
-				cli_spool_drain(&ws, HOOK_DRAIN_INLINE_MS, drain_record);
+				cli_spool_drain(&ws, HOOK_DRAIN_INLINE_MS, HOOK_DRAIN_LOCK_WAIT_MS,
+						drain_record);
 			/* some still queued (another drainer has them, or time ran
 			 * out): the pass waits behind them, for the drainer, as
 			 * for a busy store */
@@ -953,7 +961,7 @@ int cmd_hook(int argc, char **argv)
 			 * time). */
 			if (rc == CALLUS_EBUSY && q.origin && !left.fixes.count &&
 			    (cli_pass_counts(&ws, &det) ||
-			     cli_spool_holds(&ws, e->command, CLI_SPOOL_FAILURE)))
+			     cli_spool_holds_failure(&ws, e->command)))
 				cli_keep_tree(&ws, &det, &left.snapshot);
 			queued |= rc == CALLUS_EBUSY && q.origin;
 			spool_disarm(&ent, rc == CALLUS_EBUSY, &left);

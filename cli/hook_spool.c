@@ -32,8 +32,6 @@
 /* A drainer that the store keeps from any progress gives up after this
  * (the next hook starts another). */
 #define SPOOL_STUCK_MS 15000
-/* How long a pass waits for another drainer's lock on the queue. */
-#define SPOOL_LOCK_WAIT_MS 500
 
 const char *const cli_spool_drainer_argv[] = { "callus", "hook", "--drain", "generic", NULL };
 
@@ -397,7 +395,7 @@ int cli_spool_pending(const cli_workspace *ws)
 	return w.found;
 }
 
-int cli_spool_holds(const cli_workspace *ws, const char *command, cli_spool_run_kind kind)
+int cli_spool_holds_failure(const cli_workspace *ws, const char *command)
 {
 	callus_strlist paths = CALLUS_STRLIST_INIT;
 	callus_buf head = CALLUS_BUF_INIT;
@@ -420,8 +418,7 @@ int cli_spool_holds(const cli_workspace *ws, const char *command, cli_spool_run_
 			close(fd);
 		/* a status of 0 is a pass's */
 		found = n == (ssize_t)head.len + 2 && !memcmp(got, head.ptr, head.len) &&
-			(kind == CLI_SPOOL_ANY_RUN ||
-			 !(got[head.len] == '0' && got[head.len + 1] == ','));
+			!(got[head.len] == '0' && got[head.len + 1] == ',');
 	}
 out:
 	callus_strlist_release(&paths);
@@ -539,7 +536,8 @@ static int drain_pass(const cli_workspace *ws, const callus_strlist *l, long lon
 	return n;
 }
 
-int cli_spool_drain(const cli_workspace *ws, long budget_ms, cli_spool_record_fn fn)
+int cli_spool_drain(const cli_workspace *ws, long budget_ms, long lock_wait_ms,
+		    cli_spool_record_fn fn)
 {
 	callus_buf lock = CALLUS_BUF_INIT, dir = CALLUS_BUF_INIT;
 	callus_strlist l = CALLUS_STRLIST_INIT;
@@ -560,15 +558,12 @@ int cli_spool_drain(const cli_workspace *ws, long budget_ms, cli_spool_record_fn
 			break;
 		if ((fd = open(lock.ptr, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0)
 			break;
-		/* Another drainer has it.  A pass (a budget) waits for it a
-		 * little (SPOOL_LOCK_WAIT_MS, within its budget): what it is
-		 * recording may be the failure this pass fixes, and a fix is
-		 * learnt against its failure; the rest of the hook's deadline is
-		 * the pass's own.  A drainer with no budget leaves them to it. */
+		/* Another drainer has it: waited for lock_wait_ms within a
+		 * budget; a drainer with no budget leaves them to it. */
 		while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 			long long waited = (now_ns() - start) / 1000000;
 
-			if (budget_ms <= 0 || waited > budget_ms || waited > SPOOL_LOCK_WAIT_MS) {
+			if (budget_ms <= 0 || waited > budget_ms || waited > lock_wait_ms) {
 				turned_away = 1;
 				break;
 			}

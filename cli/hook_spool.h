@@ -14,7 +14,7 @@
  * looks again after letting the lock go, so an entry left while it held
  * the lock is not stranded.  A check's hook, passing or failing, drains
  * first, so that a fix is learnt against its failure and runs are recorded
- * in the order they ran (one left behind a drainer waits behind it).
+ * in the order they ran (a pass left behind a drainer waits behind it).
  *
  * An entry can be recorded twice (a hook cut between its commit and the
  * entry's removal): its name (NS-PID, its origin) goes into the store with
@@ -111,9 +111,11 @@ typedef int (*cli_spool_record_fn)(const cli_workspace *ws, const callus_hook_ev
 
 /* Record with fn the entries left and those of processes that are gone,
  * oldest first, for at most budget_ms (0: no limit), unless another
- * drainer holds the lock.  The number recorded, or -1 when another drainer
- * held the lock (it looks again once it lets go). */
-int cli_spool_drain(const cli_workspace *ws, long budget_ms, cli_spool_record_fn fn);
+ * drainer holds the lock past lock_wait_ms (within the budget; none
+ * without one).  The number recorded, or -1 when another drainer held the
+ * lock (it looks again once it lets go). */
+int cli_spool_drain(const cli_workspace *ws, long budget_ms, long lock_wait_ms,
+		    cli_spool_record_fn fn);
 
 /* The entries not yet named ("NS-PID.json.tmp") of processes killed
  * between writing and naming them: nothing of them was recorded, and
@@ -125,13 +127,11 @@ size_t cli_spool_leftovers(const cli_workspace *ws, int fix, size_t *removed);
 /* Whether the spool holds entries left or of processes that are gone. */
 int cli_spool_pending(const cli_workspace *ws);
 
-/* Whether the queue holds a run of command (as run: redacted here as
- * cli_spool_prepare redacts it) that a drainer will record, a failure
- * (CLI_SPOOL_FAILURE) or any (CLI_SPOOL_ANY_RUN): its entry begins as that
- * function writes it, so its first bytes say so without reading the output
- * after them (an entry made by hand may not: no). */
-typedef enum cli_spool_run_kind { CLI_SPOOL_ANY_RUN, CLI_SPOOL_FAILURE } cli_spool_run_kind;
-int cli_spool_holds(const cli_workspace *ws, const char *command, cli_spool_run_kind kind);
+/* Whether the queue holds a failure of command (as run: redacted here as
+ * cli_spool_prepare redacts it) that a drainer will record: its entry
+ * begins as that function writes it, so its first bytes say so without
+ * reading the output after them (an entry made by hand may not: no). */
+int cli_spool_holds_failure(const cli_workspace *ws, const char *command);
 
 /* Start `callus hook --drain generic` detached in the workspace. */
 void cli_spool_drain_later(const cli_workspace *ws);
