@@ -876,26 +876,29 @@ int cmd_hook(int argc, char **argv)
 			cli_spool_entry ent = CLI_SPOOL_ENTRY_INIT;
 			cli_spool_kept left = CLI_SPOOL_KEPT_INIT;
 			cli_queued q = { NULL, spool_stored, NULL, 0, NULL, &left };
-			int rc;
+			/* a run of its command queued before it, to record first */
+			int behind, rc;
 
 			path = "record";
 			if (!metrics)
 				callus_metrics_new(&metrics);
-			spool_empty = !cli_spool_pending(&ws);
+			behind = cli_spool_pending(&ws) &&
+				 cli_spool_holds(&ws, e->command, CLI_SPOOL_ANY_RUN);
 			/* first on disk, then recorded: a cut loses nothing */
 			if (cli_spool_prepare(&ent, &ws, e, code, det.tool) == 0 &&
 			    spool_put(&ent, &ws) == 0)
 				q.origin = ent.origin;
 			guard_late_ws(&ws);
-			/* Runs queued before this one first, as a pass takes them:
-			 * recorded after it, an earlier failure's errors would stay
-			 * pending where this run no longer shows them.  Not waited
+			/* A run of its command queued before it first: recorded
+			 * after it, an earlier failure's errors would stay pending
+			 * where this run no longer shows them.  Other checks' runs
+			 * need no order, and are left to their drainer.  Not waited
 			 * for when another drainer has them (this reply would say
 			 * nothing, and a burst of hooks would all queue:
 			 * docs/scale-history.md, the forty-sixth pass), and what
 			 * the drain took is the store's wait's: a busy store must
 			 * still leave the snapshot its time before the deadline. */
-			if (!spool_empty) {
+			if (behind) {
 				long long t0 = callus_child_now_ms();
 
 				/* a busy store leaves the queued entries queued */
@@ -961,7 +964,7 @@ int cmd_hook(int argc, char **argv)
 			 * time). */
 			if (rc == CALLUS_EBUSY && q.origin && !left.fixes.count &&
 			    (cli_pass_counts(&ws, &det) ||
-			     cli_spool_holds_failure(&ws, e->command)))
+			     cli_spool_holds(&ws, e->command, CLI_SPOOL_FAILURE)))
 				cli_keep_tree(&ws, &det, &left.snapshot);
 			queued |= rc == CALLUS_EBUSY && q.origin;
 			spool_disarm(&ent, rc == CALLUS_EBUSY, &left);

@@ -395,7 +395,7 @@ int cli_spool_pending(const cli_workspace *ws)
 	return w.found;
 }
 
-int cli_spool_holds_failure(const cli_workspace *ws, const char *command)
+int cli_spool_holds(const cli_workspace *ws, const char *command, cli_spool_run_kind kind)
 {
 	callus_strlist paths = CALLUS_STRLIST_INIT;
 	callus_buf head = CALLUS_BUF_INIT;
@@ -418,7 +418,8 @@ int cli_spool_holds_failure(const cli_workspace *ws, const char *command)
 			close(fd);
 		/* a status of 0 is a pass's */
 		found = n == (ssize_t)head.len + 2 && !memcmp(got, head.ptr, head.len) &&
-			!(got[head.len] == '0' && got[head.len + 1] == ',');
+			(kind == CLI_SPOOL_ANY_RUN ||
+			 !(got[head.len] == '0' && got[head.len + 1] == ','));
 	}
 out:
 	callus_strlist_release(&paths);

@@ -12,9 +12,10 @@
  * lost.  One drainer at a time (a lock file) records the entries left, and
  * those of processes that are gone, in the order they were made; a drainer
  * looks again after letting the lock go, so an entry left while it held
- * the lock is not stranded.  A check's hook, passing or failing, drains
- * first, so that a fix is learnt against its failure and runs are recorded
- * in the order they ran (a pass left behind a drainer waits behind it).
+ * the lock is not stranded.  A passing check drains first, so that a fix
+ * is learnt against its failure (a pass left behind a drainer waits behind
+ * it); so does a failing check when a run of its command is queued, so
+ * that the two are recorded in the order they ran.
  *
  * An entry can be recorded twice (a hook cut between its commit and the
  * entry's removal): its name (NS-PID, its origin) goes into the store with
@@ -127,11 +128,13 @@ size_t cli_spool_leftovers(const cli_workspace *ws, int fix, size_t *removed);
 /* Whether the spool holds entries left or of processes that are gone. */
 int cli_spool_pending(const cli_workspace *ws);
 
-/* Whether the queue holds a failure of command (as run: redacted here as
- * cli_spool_prepare redacts it) that a drainer will record: its entry
- * begins as that function writes it, so its first bytes say so without
- * reading the output after them (an entry made by hand may not: no). */
-int cli_spool_holds_failure(const cli_workspace *ws, const char *command);
+/* Whether the queue holds a run of command (as run: redacted here as
+ * cli_spool_prepare redacts it) that a drainer will record, a failure
+ * (CLI_SPOOL_FAILURE) or any (CLI_SPOOL_ANY_RUN): its entry begins as that
+ * function writes it, so its first bytes say so without reading the output
+ * after them (an entry made by hand may not: no). */
+typedef enum cli_spool_run_kind { CLI_SPOOL_ANY_RUN, CLI_SPOOL_FAILURE } cli_spool_run_kind;
+int cli_spool_holds(const cli_workspace *ws, const char *command, cli_spool_run_kind kind);
 
 /* Start `callus hook --drain generic` detached in the workspace. */
 void cli_spool_drain_later(const cli_workspace *ws);

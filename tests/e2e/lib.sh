@@ -242,10 +242,12 @@ test_expect_success() {
 		_e2e_skip_next=
 		return 0
 	fi
-	# E2E_ONLY=REGEX, by hand: only the tests whose titles match it
-	if [ -n "${E2E_ONLY:-}" ] && ! printf "%s\n" "$title" | grep -Eq -- "$E2E_ONLY"; then
+	# CALLUS_TEST_ONLY=REGEX, by hand: only the tests whose titles match
+	# it (a test that needs an earlier one's folder fails without it)
+	if [ -n "${CALLUS_TEST_ONLY:-}" ] &&
+		! printf "%s\n" "$title" | grep -Eq -- "$CALLUS_TEST_ONLY"; then
 		test_skipped=$((test_skipped + 1))
-		echo "ok $test_count # skip $title (E2E_ONLY)"
+		echo "ok $test_count # skip $title (CALLUS_TEST_ONLY)"
 		return 0
 	fi
 	: >"$_e2e_h/info"

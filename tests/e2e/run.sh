@@ -29,6 +29,11 @@ if [ ! -e "${scripts[0]}" ]; then
 	exit 1
 fi
 
+# a filter for running some tests by hand would skip the rest unnoticed
+if [ -n "${CALLUS_TEST_ONLY:-}" ]; then
+	echo "run.sh: CALLUS_TEST_ONLY is set: only the tests matching '$CALLUS_TEST_ONLY' run" >&2
+fi
+
 jobs=${CALLUS_E2E_JOBS:-1}
 case $jobs in
 [1-9] | [1-9][0-9]) ;;

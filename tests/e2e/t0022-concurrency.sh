@@ -561,6 +561,24 @@ test_expect_success 'a failure after one still queued drains it first: the earli
 	grep -q "^+int x;" ../fbfix.diff
 '
 
+test_expect_success 'a failure with only another check'"'"'s run queued leaves that run to its drainer' '
+	mkdir fother && cd fother && git init -q && printf "int 8x;\n" >f8.c && printf "int 9x;\n" >f9.c &&
+	printf "int 2x;\n" >f2.c &&
+	payload_for "$PWD" f8.c >../fo8.json &&
+	payload_for "$PWD" f9.c >../fo9.json &&
+	make_failing "f2.c:1:5: error: undeclared here" >../fo2.json &&
+	"$CALLUS" hook generic <../fo8.json >/dev/null 2>&1 &&
+	# gcc -c f9.c queued as a hook leaves it (its first bytes as a hook
+	# writes them), by a hook that is gone; no drainer started for it
+	jq -c . ../fo9.json >".callus/spool/$(( $(date +%s%N) - 1000000000 ))-13.left.json" &&
+	"$CALLUS" hook generic <../fo2.json >/dev/null 2>&1 &&
+	# its drainer, started after make'"'"'s reply
+	eventually eval "test -z \"\$(find .callus/spool -name \"*.json\")\"" &&
+	# make'"'"'s lesson first: the queued gcc run was not drained before it
+	test "$(sqlite3 .callus/callus.db "SELECT tool FROM lessons ORDER BY rowid" | tr "\n" " ")" = \
+		"gcc make gcc "
+'
+
 test_expect_success 'a failure while another drainer holds the queue is recorded at once, and the queue after' '
 	mkdir fwait && cd fwait && git init -q && printf "int 1x;\n" >f1.c && printf "int 2x;\n" >f2.c &&
 	printf "int 9x;\n" >f9.c &&

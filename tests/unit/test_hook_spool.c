@@ -245,11 +245,11 @@ static void a_run_is_left_with_what_its_hook_kept(void **state)
 	callus_buf_release(&got);
 }
 
-/* Whether the queue holds a failure of a command: a failure's entry as a
- * hook writes it says so (its secret redacted the same way), a pass's and
- * another command's do not, nor a live hook's entry or one made by hand
- * in another layout. */
-static void the_queue_says_whether_it_holds_a_failure_of_a_command(void **state)
+/* Whether the queue holds a run, or a failure, of a command: a run's entry
+ * as a hook writes it says so (its secret redacted the same way), a pass's
+ * is a run and no failure, another command's is neither, nor a live
+ * hook's entry or one made by hand in another layout. */
+static void the_queue_says_whether_it_holds_a_run_of_a_command(void **state)
 {
 	struct fixture *f = *state;
 	callus_redactor *red = NULL;
@@ -276,11 +276,16 @@ static void the_queue_says_whether_it_holds_a_failure_of_a_command(void **state)
 			assert_int_equal(cli_spool_leave(&ent, NULL), 0);
 		cli_spool_entry_release(&ent);
 	}
-	assert_int_equal(cli_spool_holds_failure(&f->ws, "make test PASSWORD=hunter2hunter2"), 1);
-	assert_int_equal(cli_spool_holds_failure(&f->ws, "make test"), 0);
-	assert_int_equal(cli_spool_holds_failure(&f->ws, "make lint"), 0);
-	assert_int_equal(cli_spool_holds_failure(&f->ws, "make docs"), 0);
-	assert_int_equal(cli_spool_holds_failure(&f->ws, NULL), 0);
+	for (int k = 0; k < 2; k++) {
+		cli_spool_run_kind kind = k ? CLI_SPOOL_ANY_RUN : CLI_SPOOL_FAILURE;
+
+		assert_int_equal(cli_spool_holds(&f->ws, cmds[0], kind), 1);
+		assert_int_equal(cli_spool_holds(&f->ws, "make test", kind), 0);
+		/* a pass's run, not a failure */
+		assert_int_equal(cli_spool_holds(&f->ws, "make lint", kind), kind == CLI_SPOOL_ANY_RUN);
+		assert_int_equal(cli_spool_holds(&f->ws, "make docs", kind), 0);
+		assert_int_equal(cli_spool_holds(&f->ws, NULL, kind), 0);
+	}
 	{
 		char path[512];
 		FILE *fp;
@@ -290,7 +295,7 @@ static void the_queue_says_whether_it_holds_a_failure_of_a_command(void **state)
 		fprintf(fp, "{ \"command\": \"make lint\", \"exit_code\": 1 }");
 		assert_int_equal(fclose(fp), 0);
 	}
-	assert_int_equal(cli_spool_holds_failure(&f->ws, "make lint"), 0);
+	assert_int_equal(cli_spool_holds(&f->ws, "make lint", CLI_SPOOL_FAILURE), 0);
 	f->ws.redactor = NULL;
 	f->ws.root_real = NULL;
 	f->ws.cwd_rel = NULL;
@@ -305,7 +310,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(a_run_is_left_with_what_its_hook_kept, setup,
 						teardown),
-		cmocka_unit_test_setup_teardown(the_queue_says_whether_it_holds_a_failure_of_a_command,
+		cmocka_unit_test_setup_teardown(the_queue_says_whether_it_holds_a_run_of_a_command,
 						setup, teardown),
 	};
 
