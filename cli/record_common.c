@@ -314,9 +314,12 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 			    (int)cli_config_long(ws, "lessons", "max", 20), CALLUS_VIEWS_FIX, NULL, NULL);
 	callus_views_owe(&debt, ws->root, NULL);
 	if ((rc = callus_learn_pass(store, &lc.opts, out, &err)) == CALLUS_EBUSY && q) {
-		/* queued before: a drainer learns it, nothing is lost */
-		cli_error("fix queued: the store is busy with other recordings; it is learnt in "
-			  "the background");
+		/* queued before: a drainer learns it, nothing is lost.  Said
+		 * to the agent only by its own hook: a queued run a hook drains
+		 * (q->at_ns) is not this hook's */
+		if (q->at_ns <= 0)
+			cli_error("fix queued: the store is busy with other recordings; it is "
+				  "learnt in the background");
 		log_error(ws, "pass_queued", callus_error_message(&err), NULL);
 	} else if (rc < 0) {
 		cli_error("pending errors not updated: %s", callus_error_message(&err));
@@ -576,9 +579,11 @@ out:
 		/* an earlier delivery recorded it: nothing was dropped */
 		callus_metrics_clear(m);
 	} else if (rc == CALLUS_EBUSY && q) {
-		/* queued before: a drainer records it, nothing is dropped */
-		cli_error("lesson queued: the store is busy with other recordings; it is "
-			  "recorded in the background");
+		/* queued before: a drainer records it, nothing is dropped (said
+		 * by its own hook only, as a fix queued) */
+		if (q->at_ns <= 0)
+			cli_error("lesson queued: the store is busy with other recordings; it is "
+				  "recorded in the background");
 		log_error(ws, "record_queued", callus_error_message(&err), NULL);
 		callus_metrics_clear(m);
 	} else if (rc < 0) {

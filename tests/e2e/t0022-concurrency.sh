@@ -579,6 +579,24 @@ test_expect_success 'a failure with only another check'"'"'s run queued leaves t
 		"gcc make gcc "
 '
 
+test_expect_success 'a queued run a failing hook drains but cannot record is not said to be the hook'"'"'s' '
+	mkdir fsaid && cd fsaid && git init -q && printf "int 1x;\n" >f1.c && printf "int 2x;\n" >f2.c &&
+	printf "int 9x;\n" >f9.c &&
+	payload_for "$PWD" f9.c >../fs9.json &&
+	"$CALLUS" hook generic <../fs9.json >/dev/null 2>&1 &&
+	make_failing "f1.c:1:5: error: expected identifier or (" |
+		jq -c . >".callus/spool/$(( $(date +%s%N) - 1000000000 ))-13.left.json" &&
+	make_failing "f2.c:1:5: error: undeclared here" >../fs2.json &&
+	# the store busy through the drain'"'"'s wait, free for the hook'"'"'s own
+	{ hold_store 1.5 & } &&
+	lock=$! &&
+	sleep 0.2 &&
+	"$CALLUS" hook generic <../fs2.json >/dev/null 2>../fserr &&
+	wait $lock &&
+	! grep -q "queued" ../fserr &&
+	! none_pending f2.c
+'
+
 test_expect_success 'a failure while another drainer holds the queue is recorded at once, and the queue after' '
 	mkdir fwait && cd fwait && git init -q && printf "int 1x;\n" >f1.c && printf "int 2x;\n" >f2.c &&
 	printf "int 9x;\n" >f9.c &&
