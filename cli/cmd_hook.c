@@ -882,8 +882,7 @@ int cmd_hook(int argc, char **argv)
 			path = "record";
 			if (!metrics)
 				callus_metrics_new(&metrics);
-			behind = cli_spool_pending(&ws) &&
-				 cli_spool_holds(&ws, e->command, CLI_SPOOL_ANY_RUN);
+			behind = cli_spool_holds(&ws, e->command, CLI_SPOOL_ANY_RUN);
 			/* first on disk, then recorded: a cut loses nothing */
 			if (cli_spool_prepare(&ent, &ws, e, code, det.tool) == 0 &&
 			    spool_put(&ent, &ws) == 0)

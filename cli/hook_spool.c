@@ -402,13 +402,14 @@ int cli_spool_holds(const cli_workspace *ws, const char *command, cli_spool_run_
 	char *cmd = NULL, *got = NULL;
 	int found = 0;
 
-	if (!ws->redactor || !command || callus_redact_str(ws->redactor, &cmd, command) < 0)
+	/* the queue first: nearly always empty, and then nothing to redact */
+	if (!ws->redactor || !command || orphans(ws, &paths, 0) < 0 || !paths.count ||
+	    callus_redact_str(ws->redactor, &cmd, command) < 0)
 		goto out;
 	callus_buf_puts(&head, "{\"command\":");
 	callus_buf_put_json(&head, cmd ? cmd : "", cmd ? strlen(cmd) : 0);
 	callus_buf_puts(&head, ",\"exit_code\":");
-	if (callus_buf_status(&head) < 0 || !(got = malloc(head.len + 2)) ||
-	    orphans(ws, &paths, 0) < 0)
+	if (callus_buf_status(&head) < 0 || !(got = malloc(head.len + 2)))
 		goto out;
 	for (size_t i = 0; i < paths.count && !found; i++) {
 		int fd = open(paths.items[i], O_RDONLY | O_CLOEXEC | O_NOFOLLOW);

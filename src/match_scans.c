@@ -110,12 +110,7 @@ int callus_match_scans_get(const callus_match_scans *sc, const char *sig_id, con
 			return 0;
 		/* a record the check saw under KEEP_MIN scores under
 		 * KEEP_MIN + gap now: under min, never found */
-		/* the check's own vector, most often (callus_match_scans_vector):
-		 * what the bound gives for no distance, without its two
-		 * quantizations */
-		gap = memcmp(it->q, q, sizeof(it->q)) == 0
-			      ? 1e-4
-			      : callus_vecindex_score_gap(it->q, q, CALLUS_EMBED_DIM);
+		gap = callus_vecindex_score_gap(it->q, q, CALLUS_EMBED_DIM);
 		if (gap < 0 || (double)CALLUS_MATCH_KEEP_MIN + gap > (double)min)
 			return 0;
 		*recs = it->recs;

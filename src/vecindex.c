@@ -1235,9 +1235,15 @@ size_t callus_vecindex_search_records(const callus_vecindex *vi, const float *q,
 
 double callus_vecindex_score_gap(const float *a, const float *b, size_t dim)
 {
-	int8_t *qa = malloc(dim ? dim : 1), *qb = malloc(dim ? dim : 1);
+	int8_t *qa, *qb;
 	double sa, sb, d2 = 0, gap = -1;
 
+	/* the same vector, most often (a search continuing its check's scan
+	 * with the check's own): no distance, without two quantizations */
+	if (dim && !memcmp(a, b, dim * sizeof(*a)))
+		return 1e-4;
+	qa = malloc(dim ? dim : 1);
+	qb = malloc(dim ? dim : 1);
 	if (!qa || !qb)
 		goto out;
 	sa = quantize(qa, a, dim);

@@ -534,11 +534,17 @@ make_failing() {
 		"{command: \"make\", exit_code: 1, session_id: \"s\", cwd: \$cwd, output: \$o}"
 }
 
+# queue_ws DIR: a git workspace DIR, entered, with f1.c, f2.c and f9.c
+# that do not compile, its store made by `gcc -c f9.c` failing
+queue_ws() {
+	mkdir "$1" && cd "$1" && git init -q && printf "int 1x;\n" >f1.c &&
+	printf "int 2x;\n" >f2.c && printf "int 9x;\n" >f9.c &&
+	payload_for "$PWD" f9.c >"../$1-9.json" &&
+	"$CALLUS" hook generic <"../$1-9.json" >/dev/null 2>&1
+}
+
 test_expect_success 'a failure after one still queued drains it first: the earlier error, gone now, is fixed' '
-	mkdir fbehind && cd fbehind && git init -q && printf "int 1x;\n" >f1.c && printf "int 2x;\n" >f2.c &&
-	printf "int 9x;\n" >f9.c &&
-	payload_for "$PWD" f9.c >../fb9.json &&
-	"$CALLUS" hook generic <../fb9.json >/dev/null 2>&1 &&
+	queue_ws fbehind &&
 	make_failing "f1.c:1:5: error: expected identifier or (" >../fb1.json &&
 	# the first failure queued with its snapshot (a busy store), and no
 	# drainer to take it before the next hook
@@ -562,15 +568,12 @@ test_expect_success 'a failure after one still queued drains it first: the earli
 '
 
 test_expect_success 'a failure with only another check'"'"'s run queued leaves that run to its drainer' '
-	mkdir fother && cd fother && git init -q && printf "int 8x;\n" >f8.c && printf "int 9x;\n" >f9.c &&
-	printf "int 2x;\n" >f2.c &&
-	payload_for "$PWD" f8.c >../fo8.json &&
-	payload_for "$PWD" f9.c >../fo9.json &&
+	queue_ws fother &&
+	payload_for "$PWD" f1.c >../fo1.json &&
 	make_failing "f2.c:1:5: error: undeclared here" >../fo2.json &&
-	"$CALLUS" hook generic <../fo8.json >/dev/null 2>&1 &&
-	# gcc -c f9.c queued as a hook leaves it (its first bytes as a hook
+	# gcc -c f1.c queued as a hook leaves it (its first bytes as a hook
 	# writes them), by a hook that is gone; no drainer started for it
-	jq -c . ../fo9.json >".callus/spool/$(( $(date +%s%N) - 1000000000 ))-13.left.json" &&
+	jq -c . ../fo1.json >".callus/spool/$(( $(date +%s%N) - 1000000000 ))-13.left.json" &&
 	"$CALLUS" hook generic <../fo2.json >/dev/null 2>&1 &&
 	# its drainer, started after make'"'"'s reply
 	eventually eval "test -z \"\$(find .callus/spool -name \"*.json\")\"" &&
@@ -580,10 +583,7 @@ test_expect_success 'a failure with only another check'"'"'s run queued leaves t
 '
 
 test_expect_success 'a queued run a failing hook drains but cannot record is not said to be the hook'"'"'s' '
-	mkdir fsaid && cd fsaid && git init -q && printf "int 1x;\n" >f1.c && printf "int 2x;\n" >f2.c &&
-	printf "int 9x;\n" >f9.c &&
-	payload_for "$PWD" f9.c >../fs9.json &&
-	"$CALLUS" hook generic <../fs9.json >/dev/null 2>&1 &&
+	queue_ws fsaid &&
 	make_failing "f1.c:1:5: error: expected identifier or (" |
 		jq -c . >".callus/spool/$(( $(date +%s%N) - 1000000000 ))-13.left.json" &&
 	make_failing "f2.c:1:5: error: undeclared here" >../fs2.json &&
@@ -598,10 +598,7 @@ test_expect_success 'a queued run a failing hook drains but cannot record is not
 '
 
 test_expect_success 'a failure while another drainer holds the queue is recorded at once, and the queue after' '
-	mkdir fwait && cd fwait && git init -q && printf "int 1x;\n" >f1.c && printf "int 2x;\n" >f2.c &&
-	printf "int 9x;\n" >f9.c &&
-	payload_for "$PWD" f9.c >../fw9.json &&
-	"$CALLUS" hook generic <../fw9.json >/dev/null 2>&1 &&
+	queue_ws fwait &&
 	make_failing "f1.c:1:5: error: expected identifier or (" >../fw1.json &&
 	make_failing "f2.c:1:5: error: undeclared here" >../fw2.json &&
 	# the first failure queued (a busy store); another drainer, as far

@@ -951,6 +951,14 @@ static void test_batch_one_process(void **state)
 	rmdir_all(dir);
 }
 
+/* A kept tree of kind named tree, with no commit. */
+static void kept_as(callus_snapshot *out, callus_snapshot_kind kind, const char *tree)
+{
+	out->kind = kind;
+	assert_non_null(out->tree = strdup(tree));
+	assert_non_null(out->commit = strdup(""));
+}
+
 /*
  * A diff to a kept tree ("diffto", req.to): from one snapshot to another,
  * whatever the working tree holds since, and --since leaves it alone (a
@@ -982,30 +990,21 @@ static void test_diff_to_a_kept_tree(void **state)
 	write_str(dir, "a.txt", "one\nTWO\nthree\nfour\n");
 	write_str(dir, "next.txt", "more\n");
 	o.since_ns = 1;
-	reqs[0].snap = &before;
-	reqs[0].to = &fixed;
-	reqs[0].max_bytes = 100000;
-	files.kind = CALLUS_SNAPSHOT_FILES;
-	files.tree = strdup(fixed.tree);
-	files.commit = strdup("");
-	reqs[1].snap = &before;
-	reqs[1].to = &files;
-	reqs[1].max_bytes = 100000;
+	kept_as(&files, CALLUS_SNAPSHOT_FILES, fixed.tree);
 	/* not an object id: refused before the helper runs */
-	bad.kind = CALLUS_SNAPSHOT_GIT;
-	bad.tree = strdup("not-a-tree");
-	bad.commit = strdup("");
-	reqs[2].snap = &before;
-	reqs[2].to = &bad;
-	reqs[2].max_bytes = 100000;
+	kept_as(&bad, CALLUS_SNAPSHOT_GIT, "not-a-tree");
 	/* an id the repository does not hold (a kept tree pruned): the
 	 * helper says so, and the request says it is gone */
-	gone.kind = CALLUS_SNAPSHOT_GIT;
-	gone.tree = strdup("1111111111111111111111111111111111111111");
-	gone.commit = strdup("");
-	reqs[3].snap = &before;
-	reqs[3].to = &gone;
-	reqs[3].max_bytes = 100000;
+	kept_as(&gone, CALLUS_SNAPSHOT_GIT, "1111111111111111111111111111111111111111");
+	{
+		callus_snapshot *to[4] = { &fixed, &files, &bad, &gone };
+
+		for (size_t i = 0; i < 4; i++) {
+			reqs[i].snap = &before;
+			reqs[i].to = to[i];
+			reqs[i].max_bytes = 100000;
+		}
+	}
 	assert_int_equal(callus_snapshot_run(reqs, 4, dir, &o, &e), 0);
 	assert_int_equal(reqs[0].rc, 0);
 	assert_string_equal(reqs[0].text, want);

@@ -2036,6 +2036,30 @@ static void a_failed_append_keeps_whole_records(void **state)
 	callus_vecindex_close(after);
 }
 
+/* The bound on how far a search with b can score a record from a search
+ * with a: what it gives for no distance with the same vector (found
+ * without quantizing), the same both ways, and larger the farther apart. */
+static void score_gap_grows_with_the_distance(void **state)
+{
+	float a[64], near[64], far[64], copy[64];
+	double self, n, f;
+
+	(void)state;
+	for (size_t i = 0; i < 64; i++) {
+		a[i] = (float)((i % 7) + 1) / 8.0f;
+		near[i] = a[i] + (i == 3 ? 0.05f : 0.0f);
+		far[i] = (float)(((i * 5) % 11) + 1) / 12.0f;
+	}
+	memcpy(copy, a, sizeof(a));
+	self = callus_vecindex_score_gap(a, copy, 64);
+	n = callus_vecindex_score_gap(a, near, 64);
+	f = callus_vecindex_score_gap(a, far, 64);
+	assert_true(self > 0 && self < 1e-3);
+	assert_true(n > self);
+	assert_true(f > n);
+	assert_true(fabs(callus_vecindex_score_gap(far, a, 64) - f) < 1e-9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2069,6 +2093,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(postings_sum_as_sketches, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_failed_fill_keeps_whole_units, setup, teardown),
 		cmocka_unit_test_setup_teardown(postings_skip_exactly, setup, teardown),
+		cmocka_unit_test(score_gap_grows_with_the_distance),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
