@@ -303,10 +303,9 @@ int callus_git_cmd_diff(FILE *out, callus_git_ws *w, const char *kind, const cha
 			goto out;
 		}
 		if (git_tree_lookup(&new_tree, repo, &now) < 0) {
-			/* src/snapshot.c reads "no such kept tree" at the start
-			 * of the message: the diff is then asked again of the
-			 * tree now */
-			callus_git_fail(1, to_hex ? "no such kept tree"
+			/* src/snapshot.c reads it at the start of the message:
+			 * the diff is then asked again of the tree now */
+			callus_git_fail(1, to_hex ? CALLUS_SNAPSHOT_KEPT_TREE_GONE
 						  : "cannot read the tree of now");
 			goto out;
 		}

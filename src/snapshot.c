@@ -207,7 +207,7 @@ static int sendable(const callus_snapshot_req *r)
 
 /* How the helper's answer to a diffto begins when it has no such kept
  * tree (helper/callus-git-diff.c). */
-#define KEPT_TREE_GONE "callus-git: no such kept tree"
+#define KEPT_TREE_GONE "callus-git: " CALLUS_SNAPSHOT_KEPT_TREE_GONE
 
 /*
  * The helper's answers to the sendable requests, in

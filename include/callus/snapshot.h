@@ -184,6 +184,11 @@ int callus_snapshot_from_text(callus_snapshot *out, const char *text);
  * 40 lower-case hex digits.  0 for NULL. */
 int callus_snapshot_is_oid(const char *s);
 
+/* What the helper answers a diffto whose kept tree the repository no
+ * longer has (its objects pruned), at the start of its message after
+ * "callus-git: ": the request is then to_gone. */
+#define CALLUS_SNAPSHOT_KEPT_TREE_GONE "no such kept tree"
+
 /* *dst a copy of src (released by the caller): 0 or CALLUS_ENOMEM. */
 int callus_snapshot_copy(callus_snapshot *dst, const callus_snapshot *src);
 
