@@ -27,6 +27,9 @@
  * only (the tables count those): the sanitizer pass of scripts/test.sh
  * asks for a twelfth of the rounds, which learn at the same volume, to look
  * for memory errors; the release pass computes the figures on every one.
+ * MATCH_EVAL_WINDOW=N asks each round's question a second time with the
+ * search cut as a recording's is in a large store (ask_cut): a round whose
+ * two answers differ misses a bar.
  *
  * Prints Markdown tables: for signatures whose group has another member,
  * how often a right resolution comes first and how often one is in the top
@@ -92,6 +95,8 @@ typedef struct outcome {
 	int first, top3;  /* right first / in the top 3 (with a mate) */
 	int lines;        /* the reply holds the right fix's own lines */
 	int said;         /* the reply says anything at all */
+	int differs;      /* asked again with the search cut (eval.window), the
+			   * suggestions or the reply were not the same */
 	callus_match *m;    /* for a miss: the matches behind the suggestions */
 	size_t nm;
 	int done;           /* read back from its worker */
@@ -106,9 +111,9 @@ typedef struct eval {
 	callus_signature *sigs;   /* scratch: one run's signatures (shallow copies) */
 	callus_learn_error *errs; /* scratch: the same, as learnt errors */
 	size_t every;             /* every every-th item is held out (MATCH_EVAL_EVERY) */
-	size_t window;            /* 0, or the suggestions search the newest this
-				   * many vectors and every noted one
-				   * (MATCH_EVAL_WINDOW; match.h) */
+	size_t window;            /* 0, or each round asks again with the search
+				   * cut to the newest this many vectors and
+				   * every noted one (MATCH_EVAL_WINDOW; match.h) */
 } eval;
 
 /* Whether item h is held out in a round of its own: all of them, unless
@@ -559,6 +564,47 @@ static void score_reply(const eval *e, callus_store *s, size_t h, outcome *oc)
 }
 
 /*
+ * Item h asked again, the search cut to the newest e->window vectors and
+ * every signature with a note, as a recording's is in a store past
+ * CALLUS_MATCH_WINDOW (match.h): every fix of the corpus has a note, so
+ * the answer must be the one the whole search gave (oc), suggestion for
+ * suggestion and in the reply; oc->differs says it was not.  Asked in the
+ * same round, on the same store: the rounds' learning is their cost.
+ */
+static int ask_cut(eval *e, callus_store *s, const char *ws, size_t h, outcome *oc)
+{
+	callus_buf noted = CALLUS_BUF_INIT;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_match_opts mo;
+	outcome cut;
+	int rc = 0;
+
+	memset(&mo, 0, sizeof(mo));
+	memset(&cut, 0, sizeof(cut));
+	mo.workspace = ws;
+	if (callus_notes_window(s, e->window, &mo, &noted, &err) < 0) {
+		rc = failed("reading the noted vectors", &err);
+		goto out;
+	}
+	if (callus_match_suggest(s, &mo, &e->items[h].sig, TOP, &cut.g, &cut.n, &err) < 0) {
+		rc = failed("suggesting, the search cut", &err);
+		goto out;
+	}
+	score(e, h, &cut);
+	score_reply(e, s, h, &cut);
+	oc->differs = cut.n != oc->n || cut.first != oc->first || cut.top3 != oc->top3 ||
+		      cut.lines != oc->lines || cut.said != oc->said;
+	for (size_t j = 0; j < cut.n && !oc->differs; j++)
+		oc->differs = strcmp(cut.g[j].signature_id, oc->g[j].signature_id) ||
+			      cut.g[j].confidence != oc->g[j].confidence;
+out:
+	callus_suggestions_free(cut.g, cut.n);
+	callus_error_release(&err);
+	callus_buf_release(&noted);
+	return rc;
+}
+
+/*
  * The suggestions for item h from a store of every other item, made in
  * workspace ws (created here, removed before returning).  The runs before
  * h's are the same in every round that holds out an item of h's run or a
@@ -567,7 +613,7 @@ static void score_reply(const eval *e, callus_store *s, size_t h, outcome *oc)
  */
 static int one_round(eval *e, const char *prefix, const char *ws, size_t h, outcome *oc)
 {
-	callus_buf path = CALLUS_BUF_INIT, noted = CALLUS_BUF_INIT;
+	callus_buf path = CALLUS_BUF_INIT;
 	callus_store *s = NULL;
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_match_opts mo;
@@ -581,16 +627,14 @@ static int one_round(eval *e, const char *prefix, const char *ws, size_t h, outc
 			goto out;
 	memset(&mo, 0, sizeof(mo));
 	mo.workspace = ws;
-	if (e->window && callus_notes_window(s, e->window, &mo, &noted, &err) < 0) {
-		rc = failed("reading the noted vectors", &err);
-		goto out;
-	}
 	if (callus_match_suggest(s, &mo, &e->items[h].sig, TOP, &oc->g, &oc->n, &err) < 0) {
 		rc = failed("suggesting", &err);
 		goto out;
 	}
 	score(e, h, oc);
 	score_reply(e, s, h, oc);
+	if (e->window && (rc = ask_cut(e, s, ws, h, oc)) != 0)
+		goto out;
 	/* how the wrong ones matched, for whoever tunes the matcher */
 	if ((e->items[h].mates ? !oc->first : oc->n > 0) &&
 	    callus_match_find(s, &mo, &e->items[h].sig, &oc->m, &oc->nm, &err) < 0)
@@ -603,7 +647,6 @@ out:
 	}
 	callus_error_release(&err);
 	callus_buf_release(&path);
-	callus_buf_release(&noted);
 	return rc;
 }
 
@@ -628,8 +671,8 @@ static int extend_prefix(eval *e, const char *prefix, size_t r)
  */
 static void write_outcome(FILE *out, size_t h, const outcome *oc)
 {
-	fprintf(out, "O %zu %d %d %d %d %zu %zu\n", h, oc->first, oc->top3, oc->lines, oc->said,
-		oc->n, oc->nm);
+	fprintf(out, "O %zu %d %d %d %d %d %zu %zu\n", h, oc->first, oc->top3, oc->lines, oc->said,
+		oc->differs, oc->n, oc->nm);
 	for (size_t j = 0; j < oc->n; j++)
 		fprintf(out, "S %a %s\n", oc->g[j].confidence, oc->g[j].signature_id);
 	for (size_t j = 0; j < oc->nm; j++)
@@ -693,10 +736,10 @@ static int read_outcomes(const eval *e, FILE *in, outcome *oc)
 {
 	char id[80];
 	size_t h, n, nm;
-	int first, top3, lines, said, how;
+	int first, top3, lines, said, differs, how;
 
-	while (fscanf(in, " O %zu %d %d %d %d %zu %zu", &h, &first, &top3, &lines, &said, &n,
-		      &nm) == 7) {
+	while (fscanf(in, " O %zu %d %d %d %d %d %zu %zu", &h, &first, &top3, &lines, &said,
+		      &differs, &n, &nm) == 8) {
 		/* one_round asks for TOP suggestions, and callus_match_find
 		 * gives at most CALLUS_MATCH_K matches */
 		if (h >= e->n || !asked(e, h) || oc[h].done || n > TOP || nm > CALLUS_MATCH_K)
@@ -706,6 +749,7 @@ static int read_outcomes(const eval *e, FILE *in, outcome *oc)
 		oc[h].top3 = top3;
 		oc[h].lines = lines;
 		oc[h].said = said;
+		oc[h].differs = differs;
 		if ((n && !(oc[h].g = calloc(n, sizeof(*oc[h].g)))) ||
 		    (nm && !(oc[h].m = calloc(nm, sizeof(*oc[h].m)))))
 			return 3;
@@ -904,7 +948,7 @@ int main(int argc, char **argv)
 	callus_error err = CALLUS_ERROR_INIT;
 	const char *tmpdir = getenv("TMPDIR");
 	size_t with_mate = 0, first = 0, top3 = 0, alone = 0, quiet = 0, groups = 0, lines = 0;
-	size_t silent = 0, nw, nasked = 0;
+	size_t silent = 0, nw, nasked = 0, differ = 0;
 	size_t h_mate = 0, h_first = 0, h_top3 = 0, h_alone = 0, h_quiet = 0;
 	struct timespec t0, t1;
 	int verbose = 0, worker = 0, r, rc = 3;
@@ -971,6 +1015,7 @@ int main(int argc, char **argv)
 		if (!asked(&e, h))
 			continue;
 		nasked++;
+		differ += (size_t)oc[h].differs;
 		if (e.items[h].mates) {
 			with_mate++;
 			first += (size_t)oc[h].first;
@@ -1046,6 +1091,28 @@ int main(int argc, char **argv)
 	printf("| held-out, no group-mate: nothing suggested >= %d%% | %.1f%% | %s |\n", BAR_QUIET,
 	       pct(h_quiet, h_alone), holds(h_quiet, h_alone, BAR_QUIET) ? "yes" : "**no**");
 
+	if (e.window) {
+		printf("\nEach round asked again with the search cut to the newest %zu vectors and "
+		       "every signature with a note (MATCH_EVAL_WINDOW), as a recording's is in a "
+		       "store of more than %d: every fix here has a note, so the answer must be "
+		       "the same, suggestion for suggestion and in the reply.\n\n",
+		       e.window, CALLUS_MATCH_WINDOW);
+		printf("| bar (the search cut) | value | holds |\n");
+		printf("| --- | ---: | :---: |\n");
+		printf("| cut to the newest %zu and the noted: the same answer = 100%% | %.1f%% | %s |\n",
+		       e.window, pct(nasked - differ, nasked), differ ? "**no**" : "yes");
+	}
+
+	if (verbose && differ) {
+		printf("\n### Answered differently with the search cut\n\n");
+		for (size_t h = 0; h < e.n; h++) {
+			if (!asked(&e, h) || !oc[h].differs)
+				continue;
+			printf("- ");
+			show_item(&e.items[h]);
+			printf("\n");
+		}
+	}
 	if (verbose) {
 		size_t misses = 0;
 
@@ -1065,7 +1132,7 @@ int main(int argc, char **argv)
 	if (!holds(first, with_mate, BAR_FIRST) || !holds(top3, with_mate, BAR_TOP3) ||
 	    !holds(quiet, alone, BAR_QUIET) || !holds(lines, with_mate, BAR_FIRST) ||
 	    !holds(silent, alone, BAR_QUIET) || !holds(h_first, h_mate, BAR_FIRST) ||
-	    !holds(h_quiet, h_alone, BAR_QUIET))
+	    !holds(h_quiet, h_alone, BAR_QUIET) || differ)
 		rc = 1;
 out:
 	/* a worker leaves the workspaces to the parent */

@@ -26,10 +26,13 @@
 #                      processor online, at most 8)
 #   MATCH_EVAL_EVERY   hold out every N-th signature only, 1 to 1000 (default 1:
 #                      all); the tables and bars are those of the sample
-#   MATCH_EVAL_WINDOW  the suggestions search only the newest N vectors and
-#                      every signature with a note, as a recording does in a
-#                      store of more than CALLUS_MATCH_WINDOW (include/callus/
-#                      match.h); N small makes every round's store such a one
+#   MATCH_EVAL_WINDOW  each round asks again with the search cut to the
+#                      newest N vectors and every signature with a note, as a
+#                      recording's is in a store of more than
+#                      CALLUS_MATCH_WINDOW (include/callus/match.h); N small
+#                      makes every round's store such a one.  Every fix of
+#                      the corpus has a note: an answer that differs from the
+#                      whole search's misses a bar
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd -P)
@@ -114,7 +117,7 @@ EOF
 } >"$tmp/report.md"
 mkdir -p "$(dirname "$report")"
 cp "$tmp/report.md" "$report"
-grep -E '^\| (held-out, )?(with a group-mate|no group-mate):' "$tmp/tables.md" |
+grep -E '^\| ((held-out, )?(with a group-mate|no group-mate)|cut to the newest [0-9]+ and the noted):' "$tmp/tables.md" |
 	sed 's/^| /match quality: /; s/ | \([^|]*\) | \([^|]*\) |$/: \1 (holds: \2)/; s/\*\*//g'
 echo "match quality: report in $report"
 if [ "$status" = 1 ] && [ "${CALLUS_MATCH_ENFORCE:-1}" = 0 ]; then

@@ -4,12 +4,15 @@
 # ends without its own summary line counts as one failure.
 #
 # CALLUS_E2E_JOBS scripts run at a time (default 1); each script's output is
-# shown whole, in the scripts' order, when it ends and those before it have
+# shown whole, in the order they run, when it ends and those before it have
 # been shown.  The scripts share nothing (each has its own directory, $HOME
-# and loopback ports), so the order they run in does not matter; but a
-# script with a line "# e2e: alone" runs with none beside it: one that loads
-# the machine (hundreds of processes at once) would push the time-bounded
-# steps of the script beside it (a snapshot's 3 s) past their bounds.
+# and loopback ports), so the order they run in does not matter to them; but
+# a script with a line "# e2e: alone" runs with none beside it: one that
+# loads the machine (hundreds of processes at once) would push the
+# time-bounded steps of the script beside it (a snapshot's 3 s) past their
+# bounds.  The order matters to the suite's time: those run first, then the
+# scripts with a line "# e2e: long" (a minute or more), then the rest, so
+# that no long script starts last while the other slots sit idle.
 #
 #	tests/e2e/run.sh                          # all, against build/callus
 #	CALLUS_E2E_JOBS=2 tests/e2e/run.sh        # two at a time
@@ -28,6 +31,20 @@ if [ ! -e "${scripts[0]}" ]; then
 	echo "run.sh: no test scripts found" >&2
 	exit 1
 fi
+scripts=("${scripts[@]#tests/e2e/}")
+# marked: the scripts with a line "# e2e: $1", in their order
+marked() {
+	local t
+	for t in "${scripts[@]}"; do
+		grep -q "^# e2e: $1" "$t" && printf '%s\n' "$t"
+	done
+}
+mapfile -t first < <(marked alone)
+mapfile -t next < <(marked long)
+mapfile -t rest < <(for t in "${scripts[@]}"; do
+	grep -qE '^# e2e: (alone|long)' "$t" || printf '%s\n' "$t"
+done)
+scripts=("${first[@]}" "${next[@]}" "${rest[@]}")
 
 # a filter for running some tests by hand would skip the rest unnoticed
 if [ -n "${CALLUS_TEST_ONLY:-}" ]; then
@@ -70,8 +87,7 @@ tell() {
 
 told=0
 for i in "${!scripts[@]}"; do
-	t=${scripts[$i]#tests/e2e/}
-	scripts[$i]=$t
+	t=${scripts[$i]}
 	alone=0
 	if grep -q '^# e2e: alone' "./$t"; then
 		alone=1

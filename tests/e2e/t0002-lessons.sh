@@ -1,6 +1,7 @@
 #!/bin/bash
 # shellcheck disable=SC2016 # test bodies are single-quoted on purpose
 # shellcheck source-path=SCRIPTDIR
+# e2e: long (started first: tests/e2e/run.sh)
 test_description='a failed check becomes a lesson an agent reads
 
 Real eslint, jest and vitest (tests/tools) fail on small projects under

@@ -1,6 +1,7 @@
 #!/bin/bash
 # shellcheck disable=SC2016 # test bodies are single-quoted on purpose
 # shellcheck source-path=SCRIPTDIR
+# e2e: long (started first: tests/e2e/run.sh)
 test_description='pending -> fixed with its diff, or permanent (issue 5)
 
 Real jest failing in real git repositories, through callus run and callus hook

@@ -1,6 +1,7 @@
 #!/bin/bash
 # shellcheck disable=SC2016 # test bodies are single-quoted on purpose
 # shellcheck source-path=SCRIPTDIR
+# e2e: long (started first: tests/e2e/run.sh)
 test_description='no planted secret reaches a file callus writes, nor a reply
 
 Every format of tests/fixtures/secrets/formats.tsv (fake secrets of every

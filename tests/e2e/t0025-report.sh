@@ -1,6 +1,7 @@
 #!/bin/bash
 # shellcheck disable=SC2016 # test bodies are single-quoted on purpose
 # shellcheck source-path=SCRIPTDIR
+# e2e: long (started first: tests/e2e/run.sh)
 test_description='callus report (issue 17)
 
 A store filled by real gcc failures and fixes, one of them an #error whose

@@ -1,6 +1,7 @@
 #!/bin/bash
 # shellcheck disable=SC2016 # test bodies are single-quoted on purpose
 # shellcheck source-path=SCRIPTDIR
+# e2e: long (started first: tests/e2e/run.sh)
 test_description='team and org layers (issue 13)
 
 The embedded default: two repositories of one user share a note with no

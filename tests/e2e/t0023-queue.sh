@@ -1,0 +1,768 @@
+#!/bin/bash
+# shellcheck disable=SC2016 # test bodies are single-quoted on purpose
+# shellcheck source-path=SCRIPTDIR
+# e2e: long (started first: tests/e2e/run.sh)
+test_description='the hook queue piece by piece (issue 16)
+
+What the burst of t0022 leaves to the queue, one case at a time: a hook cut
+by its deadline before it has its event, a failure delivered twice, what a
+drainer does with a queued, a torn and a live entry, a busy store, a slow
+snapshot helper, and the order in which queued failures and passes of one
+check are learnt.  Not alone (tests/e2e/run.sh): a few hooks at a time, most
+of the time spent waiting on a held store.'
+
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+test_skip_unless_tool jq git
+
+# occurrences: the lesson's occurrences, 0 before there is one
+occurrences() {
+	"$CALLUS" lessons --json 2>/dev/null | jq "[.[].occurrences] | add // 0"
+}
+
+# payload_for CWD [FILE [STATUS]]: the generic hook event of `gcc -c FILE`
+# (main.c) run in CWD (""; none), failing with FILE's error (STATUS 1, the
+# default) or passing (0)
+payload_for() {
+	jq -n --arg cwd "$1" --arg f "${2:-main.c}" --argjson x "${3:-1}" \
+		'{command: "gcc -c \($f)", exit_code: $x, session_id: "s",
+		  output: (if $x == 0 then "" else "\($f):1:5: error: expected identifier or (" end)}
+		 + (if $cwd == "" then {} else {cwd: $cwd} end)'
+}
+
+# hold_store SECONDS: the store's write lock held that long, as another
+# process's long transaction (run it in the background)
+hold_store() {
+	{ echo "BEGIN IMMEDIATE;"; sleep "$1"; echo "COMMIT;"; } | sqlite3 .callus/callus.db
+}
+
+# cut_count STAGE: the hook cuts counted at STAGE, 0 when none
+cut_count() {
+	"$CALLUS" metrics --json |
+		jq "[.metrics[] | select(.name == \"callus.hook.cut_total\") | .series[]? |
+		     select(.labels.stage == \"$1\") | .value] | add // 0"
+}
+
+test_expect_success 'a hook whose event comes after its deadline replies, then records it detached' '
+	mkdir late && cd late && git init -q && payload_for "$PWD" >payload &&
+	# the agent is slow to write: the alarm comes while the hook reads
+	{ sleep 7; cat payload; } | "$CALLUS" hook generic >reply 2>err &&
+	jq -e "type == \"object\"" reply >/dev/null &&
+	for _ in $(seq 1 120); do
+		test "$(occurrences)" -ge 1 && grep -q "\"hook_cut\"" .callus/log.jsonl && break
+		sleep 0.5
+	done &&
+	test "$(occurrences)" = 1 &&
+	grep "\"hook_cut\"" .callus/log.jsonl | grep -q "\"stage\":\"reading\"" &&
+	test "$(cut_count reading)" = 1
+'
+
+test_expect_success 'a failure delivered twice is stored once' '
+	cd late &&
+	origin=$(sqlite3 .callus/callus.db "SELECT origin FROM runs WHERE origin IS NOT NULL") &&
+	test -n "$origin" &&
+	# as if the hook had been cut between its commit and the queue clean-up
+	cp payload ".callus/spool/$origin.left.json" &&
+	"$CALLUS" hook --drain generic &&
+	test "$(occurrences)" = 1 &&
+	test ! -e ".callus/spool/$origin.left.json"
+'
+
+test_expect_success 'a drainer records a queued and a cut entry, drops a torn one, leaves a live one' '
+	cd late &&
+	# the live entry is this shell, as a hook still recording it
+	payload_for "$PWD" >.callus/spool/0000000000000000001-1.left.json &&
+	printf "{\"command\": \"gcc -c ma" >.callus/spool/0000000000000000002-2.left.json &&
+	payload_for "$PWD" >".callus/spool/0000000000000000003-$$.json" &&
+	payload_for "$PWD" >.callus/spool/0000000000000000004-4.cut.json &&
+	# entries never named: a dead hook'"'"'s goes (nothing of it was
+	# recorded, it never answered), a live one'"'"'s stays
+	payload_for "$PWD" >.callus/spool/0000000000000000005-999999.json.tmp &&
+	payload_for "$PWD" >".callus/spool/0000000000000000006-$$.json.tmp" &&
+	"$CALLUS" hook --drain generic &&
+	test "$(cd .callus/spool && echo *.json)" = "0000000000000000003-$$.json" &&
+	test "$(cd .callus/spool && echo *.tmp)" = "0000000000000000006-$$.json.tmp" &&
+	test "$(occurrences)" = 3 &&
+	test "$(cut_count recording)" = 1 &&
+	grep "\"hook_cut\"" .callus/log.jsonl | grep -q "\"stage\":\"recording\"" &&
+	grep -q "\"spool_unreadable\"" .callus/log.jsonl &&
+	grep "\"spool_drained\"" .callus/log.jsonl | tail -n 1 | grep -q "\"count\":\"2\""
+'
+
+test_expect_success 'a drained failure is recorded in the folder its hook ran in' '
+	mkdir nested && cd nested && git init -q && mkdir sub && printf "int 1x;\n" >sub/f1.c &&
+	mkdir -m 700 .callus .callus/spool &&
+	payload_for "$PWD/sub" f1.c >.callus/spool/0000000000000000007-7.left.json &&
+	"$CALLUS" hook --drain generic &&
+	"$CALLUS" lessons --json >lessons.json &&
+	test "$(jq -r ".[0].file" lessons.json)" = sub/f1.c &&
+	test "$(jq length lessons.json)" = 1
+'
+
+test_expect_success 'a snapshot helper slower than the deadline does not cost a failure its pending error' '
+	mkdir slow && cd slow && git init -q && printf "int 1x;\n" >main.c &&
+	mkdir -m 700 .callus &&
+	printf "[learn]\nsnapshot_timeout_ms = 20000\n" >.callus/config &&
+	printf "#!/bin/sh\nexec sleep 30\n" >../slow-helper && chmod +x ../slow-helper &&
+	payload_for "$PWD" main.c >../slow.json &&
+	start=$(date +%s%N) &&
+	CALLUS_GIT_HELPER="$PWD/../slow-helper" "$CALLUS" hook generic <../slow.json >reply &&
+	took=$(( ($(date +%s%N) - start) / 1000000 )) &&
+	test_info "the hook took $took ms" &&
+	jq -e "type == \"object\"" reply &&
+	test "$("$CALLUS" lessons --json | jq length)" = 1 &&
+	"$CALLUS" pending --json >pending.json &&
+	test "$(jq length pending.json)" = 1 &&
+	! grep -q "\"hook_cut\"" .callus/log.jsonl &&
+	grep -q "\"snapshot_failed\"" .callus/log.jsonl
+'
+
+test_expect_success 'a hook cut after its failure is stored, while learning, is logged and counted' '
+	cd slow &&
+	: >.callus/log.jsonl &&
+	printf "int 2y;\n" >other.c && printf "int 3z;\n" >third.c &&
+	payload_for "$PWD" other.c >../cut.json &&
+	payload_for "$PWD" third.c >../third.json &&
+	# the failure is committed at once; learning waits for the helper
+	{ CALLUS_GIT_HELPER="$PWD/../slow-helper" "$CALLUS" hook generic <../cut.json >reply & } &&
+	hook=$! &&
+	sleep 0.8 &&
+	# a store busy for a while, and another hook meanwhile, which the
+	# busy store queues: its entry takes the workspace'"'"'s spare
+	{ hold_store 3 & } &&
+	lock=$! &&
+	sleep 0.1 &&
+	{ "$CALLUS" hook generic <../third.json >reply3 2>/dev/null & } &&
+	other=$! &&
+	sleep 0.3 &&
+	# the deadline, early: as the alarm comes while learning waits
+	kill -ALRM $hook &&
+	wait $hook && jq -e "type == \"object\"" reply &&
+	wait $other && wait $lock &&
+	for _ in $(seq 1 60); do
+		grep "\"hook_cut\"" .callus/log.jsonl | grep -q "\"stage\":\"learning\"" &&
+			test "$("$CALLUS" lessons --json | jq length)" = 3 && break
+		sleep 0.5
+	done &&
+	grep "\"hook_cut\"" .callus/log.jsonl | grep -q "\"stage\":\"learning\"" &&
+	test "$(cut_count learning)" = 1 &&
+	test "$("$CALLUS" lessons --json | jq length)" = 3 &&
+	test -z "$(find .callus/spool -name "*.json")"
+'
+
+test_expect_success 'a pass waits for a drainer that holds the queue, and fixes the failure queued' '
+	mkdir passing && cd passing && git init -q && printf "int 1x;\n" >f1.c &&
+	mkdir -m 700 .callus .callus/spool &&
+	payload_for "$PWD" f1.c >.callus/spool/0000000000000000008-8.left.json &&
+	payload_for "$PWD" f1.c 0 >../pass.json &&
+	# another drainer, as far as the queue can tell, for a second
+	{ flock .callus/spool/.drain.lock sleep 0.6 & } &&
+	holder=$! &&
+	sleep 0.3 &&
+	printf "int x;\n" >f1.c &&
+	"$CALLUS" hook generic <../pass.json >reply &&
+	wait $holder &&
+	jq -e "type == \"object\"" reply &&
+	test "$("$CALLUS" lessons --json | jq length)" = 1 &&
+	"$CALLUS" pending --json >pending.json &&
+	test "$(jq length pending.json)" = 0 &&
+	test "$(sqlite3 .callus/callus.db "SELECT group_concat(state) FROM pending_errors")" = fixed &&
+	test -z "$(find .callus/spool -name "*.json")"
+'
+
+test_expect_success 'callus doctor reports failures still queued, and --fix has them recorded' '
+	mkdir queued && cd queued && git init -q && printf "int 1x;\n" >f1.c &&
+	mkdir -m 700 .callus .callus/spool &&
+	payload_for "$PWD" f1.c >.callus/spool/0000000000000000009-9.left.json &&
+	test_expect_code 1 "$CALLUS" doctor >out 2>&1 &&
+	grep "spool" out | grep -q "not recorded yet" &&
+	"$CALLUS" doctor --fix >out 2>&1 || true &&
+	grep "spool" out | grep -q "a drainer was started" &&
+	for _ in $(seq 1 40); do
+		test "$("$CALLUS" lessons --json | jq length)" = 1 && break
+		sleep 0.25
+	done &&
+	test "$("$CALLUS" lessons --json | jq length)" = 1 &&
+	test -z "$(find .callus/spool -name "*.json")"
+'
+
+test_expect_success 'a failure queued from a subfolder, with no cwd in its event, is drained there' '
+	cd nested &&
+	printf "int 4w;\n" >sub/f4.c &&
+	payload_for "" f4.c >../nocwd.json &&
+	{ hold_store 3 & } &&
+	lock=$! &&
+	sleep 0.3 &&
+	(cd sub && "$CALLUS" hook generic <../../nocwd.json >/dev/null 2>&1) &&
+	left=$(find .callus/spool -name "*.left.json") &&
+	test -n "$left" &&
+	test "$(jq -r .cwd "$left")" = "$(cd sub && pwd -P)" &&
+	wait $lock &&
+	# the drainer the hook started, or this one
+	"$CALLUS" hook --drain generic &&
+	for _ in $(seq 1 40); do
+		"$CALLUS" lessons --json | jq -e "[.[].file] | index(\"sub/f4.c\")" >/dev/null && break
+		sleep 0.25
+	done &&
+	"$CALLUS" lessons --json | jq -e "[.[].file] | index(\"sub/f4.c\")"
+'
+
+test_expect_success 'with no queue to leave it in, a hook waits longer for a busy store' '
+	mkdir noqueue && cd noqueue && git init -q && printf "int 1x;\n" >f1.c &&
+	payload_for "$PWD" f1.c >../nq1.json &&
+	printf "int 2x;\n" >f2.c &&
+	payload_for "$PWD" f2.c >../nq2.json &&
+	"$CALLUS" hook generic <../nq1.json >/dev/null 2>&1 &&
+	rm -rf .callus/spool && : >.callus/spool &&
+	{ hold_store 2.6 & } &&
+	lock=$! &&
+	sleep 0.2 &&
+	"$CALLUS" hook generic <../nq2.json >reply 2>err &&
+	wait $lock &&
+	jq -e "type == \"object\"" reply &&
+	test "$("$CALLUS" lessons --json | jq length)" = 2 &&
+	! grep -q "\"store_locked\"" .callus/log.jsonl
+'
+
+# checks_runs: the runs the store counts of the workspace's one check
+checks_runs() {
+	sqlite3 .callus/callus.db "SELECT runs FROM checks"
+}
+
+# eventually CMD...: CMD succeeds within 15 s (a drainer works in the
+# background), its last try's status
+eventually() {
+	for _ in $(seq 1 60); do
+		"$@" && return 0
+		sleep 0.25
+	done
+	"$@"
+}
+
+# none_pending [FILE]: no error is pending (naming FILE, when given)
+none_pending() {
+	"$CALLUS" pending --json |
+		jq -e --arg f "${1:-}" "map(select(\$f == \"\" or (.files | index(\$f)))) | length == 0" \
+			>/dev/null
+}
+
+# fixed_count: the errors closed as fixed
+fixed_count() {
+	sqlite3 .callus/callus.db "SELECT count(*) FROM pending_errors WHERE state = 'fixed'"
+}
+
+# slow_once_helper: a snapshot helper (../slow-once-helper) that never
+# answers its first request (../slow-once made then) and is the real one
+# after, for a hook cut while it waits and the drainer its cut starts
+slow_once_helper() {
+	rm -rf ../slow-once &&
+	printf "#!/bin/sh\nmkdir \"%s/slow-once\" 2>/dev/null && exec sleep 30\nexec \"%s\" \"\$@\"\n" \
+		"$PWD/.." "$(dirname "$CALLUS")/callus-git" >../slow-once-helper &&
+	chmod +x ../slow-once-helper
+}
+
+# cut_waiting HOOK: the hook (a pid) cut by its alarm once it waits for the
+# slow helper's snapshot
+cut_waiting() {
+	for _ in $(seq 1 40); do test -d ../slow-once && break; sleep 0.1; done &&
+	kill -ALRM "$1" &&
+	wait "$1"
+}
+
+test_expect_success 'a pass kept waiting by a busy store is queued with its fix, learnt as it was when it passed' '
+	mkdir qpass && cd qpass && git init -q && printf "int 1x;\n" >f1.c &&
+	payload_for "$PWD" f1.c >../qf.json &&
+	payload_for "$PWD" f1.c 0 | jq ".output = \"compiled 1 file\"" >../qp.json &&
+	"$CALLUS" hook generic <../qf.json >/dev/null 2>&1 &&
+	test "$("$CALLUS" pending --json | jq length)" = 1 &&
+	printf "int x;\n" >f1.c &&
+	{ hold_store 3.5 & } &&
+	lock=$! &&
+	sleep 0.2 &&
+	# the replies outside the workspace: files the pass would take for
+	# part of its fix
+	"$CALLUS" hook generic <../qp.json >../qreply 2>../qerr &&
+	jq -e "type == \"object\"" ../qreply &&
+	entry=$(find .callus/spool -name "*.left.json") &&
+	test -n "$entry" &&
+	# a pass queued: its command and status, not its output, and the fix
+	# it found
+	test "$(jq -c "[.exit_code, .output]" "$entry")" = "[0,\"\"]" &&
+	jq -e ".fixes | length == 1 and (.[0][1] | test(\"[+]int x;\"))" "$entry" &&
+	grep -q "fix queued" ../qerr &&
+	# the agent goes on while the pass waits in the queue: the fixed file
+	# edited again, another made; the fix is the one the pass found
+	sleep 0.05 && printf "int x;\nint z;\n" >f1.c && printf "int y;\n" >next.c &&
+	wait $lock &&
+	eventually none_pending &&
+	"$CALLUS" resolutions --json >../res.json &&
+	test "$(jq -c "[.[].files]" ../res.json)" = "[[\"f1.c\"]]" &&
+	sqlite3 .callus/callus.db "SELECT code_changes FROM resolutions" >../fix.diff &&
+	grep -q "^+int x;" ../fix.diff &&
+	! grep -q "int z" ../fix.diff &&
+	test -z "$(find .callus/spool -name "*.json")" &&
+	! grep -q "\"learn_failed\"" .callus/log.jsonl
+'
+
+test_expect_success 'a failure and its pass, both queued, are drained in order: the fix is learnt' '
+	mkdir bothq && cd bothq && git init -q && printf "int 1x;\n" >f1.c &&
+	payload_for "$PWD" f9.c >../b9.json &&
+	printf "int 9x;\n" >f9.c &&
+	"$CALLUS" hook generic <../b9.json >/dev/null 2>&1 &&
+	now=$(date +%s%N) &&
+	payload_for "$PWD" f1.c >".callus/spool/$((now - 3000000000))-11.left.json" &&
+	payload_for "$PWD" f1.c 0 >".callus/spool/$((now - 2000000000))-12.left.json" &&
+	"$CALLUS" hook --drain generic &&
+	test -z "$(find .callus/spool -name "*.json")" &&
+	none_pending f1.c &&
+	test "$(fixed_count)" = 1 &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM checks WHERE args = '"'"'-c f1.c'"'"' AND last_pass_at IS NOT NULL")" = 1
+'
+
+test_expect_success 'a failure a busy store queued keeps its snapshot: its fix, made before the drain, is learnt' '
+	mkdir keepsnap && cd keepsnap && git init -q && printf "int 1x;\n" >f1.c && printf "int 9x;\n" >f9.c &&
+	payload_for "$PWD" f9.c >../k9.json &&
+	payload_for "$PWD" f1.c >../kf.json &&
+	payload_for "$PWD" f1.c 0 >../kp.json &&
+	"$CALLUS" hook generic <../k9.json >/dev/null 2>&1 &&
+	# no drainer gets to the failure before its fix is made
+	{ flock .callus/spool/.drain.lock sleep 4.5 & } &&
+	holder=$! &&
+	{ hold_store 3 & } &&
+	lock=$! &&
+	sleep 0.2 &&
+	"$CALLUS" hook generic <../kf.json >../kreply 2>../kerr &&
+	jq -e "type == \"object\"" ../kreply &&
+	grep -q "lesson queued" ../kerr &&
+	entry=$(find .callus/spool -name "*.left.json") &&
+	jq -e ".snapshot | test(\"^git [0-9a-f]{40} -$\")" "$entry" &&
+	printf "int x;\n" >f1.c &&
+	"$CALLUS" hook generic <../kp.json >/dev/null 2>&1 &&
+	test "$(find .callus/spool -name "*.left.json" | wc -l)" = 2 &&
+	wait $lock && wait $holder &&
+	"$CALLUS" hook --drain generic &&
+	test -z "$(find .callus/spool -name "*.json")" &&
+	none_pending f1.c &&
+	"$CALLUS" resolutions --json >res.json &&
+	test "$(jq -c "[.[].files]" res.json)" = "[[\"f1.c\"]]" &&
+	jq -e ".[0].description | test(\"f1.c\")" res.json
+'
+
+test_expect_success 'a queued failure of an error known when it ran keeps a snapshot: a pass queued before it closed that error' '
+	mkdir knownq && cd knownq && git init -q && printf "int 1x;\n" >f1.c &&
+	payload_for "$PWD" f1.c >../nf.json &&
+	payload_for "$PWD" f1.c 0 >../np.json &&
+	"$CALLUS" hook generic <../nf.json >/dev/null 2>&1 &&
+	printf "int x;\n" >f1.c &&
+	{ flock .callus/spool/.drain.lock sleep 8.5 & } &&
+	holder=$! &&
+	{ hold_store 7 & } &&
+	lock=$! &&
+	sleep 0.2 &&
+	# the pass, queued: it will close the error at its drain
+	"$CALLUS" hook generic <../np.json >/dev/null 2>&1 &&
+	# the same error again, queued: pending when it ran, so it asked
+	# for no snapshot; it has one all the same
+	printf "int 2y;\n" >f1.c &&
+	"$CALLUS" hook generic <../nf.json >/dev/null 2>../nerr &&
+	grep -q "lesson queued" ../nerr &&
+	test "$(jq -s -c "map(select(.exit_code == 1) | .snapshot | type)" .callus/spool/*.left.json)" = "[\"string\"]" &&
+	printf "int y;\n" >f1.c &&
+	"$CALLUS" hook generic <../np.json >/dev/null 2>&1 &&
+	wait $lock && wait $holder &&
+	"$CALLUS" hook --drain generic &&
+	test -z "$(find .callus/spool -name "*.json")" &&
+	none_pending f1.c &&
+	sqlite3 .callus/callus.db "SELECT code_changes FROM resolutions ORDER BY id" >../fixes.diff &&
+	grep -q "^-int 1x;" ../fixes.diff && grep -q "^+int x;" ../fixes.diff &&
+	grep -q "^-int 2y;" ../fixes.diff && grep -q "^+int y;" ../fixes.diff
+'
+
+test_expect_success 'a queued failure that no longer shows an error keeps the fix it found, not the next work' '
+	mkdir closesq && cd closesq && git init -q && printf "int 1x;\n" >f1.c && printf "int 2x;\n" >f2.c &&
+	for out in "f1.c:1:5: error: expected identifier or (
+f2.c:3:9: error: undeclared here" "f2.c:3:9: error: undeclared here"; do
+		jq -n --arg cwd "$PWD" --arg o "$out" \
+			"{command: \"make\", exit_code: 1, session_id: \"s\", cwd: \$cwd, output: \$o}"
+	done >../two.json &&
+	jq -s ".[0]" ../two.json >../cboth.json && jq -s ".[1]" ../two.json >../conly2.json &&
+	"$CALLUS" hook generic <../cboth.json >/dev/null 2>&1 &&
+	test "$("$CALLUS" pending --json | jq length)" = 2 &&
+	printf "int x;\n" >f1.c &&
+	{ flock .callus/spool/.drain.lock sleep 4.5 & } &&
+	holder=$! &&
+	{ hold_store 3 & } &&
+	lock=$! &&
+	sleep 0.2 &&
+	"$CALLUS" hook generic <../conly2.json >/dev/null 2>../cerr &&
+	grep -q "lesson queued" ../cerr &&
+	jq -e ".fixes | length == 1" .callus/spool/*.left.json &&
+	# the agent goes on before the drain
+	printf "int x;\nint next_work;\n" >f1.c && printf "int more;\n" >g.c &&
+	wait $lock && wait $holder &&
+	"$CALLUS" hook --drain generic &&
+	none_pending f1.c &&
+	sqlite3 .callus/callus.db "SELECT code_changes FROM resolutions" >../cfix.diff &&
+	grep -q "^+int x;" ../cfix.diff &&
+	! grep -q "next_work" ../cfix.diff && ! grep -q "g.c" ../cfix.diff
+'
+
+test_expect_success 'a pass queued behind its queued failure keeps its tree: the fix is the one it found, not the next work' '
+	mkdir behindtree && cd behindtree && git init -q && printf "int 1x;\n" >f1.c && printf "int 9x;\n" >f9.c &&
+	payload_for "$PWD" f9.c >../t9.json &&
+	payload_for "$PWD" f1.c >../tf.json &&
+	payload_for "$PWD" f1.c 0 >../tp.json &&
+	"$CALLUS" hook generic <../t9.json >/dev/null 2>&1 &&
+	{ flock .callus/spool/.drain.lock sleep 5 & } &&
+	holder=$! &&
+	{ hold_store 3 & } &&
+	lock=$! &&
+	sleep 0.2 &&
+	"$CALLUS" hook generic <../tf.json >/dev/null 2>&1 &&
+	printf "int x;\n" >f1.c &&
+	"$CALLUS" hook generic <../tp.json >../treply 2>/dev/null &&
+	jq -e "type == \"object\"" ../treply &&
+	# the pass waits behind its failure, with the tree it found; a pass
+	# of a check that never failed, behind it too, has nothing to keep
+	payload_for "$PWD" other.c 0 | "$CALLUS" hook generic >/dev/null 2>&1 &&
+	test "$(jq -s -c "map(select(.exit_code == 0) | [.command, (.snapshot // \"-\" | test(\"^git [0-9a-f]{40} -$\"))])" \
+		.callus/spool/*.left.json)" = "[[\"gcc -c f1.c\",true],[\"gcc -c other.c\",false]]" &&
+	# the agent goes on before the drain
+	printf "int x;\nint next_work;\n" >f1.c && printf "int more;\n" >g.c &&
+	wait $lock && wait $holder &&
+	"$CALLUS" hook --drain generic &&
+	test -z "$(find .callus/spool -name "*.json")" &&
+	none_pending f1.c &&
+	"$CALLUS" resolutions --json >../tres.json &&
+	test "$(jq -c "[.[].files]" ../tres.json)" = "[[\"f1.c\"]]" &&
+	sqlite3 .callus/callus.db "SELECT code_changes FROM resolutions" >../tfix.diff &&
+	grep -q "^+int x;" ../tfix.diff &&
+	! grep -q "next_work" ../tfix.diff && ! grep -q "g.c" ../tfix.diff
+'
+
+test_expect_success 'two queued failures, the second fixing the first'"'"'s error: the fix ends at the second'"'"'s tree' '
+	mkdir twoq && cd twoq && git init -q && printf "int 1x;\n" >f1.c && printf "int 2x;\n" >f2.c &&
+	printf "int 9x;\n" >f9.c &&
+	payload_for "$PWD" f9.c >../w9.json &&
+	for out in "f1.c:1:5: error: expected identifier or (" "f2.c:3:9: error: undeclared here"; do
+		jq -n --arg cwd "$PWD" --arg o "$out" \
+			"{command: \"make\", exit_code: 1, session_id: \"s\", cwd: \$cwd, output: \$o}" \
+			>"../w-${out%%:*}.json"
+	done &&
+	"$CALLUS" hook generic <../w9.json >/dev/null 2>&1 &&
+	# long enough for both hooks to wait their 2 s and be queued
+	{ flock .callus/spool/.drain.lock sleep 7 & } &&
+	holder=$! &&
+	{ hold_store 5.5 & } &&
+	lock=$! &&
+	sleep 0.2 &&
+	"$CALLUS" hook generic <../w-f1.c.json >/dev/null 2>&1 &&
+	printf "int x;\n" >f1.c &&
+	"$CALLUS" hook generic <../w-f2.c.json >/dev/null 2>&1 &&
+	test "$(find .callus/spool -name "*.left.json" | wc -l)" = 2 &&
+	# the agent goes on before the drain
+	printf "int x;\nint next_work;\n" >f1.c &&
+	wait $lock && wait $holder &&
+	"$CALLUS" hook --drain generic &&
+	test -z "$(find .callus/spool -name "*.json")" &&
+	none_pending f1.c &&
+	sqlite3 .callus/callus.db "SELECT code_changes FROM resolutions" >../wfix.diff &&
+	grep -q "^+int x;" ../wfix.diff &&
+	! grep -q "next_work" ../wfix.diff
+'
+
+test_expect_success 'a pass whose failure is still queued, behind another drainer, waits behind it' '
+	mkdir behind && cd behind && git init -q && printf "int 1x;\n" >f1.c && printf "int 9x;\n" >f9.c &&
+	payload_for "$PWD" f9.c >../h9.json &&
+	payload_for "$PWD" f1.c 0 >../hp.json &&
+	"$CALLUS" hook generic <../h9.json >/dev/null 2>&1 &&
+	payload_for "$PWD" f1.c >".callus/spool/$(( $(date +%s%N) - 1000000000 ))-13.left.json" &&
+	# another drainer, as far as the queue can tell, past the pass'"'"'s wait
+	{ flock .callus/spool/.drain.lock sleep 1.5 & } &&
+	holder=$! &&
+	sleep 0.2 &&
+	"$CALLUS" hook generic <../hp.json >reply 2>/dev/null &&
+	jq -e "type == \"object\"" reply &&
+	test "$(find .callus/spool -name "*.left.json" | wc -l)" = 2 &&
+	wait $holder &&
+	"$CALLUS" hook --drain generic &&
+	test -z "$(find .callus/spool -name "*.json")" &&
+	none_pending f1.c &&
+	test "$(fixed_count)" = 1
+'
+
+# make_failing OUT...: the generic event of `make` failing in this folder
+# with OUT (each a line of gcc's)
+make_failing() {
+	jq -n --arg cwd "$PWD" --arg o "$(printf "%s\n" "$@")" \
+		"{command: \"make\", exit_code: 1, session_id: \"s\", cwd: \$cwd, output: \$o}"
+}
+
+# queue_ws DIR: a git workspace DIR, entered, with f1.c, f2.c and f9.c
+# that do not compile, its store made by `gcc -c f9.c` failing
+queue_ws() {
+	mkdir "$1" && cd "$1" && git init -q && printf "int 1x;\n" >f1.c &&
+	printf "int 2x;\n" >f2.c && printf "int 9x;\n" >f9.c &&
+	payload_for "$PWD" f9.c >"../$1-9.json" &&
+	"$CALLUS" hook generic <"../$1-9.json" >/dev/null 2>&1
+}
+
+test_expect_success 'a failure after one still queued drains it first: the earlier error, gone now, is fixed' '
+	queue_ws fbehind &&
+	make_failing "f1.c:1:5: error: expected identifier or (" >../fb1.json &&
+	# the first failure queued with its snapshot (a busy store), and no
+	# drainer to take it before the next hook
+	{ flock .callus/spool/.drain.lock sleep 3 & } &&
+	holder=$! &&
+	{ hold_store 2.5 & } &&
+	lock=$! &&
+	sleep 0.2 &&
+	"$CALLUS" hook generic <../fb1.json >/dev/null 2>&1 &&
+	test "$(find .callus/spool -name "*.left.json" | wc -l)" = 1 &&
+	wait $lock && wait $holder &&
+	printf "int x;\n" >f1.c &&
+	make_failing "f2.c:1:5: error: undeclared here" >../fb2.json &&
+	"$CALLUS" hook generic <../fb2.json >reply 2>/dev/null &&
+	jq -e "type == \"object\"" reply &&
+	test -z "$(find .callus/spool -name "*.json")" &&
+	none_pending f1.c &&
+	! none_pending f2.c &&
+	sqlite3 .callus/callus.db "SELECT code_changes FROM resolutions" >../fbfix.diff &&
+	grep -q "^+int x;" ../fbfix.diff
+'
+
+test_expect_success 'a failure with only another check'"'"'s run queued leaves that run to its drainer' '
+	queue_ws fother &&
+	payload_for "$PWD" f1.c >../fo1.json &&
+	make_failing "f2.c:1:5: error: undeclared here" >../fo2.json &&
+	# gcc -c f1.c queued as a hook leaves it (its first bytes as a hook
+	# writes them), by a hook that is gone; no drainer started for it
+	jq -c . ../fo1.json >".callus/spool/$(( $(date +%s%N) - 1000000000 ))-13.left.json" &&
+	"$CALLUS" hook generic <../fo2.json >/dev/null 2>&1 &&
+	# its drainer, started after make'"'"'s reply
+	eventually eval "test -z \"\$(find .callus/spool -name \"*.json\")\"" &&
+	# make'"'"'s lesson first: the queued gcc run was not drained before it
+	test "$(sqlite3 .callus/callus.db "SELECT tool FROM lessons ORDER BY rowid" | tr "\n" " ")" = \
+		"gcc make gcc "
+'
+
+test_expect_success 'a queued run a failing hook drains but cannot record is not said to be the hook'"'"'s' '
+	queue_ws fsaid &&
+	make_failing "f1.c:1:5: error: expected identifier or (" |
+		jq -c . >".callus/spool/$(( $(date +%s%N) - 1000000000 ))-13.left.json" &&
+	make_failing "f2.c:1:5: error: undeclared here" >../fs2.json &&
+	# the store busy through the drain'"'"'s wait, free for the hook'"'"'s own
+	{ hold_store 1.5 & } &&
+	lock=$! &&
+	sleep 0.2 &&
+	"$CALLUS" hook generic <../fs2.json >/dev/null 2>../fserr &&
+	wait $lock &&
+	! grep -q "queued" ../fserr &&
+	! none_pending f2.c
+'
+
+test_expect_success 'a failure while another drainer holds the queue is recorded at once, and the queue after' '
+	queue_ws fwait &&
+	make_failing "f1.c:1:5: error: expected identifier or (" >../fw1.json &&
+	make_failing "f2.c:1:5: error: undeclared here" >../fw2.json &&
+	# the first failure queued (a busy store); another drainer, as far
+	# as the queue can tell, holds it past the second hook'"'"'s look
+	{ flock .callus/spool/.drain.lock sleep 6 & } &&
+	holder=$! &&
+	{ hold_store 2.5 & } &&
+	lock=$! &&
+	sleep 0.2 &&
+	"$CALLUS" hook generic <../fw1.json >/dev/null 2>&1 &&
+	wait $lock &&
+	printf "int x;\n" >f1.c &&
+	"$CALLUS" hook generic <../fw2.json >reply 2>/dev/null &&
+	# not waiting: recorded, and only the first is queued
+	jq -e "type == \"object\"" reply &&
+	test "$(find .callus/spool -name "*.left.json" | wc -l)" = 1 &&
+	! none_pending f2.c &&
+	wait $holder &&
+	"$CALLUS" hook --drain generic &&
+	test -z "$(find .callus/spool -name "*.json")" &&
+	"$CALLUS" lessons --json |
+		jq -e "[.[].affected_files[]?] | (index(\"f1.c\") and index(\"f2.c\"))" >/dev/null
+'
+
+test_expect_success 'a queued run whose command held a secret is the same check as the live one' '
+	mkdir secretq && cd secretq && git init -q && printf "int 1x;\n" >f1.c &&
+	tok=ghp_$(printf "%036d" 7) &&
+	jq -n --arg cwd "$PWD" --arg t "$tok" --argjson x 1 \
+		"{command: (\"gcc -c f1.c -DTOKEN=\" + \$t + \" -DPASSWORD='"'"'hunter2!'"'"'\"),
+		  exit_code: \$x, session_id: \"s\",
+		  cwd: \$cwd, output: \"f1.c:1:5: error: expected identifier or (\"}" >../sf.json &&
+	jq ".exit_code = 0 | .output = \"\"" ../sf.json >../sp.json &&
+	"$CALLUS" hook generic <../sf.json >/dev/null 2>&1 &&
+	printf "int x;\n" >f1.c &&
+	{ hold_store 3 & } &&
+	lock=$! &&
+	sleep 0.2 &&
+	"$CALLUS" hook generic <../sp.json >/dev/null 2>&1 &&
+	test -n "$(find .callus/spool -name "*.left.json")" &&
+	! grep -rq "$tok" .callus/spool &&
+	wait $lock &&
+	eventually none_pending &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM checks")" = 1 &&
+	! grep -rq "$tok" .callus &&
+	! grep -rq "hunter2" .callus
+'
+
+test_expect_success 'a queued pass fixes no error that failed after it, and learns nothing delivered again' '
+	mkdir latepass && cd latepass && git init -q && printf "int 1x;\n" >f1.c &&
+	payload_for "$PWD" f1.c >../lf.json &&
+	payload_for "$PWD" f1.c 0 >../lp.json &&
+	"$CALLUS" hook generic <../lf.json >/dev/null 2>&1 &&
+	printf "int x;\n" >f1.c &&
+	runs=$(checks_runs) &&
+	# a pass queued a minute before the failure was recorded
+	cp ../lp.json ".callus/spool/$(( $(date +%s%N) - 60000000000 ))-1.left.json" &&
+	"$CALLUS" hook --drain generic &&
+	test -z "$(find .callus/spool -name "*.json")" &&
+	test "$("$CALLUS" pending --json | jq length)" = 1 &&
+	test "$("$CALLUS" lessons --json | jq length)" = 1 &&
+	test "$(checks_runs)" = "$runs" &&
+	# one queued since: it fixes the error, once
+	name=$(date +%s%N)-2 &&
+	cp ../lp.json ".callus/spool/$name.left.json" &&
+	"$CALLUS" hook --drain generic &&
+	test "$("$CALLUS" pending --json | jq length)" = 0 &&
+	test "$("$CALLUS" resolutions --json | jq length)" = 1 &&
+	runs=$(checks_runs) &&
+	cp ../lp.json ".callus/spool/$name.cut.json" &&
+	"$CALLUS" hook --drain generic &&
+	test "$(checks_runs)" = "$runs" &&
+	test "$("$CALLUS" resolutions --json | jq "[.[].application_count] | add")" = 1 &&
+	test "$(cut_count pass)" = 1 &&
+	# learnt once, counted once
+	test "$("$CALLUS" metrics --json | jq "[.metrics[] |
+		select(.name == \"callus.hook.deferred_total\") | .series[]?.value] | add // 0")" = 1 &&
+	test -z "$(find .callus/spool -name "*.json")" &&
+	# a name of no time, made by hand: learnt as of now
+	printf "int 1x;\n" >f1.c &&
+	"$CALLUS" hook generic <../lf.json >/dev/null 2>&1 &&
+	printf "int x;\n" >f1.c &&
+	cp ../lp.json .callus/spool/manual.left.json &&
+	"$CALLUS" hook --drain generic &&
+	test "$("$CALLUS" pending --json | jq length)" = 0 &&
+	test -z "$(find .callus/spool -name "*.json")" &&
+	# so is a name ahead of the clock (an hour)
+	printf "int 1x;\n" >f1.c &&
+	"$CALLUS" hook generic <../lf.json >/dev/null 2>&1 &&
+	printf "int x;\n" >f1.c &&
+	cp ../lp.json ".callus/spool/$(( $(date +%s%N) + 3600000000000 ))-3.left.json" &&
+	"$CALLUS" hook --drain generic &&
+	test "$("$CALLUS" pending --json | jq length)" = 0 &&
+	test "$(sqlite3 .callus/callus.db "SELECT last_pass_at < strftime('"'"'%Y-%m-%dT%H:%M:%fZ'"'"', '"'"'now'"'"', '"'"'+1 minute'"'"') FROM checks")" = 1 &&
+	test -z "$(find .callus/spool -name "*.json")"
+'
+
+test_expect_success 'a pass cut by its deadline is queued, logged and counted, and its fix learnt' '
+	mkdir cutpass && cd cutpass && git init -q && printf "int 1x;\n" >f1.c &&
+	payload_for "$PWD" f1.c >../cf.json &&
+	payload_for "$PWD" f1.c 0 >../cp.json &&
+	"$CALLUS" hook generic <../cf.json >/dev/null 2>&1 &&
+	printf "int x;\n" >f1.c &&
+	: >.callus/log.jsonl &&
+	# the pass waits for a snapshot that never comes; the drainer the
+	# cut starts takes the real one
+	slow_once_helper &&
+	{ CALLUS_GIT_HELPER="$PWD/../slow-once-helper" "$CALLUS" hook generic <../cp.json >../creply & } &&
+	cut_waiting $! && jq -e "type == \"object\"" ../creply &&
+	eventually none_pending &&
+	test "$("$CALLUS" resolutions --json | jq -c "[.[].files]")" = "[[\"f1.c\"]]" &&
+	grep "\"hook_cut\"" .callus/log.jsonl | grep -q "\"stage\":\"pass\"" &&
+	test "$(cut_count pass)" = 1 &&
+	test -z "$(find .callus/spool -name "*.json")"
+'
+
+test_expect_success 'a pass cut while it drains the queue leaves itself queued, and the drainer learns it' '
+	mkdir draincut && cd draincut && git init -q && printf "int 1x;\n" >f1.c && printf "int 2x;\n" >f2.c &&
+	payload_for "$PWD" f1.c >../df1.json &&
+	payload_for "$PWD" f1.c 0 >../dp.json &&
+	"$CALLUS" hook generic <../df1.json >/dev/null 2>&1 &&
+	printf "int x;\n" >f1.c &&
+	: >.callus/log.jsonl &&
+	# another check'"'"'s failure queued: the pass records it first, and
+	# its snapshot never comes; the drainer the cut starts takes the real one
+	payload_for "$PWD" f2.c >".callus/spool/$(date +%s%N)-1.left.json" &&
+	slow_once_helper &&
+	{ CALLUS_GIT_HELPER="$PWD/../slow-once-helper" "$CALLUS" hook generic <../dp.json >../dreply & } &&
+	cut_waiting $! && jq -e "type == \"object\"" ../dreply &&
+	eventually none_pending f1.c &&
+	test "$("$CALLUS" resolutions --json | jq -c "[.[].files]")" = "[[\"f1.c\"]]" &&
+	test "$("$CALLUS" lessons --json | jq length)" = 2 &&
+	test "$(cut_count pass)" = 1 &&
+	test -z "$(find .callus/spool -name "*.json")"
+'
+
+test_expect_success 'a queued failure whose folder leads out of the workspace is recorded at its root' '
+	mkdir outside elsewhere && cd outside && git init -q && printf "int 5x;\n" >f5.c &&
+	ln -s ../elsewhere away &&
+	mkdir -m 700 .callus .callus/spool &&
+	payload_for "$PWD/../elsewhere" f5.c >.callus/spool/0000000000000000010-10.left.json &&
+	payload_for "$PWD/away" f5.c >.callus/spool/0000000000000000011-11.left.json &&
+	"$CALLUS" hook --drain generic &&
+	test -z "$(find .callus/spool -name "*.json")" &&
+	test "$("$CALLUS" lessons --json | jq -c "[.[].file]")" = "[\"f5.c\"]" &&
+	test "$("$CALLUS" lessons --json | jq ".[0].occurrences")" = 2 &&
+	test -z "$(ls ../elsewhere)"
+'
+
+test_expect_success 'a pass where nothing ever failed writes nothing, store or no store' '
+	mkdir fresh && cd fresh && git init -q && printf "int x;\n" >f1.c &&
+	payload_for "$PWD" f1.c 0 >../fp.json &&
+	"$CALLUS" hook generic <../fp.json >../freply &&
+	jq -e "type == \"object\"" ../freply &&
+	test ! -e .callus &&
+	payload_for "$PWD" f9.c >../f9.json &&
+	"$CALLUS" hook generic <../f9.json >/dev/null 2>&1 &&
+	# the spool untouched: nothing made, renamed or removed in it
+	sleep 0.05 &&
+	stat -c "%y %i" .callus/spool .callus/spool/.spare >../before &&
+	"$CALLUS" hook generic <../fp.json >../freply &&
+	stat -c "%y %i" .callus/spool .callus/spool/.spare >../after &&
+	test_cmp ../before ../after
+'
+
+test_expect_success 'a queued run that is no check any more is dropped, and said' '
+	mkdir nocheck && cd nocheck && git init -q &&
+	mkdir -m 700 .callus .callus/spool &&
+	jq -n --arg cwd "$PWD" "{command: \"echo gcc -c f1.c\",
+		exit_code: 1, cwd: \$cwd, output: \"\"}" >.callus/spool/0000000000000000012-12.left.json &&
+	"$CALLUS" hook --drain generic &&
+	test -z "$(find .callus/spool -name "*.json")" &&
+	grep "\"spool_dropped\"" .callus/log.jsonl | grep -q "0000000000000000012-12" &&
+	# closed again, a redacted command names another tool than its hook
+	# did (sh -c "pytest --password=X'"'"'x"; mypy .): dropped too
+	jq -n --arg cwd "$PWD" "{command: \"sh -c \\\"pytest --password=[REDACTED:cli-password]\",
+		exit_code: 1, cwd: \$cwd, output: \"\", tool: \"mypy\"}" >.callus/spool/0000000000000000013-13.left.json &&
+	"$CALLUS" hook --drain generic &&
+	grep "\"spool_dropped\"" .callus/log.jsonl | grep -q "0000000000000000013-13" &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM checks" 2>/dev/null || echo 0)" = 0
+'
+
+test_expect_success 'a queued run whose redaction took its script'"'"'s closing quote is the live run'"'"'s check' '
+	mkdir scriptq && cd scriptq && git init -q && printf "int 1x;\n" >f1.c &&
+	jq -n --arg cwd "$PWD" "{command: \"bash -c '"'"'gcc -c f1.c --password=hunter2'"'"'\",
+		exit_code: 1, session_id: \"s\", cwd: \$cwd,
+		output: \"f1.c:1:5: error: expected identifier or (\"}" >../sq.json &&
+	"$CALLUS" hook generic <../sq.json >/dev/null 2>&1 &&
+	test "$(occurrences)" = 1 &&
+	{ hold_store 3 & } &&
+	lock=$! &&
+	sleep 0.2 &&
+	"$CALLUS" hook generic <../sq.json >/dev/null 2>../sqerr &&
+	grep -q "lesson queued" ../sqerr &&
+	! grep -rq hunter2 .callus/spool &&
+	wait $lock &&
+	eventually eval "test \"\$(occurrences)\" = 2" &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM checks")" = 1 &&
+	! grep -q "\"spool_dropped\"" .callus/log.jsonl &&
+	! grep -rq hunter2 .callus
+'
+
+test_done
