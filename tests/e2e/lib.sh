@@ -107,7 +107,14 @@ _e2e_cleanup() {
 	fi
 }
 _e2e_done=
-trap '[ -n "$_e2e_done" ] || echo "# $TEST_NAME: stopped before test_done" >&2; _e2e_cleanup' EXIT
+# Only the script's own shell cleans up.  A subshell just forked still has
+# this trap until it resets its traps; a TERM in that window (the watchdog
+# of a test body that ended at once, _e2e_run_body) made bash run it there:
+# the directory went from under the next test ("Bail out!" in t0018, on a
+# loaded machine).
+_e2e_main=$BASHPID _e2e_rc=0
+trap '_e2e_rc=$?; [ "$BASHPID" = "$_e2e_main" ] || exit "$_e2e_rc"; [ -n "$_e2e_done" ] ||
+	echo "# $TEST_NAME: stopped before test_done" >&2; _e2e_cleanup' EXIT
 
 # A clean, private environment: nothing from the user's or CI's own setup.
 export HOME=$TEST_ROOT/home TMPDIR=$TEST_ROOT/tmp
