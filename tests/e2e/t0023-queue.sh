@@ -1,9 +1,10 @@
 #!/bin/bash
 # shellcheck disable=SC2016 # test bodies are single-quoted on purpose
 # shellcheck source-path=SCRIPTDIR
-# e2e: alone (its tests hold the store and the queue's lock for windows of
-# half a second to two around a hook; beside another script, under the
-# sanitizers, three of them missed their windows: tests/e2e/run.sh)
+# e2e: long (started first: tests/e2e/run.sh; not alone: its holds of the
+# store and of the queue last until the test lets go, so that another
+# script beside it, slowing its hooks, does not close their windows; three
+# holds that must end while a hook waits keep their times)
 test_description='the hook queue piece by piece (issue 16)
 
 What the burst of t0022 leaves to the queue, one case at a time: a hook cut
@@ -32,30 +33,68 @@ payload_for() {
 		 + (if $cwd == "" then {} else {cwd: $cwd} end)'
 }
 
-# hold_store SECONDS: the store's write lock held that long, as another
-# process's long transaction (run it in the background, then store_held)
+# hold_store [SECONDS]: the store's write lock held, as another process's
+# long transaction, for SECONDS, else until release_store (at most a
+# minute): run it in the background, then store_held.  Held until
+# released, a test's window does not depend on how fast a loaded machine
+# runs the hooks inside it.
 hold_store() {
+	rm -f "../release-store.${PWD##*/}"
 	{
 		echo "BEGIN IMMEDIATE;"
-		echo ".system touch ../held.${PWD##*/}"
-		sleep "$1"
+		echo ".system touch ../held-store.${PWD##*/}"
+		if [ -n "${1:-}" ]; then
+			sleep "$1"
+		else
+			until_released "../release-store.${PWD##*/}"
+		fi
 		echo "COMMIT;"
 	} | sqlite3 .callus/callus.db
 }
 
-# store_held: waits for hold_store to hold the lock: on a loaded machine
-# (a script beside this one, the sanitizers) sqlite3 may take longer to
-# start than a fixed sleep would guess
-store_held() {
+# hold_queue: the queue's drain lock held, as by another drainer, until
+# release_queue (at most a minute): run it in the background, then
+# queue_held
+hold_queue() {
+	rm -f "../release-queue.${PWD##*/}"
+	# shellcheck disable=SC2016 # the script's own arguments
+	flock .callus/spool/.drain.lock bash -c 'touch "$1" &&
+		for _ in $(seq 1 1200); do [ ! -e "$2" ] || exit 0; sleep 0.05; done' - \
+		"../held-queue.${PWD##*/}" "../release-queue.${PWD##*/}"
+}
+
+# until_released FILE: sleeps until FILE is there, a minute at most
+until_released() {
+	for _ in $(seq 1 1200); do
+		[ ! -e "$1" ] || return 0
+		sleep 0.05
+	done
+}
+
+# held WHAT: waits for hold_WHAT (store, queue) to hold its lock: on a
+# loaded machine (a script beside this one, the sanitizers) it may take
+# longer to start than a fixed sleep would guess
+held() {
 	for _ in $(seq 1 200); do
-		if [ -e "../held.${PWD##*/}" ]; then
-			rm -f "../held.${PWD##*/}"
+		if [ -e "../held-$1.${PWD##*/}" ]; then
+			rm -f "../held-$1.${PWD##*/}"
 			return 0
 		fi
 		sleep 0.05
 	done
-	echo "hold_store never held the store"
+	echo "hold_$1 never held its lock"
 	return 1
+}
+store_held() { held store; }
+queue_held() { held queue; }
+
+# release_store PID, release_queue PID: the hold in the background (PID)
+# lets go, and has ended
+release_store() {
+	touch "../release-store.${PWD##*/}" && wait "$1"
+}
+release_queue() {
+	touch "../release-queue.${PWD##*/}" && wait "$1"
 }
 
 # cut_count STAGE: the hook cuts counted at STAGE, 0 when none
@@ -149,9 +188,9 @@ test_expect_success 'a hook cut after its failure is stored, while learning, is 
 	{ CALLUS_GIT_HELPER="$PWD/../slow-helper" "$CALLUS" hook generic <../cut.json >reply & } &&
 	hook=$! &&
 	sleep 0.8 &&
-	# a store busy for a while, and another hook meanwhile, which the
+	# a store busy until the other hook has ended, and that hook, which the
 	# busy store queues: its entry takes the workspace'"'"'s spare
-	{ hold_store 3 & } &&
+	{ hold_store & } &&
 	lock=$! &&
 	store_held &&
 	{ "$CALLUS" hook generic <../third.json >reply3 2>/dev/null & } &&
@@ -160,7 +199,7 @@ test_expect_success 'a hook cut after its failure is stored, while learning, is 
 	# the deadline, early: as the alarm comes while learning waits
 	kill -ALRM $hook &&
 	wait $hook && jq -e "type == \"object\"" reply &&
-	wait $other && wait $lock &&
+	wait $other && release_store $lock &&
 	for _ in $(seq 1 60); do
 		grep "\"hook_cut\"" .callus/log.jsonl | grep -q "\"stage\":\"learning\"" &&
 			test "$("$CALLUS" lessons --json | jq length)" = 3 && break
@@ -212,14 +251,14 @@ test_expect_success 'a failure queued from a subfolder, with no cwd in its event
 	cd nested &&
 	printf "int 4w;\n" >sub/f4.c &&
 	payload_for "" f4.c >../nocwd.json &&
-	{ hold_store 3 & } &&
+	{ hold_store & } &&
 	lock=$! &&
 	store_held &&
 	(cd sub && "$CALLUS" hook generic <../../nocwd.json >/dev/null 2>&1) &&
 	left=$(find .callus/spool -name "*.left.json") &&
 	test -n "$left" &&
 	test "$(jq -r .cwd "$left")" = "$(cd sub && pwd -P)" &&
-	wait $lock &&
+	release_store $lock &&
 	# the drainer the hook started, or this one
 	"$CALLUS" hook --drain generic &&
 	for _ in $(seq 1 40); do
@@ -261,6 +300,14 @@ eventually() {
 	"$@"
 }
 
+# drain_all: the queue drained, all of it: by this drainer, or by one a
+# hook started that has the lock (it turns this one away), the queue
+# empty within eventually's 15 s
+drain_all() {
+	"$CALLUS" hook --drain generic &&
+	eventually eval "test -z \"\$(find .callus/spool -name \"*.json\")\""
+}
+
 # none_pending [FILE]: no error is pending (naming FILE, when given)
 none_pending() {
 	"$CALLUS" pending --json |
@@ -298,7 +345,7 @@ test_expect_success 'a pass kept waiting by a busy store is queued with its fix,
 	"$CALLUS" hook generic <../qf.json >/dev/null 2>&1 &&
 	test "$("$CALLUS" pending --json | jq length)" = 1 &&
 	printf "int x;\n" >f1.c &&
-	{ hold_store 3.5 & } &&
+	{ hold_store & } &&
 	lock=$! &&
 	store_held &&
 	# the replies outside the workspace: files the pass would take for
@@ -315,7 +362,7 @@ test_expect_success 'a pass kept waiting by a busy store is queued with its fix,
 	# the agent goes on while the pass waits in the queue: the fixed file
 	# edited again, another made; the fix is the one the pass found
 	sleep 0.05 && printf "int x;\nint z;\n" >f1.c && printf "int y;\n" >next.c &&
-	wait $lock &&
+	release_store $lock &&
 	eventually none_pending &&
 	"$CALLUS" resolutions --json >../res.json &&
 	test "$(jq -c "[.[].files]" ../res.json)" = "[[\"f1.c\"]]" &&
@@ -348,9 +395,10 @@ test_expect_success 'a failure a busy store queued keeps its snapshot: its fix, 
 	payload_for "$PWD" f1.c 0 >../kp.json &&
 	"$CALLUS" hook generic <../k9.json >/dev/null 2>&1 &&
 	# no drainer gets to the failure before its fix is made
-	{ flock .callus/spool/.drain.lock sleep 4.5 & } &&
+	{ hold_queue & } &&
 	holder=$! &&
-	{ hold_store 3 & } &&
+	queue_held &&
+	{ hold_store & } &&
 	lock=$! &&
 	store_held &&
 	"$CALLUS" hook generic <../kf.json >../kreply 2>../kerr &&
@@ -361,9 +409,8 @@ test_expect_success 'a failure a busy store queued keeps its snapshot: its fix, 
 	printf "int x;\n" >f1.c &&
 	"$CALLUS" hook generic <../kp.json >/dev/null 2>&1 &&
 	test "$(find .callus/spool -name "*.left.json" | wc -l)" = 2 &&
-	wait $lock && wait $holder &&
-	"$CALLUS" hook --drain generic &&
-	test -z "$(find .callus/spool -name "*.json")" &&
+	release_store $lock && release_queue $holder &&
+	drain_all &&
 	none_pending f1.c &&
 	"$CALLUS" resolutions --json >res.json &&
 	test "$(jq -c "[.[].files]" res.json)" = "[[\"f1.c\"]]" &&
@@ -376,9 +423,10 @@ test_expect_success 'a queued failure of an error known when it ran keeps a snap
 	payload_for "$PWD" f1.c 0 >../np.json &&
 	"$CALLUS" hook generic <../nf.json >/dev/null 2>&1 &&
 	printf "int x;\n" >f1.c &&
-	{ flock .callus/spool/.drain.lock sleep 8.5 & } &&
+	{ hold_queue & } &&
 	holder=$! &&
-	{ hold_store 7 & } &&
+	queue_held &&
+	{ hold_store & } &&
 	lock=$! &&
 	store_held &&
 	# the pass, queued: it will close the error at its drain
@@ -391,9 +439,8 @@ test_expect_success 'a queued failure of an error known when it ran keeps a snap
 	test "$(jq -s -c "map(select(.exit_code == 1) | .snapshot | type)" .callus/spool/*.left.json)" = "[\"string\"]" &&
 	printf "int y;\n" >f1.c &&
 	"$CALLUS" hook generic <../np.json >/dev/null 2>&1 &&
-	wait $lock && wait $holder &&
-	"$CALLUS" hook --drain generic &&
-	test -z "$(find .callus/spool -name "*.json")" &&
+	release_store $lock && release_queue $holder &&
+	drain_all &&
 	none_pending f1.c &&
 	sqlite3 .callus/callus.db "SELECT code_changes FROM resolutions ORDER BY id" >../fixes.diff &&
 	grep -q "^-int 1x;" ../fixes.diff && grep -q "^+int x;" ../fixes.diff &&
@@ -411,9 +458,10 @@ f2.c:3:9: error: undeclared here" "f2.c:3:9: error: undeclared here"; do
 	"$CALLUS" hook generic <../cboth.json >/dev/null 2>&1 &&
 	test "$("$CALLUS" pending --json | jq length)" = 2 &&
 	printf "int x;\n" >f1.c &&
-	{ flock .callus/spool/.drain.lock sleep 4.5 & } &&
+	{ hold_queue & } &&
 	holder=$! &&
-	{ hold_store 3 & } &&
+	queue_held &&
+	{ hold_store & } &&
 	lock=$! &&
 	store_held &&
 	"$CALLUS" hook generic <../conly2.json >/dev/null 2>../cerr &&
@@ -421,8 +469,8 @@ f2.c:3:9: error: undeclared here" "f2.c:3:9: error: undeclared here"; do
 	jq -e ".fixes | length == 1" .callus/spool/*.left.json &&
 	# the agent goes on before the drain
 	printf "int x;\nint next_work;\n" >f1.c && printf "int more;\n" >g.c &&
-	wait $lock && wait $holder &&
-	"$CALLUS" hook --drain generic &&
+	release_store $lock && release_queue $holder &&
+	drain_all &&
 	none_pending f1.c &&
 	sqlite3 .callus/callus.db "SELECT code_changes FROM resolutions" >../cfix.diff &&
 	grep -q "^+int x;" ../cfix.diff &&
@@ -435,9 +483,10 @@ test_expect_success 'a pass queued behind its queued failure keeps its tree: the
 	payload_for "$PWD" f1.c >../tf.json &&
 	payload_for "$PWD" f1.c 0 >../tp.json &&
 	"$CALLUS" hook generic <../t9.json >/dev/null 2>&1 &&
-	{ flock .callus/spool/.drain.lock sleep 5 & } &&
+	{ hold_queue & } &&
 	holder=$! &&
-	{ hold_store 3 & } &&
+	queue_held &&
+	{ hold_store & } &&
 	lock=$! &&
 	store_held &&
 	"$CALLUS" hook generic <../tf.json >/dev/null 2>&1 &&
@@ -451,9 +500,8 @@ test_expect_success 'a pass queued behind its queued failure keeps its tree: the
 		.callus/spool/*.left.json)" = "[[\"gcc -c f1.c\",true],[\"gcc -c other.c\",false]]" &&
 	# the agent goes on before the drain
 	printf "int x;\nint next_work;\n" >f1.c && printf "int more;\n" >g.c &&
-	wait $lock && wait $holder &&
-	"$CALLUS" hook --drain generic &&
-	test -z "$(find .callus/spool -name "*.json")" &&
+	release_store $lock && release_queue $holder &&
+	drain_all &&
 	none_pending f1.c &&
 	"$CALLUS" resolutions --json >../tres.json &&
 	test "$(jq -c "[.[].files]" ../tres.json)" = "[[\"f1.c\"]]" &&
@@ -472,10 +520,11 @@ test_expect_success 'two queued failures, the second fixing the first'"'"'s erro
 			>"../w-${out%%:*}.json"
 	done &&
 	"$CALLUS" hook generic <../w9.json >/dev/null 2>&1 &&
-	# long enough for both hooks to wait their 2 s and be queued
-	{ flock .callus/spool/.drain.lock sleep 7 & } &&
+	# until both hooks have waited their 2 s and been queued
+	{ hold_queue & } &&
 	holder=$! &&
-	{ hold_store 5.5 & } &&
+	queue_held &&
+	{ hold_store & } &&
 	lock=$! &&
 	store_held &&
 	"$CALLUS" hook generic <../w-f1.c.json >/dev/null 2>&1 &&
@@ -484,9 +533,8 @@ test_expect_success 'two queued failures, the second fixing the first'"'"'s erro
 	test "$(find .callus/spool -name "*.left.json" | wc -l)" = 2 &&
 	# the agent goes on before the drain
 	printf "int x;\nint next_work;\n" >f1.c &&
-	wait $lock && wait $holder &&
-	"$CALLUS" hook --drain generic &&
-	test -z "$(find .callus/spool -name "*.json")" &&
+	release_store $lock && release_queue $holder &&
+	drain_all &&
 	none_pending f1.c &&
 	sqlite3 .callus/callus.db "SELECT code_changes FROM resolutions" >../wfix.diff &&
 	grep -q "^+int x;" ../wfix.diff &&
@@ -500,15 +548,14 @@ test_expect_success 'a pass whose failure is still queued, behind another draine
 	"$CALLUS" hook generic <../h9.json >/dev/null 2>&1 &&
 	payload_for "$PWD" f1.c >".callus/spool/$(( $(date +%s%N) - 1000000000 ))-13.left.json" &&
 	# another drainer, as far as the queue can tell, past the pass'"'"'s wait
-	{ flock .callus/spool/.drain.lock sleep 1.5 & } &&
+	{ hold_queue & } &&
 	holder=$! &&
-	sleep 0.2 &&
+	queue_held &&
 	"$CALLUS" hook generic <../hp.json >reply 2>/dev/null &&
 	jq -e "type == \"object\"" reply &&
 	test "$(find .callus/spool -name "*.left.json" | wc -l)" = 2 &&
-	wait $holder &&
-	"$CALLUS" hook --drain generic &&
-	test -z "$(find .callus/spool -name "*.json")" &&
+	release_queue $holder &&
+	drain_all &&
 	none_pending f1.c &&
 	test "$(fixed_count)" = 1
 '
@@ -534,14 +581,15 @@ test_expect_success 'a failure after one still queued drains it first: the earli
 	make_failing "f1.c:1:5: error: expected identifier or (" >../fb1.json &&
 	# the first failure queued with its snapshot (a busy store), and no
 	# drainer to take it before the next hook
-	{ flock .callus/spool/.drain.lock sleep 3 & } &&
+	{ hold_queue & } &&
 	holder=$! &&
-	{ hold_store 2.5 & } &&
+	queue_held &&
+	{ hold_store & } &&
 	lock=$! &&
 	store_held &&
 	"$CALLUS" hook generic <../fb1.json >/dev/null 2>&1 &&
 	test "$(find .callus/spool -name "*.left.json" | wc -l)" = 1 &&
-	wait $lock && wait $holder &&
+	release_store $lock && release_queue $holder &&
 	printf "int x;\n" >f1.c &&
 	make_failing "f2.c:1:5: error: undeclared here" >../fb2.json &&
 	"$CALLUS" hook generic <../fb2.json >reply 2>/dev/null &&
@@ -589,22 +637,22 @@ test_expect_success 'a failure while another drainer holds the queue is recorded
 	make_failing "f2.c:1:5: error: undeclared here" >../fw2.json &&
 	# the first failure queued (a busy store); another drainer, as far
 	# as the queue can tell, holds it past the second hook'"'"'s look
-	{ flock .callus/spool/.drain.lock sleep 6 & } &&
+	{ hold_queue & } &&
 	holder=$! &&
-	{ hold_store 2.5 & } &&
+	queue_held &&
+	{ hold_store & } &&
 	lock=$! &&
 	store_held &&
 	"$CALLUS" hook generic <../fw1.json >/dev/null 2>&1 &&
-	wait $lock &&
+	release_store $lock &&
 	printf "int x;\n" >f1.c &&
 	"$CALLUS" hook generic <../fw2.json >reply 2>/dev/null &&
 	# not waiting: recorded, and only the first is queued
 	jq -e "type == \"object\"" reply &&
 	test "$(find .callus/spool -name "*.left.json" | wc -l)" = 1 &&
 	! none_pending f2.c &&
-	wait $holder &&
-	"$CALLUS" hook --drain generic &&
-	test -z "$(find .callus/spool -name "*.json")" &&
+	release_queue $holder &&
+	drain_all &&
 	"$CALLUS" lessons --json |
 		jq -e "[.[].affected_files[]?] | (index(\"f1.c\") and index(\"f2.c\"))" >/dev/null
 '
@@ -619,13 +667,13 @@ test_expect_success 'a queued run whose command held a secret is the same check 
 	jq ".exit_code = 0 | .output = \"\"" ../sf.json >../sp.json &&
 	"$CALLUS" hook generic <../sf.json >/dev/null 2>&1 &&
 	printf "int x;\n" >f1.c &&
-	{ hold_store 3 & } &&
+	{ hold_store & } &&
 	lock=$! &&
 	store_held &&
 	"$CALLUS" hook generic <../sp.json >/dev/null 2>&1 &&
 	test -n "$(find .callus/spool -name "*.left.json")" &&
 	! grep -rq "$tok" .callus/spool &&
-	wait $lock &&
+	release_store $lock &&
 	eventually none_pending &&
 	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM checks")" = 1 &&
 	! grep -rq "$tok" .callus &&
@@ -773,13 +821,13 @@ test_expect_success 'a queued run whose redaction took its script'"'"'s closing 
 		output: \"f1.c:1:5: error: expected identifier or (\"}" >../sq.json &&
 	"$CALLUS" hook generic <../sq.json >/dev/null 2>&1 &&
 	test "$(occurrences)" = 1 &&
-	{ hold_store 3 & } &&
+	{ hold_store & } &&
 	lock=$! &&
 	store_held &&
 	"$CALLUS" hook generic <../sq.json >/dev/null 2>../sqerr &&
 	grep -q "lesson queued" ../sqerr &&
 	! grep -rq hunter2 .callus/spool &&
-	wait $lock &&
+	release_store $lock &&
 	eventually eval "test \"\$(occurrences)\" = 2" &&
 	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM checks")" = 1 &&
 	! grep -q "\"spool_dropped\"" .callus/log.jsonl &&
