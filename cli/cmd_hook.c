@@ -98,7 +98,8 @@ const cli_spec cmd_hook_spec = {
 	"exits 0 with a valid reply, even when it cannot record: a failure, or a pass\n"
 	"with errors to fix, is queued in .callus/spool/ first, and one that could not be\n"
 	"recorded in time (the deadline, a store busy with other hooks) is recorded later\n"
-	"by 'callus hook --drain', which the hook starts in the background.",
+	"by 'callus hook --drain', which the hook starts in the background (run by hand\n"
+	"while another drainer holds the queue, it says so and leaves the queue to it).",
 	hook_options, 0
 };
 
@@ -636,8 +637,11 @@ static int drain_spool(void)
 
 	if (cli_workspace_setup(&ws, NULL, 1) < 0)
 		return 0;
-	if (ws.kind != CALLUS_WS_NONE)
-		cli_spool_drain(&ws, 0, 0, drain_record);
+	/* run by hand, turned away: said, since nothing was recorded (the
+	 * hooks' detached drainers write to /dev/null) */
+	if (ws.kind != CALLUS_WS_NONE && cli_spool_drain(&ws, 0, 0, drain_record) < 0)
+		cli_error("hook --drain: another drainer holds the queue; it records what is "
+			  "left when it lets go");
 	cli_workspace_release(&ws);
 	return 0;
 }

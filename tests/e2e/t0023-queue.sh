@@ -688,6 +688,10 @@ test_expect_success 'a failure while another drainer holds the queue is recorded
 	jq -e "type == \"object\"" reply &&
 	test "$(find .callus/spool -name "*.left.json" | wc -l)" = 1 &&
 	! none_pending f2.c &&
+	# a drain by hand, turned away, says so and leaves the entry
+	"$CALLUS" hook --drain generic 2>../fwdrain &&
+	grep -q "another drainer holds the queue" ../fwdrain &&
+	test "$(find .callus/spool -name "*.left.json" | wc -l)" = 1 &&
 	release_queue $holder &&
 	drain_all &&
 	"$CALLUS" lessons --json |
