@@ -39,6 +39,7 @@ payload_for() {
 # minute): run it in the background, then store_held.  Held until
 # released, a test's window does not depend on how fast a loaded machine
 # runs the hooks inside it.
+# shellcheck disable=SC2120 # SECONDS is passed in the test bodies
 hold_store() {
 	rm -f "../release-store.${PWD##*/}"
 	# waits for a hook that holds the lock, and stops, not saying it
@@ -94,6 +95,18 @@ held() {
 }
 store_held() { held store; }
 queue_held() { held queue; }
+
+# hold_both: hold_queue, then hold_store, each held once it returns: their
+# pids in $holder and $lock, for release_queue and release_store
+# shellcheck disable=SC2034,SC2119 # the test bodies, strings, use them
+hold_both() {
+	hold_queue &
+	holder=$!
+	queue_held || return 1
+	hold_store &
+	lock=$!
+	store_held
+}
 
 # release_store PID, release_queue PID: the hold in the background (PID)
 # lets go, and has ended
@@ -430,12 +443,7 @@ test_expect_success 'a failure a busy store queued keeps its snapshot: its fix, 
 	payload_for "$PWD" f1.c 0 >../kp.json &&
 	"$CALLUS" hook generic <../k9.json >/dev/null 2>&1 &&
 	# no drainer gets to the failure before its fix is made
-	{ hold_queue & } &&
-	holder=$! &&
-	queue_held &&
-	{ hold_store & } &&
-	lock=$! &&
-	store_held &&
+	hold_both &&
 	"$CALLUS" hook generic <../kf.json >../kreply 2>../kerr &&
 	jq -e "type == \"object\"" ../kreply &&
 	grep -q "lesson queued" ../kerr &&
@@ -458,12 +466,7 @@ test_expect_success 'a queued failure of an error known when it ran keeps a snap
 	payload_for "$PWD" f1.c 0 >../np.json &&
 	"$CALLUS" hook generic <../nf.json >/dev/null 2>&1 &&
 	printf "int x;\n" >f1.c &&
-	{ hold_queue & } &&
-	holder=$! &&
-	queue_held &&
-	{ hold_store & } &&
-	lock=$! &&
-	store_held &&
+	hold_both &&
 	# the pass, queued: it will close the error at its drain
 	"$CALLUS" hook generic <../np.json >/dev/null 2>&1 &&
 	# the same error again, queued: pending when it ran, so it asked
@@ -493,12 +496,7 @@ f2.c:3:9: error: undeclared here" "f2.c:3:9: error: undeclared here"; do
 	"$CALLUS" hook generic <../cboth.json >/dev/null 2>&1 &&
 	test "$("$CALLUS" pending --json | jq length)" = 2 &&
 	printf "int x;\n" >f1.c &&
-	{ hold_queue & } &&
-	holder=$! &&
-	queue_held &&
-	{ hold_store & } &&
-	lock=$! &&
-	store_held &&
+	hold_both &&
 	"$CALLUS" hook generic <../conly2.json >/dev/null 2>../cerr &&
 	grep -q "lesson queued" ../cerr &&
 	jq -e ".fixes | length == 1" .callus/spool/*.left.json &&
@@ -518,12 +516,7 @@ test_expect_success 'a pass queued behind its queued failure keeps its tree: the
 	payload_for "$PWD" f1.c >../tf.json &&
 	payload_for "$PWD" f1.c 0 >../tp.json &&
 	"$CALLUS" hook generic <../t9.json >/dev/null 2>&1 &&
-	{ hold_queue & } &&
-	holder=$! &&
-	queue_held &&
-	{ hold_store & } &&
-	lock=$! &&
-	store_held &&
+	hold_both &&
 	"$CALLUS" hook generic <../tf.json >/dev/null 2>&1 &&
 	printf "int x;\n" >f1.c &&
 	"$CALLUS" hook generic <../tp.json >../treply 2>/dev/null &&
@@ -556,12 +549,7 @@ test_expect_success 'two queued failures, the second fixing the first'"'"'s erro
 	done &&
 	"$CALLUS" hook generic <../w9.json >/dev/null 2>&1 &&
 	# until both hooks have waited their 2 s and been queued
-	{ hold_queue & } &&
-	holder=$! &&
-	queue_held &&
-	{ hold_store & } &&
-	lock=$! &&
-	store_held &&
+	hold_both &&
 	"$CALLUS" hook generic <../w-f1.c.json >/dev/null 2>&1 &&
 	printf "int x;\n" >f1.c &&
 	"$CALLUS" hook generic <../w-f2.c.json >/dev/null 2>&1 &&
@@ -616,12 +604,7 @@ test_expect_success 'a failure after one still queued drains it first: the earli
 	make_failing "f1.c:1:5: error: expected identifier or (" >../fb1.json &&
 	# the first failure queued with its snapshot (a busy store), and no
 	# drainer to take it before the next hook
-	{ hold_queue & } &&
-	holder=$! &&
-	queue_held &&
-	{ hold_store & } &&
-	lock=$! &&
-	store_held &&
+	hold_both &&
 	"$CALLUS" hook generic <../fb1.json >/dev/null 2>&1 &&
 	test "$(find .callus/spool -name "*.left.json" | wc -l)" = 1 &&
 	# its drainer gone, which would take the queue from the next hook
@@ -674,12 +657,7 @@ test_expect_success 'a failure while another drainer holds the queue is recorded
 	make_failing "f2.c:1:5: error: undeclared here" >../fw2.json &&
 	# the first failure queued (a busy store); another drainer, as far
 	# as the queue can tell, holds it past the second hook'"'"'s look
-	{ hold_queue & } &&
-	holder=$! &&
-	queue_held &&
-	{ hold_store & } &&
-	lock=$! &&
-	store_held &&
+	hold_both &&
 	"$CALLUS" hook generic <../fw1.json >/dev/null 2>&1 &&
 	release_store $lock &&
 	printf "int x;\n" >f1.c &&
