@@ -141,15 +141,38 @@ test_expect_success 'in the output and the script of a failing check: status and
 
 # A command line split into words as a shell splits it (Python's shlex):
 # options and their values in separate words, as argv gives them to callus
-# run, which quotes them again.
-plant_words() {
-	local words
-	test "$cmd" = 1 || return 0
+# run, which quotes them again.  One python3 splits every line (cmdlines,
+# then split_words): it takes a third of a second to start here, and one a
+# format was most of this script's time.
+words_wanted() {
 	# shlex does not know bash's $'...' quoting
-	case $line in *"\$'"*) return 0 ;; esac
-	mapfile -d '' -t words < <(python3 -c 'import shlex, sys
-for w in shlex.split(sys.argv[1]): sys.stdout.write(w + "\0")' "$line")
-	test "${#words[@]}" -gt 0
+	test "$cmd" = 1 && case $line in *"\$'"*) false ;; esac
+}
+
+cmdlines() {
+	if words_wanted; then printf '%s\0' "$line" >>"$T/cmdlines"; fi
+}
+
+# each line of cmdlines as the count of its words, then the words, each
+# ended by a NUL
+split_words() {
+	python3 -c 'import shlex, sys
+out = sys.stdout.buffer
+for line in sys.stdin.buffer.read().split(b"\0")[:-1]:
+    words = shlex.split(line.decode("utf-8", "surrogateescape"))
+    out.write(b"%d\0" % len(words))
+    for w in words:
+        out.write(w.encode("utf-8", "surrogateescape") + b"\0")' <"$T/cmdlines" >"$T/words"
+}
+
+# plant_words, with split_words's output on descriptor 9
+plant_words() {
+	local words=() n w
+	words_wanted || return 0
+	IFS= read -r -d '' n <&9 &&
+	while [ "${#words[@]}" -lt "$n" ] && IFS= read -r -d '' w <&9; do words+=("$w"); done &&
+	test "${#words[@]}" -gt 0 &&
+	test "${#words[@]}" = "$n" || return 1
 	planted=$((planted + 1))
 	TAG=$TAG test_expect_code 1 "$CALLUS" run -- sh -c \
 		'printf "src/argv.c:1:1: error: %s failed\n" "$TAG" >&2; exit 1; gcc -c main.c' sh "${words[@]}" \
@@ -160,7 +183,11 @@ for w in shlex.split(sys.argv[1]): sys.stdout.write(w + "\0")' "$line")
 test_skip_unless_tool python3
 test_expect_success 'as words of a failing check'"'"'s command line' '
 	cd ws &&
-	for_each_format plant_words
+	: >"$T/cmdlines" &&
+	for_each_format cmdlines &&
+	split_words &&
+	{ for_each_format plant_words 9<"$T/words"; } &&
+	test "$planted" -gt 0
 '
 
 # A generic hook payload: the secret in the command (on one line) and in
