@@ -565,6 +565,23 @@ static void score_reply(const eval *e, callus_store *s, size_t h, outcome *oc)
 	callus_buf_release(&want);
 }
 
+/* Item h's suggestions under mo, scored as the answer and as the reply. */
+static int ask(const eval *e, callus_store *s, const callus_match_opts *mo, size_t h,
+	       outcome *oc, const char *what)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	int rc = 0;
+
+	if (callus_match_suggest(s, mo, &e->items[h].sig, TOP, &oc->g, &oc->n, &err) < 0)
+		rc = failed(what, &err);
+	else {
+		score(e, h, oc);
+		score_reply(e, s, h, oc);
+	}
+	callus_error_release(&err);
+	return rc;
+}
+
 /*
  * Item h asked again, the search cut to the newest e->window vectors and
  * every signature with a note, as a recording's is in a store past
@@ -591,12 +608,8 @@ static int ask_cut(eval *e, callus_store *s, const char *ws, size_t h, outcome *
 		rc = failed("reading the noted vectors", &err);
 		goto out;
 	}
-	if (callus_match_suggest(s, &mo, &e->items[h].sig, TOP, &cut.g, &cut.n, &err) < 0) {
-		rc = failed("suggesting, the search cut", &err);
+	if ((rc = ask(e, s, &mo, h, &cut, "suggesting, the search cut")) != 0)
 		goto out;
-	}
-	score(e, h, &cut);
-	score_reply(e, s, h, &cut);
 	oc->differs = cut.n != oc->n || cut.first != oc->first || cut.top3 != oc->top3 ||
 		      cut.lines != oc->lines || cut.said != oc->said;
 	for (size_t j = 0; j < cut.n && !oc->differs; j++)
@@ -634,12 +647,8 @@ static int one_round(eval *e, const char *prefix, const char *ws, size_t h, outc
 			goto out;
 	memset(&mo, 0, sizeof(mo));
 	mo.workspace = ws;
-	if (callus_match_suggest(s, &mo, &e->items[h].sig, TOP, &oc->g, &oc->n, &err) < 0) {
-		rc = failed("suggesting", &err);
+	if ((rc = ask(e, s, &mo, h, oc, "suggesting")) != 0)
 		goto out;
-	}
-	score(e, h, oc);
-	score_reply(e, s, h, oc);
 	if (e->window && (rc = ask_cut(e, s, ws, h, oc)) != 0)
 		goto out;
 	/* how the wrong ones matched, for whoever tunes the matcher */
