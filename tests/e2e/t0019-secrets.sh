@@ -256,6 +256,22 @@ test_expect_success 'a status other than 1 passes through too' - <<\EOF
 	grep -qF -- "$p" ../err
 EOF
 
+# A command that records nothing, and so sets up no redactor of its own,
+# still logs through one: reindex --quiet (run in the background after
+# recordings) logs what the embedding helper printed.
+test_expect_success 'a message logged by a command that records nothing' - <<\EOF
+	cd ws
+	cp .callus/config ../config.kept
+	printf "[embed]\n\turl = http://127.0.0.1:9/v1/embeddings\n\tmodel = m\n" >>.callus/config
+	tok=ghp_$(printf "%036d" 42)
+	printf "#!/bin/sh\ncat >/dev/null\necho \"token %s\"\n" "$tok" >../embed-helper
+	chmod +x ../embed-helper
+	test_expect_code 1 env CALLUS_EMBED_HELPER="$PWD/../embed-helper" "$CALLUS" reindex --quiet
+	mv ../config.kept .callus/config
+	grep "\"embed_failed\"" .callus/log.jsonl | grep -qF "token [REDACTED:"
+	! grep -qF "$tok" .callus/log.jsonl
+EOF
+
 test_expect_success 'no secret in any file callus wrote' - <<\EOF
 	cd ws
 	ls .callus/callus.db .callus/callus.db-wal .callus/log.jsonl AGENTS.md >/dev/null
