@@ -7,6 +7,7 @@
  * that writes the workspace store in bulk.
  */
 #include "callus/team.h"
+#include "callus/hash.h"
 #include "callus/lesson.h"
 #include "callus/notes.h"
 #include "callus/signature.h"
@@ -520,25 +521,42 @@ out:
 	return rc;
 }
 
+/* What the store keeps of a location: a URL may hold a password, and
+ * only whether the location changed is asked of it.  "sha256:" and 64 hex
+ * digits in id (CALLUS_SHA256_HEX_LEN + 8 bytes). */
+static int location_id(char *id, const char *location)
+{
+	callus_sha256 *h = NULL;
+
+	memcpy(id, "sha256:", 7);
+	if (callus_sha256_new(&h) < 0 || callus_sha256_part(h, location, strlen(location)) < 0) {
+		callus_sha256_free(h);
+		return CALLUS_ENOMEM;
+	}
+	return callus_sha256_finish(h, id + 7);
+}
+
 int callus_team_bind(callus_store *s, callus_layer l, const char *location, callus_error *err)
 {
 	callus_buf key = CALLUS_BUF_INIT, mark = CALLUS_BUF_INIT;
 	const char *layer = callus_layer_name(l);
 	const char *v[] = { layer };
-	char *was = NULL;
-	int rc, sq = SQLITE_OK;
+	char *was = NULL, id[CALLUS_SHA256_HEX_LEN + 8];
+	int rc, sq = SQLITE_OK, same;
 
 	if (callus_buf_printf(&key, "store.%s", layer) < 0 ||
-	    callus_buf_printf(&mark, "watermark.%s", layer) < 0) {
+	    callus_buf_printf(&mark, "watermark.%s", layer) < 0 || location_id(id, location) < 0) {
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((rc = callus_team_state_get(s, key.ptr, &was, err)) < 0 ||
-	    (was && !strcmp(was, location)))
+	if ((rc = callus_team_state_get(s, key.ptr, &was, err)) < 0 || (was && !strcmp(was, id)))
 		goto out;
+	/* a store of an earlier callus kept the location itself: the same
+	 * store, kept now as its id, and the password gone from the file */
+	same = was && !strcmp(was, location);
 	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		goto out;
-	if (was) {
+	if (was && !same) {
 		const char *m[] = { mark.ptr };
 
 		sq = callus_sql_exec_texts(callus_store_db(s),
@@ -559,7 +577,7 @@ int callus_team_bind(callus_store *s, callus_layer l, const char *location, call
 	if (sq != SQLITE_OK)
 		rc = callus_store_db_error(s, err, sq, "cannot forget the former store in");
 	else
-		rc = callus_team_state_set(s, key.ptr, location, err);
+		rc = callus_team_state_set(s, key.ptr, id, err);
 	if (rc < 0) {
 		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
 		goto out;

@@ -103,7 +103,8 @@ int callus_team_sync(callus_store *s, callus_knowledge *k, callus_layer l, long 
  * elsewhere before, what came from there is forgotten (the cache with its
  * resolutions, the watermark, the record of what was proposed), so that
  * the new store gets the proposals and the cache its notes.  The notes of
- * the workspace stay.
+ * the workspace stay.  What s keeps of the location is its SHA-256 (a URL
+ * may hold a password); one an earlier callus kept as it was is replaced.
  */
 int callus_team_bind(callus_store *s, callus_layer l, const char *location, callus_error *err);
 

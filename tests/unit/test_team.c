@@ -318,6 +318,38 @@ static void moved_store(void **state)
 	callus_error_release(&err);
 }
 
+/* A location may hold a password: the store keeps only what tells one
+ * location from another.  A store that kept the location itself (an
+ * earlier callus) is the same store, and loses the password, not its
+ * cache. */
+static void location_not_kept(void **state)
+{
+	fixture *f = *state;
+	callus_error err = CALLUS_ERROR_INIT;
+	const char *url = "postgresql://app:Xk9pQz7Lm2Rt@db.internal:5432/callus";
+	char *v = NULL;
+
+	assert_int_equal(callus_team_bind(f->s2, CALLUS_LAYER_TEAM, url, &err), 0);
+	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM sync_state WHERE value LIKE "
+					 "'%Xk9pQz7Lm2Rt%'"), 0);
+	assert_int_equal(callus_team_state_get(f->s2, "store.team", &v, &err), 0);
+	assert_non_null(v);
+	assert_int_equal(strncmp(v, "sha256:", 7), 0);
+	assert_int_equal(strlen(v), 7 + 64);
+	free(v);
+	v = NULL;
+	/* as an earlier callus left it, with a note in the cache */
+	assert_int_equal(callus_team_state_set(f->s2, "store.team", url, &err), 0);
+	assert_int_equal(callus_team_state_set(f->s2, "watermark.team", "7", &err), 0);
+	assert_int_equal(callus_team_bind(f->s2, CALLUS_LAYER_TEAM, url, &err), 0);
+	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM sync_state WHERE value LIKE "
+					 "'%Xk9pQz7Lm2Rt%'"), 0);
+	assert_int_equal(callus_team_state_get(f->s2, "watermark.team", &v, &err), 0);
+	assert_string_equal(v, "7");
+	free(v);
+	callus_error_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -326,6 +358,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(promote_approve_pull, setup, teardown),
 		cmocka_unit_test_setup_teardown(conflicts, setup, teardown),
 		cmocka_unit_test_setup_teardown(moved_store, setup, teardown),
+		cmocka_unit_test_setup_teardown(location_not_kept, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
