@@ -167,8 +167,10 @@ static int redact_diags(callus_diags *out, const callus_diags *in, const callus_
 		out->count++;
 		d->line = s->line;
 		d->column = s->column;
-		if ((s->file && !(d->file = strdup(s->file))) ||
-		    (s->code && !(d->code = strdup(s->code))) ||
+		/* a path and a code are the tool's words too: a token in a
+		 * folder's name, a message's bracketed id */
+		if ((s->file && callus_redact_str(r, &d->file, s->file) < 0) ||
+		    (s->code && callus_redact_str(r, &d->code, s->code) < 0) ||
 		    (s->severity && !(d->severity = strdup(s->severity))) ||
 		    callus_redact_str(r, &d->message, s->message ? s->message : "") < 0 ||
 		    (s->test && callus_redact_str(r, &d->test, s->test) < 0))

@@ -256,6 +256,18 @@ test_expect_success 'a status other than 1 passes through too' - <<\EOF
 	grep -qF -- "$p" ../err
 EOF
 
+# A tool's words about where and what: a token in a folder's name, and as
+# the bracketed id a parser takes for the error's code.
+test_expect_success 'in a diagnostic'"'"'s path and its code' - <<\EOF
+	cd ws
+	tok=ghp_$(printf "%036d" 43)
+	test_expect_code 1 "$CALLUS" run -- sh -c "echo 'src/$tok/main.c:1:1: error: pathed' >&2
+echo 'main.c:2:1: error: coded [$tok]' >&2; exit 1; gcc -c main.c" 2>/dev/null
+	sqlite3 .callus/callus.db "SELECT file FROM run_errors" | grep -qxF "src/[REDACTED:github-token]/main.c"
+	! grep -rqF "$tok" .callus .lessons AGENTS.md
+	! sqlite3 .callus/callus.db .dump | grep -qF "$tok"
+EOF
+
 # A command that records nothing, and so sets up no redactor of its own,
 # still logs through one: reindex --quiet (run in the background after
 # recordings) logs what the embedding helper printed.
