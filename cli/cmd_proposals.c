@@ -105,13 +105,14 @@ static json_t *shared_json(const callus_shared_note *n)
 	return o;
 }
 
-/* The layer's store, with the workspace and user configs. */
+/* The layer's store, with the workspace and user configs (and a redactor
+ * with need_redactor: for what is written to the layer's store). */
 static int open_layer(cli_workspace *ws, callus_config **user, callus_layer l,
-		      callus_knowledge **k)
+		      callus_knowledge **k, int need_redactor)
 {
 	callus_error err = CALLUS_ERROR_INIT;
 
-	if (cli_workspace_setup(ws, NULL, 0) < 0)
+	if (cli_workspace_setup(ws, NULL, need_redactor) < 0)
 		return -1;
 	if (!(*user = cli_team_user_config())) {
 		cli_error("out of memory");
@@ -145,7 +146,7 @@ int cmd_proposals(int argc, char **argv)
 	}
 	if (parse_layer(&l) < 0)
 		return 2;
-	if (open_layer(&ws, &user, l, &k) < 0) {
+	if (open_layer(&ws, &user, l, &k, 0) < 0) {
 		rc = 1;
 		goto out;
 	}
@@ -214,16 +215,18 @@ static int decide_one(callus_layer l, const char *id, callus_shared_status to, c
 	callus_config *user = NULL;
 	callus_shared_note n;
 	cli_workspace ws;
-	char *who = NULL;
+	char *who = NULL, *why_red = NULL;
 	int rc = 0;
 
 	memset(&n, 0, sizeof(n));
 	memset(&ws, 0, sizeof(ws));
-	if (open_layer(&ws, &user, l, &k) < 0) {
+	if (open_layer(&ws, &user, l, &k, 1) < 0) {
 		rc = 1;
 		goto out;
 	}
-	if (!(who = cli_team_identity(&ws))) {
+	/* the proposer and every maintainer read it, from a shared store */
+	if (callus_redact_str(ws.redactor, &why_red, reason) < 0 ||
+	    !(who = cli_team_identity(&ws))) {
 		cli_error("out of memory");
 		rc = 1;
 		goto out;
@@ -237,7 +240,7 @@ static int decide_one(callus_layer l, const char *id, callus_shared_status to, c
 		goto out;
 	}
 	if (callus_knowledge_shared_get(k, l, id, &n, &err) < 0 ||
-	    callus_knowledge_decide(k, l, n.id, to, who, reason, &err) < 0) {
+	    callus_knowledge_decide(k, l, n.id, to, who, why_red, &err) < 0) {
 		cli_error("%s", callus_error_message(&err));
 		rc = 1;
 		goto out;
@@ -251,6 +254,7 @@ static int decide_one(callus_layer l, const char *id, callus_shared_status to, c
 					     : "");
 out:
 	callus_shared_note_release(&n);
+	free(why_red);
 	free(who);
 	callus_knowledge_close(k);
 	callus_config_free(user);

@@ -135,8 +135,12 @@ test_expect_success 'a rejected proposal never reaches B, and is not proposed ag
 	id=$("$CALLUS" proposals --json | jq -r ".[0].id") &&
 	test_expect_code 2 "$CALLUS" reject "$id" 2>err && grep -q "say why" err &&
 	test_expect_code 1 "$CALLUS" reject "$id" --why "too specific" 2>err &&
-	CALLUS_USER=other@example.com "$CALLUS" reject "$id" --why "too specific" >out &&
+	# the why goes to a store every maintainer reads: redacted
+	tok=ghp_$(printf "%036d" 44) &&
+	CALLUS_USER=other@example.com "$CALLUS" reject "$id" --why "too specific, see $tok" >out &&
 	grep -q "rejected" out &&
+	test "$(sqlite3 "$(team_db)" "SELECT why FROM shared_notes WHERE id = '"'"'$id'"'"'")" = \
+		"too specific, see [REDACTED:github-token]" &&
 	"$CALLUS" sync >out && grep -q "^team: 0 proposed" out &&
 	cd ../b && "$CALLUS" sync >/dev/null &&
 	"$CALLUS" notes --layer team --json | jq -e "length == 1 and (.[0].id != \"$id\")"
