@@ -212,7 +212,8 @@ $(BUILD)/tests/test_parse_native $(BUILD)/tests/test_parse_ecosystems $(BUILD)/t
 
 # The tests of files in a scratch folder share tests/unit/tmpdir_helpers.c.
 $(BUILD)/tests/test_fsutil $(BUILD)/tests/test_lessonmd $(BUILD)/tests/test_vecindex \
-$(BUILD)/tests/test_views $(BUILD)/tests/test_workspace $(BUILD)/tests/test_record: \
+$(BUILD)/tests/test_views $(BUILD)/tests/test_workspace $(BUILD)/tests/test_record \
+$(BUILD)/tests/test_log: \
 	$(BUILD)/tests/unit/tmpdir_helpers.o
 
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libcallus.a

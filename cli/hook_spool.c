@@ -477,8 +477,8 @@ static int replay(const cli_workspace *ws, const char *path, cli_spool_record_fn
 
 		/* a torn entry (a full disk) is not worth a retry forever */
 		if (callus_buf_printf(&dir, "%s/.callus", ws->root) == 0)
-			callus_log_event(dir.ptr, "warn", "spool_unreadable",
-					 callus_error_message(&err), extra);
+			callus_log_event_with(ws->redactor, dir.ptr, "warn", "spool_unreadable",
+					      callus_error_message(&err), extra);
 		unlink(path);
 		rc = 0;
 		goto out;
@@ -494,11 +494,11 @@ static int replay(const cli_workspace *ws, const char *path, cli_spool_record_fn
 	if (ignored && callus_buf_printf(&dir, "%s/.callus", ws->root) == 0) {
 		const char *const extra[] = { "entry", path, NULL };
 
-		callus_log_event(dir.ptr, "warn", "spool_kept_ignored",
-				 "a queued run's snapshot, fixes or head are not as a hook writes "
-				 "them: left out, and what they would give taken from the working "
-				 "tree found now",
-				 extra);
+		callus_log_event_with(ws->redactor, dir.ptr, "warn", "spool_kept_ignored",
+				      "a queued run's snapshot, fixes or head are not as a hook "
+				      "writes them: left out, and what they would give taken from "
+				      "the working tree found now",
+				      extra);
 	}
 	run.origin = origin = origin_of(path);
 	rc = fn(ws, &ev, &run);
@@ -593,10 +593,10 @@ int cli_spool_drain(const cli_workspace *ws, long budget_ms, long lock_wait_ms,
 
 		snprintf(count, sizeof(count), "%d", n);
 		if (callus_buf_printf(&dir, "%s/.callus", ws->root) == 0)
-			callus_log_event(dir.ptr, "info", "spool_drained",
-					 "recorded the failures and passes that hooks had queued "
-					 "(deadline or busy store)",
-					 extra);
+			callus_log_event_with(ws->redactor, dir.ptr, "info", "spool_drained",
+					      "recorded the failures and passes that hooks had "
+					      "queued (deadline or busy store)",
+					      extra);
 	}
 out:
 	callus_strlist_release(&l);

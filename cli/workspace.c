@@ -110,21 +110,13 @@ void cli_log_event(const cli_workspace *ws, const char *level, const char *event
 		   const char *message, const char *const *extra)
 {
 	callus_buf dir = CALLUS_BUF_INIT;
-	callus_redactor *own = NULL;
-	char *red = NULL;
 
 	if (!ws || !ws->root)
 		return;
-	/* a workspace set up without one (gc, doctor, a hook before an edit) logs
-	 * through one of its own: the log is stored, and a message may
-	 * quote a command */
-	if (ws->redactor || callus_redactor_new(&own, NULL) == 0)
-		callus_redact_str(ws->redactor ? ws->redactor : own, &red, message);
+	/* a workspace set up without a redactor (gc, doctor, reindex) logs
+	 * through one built for the line */
 	if (callus_buf_printf(&dir, "%s/.callus", ws->root) == 0)
-		callus_log_event(dir.ptr, level, event,
-				 red ? red : "(a message that could not be redacted: not logged)", extra);
-	callus_redactor_free(own);
-	free(red);
+		callus_log_event_with(ws->redactor, dir.ptr, level, event, message, extra);
 	callus_buf_release(&dir);
 }
 

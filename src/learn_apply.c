@@ -225,8 +225,8 @@ static void log_miss(const learn_run *r, const callus_signature *sig)
 				      "original", sig->original ? sig->original : "", NULL };
 
 	if (callus_buf_printf(&dir, "%s/.callus", r->o->workspace) == 0)
-		callus_log_event(dir.ptr, "info", "match_miss",
-			       "no stored fix matches this error", extra);
+		callus_log_event_with(r->o->redactor, dir.ptr, "info", "match_miss",
+				      "no stored fix matches this error", extra);
 	callus_buf_release(&dir);
 }
 

@@ -11,10 +11,31 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define UNREDACTED "(not logged: it could not be redacted)"
+
+/* value redacted by r into o's key */
+static void set_redacted(json_t *o, const char *key, const callus_redactor *r, const char *value)
+{
+	char *red = NULL;
+
+	if (r && callus_redact_str(r, &red, value ? value : "") == 0 && red)
+		json_object_set_new(o, key, json_string(red));
+	else
+		json_object_set_new(o, key, json_string(UNREDACTED));
+	free(red);
+}
+
 int callus_log_event(const char *callus_dir, const char *level, const char *event,
 		   const char *message, const char *const *extra)
 {
+	return callus_log_event_with(NULL, callus_dir, level, event, message, extra);
+}
+
+int callus_log_event_with(const callus_redactor *r, const char *callus_dir, const char *level,
+			  const char *event, const char *message, const char *const *extra)
+{
 	callus_buf path = CALLUS_BUF_INIT, old = CALLUS_BUF_INIT;
+	callus_redactor *own = NULL;
 	json_t *o = json_object();
 	char *line = NULL, *now = callus_now_iso8601();
 	struct stat st;
@@ -22,12 +43,14 @@ int callus_log_event(const char *callus_dir, const char *level, const char *even
 
 	if (!o || !now)
 		goto out;
+	if (!r && callus_redactor_new(&own, NULL) == 0)
+		r = own;
 	json_object_set_new(o, "at", json_string(now));
 	json_object_set_new(o, "level", json_string(level));
 	json_object_set_new(o, "event", json_string(event));
-	json_object_set_new(o, "message", json_string(message ? message : ""));
+	set_redacted(o, "message", r, message);
 	for (size_t i = 0; extra && extra[i] && extra[i + 1]; i += 2)
-		json_object_set_new(o, extra[i], json_string(extra[i + 1]));
+		set_redacted(o, extra[i], r, extra[i + 1]);
 	/* the log is written in the workspace or nowhere */
 	if (callus_workspace_guard_dir(callus_dir, NULL) < 0)
 		goto out;
@@ -48,6 +71,7 @@ int callus_log_event(const char *callus_dir, const char *level, const char *even
 out:
 	if (fd >= 0)
 		close(fd);
+	callus_redactor_free(own);
 	free(line);
 	free(now);
 	json_decref(o);

@@ -10,13 +10,23 @@
 #ifndef CALLUS_LOG_H
 #define CALLUS_LOG_H
 
+#include "callus/redact.h"
+
 #define CALLUS_LOG_MAX_BYTES (1024 * 1024)
 
 /*
  * Append {"at","level","event","message"} plus the extra key/value pairs
  * (NULL-terminated list of const char *, may be NULL) to callus_dir's log.
- * Strings must already be redacted.  Returns 0 when the line was written.
+ * The message and the extra values are redacted first, with r (borrowed),
+ * or with a redactor built for the line when r is NULL: the log is stored,
+ * and its lines quote tools, files and commands.  A value that cannot be
+ * redacted is logged as such, not as it was.  Returns 0 when the line was
+ * written.
  */
+int callus_log_event_with(const callus_redactor *r, const char *callus_dir, const char *level,
+			  const char *event, const char *message, const char *const *extra);
+
+/* callus_log_event_with() and a redactor built for the line. */
 int callus_log_event(const char *callus_dir, const char *level, const char *event,
 		   const char *message, const char *const *extra);
 

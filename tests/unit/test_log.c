@@ -1,0 +1,113 @@
+/*
+ * test_log.c - the log's lines: what a caller passes is redacted, with its
+ * redactor or one built for the line, message and extra values alike.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "callus/buf.h"
+#include "callus/fsutil.h"
+#include "callus/log.h"
+#include "callus/redact.h"
+#include "tmpdir_helpers.h"
+
+#define TOKEN "ghp_000000000000000000000000000000000007"
+
+struct fixture {
+	char dir[64];
+	callus_buf callus_dir, log;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	if (!f || test_tmpdir_make(f->dir, sizeof(f->dir), "log") < 0) {
+		free(f);
+		return -1;
+	}
+	callus_buf_printf(&f->callus_dir, "%s/.callus", f->dir);
+	callus_buf_printf(&f->log, "%s/.callus/log.jsonl", f->dir);
+	if (callus_buf_status(&f->log) < 0 || mkdir(f->callus_dir.ptr, 0700) < 0)
+		return -1;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	test_tmpdir_remove(f->dir);
+	callus_buf_release(&f->callus_dir);
+	callus_buf_release(&f->log);
+	free(f);
+	return 0;
+}
+
+/* The log's text, in out (replaced). */
+static void read_log(struct fixture *f, callus_buf *out)
+{
+	callus_buf_clear(out);
+	assert_int_equal(callus_fs_read_file(out, f->log.ptr, 1 << 20, NULL), 0);
+	assert_non_null(out->ptr);
+}
+
+/* Without a redactor of its caller's, the line is redacted anyway: a
+ * message and an extra value each holding a token. */
+static void redacted_without_a_redactor(void **state)
+{
+	struct fixture *f = *state;
+	const char *const extra[] = { "tool", "npm run test:" TOKEN, "count", "3", NULL };
+	callus_buf text = CALLUS_BUF_INIT;
+
+	assert_int_equal(callus_log_event(f->callus_dir.ptr, "warn", "unknown_layer",
+					"unknown layer '" TOKEN "'", extra),
+			 0);
+	read_log(f, &text);
+	assert_null(strstr(text.ptr, TOKEN));
+	assert_non_null(strstr(text.ptr, "\"message\":\"unknown layer '[REDACTED:github-token]'\""));
+	assert_non_null(strstr(text.ptr, "\"tool\":\"npm run test:[REDACTED:github-token]\""));
+	/* what holds no secret is kept as it was */
+	assert_non_null(strstr(text.ptr, "\"count\":\"3\""));
+	assert_non_null(strstr(text.ptr, "\"event\":\"unknown_layer\""));
+	callus_buf_release(&text);
+}
+
+/* The caller's redactor is used, and a second pass changes nothing. */
+static void redacted_with_the_callers(void **state)
+{
+	struct fixture *f = *state;
+	callus_redactor *r = NULL;
+	callus_buf text = CALLUS_BUF_INIT;
+	const char *const extra[] = { "original", "token [REDACTED:github-token]", NULL };
+
+	assert_int_equal(callus_redactor_new(&r, NULL), 0);
+	assert_int_equal(callus_log_event_with(r, f->callus_dir.ptr, "info", "match_miss",
+					       "export GITHUB_TOKEN=" TOKEN, extra),
+			 0);
+	read_log(f, &text);
+	assert_null(strstr(text.ptr, TOKEN));
+	assert_non_null(strstr(text.ptr, "REDACTED"));
+	assert_non_null(strstr(text.ptr, "\"original\":\"token [REDACTED:github-token]\""));
+	callus_redactor_free(r);
+	callus_buf_release(&text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(redacted_without_a_redactor, setup, teardown),
+		cmocka_unit_test_setup_teardown(redacted_with_the_callers, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
