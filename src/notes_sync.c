@@ -212,7 +212,35 @@ typedef struct sync_run {
 	char *now;
 	int partial;           /* a slice of the known notes was looked at,
 				* not the folder (callus_notes_sync_bounded) */
+	callus_redactor *red;  /* built for the first file taken in */
 } sync_run;
+
+/*
+ * A note file is a person's or a teammate's words (edited, or pulled with
+ * git): what the store, the instructions file and the team store take from
+ * it is redacted, as everything callus learns itself is.  The file stays
+ * as it was: it is not callus's to rewrite.
+ */
+static int redact_note(sync_run *r, callus_note *n)
+{
+	char **fields[] = { &n->tool,  &n->error_type, &n->framework, &n->title, &n->example,
+			    &n->rule,  &n->steps,      &n->code,      &n->extra, &n->session };
+	int rc;
+
+	if (!r->red && (rc = callus_redactor_new(&r->red, NULL)) < 0)
+		return rc;
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		char *v = NULL;
+
+		if (!*fields[i])
+			continue;
+		if ((rc = callus_redact_str(r->red, &v, *fields[i])) < 0)
+			return rc;
+		free(*fields[i]);
+		*fields[i] = v;
+	}
+	return 0;
+}
 
 static int by_id(const void *a, const void *b)
 {
@@ -603,6 +631,10 @@ static int sync_file(sync_run *r, const char *name, callus_error *err)
 		sq = k ? record_file(r->s, id, hex, mtime_ns(&st), (int64_t)st.st_size) : SQLITE_OK;
 		goto out;
 	}
+	if (redact_note(r, &n) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		goto out;
+	}
 	if (k)
 		sq = take_edit(r, &n, hex, mtime_ns(&st), (int64_t)st.st_size);
 	else
@@ -867,6 +899,7 @@ out:
 	else if (r.dirfd >= 0)
 		close(r.dirfd);
 	callus_buf_release(&r.dir);
+	callus_redactor_free(r.red);
 	free(r.notes);
 	free(r.now);
 	return rc;
@@ -932,6 +965,7 @@ out:
 	if (r.dirfd >= 0)
 		close(r.dirfd);
 	callus_buf_release(&r.dir);
+	callus_redactor_free(r.red);
 	free(r.notes);
 	free(r.now);
 	return rc;

@@ -329,6 +329,37 @@ static void edit_in_place_is_taken_in(void **state)
 	assert_int_equal(sync_round(f), 0);
 }
 
+/* A note file is a person's words: what the store takes from one, added or
+ * edited, is redacted (the file itself is left as it was written). */
+static void secrets_in_a_file_are_redacted(void **state)
+{
+	fixture *f = *state;
+	size_t changed = 0;
+	callus_note n;
+
+	write_note_ruled(f, NOTES, "added with ghp_000000000000000000000000000000000007",
+			 "export GITHUB_TOKEN=ghp_000000000000000000000000000000000007 first");
+	folder_changed(f);
+	assert_int_equal(callus_notes_sync_bounded(f->s, f->dir, &changed, NULL), 0);
+	assert_int_equal(changed, 1);
+	get(f, NOTES, &n);
+	assert_string_equal(n.title, "added with [REDACTED:github-token]");
+	assert_null(strstr(n.rule, "ghp_"));
+	assert_non_null(strstr(n.rule, "REDACTED"));
+	callus_note_release(&n);
+	/* edited in place */
+	write_note_ruled(f, 0, "edited with AKIAQWERTYUIOPASDFGH", "");
+	assert_int_equal(sync_round(f), 1);
+	get(f, 0, &n);
+	assert_string_equal(n.title, "edited with [REDACTED:aws-key]");
+	callus_note_release(&n);
+	assert_int_equal(one_int(f, "SELECT count(*) FROM notes WHERE title LIKE '%ghp_%'"
+				    " OR rule LIKE '%ghp_%' OR title LIKE '%AKIA%'"),
+			 0);
+	/* the redacted rows are as the files say now: nothing taken again */
+	assert_int_equal(sync_round(f), 0);
+}
+
 static void removed_file_retires(void **state)
 {
 	fixture *f = *state;
@@ -869,6 +900,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_notes_own_title_is_kept_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(edit_in_place_is_taken_in, setup, teardown),
 		cmocka_unit_test_setup_teardown(removed_file_retires, setup, teardown),
+		cmocka_unit_test_setup_teardown(secrets_in_a_file_are_redacted, setup, teardown),
 		cmocka_unit_test_setup_teardown(unreadable_folder_retires_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(store_ahead_is_written, setup, teardown),
 		cmocka_unit_test_setup_teardown(learning_syncs, setup, teardown),
