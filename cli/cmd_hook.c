@@ -979,7 +979,16 @@ int cmd_hook(int argc, char **argv)
 		case V_NONE:
 			break;
 		}
-		cli_hook_health_note(ws.root, callus_agent_name(agent), health, det.tool);
+		{
+			/* the note is a file in the workspace: its tool redacted,
+			 * as the store's (the words a pattern's * took) */
+			char *tool = NULL;
+
+			if (callus_redact_str(ws.redactor, &tool, det.tool) == 0)
+				cli_hook_health_note(ws.root, callus_agent_name(agent), health,
+						     tool);
+			free(tool);
+		}
 	}
 reply:
 	guard_late();

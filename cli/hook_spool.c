@@ -56,13 +56,16 @@ int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callu
 {
 	callus_buf name = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT, left = CALLUS_BUF_INIT;
 	callus_buf cut = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT, spare = CALLUS_BUF_INIT;
-	char *cmd = NULL, *output = NULL;
+	char *cmd = NULL, *output = NULL, *session = NULL, *tool_red = NULL;
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
-	/* a pass's output teaches nothing: left out */
+	/* a pass's output teaches nothing: left out.  The session and the
+	 * tool are stored as the live run's are: redacted */
 	if (!ws->redactor || callus_redact_str(ws->redactor, &cmd, e->command) < 0 ||
-	    callus_redact_str(ws->redactor, &output, e->output && code ? e->output : "") < 0)
+	    callus_redact_str(ws->redactor, &output, e->output && code ? e->output : "") < 0 ||
+	    callus_redact_str(ws->redactor, &session, e->session_id) < 0 ||
+	    callus_redact_str(ws->redactor, &tool_red, tool) < 0)
 		goto out;
 	/* a generic hook's payload, written by hand: jansson's dump of a
 	 * megabyte of output was a quarter of recording it */
@@ -82,13 +85,13 @@ int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callu
 		callus_buf_put_json(&text, dir.ptr ? dir.ptr : "", dir.len);
 		callus_buf_release(&dir);
 	}
-	if (e->session_id) {
+	if (session) {
 		callus_buf_puts(&text, ",\"session_id\":");
-		callus_buf_put_json(&text, e->session_id, strlen(e->session_id));
+		callus_buf_put_json(&text, session, strlen(session));
 	}
-	if (tool) {
+	if (tool_red) {
 		callus_buf_puts(&text, ",\"tool\":");
-		callus_buf_put_json(&text, tool, strlen(tool));
+		callus_buf_put_json(&text, tool_red, strlen(tool_red));
 	}
 	callus_buf_putc(&text, '}');
 	if (callus_buf_status(&text) < 0 || !(out->text = callus_buf_detach(&text)))
@@ -114,6 +117,8 @@ out:
 	callus_buf_release(&text);
 	free(cmd);
 	free(output);
+	free(session);
+	free(tool_red);
 	callus_buf_release(&name);
 	callus_buf_release(&path);
 	callus_buf_release(&left);

@@ -105,10 +105,10 @@ void cli_learn_init(cli_learn *out, const cli_workspace *ws, const callus_detect
 	out->snapshot.deadline_ms = ws->deadline_ms;
 	callus_config_get_bool(&snapshots, ws->config, "learn", "snapshots", 1, NULL);
 	out->opts.workspace = ws->root;
-	out->opts.check.tool = det->tool;
 	/* stored with the check: redacted (only memory can fail here), its
 	 * words quoted again when a secret went (callus_detect_requote) */
 	if (ws->redactor) {
+		callus_redact_str(ws->redactor, &out->tool, det->tool);
 		callus_redact_str(ws->redactor, &out->args, det->args);
 		callus_redact_str(ws->redactor, &out->dir, dir);
 		if (out->args && det->args && strcmp(out->args, det->args)) {
@@ -120,6 +120,7 @@ void cli_learn_init(cli_learn *out, const cli_workspace *ws, const callus_detect
 			}
 		}
 	}
+	out->opts.check.tool = out->tool ? out->tool : det->tool;
 	out->opts.check.args = out->args ? out->args : det->args;
 	out->opts.check.dir = out->dir ? out->dir : dir;
 	out->opts.max_retries =
@@ -137,10 +138,11 @@ void cli_learn_init(cli_learn *out, const cli_workspace *ws, const callus_detect
 
 void cli_learn_release(cli_learn *lc)
 {
+	free(lc->tool);
 	free(lc->args);
 	free(lc->dir);
 	free(lc->now);
-	lc->args = lc->dir = lc->now = NULL;
+	lc->tool = lc->args = lc->dir = lc->now = NULL;
 }
 
 void cli_keep_tree(const cli_workspace *ws, const callus_detection *det, callus_snapshot *out)
@@ -270,7 +272,7 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_store *store = NULL;
 	callus_views_debt *debt = NULL;
-	char *red = NULL, *dir = NULL;
+	char *red = NULL, *dir = NULL, *sess = NULL;
 	cli_learn lc;
 	int rc;
 
@@ -286,11 +288,16 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 		rc = 0;
 		goto out;
 	}
+	/* stored with the fix and its note, as the failure's is: redacted */
+	if (callus_redact_str(ws->redactor, &sess, session ? session : "") < 0) {
+		rc = -1;
+		goto out;
+	}
 	if ((rc = cli_open_store(&store, ws, 0)) != 0) {
 		rc = rc == CALLUS_EBUSY && q ? rc : rc < 0 ? -1 : 0;
 		goto out;
 	}
-	lc.opts.session = session ? session : "";
+	lc.opts.session = sess;
 	lc.opts.metrics = m;
 	lc.snapshot.since_ns = started_ns;
 	replay_learn(&lc, rp);
@@ -349,6 +356,7 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 out:
 	callus_error_release(&err);
 	cli_learn_release(&lc);
+	free(sess);
 	free(red);
 	free(dir);
 	return rc;

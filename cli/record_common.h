@@ -37,13 +37,14 @@ typedef struct cli_learn {
 	callus_learn_opts opts;
 	callus_snapshot_opts snapshot;
 	const char *exclude[3];
-	char *args, *dir;   /* owned: the check's arguments and directory, redacted */
+	char *tool, *args, *dir; /* owned: the check's tool, arguments and directory, redacted */
 	char *now;          /* owned: a queued run's time (cli_learn_queued) */
 } cli_learn;
 
 /* The check a detection names, with the workspace's [learn] settings.
- * Borrows from ws and det; the check's arguments and directory are stored,
- * so they are redacted copies (an argument can be -pSECRET).  Release with
+ * Borrows from ws and det; the check's tool, arguments and directory are
+ * stored, so they are redacted copies (an argument can be -pSECRET, and a
+ * tool the words a pattern's * took: npm run test:SECRET).  Release with
  * cli_learn_release(). */
 void cli_learn_init(cli_learn *out, const cli_workspace *ws, const callus_detection *det,
 		    const char *dir);

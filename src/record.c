@@ -112,6 +112,7 @@ static int redact_lesson(callus_lesson *l, const callus_redactor *r)
 	    (rc = redact_field(r, &l->resolution)) < 0 ||
 	    (rc = redact_field(r, &l->corrective_rule)) < 0 ||
 	    (rc = redact_field(r, &l->command)) < 0 || (rc = redact_field(r, &l->file)) < 0 ||
+	    (rc = redact_field(r, &l->tool)) < 0 ||
 	    (rc = redact_field(r, &l->intent_id)) < 0)
 		return rc;
 	for (size_t i = 0; i < l->affected_count; i++)
@@ -196,16 +197,20 @@ int callus_record_signatures(callus_signature **out, size_t *count, const callus
 			   const callus_redactor *r, const callus_pathctx *pc, callus_error *err)
 {
 	callus_diags red = CALLUS_DIAGS_INIT;
-	const char *framework = callus_failure_framework(f);
+	char *tool = NULL;
 	int rc;
 
 	*out = NULL;
 	*count = 0;
+	/* the tool as callus_record_lesson() stores it: redacted (with a
+	 * generic parser, the framework is the check's tool, the words a
+	 * pattern's * took) */
 	if ((rc = redact_diags(&red, &f->diags, r)) < 0 ||
-	    (rc = callus_signatures_for(out, count, &red, &f->files,
-				      framework ? framework : f->tool, pc)) < 0)
+	    (rc = callus_redact_str(r, &tool, callus_failure_framework(f))) < 0 ||
+	    (rc = callus_signatures_for(out, count, &red, &f->files, tool, pc)) < 0)
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory while signing errors");
 	callus_diags_release(&red);
+	free(tool);
 	return rc;
 }
 
@@ -595,7 +600,7 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	callus_views_debt *debt = NULL;
 	record_learning learning = { .err = CALLUS_ERROR_INIT };
 	size_t nsigs = 0;
-	char *dir = NULL, *session = NULL;
+	char *dir = NULL, *session = NULL, *cwd = NULL, *framework = NULL;
 	const char *agents = opts->agents_file && *opts->agents_file ? opts->agents_file : "AGENTS.md";
 	callus_run_info run = { opts->cwd_rel ? opts->cwd_rel : "", opts->intent_id, output_bytes,
 			      NULL, NULL, 0, opts->metrics, opts->origin };
@@ -604,11 +609,16 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	if (!safe_relative(agents))
 		return callus_error_set(err, CALLUS_EINVAL,
 				      "lessons file '%s' must be a path inside the workspace", agents);
+	/* the run's folder too: a folder's name is the user's words */
 	if ((rc = redact_lesson(l, opts->redactor)) < 0 || (rc = callus_lesson_sign(l)) < 0 ||
-	    (rc = redact_diags(&red, diags, opts->redactor)) < 0) {
+	    (rc = redact_diags(&red, diags, opts->redactor)) < 0 ||
+	    (rc = callus_redact_str(opts->redactor, &cwd, run.cwd)) < 0 ||
+	    (rc = callus_redact_str(opts->redactor, &framework,
+				    opts->framework ? opts->framework : l->tool)) < 0) {
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory while redacting");
 		goto out;
 	}
+	run.cwd = cwd;
 	run.diags = &red;
 	/* signatures are made from the redacted messages: a secret must not
 	 * survive inside a pattern or an original message */
@@ -616,8 +626,7 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 		callus_strlist files = { l->affected_files, l->affected_count, l->affected_count };
 		callus_pathctx pc = { opts->workspace, NULL, opts->cwd_rel ? opts->cwd_rel : "", NULL };
 
-		if ((rc = callus_signatures_for(&sigs, &nsigs, &red, &files,
-					      opts->framework ? opts->framework : l->tool, &pc)) < 0) {
+		if ((rc = callus_signatures_for(&sigs, &nsigs, &red, &files, framework, &pc)) < 0) {
 			rc = callus_error_set(err, rc, "out of memory while signing errors");
 			goto out;
 		}
@@ -729,6 +738,8 @@ out:
 	callus_buf_release(&path);
 	callus_buf_release(&lessons_dir);
 	free(session);
+	free(cwd);
+	free(framework);
 	free(dir);
 	return rc;
 }

@@ -268,6 +268,32 @@ echo 'main.c:2:1: error: coded [$tok]' >&2; exit 1; gcc -c main.c" 2>/dev/null
 	! sqlite3 .callus/callus.db .dump | grep -qF "$tok"
 EOF
 
+# The words a pattern's * takes become the check's tool (npm run test:*);
+# the folder a check runs in, and the session it runs for, are kept with
+# its runs and its fix.  A hook's entry in the queue keeps them too.
+test_expect_success 'in a check'"'"'s tool, its folder and its session' - <<\EOF
+	cd ws
+	tok=ghp_$(printf "%036d" 45)
+	mkdir -p ../bin "$tok"
+	printf "#!/bin/sh\ntest -f %s/fixed && exit 0\necho \"src/app.js:1:1: error: scripted\" >&2\nexit 1\n" \
+		"$PWD" >../bin/npm
+	chmod +x ../bin/npm
+	bin=$PWD/../bin
+	(cd "$tok" && PATH="$bin:$PATH" CALLUS_INTENT_ID="s $tok" test_expect_code 1 \
+		"$CALLUS" run -- npm run "test:$tok" 2>/dev/null)
+	: >fixed
+	(cd "$tok" && PATH="$bin:$PATH" CALLUS_INTENT_ID="s $tok" "$CALLUS" run -- npm run "test:$tok" 2>/dev/null)
+	rm fixed
+	jq -n --arg cwd "$PWD/$tok" --arg s "s $tok" --arg c "npm run test:$tok" \
+		"{command: \$c, exit_code: 1, output: \"src/app.js:1:1: error: scripted\", cwd: \$cwd, session_id: \$s}" |
+		PATH="$bin:$PATH" "$CALLUS" hook generic >/dev/null
+	sqlite3 .callus/callus.db "SELECT tool FROM checks" | grep -qxF "npm run test:[REDACTED:github-token]"
+	sqlite3 .callus/callus.db "SELECT context FROM resolutions" |
+		grep -qF "\"session\":\"s [REDACTED:github-token]\""
+	! grep -rqaF "$tok" .callus .lessons AGENTS.md
+	! sqlite3 .callus/callus.db .dump | grep -qF "$tok"
+EOF
+
 # A command that records nothing, and so sets up no redactor of its own,
 # still logs through one: reindex --quiet (run in the background after
 # recordings) logs what the embedding helper printed.
