@@ -73,6 +73,13 @@ int cmd_sync(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
+	/* a store's URL an earlier callus kept, password and all, goes
+	 * whether or not its layer is bound below */
+	if (callus_team_hide_locations(store, &err) < 0) {
+		if (!quiet)
+			cli_error("%s", callus_error_message(&err));
+		callus_error_release(&err);
+	}
 	/* a person's edit of a note file is what is proposed */
 	if (callus_notes_sync(store, ws.root, NULL, &err) < 0) {
 		if (!quiet)

@@ -41,7 +41,9 @@ int callus_log_event_with(const callus_redactor *r, const char *callus_dir, cons
 	struct stat st;
 	int fd = -1, rc = -1;
 
-	if (!o || !now)
+	/* the log is written in the workspace or nowhere: asked before the
+	 * line is made */
+	if (!o || !now || callus_workspace_guard_dir(callus_dir, NULL) < 0)
 		goto out;
 	if (!r && callus_redactor_new(&own, NULL) == 0)
 		r = own;
@@ -51,9 +53,6 @@ int callus_log_event_with(const callus_redactor *r, const char *callus_dir, cons
 	set_redacted(o, "message", r, message);
 	for (size_t i = 0; extra && extra[i] && extra[i + 1]; i += 2)
 		set_redacted(o, extra[i], r, extra[i + 1]);
-	/* the log is written in the workspace or nowhere */
-	if (callus_workspace_guard_dir(callus_dir, NULL) < 0)
-		goto out;
 	line = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
 	callus_buf_printf(&path, "%s/log.jsonl", callus_dir);
 	callus_buf_printf(&old, "%s/log.jsonl.1", callus_dir);

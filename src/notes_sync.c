@@ -239,6 +239,15 @@ static int redact_note(sync_run *r, callus_note *n)
 		free(*fields[i]);
 		*fields[i] = v;
 	}
+	/* the files its fixes changed: a folder's name is words too */
+	for (size_t i = 0; i < n->files.count; i++) {
+		char *v = NULL;
+
+		if ((rc = callus_redact_str(r->red, &v, n->files.items[i])) < 0)
+			return rc;
+		free(n->files.items[i]);
+		n->files.items[i] = v;
+	}
 	return 0;
 }
 

@@ -536,6 +536,45 @@ static int location_id(char *id, const char *location)
 	return callus_sha256_finish(h, id + 7);
 }
 
+int callus_team_hide_locations(callus_store *s, callus_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	callus_strlist keys = CALLUS_STRLIST_INIT, values = CALLUS_STRLIST_INIT;
+	char id[CALLUS_SHA256_HEX_LEN + 8];
+	int sq, rc = 0;
+
+	sq = sqlite3_prepare_v2(callus_store_db(s),
+				"SELECT key, value FROM sync_state WHERE key LIKE 'store.%'"
+				" AND value NOT LIKE 'sha256:%'",
+				-1, &st, NULL);
+	while (sq == SQLITE_OK && (sq = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *k = (const char *)sqlite3_column_text(st, 0);
+		const char *v = (const char *)sqlite3_column_text(st, 1);
+
+		if (k && v &&
+		    (callus_strlist_add(&keys, k, strlen(k)) < 0 ||
+		     callus_strlist_add(&values, v, strlen(v)) < 0))
+			sq = SQLITE_NOMEM;
+		else
+			sq = SQLITE_OK;
+	}
+	sqlite3_finalize(st);
+	if (sq != SQLITE_OK && sq != SQLITE_DONE) {
+		rc = callus_store_db_error(s, err, sq, "cannot read the sync state in");
+		goto out;
+	}
+	for (size_t i = 0; i < keys.count && rc == 0; i++) {
+		if (location_id(id, values.items[i]) < 0)
+			rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		else
+			rc = callus_team_state_set(s, keys.items[i], id, err);
+	}
+out:
+	callus_strlist_release(&keys);
+	callus_strlist_release(&values);
+	return rc;
+}
+
 int callus_team_bind(callus_store *s, callus_layer l, const char *location, callus_error *err)
 {
 	callus_buf key = CALLUS_BUF_INIT, mark = CALLUS_BUF_INIT;

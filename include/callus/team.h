@@ -108,6 +108,11 @@ int callus_team_sync(callus_store *s, callus_knowledge *k, callus_layer l, long 
  */
 int callus_team_bind(callus_store *s, callus_layer l, const char *location, callus_error *err);
 
+/* Every location an earlier callus kept as it was (a layer no longer
+ * configured, or one whose store cannot be reached now, is never bound
+ * again) replaced by its SHA-256, as callus_team_bind() keeps one. */
+int callus_team_hide_locations(callus_store *s, callus_error *err);
+
 /* The approved notes of layer l in the cache, best first (layer and
  * metrics as upstream aggregated them); callus_notes_free(). */
 int callus_team_cached_list(callus_store *s, callus_layer l, callus_note **out, size_t *count,

@@ -46,8 +46,9 @@ typedef struct fixture {
 } fixture;
 
 /* Note i: its id and signature made of i, its title saying tag, its rule
- * rule. */
-static void note_text_ruled(callus_buf *out, unsigned i, const char *tag, const char *rule)
+ * rule, and file among the files its fixes changed (NULL: none). */
+static void note_text_filed(callus_buf *out, unsigned i, const char *tag, const char *rule,
+			    const char *file)
 {
 	callus_note n;
 	char sig[65];
@@ -72,9 +73,12 @@ static void note_text_ruled(callus_buf *out, unsigned i, const char *tag, const 
 	n.applications = 1;
 	n.successes = 1;
 	assert_int_equal(callus_strlist_add(&n.signatures, sig, strlen(sig)), 0);
+	if (file)
+		assert_int_equal(callus_strlist_add(&n.files, file, strlen(file)), 0);
 	callus_buf_clear(out);
 	assert_int_equal(callus_note_md_render(out, &n), 0);
 	callus_strlist_release(&n.signatures);
+	callus_strlist_release(&n.files);
 }
 
 static void note_id(char id[CALLUS_NOTE_ID_LEN + 1], unsigned i)
@@ -82,13 +86,14 @@ static void note_id(char id[CALLUS_NOTE_ID_LEN + 1], unsigned i)
 	snprintf(id, CALLUS_NOTE_ID_LEN + 1, "%012x", i * 2654435761u % 0xffffffffu);
 }
 
-static void write_note_ruled(fixture *f, unsigned i, const char *tag, const char *rule)
+static void write_note_filed(fixture *f, unsigned i, const char *tag, const char *rule,
+			     const char *file)
 {
 	callus_buf text = CALLUS_BUF_INIT;
 	char id[CALLUS_NOTE_ID_LEN + 1], path[160];
 	FILE *fp;
 
-	note_text_ruled(&text, i, tag, rule);
+	note_text_filed(&text, i, tag, rule, file);
 	note_id(id, i);
 	snprintf(path, sizeof(path), "%s/%s.md", f->notes, id);
 	/* in place, as an editor that does not rename */
@@ -96,6 +101,11 @@ static void write_note_ruled(fixture *f, unsigned i, const char *tag, const char
 	assert_int_equal(fwrite(text.ptr, 1, text.len, fp), text.len);
 	assert_int_equal(fclose(fp), 0);
 	callus_buf_release(&text);
+}
+
+static void write_note_ruled(fixture *f, unsigned i, const char *tag, const char *rule)
+{
+	write_note_filed(f, i, tag, rule, NULL);
 }
 
 static void write_note(fixture *f, unsigned i, const char *tag)
@@ -337,8 +347,9 @@ static void secrets_in_a_file_are_redacted(void **state)
 	size_t changed = 0;
 	callus_note n;
 
-	write_note_ruled(f, NOTES, "added with ghp_000000000000000000000000000000000007",
-			 "export GITHUB_TOKEN=ghp_000000000000000000000000000000000007 first");
+	write_note_filed(f, NOTES, "added with ghp_000000000000000000000000000000000007",
+			 "export GITHUB_TOKEN=ghp_000000000000000000000000000000000007 first",
+			 "keys/ghp_000000000000000000000000000000000007/show.c");
 	folder_changed(f);
 	assert_int_equal(callus_notes_sync_bounded(f->s, f->dir, &changed, NULL), 0);
 	assert_int_equal(changed, 1);
@@ -346,6 +357,8 @@ static void secrets_in_a_file_are_redacted(void **state)
 	assert_string_equal(n.title, "added with [REDACTED:github-token]");
 	assert_null(strstr(n.rule, "ghp_"));
 	assert_non_null(strstr(n.rule, "REDACTED"));
+	assert_int_equal(n.files.count, 1);
+	assert_string_equal(n.files.items[0], "keys/[REDACTED:github-token]/show.c");
 	callus_note_release(&n);
 	/* edited in place */
 	write_note_ruled(f, 0, "edited with AKIAQWERTYUIOPASDFGH", "");
@@ -354,7 +367,9 @@ static void secrets_in_a_file_are_redacted(void **state)
 	assert_string_equal(n.title, "edited with [REDACTED:aws-key]");
 	callus_note_release(&n);
 	assert_int_equal(one_int(f, "SELECT count(*) FROM notes WHERE title LIKE '%ghp_%'"
-				    " OR rule LIKE '%ghp_%' OR title LIKE '%AKIA%'"),
+				    " OR rule LIKE '%ghp_%' OR title LIKE '%AKIA%' OR files LIKE '%ghp_%'"),
+			 0);
+	assert_int_equal(one_int(f, "SELECT count(*) FROM resolutions WHERE files LIKE '%ghp_%'"),
 			 0);
 	/* the redacted rows are as the files say now: nothing taken again */
 	assert_int_equal(sync_round(f), 0);

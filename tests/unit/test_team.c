@@ -347,6 +347,19 @@ static void location_not_kept(void **state)
 	assert_int_equal(callus_team_state_get(f->s2, "watermark.team", &v, &err), 0);
 	assert_string_equal(v, "7");
 	free(v);
+	v = NULL;
+	/* a layer never bound again (its store unreachable, or no longer
+	 * configured): its location hidden all the same, as bind keeps it */
+	assert_int_equal(callus_team_state_set(f->s2, "store.org", url, &err), 0);
+	assert_int_equal(callus_team_hide_locations(f->s2, &err), 0);
+	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM sync_state WHERE value LIKE "
+					 "'%Xk9pQz7Lm2Rt%'"),
+			 0);
+	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM sync_state WHERE key = 'store.org'"
+					 " AND value = (SELECT value FROM sync_state"
+					 " WHERE key = 'store.team')"),
+			 1);
+	assert_int_equal(callus_team_hide_locations(f->s2, &err), 0);
 	callus_error_release(&err);
 }
 
