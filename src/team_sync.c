@@ -581,7 +581,7 @@ int callus_team_bind(callus_store *s, callus_layer l, const char *location, call
 	const char *layer = callus_layer_name(l);
 	const char *v[] = { layer };
 	char *was = NULL, id[CALLUS_SHA256_HEX_LEN + 8];
-	int rc, sq = SQLITE_OK, same;
+	int rc, sq = SQLITE_OK;
 
 	if (callus_buf_printf(&key, "store.%s", layer) < 0 ||
 	    callus_buf_printf(&mark, "watermark.%s", layer) < 0 || location_id(id, location) < 0) {
@@ -590,12 +590,9 @@ int callus_team_bind(callus_store *s, callus_layer l, const char *location, call
 	}
 	if ((rc = callus_team_state_get(s, key.ptr, &was, err)) < 0 || (was && !strcmp(was, id)))
 		goto out;
-	/* a store of an earlier callus kept the location itself: the same
-	 * store, kept now as its id, and the password gone from the file */
-	same = was && !strcmp(was, location);
 	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		goto out;
-	if (was && !same) {
+	if (was) {
 		const char *m[] = { mark.ptr };
 
 		sq = callus_sql_exec_texts(callus_store_db(s),

@@ -104,13 +104,15 @@ int callus_team_sync(callus_store *s, callus_knowledge *k, callus_layer l, long 
  * resolutions, the watermark, the record of what was proposed), so that
  * the new store gets the proposals and the cache its notes.  The notes of
  * the workspace stay.  What s keeps of the location is its SHA-256 (a URL
- * may hold a password); one an earlier callus kept as it was is replaced.
+ * may hold a password).  A location an earlier callus kept as it was
+ * reads as another store: callus_team_hide_locations() first.
  */
 int callus_team_bind(callus_store *s, callus_layer l, const char *location, callus_error *err);
 
-/* Every location an earlier callus kept as it was (a layer no longer
- * configured, or one whose store cannot be reached now, is never bound
- * again) replaced by its SHA-256, as callus_team_bind() keeps one. */
+/* Every location an earlier callus kept as it was replaced by its SHA-256,
+ * as callus_team_bind() keeps one: the same store to the next bind, and
+ * the password gone, bound again or not (a layer no longer configured,
+ * or whose store cannot be reached now). */
 int callus_team_hide_locations(callus_store *s, callus_error *err);
 
 /* The approved notes of layer l in the cache, best first (layer and
