@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "callus/buf.h"
 #include "callus/fsutil.h"
@@ -26,22 +27,6 @@ struct fixture {
 	callus_buf callus_dir, log;
 };
 
-static int setup(void **state)
-{
-	struct fixture *f = calloc(1, sizeof(*f));
-
-	if (!f || test_tmpdir_make(f->dir, sizeof(f->dir), "log") < 0) {
-		free(f);
-		return -1;
-	}
-	callus_buf_printf(&f->callus_dir, "%s/.callus", f->dir);
-	callus_buf_printf(&f->log, "%s/.callus/log.jsonl", f->dir);
-	if (callus_buf_status(&f->log) < 0 || mkdir(f->callus_dir.ptr, 0700) < 0)
-		return -1;
-	*state = f;
-	return 0;
-}
-
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
@@ -50,6 +35,24 @@ static int teardown(void **state)
 	callus_buf_release(&f->callus_dir);
 	callus_buf_release(&f->log);
 	free(f);
+	return 0;
+}
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	if (!f || test_tmpdir_make(f->dir, sizeof(f->dir), "log") < 0) {
+		free(f);
+		return -1;
+	}
+	*state = f;
+	callus_buf_printf(&f->callus_dir, "%s/.callus", f->dir);
+	callus_buf_printf(&f->log, "%s/.callus/log.jsonl", f->dir);
+	if (callus_buf_status(&f->log) < 0 || mkdir(f->callus_dir.ptr, 0700) < 0) {
+		teardown(state);
+		return -1;
+	}
 	return 0;
 }
 
@@ -102,11 +105,33 @@ static void redacted_with_the_callers(void **state)
 	callus_buf_release(&text);
 }
 
+/* A .callus that leads out of the workspace: refused before the line is
+ * made, and nothing written where it leads. */
+static void refused_through_a_link(void **state)
+{
+	struct fixture *f = *state;
+	callus_buf away = CALLUS_BUF_INIT, there = CALLUS_BUF_INIT;
+	struct stat st;
+	char out[64];
+
+	assert_int_equal(test_tmpdir_make(out, sizeof(out), "log-away"), 0);
+	callus_buf_printf(&there, "%s/log.jsonl", out);
+	callus_buf_printf(&away, "%s/.callus", f->dir);
+	assert_int_equal(rmdir(away.ptr), 0);
+	assert_int_equal(symlink(out, away.ptr), 0);
+	assert_int_equal(callus_log_event(f->callus_dir.ptr, "warn", "x", "y", NULL), -1);
+	assert_int_equal(lstat(there.ptr, &st), -1);
+	test_tmpdir_remove(out);
+	callus_buf_release(&away);
+	callus_buf_release(&there);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(redacted_without_a_redactor, setup, teardown),
 		cmocka_unit_test_setup_teardown(redacted_with_the_callers, setup, teardown),
+		cmocka_unit_test_setup_teardown(refused_through_a_link, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
