@@ -1,5 +1,6 @@
 #include "callus/lesson.h"
 #include "callus/buf.h"
+#include "callus/extract.h"
 #include "callus/hash.h"
 
 #include <stdlib.h>
@@ -24,48 +25,155 @@ int callus_lesson_type_parse(callus_lesson_type *out, const char *s)
 	return CALLUS_EINVAL;
 }
 
-/*
- * What does not identify a failure: numbers (line and column, durations,
- * counts, addresses) and spacing.  Every digit run, with a "0x" prefix or
- * hex letters glued to it, becomes "#"; whitespace runs become one space.
- */
-static int normalize_summary(callus_buf *out, const char *s)
-{
-	int space = 0;
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+static int is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+static int is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+static int is_wordc(char c) { return is_alpha(c) || is_digit(c) || c == '_' || (unsigned char)c >= 0x80; }
 
-	while (*s) {
-		if (*s >= '0' && *s <= '9') {
-			if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+/*
+ * A duration at s ("0.12s", "4 ms", "2 seconds", "1m30s"'s "1m"): digits,
+ * a fraction, at most one space, a unit of time, no word character after
+ * it.  Returns its length, 0 when s does not start one.  Tools print some
+ * durations only now and then (jest's "(4 ms)" above a millisecond), so a
+ * duration is not even counted as a number: it goes.
+ */
+static size_t duration_len(const char *s, const char *end)
+{
+	static const char *const units[] = {
+		"seconds", "second", "secs", "sec", "minutes", "minute", "mins", "min",
+		"ms", "us", "ns", "\xc2\xb5s", "\xce\xbcs", "s", NULL,
+	};
+	const char *p = s, *u;
+
+	while (p < end && is_digit(*p))
+		p++;
+	if (p + 1 < end && *p == '.' && is_digit(p[1]))
+		for (p++; p < end && is_digit(*p);)
+			p++;
+	/* go's "1m30s": a glued "m" with more of the duration after it */
+	if (p + 1 < end && *p == 'm' && is_digit(p[1]))
+		return (size_t)(p + 1 - s);
+	u = p < end && *p == ' ' ? p + 1 : p;
+	for (size_t i = 0; units[i]; i++) {
+		size_t n = strlen(units[i]);
+
+		if ((size_t)(end - u) >= n && !memcmp(u, units[i], n) &&
+		    (u + n == end || !is_wordc(u[n])))
+			return (size_t)(u + n - s);
+	}
+	return 0;
+}
+
+/* The words of a line that only times the run ("Time: 0.3 s, estimated
+ * 1 s", "Done in 2.1s"): such a line comes and goes with the clock. */
+static int timing_word(const char *w, size_t n)
+{
+	static const char *const words[] = {
+		"time", "estimated", "duration", "elapsed", "took", "finished", "done", "in",
+		"after", "total", NULL,
+	};
+
+	for (size_t i = 0; words[i]; i++)
+		if (strlen(words[i]) == n && !strncasecmp(w, words[i], n))
+			return 1;
+	return 0;
+}
+
+/*
+ * Append line [s, end) to out the way a signature reads it.  What does not
+ * identify a failure: numbers (line and column, counts, addresses),
+ * durations and spacing.  Every digit run, with a "0x" prefix or hex
+ * letters glued to it, becomes "#"; whitespace runs become one space.
+ * Unless former, a duration goes with the brackets around it alone, and a
+ * line that held one and says nothing but timing goes whole.
+ */
+static void normalize_line(callus_buf *out, const char *s, const char *end, int former)
+{
+	size_t mark = out->len;
+	int space = out->len > 0, timed = 0, only_timing = 1;
+	const char *prev = NULL; /* the source byte before s */
+
+	while (s < end) {
+		size_t n;
+
+		if (is_digit(*s)) {
+			if (!former && (!prev || (!is_wordc(*prev) && *prev != '.')) &&
+			    (n = duration_len(s, end))) {
+				const char *after = s + n;
+
+				timed = 1;
+				/* "(4 ms)", "[0.1ms]": the brackets go too, and
+				 * the space put before them */
+				if (out->len > mark && (out->ptr[out->len - 1] == '(' ||
+							out->ptr[out->len - 1] == '[') &&
+				    after < end && (*after == ')' || *after == ']')) {
+					callus_buf_truncate(out, out->len - 1);
+					if (out->len > mark && out->ptr[out->len - 1] == ' ')
+						callus_buf_truncate(out, out->len - 1);
+					space = 1;
+					after++;
+				}
+				prev = after - 1;
+				s = after;
+				continue;
+			}
+			/* glued to what came before, as callus always signed it */
+			if (s[0] == '0' && s + 1 < end && (s[1] == 'x' || s[1] == 'X'))
 				s += 2;
-			while ((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f') ||
-			       (*s >= 'A' && *s <= 'F'))
+			while (s < end && is_hex(*s))
 				s++;
+			prev = s - 1;
 			callus_buf_putc(out, '#');
 			space = 0;
 			continue;
 		}
-		if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') {
+		if (*s == ' ' || *s == '\t' || *s == '\r') {
 			space = 1;
-			s++;
+			prev = s++;
+			continue;
+		}
+		if (is_alpha(*s)) {
+			const char *w = s;
+
+			while (s < end && is_alpha(*s))
+				s++;
+			only_timing &= timing_word(w, (size_t)(s - w));
+			if (space && out->len)
+				callus_buf_putc(out, ' ');
+			callus_buf_put(out, w, (size_t)(s - w));
+			space = 0;
+			prev = s - 1;
 			continue;
 		}
 		if (space && out->len)
 			callus_buf_putc(out, ' ');
 		space = 0;
+		prev = s;
 		callus_buf_putc(out, *s++);
+	}
+	if (timed && only_timing)
+		callus_buf_truncate(out, mark);
+}
+
+static int normalize_summary(callus_buf *out, const char *s, int former)
+{
+	while (*s) {
+		const char *nl = strchr(s, '\n'), *end = nl ? nl : s + strlen(s);
+
+		normalize_line(out, s, end, former);
+		s = nl ? nl + 1 : end;
 	}
 	return callus_buf_status(out);
 }
 
-int callus_lesson_sign(callus_lesson *l)
+static int sign(const callus_lesson *l, int former, char hex[CALLUS_SHA256_HEX_LEN + 1])
 {
 	callus_buf norm = CALLUS_BUF_INIT;
 	callus_sha256 *h = NULL;
-	char hex[CALLUS_SHA256_HEX_LEN + 1];
 	const char *file = l->file ? l->file : "";
 	int rc;
 
-	if ((rc = normalize_summary(&norm, l->error_summary ? l->error_summary : "")) < 0 ||
+	if ((rc = normalize_summary(&norm, l->error_summary ? l->error_summary : "", former)) < 0 ||
 	    (rc = callus_sha256_new(&h)) < 0)
 		goto out;
 	if ((rc = callus_sha256_part(h, file, strlen(file))) < 0 ||
@@ -73,15 +181,97 @@ int callus_lesson_sign(callus_lesson *l)
 		goto out;
 	rc = callus_sha256_finish(h, hex);
 	h = NULL;
-	if (rc < 0)
-		goto out;
-	free(l->signature);
-	if (!(l->signature = strdup(hex)))
-		rc = CALLUS_ENOMEM;
 out:
 	callus_sha256_free(h);
 	callus_buf_release(&norm);
 	return rc;
+}
+
+static int cmp_str(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+static int cmp_error(const void *pa, const void *pb)
+{
+	const callus_diag *a = *(const callus_diag *const *)pa, *b = *(const callus_diag *const *)pb;
+	int c;
+
+	if ((c = cmp_str(a->file, b->file)) || (c = cmp_str(a->test, b->test)))
+		return c;
+	return cmp_str(a->signature, b->signature);
+}
+
+int callus_lesson_sign_errors(callus_lesson *l, const callus_diags *diags)
+{
+	const callus_diag **v = NULL;
+	callus_sha256 *h = NULL;
+	char hex[CALLUS_SHA256_HEX_LEN + 1], *sig;
+	size_t n = 0;
+	int rc = CALLUS_ENOMEM;
+
+	if (!diags || !diags->count)
+		return 0;
+	if (!(v = calloc(diags->count, sizeof(*v))))
+		return CALLUS_ENOMEM;
+	/* an error the generic extractor found may not say what failed (a
+	 * "file:line" above the line that does): the summary says more */
+	for (size_t i = 0; i < diags->count; i++) {
+		if (diags->items[i].generic) {
+			n = 0;
+			break;
+		}
+		if (diags->items[i].signature)
+			v[n++] = &diags->items[i];
+	}
+	if (!n) {
+		rc = 0;
+		goto out;
+	}
+	qsort(v, n, sizeof(*v), cmp_error);
+	if ((rc = callus_sha256_new(&h)) < 0)
+		goto out;
+	/* apart from every summary's hash: "errors" and no file come first */
+	(void)callus_sha256_part(h, "errors", 6);
+	for (size_t i = 0; i < n; i++) {
+		const callus_diag *d = v[i];
+
+		if (i && !cmp_error(&v[i - 1], &v[i]))
+			continue;
+		(void)callus_sha256_part(h, d->file ? d->file : "", d->file ? strlen(d->file) : 0);
+		(void)callus_sha256_part(h, d->test ? d->test : "", d->test ? strlen(d->test) : 0);
+		(void)callus_sha256_part(h, d->signature, strlen(d->signature));
+	}
+	rc = callus_sha256_finish(h, hex);
+	h = NULL;
+	if (rc < 0)
+		goto out;
+	if (!(sig = strdup(hex))) {
+		rc = CALLUS_ENOMEM;
+		goto out;
+	}
+	free(l->signature);
+	l->signature = sig;
+out:
+	callus_sha256_free(h);
+	free(v);
+	return rc;
+}
+
+int callus_lesson_sign_former(const callus_lesson *l, char hex[CALLUS_SHA256_HEX_LEN + 1])
+{
+	return sign(l, 1, hex);
+}
+
+int callus_lesson_sign(callus_lesson *l)
+{
+	char hex[CALLUS_SHA256_HEX_LEN + 1];
+	int rc;
+
+	if ((rc = sign(l, 0, hex)) < 0)
+		return rc;
+	free(l->signature);
+	return (l->signature = strdup(hex)) ? 0 : CALLUS_ENOMEM;
 }
 
 char *callus_time_iso8601(long long ns)

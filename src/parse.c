@@ -113,7 +113,7 @@ int callus_parse_diag(callus_diags *diags, callus_strlist *files, const callus_p
 int callus_parse_generic(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
 	static const callus_parser *const formats[] = { &callus_parser_junit, &callus_parser_tap };
-	size_t before = diags->count + diags->dropped, nfiles = files->count;
+	size_t before = diags->count + diags->dropped, nfiles = files->count, first;
 	int rc;
 
 	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
@@ -127,5 +127,10 @@ int callus_parse_generic(const callus_parse_input *in, callus_diags *diags, call
 		if (diags->count + diags->dropped > before || files->count > nfiles)
 			return 0;
 	}
-	return callus_extract_generic(diags, files, in->text, in->text_len, in->pc);
+	first = diags->count;
+	if ((rc = callus_extract_generic(diags, files, in->text, in->text_len, in->pc)) < 0)
+		return rc;
+	for (size_t i = first; i < diags->count; i++)
+		diags->items[i].generic = 1;
+	return rc;
 }

@@ -4,6 +4,7 @@
 #include "callus/buf.h"
 #include "callus/fsutil.h"
 #include "callus/gc.h"
+#include "callus/hash.h"
 #include "callus/lessonmd.h"
 #include "callus/match.h"
 #include "callus/metrics.h"
@@ -168,6 +169,7 @@ static int redact_diags(callus_diags *out, const callus_diags *in, const callus_
 		out->count++;
 		d->line = s->line;
 		d->column = s->column;
+		d->generic = s->generic;
 		/* a path and a code are the tool's words too: a token in a
 		 * folder's name, a message's bracketed id */
 		if ((s->file && callus_redact_str(r, &d->file, s->file) < 0) ||
@@ -601,6 +603,7 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	record_learning learning = { .err = CALLUS_ERROR_INIT };
 	size_t nsigs = 0;
 	char *dir = NULL, *session = NULL, *cwd = NULL, *framework = NULL;
+	char former[CALLUS_SHA256_HEX_LEN + 1];
 	const char *agents = opts->agents_file && *opts->agents_file ? opts->agents_file : "AGENTS.md";
 	callus_run_info run = { opts->cwd_rel ? opts->cwd_rel : "", opts->intent_id, output_bytes,
 			      NULL, NULL, 0, opts->metrics, opts->origin };
@@ -611,6 +614,7 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 				      "lessons file '%s' must be a path inside the workspace", agents);
 	/* the run's folder too: a folder's name is the user's words */
 	if ((rc = redact_lesson(l, opts->redactor)) < 0 || (rc = callus_lesson_sign(l)) < 0 ||
+	    (rc = callus_lesson_sign_former(l, former)) < 0 ||
 	    (rc = redact_diags(&red, diags, opts->redactor)) < 0 ||
 	    (rc = callus_redact_str(opts->redactor, &cwd, run.cwd)) < 0 ||
 	    (rc = callus_redact_str(opts->redactor, &framework,
@@ -632,6 +636,10 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 		}
 		run.sigs = sigs;
 		run.nsigs = nsigs;
+	}
+	if ((rc = callus_lesson_sign_errors(l, &red)) < 0) {
+		rc = callus_error_set(err, rc, "out of memory while signing the lesson");
+		goto out;
 	}
 	/* the caller's intent may be the lesson's own field, just replaced by
 	 * its redacted copy: take that one.  The store gives an existing
@@ -670,6 +678,13 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	/* what a crashed recording left unwritten, before this one's debt */
 	callus_views_repair(store, opts->workspace, agents, opts->agents_max, CALLUS_VIEWS_FIX, NULL,
 			    NULL);
+	/* best effort: unread, the lesson is recorded under its own */
+	{
+		callus_error ke = CALLUS_ERROR_INIT;
+
+		(void)callus_store_lesson_known_as(store, l, former, &ke);
+		callus_error_release(&ke);
+	}
 	callus_views_owe(&debt, opts->workspace, l->signature);
 	if (opts->learn && res)
 		learning_start(&learning, store, opts, l, session, sigs, nsigs, &red, run.metrics);

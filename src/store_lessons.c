@@ -232,6 +232,38 @@ static int replace_str(char **dst, const unsigned char *src)
 }
 
 
+int callus_store_lesson_known_as(callus_store *s, callus_lesson *l, const char *former,
+				 callus_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	char *sig;
+	int sq;
+
+	if (!former || !l->signature || !strcmp(former, l->signature))
+		return 0;
+	sq = sqlite3_prepare_v2(callus_store_db(s),
+				"SELECT signature = ?2 FROM lessons WHERE signature IN (?1, ?2)"
+				" ORDER BY signature = ?2 LIMIT 1",
+				-1, &st, NULL);
+	if (sq != SQLITE_OK)
+		return callus_store_db_error(s, err, sq, "cannot read");
+	callus_sql_bind_text(st, 1, l->signature);
+	callus_sql_bind_text(st, 2, former);
+	sq = sqlite3_step(st);
+	if (sq == SQLITE_ROW && sqlite3_column_int(st, 0)) {
+		if (!(sig = strdup(former))) {
+			sqlite3_finalize(st);
+			return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		}
+		free(l->signature);
+		l->signature = sig;
+	}
+	sqlite3_finalize(st);
+	if (sq != SQLITE_ROW && sq != SQLITE_DONE)
+		return callus_store_db_error(s, err, sq, "cannot read");
+	return 0;
+}
+
 int callus_store_record_lesson(callus_store *s, callus_lesson *l, const callus_run_info *run,
 			     int *is_new, callus_error *err)
 {

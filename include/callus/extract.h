@@ -29,6 +29,9 @@ typedef struct callus_diag {
 			      * file workspace-relative; third-party frames are not
 			      * kept; function may be empty */
 	char *signature;     /* id of its error signature, once signed */
+	int generic;         /* found by the generic extractor (a "file:line",
+			      * a frame), not read by a parser made for what
+			      * printed it: it may not say what failed */
 } callus_diag;
 
 typedef struct callus_diags {

@@ -13,6 +13,8 @@
 
 #include "callus/common.h"
 
+struct callus_diags;
+
 typedef enum callus_lesson_type {
 	CALLUS_LESSON_LINT = 0,
 	CALLUS_LESSON_TEST,
@@ -48,11 +50,34 @@ int callus_lesson_type_parse(callus_lesson_type *out, const char *s);
 
 /*
  * Compute l->signature from l->file and l->error_summary.  The summary is
- * normalized first (line:column numbers, durations, hex addresses and
- * whitespace runs do not count) so that a recurrence after lines moved
- * gets the same signature.
+ * normalized first so that a recurrence gets the same signature: numbers
+ * (line and column, counts, addresses) and spacing do not count, nor do
+ * durations, which tools print only now and then ("(4 ms)" after a jest
+ * test that took one), nor a line that held one and only times the run
+ * ("Time: 0.28 s, estimated 1 s", printed once jest has timed a run).
  */
 int callus_lesson_sign(callus_lesson *l);
+
+/*
+ * When diags (signed: callus_signatures_for) hold errors, all read by a
+ * parser made for what printed them (none of the generic extractor's),
+ * make l->signature of what failed rather than of the summary: the
+ * distinct (file, test, error signature) of every one, in sorted order.
+ * A test runner prints its files in the order its workers finish, and only
+ * the first failures fit in the summary; the errors are the same whatever
+ * the order.  Returns 0 (l->signature unchanged otherwise) or
+ * CALLUS_ENOMEM.
+ */
+int callus_lesson_sign_errors(callus_lesson *l, const struct callus_diags *diags);
+
+/*
+ * The signature callus gave l before errors and durations were left out
+ * of it: callus_lesson_sign's, a duration's digits counted as any
+ * number's.  A lesson
+ * stored under it is l (callus_run_info.former_signature).  Returns 0 or
+ * CALLUS_ENOMEM.
+ */
+int callus_lesson_sign_former(const callus_lesson *l, char hex[65]);
 
 /* The current time as ISO 8601 UTC with milliseconds; caller frees. */
 char *callus_now_iso8601(void);

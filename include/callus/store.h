@@ -74,6 +74,17 @@ typedef struct callus_run_info {
 int callus_store_record_lesson(callus_store *s, callus_lesson *l, const callus_run_info *run,
 			     int *is_new, callus_error *err);
 
+/*
+ * When no lesson is stored under l->signature and one is under former (the
+ * signature an earlier callus gave it: callus_lesson_sign_former), l takes
+ * former, so that the lesson stored then gains the occurrence.  A read,
+ * before the recording's views are owed (views.h): two recordings of one
+ * failure racing past it store one lesson each, nothing lost.  0, or a
+ * negative CALLUS_E* code with err set.
+ */
+int callus_store_lesson_known_as(callus_store *s, callus_lesson *l, const char *former,
+				 callus_error *err);
+
 typedef struct callus_lesson_filter {
 	const char *type;  /* "LINT", ... or NULL */
 	const char *file;  /* exact workspace-relative file or NULL */

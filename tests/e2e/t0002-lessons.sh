@@ -165,12 +165,33 @@ test_expect_success 'failing jest: the test name and the expected/received lines
 	test "$(wc -c <summary)" -le 501
 '
 
-test_expect_success 'npm test finds the same jest failure' '
+# Jest times each run: from its second on it prints "Time: 0.28 s, estimated
+# 1 s", and "(4 ms)" after a test only when it took a millisecond; neither
+# makes the failure another.
+test_expect_success 'npm test finds the same jest failure, and jest again does' '
 	cd jest &&
-	test_expect_code 1 "$CALLUS" run -- npm test >/dev/null 2>&1 &&
-	"$CALLUS" lessons --tool "npm test" --json >npm.json &&
-	test "$(jq length npm.json)" = 1 &&
-	jq -r ".[0].error_summary" npm.json | grep -q "Received: 3"
+	test_expect_code 1 "$CALLUS" run -- npm test >/dev/null 2>err &&
+	grep -q "updated lesson 1 (npm test in sum.test.js, seen 2 times)" err &&
+	test_expect_code 1 "$CALLUS" run -- npx jest >/dev/null 2>err &&
+	grep -q "updated lesson 1 (jest in sum.test.js, seen 3 times)" err &&
+	"$CALLUS" lessons --json >all.json &&
+	test "$(jq length all.json)" = 1 &&
+	jq -r ".[0].error_summary" all.json | grep -q "Received: 3"
+'
+
+# Jest orders its files by the times it kept of the last runs, and only the
+# first failures fit in the summary: three runs kept three different ones.
+test_expect_success 'jest failing in six files, three times over, is one lesson' '
+	cp -R "$REPO/tests/corpus/projects/jest-many" many &&
+	(cd many && git -c init.defaultBranch=main init -q) &&
+	_e2e_link_tools many &&
+	cd many &&
+	for round in 1 2 3; do
+		test_expect_code 1 "$CALLUS" run -- npx jest >/dev/null 2>&1 || exit 1
+	done &&
+	"$CALLUS" lessons --json >l.json &&
+	test "$(jq length l.json)" = 1 &&
+	test "$(jq ".[0].occurrences" l.json)" = 3
 '
 
 test_expect_success 'failing vitest records the test and its file' '

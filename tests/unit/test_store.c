@@ -247,6 +247,182 @@ static void signature_ignores_numbers_not_words(void **state)
 	callus_lesson_release(&c);
 }
 
+static void expect_signatures(const char *summary_a, const char *summary_b, int same)
+{
+	callus_lesson a, b;
+
+	make_lesson(&a, "sum.test.js", summary_a, "jest");
+	make_lesson(&b, "sum.test.js", summary_b, "jest");
+	if (same)
+		assert_string_equal(a.signature, b.signature);
+	else
+		assert_string_not_equal(a.signature, b.signature);
+	callus_lesson_release(&a);
+	callus_lesson_release(&b);
+}
+
+/* Durations come and go with the clock: jest prints a test's "(4 ms)"
+ * only above a millisecond, and an estimate once it has timed a run. */
+static void signature_ignores_durations(void **state)
+{
+	static const char first[] = "FAIL sum \xe2\x80\xba adds at sum.test.js:5:23\n"
+				    "\xe2\x9c\x95 adds 1 + 2 (4 ms)\n"
+				    "Time:        0.421 s\nRan all test suites.";
+
+	(void)state;
+	expect_signatures(first,
+			  "FAIL sum \xe2\x80\xba adds at sum.test.js:5:23\n"
+			  "\xe2\x9c\x95 adds 1 + 2\n"
+			  "Time:        0.283 s, estimated 1 s\nRan all test suites.",
+			  1);
+	expect_signatures(first,
+			  "FAIL sum \xe2\x80\xba adds at sum.test.js:5:23\n"
+			  "\xe2\x9c\x95 adds 1 + 2 [1.2s]\nDone in 3s\nRan all test suites.",
+			  1);
+	/* what the line says besides its duration still counts */
+	expect_signatures(first,
+			  "FAIL sum \xe2\x80\xba adds at sum.test.js:5:23\n"
+			  "\xe2\x9c\x95 subtracts 1 + 2 (4 ms)\n"
+			  "Time:        0.421 s\nRan all test suites.",
+			  0);
+	expect_signatures("--- FAIL: TestAdd (0.00s)", "--- FAIL: TestSub (0.01s)", 0);
+	expect_signatures("timed out after 5 seconds", "timed out after 30s", 1);
+	/* a number is not a duration for the letter after it */
+	expect_signatures("3 sessions left open", "sessions left open", 0);
+	expect_signatures("build v1.2s failed", "build v failed", 0);
+	expect_signatures("Expected: 4\nReceived: 3", "Expected: 4\nReceived: 3 ms", 0);
+}
+
+static void add_error(callus_diags *d, const char *file, const char *test, const char *sig)
+{
+	callus_diag *e;
+
+	assert_int_equal(callus_diags_add(d, file, 4, 2, NULL, 0, "boom", 4, NULL), 0);
+	e = callus_diags_last(d);
+	if (test)
+		e->test = strdup(test);
+	e->signature = strdup(sig);
+}
+
+static char *errors_signature(const char *const *errs, size_t n, int generic_last)
+{
+	callus_diags d = CALLUS_DIAGS_INIT;
+	callus_lesson l;
+	char *sig;
+
+	make_lesson(&l, "first.js", "whatever the summary kept", "jest");
+	for (size_t i = 0; i < n; i += 3)
+		add_error(&d, errs[i], errs[i + 1], errs[i + 2]);
+	if (generic_last)
+		d.items[d.count - 1].generic = 1;
+	assert_int_equal(callus_lesson_sign_errors(&l, &d), 0);
+	sig = strdup(l.signature);
+	callus_lesson_release(&l);
+	callus_diags_release(&d);
+	return sig;
+}
+
+/* What failed, whatever the order a runner's workers printed it in. */
+static void errors_sign_the_lesson_in_any_order(void **state)
+{
+	static const char *const ab[] = { "a.test.js", "adds", "s1", "b.test.js", "parses", "s2" };
+	static const char *const ba[] = { "b.test.js", "parses", "s2", "a.test.js", "adds", "s1",
+					  "a.test.js", "adds", "s1" };
+	static const char *const other_test[] = { "a.test.js", "adds", "s1", "b.test.js", "splits",
+						  "s2" };
+	static const char *const fewer[] = { "a.test.js", "adds", "s1" };
+	char *sab, *sba, *sother, *sfewer, *sgeneric, *summary;
+	callus_lesson l;
+
+	(void)state;
+	sab = errors_signature(ab, 6, 0);
+	sba = errors_signature(ba, 9, 0);
+	sother = errors_signature(other_test, 6, 0);
+	sfewer = errors_signature(fewer, 3, 0);
+	sgeneric = errors_signature(ab, 6, 1);
+	make_lesson(&l, "first.js", "whatever the summary kept", "jest");
+	summary = strdup(l.signature);
+	assert_string_equal(sab, sba);
+	assert_string_not_equal(sab, sother);
+	assert_string_not_equal(sab, sfewer);
+	assert_string_not_equal(sab, summary);
+	/* one error the generic extractor found: the summary says more */
+	assert_string_equal(sgeneric, summary);
+	callus_lesson_release(&l);
+	free(sab);
+	free(sba);
+	free(sother);
+	free(sfewer);
+	free(sgeneric);
+	free(summary);
+}
+
+/* The signature callus gave before durations were left out, as callus
+ * fe92d98 gave it (`callus record --file sum.test.js --summary ...`, then
+ * `callus lessons --json`): stores recorded then are keyed by it. */
+static void former_signature_is_the_earlier_one(void **state)
+{
+	callus_lesson l;
+	char former[CALLUS_SHA256_HEX_LEN + 1];
+
+	(void)state;
+	make_lesson(&l, "sum.test.js",
+		    "FAIL sum \xe2\x80\xba adds 1 + 2 to equal 3 at sum.test.js:5:23\n"
+		    "Time:        0.283 s, estimated 1 s",
+		    "jest");
+	assert_int_equal(callus_lesson_sign_former(&l, former), 0);
+	assert_string_equal(former, "ce3ee607f50c8715040460006654e745c2c3ce101ed7c0f74ef32057aec6a5ca");
+	assert_string_not_equal(l.signature, former);
+	callus_lesson_release(&l);
+}
+
+/* A lesson an earlier callus stored under its former signature gains the
+ * recurrence; one stored under its own signature is preferred. */
+static void former_signature_finds_the_stored_lesson(void **state)
+{
+	static const char summary[] = "FAIL adds at sum.test.js:5:23\nTime: 0.3 s, estimated 1 s";
+	fixture *f = *state;
+	callus_store *s = NULL;
+	callus_lesson old, l, own, again;
+	callus_error err = CALLUS_ERROR_INIT;
+	char former[CALLUS_SHA256_HEX_LEN + 1];
+	int is_new = -1;
+
+	assert_int_equal(callus_store_open(&s, f->path, 1000, &err), 0);
+	make_lesson(&old, "sum.test.js", summary, "jest");
+	assert_int_equal(callus_lesson_sign_former(&old, former), 0);
+	free(old.signature);
+	old.signature = strdup(former);
+	assert_int_equal(callus_store_record_lesson(s, &old, NULL, &is_new, &err), 0);
+	assert_true(is_new);
+
+	make_lesson(&l, "sum.test.js", summary, "jest");
+	assert_string_not_equal(l.signature, former);
+	assert_int_equal(callus_store_lesson_known_as(s, &l, former, &err), 0);
+	assert_string_equal(l.signature, former);
+	assert_int_equal(callus_store_record_lesson(s, &l, NULL, &is_new, &err), 0);
+	assert_false(is_new);
+	assert_int_equal(l.id, old.id);
+	assert_int_equal(l.occurrences, 2);
+
+	/* once a lesson has the signature of today, it is the one */
+	make_lesson(&own, "sum.test.js", summary, "jest");
+	assert_int_equal(callus_store_record_lesson(s, &own, NULL, &is_new, &err), 0);
+	assert_true(is_new);
+	make_lesson(&again, "sum.test.js", summary, "jest");
+	assert_int_equal(callus_store_lesson_known_as(s, &again, former, &err), 0);
+	assert_string_equal(again.signature, own.signature);
+	assert_int_equal(callus_store_record_lesson(s, &again, NULL, &is_new, &err), 0);
+	assert_false(is_new);
+	assert_int_equal(again.id, own.id);
+
+	callus_lesson_release(&old);
+	callus_lesson_release(&l);
+	callus_lesson_release(&own);
+	callus_lesson_release(&again);
+	callus_store_close(s);
+	callus_error_release(&err);
+}
 
 /* The -wal file's size, 0 when there is none. */
 static off_t wal_size(const fixture *f)
@@ -663,6 +839,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(lists_and_filters, setup, teardown),
 		cmocka_unit_test_setup_teardown(refuses_newer_and_corrupt_stores, setup, teardown),
 		cmocka_unit_test(signature_ignores_numbers_not_words),
+		cmocka_unit_test(signature_ignores_durations),
+		cmocka_unit_test(former_signature_is_the_earlier_one),
+		cmocka_unit_test(errors_sign_the_lesson_in_any_order),
+		cmocka_unit_test_setup_teardown(former_signature_finds_the_stored_lesson, setup,
+						teardown),
 		cmocka_unit_test(column_copy_cuts_and_terminates),
 		cmocka_unit_test_setup_teardown(wal_stays_small, setup, teardown),
 		cmocka_unit_test_setup_teardown(page_cache_as_asked, setup, teardown),
