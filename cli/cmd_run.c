@@ -67,13 +67,13 @@ struct watched {
 	char last;           /* its last byte, '\n' before any */
 };
 
-static int on_output(void *ctx, const char *data, size_t len)
+static int on_output(void *ctx, int stream, const char *data, size_t len)
 {
 	struct watched *w = ctx;
 
 	if (len)
 		w->last = data[len - 1];
-	return w->cap ? callus_capture_feed(w->cap, data, len) : 0;
+	return w->cap ? callus_capture_feed_stream(w->cap, stream, data, len) : 0;
 }
 
 /* callus's lines start on a line of their own, not after the command's

@@ -17,6 +17,8 @@ void callus_capture_init(callus_capture *c)
 	callus_buf_init(&c->head, 0);
 	for (size_t i = 0; i < CALLUS_CAPTURE_TAIL; i++)
 		callus_buf_init(&c->tail[i], 0);
+	callus_buf_init(&c->held[0], 0);
+	callus_buf_init(&c->held[1], 0);
 }
 
 void callus_capture_release(callus_capture *c)
@@ -30,6 +32,8 @@ void callus_capture_release(callus_capture *c)
 	callus_buf_release(&c->head);
 	for (size_t i = 0; i < CALLUS_CAPTURE_TAIL; i++)
 		callus_buf_release(&c->tail[i]);
+	callus_buf_release(&c->held[0]);
+	callus_buf_release(&c->held[1]);
 	free(c->lines);
 	callus_capture_init(c);
 }
@@ -422,10 +426,45 @@ int callus_capture_whole(callus_capture *c, const char *data, size_t len)
 	return rc;
 }
 
+/* A stream's held bytes go in, their line left open for what follows. */
+static void put_held(callus_capture *c, callus_buf *held)
+{
+	if (held->len)
+		(void)callus_capture_feed(c, held->ptr, held->len);
+	callus_buf_clear(held);
+}
+
+/* A line held past this goes in as it is: the capture cuts a line at
+ * CALLUS_CAPTURE_LINE_MAX anyway (the raw head keeps it whole, the other
+ * stream's bytes inside it then). */
+#define HELD_MAX (64u * 1024)
+
+int callus_capture_feed_stream(callus_capture *c, int stream, const char *data, size_t len)
+{
+	callus_buf *held = &c->held[stream == 2];
+	const char *nl = len ? memrchr(data, '\n', len) : NULL;
+	size_t whole = nl ? (size_t)(nl + 1 - data) : len;
+
+	if (!nl && held->len + len <= HELD_MAX && callus_buf_put(held, data, len) == 0)
+		return 0;
+	/* the held start of its first line, then its whole lines (all of
+	 * it when it was too long to hold, or memory ran out) */
+	put_held(c, held);
+	(void)callus_capture_feed(c, data, whole);
+	if (whole < len && callus_buf_put(held, data + whole, len - whole) < 0)
+		(void)callus_capture_feed(c, data + whole, len - whole);
+	return 0;
+}
+
 void callus_capture_finish(callus_capture *c)
 {
 	if (c->partial.len)
 		end_line(c);
+	for (int i = 0; i < 2; i++) {
+		put_held(c, &c->held[i]);
+		if (c->partial.len)
+			end_line(c);
+	}
 }
 
 int callus_capture_text(const callus_capture *c, callus_buf *out)

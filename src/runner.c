@@ -277,7 +277,7 @@ static void read_src(struct run *r, int which)
 	/* The terminal first, so the user sees output as soon as possible
 	 * whatever the callback costs. */
 	put_all(r, which, r->buf, (size_t)n);
-	if (r->on_output && r->on_output(r->ctx, r->buf, (size_t)n) < 0)
+	if (r->on_output && r->on_output(r->ctx, which + 1, r->buf, (size_t)n) < 0)
 		r->on_output = NULL;
 }
 

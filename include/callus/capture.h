@@ -40,6 +40,8 @@ typedef struct callus_capture {
 	uint64_t total_lines;
 	uint64_t dropped_lines;    /* interesting lines that did not fit */
 	int binary;                /* NUL bytes seen: not text */
+	callus_buf held[2];          /* stdout's and stderr's unfinished line
+				      * (callus_capture_feed_stream) */
 } callus_capture;
 
 void callus_capture_init(callus_capture *c);
@@ -50,7 +52,19 @@ void callus_capture_release(callus_capture *c);
  * best-effort and must never stop the output flowing). */
 int callus_capture_feed(callus_capture *c, const char *data, size_t len);
 
-/* Flush the last unterminated line.  Call once after the last feed. */
+/*
+ * Feed a chunk of one of two streams read in turn (stream 1: stdout, 2:
+ * stderr), as `callus run` reads a command's two pipes.  A chunk may end
+ * inside a line (vitest's dot reporter prints its dots, a newline only at
+ * the end; a large write comes in pieces): the stream's unfinished line is
+ * held until its newline comes, so that the other stream's lines never land
+ * inside it.  A line held past 64 KiB goes in as it is.  As
+ * callus_capture_feed() returns.
+ */
+int callus_capture_feed_stream(callus_capture *c, int stream, const char *data, size_t len);
+
+/* Flush the last unterminated line (each stream's, then the one fed last).
+ * Call once after the last feed. */
 void callus_capture_finish(callus_capture *c);
 
 /* An output known whole (a hook's payload, an imported transcript's), fed

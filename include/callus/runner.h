@@ -22,11 +22,14 @@
 #include "callus/common.h"
 
 /*
- * Receives a copy of output.  `data` is borrowed for the duration of the
- * call.  Return 0 to keep receiving, <0 to stop (output keeps passing
- * through to out_fd/err_fd; the callback is just not called again).
+ * Receives a copy of output: stream 1 is what came through the child's
+ * stdout (the pseudo-terminal, which carries its stderr too when that is a
+ * terminal), 2 its stderr pipe.  The two are read in turn, in chunks that
+ * may end inside a line.  `data` is borrowed for the duration of the call.
+ * Return 0 to keep receiving, <0 to stop (output keeps passing through to
+ * out_fd/err_fd; the callback is just not called again).
  */
-typedef int (*callus_output_fn)(void *ctx, const char *data, size_t len);
+typedef int (*callus_output_fn)(void *ctx, int stream, const char *data, size_t len);
 
 typedef struct callus_runner_opts {
 	/* NULL-terminated, not empty; argv[0] is searched in PATH (execvp).

@@ -41,6 +41,19 @@ static int code_frame(const char *s, size_t len)
 	return i < len && s[i] == '|';
 }
 
+/* " Test Files  3 failed | 1 passed (4)", "      Tests  6 failed (8)",
+ * "   Start at  19:12:01", "   Duration  1.83s (...)": a key, two spaces. */
+static int totals_line(const char *t, size_t tl)
+{
+	static const char *const keys[] = { "Test Files  ", "Tests  ", "Type Errors  ", "Errors  ",
+					     "Snapshots  ", "Start at  ", "Duration  ", NULL };
+
+	for (size_t i = 0; keys[i]; i++)
+		if (callus_pu_starts(t, tl, keys[i]))
+			return 1;
+	return 0;
+}
+
 /* A diff or a detail under the message: never its first line. */
 static int detail(const char *s, size_t len)
 {
@@ -165,15 +178,16 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 			}
 			continue;
 		}
-		if (callus_pu_starts(t, tl, "Test Files ") ||
-		    callus_pu_starts(s, len, "stdout | ") ||
-		    callus_pu_starts(s, len, "stderr | ")) {
+		/* vitest prints its totals on stdout and its report on stderr:
+		 * a capture reading the two pipes may have them anywhere in the
+		 * report, even inside a failure */
+		if (totals_line(t, tl))
+			continue;
+		if (callus_pu_starts(s, len, "stdout | ") || callus_pu_starts(s, len, "stderr | ")) {
 			if ((rc = callus_js_failure_flush(&f, in->pc, diags, files, NULL)) <
 			    0)
 				break;
 			state = NONE;
-			if (t[0] == 'T')
-				break;
 			continue;
 		}
 		if (state == NONE)

@@ -151,6 +151,44 @@ static void invalid_utf8_is_repaired(void **state)
 	callus_buf_release(&b);
 }
 
+/* Two pipes read in turn: a chunk of one may end inside a line (vitest's
+ * dots on stdout, a newline only at the end), and the other's lines never
+ * land inside it. */
+static void two_streams_keep_their_lines(void **state)
+{
+	static const struct {
+		int stream;
+		const char *data;
+	} chunks[] = {
+		{ 1, "\xc2\xb7\xc2\xb7x" },            /* dots, no newline */
+		{ 2, " FAIL  a.test.js > adds\nAssertionError: exp" },
+		{ 1, "x\xc2\xb7" },
+		{ 2, "ected 3 to be 4\n" },
+		{ 1, "\n Test Files  1 failed (1)\n" },
+		{ 2, "error: left open" },             /* no newline before the end */
+		{ 1, "Duration  1.2s" },
+	};
+	callus_capture c;
+	callus_buf b = CALLUS_BUF_INIT;
+
+	(void)state;
+	callus_capture_init(&c);
+	for (size_t i = 0; i < sizeof(chunks) / sizeof(chunks[0]); i++)
+		callus_capture_feed_stream(&c, chunks[i].stream, chunks[i].data,
+					   strlen(chunks[i].data));
+	callus_capture_finish(&c);
+	callus_capture_text(&c, &b);
+	assert_string_equal(b.ptr, " FAIL  a.test.js > adds\n"
+				   "AssertionError: expected 3 to be 4\n"
+				   "\xc2\xb7\xc2\xb7xx\xc2\xb7\n"
+				   " Test Files  1 failed (1)\n"
+				   "Duration  1.2s\n"
+				   "error: left open\n");
+	assert_int_equal(c.total_bytes, 124); /* every byte, held ones too */
+	callus_buf_release(&b);
+	callus_capture_release(&c);
+}
+
 static void classification(void **state)
 {
 	(void)state;
@@ -171,6 +209,7 @@ int main(void)
 		cmocka_unit_test(whole_or_in_chunks_the_same),
 		cmocka_unit_test(long_lines_are_cut),
 		cmocka_unit_test(invalid_utf8_is_repaired),
+		cmocka_unit_test(two_streams_keep_their_lines),
 		cmocka_unit_test(classification),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

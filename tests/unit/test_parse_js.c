@@ -56,16 +56,14 @@ static void capture(callus_capture *c, const char *data, size_t len)
 	callus_capture_finish(c);
 }
 
-/* The analysis of a sample as a failed run of `tool` in ROOT/project. */
-static void analyse_in(callus_failure *f, const char *tool, const char *sample,
-		       const char *project, const char *cwd_rel)
+/* The analysis of data[0..len) as a failed run of `tool` in ROOT/project. */
+static void analyse_data(callus_failure *f, const char *tool, const char *data, size_t len,
+			 const char *project, const char *cwd_rel)
 {
 	callus_buf ws = CALLUS_BUF_INIT;
 	callus_pathctx pc;
 	callus_capture c;
 	callus_check chk = { tool, 1, 1, tool, CALLUS_LESSON_TEST };
-	size_t len;
-	char *data = read_sample(sample, &len);
 
 	callus_buf_printf(&ws, ROOT "%s", project);
 	pc.workspace = ws.ptr;
@@ -77,6 +75,16 @@ static void analyse_in(callus_failure *f, const char *tool, const char *sample,
 	assert_true(strlen(f->summary) <= CALLUS_SUMMARY_MAX);
 	callus_capture_release(&c);
 	callus_buf_release(&ws);
+}
+
+/* The analysis of a sample as a failed run of `tool` in ROOT/project. */
+static void analyse_in(callus_failure *f, const char *tool, const char *sample,
+		       const char *project, const char *cwd_rel)
+{
+	size_t len;
+	char *data = read_sample(sample, &len);
+
+	analyse_data(f, tool, data, len, project, cwd_rel);
 	free(data);
 }
 
@@ -508,6 +516,38 @@ static void vitest_default(void **state)
 	}
 }
 
+/* vitest prints its totals on stdout and its report on stderr: a capture
+ * reading the two pipes may have the totals anywhere in the report, first
+ * or inside a failure (between its FAIL line and its message). */
+static void vitest_totals_anywhere(void **state)
+{
+	size_t len;
+	char *data = read_sample("vitest", &len);
+	const char *report = strstr(data, "\n\xe2\x8e\xaf"), *totals = strstr(data, "\n Test Files ");
+	const char *fail = report ? strstr(report, "\n FAIL  test/cart.test.js") : NULL;
+	const char *at[2] = { report, fail ? strchr(fail + 1, '\n') : NULL };
+
+	(void)state;
+	assert_non_null(totals);
+	for (int k = 0; k < 2; k++) {
+		callus_buf moved = CALLUS_BUF_INIT;
+		callus_failure f;
+
+		assert_non_null(at[k]);
+		assert_true(at[k] < totals);
+		callus_buf_put(&moved, data, (size_t)(at[k] - data));
+		callus_buf_put(&moved, totals, len - (size_t)(totals - data));
+		callus_buf_put(&moved, at[k], (size_t)(totals - at[k]));
+		assert_int_equal(callus_buf_status(&moved), 0);
+		analyse_data(&f, "vitest", moved.ptr, moved.len, "vitest", "");
+		assert_string_equal(f.parser, "vitest");
+		check_diags(&f, vitest8, N(vitest8));
+		callus_failure_release(&f);
+		callus_buf_release(&moved);
+	}
+	free(data);
+}
+
 static void vitest_many(void **state)
 {
 	callus_failure f;
@@ -899,6 +939,7 @@ int main(void)
 		cmocka_unit_test(tsc_plain_pretty), cmocka_unit_test(tsc_config),
 		cmocka_unit_test(jest_default),    cmocka_unit_test(jest_many),
 		cmocka_unit_test(jest_monorepo),   cmocka_unit_test(vitest_default),
+		cmocka_unit_test(vitest_totals_anywhere),
 		cmocka_unit_test(vitest_many),     cmocka_unit_test(mocha_spec),
 		cmocka_unit_test(mocha_tap),       cmocka_unit_test(mocha_many),      cmocka_unit_test(node_test_reporters),
 		cmocka_unit_test(node_test_many),  cmocka_unit_test(sniffing),

@@ -61,8 +61,9 @@ static void write_file(int fd, const void *data, size_t len)
 	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
 }
 
-static int collect(void *ctx, const char *data, size_t len)
+static int collect(void *ctx, int stream, const char *data, size_t len)
 {
+	(void)stream;
 	return callus_buf_put(ctx, data, len) < 0 ? -1 : 0;
 }
 
@@ -427,8 +428,9 @@ struct self_kill {
 	int sent;
 };
 
-static int kill_self_on_output(void *ctx, const char *data, size_t len)
+static int kill_self_on_output(void *ctx, int stream, const char *data, size_t len)
 {
+	(void)stream;
 	struct self_kill *k = ctx;
 
 	(void)data;
@@ -479,8 +481,9 @@ static void test_signal_forwarded(void **state)
 	assert_int_equal(run_and_signal(SIGHUP, 1), 129);
 }
 
-static int stop_at_once(void *ctx, const char *data, size_t len)
+static int stop_at_once(void *ctx, int stream, const char *data, size_t len)
 {
+	(void)stream;
 	(void)data;
 	(void)len;
 	++*(int *)ctx;
@@ -509,8 +512,9 @@ static void test_callback_stop_keeps_output(void **state)
 	close(ofd);
 }
 
-static int count_bytes(void *ctx, const char *data, size_t len)
+static int count_bytes(void *ctx, int stream, const char *data, size_t len)
 {
+	(void)stream;
 	(void)data;
 	*(size_t *)ctx += len;
 	return 0;
@@ -637,6 +641,43 @@ static void test_no_fd_leak(void **state)
 	callus_buf_release(&seen);
 }
 
+static int by_stream(void *ctx, int stream, const char *data, size_t len)
+{
+	callus_buf *b = ctx;
+
+	assert_true(stream == 1 || stream == 2);
+	return callus_buf_put(&b[stream - 1], data, len) < 0 ? -1 : 0;
+}
+
+/* on_output says which pipe a chunk came from: the capture holds each
+ * one's unfinished line apart (capture.h). */
+static void test_output_names_its_stream(void **state)
+{
+	static char *const argv[] = { "sh", "-c", "printf 'dots'; printf 'FAIL\\n' >&2; echo .",
+				      NULL };
+	callus_runner_opts o = CALLUS_RUNNER_OPTS_INIT;
+	callus_buf seen[2] = { CALLUS_BUF_INIT, CALLUS_BUF_INIT };
+	callus_error e = CALLUS_ERROR_INIT;
+	int status = -1;
+
+	(void)state;
+	o.argv = argv;
+	o.pty = 0;
+	o.out_fd = -1;
+	o.err_fd = -1;
+	o.on_output = by_stream;
+	o.ctx = seen;
+	assert_int_equal(callus_runner_run(&status, &o, &e), 0);
+	assert_int_equal(status, 0);
+	assert_int_equal(seen[0].len, 6);
+	assert_memory_equal(seen[0].ptr, "dots.\n", 6);
+	assert_int_equal(seen[1].len, 5);
+	assert_memory_equal(seen[1].ptr, "FAIL\n", 5);
+	callus_buf_release(&seen[0]);
+	callus_buf_release(&seen[1]);
+	callus_error_release(&e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -645,6 +686,7 @@ int main(void)
 		cmocka_unit_test(test_binary_output),
 		cmocka_unit_test(test_binary_output_pty),
 		cmocka_unit_test(test_stderr_separate),
+		cmocka_unit_test(test_output_names_its_stream),
 		cmocka_unit_test(test_pty_is_a_tty),
 		cmocka_unit_test(test_pty_stderr_redirected),
 		cmocka_unit_test(test_stdin_passthrough),
