@@ -453,17 +453,25 @@ int callus_capture_feed_stream(callus_capture *c, int stream, const char *data, 
 	(void)callus_capture_feed(c, data, whole);
 	if (whole < len && callus_buf_put(held, data + whole, len - whole) < 0)
 		(void)callus_capture_feed(c, data + whole, len - whole);
+	c->open_stream = c->partial.len ? stream : 0;
 	return 0;
 }
 
 void callus_capture_finish(callus_capture *c)
 {
-	if (c->partial.len)
-		end_line(c);
-	for (int i = 0; i < 2; i++) {
-		put_held(c, &c->held[i]);
+	/* the stream whose line is open first: its held bytes end it */
+	int first = c->open_stream == 2;
+
+	for (int k = 0; k < 2; k++) {
+		callus_buf *held = &c->held[(first + k) % 2];
+		int unfinished = held->len > 0;
+
+		put_held(c, held);
 		if (c->partial.len)
 			end_line(c);
+		/* nor are the two glued in the raw bytes */
+		if (unfinished && c->head.len < CALLUS_CAPTURE_HEAD_MAX)
+			callus_buf_putc(&c->head, '\n');
 	}
 }
 

@@ -31,9 +31,9 @@ static int is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >
 static int is_wordc(char c) { return is_alpha(c) || is_digit(c) || c == '_' || (unsigned char)c >= 0x80; }
 
 /*
- * A duration at s ("0.12s", "4 ms", "2 seconds", "1m30s"'s "1m"): digits,
- * a fraction, at most one space, a unit of time, no word character after
- * it.  Returns its length, 0 when s does not start one.  Tools print some
+ * A duration at s ("0.12s", "4 ms", "2 seconds", go's "1m30.5s"): digits,
+ * a fraction (hours and minutes glued before), at most one space, a unit
+ * of time, no word character after it.  Returns its length, 0 when s does not start one.  Tools print some
  * durations only now and then (jest's "(4 ms)" above a millisecond), so a
  * duration is not even counted as a number: it goes.
  */
@@ -45,14 +45,17 @@ static size_t duration_len(const char *s, const char *end)
 	};
 	const char *p = s, *u;
 
-	while (p < end && is_digit(*p))
-		p++;
-	if (p + 1 < end && *p == '.' && is_digit(p[1]))
-		for (p++; p < end && is_digit(*p);)
+	for (;;) {
+		while (p < end && is_digit(*p))
 			p++;
-	/* go's "1m30s": a glued "m" with more of the duration after it */
-	if (p + 1 < end && *p == 'm' && is_digit(p[1]))
-		return (size_t)(p + 1 - s);
+		if (p + 1 < end && *p == '.' && is_digit(p[1]))
+			for (p++; p < end && is_digit(*p);)
+				p++;
+		/* go's "1h2m30.5s", "10m0s": a glued "h" or "m", more after */
+		if (!(p + 1 < end && (*p == 'h' || *p == 'm') && is_digit(p[1])))
+			break;
+		p++;
+	}
 	u = p < end && *p == ' ' ? p + 1 : p;
 	for (size_t i = 0; units[i]; i++) {
 		size_t n = strlen(units[i]);
@@ -149,6 +152,9 @@ static void normalize_line(callus_buf *out, const char *s, const char *end, int 
 			callus_buf_putc(out, ' ');
 		space = 0;
 		prev = s;
+		/* a word of another script is no timing word */
+		if ((unsigned char)*s >= 0x80)
+			only_timing = 0;
 		callus_buf_putc(out, *s++);
 	}
 	if (timed && only_timing)
@@ -210,19 +216,27 @@ int callus_lesson_sign_errors(callus_lesson *l, const callus_diags *diags)
 	size_t n = 0;
 	int rc = CALLUS_ENOMEM;
 
-	if (!diags || !diags->count)
+	/* past CALLUS_DIAGS_MAX, which errors were kept hangs on their order */
+	if (!diags || !diags->count || diags->dropped)
 		return 0;
 	if (!(v = calloc(diags->count, sizeof(*v))))
 		return CALLUS_ENOMEM;
-	/* an error the generic extractor found may not say what failed (a
-	 * "file:line" above the line that does): the summary says more */
 	for (size_t i = 0; i < diags->count; i++) {
-		if (diags->items[i].generic) {
+		const callus_diag *d = &diags->items[i];
+
+		/* an error the generic extractor found may not say what failed
+		 * (a "file:line" above the line that does): the summary says
+		 * more */
+		if (d->vague == CALLUS_DIAG_GENERIC) {
 			n = 0;
 			break;
 		}
-		if (diags->items[i].signature)
-			v[n++] = &diags->items[i];
+		/* make's "target 'x' failed", Maven's goal, a test's bare
+		 * status: they follow from what failed, which they leave to
+		 * the summary when nothing else names it */
+		if (d->signature && d->vague != CALLUS_DIAG_CATCHALL &&
+		    ((d->file && *d->file) || (d->test && *d->test)))
+			v[n++] = d;
 	}
 	if (!n) {
 		rc = 0;

@@ -131,6 +131,6 @@ int callus_parse_generic(const callus_parse_input *in, callus_diags *diags, call
 	if ((rc = callus_extract_generic(diags, files, in->text, in->text_len, in->pc)) < 0)
 		return rc;
 	for (size_t i = first; i < diags->count; i++)
-		diags->items[i].generic = 1;
+		diags->items[i].vague = CALLUS_DIAG_GENERIC;
 	return rc;
 }

@@ -162,6 +162,7 @@ static int redact_diags(callus_diags *out, const callus_diags *in, const callus_
 	if (!(out->items = calloc(in->count, sizeof(callus_diag))))
 		return CALLUS_ENOMEM;
 	out->alloc = in->count;
+	out->dropped = in->dropped;
 	for (size_t i = 0; i < in->count; i++) {
 		const callus_diag *s = &in->items[i];
 		callus_diag *d = &out->items[i];
@@ -169,7 +170,7 @@ static int redact_diags(callus_diags *out, const callus_diags *in, const callus_
 		out->count++;
 		d->line = s->line;
 		d->column = s->column;
-		d->generic = s->generic;
+		d->vague = s->vague;
 		/* a path and a code are the tool's words too: a token in a
 		 * folder's name, a message's bracketed id */
 		if ((s->file && callus_redact_str(r, &d->file, s->file) < 0) ||

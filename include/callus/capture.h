@@ -42,6 +42,8 @@ typedef struct callus_capture {
 	int binary;                /* NUL bytes seen: not text */
 	callus_buf held[2];          /* stdout's and stderr's unfinished line
 				      * (callus_capture_feed_stream) */
+	int open_stream;           /* whose line partial holds after one too
+				    * long to hold went in: 1, 2, or 0 */
 } callus_capture;
 
 void callus_capture_init(callus_capture *c);
@@ -63,8 +65,8 @@ int callus_capture_feed(callus_capture *c, const char *data, size_t len);
  */
 int callus_capture_feed_stream(callus_capture *c, int stream, const char *data, size_t len);
 
-/* Flush the last unterminated line (each stream's, then the one fed last).
- * Call once after the last feed. */
+/* Flush the last unterminated line (each stream's, the one a line too
+ * long to hold left open first).  Call once after the last feed. */
 void callus_capture_finish(callus_capture *c);
 
 /* An output known whole (a hook's payload, an imported transcript's), fed

@@ -29,10 +29,15 @@ typedef struct callus_diag {
 			      * file workspace-relative; third-party frames are not
 			      * kept; function may be empty */
 	char *signature;     /* id of its error signature, once signed */
-	int generic;         /* found by the generic extractor (a "file:line",
-			      * a frame), not read by a parser made for what
-			      * printed it: it may not say what failed */
+	int vague;           /* 0, or why it may not say what failed: */
 } callus_diag;
+
+/* Found by the generic extractor (a "file:line", a frame), not read by a
+ * parser made for what printed it: what failed may be a line it left. */
+#define CALLUS_DIAG_GENERIC 1
+/* Its parser's word that the command failed, not what failed: ctest's
+ * status of a test whose output said nothing it could read. */
+#define CALLUS_DIAG_CATCHALL 2
 
 typedef struct callus_diags {
 	callus_diag *items;

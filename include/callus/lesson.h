@@ -61,8 +61,10 @@ int callus_lesson_sign(callus_lesson *l);
 /*
  * When diags (signed: callus_signatures_for) hold errors, all read by a
  * parser made for what printed them (none of the generic extractor's),
- * make l->signature of what failed rather than of the summary: the
- * distinct (file, test, error signature) of every one, in sorted order.
+ * all kept (none dropped past CALLUS_DIAGS_MAX), make l->signature of what
+ * failed rather than of the summary: the distinct (file, test, error
+ * signature) of those that name a file or a test and are no catch-all
+ * (extract.h), in sorted order; the summary's when none does.
  * A test runner prints its files in the order its workers finish, and only
  * the first failures fit in the summary; the errors are the same whatever
  * the order.  Returns 0 (l->signature unchanged otherwise) or

@@ -269,6 +269,8 @@ static int emit(state *st, callus_diags *diags, callus_strlist *files)
 				  msg->len, "error");
 		if (rc >= 0 && d)
 			rc = callus_pu_set_test(d, t->name, strlen(t->name));
+		if (d && msg == &t->status)
+			d->vague = CALLUS_DIAG_CATCHALL;
 	}
 	return rc;
 }

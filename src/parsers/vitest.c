@@ -94,7 +94,9 @@ static int fail_line(const char *t, size_t tl, callus_js_failure *f, int *groupe
 	}
 	for (j = i; j < tl && t[j] != ' '; j++)
 		;
-	if (j == i)
+	/* a file's path; watch mode's last words are not one ("FAIL  Tests
+	 * failed. Watching for file changes...") */
+	if (j == i || (!memchr(t + i, '.', j - i) && !memchr(t + i, '/', j - i)))
 		return 0;
 	/* consecutive FAIL lines share the message that follows them */
 	if (!(*grouped = f->open && !f->has_header)) {

@@ -194,6 +194,23 @@ test_expect_success 'jest failing in six files, three times over, is one lesson'
 	test "$(jq ".[0].occurrences" l.json)" = 3
 '
 
+# make reports only that a recipe failed when nothing it ran said where:
+# what failed is in the summary, and two failures stay two lessons.
+test_expect_success 'make check failing two different ways is two lessons' '
+	mkdir mk &&
+	cd mk &&
+	git -c init.defaultBranch=main init -q &&
+	printf "check:\n\t@sh ./check.sh\n" >Makefile &&
+	echo "echo \"expected 3 widgets but found none\"; exit 1" >check.sh &&
+	test_expect_code 2 "$CALLUS" run -- make check >/dev/null 2>&1 &&
+	echo "echo \"database connection refused\"; exit 1" >check.sh &&
+	test_expect_code 2 "$CALLUS" run -- make check >/dev/null 2>&1 &&
+	test_expect_code 2 "$CALLUS" run -- make check >/dev/null 2>&1 &&
+	"$CALLUS" lessons --json >l.json &&
+	test "$(jq length l.json)" = 2 &&
+	test "$(jq "[.[].occurrences] | sort | join(\" \")" -r l.json)" = "1 2"
+'
+
 test_expect_success 'failing vitest records the test and its file' '
 	setup_fixture vitest-project vitest &&
 	cd vitest &&

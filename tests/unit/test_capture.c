@@ -189,6 +189,27 @@ static void two_streams_keep_their_lines(void **state)
 	callus_capture_release(&c);
 }
 
+/* A line too long to hold goes in as it is; what follows of it at the end
+ * is still its own, and the two streams' last lines stay apart in the raw
+ * bytes too. */
+static void two_streams_long_and_last_lines(void **state)
+{
+	static char big[70001];
+	callus_capture c;
+
+	(void)state;
+	memset(big, 'a', sizeof(big) - 1);
+	callus_capture_init(&c);
+	callus_capture_feed_stream(&c, 1, big, sizeof(big) - 1);
+	callus_capture_feed_stream(&c, 2, "E0:", 3);
+	callus_capture_feed_stream(&c, 1, "b error: tail", 13);
+	callus_capture_finish(&c);
+	assert_int_equal(c.total_lines, 2);
+	assert_int_equal(c.total_bytes, 70000 + 3 + 13);
+	assert_non_null(memmem(c.head.ptr, c.head.len, "b error: tail\nE0:", 17));
+	callus_capture_release(&c);
+}
+
 static void classification(void **state)
 {
 	(void)state;
@@ -210,6 +231,7 @@ int main(void)
 		cmocka_unit_test(long_lines_are_cut),
 		cmocka_unit_test(invalid_utf8_is_repaired),
 		cmocka_unit_test(two_streams_keep_their_lines),
+		cmocka_unit_test(two_streams_long_and_last_lines),
 		cmocka_unit_test(classification),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

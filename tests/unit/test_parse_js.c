@@ -548,6 +548,29 @@ static void vitest_totals_anywhere(void **state)
 	free(data);
 }
 
+/* Watch mode, vitest's default in a terminal, ends with its own FAIL line:
+ * no test of a file. */
+static void vitest_watch_mode_ends(void **state)
+{
+	static const char watch[] = " FAIL  Tests failed. Watching for file changes...\n"
+				    "       press h to show help, press q to quit\n";
+	callus_buf out = CALLUS_BUF_INIT;
+	callus_failure f;
+	size_t len;
+	char *data = read_sample("vitest", &len);
+
+	(void)state;
+	callus_buf_put(&out, data, len);
+	callus_buf_puts(&out, watch);
+	assert_int_equal(callus_buf_status(&out), 0);
+	analyse_data(&f, "vitest", out.ptr, out.len, "vitest", "");
+	assert_string_equal(f.parser, "vitest");
+	check_diags(&f, vitest8, N(vitest8));
+	callus_failure_release(&f);
+	callus_buf_release(&out);
+	free(data);
+}
+
 static void vitest_many(void **state)
 {
 	callus_failure f;
@@ -940,6 +963,7 @@ int main(void)
 		cmocka_unit_test(jest_default),    cmocka_unit_test(jest_many),
 		cmocka_unit_test(jest_monorepo),   cmocka_unit_test(vitest_default),
 		cmocka_unit_test(vitest_totals_anywhere),
+		cmocka_unit_test(vitest_watch_mode_ends),
 		cmocka_unit_test(vitest_many),     cmocka_unit_test(mocha_spec),
 		cmocka_unit_test(mocha_tap),       cmocka_unit_test(mocha_many),      cmocka_unit_test(node_test_reporters),
 		cmocka_unit_test(node_test_many),  cmocka_unit_test(sniffing),

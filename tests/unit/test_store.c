@@ -287,6 +287,12 @@ static void signature_ignores_durations(void **state)
 			  0);
 	expect_signatures("--- FAIL: TestAdd (0.00s)", "--- FAIL: TestSub (0.01s)", 0);
 	expect_signatures("timed out after 5 seconds", "timed out after 30s", 1);
+	/* go's minutes and hours glued before the seconds */
+	expect_signatures("ok  \texample.com/pkg\t1m30.5s", "ok  \texample.com/pkg\t45.2s", 1);
+	expect_signatures("panic: test timed out after 10m0s", "panic: test timed out after 2h0m0s",
+			  1);
+	/* a word of another script is no timing word: the line stays */
+	expect_signatures("\xe9\x94\x99\xe8\xaf\xaf 5s", "\xe5\xa4\xb1\xe8\xb4\xa5 5s", 0);
 	/* a number is not a duration for the letter after it */
 	expect_signatures("3 sessions left open", "sessions left open", 0);
 	expect_signatures("build v1.2s failed", "build v failed", 0);
@@ -304,7 +310,7 @@ static void add_error(callus_diags *d, const char *file, const char *test, const
 	e->signature = strdup(sig);
 }
 
-static char *errors_signature(const char *const *errs, size_t n, int generic_last)
+static char *errors_signature(const char *const *errs, size_t n, int vague_last, size_t dropped)
 {
 	callus_diags d = CALLUS_DIAGS_INIT;
 	callus_lesson l;
@@ -313,8 +319,9 @@ static char *errors_signature(const char *const *errs, size_t n, int generic_las
 	make_lesson(&l, "first.js", "whatever the summary kept", "jest");
 	for (size_t i = 0; i < n; i += 3)
 		add_error(&d, errs[i], errs[i + 1], errs[i + 2]);
-	if (generic_last)
-		d.items[d.count - 1].generic = 1;
+	if (vague_last)
+		d.items[d.count - 1].vague = vague_last;
+	d.dropped = dropped;
 	assert_int_equal(callus_lesson_sign_errors(&l, &d), 0);
 	sig = strdup(l.signature);
 	callus_lesson_release(&l);
@@ -331,15 +338,24 @@ static void errors_sign_the_lesson_in_any_order(void **state)
 	static const char *const other_test[] = { "a.test.js", "adds", "s1", "b.test.js", "splits",
 						  "s2" };
 	static const char *const fewer[] = { "a.test.js", "adds", "s1" };
-	char *sab, *sba, *sother, *sfewer, *sgeneric, *summary;
+	/* make's "target 'check' failed": no file, no test */
+	static const char *const recipe[] = { NULL, NULL, "s3" };
+	char *sab, *sba, *sother, *sfewer, *sgeneric, *scatchall, *srecipe, *sfewer_recipe, *summary;
 	callus_lesson l;
 
 	(void)state;
-	sab = errors_signature(ab, 6, 0);
-	sba = errors_signature(ba, 9, 0);
-	sother = errors_signature(other_test, 6, 0);
-	sfewer = errors_signature(fewer, 3, 0);
-	sgeneric = errors_signature(ab, 6, 1);
+	sab = errors_signature(ab, 6, 0, 0);
+	sba = errors_signature(ba, 9, 0, 0);
+	sother = errors_signature(other_test, 6, 0, 0);
+	sfewer = errors_signature(fewer, 3, 0, 0);
+	sgeneric = errors_signature(ab, 6, CALLUS_DIAG_GENERIC, 0);
+	scatchall = errors_signature(fewer, 3, CALLUS_DIAG_CATCHALL, 0);
+	srecipe = errors_signature(recipe, 3, 0, 0);
+	{
+		static const char *const with_recipe[] = { "a.test.js", "adds", "s1", NULL, NULL, "s3" };
+
+		sfewer_recipe = errors_signature(with_recipe, 6, 0, 0);
+	}
 	make_lesson(&l, "first.js", "whatever the summary kept", "jest");
 	summary = strdup(l.signature);
 	assert_string_equal(sab, sba);
@@ -348,12 +364,27 @@ static void errors_sign_the_lesson_in_any_order(void **state)
 	assert_string_not_equal(sab, summary);
 	/* one error the generic extractor found: the summary says more */
 	assert_string_equal(sgeneric, summary);
+	/* what only says the command failed leaves it to the summary, and
+	 * beside what failed counts for nothing */
+	assert_string_equal(scatchall, summary);
+	assert_string_equal(srecipe, summary);
+	assert_string_equal(sfewer_recipe, sfewer);
+	/* past CALLUS_DIAGS_MAX, which were kept hangs on their order */
+	{
+		char *sdropped = errors_signature(ab, 6, 0, 1);
+
+		assert_string_equal(sdropped, summary);
+		free(sdropped);
+	}
 	callus_lesson_release(&l);
 	free(sab);
 	free(sba);
 	free(sother);
 	free(sfewer);
 	free(sgeneric);
+	free(scatchall);
+	free(srecipe);
+	free(sfewer_recipe);
 	free(summary);
 }
 
