@@ -2,6 +2,7 @@
 #include "callus/buf.h"
 #include "callus/extract.h"
 #include "callus/hash.h"
+#include "callus/signature.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,41 +31,24 @@ static int is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <=
 static int is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 static int is_wordc(char c) { return is_alpha(c) || is_digit(c) || c == '_' || (unsigned char)c >= 0x80; }
 
-/*
- * A duration at s ("0.12s", "4 ms", "2 seconds", go's "1m30.5s"): digits,
- * a fraction (hours and minutes glued before), at most one space, a unit
- * of time, no word character after it.  Returns its length, 0 when s does not start one.  Tools print some
- * durations only now and then (jest's "(4 ms)" above a millisecond), so a
- * duration is not even counted as a number: it goes.
- */
+/* A duration at s (callus_duration_len), go's hours and minutes glued
+ * before it ("1m30.5s", "2h0m0s") included: its length, or 0.  Tools print
+ * some durations only now and then (jest's "(4 ms)" above a millisecond),
+ * so a duration is not even counted as a number: it goes. */
 static size_t duration_len(const char *s, const char *end)
 {
-	static const char *const units[] = {
-		"seconds", "second", "secs", "sec", "minutes", "minute", "mins", "min",
-		"ms", "us", "ns", "\xc2\xb5s", "\xce\xbcs", "s", NULL,
-	};
-	const char *p = s, *u;
+	const char *p = s, *q;
+	size_t n;
 
 	for (;;) {
-		while (p < end && is_digit(*p))
-			p++;
-		if (p + 1 < end && *p == '.' && is_digit(p[1]))
-			for (p++; p < end && is_digit(*p);)
-				p++;
-		/* go's "1h2m30.5s", "10m0s": a glued "h" or "m", more after */
-		if (!(p + 1 < end && (*p == 'h' || *p == 'm') && is_digit(p[1])))
+		for (q = p; q < end && is_digit(*q); q++)
+			;
+		if (q == p || !(q + 1 < end && (*q == 'h' || *q == 'm') && is_digit(q[1])))
 			break;
-		p++;
+		p = q + 1;
 	}
-	u = p < end && *p == ' ' ? p + 1 : p;
-	for (size_t i = 0; units[i]; i++) {
-		size_t n = strlen(units[i]);
-
-		if ((size_t)(end - u) >= n && !memcmp(u, units[i], n) &&
-		    (u + n == end || !is_wordc(u[n])))
-			return (size_t)(u + n - s);
-	}
-	return 0;
+	n = callus_duration_len(p, (size_t)(end - p));
+	return n ? (size_t)(p + n - s) : 0;
 }
 
 /* The words of a line that only times the run ("Time: 0.3 s, estimated

@@ -130,8 +130,7 @@ static size_t match_hex(const char *s, size_t len)
 	return (i >= 8 && digit && letter && (i == len || !is_word(s[i]))) ? i : 0;
 }
 
-/* 12ms, 1.5 s, 300 ms, 2.01sec */
-static size_t match_duration(const char *s, size_t len)
+size_t callus_duration_len(const char *s, size_t len)
 {
 	static const char *const units[] = { "ms", "sec", "seconds", "s", "min", "m", "us", "µs" };
 	size_t i = 0;
@@ -287,7 +286,7 @@ static size_t next_piece(const char *s, size_t len, size_t i, const char **ph)
 		*ph = PH_DATE;
 	} else if ((n = match_hex(s + i, len - i)) > 0) {
 		*ph = PH_HEX;
-	} else if ((n = match_duration(s + i, len - i)) > 0) {
+	} else if ((n = callus_duration_len(s + i, len - i)) > 0) {
 		*ph = PH_DURATION;
 	} else if ((n = match_path(s + i, len - i)) > 0) {
 		*ph = PH_PATH;

@@ -46,6 +46,12 @@ typedef struct callus_signature {
  */
 int callus_message_pattern(callus_buf *out, const char *msg, size_t len);
 
+/* The length of the duration s[0..len) starts with ("12ms", "1.5 s",
+ * "300 ms", "2.01sec": digits, a fraction, at most one space, a unit, no
+ * word character after it), 0 when none.  The one callus_message_pattern
+ * reads, so its units are as fixed as the ids. */
+size_t callus_duration_len(const char *s, size_t len);
+
 /*
  * A store row keeps its message_pattern empty when it is the one
  * callus_message_pattern makes of the row's original (every signature
