@@ -3,6 +3,7 @@
 #include "callus/extract.h"
 #include "callus/hash.h"
 #include "callus/signature.h"
+#include "callus/strlist.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -145,15 +146,47 @@ static void normalize_line(callus_buf *out, const char *s, const char *end, int 
 		callus_buf_truncate(out, mark);
 }
 
+static int cmp_line(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The summary as a signature reads it.  Unless former, its lines are
+ * taken in sorted order: a command's two pipes, read in turn, give their
+ * lines in either order (make's recipe on stdout, its "*** [check] Error
+ * 1" on stderr), and so do a runner's workers.
+ */
 static int normalize_summary(callus_buf *out, const char *s, int former)
 {
+	callus_strlist lines = CALLUS_STRLIST_INIT;
+	callus_buf one = CALLUS_BUF_INIT;
+	int rc = 0;
+
 	while (*s) {
 		const char *nl = strchr(s, '\n'), *end = nl ? nl : s + strlen(s);
 
-		normalize_line(out, s, end, former);
+		if (former) {
+			normalize_line(out, s, end, 1);
+		} else {
+			callus_buf_clear(&one);
+			normalize_line(&one, s, end, 0);
+			if (callus_buf_status(&one) < 0 ||
+			    (one.len && callus_strlist_add(&lines, one.ptr, one.len) < 0))
+				rc = CALLUS_ENOMEM;
+		}
 		s = nl ? nl + 1 : end;
 	}
-	return callus_buf_status(out);
+	if (lines.count)
+		qsort(lines.items, lines.count, sizeof(*lines.items), cmp_line);
+	for (size_t i = 0; i < lines.count; i++) {
+		if (i)
+			callus_buf_putc(out, ' ');
+		callus_buf_puts(out, lines.items[i]);
+	}
+	callus_strlist_release(&lines);
+	callus_buf_release(&one);
+	return rc < 0 ? rc : callus_buf_status(out);
 }
 
 static int sign(const callus_lesson *l, int former, char hex[CALLUS_SHA256_HEX_LEN + 1])

@@ -297,6 +297,9 @@ static void signature_ignores_durations(void **state)
 	expect_signatures("3 sessions left open", "sessions left open", 0);
 	expect_signatures("build v1.2s failed", "build v failed", 0);
 	expect_signatures("Expected: 4\nReceived: 3", "Expected: 4\nReceived: 3 ms", 0);
+	/* two pipes' lines in either order */
+	expect_signatures("database connection refused\nmake: *** [Makefile:2: check] Error 1",
+			  "make: *** [Makefile:2: check] Error 1\ndatabase connection refused", 1);
 }
 
 static void add_error(callus_diags *d, const char *file, const char *test, const char *sig)
