@@ -1,9 +1,10 @@
 /*
- * callus gc [--dry-run] [--json]
+ * callus gc [--json]
  *
  * Apply the retention policy ([retention] in .callus/config, gc.h) now,
  * in full: what the background pass of a recording does a batch at a
- * time, plus the sweep of .lessons/ and a VACUUM when it pays.
+ * time, plus the sweep of .lessons/ and a VACUUM when it pays; and a store
+ * an older callus redacted, redacted again whole (store_redact.h).
  */
 #include "cli.h"
 #include "lessons_common.h"
@@ -37,7 +38,10 @@ const cli_spec cmd_gc_spec = {
 	"when a quarter of it is free.  A [retention] value of 0 turns its rule off\n"
 	"(prune_hours 0 is its default).  Recordings run the same policy in the\n"
 	"background, a batch at a time, once every [retention] gc_hours (24; 0: never).\n"
-	"See docs/scale.md.",
+	"A store an earlier callus (or deja) wrote is redacted again by this callus's\n"
+	"redactor, every text of it, once: what it finds that the older one did not\n"
+	"is replaced, and the lessons' pages and note files holding it written again.\n"
+	"See docs/scale.md and docs/redaction.md.",
 	gc_options, 0
 };
 
@@ -57,7 +61,7 @@ int cmd_gc(int argc, char **argv)
 		cli_error("unexpected argument '%s'; see 'callus help gc'", argv[first]);
 		return 2;
 	}
-	if (cli_workspace_setup(&ws, NULL, 0) < 0)
+	if (cli_workspace_setup(&ws, NULL, 1) < 0)
 		return 1;
 	if ((rc = cli_open_store(&store, &ws, 0)) < 0) {
 		rc = 1;
@@ -71,6 +75,7 @@ int cmd_gc(int argc, char **argv)
 		cli_gc_policy(&ws, &p);
 		p.batch = 0;
 		p.sweep = 1;
+		p.redactor = ws.redactor;
 		rc = callus_record_gc(store, ws.root, &p, agents, agents_max, &r, &err, &views, &verr);
 		if (views < 0)
 			cli_error("removed %zu lesson%s, but %s still names %s: %s", r.lessons,
@@ -86,12 +91,13 @@ int cmd_gc(int argc, char **argv)
 	}
 	rc = 0;
 	if (json) {
-		json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b}", "lessons",
+		json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b}", "lessons",
 				      (json_int_t)r.lessons, "lesson_files", (json_int_t)r.lesson_files,
 				      "runs", (json_int_t)r.runs, "unresolved", (json_int_t)r.unresolved,
 				      "checks", (json_int_t)r.checks, "pending", (json_int_t)r.pending,
 				      "signatures", (json_int_t)r.signatures, "snapshots",
-				      (json_int_t)r.snapshots, "vacuumed", r.vacuumed);
+				      (json_int_t)r.snapshots, "redacted", (json_int_t)r.redacted,
+				      "vacuumed", r.vacuumed);
 
 		rc = cli_print_json(o);
 	} else {
@@ -103,6 +109,11 @@ int cmd_gc(int argc, char **argv)
 		       r.unresolved == 1 ? "" : "s", r.checks, r.checks == 1 ? "" : "s", r.pending,
 		       r.pending == 1 ? "" : "s", r.signatures, r.signatures == 1 ? "" : "s",
 		       r.vacuumed ? "; the store was compacted" : "");
+		if (r.redacted)
+			printf("redacted again %zu stored text%s that held what this callus's "
+			       "redactor finds (%zu lesson%s)\n",
+			       r.redacted, r.redacted == 1 ? "" : "s", r.redacted_lessons,
+			       r.redacted_lessons == 1 ? "" : "s");
 	}
 	/* the retention done, its view not: said above, and the status */
 	if (views < 0)

@@ -11,6 +11,7 @@
 #include "callus/learn.h"
 #include "callus/lessonmd.h"
 #include "callus/signature.h"
+#include "callus/store_redact.h"
 #include "callus/vecindex.h"
 #include "callus/views.h"
 
@@ -414,6 +415,24 @@ static int maybe_vacuum(callus_store *s, callus_gc_result *res)
 	return sqlite3_exec(callus_store_db(s), "VACUUM", NULL, NULL, NULL);
 }
 
+/* One mark read when the store is redacted whole already, as it is but
+ * for a pass or a few after an upgrade. */
+static int redact_again(callus_store *s, const char *workspace, const callus_gc_policy *p,
+			callus_gc_result *res, callus_error *err)
+{
+	callus_store_redact_result rr;
+	int rc;
+
+	if ((rc = callus_store_redact_due(s, err)) <= 0)
+		return rc;
+	rc = callus_store_redact(s, workspace, p->redactor, p->batch ? CALLUS_GC_REDACT_BUDGET : 0,
+				 &rr, err);
+	res->redacted = rr.changed;
+	res->redacted_lessons = rr.lessons;
+	res->redaction_due = !rr.done;
+	return rc;
+}
+
 int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
 	      callus_gc_result *res, callus_error *err)
 {
@@ -468,6 +487,9 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
 		goto fail;
 	if ((res->signatures || p->sweep) && (rc = rewrite_vectors(s, workspace, p, err)) < 0)
 		goto out;
+	/* after what went: nothing is redacted that is removed */
+	if (p->redactor && (rc = redact_again(s, workspace, p, res, err)) < 0)
+		goto out;
 	if (p->sweep) {
 		what = "cannot sweep the lesson files of";
 		if ((sq = sweep_lesson_files(s, workspace, res)) != SQLITE_OK)
@@ -489,7 +511,7 @@ out:
 	/* what was removed went through the WAL: emptied now, or every later
 	 * process reads it whole at open (busy: the next pass) */
 	if (res->lessons || res->runs || res->checks || res->signatures || res->unresolved ||
-	    res->vacuumed)
+	    res->redacted || res->vacuumed)
 		sqlite3_wal_checkpoint_v2(callus_store_db(s), NULL, SQLITE_CHECKPOINT_TRUNCATE,
 					  NULL, NULL);
 	free(before);

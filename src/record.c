@@ -557,7 +557,7 @@ int callus_record_gc(callus_store *store, const char *workspace, const callus_gc
 		res = &own;
 	callus_views_owe(&debt, workspace, NULL);
 	rc = callus_gc(store, workspace, p, res, err);
-	if (res->lessons)
+	if (res->lessons || res->redacted_lessons)
 		views = callus_record_views(store, workspace, agents_file, agents_max, verr);
 	callus_views_settle(debt, views == 0);
 	if (views_rc)
@@ -739,9 +739,14 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	callus_views_settle(debt, rc == 0 && (!res || !res->views_error));
 	debt = NULL;
 	/* retention now and then, bounded; never a reason to fail */
-	if (rc == 0 && opts->retention && callus_gc_due(opts->workspace, opts->retention))
-		(void)callus_record_gc(store, opts->workspace, opts->retention, agents,
-				       opts->agents_max, NULL, NULL, NULL, NULL);
+	if (rc == 0 && opts->retention && callus_gc_due(opts->workspace, opts->retention)) {
+		callus_gc_policy gp = *opts->retention;
+
+		if (!gp.redactor)
+			gp.redactor = opts->redactor;
+		(void)callus_record_gc(store, opts->workspace, &gp, agents, opts->agents_max, NULL,
+				       NULL, NULL, NULL);
+	}
 out:
 	/* not settled: the store may hold what the views do not show */
 	callus_views_settle(debt, 0);

@@ -16,7 +16,8 @@
  * notes too), of open and permanent errors and of links (merges,
  * duplicates), the newest signature (its number is never given again),
  * and the metrics.  The caller writes the instructions file's block again
- * when lessons went (callus_gc_result.lessons): it names their files.
+ * when lessons went (callus_gc_result.lessons): it names their files; and
+ * when lessons were redacted again (redacted_lessons): it shows them.
  */
 #ifndef CALLUS_GC_H
 #define CALLUS_GC_H
@@ -32,6 +33,9 @@
 #define CALLUS_GC_SIGNATURE_DAYS 180
 #define CALLUS_GC_INTERVAL_HOURS 24
 #define CALLUS_GC_BACKGROUND_BATCH 500
+/* rows the background pass redacts again, while a store is due
+ * (store_redact.h) */
+#define CALLUS_GC_REDACT_BUDGET 8192
 
 /* [retention] in .callus/config; a value <= 0 turns that rule off. */
 typedef struct callus_gc_policy {
@@ -50,6 +54,12 @@ typedef struct callus_gc_policy {
 			       * callus_now_iso8601()); NULL: the clock.  Set
 			       * to replay a history at its own times
 			       * (bench/scale_gen.c); not owned */
+	const struct callus_redactor *redactor;
+			      /* while the store was last redacted whole by
+			       * an older redactor, its texts are redacted
+			       * again with this one (store_redact.h), all
+			       * of them (batch 0) or CALLUS_GC_REDACT_BUDGET
+			       * rows a pass; NULL: not.  Not owned */
 } callus_gc_policy;
 
 /* The defaults above (batch 0, sweep 1, now NULL). */
@@ -57,6 +67,9 @@ void callus_gc_policy_default(callus_gc_policy *p);
 
 typedef struct callus_gc_result {
 	size_t lessons, lesson_files, runs, unresolved, checks, pending, signatures, snapshots;
+	size_t redacted;         /* rows that held what the redactor now finds */
+	size_t redacted_lessons; /* of those, lessons: the block is the caller's */
+	int redaction_due;       /* the store is not yet redacted whole by it */
 	int vacuumed;
 } callus_gc_result;
 

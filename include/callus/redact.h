@@ -57,6 +57,11 @@
 #include "callus/buf.h"
 #include "callus/common.h"
 
+/* The redactor's version, raised whenever it comes to find what it did
+ * not: a store gone over whole by an older one is redacted again
+ * (store_redact.h).  1: the 220 formats of tests/fixtures/secrets/. */
+#define CALLUS_REDACT_VERSION 1
+
 /* Immutable after creation: one redactor may be shared by any number of
  * threads without locking. */
 typedef struct callus_redactor callus_redactor;

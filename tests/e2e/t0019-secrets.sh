@@ -313,6 +313,65 @@ test_expect_success 'a message logged by a command that records nothing' - <<\EO
 	! grep -qF "$tok" .callus/log.jsonl
 EOF
 
+# A store an earlier callus (or deja) wrote holds what its redactor did
+# not find.  Made here from a real one: every redaction put back as the
+# token it replaced, in the store and in the files written from it; then
+# `callus gc` must leave it nowhere, neither in the store's file (its freed
+# pages too) nor in the pages and note files, and the check keep its
+# identity; and a recording's background pass does the same.
+test_expect_success 'a store an earlier callus left a secret in is redacted again' - <<\EOF
+	mkdir old && cd old
+	git init -q
+	printf "int main(void) { return 0; }\n" >main.c
+	git add main.c && git -c user.name=t -c user.email=t@e commit -qm init
+	mkdir .callus
+	printf "[learn]\nsnapshots = true\n" >.callus/config
+	tok=ghp_$(printf "%036d" 47)
+	check() {
+		"$CALLUS" run -- sh -c "test -f fixed && exit 0; echo 'src/main.c:1:1: error: bad token $tok' >&2; exit 1; gcc -c main.c -DAPI_TOKEN=$tok" 2>/dev/null
+	}
+	test_expect_code 1 check
+	printf "static const char *t = \"%s\";\n" "$tok" >>main.c
+	: >fixed
+	check
+	rm fixed
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM notes")" = 1
+	unredact() {
+		kinds=$(sqlite3 .callus/callus.db .dump | grep -o "\[REDACTED:[a-z0-9-]*\]" | sort -u)
+		test -n "$kinds"
+		for k in $kinds; do
+			for tc in lessons.error_summary lessons.command runs.command run_errors.message \
+				signatures.original checks.args resolutions.code_changes \
+				pending_errors.message notes.code notes.example; do
+				sqlite3 .callus/callus.db "UPDATE ${tc%.*} SET ${tc#*.} = replace(${tc#*.}, '$k', '$tok')"
+			done
+			for f in .lessons/*.md .callus/notes/*.md AGENTS.md; do
+				sed -i "s/$(printf "%s" "$k" | sed "s/[][]/\\\\&/g")/$tok/g" "$f"
+			done
+		done
+		sqlite3 .callus/callus.db "DELETE FROM sync_state WHERE key LIKE 'redaction.%'"
+		sqlite3 .callus/callus.db .dump | grep -qF "$tok"
+		grep -qF "$tok" .lessons/*.md .callus/notes/*.md
+	}
+	unredact
+	"$CALLUS" gc >../gc.out
+	grep -q "^redacted again [1-9][0-9]* stored texts" ../gc.out
+	"$CALLUS" notes >/dev/null
+	! sqlite3 .callus/callus.db .dump | grep -qF "$tok"
+	! grep -rqaF "$tok" .callus .lessons AGENTS.md
+	grep -qF "[REDACTED:" .callus/notes/*.md
+	# the check is the one its next run names
+	test_expect_code 1 check
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM checks")" = 1
+	# a recording's background pass, once a day
+	unredact
+	rm -f .callus/gc.stamp
+	test_expect_code 1 check
+	"$CALLUS" notes >/dev/null
+	! sqlite3 .callus/callus.db .dump | grep -qF "$tok"
+	! grep -rqaF "$tok" .callus/notes .lessons AGENTS.md
+EOF
+
 test_expect_success 'no secret in any file callus wrote' - <<\EOF
 	cd ws
 	ls .callus/callus.db .callus/callus.db-wal .callus/log.jsonl AGENTS.md >/dev/null

@@ -30,6 +30,7 @@
 #include "callus/redact.h"
 #include "callus/signature.h"
 #include "callus/store.h"
+#include "callus/store_redact.h"
 #include "callus/vecindex.h"
 #include "callus/views.h"
 
@@ -1603,6 +1604,204 @@ static void signature_gc_grows_linearly(void **state)
 	assert_true(large < small * 3);
 }
 
+
+/* ------------------------------------------------------------------ */
+/* A store redacted by an older redactor (store_redact.h)              */
+
+#define TOKEN "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z0A"
+#define TOKEN2 "ghp_Zy9xW8vU7tS6rQ5pO4nM3lK2jI1hG0fE9dC8"
+
+/* Every stored text that still holds a token, over the tables callus
+ * writes text to. */
+static long long tokens_left(fixture *f)
+{
+	return count(f, "SELECT (SELECT count(*) FROM lessons WHERE error_summary || command"
+			"  || affected_files LIKE '%ghp_%')"
+			" + (SELECT count(*) FROM runs WHERE command LIKE '%ghp_%')"
+			" + (SELECT count(*) FROM run_errors WHERE message LIKE '%ghp_%')"
+			" + (SELECT count(*) FROM checks WHERE args LIKE '%ghp_%')"
+			" + (SELECT count(*) FROM signatures WHERE original LIKE '%ghp_%')"
+			" + (SELECT count(*) FROM pending_errors WHERE message LIKE '%ghp_%')"
+			" + (SELECT count(*) FROM resolutions WHERE code_changes || files"
+			"  LIKE '%ghp_%')");
+}
+
+/* Whether the file at path holds the bytes of needle. */
+static int file_holds(const char *path, const char *needle)
+{
+	FILE *fp = fopen(path, "rb");
+	char *buf;
+	long n;
+	int found;
+
+	assert_non_null(fp);
+	assert_int_equal(fseek(fp, 0, SEEK_END), 0);
+	n = ftell(fp);
+	rewind(fp);
+	assert_non_null(buf = malloc((size_t)n + 1));
+	assert_int_equal(fread(buf, 1, (size_t)n, fp), (size_t)n);
+	fclose(fp);
+	found = memmem(buf, (size_t)n, needle, strlen(needle)) != NULL;
+	free(buf);
+	return found;
+}
+
+/* What an older callus left: a token in a text of each kind, and no mark
+ * of a redactor having gone over the store. */
+static void plant_tokens(fixture *f)
+{
+	sql(f, "UPDATE lessons SET error_summary = error_summary || ' token " TOKEN "',"
+	       " affected_files = json_array('src/a.c', 'key/" TOKEN "');"
+	       "UPDATE runs SET command = command || ' --token " TOKEN "';"
+	       "UPDATE run_errors SET message = message || ' " TOKEN "';"
+	       "UPDATE signatures SET original = original || ' " TOKEN "', message_pattern = ''"
+	       " WHERE rowid = (SELECT min(rowid) FROM signatures);"
+	       "UPDATE pending_errors SET message = 'auth with " TOKEN " failed';"
+	       "UPDATE resolutions SET code_changes = code_changes || '+GITHUB_TOKEN=" TOKEN "\n',"
+	       " files = json_array('src/a.c', '" TOKEN ".txt');"
+	       "DELETE FROM sync_state WHERE key LIKE 'redaction.%';");
+}
+
+static void an_older_stores_texts_are_redacted_again(void **state)
+{
+	fixture *f = *state;
+	callus_signature g1, g2;
+	callus_gc_policy p;
+	callus_gc_result r;
+	char sig[65], page[160], *text;
+	FILE *fp;
+	long long before;
+
+	record(f, "src/a.c", "expected ';' before '}' token", &g1, sig);
+	record(f, "src/b.c", "unused variable 'y'", &g2, NULL);
+	resolve(f, &g2, "-c src/b.c");
+	plant_tokens(f);
+	before = tokens_left(f);
+	assert_true(before >= 6);
+	assert_int_equal(callus_store_redact_due(f->s, NULL), 1);
+
+	policy(&p);
+	p.batch = 0;
+	p.redactor = f->red;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(tokens_left(f), 0);
+	assert_int_equal(r.redacted, before);
+	assert_int_equal(r.redacted_lessons, 2);
+	assert_false(r.redaction_due);
+	assert_int_equal(callus_store_redact_due(f->s, NULL), 0);
+	/* what stays: the rest of each text, and JSON as JSON */
+	text = text_of(f, "SELECT error_summary FROM lessons");
+	assert_non_null(strstr(text, "expected ';' before '}' token token [REDACTED:github-token]"));
+	free(text);
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons WHERE json_valid(affected_files)"
+				  " AND affected_files LIKE '%src/a.c%REDACTED%'"),
+			 2);
+	assert_int_equal(count(f, "SELECT count(*) FROM resolutions WHERE json_valid(files)"
+				  " AND json_array_length(files) = 2"),
+			 1);
+	/* the signature's pattern is its redacted message's, and so its
+	 * sketch */
+	assert_int_equal(count(f, "SELECT count(*) FROM signatures WHERE message_pattern = ''"
+				  " AND original LIKE '%[REDACTED:github-token]'"),
+			 1);
+	{
+		char *orig = text_of(f, "SELECT original FROM signatures WHERE original LIKE"
+					"  '%REDACTED%'");
+		char q[128];
+
+		snprintf(q, sizeof(q),
+			 "SELECT sketch = %lld FROM signatures WHERE original LIKE '%%REDACTED%%'",
+			 (long long)callus_signature_sketch("", orig, 0));
+		assert_int_equal(count(f, q), 1);
+		free(orig);
+	}
+	/* the lesson's page is written again from the store */
+	snprintf(page, sizeof(page), "%s/.lessons/%.*s.md", f->dir, CALLUS_LESSON_ID_LEN, sig);
+	assert_non_null(fp = fopen(page, "r"));
+	{
+		char buf[8192];
+		size_t n = fread(buf, 1, sizeof(buf) - 1, fp);
+
+		buf[n] = '\0';
+		assert_null(strstr(buf, "ghp_"));
+		assert_non_null(strstr(buf, "[REDACTED:github-token]"));
+	}
+	fclose(fp);
+	/* nor in the store's file: the pages the old texts left are zeroed
+	 * (the WAL emptied into it by the pass) */
+	assert_false(file_holds(f->path, "ghp_"));
+	/* once: the next pass reads the mark, and nothing else */
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.redacted, 0);
+	callus_signature_release(&g1);
+	callus_signature_release(&g2);
+}
+
+/* A bounded pass goes on where the last one stopped, however small its
+ * budget, and marks the store only at the end. */
+static void redaction_goes_on_where_it_stopped(void **state)
+{
+	fixture *f = *state;
+	callus_store_redact_result rr;
+	callus_signature g;
+	char file[32];
+	int calls = 0;
+
+	for (int i = 0; i < 5; i++) {
+		char msg[64];
+
+		snprintf(file, sizeof(file), "src/f%d.c", i);
+		snprintf(msg, sizeof(msg), "storage size of 'v%d' isn't known", i);
+		record(f, file, msg, &g, NULL);
+		callus_signature_release(&g);
+	}
+	plant_tokens(f);
+	assert_true(tokens_left(f) > 0);
+	do {
+		assert_int_equal(callus_store_redact(f->s, f->dir, f->red, 2, &rr, NULL), 0);
+		assert_true(rr.rows <= 2);
+		if (!rr.done)
+			assert_int_equal(callus_store_redact_due(f->s, NULL), 1);
+		calls++;
+	} while (!rr.done && calls < 1000);
+	assert_true(rr.done);
+	/* every lesson, run, error and signature, two rows a call */
+	assert_true(calls * 2 >= count(f, "SELECT (SELECT count(*) FROM lessons)"
+					  " + (SELECT count(*) FROM runs)"
+					  " + (SELECT count(*) FROM run_errors)"
+					  " + (SELECT count(*) FROM signatures)"));
+	assert_int_equal(tokens_left(f), 0);
+	assert_int_equal(callus_store_redact_due(f->s, NULL), 0);
+}
+
+/* Two checks that differed only by a secret cannot both take the redacted
+ * name: the second stays as it was, counted, and the first is listed
+ * under its new name, so that its next pass still sees the store. */
+static void a_check_redacted_is_listed_under_its_new_name(void **state)
+{
+	fixture *f = *state;
+	callus_signature g;
+	callus_learn_opts o;
+	callus_store_redact_result rr;
+	callus_check_key key = { "gcc", "-c src/a.c --token [REDACTED:github-token]", "" };
+	char dir[96];
+
+	record(f, "src/a.c", "unused variable 'z'", &g, NULL);
+	fail_in(f, &g, "-c src/a.c --token one", &o);
+	fail_in(f, &g, "-c src/a.c --token two", &o);
+	sql(f, "UPDATE checks SET args = '-c src/a.c --token " TOKEN "' WHERE args LIKE '%one';"
+	       "UPDATE checks SET args = '-c src/a.c --token " TOKEN2 "' WHERE args LIKE '%two';"
+	       "DELETE FROM sync_state WHERE key LIKE 'redaction.%';");
+	snprintf(dir, sizeof(dir), "%s/.callus", f->dir);
+	assert_int_equal(callus_checkindex_lookup(dir, &key), 0);
+	assert_int_equal(callus_store_redact(f->s, f->dir, f->red, 0, &rr, NULL), 0);
+	assert_true(rr.done);
+	assert_int_equal(rr.kept, 1);
+	assert_int_equal(count(f, "SELECT count(*) FROM checks WHERE args LIKE '%REDACTED%'"), 1);
+	assert_int_equal(callus_checkindex_lookup(dir, &key), 1);
+	callus_signature_release(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1644,6 +1843,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(schema_32_names_a_vectors_model_by_id, setup, teardown),
 		cmocka_unit_test_setup_teardown(ages_count_from_the_policys_now, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_old_store_migrates_packed_and_counted, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(an_older_stores_texts_are_redacted_again, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(redaction_goes_on_where_it_stopped, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_check_redacted_is_listed_under_its_new_name, setup,
 						teardown),
 	};
 

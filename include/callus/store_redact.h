@@ -1,0 +1,64 @@
+/*
+ * store_redact.h - what a store already holds, redacted again by today's
+ * redactor (docs/redaction.md, "A store redacted by an earlier callus").
+ *
+ * Text is redacted before it is stored (redact.h), by the redactor of the
+ * callus that stored it.  A store kept from an earlier callus, or from
+ * deja before the rename, holds what that redactor did not know: a token
+ * format added since stays in its lessons, runs, errors, checks, fixes
+ * and notes until they age out.  The store keeps the version of the
+ * redactor that last went over all of it (CALLUS_REDACT_VERSION); while
+ * it is older, `callus gc` and the background pass of a recording
+ * (gc.h) go over every stored text again, a bounded batch at a time,
+ * where the last batch stopped.
+ *
+ * A row changes only when today's redactor finds more in one of its texts
+ * (cleaned and redacted as callus_redact_str() makes a stored text; a JSON
+ * column's strings one by one).  What follows a changed row:
+ *   lessons     their .lessons/ page is written again (the instructions
+ *               block is the caller's: result.lessons)
+ *   signatures  the pattern is made again from the redacted message, and
+ *               its sketch with it (signature.h); the id stays, as a
+ *               resolution, note or link names it
+ *   notes       the file is written again from the store at the next
+ *               sync (notes.h): a person's file that held the secret too
+ *   checks      a check redacted into another one's identity (two that
+ *               differed only by a secret) stays as it was: counted in
+ *               result.kept, and logged
+ */
+#ifndef CALLUS_STORE_REDACT_H
+#define CALLUS_STORE_REDACT_H
+
+#include <stddef.h>
+
+#include "callus/common.h"
+#include "callus/redact.h"
+#include "callus/store.h"
+
+typedef struct callus_store_redact_result {
+	size_t rows;     /* rows read */
+	size_t changed;  /* rows that held what today's redactor finds */
+	size_t lessons;  /* of those, lessons (their pages written again) */
+	size_t kept;     /* rows left as they were: see above */
+	int done;        /* the store is marked redacted by this redactor */
+} callus_store_redact_result;
+
+/*
+ * Whether s was last gone over whole by a redactor older than this one's
+ * (never, for a store made before the mark was kept): 1, 0, or a negative
+ * CALLUS_E* code with err set.
+ */
+int callus_store_redact_due(callus_store *s, callus_error *err);
+
+/*
+ * Go on redacting the store of workspace (absolute, borrowed) with r, from
+ * where the last call stopped, until every table is done (then marked) or
+ * budget rows were read (0: no bound).  Each batch of rows is its own
+ * short write transaction, with where it stopped.  res may be NULL.
+ * Returns 0 or a negative CALLUS_E* code; what was redacted before a
+ * failure stays redacted.
+ */
+int callus_store_redact(callus_store *s, const char *workspace, const callus_redactor *r,
+			size_t budget, callus_store_redact_result *res, callus_error *err);
+
+#endif
