@@ -35,7 +35,7 @@
 #define CALLUS_GC_BACKGROUND_BATCH 500
 /* rows the background pass redacts again, while a store is due
  * (store_redact.h) */
-#define CALLUS_GC_REDACT_BUDGET 8192
+#define CALLUS_GC_REDACT_BUDGET 32768
 
 /* [retention] in .callus/config; a value <= 0 turns that rule off. */
 typedef struct callus_gc_policy {
