@@ -403,13 +403,15 @@ out:
 	return sq;
 }
 
-/* VACUUM (not in a transaction) when a quarter of the pages are free. */
-static int maybe_vacuum(callus_store *s, callus_gc_result *res)
+/* VACUUM (not in a transaction) when a quarter of the pages are free, or
+ * when a store was just redacted whole: what was deleted before the pass
+ * is still in the free pages and cells, which only VACUUM rewrites. */
+static int maybe_vacuum(callus_store *s, callus_gc_result *res, int force)
 {
 	int64_t pages = callus_store_query_int(s, "PRAGMA page_count");
 	int64_t free_pages = callus_store_query_int(s, "PRAGMA freelist_count");
 
-	if (pages <= 0 || free_pages < 0 || free_pages * 4 < pages)
+	if (!force && (pages <= 0 || free_pages < 0 || free_pages * 4 < pages))
 		return SQLITE_OK;
 	res->vacuumed = 1;
 	return sqlite3_exec(callus_store_db(s), "VACUUM", NULL, NULL, NULL);
@@ -430,7 +432,8 @@ static int redact_again(callus_store *s, const char *workspace, const callus_gc_
 	res->redacted = rr.changed;
 	res->redacted_lessons = rr.lessons;
 	res->redaction_due = !rr.done;
-	return rc;
+	/* done by this call: 1 */
+	return rc < 0 ? rc : rr.done;
 }
 
 int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
@@ -438,7 +441,7 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
 {
 	callus_gc_result own;
 	char *before = NULL;
-	int rc = 0, sq = SQLITE_OK;
+	int rc = 0, sq = SQLITE_OK, redacted_whole = 0;
 	const char *what = "cannot remove old lessons from";
 
 	if (!res)
@@ -490,12 +493,14 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
 	/* after what went: nothing is redacted that is removed */
 	if (p->redactor && (rc = redact_again(s, workspace, p, res, err)) < 0)
 		goto out;
+	redacted_whole = rc == 1;
+	rc = 0;
 	if (p->sweep) {
 		what = "cannot sweep the lesson files of";
 		if ((sq = sweep_lesson_files(s, workspace, res)) != SQLITE_OK)
 			goto fail;
 		what = "cannot vacuum";
-		if ((sq = maybe_vacuum(s, res)) != SQLITE_OK)
+		if ((sq = maybe_vacuum(s, res, redacted_whole)) != SQLITE_OK)
 			goto fail;
 	}
 	goto out;

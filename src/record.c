@@ -557,7 +557,8 @@ int callus_record_gc(callus_store *store, const char *workspace, const callus_gc
 		res = &own;
 	callus_views_owe(&debt, workspace, NULL);
 	rc = callus_gc(store, workspace, p, res, err);
-	if (res->lessons || res->redacted_lessons)
+	/* the block shows notes and errors too */
+	if (res->lessons || res->redacted)
 		views = callus_record_views(store, workspace, agents_file, agents_max, verr);
 	callus_views_settle(debt, views == 0);
 	if (views_rc)

@@ -14,6 +14,7 @@
 #include "callus/lesson.h"
 #include "callus/lessonmd.h"
 #include "callus/log.h"
+#include "callus/notes.h"
 #include "callus/signature.h"
 #include "callus/workspace.h"
 
@@ -29,22 +30,22 @@
 #define CURSOR_KEY "redaction.cursor"
 /* rows a write transaction holds: a few milliseconds of the write lock */
 #define BATCH 256
-#define MAX_COLUMNS 10
+#define MAX_COLUMNS 12
 
 enum after {
 	AFTER_NONE,
-	AFTER_LESSON,    /* its page written again */
+	AFTER_LESSON,	 /* its page written again */
 	AFTER_SIGNATURE, /* its pattern and sketch made again */
-	AFTER_NOTE,      /* its file written again at the next sync */
-	AFTER_CHECK      /* may collide with another check's identity */
+	AFTER_NOTE,	 /* its file written again at the next sync */
+	AFTER_CHECK	 /* may collide with another check's identity */
 };
 
 typedef struct text_table {
 	const char *name;
 	const char *columns[MAX_COLUMNS]; /* NULL-terminated */
-	unsigned json;                    /* bit i: columns[i] holds JSON */
+	unsigned json;			  /* bit i: columns[i] holds JSON */
 	enum after after;
-	const char *also;                 /* an integer read with each row, or NULL */
+	const char *also; /* an integer read with each row, or NULL */
 } text_table;
 
 /* Every table a text callus was given is stored in, with the columns that
@@ -52,27 +53,45 @@ typedef struct text_table {
  * reorder: the cursor names a table by its index here, so a new table
  * goes last. */
 static const text_table tables[] = {
-	{ "lessons",
-	  { "error_summary", "cause", "resolution", "corrective_rule", "command", "file", "tool",
-	    "intent_id", "affected_files", NULL },
-	  1u << 8, AFTER_LESSON, NULL },
-	{ "runs", { "tool", "command", "cwd", "intent_id", NULL }, 0, AFTER_NONE, NULL },
-	{ "run_errors", { "file", "code", "message", NULL }, 0, AFTER_NONE, NULL },
-	{ "checks", { "tool", "args", "dir", NULL }, 0, AFTER_CHECK, NULL },
-	{ "signatures", { "original", "tool", NULL }, 0, AFTER_SIGNATURE, "stack_patterns <> '[]'" },
-	{ "pending_errors", { "message", "session", "files", NULL }, 1u << 2, AFTER_NONE, NULL },
-	{ "resolutions", { "description", "code_changes", "files", "context", NULL },
-	  (1u << 2) | (1u << 3), AFTER_NONE, NULL },
-	{ "applications", { "context", NULL }, 1u << 0, AFTER_NONE, NULL },
-	{ "notes",
-	  { "title", "example", "rule", "steps", "code", "extra", "files", "session", NULL },
-	  1u << 6, AFTER_NOTE, NULL },
-	{ "note_cache",
-	  { "title", "example", "rule", "steps", "code", "files", "origin", "path", NULL },
-	  1u << 5, AFTER_NONE, NULL },
-	{ "shared_notes",
-	  { "title", "example", "rule", "steps", "code", "files", "origin", "path", "why", NULL },
-	  1u << 5, AFTER_NONE, NULL },
+    {"lessons",
+     {"error_summary", "cause", "resolution", "corrective_rule", "command", "file",
+      "tool", "intent_id", "affected_files", NULL},
+     1u << 8,
+     AFTER_LESSON,
+     NULL},
+    {"runs", {"tool", "command", "cwd", "intent_id", NULL}, 0, AFTER_NONE, NULL},
+    {"run_errors", {"file", "code", "message", NULL}, 0, AFTER_NONE, NULL},
+    {"checks", {"tool", "args", "dir", NULL}, 0, AFTER_CHECK, NULL},
+    {"signatures",
+     {"original", "tool", "error_type", NULL},
+     0,
+     AFTER_SIGNATURE,
+     "stack_patterns <> '[]'"},
+    {"pending_errors", {"message", "session", "files", NULL}, 1u << 2, AFTER_NONE, NULL},
+    {"resolutions",
+     {"description", "code_changes", "files", "context", NULL},
+     (1u << 2) | (1u << 3),
+     AFTER_NONE,
+     NULL},
+    {"applications", {"context", NULL}, 1u << 0, AFTER_NONE, NULL},
+    {"notes",
+     {"files", "title", "example", "rule", "steps", "code", "extra", "session", "tool",
+      "framework", "error_type", NULL},
+     1u << 0,
+     AFTER_NOTE,
+     NULL},
+    {"note_cache",
+     {"title", "example", "rule", "steps", "code", "files", "origin", "path", "tool",
+      "error_type", NULL},
+     1u << 5,
+     AFTER_NONE,
+     NULL},
+    {"shared_notes",
+     {"title", "example", "rule", "steps", "code", "files", "origin", "path", "why",
+      "tool", "error_type", NULL},
+     1u << 5,
+     AFTER_NONE,
+     NULL},
 };
 
 #define NTABLES (sizeof(tables) / sizeof(tables[0]))
@@ -92,14 +111,16 @@ static size_t ncolumns(const text_table *t)
 static int state_get(callus_store *s, const char *key, char **out)
 {
 	sqlite3_stmt *st = NULL;
-	int sq = sqlite3_prepare_v2(callus_store_db(s), "SELECT value FROM sync_state WHERE key = ?1",
-				    -1, &st, NULL);
+	int sq = sqlite3_prepare_v2(callus_store_db(s),
+				    "SELECT value FROM sync_state WHERE key = ?1", -1,
+				    &st, NULL);
 
 	*out = NULL;
 	if (sq == SQLITE_OK) {
 		callus_sql_bind_text(st, 1, key);
 		if ((sq = sqlite3_step(st)) == SQLITE_ROW)
-			sq = (*out = callus_sql_column_dup(st, 0)) ? SQLITE_OK : SQLITE_NOMEM;
+			sq = (*out = callus_sql_column_dup(st, 0)) ? SQLITE_OK
+								   : SQLITE_NOMEM;
 		else if (sq == SQLITE_DONE)
 			sq = SQLITE_OK;
 	}
@@ -109,13 +130,14 @@ static int state_get(callus_store *s, const char *key, char **out)
 
 static int state_set(callus_store *s, const char *key, const char *value)
 {
-	const char *v[] = { key, value };
+	const char *v[] = {key, value};
 
-	return callus_sql_exec_texts(callus_store_db(s),
-				     value ? "INSERT INTO sync_state (key, value) VALUES (?1, ?2)"
-					     " ON CONFLICT (key) DO UPDATE SET value = excluded.value"
-					   : "DELETE FROM sync_state WHERE key = ?1",
-				     v, value ? 2 : 1);
+	return callus_sql_exec_texts(
+	    callus_store_db(s),
+	    value ? "INSERT INTO sync_state (key, value) VALUES (?1, ?2)"
+		    " ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+		  : "DELETE FROM sync_state WHERE key = ?1",
+	    v, value ? 2 : 1);
 }
 
 int callus_store_redact_due(callus_store *s, callus_error *err)
@@ -124,7 +146,8 @@ int callus_store_redact_due(callus_store *s, callus_error *err)
 	int sq = state_get(s, MARK_KEY, &mark), due;
 
 	if (sq != SQLITE_OK)
-		return callus_store_db_error(s, err, sq, "cannot read the redaction mark of");
+		return callus_store_db_error(s, err, sq,
+					     "cannot read the redaction mark of");
 	due = !mark || atol(mark) < CALLUS_REDACT_VERSION;
 	free(mark);
 	return due;
@@ -165,13 +188,12 @@ static int redact_json_value(const callus_redactor *r, json_t *v, int *changed)
 	if (json_is_string(v))
 		return redact_json_string(r, v, changed);
 	if (json_is_array(v))
-		json_array_foreach(v, i, item)
-			if ((rc = redact_json_value(r, item, changed)) < 0)
-				return rc;
+		json_array_foreach(v, i, item) if ((rc = redact_json_value(
+							r, item, changed)) < 0) return rc;
 	if (json_is_object(v))
-		json_object_foreach(v, key, item)
-			if ((rc = redact_json_value(r, item, changed)) < 0)
-				return rc;
+		json_object_foreach(v, key,
+				    item) if ((rc = redact_json_value(r, item, changed)) <
+					      0) return rc;
 	return rc;
 }
 
@@ -216,14 +238,14 @@ static int redact_text(const callus_redactor *r, const char *text, int json, siz
 
 typedef struct changed_row {
 	int64_t rowid;
-	int64_t also;              /* the table's also, else 0 */
+	int64_t also;		   /* the table's also, else 0 */
 	char *values[MAX_COLUMNS]; /* NULL: unchanged */
 } changed_row;
 
 typedef struct batch {
 	changed_row *rows;
 	size_t n, cap;
-	int64_t last;  /* the last rowid read */
+	int64_t last; /* the last rowid read */
 	size_t read;
 } batch;
 
@@ -247,13 +269,14 @@ static int read_batch(callus_store *s, const text_table *t, const callus_redacto
 	callus_buf_printf(&sql, "SELECT rowid");
 	for (size_t c = 0; c < nc; c++)
 		callus_buf_printf(&sql, ", %s", t->columns[c]);
-	callus_buf_printf(&sql, ", %s FROM %s WHERE rowid > ?1 ORDER BY rowid LIMIT ?2", t->also ? t->also : "0",
-			  t->name);
+	callus_buf_printf(&sql, ", %s FROM %s WHERE rowid > ?1 ORDER BY rowid LIMIT ?2",
+			  t->also ? t->also : "0", t->name);
 	if (callus_buf_status(&sql) < 0) {
 		sq = SQLITE_NOMEM;
 		goto out;
 	}
-	if ((sq = sqlite3_prepare_v2(callus_store_db(s), sql.ptr, -1, &st, NULL)) != SQLITE_OK)
+	if ((sq = sqlite3_prepare_v2(callus_store_db(s), sql.ptr, -1, &st, NULL)) !=
+	    SQLITE_OK)
 		goto out;
 	sqlite3_bind_int64(st, 1, after);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)limit);
@@ -267,16 +290,20 @@ static int read_batch(callus_store *s, const text_table *t, const callus_redacto
 		b->last = row.rowid;
 		b->read++;
 		for (size_t c = 0; c < nc && rc == 0; c++) {
-			const char *text = (const char *)sqlite3_column_text(st, (int)c + 1);
-			size_t max = t->after == AFTER_LESSON && c == 0 ? CALLUS_SUMMARY_MAX : 0;
+			const char *text =
+			    (const char *)sqlite3_column_text(st, (int)c + 1);
+			size_t max =
+			    t->after == AFTER_LESSON && c == 0 ? CALLUS_SUMMARY_MAX : 0;
 
 			if (!text)
 				continue;
-			rc = redact_text(r, text, (t->json >> c) & 1, max, &row.values[c]);
+			rc =
+			    redact_text(r, text, (t->json >> c) & 1, max, &row.values[c]);
 			any |= row.values[c] != NULL;
 		}
 		if (rc == 0 && any) {
-			changed_row *grown = callus_array_grow(b->rows, &b->cap, b->n + 1, sizeof(*grown));
+			changed_row *grown =
+			    callus_array_grow(b->rows, &b->cap, b->n + 1, sizeof(*grown));
 
 			if (!grown)
 				rc = CALLUS_ENOMEM;
@@ -308,25 +335,100 @@ static int relist_check(callus_store *s, int64_t id)
 	sqlite3_stmt *st = NULL;
 	callus_error e = CALLUS_ERROR_INIT;
 	int sq = sqlite3_prepare_v2(callus_store_db(s),
-				    "SELECT tool, args, dir FROM checks WHERE id = ?1", -1, &st, NULL);
+				    "SELECT tool, args, dir FROM checks WHERE id = ?1",
+				    -1, &st, NULL);
 
 	if (sq != SQLITE_OK)
 		return sq;
 	sqlite3_bind_int64(st, 1, id);
 	if ((sq = sqlite3_step(st)) == SQLITE_ROW) {
-		callus_check_key key = { (const char *)sqlite3_column_text(st, 0),
-					 (const char *)sqlite3_column_text(st, 1),
-					 (const char *)sqlite3_column_text(st, 2) };
+		callus_check_key key = {(const char *)sqlite3_column_text(st, 0),
+					(const char *)sqlite3_column_text(st, 1),
+					(const char *)sqlite3_column_text(st, 2)};
 
 		/* a list that cannot be changed is removed by it: the next
 		 * pass then opens the store, which lists again */
-		sq = callus_checkindex_update(s, id, &key, &e) < 0 ? SQLITE_IOERR : SQLITE_OK;
+		sq = callus_checkindex_update(s, id, &key, &e) < 0 ? SQLITE_IOERR
+								   : SQLITE_OK;
 	} else if (sq == SQLITE_DONE) {
 		sq = SQLITE_OK;
 	}
 	sqlite3_finalize(st);
 	callus_error_release(&e);
 	return sq;
+}
+
+/*
+ * A check whose redacted name is another's: the two differed only by a
+ * secret, and after an upgrade its next run made the other under the
+ * redacted name.  The old one can never be run under its own name again:
+ * its errors go to the other (one already pending there is the same
+ * error, and goes with the old check) and its runs are added, then it
+ * goes.  *merged set when it did; not, when no check has that name (the
+ * constraint was another's).
+ */
+static int merge_check(callus_store *s, const changed_row *row, int *merged)
+{
+	sqlite3 *db = callus_store_db(s);
+	sqlite3_stmt *st = NULL;
+	int64_t into = 0;
+	int sq;
+
+	*merged = 0;
+	sq = sqlite3_prepare_v2(
+	    db,
+	    "SELECT n.id FROM checks o, checks n WHERE o.id = ?4 AND n.id <> o.id"
+	    " AND n.tool = coalesce(?1, o.tool) AND n.args = coalesce(?2, o.args)"
+	    " AND n.dir = coalesce(?3, o.dir)",
+	    -1, &st, NULL);
+	if (sq != SQLITE_OK)
+		return sq;
+	for (int c = 0; c < 3; c++)
+		callus_sql_bind_text_or_null(st, c + 1, row->values[c]);
+	sqlite3_bind_int64(st, 4, row->rowid);
+	if ((sq = sqlite3_step(st)) == SQLITE_ROW)
+		into = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (sq != SQLITE_ROW)
+		return sq == SQLITE_DONE ? SQLITE_OK : sq;
+	sq = sqlite3_prepare_v2(
+	    db, "UPDATE OR IGNORE pending_errors SET check_id = ?1 WHERE check_id = ?2;",
+	    -1, &st, NULL);
+	if (sq == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, into);
+		sqlite3_bind_int64(st, 2, row->rowid);
+		sq = sqlite3_step(st);
+		sqlite3_finalize(st);
+		st = NULL;
+	}
+	if (sq == SQLITE_DONE &&
+	    (sq = sqlite3_prepare_v2(
+		 db,
+		 "UPDATE checks SET runs = runs + (SELECT runs FROM checks WHERE id = "
+		 "?2),"
+		 " last_run_at = nullif(max(coalesce(last_run_at, ''), (SELECT"
+		 "  coalesce(last_run_at, '') FROM checks WHERE id = ?2)), ''),"
+		 " last_pass_at = nullif(max(coalesce(last_pass_at, ''), (SELECT"
+		 "  coalesce(last_pass_at, '') FROM checks WHERE id = ?2)), '')"
+		 " WHERE id = ?1",
+		 -1, &st, NULL)) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, into);
+		sqlite3_bind_int64(st, 2, row->rowid);
+		sq = sqlite3_step(st);
+		sqlite3_finalize(st);
+		st = NULL;
+	}
+	if (sq == SQLITE_DONE &&
+	    (sq = sqlite3_prepare_v2(db, "DELETE FROM checks WHERE id = ?1", -1, &st,
+				     NULL)) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, row->rowid);
+		sq = sqlite3_step(st);
+		sqlite3_finalize(st);
+	}
+	if (sq != SQLITE_DONE)
+		return sq;
+	*merged = 1;
+	return relist_check(s, into);
 }
 
 /* The changed rows written back.  *kept counts the rows a constraint
@@ -346,14 +448,15 @@ static int write_batch(callus_store *s, const text_table *t, const batch *b, siz
 		callus_buf_printf(&sql, "UPDATE %s SET ", t->name);
 		for (size_t c = 0; c < nc; c++)
 			if (row->values[c]) {
-				callus_buf_printf(&sql, "%s%s = ?%d", k > 1 ? ", " : "", t->columns[c],
-						  k);
+				callus_buf_printf(&sql, "%s%s = ?%d", k > 1 ? ", " : "",
+						  t->columns[c], k);
 				k++;
 			}
 		/* the pattern is made again from the redacted message: an
 		 * empty one is the pattern of the row's original (signature.h) */
 		if (t->after == AFTER_SIGNATURE && row->values[0])
-			callus_buf_printf(&sql, ", message_pattern = '', sketch = ?%d", k++);
+			callus_buf_printf(&sql, ", message_pattern = '', sketch = ?%d",
+					  k++);
 		if (t->after == AFTER_NOTE)
 			callus_buf_printf(&sql, ", file_size = -1");
 		callus_buf_printf(&sql, " WHERE rowid = ?%d", k);
@@ -361,21 +464,27 @@ static int write_batch(callus_store *s, const text_table *t, const batch *b, siz
 			sq = SQLITE_NOMEM;
 			break;
 		}
-		if ((sq = sqlite3_prepare_v2(callus_store_db(s), sql.ptr, -1, &st, NULL)) != SQLITE_OK)
+		if ((sq = sqlite3_prepare_v2(callus_store_db(s), sql.ptr, -1, &st,
+					     NULL)) != SQLITE_OK)
 			break;
 		k = 1;
 		for (size_t c = 0; c < nc; c++)
 			if (row->values[c])
 				callus_sql_bind_text(st, k++, row->values[c]);
 		if (t->after == AFTER_SIGNATURE && row->values[0])
-			sqlite3_bind_int64(st, k++,
-					   callus_signature_sketch("", row->values[0], row->also != 0));
+			sqlite3_bind_int64(
+			    st, k++,
+			    callus_signature_sketch("", row->values[0], row->also != 0));
 		sqlite3_bind_int64(st, k, row->rowid);
 		sq = sqlite3_step(st);
 		sqlite3_finalize(st);
 		st = NULL;
 		if (sq == SQLITE_CONSTRAINT && t->after == AFTER_CHECK) {
-			(*kept)++;
+			int merged;
+
+			if ((sq = merge_check(s, row, &merged)) != SQLITE_OK)
+				break;
+			*kept += !merged;
 			sq = SQLITE_DONE;
 		} else if (sq == SQLITE_DONE && t->after == AFTER_CHECK) {
 			sq = relist_check(s, row->rowid);
@@ -420,7 +529,8 @@ static int save_cursor(callus_store *s, size_t table, int64_t rowid)
 {
 	char text[48];
 
-	snprintf(text, sizeof(text), "%zu:%lld", table, (long long)rowid);
+	snprintf(text, sizeof(text), "%d:%zu:%lld", CALLUS_REDACT_VERSION, table,
+		 (long long)rowid);
 	return state_set(s, CURSOR_KEY, text);
 }
 
@@ -429,11 +539,15 @@ static void read_cursor(callus_store *s, size_t *table, int64_t *rowid)
 	char *text = NULL;
 	unsigned long t;
 	long long id;
+	int version;
 
+	/* a place another redactor stopped at is not this one's: the tables
+	 * before it were not gone over by it */
 	*table = 0;
 	*rowid = 0;
 	if (state_get(s, CURSOR_KEY, &text) == SQLITE_OK && text &&
-	    sscanf(text, "%lu:%lld", &t, &id) == 2 && t < NTABLES && id >= 0) {
+	    sscanf(text, "%d:%lu:%lld", &version, &t, &id) == 3 &&
+	    version == CALLUS_REDACT_VERSION && t < NTABLES && id >= 0) {
 		*table = t;
 		*rowid = id;
 	}
@@ -444,18 +558,18 @@ int callus_store_redact(callus_store *s, const char *workspace, const callus_red
 			size_t budget, callus_store_redact_result *res, callus_error *err)
 {
 	callus_store_redact_result own;
-	batch b = { 0 };
+	batch b = {0};
 	size_t table;
 	int64_t after;
-	int sq = SQLITE_OK, rc = 0, in_tx = 0;
+	int sq = SQLITE_OK, rc = 0, in_tx = 0, notes_changed = 0;
 
 	if (!res)
 		res = &own;
 	memset(res, 0, sizeof(*res));
 	/* the old text is not left in the pages it leaves: the file is what
 	 * a secret must not be found in */
-	if ((sq = sqlite3_exec(callus_store_db(s), "PRAGMA secure_delete = ON", NULL, NULL, NULL)) !=
-	    SQLITE_OK)
+	if ((sq = sqlite3_exec(callus_store_db(s), "PRAGMA secure_delete = ON", NULL,
+			       NULL, NULL)) != SQLITE_OK)
 		goto fail;
 	read_cursor(s, &table, &after);
 	while (table < NTABLES) {
@@ -468,8 +582,13 @@ int callus_store_redact(callus_store *s, const char *workspace, const callus_red
 			if (budget - res->rows < limit)
 				limit = budget - res->rows;
 		}
-		if ((sq = sqlite3_exec(callus_store_db(s), "BEGIN IMMEDIATE", NULL, NULL, NULL)) !=
-		    SQLITE_OK)
+		/* a person's edit not taken in yet is taken in first: a note
+		 * the pass changes has its file written from the store */
+		if (t->after == AFTER_NOTE && after == 0 &&
+		    (rc = callus_notes_sync(s, workspace, NULL, err)) < 0)
+			goto out;
+		if ((sq = sqlite3_exec(callus_store_db(s), "BEGIN IMMEDIATE", NULL, NULL,
+				       NULL)) != SQLITE_OK)
 			goto fail;
 		in_tx = 1;
 		b.last = after;
@@ -493,7 +612,8 @@ int callus_store_redact(callus_store *s, const char *workspace, const callus_red
 		} else if ((sq = save_cursor(s, table, after)) != SQLITE_OK) {
 			goto fail;
 		}
-		if ((sq = sqlite3_exec(callus_store_db(s), "COMMIT", NULL, NULL, NULL)) != SQLITE_OK)
+		if ((sq = sqlite3_exec(callus_store_db(s), "COMMIT", NULL, NULL, NULL)) !=
+		    SQLITE_OK)
 			goto fail;
 		in_tx = 0;
 		res->rows += b.read;
@@ -503,25 +623,31 @@ int callus_store_redact(callus_store *s, const char *workspace, const callus_red
 			callus_buf dir = CALLUS_BUF_INIT;
 
 			if (callus_buf_printf(&dir, "%s/.callus", workspace) == 0)
-				callus_log_event_with(r, dir.ptr, "warn", "redact_kept",
-						      "a check redacted would be another check's"
-						      " name: kept as it was",
-						      NULL);
+				callus_log_event_with(
+				    r, dir.ptr, "warn", "redact_kept",
+				    "a check redacted would be another check's"
+				    " name: kept as it was",
+				    NULL);
 			callus_buf_release(&dir);
 		}
 		if (t->after == AFTER_LESSON && b.n) {
 			res->lessons += b.n;
 			rewrite_pages(s, workspace, &b);
 		}
+		notes_changed |= t->after == AFTER_NOTE && b.n;
 		batch_clear(&b);
 	}
 	res->done = table == NTABLES;
+	/* the changed notes' files, now rather than at the next sync */
+	if (notes_changed)
+		rc = callus_notes_sync(s, workspace, NULL, err);
 	goto out;
 fail:
 	if (in_tx)
 		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
-	rc = sq == SQLITE_NOMEM ? callus_error_set(err, CALLUS_ENOMEM, "out of memory")
-				: callus_store_db_error(s, err, sq, "cannot redact the texts of");
+	rc = sq == SQLITE_NOMEM
+		 ? callus_error_set(err, CALLUS_ENOMEM, "out of memory")
+		 : callus_store_db_error(s, err, sq, "cannot redact the texts of");
 out:
 	sqlite3_exec(callus_store_db(s), "PRAGMA secure_delete = OFF", NULL, NULL, NULL);
 	batch_clear(&b);

@@ -22,9 +22,11 @@
  *               resolution, note or link names it
  *   notes       the file is written again from the store at the next
  *               sync (notes.h): a person's file that held the secret too
- *   checks      a check redacted into another one's identity (two that
- *               differed only by a secret) stays as it was: counted in
- *               result.kept, and logged
+ *   checks      listed under their new name in .callus/checks.idx; one
+ *               whose redacted name is another's (the check its first run
+ *               after the upgrade made) is merged into it: errors, runs
+ *   notes are synced before the pass reaches them (a person's edit taken
+ *   in first), and their files written after it
  */
 #ifndef CALLUS_STORE_REDACT_H
 #define CALLUS_STORE_REDACT_H
@@ -36,11 +38,11 @@
 #include "callus/store.h"
 
 typedef struct callus_store_redact_result {
-	size_t rows;     /* rows read */
-	size_t changed;  /* rows that held what today's redactor finds */
-	size_t lessons;  /* of those, lessons (their pages written again) */
-	size_t kept;     /* rows left as they were: see above */
-	int done;        /* the store is marked redacted by this redactor */
+	size_t rows;	/* rows read */
+	size_t changed; /* rows that held what today's redactor finds */
+	size_t lessons; /* of those, lessons (their pages written again) */
+	size_t kept;	/* rows left as they were: see above */
+	int done;	/* the store is marked redacted by this redactor */
 } callus_store_redact_result;
 
 /*
@@ -59,6 +61,7 @@ int callus_store_redact_due(callus_store *s, callus_error *err);
  * failure stays redacted.
  */
 int callus_store_redact(callus_store *s, const char *workspace, const callus_redactor *r,
-			size_t budget, callus_store_redact_result *res, callus_error *err);
+			size_t budget, callus_store_redact_result *res,
+			callus_error *err);
 
 #endif
