@@ -91,13 +91,13 @@ int cmd_gc(int argc, char **argv)
 	}
 	rc = 0;
 	if (json) {
-		json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b}", "lessons",
+		json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:b}", "lessons",
 				      (json_int_t)r.lessons, "lesson_files", (json_int_t)r.lesson_files,
 				      "runs", (json_int_t)r.runs, "unresolved", (json_int_t)r.unresolved,
 				      "checks", (json_int_t)r.checks, "pending", (json_int_t)r.pending,
 				      "signatures", (json_int_t)r.signatures, "snapshots",
 				      (json_int_t)r.snapshots, "redacted", (json_int_t)r.redacted,
-				      "vacuumed", r.vacuumed);
+				      "redaction_due", r.redaction_due, "vacuumed", r.vacuumed);
 
 		rc = cli_print_json(o);
 	} else {

@@ -11,11 +11,13 @@
 #include "callus/store_redact.h"
 #include "callus/buf.h"
 #include "callus/checkindex.h"
+#include "callus/fileindex.h"
 #include "callus/lesson.h"
 #include "callus/lessonmd.h"
 #include "callus/log.h"
 #include "callus/notes.h"
 #include "callus/signature.h"
+#include "callus/views.h"
 #include "callus/workspace.h"
 
 #include "sqlutil.h"
@@ -37,7 +39,8 @@ enum after {
 	AFTER_LESSON,	 /* its page written again */
 	AFTER_SIGNATURE, /* its pattern and sketch made again */
 	AFTER_NOTE,	 /* its file written again at the next sync */
-	AFTER_CHECK	 /* may collide with another check's identity */
+	AFTER_CHECK,	 /* may collide with another check's identity */
+	AFTER_FILES	 /* names files .callus/files.idx lists */
 };
 
 typedef struct text_table {
@@ -67,11 +70,11 @@ static const text_table tables[] = {
      0,
      AFTER_SIGNATURE,
      "stack_patterns <> '[]'"},
-    {"pending_errors", {"message", "session", "files", NULL}, 1u << 2, AFTER_NONE, NULL},
+    {"pending_errors", {"message", "session", "files", NULL}, 1u << 2, AFTER_FILES, NULL},
     {"resolutions",
      {"description", "code_changes", "files", "context", NULL},
      (1u << 2) | (1u << 3),
-     AFTER_NONE,
+     AFTER_FILES,
      NULL},
     {"applications", {"context", NULL}, 1u << 0, AFTER_NONE, NULL},
     {"notes",
@@ -240,6 +243,7 @@ typedef struct changed_row {
 	int64_t rowid;
 	int64_t also;		   /* the table's also, else 0 */
 	char *values[MAX_COLUMNS]; /* NULL: unchanged */
+	callus_views_debt *debt;   /* a lesson's page owed, until written */
 } changed_row;
 
 typedef struct batch {
@@ -251,9 +255,13 @@ typedef struct batch {
 
 static void batch_clear(batch *b)
 {
-	for (size_t i = 0; i < b->n; i++)
+	for (size_t i = 0; i < b->n; i++) {
 		for (size_t c = 0; c < MAX_COLUMNS; c++)
 			free(b->rows[i].values[c]);
+		/* not written: left for the views' repair */
+		callus_views_settle(b->rows[i].debt, 0);
+		b->rows[i].debt = NULL;
+	}
 	b->n = 0;
 	b->read = 0;
 }
@@ -496,10 +504,32 @@ static int write_batch(callus_store *s, const text_table *t, const batch *b, siz
 	return sq;
 }
 
-/* The pages of the batch's lessons written again, after its commit: the
- * store is the truth, and a page that fails is repaired with the views
- * (the caller owes them). */
-static void rewrite_pages(callus_store *s, const char *workspace, const batch *b)
+/* Each changed lesson's page owed before the commit, as a recording owes
+ * its own: a process cut between the commit and the page, or a page that
+ * cannot be written, leaves a debt the views' repair pays from the store
+ * (views.h), where the next pass would find nothing left to change. */
+static int owe_pages(callus_store *s, const char *workspace, batch *b)
+{
+	sqlite3_stmt *st = NULL;
+	int sq = sqlite3_prepare_v2(callus_store_db(s),
+				    "SELECT signature FROM lessons WHERE rowid = ?1", -1, &st,
+				    NULL);
+
+	for (size_t i = 0; i < b->n && sq == SQLITE_OK; i++) {
+		sqlite3_bind_int64(st, 1, b->rows[i].rowid);
+		if ((sq = sqlite3_step(st)) == SQLITE_ROW)
+			callus_views_owe(&b->rows[i].debt, workspace,
+					 (const char *)sqlite3_column_text(st, 0));
+		sq = sq == SQLITE_ROW || sq == SQLITE_DONE ? SQLITE_OK : sq;
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return sq;
+}
+
+/* The pages of the batch's lessons written again, after its commit, each
+ * debt paid once its page is. */
+static void rewrite_pages(callus_store *s, const char *workspace, batch *b)
 {
 	callus_buf dir = CALLUS_BUF_INIT, key = CALLUS_BUF_INIT;
 	callus_error e = CALLUS_ERROR_INIT;
@@ -514,8 +544,11 @@ static void rewrite_pages(callus_store *s, const char *workspace, const batch *b
 		callus_buf_clear(&key);
 		if (callus_buf_printf(&key, "%lld", (long long)b->rows[i].rowid) < 0)
 			break;
-		if (callus_store_get_lesson(s, key.ptr, &l, &e) == 0)
-			(void)callus_lesson_md_write(dir.ptr, &l, &e);
+		if (callus_store_get_lesson(s, key.ptr, &l, &e) == 0 &&
+		    callus_lesson_md_write(dir.ptr, &l, &e) == 0) {
+			callus_views_settle(b->rows[i].debt, 1);
+			b->rows[i].debt = NULL;
+		}
 		callus_lesson_release(&l);
 		callus_error_release(&e);
 	}
@@ -562,6 +595,7 @@ int callus_store_redact(callus_store *s, const char *workspace, const callus_red
 	size_t table;
 	int64_t after;
 	int sq = SQLITE_OK, rc = 0, in_tx = 0, notes_changed = 0;
+	int64_t secure = callus_store_query_int(s, "PRAGMA secure_delete");
 
 	if (!res)
 		res = &own;
@@ -593,8 +627,15 @@ int callus_store_redact(callus_store *s, const char *workspace, const callus_red
 		in_tx = 1;
 		b.last = after;
 		if ((sq = read_batch(s, t, r, after, limit, &b)) != SQLITE_OK ||
-		    (sq = write_batch(s, t, &b, &kept)) != SQLITE_OK)
+		    (sq = write_batch(s, t, &b, &kept)) != SQLITE_OK ||
+		    (t->after == AFTER_LESSON && (sq = owe_pages(s, workspace, &b)) != SQLITE_OK))
 			goto fail;
+		/* the list of files with a fix, under the write lock as
+		 * learning writes it (fileindex.h) */
+		if (t->after == AFTER_FILES && b.n && callus_fileindex_write(s, NULL) < 0) {
+			sq = SQLITE_IOERR;
+			goto fail;
+		}
 		/* a short batch ends its table */
 		if (b.read < limit) {
 			table++;
@@ -649,7 +690,8 @@ fail:
 		 ? callus_error_set(err, CALLUS_ENOMEM, "out of memory")
 		 : callus_store_db_error(s, err, sq, "cannot redact the texts of");
 out:
-	sqlite3_exec(callus_store_db(s), "PRAGMA secure_delete = OFF", NULL, NULL, NULL);
+	if (secure != 1)
+		sqlite3_exec(callus_store_db(s), "PRAGMA secure_delete = OFF", NULL, NULL, NULL);
 	batch_clear(&b);
 	free(b.rows);
 	return rc;

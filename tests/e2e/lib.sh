@@ -184,6 +184,27 @@ _e2e_err() {
 	printf '%s (exit %s)\n' "$text" "$rc" >"$_e2e_h/failed-command"
 }
 
+# A body's line "! cmd" (a pipeline too) stops nothing under `set -e`: bash
+# never exits for a pipeline that "!" inverts.  Only the body's last command
+# is checked by its status, so anywhere else such a line is an assertion
+# that cannot fail.  Prints the first one of body $1, if any: a line of its
+# own that is not the body's last, nor continued (&&, ||, |, \).
+_e2e_lint_body() {
+	local line prev=
+	while IFS= read -r line; do
+		line=${line#"${line%%[![:space:]]*}"}
+		case $line in '' | '#'*) continue ;; esac
+		case $prev in
+		'! '*'&&' | '! '*'||'* | '! '*'|' | '! '*\\) ;;
+		'! '*)
+			printf '%s\n' "$prev"
+			return
+			;;
+		esac
+		prev=$line
+	done <<<"$1"
+}
+
 # Runs body $1 in a subshell; returns its status.  The body runs in the
 # foreground (a background job would start with SIGINT and SIGQUIT ignored);
 # a watchdog in the background ends it after CALLUS_TEST_TIMEOUT seconds.
@@ -258,9 +279,20 @@ test_expect_success() {
 		return 0
 	fi
 	: >"$_e2e_h/info"
-	# Not `if _e2e_run_body`: a condition would turn `set -e` off in the body.
-	_e2e_run_body "$body"
-	rc=$?
+	local bang
+	bang=$(_e2e_lint_body "$body")
+	if [ -n "$bang" ]; then
+		printf "bug in the test script: '%s' checks nothing but as the body's last" \
+			"$bang" >"$_e2e_h/failed-command"
+		printf " command (set -e ignores a failing '! cmd'): write '! cmd || false'\n" \
+			>>"$_e2e_h/failed-command"
+		: >"$_e2e_h/out"
+		rc=1
+	else
+		# Not `if _e2e_run_body`: a condition would turn `set -e` off in the body.
+		_e2e_run_body "$body"
+		rc=$?
+	fi
 	if [ "$rc" -eq 0 ]; then
 		test_passed=$((test_passed + 1))
 		echo "ok $test_count - $title"

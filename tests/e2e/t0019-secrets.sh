@@ -102,7 +102,7 @@ test_expect_success 'the planted formats: at least 100, each with its secret' - 
 	n=$(grep -vc "^#" "$FORMATS")
 	test_info "$n formats, $(wc -l <secrets) secrets"
 	test "$n" -ge 100
-	! grep -qx "" secrets
+	! grep -qx "" secrets || false
 	git init -q ws
 	printf "int main(void) { return 0; }\n" >ws/main.c
 	# No snapshots of the work tree, which holds no secret: a snapshot a
@@ -264,7 +264,7 @@ test_expect_success 'in a diagnostic'"'"'s path and its code' - <<\EOF
 	test_expect_code 1 "$CALLUS" run -- sh -c "echo 'src/$tok/main.c:1:1: error: pathed' >&2
 echo 'main.c:2:1: error: coded [$tok]' >&2; exit 1; gcc -c main.c" 2>/dev/null
 	sqlite3 .callus/callus.db "SELECT file FROM run_errors" | grep -qxF "src/[REDACTED:github-token]/main.c"
-	! grep -rqF "$tok" .callus .lessons AGENTS.md
+	! grep -rqF "$tok" .callus .lessons AGENTS.md || false
 	! sqlite3 .callus/callus.db .dump | grep -qF "$tok"
 EOF
 
@@ -290,7 +290,7 @@ test_expect_success 'in a check'"'"'s tool, its folder and its session' - <<\EOF
 	sqlite3 .callus/callus.db "SELECT tool FROM checks" | grep -qxF "npm run test:[REDACTED:github-token]"
 	sqlite3 .callus/callus.db "SELECT context FROM resolutions" |
 		grep -qF "\"session\":\"s [REDACTED:github-token]\""
-	! grep -rqaF "$tok" .callus .lessons AGENTS.md
+	! grep -rqaF "$tok" .callus .lessons AGENTS.md || false
 	! sqlite3 .callus/callus.db .dump | grep -qF "$tok"
 EOF
 

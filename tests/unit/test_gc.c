@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include <sqlite3.h>
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 
 #include "callus/checkindex.h"
 #include "callus/embed.h"
+#include "callus/fileindex.h"
 #include "callus/gc.h"
 #include "callus/learn.h"
 #include "callus/lesson.h"
@@ -1621,7 +1623,7 @@ static long long tokens_left(fixture *f)
 			" + (SELECT count(*) FROM run_errors WHERE message LIKE '%ghp_%')"
 			" + (SELECT count(*) FROM checks WHERE args LIKE '%ghp_%')"
 			" + (SELECT count(*) FROM signatures WHERE original LIKE '%ghp_%')"
-			" + (SELECT count(*) FROM pending_errors WHERE message LIKE '%ghp_%')"
+			" + (SELECT count(*) FROM pending_errors WHERE message || files LIKE '%ghp_%')"
 			" + (SELECT count(*) FROM resolutions WHERE code_changes || files"
 			"  LIKE '%ghp_%')");
 }
@@ -1656,7 +1658,8 @@ static void plant_tokens(fixture *f)
 	       "UPDATE run_errors SET message = message || ' " TOKEN "';"
 	       "UPDATE signatures SET original = original || ' " TOKEN "', message_pattern = ''"
 	       " WHERE rowid = (SELECT min(rowid) FROM signatures);"
-	       "UPDATE pending_errors SET message = 'auth with " TOKEN " failed';"
+	       "UPDATE pending_errors SET message = 'auth with " TOKEN " failed',"
+	       " files = json_array('src/b.c', 'keys/" TOKEN ".txt');"
 	       "UPDATE resolutions SET code_changes = code_changes || '+GITHUB_TOKEN=" TOKEN "\n',"
 	       " files = json_array('src/a.c', '" TOKEN ".txt');"
 	       "DELETE FROM sync_state WHERE key LIKE 'redaction.%';");
@@ -1676,6 +1679,10 @@ static void an_older_stores_texts_are_redacted_again(void **state)
 	record(f, "src/b.c", "unused variable 'y'", &g2, NULL);
 	resolve(f, &g2, "-c src/b.c");
 	plant_tokens(f);
+	/* the list of files with a fix, as the old store left it */
+	assert_int_equal(callus_fileindex_write(f->s, NULL), 0);
+	snprintf(page, sizeof(page), "%s/.callus/" CALLUS_FILEINDEX_NAME, f->dir);
+	assert_true(file_holds(page, "ghp_"));
 	before = tokens_left(f);
 	assert_true(before >= 6);
 	assert_int_equal(callus_store_redact_due(f->s, NULL), 1);
@@ -1686,6 +1693,7 @@ static void an_older_stores_texts_are_redacted_again(void **state)
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
 	assert_int_equal(tokens_left(f), 0);
 	assert_int_equal(r.redacted, before);
+	assert_false(file_holds(page, "ghp_"));
 	assert_int_equal(r.redacted_lessons, 2);
 	assert_false(r.redaction_due);
 	assert_int_equal(callus_store_redact_due(f->s, NULL), 0);
@@ -1774,6 +1782,53 @@ static void redaction_goes_on_where_it_stopped(void **state)
 	assert_int_equal(callus_store_redact_due(f->s, NULL), 0);
 }
 
+/* A page that cannot be written after the commit is owed to the views'
+ * repair: the next pass finds nothing left to change in the store. */
+/* Whether a debt in workspace's .callus/owed names text. */
+static int owed_names(const char *workspace, const char *text)
+{
+	char dir[160], path[512];
+	struct dirent *e;
+	DIR *d;
+	int found = 0;
+
+	snprintf(dir, sizeof(dir), "%s/.callus/owed", workspace);
+	if (!(d = opendir(dir)))
+		return 0;
+	while (!found && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		found = file_holds(path, text);
+	}
+	closedir(d);
+	return found;
+}
+
+static void a_page_not_written_is_owed(void **state)
+{
+	fixture *f = *state;
+	callus_store_redact_result rr;
+	callus_signature g;
+	char path[160], target[160], cmd[200], sig[65];
+
+	record(f, "src/a.c", "expected ';' before '}' token", &g, sig);
+	callus_signature_release(&g);
+	plant_tokens(f);
+	assert_false(owed_names(f->dir, sig));
+	/* a .lessons/ that leads out of the workspace is not written through */
+	snprintf(path, sizeof(path), "%s/.lessons", f->dir);
+	snprintf(target, sizeof(target), "%s.elsewhere", f->dir);
+	assert_int_equal(rename(path, target), 0);
+	assert_int_equal(symlink(target, path), 0);
+	assert_int_equal(callus_store_redact(f->s, f->dir, f->red, 0, &rr, NULL), 0);
+	assert_int_equal(rr.lessons, 1);
+	assert_true(owed_names(f->dir, sig));
+	unlink(path);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", target);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* Two checks that differed only by a secret (after an upgrade: the old
  * one, and the one its next run made under the redacted name) become one,
  * its errors and runs kept, and it is listed under its new name, so that
@@ -1854,6 +1909,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(redaction_goes_on_where_it_stopped, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_check_redacted_is_listed_under_its_new_name, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(a_page_not_written_is_owed, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
