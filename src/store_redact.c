@@ -40,7 +40,8 @@ enum after {
 	AFTER_SIGNATURE, /* its pattern and sketch made again */
 	AFTER_NOTE,	 /* its file written again at the next sync */
 	AFTER_CHECK,	 /* may collide with another check's identity */
-	AFTER_FILES	 /* names files .callus/files.idx lists */
+	AFTER_FILES,	 /* names files .callus/files.idx lists */
+	AFTER_CONTEXT	 /* may become another context's list */
 };
 
 typedef struct text_table {
@@ -95,6 +96,7 @@ static const text_table tables[] = {
      1u << 5,
      AFTER_NONE,
      NULL},
+    {"contexts", {"patterns", NULL}, 1u << 0, AFTER_CONTEXT, NULL},
 };
 
 #define NTABLES (sizeof(tables) / sizeof(tables[0]))
@@ -439,6 +441,33 @@ static int merge_check(callus_store *s, const changed_row *row, int *merged)
 	return relist_check(s, into);
 }
 
+/* A signatures' context list redacted into one the store holds already
+ * (unique: kept once, schema 28): its signatures are pointed at that one,
+ * and it goes. */
+static int merge_context(callus_store *s, const changed_row *row)
+{
+	sqlite3_stmt *st = NULL;
+	int sq = sqlite3_prepare_v2(callus_store_db(s),
+				    "UPDATE signatures SET ctx = (SELECT ctx FROM contexts WHERE"
+				    " patterns = ?1) WHERE ctx = ?2",
+				    -1, &st, NULL);
+
+	if (sq != SQLITE_OK)
+		return sq;
+	callus_sql_bind_text(st, 1, row->values[0]);
+	sqlite3_bind_int64(st, 2, row->rowid);
+	sq = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (sq != SQLITE_DONE ||
+	    (sq = sqlite3_prepare_v2(callus_store_db(s), "DELETE FROM contexts WHERE ctx = ?1",
+				     -1, &st, NULL)) != SQLITE_OK)
+		return sq;
+	sqlite3_bind_int64(st, 1, row->rowid);
+	sq = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return sq == SQLITE_DONE ? SQLITE_OK : sq;
+}
+
 /* The changed rows written back.  *kept counts the rows a constraint
  * turned away (a check redacted into another's identity). */
 static int write_batch(callus_store *s, const text_table *t, const batch *b, size_t *kept)
@@ -487,7 +516,11 @@ static int write_batch(callus_store *s, const text_table *t, const batch *b, siz
 		sq = sqlite3_step(st);
 		sqlite3_finalize(st);
 		st = NULL;
-		if (sq == SQLITE_CONSTRAINT && t->after == AFTER_CHECK) {
+		if (sq == SQLITE_CONSTRAINT && t->after == AFTER_CONTEXT) {
+			if ((sq = merge_context(s, row)) != SQLITE_OK)
+				break;
+			sq = SQLITE_DONE;
+		} else if (sq == SQLITE_CONSTRAINT && t->after == AFTER_CHECK) {
 			int merged;
 
 			if ((sq = merge_check(s, row, &merged)) != SQLITE_OK)

@@ -1782,6 +1782,28 @@ static void redaction_goes_on_where_it_stopped(void **state)
 	assert_int_equal(callus_store_redact_due(f->s, NULL), 0);
 }
 
+/* A context list redacted into one the store holds already is merged:
+ * its signatures name that one, and it goes (contexts are kept once). */
+static void a_context_redacted_into_another_is_merged(void **state)
+{
+	fixture *f = *state;
+	callus_store_redact_result rr;
+	callus_signature g;
+
+	record(f, "src/a.c", "expected ';' before '}' token", &g, NULL);
+	callus_signature_release(&g);
+	sql(f, "INSERT INTO contexts (patterns) VALUES"
+	       " (json_array('framework:gcc', 'dep:" TOKEN "')),"
+	       " (json_array('framework:gcc', 'dep:[REDACTED:github-token]'));"
+	       "UPDATE signatures SET ctx = (SELECT ctx FROM contexts WHERE patterns LIKE '%ghp_%');"
+	       "DELETE FROM sync_state WHERE key LIKE 'redaction.%';");
+	assert_int_equal(callus_store_redact(f->s, f->dir, f->red, 0, &rr, NULL), 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM contexts WHERE patterns LIKE '%ghp_%'"), 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM signatures g JOIN contexts c"
+				  " ON c.ctx = g.ctx WHERE c.patterns LIKE '%REDACTED%'"),
+			 1);
+}
+
 /* A page that cannot be written after the commit is owed to the views'
  * repair: the next pass finds nothing left to change in the store. */
 /* Whether a debt in workspace's .callus/owed names text. */
@@ -1910,6 +1932,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_check_redacted_is_listed_under_its_new_name, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(a_page_not_written_is_owed, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_context_redacted_into_another_is_merged, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
