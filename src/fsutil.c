@@ -499,6 +499,10 @@ int callus_fs_write_spare(const char *spare, const char *tmp, const char *path, 
 
 void callus_fs_keep_spare(const char *path, const char *spare)
 {
+	/* emptied first: a spool entry holds the folder its run ran in as it
+	 * is, which may hold a secret (docs/redaction.md), and a spare is
+	 * kept for as long as no entry is made */
+	(void)truncate(path, 0);
 	if (rename(path, spare) < 0)
 		unlink(path);
 }

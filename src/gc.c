@@ -404,8 +404,7 @@ out:
 }
 
 /* VACUUM (not in a transaction) when a quarter of the pages are free, or
- * when a store was just redacted whole: what was deleted before the pass
- * is still in the free pages and cells, which only VACUUM rewrites. */
+ * when the pass that redacted a store whole owes one (store_redact.h). */
 static int maybe_vacuum(callus_store *s, callus_gc_result *res, int force)
 {
 	int64_t pages = callus_store_query_int(s, "PRAGMA page_count");
@@ -432,8 +431,7 @@ static int redact_again(callus_store *s, const char *workspace, const callus_gc_
 	res->redacted = rr.changed;
 	res->redacted_lessons = rr.lessons;
 	res->redaction_due = !rr.done;
-	/* done by this call: 1 */
-	return rc < 0 ? rc : rr.done;
+	return rc;
 }
 
 int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
@@ -493,15 +491,16 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
 	/* after what went: nothing is redacted that is removed */
 	if (p->redactor && (rc = redact_again(s, workspace, p, res, err)) < 0)
 		goto out;
-	redacted_whole = rc == 1;
-	rc = 0;
 	if (p->sweep) {
 		what = "cannot sweep the lesson files of";
 		if ((sq = sweep_lesson_files(s, workspace, res)) != SQLITE_OK)
 			goto fail;
 		what = "cannot vacuum";
+		redacted_whole = callus_store_redact_vacuum_owed(s);
 		if ((sq = maybe_vacuum(s, res, redacted_whole)) != SQLITE_OK)
 			goto fail;
+		if (redacted_whole)
+			callus_store_redact_vacuum_paid(s);
 	}
 	goto out;
 fail:

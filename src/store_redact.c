@@ -30,6 +30,7 @@
 
 #define MARK_KEY "redaction.version"
 #define CURSOR_KEY "redaction.cursor"
+#define VACUUM_KEY "redaction.vacuum"
 /* rows a write transaction holds: a few milliseconds of the write lock */
 #define BATCH 256
 #define MAX_COLUMNS 12
@@ -143,6 +144,20 @@ static int state_set(callus_store *s, const char *key, const char *value)
 		    " ON CONFLICT (key) DO UPDATE SET value = excluded.value"
 		  : "DELETE FROM sync_state WHERE key = ?1",
 	    v, value ? 2 : 1);
+}
+
+int callus_store_redact_vacuum_owed(callus_store *s)
+{
+	char *v = NULL;
+	int owed = state_get(s, VACUUM_KEY, &v) == SQLITE_OK && v;
+
+	free(v);
+	return owed;
+}
+
+void callus_store_redact_vacuum_paid(callus_store *s)
+{
+	(void)state_set(s, VACUUM_KEY, NULL);
 }
 
 int callus_store_redact_due(callus_store *s, callus_error *err)
@@ -368,14 +383,31 @@ static int relist_check(callus_store *s, int64_t id)
 	return sq;
 }
 
+/* sql run once with ?1 and ?2 bound to a and b: SQLITE_DONE or the error. */
+static int exec_ids(sqlite3 *db, const char *sql, int64_t a, int64_t b)
+{
+	sqlite3_stmt *st = NULL;
+	int sq = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+
+	if (sq != SQLITE_OK)
+		return sq;
+	sqlite3_bind_int64(st, 1, a);
+	sqlite3_bind_int64(st, 2, b);
+	sq = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return sq;
+}
+
 /*
  * A check whose redacted name is another's: the two differed only by a
  * secret, and after an upgrade its next run made the other under the
  * redacted name.  The old one can never be run under its own name again:
- * its errors go to the other (one already pending there is the same
- * error, and goes with the old check) and its runs are added, then it
- * goes.  *merged set when it did; not, when no check has that name (the
- * constraint was another's).
+ * its errors go to the other, and it goes.  An error the other has a row
+ * of is newer there (made after the upgrade): the old row goes with its
+ * check.  The moved rows forget their closing run: it counted the old
+ * check's runs, and the other's next run is not the one after it
+ * (learn.h); the other's runs stay its own count.  *merged set when it
+ * did; not, when no check has that name (the constraint was another's).
  */
 static int merge_check(callus_store *s, const changed_row *row, int *merged)
 {
@@ -385,12 +417,11 @@ static int merge_check(callus_store *s, const changed_row *row, int *merged)
 	int sq;
 
 	*merged = 0;
-	sq = sqlite3_prepare_v2(
-	    db,
-	    "SELECT n.id FROM checks o, checks n WHERE o.id = ?4 AND n.id <> o.id"
-	    " AND n.tool = coalesce(?1, o.tool) AND n.args = coalesce(?2, o.args)"
-	    " AND n.dir = coalesce(?3, o.dir)",
-	    -1, &st, NULL);
+	sq = sqlite3_prepare_v2(db,
+				"SELECT n.id FROM checks o, checks n WHERE o.id = ?4 AND n.id <> o.id"
+				" AND n.tool = coalesce(?1, o.tool) AND n.args = coalesce(?2, o.args)"
+				" AND n.dir = coalesce(?3, o.dir)",
+				-1, &st, NULL);
 	if (sq != SQLITE_OK)
 		return sq;
 	for (int c = 0; c < 3; c++)
@@ -401,41 +432,23 @@ static int merge_check(callus_store *s, const changed_row *row, int *merged)
 	sqlite3_finalize(st);
 	if (sq != SQLITE_ROW)
 		return sq == SQLITE_DONE ? SQLITE_OK : sq;
-	sq = sqlite3_prepare_v2(
-	    db, "UPDATE OR IGNORE pending_errors SET check_id = ?1 WHERE check_id = ?2;",
-	    -1, &st, NULL);
-	if (sq == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, into);
-		sqlite3_bind_int64(st, 2, row->rowid);
-		sq = sqlite3_step(st);
-		sqlite3_finalize(st);
-		st = NULL;
-	}
-	if (sq == SQLITE_DONE &&
-	    (sq = sqlite3_prepare_v2(
-		 db,
-		 "UPDATE checks SET runs = runs + (SELECT runs FROM checks WHERE id = "
-		 "?2),"
-		 " last_run_at = nullif(max(coalesce(last_run_at, ''), (SELECT"
-		 "  coalesce(last_run_at, '') FROM checks WHERE id = ?2)), ''),"
-		 " last_pass_at = nullif(max(coalesce(last_pass_at, ''), (SELECT"
-		 "  coalesce(last_pass_at, '') FROM checks WHERE id = ?2)), '')"
-		 " WHERE id = ?1",
-		 -1, &st, NULL)) == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, into);
-		sqlite3_bind_int64(st, 2, row->rowid);
-		sq = sqlite3_step(st);
-		sqlite3_finalize(st);
-		st = NULL;
-	}
-	if (sq == SQLITE_DONE &&
-	    (sq = sqlite3_prepare_v2(db, "DELETE FROM checks WHERE id = ?1", -1, &st,
-				     NULL)) == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, row->rowid);
-		sq = sqlite3_step(st);
-		sqlite3_finalize(st);
-	}
-	if (sq != SQLITE_DONE)
+	if ((sq = exec_ids(db,
+			   "DELETE FROM pending_errors WHERE check_id = ?2 AND sig IN"
+			   " (SELECT sig FROM pending_errors WHERE check_id = ?1)",
+			   into, row->rowid)) != SQLITE_DONE ||
+	    (sq = exec_ids(db,
+			   "UPDATE pending_errors SET check_id = ?1, closed_run = 0"
+			   " WHERE check_id = ?2",
+			   into, row->rowid)) != SQLITE_DONE ||
+	    (sq = exec_ids(db,
+			   "UPDATE checks SET last_run_at = nullif(max(coalesce(last_run_at, ''),"
+			   " (SELECT coalesce(last_run_at, '') FROM checks WHERE id = ?2)), ''),"
+			   " last_pass_at = nullif(max(coalesce(last_pass_at, ''),"
+			   " (SELECT coalesce(last_pass_at, '') FROM checks WHERE id = ?2)), '')"
+			   " WHERE id = ?1",
+			   into, row->rowid)) != SQLITE_DONE ||
+	    (sq = exec_ids(db, "DELETE FROM checks WHERE id = ?2 AND ?1 = ?1", into,
+			   row->rowid)) != SQLITE_DONE)
 		return sq;
 	*merged = 1;
 	return relist_check(s, into);
@@ -560,6 +573,17 @@ static int owe_pages(callus_store *s, const char *workspace, batch *b)
 	return sq;
 }
 
+/* Whether a changed row of b has its "files" column changed. */
+static int files_changed(const text_table *t, const batch *b)
+{
+	for (size_t c = 0; c < ncolumns(t); c++)
+		if (!strcmp(t->columns[c], "files"))
+			for (size_t i = 0; i < b->n; i++)
+				if (b->rows[i].values[c])
+					return 1;
+	return 0;
+}
+
 /* The pages of the batch's lessons written again, after its commit, each
  * debt paid once its page is. */
 static void rewrite_pages(callus_store *s, const char *workspace, batch *b)
@@ -629,6 +653,7 @@ int callus_store_redact(callus_store *s, const char *workspace, const callus_red
 	int64_t after;
 	int sq = SQLITE_OK, rc = 0, in_tx = 0, notes_changed = 0;
 	int64_t secure = callus_store_query_int(s, "PRAGMA secure_delete");
+	int checks_changed = 0;
 
 	if (!res)
 		res = &own;
@@ -663,12 +688,13 @@ int callus_store_redact(callus_store *s, const char *workspace, const callus_red
 		    (sq = write_batch(s, t, &b, &kept)) != SQLITE_OK ||
 		    (t->after == AFTER_LESSON && (sq = owe_pages(s, workspace, &b)) != SQLITE_OK))
 			goto fail;
-		/* the list of files with a fix, under the write lock as
-		 * learning writes it (fileindex.h) */
-		if (t->after == AFTER_FILES && b.n && callus_fileindex_write(s, NULL) < 0) {
-			sq = SQLITE_IOERR;
-			goto fail;
-		}
+		/* the list of files with a fix named the old paths: removed
+		 * under the write lock, as learning removes one it cannot
+		 * change, and made again from the store by its next reader
+		 * (fileindex.h); written here, it was written again whole for
+		 * every batch */
+		if (t->after == AFTER_FILES && files_changed(t, &b))
+			callus_fileindex_remove(s);
 		/* a short batch ends its table */
 		if (b.read < limit) {
 			table++;
@@ -681,7 +707,8 @@ int callus_store_redact(callus_store *s, const char *workspace, const callus_red
 
 			snprintf(version, sizeof(version), "%d", CALLUS_REDACT_VERSION);
 			if ((sq = state_set(s, MARK_KEY, version)) != SQLITE_OK ||
-			    (sq = state_set(s, CURSOR_KEY, NULL)) != SQLITE_OK)
+			    (sq = state_set(s, CURSOR_KEY, NULL)) != SQLITE_OK ||
+			    (sq = state_set(s, VACUUM_KEY, "owed")) != SQLITE_OK)
 				goto fail;
 		} else if ((sq = save_cursor(s, table, after)) != SQLITE_OK) {
 			goto fail;
@@ -709,9 +736,15 @@ int callus_store_redact(callus_store *s, const char *workspace, const callus_red
 			rewrite_pages(s, workspace, &b);
 		}
 		notes_changed |= t->after == AFTER_NOTE && b.n;
+		checks_changed |= t->after == AFTER_CHECK && b.n;
 		batch_clear(&b);
 	}
 	res->done = table == NTABLES;
+	/* a renamed check was listed under its new hash before its commit;
+	 * its old hash, of a name that held the secret, goes with the list
+	 * written again (best-effort: a list that cannot be is removed) */
+	if (checks_changed)
+		(void)callus_checkindex_rewrite(s, NULL);
 	/* the changed notes' files, now rather than at the next sync */
 	if (notes_changed)
 		rc = callus_notes_sync(s, workspace, NULL, err);
@@ -719,12 +752,21 @@ int callus_store_redact(callus_store *s, const char *workspace, const callus_red
 fail:
 	if (in_tx)
 		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+	/* nothing committed: the pages are the store's still */
+	for (size_t i = 0; i < b.n; i++) {
+		callus_views_settle(b.rows[i].debt, 1);
+		b.rows[i].debt = NULL;
+	}
 	rc = sq == SQLITE_NOMEM
 		 ? callus_error_set(err, CALLUS_ENOMEM, "out of memory")
 		 : callus_store_db_error(s, err, sq, "cannot redact the texts of");
 out:
-	if (secure != 1)
-		sqlite3_exec(callus_store_db(s), "PRAGMA secure_delete = OFF", NULL, NULL, NULL);
+	if (secure >= 0 && secure != 1) {
+		char pragma[40];
+
+		snprintf(pragma, sizeof(pragma), "PRAGMA secure_delete = %d", (int)secure);
+		sqlite3_exec(callus_store_db(s), pragma, NULL, NULL, NULL);
+	}
 	batch_clear(&b);
 	free(b.rows);
 	return rc;

@@ -64,4 +64,13 @@ int callus_store_redact(callus_store *s, const char *workspace, const callus_red
 			size_t budget, callus_store_redact_result *res,
 			callus_error *err);
 
+/*
+ * What was deleted before the pass (a lesson retention removed) is still
+ * in the store's free pages and cells, which only VACUUM writes over: the
+ * pass that finishes owes one, which the next `callus gc` runs (the
+ * background pass never does: seconds).  Owed: 1 or 0.
+ */
+int callus_store_redact_vacuum_owed(callus_store *s);
+void callus_store_redact_vacuum_paid(callus_store *s);
+
 #endif

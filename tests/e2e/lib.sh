@@ -188,12 +188,15 @@ _e2e_err() {
 # never exits for a pipeline that "!" inverts.  Only the body's last command
 # is checked by its status, so anywhere else such a line is an assertion
 # that cannot fail.  Prints the first one of body $1, if any: a line of its
-# own that is not the body's last, nor continued (&&, ||, |, \).
+# own that is not the body's last, nor a function's or a group's (before a
+# line starting with '}'), nor continued (&&, ||, |, \).
 _e2e_lint_body() {
 	local line prev=
 	while IFS= read -r line; do
 		line=${line#"${line%%[![:space:]]*}"}
 		case $line in '' | '#'*) continue ;; esac
+		# a function's or a group's last command is checked by its call
+		case $line in '}'*) prev=$line && continue ;; esac
 		case $prev in
 		'! '*'&&' | '! '*'||'* | '! '*'|' | '! '*\\) ;;
 		'! '*)
