@@ -24,6 +24,7 @@
 #include "callus/log.h"
 #include "callus/metrics.h"
 #include "callus/store.h"
+#include "callus/store_redact.h"
 #include "callus/views.h"
 
 #include <jansson.h>
@@ -360,6 +361,28 @@ static void check_totals(struct doctor *d, callus_store *store, const char *rel)
 	callus_error_release(&err);
 }
 
+/* A store an older callus redacted: said, not done (callus gc does it). */
+static void check_redaction(struct doctor *d, callus_store *store, const char *rel)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	int due = callus_store_redact_due(store, &err);
+
+	if (due < 0)
+		report(d, PROBLEM, "redaction", "%s: cannot tell which redactor went over it: %s",
+		       rel, callus_error_message(&err));
+	else if (due)
+		report(d, NOTE, "redaction",
+		       "%s holds texts an earlier callus redacted, not yet gone over by this "
+		       "one's redactor: 'callus gc' does it now (recordings do it a batch a day)",
+		       rel);
+	else
+		report(d, OK, "redaction", "%s: gone over by this callus's redactor%s", rel,
+		       callus_store_redact_vacuum_owed(store)
+			       ? "; 'callus gc' compacts it, writing over what was deleted before"
+			       : "");
+	callus_error_release(&err);
+}
+
 static void check_store(struct doctor *d)
 {
 	callus_error err = CALLUS_ERROR_INIT;
@@ -422,6 +445,7 @@ static void check_store(struct doctor *d)
 	notes_bloat(d, store);
 	check_views(d, store);
 	check_file_index(d, store);
+	check_redaction(d, store, rel);
 out:
 	free(problems);
 	callus_store_close(store);

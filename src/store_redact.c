@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MARK_KEY "redaction.version"
+#define MARK_KEY CALLUS_STORE_REDACT_MARK
 #define CURSOR_KEY "redaction.cursor"
 #define VACUUM_KEY "redaction.vacuum"
 /* rows a write transaction holds: a few milliseconds of the write lock */

@@ -11,6 +11,7 @@
 #include "callus/migrate.h"
 #include "callus/notes.h"
 #include "callus/signature.h"
+#include "callus/store_redact.h"
 #include "callus/vecindex.h"
 #include "match_internal.h"
 #include "store_internal.h"
@@ -992,11 +993,15 @@ int callus_store_schema_version(callus_store *s)
 	return v;
 }
 
+#define TEXT_OF(x) #x
+#define VALUE_TEXT(x) TEXT_OF(x)
+#define REDACT_VERSION_TEXT VALUE_TEXT(CALLUS_REDACT_VERSION)
+
 int callus_store_migrate(callus_store *s, callus_error *err)
 {
 	const int latest = (int)(sizeof(migrations) / sizeof(migrations[0]));
 	callus_buf sql = CALLUS_BUF_INIT;
-	int rc, v;
+	int rc, v, made;
 
 	/* Cheap check first: most opens find the schema current. */
 	if ((v = callus_store_schema_version(s)) == latest)
@@ -1027,6 +1032,7 @@ int callus_store_migrate(callus_store *s, callus_error *err)
 	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		return rc;
 	v = callus_store_schema_version(s);
+	made = v == 0;
 	if (v > latest) {
 		rc = callus_error_set(err, CALLUS_EINVAL,
 				    "'%s' has schema version %d, newer than this callus (%d)",
@@ -1041,6 +1047,12 @@ int callus_store_migrate(callus_store *s, callus_error *err)
 		if ((rc = callus_store_exec(s, sql.ptr, err)) < 0)
 			goto rollback;
 	}
+	/* a new store holds no text an older redactor kept (store_redact.h) */
+	if (made && (rc = callus_store_exec(s,
+					    "INSERT OR IGNORE INTO sync_state (key, value) VALUES ('"
+					    CALLUS_STORE_REDACT_MARK "', '" REDACT_VERSION_TEXT "')",
+					    err)) < 0)
+		goto rollback;
 	callus_buf_release(&sql);
 	if ((rc = callus_store_exec(s, "COMMIT", err)) < 0)
 		return rc;

@@ -37,6 +37,10 @@
 #include "callus/redact.h"
 #include "callus/store.h"
 
+/* The key of the mark in sync_state; a store made by this callus is
+ * marked as it is made (store_schema.c): it holds nothing yet. */
+#define CALLUS_STORE_REDACT_MARK "redaction.version"
+
 typedef struct callus_store_redact_result {
 	size_t rows;	/* rows read */
 	size_t changed; /* rows that held what today's redactor finds */

@@ -353,9 +353,15 @@ test_expect_success 'a store an earlier callus left a secret in is redacted agai
 		sqlite3 .callus/callus.db .dump | grep -qF "$tok"
 		grep -qF "$tok" .lessons/*.md .callus/notes/*.md
 	}
+	"$CALLUS" doctor >../doctor.out
+	grep -q "^ok  *redaction " ../doctor.out
 	unredact
+	"$CALLUS" doctor >../doctor.out
+	grep -q "^note  *redaction .*callus gc" ../doctor.out
 	"$CALLUS" gc >../gc.out
 	grep -q "^redacted again [1-9][0-9]* stored texts" ../gc.out
+	"$CALLUS" doctor >../doctor.out
+	grep -q "^ok  *redaction " ../doctor.out
 	# a test in the middle of the body: "! cmd" would not stop it
 	test "$(sqlite3 .callus/callus.db .dump | grep -cF "$tok")" = 0
 	test "$(grep -rlaF "$tok" .callus .lessons AGENTS.md | wc -l)" = 0

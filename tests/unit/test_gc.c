@@ -1678,6 +1678,9 @@ static void an_older_stores_texts_are_redacted_again(void **state)
 	record(f, "src/a.c", "expected ';' before '}' token", &g1, sig);
 	record(f, "src/b.c", "unused variable 'y'", &g2, NULL);
 	resolve(f, &g2, "-c src/b.c");
+	/* a store this callus made holds nothing an older redactor kept */
+	assert_int_equal(callus_store_redact_due(f->s, NULL), 0);
+	assert_false(callus_store_redact_vacuum_owed(f->s));
 	plant_tokens(f);
 	/* the list of files with a fix, as the old store left it */
 	assert_int_equal(callus_fileindex_write(f->s, NULL), 0);

@@ -15,6 +15,7 @@
 #include "callus/lesson.h"
 #include "callus/strlist.h"
 #include "callus/store.h"
+#include "callus/store_redact.h"
 
 #include "sqlutil.h"
 #include "store_internal.h"
@@ -548,7 +549,9 @@ static void wal_stays_small(void **state)
 		callus_store *s = NULL;
 
 		assert_int_equal(callus_store_open(&s, f->path, 1000, NULL), 0);
-		assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM sync_state"), ROUNDS);
+		assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM sync_state"
+							      " WHERE key <> '" CALLUS_STORE_REDACT_MARK "'"),
+			 ROUNDS);
 		/* a batch may let it grow further; its close empties it */
 		callus_store_wal_pages(s, 100000);
 		assert_int_equal(callus_store_exec(s, "BEGIN", NULL), 0);
@@ -573,7 +576,8 @@ static size_t cache_after_reading(const char *path, const int *asks, size_t nask
 	assert_int_equal(callus_store_open(&s, path, 1000, NULL), 0);
 	for (size_t i = 0; i < nasks; i++)
 		callus_store_cache_pages(s, asks[i]);
-	assert_int_equal(callus_store_query_int(s, "SELECT sum(length(value)) FROM sync_state"),
+	assert_int_equal(callus_store_query_int(s, "SELECT sum(length(value)) FROM sync_state"
+							   " WHERE key <> '" CALLUS_STORE_REDACT_MARK "'"),
 			 300 * 3000);
 	assert_int_equal(sqlite3_db_status(callus_store_db(s), SQLITE_DBSTATUS_CACHE_USED, &used,
 					   &high, 0),
