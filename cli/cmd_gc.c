@@ -75,7 +75,6 @@ int cmd_gc(int argc, char **argv)
 		cli_gc_policy(&ws, &p);
 		p.batch = 0;
 		p.sweep = 1;
-		p.redactor = ws.redactor;
 		rc = callus_record_gc(store, ws.root, &p, agents, agents_max, &r, &err, &views, &verr);
 		if (views < 0)
 			cli_error("removed %zu lesson%s, but %s still names %s: %s", r.lessons,

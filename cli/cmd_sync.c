@@ -118,12 +118,12 @@ int cmd_sync(int argc, char **argv)
 		if (lr < 0) {
 			if (!quiet)
 				cli_error("%s layer: %s", name, callus_error_message(&err));
-			callus_team_state_set(store, key, callus_error_message(&err), NULL);
+			callus_store_state_set(store, key, callus_error_message(&err), NULL);
 			callus_error_release(&err);
 			rc = 1;
 			continue;
 		}
-		callus_team_state_set(store, key, "", NULL);
+		callus_store_state_set(store, key, "", NULL);
 		synced++;
 		pulled += rep.pulled;
 		if (!quiet)
@@ -148,7 +148,7 @@ int cmd_sync(int argc, char **argv)
 		char now[32];
 
 		snprintf(now, sizeof(now), "%lld", (long long)time(NULL));
-		callus_team_state_set(store, "last_sync", now, NULL);
+		callus_store_state_set(store, "last_sync", now, NULL);
 	}
 	/* the hook's background syncs start from here on */
 	cli_team_stamp(&ws);

@@ -194,6 +194,9 @@ void cli_gc_policy(const cli_workspace *ws, callus_gc_policy *p)
 	/* the background pass: bounded, no sweep of the directory */
 	p->batch = CALLUS_GC_BACKGROUND_BATCH;
 	p->sweep = 0;
+	/* an older store's texts redacted again (store_redact.h) by the
+	 * redactor the workspace was set up with, if any */
+	p->redactor = ws->redactor;
 }
 
 double cli_match_half_life(const cli_workspace *ws)

@@ -80,9 +80,9 @@ int cli_team_staleness(callus_buf *out, callus_store *s, long *age)
 	int rc;
 
 	*age = -1;
-	if ((rc = callus_team_state_get(s, "last_sync", &last, NULL)) < 0 ||
-	    (rc = callus_team_state_get(s, "last_error.team", &e1, NULL)) < 0 ||
-	    (rc = callus_team_state_get(s, "last_error.org", &e2, NULL)) < 0)
+	if ((rc = callus_store_state_get(s, "last_sync", &last, NULL)) < 0 ||
+	    (rc = callus_store_state_get(s, "last_error.team", &e1, NULL)) < 0 ||
+	    (rc = callus_store_state_get(s, "last_error.org", &e2, NULL)) < 0)
 		goto out;
 	if (last) {
 		long a = (long)(time(NULL) - strtoll(last, NULL, 10));

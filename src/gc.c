@@ -439,7 +439,7 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
 {
 	callus_gc_result own;
 	char *before = NULL;
-	int rc = 0, sq = SQLITE_OK, redacted_whole = 0;
+	int rc = 0, sq = SQLITE_OK, vacuum_owed = 0;
 	const char *what = "cannot remove old lessons from";
 
 	if (!res)
@@ -496,10 +496,10 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
 		if ((sq = sweep_lesson_files(s, workspace, res)) != SQLITE_OK)
 			goto fail;
 		what = "cannot vacuum";
-		redacted_whole = callus_store_redact_vacuum_owed(s);
-		if ((sq = maybe_vacuum(s, res, redacted_whole)) != SQLITE_OK)
+		vacuum_owed = callus_store_redact_vacuum_owed(s);
+		if ((sq = maybe_vacuum(s, res, vacuum_owed)) != SQLITE_OK)
 			goto fail;
-		if (redacted_whole)
+		if (vacuum_owed)
 			callus_store_redact_vacuum_paid(s);
 	}
 	goto out;

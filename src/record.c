@@ -9,6 +9,7 @@
 #include "callus/match.h"
 #include "callus/metrics.h"
 #include "callus/redact.h"
+#include "callus/utf8.h"
 #include "callus/signature.h"
 #include "callus/store.h"
 
@@ -95,14 +96,8 @@ static int redact_field(const callus_redactor *r, char **field)
  * boundary. */
 static void clamp_summary(char *s)
 {
-	size_t n;
-
-	if (!s || (n = strlen(s)) <= CALLUS_SUMMARY_MAX)
-		return;
-	n = CALLUS_SUMMARY_MAX;
-	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
-		n--;
-	s[n] = '\0';
+	if (s)
+		s[callus_utf8_cut(s, strlen(s), CALLUS_SUMMARY_MAX)] = '\0';
 }
 
 static int redact_lesson(callus_lesson *l, const callus_redactor *r)
@@ -740,14 +735,9 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	callus_views_settle(debt, rc == 0 && (!res || !res->views_error));
 	debt = NULL;
 	/* retention now and then, bounded; never a reason to fail */
-	if (rc == 0 && opts->retention && callus_gc_due(opts->workspace, opts->retention)) {
-		callus_gc_policy gp = *opts->retention;
-
-		if (!gp.redactor)
-			gp.redactor = opts->redactor;
-		(void)callus_record_gc(store, opts->workspace, &gp, agents, opts->agents_max, NULL,
-				       NULL, NULL, NULL);
-	}
+	if (rc == 0 && opts->retention && callus_gc_due(opts->workspace, opts->retention))
+		(void)callus_record_gc(store, opts->workspace, opts->retention, agents,
+				       opts->agents_max, NULL, NULL, NULL, NULL);
 out:
 	/* not settled: the store may hold what the views do not show */
 	callus_views_settle(debt, 0);

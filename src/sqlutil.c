@@ -33,6 +33,20 @@ int callus_sql_exec_texts(sqlite3 *db, const char *sql, const char *const *v, si
 	return sq;
 }
 
+int callus_sql_exec_ints(sqlite3 *db, const char *sql, const int64_t *v, size_t n)
+{
+	sqlite3_stmt *st = NULL;
+	int sq = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+
+	if (sq != SQLITE_OK)
+		return sq;
+	for (size_t i = 0; i < n; i++)
+		sqlite3_bind_int64(st, (int)i + 1, v[i]);
+	sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(db);
+	sqlite3_finalize(st);
+	return sq;
+}
+
 char *callus_sql_column_dup(sqlite3_stmt *st, int i)
 {
 	const unsigned char *t = sqlite3_column_text(st, i);

@@ -21,6 +21,9 @@ int callus_sql_bind_text_or_null(sqlite3_stmt *st, int i, const char *v);
  * SQLite result code: SQLITE_OK when it ran to its end. */
 int callus_sql_exec_texts(sqlite3 *db, const char *sql, const char *const *v, size_t n);
 
+/* The same with v[0..n) bound as integers. */
+int callus_sql_exec_ints(sqlite3 *db, const char *sql, const int64_t *v, size_t n);
+
 /* A copy of column i as a string ("" for NULL); NULL when out of memory. */
 char *callus_sql_column_dup(sqlite3_stmt *st, int i);
 

@@ -147,38 +147,6 @@ int callus_team_may_decide(const callus_config *ws, const callus_config *user, c
 }
 
 /* ------------------------------------------------------------------ */
-/* sync_state                                                           */
-
-int callus_team_state_get(callus_store *s, const char *key, char **out, callus_error *err)
-{
-	sqlite3_stmt *st = NULL;
-	int sq = sqlite3_prepare_v2(callus_store_db(s), "SELECT value FROM sync_state WHERE key = ?1",
-				    -1, &st, NULL);
-
-	*out = NULL;
-	if (sq == SQLITE_OK) {
-		callus_sql_bind_text(st, 1, key);
-		if ((sq = sqlite3_step(st)) == SQLITE_ROW)
-			sq = (*out = callus_sql_column_dup(st, 0)) ? SQLITE_OK : SQLITE_NOMEM;
-		else if (sq == SQLITE_DONE)
-			sq = SQLITE_OK;
-	}
-	sqlite3_finalize(st);
-	return sq == SQLITE_OK ? 0 : callus_store_db_error(s, err, sq, "cannot read the sync state in");
-}
-
-int callus_team_state_set(callus_store *s, const char *key, const char *value, callus_error *err)
-{
-	const char *v[] = { key, value };
-	int sq = callus_sql_exec_texts(callus_store_db(s),
-				       "INSERT INTO sync_state (key, value) VALUES (?1, ?2)"
-				       " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-				       v, 2);
-
-	return sq == SQLITE_OK ? 0 : callus_store_db_error(s, err, sq, "cannot write the sync state in");
-}
-
-/* ------------------------------------------------------------------ */
 /* Reading the cache                                                    */
 
 #define CACHE_COLUMNS                                                                          \

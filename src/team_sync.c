@@ -32,7 +32,7 @@ static int instance_of(callus_store *s, char **out, callus_error *err)
 	char hex[17];
 	int fd, rc;
 
-	if ((rc = callus_team_state_get(s, "instance", out, err)) < 0 || *out)
+	if ((rc = callus_store_state_get(s, "instance", out, err)) < 0 || *out)
 		return rc;
 	fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || read(fd, raw, sizeof(raw)) != (ssize_t)sizeof(raw)) {
@@ -44,7 +44,7 @@ static int instance_of(callus_store *s, char **out, callus_error *err)
 	close(fd);
 	for (size_t i = 0; i < sizeof(raw); i++)
 		snprintf(hex + 2 * i, 3, "%02x", raw[i]);
-	if ((rc = callus_team_state_set(s, "instance", hex, err)) < 0)
+	if ((rc = callus_store_state_set(s, "instance", hex, err)) < 0)
 		return rc;
 	return (*out = strdup(hex)) ? 0 : callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 }
@@ -462,7 +462,7 @@ static int pull_all(callus_store *s, callus_knowledge *k, callus_layer l, callus
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((rc = callus_team_state_get(s, key.ptr, &mark, err)) < 0)
+	if ((rc = callus_store_state_get(s, key.ptr, &mark, err)) < 0)
 		goto out;
 	since = mark ? strtoll(mark, NULL, 10) : 0;
 	/* a first pull may write 100,000 notes: the store's small WAL and
@@ -502,7 +502,7 @@ static int pull_all(callus_store *s, callus_knowledge *k, callus_layer l, callus
 		if (sq != SQLITE_OK)
 			rc = callus_store_db_error(s, err, sq, "cannot cache the layer's notes in");
 		else
-			rc = callus_team_state_set(s, key.ptr, ws, err);
+			rc = callus_store_state_set(s, key.ptr, ws, err);
 		if (rc < 0) {
 			sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
 			goto out;
@@ -567,7 +567,7 @@ int callus_team_hide_locations(callus_store *s, callus_error *err)
 		if (location_id(id, values.items[i]) < 0)
 			rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		else
-			rc = callus_team_state_set(s, keys.items[i], id, err);
+			rc = callus_store_state_set(s, keys.items[i], id, err);
 	}
 out:
 	callus_strlist_release(&keys);
@@ -588,7 +588,7 @@ int callus_team_bind(callus_store *s, callus_layer l, const char *location, call
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((rc = callus_team_state_get(s, key.ptr, &was, err)) < 0 || (was && !strcmp(was, id)))
+	if ((rc = callus_store_state_get(s, key.ptr, &was, err)) < 0 || (was && !strcmp(was, id)))
 		goto out;
 	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		goto out;
@@ -613,7 +613,7 @@ int callus_team_bind(callus_store *s, callus_layer l, const char *location, call
 	if (sq != SQLITE_OK)
 		rc = callus_store_db_error(s, err, sq, "cannot forget the former store in");
 	else
-		rc = callus_team_state_set(s, key.ptr, id, err);
+		rc = callus_store_state_set(s, key.ptr, id, err);
 	if (rc < 0) {
 		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
 		goto out;

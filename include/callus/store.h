@@ -41,6 +41,14 @@ void callus_store_close(callus_store *s); /* accepts NULL */
 /* The schema version of an open store. */
 int callus_store_schema_version(callus_store *s);
 
+/* A value of the store's sync_state, the marks its passes keep (the team
+ * sync's "last_sync", "instance", "watermark.team"; store_redact.h's):
+ * *out NULL when unset, else the caller's.  Set one; a NULL value removes
+ * it.  0, or a negative CALLUS_E* code with err set. */
+int callus_store_state_get(callus_store *s, const char *key, char **out, callus_error *err);
+int callus_store_state_set(callus_store *s, const char *key, const char *value,
+			   callus_error *err);
+
 /* One execution of a check, recorded with the lesson it produced. */
 typedef struct callus_run_info {
 	const char *cwd;          /* workspace-relative directory it ran in */

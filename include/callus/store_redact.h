@@ -15,18 +15,20 @@
  * A row changes only when today's redactor finds more in one of its texts
  * (cleaned and redacted as callus_redact_str() makes a stored text; a JSON
  * column's strings one by one).  What follows a changed row:
- *   lessons     their .lessons/ page is written again (the instructions
- *               block is the caller's: result.lessons)
+ *   lessons     their .lessons/ page is written again, owed to the views'
+ *               repair before the commit (the instructions block is the
+ *               caller's: result.changed)
  *   signatures  the pattern is made again from the redacted message, and
  *               its sketch with it (signature.h); the id stays, as a
  *               resolution, note or link names it
- *   notes       the file is written again from the store at the next
- *               sync (notes.h): a person's file that held the secret too
+ *   notes       synced before the pass reaches them (a person's edit
+ *               taken in first), their files written from the store after
  *   checks      listed under their new name in .callus/checks.idx; one
  *               whose redacted name is another's (the check its first run
- *               after the upgrade made) is merged into it: errors, runs
- *   notes are synced before the pass reaches them (a person's edit taken
- *   in first), and their files written after it
+ *               after the upgrade made) is merged into it
+ *   contexts    one redacted into another's list is merged into it
+ *   fixes' and errors' files: .callus/files.idx removed, for its next
+ *               reader to make again
  */
 #ifndef CALLUS_STORE_REDACT_H
 #define CALLUS_STORE_REDACT_H
@@ -42,11 +44,10 @@
 #define CALLUS_STORE_REDACT_MARK "redaction.version"
 
 typedef struct callus_store_redact_result {
-	size_t rows;	/* rows read */
+	size_t rows;    /* rows read */
 	size_t changed; /* rows that held what today's redactor finds */
 	size_t lessons; /* of those, lessons (their pages written again) */
-	size_t kept;	/* rows left as they were: see above */
-	int done;	/* the store is marked redacted by this redactor */
+	int done;       /* the store is marked redacted by this redactor */
 } callus_store_redact_result;
 
 /*
@@ -65,8 +66,7 @@ int callus_store_redact_due(callus_store *s, callus_error *err);
  * failure stays redacted.
  */
 int callus_store_redact(callus_store *s, const char *workspace, const callus_redactor *r,
-			size_t budget, callus_store_redact_result *res,
-			callus_error *err);
+			size_t budget, callus_store_redact_result *res, callus_error *err);
 
 /*
  * What was deleted before the pass (a lesson retention removed) is still

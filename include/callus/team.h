@@ -124,9 +124,5 @@ int callus_team_cached_list(callus_store *s, callus_layer l, callus_note **out, 
 int callus_team_cached_of_resolution(callus_store *s, int64_t resolution_id, callus_note *out,
 				     callus_error *err);
 
-/* A value of the store's sync_state ("last_sync", "last_error.team",
- * "instance"); *out NULL when unset.  Set one. */
-int callus_team_state_get(callus_store *s, const char *key, char **out, callus_error *err);
-int callus_team_state_set(callus_store *s, const char *key, const char *value, callus_error *err);
 
 #endif

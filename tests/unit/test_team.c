@@ -313,7 +313,7 @@ static void moved_store(void **state)
 	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM note_cache"), 0);
 	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM note_promotions"), 0);
 	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM notes"), 1);
-	assert_int_equal(callus_team_state_get(f->s2, "watermark.team", &v, &err), 0);
+	assert_int_equal(callus_store_state_get(f->s2, "watermark.team", &v, &err), 0);
 	assert_null(v);
 	callus_error_release(&err);
 }
@@ -332,7 +332,7 @@ static void location_not_kept(void **state)
 	assert_int_equal(callus_team_bind(f->s2, CALLUS_LAYER_TEAM, url, &err), 0);
 	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM sync_state WHERE value LIKE "
 					 "'%Xk9pQz7Lm2Rt%'"), 0);
-	assert_int_equal(callus_team_state_get(f->s2, "store.team", &v, &err), 0);
+	assert_int_equal(callus_store_state_get(f->s2, "store.team", &v, &err), 0);
 	assert_non_null(v);
 	assert_int_equal(strncmp(v, "sha256:", 7), 0);
 	assert_int_equal(strlen(v), 7 + 64);
@@ -341,9 +341,9 @@ static void location_not_kept(void **state)
 	/* as an earlier callus left it, with a note in the cache; and a
 	 * layer never bound again (its store unreachable, or no longer
 	 * configured) */
-	assert_int_equal(callus_team_state_set(f->s2, "store.team", url, &err), 0);
-	assert_int_equal(callus_team_state_set(f->s2, "store.org", url, &err), 0);
-	assert_int_equal(callus_team_state_set(f->s2, "watermark.team", "7", &err), 0);
+	assert_int_equal(callus_store_state_set(f->s2, "store.team", url, &err), 0);
+	assert_int_equal(callus_store_state_set(f->s2, "store.org", url, &err), 0);
+	assert_int_equal(callus_store_state_set(f->s2, "watermark.team", "7", &err), 0);
 	assert_int_equal(callus_team_hide_locations(f->s2, &err), 0);
 	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM sync_state WHERE value LIKE "
 					 "'%Xk9pQz7Lm2Rt%'"),
@@ -351,7 +351,7 @@ static void location_not_kept(void **state)
 	assert_int_equal(callus_team_bind(f->s2, CALLUS_LAYER_TEAM, url, &err), 0);
 	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM sync_state WHERE value LIKE "
 					 "'%Xk9pQz7Lm2Rt%'"), 0);
-	assert_int_equal(callus_team_state_get(f->s2, "watermark.team", &v, &err), 0);
+	assert_int_equal(callus_store_state_get(f->s2, "watermark.team", &v, &err), 0);
 	assert_string_equal(v, "7");
 	free(v);
 	/* the unbound layer's as the bound one's: what bind keeps */
