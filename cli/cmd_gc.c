@@ -40,7 +40,8 @@ const cli_spec cmd_gc_spec = {
 	"background, a batch at a time, once every [retention] gc_hours (24; 0: never).\n"
 	"A store an earlier callus (or deja) wrote is redacted again by this callus's\n"
 	"redactor, every text of it, once: what it finds that the older one did not\n"
-	"is replaced, and the lessons' pages and note files holding it written again.\n"
+	"is replaced, and the lessons' pages, note files and log lines holding it\n"
+	"written again.\n"
 	"See docs/scale.md and docs/redaction.md.",
 	gc_options, 0
 };
@@ -90,12 +91,13 @@ int cmd_gc(int argc, char **argv)
 	}
 	rc = 0;
 	if (json) {
-		json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:b}", "lessons",
+		json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:b}", "lessons",
 				      (json_int_t)r.lessons, "lesson_files", (json_int_t)r.lesson_files,
 				      "runs", (json_int_t)r.runs, "unresolved", (json_int_t)r.unresolved,
 				      "checks", (json_int_t)r.checks, "pending", (json_int_t)r.pending,
 				      "signatures", (json_int_t)r.signatures, "snapshots",
 				      (json_int_t)r.snapshots, "redacted", (json_int_t)r.redacted,
+				      "redacted_log", (json_int_t)r.redacted_log,
 				      "redaction_due", r.redaction_due, "vacuumed", r.vacuumed);
 
 		rc = cli_print_json(o);
@@ -113,6 +115,9 @@ int cmd_gc(int argc, char **argv)
 			       "redactor finds (%zu lesson%s)\n",
 			       r.redacted, r.redacted == 1 ? "" : "s", r.redacted_lessons,
 			       r.redacted_lessons == 1 ? "" : "s");
+		if (r.redacted_log)
+			printf("redacted again %zu line%s of callus's log (.callus/log.jsonl)\n", r.redacted_log,
+			       r.redacted_log == 1 ? "" : "s");
 	}
 	/* the retention done, its view not: said above, and the status */
 	if (views < 0)

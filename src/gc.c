@@ -430,6 +430,7 @@ static int redact_again(callus_store *s, const char *workspace, const callus_gc_
 				 &rr, err);
 	res->redacted = rr.changed;
 	res->redacted_lessons = rr.lessons;
+	res->redacted_log = rr.log;
 	res->redaction_due = !rr.done;
 	return rc;
 }

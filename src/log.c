@@ -4,12 +4,16 @@
 #include "callus/fsutil.h"
 #include "callus/lesson.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* A log far past the rotation's size was not written by callus: left. */
+#define REDACT_MAX_BYTES (64u * 1024 * 1024)
 
 #define UNREDACTED "(not logged: it could not be redacted)"
 
@@ -76,5 +80,133 @@ out:
 	json_decref(o);
 	callus_buf_release(&path);
 	callus_buf_release(&old);
+	return rc;
+}
+
+/* One line (no newline) appended to out, redacted; *changed counts it
+ * when it was not already what r makes of it. */
+static int redact_line(const callus_redactor *r, const char *line, size_t len, callus_buf *out,
+		       size_t *changed)
+{
+	json_t *v = json_loadb(line, len, 0, NULL);
+	char *red = NULL, *text = NULL;
+	int rc = 0, moved = 0;
+
+	if (v) {
+		if ((rc = callus_redact_json(r, v, &moved)) == 0 && moved &&
+		    !(red = json_dumps(v, JSON_COMPACT | JSON_ENSURE_ASCII)))
+			rc = CALLUS_ENOMEM;
+	} else if (!(text = strndup(line, len))) {
+		rc = CALLUS_ENOMEM;
+	} else if ((rc = callus_redact_str(r, &red, text)) == 0 &&
+		   !(moved = strcmp(red, text) != 0)) {
+		free(red);
+		red = NULL;
+	}
+	if (rc == 0)
+		rc = red ? callus_buf_puts(out, red) : callus_buf_put(out, line, len);
+	if (rc == 0 && moved)
+		(*changed)++;
+	json_decref(v);
+	free(text);
+	free(red);
+	return rc;
+}
+
+/* What fd holds from *at on, its lines redacted onto out, and *at moved
+ * past them.  A last line with no newline (a crash cut it: a line is one
+ * write(2)) is kept as it is, redacted. */
+static int redact_from(const callus_redactor *r, int fd, off_t *at, callus_buf *out,
+		       size_t *changed)
+{
+	callus_buf raw = CALLUS_BUF_INIT;
+	size_t done = 0, got;
+	int rc;
+
+	/* the ceiling is the buffer's: a log past it fails CALLUS_ETOOBIG */
+	callus_buf_init(&raw, REDACT_MAX_BYTES);
+	if (lseek(fd, *at, SEEK_SET) < 0) {
+		rc = CALLUS_EIO;
+		goto out;
+	}
+	while ((rc = callus_buf_read(&raw, fd, 65536, &got)) == 0 && got)
+		;
+	if (rc < 0)
+		goto out;
+	while (done < raw.len) {
+		const char *nl = memchr(raw.ptr + done, '\n', raw.len - done);
+		size_t end = nl ? (size_t)(nl - raw.ptr) : raw.len;
+
+		if ((rc = redact_line(r, raw.ptr + done, end - done, out, changed)) < 0 ||
+		    (nl && (rc = callus_buf_putc(out, '\n')) < 0))
+			goto out;
+		done = nl ? end + 1 : end;
+	}
+	*at += (off_t)done;
+out:
+	callus_buf_release(&raw);
+	return rc;
+}
+
+static int redact_file(const callus_redactor *r, const char *path, size_t *lines)
+{
+	callus_buf out = CALLUS_BUF_INIT;
+	struct stat st, now;
+	off_t at = 0;
+	size_t changed = 0;
+	int fd, rc = 0, tail;
+
+	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return errno == ENOENT || errno == ELOOP ? 0 : -1; /* a link: not callus's */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (rc = redact_from(r, fd, &at, &out, &changed)) < 0)
+		goto fail;
+	if (!changed)
+		goto out;
+	/* what came while it was read, then the file rotated away from
+	 * under it: the rotated file is the next one done, and a copy put
+	 * back here would log its lines twice */
+	if ((rc = redact_from(r, fd, &at, &out, &changed)) < 0 || stat(path, &now) < 0)
+		goto fail;
+	if (now.st_ino != st.st_ino || now.st_dev != st.st_dev)
+		goto out;
+	if (callus_fs_write_atomic(path, out.ptr, out.len, 0600, 0, NULL) < 0)
+		goto fail;
+	/* a line its writer had opened the old file for */
+	callus_buf_clear(&out);
+	if (redact_from(r, fd, &at, &out, &changed) == 0 && out.len &&
+	    (tail = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC)) >= 0) {
+		(void)callus_fs_write_all(tail, out.ptr, out.len);
+		close(tail);
+	}
+	*lines += changed;
+	goto out;
+fail:
+	rc = -1;
+out:
+	close(fd);
+	callus_buf_release(&out);
+	return rc;
+}
+
+int callus_log_redact(const callus_redactor *r, const char *callus_dir, size_t *lines)
+{
+	static const char *const names[] = { "log.jsonl", "log.jsonl.1" };
+	callus_buf path = CALLUS_BUF_INIT;
+	size_t own = 0;
+	int rc = 0;
+
+	if (!lines)
+		lines = &own;
+	*lines = 0;
+	if (!r || callus_workspace_guard_dir(callus_dir, NULL) < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		callus_buf_clear(&path);
+		if (callus_buf_printf(&path, "%s/%s", callus_dir, names[i]) < 0 ||
+		    redact_file(r, path.ptr, lines) < 0)
+			rc = -1;
+	}
+	callus_buf_release(&path);
 	return rc;
 }

@@ -28,6 +28,7 @@
 #include "callus/cleantext.h"
 #include "redact_internal.h"
 
+#include <jansson.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,5 +281,35 @@ int callus_redact_str(const callus_redactor *r, char **out, const char *in)
 out:
 	callus_buf_release(&b);
 	callus_buf_release(&clean);
+	return rc;
+}
+
+int callus_redact_json(const callus_redactor *r, json_t *v, int *changed)
+{
+	const char *key;
+	json_t *item;
+	size_t i;
+	char *red = NULL;
+	int rc = 0;
+
+	if (json_is_array(v)) {
+		json_array_foreach(v, i, item) {
+			if ((rc = callus_redact_json(r, item, changed)) < 0)
+				return rc;
+		}
+	} else if (json_is_object(v)) {
+		json_object_foreach(v, key, item) {
+			if ((rc = callus_redact_json(r, item, changed)) < 0)
+				return rc;
+		}
+	} else if (json_is_string(v)) {
+		if ((rc = callus_redact_str(r, &red, json_string_value(v))) < 0)
+			return rc;
+		if (strcmp(red, json_string_value(v)) != 0) {
+			rc = json_string_set(v, red) < 0 ? CALLUS_ENOMEM : 0;
+			*changed = 1;
+		}
+		free(red);
+	}
 	return rc;
 }

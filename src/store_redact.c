@@ -14,6 +14,7 @@
 #include "callus/fileindex.h"
 #include "callus/lesson.h"
 #include "callus/lessonmd.h"
+#include "callus/log.h"
 #include "callus/notes.h"
 #include "callus/signature.h"
 #include "callus/utf8.h"
@@ -167,38 +168,6 @@ static int save_cursor(callus_store *s, size_t table, int64_t rowid)
 /* ------------------------------------------------------------------ */
 /* One text                                                             */
 
-/* Every string of a JSON value redacted in place; *changed set when one
- * changed. */
-static int redact_json(const callus_redactor *r, json_t *v, int *changed)
-{
-	const char *key;
-	json_t *item;
-	size_t i;
-	char *red = NULL;
-	int rc = 0;
-
-	if (json_is_array(v)) {
-		json_array_foreach(v, i, item) {
-			if ((rc = redact_json(r, item, changed)) < 0)
-				return rc;
-		}
-	} else if (json_is_object(v)) {
-		json_object_foreach(v, key, item) {
-			if ((rc = redact_json(r, item, changed)) < 0)
-				return rc;
-		}
-	} else if (json_is_string(v)) {
-		if ((rc = callus_redact_str(r, &red, json_string_value(v))) < 0)
-			return rc;
-		if (strcmp(red, json_string_value(v)) != 0) {
-			rc = json_string_set(v, red) < 0 ? CALLUS_ENOMEM : 0;
-			*changed = 1;
-		}
-		free(red);
-	}
-	return rc;
-}
-
 /* *out: text redacted when it changed (the caller frees), else NULL; cut
  * to max bytes (0: no bound) on a character's boundary, as a recording
  * cuts a summary redaction made longer.  A JSON column that does not parse
@@ -212,7 +181,7 @@ static int redact_text(const callus_redactor *r, const char *text, int json, siz
 
 	*out = NULL;
 	if (json && (v = json_loads(text, JSON_DECODE_ANY, NULL))) {
-		if ((rc = redact_json(r, v, &changed)) == 0 && changed &&
+		if ((rc = callus_redact_json(r, v, &changed)) == 0 && changed &&
 		    !(*out = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY)))
 			rc = CALLUS_ENOMEM;
 		json_decref(v);
@@ -552,6 +521,21 @@ out:
 	callus_buf_release(&dir);
 }
 
+/* ------------------------------------------------------------------ */
+/* The pass                                                             */
+
+static void redact_log(const char *workspace, const callus_redactor *r, size_t *lines)
+{
+	callus_buf dir = CALLUS_BUF_INIT;
+
+	if (callus_buf_printf(&dir, "%s/.callus", workspace) == 0 &&
+	    callus_log_redact(r, dir.ptr, lines) < 0)
+		callus_log_event_with(r, dir.ptr, "warn", "log_not_redacted",
+				      "the log could not be redacted again; it rotates away at 1 MiB",
+				      NULL);
+	callus_buf_release(&dir);
+}
+
 int callus_store_redact(callus_store *s, const char *workspace, const callus_redactor *r,
 			size_t budget, callus_store_redact_result *res, callus_error *err)
 {
@@ -570,6 +554,10 @@ int callus_store_redact(callus_store *s, const char *workspace, const callus_red
 			       NULL)) != SQLITE_OK)
 		goto fail;
 	read_cursor(s, &table, &after);
+	/* best-effort, as logging is: a log that cannot be rewritten is
+	 * left to rotate away, and says so in itself */
+	if (table == 0 && after == 0)
+		redact_log(workspace, r, &res->log);
 	while (table < NTABLES && (!budget || res->rows < budget)) {
 		const text_table *t = &tables[table];
 		size_t limit = budget && budget - res->rows < BATCH ? budget - res->rows : BATCH;

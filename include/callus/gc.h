@@ -69,6 +69,7 @@ typedef struct callus_gc_result {
 	size_t lessons, lesson_files, runs, unresolved, checks, pending, signatures, snapshots;
 	size_t redacted;         /* rows that held what the redactor now finds */
 	size_t redacted_lessons; /* of those, lessons: the block is the caller's */
+	size_t redacted_log;     /* lines of the log beside the store */
 	int redaction_due;       /* the store is not yet redacted whole by it */
 	int vacuumed;
 } callus_gc_result;

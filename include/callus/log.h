@@ -30,4 +30,17 @@ int callus_log_event_with(const callus_redactor *r, const char *callus_dir, cons
 int callus_log_event(const char *callus_dir, const char *level, const char *event,
 		   const char *message, const char *const *extra);
 
+/*
+ * The log as an earlier callus wrote it (log.jsonl, then the rotated
+ * log.jsonl.1 in callus_dir), redacted again with r when a redaction pass
+ * starts (store_redact.h): each string of a line's JSON, and a line that
+ * is not JSON as text; a line r finds nothing in is kept byte for byte.
+ * A file is replaced (callus_fs_write_atomic) only when a line changed,
+ * never through a symlink, and a line appended while it was read is
+ * carried over, redacted.  *lines (may be NULL) receives the lines
+ * changed.  Returns 0, or -1 when a file could not be redacted (it is
+ * left as it was).
+ */
+int callus_log_redact(const callus_redactor *r, const char *callus_dir, size_t *lines);
+
 #endif

@@ -93,6 +93,19 @@ int callus_redact(const callus_redactor *r, callus_buf *out, const char *in,
  * *out = NULL and returns 0. */
 int callus_redact_str(const callus_redactor *r, char **out, const char *in);
 
+/* A jansson value (jansson.h), kept opaque here: most users of the
+ * redactor never read JSON. */
+struct json_t;
+
+/*
+ * Every string of the JSON value v (keys are left: callus names them)
+ * redacted in place as callus_redact_str() makes a stored text; *changed
+ * is set to 1 when one changed and left as it was otherwise.  For JSON
+ * stored before today's redactor (store_redact.h, the log).  Returns 0 or
+ * CALLUS_ENOMEM; on failure the strings done so far stay redacted.
+ */
+int callus_redact_json(const callus_redactor *r, struct json_t *v, int *changed);
+
 /*
  * Append the command line argv[0..argc) to out as a POSIX shell reads it
  * back (words one space apart, each quoted as callus_shell_quote() does),

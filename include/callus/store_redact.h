@@ -29,6 +29,8 @@
  *   contexts    one redacted into another's list is merged into it
  *   fixes' and errors' files: .callus/files.idx removed, for its next
  *               reader to make again
+ * The log beside the store is gone over as a pass starts (log.h): its
+ * lines quote the same texts.
  */
 #ifndef CALLUS_STORE_REDACT_H
 #define CALLUS_STORE_REDACT_H
@@ -47,6 +49,7 @@ typedef struct callus_store_redact_result {
 	size_t rows;    /* rows read */
 	size_t changed; /* rows that held what today's redactor finds */
 	size_t lessons; /* of those, lessons (their pages written again) */
+	size_t log;     /* lines of the log (log.h), redacted as a pass starts */
 	int done;       /* the store is marked redacted by this redactor */
 } callus_store_redact_result;
 

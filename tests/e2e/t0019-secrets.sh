@@ -350,6 +350,8 @@ test_expect_success 'a store an earlier callus left a secret in is redacted agai
 			done
 		done
 		sqlite3 .callus/callus.db "DELETE FROM sync_state WHERE key LIKE 'redaction.%'"
+		# and a line of its log, as an earlier callus logged it
+		printf '{"event":"embed_failed","message":"token %s"}\n' "$tok" >>.callus/log.jsonl
 		sqlite3 .callus/callus.db .dump | grep -qF "$tok"
 		grep -qF "$tok" .lessons/*.md .callus/notes/*.md
 	}
@@ -360,6 +362,7 @@ test_expect_success 'a store an earlier callus left a secret in is redacted agai
 	grep -q "^note  *redaction .*callus gc" ../doctor.out
 	"$CALLUS" gc >../gc.out
 	grep -q "^redacted again [1-9][0-9]* stored texts" ../gc.out
+	grep -q "^redacted again 1 line of callus's log" ../gc.out
 	"$CALLUS" doctor >../doctor.out
 	grep -q "^ok  *redaction " ../doctor.out
 	# a test in the middle of the body: "! cmd" would not stop it
@@ -376,7 +379,7 @@ test_expect_success 'a store an earlier callus left a secret in is redacted agai
 	test_expect_code 1 check
 	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM checks")" = 1
 	test "$(sqlite3 .callus/callus.db .dump | grep -cF "$tok")" = 0
-	test "$(grep -rlaF "$tok" .callus/notes .lessons AGENTS.md | wc -l)" = 0
+	test "$(grep -rlaF "$tok" .callus/notes .callus/log.jsonl .lessons AGENTS.md | wc -l)" = 0
 EOF
 
 test_expect_success 'no secret in any file callus wrote' - <<\EOF

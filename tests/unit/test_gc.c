@@ -1673,7 +1673,7 @@ static void an_older_stores_texts_are_redacted_again(void **state)
 	callus_signature g1, g2;
 	callus_gc_policy p;
 	callus_gc_result r;
-	char sig[65], page[160], *text;
+	char sig[65], page[160], logp[160], *text;
 	FILE *fp;
 	long long before;
 
@@ -1691,6 +1691,11 @@ static void an_older_stores_texts_are_redacted_again(void **state)
 	before = tokens_left(f);
 	assert_true(before >= 6);
 	assert_int_equal(callus_store_redact_due(f->s, NULL), 1);
+	/* and the log it wrote beside the store */
+	snprintf(logp, sizeof(logp), "%s/.callus/log.jsonl", f->dir);
+	assert_non_null(fp = fopen(logp, "w"));
+	fputs("{\"event\":\"e\",\"message\":\"auth " TOKEN "\"}\n{\"event\":\"ok\"}\n", fp);
+	assert_int_equal(fclose(fp), 0);
 
 	policy(&p);
 	p.batch = 0;
@@ -1698,6 +1703,9 @@ static void an_older_stores_texts_are_redacted_again(void **state)
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
 	assert_int_equal(tokens_left(f), 0);
 	assert_int_equal(r.redacted, before);
+	assert_int_equal(r.redacted_log, 1);
+	assert_false(file_holds(logp, "ghp_"));
+	assert_true(file_holds(logp, "{\"event\":\"ok\"}\n"));
 	/* the list went, and its next reader makes it from the store */
 	assert_int_not_equal(access(page, F_OK), 0);
 	assert_int_equal(callus_fileindex_ensure(f->s, NULL), 0);
@@ -1774,9 +1782,20 @@ static void redaction_goes_on_where_it_stopped(void **state)
 	}
 	plant_tokens(f);
 	assert_true(tokens_left(f) > 0);
+	{
+		char path[160];
+		FILE *fp;
+
+		snprintf(path, sizeof(path), "%s/.callus/log.jsonl", f->dir);
+		assert_non_null(fp = fopen(path, "w"));
+		fputs("{\"message\":\"" TOKEN "\"}\n", fp);
+		assert_int_equal(fclose(fp), 0);
+	}
 	do {
 		assert_int_equal(callus_store_redact(f->s, f->dir, f->red, 2, &rr, NULL), 0);
 		assert_true(rr.rows <= 2);
+		/* the log as the pass starts, once */
+		assert_int_equal(rr.log, calls == 0);
 		if (!rr.done)
 			assert_int_equal(callus_store_redact_due(f->s, NULL), 1);
 		calls++;

@@ -1,6 +1,7 @@
 /*
  * test_log.c - the log's lines: what a caller passes is redacted, with its
- * redactor or one built for the line, message and extra values alike.
+ * redactor or one built for the line, message and extra values alike; and
+ * a log an earlier callus wrote, redacted again (callus_log_redact).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -126,12 +127,109 @@ static void refused_through_a_link(void **state)
 	callus_buf_release(&there);
 }
 
+/* path's contents replaced by text */
+static void put(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+
+	assert_non_null(fp);
+	assert_int_equal(fputs(text, fp) >= 0, 1);
+	assert_int_equal(fclose(fp), 0);
+}
+
+static void slurp(const char *path, callus_buf *out)
+{
+	callus_buf_clear(out);
+	assert_int_equal(callus_fs_read_file(out, path, 1 << 20, NULL), 0);
+}
+
+/* What an earlier callus logged: its JSON lines' strings redacted one by
+ * one, a line that is not JSON as text, a last line a crash cut kept; a
+ * line with nothing to redact kept byte for byte, spacing and all; the
+ * rotated log too; and nothing found the second time. */
+static void an_earlier_log_redacted_again(void **state)
+{
+	struct fixture *f = *state;
+	callus_redactor *r = NULL;
+	callus_buf text = CALLUS_BUF_INIT, old = CALLUS_BUF_INIT;
+	struct stat st;
+	size_t lines = 99;
+
+	assert_int_equal(callus_redactor_new(&r, NULL), 0);
+	callus_buf_printf(&old, "%s.1", f->log.ptr);
+	put(f->log.ptr, "{\"at\":\"t\",\"event\":\"e\",\"message\":\"token " TOKEN " here\"}\n"
+			"{ \"event\" : \"clean\",  \"n\": 3 }\n"
+			"not json: --token " TOKEN "\n"
+			"{\"event\":\"cut\",\"message\":\"" TOKEN);
+	put(old.ptr, "{\"event\":\"old\",\"cmd\":[\"curl\",\"-H\",\"" TOKEN "\"]}\n");
+	assert_int_equal(callus_log_redact(r, f->callus_dir.ptr, &lines), 0);
+	assert_int_equal(lines, 4);
+	slurp(f->log.ptr, &text);
+	assert_null(strstr(text.ptr, TOKEN));
+	assert_string_equal(text.ptr,
+			    "{\"at\":\"t\",\"event\":\"e\",\"message\":\"token "
+			    "[REDACTED:github-token] here\"}\n"
+			    "{ \"event\" : \"clean\",  \"n\": 3 }\n"
+			    "not json: --token [REDACTED:github-token]\n"
+			    "{\"event\":\"cut\",\"message\":\"[REDACTED:github-token]");
+	assert_int_equal(stat(f->log.ptr, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	slurp(old.ptr, &text);
+	assert_string_equal(text.ptr, "{\"event\":\"old\",\"cmd\":[\"curl\",\"-H\","
+				      "\"[REDACTED:github-token]\"]}\n");
+	/* redacted already: not written again */
+	assert_int_equal(stat(f->log.ptr, &st), 0);
+	{
+		ino_t ino = st.st_ino;
+
+		assert_int_equal(callus_log_redact(r, f->callus_dir.ptr, &lines), 0);
+		assert_int_equal(lines, 0);
+		assert_int_equal(stat(f->log.ptr, &st), 0);
+		assert_true(st.st_ino == ino);
+	}
+	callus_redactor_free(r);
+	callus_buf_release(&text);
+	callus_buf_release(&old);
+}
+
+/* A log that is a link is not callus's: neither it nor what it leads to
+ * is written; no log at all is nothing to do. */
+static void an_earlier_log_through_a_link_left(void **state)
+{
+	struct fixture *f = *state;
+	callus_redactor *r = NULL;
+	callus_buf there = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;
+	struct stat st;
+	size_t lines = 99;
+	char out[64];
+
+	assert_int_equal(callus_redactor_new(&r, NULL), 0);
+	assert_int_equal(callus_log_redact(r, f->callus_dir.ptr, &lines), 0);
+	assert_int_equal(lines, 0);
+	assert_int_equal(test_tmpdir_make(out, sizeof(out), "log-away"), 0);
+	callus_buf_printf(&there, "%s/log.jsonl", out);
+	put(there.ptr, "token " TOKEN "\n");
+	assert_int_equal(symlink(there.ptr, f->log.ptr), 0);
+	assert_int_equal(callus_log_redact(r, f->callus_dir.ptr, &lines), 0);
+	assert_int_equal(lines, 0);
+	assert_int_equal(lstat(f->log.ptr, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	slurp(there.ptr, &text);
+	assert_string_equal(text.ptr, "token " TOKEN "\n");
+	test_tmpdir_remove(out);
+	callus_redactor_free(r);
+	callus_buf_release(&there);
+	callus_buf_release(&text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(redacted_without_a_redactor, setup, teardown),
 		cmocka_unit_test_setup_teardown(redacted_with_the_callers, setup, teardown),
 		cmocka_unit_test_setup_teardown(refused_through_a_link, setup, teardown),
+		cmocka_unit_test_setup_teardown(an_earlier_log_redacted_again, setup, teardown),
+		cmocka_unit_test_setup_teardown(an_earlier_log_through_a_link_left, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
