@@ -10,6 +10,7 @@
  */
 #include "callus/learn.h"
 #include "callus/snapshot.h"
+#include "callus/store_redact.h"
 
 #include "learn_internal.h"
 #include "sqlutil.h"
@@ -299,16 +300,34 @@ out:
 	return sq;
 }
 
-/* Every open pending error of the check this run fixes. */
-int callus_learn_fix_absent(learn_run *r, int64_t check_id, int64_t runs)
+typedef struct open_error {
+	int64_t id, snap, sig;
+	char *sigid, *files;
+} open_error;
+
+static void open_errors_free(open_error *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(rows[i].sigid);
+		free(rows[i].files);
+	}
+	free(rows);
+}
+
+/* The open pending errors of the check that this run fixes: all when it
+ * passed, else those it does not name; read to the end before any is
+ * fixed, as fixing writes to the rows being scanned. */
+static int open_absent(learn_run *r, int64_t check_id, open_error **out, size_t *count)
 {
 	sqlite3_stmt *st = NULL;
+	open_error *rows = NULL;
+	size_t n = 0, cap = 0;
 	int sq;
 
-	if (!r->passed && !r->nerrs)
-		return SQLITE_OK;
+	*out = NULL;
+	*count = 0;
 #define OPEN_ERRORS(late)                                                                 \
-	"SELECT p.id, g.id, p.snapshot_id, p.files FROM pending_errors p"                   \
+	"SELECT p.id, g.id, p.snapshot_id, p.files, p.sig FROM pending_errors p"            \
 	" JOIN signatures g ON g.rowid = p.sig"                                             \
 	" WHERE p.check_id = ?1 AND p.state = 'pending'" late " ORDER BY p.id"
 	sq = callus_learn_prepare(r, &st,
@@ -319,42 +338,74 @@ int callus_learn_fix_absent(learn_run *r, int64_t check_id, int64_t runs)
 		return sq;
 	sqlite3_bind_int64(st, 1, check_id);
 	callus_learn_bind_late(r, st, 2);
-	/* read to the end first: fixing writes to the rows being scanned */
-	{
-		struct row { int64_t id, snap; char *sig, *files; } *rows = NULL;
-		size_t n = 0;
+	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *sig = (const char *)sqlite3_column_text(st, 1);
+		open_error *g;
 
-		while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
-			const char *sig = (const char *)sqlite3_column_text(st, 1);
-			struct row *g;
-
-			if (!sig || (!r->passed && callus_learn_in_run(r, sig)))
-				continue;
-			if (!(g = realloc(rows, (n + 1) * sizeof(*g)))) {
-				sq = SQLITE_NOMEM;
-				break;
-			}
-			rows = g;
-			rows[n].id = sqlite3_column_int64(st, 0);
-			rows[n].snap = sqlite3_column_int64(st, 2);
-			rows[n].sig = callus_sql_column_dup(st, 1);
-			rows[n].files = callus_sql_column_dup(st, 3);
-			n++;
-			if (!rows[n - 1].sig || !rows[n - 1].files) {
-				sq = SQLITE_NOMEM;
-				break;
-			}
+		if (!sig || (!r->passed && callus_learn_in_run(r, sig)))
+			continue;
+		if (!(g = callus_array_grow(rows, &cap, n + 1, sizeof(*g)))) {
+			sq = SQLITE_NOMEM;
+			break;
 		}
-		callus_learn_done(r, st);
-		if (sq == SQLITE_DONE)
-			sq = SQLITE_OK;
-		for (size_t i = 0; i < n && sq == SQLITE_OK; i++)
-			sq = fix_one(r, runs, rows[i].id, rows[i].sig, rows[i].snap, rows[i].files);
-		for (size_t i = 0; i < n; i++) {
-			free(rows[i].sig);
-			free(rows[i].files);
+		rows = g;
+		g = &rows[n++];
+		g->id = sqlite3_column_int64(st, 0);
+		g->snap = sqlite3_column_int64(st, 2);
+		g->sig = sqlite3_column_int64(st, 4);
+		g->sigid = callus_sql_column_dup(st, 1);
+		g->files = callus_sql_column_dup(st, 3);
+		if (!g->sigid || !g->files) {
+			sq = SQLITE_NOMEM;
+			break;
 		}
-		free(rows);
 	}
+	callus_learn_done(r, st);
+	*out = rows;
+	*count = n;
+	return sq == SQLITE_DONE ? SQLITE_OK : sq;
+}
+
+/*
+ * While the store is not yet redacted whole by today's redactor
+ * (store_redact.h), an error stored by an older one may be named by this
+ * run under another id: its message held a secret the run's copy has
+ * redacted.  Each error about to be fixed by a failing run is redacted and
+ * signed again first, and the list read again when one changed: the
+ * error the run names is then seen again, not taken for fixed.  One row
+ * read (the mark) when the store is marked.
+ */
+static int resign_absent(learn_run *r, int64_t check_id, open_error **rows, size_t *n)
+{
+	char id[CALLUS_SHA256_HEX_LEN + 1];
+	int due, sq = SQLITE_OK, changed = 0;
+
+	/* a mark that cannot be read: as before the mark (the pass says why) */
+	if (r->passed || !*n || (due = callus_store_redact_due(r->s, NULL)) <= 0)
+		return SQLITE_OK;
+	for (size_t i = 0; i < *n && sq == SQLITE_OK; i++) {
+		sq = callus_store_redact_signature(r->s, r->o->redactor, (*rows)[i].sig, id);
+		changed |= sq == SQLITE_OK && strcmp(id, (*rows)[i].sigid) != 0;
+	}
+	if (sq != SQLITE_OK || !changed)
+		return sq;
+	open_errors_free(*rows, *n);
+	return open_absent(r, check_id, rows, n);
+}
+
+/* Every open pending error of the check this run fixes. */
+int callus_learn_fix_absent(learn_run *r, int64_t check_id, int64_t runs)
+{
+	open_error *rows = NULL;
+	size_t n = 0;
+	int sq;
+
+	if (!r->passed && !r->nerrs)
+		return SQLITE_OK;
+	if ((sq = open_absent(r, check_id, &rows, &n)) == SQLITE_OK)
+		sq = resign_absent(r, check_id, &rows, &n);
+	for (size_t i = 0; i < n && sq == SQLITE_OK; i++)
+		sq = fix_one(r, runs, rows[i].id, rows[i].sigid, rows[i].snap, rows[i].files);
+	open_errors_free(rows, n);
 	return sq;
 }

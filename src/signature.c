@@ -619,11 +619,24 @@ static int stack_pattern(callus_strlist *out, const char *frame)
 	return rc;
 }
 
+int callus_signature_id(char id[CALLUS_SHA256_HEX_LEN + 1], const char *error_type,
+			const char *pattern, const callus_strlist *stack)
+{
+	callus_sha256 *h = NULL;
+
+	if (callus_sha256_new(&h) < 0)
+		return CALLUS_ENOMEM;
+	callus_sha256_part(h, error_type, strlen(error_type));
+	callus_sha256_part(h, pattern, strlen(pattern));
+	for (size_t i = 0; stack && i < stack->count; i++)
+		callus_sha256_part(h, stack->items[i], strlen(stack->items[i]));
+	return callus_sha256_finish(h, id) < 0 ? CALLUS_ENOMEM : 0;
+}
+
 int callus_signature_build(callus_signature *out, const callus_diag *d, const char *tool,
 			 const callus_strlist *context)
 {
 	callus_buf pat = CALLUS_BUF_INIT;
-	callus_sha256 *h = NULL;
 	const char *msg = d->message ? d->message : "";
 	int rc = CALLUS_ENOMEM;
 
@@ -642,13 +655,9 @@ int callus_signature_build(callus_signature *out, const callus_diag *d, const ch
 		if (callus_strlist_add(&out->context_patterns, context->items[i],
 				     strlen(context->items[i])) < 0)
 			goto fail;
-	if (callus_sha256_new(&h) < 0)
+	if (callus_signature_id(out->id, out->error_type, out->message_pattern,
+				&out->stack_patterns) < 0)
 		goto fail;
-	callus_sha256_part(h, out->error_type, strlen(out->error_type));
-	callus_sha256_part(h, out->message_pattern, strlen(out->message_pattern));
-	for (size_t i = 0; i < out->stack_patterns.count; i++)
-		callus_sha256_part(h, out->stack_patterns.items[i], strlen(out->stack_patterns.items[i]));
-	callus_sha256_finish(h, out->id);
 	return 0;
 fail:
 	callus_buf_release(&pat);

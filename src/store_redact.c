@@ -23,6 +23,7 @@
 
 #include "sqlutil.h"
 #include "store_internal.h"
+#include "store_resign.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -38,7 +39,7 @@
 enum after {
 	AFTER_NONE,
 	AFTER_LESSON,    /* its page written again */
-	AFTER_SIGNATURE, /* its pattern and sketch made again */
+	AFTER_SIGNATURE, /* its pattern, sketch and id made again */
 	AFTER_NOTE,      /* its file written again from the store */
 	AFTER_CHECK,     /* may take another check's name: merged */
 	AFTER_FILES,     /* names files .callus/files.idx lists */
@@ -65,8 +66,8 @@ static const text_table tables[] = {
 	{ "runs", { "tool", "command", "cwd", "intent_id", NULL }, 0, AFTER_NONE, NULL },
 	{ "run_errors", { "file", "code", "message", NULL }, 0, AFTER_NONE, NULL },
 	{ "checks", { "tool", "args", "dir", NULL }, 0, AFTER_CHECK, NULL },
-	{ "signatures", { "original", "tool", "error_type", NULL }, 0, AFTER_SIGNATURE,
-	  "stack_patterns <> '[]'" },
+	{ "signatures", { "original", "tool", "error_type", "stack_patterns", NULL }, 1u << 3,
+	  AFTER_SIGNATURE, "stack_patterns <> '[]'" },
 	{ "pending_errors", { "message", "session", "files", NULL }, 1u << 2, AFTER_FILES, NULL },
 	{ "resolutions", { "description", "code_changes", "files", "context", NULL },
 	  (1u << 2) | (1u << 3), AFTER_FILES, NULL },
@@ -87,6 +88,7 @@ static const text_table tables[] = {
 };
 
 #define NTABLES (sizeof(tables) / sizeof(tables[0]))
+#define SIGNATURES 4 /* tables[SIGNATURES] */
 
 static size_t ncolumns(const text_table *t)
 {
@@ -262,6 +264,8 @@ static int read_row(sqlite3_stmt *st, const text_table *t, const callus_redactor
 	return rc;
 }
 
+/* The rows of t past rowid after, at most limit; or, with limit 0, the
+ * row after itself. */
 static int read_batch(callus_store *s, const text_table *t, const callus_redactor *r,
 		      int64_t after, size_t limit, batch *b)
 {
@@ -272,8 +276,8 @@ static int read_batch(callus_store *s, const text_table *t, const callus_redacto
 	callus_buf_puts(&sql, "SELECT rowid");
 	for (size_t c = 0; c < ncolumns(t); c++)
 		callus_buf_printf(&sql, ", %s", t->columns[c]);
-	callus_buf_printf(&sql, ", %s FROM %s WHERE rowid > ?1 ORDER BY rowid LIMIT ?2",
-			  t->also ? t->also : "0", t->name);
+	callus_buf_printf(&sql, ", %s FROM %s WHERE rowid %s ?1 ORDER BY rowid LIMIT ?2",
+			  t->also ? t->also : "0", t->name, limit ? ">" : "=");
 	if (callus_buf_status(&sql) < 0) {
 		sq = SQLITE_NOMEM;
 		goto out;
@@ -281,7 +285,7 @@ static int read_batch(callus_store *s, const text_table *t, const callus_redacto
 	if ((sq = sqlite3_prepare_v2(callus_store_db(s), sql.ptr, -1, &st, NULL)) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_int64(st, 1, after);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)limit);
+	sqlite3_bind_int64(st, 2, limit ? (sqlite3_int64)limit : 1);
 	while ((sq = sqlite3_step(st)) == SQLITE_ROW)
 		if (read_row(st, t, r, b) < 0) {
 			sq = SQLITE_NOMEM;
@@ -443,6 +447,10 @@ static int write_row(callus_store *s, const text_table *t, const changed_row *ro
 		return merge_check(s, row);
 	if (sq == SQLITE_DONE && t->after == AFTER_CHECK)
 		return relist_check(s, row->rowid);
+	/* a message, type or frame redacted is another pattern, so another
+	 * id: the one a recording of the error gives it now */
+	if (sq == SQLITE_DONE && t->after == AFTER_SIGNATURE)
+		return callus_store_resign(s, row->rowid, NULL, NULL);
 	return sq == SQLITE_DONE ? SQLITE_OK : sq;
 }
 
@@ -519,6 +527,24 @@ out:
 	callus_error_release(&e);
 	callus_buf_release(&key);
 	callus_buf_release(&dir);
+}
+
+/* ------------------------------------------------------------------ */
+/* One signature                                                        */
+
+int callus_store_redact_signature(callus_store *s, const callus_redactor *r, int64_t sig,
+				  char id[CALLUS_SHA256_HEX_LEN + 1])
+{
+	batch b = { 0 };
+	int sq;
+
+	*id = '\0';
+	if ((sq = read_batch(s, &tables[SIGNATURES], r, sig, 0, &b)) == SQLITE_OK &&
+	    (sq = write_batch(s, NULL, &tables[SIGNATURES], &b)) == SQLITE_OK)
+		sq = callus_store_resign(s, sig, id, NULL);
+	batch_clear(&b, 0);
+	free(b.rows);
+	return sq;
 }
 
 /* ------------------------------------------------------------------ */

@@ -117,6 +117,14 @@ char *callus_error_type(const callus_diag *d, const char *tool);
 int callus_error_type_is_rule(const char *t);
 
 /*
+ * The id of an error (above) of error_type, pattern (what
+ * callus_message_pattern made of its message) and stack patterns (NULL:
+ * none) into id.  0, or CALLUS_ENOMEM.
+ */
+int callus_signature_id(char id[CALLUS_SHA256_HEX_LEN + 1], const char *error_type,
+			const char *pattern, const callus_strlist *stack);
+
+/*
  * Build the signature of a diagnostic.  context (may be NULL) is copied in
  * as context_patterns; it does not enter the id.  Release with
  * callus_signature_release().

@@ -19,8 +19,10 @@
  *               repair before the commit (the instructions block is the
  *               caller's: result.changed)
  *   signatures  the pattern is made again from the redacted message, and
- *               its sketch with it (signature.h); the id stays, as a
- *               resolution, note or link names it
+ *               its sketch with it (signature.h); and the id, which a
+ *               recording of the error gives it now: the row renamed, or
+ *               merged into the one a recording since the upgrade made
+ *               (store_resign.h)
  *   notes       synced before the pass reaches them (a person's edit
  *               taken in first), their files written from the store after
  *   checks      listed under their new name in .callus/checks.idx; one
@@ -38,6 +40,7 @@
 #include <stddef.h>
 
 #include "callus/common.h"
+#include "callus/hash.h"
 #include "callus/redact.h"
 #include "callus/store.h"
 
@@ -70,6 +73,17 @@ int callus_store_redact_due(callus_store *s, callus_error *err);
  */
 int callus_store_redact(callus_store *s, const char *workspace, const callus_redactor *r,
 			size_t budget, callus_store_redact_result *res, callus_error *err);
+
+/*
+ * Inside the caller's write transaction: the signature row sig (its
+ * message, tool, error type and frames) redacted by r as the pass does,
+ * and signed again when that changed its id (store_resign.h), into id:
+ * the id the row has now, "" when there is no such row.  For the learning
+ * step while a store is due: an open error its run does not name may be
+ * one the run names under the id it has today.  An SQLite result code.
+ */
+int callus_store_redact_signature(callus_store *s, const callus_redactor *r, int64_t sig,
+				  char id[CALLUS_SHA256_HEX_LEN + 1]);
 
 /*
  * What was deleted before the pass (a lesson retention removed) is still

@@ -382,6 +382,43 @@ test_expect_success 'a store an earlier callus left a secret in is redacted agai
 	test "$(grep -rlaF "$tok" .callus/notes .callus/log.jsonl .lessons AGENTS.md | wc -l)" = 0
 EOF
 
+# The same store's ids: an earlier callus signed the error with the token
+# in its message, where this one signs "[REDACTED:...]".  Made here by
+# giving the stored error another id (nothing names it yet but by its
+# row).  The check's next failure, which also fails another way, must see
+# the error again, not take it for fixed (absent from a failing run) and
+# start it over; then `callus gc` goes over the rest.
+test_expect_success 'an error an earlier callus signed with a secret is seen again' - <<\EOF
+	mkdir signed && cd signed
+	git init -q
+	printf "int main(void) { return 0; }\n" >main.c
+	git add main.c && git -c user.name=t -c user.email=t@e commit -qm init
+	mkdir .callus
+	printf "[learn]\nsnapshots = true\n[retention]\ngc_hours = 0\n" >.callus/config
+	tok=ghp_$(printf "%036d" 48)
+	check() {
+		"$CALLUS" run -- sh -c "echo 'src/main.c:1:1: error: bad token $tok' >&2; test -f other && echo 'src/main.c:2:1: error: other thing' >&2; exit 1; gcc -c main.c" 2>/dev/null
+	}
+	test_expect_code 1 check
+	old=$(printf "signed with %s" "$tok" | sha256sum | cut -c1-64)
+	sqlite3 .callus/callus.db "PRAGMA foreign_keys = OFF;
+		UPDATE signatures SET original = replace(original, '[REDACTED:github-token]', '$tok'), id = '$old';
+		UPDATE run_errors SET message = replace(message, '[REDACTED:github-token]', '$tok');
+		DELETE FROM sync_state WHERE key LIKE 'redaction.%'"
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM signatures WHERE id = '$old'")" = 1
+	printf "int x;\n" >>main.c
+	: >other
+	test_expect_code 1 check
+	# the token's error once, failed twice, still pending; nothing fixed
+	test "$(sqlite3 .callus/callus.db "SELECT group_concat(attempts) FROM (SELECT attempts FROM pending_errors ORDER BY id)")" = "2,1"
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM pending_errors WHERE state <> 'pending'")" = 0
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM resolutions")" = 0
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM signatures WHERE id = '$old'")" = 0
+	"$CALLUS" gc >/dev/null
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM signatures")" = 2
+	test "$(sqlite3 .callus/callus.db .dump | grep -cF "$tok")" = 0
+EOF
+
 test_expect_success 'no secret in any file callus wrote' - <<\EOF
 	cd ws
 	ls .callus/callus.db .callus/callus.db-wal .callus/log.jsonl AGENTS.md >/dev/null

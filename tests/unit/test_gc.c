@@ -1886,6 +1886,214 @@ static void a_cursor_not_this_redactors_starts_over(void **state)
 	}
 }
 
+/* What a recording of an error holding TOKEN gives it today: its message
+ * redacted, so its pattern and id. */
+#define SECRET_MSG "auth failed for " TOKEN
+#define SECRET_MSG_NOW "auth failed for [REDACTED:github-token]"
+
+/* g and h failing at once in check args, learnt. */
+static void fail_both(fixture *f, const callus_signature *g, const callus_signature *h,
+		      const char *args)
+{
+	callus_learn_error e[2] = { { g, NULL, NULL }, { h, NULL, NULL } };
+	callus_learn_opts o;
+	callus_learn_result r;
+
+	memset(&o, 0, sizeof(o));
+	o.workspace = f->dir;
+	o.check.tool = "gcc";
+	o.check.args = args;
+	o.check.dir = "";
+	o.session = "s";
+	o.redactor = f->red;
+	o.no_snapshot = 1;
+	assert_int_equal(callus_learn_failure(f->s, &o, e, h ? 2 : 1, &r, NULL), 0);
+	callus_learn_result_release(&r);
+}
+
+/* q's first column, with ?1 bound to id. */
+static long long count_id(fixture *f, const char *q, const char *id)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	long long n = -1;
+
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, q, -1, &st, NULL), SQLITE_OK);
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return n;
+}
+
+/* The noted count the triggers keep, against the count itself. */
+#define NOTED_TRUE                                                                        \
+	"SELECT (SELECT n FROM noted_count) = (SELECT count(*) FROM signatures g"           \
+	" JOIN note_signatures x ON x.signature_id = g.id JOIN signature_vectors v"        \
+	" ON v.sig = g.rowid AND v.model = 1)"
+
+/* An error an older redactor kept a token in was signed with it: its id
+ * is not the one a recording gives it now.  The pass gives the row
+ * today's id in place, and what named the old one names the new one. */
+static void a_signature_redacted_takes_todays_id(void **state)
+{
+	fixture *f = *state;
+	callus_signature old, now;
+	callus_gc_policy p;
+	callus_gc_result r;
+	long long sig;
+
+	record(f, "src/a.c", SECRET_MSG, &old, NULL);
+	resolve(f, &old, "-c src/a.c");
+	make_sig(&now, SECRET_MSG_NOW);
+	assert_string_not_equal(old.id, now.id);
+	sig = count_id(f, "SELECT sig FROM signatures WHERE id = ?1", old.id);
+	assert_true(sig > 0);
+	assert_int_equal(count_id(f, "SELECT count(*) FROM resolutions WHERE signature_id = ?1",
+				  old.id),
+			 1);
+	sql(f, FORGET_REDACTION);
+
+	policy(&p);
+	p.batch = 0;
+	p.redactor = f->red;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(count_id(f, "SELECT count(*) FROM signatures WHERE id = ?1", old.id), 0);
+	/* the same row: its errors and vectors name it by rowid */
+	assert_int_equal(count_id(f, "SELECT sig FROM signatures WHERE id = ?1", now.id), sig);
+	assert_int_equal(count_id(f, "SELECT count(*) FROM resolutions WHERE signature_id = ?1",
+				  now.id),
+			 1);
+	assert_int_equal(count_id(f, "SELECT count(*) FROM signature_vectors v JOIN signatures g"
+				     " ON g.rowid = v.sig WHERE g.id = ?1",
+				  now.id),
+			 1);
+	assert_int_equal(count(f, NOTED_TRUE), 1);
+	assert_int_equal(count(f, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+	/* the error's next failure in its check is the error seen again */
+	fail_both(f, &now, NULL, "-c src/a.c");
+	assert_int_equal(count(f, "SELECT count(*) FROM pending_errors WHERE state = 'pending'"), 1);
+	assert_int_equal(count_id(f, "SELECT count(*) FROM pending_errors p JOIN signatures g"
+				     " ON g.rowid = p.sig WHERE g.id = ?1",
+				  now.id),
+			 2);
+	callus_signature_release(&old);
+	callus_signature_release(&now);
+}
+
+/* The error recorded under today's id since the upgrade as well: the two
+ * rows are one error, the newer row stays (the newest rowid is never
+ * freed: gc.c), and an open error of one check under each is one error
+ * with both rows' attempts. */
+static void merged_into_the_newer(fixture *f, int old_first)
+{
+	callus_signature old, now;
+	callus_gc_policy p;
+	callus_gc_result r;
+	long long first, newer, signatures;
+
+	if (!old_first)
+		record(f, "src/a.c", SECRET_MSG_NOW, &now, NULL);
+	record(f, "src/a.c", SECRET_MSG, &old, NULL);
+	resolve(f, &old, "-c src/b.c");
+	if (old_first)
+		record(f, "src/a.c", SECRET_MSG_NOW, &now, NULL);
+	fail_both(f, &old, &now, "-c src/a.c");
+	fail_both(f, &old, &now, "-c src/a.c");
+	first = count_id(f, "SELECT p.id FROM pending_errors p JOIN signatures g ON g.rowid = p.sig"
+			    " WHERE g.id = ?1 AND p.state = 'pending'",
+			 old.id);
+	newer = count(f, "SELECT max(sig) FROM signatures");
+	signatures = count(f, "SELECT count(*) FROM signatures");
+	sql(f, FORGET_REDACTION);
+
+	policy(&p);
+	p.batch = 0;
+	p.redactor = f->red;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM signatures"), signatures - 1);
+	assert_int_equal(count(f, "SELECT signatures FROM totals"), signatures - 1);
+	assert_int_equal(count_id(f, "SELECT count(*) FROM signatures WHERE id = ?1", old.id), 0);
+	assert_int_equal(count_id(f, "SELECT sig FROM signatures WHERE id = ?1", now.id), newer);
+	/* one open error: the earlier row, with both rows' attempts */
+	assert_int_equal(count(f, "SELECT count(*) FROM pending_errors WHERE state = 'pending'"), 1);
+	{
+		char q[160];
+
+		snprintf(q, sizeof(q),
+			 "SELECT attempts FROM pending_errors WHERE id = %lld AND sig = %lld", first,
+			 newer);
+		assert_int_equal(count(f, q), 4);
+	}
+	/* the fix, its error and both rows' runs under the one row */
+	assert_int_equal(count_id(f, "SELECT count(*) FROM resolutions WHERE signature_id = ?1",
+				  now.id),
+			 1);
+	{
+		char q[160];
+
+		snprintf(q, sizeof(q), "SELECT count(*) FROM pending_errors WHERE sig = %lld", newer);
+		assert_int_equal(count(f, q), 2);
+		snprintf(q, sizeof(q), "SELECT count(*) FROM run_errors WHERE sig = %lld", newer);
+		assert_int_equal(count(f, q), 2);
+		snprintf(q, sizeof(q), "SELECT occurrence_count FROM signatures WHERE sig = %lld",
+			 newer);
+		assert_int_equal(count(f, q), 2);
+	}
+	assert_int_equal(count(f, "SELECT count(*) FROM signature_vectors WHERE sig NOT IN"
+				  " (SELECT sig FROM signatures)"),
+			 0);
+	assert_int_equal(count(f, NOTED_TRUE), 1);
+	assert_int_equal(count(f, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+	callus_signature_release(&old);
+	callus_signature_release(&now);
+}
+
+static void a_signature_redacted_into_one_recorded_since_is_merged(void **state)
+{
+	merged_into_the_newer(*state, 1);
+}
+
+/* The other way round (the redacted form recorded first, by a message
+ * that held a token the older redactor knew): the newer row stays all
+ * the same, under today's id. */
+static void a_signature_redacted_into_an_older_one_keeps_the_newer_row(void **state)
+{
+	merged_into_the_newer(*state, 0);
+}
+
+/* Before any pass went over it: a run of the check that names the error
+ * under today's id sees the open one again, where it took it for fixed
+ * (absent from a failing run) and made it a second. */
+static void an_error_an_older_store_signed_otherwise_is_seen_again(void **state)
+{
+	fixture *f = *state;
+	callus_signature old, now, other;
+
+	record(f, "src/a.c", SECRET_MSG, &old, NULL);
+	fail_both(f, &old, NULL, "-c src/a.c");
+	sql(f, FORGET_REDACTION);
+	/* as a recording stores its errors before it learns */
+	record(f, "src/a.c", SECRET_MSG_NOW, &now, NULL);
+	record(f, "src/a.c", "expected ';' before '}' token", &other, NULL);
+	fail_both(f, &now, &other, "-c src/a.c");
+	assert_int_equal(count(f, "SELECT count(*) FROM pending_errors WHERE state <> 'pending'"),
+			 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM pending_errors"), 2);
+	assert_int_equal(count_id(f, "SELECT attempts FROM pending_errors p JOIN signatures g"
+				     " ON g.rowid = p.sig WHERE g.id = ?1",
+				  now.id),
+			 2);
+	assert_int_equal(count_id(f, "SELECT count(*) FROM signatures WHERE id = ?1", old.id), 0);
+	/* only the error the run needed: the rest is the pass's */
+	assert_int_equal(callus_store_redact_due(f->s, NULL), 1);
+	callus_signature_release(&old);
+	callus_signature_release(&now);
+	callus_signature_release(&other);
+}
+
 /* A context list redacted into one the store holds already is merged:
  * its signatures name that one, and it goes (contexts are kept once). */
 static void a_context_redacted_into_another_is_merged(void **state)
@@ -2038,6 +2246,13 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_page_not_written_is_owed, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_merged_checks_error_fixed_since_stays_fixed, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(a_signature_redacted_takes_todays_id, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_signature_redacted_into_one_recorded_since_is_merged,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			a_signature_redacted_into_an_older_one_keeps_the_newer_row, setup, teardown),
+		cmocka_unit_test_setup_teardown(an_error_an_older_store_signed_otherwise_is_seen_again,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(a_context_redacted_into_another_is_merged, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(a_cursor_not_this_redactors_starts_over, setup,
