@@ -206,6 +206,7 @@ static int redact_text(const callus_redactor *r, const char *text, int json, siz
 typedef struct changed_row {
 	int64_t rowid;
 	int64_t also;              /* the table's also, else 0 */
+	int sign_only;             /* a signature to sign again, its texts as they are */
 	char *values[MAX_COLUMNS]; /* NULL: unchanged */
 	callus_views_debt *debt;   /* a lesson's page owed, until written */
 } changed_row;
@@ -215,6 +216,7 @@ typedef struct batch {
 	size_t n, cap;
 	int64_t last;      /* the last rowid read */
 	size_t read;
+	size_t sign_only;  /* of the rows, those only signed again */
 } batch;
 
 /* The rows let go; their pages' debts paid when written (the batch rolled
@@ -229,6 +231,7 @@ static void batch_clear(batch *b, int written)
 	}
 	b->n = 0;
 	b->read = 0;
+	b->sign_only = 0;
 }
 
 static int read_row(sqlite3_stmt *st, const text_table *t, const callus_redactor *r, batch *b)
@@ -250,11 +253,19 @@ static int read_row(sqlite3_stmt *st, const text_table *t, const callus_redactor
 			rc = redact_text(r, text, (t->json >> c) & 1, max, &row.values[c]);
 		any |= row.values[c] != NULL;
 	}
+	/* redacted by an earlier pass, which left the id: signed again
+	 * (a recording's own rows come out as they are) */
+	if (rc == 0 && !any && t->after == AFTER_SIGNATURE) {
+		const char *text = (const char *)sqlite3_column_text(st, 1);
+
+		any = row.sign_only = text && strstr(text, "[REDACTED:") != NULL;
+	}
 	if (rc == 0 && any) {
 		changed_row *grown = callus_array_grow(b->rows, &b->cap, b->n + 1, sizeof(*grown));
 
 		if (grown) {
 			(b->rows = grown)[b->n++] = row;
+			b->sign_only += row.sign_only;
 			return 0;
 		}
 		rc = CALLUS_ENOMEM;
@@ -413,6 +424,8 @@ static int write_row(callus_store *s, const text_table *t, const changed_row *ro
 	size_t nc = ncolumns(t);
 	int sq, k = 1, pattern = t->after == AFTER_SIGNATURE && row->values[0];
 
+	if (row->sign_only)
+		return callus_store_resign(s, row->rowid, NULL, NULL);
 	callus_buf_clear(sql);
 	callus_buf_printf(sql, "UPDATE %s SET ", t->name);
 	for (size_t c = 0; c < nc; c++)
@@ -616,7 +629,7 @@ int callus_store_redact(callus_store *s, const char *workspace, const callus_red
 			goto fail;
 		in_tx = 0;
 		res->rows += b.read;
-		res->changed += b.n;
+		res->changed += b.n - b.sign_only;
 		if (t->after == AFTER_LESSON && b.n) {
 			res->lessons += b.n;
 			rewrite_pages(s, workspace, &b);

@@ -10,6 +10,7 @@
 #include "callus/hash.h"
 #include "callus/lesson.h"
 #include "callus/notes.h"
+#include "callus/redact.h"
 #include "callus/signature.h"
 
 #include "notes_internal.h"
@@ -18,6 +19,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,6 +212,7 @@ static int report_all(callus_store *s, callus_knowledge *k, callus_layer l, cons
 typedef struct puller {
 	callus_store *s;
 	int promotions; /* this workspace proposed to the layer: their fate is read */
+	callus_redactor *red; /* built for the first note taken in */
 	sqlite3_stmt *st[PULL_STMTS];
 } puller;
 
@@ -269,6 +272,8 @@ static void p_release(puller *p)
 	for (int i = 0; i < PULL_STMTS; i++)
 		sqlite3_finalize(p->st[i]);
 	memset(p->st, 0, sizeof(p->st));
+	callus_redactor_free(p->red);
+	p->red = NULL;
 }
 
 /* A resolution of the workspace store for a cached note: its signature
@@ -352,6 +357,55 @@ static int drop_cached(puller *p, const char *layer, const char *id, size_t *dro
 	if (sq == SQLITE_OK)
 		(*dropped)++;
 	return sq;
+}
+
+/*
+ * A note taken in is stored, so redacted as everything callus stores is
+ * (docs/redaction.md): the layer's store may hold what a workspace's
+ * older redactor let through, or text put there by hand, and what is
+ * cached is what an agent is shown.  Its text fields one by one, its
+ * files' paths string by string.
+ */
+static int redact_pulled(puller *p, callus_shared_note *n)
+{
+	char **fields[] = { &n->tool, &n->error_type, &n->title, &n->example, &n->rule,
+			    &n->steps, &n->code, &n->origin, &n->path };
+	json_t *files;
+	int rc = 0, changed = 0;
+
+	if (!p->red && (rc = callus_redactor_new(&p->red, NULL)) < 0)
+		return rc;
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		char *v = NULL;
+
+		if (!*fields[i])
+			continue;
+		if ((rc = callus_redact_str(p->red, &v, *fields[i])) < 0)
+			return rc;
+		free(*fields[i]);
+		*fields[i] = v;
+	}
+	if (n->files && (files = json_loads(n->files, 0, NULL))) {
+		char *text = NULL;
+
+		if ((rc = callus_redact_json(p->red, files, &changed)) == 0 && changed &&
+		    !(text = json_dumps(files, JSON_COMPACT)))
+			rc = CALLUS_ENOMEM;
+		json_decref(files);
+		if (text) {
+			free(n->files);
+			n->files = text;
+		}
+	} else if (n->files) {
+		/* not a list of paths: nothing reads it as one, redacted as text */
+		char *v = NULL;
+
+		if ((rc = callus_redact_str(p->red, &v, n->files)) < 0)
+			return rc;
+		free(n->files);
+		n->files = v;
+	}
+	return rc;
 }
 
 static int apply_pulled(puller *p, const callus_shared_note *n, const char *now,
@@ -454,7 +508,7 @@ static int pull_all(callus_store *s, callus_knowledge *k, callus_layer l, callus
 {
 	callus_buf key = CALLUS_BUF_INIT;
 	char *mark = NULL, *now = callus_now_iso8601();
-	puller pl = { s, 0, { NULL } };
+	puller pl = { s, 0, NULL, { NULL } };
 	int64_t since = 0;
 	int rc, sq;
 
@@ -493,7 +547,10 @@ static int pull_all(callus_store *s, callus_knowledge *k, callus_layer l, callus
 			goto out;
 		}
 		for (size_t i = 0; i < n && sq == SQLITE_OK; i++) {
-			sq = apply_pulled(&pl, &v[i], now, rep);
+			if (v[i].status == CALLUS_SHARED_APPROVED && redact_pulled(&pl, &v[i]) < 0)
+				sq = SQLITE_NOMEM;
+			else
+				sq = apply_pulled(&pl, &v[i], now, rep);
 			if (v[i].revision > since)
 				since = v[i].revision;
 		}

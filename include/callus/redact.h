@@ -58,9 +58,12 @@
 #include "callus/common.h"
 
 /* The redactor's version, raised whenever it comes to find what it did
- * not: a store gone over whole by an older one is redacted again
- * (store_redact.h).  1: the 220 formats of tests/fixtures/secrets/. */
-#define CALLUS_REDACT_VERSION 1
+ * not, or the pass over a store (store_redact.h) to redact or follow what
+ * it did not: a store gone over whole by an older one is gone over again.
+ * 1: the 220 formats of tests/fixtures/secrets/.  2: a signature's frames
+ * and its id (store_resign.h), the layers' notes as pulled before they
+ * were redacted on the way in. */
+#define CALLUS_REDACT_VERSION 2
 
 /* Immutable after creation: one redactor may be shared by any number of
  * threads without locking. */

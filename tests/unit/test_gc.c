@@ -2094,6 +2094,41 @@ static void an_error_an_older_store_signed_otherwise_is_seen_again(void **state)
 	callus_signature_release(&other);
 }
 
+/* A store the first pass over it (redactor version 1) redacted whole: its
+ * texts redacted, its ids left as the old texts made them.  The next
+ * version's pass signs those rows again, and counts no text. */
+static void a_store_an_earlier_pass_redacted_is_signed_again(void **state)
+{
+	fixture *f = *state;
+	callus_signature old, now;
+	callus_gc_policy p;
+	callus_gc_result r;
+
+	record(f, "src/a.c", SECRET_MSG, &old, NULL);
+	record(f, "src/b.c", "unused variable 'y'", &now, NULL);
+	callus_signature_release(&now);
+	make_sig(&now, SECRET_MSG_NOW);
+	sql(f, "UPDATE signatures SET original = replace(original, '" TOKEN "',"
+	       " '[REDACTED:github-token]');"
+	       "UPDATE run_errors SET message = replace(message, '" TOKEN "',"
+	       " '[REDACTED:github-token]');"
+	       "UPDATE lessons SET error_summary = replace(error_summary, '" TOKEN "',"
+	       " '[REDACTED:github-token]');"
+	       "UPDATE sync_state SET value = '1' WHERE key = 'redaction.version';");
+	assert_int_equal(callus_store_redact_due(f->s, NULL), 1);
+	policy(&p);
+	p.batch = 0;
+	p.redactor = f->red;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.redacted, 0);
+	assert_int_equal(count_id(f, "SELECT count(*) FROM signatures WHERE id = ?1", old.id), 0);
+	assert_int_equal(count_id(f, "SELECT count(*) FROM signatures WHERE id = ?1", now.id), 1);
+	assert_int_equal(count(f, "SELECT count(*) FROM signatures"), 2);
+	assert_int_equal(callus_store_redact_due(f->s, NULL), 0);
+	callus_signature_release(&old);
+	callus_signature_release(&now);
+}
+
 /* A context list redacted into one the store holds already is merged:
  * its signatures name that one, and it goes (contexts are kept once). */
 static void a_context_redacted_into_another_is_merged(void **state)
@@ -2251,6 +2286,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			a_signature_redacted_into_an_older_one_keeps_the_newer_row, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_store_an_earlier_pass_redacted_is_signed_again, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(an_error_an_older_store_signed_otherwise_is_seen_again,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(a_context_redacted_into_another_is_merged, setup,

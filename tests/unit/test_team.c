@@ -251,6 +251,47 @@ static void promote_approve_pull(void **state)
 	callus_error_release(&err);
 }
 
+/* A note the layer holds with a secret in it (proposed by an older
+ * callus, or written there by hand) is redacted as it is taken in: the
+ * cached copy, its resolution and the signature made for it. */
+static void pulled_redacted(void **state)
+{
+	fixture *f = *state;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_sync_report r;
+
+	add_note(f->ws1, "aaaaaaaaaaaa", 5, 4);
+	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "dev@x", &r, NULL,
+					  &err), 0);
+	assert_int_equal(callus_knowledge_decide(f->k, CALLUS_LAYER_TEAM, "aaaaaaaaaaaa",
+						 CALLUS_SHARED_APPROVED, "lead", "", &err), 0);
+	exec_sql(f->team, "UPDATE shared_notes SET"
+			  " title = title || ' ghp_000000000000000000000000000000000049',"
+			  " example = 'auth ghp_000000000000000000000000000000000049 failed',"
+			  " steps = 'export GITHUB_TOKEN=ghp_000000000000000000000000000000000049',"
+			  " code = '+token = \"ghp_000000000000000000000000000000000049\"\n',"
+			  " files = json_array('src/a.c', 'keys/ghp_000000000000000000000000000000000049')");
+	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", &r, NULL, &err), 0);
+	assert_int_equal(r.pulled, 1);
+	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM note_cache WHERE title || example"
+					 " || steps || code || files LIKE '%ghp_%'"),
+			 0);
+	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM note_cache WHERE json_valid(files)"
+					 " AND files LIKE '%keys/[REDACTED:github-token]%'"
+					 " AND example = 'auth [REDACTED:github-token] failed'"),
+			 1);
+	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM resolutions WHERE description"
+					 " || code_changes || files LIKE '%ghp_%'"),
+			 0);
+	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM resolutions WHERE code_changes"
+					 " LIKE '%[REDACTED:%'"),
+			 1);
+	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM signatures WHERE original"
+					 " LIKE '%ghp_%'"),
+			 0);
+	callus_error_release(&err);
+}
+
 /* The stated rule: the upstream text wins for the cached copy (and its
  * resolution), the local note stays; retired upstream wins. */
 static void conflicts(void **state)
@@ -368,6 +409,7 @@ int main(void)
 		cmocka_unit_test(maintainers),
 		cmocka_unit_test(locations),
 		cmocka_unit_test_setup_teardown(promote_approve_pull, setup, teardown),
+		cmocka_unit_test_setup_teardown(pulled_redacted, setup, teardown),
 		cmocka_unit_test_setup_teardown(conflicts, setup, teardown),
 		cmocka_unit_test_setup_teardown(moved_store, setup, teardown),
 		cmocka_unit_test_setup_teardown(location_not_kept, setup, teardown),
