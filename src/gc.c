@@ -419,11 +419,12 @@ static int maybe_vacuum(callus_store *s, callus_gc_result *res, int force)
 /* One mark read when the store is redacted whole already, as it is but
  * for a pass or a few after an upgrade. */
 static int redact_again(callus_store *s, const char *workspace, const callus_gc_policy *p,
-			callus_gc_result *res, callus_error *err)
+			callus_gc_result *res, size_t *merged, callus_error *err)
 {
 	callus_store_redact_result rr;
 	int rc;
 
+	*merged = 0;
 	if ((rc = callus_store_redact_due(s, err)) <= 0)
 		return rc;
 	rc = callus_store_redact(s, workspace, p->redactor, p->batch ? CALLUS_GC_REDACT_BUDGET : 0,
@@ -431,6 +432,7 @@ static int redact_again(callus_store *s, const char *workspace, const callus_gc_
 	res->redacted = rr.changed;
 	res->redacted_lessons = rr.lessons;
 	res->redacted_log = rr.log;
+	*merged = rr.merged;
 	res->redaction_due = !rr.done;
 	return rc;
 }
@@ -440,6 +442,7 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
 {
 	callus_gc_result own;
 	char *before = NULL;
+	size_t merged = 0;
 	int rc = 0, sq = SQLITE_OK, vacuum_owed = 0;
 	const char *what = "cannot remove old lessons from";
 
@@ -487,10 +490,11 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
 			       " p WHERE p.snapshot_id = snapshots.id)",
 			       NULL, 0, &res->snapshots)) != SQLITE_OK)
 		goto fail;
-	if ((res->signatures || p->sweep) && (rc = rewrite_vectors(s, workspace, p, err)) < 0)
-		goto out;
 	/* after what went: nothing is redacted that is removed */
-	if (p->redactor && (rc = redact_again(s, workspace, p, res, err)) < 0)
+	if (p->redactor && (rc = redact_again(s, workspace, p, res, &merged, err)) < 0)
+		goto out;
+	/* a signature merged into another left its record too */
+	if ((res->signatures || merged || p->sweep) && (rc = rewrite_vectors(s, workspace, p, err)) < 0)
 		goto out;
 	if (p->sweep) {
 		what = "cannot sweep the lesson files of";

@@ -366,31 +366,88 @@ static int open_absent(learn_run *r, int64_t check_id, open_error **out, size_t 
 	return sq == SQLITE_DONE ? SQLITE_OK : sq;
 }
 
+/* pattern, for LIKE ... ESCAPE '\': text with every redaction a run of
+ * anything, and LIKE's own characters escaped. */
+static int redacted_like(callus_buf *pattern, const char *text)
+{
+	callus_buf_clear(pattern);
+	for (const char *p = text; *p; p++) {
+		const char *end;
+
+		if (!strncmp(p, "[REDACTED:", 10) && (end = strchr(p + 10, ']'))) {
+			callus_buf_putc(pattern, '%');
+			p = end;
+		} else {
+			if (*p == '%' || *p == '_' || *p == '\\')
+				callus_buf_putc(pattern, '\\');
+			callus_buf_putc(pattern, *p);
+		}
+	}
+	return callus_buf_status(pattern) < 0 ? SQLITE_NOMEM : SQLITE_OK;
+}
+
 /*
  * While the store is not yet redacted whole by today's redactor
- * (store_redact.h), an error stored by an older one may be named by this
- * run under another id: its message held a secret the run's copy has
- * redacted.  Each error about to be fixed by a failing run is redacted and
- * signed again first, and the list read again when one changed: the
- * error the run names is then seen again, not taken for fixed.  One row
- * read (the mark) when the store is marked.
+ * (store_redact.h), an error this check stored through an older one may
+ * be one of this run's under another id: its message held what the run's
+ * copy has redacted, and its id was made of it.  Named again by its old
+ * id nowhere, it would be taken for fixed (absent from a failing run), a
+ * failure of a permanent or fixed one would start a new error, and the
+ * run's would be another.  So, before the run's errors are read against
+ * the check's, each of the check's rows whose message is a run error's
+ * but for its redactions (LIKE, each redaction any text) is redacted and
+ * signed again (callus_store_redact_signature).  Only for a run error
+ * that holds a redaction, in a store that is due: one row read (the
+ * mark), and a scan of the check's own errors.
  */
-static int resign_absent(learn_run *r, int64_t check_id, open_error **rows, size_t *n)
+static int resign_named(learn_run *r, int64_t check_id)
 {
+	callus_buf pattern = CALLUS_BUF_INIT;
 	char id[CALLUS_SHA256_HEX_LEN + 1];
-	int due, sq = SQLITE_OK, changed = 0;
+	int64_t *sigs = NULL;
+	size_t n = 0, cap = 0;
+	int sq = SQLITE_OK, due = -1;
 
-	/* a mark that cannot be read: as before the mark (the pass says why) */
-	if (r->passed || !*n || (due = callus_store_redact_due(r->s, NULL)) <= 0)
-		return SQLITE_OK;
-	for (size_t i = 0; i < *n && sq == SQLITE_OK; i++) {
-		sq = callus_store_redact_signature(r->s, r->o->redactor, (*rows)[i].sig, id);
-		changed |= sq == SQLITE_OK && strcmp(id, (*rows)[i].sigid) != 0;
+	for (size_t i = 0; i < r->nerrs && sq == SQLITE_OK; i++) {
+		const char *text = r->errs[i].sig->original;
+		sqlite3_stmt *st = NULL;
+
+		if (!text || !strstr(text, "[REDACTED:"))
+			continue;
+		/* a mark that cannot be read: as before the mark */
+		if (due < 0 && (due = callus_store_redact_due(r->s, NULL)) < 0)
+			due = 0;
+		if (!due)
+			break;
+		if ((sq = redacted_like(&pattern, text)) != SQLITE_OK ||
+		    (sq = callus_learn_prepare(r, &st,
+					       "SELECT DISTINCT p.sig FROM pending_errors p"
+					       " JOIN signatures g ON g.rowid = p.sig"
+					       " WHERE p.check_id = ?1 AND g.id <> ?2"
+					       " AND g.original LIKE ?3 ESCAPE '\\'")) != SQLITE_OK)
+			break;
+		sqlite3_bind_int64(st, 1, check_id);
+		callus_sql_bind_text(st, 2, r->errs[i].sig->id);
+		callus_sql_bind_text(st, 3, pattern.ptr);
+		while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+			int64_t *grown = callus_array_grow(sigs, &cap, n + 1, sizeof(*grown));
+
+			if (!grown) {
+				sq = SQLITE_NOMEM;
+				break;
+			}
+			(sigs = grown)[n++] = sqlite3_column_int64(st, 0);
+		}
+		callus_learn_done(r, st);
+		if (sq == SQLITE_DONE)
+			sq = SQLITE_OK;
 	}
-	if (sq != SQLITE_OK || !changed)
-		return sq;
-	open_errors_free(*rows, *n);
-	return open_absent(r, check_id, rows, n);
+	/* read whole first: signing again merges and moves rows */
+	for (size_t i = 0; i < n && sq == SQLITE_OK; i++)
+		sq = callus_store_redact_signature(r->s, r->o->redactor, sigs[i], id);
+	free(sigs);
+	callus_buf_release(&pattern);
+	return sq;
 }
 
 /* Every open pending error of the check this run fixes. */
@@ -402,8 +459,9 @@ int callus_learn_fix_absent(learn_run *r, int64_t check_id, int64_t runs)
 
 	if (!r->passed && !r->nerrs)
 		return SQLITE_OK;
-	if ((sq = open_absent(r, check_id, &rows, &n)) == SQLITE_OK)
-		sq = resign_absent(r, check_id, &rows, &n);
+	if (!r->passed && (sq = resign_named(r, check_id)) != SQLITE_OK)
+		return sq;
+	sq = open_absent(r, check_id, &rows, &n);
 	for (size_t i = 0; i < n && sq == SQLITE_OK; i++)
 		sq = fix_one(r, runs, rows[i].id, rows[i].sigid, rows[i].snap, rows[i].files);
 	open_errors_free(rows, n);

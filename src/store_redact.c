@@ -217,6 +217,7 @@ typedef struct batch {
 	int64_t last;      /* the last rowid read */
 	size_t read;
 	size_t sign_only;  /* of the rows, those only signed again */
+	size_t merged;     /* signatures merged into another (store_resign.h) */
 } batch;
 
 /* The rows let go; their pages' debts paid when written (the batch rolled
@@ -232,6 +233,7 @@ static void batch_clear(batch *b, int written)
 	b->n = 0;
 	b->read = 0;
 	b->sign_only = 0;
+	b->merged = 0;
 }
 
 static int read_row(sqlite3_stmt *st, const text_table *t, const callus_redactor *r, batch *b)
@@ -418,14 +420,17 @@ static int merge_context(callus_store *s, const changed_row *row)
 
 /* One changed row written back, and what its table needs of it. */
 static int write_row(callus_store *s, const text_table *t, const changed_row *row,
-		     callus_buf *sql)
+		     callus_buf *sql, size_t *merged)
 {
 	sqlite3_stmt *st = NULL;
 	size_t nc = ncolumns(t);
-	int sq, k = 1, pattern = t->after == AFTER_SIGNATURE && row->values[0];
+	int sq, k = 1, into = 0, pattern = t->after == AFTER_SIGNATURE && row->values[0];
 
-	if (row->sign_only)
-		return callus_store_resign(s, row->rowid, NULL, NULL);
+	if (row->sign_only) {
+		sq = callus_store_resign(s, row->rowid, NULL, &into);
+		*merged += (size_t)into;
+		return sq;
+	}
 	callus_buf_clear(sql);
 	callus_buf_printf(sql, "UPDATE %s SET ", t->name);
 	for (size_t c = 0; c < nc; c++)
@@ -462,8 +467,11 @@ static int write_row(callus_store *s, const text_table *t, const changed_row *ro
 		return relist_check(s, row->rowid);
 	/* a message, type or frame redacted is another pattern, so another
 	 * id: the one a recording of the error gives it now */
-	if (sq == SQLITE_DONE && t->after == AFTER_SIGNATURE)
-		return callus_store_resign(s, row->rowid, NULL, NULL);
+	if (sq == SQLITE_DONE && t->after == AFTER_SIGNATURE) {
+		sq = callus_store_resign(s, row->rowid, NULL, &into);
+		*merged += (size_t)into;
+		return sq;
+	}
 	return sq == SQLITE_DONE ? SQLITE_OK : sq;
 }
 
@@ -496,7 +504,7 @@ static int write_batch(callus_store *s, const char *workspace, const text_table 
 	int sq = SQLITE_OK, files = 0;
 
 	for (size_t i = 0; i < b->n && sq == SQLITE_OK; i++) {
-		sq = write_row(s, t, &b->rows[i], &sql);
+		sq = write_row(s, t, &b->rows[i], &sql, &b->merged);
 		for (size_t c = 0; c < ncolumns(t); c++)
 			files |= b->rows[i].values[c] && !strcmp(t->columns[c], "files");
 	}
@@ -630,6 +638,7 @@ int callus_store_redact(callus_store *s, const char *workspace, const callus_red
 		in_tx = 0;
 		res->rows += b.read;
 		res->changed += b.n - b.sign_only;
+		res->merged += b.merged;
 		if (t->after == AFTER_LESSON && b.n) {
 			res->lessons += b.n;
 			rewrite_pages(s, workspace, &b);

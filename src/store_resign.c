@@ -8,6 +8,8 @@
 #include "callus/signature.h"
 #include "callus/strlist.h"
 
+#include "match_internal.h"
+#include "notes_internal.h"
 #include "sqlutil.h"
 #include "store_internal.h"
 
@@ -54,8 +56,10 @@ out:
  * What names the signature by its id (?1) named by ?2 instead.  A note's
  * list of signatures is moved by an insert and a delete, not an update:
  * its triggers keep the count of noted signatures (store_schema.c), which
- * has no update trigger.  A link of the two to each other goes: they are
- * one now.
+ * has no update trigger.  A signature names one note: when both have one,
+ * ?2's stays its note, and the other keeps its fixes (note_resolutions),
+ * by which it is still shown.  A link of the two to each other goes: they
+ * are one now.
  */
 static const char *const by_id[] = {
 	"INSERT OR IGNORE INTO note_signatures (signature_id, note_id)"
@@ -70,6 +74,13 @@ static const char *const by_id[] = {
 	"UPDATE OR IGNORE signature_links SET alias_id = ?2 WHERE alias_id = ?1",
 	"DELETE FROM signature_links WHERE alias_id = ?1",
 	"UPDATE signature_links SET canonical_id = ?2 WHERE canonical_id = ?1",
+	/* one level, as readers follow them: what named ?2 as its canonical
+	 * names ?2's own, and a link that would name itself goes */
+	"DELETE FROM signature_links WHERE canonical_id = ?2"
+	" AND alias_id = (SELECT canonical_id FROM signature_links WHERE alias_id = ?2)",
+	"UPDATE signature_links SET canonical_id = (SELECT l.canonical_id FROM signature_links l"
+	" WHERE l.alias_id = ?2) WHERE canonical_id = ?2"
+	" AND EXISTS (SELECT 1 FROM signature_links l WHERE l.alias_id = ?2)",
 };
 
 static int move_names(sqlite3 *db, const char *from, const char *to)
@@ -82,14 +93,63 @@ static int move_names(sqlite3 *db, const char *from, const char *to)
 	return sq;
 }
 
-/*
- * Row ?1's errors, runs and counts moved to row ?2, and row ?1 gone.  An
- * open pending error of a check under each is one error: the earlier row
- * (the first failure, its snapshot) takes the other's attempts, its later
- * failure and its suggestions, and the other goes.
- */
-static int move_rows(sqlite3 *db, int64_t from, int64_t to)
+/* An open error of one check under each row, ?1 the earlier (kept) and
+ * ?2 the later: one error, with the attempts of both, the later failure,
+ * the files of both and the suggestions made to either (an outcome
+ * reported for one kept with the other's copy, and its applications
+ * naming that one); the later row goes. */
+static const char *const fold_open[] = {
+	"UPDATE pending_errors SET attempts = pending_errors.attempts + o.attempts,"
+	" last_failure_at = max(pending_errors.last_failure_at, o.last_failure_at),"
+	" files = (SELECT json_group_array(value) FROM (SELECT value FROM"
+	"  json_each(pending_errors.files) UNION SELECT value FROM json_each(o.files)))"
+	" FROM (SELECT attempts, last_failure_at, files FROM pending_errors WHERE id = ?2) o"
+	" WHERE id = ?1",
+	"UPDATE suggestions SET outcome = o.outcome, outcome_at = o.outcome_at"
+	" FROM (SELECT resolution_id, outcome, outcome_at FROM suggestions"
+	"  WHERE pending_id = ?2 AND outcome IS NOT NULL) o"
+	" WHERE suggestions.pending_id = ?1 AND suggestions.resolution_id = o.resolution_id"
+	" AND suggestions.outcome IS NULL",
+	"UPDATE applications SET suggestion_id = (SELECT k.id FROM suggestions k"
+	" JOIN suggestions d ON d.resolution_id = k.resolution_id"
+	" WHERE d.id = applications.suggestion_id AND k.pending_id = ?1)"
+	" WHERE suggestion_id IN (SELECT d.id FROM suggestions d JOIN suggestions k"
+	" ON k.resolution_id = d.resolution_id AND k.pending_id = ?1 WHERE d.pending_id = ?2)",
+	"UPDATE OR IGNORE suggestions SET pending_id = ?1 WHERE pending_id = ?2",
+	"DELETE FROM pending_errors WHERE id = ?2",
+};
+
+/* The features of row sig's message counted out of the document
+ * frequencies, as gc.c does for a row it removes, when it has a built-in
+ * vector (their count went in with it).  Counted from the text the row
+ * holds now: a feature only the old text had stays counted, one of some
+ * tens. */
+static int df_out(callus_store *s, int64_t sig)
 {
+	sqlite3_stmt *st = NULL;
+	callus_signature g;
+	int sq = sqlite3_prepare_v2(callus_store_db(s),
+				    "SELECT " CALLUS_MATCH_SIGNATURE_COLUMNS " FROM signatures"
+				    " WHERE sig = ?1 AND EXISTS (SELECT 1 FROM signature_vectors v"
+				    " WHERE v.sig = ?1 AND v.model = " CALLUS_MATCH_BUILTIN_ID ")",
+				    -1, &st, NULL);
+
+	if (sq != SQLITE_OK)
+		return sq;
+	sqlite3_bind_int64(st, 1, sig);
+	if ((sq = sqlite3_step(st)) == SQLITE_ROW &&
+	    (sq = callus_match_read_signature(st, 0, &g)) == SQLITE_OK) {
+		sq = callus_match_df_count(s, &g, -1);
+		callus_signature_release(&g);
+	}
+	sqlite3_finalize(st);
+	return sq == SQLITE_DONE ? SQLITE_OK : sq;
+}
+
+/* Row ?1's errors, runs and counts moved to row ?2, and row ?1 gone. */
+static int move_rows(callus_store *s, int64_t from, int64_t to)
+{
+	sqlite3 *db = callus_store_db(s);
 	sqlite3_stmt *st = NULL;
 	const int64_t rows[] = { from, to };
 	int sq;
@@ -120,26 +180,18 @@ static int move_rows(sqlite3 *db, int64_t from, int64_t to)
 		}
 		sqlite3_finalize(st);
 		sq = sq == SQLITE_DONE ? SQLITE_OK : sq;
-		for (size_t i = 0; i + 1 < n && sq == SQLITE_OK; i += 2) {
-			if ((sq = callus_sql_exec_ints(
-				     db,
-				     "UPDATE pending_errors SET attempts = pending_errors.attempts + o.attempts,"
-				     " last_failure_at = max(pending_errors.last_failure_at,"
-				     " o.last_failure_at) FROM (SELECT attempts, last_failure_at FROM"
-				     " pending_errors WHERE id = ?2) o WHERE id = ?1",
-				     &pairs[i], 2)) == SQLITE_OK &&
-			    (sq = callus_sql_exec_ints(db,
-						       "UPDATE OR IGNORE suggestions SET pending_id = ?1"
-						       " WHERE pending_id = ?2",
-						       &pairs[i], 2)) == SQLITE_OK)
-				sq = callus_sql_exec_ints(db, "DELETE FROM pending_errors WHERE id = ?1",
-							  &pairs[i + 1], 1);
-		}
+		for (size_t i = 0; i + 1 < n && sq == SQLITE_OK; i += 2)
+			for (size_t k = 0; k < sizeof(fold_open) / sizeof(fold_open[0]) &&
+					   sq == SQLITE_OK;
+			     k++)
+				sq = callus_sql_exec_ints(db, fold_open[k], &pairs[i], 2);
 		free(pairs);
 	}
 	if (sq == SQLITE_OK)
 		sq = callus_sql_exec_ints(db, "UPDATE pending_errors SET sig = ?2 WHERE sig = ?1",
 					  rows, 2);
+	/* a scan of the runs' errors (no index by signature: a recording
+	 * would pay for one), once a row merged */
 	if (sq == SQLITE_OK)
 		sq = callus_sql_exec_ints(db, "UPDATE run_errors SET sig = ?2 WHERE sig = ?1", rows,
 					  2);
@@ -151,6 +203,8 @@ static int move_rows(sqlite3 *db, int64_t from, int64_t to)
 					  " FROM (SELECT occurrence_count, first_seen, last_seen FROM"
 					  " signatures WHERE sig = ?1) o WHERE sig = ?2",
 					  rows, 2);
+	if (sq == SQLITE_OK)
+		sq = df_out(s, from);
 	if (sq == SQLITE_OK)
 		sq = callus_sql_exec_ints(db, "DELETE FROM signatures_unindexed WHERE sig_rowid = ?1",
 					  rows, 1);
@@ -297,16 +351,20 @@ int callus_store_resign(callus_store *s, int64_t sig, char id[CALLUS_SHA256_HEX_
 	} else if (other > sig) {
 		/* the newer row stays: it has the id already */
 		if ((sq = move_names(db, had, now)) == SQLITE_OK)
-			sq = move_rows(db, sig, other);
+			sq = move_rows(s, sig, other);
 	} else {
 		/* this row is the newer: the other comes into it under the
 		 * old id, which it then gives up */
 		if ((sq = move_names(db, now, had)) == SQLITE_OK &&
-		    (sq = move_rows(db, other, sig)) == SQLITE_OK)
+		    (sq = move_rows(s, other, sig)) == SQLITE_OK)
 			sq = rename_row(db, sig, had, now);
 	}
 	if (sq != SQLITE_OK)
 		return sq;
+	/* a note the gone row had is the one row's now: its vector in the
+	 * noted signatures' file (a record the gone row left finds nothing) */
+	if (other)
+		callus_notes_vectors_add(s, now);
 	if (merged)
 		*merged = other != 0;
 out:

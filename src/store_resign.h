@@ -32,10 +32,15 @@
  *             newer (the newest signature's rowid is never freed: gc.c),
  *             its errors, runs, counts and what names it with it; an open
  *             pending error of one check under each is one error, the
- *             earlier row keeping its first failure and snapshot, the
- *             attempts of both, the later failure.
+ *             earlier row keeping its first failure and snapshot, with
+ *             the attempts of both, the later failure, the files of both
+ *             and the suggestions made to either.  A signature names one
+ *             note: when both rows have one, the newer row's stays its
+ *             note, and the other is still shown by its fixes.  Links
+ *             stay one level deep, as their readers follow them.
  * The vectors stay the row's (made from the old text); a merged row's go
- * with it.  *id (may be NULL) receives the id the row has now.  *merged
+ * with it, its features out of the document frequencies, and its record
+ * left in the vector files (it finds nothing; gc rewrites the file).  *id (may be NULL) receives the id the row has now.  *merged
  * (may be NULL) is set to 1 when two rows became one.  An SQLite result
  * code: SQLITE_OK also for a row that is not there (*id then "").
  */

@@ -53,6 +53,7 @@ typedef struct callus_store_redact_result {
 	size_t changed; /* rows that held what today's redactor finds */
 	size_t lessons; /* of those, lessons (their pages written again) */
 	size_t log;     /* lines of the log (log.h), redacted as a pass starts */
+	size_t merged;  /* signatures merged into another (store_resign.h) */
 	int done;       /* the store is marked redacted by this redactor */
 } callus_store_redact_result;
 

@@ -1989,10 +1989,12 @@ static void a_signature_redacted_takes_todays_id(void **state)
  * with both rows' attempts. */
 static void merged_into_the_newer(fixture *f, int old_first)
 {
-	callus_signature old, now;
+	callus_signature old, now, third, fourth;
 	callus_gc_policy p;
 	callus_gc_result r;
-	long long first, newer, signatures;
+	callus_buf path = CALLUS_BUF_INIT;
+	callus_vecindex *vi = NULL;
+	long long first, newer, signatures, df;
 
 	if (!old_first)
 		record(f, "src/a.c", SECRET_MSG_NOW, &now, NULL);
@@ -2002,15 +2004,31 @@ static void merged_into_the_newer(fixture *f, int old_first)
 		record(f, "src/a.c", SECRET_MSG_NOW, &now, NULL);
 	fail_both(f, &old, &now, "-c src/a.c");
 	fail_both(f, &old, &now, "-c src/a.c");
+	/* links at both: a third error an alias of the old row, the new row
+	 * an alias of a fourth (the merge would chain them) */
+	record(f, "src/c.c", "implicit declaration of function gamma", &third, NULL);
+	record(f, "src/d.c", "unknown type name delta used here", &fourth, NULL);
+	{
+		char q[512];
+
+		snprintf(q, sizeof(q),
+			 "INSERT INTO signature_links (alias_id, canonical_id, similarity, reason,"
+			 " linked_at) VALUES ('%s', '%s', 0.9, 'merge', 't'), ('%s', '%s', 0.9,"
+			 " 'merge', 't')",
+			 third.id, old.id, now.id, fourth.id);
+		sql(f, q);
+	}
+	df = count(f, DF_TOTAL);
 	first = count_id(f, "SELECT p.id FROM pending_errors p JOIN signatures g ON g.rowid = p.sig"
 			    " WHERE g.id = ?1 AND p.state = 'pending'",
 			 old.id);
-	newer = count(f, "SELECT max(sig) FROM signatures");
+	newer = count(f, "SELECT max(sig) FROM signatures WHERE original LIKE 'auth failed for %'");
 	signatures = count(f, "SELECT count(*) FROM signatures");
 	sql(f, FORGET_REDACTION);
 
 	policy(&p);
 	p.batch = 0;
+	p.sweep = 1;
 	p.redactor = f->red;
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
 	assert_int_equal(count(f, "SELECT count(*) FROM signatures"), signatures - 1);
@@ -2047,8 +2065,30 @@ static void merged_into_the_newer(fixture *f, int old_first)
 			 0);
 	assert_int_equal(count(f, NOTED_TRUE), 1);
 	assert_int_equal(count(f, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+	/* links one level deep, as their readers follow them */
+	assert_int_equal(count(f, "SELECT count(*) FROM signature_links a JOIN signature_links b"
+				  " ON b.alias_id = a.canonical_id"),
+			 0);
+	assert_int_equal(count_id(f, "SELECT count(*) FROM signature_links WHERE alias_id = ?1",
+				  third.id),
+			 1);
+	assert_int_equal(count_id(f, "SELECT count(*) FROM signature_links l JOIN signatures g"
+				     " ON g.id = l.canonical_id WHERE l.alias_id = ?1",
+				  third.id),
+			 1);
+	/* the gone row's features out of the document frequencies */
+	assert_true(count(f, DF_TOTAL) < df);
+	/* and its record out of the vector file */
+	assert_int_equal(callus_match_builtin_vector_path(&path, f->dir), 0);
+	callus_vecindex_open(&vi, path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL, NULL);
+	assert_int_equal((long long)callus_vecindex_count(vi),
+			 count(f, "SELECT count(*) FROM signature_vectors WHERE model = 1"));
+	callus_vecindex_close(vi);
+	callus_buf_release(&path);
 	callus_signature_release(&old);
 	callus_signature_release(&now);
+	callus_signature_release(&third);
+	callus_signature_release(&fourth);
 }
 
 static void a_signature_redacted_into_one_recorded_since_is_merged(void **state)
@@ -2127,6 +2167,48 @@ static void a_store_an_earlier_pass_redacted_is_signed_again(void **state)
 	assert_int_equal(callus_store_redact_due(f->s, NULL), 0);
 	callus_signature_release(&old);
 	callus_signature_release(&now);
+}
+
+/* The same for an error that failed for good under the old id: its next
+ * failure is absorbed by it (one more attempt), not a new error. */
+static void an_error_an_older_store_gave_up_on_stays_given_up(void **state)
+{
+	fixture *f = *state;
+	callus_signature old, now, other;
+
+	record(f, "src/a.c", SECRET_MSG, &old, NULL);
+	for (int i = 0; i < CALLUS_LEARN_MAX_RETRIES; i++)
+		fail_both(f, &old, NULL, "-c src/a.c");
+	assert_int_equal(count(f, "SELECT count(*) FROM pending_errors WHERE state = 'permanent'"),
+			 1);
+	sql(f, FORGET_REDACTION);
+	record(f, "src/a.c", SECRET_MSG_NOW, &now, NULL);
+	record(f, "src/a.c", "expected ';' before '}' token", &other, NULL);
+	fail_both(f, &now, &other, "-c src/a.c");
+	assert_int_equal(count(f, "SELECT count(*) FROM pending_errors"), 2);
+	{
+		char *text;
+		sqlite3 *db = NULL;
+		sqlite3_stmt *st = NULL;
+
+		assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+		assert_int_equal(sqlite3_prepare_v2(db,
+						    "SELECT group_concat(p.state || ':' || p.attempts)"
+						    " FROM pending_errors p JOIN signatures g"
+						    " ON g.rowid = p.sig WHERE g.id = ?1",
+						    -1, &st, NULL),
+				 SQLITE_OK);
+		sqlite3_bind_text(st, 1, now.id, -1, SQLITE_TRANSIENT);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		text = strdup((const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+		sqlite3_close(db);
+		assert_string_equal(text, "permanent:4");
+		free(text);
+	}
+	callus_signature_release(&old);
+	callus_signature_release(&now);
+	callus_signature_release(&other);
 }
 
 /* A context list redacted into one the store holds already is merged:
@@ -2289,6 +2371,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_store_an_earlier_pass_redacted_is_signed_again, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(an_error_an_older_store_signed_otherwise_is_seen_again,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(an_error_an_older_store_gave_up_on_stays_given_up,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(a_context_redacted_into_another_is_merged, setup,
 						teardown),
