@@ -44,14 +44,18 @@ int callus_gc_due(const char *workspace, const callus_gc_policy *p)
 {
 	callus_buf path = CALLUS_BUF_INIT;
 	struct stat st;
+	time_t now = time(NULL);
 	int due = 0, fd;
 
 	if (callus_buf_printf(&path, "%s/.callus/gc.stamp", workspace) < 0)
 		goto out;
 	/* a stamp dated ahead of the clock (a clock set back since) is due:
-	 * read as fresh, it would stop the pass until the clock caught up */
-	if (stat(path.ptr, &st) == 0 && st.st_mtime <= time(NULL) &&
-	    time(NULL) - st.st_mtime < (time_t)(p->interval_hours > 0 ? p->interval_hours : 1) * 3600)
+	 * read as fresh, it would stop the pass until the clock caught up.
+	 * A minute's slack: the file's time comes from the kernel's clock,
+	 * which may be a tick ahead of time(2)'s, a second ahead at a
+	 * second's turn (a stamp just touched was once read as ahead) */
+	if (stat(path.ptr, &st) == 0 && st.st_mtime <= now + 60 &&
+	    now - st.st_mtime < (time_t)(p->interval_hours > 0 ? p->interval_hours : 1) * 3600)
 		goto out;
 	/* touched first: the recordings that see it due at the same time
 	 * mostly find it fresh */
