@@ -495,10 +495,14 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
 			       NULL, 0, &res->snapshots)) != SQLITE_OK)
 		goto fail;
 	/* after what went: nothing is redacted that is removed */
-	if (p->redactor && (rc = redact_again(s, workspace, p, res, &merged, err)) < 0)
-		goto out;
-	/* a signature merged into another left its record too */
-	if ((res->signatures || merged || p->sweep) && (rc = rewrite_vectors(s, workspace, p, err)) < 0)
+	if (p->redactor)
+		rc = redact_again(s, workspace, p, res, &merged, err);
+	/* a signature merged into another left its record too; the records
+	 * of those removed are rewritten whatever became of the pass */
+	if ((res->signatures || merged || p->sweep) &&
+	    rewrite_vectors(s, workspace, p, rc < 0 ? NULL : err) < 0 && rc == 0)
+		rc = err && err->code ? err->code : CALLUS_EIO;
+	if (rc < 0)
 		goto out;
 	if (p->sweep) {
 		what = "cannot sweep the lesson files of";

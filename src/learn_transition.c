@@ -366,6 +366,11 @@ static int open_absent(learn_run *r, int64_t check_id, open_error **out, size_t 
 	return sq == SQLITE_DONE ? SQLITE_OK : sq;
 }
 
+/* The distinct messages a run looks for among its check's errors while
+ * the store is due (resign_named): each a scan of the check's errors.  A
+ * run of more errors holding a secret leaves the rest to the pass. */
+#define RESIGN_PATTERNS 16
+
 /* pattern, for LIKE ... ESCAPE '\': text with every redaction a run of
  * anything, and LIKE's own characters escaped. */
 static int redacted_like(callus_buf *pattern, const char *text)
@@ -398,17 +403,19 @@ static int redacted_like(callus_buf *pattern, const char *text)
  * but for its redactions (LIKE, each redaction any text) is redacted and
  * signed again (callus_store_redact_signature).  Only for a run error
  * that holds a redaction, in a store that is due: one row read (the
- * mark), and a scan of the check's own errors.
+ * mark), and a scan of the check's own errors a distinct message, for at
+ * most RESIGN_PATTERNS of them.
  */
 static int resign_named(learn_run *r, int64_t check_id)
 {
 	callus_buf pattern = CALLUS_BUF_INIT;
+	callus_strlist seen = CALLUS_STRLIST_INIT;
 	char id[CALLUS_SHA256_HEX_LEN + 1];
 	int64_t *sigs = NULL;
 	size_t n = 0, cap = 0;
-	int sq = SQLITE_OK, due = -1;
+	int sq = SQLITE_OK, due = -1, added;
 
-	for (size_t i = 0; i < r->nerrs && sq == SQLITE_OK; i++) {
+	for (size_t i = 0; i < r->nerrs && sq == SQLITE_OK && seen.count < RESIGN_PATTERNS; i++) {
 		const char *text = r->errs[i].sig->original;
 		sqlite3_stmt *st = NULL;
 
@@ -419,12 +426,21 @@ static int resign_named(learn_run *r, int64_t check_id)
 			due = 0;
 		if (!due)
 			break;
-		if ((sq = redacted_like(&pattern, text)) != SQLITE_OK ||
-		    (sq = callus_learn_prepare(r, &st,
-					       "SELECT DISTINCT p.sig FROM pending_errors p"
-					       " JOIN signatures g ON g.rowid = p.sig"
-					       " WHERE p.check_id = ?1 AND g.id <> ?2"
-					       " AND g.original LIKE ?3 ESCAPE '\\'")) != SQLITE_OK)
+		if ((sq = redacted_like(&pattern, text)) != SQLITE_OK)
+			break;
+		/* one scan a pattern: errors that differ by their secrets alone */
+		if (callus_strlist_add_unique(&seen, pattern.ptr, pattern.len, &added) < 0) {
+			sq = SQLITE_NOMEM;
+			break;
+		}
+		if (!added)
+			continue;
+		sq = callus_learn_prepare(r, &st,
+					  "SELECT DISTINCT p.sig FROM pending_errors p"
+					  " JOIN signatures g ON g.rowid = p.sig"
+					  " WHERE p.check_id = ?1 AND g.id <> ?2"
+					  " AND g.original LIKE ?3 ESCAPE '\\'");
+		if (sq != SQLITE_OK)
 			break;
 		sqlite3_bind_int64(st, 1, check_id);
 		callus_sql_bind_text(st, 2, r->errs[i].sig->id);
@@ -446,6 +462,7 @@ static int resign_named(learn_run *r, int64_t check_id)
 	for (size_t i = 0; i < n && sq == SQLITE_OK; i++)
 		sq = callus_store_redact_signature(r->s, r->o->redactor, sigs[i], id);
 	free(sigs);
+	callus_strlist_release(&seen);
 	callus_buf_release(&pattern);
 	return sq;
 }

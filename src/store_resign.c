@@ -37,6 +37,10 @@ static int ids_of(sqlite3 *db, int64_t sig, char *had, char *now)
 		goto out;
 	}
 	sq = SQLITE_OK;
+	/* an id callus did not make (not 64 hex digits: a note's, written by
+	 * hand) is no hash of its text: left as it is */
+	if (sqlite3_column_bytes(st, 0) != CALLUS_SHA256_HEX_LEN)
+		goto out;
 	if (callus_signature_pattern_load(&pattern, (const char *)sqlite3_column_text(st, 2),
 					  (const char *)sqlite3_column_text(st, 3)) < 0 ||
 	    callus_sql_json_strlist(&stack, (const char *)sqlite3_column_text(st, 4)) < 0 ||
@@ -94,16 +98,24 @@ static int move_names(sqlite3 *db, const char *from, const char *to)
 }
 
 /* An open error of one check under each row, ?1 the earlier (kept) and
- * ?2 the later: one error, with the attempts of both, the later failure,
+ * ?2 the later: one error, with the attempts of both when one's failures
+ * all came after the other's (the upgrade split them: the runs after it
+ * failed under the new id only), else the larger (two old errors that
+ * differ by their secrets alone failed in the same runs), the later failure,
  * the files of both and the suggestions made to either (an outcome
  * reported for one kept with the other's copy, and its applications
  * naming that one); the later row goes. */
 static const char *const fold_open[] = {
-	"UPDATE pending_errors SET attempts = pending_errors.attempts + o.attempts,"
+	"UPDATE pending_errors SET attempts = CASE"
+	"  WHEN o.first_failure_at > pending_errors.last_failure_at"
+	"  OR pending_errors.first_failure_at > o.last_failure_at"
+	"  THEN pending_errors.attempts + o.attempts"
+	"  ELSE max(pending_errors.attempts, o.attempts) END,"
 	" last_failure_at = max(pending_errors.last_failure_at, o.last_failure_at),"
 	" files = (SELECT json_group_array(value) FROM (SELECT value FROM"
 	"  json_each(pending_errors.files) UNION SELECT value FROM json_each(o.files)))"
-	" FROM (SELECT attempts, last_failure_at, files FROM pending_errors WHERE id = ?2) o"
+	" FROM (SELECT attempts, first_failure_at, last_failure_at, files FROM pending_errors"
+	"  WHERE id = ?2) o"
 	" WHERE id = ?1",
 	"UPDATE suggestions SET outcome = o.outcome, outcome_at = o.outcome_at"
 	" FROM (SELECT resolution_id, outcome, outcome_at FROM suggestions"
@@ -121,9 +133,11 @@ static const char *const fold_open[] = {
 
 /* The features of row sig's message counted out of the document
  * frequencies, as gc.c does for a row it removes, when it has a built-in
- * vector (their count went in with it).  Counted from the text the row
- * holds now: a feature only the old text had stays counted, one of some
- * tens. */
+ * vector (their count went in with it).  Only for a row whose text is the
+ * one they were counted from: the row being signed again holds its
+ * redacted text, whose features (a redaction's words) it never added; its
+ * old features stay counted, some tens, where counting out the new ones
+ * took every redaction's words below zero. */
 static int df_out(callus_store *s, int64_t sig)
 {
 	sqlite3_stmt *st = NULL;
@@ -146,8 +160,10 @@ static int df_out(callus_store *s, int64_t sig)
 	return sq == SQLITE_DONE ? SQLITE_OK : sq;
 }
 
-/* Row ?1's errors, runs and counts moved to row ?2, and row ?1 gone. */
-static int move_rows(callus_store *s, int64_t from, int64_t to)
+/* Row ?1's errors, runs and counts moved to row ?2, and row ?1 gone; its
+ * features counted out of the document frequencies when counted says its
+ * text is the one they were counted from (not the row just redacted). */
+static int move_rows(callus_store *s, int64_t from, int64_t to, int counted)
 {
 	sqlite3 *db = callus_store_db(s);
 	sqlite3_stmt *st = NULL;
@@ -203,7 +219,7 @@ static int move_rows(callus_store *s, int64_t from, int64_t to)
 					  " FROM (SELECT occurrence_count, first_seen, last_seen FROM"
 					  " signatures WHERE sig = ?1) o WHERE sig = ?2",
 					  rows, 2);
-	if (sq == SQLITE_OK)
+	if (sq == SQLITE_OK && counted)
 		sq = df_out(s, from);
 	if (sq == SQLITE_OK)
 		sq = callus_sql_exec_ints(db, "DELETE FROM signatures_unindexed WHERE sig_rowid = ?1",
@@ -317,6 +333,23 @@ static int rename_row(sqlite3 *db, int64_t sig, const char *had, const char *now
 	return sq;
 }
 
+/* SQLITE_ROW when a layer's note names id, SQLITE_OK when none does. */
+static int layer_named(sqlite3 *db, const char *id)
+{
+	sqlite3_stmt *st = NULL;
+	int sq = sqlite3_prepare_v2(db,
+				    "SELECT 1 WHERE EXISTS (SELECT 1 FROM note_cache WHERE signature_id = ?1)"
+				    " OR EXISTS (SELECT 1 FROM shared_notes WHERE signature_id = ?1)",
+				    -1, &st, NULL);
+
+	if (sq != SQLITE_OK)
+		return sq;
+	callus_sql_bind_text(st, 1, id);
+	sq = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return sq == SQLITE_DONE ? SQLITE_OK : sq;
+}
+
 int callus_store_resign(callus_store *s, int64_t sig, char id[CALLUS_SHA256_HEX_LEN + 1],
 			int *merged)
 {
@@ -334,6 +367,15 @@ int callus_store_resign(callus_store *s, int64_t sig, char id[CALLUS_SHA256_HEX_
 		return sq;
 	if (!strcmp(had, now))
 		goto out;
+	/* the id a team or org note names is the layer's, every workspace's
+	 * (a cached note's row is made under it, of its example: no id of its
+	 * text), which a pull writes back: kept */
+	if ((sq = layer_named(db, had)) != SQLITE_OK) {
+		if (sq != SQLITE_ROW)
+			return sq;
+		memcpy(now, had, sizeof(now));
+		goto out;
+	}
 	/* a name and the row it names change in two statements: checked at
 	 * the commit (the pragma ends with the transaction) */
 	if ((sq = sqlite3_exec(db, "PRAGMA defer_foreign_keys = ON", NULL, NULL, NULL)) != SQLITE_OK ||
@@ -351,12 +393,12 @@ int callus_store_resign(callus_store *s, int64_t sig, char id[CALLUS_SHA256_HEX_
 	} else if (other > sig) {
 		/* the newer row stays: it has the id already */
 		if ((sq = move_names(db, had, now)) == SQLITE_OK)
-			sq = move_rows(s, sig, other);
+			sq = move_rows(s, sig, other, 0);
 	} else {
 		/* this row is the newer: the other comes into it under the
 		 * old id, which it then gives up */
 		if ((sq = move_names(db, now, had)) == SQLITE_OK &&
-		    (sq = move_rows(s, other, sig)) == SQLITE_OK)
+		    (sq = move_rows(s, other, sig, 1)) == SQLITE_OK)
 			sq = rename_row(db, sig, had, now);
 	}
 	if (sq != SQLITE_OK)

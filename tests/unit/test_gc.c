@@ -2009,6 +2009,14 @@ static void merged_into_the_newer(fixture *f, int old_first)
 		record(f, "src/a.c", SECRET_MSG_NOW, &now, NULL);
 	fail_both(f, &old, &now, "-c src/a.c");
 	fail_both(f, &old, &now, "-c src/a.c");
+	/* as the upgrade splits them, the old one's failures all before the
+	 * new one's (their attempts add up); the other way round, both
+	 * failed in the same runs (the larger is the error's) */
+	if (old_first)
+		sql(f, "UPDATE pending_errors SET"
+		       " first_failure_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-60 minutes'),"
+		       " last_failure_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-30 minutes')"
+		       " WHERE id = (SELECT min(id) FROM pending_errors WHERE state = 'pending')");
 	/* links at both: a third error an alias of the old row, the new row
 	 * an alias of a fourth (the merge would chain them) */
 	record(f, "src/c.c", "implicit declaration of function gamma", &third, NULL);
@@ -2048,7 +2056,7 @@ static void merged_into_the_newer(fixture *f, int old_first)
 		snprintf(q, sizeof(q),
 			 "SELECT attempts FROM pending_errors WHERE id = %lld AND sig = %lld", first,
 			 newer);
-		assert_int_equal(count(f, q), 4);
+		assert_int_equal(count(f, q), old_first ? 4 : 2);
 	}
 	/* the fix, its error and both rows' runs under the one row */
 	assert_int_equal(count_id(f, "SELECT count(*) FROM resolutions WHERE signature_id = ?1",
@@ -2081,8 +2089,14 @@ static void merged_into_the_newer(fixture *f, int old_first)
 				     " ON g.id = l.canonical_id WHERE l.alias_id = ?1",
 				  third.id),
 			 1);
-	/* the gone row's features out of the document frequencies */
-	assert_true(count(f, DF_TOTAL) < df);
+	/* the gone row's features out of the document frequencies when they
+	 * are its text's, the one a recording made (the row redacted now
+	 * added its old text's: left) */
+	if (old_first)
+		assert_int_equal(count(f, DF_TOTAL), df);
+	else
+		assert_true(count(f, DF_TOTAL) < df);
+
 	/* and its record out of the vector file */
 	assert_int_equal(callus_match_builtin_vector_path(&path, f->dir), 0);
 	callus_vecindex_open(&vi, path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL, NULL);

@@ -17,6 +17,8 @@
 
 #include "callus/knowledge.h"
 #include "callus/notes.h"
+#include "callus/redact.h"
+#include "callus/store_redact.h"
 #include "callus/team.h"
 #include "schema_helpers.h"
 
@@ -62,7 +64,7 @@ static void add_note(const char *path, const char *id, int apps, int succ)
 	snprintf(sql, sizeof(sql),
 		 "INSERT INTO notes (id, signature_id, layer, tool, error_type, title, example,"
 		 " steps, code, created_at, updated_at, applications, successes) VALUES"
-		 " ('%s', '%s00000000000000000000000000000000000000000000000000000', 'project',"
+		 " ('%s', '%s0000000000000000000000000000000000000000000000000000', 'project',"
 		 " 'gcc', '-Wformat', 'gcc: format %s', 'f.c:1:1: format', 'Edited f() in f.c',"
 		 " '-a\n+b\n', '2026', '2026', %d, %d)",
 		 id, id, id, apps, succ);
@@ -289,6 +291,28 @@ static void pulled_redacted(void **state)
 	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM signatures WHERE original"
 					 " LIKE '%ghp_%'"),
 			 0);
+	/* a pass over the store (one an earlier version went over) leaves
+	 * the layer's id: its row is the note's, not of its text, and the
+	 * next pull writes the layer's id back */
+	{
+		callus_redactor *red = NULL;
+		callus_store_redact_result g;
+
+		exec_sql(f->ws2, "UPDATE sync_state SET value = '1' WHERE key = 'redaction.version'");
+		assert_int_equal(callus_redactor_new(&red, NULL), 0);
+		if (callus_store_redact(f->s2, f->dir, red, 0, &g, &err) < 0)
+			fail_msg("%s", callus_error_message(&err));
+		assert_true(g.done);
+		callus_redactor_free(red);
+		assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM note_cache c JOIN signatures g"
+						 " ON g.id = c.signature_id WHERE c.signature_id LIKE"
+						 " 'aaaaaaaaaaaa%'"),
+				 1);
+		assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM resolutions r JOIN note_cache c"
+						 " ON c.resolution_id = r.id AND c.signature_id ="
+						 " r.signature_id"),
+				 1);
+	}
 	callus_error_release(&err);
 }
 
