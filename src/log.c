@@ -88,26 +88,13 @@ out:
 static int redact_line(const callus_redactor *r, const char *line, size_t len, callus_buf *out,
 		       size_t *changed)
 {
-	json_t *v = json_loadb(line, len, 0, NULL);
-	char *red = NULL, *text = NULL;
-	int rc = 0, moved = 0;
+	char *text = strndup(line, len), *red = NULL;
+	int rc = text ? callus_redact_again(r, text, 1, JSON_ENSURE_ASCII, &red) : CALLUS_ENOMEM;
 
-	if (v) {
-		if ((rc = callus_redact_json(r, v, &moved)) == 0 && moved &&
-		    !(red = json_dumps(v, JSON_COMPACT | JSON_ENSURE_ASCII)))
-			rc = CALLUS_ENOMEM;
-	} else if (!(text = strndup(line, len))) {
-		rc = CALLUS_ENOMEM;
-	} else if ((rc = callus_redact_str(r, &red, text)) == 0 &&
-		   !(moved = strcmp(red, text) != 0)) {
-		free(red);
-		red = NULL;
-	}
 	if (rc == 0)
 		rc = red ? callus_buf_puts(out, red) : callus_buf_put(out, line, len);
-	if (rc == 0 && moved)
+	if (rc == 0 && red)
 		(*changed)++;
-	json_decref(v);
 	free(text);
 	free(red);
 	return rc;

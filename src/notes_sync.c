@@ -229,25 +229,13 @@ static int redact_note(sync_run *r, callus_note *n)
 
 	if (!r->red && (rc = callus_redactor_new(&r->red, NULL)) < 0)
 		return rc;
-	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
-		char *v = NULL;
-
-		if (!*fields[i])
-			continue;
-		if ((rc = callus_redact_str(r->red, &v, *fields[i])) < 0)
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if ((rc = callus_redact_in_place(r->red, fields[i])) < 0)
 			return rc;
-		free(*fields[i]);
-		*fields[i] = v;
-	}
 	/* the files its fixes changed: a folder's name is words too */
-	for (size_t i = 0; i < n->files.count; i++) {
-		char *v = NULL;
-
-		if ((rc = callus_redact_str(r->red, &v, n->files.items[i])) < 0)
+	for (size_t i = 0; i < n->files.count; i++)
+		if ((rc = callus_redact_in_place(r->red, &n->files.items[i])) < 0)
 			return rc;
-		free(n->files.items[i]);
-		n->files.items[i] = v;
-	}
 	return 0;
 }
 

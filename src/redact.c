@@ -313,3 +313,40 @@ int callus_redact_json(const callus_redactor *r, json_t *v, int *changed)
 	}
 	return rc;
 }
+
+int callus_redact_again(const callus_redactor *r, const char *text, int json, size_t json_flags,
+			char **out)
+{
+	json_t *v;
+	int rc, changed = 0;
+
+	*out = NULL;
+	if (json && (v = json_loads(text, JSON_DECODE_ANY, NULL))) {
+		if ((rc = callus_redact_json(r, v, &changed)) == 0 && changed &&
+		    !(*out = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | json_flags)))
+			rc = CALLUS_ENOMEM;
+		json_decref(v);
+		return rc;
+	}
+	if ((rc = callus_redact_str(r, out, text)) < 0)
+		return rc;
+	if (!strcmp(*out, text)) {
+		free(*out);
+		*out = NULL;
+	}
+	return 0;
+}
+
+int callus_redact_in_place(const callus_redactor *r, char **text)
+{
+	char *v = NULL;
+	int rc;
+
+	if (!*text)
+		return 0;
+	if ((rc = callus_redact_str(r, &v, *text)) < 0)
+		return rc;
+	free(*text);
+	*text = v;
+	return 0;
+}

@@ -25,7 +25,6 @@
 #include "store_internal.h"
 #include "store_resign.h"
 
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,26 +177,11 @@ static int save_cursor(callus_store *s, size_t table, int64_t rowid)
 static int redact_text(const callus_redactor *r, const char *text, int json, size_t max,
 		       char **out)
 {
-	json_t *v;
-	int rc, changed = 0;
+	int rc = callus_redact_again(r, text, json, 0, out);
 
-	*out = NULL;
-	if (json && (v = json_loads(text, JSON_DECODE_ANY, NULL))) {
-		if ((rc = callus_redact_json(r, v, &changed)) == 0 && changed &&
-		    !(*out = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY)))
-			rc = CALLUS_ENOMEM;
-		json_decref(v);
-		return rc;
-	}
-	if ((rc = callus_redact_str(r, out, text)) < 0)
-		return rc;
-	if (!strcmp(*out, text)) {
-		free(*out);
-		*out = NULL;
-	} else if (max) {
+	if (rc == 0 && *out && max)
 		(*out)[callus_utf8_cut(*out, strlen(*out), max)] = '\0';
-	}
-	return 0;
+	return rc;
 }
 
 /* ------------------------------------------------------------------ */

@@ -370,40 +370,17 @@ static int redact_pulled(puller *p, callus_shared_note *n)
 {
 	char **fields[] = { &n->tool, &n->error_type, &n->title, &n->example, &n->rule,
 			    &n->steps, &n->code, &n->origin, &n->path };
-	json_t *files;
-	int rc = 0, changed = 0;
+	char *files = NULL;
+	int rc = 0;
 
 	if (!p->red && (rc = callus_redactor_new(&p->red, NULL)) < 0)
 		return rc;
-	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
-		char *v = NULL;
-
-		if (!*fields[i])
-			continue;
-		if ((rc = callus_redact_str(p->red, &v, *fields[i])) < 0)
-			return rc;
-		free(*fields[i]);
-		*fields[i] = v;
-	}
-	if (n->files && (files = json_loads(n->files, 0, NULL))) {
-		char *text = NULL;
-
-		if ((rc = callus_redact_json(p->red, files, &changed)) == 0 && changed &&
-		    !(text = json_dumps(files, JSON_COMPACT)))
-			rc = CALLUS_ENOMEM;
-		json_decref(files);
-		if (text) {
-			free(n->files);
-			n->files = text;
-		}
-	} else if (n->files) {
-		/* not a list of paths: nothing reads it as one, redacted as text */
-		char *v = NULL;
-
-		if ((rc = callus_redact_str(p->red, &v, n->files)) < 0)
-			return rc;
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]) && rc == 0; i++)
+		rc = callus_redact_in_place(p->red, fields[i]);
+	if (rc == 0 && n->files && (rc = callus_redact_again(p->red, n->files, 1, 0, &files)) == 0 &&
+	    files) {
 		free(n->files);
-		n->files = v;
+		n->files = files;
 	}
 	return rc;
 }

@@ -110,6 +110,22 @@ struct json_t;
 int callus_redact_json(const callus_redactor *r, struct json_t *v, int *changed);
 
 /*
+ * A stored text as today's redactor stores it, for text stored by an
+ * older one (store_redact.h, the log, a layer's notes): with json, the
+ * strings of the JSON value it holds redacted one by one and written back
+ * compact (jansson's dump flags json_flags added: JSON_ENSURE_ASCII, say);
+ * else, or when it is not JSON, the whole text as callus_redact_str()
+ * makes it.  *out: the new text (the caller frees it), or NULL when
+ * nothing in it changed.  0 or CALLUS_ENOMEM.
+ */
+int callus_redact_again(const callus_redactor *r, const char *text, int json, size_t json_flags,
+			char **out);
+
+/* *text (malloc'd; NULL is left) replaced by callus_redact_str()'s copy.
+ * 0 or CALLUS_ENOMEM (*text then as it was). */
+int callus_redact_in_place(const callus_redactor *r, char **text);
+
+/*
  * Append the command line argv[0..argc) to out as a POSIX shell reads it
  * back (words one space apart, each quoted as callus_shell_quote() does),
  * each word cleaned (callus/cleantext.h), with every secret replaced.  Each word is redacted before it is quoted,
