@@ -5,13 +5,14 @@
 # release build in build/, then an ASan+UBSan build in build-asan/.  Each
 # time: build callus, build and run every unit test binary (the release pass
 # runs five of them again under valgrind's memcheck), replay every
-# fuzz corpus (fuzz/corpus/X through build*/fuzz/fuzz_X), run the end-to-end
-# tests (tests/e2e/run.sh, one script a processor at a time) against that
-# build's callus, score that callus on the corpus of real tool outputs
-# (tests/corpus/check.sh; the release pass writes docs/accuracy.md, and its
-# summary is printed), and measure the suggestions on the corpus's
-# signatures, leave one out (tests/corpus/match_eval.sh; the release pass
-# writes docs/match-quality.md, and its bars are printed).  Output of a step is
+# fuzz corpus (fuzz/corpus/X through build*/fuzz/fuzz_X), score that
+# build's callus on the corpus of real tool outputs (tests/corpus/check.sh;
+# the release pass writes docs/accuracy.md, and its summary is printed) and
+# measure the suggestions on the corpus's signatures, leave one out
+# (tests/corpus/match_eval.sh; the release pass writes docs/match-quality.md,
+# and its bars are printed), beside the first end-to-end script that runs
+# alone, then run the other end-to-end tests (tests/e2e/run.sh, one script a
+# processor at a time) against that build's callus.  Output of a step is
 # shown only when it fails.  Ends with "N passed, N failed" over unit test
 # binaries, fuzz corpora, end-to-end tests and builds that failed, and exits
 # non-zero on any failure.
@@ -144,7 +145,7 @@ memcheck() {
 
 # suite NAME BUILD [MAKE_ARGS...]: one full pass over one build.
 suite() {
-	local name=$1 build=$2 t x corpus rc summary p f report every enforce scripts
+	local name=$1 build=$2 t x corpus rc scripts alone acc
 	shift 2
 
 	echo "# $name build ($build)"
@@ -208,16 +209,42 @@ suite() {
 	# t0005, t0010 and t0020 (a check failing, then fixed: the snapshot,
 	# the diff, the resolution) and in test_learn (permanent failures,
 	# feedback, pruning) and test_snapshot.
-	scripts=()
-	if [ "$name" != release ]; then
-		for t in tests/e2e/t[0-9]*.sh; do
+	scripts=() alone=()
+	for t in tests/e2e/t[0-9]*.sh; do
+		if [ "$name" != release ]; then
 			case $t in
 			*-copilot-cli.sh | *-gemini-cli.sh | *-claude-code-cli.sh | *t0009-learning.sh) continue ;;
 			esac
+		fi
+		if grep -q '^# e2e: alone' "$t"; then
+			alone+=("${t#tests/e2e/}")
+		else
 			scripts+=("${t#tests/e2e/}")
-		done
-	fi
-	CALLUS_E2E_JOBS=$jobs CALLUS_BIN=$build/callus tests/e2e/run.sh "${scripts[@]}" 2>&1 |
+		fi
+	done
+	# The scripts that run alone (tests/e2e/run.sh) leave a core idle for a
+	# minute and more.  The accuracy step, one process at a time with no
+	# time bound of its own, runs beside the first of them, t0022, whose
+	# hundreds of hooks at once are meant to be cut and queued by load.
+	# Not beside t0023: under the sanitizers, with the accuracy step beside
+	# it, a queued failure lost its snapshot in one run of two.
+	accuracy "$name" "$build" "$@" &
+	acc=$!
+	[ ${#alone[@]} -gt 0 ] && e2e "$name" "$build" "${alone[0]}"
+	wait "$acc"
+	accuracy_told "$name"
+	lap "$name: ${alone[0]:-no end-to-end test}, beside the accuracy and suggestion quality"
+	e2e "$name" "$build" "${alone[@]:1}" "${scripts[@]}"
+	lap "$name: the other end-to-end tests"
+}
+
+# e2e NAME BUILD SCRIPT...: those end-to-end scripts ($jobs at a time, but
+# a script marked "# e2e: alone" with none beside it: tests/e2e/run.sh),
+# against BUILD's callus; their tally added to the suite's.
+e2e() {
+	local name=$1 build=$2 rc summary p f
+	shift 2
+	CALLUS_E2E_JOBS=$jobs CALLUS_BIN=$build/callus tests/e2e/run.sh "$@" 2>&1 |
 		tee "$tmp/e2e"
 	rc=${PIPESTATUS[0]}
 	summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$tmp/e2e" | tail -n 1)
@@ -231,21 +258,21 @@ suite() {
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		fail "$name: tests/e2e/run.sh exited with status $rc"
 	fi
+}
 
-	lap "$name: end-to-end tests"
-
-	# Accuracy on tests/corpus and ../shared/corpus/external (one step).
-	# It also dumps the corpus's signatures for the next step.
+# accuracy NAME BUILD [MAKE_ARGS...]: accuracy on tests/corpus and
+# ../shared/corpus/external, then the suggestions' quality over the
+# signatures it dumps.  Run in the background: each step's status goes to
+# $tmp/acc-N.rc and its output to $tmp/acc-N.log, told by accuracy_told.
+accuracy() {
+	local name=$1 build=$2 report every enforce
+	shift 2
+	rm -f "$tmp"/acc-[12].rc "$tmp/signatures.json"
 	if [ "$name" = release ]; then report=docs/accuracy.md; else report=$tmp/accuracy.md; fi
-	rm -f "$tmp/signatures.json"
-	if CALLUS_BIN=$build/callus CALLUS_ACCURACY_REPORT=$report \
+	CALLUS_BIN=$build/callus CALLUS_ACCURACY_REPORT=$report \
 		CALLUS_ACCURACY_ENFORCE=${CALLUS_ACCURACY_ENFORCE:-1} \
-		tests/corpus/check.sh --dump-signatures "$tmp/signatures.json" >"$tmp/log" 2>&1; then
-		pass "$name: accuracy (tests/corpus/check.sh)"
-	else
-		fail "$name: accuracy (tests/corpus/check.sh, status $?)"
-	fi
-	sed 's/^/# /' "$tmp/log"
+		tests/corpus/check.sh --dump-signatures "$tmp/signatures.json" >"$tmp/acc-1.log" 2>&1
+	echo $? >"$tmp/acc-1.rc"
 
 	# Suggestion quality, leave one out over those signatures.  The make
 	# arguments go in its environment: SAN=1 links it with the sanitizers.
@@ -267,16 +294,33 @@ suite() {
 		report=$tmp/match-quality.md every=12 enforce=0
 	fi
 	if [ ! -s "$tmp/signatures.json" ]; then
-		fail "$name: suggestion quality (the accuracy step dumped no signatures)"
-	elif env "$@" BUILD="$build" CALLUS_BIN="$build/callus" CALLUS_MATCH_REPORT="$report" \
-		MATCH_EVAL_EVERY=$every CALLUS_MATCH_ENFORCE="$enforce" TMPDIR="$(scratch_dir)" \
-		tests/corpus/match_eval.sh "$tmp/signatures.json" >"$tmp/log" 2>&1; then
-		pass "$name: suggestion quality (tests/corpus/match_eval.sh)"
-	else
-		fail "$name: suggestion quality (tests/corpus/match_eval.sh, status $?)"
+		echo "the accuracy step dumped no signatures" >"$tmp/acc-2.log"
+		echo none >"$tmp/acc-2.rc"
+		return
 	fi
-	sed 's/^/# /' "$tmp/log"
-	lap "$name: accuracy and suggestion quality"
+	env "$@" BUILD="$build" CALLUS_BIN="$build/callus" CALLUS_MATCH_REPORT="$report" \
+		MATCH_EVAL_EVERY=$every CALLUS_MATCH_ENFORCE="$enforce" TMPDIR="$(scratch_dir)" \
+		tests/corpus/match_eval.sh "$tmp/signatures.json" >"$tmp/acc-2.log" 2>&1
+	echo $? >"$tmp/acc-2.rc"
+}
+
+# accuracy_told NAME: what accuracy's two steps found, counted and shown.
+accuracy_told() {
+	local name=$1 i rc what
+	for i in 1 2; do
+		if [ "$i" = 1 ]; then
+			what="accuracy (tests/corpus/check.sh"
+		else
+			what="suggestion quality (tests/corpus/match_eval.sh"
+		fi
+		rc=$(cat "$tmp/acc-$i.rc" 2>/dev/null || echo none)
+		if [ "$rc" = 0 ]; then
+			pass "$name: $what)"
+		else
+			fail "$name: $what, status $rc)"
+		fi
+		sed 's/^/# /' "$tmp/acc-$i.log" 2>/dev/null
+	done
 }
 
 # The build dependencies and the real tools for the end-to-end tests, so
