@@ -462,6 +462,12 @@ static const struct {
 	{ "store", "timeout_ms", 1, INT_MAX },
 	{ "hook", "context_chars", 0, INT_MAX },
 	{ "doctor", "max_items", 1, LONG_MAX },
+	/* cli_gc_policy(): 0 turns a rule off, -1 is not "off" */
+	{ "retention", "lesson_days", 0, INT_MAX },
+	{ "retention", "lessons", 0, INT_MAX },
+	{ "retention", "run_days", 0, INT_MAX },
+	{ "retention", "signature_days", 0, INT_MAX },
+	{ "retention", "gc_hours", 0, INT_MAX },
 };
 
 /* Mirrors record.c: the lessons file must stay inside the workspace. */

@@ -10,10 +10,12 @@
 #include "callus/embed.h"
 #include "callus/learn.h"
 #include "callus/lessonmd.h"
+#include "callus/log.h"
 #include "callus/signature.h"
 #include "callus/store_redact.h"
 #include "callus/vecindex.h"
 #include "callus/views.h"
+#include "callus/workspace.h"
 
 #include "match_internal.h"
 #include "sqlutil.h"
@@ -100,6 +102,25 @@ static int delete_in_tx(callus_store *s, const char *sql, const char *a, int lim
 	return sq;
 }
 
+/* Whether .lessons/ is the workspace's own: not there, or (a symlink
+ * chain leading to) a directory inside it.  A link out of it is followed
+ * by no removal, as no recording writes through it (record.c): its
+ * files, named as lessons' are, may be another workspace's.  Said in
+ * the log. */
+static int lessons_dir_ours(const char *workspace)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_buf dir = CALLUS_BUF_INIT;
+	int ours = callus_workspace_guard(NULL, workspace, ".lessons", 0, &err) == 0;
+
+	if (!ours && callus_buf_printf(&dir, "%s/.callus", workspace) == 0)
+		callus_log_event(dir.ptr, "warn", "gc_files_left", callus_error_message(&err),
+				 NULL);
+	callus_buf_release(&dir);
+	callus_error_release(&err);
+	return ours;
+}
+
 /* Remove the .lessons/ file of a lesson's signature. */
 static void unlink_lesson_file(const char *workspace, const char *signature, size_t *count)
 {
@@ -130,7 +151,7 @@ static void unlink_lesson_file(const char *workspace, const char *signature, siz
  * that is positive.
  */
 static int drop_lessons(callus_store *s, const char *workspace, const char *sql, const char *a,
-			int limit, int64_t keep, callus_gc_result *res)
+			int limit, const callus_gc_policy *p, int64_t keep, callus_gc_result *res)
 {
 	sqlite3_stmt *st = NULL, *del = NULL;
 	callus_strlist sigs = CALLUS_STRLIST_INIT, owed = CALLUS_STRLIST_INIT;
@@ -170,6 +191,8 @@ static int drop_lessons(callus_store *s, const char *workspace, const char *sql,
 	if (a)
 		callus_sql_bind_text(st, 1, a);
 	sqlite3_bind_int(st, 2, limit);
+	if (p->keep_lesson > 0)
+		sqlite3_bind_int64(st, 3, p->keep_lesson);
 	while (removed < want && (sq = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *sig = (const char *)sqlite3_column_text(st, 1);
 
@@ -191,8 +214,9 @@ out:
 	sqlite3_finalize(st);
 	sqlite3_finalize(del);
 	if (sq == SQLITE_OK) {
-		for (size_t i = 0; i < sigs.count; i++)
-			unlink_lesson_file(workspace, sigs.items[i], &files);
+		if (sigs.count && lessons_dir_ours(workspace))
+			for (size_t i = 0; i < sigs.count; i++)
+				unlink_lesson_file(workspace, sigs.items[i], &files);
 		if ((sq = sqlite3_exec(callus_store_db(s), "COMMIT", NULL, NULL, NULL)) != SQLITE_OK) {
 			sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
 			/* the files back from the store (best effort: callus
@@ -212,6 +236,15 @@ out:
 	return sq;
 }
 
+/* What no lesson rule removes: the lesson the recording that runs the pass
+ * has just told of (?3: its reply names it by number), and the newest
+ * lesson (the highest id), whatever its age: SQLite numbers a new row one
+ * past the highest, so a removed highest number would be given to the
+ * next new lesson, and a reply or a transcript that named the old one
+ * would name another.  Both count within `lessons`: the least valuable of
+ * the others go. */
+#define LESSON_REMOVABLE " AND id < (SELECT max(id) FROM lessons) AND id IS NOT ?3"
+
 static int gc_lessons(callus_store *s, const char *workspace, const callus_gc_policy *p,
 		      callus_gc_result *res)
 {
@@ -224,15 +257,15 @@ static int gc_lessons(callus_store *s, const char *workspace, const callus_gc_po
 			return SQLITE_NOMEM;
 		sq = drop_lessons(s, workspace,
 				  "SELECT id, signature FROM lessons WHERE last_seen < ?1"
-				  " ORDER BY last_seen LIMIT ?2",
-				  before, limit_of(p), 0, res);
+				  LESSON_REMOVABLE " ORDER BY last_seen LIMIT ?2",
+				  before, limit_of(p), p, 0, res);
 		free(before);
 	}
 	if (sq == SQLITE_OK && p->lessons_max > 0)
 		sq = drop_lessons(s, workspace,
-				  "SELECT id, signature FROM lessons"
+				  "SELECT id, signature FROM lessons WHERE 1" LESSON_REMOVABLE
 				  " ORDER BY occurrences ASC, last_seen ASC, id ASC LIMIT ?2",
-				  NULL, p->batch > 0x7fffffff ? 0x7fffffff : (int)p->batch,
+				  NULL, p->batch > 0x7fffffff ? 0x7fffffff : (int)p->batch, p,
 				  p->lessons_max, res);
 	return sq;
 }
@@ -360,10 +393,12 @@ static int sweep_lesson_files(callus_store *s, const char *workspace, callus_gc_
 	sqlite3_stmt *st = NULL;
 	struct dirent *e;
 	DIR *d = NULL;
-	int sq;
+	int sq = SQLITE_OK;
 
 	if (callus_buf_printf(&dir, "%s/.lessons", workspace) < 0)
 		return SQLITE_NOMEM;
+	if (!lessons_dir_ours(workspace))
+		goto out;
 	/* lesson files are named by the first hex digits of the signature:
 	 * a range of the unique index */
 	sq = sqlite3_prepare_v2(callus_store_db(s),

@@ -6,6 +6,7 @@
 #include "callus/gc.h"
 #include "callus/hash.h"
 #include "callus/lessonmd.h"
+#include "callus/log.h"
 #include "callus/match.h"
 #include "callus/metrics.h"
 #include "callus/redact.h"
@@ -560,6 +561,24 @@ int callus_record_gc(callus_store *store, const char *workspace, const callus_gc
 		*views_rc = views;
 	return rc;
 }
+/* The background retention pass, after a recording: the lesson it has
+ * just told of stays (its reply names it). */
+static void background_gc(callus_store *store, const callus_record_opts *opts,
+			  const callus_lesson *l, const char *agents)
+{
+	callus_gc_policy p = *opts->retention;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_buf dir = CALLUS_BUF_INIT;
+
+	p.keep_lesson = l->id;
+	if (callus_record_gc(store, opts->workspace, &p, agents, opts->agents_max, NULL, &err,
+			     NULL, NULL) < 0 &&
+	    callus_buf_printf(&dir, "%s/.callus", opts->workspace) == 0)
+		callus_log_event(dir.ptr, "warn", "gc_failed", callus_error_message(&err), NULL);
+	callus_buf_release(&dir);
+	callus_error_release(&err);
+}
+
 /* The lesson's file and the instructions block, after its commit.  The
  * store is the truth and the views are rebuilt from it, so a failure here
  * loses no data and the next recording repairs them: the lesson is
@@ -734,10 +753,10 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	rc = write_views(store, l, opts, agents, lessons_dir.ptr, res, err);
 	callus_views_settle(debt, rc == 0 && (!res || !res->views_error));
 	debt = NULL;
-	/* retention now and then, bounded; never a reason to fail */
+	/* retention now and then, bounded; never a reason to fail, but
+	 * said in the log: the next pass is an interval away */
 	if (rc == 0 && opts->retention && callus_gc_due(opts->workspace, opts->retention))
-		(void)callus_record_gc(store, opts->workspace, opts->retention, agents,
-				       opts->agents_max, NULL, NULL, NULL, NULL);
+		background_gc(store, opts, l, agents);
 out:
 	/* not settled: the store may hold what the views do not show */
 	callus_views_settle(debt, 0);

@@ -5,6 +5,7 @@
 #include "callus/common.h"
 
 #include <jansson.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -206,6 +207,15 @@ char *callus_sql_time_before(const char *now, int64_t seconds)
 		tm.tm_mon -= 1;
 		t = timegm(&tm);
 	}
-	t -= (time_t)seconds;
+	/* A rule of more days than have passed since 1970 keeps everything:
+	 * the cutoff stops at the epoch rather than go before it, where no
+	 * time is written (learning then failed "out of memory"), or wrap
+	 * around in nanoseconds to a date ahead (gc then removed all). */
+	if (t < 0)
+		t = 0;
+	if (seconds > 0)
+		t = seconds >= (int64_t)t ? 0 : t - (time_t)seconds;
+	if ((long long)t > LLONG_MAX / 1000000000LL)
+		t = (time_t)(LLONG_MAX / 1000000000LL);
 	return callus_time_iso8601((long long)t * 1000000000LL);
 }

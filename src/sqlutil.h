@@ -54,7 +54,8 @@ int callus_sql_collect(sqlite3_stmt *st, size_t elem, int (*read)(sqlite3_stmt *
 char *callus_sql_time_ago(int64_t seconds_ago);
 
 /* The same, `seconds` before the time now (that format; NULL or not in it:
- * the clock), for a history replayed at its own times. */
+ * the clock), for a history replayed at its own times.  Never before
+ * 1970-01-01T00:00:00.000Z: a rule of more days than that keeps all. */
 char *callus_sql_time_before(const char *now, int64_t seconds);
 
 /* SQL for a time of callus_now_iso8601()'s format, held by the parameter

@@ -54,6 +54,10 @@ typedef struct callus_gc_policy {
 			       * callus_now_iso8601()); NULL: the clock.  Set
 			       * to replay a history at its own times
 			       * (bench/scale_gen.c); not owned */
+	int64_t keep_lesson;  /* a lesson no rule removes: the one the
+			       * recording that runs the pass has just told
+			       * of; 0: none.  The newest lesson stays too,
+			       * whatever its age (gc.c says why) */
 	const struct callus_redactor *redactor;
 			      /* while the store was last redacted whole by
 			       * an older redactor, its texts are redacted

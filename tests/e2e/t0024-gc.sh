@@ -75,15 +75,18 @@ test_expect_success 'aged, the lessons, runs, idle checks and unneeded signature
 	   UPDATE pending_errors SET last_failure_at = '\''2001-01-01T00:00:00.000Z'\'';
 	   UPDATE checks SET last_run_at = '\''2001-01-01T00:00:00.000Z'\''" &&
 	newest=$(q "SELECT max(rowid) FROM signatures") &&
+	last=$(q "SELECT max(id) FROM lessons") &&
 	"$CALLUS" gc --json >out &&
-	jq -e ".lessons == 3 and .lesson_files == 3 and .runs == 3 and .pending >= 2 and .signatures >= 1" out &&
+	jq -e ".lessons == 2 and .lesson_files == 2 and .runs == 3 and .pending >= 2 and .signatures >= 1" out &&
 	test "$(q "SELECT max(rowid) FROM signatures")" = "$newest" &&
 	test "$(q "SELECT count(*) FROM signatures")" = 2 &&
-	agents_names 0 &&
+	agents_names 1 &&
 	jq -e ".checks == 2" out &&
 	test "$(q "SELECT args FROM checks")" = "-c alpha.c" &&
-	test "$(q "SELECT count(*) FROM lessons")" = 0 &&
-	test "$(lesson_files)" = 0 &&
+	# the newest lesson stays, whatever its age: its number is never
+	# given to another
+	test "$(q "SELECT id FROM lessons")" = "$last" &&
+	test "$(lesson_files)" = 1 &&
 	test "$(q "SELECT count(*) FROM runs")" = 0 &&
 	test "$(q "SELECT count(*) FROM resolutions")" = 1 &&
 	test "$(q "SELECT count(*) FROM signatures WHERE id = '\''$fixed'\''")" = 1 &&
@@ -108,10 +111,10 @@ test_expect_success '[retention] lessons bounds the lessons and their files' '
 	for f in delta epsilon zeta; do
 		test_expect_code 1 "$CALLUS" run -- gcc -c $f.c 2>err || return 1
 	done &&
-	test "$(lesson_files)" = 3 &&
-	agents_names 3 &&
+	test "$(lesson_files)" = 4 &&
+	agents_names 4 &&
 	"$CALLUS" gc >out &&
-	grep "removed 1 lesson (1 file in .lessons/)" out &&
+	grep "removed 2 lessons (2 files in .lessons/)" out &&
 	test "$(q "SELECT count(*) FROM lessons")" = 2 &&
 	test "$(lesson_files)" = 2 &&
 	agents_names 2
@@ -131,6 +134,38 @@ test_expect_success 'a recording runs the policy in the background once gc_hours
 	test "$(lesson_files)" = 1 &&
 	test "$(q "SELECT file FROM lessons")" = zeta.c &&
 	agents_names 1
+'
+
+test_expect_success 'the background pass keeps the lesson its recording has just told of' '
+	mkdir k && cd k && git init -q && mkdir .callus &&
+	printf "[retention]\ngc_hours = 0\n" >.callus/config &&
+	c_file ka undefined_ka && c_file kb undefined_kb && c_file kc undefined_kc &&
+	for f in ka kb kc kb kc kb kc; do
+		test_expect_code 1 "$CALLUS" run -- gcc -c $f.c 2>err || return 1
+	done &&
+	test "$(q "SELECT group_concat(occurrences) FROM (SELECT occurrences FROM lessons ORDER BY id)")" = 1,3,3 &&
+	# ka, the least valuable, fails again (2 occurrences) as the pass
+	# is due: the reply names it, and it stays; kb goes instead
+	printf "[retention]\nlessons = 2\ngc_hours = 24\n" >.callus/config &&
+	touch -d "2 days ago" .callus/gc.stamp &&
+	test_expect_code 1 "$CALLUS" run -- gcc -c ka.c 2>err &&
+	id=$(sed -n "s/.*callus lessons show \([0-9]*\).*/\1/p" err | head -n 1) &&
+	test -n "$id" &&
+	"$CALLUS" lessons show "$id" >out &&
+	grep -q ka.c out &&
+	test "$(q "SELECT group_concat(file) FROM (SELECT file FROM lessons ORDER BY file)")" = ka.c,kc.c
+'
+
+test_expect_success 'a rule of more days than since 1970 keeps everything; callus doctor names a value it cannot read' '
+	cd k &&
+	printf "[retention]\nlesson_days = 200000\nrun_days = 36500\nsignature_days = 2147483647\ngc_hours = 0\n" >.callus/config &&
+	"$CALLUS" gc --json >out &&
+	jq -e ".lessons == 0 and .runs == 0 and .signatures == 0" out &&
+	test "$(q "SELECT count(*) FROM lessons")" = 2 &&
+	printf "[retention]\nlessons = 2,000\nrun_days = -1\n" >.callus/config &&
+	test_expect_code 1 "$CALLUS" doctor >out 2>&1 &&
+	grep -q "retention.lessons. must be an integer, got .2,000." out &&
+	grep -q "retention.run_days. must be between 0 and" out
 '
 
 test_expect_success '[learn] prune_hours 0 is its default for callus gc too' '

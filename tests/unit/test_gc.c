@@ -309,16 +309,18 @@ static void ages_count_from_the_policys_now(void **state)
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
 	assert_int_equal(r.lessons + r.runs + r.pending + r.signatures, 0);
 	/* 400 days on: the lessons, runs and idle pending errors are, and
-	 * then the signatures nothing needs, but the newest (gc.c says why) */
+	 * then the signatures nothing needs, but the newest lesson and the
+	 * newest signature (gc.c says why) */
 	gmtime_r(&t, &tm);
 	strftime(later, sizeof(later), "%Y-%m-%dT%H:%M:%S.000Z", &tm);
 	p.now = later;
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
-	assert_int_equal(r.lessons, 2);
+	assert_int_equal(r.lessons, 1);
 	assert_int_equal(r.runs, 2);
 	assert_int_equal(r.pending, 2);
 	assert_int_equal(r.signatures, 1);
-	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons WHERE file = 'src/b.c'"), 1);
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 1);
 	assert_int_equal(count(f, "SELECT count(*) FROM runs"), 0);
 	assert_int_equal(count(f, "SELECT count(*) FROM signatures"), 1);
 	callus_signature_release(&a);
@@ -340,15 +342,130 @@ static void the_least_valuable_go_beyond_the_count(void **state)
 	callus_signature_release(&g[0]);
 	record(f, "src/a.c", "implicit declaration of function alpha_one", &g[0], NULL);
 	policy(&p);
-	p.lessons_max = 1;
+	p.lessons_max = 2;
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
-	assert_int_equal(r.lessons, 2);
+	assert_int_equal(r.lessons, 1);
 	assert_true(lesson_file_exists(f, s[0]));
 	assert_false(lesson_file_exists(f, s[1]));
-	assert_false(lesson_file_exists(f, s[2]));
+	/* c, as little worth as b, is the newest: it stays */
+	assert_true(lesson_file_exists(f, s[2]));
 	assert_int_equal(count(f, "SELECT count(*) FROM lessons WHERE file = 'src/a.c'"), 1);
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 2);
 	for (int i = 0; i < 3; i++)
 		callus_signature_release(&g[i]);
+}
+
+/* A rule of more days than have passed since 1970 keeps everything: its
+ * cutoff once went before the epoch (no time could be written: the pass
+ * failed "out of memory") or, in nanoseconds, wrapped to a date ahead
+ * (every lesson, run and pending error went). */
+static void a_rule_longer_than_since_1970_keeps_all(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, b;
+	callus_learn_opts o;
+	callus_gc_policy p;
+	callus_gc_result r;
+	static const int days[] = { 36500, 200000, 0x7fffffff };
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, NULL);
+	record(f, "src/b.c", "unknown type name beta_two used here", &b, NULL);
+	fail_in(f, &a, "-c a.c", &o);
+	fail_in(f, &b, "-c b.c", &o);
+	for (size_t i = 0; i < sizeof(days) / sizeof(days[0]); i++) {
+		policy(&p);
+		p.lesson_days = p.run_days = p.signature_days = days[i];
+		p.prune_hours = days[i];
+		assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+		assert_int_equal(r.lessons + r.runs + r.pending + r.signatures + r.checks, 0);
+	}
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 2);
+	assert_int_equal(count(f, "SELECT count(*) FROM pending_errors"), 2);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+}
+
+/* The newest lesson stays whatever its age, so that its number is never
+ * given to another (a reply, a transcript named it); so does the one the
+ * recording running the pass has just told of, whatever its worth. */
+static void the_newest_lesson_and_the_one_told_of_stay(void **state)
+{
+	fixture *f = *state;
+	callus_signature g[4];
+	callus_gc_policy p;
+	callus_gc_result r;
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &g[0], NULL);
+	record(f, "src/b.c", "unknown type name beta_two used here", &g[1], NULL);
+	record(f, "src/c.c", "storage size of gamma_three is not known", &g[2], NULL);
+	assert_int_equal(count(f, "SELECT max(id) FROM lessons"), 3);
+	sql(f, "UPDATE lessons SET last_seen = '2001-01-01T00:00:00.000Z'");
+	policy(&p);
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lessons, 2);
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons WHERE id = 3"), 1);
+	/* the next lesson is 4, not a number a removed one had */
+	record(f, "src/d.c", "unknown type name delta_four used here", &g[3], NULL);
+	assert_int_equal(count(f, "SELECT id FROM lessons WHERE file = 'src/d.c'"), 4);
+	/* over the count: the one told of (3, as worth little as 4) stays,
+	 * and the newest (4) too, past a count of one */
+	policy(&p);
+	p.lessons_max = 1;
+	p.keep_lesson = 3;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lessons, 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 2);
+	/* told of none: the count holds, the newest kept */
+	p.keep_lesson = 0;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lessons, 1);
+	assert_int_equal(count(f, "SELECT id FROM lessons"), 4);
+	for (int i = 0; i < 4; i++)
+		callus_signature_release(&g[i]);
+}
+
+/* A .lessons that links out of the workspace is not swept nor emptied
+ * through: no recording writes through it, and the files there, named as
+ * lessons' are, may be another workspace's.  The lessons themselves go. */
+static void a_lessons_link_out_of_the_workspace_is_left(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, b;
+	char sa[65], outside[96], lessons[96], path[192], cmd[512];
+	callus_gc_policy p;
+	callus_gc_result r;
+	struct stat st;
+	FILE *fp;
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, sa);
+	record(f, "src/b.c", "unknown type name beta_two used here", &b, NULL);
+	/* the lessons' files moved out, .lessons a link to them, with a file
+	 * of no lesson beside them */
+	snprintf(outside, sizeof(outside), "%s-out", f->dir);
+	snprintf(lessons, sizeof(lessons), "%s/.lessons", f->dir);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mv '%s' '%s' && ln -s '%s' '%s'", outside,
+		 lessons, outside, outside, lessons);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/0123456789ab.md", outside);
+	assert_non_null(fp = fopen(path, "w"));
+	fputs("another workspace's\n", fp);
+	fclose(fp);
+	sql(f, "UPDATE lessons SET last_seen = '2001-01-01T00:00:00.000Z' WHERE file = 'src/a.c'");
+	callus_gc_policy_default(&p);
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lessons, 1);
+	assert_int_equal(r.lesson_files, 0);
+	assert_int_equal(stat(path, &st), 0);
+	snprintf(path, sizeof(path), "%s/%.*s.md", outside, CALLUS_LESSON_ID_LEN, sa);
+	assert_int_equal(stat(path, &st), 0);
+	snprintf(path, sizeof(path), "%s/.callus/log.jsonl", f->dir);
+	assert_int_equal(stat(path, &st), 0);
+	snprintf(cmd, sizeof(cmd), "grep -q gc_files_left '%s'", path);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", outside);
+	assert_int_equal(system(cmd), 0);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
 }
 
 static void old_runs_go_with_their_errors(void **state)
@@ -649,14 +766,16 @@ static int recorded_again(void *arg, sqlite3 *db, const char *name, int frames)
 static void a_lesson_made_again_keeps_its_file(void **state)
 {
 	fixture *f = *state;
-	callus_signature a;
+	callus_signature a, b;
 	char sa[65];
 	callus_gc_policy p;
 	callus_gc_result r;
 	again ag = { f, NULL, 0 };
 
 	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, sa);
-	sql(f, "UPDATE lessons SET last_seen = '2001-01-01T00:00:00.000Z'");
+	/* the newest lesson, which stays */
+	record(f, "src/b.c", "unknown type name beta_two used here", &b, NULL);
+	sql(f, "UPDATE lessons SET last_seen = '2001-01-01T00:00:00.000Z' WHERE file = 'src/a.c'");
 	assert_int_equal(callus_store_open(&ag.s, f->path, 5000, NULL), 0);
 	/* called after each commit, the write lock released */
 	sqlite3_wal_hook(callus_store_db(f->s), recorded_again, &ag);
@@ -668,10 +787,11 @@ static void a_lesson_made_again_keeps_its_file(void **state)
 	/* its file went with it, and the recording wrote it again */
 	assert_int_equal(r.lessons, 1);
 	assert_int_equal(r.lesson_files, 1);
-	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 1);
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 2);
 	assert_true(lesson_file_exists(f, sa));
 	callus_store_close(ag.s);
 	callus_signature_release(&a);
+	callus_signature_release(&b);
 }
 
 /* A lesson a recording owes its file (committed, the file not written yet:
@@ -680,8 +800,8 @@ static void a_lesson_made_again_keeps_its_file(void **state)
 static void a_lesson_owed_its_file_is_left_for_later(void **state)
 {
 	fixture *f = *state;
-	callus_signature g[3];
-	char s[3][65];
+	callus_signature g[4];
+	char s[4][65];
 	callus_gc_policy p;
 	callus_gc_result r;
 	callus_views_debt *debt = NULL;
@@ -689,13 +809,15 @@ static void a_lesson_owed_its_file_is_left_for_later(void **state)
 	record(f, "src/a.c", "implicit declaration of function alpha_one", &g[0], s[0]);
 	record(f, "src/b.c", "unknown type name beta_two used here", &g[1], s[1]);
 	record(f, "src/c.c", "storage size of gamma_three is not known", &g[2], s[2]);
+	/* the newest lesson, which stays */
+	record(f, "src/d.c", "unknown type name delta_four used here", &g[3], s[3]);
 	callus_signature_release(&g[0]);
 	record(f, "src/a.c", "implicit declaration of function alpha_one", &g[0], NULL);
 	/* b, the least valuable, is being recorded again elsewhere */
 	callus_views_owe(&debt, f->dir, s[1]);
 	assert_non_null(debt);
 	policy(&p);
-	p.lessons_max = 2;
+	p.lessons_max = 3;
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
 	assert_int_equal(r.lessons, 1);
 	assert_true(lesson_file_exists(f, s[1]));
@@ -703,12 +825,13 @@ static void a_lesson_owed_its_file_is_left_for_later(void **state)
 	assert_int_equal(count(f, "SELECT count(*) FROM lessons WHERE file = 'src/b.c'"), 1);
 	/* its file written, the debt paid: an ordinary lesson again */
 	callus_views_settle(debt, 1);
-	p.lessons_max = 1;
+	p.lessons_max = 2;
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
 	assert_int_equal(r.lessons, 1);
 	assert_false(lesson_file_exists(f, s[1]));
 	assert_true(lesson_file_exists(f, s[0]));
-	for (int i = 0; i < 3; i++)
+	assert_true(lesson_file_exists(f, s[3]));
+	for (int i = 0; i < 4; i++)
 		callus_signature_release(&g[i]);
 }
 
@@ -787,14 +910,16 @@ static int refuse_commit(void *arg)
 static void a_failed_commit_puts_the_files_back(void **state)
 {
 	fixture *f = *state;
-	callus_signature a;
+	callus_signature a, b;
 	char sa[65];
 	callus_gc_policy p;
 	callus_gc_result r;
 	int refused = 0;
 
 	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, sa);
-	sql(f, "UPDATE lessons SET last_seen = '2001-01-01T00:00:00.000Z'");
+	/* the newest lesson, which stays */
+	record(f, "src/b.c", "unknown type name beta_two used here", &b, NULL);
+	sql(f, "UPDATE lessons SET last_seen = '2001-01-01T00:00:00.000Z' WHERE file = 'src/a.c'");
 	sqlite3_commit_hook(callus_store_db(f->s), refuse_commit, &refused);
 	policy(&p);
 	p.run_days = p.signature_days = p.prune_hours = 0;
@@ -803,7 +928,7 @@ static void a_failed_commit_puts_the_files_back(void **state)
 	assert_int_equal(refused, 1);
 	assert_int_equal(r.lessons, 0);
 	assert_int_equal(r.lesson_files, 0);
-	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 1);
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 2);
 	assert_true(lesson_file_exists(f, sa));
 	/* and the next pass removes both */
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
@@ -811,6 +936,7 @@ static void a_failed_commit_puts_the_files_back(void **state)
 	assert_int_equal(r.lesson_files, 1);
 	assert_false(lesson_file_exists(f, sa));
 	callus_signature_release(&a);
+	callus_signature_release(&b);
 }
 
 /* A signature only a team's or org's cached note names stays: the note
@@ -2340,6 +2466,12 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(old_lessons_go_with_their_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_least_valuable_go_beyond_the_count, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(a_rule_longer_than_since_1970_keeps_all, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(the_newest_lesson_and_the_one_told_of_stay, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(a_lessons_link_out_of_the_workspace_is_left, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(old_runs_go_with_their_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(idle_checks_go_when_no_error_needs_them, setup,
