@@ -561,6 +561,7 @@ int callus_record_gc(callus_store *store, const char *workspace, const callus_gc
 		*views_rc = views;
 	return rc;
 }
+
 /* The background retention pass, after a recording: the lesson it has
  * just told of stays (its reply names it). */
 static void background_gc(callus_store *store, const callus_record_opts *opts,
