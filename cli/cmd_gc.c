@@ -94,12 +94,14 @@ int cmd_gc(int argc, char **argv)
 	}
 	rc = 0;
 	if (json) {
-		json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:b}", "lessons",
-				      (json_int_t)r.lessons, "lesson_files", (json_int_t)r.lesson_files,
-				      "runs", (json_int_t)r.runs, "unresolved", (json_int_t)r.unresolved,
-				      "checks", (json_int_t)r.checks, "pending", (json_int_t)r.pending,
+		json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:b}",
+				      "lessons", (json_int_t)r.lessons, "lesson_files",
+				      (json_int_t)r.lesson_files, "runs", (json_int_t)r.runs,
+				      "unresolved", (json_int_t)r.unresolved, "checks",
+				      (json_int_t)r.checks, "pending", (json_int_t)r.pending,
 				      "signatures", (json_int_t)r.signatures, "snapshots",
 				      (json_int_t)r.snapshots, "redacted", (json_int_t)r.redacted,
+				      "redacted_lessons", (json_int_t)r.redacted_lessons,
 				      "redacted_log", (json_int_t)r.redacted_log,
 				      "redaction_due", r.redaction_due, "vacuumed", r.vacuumed);
 
@@ -107,12 +109,12 @@ int cmd_gc(int argc, char **argv)
 	} else {
 		printf("removed %zu lesson%s (%zu file%s in .lessons/), %zu run%s, %zu error%s fixed "
 		       "without a fix kept, %zu idle check%s, %zu abandoned pending error%s, "
-		       "%zu signature%s%s\n",
+		       "%zu signature%s, %zu snapshot%s%s\n",
 		       r.lessons, r.lessons == 1 ? "" : "s", r.lesson_files,
 		       r.lesson_files == 1 ? "" : "s", r.runs, r.runs == 1 ? "" : "s", r.unresolved,
 		       r.unresolved == 1 ? "" : "s", r.checks, r.checks == 1 ? "" : "s", r.pending,
 		       r.pending == 1 ? "" : "s", r.signatures, r.signatures == 1 ? "" : "s",
-		       r.vacuumed ? "; the store was compacted" : "");
+		       r.snapshots, r.snapshots == 1 ? "" : "s", r.vacuumed ? "; the store was compacted" : "");
 		if (r.redacted)
 			printf("redacted again %zu stored text%s that held what this callus's "
 			       "redactor finds (%zu lesson%s)\n",
