@@ -728,6 +728,7 @@ int cli_doctor_hooks(const cli_workspace *ws, const char *agent)
 static void check_log(struct doctor *d)
 {
 	callus_buf path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;
+	callus_error err = CALLUS_ERROR_INIT;
 	static const char level_error[] = "\"level\":\"error\"";
 	const char *p, *last = NULL;
 	size_t errors = 0;
@@ -764,6 +765,11 @@ static void check_log(struct doctor *d)
 		report(d, OK, "log", ".callus/log.jsonl (%s): no error", size);
 	}
 spool:
+	if (cli_spool_leads_out(d->ws, &err))
+		report(d, PROBLEM, "spool",
+		       "%s: no hook queues a run there, and no drainer reads or removes what "
+		       "lies there (remove the link: callus makes the folder)",
+		       callus_error_message(&err));
 	/* failures and passes a hook queued (a busy store, its deadline) that
 	 * no drainer has recorded yet: one that found the store busy too long
 	 * gave up, and the next hook starts another */
@@ -780,6 +786,7 @@ spool:
 		       ".callus/%s holds metrics the store could not take; the next recording "
 		       "stores them",
 		       CALLUS_METRICS_SPOOL);
+	callus_error_release(&err);
 	callus_buf_release(&path);
 	callus_buf_release(&text);
 }

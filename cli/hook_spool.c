@@ -355,22 +355,41 @@ static int by_name(const void *a, const void *b)
 }
 
 /* The spool walked once (struct spool_walk); entries into w->out oldest
- * first.  A spool leading out of the workspace is not swept. */
+ * first.  A spool leading out of the workspace is not walked at all: no
+ * hook writes through it (cli_spool_write), and what lies there is not
+ * the queue's: a drainer would record a payload planted there and remove
+ * any file named like an entry (callus doctor names the link). */
 static int spool_walk(const cli_workspace *ws, struct spool_walk *w)
 {
 	callus_buf dir = CALLUS_BUF_INIT;
 	int rc = 0;
 
-	if (callus_buf_printf(&dir, "%s/" SPOOL_DIR, ws->root) < 0)
+	if (callus_buf_printf(&dir, "%s/" SPOOL_DIR, ws->root) < 0 ||
+	    cli_spool_leads_out(ws, NULL))
 		goto out;
-	if (w->sweep && callus_workspace_guard(NULL, ws->root, SPOOL_DIR, 0, NULL) < 0)
-		w->sweep = 0;
 	rc = callus_fs_each_gone(dir.ptr, SPOOL_ORPHAN_S, spool_maker, NULL, spool_gone, w);
 	if (w->out && w->out->count > 1)
 		qsort(w->out->items, w->out->count, sizeof(*w->out->items), by_name);
 out:
 	callus_buf_release(&dir);
 	return rc;
+}
+
+int cli_spool_leads_out(const cli_workspace *ws, callus_error *err)
+{
+	callus_buf dir = CALLUS_BUF_INIT;
+	struct stat st;
+	int plain;
+
+	/* one lstat on a hook's path: a folder that is no link lies in
+	 * .callus, which the workspace's setup guards; a link is followed */
+	if (callus_buf_printf(&dir, "%s/" SPOOL_DIR, ws->root) < 0) {
+		callus_buf_release(&dir);
+		return 1;
+	}
+	plain = lstat(dir.ptr, &st) < 0 ? errno == ENOENT : S_ISDIR(st.st_mode);
+	callus_buf_release(&dir);
+	return !plain && callus_workspace_guard(NULL, ws->root, SPOOL_DIR, 0, err) < 0;
 }
 
 size_t cli_spool_leftovers(const cli_workspace *ws, int fix, size_t *removed)

@@ -121,9 +121,15 @@ int cli_spool_drain(const cli_workspace *ws, long budget_ms, long lock_wait_ms,
 /* The entries not yet named ("NS-PID.json.tmp") of processes killed
  * between writing and naming them: nothing of them was recorded, and
  * their hooks never answered.  Their number; with fix removed (how many
- * in *removed, when given), unless the spool leads out of the workspace.
- * The drainer removes them; callus doctor counts them. */
+ * in *removed, when given); none when the spool leads out of the
+ * workspace (callus doctor names the link).  The drainer removes them;
+ * callus doctor counts them. */
 size_t cli_spool_leftovers(const cli_workspace *ws, int fix, size_t *removed);
+
+/* Whether .callus/spool leads out of the workspace (a link to a folder
+ * outside it): then no hook writes there and no drainer reads or removes
+ * anything there; err says where it leads. */
+int cli_spool_leads_out(const cli_workspace *ws, callus_error *err);
 
 /* Whether the spool holds entries left or of processes that are gone. */
 int cli_spool_pending(const cli_workspace *ws);

@@ -182,17 +182,28 @@ test_expect_success 'a crash between the commit and the views: repaired, reporte
 	printf "int b = ;\n" >b.c &&
 	test_expect_code 1 "$CALLUS" run -- gcc -c b.c 2>err &&
 	consistent &&
-	# a spool that leads out of the workspace: its files counted, none
-	# removed
+	# a spool that leads out of the workspace: named by callus doctor;
+	# nothing there is read, recorded or removed, by a hook, its drainer
+	# or doctor --fix (a payload planted there as a cut entry, a file
+	# named as an entry of a process gone, a file of another program)
 	mkdir ../elsewhere &&
 	echo "{}" >../elsewhere/0000000000000000003-999999.json.tmp &&
-	touch -d "1 hour ago" ../elsewhere/0000000000000000003-999999.json.tmp &&
+	echo "{\"theme\":\"dark\"}" >../elsewhere/settings.json &&
+	printf "int planted = ;\n" >planted.c &&
+	jq -n --arg cwd "$PWD" "{command: \"gcc -c planted.c\", exit_code: 1, cwd: \$cwd,
+		output: \"planted.c:1:15: error: expected expression before ; token\"}" \
+		>../elsewhere/0000000000000000002-2.cut.json &&
+	touch -d "1 hour ago" ../elsewhere/*.json ../elsewhere/*.tmp &&
 	mv .callus/spool spool.kept && ln -s ../../elsewhere .callus/spool &&
 	test_expect_code 1 "$CALLUS" doctor >doctor.out &&
-	grep -q "^problem *views *1 temporary file left by crashed runs" doctor.out &&
+	grep -q "^problem *spool *.\.callus/spool. leads to .*outside the workspace" doctor.out &&
 	test_expect_code 1 "$CALLUS" doctor --fix >fix.out &&
-	grep -q "^problem *views *1 temporary file left by crashed runs: not all removed" fix.out &&
-	test -f ../elsewhere/0000000000000000003-999999.json.tmp &&
+	gcc_payload "$PWD" | "$CALLUS" hook generic >reply 2>err &&
+	jq -e "type == \"object\"" reply &&
+	"$CALLUS" hook --drain generic </dev/null >/dev/null 2>&1 &&
+	test "$(ls ../elsewhere | sort | tr "\n" " ")" = \
+		"0000000000000000002-2.cut.json 0000000000000000003-999999.json.tmp settings.json " &&
+	test "$("$CALLUS" lessons --json | jq "[.[] | select(.file == \"planted.c\")] | length")" = 0 &&
 	rm .callus/spool && mv spool.kept .callus/spool
 '
 

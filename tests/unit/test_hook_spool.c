@@ -152,6 +152,56 @@ static int record_seen(const cli_workspace *ws, const callus_hook_event *e,
 	return 1;
 }
 
+/* A spool that links out of the workspace is not the queue: nothing there
+ * is pending, recorded by a drainer, or removed (a payload planted there
+ * was once recorded, and every file named like an entry removed). */
+static void a_spool_leading_out_is_not_walked(void **state)
+{
+	struct fixture *f = *state;
+	char out[300], *gone = NULL, *mine = NULL, *cut = NULL, *tmp = NULL;
+	callus_error err = CALLUS_ERROR_INIT;
+	struct stat st;
+
+	snprintf(out, sizeof(out), "%s-out", f->dir);
+	assert_int_equal(mkdir(out, 0700), 0);
+	put(out, "settings.json");
+	put(out, "0000000000000000002-2.cut.json");
+	put(out, "0000000000000000003-999999.json.tmp");
+	assert_int_equal(rmdir(f->spool), 0);
+	assert_int_equal(symlink(out, f->spool), 0);
+	assert_int_equal(cli_spool_leads_out(&f->ws, &err), 1);
+	assert_non_null(strstr(callus_error_message(&err), "outside the workspace"));
+	assert_int_equal(cli_spool_pending(&f->ws), 0);
+	nseen = 0;
+	assert_int_equal(cli_spool_drain(&f->ws, 0, 0, record_seen), 0);
+	assert_int_equal(nseen, 0);
+	assert_int_equal(cli_spool_leftovers(&f->ws, 1, NULL), 0);
+	gone = path_of(out, "settings.json");
+	cut = path_of(out, "0000000000000000002-2.cut.json");
+	tmp = path_of(out, "0000000000000000003-999999.json.tmp");
+	assert_int_equal(stat(gone, &st), 0);
+	assert_int_equal(stat(cut, &st), 0);
+	assert_int_equal(stat(tmp, &st), 0);
+	/* no lock made there either */
+	mine = path_of(out, ".drain.lock");
+	assert_int_not_equal(stat(mine, &st), 0);
+	/* a link that stays inside is followed: the queue as before */
+	free(mine);
+	mine = path_of(f->dir, "queue");
+	assert_int_equal(mkdir(mine, 0700), 0);
+	put(mine, "0000000000000000003-7.left.json");
+	assert_int_equal(unlink(f->spool), 0);
+	assert_int_equal(symlink("../queue", f->spool), 0);
+	assert_int_equal(cli_spool_leads_out(&f->ws, NULL), 0);
+	assert_int_equal(cli_spool_pending(&f->ws), 1);
+	free(gone);
+	free(cut);
+	free(tmp);
+	free(mine);
+	callus_error_release(&err);
+	test_tmpdir_remove(out);
+}
+
 /* An entry left with what its hook kept holds it, and the drainer hands it
  * back: a run's tree (a failure's snapshot, a pass's), its fixes and HEAD
  * then.  Left without,
@@ -307,6 +357,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(an_entry_is_written_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_spool_holds_a_failure_when_one_is_left, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(a_spool_leading_out_is_not_walked, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(a_run_is_left_with_what_its_hook_kept, setup,
 						teardown),
