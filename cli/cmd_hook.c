@@ -466,11 +466,12 @@ static int spool_put(cli_spool_entry *ent, const cli_workspace *ws)
 
 /* The occurrence is committed: its entry goes, before anything can cut
  * the recording (its file kept as the next entry's). */
-static void spool_stored(void *unused)
+static void spool_stored(void *unused, int again)
 {
 	sigset_t alrm, old;
 
 	(void)unused;
+	(void)again;
 	sigemptyset(&alrm);
 	sigaddset(&alrm, SIGALRM);
 	sigprocmask(SIG_BLOCK, &alrm, &old);
@@ -553,13 +554,54 @@ static int drain_pass(const cli_workspace *ws, const callus_hook_event *e,
 	return rc;
 }
 
+/* A queued failure's entry, as its occurrence is committed (or found
+ * committed by an earlier delivery): it goes, and what it counts (one
+ * deferred recording; a cut, said in the log) is kept then, in the
+ * metrics' spool.  Counted after the learning that follows, it was lost
+ * when that was cut: the drain of a passing check's hook runs under the
+ * hook's deadline, and a drainer can be killed. */
+typedef struct drained {
+	const cli_workspace *ws;
+	const cli_spool_run *run;
+	int told; /* 1 committed here, 2 found committed */
+} drained;
+
+static void drained_stored(void *ctx, int again)
+{
+	drained *d = ctx;
+	callus_metrics *m = NULL;
+
+	if (d->run->stored)
+		d->run->stored(d->run->ctx, again);
+	d->told = again ? 2 : 1;
+	callus_metrics_new(&m);
+	if (m && !again)
+		callus_metrics_add(m, CALLUS_METRIC_HOOK_DEFERRED, NULL, 1);
+	/* a cut entry found stored already was cut after its commit, while
+	 * learning from it: the failure is kept, its pending state is not */
+	if (d->run->cut && again)
+		note_cut(d->ws, m, "learning",
+			 "a hook was cut by its deadline after its failure was stored, while "
+			 "learning from it: what it learns after (the error's pending state, the "
+			 "files made from the store) may be missing");
+	else if (d->run->cut)
+		note_cut(d->ws, m, "recording",
+			 "a hook was cut by its deadline while recording a failure; it was queued, "
+			 "and is recorded now");
+	/* the store is the recording's, in its commit: the spool */
+	if (m)
+		cli_flush_metrics(d->ws, m, NULL, 1);
+	callus_metrics_free(m);
+}
+
 /* A queued failure, recorded by a drainer as the hook would have; its
- * entry (the spool's callback, ctx) goes when the occurrence is stored.  A
- * queued pass (status 0) is learnt (drain_pass). */
+ * entry (the spool's callback, ctx) goes when the occurrence is stored
+ * (drained_stored).  A queued pass (status 0) is learnt (drain_pass). */
 static int drain_record(const cli_workspace *ws, const callus_hook_event *e,
 			const cli_spool_run *run)
 {
-	cli_queued q = { run->origin, run->stored, run->ctx, run->at_ns, run->kept, NULL };
+	drained d = { ws, run, 0 };
+	cli_queued q = { run->origin, drained_stored, &d, run->at_ns, run->kept, NULL };
 	callus_detection det;
 	callus_metrics *m = NULL;
 	callus_buf ctx = CALLUS_BUF_INIT;
@@ -568,7 +610,7 @@ static int drain_record(const cli_workspace *ws, const callus_hook_event *e,
 	 * its errors' relative paths from another place */
 	cli_workspace at = *ws;
 	char *rel = NULL, *closed = NULL;
-	int fresh = 0, rc = 0, stored_before = 0, is_check;
+	int fresh = 0, rc = 0, is_check;
 
 	memset(&det, 0, sizeof(det));
 	if (e->cwd && (rel = cli_workspace_rel(ws, e->cwd)))
@@ -595,30 +637,26 @@ static int drain_record(const cli_workspace *ws, const callus_hook_event *e,
 		goto out;
 	}
 	if (e->exit_code == 0) {
+		/* a pass counts what it learnt, after (drain_pass) */
+		q.stored = run->stored;
+		q.ctx = run->ctx;
 		rc = drain_pass(&at, e, &det, &q, run->cut);
 		goto out;
 	}
 	callus_metrics_new(&m);
 	rc = record_event(&ctx, &at, e, &det, e->exit_code, m, &fresh, &q);
-	stored_before = rc == CALLUS_EEXIST;
 	if (rc < 0) {
 		rc = rc == CALLUS_EBUSY ? -1 : 0; /* busy: later; else it will not do better */
 	} else {
 		rc = 1;
-		if (m)
+		/* done with no commit to tell of: counted now */
+		if (!d.told && m)
 			callus_metrics_add(m, CALLUS_METRIC_HOOK_DEFERRED, NULL, 1);
+		if (!d.told && run->cut)
+			note_cut(ws, m, "recording",
+				 "a hook was cut by its deadline while recording a failure; it was "
+				 "queued, and is recorded now");
 	}
-	/* a cut entry found stored already was cut after its commit, while
-	 * learning from it: the failure is kept, its pending state is not */
-	if (run->cut && stored_before)
-		note_cut(ws, m, "learning",
-			 "a hook was cut by its deadline after its failure was stored, while "
-			 "learning from it: what it learns after (the error's pending state, the "
-			 "files made from the store) may be missing");
-	else if (run->cut && rc >= 0)
-		note_cut(ws, m, "recording",
-			 "a hook was cut by its deadline while recording a failure; it was queued, "
-			 "and is recorded now");
 	if (m)
 		cli_flush_metrics(ws, m, NULL, rc < 0);
 out:

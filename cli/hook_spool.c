@@ -454,8 +454,9 @@ out:
 	return found;
 }
 
-static void forget(void *path)
+static void forget(void *path, int again)
 {
+	(void)again;
 	unlink(path);
 }
 

@@ -98,8 +98,8 @@ typedef struct cli_spool_run {
 	char *tool;            /* the check's tool as its hook detected it;
 				* NULL: not said (an older entry) */
 	/* called once its occurrence is committed, or found committed by an
-	 * earlier delivery */
-	void (*stored)(void *ctx);
+	 * earlier delivery (again) */
+	void (*stored)(void *ctx, int again);
 	void *ctx;
 } cli_spool_run;
 

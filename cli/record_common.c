@@ -338,7 +338,7 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 		log_error(ws, "snapshot_failed", out->snapshot_error, NULL);
 	}
 	if (rc == 0 && q && q->stored)
-		q->stored(q->ctx);
+		q->stored(q->ctx, 0);
 	/* a fix makes or changes a note: the instructions file leads with them
 	 * (a replay leaves it to the end of the import) */
 	if (rc == 0 && out->nfixed && !rp &&

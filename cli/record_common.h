@@ -58,7 +58,7 @@ void cli_learn_release(cli_learn *lc);
  * or found committed already (callus_record_opts.origin and .stored). */
 typedef struct cli_queued {
 	const char *origin;
-	void (*stored)(void *ctx);
+	void (*stored)(void *ctx, int again); /* cli_spool_run's */
 	void *ctx;
 	long long at_ns;        /* delivered late: when it ran (CLOCK_REALTIME
 				 * ns); 0: now */

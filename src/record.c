@@ -715,11 +715,11 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 		callus_metrics_spool_put(taken, dir);
 		/* recorded by an earlier delivery: its queue may forget it */
 		if (rc == CALLUS_EEXIST && opts->stored)
-			opts->stored(opts->stored_ctx);
+			opts->stored(opts->stored_ctx, 1);
 		goto out;
 	}
 	if (opts->stored)
-		opts->stored(opts->stored_ctx);
+		opts->stored(opts->stored_ctx, 0);
 	/* the new signatures are embedded now, with the built-in embedder
 	 * (no network, microseconds): the next failure can match them */
 	if (opts->learn && res) {

@@ -39,8 +39,9 @@ typedef struct callus_record_opts {
 	/* called once the lesson's occurrence is committed, before what
 	 * follows it (learning, the views): a caller that queued the failure
 	 * forgets it there, so that a cut after it does not record it twice.
-	 * May be NULL. */
-	void (*stored)(void *ctx);
+	 * again: found committed by an earlier delivery (CALLUS_EEXIST), not
+	 * by this call.  May be NULL. */
+	void (*stored)(void *ctx, int again);
 	void *stored_ctx;
 	int defer_views;             /* leave the instructions file's block to
 				      * the caller (callus import rebuilds it

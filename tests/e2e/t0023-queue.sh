@@ -770,6 +770,30 @@ test_expect_success 'a pass cut by its deadline is queued, logged and counted, a
 	test -z "$(find .callus/spool -name "*.json")"
 '
 
+test_expect_success 'a drainer killed while learning from a cut failure has counted and logged it' '
+	mkdir killed && cd killed && git init -q && printf "int 1x;\n" >f1.c &&
+	mkdir -m 700 .callus &&
+	printf "[learn]\nsnapshot_timeout_ms = 20000\n" >.callus/config &&
+	printf "#!/bin/sh\necho \$\$ >>\"%s/../helpers\"\nexec sleep 30\n" "$PWD" >../slow-kill &&
+	chmod +x ../slow-kill &&
+	payload_for "$PWD" f1.c >"$PWD/.callus/spool.json" &&
+	mkdir -m 700 .callus/spool &&
+	mv .callus/spool.json ".callus/spool/$(date +%s%N)-1.cut.json" &&
+	{ CALLUS_GIT_HELPER="$PWD/../slow-kill" "$CALLUS" hook --drain generic \
+		</dev/null >/dev/null 2>&1 & } &&
+	drainer=$! &&
+	# the entry goes as its occurrence is committed; the drainer then
+	# waits for the snapshot helper, learning, and is killed there
+	eventually eval "test -z \"\$(find .callus/spool -name \"*.json\")\"" &&
+	kill -9 $drainer && { wait $drainer || true; } &&
+	{ kill $(cat ../helpers) 2>/dev/null || true; } &&
+	test "$("$CALLUS" lessons --json | jq "[.[].occurrences] | add")" = 1 &&
+	test "$(cut_count recording)" = 1 &&
+	test "$("$CALLUS" metrics --json | jq "[.metrics[] |
+		select(.name == \"callus.hook.deferred_total\") | .series[]?.value] | add // 0")" = 1 &&
+	grep -q "\"hook_cut\".*\"stage\":\"recording\"" .callus/log.jsonl
+'
+
 test_expect_success 'a pass cut while it drains the queue leaves itself queued, and the drainer learns it' '
 	mkdir draincut && cd draincut && git init -q && printf "int 1x;\n" >f1.c && printf "int 2x;\n" >f2.c &&
 	payload_for "$PWD" f1.c >../df1.json &&
