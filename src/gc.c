@@ -102,6 +102,16 @@ static int delete_in_tx(callus_store *s, const char *sql, const char *a, int lim
 	return sq;
 }
 
+/* Whether a .lessons/ file's name (its lesson's first hex digits) is that
+ * of a lesson a recording owes its file (owed: full signatures). */
+static int owed_file(const callus_strlist *owed, const char *name)
+{
+	for (size_t i = 0; i < owed->count; i++)
+		if (!strncmp(owed->items[i], name, CALLUS_LESSON_ID_LEN))
+			return 1;
+	return 0;
+}
+
 /* Whether .lessons/ is the workspace's own: not there, or (a symlink
  * chain leading to) a directory inside it.  A link out of it is followed
  * by no removal, as no recording writes through it (record.c): its
@@ -390,15 +400,27 @@ static int rewrite_vectors(callus_store *s, const char *workspace, const callus_
 static int sweep_lesson_files(callus_store *s, const char *workspace, callus_gc_result *res)
 {
 	callus_buf dir = CALLUS_BUF_INIT, id = CALLUS_BUF_INIT;
+	callus_strlist owed = CALLUS_STRLIST_INIT;
 	sqlite3_stmt *st = NULL;
 	struct dirent *e;
 	DIR *d = NULL;
-	int sq = SQLITE_OK;
+	int sq = SQLITE_OK, began = 0;
 
 	if (callus_buf_printf(&dir, "%s/.lessons", workspace) < 0)
 		return SQLITE_NOMEM;
 	if (!lessons_dir_ours(workspace))
 		goto out;
+	/* Under the write lock, as drop_lessons: a recording commits its
+	 * lesson, then writes its file, owing it in between.  Looked up
+	 * and removed outside the lock, a file a recording had just made
+	 * (its lesson committed between the look and the removal) went. */
+	if ((sq = sqlite3_exec(callus_store_db(s), "BEGIN IMMEDIATE", NULL, NULL, NULL)) != SQLITE_OK)
+		goto out;
+	began = 1;
+	if (callus_views_owed_signatures(workspace, &owed) < 0) {
+		sq = SQLITE_NOMEM;
+		goto out;
+	}
 	/* lesson files are named by the first hex digits of the signature:
 	 * a range of the unique index */
 	sq = sqlite3_prepare_v2(callus_store_db(s),
@@ -411,7 +433,8 @@ static int sweep_lesson_files(callus_store *s, const char *workspace, callus_gc_
 		size_t len = strlen(e->d_name);
 
 		if (len != CALLUS_LESSON_ID_LEN + 3 || strcmp(e->d_name + CALLUS_LESSON_ID_LEN, ".md") ||
-		    strspn(e->d_name, "0123456789abcdef") != CALLUS_LESSON_ID_LEN)
+		    strspn(e->d_name, "0123456789abcdef") != CALLUS_LESSON_ID_LEN ||
+		    owed_file(&owed, e->d_name))
 			continue;
 		callus_buf_clear(&id);
 		callus_buf_put(&id, e->d_name, CALLUS_LESSON_ID_LEN);
@@ -437,6 +460,10 @@ out:
 	if (d)
 		closedir(d);
 	sqlite3_finalize(st);
+	/* nothing written: let go whichever way */
+	if (began && sqlite3_exec(callus_store_db(s), "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+	callus_strlist_release(&owed);
 	callus_buf_release(&dir);
 	callus_buf_release(&id);
 	return sq;

@@ -292,10 +292,15 @@ static int lesson_file(callus_store *store, const char *workspace, const char *s
 	return 0;
 }
 
-/* Every lesson of the store against .lessons/ (callus doctor). */
+/* Every lesson of the store against .lessons/ (callus doctor, and a stale
+ * debt that names no lesson).  Their signatures are read first, then each
+ * lesson again as its file is written: read through one statement, a
+ * lesson a gc removed meanwhile was still seen (the statement's snapshot)
+ * and its file written again, with no lesson. */
 static int all_lessons(callus_store *store, const char *workspace, int fix,
 		       callus_views_report *rep, callus_error *err)
 {
+	callus_strlist sigs = CALLUS_STRLIST_INIT;
 	sqlite3_stmt *st = NULL;
 	int rc;
 
@@ -305,15 +310,22 @@ static int all_lessons(callus_store *store, const char *workspace, int fix,
 		return callus_store_db_error(store, err, rc, "cannot read the lessons of");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *sig = (const char *)sqlite3_column_text(st, 0);
-		int r;
 
-		if (sig && (r = lesson_file(store, workspace, sig, fix, rep, err)) < 0) {
-			sqlite3_finalize(st);
-			return r;
+		if (sig && callus_strlist_add(&sigs, sig, strlen(sig)) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
 		}
 	}
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : callus_store_db_error(store, err, rc, "cannot read the lessons of");
+	if (rc != SQLITE_DONE) {
+		callus_strlist_release(&sigs);
+		return callus_store_db_error(store, err, rc, "cannot read the lessons of");
+	}
+	rc = 0;
+	for (size_t i = 0; rc == 0 && i < sigs.count; i++)
+		rc = lesson_file(store, workspace, sigs.items[i], fix, rep, err);
+	callus_strlist_release(&sigs);
+	return rc;
 }
 
 /* The directory of the instructions file, relative to the workspace. */
@@ -331,7 +343,7 @@ int callus_views_repair(callus_store *store, const char *workspace, const char *
 {
 	callus_strlist paths = CALLUS_STRLIST_INIT, sigs = CALLUS_STRLIST_INIT;
 	callus_views_report rep;
-	int fix = (flags & CALLUS_VIEWS_FIX) != 0, rc;
+	int fix = (flags & CALLUS_VIEWS_FIX) != 0, full = (flags & CALLUS_VIEWS_FULL) != 0, rc;
 	char *adir = NULL;
 
 	memset(&rep, 0, sizeof(rep));
@@ -340,14 +352,20 @@ int callus_views_repair(callus_store *store, const char *workspace, const char *
 		goto out;
 	}
 	rep.debts = paths.count;
-	if (!rep.debts && !(flags & CALLUS_VIEWS_FULL))
+	if (!rep.debts && !full)
 		goto out; /* the common case */
+	/* A debt that names no lesson is a gc's (or a pass's): a gc killed
+	 * between removing lesson files and its commit left lessons whose
+	 * files are gone, which no debt names.  After such a crash, every
+	 * lesson is looked at (a stat each). */
+	for (size_t i = 0; i < sigs.count; i++)
+		if (!strcmp(sigs.items[i], "views"))
+			full = 1;
 	/* the full check goes through every lesson anyway */
-	for (size_t i = 0; !(flags & CALLUS_VIEWS_FULL) && i < sigs.count; i++)
-		if (strcmp(sigs.items[i], "views") &&
-		    (rc = lesson_file(store, workspace, sigs.items[i], fix, &rep, err)) < 0)
+	for (size_t i = 0; !full && i < sigs.count; i++)
+		if ((rc = lesson_file(store, workspace, sigs.items[i], fix, &rep, err)) < 0)
 			goto out;
-	if ((flags & CALLUS_VIEWS_FULL) && (rc = all_lessons(store, workspace, fix, &rep, err)) < 0)
+	if (full && (rc = all_lessons(store, workspace, fix, &rep, err)) < 0)
 		goto out;
 	/* notes: the store knows which files it has not written yet */
 	if (fix && (rc = callus_notes_sync(store, workspace, NULL, err)) < 0)

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -466,6 +467,78 @@ static void a_lessons_link_out_of_the_workspace_is_left(void **state)
 	assert_int_equal(system(cmd), 0);
 	callus_signature_release(&a);
 	callus_signature_release(&b);
+}
+
+/* A gc killed between removing lesson files and its commit leaves lessons
+ * whose files are gone, and a debt that names no lesson ("views"): the
+ * repair a recording runs for stale debts writes them again (it rebuilt
+ * only the block, which named the missing files). */
+static void a_gc_killed_before_its_commit_has_its_files_written_again(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, b;
+	char sa[65], path[192];
+	callus_views_report rep;
+	pid_t dead = fork();
+	int status;
+	FILE *fp;
+
+	if (dead == 0)
+		_exit(0);
+	assert_int_equal(waitpid(dead, &status, 0), dead);
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, sa);
+	record(f, "src/b.c", "unknown type name beta_two used here", &b, NULL);
+	/* what the killed pass left: a's file gone, its debt */
+	snprintf(path, sizeof(path), "%s/.lessons/%.*s.md", f->dir, CALLUS_LESSON_ID_LEN, sa);
+	assert_int_equal(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/.callus/owed", f->dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/.callus/owed/%ld-1", f->dir, (long)dead);
+	assert_non_null(fp = fopen(path, "w"));
+	fputs("views\n", fp);
+	fclose(fp);
+	assert_int_equal(callus_views_repair(f->s, f->dir, NULL, 20, CALLUS_VIEWS_FIX, &rep, NULL),
+			 0);
+	assert_int_equal(rep.debts, 1);
+	assert_int_equal(rep.written, 1);
+	assert_true(lesson_file_exists(f, sa));
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+}
+
+/* The sweep of .lessons/ leaves a file a recording owes: its lesson
+ * committed (or about to be), its file written after.  Looked up and
+ * removed outside the write lock, with no look at the debts, a file a
+ * recording had just made could go. */
+static void the_sweep_leaves_an_owed_file(void **state)
+{
+	fixture *f = *state;
+	callus_signature a;
+	callus_gc_policy p;
+	callus_gc_result r;
+	callus_views_debt *debt = NULL;
+	const char *sig = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+	char path[192];
+	struct stat st;
+	FILE *fp;
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, NULL);
+	snprintf(path, sizeof(path), "%s/.lessons/%.*s.md", f->dir, CALLUS_LESSON_ID_LEN, sig);
+	assert_non_null(fp = fopen(path, "w"));
+	fputs("a lesson being recorded\n", fp);
+	fclose(fp);
+	callus_views_owe(&debt, f->dir, sig);
+	assert_non_null(debt);
+	callus_gc_policy_default(&p);
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lesson_files, 0);
+	assert_int_equal(stat(path, &st), 0);
+	/* paid, and still no lesson: an orphan, swept */
+	callus_views_settle(debt, 1);
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lesson_files, 1);
+	assert_int_not_equal(stat(path, &st), 0);
+	callus_signature_release(&a);
 }
 
 static void old_runs_go_with_their_errors(void **state)
@@ -2473,6 +2546,9 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(a_lessons_link_out_of_the_workspace_is_left, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(a_gc_killed_before_its_commit_has_its_files_written_again,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(the_sweep_leaves_an_owed_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(old_runs_go_with_their_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(idle_checks_go_when_no_error_needs_them, setup,
 						teardown),
