@@ -67,7 +67,8 @@ const cli_spec cmd_doctor_spec = {
 	"([layer.L] max_notes, else [doctor] max_notes, default 1000), with the\n"
 	"lowest-value notes; how stale the team and org cache is ('callus sync'); the\n"
 	"files made from the store (.lessons/, the notes, the AGENTS.md block) missing,\n"
-	"empty or stale after a crash, and temporary files left behind (a write's, or\n"
+	"empty or stale after a crash, files in .lessons/ no lesson has ('callus gc'\n"
+	"removes them), and temporary files left behind (a write's, or\n"
 	"a spool entry or views debt a killed process left unnamed); the files of fixes\n"
 	".callus/files.idx lacks (a power loss can take back its last lines);\n"
 	"the totals 'callus status' shows against the store's rows; failures and\n"
@@ -278,6 +279,10 @@ static void check_views(struct doctor *d, callus_store *store)
 		       r.lessons,
 		       fix ? (r.written == r.missing ? ": rewritten" : ": not all rewritten")
 			   : " ('callus doctor --fix' rewrites them)");
+	if (r.orphans)
+		report(d, PROBLEM, "views",
+		       "%zu file%s in .lessons/ that no lesson has ('callus gc' removes them)",
+		       r.orphans, r.orphans == 1 ? "" : "s");
 	if (r.block_stale)
 		report(d, fix ? NOTE : PROBLEM, "views", "the callus block of %s %s", file,
 		       fix ? "was stale: rewritten from the store"
@@ -292,7 +297,7 @@ static void check_views(struct doctor *d, callus_store *store)
 		report(d, NOTE, "views", "%zu recording%s did not finish writing %s files%s",
 		       r.debts, r.debts == 1 ? "" : "s", r.debts == 1 ? "its" : "their",
 		       fix ? ": repaired" : " (the next recording repairs them)");
-	if (!r.missing && !r.block_stale && !r.temp_files && !r.debts)
+	if (!r.missing && !r.orphans && !r.block_stale && !r.temp_files && !r.debts)
 		report(d, OK, "views", "%zu lesson file%s and the block of %s match the store",
 		       r.lessons, r.lessons == 1 ? "" : "s", file);
 }

@@ -9,6 +9,7 @@
 #include "callus/workspace.h"
 #include "store_internal.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -292,6 +293,54 @@ static int lesson_file(callus_store *store, const char *workspace, const char *s
 	return 0;
 }
 
+static int by_id(const void *a, const void *b)
+{
+	return strncmp(*(char *const *)a, *(char *const *)b, CALLUS_LESSON_ID_LEN);
+}
+
+/* The .lessons/ files no lesson of sigs (sorted here) has, nor a
+ * recording owes, into rep->orphans: a removal cut short, a store
+ * replaced, a file written back for a lesson a gc removed.  Counted, not
+ * removed: callus gc's sweep removes them, under the store's lock. */
+static int orphan_files(const char *workspace, callus_strlist *sigs, callus_views_report *rep)
+{
+	callus_strlist owed = CALLUS_STRLIST_INIT;
+	callus_buf dir = CALLUS_BUF_INIT;
+	struct dirent *e;
+	DIR *d = NULL;
+	int rc = 0;
+
+	if (callus_buf_printf(&dir, "%s/.lessons", workspace) < 0 ||
+	    callus_views_owed_signatures(workspace, &owed) < 0) {
+		rc = CALLUS_ENOMEM;
+		goto out;
+	}
+	if (!(d = opendir(dir.ptr)))
+		goto out;
+	if (sigs->count > 1)
+		qsort(sigs->items, sigs->count, sizeof(*sigs->items), by_id);
+	while ((e = readdir(d))) {
+		const char *name = e->d_name;
+		int known = 0;
+
+		if (strlen(name) != CALLUS_LESSON_ID_LEN + 3 ||
+		    strcmp(name + CALLUS_LESSON_ID_LEN, ".md") ||
+		    strspn(name, "0123456789abcdef") != CALLUS_LESSON_ID_LEN ||
+		    bsearch(&name, sigs->items, sigs->count, sizeof(*sigs->items), by_id))
+			continue;
+		for (size_t i = 0; !known && i < owed.count; i++)
+			known = !strncmp(owed.items[i], name, CALLUS_LESSON_ID_LEN);
+		if (!known)
+			rep->orphans++;
+	}
+out:
+	if (d)
+		closedir(d);
+	callus_strlist_release(&owed);
+	callus_buf_release(&dir);
+	return rc;
+}
+
 /* Every lesson of the store against .lessons/ (callus doctor, and a stale
  * debt that names no lesson).  Their signatures are read first, then each
  * lesson again as its file is written: read through one statement, a
@@ -324,6 +373,8 @@ static int all_lessons(callus_store *store, const char *workspace, int fix,
 	rc = 0;
 	for (size_t i = 0; rc == 0 && i < sigs.count; i++)
 		rc = lesson_file(store, workspace, sigs.items[i], fix, rep, err);
+	if (rc == 0)
+		rc = orphan_files(workspace, &sigs, rep);
 	callus_strlist_release(&sigs);
 	return rc;
 }

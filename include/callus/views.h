@@ -67,6 +67,9 @@ typedef struct callus_views_report {
 	size_t lessons;       /* lessons checked (CALLUS_VIEWS_FULL: all) */
 	size_t missing;       /* of them, without their .lessons/ file */
 	size_t written;       /* lesson files rewritten */
+	size_t orphans;       /* CALLUS_VIEWS_FULL: .lessons/ files no lesson
+			       * has nor a recording owes (callus gc removes
+			       * them) */
 	size_t temp_files;    /* temporary files of processes that are gone */
 	size_t removed;       /* of them, removed */
 	int block_stale;      /* the instructions block is not what the store says */

@@ -541,6 +541,43 @@ static void the_sweep_leaves_an_owed_file(void **state)
 	callus_signature_release(&a);
 }
 
+/* callus doctor's full check counts the .lessons/ files no lesson has
+ * (they were never said: a file written back for a lesson a gc removed
+ * stayed for good), but not one a recording owes. */
+static void the_full_check_counts_files_no_lesson_has(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, b;
+	callus_views_report rep;
+	callus_views_debt *debt = NULL;
+	const char *owed = "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210";
+	char path[192];
+	FILE *fp;
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, NULL);
+	record(f, "src/b.c", "unknown type name beta_two used here", &b, NULL);
+	assert_int_equal(callus_views_repair(f->s, f->dir, NULL, 20, CALLUS_VIEWS_FULL, &rep, NULL),
+			 0);
+	assert_int_equal(rep.orphans, 0);
+	snprintf(path, sizeof(path), "%s/.lessons/0123456789ab.md", f->dir);
+	assert_non_null(fp = fopen(path, "w"));
+	fputs("a lesson gone\n", fp);
+	fclose(fp);
+	snprintf(path, sizeof(path), "%s/.lessons/%.*s.md", f->dir, CALLUS_LESSON_ID_LEN, owed);
+	assert_non_null(fp = fopen(path, "w"));
+	fputs("a lesson being recorded\n", fp);
+	fclose(fp);
+	callus_views_owe(&debt, f->dir, owed);
+	assert_non_null(debt);
+	assert_int_equal(callus_views_repair(f->s, f->dir, NULL, 20, CALLUS_VIEWS_FULL, &rep, NULL),
+			 0);
+	assert_int_equal(rep.orphans, 1);
+	assert_int_equal(rep.missing, 0);
+	callus_views_settle(debt, 1);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+}
+
 static void old_runs_go_with_their_errors(void **state)
 {
 	fixture *f = *state;
@@ -2549,6 +2586,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_gc_killed_before_its_commit_has_its_files_written_again,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(the_sweep_leaves_an_owed_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(the_full_check_counts_files_no_lesson_has, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(old_runs_go_with_their_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(idle_checks_go_when_no_error_needs_them, setup,
 						teardown),
