@@ -102,16 +102,6 @@ static int delete_in_tx(callus_store *s, const char *sql, const char *a, int lim
 	return sq;
 }
 
-/* Whether a .lessons/ file's name (its lesson's first hex digits) is that
- * of a lesson a recording owes its file (owed: full signatures). */
-static int owed_file(const callus_strlist *owed, const char *name)
-{
-	for (size_t i = 0; i < owed->count; i++)
-		if (!strncmp(owed->items[i], name, CALLUS_LESSON_ID_LEN))
-			return 1;
-	return 0;
-}
-
 /* Whether .lessons/ is the workspace's own: not there, or (a symlink
  * chain leading to) a directory inside it.  A link out of it is followed
  * by no removal, as no recording writes through it (record.c): its
@@ -434,7 +424,7 @@ static int sweep_lesson_files(callus_store *s, const char *workspace, callus_gc_
 
 		if (len != CALLUS_LESSON_ID_LEN + 3 || strcmp(e->d_name + CALLUS_LESSON_ID_LEN, ".md") ||
 		    strspn(e->d_name, "0123456789abcdef") != CALLUS_LESSON_ID_LEN ||
-		    owed_file(&owed, e->d_name))
+		    callus_views_owes_file(&owed, e->d_name))
 			continue;
 		callus_buf_clear(&id);
 		callus_buf_put(&id, e->d_name, CALLUS_LESSON_ID_LEN);

@@ -293,6 +293,14 @@ static int lesson_file(callus_store *store, const char *workspace, const char *s
 	return 0;
 }
 
+int callus_views_owes_file(const callus_strlist *owed, const char *name)
+{
+	for (size_t i = 0; i < owed->count; i++)
+		if (!strncmp(owed->items[i], name, CALLUS_LESSON_ID_LEN))
+			return 1;
+	return 0;
+}
+
 static int by_id(const void *a, const void *b)
 {
 	return strncmp(*(char *const *)a, *(char *const *)b, CALLUS_LESSON_ID_LEN);
@@ -321,16 +329,13 @@ static int orphan_files(const char *workspace, callus_strlist *sigs, callus_view
 		qsort(sigs->items, sigs->count, sizeof(*sigs->items), by_id);
 	while ((e = readdir(d))) {
 		const char *name = e->d_name;
-		int known = 0;
 
 		if (strlen(name) != CALLUS_LESSON_ID_LEN + 3 ||
 		    strcmp(name + CALLUS_LESSON_ID_LEN, ".md") ||
 		    strspn(name, "0123456789abcdef") != CALLUS_LESSON_ID_LEN ||
 		    bsearch(&name, sigs->items, sigs->count, sizeof(*sigs->items), by_id))
 			continue;
-		for (size_t i = 0; !known && i < owed.count; i++)
-			known = !strncmp(owed.items[i], name, CALLUS_LESSON_ID_LEN);
-		if (!known)
+		if (!callus_views_owes_file(&owed, name))
 			rep->orphans++;
 	}
 out:

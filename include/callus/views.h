@@ -49,6 +49,10 @@ void callus_views_settle(callus_views_debt *d, int written);
  */
 int callus_views_owed_signatures(const char *workspace, callus_strlist *sigs);
 
+/* Whether name, a .lessons/ file's (its lesson's first hex digits), is
+ * that of a signature of owed (callus_views_owed_signatures()). */
+int callus_views_owes_file(const callus_strlist *owed, const char *name);
+
 /* Write the .lessons/ file of the lesson with signature sig from the store
  * (guarded: never through a .lessons/ leading out of workspace): 1 when
  * written, 0 when the store has no such lesson, or a negative CALLUS_E*
