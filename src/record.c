@@ -78,21 +78,6 @@ int callus_record_dir(char **out, const char *workspace, callus_error *err)
 	return 0;
 }
 
-/* Redact *field in place. */
-static int redact_field(const callus_redactor *r, char **field)
-{
-	char *red = NULL;
-	int rc;
-
-	if (!*field)
-		return 0;
-	if ((rc = callus_redact_str(r, &red, *field)) < 0)
-		return rc;
-	free(*field);
-	*field = red;
-	return 0;
-}
-
 /* A summary can grow by redaction: cut it back to the limit on a UTF-8
  * boundary. */
 static void clamp_summary(char *s)
@@ -103,18 +88,16 @@ static void clamp_summary(char *s)
 
 static int redact_lesson(callus_lesson *l, const callus_redactor *r)
 {
+	char **fields[] = { &l->error_summary, &l->cause, &l->resolution, &l->corrective_rule,
+			    &l->command, &l->file, &l->tool, &l->intent_id };
 	int rc = 0;
 
-	if ((rc = redact_field(r, &l->error_summary)) < 0 || (rc = redact_field(r, &l->cause)) < 0 ||
-	    (rc = redact_field(r, &l->resolution)) < 0 ||
-	    (rc = redact_field(r, &l->corrective_rule)) < 0 ||
-	    (rc = redact_field(r, &l->command)) < 0 || (rc = redact_field(r, &l->file)) < 0 ||
-	    (rc = redact_field(r, &l->tool)) < 0 ||
-	    (rc = redact_field(r, &l->intent_id)) < 0)
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]) && rc == 0; i++)
+		rc = callus_redact_in_place(r, fields[i]);
+	for (size_t i = 0; i < l->affected_count && rc == 0; i++)
+		rc = callus_redact_in_place(r, &l->affected_files[i]);
+	if (rc < 0)
 		return rc;
-	for (size_t i = 0; i < l->affected_count; i++)
-		if ((rc = redact_field(r, &l->affected_files[i])) < 0)
-			return rc;
 	clamp_summary(l->error_summary);
 	return 0;
 }
