@@ -563,8 +563,28 @@ static int drain_pass(const cli_workspace *ws, const callus_hook_event *e,
 typedef struct drained {
 	const cli_workspace *ws;
 	const cli_spool_run *run;
-	int told; /* 1 committed here, 2 found committed */
+	int told; /* drained_stored ran: counted there */
 } drained;
+
+/* What a drained failure counts into m: a deferred recording when this
+ * drain stored it (not again), and its hook's cut, logged: while
+ * recording, or (found stored by an earlier delivery) while learning. */
+static void count_drained(const cli_workspace *ws, callus_metrics *m, int cut, int again)
+{
+	if (m && !again)
+		callus_metrics_add(m, CALLUS_METRIC_HOOK_DEFERRED, NULL, 1);
+	if (!cut)
+		return;
+	if (again)
+		note_cut(ws, m, "learning",
+			 "a hook was cut by its deadline after its failure was stored, while "
+			 "learning from it: what it learns after (the error's pending state, the "
+			 "files made from the store) may be missing");
+	else
+		note_cut(ws, m, "recording",
+			 "a hook was cut by its deadline while recording a failure; it was queued, "
+			 "and is recorded now");
+}
 
 static void drained_stored(void *ctx, int again)
 {
@@ -573,21 +593,9 @@ static void drained_stored(void *ctx, int again)
 
 	if (d->run->stored)
 		d->run->stored(d->run->ctx, again);
-	d->told = again ? 2 : 1;
+	d->told = 1;
 	callus_metrics_new(&m);
-	if (m && !again)
-		callus_metrics_add(m, CALLUS_METRIC_HOOK_DEFERRED, NULL, 1);
-	/* a cut entry found stored already was cut after its commit, while
-	 * learning from it: the failure is kept, its pending state is not */
-	if (d->run->cut && again)
-		note_cut(d->ws, m, "learning",
-			 "a hook was cut by its deadline after its failure was stored, while "
-			 "learning from it: what it learns after (the error's pending state, the "
-			 "files made from the store) may be missing");
-	else if (d->run->cut)
-		note_cut(d->ws, m, "recording",
-			 "a hook was cut by its deadline while recording a failure; it was queued, "
-			 "and is recorded now");
+	count_drained(d->ws, m, d->run->cut, again);
 	/* the store is the recording's, in its commit: the spool */
 	if (m)
 		cli_flush_metrics(d->ws, m, NULL, 1);
@@ -650,12 +658,8 @@ static int drain_record(const cli_workspace *ws, const callus_hook_event *e,
 	} else {
 		rc = 1;
 		/* done with no commit to tell of: counted now */
-		if (!d.told && m)
-			callus_metrics_add(m, CALLUS_METRIC_HOOK_DEFERRED, NULL, 1);
-		if (!d.told && run->cut)
-			note_cut(ws, m, "recording",
-				 "a hook was cut by its deadline while recording a failure; it was "
-				 "queued, and is recorded now");
+		if (!d.told)
+			count_drained(ws, m, run->cut, 0);
 	}
 	if (m)
 		cli_flush_metrics(ws, m, NULL, rc < 0);
