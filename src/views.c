@@ -350,8 +350,9 @@ out:
  * debt that names no lesson).  Their signatures are read first, then each
  * lesson again as its file is written: read through one statement, a
  * lesson a gc removed meanwhile was still seen (the statement's snapshot)
- * and its file written again, with no lesson. */
-static int all_lessons(callus_store *store, const char *workspace, int fix,
+ * and its file written again, with no lesson.  With orphans, the files
+ * no lesson has are counted too (callus doctor). */
+static int all_lessons(callus_store *store, const char *workspace, int fix, int orphans,
 		       callus_views_report *rep, callus_error *err)
 {
 	callus_strlist sigs = CALLUS_STRLIST_INIT;
@@ -378,7 +379,7 @@ static int all_lessons(callus_store *store, const char *workspace, int fix,
 	rc = 0;
 	for (size_t i = 0; rc == 0 && i < sigs.count; i++)
 		rc = lesson_file(store, workspace, sigs.items[i], fix, rep, err);
-	if (rc == 0)
+	if (rc == 0 && orphans)
 		rc = orphan_files(workspace, &sigs, rep);
 	callus_strlist_release(&sigs);
 	return rc;
@@ -421,7 +422,9 @@ int callus_views_repair(callus_store *store, const char *workspace, const char *
 	for (size_t i = 0; !full && i < sigs.count; i++)
 		if ((rc = lesson_file(store, workspace, sigs.items[i], fix, &rep, err)) < 0)
 			goto out;
-	if (full && (rc = all_lessons(store, workspace, fix, &rep, err)) < 0)
+	/* the files no lesson has: callus doctor's question only */
+	if (full && (rc = all_lessons(store, workspace, fix, (flags & CALLUS_VIEWS_FULL) != 0, &rep,
+				      err)) < 0)
 		goto out;
 	/* notes: the store knows which files it has not written yet */
 	if (fix && (rc = callus_notes_sync(store, workspace, NULL, err)) < 0)
