@@ -106,7 +106,7 @@ static int delete_in_tx(callus_store *s, const char *sql, const char *a, int lim
  * chain leading to) a directory inside it.  A link out of it is followed
  * by no removal, as no recording writes through it (record.c): its
  * files, named as lessons' are, may be another workspace's.  Said in
- * the log. */
+ * the log (callus_gc asks once a pass). */
 static int lessons_dir_ours(const char *workspace)
 {
 	callus_error err = CALLUS_ERROR_INIT;
@@ -150,8 +150,9 @@ static void unlink_lesson_file(const char *workspace, const char *signature, siz
  * remove what is over, and leave fewer than keep), at most `limit` when
  * that is positive.
  */
-static int drop_lessons(callus_store *s, const char *workspace, const char *sql, const char *a,
-			int limit, const callus_gc_policy *p, int64_t keep, callus_gc_result *res)
+static int drop_lessons(callus_store *s, const char *workspace, int files_ours, const char *sql,
+			const char *a, int limit, const callus_gc_policy *p, int64_t keep,
+			callus_gc_result *res)
 {
 	sqlite3_stmt *st = NULL, *del = NULL;
 	callus_strlist sigs = CALLUS_STRLIST_INIT, owed = CALLUS_STRLIST_INIT;
@@ -214,7 +215,7 @@ out:
 	sqlite3_finalize(st);
 	sqlite3_finalize(del);
 	if (sq == SQLITE_OK) {
-		if (sigs.count && lessons_dir_ours(workspace))
+		if (files_ours)
 			for (size_t i = 0; i < sigs.count; i++)
 				unlink_lesson_file(workspace, sigs.items[i], &files);
 		if ((sq = sqlite3_exec(callus_store_db(s), "COMMIT", NULL, NULL, NULL)) != SQLITE_OK) {
@@ -245,8 +246,8 @@ out:
  * the others go. */
 #define LESSON_REMOVABLE " AND id < (SELECT max(id) FROM lessons) AND id IS NOT ?3"
 
-static int gc_lessons(callus_store *s, const char *workspace, const callus_gc_policy *p,
-		      callus_gc_result *res)
+static int gc_lessons(callus_store *s, const char *workspace, int files_ours,
+		      const callus_gc_policy *p, callus_gc_result *res)
 {
 	int sq = SQLITE_OK;
 
@@ -255,14 +256,14 @@ static int gc_lessons(callus_store *s, const char *workspace, const callus_gc_po
 
 		if (!before)
 			return SQLITE_NOMEM;
-		sq = drop_lessons(s, workspace,
+		sq = drop_lessons(s, workspace, files_ours,
 				  "SELECT id, signature FROM lessons WHERE last_seen < ?1"
 				  LESSON_REMOVABLE " ORDER BY last_seen LIMIT ?2",
 				  before, limit_of(p), p, 0, res);
 		free(before);
 	}
 	if (sq == SQLITE_OK && p->lessons_max > 0)
-		sq = drop_lessons(s, workspace,
+		sq = drop_lessons(s, workspace, files_ours,
 				  "SELECT id, signature FROM lessons WHERE 1" LESSON_REMOVABLE
 				  " ORDER BY occurrences ASC, last_seen ASC, id ASC LIMIT ?2",
 				  NULL, p->batch > 0x7fffffff ? 0x7fffffff : (int)p->batch, p,
@@ -387,7 +388,8 @@ static int rewrite_vectors(callus_store *s, const char *workspace, const callus_
 }
 
 /* .lessons/ files of no lesson (a removal cut short, a store replaced). */
-static int sweep_lesson_files(callus_store *s, const char *workspace, callus_gc_result *res)
+static int sweep_lesson_files(callus_store *s, const char *workspace, int files_ours,
+			      callus_gc_result *res)
 {
 	callus_buf dir = CALLUS_BUF_INIT, id = CALLUS_BUF_INIT;
 	callus_strlist owed = CALLUS_STRLIST_INIT;
@@ -398,7 +400,7 @@ static int sweep_lesson_files(callus_store *s, const char *workspace, callus_gc_
 
 	if (callus_buf_printf(&dir, "%s/.lessons", workspace) < 0)
 		return SQLITE_NOMEM;
-	if (!lessons_dir_ours(workspace))
+	if (!files_ours)
 		goto out;
 	/* Under the write lock, as drop_lessons: a recording commits its
 	 * lesson, then writes its file, owing it in between.  Looked up
@@ -499,7 +501,7 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
 	callus_gc_result own;
 	char *before = NULL;
 	size_t merged = 0;
-	int rc = 0, sq = SQLITE_OK, vacuum_owed = 0;
+	int rc = 0, sq = SQLITE_OK, vacuum_owed = 0, files_ours;
 	const char *what = "cannot remove old lessons from";
 
 	if (!res)
@@ -508,7 +510,9 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
 	if (p->prune_hours > 0 &&
 	    (rc = callus_learn_prune(s, p->prune_hours, p->now, &res->pending, err)) < 0)
 		return rc;
-	if ((sq = gc_lessons(s, workspace, p, res)) != SQLITE_OK)
+	/* asked once a pass, and said once in the log */
+	files_ours = lessons_dir_ours(workspace);
+	if ((sq = gc_lessons(s, workspace, files_ours, p, res)) != SQLITE_OK)
 		goto fail;
 	if (p->run_days > 0) {
 		what = "cannot remove old runs from";
@@ -558,7 +562,7 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
 		goto out;
 	if (p->sweep) {
 		what = "cannot sweep the lesson files of";
-		if ((sq = sweep_lesson_files(s, workspace, res)) != SQLITE_OK)
+		if ((sq = sweep_lesson_files(s, workspace, files_ours, res)) != SQLITE_OK)
 			goto fail;
 		what = "cannot vacuum";
 		vacuum_owed = callus_store_redact_vacuum_owed(s);
