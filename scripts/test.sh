@@ -10,9 +10,9 @@
 # the release pass writes docs/accuracy.md, and its summary is printed) and
 # measure the suggestions on the corpus's signatures, leave one out
 # (tests/corpus/match_eval.sh; the release pass writes docs/match-quality.md,
-# and its bars are printed), in one of the end-to-end tests' slots, while
-# those run (tests/e2e/run.sh, one script a processor at a time) against
-# that build's callus; t0023 after them, alone.  Output of a step is
+# and its bars are printed), beside the first end-to-end script that runs
+# alone, then run the other end-to-end tests (tests/e2e/run.sh, one script a
+# processor at a time) against that build's callus.  Output of a step is
 # shown only when it fails.  Ends with "N passed, N failed" over unit test
 # binaries, fuzz corpora, end-to-end tests and builds that failed, and exits
 # non-zero on any failure.
@@ -224,27 +224,22 @@ suite() {
 			scripts+=("${t#tests/e2e/}")
 		fi
 	done
-	# The accuracy step, one process at a time with no time bound of its
-	# own, has a slot of the end-to-end pool to itself until it ends
-	# (CALLUS_E2E_BESIDE_UNTIL, tests/e2e/run.sh): beside t0022 first,
-	# whose hundreds of hooks at once are meant to be cut and queued by
-	# load, then beside the scripts that follow it one at a time.  It
-	# used to have t0022 alone beside it, and the other core sat idle
-	# for the rest of the step (release: 70 s of 90; ASan: 47 s of 104).
-	# Not beside t0023, which runs after it: under the sanitizers, with
-	# the accuracy step beside it, a queued failure lost its snapshot in
-	# one run of two.
+	# The accuracy step runs beside the first script that runs alone
+	# (tests/e2e/run.sh), t0022, whose hundreds of hooks at once are meant
+	# to be cut and queued by load.  Not beside t0023: under the
+	# sanitizers, with the accuracy step beside it, a queued failure lost
+	# its snapshot in one run of two.  Given a slot of the end-to-end pool
+	# to itself instead, until it ended, the step gained nothing: its
+	# suggestion rounds keep both cores busy (132 s of CPU in 68 s).
 	rm -f "$tmp"/acc-[12].rc
 	accuracy "$name" "$build" "$@" &
 	acc=$!
-	CALLUS_E2E_BESIDE_UNTIL=$tmp/acc-2.rc e2e "$name" "$build" "${alone[@]:0:1}" "${scripts[@]}"
+	[ ${#alone[@]} -gt 0 ] && e2e "$name" "$build" "${alone[0]}"
 	wait "$acc"
 	accuracy_told "$name"
-	lap "$name: the end-to-end tests beside the accuracy and suggestion quality"
-	if [ ${#alone[@]} -gt 1 ]; then
-		e2e "$name" "$build" "${alone[@]:1}"
-		lap "$name: ${alone[*]:1}"
-	fi
+	lap "$name: ${alone[0]:-no end-to-end test}, beside the accuracy and suggestion quality"
+	e2e "$name" "$build" "${alone[@]:1}" "${scripts[@]}"
+	lap "$name: the other end-to-end tests"
 }
 
 # e2e NAME BUILD SCRIPT...: those end-to-end scripts ($jobs at a time, but
@@ -272,9 +267,8 @@ e2e() {
 # accuracy NAME BUILD [MAKE_ARGS...]: accuracy on tests/corpus and
 # ../shared/corpus/external, then the suggestions' quality over the
 # signatures it dumps.  Run in the background: each step's status goes to
-# $tmp/acc-N.rc (which the caller removes first: acc-2.rc's being there
-# says the step has ended) and its output to $tmp/acc-N.log, told by
-# accuracy_told.
+# $tmp/acc-N.rc (the caller removes them first) and its output to
+# $tmp/acc-N.log, told by accuracy_told.
 accuracy() {
 	local name=$1 build=$2 report every enforce
 	shift 2

@@ -14,12 +14,6 @@
 # scripts with a line "# e2e: long" (a minute or more), then the rest, so
 # that no long script starts last while the other slots sit idle.
 #
-# CALLUS_E2E_BESIDE_UNTIL=FILE: one of the slots is another program's until
-# FILE exists (make check's accuracy step, started before run.sh, writes its
-# status there when it ends), so that it has a core of its own from the
-# first script on; a script marked alone may have it beside it.  Ignored
-# when CALLUS_E2E_JOBS is 1.
-#
 #	tests/e2e/run.sh                          # all, against build/callus
 #	CALLUS_E2E_JOBS=2 tests/e2e/run.sh        # two at a time
 #	CALLUS_BIN=build-asan/callus tests/e2e/run.sh t0001-run-passthrough.sh
@@ -92,8 +86,6 @@ tell() {
 	fi
 }
 
-beside=${CALLUS_E2E_BESIDE_UNTIL:-}
-[ "$jobs" -ge 2 ] || beside=
 told=0
 for i in "${!scripts[@]}"; do
 	t=${scripts[$i]}
@@ -102,14 +94,7 @@ for i in "${!scripts[@]}"; do
 		alone=1
 		wait
 	fi
-	while :; do
-		[ -n "$beside" ] && [ -e "$beside" ] && beside=
-		n=$(jobs -rp | wc -l)
-		[ -n "$beside" ] && n=$((n + 1))
-		[ "$n" -lt "$jobs" ] && break
-		# the slot held beside ends with no child of ours to wake us
-		if [ -n "$beside" ]; then sleep 0.2; else wait -n; fi
-	done
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
 	# what has ended, in order, shown while the rest run
 	while [ "$told" -lt "$i" ] && [ -e "$out/$told.rc" ]; do
 		tell "$told" "${scripts[$told]}"
