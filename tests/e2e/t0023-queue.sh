@@ -382,9 +382,16 @@ slow_once_helper() {
 }
 
 # cut_waiting HOOK: the hook (a pid) cut by its alarm once it waits for the
-# slow helper's snapshot
+# slow helper's snapshot.  Waited for up to 10 s, or until the hook has
+# ended: on a loaded machine the hook came to the helper after the 4 s this
+# used to wait (the alarm then cut it at another step); its own deadline,
+# 5 s from its start, cuts it anyway by then.
 cut_waiting() {
-	for _ in $(seq 1 40); do test -d ../slow-once && break; sleep 0.1; done &&
+	for _ in $(seq 1 100); do
+		test -d ../slow-once && break
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done &&
 	kill -ALRM "$1" &&
 	wait "$1"
 }
