@@ -101,8 +101,8 @@ scratch_dir() {
 # others: CALLUS_TEST_FILTER and CALLUS_TEST_SKIP, tests/unit/test_gc.c).
 # The longest first, so that none starts last while the other core idles:
 # under valgrind, one at a time, the halves took 65 and 52 s, test_store
-# 28, test_record 7, the other two a second each (in the names' order the
-# stage took 89 s of a possible 77).
+# 28, test_record 7, the other two a second each: started last, as it
+# was, test_store ran some 25 s with the other core idle.
 MEMCHECK_TESTS=("test_gc@-a*" "test_gc@a*" test_store test_record test_views test_hook_spool)
 # memcheck_run BUILD ENTRY [VALGRIND_ARGS...]: one entry of MEMCHECK_TESTS
 memcheck_run() {
