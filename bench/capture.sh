@@ -9,6 +9,9 @@
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 callus=${1:-$repo/build/callus}
+# shellcheck source=bench/tools.sh
+. "$repo/bench/tools.sh"
+callus=$(bench_exe capture "$callus") || exit 2
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work"

@@ -10,13 +10,14 @@ set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 deps=${1:-30} errors=${2:-10}
 callus=${3:-$repo/build/callus}
+# shellcheck source=bench/tools.sh
+. "$repo/bench/tools.sh"
+callus=$(bench_exe context "$callus") || exit 2
 for tool in jq sqlite3 cc; do
 	command -v "$tool" >/dev/null || { echo "context: $tool is needed" >&2; exit 2; }
 done
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-context.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-# shellcheck source=bench/tools.sh
-. "$repo/bench/tools.sh"
 bench_tools "$repo" "$work" "$(dirname "$callus")"
 mkdir "$work/ws"
 cd "$work/ws"

@@ -22,11 +22,13 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 n=${1:-21}
 histories=${2:-0 1000 10000}
 callus=${3:-$repo/build/callus}
-base=${CALLUS_HISTORY_BASE:-}
-work=$(mktemp -d "${TMPDIR:-/tmp}/callus-history.XXXXXX")
-trap 'rm -rf "$work"' EXIT
 # shellcheck source=bench/tools.sh
 . "$repo/bench/tools.sh"
+callus=$(bench_exe history "$callus") || exit 2
+base=${CALLUS_HISTORY_BASE:-}
+[ -z "$base" ] || base=$(bench_exe history "$base") || exit 2
+work=$(mktemp -d "${TMPDIR:-/tmp}/callus-history.XXXXXX")
+trap 'rm -rf "$work"' EXIT
 bench_tools "$repo" "$work" "$repo/build"
 
 # payload FILE K CWD: a generic hook payload of `make` printing gcc error K
@@ -46,14 +48,14 @@ grow() {
 	# each error with a signature of its own (an error's rows go with its
 	# signature), not queued for the vector file (old errors were indexed)
 	sqlite3 "$2/.callus/callus.db" "
-		WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < $3)
+		WITH RECURSIVE k(i) AS (SELECT 1 WHERE $3 > 0 UNION ALL SELECT i + 1 FROM k WHERE i < $3)
 		INSERT INTO signatures (sig, id, error_type, message_pattern, original, tool,
 		                        first_seen, last_seen)
 		SELECT 1000000000 + i, printf('%064x', 1000000000 + i), 'error', 'old error ' || i,
 		       'old error ' || i, 'gcc', unixepoch('2026-01-01'), unixepoch('2026-01-01')
 		FROM k;
 		DELETE FROM signatures_unindexed;
-		WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < $3)
+		WITH RECURSIVE k(i) AS (SELECT 1 WHERE $3 > 0 UNION ALL SELECT i + 1 FROM k WHERE i < $3)
 		INSERT INTO pending_errors (check_id, sig, first_failure_at, last_failure_at, files)
 		SELECT c.id, 1000000000 + i, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z',
 		       '[\"src/h' || i || '.c\"]'

@@ -16,6 +16,9 @@ set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 n=${1:-200}
 callus=${2:-$repo/build/callus}
+# shellcheck source=bench/tools.sh
+. "$repo/bench/tools.sh"
+callus=$(bench_exe hook "$callus") || exit 2
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cc -O2 -o "$work/proctime" "$repo/bench/proctime.c"

@@ -25,13 +25,20 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -ge 3 ] || { echo "usage: bench/hookinstr.sh DIR SIZES callus [callus ...]" >&2; exit 2; }
 from=$1 sizes=$2
 shift 2
+# shellcheck source=bench/tools.sh
+. "$repo/bench/tools.sh"
+# each binary made absolute: the counts run in the store's copy
+n=$#
+for bin in "$@"; do
+	b=$(bench_exe hookinstr "$bin") || exit 2
+	set -- "$@" "$b"
+done
+shift "$n"
 for tool in valgrind jq; do
 	command -v "$tool" >/dev/null || { echo "hookinstr: $tool is needed" >&2; exit 2; }
 done
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-hookinstr.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-# shellcheck source=bench/tools.sh
-. "$repo/bench/tools.sh"
 bench_tools "$repo" "$work" "$repo/build"
 
 # payload FILE K WS: gcc error K (ten of them from K with TEN=1) failing in WS
@@ -71,7 +78,7 @@ for size in $sizes; do
 			fi
 		done
 		nbin=$((nbin + 1))
-		[ -z "${CG_KEEP:-}" ] || cp "$work/cg.out" "$CG_KEEP/callgrind-$size-$nbin.out"
+		[ -z "${CG_KEEP:-}" ] || { mkdir -p "$CG_KEEP" && cp "$work/cg.out" "$CG_KEEP/callgrind-$size-$nbin.out"; }
 		ir=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$work/vg.err")
 		awk -v ir="$ir" 'BEGIN { printf " %.2f |", ir / 1e6 }'
 	done

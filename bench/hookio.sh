@@ -19,15 +19,17 @@ from=${1:?usage: bench/hookio.sh DIR [N] [SIZES] [path/to/callus]}
 n=${2:-9}
 sizes=${3:-1000 100000}
 callus=${4:-$repo/build/callus}
+# shellcheck source=bench/tools.sh
+. "$repo/bench/tools.sh"
+callus=$(bench_exe hookio "$callus") || exit 2
 base=${CALLUS_HOOKIO_BASE:-}
+[ -z "$base" ] || base=$(bench_exe hookio "$base") || exit 2
 errors=1
 if [ "${TEN:-0}" = 1 ]; then errors=10; fi
 for tool in strace jq; do
 	command -v "$tool" >/dev/null || { echo "hookio: $tool is needed" >&2; exit 2; }
 done
 [ -x /usr/bin/time ] || { echo "hookio: GNU time (/usr/bin/time) is needed" >&2; exit 2; }
-# shellcheck source=bench/tools.sh
-. "$repo/bench/tools.sh"
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-hookio.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 # scale_gen, built as every benchmark builds it: its own cc line here
@@ -82,6 +84,10 @@ col() {
 echo "| recordings | system calls | pwrite64 calls | of them to the WAL | pread64 calls | minor page faults |"
 echo "|---:|---:|---:|---:|---:|---:|"
 for size in $sizes; do
+	[ -d "$from/ws-$size/.callus" ] || {
+		echo "bench/hookio.sh: no store at $from/ws-$size (grow one: CALLUS_SCALE_KEEP=$from bench/scale.sh)" >&2
+		exit 2
+	}
 	rm -f "$work"/this.* "$work"/base.*
 	CALLUS_GIT_HELPER="$(dirname "$callus")/callus-git"
 	export CALLUS_GIT_HELPER

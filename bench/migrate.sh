@@ -11,10 +11,13 @@
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -ge 3 ] || { echo "usage: bench/migrate.sh OLD NEW WS [N]" >&2; exit 2; }
-old=$(realpath "$1") new=$(realpath "$2") from=$3 n=${4:-5}
-for bin in "$old" "$new"; do
-	[ -x "$bin" ] || { echo "bench/migrate.sh: no callus at $bin" >&2; exit 2; }
+for bin in "$1" "$2"; do
+	if [ ! -f "$bin" ] || [ ! -x "$bin" ]; then
+		echo "bench/migrate.sh: no callus at '$bin'" >&2
+		exit 2
+	fi
 done
+old=$(realpath "$1") new=$(realpath "$2") from=$3 n=${4:-5}
 [ -f "$from/.callus/callus.db" ] || { echo "bench/migrate.sh: no store in $from" >&2; exit 2; }
 command -v sqlite3 >/dev/null || { echo "bench/migrate.sh: sqlite3 is needed" >&2; exit 2; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-migrate.XXXXXX")

@@ -27,6 +27,7 @@ for tool in jq git; do
 done
 # shellcheck source=bench/tools.sh
 . "$repo/bench/tools.sh"
+bench_count recurring N "$n"
 bench_pair recurring "$repo" "$from" "$old" "$new"
 for x in old new; do
 	ws=$work/ws-$x

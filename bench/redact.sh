@@ -23,10 +23,12 @@ runs=${2:-15}
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-redact.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
+# shellcheck disable=SC2046 # pkg-config's flags are word lists
 cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -Wmissing-prototypes \
 	-Wstrict-prototypes -Wshadow -Wvla -Wformat=2 \
 	-I"$repo/include" -I"$repo/src" -include "$repo/src/banned.h" \
-	-o "$work/redact" "$repo/bench/redact.c" "$repo/build/libcallus.a"
+	-o "$work/redact" "$repo/bench/redact.c" "$repo/build/libcallus.a" \
+	$(pkg-config --libs jansson)
 
 bins=redact
 if [ -n "${BASE:-}" ]; then
@@ -37,8 +39,8 @@ if [ -n "${BASE:-}" ]; then
 		git -C "$repo" show "$BASE:$f" >"$b/$f"
 	done
 	# what the redactor calls besides itself (shellquote: callus_redact_argv)
-	cp "$repo"/src/buf.c "$repo"/src/error.c "$repo"/src/shellquote.c "$repo"/src/banned.h \
-		"$b/src/"
+	cp "$repo"/src/buf.c "$repo"/src/swar.h "$repo"/src/error.c "$repo"/src/shellquote.c \
+		"$repo"/src/banned.h "$b/src/"
 	cp "$repo"/include/callus/buf.h "$repo"/include/callus/common.h \
 		"$repo"/include/callus/shellquote.h "$b/include/callus/"
 	cc -std=c11 -D_GNU_SOURCE -O2 -I"$b/include" -I"$b/src" -include "$b/src/banned.h" \

@@ -19,6 +19,9 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 n=${1:-100000}
 runs=${2:-10}
 callus=${3:-$repo/build/callus}
+# shellcheck source=bench/tools.sh
+. "$repo/bench/tools.sh"
+callus=$(bench_exe report "$callus") || exit 2
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work"

@@ -13,6 +13,9 @@
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 callus=${1:-$repo/build/callus}
+# shellcheck source=bench/tools.sh
+. "$repo/bench/tools.sh"
+callus=$(bench_exe run-overhead "$callus") || exit 2
 command -v hyperfine >/dev/null || { echo "bench: install hyperfine" >&2; exit 1; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-bench.XXXXXX")

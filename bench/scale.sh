@@ -61,8 +61,11 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 n=${1:-20}
 sizes=${2:-1000 10000}
 callus=${3:-$repo/build/callus}
+# shellcheck source=bench/tools.sh
+. "$repo/bench/tools.sh"
+bench_count scale N "$n"
 # absolute: the runs below work in the workspace
-callus=$(cd "$(dirname "$callus")" && pwd)/$(basename "$callus")
+callus=$(bench_exe scale "$callus") || exit 2
 build=$(dirname "$callus")
 # scale_gen links the library beside the binary, and the fixes' snapshots
 # need its helper: without it every fix is recorded with no diff, so with
@@ -72,8 +75,6 @@ for f in libcallus.a callus-git; do
 done
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-scale.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-# shellcheck source=bench/tools.sh
-. "$repo/bench/tools.sh"
 bench_tools "$repo" "$work" "$build"
 cc -O2 -shared -fPIC -o "$work/nosync.so" "$repo/bench/nosync.c"
 export CALLUS_GIT_HELPER="$build/callus-git"
@@ -193,7 +194,10 @@ for size in $sizes; do
 		echo "grown to $size recordings in $(($(date +%s) - start)) s" >&2
 	fi
 	if [ -n "${CALLUS_SCALE_KEEP:-}" ]; then
-		mkdir -p "$CALLUS_SCALE_KEEP" && cp -a "$ws" "$CALLUS_SCALE_KEEP/ws-$size"
+		# replaced whole: cp -a into a kept one would put this store
+		# inside it (ws-SIZE/ws), and leave the old one where it was read
+		mkdir -p "$CALLUS_SCALE_KEEP" && rm -rf "$CALLUS_SCALE_KEEP/ws-$size" &&
+			cp -a "$ws" "$CALLUS_SCALE_KEEP/ws-$size"
 	fi
 	# the index's stat data refreshed, as any git command leaves it: the
 	# generator's files, written within the index's own second, would be

@@ -55,6 +55,8 @@ def main(paths):
     ymax = max(v for t in tables for s in t.values() for _, v in s)
     ytop = 10 * math.ceil(ymax / 10)
     lx0, lx1 = math.log10(xs[0]), math.log10(xs[-1])
+    if lx1 == lx0:  # one size: its points in the middle
+        lx0, lx1 = lx0 - 0.5, lx1 + 0.5
 
     def px(n):
         return LEFT + (math.log10(n) - lx0) / (lx1 - lx0) * (W - LEFT - RIGHT)

@@ -18,6 +18,9 @@ set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 runs=${1:-30}
 helper=${2:-$repo/build/callus-git}
+# shellcheck source=bench/tools.sh
+. "$repo/bench/tools.sh"
+helper=$(bench_exe snapshot "$helper") || exit 2
 [ -x "$helper" ] || { echo "bench: no $helper (run make)" >&2; exit 1; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-bench.XXXXXX")

@@ -14,6 +14,9 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 n=${1:-100000}
 runs=${2:-3}
 callus=${3:-$repo/build/callus}
+# shellcheck source=bench/tools.sh
+. "$repo/bench/tools.sh"
+callus=$(bench_exe sync "$callus") || exit 2
 pg_bin=$(find /usr/lib/postgresql -mindepth 2 -maxdepth 2 -name bin 2>/dev/null | sort -V | tail -n 1)
 work=$(mktemp -d /tmp/callus-bench.XXXXXX)
 chmod 755 "$work"

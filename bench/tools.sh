@@ -22,6 +22,29 @@ bench_tools() {
 		$(pkg-config --libs sqlite3 jansson libpcre2-8) -lm
 }
 
+# bench_exe NAME PATH: PATH made absolute, as the benchmarks run it from
+# other folders (a relative build/callus was not found there); a message
+# and status 2 when it is no executable file: callus=$(bench_exe NAME
+# "$callus") || exit 2.
+bench_exe() {
+	if [ ! -f "$2" ] || [ ! -x "$2" ]; then
+		echo "bench/$1.sh: no executable at '$2'" >&2
+		return 2
+	fi
+	printf '%s/%s\n' "$(cd "$(dirname "$2")" && pwd -P)" "$(basename "$2")"
+}
+
+# bench_count NAME WHAT VALUE: a message and exit 2 unless VALUE is a
+# positive integer (a count given as a word ran nothing and printed zeros).
+bench_count() {
+	case $3 in
+	'' | *[!0-9]* | 0*)
+		echo "bench/$1.sh: $2 must be a positive integer, not '$3'" >&2
+		exit 2
+		;;
+	esac
+}
+
 # bench_grown NAME REPO WS CALLUS: for the benchmarks that time two binaries
 # in copies of a grown store: exit 2 unless WS holds one; else $work, a
 # fresh directory removed at exit, with REPO's helpers built (bench_tools,
