@@ -56,7 +56,7 @@ int cmd_gc(int argc, char **argv)
 	callus_gc_policy p;
 	callus_gc_result r = { 0 };
 	cli_workspace ws;
-	int first, rc, views = 0;
+	int first, rc, views = 0, failed = 0;
 
 	first = cli_parse(argc, argv, &cmd_gc_spec);
 	if (first < 0)
@@ -86,15 +86,13 @@ int cmd_gc(int argc, char **argv)
 				  r.lessons == 1 ? "its file" : "their files",
 				  callus_error_message(&verr));
 		callus_error_release(&verr);
-		if (rc < 0) {
-			cli_error("%s", callus_error_message(&err));
-			rc = 1;
-			goto out;
-		}
 	}
+	/* what went before a failure (a VACUUM out of disk, after every
+	 * removal was committed) is said as well: it stays removed */
+	failed = rc < 0;
 	rc = 0;
 	if (json) {
-		json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:b}",
+		json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:b,s:b}",
 				      "lessons", (json_int_t)r.lessons, "lesson_files",
 				      (json_int_t)r.lesson_files, "runs", (json_int_t)r.runs,
 				      "unresolved", (json_int_t)r.unresolved, "checks",
@@ -103,8 +101,11 @@ int cmd_gc(int argc, char **argv)
 				      (json_int_t)r.snapshots, "redacted", (json_int_t)r.redacted,
 				      "redacted_lessons", (json_int_t)r.redacted_lessons,
 				      "redacted_log", (json_int_t)r.redacted_log,
-				      "redaction_due", r.redaction_due, "vacuumed", r.vacuumed);
+				      "redaction_due", r.redaction_due, "vacuumed", r.vacuumed,
+				      "wal_left", r.wal_left);
 
+		if (o && failed)
+			json_object_set_new(o, "error", json_string(callus_error_message(&err)));
 		rc = cli_print_json(o);
 	} else {
 		printf("removed %zu lesson%s (%zu file%s in .lessons/), %zu run%s, %zu error%s fixed "
@@ -114,7 +115,11 @@ int cmd_gc(int argc, char **argv)
 		       r.lesson_files == 1 ? "" : "s", r.runs, r.runs == 1 ? "" : "s", r.unresolved,
 		       r.unresolved == 1 ? "" : "s", r.checks, r.checks == 1 ? "" : "s", r.pending,
 		       r.pending == 1 ? "" : "s", r.signatures, r.signatures == 1 ? "" : "s",
-		       r.snapshots, r.snapshots == 1 ? "" : "s", r.vacuumed ? "; the store was compacted" : "");
+		       r.snapshots, r.snapshots == 1 ? "" : "s",
+		       !r.vacuumed ? ""
+		       : r.wal_left ? "; the store was compacted (its file shrinks once the process "
+				      "reading it lets go)"
+				    : "; the store was compacted");
 		if (r.redacted)
 			printf("redacted again %zu stored text%s that held what this callus's "
 			       "redactor finds (%zu lesson%s)\n",
@@ -123,6 +128,10 @@ int cmd_gc(int argc, char **argv)
 		if (r.redacted_log)
 			printf("redacted again %zu line%s of callus's log (.callus/log.jsonl)\n", r.redacted_log,
 			       r.redacted_log == 1 ? "" : "s");
+	}
+	if (failed) {
+		cli_error("%s", callus_error_message(&err));
+		rc = 1;
 	}
 	/* the retention done, its view not: said above, and the status */
 	if (views < 0)

@@ -165,7 +165,7 @@ int cmd_pending(int argc, char **argv)
 
 		if (callus_learn_prune(store, (int)cli_config_long(&ws, "learn", "prune_hours",
 								  CALLUS_LEARN_PRUNE_HOURS),
-				     NULL, &dropped, &err) < 0) {
+				     NULL, 0, &dropped, &err) < 0) {
 			cli_error("%s", callus_error_message(&err));
 			rc = 1;
 			goto out;

@@ -468,10 +468,13 @@ static int maybe_vacuum(callus_store *s, callus_gc_result *res, int force)
 	int64_t pages = callus_store_query_int(s, "PRAGMA page_count");
 	int64_t free_pages = callus_store_query_int(s, "PRAGMA freelist_count");
 
+	int sq;
+
 	if (!force && (pages <= 0 || free_pages < 0 || free_pages * 4 < pages))
 		return SQLITE_OK;
-	res->vacuumed = 1;
-	return sqlite3_exec(callus_store_db(s), "VACUUM", NULL, NULL, NULL);
+	if ((sq = sqlite3_exec(callus_store_db(s), "VACUUM", NULL, NULL, NULL)) == SQLITE_OK)
+		res->vacuumed = 1;
+	return sq;
 }
 
 /* One mark read when the store is redacted whole already, as it is but
@@ -508,7 +511,7 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
 		res = &own;
 	memset(res, 0, sizeof(*res));
 	if (p->prune_hours > 0 &&
-	    (rc = callus_learn_prune(s, p->prune_hours, p->now, &res->pending, err)) < 0)
+	    (rc = callus_learn_prune(s, p->prune_hours, p->now, p->batch, &res->pending, err)) < 0)
 		return rc;
 	/* asked once a pass, and said once in the log */
 	files_ours = lessons_dir_ours(workspace);
@@ -546,9 +549,10 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
 	if ((sq = gc_signatures(s, p, res)) != SQLITE_OK)
 		goto fail;
 	if ((sq = delete_in_tx(s,
-			       "DELETE FROM snapshots WHERE NOT EXISTS (SELECT 1 FROM pending_errors"
-			       " p WHERE p.snapshot_id = snapshots.id)",
-			       NULL, 0, &res->snapshots)) != SQLITE_OK)
+			       "DELETE FROM snapshots WHERE id IN (SELECT id FROM snapshots s WHERE"
+			       " NOT EXISTS (SELECT 1 FROM pending_errors p WHERE p.snapshot_id ="
+			       " s.id) LIMIT ?2)",
+			       NULL, limit_of(p), &res->snapshots)) != SQLITE_OK)
 		goto fail;
 	/* after what went: nothing is redacted that is removed */
 	if (p->redactor)
@@ -583,10 +587,11 @@ out:
 		(void)callus_checkindex_rewrite(s, NULL);
 	/* what was removed went through the WAL: emptied now, or every later
 	 * process reads it whole at open (busy: the next pass) */
-	if (res->lessons || res->runs || res->checks || res->signatures || res->unresolved ||
-	    res->redacted || res->vacuumed)
-		sqlite3_wal_checkpoint_v2(callus_store_db(s), NULL, SQLITE_CHECKPOINT_TRUNCATE,
-					  NULL, NULL);
+	if ((res->lessons || res->runs || res->checks || res->signatures || res->unresolved ||
+	     res->redacted || res->vacuumed) &&
+	    sqlite3_wal_checkpoint_v2(callus_store_db(s), NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL,
+				      NULL) != SQLITE_OK)
+		res->wal_left = 1;
 	free(before);
 	return rc;
 }

@@ -557,7 +557,7 @@ void callus_learn_bind_late(learn_run *r, sqlite3_stmt *st, int i)
 }
 
 /* Pending errors whose last failure is before `before` go. */
-static int prune(learn_run *r, const char *before, size_t *count)
+static int prune(learn_run *r, const char *before, size_t limit, size_t *count)
 {
 	sqlite3_stmt *st = NULL;
 	int sq;
@@ -577,10 +577,12 @@ static int prune(learn_run *r, const char *before, size_t *count)
 	st = NULL;
 	if (sq != SQLITE_ROW)
 		return sq == SQLITE_DONE ? SQLITE_OK : sq;
-	sq = callus_learn_prepare(r, &st, "DELETE FROM pending_errors WHERE state = 'pending'"
-					  " AND last_failure_at < ?1");
+	sq = callus_learn_prepare(r, &st, "DELETE FROM pending_errors WHERE id IN (SELECT id FROM"
+					  " pending_errors WHERE state = 'pending' AND"
+					  " last_failure_at < ?1 ORDER BY id LIMIT ?2)");
 	if (sq == SQLITE_OK) {
 		callus_sql_bind_text(st, 1, before);
+		sqlite3_bind_int64(st, 2, limit ? (sqlite3_int64)limit : -1);
 		if ((sq = sqlite3_step(st)) == SQLITE_DONE) {
 			*count = (size_t)sqlite3_changes(callus_store_db(r->s));
 			sq = SQLITE_OK;
@@ -695,7 +697,7 @@ static int write_run(learn_run *r, callus_error *err)
 		return callus_store_exec(r->s, "COMMIT", err);
 	}
 	if ((sq = touch_check(r, &check_id, &runs)) != SQLITE_OK ||
-	    (sq = prune(r, r->idle_since, &r->res->pruned)) != SQLITE_OK ||
+	    (sq = prune(r, r->idle_since, 0, &r->res->pruned)) != SQLITE_OK ||
 	    (sq = callus_learn_fix_absent(r, check_id, runs)) != SQLITE_OK)
 		goto fail;
 	for (size_t i = 0; !r->passed && i < r->nerrs; i++)
@@ -925,7 +927,7 @@ int callus_learn_pass(callus_store *s, const callus_learn_opts *opts, callus_lea
 	return learn(s, opts, NULL, 0, 1, res, err);
 }
 
-int callus_learn_prune(callus_store *s, int hours, const char *now, size_t *count,
+int callus_learn_prune(callus_store *s, int hours, const char *now, size_t limit, size_t *count,
 		       callus_error *err)
 {
 	learn_run r;
@@ -939,7 +941,7 @@ int callus_learn_prune(callus_store *s, int hours, const char *now, size_t *coun
 		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		goto out;
-	if ((sq = prune(&r, before, count)) != SQLITE_OK) {
+	if ((sq = prune(&r, before, limit, count)) != SQLITE_OK) {
 		rc = callus_store_db_error(s, err, sq, "cannot prune");
 		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
 		goto out;

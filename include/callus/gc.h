@@ -75,7 +75,10 @@ typedef struct callus_gc_result {
 	size_t redacted_lessons; /* of those, lessons: the block is the caller's */
 	size_t redacted_log;     /* lines of the log beside the store */
 	int redaction_due;       /* the store is not yet redacted whole by it */
-	int vacuumed;
+	int vacuumed;            /* VACUUM ran, and did not fail */
+	int wal_left;            /* the write-ahead log could not be emptied (a
+				  * reader held it): the pages went, the file
+				  * shrinks at the next write after it lets go */
 } callus_gc_result;
 
 /*

@@ -248,8 +248,10 @@ int callus_learn_pass(callus_store *s, const callus_learn_opts *opts, callus_lea
 		    callus_error *err);
 
 /* Drop pending errors idle for more than hours before now (the format of
- * callus_now_iso8601(); NULL: the clock); *count says how many. */
-int callus_learn_prune(callus_store *s, int hours, const char *now, size_t *count,
+ * callus_now_iso8601(); NULL: the clock), the oldest first, at most limit
+ * of them (0: all: the background retention pass takes a batch); *count
+ * says how many. */
+int callus_learn_prune(callus_store *s, int hours, const char *now, size_t limit, size_t *count,
 		       callus_error *err);
 
 /* One pending, fixed or permanent error, for the commands that list them. */

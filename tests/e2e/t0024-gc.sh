@@ -196,6 +196,24 @@ test_expect_success 'callus gc says so when the block cannot be written again' '
 	agents_names 1
 '
 
+test_expect_success 'callus gc that fails still says what it did, as JSON too' '
+	cd p &&
+	printf "[store]\ntimeout_ms = 200\n" >>.callus/config &&
+	rm -f ../held &&
+	{ { echo ".timeout 10000"; echo "BEGIN IMMEDIATE;"; echo ".system touch ../held"
+	    for _ in $(seq 1 100); do test -e ../gc-done && break; sleep 0.1; done
+	    echo "COMMIT;"; } | sqlite3 .callus/callus.db & } &&
+	for _ in $(seq 1 100); do test -e ../held && break; sleep 0.1; done &&
+	test_expect_code 1 "$CALLUS" gc --json >out 2>err &&
+	touch ../gc-done && wait &&
+	# jq 1.6 -e passes an empty input: the values compared
+	jq -r .error out | grep -q "locked" &&
+	test "$(jq -c "[.lessons, .vacuumed]" out)" = "[0,false]" &&
+	grep -q "locked" err &&
+	"$CALLUS" gc >out &&
+	grep -q "^removed" out
+'
+
 test_expect_success 'callus help gc states the policy' '
 	"$CALLUS" help gc >out &&
 	grep -q "lesson_days" out && grep -q "Notes, resolutions and" out

@@ -425,6 +425,91 @@ static void the_newest_lesson_and_the_one_told_of_stay(void **state)
 		callus_signature_release(&g[i]);
 }
 
+/* A background pass takes a batch of each kind: the abandoned pending
+ * errors too, the oldest first (it took them all at once: 5,980 in one
+ * pass of a recording). */
+static void a_batch_bounds_the_abandoned_errors_too(void **state)
+{
+	fixture *f = *state;
+	callus_signature g[3];
+	char later[32];
+	callus_learn_opts o;
+	callus_gc_policy p;
+	callus_gc_result r;
+	time_t t = time(NULL) + 400 * 86400;
+	struct tm tm;
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &g[0], NULL);
+	record(f, "src/b.c", "unknown type name beta_two used here", &g[1], NULL);
+	record(f, "src/c.c", "storage size of gamma_three is not known", &g[2], NULL);
+	fail_in(f, &g[0], "-c a.c", &o);
+	fail_in(f, &g[1], "-c b.c", &o);
+	fail_in(f, &g[2], "-c c.c", &o);
+	assert_int_equal(count(f, "SELECT count(*) FROM pending_errors"), 3);
+	gmtime_r(&t, &tm);
+	strftime(later, sizeof(later), "%Y-%m-%dT%H:%M:%S.000Z", &tm);
+	policy(&p);
+	p.now = later;
+	p.batch = 2;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.pending, 2);
+	assert_true(r.lessons <= 2 && r.runs <= 2);
+	assert_int_equal(count(f, "SELECT count(*) FROM pending_errors"), 1);
+	assert_int_equal(count(f, "SELECT count(*) FROM pending_errors p JOIN signatures s"
+				  " ON s.sig = p.sig WHERE s.original LIKE '%gamma_three%'"),
+			 1);
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.pending, 1);
+	assert_int_equal(count(f, "SELECT count(*) FROM pending_errors"), 0);
+	for (int i = 0; i < 3; i++)
+		callus_signature_release(&g[i]);
+}
+
+/* A VACUUM that fails (here a statement of the same connection still
+ * running; on a full disk, its temporary file) is not said done, and what
+ * went before it is counted: those removals were committed. */
+static void a_vacuum_that_fails_is_not_said_done(void **state)
+{
+	fixture *f = *state;
+	callus_signature g[3];
+	callus_gc_policy p;
+	callus_gc_result r;
+	callus_error err = CALLUS_ERROR_INIT;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &g[0], NULL);
+	record(f, "src/b.c", "unknown type name beta_two used here", &g[1], NULL);
+	record(f, "src/c.c", "storage size of gamma_three is not known", &g[2], NULL);
+	sql(f, "UPDATE lessons SET last_seen = '2001-01-01T00:00:00.000Z'");
+	/* most of the file free: a VACUUM is due */
+	sql(f, "CREATE TABLE pad(x); WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1"
+	       " FROM c WHERE i < 300) INSERT INTO pad SELECT randomblob(3000) FROM c;"
+	       " DROP TABLE pad");
+	policy(&p);
+	p.batch = 0;
+	p.sweep = 1;
+	assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
+					    "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1"
+					    " FROM c) SELECT i FROM c",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	rc = callus_gc(f->s, f->dir, &p, &r, &err);
+	sqlite3_finalize(st);
+	assert_true(rc < 0);
+	assert_non_null(strstr(callus_error_message(&err), "vacuum"));
+	assert_int_equal(r.lessons, 2);
+	assert_false(r.vacuumed);
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 1);
+	/* the next pass pays it */
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_true(r.vacuumed);
+	callus_error_release(&err);
+	for (int i = 0; i < 3; i++)
+		callus_signature_release(&g[i]);
+}
+
 /* A .lessons that links out of the workspace is not swept nor emptied
  * through: no recording writes through it, and the files there, named as
  * lessons' are, may be another workspace's.  The lessons themselves go. */
@@ -2584,6 +2669,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(the_least_valuable_go_beyond_the_count, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(a_rule_longer_than_since_1970_keeps_all, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(a_vacuum_that_fails_is_not_said_done, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_batch_bounds_the_abandoned_errors_too, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(the_newest_lesson_and_the_one_told_of_stay, setup,
 						teardown),

@@ -1393,11 +1393,11 @@ static void prune_drops_only_idle_pending(void **state)
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
 	sqlite3_close(db);
-	assert_int_equal(callus_learn_prune(f->s, 24, NULL, &dropped, NULL), 0);
+	assert_int_equal(callus_learn_prune(f->s, 24, NULL, 0, &dropped, NULL), 0);
 	assert_int_equal(dropped, 1);
 	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 1);
 	assert_int_equal(count_state(f, CALLUS_STATE_FIXED), 1);
-	assert_int_equal(callus_learn_prune(f->s, 24, NULL, &dropped, NULL), 0);
+	assert_int_equal(callus_learn_prune(f->s, 24, NULL, 0, &dropped, NULL), 0);
 	assert_int_equal(dropped, 0);
 }
 
