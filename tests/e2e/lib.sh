@@ -365,7 +365,34 @@ test_skip() {
 
 # Helpers for the bodies.  Each prints why it failed and returns 1.
 
-# test_cmp EXPECTED ACTUAL
+# jq ARGS...: jq, but with -e (--exit-status) an input with no value at all
+# fails (status 4, as jq 1.7 has it): Debian 12's jq 1.6 exits 0 there, so
+# that a check of a file a command left empty (`jq -e ".x == 1" out`)
+# passed.
+jq() {
+	local a out rc
+	for a in "$@"; do
+		case $a in
+		--exit-status | -[a-zA-Z]*)
+			case $a in
+			--exit-status | -*e*) ;;
+			*) continue ;;
+			esac
+			out=$(command jq "$@")
+			rc=$?
+			if [ "$rc" -eq 0 ] && [ -z "$out" ]; then
+				echo "jq: no value in the input (jq $*)" >&2
+				return 4
+			fi
+			[ -z "$out" ] || printf '%s\n' "$out"
+			return "$rc"
+			;;
+		esac
+	done
+	command jq "$@"
+}
+
+# test_cmp EXPECTED ACTUAL# test_cmp EXPECTED ACTUAL
 test_cmp() {
 	if ! diff -u "$1" "$2"; then
 		return 1
