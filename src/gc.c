@@ -467,7 +467,6 @@ static int maybe_vacuum(callus_store *s, callus_gc_result *res, int force)
 {
 	int64_t pages = callus_store_query_int(s, "PRAGMA page_count");
 	int64_t free_pages = callus_store_query_int(s, "PRAGMA freelist_count");
-
 	int sq;
 
 	if (!force && (pages <= 0 || free_pages < 0 || free_pages * 4 < pages))
@@ -548,11 +547,8 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
 	what = "cannot remove old signatures from";
 	if ((sq = gc_signatures(s, p, res)) != SQLITE_OK)
 		goto fail;
-	if ((sq = delete_in_tx(s,
-			       "DELETE FROM snapshots WHERE id IN (SELECT id FROM snapshots s WHERE"
-			       " NOT EXISTS (SELECT 1 FROM pending_errors p WHERE p.snapshot_id ="
-			       " s.id) LIMIT ?2)",
-			       NULL, limit_of(p), &res->snapshots)) != SQLITE_OK)
+	if ((sq = delete_in_tx(s, CALLUS_LEARN_ORPHAN_SNAPSHOTS_SQL, NULL, limit_of(p),
+			       &res->snapshots)) != SQLITE_OK)
 		goto fail;
 	/* after what went: nothing is redacted that is removed */
 	if (p->redactor)

@@ -589,12 +589,14 @@ static int prune(learn_run *r, const char *before, size_t limit, size_t *count)
 		}
 	}
 	callus_learn_done(r, st);
-	/* snapshots nothing refers to any more */
-	if (sq == SQLITE_OK && *count)
-		sq = sqlite3_exec(callus_store_db(r->s),
-				  "DELETE FROM snapshots WHERE NOT EXISTS (SELECT 1 FROM"
-				  " pending_errors p WHERE p.snapshot_id = snapshots.id)",
-				  NULL, NULL, NULL);
+	st = NULL;
+	/* snapshots nothing refers to any more, as many as the errors */
+	if (sq == SQLITE_OK && *count &&
+	    (sq = callus_learn_prepare(r, &st, CALLUS_LEARN_ORPHAN_SNAPSHOTS_SQL)) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 2, limit ? (sqlite3_int64)limit : -1);
+		sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(r->s));
+		callus_learn_done(r, st);
+	}
 	return sq;
 }
 

@@ -254,6 +254,12 @@ int callus_learn_pass(callus_store *s, const callus_learn_opts *opts, callus_lea
 int callus_learn_prune(callus_store *s, int hours, const char *now, size_t limit, size_t *count,
 		       callus_error *err);
 
+/* The snapshots no pending error refers to any more, at most ?2 of them
+ * (-1: all): what a prune leaves behind, and callus gc's own pass. */
+#define CALLUS_LEARN_ORPHAN_SNAPSHOTS_SQL                                                    \
+	"DELETE FROM snapshots WHERE id IN (SELECT id FROM snapshots s WHERE NOT EXISTS"     \
+	" (SELECT 1 FROM pending_errors p WHERE p.snapshot_id = s.id) LIMIT ?2)"
+
 /* One pending, fixed or permanent error, for the commands that list them. */
 typedef struct callus_pending {
 	int64_t id;

@@ -245,6 +245,24 @@ static int lesson_file_exists(fixture *f, const char *sig)
 	return stat(path, &st) == 0;
 }
 
+/* Three lessons of three files, numbered 1 to 3. */
+static void record_three(fixture *f, callus_signature g[3])
+{
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &g[0], NULL);
+	record(f, "src/b.c", "unknown type name beta_two used here", &g[1], NULL);
+	record(f, "src/c.c", "storage size of gamma_three is not known", &g[2], NULL);
+}
+
+/* The time 400 days from now, in the store's format, into out. */
+static void days_on(char out[32])
+{
+	time_t t = time(NULL) + 400 * 86400;
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(out, 32, "%Y-%m-%dT%H:%M:%S.000Z", &tm);
+}
+
 static void policy(callus_gc_policy *p)
 {
 	callus_gc_policy_default(p);
@@ -287,8 +305,6 @@ static void ages_count_from_the_policys_now(void **state)
 	callus_learn_opts o;
 	callus_gc_policy p;
 	callus_gc_result r;
-	time_t t = time(NULL) + 400 * 86400;
-	struct tm tm;
 
 	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, sa);
 	record(f, "src/b.c", "unknown type name beta_two used here", &b, sb);
@@ -312,8 +328,7 @@ static void ages_count_from_the_policys_now(void **state)
 	/* 400 days on: the lessons, runs and idle pending errors are, and
 	 * then the signatures nothing needs, but the newest lesson and the
 	 * newest signature (gc.c says why) */
-	gmtime_r(&t, &tm);
-	strftime(later, sizeof(later), "%Y-%m-%dT%H:%M:%S.000Z", &tm);
+	days_on(later);
 	p.now = later;
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
 	assert_int_equal(r.lessons, 1);
@@ -396,9 +411,7 @@ static void the_newest_lesson_and_the_one_told_of_stay(void **state)
 	callus_gc_policy p;
 	callus_gc_result r;
 
-	record(f, "src/a.c", "implicit declaration of function alpha_one", &g[0], NULL);
-	record(f, "src/b.c", "unknown type name beta_two used here", &g[1], NULL);
-	record(f, "src/c.c", "storage size of gamma_three is not known", &g[2], NULL);
+	record_three(f, g);
 	assert_int_equal(count(f, "SELECT max(id) FROM lessons"), 3);
 	sql(f, "UPDATE lessons SET last_seen = '2001-01-01T00:00:00.000Z'");
 	policy(&p);
@@ -436,24 +449,28 @@ static void a_batch_bounds_the_abandoned_errors_too(void **state)
 	callus_learn_opts o;
 	callus_gc_policy p;
 	callus_gc_result r;
-	time_t t = time(NULL) + 400 * 86400;
-	struct tm tm;
+	int64_t snaps;
 
-	record(f, "src/a.c", "implicit declaration of function alpha_one", &g[0], NULL);
-	record(f, "src/b.c", "unknown type name beta_two used here", &g[1], NULL);
-	record(f, "src/c.c", "storage size of gamma_three is not known", &g[2], NULL);
+	record_three(f, g);
 	fail_in(f, &g[0], "-c a.c", &o);
 	fail_in(f, &g[1], "-c b.c", &o);
 	fail_in(f, &g[2], "-c c.c", &o);
 	assert_int_equal(count(f, "SELECT count(*) FROM pending_errors"), 3);
-	gmtime_r(&t, &tm);
-	strftime(later, sizeof(later), "%Y-%m-%dT%H:%M:%S.000Z", &tm);
+	/* five snapshots no error refers to: the prune's own sweep of them
+	 * takes a batch too, then the pass's */
+	sql(f, "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 5)"
+	       " INSERT INTO snapshots (kind, tree, taken_at) SELECT 'files', 'tree' || i,"
+	       " '2001-01-01T00:00:00.000Z' FROM c");
+	snaps = count(f, "SELECT count(*) FROM snapshots");
+	days_on(later);
 	policy(&p);
 	p.now = later;
 	p.batch = 2;
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
 	assert_int_equal(r.pending, 2);
 	assert_true(r.lessons <= 2 && r.runs <= 2);
+	assert_int_equal(r.snapshots, 2);
+	assert_int_equal(count(f, "SELECT count(*) FROM snapshots"), snaps - 4);
 	assert_int_equal(count(f, "SELECT count(*) FROM pending_errors"), 1);
 	assert_int_equal(count(f, "SELECT count(*) FROM pending_errors p JOIN signatures s"
 				  " ON s.sig = p.sig WHERE s.original LIKE '%gamma_three%'"),
@@ -478,9 +495,7 @@ static void a_vacuum_that_fails_is_not_said_done(void **state)
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	record(f, "src/a.c", "implicit declaration of function alpha_one", &g[0], NULL);
-	record(f, "src/b.c", "unknown type name beta_two used here", &g[1], NULL);
-	record(f, "src/c.c", "storage size of gamma_three is not known", &g[2], NULL);
+	record_three(f, g);
 	sql(f, "UPDATE lessons SET last_seen = '2001-01-01T00:00:00.000Z'");
 	/* most of the file free: a VACUUM is due */
 	sql(f, "CREATE TABLE pad(x); WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1"
