@@ -11,13 +11,11 @@
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -ge 3 ] || { echo "usage: bench/migrate.sh OLD NEW WS [N]" >&2; exit 2; }
-for bin in "$1" "$2"; do
-	if [ ! -f "$bin" ] || [ ! -x "$bin" ]; then
-		echo "bench/migrate.sh: no callus at '$bin'" >&2
-		exit 2
-	fi
-done
-old=$(realpath "$1") new=$(realpath "$2") from=$3 n=${4:-5}
+# shellcheck source=bench/tools.sh
+. "$repo/bench/tools.sh"
+old=$(bench_exe migrate "$1") || exit 2
+new=$(bench_exe migrate "$2") || exit 2
+from=$3 n=${4:-5}
 [ -f "$from/.callus/callus.db" ] || { echo "bench/migrate.sh: no store in $from" >&2; exit 2; }
 command -v sqlite3 >/dev/null || { echo "bench/migrate.sh: sqlite3 is needed" >&2; exit 2; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-migrate.XXXXXX")
@@ -50,7 +48,6 @@ after=$(size "$ws")
 sqlite3 "$ws/$db" "VACUUM"
 echo "| schema | first \`callus status\`, CPU ms (min/median/max of $n copies) | wall ms | bytes after | after VACUUM |"
 echo "|---|---:|---:|---:|---:|"
-. "$repo/bench/tools.sh"
 echo "| $(version "$base") → $(version "$ws") | $(bench_range "$work/cpu") | $(bench_range "$work/wall") |" \
 	"$after | $(size "$ws") |"
 echo "($old, then $new)"

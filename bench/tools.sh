@@ -31,7 +31,7 @@ bench_exe() {
 		echo "bench/$1.sh: no executable at '$2'" >&2
 		return 2
 	fi
-	printf '%s/%s\n' "$(cd "$(dirname "$2")" && pwd -P)" "$(basename "$2")"
+	realpath -- "$2"
 }
 
 # bench_count NAME WHAT VALUE: a message and exit 2 unless VALUE is a

@@ -270,12 +270,10 @@ suite() {
 	# build, the release t0023 failed one run of two (a hook cut at the
 	# wrong step); beside the accuracy step (two cores), under ASan, one
 	# of two.
+	prebuild_start
 	if [ ${#alone[@]} -gt 1 ]; then
-		prebuild_start
 		e2e "$name" "$build" "${alone[@]:1}"
 		lap "$name: ${alone[*]:1}, beside the next stage's build"
-	else
-		prebuild_start
 	fi
 	e2e "$name" "$build" "${scripts[@]}"
 	lap "$name: the other end-to-end tests"

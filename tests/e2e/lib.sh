@@ -373,11 +373,7 @@ jq() {
 	local a out rc
 	for a in "$@"; do
 		case $a in
-		--exit-status | -[a-zA-Z]*)
-			case $a in
-			--exit-status | -*e*) ;;
-			*) continue ;;
-			esac
+		--exit-status | -e | -[a-zA-Z]*e*)
 			out=$(command jq "$@")
 			rc=$?
 			if [ "$rc" -eq 0 ] && [ -z "$out" ]; then
@@ -392,7 +388,7 @@ jq() {
 	command jq "$@"
 }
 
-# test_cmp EXPECTED ACTUAL# test_cmp EXPECTED ACTUAL
+# test_cmp EXPECTED ACTUAL
 test_cmp() {
 	if ! diff -u "$1" "$2"; then
 		return 1
