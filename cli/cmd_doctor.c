@@ -20,6 +20,7 @@
 #include "callus/buf.h"
 #include "callus/fileindex.h"
 #include "callus/fsutil.h"
+#include "callus/gc.h"
 #include "callus/lesson.h"
 #include "callus/log.h"
 #include "callus/metrics.h"
@@ -61,8 +62,9 @@ const cli_spec cmd_doctor_spec = {
 	"Reports, one line each: the store's integrity, size and schema version; errors\n"
 	"and bad values in .callus/config; for every agent, whether callus's hook is in its\n"
 	"settings file; the lessons per layer against the bloat threshold ([doctor]\n"
-	"max_items, default 1000), with the lowest-value lessons (fewest occurrences,\n"
-	"oldest) as cleanup candidates when it is exceeded; the notes of each layer\n"
+	"max_items; unset, what [retention] lessons keeps, 10000, or 1000 when that\n"
+	"rule is off), with the lowest-value lessons (fewest occurrences, oldest) as\n"
+	"cleanup candidates when it is exceeded; the notes of each layer\n"
 	"(session, project, and the team and org notes synced here) against theirs\n"
 	"([layer.L] max_notes, else [doctor] max_notes, default 1000), with the\n"
 	"lowest-value notes; how stale the team and org cache is ('callus sync'); the\n"
@@ -158,20 +160,31 @@ static void bloat(struct doctor *d, callus_store *store, int64_t lessons)
 	callus_lesson_filter f = { NULL, NULL, NULL, DOCTOR_SUGGESTIONS };
 	callus_lesson *ls = NULL;
 	size_t n = 0;
-	long max;
+	long kept = cli_config_long(d->ws, "retention", "lessons", CALLUS_GC_LESSONS_MAX), max;
+	int set = d->ws->config && callus_config_get(d->ws->config, "doctor", "max_items");
 
-	/* a bad value is reported with the configuration */
-	callus_config_get_long(&max, d->ws->config, "doctor", "max_items", DOCTOR_MAX_ITEMS, 1,
-			     LONG_MAX, NULL);
+	/* A store its retention keeps as it is meant to is no bloat: unset,
+	 * the threshold is what [retention] lessons keeps, so that past it
+	 * the news is that gc has not run (or cannot); spec 004's 1000 when
+	 * that rule is off.  A bad value is reported with the configuration. */
+	callus_config_get_long(&max, d->ws->config, "doctor", "max_items",
+			     kept > 0 ? kept : DOCTOR_MAX_ITEMS, 1, LONG_MAX, NULL);
 	if (lessons <= max) {
 		report(d, OK, "storage", "%s layer: %lld lesson%s (threshold %ld)",
 		       "project", (long long)lessons, lessons == 1 ? "" : "s", max);
 		return;
 	}
-	report(d, PROBLEM, "storage",
-	       "%s layer: %lld lessons, over the threshold of %ld ([doctor] max_items); "
-	       "cleanup candidates, lowest value first (fewest occurrences, oldest):",
-	       "project", (long long)lessons, max);
+	if (!set && kept > 0)
+		report(d, PROBLEM, "storage",
+		       "%s layer: %lld lessons, more than [retention] lessons (%ld) keeps: "
+		       "'callus gc' removes the lowest-value ones, which are (fewest "
+		       "occurrences, oldest):",
+		       "project", (long long)lessons, max);
+	else
+		report(d, PROBLEM, "storage",
+		       "%s layer: %lld lessons, over the threshold of %ld ([doctor] max_items); "
+		       "cleanup candidates, lowest value first (fewest occurrences, oldest):",
+		       "project", (long long)lessons, max);
 	if (callus_store_list_lowest_value(store, &f, &ls, &n, &err) < 0) {
 		report(d, PROBLEM, "storage", "cannot list the lessons: %s",
 		       callus_error_message(&err));

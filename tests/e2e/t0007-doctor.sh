@@ -44,7 +44,7 @@ test_expect_success 'a healthy workspace: no problem, exit 0' '
 	grep -q "^ok       config " out &&
 	grep -q "^ok       hooks      claude-code: callus.s hook is in .\.claude/settings.json." out &&
 	grep -q "^note     hooks      not set up: codex, gemini, copilot, cursor, cline" out &&
-	grep -q "^ok       storage    project layer: 1 lesson (threshold 1000)" out &&
+	grep -q "^ok       storage    project layer: 1 lesson (threshold 10000)" out &&
 	tail -n 1 out | grep -q "^no problem found$" &&
 	"$CALLUS" doctor --quick | grep -q "(quick_check)"
 '
@@ -141,6 +141,24 @@ test_expect_success 'more lessons than [doctor] max_items: the lowest-value ones
 	printf "[doctor]\n\tmax_items = 5\n" >.callus/config &&
 	"$CALLUS" doctor >out &&
 	grep -q "^ok       storage    project layer: 5 lessons (threshold 5)" out
+'
+
+test_expect_success 'unset, the threshold is what [retention] lessons keeps: past it, callus gc' '
+	make_project kept && cd kept &&
+	lessons 5 &&
+	printf "[retention]\n\tgc_hours = 0\n\tlessons = 5\n" >.callus/config &&
+	"$CALLUS" doctor >out &&
+	grep -q "^ok       storage    project layer: 5 lessons (threshold 5)" out &&
+	printf "[retention]\n\tgc_hours = 0\n\tlessons = 3\n" >.callus/config &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
+	problem storage "project layer: 5 lessons, more than .retention. lessons (3) keeps: .callus gc. removes" &&
+	test "$(grep -c "^ *#[0-9]" out)" = 5 &&
+	"$CALLUS" gc >/dev/null &&
+	"$CALLUS" doctor >out &&
+	grep -q "^ok       storage    project layer: 3 lessons (threshold 3)" out &&
+	printf "[retention]\n\tlessons = 0\n" >.callus/config &&
+	"$CALLUS" doctor >out &&
+	grep -q "^ok       storage    project layer: 3 lessons (threshold 1000)" out
 '
 
 test_expect_success 'agent settings without the hook, and settings callus cannot read' '
