@@ -556,8 +556,11 @@ void callus_learn_bind_late(learn_run *r, sqlite3_stmt *st, int i)
 		callus_sql_bind_text(st, i, r->now);
 }
 
-/* Pending errors whose last failure is before `before` go. */
-static int prune(learn_run *r, const char *before, size_t limit, size_t *count)
+/* Pending errors whose last failure is before `before` go, the oldest
+ * first, at most limit (0: all) of them; but all of check_id's (0: none),
+ * whatever the limit: an abandoned error its check still held would take
+ * the next failure's attempt, or the next pass's fix. */
+static int prune(learn_run *r, const char *before, size_t limit, int64_t check_id, size_t *count)
 {
 	sqlite3_stmt *st = NULL;
 	int sq;
@@ -579,10 +582,14 @@ static int prune(learn_run *r, const char *before, size_t limit, size_t *count)
 		return sq == SQLITE_DONE ? SQLITE_OK : sq;
 	sq = callus_learn_prepare(r, &st, "DELETE FROM pending_errors WHERE id IN (SELECT id FROM"
 					  " pending_errors WHERE state = 'pending' AND"
-					  " last_failure_at < ?1 ORDER BY id LIMIT ?2)");
+					  " last_failure_at < ?1 ORDER BY last_failure_at LIMIT ?2)"
+					  " OR id IN (SELECT id FROM pending_errors WHERE"
+					  " check_id = ?3 AND state = 'pending' AND"
+					  " last_failure_at < ?1)");
 	if (sq == SQLITE_OK) {
 		callus_sql_bind_text(st, 1, before);
 		sqlite3_bind_int64(st, 2, limit ? (sqlite3_int64)limit : -1);
+		sqlite3_bind_int64(st, 3, check_id);
 		if ((sq = sqlite3_step(st)) == SQLITE_DONE) {
 			*count = (size_t)sqlite3_changes(callus_store_db(r->s));
 			sq = SQLITE_OK;
@@ -699,7 +706,8 @@ static int write_run(learn_run *r, callus_error *err)
 		return callus_store_exec(r->s, "COMMIT", err);
 	}
 	if ((sq = touch_check(r, &check_id, &runs)) != SQLITE_OK ||
-	    (sq = prune(r, r->idle_since, 0, &r->res->pruned)) != SQLITE_OK ||
+	    (sq = prune(r, r->idle_since, CALLUS_LEARN_PRUNE_BATCH, check_id, &r->res->pruned)) !=
+		    SQLITE_OK ||
 	    (sq = callus_learn_fix_absent(r, check_id, runs)) != SQLITE_OK)
 		goto fail;
 	for (size_t i = 0; !r->passed && i < r->nerrs; i++)
@@ -943,7 +951,7 @@ int callus_learn_prune(callus_store *s, int hours, const char *now, size_t limit
 		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		goto out;
-	if ((sq = prune(&r, before, limit, count)) != SQLITE_OK) {
+	if ((sq = prune(&r, before, limit, 0, count)) != SQLITE_OK) {
 		rc = callus_store_db_error(s, err, sq, "cannot prune");
 		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
 		goto out;

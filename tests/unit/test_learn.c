@@ -163,6 +163,16 @@ static int64_t query_int(const fixture *f, const char *sql)
 	return v;
 }
 
+static void exec_sql(const fixture *f, const char *sql)
+{
+	sqlite3 *db = NULL;
+
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	sqlite3_busy_timeout(db, 5000);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
 static void fail_run(fixture *f, const char *args, unsigned mask, callus_learn_result *res)
 {
 	callus_learn_opts o = opts_for(f, args, "s1");
@@ -1373,7 +1383,6 @@ static void prune_drops_only_idle_pending(void **state)
 {
 	fixture *f = *state;
 	callus_learn_result r;
-	sqlite3 *db = NULL;
 	size_t dropped = 99;
 
 	fail_run(f, "a", 1, &r);
@@ -1385,20 +1394,52 @@ static void prune_drops_only_idle_pending(void **state)
 	fail_run(f, "c", 4, &r);
 	callus_learn_result_release(&r);
 	/* b was abandoned a month ago */
-	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
-	sqlite3_busy_timeout(db, 5000);
-	assert_int_equal(sqlite3_exec(db, "UPDATE pending_errors SET last_failure_at ="
-					  " '2020-01-01T00:00:00.000Z' WHERE check_id ="
-					  " (SELECT id FROM checks WHERE args = 'b')",
-				      NULL, NULL, NULL),
-			 SQLITE_OK);
-	sqlite3_close(db);
+	exec_sql(f, "UPDATE pending_errors SET last_failure_at = '2020-01-01T00:00:00.000Z'"
+		    " WHERE check_id = (SELECT id FROM checks WHERE args = 'b')");
 	assert_int_equal(callus_learn_prune(f->s, 24, NULL, 0, &dropped, NULL), 0);
 	assert_int_equal(dropped, 1);
 	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 1);
 	assert_int_equal(count_state(f, CALLUS_STATE_FIXED), 1);
 	assert_int_equal(callus_learn_prune(f->s, 24, NULL, 0, &dropped, NULL), 0);
 	assert_int_equal(dropped, 0);
+}
+
+/* A recording drops its own check's abandoned errors, all of them (held,
+ * one would be fixed by this run), and a batch of the others': a
+ * workspace back after weeks away paid for thousands in one hook. */
+static void a_recording_prunes_its_check_and_a_batch(void **state)
+{
+	fixture *f = *state;
+	callus_learn_result r;
+	char args[16];
+	int n = CALLUS_LEARN_PRUNE_BATCH + 5;
+
+	fail_run(f, "own", 1, &r);
+	callus_learn_result_release(&r);
+	for (int i = 0; i < n; i++) {
+		snprintf(args, sizeof(args), "o%d", i);
+		fail_run(f, args, 1, &r);
+		callus_learn_result_release(&r);
+	}
+	/* the own check's the newest of the abandoned: the batch, oldest
+	 * first, leaves it out */
+	exec_sql(f, "UPDATE pending_errors SET last_failure_at = '2020-01-01T00:00:00.000Z';"
+		    "UPDATE pending_errors SET last_failure_at = '2020-06-01T00:00:00.000Z'"
+		    " WHERE check_id = (SELECT id FROM checks WHERE args = 'own')");
+	/* its error 0 absent now: abandoned, it goes, not fixed */
+	fail_run(f, "own", 2, &r);
+	assert_int_equal(r.pruned, CALLUS_LEARN_PRUNE_BATCH + 1);
+	callus_learn_result_release(&r);
+	assert_int_equal(count_state(f, CALLUS_STATE_FIXED), 0);
+	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 5 + 1);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM pending_errors p JOIN checks c ON"
+				      " c.id = p.check_id WHERE c.args = 'own'"),
+			 1);
+	pass_run(f, "own", &r);
+	assert_int_equal(r.pruned, 5);
+	callus_learn_result_release(&r);
+	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 0);
+	assert_int_equal(count_state(f, CALLUS_STATE_FIXED), 1);
 }
 
 /* A run replayed from a transcript (callus import): its own time, and the
@@ -2599,6 +2640,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(metrics_stored_whole_or_not_at_all, setup, teardown),
 		cmocka_unit_test_setup_teardown(feedback_updates_the_rate, setup, teardown),
 		cmocka_unit_test_setup_teardown(prune_drops_only_idle_pending, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_recording_prunes_its_check_and_a_batch, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(replayed_runs_take_their_time_and_fix, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_redelivered_pass_fixes_only_what_failed_before_it,
 						setup, teardown),
