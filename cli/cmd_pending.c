@@ -38,8 +38,10 @@ const cli_spec cmd_pending_spec = {
 	"Each error of a failed check is pending until the same check passes or fails\n"
 	"without it (fixed: 'callus resolutions' has the diff) or has failed [learn]\n"
 	"max_retries times (3) with no fix (permanent: 'callus warnings').  Pending errors\n"
-	"nobody touched for [learn] prune_hours (168) are dropped whenever callus learns\n"
-	"from a run of a check, or now with --prune.",
+	"nobody touched for [learn] prune_hours (168) are dropped when callus learns\n"
+	"from a run (all of that run's check's, the oldest 100 of the others), by 'callus\n"
+	"gc' (500 a day in the background), or all now with --prune.  One back after that\n"
+	"is a new error.",
 	pending_options, 0
 };
 
@@ -165,7 +167,7 @@ int cmd_pending(int argc, char **argv)
 
 		if (callus_learn_prune(store, (int)cli_config_long(&ws, "learn", "prune_hours",
 								  CALLUS_LEARN_PRUNE_HOURS),
-				     NULL, 0, &dropped, &err) < 0) {
+				     NULL, 0, &dropped, NULL, &err) < 0) {
 			cli_error("%s", callus_error_message(&err));
 			rc = 1;
 			goto out;

@@ -510,7 +510,8 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
 		res = &own;
 	memset(res, 0, sizeof(*res));
 	if (p->prune_hours > 0 &&
-	    (rc = callus_learn_prune(s, p->prune_hours, p->now, p->batch, &res->pending, err)) < 0)
+	    (rc = callus_learn_prune(s, p->prune_hours, p->now, p->batch, &res->pending,
+				     &res->snapshots, err)) < 0)
 		return rc;
 	/* asked once a pass, and said once in the log */
 	files_ours = lessons_dir_ours(workspace);
@@ -547,8 +548,11 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
 	what = "cannot remove old signatures from";
 	if ((sq = gc_signatures(s, p, res)) != SQLITE_OK)
 		goto fail;
-	if ((sq = delete_in_tx(s, CALLUS_LEARN_ORPHAN_SNAPSHOTS_SQL, NULL, limit_of(p),
-			       &res->snapshots)) != SQLITE_OK)
+	/* the batch counts those the prune took with its errors */
+	if ((!p->batch || res->snapshots < p->batch) &&
+	    (sq = delete_in_tx(s, CALLUS_LEARN_ORPHAN_SNAPSHOTS_SQL, NULL,
+			       p->batch ? (int)(p->batch - res->snapshots) : -1, &res->snapshots)) !=
+		    SQLITE_OK)
 		goto fail;
 	/* after what went: nothing is redacted that is removed */
 	if (p->redactor)
@@ -584,7 +588,7 @@ out:
 	/* what was removed went through the WAL: emptied now, or every later
 	 * process reads it whole at open (busy: the next pass) */
 	if ((res->lessons || res->runs || res->checks || res->signatures || res->unresolved ||
-	     res->redacted || res->vacuumed) &&
+	     res->pending || res->snapshots || res->redacted || res->vacuumed) &&
 	    sqlite3_wal_checkpoint_v2(callus_store_db(s), NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL,
 				      NULL) != SQLITE_OK)
 		res->wal_left = 1;

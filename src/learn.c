@@ -173,8 +173,8 @@ static int look(learn_run *r, int *need_snapshot, int *known)
 				  "SELECT 1 FROM checks c JOIN pending_errors p ON p.check_id = c.id"
 				  " WHERE c.tool = ?1 AND c.args = ?2 AND c.dir = ?3"
 				  " AND p.sig = (SELECT rowid FROM signatures WHERE id = ?4)"
-				  " AND (p.state = 'pending' OR (p.state = 'permanent' AND p.session = ?5"
-				  "  AND p.last_failure_at >= ?6))");
+				  " AND p.last_failure_at >= ?6 AND (p.state = 'pending' OR"
+				  "  (p.state = 'permanent' AND p.session = ?5))");
 	if (sq != SQLITE_OK)
 		return sq;
 	for (size_t i = 0; i < r->nerrs && !*need_snapshot; i++) {
@@ -559,13 +559,17 @@ void callus_learn_bind_late(learn_run *r, sqlite3_stmt *st, int i)
 /* Pending errors whose last failure is before `before` go, the oldest
  * first, at most limit (0: all) of them; but all of check_id's (0: none),
  * whatever the limit: an abandoned error its check still held would take
- * the next failure's attempt, or the next pass's fix. */
-static int prune(learn_run *r, const char *before, size_t limit, int64_t check_id, size_t *count)
+ * the next failure's attempt, or the next pass's fix.  *count gets the
+ * errors, *snapshots (may be NULL) the snapshots they left unused. */
+static int prune(learn_run *r, const char *before, size_t limit, int64_t check_id, size_t *count,
+		 size_t *snapshots)
 {
 	sqlite3_stmt *st = NULL;
 	int sq;
 
 	*count = 0;
+	if (snapshots)
+		*snapshots = 0;
 	/* nearly always none: asked first of the index, the DELETE (which
 	 * compiles the cascades and the totals' triggers: 0.11 million
 	 * instructions of a failing hook's 13.1, bench/hookinstr.sh) only
@@ -597,11 +601,16 @@ static int prune(learn_run *r, const char *before, size_t limit, int64_t check_i
 	}
 	callus_learn_done(r, st);
 	st = NULL;
-	/* snapshots nothing refers to any more, as many as the errors */
+	/* snapshots nothing refers to any more, as many as the errors (the
+	 * check's own can take more than the limit) */
 	if (sq == SQLITE_OK && *count &&
 	    (sq = callus_learn_prepare(r, &st, CALLUS_LEARN_ORPHAN_SNAPSHOTS_SQL)) == SQLITE_OK) {
-		sqlite3_bind_int64(st, 2, limit ? (sqlite3_int64)limit : -1);
-		sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(r->s));
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)*count);
+		if ((sq = sqlite3_step(st)) == SQLITE_DONE) {
+			if (snapshots)
+				*snapshots = (size_t)sqlite3_changes(callus_store_db(r->s));
+			sq = SQLITE_OK;
+		}
 		callus_learn_done(r, st);
 	}
 	return sq;
@@ -706,8 +715,8 @@ static int write_run(learn_run *r, callus_error *err)
 		return callus_store_exec(r->s, "COMMIT", err);
 	}
 	if ((sq = touch_check(r, &check_id, &runs)) != SQLITE_OK ||
-	    (sq = prune(r, r->idle_since, CALLUS_LEARN_PRUNE_BATCH, check_id, &r->res->pruned)) !=
-		    SQLITE_OK ||
+	    (sq = prune(r, r->idle_since, CALLUS_LEARN_PRUNE_BATCH, check_id, &r->res->pruned,
+			NULL)) != SQLITE_OK ||
 	    (sq = callus_learn_fix_absent(r, check_id, runs)) != SQLITE_OK)
 		goto fail;
 	for (size_t i = 0; !r->passed && i < r->nerrs; i++)
@@ -938,7 +947,7 @@ int callus_learn_pass(callus_store *s, const callus_learn_opts *opts, callus_lea
 }
 
 int callus_learn_prune(callus_store *s, int hours, const char *now, size_t limit, size_t *count,
-		       callus_error *err)
+		       size_t *snapshots, callus_error *err)
 {
 	learn_run r;
 	char *before = callus_sql_time_before(
@@ -951,7 +960,7 @@ int callus_learn_prune(callus_store *s, int hours, const char *now, size_t limit
 		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		goto out;
-	if ((sq = prune(&r, before, limit, 0, count)) != SQLITE_OK) {
+	if ((sq = prune(&r, before, limit, 0, count, snapshots)) != SQLITE_OK) {
 		rc = callus_store_db_error(s, err, sq, "cannot prune");
 		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
 		goto out;

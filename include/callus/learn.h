@@ -256,9 +256,10 @@ int callus_learn_pass(callus_store *s, const callus_learn_opts *opts, callus_lea
 /* Drop pending errors idle for more than hours before now (the format of
  * callus_now_iso8601(); NULL: the clock), the oldest first, at most limit
  * of them (0: all: the background retention pass takes a batch); *count
- * says how many. */
+ * says how many, *snapshots (may be NULL) how many snapshots they were
+ * the last to refer to, removed with them. */
 int callus_learn_prune(callus_store *s, int hours, const char *now, size_t limit, size_t *count,
-		       callus_error *err);
+		       size_t *snapshots, callus_error *err);
 
 /* The snapshots no pending error refers to any more, at most ?2 of them
  * (-1: all): what a prune leaves behind, and callus gc's own pass. */

@@ -295,6 +295,20 @@ test_expect_success 'pruning drops pending errors left by abandoned sessions' '
 	test "$(count pending)" = 1
 '
 
+test_expect_success 'an abandoned error back again is new: its snapshot taken, its fix learnt whole' '
+	make_project back && cd back &&
+	test_expect_code 1 "$CALLUS" run -- npx jest 2>/dev/null &&
+	sqlite3 .callus/callus.db "UPDATE pending_errors SET first_failure_at = '\''2020-01-01T00:00:00.000Z'\'', last_failure_at = '\''2020-01-01T00:00:00.000Z'\''" &&
+	test_expect_code 1 "$CALLUS" run -- npx jest 2>/dev/null &&
+	"$CALLUS" pending --json >../p.json &&
+	jq -e "length == 1 and .[0].attempts == 1 and (.[0].snapshot | startswith(\"git \"))" ../p.json &&
+	fix_sum &&
+	"$CALLUS" run -- npx jest 2>/dev/null &&
+	"$CALLUS" resolutions --json >../r.json &&
+	jq -e "length == 1 and .[0].files == [\"sum.js\"]" ../r.json &&
+	jq -r ".[0].description" ../r.json | grep -q "sum() in sum.js (+1 -1)"
+'
+
 test_expect_success 'callus feedback and callus status' '
 	make_project fb && cd fb &&
 	test_expect_code 1 "$CALLUS" run -- jest 2>/dev/null &&

@@ -457,7 +457,8 @@ static void a_batch_bounds_the_abandoned_errors_too(void **state)
 	fail_in(f, &g[2], "-c c.c", &o);
 	assert_int_equal(count(f, "SELECT count(*) FROM pending_errors"), 3);
 	/* five snapshots no error refers to: the prune's own sweep of them
-	 * takes a batch too, then the pass's */
+	 * (as many as its errors) and the pass's take one batch together,
+	 * and all it took is counted */
 	sql(f, "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 5)"
 	       " INSERT INTO snapshots (kind, tree, taken_at) SELECT 'files', 'tree' || i,"
 	       " '2001-01-01T00:00:00.000Z' FROM c");
@@ -470,14 +471,48 @@ static void a_batch_bounds_the_abandoned_errors_too(void **state)
 	assert_int_equal(r.pending, 2);
 	assert_true(r.lessons <= 2 && r.runs <= 2);
 	assert_int_equal(r.snapshots, 2);
-	assert_int_equal(count(f, "SELECT count(*) FROM snapshots"), snaps - 4);
+	assert_int_equal(count(f, "SELECT count(*) FROM snapshots"), snaps - 2);
 	assert_int_equal(count(f, "SELECT count(*) FROM pending_errors"), 1);
 	assert_int_equal(count(f, "SELECT count(*) FROM pending_errors p JOIN signatures s"
 				  " ON s.sig = p.sig WHERE s.original LIKE '%gamma_three%'"),
 			 1);
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
 	assert_int_equal(r.pending, 1);
+	assert_int_equal(r.snapshots, 2);
+	assert_int_equal(count(f, "SELECT count(*) FROM snapshots"), snaps - 4);
 	assert_int_equal(count(f, "SELECT count(*) FROM pending_errors"), 0);
+	for (int i = 0; i < 3; i++)
+		callus_signature_release(&g[i]);
+}
+
+/* A pass that only dropped abandoned errors and their snapshots empties
+ * the write-ahead log too: every later process would read it at open. */
+static void a_prune_alone_empties_the_wal(void **state)
+{
+	fixture *f = *state;
+	callus_signature g[3];
+	char later[32], wal[128];
+	callus_learn_opts o;
+	callus_gc_policy p;
+	callus_gc_result r;
+	struct stat st;
+
+	record_three(f, g);
+	fail_in(f, &g[0], "-c a.c", &o);
+	sql(f, "INSERT INTO snapshots (kind, tree, taken_at) VALUES ('files', 't',"
+	       " '2001-01-01T00:00:00.000Z')");
+	days_on(later);
+	policy(&p);
+	p.now = later;
+	p.lesson_days = p.lessons_max = p.run_days = p.signature_days = 0;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.pending, 1);
+	assert_int_equal(r.snapshots, 1);
+	assert_int_equal(r.lessons + r.runs + r.checks + r.signatures + r.unresolved, 0);
+	assert_false(r.wal_left);
+	snprintf(wal, sizeof(wal), "%s-wal", f->path);
+	assert_int_equal(stat(wal, &st), 0);
+	assert_int_equal(st.st_size, 0);
 	for (int i = 0; i < 3; i++)
 		callus_signature_release(&g[i]);
 }
@@ -2685,6 +2720,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(a_rule_longer_than_since_1970_keeps_all, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(a_prune_alone_empties_the_wal, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_vacuum_that_fails_is_not_said_done, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_batch_bounds_the_abandoned_errors_too, setup,
 						teardown),

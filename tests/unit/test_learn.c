@@ -1396,11 +1396,11 @@ static void prune_drops_only_idle_pending(void **state)
 	/* b was abandoned a month ago */
 	exec_sql(f, "UPDATE pending_errors SET last_failure_at = '2020-01-01T00:00:00.000Z'"
 		    " WHERE check_id = (SELECT id FROM checks WHERE args = 'b')");
-	assert_int_equal(callus_learn_prune(f->s, 24, NULL, 0, &dropped, NULL), 0);
+	assert_int_equal(callus_learn_prune(f->s, 24, NULL, 0, &dropped, NULL, NULL), 0);
 	assert_int_equal(dropped, 1);
 	assert_int_equal(count_state(f, CALLUS_STATE_PENDING), 1);
 	assert_int_equal(count_state(f, CALLUS_STATE_FIXED), 1);
-	assert_int_equal(callus_learn_prune(f->s, 24, NULL, 0, &dropped, NULL), 0);
+	assert_int_equal(callus_learn_prune(f->s, 24, NULL, 0, &dropped, NULL, NULL), 0);
 	assert_int_equal(dropped, 0);
 }
 
