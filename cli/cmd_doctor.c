@@ -60,28 +60,27 @@ const cli_spec cmd_doctor_spec = {
 	"callus doctor [--quick] [--fix]",
 	"Check this workspace's store, configuration, agent hooks and storage size.",
 	"Reports, one line each: the store's integrity, size and schema version; errors\n"
-	"and bad values in .callus/config; for every agent, whether callus's hook is in its\n"
-	"settings file; the lessons per layer against the bloat threshold ([doctor]\n"
-	"max_items; unset, what [retention] lessons keeps, 10000, or 1000 when that\n"
-	"rule is off), with the lowest-value lessons (fewest occurrences, oldest) as\n"
-	"cleanup candidates when it is exceeded; the notes of each layer\n"
-	"(session, project, and the team and org notes synced here) against theirs\n"
-	"([layer.L] max_notes, else [doctor] max_notes, default 1000), with the\n"
-	"lowest-value notes; how stale the team and org cache is ('callus sync'); the\n"
-	"files made from the store (.lessons/, the notes, the AGENTS.md block) missing,\n"
-	"empty or stale after a crash, files in .lessons/ no lesson has ('callus gc'\n"
-	"removes them), and temporary files left behind (a write's, or\n"
-	"a spool entry or views debt a killed process left unnamed); the files of fixes\n"
-	".callus/files.idx lacks (a power loss can take back its last lines);\n"
-	"the totals 'callus status' shows against the store's rows; failures and\n"
-	"passes hooks queued in .callus/spool that no drainer has recorded yet (and a\n"
-	".callus/spool that leads out of the workspace, which no hook or drainer\n"
-	"uses); and\n"
-	"what .callus/log.jsonl and .callus/metrics.pending hold.  Writes nothing, except\n"
-	"with --fix: then those files are rewritten from the store, the temporary\n"
-	"files removed, the totals counted again and a drainer started for the queued\n"
-	"runs.  Exits 1 when something needs attention ('problem' lines), 0\n"
-	"otherwise.",
+	"and bad values in .callus/config; for every agent, whether callus's hook is in\n"
+	"its settings file; the lessons per layer against the bloat threshold ([doctor]\n"
+	"max_items; unset, what [retention] lessons keeps, 10000, and past it by no more\n"
+	"than a background gc pass removes, 500, only a note; 1000 when that rule is\n"
+	"off), with the lowest-value lessons (fewest occurrences, oldest; never the\n"
+	"newest, which retention keeps) as cleanup candidates when it is exceeded; the\n"
+	"notes of each layer (session, project, and the team and org notes synced here)\n"
+	"against theirs ([layer.L] max_notes, else [doctor] max_notes, default 1000),\n"
+	"with the lowest-value notes; how stale the team and org cache is ('callus\n"
+	"sync'); the files made from the store (.lessons/, the notes, the AGENTS.md\n"
+	"block) missing, empty or stale after a crash, files in .lessons/ no lesson has\n"
+	"('callus gc' removes them), and temporary files left behind (a write's, or a\n"
+	"spool entry or views debt a killed process left unnamed); the files of fixes\n"
+	".callus/files.idx lacks (a power loss can take back its last lines); the totals\n"
+	"'callus status' shows against the store's rows; failures and passes hooks\n"
+	"queued in .callus/spool that no drainer has recorded yet (and a .callus/spool\n"
+	"that leads out of the workspace, which no hook or drainer uses); and what\n"
+	".callus/log.jsonl and .callus/metrics.pending hold. Writes nothing, except with\n"
+	"--fix: then those files are rewritten from the store, the temporary files\n"
+	"removed, the totals counted again and a drainer started for the queued runs.\n"
+	"Exits 1 when something needs attention ('problem' lines), 0 otherwise.",
 	doctor_options, 0
 };
 
@@ -161,30 +160,50 @@ static void bloat(struct doctor *d, callus_store *store, int64_t lessons)
 	callus_lesson *ls = NULL;
 	size_t n = 0;
 	long kept = cli_config_long(d->ws, "retention", "lessons", CALLUS_GC_LESSONS_MAX), max;
-	int set = d->ws->config && callus_config_get(d->ws->config, "doctor", "max_items");
+	/* a bad value is reported with the configuration, and is not the
+	 * threshold's source */
+	int set = d->ws->config && callus_config_get(d->ws->config, "doctor", "max_items") &&
+		  callus_config_get_long(&max, d->ws->config, "doctor", "max_items", 0, 1, LONG_MAX,
+					 NULL) == 0;
+	const char *why;
 
 	/* A store its retention keeps as it is meant to is no bloat: unset,
-	 * the threshold is what [retention] lessons keeps, so that past it
-	 * the news is that gc has not run (or cannot); spec 004's 1000 when
-	 * that rule is off.  A bad value is reported with the configuration. */
-	callus_config_get_long(&max, d->ws->config, "doctor", "max_items",
-			     kept > 0 ? kept : DOCTOR_MAX_ITEMS, 1, LONG_MAX, NULL);
+	 * the threshold is what [retention] lessons keeps, and past it by
+	 * less than one background pass removes, the news is only that the
+	 * next pass is due (recordings add lessons between passes); spec
+	 * 004's 1000 when that rule is off. */
+	if (!set)
+		max = kept > 0 ? kept : DOCTOR_MAX_ITEMS;
+	why = set ? "[doctor] max_items" : kept > 0 ? "[retention] lessons"
+						 : "the default, [retention] lessons being off";
 	if (lessons <= max) {
-		report(d, OK, "storage", "%s layer: %lld lesson%s (threshold %ld)",
-		       "project", (long long)lessons, lessons == 1 ? "" : "s", max);
+		report(d, OK, "storage", "%s layer: %lld lesson%s (threshold %ld: %s)", "project",
+		       (long long)lessons, lessons == 1 ? "" : "s", max, why);
 		return;
 	}
-	if (!set && kept > 0)
+	if (!set && kept > 0 && lessons - max <= CALLUS_GC_BACKGROUND_BATCH) {
+		report(d, NOTE, "storage",
+		       "%s layer: %lld lessons, %lld more than [retention] lessons (%ld) keeps: "
+		       "the next gc pass removes them ('callus gc' now)",
+		       "project", (long long)lessons, (long long)(lessons - max), max);
+		return;
+	}
+	if (!set && kept > 0) {
+		/* what gc removes first, and no more than it will */
+		if (lessons - max < f.limit)
+			f.limit = (int)(lessons - max);
 		report(d, PROBLEM, "storage",
-		       "%s layer: %lld lessons, more than [retention] lessons (%ld) keeps: "
-		       "'callus gc' removes the lowest-value ones, which are (fewest "
-		       "occurrences, oldest):",
-		       "project", (long long)lessons, max);
-	else
+		       "%s layer: %lld lessons, more than [retention] lessons (%ld) keeps by more "
+		       "than a background gc pass removes (%d): is it off ([retention] gc_hours = 0) "
+		       "or failing ('gc_failed' in the log)? 'callus gc' removes these first, "
+		       "lowest value first (fewest occurrences, oldest):",
+		       "project", (long long)lessons, max, CALLUS_GC_BACKGROUND_BATCH);
+	} else {
 		report(d, PROBLEM, "storage",
-		       "%s layer: %lld lessons, over the threshold of %ld ([doctor] max_items); "
+		       "%s layer: %lld lessons, over the threshold of %ld (%s); "
 		       "cleanup candidates, lowest value first (fewest occurrences, oldest):",
-		       "project", (long long)lessons, max);
+		       "project", (long long)lessons, max, why);
+	}
 	if (callus_store_list_lowest_value(store, &f, &ls, &n, &err) < 0) {
 		report(d, PROBLEM, "storage", "cannot list the lessons: %s",
 		       callus_error_message(&err));

@@ -452,6 +452,9 @@ static int list_lessons(callus_store *s, const callus_lesson_filter *f, int lowe
 				      " WHERE file = :file)");
 	if (f && f->tool)
 		callus_buf_puts(&sql, " AND tool = :tool");
+	/* what retention removes first, which is never the newest (gc.c) */
+	if (lowest_value)
+		callus_buf_puts(&sql, " AND id < (SELECT max(id) FROM lessons)");
 	callus_buf_puts(&sql, lowest_value
 				    ? " ORDER BY occurrences ASC, last_seen ASC, id ASC LIMIT :limit"
 				    : " ORDER BY last_seen DESC, id DESC LIMIT :limit");
