@@ -522,6 +522,23 @@ static void note_cut(const cli_workspace *ws, callus_metrics *m, const char *sta
 /* A queued pass, learnt by a drainer as of when it ran (its origin's
  * time): 1 learnt (or found learnt), 0 it will not do better (learning
  * failed, and said why), -1 a busy store (later). */
+/* What a queued run that could not be recorded (rc < 0) is to its
+ * drainer (cli_spool_record_fn): a busy store, later; a full disk, a
+ * store that cannot be read or no memory, later too, but not in this
+ * drainer (it would go round until it gave up); anything else (the store
+ * refuses it: a newer schema, a workspace it may not write) it will
+ * never do better.  The entry was written safely: a drainer that cannot
+ * write the store is no reason to lose it. */
+static int not_recorded(int rc)
+{
+	switch (rc) {
+	case CALLUS_EBUSY: return -1;
+	case CALLUS_EIO:
+	case CALLUS_ENOMEM: return -2;
+	default: return 0;
+	}
+}
+
 static int drain_pass(const cli_workspace *ws, const callus_hook_event *e,
 		      const callus_detection *det, const cli_queued *q, int cut)
 {
@@ -532,10 +549,8 @@ static int drain_pass(const cli_workspace *ws, const callus_hook_event *e,
 	callus_metrics_new(&m);
 	rc = cli_record_pass(ws, det, e->command, e->session_id ? e->session_id : "", 0, m,
 			     &learnt, NULL, q);
-	if (rc == CALLUS_EBUSY) {
-		rc = -1;
-	} else if (rc < 0) {
-		rc = 0;
+	if (rc < 0) {
+		rc = not_recorded(rc);
 	} else {
 		rc = 1;
 		/* counted once: a pass delivered again learns nothing */
@@ -654,7 +669,7 @@ static int drain_record(const cli_workspace *ws, const callus_hook_event *e,
 	callus_metrics_new(&m);
 	rc = record_event(&ctx, &at, e, &det, e->exit_code, m, &fresh, &q);
 	if (rc < 0) {
-		rc = rc == CALLUS_EBUSY ? -1 : 0; /* busy: later; else it will not do better */
+		rc = not_recorded(rc);
 	} else {
 		rc = 1;
 		/* done with no commit to tell of: counted now */

@@ -14,6 +14,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const cli_option status_options[] = { CLI_END };
@@ -25,6 +26,19 @@ const cli_spec cmd_status_spec = {
 };
 
 #define STATUS_LIST_MAX 5
+
+/* The size of a file of the workspace in KiB, 0 when there is none. */
+static unsigned long long file_kib(const cli_workspace *ws, const char *rel)
+{
+	callus_buf p = CALLUS_BUF_INIT;
+	struct stat st;
+	unsigned long long n = 0;
+
+	if (callus_buf_printf(&p, "%s/%s", ws->root, rel) == 0 && stat(p.ptr, &st) == 0)
+		n = (unsigned long long)st.st_size / 1024;
+	callus_buf_release(&p);
+	return n;
+}
 
 static void print_errors(callus_store *store, int state, const char *title)
 {
@@ -126,8 +140,19 @@ int cmd_status(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	printf("store        .callus/callus.db (schema %d, %llu KiB)\n", st.schema_version,
-	       (unsigned long long)(st.db_bytes / 1024));
+	{
+		/* the pages SQLite counts are not the disk's: a write-ahead
+		 * log beside them, which holds some of them until the next
+		 * write empties it, and a file a reader kept from shrinking */
+		unsigned long long db = file_kib(&ws, ".callus/callus.db"),
+				   wal = file_kib(&ws, ".callus/callus.db-wal");
+
+		printf("store        .callus/callus.db (schema %d, %llu KiB", st.schema_version,
+		       (unsigned long long)(st.db_bytes / 1024));
+		if (wal || db > st.db_bytes / 1024 + 4)
+			printf("; %llu KiB on disk with its write-ahead log", db + wal);
+		printf(")\n");
+	}
 	printf("lessons      %lld from %lld failed runs\n", (long long)t.lessons,
 	       (long long)t.runs);
 	printf("checks       %lld seen\n", (long long)t.checks);

@@ -35,12 +35,23 @@
 
 const char *const cli_spool_drainer_argv[] = { "callus", "hook", "--drain", "generic", NULL };
 
+/* The wall clock names the entries (their order, their age across
+ * processes and boots); budgets and waits are measured on the monotonic
+ * one, which a clock set back or forward does not stretch or cut. */
 static long long now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static long long mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
 static int ends_with(const char *s, size_t len, const char *suffix)
@@ -541,14 +552,15 @@ out:
 }
 
 /* One pass over the orphans l, the lock held: how many were recorded;
- * *done counts the entries that went (recorded or not). */
+ * *done counts the entries that went (recorded or not), *stuck is set
+ * when one cannot be until something changes (fn's -2). */
 static int drain_pass(const cli_workspace *ws, const callus_strlist *l, long long start,
-		      long budget_ms, cli_spool_record_fn fn, int *done)
+		      long budget_ms, cli_spool_record_fn fn, int *done, int *stuck)
 {
 	int n = 0;
 
 	for (size_t i = 0; i < l->count; i++) {
-		if (budget_ms > 0 && (now_ns() - start) / 1000000 > budget_ms)
+		if (budget_ms > 0 && mono_ms() - start > budget_ms)
 			break;
 		/* another drainer that came before may have done it */
 		if (access(l->items[i], F_OK) == 0) {
@@ -558,6 +570,10 @@ static int drain_pass(const cli_workspace *ws, const callus_strlist *l, long lon
 			/* gone for real: an entry that cannot be removed is no
 			 * progress, or the drainer would go round for ever */
 			*done += rc >= 0 && access(l->items[i], F_OK) != 0;
+			if (rc == -2) {
+				*stuck = 1;
+				break;
+			}
 		}
 	}
 	return n;
@@ -568,8 +584,8 @@ int cli_spool_drain(const cli_workspace *ws, long budget_ms, long lock_wait_ms,
 {
 	callus_buf lock = CALLUS_BUF_INIT, dir = CALLUS_BUF_INIT;
 	callus_strlist l = CALLUS_STRLIST_INIT;
-	long long start = now_ns(), progress = start;
-	int n = 0, turned_away = 0;
+	long long start = mono_ms(), progress = start;
+	int n = 0, turned_away = 0, stuck = 0;
 
 	if (callus_buf_printf(&lock, "%s/" SPOOL_DIR "/.drain.lock", ws->root) < 0)
 		goto out;
@@ -588,7 +604,7 @@ int cli_spool_drain(const cli_workspace *ws, long budget_ms, long lock_wait_ms,
 		/* Another drainer has it: waited for lock_wait_ms within a
 		 * budget; a drainer with no budget leaves them to it. */
 		while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-			long long waited = (now_ns() - start) / 1000000;
+			long long waited = mono_ms() - start;
 
 			if (budget_ms <= 0 || waited > budget_ms || waited > lock_wait_ms) {
 				turned_away = 1;
@@ -600,14 +616,14 @@ int cli_spool_drain(const cli_workspace *ws, long budget_ms, long lock_wait_ms,
 			close(fd);
 			break;
 		}
-		n += drain_pass(ws, &l, start, budget_ms, fn, &done);
+		n += drain_pass(ws, &l, start, budget_ms, fn, &done, &stuck);
 		close(fd);
-		if (budget_ms > 0)
+		if (budget_ms > 0 || stuck)
 			break;
 		/* a busy store: wait for it, but not for ever */
 		if (done)
-			progress = now_ns();
-		else if ((now_ns() - progress) / 1000000 > SPOOL_STUCK_MS)
+			progress = mono_ms();
+		else if (mono_ms() - progress > SPOOL_STUCK_MS)
 			break;
 		else
 			usleep(100 * 1000);

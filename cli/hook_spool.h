@@ -105,8 +105,10 @@ typedef struct cli_spool_run {
 
 /* How an entry is recorded (the hook's own path).  1 recorded, 0 nothing
  * to record (no longer a check, recorded already, or it will never do
- * better), -1 not now (a busy store): it stays queued unless stored was
- * called. */
+ * better), -1 not now (a busy store), -2 not until something changes (a
+ * full disk, a store that cannot be read): either way it stays queued
+ * unless stored was called, and after -2 the drainer stops (the next
+ * hook starts another). */
 typedef int (*cli_spool_record_fn)(const cli_workspace *ws, const callus_hook_event *e,
 				   const cli_spool_run *run);
 

@@ -322,7 +322,15 @@ test_expect_success 'callus feedback and callus status' '
 	"$CALLUS" status >st &&
 	grep -q "errors       0 pending, 1 fixed, 0 permanent" st &&
 	grep -q "resolutions  1 (applied 2 times, 50% successful)" st &&
-	grep -q "snapshots    on" st
+	grep -q "snapshots    on" st &&
+	# the store on disk is its file and its write-ahead log, which the
+	# pages SQLite counts leave out: a failure leaves one
+	sed -i "s/a + b/a * b/" sum.js &&
+	test_expect_code 1 "$CALLUS" run -- jest 2>/dev/null &&
+	"$CALLUS" status >st &&
+	test -s .callus/callus.db-wal &&
+	disk=$(( $(stat -c %s .callus/callus.db) / 1024 + $(stat -c %s .callus/callus.db-wal) / 1024 )) &&
+	grep -q "^store        .callus/callus.db (schema [0-9]*, [0-9]* KiB; $disk KiB on disk with its write-ahead log)$" st
 '
 
 test_expect_success 'without the snapshot helper the states are still learnt' '

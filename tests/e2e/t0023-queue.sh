@@ -170,6 +170,23 @@ test_expect_success 'a drainer records a queued and a cut entry, drops a torn on
 	grep "\"spool_drained\"" .callus/log.jsonl | tail -n 1 | grep -q "\"count\":\"2\""
 '
 
+test_expect_success 'a drainer that cannot write the store keeps the queued failures for the next' '
+	mkdir full && cd full && git init -q &&
+	payload_for "$PWD" f0.c | "$CALLUS" hook generic >/dev/null &&
+	test "$(occurrences)" = 1 &&
+	payload_for "$PWD" f1.c >.callus/spool/0000000000000000001-1.left.json &&
+	payload_for "$PWD" f2.c >.callus/spool/0000000000000000002-2.cut.json &&
+	# a file size limit: each write past 1 KiB fails, as on a full disk
+	( ulimit -f 1 && "$CALLUS" hook --drain generic ) &&
+	test -e .callus/spool/0000000000000000001-1.left.json &&
+	test -e .callus/spool/0000000000000000002-2.cut.json &&
+	test "$(occurrences)" = 1 &&
+	"$CALLUS" hook --drain generic &&
+	test "$(occurrences)" = 3 &&
+	test "$(cd .callus/spool && echo *.json)" = "*.json" &&
+	test "$(cut_count recording)" = 1
+'
+
 test_expect_success 'a drained failure is recorded in the folder its hook ran in' '
 	mkdir nested && cd nested && git init -q && mkdir sub && printf "int 1x;\n" >sub/f1.c &&
 	mkdir -m 700 .callus .callus/spool &&
