@@ -609,6 +609,9 @@ static void drained_stored(void *ctx, int again)
 	if (d->run->stored)
 		d->run->stored(d->run->ctx, again);
 	d->told = 1;
+	/* an entry that stays is delivered again: counted then, not each time */
+	if (d->run->kept_file)
+		return;
 	callus_metrics_new(&m);
 	count_drained(d->ws, m, d->run->cut, again);
 	/* the store is the recording's, in its commit: the spool */

@@ -465,10 +465,13 @@ out:
 	return found;
 }
 
-static void forget(void *path, int again)
+static void forget(void *ctx, int again)
 {
+	cli_spool_run *run = ctx;
+
 	(void)again;
-	unlink(path);
+	if (unlink(run->path) < 0 && errno != ENOENT)
+		run->kept_file = 1;
 }
 
 /* When the entry at path was made: its name's NS (cli_spool_prepare); now
@@ -503,7 +506,7 @@ static int replay(const cli_workspace *ws, const char *path, cli_spool_record_fn
 	size_t ignored = 0;
 	char *origin = NULL;
 	cli_spool_run run = { NULL, made_at(path), ends_with(path, strlen(path), SPOOL_CUT), NULL,
-			      NULL, forget, (void *)path };
+			      NULL, forget, NULL, path, 0 };
 	int rc;
 
 	if (callus_fs_read_file(&text, path, SPOOL_ENTRY_MAX, &err) < 0 ||
@@ -537,6 +540,7 @@ static int replay(const cli_workspace *ws, const char *path, cli_spool_record_fn
 				      extra);
 	}
 	run.origin = origin = origin_of(path);
+	run.ctx = &run;
 	rc = fn(ws, &ev, &run);
 	if (rc >= 0)
 		unlink(path);
@@ -570,7 +574,9 @@ static int drain_pass(const cli_workspace *ws, const callus_strlist *l, long lon
 			/* gone for real: an entry that cannot be removed is no
 			 * progress, or the drainer would go round for ever */
 			*done += rc >= 0 && access(l->items[i], F_OK) != 0;
-			if (rc == -2) {
+			/* taken, but still there: the folder cannot be written,
+			 * and going round would deliver it again and again */
+			if (rc == -2 || (rc >= 0 && access(l->items[i], F_OK) == 0)) {
 				*stuck = 1;
 				break;
 			}

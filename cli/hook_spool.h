@@ -98,9 +98,13 @@ typedef struct cli_spool_run {
 	char *tool;            /* the check's tool as its hook detected it;
 				* NULL: not said (an older entry) */
 	/* called once its occurrence is committed, or found committed by an
-	 * earlier delivery (again) */
+	 * earlier delivery (again): its entry goes */
 	void (*stored)(void *ctx, int again);
 	void *ctx;
+	const char *path;      /* the entry's file */
+	int kept_file;         /* set by stored when the file could not be
+				* removed (a folder that cannot be written):
+				* a later delivery counts what it counts */
 } cli_spool_run;
 
 /* How an entry is recorded (the hook's own path).  1 recorded, 0 nothing

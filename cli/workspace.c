@@ -38,8 +38,15 @@ int cli_workspace_setup(cli_workspace *ws, const char *dir, int need_redactor)
 		cli_error("cannot use '%s' as the workspace: %s", dir ? dir : ".", strerror(errno));
 		return -1;
 	}
-	if (!(ws->root = callus_workspace_find(cwd, &ws->kind)) || !(ws->root_real = realpath(ws->root, NULL)))
-		goto oom;
+	/* a folder above that may not be searched (another user's) is no
+	 * lack of memory */
+	if (!(ws->root = callus_workspace_find(cwd, &ws->kind)) ||
+	    !(ws->root_real = realpath(ws->root, NULL))) {
+		if (errno == ENOMEM)
+			goto oom;
+		cli_error("cannot use '%s' as the workspace: %s", cwd, strerror(errno));
+		goto fail;
+	}
 	cli_workspace_migrate(ws->root);
 	rl = strlen(ws->root_real);
 	/* the directory relative to the root, "" at the root */

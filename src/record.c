@@ -232,30 +232,11 @@ static void capture_metrics(callus_metrics *m, const callus_lesson *l)
 	callus_metrics_observe(m, CALLUS_METRIC_CAPTURE_SIGNATURE_SIZE, NULL, (double)size);
 }
 
-/* Move the spool of callus_dir into m (the transaction about to be written
- * carries it); *taken keeps what was taken, to be put back on failure. */
-static void take_spool(callus_metrics *m, callus_metrics **taken, const char *callus_dir)
-{
-	*taken = NULL;
-	if (!m || callus_metrics_new(taken) < 0)
-		return;
-	/* a failed read leaves the spool where it was */
-	if (callus_metrics_spool_read(*taken, callus_dir, 1) < 0) {
-		callus_metrics_free(*taken);
-		*taken = NULL;
-	} else if (callus_metrics_merge(m, *taken) < 0) {
-		callus_metrics_spool_put(*taken, callus_dir);
-		callus_metrics_free(*taken);
-		*taken = NULL;
-	}
-}
-
 int callus_record_metrics(const char *workspace, callus_metrics *m, int timeout_ms, int spool_only,
 			callus_error *err)
 {
 	callus_buf dir = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT;
 	callus_store *store = NULL;
-	callus_metrics *taken = NULL;
 	struct stat st;
 	int rc = 0;
 
@@ -280,13 +261,12 @@ int callus_record_metrics(const char *workspace, callus_metrics *m, int timeout_
 		callus_metrics_spool_put(m, dir.ptr);
 		goto out;
 	}
-	take_spool(m, &taken, dir.ptr);
-	/* on failure m holds what was taken too: all of it goes back */
-	if ((rc = callus_store_flush_metrics(store, m, err)) < 0)
+	/* the spool taken with them, once the lock is held (what it held goes
+	 * back on failure); m's own go to it then */
+	if ((rc = callus_store_flush_metrics_spool(store, m, dir.ptr, err)) < 0)
 		callus_metrics_spool_put(m, dir.ptr);
 out:
 	callus_metrics_clear(m);
-	callus_metrics_free(taken);
 	callus_store_close(store);
 	callus_buf_release(&dir);
 	callus_buf_release(&path);
@@ -598,7 +578,7 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	callus_diags red = CALLUS_DIAGS_INIT;
 	callus_buf path = CALLUS_BUF_INIT, lessons_dir = CALLUS_BUF_INIT;
 	callus_signature *sigs = NULL;
-	callus_metrics *own = NULL, *taken = NULL;
+	callus_metrics *own = NULL;
 	callus_views_debt *debt = NULL;
 	record_learning learning = { .err = CALLUS_ERROR_INIT };
 	size_t nsigs = 0;
@@ -606,7 +586,7 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	char former[CALLUS_SHA256_HEX_LEN + 1];
 	const char *agents = opts->agents_file && *opts->agents_file ? opts->agents_file : "AGENTS.md";
 	callus_run_info run = { opts->cwd_rel ? opts->cwd_rel : "", opts->intent_id, output_bytes,
-			      NULL, NULL, 0, opts->metrics, opts->origin };
+			      NULL, NULL, 0, opts->metrics, opts->origin, NULL };
 	int rc;
 
 	if (!safe_relative(agents))
@@ -672,7 +652,9 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 		owned = store;
 		callus_store_cache_pages(store, RECORD_CACHE_PAGES);
 	}
-	take_spool(run.metrics, &taken, dir);
+	/* taken in the lesson's transaction, once its lock is held */
+	if (run.metrics)
+		run.metrics_spool = dir;
 	if (res)
 		memset(res, 0, sizeof(*res));
 	/* what a crashed recording left unwritten, before this one's debt */
@@ -695,7 +677,6 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 		if (rc == CALLUS_EBUSY && opts->queued_snapshot)
 			(void)callus_learn_started_kept(learning.started, opts->queued_snapshot,
 							opts->queued_fixes);
-		callus_metrics_spool_put(taken, dir);
 		/* recorded by an earlier delivery: its queue may forget it */
 		if (rc == CALLUS_EEXIST && opts->stored)
 			opts->stored(opts->stored_ctx, 1);
@@ -746,7 +727,6 @@ out:
 	callus_views_settle(debt, 0);
 	learning_release(&learning);
 	callus_metrics_free(own);
-	callus_metrics_free(taken);
 	callus_signatures_free(sigs, nsigs);
 	callus_store_close(owned);
 	callus_diags_release(&red);

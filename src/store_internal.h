@@ -134,4 +134,13 @@ void callus_store_noted_sketch(char out[CALLUS_STORE_SKETCH_DIGITS], const char 
  * (store_metrics.c).  An SQLite result code. */
 int callus_store_write_metrics(callus_store *s, const callus_metrics *m);
 
+/* In a write transaction: the rows of spool_dir's metrics spool, taken
+ * and written; *taken (NULL when none) is for spool_returned() once the
+ * transaction is over.  SQLite's result. */
+int callus_store_take_spool(callus_store *s, const char *spool_dir, callus_metrics **taken);
+
+/* After it: with committed 0, taken goes back to the spool; freed. */
+void callus_store_spool_returned(callus_metrics *taken, const char *spool_dir, int committed);
+
+
 #endif

@@ -269,8 +269,9 @@ int callus_store_record_lesson(callus_store *s, callus_lesson *l, const callus_r
 {
 	sqlite3_stmt *st = NULL;
 	sqlite3_int64 run_id = 0;
+	callus_metrics *taken = NULL;
 	char *files = NULL;
-	int rc, sq;
+	int rc, sq, committed = 0;
 
 	if (!l->signature)
 		return callus_error_set(err, CALLUS_EINVAL, "lesson has no signature");
@@ -361,9 +362,15 @@ int callus_store_record_lesson(callus_store *s, callus_lesson *l, const callus_r
 	st = NULL;
 	if (run && run->metrics && (sq = callus_store_write_metrics(s, run->metrics)) != SQLITE_OK)
 		goto db_fail;
+	/* what earlier processes left pending, taken only now that the lock
+	 * is held: a hook cut while it waited for it had taken nothing */
+	if (run && run->metrics_spool &&
+	    (sq = callus_store_take_spool(s, run->metrics_spool, &taken)) != SQLITE_OK)
+		goto db_fail;
 	rc = callus_store_exec(s, "COMMIT", err);
 	if (rc < 0)
 		goto rollback;
+	committed = 1;
 	if (run && run->metrics)
 		callus_metrics_clear(run->metrics);
 	goto out;
@@ -374,6 +381,7 @@ rollback:
 	st = NULL;
 	sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
 out:
+	callus_store_spool_returned(taken, run ? run->metrics_spool : NULL, committed);
 	sqlite3_finalize(st);
 	free(files);
 	return rc;

@@ -55,25 +55,57 @@ int callus_store_write_metrics(callus_store *s, const callus_metrics *m)
 	return w.rc;
 }
 
-int callus_store_flush_metrics(callus_store *s, callus_metrics *m, callus_error *err)
+int callus_store_take_spool(callus_store *s, const char *spool_dir, callus_metrics **taken)
 {
+	*taken = NULL;
+	/* without memory, or a spool that cannot be read, it stays where it
+	 * is for the next writer */
+	if (!spool_dir || callus_metrics_new(taken) < 0)
+		return SQLITE_OK;
+	if (callus_metrics_spool_read(*taken, spool_dir, 1) < 0) {
+		callus_metrics_free(*taken);
+		*taken = NULL;
+		return SQLITE_OK;
+	}
+	return callus_store_write_metrics(s, *taken);
+}
+
+void callus_store_spool_returned(callus_metrics *taken, const char *spool_dir, int committed)
+{
+	if (taken && !committed)
+		callus_metrics_spool_put(taken, spool_dir);
+	callus_metrics_free(taken);
+}
+
+int callus_store_flush_metrics_spool(callus_store *s, callus_metrics *m, const char *spool_dir,
+				   callus_error *err)
+{
+	callus_metrics *taken = NULL;
 	int rc, sq;
 
-	if (callus_metrics_is_empty(m))
+	if (callus_metrics_is_empty(m) && !spool_dir)
 		return 0;
 	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		return rc;
-	if ((sq = callus_store_write_metrics(s, m)) != SQLITE_OK) {
+	if ((sq = callus_store_take_spool(s, spool_dir, &taken)) != SQLITE_OK ||
+	    (sq = callus_store_write_metrics(s, m)) != SQLITE_OK) {
 		rc = callus_store_db_error(s, err, sq, "cannot record metrics in");
 		goto rollback;
 	}
 	if ((rc = callus_store_exec(s, "COMMIT", err)) < 0)
 		goto rollback;
+	callus_store_spool_returned(taken, spool_dir, 1);
 	callus_metrics_clear(m);
 	return 0;
 rollback:
 	sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+	callus_store_spool_returned(taken, spool_dir, 0);
 	return rc;
+}
+
+int callus_store_flush_metrics(callus_store *s, callus_metrics *m, callus_error *err)
+{
+	return callus_store_flush_metrics_spool(s, m, NULL, err);
 }
 
 int callus_store_read_metrics(callus_store *s, callus_metrics *m, callus_error *err)

@@ -67,6 +67,11 @@ typedef struct callus_run_info {
 				   * whose origin is stored already records
 				   * nothing (CALLUS_EEXIST), so an event
 				   * delivered twice counts once */
+	const char *metrics_spool;  /* a .callus directory whose metrics spool
+				   * (metrics.h) is taken once the write lock
+				   * is held, written in the same transaction
+				   * and put back when it does not commit;
+				   * NULL: none */
 } callus_run_info;
 
 /*
@@ -126,6 +131,14 @@ int callus_store_list_lowest_value(callus_store *s, const callus_lesson_filter *
  * keeps m's rows as they are (see callus_metrics_each_row).
  */
 int callus_store_flush_metrics(callus_store *s, callus_metrics *m, callus_error *err);
+
+/* The same, and the metrics spool of spool_dir (a .callus directory) with
+ * them, taken once the write lock is held: a process killed while it
+ * waits for a busy store (a hook's deadline) has taken nothing yet.  The
+ * spool's rows go back when the transaction does not commit; m's are the
+ * caller's, as above. */
+int callus_store_flush_metrics_spool(callus_store *s, callus_metrics *m, const char *spool_dir,
+				   callus_error *err);
 
 /* Add the stored metrics to m, with the gauges computed from the store's
  * contents (hindsight.storage.count). */

@@ -275,4 +275,20 @@ test_expect_success 'a payload over 64 MiB in a file: answered, too large with i
 	test "$(cat offset)" = 0 && test "$(cat offset2)" = 31
 '
 
+test_expect_success 'a folder above that may not be searched: said, not taken for a lack of memory' '
+	mkdir -p hidden/w && chmod 777 hidden/w && chmod 700 hidden &&
+	chmod o+x "$TEST_ROOT" "$TRASH_DIRECTORY" &&
+	(
+		cd hidden/w &&
+		test_expect_code 1 setpriv --reuid=nobody --regid=nogroup --clear-groups \
+			"$CALLUS" status 2>../../hidden-err &&
+		echo "{}" | setpriv --reuid=nobody --regid=nogroup --clear-groups \
+			"$CALLUS" hook generic >../../hidden-out 2>>../../hidden-err
+	) &&
+	chmod o-x "$TEST_ROOT" "$TRASH_DIRECTORY" &&
+	grep -q "cannot use .*/hidden/w. as the workspace: Permission denied" hidden-err &&
+	! grep -q "out of memory" hidden-err &&
+	jq -e "type == \"object\"" hidden-out
+'
+
 test_done

@@ -187,6 +187,52 @@ test_expect_success 'a drainer that cannot write the store keeps the queued fail
 	test "$(cut_count recording)" = 1
 '
 
+test_expect_success 'counts left pending are taken once the store is ours: a process killed waiting for it keeps them' '
+	mkdir waiting && cd waiting && git init -q &&
+	payload_for "$PWD" f0.c | "$CALLUS" hook generic >/dev/null &&
+	printf "[store]\n\ttimeout_ms = 60000\n" >.callus/config &&
+	jq -n -c "[[\"callus.hook.cut_total\", ({stage: \"recording\"} | tojson), \"\", 1, false]]" \
+		>.callus/metrics.pending &&
+	test "$(cut_count recording)" = 1 &&
+	{ hold_store & } &&
+	lock=$! &&
+	store_held &&
+	payload_for "$PWD" f1.c >.callus/spool/0000000000000000001-1.left.json &&
+	{ "$CALLUS" hook --drain generic & } &&
+	drainer=$! &&
+	# the drainer waits for the store (a minute at most): killed there,
+	# as a hook at its deadline is
+	sleep 2 &&
+	test -s .callus/metrics.pending &&
+	kill -9 "$drainer" && { wait "$drainer" || :; } &&
+	release_store "$lock" &&
+	test "$(cut_count recording)" = 1 &&
+	"$CALLUS" hook --drain generic &&
+	test "$(occurrences)" = 2 &&
+	test "$(cut_count recording)" = 1
+'
+
+test_expect_success 'a queue folder that cannot be written: its entry recorded once, its cut counted once' '
+	mkdir ro && cd ro && git init -q &&
+	payload_for "$PWD" f0.c | "$CALLUS" hook generic >/dev/null &&
+	payload_for "$PWD" f1.c >.callus/spool/0000000000000000001-1.cut.json &&
+	touch .callus/spool/.drain.lock &&
+	chown -R nobody: . && chmod 555 .callus/spool &&
+	# (root writes through any mode: the drainer runs as nobody, who may
+	# pass through the test'"'"'s folders for this test)
+	chmod o+x "$TEST_ROOT" "$TRASH_DIRECTORY" &&
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$CALLUS" hook --drain generic &&
+	test "$(occurrences)" = 2 &&
+	test -e .callus/spool/0000000000000000001-1.cut.json &&
+	test "$(( $(cut_count recording) + $(cut_count learning) ))" -le 1 &&
+	chmod 755 .callus/spool &&
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$CALLUS" hook --drain generic &&
+	test ! -e .callus/spool/0000000000000000001-1.cut.json &&
+	test "$(occurrences)" = 2 &&
+	test "$(( $(cut_count recording) + $(cut_count learning) ))" = 1 &&
+	chmod o-x "$TEST_ROOT" "$TRASH_DIRECTORY"
+'
+
 test_expect_success 'a drained failure is recorded in the folder its hook ran in' '
 	mkdir nested && cd nested && git init -q && mkdir sub && printf "int 1x;\n" >sub/f1.c &&
 	mkdir -m 700 .callus .callus/spool &&

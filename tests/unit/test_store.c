@@ -118,7 +118,7 @@ static void origin_is_recorded_once(void **state)
 	callus_store *s = NULL;
 	callus_lesson l;
 	callus_error err = CALLUS_ERROR_INIT;
-	callus_run_info run = { "", "session-1", 10, NULL, NULL, 0, NULL, "0000000000000000042-7" };
+	callus_run_info run = { "", "session-1", 10, NULL, NULL, 0, NULL, "0000000000000000042-7", NULL };
 	callus_run_info other = run;
 
 	other.origin = "0000000000000000043-7";
