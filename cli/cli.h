@@ -67,6 +67,11 @@ int cli_doctor_hooks(const cli_workspace *ws, const char *agent);
  * or out of range (so it always fits an int). */
 long cli_config_long(const cli_workspace *ws, const char *section, const char *key, long def);
 
+/* When a pending error failing last before is abandoned: now less [learn]
+ * prune_hours, in callus_now_iso8601()'s format; NULL without memory.
+ * Caller frees. */
+char *cli_abandoned_before(const cli_workspace *ws);
+
 /* An event of callus's own in ws's .callus/log.jsonl (callus_log_event) at
  * level "info", "warn" or "error", its message redacted; best-effort, and
  * nothing without a workspace. */

@@ -40,7 +40,8 @@ const cli_spec cmd_pending_spec = {
 	"max_retries times (3) with no fix (permanent: 'callus warnings').  Pending errors\n"
 	"nobody touched for [learn] prune_hours (168) are dropped when callus learns\n"
 	"from a run (all of that run's check's, the oldest 100 of the others), by 'callus\n"
-	"gc' (500 a day in the background), or all now with --prune.  One back after that\n"
+	"gc' (500 a day in the background), or all now with --prune; until then they\n"
+	"are listed as abandoned (in --json, \"abandoned\": true).  One back after that\n"
 	"is a new error.",
 	pending_options, 0
 };
@@ -61,7 +62,14 @@ const cli_spec cmd_warnings_spec = {
 	warnings_options, 0
 };
 
-static json_t *pending_json(const callus_pending *p)
+/* Pending, but idle past [learn] prune_hours: recordings and gc drop
+ * them a batch at a time, --prune all at once. */
+static int abandoned(const callus_pending *p, const char *before)
+{
+	return before && p->state == CALLUS_STATE_PENDING && strcmp(p->last_failure_at, before) < 0;
+}
+
+static json_t *pending_json(const callus_pending *p, const char *before)
 {
 	json_t *o = json_object(), *files = cli_strlist_json(&p->files);
 
@@ -82,16 +90,18 @@ static json_t *pending_json(const callus_pending *p)
 	json_object_set_new(o, "snapshot", json_string(p->snapshot));
 	if (p->resolution_id)
 		json_object_set_new(o, "resolution_id", json_integer(p->resolution_id));
+	if (abandoned(p, before))
+		json_object_set_new(o, "abandoned", json_true());
 	return o;
 }
 
-static int print_list(const callus_pending *ps, size_t n)
+static int print_list(const callus_pending *ps, size_t n, const char *before)
 {
 	if (json) {
 		json_t *a = json_array();
 
 		for (size_t i = 0; i < n; i++)
-			json_array_append_new(a, pending_json(&ps[i]));
+			json_array_append_new(a, pending_json(&ps[i], before));
 		return cli_print_json(a);
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -99,7 +109,7 @@ static int print_list(const callus_pending *ps, size_t n)
 		int w = cli_first_line_width(p->message, 100);
 
 		printf("#%-4lld %-9s %s%s%s%s%s  x%lld  %.16s  %.*s", (long long)p->id,
-		       callus_error_state_name(p->state), p->tool, *p->args ? " " : "", p->args,
+		       abandoned(p, before) ? "abandoned" : callus_error_state_name(p->state), p->tool, *p->args ? " " : "", p->args,
 		       *p->dir ? " in " : "", p->dir, (long long)p->attempts, p->last_failure_at, w,
 		       p->message);
 		if (p->files.count)
@@ -133,6 +143,7 @@ int cmd_pending(int argc, char **argv)
 	callus_pending *ps = NULL;
 	callus_store *store = NULL;
 	cli_workspace ws;
+	char *before = NULL;
 	size_t n = 0;
 	int first, rc = 0;
 
@@ -159,7 +170,7 @@ int cmd_pending(int argc, char **argv)
 		goto out;
 	}
 	if (rc == 1) { /* nothing recorded: nothing pending */
-		rc = print_list(NULL, 0);
+		rc = print_list(NULL, 0, NULL);
 		goto out;
 	}
 	if (prune) {
@@ -179,8 +190,10 @@ int cmd_pending(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	rc = print_list(ps, n);
+	before = cli_abandoned_before(&ws);
+	rc = print_list(ps, n, before);
 out:
+	free(before);
 	callus_pendings_free(ps, n);
 	callus_store_close(store);
 	callus_error_release(&err);
@@ -238,7 +251,7 @@ int cmd_warnings(int argc, char **argv)
 		goto out;
 	}
 	if (rc == 1) {
-		rc = print_list(NULL, 0);
+		rc = print_list(NULL, 0, NULL);
 		goto out;
 	}
 	if (callus_learn_list(store, &f, &ps, &n, &err) < 0) {
@@ -246,7 +259,7 @@ int cmd_warnings(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	rc = print_list(ps, n);
+	rc = print_list(ps, n, NULL);
 	goto out;
 nomem:
 	cli_error("out of memory");

@@ -156,8 +156,21 @@ int cmd_status(int argc, char **argv)
 	printf("lessons      %lld from %lld failed runs\n", (long long)t.lessons,
 	       (long long)t.runs);
 	printf("checks       %lld seen\n", (long long)t.checks);
-	printf("errors       %lld pending, %lld fixed, %lld permanent\n", (long long)t.pending,
-	       (long long)t.fixed, (long long)t.permanent);
+	{
+		char *before = cli_abandoned_before(&ws);
+		int64_t idle = 0;
+
+		/* best-effort: without it, the count as kept */
+		if (!before || callus_learn_count_abandoned(store, before, &idle, NULL) < 0)
+			idle = 0;
+		free(before);
+		printf("errors       %lld pending", (long long)t.pending);
+		if (idle > 0)
+			printf(" (%lld abandoned, idle past [learn] prune_hours: 'callus pending "
+			       "--prune' drops them)",
+			       (long long)idle);
+		printf(", %lld fixed, %lld permanent\n", (long long)t.fixed, (long long)t.permanent);
+	}
 	printf("resolutions  %lld", (long long)t.resolutions);
 	if (t.applications)
 		printf(" (applied %lld time%s, %.0f%% successful)", (long long)t.applications,

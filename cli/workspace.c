@@ -1,6 +1,8 @@
 #include "cli.h"
 
 #include "callus/buf.h"
+#include "callus/learn.h"
+#include "callus/lesson.h"
 #include "callus/log.h"
 #include "callus/migrate.h"
 #include "callus/paths.h"
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 void cli_workspace_migrate(const char *root)
@@ -135,6 +138,18 @@ long cli_config_long(const cli_workspace *ws, const char *section, const char *k
 	if (ws->config)
 		callus_config_get_long(&n, ws->config, section, key, def, 0, INT_MAX, NULL);
 	return n;
+}
+
+char *cli_abandoned_before(const cli_workspace *ws)
+{
+	long hours = cli_config_long(ws, "learn", "prune_hours", CALLUS_LEARN_PRUNE_HOURS);
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return callus_time_iso8601(
+		((long long)ts.tv_sec - (hours > 0 ? hours : CALLUS_LEARN_PRUNE_HOURS) * 3600LL) *
+			1000000000LL +
+		ts.tv_nsec);
 }
 
 char *cli_join_argv(int argc, char **argv)

@@ -289,3 +289,25 @@ out:
 	callus_buf_release(&sql);
 	return rc;
 }
+
+int callus_learn_count_abandoned(callus_store *s, const char *before, int64_t *count,
+			       callus_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int sq;
+
+	*count = 0;
+	/* pending_last: the index's range, not the table */
+	if ((sq = sqlite3_prepare_v2(callus_store_db(s),
+				     "SELECT count(*) FROM pending_errors WHERE state = 'pending'"
+				     " AND last_failure_at < ?1",
+				     -1, &st, NULL)) == SQLITE_OK) {
+		callus_sql_bind_text(st, 1, before);
+		if ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+			*count = sqlite3_column_int64(st, 0);
+			sq = SQLITE_OK;
+		}
+	}
+	sqlite3_finalize(st);
+	return sq == SQLITE_OK ? 0 : callus_store_db_error(s, err, sq, "cannot read");
+}

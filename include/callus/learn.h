@@ -295,6 +295,12 @@ typedef struct callus_pending_filter {
 /* Newest (last failure) first.  Free with callus_pendings_free(). */
 int callus_learn_list(callus_store *s, const callus_pending_filter *f, callus_pending **out,
 		    size_t *count, callus_error *err);
+
+/* How many pending errors failed last before `before` (callus_now_iso8601()'s
+ * format): abandoned, which recordings and gc drop a batch at a time
+ * (callus_learn_prune), in *count. */
+int callus_learn_count_abandoned(callus_store *s, const char *before, int64_t *count,
+			       callus_error *err);
 void callus_pendings_free(callus_pending *p, size_t count);
 
 typedef struct callus_resolution {

@@ -287,6 +287,11 @@ test_expect_success 'pruning drops pending errors left by abandoned sessions' '
 	test_expect_code 1 "$CALLUS" run -- jest 2>/dev/null &&
 	test "$(count pending)" = 1 &&
 	sqlite3 .callus/callus.db "UPDATE pending_errors SET last_failure_at = '\''2020-01-01T00:00:00.000Z'\''" &&
+	# shown for what they are until dropped
+	"$CALLUS" pending >list &&
+	grep -q "^#1 *abandoned jest" list &&
+	"$CALLUS" pending --json | jq -e ".[0].state == \"pending\" and .[0].abandoned" &&
+	"$CALLUS" status | grep -q "^errors       1 pending (1 abandoned, idle past .learn. prune_hours" &&
 	"$CALLUS" pending --prune 2>err >/dev/null &&
 	grep -q "pruned 1 pending error" err &&
 	test "$(count pending)" = 0 &&
