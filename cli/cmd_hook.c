@@ -539,28 +539,68 @@ static int not_recorded(int rc)
 	}
 }
 
+/* A queued pass's counts: one deferred recording when it learnt
+ * something (a pass delivered again learns nothing: counted once), and
+ * its hook's cut, logged. */
+static void count_pass(const cli_workspace *ws, callus_metrics *m, const callus_learn_result *learnt,
+		       int cut)
+{
+	if (m && learnt->nfixed + learnt->nunchanged > 0)
+		callus_metrics_add(m, CALLUS_METRIC_HOOK_DEFERRED, NULL, 1);
+	if (cut)
+		note_cut(ws, m, "pass",
+			 "a hook was cut by its deadline while learning from a passing check; it "
+			 "was queued, and what it fixed is learnt now (or was, before the cut)");
+}
+
+/* The entry of a queued pass, as what it learnt is committed: it goes,
+ * and its counts are kept then, in the metrics' spool; counted after the
+ * views, they were lost to a drainer killed while it wrote them. */
+typedef struct pass_drained {
+	const cli_workspace *ws;
+	const cli_spool_run *run;
+	const callus_learn_result *learnt;
+	int told;
+} pass_drained;
+
+static void pass_stored(void *ctx, int again)
+{
+	pass_drained *d = ctx;
+	callus_metrics *m = NULL;
+
+	if (d->run->stored)
+		d->run->stored(d->run->ctx, again);
+	d->told = 1;
+	if (d->run->kept_file)
+		return;
+	callus_metrics_new(&m);
+	count_pass(d->ws, m, d->learnt, d->run->cut);
+	if (m)
+		cli_flush_metrics(d->ws, m, NULL, 1);
+	callus_metrics_free(m);
+}
+
 static int drain_pass(const cli_workspace *ws, const callus_hook_event *e,
-		      const callus_detection *det, const cli_queued *q, int cut)
+		      const callus_detection *det, const cli_queued *queued, const cli_spool_run *run)
 {
 	callus_learn_result learnt;
+	pass_drained d = { ws, run, &learnt, 0 };
+	cli_queued q = *queued;
 	callus_metrics *m = NULL;
 	int rc;
 
+	memset(&learnt, 0, sizeof(learnt));
+	q.stored = pass_stored;
+	q.ctx = &d;
 	callus_metrics_new(&m);
 	rc = cli_record_pass(ws, det, e->command, e->session_id ? e->session_id : "", 0, m,
-			     &learnt, NULL, q);
+			     &learnt, NULL, &q);
 	if (rc < 0) {
 		rc = not_recorded(rc);
 	} else {
 		rc = 1;
-		/* counted once: a pass delivered again learns nothing */
-		if (m && learnt.nfixed + learnt.nunchanged > 0)
-			callus_metrics_add(m, CALLUS_METRIC_HOOK_DEFERRED, NULL, 1);
-		if (cut)
-			note_cut(ws, m, "pass",
-				 "a hook was cut by its deadline while learning from a passing check; "
-				 "it was queued, and what it fixed is learnt now (or was, before the "
-				 "cut)");
+		if (!d.told)
+			count_pass(ws, m, &learnt, run->cut);
 	}
 	callus_learn_result_release(&learnt);
 	if (m)
@@ -664,9 +704,7 @@ static int drain_record(const cli_workspace *ws, const callus_hook_event *e,
 	}
 	if (e->exit_code == 0) {
 		/* a pass counts what it learnt, after (drain_pass) */
-		q.stored = run->stored;
-		q.ctx = run->ctx;
-		rc = drain_pass(&at, e, &det, &q, run->cut);
+		rc = drain_pass(&at, e, &det, &q, run);
 		goto out;
 	}
 	callus_metrics_new(&m);
