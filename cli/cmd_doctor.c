@@ -28,6 +28,7 @@
 #include "callus/store_redact.h"
 #include "callus/views.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -809,6 +810,17 @@ spool:
 		       "%s: no hook queues a run there, and no drainer reads or removes what "
 		       "lies there (remove the link: callus makes the folder)",
 		       callus_error_message(&err));
+	/* the queue is a folder this user's hooks write and drainers empty:
+	 * one they may not write keeps nothing a busy store turns away, and
+	 * holds what lies there for ever */
+	callus_buf_clear(&path);
+	if (callus_buf_printf(&path, "%s/.callus/spool", d->ws->root) == 0 &&
+	    access(path.ptr, F_OK) == 0 && access(path.ptr, W_OK | X_OK) < 0)
+		report(d, PROBLEM, "spool",
+		       ".callus/spool cannot be written by this user (%s): a hook kept waiting "
+		       "by a busy store drops its failure, and no drainer can remove what is "
+		       "queued there (give the folder back to this user)",
+		       strerror(errno));
 	/* failures and passes a hook queued (a busy store, its deadline) that
 	 * no drainer has recorded yet: one that found the store busy too long
 	 * gave up, and the next hook starts another */

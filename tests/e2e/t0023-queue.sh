@@ -225,6 +225,9 @@ test_expect_success 'a queue folder that cannot be written: its entry recorded o
 	test "$(occurrences)" = 2 &&
 	test -e .callus/spool/0000000000000000001-1.cut.json &&
 	test "$(( $(cut_count recording) + $(cut_count learning) ))" -le 1 &&
+	test_expect_code 1 setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$CALLUS" doctor >doc &&
+	grep -q "^problem  spool      .callus/spool cannot be written by this user (Permission denied)" doc &&
 	chmod 755 .callus/spool &&
 	setpriv --reuid=nobody --regid=nogroup --clear-groups "$CALLUS" hook --drain generic &&
 	test ! -e .callus/spool/0000000000000000001-1.cut.json &&
