@@ -262,12 +262,17 @@ static int gc_lessons(callus_store *s, const char *workspace, int files_ours,
 				  before, limit_of(p), p, 0, res);
 		free(before);
 	}
-	if (sq == SQLITE_OK && p->lessons_max > 0)
+	/* the two rules share one batch: a background pass in a hook removes
+	 * at most that many lessons (and their files), not twice as many */
+	if (sq == SQLITE_OK && p->lessons_max > 0 && (!p->batch || res->lessons < p->batch)) {
+		size_t left = p->batch ? p->batch - res->lessons : 0;
+
 		sq = drop_lessons(s, workspace, files_ours,
 				  "SELECT id, signature FROM lessons WHERE 1" LESSON_REMOVABLE
 				  " ORDER BY occurrences ASC, last_seen ASC, id ASC LIMIT ?2",
-				  NULL, p->batch > 0x7fffffff ? 0x7fffffff : (int)p->batch, p,
-				  p->lessons_max, res);
+				  NULL, left > 0x7fffffff ? 0x7fffffff : (int)left, p, p->lessons_max,
+				  res);
+	}
 	return sq;
 }
 

@@ -485,6 +485,40 @@ static void a_batch_bounds_the_abandoned_errors_too(void **state)
 		callus_signature_release(&g[i]);
 }
 
+/* The age rule and the count rule share the pass's batch: a background
+ * pass in a hook took twice as many lessons as it said. */
+static void the_two_lesson_rules_share_a_batch(void **state)
+{
+	fixture *f = *state;
+	callus_signature g[5];
+	const char *msgs[] = { "implicit declaration of function alpha_one",
+			       "unknown type name beta_two used here",
+			       "storage size of gamma_three is not known",
+			       "too few arguments to function delta_four",
+			       "conflicting types for epsilon_five" };
+	char later[32], file[16];
+	callus_gc_policy p;
+	callus_gc_result r;
+
+	for (int i = 0; i < 5; i++) {
+		snprintf(file, sizeof(file), "src/%c.c", 'a' + i);
+		record(f, file, msgs[i], &g[i], NULL);
+	}
+	days_on(later);
+	policy(&p);
+	p.now = later;
+	p.lessons_max = 1;
+	p.batch = 2;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lessons, 2);
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 3);
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lessons, 2);
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 1);
+	for (int i = 0; i < 5; i++)
+		callus_signature_release(&g[i]);
+}
+
 /* A pass that only dropped abandoned errors and their snapshots empties
  * the write-ahead log too: every later process would read it at open. */
 static void a_prune_alone_empties_the_wal(void **state)
@@ -2721,6 +2755,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_rule_longer_than_since_1970_keeps_all, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(a_prune_alone_empties_the_wal, setup, teardown),
+		cmocka_unit_test_setup_teardown(the_two_lesson_rules_share_a_batch, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_vacuum_that_fails_is_not_said_done, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_batch_bounds_the_abandoned_errors_too, setup,
 						teardown),
