@@ -453,7 +453,7 @@ static int views(callus_store *store, const char *workspace, const char *agents_
 	size_t nnotes = 0, nwarnings = 0, nlessons = 0;
 	callus_buf path = CALLUS_BUF_INIT, lock = CALLUS_BUF_INIT;
 	const char *agents = agents_file && *agents_file ? agents_file : "AGENTS.md";
-	int rc;
+	int rc, lock_fd = -1;
 
 	if (!safe_relative(agents))
 		return callus_error_set(err, CALLUS_EINVAL,
@@ -461,6 +461,18 @@ static int views(callus_store *store, const char *workspace, const char *agents_
 	/* a link to a file elsewhere (a shell's startup file) is not ours */
 	if ((rc = callus_workspace_guard(NULL, workspace, agents, 0, err)) < 0)
 		return rc;
+	callus_buf_printf(&path, "%s/%s", workspace, agents);
+	callus_buf_printf(&lock, "%s/.callus/agents.lock", workspace);
+	if (callus_buf_status(&path) < 0 || callus_buf_status(&lock) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	/* The store is read under the block's lock: read before it, by a
+	 * writer (a recording, callus gc) that another then passed, an older
+	 * list was written last, naming a lesson file gc had removed. */
+	if (!check &&
+	    (rc = callus_fs_lock(&lock_fd, lock.ptr, CALLUS_AGENTS_LOCK_TIMEOUT_MS, err)) < 0)
+		goto out;
 	if ((rc = callus_notes_list(store, &nf, &notes, &nnotes, err)) < 0 ||
 	    (rc = callus_learn_list(store, &wf, &warnings, &nwarnings, err)) < 0 ||
 	    (rc = callus_store_list_lessons(store, &lf, &lessons, &nlessons, err)) < 0)
@@ -472,16 +484,10 @@ static int views(callus_store *store, const char *workspace, const char *agents_
 	c.nwarnings = nwarnings;
 	c.lessons = lessons;
 	c.nlessons = nlessons;
-	callus_buf_printf(&path, "%s/%s", workspace, agents);
-	callus_buf_printf(&lock, "%s/.callus/agents.lock", workspace);
-	if (callus_buf_status(&path) < 0 || callus_buf_status(&lock) < 0) {
-		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
-		goto out;
-	}
 	rc = check ? callus_agents_block_stale(path.ptr, &c, CALLUS_AGENTS_BLOCK_MAX_BYTES, err)
-		   : callus_agents_block_update(path.ptr, &c, CALLUS_AGENTS_BLOCK_MAX_BYTES, lock.ptr,
-						 err);
+		   : callus_agents_block_update(path.ptr, &c, CALLUS_AGENTS_BLOCK_MAX_BYTES, NULL, err);
 out:
+	callus_fs_unlock(lock_fd);
 	callus_notes_free(notes, nnotes);
 	callus_pendings_free(warnings, nwarnings);
 	callus_lessons_free(lessons, nlessons);

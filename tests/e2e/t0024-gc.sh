@@ -156,6 +156,39 @@ test_expect_success 'the background pass keeps the lesson its recording has just
 	test "$(q "SELECT group_concat(file) FROM (SELECT file FROM lessons ORDER BY file)")" = ka.c,kc.c
 '
 
+# until_true CMD...: CMD, tried for up to 15 s
+until_true() {
+	for _ in $(seq 1 300); do
+		"$@" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+test_expect_success 'the block is written from the store as its lock finds it: a lesson gc took meanwhile is not named' '
+	mkdir r && cd r && git init -q && mkdir .callus &&
+	printf "[retention]\ngc_hours = 0\n" >.callus/config &&
+	c_file ra undefined_ra && c_file rb undefined_rb &&
+	test_expect_code 1 "$CALLUS" run -- gcc -c ra.c 2>err &&
+	agents_names 1 &&
+	gone=$(grep -o "\.lessons/[0-9a-f]*\.md" AGENTS.md) &&
+	# another writer holds the block: the next recording waits for it
+	# (a minute at most, should the test fail before it lets go)
+	{ flock .callus/agents.lock sh -c "touch ../held-r; for i in \$(seq 1 1200); do test -e ../release-r && break; sleep 0.05; done" & } &&
+	holder=$! &&
+	until_true test -e ../held-r &&
+	{ "$CALLUS" run -- gcc -c rb.c >/dev/null 2>&1 & } &&
+	rec=$! &&
+	until_true eval "test \"\$(q \"SELECT count(*) FROM lessons\")\" = 2" &&
+	sleep 1 &&
+	# meanwhile the first lesson goes, as callus gc takes it
+	q "DELETE FROM lessons WHERE file = '"'"'ra.c'"'"'" && rm "$gone" &&
+	touch ../release-r && wait "$holder" &&
+	{ wait "$rec" || :; } &&
+	agents_names 1 &&
+	! grep -q "$gone" AGENTS.md
+'
+
 test_expect_success 'a rule of more days than since 1970 keeps everything; callus doctor names a value it cannot read' '
 	cd k &&
 	printf "[retention]\nlesson_days = 200000\nrun_days = 36500\nsignature_days = 2147483647\ngc_hours = 0\n" >.callus/config &&
