@@ -34,11 +34,12 @@ const cli_spec cmd_gc_spec = {
 	"checks not run as long that no error names; pending errors idle for [learn]\n"
 	"prune_hours (168); error signatures unseen for [retention] signature_days (180)\n"
 	"that no note, resolution, open or permanent error or link needs, but the\n"
-	"newest.  Notes, resolutions and metrics are never removed.  Files in .lessons/\n"
+	"newest. Notes, resolutions and metrics are never removed. Files in .lessons/\n"
 	"that no lesson has are removed, the AGENTS.md block is written again when\n"
-	"lessons went, and the store is compacted (VACUUM) when a quarter of it is\n"
-	"free.  A [retention] value of 0 turns its rule off (prune_hours 0 is its\n"
-	"default; callus doctor names a value it cannot read).  Recorded failures run\n"
+	"lessons went, and the store is compacted (VACUUM) when a quarter of it is free.\n"
+	"Without git, the copies in .callus/snapshots.git that no snapshot kept needs go\n"
+	"once a day old. A [retention] value of 0 turns its rule off (prune_hours 0 is\n"
+	"its default; callus doctor names a value it cannot read). Recorded failures run\n"
 	"the same policy in the background, a batch at a time, once every [retention]\n"
 	"gc_hours (24; 0: never).\n"
 	"A store an earlier callus (or deja) wrote is redacted again by this callus's\n"
@@ -92,13 +93,14 @@ int cmd_gc(int argc, char **argv)
 	failed = rc < 0;
 	rc = 0;
 	if (json) {
-		json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:b,s:b}",
+		json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:b,s:b}",
 				      "lessons", (json_int_t)r.lessons, "lesson_files",
 				      (json_int_t)r.lesson_files, "runs", (json_int_t)r.runs,
 				      "unresolved", (json_int_t)r.unresolved, "checks",
 				      (json_int_t)r.checks, "pending", (json_int_t)r.pending,
 				      "signatures", (json_int_t)r.signatures, "snapshots",
-				      (json_int_t)r.snapshots, "redacted", (json_int_t)r.redacted,
+				      (json_int_t)r.snapshots, "snapshot_objects",
+				      (json_int_t)r.snapshot_objects, "redacted", (json_int_t)r.redacted,
 				      "redacted_lessons", (json_int_t)r.redacted_lessons,
 				      "redacted_log", (json_int_t)r.redacted_log,
 				      "redaction_due", r.redaction_due, "vacuumed", r.vacuumed,
@@ -120,6 +122,10 @@ int cmd_gc(int argc, char **argv)
 		       : r.wal_left ? "; the store was compacted (its file shrinks once the process "
 				      "reading it lets go)"
 				    : "; the store was compacted");
+		if (r.snapshot_objects)
+			printf("removed %zu object%s of the copies in .callus/snapshots.git that no "
+			       "snapshot kept needs\n",
+			       r.snapshot_objects, r.snapshot_objects == 1 ? "" : "s");
 		if (r.redacted)
 			printf("redacted again %zu stored text%s that held what this callus's "
 			       "redactor finds (%zu lesson%s)\n",

@@ -12,6 +12,7 @@
 #include "callus/lessonmd.h"
 #include "callus/log.h"
 #include "callus/signature.h"
+#include "callus/snapshot.h"
 #include "callus/store_redact.h"
 #include "callus/vecindex.h"
 #include "callus/views.h"
@@ -69,6 +70,40 @@ int callus_gc_due(const char *workspace, const callus_gc_policy *p)
 out:
 	callus_buf_release(&path);
 	return due;
+}
+
+/* In a workspace without git, the copies in .callus/snapshots.git that no
+ * snapshot kept reaches (snapshot.h); a sweep's work only, as it starts
+ * the helper.  Best-effort: the copies stay until a sweep can. */
+static void prune_copies(callus_store *s, const char *workspace, callus_gc_result *res)
+{
+	callus_strlist keep = CALLUS_STRLIST_INIT;
+	callus_buf repo = CALLUS_BUF_INIT;
+	callus_error err = CALLUS_ERROR_INIT;
+	sqlite3_stmt *st = NULL;
+	struct stat sb;
+	int sq;
+
+	if (callus_buf_printf(&repo, "%s/.callus/snapshots.git", workspace) < 0 ||
+	    lstat(repo.ptr, &sb) < 0 || !S_ISDIR(sb.st_mode))
+		goto out;
+	if (sqlite3_prepare_v2(callus_store_db(s), "SELECT tree FROM snapshots WHERE kind = 'files'",
+			       -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *tree = (const char *)sqlite3_column_text(st, 0);
+
+		if (tree && callus_strlist_add(&keep, tree, strlen(tree)) < 0)
+			goto out;
+	}
+	/* a list cut short would leave the rest of the copies to go */
+	if (sq == SQLITE_DONE)
+		(void)callus_snapshot_prune(&res->snapshot_objects, workspace, &keep, NULL, &err);
+out:
+	sqlite3_finalize(st);
+	callus_error_release(&err);
+	callus_buf_release(&repo);
+	callus_strlist_release(&keep);
 }
 
 static int limit_of(const callus_gc_policy *p)
@@ -570,6 +605,7 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
 	if (rc < 0)
 		goto out;
 	if (p->sweep) {
+		prune_copies(s, workspace, res);
 		what = "cannot sweep the lesson files of";
 		if ((sq = sweep_lesson_files(s, workspace, files_ours, res)) != SQLITE_OK)
 			goto fail;

@@ -337,6 +337,14 @@ int callus_snapshot_start(callus_snapshot_batch **out, callus_snapshot_req *reqs
 			snprintf(nums[i], sizeof nums[i], "%zu", r->max_bytes);
 			argv[a++] = nums[i];
 			unlimited |= callus_size_add(&room, r->max_bytes, DIFF_TRAILER_MAX) < 0;
+		} else if (r->kind == CALLUS_SNAPSHOT_REQ_PRUNE) {
+			size_t nt = r->files ? r->files->count : 0;
+
+			argv[a++] = "prune";
+			snprintf(nums[i], sizeof nums[i], "%zu", nt);
+			argv[a++] = nums[i];
+			for (size_t j = 0; j < nt; j++)
+				argv[a++] = r->files->items[j];
 		} else {
 			argv[a++] = "head";
 		}
@@ -478,6 +486,28 @@ int callus_snapshot_head(char **commit, const char *workspace, const callus_snap
 	if ((rc = run_one(&r, workspace, opts, err)) == 0) {
 		*commit = r.text;
 		r.text = NULL;
+	}
+	callus_snapshot_req_release(&r);
+	return rc;
+}
+
+int callus_snapshot_prune(size_t *removed, const char *workspace, const callus_strlist *keep,
+			const callus_snapshot_opts *opts, callus_error *err)
+{
+	callus_snapshot_req r = CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_PRUNE);
+	char *end = NULL;
+	int rc;
+
+	*removed = 0;
+	r.files = keep;
+	if ((rc = run_one(&r, workspace, opts, err)) == 0) {
+		unsigned long long n = strtoull(r.text ? r.text : "", &end, 10);
+
+		if (!r.text || end == r.text || strcmp(end, "\n"))
+			rc = callus_error_set(err, CALLUS_EIO,
+					    "snapshot helper printed something unexpected");
+		else
+			*removed = (size_t)n;
 	}
 	callus_snapshot_req_release(&r);
 	return rc;

@@ -99,6 +99,16 @@ int callus_snapshot_head(char **commit, const char *workspace, const callus_snap
 		       callus_error *err);
 
 /*
+ * In a workspace without git, the copies in its private repository that
+ * none of the keep trees (the "files" snapshots still needed, 40 hex
+ * digits each) reaches and that are older than a day, removed: nothing
+ * else refers to them.  *removed says how many objects went (0 when the
+ * workspace has no such repository).
+ */
+int callus_snapshot_prune(size_t *removed, const char *workspace, const callus_strlist *keep,
+			const callus_snapshot_opts *opts, callus_error *err);
+
+/*
  * Several of the calls above in one run of the helper: a recording that
  * snapshots a failure, diffs the fixes of older errors and reads HEAD
  * starts the helper once instead of once each (a start costs about as much
@@ -108,12 +118,14 @@ int callus_snapshot_head(char **commit, const char *workspace, const callus_snap
 typedef enum callus_snapshot_req_kind {
 	CALLUS_SNAPSHOT_REQ_TAKE, /* callus_snapshot_take() */
 	CALLUS_SNAPSHOT_REQ_DIFF, /* callus_snapshot_diff() */
-	CALLUS_SNAPSHOT_REQ_HEAD  /* callus_snapshot_head() */
+	CALLUS_SNAPSHOT_REQ_HEAD, /* callus_snapshot_head() */
+	CALLUS_SNAPSHOT_REQ_PRUNE /* callus_snapshot_prune() */
 } callus_snapshot_req_kind;
 
 typedef struct callus_snapshot_req {
 	callus_snapshot_req_kind kind;
-	const callus_strlist *files; /* TAKE: borrowed; may be NULL */
+	const callus_strlist *files; /* TAKE: borrowed; may be NULL.  PRUNE:
+				      * the trees kept */
 	const callus_snapshot *snap; /* DIFF: borrowed */
 	const callus_snapshot *to;   /* DIFF: borrowed; the working tree as
 				      * kept then (both git snapshots), to diff
@@ -128,7 +140,8 @@ typedef struct callus_snapshot_req {
 	int to_gone;            /* DIFF with to, rc < 0: the helper has no
 				 * such tree (its objects pruned) */
 	callus_snapshot taken;  /* TAKE */
-	char *text;             /* DIFF: the patch; HEAD: the commit or "" */
+	char *text;             /* DIFF: the patch; HEAD: the commit or "";
+				 * PRUNE: the count and a newline */
 } callus_snapshot_req;
 
 #define CALLUS_SNAPSHOT_REQ_INIT(k)                                                       \

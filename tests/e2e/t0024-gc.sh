@@ -189,6 +189,31 @@ test_expect_success 'the block is written from the store as its lock finds it: a
 	! grep -q "$gone" AGENTS.md
 '
 
+test_expect_success 'without git, callus gc removes the copies no kept snapshot needs, a day old' '
+	mkdir nogit && cd nogit && mkdir .callus &&
+	printf "[retention]\ngc_hours = 0\n" >.callus/config &&
+	c_file na SECRET_na && c_file nb undefined_nb &&
+	for f in na nb; do
+		test_expect_code 1 "$CALLUS" run -- gcc -c $f.c 2>err || return 1
+	done &&
+	all=$(find .callus/snapshots.git/objects -type f | wc -l) &&
+	test "$all" -gt 0 &&
+	# na'"'"'s error abandoned: its snapshot is needed no more
+	q "UPDATE pending_errors SET last_failure_at = '"'"'2020-01-01T00:00:00.000Z'"'"' WHERE files LIKE '"'"'%na.c%'"'"'" &&
+	"$CALLUS" gc >out &&
+	grep -q "1 abandoned pending error, 0 signatures, 1 snapshot" out &&
+	# younger than a day, a copy stays (a snapshot being taken has no row yet)
+	test "$(find .callus/snapshots.git/objects -type f | wc -l)" = "$all" &&
+	find .callus/snapshots.git/objects -type f -exec touch -d "2 days ago" {} + &&
+	"$CALLUS" gc --json >out.json &&
+	jq -e ".snapshot_objects > 0" out.json &&
+	test "$(find .callus/snapshots.git/objects -type f | wc -l)" -lt "$all" &&
+	# nb'"'"'s stay: its fix is learnt with its diff
+	c_file nb 0 &&
+	"$CALLUS" run -- gcc -c nb.c 2>err &&
+	"$CALLUS" resolutions --json | jq -e ".[0].files == [\"nb.c\"]"
+'
+
 test_expect_success 'a rule of more days than since 1970 keeps everything; callus doctor names a value it cannot read' '
 	cd k &&
 	printf "[retention]\nlesson_days = 200000\nrun_days = 36500\nsignature_days = 2147483647\ngc_hours = 0\n" >.callus/config &&
