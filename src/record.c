@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /*
  * What git may see of .callus/: only the notes, which a team commits.  The
@@ -484,8 +485,15 @@ static int views(callus_store *store, const char *workspace, const char *agents_
 	c.nwarnings = nwarnings;
 	c.lessons = lessons;
 	c.nlessons = nlessons;
-	rc = check ? callus_agents_block_stale(path.ptr, &c, CALLUS_AGENTS_BLOCK_MAX_BYTES, err)
-		   : callus_agents_block_update(path.ptr, &c, CALLUS_AGENTS_BLOCK_MAX_BYTES, NULL, err);
+	/* a store with nothing for the block (made by a sync, or emptied) and
+	 * no file: nothing is missing, the first recording writes it */
+	if (check && !nnotes && !nwarnings && !nlessons && access(path.ptr, F_OK) < 0 &&
+	    errno == ENOENT)
+		rc = 0;
+	else if (check)
+		rc = callus_agents_block_stale(path.ptr, &c, CALLUS_AGENTS_BLOCK_MAX_BYTES, err);
+	else
+		rc = callus_agents_block_update(path.ptr, &c, CALLUS_AGENTS_BLOCK_MAX_BYTES, NULL, err);
 out:
 	callus_fs_unlock(lock_fd);
 	callus_notes_free(notes, nnotes);

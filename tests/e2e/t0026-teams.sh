@@ -90,6 +90,9 @@ test_expect_success 'synced, the team note is suggested in B, and B'"'"'s applic
 	cd b && "$CALLUS" sync >out &&
 	grep -q "^team: 0 proposed, 0 reported, 1 pulled" out &&
 	"$CALLUS" notes --layer team --json | jq -e "length == 1 and .[0].layer == \"team\"" &&
+	# a store a sync made, with nothing yet for AGENTS.md, misses no block
+	{ "$CALLUS" doctor >../doc0 || :; } &&
+	grep -q "^ok       views " ../doc0 &&
 	# its signature is indexed by the sync, not left to the next recording
 	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM signature_vectors v
 		JOIN signatures g ON g.rowid = v.sig JOIN note_cache c ON c.signature_id = g.id")" = 1 &&
