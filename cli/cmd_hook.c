@@ -553,71 +553,17 @@ static void count_pass(const cli_workspace *ws, callus_metrics *m, const callus_
 			 "was queued, and what it fixed is learnt now (or was, before the cut)");
 }
 
-/* The entry of a queued pass, as what it learnt is committed: it goes,
- * and its counts are kept then, in the metrics' spool; counted after the
- * views, they were lost to a drainer killed while it wrote them. */
-typedef struct pass_drained {
-	const cli_workspace *ws;
-	const cli_spool_run *run;
-	const callus_learn_result *learnt;
-	int told;
-} pass_drained;
-
-static void pass_stored(void *ctx, int again)
-{
-	pass_drained *d = ctx;
-	callus_metrics *m = NULL;
-
-	if (d->run->stored)
-		d->run->stored(d->run->ctx, again);
-	d->told = 1;
-	if (d->run->kept_file)
-		return;
-	callus_metrics_new(&m);
-	count_pass(d->ws, m, d->learnt, d->run->cut);
-	if (m)
-		cli_flush_metrics(d->ws, m, NULL, 1);
-	callus_metrics_free(m);
-}
-
-static int drain_pass(const cli_workspace *ws, const callus_hook_event *e,
-		      const callus_detection *det, const cli_queued *queued, const cli_spool_run *run)
-{
-	callus_learn_result learnt;
-	pass_drained d = { ws, run, &learnt, 0 };
-	cli_queued q = *queued;
-	callus_metrics *m = NULL;
-	int rc;
-
-	memset(&learnt, 0, sizeof(learnt));
-	q.stored = pass_stored;
-	q.ctx = &d;
-	callus_metrics_new(&m);
-	rc = cli_record_pass(ws, det, e->command, e->session_id ? e->session_id : "", 0, m,
-			     &learnt, NULL, &q);
-	if (rc < 0) {
-		rc = not_recorded(rc);
-	} else {
-		rc = 1;
-		if (!d.told)
-			count_pass(ws, m, &learnt, run->cut);
-	}
-	callus_learn_result_release(&learnt);
-	if (m)
-		cli_flush_metrics(ws, m, NULL, rc < 0);
-	callus_metrics_free(m);
-	return rc;
-}
-
-/* A queued failure's entry, as its occurrence is committed (or found
- * committed by an earlier delivery): it goes, and what it counts (one
- * deferred recording; a cut, said in the log) is kept then, in the
- * metrics' spool.  Counted after the learning that follows, it was lost
- * when that was cut: the drain of a passing check's hook runs under the
- * hook's deadline, and a drainer can be killed. */
+/* A queued run's entry, as its failure or what its pass learnt is
+ * committed (or found committed by an earlier delivery): it goes, and
+ * what it counts (one deferred recording; a cut, said in the log) is kept
+ * then, in the metrics' spool.  Counted after the learning (a failure's)
+ * or the views (a pass's) that follow, it was lost when those were cut:
+ * the drain of a passing check's hook runs under the hook's deadline,
+ * and a drainer can be killed. */
 typedef struct drained {
 	const cli_workspace *ws;
 	const cli_spool_run *run;
+	const callus_learn_result *learnt; /* a pass's; NULL: a failure */
 	int told; /* drained_stored ran: counted there */
 } drained;
 
@@ -653,11 +599,41 @@ static void drained_stored(void *ctx, int again)
 	if (d->run->kept_file)
 		return;
 	callus_metrics_new(&m);
-	count_drained(d->ws, m, d->run->cut, again);
+	if (d->learnt)
+		count_pass(d->ws, m, d->learnt, d->run->cut);
+	else
+		count_drained(d->ws, m, d->run->cut, again);
 	/* the store is the recording's, in its commit: the spool */
 	if (m)
 		cli_flush_metrics(d->ws, m, NULL, 1);
 	callus_metrics_free(m);
+}
+
+/* A queued pass (q's stored is drained_stored, with d). */
+static int drain_pass(const cli_workspace *ws, const callus_hook_event *e,
+		      const callus_detection *det, const cli_queued *q, drained *d)
+{
+	callus_learn_result learnt;
+	callus_metrics *m = NULL;
+	int rc;
+
+	memset(&learnt, 0, sizeof(learnt));
+	d->learnt = &learnt;
+	callus_metrics_new(&m);
+	rc = cli_record_pass(ws, det, e->command, e->session_id ? e->session_id : "", 0, m,
+			     &learnt, NULL, q);
+	if (rc < 0) {
+		rc = not_recorded(rc);
+	} else {
+		rc = 1;
+		if (!d->told)
+			count_pass(ws, m, &learnt, d->run->cut);
+	}
+	callus_learn_result_release(&learnt);
+	if (m)
+		cli_flush_metrics(ws, m, NULL, rc < 0);
+	callus_metrics_free(m);
+	return rc;
 }
 
 /* A queued failure, recorded by a drainer as the hook would have; its
@@ -666,7 +642,7 @@ static void drained_stored(void *ctx, int again)
 static int drain_record(const cli_workspace *ws, const callus_hook_event *e,
 			const cli_spool_run *run)
 {
-	drained d = { ws, run, 0 };
+	drained d = { ws, run, NULL, 0 };
 	cli_queued q = { run->origin, drained_stored, &d, run->at_ns, run->kept, NULL };
 	callus_detection det;
 	callus_metrics *m = NULL;
@@ -703,8 +679,8 @@ static int drain_record(const cli_workspace *ws, const callus_hook_event *e,
 		goto out;
 	}
 	if (e->exit_code == 0) {
-		/* a pass counts what it learnt, after (drain_pass) */
-		rc = drain_pass(&at, e, &det, &q, run);
+		/* a pass counts what it learnt as that commits (drain_pass) */
+		rc = drain_pass(&at, e, &det, &q, &d);
 		goto out;
 	}
 	callus_metrics_new(&m);
