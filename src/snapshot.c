@@ -316,10 +316,11 @@ int callus_snapshot_start(callus_snapshot_batch **out, callus_snapshot_req *reqs
 
 		if (!sendable(r))
 			continue;
-		if (r->kind == CALLUS_SNAPSHOT_REQ_TAKE) {
+		if (r->kind == CALLUS_SNAPSHOT_REQ_TAKE || r->kind == CALLUS_SNAPSHOT_REQ_PRUNE) {
+			/* a count, then the files to copy, or the trees kept */
 			size_t nf = r->files ? r->files->count : 0;
 
-			argv[a++] = "snapshot";
+			argv[a++] = r->kind == CALLUS_SNAPSHOT_REQ_TAKE ? "snapshot" : "prune";
 			snprintf(nums[i], sizeof nums[i], "%zu", nf);
 			argv[a++] = nums[i];
 			for (size_t j = 0; j < nf; j++)
@@ -337,14 +338,6 @@ int callus_snapshot_start(callus_snapshot_batch **out, callus_snapshot_req *reqs
 			snprintf(nums[i], sizeof nums[i], "%zu", r->max_bytes);
 			argv[a++] = nums[i];
 			unlimited |= callus_size_add(&room, r->max_bytes, DIFF_TRAILER_MAX) < 0;
-		} else if (r->kind == CALLUS_SNAPSHOT_REQ_PRUNE) {
-			size_t nt = r->files ? r->files->count : 0;
-
-			argv[a++] = "prune";
-			snprintf(nums[i], sizeof nums[i], "%zu", nt);
-			argv[a++] = nums[i];
-			for (size_t j = 0; j < nt; j++)
-				argv[a++] = r->files->items[j];
 		} else {
 			argv[a++] = "head";
 		}
