@@ -808,6 +808,62 @@ static void test_helper_timeout(void **state)
 	rmdir_all(dir);
 }
 
+/* The copies of a workspace without git that no kept snapshot reaches go
+ * once a day old; a kept one still diffs; bad input is refused. */
+static void test_files_prune(void **state)
+{
+	callus_snapshot old = CALLUS_SNAPSHOT_INIT, kept = CALLUS_SNAPSHOT_INIT;
+	callus_strlist files = CALLUS_STRLIST_INIT, keep = CALLUS_STRLIST_INIT;
+	callus_buf path = CALLUS_BUF_INIT;
+	callus_error e = CALLUS_ERROR_INIT;
+	callus_snapshot_opts o = { NULL, 5000, NULL, 0, 0 };
+	char *dir = tmpdir(), *none = tmpdir(), *patch = NULL;
+	size_t removed = 99;
+
+	(void)state;
+	/* no private repository: nothing, and none made */
+	assert_int_equal(callus_snapshot_prune(&removed, none, &keep, NULL, &e), 0);
+	assert_int_equal(removed, 0);
+	callus_buf_printf(&path, "%s/.callus", none);
+	assert_int_not_equal(access(path.ptr, F_OK), 0);
+	write_str(dir, "a.txt", "one\n");
+	assert_int_equal(callus_strlist_add(&files, "a.txt", 5), 0);
+	take(&old, dir, &files);
+	write_str(dir, "a.txt", "two\n");
+	take(&kept, dir, &files);
+	assert_int_equal(callus_strlist_add(&keep, kept.tree, strlen(kept.tree)), 0);
+	/* younger than a day: a snapshot being taken has no row yet */
+	assert_int_equal(callus_snapshot_prune(&removed, dir, &keep, NULL, &e), 0);
+	assert_int_equal(removed, 0);
+	sh("find '%s/.callus/snapshots.git/objects' -type f -exec touch -d '2 days ago' {} +", dir);
+	assert_int_equal(callus_snapshot_prune(&removed, dir, &keep, NULL, &e), 0);
+	assert_true(removed >= 2); /* the old tree and its blob at least */
+	/* the old copies are gone: no diff from them */
+	assert_int_not_equal(callus_snapshot_diff(&patch, dir, &old, 100000, NULL, &e), 0);
+	callus_error_release(&e);
+	write_str(dir, "a.txt", "three\n");
+	patch = diff(dir, &kept, 100000);
+	assert_non_null(strstr(patch, "-two\n+three\n"));
+	free(patch);
+	/* the keep list is the caller's: a tree id that is none is refused */
+	callus_strlist_release(&keep);
+	assert_int_equal(callus_strlist_add(&keep, "not-a-tree", 10), 0);
+	assert_int_equal(callus_snapshot_prune(&removed, dir, &keep, NULL, &e), CALLUS_EINVAL);
+	callus_error_release(&e);
+	/* an answer that is no count */
+	fake_helper(none, "#!/bin/sh\nprintf 'ok 4\\nabc\\n'\n", &path);
+	o.helper = path.ptr;
+	assert_int_equal(callus_snapshot_prune(&removed, dir, &keep, &o, &e), CALLUS_EIO);
+	callus_error_release(&e);
+	callus_snapshot_release(&old);
+	callus_snapshot_release(&kept);
+	callus_strlist_release(&files);
+	callus_strlist_release(&keep);
+	callus_buf_release(&path);
+	rmdir_all(dir);
+	rmdir_all(none);
+}
+
 static void test_helper_bad_output(void **state)
 {
 	static const struct {
@@ -1334,6 +1390,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_max_bytes),
 		cmocka_unit_test(test_files_workspace),
 		cmocka_unit_test(test_files_refused),
+		cmocka_unit_test(test_files_prune),
 		cmocka_unit_test(test_helper_missing),
 		cmocka_unit_test(test_helper_timeout),
 		cmocka_unit_test(test_helper_bad_output),
