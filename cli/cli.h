@@ -67,6 +67,9 @@ int cli_doctor_hooks(const cli_workspace *ws, const char *agent);
  * or out of range (so it always fits an int). */
 long cli_config_long(const cli_workspace *ws, const char *section, const char *key, long def);
 
+/* The size of the workspace's file rel, 0 when there is none. */
+uint64_t cli_file_size(const cli_workspace *ws, const char *rel);
+
 /* When a pending error failing last before is abandoned: now less [learn]
  * prune_hours, in callus_now_iso8601()'s format; NULL without memory.
  * Caller frees. */

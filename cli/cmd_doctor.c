@@ -130,18 +130,6 @@ static int exists(const char *root, const char *rel)
 	return yes;
 }
 
-static uint64_t file_size(const char *root, const char *rel)
-{
-	callus_buf p = CALLUS_BUF_INIT;
-	struct stat st;
-	uint64_t n = 0;
-
-	if (callus_buf_printf(&p, "%s/%s", root, rel) == 0 && stat(p.ptr, &st) == 0)
-		n = (uint64_t)st.st_size;
-	callus_buf_release(&p);
-	return n;
-}
-
 /* The first line of s, at most width bytes, for a one-line listing. */
 static int line_width(const char *s, int width)
 {
@@ -450,7 +438,7 @@ static void check_store(struct doctor *d)
 		goto out;
 	}
 	human(size, st.db_bytes);
-	human(wal, file_size(d->ws->root, ".callus/callus.db-wal"));
+	human(wal, cli_file_size(d->ws, ".callus/callus.db-wal"));
 	human(free_space, st.free_bytes);
 	if (st.schema_version > CALLUS_STORE_SCHEMA_VERSION)
 		report(d, PROBLEM, "store",
@@ -832,7 +820,7 @@ spool:
 		       fix ? ": a drainer was started to record them"
 			   : " ('callus doctor --fix', or the next hook, records them)");
 	}
-	if (file_size(d->ws->root, ".callus/" CALLUS_METRICS_SPOOL) > 0)
+	if (cli_file_size(d->ws, ".callus/" CALLUS_METRICS_SPOOL) > 0)
 		report(d, NOTE, "metrics",
 		       ".callus/%s holds metrics the store could not take; the next recording "
 		       "stores them",

@@ -14,7 +14,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 static const cli_option status_options[] = { CLI_END };
@@ -26,19 +25,6 @@ const cli_spec cmd_status_spec = {
 };
 
 #define STATUS_LIST_MAX 5
-
-/* The size of a file of the workspace in KiB, 0 when there is none. */
-static unsigned long long file_kib(const cli_workspace *ws, const char *rel)
-{
-	callus_buf p = CALLUS_BUF_INIT;
-	struct stat st;
-	unsigned long long n = 0;
-
-	if (callus_buf_printf(&p, "%s/%s", ws->root, rel) == 0 && stat(p.ptr, &st) == 0)
-		n = (unsigned long long)st.st_size / 1024;
-	callus_buf_release(&p);
-	return n;
-}
 
 static void print_errors(callus_store *store, int state, const char *title)
 {
@@ -144,8 +130,8 @@ int cmd_status(int argc, char **argv)
 		/* the pages SQLite counts are not the disk's: a write-ahead
 		 * log beside them, which holds some of them until the next
 		 * write empties it, and a file a reader kept from shrinking */
-		unsigned long long db = file_kib(&ws, ".callus/callus.db"),
-				   wal = file_kib(&ws, ".callus/callus.db-wal");
+		unsigned long long db = cli_file_size(&ws, ".callus/callus.db") / 1024,
+				   wal = cli_file_size(&ws, ".callus/callus.db-wal") / 1024;
 
 		printf("store        .callus/callus.db (schema %d, %llu KiB", st.schema_version,
 		       (unsigned long long)(st.db_bytes / 1024));

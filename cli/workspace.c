@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -137,6 +138,18 @@ long cli_config_long(const cli_workspace *ws, const char *section, const char *k
 	/* out of range or not a number: the default ('callus doctor' says why) */
 	if (ws->config)
 		callus_config_get_long(&n, ws->config, section, key, def, 0, INT_MAX, NULL);
+	return n;
+}
+
+uint64_t cli_file_size(const cli_workspace *ws, const char *rel)
+{
+	callus_buf p = CALLUS_BUF_INIT;
+	struct stat st;
+	uint64_t n = 0;
+
+	if (callus_buf_printf(&p, "%s/%s", ws->root, rel) == 0 && stat(p.ptr, &st) == 0)
+		n = (uint64_t)st.st_size;
+	callus_buf_release(&p);
 	return n;
 }
 
