@@ -10,9 +10,12 @@
 #include "callus/strlist.h"
 #include "callus/workspace.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -61,6 +64,38 @@ static int ends_with(const char *s, size_t len, const char *suffix)
 	return len >= n && !memcmp(s + len - n, suffix, n);
 }
 
+/* The time that names the next entry: now, or just after the newest
+ * entry the spool holds when that one is named ahead of the clock (it was
+ * queued before the clock was set back).  Drained by name, a pass named
+ * now would go before the failure it fixes, and that error stay pending. */
+static long long next_name_ns(const cli_workspace *ws)
+{
+	callus_buf dir = CALLUS_BUF_INIT;
+	long long now = now_ns(), newest = 0;
+	struct dirent *d;
+	DIR *dp = NULL;
+
+	if (callus_buf_printf(&dir, "%s/" SPOOL_DIR, ws->root) < 0 ||
+	    !(dp = opendir(dir.ptr)))
+		goto out;
+	while ((d = readdir(dp))) {
+		long long t;
+		char *end;
+
+		if (!isdigit((unsigned char)d->d_name[0]))
+			continue;
+		errno = 0;
+		t = strtoll(d->d_name, &end, 10);
+		if (!errno && *end == '-' && t > newest)
+			newest = t;
+	}
+out:
+	if (dp)
+		closedir(dp);
+	callus_buf_release(&dir);
+	return newest >= now && newest < LLONG_MAX ? newest + 1 : now;
+}
+
 /* Entries are named NS-PID.json: sorted by name, oldest first. */
 int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callus_hook_event *e,
 		      int code, const char *tool)
@@ -107,7 +142,7 @@ int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callu
 	callus_buf_putc(&text, '}');
 	if (callus_buf_status(&text) < 0 || !(out->text = callus_buf_detach(&text)))
 		goto out;
-	callus_buf_printf(&name, "%019lld-%ld", now_ns(), (long)getpid());
+	callus_buf_printf(&name, "%019lld-%ld", next_name_ns(ws), (long)getpid());
 	callus_buf_printf(&path, "%s/" SPOOL_DIR "/%s.json", ws->root, name.ptr);
 	callus_buf_printf(&left, "%s/" SPOOL_DIR "/%s" SPOOL_LEFT, ws->root, name.ptr);
 	callus_buf_printf(&cut, "%s/" SPOOL_DIR "/%s" SPOOL_CUT, ws->root, name.ptr);

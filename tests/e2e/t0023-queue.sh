@@ -512,6 +512,30 @@ test_expect_success 'a failure and its pass, both queued, are drained in order: 
 	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM checks WHERE args = '"'"'-c f1.c'"'"' AND last_pass_at IS NOT NULL")" = 1
 '
 
+test_expect_success 'a pass queued after the clock was set back is drained after the failure it fixes' '
+	mkdir clockq && cd clockq && git init -q && printf "int 1x;\n" >f1.c &&
+	payload_for "$PWD" f9.c >../k9.json &&
+	printf "int 9x;\n" >f9.c &&
+	"$CALLUS" hook generic <../k9.json >/dev/null 2>&1 &&
+	# the failure queued an hour ago by the clock then, which has since
+	# been set back an hour: its name is ahead of the clock now
+	ahead=$(( $(date +%s%N) + 3600000000000 )) &&
+	payload_for "$PWD" f1.c >".callus/spool/$ahead-11.left.json" &&
+	printf "int x;\n" >f1.c &&
+	payload_for "$PWD" f1.c 0 >../k1.json &&
+	{ hold_store & } &&
+	lock=$! &&
+	store_held &&
+	"$CALLUS" hook generic <../k1.json >/dev/null 2>&1 &&
+	pass=$(find .callus/spool -name "*.json" ! -name "$ahead-11.left.json") &&
+	test -n "$pass" &&
+	test "${pass##*/}" \> "$ahead-11.left.json" &&
+	release_store $lock &&
+	drain_all &&
+	none_pending f1.c &&
+	test "$(fixed_count)" = 1
+'
+
 test_expect_success 'a failure a busy store queued keeps its snapshot: its fix, made before the drain, is learnt' '
 	mkdir keepsnap && cd keepsnap && git init -q && printf "int 1x;\n" >f1.c && printf "int 9x;\n" >f9.c &&
 	payload_for "$PWD" f9.c >../k9.json &&
