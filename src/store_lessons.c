@@ -53,8 +53,8 @@ static int insert_run(callus_store *s, const callus_lesson *l, const callus_run_
 		return SQLITE_OK;
 	rc = sqlite3_prepare_v2(callus_store_db(s),
 				"INSERT INTO run_errors (run_id, file, line, col, code, message, sig)"
-				" VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
-				" (SELECT rowid FROM signatures WHERE id = ?7))", -1, &st, NULL);
+				" SELECT ?1, ?2, ?3, ?4, ?5, iif(g.original = ?6, '', ?6), g.sig"
+				" FROM (SELECT 1) LEFT JOIN signatures g ON g.id = ?7", -1, &st, NULL);
 	for (size_t i = 0; rc == SQLITE_OK && i < run->diags->count; i++) {
 		const callus_diag *d = &run->diags->items[i];
 

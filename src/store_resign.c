@@ -206,11 +206,15 @@ static int move_rows(callus_store *s, int64_t from, int64_t to, int counted)
 	if (sq == SQLITE_OK)
 		sq = callus_sql_exec_ints(db, "UPDATE pending_errors SET sig = ?2 WHERE sig = ?1",
 					  rows, 2);
-	/* a scan of the runs' errors (no index by signature: a recording
-	 * would pay for one), once a row merged */
+	/* a scan of the runs' errors (indexed by signature only where their
+	 * message is the original's, ''), once a row merged; those take the
+	 * merged row's original, which goes with it */
 	if (sq == SQLITE_OK)
-		sq = callus_sql_exec_ints(db, "UPDATE run_errors SET sig = ?2 WHERE sig = ?1", rows,
-					  2);
+		sq = callus_sql_exec_ints(db,
+					  "UPDATE run_errors SET sig = ?2, message = iif(message = '',"
+					  " (SELECT original FROM signatures WHERE sig = ?1), message)"
+					  " WHERE sig = ?1",
+					  rows, 2);
 	if (sq == SQLITE_OK)
 		sq = callus_sql_exec_ints(db,
 					  "UPDATE signatures SET occurrence_count = signatures.occurrence_count"

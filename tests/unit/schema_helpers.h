@@ -40,8 +40,19 @@ static inline int test_wrong_sketches(sqlite3 *db)
 	return wrong;
 }
 
+/* run_errors' messages all written out, not indexed by signature, and a
+ * signature removed leaving them as they are, as before schema 35. */
+#define TEST_AS_BEFORE_35                                                               \
+	"UPDATE run_errors SET message = (SELECT original FROM signatures g"            \
+	"  WHERE g.sig = run_errors.sig) WHERE message = '' AND sig IS NOT NULL;"       \
+	"DROP INDEX run_errors_sig;"                                                    \
+	"DROP TRIGGER signature_gone;"                                                  \
+	"CREATE TRIGGER signature_gone BEFORE DELETE ON signatures BEGIN"               \
+	"  DELETE FROM signature_vectors WHERE sig = OLD.rowid;"                        \
+	"  DELETE FROM pending_errors WHERE sig = OLD.rowid; END;"
+
 /* pending_errors without its message, as before schema 34. */
-#define TEST_AS_BEFORE_34 "ALTER TABLE pending_errors DROP COLUMN message;"
+#define TEST_AS_BEFORE_34 TEST_AS_BEFORE_35 "ALTER TABLE pending_errors DROP COLUMN message;"
 
 /* a vector's model by name and the vectors' counts in vector_counts, as
  * before schema 32 (vector_models).  The triggers that test a built-in

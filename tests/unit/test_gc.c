@@ -966,6 +966,59 @@ static void a_removed_signatures_number_is_not_given_again(void **state)
 	callus_signature_release(&c);
 }
 
+/* The messages of the runs' errors, read as the store means them ('' is
+ * the signature's original; NULL: none stored), in the runs' order. */
+#define RUN_MESSAGES                                                                    \
+	"SELECT group_concat(m, '|') FROM (SELECT iif(e.message = '', g.original,"      \
+	" e.message) AS m FROM run_errors e LEFT JOIN signatures g ON g.sig = e.sig"    \
+	" ORDER BY e.run_id, e.rowid)"
+#define UNDECLARED_X "\u2018x\u2019 undeclared (first use in this function)"
+#define UNDECLARED_Y "\u2018y\u2019 undeclared (first use in this function)"
+
+/*
+ * A run's error keeps its message only where it is not its signature's
+ * original (schema 35): the first of a signature's errors stores '', a
+ * later one of its own words its own.  A signature gc removes writes its
+ * original back into the rows that named it so: read alone, each still
+ * says what it said.
+ */
+static void a_runs_error_keeps_its_message_once(void **state)
+{
+	fixture *f = *state;
+	callus_signature x, y, newest;
+	callus_gc_policy p;
+	callus_gc_result r;
+	char *got;
+
+	record(f, "src/a.c", UNDECLARED_X, &x, NULL);
+	record(f, "src/a.c", UNDECLARED_Y, &y, NULL);
+	assert_string_equal(x.id, y.id);
+	record(f, "src/n.c", "unknown type name beta_two used here", &newest, NULL);
+	assert_int_equal(count(f, "SELECT count(*) FROM run_errors WHERE message = ''"), 2);
+	assert_int_equal(count(f, "SELECT count(*) FROM run_errors WHERE message = '"
+				  UNDECLARED_Y "'"),
+			 1);
+	got = text_of(f, RUN_MESSAGES);
+	assert_string_equal(got, UNDECLARED_X "|" UNDECLARED_Y "|unknown type name beta_two used here");
+	free(got);
+	/* the newest stays (its number is never given again) */
+	sql(f, "UPDATE signatures SET last_seen = unixepoch('2001-01-01')");
+	policy(&p);
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.signatures, 1);
+	assert_int_equal(signatures_named(f, x.id), 0);
+	got = text_of(f, "SELECT group_concat(message, '|') FROM (SELECT message FROM run_errors"
+			 " ORDER BY run_id, rowid LIMIT 2)");
+	assert_string_equal(got, UNDECLARED_X "|" UNDECLARED_Y);
+	free(got);
+	got = text_of(f, RUN_MESSAGES);
+	assert_string_equal(got, UNDECLARED_X "|" UNDECLARED_Y "|unknown type name beta_two used here");
+	free(got);
+	callus_signature_release(&x);
+	callus_signature_release(&y);
+	callus_signature_release(&newest);
+}
+
 /* Another pass's removal, made while this pass waits for the write lock:
  * db is that pass's connection, holding the lock (BEGIN IMMEDIATE). */
 static int another_pass_first(void *db, int tries)
@@ -1842,7 +1895,8 @@ static void schema_28_keeps_each_context_once(void **state)
  * counted; schema 14's lesson_runs rebuilt without a rowid, every row kept;
  * schema 15's signature_runs gone, each of its pairs still in run_errors;
  * schema 16's errors and vectors naming the same signatures by rowid, the
- * suggestions of the rebuilt pending errors still there. */
+ * suggestions of the rebuilt pending errors still there; schema 35's
+ * errors whose message is their signature's original keeping ''. */
 static void an_old_store_migrates_packed_and_counted(void **state)
 {
 	fixture *f = *state;
@@ -1913,11 +1967,16 @@ static void an_old_store_migrates_packed_and_counted(void **state)
 			   " JOIN signatures g ON g.rowid = p.sig");
 	assert_string_equal(after, pending);
 	free(after);
-	after = text_of(f, "SELECT group_concat(e.run_id || ' ' || e.message || ' ' || g.id, ',')"
+	/* schema 35: a message that is its signature's original is '' */
+	after = text_of(f, "SELECT group_concat(e.run_id || ' ' || iif(e.message = '', g.original,"
+			   " e.message) || ' ' || g.id, ',')"
 			   " FROM (SELECT * FROM run_errors WHERE sig IS NOT NULL ORDER BY rowid) e"
 			   " JOIN signatures g ON g.rowid = e.sig");
 	assert_string_equal(after, named);
 	free(after);
+	assert_true(count(f, "SELECT count(*) FROM run_errors WHERE message = ''") > 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM run_errors e JOIN signatures g"
+				  " ON g.sig = e.sig WHERE e.message = g.original"), 0);
 	assert_int_equal(count(f, "SELECT count(*) FROM signature_vectors v"
 				  " JOIN signatures g ON g.rowid = v.sig"), 1);
 	assert_int_equal(count(f, "SELECT count(*) FROM suggestions"), suggestions);
@@ -2558,6 +2617,40 @@ static void an_error_an_older_store_signed_otherwise_is_seen_again(void **state)
 	callus_signature_release(&other);
 }
 
+/* A row an older redaction pass left under its old id, signed again into
+ * the row another of its errors made since: its runs' errors, which named
+ * it by '' (its original), keep its words, not the other row's. */
+static void a_signature_signed_again_into_another_keeps_its_errors_words(void **state)
+{
+	fixture *f = *state;
+	callus_signature x, y;
+	callus_gc_policy p;
+	callus_gc_result r;
+	char *got;
+
+	record(f, "src/a.c", UNDECLARED_X " [REDACTED:github-token]", &x, NULL);
+	sql(f, "UPDATE signatures SET id = '" "0123456789abcdef0123456789abcdef"
+	       "0123456789abcdef0123456789abcdef'");
+	record(f, "src/a.c", UNDECLARED_Y " [REDACTED:github-token]", &y, NULL);
+	assert_string_equal(x.id, y.id);
+	assert_int_equal(count(f, "SELECT count(*) FROM signatures"), 2);
+	assert_int_equal(count(f, "SELECT count(*) FROM run_errors WHERE message = ''"), 2);
+	sql(f, "UPDATE sync_state SET value = '1' WHERE key = 'redaction.version';");
+	assert_int_equal(callus_store_redact_due(f->s, NULL), 1);
+	policy(&p);
+	p.batch = 0;
+	p.redactor = f->red;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM signatures"), 1);
+	assert_int_equal(count(f, "SELECT count(DISTINCT sig) FROM run_errors"), 1);
+	got = text_of(f, RUN_MESSAGES);
+	assert_string_equal(got, UNDECLARED_X " [REDACTED:github-token]|" UNDECLARED_Y
+				 " [REDACTED:github-token]");
+	free(got);
+	callus_signature_release(&x);
+	callus_signature_release(&y);
+}
+
 /* A store the first pass over it (redactor version 1) redacted whole: its
  * texts redacted, its ids left as the old texts made them.  The next
  * version's pass signs those rows again, and counts no text. */
@@ -2769,6 +2862,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(unused_old_signatures_go_needed_ones_stay, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(a_runs_error_keeps_its_message_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_removed_signatures_number_is_not_given_again, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(two_passes_at_once_keep_the_count, setup, teardown),
@@ -2811,6 +2905,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			a_signature_redacted_into_an_older_one_keeps_the_newer_row, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_signature_signed_again_into_another_keeps_its_errors_words,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(a_store_an_earlier_pass_redacted_is_signed_again, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(an_error_an_older_store_signed_otherwise_is_seen_again,
