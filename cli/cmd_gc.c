@@ -93,14 +93,15 @@ int cmd_gc(int argc, char **argv)
 	failed = rc < 0;
 	rc = 0;
 	if (json) {
-		json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:b,s:b}",
+		json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:b,s:b}",
 				      "lessons", (json_int_t)r.lessons, "lesson_files",
 				      (json_int_t)r.lesson_files, "runs", (json_int_t)r.runs,
 				      "unresolved", (json_int_t)r.unresolved, "checks",
 				      (json_int_t)r.checks, "pending", (json_int_t)r.pending,
 				      "signatures", (json_int_t)r.signatures, "snapshots",
 				      (json_int_t)r.snapshots, "snapshot_objects",
-				      (json_int_t)r.snapshot_objects, "redacted", (json_int_t)r.redacted,
+				      (json_int_t)r.snapshot_objects, "temp_files",
+				      (json_int_t)r.temp_files, "redacted", (json_int_t)r.redacted,
 				      "redacted_lessons", (json_int_t)r.redacted_lessons,
 				      "redacted_log", (json_int_t)r.redacted_log,
 				      "redaction_due", r.redaction_due, "vacuumed", r.vacuumed,
@@ -126,6 +127,10 @@ int cmd_gc(int argc, char **argv)
 			printf("removed %zu object%s of the copies in .callus/snapshots.git that no "
 			       "snapshot kept needs\n",
 			       r.snapshot_objects, r.snapshot_objects == 1 ? "" : "s");
+		if (r.temp_files)
+			printf("removed %zu temporary file%s a rewrite of the vector files left when "
+			       "it was cut\n",
+			       r.temp_files, r.temp_files == 1 ? "" : "s");
 		if (r.redacted)
 			printf("redacted again %zu stored text%s that held what this callus's "
 			       "redactor finds (%zu lesson%s)\n",

@@ -427,6 +427,19 @@ static int rewrite_vectors(callus_store *s, const char *workspace, const callus_
 	return rc < 0 ? rc : 0;
 }
 
+/* A rewrite cut before its rename is done with after an hour. */
+#define TEMP_STALE_S 3600
+
+/* The vector files' rewrites a process cut left in .callus (vecindex.h). */
+static void sweep_temp_files(const char *workspace, callus_gc_result *res)
+{
+	callus_buf dir = CALLUS_BUF_INIT;
+
+	if (callus_buf_printf(&dir, "%s/.callus", workspace) == 0)
+		res->temp_files += callus_vecindex_remove_stale_temps(dir.ptr, TEMP_STALE_S);
+	callus_buf_release(&dir);
+}
+
 /* .lessons/ files of no lesson (a removal cut short, a store replaced). */
 static int sweep_lesson_files(callus_store *s, const char *workspace, int files_ours,
 			      callus_gc_result *res)
@@ -606,6 +619,7 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
 		goto out;
 	if (p->sweep) {
 		prune_copies(s, workspace, res);
+		sweep_temp_files(workspace, res);
 		what = "cannot sweep the lesson files of";
 		if ((sq = sweep_lesson_files(s, workspace, files_ours, res)) != SQLITE_OK)
 			goto fail;

@@ -20,6 +20,7 @@
 #include "sqlutil.h"
 #include "store_internal.h"
 
+#include <math.h>
 #include <pcre2.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,20 +263,66 @@ static int regex_fallback(callus_store *s, callus_match_candidates *cands, match
 	return sq;
 }
 
+/* The most a record's score and its stored vector's may differ: the same
+ * integers, the float products in another order. */
+#define RECORD_SCORE_SLACK 1e-4
+
+int callus_match_record_current(const callus_match_record_check *c, int64_t rowid, float score,
+				int *current)
+{
+	const void *blob;
+	float *v = NULL;
+	size_t len;
+	int sq;
+
+	*current = 0;
+	sqlite3_reset(c->st);
+	sqlite3_bind_int64(c->st, 1, rowid);
+	callus_sql_bind_text(c->st, 2, c->model);
+	if ((sq = sqlite3_step(c->st)) != SQLITE_ROW)
+		return sq == SQLITE_DONE ? SQLITE_OK : sq;
+	blob = sqlite3_column_blob(c->st, 0);
+	len = (size_t)sqlite3_column_bytes(c->st, 0);
+	if (!(v = malloc(c->dim * sizeof(*v))))
+		return SQLITE_NOMEM;
+	/* the built-in model's packed (vecindex.h), another's as floats */
+	if (!strcmp(c->model, CALLUS_EMBED_BUILTIN_MODEL)
+		    ? c->dim == CALLUS_EMBED_DIM && callus_vecindex_unpack(v, c->dim, blob, len) == 0
+		    : blob && len == c->dim * sizeof(*v) && (memcpy(v, blob, len), 1)) {
+		float got = callus_vecindex_score(c->q, v, c->dim);
+
+		*current = got > -2 && fabsf(got - score) <= RECORD_SCORE_SLACK;
+		sq = got > -2 ? SQLITE_OK : SQLITE_NOMEM;
+	} else {
+		sq = SQLITE_OK;
+	}
+	free(v);
+	return sq;
+}
+
 /*
  * The candidates a vector scan found (vm[0..n), ids are signature rowids),
- * read through by_rowid (a statement of CALLUS_MATCH_SIGNATURE_COLUMNS for
- * one rowid, linked duplicates excluded) and considered until l holds k.
+ * each checked against the store's vector (check), read through by_rowid (a
+ * statement of CALLUS_MATCH_SIGNATURE_COLUMNS for one rowid, linked
+ * duplicates excluded) and considered until l holds k.
  */
-static int add_vector_hits(match_list *l, sqlite3_stmt *by_rowid, const callus_signature *sig,
-			   const callus_vecmatch *vm, size_t n, size_t k, double general_min)
+static int add_vector_hits(match_list *l, sqlite3_stmt *by_rowid, const callus_match_record_check *check,
+			   const callus_signature *sig, const callus_vecmatch *vm, size_t n, size_t k,
+			   double general_min)
 {
 	int sq = SQLITE_OK;
 
-	/* a vector ahead of the store, or a linked one, gives no row */
-	for (size_t i = 0; i < n && l->count < k && sq == SQLITE_OK; i++)
-		sq = consider_rowid(l, by_rowid, sig, vm[i].id, vm[i].score, CALLUS_MATCH_VECTOR,
-				    general_min);
+	/* a vector ahead of the store, or a linked one, gives no row; a
+	 * record of a number given again, another's vector */
+	for (size_t i = 0; i < n && l->count < k && sq == SQLITE_OK; i++) {
+		int current = 0;
+
+		if ((sq = callus_match_record_current(check, vm[i].id, vm[i].score, &current)) ==
+			    SQLITE_OK &&
+		    current)
+			sq = consider_rowid(l, by_rowid, sig, vm[i].id, vm[i].score,
+					    CALLUS_MATCH_VECTOR, general_min);
+	}
 	return sq;
 }
 
@@ -285,7 +332,7 @@ static int add_vector_hits(match_list *l, sqlite3_stmt *by_rowid, const callus_s
  * is linked to).  A missing or stale vector file finds nothing.
  */
 static int remote_search(callus_store *s, const callus_match_opts *opts, const callus_signature *sig,
-			 sqlite3_stmt *by_rowid, match_list *l, size_t k)
+			 sqlite3_stmt *by_rowid, sqlite3_stmt *vector_of, match_list *l, size_t k)
 {
 	char name[CALLUS_MATCH_VECTOR_NAME_MAX + 1];
 	callus_buf path = CALLUS_BUF_INIT;
@@ -328,7 +375,11 @@ static int remote_search(callus_store *s, const callus_match_opts *opts, const c
 		goto out;
 	n = callus_vecindex_search(vi, q, (float)CALLUS_MATCH_THRESHOLD_EXTERNAL, vm, k + 1);
 	/* what the built-in scan found counts once: up to k more */
-	sq = add_vector_hits(l, by_rowid, sig, vm, n, l->count + k, 0);
+	{
+		callus_match_record_check check = { vector_of, opts->remote_model, q, dim };
+
+		sq = add_vector_hits(l, by_rowid, &check, sig, vm, n, l->count + k, 0);
+	}
 out:
 	sqlite3_finalize(st);
 	callus_vecindex_close(vi);
@@ -434,6 +485,39 @@ void callus_match_noted_open(callus_vecindex **out, const char *path)
 				   NULL);
 }
 
+/*
+ * The built-in vector file at path opened into *vi for a search (NULL when
+ * it cannot be read: searched as empty, the same signature and the
+ * patterns still answer).  A recording appends its vectors before it
+ * commits them, so a file behind the store is a damaged one (removed,
+ * truncated, unreadable, restored from a copy): with own (the store's own
+ * file), written again first when this connection may take the write lock
+ * (in no transaction, or in a write one), so that a search of a signature
+ * already indexed (callus suggest, a recurring error) does not miss what
+ * the store holds until the next new signature's recording.
+ */
+static void open_searched(callus_store *s, const char *path, int own, callus_vecindex **vi)
+{
+	sqlite3 *db = callus_store_db(s);
+	int64_t stored;
+
+	if (callus_vecindex_open(vi, path, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL,
+				 NULL) < 0)
+		*vi = NULL;
+	if (!own || (!sqlite3_get_autocommit(db) && sqlite3_txn_state(db, "main") != SQLITE_TXN_WRITE))
+		return;
+	stored = callus_match_builtin_count(s);
+	if (stored <= 0 || callus_vecindex_count(*vi) >= (size_t)stored)
+		return;
+	if (callus_match_file_sync(s, path, callus_vecindex_count(*vi), stored, SIZE_MAX,
+				   CALLUS_MATCH_BUILTIN_VECTORS, NULL) > 0) {
+		callus_vecindex_close(*vi);
+		if (callus_vecindex_open(vi, path, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL,
+					 NULL) < 0)
+			*vi = NULL;
+	}
+}
+
 int callus_match_find(callus_store *s, const callus_match_opts *opts, const callus_signature *sig,
 		    callus_match **out, size_t *count, callus_error *err)
 {
@@ -442,7 +526,7 @@ int callus_match_find(callus_store *s, const callus_match_opts *opts, const call
 	callus_vecindex *vi = NULL;        /* opened here */
 	const callus_vecindex *shared;     /* searched: vi or the caller's */
 	callus_vecmatch *vm = NULL;
-	sqlite3_stmt *st = NULL;
+	sqlite3_stmt *st = NULL, *vector_of = NULL;
 	match_list l = { NULL, 0 };
 	size_t k = opts->k ? opts->k : CALLUS_MATCH_K, n = 0;
 	double min = opts->threshold > 0 ? opts->threshold : CALLUS_MATCH_THRESHOLD;
@@ -465,6 +549,8 @@ int callus_match_find(callus_store *s, const callus_match_opts *opts, const call
 				     SIGNATURE_BY_ROWID
 				     " AND NOT EXISTS (SELECT 1 FROM signature_links WHERE alias_id = id)",
 				     &st);
+	if (sq == SQLITE_OK)
+		sq = callus_store_stmt_again(s, CALLUS_MATCH_RECORD_VECTOR_SQL, &vector_of);
 	if (sq != SQLITE_OK)
 		goto fail;
 	/* the same signature, stored: the surest match */
@@ -495,11 +581,8 @@ int callus_match_find(callus_store *s, const callus_match_opts *opts, const call
 		goto fail;
 	if (opts->index) {
 		shared = opts->index;
-	} else if (callus_vecindex_open(&vi, path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM,
-				      NULL, err) < 0) {
-		rc = err && err->code ? err->code : CALLUS_EIO;
-		goto out;
 	} else {
+		open_searched(s, path.ptr, !opts->vectors, &vi);
 		shared = vi;
 	}
 	{
@@ -526,9 +609,15 @@ int callus_match_find(callus_store *s, const callus_match_opts *opts, const call
 		if (cut)
 			n = search_noted(opts, vec, least, vm, n, k + 1);
 	}
-	if ((sq = add_vector_hits(&l, st, sig, vm, n, k, min)) != SQLITE_OK)
-		goto fail;
-	if (opts->remote_model && (sq = remote_search(s, opts, sig, st, &l, k)) != SQLITE_OK)
+	{
+		callus_match_record_check check = { vector_of, CALLUS_EMBED_BUILTIN_MODEL, vec,
+						 CALLUS_EMBED_DIM };
+
+		if ((sq = add_vector_hits(&l, st, &check, sig, vm, n, k, min)) != SQLITE_OK)
+			goto fail;
+	}
+	if (opts->remote_model &&
+	    (sq = remote_search(s, opts, sig, st, vector_of, &l, k)) != SQLITE_OK)
 		goto fail;
 	if (l.count < k && (sq = regex_fallback(s, opts->candidates, &l, sig, k)) != SQLITE_OK)
 		goto fail;
@@ -544,6 +633,7 @@ fail:
 	rc = callus_store_db_error(s, err, sq, "cannot match signatures in");
 out:
 	callus_store_stmt_done(s, st);
+	callus_store_stmt_done(s, vector_of);
 	callus_vecindex_close(vi);
 	callus_matches_free(l.items, l.count);
 	free(vm);

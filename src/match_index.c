@@ -18,6 +18,7 @@
 #include "sqlutil.h"
 #include "store_internal.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -309,12 +310,15 @@ static void near_batch_release(near_batch *nb)
 	free(nb->nkeep);
 }
 
-/* The closest indexed signature of the same tool among a vector's near
- * duplicates m[0..n), for de-duplication. */
-static int nearest_same_tool(callus_store *s, const callus_vecmatch *m, size_t n, const char *tool,
-			     const char *self, char *out, size_t outsz, double *sim)
+/* The closest indexed signature of the same tool among vec's near
+ * duplicates m[0..n), for de-duplication: a record whose number the store
+ * gave again (callus_match_record_check) links to nothing. */
+static int nearest_same_tool(callus_store *s, const float *vec, const callus_vecmatch *m, size_t n,
+			     const char *tool, const char *self, char *out, size_t outsz, double *sim)
 {
 	sqlite3_stmt *st = NULL;
+	callus_match_record_check check = { NULL, CALLUS_EMBED_BUILTIN_MODEL, vec,
+					     CALLUS_EMBED_DIM };
 	int sq = SQLITE_OK;
 
 	*out = '\0';
@@ -322,7 +326,15 @@ static int nearest_same_tool(callus_store *s, const callus_vecmatch *m, size_t n
 		return SQLITE_OK;
 	sq = callus_store_stmt(s, "SELECT id FROM signatures WHERE rowid = ?1 AND tool = ?2 AND id <> ?3",
 			       &st);
+	if (sq == SQLITE_OK)
+		sq = callus_store_stmt(s, CALLUS_MATCH_RECORD_VECTOR_SQL, &check.st);
 	for (size_t i = 0; sq == SQLITE_OK && i < n && !*out; i++) {
+		int current = 0;
+
+		if ((sq = callus_match_record_current(&check, m[i].id, m[i].score, &current)) !=
+			    SQLITE_OK ||
+		    !current)
+			continue;
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, m[i].id);
 		callus_sql_bind_text(st, 2, tool);
@@ -335,6 +347,7 @@ static int nearest_same_tool(callus_store *s, const callus_vecmatch *m, size_t n
 			sq = SQLITE_OK;
 	}
 	callus_store_stmt_done(s, st);
+	callus_store_stmt_done(s, check.st);
 	return sq;
 }
 
@@ -431,20 +444,19 @@ static int any_unindexed(callus_store *s, int *any)
  * damaged, from another version, restored from a copy.  A recording
  * appends its vectors to the file before committing them, under the
  * store's write lock the caller holds, so a file behind the store is
- * never one a writer is filling.  0 or a negative CALLUS_E* code.
+ * never one a writer is filling.  One that cannot be read or made again
+ * is searched as it is (NULL: as empty).
  */
-static int open_whole(callus_store *s, callus_vecindex **vi, const char *path, callus_error *err)
+static void open_whole(callus_store *s, callus_vecindex **vi, const char *path)
 {
-	int rc;
-
-	callus_vecindex_open(vi, path, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL, NULL);
-	rc = callus_match_file_sync(s, path, callus_vecindex_count(*vi), callus_match_builtin_count(s),
-				    SIZE_MAX, CALLUS_MATCH_BUILTIN_VECTORS, err);
-	if (rc <= 0)
-		return rc;
+	if (callus_vecindex_open(vi, path, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL, NULL) < 0)
+		*vi = NULL;
+	if (callus_match_file_sync(s, path, callus_vecindex_count(*vi), callus_match_builtin_count(s),
+				   SIZE_MAX, CALLUS_MATCH_BUILTIN_VECTORS, NULL) <= 0)
+		return;
 	callus_vecindex_close(*vi);
-	callus_vecindex_open(vi, path, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL, NULL);
-	return 0;
+	if (callus_vecindex_open(vi, path, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL, NULL) < 0)
+		*vi = NULL;
 }
 
 static int index_signatures(callus_store *s, const char *workspace, int all,
@@ -514,12 +526,10 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 		st = NULL;
 		if (sq == SQLITE_DONE)
 			sq = SQLITE_OK;
-		if (sq == SQLITE_OK && n && !all &&
-		    (rc = open_whole(s, &vi, path.ptr, err)) < 0) {
-			callus_signatures_free(sigs, n);
-			free(rowids);
-			goto rollback;
-		}
+		/* a file that cannot be made whole is searched as it is: the
+		 * store's vectors are what count, the file is made of them */
+		if (sq == SQLITE_OK && n && !all)
+			open_whole(s, &vi, path.ptr);
 		/* a recording's new signatures: every count, every vector,
 		 * then one search of the file for the near duplicates of all
 		 * (each search read every sketch of it); a reindex: every
@@ -541,7 +551,7 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 			 * stored before it */
 			if (all && (sq = callus_match_embed(s, &sigs[i], one)) != SQLITE_OK)
 				break;
-			if (!all && (sq = nearest_same_tool(s, nb.m + 4 * i, nb.nm[i], sigs[i].tool,
+			if (!all && (sq = nearest_same_tool(s, vec, nb.m + 4 * i, nb.nm[i], sigs[i].tool,
 							    sigs[i].id, near, sizeof(near), &sim)) !=
 					    SQLITE_OK)
 				break;
@@ -571,10 +581,13 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 		if ((rc = callus_vecindex_rewrite(path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM,
 						pv.ids, pv.vecs, pv.n, err)) < 0)
 			goto rollback;
-	} else if (pv.n && (rc = callus_vecindex_append(path.ptr, CALLUS_EMBED_BUILTIN_MODEL,
-						       CALLUS_EMBED_DIM, pv.ids, pv.vecs, pv.n,
-						       err)) < 0) {
-		goto rollback;
+	} else if (pv.n) {
+		/* not appended (a file this user cannot write, a full disk):
+		 * the vectors are stored all the same, and the file, behind
+		 * the store now, is written again from it by the next search
+		 * that can (open_searched, match.c) */
+		(void)callus_vecindex_append(path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM,
+					     pv.ids, pv.vecs, pv.n, NULL);
 	}
 	if (added)
 		*added = pv.n;
@@ -657,6 +670,22 @@ int callus_match_window_cuts(callus_store *s, size_t window)
 	return n > 0 && (uint64_t)n > (uint64_t)window;
 }
 
+/* Whether the folder of path may be written in (a file made and renamed). */
+static int folder_writable(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
+	int ok;
+
+	if (!dir) {
+		errno = ENOMEM;
+		return 0;
+	}
+	ok = access(*dir ? dir : "/", W_OK | X_OK) == 0;
+	free(dir);
+	return ok;
+}
+
 int callus_match_file_sync(callus_store *s, const char *path, size_t have, int64_t stored,
 			   size_t ahead, const char *sql, callus_error *err)
 {
@@ -668,6 +697,11 @@ int callus_match_file_sync(callus_store *s, const char *path, size_t have, int64
 				      callus_store_path(s));
 	if (have >= (size_t)stored && have - (size_t)stored <= ahead)
 		return 0;
+	/* a folder no file can be renamed into: every vector read for
+	 * nothing, at each search that found the file behind */
+	if (!folder_writable(path))
+		return callus_error_set(err, CALLUS_EIO, "cannot write the vector file '%s': %s", path,
+					strerror(errno));
 	/* The rewrite under the store's write lock (the caller's, when it
 	 * is in a transaction: a recording's, callus reindex's): appends
 	 * commit under it, so none lands between the read of the vectors and

@@ -236,6 +236,35 @@ int callus_match_candidates_get(callus_match_candidates *c, callus_store *s,
  * 1, or 0 when it has none or it cannot be read. */
 int callus_match_stored_vector(sqlite3_stmt *st, const char *id, float v[CALLUS_EMBED_DIM]);
 
+/*
+ * A vector file's record checked against the store.  SQLite numbers a new
+ * signature one past the highest row it holds, so a number the file holds
+ * for a row the store no longer has (a recording cut after its append, a
+ * store restored from an older copy or that lost its last commits) is
+ * given to the next new signature: the old record would then lend that
+ * signature a stranger's similarity, and a search would suggest its fixes
+ * for an error it has nothing to do with.  A record is taken only while
+ * the store's vector of its signature scores as the record did.
+ */
+typedef struct callus_match_record_check {
+	sqlite3_stmt *st;   /* of CALLUS_MATCH_RECORD_VECTOR_SQL, the caller's */
+	const char *model;  /* the file's model (vector_models.name) */
+	const float *q;     /* the query searched with */
+	size_t dim;
+} callus_match_record_check;
+
+/* A signature's vector of one model: ?1 the signature's rowid, ?2 the
+ * model's name. */
+#define CALLUS_MATCH_RECORD_VECTOR_SQL                                          \
+	"SELECT vector FROM signature_vectors WHERE sig = ?1 AND model ="      \
+	" (SELECT id FROM vector_models WHERE name = ?2)"
+
+/* Whether the record scored score for signature rowid holds the vector the
+ * store keeps for it: into *current, 0 when the store has none (or one
+ * that cannot be read) or another.  An SQLite result code. */
+int callus_match_record_current(const callus_match_record_check *c, int64_t rowid, float score,
+				int *current);
+
 /* The vector the check of sig_id searched with (the one the vector file
  * holds for it) into q: 1, or 0 when no check of this recording kept it. */
 int callus_match_scans_vector(const callus_match_scans *sc, const char *sig_id,

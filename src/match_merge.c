@@ -43,7 +43,7 @@ int callus_match_merges(callus_store *s, const char *workspace, callus_merge_pai
 {
 	callus_buf path = CALLUS_BUF_INIT;
 	callus_vecindex *vi = NULL;
-	sqlite3_stmt *st = NULL, *vec = NULL;
+	sqlite3_stmt *st = NULL, *vec = NULL, *current = NULL;
 	callus_merge_pair *pairs = NULL;
 	struct good { int64_t rowid; char *id, *msg; double rate; } *good = NULL;
 	size_t ngood = 0, n = 0;
@@ -85,6 +85,8 @@ int callus_match_merges(callus_store *s, const char *workspace, callus_merge_pai
 		goto out;
 	}
 	if ((sq = sqlite3_prepare_v2(callus_store_db(s), CALLUS_MATCH_STORED_VECTOR_SQL, -1, &vec,
+				     NULL)) != SQLITE_OK ||
+	    (sq = sqlite3_prepare_v2(callus_store_db(s), CALLUS_MATCH_RECORD_VECTOR_SQL, -1, &current,
 				     NULL)) != SQLITE_OK)
 		goto fail;
 	for (size_t i = 0; i < ngood; i++) {
@@ -104,6 +106,18 @@ int callus_match_merges(callus_store *s, const char *workspace, callus_merge_pai
 				;
 			if (o >= ngood)
 				continue;
+			/* a record of a number the store gave again pairs nothing */
+			{
+				callus_match_record_check check = { current, CALLUS_EMBED_BUILTIN_MODEL, q,
+								     CALLUS_EMBED_DIM };
+				int is = 0;
+
+				if ((sq = callus_match_record_current(&check, m[j].id, m[j].score, &is)) !=
+				    SQLITE_OK)
+					goto fail;
+				if (!is)
+					continue;
+			}
 			if (!(p = realloc(pairs, (n + 1) * sizeof(*p)))) {
 				sq = SQLITE_NOMEM;
 				goto fail;
@@ -140,6 +154,7 @@ out:
 	free(good);
 	sqlite3_finalize(st);
 	sqlite3_finalize(vec);
+	sqlite3_finalize(current);
 	callus_vecindex_close(vi);
 	callus_merge_pairs_free(pairs, n);
 	callus_buf_release(&path);

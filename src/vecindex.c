@@ -29,6 +29,7 @@
 
 #include "vecindex_internal.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -37,6 +38,7 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -1231,6 +1233,57 @@ size_t callus_vecindex_search_records(const callus_vecindex *vi, const float *q,
 			offer(vi, recs[i], score_of(vi, recs[i], &vq, qscale), min, out, &n, k);
 	query_free(&vq, stackq);
 	return n;
+}
+
+/* A rewrite's temporary name: "vectors-" ... ".tmp." and mkostemp's six. */
+static int is_rewrite_temp(const char *name)
+{
+	const char *t = strstr(name, ".tmp.");
+
+	return !strncmp(name, "vectors-", 8) && t && strlen(t + 5) == 6 && !strchr(t + 5, '.');
+}
+
+size_t callus_vecindex_remove_stale_temps(const char *dir, long stale_s)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	time_t now = time(NULL);
+	size_t removed = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		struct stat st;
+
+		if (!is_rewrite_temp(e->d_name) ||
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISREG(st.st_mode) || now - st.st_mtime < stale_s)
+			continue;
+		if (unlinkat(dirfd(d), e->d_name, 0) == 0)
+			removed++;
+	}
+	closedir(d);
+	return removed;
+}
+
+float callus_vecindex_score(const float *q, const float *v, size_t dim)
+{
+	int8_t *qq = malloc(dim ? dim : 1), *qv = malloc(dim ? dim : 1);
+	float sq, sv, score = -2;
+	int64_t dot = 0;
+
+	if (!qq || !qv)
+		goto out;
+	sq = quantize(qq, q, dim);
+	sv = quantize(qv, v, dim);
+	for (size_t i = 0; i < dim; i++)
+		dot += (int32_t)qq[i] * qv[i];
+	/* in score_of's order: the record's scale, then the query's */
+	score = (float)dot * sv * sq;
+out:
+	free(qq);
+	free(qv);
+	return score;
 }
 
 double callus_vecindex_score_gap(const float *a, const float *b, size_t dim)

@@ -74,6 +74,8 @@ typedef struct callus_gc_result {
 	size_t snapshot_objects; /* with sweep, in a workspace without git: the
 				  * copies its private repository held for
 				  * snapshots no longer kept (objects) */
+	size_t temp_files;       /* with sweep, the vector files' rewrites a cut
+				  * process left in .callus */
 	size_t redacted;         /* rows that held what the redactor now finds */
 	size_t redacted_lessons; /* of those, lessons: the block is the caller's */
 	size_t redacted_log;     /* lines of the log beside the store */

@@ -95,6 +95,14 @@ int callus_vecindex_rewrite(const char *path, const char *model, size_t dim, con
 int callus_vecindex_remove(const char *path);
 
 /*
+ * The temporary files a rewrite left in dir when its process was cut
+ * before the rename (PATH.tmp.XXXXXX, as large as the file: the hook's
+ * deadline exits without cleaning up), removed once older than stale_s
+ * seconds: a rewrite still writing one is seconds old.  How many went.
+ */
+size_t callus_vecindex_remove_stale_temps(const char *dir, long stale_s);
+
+/*
  * A vector packed dense: the float scale then dim int8 components,
  * quantized as in the file, CALLUS_VECINDEX_PACKED(dim) bytes (what the
  * store kept from schema 9 to 17: small enough to stay on its b-tree page).
@@ -186,6 +194,15 @@ int callus_vecindex_search_many(const callus_vecindex *vi, const float *qs, size
 size_t callus_vecindex_search_records(const callus_vecindex *vi, const float *q, float min,
 				    callus_vecmatch *out, size_t k, size_t n, const size_t *recs,
 				    size_t nrecs);
+
+/*
+ * The score a search gives the record of vector v for query q (dim floats
+ * each): both quantized as the file and the search quantize them.  A
+ * record read back from its packed form (callus_vecindex_unpack) scores
+ * the same as in the file, to the float products' rounding.  -2 without
+ * memory.
+ */
+float callus_vecindex_score(const float *q, const float *v, size_t dim);
 
 /*
  * How much a record's score can differ between queries a and b (dim

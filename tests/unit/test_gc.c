@@ -13,6 +13,7 @@
 
 #include <sqlite3.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -679,6 +680,64 @@ static void a_gc_killed_before_its_commit_has_its_files_written_again(void **sta
  * committed (or about to be), its file written after.  Looked up and
  * removed outside the write lock, with no look at the debts, a file a
  * recording had just made could go. */
+/* A file named name in .callus, its time set back by age seconds. */
+static void make_aged(fixture *f, const char *name, long age)
+{
+	char path[192];
+	struct timespec t[2];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/.callus/%s", f->dir, name);
+	assert_non_null(fp = fopen(path, "w"));
+	fputs("part of a vector file\n", fp);
+	fclose(fp);
+	clock_gettime(CLOCK_REALTIME, &t[0]);
+	t[0].tv_sec -= age;
+	t[1] = t[0];
+	assert_int_equal(utimensat(AT_FDCWD, path, t, 0), 0);
+}
+
+static int exists_in_store_dir(fixture *f, const char *name)
+{
+	char path[192];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/.callus/%s", f->dir, name);
+	return stat(path, &st) == 0;
+}
+
+/* The temporary files of a vector file's rewrite that a cut process left
+ * (each as large as the file) go with a sweep once an hour old; one being
+ * written, and any other file, stay. */
+static void the_sweep_removes_a_cut_rewrites_files(void **state)
+{
+	fixture *f = *state;
+	callus_signature a;
+	callus_gc_policy p;
+	callus_gc_result r;
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, NULL);
+	make_aged(f, "vectors-callus-builtin-1.bin.tmp.Ab3dE5", 7200);
+	make_aged(f, "vectors-callus-builtin-1.bin.sketch.tmp.Zz9yX8", 7200);
+	make_aged(f, "vectors-callus-builtin-1.bin.tmp.Qw1eR2", 60);
+	make_aged(f, "vectors-other.bin.tmp.toolongname", 7200);
+	make_aged(f, "checks.idx.tmp.Ab3dE5", 7200);
+	callus_gc_policy_default(&p);
+	p.sweep = 0;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.temp_files, 0);
+	p.sweep = 1;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.temp_files, 2);
+	assert_false(exists_in_store_dir(f, "vectors-callus-builtin-1.bin.tmp.Ab3dE5"));
+	assert_false(exists_in_store_dir(f, "vectors-callus-builtin-1.bin.sketch.tmp.Zz9yX8"));
+	assert_true(exists_in_store_dir(f, "vectors-callus-builtin-1.bin.tmp.Qw1eR2"));
+	assert_true(exists_in_store_dir(f, "vectors-other.bin.tmp.toolongname"));
+	assert_true(exists_in_store_dir(f, "checks.idx.tmp.Ab3dE5"));
+	assert_true(exists_in_store_dir(f, "vectors-callus-builtin-1.bin"));
+	callus_signature_release(&a);
+}
+
 static void the_sweep_leaves_an_owed_file(void **state)
 {
 	fixture *f = *state;
@@ -2853,6 +2912,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_gc_killed_before_its_commit_has_its_files_written_again,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(the_sweep_leaves_an_owed_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(the_sweep_removes_a_cut_rewrites_files, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(the_full_check_counts_files_no_lesson_has, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(old_runs_go_with_their_errors, setup, teardown),

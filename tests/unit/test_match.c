@@ -14,8 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "callus/buf.h"
 #include "callus/embed.h"
 #include "callus/learn.h"
 #include "callus/lesson.h"
@@ -962,6 +965,147 @@ static void near_duplicates_are_linked(void **state)
 	callus_signature_release(&apart);
 }
 
+/*
+ * A record of a signature the store lost (a store restored from an older
+ * copy, a recording cut after its append), whose number SQLite gave the
+ * next new signature: a search finds the old record, which must not lend
+ * the new signature its similarity (the new one's fixes suggested for an
+ * error it has nothing to do with), nor link a near duplicate of the old
+ * error to it.  The records of signatures the store has are taken as
+ * before.
+ */
+static void a_number_given_again_lends_no_similarity(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, b, dup, unrelated;
+	callus_match_opts mo = { .workspace = f->dir };
+	callus_match *m = NULL;
+	size_t n = 0;
+
+	make_sig(&a, "jest", NULL, "expect(received).toBe(expected) Expected: 4 Received: 3",
+		 "add\tsrc/sum.js");
+	make_sig(&b, "jest", NULL, "expect(received).toBe(expected) Expected: 10 Received: 7",
+		 "multiply\tsrc/mul.js");
+	make_sig(&dup, "jest", NULL, "expect(received).toBe(expected) Expected: 4 Received: 3",
+		 "add\tsrc/sum.js");
+	assert_int_equal(callus_strlist_add(&dup.stack_patterns, "helper@util.js", 14), 0);
+	memcpy(dup.id, "ffffffffffff", 12);
+	make_sig(&unrelated, "jest", "TS2322", "Type 'string' is not assignable to type 'number'.",
+		 NULL);
+	store_sig(f, &a);
+	/* a's record found while a is stored */
+	assert_int_equal(callus_match_find(f->s, &mo, &b, &m, &n, NULL), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(m[0].signature_id, a.id);
+	callus_matches_free(m, n);
+	/* the store without a, the file with its record; the next new
+	 * signature takes a's number */
+	int_of(f, "DELETE FROM signatures WHERE id = ?1", a.id);
+	store_sig(f, &unrelated);
+	assert_int_equal(int_of(f, "SELECT sig FROM signatures WHERE id = ?1", unrelated.id), 1);
+	{
+		callus_buf path = CALLUS_BUF_INIT;
+
+		assert_int_equal(callus_match_builtin_vector_path(&path, f->dir), 0);
+		assert_int_equal(callus_vecindex_file_count(path.ptr, CALLUS_EMBED_BUILTIN_MODEL,
+							    CALLUS_EMBED_DIM),
+				 2);
+		callus_buf_release(&path);
+	}
+	assert_int_equal(callus_match_find(f->s, &mo, &b, &m, &n, NULL), 0);
+	assert_int_equal(n, 0);
+	callus_matches_free(m, n);
+	/* nor is a near duplicate of a linked to it */
+	store_sig(f, &dup);
+	assert_int_equal(link_count(f, dup.id), 0);
+	/* the new signature's own record still finds it */
+	assert_int_equal(callus_match_find(f->s, &mo, &unrelated, &m, &n, NULL), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(m[0].signature_id, unrelated.id);
+	callus_matches_free(m, n);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+	callus_signature_release(&dup);
+	callus_signature_release(&unrelated);
+}
+
+/* The built-in vector file's path in f's workspace, owned by the caller. */
+static char *vectors_path(fixture *f)
+{
+	callus_buf path = CALLUS_BUF_INIT;
+
+	assert_int_equal(callus_match_builtin_vector_path(&path, f->dir), 0);
+	return callus_buf_detach(&path);
+}
+
+/*
+ * The vector file is made of the store.  Removed or cut short, it is
+ * written again by the next search (callus suggest, a recurring error's
+ * recording), not only by the next new signature's recording; one that
+ * cannot be read or written (a folder in its place) is searched as empty:
+ * the same signature still answers, and a recording still stores its
+ * vectors, for the file to be made of once it can be.
+ */
+static void a_vector_file_lost_is_made_again_or_done_without(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, b, c;
+	callus_match_opts mo = { .workspace = f->dir };
+	callus_match *m = NULL;
+	char *path = vectors_path(f);
+	size_t n = 0;
+	int fd;
+
+	make_sig(&a, "jest", NULL, "expect(received).toBe(expected) Expected: 4 Received: 3",
+		 "add\tsrc/sum.js");
+	make_sig(&b, "jest", NULL, "expect(received).toBe(expected) Expected: 10 Received: 7",
+		 "multiply\tsrc/mul.js");
+	make_sig(&c, "jest", "TS2322", "Type 'string' is not assignable to type 'number'.", NULL);
+	store_sig(f, &a);
+	/* removed */
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(callus_match_find(f->s, &mo, &b, &m, &n, NULL), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(m[0].signature_id, a.id);
+	callus_matches_free(m, n);
+	assert_int_equal(callus_vecindex_file_count(path, CALLUS_EMBED_BUILTIN_MODEL,
+						    CALLUS_EMBED_DIM),
+			 1);
+	/* cut inside its only record */
+	fd = open(path, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, lseek(fd, 0, SEEK_END) - 100), 0);
+	close(fd);
+	assert_int_equal(callus_match_find(f->s, &mo, &b, &m, &n, NULL), 0);
+	assert_int_equal(n, 1);
+	callus_matches_free(m, n);
+	/* a folder where the file goes: nothing read, nothing written */
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkdir(path, 0700), 0);
+	assert_int_equal(callus_match_find(f->s, &mo, &a, &m, &n, NULL), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(m[0].how, CALLUS_MATCH_SAME);
+	callus_matches_free(m, n);
+	assert_int_equal(record_sigs(f, &c, 1, NULL, NULL), 1);
+	assert_int_equal(int_of(f, "SELECT count(*) FROM signatures_unindexed", ""), 0);
+	assert_int_equal(int_of(f, "SELECT count(*) FROM signature_vectors v JOIN signatures g"
+				   " ON g.rowid = v.sig WHERE g.id = ?1",
+				c.id),
+			 1);
+	/* and once it can be, the file holds both */
+	assert_int_equal(rmdir(path), 0);
+	assert_int_equal(callus_match_find(f->s, &mo, &b, &m, &n, NULL), 0);
+	assert_int_equal(n, 1);
+	callus_matches_free(m, n);
+	assert_int_equal(callus_vecindex_file_count(path, CALLUS_EMBED_BUILTIN_MODEL,
+						    CALLUS_EMBED_DIM),
+			 2);
+	free(path);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+	callus_signature_release(&c);
+}
+
 static void merges_need_approval(void **state)
 {
 	fixture *f = *state;
@@ -1795,6 +1939,10 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(searches_are_measured, setup, teardown),
 		cmocka_unit_test_setup_teardown(near_duplicates_are_linked, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_number_given_again_lends_no_similarity, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(a_vector_file_lost_is_made_again_or_done_without,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(merges_need_approval, setup, teardown),
 		cmocka_unit_test_setup_teardown(kept_scans_find_alike, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_window_of_the_newest_and_every_noted, setup,
