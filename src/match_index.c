@@ -487,7 +487,8 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 	if (all && (sq = sqlite3_exec(callus_store_db(s),
 				      "DELETE FROM embed_df; DELETE FROM embed_df_hot;"
 				      " DELETE FROM embed_df_recent;"
-				      " DELETE FROM signature_vectors",
+				      " DELETE FROM signature_vectors WHERE model = "
+				      CALLUS_MATCH_BUILTIN_ID,
 				      NULL, NULL, NULL)) != SQLITE_OK)
 		goto fail;
 	sq = sqlite3_prepare_v2(callus_store_db(s),

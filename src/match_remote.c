@@ -211,8 +211,18 @@ int callus_match_index_remote(callus_store *s, const char *workspace,
 		*added = 0;
 	if ((rc = callus_embed_remote_model_id(&model, ro->url, ro->model, err)) < 0)
 		return rc;
-	if (all && (rc = drop_model(s, workspace, model, err)) < 0)
-		goto out;
+	/* every vector again: the old ones dropped only once the endpoint
+	 * answers (one that is down, or moved, would leave none) */
+	if (all) {
+		const char *probe[] = { "callus" };
+		float *v = NULL;
+		size_t d = 0;
+
+		rc = callus_embed_remote(&v, &d, probe, 1, ro, err);
+		free(v);
+		if (rc < 0 || (rc = drop_model(s, workspace, model, err)) < 0)
+			goto out;
+	}
 	for (;;) {
 		remote_batch b;
 		float *vecs = NULL;

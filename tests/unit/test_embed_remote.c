@@ -826,6 +826,16 @@ static void test_match_external_vectors(void **state)
 		assert_true(st.st_size > 3 * (8 + 4 + DIM));
 		callus_buf_release(&vf);
 	}
+	/* the built-in model's vectors made again leave the external ones */
+	assert_int_equal(callus_match_reindex(s, ws, &added, NULL), 0);
+	assert_int_equal(added, 3);
+	assert_int_equal(count_vectors(dir, model), 3);
+	/* all again while the endpoint does not answer: an error, and the
+	 * vectors it had given are kept (the last test: the server stops) */
+	stop_server();
+	assert_int_equal(callus_match_index_remote(s, ws, &o, 1, &added, &e), CALLUS_EIO);
+	callus_error_release(&e);
+	assert_int_equal(count_vectors(dir, model), 3);
 	free(qv);
 	free(model);
 	callus_buf_release(&text);
