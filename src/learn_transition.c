@@ -120,8 +120,12 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 	"   AND state = 'permanent' AND session = ?4 AND last_failure_at >= ?6"             \
 	"   ORDER BY id DESC LIMIT 1))"                                                     \
 	" RETURNING id, attempts, state"
-	sq = callus_learn_prepare(r, &st, CALLUS_LEARN_LATE(r, FAIL_AGAIN("max(last_failure_at, ?3)"),
-							     FAIL_AGAIN("?3")));
+	/* a run of its own time (late, or an import's older history) makes
+	 * no error's last failure older: gc would take a live one for
+	 * abandoned */
+	sq = callus_learn_prepare(r, &st, r->o->redelivered || r->o->now
+						  ? FAIL_AGAIN("max(last_failure_at, ?3)")
+						  : FAIL_AGAIN("?3"));
 #undef FAIL_AGAIN
 	if (sq != SQLITE_OK)
 		goto out;

@@ -161,7 +161,9 @@ static int insert_signatures(callus_store *s, const callus_run_info *run, const 
 				" ctx, original, tool, sketch, first_seen, last_seen)"
 				" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?9, " CALLUS_SQL_EPOCH("?8") ", "
 				CALLUS_SQL_EPOCH("?8") ") ON CONFLICT (id) DO UPDATE SET"
-				" occurrence_count = occurrence_count + 1, last_seen = excluded.last_seen,"
+				" occurrence_count = occurrence_count + 1,"
+				" first_seen = min(first_seen, excluded.first_seen),"
+				" last_seen = max(last_seen, excluded.last_seen),"
 				" ctx = excluded.ctx",
 				-1, &sig, NULL);
 	for (size_t i = 0; rc == SQLITE_OK && i < run->nsigs; i++) {
@@ -305,7 +307,7 @@ int callus_store_record_lesson(callus_store *s, callus_lesson *l, const callus_r
 		" affected_files, occurrences, last_seen)"
 		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,1,?)"
 		" ON CONFLICT (signature) DO UPDATE SET occurrences = occurrences + 1,"
-		"  last_seen = excluded.last_seen, exit_code = excluded.exit_code,"
+		"  last_seen = max(last_seen, excluded.last_seen), exit_code = excluded.exit_code,"
 		"  cause = CASE WHEN excluded.cause <> '' THEN excluded.cause ELSE cause END,"
 		"  resolution = CASE WHEN excluded.resolution <> '' THEN excluded.resolution"
 		"   ELSE resolution END,"

@@ -152,6 +152,30 @@ test_expect_success 'what was added to a transcript since is read; a truncated l
 	grep -q "skipped as malformed: 1" "$TRASH_DIRECTORY/out3"
 '
 
+test_expect_success 'older history imported after a live failure leaves it live: gc keeps it' '
+	c_project "$HOME/src/late" && W=$HOME/src/late &&
+	(cd "$W" && test_must_fail "$CALLUS" run -- gcc -Werror=format -c show.c >/dev/null 2>&1) &&
+	out=$(cd "$W" && gcc -Werror=format -c show.c 2>&1 || :) &&
+	{
+		bash_use l1 "gcc -Werror=format -c show.c" "$W" 1 &&
+		bash_result l1 "$W" 2 1 "$out"
+	} | claude_session "$W" old &&
+	cd "$W" &&
+	seen=$("$CALLUS" lessons --json | jq -r ".[0].last_seen") &&
+	"$CALLUS" import >/dev/null &&
+	"$CALLUS" lessons --json >"$TRASH_DIRECTORY/late.json" &&
+	jq -e --arg s "$seen" "length == 1 and .[0].occurrences == 2 and .[0].last_seen == \$s" \
+		"$TRASH_DIRECTORY/late.json" &&
+	sqlite3 .callus/callus.db "SELECT count(*) FROM pending_errors WHERE state = '"'"'pending'"'"'
+		AND last_failure_at >= first_failure_at AND last_failure_at > '"'"'2026-03-01T10:01'"'"'" >n &&
+	test "$(cat n)" -ge 1 &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM signatures
+		WHERE last_seen < first_seen")" = 0 &&
+	"$CALLUS" gc >/dev/null &&
+	test "$("$CALLUS" pending --json | jq length)" -ge 1 &&
+	test "$("$CALLUS" lessons --json | jq length)" = 1
+'
+
 test_expect_success 'workspaces that are gone or outside the home are skipped and counted' '
 	G=$HOME/src/gone && mkdir -p "$G" &&
 	{ bash_use g1 "gcc -c gone.c" "$G" 1 && bash_result g1 "$G" 2 1 "gone.c:1:1: error: boom"; } |
