@@ -104,7 +104,11 @@ const cli_spec cmd_merge_spec = {
 	"Merge error signature B into A: B's fixes answer for A, and B matches as A.",
 	"A and B are signature ids or their first 6 or more hex digits ('callus merges'\n"
 	"lists candidates).  The maintainer's approval that spec 004 asks for: callus\n"
-	"never merges two signatures by itself.",
+	"never merges two signatures by itself.\n"
+	"\n"
+	"When A is merged into another signature itself, B joins that one.  A B that is\n"
+	"merged already is refused (into another: its fixes went there, so merge that one),\n"
+	"and so is merging A back into B.",
 	merge_options, 0
 };
 
@@ -489,6 +493,7 @@ out:
 
 int cmd_merge(int argc, char **argv)
 {
+	char into[CALLUS_SHA256_HEX_LEN + 1] = "";
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_store *store = NULL;
 	cli_workspace ws;
@@ -503,9 +508,13 @@ int cmd_merge(int argc, char **argv)
 	}
 	if ((rc = open_existing(&store, &ws)) != 0)
 		return rc;
-	if (callus_match_merge(store, argv[first], argv[first + 1], &err) < 0) {
+	if (callus_match_merge(store, argv[first], argv[first + 1], into, &err) < 0) {
 		cli_error("%s", callus_error_message(&err));
 		rc = err.code == CALLUS_EINVAL ? 2 : 1;
+	} else if (strncmp(into, argv[first], strlen(argv[first]))) {
+		printf("merged %s into %.12s, which %s is merged into: its fixes now answer for "
+		       "both\n",
+		       argv[first + 1], into, argv[first]);
 	} else {
 		printf("merged %s into %s: its fixes now answer for it\n", argv[first + 1],
 		       argv[first]);

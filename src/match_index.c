@@ -324,7 +324,12 @@ static int nearest_same_tool(callus_store *s, const float *vec, const callus_vec
 	*out = '\0';
 	if (!n)
 		return SQLITE_OK;
-	sq = callus_store_stmt(s, "SELECT id FROM signatures WHERE rowid = ?1 AND tool = ?2 AND id <> ?3",
+	/* the signature a merged one joined: links never chain (a lookup
+	 * follows one) */
+	sq = callus_store_stmt(s,
+			       "SELECT coalesce((SELECT canonical_id FROM signature_links"
+			       " WHERE alias_id = id), id) FROM signatures"
+			       " WHERE rowid = ?1 AND tool = ?2 AND id <> ?3",
 			       &st);
 	if (sq == SQLITE_OK)
 		sq = callus_store_stmt(s, CALLUS_MATCH_RECORD_VECTOR_SQL, &check.st);

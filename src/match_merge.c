@@ -229,13 +229,36 @@ static const char *const merge_sql[] = {
 	"UPDATE signature_links SET canonical_id = ?2 WHERE canonical_id = ?1",
 };
 
-int callus_match_merge(callus_store *s, const char *a, const char *b, callus_error *err)
+/* The signature id is merged into (its link's canonical) into out, "" for
+ * none.  An SQLite result code. */
+static int merged_into(callus_store *s, const char *id, char out[CALLUS_SHA256_HEX_LEN + 1])
+{
+	sqlite3_stmt *st = NULL;
+	int sq = sqlite3_prepare_v2(callus_store_db(s),
+				    "SELECT canonical_id FROM signature_links WHERE alias_id = ?1", -1,
+				    &st, NULL);
+
+	*out = '\0';
+	if (sq != SQLITE_OK)
+		return sq;
+	callus_sql_bind_text(st, 1, id);
+	if ((sq = sqlite3_step(st)) == SQLITE_ROW)
+		snprintf(out, CALLUS_SHA256_HEX_LEN + 1, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return sq == SQLITE_ROW || sq == SQLITE_DONE ? SQLITE_OK : sq;
+}
+
+int callus_match_merge(callus_store *s, const char *a, const char *b,
+		       char into[CALLUS_SHA256_HEX_LEN + 1], callus_error *err)
 {
 	char ida[CALLUS_SHA256_HEX_LEN + 1], idb[CALLUS_SHA256_HEX_LEN + 1];
+	char a_in[CALLUS_SHA256_HEX_LEN + 1], b_in[CALLUS_SHA256_HEX_LEN + 1];
 	const char *v[3] = { idb, ida, NULL };
 	char *now = NULL;
 	int rc, sq = SQLITE_OK;
 
+	if (into)
+		*into = '\0';
 	if ((rc = resolve_id(s, a, ida, sizeof(ida), err)) < 0 ||
 	    (rc = resolve_id(s, b, idb, sizeof(idb), err)) < 0)
 		return rc;
@@ -245,14 +268,40 @@ int callus_match_merge(callus_store *s, const char *a, const char *b, callus_err
 		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		goto out;
+	if ((sq = merged_into(s, ida, a_in)) != SQLITE_OK ||
+	    (sq = merged_into(s, idb, b_in)) != SQLITE_OK)
+		goto fail;
+	/* a is merged itself: b joins the signature a joined, as every
+	 * lookup follows one link */
+	if (*a_in)
+		memcpy(ida, a_in, sizeof(ida));
+	if (!strcmp(ida, idb)) {
+		rc = callus_error_set(err, CALLUS_EEXIST, "%.12s is merged into %.12s already", a, b);
+		goto rollback;
+	}
+	/* b joined one already: the same one is done; another would move
+	 * b's link and leave its fixes behind */
+	if (*b_in) {
+		rc = !strcmp(b_in, ida)
+			     ? callus_error_set(err, CALLUS_EEXIST, "%.12s is merged into %.12s already",
+						b, ida)
+			     : callus_error_set(err, CALLUS_EEXIST,
+						"%.12s is merged into %.12s already: merge %.12s into "
+						"%.12s instead",
+						b, b_in, b_in, ida);
+		goto rollback;
+	}
 	for (size_t i = 0; i < sizeof(merge_sql) / sizeof(*merge_sql) && sq == SQLITE_OK; i++)
 		sq = callus_sql_exec_texts(callus_store_db(s), merge_sql[i], v, 3);
-	if (sq != SQLITE_OK) {
-		rc = callus_store_db_error(s, err, sq, "cannot merge in");
-		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
-		goto out;
-	}
-	rc = callus_store_exec(s, "COMMIT", err);
+	if (sq != SQLITE_OK)
+		goto fail;
+	if ((rc = callus_store_exec(s, "COMMIT", err)) == 0 && into)
+		memcpy(into, ida, sizeof(ida));
+	goto out;
+fail:
+	rc = callus_store_db_error(s, err, sq, "cannot merge in");
+rollback:
+	sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
 out:
 	free(now);
 	return rc;

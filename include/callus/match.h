@@ -252,7 +252,12 @@ int callus_match_get_signature(callus_store *s, const char *key, callus_signatur
 
 /* Merge b into a (a maintainer's approval): b is linked to a and its
  * resolutions become a's.  Ids may be unique prefixes (at least 6 hex
- * digits).  CALLUS_ENOTFOUND / CALLUS_EINVAL for unknown or ambiguous ids. */
-int callus_match_merge(callus_store *s, const char *a, const char *b, callus_error *err);
+ * digits).  When a is merged into another itself, b joins that one (a
+ * lookup follows one link): its id into into (may be NULL).
+ * CALLUS_ENOTFOUND / CALLUS_EINVAL for unknown or ambiguous ids;
+ * CALLUS_EEXIST when b is merged already (into a, or into another: its link
+ * is not moved), or a into b. */
+int callus_match_merge(callus_store *s, const char *a, const char *b,
+		       char into[CALLUS_SHA256_HEX_LEN + 1], callus_error *err);
 
 #endif

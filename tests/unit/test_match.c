@@ -1149,15 +1149,15 @@ static void merges_need_approval(void **state)
 	callus_resolutions_free(rs, n);
 
 	/* bad ids are refused */
-	assert_int_equal(callus_match_merge(f->s, "xyz", b.id, &err), CALLUS_EINVAL);
+	assert_int_equal(callus_match_merge(f->s, "xyz", b.id, NULL, &err), CALLUS_EINVAL);
 	callus_error_release(&err);
-	assert_int_equal(callus_match_merge(f->s, "abcdef0123", b.id, &err), CALLUS_ENOTFOUND);
+	assert_int_equal(callus_match_merge(f->s, "abcdef0123", b.id, NULL, &err), CALLUS_ENOTFOUND);
 	callus_error_release(&err);
-	assert_int_equal(callus_match_merge(f->s, a.id, a.id, &err), CALLUS_EINVAL);
+	assert_int_equal(callus_match_merge(f->s, a.id, a.id, NULL, &err), CALLUS_EINVAL);
 	callus_error_release(&err);
 
 	snprintf(prefix, sizeof(prefix), "%.7s", b.id);
-	assert_int_equal(callus_match_merge(f->s, a.id, prefix, NULL), 0);
+	assert_int_equal(callus_match_merge(f->s, a.id, prefix, NULL, NULL), 0);
 	assert_int_equal(link_count(f, b.id), 1);
 	assert_int_equal(callus_learn_resolutions(f->s, a.id, 0, &rs, &n, NULL), 0);
 	assert_int_equal(n, 2);
@@ -1175,6 +1175,66 @@ static void merges_need_approval(void **state)
 	callus_merge_pairs_free(p, n);
 	callus_signature_release(&a);
 	callus_signature_release(&b);
+}
+
+/*
+ * Merges keep links one step deep (every lookup follows one): c merged
+ * into b, itself merged into a, joins a, and its fix answers for a; b,
+ * merged already, is not moved to another (its fixes stay with a) nor a
+ * merged back into b: each is refused, and says so.
+ */
+static void merges_never_chain(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, b, c, d;
+	callus_resolution *rs = NULL;
+	callus_error err = CALLUS_ERROR_INIT;
+	char into[CALLUS_SHA256_HEX_LEN + 1];
+	size_t n = 0;
+
+	make_sig(&a, "jest", NULL, "expect(received).toBe(expected) Expected: 4 Received: 3",
+		 "add\tsrc/sum.js");
+	make_sig(&b, "jest", "TS2322", "Type 'string' is not assignable to type 'number'.", NULL);
+	make_sig(&c, "jest", "TS2304", "Cannot find name 'process'.", NULL);
+	make_sig(&d, "jest", "TS2339", "Property 'total' does not exist on type 'Order'.", NULL);
+	store_sig(f, &a);
+	store_sig(f, &b);
+	store_sig(f, &c);
+	store_sig(f, &d);
+	resolve(f, &a, "a");
+	resolve(f, &b, "b");
+	resolve(f, &c, "c");
+	assert_int_equal(callus_match_merge(f->s, a.id, b.id, into, NULL), 0);
+	assert_string_equal(into, a.id);
+	assert_int_equal(callus_match_merge(f->s, b.id, c.id, into, NULL), 0);
+	assert_string_equal(into, a.id);
+	assert_int_equal(int_of(f, "SELECT count(*) FROM signature_links WHERE alias_id = ?1"
+				   " AND canonical_id IN (SELECT alias_id FROM signature_links)",
+				c.id),
+			 0);
+	assert_int_equal(callus_learn_resolutions(f->s, a.id, 0, &rs, &n, NULL), 0);
+	assert_int_equal(n, 3);
+	callus_resolutions_free(rs, n);
+	/* b again, into a: done already; into d: refused, its link kept */
+	assert_int_equal(callus_match_merge(f->s, a.id, b.id, NULL, &err), CALLUS_EEXIST);
+	assert_non_null(strstr(callus_error_message(&err), "already"));
+	callus_error_release(&err);
+	assert_int_equal(callus_match_merge(f->s, d.id, b.id, NULL, &err), CALLUS_EEXIST);
+	assert_non_null(strstr(callus_error_message(&err), "instead"));
+	callus_error_release(&err);
+	assert_int_equal(int_of(f, "SELECT count(*) FROM signature_links WHERE alias_id = ?1"
+				   " AND canonical_id = (SELECT id FROM signatures WHERE id <> ?1"
+				   " AND rowid = (SELECT min(rowid) FROM signatures))",
+				b.id),
+			 1);
+	/* a back into b: refused with words, not SQLite's */
+	assert_int_equal(callus_match_merge(f->s, b.id, a.id, NULL, &err), CALLUS_EEXIST);
+	assert_non_null(strstr(callus_error_message(&err), "already"));
+	callus_error_release(&err);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+	callus_signature_release(&c);
+	callus_signature_release(&d);
 }
 
 /* A word made of n < 1000, one for each (which of two buffers: two words
@@ -1941,6 +2001,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(near_duplicates_are_linked, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_number_given_again_lends_no_similarity, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(merges_never_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_vector_file_lost_is_made_again_or_done_without,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(merges_need_approval, setup, teardown),
