@@ -19,10 +19,12 @@
 #include "callus/migrate.h"
 #include "callus/buf.h"
 #include "callus/fileindex.h"
+#include "callus/embed.h"
 #include "callus/fsutil.h"
 #include "callus/gc.h"
 #include "callus/lesson.h"
 #include "callus/log.h"
+#include "callus/match.h"
 #include "callus/metrics.h"
 #include "callus/store.h"
 #include "callus/store_redact.h"
@@ -50,7 +52,7 @@ static const cli_option doctor_options[] = {
 	  "integrity_check" },
 	{ CLI_OPT_FLAG, 0, "fix", &fix, NULL,
 	  "rewrite the files made from the store that are missing, empty or stale "
-	  "(.lessons/, note files, the AGENTS.md block, .callus/files.idx), remove "
+	  "(.lessons/, note files, the AGENTS.md block, .callus/files.idx, the vector file), remove "
 	  "temporary files left by "
 	  "crashes, and count the totals 'callus status' shows again when they are "
 	  "wrong" },
@@ -74,7 +76,9 @@ const cli_spec cmd_doctor_spec = {
 	"block) missing, empty or stale after a crash, files in .lessons/ no lesson has\n"
 	"('callus gc' removes them), and temporary files left behind (a write's, or a\n"
 	"spool entry or views debt a killed process left unnamed); the files of fixes\n"
-	".callus/files.idx lacks (a power loss can take back its last lines); the totals\n"
+	".callus/files.idx lacks (a power loss can take back its last lines); a built-in\n"
+	"vector file with fewer records than the store has vectors (removed, damaged or\n"
+	"unreadable: nothing similar is found until it is written again); the totals\n"
 	"'callus status' shows against the store's rows; failures and passes hooks\n"
 	"queued in .callus/spool that no drainer has recorded yet (and a .callus/spool\n"
 	"that leads out of the workspace, which no hook or drainer uses); and what\n"
@@ -411,6 +415,31 @@ static void check_redaction(struct doctor *d, callus_store *store, const char *r
 	callus_error_release(&err);
 }
 
+static void check_vectors(struct doctor *d, callus_store *store)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	const char *rel = ".callus/vectors-" CALLUS_EMBED_BUILTIN_MODEL ".bin";
+	int64_t stored = 0;
+	size_t have = 0;
+	int rc = callus_match_file_check(store, d->ws->root, fix, &have, &stored, &err);
+
+	if (rc < 0)
+		report(d, PROBLEM, "vectors", "cannot %s %s: %s", fix ? "write" : "check", rel,
+		       callus_error_message(&err));
+	else if (rc && fix)
+		report(d, NOTE, "vectors", "%s held %zu of the store's %lld vectors: written again "
+		       "from the store", rel, have, (long long)stored);
+	else if (rc)
+		report(d, PROBLEM, "vectors",
+		       "%s holds %zu of the store's %lld vectors (removed, damaged or unreadable): "
+		       "the next search writes it again ('callus doctor --fix' now)",
+		       rel, have, (long long)stored);
+	else if (stored)
+		report(d, OK, "vectors", "%s holds the store's %lld vectors", rel,
+		       (long long)stored);
+	callus_error_release(&err);
+}
+
 static void check_store(struct doctor *d)
 {
 	callus_error err = CALLUS_ERROR_INIT;
@@ -473,6 +502,7 @@ static void check_store(struct doctor *d)
 	notes_bloat(d, store);
 	check_views(d, store);
 	check_file_index(d, store);
+	check_vectors(d, store);
 	check_redaction(d, store, rel);
 out:
 	free(problems);

@@ -727,6 +727,34 @@ int callus_match_file_sync(callus_store *s, const char *path, size_t have, int64
 	return rc < 0 ? rc : 1;
 }
 
+int callus_match_file_check(callus_store *s, const char *workspace, int fix, size_t *have,
+			    int64_t *stored, callus_error *err)
+{
+	callus_buf path = CALLUS_BUF_INIT;
+	callus_vecindex *vi = NULL;
+	int rc = 0;
+
+	*have = 0;
+	*stored = callus_match_builtin_count(s);
+	if (*stored < 0)
+		return callus_error_set(err, CALLUS_EIO, "cannot count the vectors in '%s'",
+				      callus_store_path(s));
+	if (callus_match_builtin_vector_path(&path, workspace) < 0)
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	if (callus_vecindex_open(&vi, path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL,
+				 NULL) == 0)
+		*have = callus_vecindex_count(vi);
+	callus_vecindex_close(vi);
+	if (*have < (size_t)*stored) {
+		rc = fix ? callus_match_file_sync(s, path.ptr, *have, *stored, SIZE_MAX,
+						  CALLUS_MATCH_BUILTIN_VECTORS, err)
+			 : 1;
+		rc = rc < 0 ? rc : 1;
+	}
+	callus_buf_release(&path);
+	return rc;
+}
+
 int callus_match_index(callus_store *s, const char *workspace, size_t *added, callus_error *err)
 {
 	return index_signatures(s, workspace, 0, NULL, added, err);

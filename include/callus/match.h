@@ -244,6 +244,14 @@ void callus_merge_pairs_free(callus_merge_pair *p, size_t count);
 int callus_match_count_vectors(callus_store *s, const char *model, int64_t *with, int64_t *all,
 			     callus_error *err);
 
+/* Whether the built-in vector file holds every vector the store has (*have
+ * records, *stored vectors): 0 when it does; 1 when it is behind (removed,
+ * damaged, unreadable: a search finds nothing similar until it is written
+ * again), and with fix written again from the store; or a negative
+ * CALLUS_E* code. */
+int callus_match_file_check(callus_store *s, const char *workspace, int fix, size_t *have,
+			    int64_t *stored, callus_error *err);
+
 /* The stored signature key names: its id or a unique prefix of at least
  * 6 hex digits.  CALLUS_ENOTFOUND / CALLUS_EINVAL as for callus_match_merge().
  * Release *out with callus_signature_release(). */

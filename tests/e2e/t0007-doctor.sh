@@ -320,4 +320,20 @@ test_expect_success 'files.idx without the lines a power loss took back: found, 
 	tail -n 1 out | grep -q "^no problem found$"
 '
 
+test_expect_success 'a vector file the store is ahead of: found, written again by --fix' '
+	make_project vectors && cd vectors &&
+	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
+	"$CALLUS" doctor >out &&
+	grep -q "^ok       vectors    .callus/vectors-callus-builtin-1.bin holds the store.s 1 vectors" out &&
+	rm .callus/vectors-callus-builtin-1.bin &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
+	problem vectors "holds 0 of the store.s 1 vectors (removed, damaged or unreadable)" &&
+	! test -e .callus/vectors-callus-builtin-1.bin &&
+	"$CALLUS" doctor --fix >out &&
+	grep -q "^note     vectors    .* written again from the store" out &&
+	test -s .callus/vectors-callus-builtin-1.bin &&
+	"$CALLUS" doctor >out &&
+	tail -n 1 out | grep -q "^no problem found$"
+'
+
 test_done
