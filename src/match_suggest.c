@@ -72,63 +72,75 @@ int callus_match_suggest(callus_store *s, const callus_match_opts *opts, const c
 		return rc;
 	if (!nm)
 		goto out;
+	if (!max)
+		max = CALLUS_LEARN_SUGGEST_MAX;
+	/* ranked from the index of their counts alone (a recurring error
+	 * has thousands of fixes, each row with its diff), the best max kept
+	 * as they come; the texts read for those only */
 	sq = callus_store_stmt(
 		s,
-		"SELECT r.id, r.signature_id, r.description,"
-		" CAST(r.success_count AS REAL) / max(r.application_count, 1),"
+		"SELECT r.id, CAST(r.success_count AS REAL) / max(r.application_count, 1),"
 		" r.application_count, r.last_success_at FROM resolutions r"
+		" INDEXED BY resolutions_ranked"
 		" WHERE r.success_count > 0 AND (r.signature_id = ?1 OR r.signature_id IN"
 		"  (SELECT alias_id FROM signature_links WHERE canonical_id = ?1))",
 		&st);
+	if (sq == SQLITE_OK && !(g = calloc(max + 1, sizeof(*g))))
+		sq = SQLITE_NOMEM;
 	for (size_t i = 0; sq == SQLITE_OK && i < nm; i++) {
 		sqlite3_reset(st);
 		callus_sql_bind_text(st, 1, m[i].signature_id);
 		while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
-			int64_t rid = sqlite3_column_int64(st, 0);
-			callus_suggestion *p;
+			callus_suggestion c;
 			size_t j;
 
-			for (j = 0; j < n && g[j].resolution_id != rid; j++)
+			memset(&c, 0, sizeof(c));
+			c.resolution_id = sqlite3_column_int64(st, 0);
+			c.success_rate = sqlite3_column_double(st, 1);
+			c.application_count = sqlite3_column_int64(st, 2);
+			c.confidence = c.success_rate * m[i].context_score *
+				       recency((const char *)sqlite3_column_text(st, 3), half) *
+				       m[i].similarity;
+			/* reached through a better match (the matches come best
+			 * first: a later one ranks a fix no higher) */
+			for (j = 0; j < n && g[j].resolution_id != c.resolution_id; j++)
 				;
 			if (j < n)
-				continue; /* reached through a better match */
-			if (!(p = realloc(g, (n + 1) * sizeof(*p)))) {
-				sq = SQLITE_NOMEM;
-				break;
-			}
-			g = p;
-			memset(&g[n], 0, sizeof(g[n]));
-			g[n].resolution_id = rid;
-			g[n].success_rate = sqlite3_column_double(st, 3);
-			g[n].application_count = sqlite3_column_int64(st, 4);
-			g[n].confidence =
-				g[n].success_rate * m[i].context_score *
-				recency((const char *)sqlite3_column_text(st, 5), half) *
-				m[i].similarity;
-			g[n].signature_id = callus_sql_column_dup(st, 1);
-			g[n].description = callus_sql_column_dup(st, 2);
-			n++;
-			if (!g[n - 1].signature_id || !g[n - 1].description) {
-				sq = SQLITE_NOMEM;
-				break;
-			}
+				continue;
+			/* into its place among the best, the last dropped once
+			 * there are max */
+			for (j = n; j > 0 && by_confidence(&c, &g[j - 1]) < 0; j--)
+				g[j] = g[j - 1];
+			g[j] = c;
+			if (n < max)
+				n++;
 		}
 		if (sq == SQLITE_DONE)
 			sq = SQLITE_OK;
+	}
+	if (sq == SQLITE_OK) {
+		sqlite3_stmt *text = NULL;
+
+		sq = callus_store_stmt(s, "SELECT signature_id, description FROM resolutions"
+					  " WHERE id = ?1", &text);
+		for (size_t i = 0; sq == SQLITE_OK && i < n; i++) {
+			sqlite3_reset(text);
+			sqlite3_bind_int64(text, 1, g[i].resolution_id);
+			if ((sq = sqlite3_step(text)) != SQLITE_ROW)
+				break;
+			sq = (g[i].signature_id = callus_sql_column_dup(text, 0)) &&
+					     (g[i].description = callus_sql_column_dup(text, 1))
+				     ? SQLITE_OK
+				     : SQLITE_NOMEM;
+		}
+		callus_store_stmt_done(s, text);
 	}
 	if (sq != SQLITE_OK) {
 		rc = callus_store_db_error(s, err, sq, "cannot read resolutions in");
 		goto out;
 	}
-	if (n > 1)
-		qsort(g, n, sizeof(*g), by_confidence);
-	if (!max)
-		max = CALLUS_LEARN_SUGGEST_MAX;
-	while (n > max) {
-		n--;
-		free(g[n].signature_id);
-		free(g[n].description);
-	}
+	if (!n)
+		goto out;
 	*out = g;
 	*count = n;
 	g = NULL;

@@ -352,6 +352,17 @@ int callus_notes_for_suggestions(callus_store *s, const callus_suggestion *g, si
 /* Making and merging                                                   */
 
 /* What a resolution brings to a note. */
+/* A note's fixes read by their counts and rank alone (schema 36): a
+ * resolution's row holds its diff before them, whose overflow pages a
+ * note of a recurring error read for each of thousands of fixes at every
+ * new one (the import of a long history, quadratic). */
+#define NOTE_RESOLUTION_COUNTS "resolutions_counts"
+/* The sum of column over the fixes of the note named by id. */
+#define NOTE_SUM(column, id)                                                               \
+	"(SELECT coalesce(sum(r." column "), 0) FROM note_resolutions x JOIN resolutions r" \
+	" INDEXED BY " NOTE_RESOLUTION_COUNTS " ON r.id = x.resolution_id"                  \
+	" WHERE x.note_id = " id ")"
+
 typedef struct fix {
 	int64_t id;
 	char *signature_id, *description, *code, *files, *session;
@@ -691,12 +702,8 @@ int callus_notes_metrics_moved(callus_store *s, int64_t rid, callus_error *err)
 	/* file_size -1: the store is ahead of the file (notes_sync.c) */
 	sq = callus_sql_exec_texts(callus_store_db(s),
 				   "UPDATE notes SET file_size = -1,"
-				   " applications = (SELECT coalesce(sum(r.application_count), 0) FROM"
-				   "  note_resolutions x JOIN resolutions r ON r.id = x.resolution_id"
-				   "  WHERE x.note_id = notes.id),"
-				   " successes = (SELECT coalesce(sum(r.success_count), 0) FROM"
-				   "  note_resolutions x JOIN resolutions r ON r.id = x.resolution_id"
-				   "  WHERE x.note_id = notes.id)"
+				   " applications = " NOTE_SUM("application_count", "notes.id") ","
+				   " successes = " NOTE_SUM("success_count", "notes.id")
 				   " WHERE status = 'active' AND id = (SELECT note_id FROM note_resolutions"
 				   "  WHERE resolution_id = CAST(?1 AS INTEGER))",
 				   v, 1);
@@ -798,28 +805,43 @@ static char *steps_of(const char *description)
  */
 static int refresh_note(callus_store *s, const char *id, const fix *f, const char *now)
 {
-	sqlite3_stmt *st = NULL;
+	sqlite3_stmt *st = NULL, *has_diff = NULL;
 	int64_t best = 0;
 	fix b;
 	char *code = NULL, *steps = NULL;
 	int sq;
 
 	memset(&b, 0, sizeof(b));
+	/* the best ranked fix with a diff: ranked from the index alone, then
+	 * the rows read in that order until one has a diff (the first, most
+	 * often) */
 	sq = sqlite3_prepare_v2(callus_store_db(s),
 				"SELECT r.id FROM note_resolutions x JOIN resolutions r"
-				" ON r.id = x.resolution_id WHERE x.note_id = ?1 AND r.code_changes <> ''"
+				" INDEXED BY " NOTE_RESOLUTION_COUNTS " ON r.id = x.resolution_id"
+				" WHERE x.note_id = ?1"
 				" ORDER BY CAST(r.success_count AS REAL) / max(r.application_count, 1) DESC,"
-				" r.last_success_at DESC, r.id DESC LIMIT 1",
+				" r.last_success_at DESC, r.id DESC",
 				-1, &st, NULL);
+	if (sq == SQLITE_OK)
+		sq = sqlite3_prepare_v2(callus_store_db(s),
+					"SELECT 1 FROM resolutions WHERE id = ?1 AND code_changes <> ''",
+					-1, &has_diff, NULL);
 	if (sq != SQLITE_OK)
-		return sq;
+		goto out;
 	callus_sql_bind_text(st, 1, id);
-	if ((sq = sqlite3_step(st)) == SQLITE_ROW)
-		best = sqlite3_column_int64(st, 0);
+	while (!best && (sq = sqlite3_step(st)) == SQLITE_ROW) {
+		sqlite3_reset(has_diff);
+		sqlite3_bind_int64(has_diff, 1, sqlite3_column_int64(st, 0));
+		if ((sq = sqlite3_step(has_diff)) == SQLITE_ROW)
+			best = sqlite3_column_int64(st, 0);
+		else if (sq != SQLITE_DONE)
+			break;
+	}
 	sqlite3_finalize(st);
-	st = NULL;
+	sqlite3_finalize(has_diff);
+	st = has_diff = NULL;
 	if (sq != SQLITE_ROW && sq != SQLITE_DONE)
-		return sq;
+		goto out;
 	if (best && (sq = load_fix(s, best, &b)) != SQLITE_OK)
 		return sq;
 	if (best && (!(code = bounded_code(b.code)) || !(steps = steps_of(b.description)))) {
@@ -829,17 +851,15 @@ static int refresh_note(callus_store *s, const char *id, const fix *f, const cha
 	sq = sqlite3_prepare_v2(
 		callus_store_db(s),
 		"UPDATE notes SET updated_at = ?2,"
-		" applications = (SELECT coalesce(sum(r.application_count), 0) FROM"
-		"  note_resolutions x JOIN resolutions r ON r.id = x.resolution_id"
-		"  WHERE x.note_id = ?1),"
-		" successes = (SELECT coalesce(sum(r.success_count), 0) FROM"
-		"  note_resolutions x JOIN resolutions r ON r.id = x.resolution_id"
-		"  WHERE x.note_id = ?1),"
+		" applications = " NOTE_SUM("application_count", "?1") ","
+		" successes = " NOTE_SUM("success_count", "?1") ","
 		" code = CASE WHEN edited OR ?3 IS NULL THEN code ELSE ?3 END,"
 		" steps = CASE WHEN edited OR ?4 IS NULL THEN steps ELSE ?4 END,"
-		" files = (SELECT json_group_array(DISTINCT j.value) FROM note_resolutions x"
-		"  JOIN resolutions r ON r.id = x.resolution_id, json_each(r.files) j"
-		"  WHERE x.note_id = ?1),"
+		/* the files of every fix it holds: those it had, then this
+		 * fix's new ones (each of the others is in already) */
+		" files = (SELECT json_group_array(DISTINCT v) FROM (SELECT value AS v"
+		"  FROM json_each(notes.files) UNION ALL SELECT value FROM json_each(?6)"
+		"  WHERE json_valid(?6))),"
 		" layer = CASE WHEN layer = 'session' AND ?5 <> session THEN 'project' ELSE layer END"
 		" WHERE id = ?1",
 		-1, &st, NULL);
@@ -852,9 +872,11 @@ static int refresh_note(callus_store *s, const char *id, const fix *f, const cha
 	if (steps)
 		callus_sql_bind_text(st, 4, steps);
 	callus_sql_bind_text(st, 5, f->session);
+	callus_sql_bind_text(st, 6, f->files ? f->files : "[]");
 	sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
 out:
 	sqlite3_finalize(st);
+	sqlite3_finalize(has_diff);
 	fix_release(&b);
 	free(code);
 	free(steps);

@@ -914,6 +914,17 @@ static const char *const migrations[] = {
 	 "CREATE INDEX run_errors_sig ON run_errors(sig) WHERE message = '';"
 	 "DROP TRIGGER signature_gone;"
 	 SIGNATURE_GONE_35),
+	/* 35 -> 36: a resolution's counts and rank readable without its row,
+	 * by its id (notes.c's sums and best fix over a note's fixes) and by
+	 * its signature (match_suggest.c's ranking): the diff comes before
+	 * them in the row, and a recurring error's thousands of fixes were
+	 * read whole at each new fix and each suggestion.  The second index
+	 * takes the place of the one by signature alone. */
+	("CREATE INDEX resolutions_counts ON resolutions(id, application_count, success_count,"
+	 "  last_success_at);"
+	 "CREATE INDEX resolutions_ranked ON resolutions(signature_id, success_count,"
+	 "  application_count, last_success_at);"
+	 "DROP INDEX resolutions_signature;"),
 };
 _Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,

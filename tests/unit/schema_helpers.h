@@ -40,9 +40,16 @@ static inline int test_wrong_sketches(sqlite3 *db)
 	return wrong;
 }
 
+/* resolutions without the index of their counts, as before schema 36 */
+#define TEST_AS_BEFORE_36                                                               \
+	"DROP INDEX resolutions_counts;"                                                \
+	"DROP INDEX resolutions_ranked;"                                                \
+	"CREATE INDEX resolutions_signature ON resolutions(signature_id);"
+
 /* run_errors' messages all written out, not indexed by signature, and a
  * signature removed leaving them as they are, as before schema 35. */
 #define TEST_AS_BEFORE_35                                                               \
+	TEST_AS_BEFORE_36                                                               \
 	"UPDATE run_errors SET message = (SELECT original FROM signatures g"            \
 	"  WHERE g.sig = run_errors.sig) WHERE message = '' AND sig IS NOT NULL;"       \
 	"DROP INDEX run_errors_sig;"                                                    \

@@ -1237,6 +1237,77 @@ static void merges_never_chain(void **state)
 	callus_signature_release(&d);
 }
 
+/*
+ * A recurring error's fixes are ranked from the index of their counts and
+ * the best kept as they come (schema 36): the same fixes, in the same
+ * order, as all of them ranked, with their texts; a fix with no success
+ * is never offered; and --limit's count of them.
+ */
+static void the_best_of_many_fixes_as_all_ranked(void **state)
+{
+	fixture *f = *state;
+	callus_signature a;
+	callus_match_opts mo = { .workspace = f->dir };
+	callus_suggestion *g = NULL;
+	size_t n = 0;
+	char *want, *got;
+	callus_buf ids = CALLUS_BUF_INIT;
+
+	make_sig(&a, "jest", NULL, "expect(received).toBe(expected) Expected: 4 Received: 3",
+		 "add\tsrc/sum.js");
+	store_sig(f, &a);
+	/* 40 fixes: rates 0/7 to 6/7, in an order of their own; one time */
+	for (int i = 0; i < 40; i++) {
+		char *q = sqlite3_mprintf(
+			"INSERT INTO resolutions (signature_id, description, code_changes,"
+			" application_count, success_count, created_at, last_success_at)"
+			" VALUES (%Q, 'fix %d', 'diff %d', 7, %d, '2026-01-01T00:00:00.000Z',"
+			" '2026-01-01T00:00:00.000Z')",
+			a.id, i, i, (i * 5) % 7);
+
+		assert_non_null(q);
+		assert_int_equal(sqlite3_exec(callus_store_db(f->s), q, NULL, NULL, NULL), SQLITE_OK);
+		sqlite3_free(q);
+	}
+	want = NULL;
+	{
+		sqlite3_stmt *st = NULL;
+
+		assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
+						    "SELECT group_concat(id, ',') FROM (SELECT id FROM"
+						    " resolutions WHERE success_count > 0 ORDER BY"
+						    " success_count DESC, id DESC LIMIT 5)",
+						    -1, &st, NULL),
+				 SQLITE_OK);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		want = strdup((const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	assert_int_equal(callus_match_suggest(f->s, &mo, &a, 5, &g, &n, NULL), 0);
+	assert_int_equal(n, 5);
+	for (size_t i = 0; i < n; i++) {
+		callus_buf_printf(&ids, "%s%lld", i ? "," : "", (long long)g[i].resolution_id);
+		assert_non_null(g[i].description);
+		assert_string_equal(g[i].signature_id, a.id);
+		assert_true(g[i].success_rate > 0);
+		assert_true(i == 0 || g[i].confidence <= g[i - 1].confidence);
+	}
+	got = ids.ptr;
+	assert_string_equal(got, want);
+	callus_suggestions_free(g, n);
+	/* the default, and more than there are with a success */
+	assert_int_equal(callus_match_suggest(f->s, &mo, &a, 0, &g, &n, NULL), 0);
+	assert_int_equal(n, CALLUS_LEARN_SUGGEST_MAX);
+	callus_suggestions_free(g, n);
+	assert_int_equal(callus_match_suggest(f->s, &mo, &a, 100, &g, &n, NULL), 0);
+	assert_int_equal(n, (size_t)int_of(f, "SELECT count(*) FROM resolutions WHERE success_count > 0",
+					   ""));
+	callus_suggestions_free(g, n);
+	free(want);
+	callus_buf_release(&ids);
+	callus_signature_release(&a);
+}
+
 /* A word made of n < 1000, one for each (which of two buffers: two words
  * at a time). */
 static const char *word(int n, int which)
@@ -2002,6 +2073,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_number_given_again_lends_no_similarity, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(merges_never_chain, setup, teardown),
+		cmocka_unit_test_setup_teardown(the_best_of_many_fixes_as_all_ranked, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_vector_file_lost_is_made_again_or_done_without,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(merges_need_approval, setup, teardown),
