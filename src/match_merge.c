@@ -16,6 +16,7 @@
 #include "sqlutil.h"
 #include "store_internal.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -162,15 +163,20 @@ out:
 }
 
 /* A signature id from a unique prefix of at least 6 hex digits. */
-static int resolve_id(callus_store *s, const char *key, char *out, size_t outsz, callus_error *err)
+static int resolve_id(callus_store *s, const char *arg, char *out, size_t outsz, callus_error *err)
 {
+	char key[CALLUS_SHA256_HEX_LEN + 1];
 	sqlite3_stmt *st = NULL;
-	size_t len = strlen(key), n = 0;
+	size_t len = strlen(arg), n = 0;
 	int sq;
 
-	if (len < 6 || len > CALLUS_SHA256_HEX_LEN || strspn(key, "0123456789abcdef") != len)
+	if (len < 6 || len > CALLUS_SHA256_HEX_LEN ||
+	    strspn(arg, "0123456789abcdefABCDEF") != len)
 		return callus_error_set(err, CALLUS_EINVAL,
-				      "'%s' is not a signature id (6 to 64 hex digits)", key);
+				      "'%s' is not a signature id (6 to 64 hex digits)", arg);
+	/* ids are stored in lowercase; a copy from elsewhere may not be */
+	for (size_t i = 0; i <= len; i++)
+		key[i] = (char)tolower((unsigned char)arg[i]);
 	sq = callus_store_stmt(s,
 			       /* ids are lowercase hex: those starting with the key
 				* sort between it and the key followed by 'g', a

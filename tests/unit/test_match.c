@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <sqlite3.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1231,6 +1232,19 @@ static void merges_never_chain(void **state)
 	assert_int_equal(callus_match_merge(f->s, b.id, a.id, NULL, &err), CALLUS_EEXIST);
 	assert_non_null(strstr(callus_error_message(&err), "already"));
 	callus_error_release(&err);
+	/* an id copied in capitals is the same id */
+	{
+		char upper[16];
+		callus_signature got;
+
+		for (size_t i = 0; i < 10; i++)
+			upper[i] = (char)toupper((unsigned char)d.id[i]);
+		upper[10] = '\0';
+		assert_memory_not_equal(upper, d.id, 10);
+		assert_int_equal(callus_match_get_signature(f->s, upper, &got, NULL), 0);
+		assert_string_equal(got.id, d.id);
+		callus_signature_release(&got);
+	}
 	callus_signature_release(&a);
 	callus_signature_release(&b);
 	callus_signature_release(&c);
