@@ -842,7 +842,7 @@ spool:
 	/* failures and passes a hook queued (a busy store, its deadline) that
 	 * no drainer has recorded yet: one that found the store busy too long
 	 * gave up, and the next hook starts another */
-	if (cli_spool_pending(d->ws)) {
+	if (cli_spool_pending(d->ws, NULL)) {
 		if (fix)
 			cli_spool_drain_later(d->ws);
 		report(d, fix ? NOTE : PROBLEM, "spool",

@@ -955,14 +955,15 @@ int cmd_hook(int argc, char **argv)
 			cli_spool_kept left = CLI_SPOOL_KEPT_INIT;
 			cli_queued q = { NULL, spool_stored, NULL, 0, NULL, &left };
 			/* a run of its command queued before it, to record first */
+			long long newest;
 			int behind, rc;
 
 			path = "record";
 			if (!metrics)
 				callus_metrics_new(&metrics);
-			behind = cli_spool_holds(&ws, e->command, CLI_SPOOL_ANY_RUN);
+			behind = cli_spool_holds(&ws, e->command, CLI_SPOOL_ANY_RUN, &newest);
 			/* first on disk, then recorded: a cut loses nothing */
-			if (cli_spool_prepare(&ent, &ws, e, code, det.tool) == 0 &&
+			if (cli_spool_prepare(&ent, &ws, e, code, det.tool, newest) == 0 &&
 			    spool_put(&ent, &ws) == 0)
 				q.origin = ent.origin;
 			guard_late_ws(&ws);
@@ -1001,6 +1002,7 @@ int cmd_hook(int argc, char **argv)
 			cli_spool_entry ent = CLI_SPOOL_ENTRY_INIT;
 			cli_spool_kept left = CLI_SPOOL_KEPT_INIT;
 			cli_queued q = { NULL, spool_stored, NULL, 0, NULL, &left };
+			long long newest;
 			int rc;
 
 			guard_late_ws(&ws);
@@ -1008,7 +1010,7 @@ int cmd_hook(int argc, char **argv)
 				path = "pass";
 			if (!metrics)
 				callus_metrics_new(&metrics);
-			spool_empty = !cli_spool_pending(&ws);
+			spool_empty = !cli_spool_pending(&ws, &newest);
 			/* most passes have nothing to learn and open nothing; the
 			 * queue's failures may give this one something to fix */
 			if (spool_empty && !cli_pass_counts(&ws, &det))
@@ -1018,7 +1020,7 @@ int cmd_hook(int argc, char **argv)
 			 * before the queue's drain, so that a cut during it leaves
 			 * the pass and starts the drainer (the drain's lock goes
 			 * with this process). */
-			if (cli_spool_prepare(&ent, &ws, e, 0, det.tool) == 0 &&
+			if (cli_spool_prepare(&ent, &ws, e, 0, det.tool, newest) == 0 &&
 			    spool_put(&ent, &ws) == 0)
 				q.origin = ent.origin;
 			/* queued failures first: a fix is learnt against its failure */
@@ -1028,7 +1030,7 @@ int cmd_hook(int argc, char **argv)
 			/* some still queued (another drainer has them, or time ran
 			 * out): the pass waits behind them, for the drainer, as
 			 * for a busy store */
-			if (!spool_empty && q.origin && cli_spool_pending(&ws))
+			if (!spool_empty && q.origin && cli_spool_pending(&ws, NULL))
 				rc = CALLUS_EBUSY;
 			else
 				rc = pass_event(&ctx, &ws, e, &det, metrics, &store,
@@ -1041,7 +1043,7 @@ int cmd_hook(int argc, char **argv)
 			 * time). */
 			if (rc == CALLUS_EBUSY && q.origin && !left.fixes.count &&
 			    (cli_pass_counts(&ws, &det) ||
-			     cli_spool_holds(&ws, e->command, CLI_SPOOL_FAILURE)))
+			     cli_spool_holds(&ws, e->command, CLI_SPOOL_FAILURE, NULL)))
 				cli_keep_tree(&ws, &det, &left.snapshot);
 			queued |= rc == CALLUS_EBUSY && q.origin;
 			spool_disarm(&ent, rc == CALLUS_EBUSY, &left);
@@ -1100,7 +1102,7 @@ reply:
 	}
 	if (fresh)
 		cli_embed_later(&ws);
-	if (path && have_ws && (queued || (!spool_empty && cli_spool_pending(&ws))))
+	if (path && have_ws && (queued || (!spool_empty && cli_spool_pending(&ws, NULL))))
 		cli_spool_drain_later(&ws);
 	/* never the network here: at most a detached `callus sync` */
 	if (path && have_ws)

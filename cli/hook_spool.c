@@ -64,29 +64,42 @@ static int ends_with(const char *s, size_t len, const char *suffix)
 	return len >= n && !memcmp(s + len - n, suffix, n);
 }
 
+/* The newest time an entry of the spool is named by ("NS-PID...": 0 for
+ * none), or -1 when the name says none. */
+static long long name_ns(const char *name)
+{
+	long long t;
+	char *end;
+
+	if (!isdigit((unsigned char)name[0]))
+		return -1;
+	errno = 0;
+	t = strtoll(name, &end, 10);
+	return !errno && *end == '-' ? t : -1;
+}
+
 /* The time that names the next entry: now, or just after the newest
- * entry the spool holds when that one is named ahead of the clock (it was
- * queued before the clock was set back).  Drained by name, a pass named
- * now would go before the failure it fixes, and that error stay pending. */
-static long long next_name_ns(const cli_workspace *ws)
+ * entry the spool holds (newest, or read here when CLI_SPOOL_UNSEEN) when
+ * that one is named ahead of the clock (it was queued before the clock
+ * was set back).  Drained by name, a pass named now would go before the
+ * failure it fixes, and that error stay pending. */
+static long long next_name_ns(const cli_workspace *ws, long long newest)
 {
 	callus_buf dir = CALLUS_BUF_INIT;
-	long long now = now_ns(), newest = 0;
+	long long now = now_ns();
 	struct dirent *d;
 	DIR *dp = NULL;
 
+	if (newest != CLI_SPOOL_UNSEEN)
+		goto out;
+	newest = 0;
 	if (callus_buf_printf(&dir, "%s/" SPOOL_DIR, ws->root) < 0 ||
 	    !(dp = opendir(dir.ptr)))
 		goto out;
 	while ((d = readdir(dp))) {
-		long long t;
-		char *end;
+		long long t = name_ns(d->d_name);
 
-		if (!isdigit((unsigned char)d->d_name[0]))
-			continue;
-		errno = 0;
-		t = strtoll(d->d_name, &end, 10);
-		if (!errno && *end == '-' && t > newest)
+		if (t > newest)
 			newest = t;
 	}
 out:
@@ -98,7 +111,7 @@ out:
 
 /* Entries are named NS-PID.json: sorted by name, oldest first. */
 int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callus_hook_event *e,
-		      int code, const char *tool)
+		      int code, const char *tool, long long newest)
 {
 	callus_buf name = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT, left = CALLUS_BUF_INIT;
 	callus_buf cut = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT, spare = CALLUS_BUF_INIT;
@@ -142,7 +155,7 @@ int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callu
 	callus_buf_putc(&text, '}');
 	if (callus_buf_status(&text) < 0 || !(out->text = callus_buf_detach(&text)))
 		goto out;
-	callus_buf_printf(&name, "%019lld-%ld", next_name_ns(ws), (long)getpid());
+	callus_buf_printf(&name, "%019lld-%ld", next_name_ns(ws, newest), (long)getpid());
 	callus_buf_printf(&path, "%s/" SPOOL_DIR "/%s.json", ws->root, name.ptr);
 	callus_buf_printf(&left, "%s/" SPOOL_DIR "/%s" SPOOL_LEFT, ws->root, name.ptr);
 	callus_buf_printf(&cut, "%s/" SPOOL_DIR "/%s" SPOOL_CUT, ws->root, name.ptr);
@@ -352,12 +365,15 @@ static long unnamed_entry(const char *name)
 /* A walk of the spool (callus_fs_each_gone): named entries for a drainer
  * into out (when given), entries never named of processes gone counted
  * and, with sweep, removed.  With any, the walk stops at the first named
- * entry, and sets found. */
+ * entry, and sets found.  newest: the newest time an entry is named by,
+ * once the walk has seen every name (cli_spool_prepare's); else
+ * CLI_SPOOL_UNSEEN. */
 struct spool_walk {
 	callus_strlist *out;
 	int sweep;
 	size_t unnamed, removed;
 	int any, found;
+	long long newest;
 };
 
 /* The pid of the hook that made an entry: a named one "NS-PID.json", 0
@@ -366,10 +382,14 @@ struct spool_walk {
  * spare, the drainer's lock). */
 static long spool_maker(const char *name, void *ctx)
 {
+	struct spool_walk *w = ctx;
 	size_t len = strlen(name);
 	const char *dash = strchr(name, '-');
+	long long t = name_ns(name);
 
-	(void)ctx;
+	/* every name, a live hook's too: a pass is named after them all */
+	if (t > w->newest)
+		w->newest = t;
 	if (name[0] == '.')
 		return -1;
 	if (!ends_with(name, len, ".json"))
@@ -410,10 +430,16 @@ static int spool_walk(const cli_workspace *ws, struct spool_walk *w)
 	callus_buf dir = CALLUS_BUF_INIT;
 	int rc = 0;
 
+	w->newest = 0;
 	if (callus_buf_printf(&dir, "%s/" SPOOL_DIR, ws->root) < 0 ||
-	    cli_spool_leads_out(ws, NULL))
+	    cli_spool_leads_out(ws, NULL)) {
+		w->newest = CLI_SPOOL_UNSEEN;
 		goto out;
-	rc = callus_fs_each_gone(dir.ptr, SPOOL_ORPHAN_S, spool_maker, NULL, spool_gone, w);
+	}
+	rc = callus_fs_each_gone(dir.ptr, SPOOL_ORPHAN_S, spool_maker, w, spool_gone, w);
+	/* stopped at a named entry (any), or by an error: not every name seen */
+	if (rc != 0)
+		w->newest = CLI_SPOOL_UNSEEN;
 	if (w->out && w->out->count > 1)
 		qsort(w->out->items, w->out->count, sizeof(*w->out->items), by_name);
 out:
@@ -457,23 +483,29 @@ static int orphans(const cli_workspace *ws, callus_strlist *out, int sweep)
 	return spool_walk(ws, &w);
 }
 
-int cli_spool_pending(const cli_workspace *ws)
+int cli_spool_pending(const cli_workspace *ws, long long *newest)
 {
 	struct spool_walk w = { .any = 1 };
 
 	(void)spool_walk(ws, &w);
+	if (newest)
+		*newest = w.newest;
 	return w.found;
 }
 
-int cli_spool_holds(const cli_workspace *ws, const char *command, cli_spool_run_kind kind)
+int cli_spool_holds(const cli_workspace *ws, const char *command, cli_spool_run_kind kind,
+		    long long *newest)
 {
+	struct spool_walk w = { 0 };
 	callus_strlist paths = CALLUS_STRLIST_INIT;
 	callus_buf head = CALLUS_BUF_INIT;
 	char *cmd = NULL, *got = NULL;
 	int found = 0;
 
+	w.out = &paths;
+	w.newest = CLI_SPOOL_UNSEEN;
 	/* the queue first: nearly always empty, and then nothing to redact */
-	if (!ws->redactor || !command || orphans(ws, &paths, 0) < 0 || !paths.count ||
+	if (!ws->redactor || !command || spool_walk(ws, &w) < 0 || !paths.count ||
 	    callus_redact_str(ws->redactor, &cmd, command) < 0)
 		goto out;
 	callus_buf_puts(&head, "{\"command\":");
@@ -493,6 +525,8 @@ int cli_spool_holds(const cli_workspace *ws, const char *command, cli_spool_run_
 			 !(got[head.len] == '0' && got[head.len + 1] == ','));
 	}
 out:
+	if (newest)
+		*newest = w.newest;
 	callus_strlist_release(&paths);
 	callus_buf_release(&head);
 	free(cmd);

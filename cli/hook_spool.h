@@ -49,12 +49,19 @@ typedef struct cli_spool_entry {
 
 #define CLI_SPOOL_ENTRY_INIT { NULL, NULL, NULL, NULL, NULL, NULL }
 
+/* The newest time an entry of the queue is named by, as a walk of it
+ * gives it (cli_spool_pending, cli_spool_holds): this when the walk did
+ * not see every name. */
+#define CLI_SPOOL_UNSEEN (-1LL)
+
 /* Make the entry for the failure e with status code (0: a pass, its
  * output left out) of the check of tool (what the hook detected; may be
- * NULL), writing nothing (the slow part: redaction).  0, or -1
- * when it cannot be made (the recording goes on without it). */
+ * NULL), writing nothing (the slow part: redaction).  newest: the newest
+ * name's time a walk of the queue just gave, or CLI_SPOOL_UNSEEN (the
+ * queue is read here, a second time): the entry is named after it.  0,
+ * or -1 when it cannot be made (the recording goes on without it). */
 int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callus_hook_event *e,
-		      int code, const char *tool);
+		      int code, const char *tool, long long newest);
 
 void cli_spool_entry_release(cli_spool_entry *e);
 
@@ -137,8 +144,10 @@ size_t cli_spool_leftovers(const cli_workspace *ws, int fix, size_t *removed);
  * anything there; err says where it leads. */
 int cli_spool_leads_out(const cli_workspace *ws, callus_error *err);
 
-/* Whether the spool holds entries left or of processes that are gone. */
-int cli_spool_pending(const cli_workspace *ws);
+/* Whether the spool holds entries left or of processes that are gone;
+ * *newest (when given) the newest time an entry is named by
+ * (cli_spool_prepare's). */
+int cli_spool_pending(const cli_workspace *ws, long long *newest);
 
 /* Whether the queue holds a run of command (as run: redacted here as
  * cli_spool_prepare redacts it) that a drainer will record, a failure
@@ -146,7 +155,8 @@ int cli_spool_pending(const cli_workspace *ws);
  * function writes it, so its first bytes say so without reading the output
  * after them (an entry made by hand may not: no). */
 typedef enum cli_spool_run_kind { CLI_SPOOL_ANY_RUN, CLI_SPOOL_FAILURE } cli_spool_run_kind;
-int cli_spool_holds(const cli_workspace *ws, const char *command, cli_spool_run_kind kind);
+int cli_spool_holds(const cli_workspace *ws, const char *command, cli_spool_run_kind kind,
+		    long long *newest);
 
 /* Start `callus hook --drain generic` detached in the workspace. */
 void cli_spool_drain_later(const cli_workspace *ws);

@@ -114,16 +114,16 @@ static void the_spool_holds_a_failure_when_one_is_left(void **state)
 	if (dead == 0)
 		_exit(0);
 	assert_int_equal(waitpid(dead, &status, 0), dead);
-	assert_int_equal(cli_spool_pending(&f->ws), 0);
+	assert_int_equal(cli_spool_pending(&f->ws, NULL), 0);
 	snprintf(name, sizeof(name), "0000000000000000001-%ld.json", (long)getpid());
 	put(f->spool, name);
 	put(f->spool, ".spare");
-	assert_int_equal(cli_spool_pending(&f->ws), 0);
+	assert_int_equal(cli_spool_pending(&f->ws, NULL), 0);
 	snprintf(name, sizeof(name), "0000000000000000002-%ld.json", (long)dead);
 	put(f->spool, name);
-	assert_int_equal(cli_spool_pending(&f->ws), 1);
+	assert_int_equal(cli_spool_pending(&f->ws, NULL), 1);
 	put(f->spool, "0000000000000000003-7.left.json");
-	assert_int_equal(cli_spool_pending(&f->ws), 1);
+	assert_int_equal(cli_spool_pending(&f->ws, NULL), 1);
 }
 
 /* What the recorder below was handed: each entry's command, and what its
@@ -171,7 +171,7 @@ static void a_spool_leading_out_is_not_walked(void **state)
 	assert_int_equal(symlink(out, f->spool), 0);
 	assert_int_equal(cli_spool_leads_out(&f->ws, &err), 1);
 	assert_non_null(strstr(callus_error_message(&err), "outside the workspace"));
-	assert_int_equal(cli_spool_pending(&f->ws), 0);
+	assert_int_equal(cli_spool_pending(&f->ws, NULL), 0);
 	nseen = 0;
 	assert_int_equal(cli_spool_drain(&f->ws, 0, 0, record_seen), 0);
 	assert_int_equal(nseen, 0);
@@ -193,7 +193,7 @@ static void a_spool_leading_out_is_not_walked(void **state)
 	assert_int_equal(unlink(f->spool), 0);
 	assert_int_equal(symlink("../queue", f->spool), 0);
 	assert_int_equal(cli_spool_leads_out(&f->ws, NULL), 0);
-	assert_int_equal(cli_spool_pending(&f->ws), 1);
+	assert_int_equal(cli_spool_pending(&f->ws, NULL), 1);
 	free(gone);
 	free(cut);
 	free(tmp);
@@ -319,7 +319,7 @@ static void the_queue_says_whether_it_holds_a_run_of_a_command(void **state)
 		e.command = (char *)cmds[i];
 		e.output = "boom";
 		e.output_len = 4;
-		assert_int_equal(cli_spool_prepare(&ent, &f->ws, &e, codes[i], "make"), 0);
+		assert_int_equal(cli_spool_prepare(&ent, &f->ws, &e, codes[i], "make", CLI_SPOOL_UNSEEN), 0);
 		assert_int_equal(cli_spool_write(&ent, &f->ws), 0);
 		/* the third stays a live hook's (this process's) */
 		if (i < 2)
@@ -329,12 +329,12 @@ static void the_queue_says_whether_it_holds_a_run_of_a_command(void **state)
 	for (int k = 0; k < 2; k++) {
 		cli_spool_run_kind kind = k ? CLI_SPOOL_ANY_RUN : CLI_SPOOL_FAILURE;
 
-		assert_int_equal(cli_spool_holds(&f->ws, cmds[0], kind), 1);
-		assert_int_equal(cli_spool_holds(&f->ws, "make test", kind), 0);
+		assert_int_equal(cli_spool_holds(&f->ws, cmds[0], kind, NULL), 1);
+		assert_int_equal(cli_spool_holds(&f->ws, "make test", kind, NULL), 0);
 		/* a pass's run, not a failure */
-		assert_int_equal(cli_spool_holds(&f->ws, "make lint", kind), kind == CLI_SPOOL_ANY_RUN);
-		assert_int_equal(cli_spool_holds(&f->ws, "make docs", kind), 0);
-		assert_int_equal(cli_spool_holds(&f->ws, NULL, kind), 0);
+		assert_int_equal(cli_spool_holds(&f->ws, "make lint", kind, NULL), kind == CLI_SPOOL_ANY_RUN);
+		assert_int_equal(cli_spool_holds(&f->ws, "make docs", kind, NULL), 0);
+		assert_int_equal(cli_spool_holds(&f->ws, NULL, kind, NULL), 0);
 	}
 	{
 		char path[512];
@@ -345,7 +345,58 @@ static void the_queue_says_whether_it_holds_a_run_of_a_command(void **state)
 		fprintf(fp, "{ \"command\": \"make lint\", \"exit_code\": 1 }");
 		assert_int_equal(fclose(fp), 0);
 	}
-	assert_int_equal(cli_spool_holds(&f->ws, "make lint", CLI_SPOOL_FAILURE), 0);
+	assert_int_equal(cli_spool_holds(&f->ws, "make lint", CLI_SPOOL_FAILURE, NULL), 0);
+	f->ws.redactor = NULL;
+	f->ws.root_real = NULL;
+	f->ws.cwd_rel = NULL;
+	callus_redactor_free(red);
+}
+
+/* The hook names its entry after the newest the queue holds when that one
+ * is named ahead of the clock: from the walk it made just before (the
+ * queue read once), or, when that walk stopped short, read again. */
+static void an_entry_is_named_after_the_newest_a_walk_saw(void **state)
+{
+	struct fixture *f = *state;
+	callus_redactor *red = NULL;
+	callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
+	const long long ahead = 4000000000000000000LL;
+	char real[PATH_MAX], name[64];
+	long long newest = 7;
+
+	assert_int_equal(callus_redactor_new(&red, NULL), 0);
+	assert_non_null(realpath(f->dir, real));
+	f->ws.redactor = red;
+	f->ws.root_real = real;
+	f->ws.cwd_rel = "";
+	e.command = "make";
+	/* an empty queue, seen whole */
+	assert_int_equal(cli_spool_pending(&f->ws, &newest), 0);
+	assert_int_equal(newest, 0);
+	/* a live hook's entry named ahead of the clock: seen by both walks */
+	snprintf(name, sizeof(name), "%019lld-%ld.json", ahead, (long)getpid());
+	put(f->spool, name);
+	put(f->spool, "0000000000000000005-7.left.json");
+	newest = 7;
+	assert_int_equal(cli_spool_pending(&f->ws, &newest), 1);
+	/* stopped at the left entry: not every name seen, unless it came last */
+	assert_true(newest == CLI_SPOOL_UNSEEN || newest == ahead);
+	newest = 7;
+	assert_int_equal(cli_spool_holds(&f->ws, "make", CLI_SPOOL_ANY_RUN, &newest), 0);
+	assert_int_equal(newest, ahead);
+	for (int i = 0; i < 3; i++) {
+		cli_spool_entry ent = CLI_SPOOL_ENTRY_INIT;
+		/* given by a walk; given one the queue does not hold (it is
+		 * taken as given, not read again); not given: read */
+		const long long given[] = { ahead, ahead + 10, CLI_SPOOL_UNSEEN };
+		const long long want[] = { ahead + 1, ahead + 11, ahead + 1 };
+		char expect[32];
+
+		assert_int_equal(cli_spool_prepare(&ent, &f->ws, &e, 1, "make", given[i]), 0);
+		snprintf(expect, sizeof(expect), "%019lld-", want[i]);
+		assert_memory_equal(ent.origin, expect, strlen(expect));
+		cli_spool_entry_release(&ent);
+	}
 	f->ws.redactor = NULL;
 	f->ws.root_real = NULL;
 	f->ws.cwd_rel = NULL;
@@ -361,6 +412,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_spool_leading_out_is_not_walked, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(a_run_is_left_with_what_its_hook_kept, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(an_entry_is_named_after_the_newest_a_walk_saw, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(the_queue_says_whether_it_holds_a_run_of_a_command,
 						setup, teardown),
