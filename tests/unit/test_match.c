@@ -1322,6 +1322,87 @@ static void the_best_of_many_fixes_as_all_ranked(void **state)
 	callus_signature_release(&a);
 }
 
+/* The statements traced, their texts (sqlite3_trace_v2's SQLITE_TRACE_STMT). */
+static int trace_texts(unsigned type, void *ctx, void *p, void *x)
+{
+	const char *sql = sqlite3_sql(p);
+
+	(void)x;
+	/* a trigger's program comes as a comment: its statement was traced */
+	if (type == SQLITE_TRACE_STMT && sql && strncmp(sql, "--", 2))
+		(void)callus_strlist_add_unique(ctx, sql, strlen(sql), NULL);
+	return 0;
+}
+
+/* A recurring error's fixes are summed, ranked and suggested from the
+ * covering indexes of their counts (schema 36), never from their rows,
+ * which hold the diff before the counts: a regression to reading the rows
+ * passes every other test, and makes each fix of an import cost what the
+ * fixes before it number.  The statements checked are those the code
+ * runs, traced; each must be seen. */
+static void a_notes_fixes_are_read_from_the_indexes_alone(void **state)
+{
+	fixture *f = *state;
+	callus_strlist sql = CALLUS_STRLIST_INIT;
+	const char *patch = "diff --git a/src/sum.js b/src/sum.js\n--- a/src/sum.js\n"
+			    "+++ b/src/sum.js\n@@ -1,1 +1,1 @@\n-  return a - b;\n+  return a + b;\n";
+	/* the note's sums (a fix recorded, a suggestion's outcome), its best
+	 * fix, a suggestion's ranking */
+	const char *const kinds[] = { "applications = (SELECT coalesce(sum(r.application_count)",
+				      "ORDER BY CAST(r.success_count AS REAL)",
+				      "INDEXED BY resolutions_ranked" };
+	int seen[3] = { 0 };
+	callus_suggestion *g = NULL;
+	callus_signature a;
+	size_t n;
+
+	make_sig(&a, "jest", NULL, "expect(received).toBe(expected) Expected: 4 Received: 3",
+		 "add\tsrc/sum.js");
+	store_sig(f, &a);
+	assert_int_equal(sqlite3_trace_v2(callus_store_db(f->s), SQLITE_TRACE_STMT, trace_texts, &sql),
+			 SQLITE_OK);
+	for (int i = 0; i < 3; i++)
+		resolve_with(f, &a, "a", patch);
+	n = suggest(f, &a, &g);
+	assert_true(n > 0);
+	callus_suggestions_free(g, n);
+	assert_int_equal(callus_notes_metrics_moved(f->s, 1, NULL), 0);
+	assert_int_equal(sqlite3_trace_v2(callus_store_db(f->s), 0, NULL, NULL), SQLITE_OK);
+	assert_int_equal(int_of(f, "SELECT count(*) FROM notes", ""), 1);
+	for (size_t i = 0; i < sql.count; i++) {
+		sqlite3_stmt *st = NULL;
+		char *q;
+		int k, rows = 0;
+
+		for (k = 0; k < 3 && !strstr(sql.items[i], kinds[k]); k++)
+			;
+		if (k == 3)
+			continue;
+		seen[k] = 1;
+		assert_non_null(q = sqlite3_mprintf("EXPLAIN QUERY PLAN %s", sql.items[i]));
+		assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s), q, -1, &st, NULL),
+				 SQLITE_OK);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			const char *d = (const char *)sqlite3_column_text(st, 3);
+
+			/* the fixes are r: searched or scanned by a covering index */
+			if (!strncmp(d, "SEARCH r ", 9) || !strncmp(d, "SCAN r", 6)) {
+				if (!strstr(d, "USING COVERING INDEX resolutions_"))
+					fail_msg("%s\n reads the rows: %s", sql.items[i], d);
+				rows++;
+			}
+		}
+		assert_true(rows > 0);
+		sqlite3_finalize(st);
+		sqlite3_free(q);
+	}
+	for (int k = 0; k < 3; k++)
+		if (!seen[k])
+			fail_msg("no statement with \"%s\" was run", kinds[k]);
+	callus_strlist_release(&sql);
+	callus_signature_release(&a);
+}
+
 /* A word made of n < 1000, one for each (which of two buffers: two words
  * at a time). */
 static const char *word(int n, int which)
@@ -2088,6 +2169,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(merges_never_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_best_of_many_fixes_as_all_ranked, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_notes_fixes_are_read_from_the_indexes_alone, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(a_vector_file_lost_is_made_again_or_done_without,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(merges_need_approval, setup, teardown),
