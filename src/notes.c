@@ -352,16 +352,10 @@ int callus_notes_for_suggestions(callus_store *s, const callus_suggestion *g, si
 /* Making and merging                                                   */
 
 /* What a resolution brings to a note. */
-/* A note's fixes read by their counts and rank alone (schema 36): a
- * resolution's row holds its diff before them, whose overflow pages a
- * note of a recurring error read for each of thousands of fixes at every
- * new one (the import of a long history, quadratic). */
+/* A note's fixes ranked by their counts alone (schema 36): a
+ * resolution's row holds its diff before them.  Ranked only when the
+ * note's best is not known (schema 37: triggers keep it, and its sums). */
 #define NOTE_RESOLUTION_COUNTS "resolutions_counts"
-/* The sum of column over the fixes of the note named by id. */
-#define NOTE_SUM(column, id)                                                               \
-	"(SELECT coalesce(sum(r." column "), 0) FROM note_resolutions x JOIN resolutions r" \
-	" INDEXED BY " NOTE_RESOLUTION_COUNTS " ON r.id = x.resolution_id"                  \
-	" WHERE x.note_id = " id ")"
 
 typedef struct fix {
 	int64_t id;
@@ -699,11 +693,10 @@ int callus_notes_metrics_moved(callus_store *s, int64_t rid, callus_error *err)
 	int sq;
 
 	snprintf(rs, sizeof(rs), "%lld", (long long)rid);
-	/* file_size -1: the store is ahead of the file (notes_sync.c) */
+	/* the sums moved with the fix's counts (a trigger, schema 37); the
+	 * file is behind them: file_size -1 (notes_sync.c) */
 	sq = callus_sql_exec_texts(callus_store_db(s),
-				   "UPDATE notes SET file_size = -1,"
-				   " applications = " NOTE_SUM("application_count", "notes.id") ","
-				   " successes = " NOTE_SUM("success_count", "notes.id")
+				   "UPDATE notes SET file_size = -1"
 				   " WHERE status = 'active' AND id = (SELECT note_id FROM note_resolutions"
 				   "  WHERE resolution_id = CAST(?1 AS INTEGER))",
 				   v, 1);
@@ -807,52 +800,69 @@ static int refresh_note(callus_store *s, const char *id, const fix *f, const cha
 {
 	sqlite3_stmt *st = NULL, *has_diff = NULL;
 	int64_t best = 0;
+	int ranked = 0;
 	fix b;
 	char *code = NULL, *steps = NULL;
 	int sq;
 
 	memset(&b, 0, sizeof(b));
-	/* the best ranked fix with a diff: ranked from the index alone, then
-	 * the rows read in that order until one has a diff (the first, most
-	 * often) */
+	/* the best fix kept by the triggers (schema 37): known unless it
+	 * lost its rank or went, or the note is new */
 	sq = sqlite3_prepare_v2(callus_store_db(s),
-				"SELECT r.id FROM note_resolutions x JOIN resolutions r"
-				" INDEXED BY " NOTE_RESOLUTION_COUNTS " ON r.id = x.resolution_id"
-				" WHERE x.note_id = ?1"
-				" ORDER BY CAST(r.success_count AS REAL) / max(r.application_count, 1) DESC,"
-				" r.last_success_at DESC, r.id DESC",
-				-1, &st, NULL);
-	if (sq == SQLITE_OK)
-		sq = sqlite3_prepare_v2(callus_store_db(s),
-					"SELECT 1 FROM resolutions WHERE id = ?1 AND code_changes <> ''",
-					-1, &has_diff, NULL);
+				"SELECT best_resolution FROM notes WHERE id = ?1", -1, &st, NULL);
 	if (sq != SQLITE_OK)
 		goto out;
 	callus_sql_bind_text(st, 1, id);
-	while (!best && (sq = sqlite3_step(st)) == SQLITE_ROW) {
-		sqlite3_reset(has_diff);
-		sqlite3_bind_int64(has_diff, 1, sqlite3_column_int64(st, 0));
-		if ((sq = sqlite3_step(has_diff)) == SQLITE_ROW)
-			best = sqlite3_column_int64(st, 0);
-		else if (sq != SQLITE_DONE)
-			break;
+	if ((sq = sqlite3_step(st)) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+		best = sqlite3_column_int64(st, 0);
+		ranked = 1;
 	}
 	sqlite3_finalize(st);
-	sqlite3_finalize(has_diff);
-	st = has_diff = NULL;
+	st = NULL;
 	if (sq != SQLITE_ROW && sq != SQLITE_DONE)
 		goto out;
+	/* not known: the best ranked fix with a diff, ranked from the index
+	 * alone, then the rows read in that order until one has a diff (the
+	 * first, most often) */
+	if (!ranked) {
+		sq = sqlite3_prepare_v2(callus_store_db(s),
+					"SELECT r.id FROM note_resolutions x JOIN resolutions r"
+					" INDEXED BY " NOTE_RESOLUTION_COUNTS " ON r.id = x.resolution_id"
+					" WHERE x.note_id = ?1"
+					" ORDER BY CAST(r.success_count AS REAL) / max(r.application_count, 1)"
+					" DESC, r.last_success_at DESC, r.id DESC",
+					-1, &st, NULL);
+		if (sq == SQLITE_OK)
+			sq = sqlite3_prepare_v2(callus_store_db(s),
+						"SELECT 1 FROM resolutions WHERE id = ?1 AND code_changes <> ''",
+						-1, &has_diff, NULL);
+		if (sq != SQLITE_OK)
+			goto out;
+		callus_sql_bind_text(st, 1, id);
+		while (!best && (sq = sqlite3_step(st)) == SQLITE_ROW) {
+			sqlite3_reset(has_diff);
+			sqlite3_bind_int64(has_diff, 1, sqlite3_column_int64(st, 0));
+			if ((sq = sqlite3_step(has_diff)) == SQLITE_ROW)
+				best = sqlite3_column_int64(st, 0);
+			else if (sq != SQLITE_DONE)
+				break;
+		}
+		sqlite3_finalize(st);
+		sqlite3_finalize(has_diff);
+		st = has_diff = NULL;
+		if (sq != SQLITE_ROW && sq != SQLITE_DONE)
+			goto out;
+	}
 	if (best && (sq = load_fix(s, best, &b)) != SQLITE_OK)
 		return sq;
 	if (best && (!(code = bounded_code(b.code)) || !(steps = steps_of(b.description)))) {
 		sq = SQLITE_NOMEM;
 		goto out;
 	}
+	/* the sums are the triggers' (schema 37) */
 	sq = sqlite3_prepare_v2(
 		callus_store_db(s),
-		"UPDATE notes SET updated_at = ?2,"
-		" applications = " NOTE_SUM("application_count", "?1") ","
-		" successes = " NOTE_SUM("success_count", "?1") ","
+		"UPDATE notes SET updated_at = ?2, best_resolution = ?7,"
 		" code = CASE WHEN edited OR ?3 IS NULL THEN code ELSE ?3 END,"
 		" steps = CASE WHEN edited OR ?4 IS NULL THEN steps ELSE ?4 END,"
 		/* the files of every fix it holds: those it had, then this
@@ -873,6 +883,7 @@ static int refresh_note(callus_store *s, const char *id, const fix *f, const cha
 		callus_sql_bind_text(st, 4, steps);
 	callus_sql_bind_text(st, 5, f->session);
 	callus_sql_bind_text(st, 6, f->files ? f->files : "[]");
+	sqlite3_bind_int64(st, 7, best);
 	sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
 out:
 	sqlite3_finalize(st);

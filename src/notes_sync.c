@@ -509,11 +509,9 @@ static int import_note(sync_run *r, callus_note *n, const char *hash, int64_t mt
 	sq = sqlite3_prepare_v2(callus_store_db(r->s),
 				"INSERT INTO notes (id, signature_id, layer, status, tool, error_type,"
 				" framework, title, example, rule, steps, code, extra, files,"
-				" created_at, updated_at, file_hash, file_mtime, file_size,"
-				" applications, successes)"
-				" SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
-				" ?15, ?16, ?17, ?18, ?19, application_count, success_count"
-				" FROM resolutions WHERE id = ?20",
+				" created_at, updated_at, file_hash, file_mtime, file_size)"
+				" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
+				" ?15, ?16, ?17, ?18, ?19)",
 				-1, &st, NULL);
 	if (sq != SQLITE_OK)
 		goto out;
@@ -538,13 +536,16 @@ static int import_note(sync_run *r, callus_note *n, const char *hash, int64_t mt
 	callus_sql_bind_text(st, 17, hash);
 	sqlite3_bind_int64(st, 18, mtime);
 	sqlite3_bind_int64(st, 19, size);
-	sqlite3_bind_int64(st, 20, rid); /* the metrics it arrived with */
 	if ((sq = sqlite3_step(st)) != SQLITE_DONE)
 		goto out;
 	sqlite3_finalize(st);
 	st = NULL;
 	sq = SQLITE_OK;
 	snprintf(rs, sizeof(rs), "%lld", (long long)rid);
+	/* its fix attached: the metrics it arrived with are its sums (a
+	 * trigger, schema 37) */
+	if (!n->signatures.count)
+		sq = callus_notes_attach(r->s, n->id, rs, sig);
 	for (size_t i = 0; i < n->signatures.count && sq == SQLITE_OK; i++)
 		sq = callus_notes_attach(r->s, n->id, i ? NULL : rs, n->signatures.items[i]);
 	if (sq == SQLITE_OK)

@@ -215,6 +215,61 @@
 
 /* Forward-only migrations; migrations[i] takes the schema from version i
  * to version i + 1.  Never edit one that has shipped: add another. */
+/*
+ * A note's sums (applications, successes) and its best fix
+ * (best_resolution) follow its fixes as they come, go and are counted
+ * (schema 37), whoever writes them: a fix attached, detached, deleted
+ * (before its row goes: the cascade to note_resolutions then finds
+ * nothing to subtract), or its counts, time or diff changed.
+ * best_resolution is the fix notes.c would rank first among those with a
+ * diff (by rate, then the latest success, then the newest), 0 when none
+ * has one, NULL when not known: the best losing rank or going makes it
+ * NULL, and the next refresh of the note ranks them all once
+ * (refresh_note).  A rank is compared as a row value, in that order.
+ */
+#define NOTE_FIX_RANK(t) \
+	"(CAST(" t ".success_count AS REAL) / max(" t ".application_count, 1), " t ".last_success_at, " t ".id)"
+#define NOTE_BEST_RANK                                                                        \
+	"(SELECT CAST(b.success_count AS REAL) / max(b.application_count, 1), b.last_success_at," \
+	" b.id FROM resolutions b WHERE b.id = notes.best_resolution)"
+#define NOTE_FIX_TRIGGERS                                                                      \
+	"CREATE TRIGGER note_fix_in AFTER INSERT ON note_resolutions BEGIN"                       \
+	" UPDATE notes SET"                                                                        \
+	"  applications = applications + coalesce((SELECT r.application_count FROM resolutions r"  \
+	"   WHERE r.id = NEW.resolution_id), 0),"                                                   \
+	"  successes = successes + coalesce((SELECT r.success_count FROM resolutions r"            \
+	"   WHERE r.id = NEW.resolution_id), 0),"                                                   \
+	"  best_resolution = CASE WHEN best_resolution IS NULL THEN NULL"                          \
+	"   WHEN (SELECT r.code_changes <> '' AND (notes.best_resolution = 0 OR "                   \
+	NOTE_FIX_RANK("r") " > " NOTE_BEST_RANK ") FROM resolutions r"                             \
+	"   WHERE r.id = NEW.resolution_id) THEN NEW.resolution_id ELSE best_resolution END"       \
+	" WHERE id = NEW.note_id; END;"                                                            \
+	"CREATE TRIGGER note_fix_out AFTER DELETE ON note_resolutions BEGIN"                      \
+	" UPDATE notes SET"                                                                        \
+	"  applications = applications - coalesce((SELECT r.application_count FROM resolutions r"  \
+	"   WHERE r.id = OLD.resolution_id), 0),"                                                   \
+	"  successes = successes - coalesce((SELECT r.success_count FROM resolutions r"            \
+	"   WHERE r.id = OLD.resolution_id), 0),"                                                   \
+	"  best_resolution = CASE WHEN best_resolution = OLD.resolution_id THEN NULL"              \
+	"   ELSE best_resolution END"                                                               \
+	" WHERE id = OLD.note_id; END;"                                                            \
+	"CREATE TRIGGER note_fix_gone BEFORE DELETE ON resolutions BEGIN"                         \
+	" UPDATE notes SET applications = applications - OLD.application_count,"                  \
+	"  successes = successes - OLD.success_count"                                              \
+	" WHERE id = (SELECT note_id FROM note_resolutions WHERE resolution_id = OLD.id); END;"   \
+	"CREATE TRIGGER note_fix_counted AFTER UPDATE OF application_count, success_count,"       \
+	"  last_success_at, code_changes ON resolutions BEGIN"                                     \
+	" UPDATE notes SET"                                                                        \
+	"  applications = applications + NEW.application_count - OLD.application_count,"          \
+	"  successes = successes + NEW.success_count - OLD.success_count,"                        \
+	"  best_resolution = CASE WHEN best_resolution IS NULL THEN NULL"                          \
+	"   WHEN best_resolution = NEW.id THEN CASE WHEN NEW.code_changes <> '' AND "              \
+	NOTE_FIX_RANK("NEW") " >= " NOTE_FIX_RANK("OLD") " THEN NEW.id ELSE NULL END"              \
+	"   WHEN NEW.code_changes <> '' AND (best_resolution = 0 OR "                               \
+	NOTE_FIX_RANK("NEW") " > " NOTE_BEST_RANK ") THEN NEW.id"                                  \
+	"   ELSE best_resolution END"                                                               \
+	" WHERE id = (SELECT note_id FROM note_resolutions WHERE resolution_id = NEW.id); END;"
+
 static const char *const migrations[] = {
 	/* 0 -> 1: lessons, the runs they came from, and their errors */
 	"CREATE TABLE runs ("
@@ -925,6 +980,18 @@ static const char *const migrations[] = {
 	 "CREATE INDEX resolutions_ranked ON resolutions(signature_id, success_count,"
 	 "  application_count, last_success_at);"
 	 "DROP INDEX resolutions_signature;"),
+	/* 36 -> 37: a note's sums and its best fix kept by triggers
+	 * (NOTE_FIX_TRIGGERS): made again from every fix at each new one
+	 * and each outcome, they cost what the note's fixes number, and a
+	 * recurring error's import was quadratic.  The sums made once more
+	 * here, for every note (a retired note's stopped at retirement). */
+	("ALTER TABLE notes ADD COLUMN best_resolution INTEGER;"
+	 "UPDATE notes SET"
+	 " applications = (SELECT coalesce(sum(r.application_count), 0) FROM note_resolutions x"
+	 "  JOIN resolutions r ON r.id = x.resolution_id WHERE x.note_id = notes.id),"
+	 " successes = (SELECT coalesce(sum(r.success_count), 0) FROM note_resolutions x"
+	 "  JOIN resolutions r ON r.id = x.resolution_id WHERE x.note_id = notes.id);"
+	 NOTE_FIX_TRIGGERS),
 };
 _Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,

@@ -40,8 +40,17 @@ static inline int test_wrong_sketches(sqlite3 *db)
 	return wrong;
 }
 
+/* notes' sums and best fix not kept by triggers, as before schema 37 */
+#define TEST_AS_BEFORE_37                                                               \
+	"DROP TRIGGER note_fix_in;"                                                     \
+	"DROP TRIGGER note_fix_out;"                                                    \
+	"DROP TRIGGER note_fix_gone;"                                                   \
+	"DROP TRIGGER note_fix_counted;"                                                \
+	"ALTER TABLE notes DROP COLUMN best_resolution;"
+
 /* resolutions without the index of their counts, as before schema 36 */
 #define TEST_AS_BEFORE_36                                                               \
+	TEST_AS_BEFORE_37                                                               \
 	"DROP INDEX resolutions_counts;"                                                \
 	"DROP INDEX resolutions_ranked;"                                                \
 	"CREATE INDEX resolutions_signature ON resolutions(signature_id);"

@@ -1346,12 +1346,11 @@ static void a_notes_fixes_are_read_from_the_indexes_alone(void **state)
 	callus_strlist sql = CALLUS_STRLIST_INIT;
 	const char *patch = "diff --git a/src/sum.js b/src/sum.js\n--- a/src/sum.js\n"
 			    "+++ b/src/sum.js\n@@ -1,1 +1,1 @@\n-  return a - b;\n+  return a + b;\n";
-	/* the note's sums (a fix recorded, a suggestion's outcome), its best
-	 * fix, a suggestion's ranking */
-	const char *const kinds[] = { "applications = (SELECT coalesce(sum(r.application_count)",
-				      "ORDER BY CAST(r.success_count AS REAL)",
+	/* a note's best fix (ranked once, when not known: its sums are
+	 * triggers', schema 37), a suggestion's ranking */
+	const char *const kinds[] = { "ORDER BY CAST(r.success_count AS REAL)",
 				      "INDEXED BY resolutions_ranked" };
-	int seen[3] = { 0 };
+	int seen[2] = { 0 };
 	callus_suggestion *g = NULL;
 	callus_signature a;
 	size_t n;
@@ -1374,9 +1373,9 @@ static void a_notes_fixes_are_read_from_the_indexes_alone(void **state)
 		char *q;
 		int k, rows = 0;
 
-		for (k = 0; k < 3 && !strstr(sql.items[i], kinds[k]); k++)
+		for (k = 0; k < 2 && !strstr(sql.items[i], kinds[k]); k++)
 			;
-		if (k == 3)
+		if (k == 2)
 			continue;
 		seen[k] = 1;
 		assert_non_null(q = sqlite3_mprintf("EXPLAIN QUERY PLAN %s", sql.items[i]));
@@ -1396,10 +1395,209 @@ static void a_notes_fixes_are_read_from_the_indexes_alone(void **state)
 		sqlite3_finalize(st);
 		sqlite3_free(q);
 	}
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 2; k++)
 		if (!seen[k])
 			fail_msg("no statement with \"%s\" was run", kinds[k]);
 	callus_strlist_release(&sql);
+	callus_signature_release(&a);
+}
+
+/* One integer of q on the store's own connection (id bound as ?1); -2
+ * for NULL, -1 for no row. */
+static int64_t note_int(fixture *f, const char *q, const char *id)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t n = -1;
+
+	assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s), q, -1, &st, NULL), SQLITE_OK);
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_type(st, 0) == SQLITE_NULL ? -2 : sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* The note's sums and best fix, kept by triggers (schema 37), are what
+ * its fixes say at every step, whoever writes them: counts moved, a diff
+ * emptied or given back, a fix detached, deleted, or deleted by its
+ * signature's cascade, a fix attached.  Its best is the one a ranking of
+ * them all gives, or NULL (ranked again at the next refresh), never
+ * another fix. */
+static void a_notes_sums_and_best_follow_its_fixes(void **state)
+{
+	fixture *f = *state;
+	const char *patch = "diff --git a/src/sum.js b/src/sum.js\n--- a/src/sum.js\n"
+			    "+++ b/src/sum.js\n@@ -1,1 +1,1 @@\n-  return a - b;\n+  return a + b;\n";
+	const char *sums = "SELECT n.applications = (SELECT coalesce(sum(r.application_count), 0)"
+			   " FROM note_resolutions x JOIN resolutions r ON r.id = x.resolution_id"
+			   " WHERE x.note_id = n.id) AND n.successes = (SELECT coalesce(sum("
+			   "r.success_count), 0) FROM note_resolutions x JOIN resolutions r"
+			   " ON r.id = x.resolution_id WHERE x.note_id = n.id) FROM notes n"
+			   " WHERE n.id = ?1";
+	const char *ranked = "SELECT coalesce((SELECT r.id FROM note_resolutions x JOIN resolutions r"
+			     " ON r.id = x.resolution_id WHERE x.note_id = ?1 AND r.code_changes <> ''"
+			     " ORDER BY CAST(r.success_count AS REAL) / max(r.application_count, 1) DESC,"
+			     " r.last_success_at DESC, r.id DESC LIMIT 1), 0)";
+	const char *kept = "SELECT best_resolution FROM notes WHERE id = ?1";
+	callus_signature a, other;
+	char note[64];
+	unsigned seed = 7;
+	int known = 0, cascades = 0, ops[7] = { 0 };
+
+	make_sig(&a, "jest", NULL, "expect(received).toBe(expected) Expected: 4 Received: 3",
+		 "add\tsrc/sum.js");
+	make_sig(&other, "mocha", NULL, "TypeError: cannot read properties of undefined",
+		 "render\tsrc/view.js");
+	store_sig(f, &a);
+	for (int i = 0; i < 3; i++)
+		resolve_with(f, &a, "a", patch);
+	{
+		sqlite3_stmt *st = NULL;
+
+		assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s), "SELECT id FROM notes", -1,
+						    &st, NULL),
+				 SQLITE_OK);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		snprintf(note, sizeof(note), "%s", (const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	/* learnt: known, and right */
+	assert_true(note_int(f, ranked, note) > 0);
+	assert_int_equal(note_int(f, kept, note), note_int(f, ranked, note));
+	assert_int_equal(note_int(f, sums, note), 1);
+	for (int step = 0; step < 400; step++) {
+		int64_t rid, best;
+		char *q = NULL, *msg = NULL;
+		int op;
+
+		seed = seed * 1103515245u + 12345u;
+		op = (int)((seed >> 16) % 7);
+		rid = note_int(f, "SELECT resolution_id FROM note_resolutions WHERE note_id = ?1"
+				   " ORDER BY random() LIMIT 1", note);
+		if (rid < 0 && op < 5)
+			op = 5;
+		if (op == 4 && note_int(f, "SELECT count(*) FROM signatures WHERE id = ?1",
+					 other.id) == 0) {
+			store_sig(f, &other);
+			cascades++;
+		}
+		switch (op) {
+		case 0: /* a success, later */
+			q = sqlite3_mprintf("UPDATE resolutions SET application_count ="
+					    " application_count + 1, success_count = success_count + 1,"
+					    " last_success_at = '2026-03-%02dT00:00:00.000Z' WHERE id = %lld",
+					    1 + step % 28, (long long)rid);
+			break;
+		case 1: /* a failure */
+			q = sqlite3_mprintf("UPDATE resolutions SET application_count ="
+					    " application_count + 2 WHERE id = %lld",
+					    (long long)rid);
+			break;
+		case 2: /* a diff emptied, or given back */
+			q = sqlite3_mprintf("UPDATE resolutions SET code_changes = CASE WHEN"
+					    " code_changes = '' THEN 'diff' ELSE '' END WHERE id = %lld",
+					    (long long)rid);
+			break;
+		case 3: /* detached */
+			q = sqlite3_mprintf("DELETE FROM note_resolutions WHERE resolution_id = %lld",
+					    (long long)rid);
+			break;
+		case 4: /* deleted with a signature that goes */
+			q = sqlite3_mprintf("UPDATE resolutions SET signature_id = %Q WHERE id = %lld;"
+					    " DELETE FROM signatures WHERE id = %Q",
+					    other.id, (long long)rid, other.id);
+			break;
+		case 5: /* a new fix attached, with a diff or without */
+			q = sqlite3_mprintf("INSERT INTO resolutions (signature_id, description,"
+					    " code_changes, application_count, success_count, created_at,"
+					    " last_success_at) VALUES (%Q, 'fix', %Q, 3, %d,"
+					    " '2026-01-01T00:00:00.000Z', '2026-02-%02dT00:00:00.000Z');"
+					    " INSERT INTO note_resolutions (resolution_id, note_id)"
+					    " VALUES (last_insert_rowid(), %Q)",
+					    a.id, step % 3 ? "diff" : "", (int)(seed % 4), 1 + step % 28,
+					    note);
+			break;
+		default: /* deleted, or a refresh: ranked again when not known */
+			if (rid >= 0 && step % 2) {
+				q = sqlite3_mprintf("DELETE FROM resolutions WHERE id = %lld",
+						    (long long)rid);
+			} else if (note_int(f, kept, note) == -2) {
+				q = sqlite3_mprintf("UPDATE notes SET best_resolution = %lld"
+						    " WHERE id = %Q",
+						    (long long)note_int(f, ranked, note), note);
+			}
+			break;
+		}
+		if (q && sqlite3_exec(callus_store_db(f->s), q, NULL, NULL, &msg) != SQLITE_OK)
+			fail_msg("%s: %s", q, msg);
+		sqlite3_free(q);
+		ops[op]++;
+		if (note_int(f, sums, note) != 1)
+			fail_msg("step %d (%d): the sums are not the fixes'", step, op);
+		best = note_int(f, kept, note);
+		if (best != -2) {
+			known++;
+			if (best != note_int(f, ranked, note))
+				fail_msg("step %d (%d): best %lld, ranked %lld", step, op,
+					 (long long)best, (long long)note_int(f, ranked, note));
+		} else if (step % 2) {
+			/* the next refresh, as a fix learnt makes one */
+			q = sqlite3_mprintf("UPDATE notes SET best_resolution = %lld WHERE id = %Q",
+					    (long long)note_int(f, ranked, note), note);
+			assert_int_equal(sqlite3_exec(callus_store_db(f->s), q, NULL, NULL, NULL),
+					 SQLITE_OK);
+			sqlite3_free(q);
+		}
+	}
+	/* every kind of step taken, the best mostly known */
+	for (int i = 0; i < 7; i++)
+		assert_true(ops[i] > 10);
+	assert_true(cascades > 5);
+	assert_true(known > 200);
+	callus_signature_release(&a);
+	callus_signature_release(&other);
+}
+
+/* Schema 37 makes every note's sums again from its fixes (a retired
+ * note's stopped at its retirement; a store's own writes could have left
+ * them behind), its best not known until the next refresh, which ranks
+ * them once and keeps it. */
+static void schema_37_sums_every_note_once(void **state)
+{
+	fixture *f = *state;
+	const char *patch = "diff --git a/src/sum.js b/src/sum.js\n--- a/src/sum.js\n"
+			    "+++ b/src/sum.js\n@@ -1,1 +1,1 @@\n-  return a - b;\n+  return a + b;\n";
+	callus_signature a;
+	sqlite3 *db = NULL;
+
+	make_sig(&a, "jest", NULL, "expect(received).toBe(expected) Expected: 4 Received: 3",
+		 "add\tsrc/sum.js");
+	store_sig(f, &a);
+	resolve_with(f, &a, "a", patch);
+	resolve_with(f, &a, "a", patch);
+	assert_int_equal(int_of(f, "SELECT count(*) FROM resolutions", ""), 2);
+	callus_store_close(f->s);
+	f->s = NULL;
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+				      TEST_AS_BEFORE_37
+				      "UPDATE resolutions SET application_count = 5, success_count = 4;"
+				      "UPDATE notes SET applications = 1, successes = 1;"
+				      "PRAGMA user_version = 36",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(callus_store_open(&f->s, f->path, 5000, NULL), 0);
+	assert_int_equal(int_of(f, "SELECT applications FROM notes", ""), 10);
+	assert_int_equal(int_of(f, "SELECT successes FROM notes", ""), 8);
+	assert_int_equal(int_of(f, "SELECT best_resolution IS NULL FROM notes", ""), 1);
+	resolve_with(f, &a, "a", patch);
+	assert_int_equal(int_of(f, "SELECT applications = (SELECT sum(application_count) FROM"
+				   " resolutions) FROM notes", ""),
+			 1);
+	/* the newest fix, 1 of 1, outranks the two of 4 in 5 */
+	assert_int_equal(int_of(f, "SELECT best_resolution FROM notes", ""),
+			 int_of(f, "SELECT max(id) FROM resolutions", ""));
 	callus_signature_release(&a);
 }
 
@@ -2171,6 +2369,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(the_best_of_many_fixes_as_all_ranked, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_notes_fixes_are_read_from_the_indexes_alone, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(a_notes_sums_and_best_follow_its_fixes, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(schema_37_sums_every_note_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_vector_file_lost_is_made_again_or_done_without,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(merges_need_approval, setup, teardown),
