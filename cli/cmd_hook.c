@@ -182,6 +182,28 @@ static void guard_late_ws(cli_workspace *ws)
 	ws->deadline_ms = guard_deadline_ms - HOOK_LEARN_MS;
 }
 
+/* A signal that ends the hook as its deadline does: the agent's own
+ * timeout, a Ctrl-C to its process group, its terminal gone.  What the
+ * hook was recording is left to the drainer, as a cut's. */
+static int guard_cuts(int sig)
+{
+	return sig == SIGALRM || sig == SIGTERM || sig == SIGINT || sig == SIGHUP;
+}
+
+/* The signals guard_cuts() names blocked, the mask before in *old: the
+ * entry's state changes whole between two of them. */
+static void guard_block(sigset_t *old)
+{
+	sigset_t cuts;
+
+	sigemptyset(&cuts);
+	sigaddset(&cuts, SIGALRM);
+	sigaddset(&cuts, SIGTERM);
+	sigaddset(&cuts, SIGINT);
+	sigaddset(&cuts, SIGHUP);
+	sigprocmask(SIG_BLOCK, &cuts, old);
+}
+
 static void guard_handler(int sig)
 {
 	int saved = errno;
@@ -193,7 +215,7 @@ static void guard_handler(int sig)
 	if (guard_spooled) {
 		rename(guard_spool, guard_cut);
 		cli_detached_start(&guard_drainer);
-	} else if (guard_learning && sig == SIGALRM) {
+	} else if (guard_learning && guard_cuts(sig)) {
 		rename(guard_stored, guard_cut);
 		cli_detached_start(&guard_drainer);
 	}
@@ -215,8 +237,16 @@ static void guard_install(int deadline_ms)
 	sa.sa_handler = guard_handler;
 	/* for the copy that goes on: what the alarm interrupted resumes */
 	sa.sa_flags = SA_RESTART;
+	/* one handler at a time: the reply is written once */
 	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGALRM);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGHUP);
 	sigaction(SIGALRM, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 #if !defined(__SANITIZE_ADDRESS__)
 	/* under the sanitizers, their reports matter more than the reply */
 	if (!getenv("CALLUS_NO_GUARD")) {
@@ -439,7 +469,7 @@ static int record_event(callus_buf *ctx, const cli_workspace *ws, const callus_h
  * not be written (the recording goes on without it). */
 static int spool_put(cli_spool_entry *ent, const cli_workspace *ws)
 {
-	sigset_t alrm, old;
+	sigset_t old;
 	int rc = -1;
 
 	if (!ent->path || strlen(ent->path) + 4 >= sizeof(guard_stored) ||
@@ -448,9 +478,7 @@ static int spool_put(cli_spool_entry *ent, const cli_workspace *ws)
 	if (!guard_drainer.ready)
 		cli_detached_prepare(&guard_drainer, ws->root, cli_spool_drainer_argv);
 	/* the handler sees no entry, or an entry and the guard armed */
-	sigemptyset(&alrm);
-	sigaddset(&alrm, SIGALRM);
-	sigprocmask(SIG_BLOCK, &alrm, &old);
+	guard_block(&old);
 	guard_late();
 	if (cli_spool_write(ent, ws) == 0) {
 		memcpy(guard_spool, ent->path, strlen(ent->path) + 1);
@@ -468,13 +496,11 @@ static int spool_put(cli_spool_entry *ent, const cli_workspace *ws)
  * the recording (its file kept as the next entry's). */
 static void spool_stored(void *unused, int again)
 {
-	sigset_t alrm, old;
+	sigset_t old;
 
 	(void)unused;
 	(void)again;
-	sigemptyset(&alrm);
-	sigaddset(&alrm, SIGALRM);
-	sigprocmask(SIG_BLOCK, &alrm, &old);
+	guard_block(&old);
 	if (guard_spooled && rename(guard_spool, guard_stored) == 0)
 		guard_learning = 1;
 	else if (guard_spooled)
@@ -488,11 +514,9 @@ static void spool_stored(void *unused, int again)
  * when the recording did not remove it (failed for good). */
 static void spool_disarm(const cli_spool_entry *ent, int leave, const cli_spool_kept *kept)
 {
-	sigset_t alrm, old;
+	sigset_t old;
 
-	sigemptyset(&alrm);
-	sigaddset(&alrm, SIGALRM);
-	sigprocmask(SIG_BLOCK, &alrm, &old);
+	guard_block(&old);
 	if (guard_spooled) {
 		if (leave)
 			cli_spool_leave(ent, kept);

@@ -977,4 +977,37 @@ test_expect_success 'a queued run whose redaction took its script'"'"'s closing 
 	! grep -rq hunter2 .callus
 '
 
+test_expect_success 'a hook ended by SIGTERM, SIGINT or SIGHUP replies, exits 0, and its queued failure is recorded' '
+	mkdir termed && cd termed && git init -q && printf "int 1x;\n" >first.c &&
+	payload_for "$PWD" first.c >../first.json &&
+	"$CALLUS" hook generic <../first.json >/dev/null 2>&1 &&
+	for sig in TERM INT HUP; do
+		printf "int %s x;\n" "$sig" >"$sig.c" &&
+		payload_for "$PWD" "$sig.c" >"../$sig.json" || return 1
+	done &&
+	{ hold_store & } &&
+	lock=$! &&
+	store_held &&
+	for sig in TERM INT HUP; do
+		{ "$CALLUS" hook generic <"../$sig.json" >"../$sig.reply" 2>/dev/null & } &&
+		hook=$! &&
+		# its entry is written: it waits for the store
+		for _ in $(seq 1 200); do
+			test -n "$(find .callus/spool -name "*-$hook.json")" && break
+			sleep 0.05
+		done &&
+		test -n "$(find .callus/spool -name "*-$hook.json")" &&
+		kill -$sig $hook &&
+		{ wait $hook; rc=$?; } &&
+		test "$rc" = 0 &&
+		jq -e "type == \"object\"" "../$sig.reply" &&
+		# left to a drainer as a cut
+		test -n "$(find .callus/spool -name "*-$hook.cut.json")" || return 1
+	done &&
+	release_store $lock &&
+	drain_all &&
+	test "$("$CALLUS" lessons --json | jq length)" = 4 &&
+	test "$(cut_count recording)" = 3
+'
+
 test_done
