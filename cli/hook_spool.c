@@ -25,6 +25,15 @@
 
 #define SPOOL_DIR ".callus/spool"
 #define SPOOL_ENTRY_MAX (64u << 20)
+/* An output whose entry would pass SPOOL_ENTRY_MAX (less the room for
+ * what its hook keeps, cli_spool_leave) keeps its first and last bytes
+ * only: escaped, a byte may take six (a control character) and an
+ * invalid one three, and a drainer drops an entry it cannot read.  The
+ * head holds a structured report (callus_capture's own head is 4 MiB),
+ * the tail the last lines. */
+#define SPOOL_KEPT_ROOM (1u << 20)
+#define SPOOL_OUTPUT_HEAD (8u << 20)
+#define SPOOL_OUTPUT_TAIL (2u << 20)
 #define SPOOL_LEFT ".left.json"
 #define SPOOL_CUT ".cut.json"
 /* a dot name: orphans() skips it */
@@ -109,6 +118,41 @@ out:
 	return newest >= now && newest < LLONG_MAX ? newest + 1 : now;
 }
 
+/* The output into the entry's text, escaped: whole, or its head and
+ * tail around a line that says what was left out, when whole it would
+ * leave no room under SPOOL_ENTRY_MAX.  Each part ends, or begins, at a
+ * line's end when it has one.  0, or -1 (no memory). */
+static int put_output(callus_buf *text, const char *output)
+{
+	size_t len = strlen(output), at = text->len, head, tail;
+	callus_buf cut = CALLUS_BUF_INIT;
+	const char *nl;
+	int rc;
+
+	callus_buf_put_json(text, output, len);
+	if (callus_buf_status(text) < 0)
+		return -1;
+	/* too large for what it is not (a command of megabytes): as it is */
+	if (text->len <= SPOOL_ENTRY_MAX - SPOOL_KEPT_ROOM || len <= SPOOL_OUTPUT_HEAD + SPOOL_OUTPUT_TAIL)
+		return 0;
+	head = SPOOL_OUTPUT_HEAD;
+	tail = len - SPOOL_OUTPUT_TAIL;
+	if ((nl = memrchr(output, '\n', head)))
+		head = (size_t)(nl - output) + 1;
+	if ((nl = memchr(output + tail, '\n', len - tail)) && nl + 1 < output + len)
+		tail = (size_t)(nl + 1 - output);
+	callus_buf_put(&cut, output, head);
+	callus_buf_printf(&cut, "\n[callus: %zu bytes of this output left out of its queue entry]\n",
+			  tail - head);
+	callus_buf_put(&cut, output + tail, len - tail);
+	callus_buf_truncate(text, at);
+	rc = callus_buf_status(&cut);
+	if (rc == 0)
+		callus_buf_put_json(text, cut.ptr, cut.len);
+	callus_buf_release(&cut);
+	return rc < 0 || callus_buf_status(text) < 0 ? -1 : 0;
+}
+
 /* Entries are named NS-PID.json: sorted by name, oldest first. */
 int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callus_hook_event *e,
 		      int code, const char *tool, long long newest)
@@ -131,7 +175,8 @@ int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callu
 	callus_buf_puts(&text, "{\"command\":");
 	callus_buf_put_json(&text, cmd ? cmd : "", cmd ? strlen(cmd) : 0);
 	callus_buf_printf(&text, ",\"exit_code\":%d,\"output\":", code);
-	callus_buf_put_json(&text, output ? output : "", output ? strlen(output) : 0);
+	if (put_output(&text, output ? output : "") < 0)
+		goto out;
 	/* the hook's own folder, resolved: a drainer reads the errors'
 	 * relative paths from it (an event's cwd may be missing, or ".") */
 	{

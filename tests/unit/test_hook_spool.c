@@ -403,6 +403,58 @@ static void an_entry_is_named_after_the_newest_a_walk_saw(void **state)
 	callus_redactor_free(red);
 }
 
+/* An output that escaped would make an entry no drainer reads (a byte
+ * that is no UTF-8 becomes U+FFFD, three bytes) keeps its head and tail,
+ * and says so; one of the same size that escapes as it is stays whole. */
+static void a_large_output_fits_its_entry(void **state)
+{
+	struct fixture *f = *state;
+	callus_redactor *red = NULL;
+	const size_t n = 24u << 20;
+	char real[PATH_MAX];
+	char *out = malloc(n + 1);
+
+	assert_non_null(out);
+	assert_int_equal(callus_redactor_new(&red, NULL), 0);
+	assert_non_null(realpath(f->dir, real));
+	f->ws.redactor = red;
+	f->ws.root_real = real;
+	f->ws.cwd_rel = "";
+	for (int control = 1; control >= 0; control--) {
+		callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
+		cli_spool_entry ent = CLI_SPOOL_ENTRY_INIT;
+		size_t len;
+
+		/* lines of 99 bytes, the first "HEAD", the last "TAIL" */
+		for (size_t i = 0; i < n; i++)
+			out[i] = (i + 1) % 100 == 0 ? '\n' : control ? '\377' : 'x';
+		memcpy(out, "HEAD", 4);
+		memcpy(out + n - 5, "TAIL", 4);
+		out[n] = '\0';
+		e.command = "make";
+		e.output = out;
+		e.output_len = n;
+		assert_int_equal(cli_spool_prepare(&ent, &f->ws, &e, 2, "make", CLI_SPOOL_UNSEEN), 0);
+		len = strlen(ent.text);
+		assert_true(len <= (64u << 20) - (1u << 20));
+		assert_non_null(strstr(ent.text, "\"output\":\"HEAD"));
+		assert_non_null(strstr(ent.text + len - 64, "TAIL"));
+		if (control) {
+			assert_non_null(strstr(ent.text, "bytes of this output left out of its queue entry"));
+		} else {
+			assert_null(strstr(ent.text, "left out of its queue entry"));
+			assert_true(len > n);
+			assert_true(len < 2 * n);
+		}
+		cli_spool_entry_release(&ent);
+	}
+	free(out);
+	f->ws.redactor = NULL;
+	f->ws.root_real = NULL;
+	f->ws.cwd_rel = NULL;
+	callus_redactor_free(red);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -415,6 +467,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(an_entry_is_named_after_the_newest_a_walk_saw, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(a_large_output_fits_its_entry, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_queue_says_whether_it_holds_a_run_of_a_command,
 						setup, teardown),
 	};
