@@ -839,6 +839,16 @@ spool:
 		       "by a busy store drops its failure, and no drainer can remove what is "
 		       "queued there (give the folder back to this user)",
 		       strerror(errno));
+	/* a drain lock no drainer can open keeps the queue for ever */
+	callus_error_release(&err);
+	if (!cli_spool_lock_usable(d->ws, 0, &err)) {
+		int fixed = fix && cli_spool_lock_usable(d->ws, 1, NULL);
+
+		report(d, fixed ? NOTE : PROBLEM, "spool", "%s%s", callus_error_message(&err),
+		       fixed ? ": removed (the next drainer makes it again)"
+			     : fix ? " (this user cannot remove it: give .callus/spool back to it)"
+				   : " ('callus doctor --fix' removes it)");
+	}
 	/* failures and passes a hook queued (a busy store, its deadline) that
 	 * no drainer has recorded yet: one that found the store busy too long
 	 * gave up, and the next hook starts another */

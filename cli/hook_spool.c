@@ -699,6 +699,43 @@ static int drain_pass(const cli_workspace *ws, const callus_strlist *l, long lon
 	return n;
 }
 
+/* The drain lock opened as a drainer opens it, or -1 (errno). */
+static int open_lock(const char *path)
+{
+	return open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+}
+
+int cli_spool_lock_usable(const cli_workspace *ws, int fix, callus_error *err)
+{
+	callus_buf lock = CALLUS_BUF_INIT;
+	struct stat st;
+	int fd, usable = 1;
+
+	if (cli_spool_leads_out(ws, NULL) ||
+	    callus_buf_printf(&lock, "%s/" SPOOL_DIR "/.drain.lock", ws->root) < 0 ||
+	    lstat(lock.ptr, &st) < 0)
+		goto out;
+	if (S_ISREG(st.st_mode) && (fd = open_lock(lock.ptr)) >= 0) {
+		close(fd);
+		goto out;
+	}
+	callus_error_set(err, CALLUS_EIO, ".callus/spool/.drain.lock is %s: no drainer can take the "
+			 "queue, whose runs stay unrecorded",
+			 S_ISLNK(st.st_mode)   ? "a link"
+			 : S_ISDIR(st.st_mode) ? "a folder"
+			 : !S_ISREG(st.st_mode) ? "no file"
+						: "a file this user cannot open");
+	usable = 0;
+	/* nothing lives in it: a lock is a name to flock(2), made again by
+	 * the next drainer (one that holds the old one keeps it to the end
+	 * of its pass) */
+	if (fix && (S_ISDIR(st.st_mode) ? rmdir(lock.ptr) : unlink(lock.ptr)) == 0)
+		usable = 1;
+out:
+	callus_buf_release(&lock);
+	return usable;
+}
+
 int cli_spool_drain(const cli_workspace *ws, long budget_ms, long lock_wait_ms,
 		    cli_spool_record_fn fn)
 {
@@ -719,8 +756,20 @@ int cli_spool_drain(const cli_workspace *ws, long budget_ms, long lock_wait_ms,
 		callus_strlist_release(&l);
 		if (orphans(ws, &l, look == 0) < 0 || !l.count)
 			break;
-		if ((fd = open(lock.ptr, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0)
+		if ((fd = open_lock(lock.ptr)) < 0) {
+			const char *const extra[] = { "lock", lock.ptr, "reason", strerror(errno),
+						      NULL };
+
+			/* said: every run queued waits on it (callus doctor
+			 * --fix removes it) */
+			if (callus_buf_printf(&dir, "%s/.callus", ws->root) == 0)
+				callus_log_event_with(ws->redactor, dir.ptr, "warn",
+						      "spool_lock_unusable",
+						      "the queue's drain lock cannot be opened: its "
+						      "runs stay queued",
+						      extra);
 			break;
+		}
 		/* Another drainer has it: waited for lock_wait_ms within a
 		 * budget; a drainer with no budget leaves them to it. */
 		while (flock(fd, LOCK_EX | LOCK_NB) < 0) {

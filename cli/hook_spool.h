@@ -144,6 +144,12 @@ size_t cli_spool_leftovers(const cli_workspace *ws, int fix, size_t *removed);
  * anything there; err says where it leads. */
 int cli_spool_leads_out(const cli_workspace *ws, callus_error *err);
 
+/* Whether a drainer can open the queue's drain lock (none yet is fine):
+ * 0, with err saying why, when it is a link, a folder, or a file this user
+ * cannot open, and every run queued would wait for ever; with fix, such a
+ * lock is removed first (1 then). */
+int cli_spool_lock_usable(const cli_workspace *ws, int fix, callus_error *err);
+
 /* Whether the spool holds entries left or of processes that are gone;
  * *newest (when given) the newest time an entry is named by
  * (cli_spool_prepare's). */

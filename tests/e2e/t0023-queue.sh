@@ -1010,4 +1010,38 @@ test_expect_success 'a hook ended by SIGTERM, SIGINT or SIGHUP replies, exits 0,
 	test "$(cut_count recording)" = 3
 '
 
+test_expect_success 'a drain lock no drainer can open is logged, named by callus doctor, and removed by --fix' '
+	mkdir badlock && cd badlock && git init -q && printf "int 1x;\n" >f1.c &&
+	printf "int 2x;\n" >f2.c &&
+	payload_for "$PWD" f1.c >../bl1.json &&
+	"$CALLUS" hook generic <../bl1.json >/dev/null 2>&1 &&
+	mkdir -p .callus/spool &&
+	for kind in folder link; do
+		# what a drainer made, gone: this test makes its own
+		rm -f .callus/spool/.drain.lock &&
+		if [ $kind = folder ]; then
+			mkdir .callus/spool/.drain.lock
+		else
+			ln -s ../../../elsewhere.lock .callus/spool/.drain.lock
+		fi &&
+		entry=.callus/spool/000000000000000000$([ $kind = folder ] && echo 5 || echo 6)-7.left.json &&
+		payload_for "$PWD" f2.c >"$entry" &&
+		: >.callus/log.jsonl &&
+		"$CALLUS" hook --drain generic &&
+		grep -q "\"spool_lock_unusable\"" .callus/log.jsonl &&
+		test -e "$entry" &&
+		test_must_fail "$CALLUS" doctor >../bl.out &&
+		grep "drain.lock is a $kind" ../bl.out &&
+		{ "$CALLUS" doctor --fix >../bl.fix || :; } &&
+		grep "drain.lock is a $kind.*removed" ../bl.fix &&
+		test ! -e ../elsewhere.lock &&
+		# the drainer --fix started may hold the queue still
+		{ "$CALLUS" hook --drain generic 2>/dev/null || :; } &&
+		eventually eval "test -z \"\$(find .callus/spool -name \"*.json\")\"" &&
+		flock .callus/spool/.drain.lock true &&
+		test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM runs")" = \
+			"$([ $kind = folder ] && echo 2 || echo 3)" || return 1
+	done
+'
+
 test_done
