@@ -52,7 +52,7 @@ const cli_spec cmd_gc_spec = {
 
 int cmd_gc(int argc, char **argv)
 {
-	callus_error err = CALLUS_ERROR_INIT;
+	callus_error err = CALLUS_ERROR_INIT, verr = CALLUS_ERROR_INIT;
 	callus_store *store = NULL;
 	callus_gc_policy p;
 	callus_gc_result r = { 0 };
@@ -75,7 +75,6 @@ int cmd_gc(int argc, char **argv)
 	if (rc == 0) {
 		const char *agents = callus_config_get(ws.config, "lessons", "file");
 		int agents_max = (int)cli_config_long(&ws, "lessons", "max", 20);
-		callus_error verr = CALLUS_ERROR_INIT;
 
 		cli_gc_policy(&ws, &p);
 		p.batch = 0;
@@ -86,7 +85,6 @@ int cmd_gc(int argc, char **argv)
 				  r.lessons == 1 ? "" : "s", agents ? agents : "AGENTS.md",
 				  r.lessons == 1 ? "its file" : "their files",
 				  callus_error_message(&verr));
-		callus_error_release(&verr);
 	}
 	/* what went before a failure (a VACUUM out of disk, after every
 	 * removal was committed) is said as well: it stays removed */
@@ -107,8 +105,10 @@ int cmd_gc(int argc, char **argv)
 				      "redaction_due", r.redaction_due, "vacuumed", r.vacuumed,
 				      "wal_left", r.wal_left);
 
-		if (o && failed)
-			json_object_set_new(o, "error", json_string(callus_error_message(&err)));
+		/* the status is 1 either way: the reason goes with it */
+		if (o && (failed || views < 0))
+			json_object_set_new(o, "error",
+					    json_string(callus_error_message(failed ? &err : &verr)));
 		rc = cli_print_json(o);
 	} else {
 		printf("removed %zu lesson%s (%zu file%s in .lessons/), %zu run%s, %zu error%s fixed "
@@ -150,6 +150,7 @@ int cmd_gc(int argc, char **argv)
 out:
 	callus_store_close(store);
 	callus_error_release(&err);
+	callus_error_release(&verr);
 	cli_workspace_release(&ws);
 	return rc;
 }

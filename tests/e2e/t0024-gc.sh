@@ -272,6 +272,20 @@ test_expect_success 'callus gc that fails still says what it did, as JSON too' '
 	grep -q "^removed" out
 '
 
+test_expect_success 'callus gc whose AGENTS.md cannot be rewritten says why, as JSON too' '
+	mkdir v && cd v && git init -q &&
+	c_file one undefined_one && c_file two undefined_two &&
+	for f in one two; do
+		test_expect_code 1 "$CALLUS" run -- gcc -c $f.c 2>err || return 1
+	done &&
+	printf "[retention]\nlessons = 1\n" >>.callus/config &&
+	cp AGENTS.md ../outside.md && rm AGENTS.md && ln -s ../outside.md AGENTS.md &&
+	test_expect_code 1 "$CALLUS" gc --json >out 2>err &&
+	test "$(jq .lessons out)" = 1 &&
+	jq -r .error out | grep -q "AGENTS.md" &&
+	grep -q "still names" err
+'
+
 test_expect_success 'callus help gc states the policy' '
 	"$CALLUS" help gc >out &&
 	grep -q "lesson_days" out && grep -q "Notes, resolutions and" out
