@@ -545,11 +545,14 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 	opts.framework = callus_failure_framework(&f);
 	if ((rc = callus_lesson_from_failure(&l, &f, &opts, &err)) < 0)
 		goto out_failure;
-	/* a replayed failure happened when the transcript says */
-	if (rp && rp->now && *rp->now) {
+	/* a replayed failure happened when the transcript says, a queued one
+	 * when its hook ran (cli_learn_queued) */
+	if ((rp && rp->now && *rp->now) || (q && q->at_ns > 0 && lc.now)) {
+		const char *when = rp && rp->now && *rp->now ? rp->now : lc.now;
+
 		free(l.timestamp);
 		free(l.last_seen);
-		if (!(l.timestamp = strdup(rp->now)) || !(l.last_seen = strdup(rp->now))) {
+		if (!(l.timestamp = strdup(when)) || !(l.last_seen = strdup(when))) {
 			rc = callus_error_set(&err, CALLUS_ENOMEM, "out of memory");
 			goto out_lesson;
 		}

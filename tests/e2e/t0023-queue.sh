@@ -1044,4 +1044,21 @@ test_expect_success 'a drain lock no drainer can open is logged, named by callus
 	done
 '
 
+test_expect_success 'a queued failure is recorded as of when its hook ran, not when it was drained' '
+	mkdir asof && cd asof && git init -q && printf "int 1x;\n" >f1.c && printf "int 2x;\n" >f2.c &&
+	payload_for "$PWD" f1.c | "$CALLUS" hook generic >/dev/null 2>&1 &&
+	payload_for "$PWD" f2.c >../asof.json &&
+	hold_both &&
+	"$CALLUS" hook generic <../asof.json >/dev/null 2>../asof.err &&
+	grep -q "lesson queued" ../asof.err &&
+	sleep 2 &&
+	after=$(date -u +%Y-%m-%dT%H:%M:%S) &&
+	release_store $lock && release_queue $holder &&
+	drain_all &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM runs")" = 2 &&
+	at=$(sqlite3 .callus/callus.db "SELECT at FROM runs ORDER BY id DESC LIMIT 1") &&
+	seen=$(sqlite3 .callus/callus.db "SELECT timestamp FROM lessons ORDER BY id DESC LIMIT 1") &&
+	test "$at" \< "$after" && test "$seen" \< "$after"
+'
+
 test_done
