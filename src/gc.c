@@ -576,10 +576,20 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
 			sq = SQLITE_NOMEM;
 			goto fail;
 		}
-		/* runs are numbered in time order: the old ones come first */
+		/* runs are numbered in time order: the old ones come first.
+		 * A lesson kept whose error has a note keeps its newest run:
+		 * its errors are the only way from the lesson to their
+		 * signatures, by which a note's rule is its lessons' too
+		 * (callus_notes_set_rule) */
 		if ((sq = delete_in_tx(s,
-				       "DELETE FROM runs WHERE id IN (SELECT id FROM runs"
-				       " WHERE at < ?1 ORDER BY id LIMIT ?2)",
+				       "DELETE FROM runs WHERE id IN (SELECT r.id FROM runs r"
+				       " WHERE r.at < ?1 AND NOT EXISTS (SELECT 1 FROM lesson_runs l"
+				       "  WHERE l.run_id = r.id AND NOT EXISTS (SELECT 1 FROM"
+				       "  lesson_runs n WHERE n.lesson_id = l.lesson_id"
+				       "  AND n.run_id > l.run_id) AND EXISTS (SELECT 1 FROM run_errors e"
+				       "  JOIN signatures g ON g.rowid = e.sig JOIN note_signatures x"
+				       "  ON x.signature_id = g.id WHERE e.run_id = r.id))"
+				       " ORDER BY r.id LIMIT ?2)",
 				       before, limit_of(p), &res->runs)) != SQLITE_OK ||
 		    (sq = delete_in_tx(s,
 				       "DELETE FROM pending_errors WHERE id IN (SELECT id FROM"

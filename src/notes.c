@@ -12,6 +12,7 @@
 #include "callus/team.h"
 #include "callus/utf8.h"
 #include "callus/vecindex.h"
+#include "callus/views.h"
 
 #include "notes_internal.h"
 #include "sqlutil.h"
@@ -1005,6 +1006,7 @@ static int end_transaction(callus_store *s, int began, int rc, callus_error *err
 int callus_notes_set_rule(callus_store *s, const char *workspace, const char *id,
 			  const char *rule, callus_error *err)
 {
+	callus_strlist pages = CALLUS_STRLIST_INIT;
 	callus_note n;
 	char *line = first_line(rule, 500), *now = callus_now_iso8601();
 	int began, rc, sq;
@@ -1036,17 +1038,30 @@ int callus_notes_set_rule(callus_store *s, const char *workspace, const char *id
 		if (sq != SQLITE_OK)
 			goto db;
 	}
-	/* the lessons of its errors carry it too (spec 000's corrective_rule) */
+	/* the lessons of its errors carry it too (spec 000's corrective_rule),
+	 * and their pages in .lessons/ once it is committed */
 	{
-		const char *v[] = { line, n.id };
+		sqlite3_stmt *st = NULL;
 
-		sq = callus_sql_exec_texts(callus_store_db(s),
-					   "UPDATE lessons SET corrective_rule = ?1 WHERE id IN"
-					   " (SELECT l.lesson_id FROM lesson_runs l JOIN run_errors e"
-					   "  ON e.run_id = l.run_id JOIN signatures g ON g.rowid = e.sig"
-					   "  JOIN note_signatures x ON x.signature_id = g.id"
-					   "  WHERE x.note_id = ?2)",
-					   v, 2);
+		sq = sqlite3_prepare_v2(callus_store_db(s),
+					"UPDATE lessons SET corrective_rule = ?1 WHERE id IN"
+					" (SELECT l.lesson_id FROM lesson_runs l JOIN run_errors e"
+					"  ON e.run_id = l.run_id JOIN signatures g ON g.rowid = e.sig"
+					"  JOIN note_signatures x ON x.signature_id = g.id"
+					"  WHERE x.note_id = ?2) RETURNING signature",
+					-1, &st, NULL);
+		if (sq == SQLITE_OK) {
+			callus_sql_bind_text(st, 1, line);
+			callus_sql_bind_text(st, 2, n.id);
+			while ((sq = sqlite3_step(st)) == SQLITE_ROW)
+				if (callus_strlist_add(&pages, (const char *)sqlite3_column_text(st, 0),
+						       (size_t)sqlite3_column_bytes(st, 0)) < 0) {
+					sq = SQLITE_NOMEM;
+					break;
+				}
+			sq = sq == SQLITE_DONE ? SQLITE_OK : sq;
+		}
+		sqlite3_finalize(st);
 		if (sq != SQLITE_OK)
 			goto db;
 	}
@@ -1056,7 +1071,11 @@ db:
 	rc = callus_store_db_error(s, err, sq, "cannot record the rule in");
 end:
 	rc = end_transaction(s, began, rc, err);
+	/* a page not written now is by the lesson's next recording */
+	for (size_t i = 0; rc >= 0 && i < pages.count; i++)
+		(void)callus_views_lesson_file(s, workspace, pages.items[i], NULL);
 out:
+	callus_strlist_release(&pages);
 	callus_note_release(&n);
 	free(line);
 	free(now);

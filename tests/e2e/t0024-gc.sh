@@ -77,7 +77,9 @@ test_expect_success 'aged, the lessons, runs, idle checks and unneeded signature
 	newest=$(q "SELECT max(rowid) FROM signatures") &&
 	last=$(q "SELECT max(id) FROM lessons") &&
 	"$CALLUS" gc --json >out &&
-	jq -e ".lessons == 2 and .lesson_files == 2 and .runs == 3 and .pending >= 2 and .signatures >= 1" out &&
+	# gamma'"'"'s error is alike alpha'"'"'s, and in its note: its lesson, the
+	# newest, keeps its run, by which the note'"'"'s rule reaches it
+	jq -e ".lessons == 2 and .lesson_files == 2 and .runs == 2 and .pending >= 2 and .signatures >= 1" out &&
 	test "$(q "SELECT max(rowid) FROM signatures")" = "$newest" &&
 	test "$(q "SELECT count(*) FROM signatures")" = 2 &&
 	agents_names 1 &&
@@ -87,12 +89,22 @@ test_expect_success 'aged, the lessons, runs, idle checks and unneeded signature
 	# given to another
 	test "$(q "SELECT id FROM lessons")" = "$last" &&
 	test "$(lesson_files)" = 1 &&
-	test "$(q "SELECT count(*) FROM runs")" = 0 &&
+	test "$(q "SELECT command FROM runs")" = "gcc -c gamma.c" &&
+	test "$(q "SELECT count(*) FROM run_errors e JOIN signatures g ON g.rowid = e.sig
+		   JOIN note_signatures x ON x.signature_id = g.id")" = 1 &&
 	test "$(q "SELECT count(*) FROM resolutions")" = 1 &&
 	test "$(q "SELECT count(*) FROM signatures WHERE id = '\''$fixed'\''")" = 1 &&
 	test "$(find .callus/notes -name "*.md" | wc -l)" = 1 &&
 	"$CALLUS" notes --json | jq -e "length == 1" &&
 	test "$(q "SELECT sum(n) FROM vector_models")" = "$(q "SELECT count(*) FROM signature_vectors")"
+'
+
+test_expect_success 'a note'"'"'s rule reaches its lessons past run_days, in the store and in .lessons/' '
+	cd p &&
+	id=$("$CALLUS" notes --json | jq -r ".[0].id") &&
+	"$CALLUS" note "$id" --rule "Declare each identifier before its use" &&
+	test "$(q "SELECT corrective_rule FROM lessons")" = "Declare each identifier before its use" &&
+	grep -q "Declare each identifier before its use" .lessons/*.md
 '
 
 test_expect_success 'the fix kept is still suggested for the same mistake' '
