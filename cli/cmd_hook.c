@@ -214,9 +214,11 @@ static void guard_handler(int sig)
 	}
 	if (guard_spooled) {
 		rename(guard_spool, guard_cut);
+		cli_spool_drain_let_go();
 		cli_detached_start(&guard_drainer);
 	} else if (guard_learning && guard_cuts(sig)) {
 		rename(guard_stored, guard_cut);
+		cli_spool_drain_let_go();
 		cli_detached_start(&guard_drainer);
 	}
 	if (!guard_replied) {

@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -699,6 +700,19 @@ static int drain_pass(const cli_workspace *ws, const callus_strlist *l, long lon
 	return n;
 }
 
+/* The drain lock this process holds, for cli_spool_drain_let_go(): a
+ * signal handler's to close.  The CLI's one process-wide state here. */
+static volatile sig_atomic_t held_lock = -1;
+
+void cli_spool_drain_let_go(void)
+{
+	int fd = held_lock;
+
+	held_lock = -1;
+	if (fd >= 0)
+		close(fd);
+}
+
 /* The drain lock opened as a drainer opens it, or -1 (errno). */
 static int open_lock(const char *path)
 {
@@ -785,8 +799,13 @@ int cli_spool_drain(const cli_workspace *ws, long budget_ms, long lock_wait_ms,
 			close(fd);
 			break;
 		}
+		held_lock = fd;
 		n += drain_pass(ws, &l, start, budget_ms, fn, &done, &stuck);
-		close(fd);
+		/* let go by a handler: closed already */
+		if (held_lock == fd) {
+			held_lock = -1;
+			close(fd);
+		}
 		if (budget_ms > 0 || stuck)
 			break;
 		/* a busy store: wait for it, but not for ever */

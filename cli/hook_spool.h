@@ -131,6 +131,12 @@ typedef int (*cli_spool_record_fn)(const cli_workspace *ws, const callus_hook_ev
 int cli_spool_drain(const cli_workspace *ws, long budget_ms, long lock_wait_ms,
 		    cli_spool_record_fn fn);
 
+/* In a signal handler that ends the process (async-signal-safe): the
+ * drain lock a cli_spool_drain() of this process holds, let go now, so
+ * that a drainer the handler starts is not turned away by it (a hook cut
+ * while draining; its exit would let go too late). */
+void cli_spool_drain_let_go(void);
+
 /* The entries not yet named ("NS-PID.json.tmp") of processes killed
  * between writing and naming them: nothing of them was recorded, and
  * their hooks never answered.  Their number; with fix removed (how many

@@ -9,10 +9,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -455,6 +457,58 @@ static void a_large_output_fits_its_entry(void **state)
 	callus_redactor_free(red);
 }
 
+/* Whether another open of the drain lock could take it while the
+ * recorder below ran, before and after cli_spool_drain_let_go(). */
+static char lock_path[320];
+static int taken_before, taken_after;
+
+static int try_lock(void)
+{
+	int fd = open(lock_path, O_RDWR | O_CLOEXEC), ok;
+
+	assert_true(fd >= 0);
+	ok = flock(fd, LOCK_EX | LOCK_NB) == 0;
+	close(fd);
+	return ok;
+}
+
+static int record_let_go(const cli_workspace *ws, const callus_hook_event *e,
+			 const cli_spool_run *run)
+{
+	(void)ws;
+	(void)e;
+	(void)run;
+	taken_before = try_lock();
+	/* as the guard's handler does, cut while draining */
+	cli_spool_drain_let_go();
+	taken_after = try_lock();
+	return 1;
+}
+
+/* A hook cut while it drains lets the drain lock go before it starts the
+ * drainer that records what it left: held to its exit, the lock turned
+ * that drainer away, and the queue waited for the next hook. */
+static void a_drain_cut_lets_its_lock_go(void **state)
+{
+	struct fixture *f = *state;
+
+	char path[512];
+	FILE *fp;
+
+	snprintf(lock_path, sizeof(lock_path), "%s/.drain.lock", f->spool);
+	snprintf(path, sizeof(path), "%s/0000000000000000001-1.left.json", f->spool);
+	assert_non_null(fp = fopen(path, "w"));
+	fputs("{\"command\":\"gcc -c a.c\",\"exit_code\":1}", fp);
+	assert_int_equal(fclose(fp), 0);
+	taken_before = taken_after = -1;
+	assert_int_equal(cli_spool_drain(&f->ws, 0, 0, record_let_go), 1);
+	assert_int_equal(taken_before, 0);
+	assert_int_equal(taken_after, 1);
+	/* let go once: the drain's own close is not a second one */
+	cli_spool_drain_let_go();
+	assert_true(try_lock());
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -468,6 +522,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(an_entry_is_named_after_the_newest_a_walk_saw, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(a_large_output_fits_its_entry, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_drain_cut_lets_its_lock_go, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_queue_says_whether_it_holds_a_run_of_a_command,
 						setup, teardown),
 	};
