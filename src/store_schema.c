@@ -992,6 +992,12 @@ static const char *const migrations[] = {
 	 " successes = (SELECT coalesce(sum(r.success_count), 0) FROM note_resolutions x"
 	 "  JOIN resolutions r ON r.id = x.resolution_id WHERE x.note_id = notes.id);"
 	 NOTE_FIX_TRIGGERS),
+	/* 37 -> 38: a permanent error found by its check and its error, as
+	 * an open one is (pending_open): a failure asks both at each error,
+	 * and by state and time every permanent error of the week was read
+	 * (learn.c's look, learn_transition.c's FAIL_AGAIN).  Permanent
+	 * errors are few: a small index. */
+	"CREATE INDEX pending_permanent ON pending_errors(check_id, sig) WHERE state = 'permanent';",
 };
 _Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,

@@ -40,8 +40,13 @@ static inline int test_wrong_sketches(sqlite3 *db)
 	return wrong;
 }
 
+/* permanent errors without their index by check and error, as before
+ * schema 38 */
+#define TEST_AS_BEFORE_38 "DROP INDEX pending_permanent;"
+
 /* notes' sums and best fix not kept by triggers, as before schema 37 */
 #define TEST_AS_BEFORE_37                                                               \
+	TEST_AS_BEFORE_38                                                               \
 	"DROP TRIGGER note_fix_in;"                                                     \
 	"DROP TRIGGER note_fix_out;"                                                    \
 	"DROP TRIGGER note_fix_gone;"                                                   \

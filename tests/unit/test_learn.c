@@ -2249,6 +2249,95 @@ static void an_errors_past_fixes_are_not_read(void **state)
 	assert_true(large <= small + small / 10);
 }
 
+/* Open errors of other checks, error 1's, from index from to to, failing
+ * now, every other one permanent: a workspace of many checks failing this
+ * week. */
+static void grow_others(fixture *f, int from, int to)
+{
+	sqlite3 *db = NULL;
+	char sql[768];
+
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	sqlite3_busy_timeout(db, 5000);
+	assert_int_equal(sqlite3_exec(db, "BEGIN", NULL, NULL, NULL), SQLITE_OK);
+	for (int k = from; k < to; k++) {
+		snprintf(sql, sizeof(sql),
+			 "INSERT INTO checks (tool, args, dir) VALUES ('eslint', 'other-%d', '');"
+			 "INSERT INTO pending_errors (check_id, sig, first_failure_at, last_failure_at,"
+			 " session) SELECT last_insert_rowid(), g.sig,"
+			 " strftime('%%Y-%%m-%%dT%%H:%%M:%%fZ', 'now'),"
+			 " strftime('%%Y-%%m-%%dT%%H:%%M:%%fZ', 'now'), 's1'"
+			 " FROM signatures g WHERE g.id = '%s';"
+			 "UPDATE pending_errors SET state = 'permanent'"
+			 " WHERE id = last_insert_rowid() AND %d;",
+			 k, f->sig[1].id, k % 2);
+		assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	}
+	assert_int_equal(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+/* The VM steps of check "." failing with error 0 delivered late (a
+ * drainer's, an import's), failing again with a snapshot wanted (is the
+ * error new to the check?), and passing late. */
+static long long others_steps(fixture *f)
+{
+	callus_learn_error e = { &f->sig[0], &f->files[0], NULL };
+	callus_learn_opts o = opts_for(f, ".", "s1");
+	callus_learn_result r;
+	long long steps = 0;
+	helped h;
+	char *now;
+
+	steps_trace(callus_store_db(f->s), &steps);
+	now = late(&o, NULL);
+	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, NULL), 0);
+	callus_learn_result_release(&r);
+	free(now);
+	o = opts_for(f, ".", "s1");
+	helped_init(f, &h, &o);
+	helper_snapshots(f, &h, "4b825dc642cb6eb9a060e54bf8d69288fbee4904");
+	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, NULL), 0);
+	callus_learn_result_release(&r);
+	o = opts_for(f, ".", "s1");
+	now = late(&o, NULL);
+	assert_int_equal(callus_learn_pass(f->s, &o, &r, NULL), 0);
+	assert_int_equal(r.nfixed, 1);
+	callus_learn_result_release(&r);
+	free(now);
+	sqlite3_trace_v2(callus_store_db(f->s), 0, NULL, NULL);
+	return steps;
+}
+
+/* A check's failure and its late runs read the errors of the check and of
+ * the error, never every open error of the week: with the time first in
+ * their plans (pending_last), each read them all, of every check, once
+ * an error (656 -> 6,506 rows from 1,000 to 10,000 recordings). */
+static void other_checks_errors_are_not_read(void **state)
+{
+	long long steps[2];
+
+	(void)state;
+	/* two stores of the same history but the others' errors */
+	for (int big = 0; big < 2; big++) {
+		void *g = NULL;
+		fixture *f;
+		callus_learn_result r;
+
+		assert_int_equal(setup(&g), 0);
+		f = g;
+		fail_run(f, "other", 2, &r); /* error 1's signature */
+		callus_learn_result_release(&r);
+		grow_others(f, 0, big ? 2000 : 50);
+		(void)others_steps(f);
+		steps[big] = others_steps(f);
+		assert_int_equal(teardown(&g), 0);
+	}
+	print_message("a failure and its late runs: %lld VM steps beside 50 open errors of other"
+		      " checks, %lld beside 2,000\n", steps[0], steps[1]);
+	assert_true(steps[1] <= steps[0] + steps[0] / 10);
+}
+
 /* A permanent error that absorbs a failure takes the failure's files, and
  * the file index lists them. */
 static void file_index_takes_an_absorbed_failures_files(void **state)
@@ -2658,6 +2747,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_checks_history_is_not_read, setup, teardown),
 		cmocka_unit_test_setup_teardown(schema_26_indexes_by_state_and_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_errors_past_fixes_are_not_read, setup, teardown),
+		cmocka_unit_test_setup_teardown(other_checks_errors_are_not_read, setup, teardown),
 		cmocka_unit_test_setup_teardown(file_index_takes_an_absorbed_failures_files, setup, teardown),
 	};
 
