@@ -547,12 +547,34 @@ static void background_gc(callus_store *store, const callus_record_opts *opts,
 	callus_gc_policy p = *opts->retention;
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_buf dir = CALLUS_BUF_INIT;
+	callus_gc_result res;
+	int rc;
 
 	p.keep_lesson = l->id;
-	if (callus_record_gc(store, opts->workspace, &p, agents, opts->agents_max, NULL, &err,
-			     NULL, NULL) < 0 &&
-	    callus_buf_printf(&dir, "%s/.callus", opts->workspace) == 0)
+	rc = callus_record_gc(store, opts->workspace, &p, agents, opts->agents_max, &res, &err, NULL,
+			      NULL);
+	if (callus_buf_printf(&dir, "%s/.callus", opts->workspace) < 0)
+		goto out;
+	if (rc < 0)
 		callus_log_event(dir.ptr, "warn", "gc_failed", callus_error_message(&err), NULL);
+	/* what went, said: a background pass has no one to tell it */
+	if (res.lessons || res.runs || res.unresolved || res.checks || res.pending ||
+	    res.signatures || res.snapshots) {
+		char n[7][24];
+		const size_t v[7] = { res.lessons, res.runs, res.unresolved, res.checks,
+				      res.pending, res.signatures, res.snapshots };
+		const char *const extra[] = { "lessons", n[0], "runs", n[1], "unresolved", n[2],
+					      "checks", n[3], "pending", n[4], "signatures", n[5],
+					      "snapshots", n[6], NULL };
+
+		for (int i = 0; i < 7; i++)
+			snprintf(n[i], sizeof(n[i]), "%zu", v[i]);
+		callus_log_event(dir.ptr, "info", "gc_removed",
+				 "the retention policy's background pass removed what it no longer "
+				 "keeps ('callus help gc')",
+				 extra);
+	}
+out:
 	callus_buf_release(&dir);
 	callus_error_release(&err);
 }

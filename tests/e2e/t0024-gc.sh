@@ -138,11 +138,15 @@ test_expect_success 'a recording runs the policy in the background once gc_hours
 	test "$(q "SELECT group_concat(file) FROM (SELECT file FROM lessons ORDER BY file)")" = \
 		epsilon.c,zeta.c &&
 	touch .callus/gc.stamp &&
+	: >.callus/log.jsonl &&
 	test_expect_code 1 "$CALLUS" run -- gcc -c zeta.c 2>err &&
 	test "$(q "SELECT count(*) FROM lessons")" = 2 &&
+	! grep -q "\"gc_removed\"" .callus/log.jsonl &&
 	touch -d "2 days ago" .callus/gc.stamp &&
 	test_expect_code 1 "$CALLUS" run -- gcc -c zeta.c 2>err &&
 	test "$(q "SELECT count(*) FROM lessons")" = 1 &&
+	# what went is said in the log
+	grep "\"gc_removed\"" .callus/log.jsonl | grep -q "\"lessons\":\"1\"" &&
 	test "$(lesson_files)" = 1 &&
 	test "$(q "SELECT file FROM lessons")" = zeta.c &&
 	agents_names 1
