@@ -14,6 +14,7 @@
 #include "callus/record.h"
 
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 
 static int json;
@@ -41,9 +42,10 @@ const cli_spec cmd_gc_spec = {
 	"it is free.\n"
 	"Without git, the copies in .callus/snapshots.git that no snapshot kept needs go\n"
 	"once a day old. A [retention] value of 0 turns its rule off (prune_hours 0 is\n"
-	"its default; callus doctor names a value it cannot read). Recorded failures run\n"
-	"the same policy in the background, a batch at a time, once every [retention]\n"
-	"gc_hours (24; 0: never).\n"
+	"its default); a value that is no whole number from 0 up is the default's, and\n"
+	"callus gc says so (as callus doctor does). Recorded failures run the same\n"
+	"policy in the background, a batch at a time, once every [retention] gc_hours\n"
+	"(24; 0: never).\n"
 	"A store an earlier callus (or deja) wrote is redacted again by this callus's\n"
 	"redactor, every text of it, once: what it finds that the older one did not\n"
 	"is replaced, and the lessons' pages, note files and log lines holding it\n"
@@ -51,6 +53,28 @@ const cli_spec cmd_gc_spec = {
 	"See docs/scale.md and docs/redaction.md.",
 	gc_options, 0
 };
+
+/* A policy value that cannot be read is the default's (cli_gc_policy), as
+ * in every background pass: said here, where a person asked for the pass
+ * (callus doctor names it too). */
+static void warn_unread(const cli_workspace *ws)
+{
+	static const char *const keys[][2] = {
+		{ "retention", "lesson_days" }, { "retention", "lessons" },
+		{ "retention", "run_days" },    { "retention", "signature_days" },
+		{ "retention", "gc_hours" },    { "learn", "prune_hours" },
+	};
+
+	for (size_t i = 0; ws->config && i < sizeof(keys) / sizeof(keys[0]); i++) {
+		callus_error err = CALLUS_ERROR_INIT;
+		long v;
+
+		if (callus_config_get_long(&v, ws->config, keys[i][0], keys[i][1], 0, 0, INT_MAX,
+					   &err) < 0)
+			cli_error("gc: %s (the default is used)", callus_error_message(&err));
+		callus_error_release(&err);
+	}
+}
 
 int cmd_gc(int argc, char **argv)
 {
@@ -70,6 +94,7 @@ int cmd_gc(int argc, char **argv)
 	}
 	if (cli_workspace_setup(&ws, NULL, 1) < 0)
 		return 1;
+	warn_unread(&ws);
 	if ((rc = cli_open_store(&store, &ws, 0)) < 0) {
 		rc = 1;
 		goto out;

@@ -302,6 +302,17 @@ test_expect_success 'callus gc whose AGENTS.md cannot be rewritten says why, as 
 	grep -q "still names" err
 '
 
+test_expect_success 'callus gc says which policy value it cannot read, and goes on with the default' '
+	mkdir bad && cd bad && git init -q && mkdir .callus &&
+	printf "[retention]\nlessons = 10k\nrun_days = -1\n[learn]\nprune_hours = abc\n" >.callus/config &&
+	"$CALLUS" gc >out 2>err &&
+	grep -q "^removed" out &&
+	grep -q "retention.lessons. must be an integer, got .10k. (the default is used)" err &&
+	grep -q "retention.run_days. must be between 0 and" err &&
+	grep -q "learn.prune_hours. must be an integer" err &&
+	test "$(wc -l <err)" = 3
+'
+
 test_expect_success 'callus help gc states the policy' '
 	"$CALLUS" help gc >out &&
 	grep -q "lesson_days" out && grep -q "Notes, resolutions and" out
