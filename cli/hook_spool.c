@@ -74,8 +74,8 @@ static int ends_with(const char *s, size_t len, const char *suffix)
 	return len >= n && !memcmp(s + len - n, suffix, n);
 }
 
-/* The newest time an entry of the spool is named by ("NS-PID...": 0 for
- * none), or -1 when the name says none. */
+/* The time an entry's name says ("NS-PID..."), or -1 when it says none
+ * (a dot name, the drainer's lock). */
 static long long name_ns(const char *name)
 {
 	long long t;

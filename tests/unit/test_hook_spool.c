@@ -28,6 +28,7 @@
 struct fixture {
 	char dir[256];
 	char spool[300];
+	char real[PATH_MAX]; /* the root, resolved: entries_made() */
 	cli_workspace ws;
 };
 
@@ -54,6 +55,27 @@ static int teardown(void **state)
 	test_tmpdir_remove(f->dir);
 	free(f);
 	return 0;
+}
+
+/* What cli_spool_prepare() needs of the workspace: a redactor, the real
+ * root; entries_made_no_more() frees it. */
+static void entries_made(struct fixture *f)
+{
+	callus_redactor *red = NULL;
+
+	assert_int_equal(callus_redactor_new(&red, NULL), 0);
+	assert_non_null(realpath(f->dir, f->real));
+	f->ws.redactor = red;
+	f->ws.root_real = f->real;
+	f->ws.cwd_rel = "";
+}
+
+static void entries_made_no_more(struct fixture *f)
+{
+	callus_redactor_free((callus_redactor *)f->ws.redactor);
+	f->ws.redactor = NULL;
+	f->ws.root_real = NULL;
+	f->ws.cwd_rel = NULL;
 }
 
 /* dir/name, a copy. */
@@ -304,16 +326,10 @@ static void a_run_is_left_with_what_its_hook_kept(void **state)
 static void the_queue_says_whether_it_holds_a_run_of_a_command(void **state)
 {
 	struct fixture *f = *state;
-	callus_redactor *red = NULL;
 	const char *cmds[] = { "make test PASSWORD=hunter2hunter2", "make lint", "make docs" };
 	const int codes[] = { 2, 0, 1 };
-	char real[PATH_MAX];
 
-	assert_int_equal(callus_redactor_new(&red, NULL), 0);
-	assert_non_null(realpath(f->dir, real));
-	f->ws.redactor = red;
-	f->ws.root_real = real;
-	f->ws.cwd_rel = "";
+	entries_made(f);
 	for (int i = 0; i < 3; i++) {
 		callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
 		cli_spool_entry ent = CLI_SPOOL_ENTRY_INIT;
@@ -348,10 +364,7 @@ static void the_queue_says_whether_it_holds_a_run_of_a_command(void **state)
 		assert_int_equal(fclose(fp), 0);
 	}
 	assert_int_equal(cli_spool_holds(&f->ws, "make lint", CLI_SPOOL_FAILURE, NULL), 0);
-	f->ws.redactor = NULL;
-	f->ws.root_real = NULL;
-	f->ws.cwd_rel = NULL;
-	callus_redactor_free(red);
+	entries_made_no_more(f);
 }
 
 /* The hook names its entry after the newest the queue holds when that one
@@ -360,17 +373,12 @@ static void the_queue_says_whether_it_holds_a_run_of_a_command(void **state)
 static void an_entry_is_named_after_the_newest_a_walk_saw(void **state)
 {
 	struct fixture *f = *state;
-	callus_redactor *red = NULL;
 	callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
 	const long long ahead = 4000000000000000000LL;
-	char real[PATH_MAX], name[64];
+	char name[64];
 	long long newest = 7;
 
-	assert_int_equal(callus_redactor_new(&red, NULL), 0);
-	assert_non_null(realpath(f->dir, real));
-	f->ws.redactor = red;
-	f->ws.root_real = real;
-	f->ws.cwd_rel = "";
+	entries_made(f);
 	e.command = "make";
 	/* an empty queue, seen whole */
 	assert_int_equal(cli_spool_pending(&f->ws, &newest), 0);
@@ -399,10 +407,7 @@ static void an_entry_is_named_after_the_newest_a_walk_saw(void **state)
 		assert_memory_equal(ent.origin, expect, strlen(expect));
 		cli_spool_entry_release(&ent);
 	}
-	f->ws.redactor = NULL;
-	f->ws.root_real = NULL;
-	f->ws.cwd_rel = NULL;
-	callus_redactor_free(red);
+	entries_made_no_more(f);
 }
 
 /* An output that escaped would make an entry no drainer reads (a byte
@@ -411,17 +416,11 @@ static void an_entry_is_named_after_the_newest_a_walk_saw(void **state)
 static void a_large_output_fits_its_entry(void **state)
 {
 	struct fixture *f = *state;
-	callus_redactor *red = NULL;
 	const size_t n = 24u << 20;
-	char real[PATH_MAX];
 	char *out = malloc(n + 1);
 
 	assert_non_null(out);
-	assert_int_equal(callus_redactor_new(&red, NULL), 0);
-	assert_non_null(realpath(f->dir, real));
-	f->ws.redactor = red;
-	f->ws.root_real = real;
-	f->ws.cwd_rel = "";
+	entries_made(f);
 	for (int control = 1; control >= 0; control--) {
 		callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
 		cli_spool_entry ent = CLI_SPOOL_ENTRY_INIT;
@@ -451,10 +450,7 @@ static void a_large_output_fits_its_entry(void **state)
 		cli_spool_entry_release(&ent);
 	}
 	free(out);
-	f->ws.redactor = NULL;
-	f->ws.root_real = NULL;
-	f->ws.cwd_rel = NULL;
-	callus_redactor_free(red);
+	entries_made_no_more(f);
 }
 
 /* Whether another open of the drain lock could take it while the
