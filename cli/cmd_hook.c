@@ -182,25 +182,34 @@ static void guard_late_ws(cli_workspace *ws)
 	ws->deadline_ms = guard_deadline_ms - HOOK_LEARN_MS;
 }
 
-/* A signal that ends the hook as its deadline does: the agent's own
- * timeout, a Ctrl-C to its process group, its terminal gone.  What the
- * hook was recording is left to the drainer, as a cut's. */
+/* The signals that end the hook as its deadline does: the alarm itself,
+ * the agent's own timeout, a Ctrl-C to its process group, its terminal
+ * gone.  What the hook was recording is left to the drainer, as a cut's. */
+static const int guard_cut_signals[] = { SIGALRM, SIGTERM, SIGINT, SIGHUP };
+#define GUARD_NCUTS (sizeof(guard_cut_signals) / sizeof(guard_cut_signals[0]))
+
 static int guard_cuts(int sig)
 {
-	return sig == SIGALRM || sig == SIGTERM || sig == SIGINT || sig == SIGHUP;
+	for (size_t i = 0; i < GUARD_NCUTS; i++)
+		if (guard_cut_signals[i] == sig)
+			return 1;
+	return 0;
 }
 
-/* The signals guard_cuts() names blocked, the mask before in *old: the
- * entry's state changes whole between two of them. */
+static void guard_cut_set(sigset_t *set)
+{
+	sigemptyset(set);
+	for (size_t i = 0; i < GUARD_NCUTS; i++)
+		sigaddset(set, guard_cut_signals[i]);
+}
+
+/* The cut signals blocked, the mask before in *old: the entry's state
+ * changes whole between two of them. */
 static void guard_block(sigset_t *old)
 {
 	sigset_t cuts;
 
-	sigemptyset(&cuts);
-	sigaddset(&cuts, SIGALRM);
-	sigaddset(&cuts, SIGTERM);
-	sigaddset(&cuts, SIGINT);
-	sigaddset(&cuts, SIGHUP);
+	guard_cut_set(&cuts);
 	sigprocmask(SIG_BLOCK, &cuts, old);
 }
 
@@ -240,15 +249,9 @@ static void guard_install(int deadline_ms)
 	/* for the copy that goes on: what the alarm interrupted resumes */
 	sa.sa_flags = SA_RESTART;
 	/* one handler at a time: the reply is written once */
-	sigemptyset(&sa.sa_mask);
-	sigaddset(&sa.sa_mask, SIGALRM);
-	sigaddset(&sa.sa_mask, SIGTERM);
-	sigaddset(&sa.sa_mask, SIGINT);
-	sigaddset(&sa.sa_mask, SIGHUP);
-	sigaction(SIGALRM, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	guard_cut_set(&sa.sa_mask);
+	for (size_t i = 0; i < GUARD_NCUTS; i++)
+		sigaction(guard_cut_signals[i], &sa, NULL);
 #if !defined(__SANITIZE_ADDRESS__)
 	/* under the sanitizers, their reports matter more than the reply */
 	if (!getenv("CALLUS_NO_GUARD")) {
