@@ -14,6 +14,7 @@
 #include "callus/notes.h"
 #include "hook_health.h"
 #include "hook_spool.h"
+#include "record_common.h"
 
 #include "callus/agentconf.h"
 #include "callus/migrate.h"
@@ -520,12 +521,7 @@ static const struct {
 	{ "store", "timeout_ms", 1, INT_MAX },
 	{ "hook", "context_chars", 0, INT_MAX },
 	{ "doctor", "max_items", 1, LONG_MAX },
-	/* cli_gc_policy(): 0 turns a rule off, -1 is not "off" */
-	{ "retention", "lesson_days", 0, INT_MAX },
-	{ "retention", "lessons", 0, INT_MAX },
-	{ "retention", "run_days", 0, INT_MAX },
-	{ "retention", "signature_days", 0, INT_MAX },
-	{ "retention", "gc_hours", 0, INT_MAX },
+	/* [retention] and [learn] prune_hours: cli_gc_policy() reads them */
 };
 
 /* Mirrors record.c: the lessons file must stay inside the workspace. */
@@ -551,9 +547,24 @@ static void check_former_store(struct doctor *d)
 	callus_error_release(&err);
 }
 
+struct unread {
+	struct doctor *d;
+	int bad;
+};
+
+static void report_unread(const char *message, void *arg)
+{
+	struct unread *u = arg;
+
+	report(u->d, PROBLEM, "config", "%s (the default is used)", message);
+	u->bad++;
+}
+
 static void check_config(struct doctor *d)
 {
 	const callus_config_entry *e;
+	struct unread u = { d, 0 };
+	callus_gc_policy p;
 	int bad = 0;
 
 	if (d->ws->config_error) {
@@ -573,6 +584,8 @@ static void check_config(struct doctor *d)
 		}
 		callus_error_release(&err);
 	}
+	cli_gc_policy(d->ws, &p, report_unread, &u);
+	bad += u.bad;
 	if ((e = callus_config_lookup(d->ws->config, "lessons", "file")) &&
 	    !inside_workspace(e->value)) {
 		report(d, PROBLEM, "config",

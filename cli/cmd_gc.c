@@ -54,26 +54,13 @@ const cli_spec cmd_gc_spec = {
 	gc_options, 0
 };
 
-/* A policy value that cannot be read is the default's (cli_gc_policy), as
- * in every background pass: said here, where a person asked for the pass
- * (callus doctor names it too). */
-static void warn_unread(const cli_workspace *ws)
+/* A policy value that cannot be read is the default's, as in every
+ * background pass: said here, where a person asked for the pass (callus
+ * doctor names it too). */
+static void warn_unread(const char *message, void *arg)
 {
-	static const char *const keys[][2] = {
-		{ "retention", "lesson_days" }, { "retention", "lessons" },
-		{ "retention", "run_days" },    { "retention", "signature_days" },
-		{ "retention", "gc_hours" },    { "learn", "prune_hours" },
-	};
-
-	for (size_t i = 0; ws->config && i < sizeof(keys) / sizeof(keys[0]); i++) {
-		callus_error err = CALLUS_ERROR_INIT;
-		long v;
-
-		if (callus_config_get_long(&v, ws->config, keys[i][0], keys[i][1], 0, 0, INT_MAX,
-					   &err) < 0)
-			cli_error("gc: %s (the default is used)", callus_error_message(&err));
-		callus_error_release(&err);
-	}
+	(void)arg;
+	cli_error("gc: %s (the default is used)", message);
 }
 
 int cmd_gc(int argc, char **argv)
@@ -94,7 +81,10 @@ int cmd_gc(int argc, char **argv)
 	}
 	if (cli_workspace_setup(&ws, NULL, 1) < 0)
 		return 1;
-	warn_unread(&ws);
+	/* the whole policy at once, as a person asked for it */
+	cli_gc_policy(&ws, &p, warn_unread, NULL);
+	p.batch = 0;
+	p.sweep = 1;
 	if ((rc = cli_open_store(&store, &ws, 0)) < 0) {
 		rc = 1;
 		goto out;
@@ -103,9 +93,6 @@ int cmd_gc(int argc, char **argv)
 		const char *agents = callus_config_get(ws.config, "lessons", "file");
 		int agents_max = (int)cli_config_long(&ws, "lessons", "max", 20);
 
-		cli_gc_policy(&ws, &p);
-		p.batch = 0;
-		p.sweep = 1;
 		rc = callus_record_gc(store, ws.root, &p, agents, agents_max, &r, &err, &views, &verr);
 		if (views < 0)
 			cli_error("removed %zu lesson%s, but %s still names %s: %s", r.lessons,

@@ -16,6 +16,8 @@
 #include "callus/redact.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -176,19 +178,39 @@ int cli_learn_queued(cli_learn *lc, const cli_queued *q)
 	return 0;
 }
 
-void cli_gc_policy(const cli_workspace *ws, callus_gc_policy *p)
+/* The keys of the policy, read one way by every pass and reported one
+ * way by `callus gc` and `callus doctor`.  0 turns a [retention] rule off;
+ * [learn] prune_hours is read as learning reads it, 0 the default's
+ * (docs/config.md). */
+static const struct {
+	const char *section, *key;
+	size_t field;
+} gc_keys[] = {
+	{ "retention", "lesson_days", offsetof(callus_gc_policy, lesson_days) },
+	{ "retention", "lessons", offsetof(callus_gc_policy, lessons_max) },
+	{ "retention", "run_days", offsetof(callus_gc_policy, run_days) },
+	{ "retention", "signature_days", offsetof(callus_gc_policy, signature_days) },
+	{ "retention", "gc_hours", offsetof(callus_gc_policy, interval_hours) },
+	{ "learn", "prune_hours", offsetof(callus_gc_policy, prune_hours) },
+};
+
+void cli_gc_policy(const cli_workspace *ws, callus_gc_policy *p, cli_unread_fn unread, void *arg)
 {
 	callus_gc_policy_default(p);
-	p->lesson_days = (int)cli_config_long(ws, "retention", "lesson_days", p->lesson_days);
-	p->lessons_max = (int)cli_config_long(ws, "retention", "lessons", p->lessons_max);
-	p->run_days = (int)cli_config_long(ws, "retention", "run_days", p->run_days);
-	p->signature_days =
-		(int)cli_config_long(ws, "retention", "signature_days", p->signature_days);
-	p->interval_hours = (int)cli_config_long(ws, "retention", "gc_hours", p->interval_hours);
-	/* [learn]'s key, read as learning reads it: 0 is the default, not
-	 * off (docs/config.md), whoever prunes */
-	p->prune_hours =
-		(int)cli_config_long(ws, "learn", "prune_hours", CALLUS_LEARN_PRUNE_HOURS);
+	for (size_t i = 0; ws->config && i < sizeof(gc_keys) / sizeof(gc_keys[0]); i++) {
+		callus_error err = CALLUS_ERROR_INIT;
+		int *field = (int *)((char *)p + gc_keys[i].field);
+		long v;
+
+		if (callus_config_get_long(&v, ws->config, gc_keys[i].section, gc_keys[i].key,
+					   *field, 0, INT_MAX, &err) < 0) {
+			if (unread)
+				unread(callus_error_message(&err), arg);
+		} else {
+			*field = (int)v;
+		}
+		callus_error_release(&err);
+	}
 	if (p->prune_hours <= 0)
 		p->prune_hours = CALLUS_LEARN_PRUNE_HOURS;
 	/* the background pass: bounded, no sweep of the directory */
@@ -514,7 +536,7 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 
 	/* not during an import: history older than the policy's days would
 	 * go as it comes in, before its fix is learnt */
-	cli_gc_policy(ws, &gp);
+	cli_gc_policy(ws, &gp, NULL, NULL);
 	if (gp.interval_hours > 0 && !rp)
 		opts.retention = &gp;
 	cli_learn_init(&lc, ws, det, pc.cwd_rel);

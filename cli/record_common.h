@@ -74,9 +74,16 @@ typedef struct cli_queued {
  * -1 without memory. */
 int cli_learn_queued(cli_learn *lc, const cli_queued *q);
 
-/* [retention] (gc.h): the policy of `callus gc` and of the background
- * pass of recordings. */
-void cli_gc_policy(const cli_workspace *ws, callus_gc_policy *p);
+/* Told of a policy value that cannot be read: message names the file, the
+ * line and the value; arg is the caller's. */
+typedef void (*cli_unread_fn)(const char *message, void *arg);
+
+/* [retention] (gc.h) and [learn] prune_hours: the policy of `callus gc`
+ * and of the background pass of recordings.  A value that is no whole
+ * number from 0 up is the default's, and unread (when not NULL) is told
+ * of it, once per value. */
+void cli_gc_policy(const cli_workspace *ws, callus_gc_policy *p, cli_unread_fn unread,
+		   void *arg);
 
 /* [match] half_life_days: how fast a fix's recency fades (match.h). */
 double cli_match_half_life(const cli_workspace *ws);

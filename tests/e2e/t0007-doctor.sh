@@ -125,6 +125,19 @@ test_expect_success 'configuration values callus cannot use' '
 	tail -n 1 out | grep -q "^4 problems need attention$"
 '
 
+test_expect_success 'retention values callus cannot use: each named once, as callus gc names them' '
+	make_project badkeep && cd badkeep &&
+	mkdir -p .callus &&
+	printf "[retention]\n\trun_days = -1\n\tlessons = 10k\n[learn]\n\tprune_hours = abc\n" >.callus/config &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
+	problem config "line 2: .retention.run_days. must be between 0 and" &&
+	problem config "line 3: .retention.lessons. must be an integer, got .10k." &&
+	problem config "line 5: .learn.prune_hours. must be an integer, got .abc." &&
+	test "$(grep -c "^problem  config " out)" = 3 &&
+	"$CALLUS" gc 2>err >/dev/null &&
+	test "$(grep -c "the default is used" err)" = 3
+'
+
 test_expect_success 'more lessons than [doctor] max_items: the lowest-value ones listed' '
 	make_project bloat && cd bloat &&
 	lessons 5 &&
