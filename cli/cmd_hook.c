@@ -582,13 +582,14 @@ static void count_pass(const cli_workspace *ws, callus_metrics *m, const callus_
 			 "was queued, and what it fixed is learnt now (or was, before the cut)");
 }
 
-/* A queued run's entry, as its failure or what its pass learnt is
- * committed (or found committed by an earlier delivery): it goes, and
- * what it counts (one deferred recording; a cut, said in the log) is kept
- * then, in the metrics' spool.  Counted after the learning (a failure's)
- * or the views (a pass's) that follow, it was lost when those were cut:
- * the drain of a passing check's hook runs under the hook's deadline,
- * and a drainer can be killed. */
+/* A queued run, as its failure or what its pass learnt is committed (or
+ * found committed by an earlier delivery): what it counts (one deferred
+ * recording; a cut, said in the log) is kept then, in the metrics' spool,
+ * and its entry, which stays until the learning that follows is done,
+ * says so (cli_spool_uncut).  Counted after the learning (a failure's) or
+ * the views (a pass's), it was lost when those were cut: the drain of a
+ * passing check's hook runs under the hook's deadline, and a drainer can
+ * be killed. */
 typedef struct drained {
 	const cli_workspace *ws;
 	const cli_spool_run *run;
@@ -608,8 +609,8 @@ static void count_drained(const cli_workspace *ws, callus_metrics *m, int cut, i
 	if (again)
 		note_cut(ws, m, "learning",
 			 "a hook was cut by its deadline after its failure was stored, while "
-			 "learning from it: what it learns after (the error's pending state, the "
-			 "files made from the store) may be missing");
+			 "learning from it: what it had not learnt (the errors' pending state) is "
+			 "learnt now");
 	else
 		note_cut(ws, m, "recording",
 			 "a hook was cut by its deadline while recording a failure; it was queued, "
@@ -621,11 +622,11 @@ static void drained_stored(void *ctx, int again)
 	drained *d = ctx;
 	callus_metrics *m = NULL;
 
-	if (d->run->stored)
-		d->run->stored(d->run->ctx, again);
 	d->told = 1;
-	/* an entry that stays is delivered again: counted then, not each time */
-	if (d->run->kept_file)
+	/* its entry stays until its learning is done: its cut counted once,
+	 * by the delivery that can say so (a folder that cannot be written
+	 * leaves it to a later one) */
+	if (cli_spool_uncut(d->run) < 0)
 		return;
 	callus_metrics_new(&m);
 	if (d->learnt)

@@ -580,13 +580,27 @@ out:
 	return found;
 }
 
-static void forget(void *ctx, int again)
+/* The name of the cut entry at path once its cut is counted: NAME.left.json. */
+static int uncut_name(callus_buf *out, const char *path)
 {
-	cli_spool_run *run = ctx;
+	size_t n = strlen(path);
 
-	(void)again;
-	if (unlink(run->path) < 0 && errno != ENOENT)
-		run->kept_file = 1;
+	if (!ends_with(path, n, SPOOL_CUT))
+		return -1;
+	callus_buf_put(out, path, n - strlen(SPOOL_CUT));
+	callus_buf_puts(out, SPOOL_LEFT);
+	return callus_buf_status(out);
+}
+
+int cli_spool_uncut(const cli_spool_run *run)
+{
+	callus_buf left = CALLUS_BUF_INIT;
+	int rc = 0;
+
+	if (run->cut && (uncut_name(&left, run->path) < 0 || rename(run->path, left.ptr) < 0))
+		rc = -1;
+	callus_buf_release(&left);
+	return rc;
 }
 
 /* When the entry at path was made: its name's NS (cli_spool_prepare); now
@@ -616,12 +630,13 @@ static int replay(const cli_workspace *ws, const char *path, cli_spool_record_fn
 {
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_hook_event ev = CALLUS_HOOK_EVENT_INIT;
-	callus_buf text = CALLUS_BUF_INIT, dir = CALLUS_BUF_INIT;
+	callus_buf text = CALLUS_BUF_INIT, dir = CALLUS_BUF_INIT, left = CALLUS_BUF_INIT;
 	cli_spool_kept kept = CLI_SPOOL_KEPT_INIT;
 	size_t ignored = 0;
 	char *origin = NULL;
-	cli_spool_run run = { NULL, made_at(path), ends_with(path, strlen(path), SPOOL_CUT), NULL,
-			      NULL, forget, NULL, path, 0 };
+	cli_spool_run run = { .at_ns = made_at(path),
+			      .cut = ends_with(path, strlen(path), SPOOL_CUT),
+			      .path = path };
 	int rc;
 
 	if (callus_fs_read_file(&text, path, SPOOL_ENTRY_MAX, &err) < 0 ||
@@ -655,10 +670,13 @@ static int replay(const cli_workspace *ws, const char *path, cli_spool_record_fn
 				      extra);
 	}
 	run.origin = origin = origin_of(path);
-	run.ctx = &run;
+	/* The entry goes once all of it is done: committed (its origin kept
+	 * with its run), and learnt.  A drainer killed between the two leaves
+	 * it for the next, which finds the failure stored and its learning
+	 * owed (store.h's learn_owed), and learns it. */
 	rc = fn(ws, &ev, &run);
-	if (rc >= 0)
-		unlink(path);
+	if (rc >= 0 && unlink(path) < 0 && run.cut && uncut_name(&left, path) == 0)
+		unlink(left.ptr);
 out:
 	free(origin);
 	free(run.tool);
@@ -666,6 +684,7 @@ out:
 	callus_hook_event_release(&ev);
 	callus_buf_release(&text);
 	callus_buf_release(&dir);
+	callus_buf_release(&left);
 	callus_error_release(&err);
 	return rc;
 }

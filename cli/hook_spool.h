@@ -104,15 +104,16 @@ typedef struct cli_spool_run {
 				* (cli_spool_leave); NULL: nothing */
 	char *tool;            /* the check's tool as its hook detected it;
 				* NULL: not said (an older entry) */
-	/* called once its occurrence is committed, or found committed by an
-	 * earlier delivery (again): its entry goes */
-	void (*stored)(void *ctx, int again);
-	void *ctx;
-	const char *path;      /* the entry's file */
-	int kept_file;         /* set by stored when the file could not be
-				* removed (a folder that cannot be written):
-				* a later delivery counts what it counts */
+	const char *path;      /* the entry's file: it goes once the run is
+				* recorded and learnt, whatever the recorder
+				* does (a drainer killed before then leaves
+				* it to the next) */
 } cli_spool_run;
+
+/* The cut of run's hook is counted: a delivery again (its drainer killed
+ * while learning) takes it for an entry left, not cut, and counts nothing
+ * twice.  0, or -1 when it stays as it was. */
+int cli_spool_uncut(const cli_spool_run *run);
 
 /* How an entry is recorded (the hook's own path).  1 recorded, 0 nothing
  * to record (no longer a check, recorded already, or it will never do

@@ -709,6 +709,25 @@ static int check_has(learn_run *r, const char *sql)
 #define PASSED_SINCE                                                                      \
 	"SELECT 1 FROM checks WHERE tool = ?1 AND args = ?2 AND dir = ?3 AND last_pass_at > ?4"
 
+/* The run's learning is written with this transaction: a delivery again
+ * finds nothing owed (store.h). */
+static int settle_owed(learn_run *r)
+{
+	sqlite3_stmt *st = NULL;
+	int sq;
+
+	sq = sqlite3_prepare_v2(callus_store_db(r->s),
+				"UPDATE runs SET learn_owed = NULL WHERE origin = ?"
+				" AND learn_owed IS NOT NULL",
+				-1, &st, NULL);
+	if (sq != SQLITE_OK)
+		return sq;
+	callus_sql_bind_text(st, 1, r->o->origin);
+	sq = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return sq == SQLITE_DONE ? SQLITE_OK : sq;
+}
+
 /* Step three: every write of the run, in one transaction. */
 static int write_run(learn_run *r, callus_error *err)
 {
@@ -735,6 +754,8 @@ static int write_run(learn_run *r, callus_error *err)
 		if ((sq = callus_learn_fail_one(r, check_id, runs, &r->errs[i])) != SQLITE_OK)
 			goto fail;
 	if (!r->passed && (sq = callus_learn_suggest(r, check_id)) != SQLITE_OK)
+		goto fail;
+	if (!r->passed && r->o->origin && (sq = settle_owed(r)) != SQLITE_OK)
 		goto fail;
 	if ((rc = learn_notes(r, err)) < 0)
 		goto rollback;

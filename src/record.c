@@ -339,6 +339,7 @@ static void learning_start(record_learning *rl, callus_store *store, const callu
 	rl->lo.metrics = m;
 	rl->lo.session = session;
 	rl->lo.scans = NULL;         /* made meanwhile: set at the finish */
+	rl->lo.origin = opts->origin; /* its run owes it (store.h) */
 	if (!rl->lo.redactor)
 		rl->lo.redactor = opts->redactor;
 	rl->nerrs = nsigs;
@@ -357,6 +358,23 @@ static void learning_finish(record_learning *rl, callus_match_scans *scans,
 	rl->started = NULL;
 	if (rl->err.code && !res->learn_error)
 		res->learn_error = strdup(callus_error_message(&rl->err));
+}
+
+/* A failure an earlier delivery stored, and whose learning it did not
+ * commit: learnt as that delivery would have (its signatures' vectors are
+ * the next recording's to add).  Its error, if any, is res's, as the
+ * learning's always is; the recording stays CALLUS_EEXIST. */
+static void learn_owed(record_learning *rl, callus_store *store, const callus_record_opts *opts,
+		       callus_record_result *res, callus_metrics *m)
+{
+	int owed = callus_store_learn_owed(store, opts->origin, &rl->err);
+
+	if (owed > 0)
+		learning_finish(rl, NULL, res);
+	else if (owed < 0 && !res->learn_error)
+		res->learn_error = strdup(callus_error_message(&rl->err));
+	if (owed > 0 && m && !callus_metrics_is_empty(m))
+		callus_store_flush_metrics(store, m, NULL);
 }
 
 /* Accepts one never started, or one started and not finished (its helper
@@ -621,8 +639,11 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	char *dir = NULL, *session = NULL, *cwd = NULL, *framework = NULL;
 	char former[CALLUS_SHA256_HEX_LEN + 1];
 	const char *agents = opts->agents_file && *opts->agents_file ? opts->agents_file : "AGENTS.md";
-	callus_run_info run = { opts->cwd_rel ? opts->cwd_rel : "", opts->intent_id, output_bytes,
-			      NULL, NULL, 0, opts->metrics, opts->origin, NULL };
+	callus_run_info run = { .cwd = opts->cwd_rel ? opts->cwd_rel : "",
+				.intent_id = opts->intent_id,
+				.output_bytes = output_bytes,
+				.metrics = opts->metrics,
+				.origin = opts->origin };
 	int rc;
 
 	if (!safe_relative(agents))
@@ -704,8 +725,10 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 		callus_error_release(&ke);
 	}
 	callus_views_owe(&debt, opts->workspace, l->signature);
-	if (opts->learn && res)
+	if (opts->learn && res) {
 		learning_start(&learning, store, opts, l, session, sigs, nsigs, &red, run.metrics);
+		run.learn_owed = learning.started != NULL;
+	}
 	if ((rc = callus_store_record_lesson(store, l, &run, res ? &res->is_new : NULL, err)) < 0) {
 		callus_views_settle(debt, 1); /* nothing committed, nothing owed */
 		debt = NULL;
@@ -716,6 +739,9 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 		/* recorded by an earlier delivery: its queue may forget it */
 		if (rc == CALLUS_EEXIST && opts->stored)
 			opts->stored(opts->stored_ctx, 1);
+		/* and cut or killed before it learnt: learnt now */
+		if (rc == CALLUS_EEXIST && learning.started)
+			learn_owed(&learning, store, opts, res, run.metrics);
 		goto out;
 	}
 	if (opts->stored)

@@ -32,7 +32,8 @@ static int insert_run(callus_store *s, const callus_lesson *l, const callus_run_
 
 	rc = sqlite3_prepare_v2(callus_store_db(s),
 				"INSERT INTO runs (at, tool, command, cwd, exit_code, intent_id,"
-				" output_bytes, origin) VALUES (?,?,?,?,?,?,?,?)", -1, &st, NULL);
+				" output_bytes, origin, learn_owed) VALUES (?,?,?,?,?,?,?,?,?)", -1, &st,
+				NULL);
 	if (rc != SQLITE_OK)
 		return rc;
 	callus_sql_bind_text(st, 1, l->last_seen);
@@ -42,8 +43,11 @@ static int insert_run(callus_store *s, const callus_lesson *l, const callus_run_
 	sqlite3_bind_int(st, 5, l->exit_code);
 	callus_sql_bind_text(st, 6, run && run->intent_id ? run->intent_id : l->intent_id);
 	sqlite3_bind_int64(st, 7, run ? (sqlite3_int64)run->output_bytes : 0);
-	if (run && run->origin)
+	if (run && run->origin) {
 		callus_sql_bind_text(st, 8, run->origin);
+		if (run->learn_owed)
+			sqlite3_bind_int(st, 9, 1);
+	}
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -204,22 +208,35 @@ static int insert_signatures(callus_store *s, const callus_run_info *run, const 
 	return rc;
 }
 
-/* 1 when a run of this origin is stored already, 0 when not. */
+/* 1 when a run of this origin is stored already, 2 when its learning is
+ * still owed too, 0 when not. */
 static int seen_origin(callus_store *s, const char *origin, int *sq)
 {
 	sqlite3_stmt *st = NULL;
 	int seen = 0;
 
-	if ((*sq = sqlite3_prepare_v2(callus_store_db(s), "SELECT 1 FROM runs WHERE origin = ?", -1,
+	if ((*sq = sqlite3_prepare_v2(callus_store_db(s),
+				      "SELECT learn_owed IS NOT NULL FROM runs WHERE origin = ?", -1,
 				      &st, NULL)) != SQLITE_OK)
 		return -1;
 	callus_sql_bind_text(st, 1, origin);
 	if ((*sq = sqlite3_step(st)) == SQLITE_ROW)
-		seen = 1;
+		seen = 1 + sqlite3_column_int(st, 0);
 	else if (*sq != SQLITE_DONE)
 		seen = -1;
 	sqlite3_finalize(st);
 	return seen;
+}
+
+int callus_store_learn_owed(callus_store *s, const char *origin, callus_error *err)
+{
+	int sq, seen;
+
+	if (!origin)
+		return 0;
+	if ((seen = seen_origin(s, origin, &sq)) < 0)
+		return callus_store_db_error(s, err, sq, "cannot read");
+	return seen == 2;
 }
 
 static int replace_str(char **dst, const unsigned char *src)

@@ -998,6 +998,12 @@ static const char *const migrations[] = {
 	 * (learn.c's look, learn_transition.c's FAIL_AGAIN).  Permanent
 	 * errors are few: a small index. */
 	"CREATE INDEX pending_permanent ON pending_errors(check_id, sig) WHERE state = 'permanent';",
+	/* 38 -> 39: a queued run whose failure was committed and whose
+	 * learning was not (its hook or drainer cut or killed between the
+	 * two transactions): a delivery again found it recorded and learnt
+	 * nothing, and its errors were never pending.  Set with the run,
+	 * cleared in the learning's transaction; read by origin alone. */
+	"ALTER TABLE runs ADD COLUMN learn_owed INTEGER;",
 };
 _Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,

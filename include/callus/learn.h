@@ -92,6 +92,10 @@ typedef struct callus_learn_opts {
 	callus_check_key check;
 	const char *command;          /* as run, redacted by the caller */
 	const char *session;          /* agent session or intent id; "" = none */
+	const char *origin;           /* a failure's run stored with learning
+				       * owed (store.h's learn_owed): no longer
+				       * owed once what it fails is written;
+				       * NULL: none */
 	int max_retries;              /* <= 0: CALLUS_LEARN_MAX_RETRIES */
 	int prune_hours;              /* pending errors idle this long are
 				       * dropped; <= 0: CALLUS_LEARN_PRUNE_HOURS */

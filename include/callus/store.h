@@ -20,7 +20,7 @@
 
 typedef struct callus_store callus_store;
 
-#define CALLUS_STORE_SCHEMA_VERSION 38
+#define CALLUS_STORE_SCHEMA_VERSION 39
 
 /*
  * For a program that uses stores from one thread only (the callus CLI):
@@ -67,6 +67,11 @@ typedef struct callus_run_info {
 				   * whose origin is stored already records
 				   * nothing (CALLUS_EEXIST), so an event
 				   * delivered twice counts once */
+	int learn_owed;             /* with origin: what the run fails is
+				   * learnt after the commit, in a transaction
+				   * of its own (callus_learn_opts.origin),
+				   * and owed until then: a delivery again
+				   * finds it so (callus_store_learn_owed) */
 	const char *metrics_spool;  /* a .callus directory whose metrics spool
 				   * (metrics.h) is taken once the write lock
 				   * is held, written in the same transaction
@@ -86,6 +91,11 @@ typedef struct callus_run_info {
  */
 int callus_store_record_lesson(callus_store *s, callus_lesson *l, const callus_run_info *run,
 			     int *is_new, callus_error *err);
+
+/* 1 when the run of origin is stored and what it fails not yet learnt
+ * (callus_run_info.learn_owed), 0 when not (or origin is NULL), or a
+ * negative CALLUS_E* code with err set.  One read by the origin's index. */
+int callus_store_learn_owed(callus_store *s, const char *origin, callus_error *err);
 
 /*
  * When no lesson is stored under l->signature and one is under former (the

@@ -264,7 +264,7 @@ test_expect_success 'a snapshot helper slower than the deadline does not cost a 
 	grep -q "\"snapshot_failed\"" .callus/log.jsonl
 '
 
-test_expect_success 'a hook cut after its failure is stored, while learning, is logged and counted' '
+test_expect_success 'a hook cut after its failure is stored, while learning: logged, counted, and learnt by its drainer' '
 	cd slow &&
 	: >.callus/log.jsonl &&
 	printf "int 2y;\n" >other.c && printf "int 3z;\n" >third.c &&
@@ -304,7 +304,9 @@ test_expect_success 'a hook cut after its failure is stored, while learning, is 
 	grep "\"hook_cut\"" .callus/log.jsonl | grep -q "\"stage\":\"learning\"" &&
 	test "$(cut_count learning)" = 1 &&
 	test "$("$CALLUS" lessons --json | jq length)" = 3 &&
-	test -z "$(find .callus/spool -name "*.json")"
+	test -z "$(find .callus/spool -name "*.json")" &&
+	# what the cut hook had not learnt, its drainer did: the error is pending
+	"$CALLUS" pending --json | jq -e "any(.[]; .args == \"-c other.c\")"
 '
 
 test_expect_success 'a pass waits for a drainer that holds the queue, and fixes the failure queued' '
@@ -867,7 +869,7 @@ test_expect_success 'a pass cut by its deadline is queued, logged and counted, a
 	test -z "$(find .callus/spool -name "*.json")"
 '
 
-test_expect_success 'a drainer killed while learning from a cut failure has counted and logged it' '
+test_expect_success 'a drainer killed while learning from a cut failure: counted once, and the next one learns it' '
 	mkdir killed && cd killed && git init -q && printf "int 1x;\n" >f1.c &&
 	mkdir -m 700 .callus &&
 	printf "[learn]\nsnapshot_timeout_ms = 20000\n" >.callus/config &&
@@ -875,20 +877,32 @@ test_expect_success 'a drainer killed while learning from a cut failure has coun
 	chmod +x ../slow-kill &&
 	payload_for "$PWD" f1.c >"$PWD/.callus/spool.json" &&
 	mkdir -m 700 .callus/spool &&
-	mv .callus/spool.json ".callus/spool/$(date +%s%N)-1.cut.json" &&
+	name=$(date +%s%N)-1 &&
+	mv .callus/spool.json ".callus/spool/$name.cut.json" &&
 	{ CALLUS_GIT_HELPER="$PWD/../slow-kill" "$CALLUS" hook --drain generic \
 		</dev/null >/dev/null 2>&1 & } &&
 	drainer=$! &&
-	# the entry goes as its occurrence is committed; the drainer then
-	# waits for the snapshot helper, learning, and is killed there
-	eventually eval "test -z \"\$(find .callus/spool -name \"*.json\")\"" &&
+	# committed and counted, the entry says so and stays; the drainer
+	# then waits for the snapshot helper, learning, and is killed there
+	eventually test -e ".callus/spool/$name.left.json" &&
+	test ! -e ".callus/spool/$name.cut.json" &&
 	kill -9 $drainer && { wait $drainer || true; } &&
 	{ kill $(cat ../helpers) 2>/dev/null || true; } &&
 	test "$("$CALLUS" lessons --json | jq "[.[].occurrences] | add")" = 1 &&
+	test "$("$CALLUS" pending --json | jq length)" = 0 &&
 	test "$(cut_count recording)" = 1 &&
+	grep -q "\"hook_cut\".*\"stage\":\"recording\"" .callus/log.jsonl &&
+	# the next drainer finds the failure stored and its learning owed
+	rm .callus/config &&
+	"$CALLUS" hook --drain generic &&
+	test -z "$(find .callus/spool -name "*.json")" &&
+	test "$("$CALLUS" lessons --json | jq "[.[].occurrences] | add")" = 1 &&
+	"$CALLUS" pending --json >pending.json &&
+	test "$(jq length pending.json)" = 1 && jq -e ".[0].args == \"-c f1.c\"" pending.json &&
+	test "$(cut_count recording)" = 1 && test "$(cut_count learning)" = 0 &&
 	test "$("$CALLUS" metrics --json | jq "[.metrics[] |
 		select(.name == \"callus.hook.deferred_total\") | .series[]?.value] | add // 0")" = 1 &&
-	grep -q "\"hook_cut\".*\"stage\":\"recording\"" .callus/log.jsonl
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM runs WHERE learn_owed IS NOT NULL")" = 0
 '
 
 test_expect_success 'a pass cut while it drains the queue leaves itself queued, and the drainer learns it' '

@@ -40,9 +40,12 @@ static inline int test_wrong_sketches(sqlite3 *db)
 	return wrong;
 }
 
+/* runs without the learning they owe, as before schema 39 */
+#define TEST_AS_BEFORE_39 "ALTER TABLE runs DROP COLUMN learn_owed;"
+
 /* permanent errors without their index by check and error, as before
  * schema 38 */
-#define TEST_AS_BEFORE_38 "DROP INDEX pending_permanent;"
+#define TEST_AS_BEFORE_38 TEST_AS_BEFORE_39 "DROP INDEX pending_permanent;"
 
 /* notes' sums and best fix not kept by triggers, as before schema 37 */
 #define TEST_AS_BEFORE_37                                                               \

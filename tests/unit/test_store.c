@@ -118,7 +118,8 @@ static void origin_is_recorded_once(void **state)
 	callus_store *s = NULL;
 	callus_lesson l;
 	callus_error err = CALLUS_ERROR_INIT;
-	callus_run_info run = { "", "session-1", 10, NULL, NULL, 0, NULL, "0000000000000000042-7", NULL };
+	callus_run_info run = { .cwd = "", .intent_id = "session-1", .output_bytes = 10,
+				.origin = "0000000000000000042-7" };
 	callus_run_info other = run;
 
 	other.origin = "0000000000000000043-7";
@@ -129,8 +130,16 @@ static void origin_is_recorded_once(void **state)
 	assert_int_equal(callus_store_record_lesson(s, &l, &run, NULL, &err), CALLUS_EEXIST);
 	assert_non_null(strstr(callus_error_message(&err), "already recorded"));
 	callus_error_release(&err);
+	/* the first owes no learning, the second does, until it is learnt */
+	other.learn_owed = 1;
 	assert_int_equal(callus_store_record_lesson(s, &l, &other, NULL, &err), 0);
 	assert_int_equal(l.occurrences, 2);
+	assert_int_equal(callus_store_learn_owed(s, run.origin, &err), 0);
+	assert_int_equal(callus_store_learn_owed(s, other.origin, &err), 1);
+	assert_int_equal(callus_store_learn_owed(s, "0000000000000000044-7", &err), 0);
+	assert_int_equal(callus_store_learn_owed(s, NULL, &err), 0);
+	assert_int_equal(callus_store_record_lesson(s, &l, &other, NULL, &err), CALLUS_EEXIST);
+	callus_error_release(&err);
 	assert_int_equal(callus_store_record_lesson(s, &l, NULL, NULL, &err), 0);
 	assert_int_equal(l.occurrences, 3);
 	callus_lesson_release(&l);
