@@ -439,10 +439,12 @@ out:
 }
 
 /* *fresh is set when the failure brought errors new to the check: the
- * external embedder has something to do. */
+ * external embedder has something to do; *owed when it was stored (or
+ * found stored, CALLUS_EEXIST) and not learnt for a busy store: its entry
+ * is a drainer's to learn (cli_recorded.learn_owed). */
 static int record_event(callus_buf *ctx, const cli_workspace *ws, const callus_hook_event *ev,
 			const callus_detection *det, int code, callus_metrics *m, int *fresh,
-			const cli_queued *q)
+			int *owed, const cli_queued *q)
 {
 	callus_capture cap;
 	cli_recorded rec;
@@ -453,6 +455,7 @@ static int record_event(callus_buf *ctx, const cli_workspace *ws, const callus_h
 	rc = cli_record_failure(ws, det, ev->command, code, &cap,
 				ev->session_id ? ev->session_id : "", m, HOOK_RELATED_MAX, q, &rec);
 	callus_capture_release(&cap);
+	*owed = rec.learn_owed;
 	if (rc < 0)
 		return rc;
 	{
@@ -516,8 +519,10 @@ static void spool_stored(void *unused, int again)
 
 /* Done with the entry: left to a drainer (leave: NAME.left.json, with
  * what the run found of the working tree, kept: may be NULL), or removed
- * when the recording did not remove it (failed for good). */
-static void spool_disarm(const cli_spool_entry *ent, int leave, const cli_spool_kept *kept)
+ * when the recording did not remove it (failed for good).  Stored, it is
+ * a drainer's too when its learning is owed (owed: a busy store). */
+static void spool_disarm(const cli_spool_entry *ent, int leave, const cli_spool_kept *kept,
+			 int owed)
 {
 	sigset_t old;
 
@@ -528,7 +533,7 @@ static void spool_disarm(const cli_spool_entry *ent, int leave, const cli_spool_
 		else
 			callus_fs_keep_spare(guard_spool, guard_spare);
 	}
-	if (guard_learning)
+	if (guard_learning && !(owed && rename(guard_stored, ent->left) == 0))
 		callus_fs_keep_spare(guard_stored, guard_spare);
 	guard_spooled = 0;
 	guard_learning = 0;
@@ -682,7 +687,7 @@ static int drain_record(const cli_workspace *ws, const callus_hook_event *e,
 	 * its errors' relative paths from another place */
 	cli_workspace at = *ws;
 	char *rel = NULL, *closed = NULL;
-	int fresh = 0, rc = 0, is_check;
+	int fresh = 0, owed = 0, rc = 0, is_check;
 
 	memset(&det, 0, sizeof(det));
 	if (e->cwd && (rel = cli_workspace_rel(ws, e->cwd)))
@@ -714,8 +719,12 @@ static int drain_record(const cli_workspace *ws, const callus_hook_event *e,
 		goto out;
 	}
 	callus_metrics_new(&m);
-	rc = record_event(&ctx, &at, e, &det, e->exit_code, m, &fresh, &q);
-	if (rc < 0) {
+	rc = record_event(&ctx, &at, e, &det, e->exit_code, m, &fresh, &owed, &q);
+	if (owed) {
+		/* stored, its learning owed to a busy store: the entry
+		 * stays for a later delivery, which learns it */
+		rc = -1;
+	} else if (rc < 0) {
 		rc = not_recorded(rc);
 	} else {
 		rc = 1;
@@ -886,7 +895,7 @@ int cmd_hook(int argc, char **argv)
 	struct timespec start, end;
 	const char *path = NULL; /* the latency's label: only where the store is used */
 	char *peek = NULL;
-	int first, have_ws = 0, failed = 0, fresh = 0, queued = 0;
+	int first, have_ws = 0, failed = 0, fresh = 0, owed = 0, queued = 0;
 	/* the spool seen empty by this hook: a hook that queues after the
 	 * look starts its own drainer */
 	int spool_empty = 0;
@@ -1018,11 +1027,11 @@ int cmd_hook(int argc, char **argv)
 			}
 			if (!q.origin)
 				ws.store_wait_ms = HOOK_STORE_WAIT_UNQUEUED_MS;
-			rc = record_event(&ctx, &ws, e, &det, code, metrics, &fresh,
+			rc = record_event(&ctx, &ws, e, &det, code, metrics, &fresh, &owed,
 					  q.origin ? &q : NULL);
 			ws.store_wait_ms = HOOK_STORE_WAIT_MS;
-			queued |= rc == CALLUS_EBUSY && q.origin;
-			spool_disarm(&ent, rc == CALLUS_EBUSY, &left);
+			queued |= (rc == CALLUS_EBUSY || owed) && q.origin;
+			spool_disarm(&ent, rc == CALLUS_EBUSY, &left, owed);
 			cli_spool_kept_release(&left);
 			cli_spool_entry_release(&ent);
 			failed |= rc < 0 && rc != CALLUS_EBUSY && rc != CALLUS_EEXIST;
@@ -1076,7 +1085,7 @@ int cmd_hook(int argc, char **argv)
 			     cli_spool_holds(&ws, e->command, CLI_SPOOL_FAILURE, NULL)))
 				cli_keep_tree(&ws, &det, &left.snapshot);
 			queued |= rc == CALLUS_EBUSY && q.origin;
-			spool_disarm(&ent, rc == CALLUS_EBUSY, &left);
+			spool_disarm(&ent, rc == CALLUS_EBUSY, &left, 0);
 			cli_spool_kept_release(&left);
 			cli_spool_entry_release(&ent);
 			failed |= rc < 0 && !(rc == CALLUS_EBUSY && q.origin);

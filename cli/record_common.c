@@ -580,6 +580,8 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 		}
 	}
 	rc = callus_record_lesson(&l, &f.diags, f.output_bytes, &opts, &res, &err);
+	/* its queue entry takes it to a drainer, which learns it */
+	out->learn_owed = opts.origin && res.learn_owed;
 	if (rc == 0) {
 		out->is_new = res.is_new;
 		out->related = res.related;
@@ -588,7 +590,14 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 		out->notes = res.notes;
 		out->nnotes = res.nnotes;
 		out->line = res.line;
-		if (res.learn_error) {
+		if (out->learn_owed) {
+			/* said to the agent only by its own hook, as a queued
+			 * recording is */
+			if (q->at_ns <= 0)
+				cli_error("lesson recorded; the store is busy with other "
+					  "recordings: its errors are learnt in the background");
+			log_error(ws, "learn_queued", res.learn_error, NULL);
+		} else if (res.learn_error) {
 			cli_error("pending errors not updated: %s", res.learn_error);
 			log_error(ws, "learn_failed", res.learn_error, NULL);
 		} else if (res.learnt.snapshot_error) {

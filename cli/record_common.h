@@ -29,6 +29,10 @@ typedef struct cli_recorded {
 	callus_note *notes;     /* owned: what to show of each suggestion */
 	size_t nnotes;
 	long line;              /* the first error's line in file; 0: unknown */
+	int learn_owed;         /* stored (or found stored: CALLUS_EEXIST), and
+				 * not learnt for a busy store: its queue
+				 * entry is to go to a drainer, which learns
+				 * it (callus_record_result.learn_owed) */
 } cli_recorded;
 
 /* How to learn from a run of a check: learn.c's options, the snapshot's,

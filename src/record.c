@@ -358,6 +358,7 @@ static void learning_finish(record_learning *rl, callus_match_scans *scans,
 	rl->started = NULL;
 	if (rl->err.code && !res->learn_error)
 		res->learn_error = strdup(callus_error_message(&rl->err));
+	res->learn_owed = rl->err.code == CALLUS_EBUSY;
 }
 
 /* A failure an earlier delivery stored, and whose learning it did not
@@ -646,6 +647,8 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 				.origin = opts->origin };
 	int rc;
 
+	if (res)
+		memset(res, 0, sizeof(*res));
 	if (!safe_relative(agents))
 		return callus_error_set(err, CALLUS_EINVAL,
 				      "lessons file '%s' must be a path inside the workspace", agents);
@@ -712,8 +715,6 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	/* taken in the lesson's transaction, once its lock is held */
 	if (run.metrics)
 		run.metrics_spool = dir;
-	if (res)
-		memset(res, 0, sizeof(*res));
 	/* what a crashed recording left unwritten, before this one's debt */
 	callus_views_repair(store, opts->workspace, agents, opts->agents_max, CALLUS_VIEWS_FIX, NULL,
 			    NULL);
@@ -785,6 +786,12 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	if (rc == 0 && opts->retention && callus_gc_due(opts->workspace, opts->retention))
 		background_gc(store, opts, l, agents);
 out:
+	if (rc < 0 && res) {
+		int owed = rc == CALLUS_EEXIST && res->learn_owed;
+
+		callus_record_result_release(res);
+		res->learn_owed = owed;
+	}
 	/* not settled: the store may hold what the views do not show */
 	callus_views_settle(debt, 0);
 	learning_release(&learning);

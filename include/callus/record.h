@@ -89,6 +89,9 @@ typedef struct callus_record_result {
 	callus_learn_result learnt;  /* what the run changed (opts->learn) */
 	char *learn_error;         /* why learning failed, when it did (the
 				    * lesson is stored all the same) */
+	int learn_owed;            /* learning failed for a busy store: with
+				    * opts->origin, a delivery again of it
+				    * learns it (store.h's learn_owed) */
 	callus_note *notes;        /* what to show of each of learnt.suggestions
 				    * (callus_notes_for_resolution), in order;
 				    * nnotes may be fewer when one could not
@@ -148,7 +151,10 @@ int callus_lesson_from_failure(callus_lesson *out, const callus_failure *f,
  * The lesson's text fields are redacted here, whatever the caller did.
  * diags (may be NULL) are stored with the run, redacted.  On success
  * l->id and l->occurrences are set and *res (may be NULL) says whether
- * it was new and what else was learnt about the same file.
+ * it was new and what else was learnt about the same file; on failure it
+ * holds nothing to release, but for learn_owed after CALLUS_EEXIST (an
+ * earlier delivery of opts->origin stored it, and its learning, done
+ * now, found the store busy again).
  * The capture metrics (hindsight.capture.*), opts->metrics and the spool
  * of metrics earlier commands could not store are written in the
  * lesson's transaction.  When the store fails, nothing of opts->metrics

@@ -869,6 +869,37 @@ test_expect_success 'a pass cut by its deadline is queued, logged and counted, a
 	test -z "$(find .callus/spool -name "*.json")"
 '
 
+test_expect_success 'a failure stored, and the store busy when it comes to learn: its drainer learns it' '
+	mkdir owed && cd owed && git init -q && printf "int 1x;\n" >f1.c &&
+	mkdir -m 700 .callus &&
+	# a short wait for the store: it is busy before the deadline
+	printf "[learn]\nsnapshot_timeout_ms = 1500\n[store]\ntimeout_ms = 300\n" >.callus/config &&
+	printf "#!/bin/sh\nexec sleep 30\n" >../owed-helper && chmod +x ../owed-helper &&
+	payload_for "$PWD" f1.c >../owed.json &&
+	{ CALLUS_GIT_HELPER="$PWD/../owed-helper" "$CALLUS" hook generic <../owed.json \
+		>reply 2>err & } &&
+	hook=$! &&
+	# the failure is committed at once; learning waits for the helper,
+	# and then for the store another process holds
+	eventually eval "test \"\$(sqlite3 .callus/callus.db \"SELECT count(*) FROM lessons\" \
+		2>/dev/null)\" = 1" &&
+	{ hold_store & } &&
+	lock=$! &&
+	store_held &&
+	wait $hook && jq -e "type == \"object\"" reply &&
+	grep -q "lesson recorded; the store is busy with other recordings: its errors are learnt in the background" err &&
+	grep -q "\"learn_queued\"" .callus/log.jsonl &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM runs WHERE learn_owed IS NOT NULL")" = 1 &&
+	test -n "$(find .callus/spool -name "*.left.json")" &&
+	release_store $lock &&
+	rm .callus/config &&
+	drain_all &&
+	test "$("$CALLUS" lessons --json | jq "[.[].occurrences] | add")" = 1 &&
+	"$CALLUS" pending --json | jq -e "length == 1 and .[0].args == \"-c f1.c\"" &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM runs WHERE learn_owed IS NOT NULL")" = 0 &&
+	test "$(cut_count recording)" = 0 && test "$(cut_count learning)" = 0
+'
+
 test_expect_success 'a drainer killed while learning from a cut failure: counted once, and the next one learns it' '
 	mkdir killed && cd killed && git init -q && printf "int 1x;\n" >f1.c &&
 	mkdir -m 700 .callus &&
