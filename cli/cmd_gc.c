@@ -1,5 +1,5 @@
 /*
- * callus gc [--json]
+ * callus gc [--dry-run] [--json]
  *
  * Apply the retention policy ([retention] in .callus/config, gc.h) now,
  * in full: what the background pass of a recording does a batch at a
@@ -17,15 +17,17 @@
 #include <limits.h>
 #include <stdio.h>
 
-static int json;
+static int json, dry_run;
 
 static const cli_option gc_options[] = {
+	{ CLI_OPT_FLAG, 0, "dry-run", &dry_run, NULL,
+	  "say what the pass would remove now, and change nothing" },
 	{ CLI_OPT_FLAG, 0, "json", &json, NULL, "print what was removed as a JSON object" },
 	CLI_END
 };
 
 const cli_spec cmd_gc_spec = {
-	"callus gc [--json]",
+	"callus gc [--dry-run] [--json]",
 	"Remove what the retention policy no longer keeps: old lessons and runs, unused signatures.",
 	"Lessons unseen for [retention] lesson_days (180) go, and the least valuable\n"
 	"(fewest occurrences, then oldest) beyond [retention] lessons (10000), with\n"
@@ -50,6 +52,10 @@ const cli_spec cmd_gc_spec = {
 	"redactor, every text of it, once: what it finds that the older one did not\n"
 	"is replaced, and the lessons' pages, note files and log lines holding it\n"
 	"written again.\n"
+	"With --dry-run, the pass says what it would remove now and changes nothing: it\n"
+	"runs in one transaction that is rolled back, each rule counting what the ones\n"
+	"before it left, and the .lessons/ files are counted, not removed; nothing is\n"
+	"redacted again, rewritten or compacted.\n"
 	"See docs/scale.md and docs/redaction.md.",
 	gc_options, 0
 };
@@ -85,6 +91,7 @@ int cmd_gc(int argc, char **argv)
 	cli_gc_policy(&ws, &p, warn_unread, NULL);
 	p.batch = 0;
 	p.sweep = 1;
+	p.dry_run = dry_run;
 	if ((rc = cli_open_store(&store, &ws, 0)) < 0) {
 		rc = 1;
 		goto out;
@@ -93,7 +100,11 @@ int cmd_gc(int argc, char **argv)
 		const char *agents = callus_config_get(ws.config, "lessons", "file");
 		int agents_max = (int)cli_config_long(&ws, "lessons", "max", 20);
 
-		rc = callus_record_gc(store, ws.root, &p, agents, agents_max, &r, &err, &views, &verr);
+		if (dry_run)
+			rc = callus_gc(store, ws.root, &p, &r, &err);
+		else
+			rc = callus_record_gc(store, ws.root, &p, agents, agents_max, &r, &err,
+					      &views, &verr);
 		if (views < 0)
 			cli_error("removed %zu lesson%s, but %s still names %s: %s", r.lessons,
 				  r.lessons == 1 ? "" : "s", agents ? agents : "AGENTS.md",
@@ -119,16 +130,21 @@ int cmd_gc(int argc, char **argv)
 				      "redaction_due", r.redaction_due, "vacuumed", r.vacuumed,
 				      "wal_left", r.wal_left);
 
+		if (o && json_object_set_new(o, "dry_run", json_boolean(dry_run)) < 0) {
+			json_decref(o);
+			o = NULL;
+		}
+
 		/* the status is 1 either way: the reason goes with it */
 		if (o && (failed || views < 0))
 			json_object_set_new(o, "error",
 					    json_string(callus_error_message(failed ? &err : &verr)));
 		rc = cli_print_json(o);
 	} else {
-		printf("removed %zu lesson%s (%zu file%s in .lessons/), %zu run%s, %zu error%s fixed "
+		printf("%s %zu lesson%s (%zu file%s in .lessons/), %zu run%s, %zu error%s fixed "
 		       "without a fix kept, %zu idle check%s, %zu abandoned pending error%s, "
 		       "%zu signature%s, %zu snapshot%s%s\n",
-		       r.lessons, r.lessons == 1 ? "" : "s", r.lesson_files,
+		       dry_run ? "would remove" : "removed", r.lessons, r.lessons == 1 ? "" : "s", r.lesson_files,
 		       r.lesson_files == 1 ? "" : "s", r.runs, r.runs == 1 ? "" : "s", r.unresolved,
 		       r.unresolved == 1 ? "" : "s", r.checks, r.checks == 1 ? "" : "s", r.pending,
 		       r.pending == 1 ? "" : "s", r.signatures, r.signatures == 1 ? "" : "s",
@@ -153,6 +169,11 @@ int cmd_gc(int argc, char **argv)
 		if (r.redacted_log)
 			printf("redacted again %zu line%s of callus's log (.callus/log.jsonl)\n", r.redacted_log,
 			       r.redacted_log == 1 ? "" : "s");
+		if (dry_run && r.redaction_due)
+			printf("would redact the store again: an earlier callus's redactor wrote it, "
+			       "and this one finds more\n");
+		if (dry_run)
+			printf("nothing was changed (--dry-run)\n");
 	}
 	if (failed) {
 		cli_error("%s", callus_error_message(&err));

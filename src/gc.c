@@ -116,9 +116,9 @@ static int limit_of(const callus_gc_policy *p)
 static int delete_in_tx(callus_store *s, const char *sql, const char *a, int limit, size_t *count)
 {
 	sqlite3_stmt *st = NULL;
-	int sq;
+	int sq, nested;
 
-	if ((sq = sqlite3_exec(callus_store_db(s), "BEGIN IMMEDIATE", NULL, NULL, NULL)) != SQLITE_OK)
+	if ((sq = callus_store_tx_begin(s, &nested)) != SQLITE_OK)
 		return sq;
 	if ((sq = sqlite3_prepare_v2(callus_store_db(s), sql, -1, &st, NULL)) == SQLITE_OK) {
 		if (a)
@@ -131,9 +131,8 @@ static int delete_in_tx(callus_store *s, const char *sql, const char *a, int lim
 	}
 	sqlite3_finalize(st);
 	if (sq == SQLITE_OK)
-		sq = sqlite3_exec(callus_store_db(s), "COMMIT", NULL, NULL, NULL);
-	if (sq != SQLITE_OK)
-		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+		return callus_store_tx_end(s, nested, 1);
+	callus_store_tx_end(s, nested, 0);
 	return sq;
 }
 
@@ -156,16 +155,25 @@ static int lessons_dir_ours(const char *workspace)
 	return ours;
 }
 
+/* Remove a file of .lessons/ (a dry run counts it: there, it would go). */
+static void remove_file(const char *path, const callus_gc_policy *p, size_t *count)
+{
+	struct stat st;
+
+	if (p->dry_run ? lstat(path, &st) == 0 : unlink(path) == 0)
+		(*count)++;
+}
+
 /* Remove the .lessons/ file of a lesson's signature. */
-static void unlink_lesson_file(const char *workspace, const char *signature, size_t *count)
+static void unlink_lesson_file(const char *workspace, const char *signature,
+			       const callus_gc_policy *p, size_t *count)
 {
 	callus_buf path = CALLUS_BUF_INIT;
 
 	if (signature && strlen(signature) >= CALLUS_LESSON_ID_LEN &&
 	    callus_buf_printf(&path, "%s/.lessons/%.*s.md", workspace, CALLUS_LESSON_ID_LEN,
-			      signature) == 0 &&
-	    unlink(path.ptr) == 0)
-		(*count)++;
+			      signature) == 0)
+		remove_file(path.ptr, p, count);
 	callus_buf_release(&path);
 }
 
@@ -192,9 +200,9 @@ static int drop_lessons(callus_store *s, const char *workspace, int files_ours, 
 	sqlite3_stmt *st = NULL, *del = NULL;
 	callus_strlist sigs = CALLUS_STRLIST_INIT, owed = CALLUS_STRLIST_INIT;
 	size_t removed = 0, files = 0, want = (size_t)-1;
-	int sq;
+	int sq, nested;
 
-	if ((sq = sqlite3_exec(callus_store_db(s), "BEGIN IMMEDIATE", NULL, NULL, NULL)) != SQLITE_OK)
+	if ((sq = callus_store_tx_begin(s, &nested)) != SQLITE_OK)
 		return sq;
 	/* under the lock: every recording that committed a lesson and has
 	 * not written its file yet owes it */
@@ -252,16 +260,14 @@ out:
 	if (sq == SQLITE_OK) {
 		if (files_ours)
 			for (size_t i = 0; i < sigs.count; i++)
-				unlink_lesson_file(workspace, sigs.items[i], &files);
-		if ((sq = sqlite3_exec(callus_store_db(s), "COMMIT", NULL, NULL, NULL)) != SQLITE_OK) {
-			sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+				unlink_lesson_file(workspace, sigs.items[i], p, &files);
+		if ((sq = callus_store_tx_end(s, nested, 1)) != SQLITE_OK && !p->dry_run)
 			/* the files back from the store (best effort: callus
 			 * doctor --fix writes any still missing) */
 			for (size_t i = 0; i < sigs.count; i++)
 				(void)callus_views_lesson_file(s, workspace, sigs.items[i], NULL);
-		}
 	} else {
-		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+		callus_store_tx_end(s, nested, 0);
 	}
 	if (sq == SQLITE_OK) {
 		res->lessons += removed;
@@ -337,13 +343,13 @@ static int gc_signatures(callus_store *s, const callus_gc_policy *p, callus_gc_r
 {
 	sqlite3_stmt *st = NULL, *del = NULL;
 	char *before;
-	int sq;
+	int sq, nested;
 
 	if (p->signature_days <= 0)
 		return SQLITE_OK;
 	if (!(before = callus_sql_time_before(p->now, (int64_t)p->signature_days * 86400)))
 		return SQLITE_NOMEM;
-	if ((sq = sqlite3_exec(callus_store_db(s), "BEGIN IMMEDIATE", NULL, NULL, NULL)) != SQLITE_OK) {
+	if ((sq = callus_store_tx_begin(s, &nested)) != SQLITE_OK) {
 		free(before);
 		return sq;
 	}
@@ -393,9 +399,8 @@ out:
 	sqlite3_finalize(del);
 	free(before);
 	if (sq == SQLITE_OK)
-		sq = sqlite3_exec(callus_store_db(s), "COMMIT", NULL, NULL, NULL);
-	if (sq != SQLITE_OK)
-		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+		return callus_store_tx_end(s, nested, 1);
+	callus_store_tx_end(s, nested, 0);
 	return sq;
 }
 
@@ -442,14 +447,14 @@ static void sweep_temp_files(const char *workspace, callus_gc_result *res)
 
 /* .lessons/ files of no lesson (a removal cut short, a store replaced). */
 static int sweep_lesson_files(callus_store *s, const char *workspace, int files_ours,
-			      callus_gc_result *res)
+			      const callus_gc_policy *p, callus_gc_result *res)
 {
 	callus_buf dir = CALLUS_BUF_INIT, id = CALLUS_BUF_INIT;
 	callus_strlist owed = CALLUS_STRLIST_INIT;
 	sqlite3_stmt *st = NULL;
 	struct dirent *e;
 	DIR *d = NULL;
-	int sq = SQLITE_OK, began = 0;
+	int sq = SQLITE_OK, began = 0, nested = 0;
 
 	if (callus_buf_printf(&dir, "%s/.lessons", workspace) < 0)
 		return SQLITE_NOMEM;
@@ -459,7 +464,7 @@ static int sweep_lesson_files(callus_store *s, const char *workspace, int files_
 	 * lesson, then writes its file, owing it in between.  Looked up
 	 * and removed outside the lock, a file a recording had just made
 	 * (its lesson committed between the look and the removal) went. */
-	if ((sq = sqlite3_exec(callus_store_db(s), "BEGIN IMMEDIATE", NULL, NULL, NULL)) != SQLITE_OK)
+	if ((sq = callus_store_tx_begin(s, &nested)) != SQLITE_OK)
 		goto out;
 	began = 1;
 	if (callus_views_owed_signatures(workspace, &owed) < 0) {
@@ -492,9 +497,8 @@ static int sweep_lesson_files(callus_store *s, const char *workspace, int files_
 		if ((sq = sqlite3_step(st)) == SQLITE_DONE) {
 			callus_buf path = CALLUS_BUF_INIT;
 
-			if (callus_buf_printf(&path, "%s/%s", dir.ptr, e->d_name) == 0 &&
-			    unlink(path.ptr) == 0)
-				res->lesson_files++;
+			if (callus_buf_printf(&path, "%s/%s", dir.ptr, e->d_name) == 0)
+				remove_file(path.ptr, p, &res->lesson_files);
 			callus_buf_release(&path);
 		} else if (sq != SQLITE_ROW) {
 			break;
@@ -506,8 +510,8 @@ out:
 		closedir(d);
 	sqlite3_finalize(st);
 	/* nothing written: let go whichever way */
-	if (began && sqlite3_exec(callus_store_db(s), "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+	if (began)
+		callus_store_tx_end(s, nested, 1);
 	callus_strlist_release(&owed);
 	callus_buf_release(&dir);
 	callus_buf_release(&id);
@@ -550,24 +554,29 @@ static int redact_again(callus_store *s, const char *workspace, const callus_gc_
 	return rc;
 }
 
-int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
-	      callus_gc_result *res, callus_error *err)
+static int gc_pass(callus_store *s, const char *workspace, const callus_gc_policy *p,
+		   callus_gc_result *res, callus_error *err)
 {
-	callus_gc_result own;
 	char *before = NULL;
 	size_t merged = 0;
 	int rc = 0, sq = SQLITE_OK, vacuum_owed = 0, files_ours;
 	const char *what = "cannot remove old lessons from";
 
-	if (!res)
-		res = &own;
-	memset(res, 0, sizeof(*res));
 	if (p->prune_hours > 0 &&
 	    (rc = callus_learn_prune(s, p->prune_hours, p->now, p->batch, &res->pending,
 				     &res->snapshots, err)) < 0)
 		return rc;
 	/* asked once a pass, and said once in the log */
 	files_ours = lessons_dir_ours(workspace);
+	/* A dry run sweeps first: the files of no lesson before the pass,
+	 * which the sweep after the removals would find too.  After them,
+	 * it would count again the files of the lessons they took, which a
+	 * real pass has removed by then. */
+	if (p->dry_run && p->sweep &&
+	    (sq = sweep_lesson_files(s, workspace, files_ours, p, res)) != SQLITE_OK) {
+		what = "cannot sweep the lesson files of";
+		goto fail;
+	}
 	if ((sq = gc_lessons(s, workspace, files_ours, p, res)) != SQLITE_OK)
 		goto fail;
 	if (p->run_days > 0) {
@@ -617,6 +626,11 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
 			       p->batch ? (int)(p->batch - res->snapshots) : -1, &res->snapshots)) !=
 		    SQLITE_OK)
 		goto fail;
+	/* a dry run rewrites nothing: what the rules remove is all it says */
+	if (p->dry_run) {
+		res->redaction_due = p->redactor && callus_store_redact_due(s, NULL) > 0;
+		goto out;
+	}
 	/* after what went: nothing is redacted that is removed */
 	if (p->redactor)
 		rc = redact_again(s, workspace, p, res, &merged, err);
@@ -631,7 +645,7 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
 		prune_copies(s, workspace, res);
 		sweep_temp_files(workspace, res);
 		what = "cannot sweep the lesson files of";
-		if ((sq = sweep_lesson_files(s, workspace, files_ours, res)) != SQLITE_OK)
+		if ((sq = sweep_lesson_files(s, workspace, files_ours, p, res)) != SQLITE_OK)
 			goto fail;
 		what = "cannot vacuum";
 		vacuum_owed = callus_store_redact_vacuum_owed(s);
@@ -648,15 +662,37 @@ out:
 	 * pass: the list written again, or each such pass opens the store to
 	 * find nothing (checkindex.h).  Best-effort: a list this cannot
 	 * write is removed, and a stale one only costs those passes */
-	if (rc == 0 && (res->pending || res->unresolved || res->checks))
+	if (rc == 0 && !p->dry_run && (res->pending || res->unresolved || res->checks))
 		(void)callus_checkindex_rewrite(s, NULL);
 	/* what was removed went through the WAL: emptied now, or every later
 	 * process reads it whole at open (busy: the next pass) */
-	if ((res->lessons || res->runs || res->checks || res->signatures || res->unresolved ||
+	if (!p->dry_run &&
+	    (res->lessons || res->runs || res->checks || res->signatures || res->unresolved ||
 	     res->pending || res->snapshots || res->redacted || res->vacuumed) &&
 	    sqlite3_wal_checkpoint_v2(callus_store_db(s), NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL,
 				      NULL) != SQLITE_OK)
 		res->wal_left = 1;
 	free(before);
+	return rc;
+}
+
+int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
+	      callus_gc_result *res, callus_error *err)
+{
+	callus_gc_result own;
+	int rc;
+
+	if (!res)
+		res = &own;
+	memset(res, 0, sizeof(*res));
+	if (!p->dry_run)
+		return gc_pass(s, workspace, p, res, err);
+	/* the whole pass in one transaction, each step a savepoint of it
+	 * (callus_store_tx_begin), rolled back: the counts are what the
+	 * removals would be, each rule seeing what the ones before took */
+	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
+		return rc;
+	rc = gc_pass(s, workspace, p, res, err);
+	sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
 	return rc;
 }

@@ -985,20 +985,24 @@ int callus_learn_prune(callus_store *s, int hours, const char *now, size_t limit
 	learn_run r;
 	char *before = callus_sql_time_before(
 	    now, (int64_t)(hours > 0 ? hours : CALLUS_LEARN_PRUNE_HOURS) * 3600);
-	int rc, sq;
+	int rc = 0, sq, nested;
 
 	memset(&r, 0, sizeof(r));
 	r.s = s;
 	if (!before)
 		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
-	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
-		goto out;
-	if ((sq = prune(&r, before, limit, 0, count, snapshots)) != SQLITE_OK) {
-		rc = callus_store_db_error(s, err, sq, "cannot prune");
-		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+	/* a savepoint inside a transaction the caller holds (gc.h's dry run) */
+	if ((sq = callus_store_tx_begin(s, &nested)) != SQLITE_OK) {
+		rc = callus_store_db_error(s, err, sq, "cannot update the store");
 		goto out;
 	}
-	rc = callus_store_exec(s, "COMMIT", err);
+	if ((sq = prune(&r, before, limit, 0, count, snapshots)) != SQLITE_OK) {
+		rc = callus_store_db_error(s, err, sq, "cannot prune");
+		callus_store_tx_end(s, nested, 0);
+		goto out;
+	}
+	if ((sq = callus_store_tx_end(s, nested, 1)) != SQLITE_OK)
+		rc = callus_store_db_error(s, err, sq, "cannot update the store");
 out:
 	free(before);
 	return rc;

@@ -74,6 +74,33 @@ int callus_store_exec(callus_store *s, const char *sql, callus_error *err)
 	return rc == SQLITE_OK ? 0 : callus_store_db_error(s, err, rc, "cannot update the store");
 }
 
+int callus_store_tx_begin(callus_store *s, int *nested)
+{
+	*nested = !sqlite3_get_autocommit(s->db);
+	return sqlite3_exec(s->db, *nested ? "SAVEPOINT callus_tx" : "BEGIN IMMEDIATE", NULL, NULL,
+			    NULL);
+}
+
+int callus_store_tx_end(callus_store *s, int nested, int ok)
+{
+	int sq;
+
+	if (ok) {
+		sq = sqlite3_exec(s->db, nested ? "RELEASE callus_tx" : "COMMIT", NULL, NULL, NULL);
+		if (sq == SQLITE_OK)
+			return SQLITE_OK;
+	} else {
+		sq = SQLITE_OK;
+	}
+	if (nested) {
+		sqlite3_exec(s->db, "ROLLBACK TO callus_tx", NULL, NULL, NULL);
+		sqlite3_exec(s->db, "RELEASE callus_tx", NULL, NULL, NULL);
+	} else {
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	}
+	return sq;
+}
+
 sqlite3 *callus_store_db(callus_store *s)
 {
 	return s->db;

@@ -31,6 +31,16 @@ int callus_store_db_error(callus_store *s, callus_error *err, int rc, const char
 int callus_store_exec(callus_store *s, const char *sql, callus_error *err);
 
 /*
+ * A write transaction of its own (BEGIN IMMEDIATE), or, when the caller
+ * already holds one (a dry run of `callus gc` holds the pass's, and rolls
+ * it back: gc.h), a savepoint inside it.  *nested says which, for
+ * callus_store_tx_end(), which commits or releases it when ok, and rolls
+ * it back when not.  Both return an SQLite result code.
+ */
+int callus_store_tx_begin(callus_store *s, int *nested);
+int callus_store_tx_end(callus_store *s, int nested, int ok);
+
+/*
  * A statement of sql kept by the store for its next use, where one
  * process prepares the same statement again and again (a recording of ten
  * errors compiled each learning statement ten times: 20 of its 68 million

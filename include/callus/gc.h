@@ -58,6 +58,12 @@ typedef struct callus_gc_policy {
 			       * recording that runs the pass has just told
 			       * of; 0: none.  The newest lesson stays too,
 			       * whatever its age (gc.c says why) */
+	int dry_run;          /* change nothing: the pass runs in one
+			       * transaction rolled back at its end, and
+			       * the .lessons/ files it would remove are
+			       * counted, not removed; nothing is redacted
+			       * again, rewritten or vacuumed (res says
+			       * whether redaction is due) */
 	const struct callus_redactor *redactor;
 			      /* while the store was last redacted whole by
 			       * an older redactor, its texts are redacted

@@ -76,7 +76,22 @@ test_expect_success 'aged, the lessons, runs, idle checks and unneeded signature
 	   UPDATE checks SET last_run_at = '\''2001-01-01T00:00:00.000Z'\''" &&
 	newest=$(q "SELECT max(rowid) FROM signatures") &&
 	last=$(q "SELECT max(id) FROM lessons") &&
+	# a dry run first: what the pass removes, and nothing changed
+	sqlite3 .callus/callus.db .dump >../dump.before &&
+	ls -R .lessons .callus/notes >../files.before &&
+	cp AGENTS.md ../agents.before &&
+	"$CALLUS" gc --dry-run --json >dry &&
+	"$CALLUS" gc --dry-run >dry.txt &&
+	grep -q "^would remove 2 lessons (2 files in .lessons/), 2 runs" dry.txt &&
+	grep -q "^nothing was changed (--dry-run)$" dry.txt &&
+	sqlite3 .callus/callus.db .dump | cmp - ../dump.before &&
+	ls -R .lessons .callus/notes | cmp - ../files.before &&
+	cmp AGENTS.md ../agents.before &&
 	"$CALLUS" gc --json >out &&
+	# the dry run said what went
+	test "$(jq -c "del(.dry_run)" dry)" = "$(jq -c "del(.dry_run, .vacuumed, .wal_left)
+		| . + {vacuumed: false, wal_left: false}" out)" &&
+	jq -e ".dry_run == true" dry && jq -e ".dry_run == false" out &&
 	# gamma'"'"'s error is alike alpha'"'"'s, and in its note: its lesson, the
 	# newest, keeps its run, by which the note'"'"'s rule reaches it
 	jq -e ".lessons == 2 and .lesson_files == 2 and .runs == 2 and .pending >= 2 and .signatures >= 1" out &&

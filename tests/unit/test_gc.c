@@ -486,6 +486,62 @@ static void a_batch_bounds_the_abandoned_errors_too(void **state)
 		callus_signature_release(&g[i]);
 }
 
+/* A dry run says what the same pass removes, every rule, and changes
+ * nothing: not the store's rows, not a file of .lessons/. */
+static void a_dry_run_counts_what_the_pass_removes(void **state)
+{
+	fixture *f = *state;
+	callus_signature g[4];
+	char later[32], sig[65];
+	callus_learn_opts o;
+	callus_gc_policy p;
+	callus_gc_result dry, real;
+	static const char *const tables[] = { "lessons", "runs", "run_errors", "pending_errors",
+					      "checks", "signatures", "snapshots" };
+	long long before[sizeof(tables) / sizeof(tables[0])];
+	char q[96];
+
+	record_three(f, g);
+	record(f, "src/d.c", "too few arguments to function delta_four", &g[3], sig);
+	fail_in(f, &g[0], "-c a.c", &o);
+	fail_in(f, &g[1], "-c b.c", &o);
+	sql(f, "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 3)"
+	       " INSERT INTO snapshots (kind, tree, taken_at) SELECT 'files', 'tree' || i,"
+	       " '2001-01-01T00:00:00.000Z' FROM c");
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+		snprintf(q, sizeof(q), "SELECT count(*) FROM %s", tables[i]);
+		before[i] = count(f, q);
+	}
+	days_on(later);
+	policy(&p);
+	p.now = later;
+	p.lessons_max = 1;
+	p.sweep = 1;
+	p.dry_run = 1;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &dry, NULL), 0);
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+		snprintf(q, sizeof(q), "SELECT count(*) FROM %s", tables[i]);
+		assert_int_equal(count(f, q), before[i]);
+	}
+	assert_true(lesson_file_exists(f, sig));
+	/* what the real pass then removes, each rule after the one before */
+	p.dry_run = 0;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &real, NULL), 0);
+	assert_true(real.lessons > 0 && real.runs > 0 && real.pending > 0 && real.snapshots > 0 &&
+		    real.signatures > 0);
+	assert_int_equal(dry.lessons, real.lessons);
+	assert_int_equal(dry.lesson_files, real.lesson_files);
+	assert_int_equal(dry.runs, real.runs);
+	assert_int_equal(dry.unresolved, real.unresolved);
+	assert_int_equal(dry.checks, real.checks);
+	assert_int_equal(dry.pending, real.pending);
+	assert_int_equal(dry.signatures, real.signatures);
+	assert_int_equal(dry.snapshots, real.snapshots);
+	assert_false(dry.vacuumed);
+	for (int i = 0; i < 4; i++)
+		callus_signature_release(&g[i]);
+}
+
 /* The age rule and the count rule share the pass's batch: a background
  * pass in a hook took twice as many lessons as it said. */
 static void the_two_lesson_rules_share_a_batch(void **state)
@@ -2901,6 +2957,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_rule_longer_than_since_1970_keeps_all, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(a_prune_alone_empties_the_wal, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_dry_run_counts_what_the_pass_removes, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_two_lesson_rules_share_a_batch, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_vacuum_that_fails_is_not_said_done, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_batch_bounds_the_abandoned_errors_too, setup,
