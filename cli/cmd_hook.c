@@ -124,12 +124,13 @@ static volatile sig_atomic_t guard_detached;
  * prepared for it, which logs and counts the cut. */
 static char guard_spool[PATH_MAX], guard_cut[PATH_MAX], guard_spare[PATH_MAX];
 static volatile sig_atomic_t guard_spooled;
-/* The failure is committed and learning from it goes on: its entry has a
- * name of this process's own (its unnamed one, NS-PID.json.tmp: swept when
- * the process is gone), which a cut leaves as a cut entry, for the drainer
- * to find recorded already and to log and count the cut; done, it becomes
- * the spare.  Not the spare at once: that is the workspace's, which
- * another hook may take or replace before the cut. */
+/* The failure is committed and learning from it goes on: its entry is
+ * named NS-PID.owed.json, this process's while it lives, which a cut
+ * leaves as a cut entry, for the drainer to find recorded already, learn
+ * what is owed, and log and count the cut; a process killed outright
+ * leaves it to a drainer as it is; done, it becomes the spare.  Not the
+ * spare at once: that is the workspace's, which another hook may take or
+ * replace before the cut. */
 static char guard_stored[PATH_MAX];
 static volatile sig_atomic_t guard_learning;
 static cli_detached guard_drainer;
@@ -480,7 +481,7 @@ static int spool_put(cli_spool_entry *ent, const cli_workspace *ws)
 	sigset_t old;
 	int rc = -1;
 
-	if (!ent->path || strlen(ent->path) + 4 >= sizeof(guard_stored) ||
+	if (!ent->path || strlen(ent->owed) >= sizeof(guard_stored) ||
 	    strlen(ent->cut) >= sizeof(guard_cut) || strlen(ent->spare) >= sizeof(guard_spare))
 		return -1;
 	if (!guard_drainer.ready)
@@ -490,7 +491,7 @@ static int spool_put(cli_spool_entry *ent, const cli_workspace *ws)
 	guard_late();
 	if (cli_spool_write(ent, ws) == 0) {
 		memcpy(guard_spool, ent->path, strlen(ent->path) + 1);
-		snprintf(guard_stored, sizeof(guard_stored), "%s.tmp", ent->path);
+		memcpy(guard_stored, ent->owed, strlen(ent->owed) + 1);
 		memcpy(guard_cut, ent->cut, strlen(ent->cut) + 1);
 		memcpy(guard_spare, ent->spare, strlen(ent->spare) + 1);
 		guard_spooled = 1;

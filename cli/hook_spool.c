@@ -37,6 +37,9 @@
 #define SPOOL_OUTPUT_TAIL (2u << 20)
 #define SPOOL_LEFT ".left.json"
 #define SPOOL_CUT ".cut.json"
+/* stored, and learning from it goes on: its hook's while that lives, a
+ * drainer's once it is gone (a hook killed outright) */
+#define SPOOL_OWED ".owed.json"
 /* a dot name: orphans() skips it */
 #define SPOOL_SPARE ".spare"
 /* An entry older than this is an orphan whatever its pid says (pids are
@@ -160,6 +163,7 @@ int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callu
 {
 	callus_buf name = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT, left = CALLUS_BUF_INIT;
 	callus_buf cut = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT, spare = CALLUS_BUF_INIT;
+	callus_buf owed = CALLUS_BUF_INIT;
 	char *cmd = NULL, *output = NULL, *session = NULL, *tool_red = NULL;
 	int rc = -1;
 
@@ -205,15 +209,17 @@ int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callu
 	callus_buf_printf(&path, "%s/" SPOOL_DIR "/%s.json", ws->root, name.ptr);
 	callus_buf_printf(&left, "%s/" SPOOL_DIR "/%s" SPOOL_LEFT, ws->root, name.ptr);
 	callus_buf_printf(&cut, "%s/" SPOOL_DIR "/%s" SPOOL_CUT, ws->root, name.ptr);
+	callus_buf_printf(&owed, "%s/" SPOOL_DIR "/%s" SPOOL_OWED, ws->root, name.ptr);
 	callus_buf_printf(&spare, "%s/" SPOOL_DIR "/" SPOOL_SPARE, ws->root);
 	if (callus_buf_status(&name) < 0 || callus_buf_status(&path) < 0 ||
 	    callus_buf_status(&left) < 0 || callus_buf_status(&cut) < 0 ||
-	    callus_buf_status(&spare) < 0)
+	    callus_buf_status(&owed) < 0 || callus_buf_status(&spare) < 0)
 		goto out;
 	out->origin = callus_buf_detach(&name);
 	out->path = callus_buf_detach(&path);
 	out->left = callus_buf_detach(&left);
 	out->cut = callus_buf_detach(&cut);
+	out->owed = callus_buf_detach(&owed);
 	out->spare = callus_buf_detach(&spare);
 	rc = 0;
 out:
@@ -228,6 +234,7 @@ out:
 	callus_buf_release(&path);
 	callus_buf_release(&left);
 	callus_buf_release(&cut);
+	callus_buf_release(&owed);
 	callus_buf_release(&spare);
 	return rc;
 }
@@ -276,6 +283,7 @@ void cli_spool_entry_release(cli_spool_entry *e)
 	free(e->path);
 	free(e->left);
 	free(e->cut);
+	free(e->owed);
 	free(e->origin);
 	free(e->text);
 	free(e->spare);
@@ -422,7 +430,8 @@ struct spool_walk {
 	long long newest;
 };
 
-/* The pid of the hook that made an entry: a named one "NS-PID.json", 0
+/* The pid of the hook that made an entry: a named one "NS-PID.json" (or
+ * "NS-PID.owed.json", stored and learnt from by its hook), 0
  * (taken for gone) for one its hook left ("....left.json", "....cut.json")
  * or one without a pid, an unnamed one's; -1 for the rest (dot names: the
  * spare, the drainer's lock). */

@@ -40,6 +40,8 @@ typedef struct cli_spool_entry {
 	char *path;    /* .../.callus/spool/NS-PID.json */
 	char *left;    /* its name once left to a drainer: NS-PID.left.json */
 	char *cut;     /* its name once its hook is cut: NS-PID.cut.json */
+	char *owed;    /* its name once stored, while its hook learns from it:
+			* NS-PID.owed.json, its hook's until that is gone */
 	char *origin;  /* NS-PID: the failure's name in the store */
 	char *text;    /* the redacted payload; NULL once written
 			* (cli_spool_write) */
@@ -47,7 +49,7 @@ typedef struct cli_spool_entry {
 			* for the next (callus_fs_write_spare), never an entry */
 } cli_spool_entry;
 
-#define CLI_SPOOL_ENTRY_INIT { NULL, NULL, NULL, NULL, NULL, NULL }
+#define CLI_SPOOL_ENTRY_INIT { NULL, NULL, NULL, NULL, NULL, NULL, NULL }
 
 /* The newest time an entry of the queue is named by, as a walk of it
  * gives it (cli_spool_pending, cli_spool_holds): this when the walk did

@@ -363,19 +363,31 @@ static void learning_finish(record_learning *rl, callus_match_scans *scans,
 
 /* A failure an earlier delivery stored, and whose learning it did not
  * commit: learnt as that delivery would have (its signatures' vectors are
- * the next recording's to add).  Its error, if any, is res's, as the
- * learning's always is; the recording stays CALLUS_EEXIST. */
-static void learn_owed(record_learning *rl, callus_store *store, const callus_record_opts *opts,
-		       callus_record_result *res, callus_metrics *m)
+ * the next recording's to add), and the instructions block written again
+ * (what it fixed or noted shows there).  Its error, if any, is res's, as
+ * the learning's always is; the recording stays CALLUS_EEXIST.  -1 when
+ * the block could not be written (still owed), else 0. */
+static int learn_owed(record_learning *rl, callus_store *store, const callus_record_opts *opts,
+		      const char *agents, callus_record_result *res, callus_metrics *m)
 {
-	int owed = callus_store_learn_owed(store, opts->origin, &rl->err);
+	callus_error ve = CALLUS_ERROR_INIT;
+	int owed = callus_store_learn_owed(store, opts->origin, &rl->err), rc = 0;
 
-	if (owed > 0)
-		learning_finish(rl, NULL, res);
-	else if (owed < 0 && !res->learn_error)
+	if (owed < 0 && !res->learn_error)
 		res->learn_error = strdup(callus_error_message(&rl->err));
-	if (owed > 0 && m && !callus_metrics_is_empty(m))
+	if (owed <= 0)
+		return 0;
+	/* the capture's counts are the first delivery's: stored with it */
+	if (m)
+		callus_metrics_clear(m);
+	learning_finish(rl, NULL, res);
+	if (m && !callus_metrics_is_empty(m))
 		callus_store_flush_metrics(store, m, NULL);
+	if (!opts->defer_views &&
+	    callus_record_views(store, opts->workspace, agents, opts->agents_max, &ve) < 0)
+		rc = -1;
+	callus_error_release(&ve);
+	return rc;
 }
 
 /* Accepts one never started, or one started and not finished (its helper
@@ -731,8 +743,8 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 		run.learn_owed = learning.started != NULL;
 	}
 	if ((rc = callus_store_record_lesson(store, l, &run, res ? &res->is_new : NULL, err)) < 0) {
-		callus_views_settle(debt, 1); /* nothing committed, nothing owed */
-		debt = NULL;
+		int views_owed = 0;
+
 		/* queued: the tree its recording will find may hold the fix */
 		if (rc == CALLUS_EBUSY && opts->queued_snapshot)
 			(void)callus_learn_started_kept(learning.started, opts->queued_snapshot,
@@ -742,7 +754,11 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 			opts->stored(opts->stored_ctx, 1);
 		/* and cut or killed before it learnt: learnt now */
 		if (rc == CALLUS_EEXIST && learning.started)
-			learn_owed(&learning, store, opts, res, run.metrics);
+			views_owed = learn_owed(&learning, store, opts, agents, res, run.metrics) < 0;
+		/* nothing committed, nothing owed; but a block the owed
+		 * learning could not write again, the next recording's */
+		callus_views_settle(debt, !views_owed);
+		debt = NULL;
 		goto out;
 	}
 	if (opts->stored)

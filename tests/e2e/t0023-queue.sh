@@ -900,6 +900,38 @@ test_expect_success 'a failure stored, and the store busy when it comes to learn
 	test "$(cut_count recording)" = 0 && test "$(cut_count learning)" = 0
 '
 
+test_expect_success 'a hook killed outright while learning: a drainer learns its failure, and writes the block again' '
+	mkdir killhook && cd killhook && git init -q &&
+	printf "int 1x;\nint y;\n" >f1.c &&
+	mkdir -m 700 .callus &&
+	payload_for "$PWD" f1.c >../kh1.json &&
+	"$CALLUS" hook generic <../kh1.json >/dev/null &&
+	# the first error fixed, another in its place: the learning fixes the
+	# first (a note for the block) after the slow helper
+	printf "int x;\nint 2y;\n" >f1.c &&
+	jq -n --arg cwd "$PWD" "{command: \"gcc -c f1.c\", exit_code: 1, session_id: \"s\", cwd: \$cwd,
+		output: \"f1.c:2:5: error: invalid suffix on integer constant\"}" >../kh2.json &&
+	printf "[learn]\nsnapshot_timeout_ms = 20000\n" >.callus/config &&
+	rm -f ../helpers &&
+	printf "#!/bin/sh\necho \$\$ >>\"%s/../helpers\"\nexec sleep 30\n" "$PWD" >../slow-kh &&
+	chmod +x ../slow-kh &&
+	{ CALLUS_GIT_HELPER="$PWD/../slow-kh" "$CALLUS" hook generic <../kh2.json >/dev/null 2>&1 & } &&
+	hook=$! &&
+	# stored, its entry named as owed learning, the hook waiting for its helper
+	eventually eval "test -n \"\$(find .callus/spool -name \"*-$hook.owed.json\")\"" &&
+	eventually test -s ../helpers &&
+	kill -9 $hook && { wait $hook || true; } &&
+	{ kill $(cat ../helpers) 2>/dev/null || true; } &&
+	test "$("$CALLUS" notes --json | jq length)" = 0 &&
+	rm .callus/config &&
+	drain_all &&
+	test -z "$(find .callus/spool -name "*.json*")" &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM runs WHERE learn_owed IS NOT NULL")" = 0 &&
+	"$CALLUS" pending --json | jq -e "length == 1 and (.[0].message | test(\"suffix\"))" &&
+	test "$("$CALLUS" notes --json | jq length)" = 1 &&
+	grep -q "Fixes that worked here" AGENTS.md
+'
+
 test_expect_success 'a drainer killed while learning from a cut failure: counted once, and the next one learns it' '
 	mkdir killed && cd killed && git init -q && printf "int 1x;\n" >f1.c &&
 	mkdir -m 700 .callus &&
@@ -933,6 +965,9 @@ test_expect_success 'a drainer killed while learning from a cut failure: counted
 	test "$(cut_count recording)" = 1 && test "$(cut_count learning)" = 0 &&
 	test "$("$CALLUS" metrics --json | jq "[.metrics[] |
 		select(.name == \"callus.hook.deferred_total\") | .series[]?.value] | add // 0")" = 1 &&
+	# the failure captured once: its second delivery learns, and counts no capture
+	test "$("$CALLUS" metrics --json | jq "[.metrics[] |
+		select(.name == \"hindsight.capture.total\") | .series[]?.value] | add // 0")" = 1 &&
 	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM runs WHERE learn_owed IS NOT NULL")" = 0
 '
 
