@@ -208,35 +208,39 @@ static int insert_signatures(callus_store *s, const callus_run_info *run, const 
 	return rc;
 }
 
-/* 1 when a run of this origin is stored already, 2 when its learning is
- * still owed too, 0 when not. */
-static int seen_origin(callus_store *s, const char *origin, int *sq)
+/* 1 when sql (?1 the origin) has a row, 0 when not, -1 with *sq set. */
+static int origin_has(callus_store *s, const char *sql, const char *origin, int *sq)
 {
 	sqlite3_stmt *st = NULL;
 	int seen = 0;
 
-	if ((*sq = sqlite3_prepare_v2(callus_store_db(s),
-				      "SELECT learn_owed IS NOT NULL FROM runs WHERE origin = ?", -1,
-				      &st, NULL)) != SQLITE_OK)
+	if ((*sq = sqlite3_prepare_v2(callus_store_db(s), sql, -1, &st, NULL)) != SQLITE_OK)
 		return -1;
 	callus_sql_bind_text(st, 1, origin);
 	if ((*sq = sqlite3_step(st)) == SQLITE_ROW)
-		seen = 1 + sqlite3_column_int(st, 0);
+		seen = 1;
 	else if (*sq != SQLITE_DONE)
 		seen = -1;
 	sqlite3_finalize(st);
 	return seen;
 }
 
+/* 1 when a run of this origin is stored already, 0 when not: the origin's
+ * index alone, at every queued recording. */
+static int seen_origin(callus_store *s, const char *origin, int *sq)
+{
+	return origin_has(s, "SELECT 1 FROM runs WHERE origin = ?", origin, sq);
+}
+
 int callus_store_learn_owed(callus_store *s, const char *origin, callus_error *err)
 {
-	int sq, seen;
+	int sq, owed;
 
 	if (!origin)
 		return 0;
-	if ((seen = seen_origin(s, origin, &sq)) < 0)
-		return callus_store_db_error(s, err, sq, "cannot read");
-	return seen == 2;
+	owed = origin_has(s, "SELECT 1 FROM runs WHERE origin = ? AND learn_owed IS NOT NULL",
+			  origin, &sq);
+	return owed < 0 ? callus_store_db_error(s, err, sq, "cannot read") : owed;
 }
 
 static int replace_str(char **dst, const unsigned char *src)
