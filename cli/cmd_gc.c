@@ -100,11 +100,7 @@ int cmd_gc(int argc, char **argv)
 		const char *agents = callus_config_get(ws.config, "lessons", "file");
 		int agents_max = (int)cli_config_long(&ws, "lessons", "max", 20);
 
-		if (dry_run)
-			rc = callus_gc(store, ws.root, &p, &r, &err);
-		else
-			rc = callus_record_gc(store, ws.root, &p, agents, agents_max, &r, &err,
-					      &views, &verr);
+		rc = callus_record_gc(store, ws.root, &p, agents, agents_max, &r, &err, &views, &verr);
 		if (views < 0)
 			cli_error("removed %zu lesson%s, but %s still names %s: %s", r.lessons,
 				  r.lessons == 1 ? "" : "s", agents ? agents : "AGENTS.md",

@@ -568,14 +568,14 @@ static int gc_pass(callus_store *s, const char *workspace, const callus_gc_polic
 		return rc;
 	/* asked once a pass, and said once in the log */
 	files_ours = lessons_dir_ours(workspace);
-	/* A dry run sweeps first: the files of no lesson before the pass,
-	 * which the sweep after the removals would find too.  After them,
-	 * it would count again the files of the lessons they took, which a
-	 * real pass has removed by then. */
-	if (p->dry_run && p->sweep &&
-	    (sq = sweep_lesson_files(s, workspace, files_ours, p, res)) != SQLITE_OK) {
+	/* The files of no lesson first, then the lessons the rules take with
+	 * theirs: each file counted once, by a dry run too (swept after the
+	 * removals, a dry run's would count the taken lessons' files again) */
+	if (p->sweep) {
 		what = "cannot sweep the lesson files of";
-		goto fail;
+		if ((sq = sweep_lesson_files(s, workspace, files_ours, p, res)) != SQLITE_OK)
+			goto fail;
+		what = "cannot remove old lessons from";
 	}
 	if ((sq = gc_lessons(s, workspace, files_ours, p, res)) != SQLITE_OK)
 		goto fail;
@@ -644,9 +644,6 @@ static int gc_pass(callus_store *s, const char *workspace, const callus_gc_polic
 	if (p->sweep) {
 		prune_copies(s, workspace, res);
 		sweep_temp_files(workspace, res);
-		what = "cannot sweep the lesson files of";
-		if ((sq = sweep_lesson_files(s, workspace, files_ours, p, res)) != SQLITE_OK)
-			goto fail;
 		what = "cannot vacuum";
 		vacuum_owed = callus_store_redact_vacuum_owed(s);
 		if ((sq = maybe_vacuum(s, res, vacuum_owed)) != SQLITE_OK)

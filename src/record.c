@@ -559,6 +559,12 @@ int callus_record_gc(callus_store *store, const char *workspace, const callus_gc
 
 	if (!res)
 		res = &own;
+	/* a dry run writes nothing, the views' debt and block neither */
+	if (p->dry_run) {
+		if (views_rc)
+			*views_rc = 0;
+		return callus_gc(store, workspace, p, res, err);
+	}
 	callus_views_owe(&debt, workspace, NULL);
 	rc = callus_gc(store, workspace, p, res, err);
 	/* the block shows notes and errors too */

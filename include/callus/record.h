@@ -121,7 +121,8 @@ int callus_record_views(callus_store *store, const char *workspace, const char *
  * callus_gc() with policy p, then, when it removed lessons (what went
  * before a failure stays gone: res says), the instructions file's block
  * written again, since it names their files; both under a views debt, so
- * that a crash between them leaves the block to repair.  Returns
+ * that a crash between them leaves the block to repair (a dry run,
+ * p->dry_run, writes neither).  Returns
  * callus_gc()'s result (err); *views_rc, when not NULL, gets
  * callus_record_views()'s (0 when not needed), with verr set.
  */
