@@ -34,6 +34,21 @@ payload_for() {
 		 + (if $cwd == "" then {} else {cwd: $cwd} end)'
 }
 
+# slow_helper: ../slow-helper, a snapshot helper that never answers (it
+# sleeps 30 s), its pid added to ../helpers for end_helpers
+slow_helper() {
+	printf "#!/bin/sh\necho \$\$ >>\"%s/helpers\"\nexec sleep 30\n" "$(cd .. && pwd)" \
+		>../slow-helper &&
+	chmod +x ../slow-helper
+}
+
+# end_helpers: the slow helpers started so far ended, ../helpers emptied
+end_helpers() {
+	# shellcheck disable=SC2046 # one pid a word
+	[ ! -s ../helpers ] || kill $(cat ../helpers) 2>/dev/null
+	: >../helpers
+}
+
 # hold_store [SECONDS]: the store's write lock held, as another process's
 # long transaction, for SECONDS, else until release_store (at most a
 # minute): run it in the background, then store_held.  Held until
@@ -250,7 +265,7 @@ test_expect_success 'a snapshot helper slower than the deadline does not cost a 
 	mkdir slow && cd slow && git init -q && printf "int 1x;\n" >main.c &&
 	mkdir -m 700 .callus &&
 	printf "[learn]\nsnapshot_timeout_ms = 20000\n" >.callus/config &&
-	printf "#!/bin/sh\nexec sleep 30\n" >../slow-helper && chmod +x ../slow-helper &&
+	slow_helper &&
 	payload_for "$PWD" main.c >../slow.json &&
 	start=$(date +%s%N) &&
 	CALLUS_GIT_HELPER="$PWD/../slow-helper" "$CALLUS" hook generic <../slow.json >reply &&
@@ -440,12 +455,13 @@ fixed_count() {
 }
 
 # slow_once_helper: a snapshot helper (../slow-once-helper) that never
-# answers its first request (../slow-once made then) and is the real one
-# after, for a hook cut while it waits and the drainer its cut starts
+# answers its first request (../slow-once made then; its pid in ../helpers,
+# for end_helpers) and is the real one after, for a hook cut while it
+# waits and the drainer its cut starts
 slow_once_helper() {
 	rm -rf ../slow-once &&
-	printf "#!/bin/sh\nmkdir \"%s/slow-once\" 2>/dev/null && exec sleep 30\nexec \"%s\" \"\$@\"\n" \
-		"$PWD/.." "$(dirname "$CALLUS")/callus-git" >../slow-once-helper &&
+	printf "#!/bin/sh\nmkdir \"%s/slow-once\" 2>/dev/null && echo \$\$ >>\"%s/helpers\" && exec sleep 30\nexec \"%s\" \"\$@\"\n" \
+		"$PWD/.." "$PWD/.." "$(dirname "$CALLUS")/callus-git" >../slow-once-helper &&
 	chmod +x ../slow-once-helper
 }
 
@@ -874,9 +890,9 @@ test_expect_success 'a failure stored, and the store busy when it comes to learn
 	mkdir -m 700 .callus &&
 	# a short wait for the store: it is busy before the deadline
 	printf "[learn]\nsnapshot_timeout_ms = 1500\n[store]\ntimeout_ms = 300\n" >.callus/config &&
-	printf "#!/bin/sh\nexec sleep 30\n" >../owed-helper && chmod +x ../owed-helper &&
+	slow_helper &&
 	payload_for "$PWD" f1.c >../owed.json &&
-	{ CALLUS_GIT_HELPER="$PWD/../owed-helper" "$CALLUS" hook generic <../owed.json \
+	{ CALLUS_GIT_HELPER="$PWD/../slow-helper" "$CALLUS" hook generic <../owed.json \
 		>reply 2>err & } &&
 	hook=$! &&
 	# the failure is committed at once; learning waits for the helper,
@@ -912,16 +928,14 @@ test_expect_success 'a hook killed outright while learning: a drainer learns its
 	jq -n --arg cwd "$PWD" "{command: \"gcc -c f1.c\", exit_code: 1, session_id: \"s\", cwd: \$cwd,
 		output: \"f1.c:2:5: error: invalid suffix on integer constant\"}" >../kh2.json &&
 	printf "[learn]\nsnapshot_timeout_ms = 20000\n" >.callus/config &&
-	rm -f ../helpers &&
-	printf "#!/bin/sh\necho \$\$ >>\"%s/../helpers\"\nexec sleep 30\n" "$PWD" >../slow-kh &&
-	chmod +x ../slow-kh &&
-	{ CALLUS_GIT_HELPER="$PWD/../slow-kh" "$CALLUS" hook generic <../kh2.json >/dev/null 2>&1 & } &&
+	end_helpers && slow_helper &&
+	{ CALLUS_GIT_HELPER="$PWD/../slow-helper" "$CALLUS" hook generic <../kh2.json >/dev/null 2>&1 & } &&
 	hook=$! &&
 	# stored, its entry named as owed learning, the hook waiting for its helper
 	eventually eval "test -n \"\$(find .callus/spool -name \"*-$hook.owed.json\")\"" &&
 	eventually test -s ../helpers &&
 	kill -9 $hook && { wait $hook || true; } &&
-	{ kill $(cat ../helpers) 2>/dev/null || true; } &&
+	end_helpers &&
 	test "$("$CALLUS" notes --json | jq length)" = 0 &&
 	rm .callus/config &&
 	drain_all &&
@@ -936,13 +950,12 @@ test_expect_success 'a drainer killed while learning from a cut failure: counted
 	mkdir killed && cd killed && git init -q && printf "int 1x;\n" >f1.c &&
 	mkdir -m 700 .callus &&
 	printf "[learn]\nsnapshot_timeout_ms = 20000\n" >.callus/config &&
-	printf "#!/bin/sh\necho \$\$ >>\"%s/../helpers\"\nexec sleep 30\n" "$PWD" >../slow-kill &&
-	chmod +x ../slow-kill &&
+	end_helpers && slow_helper &&
 	payload_for "$PWD" f1.c >"$PWD/.callus/spool.json" &&
 	mkdir -m 700 .callus/spool &&
 	name=$(date +%s%N)-1 &&
 	mv .callus/spool.json ".callus/spool/$name.cut.json" &&
-	{ CALLUS_GIT_HELPER="$PWD/../slow-kill" "$CALLUS" hook --drain generic \
+	{ CALLUS_GIT_HELPER="$PWD/../slow-helper" "$CALLUS" hook --drain generic \
 		</dev/null >/dev/null 2>&1 & } &&
 	drainer=$! &&
 	# committed and counted, the entry says so and stays; the drainer
@@ -950,7 +963,7 @@ test_expect_success 'a drainer killed while learning from a cut failure: counted
 	eventually test -e ".callus/spool/$name.left.json" &&
 	test ! -e ".callus/spool/$name.cut.json" &&
 	kill -9 $drainer && { wait $drainer || true; } &&
-	{ kill $(cat ../helpers) 2>/dev/null || true; } &&
+	end_helpers &&
 	test "$("$CALLUS" lessons --json | jq "[.[].occurrences] | add")" = 1 &&
 	test "$("$CALLUS" pending --json | jq length)" = 0 &&
 	test "$(cut_count recording)" = 1 &&
@@ -1140,5 +1153,8 @@ test_expect_success 'a queued failure is recorded as of when its hook ran, not w
 	seen=$(sqlite3 .callus/callus.db "SELECT timestamp FROM lessons ORDER BY id DESC LIMIT 1") &&
 	test "$at" \< "$after" && test "$seen" \< "$after"
 '
+
+# the slow helpers no test ended (their hooks were cut while they waited)
+(cd "$TRASH_DIRECTORY/." && mkdir -p helpers-end && cd helpers-end && end_helpers)
 
 test_done
