@@ -30,18 +30,63 @@ void callus_suggestions_free(callus_suggestion *g, size_t count)
 	free(g);
 }
 
-/* 1 for a success now, halving every half-life since. */
-static double recency(const char *last_success, double half_life_days)
+/*
+ * The time of a last success, when it is one in the store's form
+ * (callus_now_iso8601(): "YYYY-MM-DDTHH:MM:SS" and any tail) naming a real
+ * second.  Only such times are ranked by their age: the ranking reads the
+ * fixes the most recent first, by their text, and stops once the rest
+ * cannot rank, which holds only where text order is time order.  A day
+ * past its month's end or a leap second would sort apart from the time it
+ * stands for, so it is not one.
+ */
+static int success_time(const char *s, time_t *t)
 {
-	struct tm tm;
+	static const char form[] = "dddd-dd-ddTdd:dd:dd";
+	int f[6] = { 0 }, k = 0;
+	struct tm tm, back;
+
+	if (!s)
+		return -1;
+	for (size_t i = 0; i < sizeof(form) - 1; i++) {
+		if (form[i] != 'd') {
+			if (s[i] != form[i])
+				return -1;
+			k++;
+			continue;
+		}
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		f[k] = f[k] * 10 + (s[i] - '0');
+	}
+	memset(&tm, 0, sizeof(tm));
+	tm.tm_year = f[0] - 1900;
+	tm.tm_mon = f[1] - 1;
+	tm.tm_mday = f[2];
+	tm.tm_hour = f[3];
+	tm.tm_min = f[4];
+	tm.tm_sec = f[5];
+	back = tm;
+	if ((*t = timegm(&back)) == (time_t)-1 && f[0] != 1969)
+		return -1;
+	if (!gmtime_r(t, &back) || back.tm_year != tm.tm_year || back.tm_mon != tm.tm_mon ||
+	    back.tm_mday != tm.tm_mday || back.tm_hour != tm.tm_hour || back.tm_min != tm.tm_min ||
+	    back.tm_sec != tm.tm_sec)
+		return -1;
+	return 0;
+}
+
+/* 1 for a success now, halving every half-life since; 0 for a last
+ * success that is not a time (success_time), which ranks such a fix last
+ * and keeps the ranking's bound true. */
+static double recency(const char *last_success, time_t now, double half_life_days, int *known)
+{
 	time_t then;
 	double days;
 
-	memset(&tm, 0, sizeof(tm));
-	if (!last_success || !*last_success || !strptime(last_success, "%Y-%m-%dT%H:%M:%S", &tm))
-		return 0.5;
-	then = timegm(&tm);
-	days = difftime(time(NULL), then) / 86400.0;
+	*known = success_time(last_success, &then) == 0;
+	if (!*known)
+		return 0;
+	days = difftime(now, then) / 86400.0;
 	if (days < 0)
 		days = 0;
 	return pow(0.5, days / half_life_days);
@@ -56,14 +101,65 @@ static int by_confidence(const void *a, const void *b)
 	return (x->resolution_id < y->resolution_id) - (x->resolution_id > y->resolution_id);
 }
 
+/*
+ * The fixes of signature sig that worked, reached through match m, into
+ * g's n best of max (g holds max + 1).  They come the most recent success
+ * first, and a fix's confidence is at most what its recency allows (its
+ * rate is at most 1): once that bound is below the last kept, no later fix
+ * can be kept, and a recurring error's thousands of fixes are not all
+ * read.  The bound is taken only from a time that is one: a fix whose last
+ * success is not one ranks 0 and bounds nothing.
+ */
+static int rank_fixes(sqlite3_stmt *st, const char *sig, const callus_match *m, time_t now,
+		      double half, callus_suggestion *g, size_t *n, size_t max)
+{
+	int sq;
+
+	sqlite3_reset(st);
+	callus_sql_bind_text(st, 1, sig);
+	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+		callus_suggestion c;
+		double rec;
+		int known;
+		size_t j;
+
+		rec = recency((const char *)sqlite3_column_text(st, 3), now, half, &known);
+		/* the same products in the same order as the confidence, with
+		 * a rate of 1: rounding keeps the bound above every later fix */
+		if (known && *n == max && 1.0 * m->context_score * rec * m->similarity <
+						  g[*n - 1].confidence)
+			break;
+		memset(&c, 0, sizeof(c));
+		c.resolution_id = sqlite3_column_int64(st, 0);
+		c.success_rate = sqlite3_column_double(st, 1);
+		c.application_count = sqlite3_column_int64(st, 2);
+		c.confidence = c.success_rate * m->context_score * rec * m->similarity;
+		/* reached through a better match (the matches come best
+		 * first: a later one ranks a fix no higher) */
+		for (j = 0; j < *n && g[j].resolution_id != c.resolution_id; j++)
+			;
+		if (j < *n)
+			continue;
+		/* into its place among the best, the last dropped once there
+		 * are max */
+		for (j = *n; j > 0 && by_confidence(&c, &g[j - 1]) < 0; j--)
+			g[j] = g[j - 1];
+		g[j] = c;
+		if (*n < max)
+			(*n)++;
+	}
+	return sq == SQLITE_DONE || sq == SQLITE_ROW ? SQLITE_OK : sq;
+}
+
 int callus_match_suggest(callus_store *s, const callus_match_opts *opts, const callus_signature *sig,
 		       size_t max, callus_suggestion **out, size_t *count, callus_error *err)
 {
 	callus_match *m = NULL;
 	size_t nm = 0, n = 0;
 	callus_suggestion *g = NULL;
-	sqlite3_stmt *st = NULL;
+	sqlite3_stmt *st = NULL, *alias = NULL;
 	double half = opts->half_life_days > 0 ? opts->half_life_days : CALLUS_MATCH_HALF_LIFE_DAYS;
+	time_t now = time(NULL);
 	int rc, sq = SQLITE_OK;
 
 	*out = NULL;
@@ -74,47 +170,29 @@ int callus_match_suggest(callus_store *s, const callus_match_opts *opts, const c
 		goto out;
 	if (!max)
 		max = CALLUS_LEARN_SUGGEST_MAX;
-	/* ranked from the index of their counts alone (a recurring error
-	 * has thousands of fixes, each row with its diff), the best max kept
-	 * as they come; the texts read for those only */
-	sq = callus_store_stmt(
-		s,
-		"SELECT r.id, CAST(r.success_count AS REAL) / max(r.application_count, 1),"
-		" r.application_count, r.last_success_at FROM resolutions r"
-		" INDEXED BY resolutions_ranked"
-		" WHERE r.success_count > 0 AND (r.signature_id = ?1 OR r.signature_id IN"
-		"  (SELECT alias_id FROM signature_links WHERE canonical_id = ?1))",
-		&st);
+	/* from the index alone (a fix's row carries its diff), the most
+	 * recent success first (rank_fixes); the texts read for the best
+	 * only */
+	sq = callus_store_stmt(s,
+			       "SELECT r.id, CAST(r.success_count AS REAL) / max(r.application_count, 1),"
+			       " r.application_count, r.last_success_at FROM resolutions r"
+			       " INDEXED BY resolutions_recent"
+			       " WHERE r.signature_id = ?1 AND r.success_count > 0"
+			       " ORDER BY r.last_success_at DESC",
+			       &st);
+	if (sq == SQLITE_OK)
+		sq = callus_store_stmt(s, "SELECT alias_id FROM signature_links WHERE canonical_id = ?1",
+				       &alias);
 	if (sq == SQLITE_OK && !(g = calloc(max + 1, sizeof(*g))))
 		sq = SQLITE_NOMEM;
 	for (size_t i = 0; sq == SQLITE_OK && i < nm; i++) {
-		sqlite3_reset(st);
-		callus_sql_bind_text(st, 1, m[i].signature_id);
-		while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
-			callus_suggestion c;
-			size_t j;
-
-			memset(&c, 0, sizeof(c));
-			c.resolution_id = sqlite3_column_int64(st, 0);
-			c.success_rate = sqlite3_column_double(st, 1);
-			c.application_count = sqlite3_column_int64(st, 2);
-			c.confidence = c.success_rate * m[i].context_score *
-				       recency((const char *)sqlite3_column_text(st, 3), half) *
-				       m[i].similarity;
-			/* reached through a better match (the matches come best
-			 * first: a later one ranks a fix no higher) */
-			for (j = 0; j < n && g[j].resolution_id != c.resolution_id; j++)
-				;
-			if (j < n)
-				continue;
-			/* into its place among the best, the last dropped once
-			 * there are max */
-			for (j = n; j > 0 && by_confidence(&c, &g[j - 1]) < 0; j--)
-				g[j] = g[j - 1];
-			g[j] = c;
-			if (n < max)
-				n++;
-		}
+		sq = rank_fixes(st, m[i].signature_id, &m[i], now, half, g, &n, max);
+		/* the fixes of the errors merged into it, as its own */
+		sqlite3_reset(alias);
+		callus_sql_bind_text(alias, 1, m[i].signature_id);
+		while (sq == SQLITE_OK && (sq = sqlite3_step(alias)) == SQLITE_ROW)
+			sq = rank_fixes(st, (const char *)sqlite3_column_text(alias, 0), &m[i], now,
+					half, g, &n, max);
 		if (sq == SQLITE_DONE)
 			sq = SQLITE_OK;
 	}
@@ -147,6 +225,7 @@ int callus_match_suggest(callus_store *s, const callus_match_opts *opts, const c
 	n = 0;
 out:
 	callus_store_stmt_done(s, st);
+	callus_store_stmt_done(s, alias);
 	callus_suggestions_free(g, n);
 	callus_matches_free(m, nm);
 	return rc;

@@ -40,8 +40,14 @@ static inline int test_wrong_sketches(sqlite3 *db)
 	return wrong;
 }
 
+/* fixes ranked by their counts, as before schema 40 */
+#define TEST_AS_BEFORE_40                                                               \
+	"CREATE INDEX resolutions_ranked ON resolutions(signature_id, success_count,"   \
+	"  application_count, last_success_at);"                                        \
+	"DROP INDEX resolutions_recent;"
+
 /* runs without the learning they owe, as before schema 39 */
-#define TEST_AS_BEFORE_39 "ALTER TABLE runs DROP COLUMN learn_owed;"
+#define TEST_AS_BEFORE_39 TEST_AS_BEFORE_40 "ALTER TABLE runs DROP COLUMN learn_owed;"
 
 /* permanent errors without their index by check and error, as before
  * schema 38 */

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -1322,6 +1323,160 @@ static void the_best_of_many_fixes_as_all_ranked(void **state)
 	callus_signature_release(&a);
 }
 
+/* The rows a statement whose text has ctx's prefix returned
+ * (SQLITE_TRACE_ROW). */
+typedef struct rows_traced {
+	const char *prefix;
+	int rows;
+} rows_traced;
+
+static int trace_rows(unsigned type, void *ctx, void *p, void *x)
+{
+	rows_traced *t = ctx;
+	const char *sql = sqlite3_sql(p);
+
+	(void)x;
+	if (type == SQLITE_TRACE_ROW && sql && !strncmp(sql, t->prefix, strlen(t->prefix)))
+		t->rows++;
+	return 0;
+}
+
+/* A fix's confidence for an exact match, as the ranking's documentation
+ * states it (docs/matching.md): rate x recency, recency halving every
+ * CALLUS_MATCH_HALF_LIFE_DAYS; 0 for a time that is not one (the test's
+ * are "never" and hour 24, which sorts among the times). */
+static double fix_score(double rate, const char *when, time_t now)
+{
+	struct tm tm;
+	const char *end;
+
+	memset(&tm, 0, sizeof(tm));
+	if (!(end = strptime(when, "%Y-%m-%dT%H:%M:%S", &tm)) || end != when + 19)
+		return 0;
+	return rate * pow(0.5, difftime(now, timegm(&tm)) / 86400.0 / CALLUS_MATCH_HALF_LIFE_DAYS);
+}
+
+/* Many fixes of one error, and of an error merged into it, each with its
+ * own rate and time (some not a time at all): the best max are those of
+ * every fix scored one by one, and the ranking reads a few more than max
+ * of them, not all, when the newest work every time.  Fails when the
+ * ranking stops too early (a bound that leaves out the rate, the context,
+ * the fixes of the merged error, or reads a time that is not one) and
+ * when it reads them all. */
+static void the_best_of_fixes_over_time_without_reading_them_all(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, b;
+	callus_match_opts mo = { .workspace = f->dir };
+	callus_suggestion *g = NULL;
+	size_t n = 0;
+	unsigned seed = 11;
+	time_t now = time(NULL);
+	const size_t maxes[] = { 1, 3, 5, 40 };
+	rows_traced t = { "SELECT r.id, CAST(r.success_count", 0 };
+	sqlite3_stmt *st = NULL;
+	struct {
+		int64_t id;
+		double score;
+	} all[400];
+	size_t nall = 0;
+
+	make_sig(&a, "jest", NULL, "expect(received).toBe(expected) Expected: 4 Received: 3",
+		 "add\tsrc/sum.js");
+	make_sig(&b, "pytest", "E0001", "ModuleNotFoundError: No module named 'yaml_loader_x'",
+		 "load\tsrc/conf.py");
+	store_sig(f, &a);
+	store_sig(f, &b);
+	{
+		char *q = sqlite3_mprintf("INSERT INTO signature_links (alias_id, canonical_id,"
+					  " similarity, reason, linked_at) VALUES (%Q, %Q, 0.97,"
+					  " 'merge', '2026-01-01T00:00:00.000Z')",
+					  b.id, a.id);
+
+		assert_int_equal(sqlite3_exec(callus_store_db(f->s), q, NULL, NULL, NULL), SQLITE_OK);
+		sqlite3_free(q);
+	}
+	for (int i = 0; i < 300; i++) {
+		char when[64];
+		int apps = 1 + (int)((seed >> 16) % 9), ok;
+		time_t then;
+		struct tm tm;
+		char *q;
+
+		seed = seed * 1103515245u + 12345u;
+		ok = (int)((seed >> 16) % (unsigned)(apps + 1));
+		seed = seed * 1103515245u + 12345u;
+		then = now - (time_t)((seed >> 8) % (200u * 86400u));
+		gmtime_r(&then, &tm);
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S.000Z", &tm);
+		if (i % 37 == 5) /* a time that is not one, above the rest or among them */
+			strftime(when, sizeof(when), i % 2 ? "never" : "%Y-%m-%dT24:%M:%S.000Z", &tm);
+		q = sqlite3_mprintf("INSERT INTO resolutions (signature_id, description, code_changes,"
+				    " application_count, success_count, created_at, last_success_at)"
+				    " VALUES (%Q, 'fix %d', 'diff', %d, %d, %Q, %Q)",
+				    i % 4 ? a.id : b.id, i, apps, ok, when, when);
+		assert_int_equal(sqlite3_exec(callus_store_db(f->s), q, NULL, NULL, NULL), SQLITE_OK);
+		sqlite3_free(q);
+	}
+	assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
+					    "SELECT id, CAST(success_count AS REAL) / application_count,"
+					    " last_success_at FROM resolutions WHERE success_count > 0",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		assert_true(nall < sizeof(all) / sizeof(all[0]));
+		all[nall].id = sqlite3_column_int64(st, 0);
+		all[nall++].score = fix_score(sqlite3_column_double(st, 1),
+					      (const char *)sqlite3_column_text(st, 2), now);
+	}
+	sqlite3_finalize(st);
+	assert_true(nall > 100);
+	for (size_t k = 0; k < sizeof(maxes) / sizeof(maxes[0]); k++) {
+		assert_int_equal(callus_match_suggest(f->s, &mo, &a, maxes[k], &g, &n, NULL), 0);
+		assert_int_equal(n, maxes[k]);
+		for (size_t i = 0; i < n; i++) {
+			size_t above = 0, j;
+
+			for (j = 0; j < nall && all[j].id != g[i].resolution_id; j++)
+				;
+			assert_true(j < nall);
+			/* i fixes score above it, none of those left out
+			 * (a margin for the clock read twice) */
+			for (size_t o = 0; o < nall; o++)
+				above += all[o].score > all[j].score * (1 + 1e-9);
+			assert_true(above <= i);
+			assert_true(i == 0 || g[i].confidence <= g[i - 1].confidence);
+		}
+		callus_suggestions_free(g, n);
+	}
+	/* the newest fixes worked every time: the three best of 400, read
+	 * from a few more than three */
+	for (int i = 0; i < 100; i++) {
+		char *q = sqlite3_mprintf("INSERT INTO resolutions (signature_id, description,"
+					  " code_changes, application_count, success_count, created_at,"
+					  " last_success_at) VALUES (%Q, 'new fix %d', 'diff', 4, 4,"
+					  " strftime('%%Y-%%m-%%dT%%H:%%M:%%fZ', 'now', '-%d minutes'),"
+					  " strftime('%%Y-%%m-%%dT%%H:%%M:%%fZ', 'now', '-%d minutes'))",
+					  a.id, i, i + 1, i + 1);
+
+		assert_int_equal(sqlite3_exec(callus_store_db(f->s), q, NULL, NULL, NULL), SQLITE_OK);
+		sqlite3_free(q);
+	}
+	assert_int_equal(sqlite3_trace_v2(callus_store_db(f->s), SQLITE_TRACE_ROW, trace_rows, &t),
+			 SQLITE_OK);
+	assert_int_equal(callus_match_suggest(f->s, &mo, &a, 3, &g, &n, NULL), 0);
+	assert_int_equal(sqlite3_trace_v2(callus_store_db(f->s), 0, NULL, NULL), SQLITE_OK);
+	assert_int_equal(n, 3);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(g[i].resolution_id,
+				 int_of(f, "SELECT max(id) FROM resolutions", "") - 99 + (int64_t)i);
+	callus_suggestions_free(g, n);
+	assert_true(t.rows >= 4);
+	assert_true(t.rows < 40);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+}
+
 /* The statements traced, their texts (sqlite3_trace_v2's SQLITE_TRACE_STMT). */
 static int trace_texts(unsigned type, void *ctx, void *p, void *x)
 {
@@ -1349,7 +1504,7 @@ static void a_notes_fixes_are_read_from_the_indexes_alone(void **state)
 	/* a note's best fix (ranked once, when not known: its sums are
 	 * triggers', schema 37), a suggestion's ranking */
 	const char *const kinds[] = { "ORDER BY CAST(r.success_count AS REAL)",
-				      "INDEXED BY resolutions_ranked" };
+				      "INDEXED BY resolutions_recent" };
 	int seen[2] = { 0 };
 	callus_suggestion *g = NULL;
 	callus_signature a;
@@ -1384,6 +1539,10 @@ static void a_notes_fixes_are_read_from_the_indexes_alone(void **state)
 		while (sqlite3_step(st) == SQLITE_ROW) {
 			const char *d = (const char *)sqlite3_column_text(st, 3);
 
+			/* the ranking stops early only when its fixes come in
+			 * the index's order */
+			if (strstr(d, "TEMP B-TREE") && strstr(sql.items[i], kinds[1]))
+				fail_msg("%s\n sorts its fixes: %s", sql.items[i], d);
 			/* the fixes are r: searched or scanned by a covering index */
 			if (!strncmp(d, "SEARCH r ", 9) || !strncmp(d, "SCAN r", 6)) {
 				if (!strstr(d, "USING COVERING INDEX resolutions_"))
@@ -2367,6 +2526,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(merges_never_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_best_of_many_fixes_as_all_ranked, setup, teardown),
+		cmocka_unit_test_setup_teardown(the_best_of_fixes_over_time_without_reading_them_all,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(a_notes_fixes_are_read_from_the_indexes_alone, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(a_notes_sums_and_best_follow_its_fixes, setup,
