@@ -154,6 +154,7 @@ static void bloat(struct doctor *d, callus_store *store, int64_t lessons)
 	callus_lesson *ls = NULL;
 	size_t n = 0;
 	long kept = cli_config_long(d->ws, "retention", "lessons", CALLUS_GC_LESSONS_MAX), max;
+	callus_gc_policy gp;
 	/* a bad value is reported with the configuration, and is not the
 	 * threshold's source */
 	int set = d->ws->config && callus_config_get(d->ws->config, "doctor", "max_items") &&
@@ -175,11 +176,21 @@ static void bloat(struct doctor *d, callus_store *store, int64_t lessons)
 		       (long long)lessons, lessons == 1 ? "" : "s", max, why);
 		return;
 	}
-	if (!set && kept > 0 && lessons - max <= CALLUS_GC_BACKGROUND_BATCH) {
-		report(d, NOTE, "storage",
-		       "%s layer: %lld lessons, %lld more than [retention] lessons (%ld) keeps: "
-		       "the next gc pass removes them ('callus gc' now)",
-		       "project", (long long)lessons, (long long)(lessons - max), max);
+	/* with no background pass ([retention] gc_hours = 0) nothing but
+	 * 'callus gc' removes them, which is the user's choice: news */
+	cli_gc_policy(d->ws, &gp, NULL, NULL);
+	if (!set && kept > 0 && (lessons - max <= CALLUS_GC_BACKGROUND_BATCH || !gp.interval_hours)) {
+		if (gp.interval_hours)
+			report(d, NOTE, "storage",
+			       "%s layer: %lld lessons, %lld more than [retention] lessons (%ld) "
+			       "keeps: the next gc pass removes them ('callus gc' now)",
+			       "project", (long long)lessons, (long long)(lessons - max), max);
+		else
+			report(d, NOTE, "storage",
+			       "%s layer: %lld lessons, %lld more than [retention] lessons (%ld) "
+			       "keeps, and no background gc pass removes them ([retention] "
+			       "gc_hours = 0): 'callus gc' does",
+			       "project", (long long)lessons, (long long)(lessons - max), max);
 		return;
 	}
 	if (!set && kept > 0) {
@@ -188,9 +199,9 @@ static void bloat(struct doctor *d, callus_store *store, int64_t lessons)
 			f.limit = (int)(lessons - max);
 		report(d, PROBLEM, "storage",
 		       "%s layer: %lld lessons, more than [retention] lessons (%ld) keeps by more "
-		       "than a background gc pass removes (%d): is it off ([retention] gc_hours = 0) "
-		       "or failing ('gc_failed' in the log)? 'callus gc' removes these first, "
-		       "lowest value first (fewest occurrences, oldest):",
+		       "than a background gc pass removes (%d): is it failing ('gc_failed' in the "
+		       "log)? 'callus gc' removes these first, lowest value first (fewest "
+		       "occurrences, oldest):",
 		       "project", (long long)lessons, max, CALLUS_GC_BACKGROUND_BATCH);
 	} else {
 		report(d, PROBLEM, "storage",

@@ -13,9 +13,13 @@
 #include "callus/gc.h"
 #include "callus/record.h"
 
+#include "callus/lessonmd.h"
+
+#include <dirent.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
+#include <string.h>
 
 static int json, dry_run;
 
@@ -32,16 +36,17 @@ const cli_spec cmd_gc_spec = {
 	"Lessons unseen for [retention] lesson_days (180) go, and the least valuable\n"
 	"(fewest occurrences, then oldest) beyond [retention] lessons (10000), with\n"
 	"their .lessons/ files, but the newest lesson (its number is never given again)\n"
-	"and the one a recording running the pass has just told of; runs older than\n"
-	"[retention] run_days (30) but a kept lesson's newest when a note holds its\n"
-	"error (a note's rule reaches its lessons by it), errors that went away without\n"
-	"a fix as old, and checks not run as long that no error names; pending errors\n"
-	"idle for [learn] prune_hours (168); error signatures unseen for [retention]\n"
-	"signature_days (180) that no note, resolution, open or permanent error or link\n"
-	"needs, but the newest. Notes, resolutions and metrics are never removed. Files\n"
-	"in .lessons/ that no lesson has are removed, the AGENTS.md block is written\n"
-	"again when lessons went, and the store is compacted (VACUUM) when a quarter of\n"
-	"it is free.\n"
+	"and the one a recording running the pass has just told of (one whose file a\n"
+	"recording is still writing waits for the next pass, the next least valuable\n"
+	"going instead); runs older than [retention] run_days (30) but a kept lesson's\n"
+	"newest when a note holds its error (a note's rule reaches its lessons by it),\n"
+	"errors that went away without a fix as old, and checks not run as long that\n"
+	"no error names; pending errors idle for [learn] prune_hours (168); error\n"
+	"signatures unseen for [retention] signature_days (180) that no note,\n"
+	"resolution, pending error still kept or link needs, but the newest.\n"
+	"Notes, resolutions and metrics are never removed. Files in .lessons/ that no\n"
+	"lesson has are removed, the AGENTS.md block is written again when lessons\n"
+	"went, and the store is compacted (VACUUM) when a quarter of it is free.\n"
 	"Without git, the copies in .callus/snapshots.git that no snapshot kept needs go\n"
 	"once a day old. A [retention] value of 0 turns its rule off (prune_hours 0 is\n"
 	"its default); a value that is no whole number from 0 up is the default's, and\n"
@@ -54,8 +59,10 @@ const cli_spec cmd_gc_spec = {
 	"written again.\n"
 	"With --dry-run, the pass says what it would remove now and changes nothing: it\n"
 	"runs in one transaction that is rolled back, each rule counting what the ones\n"
-	"before it left, and the .lessons/ files are counted, not removed; nothing is\n"
-	"redacted again, rewritten or compacted.\n"
+	"before it left, and the .lessons/ files, the copies and the temporary files\n"
+	"are counted, not removed; nothing is redacted again, rewritten or compacted.\n"
+	"Without a store nothing is removed: the .lessons/ files stay (a clone that\n"
+	"commits them has no store yet), and their number is said on stderr.\n"
 	"See docs/scale.md and docs/redaction.md.",
 	gc_options, 0
 };
@@ -67,6 +74,29 @@ static void warn_unread(const char *message, void *arg)
 {
 	(void)arg;
 	cli_error("gc: %s (the default is used)", message);
+}
+
+/* How many files in .lessons/ are named as a lesson's are. */
+static size_t lesson_files(const char *root)
+{
+	char path[PATH_MAX];
+	struct dirent *e;
+	size_t n = 0;
+	DIR *d;
+
+	if ((size_t)snprintf(path, sizeof path, "%s/.lessons", root) >= sizeof path ||
+	    !(d = opendir(path)))
+		return 0;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+
+		if (len == CALLUS_LESSON_ID_LEN + 3 &&
+		    !strcmp(e->d_name + CALLUS_LESSON_ID_LEN, ".md") &&
+		    strspn(e->d_name, "0123456789abcdef") == CALLUS_LESSON_ID_LEN)
+			n++;
+	}
+	closedir(d);
+	return n;
 }
 
 int cmd_gc(int argc, char **argv)
@@ -95,6 +125,19 @@ int cmd_gc(int argc, char **argv)
 	if ((rc = cli_open_store(&store, &ws, 0)) < 0) {
 		rc = 1;
 		goto out;
+	}
+	/* Without a store nothing says which lessons its files are: a clone
+	 * of a repository that commits .lessons/ has them, and its store is
+	 * yet to be made.  They stay, and the user is told why. */
+	if (rc > 0) {
+		size_t left = lesson_files(ws.root);
+
+		if (left)
+			cli_error("gc: no store in %s/.callus: the %zu file%s in .lessons/ %s kept "
+				  "(no store says which lessons %s; remove %s by hand if the store "
+				  "is gone for good)",
+				  ws.root, left, left == 1 ? "" : "s", left == 1 ? "is" : "are",
+				  left == 1 ? "it is" : "they are", left == 1 ? "it" : "them");
 	}
 	if (rc == 0) {
 		const char *agents = callus_config_get(ws.config, "lessons", "file");
@@ -136,11 +179,16 @@ int cmd_gc(int argc, char **argv)
 			json_object_set_new(o, "error",
 					    json_string(callus_error_message(failed ? &err : &verr)));
 		rc = cli_print_json(o);
-	} else {
-		printf("%s %zu lesson%s (%zu file%s in .lessons/), %zu run%s, %zu error%s fixed "
-		       "without a fix kept, %zu idle check%s, %zu abandoned pending error%s, "
+	} else if (!(dry_run && failed)) {
+		/* a dry run cut short counted nothing worth saying: its error
+		 * alone is, below */
+		const char *done = dry_run ? "would remove" : "removed";
+
+		printf("%s %zu lesson%s (%zu file%s in .lessons/), %zu run%s, %zu error%s that "
+		       "went away with no fix kept, %zu idle check%s, %zu abandoned pending "
+		       "error%s, "
 		       "%zu signature%s, %zu snapshot%s%s\n",
-		       dry_run ? "would remove" : "removed", r.lessons, r.lessons == 1 ? "" : "s", r.lesson_files,
+		       done, r.lessons, r.lessons == 1 ? "" : "s", r.lesson_files,
 		       r.lesson_files == 1 ? "" : "s", r.runs, r.runs == 1 ? "" : "s", r.unresolved,
 		       r.unresolved == 1 ? "" : "s", r.checks, r.checks == 1 ? "" : "s", r.pending,
 		       r.pending == 1 ? "" : "s", r.signatures, r.signatures == 1 ? "" : "s",
@@ -150,13 +198,13 @@ int cmd_gc(int argc, char **argv)
 				      "reading it lets go)"
 				    : "; the store was compacted");
 		if (r.snapshot_objects)
-			printf("removed %zu object%s of the copies in .callus/snapshots.git that no "
+			printf("%s %zu object%s of the copies in .callus/snapshots.git that no "
 			       "snapshot kept needs\n",
-			       r.snapshot_objects, r.snapshot_objects == 1 ? "" : "s");
+			       done, r.snapshot_objects, r.snapshot_objects == 1 ? "" : "s");
 		if (r.temp_files)
-			printf("removed %zu temporary file%s a rewrite of the vector files left when "
+			printf("%s %zu temporary file%s a rewrite of the vector files left when "
 			       "it was cut\n",
-			       r.temp_files, r.temp_files == 1 ? "" : "s");
+			       done, r.temp_files, r.temp_files == 1 ? "" : "s");
 		if (r.redacted)
 			printf("redacted again %zu stored text%s that held what this callus's "
 			       "redactor finds (%zu lesson%s)\n",

@@ -40,9 +40,9 @@ const cli_spec cmd_pending_spec = {
 	"max_retries times (3) with no fix (permanent: 'callus warnings').  Pending errors\n"
 	"nobody touched for [learn] prune_hours (168) are dropped when callus learns\n"
 	"from a run (all of that run's check's, the oldest 100 of the others), by 'callus\n"
-	"gc' (500 a day in the background), or all now with --prune; until then they\n"
-	"are listed as abandoned (in --json, \"abandoned\": true).  One back after that\n"
-	"is a new error.",
+	"gc' (500 a pass in the background, once every [retention] gc_hours), or all\n"
+	"now with --prune; until then they are listed as abandoned (in --json,\n"
+	"\"abandoned\": true).  One back after that is a new error.",
 	pending_options, 0
 };
 

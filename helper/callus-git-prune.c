@@ -89,7 +89,7 @@ static int gather(const git_oid *id, void *ctx)
 	return set_add(ctx, id) < 0 ? -1 : 0;
 }
 
-int callus_git_cmd_prune(FILE *out, callus_git_ws *w, char **trees, int ntrees)
+int callus_git_cmd_prune(FILE *out, callus_git_ws *w, char **trees, int ntrees, int remove)
 {
 	char repo_dir[PATH_MAX], path[PATH_MAX + 64], hex[GIT_OID_HEXSZ + 1];
 	git_repository *repo = NULL;
@@ -128,7 +128,7 @@ int callus_git_cmd_prune(FILE *out, callus_git_ws *w, char **trees, int ntrees)
 				     hex + 2) >= sizeof path ||
 		    lstat(path, &st) < 0 || !S_ISREG(st.st_mode) || st.st_mtime >= before)
 			continue;
-		if (unlink(path) == 0)
+		if (!remove || unlink(path) == 0)
 			removed++;
 	}
 	fprintf(out, "%zu\n", removed);

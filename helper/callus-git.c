@@ -64,6 +64,10 @@
  *	still needed) reaches, older than a day, removed; prints how many,
  *	and a newline ("0" without such a repository; none is made).
  *
+ *   prunable COUNT TREE...
+ *	As prune, counting the objects it would remove and removing none
+ *	(callus gc --dry-run).
+ *
  * For each request, in order, a header line and what it printed:
  *	ok LEN\n<LEN bytes>       its output
  *	error LEN\n<LEN bytes>    "callus-git: <message>\n": it failed
@@ -161,7 +165,8 @@ static int usage(void)
 {
 	fputs("usage: callus-git batch [--exclude PATH]... [--since NS] WORKSPACE REQUEST...\n"
 	      "  REQUEST: snapshot COUNT FILE... | diff git|files TREE MAX_BYTES |\n"
-	      "           diffto TREE TO MAX_BYTES | head | prune COUNT TREE...\n",
+	      "           diffto TREE TO MAX_BYTES | head | prune COUNT TREE... |\n"
+	      "           prunable COUNT TREE...\n",
 	      stderr);
 	return EXIT_USAGE;
 }
@@ -177,7 +182,9 @@ static int request_size(char **argv, int left)
 		return 1;
 	if (!strcmp(argv[0], "diff") || !strcmp(argv[0], "diffto"))
 		return left >= 4 ? 4 : 0;
-	if ((strcmp(argv[0], "snapshot") && strcmp(argv[0], "prune")) || left < 2)
+	if ((strcmp(argv[0], "snapshot") && strcmp(argv[0], "prune") &&
+	     strcmp(argv[0], "prunable")) ||
+	    left < 2)
 		return 0;
 	errno = 0;
 	n = strtol(argv[1], &end, 10);
@@ -204,8 +211,8 @@ static int run_request(callus_git_ws *w, char **argv, int size)
 	callus_git_report_to(rep);
 	if (!strcmp(argv[0], "snapshot"))
 		rc = cmd_snapshot(out, w, argv + 2, size - 2);
-	else if (!strcmp(argv[0], "prune"))
-		rc = callus_git_cmd_prune(out, w, argv + 2, size - 2);
+	else if (!strcmp(argv[0], "prune") || !strcmp(argv[0], "prunable"))
+		rc = callus_git_cmd_prune(out, w, argv + 2, size - 2, !strcmp(argv[0], "prune"));
 	else if (!strcmp(argv[0], "diff"))
 		rc = callus_git_cmd_diff(out, w, argv[1], argv[2], NULL, argv[3]);
 	else if (!strcmp(argv[0], "diffto"))

@@ -98,10 +98,11 @@ void callus_git_set_since(long long ns);
 /* ---- workspaces without git (callus-git-files.c) ----------------------- */
 
 /* The private repository's loose objects that none of the ntrees trees
- * (40 hex digits each) reaches and that are older than a day, removed;
- * prints how many ("N\n"; "0\n" when there is no such repository).
+ * (40 hex digits each) reaches and that are older than a day, removed
+ * (only counted when remove is 0: a dry run's); prints how many ("N\n";
+ * "0\n" when there is no such repository).
  * callus-git-prune.c. */
-int callus_git_cmd_prune(FILE *out, callus_git_ws *w, char **trees, int ntrees);
+int callus_git_cmd_prune(FILE *out, callus_git_ws *w, char **trees, int ntrees, int remove);
 
 /* WORKSPACE/.callus/snapshots.git, created (bare, private) when missing and
  * create is set. */

@@ -74,8 +74,11 @@ out:
 
 /* In a workspace without git, the copies in .callus/snapshots.git that no
  * snapshot kept reaches (snapshot.h); a sweep's work only, as it starts
- * the helper.  Best-effort: the copies stay until a sweep can. */
-static void prune_copies(callus_store *s, const char *workspace, callus_gc_result *res)
+ * the helper.  Best-effort: the copies stay until a sweep can.  A dry
+ * run's keep list is read in its transaction: the snapshots the rules
+ * took are not in it, and their copies are counted. */
+static void prune_copies(callus_store *s, const char *workspace, int dry_run,
+			 callus_gc_result *res)
 {
 	callus_strlist keep = CALLUS_STRLIST_INIT;
 	callus_buf repo = CALLUS_BUF_INIT;
@@ -98,7 +101,8 @@ static void prune_copies(callus_store *s, const char *workspace, callus_gc_resul
 	}
 	/* a list cut short would leave the rest of the copies to go */
 	if (sq == SQLITE_DONE)
-		(void)callus_snapshot_prune(&res->snapshot_objects, workspace, &keep, NULL, &err);
+		(void)callus_snapshot_prune(&res->snapshot_objects, workspace, &keep, dry_run, NULL,
+					    &err);
 out:
 	sqlite3_finalize(st);
 	callus_error_release(&err);
@@ -140,14 +144,15 @@ static int delete_in_tx(callus_store *s, const char *sql, const char *a, int lim
  * chain leading to) a directory inside it.  A link out of it is followed
  * by no removal, as no recording writes through it (record.c): its
  * files, named as lessons' are, may be another workspace's.  Said in
- * the log (callus_gc asks once a pass). */
-static int lessons_dir_ours(const char *workspace)
+ * the log (callus_gc asks once a pass) but by a dry run. */
+static int lessons_dir_ours(const char *workspace, int dry_run)
 {
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_buf dir = CALLUS_BUF_INIT;
 	int ours = callus_workspace_guard(NULL, workspace, ".lessons", 0, &err) == 0;
 
-	if (!ours && callus_buf_printf(&dir, "%s/.callus", workspace) == 0)
+	/* a dry run writes nothing, the log included */
+	if (!ours && !dry_run && callus_buf_printf(&dir, "%s/.callus", workspace) == 0)
 		callus_log_event(dir.ptr, "warn", "gc_files_left", callus_error_message(&err),
 				 NULL);
 	callus_buf_release(&dir);
@@ -436,12 +441,13 @@ static int rewrite_vectors(callus_store *s, const char *workspace, const callus_
 #define TEMP_STALE_S 3600
 
 /* The vector files' rewrites a process cut left in .callus (vecindex.h). */
-static void sweep_temp_files(const char *workspace, callus_gc_result *res)
+static void sweep_temp_files(const char *workspace, int dry_run, callus_gc_result *res)
 {
 	callus_buf dir = CALLUS_BUF_INIT;
 
 	if (callus_buf_printf(&dir, "%s/.callus", workspace) == 0)
-		res->temp_files += callus_vecindex_remove_stale_temps(dir.ptr, TEMP_STALE_S);
+		res->temp_files +=
+			callus_vecindex_remove_stale_temps(dir.ptr, TEMP_STALE_S, dry_run);
 	callus_buf_release(&dir);
 }
 
@@ -567,7 +573,7 @@ static int gc_pass(callus_store *s, const char *workspace, const callus_gc_polic
 				     &res->snapshots, err)) < 0)
 		return rc;
 	/* asked once a pass, and said once in the log */
-	files_ours = lessons_dir_ours(workspace);
+	files_ours = lessons_dir_ours(workspace, p->dry_run);
 	/* The files of no lesson first, then the lessons the rules take with
 	 * theirs: each file counted once, by a dry run too (swept after the
 	 * removals, a dry run's would count the taken lessons' files again) */
@@ -626,9 +632,14 @@ static int gc_pass(callus_store *s, const char *workspace, const callus_gc_polic
 			       p->batch ? (int)(p->batch - res->snapshots) : -1, &res->snapshots)) !=
 		    SQLITE_OK)
 		goto fail;
-	/* a dry run rewrites nothing: what the rules remove is all it says */
+	/* a dry run rewrites nothing: what the rules remove, and the files a
+	 * sweep would, are all it says */
 	if (p->dry_run) {
 		res->redaction_due = p->redactor && callus_store_redact_due(s, NULL) > 0;
+		if (p->sweep) {
+			prune_copies(s, workspace, 1, res);
+			sweep_temp_files(workspace, 1, res);
+		}
 		goto out;
 	}
 	/* after what went: nothing is redacted that is removed */
@@ -642,8 +653,8 @@ static int gc_pass(callus_store *s, const char *workspace, const callus_gc_polic
 	if (rc < 0)
 		goto out;
 	if (p->sweep) {
-		prune_copies(s, workspace, res);
-		sweep_temp_files(workspace, res);
+		prune_copies(s, workspace, 0, res);
+		sweep_temp_files(workspace, 0, res);
 		what = "cannot vacuum";
 		vacuum_owed = callus_store_redact_vacuum_owed(s);
 		if ((sq = maybe_vacuum(s, res, vacuum_owed)) != SQLITE_OK)

@@ -192,6 +192,14 @@ static int take_output(callus_snapshot_req *r, const char *text, size_t n)
 	return rc;
 }
 
+/* The helper's word for a request that names a count of arguments. */
+static char *request_word(callus_snapshot_req_kind kind)
+{
+	if (kind == CALLUS_SNAPSHOT_REQ_TAKE)
+		return "snapshot";
+	return kind == CALLUS_SNAPSHOT_REQ_PRUNE ? "prune" : "prunable";
+}
+
 /* What the helper is asked: all but a diff of something not a snapshot,
  * which fails here. */
 static int sendable(const callus_snapshot_req *r)
@@ -316,11 +324,12 @@ int callus_snapshot_start(callus_snapshot_batch **out, callus_snapshot_req *reqs
 
 		if (!sendable(r))
 			continue;
-		if (r->kind == CALLUS_SNAPSHOT_REQ_TAKE || r->kind == CALLUS_SNAPSHOT_REQ_PRUNE) {
+		if (r->kind == CALLUS_SNAPSHOT_REQ_TAKE || r->kind == CALLUS_SNAPSHOT_REQ_PRUNE ||
+		    r->kind == CALLUS_SNAPSHOT_REQ_PRUNABLE) {
 			/* a count, then the files to copy, or the trees kept */
 			size_t nf = r->files ? r->files->count : 0;
 
-			argv[a++] = r->kind == CALLUS_SNAPSHOT_REQ_TAKE ? "snapshot" : "prune";
+			argv[a++] = request_word(r->kind);
 			snprintf(nums[i], sizeof nums[i], "%zu", nf);
 			argv[a++] = nums[i];
 			for (size_t j = 0; j < nf; j++)
@@ -485,9 +494,10 @@ int callus_snapshot_head(char **commit, const char *workspace, const callus_snap
 }
 
 int callus_snapshot_prune(size_t *removed, const char *workspace, const callus_strlist *keep,
-			const callus_snapshot_opts *opts, callus_error *err)
+			int dry_run, const callus_snapshot_opts *opts, callus_error *err)
 {
-	callus_snapshot_req r = CALLUS_SNAPSHOT_REQ_INIT(CALLUS_SNAPSHOT_REQ_PRUNE);
+	callus_snapshot_req r = CALLUS_SNAPSHOT_REQ_INIT(dry_run ? CALLUS_SNAPSHOT_REQ_PRUNABLE
+								 : CALLUS_SNAPSHOT_REQ_PRUNE);
 	char *end = NULL;
 	int rc;
 

@@ -1243,7 +1243,7 @@ static int is_rewrite_temp(const char *name)
 	return !strncmp(name, "vectors-", 8) && t && strlen(t + 5) == 6 && !strchr(t + 5, '.');
 }
 
-size_t callus_vecindex_remove_stale_temps(const char *dir, long stale_s)
+size_t callus_vecindex_remove_stale_temps(const char *dir, long stale_s, int dry_run)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -1259,7 +1259,7 @@ size_t callus_vecindex_remove_stale_temps(const char *dir, long stale_s)
 		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 		    !S_ISREG(st.st_mode) || now - st.st_mtime < stale_s)
 			continue;
-		if (unlinkat(dirfd(d), e->d_name, 0) == 0)
+		if (dry_run || unlinkat(dirfd(d), e->d_name, 0) == 0)
 			removed++;
 	}
 	closedir(d);

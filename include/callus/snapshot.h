@@ -103,10 +103,11 @@ int callus_snapshot_head(char **commit, const char *workspace, const callus_snap
  * none of the keep trees (the "files" snapshots still needed, 40 hex
  * digits each) reaches and that are older than a day, removed: nothing
  * else refers to them.  *removed says how many objects went (0 when the
- * workspace has no such repository).
+ * workspace has no such repository); with dry_run, how many would go,
+ * none removed.
  */
 int callus_snapshot_prune(size_t *removed, const char *workspace, const callus_strlist *keep,
-			const callus_snapshot_opts *opts, callus_error *err);
+			int dry_run, const callus_snapshot_opts *opts, callus_error *err);
 
 /*
  * Several of the calls above in one run of the helper: a recording that
@@ -119,13 +120,14 @@ typedef enum callus_snapshot_req_kind {
 	CALLUS_SNAPSHOT_REQ_TAKE, /* callus_snapshot_take() */
 	CALLUS_SNAPSHOT_REQ_DIFF, /* callus_snapshot_diff() */
 	CALLUS_SNAPSHOT_REQ_HEAD, /* callus_snapshot_head() */
-	CALLUS_SNAPSHOT_REQ_PRUNE /* callus_snapshot_prune() */
+	CALLUS_SNAPSHOT_REQ_PRUNE,   /* callus_snapshot_prune() */
+	CALLUS_SNAPSHOT_REQ_PRUNABLE /* callus_snapshot_prune(), dry_run */
 } callus_snapshot_req_kind;
 
 typedef struct callus_snapshot_req {
 	callus_snapshot_req_kind kind;
-	const callus_strlist *files; /* TAKE: borrowed; may be NULL.  PRUNE:
-				      * the trees kept */
+	const callus_strlist *files; /* TAKE: borrowed; may be NULL.  PRUNE,
+				      * PRUNABLE: the trees kept */
 	const callus_snapshot *snap; /* DIFF: borrowed */
 	const callus_snapshot *to;   /* DIFF: borrowed; the working tree as
 				      * kept then (both git snapshots), to diff
@@ -141,7 +143,8 @@ typedef struct callus_snapshot_req {
 				 * such tree (its objects pruned) */
 	callus_snapshot taken;  /* TAKE */
 	char *text;             /* DIFF: the patch; HEAD: the commit or "";
-				 * PRUNE: the count and a newline */
+				 * PRUNE, PRUNABLE: the count and a
+				 * newline */
 } callus_snapshot_req;
 
 #define CALLUS_SNAPSHOT_REQ_INIT(k)                                                       \

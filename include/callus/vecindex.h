@@ -98,9 +98,10 @@ int callus_vecindex_remove(const char *path);
  * The temporary files a rewrite left in dir when its process was cut
  * before the rename (PATH.tmp.XXXXXX, as large as the file: the hook's
  * deadline exits without cleaning up), removed once older than stale_s
- * seconds: a rewrite still writing one is seconds old.  How many went.
+ * seconds: a rewrite still writing one is seconds old.  How many went
+ * (with dry_run, how many would go, none removed).
  */
-size_t callus_vecindex_remove_stale_temps(const char *dir, long stale_s);
+size_t callus_vecindex_remove_stale_temps(const char *dir, long stale_s, int dry_run);
 
 /*
  * A vector packed dense: the float scale then dim int8 components,

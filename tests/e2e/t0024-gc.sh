@@ -236,9 +236,16 @@ test_expect_success 'without git, callus gc removes the copies no kept snapshot 
 	# younger than a day, a copy stays (a snapshot being taken has no row yet)
 	test "$(find .callus/snapshots.git/objects -type f | wc -l)" = "$all" &&
 	find .callus/snapshots.git/objects -type f -exec touch -d "2 days ago" {} + &&
+	# a dry run counts the copies the pass removes, and leaves them
+	"$CALLUS" gc --dry-run --json >dry.json &&
+	"$CALLUS" gc --dry-run >dry.txt &&
+	test "$(find .callus/snapshots.git/objects -type f | wc -l)" = "$all" &&
 	"$CALLUS" gc --json >out.json &&
 	jq -e ".snapshot_objects > 0" out.json &&
-	test "$(find .callus/snapshots.git/objects -type f | wc -l)" -lt "$all" &&
+	test "$(jq .snapshot_objects dry.json)" = "$(jq .snapshot_objects out.json)" &&
+	grep -q "^would remove $(jq .snapshot_objects out.json) objects of the copies" dry.txt &&
+	test "$(find .callus/snapshots.git/objects -type f | wc -l)" = \
+		"$((all - $(jq .snapshot_objects out.json)))" &&
 	# nb'"'"'s stay: its fix is learnt with its diff
 	c_file nb 0 &&
 	"$CALLUS" run -- gcc -c nb.c 2>err &&
@@ -294,7 +301,10 @@ test_expect_success 'callus gc that fails still says what it did, as JSON too' '
 	    echo "COMMIT;"; } | sqlite3 .callus/callus.db & } &&
 	for _ in $(seq 1 100); do test -e ../held && break; sleep 0.1; done &&
 	test_expect_code 1 "$CALLUS" gc --json >out 2>err &&
+	# a dry run that fails counted nothing: its error alone is said
+	test_expect_code 1 "$CALLUS" gc --dry-run >dry 2>dry.err &&
 	touch ../gc-done && wait &&
+	test ! -s dry && grep -q "locked" dry.err &&
 	# jq 1.6 -e passes an empty input: the values compared
 	jq -r .error out | grep -q "locked" &&
 	test "$(jq -c "[.lessons, .vacuumed]" out)" = "[0,false]" &&
@@ -326,6 +336,17 @@ test_expect_success 'callus gc says which policy value it cannot read, and goes 
 	grep -q "retention.run_days. must be between 0 and" err &&
 	grep -q "learn.prune_hours. must be an integer" err &&
 	test "$(wc -l <err)" = 3
+'
+
+test_expect_success 'without a store, callus gc leaves the files of .lessons/ and says so' '
+	mkdir clone && cd clone && git init -q &&
+	mkdir .lessons && cp ../p/.lessons/*.md .lessons/ &&
+	n=$(ls .lessons | wc -l) && test "$n" -ge 1 &&
+	"$CALLUS" gc >out 2>err &&
+	grep -q "^removed 0 lessons" out &&
+	grep -q "no store in .*/clone/.callus: the $n files\{0,1\} in .lessons/ .* kept" err &&
+	test "$(ls .lessons | wc -l)" = "$n" &&
+	test ! -e .callus/callus.db
 '
 
 test_expect_success 'callus help gc states the policy' '

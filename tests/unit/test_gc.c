@@ -673,6 +673,13 @@ static void a_lessons_link_out_of_the_workspace_is_left(void **state)
 	fclose(fp);
 	sql(f, "UPDATE lessons SET last_seen = '2001-01-01T00:00:00.000Z' WHERE file = 'src/a.c'");
 	callus_gc_policy_default(&p);
+	/* a dry run writes nothing, not even that line */
+	p.dry_run = 1;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lessons, 1);
+	snprintf(cmd, sizeof(cmd), "! grep -qs gc_files_left '%s/.callus/log.jsonl'", f->dir);
+	assert_int_equal(system(cmd), 0);
+	p.dry_run = 0;
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
 	assert_int_equal(r.lessons, 1);
 	assert_int_equal(r.lesson_files, 0);
@@ -783,6 +790,13 @@ static void the_sweep_removes_a_cut_rewrites_files(void **state)
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
 	assert_int_equal(r.temp_files, 0);
 	p.sweep = 1;
+	/* a dry run counts them, and leaves them */
+	p.dry_run = 1;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.temp_files, 2);
+	assert_true(exists_in_store_dir(f, "vectors-callus-builtin-1.bin.tmp.Ab3dE5"));
+	assert_true(exists_in_store_dir(f, "vectors-callus-builtin-1.bin.sketch.tmp.Zz9yX8"));
+	p.dry_run = 0;
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
 	assert_int_equal(r.temp_files, 2);
 	assert_false(exists_in_store_dir(f, "vectors-callus-builtin-1.bin.tmp.Ab3dE5"));

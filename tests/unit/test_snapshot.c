@@ -818,11 +818,11 @@ static void test_files_prune(void **state)
 	callus_error e = CALLUS_ERROR_INIT;
 	callus_snapshot_opts o = { NULL, 5000, NULL, 0, 0 };
 	char *dir = tmpdir(), *none = tmpdir(), *patch = NULL;
-	size_t removed = 99;
+	size_t removed = 99, counted = 99, again = 98;
 
 	(void)state;
 	/* no private repository: nothing, and none made */
-	assert_int_equal(callus_snapshot_prune(&removed, none, &keep, NULL, &e), 0);
+	assert_int_equal(callus_snapshot_prune(&removed, none, &keep, 0, NULL, &e), 0);
 	assert_int_equal(removed, 0);
 	callus_buf_printf(&path, "%s/.callus", none);
 	assert_int_not_equal(access(path.ptr, F_OK), 0);
@@ -833,11 +833,18 @@ static void test_files_prune(void **state)
 	take(&kept, dir, &files);
 	assert_int_equal(callus_strlist_add(&keep, kept.tree, strlen(kept.tree)), 0);
 	/* younger than a day: a snapshot being taken has no row yet */
-	assert_int_equal(callus_snapshot_prune(&removed, dir, &keep, NULL, &e), 0);
+	assert_int_equal(callus_snapshot_prune(&removed, dir, &keep, 0, NULL, &e), 0);
 	assert_int_equal(removed, 0);
 	sh("find '%s/.callus/snapshots.git/objects' -type f -exec touch -d '2 days ago' {} +", dir);
-	assert_int_equal(callus_snapshot_prune(&removed, dir, &keep, NULL, &e), 0);
+	/* a dry run counts what the pass removes, and removes none of it */
+	assert_int_equal(callus_snapshot_prune(&counted, dir, &keep, 1, NULL, &e), 0);
+	assert_int_equal(callus_snapshot_prune(&again, dir, &keep, 1, NULL, &e), 0);
+	assert_int_equal(again, counted);
+	assert_int_equal(callus_snapshot_prune(&removed, dir, &keep, 0, NULL, &e), 0);
 	assert_true(removed >= 2); /* the old tree and its blob at least */
+	assert_int_equal(removed, counted);
+	assert_int_equal(callus_snapshot_prune(&counted, dir, &keep, 1, NULL, &e), 0);
+	assert_int_equal(counted, 0);
 	/* the old copies are gone: no diff from them */
 	assert_int_not_equal(callus_snapshot_diff(&patch, dir, &old, 100000, NULL, &e), 0);
 	callus_error_release(&e);
@@ -848,12 +855,12 @@ static void test_files_prune(void **state)
 	/* the keep list is the caller's: a tree id that is none is refused */
 	callus_strlist_release(&keep);
 	assert_int_equal(callus_strlist_add(&keep, "not-a-tree", 10), 0);
-	assert_int_equal(callus_snapshot_prune(&removed, dir, &keep, NULL, &e), CALLUS_EINVAL);
+	assert_int_equal(callus_snapshot_prune(&removed, dir, &keep, 0, NULL, &e), CALLUS_EINVAL);
 	callus_error_release(&e);
 	/* an answer that is no count */
 	fake_helper(none, "#!/bin/sh\nprintf 'ok 4\\nabc\\n'\n", &path);
 	o.helper = path.ptr;
-	assert_int_equal(callus_snapshot_prune(&removed, dir, &keep, &o, &e), CALLUS_EIO);
+	assert_int_equal(callus_snapshot_prune(&removed, dir, &keep, 0, &o, &e), CALLUS_EIO);
 	callus_error_release(&e);
 	callus_snapshot_release(&old);
 	callus_snapshot_release(&kept);
