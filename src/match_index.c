@@ -781,16 +781,14 @@ int callus_match_count_vectors(callus_store *s, const char *model, int64_t *with
 
 	if ((rc = callus_store_totals_get(s, &t, err)) < 0)
 		return rc;
-	/* from the counts the triggers keep, less the linked signatures (few,
-	 * and every alias is a stored signature; a join read every vector to
-	 * find them): `callus status` read every vector and every signature */
+	/* from the counts the triggers keep, less the linked signatures (every
+	 * alias is a stored signature; their vectors counted too, schema 41):
+	 * `callus status` read every vector and every signature, then each
+	 * link's alias and its vectors.  The links' own count walks their
+	 * index's pages, not a row at a time */
 	sq = sqlite3_prepare_v2(callus_store_db(s),
-				"SELECT coalesce((SELECT n FROM vector_models WHERE name = ?1), 0)"
-				"  - (SELECT count(*) FROM signature_links l WHERE EXISTS (SELECT 1 FROM"
-				"   signatures g JOIN signature_vectors v ON v.sig = g.rowid"
-				"   WHERE g.id = l.alias_id AND v.model ="
-				"    (SELECT id FROM vector_models WHERE name = ?1))),"
-				" ?2 - (SELECT count(*) FROM signature_links)",
+				"SELECT coalesce((SELECT n - aliased FROM vector_models WHERE name = ?1),"
+				" 0), ?2 - (SELECT count(*) FROM signature_links)",
 				-1, &st, NULL);
 	if (sq == SQLITE_OK) {
 		sqlite3_bind_int64(st, 2, t.signatures);

@@ -150,6 +150,54 @@
 	"CREATE TRIGGER vectors_removed AFTER DELETE ON signature_vectors BEGIN"            \
 	"  UPDATE vector_models SET n = n - 1 WHERE id = OLD.model; END;"
 
+/*
+ * vector_models.aliased (schema 41): how many of the model's vectors are
+ * of a signature some link names as its alias, the rows of
+ *	signature_links l JOIN signatures g ON g.id = l.alias_id
+ *	JOIN signature_vectors v ON v.sig = g.rowid
+ * per v.model.  Each trigger adds or takes away the rows of that join
+ * that one row of one of the three tables makes, as the other two are
+ * then: whichever of a link and a vector goes first takes their row
+ * away, and the second finds nothing to take.  A signature removed loses
+ * its vectors before it goes (signature_gone), while its links still
+ * name it; a renamed one (store_resign.c) changes which links reach its
+ * vectors.  What these triggers do not see, nothing does: a row deleted
+ * by INSERT OR REPLACE (no delete trigger fires for it: an upsert
+ * instead), an update of a vector's sig or model, or of a signature's
+ * rowid.  A rebuild of signatures drops and makes them again.
+ */
+#define ALIAS_MODELS(id)                                                                    \
+	"(SELECT v.model FROM signatures g JOIN signature_vectors v ON v.sig = g.rowid"      \
+	" WHERE g.id = " id ")"
+#define IS_ALIAS_ROW(sig)                                                                   \
+	"EXISTS (SELECT 1 FROM signatures g JOIN signature_links l ON l.alias_id = g.id"     \
+	" WHERE g.rowid = " sig ")"
+#define LINKS_OF(id) "(SELECT count(*) FROM signature_links WHERE alias_id = " id ")"
+#define ALIASED_COUNTS                                                                      \
+	"CREATE TRIGGER aliased_link_in AFTER INSERT ON signature_links BEGIN"              \
+	"  UPDATE vector_models SET aliased = aliased + 1 WHERE id IN "                     \
+	ALIAS_MODELS("NEW.alias_id") "; END;"                                               \
+	"CREATE TRIGGER aliased_link_out AFTER DELETE ON signature_links BEGIN"             \
+	"  UPDATE vector_models SET aliased = aliased - 1 WHERE id IN "                     \
+	ALIAS_MODELS("OLD.alias_id") "; END;"                                               \
+	"CREATE TRIGGER aliased_link_moved AFTER UPDATE OF alias_id ON signature_links"     \
+	"  WHEN OLD.alias_id IS NOT NEW.alias_id BEGIN"                                     \
+	"  UPDATE vector_models SET aliased = aliased - 1 WHERE id IN "                     \
+	ALIAS_MODELS("OLD.alias_id") ";"                                                    \
+	"  UPDATE vector_models SET aliased = aliased + 1 WHERE id IN "                     \
+	ALIAS_MODELS("NEW.alias_id") "; END;"                                               \
+	"CREATE TRIGGER aliased_vector_in AFTER INSERT ON signature_vectors"                \
+	"  WHEN " IS_ALIAS_ROW("NEW.sig") " BEGIN"                                          \
+	"  UPDATE vector_models SET aliased = aliased + 1 WHERE id = NEW.model; END;"       \
+	"CREATE TRIGGER aliased_vector_out AFTER DELETE ON signature_vectors"               \
+	"  WHEN " IS_ALIAS_ROW("OLD.sig") " BEGIN"                                          \
+	"  UPDATE vector_models SET aliased = aliased - 1 WHERE id = OLD.model; END;"       \
+	"CREATE TRIGGER aliased_renamed AFTER UPDATE OF id ON signatures"                   \
+	"  WHEN OLD.id IS NOT NEW.id BEGIN"                                                 \
+	"  UPDATE vector_models SET aliased = aliased - " LINKS_OF("OLD.id")                \
+	"   + " LINKS_OF("NEW.id") " WHERE id IN (SELECT model FROM signature_vectors"        \
+	"   WHERE sig = NEW.rowid); END;"
+
 /* What a signature is, as schema 2 made its table and schema 20 made it
  * again. */
 #define SIGNATURE_WHAT                                                                      \
@@ -1014,6 +1062,17 @@ static const char *const migrations[] = {
 	("CREATE INDEX resolutions_recent ON resolutions(signature_id, last_success_at,"
 	 "  success_count, application_count);"
 	 "DROP INDEX resolutions_ranked;"),
+	/* 40 -> 41: the vectors of linked signatures counted per model, for
+	 * `callus status`'s signatures with a vector, which leaves the
+	 * aliases out: it looked up each link's alias and its vectors (3 us
+	 * a link, as many links as near-duplicates were found).  Counted
+	 * from the rows once, then kept by triggers (ALIASED_COUNTS). */
+	("ALTER TABLE vector_models ADD COLUMN aliased INTEGER NOT NULL DEFAULT 0;"
+	 "UPDATE vector_models SET aliased = c.n FROM (SELECT v.model, count(*) AS n"
+	 "  FROM signature_links l JOIN signatures g ON g.id = l.alias_id"
+	 "  JOIN signature_vectors v ON v.sig = g.rowid GROUP BY v.model) c"
+	 "  WHERE c.model = vector_models.id;"
+	 ALIASED_COUNTS),
 };
 _Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,

@@ -40,8 +40,19 @@ static inline int test_wrong_sketches(sqlite3 *db)
 	return wrong;
 }
 
+/* the aliases' vectors not counted, as before schema 41 */
+#define TEST_AS_BEFORE_41                                                               \
+	"DROP TRIGGER aliased_link_in;"                                                 \
+	"DROP TRIGGER aliased_link_out;"                                                \
+	"DROP TRIGGER aliased_link_moved;"                                              \
+	"DROP TRIGGER aliased_vector_in;"                                               \
+	"DROP TRIGGER aliased_vector_out;"                                              \
+	"DROP TRIGGER aliased_renamed;"                                                 \
+	"ALTER TABLE vector_models DROP COLUMN aliased;"
+
 /* fixes ranked by their counts, as before schema 40 */
 #define TEST_AS_BEFORE_40                                                               \
+	TEST_AS_BEFORE_41                                                               \
 	"CREATE INDEX resolutions_ranked ON resolutions(signature_id, success_count,"   \
 	"  application_count, last_success_at);"                                        \
 	"DROP INDEX resolutions_recent;"

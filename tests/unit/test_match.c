@@ -2396,6 +2396,143 @@ static void exec_sql(fixture *f, const char *q)
 		fail_msg("%s: %s", q, msg);
 }
 
+/* How many models' count of their aliases' vectors is not what the rows
+ * say (the join the triggers keep it for), after each step. */
+static int64_t aliased_drift(fixture *f)
+{
+	return int_of(f,
+		      "SELECT count(*) FROM vector_models m WHERE m.aliased <> (SELECT count(*)"
+		      " FROM signature_links l JOIN signatures g ON g.id = l.alias_id"
+		      " JOIN signature_vectors v ON v.sig = g.rowid WHERE v.model = m.id)"
+		      " OR ?1 IS NULL",
+		      "");
+}
+
+/* The built-in vectors callus_match_count_vectors() counts, and of how
+ * many signatures, against the join it no longer reads. */
+static void assert_vectors_counted(fixture *f, const char *model)
+{
+	int64_t with = -1, all = -1;
+	char *q = sqlite3_mprintf("SELECT (SELECT count(*) FROM signature_vectors v"
+				  " JOIN vector_models m ON m.id = v.model WHERE m.name = %Q"
+				  " AND NOT EXISTS (SELECT 1 FROM signatures g JOIN signature_links l"
+				  " ON l.alias_id = g.id WHERE g.rowid = v.sig)) * 1000000"
+				  " + (SELECT count(*) FROM signatures g WHERE NOT EXISTS (SELECT 1"
+				  " FROM signature_links l WHERE l.alias_id = g.id)) + 0 * length(?1)",
+				  model);
+
+	assert_int_equal(aliased_drift(f), 0);
+	assert_int_equal(callus_match_count_vectors(f->s, model, &with, &all, NULL), 0);
+	assert_int_equal(with * 1000000 + all, int_of(f, q, ""));
+	sqlite3_free(q);
+}
+
+/*
+ * `callus status` counts the signatures with a vector less the linked
+ * ones from vector_models (schema 41), kept by triggers as links and
+ * vectors come and go: a merge, a near-duplicate's link, a vector of
+ * another model, a link removed, an alias renamed then its links moved
+ * (store_resign.c's order), a store of schema 40 migrated, an alias
+ * removed with its vectors, each checked against the rows.
+ */
+static void the_aliases_vectors_are_counted_as_they_change(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, b, c, d;
+	char *q;
+
+	make_sig(&a, "tsc", "TS2322", "Type 'string' is not assignable to type 'number'.", NULL);
+	make_sig(&b, "tsc", "TS2304", "Cannot find name 'process'.", NULL);
+	make_sig(&c, "tsc", "TS2339", "Property 'total' does not exist on type 'Order'.", NULL);
+	make_sig(&d, "tsc", "TS2554", "Expected 2 arguments, but got 1.", NULL);
+	store_sig(f, &a);
+	store_sig(f, &b);
+	store_sig(f, &c);
+	store_sig(f, &d);
+	assert_int_equal(int_of(f, "SELECT count(*) FROM signature_vectors WHERE ?1 IS NOT NULL",
+				""),
+			 4);
+	assert_vectors_counted(f, CALLUS_EMBED_BUILTIN_MODEL);
+	/* b merged into a, d a near-duplicate of c */
+	assert_int_equal(callus_match_merge(f->s, a.id, b.id, NULL, NULL), 0);
+	assert_vectors_counted(f, CALLUS_EMBED_BUILTIN_MODEL);
+	assert_int_equal(int_of(f, "SELECT aliased FROM vector_models WHERE name = ?1",
+				CALLUS_EMBED_BUILTIN_MODEL),
+			 1);
+	q = sqlite3_mprintf("INSERT INTO signature_links (alias_id, canonical_id, similarity,"
+			    " reason, linked_at) VALUES (%Q, %Q, 0.95, 'duplicate', '2026-01-01')",
+			    d.id, c.id);
+	exec_sql(f, q);
+	sqlite3_free(q);
+	assert_vectors_counted(f, CALLUS_EMBED_BUILTIN_MODEL);
+	/* another model's vector of an alias, then of a signature of no link */
+	exec_sql(f, "INSERT INTO vector_models (name) VALUES ('remote-model')");
+	q = sqlite3_mprintf("INSERT INTO signature_vectors (sig, model, vector) SELECT g.rowid,"
+			    " m.id, x'00' FROM signatures g, vector_models m"
+			    " WHERE g.id IN (%Q, %Q) AND m.name = 'remote-model'",
+			    d.id, c.id);
+	exec_sql(f, q);
+	sqlite3_free(q);
+	assert_vectors_counted(f, "remote-model");
+	assert_int_equal(int_of(f, "SELECT aliased FROM vector_models WHERE name = ?1",
+				"remote-model"),
+			 1);
+	/* the link of d removed, then d's vector of that model */
+	q = sqlite3_mprintf("DELETE FROM signature_links WHERE alias_id = %Q", d.id);
+	exec_sql(f, q);
+	sqlite3_free(q);
+	assert_vectors_counted(f, "remote-model");
+	assert_vectors_counted(f, CALLUS_EMBED_BUILTIN_MODEL);
+	q = sqlite3_mprintf("INSERT INTO signature_links (alias_id, canonical_id, similarity,"
+			    " reason, linked_at) VALUES (%Q, %Q, 0.95, 'duplicate', '2026-01-01');"
+			    "DELETE FROM signature_vectors WHERE sig = (SELECT rowid FROM signatures"
+			    " WHERE id = %Q) AND model = (SELECT id FROM vector_models"
+			    " WHERE name = 'remote-model')",
+			    d.id, c.id, d.id);
+	exec_sql(f, q);
+	sqlite3_free(q);
+	assert_vectors_counted(f, "remote-model");
+	assert_vectors_counted(f, CALLUS_EMBED_BUILTIN_MODEL);
+	/* an alias renamed, then its link moved to the new name, in one
+	 * transaction checked at its commit (store_resign.c) */
+	q = sqlite3_mprintf("BEGIN; PRAGMA defer_foreign_keys = ON;"
+			    "UPDATE signatures SET id = 'renamed-b' WHERE id = %Q;", b.id);
+	exec_sql(f, q);
+	sqlite3_free(q);
+	assert_int_equal(aliased_drift(f), 0);
+	q = sqlite3_mprintf("UPDATE signature_links SET alias_id = 'renamed-b' WHERE alias_id = %Q;"
+			    "COMMIT;",
+			    b.id);
+	exec_sql(f, q);
+	sqlite3_free(q);
+	assert_vectors_counted(f, CALLUS_EMBED_BUILTIN_MODEL);
+	/* a store of schema 40 has them counted from its rows */
+	exec_sql(f, TEST_AS_BEFORE_41 "PRAGMA user_version = 40");
+	callus_store_close(f->s);
+	assert_int_equal(callus_store_open(&f->s, f->path, 5000, NULL), 0);
+	assert_int_equal(callus_store_schema_version(f->s), CALLUS_STORE_SCHEMA_VERSION);
+	assert_int_equal(int_of(f, "SELECT aliased FROM vector_models WHERE name = ?1",
+				CALLUS_EMBED_BUILTIN_MODEL),
+			 2);
+	assert_vectors_counted(f, CALLUS_EMBED_BUILTIN_MODEL);
+	assert_vectors_counted(f, "remote-model");
+	/* an alias removed: its vectors before it, its links after */
+	exec_sql(f, "DELETE FROM signatures WHERE id = 'renamed-b'");
+	assert_vectors_counted(f, CALLUS_EMBED_BUILTIN_MODEL);
+	assert_int_equal(int_of(f, "SELECT aliased FROM vector_models WHERE name = ?1",
+				CALLUS_EMBED_BUILTIN_MODEL),
+			 1);
+	q = sqlite3_mprintf("DELETE FROM signatures WHERE id = %Q", c.id);
+	exec_sql(f, q);
+	sqlite3_free(q);
+	assert_vectors_counted(f, CALLUS_EMBED_BUILTIN_MODEL);
+	assert_vectors_counted(f, "remote-model");
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+	callus_signature_release(&c);
+	callus_signature_release(&d);
+}
+
 /* The rowid of f's signature id. */
 static sqlite3_int64 rowid_of(fixture *f, const char *id)
 {
@@ -2515,6 +2652,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(indexing_is_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(the_aliases_vectors_are_counted_as_they_change, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(a_batch_is_weighed_as_each_alone, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_large_batch_is_weighed_as_each_alone, setup, teardown),
 		cmocka_unit_test_setup_teardown(one_run_two_alike_fixes_one_note, setup, teardown),
