@@ -67,7 +67,8 @@ const cli_spec cmd_doctor_spec = {
 	"and bad values in .callus/config; for every agent, whether callus's hook is in\n"
 	"its settings file; the lessons per layer against the bloat threshold ([doctor]\n"
 	"max_items; unset, what [retention] lessons keeps, 10000, and past it by no more\n"
-	"than a background gc pass removes, 500, only a note; 1000 when that rule is\n"
+	"than a background gc pass removes, 500, or by any number with [retention]\n"
+	"gc_hours = 0 ('callus gc' removes them), only a note; 1000 when that rule is\n"
 	"off), with the lowest-value lessons (fewest occurrences, oldest; never the\n"
 	"newest, which retention keeps) as cleanup candidates when it is exceeded; the\n"
 	"notes of each layer (session, project, and the team and org notes synced here)\n"
@@ -165,7 +166,8 @@ static void bloat(struct doctor *d, callus_store *store, int64_t lessons)
 	/* A store its retention keeps as it is meant to is no bloat: unset,
 	 * the threshold is what [retention] lessons keeps, and past it by
 	 * less than one background pass removes, the news is only that the
-	 * next pass is due (recordings add lessons between passes); spec
+	 * next pass is due (recordings add lessons between passes), and by
+	 * any number with no background pass, that 'callus gc' is; spec
 	 * 004's 1000 when that rule is off. */
 	if (!set)
 		max = kept > 0 ? kept : DOCTOR_MAX_ITEMS;

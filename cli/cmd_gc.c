@@ -20,6 +20,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int json, dry_run;
 
@@ -48,11 +49,12 @@ const cli_spec cmd_gc_spec = {
 	"lesson has are removed, the AGENTS.md block is written again when lessons\n"
 	"went, and the store is compacted (VACUUM) when a quarter of it is free.\n"
 	"Without git, the copies in .callus/snapshots.git that no snapshot kept needs go\n"
-	"once a day old. A [retention] value of 0 turns its rule off (prune_hours 0 is\n"
-	"its default); a value that is no whole number from 0 up is the default's, and\n"
-	"callus gc says so (as callus doctor does). Recorded failures run the same\n"
-	"policy in the background, a batch at a time, once every [retention] gc_hours\n"
-	"(24; 0: never).\n"
+	"once a day old; the temporary files a vector file's rewrite cut short left in\n"
+	".callus/ go an hour old. A [retention] value of 0 turns its rule off\n"
+	"(prune_hours 0 is its default); a value that is no whole number from 0 up is\n"
+	"the default's, and callus gc says so (as callus doctor does). Recorded\n"
+	"failures run the same policy in the background, a batch at a time, once every\n"
+	"[retention] gc_hours (24; 0: never).\n"
 	"A store an earlier callus (or deja) wrote is redacted again by this callus's\n"
 	"redactor, every text of it, once: what it finds that the older one did not\n"
 	"is replaced, and the lessons' pages, note files and log lines holding it\n"
@@ -60,7 +62,9 @@ const cli_spec cmd_gc_spec = {
 	"With --dry-run, the pass says what it would remove now and changes nothing: it\n"
 	"runs in one transaction that is rolled back, each rule counting what the ones\n"
 	"before it left, and the .lessons/ files, the copies and the temporary files\n"
-	"are counted, not removed; nothing is redacted again, rewritten or compacted.\n"
+	"are counted, not removed; nothing is redacted again, rewritten or compacted;\n"
+	"one that fails prints its error alone (with --json, the object with its\n"
+	"error).\n"
 	"Without a store nothing is removed: the .lessons/ files stay (a clone that\n"
 	"commits them has no store yet), and their number is said on stderr.\n"
 	"See docs/scale.md and docs/redaction.md.",
@@ -84,8 +88,12 @@ static size_t lesson_files(const char *root)
 	size_t n = 0;
 	DIR *d;
 
+	struct stat st;
+
+	/* a .lessons/ that links out of the workspace is none of ours to
+	 * count, nor to advise removing */
 	if ((size_t)snprintf(path, sizeof path, "%s/.lessons", root) >= sizeof path ||
-	    !(d = opendir(path)))
+	    lstat(path, &st) < 0 || !S_ISDIR(st.st_mode) || !(d = opendir(path)))
 		return 0;
 	while ((e = readdir(d))) {
 		size_t len = strlen(e->d_name);
@@ -134,7 +142,7 @@ int cmd_gc(int argc, char **argv)
 
 		if (left)
 			cli_error("gc: no store in %s/.callus: the %zu file%s in .lessons/ %s kept "
-				  "(no store says which lessons %s; remove %s by hand if the store "
+				  "(no store says which lesson's %s; remove %s by hand if the store "
 				  "is gone for good)",
 				  ws.root, left, left == 1 ? "" : "s", left == 1 ? "is" : "are",
 				  left == 1 ? "it is" : "they are", left == 1 ? "it" : "them");

@@ -119,8 +119,12 @@ int callus_git_cmd_prune(FILE *out, callus_git_ws *w, char **trees, int ntrees, 
 		rc = callus_git_fail(1, "cannot list the objects of '%s'", repo_dir);
 		goto out;
 	}
+	/* an object both loose and packed is listed twice: counted once, as
+	 * it is removed once (a dry run, remove = 0, counted both) */
+	if (all.n)
+		qsort(all.ids, all.n, sizeof(*all.ids), by_oid);
 	for (size_t i = 0; i < all.n; i++) {
-		if (set_has(&keep, &all.ids[i]))
+		if ((i && !git_oid_cmp(&all.ids[i], &all.ids[i - 1])) || set_has(&keep, &all.ids[i]))
 			continue;
 		git_oid_tostr(hex, sizeof hex, &all.ids[i]);
 		/* loose only: a snapshot writes no pack */

@@ -349,6 +349,16 @@ test_expect_success 'without a store, callus gc leaves the files of .lessons/ an
 	test ! -e .callus/callus.db
 '
 
+test_expect_success 'without a store, a .lessons/ linking out of the workspace is not counted' '
+	mkdir outside linked && cp p/.lessons/*.md outside/ &&
+	n=$(ls outside | wc -l) && test "$n" -ge 1 &&
+	(cd linked && git init -q && ln -s ../outside .lessons &&
+	 "$CALLUS" gc >out 2>err &&
+	 grep -q "^removed 0 lessons" out &&
+	 ! grep -q "in .lessons/" err) &&
+	test "$(ls outside | wc -l)" = "$n"
+'
+
 test_expect_success 'callus help gc states the policy' '
 	"$CALLUS" help gc >out &&
 	grep -q "lesson_days" out && grep -q "Notes, resolutions and" out
