@@ -74,18 +74,18 @@ out:
 
 /* In a workspace without git, the copies in .callus/snapshots.git that no
  * snapshot kept reaches (snapshot.h); a sweep's work only, as it starts
- * the helper.  Best-effort: the copies stay until a sweep can.  A dry
- * run's keep list is read in its transaction: the snapshots the rules
- * took are not in it, and their copies are counted. */
-static void prune_copies(callus_store *s, const char *workspace, int dry_run,
-			 callus_gc_result *res)
+ * the helper.  First the trees of the snapshots kept, into keep: 1 when
+ * there are copies and the list is whole (a list cut short would leave
+ * the rest of the copies to go).  A dry run's list is read in its
+ * transaction (the snapshots its rules took are not in it, and their
+ * copies are counted), and the helper's walk waits for the rollback:
+ * the store's write lock is not held while it reads every object. */
+static int kept_trees(callus_store *s, const char *workspace, callus_strlist *keep)
 {
-	callus_strlist keep = CALLUS_STRLIST_INIT;
 	callus_buf repo = CALLUS_BUF_INIT;
-	callus_error err = CALLUS_ERROR_INIT;
 	sqlite3_stmt *st = NULL;
 	struct stat sb;
-	int sq;
+	int sq = SQLITE_ERROR;
 
 	if (callus_buf_printf(&repo, "%s/.callus/snapshots.git", workspace) < 0 ||
 	    lstat(repo.ptr, &sb) < 0 || !S_ISDIR(sb.st_mode))
@@ -96,18 +96,25 @@ static void prune_copies(callus_store *s, const char *workspace, int dry_run,
 	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *tree = (const char *)sqlite3_column_text(st, 0);
 
-		if (tree && callus_strlist_add(&keep, tree, strlen(tree)) < 0)
-			goto out;
+		if (tree && callus_strlist_add(keep, tree, strlen(tree)) < 0) {
+			sq = SQLITE_NOMEM;
+			break;
+		}
 	}
-	/* a list cut short would leave the rest of the copies to go */
-	if (sq == SQLITE_DONE)
-		(void)callus_snapshot_prune(&res->snapshot_objects, workspace, &keep, dry_run, NULL,
-					    &err);
 out:
 	sqlite3_finalize(st);
-	callus_error_release(&err);
 	callus_buf_release(&repo);
-	callus_strlist_release(&keep);
+	return sq == SQLITE_DONE;
+}
+
+/* Best-effort: the copies stay until a sweep can. */
+static void prune_copies(const char *workspace, const callus_strlist *keep, int dry_run,
+			 callus_gc_result *res)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+
+	(void)callus_snapshot_prune(&res->snapshot_objects, workspace, keep, dry_run, NULL, &err);
+	callus_error_release(&err);
 }
 
 static int limit_of(const callus_gc_policy *p)
@@ -560,9 +567,13 @@ static int redact_again(callus_store *s, const char *workspace, const callus_gc_
 	return rc;
 }
 
+/* dry_keep: a dry run's (NULL else), the trees its pass keeps, for the
+ * copies' count after the rollback; *dry_prune set when it is owed */
 static int gc_pass(callus_store *s, const char *workspace, const callus_gc_policy *p,
-		   callus_gc_result *res, callus_error *err)
+		   callus_gc_result *res, callus_strlist *dry_keep, int *dry_prune,
+		   callus_error *err)
 {
+	callus_strlist keep = CALLUS_STRLIST_INIT;
 	char *before = NULL;
 	size_t merged = 0;
 	int rc = 0, sq = SQLITE_OK, vacuum_owed = 0, files_ours;
@@ -637,7 +648,7 @@ static int gc_pass(callus_store *s, const char *workspace, const callus_gc_polic
 	if (p->dry_run) {
 		res->redaction_due = p->redactor && callus_store_redact_due(s, NULL) > 0;
 		if (p->sweep) {
-			prune_copies(s, workspace, 1, res);
+			*dry_prune = kept_trees(s, workspace, dry_keep);
 			sweep_temp_files(workspace, 1, res);
 		}
 		goto out;
@@ -653,7 +664,8 @@ static int gc_pass(callus_store *s, const char *workspace, const callus_gc_polic
 	if (rc < 0)
 		goto out;
 	if (p->sweep) {
-		prune_copies(s, workspace, 0, res);
+		if (kept_trees(s, workspace, &keep))
+			prune_copies(workspace, &keep, 0, res);
 		sweep_temp_files(workspace, 0, res);
 		what = "cannot vacuum";
 		vacuum_owed = callus_store_redact_vacuum_owed(s);
@@ -680,6 +692,7 @@ out:
 	    sqlite3_wal_checkpoint_v2(callus_store_db(s), NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL,
 				      NULL) != SQLITE_OK)
 		res->wal_left = 1;
+	callus_strlist_release(&keep);
 	free(before);
 	return rc;
 }
@@ -687,20 +700,24 @@ out:
 int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
 	      callus_gc_result *res, callus_error *err)
 {
+	callus_strlist keep = CALLUS_STRLIST_INIT;
 	callus_gc_result own;
-	int rc;
+	int rc, prune = 0;
 
 	if (!res)
 		res = &own;
 	memset(res, 0, sizeof(*res));
 	if (!p->dry_run)
-		return gc_pass(s, workspace, p, res, err);
+		return gc_pass(s, workspace, p, res, NULL, NULL, err);
 	/* the whole pass in one transaction, each step a savepoint of it
 	 * (callus_store_tx_begin), rolled back: the counts are what the
 	 * removals would be, each rule seeing what the ones before took */
 	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		return rc;
-	rc = gc_pass(s, workspace, p, res, err);
+	rc = gc_pass(s, workspace, p, res, &keep, &prune, err);
 	sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+	if (rc == 0 && prune)
+		prune_copies(workspace, &keep, 1, res);
+	callus_strlist_release(&keep);
 	return rc;
 }

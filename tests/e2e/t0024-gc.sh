@@ -240,6 +240,16 @@ test_expect_success 'without git, callus gc removes the copies no kept snapshot 
 	"$CALLUS" gc --dry-run --json >dry.json &&
 	"$CALLUS" gc --dry-run >dry.txt &&
 	test "$(find .callus/snapshots.git/objects -type f | wc -l)" = "$all" &&
+	# and counts them with the store free: its transaction is over
+	# before the helper reads every object (a writer waits for none)
+	real=$(dirname "$CALLUS")/callus-git &&
+	printf "#!/bin/sh\ncase \" \$* \" in *\" prunable \"*)\n" >helper &&
+	printf "  if sqlite3 %s \"BEGIN IMMEDIATE; COMMIT;\" 2>/dev/null; then echo free; else echo held; fi >>%s ;;\nesac\nexec %s \"\$@\"\n" \
+		"$PWD/.callus/callus.db" "$PWD/lock.txt" "$real" >>helper &&
+	chmod +x helper &&
+	CALLUS_GIT_HELPER=$PWD/helper "$CALLUS" gc --dry-run --json >dry2.json &&
+	test "$(cat lock.txt)" = free &&
+	test "$(jq .snapshot_objects dry2.json)" = "$(jq .snapshot_objects dry.json)" &&
 	"$CALLUS" gc --json >out.json &&
 	jq -e ".snapshot_objects > 0" out.json &&
 	test "$(jq .snapshot_objects dry.json)" = "$(jq .snapshot_objects out.json)" &&
