@@ -81,12 +81,13 @@ const cli_spec cmd_doctor_spec = {
 	".callus/files.idx lacks (a power loss can take back its last lines); a built-in\n"
 	"vector file with fewer records than the store has vectors (removed, damaged or\n"
 	"unreadable: nothing similar is found until it is written again); the totals\n"
-	"'callus status' shows against the store's rows; failures and passes hooks\n"
-	"queued in .callus/spool that no drainer has recorded yet (and a .callus/spool\n"
-	"that leads out of the workspace, which no hook or drainer uses); and what\n"
-	".callus/log.jsonl and .callus/metrics.pending hold. Writes nothing, except with\n"
-	"--fix: then those files are rewritten from the store, the temporary files\n"
-	"removed, the totals counted again and a drainer started for the queued runs.\n"
+	"'callus status' shows (its vectors too) against the store's rows; failures and\n"
+	"passes hooks queued in .callus/spool that no drainer has recorded yet (and a\n"
+	".callus/spool that leads out of the workspace, which no hook or drainer uses);\n"
+	"and what .callus/log.jsonl and .callus/metrics.pending hold. Writes nothing,\n"
+	"except with --fix: then those files are rewritten from the store, the\n"
+	"temporary files removed, the totals counted again and a drainer started for\n"
+	"the queued runs.\n"
 	"Exits 1 when something needs attention ('problem' lines), 0 otherwise.",
 	doctor_options, 0
 };

@@ -526,10 +526,19 @@ int callus_store_totals_get(callus_store *s, callus_store_totals *out, callus_er
 	return totals_read(s, 0, out, err);
 }
 
+/* Each model's vectors, and those of them that are a linked signature's
+ * (store_schema.c: VECTOR_MODELS, ALIASED_COUNTS), counted from the rows:
+ * `callus status`'s signatures with a vector are the one less the other. */
+#define VECTORS_OF_MODEL "(SELECT count(*) FROM signature_vectors v WHERE v.model = vector_models.id)"
+#define ALIASED_OF_MODEL                                                                    \
+	"(SELECT count(*) FROM signature_links l JOIN signatures g ON g.id = l.alias_id"    \
+	" JOIN signature_vectors v ON v.sig = g.rowid WHERE v.model = vector_models.id)"
+#define CALLUS_STORE_ALIASED_SCHEMA 41
+
 int callus_store_totals_check(callus_store *s, int fix, int *drifted, callus_error *err)
 {
 	callus_store_totals kept, counted;
-	int rc;
+	int rc, vectors = callus_store_schema_version(s) >= CALLUS_STORE_ALIASED_SCHEMA;
 
 	*drifted = 0;
 	if (callus_store_schema_version(s) < CALLUS_STORE_TOTALS_SCHEMA)
@@ -539,10 +548,17 @@ int callus_store_totals_check(callus_store *s, int fix, int *drifted, callus_err
 	if ((rc = totals_read(s, 0, &kept, err)) < 0 || (rc = totals_read(s, 1, &counted, err)) < 0)
 		goto out;
 	*drifted = memcmp(&kept, &counted, sizeof(kept)) != 0 ||
-		   callus_store_query_int(s, "SELECT count(*) FROM totals") != 1;
+		   callus_store_query_int(s, "SELECT count(*) FROM totals") != 1 ||
+		   (vectors && callus_store_query_int(s, "SELECT count(*) FROM vector_models"
+						      " WHERE n IS NOT " VECTORS_OF_MODEL
+						      " OR aliased IS NOT " ALIASED_OF_MODEL) != 0);
 	if (*drifted && fix)
 		rc = callus_store_exec(s, "DELETE FROM totals;"
 					  "INSERT INTO totals " CALLUS_STORE_TOTALS_COUNTED,
+				       err);
+	if (*drifted && fix && rc == 0 && vectors)
+		rc = callus_store_exec(s, "UPDATE vector_models SET n = " VECTORS_OF_MODEL
+					  ", aliased = " ALIASED_OF_MODEL,
 				       err);
 out:
 	if (rc < 0) {

@@ -193,8 +193,9 @@ int callus_store_totals_get(callus_store *s, callus_store_totals *out, callus_er
 /*
  * Whether the totals `callus status` shows, kept by the store's triggers,
  * are what counting the rows gives (*drifted = 0), and with fix, count them
- * again when not.  Nothing callus does makes them drift; an edit by hand
- * can.  A store of an older schema has none: *drifted = 0.
+ * again when not: the totals row, and each model's vectors and those of
+ * linked signatures (schema 41).  Nothing callus does makes them drift; an
+ * edit by hand can.  A store of an older schema has none: *drifted = 0.
  */
 int callus_store_totals_check(callus_store *s, int fix, int *drifted, callus_error *err);
 

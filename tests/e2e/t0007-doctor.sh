@@ -102,7 +102,16 @@ test_expect_success 'totals edited by hand: found, and counted again by --fix' '
 	grep -q "^note     totals .*: counted again" out &&
 	"$CALLUS" doctor >out &&
 	! grep -q "^[a-z]* *totals " out &&
-	"$CALLUS" status >out && grep -q "^lessons      1 from 1 failed runs" out
+	"$CALLUS" status >out && grep -q "^lessons      1 from 1 failed runs" out &&
+	# the signatures with a vector, from each model'"'"'s counts
+	v=$(sed -n "s/^vectors *//p" out) && test -n "$v" &&
+	sqlite3 .callus/callus.db "UPDATE vector_models SET n = n + 5, aliased = aliased + 2" &&
+	"$CALLUS" status >out && ! grep -q "^vectors *$v\$" out &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
+	problem totals "not what the store holds" &&
+	"$CALLUS" doctor --fix >out &&
+	grep -q "^note     totals .*: counted again" out &&
+	"$CALLUS" status >out && grep -q "^vectors *$v\$" out
 '
 
 test_expect_success 'a configuration file that does not parse' '

@@ -698,6 +698,23 @@ static void totals_follow_every_change(void **state)
 	assert_true(drifted);
 	assert_int_equal(callus_store_totals_check(s, 0, &drifted, NULL), 0);
 	assert_false(drifted);
+	/* a model's counts of vectors, each edited by hand: found, counted
+	 * again by the fix */
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(sqlite3_exec(callus_store_db(s),
+					      i ? "UPDATE vector_models SET aliased = 3 WHERE id = 1"
+						: "UPDATE vector_models SET n = 7 WHERE id = 1",
+					      NULL, NULL, NULL), SQLITE_OK);
+		assert_int_equal(callus_store_totals_check(s, 0, &drifted, NULL), 0);
+		assert_true(drifted);
+		assert_int_equal(callus_store_totals_check(s, 1, &drifted, NULL), 0);
+		assert_true(drifted);
+		assert_int_equal(callus_store_totals_check(s, 0, &drifted, NULL), 0);
+		assert_false(drifted);
+		assert_int_equal(callus_store_query_int(s, "SELECT n + aliased FROM vector_models"
+							   " WHERE id = 1"),
+				 0);
+	}
 	/* the row deleted: read counted, put back by the fix; a second row
 	 * (which the first hides from a read): found, one left */
 	for (int i = 0; i < 2; i++) {
