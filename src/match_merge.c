@@ -229,12 +229,12 @@ int callus_match_get_signature(callus_store *s, const char *key, callus_signatur
 static const char *const merge_sql[] = {
 	/* an upsert: a row INSERT OR REPLACE deleted would fire no trigger,
 	 * and the count of the aliases' vectors keeps (store_schema.c) */
-	"INSERT INTO signature_links (alias_id, canonical_id, similarity, reason, linked_at)"
-	" VALUES (?1, ?2, 1.0, 'merge', ?3) ON CONFLICT (alias_id) DO UPDATE SET"
-	" canonical_id = excluded.canonical_id, similarity = excluded.similarity,"
-	" reason = excluded.reason, linked_at = excluded.linked_at",
-	"INSERT OR IGNORE INTO note_signatures (signature_id, note_id)"
-	" SELECT ?2, note_id FROM note_signatures WHERE signature_id = ?1",
+	("INSERT INTO signature_links (alias_id, canonical_id, similarity, reason, linked_at)"
+	 " VALUES (?1, ?2, 1.0, 'merge', ?3) ON CONFLICT (alias_id) DO UPDATE SET"
+	 " canonical_id = excluded.canonical_id, similarity = excluded.similarity,"
+	 " reason = excluded.reason, linked_at = excluded.linked_at"),
+	("INSERT OR IGNORE INTO note_signatures (signature_id, note_id)"
+	 " SELECT ?2, note_id FROM note_signatures WHERE signature_id = ?1"),
 	"UPDATE resolutions SET signature_id = ?2 WHERE signature_id = ?1",
 	"UPDATE signature_links SET canonical_id = ?2 WHERE canonical_id = ?1",
 };
