@@ -19,6 +19,7 @@
 #include "callus/capture.h"
 #include "callus/failtext.h"
 #include "callus/fsutil.h"
+#include "callus/hash.h"
 #include "callus/import.h"
 #include "callus/paths.h"
 
@@ -61,9 +62,11 @@ const cli_spec cmd_import_spec = {
 	"workspaces that no longer exist, and those outside your home (unless named by\n"
 	"--project), are skipped and counted.  Importing again reads only what was\n"
 	"added since (a watermark per transcript file, kept in\n"
-	"$XDG_DATA_HOME/callus/import-watermarks.tsv); a malformed or truncated line is\n"
-	"skipped and counted.  'callus init AGENT --import' imports the agent's history\n"
-	"of the current workspace.  docs/import.md has the formats read.",
+	"$XDG_DATA_HOME/callus/import-watermarks.tsv), and what an import cut short\n"
+	"read again is not counted twice.  History closes no error that failed after\n"
+	"it.  A malformed or truncated line is skipped and counted.  'callus init AGENT\n"
+	"--import' imports the agent's history of the current workspace.  docs/import.md\n"
+	"has the formats read.",
 	import_options, 0
 };
 
@@ -101,6 +104,7 @@ typedef struct wsitem {
 typedef struct stats {
 	uint64_t files, files_read, commands, checks, failures, passes, fixes, notes, unchanged;
 	uint64_t missing_events;
+	uint64_t again;       /* failures a replay before stored already */
 } stats;
 
 typedef struct importer {
@@ -465,6 +469,35 @@ static char *fix_diff(const wsitem *w, size_t start)
 
 /* ---- commands ------------------------------------------------------------ */
 
+/* What names a command's run wherever the transcript is read from: an
+ * import cut short (its watermarks saved every SAVE_EVERY files) reads it
+ * again, and its failure must not count twice.  Hashed: the command may
+ * hold a secret, and the run's origin is stored as it is.  NULL when the
+ * transcript gives no time (nothing tells two runs of a command apart) or
+ * without memory. */
+static char *run_origin(const importer *im, const callus_import_event *ev)
+{
+	callus_sha256 *h = NULL;
+	char hex[CALLUS_SHA256_HEX_LEN + 1];
+	char *out;
+
+	if (!*ev->time || callus_sha256_new(&h) < 0)
+		return NULL;
+	if (callus_sha256_part(h, im->agent, strlen(im->agent)) < 0 ||
+	    callus_sha256_part(h, ev->session, strlen(ev->session)) < 0 ||
+	    callus_sha256_part(h, ev->time, strlen(ev->time)) < 0 ||
+	    callus_sha256_part(h, ev->cwd, strlen(ev->cwd)) < 0 ||
+	    callus_sha256_part(h, ev->command, strlen(ev->command)) < 0) {
+		callus_sha256_free(h);
+		return NULL;
+	}
+	if (callus_sha256_finish(h, hex) < 0 || !(out = malloc(sizeof("import:") + 32)))
+		return NULL;
+	/* 128 bits tell a workspace's runs apart */
+	snprintf(out, sizeof("import:") + 32, "import:%.32s", hex);
+	return out;
+}
+
 enum verdict { V_NONE, V_FAILED, V_PASSED };
 
 /* As the hook judges a command's end (cmd_hook.c): only a status known to
@@ -496,7 +529,9 @@ static void command(importer *im, wsitem *w, const callus_import_event *ev)
 	/* the store compares times as text: its own format, whatever the
 	 * transcript's (an offset, no milliseconds) */
 	char *when = callus_time_normalize(ev->time);
-	cli_replay rp = { when ? when : ev->time, NULL };
+	/* a time in the store's format bounds what the run learns (history
+	 * closes no error of today); one callus cannot read is taken as it is */
+	cli_replay rp = { when ? when : ev->time, NULL, NULL, when != NULL };
 	enum verdict v = V_NONE;
 	int code;
 
@@ -528,13 +563,19 @@ static void command(importer *im, wsitem *w, const callus_import_event *ev)
 			callus_capture cap;
 			callus_metrics *m = NULL;
 			cli_recorded rec;
+			char *origin = run_origin(im, ev);
+			int rc;
 
+			rp.origin = origin;
 			callus_capture_init(&cap);
 			callus_capture_whole(&cap, ev->output, ev->output_len);
 			callus_metrics_new(&m);
 			memset(&rec, 0, sizeof(rec));
-			if (cli_replay_failure(&w->ws, &det, ev->command, code, &cap, ev->session, &rp, m,
-					       &rec) == 0) {
+			rc = cli_replay_failure(&w->ws, &det, ev->command, code, &cap, ev->session, &rp,
+						m, &rec);
+			if (rc == CALLUS_EEXIST)
+				im->st.again++;
+			if (rc == 0) {
 				im->st.fixes += rec.learnt.nfixed;
 				im->st.notes += rec.learnt.nnotes;
 				im->st.unchanged += rec.learnt.nunchanged;
@@ -545,6 +586,7 @@ static void command(importer *im, wsitem *w, const callus_import_event *ev)
 			cli_recorded_release(&rec);
 			callus_metrics_free(m);
 			callus_capture_release(&cap);
+			free(origin);
 		}
 		if (!oc) {
 			open_check *g = realloc(w->open, (w->nopen + 1) * sizeof(*g));
@@ -709,6 +751,9 @@ static void summary(const importer *im)
 	if (!opt_dry_run)
 		printf(", notes made or merged: %llu, failures gone with no edit: %llu",
 		       (unsigned long long)s->notes, (unsigned long long)s->unchanged);
+	if (s->again)
+		printf("\n  failures stored by an earlier import, not counted again: %llu",
+		       (unsigned long long)s->again);
 	printf("\n  workspaces: %zu", im->nws);
 	for (size_t i = 0; i < im->nws && i < 5; i++)
 		printf("%s%s", i ? ", " : " (", im->ws[i].root);

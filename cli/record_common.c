@@ -251,6 +251,7 @@ static void replay_learn(cli_learn *lc, const cli_replay *rp)
 		return;
 	lc->opts.now = rp->now && *rp->now ? rp->now : NULL;
 	lc->opts.fix_patch = rp->fix_patch;
+	lc->opts.redelivered = rp->late && lc->opts.now;
 	/* the working tree of then is gone: never snapshot today's */
 	lc->opts.no_snapshot = 1;
 }
@@ -558,6 +559,8 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 		opts.stored_ctx = q->ctx;
 		opts.queued_snapshot = q->left ? &q->left->snapshot : NULL;
 		opts.queued_fixes = q->left ? &q->left->fixes : NULL;
+	} else if (rp) {
+		opts.origin = rp->origin;
 	}
 	opts.defer_views = rp != NULL;
 	memset(out, 0, sizeof(*out));
@@ -580,8 +583,9 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 		}
 	}
 	rc = callus_record_lesson(&l, &f.diags, f.output_bytes, &opts, &res, &err);
-	/* its queue entry takes it to a drainer, which learns it */
-	out->learn_owed = opts.origin && res.learn_owed;
+	/* its queue entry takes it to a drainer, which learns it (a replay's
+	 * is learnt when the import runs again: said as a failed learning) */
+	out->learn_owed = q && opts.origin && res.learn_owed;
 	if (rc == 0) {
 		out->is_new = res.is_new;
 		out->related = res.related;
@@ -620,8 +624,9 @@ out_lesson:
 out_failure:
 	callus_failure_release(&f);
 out:
-	if (rc == CALLUS_EEXIST && q) {
-		/* an earlier delivery recorded it: nothing was dropped */
+	if (rc == CALLUS_EEXIST && (q || rp)) {
+		/* an earlier delivery (or replay) recorded it: nothing was
+		 * dropped */
 		callus_metrics_clear(m);
 	} else if (rc == CALLUS_EBUSY && q) {
 		/* queued before: a drainer records it, nothing is dropped (said

@@ -125,6 +125,15 @@ int cli_pass_counts(const cli_workspace *ws, const callus_detection *det);
 typedef struct cli_replay {
 	const char *now;        /* ISO 8601 UTC; NULL or "": the clock */
 	const char *fix_patch;
+	const char *origin;     /* names the run (a failure's): replayed again
+				 * (an import cut short, its watermarks
+				 * lost), it stores nothing and the replay
+				 * returns CALLUS_EEXIST.  NULL: none */
+	int late;               /* now is in the store's own format: the run
+				 * is learnt as one delivered late (learn.h's
+				 * redelivered), so that history fixes no
+				 * error that failed after it, and a pass
+				 * replayed again finds nothing to fix */
 } cli_replay;
 
 /* cli_record_pass() for a replayed run: no metrics, nothing kept open.

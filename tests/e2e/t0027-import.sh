@@ -176,6 +176,39 @@ test_expect_success 'older history imported after a live failure leaves it live:
 	test "$("$CALLUS" lessons --json | jq length)" = 1
 '
 
+test_expect_success 'an import cut short and run again stores nothing twice' '
+	c_project "$HOME/src/again" && W=$HOME/src/again &&
+	gcc_session "$W" | claude_session "$W" again &&
+	cd "$W" && "$CALLUS" import --project . >"$TRASH_DIRECTORY/out7" &&
+	grep -q "imported 2 verification commands (1 failed, 1 passed)" "$TRASH_DIRECTORY/out7" &&
+	! grep -q "not counted again" "$TRASH_DIRECTORY/out7" &&
+	sqlite3 .callus/callus.db .dump >"$TRASH_DIRECTORY/again.before" &&
+	cat .callus/notes/*.md AGENTS.md >"$TRASH_DIRECTORY/again.files" &&
+	grep -q "INSERT INTO runs" "$TRASH_DIRECTORY/again.before" &&
+	marks=$HOME/.local/share/callus/import-watermarks.tsv &&
+	grep -v "again.jsonl" "$marks" >"$TRASH_DIRECTORY/marks" &&
+	cat "$TRASH_DIRECTORY/marks" >"$marks" &&
+	"$CALLUS" import --project . >"$TRASH_DIRECTORY/out8" && cat "$TRASH_DIRECTORY/out8" &&
+	grep -q "imported 2 verification commands (1 failed, 1 passed)" "$TRASH_DIRECTORY/out8" &&
+	grep -q "failures stored by an earlier import, not counted again: 1" "$TRASH_DIRECTORY/out8" &&
+	sqlite3 .callus/callus.db .dump >"$TRASH_DIRECTORY/again.after" &&
+	test_cmp "$TRASH_DIRECTORY/again.before" "$TRASH_DIRECTORY/again.after" &&
+	cat .callus/notes/*.md AGENTS.md | test_cmp "$TRASH_DIRECTORY/again.files" - &&
+	"$CALLUS" lessons --json | jq -e "length == 1 and .[0].occurrences == 1"
+'
+
+test_expect_success 'history imported after a failure of today closes nothing of today' '
+	c_project "$HOME/src/today" && W=$HOME/src/today &&
+	(cd "$W" && test_must_fail "$CALLUS" run -- gcc -Werror=format -c show.c >/dev/null 2>&1) &&
+	gcc_session "$W" | claude_session "$W" today &&
+	cd "$W" && "$CALLUS" import --project . >"$TRASH_DIRECTORY/out9" &&
+	grep -q "imported 2 verification commands (1 failed, 1 passed)" "$TRASH_DIRECTORY/out9" &&
+	"$CALLUS" pending --json >"$TRASH_DIRECTORY/today.json" &&
+	jq -e "length == 1" "$TRASH_DIRECTORY/today.json" &&
+	"$CALLUS" resolutions --json | jq -e "length == 0" &&
+	"$CALLUS" lessons --json | jq -e "length == 1 and .[0].occurrences == 2"
+'
+
 test_expect_success 'workspaces that are gone or outside the home are skipped and counted' '
 	G=$HOME/src/gone && mkdir -p "$G" &&
 	{ bash_use g1 "gcc -c gone.c" "$G" 1 && bash_result g1 "$G" 2 1 "gone.c:1:1: error: boom"; } |
