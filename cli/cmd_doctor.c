@@ -78,9 +78,10 @@ const cli_spec cmd_doctor_spec = {
 	"block) missing, empty or stale after a crash, files in .lessons/ no lesson has\n"
 	"('callus gc' removes them), and temporary files left behind (a write's, or a\n"
 	"spool entry or views debt a killed process left unnamed); the files of fixes\n"
-	".callus/files.idx lacks (a power loss can take back its last lines); a built-in\n"
-	"vector file with fewer records than the store has vectors (removed, damaged or\n"
-	"unreadable: nothing similar is found until it is written again); the totals\n"
+	".callus/files.idx lacks (a power loss can take back its last lines); the\n"
+	"built-in vector file read record by record against the store's vectors (one\n"
+	"missing or damaged: nothing similar to its error is found until the file is\n"
+	"written again); the totals\n"
 	"'callus status' shows (its vectors too) against the store's rows; failures and\n"
 	"passes hooks queued in .callus/spool that no drainer has recorded yet (and a\n"
 	".callus/spool that leads out of the workspace, which no hook or drainer uses);\n"
@@ -434,24 +435,32 @@ static void check_vectors(struct doctor *d, callus_store *store)
 {
 	callus_error err = CALLUS_ERROR_INIT;
 	const char *rel = ".callus/vectors-" CALLUS_EMBED_BUILTIN_MODEL ".bin";
-	int64_t stored = 0;
-	size_t have = 0;
-	int rc = callus_match_file_check(store, d->ws->root, fix, &have, &stored, &err);
+	callus_match_file_state f;
+	callus_buf what = CALLUS_BUF_INIT;
+	int rc = callus_match_file_check(store, d->ws->root, fix, &f, &err);
 
+	if (rc > 0) {
+		callus_buf_printf(&what, "%lld of the store's %lld vectors",
+				  (long long)f.stored - (long long)f.missing, (long long)f.stored);
+		if (f.damaged)
+			callus_buf_printf(&what, ", and %zu of its %zu records are damaged (not the "
+					  "store's vector of their signature)",
+					  f.damaged, f.have);
+	}
 	if (rc < 0)
 		report(d, PROBLEM, "vectors", "cannot %s %s: %s", fix ? "write" : "check", rel,
 		       callus_error_message(&err));
 	else if (rc && fix)
-		report(d, NOTE, "vectors", "%s held %zu of the store's %lld vectors: written again "
-		       "from the store", rel, have, (long long)stored);
+		report(d, NOTE, "vectors", "%s held %s: written again from the store", rel,
+		       what.ptr ? what.ptr : "");
 	else if (rc)
-		report(d, PROBLEM, "vectors",
-		       "%s holds %zu of the store's %lld vectors (removed, damaged or unreadable): "
-		       "the next search writes it again ('callus doctor --fix' now)",
-		       rel, have, (long long)stored);
-	else if (stored)
-		report(d, OK, "vectors", "%s holds the store's %lld vectors", rel,
-		       (long long)stored);
+		report(d, PROBLEM, "vectors", "%s holds %s: %s ('callus doctor --fix' writes it again "
+		       "from the store)", rel, what.ptr ? what.ptr : "",
+		       "searches find nothing similar to the errors it lacks");
+	else if (f.stored)
+		report(d, OK, "vectors", "%s holds the store's %lld vectors, each as the store has it",
+		       rel, (long long)f.stored);
+	callus_buf_release(&what);
 	callus_error_release(&err);
 }
 

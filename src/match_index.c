@@ -19,6 +19,7 @@
 #include "store_internal.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -727,30 +728,133 @@ int callus_match_file_sync(callus_store *s, const char *path, size_t have, int64
 	return rc < 0 ? rc : 1;
 }
 
-int callus_match_file_check(callus_store *s, const char *workspace, int fix, size_t *have,
-			    int64_t *stored, callus_error *err)
+/* A record of the file, by id: the check's merge with the store's rows. */
+typedef struct file_rec {
+	int64_t id;
+	size_t at;
+} file_rec;
+
+static int rec_cmp(const void *a, const void *b)
+{
+	const file_rec *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id ? 1 : x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* The int8 components and scale of a vector the store keeps, as the file
+ * quantizes it; -1 for a blob no form reads (vecindex.h). */
+static int blob_quantized(const void *blob, size_t len, float *scale, int8_t *q)
+{
+	float v[CALLUS_EMBED_DIM];
+
+	if (callus_vecindex_unpack(v, CALLUS_EMBED_DIM, blob, len) < 0)
+		return -1;
+	memcpy(scale, blob, sizeof(*scale));
+	/* each v[i] is q * scale: divided back, q to within rounding */
+	for (size_t i = 0; i < CALLUS_EMBED_DIM; i++)
+		q[i] = (int8_t)(*scale != 0 ? lrintf(v[i] / *scale) : 0);
+	return 0;
+}
+
+/* Whether the file's record at `at` holds that vector: the same
+ * components, and the same scale but for the rounding a rewrite's second
+ * quantization of the unpacked floats may add. */
+static int rec_is(const callus_vecindex *vi, size_t at, float scale, const int8_t *q)
+{
+	float fscale;
+	int8_t fq[CALLUS_EMBED_DIM];
+
+	(void)callus_vecindex_record(vi, at, &fscale, fq);
+	return !memcmp(q, fq, sizeof(fq)) && fabsf(fscale - scale) <= 1e-5f * fabsf(scale);
+}
+
+/* The store's vectors against the file's records, both by id. */
+static int file_compare(callus_store *s, const callus_vecindex *vi, callus_match_file_state *out,
+			callus_error *err)
+{
+	size_t n = callus_vecindex_count(vi), k = 0;
+	file_rec *recs = n ? malloc(n * sizeof(*recs)) : NULL;
+	sqlite3_stmt *st = NULL;
+	int sq, cache, rc = 0;
+
+	if (n && !recs)
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		float scale;
+		int8_t q[CALLUS_EMBED_DIM];
+
+		recs[i].id = callus_vecindex_record(vi, i, &scale, q);
+		recs[i].at = i;
+	}
+	if (n)
+		qsort(recs, n, sizeof(*recs), rec_cmp);
+	cache = callus_store_cache_pages(s, 0);
+	if ((sq = sqlite3_prepare_v2(callus_store_db(s), CALLUS_MATCH_BUILTIN_VECTORS, -1, &st,
+				     NULL)) != SQLITE_OK)
+		goto out;
+	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		float scale;
+		int8_t q[CALLUS_EMBED_DIM];
+		size_t good = 0;
+		/* a vector the store cannot read is no file's (a rewrite leaves
+		 * it out, callus reindex makes it again): not expected there */
+		int readable = blob_quantized(sqlite3_column_blob(st, 1),
+					      (size_t)sqlite3_column_bytes(st, 1), &scale, q) == 0;
+
+		/* a removed signature's records stay until the file is written
+		 * again (gc, at a tenth of it): no damage */
+		while (k < n && recs[k].id < id)
+			k++;
+		for (; k < n && recs[k].id == id; k++) {
+			if (!readable)
+				continue;
+			if (rec_is(vi, recs[k].at, scale, q))
+				good++;
+			else
+				out->damaged++;
+		}
+		if (readable && !good)
+			out->missing++;
+	}
+	sq = sq == SQLITE_DONE ? SQLITE_OK : sq;
+out:
+	if (sq != SQLITE_OK)
+		rc = callus_store_db_error(s, err, sq, "cannot read the vectors of");
+	sqlite3_finalize(st);
+	callus_store_cache_pages(s, cache);
+	free(recs);
+	return rc;
+}
+
+int callus_match_file_check(callus_store *s, const char *workspace, int fix,
+			    callus_match_file_state *out, callus_error *err)
 {
 	callus_buf path = CALLUS_BUF_INIT;
 	callus_vecindex *vi = NULL;
 	int rc = 0;
 
-	*have = 0;
-	*stored = callus_match_builtin_count(s);
-	if (*stored < 0)
+	memset(out, 0, sizeof(*out));
+	out->stored = callus_match_builtin_count(s);
+	if (out->stored < 0)
 		return callus_error_set(err, CALLUS_EIO, "cannot count the vectors in '%s'",
 				      callus_store_path(s));
 	if (callus_match_builtin_vector_path(&path, workspace) < 0)
 		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	if (callus_vecindex_open(&vi, path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL,
 				 NULL) == 0)
-		*have = callus_vecindex_count(vi);
-	callus_vecindex_close(vi);
-	if (*have < (size_t)*stored) {
-		rc = fix ? callus_match_file_sync(s, path.ptr, *have, *stored, SIZE_MAX,
+		out->have = callus_vecindex_count(vi);
+	if ((rc = file_compare(s, vi, out, err)) < 0)
+		goto out;
+	if (out->missing || out->damaged) {
+		/* have 0: written again whatever the counts say */
+		rc = fix ? callus_match_file_sync(s, path.ptr, 0, out->stored, SIZE_MAX,
 						  CALLUS_MATCH_BUILTIN_VECTORS, err)
 			 : 1;
 		rc = rc < 0 ? rc : 1;
 	}
+out:
+	callus_vecindex_close(vi);
 	callus_buf_release(&path);
 	return rc;
 }

@@ -749,6 +749,17 @@ size_t callus_vecindex_count(const callus_vecindex *vi)
 	return vi ? vi->count : 0;
 }
 
+int64_t callus_vecindex_record(const callus_vecindex *vi, size_t i, float *scale, int8_t *v)
+{
+	const unsigned char *rec = vi->map + VI_HEADER_SIZE + i * vi->recsize;
+	int64_t id;
+
+	memcpy(&id, rec, 8);
+	memcpy(scale, rec + 8, 4);
+	memcpy(v, rec + 12, vi->dim);
+	return id;
+}
+
 size_t callus_vecindex_file_count(const char *path, const char *model, size_t dim)
 {
 	struct stat st;

@@ -244,13 +244,32 @@ void callus_merge_pairs_free(callus_merge_pair *p, size_t count);
 int callus_match_count_vectors(callus_store *s, const char *model, int64_t *with, int64_t *all,
 			     callus_error *err);
 
-/* Whether the built-in vector file holds every vector the store has (*have
- * records, *stored vectors): 0 when it does; 1 when it is behind (removed,
- * damaged, unreadable: a search finds nothing similar until it is written
- * again), and with fix written again from the store; or a negative
- * CALLUS_E* code. */
-int callus_match_file_check(callus_store *s, const char *workspace, int fix, size_t *have,
-			    int64_t *stored, callus_error *err);
+/* What callus_match_file_check() found of the built-in vector file. */
+typedef struct callus_match_file_state {
+	size_t have;       /* records in the file (a removed signature's, and
+			    * an id written twice by racing writers, too) */
+	int64_t stored;    /* vectors in the store */
+	size_t missing;    /* of those, how many no record holds as the
+			    * store has it */
+	size_t damaged;    /* records whose vector is not the store's of
+			    * their id */
+} callus_match_file_state;
+
+/*
+ * Whether the built-in vector file holds every vector the store has, each
+ * as the store has it: every record is read and compared with the store's
+ * vector of its id (its int8 components exactly; its scale, which a
+ * rewrite quantizes again, to a few units in the last place).  0 when it
+ * does; 1 when vectors are missing (removed, cut, unreadable) or records
+ * damaged: a search finds nothing similar to their errors until the file
+ * is written again (a damaged record it finds is not the store's, and is
+ * passed over: callus_match_record_current), and a damaged one leaves the
+ * file's count right, which is all a search looks at.  With fix the file
+ * is written again from the store.  Or a negative CALLUS_E* code.  Reads the whole file and every
+ * vector: for callus doctor, never a recording.
+ */
+int callus_match_file_check(callus_store *s, const char *workspace, int fix,
+			    callus_match_file_state *out, callus_error *err);
 
 /* The stored signature key names: its id or a unique prefix of at least
  * 6 hex digits.  CALLUS_ENOTFOUND / CALLUS_EINVAL as for callus_match_merge().

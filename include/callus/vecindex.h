@@ -51,6 +51,11 @@ void callus_vecindex_close(callus_vecindex *vi); /* accepts NULL */
 /* Records in the index (duplicates included). */
 size_t callus_vecindex_count(const callus_vecindex *vi);
 
+/* Record i of vi (i < callus_vecindex_count(vi)) as the file holds it: its
+ * id is returned, its scale written to *scale and its dim int8 components
+ * to v.  What a check of the file against the store reads. */
+int64_t callus_vecindex_record(const callus_vecindex *vi, size_t i, float *scale, int8_t *v);
+
 /* Whether the file at path is still what vi maps: the same file (device,
  * inode) with no byte more, or still missing when vi found none.  One stat,
  * where opening it again maps it and checks its sketch and postings: what

@@ -351,15 +351,39 @@ test_expect_success 'a vector file the store is ahead of: found, written again b
 	make_project vectors && cd vectors &&
 	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
 	"$CALLUS" doctor >out &&
-	grep -q "^ok       vectors    .callus/vectors-callus-builtin-1.bin holds the store.s 1 vectors" out &&
+	grep -q "^ok       vectors    .callus/vectors-callus-builtin-1.bin holds the store.s 1 vectors, each as the store has it" out &&
 	rm .callus/vectors-callus-builtin-1.bin &&
 	test_expect_code 1 "$CALLUS" doctor >out &&
-	problem vectors "holds 0 of the store.s 1 vectors (removed, damaged or unreadable)" &&
+	problem vectors "holds 0 of the store.s 1 vectors: searches find nothing similar" &&
 	! test -e .callus/vectors-callus-builtin-1.bin &&
 	"$CALLUS" doctor --fix >out &&
 	grep -q "^note     vectors    .* written again from the store" out &&
 	test -s .callus/vectors-callus-builtin-1.bin &&
 	"$CALLUS" doctor >out &&
+	tail -n 1 out | grep -q "^no problem found$"
+'
+
+# flip FILE OFFSET: one byte of FILE changed in place
+flip() {
+	python3 -c 'import sys
+f, at = sys.argv[1], int(sys.argv[2])
+with open(f, "r+b") as h:
+    h.seek(at); b = h.read(1)[0]; h.seek(at); h.write(bytes([(b + 3) % 256]))' "$1" "$2"
+}
+
+test_expect_success 'a vector file whose bytes were damaged: found record by record, written again by --fix' '
+	cd vectors && v=.callus/vectors-callus-builtin-1.bin &&
+	"$CALLUS" doctor >out && tail -n 1 out | grep -q "^no problem found$" &&
+	flip "$v" $((80 + 12 + 7)) &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
+	problem vectors "holds 0 of the store.s 1 vectors, and 1 of its 1 records are damaged" &&
+	"$CALLUS" doctor --fix >out &&
+	grep -q "^note     vectors    .* records are damaged .*: written again from the store" out &&
+	"$CALLUS" doctor >out && tail -n 1 out | grep -q "^no problem found$" &&
+	flip "$v" $((80 + 8 + 3)) &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
+	problem vectors "1 of its 1 records are damaged" &&
+	"$CALLUS" doctor --fix >/dev/null && "$CALLUS" doctor >out &&
 	tail -n 1 out | grep -q "^no problem found$"
 '
 

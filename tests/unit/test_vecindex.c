@@ -277,6 +277,56 @@ static void round_trip(void **state)
 	callus_vecindex_close(vi);
 }
 
+/* A record read back is the vector as the store packs it (what callus
+ * doctor compares, match.h's callus_match_file_check): appended from the
+ * floats, the same components and scale; rewritten from the store's form
+ * unpacked (what a rewrite does), the same components, and the scale within
+ * the rounding of its second quantization. */
+static void records_read_as_the_store_packs_them(void **state)
+{
+	struct fixture *f = *state;
+	callus_error err = CALLUS_ERROR_INIT;
+	enum { N = 60 };
+	float *vecs = calloc(N, DIM * sizeof(float)), *back = calloc(N, DIM * sizeof(float));
+	int64_t ids[N];
+	uint8_t packed[CALLUS_VECINDEX_PACKED(DIM)];
+
+	assert_non_null(vecs);
+	assert_non_null(back);
+	for (size_t i = 0; i < N; i++) {
+		ids[i] = (int64_t)(1000 + 7 * i);
+		random_vec(vecs + i * DIM, (uint64_t)ids[i]);
+	}
+	assert_int_equal(callus_vecindex_append(f->path.ptr, MODEL, DIM, ids, vecs, N, &err), 0);
+	for (int pass = 0; pass < 2; pass++) {
+		callus_vecindex *vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
+
+		assert_int_equal(callus_vecindex_count(vi), N);
+		for (size_t i = 0; i < N; i++) {
+			float scale, want;
+			int8_t q[DIM];
+			size_t len = callus_vecindex_pack_store(packed, vecs + i * DIM, DIM);
+
+			assert_int_equal(callus_vecindex_record(vi, i, &scale, q), ids[i]);
+			assert_int_equal(callus_vecindex_unpack(back + i * DIM, DIM, packed, len), 0);
+			callus_vecindex_pack(packed, vecs + i * DIM, DIM);
+			memcpy(&want, packed, sizeof(want));
+			assert_memory_equal(q, packed + sizeof(float), DIM);
+			if (pass == 0)
+				assert_memory_equal(&scale, &want, sizeof(scale));
+			else
+				assert_true(fabsf(scale - want) <= 1e-5f * fabsf(want));
+		}
+		callus_vecindex_close(vi);
+		/* the second pass reads the file a rewrite from the store made */
+		assert_int_equal(callus_vecindex_rewrite(f->path.ptr, MODEL, DIM, ids, back, N, &err),
+				 0);
+	}
+	callus_error_release(&err);
+	free(vecs);
+	free(back);
+}
+
 /* A vector file that is a symlink is not appended through (it may lead
  * out of the workspace, or to a file not yet made there): the append
  * fails, the target is left as it was, and a rewrite puts a file in the
@@ -2065,6 +2115,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(missing_is_empty, setup, teardown),
 		cmocka_unit_test_setup_teardown(round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(records_read_as_the_store_packs_them, setup, teardown),
 		cmocka_unit_test_setup_teardown(topk_order_and_min, setup, teardown),
 		cmocka_unit_test_setup_teardown(not_appended_through_a_symlink, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_removal_stopped_part_way_keeps_the_file, setup,
