@@ -22,6 +22,8 @@
 #include "callus/hash.h"
 #include "callus/import.h"
 #include "callus/paths.h"
+#include "callus/redact.h"
+#include "callus/store.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -62,11 +64,12 @@ const cli_spec cmd_import_spec = {
 	"workspaces that no longer exist, and those outside your home (unless named by\n"
 	"--project), are skipped and counted.  Importing again reads only what was\n"
 	"added since (a watermark per transcript file, kept in\n"
-	"$XDG_DATA_HOME/callus/import-watermarks.tsv), and what an import cut short\n"
-	"read again is not counted twice.  History closes no error that failed after\n"
-	"it.  A malformed or truncated line is skipped and counted.  'callus init AGENT\n"
-	"--import' imports the agent's history of the current workspace.  docs/import.md\n"
-	"has the formats read.",
+	"$XDG_DATA_HOME/callus/import-watermarks.tsv); what an import cut short reads\n"
+	"again, and a failure the hook recorded when it ran (the same session and\n"
+	"command within a minute), are not counted twice.  History closes no error that\n"
+	"failed after it.  A malformed or truncated line is skipped and counted.\n"
+	"'callus init AGENT --import' imports the agent's history of the current\n"
+	"workspace.  docs/import.md has the formats read.",
 	import_options, 0
 };
 
@@ -98,6 +101,10 @@ typedef struct wsitem {
 	callus_store *hold;      /* the store kept open while the import runs */
 	open_check *open;
 	size_t nopen;
+	callus_run_seen *live;   /* the runs stored before the import that it
+				  * did not store: a hook's (runs_live) */
+	size_t nlive;
+	int live_read;
 	int used;
 } wsitem;
 
@@ -105,6 +112,7 @@ typedef struct stats {
 	uint64_t files, files_read, commands, checks, failures, passes, fixes, notes, unchanged;
 	uint64_t missing_events;
 	uint64_t again;       /* failures a replay before stored already */
+	uint64_t live;        /* failures a hook recorded when they ran */
 } stats;
 
 typedef struct importer {
@@ -280,6 +288,7 @@ static void wsitem_release(wsitem *w)
 	for (size_t i = 0; i < w->nopen; i++)
 		free(w->open[i].key);
 	free(w->open);
+	callus_runs_seen_free(w->live, w->nlive);
 	callus_store_close(w->hold);
 	if (w->used)
 		cli_workspace_release(&w->ws);
@@ -469,6 +478,9 @@ static char *fix_diff(const wsitem *w, size_t start)
 
 /* ---- commands ------------------------------------------------------------ */
 
+/* What begins the origin of every run an import stores (run_origin). */
+#define IMPORT_ORIGIN "import:"
+
 /* What names a command's run wherever the transcript is read from: an
  * import cut short (its watermarks saved every SAVE_EVERY files) reads it
  * again, and its failure must not count twice.  Hashed: the command may
@@ -491,10 +503,10 @@ static char *run_origin(const importer *im, const callus_import_event *ev)
 		callus_sha256_free(h);
 		return NULL;
 	}
-	if (callus_sha256_finish(h, hex) < 0 || !(out = malloc(sizeof("import:") + 32)))
+	if (callus_sha256_finish(h, hex) < 0 || !(out = malloc(sizeof(IMPORT_ORIGIN) + 32)))
 		return NULL;
 	/* 128 bits tell a workspace's runs apart */
-	snprintf(out, sizeof("import:") + 32, "import:%.32s", hex);
+	snprintf(out, sizeof(IMPORT_ORIGIN) + 32, IMPORT_ORIGIN "%.32s", hex);
 	return out;
 }
 
@@ -518,6 +530,72 @@ static enum verdict judge(const callus_import_event *ev, const callus_detection 
 		return V_FAILED;
 	}
 	return V_NONE;
+}
+
+/* How far apart a transcript's time of a command and its hook's record
+ * of it may be: the hook records it when the command has ended (a queued
+ * delivery as of then), the transcript when the agent took its result. */
+#define LIVE_WINDOW_S 60
+
+static int seen_cmp(const char *session, const char *command, const callus_run_seen *r)
+{
+	int c = strcmp(session, r->session);
+
+	return c ? c : strcmp(command, r->command);
+}
+
+/* Whether the hook recorded this failure when it ran: a run of the same
+ * session and command (both redacted as stored) within LIVE_WINDOW_S of
+ * the transcript's time, stored by no import.  Without it an import after
+ * the hooks were installed counted every failure they had recorded twice.
+ * The runs are read once a workspace. */
+static int recorded_live(wsitem *w, const callus_import_event *ev, const char *when)
+{
+	char *session = NULL, *cmd = NULL;
+	struct tm tm;
+	int64_t t;
+	size_t lo = 0, hi;
+	int found = 0;
+
+	if (!*ev->session || !when)
+		return 0;
+	if (!w->live_read) {
+		callus_error err = CALLUS_ERROR_INIT;
+
+		w->live_read = 1;
+		if (!w->hold)
+			cli_open_store(&w->hold, &w->ws, 0);
+		if (w->hold && callus_store_runs_seen(w->hold, IMPORT_ORIGIN, &w->live, &w->nlive,
+						      &err) < 0)
+			cli_error("%s: %s", w->root, callus_error_message(&err));
+		callus_error_release(&err);
+	}
+	memset(&tm, 0, sizeof(tm));
+	if (!w->nlive || sscanf(when, "%4d-%2d-%2dT%2d:%2d:%2d", &tm.tm_year, &tm.tm_mon,
+				&tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
+		return 0;
+	tm.tm_year -= 1900;
+	tm.tm_mon--;
+	t = (int64_t)timegm(&tm);
+	if (callus_redact_str(w->ws.redactor, &session, ev->session) < 0 || !session ||
+	    callus_redact_str(w->ws.redactor, &cmd, ev->command) < 0 || !cmd)
+		goto out;
+	/* the first run of that session and command */
+	hi = w->nlive;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (seen_cmp(session, cmd, &w->live[mid]) > 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < w->nlive && !seen_cmp(session, cmd, &w->live[lo]) && !found; lo++)
+		found = w->live[lo].at >= t - LIVE_WINDOW_S && w->live[lo].at <= t + LIVE_WINDOW_S;
+out:
+	free(session);
+	free(cmd);
+	return found;
 }
 
 static void command(importer *im, wsitem *w, const callus_import_event *ev)
@@ -559,7 +637,9 @@ static void command(importer *im, wsitem *w, const callus_import_event *ev)
 	rp.fix_patch = patch;
 	if (v == V_FAILED) {
 		im->st.failures++;
-		if (!opt_dry_run) {
+		if (!opt_dry_run && recorded_live(w, ev, when)) {
+			im->st.live++;
+		} else if (!opt_dry_run) {
 			callus_capture cap;
 			callus_metrics *m = NULL;
 			cli_recorded rec;
@@ -754,6 +834,9 @@ static void summary(const importer *im)
 	if (s->again)
 		printf("\n  failures stored by an earlier import, not counted again: %llu",
 		       (unsigned long long)s->again);
+	if (s->live)
+		printf("\n  failures the hooks recorded when they ran, not counted again: %llu",
+		       (unsigned long long)s->live);
 	printf("\n  workspaces: %zu", im->nws);
 	for (size_t i = 0; i < im->nws && i < 5; i++)
 		printf("%s%s", i ? ", " : " (", im->ws[i].root);

@@ -243,6 +243,69 @@ int callus_store_learn_owed(callus_store *s, const char *origin, callus_error *e
 	return owed < 0 ? callus_store_db_error(s, err, sq, "cannot read") : owed;
 }
 
+int callus_store_runs_seen(callus_store *s, const char *skip, callus_run_seen **out, size_t *n,
+			   callus_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	callus_run_seen *r = NULL;
+	size_t count = 0, cap = 0;
+	int sq;
+
+	*out = NULL;
+	*n = 0;
+	sq = sqlite3_prepare_v2(callus_store_db(s),
+				"SELECT intent_id, command, unixepoch(at) FROM runs"
+				" WHERE intent_id <> '' AND (?1 IS NULL OR origin IS NULL"
+				"  OR substr(origin, 1, length(?1)) <> ?1)"
+				" ORDER BY intent_id, command, at",
+				-1, &st, NULL);
+	if (sq != SQLITE_OK)
+		return callus_store_db_error(s, err, sq, "cannot read the runs");
+	if (skip)
+		callus_sql_bind_text(st, 1, skip);
+	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+		const unsigned char *a = sqlite3_column_text(st, 0), *c = sqlite3_column_text(st, 1);
+
+		if (count == cap) {
+			size_t ncap = cap ? 2 * cap : 64;
+			callus_run_seen *g = realloc(r, ncap * sizeof(*g));
+
+			if (!g) {
+				sq = SQLITE_NOMEM;
+				break;
+			}
+			r = g;
+			cap = ncap;
+		}
+		r[count].session = strdup(a ? (const char *)a : "");
+		r[count].command = strdup(c ? (const char *)c : "");
+		r[count].at = sqlite3_column_int64(st, 2);
+		count++;
+		if (!r[count - 1].session || !r[count - 1].command) {
+			sq = SQLITE_NOMEM;
+			break;
+		}
+	}
+	sqlite3_finalize(st);
+	if (sq != SQLITE_DONE) {
+		callus_runs_seen_free(r, count);
+		return sq == SQLITE_NOMEM ? callus_error_set(err, CALLUS_ENOMEM, "out of memory")
+					  : callus_store_db_error(s, err, sq, "cannot read the runs");
+	}
+	*out = r;
+	*n = count;
+	return 0;
+}
+
+void callus_runs_seen_free(callus_run_seen *r, size_t n)
+{
+	for (size_t i = 0; r && i < n; i++) {
+		free(r[i].session);
+		free(r[i].command);
+	}
+	free(r);
+}
+
 static int replace_str(char **dst, const unsigned char *src)
 {
 	char *c = strdup(src ? (const char *)src : "");

@@ -97,6 +97,26 @@ int callus_store_record_lesson(callus_store *s, callus_lesson *l, const callus_r
  * negative CALLUS_E* code with err set.  One read by the origin's index. */
 int callus_store_learn_owed(callus_store *s, const char *origin, callus_error *err);
 
+/* A stored run as an import compares a transcript's with it: its session
+ * and command as stored (redacted), and when it ran, in seconds since the
+ * epoch. */
+typedef struct callus_run_seen {
+	char *session, *command;
+	int64_t at;
+} callus_run_seen;
+
+/*
+ * Every stored run that names a session and whose origin does not begin
+ * with skip (NULL: every such run) into *out, sorted by session, command
+ * (bytewise, as strcmp) and time; *n of them.  Release with
+ * callus_runs_seen_free().  0, or a negative CALLUS_E* code with err set.
+ * Reads every run: what callus import asks once a workspace, to tell the
+ * failures a hook recorded when they ran from those it missed.
+ */
+int callus_store_runs_seen(callus_store *s, const char *skip, callus_run_seen **out, size_t *n,
+			   callus_error *err);
+void callus_runs_seen_free(callus_run_seen *r, size_t n); /* accepts NULL */
+
 /*
  * When no lesson is stored under l->signature and one is under former (the
  * signature an earlier callus gave it: callus_lesson_sign_former), l takes

@@ -186,7 +186,7 @@ test_expect_success 'an import cut short and run again stores nothing twice' '
 	cat .callus/notes/*.md AGENTS.md >"$TRASH_DIRECTORY/again.files" &&
 	grep -q "INSERT INTO runs" "$TRASH_DIRECTORY/again.before" &&
 	marks=$HOME/.local/share/callus/import-watermarks.tsv &&
-	grep -v "again.jsonl" "$marks" >"$TRASH_DIRECTORY/marks" &&
+	{ grep -v "again.jsonl" "$marks" >"$TRASH_DIRECTORY/marks" || :; } &&
 	cat "$TRASH_DIRECTORY/marks" >"$marks" &&
 	"$CALLUS" import --project . >"$TRASH_DIRECTORY/out8" && cat "$TRASH_DIRECTORY/out8" &&
 	grep -q "imported 2 verification commands (1 failed, 1 passed)" "$TRASH_DIRECTORY/out8" &&
@@ -372,6 +372,22 @@ test_expect_success 'the real Claude Code, live and imported: the same lessons, 
 	cat "$TRASH_DIRECTORY/imp.out" &&
 	facts >"$TRASH_DIRECTORY/imported.facts" &&
 	test_cmp "$TRASH_DIRECTORY/live.facts" "$TRASH_DIRECTORY/imported.facts"
+'
+
+test_expect_success 'the same session imported into the store its live hook made: nothing counted twice' '
+	cd shop && rm -rf .callus && mv "$TRASH_DIRECTORY/live.callus" .callus &&
+	sqlite3 .callus/callus.db .dump >"$TRASH_DIRECTORY/live.dump" &&
+	sqlite3 .callus/callus.db "SELECT count(*) FROM runs" >"$TRASH_DIRECTORY/live.runs" &&
+	test "$(cat "$TRASH_DIRECTORY/live.runs")" -ge 1 &&
+	marks=$HOME/.local/share/callus/import-watermarks.tsv &&
+	{ grep -v -- "-shop/" "$marks" >"$TRASH_DIRECTORY/marks" || :; } &&
+	cat "$TRASH_DIRECTORY/marks" >"$marks" &&
+	"$CALLUS" import --agent claude-code --project . >"$TRASH_DIRECTORY/imp2.out" &&
+	cat "$TRASH_DIRECTORY/imp2.out" &&
+	grep -q "failures the hooks recorded when they ran, not counted again: $(cat "$TRASH_DIRECTORY/live.runs")" \
+		"$TRASH_DIRECTORY/imp2.out" &&
+	sqlite3 .callus/callus.db .dump >"$TRASH_DIRECTORY/again.dump" &&
+	test_cmp "$TRASH_DIRECTORY/live.dump" "$TRASH_DIRECTORY/again.dump"
 '
 
 test_done

@@ -147,6 +147,56 @@ static void origin_is_recorded_once(void **state)
 	callus_error_release(&err);
 }
 
+/* What callus import reads to tell the failures a hook recorded: every run
+ * with a session, less those of an origin it skips (its own), by session,
+ * command and time. */
+static void runs_seen_leave_out_an_imports_own(void **state)
+{
+	fixture *f = *state;
+	callus_store *s = NULL;
+	callus_lesson l;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_run_seen *r = NULL;
+	size_t n = 99;
+	const struct {
+		const char *session, *origin, *at;
+	} runs[] = {
+		{ "s-b", NULL, "2026-03-01T10:00:05.250Z" },  /* a hook's */
+		{ "s-a", "import:00ff", "2026-03-01T10:00:06.000Z" }, /* an import's */
+		{ "", NULL, "2026-03-01T10:00:07.000Z" },     /* no session */
+		{ "s-a", "0000000000000000042-7", "2026-03-01T10:00:04.000Z" }, /* queued */
+	};
+
+	assert_int_equal(callus_store_open(&s, f->path, 1000, &err), 0);
+	assert_int_equal(callus_store_runs_seen(s, "import:", &r, &n, &err), 0);
+	assert_int_equal(n, 0);
+	callus_runs_seen_free(r, n);
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		callus_run_info run = { .cwd = "", .intent_id = runs[i].session,
+					.origin = runs[i].origin };
+
+		make_lesson(&l, "src/app.js", "src/app.js:4:9 'x' is unused", "eslint");
+		l.last_seen = strdup(runs[i].at);
+		assert_int_equal(callus_store_record_lesson(s, &l, &run, NULL, &err), 0);
+		callus_lesson_release(&l);
+	}
+	assert_int_equal(callus_store_runs_seen(s, "import:", &r, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(r[0].session, "s-a");
+	assert_string_equal(r[0].command, "npx eslint .");
+	assert_int_equal(r[0].at, 1772359204); /* 2026-03-01T10:00:04Z */
+	assert_string_equal(r[1].session, "s-b");
+	assert_int_equal(r[1].at, 1772359205);
+	callus_runs_seen_free(r, n);
+	assert_int_equal(callus_store_runs_seen(s, NULL, &r, &n, &err), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(r[0].at, 1772359204);
+	assert_int_equal(r[1].at, 1772359206);
+	callus_runs_seen_free(r, n);
+	callus_store_close(s);
+	callus_error_release(&err);
+}
+
 static void lists_and_filters(void **state)
 {
 	fixture *f = *state;
@@ -900,6 +950,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(records_and_deduplicates, setup, teardown),
 		cmocka_unit_test_setup_teardown(origin_is_recorded_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(runs_seen_leave_out_an_imports_own, setup, teardown),
 		cmocka_unit_test_setup_teardown(lists_and_filters, setup, teardown),
 		cmocka_unit_test_setup_teardown(refuses_newer_and_corrupt_stores, setup, teardown),
 		cmocka_unit_test(signature_ignores_numbers_not_words),
