@@ -79,9 +79,9 @@ const cli_spec cmd_doctor_spec = {
 	"('callus gc' removes them), and temporary files left behind (a write's, or a\n"
 	"spool entry or views debt a killed process left unnamed); the files of fixes\n"
 	".callus/files.idx lacks (a power loss can take back its last lines); the\n"
-	"built-in vector file read record by record against the store's vectors (one\n"
-	"missing or damaged: nothing similar to its error is found until the file is\n"
-	"written again); the totals\n"
+	"built-in vector file read record by record against the store's vectors, and\n"
+	"its sketches and postings against its records (one missing or damaged: a\n"
+	"search misses similar errors until the file is written again); the totals\n"
 	"'callus status' shows (its vectors too) against the store's rows; failures and\n"
 	"passes hooks queued in .callus/spool that no drainer has recorded yet (and a\n"
 	".callus/spool that leads out of the workspace, which no hook or drainer uses);\n"
@@ -440,23 +440,34 @@ static void check_vectors(struct doctor *d, callus_store *store)
 	int rc = callus_match_file_check(store, d->ws->root, fix, &f, &err);
 
 	if (rc > 0) {
-		callus_buf_printf(&what, "%lld of the store's %lld vectors",
-				  (long long)f.stored - (long long)f.missing, (long long)f.stored);
+		/* said of the file as it was when --fix wrote it again */
+		const char *holds = fix ? "held" : "holds", *are = fix ? "were" : "are";
+
+		if (f.missing)
+			callus_buf_printf(&what, "%s %lld of the store's %lld vectors", holds,
+					  (long long)f.stored - (long long)f.missing, (long long)f.stored);
+		else
+			callus_buf_printf(&what, "%s the store's %lld vectors", holds,
+					  (long long)f.stored);
 		if (f.damaged)
-			callus_buf_printf(&what, ", and %zu of its %zu records are damaged (not the "
-					  "store's vector of their signature)",
-					  f.damaged, f.have);
+			callus_buf_printf(&what, "; %zu of its %zu records %s damaged (not the store's "
+					  "vector of their signature)",
+					  f.damaged, f.have, are);
+		if (f.derived)
+			callus_buf_printf(&what, "; %zu of the sketches and postings' blocks beside it "
+					  "%s damaged (not what its records make)",
+					  f.derived, are);
 	}
 	if (rc < 0)
 		report(d, PROBLEM, "vectors", "cannot %s %s: %s", fix ? "write" : "check", rel,
 		       callus_error_message(&err));
 	else if (rc && fix)
-		report(d, NOTE, "vectors", "%s held %s: written again from the store", rel,
+		report(d, NOTE, "vectors", "%s %s: written again from the store", rel,
 		       what.ptr ? what.ptr : "");
 	else if (rc)
-		report(d, PROBLEM, "vectors", "%s holds %s: %s ('callus doctor --fix' writes it again "
-		       "from the store)", rel, what.ptr ? what.ptr : "",
-		       "searches find nothing similar to the errors it lacks");
+		report(d, PROBLEM, "vectors", "%s %s: searches miss similar errors until it is "
+		       "written again ('callus doctor --fix' does it now)", rel,
+		       what.ptr ? what.ptr : "");
 	else if (f.stored)
 		report(d, OK, "vectors", "%s holds the store's %lld vectors, each as the store has it",
 		       rel, (long long)f.stored);

@@ -846,7 +846,8 @@ int callus_match_file_check(callus_store *s, const char *workspace, int fix,
 		out->have = callus_vecindex_count(vi);
 	if ((rc = file_compare(s, vi, out, err)) < 0)
 		goto out;
-	if (out->missing || out->damaged) {
+	out->derived = callus_vecindex_derived_damaged(vi);
+	if (out->missing || out->damaged || out->derived) {
 		/* have 0: written again whatever the counts say */
 		rc = fix ? callus_match_file_sync(s, path.ptr, 0, out->stored, SIZE_MAX,
 						  CALLUS_MATCH_BUILTIN_VECTORS, err)

@@ -760,6 +760,28 @@ int64_t callus_vecindex_record(const callus_vecindex *vi, size_t i, float *scale
 	return id;
 }
 
+size_t callus_vecindex_derived_damaged(const callus_vecindex *vi)
+{
+	size_t n, bad;
+	vi_sketch_rec *want;
+
+	if (!vi || !vi->map)
+		return 0;
+	/* each record's sketch made once, for both files (the postings'
+	 * blocks are of sketched records: vi_postings_open) */
+	n = vi->sk.count;
+	if (!n)
+		return 0;
+	/* without memory both are counted whole: the file is written again */
+	if (!(want = malloc(n * sizeof(*want))))
+		return vi->sk.count + vi->po.blocks;
+	for (size_t i = 0; i < n; i++)
+		vi_sketch_of(&want[i], vi->map + VI_HEADER_SIZE + i * vi->recsize, vi->dim);
+	bad = vi_sketch_damaged(&vi->sk, want) + vi_postings_damaged(&vi->po, want);
+	free(want);
+	return bad;
+}
+
 size_t callus_vecindex_file_count(const char *path, const char *model, size_t dim)
 {
 	struct stat st;

@@ -154,6 +154,17 @@ void vi_sketch_close(vi_sketch *sk);
  */
 size_t vi_sketch_read(const vi_sketch *sk, size_t from, vi_sketch_rec *out, size_t n);
 
+/* The sketch of one record (its bytes as the vector file holds them), as
+ * the sketch file's writers make it. */
+void vi_sketch_of(vi_sketch_rec *s, const unsigned char *rec, size_t dim);
+
+/* Of sk's sketches, how many differ from want[0..sk->count) (what the
+ * vector file's records make: vi_sketch_of); one that cannot be read
+ * counts as differing.  What callus doctor asks: a sketch damaged in
+ * place can bound its record under a score it reaches, and a search then
+ * skips it. */
+size_t vi_sketch_damaged(const vi_sketch *sk, const vi_sketch_rec *want);
+
 /*
  * Make the sketch file of path describe every record of vfd, the vector
  * file open (and locked, or not yet renamed in) at path: the records it
@@ -244,6 +255,11 @@ void vi_postings_close(vi_postings *po);
  * sketches).
  */
 int vi_postings_read(const vi_postings *po, size_t b, vi_post_block *out);
+
+/* Of po's blocks, how many differ from what the sketches want (of the
+ * vector file's records, po->blocks * VI_POST_BLOCK of them) make: as
+ * vi_sketch_damaged. */
+size_t vi_postings_damaged(const vi_postings *po, const vi_sketch_rec *want);
 
 /*
  * Make the postings file of path describe every whole block of the

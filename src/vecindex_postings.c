@@ -215,6 +215,23 @@ static int append_blocks(int fd, size_t from, size_t to, void *arg)
 	return rc;
 }
 
+size_t vi_postings_damaged(const vi_postings *po, const vi_sketch_rec *want)
+{
+	size_t bsize = vi_post_block_size(po->dim), bad = 0;
+	unsigned char *buf = malloc(bsize);
+
+	/* without memory every block is counted: the file is written again */
+	if (!buf)
+		return po->blocks;
+	for (size_t b = 0; b < po->blocks; b++) {
+		memset(buf, 0, bsize);
+		block_make(buf, want + b * VI_POST_BLOCK, po->dim);
+		bad += memcmp(buf, po->map + VI_DERIVED_HEADER + b * bsize, bsize) != 0;
+	}
+	free(buf);
+	return bad;
+}
+
 void vi_postings_sync(const char *path, const struct stat *vst, const vi_sketch *sk, size_t dim)
 {
 	size_t blocks = vi_postings_wanted(sk->count, dim), units;

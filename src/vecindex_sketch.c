@@ -59,8 +59,7 @@ static int any_above(const int8_t *v, int floor)
 }
 #endif
 
-/* The sketch of one vector record (its bytes as the file holds them). */
-static void sketch_of(vi_sketch_rec *s, const unsigned char *rec, size_t dim)
+void vi_sketch_of(vi_sketch_rec *s, const unsigned char *rec, size_t dim)
 {
 	const int8_t *v = (const int8_t *)(rec + 12);
 	int32_t total = vi_dot_i8(v, v, dim), top = 0;
@@ -171,6 +170,20 @@ size_t vi_sketch_read(const vi_sketch *sk, size_t from, vi_sketch_rec *out, size
 	return got == (ssize_t)(n * sizeof(*out)) ? n : 0;
 }
 
+size_t vi_sketch_damaged(const vi_sketch *sk, const vi_sketch_rec *want)
+{
+	vi_sketch_rec got[64];
+	size_t bad = 0;
+
+	for (size_t i = 0; i < sk->count; i += 64) {
+		size_t n = sk->count - i < 64 ? sk->count - i : 64, have = vi_sketch_read(sk, i, got, n);
+
+		for (size_t j = 0; j < n; j++)
+			bad += j >= have || memcmp(&want[i + j], &got[j], sizeof(got[j]));
+	}
+	return bad;
+}
+
 void vi_sketch_close(vi_sketch *sk)
 {
 	if (sk->fd >= 0)
@@ -205,7 +218,7 @@ static int append_sketches(int fd, size_t from, size_t to, void *arg)
 			break;
 		}
 		for (size_t i = 0; i < m; i++)
-			sketch_of(&out[i], chunk + i * recsize, src->dim);
+			vi_sketch_of(&out[i], chunk + i * recsize, src->dim);
 		if ((rc = callus_fs_write_all(fd, out, m * sizeof(*out))) < 0)
 			break;
 		from += m;

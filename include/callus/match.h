@@ -253,6 +253,9 @@ typedef struct callus_match_file_state {
 			    * store has it */
 	size_t damaged;    /* records whose vector is not the store's of
 			    * their id */
+	size_t derived;    /* sketches and postings' blocks beside it that
+			    * are not what its records make
+			    * (callus_vecindex_derived_damaged) */
 } callus_match_file_state;
 
 /*
@@ -264,8 +267,10 @@ typedef struct callus_match_file_state {
  * damaged: a search finds nothing similar to their errors until the file
  * is written again (a damaged record it finds is not the store's, and is
  * passed over: callus_match_record_current), and a damaged one leaves the
- * file's count right, which is all a search looks at.  With fix the file
- * is written again from the store.  Or a negative CALLUS_E* code.  Reads the whole file and every
+ * file's count right, which is all a search looks at; also 1 when the
+ * sketches or postings beside it are damaged (a search skips records they
+ * bound too low).  With fix the file is written again from the store,
+ * and they with it.  Or a negative CALLUS_E* code.  Reads the whole file and every
  * vector: for callus doctor, never a recording.
  */
 int callus_match_file_check(callus_store *s, const char *workspace, int fix,

@@ -56,6 +56,12 @@ size_t callus_vecindex_count(const callus_vecindex *vi);
  * to v.  What a check of the file against the store reads. */
 int64_t callus_vecindex_record(const callus_vecindex *vi, size_t i, float *scale, int8_t *v);
 
+/* How many of the sketches and of the postings' blocks beside vi (those a
+ * search uses) differ from what vi's records make: a sketch or block
+ * damaged in place bounds its records under a score they reach, and a
+ * search skips them.  Reads them all: for callus doctor. */
+size_t callus_vecindex_derived_damaged(const callus_vecindex *vi);
+
 /* Whether the file at path is still what vi maps: the same file (device,
  * inode) with no byte more, or still missing when vi found none.  One stat,
  * where opening it again maps it and checks its sketch and postings: what

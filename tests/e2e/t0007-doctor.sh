@@ -354,7 +354,7 @@ test_expect_success 'a vector file the store is ahead of: found, written again b
 	grep -q "^ok       vectors    .callus/vectors-callus-builtin-1.bin holds the store.s 1 vectors, each as the store has it" out &&
 	rm .callus/vectors-callus-builtin-1.bin &&
 	test_expect_code 1 "$CALLUS" doctor >out &&
-	problem vectors "holds 0 of the store.s 1 vectors: searches find nothing similar" &&
+	problem vectors "holds 0 of the store.s 1 vectors: searches miss similar errors" &&
 	! test -e .callus/vectors-callus-builtin-1.bin &&
 	"$CALLUS" doctor --fix >out &&
 	grep -q "^note     vectors    .* written again from the store" out &&
@@ -376,13 +376,18 @@ test_expect_success 'a vector file whose bytes were damaged: found record by rec
 	"$CALLUS" doctor >out && tail -n 1 out | grep -q "^no problem found$" &&
 	flip "$v" $((80 + 12 + 7)) &&
 	test_expect_code 1 "$CALLUS" doctor >out &&
-	problem vectors "holds 0 of the store.s 1 vectors, and 1 of its 1 records are damaged" &&
+	problem vectors "holds 0 of the store.s 1 vectors; 1 of its 1 records are damaged" &&
 	"$CALLUS" doctor --fix >out &&
-	grep -q "^note     vectors    .* records are damaged .*: written again from the store" out &&
+	grep -q "^note     vectors    .* 1 records were damaged .*: written again from the store" out &&
 	"$CALLUS" doctor >out && tail -n 1 out | grep -q "^no problem found$" &&
 	flip "$v" $((80 + 8 + 3)) &&
 	test_expect_code 1 "$CALLUS" doctor >out &&
 	problem vectors "1 of its 1 records are damaged" &&
+	"$CALLUS" doctor --fix >/dev/null && "$CALLUS" doctor >out &&
+	tail -n 1 out | grep -q "^no problem found$" &&
+	flip "$v.sketch" $((40 + 32)) &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
+	problem vectors "holds the store.s 1 vectors; 1 of the sketches and postings. blocks beside it are damaged" &&
 	"$CALLUS" doctor --fix >/dev/null && "$CALLUS" doctor >out &&
 	tail -n 1 out | grep -q "^no problem found$"
 '

@@ -1821,6 +1821,48 @@ static void a_failed_fill_keeps_whole_units(void **state)
  * records whose bound reaches a threshold are those the scalar form
  * picks, at thresholds that take none, some and all.
  */
+/* A byte changed in place in a sketch or in a postings block is found
+ * (callus doctor's check), one count a unit; none in the files writers
+ * made, nor once a rewrite made them again. */
+static void damaged_sketches_and_blocks_found(void **state)
+{
+	struct fixture *f = *state;
+	enum { N = 2 * VI_POST_BLOCK + 30 };
+	static float vecs[N * DIM];
+	int64_t ids[N];
+	callus_buf sk = CALLUS_BUF_INIT, post = CALLUS_BUF_INIT;
+	callus_vecindex *vi;
+	unsigned char b;
+
+	assert_int_equal(callus_buf_printf(&sk, "%s.sketch", f->path.ptr), 0);
+	assert_int_equal(callus_buf_printf(&post, "%s.post", f->path.ptr), 0);
+	clustered(vecs, ids, N);
+	append_clustered(f->path.ptr, vecs, ids, N, 100);
+	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
+	assert_int_equal(callus_vecindex_derived_damaged(vi), 0);
+	callus_vecindex_close(vi);
+	/* record 700's sketch: its heaviest component's value */
+	read_at(sk.ptr, SKETCH_HEADER + 700 * 40 + 32, &b, 1);
+	b ^= 0x10;
+	write_at(sk.ptr, SKETCH_HEADER + 700 * 40 + 32, &b, 1);
+	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
+	assert_int_equal(callus_vecindex_derived_damaged(vi), 1);
+	callus_vecindex_close(vi);
+	/* the second block, past its ids */
+	read_at(post.ptr, post_block_at(1) + 100, &b, 1);
+	b ^= 0x01;
+	write_at(post.ptr, post_block_at(1) + 100, &b, 1);
+	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
+	assert_int_equal(callus_vecindex_derived_damaged(vi), 2);
+	callus_vecindex_close(vi);
+	assert_int_equal(callus_vecindex_rewrite(f->path.ptr, MODEL, DIM, ids, vecs, N, NULL), 0);
+	vi = open_ok(f->path.ptr, MODEL, DIM, NULL);
+	assert_int_equal(callus_vecindex_derived_damaged(vi), 0);
+	callus_vecindex_close(vi);
+	callus_buf_release(&sk);
+	callus_buf_release(&post);
+}
+
 static void postings_sum_as_sketches(void **state)
 {
 	struct fixture *f = *state;
@@ -2116,6 +2158,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(missing_is_empty, setup, teardown),
 		cmocka_unit_test_setup_teardown(round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(records_read_as_the_store_packs_them, setup, teardown),
+		cmocka_unit_test_setup_teardown(damaged_sketches_and_blocks_found, setup, teardown),
 		cmocka_unit_test_setup_teardown(topk_order_and_min, setup, teardown),
 		cmocka_unit_test_setup_teardown(not_appended_through_a_symlink, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_removal_stopped_part_way_keeps_the_file, setup,
