@@ -102,7 +102,8 @@ typedef struct wsitem {
 	open_check *open;
 	size_t nopen;
 	callus_run_seen *live;   /* the runs stored before the import that it
-				  * did not store: a hook's (runs_live) */
+				  * did not store: a hook's (recorded_live) */
+	unsigned char *live_used; /* each taken by one replayed failure */
 	size_t nlive;
 	int live_read;
 	int used;
@@ -289,6 +290,7 @@ static void wsitem_release(wsitem *w)
 		free(w->open[i].key);
 	free(w->open);
 	callus_runs_seen_free(w->live, w->nlive);
+	free(w->live_used);
 	callus_store_close(w->hold);
 	if (w->used)
 		cli_workspace_release(&w->ws);
@@ -569,6 +571,12 @@ static int recorded_live(wsitem *w, const callus_import_event *ev, const char *w
 						      &err) < 0)
 			cli_error("%s: %s", w->root, callus_error_message(&err));
 		callus_error_release(&err);
+		/* without memory no failure is taken for a live one */
+		if (w->nlive && !(w->live_used = calloc(w->nlive, 1))) {
+			callus_runs_seen_free(w->live, w->nlive);
+			w->live = NULL;
+			w->nlive = 0;
+		}
 	}
 	memset(&tm, 0, sizeof(tm));
 	if (!w->nlive || sscanf(when, "%4d-%2d-%2dT%2d:%2d:%2d", &tm.tm_year, &tm.tm_mon,
@@ -590,8 +598,13 @@ static int recorded_live(wsitem *w, const callus_import_event *ev, const char *w
 		else
 			hi = mid;
 	}
+	/* a live run stands for one failure: the same command failing twice
+	 * within the window, once before the hooks were installed, counts once
+	 * more */
 	for (; lo < w->nlive && !seen_cmp(session, cmd, &w->live[lo]) && !found; lo++)
-		found = w->live[lo].at >= t - LIVE_WINDOW_S && w->live[lo].at <= t + LIVE_WINDOW_S;
+		if (!w->live_used[lo] && w->live[lo].at >= t - LIVE_WINDOW_S &&
+		    w->live[lo].at <= t + LIVE_WINDOW_S)
+			found = w->live_used[lo] = 1;
 out:
 	free(session);
 	free(cmd);

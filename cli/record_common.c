@@ -252,6 +252,7 @@ static void replay_learn(cli_learn *lc, const cli_replay *rp)
 	lc->opts.now = rp->now && *rp->now ? rp->now : NULL;
 	lc->opts.fix_patch = rp->fix_patch;
 	lc->opts.redelivered = rp->late && lc->opts.now;
+	lc->opts.replayed = lc->opts.redelivered;
 	/* the working tree of then is gone: never snapshot today's */
 	lc->opts.no_snapshot = 1;
 }
@@ -583,8 +584,9 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 		}
 	}
 	rc = callus_record_lesson(&l, &f.diags, f.output_bytes, &opts, &res, &err);
-	/* its queue entry takes it to a drainer, which learns it (a replay's
-	 * is learnt when the import runs again: said as a failed learning) */
+	/* its queue entry takes it to a drainer, which learns it; a replay's
+	 * is not tried again (the watermark moves on): said as a failed
+	 * learning */
 	out->learn_owed = q && opts.origin && res.learn_owed;
 	if (rc == 0) {
 		out->is_new = res.is_new;

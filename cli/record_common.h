@@ -131,9 +131,11 @@ typedef struct cli_replay {
 				 * returns CALLUS_EEXIST.  NULL: none */
 	int late;               /* now is in the store's own format: the run
 				 * is learnt as one delivered late (learn.h's
-				 * redelivered), so that history fixes no
-				 * error that failed after it, and a pass
-				 * replayed again finds nothing to fix */
+				 * redelivered and replayed), so that history
+				 * fixes no error that failed after it, and a
+				 * pass replayed again finds nothing to fix;
+				 * a failure is learnt even when its check
+				 * passed later (its own pass may follow) */
 } cli_replay;
 
 /* cli_record_pass() for a replayed run: no metrics, nothing kept open.

@@ -861,7 +861,8 @@ static int learn_start(callus_learn_started **out, callus_store *s, const callus
 	} else if (passed && o->redelivered && !r->npending) {
 		/* learnt at its first delivery, or every error failed again since */
 		st->skip = 1;
-	} else if (!passed && o->redelivered && (sq = check_has(r, PASSED_SINCE)) != 0) {
+	} else if (!passed && o->redelivered && !o->replayed &&
+		   (sq = check_has(r, PASSED_SINCE)) != 0) {
 		if (sq < 0) {
 			rc = callus_store_db_error(s, err, -sq, "cannot read");
 			goto out;
@@ -888,8 +889,13 @@ static int learn_finish(callus_learn_started *st, callus_learn_result *res, call
 
 	memset(res, 0, sizeof(*res));
 	r->res = res;
-	if (st->skip)
+	if (st->skip) {
+		/* a failure its check passed after learns nothing, and owes
+		 * nothing either: a delivery again would find it owed */
+		if (!r->passed && r->o->origin)
+			(void)settle_owed(r);
 		goto out;
+	}
 	if ((rc = slow_finish(st)) < 0) {
 		rc = callus_error_set(err, rc, "out of memory while comparing the working tree");
 		goto out;

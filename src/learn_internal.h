@@ -81,14 +81,14 @@ typedef struct learn_run {
 int callus_learn_prepare(learn_run *r, sqlite3_stmt **st, const char *sql);
 void callus_learn_done(learn_run *r, sqlite3_stmt *st); /* accepts NULL */
 
-/* A run delivered late (o->redelivered, a queued one) fixes no pending
- * error that failed after it ran, and makes neither an error's last failure
- * nor the check's last run or pass older: its statements carry a clause
- * more (the bound ones bound to r->now by callus_learn_bind_late(), which
- * binds nothing for any other run).  Two texts, not one clause with a
- * NULL: SQLite compiles a statement's every word at every hook, and most
- * runs are live.  An import's times are the transcripts', not always
- * comparable as text with the store's own: never bounded. */
+/* A run delivered late (o->redelivered: a queued one, or an import's
+ * replay whose time is in the store's form) fixes no pending error that
+ * failed after it ran, and makes neither an error's last failure nor the
+ * check's last run or pass older: its statements carry a clause more (the
+ * bound ones bound to r->now by callus_learn_bind_late(), which binds
+ * nothing for any other run).  Two texts, not one clause with a NULL:
+ * SQLite compiles a statement's every word at every hook, and most runs
+ * are live. */
 #define CALLUS_LEARN_LATE(r, late, live) ((r)->o->redelivered ? (late) : (live))
 void callus_learn_bind_late(learn_run *r, sqlite3_stmt *st, int i);
 

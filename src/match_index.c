@@ -796,7 +796,7 @@ static int file_compare(callus_store *s, const callus_vecindex *vi, callus_match
 		int64_t id = sqlite3_column_int64(st, 0);
 		float scale;
 		int8_t q[CALLUS_EMBED_DIM];
-		size_t good = 0;
+		size_t good = 0, bad = 0;
 		/* a vector the store cannot read is no file's (a rewrite leaves
 		 * it out, callus reindex makes it again): not expected there */
 		int readable = blob_quantized(sqlite3_column_blob(st, 1),
@@ -812,10 +812,16 @@ static int file_compare(callus_store *s, const callus_vecindex *vi, callus_match
 			if (rec_is(vi, recs[k].at, scale, q))
 				good++;
 			else
-				out->damaged++;
+				bad++;
 		}
-		if (readable && !good)
+		/* a stale record beside a good one (a hook cut between its
+		 * append and its commit, the signature embedded again later)
+		 * is passed over by the search that finds it, which finds the
+		 * good one too: no damage */
+		if (readable && !good) {
 			out->missing++;
+			out->damaged += bad;
+		}
 	}
 	sq = sq == SQLITE_DONE ? SQLITE_OK : sq;
 out:
@@ -848,9 +854,10 @@ int callus_match_file_check(callus_store *s, const char *workspace, int fix,
 		goto out;
 	out->derived = callus_vecindex_derived_damaged(vi);
 	if (out->missing || out->damaged || out->derived) {
-		/* have 0: written again whatever the counts say */
-		rc = fix ? callus_match_file_sync(s, path.ptr, 0, out->stored, SIZE_MAX,
-						  CALLUS_MATCH_BUILTIN_VECTORS, err)
+		/* one record more than the store's and none allowed ahead:
+		 * written again whatever the counts say (an empty store's too) */
+		rc = fix ? callus_match_file_sync(s, path.ptr, (size_t)out->stored + 1, out->stored,
+						  0, CALLUS_MATCH_BUILTIN_VECTORS, err)
 			 : 1;
 		rc = rc < 0 ? rc : 1;
 	}

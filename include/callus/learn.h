@@ -132,6 +132,13 @@ typedef struct callus_learn_opts {
 				       * older, and a pass with none pending
 				       * from before writes nothing, not even
 				       * the check's run */
+	int replayed;                 /* with redelivered: a run an import
+				      * replays from a transcript, whose own
+				      * pass may follow with the fix: a failure
+				      * is learnt even when its check passed
+				      * after it (the store may hold a later
+				      * pass, live or of a transcript read
+				      * first); the time bounds stay */
 	const callus_learn_fixes *fixes; /* a run delivered late: the fixes it
 				       * found when it ran (busy_fixes, or
 				       * callus_learn_started_kept); a

@@ -252,7 +252,9 @@ typedef struct callus_match_file_state {
 	size_t missing;    /* of those, how many no record holds as the
 			    * store has it */
 	size_t damaged;    /* records whose vector is not the store's of
-			    * their id */
+			    * their id, of ids no record holds as the store
+			    * has it (a stale one beside a good one is
+			    * harmless: searches pass it over) */
 	size_t derived;    /* sketches and postings' blocks beside it that
 			    * are not what its records make
 			    * (callus_vecindex_derived_damaged) */

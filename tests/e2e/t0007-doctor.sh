@@ -389,7 +389,14 @@ test_expect_success 'a vector file whose bytes were damaged: found record by rec
 	test_expect_code 1 "$CALLUS" doctor >out &&
 	problem vectors "holds the store.s 1 vectors; 1 of the sketches and postings. blocks beside it are damaged" &&
 	"$CALLUS" doctor --fix >/dev/null && "$CALLUS" doctor >out &&
-	tail -n 1 out | grep -q "^no problem found$"
+	tail -n 1 out | grep -q "^no problem found$" &&
+	python3 -c "import sys
+f = sys.argv[1]
+with open(f, \"r+b\") as h:
+    h.seek(80); r = bytearray(h.read(8 + 4 + 256 + 4)); r[12 + 9] = (r[12 + 9] + 5) % 256
+    h.seek(0, 2); h.write(bytes(r))" "$v" &&
+	"$CALLUS" doctor >out &&
+	grep -q "^ok       vectors    .*holds the store.s 1 vectors, each as the store has it" out
 '
 
 test_done

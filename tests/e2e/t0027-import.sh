@@ -194,7 +194,8 @@ test_expect_success 'an import cut short and run again stores nothing twice' '
 	sqlite3 .callus/callus.db .dump >"$TRASH_DIRECTORY/again.after" &&
 	test_cmp "$TRASH_DIRECTORY/again.before" "$TRASH_DIRECTORY/again.after" &&
 	cat .callus/notes/*.md AGENTS.md | test_cmp "$TRASH_DIRECTORY/again.files" - &&
-	"$CALLUS" lessons --json | jq -e "length == 1 and .[0].occurrences == 1"
+	"$CALLUS" lessons --json | jq -e "length == 1 and .[0].occurrences == 1" &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM runs WHERE learn_owed IS NOT NULL")" = 0
 '
 
 test_expect_success 'history imported after a failure of today closes nothing of today' '
@@ -207,6 +208,20 @@ test_expect_success 'history imported after a failure of today closes nothing of
 	jq -e "length == 1" "$TRASH_DIRECTORY/today.json" &&
 	"$CALLUS" resolutions --json | jq -e "length == 0" &&
 	"$CALLUS" lessons --json | jq -e "length == 1 and .[0].occurrences == 2"
+'
+
+test_expect_success 'history imported after its check failed and passed live: its own fix is learnt' '
+	c_project "$HOME/src/after" && W=$HOME/src/after &&
+	(cd "$W" && test_must_fail "$CALLUS" run -- gcc -Werror=format -c show.c >/dev/null 2>&1) &&
+	gcc_session "$W" | claude_session "$W" after &&
+	sed -i "s/%s/%d/" "$W/show.c" &&
+	(cd "$W" && "$CALLUS" run -- gcc -Werror=format -c show.c >/dev/null 2>&1) &&
+	cd "$W" && test "$("$CALLUS" resolutions --json | jq length)" = 1 &&
+	"$CALLUS" import --project . >"$TRASH_DIRECTORY/out10" && cat "$TRASH_DIRECTORY/out10" &&
+	grep -q "imported 2 verification commands (1 failed, 1 passed)" "$TRASH_DIRECTORY/out10" &&
+	grep -q "fixes found: 1," "$TRASH_DIRECTORY/out10" &&
+	test "$("$CALLUS" pending --json | jq length)" = 0 &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM runs WHERE learn_owed IS NOT NULL")" = 0
 '
 
 test_expect_success 'workspaces that are gone or outside the home are skipped and counted' '
