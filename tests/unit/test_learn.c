@@ -317,6 +317,55 @@ static void helper_snapshots(fixture *f, helped *h, const char *tree)
 	fake_helper(f, body, h->helper, sizeof(h->helper));
 }
 
+/*
+ * A failure delivered late whose check passed after it ran leaves nothing
+ * pending, and owes nothing once looked at (its run's learn_owed cleared:
+ * a delivery again would learn it); an import's replay of it
+ * (o.replayed) is learnt all the same, its transcript's pass may follow,
+ * and a pass of its own time fixes it.
+ */
+static void a_failure_after_a_pass_late_or_replayed(void **state)
+{
+	fixture *f = *state;
+	callus_learn_opts o = opts_for(f, "--after", "s1");
+	callus_learn_error e = { &f->sig[0], &f->files[0], NULL };
+	callus_learn_result r;
+	callus_error err = CALLUS_ERROR_INIT;
+
+	/* the check failed and passed today */
+	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, &err), 0);
+	callus_learn_result_release(&r);
+	assert_int_equal(callus_learn_pass(f->s, &o, &r, &err), 0);
+	assert_int_equal(r.nfixed + r.nunchanged, 1);
+	callus_learn_result_release(&r);
+	exec_sql(f, "INSERT INTO runs (at, tool, command, exit_code, origin, learn_owed)"
+		    " VALUES ('2026-01-01T00:00:00.000Z', 'eslint', 'npx eslint .', 1, 'q-1', 1)");
+	o.origin = "q-1";
+	o.redelivered = 1;
+	o.now = "2026-01-01T00:00:00.000Z";
+	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, &err), 0);
+	assert_int_equal(r.npending, 0);
+	callus_learn_result_release(&r);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM runs WHERE learn_owed IS NOT NULL"), 0);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM pending_errors WHERE state = 'pending'"),
+			 0);
+	/* replayed from a transcript: pending as of then, fixed by its pass */
+	o.origin = NULL;
+	o.replayed = 1;
+	assert_int_equal(callus_learn_failure(f->s, &o, &e, 1, &r, &err), 0);
+	assert_int_equal(r.npending, 1);
+	callus_learn_result_release(&r);
+	o.now = "2026-01-01T00:00:05.000Z";
+	o.fix_patch = "diff --git a/src/app.js b/src/app.js\n--- a/src/app.js\n+++ b/src/app.js\n"
+		      "@@ -1 +1 @@\n-a\n+b\n";
+	assert_int_equal(callus_learn_pass(f->s, &o, &r, &err), 0);
+	assert_int_equal(r.nfixed, 1);
+	callus_learn_result_release(&r);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM pending_errors WHERE state = 'pending'"),
+			 0);
+	callus_error_release(&err);
+}
+
 /* Snapshots on (a fake helper at h), and one failure of e learnt with the
  * empty tree for its snapshot: the pending error a late run fixes. */
 static void failed_with_snapshot(fixture *f, helped *h, callus_learn_opts *o,
@@ -2703,6 +2752,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(fail_then_pass_makes_one_resolution, setup, teardown),
 		cmocka_unit_test_setup_teardown(failure_learnt_in_two_steps, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_failure_after_a_pass_late_or_replayed, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(a_queued_failure_keeps_its_snapshot, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_busy_pass_keeps_its_fixes, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_queued_failure_keeps_the_fixes_it_found, setup,
