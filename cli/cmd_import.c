@@ -551,15 +551,15 @@ static int seen_cmp(const char *session, const char *command, const callus_run_s
  * the transcript's time, stored by no import.  Without it an import after
  * the hooks were installed counted every failure they had recorded twice.
  * The runs are read once a workspace. */
-static int recorded_live(wsitem *w, const callus_import_event *ev, const char *when)
+static int recorded_live(wsitem *w, const callus_import_event *ev)
 {
 	char *session = NULL, *cmd = NULL;
-	struct tm tm;
+	long long ns;
 	int64_t t;
 	size_t lo = 0, hi;
 	int found = 0;
 
-	if (!*ev->session || !when)
+	if (!*ev->session || callus_time_parse(ev->time, &ns) < 0)
 		return 0;
 	if (!w->live_read) {
 		callus_error err = CALLUS_ERROR_INIT;
@@ -578,13 +578,9 @@ static int recorded_live(wsitem *w, const callus_import_event *ev, const char *w
 			w->nlive = 0;
 		}
 	}
-	memset(&tm, 0, sizeof(tm));
-	if (!w->nlive || sscanf(when, "%4d-%2d-%2dT%2d:%2d:%2d", &tm.tm_year, &tm.tm_mon,
-				&tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
+	if (!w->nlive)
 		return 0;
-	tm.tm_year -= 1900;
-	tm.tm_mon--;
-	t = (int64_t)timegm(&tm);
+	t = (int64_t)(ns / 1000000000LL);
 	if (callus_redact_str(w->ws.redactor, &session, ev->session) < 0 || !session ||
 	    callus_redact_str(w->ws.redactor, &cmd, ev->command) < 0 || !cmd)
 		goto out;
@@ -650,7 +646,7 @@ static void command(importer *im, wsitem *w, const callus_import_event *ev)
 	rp.fix_patch = patch;
 	if (v == V_FAILED) {
 		im->st.failures++;
-		if (!opt_dry_run && recorded_live(w, ev, when)) {
+		if (!opt_dry_run && recorded_live(w, ev)) {
 			im->st.live++;
 		} else if (!opt_dry_run) {
 			callus_capture cap;

@@ -334,7 +334,7 @@ static int digits(const char **p, int n)
 	return v;
 }
 
-char *callus_time_normalize(const char *s)
+int callus_time_parse(const char *s, long long *ns)
 {
 	struct tm tm, back;
 	time_t t;
@@ -343,24 +343,24 @@ char *callus_time_normalize(const char *s)
 	int y, mo, d, h, mi, sec = 0;
 
 	if (!s)
-		return NULL;
+		return -1;
 	memset(&tm, 0, sizeof(tm));
 	/* years a store's nanoseconds hold (to 2262), and sane ones */
 	if ((y = digits(&p, 4)) < 1970 || y > 2199 || *p++ != '-' ||
 	    (mo = digits(&p, 2)) < 1 || mo > 12 || *p++ != '-' || (d = digits(&p, 2)) < 1 ||
 	    d > 31 || (*p != 'T' && *p != 't' && *p != ' '))
-		return NULL;
+		return -1;
 	p++;
 	if ((h = digits(&p, 2)) < 0 || h > 23 || *p++ != ':' || (mi = digits(&p, 2)) < 0 || mi > 59)
-		return NULL;
+		return -1;
 	/* a leap second's 60 is the next minute's 0 */
 	if (*p == ':' && (p++, (sec = digits(&p, 2)) < 0 || sec > 60))
-		return NULL;
+		return -1;
 	if (*p == '.' || *p == ',') {
 		long long scale = 100;
 
 		if (p[1] < '0' || p[1] > '9')
-			return NULL;
+			return -1;
 		for (p++; *p >= '0' && *p <= '9'; p++, scale /= 10)
 			ms += scale * (*p - '0');
 	}
@@ -368,11 +368,11 @@ char *callus_time_normalize(const char *s)
 		int sign = *p++ == '-' ? -1 : 1, oh, om = 0;
 
 		if ((oh = digits(&p, 2)) < 0 || oh > 23)
-			return NULL;
+			return -1;
 		if (*p == ':')
 			p++;
 		if (*p >= '0' && *p <= '9' && ((om = digits(&p, 2)) < 0 || om > 59))
-			return NULL;
+			return -1;
 		off = sign * (oh * 3600LL + om * 60LL);
 	} else if (*p == 'Z' || *p == 'z') {
 		p++;
@@ -380,7 +380,7 @@ char *callus_time_normalize(const char *s)
 	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
 		p++;
 	if (*p)
-		return NULL;
+		return -1;
 	tm.tm_year = y - 1900;
 	tm.tm_mon = mo - 1;
 	tm.tm_mday = d;
@@ -390,8 +390,16 @@ char *callus_time_normalize(const char *s)
 	t = timegm(&tm);
 	/* 2026-02-31 is no day: timegm would make it March 3rd */
 	if (!gmtime_r(&t, &back) || back.tm_mday != d || back.tm_mon != mo - 1)
-		return NULL;
-	return callus_time_iso8601(((long long)t + sec - off) * 1000000000LL + ms * 1000000LL);
+		return -1;
+	*ns = ((long long)t + sec - off) * 1000000000LL + ms * 1000000LL;
+	return 0;
+}
+
+char *callus_time_normalize(const char *s)
+{
+	long long ns;
+
+	return callus_time_parse(s, &ns) < 0 ? NULL : callus_time_iso8601(ns);
 }
 
 char *callus_now_iso8601(void)

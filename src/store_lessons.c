@@ -266,17 +266,13 @@ int callus_store_runs_seen(callus_store *s, const char *skip, callus_run_seen **
 	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
 		const unsigned char *a = sqlite3_column_text(st, 0), *c = sqlite3_column_text(st, 1);
 
-		if (count == cap) {
-			size_t ncap = cap ? 2 * cap : 64;
-			callus_run_seen *g = realloc(r, ncap * sizeof(*g));
+		callus_run_seen *g = callus_array_grow(r, &cap, count + 1, sizeof(*r));
 
-			if (!g) {
-				sq = SQLITE_NOMEM;
-				break;
-			}
-			r = g;
-			cap = ncap;
+		if (!g) {
+			sq = SQLITE_NOMEM;
+			break;
 		}
+		r = g;
 		r[count].session = strdup(a ? (const char *)a : "");
 		r[count].command = strdup(c ? (const char *)c : "");
 		r[count].at = sqlite3_column_int64(st, 2);

@@ -93,6 +93,10 @@ char *callus_time_iso8601(long long ns);
  * when s is not one.  Caller frees. */
 char *callus_time_normalize(const char *s);
 
+/* The same time in nanoseconds since the epoch into *ns: 0, or -1 when s
+ * is not one. */
+int callus_time_parse(const char *s, long long *ns);
+
 void callus_lesson_release(callus_lesson *l);
 
 #endif

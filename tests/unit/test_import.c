@@ -91,16 +91,27 @@ static void times_in_the_stores_format(void **state)
 		{ "", NULL },
 	};
 
+	long long ns = 7;
+
 	(void)state;
 	assert_null(callus_time_normalize(NULL));
+	assert_int_equal(callus_time_parse(NULL, &ns), -1);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *got = callus_time_normalize(cases[i][0]);
+		char *got = callus_time_normalize(cases[i][0]), *back = NULL;
 
 		if (!cases[i][1] ? got != NULL : !got || strcmp(got, cases[i][1]))
 			fail_msg("%s: '%s', want '%s'", cases[i][0], got ? got : "(null)",
 				 cases[i][1] ? cases[i][1] : "(null)");
+		/* the parse alone: the same instant, in nanoseconds */
+		if (callus_time_parse(cases[i][0], &ns) == 0)
+			back = callus_time_iso8601(ns);
+		if (!cases[i][1] ? back != NULL : !back || strcmp(back, cases[i][1]))
+			fail_msg("%s parsed: '%s'", cases[i][0], back ? back : "(null)");
+		free(back);
 		free(got);
 	}
+	assert_int_equal(callus_time_parse("2026-03-01T10:00:04Z", &ns), 0);
+	assert_true(ns == 1772359204LL * 1000000000LL);
 }
 
 static void claude_code_session(void **state)
