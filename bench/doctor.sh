@@ -55,18 +55,7 @@ echo "# NEW: $(cut -c1-120 "$work/new.vectors")"
 : >"$work/old.doctor.ms"
 : >"$work/new.doctor.ms"
 : >"$work/new.status.ms"
-i=0
-while [ "$i" -lt "$n" ]; do
-	if [ $((i % 2)) = 0 ]; then
-		one old
-		one new
-	else
-		one new
-		one old
-	fi
-	one new status
-	i=$((i + 1))
-done
+bench_turns "$n" new status
 paste "$work/old.doctor.ms" "$work/new.doctor.ms" | awk '{ print $2 - $1 }' >"$work/d"
 echo "| command | pairs | OLD min/median/max | NEW min/median/max | NEW - OLD, median of the pairs |"
 echo "|:---|---:|---:|---:|---:|"

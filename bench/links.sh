@@ -75,18 +75,7 @@ echo "# counted by both: $(grep '^vectors' "$work/new.counts" | tr -s ' ')"
 : >"$work/old.ms"
 : >"$work/new.ms"
 : >"$work/base.ms"
-i=0
-while [ "$i" -lt "$n" ]; do
-	if [ $((i % 2)) = 0 ]; then
-		one old
-		one new
-	else
-		one new
-		one old
-	fi
-	one base
-	i=$((i + 1))
-done
+bench_turns "$n" base
 paste "$work/old.ms" "$work/new.ms" | awk '{ print $2 - $1 }' >"$work/d"
 echo "| command | pairs | OLD min/median/max | NEW min/median/max | NEW - OLD, median of the pairs |"
 echo "|:---|---:|---:|---:|---:|"

@@ -77,6 +77,27 @@ bench_pair_fresh() {
 	old=$(bench_fresh "$work/old" "$old_src")
 }
 
+# bench_turns N [BASE...]: N rounds of the caller's `one old` and `one
+# new`, each first in every other round (what comes first in a round
+# starts from a colder cache), and then `one BASE...` when given: the
+# row's baseline, timed in the same minutes.
+bench_turns() {
+	turns_n=$1
+	shift
+	turns_i=0
+	while [ "$turns_i" -lt "$turns_n" ]; do
+		if [ $((turns_i % 2)) = 0 ]; then
+			one old
+			one new
+		else
+			one new
+			one old
+		fi
+		[ $# -eq 0 ] || one "$@"
+		turns_i=$((turns_i + 1))
+	done
+}
+
 # bench_bin_of X: the binary X of the pair (old or new).
 bench_bin_of() {
 	if [ "$1" = old ]; then echo "$old"; else echo "$new"; fi
