@@ -53,7 +53,8 @@ static const cli_option doctor_options[] = {
 	  "integrity_check" },
 	{ CLI_OPT_FLAG, 0, "fix", &fix, NULL,
 	  "rewrite the files made from the store that are missing, empty or stale "
-	  "(.lessons/, note files, the AGENTS.md block, .callus/files.idx, the vector file), remove "
+	  "(.lessons/, note files, the AGENTS.md block, .callus/files.idx, the vector files), "
+	  "remove "
 	  "temporary files left by "
 	  "crashes, and count the totals 'callus status' shows again when they are "
 	  "wrong" },
@@ -79,8 +80,9 @@ const cli_spec cmd_doctor_spec = {
 	"('callus gc' removes them), and temporary files left behind (a write's, or a\n"
 	"spool entry or views debt a killed process left unnamed); the files of fixes\n"
 	".callus/files.idx lacks (a power loss can take back its last lines); the\n"
-	"built-in vector file read record by record against the store's vectors, and\n"
-	"its sketches and postings against its records (one missing or damaged: a\n"
+	"vector files (the built-in model's, the noted signatures' and the [embed]\n"
+	"model's) read record by record against the store's vectors, and their\n"
+	"sketches and postings against their records (one missing or damaged: a\n"
 	"search misses similar errors until the file is written again); the totals\n"
 	"'callus status' shows (its vectors too) against the store's rows; failures and\n"
 	"passes hooks queued in .callus/spool that no drainer has recorded yet (and a\n"
@@ -431,24 +433,30 @@ static void check_redaction(struct doctor *d, callus_store *store, const char *r
 	callus_error_release(&err);
 }
 
-static void check_vectors(struct doctor *d, callus_store *store)
+/* One vector file against the store (match.h's callus_match_file_check). */
+static void check_vector_file(struct doctor *d, callus_store *store, callus_match_file_kind kind,
+			      const char *model)
 {
 	callus_error err = CALLUS_ERROR_INIT;
-	const char *rel = ".callus/vectors-" CALLUS_EMBED_BUILTIN_MODEL ".bin";
 	callus_match_file_state f;
-	callus_buf what = CALLUS_BUF_INIT;
-	int rc = callus_match_file_check(store, d->ws->root, fix, &f, &err);
+	callus_buf what = CALLUS_BUF_INIT, rel = CALLUS_BUF_INIT;
+	int rc = callus_match_file_check(store, d->ws->root, kind, model, fix, &f, &err);
+	const char *whose = kind == CALLUS_MATCH_FILE_NOTED ? " of noted signatures" : "";
 
+	callus_buf_printf(&rel, ".callus/%s", *f.file ? f.file : "vectors-*.bin");
+	if (model)
+		callus_buf_printf(&rel, " (%s)", model);
 	if (rc > 0) {
 		/* said of the file as it was when --fix wrote it again */
 		const char *holds = fix ? "held" : "holds", *are = fix ? "were" : "are";
 
 		if (f.missing)
-			callus_buf_printf(&what, "%s %lld of the store's %lld vectors", holds,
-					  (long long)f.stored - (long long)f.missing, (long long)f.stored);
+			callus_buf_printf(&what, "%s %lld of the store's %lld vectors%s", holds,
+					  (long long)f.stored - (long long)f.missing,
+					  (long long)f.stored, whose);
 		else
-			callus_buf_printf(&what, "%s the store's %lld vectors", holds,
-					  (long long)f.stored);
+			callus_buf_printf(&what, "%s the store's %lld vectors%s", holds,
+					  (long long)f.stored, whose);
 		if (f.damaged)
 			callus_buf_printf(&what, "; %zu of its %zu records %s damaged (not the store's "
 					  "vector of their signature)",
@@ -459,20 +467,32 @@ static void check_vectors(struct doctor *d, callus_store *store)
 					  f.derived, are);
 	}
 	if (rc < 0)
-		report(d, PROBLEM, "vectors", "cannot %s %s: %s", fix ? "write" : "check", rel,
-		       callus_error_message(&err));
+		report(d, PROBLEM, "vectors", "cannot %s %s: %s", fix ? "write" : "check",
+		       rel.ptr ? rel.ptr : "", callus_error_message(&err));
 	else if (rc && fix)
-		report(d, NOTE, "vectors", "%s %s: written again from the store", rel,
+		report(d, NOTE, "vectors", "%s %s: written again from the store", rel.ptr,
 		       what.ptr ? what.ptr : "");
 	else if (rc)
 		report(d, PROBLEM, "vectors", "%s %s: searches miss similar errors until it is "
-		       "written again ('callus doctor --fix' does it now)", rel,
+		       "written again ('callus doctor --fix' does it now)", rel.ptr,
 		       what.ptr ? what.ptr : "");
-	else if (f.stored)
-		report(d, OK, "vectors", "%s holds the store's %lld vectors, each as the store has it",
-		       rel, (long long)f.stored);
+	else if (f.stored && f.present)
+		report(d, OK, "vectors", "%s holds the store's %lld vectors%s, each as the store "
+		       "has it", rel.ptr, (long long)f.stored, whose);
 	callus_buf_release(&what);
+	callus_buf_release(&rel);
 	callus_error_release(&err);
+}
+
+/* The built-in model's file, the noted signatures' and the configured
+ * external model's: each is derived from the store, and a search trusts
+ * its count. */
+static void check_vectors(struct doctor *d, callus_store *store)
+{
+	check_vector_file(d, store, CALLUS_MATCH_FILE_BUILTIN, NULL);
+	check_vector_file(d, store, CALLUS_MATCH_FILE_NOTED, NULL);
+	if (d->ws->embed_model)
+		check_vector_file(d, store, CALLUS_MATCH_FILE_EXTERNAL, d->ws->embed_model);
 }
 
 static void check_store(struct doctor *d)

@@ -78,8 +78,11 @@ const cli_spec cmd_reindex_spec = {
 	"\n"
 	"With --new, only what has no vector yet: a failure recording new errors\n"
 	"starts 'callus reindex --new --quiet' in the background when an external\n"
-	"embedder is set, so that neither the hook nor callus run waits on it.  One runs\n"
-	"at a time (.callus/embed.lock); a second finds the lock taken and leaves.",
+	"embedder is set, so that neither the hook nor callus run waits on it.  Either\n"
+	"writes the external embedder's vector file again from the store when it holds\n"
+	"fewer records than the store has vectors (lost, cut short), or when the\n"
+	"records of removed signatures are more than a tenth of it.  One runs at a\n"
+	"time (.callus/embed.lock); a second finds the lock taken and leaves.",
 	reindex_options, 0
 };
 

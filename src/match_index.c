@@ -617,8 +617,24 @@ out_nodb:
 	return rc;
 }
 
-/* The file at path replaced by the rows st yields, stepped to the end. */
-static int rewrite_file(callus_store *s, sqlite3_stmt *st, const char *path, callus_error *err)
+/* A stored vector of f as floats (dim of them) in v: 0, or -1 for a
+ * blob of no form f reads. */
+static int row_vector(const callus_match_vfile *f, sqlite3_stmt *st, float *v)
+{
+	const void *blob = sqlite3_column_blob(st, 1);
+	size_t len = (size_t)sqlite3_column_bytes(st, 1);
+
+	if (!f->floats)
+		return callus_vecindex_unpack(v, f->dim, blob, len) == 0 ? 0 : -1;
+	if (!blob || len != f->dim * sizeof(float))
+		return -1;
+	memcpy(v, blob, len);
+	return 0;
+}
+
+/* The file f replaced by the rows st yields, stepped to the end. */
+static int rewrite_file(callus_store *s, sqlite3_stmt *st, const callus_match_vfile *f,
+			callus_error *err)
 {
 	int64_t *ids = NULL;
 	float *vecs = NULL;
@@ -632,12 +648,10 @@ static int rewrite_file(callus_store *s, sqlite3_stmt *st, const char *path, cal
 	 * caller's again after */
 	cache = callus_store_cache_pages(s, 0);
 	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
-		float *v;
-
 		if (n == cap) {
 			size_t ncap = cap ? cap * 2 : 1024;
 			int64_t *ni = realloc(ids, ncap * sizeof(*ni));
-			float *nv = ni ? realloc(vecs, ncap * CALLUS_EMBED_DIM * sizeof(*nv)) : NULL;
+			float *nv = ni ? realloc(vecs, ncap * f->dim * sizeof(*nv)) : NULL;
 
 			if (ni)
 				ids = ni;
@@ -648,16 +662,13 @@ static int rewrite_file(callus_store *s, sqlite3_stmt *st, const char *path, cal
 			vecs = nv;
 			cap = ncap;
 		}
-		v = vecs + n * CALLUS_EMBED_DIM;
-		if (callus_vecindex_unpack(v, CALLUS_EMBED_DIM, sqlite3_column_blob(st, 1),
-					   (size_t)sqlite3_column_bytes(st, 1)) == 0)
+		if (row_vector(f, st, vecs + n * f->dim) == 0)
 			ids[n++] = sqlite3_column_int64(st, 0);
 	}
 	if (sq != SQLITE_DONE)
 		rc = callus_store_db_error(s, err, sq, "cannot read the vectors of");
 	else
-		rc = callus_vecindex_rewrite(path, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, ids,
-					   vecs, n, err);
+		rc = callus_vecindex_rewrite(f->path, f->name, f->dim, ids, vecs, n, err);
 	callus_store_cache_pages(s, cache);
 	free(ids);
 	free(vecs);
@@ -693,9 +704,10 @@ static int folder_writable(const char *path)
 	return ok;
 }
 
-int callus_match_file_sync(callus_store *s, const char *path, size_t have, int64_t stored,
-			   size_t ahead, const char *sql, callus_error *err)
+int callus_match_vfile_sync(callus_store *s, const callus_match_vfile *f, size_t have,
+			    int64_t stored, size_t ahead, callus_error *err)
 {
+	const char *path = f->path;
 	sqlite3_stmt *st = NULL;
 	int rc, sq, own = sqlite3_get_autocommit(callus_store_db(s));
 
@@ -717,15 +729,82 @@ int callus_match_file_sync(callus_store *s, const char *path, size_t have, int64
 	 * never come back. */
 	if (own && (rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		return rc;
-	/* a vector not packed is left out: reindex makes it again */
-	sq = sqlite3_prepare_v2(callus_store_db(s), sql, -1, &st, NULL);
+	/* a vector of no form it reads is left out: reindex makes it again */
+	sq = sqlite3_prepare_v2(callus_store_db(s), f->sql, -1, &st, NULL);
 	rc = sq != SQLITE_OK ? callus_store_db_error(s, err, sq, "cannot read the vectors of")
-			     : rewrite_file(s, st, path, err);
+			     : rewrite_file(s, st, f, err);
 	sqlite3_finalize(st);
 	/* nothing written: the transaction only held the lock */
 	if (own)
 		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
 	return rc < 0 ? rc : 1;
+}
+
+int callus_match_file_sync(callus_store *s, const char *path, size_t have, int64_t stored,
+			   size_t ahead, const char *sql, callus_error *err)
+{
+	callus_match_vfile f = { path, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, 0, sql };
+
+	return callus_match_vfile_sync(s, &f, have, stored, ahead, err);
+}
+
+int callus_match_external_vfile(callus_store *s, const char *workspace, const char *model,
+				callus_match_vfile *f, callus_buf *path, callus_buf *sql,
+				char name[CALLUS_MATCH_VECTOR_NAME_MAX + 1], int64_t *stored,
+				callus_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t id = 0, len = 0;
+	int sq;
+
+	*stored = 0;
+	sq = sqlite3_prepare_v2(callus_store_db(s), "SELECT id, n FROM vector_models WHERE name = ?1",
+				-1, &st, NULL);
+	if (sq == SQLITE_OK) {
+		callus_sql_bind_text(st, 1, model);
+		if ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+			id = sqlite3_column_int64(st, 0);
+			*stored = sqlite3_column_int64(st, 1);
+		}
+		sq = sq == SQLITE_ROW || sq == SQLITE_DONE ? SQLITE_OK : sq;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	/* the model's dimension is its vectors' (one read: a model's
+	 * vectors all have it, store_batch stores what the endpoint gave) */
+	if (sq == SQLITE_OK && *stored > 0 &&
+	    (sq = sqlite3_prepare_v2(callus_store_db(s),
+				     "SELECT length(vector) FROM signature_vectors WHERE model = ?1"
+				     " LIMIT 1",
+				     -1, &st, NULL)) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, id);
+		if ((sq = sqlite3_step(st)) == SQLITE_ROW)
+			len = sqlite3_column_int64(st, 0);
+		sq = sq == SQLITE_ROW || sq == SQLITE_DONE ? SQLITE_OK : sq;
+	}
+	sqlite3_finalize(st);
+	if (sq != SQLITE_OK)
+		return callus_store_db_error(s, err, sq, "cannot read the vectors of");
+	if (*stored <= 0 || len <= 0)
+		return 1;
+	if (len % (int64_t)sizeof(float))
+		return callus_error_set(err, CALLUS_EINVAL,
+				      "the vectors of %s in '%s' are %lld bytes long: not floats",
+				      model, callus_store_path(s), (long long)len);
+	callus_buf_clear(sql);
+	if (callus_match_vector_name(name, model) < 0 ||
+	    callus_match_vector_path(path, workspace, name) < 0 ||
+	    callus_buf_printf(sql,
+			      "SELECT sig, vector FROM signature_vectors WHERE model = %lld"
+			      " ORDER BY sig",
+			      (long long)id) < 0)
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	f->path = path->ptr;
+	f->name = name;
+	f->dim = (size_t)len / sizeof(float);
+	f->floats = 1;
+	f->sql = sql->ptr;
+	return 0;
 }
 
 /* A record of the file, by id: the check's merge with the store's rows. */
@@ -741,67 +820,85 @@ static int rec_cmp(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id ? 1 : x->at < y->at ? -1 : x->at > y->at;
 }
 
-/* The int8 components and scale of a vector the store keeps, as the file
- * quantizes it; -1 for a blob no form reads (vecindex.h). */
-static int blob_quantized(const void *blob, size_t len, float *scale, int8_t *q)
+/* The int8 components (f->dim of them) and scale of the vector of the
+ * row st is on, as the file quantizes it: a packed one's own bytes, an
+ * external model's floats quantized as an append does.  -1 for a blob of
+ * no form f reads. */
+static int row_quantized(const callus_match_vfile *f, sqlite3_stmt *st, float *v, uint8_t *packed,
+			 float *scale, int8_t **q)
 {
-	float v[CALLUS_EMBED_DIM];
-
-	if (callus_vecindex_unpack(v, CALLUS_EMBED_DIM, blob, len) < 0)
+	if (row_vector(f, st, v) < 0)
 		return -1;
-	memcpy(scale, blob, sizeof(*scale));
+	if (f->floats) {
+		callus_vecindex_pack(packed, v, f->dim);
+		memcpy(scale, packed, sizeof(*scale));
+		*q = (int8_t *)(packed + sizeof(float));
+		return 0;
+	}
+	memcpy(scale, sqlite3_column_blob(st, 1), sizeof(*scale));
+	*q = (int8_t *)(packed + sizeof(float));
 	/* each v[i] is q * scale: divided back, q to within rounding */
-	for (size_t i = 0; i < CALLUS_EMBED_DIM; i++)
-		q[i] = (int8_t)(*scale != 0 ? lrintf(v[i] / *scale) : 0);
+	for (size_t i = 0; i < f->dim; i++)
+		(*q)[i] = (int8_t)(*scale != 0 ? lrintf(v[i] / *scale) : 0);
 	return 0;
 }
 
 /* Whether the file's record at `at` holds that vector: the same
  * components, and the same scale but for the rounding a rewrite's second
- * quantization of the unpacked floats may add. */
-static int rec_is(const callus_vecindex *vi, size_t at, float scale, const int8_t *q)
+ * quantization of the unpacked floats may add.  fq: dim bytes to read
+ * the record into. */
+static int rec_is(const callus_vecindex *vi, size_t at, size_t dim, float scale, const int8_t *q,
+		  int8_t *fq)
 {
 	float fscale;
-	int8_t fq[CALLUS_EMBED_DIM];
 
 	(void)callus_vecindex_record(vi, at, &fscale, fq);
-	return !memcmp(q, fq, sizeof(fq)) && fabsf(fscale - scale) <= 1e-5f * fabsf(scale);
+	return !memcmp(q, fq, dim) && fabsf(fscale - scale) <= 1e-5f * fabsf(scale);
 }
 
 /* The store's vectors against the file's records, both by id. */
-static int file_compare(callus_store *s, const callus_vecindex *vi, callus_match_file_state *out,
-			callus_error *err)
+static int file_compare(callus_store *s, const callus_match_vfile *f, const callus_vecindex *vi,
+			callus_match_file_state *out, callus_error *err)
 {
 	size_t n = callus_vecindex_count(vi), k = 0;
 	file_rec *recs = n ? malloc(n * sizeof(*recs)) : NULL;
+	float *v = malloc(f->dim * sizeof(*v));
+	uint8_t *packed = malloc(CALLUS_VECINDEX_PACKED(f->dim));
+	int8_t *fq = malloc(f->dim);
 	sqlite3_stmt *st = NULL;
-	int sq, cache, rc = 0;
+	int64_t last = 0;
+	int sq = SQLITE_OK, cache, rc = 0, any = 0;
 
-	if (n && !recs)
-		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	if ((n && !recs) || !v || !packed || !fq) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		goto out_mem;
+	}
 	for (size_t i = 0; i < n; i++) {
 		float scale;
-		int8_t q[CALLUS_EMBED_DIM];
 
-		recs[i].id = callus_vecindex_record(vi, i, &scale, q);
+		recs[i].id = callus_vecindex_record(vi, i, &scale, fq);
 		recs[i].at = i;
 	}
 	if (n)
 		qsort(recs, n, sizeof(*recs), rec_cmp);
 	cache = callus_store_cache_pages(s, 0);
-	if ((sq = sqlite3_prepare_v2(callus_store_db(s), CALLUS_MATCH_BUILTIN_VECTORS, -1, &st,
-				     NULL)) != SQLITE_OK)
+	if ((sq = sqlite3_prepare_v2(callus_store_db(s), f->sql, -1, &st, NULL)) != SQLITE_OK)
 		goto out;
 	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);
-		float scale;
-		int8_t q[CALLUS_EMBED_DIM];
+		float scale = 0;
+		int8_t *q = NULL;
 		size_t good = 0, bad = 0;
 		/* a vector the store cannot read is no file's (a rewrite leaves
 		 * it out, callus reindex makes it again): not expected there */
-		int readable = blob_quantized(sqlite3_column_blob(st, 1),
-					      (size_t)sqlite3_column_bytes(st, 1), &scale, q) == 0;
+		int readable;
 
+		/* a signature twice (two notes of it): its records judged once */
+		if (any && id == last)
+			continue;
+		any = 1;
+		last = id;
+		readable = row_quantized(f, st, v, packed, &scale, &q) == 0;
 		/* a removed signature's records stay until the file is written
 		 * again (gc, at a tenth of it): no damage */
 		while (k < n && recs[k].id < id)
@@ -809,7 +906,7 @@ static int file_compare(callus_store *s, const callus_vecindex *vi, callus_match
 		for (; k < n && recs[k].id == id; k++) {
 			if (!readable)
 				continue;
-			if (rec_is(vi, recs[k].at, scale, q))
+			if (rec_is(vi, recs[k].at, f->dim, scale, q, fq))
 				good++;
 			else
 				bad++;
@@ -829,41 +926,84 @@ out:
 		rc = callus_store_db_error(s, err, sq, "cannot read the vectors of");
 	sqlite3_finalize(st);
 	callus_store_cache_pages(s, cache);
+out_mem:
 	free(recs);
+	free(v);
+	free(packed);
+	free(fq);
 	return rc;
 }
 
-int callus_match_file_check(callus_store *s, const char *workspace, int fix,
-			    callus_match_file_state *out, callus_error *err)
+int callus_match_file_check(callus_store *s, const char *workspace, callus_match_file_kind kind,
+			    const char *model, int fix, callus_match_file_state *out,
+			    callus_error *err)
 {
-	callus_buf path = CALLUS_BUF_INIT;
+	char name[CALLUS_MATCH_VECTOR_NAME_MAX + 1];
+	callus_buf path = CALLUS_BUF_INIT, sql = CALLUS_BUF_INIT;
+	callus_match_vfile f = { NULL, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, 0,
+				 CALLUS_MATCH_BUILTIN_VECTORS };
 	callus_vecindex *vi = NULL;
-	int rc = 0;
+	const char *base;
+	int rc = 0, stale = 0;
 
 	memset(out, 0, sizeof(*out));
-	out->stored = callus_match_builtin_count(s);
-	if (out->stored < 0)
-		return callus_error_set(err, CALLUS_EIO, "cannot count the vectors in '%s'",
+	switch (kind) {
+	case CALLUS_MATCH_FILE_BUILTIN:
+		out->stored = callus_match_builtin_count(s);
+		rc = callus_match_builtin_vector_path(&path, workspace);
+		break;
+	case CALLUS_MATCH_FILE_NOTED:
+		out->stored = callus_store_query_int(s, "SELECT n FROM noted_count");
+		f.sql = CALLUS_MATCH_NOTED_VECTORS " ORDER BY g.rowid";
+		rc = callus_match_noted_vector_path(&path, s);
+		break;
+	case CALLUS_MATCH_FILE_EXTERNAL:
+		rc = callus_match_external_vfile(s, workspace, model, &f, &path, &sql, name,
+						 &out->stored, err);
+		if (rc > 0) {
+			/* none stored: no file to check */
+			out->stored = 0;
+			rc = 0;
+			goto out;
+		}
+		if (rc < 0)
+			goto out;
+		break;
+	}
+	if (!path.ptr) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	f.path = path.ptr;
+	base = strrchr(path.ptr, '/');
+	snprintf(out->file, sizeof(out->file), "%s", base ? base + 1 : path.ptr);
+	if (out->stored < 0) {
+		rc = callus_error_set(err, CALLUS_EIO, "cannot count the vectors in '%s'",
 				      callus_store_path(s));
-	if (callus_match_builtin_vector_path(&path, workspace) < 0)
-		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
-	if (callus_vecindex_open(&vi, path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL,
-				 NULL) == 0)
+		goto out;
+	}
+	if (callus_vecindex_open(&vi, path.ptr, f.name, f.dim, &stale, NULL) == 0)
 		out->have = callus_vecindex_count(vi);
-	if ((rc = file_compare(s, vi, out, err)) < 0)
+	out->present = out->have > 0 || stale || access(path.ptr, F_OK) == 0;
+	/* the noted file is made by the first search that needs it (a store
+	 * of more vectors than a search's window): none yet is in step */
+	if (kind == CALLUS_MATCH_FILE_NOTED && !out->present)
+		goto out;
+	if ((rc = file_compare(s, &f, vi, out, err)) < 0)
 		goto out;
 	out->derived = callus_vecindex_derived_damaged(vi);
 	if (out->missing || out->damaged || out->derived) {
 		/* one record more than the store's and none allowed ahead:
 		 * written again whatever the counts say (an empty store's too) */
-		rc = fix ? callus_match_file_sync(s, path.ptr, (size_t)out->stored + 1, out->stored,
-						  0, CALLUS_MATCH_BUILTIN_VECTORS, err)
+		rc = fix ? callus_match_vfile_sync(s, &f, (size_t)out->stored + 1, out->stored, 0,
+						   err)
 			 : 1;
 		rc = rc < 0 ? rc : 1;
 	}
 out:
 	callus_vecindex_close(vi);
 	callus_buf_release(&path);
+	callus_buf_release(&sql);
 	return rc;
 }
 

@@ -67,11 +67,23 @@ int callus_match_builtin_vector_path(callus_buf *out, const char *workspace);
  * cannot be read. */
 int64_t callus_match_builtin_count(callus_store *s);
 
+/* A vector file and the store's rows it is made of.  Borrowed strings. */
+typedef struct callus_match_vfile {
+	const char *path;
+	const char *name;  /* the model its header names (callus_match_vector_name) */
+	size_t dim;
+	int floats;        /* the store keeps the vectors as dim floats (an
+			    * external model's), not packed (vecindex.h, the
+			    * built-in model's) */
+	const char *sql;   /* every vector: (signature rowid, vector) by rowid;
+			    * a rowid may come twice (the noted file's: a
+			    * record for each) */
+} callus_match_vfile;
+
 /*
- * Keep a built-in model's vector file at path (holding have records) in
- * step with the store, which has stored vectors for it: written again
- * from the rows of sql (a signature's rowid and its packed vector, in
- * rowid order; a vector not packed is left out) when the file is behind
+ * Keep the vector file f (holding have records) in step with the store,
+ * which has stored vectors for it: written again from the rows of f->sql
+ * (a vector of no form f reads is left out) when the file is behind
  * (removed, damaged, restored from a copy, written by an older callus) or
  * more than ahead records past it (removed signatures; SIZE_MAX: never).
  * 1 when it was written again, 0 when in step, or a negative CALLUS_E*
@@ -79,8 +91,31 @@ int64_t callus_match_builtin_count(callus_store *s);
  * holds the store's write lock: taken here (and let go) when s is in no
  * transaction; a caller in one must hold it (a write transaction).
  */
+int callus_match_vfile_sync(callus_store *s, const callus_match_vfile *f, size_t have,
+			    int64_t stored, size_t ahead, callus_error *err);
+
+/* The same for the built-in model's file at path, from the rows of sql. */
 int callus_match_file_sync(callus_store *s, const char *path, size_t have, int64_t stored,
 			   size_t ahead, const char *sql, callus_error *err);
+
+/* The vectors of the noted signatures' file (notes_vectors.c): those of
+ * notes and those of the layers' cached notes (schema 30), a record for
+ * each, as noted_count counts them. */
+#define CALLUS_MATCH_NOTED_VECTORS                                                                 \
+	"SELECT g.rowid, v.vector FROM (SELECT signature_id FROM note_signatures UNION ALL"          \
+	" SELECT signature_id FROM note_cache) x JOIN signatures g ON g.id = x.signature_id"         \
+	" JOIN signature_vectors v ON v.sig = g.rowid AND v.model = " CALLUS_MATCH_BUILTIN_ID
+
+/*
+ * An external model's vector file, and the store's rows of it: f's
+ * strings point into path, sql and name.  *stored is how
+ * many vectors of model the store holds.  0, 1 when it holds none (f is
+ * not set), or a negative CALLUS_E* code with err set.
+ */
+int callus_match_external_vfile(callus_store *s, const char *workspace, const char *model,
+				callus_match_vfile *f, callus_buf *path, callus_buf *sql,
+				char name[CALLUS_MATCH_VECTOR_NAME_MAX + 1], int64_t *stored,
+				callus_error *err);
 
 /* Beside s's database, the built-in vectors of the signatures that have a
  * note (notes_vectors.c keeps it; removed here when every vector is

@@ -198,6 +198,32 @@ static int drop_model(callus_store *s, const char *workspace, const char *model,
 	return rc;
 }
 
+/*
+ * The model's file in step with the store: made again from the stored
+ * vectors when it fell behind them (removed, cut short, restored from a
+ * copy: the batches send only signatures without a vector, so its
+ * records would never come back, and the model's search found nothing
+ * similar to their errors), or when the records of removed signatures
+ * are more than a tenth of it.  Counted, not read: one header.
+ */
+static int sync_file(callus_store *s, const char *workspace, const char *model,
+		     callus_error *err)
+{
+	char name[CALLUS_MATCH_VECTOR_NAME_MAX + 1];
+	callus_buf path = CALLUS_BUF_INIT, sql = CALLUS_BUF_INIT;
+	callus_match_vfile f;
+	int64_t stored;
+	int rc = callus_match_external_vfile(s, workspace, model, &f, &path, &sql, name, &stored,
+					     err);
+
+	if (rc == 0)
+		rc = callus_match_vfile_sync(s, &f, callus_vecindex_file_count(f.path, f.name, f.dim),
+					     stored, (size_t)stored / 10 + 64, err);
+	callus_buf_release(&path);
+	callus_buf_release(&sql);
+	return rc < 0 ? rc : 0;
+}
+
 int callus_match_index_remote(callus_store *s, const char *workspace,
 			    const callus_embed_remote_opts *ro, int all, size_t *added,
 			    callus_error *err)
@@ -247,6 +273,8 @@ int callus_match_index_remote(callus_store *s, const char *workspace,
 		if (rc < 0)
 			break;
 	}
+	if (rc == 0)
+		rc = sync_file(s, workspace, model, err);
 out:
 	if (added)
 		*added = stored;

@@ -29,13 +29,6 @@
  * compacts it: removed notes, rolled-back appends, racing appenders. */
 #define SLACK(n) ((n) / 4 + 64)
 
-/* Those of notes and those of the layers' cached notes (schema 30), a
- * record for each, as noted_count counts them. */
-#define NOTED_VECTORS                                                                              \
-	"SELECT g.rowid, v.vector FROM (SELECT signature_id FROM note_signatures UNION ALL"          \
-	" SELECT signature_id FROM note_cache) x JOIN signatures g ON g.id = x.signature_id"         \
-	" JOIN signature_vectors v ON v.sig = g.rowid AND v.model = " CALLUS_MATCH_BUILTIN_ID
-
 void callus_notes_vectors_add(callus_store *s, const char *sig)
 {
 	callus_buf path = CALLUS_BUF_INIT;
@@ -44,8 +37,9 @@ void callus_notes_vectors_add(callus_store *s, const char *sig)
 	/* one without a vector yet is counted, and appended, when it gets one;
 	 * a failure leaves the file behind the count: rebuilt */
 	if (callus_match_noted_vector_path(&path, s) == 0 &&
-	    sqlite3_prepare_v2(callus_store_db(s), NOTED_VECTORS " WHERE x.signature_id = ?1", -1,
-			       &st, NULL) == SQLITE_OK) {
+	    sqlite3_prepare_v2(callus_store_db(s),
+			       CALLUS_MATCH_NOTED_VECTORS " WHERE x.signature_id = ?1", -1, &st,
+			       NULL) == SQLITE_OK) {
 		float vec[CALLUS_EMBED_DIM];
 		int64_t rowid;
 
@@ -75,7 +69,7 @@ int callus_notes_vectors_fresh(callus_store *s, callus_buf *path, callus_error *
 	have = callus_vecindex_file_count(path->ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM);
 	rc = callus_match_file_sync(s, path->ptr, have, noted,
 				    noted < 0 ? 0 : SLACK((size_t)noted),
-				    NOTED_VECTORS " ORDER BY g.rowid", err);
+				    CALLUS_MATCH_NOTED_VECTORS " ORDER BY g.rowid", err);
 	return rc < 0 ? rc : 0;
 }
 

@@ -244,11 +244,23 @@ void callus_merge_pairs_free(callus_merge_pair *p, size_t count);
 int callus_match_count_vectors(callus_store *s, const char *model, int64_t *with, int64_t *all,
 			     callus_error *err);
 
-/* What callus_match_file_check() found of the built-in vector file. */
+/* The vector files callus_match_file_check() reads. */
+typedef enum callus_match_file_kind {
+	CALLUS_MATCH_FILE_BUILTIN,  /* the built-in model's */
+	CALLUS_MATCH_FILE_NOTED,    /* the noted signatures' (notes_vectors.c):
+				     * the first search that needs it makes it,
+				     * so none yet is in step */
+	CALLUS_MATCH_FILE_EXTERNAL  /* an external model's ([embed]) */
+} callus_match_file_kind;
+
+/* What callus_match_file_check() found of a vector file. */
 typedef struct callus_match_file_state {
+	char file[48];     /* its name in .callus/ */
+	int present;       /* the file exists */
 	size_t have;       /* records in the file (a removed signature's, and
 			    * an id written twice by racing writers, too) */
-	int64_t stored;    /* vectors in the store */
+	int64_t stored;    /* vectors in the store it should hold (the noted
+			    * file's: one for each note of a signature) */
 	size_t missing;    /* of those, how many no record holds as the
 			    * store has it */
 	size_t damaged;    /* records whose vector is not the store's of
@@ -261,22 +273,25 @@ typedef struct callus_match_file_state {
 } callus_match_file_state;
 
 /*
- * Whether the built-in vector file holds every vector the store has, each
- * as the store has it: every record is read and compared with the store's
- * vector of its id (its int8 components exactly; its scale, which a
- * rewrite quantizes again, to a few units in the last place).  0 when it
- * does; 1 when vectors are missing (removed, cut, unreadable) or records
- * damaged: a search finds nothing similar to their errors until the file
- * is written again (a damaged record it finds is not the store's, and is
- * passed over: callus_match_record_current), and a damaged one leaves the
- * file's count right, which is all a search looks at; also 1 when the
- * sketches or postings beside it are damaged (a search skips records they
- * bound too low).  With fix the file is written again from the store,
- * and they with it.  Or a negative CALLUS_E* code.  Reads the whole file and every
+ * Whether the vector file of kind (model: the external model's id, for
+ * CALLUS_MATCH_FILE_EXTERNAL; else unused) holds every vector the store
+ * has for it, each as the store has it: every record is read and compared
+ * with the store's vector of its id (its int8 components exactly; its
+ * scale, which a rewrite quantizes again, to a few units in the last
+ * place).  0 when it does (or the store holds no vector of model); 1 when
+ * vectors are missing (removed, cut, unreadable) or records damaged: a
+ * search finds nothing similar to their errors until the file is written
+ * again (a damaged record it finds is not the store's, and is passed
+ * over: callus_match_record_current), and a damaged one leaves the file's
+ * count right, which is all a search looks at; also 1 when the sketches
+ * or postings beside it are damaged (a search skips records they bound
+ * too low).  With fix the file is written again from the store, and they
+ * with it.  Or a negative CALLUS_E* code.  Reads the whole file and every
  * vector: for callus doctor, never a recording.
  */
-int callus_match_file_check(callus_store *s, const char *workspace, int fix,
-			    callus_match_file_state *out, callus_error *err);
+int callus_match_file_check(callus_store *s, const char *workspace, callus_match_file_kind kind,
+			    const char *model, int fix, callus_match_file_state *out,
+			    callus_error *err);
 
 /* The stored signature key names: its id or a unique prefix of at least
  * 6 hex digits.  CALLUS_ENOTFOUND / CALLUS_EINVAL as for callus_match_merge().

@@ -399,4 +399,30 @@ with open(f, \"r+b\") as h:
 	grep -q "^ok       vectors    .*holds the store.s 1 vectors, each as the store has it" out
 '
 
+test_skip_unless_tool gcc git python3
+test_expect_success 'the noted signatures'"'"' vector file damaged: found record by record, written again by --fix' '
+	mkdir noted && cd noted && git init -q &&
+	git config user.email dev@example.com && git config user.name dev &&
+	printf "int f(void)\n{\n\treturn g();\n}\n" >f.c &&
+	git add f.c && git -c commit.gpgSign=false commit -q -m f &&
+	test_expect_code 1 "$CALLUS" run -- gcc -Werror -c f.c 2>/dev/null &&
+	printf "int f(void)\n{\n\treturn 0;\n}\n" >f.c &&
+	"$CALLUS" run -- gcc -Werror -c f.c 2>/dev/null &&
+	test "$(find .callus/notes -name "*.md" | wc -l)" = 1 &&
+	n=.callus/vectors-callus-builtin-1.noted.bin && test -s $n &&
+	"$CALLUS" doctor >out &&
+	grep -q "^ok       vectors    .callus/vectors-callus-builtin-1.noted.bin holds the store.s 1 vectors of noted signatures, each as the store has it" out &&
+	cp $n noted.bin &&
+	flip $n $((80 + 12 + 7)) &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
+	problem vectors "noted.bin holds 0 of the store.s 1 vectors of noted signatures; 1 of its 1 records are damaged" &&
+	"$CALLUS" doctor --fix >out &&
+	grep -q "^note     vectors    .*noted.bin held 0 .* written again from the store" out &&
+	cmp $n noted.bin &&
+	"$CALLUS" doctor >out && tail -n 1 out | grep -q "^no problem found$" &&
+	rm $n $n.sketch &&
+	"$CALLUS" doctor >out && tail -n 1 out | grep -q "^no problem found$" &&
+	! grep -q "noted.bin" out
+'
+
 test_done

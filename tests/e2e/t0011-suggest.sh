@@ -151,6 +151,42 @@ test_expect_success 'an external embedder: reindex, new errors embedded in the b
 	"$CALLUS" suggest --command "gcc -c b.c" <out | grep -q "callus resolutions show 1"
 '
 
+# flip FILE OFFSET: one byte of FILE changed in place
+flip() {
+	python3 -c 'import sys
+f, at = sys.argv[1], int(sys.argv[2])
+with open(f, "r+b") as h:
+    h.seek(at); b = h.read(1)[0]; h.seek(at); h.write(bytes([(b + 3) % 256]))' "$1" "$2"
+}
+
+test_skip_unless_tool gcc jq python3
+test_expect_success 'the external model'"'"'s vector file: made again when lost, checked record by record' '
+	cd proj &&
+	port=$(head -n 1 port) && model="openai:nomic-embed-text@127.0.0.1:$port" &&
+	x=$(ls .callus/vectors-ext-*.bin) && test -s "$x" &&
+	n=$("$CALLUS" status | sed -n "s/^ *\([0-9]*\) of [0-9]* signatures ($model).*/\1/p") &&
+	test "$n" -gt 0 &&
+	"$CALLUS" doctor >out &&
+	grep -q "^ok       vectors    .callus/vectors-ext-[0-9a-f]*.bin ($model) holds the store.s $n vectors, each as the store has it" out &&
+	cp "$x" ext.bin &&
+	rm "$x" "$x.sketch" &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
+	grep -q "^problem  vectors    .*($model) holds 0 of the store.s $n vectors" out &&
+	"$CALLUS" reindex --new >out &&
+	grep -q "^embedded 0 signatures ($model)" out &&
+	cmp "$x" ext.bin &&
+	"$CALLUS" doctor >out &&
+	grep -q "^ok       vectors    .*($model) holds the store.s $n vectors" out &&
+	flip "$x" $((80 + 12 + 3)) &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
+	grep -q "^problem  vectors    .*($model) holds $((n - 1)) of the store.s $n vectors; 1 of its $n records are damaged" out &&
+	"$CALLUS" doctor --fix >out &&
+	grep -q "^note     vectors    .*($model) held .*: written again from the store" out &&
+	cmp "$x" ext.bin &&
+	"$CALLUS" doctor >out &&
+	grep -q "^ok       vectors    .*($model) holds the store.s $n vectors" out
+'
+
 test_skip_unless_tool gcc jq python3
 test_expect_success 'a slow endpoint: callus run and the hook answer before it does' '
 	cd proj &&

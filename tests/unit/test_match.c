@@ -32,6 +32,7 @@
 #include "callus/vecindex.h"
 
 #include "match_internal.h"
+#include "notes_internal.h"
 #include "store_internal.h"
 #include "schema_helpers.h"
 
@@ -2396,6 +2397,131 @@ static void exec_sql(fixture *f, const char *q)
 		fail_msg("%s: %s", q, msg);
 }
 
+/* callus_match_file_check of one kind: its return, its state in *st. */
+static int file_check(fixture *f, callus_match_file_kind kind, const char *model, int fix,
+		      callus_match_file_state *st)
+{
+	return callus_match_file_check(f->s, f->dir, kind, model, fix, st, NULL);
+}
+
+/* One byte of the first record's components in the file at path changed
+ * in place (a header of 80 bytes, a record's id and scale 12). */
+static void damage_first_record(const char *path)
+{
+	int fd = open(path, O_RDWR);
+	unsigned char b;
+
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &b, 1, 80 + 12 + 3), 1);
+	b = (unsigned char)(b + 3);
+	assert_int_equal(pwrite(fd, &b, 1, 80 + 12 + 3), 1);
+	close(fd);
+}
+
+/*
+ * The noted signatures' file and an external model's are read record by
+ * record as the built-in one is (callus doctor): a signature that two
+ * notes hold has a record for each, judged once; a damaged record found,
+ * and written again with fix; an external model's floats compared as an
+ * append quantizes them.
+ */
+static void every_vector_file_checked(void **state)
+{
+	fixture *f = *state;
+	callus_signature a;
+	callus_match_file_state st;
+	callus_buf noted = CALLUS_BUF_INIT, ext = CALLUS_BUF_INIT;
+	char name[CALLUS_MATCH_VECTOR_NAME_MAX + 1];
+	float v[8];
+
+	make_sig(&a, "jest", NULL, "expect(received).toBe(expected) Expected: 4 Received: 3",
+		 "add\tsrc/sum.js");
+	store_sig(f, &a);
+	/* no note yet: no noted file, nothing to check */
+	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_NOTED, NULL, 0, &st), 0);
+	assert_int_equal(st.present, 0);
+	resolve_with(f, &a, "a",
+		     "diff --git a/src/sum.js b/src/sum.js\n--- a/src/sum.js\n+++ b/src/sum.js\n"
+		     "@@ -1,1 +1,1 @@\n-  return a - b;\n+  return a + b;\n");
+	assert_int_equal(callus_notes_vectors_fresh(f->s, &noted, NULL), 0);
+	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_NOTED, NULL, 0, &st), 0);
+	assert_int_equal(st.present, 1);
+	assert_int_equal(st.stored, 1);
+	assert_int_equal(st.have, 1);
+	assert_string_equal(st.file, "vectors-callus-builtin-1.noted.bin");
+	/* the team's cached note of the same signature: a second record */
+	exec_sql(f, "INSERT INTO note_cache (layer, id, revision, signature_id, title, pulled_at)"
+		    " SELECT 'team', 'n1', 1, id, 't', '2026-12-01T00:00:00Z' FROM signatures");
+	callus_notes_vectors_add(f->s, a.id);
+	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_NOTED, NULL, 0, &st), 0);
+	assert_int_equal(st.stored, 2);
+	assert_int_equal(st.have, 2);
+	assert_int_equal(st.missing, 0);
+	/* one damaged beside a good one: the vector is there (only the
+	 * sketch made of the record before it changed says so) */
+	damage_first_record(noted.ptr);
+	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_NOTED, NULL, 0, &st), 1);
+	assert_int_equal(st.missing, 0);
+	assert_int_equal(st.damaged, 0);
+	assert_int_equal(st.derived, 1);
+	/* a signature with a single record, damaged: found, and fixed */
+	exec_sql(f, "DELETE FROM note_cache");
+	assert_int_equal(callus_vecindex_remove(noted.ptr), 0);
+	assert_int_equal(callus_notes_vectors_fresh(f->s, &noted, NULL), 0);
+	damage_first_record(noted.ptr);
+	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_NOTED, NULL, 0, &st), 1);
+	assert_int_equal(st.missing, 1);
+	assert_int_equal(st.damaged, 1);
+	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_NOTED, NULL, 1, &st), 1);
+	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_NOTED, NULL, 0, &st), 0);
+	assert_int_equal(st.have, 1);
+
+	/* an external model: none stored, nothing to check */
+	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_EXTERNAL, "ext:m", 0, &st), 0);
+	assert_int_equal(st.stored, 0);
+	for (size_t i = 0; i < 8; i++)
+		v[i] = (float)(i + 1) / 10.0f;
+	exec_sql(f, "INSERT INTO vector_models (name) VALUES ('ext:m')");
+	{
+		sqlite3_stmt *ins = NULL;
+
+		assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
+						    "INSERT INTO signature_vectors (sig, model, vector)"
+						    " SELECT (SELECT max(rowid) FROM signatures),"
+						    " id, ?1 FROM vector_models WHERE name = 'ext:m'",
+						    -1, &ins, NULL),
+				 SQLITE_OK);
+		sqlite3_bind_blob(ins, 1, v, (int)sizeof(v), SQLITE_STATIC);
+		assert_int_equal(sqlite3_step(ins), SQLITE_DONE);
+		sqlite3_finalize(ins);
+	}
+	/* stored, with no file: missing */
+	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_EXTERNAL, "ext:m", 0, &st), 1);
+	assert_int_equal(st.stored, 1);
+	assert_int_equal(st.missing, 1);
+	assert_int_equal(st.present, 0);
+	/* as an append writes it: in step */
+	assert_int_equal(callus_match_vector_name(name, "ext:m"), 0);
+	assert_int_equal(callus_match_vector_path(&ext, f->dir, name), 0);
+	{
+		int64_t id = callus_store_query_int(f->s, "SELECT max(rowid) FROM signatures");
+
+		assert_int_equal(callus_vecindex_append(ext.ptr, name, 8, &id, v, 1, NULL), 0);
+	}
+	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_EXTERNAL, "ext:m", 0, &st), 0);
+	assert_int_equal(st.have, 1);
+	assert_int_equal(strncmp(st.file, "vectors-ext-", 12), 0);
+	damage_first_record(ext.ptr);
+	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_EXTERNAL, "ext:m", 1, &st), 1);
+	assert_int_equal(st.damaged, 1);
+	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_EXTERNAL, "ext:m", 0, &st), 0);
+	assert_int_equal(st.have, 1);
+
+	callus_buf_release(&noted);
+	callus_buf_release(&ext);
+	callus_signature_release(&a);
+}
+
 /* How many models' count of their aliases' vectors is not what the rows
  * say (the join the triggers keep it for), after each step. */
 static int64_t aliased_drift(fixture *f)
@@ -2680,6 +2806,7 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(merges_need_approval, setup, teardown),
 		cmocka_unit_test_setup_teardown(kept_scans_find_alike, setup, teardown),
+		cmocka_unit_test_setup_teardown(every_vector_file_checked, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_window_of_the_newest_and_every_noted, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(an_open_index_finds_alike, setup, teardown),
