@@ -770,12 +770,15 @@ int callus_match_external_vfile(callus_store *s, const char *workspace, const ch
 	}
 	sqlite3_finalize(st);
 	st = NULL;
-	/* the model's dimension is its vectors' (one read: a model's
-	 * vectors all have it, store_batch stores what the endpoint gave) */
+	/* the model's dimension is its vectors' (a model's vectors all have
+	 * it: store_batch stores what the endpoint gave).  The newest first:
+	 * the rows are by signature, and the newest signatures are the ones
+	 * the model embedded last, where the oldest may be the built-in
+	 * model's alone (an embedder set up after a year of them) */
 	if (sq == SQLITE_OK && *stored > 0 &&
 	    (sq = sqlite3_prepare_v2(callus_store_db(s),
 				     "SELECT length(vector) FROM signature_vectors WHERE model = ?1"
-				     " LIMIT 1",
+				     " ORDER BY sig DESC LIMIT 1",
 				     -1, &st, NULL)) == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, id);
 		if ((sq = sqlite3_step(st)) == SQLITE_ROW)

@@ -103,3 +103,18 @@ past_fix_offered() {
 		later_requests two | grep -q "note [0-9a-f]\{12\} (worked"; } ||
 		{ agent_said two; return 1; }
 }
+
+# import_adds_nothing AGENT [NAME=VALUE...]: the agent's own transcripts of
+# this workspace (read where NAME=VALUE says) imported into the store its
+# hooks made as they ran: each failure is found recorded live (the hook's
+# session id is the transcript's) and the store is unchanged.
+import_adds_nothing() {
+	local agent=$1 dir=$TRASH_DIRECTORY
+	shift
+	sqlite3 .callus/callus.db .dump >"$dir/live.dump" &&
+	env "$@" "$CALLUS" import --agent "$agent" --project . >"$dir/import.out" &&
+	{ grep -q "failures the hooks recorded when they ran, not counted again: [1-9]" \
+		"$dir/import.out" || { cat "$dir/import.out"; return 1; }; } &&
+	sqlite3 .callus/callus.db .dump >"$dir/imported.dump" &&
+	test_cmp "$dir/live.dump" "$dir/imported.dump"
+}

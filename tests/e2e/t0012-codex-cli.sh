@@ -69,6 +69,12 @@ test_expect_success 'session 1: the fix and the passing run make a resolution wi
 '
 
 skip_unless_cli codex
+test_expect_success 'session 1 imported into the store its hooks made: nothing counted twice' '
+	cd shop &&
+	import_adds_nothing codex CODEX_HOME="$TRASH_DIRECTORY/codex-home"
+'
+
+skip_unless_cli codex
 test_expect_success 'session 2: the digest, then the past fix for the same mistake in another file' '
 	cd shop &&
 	git add -A && git -c commit.gpgSign=false commit -qm fixed &&

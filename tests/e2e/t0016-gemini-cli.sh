@@ -65,6 +65,12 @@ test_expect_success 'session 1: the fix and the passing run make the resolutions
 '
 
 skip_unless_cli gemini
+test_expect_success 'session 1 imported into the store its hooks made: nothing counted twice' '
+	cd shop &&
+	import_adds_nothing gemini HOME="$HOME"
+'
+
+skip_unless_cli gemini
 test_expect_success 'session 2: the digest, then the past fix for the same mistake in another file' '
 	cd shop &&
 	git add -A && git -c commit.gpgSign=false commit -qm fixed &&
