@@ -10,8 +10,8 @@
 # `callus status` in its copy (opening the store, reading its totals).
 # bench/proctime's CPU ms (user + system): min/median/max, and the median
 # of the pairs' differences (NEW - OLD).  Both binaries must find the
-# store's vectors whole (the script fails when either reports a problem
-# with them).  The same binary given twice is the harness's control.
+# store's vectors whole in every vector file (the script fails when either
+# reports a problem with them).  The same binary given twice is the harness's control.
 # Usage: bench/doctor.sh WS N OLD NEW
 #   e.g. bench/doctor.sh /tmp/keep/ws-10000 21 /tmp/old/build/callus build/callus
 set -eu
@@ -27,13 +27,13 @@ command -v git >/dev/null || { echo "bench/doctor.sh: git is needed" >&2; exit 2
 bench_grown doctor "$repo" "$src" "$new_src"
 
 # ready X BIN: X's copy of the store, migrated by BIN, no background gc;
-# BIN's doctor line about the vector file into X.vectors
+# BIN's doctor lines about the vector files into X.vectors
 ready() {
 	cp -a "$src" "$work/$1"
 	printf '[retention]\ngc_hours = 0\n' >"$work/$1/.callus/config"
 	(cd "$work/$1" && git status --porcelain >/dev/null && "$2" status >/dev/null &&
 		{ "$2" doctor || :; } | grep '^[a-z]* *vectors ' >"$work/$1.vectors")
-	grep -q '^ok ' "$work/$1.vectors" || {
+	grep -q '^ok ' "$work/$1.vectors" && ! grep -qv '^ok ' "$work/$1.vectors" || {
 		echo "bench/doctor.sh: $2 finds the vector file of $src wanting:" >&2
 		cat "$work/$1.vectors" >&2
 		exit 1

@@ -10,8 +10,8 @@ answers {"object": "list", "data": [{"index": i, "embedding": [...]}],
 "model": M}, the items in reverse order (clients must sort by index).
 
 Text t's vector has --dim (default 16) components, component j being
-((fnv1a32(utf8(t) + bytes([j])) % 2001) - 1000) / 250: deterministic, not
-normalized, and easy to recompute in C.
+((fnv1a32(utf8(t) + bytes([j])) % 2001) - 1000) / 250 (past 255, j's two
+bytes, little-endian): deterministic, not normalized, and easy to recompute in C.
 
 With --key, a request whose Authorization header is not "Bearer KEY" gets
 401 and a body that echoes the header it got (as careless servers do), so
@@ -45,7 +45,8 @@ def fnv1a32(data):
 
 def vector(text, dim):
     raw = text.encode("utf-8")
-    return [((fnv1a32(raw + bytes([j])) % 2001) - 1000) / 250.0 for j in range(dim)]
+    return [((fnv1a32(raw + (bytes([j]) if j < 256 else j.to_bytes(2, "little"))) % 2001)
+             - 1000) / 250.0 for j in range(dim)]
 
 
 class Handler(BaseHTTPRequestHandler):
