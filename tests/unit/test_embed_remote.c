@@ -25,6 +25,7 @@
 #include "callus/signature.h"
 #include "callus/store.h"
 #include "match_internal.h"
+#include "steps_helpers.h"
 
 #include <sqlite3.h>
 
@@ -844,6 +845,86 @@ static void test_match_external_vectors(void **state)
 	callus_store_close(s);
 }
 
+/* The steps of one callus_match_index_remote(--new) of s. */
+static long long new_steps(callus_store *s, const char *ws, const callus_embed_remote_opts *o,
+			   size_t *added)
+{
+	long long steps = 0;
+
+	steps_trace(callus_store_db(s), &steps);
+	assert_int_equal(callus_match_index_remote(s, ws, o, 0, added, NULL), 0);
+	sqlite3_trace_v2(callus_store_db(s), 0, NULL, NULL);
+	return steps;
+}
+
+/*
+ * What the background reindex a new error starts does: with every
+ * signature embedded, a few lookups whatever the store's size (it walked
+ * every signature: SQLite's steps grew with them); a new signature is
+ * found from the newest embedded; one older without a vector (a batch the
+ * endpoint failed) is still found.
+ */
+static void test_new_signatures_only(void **state)
+{
+	callus_embed_remote_opts o = opts_for("nomic-embed-text");
+	char ws[PATH_MAX], dir[PATH_MAX], *model = NULL, q[1024];
+	callus_store *s = NULL;
+	callus_signature g;
+	size_t added = 0;
+	long long small, large;
+
+	(void)state;
+	snprintf(ws, sizeof ws, "%s/ws-new", tmp_dir);
+	snprintf(dir, sizeof dir, "%s/ws-new/.callus", tmp_dir);
+	assert_int_equal(mkdir(ws, 0700), 0);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	strncat(dir, "/callus.db", sizeof dir - strlen(dir) - 1);
+	assert_int_equal(callus_store_open(&s, dir, 5000, NULL), 0);
+	assert_int_equal(callus_embed_remote_model_id(&model, url, o.model, NULL), 0);
+	for (int size = 100; size <= 1000; size += 900) {
+		snprintf(q, sizeof q,
+			 "WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < %d)"
+			 " INSERT INTO signatures (id, error_type, message_pattern, original, tool,"
+			 " first_seen, last_seen) SELECT printf('%%064x', %d + i), 'TS2339',"
+			 " 'Property word' || (%d + i), 'Property word' || (%d + i), 'tsc',"
+			 " unixepoch(), unixepoch() FROM k",
+			 size - (size == 100 ? 0 : 100), size == 100 ? 0 : 100,
+			 size == 100 ? 0 : 100, size == 100 ? 0 : 100);
+		assert_int_equal(sqlite3_exec(callus_store_db(s), q, NULL, NULL, NULL), SQLITE_OK);
+		assert_int_equal(callus_match_index_remote(s, ws, &o, 0, &added, NULL), 0);
+		assert_int_equal(added, (size_t)(size == 100 ? 100 : 900));
+		assert_int_equal(count_vectors(dir, model), size);
+		if (size == 100)
+			small = new_steps(s, ws, &o, &added);
+		else
+			large = new_steps(s, ws, &o, &added);
+		assert_int_equal(added, 0);
+	}
+	print_message("reindex --new with nothing to send: %lld VM steps at 100 signatures,"
+		      " %lld at 1,000\n", small, large);
+	/* not ten times the steps for ten times the signatures */
+	assert_true(large < small * 2);
+	/* a new one, found from the newest embedded */
+	store_signature(s, ws, &g, "Property 'sum' does not exist on type 'Totals'.");
+	assert_int_equal(callus_match_index_remote(s, ws, &o, 0, &added, NULL), 0);
+	assert_int_equal(added, 1);
+	/* an old one without a vector, and a new one: both */
+	snprintf(q, sizeof q,
+		 "DELETE FROM signature_vectors WHERE sig = 7 AND model ="
+		 " (SELECT id FROM vector_models WHERE name = '%s')",
+		 model);
+	assert_int_equal(sqlite3_exec(callus_store_db(s), q, NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_changes(callus_store_db(s)), 1);
+	callus_signature_release(&g);
+	store_signature(s, ws, &g, "Cannot find module 'lodash' or its type declarations.");
+	assert_int_equal(callus_match_index_remote(s, ws, &o, 0, &added, NULL), 0);
+	assert_int_equal(added, 2);
+	assert_int_equal(count_vectors(dir, model), 1002);
+	callus_signature_release(&g);
+	free(model);
+	callus_store_close(s);
+}
+
 /* ---- main --------------------------------------------------------------- */
 
 static void find_files(const char *argv0)
@@ -900,6 +981,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_helper_usage),
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_model_id),
+		cmocka_unit_test(test_new_signatures_only),
 		cmocka_unit_test(test_match_external_vectors),
 	};
 	size_t i;
