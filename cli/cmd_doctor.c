@@ -450,13 +450,18 @@ static void check_vector_file(struct doctor *d, callus_store *store, callus_matc
 		/* said of the file as it was when --fix wrote it again */
 		const char *holds = fix ? "held" : "holds", *are = fix ? "were" : "are";
 
-		if (f.missing)
+		/* the vectors it can hold: not those of another dimension */
+		long long can = (long long)f.stored - (long long)f.unreadable;
+
+		if (f.behind)
+			callus_buf_printf(&what, "%s %zu records for the store's %lld vectors%s",
+					  holds, f.have, (long long)f.stored, whose);
+		else if (f.missing)
 			callus_buf_printf(&what, "%s %lld of the store's %lld vectors%s", holds,
-					  (long long)f.stored - (long long)f.missing,
-					  (long long)f.stored, whose);
+					  can - (long long)f.missing, can, whose);
 		else
-			callus_buf_printf(&what, "%s the store's %lld vectors%s", holds,
-					  (long long)f.stored, whose);
+			callus_buf_printf(&what, "%s the store's %lld vectors%s", holds, can,
+					  whose);
 		if (f.damaged)
 			callus_buf_printf(&what, "; %zu of its %zu records %s damaged (not the store's "
 					  "vector of their signature)",
@@ -466,19 +471,28 @@ static void check_vector_file(struct doctor *d, callus_store *store, callus_matc
 					  "%s damaged (not what its records make)",
 					  f.derived, are);
 	}
-	if (rc < 0)
+	if (rc < 0) {
 		report(d, PROBLEM, "vectors", "cannot %s %s: %s", fix ? "write" : "check",
 		       rel.ptr ? rel.ptr : "", callus_error_message(&err));
-	else if (rc && fix)
-		report(d, NOTE, "vectors", "%s %s: written again from the store", rel.ptr,
-		       what.ptr ? what.ptr : "");
-	else if (rc)
-		report(d, PROBLEM, "vectors", "%s %s: searches miss similar errors until it is "
-		       "written again ('callus doctor --fix' does it now)", rel.ptr,
-		       what.ptr ? what.ptr : "");
-	else if (f.stored && f.present)
+		goto out;
+	}
+	if (f.missing || f.damaged || f.derived || (f.behind && fix))
+		report(d, fix ? NOTE : PROBLEM, "vectors",
+		       fix ? "%s %s: written again from the store"
+			   : "%s %s: searches miss similar errors until it is written again "
+			     "('callus doctor --fix' does it now)",
+		       rel.ptr, what.ptr ? what.ptr : "");
+	else if (f.behind)
+		report(d, NOTE, "vectors", "%s holds fewer records than the store's %lld vectors%s: "
+		       "its next reader writes it again first", rel.ptr, (long long)f.stored, whose);
+	if (f.unreadable)
+		report(d, PROBLEM, "vectors", "%s: %zu of the store's vectors for it cannot be in "
+		       "it (of another dimension than the model's newest, or damaged): 'callus "
+		       "reindex' makes them again", rel.ptr, f.unreadable);
+	if (!rc && !f.behind && f.stored && f.present)
 		report(d, OK, "vectors", "%s holds the store's %lld vectors%s, each as the store "
 		       "has it", rel.ptr, (long long)f.stored, whose);
+out:
 	callus_buf_release(&what);
 	callus_buf_release(&rel);
 	callus_error_release(&err);

@@ -80,9 +80,12 @@ const cli_spec cmd_reindex_spec = {
 	"starts 'callus reindex --new --quiet' in the background when an external\n"
 	"embedder is set, so that neither the hook nor callus run waits on it.  Either\n"
 	"writes the external embedder's vector file again from the store when it holds\n"
-	"fewer records than the store has vectors (lost, cut short), or when the\n"
-	"records of removed signatures are more than a tenth of it.  One runs at a\n"
-	"time (.callus/embed.lock); a second finds the lock taken and leaves.",
+	"fewer records than the store has vectors (lost, cut short; the model's\n"
+	"vectors of another dimension than its newest are then dropped and sent again),\n"
+	"or when the records of removed signatures are more than a tenth of it and 64,\n"
+	"even when the endpoint fails.  With --new, nothing is looked up when the\n"
+	"store's counts say every signature has a vector.  One runs at a time\n"
+	"(.callus/embed.lock); a second finds the lock taken and leaves.",
 	reindex_options, 0
 };
 

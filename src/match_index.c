@@ -632,14 +632,42 @@ static int row_vector(const callus_match_vfile *f, sqlite3_stmt *st, float *v)
 	return 0;
 }
 
-/* The file f replaced by the rows st yields, stepped to the end. */
+/* The rows a rewrite reads, one vector at a time. */
+typedef struct row_src {
+	callus_store *s;
+	sqlite3_stmt *st;
+	const callus_match_vfile *f;
+} row_src;
+
+/* callus_vecindex_next over st's rows: a vector of no form f reads, or
+ * none a file can hold, is left out (callus reindex makes it again). */
+static int row_next(void *arg, int64_t *id, float *v, callus_error *err)
+{
+	row_src *r = arg;
+	int sq;
+
+	while ((sq = sqlite3_step(r->st)) == SQLITE_ROW) {
+		int ok = row_vector(r->f, r->st, v) == 0;
+
+		for (size_t i = 0; ok && i < r->f->dim; i++)
+			ok = v[i] >= -2.0f && v[i] <= 2.0f;
+		if (ok) {
+			*id = sqlite3_column_int64(r->st, 0);
+			return 1;
+		}
+	}
+	return sq == SQLITE_DONE ? 0
+				 : callus_store_db_error(r->s, err, sq, "cannot read the vectors of");
+}
+
+/* The file f replaced by the rows st yields, stepped to the end, a
+ * vector at a time: an external model's 3,072 floats a vector, every one
+ * held at once, took 294 MB for 20,001 of them. */
 static int rewrite_file(callus_store *s, sqlite3_stmt *st, const callus_match_vfile *f,
 			callus_error *err)
 {
-	int64_t *ids = NULL;
-	float *vecs = NULL;
-	size_t n = 0, cap = 0;
-	int cache, rc, sq;
+	row_src r = { s, st, f };
+	int cache, rc;
 
 	/* every vector, by a join: the cache the connection opened with,
 	 * whatever a recording asked for (with 64 pages, the hook that
@@ -647,31 +675,8 @@ static int rewrite_file(callus_store *s, sqlite3_stmt *st, const callus_match_vf
 	 * takes 71.7 at 100,000 recordings: bench/commands.sh); the
 	 * caller's again after */
 	cache = callus_store_cache_pages(s, 0);
-	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 1024;
-			int64_t *ni = realloc(ids, ncap * sizeof(*ni));
-			float *nv = ni ? realloc(vecs, ncap * f->dim * sizeof(*nv)) : NULL;
-
-			if (ni)
-				ids = ni;
-			if (!nv) {
-				sq = SQLITE_NOMEM;
-				break;
-			}
-			vecs = nv;
-			cap = ncap;
-		}
-		if (row_vector(f, st, vecs + n * f->dim) == 0)
-			ids[n++] = sqlite3_column_int64(st, 0);
-	}
-	if (sq != SQLITE_DONE)
-		rc = callus_store_db_error(s, err, sq, "cannot read the vectors of");
-	else
-		rc = callus_vecindex_rewrite(f->path, f->name, f->dim, ids, vecs, n, err);
+	rc = callus_vecindex_rewrite_each(f->path, f->name, f->dim, row_next, &r, err);
 	callus_store_cache_pages(s, cache);
-	free(ids);
-	free(vecs);
 	return rc;
 }
 
@@ -870,7 +875,7 @@ static int file_compare(callus_store *s, const callus_match_vfile *f, const call
 	int8_t *fq = malloc(f->dim);
 	sqlite3_stmt *st = NULL;
 	int64_t last = 0;
-	int sq = SQLITE_OK, cache, rc = 0, any = 0;
+	int sq = SQLITE_OK, cache, rc = 0, any = 0, last_missing = 0;
 
 	if ((n && !recs) || !v || !packed || !fq) {
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
@@ -892,23 +897,29 @@ static int file_compare(callus_store *s, const callus_match_vfile *f, const call
 		float scale = 0;
 		int8_t *q = NULL;
 		size_t good = 0, bad = 0;
-		/* a vector the store cannot read is no file's (a rewrite leaves
-		 * it out, callus reindex makes it again): not expected there */
 		int readable;
 
-		/* a signature twice (two notes of it): its records judged once */
-		if (any && id == last)
+		/* a signature twice (two notes of it): its records judged once,
+		 * a record wanted for each */
+		if (any && id == last) {
+			out->missing += last_missing;
 			continue;
+		}
 		any = 1;
 		last = id;
+		last_missing = 0;
 		readable = row_quantized(f, st, v, packed, &scale, &q) == 0;
+		/* one no file can hold (another dimension than the model's
+		 * newest, a damaged blob): reindex makes it again */
+		if (!readable) {
+			out->unreadable++;
+			continue;
+		}
 		/* a removed signature's records stay until the file is written
 		 * again (gc, at a tenth of it): no damage */
 		while (k < n && recs[k].id < id)
 			k++;
 		for (; k < n && recs[k].id == id; k++) {
-			if (!readable)
-				continue;
 			if (rec_is(vi, recs[k].at, f->dim, scale, q, fq))
 				good++;
 			else
@@ -918,9 +929,10 @@ static int file_compare(callus_store *s, const callus_match_vfile *f, const call
 		 * append and its commit, the signature embedded again later)
 		 * is passed over by the search that finds it, which finds the
 		 * good one too: no damage */
-		if (readable && !good) {
+		if (!good) {
 			out->missing++;
 			out->damaged += bad;
+			last_missing = 1;
 		}
 	}
 	sq = sq == SQLITE_DONE ? SQLITE_OK : sq;
@@ -947,9 +959,19 @@ int callus_match_file_check(callus_store *s, const char *workspace, callus_match
 				 CALLUS_MATCH_BUILTIN_VECTORS };
 	callus_vecindex *vi = NULL;
 	const char *base;
-	int rc = 0, stale = 0;
+	int rc = 0, stale = 0, snap = 0, bad;
 
 	memset(out, 0, sizeof(*out));
+	/* The store's snapshot first, the file after: a writer appends to
+	 * the file before it commits, so the file holds every vector of the
+	 * snapshot (what it holds past it is ahead, and harmless).  Read the
+	 * other way round, a hook committing in between was a vector
+	 * missing. */
+	if (sqlite3_get_autocommit(callus_store_db(s))) {
+		if ((rc = callus_store_exec(s, "BEGIN", err)) < 0)
+			return rc;
+		snap = 1;
+	}
 	switch (kind) {
 	case CALLUS_MATCH_FILE_BUILTIN:
 		out->stored = callus_match_builtin_count(s);
@@ -988,22 +1010,30 @@ int callus_match_file_check(callus_store *s, const char *workspace, callus_match
 	if (callus_vecindex_open(&vi, path.ptr, f.name, f.dim, &stale, NULL) == 0)
 		out->have = callus_vecindex_count(vi);
 	out->present = out->have > 0 || stale || access(path.ptr, F_OK) == 0;
-	/* the noted file is made by the first search that needs it (a store
-	 * of more vectors than a search's window): none yet is in step */
-	if (kind == CALLUS_MATCH_FILE_NOTED && !out->present)
+	/* the noted file is made by a note's first append or the first
+	 * search that needs it: none yet is in step; and every reader makes
+	 * it again from the store first when it holds fewer records than the
+	 * store counts (callus_notes_vectors_fresh): behind is no problem */
+	if (kind == CALLUS_MATCH_FILE_NOTED &&
+	    (!out->present || stale || out->have < (size_t)out->stored)) {
+		out->behind = out->present;
 		goto out;
+	}
 	if ((rc = file_compare(s, &f, vi, out, err)) < 0)
 		goto out;
 	out->derived = callus_vecindex_derived_damaged(vi);
-	if (out->missing || out->damaged || out->derived) {
-		/* one record more than the store's and none allowed ahead:
-		 * written again whatever the counts say (an empty store's too) */
-		rc = fix ? callus_match_vfile_sync(s, &f, (size_t)out->stored + 1, out->stored, 0,
-						   err)
-			 : 1;
-		rc = rc < 0 ? rc : 1;
-	}
 out:
+	if (snap)
+		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+	bad = rc == 0 && (out->missing || out->damaged || out->derived || out->unreadable ||
+			  (fix && out->behind));
+	/* one record more than the store's and none allowed ahead: written
+	 * again whatever the counts say (an empty store's too), from the
+	 * store as it is now */
+	if (bad && fix && (out->missing || out->damaged || out->derived || out->behind))
+		rc = callus_match_vfile_sync(s, &f, (size_t)out->stored + 1, out->stored, 0, err);
+	if (bad && rc >= 0)
+		rc = 1;
 	callus_vecindex_close(vi);
 	callus_buf_release(&path);
 	callus_buf_release(&sql);

@@ -204,21 +204,54 @@ static int drop_model(callus_store *s, const char *workspace, const char *model,
  * copy: the batches send only signatures without a vector, so its
  * records would never come back, and the model's search found nothing
  * similar to their errors), or when the records of removed signatures
- * are more than a tenth of it.  Counted, not read: one header.
+ * are more than a tenth of it (and 64).  Counted, not read: one header.
+ * Behind, the model's vectors of another dimension than its newest (an
+ * endpoint that changed models under one name) are dropped first: no
+ * file of the newest dimension holds them, no query of it can use them,
+ * and they kept the file behind, made again at every reindex; *dropped
+ * says how many, for the caller to send again.
  */
 static int sync_file(callus_store *s, const char *workspace, const char *model,
-		     callus_error *err)
+		     int64_t *dropped, callus_error *err)
 {
 	char name[CALLUS_MATCH_VECTOR_NAME_MAX + 1];
 	callus_buf path = CALLUS_BUF_INIT, sql = CALLUS_BUF_INIT;
 	callus_match_vfile f;
+	sqlite3_stmt *st = NULL;
 	int64_t stored;
+	size_t have;
 	int rc = callus_match_external_vfile(s, workspace, model, &f, &path, &sql, name, &stored,
 					     err);
 
-	if (rc == 0)
-		rc = callus_match_vfile_sync(s, &f, callus_vecindex_file_count(f.path, f.name, f.dim),
-					     stored, (size_t)stored / 10 + 64, err);
+	*dropped = 0;
+	if (rc)
+		goto out;
+	have = callus_vecindex_file_count(f.path, f.name, f.dim);
+	if (have < (size_t)stored) {
+		int sq = sqlite3_prepare_v2(callus_store_db(s),
+					    "DELETE FROM signature_vectors WHERE model ="
+					    " (SELECT id FROM vector_models WHERE name = ?1)"
+					    " AND length(vector) != ?2",
+					    -1, &st, NULL);
+
+		if (sq == SQLITE_OK) {
+			callus_sql_bind_text(st, 1, model);
+			sqlite3_bind_int64(st, 2, (sqlite3_int64)(f.dim * sizeof(float)));
+			sq = sqlite3_step(st);
+		}
+		if (sq != SQLITE_DONE) {
+			rc = callus_store_db_error(s, err, sq, "cannot drop the vectors in");
+			goto out;
+		}
+		/* counted again: the newest vector, and so the dimension, stay */
+		if ((*dropped = sqlite3_changes64(callus_store_db(s))) > 0 &&
+		    (rc = callus_match_external_vfile(s, workspace, model, &f, &path, &sql, name,
+						      &stored, err)) != 0)
+			goto out;
+	}
+	rc = callus_match_vfile_sync(s, &f, have, stored, (size_t)stored / 10 + 64, err);
+out:
+	sqlite3_finalize(st);
 	callus_buf_release(&path);
 	callus_buf_release(&sql);
 	return rc < 0 ? rc : 0;
@@ -264,10 +297,16 @@ static int send_from(callus_store *s, const char *workspace, const char *model,
 static int64_t unembedded(callus_store *s, const char *model)
 {
 	int64_t with, all;
+	int rc, snap = sqlite3_get_autocommit(callus_store_db(s));
 
-	if (callus_match_count_vectors(s, model, &with, &all, NULL) < 0)
+	/* the counts in one snapshot: a hook committing a signature and its
+	 * link between two reads made them one short */
+	if (snap && sqlite3_exec(callus_store_db(s), "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
 		return -1;
-	return all - with;
+	rc = callus_match_count_vectors(s, model, &with, &all, NULL);
+	if (snap)
+		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+	return rc < 0 ? -1 : all - with;
 }
 
 /* The newest signature with a vector from model (0: none): the rows are
@@ -296,8 +335,8 @@ int callus_match_index_remote(callus_store *s, const char *workspace,
 {
 	char *model = NULL;
 	size_t stored = 0;
-	int64_t left;
-	int rc;
+	int64_t left, dropped;
+	int rc, synced;
 
 	if (added)
 		*added = 0;
@@ -312,9 +351,9 @@ int callus_match_index_remote(callus_store *s, const char *workspace,
 
 		rc = callus_embed_remote(&v, &d, probe, 1, ro, err);
 		free(v);
-		if (rc < 0 || (rc = drop_model(s, workspace, model, err)) < 0 ||
-		    (rc = send_from(s, workspace, model, ro, 0, &stored, err)) < 0)
+		if (rc < 0 || (rc = drop_model(s, workspace, model, err)) < 0)
 			goto out;
+		rc = send_from(s, workspace, model, ro, 0, &stored, err);
 	} else if ((left = unembedded(s, model)) != 0) {
 		/* Only what has no vector, which a failure's new errors start
 		 * (in the background, at each one): the walk of every signature
@@ -328,10 +367,17 @@ int callus_match_index_remote(callus_store *s, const char *workspace,
 			       &stored, err);
 		if (rc == 0 && left > 0 && unembedded(s, model) != 0)
 			rc = send_from(s, workspace, model, ro, 0, &stored, err);
-		if (rc < 0)
-			goto out;
 	}
-	rc = sync_file(s, workspace, model, err);
+	/* the file needs no endpoint: made again whatever the sends gave
+	 * (the first error is the one said) */
+	synced = sync_file(s, workspace, model, &dropped, err);
+	if (rc == 0 && synced == 0 && dropped > 0) {
+		/* vectors of the model's older dimension: sent again */
+		rc = send_from(s, workspace, model, ro, 0, &stored, err);
+		synced = sync_file(s, workspace, model, &dropped, err);
+	}
+	if (rc == 0)
+		rc = synced;
 out:
 	if (added)
 		*added = stored;

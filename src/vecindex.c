@@ -378,44 +378,100 @@ static int lock_fd(int fd, const char *path, callus_error *err)
 	return 0;
 }
 
-typedef struct records {
+/* The vectors a rewrite takes one at a time (callus_vecindex_rewrite_each). */
+typedef struct each {
 	const char *path, *model;
-	size_t dim, n;
-	const int64_t *ids;
-	const float *vecs;
+	size_t dim;
+	callus_vecindex_next next;
+	void *arg;
 	callus_error *err;
 	int rc;
-} records;
+} each;
 
-static int fill_records(int fd, void *arg)
+/* Write the header and the records next gives to fd, a chunk of
+ * VI_CHUNK_RECORDS records at a time: all a rewrite holds. */
+static int write_each(int fd, each *e)
 {
-	records *r = arg;
+	size_t recsize = vi_record_size(e->dim), len = VI_HEADER_SIZE, m;
+	unsigned char *chunk = malloc(VI_HEADER_SIZE + VI_CHUNK_RECORDS * recsize);
+	float *v = malloc(e->dim * sizeof(*v));
+	int64_t id;
+	int rc = 0, more = 1;
 
-	if ((r->rc = write_records(fd, r->path, 1, r->model, r->dim, r->ids, r->vecs, r->n,
-				   r->err)) < 0)
+	if (!chunk || !v) {
+		rc = callus_error_set(e->err, CALLUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	header_make(chunk, e->model, e->dim);
+	while (more > 0) {
+		for (m = 0; m < VI_CHUNK_RECORDS && (more = e->next(e->arg, &id, v, e->err)) > 0;
+		     m++, len += recsize) {
+			if ((rc = check_vectors(v, 1, e->dim, e->err)) < 0)
+				goto out;
+			record_make(chunk + len, recsize, id, v, e->dim);
+		}
+		if (more < 0) {
+			rc = more;
+			goto out;
+		}
+		if (len && callus_fs_write_all(fd, chunk, len) < 0) {
+			rc = callus_error_set(e->err, CALLUS_EIO, "cannot write '%s': %s", e->path,
+					      strerror(errno));
+			goto out;
+		}
+		len = 0;
+	}
+out:
+	free(chunk);
+	free(v);
+	return rc;
+}
+
+static int fill_each(int fd, void *arg)
+{
+	each *e = arg;
+
+	if ((e->rc = write_each(fd, e)) < 0)
 		return -1;
 	/* its sketches first: a reader between the two renames sees a
 	 * sketch file of another vector file, and uses none */
-	vi_sketch_sync(r->path, fd, r->dim);
+	vi_sketch_sync(e->path, fd, e->dim);
 	return 0;
 }
 
-/*
- * Replace path with a new file of these records: a temporary file in the
- * same directory, renamed over it.  No fsync: the store holds the truth and
- * a file lost in a crash is rebuilt from it (an empty or damaged one reads
- * as empty).  Takes no lock: callers hold the one they need.
- */
-static int replace_file(const char *path, const char *model, size_t dim, const int64_t *ids,
-			const float *vecs, size_t n, callus_error *err)
-{
-	records r = { path, model, dim, n, ids, vecs, err, 0 };
+/* The array callus_vecindex_rewrite is given, as a rewrite takes it. */
+typedef struct array_src {
+	const int64_t *ids;
+	const float *vecs;
+	size_t n, dim, i;
+} array_src;
 
-	if (vi_replace(path, fill_records, &r) == 0)
+static int array_next(void *arg, int64_t *id, float *v, callus_error *err)
+{
+	array_src *a = arg;
+
+	(void)err;
+	if (a->i == a->n)
 		return 0;
-	return r.rc < 0 ? r.rc
-			: callus_error_set(err, CALLUS_EIO, "cannot replace '%s': %s", path,
-					 strerror(errno));
+	*id = a->ids[a->i];
+	memcpy(v, a->vecs + a->i * a->dim, a->dim * sizeof(*v));
+	a->i++;
+	return 1;
+}
+
+/*
+ * Replace path with a new file of the records e gives: a temporary file
+ * in the same directory, renamed over it.  No fsync: the store holds the
+ * truth and a file lost in a crash is rebuilt from it (an empty or damaged
+ * one reads as empty).  Takes no lock: callers hold the one they need.
+ */
+static int replace_file(each *e)
+{
+	if (vi_replace(e->path, fill_each, e) == 0)
+		return 0;
+	return e->rc < 0 ? e->rc
+			 : callus_error_set(e->err, CALLUS_EIO, "cannot replace '%s': %s", e->path,
+					  strerror(errno));
 }
 
 static int check_count(size_t n, size_t dim, const int64_t *ids, const float *vecs,
@@ -430,38 +486,50 @@ static int check_count(size_t n, size_t dim, const int64_t *ids, const float *ve
 	return 0;
 }
 
+/* Replace the file at path with e's records, holding the current file's
+ * lock across the rename, so that an append is either finished before it
+ * (and replaced, as the caller asked) or sees the new file when it gets
+ * the lock.  No file: nothing to order against (an appender that creates
+ * one meanwhile sees the rename when it checks its inode). */
+static int rewrite_locked(each *e)
+{
+	int fd, rc = 0;
+
+	fd = open(e->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && errno != ENOENT)
+		return callus_error_set(e->err, CALLUS_EIO, "cannot open '%s': %s", e->path,
+				      strerror(errno));
+	if (fd >= 0)
+		rc = lock_fd(fd, e->path, e->err);
+	if (!rc)
+		rc = replace_file(e);
+	if (fd >= 0)
+		close(fd); /* releases the lock */
+	return rc;
+}
+
 int callus_vecindex_rewrite(const char *path, const char *model, size_t dim, const int64_t *ids,
 			  const float *vecs, size_t n, callus_error *err)
 {
-	int fd = -1, rc;
+	array_src a = { ids, vecs, n, dim, 0 };
+	each e = { path, model, dim, array_next, &a, err, 0 };
+	int rc;
 
 	rc = check_args(path, model, dim, err);
 	if (!rc)
 		rc = check_count(n, dim, ids, vecs, err);
 	if (!rc)
 		rc = check_vectors(vecs, n, dim, err);
-	if (rc)
-		return rc;
-	/* Hold the current file's lock across the rename, so that an append
-	 * is either finished before it (and replaced, as the caller asked)
-	 * or sees the new file when it gets the lock.  No file: nothing to
-	 * order against (an appender that creates one meanwhile sees the
-	 * rename when it checks its inode). */
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 && errno != ENOENT) {
-		rc = callus_error_set(err, CALLUS_EIO, "cannot open '%s': %s", path, strerror(errno));
-		goto out;
-	}
-	if (fd >= 0) {
-		rc = lock_fd(fd, path, err);
-		if (rc)
-			goto out;
-	}
-	rc = replace_file(path, model, dim, ids, vecs, n, err);
-out:
-	if (fd >= 0)
-		close(fd); /* releases the lock */
-	return rc;
+	return rc ? rc : rewrite_locked(&e);
+}
+
+int callus_vecindex_rewrite_each(const char *path, const char *model, size_t dim,
+			       callus_vecindex_next next, void *arg, callus_error *err)
+{
+	each e = { path, model, dim, next, arg, err, 0 };
+	int rc = check_args(path, model, dim, err);
+
+	return rc ? rc : rewrite_locked(&e);
 }
 
 /* Open path for appending and lock it, retrying while a rewrite renames
@@ -546,7 +614,10 @@ int callus_vecindex_append(const char *path, const char *model, size_t dim, cons
 			 * that a reader still mapping this one is not cut
 			 * short.  Our lock keeps other appenders off until
 			 * the new file is in place; they then reopen. */
-			rc = replace_file(path, model, dim, ids, vecs, n, err);
+			array_src a = { ids, vecs, n, dim, 0 };
+			each e = { path, model, dim, array_next, &a, err, 0 };
+
+			rc = replace_file(&e);
 			goto out;
 		}
 		/* A crashed writer may have left part of a record: cut it,

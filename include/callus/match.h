@@ -248,8 +248,9 @@ int callus_match_count_vectors(callus_store *s, const char *model, int64_t *with
 typedef enum callus_match_file_kind {
 	CALLUS_MATCH_FILE_BUILTIN,  /* the built-in model's */
 	CALLUS_MATCH_FILE_NOTED,    /* the noted signatures' (notes_vectors.c):
-				     * the first search that needs it makes it,
-				     * so none yet is in step */
+				     * a note's first append or the first search
+				     * that needs it makes it, so none yet is in
+				     * step */
 	CALLUS_MATCH_FILE_EXTERNAL  /* an external model's ([embed]) */
 } callus_match_file_kind;
 
@@ -270,6 +271,14 @@ typedef struct callus_match_file_state {
 	size_t derived;    /* sketches and postings' blocks beside it that
 			    * are not what its records make
 			    * (callus_vecindex_derived_damaged) */
+	size_t unreadable; /* of the store's vectors, how many no file can
+			    * hold (another dimension than the model's
+			    * newest vector, a damaged blob): callus
+			    * reindex makes them again */
+	int behind;        /* the noted file holds fewer records than the
+			    * store counts, or another model's: its next
+			    * reader writes it again first, so nothing else
+			    * was compared (a note, not a problem) */
 } callus_match_file_state;
 
 /*
@@ -278,8 +287,10 @@ typedef struct callus_match_file_state {
  * has for it, each as the store has it: every record is read and compared
  * with the store's vector of its id (its int8 components exactly; its
  * scale, which a rewrite quantizes again, to a few units in the last
- * place).  0 when it does (or the store holds no vector of model); 1 when
- * vectors are missing (removed, cut, unreadable) or records damaged: a
+ * place), in one snapshot of the store taken before the file is read.
+ * 0 when it does (or the store holds no vector of model, or the noted
+ * file is behind: behind); 1 when vectors are missing (removed, cut) or
+ * records damaged, or vectors of the store are unreadable: a
  * search finds nothing similar to their errors until the file is written
  * again (a damaged record it finds is not the store's, and is passed
  * over: callus_match_record_current), and a damaged one leaves the file's

@@ -97,6 +97,17 @@ int callus_vecindex_append(const char *path, const char *model, size_t dim, cons
 int callus_vecindex_rewrite(const char *path, const char *model, size_t dim, const int64_t *ids,
 			  const float *vecs, size_t n, callus_error *err);
 
+/* The next vector of a rewrite: its id in *id, its dim floats (each
+ * L2-normalized) in v.  1 for a vector, 0 at the end, or a negative
+ * CALLUS_E* code with err set. */
+typedef int (*callus_vecindex_next)(void *arg, int64_t *id, float *v, callus_error *err);
+
+/* The same with the vectors given one at a time by next: a chunk of
+ * records is all it holds, whatever their number and dimension (an
+ * external model's 3,072 floats a vector, from the store's rows). */
+int callus_vecindex_rewrite_each(const char *path, const char *model, size_t dim,
+			       callus_vecindex_next next, void *arg, callus_error *err);
+
 /*
  * Remove the file at path and its sketch file beside it (which lets a
  * search skip the records that cannot reach its threshold, derived from

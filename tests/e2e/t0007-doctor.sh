@@ -420,6 +420,12 @@ test_expect_success 'the noted signatures'"'"' vector file damaged: found record
 	grep -q "^note     vectors    .*noted.bin held 0 .* written again from the store" out &&
 	cmp $n noted.bin &&
 	"$CALLUS" doctor >out && tail -n 1 out | grep -q "^no problem found$" &&
+	truncate -s 80 $n &&
+	"$CALLUS" doctor >out && tail -n 1 out | grep -q "^no problem found$" &&
+	grep -q "^note     vectors    .*noted.bin holds fewer records than the store.s 1 vectors of noted signatures: its next reader writes it again first" out &&
+	"$CALLUS" doctor --fix >out &&
+	grep -q "^note     vectors    .*noted.bin held 0 records for the store.s 1 vectors of noted signatures: written again from the store" out &&
+	cmp $n noted.bin &&
 	rm $n $n.sketch &&
 	"$CALLUS" doctor >out && tail -n 1 out | grep -q "^no problem found$" &&
 	! grep -q "noted.bin" out

@@ -24,6 +24,7 @@
 #include "callus/match.h"
 #include "callus/signature.h"
 #include "callus/store.h"
+#include "callus/vecindex.h"
 #include "match_internal.h"
 #include "steps_helpers.h"
 
@@ -921,6 +922,58 @@ static void test_new_signatures_only(void **state)
 	assert_int_equal(added, 2);
 	assert_int_equal(count_vectors(dir, model), 1002);
 	callus_signature_release(&g);
+
+	/* the model's vector file lost while the endpoint fails: written
+	 * again from the store all the same (it needs no endpoint) */
+	{
+		/* the same model, its helper gone: every send fails */
+		callus_embed_remote_opts bad = o;
+		char name[CALLUS_MATCH_VECTOR_NAME_MAX + 1];
+		callus_buf vf = CALLUS_BUF_INIT;
+		callus_error e = CALLUS_ERROR_INIT;
+		callus_match_file_state fs;
+		struct stat st1, st2;
+
+		assert_int_equal(callus_match_vector_name(name, model), 0);
+		assert_int_equal(callus_match_vector_path(&vf, ws, name), 0);
+		bad.helper = "/nonexistent/callus-embed";
+		assert_int_equal(callus_vecindex_remove(vf.ptr), 0);
+		store_signature(s, ws, &g, "Type 'string' is not assignable to type 'number'.");
+		assert_true(callus_match_index_remote(s, ws, &bad, 0, &added, &e) < 0);
+		callus_error_release(&e);
+		assert_int_equal(callus_vecindex_file_count(vf.ptr, name, DIM), 1002);
+		assert_int_equal(callus_match_file_check(s, ws, CALLUS_MATCH_FILE_EXTERNAL, model, 0,
+							 &fs, NULL),
+				 0);
+		/* vectors of another dimension (an endpoint that changed models
+		 * under one name), the file lost: dropped and sent again, and
+		 * the file then in step, not written again at each reindex */
+		snprintf(q, sizeof q,
+			 "UPDATE signature_vectors SET vector = zeroblob(32) WHERE sig IN (3, 4, 5)"
+			 " AND model = (SELECT id FROM vector_models WHERE name = '%s')",
+			 model);
+		assert_int_equal(sqlite3_exec(callus_store_db(s), q, NULL, NULL, NULL), SQLITE_OK);
+		assert_int_equal(callus_match_file_check(s, ws, CALLUS_MATCH_FILE_EXTERNAL, model, 0,
+							 &fs, NULL),
+				 1);
+		assert_int_equal(fs.unreadable, 3);
+		assert_int_equal(callus_vecindex_remove(vf.ptr), 0);
+		assert_int_equal(callus_match_index_remote(s, ws, &o, 0, &added, NULL), 0);
+		/* the new signature the failing endpoint left, and the three */
+		assert_int_equal(added, 4);
+		assert_int_equal(callus_match_file_check(s, ws, CALLUS_MATCH_FILE_EXTERNAL, model, 0,
+							 &fs, NULL),
+				 0);
+		assert_int_equal(fs.unreadable, 0);
+		assert_int_equal(fs.have, 1003);
+		assert_int_equal(stat(vf.ptr, &st1), 0);
+		assert_int_equal(callus_match_index_remote(s, ws, &o, 0, &added, NULL), 0);
+		assert_int_equal(added, 0);
+		assert_int_equal(stat(vf.ptr, &st2), 0);
+		assert_int_equal(st1.st_ino, st2.st_ino);
+		callus_signature_release(&g);
+		callus_buf_release(&vf);
+	}
 	free(model);
 	callus_store_close(s);
 }

@@ -277,6 +277,100 @@ static void round_trip(void **state)
 	callus_vecindex_close(vi);
 }
 
+/* The bytes of the file at path (malloc'd), their number in *n. */
+static char *slurp(const char *path, size_t *n)
+{
+	struct stat st;
+	char *b;
+
+	assert_int_equal(stat(path, &st), 0);
+	*n = (size_t)st.st_size;
+	b = malloc(*n ? *n : 1);
+	assert_non_null(b);
+	read_at(path, 0, b, *n);
+	return b;
+}
+
+/* The seeds a rewrite takes one at a time, from 1 to n. */
+struct seeds {
+	int64_t next, n;
+};
+
+static int seed_next(void *arg, int64_t *id, float *v, callus_error *err)
+{
+	struct seeds *sd = arg;
+
+	(void)err;
+	if (sd->next > sd->n)
+		return 0;
+	*id = sd->next;
+	random_vec(v, (uint64_t)sd->next++);
+	return 1;
+}
+
+static int failing_next(void *arg, int64_t *id, float *v, callus_error *err)
+{
+	struct seeds *sd = arg;
+
+	if (sd->next > sd->n)
+		return callus_error_set(err, CALLUS_EIO, "the rows stopped");
+	return seed_next(arg, id, v, err);
+}
+
+/* A rewrite given its vectors one at a time writes the file a rewrite
+ * of them all at once writes, over several chunks of records (a store's
+ * rows, never all held); one whose source fails leaves the file as it
+ * was. */
+static void a_rewrite_one_vector_at_a_time(void **state)
+{
+	struct fixture *f = *state;
+	callus_buf other = CALLUS_BUF_INIT;
+	struct seeds sd = { 1, 1000 };
+	int64_t *ids = malloc(1000 * sizeof(*ids));
+	float *vecs = malloc(1000 * DIM * sizeof(*vecs));
+	char *a, *b;
+	size_t na, nb;
+	callus_vecindex *vi;
+	callus_error err = CALLUS_ERROR_INIT;
+
+	assert_non_null(ids);
+	assert_non_null(vecs);
+	for (int64_t i = 0; i < 1000; i++) {
+		ids[i] = i + 1;
+		random_vec(vecs + i * DIM, (uint64_t)(i + 1));
+	}
+	assert_int_equal(callus_buf_printf(&other, "%s/other.bin", f->dir), 0);
+	assert_int_equal(callus_vecindex_rewrite(f->path.ptr, MODEL, DIM, ids, vecs, 1000, NULL), 0);
+	assert_int_equal(callus_vecindex_rewrite_each(other.ptr, MODEL, DIM, seed_next, &sd, NULL), 0);
+	a = slurp(f->path.ptr, &na);
+	b = slurp(other.ptr, &nb);
+	assert_int_equal(na, nb);
+	assert_memory_equal(a, b, na);
+	free(a);
+	free(b);
+	vi = open_ok(other.ptr, MODEL, DIM, NULL);
+	assert_int_equal(callus_vecindex_count(vi), 1000);
+	assert_finds(vi, 777);
+	callus_vecindex_close(vi);
+	/* the source failing after 300: the file of 1,000 stays */
+	sd.next = 1;
+	sd.n = 300;
+	assert_int_equal(callus_vecindex_rewrite_each(other.ptr, MODEL, DIM, failing_next, &sd,
+						    &err),
+			 CALLUS_EIO);
+	assert_string_equal(callus_error_message(&err), "the rows stopped");
+	callus_error_release(&err);
+	assert_int_equal(callus_vecindex_file_count(other.ptr, MODEL, DIM), 1000);
+	/* none at all: a header, no record */
+	sd.next = 1;
+	sd.n = 0;
+	assert_int_equal(callus_vecindex_rewrite_each(other.ptr, MODEL, DIM, seed_next, &sd, NULL), 0);
+	assert_int_equal(callus_vecindex_file_count(other.ptr, MODEL, DIM), 0);
+	free(ids);
+	free(vecs);
+	callus_buf_release(&other);
+}
+
 /* A record read back is the vector as the store packs it (what callus
  * doctor compares, match.h's callus_match_file_check): appended from the
  * floats, the same components and scale; rewritten from the store's form
@@ -2157,6 +2251,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(missing_is_empty, setup, teardown),
 		cmocka_unit_test_setup_teardown(round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_rewrite_one_vector_at_a_time, setup, teardown),
 		cmocka_unit_test_setup_teardown(records_read_as_the_store_packs_them, setup, teardown),
 		cmocka_unit_test_setup_teardown(damaged_sketches_and_blocks_found, setup, teardown),
 		cmocka_unit_test_setup_teardown(topk_order_and_min, setup, teardown),
