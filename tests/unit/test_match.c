@@ -2397,6 +2397,71 @@ static void exec_sql(fixture *f, const char *q)
 		fail_msg("%s: %s", q, msg);
 }
 
+/* What a recording in another process does while doctor reads: stores
+ * and indexes its signature through a connection of its own, once, as
+ * the check's read of the store's vectors begins. */
+typedef struct racer {
+	fixture *f;
+	const callus_signature *g;
+	int done;
+} racer;
+
+static int race_at_the_read(unsigned type, void *ctx, void *stmt, void *x)
+{
+	racer *r = ctx;
+	const char *sql = sqlite3_sql(stmt);
+
+	(void)x;
+	if (type == SQLITE_TRACE_STMT && !r->done && sql &&
+	    !strcmp(sql, CALLUS_MATCH_BUILTIN_VECTORS)) {
+		fixture other = *r->f;
+
+		r->done = 1;
+		other.s = NULL;
+		assert_int_equal(callus_store_open(&other.s, r->f->path, 5000, NULL), 0);
+		store_sig(&other, r->g);
+		callus_store_close(other.s);
+	}
+	return 0;
+}
+
+/*
+ * A recording that commits while doctor reads the vector file is no
+ * vector missing: the check takes the store's snapshot before it opens
+ * the file (a writer appends to the file before it commits), where it
+ * opened the file and then read the store, which then held a vector the
+ * file it had opened did not.
+ */
+static void a_recording_while_doctor_reads(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, b;
+	callus_match_file_state st;
+	racer r = { f, &b, 0 };
+
+	make_sig(&a, "jest", NULL, "expect(received).toBe(expected) Expected: 4 Received: 3",
+		 "add\tsrc/sum.js");
+	make_sig(&b, "mocha", NULL, "TypeError: Cannot read properties of undefined (reading 'x')",
+		 "render\tsrc/view.js");
+	store_sig(f, &a);
+	sqlite3_trace_v2(callus_store_db(f->s), SQLITE_TRACE_STMT, race_at_the_read, &r);
+	assert_int_equal(callus_match_file_check(f->s, f->dir, CALLUS_MATCH_FILE_BUILTIN, NULL, 0,
+						 &st, NULL),
+			 0);
+	sqlite3_trace_v2(callus_store_db(f->s), 0, NULL, NULL);
+	assert_int_equal(r.done, 1);
+	assert_int_equal(st.missing, 0);
+	assert_int_equal(st.stored, 1);
+	/* the recording is there for the next check */
+	assert_int_equal(callus_match_file_check(f->s, f->dir, CALLUS_MATCH_FILE_BUILTIN, NULL, 0,
+						 &st, NULL),
+			 0);
+	assert_int_equal(st.stored, 2);
+	assert_int_equal(st.have, 2);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+}
+
 /* callus_match_file_check of one kind: its return, its state in *st. */
 static int file_check(fixture *f, callus_match_file_kind kind, const char *model, int fix,
 		      callus_match_file_state *st)
@@ -2807,6 +2872,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(merges_need_approval, setup, teardown),
 		cmocka_unit_test_setup_teardown(kept_scans_find_alike, setup, teardown),
 		cmocka_unit_test_setup_teardown(every_vector_file_checked, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_recording_while_doctor_reads, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_window_of_the_newest_and_every_noted, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(an_open_index_finds_alike, setup, teardown),
