@@ -417,6 +417,49 @@ out:
 }
 
 /*
+ * The same for the external models' files that are there (a model no
+ * longer set up keeps its vectors in the store, and gets no file made
+ * for it): a removed signature's vectors go with it, its records stay.
+ */
+static int rewrite_external(callus_store *s, const char *workspace, const callus_gc_policy *p,
+			    callus_error *err)
+{
+	callus_strlist models = CALLUS_STRLIST_INIT;
+	sqlite3_stmt *st = NULL;
+	int rc = 0, sq;
+
+	sq = sqlite3_prepare_v2(callus_store_db(s),
+				"SELECT name FROM vector_models WHERE id != " CALLUS_MATCH_BUILTIN_ID
+				" AND n > 0 ORDER BY id",
+				-1, &st, NULL);
+	while (sq == SQLITE_OK && (sq = sqlite3_step(st)) == SQLITE_ROW)
+		sq = callus_strlist_add(&models, (const char *)sqlite3_column_text(st, 0),
+					(size_t)sqlite3_column_bytes(st, 0)) < 0
+			     ? SQLITE_NOMEM
+			     : SQLITE_OK;
+	sqlite3_finalize(st);
+	if (sq != SQLITE_DONE)
+		rc = callus_store_db_error(s, err, sq, "cannot read the vector models of");
+	for (size_t i = 0; rc >= 0 && i < models.count; i++) {
+		char name[CALLUS_MATCH_VECTOR_NAME_MAX + 1];
+		callus_buf path = CALLUS_BUF_INIT, sql = CALLUS_BUF_INIT;
+		callus_match_vfile f;
+		int64_t stored;
+
+		rc = callus_match_external_vfile(s, workspace, models.items[i], &f, &path, &sql, name,
+						 &stored, err);
+		if (rc == 0 && access(f.path, F_OK) == 0)
+			rc = callus_match_vfile_sync(s, &f,
+						     callus_vecindex_file_count(f.path, f.name, f.dim),
+						     stored, p->sweep ? 0 : (size_t)stored / 10, err);
+		callus_buf_release(&path);
+		callus_buf_release(&sql);
+	}
+	callus_strlist_release(&models);
+	return rc < 0 ? rc : 0;
+}
+
+/*
  * The vector file again from the stored vectors, when it is behind the
  * store (removed, damaged) or when the removed signatures are more than a
  * tenth of it (or always, sweeping): a removed signature's record finds
@@ -441,6 +484,8 @@ static int rewrite_vectors(callus_store *s, const char *workspace, const callus_
 	rc = callus_match_file_sync(s, path.ptr, infile, stored, p->sweep ? 0 : (size_t)stored / 10,
 				    CALLUS_MATCH_BUILTIN_VECTORS, err);
 	callus_buf_release(&path);
+	if (rc >= 0)
+		rc = rewrite_external(s, workspace, p, err);
 	return rc < 0 ? rc : 0;
 }
 

@@ -20,6 +20,7 @@
 #include "callus/common.h"
 #include "callus/config.h"
 #include "callus/embed_remote.h"
+#include "callus/gc.h"
 #include "callus/lesson.h"
 #include "callus/match.h"
 #include "callus/signature.h"
@@ -971,6 +972,26 @@ static void test_new_signatures_only(void **state)
 		assert_int_equal(added, 0);
 		assert_int_equal(stat(vf.ptr, &st2), 0);
 		assert_int_equal(st1.st_ino, st2.st_ino);
+		/* signatures removed: their vectors go, their records stay
+		 * until callus gc writes the model's file again */
+		assert_int_equal(sqlite3_exec(callus_store_db(s),
+					      "DELETE FROM signatures WHERE rowid BETWEEN 10 AND 20",
+					      NULL, NULL, NULL),
+				 SQLITE_OK);
+		assert_int_equal(count_vectors(dir, model), 992);
+		assert_int_equal(callus_vecindex_file_count(vf.ptr, name, DIM), 1003);
+		{
+			callus_gc_policy p;
+			callus_gc_result r;
+
+			callus_gc_policy_default(&p);
+			p.sweep = 1;
+			assert_int_equal(callus_gc(s, ws, &p, &r, NULL), 0);
+		}
+		assert_int_equal(callus_vecindex_file_count(vf.ptr, name, DIM), 992);
+		assert_int_equal(callus_match_file_check(s, ws, CALLUS_MATCH_FILE_EXTERNAL, model, 0,
+							 &fs, NULL),
+				 0);
 		callus_signature_release(&g);
 		callus_buf_release(&vf);
 	}
