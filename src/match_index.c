@@ -624,11 +624,16 @@ static int row_vector(const callus_match_vfile *f, sqlite3_stmt *st, float *v)
 	const void *blob = sqlite3_column_blob(st, 1);
 	size_t len = (size_t)sqlite3_column_bytes(st, 1);
 
-	if (!f->floats)
-		return callus_vecindex_unpack(v, f->dim, blob, len) == 0 ? 0 : -1;
-	if (!blob || len != f->dim * sizeof(float))
+	if (!f->floats ? callus_vecindex_unpack(v, f->dim, blob, len) < 0
+		       : !blob || len != f->dim * sizeof(float))
 		return -1;
-	memcpy(v, blob, len);
+	if (f->floats)
+		memcpy(v, blob, len);
+	/* what a file holds is normalized (vecindex.h): a damaged scale
+	 * unpacks past it, and a rewrite refused every vector for it */
+	for (size_t i = 0; i < f->dim; i++)
+		if (!(v[i] >= -2.0f && v[i] <= 2.0f))
+			return -1;
 	return 0;
 }
 
@@ -646,16 +651,11 @@ static int row_next(void *arg, int64_t *id, float *v, callus_error *err)
 	row_src *r = arg;
 	int sq;
 
-	while ((sq = sqlite3_step(r->st)) == SQLITE_ROW) {
-		int ok = row_vector(r->f, r->st, v) == 0;
-
-		for (size_t i = 0; ok && i < r->f->dim; i++)
-			ok = v[i] >= -2.0f && v[i] <= 2.0f;
-		if (ok) {
+	while ((sq = sqlite3_step(r->st)) == SQLITE_ROW)
+		if (row_vector(r->f, r->st, v) == 0) {
 			*id = sqlite3_column_int64(r->st, 0);
 			return 1;
 		}
-	}
 	return sq == SQLITE_DONE ? 0
 				 : callus_store_db_error(r->s, err, sq, "cannot read the vectors of");
 }
@@ -959,7 +959,7 @@ int callus_match_file_check(callus_store *s, const char *workspace, callus_match
 				 CALLUS_MATCH_BUILTIN_VECTORS };
 	callus_vecindex *vi = NULL;
 	const char *base;
-	int rc = 0, stale = 0, snap = 0, bad;
+	int rc = 0, stale = 0, snap = 0, mend;
 
 	memset(out, 0, sizeof(*out));
 	/* The store's snapshot first, the file after: a writer appends to
@@ -1025,14 +1025,16 @@ int callus_match_file_check(callus_store *s, const char *workspace, callus_match
 out:
 	if (snap)
 		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
-	bad = rc == 0 && (out->missing || out->damaged || out->derived || out->unreadable ||
-			  (fix && out->behind));
+	/* what writing the file again mends (a noted file behind: only when
+	 * asked, its next reader does it otherwise); unreadable vectors it
+	 * cannot */
+	mend = out->missing || out->damaged || out->derived || (fix && out->behind);
 	/* one record more than the store's and none allowed ahead: written
 	 * again whatever the counts say (an empty store's too), from the
 	 * store as it is now */
-	if (bad && fix && (out->missing || out->damaged || out->derived || out->behind))
+	if (rc == 0 && mend && fix)
 		rc = callus_match_vfile_sync(s, &f, (size_t)out->stored + 1, out->stored, 0, err);
-	if (bad && rc >= 0)
+	if (rc >= 0 && (mend || out->unreadable))
 		rc = 1;
 	callus_vecindex_close(vi);
 	callus_buf_release(&path);

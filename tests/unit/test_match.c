@@ -2581,6 +2581,29 @@ static void every_vector_file_checked(void **state)
 	assert_int_equal(st.damaged, 1);
 	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_EXTERNAL, "ext:m", 0, &st), 0);
 	assert_int_equal(st.have, 1);
+	/* a stored vector no file holds (not normalized: a damaged blob) is
+	 * said as such, not as a record missing that --fix would put back:
+	 * the rewrite leaves it out and the check agrees after it */
+	{
+		sqlite3_stmt *up = NULL;
+
+		v[0] = 5.0f;
+		assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
+						    "UPDATE signature_vectors SET vector = ?1"
+						    " WHERE model = (SELECT id FROM vector_models"
+						    " WHERE name = 'ext:m')",
+						    -1, &up, NULL),
+				 SQLITE_OK);
+		sqlite3_bind_blob(up, 1, v, (int)sizeof(v), SQLITE_STATIC);
+		assert_int_equal(sqlite3_step(up), SQLITE_DONE);
+		sqlite3_finalize(up);
+	}
+	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_EXTERNAL, "ext:m", 1, &st), 1);
+	assert_int_equal(st.unreadable, 1);
+	assert_int_equal(st.missing, 0);
+	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_EXTERNAL, "ext:m", 0, &st), 1);
+	assert_int_equal(st.unreadable, 1);
+	assert_int_equal(st.missing, 0);
 
 	callus_buf_release(&noted);
 	callus_buf_release(&ext);
