@@ -1064,10 +1064,16 @@ int callus_match_count_vectors(callus_store *s, const char *model, int64_t *with
 {
 	sqlite3_stmt *st = NULL;
 	callus_store_totals t;
-	int sq, rc;
+	int sq, rc, snap = sqlite3_get_autocommit(callus_store_db(s));
 
-	if ((rc = callus_store_totals_get(s, &t, err)) < 0)
+	/* the totals and the links of one moment: a recording committing a
+	 * signature and its link between the two reads made the count of
+	 * those without a vector one short (the background reindex then
+	 * sent nothing) */
+	if (snap && (rc = callus_store_exec(s, "BEGIN", err)) < 0)
 		return rc;
+	if ((rc = callus_store_totals_get(s, &t, err)) < 0)
+		goto out;
 	/* from the counts the triggers keep, less the linked signatures (every
 	 * alias is a stored signature; their vectors counted too, schema 41):
 	 * `callus status` read every vector and every signature, then each
@@ -1087,5 +1093,9 @@ int callus_match_count_vectors(callus_store *s, const char *model, int64_t *with
 		}
 	}
 	sqlite3_finalize(st);
-	return sq == SQLITE_OK ? 0 : callus_store_db_error(s, err, sq, "cannot read");
+	rc = sq == SQLITE_OK ? 0 : callus_store_db_error(s, err, sq, "cannot read");
+out:
+	if (snap)
+		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+	return rc;
 }

@@ -297,16 +297,10 @@ static int send_from(callus_store *s, const char *workspace, const char *model,
 static int64_t unembedded(callus_store *s, const char *model)
 {
 	int64_t with, all;
-	int rc, snap = sqlite3_get_autocommit(callus_store_db(s));
 
-	/* the counts in one snapshot: a hook committing a signature and its
-	 * link between two reads made them one short */
-	if (snap && sqlite3_exec(callus_store_db(s), "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+	if (callus_match_count_vectors(s, model, &with, &all, NULL) < 0)
 		return -1;
-	rc = callus_match_count_vectors(s, model, &with, &all, NULL);
-	if (snap)
-		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
-	return rc < 0 ? -1 : all - with;
+	return all - with;
 }
 
 /* The newest signature with a vector from model (0: none): the rows are

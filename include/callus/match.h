@@ -240,7 +240,8 @@ void callus_merge_pairs_free(callus_merge_pair *p, size_t count);
 
 /* How many signatures have a vector from model (CALLUS_EMBED_BUILTIN_MODEL,
  * or an external model's id), and how many could (those not linked to
- * another). */
+ * another), both of one moment of the store (a read transaction of its
+ * own, unless the caller is in one). */
 int callus_match_count_vectors(callus_store *s, const char *model, int64_t *with, int64_t *all,
 			     callus_error *err);
 
