@@ -102,9 +102,9 @@ int callus_match_file_sync(callus_store *s, const char *path, size_t have, int64
  * notes and those of the layers' cached notes (schema 30), a record for
  * each, as noted_count counts them.  The notes lead (CROSS JOIN): ordered
  * by rowid, SQLite's planner walked every signature, twice, to skip the
- * sort, where the notes are a tenth of them or fewer (the whole file read
- * at 100,000 recordings: 83 ms of CPU, 38 this way, sqlite3's own
- * timer). */
+ * sort, where the notes are a tenth of them or fewer (the hook that writes
+ * the file again after a reindex at 100,000 recordings: 166.8 ms of CPU,
+ * 126.4 this way; bench/commands.sh). */
 #define CALLUS_MATCH_NOTED_VECTORS                                                                 \
 	"SELECT g.rowid, v.vector FROM (SELECT signature_id FROM note_signatures UNION ALL"          \
 	" SELECT signature_id FROM note_cache) x CROSS JOIN signatures g"                            \

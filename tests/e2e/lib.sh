@@ -488,3 +488,11 @@ fix_fixture() {
 }
 
 cd "$TRASH_DIRECTORY" || exit 1
+
+# flip FILE OFFSET: one byte of FILE changed in place
+flip() {
+	python3 -c 'import sys
+f, at = sys.argv[1], int(sys.argv[2])
+with open(f, "r+b") as h:
+    h.seek(at); b = h.read(1)[0]; h.seek(at); h.write(bytes([(b + 3) % 256]))' "$1" "$2"
+}

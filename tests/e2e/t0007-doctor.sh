@@ -363,14 +363,6 @@ test_expect_success 'a vector file the store is ahead of: found, written again b
 	tail -n 1 out | grep -q "^no problem found$"
 '
 
-# flip FILE OFFSET: one byte of FILE changed in place
-flip() {
-	python3 -c 'import sys
-f, at = sys.argv[1], int(sys.argv[2])
-with open(f, "r+b") as h:
-    h.seek(at); b = h.read(1)[0]; h.seek(at); h.write(bytes([(b + 3) % 256]))' "$1" "$2"
-}
-
 test_expect_success 'a vector file whose bytes were damaged: found record by record, written again by --fix' '
 	cd vectors && v=.callus/vectors-callus-builtin-1.bin &&
 	"$CALLUS" doctor >out && tail -n 1 out | grep -q "^no problem found$" &&

@@ -151,14 +151,6 @@ test_expect_success 'an external embedder: reindex, new errors embedded in the b
 	"$CALLUS" suggest --command "gcc -c b.c" <out | grep -q "callus resolutions show 1"
 '
 
-# flip FILE OFFSET: one byte of FILE changed in place
-flip() {
-	python3 -c 'import sys
-f, at = sys.argv[1], int(sys.argv[2])
-with open(f, "r+b") as h:
-    h.seek(at); b = h.read(1)[0]; h.seek(at); h.write(bytes([(b + 3) % 256]))' "$1" "$2"
-}
-
 test_skip_unless_tool gcc jq python3
 test_expect_success 'the external model'"'"'s vector file: made again when lost, checked record by record' '
 	cd proj &&
