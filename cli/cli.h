@@ -95,6 +95,13 @@ extern const cli_spec cmd_run_spec, cmd_analyze_spec, cmd_lessons_spec, cmd_reco
 	cmd_approve_spec, cmd_reject_spec, cmd_gc_spec;
 int cmd_run(int argc, char **argv);
 int cmd_hook(int argc, char **argv);
+
+/* Record what hooks queued in ws's spool (hook_spool.h) as their hooks
+ * would have, within wait_ms, waiting that long at most for another
+ * drainer: what `callus import` does before it looks for the failures
+ * hooks recorded.  The number recorded, or -1 when another drainer kept
+ * the queue. */
+int cli_hook_drain(const cli_workspace *ws, long wait_ms);
 int cmd_init(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_lessons(int argc, char **argv);

@@ -744,6 +744,11 @@ out:
 	return rc;
 }
 
+int cli_hook_drain(const cli_workspace *ws, long wait_ms)
+{
+	return cli_spool_drain(ws, wait_ms, wait_ms, drain_record);
+}
+
 /* callus hook --drain: the queue, with no deadline (nobody waits). */
 static int drain_spool(void)
 {

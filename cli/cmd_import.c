@@ -12,6 +12,7 @@
  * read only what is new.
  */
 #include "cli.h"
+#include "hook_spool.h"
 #include "lessons_common.h"
 #include "record_common.h"
 
@@ -19,6 +20,7 @@
 #include "callus/capture.h"
 #include "callus/failtext.h"
 #include "callus/fsutil.h"
+#include "callus/gc.h"
 #include "callus/hash.h"
 #include "callus/import.h"
 #include "callus/paths.h"
@@ -66,8 +68,10 @@ const cli_spec cmd_import_spec = {
 	"added since (a watermark per transcript file, kept in\n"
 	"$XDG_DATA_HOME/callus/import-watermarks.tsv); what an import cut short reads\n"
 	"again, and a failure the hook recorded when it ran (the same session and\n"
-	"command within a minute), are not counted twice.  History closes no error that\n"
-	"failed after it.  A malformed or truncated line is skipped and counted.\n"
+	"command within a minute; what hooks queued is recorded first), are not counted\n"
+	"twice; checks older than the runs 'callus gc' has removed are not replayed.\n"
+	"History closes no error that failed after it.  A malformed or truncated line\n"
+	"is skipped and counted.\n"
 	"'callus init AGENT --import' imports the agent's history of the current\n"
 	"workspace.  docs/import.md has the formats read.",
 	import_options, 0
@@ -106,6 +110,11 @@ typedef struct wsitem {
 	unsigned char *live_used; /* each taken by one replayed failure */
 	size_t nlive;
 	int live_read;
+	int queued;              /* failures hooks queued stay unrecorded
+				  * (recorded_live) */
+	char *runs_gone_before;  /* older runs may be gone (callus gc): what
+				  * is older is not replayed; NULL: none */
+	int gone_read;
 	int used;
 } wsitem;
 
@@ -114,6 +123,8 @@ typedef struct stats {
 	uint64_t missing_events;
 	uint64_t again;       /* failures a replay before stored already */
 	uint64_t live;        /* failures a hook recorded when they ran */
+	uint64_t queued;      /* failures like one a hook queued, unrecorded */
+	uint64_t older;       /* checks older than the runs the store keeps */
 } stats;
 
 typedef struct importer {
@@ -291,6 +302,7 @@ static void wsitem_release(wsitem *w)
 	free(w->open);
 	callus_runs_seen_free(w->live, w->nlive);
 	free(w->live_used);
+	free(w->runs_gone_before);
 	callus_store_close(w->hold);
 	if (w->used)
 		cli_workspace_release(&w->ws);
@@ -546,25 +558,38 @@ static int seen_cmp(const char *session, const char *command, const callus_run_s
 	return c ? c : strcmp(command, r->command);
 }
 
+/* How long an import waits for the runs hooks queued to be recorded
+ * (their drainer's lock, the store) before it looks for the hooks' runs. */
+#define QUEUE_WAIT_MS 30000
+
+enum seen { SEEN_NOT, SEEN_LIVE, SEEN_QUEUED };
+
 /* Whether the hook recorded this failure when it ran: a run of the same
  * session and command (both redacted as stored) within LIVE_WINDOW_S of
  * the transcript's time, stored by no import.  Without it an import after
  * the hooks were installed counted every failure they had recorded twice.
- * The runs are read once a workspace. */
-static int recorded_live(wsitem *w, const callus_import_event *ev)
+ * The runs are read once a workspace, after what hooks queued (a busy
+ * store, a deadline: hook_spool.h) is recorded: until a drainer records
+ * it, such a failure is in no run.  What stays queued (another drainer
+ * kept the queue past QUEUE_WAIT_MS) takes a failure of the same command
+ * for its own (SEEN_QUEUED): counted once by the drainer, if once too few
+ * by the import. */
+static enum seen recorded_live(wsitem *w, const callus_import_event *ev)
 {
 	char *session = NULL, *cmd = NULL;
 	long long ns;
 	int64_t t;
 	size_t lo = 0, hi;
-	int found = 0;
+	enum seen found = SEEN_NOT;
 
-	if (!*ev->session || callus_time_parse(ev->time, &ns) < 0)
-		return 0;
 	if (!w->live_read) {
 		callus_error err = CALLUS_ERROR_INIT;
 
 		w->live_read = 1;
+		if (cli_spool_pending(&w->ws, NULL)) {
+			cli_hook_drain(&w->ws, QUEUE_WAIT_MS);
+			w->queued = cli_spool_pending(&w->ws, NULL);
+		}
 		if (!w->hold)
 			cli_open_store(&w->hold, &w->ws, 0);
 		if (w->hold && callus_store_runs_seen(w->hold, IMPORT_ORIGIN, &w->live, &w->nlive,
@@ -578,8 +603,10 @@ static int recorded_live(wsitem *w, const callus_import_event *ev)
 			w->nlive = 0;
 		}
 	}
-	if (!w->nlive)
-		return 0;
+	if (w->queued && cli_spool_holds(&w->ws, ev->command, CLI_SPOOL_FAILURE, NULL))
+		return SEEN_QUEUED;
+	if (!w->nlive || !*ev->session || callus_time_parse(ev->time, &ns) < 0)
+		return SEEN_NOT;
 	t = (int64_t)(ns / 1000000000LL);
 	if (callus_redact_str(w->ws.redactor, &session, ev->session) < 0 || !session ||
 	    callus_redact_str(w->ws.redactor, &cmd, ev->command) < 0 || !cmd)
@@ -600,11 +627,30 @@ static int recorded_live(wsitem *w, const callus_import_event *ev)
 	for (; lo < w->nlive && !seen_cmp(session, cmd, &w->live[lo]) && !found; lo++)
 		if (!w->live_used[lo] && w->live[lo].at >= t - LIVE_WINDOW_S &&
 		    w->live[lo].at <= t + LIVE_WINDOW_S)
-			found = w->live_used[lo] = 1;
+			w->live_used[lo] = 1, found = SEEN_LIVE;
 out:
 	free(session);
 	free(cmd);
 	return found;
+}
+
+/* Whether a check that ran at when (the store's format) is older than the
+ * runs the workspace's store keeps: callus gc removed runs of that age,
+ * and with them what told whether a hook or an import stored it already
+ * (callus_gc_runs_gone_before).  Read once a workspace. */
+static int older_than_kept(wsitem *w, const char *when)
+{
+	if (!w->gone_read) {
+		callus_error err = CALLUS_ERROR_INIT;
+
+		w->gone_read = 1;
+		if (!w->hold)
+			cli_open_store(&w->hold, &w->ws, 0);
+		if (w->hold && callus_gc_runs_gone_before(w->hold, &w->runs_gone_before, &err) < 0)
+			cli_error("%s: %s", w->root, callus_error_message(&err));
+		callus_error_release(&err);
+	}
+	return w->runs_gone_before && strcmp(when, w->runs_gone_before) < 0;
 }
 
 static void command(importer *im, wsitem *w, const callus_import_event *ev)
@@ -630,6 +676,11 @@ static void command(importer *im, wsitem *w, const callus_import_event *ev)
 	if (!w->ws.cwd_rel || callus_detect(&det, w->ws.whitelist, ev->command, NULL) < 0 ||
 	    !det.verification)
 		goto out;
+	/* a dry run reads no store: it counts what a first import would */
+	if (!opt_dry_run && when && older_than_kept(w, when)) {
+		im->st.older++;
+		goto out;
+	}
 	im->st.checks++;
 	if ((v = judge(ev, &det, &code)) == V_NONE)
 		goto out;
@@ -645,9 +696,13 @@ static void command(importer *im, wsitem *w, const callus_import_event *ev)
 	patch = oc ? fix_diff(w, oc->start) : strdup("");
 	rp.fix_patch = patch;
 	if (v == V_FAILED) {
+		enum seen seen = opt_dry_run ? SEEN_NOT : recorded_live(w, ev);
+
 		im->st.failures++;
-		if (!opt_dry_run && recorded_live(w, ev)) {
+		if (seen == SEEN_LIVE) {
 			im->st.live++;
+		} else if (seen == SEEN_QUEUED) {
+			im->st.queued++;
 		} else if (!opt_dry_run) {
 			callus_capture cap;
 			callus_metrics *m = NULL;
@@ -846,6 +901,14 @@ static void summary(const importer *im)
 	if (s->live)
 		printf("\n  failures the hooks recorded when they ran, not counted again: %llu",
 		       (unsigned long long)s->live);
+	if (s->queued)
+		printf("\n  failures of a command hooks queued and no drainer has recorded yet, "
+		       "left to it: %llu",
+		       (unsigned long long)s->queued);
+	if (s->older)
+		printf("\n  checks older than the runs the store keeps (callus gc removed those), "
+		       "not replayed: %llu",
+		       (unsigned long long)s->older);
 	printf("\n  workspaces: %zu", im->nws);
 	for (size_t i = 0; i < im->nws && i < 5; i++)
 		printf("%s%s", i ? ", " : " (", im->ws[i].root);

@@ -147,6 +147,57 @@ static int delete_in_tx(callus_store *s, const char *sql, const char *a, int lim
 	return sq;
 }
 
+#define RUNS_GONE_KEY "gc.runs_gone_before"
+
+/* The runs older than before, p's batch of them, and the mark that says
+ * so (callus_gc_runs_gone_before) in the same transaction: a crash leaves
+ * both or neither.  Runs are numbered in time order: the old ones come
+ * first.  A lesson kept whose error has a note keeps its newest run: its
+ * errors are the only way from the lesson to their signatures, by which a
+ * note's rule is its lessons' too (callus_notes_set_rule). */
+static int delete_runs(callus_store *s, const char *before, const callus_gc_policy *p,
+		       callus_gc_result *res)
+{
+	size_t n = 0;
+	int sq, nested;
+
+	if ((sq = callus_store_tx_begin(s, &nested)) != SQLITE_OK)
+		return sq;
+	sq = delete_in_tx(s,
+			  "DELETE FROM runs WHERE id IN (SELECT r.id FROM runs r"
+			  " WHERE r.at < ?1 AND NOT EXISTS (SELECT 1 FROM lesson_runs l"
+			  "  WHERE l.run_id = r.id AND NOT EXISTS (SELECT 1 FROM"
+			  "  lesson_runs n WHERE n.lesson_id = l.lesson_id"
+			  "  AND n.run_id > l.run_id) AND EXISTS (SELECT 1 FROM run_errors e"
+			  "  JOIN signatures g ON g.rowid = e.sig JOIN note_signatures x"
+			  "  ON x.signature_id = g.id WHERE e.run_id = r.id))"
+			  " ORDER BY r.id LIMIT ?2)",
+			  before, limit_of(p), &n);
+	/* only ever moved up: a pass replaying an older history (p->now)
+	 * does not make runs it removed before look kept */
+	if (sq == SQLITE_OK && n) {
+		const char *v[] = { RUNS_GONE_KEY, before };
+
+		sq = callus_sql_exec_texts(callus_store_db(s),
+					   "INSERT INTO sync_state (key, value) VALUES (?1, ?2)"
+					   " ON CONFLICT (key) DO UPDATE SET value ="
+					   " max(value, excluded.value)",
+					   v, 2);
+	}
+	if (sq == SQLITE_OK)
+		sq = callus_store_tx_end(s, nested, 1);
+	else
+		callus_store_tx_end(s, nested, 0);
+	if (sq == SQLITE_OK)
+		res->runs += n;
+	return sq;
+}
+
+int callus_gc_runs_gone_before(callus_store *s, char **out, callus_error *err)
+{
+	return callus_store_state_get(s, RUNS_GONE_KEY, out, err);
+}
+
 /* Whether .lessons/ is the workspace's own: not there, or (a symlink
  * chain leading to) a directory inside it.  A link out of it is followed
  * by no removal, as no recording writes through it (record.c): its
@@ -647,21 +698,7 @@ static int gc_pass(callus_store *s, const char *workspace, const callus_gc_polic
 			sq = SQLITE_NOMEM;
 			goto fail;
 		}
-		/* runs are numbered in time order: the old ones come first.
-		 * A lesson kept whose error has a note keeps its newest run:
-		 * its errors are the only way from the lesson to their
-		 * signatures, by which a note's rule is its lessons' too
-		 * (callus_notes_set_rule) */
-		if ((sq = delete_in_tx(s,
-				       "DELETE FROM runs WHERE id IN (SELECT r.id FROM runs r"
-				       " WHERE r.at < ?1 AND NOT EXISTS (SELECT 1 FROM lesson_runs l"
-				       "  WHERE l.run_id = r.id AND NOT EXISTS (SELECT 1 FROM"
-				       "  lesson_runs n WHERE n.lesson_id = l.lesson_id"
-				       "  AND n.run_id > l.run_id) AND EXISTS (SELECT 1 FROM run_errors e"
-				       "  JOIN signatures g ON g.rowid = e.sig JOIN note_signatures x"
-				       "  ON x.signature_id = g.id WHERE e.run_id = r.id))"
-				       " ORDER BY r.id LIMIT ?2)",
-				       before, limit_of(p), &res->runs)) != SQLITE_OK ||
+		if ((sq = delete_runs(s, before, p, res)) != SQLITE_OK ||
 		    (sq = delete_in_tx(s,
 				       "DELETE FROM pending_errors WHERE id IN (SELECT id FROM"
 				       " pending_errors WHERE state = 'fixed' AND last_failure_at < ?1"

@@ -224,6 +224,64 @@ test_expect_success 'history imported after its check failed and passed live: it
 	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM runs WHERE learn_owed IS NOT NULL")" = 0
 '
 
+# dated_session W NAME PREFIX: a gcc failure in W (the session of
+# rec_base) at PREFIX (YYYY-MM-DDTHH:MM:) seconds 1 and 2, as transcript NAME
+dated_session() {
+	local out
+	out=$(cd "$1" && gcc -Werror=format -c show.c 2>&1) && return 1
+	{
+		bash_use "$2" "gcc -Werror=format -c show.c" "$1" 1 &&
+		bash_result "$2" "$1" 2 1 "$out"
+	} | sed "s/2026-03-01T10:00:/$3/" | claude_session "$1" "$2"
+}
+
+test_expect_success 'runs callus gc removed: an import read again counts none of them twice' '
+	c_project "$HOME/src/aged" && W=$HOME/src/aged &&
+	dated_session "$W" aged "$(date -u -d "60 days ago" +%Y-%m-%dT10:00:)" &&
+	cd "$W" && "$CALLUS" import --project . >"$TRASH_DIRECTORY/aged1" &&
+	grep -q "imported 1 verification commands (1 failed, 0 passed)" "$TRASH_DIRECTORY/aged1" &&
+	"$CALLUS" gc >/dev/null &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM runs")" = 0 &&
+	"$CALLUS" lessons --json | jq -e "length == 1 and .[0].occurrences == 1" &&
+	sqlite3 .callus/callus.db .dump >"$TRASH_DIRECTORY/aged.before" &&
+	# the watermarks lost: the transcript is read from its start again
+	marks=$HOME/.local/share/callus/import-watermarks.tsv &&
+	{ grep -v "aged.jsonl" "$marks" >"$TRASH_DIRECTORY/marks" || :; } &&
+	cat "$TRASH_DIRECTORY/marks" >"$marks" &&
+	"$CALLUS" import --project . >"$TRASH_DIRECTORY/aged2" && cat "$TRASH_DIRECTORY/aged2" &&
+	grep -q "imported 0 verification commands" "$TRASH_DIRECTORY/aged2" &&
+	grep -q "checks older than the runs the store keeps (callus gc removed those), not replayed: 1" \
+		"$TRASH_DIRECTORY/aged2" &&
+	sqlite3 .callus/callus.db .dump >"$TRASH_DIRECTORY/aged.after" &&
+	test_cmp "$TRASH_DIRECTORY/aged.before" "$TRASH_DIRECTORY/aged.after" &&
+	# history newer than the runs gc removed is replayed
+	dated_session "$W" recent "$(date -u -d "10 days ago" +%Y-%m-%dT10:00:)" &&
+	"$CALLUS" import --project . >"$TRASH_DIRECTORY/aged3" &&
+	grep -q "imported 1 verification commands (1 failed, 0 passed)" "$TRASH_DIRECTORY/aged3" &&
+	"$CALLUS" lessons --json | jq -e "length == 1 and .[0].occurrences == 2"
+'
+
+test_expect_success 'a failure a hook queued is recorded before the import looks: counted once' '
+	c_project "$HOME/src/queued" && W=$HOME/src/queued &&
+	at=$(( $(date -u +%s) / 60 * 60 - 300 )) &&
+	dated_session "$W" queued "$(date -u -d "@$at" +%Y-%m-%dT%H:%M:)" &&
+	cd "$W" && mkdir -p .callus/spool &&
+	# as a hook leaves it when the store is busy: named by the time it ran
+	out=$(gcc -Werror=format -c show.c 2>&1 || :) &&
+	jq -n --arg cwd "$W" --arg o "$out" \
+		"{command: \"gcc -Werror=format -c show.c\", exit_code: 1, cwd: \$cwd,
+		  session_id: \"5e2141f7-22db-41bb-8790-4503cbbd4aee\", output: \$o}" \
+		>".callus/spool/$(( at + 3 ))000000000-1.left.json" &&
+	"$CALLUS" import --project . >"$TRASH_DIRECTORY/queued1" && cat "$TRASH_DIRECTORY/queued1" &&
+	grep -q "imported 1 verification commands (1 failed, 0 passed)" "$TRASH_DIRECTORY/queued1" &&
+	grep -q "failures the hooks recorded when they ran, not counted again: 1" \
+		"$TRASH_DIRECTORY/queued1" &&
+	test -z "$(ls .callus/spool/*.json 2>/dev/null)" &&
+	"$CALLUS" hook --drain generic &&
+	"$CALLUS" lessons --json | jq -e "length == 1 and .[0].occurrences == 1" &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM runs")" = 1
+'
+
 test_expect_success 'workspaces that are gone or outside the home are skipped and counted' '
 	G=$HOME/src/gone && mkdir -p "$G" &&
 	{ bash_use g1 "gcc -c gone.c" "$G" 1 && bash_result g1 "$G" 2 1 "gone.c:1:1: error: boom"; } |

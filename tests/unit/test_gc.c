@@ -900,6 +900,53 @@ static void old_runs_go_with_their_errors(void **state)
 	callus_signature_release(&b);
 }
 
+/* The mark of how old the runs gone are (callus import replays nothing
+ * older): set by the pass that removes runs, with them, only ever moved
+ * up, and left by a pass that removes none and by a dry run. */
+static void removed_runs_move_the_mark_up(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, b, c;
+	callus_gc_policy p;
+	callus_gc_result r;
+	char *mark = NULL;
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, NULL);
+	record(f, "src/b.c", "unknown type name beta_two used here", &b, NULL);
+	record(f, "src/c.c", "expected identifier before gamma_three", &c, NULL);
+	policy(&p);
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.runs, 0);
+	assert_int_equal(callus_gc_runs_gone_before(f->s, &mark, NULL), 0);
+	assert_null(mark);
+	sql(f, "UPDATE runs SET at = '2001-01-01T00:00:00.000Z' WHERE id IN (1, 2)");
+	/* a dry run removes nothing, and marks nothing */
+	p.dry_run = 1;
+	p.now = "2030-01-01T00:00:00.000Z";
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(callus_gc_runs_gone_before(f->s, &mark, NULL), 0);
+	assert_null(mark);
+	p.dry_run = 0;
+	p.batch = 1;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.runs, 1);
+	assert_int_equal(callus_gc_runs_gone_before(f->s, &mark, NULL), 0);
+	assert_non_null(mark);
+	assert_string_equal(mark, "2029-12-02T00:00:00.000Z");
+	free(mark);
+	/* a pass of an earlier time that removes the other leaves it */
+	p.now = "2020-01-01T00:00:00.000Z";
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.runs, 1);
+	assert_int_equal(callus_gc_runs_gone_before(f->s, &mark, NULL), 0);
+	assert_string_equal(mark, "2029-12-02T00:00:00.000Z");
+	free(mark);
+	assert_int_equal(count(f, "SELECT count(*) FROM runs"), 1);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+	callus_signature_release(&c);
+}
+
 /* A check with an error still kept stays however long it has been idle;
  * one with none goes once idle run_days, and a pass of it then records
  * nothing, as for a check never seen. */
@@ -2988,6 +3035,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(the_full_check_counts_files_no_lesson_has, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(removed_runs_move_the_mark_up, setup, teardown),
 		cmocka_unit_test_setup_teardown(old_runs_go_with_their_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(idle_checks_go_when_no_error_needs_them, setup,
 						teardown),
