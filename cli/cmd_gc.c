@@ -44,7 +44,10 @@ const cli_spec cmd_gc_spec = {
 	"errors that went away without a fix as old, and checks not run as long that\n"
 	"no error names; pending errors idle for [learn] prune_hours (168); error\n"
 	"signatures unseen for [retention] signature_days (180) that no note,\n"
-	"resolution, pending error still kept or link needs, but the newest.\n"
+	"resolution, pending error still kept or link needs, but the newest; the\n"
+	"vectors (and vector file) of an embedding model [embed] no longer names, once\n"
+	"the newest signature it embedded was first seen [retention] model_days (30)\n"
+	"ago (none while .callus/config or [embed] cannot be read).\n"
 	"Notes, resolutions and metrics are never removed. Files in .lessons/ that no\n"
 	"lesson has are removed, the AGENTS.md block is written again when lessons\n"
 	"went, and the store is compacted (VACUUM) when a quarter of it is free.\n"
@@ -177,6 +180,12 @@ int cmd_gc(int argc, char **argv)
 				      "redaction_due", r.redaction_due, "vacuumed", r.vacuumed,
 				      "wal_left", r.wal_left);
 
+		if (o && (json_object_set_new(o, "model_vectors",
+					      json_integer((json_int_t)r.model_vectors)) < 0 ||
+			  json_object_set_new(o, "models", json_integer((json_int_t)r.models)) < 0)) {
+			json_decref(o);
+			o = NULL;
+		}
 		if (o && json_object_set_new(o, "dry_run", json_boolean(dry_run)) < 0) {
 			json_decref(o);
 			o = NULL;
@@ -205,6 +214,11 @@ int cmd_gc(int argc, char **argv)
 		       : r.wal_left ? "; the store was compacted (its file shrinks once the process "
 				      "reading it lets go)"
 				    : "; the store was compacted");
+		if (r.model_vectors || r.models)
+			printf("%s %zu vector%s of embedding models the workspace is no longer set "
+			       "up with ([embed]; %zu model%s gone whole)\n",
+			       done, r.model_vectors, r.model_vectors == 1 ? "" : "s", r.models,
+			       r.models == 1 ? "" : "s");
 		if (r.snapshot_objects)
 			printf("%s %zu object%s of the copies in .callus/snapshots.git that no "
 			       "snapshot kept needs\n",

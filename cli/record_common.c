@@ -190,6 +190,7 @@ static const struct {
 	{ "retention", "lessons", offsetof(callus_gc_policy, lessons_max) },
 	{ "retention", "run_days", offsetof(callus_gc_policy, run_days) },
 	{ "retention", "signature_days", offsetof(callus_gc_policy, signature_days) },
+	{ "retention", "model_days", offsetof(callus_gc_policy, model_days) },
 	{ "retention", "gc_hours", offsetof(callus_gc_policy, interval_hours) },
 	{ "learn", "prune_hours", offsetof(callus_gc_policy, prune_hours) },
 };
@@ -213,6 +214,10 @@ void cli_gc_policy(const cli_workspace *ws, callus_gc_policy *p, cli_unread_fn u
 	}
 	if (p->prune_hours <= 0)
 		p->prune_hours = CALLUS_LEARN_PRUNE_HOURS;
+	/* which external model is set up is known when the configuration
+	 * was read whole: a model's vectors cost an endpoint to make again */
+	p->embed_model = ws->embed_model;
+	p->embed_known = !ws->config_error && !ws->embed_error;
 	/* the background pass: bounded, no sweep of the directory */
 	p->batch = CALLUS_GC_BACKGROUND_BATCH;
 	p->sweep = 0;

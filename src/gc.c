@@ -38,6 +38,7 @@ void callus_gc_policy_default(callus_gc_policy *p)
 	p->lessons_max = CALLUS_GC_LESSONS_MAX;
 	p->run_days = CALLUS_GC_RUN_DAYS;
 	p->signature_days = CALLUS_GC_SIGNATURE_DAYS;
+	p->model_days = CALLUS_GC_MODEL_DAYS;
 	p->prune_hours = CALLUS_LEARN_PRUNE_HOURS;
 	p->interval_hours = CALLUS_GC_INTERVAL_HOURS;
 	p->sweep = 1;
@@ -468,6 +469,122 @@ out:
 }
 
 /*
+ * The vectors of the external models the workspace is no longer set up
+ * with (p->embed_model names the one it is; none when the caller does not
+ * know: p->embed_known), once the newest signature a model embedded was
+ * first seen model_days ago or more: the model was dropped that long ago,
+ * or embedded nothing since (an endpoint set up again in that time embeds
+ * the new signatures, and keeps them).  Its file goes first, since no
+ * search reads it and a batch at a time would rewrite it for each; a crash
+ * after it leaves rows the next pass takes.  A model whose vectors all
+ * went leaves vector_models.
+ */
+static int gc_models(callus_store *s, const char *workspace, const callus_gc_policy *p,
+		     callus_gc_result *res)
+{
+	sqlite3_stmt *st = NULL, *newest = NULL, *del = NULL, *drop = NULL;
+	callus_strlist names = CALLUS_STRLIST_INIT;
+	int64_t *ids = NULL;
+	size_t n = 0, cap = 0;
+	char *before = NULL;
+	int sq, nested;
+
+	if (!p->embed_known || p->model_days <= 0)
+		return SQLITE_OK;
+	if (!(before = callus_sql_time_before(p->now, (int64_t)p->model_days * 86400)))
+		return SQLITE_NOMEM;
+	if ((sq = callus_store_tx_begin(s, &nested)) != SQLITE_OK) {
+		free(before);
+		return sq;
+	}
+	/* the models read first: the rows below change their counts */
+	if ((sq = sqlite3_prepare_v2(callus_store_db(s),
+				     "SELECT id, name FROM vector_models WHERE id != "
+				     CALLUS_MATCH_BUILTIN_ID " AND name IS NOT ?1 ORDER BY id",
+				     -1, &st, NULL)) != SQLITE_OK)
+		goto out;
+	callus_sql_bind_text(st, 1, p->embed_model);
+	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t *g = callus_array_grow(ids, &cap, n + 1, sizeof(*ids));
+
+		if (!g || callus_strlist_add(&names, (const char *)sqlite3_column_text(st, 1),
+					     (size_t)sqlite3_column_bytes(st, 1)) < 0) {
+			ids = g ? g : ids;
+			sq = SQLITE_NOMEM;
+			goto out;
+		}
+		ids = g;
+		ids[n++] = sqlite3_column_int64(st, 0);
+	}
+	if (sq != SQLITE_DONE || !n)
+		goto out;
+	/* the newest of a model's vectors: the key is (sig, model), read
+	 * from its end (the newest signatures) to the model's first */
+	if ((sq = sqlite3_prepare_v2(callus_store_db(s),
+				     "SELECT g.first_seen < unixepoch(?2) FROM signature_vectors v"
+				     " JOIN signatures g ON g.rowid = v.sig WHERE v.model = ?1"
+				     " ORDER BY v.sig DESC LIMIT 1",
+				     -1, &newest, NULL)) != SQLITE_OK ||
+	    (sq = sqlite3_prepare_v2(callus_store_db(s),
+				     "DELETE FROM signature_vectors WHERE model = ?1 AND sig IN"
+				     " (SELECT sig FROM signature_vectors WHERE model = ?1 LIMIT ?2)",
+				     -1, &del, NULL)) != SQLITE_OK ||
+	    (sq = sqlite3_prepare_v2(callus_store_db(s),
+				     "DELETE FROM vector_models WHERE id = ?1 AND n = 0", -1, &drop,
+				     NULL)) != SQLITE_OK)
+		goto out;
+	callus_sql_bind_text(newest, 2, before);
+	for (size_t i = 0; i < n && (!p->batch || res->model_vectors < p->batch); i++) {
+		int stale;
+
+		sqlite3_reset(newest);
+		sqlite3_bind_int64(newest, 1, ids[i]);
+		sq = sqlite3_step(newest);
+		if (sq != SQLITE_ROW && sq != SQLITE_DONE)
+			goto out;
+		stale = sq == SQLITE_ROW && sqlite3_column_int(newest, 0);
+		/* one embedding still: kept (none: a row to drop) */
+		if (sq == SQLITE_ROW && !stale)
+			continue;
+		if (stale && !p->dry_run) {
+			char name[CALLUS_MATCH_VECTOR_NAME_MAX + 1];
+			callus_buf path = CALLUS_BUF_INIT;
+
+			if (callus_match_vector_name(name, names.items[i]) == 0 &&
+			    callus_match_vector_path(&path, workspace, name) == 0)
+				(void)callus_vecindex_remove(path.ptr);
+			callus_buf_release(&path);
+		}
+		sqlite3_reset(del);
+		sqlite3_bind_int64(del, 1, ids[i]);
+		sqlite3_bind_int(del, 2, p->batch ? (int)(p->batch - res->model_vectors) : -1);
+		if ((sq = sqlite3_step(del)) != SQLITE_DONE)
+			goto out;
+		res->model_vectors += (size_t)sqlite3_changes(callus_store_db(s));
+		sqlite3_reset(drop);
+		sqlite3_bind_int64(drop, 1, ids[i]);
+		if ((sq = sqlite3_step(drop)) != SQLITE_DONE)
+			goto out;
+		res->models += (size_t)sqlite3_changes(callus_store_db(s));
+	}
+	sq = SQLITE_OK;
+out:
+	if (sq == SQLITE_DONE)
+		sq = SQLITE_OK;
+	sqlite3_finalize(st);
+	sqlite3_finalize(newest);
+	sqlite3_finalize(del);
+	sqlite3_finalize(drop);
+	callus_strlist_release(&names);
+	free(ids);
+	free(before);
+	if (sq == SQLITE_OK)
+		return callus_store_tx_end(s, nested, 1);
+	callus_store_tx_end(s, nested, 0);
+	return sq;
+}
+
+/*
  * The same for the external models' files that are there (a model no
  * longer set up keeps its vectors in the store, and gets no file made
  * for it): a removed signature's vectors go with it, its records stay.
@@ -719,6 +836,9 @@ static int gc_pass(callus_store *s, const char *workspace, const callus_gc_polic
 	what = "cannot remove old signatures from";
 	if ((sq = gc_signatures(s, p, res)) != SQLITE_OK)
 		goto fail;
+	what = "cannot remove the vectors of models no longer set up from";
+	if ((sq = gc_models(s, workspace, p, res)) != SQLITE_OK)
+		goto fail;
 	/* the batch counts those the prune took with its errors */
 	if ((!p->batch || res->snapshots < p->batch) &&
 	    (sq = delete_in_tx(s, CALLUS_LEARN_ORPHAN_SNAPSHOTS_SQL, NULL,
@@ -770,7 +890,8 @@ out:
 	 * process reads it whole at open (busy: the next pass) */
 	if (!p->dry_run &&
 	    (res->lessons || res->runs || res->checks || res->signatures || res->unresolved ||
-	     res->pending || res->snapshots || res->redacted || res->vacuumed) &&
+	     res->pending || res->snapshots || res->redacted || res->vacuumed ||
+	     res->model_vectors) &&
 	    sqlite3_wal_checkpoint_v2(callus_store_db(s), NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL,
 				      NULL) != SQLITE_OK)
 		res->wal_left = 1;

@@ -9,7 +9,10 @@
  * pending errors of abandoned sessions (idle prune_hours, as learn.h
  * prunes them); checks not run for run_days that no error names; error
  * signatures unseen for signature_days that nothing needs, with their
- * vectors; snapshots nothing refers to.
+ * vectors; the vectors and vector file of an external embedding model the
+ * workspace is no longer set up with, once it has embedded no signature
+ * first seen within model_days (each such vector is a few kilobytes, as
+ * much as the rest of its signature's rows); snapshots nothing refers to.
  *
  * Stays whatever its age: every note and note file, every resolution and
  * the signature it fixes, the signatures of notes (cached team and org
@@ -31,6 +34,7 @@
 #define CALLUS_GC_LESSONS_MAX 10000
 #define CALLUS_GC_RUN_DAYS 30
 #define CALLUS_GC_SIGNATURE_DAYS 180
+#define CALLUS_GC_MODEL_DAYS 30
 #define CALLUS_GC_INTERVAL_HOURS 24
 #define CALLUS_GC_BACKGROUND_BATCH 500
 /* rows the background pass redacts again, while a store is due
@@ -44,6 +48,17 @@ typedef struct callus_gc_policy {
 	int run_days;         /* runs, fixes without a resolution and checks
 			       * with no error left this old go */
 	int signature_days;   /* signatures unseen this long, needed by nothing, go */
+	int model_days;       /* the vectors of an external embedding model
+			       * the workspace is no longer set up with go
+			       * once it has embedded no signature first
+			       * seen within model_days, with its file */
+	const char *embed_model; /* the external model it is set up with
+			       * (callus_embed_remote_model_id's id); NULL:
+			       * none.  Not owned */
+	int embed_known;      /* embed_model says what the configuration
+			       * names: without it (the default; a
+			       * configuration that could not be read) no
+			       * model's vectors go */
 	int prune_hours;      /* pending errors idle this long go (learn.h) */
 	int interval_hours;   /* the background pass: at most once per interval */
 	size_t batch;         /* at most this many of each kind per pass; 0: all
@@ -77,6 +92,8 @@ void callus_gc_policy_default(callus_gc_policy *p);
 
 typedef struct callus_gc_result {
 	size_t lessons, lesson_files, runs, unresolved, checks, pending, signatures, snapshots;
+	size_t model_vectors;    /* vectors of models no longer set up */
+	size_t models;           /* such models whose vectors all went */
 	size_t snapshot_objects; /* with sweep, in a workspace without git: the
 				  * copies its private repository held for
 				  * snapshots no longer kept (objects) */

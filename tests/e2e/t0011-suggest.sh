@@ -225,6 +225,28 @@ test_expect_success 'a half-configured embedder is named and ignored' '
 	grep -q "\[embed\] ignored" err && grep -q "callus resolutions show 1" sugg
 '
 
+test_expect_success 'models no longer set up: their vectors go model_days after their last, not while [embed] is unreadable' '
+	cd proj &&
+	ext() { sqlite3 .callus/callus.db "SELECT count(*) FROM signature_vectors WHERE model != 1"; } &&
+	n=$(ext) && test "$n" -gt 0 &&
+	"$CALLUS" gc >out && ! grep -q "embedding models" out &&
+	test "$(ext)" = "$n" &&
+	sqlite3 .callus/callus.db "UPDATE signatures SET first_seen = first_seen - 31 * 86400" &&
+	# the half-configured [embed] of the test before: which model is set up is unknown
+	"$CALLUS" gc >out && ! grep -q "embedding models" out &&
+	test "$(ext)" = "$n" &&
+	rm .callus/config &&
+	"$CALLUS" gc --dry-run >out && cat out &&
+	grep -q "^would remove $n vectors of embedding models the workspace is no longer set up with (\[embed\]; 2 models gone whole)" out &&
+	test "$(ext)" = "$n" && ls .callus/vectors-ext-*.bin &&
+	"$CALLUS" gc --json >out.json &&
+	jq -e ".model_vectors == $n and .models == 2" out.json &&
+	test "$(ext)" = 0 &&
+	! ls .callus/vectors-ext-* 2>/dev/null &&
+	! "$CALLUS" status | grep -q openai &&
+	"$CALLUS" doctor >out && ! grep -q "^problem" out
+'
+
 test_skip_unless_tool flock
 test_expect_success 'one reindex at a time: a second finds the lock taken and leaves' '
 	cd proj &&

@@ -999,6 +999,120 @@ static void test_new_signatures_only(void **state)
 	callus_store_close(s);
 }
 
+/* The vectors of a model the workspace is no longer set up with: kept
+ * while the configuration is unknown, while the model is the one named,
+ * and while it embedded a signature first seen within model_days; then
+ * gone with its file (a batch at a time in the background), the built-in
+ * model's and the named one's untouched. */
+static void test_models_no_longer_set_up(void **state)
+{
+	callus_embed_remote_opts a = opts_for("nomic-embed-text"), b = opts_for("other-model");
+	char ws[PATH_MAX], dir[PATH_MAX], name[CALLUS_MATCH_VECTOR_NAME_MAX + 1];
+	char *ma = NULL, *mb = NULL, q[512];
+	callus_buf fa = CALLUS_BUF_INIT, fb = CALLUS_BUF_INIT;
+	callus_store *s = NULL;
+	callus_gc_policy p;
+	callus_gc_result r;
+	size_t added = 0;
+	int builtin;
+
+	(void)state;
+	snprintf(ws, sizeof ws, "%s/ws-models", tmp_dir);
+	snprintf(dir, sizeof dir, "%s/ws-models/.callus", tmp_dir);
+	assert_int_equal(mkdir(ws, 0700), 0);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	strncat(dir, "/callus.db", sizeof dir - strlen(dir) - 1);
+	assert_int_equal(callus_store_open(&s, dir, 5000, NULL), 0);
+	assert_int_equal(callus_embed_remote_model_id(&ma, url, a.model, NULL), 0);
+	assert_int_equal(callus_embed_remote_model_id(&mb, url, b.model, NULL), 0);
+	for (int i = 0; i < 30; i++) {
+		callus_signature g;
+		char msg[96];
+
+		/* different words, not numbers: a signature's pattern has
+		 * none */
+		snprintf(msg, sizeof msg, "Cannot find module '%c%c' or its declarations %c%c.",
+			 'a' + i % 26, 'a' + i / 26, 'k' + i % 13, 'p' + i / 13);
+		store_signature(s, ws, &g, msg);
+		callus_signature_release(&g);
+	}
+	assert_int_equal(callus_match_index_remote(s, ws, &a, 0, &added, NULL), 0);
+	assert_int_equal(added, 30);
+	assert_int_equal(callus_match_index_remote(s, ws, &b, 0, &added, NULL), 0);
+	assert_int_equal(added, 30);
+	assert_int_equal(callus_match_vector_name(name, ma), 0);
+	assert_int_equal(callus_match_vector_path(&fa, ws, name), 0);
+	assert_int_equal(callus_match_vector_name(name, mb), 0);
+	assert_int_equal(callus_match_vector_path(&fb, ws, name), 0);
+	assert_int_equal(access(fa.ptr, F_OK), 0);
+	builtin = count_vectors(dir, CALLUS_EMBED_BUILTIN_MODEL);
+	assert_true(builtin >= 30);
+
+	callus_gc_policy_default(&p);
+	p.sweep = 0;
+	/* the configuration unknown (the default): nothing goes, however old */
+	assert_int_equal(sqlite3_exec(callus_store_db(s),
+				      "UPDATE signatures SET first_seen = first_seen - 40 * 86400",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	assert_int_equal(callus_gc(s, ws, &p, &r, NULL), 0);
+	assert_int_equal(r.model_vectors + r.models, 0);
+	/* set up with b: a's go, but not before model_days */
+	p.embed_known = 1;
+	p.embed_model = mb;
+	p.model_days = 60;
+	assert_int_equal(callus_gc(s, ws, &p, &r, NULL), 0);
+	assert_int_equal(r.model_vectors, 0);
+	p.model_days = CALLUS_GC_MODEL_DAYS;
+	/* a dry run counts them and leaves them, and the file */
+	p.dry_run = 1;
+	assert_int_equal(callus_gc(s, ws, &p, &r, NULL), 0);
+	assert_int_equal(r.model_vectors, 30);
+	assert_int_equal(r.models, 1);
+	assert_int_equal(count_vectors(dir, ma), 30);
+	assert_int_equal(access(fa.ptr, F_OK), 0);
+	p.dry_run = 0;
+	/* the background pass: a batch, the file at once */
+	p.batch = 12;
+	assert_int_equal(callus_gc(s, ws, &p, &r, NULL), 0);
+	assert_int_equal(r.model_vectors, 12);
+	assert_int_equal(r.models, 0);
+	assert_int_equal(count_vectors(dir, ma), 18);
+	assert_true(access(fa.ptr, F_OK) < 0 && errno == ENOENT);
+	p.batch = 0;
+	assert_int_equal(callus_gc(s, ws, &p, &r, NULL), 0);
+	assert_int_equal(r.model_vectors, 18);
+	assert_int_equal(r.models, 1);
+	assert_int_equal(count_vectors(dir, ma), 0);
+	snprintf(q, sizeof q, "SELECT count(*) FROM vector_models WHERE name = '%s'", ma);
+	assert_int_equal(callus_store_query_int(s, q), 0);
+	/* the named model and the built-in one keep theirs, old as they are */
+	assert_int_equal(count_vectors(dir, mb), 30);
+	assert_int_equal(access(fb.ptr, F_OK), 0);
+	assert_int_equal(count_vectors(dir, CALLUS_EMBED_BUILTIN_MODEL), builtin);
+	/* no [embed] any more, b used until 10 days ago: kept until 30 */
+	assert_int_equal(sqlite3_exec(callus_store_db(s),
+				      "UPDATE signatures SET first_seen = unixepoch() - 10 * 86400"
+				      " WHERE rowid = (SELECT max(rowid) FROM signatures)",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	p.embed_model = NULL;
+	assert_int_equal(callus_gc(s, ws, &p, &r, NULL), 0);
+	assert_int_equal(r.model_vectors, 0);
+	assert_int_equal(count_vectors(dir, mb), 30);
+	p.model_days = 5;
+	assert_int_equal(callus_gc(s, ws, &p, &r, NULL), 0);
+	assert_int_equal(r.model_vectors, 30);
+	assert_int_equal(count_vectors(dir, mb), 0);
+	assert_true(access(fb.ptr, F_OK) < 0);
+	assert_int_equal(count_vectors(dir, CALLUS_EMBED_BUILTIN_MODEL), builtin);
+	callus_buf_release(&fa);
+	callus_buf_release(&fb);
+	free(ma);
+	free(mb);
+	callus_store_close(s);
+}
+
 /* ---- main --------------------------------------------------------------- */
 
 static void find_files(const char *argv0)
@@ -1056,6 +1170,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_model_id),
 		cmocka_unit_test(test_new_signatures_only),
+		cmocka_unit_test(test_models_no_longer_set_up),
 		cmocka_unit_test(test_match_external_vectors),
 	};
 	size_t i;
