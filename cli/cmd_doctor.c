@@ -83,7 +83,9 @@ const cli_spec cmd_doctor_spec = {
 	"vector files (the built-in model's, the noted signatures' and the [embed]\n"
 	"model's) read record by record against the store's vectors, and their\n"
 	"sketches and postings against their records (one missing or damaged: a\n"
-	"search misses similar errors until the file is written again); the totals\n"
+	"search misses similar errors until the file is written again), and the\n"
+	"vectors of models [embed] no longer names (a note: 'callus gc' removes them\n"
+	"[retention] model_days after the newest signature they embedded); the totals\n"
 	"'callus status' shows (its vectors too) against the store's rows; failures and\n"
 	"passes hooks queued in .callus/spool that no drainer has recorded yet (and a\n"
 	".callus/spool that leads out of the workspace, which no hook or drainer uses);\n"
@@ -498,6 +500,33 @@ out:
 	callus_error_release(&err);
 }
 
+/* The vectors of the external models the workspace is no longer set up
+ * with: read by no search, a few kilobytes a signature, until callus gc
+ * removes them (gc.h's model_days). */
+static void dropped_model(void *arg, const char *model, int64_t n)
+{
+	struct doctor *d = arg;
+	callus_gc_policy p;
+
+	cli_gc_policy(d->ws, &p, NULL, NULL);
+	if (!p.embed_known)
+		report(d, NOTE, "vectors",
+		       "%lld vectors of %s, which [embed] does not name: kept while the "
+		       "configuration cannot be read",
+		       (long long)n, model);
+	else if (p.model_days > 0)
+		report(d, NOTE, "vectors",
+		       "%lld vectors of %s, which [embed] no longer names: 'callus gc' removes "
+		       "them, and its file, once the newest signature it embedded is %d days old "
+		       "([retention] model_days)",
+		       (long long)n, model, p.model_days);
+	else
+		report(d, NOTE, "vectors",
+		       "%lld vectors of %s, which [embed] no longer names: kept ([retention] "
+		       "model_days = 0)",
+		       (long long)n, model);
+}
+
 /* The built-in model's file, the noted signatures' and the configured
  * external model's: each is derived from the store, and a search trusts
  * its count. */
@@ -507,6 +536,7 @@ static void check_vectors(struct doctor *d, callus_store *store)
 	check_vector_file(d, store, CALLUS_MATCH_FILE_NOTED, NULL);
 	if (d->ws->embed_model)
 		check_vector_file(d, store, CALLUS_MATCH_FILE_EXTERNAL, d->ws->embed_model);
+	(void)callus_match_other_models(store, d->ws->embed_model, dropped_model, d, NULL);
 }
 
 static void check_store(struct doctor *d)

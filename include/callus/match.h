@@ -245,6 +245,13 @@ void callus_merge_pairs_free(callus_merge_pair *p, size_t count);
 int callus_match_count_vectors(callus_store *s, const char *model, int64_t *with, int64_t *all,
 			     callus_error *err);
 
+/* The external models other than named (NULL: every one) the store holds
+ * vectors of: fn(arg, model, how many) for each, the model's id borrowed
+ * for the call.  0, or a negative CALLUS_E* code with err set. */
+int callus_match_other_models(callus_store *s, const char *named,
+			      void (*fn)(void *arg, const char *model, int64_t n), void *arg,
+			      callus_error *err);
+
 /* The vector files callus_match_file_check() reads. */
 typedef enum callus_match_file_kind {
 	CALLUS_MATCH_FILE_BUILTIN,  /* the built-in model's */

@@ -229,6 +229,8 @@ test_expect_success 'models no longer set up: their vectors go model_days after 
 	cd proj &&
 	ext() { sqlite3 .callus/callus.db "SELECT count(*) FROM signature_vectors WHERE model != 1"; } &&
 	n=$(ext) && test "$n" -gt 0 &&
+	"$CALLUS" doctor >out &&
+	grep -q "^note     vectors    [0-9]* vectors of openai:sleep-3000@127.0.0.1:[0-9]*, which \[embed\] does not name: kept while the configuration cannot be read" out &&
 	"$CALLUS" gc >out && ! grep -q "embedding models" out &&
 	test "$(ext)" = "$n" &&
 	sqlite3 .callus/callus.db "UPDATE signatures SET first_seen = first_seen - 31 * 86400" &&
@@ -236,6 +238,8 @@ test_expect_success 'models no longer set up: their vectors go model_days after 
 	"$CALLUS" gc >out && ! grep -q "embedding models" out &&
 	test "$(ext)" = "$n" &&
 	rm .callus/config &&
+	"$CALLUS" doctor >out &&
+	grep -q "^note     vectors    [0-9]* vectors of openai:nomic-embed-text@127.0.0.1:[0-9]*, which \[embed\] no longer names: .callus gc. removes them, and its file, once the newest signature it embedded is 30 days old" out &&
 	"$CALLUS" gc --dry-run >out && cat out &&
 	grep -q "^would remove $n vectors of embedding models the workspace is no longer set up with (\[embed\]; 2 models gone whole)" out &&
 	test "$(ext)" = "$n" && ls .callus/vectors-ext-*.bin &&
@@ -244,7 +248,7 @@ test_expect_success 'models no longer set up: their vectors go model_days after 
 	test "$(ext)" = 0 &&
 	! ls .callus/vectors-ext-* 2>/dev/null &&
 	! "$CALLUS" status | grep -q openai &&
-	"$CALLUS" doctor >out && ! grep -q "^problem" out
+	"$CALLUS" doctor >out && ! grep -q "^problem" out && ! grep -q "which \[embed\]" out
 '
 
 test_skip_unless_tool flock
