@@ -20,7 +20,6 @@
 #include "callus/capture.h"
 #include "callus/failtext.h"
 #include "callus/fsutil.h"
-#include "callus/gc.h"
 #include "callus/hash.h"
 #include "callus/import.h"
 #include "callus/paths.h"
@@ -96,6 +95,14 @@ typedef struct open_check {
 	size_t start;  /* the first edit after its first failure */
 } open_check;
 
+/* Runs an import compares a transcript's failures with, each taken by
+ * one failure at most. */
+typedef struct seen_runs {
+	callus_run_seen *r;
+	unsigned char *used;
+	size_t n;
+} seen_runs;
+
 typedef struct wsitem {
 	char *root;           /* realpath */
 	cli_workspace ws;
@@ -105,16 +112,13 @@ typedef struct wsitem {
 	callus_store *hold;      /* the store kept open while the import runs */
 	open_check *open;
 	size_t nopen;
-	callus_run_seen *live;   /* the runs stored before the import that it
+	seen_runs live;          /* the runs stored before the import that it
 				  * did not store: a hook's (recorded_live) */
-	unsigned char *live_used; /* each taken by one replayed failure */
-	size_t nlive;
-	int live_read;
-	int queued;              /* failures hooks queued stay unrecorded
-				  * (recorded_live) */
-	char *runs_gone_before;  /* older runs may be gone (callus gc): what
-				  * is older is not replayed; NULL: none */
-	int gone_read;
+	seen_runs queued;        /* the failures hooks queued that no drainer
+				  * could record first */
+	int64_t gone_before;     /* older runs may be gone (callus gc): no
+				  * check older is replayed; 0: none */
+	int store_read;          /* the three read (read_store) */
 	int used;
 } wsitem;
 
@@ -123,7 +127,7 @@ typedef struct stats {
 	uint64_t missing_events;
 	uint64_t again;       /* failures a replay before stored already */
 	uint64_t live;        /* failures a hook recorded when they ran */
-	uint64_t queued;      /* failures like one a hook queued, unrecorded */
+	uint64_t queued;      /* failures a hook queued, still unrecorded */
 	uint64_t older;       /* checks older than the runs the store keeps */
 } stats;
 
@@ -300,9 +304,10 @@ static void wsitem_release(wsitem *w)
 	for (size_t i = 0; i < w->nopen; i++)
 		free(w->open[i].key);
 	free(w->open);
-	callus_runs_seen_free(w->live, w->nlive);
-	free(w->live_used);
-	free(w->runs_gone_before);
+	callus_runs_seen_free(w->live.r, w->live.n);
+	free(w->live.used);
+	callus_runs_seen_free(w->queued.r, w->queued.n);
+	free(w->queued.used);
 	callus_store_close(w->hold);
 	if (w->used)
 		cli_workspace_release(&w->ws);
@@ -559,98 +564,122 @@ static int seen_cmp(const char *session, const char *command, const callus_run_s
 }
 
 /* How long an import waits for the runs hooks queued to be recorded
- * (their drainer's lock, the store) before it looks for the hooks' runs. */
+ * (their drainer's lock, the store) before it reads the hooks' runs. */
 #define QUEUE_WAIT_MS 30000
+
+/* Each of the runs r taken by one failure at most: without memory for
+ * that, none (no failure is taken for a run). */
+static void seen_runs_ready(seen_runs *r)
+{
+	if (r->n && !(r->used = calloc(r->n, 1))) {
+		callus_runs_seen_free(r->r, r->n);
+		r->r = NULL;
+		r->n = 0;
+	}
+}
+
+/*
+ * What a workspace's store says of the runs before its first check is
+ * replayed, read once.  First what hooks queued (a busy store, a
+ * deadline: hook_spool.h) is recorded, as a drainer would: until then such
+ * a failure is in no run; what stays queued (another drainer kept the
+ * queue past QUEUE_WAIT_MS, a hook recording its own now) is read from
+ * the queue.  Then, in one
+ * snapshot, the runs no import stored, and the time before which callus gc
+ * may have removed runs: a gc between two reads (a hook's background
+ * pass, the drain's own) left the runs of one moment and the time of
+ * another.
+ */
+static void read_store(wsitem *w)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	char *gone = NULL;
+	long long ns;
+
+	w->store_read = 1;
+	if (cli_spool_pending(&w->ws, NULL))
+		cli_hook_drain(&w->ws, QUEUE_WAIT_MS);
+	if (cli_spool_failures(&w->ws, &w->queued.r, &w->queued.n) == 0)
+		seen_runs_ready(&w->queued);
+	if (!w->hold)
+		cli_open_store(&w->hold, &w->ws, 0);
+	if (w->hold && callus_store_runs_seen(w->hold, IMPORT_ORIGIN, &w->live.r, &w->live.n,
+					      &gone, &err) < 0)
+		cli_error("%s: %s", w->root, callus_error_message(&err));
+	seen_runs_ready(&w->live);
+	if (gone && callus_time_parse(gone, &ns) == 0)
+		w->gone_before = (int64_t)(ns / 1000000000LL);
+	free(gone);
+	callus_error_release(&err);
+}
+
+/* Whether one of runs (sorted by session, command and time) is of this
+ * session and command within LIVE_WINDOW_S of t, not yet taken: it is
+ * taken.  A run stands for one failure: the same command failing twice
+ * within the window, once before the hooks were installed, counts once
+ * more. */
+static int take(seen_runs *runs, const char *session, const char *cmd, int64_t t)
+{
+	size_t lo = 0, hi = runs->n;
+
+	/* the first run of that session and command */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (seen_cmp(session, cmd, &runs->r[mid]) > 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < runs->n && !seen_cmp(session, cmd, &runs->r[lo]); lo++)
+		if (!runs->used[lo] && runs->r[lo].at >= t - LIVE_WINDOW_S &&
+		    runs->r[lo].at <= t + LIVE_WINDOW_S)
+			return runs->used[lo] = 1;
+	return 0;
+}
 
 enum seen { SEEN_NOT, SEEN_LIVE, SEEN_QUEUED };
 
-/* Whether the hook recorded this failure when it ran: a run of the same
- * session and command (both redacted as stored) within LIVE_WINDOW_S of
- * the transcript's time, stored by no import.  Without it an import after
- * the hooks were installed counted every failure they had recorded twice.
- * The runs are read once a workspace, after what hooks queued (a busy
- * store, a deadline: hook_spool.h) is recorded: until a drainer records
- * it, such a failure is in no run.  What stays queued (another drainer
- * kept the queue past QUEUE_WAIT_MS) takes a failure of the same command
- * for its own (SEEN_QUEUED): counted once by the drainer, if once too few
- * by the import. */
+/* Whether a hook recorded this failure when it ran (SEEN_LIVE), or queued
+ * it for a drainer that has not yet recorded it (SEEN_QUEUED: the drainer
+ * counts it): a run of the same session and command (both redacted as
+ * stored) within LIVE_WINDOW_S of the transcript's time, stored by no
+ * import.  Without it an import after the hooks were installed counted
+ * every failure they had recorded twice. */
 static enum seen recorded_live(wsitem *w, const callus_import_event *ev)
 {
 	char *session = NULL, *cmd = NULL;
 	long long ns;
 	int64_t t;
-	size_t lo = 0, hi;
 	enum seen found = SEEN_NOT;
 
-	if (!w->live_read) {
-		callus_error err = CALLUS_ERROR_INIT;
-
-		w->live_read = 1;
-		if (cli_spool_pending(&w->ws, NULL)) {
-			cli_hook_drain(&w->ws, QUEUE_WAIT_MS);
-			w->queued = cli_spool_pending(&w->ws, NULL);
-		}
-		if (!w->hold)
-			cli_open_store(&w->hold, &w->ws, 0);
-		if (w->hold && callus_store_runs_seen(w->hold, IMPORT_ORIGIN, &w->live, &w->nlive,
-						      &err) < 0)
-			cli_error("%s: %s", w->root, callus_error_message(&err));
-		callus_error_release(&err);
-		/* without memory no failure is taken for a live one */
-		if (w->nlive && !(w->live_used = calloc(w->nlive, 1))) {
-			callus_runs_seen_free(w->live, w->nlive);
-			w->live = NULL;
-			w->nlive = 0;
-		}
-	}
-	if (w->queued && cli_spool_holds(&w->ws, ev->command, CLI_SPOOL_FAILURE, NULL))
-		return SEEN_QUEUED;
-	if (!w->nlive || !*ev->session || callus_time_parse(ev->time, &ns) < 0)
+	if ((!w->live.n && !w->queued.n) || !*ev->session || callus_time_parse(ev->time, &ns) < 0)
 		return SEEN_NOT;
 	t = (int64_t)(ns / 1000000000LL);
 	if (callus_redact_str(w->ws.redactor, &session, ev->session) < 0 || !session ||
 	    callus_redact_str(w->ws.redactor, &cmd, ev->command) < 0 || !cmd)
 		goto out;
-	/* the first run of that session and command */
-	hi = w->nlive;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (seen_cmp(session, cmd, &w->live[mid]) > 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	/* a live run stands for one failure: the same command failing twice
-	 * within the window, once before the hooks were installed, counts once
-	 * more */
-	for (; lo < w->nlive && !seen_cmp(session, cmd, &w->live[lo]) && !found; lo++)
-		if (!w->live_used[lo] && w->live[lo].at >= t - LIVE_WINDOW_S &&
-		    w->live[lo].at <= t + LIVE_WINDOW_S)
-			w->live_used[lo] = 1, found = SEEN_LIVE;
+	if (take(&w->live, session, cmd, t))
+		found = SEEN_LIVE;
+	else if (take(&w->queued, session, cmd, t))
+		found = SEEN_QUEUED;
 out:
 	free(session);
 	free(cmd);
 	return found;
 }
 
-/* Whether a check that ran at when (the store's format) is older than the
+/* Whether a check that ran at time (the transcript's) is older than the
  * runs the workspace's store keeps: callus gc removed runs of that age,
- * and with them what told whether a hook or an import stored it already
- * (callus_gc_runs_gone_before).  Read once a workspace. */
-static int older_than_kept(wsitem *w, const char *when)
+ * and with them what told whether a hook or an import stored it already.
+ * A hook's run of it may be up to LIVE_WINDOW_S older than the
+ * transcript says. */
+static int older_than_kept(const wsitem *w, const char *time)
 {
-	if (!w->gone_read) {
-		callus_error err = CALLUS_ERROR_INIT;
+	long long ns;
 
-		w->gone_read = 1;
-		if (!w->hold)
-			cli_open_store(&w->hold, &w->ws, 0);
-		if (w->hold && callus_gc_runs_gone_before(w->hold, &w->runs_gone_before, &err) < 0)
-			cli_error("%s: %s", w->root, callus_error_message(&err));
-		callus_error_release(&err);
-	}
-	return w->runs_gone_before && strcmp(when, w->runs_gone_before) < 0;
+	return w->gone_before && callus_time_parse(time, &ns) == 0 &&
+	       (int64_t)(ns / 1000000000LL) < w->gone_before + LIVE_WINDOW_S;
 }
 
 static void command(importer *im, wsitem *w, const callus_import_event *ev)
@@ -677,7 +706,9 @@ static void command(importer *im, wsitem *w, const callus_import_event *ev)
 	    !det.verification)
 		goto out;
 	/* a dry run reads no store: it counts what a first import would */
-	if (!opt_dry_run && when && older_than_kept(w, when)) {
+	if (!opt_dry_run && !w->store_read)
+		read_store(w);
+	if (!opt_dry_run && older_than_kept(w, ev->time)) {
 		im->st.older++;
 		goto out;
 	}
@@ -902,8 +933,8 @@ static void summary(const importer *im)
 		printf("\n  failures the hooks recorded when they ran, not counted again: %llu",
 		       (unsigned long long)s->live);
 	if (s->queued)
-		printf("\n  failures of a command hooks queued and no drainer has recorded yet, "
-		       "left to it: %llu",
+		printf("\n  failures hooks queued that no drainer has recorded yet, left to it: "
+		       "%llu",
 		       (unsigned long long)s->queued);
 	if (s->older)
 		printf("\n  checks older than the runs the store keeps (callus gc removed those), "

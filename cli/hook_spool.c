@@ -424,6 +424,8 @@ static long unnamed_entry(const char *name)
  * CLI_SPOOL_UNSEEN. */
 struct spool_walk {
 	callus_strlist *out;
+	int every;          /* every named entry but those stored already
+			     * (owed), whichever process made it */
 	int sweep;
 	size_t unnamed, removed;
 	int any, found;
@@ -449,6 +451,8 @@ static long spool_maker(const char *name, void *ctx)
 		return -1;
 	if (!ends_with(name, len, ".json"))
 		return unnamed_entry(name);
+	if (w->every)
+		return ends_with(name, len, SPOOL_OWED) ? -1 : 0;
 	if (ends_with(name, len, SPOOL_LEFT) || ends_with(name, len, SPOOL_CUT) || !dash)
 		return 0;
 	return strtol(dash + 1, NULL, 10);
@@ -630,6 +634,64 @@ static char *origin_of(const char *path)
 
 	base = base ? base + 1 : path;
 	return strndup(base, strcspn(base, "."));
+}
+
+static int seen_order(const void *a, const void *b)
+{
+	const callus_run_seen *x = a, *y = b;
+	int c = strcmp(x->session, y->session);
+
+	if (!c)
+		c = strcmp(x->command, y->command);
+	return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+int cli_spool_failures(const cli_workspace *ws, callus_run_seen **out, size_t *n)
+{
+	callus_strlist l = CALLUS_STRLIST_INIT;
+	callus_run_seen *r = NULL;
+	size_t count = 0, cap = 0;
+	int rc = 0;
+
+	struct spool_walk w = { .out = &l, .every = 1 };
+
+	*out = NULL;
+	*n = 0;
+	(void)spool_walk(ws, &w);
+	for (size_t i = 0; i < l.count && rc == 0; i++) {
+		callus_hook_event ev = CALLUS_HOOK_EVENT_INIT;
+		callus_buf text = CALLUS_BUF_INIT;
+		callus_run_seen *g;
+
+		if (callus_fs_read_file(&text, l.items[i], SPOOL_ENTRY_MAX, NULL) == 0 &&
+		    callus_hook_event_parse(&ev, CALLUS_AGENT_GENERIC, text.ptr, text.len, NULL) ==
+			    0 &&
+		    ev.command && ev.exit_code != 0) {
+			if (!(g = callus_array_grow(r, &cap, count + 1, sizeof(*r)))) {
+				rc = -1;
+			} else {
+				r = g;
+				r[count].session = strdup(ev.session_id ? ev.session_id : "");
+				r[count].command = strdup(ev.command);
+				r[count].at = made_at(l.items[i]) / 1000000000LL;
+				count++;
+				if (!r[count - 1].session || !r[count - 1].command)
+					rc = -1;
+			}
+		}
+		callus_hook_event_release(&ev);
+		callus_buf_release(&text);
+	}
+	callus_strlist_release(&l);
+	if (rc < 0) {
+		callus_runs_seen_free(r, count);
+		return -1;
+	}
+	if (count > 1)
+		qsort(r, count, sizeof(*r), seen_order);
+	*out = r;
+	*n = count;
+	return 0;
 }
 
 /* Record the entry at path with fn: 1 recorded, 0 gone (recorded before,

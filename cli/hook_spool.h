@@ -34,6 +34,7 @@
 #include "callus/hookio.h"
 #include "callus/learn.h"
 #include "callus/snapshot.h"
+#include "callus/store.h"
 
 /* One queued failure.  Release with cli_spool_entry_release(). */
 typedef struct cli_spool_entry {
@@ -172,6 +173,16 @@ int cli_spool_pending(const cli_workspace *ws, long long *newest);
 typedef enum cli_spool_run_kind { CLI_SPOOL_ANY_RUN, CLI_SPOOL_FAILURE } cli_spool_run_kind;
 int cli_spool_holds(const cli_workspace *ws, const char *command, cli_spool_run_kind kind,
 		    long long *newest);
+
+/* The failures the queue holds that are not stored yet: those for a
+ * drainer (cli_spool_drain's entries) and those hooks are recording now
+ * (not a pass, not an entry stored whose learning is owed), each as its
+ * run will be stored: its session and command as the entry has them
+ * (redacted as the store has them), its time the entry's name's, in
+ * seconds; sorted as callus_store_runs_seen sorts.
+ * Release with callus_runs_seen_free().  0, or -1 without memory (*out
+ * NULL).  An entry that cannot be read is not one: a drainer drops it. */
+int cli_spool_failures(const cli_workspace *ws, callus_run_seen **out, size_t *n);
 
 /* Start `callus hook --drain generic` detached in the workspace. */
 void cli_spool_drain_later(const cli_workspace *ws);

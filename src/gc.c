@@ -148,10 +148,8 @@ static int delete_in_tx(callus_store *s, const char *sql, const char *a, int lim
 	return sq;
 }
 
-#define RUNS_GONE_KEY "gc.runs_gone_before"
-
 /* The runs older than before, p's batch of them, and the mark that says
- * so (callus_gc_runs_gone_before) in the same transaction: a crash leaves
+ * so (callus_store_runs_seen's gone_before) in the same transaction: a crash leaves
  * both or neither.  Runs are numbered in time order: the old ones come
  * first.  A lesson kept whose error has a note keeps its newest run: its
  * errors are the only way from the lesson to their signatures, by which a
@@ -177,7 +175,7 @@ static int delete_runs(callus_store *s, const char *before, const callus_gc_poli
 	/* only ever moved up: a pass replaying an older history (p->now)
 	 * does not make runs it removed before look kept */
 	if (sq == SQLITE_OK && n) {
-		const char *v[] = { RUNS_GONE_KEY, before };
+		const char *v[] = { CALLUS_STORE_RUNS_GONE_KEY, before };
 
 		sq = callus_sql_exec_texts(callus_store_db(s),
 					   "INSERT INTO sync_state (key, value) VALUES (?1, ?2)"
@@ -192,11 +190,6 @@ static int delete_runs(callus_store *s, const char *before, const callus_gc_poli
 	if (sq == SQLITE_OK)
 		res->runs += n;
 	return sq;
-}
-
-int callus_gc_runs_gone_before(callus_store *s, char **out, callus_error *err)
-{
-	return callus_store_state_get(s, RUNS_GONE_KEY, out, err);
 }
 
 /* Whether .lessons/ is the workspace's own: not there, or (a symlink

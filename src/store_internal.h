@@ -27,6 +27,11 @@ int callus_store_sibling_path(callus_buf *out, callus_store *s, const char *name
  * else CALLUS_EIO), naming the store and what was being done. */
 int callus_store_db_error(callus_store *s, callus_error *err, int rc, const char *what);
 
+/* The sync_state key of the time before which runs may be gone: each
+ * callus gc that removes runs moves it up to the age it removed them from
+ * (gc.c), callus_store_runs_seen reads it. */
+#define CALLUS_STORE_RUNS_GONE_KEY "gc.runs_gone_before"
+
 /* Run SQL with no results; err as above. */
 int callus_store_exec(callus_store *s, const char *sql, callus_error *err);
 

@@ -244,23 +244,32 @@ int callus_store_learn_owed(callus_store *s, const char *origin, callus_error *e
 }
 
 int callus_store_runs_seen(callus_store *s, const char *skip, callus_run_seen **out, size_t *n,
-			   callus_error *err)
+			   char **gone_before, callus_error *err)
 {
 	sqlite3_stmt *st = NULL;
 	callus_run_seen *r = NULL;
 	size_t count = 0, cap = 0;
-	int sq;
+	int sq, rc, snap = sqlite3_get_autocommit(callus_store_db(s));
 
 	*out = NULL;
 	*n = 0;
+	if (gone_before)
+		*gone_before = NULL;
+	if (snap && (rc = callus_store_exec(s, "BEGIN", err)) < 0)
+		return rc;
+	if (gone_before &&
+	    (rc = callus_store_state_get(s, CALLUS_STORE_RUNS_GONE_KEY, gone_before, err)) < 0)
+		goto out;
 	sq = sqlite3_prepare_v2(callus_store_db(s),
 				"SELECT intent_id, command, unixepoch(at) FROM runs"
 				" WHERE intent_id <> '' AND (?1 IS NULL OR origin IS NULL"
 				"  OR substr(origin, 1, length(?1)) <> ?1)"
 				" ORDER BY intent_id, command, at",
 				-1, &st, NULL);
-	if (sq != SQLITE_OK)
-		return callus_store_db_error(s, err, sq, "cannot read the runs");
+	if (sq != SQLITE_OK) {
+		rc = callus_store_db_error(s, err, sq, "cannot read the runs");
+		goto out;
+	}
 	if (skip)
 		callus_sql_bind_text(st, 1, skip);
 	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
@@ -285,12 +294,21 @@ int callus_store_runs_seen(callus_store *s, const char *skip, callus_run_seen **
 	sqlite3_finalize(st);
 	if (sq != SQLITE_DONE) {
 		callus_runs_seen_free(r, count);
-		return sq == SQLITE_NOMEM ? callus_error_set(err, CALLUS_ENOMEM, "out of memory")
-					  : callus_store_db_error(s, err, sq, "cannot read the runs");
+		rc = sq == SQLITE_NOMEM ? callus_error_set(err, CALLUS_ENOMEM, "out of memory")
+					: callus_store_db_error(s, err, sq, "cannot read the runs");
+		goto out;
 	}
 	*out = r;
 	*n = count;
-	return 0;
+	rc = 0;
+out:
+	if (snap)
+		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+	if (rc < 0 && gone_before) {
+		free(*gone_before);
+		*gone_before = NULL;
+	}
+	return rc;
 }
 
 void callus_runs_seen_free(callus_run_seen *r, size_t n)

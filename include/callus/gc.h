@@ -125,15 +125,4 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
  */
 int callus_gc_due(const char *workspace, const callus_gc_policy *p);
 
-/*
- * The time before which runs may be gone (the store's text format), in
- * *out (the caller's; NULL when no pass has removed a run): each pass that
- * removes runs moves it up to the age it removed them from, in the same
- * transaction.  What a run of that age was, a failure a hook recorded or
- * one an import stored, can no longer be told, so `callus import` replays
- * nothing older (each run's origin and session were how it counted none
- * twice).  0, or a negative CALLUS_E* code with err set.
- */
-int callus_gc_runs_gone_before(callus_store *s, char **out, callus_error *err);
-
 #endif

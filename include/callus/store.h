@@ -109,12 +109,19 @@ typedef struct callus_run_seen {
  * Every stored run that names a session and whose origin does not begin
  * with skip (NULL: every such run) into *out, sorted by session, command
  * (bytewise, as strcmp) and time; *n of them.  Release with
- * callus_runs_seen_free().  0, or a negative CALLUS_E* code with err set.
+ * callus_runs_seen_free().  In *gone_before (when given; the caller's,
+ * NULL when none), the time before which runs may be gone (the store's
+ * text format): each `callus gc` that removes runs moves it up to the age
+ * it removed them from (gc.h), in the same transaction; a run older than
+ * that is no longer there to say whether a hook or an import stored its
+ * failure.  Both of one moment (a read transaction of its own, unless the
+ * caller is in one): a gc between two reads left the runs of one and the
+ * time of the other.  0, or a negative CALLUS_E* code with err set.
  * Reads every run: what callus import asks once a workspace, to tell the
  * failures a hook recorded when they ran from those it missed.
  */
 int callus_store_runs_seen(callus_store *s, const char *skip, callus_run_seen **out, size_t *n,
-			   callus_error *err);
+			   char **gone_before, callus_error *err);
 void callus_runs_seen_free(callus_run_seen *r, size_t n); /* accepts NULL */
 
 /*

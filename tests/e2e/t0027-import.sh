@@ -282,6 +282,65 @@ test_expect_success 'a failure a hook queued is recorded before the import looks
 	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM runs")" = 1
 '
 
+# spool_entry W SECONDS PID COMMAND [OUTPUT]: a generic payload of COMMAND
+# failing in W (with show.c's gcc error, or OUTPUT), of rec_base's session,
+# queued as a hook queues it at SECONDS (epoch) by process PID (0: one left
+# to a drainer)
+spool_entry() {
+	local name out=${5:-}
+	[ -n "$out" ] || out=$(cd "$1" && gcc -Werror=format -c show.c 2>&1 || :)
+	name="$2"000000000-$3
+	[ "$3" != 0 ] || name="$2"000000000-1.left
+	mkdir -p "$1/.callus/spool" &&
+	jq -n --arg cwd "$1" --arg o "$out" --arg c "$4" \
+		"{command: \$c, exit_code: 1, cwd: \$cwd,
+		  session_id: \"5e2141f7-22db-41bb-8790-4503cbbd4aee\", output: \$o}" \
+		>"$1/.callus/spool/$name.json"
+}
+
+test_expect_success 'the drain'"'"'s background gc runs before the runs are read: nothing counted twice' '
+	c_project "$HOME/src/drained" && W=$HOME/src/drained && cd "$W" &&
+	at=$(( $(date -u +%s) / 60 * 60 - 40 * 86400 )) &&
+	dated_session "$W" drained "$(date -u -d "@$at" +%Y-%m-%dT%H:%M:)" &&
+	# the hook queued the failure 40 days ago, a drainer recorded it then
+	mkdir -p .callus && touch .callus/gc.stamp &&
+	spool_entry "$W" $((at + 3)) 0 "gcc -Werror=format -c show.c" &&
+	"$CALLUS" hook --drain generic &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM runs")" = 1 &&
+	# a day later another failure is queued; its drainer runs the
+	# background pass, which removes the old run
+	touch -d "3 days ago" .callus/gc.stamp &&
+	spool_entry "$W" $(( $(date -u +%s) - 60 )) 0 "gcc -c other.c" \
+		"other.c:1:1: error: unknown type name '"'"'frob'"'"'" &&
+	"$CALLUS" import --project . >"$TRASH_DIRECTORY/drained1" && cat "$TRASH_DIRECTORY/drained1" &&
+	grep -q "imported 0 verification commands" "$TRASH_DIRECTORY/drained1" &&
+	grep -q "not replayed: 1" "$TRASH_DIRECTORY/drained1" &&
+	"$CALLUS" lessons --json >"$TRASH_DIRECTORY/drained.json" &&
+	jq -e "[.[] | select(.command == \"gcc -Werror=format -c show.c\")]
+		| length == 1 and .[0].occurrences == 1" "$TRASH_DIRECTORY/drained.json"
+'
+
+test_expect_success 'a failure a hook is still recording takes one replayed failure, not two' '
+	# the hook of the later failure, still recording it: no drainer takes it
+	sleep 60 & hook=$!
+	c_project "$HOME/src/recording" && W=$HOME/src/recording && cd "$W" &&
+	now=$(( $(date -u +%s) / 60 * 60 )) &&
+	{
+		dated_session "$W" early "$(date -u -d "@$((now - 5 * 86400))" +%Y-%m-%dT%H:%M:)" &&
+		dated_session "$W" late "$(date -u -d "@$((now - 600))" +%Y-%m-%dT%H:%M:)"
+	} &&
+	spool_entry "$W" $((now - 600 + 3)) "$hook" "gcc -Werror=format -c show.c" &&
+	{ "$CALLUS" import --project . >"$TRASH_DIRECTORY/recording1"; rc=$?; } &&
+	{ kill "$hook"; wait "$hook"; } 2>/dev/null || :
+	test "$rc" = 0 && cat "$TRASH_DIRECTORY/recording1" &&
+	grep -q "imported 2 verification commands (2 failed, 0 passed)" "$TRASH_DIRECTORY/recording1" &&
+	grep -q "failures hooks queued that no drainer has recorded yet, left to it: 1" \
+		"$TRASH_DIRECTORY/recording1" &&
+	"$CALLUS" lessons --json | jq -e "length == 1 and .[0].occurrences == 1" &&
+	"$CALLUS" hook --drain generic &&
+	"$CALLUS" lessons --json | jq -e "length == 1 and .[0].occurrences == 2"
+'
+
 test_expect_success 'workspaces that are gone or outside the home are skipped and counted' '
 	G=$HOME/src/gone && mkdir -p "$G" &&
 	{ bash_use g1 "gcc -c gone.c" "$G" 1 && bash_result g1 "$G" 2 1 "gone.c:1:1: error: boom"; } |

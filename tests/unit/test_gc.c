@@ -900,6 +900,17 @@ static void old_runs_go_with_their_errors(void **state)
 	callus_signature_release(&b);
 }
 
+/* The mark of how old the runs gone are, as callus import reads it. */
+static int runs_gone_before(fixture *f, char **mark)
+{
+	callus_run_seen *r = NULL;
+	size_t n = 0;
+	int rc = callus_store_runs_seen(f->s, NULL, &r, &n, mark, NULL);
+
+	callus_runs_seen_free(r, n);
+	return rc;
+}
+
 /* The mark of how old the runs gone are (callus import replays nothing
  * older): set by the pass that removes runs, with them, only ever moved
  * up, and left by a pass that removes none and by a dry run. */
@@ -917,20 +928,20 @@ static void removed_runs_move_the_mark_up(void **state)
 	policy(&p);
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
 	assert_int_equal(r.runs, 0);
-	assert_int_equal(callus_gc_runs_gone_before(f->s, &mark, NULL), 0);
+	assert_int_equal(runs_gone_before(f, &mark), 0);
 	assert_null(mark);
 	sql(f, "UPDATE runs SET at = '2001-01-01T00:00:00.000Z' WHERE id IN (1, 2)");
 	/* a dry run removes nothing, and marks nothing */
 	p.dry_run = 1;
 	p.now = "2030-01-01T00:00:00.000Z";
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
-	assert_int_equal(callus_gc_runs_gone_before(f->s, &mark, NULL), 0);
+	assert_int_equal(runs_gone_before(f, &mark), 0);
 	assert_null(mark);
 	p.dry_run = 0;
 	p.batch = 1;
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
 	assert_int_equal(r.runs, 1);
-	assert_int_equal(callus_gc_runs_gone_before(f->s, &mark, NULL), 0);
+	assert_int_equal(runs_gone_before(f, &mark), 0);
 	assert_non_null(mark);
 	assert_string_equal(mark, "2029-12-02T00:00:00.000Z");
 	free(mark);
@@ -938,7 +949,7 @@ static void removed_runs_move_the_mark_up(void **state)
 	p.now = "2020-01-01T00:00:00.000Z";
 	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
 	assert_int_equal(r.runs, 1);
-	assert_int_equal(callus_gc_runs_gone_before(f->s, &mark, NULL), 0);
+	assert_int_equal(runs_gone_before(f, &mark), 0);
 	assert_string_equal(mark, "2029-12-02T00:00:00.000Z");
 	free(mark);
 	assert_int_equal(count(f, "SELECT count(*) FROM runs"), 1);

@@ -168,7 +168,7 @@ static void runs_seen_leave_out_an_imports_own(void **state)
 	};
 
 	assert_int_equal(callus_store_open(&s, f->path, 1000, &err), 0);
-	assert_int_equal(callus_store_runs_seen(s, "import:", &r, &n, &err), 0);
+	assert_int_equal(callus_store_runs_seen(s, "import:", &r, &n, NULL, &err), 0);
 	assert_int_equal(n, 0);
 	callus_runs_seen_free(r, n);
 	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
@@ -180,7 +180,7 @@ static void runs_seen_leave_out_an_imports_own(void **state)
 		assert_int_equal(callus_store_record_lesson(s, &l, &run, NULL, &err), 0);
 		callus_lesson_release(&l);
 	}
-	assert_int_equal(callus_store_runs_seen(s, "import:", &r, &n, &err), 0);
+	assert_int_equal(callus_store_runs_seen(s, "import:", &r, &n, NULL, &err), 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(r[0].session, "s-a");
 	assert_string_equal(r[0].command, "npx eslint .");
@@ -188,7 +188,7 @@ static void runs_seen_leave_out_an_imports_own(void **state)
 	assert_string_equal(r[1].session, "s-b");
 	assert_int_equal(r[1].at, 1772359205);
 	callus_runs_seen_free(r, n);
-	assert_int_equal(callus_store_runs_seen(s, NULL, &r, &n, &err), 0);
+	assert_int_equal(callus_store_runs_seen(s, NULL, &r, &n, NULL, &err), 0);
 	assert_int_equal(n, 3);
 	assert_int_equal(r[0].at, 1772359204);
 	assert_int_equal(r[1].at, 1772359206);
