@@ -584,11 +584,10 @@ static void seen_runs_ready(seen_runs *r)
  * deadline: hook_spool.h) is recorded, as a drainer would: until then such
  * a failure is in no run; what stays queued (another drainer kept the
  * queue past QUEUE_WAIT_MS, a hook recording its own now) is read from
- * the queue.  Then, in one
- * snapshot, the runs no import stored, and the time before which callus gc
- * may have removed runs: a gc between two reads (a hook's background
- * pass, the drain's own) left the runs of one moment and the time of
- * another.
+ * the queue.  Then, in one snapshot, the runs no import stored and the
+ * time before which callus gc may have removed runs: a gc between two
+ * reads (a hook's background pass, the drain's own) left the runs of one
+ * moment and the time of another.
  */
 static void read_store(wsitem *w)
 {
@@ -641,10 +640,10 @@ static int take(seen_runs *runs, const char *session, const char *cmd, int64_t t
 enum seen { SEEN_NOT, SEEN_LIVE, SEEN_QUEUED };
 
 /* Whether a hook recorded this failure when it ran (SEEN_LIVE), or queued
- * it for a drainer that has not yet recorded it (SEEN_QUEUED: the drainer
- * counts it): a run of the same session and command (both redacted as
- * stored) within LIVE_WINDOW_S of the transcript's time, stored by no
- * import.  Without it an import after the hooks were installed counted
+ * it and has not yet recorded it (SEEN_QUEUED: its drainer or its hook
+ * counts it): a run (a queued one) of the same session and command (both
+ * redacted as stored) within LIVE_WINDOW_S of the transcript's time,
+ * stored by no import.  Without it an import after the hooks were installed counted
  * every failure they had recorded twice. */
 static enum seen recorded_live(wsitem *w, const callus_import_event *ev)
 {
