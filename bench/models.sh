@@ -7,8 +7,9 @@
 # in each, a loopback embeddings endpoint (tests/unit/embed_server.py, DIM
 # components, default 1536: a common model's) embeds every signature
 # (`callus reindex`), then [embed] is taken out of .callus/config and the
-# signatures are dated 31 days back (the model dropped a month ago; the
-# default model_days is 30), and one `callus gc` runs (timed: bench/proctime's
+# time a callus process last had the model set up is dated 31 days back
+# (the model dropped a month ago; the default model_days is 30), and one
+# `callus gc` runs (timed: bench/proctime's
 # CPU ms).  Rows: the store's bytes (.callus/callus.db after a checkpoint)
 # per signature and the model's vector file, as grown (the baseline), with
 # the model's vectors, and after each binary's gc.
@@ -61,7 +62,8 @@ ready() {
 	[ "$1" != old ] || echo "| with the model's vectors | $(bytes old) | $(ext old) |"
 	printf '[retention]\ngc_hours = 0\n' >"$work/$1/.callus/config"
 	bench_store_sql "$work/$1/.callus/callus.db" \
-		"UPDATE signatures SET first_seen = first_seen - 31 * 86400;" >/dev/null
+		"UPDATE sync_state SET value = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-31 days')
+		 WHERE key LIKE 'embed.named_at %';" >/dev/null
 }
 echo "# $src; DIM $dim; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "| store | bytes per signature | the model's vector files, bytes |"

@@ -84,11 +84,12 @@ const cli_spec cmd_doctor_spec = {
 	"model's) read record by record against the store's vectors, and their\n"
 	"sketches and postings against their records (one missing or damaged: a\n"
 	"search misses similar errors until the file is written again), and the\n"
-	"vectors of models [embed] no longer names (a note: 'callus gc' removes them\n"
-	"[retention] model_days after the newest signature they embedded); the totals\n"
-	"'callus status' shows (its vectors too) against the store's rows; failures and\n"
-	"passes hooks queued in .callus/spool that no drainer has recorded yet (and a\n"
-	".callus/spool that leads out of the workspace, which no hook or drainer uses);\n"
+	"vectors of models [embed] does not name (a note: 'callus gc' removes them once\n"
+	"no callus process has had the model set up for [retention] model_days); the\n"
+	"totals 'callus status' shows (its vectors too) against the store's rows;\n"
+	"failures and passes hooks queued in .callus/spool that no drainer has recorded\n"
+	"yet (and a .callus/spool that leads out of the workspace, which no hook or\n"
+	"drainer uses);\n"
 	"and what .callus/log.jsonl and .callus/metrics.pending hold. Writes nothing,\n"
 	"except with --fix: then those files are rewritten from the store, the\n"
 	"temporary files removed, the totals counted again and a drainer started for\n"
@@ -503,28 +504,40 @@ out:
 /* The vectors of the external models the workspace is no longer set up
  * with: read by no search, a few kilobytes a signature, until callus gc
  * removes them (gc.h's model_days). */
+struct dropped {
+	struct doctor *d;
+	callus_store *store;
+};
+
 static void dropped_model(void *arg, const char *model, int64_t n)
 {
-	struct doctor *d = arg;
+	struct dropped *x = arg;
+	struct doctor *d = x->d;
 	callus_gc_policy p;
+	char *named = NULL;
 
 	cli_gc_policy(d->ws, &p, NULL, NULL);
-	if (!p.embed_known)
+	if (!p.embed_known) {
 		report(d, NOTE, "vectors",
 		       "%lld vectors of %s, which [embed] does not name: kept while the "
 		       "configuration cannot be read",
 		       (long long)n, model);
-	else if (p.model_days > 0)
+	} else if (p.model_days <= 0) {
 		report(d, NOTE, "vectors",
-		       "%lld vectors of %s, which [embed] no longer names: 'callus gc' removes "
-		       "them, and its file, once the newest signature it embedded is %d days old "
-		       "([retention] model_days)",
-		       (long long)n, model, p.model_days);
-	else
-		report(d, NOTE, "vectors",
-		       "%lld vectors of %s, which [embed] no longer names: kept ([retention] "
+		       "%lld vectors of %s, which [embed] does not name here: kept ([retention] "
 		       "model_days = 0)",
 		       (long long)n, model);
+	} else {
+		(void)callus_gc_model_named_at(x->store, model, &named, NULL);
+		report(d, NOTE, "vectors",
+		       "%lld vectors of %s, which [embed] does not name here: 'callus gc' removes "
+		       "them, and its file, once no callus process has had it set up for %d days "
+		       "([retention] model_days; %s%s)",
+		       (long long)n, model, p.model_days,
+		       named ? "last set up " : "its days start at the next 'callus gc'",
+		       named ? named : "");
+	}
+	free(named);
 }
 
 /* The built-in model's file, the noted signatures' and the configured
@@ -536,7 +549,12 @@ static void check_vectors(struct doctor *d, callus_store *store)
 	check_vector_file(d, store, CALLUS_MATCH_FILE_NOTED, NULL);
 	if (d->ws->embed_model)
 		check_vector_file(d, store, CALLUS_MATCH_FILE_EXTERNAL, d->ws->embed_model);
-	(void)callus_match_other_models(store, d->ws->embed_model, dropped_model, d, NULL);
+	{
+		struct dropped x = { d, store };
+
+		(void)callus_match_other_models(store, d->ws->embed_model, dropped_model, &x,
+						NULL);
+	}
 }
 
 static void check_store(struct doctor *d)

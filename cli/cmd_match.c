@@ -15,6 +15,7 @@
 
 #include "callus/buf.h"
 #include "callus/embed.h"
+#include "callus/gc.h"
 #include "callus/match.h"
 #include "callus/notes.h"
 
@@ -424,6 +425,9 @@ int cmd_reindex(int argc, char **argv)
 		       n == 1 ? "" : "s", CALLUS_EMBED_BUILTIN_MODEL);
 	if (!ws.embed_model)
 		goto out;
+	/* set up here, whatever the endpoint says: its vectors are kept
+	 * (gc.h's model_days) */
+	(void)callus_gc_model_named(store, ws.embed_model, NULL, NULL);
 	if (callus_match_index_remote(store, ws.root, &ws.embed, !only_new, &nx, &err) < 0) {
 		reindex_trouble(&ws, ws.embed_model, &err);
 		rc = 1;

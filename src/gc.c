@@ -461,22 +461,66 @@ out:
 	return sq;
 }
 
+/* The sync_state key of when a callus process last had model set up. */
+static int named_key(callus_buf *key, const char *model)
+{
+	callus_buf_clear(key);
+	return callus_buf_printf(key, "embed.named_at %s", model);
+}
+
+int callus_gc_model_named_at(callus_store *s, const char *model, char **out, callus_error *err)
+{
+	callus_buf key = CALLUS_BUF_INIT;
+	int rc = named_key(&key, model) < 0 ? callus_error_set(err, CALLUS_ENOMEM, "out of memory")
+					    : callus_store_state_get(s, key.ptr, out, err);
+
+	callus_buf_release(&key);
+	return rc;
+}
+
+/* The time kept is now's, unless it is of the last day: a write a day at
+ * most. */
+int callus_gc_model_named(callus_store *s, const char *model, const char *now, callus_error *err)
+{
+	callus_buf key = CALLUS_BUF_INIT;
+	char *t = callus_sql_time_before(now, 0), *day = callus_sql_time_before(now, 86400);
+	char *was = NULL;
+	int rc;
+
+	if (!t || !day || named_key(&key, model) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((rc = callus_store_state_get(s, key.ptr, &was, err)) == 0 &&
+	    (!was || strcmp(was, day) < 0))
+		rc = callus_store_state_set(s, key.ptr, t, err);
+out:
+	free(was);
+	free(t);
+	free(day);
+	callus_buf_release(&key);
+	return rc;
+}
+
 /*
  * The vectors of the external models the workspace is no longer set up
  * with (p->embed_model names the one it is; none when the caller does not
- * know: p->embed_known), once the newest signature a model embedded was
- * first seen model_days ago or more: the model was dropped that long ago,
- * or embedded nothing since (an endpoint set up again in that time embeds
- * the new signatures, and keeps them).  Its file goes first, since no
- * search reads it and a batch at a time would rewrite it for each; a crash
- * after it leaves rows the next pass takes.  A model whose vectors all
- * went leaves vector_models.
+ * know: p->embed_known), once no callus process has had the model set up
+ * for model_days: each pass (and each callus reindex) that has it set up
+ * says so in the store (callus_gc_model_named), and a model set up only in
+ * some processes' environment (CALLUS_EMBED_URL) stays while those run.  A
+ * model no pass has seen named yet (a store an older callus made) gets its
+ * days from this pass on.  Its file goes first, since no search reads it
+ * and a batch at a time would rewrite it for each; a crash after it leaves
+ * rows the next pass takes.  A model whose vectors all went leaves
+ * vector_models, and its time the store.
  */
 static int gc_models(callus_store *s, const char *workspace, const callus_gc_policy *p,
 		     callus_gc_result *res)
 {
-	sqlite3_stmt *st = NULL, *newest = NULL, *del = NULL, *drop = NULL;
+	sqlite3_stmt *st = NULL, *del = NULL, *drop = NULL;
 	callus_strlist names = CALLUS_STRLIST_INIT;
+	callus_buf key = CALLUS_BUF_INIT;
 	int64_t *ids = NULL;
 	size_t n = 0, cap = 0;
 	char *before = NULL;
@@ -489,6 +533,10 @@ static int gc_models(callus_store *s, const char *workspace, const callus_gc_pol
 	if ((sq = callus_store_tx_begin(s, &nested)) != SQLITE_OK) {
 		free(before);
 		return sq;
+	}
+	if (p->embed_model && callus_gc_model_named(s, p->embed_model, p->now, NULL) < 0) {
+		sq = SQLITE_IOERR;
+		goto out;
 	}
 	/* the models read first: the rows below change their counts */
 	if ((sq = sqlite3_prepare_v2(callus_store_db(s),
@@ -511,14 +559,7 @@ static int gc_models(callus_store *s, const char *workspace, const callus_gc_pol
 	}
 	if (sq != SQLITE_DONE || !n)
 		goto out;
-	/* the newest of a model's vectors: the key is (sig, model), read
-	 * from its end (the newest signatures) to the model's first */
 	if ((sq = sqlite3_prepare_v2(callus_store_db(s),
-				     "SELECT g.first_seen < unixepoch(?2) FROM signature_vectors v"
-				     " JOIN signatures g ON g.rowid = v.sig WHERE v.model = ?1"
-				     " ORDER BY v.sig DESC LIMIT 1",
-				     -1, &newest, NULL)) != SQLITE_OK ||
-	    (sq = sqlite3_prepare_v2(callus_store_db(s),
 				     "DELETE FROM signature_vectors WHERE model = ?1 AND sig IN"
 				     " (SELECT sig FROM signature_vectors WHERE model = ?1 LIMIT ?2)",
 				     -1, &del, NULL)) != SQLITE_OK ||
@@ -526,20 +567,25 @@ static int gc_models(callus_store *s, const char *workspace, const callus_gc_pol
 				     "DELETE FROM vector_models WHERE id = ?1 AND n = 0", -1, &drop,
 				     NULL)) != SQLITE_OK)
 		goto out;
-	callus_sql_bind_text(newest, 2, before);
 	for (size_t i = 0; i < n && (!p->batch || res->model_vectors < p->batch); i++) {
-		int stale;
+		char *named = NULL;
+		int seen, stale, dropped;
 
-		sqlite3_reset(newest);
-		sqlite3_bind_int64(newest, 1, ids[i]);
-		sq = sqlite3_step(newest);
-		if (sq != SQLITE_ROW && sq != SQLITE_DONE)
+		if (callus_gc_model_named_at(s, names.items[i], &named, NULL) < 0) {
+			sq = SQLITE_IOERR;
 			goto out;
-		stale = sq == SQLITE_ROW && sqlite3_column_int(newest, 0);
-		/* one embedding still: kept (none: a row to drop) */
-		if (sq == SQLITE_ROW && !stale)
+		}
+		seen = named != NULL;
+		stale = seen && strcmp(named, before) < 0;
+		free(named);
+		/* never seen named: its days start now */
+		if (!seen && callus_gc_model_named(s, names.items[i], p->now, NULL) < 0) {
+			sq = SQLITE_IOERR;
+			goto out;
+		}
+		if (!stale)
 			continue;
-		if (stale && !p->dry_run) {
+		if (!p->dry_run) {
 			char name[CALLUS_MATCH_VECTOR_NAME_MAX + 1];
 			callus_buf path = CALLUS_BUF_INIT;
 
@@ -558,17 +604,23 @@ static int gc_models(callus_store *s, const char *workspace, const callus_gc_pol
 		sqlite3_bind_int64(drop, 1, ids[i]);
 		if ((sq = sqlite3_step(drop)) != SQLITE_DONE)
 			goto out;
-		res->models += (size_t)sqlite3_changes(callus_store_db(s));
+		dropped = sqlite3_changes(callus_store_db(s)) > 0;
+		res->models += (size_t)dropped;
+		if (dropped && (named_key(&key, names.items[i]) < 0 ||
+				callus_store_state_set(s, key.ptr, NULL, NULL) < 0)) {
+			sq = SQLITE_IOERR;
+			goto out;
+		}
 	}
 	sq = SQLITE_OK;
 out:
 	if (sq == SQLITE_DONE)
 		sq = SQLITE_OK;
 	sqlite3_finalize(st);
-	sqlite3_finalize(newest);
 	sqlite3_finalize(del);
 	sqlite3_finalize(drop);
 	callus_strlist_release(&names);
+	callus_buf_release(&key);
 	free(ids);
 	free(before);
 	if (sq == SQLITE_OK)

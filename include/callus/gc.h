@@ -10,9 +10,9 @@
  * prunes them); checks not run for run_days that no error names; error
  * signatures unseen for signature_days that nothing needs, with their
  * vectors; the vectors and vector file of an external embedding model the
- * workspace is no longer set up with, once it has embedded no signature
- * first seen within model_days (each such vector is a few kilobytes, as
- * much as the rest of its signature's rows); snapshots nothing refers to.
+ * workspace is no longer set up with, once no callus process has had it
+ * set up for model_days (each such vector is a few kilobytes, as much as
+ * the rest of its signature's rows); snapshots nothing refers to.
  *
  * Stays whatever its age: every note and note file, every resolution and
  * the signature it fixes, the signatures of notes (cached team and org
@@ -49,9 +49,10 @@ typedef struct callus_gc_policy {
 			       * with no error left this old go */
 	int signature_days;   /* signatures unseen this long, needed by nothing, go */
 	int model_days;       /* the vectors of an external embedding model
-			       * the workspace is no longer set up with go
-			       * once it has embedded no signature first
-			       * seen within model_days, with its file */
+			       * the workspace is no longer set up with go,
+			       * with its file, once no callus process has
+			       * had it set up for model_days
+			       * (callus_gc_model_named) */
 	const char *embed_model; /* the external model it is set up with
 			       * (callus_embed_remote_model_id's id); NULL:
 			       * none.  Not owned */
@@ -124,5 +125,21 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
  * when not due.
  */
 int callus_gc_due(const char *workspace, const callus_gc_policy *p);
+
+/*
+ * model (an external embedder's model id) is what the workspace is set up
+ * with as of now (callus_now_iso8601()'s format; NULL: the clock): its
+ * vectors stay at least model_days from then.  Each gc pass that has it
+ * set up says so, and so does each `callus reindex`: a model set up in
+ * some processes' environment only (CALLUS_EMBED_URL) is not taken for
+ * dropped by a pass run without it.  Writes only when the time kept is a
+ * day old or more (or none).  0, or a negative CALLUS_E* code with err set.
+ */
+int callus_gc_model_named(callus_store *s, const char *model, const char *now, callus_error *err);
+
+/* When a callus process last said it had model set up, in *out (the
+ * caller's; NULL: none since the rule began, and the next gc pass starts
+ * the model's days).  0, or a negative CALLUS_E* code with err set. */
+int callus_gc_model_named_at(callus_store *s, const char *model, char **out, callus_error *err);
 
 #endif

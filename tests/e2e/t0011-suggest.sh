@@ -225,28 +225,39 @@ test_expect_success 'a half-configured embedder is named and ignored' '
 	grep -q "\[embed\] ignored" err && grep -q "callus resolutions show 1" sugg
 '
 
-test_expect_success 'models no longer set up: their vectors go model_days after their last, not while [embed] is unreadable' '
+test_expect_success 'models no longer set up: their vectors go model_days after a callus last had them, not while [embed] is unreadable' '
 	cd proj &&
-	ext() { sqlite3 .callus/callus.db "SELECT count(*) FROM signature_vectors WHERE model != 1"; } &&
-	n=$(ext) && test "$n" -gt 0 &&
+	port=$(head -n 1 port) &&
+	ext() { sqlite3 .callus/callus.db "SELECT count(*) FROM signature_vectors v
+		JOIN vector_models m ON m.id = v.model WHERE m.name LIKE \"%${1:-}%\" AND m.id != 1"; } &&
+	named_ago() { sqlite3 .callus/callus.db "UPDATE sync_state SET value =
+		strftime(\"%Y-%m-%dT%H:%M:%fZ\", \"now\", \"-$2 days\") WHERE key LIKE \"embed.named_at %$1%\""; } &&
+	n=$(ext) && s=$(ext sleep-3000) && test "$s" -gt 0 && test "$n" -gt "$s" &&
 	"$CALLUS" doctor >out &&
-	grep -q "^note     vectors    [0-9]* vectors of openai:sleep-3000@127.0.0.1:[0-9]*, which \[embed\] does not name: kept while the configuration cannot be read" out &&
-	"$CALLUS" gc >out && ! grep -q "embedding models" out &&
-	test "$(ext)" = "$n" &&
-	sqlite3 .callus/callus.db "UPDATE signatures SET first_seen = first_seen - 31 * 86400" &&
-	# the half-configured [embed] of the test before: which model is set up is unknown
+	grep -q "^note     vectors    $s vectors of openai:sleep-3000@127.0.0.1:$port, which \[embed\] does not name: kept while the configuration cannot be read" out &&
 	"$CALLUS" gc >out && ! grep -q "embedding models" out &&
 	test "$(ext)" = "$n" &&
 	rm .callus/config &&
+	# last set up by the reindexes of the tests before: kept
+	"$CALLUS" gc --dry-run >out && ! grep -q "embedding models" out &&
+	named_ago "" 31 &&
+	# set up in this process'"'"'s environment only (the endpoint is down)
+	{ CALLUS_EMBED_URL=http://127.0.0.1:$port/v1/embeddings CALLUS_EMBED_MODEL=nomic-embed-text \
+		"$CALLUS" reindex --new --quiet 2>/dev/null || :; } &&
 	"$CALLUS" doctor >out &&
-	grep -q "^note     vectors    [0-9]* vectors of openai:nomic-embed-text@127.0.0.1:[0-9]*, which \[embed\] no longer names: .callus gc. removes them, and its file, once the newest signature it embedded is 30 days old" out &&
+	grep -q "^note     vectors    $((n - s)) vectors of openai:nomic-embed-text@127.0.0.1:$port, which \[embed\] does not name here: .callus gc. removes them, and its file, once no callus process has had it set up for 30 days (\[retention\] model_days; last set up $(date -u +%Y-%m-%d)" out &&
 	"$CALLUS" gc --dry-run >out && cat out &&
-	grep -q "^would remove $n vectors of embedding models the workspace is no longer set up with (\[embed\]; 2 models gone whole)" out &&
+	grep -q "^would remove $s vectors of embedding models the workspace is no longer set up with (\[embed\]; 1 model gone whole)" out &&
 	test "$(ext)" = "$n" && ls .callus/vectors-ext-*.bin &&
 	"$CALLUS" gc --json >out.json &&
-	jq -e ".model_vectors == $n and .models == 2" out.json &&
+	jq -e ".model_vectors == $s and .models == 1" out.json &&
+	test "$(ext sleep-3000)" = 0 && test "$(ext)" = "$((n - s))" &&
+	named_ago nomic 31 &&
+	"$CALLUS" gc --json >out.json &&
+	jq -e ".model_vectors == $((n - s)) and .models == 1" out.json &&
 	test "$(ext)" = 0 &&
 	! ls .callus/vectors-ext-* 2>/dev/null &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM sync_state WHERE key LIKE \"embed.named_at %\"")" = 0 &&
 	! "$CALLUS" status | grep -q openai &&
 	"$CALLUS" doctor >out && ! grep -q "^problem" out && ! grep -q "which \[embed\]" out
 '

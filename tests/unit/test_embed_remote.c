@@ -27,6 +27,7 @@
 #include "callus/store.h"
 #include "callus/vecindex.h"
 #include "match_internal.h"
+#include "sqlutil.h"
 #include "steps_helpers.h"
 
 #include <sqlite3.h>
@@ -999,16 +1000,29 @@ static void test_new_signatures_only(void **state)
 	callus_store_close(s);
 }
 
+/* A model's time since a callus process last had it set up, set back. */
+static void named_ago(callus_store *s, const char *model, int days)
+{
+	char *t = callus_sql_time_before(NULL, (int64_t)days * 86400), key[512];
+
+	assert_non_null(t);
+	snprintf(key, sizeof key, "embed.named_at %s", model);
+	assert_int_equal(callus_store_state_set(s, key, t, NULL), 0);
+	free(t);
+}
+
 /* The vectors of a model the workspace is no longer set up with: kept
  * while the configuration is unknown, while the model is the one named,
- * and while it embedded a signature first seen within model_days; then
- * gone with its file (a batch at a time in the background), the built-in
- * model's and the named one's untouched. */
+ * and until no callus process has had it set up for model_days (a model
+ * no pass saw named starts its days at the first); then gone with its
+ * file (a batch at a time in the background), the built-in model's and
+ * the named one's untouched.  The age of the signatures it embedded does
+ * not count: a model that embedded only old history was named today. */
 static void test_models_no_longer_set_up(void **state)
 {
 	callus_embed_remote_opts a = opts_for("nomic-embed-text"), b = opts_for("other-model");
 	char ws[PATH_MAX], dir[PATH_MAX], name[CALLUS_MATCH_VECTOR_NAME_MAX + 1];
-	char *ma = NULL, *mb = NULL, q[512];
+	char *ma = NULL, *mb = NULL, *named = NULL, q[512];
 	callus_buf fa = CALLUS_BUF_INIT, fb = CALLUS_BUF_INIT;
 	callus_store *s = NULL;
 	callus_gc_policy p;
@@ -1036,6 +1050,11 @@ static void test_models_no_longer_set_up(void **state)
 		store_signature(s, ws, &g, msg);
 		callus_signature_release(&g);
 	}
+	/* every signature first seen long ago: it is not what counts */
+	assert_int_equal(sqlite3_exec(callus_store_db(s),
+				      "UPDATE signatures SET first_seen = first_seen - 400 * 86400",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
 	assert_int_equal(callus_match_index_remote(s, ws, &a, 0, &added, NULL), 0);
 	assert_int_equal(added, 30);
 	assert_int_equal(callus_match_index_remote(s, ws, &b, 0, &added, NULL), 0);
@@ -1050,20 +1069,28 @@ static void test_models_no_longer_set_up(void **state)
 
 	callus_gc_policy_default(&p);
 	p.sweep = 0;
-	/* the configuration unknown (the default): nothing goes, however old */
-	assert_int_equal(sqlite3_exec(callus_store_db(s),
-				      "UPDATE signatures SET first_seen = first_seen - 40 * 86400",
-				      NULL, NULL, NULL),
-			 SQLITE_OK);
+	/* the configuration unknown (the default): nothing goes, nothing is
+	 * said named */
 	assert_int_equal(callus_gc(s, ws, &p, &r, NULL), 0);
 	assert_int_equal(r.model_vectors + r.models, 0);
-	/* set up with b: a's go, but not before model_days */
+	assert_int_equal(callus_gc_model_named_at(s, ma, &named, NULL), 0);
+	assert_null(named);
+	/* set up with b: b said named now, a's days start now */
 	p.embed_known = 1;
 	p.embed_model = mb;
-	p.model_days = 60;
 	assert_int_equal(callus_gc(s, ws, &p, &r, NULL), 0);
 	assert_int_equal(r.model_vectors, 0);
-	p.model_days = CALLUS_GC_MODEL_DAYS;
+	assert_int_equal(callus_gc_model_named_at(s, ma, &named, NULL), 0);
+	assert_non_null(named);
+	free(named);
+	assert_int_equal(callus_gc_model_named_at(s, mb, &named, NULL), 0);
+	assert_non_null(named);
+	free(named);
+	/* a last set up 20 days ago: kept; 31 days ago: it goes */
+	named_ago(s, ma, 20);
+	assert_int_equal(callus_gc(s, ws, &p, &r, NULL), 0);
+	assert_int_equal(r.model_vectors, 0);
+	named_ago(s, ma, 31);
 	/* a dry run counts them and leaves them, and the file */
 	p.dry_run = 1;
 	assert_int_equal(callus_gc(s, ws, &p, &r, NULL), 0);
@@ -1086,20 +1113,35 @@ static void test_models_no_longer_set_up(void **state)
 	assert_int_equal(count_vectors(dir, ma), 0);
 	snprintf(q, sizeof q, "SELECT count(*) FROM vector_models WHERE name = '%s'", ma);
 	assert_int_equal(callus_store_query_int(s, q), 0);
-	/* the named model and the built-in one keep theirs, old as they are */
+	assert_int_equal(callus_gc_model_named_at(s, ma, &named, NULL), 0);
+	assert_null(named);
+	/* the named model and the built-in one keep theirs */
 	assert_int_equal(count_vectors(dir, mb), 30);
 	assert_int_equal(access(fb.ptr, F_OK), 0);
 	assert_int_equal(count_vectors(dir, CALLUS_EMBED_BUILTIN_MODEL), builtin);
-	/* no [embed] any more, b used until 10 days ago: kept until 30 */
-	assert_int_equal(sqlite3_exec(callus_store_db(s),
-				      "UPDATE signatures SET first_seen = unixepoch() - 10 * 86400"
-				      " WHERE rowid = (SELECT max(rowid) FROM signatures)",
-				      NULL, NULL, NULL),
-			 SQLITE_OK);
+	/* b set up in another process's environment only: a pass without it
+	 * keeps b while that process said so within model_days */
 	p.embed_model = NULL;
+	named_ago(s, mb, 10);
 	assert_int_equal(callus_gc(s, ws, &p, &r, NULL), 0);
 	assert_int_equal(r.model_vectors, 0);
-	assert_int_equal(count_vectors(dir, mb), 30);
+	/* a day old or more: said again (a reindex there), else written
+	 * once a day at most */
+	assert_int_equal(callus_gc_model_named(s, mb, NULL, NULL), 0);
+	named_ago(s, mb, 0);
+	assert_int_equal(callus_gc_model_named_at(s, mb, &named, NULL), 0);
+	assert_non_null(named);
+	{
+		char *before = named;
+
+		named = NULL;
+		assert_int_equal(callus_gc_model_named(s, mb, NULL, NULL), 0);
+		assert_int_equal(callus_gc_model_named_at(s, mb, &named, NULL), 0);
+		assert_string_equal(named, before);
+		free(before);
+		free(named);
+	}
+	named_ago(s, mb, 10);
 	p.model_days = 5;
 	assert_int_equal(callus_gc(s, ws, &p, &r, NULL), 0);
 	assert_int_equal(r.model_vectors, 30);
