@@ -166,7 +166,8 @@ int cmd_gc(int argc, char **argv)
 	failed = rc < 0;
 	rc = 0;
 	if (json) {
-		json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:b,s:b}",
+		json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,"
+				      "s:b,s:b,s:b}",
 				      "lessons", (json_int_t)r.lessons, "lesson_files",
 				      (json_int_t)r.lesson_files, "runs", (json_int_t)r.runs,
 				      "unresolved", (json_int_t)r.unresolved, "checks",
@@ -176,16 +177,11 @@ int cmd_gc(int argc, char **argv)
 				      (json_int_t)r.snapshot_objects, "temp_files",
 				      (json_int_t)r.temp_files, "redacted", (json_int_t)r.redacted,
 				      "redacted_lessons", (json_int_t)r.redacted_lessons,
-				      "redacted_log", (json_int_t)r.redacted_log,
+				      "redacted_log", (json_int_t)r.redacted_log, "model_vectors",
+				      (json_int_t)r.model_vectors, "models", (json_int_t)r.models,
 				      "redaction_due", r.redaction_due, "vacuumed", r.vacuumed,
 				      "wal_left", r.wal_left);
 
-		if (o && (json_object_set_new(o, "model_vectors",
-					      json_integer((json_int_t)r.model_vectors)) < 0 ||
-			  json_object_set_new(o, "models", json_integer((json_int_t)r.models)) < 0)) {
-			json_decref(o);
-			o = NULL;
-		}
 		if (o && json_object_set_new(o, "dry_run", json_boolean(dry_run)) < 0) {
 			json_decref(o);
 			o = NULL;
