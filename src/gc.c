@@ -471,8 +471,11 @@ static int named_key(callus_buf *key, const char *model)
 int callus_gc_model_named_at(callus_store *s, const char *model, char **out, callus_error *err)
 {
 	callus_buf key = CALLUS_BUF_INIT;
-	int rc = named_key(&key, model) < 0 ? callus_error_set(err, CALLUS_ENOMEM, "out of memory")
-					    : callus_store_state_get(s, key.ptr, out, err);
+	int rc;
+
+	*out = NULL;
+	rc = named_key(&key, model) < 0 ? callus_error_set(err, CALLUS_ENOMEM, "out of memory")
+					: callus_store_state_get(s, key.ptr, out, err);
 
 	callus_buf_release(&key);
 	return rc;
