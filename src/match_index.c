@@ -967,11 +967,8 @@ int callus_match_file_check(callus_store *s, const char *workspace, callus_match
 	 * snapshot (what it holds past it is ahead, and harmless).  Read the
 	 * other way round, a hook committing in between was a vector
 	 * missing. */
-	if (sqlite3_get_autocommit(callus_store_db(s))) {
-		if ((rc = callus_store_exec(s, "BEGIN", err)) < 0)
-			return rc;
-		snap = 1;
-	}
+	if ((rc = callus_store_read_begin(s, &snap, err)) < 0)
+		return rc;
 	switch (kind) {
 	case CALLUS_MATCH_FILE_BUILTIN:
 		out->stored = callus_match_builtin_count(s);
@@ -1023,8 +1020,7 @@ int callus_match_file_check(callus_store *s, const char *workspace, callus_match
 		goto out;
 	out->derived = callus_vecindex_derived_damaged(vi);
 out:
-	if (snap)
-		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+	callus_store_read_end(s, snap);
 	/* what writing the file again mends (a noted file behind: only when
 	 * asked, its next reader does it otherwise); unreadable vectors it
 	 * cannot */
@@ -1083,13 +1079,13 @@ int callus_match_count_vectors(callus_store *s, const char *model, int64_t *with
 {
 	sqlite3_stmt *st = NULL;
 	callus_store_totals t;
-	int sq, rc, snap = sqlite3_get_autocommit(callus_store_db(s));
+	int sq, rc, snap;
 
 	/* the totals and the links of one moment: a recording committing a
 	 * signature and its link between the two reads made the count of
 	 * those without a vector one short (the background reindex then
 	 * sent nothing) */
-	if (snap && (rc = callus_store_exec(s, "BEGIN", err)) < 0)
+	if ((rc = callus_store_read_begin(s, &snap, err)) < 0)
 		return rc;
 	if ((rc = callus_store_totals_get(s, &t, err)) < 0)
 		goto out;
@@ -1114,7 +1110,6 @@ int callus_match_count_vectors(callus_store *s, const char *model, int64_t *with
 	sqlite3_finalize(st);
 	rc = sq == SQLITE_OK ? 0 : callus_store_db_error(s, err, sq, "cannot read");
 out:
-	if (snap)
-		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+	callus_store_read_end(s, snap);
 	return rc;
 }

@@ -101,6 +101,18 @@ int callus_store_tx_end(callus_store *s, int nested, int ok)
 	return sq;
 }
 
+int callus_store_read_begin(callus_store *s, int *own, callus_error *err)
+{
+	*own = sqlite3_get_autocommit(s->db);
+	return *own ? callus_store_exec(s, "BEGIN", err) : 0;
+}
+
+void callus_store_read_end(callus_store *s, int own)
+{
+	if (own)
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
 sqlite3 *callus_store_db(callus_store *s)
 {
 	return s->db;

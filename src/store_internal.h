@@ -46,6 +46,16 @@ int callus_store_tx_begin(callus_store *s, int *nested);
 int callus_store_tx_end(callus_store *s, int nested, int ok);
 
 /*
+ * Several reads of one moment: a read transaction of its own (BEGIN; the
+ * snapshot is taken at the first read), unless the caller is in one
+ * already, which is that moment.  *own says which, for
+ * callus_store_read_end(), which ends only one begun here.  0, or a
+ * negative CALLUS_E* code with err set.
+ */
+int callus_store_read_begin(callus_store *s, int *own, callus_error *err);
+void callus_store_read_end(callus_store *s, int own);
+
+/*
  * A statement of sql kept by the store for its next use, where one
  * process prepares the same statement again and again (a recording of ten
  * errors compiled each learning statement ten times: 20 of its 68 million

@@ -249,13 +249,13 @@ int callus_store_runs_seen(callus_store *s, const char *skip, callus_run_seen **
 	sqlite3_stmt *st = NULL;
 	callus_run_seen *r = NULL;
 	size_t count = 0, cap = 0;
-	int sq, rc, snap = sqlite3_get_autocommit(callus_store_db(s));
+	int sq, rc, snap;
 
 	*out = NULL;
 	*n = 0;
 	if (gone_before)
 		*gone_before = NULL;
-	if (snap && (rc = callus_store_exec(s, "BEGIN", err)) < 0)
+	if ((rc = callus_store_read_begin(s, &snap, err)) < 0)
 		return rc;
 	if (gone_before &&
 	    (rc = callus_store_state_get(s, CALLUS_STORE_RUNS_GONE_KEY, gone_before, err)) < 0)
@@ -302,8 +302,7 @@ int callus_store_runs_seen(callus_store *s, const char *skip, callus_run_seen **
 	*n = count;
 	rc = 0;
 out:
-	if (snap)
-		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+	callus_store_read_end(s, snap);
 	if (rc < 0 && gone_before) {
 		free(*gone_before);
 		*gone_before = NULL;
