@@ -507,22 +507,22 @@ out:
 struct dropped {
 	struct doctor *d;
 	callus_store *store;
+	callus_gc_policy p;
 };
 
-static void dropped_model(void *arg, const char *model, int64_t n)
+static int dropped_model(void *arg, const char *model, int64_t n)
 {
 	struct dropped *x = arg;
 	struct doctor *d = x->d;
-	callus_gc_policy p;
+	const callus_gc_policy *p = &x->p;
 	char *named = NULL;
 
-	cli_gc_policy(d->ws, &p, NULL, NULL);
-	if (!p.embed_known) {
+	if (!p->embed_known) {
 		report(d, NOTE, "vectors",
 		       "%lld vectors of %s, which [embed] does not name: kept while the "
 		       "configuration cannot be read",
 		       (long long)n, model);
-	} else if (p.model_days <= 0) {
+	} else if (p->model_days <= 0) {
 		report(d, NOTE, "vectors",
 		       "%lld vectors of %s, which [embed] does not name here: kept ([retention] "
 		       "model_days = 0)",
@@ -533,11 +533,12 @@ static void dropped_model(void *arg, const char *model, int64_t n)
 		       "%lld vectors of %s, which [embed] does not name here: 'callus gc' removes "
 		       "them, and its file, once no callus process has had it set up for %d days "
 		       "([retention] model_days; %s%s)",
-		       (long long)n, model, p.model_days,
+		       (long long)n, model, p->model_days,
 		       named ? "last set up " : "its days start at the next 'callus gc'",
 		       named ? named : "");
 	}
 	free(named);
+	return 0;
 }
 
 /* The built-in model's file, the noted signatures' and the configured
@@ -550,8 +551,9 @@ static void check_vectors(struct doctor *d, callus_store *store)
 	if (d->ws->embed_model)
 		check_vector_file(d, store, CALLUS_MATCH_FILE_EXTERNAL, d->ws->embed_model);
 	{
-		struct dropped x = { d, store };
+		struct dropped x = { d, store, { 0 } };
 
+		cli_gc_policy(d->ws, &x.p, NULL, NULL);
 		(void)callus_match_other_models(store, d->ws->embed_model, dropped_model, &x,
 						NULL);
 	}

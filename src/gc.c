@@ -461,6 +461,13 @@ out:
 	return sq;
 }
 
+/* callus_match_other_models's callback: the models' ids into a list. */
+static int add_model(void *arg, const char *model, int64_t n)
+{
+	(void)n;
+	return callus_strlist_add(arg, model, strlen(model)) < 0 ? CALLUS_ENOMEM : 0;
+}
+
 /* The sync_state key of when a callus process last had model set up. */
 static int named_key(callus_buf *key, const char *model)
 {
@@ -521,11 +528,9 @@ out:
 static int gc_models(callus_store *s, const char *workspace, const callus_gc_policy *p,
 		     callus_gc_result *res)
 {
-	sqlite3_stmt *st = NULL, *del = NULL, *drop = NULL;
+	sqlite3_stmt *del = NULL, *drop = NULL;
 	callus_strlist names = CALLUS_STRLIST_INIT;
 	callus_buf key = CALLUS_BUF_INIT;
-	int64_t *ids = NULL;
-	size_t n = 0, cap = 0;
 	char *before = NULL;
 	int sq, nested;
 
@@ -537,40 +542,24 @@ static int gc_models(callus_store *s, const char *workspace, const callus_gc_pol
 		free(before);
 		return sq;
 	}
-	if (p->embed_model && callus_gc_model_named(s, p->embed_model, p->now, NULL) < 0) {
+	/* the models read first: the rows below change their counts */
+	if ((p->embed_model && callus_gc_model_named(s, p->embed_model, p->now, NULL) < 0) ||
+	    callus_match_other_models(s, p->embed_model, add_model, &names, NULL) < 0) {
 		sq = SQLITE_IOERR;
 		goto out;
 	}
-	/* the models read first: the rows below change their counts */
-	if ((sq = sqlite3_prepare_v2(callus_store_db(s),
-				     "SELECT id, name FROM vector_models WHERE id != "
-				     CALLUS_MATCH_BUILTIN_ID " AND name IS NOT ?1 ORDER BY id",
-				     -1, &st, NULL)) != SQLITE_OK)
-		goto out;
-	callus_sql_bind_text(st, 1, p->embed_model);
-	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t *g = callus_array_grow(ids, &cap, n + 1, sizeof(*ids));
-
-		if (!g || callus_strlist_add(&names, (const char *)sqlite3_column_text(st, 1),
-					     (size_t)sqlite3_column_bytes(st, 1)) < 0) {
-			ids = g ? g : ids;
-			sq = SQLITE_NOMEM;
-			goto out;
-		}
-		ids = g;
-		ids[n++] = sqlite3_column_int64(st, 0);
-	}
-	if (sq != SQLITE_DONE || !n)
+	if (!names.count)
 		goto out;
 	if ((sq = sqlite3_prepare_v2(callus_store_db(s),
-				     "DELETE FROM signature_vectors WHERE model = ?1 AND sig IN"
-				     " (SELECT sig FROM signature_vectors WHERE model = ?1 LIMIT ?2)",
+				     "DELETE FROM signature_vectors WHERE (model, sig) IN"
+				     " (SELECT v.model, v.sig FROM vector_models m JOIN"
+				     " signature_vectors v ON v.model = m.id WHERE m.name = ?1 LIMIT ?2)",
 				     -1, &del, NULL)) != SQLITE_OK ||
 	    (sq = sqlite3_prepare_v2(callus_store_db(s),
-				     "DELETE FROM vector_models WHERE id = ?1 AND n = 0", -1, &drop,
+				     "DELETE FROM vector_models WHERE name = ?1 AND n = 0", -1, &drop,
 				     NULL)) != SQLITE_OK)
 		goto out;
-	for (size_t i = 0; i < n && (!p->batch || res->model_vectors < p->batch); i++) {
+	for (size_t i = 0; i < names.count && (!p->batch || res->model_vectors < p->batch); i++) {
 		char *named = NULL;
 		int seen, stale, dropped;
 
@@ -598,13 +587,13 @@ static int gc_models(callus_store *s, const char *workspace, const callus_gc_pol
 			callus_buf_release(&path);
 		}
 		sqlite3_reset(del);
-		sqlite3_bind_int64(del, 1, ids[i]);
+		callus_sql_bind_text(del, 1, names.items[i]);
 		sqlite3_bind_int(del, 2, p->batch ? (int)(p->batch - res->model_vectors) : -1);
 		if ((sq = sqlite3_step(del)) != SQLITE_DONE)
 			goto out;
 		res->model_vectors += (size_t)sqlite3_changes(callus_store_db(s));
 		sqlite3_reset(drop);
-		sqlite3_bind_int64(drop, 1, ids[i]);
+		callus_sql_bind_text(drop, 1, names.items[i]);
 		if ((sq = sqlite3_step(drop)) != SQLITE_DONE)
 			goto out;
 		dropped = sqlite3_changes(callus_store_db(s)) > 0;
@@ -619,12 +608,10 @@ static int gc_models(callus_store *s, const char *workspace, const callus_gc_pol
 out:
 	if (sq == SQLITE_DONE)
 		sq = SQLITE_OK;
-	sqlite3_finalize(st);
 	sqlite3_finalize(del);
 	sqlite3_finalize(drop);
 	callus_strlist_release(&names);
 	callus_buf_release(&key);
-	free(ids);
 	free(before);
 	if (sq == SQLITE_OK)
 		return callus_store_tx_end(s, nested, 1);
@@ -641,21 +628,8 @@ static int rewrite_external(callus_store *s, const char *workspace, const callus
 			    callus_error *err)
 {
 	callus_strlist models = CALLUS_STRLIST_INIT;
-	sqlite3_stmt *st = NULL;
-	int rc = 0, sq;
+	int rc = callus_match_other_models(s, NULL, add_model, &models, err);
 
-	sq = sqlite3_prepare_v2(callus_store_db(s),
-				"SELECT name FROM vector_models WHERE id != " CALLUS_MATCH_BUILTIN_ID
-				" AND n > 0 ORDER BY id",
-				-1, &st, NULL);
-	while (sq == SQLITE_OK && (sq = sqlite3_step(st)) == SQLITE_ROW)
-		sq = callus_strlist_add(&models, (const char *)sqlite3_column_text(st, 0),
-					(size_t)sqlite3_column_bytes(st, 0)) < 0
-			     ? SQLITE_NOMEM
-			     : SQLITE_OK;
-	sqlite3_finalize(st);
-	if (sq != SQLITE_DONE)
-		rc = callus_store_db_error(s, err, sq, "cannot read the vector models of");
 	for (size_t i = 0; rc >= 0 && i < models.count; i++) {
 		char name[CALLUS_MATCH_VECTOR_NAME_MAX + 1];
 		callus_buf path = CALLUS_BUF_INIT, sql = CALLUS_BUF_INIT;

@@ -1056,21 +1056,25 @@ int callus_match_reindex(callus_store *s, const char *workspace, size_t *count, 
 
 
 int callus_match_other_models(callus_store *s, const char *named,
-			      void (*fn)(void *arg, const char *model, int64_t n), void *arg,
+			      int (*fn)(void *arg, const char *model, int64_t n), void *arg,
 			      callus_error *err)
 {
 	sqlite3_stmt *st = NULL;
-	int sq = sqlite3_prepare_v2(callus_store_db(s),
-				    "SELECT name, n FROM vector_models WHERE id != "
-				    CALLUS_MATCH_BUILTIN_ID " AND name IS NOT ?1 AND n > 0 ORDER BY id",
-				    -1, &st, NULL);
+	int rc = 0, sq = sqlite3_prepare_v2(callus_store_db(s),
+					    "SELECT name, n FROM vector_models WHERE id != "
+					    CALLUS_MATCH_BUILTIN_ID " AND name IS NOT ?1 AND n > 0"
+					    " ORDER BY id",
+					    -1, &st, NULL);
 
 	if (sq == SQLITE_OK) {
 		callus_sql_bind_text(st, 1, named);
-		while ((sq = sqlite3_step(st)) == SQLITE_ROW)
-			fn(arg, (const char *)sqlite3_column_text(st, 0), sqlite3_column_int64(st, 1));
+		while (rc == 0 && (sq = sqlite3_step(st)) == SQLITE_ROW)
+			rc = fn(arg, (const char *)sqlite3_column_text(st, 0),
+				sqlite3_column_int64(st, 1));
 	}
 	sqlite3_finalize(st);
+	if (rc < 0)
+		return callus_error_set(err, rc, "out of memory");
 	return sq == SQLITE_DONE ? 0 : callus_store_db_error(s, err, sq, "cannot read the models of");
 }
 

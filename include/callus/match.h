@@ -247,9 +247,12 @@ int callus_match_count_vectors(callus_store *s, const char *model, int64_t *with
 
 /* The external models other than named (NULL: every one) the store holds
  * vectors of: fn(arg, model, how many) for each, the model's id borrowed
- * for the call.  0, or a negative CALLUS_E* code with err set. */
+ * for the call, in one read (fn must not write the store: collect, then
+ * change).  A negative CALLUS_E* code from fn stops the walk and is
+ * returned (err says out of memory).  0, or a negative CALLUS_E* code with
+ * err set. */
 int callus_match_other_models(callus_store *s, const char *named,
-			      void (*fn)(void *arg, const char *model, int64_t n), void *arg,
+			      int (*fn)(void *arg, const char *model, int64_t n), void *arg,
 			      callus_error *err);
 
 /* The vector files callus_match_file_check() reads. */
