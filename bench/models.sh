@@ -24,16 +24,9 @@ src=$1 dim=${4:-1536}
 bench_count models DIM "$dim"
 old_src=$(bench_exe models "$2") || exit 2
 new_src=$(bench_exe models "$3") || exit 2
-command -v python3 >/dev/null || { echo "bench/models.sh: python3 is needed" >&2; exit 2; }
 bench_grown models "$repo" "$src" "$new_src"
 
-python3 "$repo/tests/unit/embed_server.py" --dim "$dim" >"$work/port" 2>/dev/null </dev/null &
-server=$!
-trap 'kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
-i=0
-while [ ! -s "$work/port" ] && [ "$i" -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-port=$(head -n 1 "$work/port")
-[ -n "$port" ] || { echo "bench/models.sh: the endpoint did not start" >&2; exit 1; }
+bench_embed_server models "$repo" "$dim"
 
 # bytes X: .callus/callus.db of X's copy per signature, after a checkpoint
 bytes() {

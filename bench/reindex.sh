@@ -26,16 +26,9 @@ bench_count reindex N "$2"
 src=$1 n=$2 dim=${5:-768}
 old_src=$(bench_exe reindex "$3") || exit 2
 new_src=$(bench_exe reindex "$4") || exit 2
-command -v python3 >/dev/null || { echo "bench/reindex.sh: python3 is needed" >&2; exit 2; }
 bench_grown reindex "$repo" "$src" "$new_src"
 
-python3 "$repo/tests/unit/embed_server.py" --dim "$dim" >"$work/port" 2>/dev/null </dev/null &
-server=$!
-trap 'kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
-i=0
-while [ ! -s "$work/port" ] && [ "$i" -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-port=$(head -n 1 "$work/port")
-[ -n "$port" ] || { echo "bench/reindex.sh: the endpoint did not start" >&2; exit 1; }
+bench_embed_server reindex "$repo" "$dim"
 
 # ready X BIN: X's copy of the store, every signature embedded by the
 # endpoint through BIN, no background gc

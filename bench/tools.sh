@@ -7,8 +7,8 @@
 # bench_settle WORK DIR waits, after a harness removed thousands of files,
 # until creating one in DIR costs what it costs on a quiet disk
 # (bench/fsprobe.c says why), and prints that cost in microseconds.
-# bench_grown, bench_pair, bench_ready, bench_copies, bench_fail_payload,
-# bench_store_sql and bench_stats serve the benchmarks that time binaries in
+# bench_grown, bench_embed_server, bench_pair, bench_ready, bench_copies,
+# bench_fail_payload, bench_store_sql and bench_stats serve the benchmarks that time binaries in
 # copies of a grown store; bench_range prints min/median/max.
 # shellcheck shell=sh
 
@@ -57,6 +57,24 @@ bench_grown() {
 	work=$(mktemp -d "${TMPDIR:-/tmp}/callus-$1.XXXXXX")
 	trap 'rm -rf "$work"' EXIT
 	bench_tools "$2" "$work" "$(dirname "$4")"
+}
+
+# bench_embed_server NAME REPO DIM: a loopback embeddings endpoint
+# (tests/unit/embed_server.py, DIM components) for a benchmark made by
+# bench_grown: sets server (its pid, killed at exit with $work removed) and
+# port; exit 1 when it does not start.
+bench_embed_server() {
+	command -v python3 >/dev/null || { echo "bench/$1.sh: python3 is needed" >&2; exit 2; }
+	python3 "$2/tests/unit/embed_server.py" --dim "$3" >"$work/port" 2>/dev/null </dev/null &
+	server=$!
+	trap 'kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
+	embed_i=0
+	while [ ! -s "$work/port" ] && [ "$embed_i" -lt 50 ]; do
+		sleep 0.1
+		embed_i=$((embed_i + 1))
+	done
+	port=$(head -n 1 "$work/port")
+	[ -n "$port" ] || { echo "bench/$1.sh: the endpoint did not start" >&2; exit 1; }
 }
 
 # bench_pair NAME REPO WS OLD NEW: bench_grown for two binaries timed in
