@@ -690,6 +690,18 @@ static void store_signature(callus_store *s, const char *ws, callus_signature *g
 	assert_int_equal(callus_match_index(s, ws, NULL, NULL), 0);
 }
 
+/* A new workspace NAME under the test's folder: ws its root, db its
+ * store's path, *s the store open. */
+static void new_workspace(const char *name, char ws[PATH_MAX], char db[PATH_MAX], callus_store **s)
+{
+	snprintf(ws, PATH_MAX, "%s/%s", tmp_dir, name);
+	snprintf(db, PATH_MAX, "%s/.callus", ws);
+	assert_int_equal(mkdir(ws, 0700), 0);
+	assert_int_equal(mkdir(db, 0700), 0);
+	strncat(db, "/callus.db", PATH_MAX - strlen(db) - 1);
+	assert_int_equal(callus_store_open(s, db, 5000, NULL), 0);
+}
+
 static int count_vectors(const char *db, const char *model)
 {
 	sqlite3 *h = NULL;
@@ -724,12 +736,7 @@ static void test_match_external_vectors(void **state)
 	struct stat st;
 
 	(void)state;
-	snprintf(ws, sizeof ws, "%s/ws", tmp_dir);
-	snprintf(dir, sizeof dir, "%s/ws/.callus", tmp_dir);
-	assert_int_equal(mkdir(ws, 0700), 0);
-	assert_int_equal(mkdir(dir, 0700), 0);
-	strncat(dir, "/callus.db", sizeof dir - strlen(dir) - 1);
-	assert_int_equal(callus_store_open(&s, dir, 5000, NULL), 0);
+	new_workspace("ws", ws, dir, &s);
 	store_signature(s, ws, &a, "Property 'total' does not exist on type 'Order'.");
 	store_signature(s, ws, &b, "Cannot find name 'process'.");
 	assert_int_equal(callus_embed_remote_model_id(&model, url, o.model, NULL), 0);
@@ -877,12 +884,7 @@ static void test_new_signatures_only(void **state)
 	long long small, large;
 
 	(void)state;
-	snprintf(ws, sizeof ws, "%s/ws-new", tmp_dir);
-	snprintf(dir, sizeof dir, "%s/ws-new/.callus", tmp_dir);
-	assert_int_equal(mkdir(ws, 0700), 0);
-	assert_int_equal(mkdir(dir, 0700), 0);
-	strncat(dir, "/callus.db", sizeof dir - strlen(dir) - 1);
-	assert_int_equal(callus_store_open(&s, dir, 5000, NULL), 0);
+	new_workspace("ws-new", ws, dir, &s);
 	assert_int_equal(callus_embed_remote_model_id(&model, url, o.model, NULL), 0);
 	for (int size = 100; size <= 1000; size += 900) {
 		snprintf(q, sizeof q,
@@ -1031,12 +1033,7 @@ static void test_models_no_longer_set_up(void **state)
 	int builtin;
 
 	(void)state;
-	snprintf(ws, sizeof ws, "%s/ws-models", tmp_dir);
-	snprintf(dir, sizeof dir, "%s/ws-models/.callus", tmp_dir);
-	assert_int_equal(mkdir(ws, 0700), 0);
-	assert_int_equal(mkdir(dir, 0700), 0);
-	strncat(dir, "/callus.db", sizeof dir - strlen(dir) - 1);
-	assert_int_equal(callus_store_open(&s, dir, 5000, NULL), 0);
+	new_workspace("ws-models", ws, dir, &s);
 	assert_int_equal(callus_embed_remote_model_id(&ma, url, a.model, NULL), 0);
 	assert_int_equal(callus_embed_remote_model_id(&mb, url, b.model, NULL), 0);
 	for (int i = 0; i < 30; i++) {

@@ -2397,6 +2397,17 @@ static void exec_sql(fixture *f, const char *q)
 		fail_msg("%s: %s", q, msg);
 }
 
+/* The same for one statement whose ?1 is blob[0..len). */
+static void exec_blob(fixture *f, const char *q, const void *blob, size_t len)
+{
+	sqlite3_stmt *st = NULL;
+
+	assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s), q, -1, &st, NULL), SQLITE_OK);
+	sqlite3_bind_blob(st, 1, blob, (int)len, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+}
+
 /* What a recording in another process does while doctor reads: stores
  * and indexes its signature through a connection of its own, once, as
  * the check's read of the store's vectors begins. */
@@ -2547,19 +2558,11 @@ static void every_vector_file_checked(void **state)
 	for (size_t i = 0; i < 8; i++)
 		v[i] = (float)(i + 1) / 10.0f;
 	exec_sql(f, "INSERT INTO vector_models (name) VALUES ('ext:m')");
-	{
-		sqlite3_stmt *ins = NULL;
-
-		assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
-						    "INSERT INTO signature_vectors (sig, model, vector)"
-						    " SELECT (SELECT max(rowid) FROM signatures),"
-						    " id, ?1 FROM vector_models WHERE name = 'ext:m'",
-						    -1, &ins, NULL),
-				 SQLITE_OK);
-		sqlite3_bind_blob(ins, 1, v, (int)sizeof(v), SQLITE_STATIC);
-		assert_int_equal(sqlite3_step(ins), SQLITE_DONE);
-		sqlite3_finalize(ins);
-	}
+	exec_blob(f,
+		  "INSERT INTO signature_vectors (sig, model, vector)"
+		  " SELECT (SELECT max(rowid) FROM signatures), id, ?1 FROM vector_models"
+		  " WHERE name = 'ext:m'",
+		  v, sizeof(v));
 	/* stored, with no file: missing */
 	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_EXTERNAL, "ext:m", 0, &st), 1);
 	assert_int_equal(st.stored, 1);
@@ -2584,20 +2587,11 @@ static void every_vector_file_checked(void **state)
 	/* a stored vector no file holds (not normalized: a damaged blob) is
 	 * said as such, not as a record missing that --fix would put back:
 	 * the rewrite leaves it out and the check agrees after it */
-	{
-		sqlite3_stmt *up = NULL;
-
-		v[0] = 5.0f;
-		assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
-						    "UPDATE signature_vectors SET vector = ?1"
-						    " WHERE model = (SELECT id FROM vector_models"
-						    " WHERE name = 'ext:m')",
-						    -1, &up, NULL),
-				 SQLITE_OK);
-		sqlite3_bind_blob(up, 1, v, (int)sizeof(v), SQLITE_STATIC);
-		assert_int_equal(sqlite3_step(up), SQLITE_DONE);
-		sqlite3_finalize(up);
-	}
+	v[0] = 5.0f;
+	exec_blob(f,
+		  "UPDATE signature_vectors SET vector = ?1"
+		  " WHERE model = (SELECT id FROM vector_models WHERE name = 'ext:m')",
+		  v, sizeof(v));
 	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_EXTERNAL, "ext:m", 1, &st), 1);
 	assert_int_equal(st.unreadable, 1);
 	assert_int_equal(st.missing, 0);
