@@ -268,10 +268,13 @@ test_expect_success 'a rule of more days than since 1970 keeps everything; callu
 	"$CALLUS" gc --json >out &&
 	jq -e ".lessons == 0 and .runs == 0 and .signatures == 0" out &&
 	test "$(q "SELECT count(*) FROM lessons")" = 2 &&
-	printf "[retention]\nlessons = 2,000\nrun_days = -1\n" >.callus/config &&
+	printf "[retention]\nlessons = 2,000\nrun_days = -1\nmodel_days = thirty\n" >.callus/config &&
 	test_expect_code 1 "$CALLUS" doctor >out 2>&1 &&
 	grep -q "retention.lessons. must be an integer, got .2,000." out &&
-	grep -q "retention.run_days. must be between 0 and" out
+	grep -q "retention.run_days. must be between 0 and" out &&
+	grep -q "retention.model_days. must be an integer, got .thirty." out &&
+	"$CALLUS" gc >/dev/null 2>err &&
+	grep -q "gc: .*retention.model_days. must be an integer, got .thirty. (the default is used)" err
 '
 
 test_expect_success '[learn] prune_hours 0 is its default for callus gc too' '
