@@ -172,10 +172,10 @@ static void bloat(struct doctor *d, callus_store *store, int64_t lessons)
 
 	/* A store its retention keeps as it is meant to is no bloat: unset,
 	 * the threshold is what [retention] lessons keeps, and past it by
-	 * less than one background pass removes, the news is only that the
-	 * next pass is due (recordings add lessons between passes), and by
-	 * any number with no background pass, that 'callus gc' is; spec
-	 * 004's 1000 when that rule is off. */
+	 * less than one background pass removes (the count lowered since),
+	 * the news is only that the next new lesson's recording, or the next
+	 * pass, removes them, and by any number with no background pass, that
+	 * 'callus gc' does; spec 004's 1000 when that rule is off. */
 	if (!set)
 		max = kept > 0 ? kept : DOCTOR_MAX_ITEMS;
 	why = set ? "[doctor] max_items" : kept > 0 ? "[retention] lessons"
@@ -192,7 +192,8 @@ static void bloat(struct doctor *d, callus_store *store, int64_t lessons)
 		if (gp.interval_hours)
 			report(d, NOTE, "storage",
 			       "%s layer: %lld lessons, %lld more than [retention] lessons (%ld) "
-			       "keeps: the next gc pass removes them ('callus gc' now)",
+			       "keeps: the next recording of a new error removes them, or the next "
+			       "gc pass ('callus gc' now)",
 			       "project", (long long)lessons, (long long)(lessons - max), max);
 		else
 			report(d, NOTE, "storage",

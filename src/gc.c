@@ -344,6 +344,12 @@ out:
  * the others go. */
 #define LESSON_REMOVABLE " AND id < (SELECT max(id) FROM lessons) AND id IS NOT ?3"
 
+/* The count's rule: the least valuable first (fewest occurrences, then
+ * the oldest). */
+#define LESSONS_BY_VALUE                                                                     \
+	"SELECT id, signature FROM lessons WHERE 1" LESSON_REMOVABLE                         \
+	" ORDER BY occurrences ASC, last_seen ASC, id ASC LIMIT ?2"
+
 static int gc_lessons(callus_store *s, const char *workspace, int files_ours,
 		      const callus_gc_policy *p, callus_gc_result *res)
 {
@@ -365,13 +371,35 @@ static int gc_lessons(callus_store *s, const char *workspace, int files_ours,
 	if (sq == SQLITE_OK && p->lessons_max > 0 && (!p->batch || res->lessons < p->batch)) {
 		size_t left = p->batch ? p->batch - res->lessons : 0;
 
-		sq = drop_lessons(s, workspace, files_ours,
-				  "SELECT id, signature FROM lessons WHERE 1" LESSON_REMOVABLE
-				  " ORDER BY occurrences ASC, last_seen ASC, id ASC LIMIT ?2",
-				  NULL, left > 0x7fffffff ? 0x7fffffff : (int)left, p, p->lessons_max,
-				  res);
+		sq = drop_lessons(s, workspace, files_ours, LESSONS_BY_VALUE, NULL,
+				  left > 0x7fffffff ? 0x7fffffff : (int)left, p, p->lessons_max, res);
 	}
 	return sq;
+}
+
+int callus_gc_lessons_past(callus_store *s, const callus_gc_policy *p)
+{
+	/* one integer the triggers keep (a store that cannot say: not past) */
+	return p->lessons_max > 0 &&
+	       callus_store_query_int(s, "SELECT lessons FROM totals") > p->lessons_max;
+}
+
+int callus_gc_lessons_over(callus_store *s, const char *workspace, const callus_gc_policy *p,
+			   callus_gc_result *res, callus_error *err)
+{
+	callus_gc_result own;
+	int sq;
+
+	if (!res)
+		res = &own;
+	memset(res, 0, sizeof(*res));
+	/* what is over is counted again in the removal's transaction */
+	if (p->lessons_max <= 0 || p->dry_run)
+		return 0;
+	sq = drop_lessons(s, workspace, lessons_dir_ours(workspace, 0), LESSONS_BY_VALUE, NULL,
+			  p->batch > 0x7fffffff ? 0x7fffffff : (int)p->batch, p,
+			  p->lessons_max - CALLUS_GC_LESSONS_MARGIN(p->lessons_max), res);
+	return sq == SQLITE_OK ? 0 : callus_store_db_error(s, err, sq, "cannot remove lessons from");
 }
 
 /* What a signature may be removed for: unseen since ?1, and needed by

@@ -576,6 +576,67 @@ int callus_record_gc(callus_store *store, const char *workspace, const callus_gc
 	return rc;
 }
 
+/* A pass after a recording, said in the log: what it removed (message),
+ * or why it failed.  In the background it has no one else to tell. */
+static void log_pass(const char *workspace, int rc, const callus_error *err,
+		     const callus_gc_result *res, const char *message)
+{
+	callus_buf dir = CALLUS_BUF_INIT;
+	char n[7][24];
+	const size_t v[7] = { res->lessons, res->runs, res->unresolved, res->checks,
+			      res->pending, res->signatures, res->snapshots };
+	const char *const extra[] = { "lessons", n[0], "runs", n[1], "unresolved", n[2],
+				      "checks", n[3], "pending", n[4], "signatures", n[5],
+				      "snapshots", n[6], NULL };
+
+	if (callus_buf_printf(&dir, "%s/.callus", workspace) < 0)
+		goto out;
+	if (rc < 0)
+		callus_log_event(dir.ptr, "warn", "gc_failed", callus_error_message(err), NULL);
+	if (!(res->lessons || res->runs || res->unresolved || res->checks || res->pending ||
+	      res->signatures || res->snapshots))
+		goto out;
+	for (int i = 0; i < 7; i++)
+		snprintf(n[i], sizeof(n[i]), "%zu", v[i]);
+	callus_log_event(dir.ptr, "info", "gc_removed", message, extra);
+out:
+	callus_buf_release(&dir);
+}
+
+/*
+ * [retention] lessons kept by the recording that added lesson l (gc.h:
+ * callus_gc_lessons_over), where the background pass, a day apart, let a
+ * busy workspace's lessons and their files pass it by a day's new errors;
+ * the block written again when lessons went (it may name them), unless
+ * the caller writes it (callus import).  l stays.  Never a reason to
+ * fail, but said in the log.
+ */
+static void lessons_over(callus_store *store, const callus_record_opts *opts,
+			 const callus_lesson *l, const char *agents)
+{
+	callus_gc_policy p = *opts->retention;
+	callus_error err = CALLUS_ERROR_INIT, ve = CALLUS_ERROR_INIT;
+	callus_views_debt *debt = NULL;
+	callus_gc_result res;
+	int rc, views = 0;
+
+	if (!callus_gc_lessons_past(store, &p))
+		return;
+	p.keep_lesson = l->id;
+	/* a crash before the block is written again: repaired by the next
+	 * recording, as after any pass */
+	callus_views_owe(&debt, opts->workspace, NULL);
+	rc = callus_gc_lessons_over(store, opts->workspace, &p, &res, &err);
+	if (res.lessons && !opts->defer_views)
+		views = callus_record_views(store, opts->workspace, agents, opts->agents_max, &ve);
+	callus_views_settle(debt, views == 0);
+	log_pass(opts->workspace, rc, &err, &res,
+		 "the lessons went past [retention] lessons: the least valuable removed "
+		 "('callus help gc')");
+	callus_error_release(&err);
+	callus_error_release(&ve);
+}
+
 /* The background retention pass, after a recording: the lesson it has
  * just told of stays (its reply names it). */
 static void background_gc(callus_store *store, const callus_record_opts *opts,
@@ -583,36 +644,15 @@ static void background_gc(callus_store *store, const callus_record_opts *opts,
 {
 	callus_gc_policy p = *opts->retention;
 	callus_error err = CALLUS_ERROR_INIT;
-	callus_buf dir = CALLUS_BUF_INIT;
 	callus_gc_result res;
 	int rc;
 
 	p.keep_lesson = l->id;
 	rc = callus_record_gc(store, opts->workspace, &p, agents, opts->agents_max, &res, &err, NULL,
 			      NULL);
-	if (callus_buf_printf(&dir, "%s/.callus", opts->workspace) < 0)
-		goto out;
-	if (rc < 0)
-		callus_log_event(dir.ptr, "warn", "gc_failed", callus_error_message(&err), NULL);
-	/* what went, said: a background pass has no one to tell it */
-	if (res.lessons || res.runs || res.unresolved || res.checks || res.pending ||
-	    res.signatures || res.snapshots) {
-		char n[7][24];
-		const size_t v[7] = { res.lessons, res.runs, res.unresolved, res.checks,
-				      res.pending, res.signatures, res.snapshots };
-		const char *const extra[] = { "lessons", n[0], "runs", n[1], "unresolved", n[2],
-					      "checks", n[3], "pending", n[4], "signatures", n[5],
-					      "snapshots", n[6], NULL };
-
-		for (int i = 0; i < 7; i++)
-			snprintf(n[i], sizeof(n[i]), "%zu", v[i]);
-		callus_log_event(dir.ptr, "info", "gc_removed",
-				 "the retention policy's background pass removed what it no longer "
-				 "keeps ('callus help gc')",
-				 extra);
-	}
-out:
-	callus_buf_release(&dir);
+	log_pass(opts->workspace, rc, &err, &res,
+		 "the retention policy's background pass removed what it no longer keeps "
+		 "('callus help gc')");
 	callus_error_release(&err);
 }
 
@@ -803,6 +843,9 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	rc = write_views(store, l, opts, agents, lessons_dir.ptr, res, err);
 	callus_views_settle(debt, rc == 0 && (!res || !res->views_error));
 	debt = NULL;
+	/* a new lesson past the count: the least valuable go now */
+	if (rc == 0 && opts->retention && l->occurrences == 1)
+		lessons_over(store, opts, l, agents);
 	/* retention now and then, bounded; never a reason to fail, but
 	 * said in the log: the next pass is an interval away */
 	if (rc == 0 && opts->retention && callus_gc_due(opts->workspace, opts->retention))

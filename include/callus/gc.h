@@ -119,6 +119,30 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
 	      callus_gc_result *res, callus_error *err);
 
 /*
+ * The count's rule applied by a recording that has just added a lesson
+ * (docs/scale.md): when the store holds more than p->lessons_max, the
+ * least valuable go, as callus_gc removes them, down to lessons_max less
+ * CALLUS_GC_LESSONS_MARGIN (so that the read of every lesson that picks
+ * them is made once for that many new lessons, not for each), at most
+ * p->batch of them (0: all); p->keep_lesson stays.  Nothing when not
+ * over (counted in the removal's transaction).  res (may be NULL) counts
+ * what went: the caller writes the instructions block again when lessons
+ * went.  0, or a negative CALLUS_E* code; what went before a failure
+ * stays gone.
+ */
+int callus_gc_lessons_over(callus_store *s, const char *workspace, const callus_gc_policy *p,
+			   callus_gc_result *res, callus_error *err);
+
+/* Whether the store holds more lessons than p->lessons_max (0 also when
+ * it cannot say): one read of the count its triggers keep, for a caller
+ * that prepares the removal only when there is one. */
+int callus_gc_lessons_past(callus_store *s, const callus_gc_policy *p);
+
+/* Lessons below [retention] lessons the rule above leaves: a hundredth of
+ * it, at most 100 (none under 100: each new lesson past it takes one). */
+#define CALLUS_GC_LESSONS_MARGIN(max) ((max) / 100 > 100 ? 100 : (max) / 100)
+
+/*
  * Is the background pass due?  True when .callus/gc.stamp is missing or
  * older than p->interval_hours; it is touched then, so that of the
  * recordings that see it due at once, about one runs the pass.  One stat

@@ -133,7 +133,8 @@ test_expect_success 'the fix kept is still suggested for the same mistake' '
 
 test_expect_success '[retention] lessons bounds the lessons and their files' '
 	cd p &&
-	printf "[retention]\nlessons = 2\n" >.callus/config &&
+	# no background pass: the recordings leave it to callus gc
+	printf "[retention]\nlessons = 2\ngc_hours = 0\n" >.callus/config &&
 	c_file delta undefined_delta && c_file epsilon undefined_epsilon && c_file zeta undefined_zeta &&
 	for f in delta epsilon zeta; do
 		test_expect_code 1 "$CALLUS" run -- gcc -c $f.c 2>err || return 1
@@ -165,6 +166,61 @@ test_expect_success 'a recording runs the policy in the background once gc_hours
 	test "$(lesson_files)" = 1 &&
 	test "$(q "SELECT file FROM lessons")" = zeta.c &&
 	agents_names 1
+'
+
+test_expect_success 'a recording that adds a lesson past [retention] lessons removes the least valuable at once' '
+	mkdir n && cd n && git init -q && mkdir .callus &&
+	printf "[retention]\nlessons = 3\ngc_hours = 24\n" >.callus/config &&
+	touch -d "1 hour ago" .callus/gc.stamp &&
+	stamp=$(stat -c %Y .callus/gc.stamp) &&
+	for f in na nb nc nd ne nf ng; do c_file $f undefined_$f || return 1; done &&
+	# never more lessons, nor files, than the count, after any recording
+	for f in na na nb nc nd ne; do
+		test_expect_code 1 "$CALLUS" run -- gcc -c $f.c 2>err || return 1
+		n=$(q "SELECT count(*) FROM lessons") &&
+		test "$n" -le 3 && test "$(lesson_files)" = "$n" || return 1
+	done &&
+	# na (seen twice) and the two newest stay: nb went, then nc
+	test "$(q "SELECT group_concat(file) FROM (SELECT file FROM lessons ORDER BY file)")" = \
+		na.c,nd.c,ne.c &&
+	agents_names 3 &&
+	test "$(grep -c "\"gc_removed\"" .callus/log.jsonl)" = 2 &&
+	grep "\"gc_removed\"" .callus/log.jsonl | grep -q "past \[retention\] lessons" &&
+	# the rule, not the background pass: its stamp is as it was
+	test "$(stat -c %Y .callus/gc.stamp)" = "$stamp" &&
+	# a lower count: a recurrence adds no lesson and removes none, the
+	# next new one takes the count back down
+	printf "[retention]\nlessons = 2\ngc_hours = 24\n" >.callus/config &&
+	test_expect_code 1 "$CALLUS" run -- gcc -c na.c 2>err &&
+	test "$(q "SELECT count(*) FROM lessons")" = 3 &&
+	test_expect_code 1 "$CALLUS" run -- gcc -c nf.c 2>err &&
+	grep -q nf.c err &&
+	test "$(q "SELECT group_concat(file) FROM (SELECT file FROM lessons ORDER BY file)")" = \
+		na.c,nf.c &&
+	test "$(lesson_files)" = 2 &&
+	agents_names 2 &&
+	# no background pass: left to callus gc
+	printf "[retention]\nlessons = 2\ngc_hours = 0\n" >.callus/config &&
+	test_expect_code 1 "$CALLUS" run -- gcc -c ng.c 2>err &&
+	test "$(q "SELECT count(*) FROM lessons")" = 3
+'
+
+test_expect_success 'past a [retention] lessons of 100 or more, a recording leaves a hundredth below it' '
+	cd n &&
+	# 200 more lessons, older than the three: copies of the first
+	q "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 200)
+	   INSERT INTO lessons (signature, timestamp, type, file, error_summary, tool, command,
+	   exit_code, last_seen) SELECT printf('\''%064d'\'', c.i), l.timestamp, l.type, '\'\'',
+	   l.error_summary || c.i, l.tool, l.command, l.exit_code, '\''2001-01-01T00:00:00.000Z'\''
+	   FROM c, lessons l WHERE l.file = '\''na.c'\''" &&
+	test "$(q "SELECT count(*) FROM lessons")" = 203 &&
+	printf "[retention]\nlessons = 200\ngc_hours = 24\n" >.callus/config &&
+	c_file nh undefined_nh &&
+	test_expect_code 1 "$CALLUS" run -- gcc -c nh.c 2>err &&
+	# 204 against 200: down to 198, the planted oldest
+	test "$(q "SELECT count(*) FROM lessons")" = 198 &&
+	test "$(q "SELECT count(*) FROM lessons WHERE file <> '\'\''")" = 4 &&
+	grep "\"gc_removed\"" .callus/log.jsonl | tail -n 1 | grep -q "\"lessons\":\"6\""
 '
 
 test_expect_success 'the background pass keeps the lesson its recording has just told of' '

@@ -570,6 +570,71 @@ static void the_two_lesson_rules_share_a_batch(void **state)
 		callus_signature_release(&g[i]);
 }
 
+/* The count's rule a recording applies when it adds a lesson
+ * (callus_gc_lessons_over): the least valuable past lessons_max go, the
+ * one it keeps stays, down to a hundredth under the count from 100 on,
+ * at most a batch; nothing in a dry run or with the rule off. */
+static void the_count_rule_alone_leaves_a_margin(void **state)
+{
+	fixture *f = *state;
+	callus_signature g[3];
+	char s[3][65];
+	callus_gc_policy p;
+	callus_gc_result r;
+	long long first;
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &g[0], s[0]);
+	record(f, "src/b.c", "unknown type name beta_two used here", &g[1], s[1]);
+	record(f, "src/c.c", "storage size of gamma_three is not known", &g[2], s[2]);
+	first = count(f, "SELECT min(id) FROM lessons");
+	policy(&p);
+	p.lessons_max = 3;
+	assert_false(callus_gc_lessons_past(f->s, &p));
+	p.lessons_max = 0;
+	assert_false(callus_gc_lessons_past(f->s, &p));
+	assert_int_equal(callus_gc_lessons_over(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lessons, 0);
+	p.lessons_max = 2;
+	assert_true(callus_gc_lessons_past(f->s, &p));
+	p.dry_run = 1;
+	assert_int_equal(callus_gc_lessons_over(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lessons, 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 3);
+	p.dry_run = 0;
+	/* a, the least valuable, is the one the recording told of: b goes */
+	p.keep_lesson = first;
+	assert_int_equal(callus_gc_lessons_over(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lessons, 1);
+	assert_int_equal(r.lesson_files, 1);
+	assert_true(lesson_file_exists(f, s[0]));
+	assert_false(lesson_file_exists(f, s[1]));
+	assert_true(lesson_file_exists(f, s[2]));
+	assert_false(callus_gc_lessons_past(f->s, &p));
+	/* 302 lessons against 250: down to 248, the planted oldest first */
+	sql(f, "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 300)"
+	       " INSERT INTO lessons (signature, timestamp, type, file, error_summary, tool,"
+	       " command, exit_code, last_seen) SELECT printf('%064d', c.i), l.timestamp, l.type,"
+	       " '', l.error_summary || c.i, l.tool, l.command, l.exit_code,"
+	       " '2001-01-01T00:00:00.000Z' FROM c, lessons l WHERE l.file = 'src/c.c'");
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 302);
+	p.keep_lesson = 0;
+	p.lessons_max = 250;
+	p.batch = 10;
+	assert_int_equal(callus_gc_lessons_over(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lessons, 10);
+	p.batch = 0;
+	assert_int_equal(callus_gc_lessons_over(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lessons, 302 - 10 - 248);
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 248);
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons WHERE file LIKE 'src/%'"), 2);
+	assert_false(callus_gc_lessons_past(f->s, &p));
+	/* under it, nothing goes */
+	assert_int_equal(callus_gc_lessons_over(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lessons, 0);
+	for (int i = 0; i < 3; i++)
+		callus_signature_release(&g[i]);
+}
+
 /* A pass that only dropped abandoned errors and their snapshots empties
  * the write-ahead log too: every later process would read it at open. */
 static void a_prune_alone_empties_the_wal(void **state)
@@ -3032,6 +3097,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_prune_alone_empties_the_wal, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_dry_run_counts_what_the_pass_removes, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_two_lesson_rules_share_a_batch, setup, teardown),
+		cmocka_unit_test_setup_teardown(the_count_rule_alone_leaves_a_margin, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_vacuum_that_fails_is_not_said_done, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_batch_bounds_the_abandoned_errors_too, setup,
 						teardown),

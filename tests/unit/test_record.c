@@ -207,8 +207,13 @@ static void lent_store_under_retention(void **state)
 	record_kept(f, s, "src/a.c", "unknown type name foo_t", id, &p);
 	record_kept(f, s, "src/b.c", "implicit declaration of function bar", id, &p);
 	/* due once: the first recording's pass found one lesson, the second
-	 * is not due (the stamp is fresh) */
-	assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM lessons"), 2);
+	 * is not due (the stamp is fresh), but its new lesson took the count
+	 * past lessons_max: the least valuable went then, in the lent store,
+	 * which it gave back as lent */
+	assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM lessons"), 1);
+	assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM lessons WHERE file = 'src/b.c'"), 1);
+	assert_int_not_equal(sqlite3_get_autocommit(callus_store_db(s)), 0);
+	assert_int_equal(callus_store_query_int(s, "PRAGMA cache_size"), 300);
 	snprintf(stamp, sizeof(stamp), "%s/.callus/gc.stamp", f->ws);
 	assert_int_equal(unlink(stamp), 0);
 	record_kept(f, s, "src/c.c", "storage size of baz is not known", id, &p);
