@@ -6,6 +6,7 @@
 #include "record_common.h"
 
 #include "callus/buf.h"
+#include "callus/gc.h"
 #include "callus/paths.h"
 #include "callus/notes.h"
 #include "callus/record.h"
@@ -194,7 +195,13 @@ int cmd_record(int argc, char **argv)
 			.redactor = ws.redactor,
 		};
 		callus_record_result res;
+		callus_gc_policy gp;
 
+		/* a lesson recorded by hand counts within [retention] lessons
+		 * as a failure's does (and may run the background pass) */
+		cli_gc_policy(&ws, &gp, NULL, NULL);
+		if (gp.interval_hours > 0)
+			opts.retention = &gp;
 		if (callus_record_lesson(&l, NULL, 0, &opts, &res, &err) < 0) {
 			cli_error("cannot record the lesson: %s", callus_error_message(&err));
 			cli_log_failure(&ws, "record_failed", callus_error_message(&err));

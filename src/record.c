@@ -607,9 +607,9 @@ out:
  * [retention] lessons kept by the recording that added lesson l (gc.h:
  * callus_gc_lessons_over), where the background pass, a day apart, let a
  * busy workspace's lessons and their files pass it by a day's new errors;
- * the block written again when lessons went (it may name them), unless
- * the caller writes it (callus import).  l stays.  Never a reason to
- * fail, but said in the log.
+ * the block written again when lessons went (it may name them).  l stays.
+ * Never a reason to fail, but said in the log.  (An import's replay runs
+ * with no retention: it applies the count once, at its end.)
  */
 static void lessons_over(callus_store *store, const callus_record_opts *opts,
 			 const callus_lesson *l, const char *agents)
@@ -627,7 +627,7 @@ static void lessons_over(callus_store *store, const callus_record_opts *opts,
 	 * recording, as after any pass */
 	callus_views_owe(&debt, opts->workspace, NULL);
 	rc = callus_gc_lessons_over(store, opts->workspace, &p, &res, &err);
-	if (res.lessons && !opts->defer_views)
+	if (res.lessons)
 		views = callus_record_views(store, opts->workspace, agents, opts->agents_max, &ve);
 	callus_views_settle(debt, views == 0);
 	log_pass(opts->workspace, rc, &err, &res,

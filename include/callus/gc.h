@@ -125,7 +125,9 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
  * CALLUS_GC_LESSONS_MARGIN (so that the read of every lesson that picks
  * them is made once for that many new lessons, not for each), at most
  * p->batch of them (0: all); p->keep_lesson stays.  Nothing when not
- * over (counted in the removal's transaction).  res (may be NULL) counts
+ * over (counted in the removal's transaction), nor in a dry run (nothing
+ * counted either: callus gc --dry-run counts the count's rule with the
+ * others).  res (may be NULL) counts
  * what went: the caller writes the instructions block again when lessons
  * went.  0, or a negative CALLUS_E* code; what went before a failure
  * stays gone.

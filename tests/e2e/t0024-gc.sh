@@ -205,6 +205,17 @@ test_expect_success 'a recording that adds a lesson past [retention] lessons rem
 	test "$(q "SELECT count(*) FROM lessons")" = 3
 '
 
+test_expect_success 'a lesson recorded by hand counts within [retention] lessons too' '
+	mkdir nr && cd nr && git init -q && mkdir .callus &&
+	printf "[retention]\nlessons = 2\ngc_hours = 24\n" >.callus/config &&
+	for w in alpha bravo charlie; do
+		"$CALLUS" record -s "a lesson about $w things" >/dev/null || return 1
+	done &&
+	test "$(q "SELECT count(*) FROM lessons")" = 2 &&
+	test "$(lesson_files)" = 2 &&
+	! q "SELECT error_summary FROM lessons" | grep -q alpha
+'
+
 test_expect_success 'past a [retention] lessons of 100 or more, a recording leaves a hundredth below it' '
 	cd n &&
 	# 200 more lessons, older than the three: copies of the first

@@ -261,6 +261,32 @@ test_expect_success 'runs callus gc removed: an import read again counts none of
 	"$CALLUS" lessons --json | jq -e "length == 1 and .[0].occurrences == 2"
 '
 
+test_expect_success 'an import leaves no more lessons than [retention] lessons keeps' '
+	c_project "$HOME/src/cap" && W=$HOME/src/cap &&
+	for f in ca cb cc; do
+		printf "int %s(void)\n{\n\treturn undefined_%s;\n}\n" $f $f >"$W/$f.c" &&
+		{ (cd "$W" && gcc -c $f.c) >"$TRASH_DIRECTORY/$f.out" 2>&1 && return 1 || :; }
+	done &&
+	{
+		bash_use tca "gcc -c ca.c" "$W" 1 &&
+		bash_result tca "$W" 2 1 "$(cat "$TRASH_DIRECTORY/ca.out")" &&
+		bash_use tcb "gcc -c cb.c" "$W" 3 &&
+		bash_result tcb "$W" 4 1 "$(cat "$TRASH_DIRECTORY/cb.out")" &&
+		bash_use tcc "gcc -c cc.c" "$W" 5 &&
+		bash_result tcc "$W" 6 1 "$(cat "$TRASH_DIRECTORY/cc.out")"
+	} | claude_session "$W" cap &&
+	mkdir "$W/.callus" && printf "[retention]\nlessons = 1\ngc_hours = 24\n" >"$W/.callus/config" &&
+	cd "$W" && "$CALLUS" import --project . >"$TRASH_DIRECTORY/cap" &&
+	grep -q "imported 3 verification commands (3 failed, 0 passed)" "$TRASH_DIRECTORY/cap" &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM lessons")" = 1 &&
+	test "$(find .lessons -name "*.md" | wc -l)" = 1 &&
+	grep "\"gc_removed\"" .callus/log.jsonl | grep -q "\"lessons\":\"2\"" &&
+	# the block names the one left
+	test "$(grep -c "\.lessons/" AGENTS.md)" = 2 &&
+	{ "$CALLUS" doctor >"$TRASH_DIRECTORY/doc" || :; } &&
+	grep -q "^ok       storage    project layer: 1 lesson " "$TRASH_DIRECTORY/doc"
+'
+
 test_expect_success 'a failure a hook queued is recorded before the import looks: counted once' '
 	c_project "$HOME/src/queued" && W=$HOME/src/queued &&
 	at=$(( $(date -u +%s) / 60 * 60 - 300 )) &&
