@@ -70,8 +70,9 @@ const cli_spec cmd_doctor_spec = {
 	"max_items; unset, what [retention] lessons keeps, 10000, and past it by no more\n"
 	"than a background gc pass removes, 500, or by any number with [retention]\n"
 	"gc_hours = 0 ('callus gc' removes them), only a note; 1000 when that rule is\n"
-	"off), with the lowest-value lessons (fewest occurrences, oldest; never the\n"
-	"newest, which retention keeps) as cleanup candidates when it is exceeded; the\n"
+	"off), with the lowest-value lessons (without a person's cause, resolution or\n"
+	"rule first, then fewest occurrences, oldest; never the newest, which\n"
+	"retention keeps) as cleanup candidates when it is exceeded; the\n"
 	"notes of each layer (session, project, and the team and org notes synced here)\n"
 	"against theirs ([layer.L] max_notes, else [doctor] max_notes, default 1000),\n"
 	"with the lowest-value notes; how stale the team and org cache is ('callus\n"
@@ -210,13 +211,14 @@ static void bloat(struct doctor *d, callus_store *store, int64_t lessons)
 		report(d, PROBLEM, "storage",
 		       "%s layer: %lld lessons, more than [retention] lessons (%ld) keeps by more "
 		       "than a background gc pass removes (%d): is it failing ('gc_failed' in the "
-		       "log)? 'callus gc' removes these first, lowest value first (fewest "
-		       "occurrences, oldest):",
+		       "log)? 'callus gc' removes these first, lowest value first (without a "
+		       "person's words, then fewest occurrences, oldest):",
 		       "project", (long long)lessons, max, CALLUS_GC_BACKGROUND_BATCH);
 	} else {
 		report(d, PROBLEM, "storage",
 		       "%s layer: %lld lessons, over the threshold of %ld (%s); "
-		       "cleanup candidates, lowest value first (fewest occurrences, oldest):",
+		       "cleanup candidates, lowest value first (without a person's words, then "
+		       "fewest occurrences, oldest):",
 		       "project", (long long)lessons, max, why);
 	}
 	if (callus_store_list_lowest_value(store, &f, &ls, &n, &err) < 0) {

@@ -35,7 +35,8 @@ const cli_spec cmd_gc_spec = {
 	"callus gc [--dry-run] [--json]",
 	"Remove what the retention policy no longer keeps: old lessons and runs, unused signatures.",
 	"Lessons unseen for [retention] lesson_days (180) go, and the least valuable\n"
-	"(fewest occurrences, then oldest) beyond [retention] lessons (10000), with\n"
+	"(one without a person's cause, resolution or rule first, then fewest\n"
+	"occurrences, then oldest) beyond [retention] lessons (10000), with\n"
 	"their .lessons/ files, but the newest lesson (its number is never given again)\n"
 	"and the one a recording running the pass has just told of (one whose file a\n"
 	"recording is still writing waits for the next pass, the next least valuable\n"

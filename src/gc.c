@@ -344,11 +344,10 @@ out:
  * the others go. */
 #define LESSON_REMOVABLE " AND id < (SELECT max(id) FROM lessons) AND id IS NOT ?3"
 
-/* The count's rule: the least valuable first (fewest occurrences, then
- * the oldest). */
+/* The count's rule: the least valuable first (store_internal.h). */
 #define LESSONS_BY_VALUE                                                                     \
 	"SELECT id, signature FROM lessons WHERE 1" LESSON_REMOVABLE                         \
-	" ORDER BY occurrences ASC, last_seen ASC, id ASC LIMIT ?2"
+	CALLUS_STORE_LESSONS_BY_VALUE " LIMIT ?2"
 
 static int gc_lessons(callus_store *s, const char *workspace, int files_ours,
 		      const callus_gc_policy *p, callus_gc_result *res)

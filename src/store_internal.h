@@ -155,6 +155,15 @@ int callus_store_migrate(callus_store *s, callus_error *err);
 #define CALLUS_STORE_SKETCH_DIGITS 24
 void callus_store_noted_sketch(char out[CALLUS_STORE_SKETCH_DIGITS], const char *original);
 
+/* The lessons, least valuable first, as retention removes them and
+ * callus doctor lists them (gc.c, store_lessons.c): one without a
+ * person's words (a cause, resolution or rule: only callus record and a
+ * note's rule write them) before one with them, then the fewest
+ * occurrences, then the oldest last seen. */
+#define CALLUS_STORE_LESSONS_BY_VALUE                                                       \
+	" ORDER BY (cause <> '' OR resolution <> '' OR corrective_rule <> '') ASC,"          \
+	" occurrences ASC, last_seen ASC, id ASC"
+
 /* Add m's rows to the metrics table, inside the caller's transaction
  * (store_metrics.c).  An SQLite result code. */
 int callus_store_write_metrics(callus_store *s, const callus_metrics *m);

@@ -563,7 +563,7 @@ static int list_lessons(callus_store *s, const callus_lesson_filter *f, int lowe
 	if (lowest_value)
 		callus_buf_puts(&sql, " AND id < (SELECT max(id) FROM lessons)");
 	callus_buf_puts(&sql, lowest_value
-				    ? " ORDER BY occurrences ASC, last_seen ASC, id ASC LIMIT :limit"
+				    ? CALLUS_STORE_LESSONS_BY_VALUE " LIMIT :limit"
 				    : " ORDER BY last_seen DESC, id DESC LIMIT :limit");
 	if (callus_buf_status(&sql) < 0) {
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");

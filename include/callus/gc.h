@@ -3,7 +3,8 @@
  * applying it (docs/scale.md).
  *
  * Goes, by the policy below: lessons unseen for lesson_days, and the least
- * valuable beyond lessons_max (fewest occurrences, then oldest), with their
+ * valuable beyond lessons_max (one without a person's words before one
+ * with them, then fewest occurrences, then oldest), with their
  * .lessons/ files; runs older than run_days with their errors; errors that
  * went away with no fix (fixed, no resolution) older than run_days;
  * pending errors of abandoned sessions (idle prune_hours, as learn.h

@@ -154,8 +154,10 @@ int callus_store_get_lesson(callus_store *s, const char *key, callus_lesson *out
 
 void callus_lessons_free(callus_lesson *ls, size_t count);
 
-/* As callus_store_list_lessons(), lowest value first: fewest occurrences,
- * then oldest last seen: the candidates for a cleanup, in the order
+/* As callus_store_list_lessons(), lowest value first: one without a
+ * person's words (a cause, resolution or rule) before one with them, then
+ * fewest occurrences, then oldest last seen: the candidates for a
+ * cleanup, in the order
  * retention ([retention] lessons, gc.h) removes them.  The newest lesson,
  * which retention keeps (its number is never given to another), is not
  * one of them. */

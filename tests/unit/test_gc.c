@@ -570,6 +570,51 @@ static void the_two_lesson_rules_share_a_batch(void **state)
 		callus_signature_release(&g[i]);
 }
 
+/* A person's words (a note's rule, callus record's cause or resolution)
+ * make a lesson worth more than any count of occurrences: the lesson
+ * that has them goes last, by the pass and by the count's rule alike,
+ * and callus doctor lists it last. */
+static void a_persons_words_outlast_occurrences(void **state)
+{
+	fixture *f = *state;
+	callus_signature g[4];
+	char s[4][65];
+	callus_gc_policy p;
+	callus_gc_result r;
+	callus_lesson *ls = NULL;
+	callus_lesson_filter lf = { NULL, NULL, NULL, 10 };
+	size_t n = 0;
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &g[0], s[0]);
+	record(f, "src/b.c", "unknown type name beta_two used here", &g[1], s[1]);
+	record(f, "src/c.c", "storage size of gamma_three is not known", &g[2], s[2]);
+	record(f, "src/d.c", "too few arguments to function delta_four", &g[3], s[3]);
+	/* a recurs; b and c carry a person's words, c the older of them */
+	callus_signature_release(&g[0]);
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &g[0], NULL);
+	sql(f, "UPDATE lessons SET corrective_rule = 'check the header' WHERE file = 'src/b.c'");
+	sql(f, "UPDATE lessons SET cause = 'a typo' WHERE file = 'src/c.c'");
+	assert_int_equal(callus_store_list_lowest_value(f->s, &lf, &ls, &n, NULL), 0);
+	assert_int_equal(n, 3); /* d, the newest, is no candidate */
+	assert_string_equal(ls[0].file, "src/a.c");
+	assert_string_equal(ls[1].file, "src/b.c");
+	assert_string_equal(ls[2].file, "src/c.c");
+	callus_lessons_free(ls, n);
+	policy(&p);
+	p.lessons_max = 3;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lessons, 1);
+	assert_false(lesson_file_exists(f, s[0]));
+	p.lessons_max = 2;
+	assert_int_equal(callus_gc_lessons_over(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lessons, 1);
+	assert_false(lesson_file_exists(f, s[1]));
+	assert_true(lesson_file_exists(f, s[2]));
+	assert_true(lesson_file_exists(f, s[3]));
+	for (int i = 0; i < 4; i++)
+		callus_signature_release(&g[i]);
+}
+
 /* The count's rule a recording applies when it adds a lesson
  * (callus_gc_lessons_over): the least valuable past lessons_max go, the
  * one it keeps stays, down to a hundredth under the count from 100 on,
@@ -3098,6 +3143,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_dry_run_counts_what_the_pass_removes, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_two_lesson_rules_share_a_batch, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_count_rule_alone_leaves_a_margin, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_persons_words_outlast_occurrences, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_vacuum_that_fails_is_not_said_done, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_batch_bounds_the_abandoned_errors_too, setup,
 						teardown),
