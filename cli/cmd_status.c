@@ -6,6 +6,7 @@
 #include "callus/notes.h"
 #include "team_common.h"
 #include "lessons_common.h"
+#include "record_common.h"
 
 #include "callus/embed.h"
 #include "callus/learn.h"
@@ -139,8 +140,22 @@ int cmd_status(int argc, char **argv)
 			printf("; %llu KiB on disk with its write-ahead log", db + wal);
 		printf(")\n");
 	}
-	printf("lessons      %lld from %lld failed runs\n", (long long)t.lessons,
-	       (long long)t.runs);
+	{
+		callus_gc_policy gp;
+
+		/* the count the lessons are kept to, and what a lowered one
+		 * leaves over it until the next recording or pass */
+		cli_gc_policy(&ws, &gp, NULL, NULL);
+		printf("lessons      %lld from %lld failed runs", (long long)t.lessons,
+		       (long long)t.runs);
+		if (gp.lessons_max > 0 && t.lessons > gp.lessons_max)
+			printf(" (%lld over [retention] lessons = %d: removed by %s'callus gc')",
+			       (long long)(t.lessons - gp.lessons_max), gp.lessons_max,
+			       gp.interval_hours > 0 ? "the next new lesson's recording or " : "");
+		else if (gp.lessons_max > 0)
+			printf(" (at most %d kept: [retention] lessons)", gp.lessons_max);
+		printf("\n");
+	}
 	printf("checks       %lld seen\n", (long long)t.checks);
 	{
 		char *before = cli_abandoned_before(&ws);

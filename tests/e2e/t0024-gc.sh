@@ -193,6 +193,8 @@ test_expect_success 'a recording that adds a lesson past [retention] lessons rem
 	printf "[retention]\nlessons = 2\ngc_hours = 24\n" >.callus/config &&
 	test_expect_code 1 "$CALLUS" run -- gcc -c na.c 2>err &&
 	test "$(q "SELECT count(*) FROM lessons")" = 3 &&
+	"$CALLUS" status >out &&
+	grep -q "^lessons      3 from 7 failed runs (1 over \[retention\] lessons = 2: removed by the next new lesson.s recording or .callus gc.)" out &&
 	test_expect_code 1 "$CALLUS" run -- gcc -c nf.c 2>err &&
 	grep -q nf.c err &&
 	test "$(q "SELECT group_concat(file) FROM (SELECT file FROM lessons ORDER BY file)")" = \
@@ -202,7 +204,12 @@ test_expect_success 'a recording that adds a lesson past [retention] lessons rem
 	# no background pass: left to callus gc
 	printf "[retention]\nlessons = 2\ngc_hours = 0\n" >.callus/config &&
 	test_expect_code 1 "$CALLUS" run -- gcc -c ng.c 2>err &&
-	test "$(q "SELECT count(*) FROM lessons")" = 3
+	test "$(q "SELECT count(*) FROM lessons")" = 3 &&
+	"$CALLUS" status >out &&
+	grep -q "^lessons      3 from 9 failed runs (1 over \[retention\] lessons = 2: removed by .callus gc.)" out &&
+	printf "[retention]\nlessons = 3\n" >.callus/config &&
+	"$CALLUS" status >out &&
+	grep -q "^lessons      3 from 9 failed runs (at most 3 kept: \[retention\] lessons)" out
 '
 
 test_expect_success 'a lesson recorded by hand counts within [retention] lessons too' '
