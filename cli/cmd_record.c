@@ -45,7 +45,10 @@ const cli_spec cmd_record_spec = {
 	"Record a lesson by hand, with its cause, resolution and corrective rule.",
 	"The lesson is stored like an automatic one (redacted, de-duplicated by its\n"
 	"signature: recording the same file and summary again adds an occurrence and\n"
-	"fills in analysis fields that were empty).",
+	"fills in analysis fields that were empty). A cause, resolution or rule makes\n"
+	"it worth more than a lesson without them: retention removes it last. Like a\n"
+	"failure's recording, it keeps the lessons within [retention] lessons and runs\n"
+	"the retention policy's background pass when it is due ('callus help gc').",
 	record_options, 0
 };
 

@@ -79,6 +79,13 @@ static void print_vectors(callus_store *store, const cli_workspace *ws)
 		printf("             [embed] ignored: %s\n", ws->embed_error);
 }
 
+/* cli_gc_policy's: a [retention] value read as its default. */
+static void count_unread(const char *message, void *arg)
+{
+	(void)message;
+	++*(int *)arg;
+}
+
 int cmd_status(int argc, char **argv)
 {
 	callus_error err = CALLUS_ERROR_INIT;
@@ -142,18 +149,30 @@ int cmd_status(int argc, char **argv)
 	}
 	{
 		callus_gc_policy gp;
+		int unread = 0;
+		long long over;
 
 		/* the count the lessons are kept to, and what a lowered one
-		 * leaves over it until the next recording or pass */
-		cli_gc_policy(&ws, &gp, NULL, NULL);
+		 * leaves over it until a recording or a pass removes it */
+		cli_gc_policy(&ws, &gp, count_unread, &unread);
+		over = gp.lessons_max > 0 ? (long long)t.lessons - gp.lessons_max : 0;
 		printf("lessons      %lld from %lld failed runs", (long long)t.lessons,
 		       (long long)t.runs);
-		if (gp.lessons_max > 0 && t.lessons > gp.lessons_max)
-			printf(" (%lld over [retention] lessons = %d: removed by %s'callus gc')",
-			       (long long)(t.lessons - gp.lessons_max), gp.lessons_max,
-			       gp.interval_hours > 0 ? "the next new lesson's recording or " : "");
+		if (over > 0 && gp.interval_hours <= 0)
+			printf(" (%lld over [retention] lessons = %d: removed by 'callus gc')", over,
+			       gp.lessons_max);
+		else if (over > (long long)gp.batch)
+			printf(" (%lld over [retention] lessons = %d: removed by 'callus gc', or %zu "
+			       "at a time by new lessons' recordings and the background pass)",
+			       over, gp.lessons_max, gp.batch);
+		else if (over > 0)
+			printf(" (%lld over [retention] lessons = %d: removed by the next new "
+			       "lesson's recording or 'callus gc')",
+			       over, gp.lessons_max);
 		else if (gp.lessons_max > 0)
 			printf(" (at most %d kept: [retention] lessons)", gp.lessons_max);
+		if (unread)
+			printf(" ([retention] holds a value callus cannot read: 'callus doctor')");
 		printf("\n");
 	}
 	printf("checks       %lld seen\n", (long long)t.checks);

@@ -394,54 +394,30 @@ out:
 	return rc;
 }
 
-/* [retention] lessons after an import, which a replay's recordings leave
- * alone (retention off: see record_pass): the least valuable past it go,
- * all of them, as callus gc removes them.  Said in the log. */
-static void replay_lessons_over(const cli_workspace *ws, callus_store *store)
-{
-	callus_error err = CALLUS_ERROR_INIT;
-	callus_gc_policy gp;
-	callus_gc_result res;
-	char n[24];
-	const char *const extra[] = { "lessons", n, NULL };
-
-	cli_gc_policy(ws, &gp, NULL, NULL);
-	/* with no background pass the count is left to callus gc, as after
-	 * any recording */
-	if (gp.interval_hours <= 0 || !callus_gc_lessons_past(store, &gp))
-		return;
-	gp.batch = 0;
-	if (callus_gc_lessons_over(store, ws->root, &gp, &res, &err) < 0)
-		log_error(ws, "gc_failed", callus_error_message(&err), NULL);
-	if (res.lessons) {
-		snprintf(n, sizeof(n), "%zu", res.lessons);
-		cli_log_event(ws, "info", "gc_removed",
-			      "the lessons went past [retention] lessons: the least valuable "
-			      "removed ('callus help gc')",
-			      extra);
-	}
-	callus_error_release(&err);
-}
-
 int cli_replay_views(const cli_workspace *ws)
 {
 	callus_error err = CALLUS_ERROR_INIT;
-	callus_views_debt *debt = NULL;
 	callus_store *store = NULL;
+	callus_gc_policy gp;
 	int rc;
 
 	if ((rc = cli_open_store(&store, ws, 0)) != 0)
 		return rc < 0 ? -1 : 0;
-	/* the block below names what is left; a crash before it is written,
-	 * repaired by the next recording */
-	callus_views_owe(&debt, ws->root, NULL);
-	replay_lessons_over(ws, store);
+	/* the count, which the replay's recordings left alone (no retention:
+	 * see record_pass), applied once to all that is over it, with the
+	 * background pass on; what is left is what the block below names */
+	cli_gc_policy(ws, &gp, NULL, NULL);
+	if (gp.interval_hours > 0) {
+		gp.batch = 0;
+		(void)callus_record_lessons_over(store, ws->root, &gp, 0,
+						 callus_config_get(ws->config, "lessons", "file"),
+						 (int)cli_config_long(ws, "lessons", "max", 20));
+	}
 	if ((rc = callus_record_views(store, ws->root, callus_config_get(ws->config, "lessons", "file"),
 				      (int)cli_config_long(ws, "lessons", "max", 20), &err)) < 0) {
 		cli_error("%s: the lessons block not rebuilt: %s", ws->root, callus_error_message(&err));
 		log_error(ws, "views_failed", callus_error_message(&err), NULL);
 	}
-	callus_views_settle(debt, rc == 0);
 	callus_store_close(store);
 	callus_error_release(&err);
 	return rc < 0 ? -1 : 0;

@@ -384,7 +384,7 @@ int callus_gc_lessons_past(callus_store *s, const callus_gc_policy *p)
 }
 
 int callus_gc_lessons_over(callus_store *s, const char *workspace, const callus_gc_policy *p,
-			   callus_gc_result *res, callus_error *err)
+			   int margin, callus_gc_result *res, callus_error *err)
 {
 	callus_gc_result own;
 	int sq;
@@ -395,9 +395,12 @@ int callus_gc_lessons_over(callus_store *s, const char *workspace, const callus_
 	/* what is over is counted again in the removal's transaction */
 	if (p->lessons_max <= 0 || p->dry_run)
 		return 0;
+	/* at least one lesson kept: a keep of 0 would be no count at all */
+	if (margin < 0 || margin >= p->lessons_max)
+		margin = 0;
 	sq = drop_lessons(s, workspace, lessons_dir_ours(workspace, 0), LESSONS_BY_VALUE, NULL,
 			  p->batch > 0x7fffffff ? 0x7fffffff : (int)p->batch, p,
-			  p->lessons_max - CALLUS_GC_LESSONS_MARGIN(p->lessons_max), res);
+			  p->lessons_max - margin, res);
 	return sq == SQLITE_OK ? 0 : callus_store_db_error(s, err, sq, "cannot remove lessons from");
 }
 

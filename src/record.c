@@ -603,38 +603,45 @@ out:
 	callus_buf_release(&dir);
 }
 
-/*
- * [retention] lessons kept by the recording that added lesson l (gc.h:
- * callus_gc_lessons_over), where the background pass, a day apart, let a
- * busy workspace's lessons and their files pass it by a day's new errors;
- * the block written again when lessons went (it may name them).  l stays.
- * Never a reason to fail, but said in the log.  (An import's replay runs
- * with no retention: it applies the count once, at its end.)
- */
-static void lessons_over(callus_store *store, const callus_record_opts *opts,
-			 const callus_lesson *l, const char *agents)
+size_t callus_record_lessons_over(callus_store *store, const char *workspace,
+				  const callus_gc_policy *p, int margin, const char *agents_file,
+				  int agents_max)
 {
-	callus_gc_policy p = *opts->retention;
 	callus_error err = CALLUS_ERROR_INIT, ve = CALLUS_ERROR_INIT;
 	callus_views_debt *debt = NULL;
 	callus_gc_result res;
 	int rc, views = 0;
 
-	if (!callus_gc_lessons_past(store, &p))
-		return;
-	p.keep_lesson = l->id;
+	if (!callus_gc_lessons_past(store, p))
+		return 0;
 	/* a crash before the block is written again: repaired by the next
 	 * recording, as after any pass */
-	callus_views_owe(&debt, opts->workspace, NULL);
-	rc = callus_gc_lessons_over(store, opts->workspace, &p, &res, &err);
+	callus_views_owe(&debt, workspace, NULL);
+	rc = callus_gc_lessons_over(store, workspace, p, margin, &res, &err);
 	if (res.lessons)
-		views = callus_record_views(store, opts->workspace, agents, opts->agents_max, &ve);
+		views = callus_record_views(store, workspace, agents_file, agents_max, &ve);
 	callus_views_settle(debt, views == 0);
-	log_pass(opts->workspace, rc, &err, &res,
+	log_pass(workspace, rc, &err, &res,
 		 "the lessons went past [retention] lessons: the least valuable removed "
 		 "('callus help gc')");
 	callus_error_release(&err);
 	callus_error_release(&ve);
+	return res.lessons;
+}
+
+/* [retention] lessons kept by the recording that added lesson l, where the
+ * background pass, a day apart, let a busy workspace's lessons and their
+ * files pass it by a day's new errors.  l stays.  (An import's replay
+ * runs with no retention: it applies the count once, at its end.) */
+static void lessons_over(callus_store *store, const callus_record_opts *opts,
+			 const callus_lesson *l, const char *agents)
+{
+	callus_gc_policy p = *opts->retention;
+
+	p.keep_lesson = l->id;
+	(void)callus_record_lessons_over(store, opts->workspace, &p,
+					 CALLUS_GC_LESSONS_MARGIN(p.lessons_max), agents,
+					 opts->agents_max);
 }
 
 /* The background retention pass, after a recording: the lesson it has

@@ -123,18 +123,18 @@ int callus_gc(callus_store *s, const char *workspace, const callus_gc_policy *p,
  * The count's rule applied by a recording that has just added a lesson
  * (docs/scale.md): when the store holds more than p->lessons_max, the
  * least valuable go, as callus_gc removes them, down to lessons_max less
- * CALLUS_GC_LESSONS_MARGIN (so that the read of every lesson that picks
- * them is made once for that many new lessons, not for each), at most
- * p->batch of them (0: all); p->keep_lesson stays.  Nothing when not
- * over (counted in the removal's transaction), nor in a dry run (nothing
- * counted either: callus gc --dry-run counts the count's rule with the
- * others).  res (may be NULL) counts
- * what went: the caller writes the instructions block again when lessons
- * went.  0, or a negative CALLUS_E* code; what went before a failure
- * stays gone.
+ * margin (a recording: CALLUS_GC_LESSONS_MARGIN, so that the read of
+ * every lesson that picks them is made once for that many new lessons,
+ * not for each; a single pass: 0), at most p->batch of them (0: all);
+ * p->keep_lesson stays.  Nothing when not over (counted in the removal's
+ * transaction), nor in a dry run (nothing counted either: callus gc
+ * --dry-run counts the count's rule with the others).  res (may be NULL)
+ * counts what went: the caller writes the instructions block again when
+ * lessons went (callus_record_lessons_over, record.h, does both).  0, or
+ * a negative CALLUS_E* code; what went before a failure stays gone.
  */
 int callus_gc_lessons_over(callus_store *s, const char *workspace, const callus_gc_policy *p,
-			   callus_gc_result *res, callus_error *err);
+			   int margin, callus_gc_result *res, callus_error *err);
 
 /* Whether the store holds more lessons than p->lessons_max (0 also when
  * it cannot say): one read of the count its triggers keep, for a caller

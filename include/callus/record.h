@@ -130,6 +130,20 @@ int callus_record_gc(callus_store *store, const char *workspace, const callus_gc
 		     const char *agents_file, int agents_max, callus_gc_result *res,
 		     callus_error *err, int *views_rc, callus_error *verr);
 
+/*
+ * [retention] lessons applied now (gc.h: callus_gc_lessons_over, with
+ * margin): nothing unless the store holds more than p->lessons_max; else
+ * the least valuable go, the instructions file's block is written again
+ * under a views debt (it may name them), and the log says what went, or
+ * why nothing could.  A recording that adds a lesson runs it (margin
+ * CALLUS_GC_LESSONS_MARGIN, p->keep_lesson its lesson), and callus import
+ * once at its end (margin 0).  Never a reason to fail: the count is the
+ * policy's, not the caller's work.  The number of lessons removed.
+ */
+size_t callus_record_lessons_over(callus_store *store, const char *workspace,
+				  const callus_gc_policy *p, int margin, const char *agents_file,
+				  int agents_max);
+
 /* 1 when callus_record_views() would change the instructions file, 0 when
  * it is what the store says; writes nothing. */
 int callus_record_views_stale(callus_store *store, const char *workspace, const char *agents_file,

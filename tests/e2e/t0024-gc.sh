@@ -238,7 +238,19 @@ test_expect_success 'past a [retention] lessons of 100 or more, a recording leav
 	# 204 against 200: down to 198, the planted oldest
 	test "$(q "SELECT count(*) FROM lessons")" = 198 &&
 	test "$(q "SELECT count(*) FROM lessons WHERE file <> '\'\''")" = 4 &&
-	grep "\"gc_removed\"" .callus/log.jsonl | tail -n 1 | grep -q "\"lessons\":\"6\""
+	grep "\"gc_removed\"" .callus/log.jsonl | tail -n 1 | grep -q "\"lessons\":\"6\"" &&
+	# over by more than a recording removes: callus status says so
+	q "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 400)
+	   INSERT INTO lessons (signature, timestamp, type, file, error_summary, tool, command,
+	   exit_code, last_seen) SELECT printf('\''%063dx'\'', c.i), l.timestamp, l.type, '\'\'',
+	   l.error_summary || c.i, l.tool, l.command, l.exit_code, '\''2001-01-01T00:00:00.000Z'\''
+	   FROM c, lessons l WHERE l.file = '\''na.c'\''" &&
+	printf "[retention]\nlessons = 10\ngc_hours = 24\n" >.callus/config &&
+	"$CALLUS" status >out &&
+	grep -q "^lessons      598 from .* (588 over \[retention\] lessons = 10: removed by .callus gc., or 500 at a time" out &&
+	printf "[retention]\nlessons = ten\n" >.callus/config &&
+	"$CALLUS" status >out &&
+	grep -q "^lessons      598 from .* (at most 10000 kept: \[retention\] lessons) (\[retention\] holds a value callus cannot read" out
 '
 
 test_expect_success 'the background pass keeps the lesson its recording has just told of' '

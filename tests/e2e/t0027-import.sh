@@ -284,7 +284,24 @@ test_expect_success 'an import leaves no more lessons than [retention] lessons k
 	# the block names the one left
 	test "$(grep -c "\.lessons/" AGENTS.md)" = 2 &&
 	{ "$CALLUS" doctor >"$TRASH_DIRECTORY/doc" || :; } &&
-	grep -q "^ok       storage    project layer: 1 lesson " "$TRASH_DIRECTORY/doc"
+	grep -q "^ok       storage    project layer: 1 lesson " "$TRASH_DIRECTORY/doc" &&
+	# a count of 100 or more: the import comes down to it, not below (a
+	# recording leaves a hundredth under it, for the next ones)
+	sqlite3 .callus/callus.db "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1
+	  FROM c WHERE i < 100) INSERT INTO lessons (signature, timestamp, type, file,
+	  error_summary, tool, command, exit_code, last_seen) SELECT printf('\''%064d'\'', c.i),
+	  l.timestamp, l.type, '\'\'', l.error_summary || c.i, l.tool, l.command, l.exit_code,
+	  '\''2001-01-01T00:00:00.000Z'\'' FROM c, lessons l" &&
+	printf "[retention]\nlessons = 100\ngc_hours = 24\n" >.callus/config &&
+	printf "int cd(void)\n{\n\treturn undefined_cd;\n}\n" >cd.c &&
+	{ gcc -c cd.c >"$TRASH_DIRECTORY/cd.out" 2>&1 && return 1 || :; } &&
+	{
+		bash_use tcd "gcc -c cd.c" "$W" 1 &&
+		bash_result tcd "$W" 2 1 "$(cat "$TRASH_DIRECTORY/cd.out")"
+	} | claude_session "$W" cap2 &&
+	"$CALLUS" import --project . >"$TRASH_DIRECTORY/cap2" &&
+	grep -q "imported 1 verification commands (1 failed, 0 passed)" "$TRASH_DIRECTORY/cap2" &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM lessons")" = 100
 '
 
 test_expect_success 'a failure a hook queued is recorded before the import looks: counted once' '

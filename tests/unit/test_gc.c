@@ -570,6 +570,13 @@ static void the_two_lesson_rules_share_a_batch(void **state)
 		callus_signature_release(&g[i]);
 }
 
+/* The count's rule as a recording runs it: with its margin. */
+static int over_with_margin(fixture *f, const callus_gc_policy *p, callus_gc_result *r)
+{
+	return callus_gc_lessons_over(f->s, f->dir, p, CALLUS_GC_LESSONS_MARGIN(p->lessons_max), r,
+				      NULL);
+}
+
 /* A person's words (a note's rule, callus record's cause or resolution)
  * make a lesson worth more than any count of occurrences: the lesson
  * that has them goes last, by the pass and by the count's rule alike,
@@ -606,7 +613,7 @@ static void a_persons_words_outlast_occurrences(void **state)
 	assert_int_equal(r.lessons, 1);
 	assert_false(lesson_file_exists(f, s[0]));
 	p.lessons_max = 2;
-	assert_int_equal(callus_gc_lessons_over(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(over_with_margin(f, &p, &r), 0);
 	assert_int_equal(r.lessons, 1);
 	assert_false(lesson_file_exists(f, s[1]));
 	assert_true(lesson_file_exists(f, s[2]));
@@ -637,18 +644,18 @@ static void the_count_rule_alone_leaves_a_margin(void **state)
 	assert_false(callus_gc_lessons_past(f->s, &p));
 	p.lessons_max = 0;
 	assert_false(callus_gc_lessons_past(f->s, &p));
-	assert_int_equal(callus_gc_lessons_over(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(over_with_margin(f, &p, &r), 0);
 	assert_int_equal(r.lessons, 0);
 	p.lessons_max = 2;
 	assert_true(callus_gc_lessons_past(f->s, &p));
 	p.dry_run = 1;
-	assert_int_equal(callus_gc_lessons_over(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(over_with_margin(f, &p, &r), 0);
 	assert_int_equal(r.lessons, 0);
 	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 3);
 	p.dry_run = 0;
 	/* a, the least valuable, is the one the recording told of: b goes */
 	p.keep_lesson = first;
-	assert_int_equal(callus_gc_lessons_over(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(over_with_margin(f, &p, &r), 0);
 	assert_int_equal(r.lessons, 1);
 	assert_int_equal(r.lesson_files, 1);
 	assert_true(lesson_file_exists(f, s[0]));
@@ -665,17 +672,22 @@ static void the_count_rule_alone_leaves_a_margin(void **state)
 	p.keep_lesson = 0;
 	p.lessons_max = 250;
 	p.batch = 10;
-	assert_int_equal(callus_gc_lessons_over(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(over_with_margin(f, &p, &r), 0);
 	assert_int_equal(r.lessons, 10);
 	p.batch = 0;
-	assert_int_equal(callus_gc_lessons_over(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(over_with_margin(f, &p, &r), 0);
 	assert_int_equal(r.lessons, 302 - 10 - 248);
 	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 248);
 	assert_int_equal(count(f, "SELECT count(*) FROM lessons WHERE file LIKE 'src/%'"), 2);
 	assert_false(callus_gc_lessons_past(f->s, &p));
 	/* under it, nothing goes */
-	assert_int_equal(callus_gc_lessons_over(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(over_with_margin(f, &p, &r), 0);
 	assert_int_equal(r.lessons, 0);
+	/* a single pass (callus import's) takes no margin: down to the count */
+	p.lessons_max = 240;
+	assert_int_equal(callus_gc_lessons_over(f->s, f->dir, &p, 0, &r, NULL), 0);
+	assert_int_equal(r.lessons, 8);
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 240);
 	for (int i = 0; i < 3; i++)
 		callus_signature_release(&g[i]);
 }
