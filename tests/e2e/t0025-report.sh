@@ -105,7 +105,7 @@ test_expect_success 'the numbers are those of callus status' '
 	pending=$(echo "$line" | sed "s/^errors *\([0-9]*\) pending.*/\1/") &&
 	fixed=$(echo "$line" | sed "s/.* \([0-9]*\) fixed.*/\1/") &&
 	permanent=$(echo "$line" | sed "s/.* \([0-9]*\) permanent.*/\1/") &&
-	runs=$(grep "^lessons " ../status | sed "s/.* from \([0-9]*\) failed runs*$/\1/") &&
+	runs=$(grep "^lessons " ../status | sed "s/.* from \([0-9]*\) failed run.*/\1/") &&
 	test "$(card "errors fixed" ../report.html)" = "$fixed" &&
 	test "$(card "permanent failures" ../report.html)" = "$permanent" &&
 	test "$(card "pending now" ../report.html)" = "$pending" &&
