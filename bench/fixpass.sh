@@ -60,11 +60,7 @@ fixes() {
 		"SELECT count(*) FROM pending_errors WHERE state = 'fixed'"
 }
 before=$(fixes)
-i=0
-while [ "$i" -lt "$n" ]; do
-	if [ $((i / 2 % 2)) = 0 ]; then turn old; turn new; else turn new; turn old; fi
-	i=$((i + 1))
-done
+bench_pairs "$n" turn
 fixed=$(($(fixes) - before))
 echo "| passes | OLD min/median/max | NEW min/median/max | NEW - OLD, median of the pairs | fixes the new binary learnt |"
 echo "|---:|---:|---:|---:|---:|"

@@ -51,11 +51,7 @@ one() {
 }
 : >"$work/old.ms"
 : >"$work/new.ms"
-i=0
-while [ "$i" -lt "$n" ]; do
-	if [ $((i / 2 % 2)) = 0 ]; then one old "$i"; one new "$i"; else one new "$i"; one old "$i"; fi
-	i=$((i + 1))
-done
+bench_pairs "$n"
 lessons_of() {
 	sqlite3 "$work/ws-$1/.callus/callus.db" 'SELECT count(*) FROM lessons'
 }

@@ -57,11 +57,7 @@ one() {
 }
 : >"$work/old.ms"
 : >"$work/new.ms"
-i=0
-while [ "$i" -lt "$n" ]; do
-	if [ $((i / 2 % 2)) = 0 ]; then one old "$i"; one new "$i"; else one new "$i"; one old "$i"; fi
-	i=$((i + 1))
-done
+bench_pairs "$n"
 echo "| hooks | OLD min/median/max | NEW min/median/max | NEW - OLD, median of the pairs |"
 echo "|---:|---:|---:|---:|"
 printf "| %s | %s | %s | %s |\n" "$n" "$(bench_range "$work/old.ms")" "$(bench_range "$work/new.ms")" \

@@ -95,6 +95,25 @@ bench_pair_fresh() {
 	old=$(bench_fresh "$work/old" "$old_src")
 }
 
+# bench_pairs N [FN]: N pairs of the caller's `FN old I` and `FN new I`
+# (FN: one), I the pair's number from 0, each binary first two pairs in
+# four: whatever going first or second does to a run falls on both alike,
+# and on a pair's hooks that share a store's state the same way.
+bench_pairs() {
+	pairs_fn=${2:-one}
+	pairs_i=0
+	while [ "$pairs_i" -lt "$1" ]; do
+		if [ $((pairs_i / 2 % 2)) = 0 ]; then
+			"$pairs_fn" old "$pairs_i"
+			"$pairs_fn" new "$pairs_i"
+		else
+			"$pairs_fn" new "$pairs_i"
+			"$pairs_fn" old "$pairs_i"
+		fi
+		pairs_i=$((pairs_i + 1))
+	done
+}
+
 # bench_turns N [BASE...]: N rounds of the caller's `one old` and `one
 # new`, each first in every other round (what comes first in a round
 # starts from a colder cache), and then `one BASE...` when given: the
