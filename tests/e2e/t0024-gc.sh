@@ -27,6 +27,17 @@ lesson_files() {
 	find .lessons -name "*.md" | wc -l
 }
 
+# plant_lessons N TAG: N more lessons, older than any recorded (2001) and
+# seen once, copies of na.c's with no file of their own; TAG keeps the
+# signatures of two plantings apart
+plant_lessons() {
+	q "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < $1)
+	   INSERT INTO lessons (signature, timestamp, type, file, error_summary, tool, command,
+	   exit_code, last_seen) SELECT printf('%063d', c.i) || '$2', l.timestamp, l.type, '',
+	   l.error_summary || c.i, l.tool, l.command, l.exit_code, '2001-01-01T00:00:00.000Z'
+	   FROM c, lessons l WHERE l.file = 'na.c'"
+}
+
 # Every lesson file AGENTS.md's block names exists, and it names N (the
 # list kept outside the workspace).
 agents_names() {
@@ -226,11 +237,7 @@ test_expect_success 'a lesson recorded by hand counts within [retention] lessons
 test_expect_success 'past a [retention] lessons of 100 or more, a recording leaves a hundredth below it' '
 	cd n &&
 	# 200 more lessons, older than the three: copies of the first
-	q "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 200)
-	   INSERT INTO lessons (signature, timestamp, type, file, error_summary, tool, command,
-	   exit_code, last_seen) SELECT printf('\''%064d'\'', c.i), l.timestamp, l.type, '\'\'',
-	   l.error_summary || c.i, l.tool, l.command, l.exit_code, '\''2001-01-01T00:00:00.000Z'\''
-	   FROM c, lessons l WHERE l.file = '\''na.c'\''" &&
+	plant_lessons 200 a &&
 	test "$(q "SELECT count(*) FROM lessons")" = 203 &&
 	printf "[retention]\nlessons = 200\ngc_hours = 24\n" >.callus/config &&
 	c_file nh undefined_nh &&
@@ -240,11 +247,7 @@ test_expect_success 'past a [retention] lessons of 100 or more, a recording leav
 	test "$(q "SELECT count(*) FROM lessons WHERE file <> '\'\''")" = 4 &&
 	grep "\"gc_removed\"" .callus/log.jsonl | tail -n 1 | grep -q "\"lessons\":\"6\"" &&
 	# over by more than a recording removes: callus status says so
-	q "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 400)
-	   INSERT INTO lessons (signature, timestamp, type, file, error_summary, tool, command,
-	   exit_code, last_seen) SELECT printf('\''%063dx'\'', c.i), l.timestamp, l.type, '\'\'',
-	   l.error_summary || c.i, l.tool, l.command, l.exit_code, '\''2001-01-01T00:00:00.000Z'\''
-	   FROM c, lessons l WHERE l.file = '\''na.c'\''" &&
+	plant_lessons 400 b &&
 	printf "[retention]\nlessons = 10\ngc_hours = 24\n" >.callus/config &&
 	"$CALLUS" status >out &&
 	grep -q "^lessons      598 from .* (588 over \[retention\] lessons = 10: removed by .callus gc., or 500 at a time" out &&
