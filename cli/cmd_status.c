@@ -86,6 +86,35 @@ static void count_unread(const char *message, void *arg)
 	++*(int *)arg;
 }
 
+/* The lessons line: the count [retention] lessons keeps them to, and what
+ * a lowered one leaves over it until a recording or a pass removes it. */
+static void print_lessons(const cli_workspace *ws, const callus_store_totals *t)
+{
+	callus_gc_policy gp;
+	int unread = 0;
+	long long over;
+
+	cli_gc_policy(ws, &gp, count_unread, &unread);
+	over = gp.lessons_max > 0 ? (long long)t->lessons - gp.lessons_max : 0;
+	printf("lessons      %lld from %lld failed runs", (long long)t->lessons, (long long)t->runs);
+	if (over > 0 && gp.interval_hours <= 0)
+		printf(" (%lld over [retention] lessons = %d: removed by 'callus gc')", over,
+		       gp.lessons_max);
+	else if (over > (long long)gp.batch)
+		printf(" (%lld over [retention] lessons = %d: removed by 'callus gc', or %zu at a "
+		       "time by new lessons' recordings and the background pass)",
+		       over, gp.lessons_max, gp.batch);
+	else if (over > 0)
+		printf(" (%lld over [retention] lessons = %d: removed by the next new lesson's "
+		       "recording or 'callus gc')",
+		       over, gp.lessons_max);
+	else if (gp.lessons_max > 0)
+		printf(" (at most %d kept: [retention] lessons)", gp.lessons_max);
+	if (unread)
+		printf(" ([retention] holds a value callus cannot read: 'callus doctor')");
+	printf("\n");
+}
+
 int cmd_status(int argc, char **argv)
 {
 	callus_error err = CALLUS_ERROR_INIT;
@@ -147,34 +176,7 @@ int cmd_status(int argc, char **argv)
 			printf("; %llu KiB on disk with its write-ahead log", db + wal);
 		printf(")\n");
 	}
-	{
-		callus_gc_policy gp;
-		int unread = 0;
-		long long over;
-
-		/* the count the lessons are kept to, and what a lowered one
-		 * leaves over it until a recording or a pass removes it */
-		cli_gc_policy(&ws, &gp, count_unread, &unread);
-		over = gp.lessons_max > 0 ? (long long)t.lessons - gp.lessons_max : 0;
-		printf("lessons      %lld from %lld failed runs", (long long)t.lessons,
-		       (long long)t.runs);
-		if (over > 0 && gp.interval_hours <= 0)
-			printf(" (%lld over [retention] lessons = %d: removed by 'callus gc')", over,
-			       gp.lessons_max);
-		else if (over > (long long)gp.batch)
-			printf(" (%lld over [retention] lessons = %d: removed by 'callus gc', or %zu "
-			       "at a time by new lessons' recordings and the background pass)",
-			       over, gp.lessons_max, gp.batch);
-		else if (over > 0)
-			printf(" (%lld over [retention] lessons = %d: removed by the next new "
-			       "lesson's recording or 'callus gc')",
-			       over, gp.lessons_max);
-		else if (gp.lessons_max > 0)
-			printf(" (at most %d kept: [retention] lessons)", gp.lessons_max);
-		if (unread)
-			printf(" ([retention] holds a value callus cannot read: 'callus doctor')");
-		printf("\n");
-	}
+	print_lessons(&ws, &t);
 	printf("checks       %lld seen\n", (long long)t.checks);
 	{
 		char *before = cli_abandoned_before(&ws);

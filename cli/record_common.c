@@ -399,22 +399,20 @@ int cli_replay_views(const cli_workspace *ws)
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_store *store = NULL;
 	callus_gc_policy gp;
-	int rc;
+	const char *agents = callus_config_get(ws->config, "lessons", "file");
+	int max = (int)cli_config_long(ws, "lessons", "max", 20), rc;
 
 	if ((rc = cli_open_store(&store, ws, 0)) != 0)
 		return rc < 0 ? -1 : 0;
 	/* the count, which the replay's recordings left alone (no retention:
 	 * see record_pass), applied once to all that is over it, with the
-	 * background pass on; what is left is what the block below names */
+	 * background pass on; the block below says whether it is written */
 	cli_gc_policy(ws, &gp, NULL, NULL);
 	if (gp.interval_hours > 0) {
 		gp.batch = 0;
-		(void)callus_record_lessons_over(store, ws->root, &gp, 0,
-						 callus_config_get(ws->config, "lessons", "file"),
-						 (int)cli_config_long(ws, "lessons", "max", 20));
+		(void)callus_record_lessons_over(store, ws->root, &gp, 0, agents, max);
 	}
-	if ((rc = callus_record_views(store, ws->root, callus_config_get(ws->config, "lessons", "file"),
-				      (int)cli_config_long(ws, "lessons", "max", 20), &err)) < 0) {
+	if ((rc = callus_record_views(store, ws->root, agents, max, &err)) < 0) {
 		cli_error("%s: the lessons block not rebuilt: %s", ws->root, callus_error_message(&err));
 		log_error(ws, "views_failed", callus_error_message(&err), NULL);
 	}

@@ -547,33 +547,51 @@ int callus_record_views_stale(callus_store *store, const char *workspace, const 
 	return views(store, workspace, agents_file, agents_max, 1, err);
 }
 
-/* The block names the lessons it shows: without it written again, removed
- * files until the next change (record.h). */
-int callus_record_gc(callus_store *store, const char *workspace, const callus_gc_policy *p,
-		     const char *agents_file, int agents_max, callus_gc_result *res,
-		     callus_error *err, int *views_rc, callus_error *verr)
+/* A pass of retention: the whole policy (callus_gc, which takes no
+ * margin) or the count's rule alone (callus_gc_lessons_over). */
+typedef int (*retention_fn)(callus_store *s, const char *workspace, const callus_gc_policy *p,
+			    int margin, callus_gc_result *res, callus_error *err);
+
+static int whole_policy(callus_store *s, const char *workspace, const callus_gc_policy *p,
+			int margin, callus_gc_result *res, callus_error *err)
+{
+	(void)margin;
+	return callus_gc(s, workspace, p, res, err);
+}
+
+/* run under a views debt, then the block written again when it removed
+ * lessons or redacted texts: the block names the lessons it shows (without
+ * it written again, removed files until the next change) and shows notes
+ * and errors too; a crash between the two leaves the block to repair.  A
+ * dry run writes nothing, the views' debt and block neither.  run's
+ * result; *views_rc (may be NULL) callus_record_views()'s, 0 when not
+ * needed. */
+static int with_views(callus_store *store, const char *workspace, const callus_gc_policy *p,
+		      retention_fn run, int margin, const char *agents_file, int agents_max,
+		      callus_gc_result *res, callus_error *err, int *views_rc, callus_error *verr)
 {
 	callus_views_debt *debt = NULL;
-	callus_gc_result own;
 	int rc, views = 0;
 
-	if (!res)
-		res = &own;
-	/* a dry run writes nothing, the views' debt and block neither */
-	if (p->dry_run) {
-		if (views_rc)
-			*views_rc = 0;
-		return callus_gc(store, workspace, p, res, err);
-	}
-	callus_views_owe(&debt, workspace, NULL);
-	rc = callus_gc(store, workspace, p, res, err);
-	/* the block shows notes and errors too */
-	if (res->lessons || res->redacted)
+	if (!p->dry_run)
+		callus_views_owe(&debt, workspace, NULL);
+	rc = run(store, workspace, p, margin, res, err);
+	if (!p->dry_run && (res->lessons || res->redacted))
 		views = callus_record_views(store, workspace, agents_file, agents_max, verr);
 	callus_views_settle(debt, views == 0);
 	if (views_rc)
 		*views_rc = views;
 	return rc;
+}
+
+int callus_record_gc(callus_store *store, const char *workspace, const callus_gc_policy *p,
+		     const char *agents_file, int agents_max, callus_gc_result *res,
+		     callus_error *err, int *views_rc, callus_error *verr)
+{
+	callus_gc_result own;
+
+	return with_views(store, workspace, p, whole_policy, 0, agents_file, agents_max,
+			  res ? res : &own, err, views_rc, verr);
 }
 
 /* A pass after a recording, said in the log: what it removed (message),
@@ -608,19 +626,14 @@ size_t callus_record_lessons_over(callus_store *store, const char *workspace,
 				  int agents_max)
 {
 	callus_error err = CALLUS_ERROR_INIT, ve = CALLUS_ERROR_INIT;
-	callus_views_debt *debt = NULL;
 	callus_gc_result res;
-	int rc, views = 0;
+	int rc;
 
+	/* the views' debt and the store's lock only for a removal */
 	if (!callus_gc_lessons_past(store, p))
 		return 0;
-	/* a crash before the block is written again: repaired by the next
-	 * recording, as after any pass */
-	callus_views_owe(&debt, workspace, NULL);
-	rc = callus_gc_lessons_over(store, workspace, p, margin, &res, &err);
-	if (res.lessons)
-		views = callus_record_views(store, workspace, agents_file, agents_max, &ve);
-	callus_views_settle(debt, views == 0);
+	rc = with_views(store, workspace, p, callus_gc_lessons_over, margin, agents_file, agents_max,
+			&res, &err, NULL, &ve);
 	log_pass(workspace, rc, &err, &res,
 		 "the lessons went past [retention] lessons: the least valuable removed "
 		 "('callus help gc')");
