@@ -688,6 +688,14 @@ static void the_count_rule_alone_leaves_a_margin(void **state)
 	assert_int_equal(callus_gc_lessons_over(f->s, f->dir, &p, 0, &r, NULL), 0);
 	assert_int_equal(r.lessons, 8);
 	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 240);
+	/* a margin that would keep none (or less than none) is no margin */
+	p.lessons_max = 230;
+	assert_int_equal(callus_gc_lessons_over(f->s, f->dir, &p, 230, &r, NULL), 0);
+	assert_int_equal(r.lessons, 10);
+	p.lessons_max = 225;
+	assert_int_equal(callus_gc_lessons_over(f->s, f->dir, &p, -5, &r, NULL), 0);
+	assert_int_equal(r.lessons, 5);
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 225);
 	for (int i = 0; i < 3; i++)
 		callus_signature_release(&g[i]);
 }
