@@ -354,6 +354,9 @@ static int gc_lessons(callus_store *s, const char *workspace, int files_ours,
 {
 	int sq = SQLITE_OK;
 
+	/* age removes what a machine wrote, which the next failure writes
+	 * again; a person's words are no recording's to make again, so such a
+	 * lesson goes only by the count, and after every other */
 	if (p->lesson_days > 0) {
 		char *before = callus_sql_time_before(p->now, (int64_t)p->lesson_days * 86400);
 
@@ -361,6 +364,7 @@ static int gc_lessons(callus_store *s, const char *workspace, int files_ours,
 			return SQLITE_NOMEM;
 		sq = drop_lessons(s, workspace, files_ours,
 				  "SELECT id, signature FROM lessons WHERE last_seen < ?1"
+				  " AND NOT " CALLUS_STORE_LESSON_HAS_WORDS
 				  LESSON_REMOVABLE " ORDER BY last_seen LIMIT ?2",
 				  before, limit_of(p), p, 0, res);
 		free(before);

@@ -155,14 +155,17 @@ int callus_store_migrate(callus_store *s, callus_error *err);
 #define CALLUS_STORE_SKETCH_DIGITS 24
 void callus_store_noted_sketch(char out[CALLUS_STORE_SKETCH_DIGITS], const char *original);
 
+/* A lesson holding a person's words: a cause, resolution or rule, which
+ * only callus record and a note's rule write.  What no recording can make
+ * again, so retention by age passes it over (gc.c). */
+#define CALLUS_STORE_LESSON_HAS_WORDS "(cause <> '' OR resolution <> '' OR corrective_rule <> '')"
+
 /* The lessons, least valuable first, as retention removes them and
  * callus doctor lists them (gc.c, store_lessons.c): one without a
- * person's words (a cause, resolution or rule: only callus record and a
- * note's rule write them) before one with them, then the fewest
- * occurrences, then the oldest last seen. */
+ * person's words before one with them, then the fewest occurrences, then
+ * the oldest last seen. */
 #define CALLUS_STORE_LESSONS_BY_VALUE                                                       \
-	" ORDER BY (cause <> '' OR resolution <> '' OR corrective_rule <> '') ASC,"          \
-	" occurrences ASC, last_seen ASC, id ASC"
+	" ORDER BY " CALLUS_STORE_LESSON_HAS_WORDS " ASC, occurrences ASC, last_seen ASC, id ASC"
 
 /* Add m's rows to the metrics table, inside the caller's transaction
  * (store_metrics.c).  An SQLite result code. */

@@ -2,7 +2,8 @@
  * gc.h - retention: what a workspace keeps as it grows, and `callus gc`
  * applying it (docs/scale.md).
  *
- * Goes, by the policy below: lessons unseen for lesson_days, and the least
+ * Goes, by the policy below: lessons unseen for lesson_days (but one a
+ * person wrote into: a cause, resolution or rule), and the least
  * valuable beyond lessons_max (one without a person's words before one
  * with them, then fewest occurrences, then oldest), with their
  * .lessons/ files; runs older than run_days with their errors; errors that

@@ -622,6 +622,55 @@ static void a_persons_words_outlast_occurrences(void **state)
 		callus_signature_release(&g[i]);
 }
 
+/* Age takes what a machine wrote, which the next failure writes again; a
+ * lesson a person wrote into (a cause, a resolution, a note's rule) is
+ * passed over by lesson_days, however old, and goes only by the count,
+ * after the others. */
+static void a_persons_words_outlast_their_age(void **state)
+{
+	fixture *f = *state;
+	callus_signature g[4];
+	char s[4][65];
+	callus_gc_policy p;
+	callus_gc_result r;
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &g[0], s[0]);
+	record(f, "src/b.c", "unknown type name beta_two used here", &g[1], s[1]);
+	record(f, "src/c.c", "storage size of gamma_three is not known", &g[2], s[2]);
+	record(f, "src/d.c", "too few arguments to function delta_four", &g[3], s[3]);
+	sql(f, "UPDATE lessons SET last_seen = '2001-01-01T00:00:00.000Z'"
+	       " WHERE file IN ('src/a.c', 'src/b.c', 'src/c.c')");
+	sql(f, "UPDATE lessons SET resolution = 'include alpha.h' WHERE file = 'src/a.c'");
+	sql(f, "UPDATE lessons SET corrective_rule = 'check the header' WHERE file = 'src/b.c'");
+	policy(&p);
+	p.lessons_max = 0;
+	p.dry_run = 1;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lessons, 1);
+	p.dry_run = 0;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lessons, 1);
+	assert_int_equal(r.lesson_files, 1);
+	assert_true(lesson_file_exists(f, s[0]));
+	assert_true(lesson_file_exists(f, s[1]));
+	assert_false(lesson_file_exists(f, s[2]));
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 3);
+	/* a second pass finds nothing more to age out */
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lessons, 0);
+	/* the count still bounds them: the oldest-seen of the two goes first,
+	 * and the newest lesson stays though it has no words */
+	sql(f, "UPDATE lessons SET last_seen = '2000-01-01T00:00:00.000Z' WHERE file = 'src/b.c'");
+	p.lessons_max = 2;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lessons, 1);
+	assert_true(lesson_file_exists(f, s[0]));
+	assert_false(lesson_file_exists(f, s[1]));
+	assert_true(lesson_file_exists(f, s[3]));
+	for (int i = 0; i < 4; i++)
+		callus_signature_release(&g[i]);
+}
+
 /* The count's rule a recording applies when it adds a lesson
  * (callus_gc_lessons_over): the least valuable past lessons_max go, the
  * one it keeps stays, down to a hundredth under the count from 100 on,
@@ -3164,6 +3213,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(the_two_lesson_rules_share_a_batch, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_count_rule_alone_leaves_a_margin, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_persons_words_outlast_occurrences, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_persons_words_outlast_their_age, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_vacuum_that_fails_is_not_said_done, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_batch_bounds_the_abandoned_errors_too, setup,
 						teardown),
