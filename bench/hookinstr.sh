@@ -13,8 +13,12 @@
 # the three hooks' errors are of one template of scale_gen's (every
 # sixteenth error), so the error fixed and the new one share their type,
 # as about two pairs in three of the grown stores' do (80 % of their
-# signatures are of the type "error").  Each binary given is counted on its own copy: prints the
-# millions of instructions, a row a size, a column a binary.
+# signatures are of the type "error").  With RECUR=1, the three hooks are
+# of the store's own error 0 failing again in a check of its own (what
+# bench/scale.sh times as "recurring error"): no new lesson, signature or
+# vector, the lesson's count and its views written again.  Each binary
+# given is counted on its own copy: prints the millions of instructions, a
+# row a size, a column a binary.
 # With CG_KEEP=DIR, each count's callgrind output is kept as
 # DIR/callgrind-SIZE-K.out (K: the binary's place in the list), for
 # callgrind_annotate --inclusive=yes.
@@ -43,19 +47,22 @@ bench_tools "$repo" "$work" "$repo/build"
 
 # payload FILE K WS: gcc error K (ten of them from K with TEN=1) failing in WS
 payload() {
+	cmd="gcc -c src/x.c"
+	[ "${RECUR:-0}" != 1 ] || cmd="gcc -c src/r.c"
 	: >"$work/out.txt"
 	j=0
 	while [ "$j" -lt "$([ "${TEN:-0}" = 1 ] && echo 10 || echo 1)" ]; do
 		"$work/scale_gen" -p $(($2 + j)) >>"$work/out.txt"
 		j=$((j + 1))
 	done
-	jq -n --rawfile o "$work/out.txt" --arg cwd "$3" \
-		'{command: "gcc -c src/x.c", exit_code: 1, output: $o, cwd: $cwd}' >"$1"
+	jq -n --rawfile o "$work/out.txt" --arg cwd "$3" --arg cmd "$cmd" \
+		'{command: $cmd, exit_code: 1, output: $o, cwd: $cwd}' >"$1"
 }
 
 # scale_gen -p K writes template K % 16 (bench/scale_gen.c)
-step=10
+step=10 first=7000000
 if [ "${SAME_TYPE:-0}" = 1 ]; then step=16; fi
+if [ "${RECUR:-0}" = 1 ]; then step=0 first=0; fi
 printf '| recordings |'
 for bin in "$@"; do printf ' %s |' "$bin"; done
 printf '\n|---:|'
@@ -69,7 +76,7 @@ for size in $sizes; do
 		ws=$work/ws
 		rm -rf "$ws" && bench_ready "$from/ws-$size" "$ws" "$bin"
 		for i in 0 1 2; do
-			payload "$work/p.json" $((7000000 + i * step)) "$ws"
+			payload "$work/p.json" $((first + i * step)) "$ws"
 			if [ "$i" -lt 2 ]; then
 				(cd "$ws" && "$bin" hook generic <"$work/p.json" >/dev/null)
 			else
