@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "callus/lesson.h"
+#include "callus/signature.h"
 #include "callus/strlist.h"
 #include "callus/store.h"
 #include "callus/store_redact.h"
@@ -105,6 +106,92 @@ static void records_and_deduplicates(void **state)
 
 	callus_lesson_release(&a);
 	callus_lesson_release(&b);
+	callus_store_close(s);
+	callus_error_release(&err);
+}
+
+/* lesson l recorded with one error signature, g, as a failure's run
+ * names it: 0 or the store's error */
+static int record_with_sig(callus_store *s, callus_lesson *l, callus_signature *g)
+{
+	callus_run_info run = { .cwd = "", .intent_id = "session-1", .output_bytes = 10 };
+
+	run.sigs = g;
+	run.nsigs = 1;
+	return callus_store_record_lesson(s, l, &run, NULL, NULL);
+}
+
+static long long query_int(callus_store *s, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	long long v = -1;
+
+	assert_int_equal(sqlite3_prepare_v2(callus_store_db(s), sql, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* A failure whose errors were all stored before is tried as a recurrence
+ * (an UPDATE of its lesson) and one with a new error as a new lesson (the
+ * upsert): each guess that proves wrong still records it once, with its
+ * files (the INSERT's trigger) and the totals. */
+static void a_recurrence_guessed_wrong_is_still_recorded(void **state)
+{
+	fixture *f = *state;
+	callus_store *s = NULL;
+	callus_lesson l;
+	callus_signature g;
+	callus_diag d;
+	callus_strlist ctx = CALLUS_STRLIST_INIT;
+	callus_error err = CALLUS_ERROR_INIT;
+	char sql[160];
+
+	assert_int_equal(callus_store_open(&s, f->path, 1000, &err), 0);
+	memset(&d, 0, sizeof(d));
+	d.file = (char *)"src/app.js";
+	d.line = 4;
+	d.message = (char *)"'x' is assigned a value but never used";
+	assert_int_equal(callus_signature_build(&g, &d, "eslint", &ctx), 0);
+	make_lesson(&l, "src/app.js", "src/app.js:4:9 'x' is unused", "eslint");
+	/* new error, new lesson */
+	assert_int_equal(record_with_sig(s, &l, &g), 0);
+	assert_int_equal(l.occurrences, 1);
+	/* stored error, stored lesson: the UPDATE, a person's cause kept */
+	free(l.cause);
+	l.cause = strdup("left over from a refactoring");
+	assert_int_equal(record_with_sig(s, &l, &g), 0);
+	assert_int_equal(l.occurrences, 2);
+	free(l.cause);
+	l.cause = strdup("");
+	assert_int_equal(record_with_sig(s, &l, &g), 0);
+	assert_int_equal(l.occurrences, 3);
+	assert_string_equal(l.cause, "left over from a refactoring");
+	/* stored error, the lesson gone (retention took it): the UPDATE
+	 * finds none, the upsert inserts it, its files and count with it */
+	assert_int_equal(callus_store_exec(s, "DELETE FROM lessons", &err), 0);
+	assert_int_equal(query_int(s, "SELECT lessons FROM totals"), 0);
+	free(l.cause);
+	l.cause = strdup("");
+	assert_int_equal(record_with_sig(s, &l, &g), 0);
+	assert_int_equal(l.occurrences, 1);
+	assert_string_equal(l.cause, "");
+	assert_int_equal(query_int(s, "SELECT count(*) FROM lessons"), 1);
+	assert_int_equal(query_int(s, "SELECT lessons FROM totals"), 1);
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM lesson_files WHERE lesson_id = %lld",
+		 (long long)l.id);
+	assert_int_equal(query_int(s, sql), 2);
+	/* the error gone (retention took its signature), the lesson kept:
+	 * the upsert finds the lesson */
+	assert_int_equal(callus_store_exec(s, "DELETE FROM run_errors; DELETE FROM signatures",
+					   &err), 0);
+	assert_int_equal(record_with_sig(s, &l, &g), 0);
+	assert_int_equal(l.occurrences, 2);
+	assert_int_equal(query_int(s, "SELECT count(*) FROM lessons"), 1);
+	assert_int_equal(query_int(s, "SELECT count(*) FROM signatures"), 1);
+	callus_signature_release(&g);
+	callus_lesson_release(&l);
 	callus_store_close(s);
 	callus_error_release(&err);
 }
@@ -949,6 +1036,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(records_and_deduplicates, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_recurrence_guessed_wrong_is_still_recorded, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(origin_is_recorded_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(runs_seen_leave_out_an_imports_own, setup, teardown),
 		cmocka_unit_test_setup_teardown(lists_and_filters, setup, teardown),
