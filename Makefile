@@ -197,6 +197,9 @@ $(BUILD)/tests/test_git_offline: $(BUILD)/tests/unit/test_git_offline.o $(BUILD)
 # test_sqlmem checks the CLI's allocator for SQLite.
 $(BUILD)/tests/test_sqlmem: $(BUILD)/cli/sqlmem.o
 
+# test_hook_cut checks the trace of a hook cut with nothing queued.
+$(BUILD)/tests/test_hook_cut: $(BUILD)/cli/hook_cut.o $(BUILD)/tests/unit/tmpdir_helpers.o
+
 # test_hook_spool checks the hook's spool (and the detached start it links).
 $(BUILD)/tests/test_hook_spool: $(BUILD)/cli/hook_spool.o $(BUILD)/cli/detach.o \
 	$(BUILD)/tests/unit/tmpdir_helpers.o

@@ -10,6 +10,7 @@
  */
 #include "cli.h"
 #include "detach.h"
+#include "hook_cut.h"
 #include "hook_edit.h"
 #include "hook_health.h"
 #include "hook_spool.h"
@@ -133,6 +134,11 @@ static volatile sig_atomic_t guard_spooled;
  * replace before the cut. */
 static char guard_stored[PATH_MAX];
 static volatile sig_atomic_t guard_learning;
+/* No entry could be written for the check being recorded or learnt: a
+ * cut leaves the trace rendered for it (hook_cut.h), the only word of it
+ * anyone gets. */
+static cli_cut_trace guard_trace;
+static volatile sig_atomic_t guard_unqueued;
 static cli_detached guard_drainer;
 /* When the deadline comes, in callus_child_now_ms()'s clock (the detached
  * copy's own once it goes on): written by the handler only in the copy,
@@ -230,6 +236,8 @@ static void guard_handler(int sig)
 		rename(guard_stored, guard_cut);
 		cli_spool_drain_let_go();
 		cli_detached_start(&guard_drainer);
+	} else if (guard_unqueued && guard_cuts(sig)) {
+		cli_cut_trace_write(&guard_trace);
 	}
 	if (!guard_replied) {
 		guard_replied = 1;
@@ -538,6 +546,18 @@ static void spool_disarm(const cli_spool_entry *ent, int leave, const cli_spool_
 		callus_fs_keep_spare(guard_stored, guard_spare);
 	guard_spooled = 0;
 	guard_learning = 0;
+	guard_unqueued = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* No entry for this check: from now until spool_disarm, a cut leaves the
+ * trace of one (its rendering is done before the handler may read it). */
+static void unqueued_arm(const cli_workspace *ws)
+{
+	sigset_t old;
+
+	guard_block(&old);
+	guard_unqueued = cli_cut_trace_prepare(&guard_trace, ws) == 0;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
@@ -1012,6 +1032,10 @@ int cmd_hook(int argc, char **argv)
 			    spool_put(&ent, &ws) == 0)
 				q.origin = ent.origin;
 			guard_late_ws(&ws);
+			/* past guard_late: a cut from here on ends the hook, no
+			 * copy of it goes on to say it */
+			if (!q.origin)
+				unqueued_arm(&ws);
 			/* A run of its command queued before it first: recorded
 			 * after it, an earlier failure's errors would stay pending
 			 * where this run no longer shows them.  Other checks' runs
@@ -1068,6 +1092,8 @@ int cmd_hook(int argc, char **argv)
 			if (cli_spool_prepare(&ent, &ws, e, 0, det.tool, newest) == 0 &&
 			    spool_put(&ent, &ws) == 0)
 				q.origin = ent.origin;
+			else
+				unqueued_arm(&ws);
 			/* queued failures first: a fix is learnt against its failure */
 			if (!spool_empty)
 				cli_spool_drain(&ws, HOOK_DRAIN_INLINE_MS, HOOK_DRAIN_LOCK_WAIT_MS,

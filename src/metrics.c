@@ -660,10 +660,20 @@ static int spool_row(void *ctx, const callus_metric_row *r)
 		   : 0;
 }
 
+char *callus_metrics_spool_line(const callus_metrics *m)
+{
+	json_t *rows = json_array();
+	char *line = NULL;
+
+	if (rows && callus_metrics_each_row(m, spool_row, rows) == 0)
+		line = json_dumps(rows, JSON_COMPACT | JSON_ENSURE_ASCII);
+	json_decref(rows);
+	return line;
+}
+
 int callus_metrics_spool_put(const callus_metrics *m, const char *callus_dir)
 {
 	callus_buf path = CALLUS_BUF_INIT;
-	json_t *rows = json_array();
 	char *line = NULL;
 	struct stat st;
 	int fd = -1, rc = -1;
@@ -672,8 +682,7 @@ int callus_metrics_spool_put(const callus_metrics *m, const char *callus_dir)
 		rc = 0;
 		goto out;
 	}
-	if (!rows || callus_metrics_each_row(m, spool_row, rows) < 0 ||
-	    !(line = json_dumps(rows, JSON_COMPACT | JSON_ENSURE_ASCII)) ||
+	if (!(line = callus_metrics_spool_line(m)) ||
 	    callus_buf_printf(&path, "%s/%s", callus_dir, CALLUS_METRICS_SPOOL) < 0)
 		goto out;
 	/* the spool is written in the workspace or nowhere */
@@ -687,7 +696,6 @@ out:
 	if (fd >= 0)
 		close(fd);
 	free(line);
-	json_decref(rows);
 	callus_buf_release(&path);
 	return rc;
 }

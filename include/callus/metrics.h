@@ -181,6 +181,10 @@ int callus_metrics_render_json(callus_buf *out, const callus_metrics *m);
  * not grow it without bound. */
 #define CALLUS_METRICS_SPOOL_MAX (256 * 1024)
 
+/* m's rows as one line of the spool (no newline), what _put appends: NULL
+ * without memory.  The caller frees it. */
+char *callus_metrics_spool_line(const callus_metrics *m);
+
 /*
  * Append m's rows to callus_dir's spool.  Safe against concurrent _put and
  * _take (flock).  Best-effort: 0 when written.

@@ -324,6 +324,49 @@ test_expect_success 'a hook cut after its failure is stored, while learning: log
 	"$CALLUS" pending --json | jq -e "any(.[]; .args == \"-c other.c\")"
 '
 
+test_expect_success 'a hook cut with nothing queued (its queue cannot be written) still logs and counts the cut' '
+	mkdir unq && cd unq && git init -q && printf "int 1x;\n" >main.c && printf "int 2y;\n" >b.c &&
+	mkdir -m 700 .callus &&
+	printf "[learn]\nsnapshot_timeout_ms = 20000\n" >.callus/config &&
+	# a file where the queue'"'"'s folder goes: no entry can be written
+	: >.callus/spool &&
+	slow_helper &&
+	payload_for "$PWD" main.c >../unq.json &&
+	payload_for "$PWD" b.c >../unq-b.json &&
+	# not cut: recorded and learnt without a queue, and no cut said
+	"$CALLUS" hook generic <../unq-b.json >reply &&
+	jq -e "type == \"object\"" reply &&
+	test "$("$CALLUS" lessons --json | jq length)" = 1 &&
+	! grep -q "\"hook_cut\"" .callus/log.jsonl &&
+	test "$(cut_count unqueued)" = 0 &&
+	{ CALLUS_GIT_HELPER="$PWD/../slow-helper" "$CALLUS" hook generic <../unq.json >reply & } &&
+	hook=$! &&
+	for _ in $(seq 1 200); do
+		test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM lessons")" = 2 && break
+		sleep 0.05
+	done &&
+	# the deadline, early: as the alarm comes while learning waits
+	kill -ALRM $hook &&
+	wait $hook && jq -e "type == \"object\"" reply &&
+	end_helpers &&
+	grep "\"hook_cut\"" .callus/log.jsonl >cut.jsonl &&
+	test "$(wc -l <cut.jsonl)" = 1 &&
+	jq -e ".level == \"warn\" and .stage == \"unqueued\" and (.message | test(\"nothing queued\"))" cut.jsonl &&
+	# dated as callus_log_event dates a line, now
+	jq -e ".at | test(\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[.][0-9]{3}Z$\")" cut.jsonl &&
+	at=$(jq -r ".at | sub(\"[.][0-9]+Z$\"; \"Z\") | fromdateiso8601" cut.jsonl) &&
+	now=$(date +%s) &&
+	test $((now - at)) -ge 0 && test $((now - at)) -lt 120 &&
+	test "$(cut_count unqueued)" = 1 &&
+	# the count is kept by the next command that writes the store
+	grep -q "cut_total" .callus/metrics.pending &&
+	"$CALLUS" hook generic <../unq-b.json >reply &&
+	! grep -q "cut_total" .callus/metrics.pending &&
+	test "$(sqlite3 .callus/callus.db "SELECT value FROM metrics
+		WHERE name = '"'"'callus.hook.cut_total'"'"'")" = 1.0 &&
+	test "$(cut_count unqueued)" = 1
+'
+
 test_expect_success 'a pass waits for a drainer that holds the queue, and fixes the failure queued' '
 	mkdir passing && cd passing && git init -q && printf "int 1x;\n" >f1.c &&
 	mkdir -m 700 .callus .callus/spool &&

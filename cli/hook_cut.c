@@ -1,0 +1,190 @@
+/*
+ * hook_cut.c - the trace of a hook cut with nothing queued (hook_cut.h).
+ */
+#include "hook_cut.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "callus/buf.h"
+#include "callus/metrics.h"
+#include "callus/workspace.h"
+
+#define CUT_STAGE "unqueued"
+#define CUT_MESSAGE                                                                          \
+	"a hook was cut by its deadline with nothing queued (its queue could not be "         \
+	"written): what it had not stored is lost"
+
+/* src copied into dst of cap bytes: -1 when it does not fit */
+static int put(char *dst, size_t cap, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= cap)
+		return -1;
+	memcpy(dst, src, n + 1);
+	return 0;
+}
+
+/* The log line's fields after "at", as callus_log_event orders them: the
+ * object without its opening brace, and a newline. */
+static int render_rest(char *out, size_t cap)
+{
+	json_t *o = json_object();
+	char *s = NULL;
+	int rc = -1;
+
+	if (!o || json_object_set_new(o, "level", json_string("warn")) < 0 ||
+	    json_object_set_new(o, "event", json_string("hook_cut")) < 0 ||
+	    json_object_set_new(o, "message", json_string(CUT_MESSAGE)) < 0 ||
+	    json_object_set_new(o, "stage", json_string(CUT_STAGE)) < 0 ||
+	    !(s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII)) || s[0] != '{' ||
+	    strlen(s) + 2 > cap)
+		goto out;
+	snprintf(out, cap, "%s\n", s + 1);
+	rc = 0;
+out:
+	free(s);
+	json_decref(o);
+	return rc;
+}
+
+static int render_metric(char *out, size_t cap)
+{
+	const char *const labels[] = { CUT_STAGE };
+	callus_metrics *m = NULL;
+	char *line = NULL;
+	int rc = -1;
+
+	if (callus_metrics_new(&m) < 0 ||
+	    callus_metrics_add(m, CALLUS_METRIC_HOOK_CUT, labels, 1) < 0 ||
+	    !(line = callus_metrics_spool_line(m)) || strlen(line) + 2 > cap)
+		goto out;
+	snprintf(out, cap, "%s\n", line);
+	rc = 0;
+out:
+	free(line);
+	callus_metrics_free(m);
+	return rc;
+}
+
+int cli_cut_trace_prepare(cli_cut_trace *t, const cli_workspace *ws)
+{
+	callus_buf dir = CALLUS_BUF_INIT, log = CALLUS_BUF_INIT, spool = CALLUS_BUF_INIT;
+	int rc = -1;
+
+	memset(t, 0, sizeof(*t));
+	if (!ws || !ws->root || callus_buf_printf(&dir, "%s/.callus", ws->root) < 0 ||
+	    callus_buf_printf(&log, "%s/log.jsonl", dir.ptr) < 0 ||
+	    callus_buf_printf(&spool, "%s/%s", dir.ptr, CALLUS_METRICS_SPOOL) < 0)
+		goto out;
+	/* written in the workspace or nowhere, as the log and the spool are:
+	 * asked now, since the handler can ask nothing */
+	if (callus_workspace_guard_dir(dir.ptr, NULL) < 0 ||
+	    put(t->log, sizeof(t->log), log.ptr) < 0 ||
+	    put(t->spool, sizeof(t->spool), spool.ptr) < 0 ||
+	    render_rest(t->rest, sizeof(t->rest)) < 0 ||
+	    render_metric(t->metric, sizeof(t->metric)) < 0)
+		goto out;
+	rc = 0;
+out:
+	if (rc < 0)
+		memset(t, 0, sizeof(*t));
+	callus_buf_release(&dir);
+	callus_buf_release(&log);
+	callus_buf_release(&spool);
+	return rc;
+}
+
+/* n's width digits into p, zeros first */
+static char *digits(char *p, long n, int width)
+{
+	for (int i = width - 1; i >= 0; i--, n /= 10)
+		p[i] = (char)('0' + n % 10);
+	return p + width;
+}
+
+/* The civil date counted from 1970-01-01 in 400-year eras of 146,097
+ * days, each era's years from March (so that a leap day ends its year). */
+size_t cli_cut_iso8601(char *out, const struct timespec *t)
+{
+	long long days = t->tv_sec / 86400, secs = t->tv_sec % 86400;
+	long long z = days + 719468, era = (z >= 0 ? z : z - 146096) / 146097;
+	long long doe = z - era * 146097;
+	long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	long long mp = (5 * doy + 2) / 153;
+	long long d = doy - (153 * mp + 2) / 5 + 1, m = mp < 10 ? mp + 3 : mp - 9;
+	long long y = yoe + era * 400 + (m <= 2);
+	char *p = out;
+
+	p = digits(p, (long)y, 4);
+	*p++ = '-';
+	p = digits(p, (long)m, 2);
+	*p++ = '-';
+	p = digits(p, (long)d, 2);
+	*p++ = 'T';
+	p = digits(p, (long)(secs / 3600), 2);
+	*p++ = ':';
+	p = digits(p, (long)(secs / 60 % 60), 2);
+	*p++ = ':';
+	p = digits(p, (long)(secs % 60), 2);
+	*p++ = '.';
+	p = digits(p, t->tv_nsec / 1000000, 3);
+	*p++ = 'Z';
+	return (size_t)(p - out);
+}
+
+/* len bytes of buf appended whole to path, or not at all when the file
+ * will not take them (O_APPEND: one write, one place) */
+static void append(const char *path, const char *buf, size_t len, int lock)
+{
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	struct stat st;
+
+	if (fd < 0)
+		return;
+	/* the spool's takers empty it under its lock: a line written between
+	 * their read and their emptying would be lost.  A lock held now is
+	 * not waited for: the handler has the hook's reply to write */
+	if (lock && (flock(fd, LOCK_EX | LOCK_NB) < 0 || fstat(fd, &st) < 0 ||
+		     st.st_size > CALLUS_METRICS_SPOOL_MAX))
+		goto out;
+	if (write(fd, buf, len) < 0) {
+		/* best effort: nothing more to do in a handler */
+	}
+out:
+	close(fd);
+}
+
+void cli_cut_trace_write(const cli_cut_trace *t)
+{
+	char line[CLI_CUT_LINE_MAX + 64];
+	struct timespec now;
+	size_t n, rest;
+	int saved = errno;
+
+	if (!t->log[0])
+		return;
+	memcpy(line, "{\"at\":\"", 7);
+	n = 7;
+	if (clock_gettime(CLOCK_REALTIME, &now) == 0 && now.tv_sec >= 0)
+		n += cli_cut_iso8601(line + n, &now);
+	memcpy(line + n, "\",", 2);
+	n += 2;
+	rest = strlen(t->rest);
+	if (n + rest <= sizeof(line)) {
+		memcpy(line + n, t->rest, rest);
+		append(t->log, line, n + rest, 0);
+	}
+	append(t->spool, t->metric, strlen(t->metric), 1);
+	errno = saved;
+}

@@ -1,0 +1,48 @@
+/*
+ * hook_cut.h - what a hook cut by its deadline leaves when nothing of it
+ * was queued.
+ *
+ * A cut hook hands what it was doing to a drainer through its spool entry,
+ * and the drainer logs the cut and counts it (callus.hook.cut_total).  When
+ * the entry could not be written (a full disk, a .callus/spool that is not
+ * a directory), the hook goes on without one; cut then, what it had not
+ * stored is lost, and the cut was said nowhere.  This is the trace such a
+ * cut leaves: a hook_cut line in .callus/log.jsonl and the count in the
+ * metrics' spool (metrics.h), stage "unqueued".  Rendered beforehand, in the
+ * hook's own flow; written by its signal handler with async-signal-safe
+ * calls only, into the fixed arrays below (no allocation is safe there).
+ */
+#ifndef CALLUS_CLI_HOOK_CUT_H
+#define CALLUS_CLI_HOOK_CUT_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "cli.h"
+
+#define CLI_CUT_LINE_MAX 512
+
+typedef struct cli_cut_trace {
+	char log[PATH_MAX];             /* .callus/log.jsonl */
+	char spool[PATH_MAX];           /* .callus/metrics.pending */
+	char rest[CLI_CUT_LINE_MAX];    /* the log line after its "at" */
+	char metric[CLI_CUT_LINE_MAX];  /* the spool's line, with its newline */
+} cli_cut_trace;
+
+/* Render t for a cut of ws's hook.  0, or -1 (t unusable: a path or a line
+ * too long, no memory, a .callus/ that leads out of the workspace). */
+int cli_cut_trace_prepare(cli_cut_trace *t, const cli_workspace *ws);
+
+/* Append t's log line, dated now, and its count to the spool (taken by
+ * the next command that writes the store).  Async-signal-safe; best
+ * effort (a spool another process holds, or past its size, is left). */
+void cli_cut_trace_write(const cli_cut_trace *t);
+
+/* The UTC date of t (seconds from 0 to year 9999's end) as
+ * callus_now_iso8601 writes it, 2026-12-04T14:35:10.123Z: 24 bytes into
+ * out, no terminator, their number returned.  Without gmtime_r, which a
+ * signal handler may not call. */
+size_t cli_cut_iso8601(char *out, const struct timespec *t);
+
+#endif

@@ -1,0 +1,206 @@
+/*
+ * test_hook_cut.c - the trace a hook cut with nothing queued leaves
+ * (cli/hook_cut.c): its date as gmtime_r makes it, its log line, and its
+ * count in the metrics' spool, which a spool held by another process does
+ * not wait for.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../cli/hook_cut.h"
+#include "callus/metrics.h"
+#include "tmpdir_helpers.h"
+
+/* What gmtime_r and strftime make of t, as callus_now_iso8601 writes it. */
+static void expected(char out[32], const struct timespec *t)
+{
+	struct tm tm;
+	size_t n;
+
+	assert_non_null(gmtime_r(&t->tv_sec, &tm));
+	assert_int_equal(n = strftime(out, 32, "%Y-%m-%dT%H:%M:%S", &tm), 19);
+	snprintf(out + n, 32 - n, ".%03dZ", (int)(t->tv_nsec / 1000000 % 1000));
+}
+
+static void check_date(time_t sec, long nsec)
+{
+	struct timespec t = { sec, nsec };
+	char want[32], got[32];
+	size_t n = cli_cut_iso8601(got, &t);
+
+	got[n] = '\0';
+	expected(want, &t);
+	assert_int_equal(n, 24);
+	assert_string_equal(got, want);
+}
+
+static void the_date_is_gmtimes(void **state)
+{
+	/* the edges of months, leap days, centuries and 400-year eras */
+	static const time_t edges[] = { 0,          59,         86399,      86400,
+					951782399,  951782400,  951868800,  4107542400,
+					4107628799, 1709164800, 1709251199, 1735689599,
+					1735689600, 253402300799 };
+	unsigned seed = 14;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
+		check_date(edges[i], 999999999);
+	/* and days all over the range, every hour of them */
+	for (int i = 0; i < 20000; i++) {
+		seed = seed * 1103515245u + 12345u;
+		check_date((time_t)(((uint64_t)seed * 59u) % 253402300800ull), (long)(seed % 1000000000u));
+	}
+}
+
+struct fixture {
+	char dir[256];
+	char callus[300];
+	cli_workspace ws;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	if (!f || test_tmpdir_make(f->dir, sizeof(f->dir), "cut") < 0)
+		return -1;
+	snprintf(f->callus, sizeof(f->callus), "%s/.callus", f->dir);
+	if (mkdir(f->callus, 0700) < 0)
+		return -1;
+	f->ws.root = f->dir;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	test_tmpdir_remove(f->dir);
+	free(f);
+	return 0;
+}
+
+static double cuts_spooled(const struct fixture *f)
+{
+	callus_metrics *m = NULL;
+	callus_buf out = CALLUS_BUF_INIT;
+	json_t *doc, *metric, *series;
+	double v = 0;
+	size_t i, j;
+
+	assert_int_equal(callus_metrics_new(&m), 0);
+	assert_int_equal(callus_metrics_spool_read(m, f->callus, 0), 0);
+	assert_int_equal(callus_metrics_render_json(&out, m), 0);
+	assert_non_null(doc = json_loads(out.ptr, 0, NULL));
+	json_array_foreach(json_object_get(doc, "metrics"), i, metric)
+	{
+		if (strcmp(json_string_value(json_object_get(metric, "name")),
+			   "callus.hook.cut_total"))
+			continue;
+		json_array_foreach(json_object_get(metric, "series"), j, series)
+		{
+			assert_string_equal(json_string_value(json_object_get(
+						    json_object_get(series, "labels"), "stage")),
+					    "unqueued");
+			v += json_number_value(json_object_get(series, "value"));
+		}
+	}
+	json_decref(doc);
+	callus_buf_release(&out);
+	callus_metrics_free(m);
+	return v;
+}
+
+static void the_trace_is_a_log_line_and_a_count(void **state)
+{
+	struct fixture *f = *state;
+	cli_cut_trace t;
+	char path[400], line[1024];
+	json_t *o;
+	FILE *fp;
+	time_t before = time(NULL);
+	int fd;
+
+	assert_int_equal(cli_cut_trace_prepare(&t, &f->ws), 0);
+	cli_cut_trace_write(&t);
+	snprintf(path, sizeof(path), "%s/log.jsonl", f->callus);
+	assert_non_null(fp = fopen(path, "r"));
+	assert_non_null(fgets(line, sizeof(line), fp));
+	assert_null(fgets(line + strlen(line), (int)(sizeof(line) - strlen(line)), fp));
+	fclose(fp);
+	assert_non_null(o = json_loads(line, 0, NULL));
+	assert_string_equal(json_string_value(json_object_get(o, "event")), "hook_cut");
+	assert_string_equal(json_string_value(json_object_get(o, "level")), "warn");
+	assert_string_equal(json_string_value(json_object_get(o, "stage")), "unqueued");
+	assert_non_null(strstr(json_string_value(json_object_get(o, "message")), "nothing queued"));
+	{
+		struct tm tm;
+		const char *at = json_string_value(json_object_get(o, "at"));
+
+		memset(&tm, 0, sizeof(tm));
+		assert_non_null(at);
+		assert_non_null(strptime(at, "%Y-%m-%dT%H:%M:%S", &tm));
+		assert_true(timegm(&tm) >= before && timegm(&tm) <= time(NULL));
+	}
+	json_decref(o);
+	assert_true(cuts_spooled(f) == 1.0);
+	/* a spool another process holds is not waited for: the log says it */
+	snprintf(path, sizeof(path), "%s/%s", f->callus, CALLUS_METRICS_SPOOL);
+	assert_true((fd = open(path, O_RDONLY)) >= 0);
+	assert_int_equal(flock(fd, LOCK_EX), 0);
+	if (fork() == 0) {
+		cli_cut_trace_write(&t);
+		_exit(0);
+	}
+	assert_int_not_equal(wait(NULL), -1);
+	close(fd);
+	assert_true(cuts_spooled(f) == 1.0);
+	cli_cut_trace_write(&t);
+	assert_true(cuts_spooled(f) == 2.0);
+}
+
+/* A .callus/ linking out of the workspace is written nowhere: the trace
+ * is not made. */
+static void no_trace_out_of_the_workspace(void **state)
+{
+	struct fixture *f = *state;
+	cli_cut_trace t;
+	char elsewhere[300];
+
+	snprintf(elsewhere, sizeof(elsewhere), "%s/elsewhere", f->dir);
+	assert_int_equal(rename(f->callus, elsewhere), 0);
+	assert_int_equal(symlink("/tmp", f->callus), 0);
+	assert_int_equal(cli_cut_trace_prepare(&t, &f->ws), -1);
+	/* an unmade trace writes nothing */
+	cli_cut_trace_write(&t);
+	assert_int_equal(unlink(f->callus), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(the_date_is_gmtimes),
+		cmocka_unit_test_setup_teardown(the_trace_is_a_log_line_and_a_count, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(no_trace_out_of_the_workspace, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
