@@ -46,9 +46,10 @@ const cli_spec cmd_record_spec = {
 	"The lesson is stored like an automatic one (redacted, de-duplicated by its\n"
 	"signature: recording the same file and summary again adds an occurrence and\n"
 	"fills in analysis fields that were empty). A cause, resolution or rule makes\n"
-	"it worth more than a lesson without them: retention removes it last. Like a\n"
-	"failure's recording, it keeps the lessons within [retention] lessons and runs\n"
-	"the retention policy's background pass when it is due ('callus help gc').",
+	"it worth more than a lesson without them: retention by age passes it over,\n"
+	"and the count ([retention] lessons) removes it last. Like a failure's\n"
+	"recording, it keeps the lessons within [retention] lessons and runs the\n"
+	"retention policy's background pass when it is due ('callus help gc').",
 	record_options, 0
 };
 

@@ -45,7 +45,9 @@
 
 /* [retention] in .callus/config; a value <= 0 turns that rule off. */
 typedef struct callus_gc_policy {
-	int lesson_days;      /* lessons unseen this long go */
+	int lesson_days;      /* lessons unseen this long go, but one with
+			       * a person's words (a cause, resolution or
+			       * rule: store_internal.h) */
 	int lessons_max;      /* at most this many lessons */
 	int run_days;         /* runs, fixes without a resolution and checks
 			       * with no error left this old go */
