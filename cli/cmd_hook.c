@@ -137,7 +137,7 @@ static volatile sig_atomic_t guard_learning;
 /* No entry could be written for the check being recorded or learnt: a
  * cut leaves the trace rendered for it (hook_cut.h), the only word of it
  * anyone gets. */
-static cli_cut_trace guard_trace;
+static cli_cut_trace guard_trace = CLI_CUT_TRACE_INIT;
 static volatile sig_atomic_t guard_unqueued;
 static cli_detached guard_drainer;
 /* When the deadline comes, in callus_child_now_ms()'s clock (the detached
@@ -547,6 +547,7 @@ static void spool_disarm(const cli_spool_entry *ent, int leave, const cli_spool_
 	guard_spooled = 0;
 	guard_learning = 0;
 	guard_unqueued = 0;
+	cli_cut_trace_release(&guard_trace);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
@@ -557,6 +558,7 @@ static void unqueued_arm(const cli_workspace *ws)
 	sigset_t old;
 
 	guard_block(&old);
+	cli_cut_trace_release(&guard_trace);
 	guard_unqueued = cli_cut_trace_prepare(&guard_trace, ws) == 0;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }

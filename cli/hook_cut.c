@@ -23,17 +23,6 @@
 	"a hook was cut by its deadline with nothing queued (its queue could not be "         \
 	"written): what it had not stored is lost"
 
-/* src copied into dst of cap bytes: -1 when it does not fit */
-static int put(char *dst, size_t cap, const char *src)
-{
-	size_t n = strlen(src);
-
-	if (n >= cap)
-		return -1;
-	memcpy(dst, src, n + 1);
-	return 0;
-}
-
 /* The log line's fields after "at", as callus_log_event orders them: the
  * object without its opening brace, and a newline. */
 static int render_rest(char *out, size_t cap)
@@ -78,30 +67,34 @@ out:
 
 int cli_cut_trace_prepare(cli_cut_trace *t, const cli_workspace *ws)
 {
-	callus_buf dir = CALLUS_BUF_INIT, log = CALLUS_BUF_INIT, spool = CALLUS_BUF_INIT;
+	callus_buf dir = CALLUS_BUF_INIT;
 	int rc = -1;
 
-	memset(t, 0, sizeof(*t));
-	if (!ws || !ws->root || callus_buf_printf(&dir, "%s/.callus", ws->root) < 0 ||
-	    callus_buf_printf(&log, "%s/log.jsonl", dir.ptr) < 0 ||
-	    callus_buf_printf(&spool, "%s/%s", dir.ptr, CALLUS_METRICS_SPOOL) < 0)
+	t->dir = -1;
+	if (!ws || !ws->root || callus_buf_printf(&dir, "%s/.callus", ws->root) < 0)
 		goto out;
 	/* written in the workspace or nowhere, as the log and the spool are:
-	 * asked now, since the handler can ask nothing */
+	 * asked now, since the handler can ask nothing, and the folder kept
+	 * open from here, so that the answer stays true */
 	if (callus_workspace_guard_dir(dir.ptr, NULL) < 0 ||
-	    put(t->log, sizeof(t->log), log.ptr) < 0 ||
-	    put(t->spool, sizeof(t->spool), spool.ptr) < 0 ||
 	    render_rest(t->rest, sizeof(t->rest)) < 0 ||
-	    render_metric(t->metric, sizeof(t->metric)) < 0)
+	    render_metric(t->metric, sizeof(t->metric)) < 0 ||
+	    (t->dir = open(dir.ptr, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
 		goto out;
 	rc = 0;
 out:
 	if (rc < 0)
-		memset(t, 0, sizeof(*t));
+		cli_cut_trace_release(t);
 	callus_buf_release(&dir);
-	callus_buf_release(&log);
-	callus_buf_release(&spool);
 	return rc;
+}
+
+void cli_cut_trace_release(cli_cut_trace *t)
+{
+	if (t->dir >= 0)
+		close(t->dir);
+	t->dir = -1;
+	t->rest[0] = t->metric[0] = '\0';
 }
 
 /* n's width digits into p, zeros first */
@@ -143,11 +136,11 @@ size_t cli_cut_iso8601(char *out, const struct timespec *t)
 	return (size_t)(p - out);
 }
 
-/* len bytes of buf appended whole to path, or not at all when the file
+/* len bytes of buf appended whole to dir's file name, or not at all when the file
  * will not take them (O_APPEND: one write, one place) */
-static void append(const char *path, const char *buf, size_t len, int lock)
+static void append(int dir, const char *name, const char *buf, size_t len, int lock)
 {
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	int fd = openat(dir, name, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	struct stat st;
 
 	if (fd < 0)
@@ -172,7 +165,7 @@ void cli_cut_trace_write(const cli_cut_trace *t)
 	size_t n, rest;
 	int saved = errno;
 
-	if (!t->log[0])
+	if (t->dir < 0)
 		return;
 	memcpy(line, "{\"at\":\"", 7);
 	n = 7;
@@ -183,8 +176,8 @@ void cli_cut_trace_write(const cli_cut_trace *t)
 	rest = strlen(t->rest);
 	if (n + rest <= sizeof(line)) {
 		memcpy(line + n, t->rest, rest);
-		append(t->log, line, n + rest, 0);
+		append(t->dir, "log.jsonl", line, n + rest, 0);
 	}
-	append(t->spool, t->metric, strlen(t->metric), 1);
+	append(t->dir, CALLUS_METRICS_SPOOL, t->metric, strlen(t->metric), 1);
 	errno = saved;
 }

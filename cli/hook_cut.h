@@ -24,15 +24,24 @@
 #define CLI_CUT_LINE_MAX 512
 
 typedef struct cli_cut_trace {
-	char log[PATH_MAX];             /* .callus/log.jsonl */
-	char spool[PATH_MAX];           /* .callus/metrics.pending */
+	int dir;                        /* .callus/, open while the trace may be
+					 * written (-1: none): the files are
+					 * opened in it, so that a .callus
+					 * replaced by a link since it was
+					 * checked leads nowhere else */
 	char rest[CLI_CUT_LINE_MAX];    /* the log line after its "at" */
 	char metric[CLI_CUT_LINE_MAX];  /* the spool's line, with its newline */
 } cli_cut_trace;
 
-/* Render t for a cut of ws's hook.  0, or -1 (t unusable: a path or a line
- * too long, no memory, a .callus/ that leads out of the workspace). */
+#define CLI_CUT_TRACE_INIT { -1, { 0 }, { 0 } }
+
+/* Render t (CLI_CUT_TRACE_INIT, or released) for a cut of ws's hook.  0,
+ * or -1 (t unusable: a line too long, no memory, a .callus/ that leads out
+ * of the workspace or cannot be opened). */
 int cli_cut_trace_prepare(cli_cut_trace *t, const cli_workspace *ws);
+
+/* Close what prepare opened; t is unusable until prepared again. */
+void cli_cut_trace_release(cli_cut_trace *t);
 
 /* Append t's log line, dated now, and its count to the spool (taken by
  * the next command that writes the store).  Async-signal-safe; best

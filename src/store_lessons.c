@@ -524,7 +524,10 @@ int callus_store_record_lesson(callus_store *s, callus_lesson *l, const callus_r
 		callus_metrics_clear(run->metrics);
 	goto out;
 db_fail:
-	rc = callus_store_db_error(s, err, sq, "cannot record in");
+	/* SQLITE_NOMEM is also what this file's own copies report: SQLite's
+	 * message would be another statement's, or "not an error" */
+	rc = sq == SQLITE_NOMEM ? callus_error_set(err, CALLUS_ENOMEM, "out of memory")
+				: callus_store_db_error(s, err, sq, "cannot record in");
 rollback:
 	sqlite3_finalize(st);
 	st = NULL;

@@ -128,14 +128,39 @@ static double cuts_spooled(const struct fixture *f)
 	return v;
 }
 
+/* The lines of callus_dir's log. */
+static int log_lines(const struct fixture *f)
+{
+	char path[400], line[1024];
+	FILE *fp;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "%s/log.jsonl", f->callus);
+	if (!(fp = fopen(path, "r")))
+		return 0;
+	while (fgets(line, sizeof(line), fp))
+		n++;
+	fclose(fp);
+	return n;
+}
+
+/* The clock the trace dates by (time(2) may lag it by a tick). */
+static time_t realtime(void)
+{
+	struct timespec now;
+
+	assert_int_equal(clock_gettime(CLOCK_REALTIME, &now), 0);
+	return now.tv_sec;
+}
+
 static void the_trace_is_a_log_line_and_a_count(void **state)
 {
 	struct fixture *f = *state;
-	cli_cut_trace t;
+	cli_cut_trace t = CLI_CUT_TRACE_INIT;
 	char path[400], line[1024];
 	json_t *o;
 	FILE *fp;
-	time_t before = time(NULL);
+	time_t before = realtime();
 	int fd;
 
 	assert_int_equal(cli_cut_trace_prepare(&t, &f->ws), 0);
@@ -157,7 +182,7 @@ static void the_trace_is_a_log_line_and_a_count(void **state)
 		memset(&tm, 0, sizeof(tm));
 		assert_non_null(at);
 		assert_non_null(strptime(at, "%Y-%m-%dT%H:%M:%S", &tm));
-		assert_true(timegm(&tm) >= before && timegm(&tm) <= time(NULL));
+		assert_true(timegm(&tm) >= before && timegm(&tm) <= realtime());
 	}
 	json_decref(o);
 	assert_true(cuts_spooled(f) == 1.0);
@@ -172,8 +197,39 @@ static void the_trace_is_a_log_line_and_a_count(void **state)
 	assert_int_not_equal(wait(NULL), -1);
 	close(fd);
 	assert_true(cuts_spooled(f) == 1.0);
+	assert_int_equal(log_lines(f), 2);
 	cli_cut_trace_write(&t);
 	assert_true(cuts_spooled(f) == 2.0);
+	assert_int_equal(log_lines(f), 3);
+	cli_cut_trace_release(&t);
+	/* released, it writes nothing */
+	cli_cut_trace_write(&t);
+	assert_int_equal(log_lines(f), 3);
+}
+
+/* A .callus/ replaced by a link after the trace was made: the trace still
+ * goes to the folder it checked, not through the link. */
+static void a_callus_swapped_for_a_link_is_not_followed(void **state)
+{
+	struct fixture *f = *state;
+	cli_cut_trace t = CLI_CUT_TRACE_INIT;
+	char moved[300], outside[300], path[400];
+
+	assert_int_equal(cli_cut_trace_prepare(&t, &f->ws), 0);
+	snprintf(moved, sizeof(moved), "%s/moved", f->dir);
+	snprintf(outside, sizeof(outside), "%s/outside", f->dir);
+	assert_int_equal(mkdir(outside, 0700), 0);
+	assert_int_equal(rename(f->callus, moved), 0);
+	assert_int_equal(symlink(outside, f->callus), 0);
+	cli_cut_trace_write(&t);
+	cli_cut_trace_release(&t);
+	snprintf(path, sizeof(path), "%s/log.jsonl", outside);
+	assert_int_not_equal(access(path, F_OK), 0);
+	snprintf(path, sizeof(path), "%s/log.jsonl", moved);
+	assert_int_equal(access(path, F_OK), 0);
+	snprintf(path, sizeof(path), "%s/%s", moved, CALLUS_METRICS_SPOOL);
+	assert_int_equal(access(path, F_OK), 0);
+	assert_int_equal(unlink(f->callus), 0);
 }
 
 /* A .callus/ linking out of the workspace is written nowhere: the trace
@@ -181,7 +237,7 @@ static void the_trace_is_a_log_line_and_a_count(void **state)
 static void no_trace_out_of_the_workspace(void **state)
 {
 	struct fixture *f = *state;
-	cli_cut_trace t;
+	cli_cut_trace t = CLI_CUT_TRACE_INIT;
 	char elsewhere[300];
 
 	snprintf(elsewhere, sizeof(elsewhere), "%s/elsewhere", f->dir);
@@ -198,6 +254,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(the_date_is_gmtimes),
 		cmocka_unit_test_setup_teardown(the_trace_is_a_log_line_and_a_count, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(a_callus_swapped_for_a_link_is_not_followed, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(no_trace_out_of_the_workspace, setup, teardown),
 	};

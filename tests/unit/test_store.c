@@ -133,6 +133,22 @@ static long long query_int(callus_store *s, const char *sql)
 	return v;
 }
 
+/* The statements a recording runs on lessons, as SQLite traces them:
+ * bit 0 an UPDATE of lessons, bit 1 an INSERT into them. */
+static int lesson_writes(unsigned type, void *ctx, void *p, void *x)
+{
+	const char *sql = sqlite3_sql(p);
+	int *seen = ctx;
+
+	(void)type;
+	(void)x;
+	if (sql && !strncmp(sql, "UPDATE lessons SET", 18))
+		*seen |= 1;
+	if (sql && !strncmp(sql, "INSERT INTO lessons", 19))
+		*seen |= 2;
+	return 0;
+}
+
 /* A failure whose errors were all stored before is tried as a recurrence
  * (an UPDATE of its lesson) and one with a new error as a new lesson (the
  * upsert): each guess that proves wrong still records it once, with its
@@ -147,6 +163,7 @@ static void a_recurrence_guessed_wrong_is_still_recorded(void **state)
 	callus_strlist ctx = CALLUS_STRLIST_INIT;
 	callus_error err = CALLUS_ERROR_INIT;
 	char sql[160];
+	int seen = 0;
 
 	assert_int_equal(callus_store_open(&s, f->path, 1000, &err), 0);
 	memset(&d, 0, sizeof(d));
@@ -155,14 +172,20 @@ static void a_recurrence_guessed_wrong_is_still_recorded(void **state)
 	d.message = (char *)"'x' is assigned a value but never used";
 	assert_int_equal(callus_signature_build(&g, &d, "eslint", &ctx), 0);
 	make_lesson(&l, "src/app.js", "src/app.js:4:9 'x' is unused", "eslint");
-	/* new error, new lesson */
+	assert_int_equal(sqlite3_trace_v2(callus_store_db(s), SQLITE_TRACE_STMT, lesson_writes,
+					  &seen),
+			 SQLITE_OK);
+	/* new error, new lesson: the upsert alone */
 	assert_int_equal(record_with_sig(s, &l, &g), 0);
 	assert_int_equal(l.occurrences, 1);
-	/* stored error, stored lesson: the UPDATE, a person's cause kept */
+	assert_int_equal(seen, 2);
+	/* stored error, stored lesson: the UPDATE alone, a person's cause kept */
 	free(l.cause);
 	l.cause = strdup("left over from a refactoring");
+	seen = 0;
 	assert_int_equal(record_with_sig(s, &l, &g), 0);
 	assert_int_equal(l.occurrences, 2);
+	assert_int_equal(seen, 1);
 	free(l.cause);
 	l.cause = strdup("");
 	assert_int_equal(record_with_sig(s, &l, &g), 0);
@@ -174,7 +197,9 @@ static void a_recurrence_guessed_wrong_is_still_recorded(void **state)
 	assert_int_equal(query_int(s, "SELECT lessons FROM totals"), 0);
 	free(l.cause);
 	l.cause = strdup("");
+	seen = 0;
 	assert_int_equal(record_with_sig(s, &l, &g), 0);
+	assert_int_equal(seen, 3);
 	assert_int_equal(l.occurrences, 1);
 	assert_string_equal(l.cause, "");
 	assert_int_equal(query_int(s, "SELECT count(*) FROM lessons"), 1);
@@ -186,10 +211,13 @@ static void a_recurrence_guessed_wrong_is_still_recorded(void **state)
 	 * the upsert finds the lesson */
 	assert_int_equal(callus_store_exec(s, "DELETE FROM run_errors; DELETE FROM signatures",
 					   &err), 0);
+	seen = 0;
 	assert_int_equal(record_with_sig(s, &l, &g), 0);
+	assert_int_equal(seen, 2);
 	assert_int_equal(l.occurrences, 2);
 	assert_int_equal(query_int(s, "SELECT count(*) FROM lessons"), 1);
 	assert_int_equal(query_int(s, "SELECT count(*) FROM signatures"), 1);
+	sqlite3_trace_v2(callus_store_db(s), 0, NULL, NULL);
 	callus_signature_release(&g);
 	callus_lesson_release(&l);
 	callus_store_close(s);
