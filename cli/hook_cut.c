@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include <unistd.h>
 
 #include "callus/buf.h"
+#include "callus/log.h"
 #include "callus/metrics.h"
 #include "callus/workspace.h"
 
@@ -23,26 +23,24 @@
 	"a hook was cut by its deadline with nothing queued (its queue could not be "         \
 	"written): what it had not stored is lost"
 
-/* The log line's fields after "at", as callus_log_event orders them: the
- * object without its opening brace, and a newline. */
-static int render_rest(char *out, size_t cap)
+/* The log line as callus_log_event writes it, dated by a placeholder of
+ * the date's length that the handler overwrites (at CUT_AT_OFFSET: the
+ * line's first field), and a newline. */
+#define CUT_AT_PLACEHOLDER "0000-00-00T00:00:00.000Z"
+#define CUT_AT_OFFSET 7 /* {"at":" */
+
+static int render_log(char *out, size_t cap, const callus_redactor *r)
 {
-	json_t *o = json_object();
-	char *s = NULL;
+	const char *const extra[] = { "stage", CUT_STAGE, NULL };
+	char *line = callus_log_line(r, CUT_AT_PLACEHOLDER, "warn", "hook_cut", CUT_MESSAGE, extra);
 	int rc = -1;
 
-	if (!o || json_object_set_new(o, "level", json_string("warn")) < 0 ||
-	    json_object_set_new(o, "event", json_string("hook_cut")) < 0 ||
-	    json_object_set_new(o, "message", json_string(CUT_MESSAGE)) < 0 ||
-	    json_object_set_new(o, "stage", json_string(CUT_STAGE)) < 0 ||
-	    !(s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII)) || s[0] != '{' ||
-	    strlen(s) + 2 > cap)
-		goto out;
-	snprintf(out, cap, "%s\n", s + 1);
-	rc = 0;
-out:
-	free(s);
-	json_decref(o);
+	if (line && strlen(line) + 2 <= cap &&
+	    !strncmp(line + CUT_AT_OFFSET, CUT_AT_PLACEHOLDER, strlen(CUT_AT_PLACEHOLDER))) {
+		snprintf(out, cap, "%s\n", line);
+		rc = 0;
+	}
+	free(line);
 	return rc;
 }
 
@@ -77,7 +75,7 @@ int cli_cut_trace_prepare(cli_cut_trace *t, const cli_workspace *ws)
 	 * asked now, since the handler can ask nothing, and the folder kept
 	 * open from here, so that the answer stays true */
 	if (callus_workspace_guard_dir(dir.ptr, NULL) < 0 ||
-	    render_rest(t->rest, sizeof(t->rest)) < 0 ||
+	    render_log(t->log, sizeof(t->log), ws->redactor) < 0 ||
 	    render_metric(t->metric, sizeof(t->metric)) < 0 ||
 	    (t->dir = open(dir.ptr, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
 		goto out;
@@ -94,7 +92,7 @@ void cli_cut_trace_release(cli_cut_trace *t)
 	if (t->dir >= 0)
 		close(t->dir);
 	t->dir = -1;
-	t->rest[0] = t->metric[0] = '\0';
+	t->log[0] = t->metric[0] = '\0';
 }
 
 /* n's width digits into p, zeros first */
@@ -160,24 +158,18 @@ out:
 
 void cli_cut_trace_write(const cli_cut_trace *t)
 {
-	char line[CLI_CUT_LINE_MAX + 64];
+	char line[CLI_CUT_LINE_MAX];
 	struct timespec now;
-	size_t n, rest;
+	size_t n;
 	int saved = errno;
 
 	if (t->dir < 0)
 		return;
-	memcpy(line, "{\"at\":\"", 7);
-	n = 7;
+	n = strlen(t->log);
+	memcpy(line, t->log, n);
 	if (clock_gettime(CLOCK_REALTIME, &now) == 0 && now.tv_sec >= 0)
-		n += cli_cut_iso8601(line + n, &now);
-	memcpy(line + n, "\",", 2);
-	n += 2;
-	rest = strlen(t->rest);
-	if (n + rest <= sizeof(line)) {
-		memcpy(line + n, t->rest, rest);
-		append(t->dir, "log.jsonl", line, n + rest, 0);
-	}
+		(void)cli_cut_iso8601(line + CUT_AT_OFFSET, &now);
+	append(t->dir, "log.jsonl", line, n, 0);
 	append(t->dir, CALLUS_METRICS_SPOOL, t->metric, strlen(t->metric), 1);
 	errno = saved;
 }

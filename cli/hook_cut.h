@@ -29,7 +29,7 @@ typedef struct cli_cut_trace {
 					 * opened in it, so that a .callus
 					 * replaced by a link since it was
 					 * checked leads nowhere else */
-	char rest[CLI_CUT_LINE_MAX];    /* the log line after its "at" */
+	char log[CLI_CUT_LINE_MAX];     /* the log line, with its newline */
 	char metric[CLI_CUT_LINE_MAX];  /* the spool's line, with its newline */
 } cli_cut_trace;
 

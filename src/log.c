@@ -35,29 +35,42 @@ int callus_log_event(const char *callus_dir, const char *level, const char *even
 	return callus_log_event_with(NULL, callus_dir, level, event, message, extra);
 }
 
-int callus_log_event_with(const callus_redactor *r, const char *callus_dir, const char *level,
-			  const char *event, const char *message, const char *const *extra)
+char *callus_log_line(const callus_redactor *r, const char *at, const char *level,
+		      const char *event, const char *message, const char *const *extra)
 {
-	callus_buf path = CALLUS_BUF_INIT, old = CALLUS_BUF_INIT;
 	callus_redactor *own = NULL;
 	json_t *o = json_object();
-	char *line = NULL, *now = callus_now_iso8601();
-	struct stat st;
-	int fd = -1, rc = -1;
+	char *line = NULL;
 
-	/* the log is written in the workspace or nowhere: asked before the
-	 * line is made */
-	if (!o || !now || callus_workspace_guard_dir(callus_dir, NULL) < 0)
-		goto out;
+	if (!o)
+		return NULL;
 	if (!r && callus_redactor_new(&own, NULL) == 0)
 		r = own;
-	json_object_set_new(o, "at", json_string(now));
+	json_object_set_new(o, "at", json_string(at));
 	json_object_set_new(o, "level", json_string(level));
 	json_object_set_new(o, "event", json_string(event));
 	set_redacted(o, "message", r, message);
 	for (size_t i = 0; extra && extra[i] && extra[i + 1]; i += 2)
 		set_redacted(o, extra[i], r, extra[i + 1]);
 	line = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
+	callus_redactor_free(own);
+	json_decref(o);
+	return line;
+}
+
+int callus_log_event_with(const callus_redactor *r, const char *callus_dir, const char *level,
+			  const char *event, const char *message, const char *const *extra)
+{
+	callus_buf path = CALLUS_BUF_INIT, old = CALLUS_BUF_INIT;
+	char *line = NULL, *now = callus_now_iso8601();
+	struct stat st;
+	int fd = -1, rc = -1;
+
+	/* the log is written in the workspace or nowhere: asked before the
+	 * line is made */
+	if (!now || callus_workspace_guard_dir(callus_dir, NULL) < 0)
+		goto out;
+	line = callus_log_line(r, now, level, event, message, extra);
 	callus_buf_printf(&path, "%s/log.jsonl", callus_dir);
 	callus_buf_printf(&old, "%s/log.jsonl.1", callus_dir);
 	if (!line || callus_buf_status(&path) < 0 || callus_buf_status(&old) < 0)
@@ -74,10 +87,8 @@ int callus_log_event_with(const callus_redactor *r, const char *callus_dir, cons
 out:
 	if (fd >= 0)
 		close(fd);
-	callus_redactor_free(own);
 	free(line);
 	free(now);
-	json_decref(o);
 	callus_buf_release(&path);
 	callus_buf_release(&old);
 	return rc;

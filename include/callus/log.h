@@ -26,6 +26,12 @@
 int callus_log_event_with(const callus_redactor *r, const char *callus_dir, const char *level,
 			  const char *event, const char *message, const char *const *extra);
 
+/* The line callus_log_event_with() appends (no newline), dated at (as
+ * callus_now_iso8601 writes a date), its values redacted by r (NULL: one
+ * built for the line).  NULL without memory; the caller frees it. */
+char *callus_log_line(const callus_redactor *r, const char *at, const char *level,
+		      const char *event, const char *message, const char *const *extra);
+
 /* callus_log_event_with() and a redactor built for the line. */
 int callus_log_event(const char *callus_dir, const char *level, const char *event,
 		   const char *message, const char *const *extra);
