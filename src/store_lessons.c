@@ -398,7 +398,7 @@ int callus_store_lesson_known_as(callus_store *s, callus_lesson *l, const char *
  * JSON in files: l's id, occurrences and kept words read back from the
  * row, *found 1; *found 0 when no row was written.  An SQLite code
  * (SQLITE_NOMEM when a word cannot be copied). */
-static int upsert_lesson(callus_store *s, callus_lesson *l, const char *files, const char *sql,
+static int write_lesson(callus_store *s, callus_lesson *l, const char *files, const char *sql,
 			 int *found)
 {
 	sqlite3_stmt *st = NULL;
@@ -490,9 +490,9 @@ int callus_store_record_lesson(callus_store *s, callus_lesson *l, const callus_r
 	 * files from JSON, the totals).  One with a new error is a new
 	 * lesson: the upsert at once.  Either way the upsert decides. */
 	if (run && run->nsigs && !fresh &&
-	    (sq = upsert_lesson(s, l, files, LESSON_RECURS, &found)) != SQLITE_OK)
+	    (sq = write_lesson(s, l, files, LESSON_RECURS, &found)) != SQLITE_OK)
 		goto db_fail;
-	if (!found && (sq = upsert_lesson(s, l, files, LESSON_UPSERT, &found)) != SQLITE_OK)
+	if (!found && (sq = write_lesson(s, l, files, LESSON_UPSERT, &found)) != SQLITE_OK)
 		goto db_fail;
 	if (!found) {
 		sq = SQLITE_ERROR;

@@ -34,6 +34,15 @@ payload_for() {
 		 + (if $cwd == "" then {} else {cwd: $cwd} end)'
 }
 
+# wait_lessons N: until the store holds N lessons (a hook in the
+# background has committed its failure), ten seconds at most
+wait_lessons() {
+	for _ in $(seq 1 200); do
+		test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM lessons")" = "$1" && return 0
+		sleep 0.05
+	done
+}
+
 # slow_helper: ../slow-helper, a snapshot helper that never answers (it
 # sleeps 30 s), its pid added to ../helpers for end_helpers
 slow_helper() {
@@ -288,10 +297,7 @@ test_expect_success 'a hook cut after its failure is stored, while learning: log
 	# the failure is committed at once; learning waits for the helper
 	{ CALLUS_GIT_HELPER="$PWD/../slow-helper" "$CALLUS" hook generic <../cut.json >reply & } &&
 	hook=$! &&
-	for _ in $(seq 1 200); do
-		test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM lessons")" = 2 && break
-		sleep 0.05
-	done &&
+	wait_lessons 2 &&
 	# a store busy until the other hook has ended, and that hook, which the
 	# busy store queues: its entry takes the workspace'"'"'s spare
 	{ hold_store & } &&
@@ -341,10 +347,7 @@ test_expect_success 'a hook cut with nothing queued (its queue cannot be written
 	test "$(cut_count unqueued)" = 0 &&
 	{ CALLUS_GIT_HELPER="$PWD/../slow-helper" "$CALLUS" hook generic <../unq.json >reply & } &&
 	hook=$! &&
-	for _ in $(seq 1 200); do
-		test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM lessons")" = 2 && break
-		sleep 0.05
-	done &&
+	wait_lessons 2 &&
 	# the deadline, early: as the alarm comes while learning waits
 	kill -ALRM $hook &&
 	wait $hook && jq -e "type == \"object\"" reply &&

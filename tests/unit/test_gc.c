@@ -264,6 +264,22 @@ static void days_on(char out[32])
 	strftime(out, 32, "%Y-%m-%dT%H:%M:%S.000Z", &tm);
 }
 
+/* The first n (at most 4) of four failures, each of its own file and
+ * message, recorded as record() does: signatures into g, lessons'
+ * signatures into s. */
+static void record_some(fixture *f, size_t n, callus_signature *g, char (*s)[65])
+{
+	static const char *const failures[][2] = {
+		{ "src/a.c", "implicit declaration of function alpha_one" },
+		{ "src/b.c", "unknown type name beta_two used here" },
+		{ "src/c.c", "storage size of gamma_three is not known" },
+		{ "src/d.c", "too few arguments to function delta_four" },
+	};
+
+	for (size_t i = 0; i < n && i < 4; i++)
+		record(f, failures[i][0], failures[i][1], &g[i], s[i]);
+}
+
 static void policy(callus_gc_policy *p)
 {
 	callus_gc_policy_default(p);
@@ -352,9 +368,7 @@ static void the_least_valuable_go_beyond_the_count(void **state)
 	callus_gc_policy p;
 	callus_gc_result r;
 
-	record(f, "src/a.c", "implicit declaration of function alpha_one", &g[0], s[0]);
-	record(f, "src/b.c", "unknown type name beta_two used here", &g[1], s[1]);
-	record(f, "src/c.c", "storage size of gamma_three is not known", &g[2], s[2]);
+	record_some(f, 3, g, s);
 	/* a recurs: its second occurrence makes it the most valuable */
 	callus_signature_release(&g[0]);
 	record(f, "src/a.c", "implicit declaration of function alpha_one", &g[0], NULL);
@@ -592,10 +606,7 @@ static void a_persons_words_outlast_occurrences(void **state)
 	callus_lesson_filter lf = { NULL, NULL, NULL, 10 };
 	size_t n = 0;
 
-	record(f, "src/a.c", "implicit declaration of function alpha_one", &g[0], s[0]);
-	record(f, "src/b.c", "unknown type name beta_two used here", &g[1], s[1]);
-	record(f, "src/c.c", "storage size of gamma_three is not known", &g[2], s[2]);
-	record(f, "src/d.c", "too few arguments to function delta_four", &g[3], s[3]);
+	record_some(f, 4, g, s);
 	/* a recurs; b and c carry a person's words, c the older of them */
 	callus_signature_release(&g[0]);
 	record(f, "src/a.c", "implicit declaration of function alpha_one", &g[0], NULL);
@@ -634,10 +645,7 @@ static void a_persons_words_outlast_their_age(void **state)
 	callus_gc_policy p;
 	callus_gc_result r;
 
-	record(f, "src/a.c", "implicit declaration of function alpha_one", &g[0], s[0]);
-	record(f, "src/b.c", "unknown type name beta_two used here", &g[1], s[1]);
-	record(f, "src/c.c", "storage size of gamma_three is not known", &g[2], s[2]);
-	record(f, "src/d.c", "too few arguments to function delta_four", &g[3], s[3]);
+	record_some(f, 4, g, s);
 	sql(f, "UPDATE lessons SET last_seen = '2001-01-01T00:00:00.000Z'"
 	       " WHERE file IN ('src/a.c', 'src/b.c', 'src/c.c')");
 	sql(f, "UPDATE lessons SET resolution = 'include alpha.h' WHERE file = 'src/a.c'");
@@ -684,9 +692,7 @@ static void the_count_rule_alone_leaves_a_margin(void **state)
 	callus_gc_result r;
 	long long first;
 
-	record(f, "src/a.c", "implicit declaration of function alpha_one", &g[0], s[0]);
-	record(f, "src/b.c", "unknown type name beta_two used here", &g[1], s[1]);
-	record(f, "src/c.c", "storage size of gamma_three is not known", &g[2], s[2]);
+	record_some(f, 3, g, s);
 	first = count(f, "SELECT min(id) FROM lessons");
 	policy(&p);
 	p.lessons_max = 3;
@@ -1504,9 +1510,7 @@ static void a_lesson_owed_its_file_is_left_for_later(void **state)
 	callus_gc_result r;
 	callus_views_debt *debt = NULL;
 
-	record(f, "src/a.c", "implicit declaration of function alpha_one", &g[0], s[0]);
-	record(f, "src/b.c", "unknown type name beta_two used here", &g[1], s[1]);
-	record(f, "src/c.c", "storage size of gamma_three is not known", &g[2], s[2]);
+	record_some(f, 3, g, s);
 	/* the newest lesson, which stays */
 	record(f, "src/d.c", "unknown type name delta_four used here", &g[3], s[3]);
 	callus_signature_release(&g[0]);
