@@ -492,12 +492,9 @@ int callus_store_record_lesson(callus_store *s, callus_lesson *l, const callus_r
 	if (run && run->nsigs && !fresh &&
 	    (sq = write_lesson(s, l, files, LESSON_RECURS, &found)) != SQLITE_OK)
 		goto db_fail;
+	/* the upsert writes a row either way (its DO UPDATE has no WHERE) */
 	if (!found && (sq = write_lesson(s, l, files, LESSON_UPSERT, &found)) != SQLITE_OK)
 		goto db_fail;
-	if (!found) {
-		sq = SQLITE_ERROR;
-		goto db_fail;
-	}
 	if (is_new)
 		*is_new = l->occurrences == 1;
 	if ((sq = sqlite3_prepare_v2(callus_store_db(s), "INSERT INTO lesson_runs VALUES (?, ?)", -1, &st,
