@@ -499,11 +499,21 @@ int callus_fs_write_spare(const char *spare, const char *tmp, const char *path, 
 
 void callus_fs_keep_spare(const char *path, const char *spare)
 {
-	/* emptied first: a spool entry holds the folder its run ran in as it
-	 * is, which may hold a secret (docs/redaction.md), and a spare is
-	 * kept for as long as no entry is made */
-	(void)truncate(path, 0);
-	if (rename(path, spare) < 0)
+	/* Its text goes first: a spool entry holds the folder its run ran
+	 * in as it is, which may hold a secret (docs/redaction.md), and a
+	 * spare is kept for as long as no entry is made.  Cut to one byte,
+	 * never to none: ext4 (auto_da_alloc) and xfs write a file cut to
+	 * nothing out at its next close, the next hook's, and ext4 frees
+	 * its block at the cut (without a journal, discarding it there and
+	 * then with the disk's discard option); a byte keeps the block for
+	 * the next text to be written over (docs/scale-history.md, the
+	 * sixty-fifth pass). */
+	int fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), kept;
+
+	kept = fd >= 0 && pwrite(fd, "\n", 1, 0) == 1 && ftruncate(fd, 1) == 0;
+	if (fd >= 0 && close(fd) < 0)
+		kept = 0;
+	if (!kept || rename(path, spare) < 0)
 		unlink(path);
 }
 

@@ -179,8 +179,10 @@ int callus_fs_append_line(int fd, const char *s);
  * at spare is never followed, written through or waited on).  Named once
  * whole, so that no reader sees a mix or the spare's old time.  0, or -1
  * with errno set (tmp removed).
- * callus_fs_keep_spare: done with path: emptied, and renamed to spare (over
- * one kept meanwhile), or removed when it cannot be.  Async-signal-safe.
+ * callus_fs_keep_spare: done with path: its text replaced by one newline
+ * (not cut to nothing, which costs the next hook a write to the disk) and
+ * renamed to spare (over one kept meanwhile), or removed when either
+ * cannot be.  Async-signal-safe.
  */
 int callus_fs_write_spare(const char *spare, const char *tmp, const char *path, const void *data,
 			size_t len);
