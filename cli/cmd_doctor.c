@@ -917,6 +917,22 @@ int cli_doctor_hooks(const cli_workspace *ws, const char *agent)
 }
 
 /* What the log says: how many errors, and the last one. */
+
+/* Whether .callus/metrics.pending holds a row: a spool taken is left
+ * holding one blank line, not cut to nothing (callus_metrics_spool_read). */
+static int metrics_spooled(const cli_workspace *ws)
+{
+	callus_buf dir = CALLUS_BUF_INIT;
+	callus_metrics *m = NULL;
+	int held = 0;
+
+	if (callus_buf_printf(&dir, "%s/.callus", ws->root) == 0 && callus_metrics_new(&m) == 0 &&
+	    callus_metrics_spool_read(m, dir.ptr, 0) == 0)
+		held = !callus_metrics_is_empty(m);
+	callus_metrics_free(m);
+	callus_buf_release(&dir);
+	return held;
+}
 static void check_log(struct doctor *d)
 {
 	callus_buf path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;
@@ -994,7 +1010,7 @@ spool:
 		       fix ? ": a drainer was started to record them"
 			   : " ('callus doctor --fix', or the next hook, records them)");
 	}
-	if (cli_file_size(d->ws, ".callus/" CALLUS_METRICS_SPOOL) > 0)
+	if (metrics_spooled(d->ws))
 		report(d, NOTE, "metrics",
 		       ".callus/%s holds metrics the store could not take; the next recording "
 		       "stores them",

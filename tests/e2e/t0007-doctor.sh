@@ -238,7 +238,12 @@ test_expect_success 'logged errors and waiting metrics are notes, with the last 
 	wait &&
 	"$CALLUS" doctor >out &&
 	grep -q "^note     log        .callus/log.jsonl (.*): 1 error, the last at .*: record_failed: .*locked" out &&
-	grep -q "^note     metrics    .callus/metrics.pending holds metrics" out
+	grep -q "^note     metrics    .callus/metrics.pending holds metrics" out &&
+	# the next recording takes them, leaving the spool one blank line
+	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
+	test "$(wc -c <.callus/metrics.pending)" = 1 &&
+	"$CALLUS" doctor >out &&
+	! grep -q "^note     metrics" out
 '
 
 test_expect_success 'doctor writes nothing' '
