@@ -916,23 +916,28 @@ int cli_doctor_hooks(const cli_workspace *ws, const char *agent)
 	return d.problems;
 }
 
-/* What the log says: how many errors, and the last one. */
-
-/* Whether .callus/metrics.pending holds a row: a spool taken is left
- * holding one blank line, not cut to nothing (callus_metrics_spool_read). */
+/* Whether .callus/metrics.pending holds anything but blank lines (a spool
+ * taken is left one, not cut to nothing: callus_metrics_spool_read).
+ * Read as a file, not as the spool: no lock that a hook's cut or a
+ * recording would wait on or give up at, and no wait on a FIFO put
+ * there (callus_fs_read_file opens without blocking, regular files
+ * only).  One past the spool's cap holds rows. */
 static int metrics_spooled(const cli_workspace *ws)
 {
-	callus_buf dir = CALLUS_BUF_INIT;
-	callus_metrics *m = NULL;
-	int held = 0;
+	callus_buf path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;
+	int held = 0, rc;
 
-	if (callus_buf_printf(&dir, "%s/.callus", ws->root) == 0 && callus_metrics_new(&m) == 0 &&
-	    callus_metrics_spool_read(m, dir.ptr, 0) == 0)
-		held = !callus_metrics_is_empty(m);
-	callus_metrics_free(m);
-	callus_buf_release(&dir);
+	if (callus_buf_printf(&path, "%s/.callus/%s", ws->root, CALLUS_METRICS_SPOOL) == 0) {
+		rc = callus_fs_read_file(&text, path.ptr, 2 * CALLUS_METRICS_SPOOL_MAX, NULL);
+		held = rc == CALLUS_ETOOBIG || (rc == 0 && text.len &&
+						 strspn(text.ptr, " \t\r\n") < text.len);
+	}
+	callus_buf_release(&path);
+	callus_buf_release(&text);
 	return held;
 }
+
+/* What the log says: how many errors, and the last one. */
 static void check_log(struct doctor *d)
 {
 	callus_buf path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;

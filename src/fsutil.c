@@ -510,7 +510,9 @@ void callus_fs_keep_spare(const char *path, const char *spare)
 	 * sixty-fifth pass). */
 	int fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), kept;
 
-	kept = fd >= 0 && pwrite(fd, "\n", 1, 0) == 1 && ftruncate(fd, 1) == 0;
+	/* cut first: a process killed between the two leaves one byte of
+	 * the text, not all but one */
+	kept = fd >= 0 && ftruncate(fd, 1) == 0 && write(fd, "\n", 1) == 1;
 	if (fd >= 0 && close(fd) < 0)
 		kept = 0;
 	if (!kept || rename(path, spare) < 0)

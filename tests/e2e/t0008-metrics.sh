@@ -109,12 +109,12 @@ test_expect_success 'a drop is counted in the spool, then stored by the next rec
 	sleep 0.5 &&
 	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>err &&
 	grep -q "lesson not recorded" err &&
-	test -s .callus/metrics.pending &&
+	grep -q "[^[:space:]]" .callus/metrics.pending &&
 	tail -n 1 .callus/log.jsonl | jq -e ".event == \"record_failed\" and .reason == \"store_locked\" and .tool == \"make\"" &&
 	wait &&
 	"$CALLUS" metrics >pending.prom &&
 	grep -q "^callus_failsafe_dropped_total{reason=\"store_locked\"} 1$" pending.prom &&
-	test -s .callus/metrics.pending &&
+	grep -q "[^[:space:]]" .callus/metrics.pending &&
 	ino=$(stat -c %i .callus/metrics.pending) &&
 	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
 	# emptied in place to one blank line (a file cut to nothing is
