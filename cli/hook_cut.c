@@ -2,6 +2,7 @@
  * hook_cut.c - the trace of a hook cut with nothing queued (hook_cut.h).
  */
 #include "hook_cut.h"
+#include "callus/lesson.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "callus/buf.h"
+#include "callus/lesson.h"
 #include "callus/log.h"
 #include "callus/metrics.h"
 #include "callus/workspace.h"
@@ -27,6 +29,8 @@
  * the date's length that the handler overwrites (at CUT_AT_OFFSET: the
  * line's first field), and a newline. */
 #define CUT_AT_PLACEHOLDER "0000-00-00T00:00:00.000Z"
+_Static_assert(sizeof(CUT_AT_PLACEHOLDER) - 1 == CALLUS_TIME_ISO8601_LEN,
+	       "the placeholder is as long as the date written over it");
 #define CUT_AT_OFFSET 7 /* {"at":" */
 
 static int render_log(char *out, size_t cap, const callus_redactor *r)
@@ -95,45 +99,6 @@ void cli_cut_trace_release(cli_cut_trace *t)
 	t->log[0] = t->metric[0] = '\0';
 }
 
-/* n's width digits into p, zeros first */
-static char *digits(char *p, long n, int width)
-{
-	for (int i = width - 1; i >= 0; i--, n /= 10)
-		p[i] = (char)('0' + n % 10);
-	return p + width;
-}
-
-/* The civil date counted from 1970-01-01 in 400-year eras of 146,097
- * days, each era's years from March (so that a leap day ends its year). */
-size_t cli_cut_iso8601(char *out, const struct timespec *t)
-{
-	long long days = t->tv_sec / 86400, secs = t->tv_sec % 86400;
-	long long z = days + 719468, era = (z >= 0 ? z : z - 146096) / 146097;
-	long long doe = z - era * 146097;
-	long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	long long mp = (5 * doy + 2) / 153;
-	long long d = doy - (153 * mp + 2) / 5 + 1, m = mp < 10 ? mp + 3 : mp - 9;
-	long long y = yoe + era * 400 + (m <= 2);
-	char *p = out;
-
-	p = digits(p, (long)y, 4);
-	*p++ = '-';
-	p = digits(p, (long)m, 2);
-	*p++ = '-';
-	p = digits(p, (long)d, 2);
-	*p++ = 'T';
-	p = digits(p, (long)(secs / 3600), 2);
-	*p++ = ':';
-	p = digits(p, (long)(secs / 60 % 60), 2);
-	*p++ = ':';
-	p = digits(p, (long)(secs % 60), 2);
-	*p++ = '.';
-	p = digits(p, t->tv_nsec / 1000000, 3);
-	*p++ = 'Z';
-	return (size_t)(p - out);
-}
-
 /* len bytes of buf appended whole to dir's file name, or not at all when the file
  * will not take them (O_APPEND: one write, one place) */
 static void append(int dir, const char *name, const char *buf, size_t len, int lock)
@@ -168,7 +133,7 @@ void cli_cut_trace_write(const cli_cut_trace *t)
 	n = strlen(t->log);
 	memcpy(line, t->log, n);
 	if (clock_gettime(CLOCK_REALTIME, &now) == 0 && now.tv_sec >= 0)
-		(void)cli_cut_iso8601(line + CUT_AT_OFFSET, &now);
+		callus_time_iso8601_put(line + CUT_AT_OFFSET, now.tv_sec, now.tv_nsec);
 	append(t->dir, "log.jsonl", line, n, 0);
 	append(t->dir, CALLUS_METRICS_SPOOL, t->metric, strlen(t->metric), 1);
 	errno = saved;

@@ -48,10 +48,4 @@ void cli_cut_trace_release(cli_cut_trace *t);
  * effort (a spool another process holds, or past its size, is left). */
 void cli_cut_trace_write(const cli_cut_trace *t);
 
-/* The UTC date of t (seconds from 0 to year 9999's end) as
- * callus_now_iso8601 writes it, 2026-12-04T14:35:10.123Z: 24 bytes into
- * out, no terminator, their number returned.  Without gmtime_r, which a
- * signal handler may not call. */
-size_t cli_cut_iso8601(char *out, const struct timespec *t);
-
 #endif

@@ -305,20 +305,90 @@ int callus_lesson_sign(callus_lesson *l)
 	return (l->signature = strdup(hex)) ? 0 : CALLUS_ENOMEM;
 }
 
+/* Days from 1970-01-01 to the civil date y-m-d, and back: counted in
+ * 400-year eras of 146,097 days, each era's years from March, so that a
+ * leap day ends its year and a year's days before it are the same in every
+ * year.  719,468 days from 0000-03-01 to 1970-01-01. */
+static long long days_from_civil(long long y, long long m, long long d)
+{
+	long long era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+static void civil_from_days(long long days, long long *y, long long *m, long long *d)
+{
+	long long z = days + 719468, era = (z >= 0 ? z : z - 146096) / 146097;
+	long long doe = z - era * 146097;
+	long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	long long mp = (5 * doy + 2) / 153;
+
+	*d = doy - (153 * mp + 2) / 5 + 1;
+	*m = mp < 10 ? mp + 3 : mp - 9;
+	*y = yoe + era * 400 + (*m <= 2);
+}
+
+int callus_time_civil(int y, int mo, int d, int h, int mi, int s, long long *t)
+{
+	long long days, cy, cm, cd;
+
+	if (y < 0 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 ||
+	    mi < 0 || mi > 59 || s < 0 || s > 59)
+		return -1;
+	/* 2026-02-31 is no day: counted, it would be March 3rd */
+	days = days_from_civil(y, mo, d);
+	civil_from_days(days, &cy, &cm, &cd);
+	if (cd != d || cm != mo)
+		return -1;
+	*t = days * 86400 + h * 3600LL + mi * 60LL + s;
+	return 0;
+}
+
+/* n's width digits into p, zeros first */
+static char *put_digits(char *p, long long n, int width)
+{
+	for (int i = width - 1; i >= 0; i--, n /= 10)
+		p[i] = (char)('0' + n % 10);
+	return p + width;
+}
+
+void callus_time_iso8601_put(char *out, long long sec, long ns)
+{
+	long long y, m, d, s = sec % 86400;
+	char *p = out;
+
+	civil_from_days(sec / 86400, &y, &m, &d);
+	p = put_digits(p, y, 4);
+	*p++ = '-';
+	p = put_digits(p, m, 2);
+	*p++ = '-';
+	p = put_digits(p, d, 2);
+	*p++ = 'T';
+	p = put_digits(p, s / 3600, 2);
+	*p++ = ':';
+	p = put_digits(p, s / 60 % 60, 2);
+	*p++ = ':';
+	p = put_digits(p, s % 60, 2);
+	*p++ = '.';
+	p = put_digits(p, ns / 1000000, 3);
+	*p = 'Z';
+}
+
 char *callus_time_iso8601(long long ns)
 {
-	time_t sec = (time_t)(ns / 1000000000LL);
-	struct tm tm;
-	callus_buf b = CALLUS_BUF_INIT;
+	char *out;
 
-	if (ns < 0 || !gmtime_r(&sec, &tm))
+	if (ns < 0 || !(out = malloc(CALLUS_TIME_ISO8601_LEN + 1)))
 		return NULL;
-	callus_buf_printf(&b, "%04d-%02d-%02dT%02d:%02d:%02d.%03lldZ", tm.tm_year + 1900,
-			tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-			ns % 1000000000LL / 1000000);
-	if (callus_buf_status(&b) < 0)
-		return NULL;
-	return callus_buf_detach(&b);
+	callus_time_iso8601_put(out, ns / 1000000000LL, (long)(ns % 1000000000LL));
+	out[CALLUS_TIME_ISO8601_LEN] = '\0';
+	return out;
 }
 
 /* n digits at *p, as a number; -1 when they are not all there. */
@@ -336,15 +406,12 @@ static int digits(const char **p, int n)
 
 int callus_time_parse(const char *s, long long *ns)
 {
-	struct tm tm, back;
-	time_t t;
 	const char *p = s;
-	long long ms = 0, off = 0;
+	long long ms = 0, off = 0, t;
 	int y, mo, d, h, mi, sec = 0;
 
 	if (!s)
 		return -1;
-	memset(&tm, 0, sizeof(tm));
 	/* years a store's nanoseconds hold (to 2262), and sane ones */
 	if ((y = digits(&p, 4)) < 1970 || y > 2199 || *p++ != '-' ||
 	    (mo = digits(&p, 2)) < 1 || mo > 12 || *p++ != '-' || (d = digits(&p, 2)) < 1 ||
@@ -381,17 +448,10 @@ int callus_time_parse(const char *s, long long *ns)
 		p++;
 	if (*p)
 		return -1;
-	tm.tm_year = y - 1900;
-	tm.tm_mon = mo - 1;
-	tm.tm_mday = d;
-	tm.tm_hour = h;
-	tm.tm_min = mi;
-	tm.tm_sec = 0;
-	t = timegm(&tm);
-	/* 2026-02-31 is no day: timegm would make it March 3rd */
-	if (!gmtime_r(&t, &back) || back.tm_mday != d || back.tm_mon != mo - 1)
+	/* a leap second's 60 is counted as the next minute's 0 */
+	if (callus_time_civil(y, mo, d, h, mi, 0, &t) < 0)
 		return -1;
-	*ns = ((long long)t + sec - off) * 1000000000LL + ms * 1000000LL;
+	*ns = (t + sec - off) * 1000000000LL + ms * 1000000LL;
 	return 0;
 }
 

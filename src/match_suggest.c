@@ -43,7 +43,7 @@ static int success_time(const char *s, time_t *t)
 {
 	static const char form[] = "dddd-dd-ddTdd:dd:dd";
 	int f[6] = { 0 }, k = 0;
-	struct tm tm, back;
+	long long secs;
 
 	if (!s)
 		return -1;
@@ -58,20 +58,10 @@ static int success_time(const char *s, time_t *t)
 			return -1;
 		f[k] = f[k] * 10 + (s[i] - '0');
 	}
-	memset(&tm, 0, sizeof(tm));
-	tm.tm_year = f[0] - 1900;
-	tm.tm_mon = f[1] - 1;
-	tm.tm_mday = f[2];
-	tm.tm_hour = f[3];
-	tm.tm_min = f[4];
-	tm.tm_sec = f[5];
-	back = tm;
-	if ((*t = timegm(&back)) == (time_t)-1 && f[0] != 1969)
+	/* counted, not timegm'd: glibc's reads the time zone file first */
+	if (callus_time_civil(f[0], f[1], f[2], f[3], f[4], f[5], &secs) < 0)
 		return -1;
-	if (!gmtime_r(t, &back) || back.tm_year != tm.tm_year || back.tm_mon != tm.tm_mon ||
-	    back.tm_mday != tm.tm_mday || back.tm_hour != tm.tm_hour || back.tm_min != tm.tm_min ||
-	    back.tm_sec != tm.tm_sec)
-		return -1;
+	*t = (time_t)secs;
 	return 0;
 }
 

@@ -197,16 +197,10 @@ char *callus_sql_time_ago(int64_t seconds_ago)
 
 char *callus_sql_time_before(const char *now, int64_t seconds)
 {
-	time_t t = time(NULL);
-	struct tm tm;
+	long long ns;
+	/* counted, not timegm'd: glibc's reads the time zone file first */
+	time_t t = now && callus_time_parse(now, &ns) == 0 ? (time_t)(ns / 1000000000LL) : time(NULL);
 
-	memset(&tm, 0, sizeof(tm));
-	if (now && sscanf(now, "%4d-%2d-%2dT%2d:%2d:%2d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-			  &tm.tm_hour, &tm.tm_min, &tm.tm_sec) == 6) {
-		tm.tm_year -= 1900;
-		tm.tm_mon -= 1;
-		t = timegm(&tm);
-	}
 	/* A rule of more days than have passed since 1970 keeps everything:
 	 * the cutoff stops at the epoch rather than go before it, where no
 	 * time is written (learning then failed "out of memory"), or wrap

@@ -84,6 +84,24 @@ int callus_lesson_sign_former(const callus_lesson *l, char hex[65]);
 /* The current time as ISO 8601 UTC with milliseconds; caller frees. */
 char *callus_now_iso8601(void);
 
+/*
+ * The UTC date of sec seconds and ns nanoseconds from the epoch (sec from
+ * 0 to the end of year 9999), as callus_now_iso8601 writes it,
+ * 2026-12-04T14:35:10.123Z: CALLUS_TIME_ISO8601_LEN bytes into out, no
+ * terminator.  By arithmetic alone: async-signal-safe (a hook's cut
+ * dates its trace in a signal handler), and no time zone file read (glibc's
+ * gmtime_r reads /etc/localtime at a process's first call, seven system
+ * calls).
+ */
+#define CALLUS_TIME_ISO8601_LEN 24
+void callus_time_iso8601_put(char *out, long long sec, long ns);
+
+/* *t, the seconds from the epoch of the UTC time y-mo-d h:mi:s (years 0 to
+ * 9999), counted as callus_time_iso8601_put counts them: 0, or -1 when it
+ * names no second (a day past its month's end, an hour past 23, a minute
+ * or a second past 59). */
+int callus_time_civil(int y, int mo, int d, int h, int mi, int s, long long *t);
+
 /* The same for ns nanoseconds since the epoch. */
 char *callus_time_iso8601(long long ns);
 

@@ -1,7 +1,7 @@
 /*
  * test_hook_cut.c - the trace a hook cut with nothing queued leaves
- * (cli/hook_cut.c): its date as gmtime_r makes it, its log line, and its
- * count in the metrics' spool, which a spool held by another process does
+ * (cli/hook_cut.c): its log line, dated (callus_time_iso8601_put, tested
+ * in test_import.c), and its count in the metrics' spool, which a spool held by another process does
  * not wait for.
  */
 #include <setjmp.h>
@@ -25,48 +25,6 @@
 #include "../../cli/hook_cut.h"
 #include "callus/metrics.h"
 #include "tmpdir_helpers.h"
-
-/* What gmtime_r and strftime make of t, as callus_now_iso8601 writes it. */
-static void expected(char out[32], const struct timespec *t)
-{
-	struct tm tm;
-	size_t n;
-
-	assert_non_null(gmtime_r(&t->tv_sec, &tm));
-	assert_int_equal(n = strftime(out, 32, "%Y-%m-%dT%H:%M:%S", &tm), 19);
-	snprintf(out + n, 32 - n, ".%03dZ", (int)(t->tv_nsec / 1000000 % 1000));
-}
-
-static void check_date(time_t sec, long nsec)
-{
-	struct timespec t = { sec, nsec };
-	char want[32], got[32];
-	size_t n = cli_cut_iso8601(got, &t);
-
-	got[n] = '\0';
-	expected(want, &t);
-	assert_int_equal(n, 24);
-	assert_string_equal(got, want);
-}
-
-static void the_date_is_gmtimes(void **state)
-{
-	/* the edges of months, leap days, centuries and 400-year eras */
-	static const time_t edges[] = { 0,          59,         86399,      86400,
-					951782399,  951782400,  951868800,  4107542400,
-					4107628799, 1709164800, 1709251199, 1735689599,
-					1735689600, 253402300799 };
-	unsigned seed = 14;
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
-		check_date(edges[i], 999999999);
-	/* and days all over the range, every hour of them */
-	for (int i = 0; i < 20000; i++) {
-		seed = seed * 1103515245u + 12345u;
-		check_date((time_t)(((uint64_t)seed * 59u) % 253402300800ull), (long)(seed % 1000000000u));
-	}
-}
 
 struct fixture {
 	char dir[256];
@@ -252,7 +210,6 @@ static void no_trace_out_of_the_workspace(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(the_date_is_gmtimes),
 		cmocka_unit_test_setup_teardown(the_trace_is_a_log_line_and_a_count, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(a_callus_swapped_for_a_link_is_not_followed, setup,

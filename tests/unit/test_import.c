@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "callus/buf.h"
@@ -112,6 +113,82 @@ static void times_in_the_stores_format(void **state)
 	}
 	assert_int_equal(callus_time_parse("2026-03-01T10:00:04Z", &ns), 0);
 	assert_true(ns == 1772359204LL * 1000000000LL);
+}
+
+/* What gmtime_r and strftime make of sec and nsec, as callus_now_iso8601
+ * writes it. */
+static void gmtimes(char out[32], time_t sec, long nsec)
+{
+	struct tm tm;
+	size_t n;
+
+	assert_non_null(gmtime_r(&sec, &tm));
+	assert_int_equal(n = strftime(out, 32, "%Y-%m-%dT%H:%M:%S", &tm), 19);
+	snprintf(out + n, 32 - n, ".%03dZ", (int)(nsec / 1000000 % 1000));
+}
+
+/* The date counted (no gmtime_r: a signal handler dates a hook's cut with
+ * it, and gmtime_r reads the time zone file) is gmtime_r's, and parsed
+ * back it is the same instant: at the edges of months, leap days,
+ * centuries and 400-year eras, and at 20,000 instants up to year 9999. */
+static void check_date(time_t sec, long nsec)
+{
+	char want[32], got[CALLUS_TIME_ISO8601_LEN + 1];
+	long long ns;
+
+	struct tm tm;
+	long long t = -1;
+
+	gmtimes(want, sec, nsec);
+	callus_time_iso8601_put(got, sec, nsec);
+	got[CALLUS_TIME_ISO8601_LEN] = '\0';
+	assert_string_equal(got, want);
+	assert_non_null(gmtime_r(&sec, &tm));
+	assert_int_equal(callus_time_civil(tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+					 tm.tm_min, tm.tm_sec, &t),
+			 0);
+	assert_true(t == (long long)sec);
+	/* the store's nanoseconds reach 2262; its parse, 2199 */
+	if (sec < 7258118400LL) {
+		assert_int_equal(callus_time_parse(want, &ns), 0);
+		assert_true(ns == (long long)sec * 1000000000LL + nsec / 1000000 * 1000000LL);
+	}
+}
+
+static void dates_are_gmtimes(void **state)
+{
+	static const time_t edges[] = { 0,          59,         86399,      86400,
+					951782399,  951782400,  951868800,  4107542400,
+					4107628799, 1709164800, 1709251199, 1735689599,
+					1735689600, 7258118399, 253402300799 };
+	unsigned seed = 14;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
+		check_date(edges[i], 999999999);
+	for (int i = 0; i < 20000; i++) {
+		seed = seed * 1103515245u + 12345u;
+		check_date((time_t)(((uint64_t)seed * 59u) % 253402300800ull), (long)(seed % 1000000000u));
+	}	/* no second: past a month's end (leap years by the 4, 100 and 400
+	 * rule), past a day's hours, minutes, seconds; out of the years */
+	{
+		static const int none[][6] = {
+			{ 2026, 2, 29, 0, 0, 0 },  { 1900, 2, 29, 0, 0, 0 }, { 2026, 4, 31, 0, 0, 0 },
+			{ 2026, 13, 1, 0, 0, 0 },  { 2026, 0, 1, 0, 0, 0 },  { 2026, 1, 0, 0, 0, 0 },
+			{ 2026, 1, 1, 24, 0, 0 },  { 2026, 1, 1, 0, 60, 0 }, { 2026, 1, 1, 0, 0, 60 },
+			{ 10000, 1, 1, 0, 0, 0 }, { -1, 1, 1, 0, 0, 0 },
+		};
+		long long t;
+
+		for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++)
+			assert_int_equal(callus_time_civil(none[i][0], none[i][1], none[i][2], none[i][3],
+							 none[i][4], none[i][5], &t),
+					 -1);
+		assert_int_equal(callus_time_civil(2000, 2, 29, 0, 0, 0, &t), 0);
+		assert_true(t == 951782400LL);
+		assert_int_equal(callus_time_civil(1969, 12, 31, 23, 59, 59, &t), 0);
+		assert_true(t == -1);
+	}
 }
 
 static void claude_code_session(void **state)
@@ -436,6 +513,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(times_in_the_stores_format),
+		cmocka_unit_test(dates_are_gmtimes),
 		cmocka_unit_test(claude_code_session),
 		cmocka_unit_test(claude_code_edit_tool_and_new_file),
 		cmocka_unit_test(codex_session),
