@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "callus/buf.h"
-#include "callus/lesson.h"
 #include "callus/log.h"
 #include "callus/metrics.h"
 #include "callus/workspace.h"

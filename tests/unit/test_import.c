@@ -169,7 +169,8 @@ static void dates_are_gmtimes(void **state)
 	for (int i = 0; i < 20000; i++) {
 		seed = seed * 1103515245u + 12345u;
 		check_date((time_t)(((uint64_t)seed * 59u) % 253402300800ull), (long)(seed % 1000000000u));
-	}	/* no second: past a month's end (leap years by the 4, 100 and 400
+	}
+	/* no second: past a month's end (leap years by the 4, 100 and 400
 	 * rule), past a day's hours, minutes, seconds; out of the years */
 	{
 		static const int none[][6] = {
@@ -188,6 +189,17 @@ static void dates_are_gmtimes(void **state)
 		assert_true(t == 951782400LL);
 		assert_int_equal(callus_time_civil(1969, 12, 31, 23, 59, 59, &t), 0);
 		assert_true(t == -1);
+		/* before the epoch, where the eras count down: 1600 a leap
+		 * year (a 400th), 1700 none, and year 1's March */
+		assert_int_equal(callus_time_civil(1600, 2, 29, 0, 0, 0, &t), 0);
+		assert_true(t == -11670998400LL);
+		assert_int_equal(callus_time_civil(1700, 2, 29, 0, 0, 0, &t), -1);
+		assert_int_equal(callus_time_civil(1, 3, 1, 0, 0, 0, &t), 0);
+		assert_true(t == -62130499200LL);
+		/* year 0's leap day, the day before 0000-03-01 (719,468 days
+		 * before the epoch), in the era before year 0's */
+		assert_int_equal(callus_time_civil(0, 2, 29, 0, 0, 0, &t), 0);
+		assert_true(t == -719469LL * 86400);
 	}
 }
 
