@@ -497,22 +497,23 @@ int callus_fs_write_spare(const char *spare, const char *tmp, const char *path, 
 	return 0;
 }
 
-void callus_fs_keep_spare(const char *path, const char *spare)
+int callus_fs_blank(int fd)
 {
-	/* Its text goes first: a spool entry holds the folder its run ran
-	 * in as it is, which may hold a secret (docs/redaction.md), and a
-	 * spare is kept for as long as no entry is made.  Cut to one byte,
-	 * never to none: ext4 (auto_da_alloc) and xfs write a file cut to
-	 * nothing out at its next close, the next hook's, and ext4 frees
-	 * its block at the cut (without a journal, discarding it there and
-	 * then with the disk's discard option); a byte keeps the block for
-	 * the next text to be written over (docs/scale-history.md, the
-	 * sixty-fifth pass). */
-	int fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), kept;
-
 	/* cut first: a process killed between the two leaves one byte of
 	 * the text, not all but one */
-	kept = fd >= 0 && ftruncate(fd, 1) == 0 && write(fd, "\n", 1) == 1;
+	return ftruncate(fd, 1) == 0 && lseek(fd, 0, SEEK_SET) == 0 && write(fd, "\n", 1) == 1
+		       ? 0
+		       : -1;
+}
+
+void callus_fs_keep_spare(const char *path, const char *spare)
+{
+	/* its text goes first: a spool entry holds the folder its run ran
+	 * in as it is, which may hold a secret (docs/redaction.md), and a
+	 * spare is kept for as long as no entry is made */
+	int fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), kept;
+
+	kept = fd >= 0 && callus_fs_blank(fd) == 0;
 	if (fd >= 0 && close(fd) < 0)
 		kept = 0;
 	if (!kept || rename(path, spare) < 0)

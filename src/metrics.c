@@ -755,14 +755,11 @@ int callus_metrics_spool_read(callus_metrics *m, const char *callus_dir, int tak
 	if ((rc = spool_parse(m, text.ptr)) < 0)
 		goto out;
 	/* Still under the lock: no writer can append to what we took; one
-	 * that cannot be emptied goes, as before.  Emptied to one blank
-	 * line (which reads as no row), never to nothing: ext4 and xfs
-	 * write a file cut to nothing out at its next writer's close, the
-	 * next hook's, and ext4 frees its block at the cut (see
-	 * callus_fs_keep_spare).  One emptied already is left as it is (a
-	 * truncation would still write its inode). */
-	if (take && !(text.len == 0 || (text.len == 1 && text.ptr[0] == '\n')) &&
-	    (pwrite(fd, "\n", 1, 0) != 1 || ftruncate(fd, 1) < 0))
+	 * that cannot be emptied goes, as before.  Emptied to a blank line,
+	 * which reads as no row (callus_fs_blank: the next hook's append
+	 * then costs no write to the disk); one of blank lines only is left
+	 * as it is (a truncation would still write its inode). */
+	if (take && strspn(text.ptr, "\n") < text.len && callus_fs_blank(fd) < 0)
 		unlink(path.ptr);
 out:
 	if (fd >= 0)

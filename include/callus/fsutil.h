@@ -179,13 +179,21 @@ int callus_fs_append_line(int fd, const char *s);
  * at spare is never followed, written through or waited on).  Named once
  * whole, so that no reader sees a mix or the spare's old time.  0, or -1
  * with errno set (tmp removed).
- * callus_fs_keep_spare: done with path: its text replaced by one newline
- * (not cut to nothing, which costs the next hook a write to the disk) and
+ * callus_fs_keep_spare: done with path: emptied (callus_fs_blank) and
  * renamed to spare (over one kept meanwhile), or removed when either
  * cannot be.  Async-signal-safe.
  */
 int callus_fs_write_spare(const char *spare, const char *tmp, const char *path, const void *data,
 			size_t len);
+
+/* Empty the regular file open for writing at fd to one newline, never to
+ * nothing: ext4 (auto_da_alloc) and xfs write a file cut to nothing out at
+ * its next writer's close, and ext4 frees its block at the cut (without a
+ * journal, on a disk mounted with discard, discarding it there and then);
+ * a byte keeps the block for the next text to be written over
+ * (docs/scale-history.md, the sixty-fifth pass).  Leaves fd's offset at 1.
+ * 0, or -1 with errno set.  Async-signal-safe. */
+int callus_fs_blank(int fd);
 void callus_fs_keep_spare(const char *path, const char *spare);
 
 /* Append data[0..len) to the existing regular file at path (not through a

@@ -459,6 +459,24 @@ static void test_spare(void **state)
 	assert_int_equal(callus_fs_read_file(&got, spare, 0, NULL), 0);
 	assert_int_equal(got.len, 1);
 	assert_string_equal(got.ptr, "\n");
+	/* blanking is what kept it so: a longer text, the same inode, the
+	 * offset past the newline */
+	{
+		int fd = open(b, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		struct stat before, after;
+
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, "a secret of some length\n", 24), 24);
+		assert_int_equal(fstat(fd, &before), 0);
+		assert_int_equal(callus_fs_blank(fd), 0);
+		assert_int_equal(lseek(fd, 0, SEEK_CUR), 1);
+		assert_int_equal(fstat(fd, &after), 0);
+		assert_true(before.st_ino == after.st_ino);
+		close(fd);
+		assert_int_equal(callus_fs_read_file(&got, b, 0, NULL), 0);
+		assert_string_equal(got.ptr, "\n");
+		assert_int_equal(unlink(b), 0);
+	}
 	/* the spare taken: the same inode, only the new text */
 	assert_int_equal(callus_fs_write_spare(spare, t, b, "second\n", 7), 0);
 	assert_int_equal(access(spare, F_OK), -1);

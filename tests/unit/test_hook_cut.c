@@ -1,8 +1,8 @@
 /*
  * test_hook_cut.c - the trace a hook cut with nothing queued leaves
  * (cli/hook_cut.c): its log line, dated (callus_time_iso8601_put, tested
- * in test_import.c), and its count in the metrics' spool, which a spool held by another process does
- * not wait for.
+ * in test_import.c), and its count in the metrics' spool, which a spool
+ * held by another process does not wait for.
  */
 #include <setjmp.h>
 #include <stdarg.h>
