@@ -9,7 +9,11 @@
 # hottest functions of their own.  perf's call graphs by frame pointers
 # stop at those wrappers in callus's code, which is enough for the calls.
 # With TEN=1, each failure has ten new errors of one check (bench/scale.sh's
-# "ten new errors" column).  The share of the vector files' scans is
+# "ten new errors" column); with RECUR=1, each is the store's error 0
+# failing its own check again (bench/recurring.sh's hook).  Then the
+# shares of the file system's work that no store size needs (the
+# sixty-fifth pass): files written out at a close or a rename, blocks freed
+# and discarded at a cut.  The share of the vector files' scans is
 # printed either way: the near duplicates of a failure's new errors, and
 # each one's search of the noted signatures (one a note: what grows).
 # Usage: bench/hookprof.sh WS N [GAP [path/to/callus]]
@@ -28,7 +32,9 @@ ws=$work/ws
 bench_ready "$src" "$ws" "$callus"
 i=0
 while [ "$i" -lt "$n" ]; do
-	if [ "${TEN:-0}" = 1 ]; then
+	if [ "${RECUR:-0}" = 1 ]; then
+		bench_fail_payload "$work" 0 "$ws" "$work/p$i.json" "gcc -c src/0.c"
+	elif [ "${TEN:-0}" = 1 ]; then
 		# ten new errors in one failure of one check, as bench/scale.sh's
 		# column: each failure fixes the ten before it
 		: >"$work/ten.txt"
@@ -67,6 +73,13 @@ echo "| system call (its wrapper, callers included) | share |"
 echo "|:---|---:|"
 for f in __madvise __libc_pread64 __GI___fstatat rename fsync fdatasync __libc_pwrite64 \
 	__libc_open64 __ftruncate64; do
+	awk -v f="$f" '$NF == f { s += $1 } END { printf "| %s | %.1f %% |\n", f, s }' \
+		"$work/children.txt"
+done
+echo
+echo "| the file system's work (the kernel's, callers included) | share |"
+echo "|:---|---:|"
+for f in ext4_release_file ext4_writepages do_truncate ext4_free_blocks blkdev_issue_discard; do
 	awk -v f="$f" '$NF == f { s += $1 } END { printf "| %s | %.1f %% |\n", f, s }' \
 		"$work/children.txt"
 done
