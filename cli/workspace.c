@@ -43,9 +43,10 @@ int cli_workspace_setup(cli_workspace *ws, const char *dir, int need_redactor)
 		return -1;
 	}
 	/* a folder above that may not be searched (another user's) is no
-	 * lack of memory */
+	 * lack of memory; the root found is resolved already (a prefix of
+	 * the resolved cwd) */
 	if (!(ws->root = callus_workspace_find(cwd, &ws->kind)) ||
-	    !(ws->root_real = realpath(ws->root, NULL))) {
+	    !(ws->root_real = strdup(ws->root))) {
 		if (errno == ENOMEM)
 			goto oom;
 		cli_error("cannot use '%s' as the workspace: %s", cwd, strerror(errno));

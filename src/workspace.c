@@ -125,14 +125,93 @@ static int plain_component(const char *name)
 	return *name && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..");
 }
 
+/* path is absolute and names no "." or ".." and no empty component (nor
+ * ends in '/'), and is not "/". */
+static int plain_path(const char *path, int absolute)
+{
+	const char *c = path;
+
+	if (absolute && *c++ != '/')
+		return 0;
+	for (;;) {
+		size_t len = strcspn(c, "/");
+
+		if (!len || (len == 1 && c[0] == '.') || (len == 2 && c[0] == '.' && c[1] == '.'))
+			return 0;
+		if (!c[len])
+			return 1;
+		c += len + 1;
+	}
+}
+
+/*
+ * root/name when each component of name exists and none is a link: the
+ * write lands in the directory root names, whatever links root's own path
+ * goes through, so root need not be resolved (realpath reads every level
+ * of it again: a readlink each, and a recording guards a dozen names).
+ * *st is the last component's.  1 when so (path set), 0 when the careful
+ * way must decide (a link, a missing component, a root or name not plain),
+ * or a negative code.
+ */
+static int direct_path(callus_buf *path, const char *root, const char *name, struct stat *st)
+{
+	size_t rlen;
+
+	if (!plain_path(root, 1) || !plain_path(name, 0))
+		return 0;
+	rlen = strlen(root);
+	callus_buf_clear(path);
+	if (callus_buf_printf(path, "%s/%s", root, name) < 0)
+		return CALLUS_ENOMEM;
+	for (char *c = path->ptr + rlen + 1;; c++) {
+		char *e = c + strcspn(c, "/");
+		char was = *e;
+		int ok;
+
+		*e = '\0';
+		ok = lstat(path->ptr, st) == 0 && !S_ISLNK(st->st_mode);
+		*e = was;
+		if (!ok)
+			return 0;
+		if (!was)
+			return 1;
+		c = e;
+	}
+}
+
+/* The checks after the path is known: whose it is, how private. */
+static int guard_owner(const char *real, const struct stat *st, const char *name, unsigned flags,
+		       callus_error *err)
+{
+	/* root may write anywhere, and a store made by root in a user's
+	 * checkout stays root's: only a directory that is someone else's,
+	 * where they could swap files under callus, is refused */
+	if (st->st_uid != geteuid() && geteuid() != 0)
+		return callus_error_set(err, CALLUS_EUNSAFE,
+					"'%s' belongs to another user (uid %ld): callus does not "
+					"write into it", name, (long)st->st_uid);
+	if ((flags & CALLUS_WS_PRIVATE) && S_ISDIR(st->st_mode) && (st->st_mode & 077) &&
+	    chmod(real, st->st_mode & 0700) < 0)
+		return callus_error_set(err, CALLUS_EIO, "cannot make '%s' private: %s", name,
+					strerror(errno));
+	return 0;
+}
+
 int callus_workspace_guard(callus_buf *out, const char *root, const char *name, unsigned flags,
 			   callus_error *err)
 {
 	callus_buf path = CALLUS_BUF_INIT, target = CALLUS_BUF_INIT, real = CALLUS_BUF_INIT;
 	char *root_real = NULL;
 	struct stat st;
-	int rc;
+	int rc, there;
 
+	if ((rc = direct_path(&real, root, name, &st)) < 0) {
+		rc = callus_error_set(err, rc, "out of memory");
+		goto out;
+	}
+	if ((there = rc) == 1)
+		goto checked;
+	callus_buf_clear(&real);
 	if (!(root_real = realpath(root, NULL))) {
 		rc = callus_error_set(err, CALLUS_EIO, "cannot use '%s': %s", root, strerror(errno));
 		goto out;
@@ -144,8 +223,7 @@ int callus_workspace_guard(callus_buf *out, const char *root, const char *name, 
 	if ((rc = callus_fs_resolve_link(&target, path.ptr, err)) < 0)
 		goto out;
 	/* a name of one component, no link, under a resolved root other than
-	 * "/": the path is resolved already (realpath read each level of the
-	 * root again, seven calls a guard and eight guards a recording) */
+	 * "/": the path is resolved already */
 	if (plain_component(name) && root_real[1] && !strcmp(target.ptr, path.ptr))
 		rc = callus_buf_put(&real, path.ptr, path.len);
 	else
@@ -160,23 +238,10 @@ int callus_workspace_guard(callus_buf *out, const char *root, const char *name, 
 				      "write through it", name, target.ptr);
 		goto out;
 	}
-	if (lstat(real.ptr, &st) == 0) {
-		/* root may write anywhere, and a store made by root in a user's
-		 * checkout stays root's: only a directory that is someone
-		 * else's, where they could swap files under callus, is refused */
-		if (st.st_uid != geteuid() && geteuid() != 0) {
-			rc = callus_error_set(err, CALLUS_EUNSAFE,
-					      "'%s' belongs to another user (uid %ld): callus does not "
-					      "write into it", name, (long)st.st_uid);
-			goto out;
-		}
-		if ((flags & CALLUS_WS_PRIVATE) && S_ISDIR(st.st_mode) && (st.st_mode & 077) &&
-		    chmod(real.ptr, st.st_mode & 0700) < 0) {
-			rc = callus_error_set(err, CALLUS_EIO, "cannot make '%s' private: %s", name,
-					      strerror(errno));
-			goto out;
-		}
-	}
+	there = lstat(real.ptr, &st) == 0;
+checked:
+	if (there && (rc = guard_owner(real.ptr, &st, name, flags, err)) < 0)
+		goto out;
 	if (out) {
 		callus_buf_clear(out);
 		if ((rc = callus_buf_put(out, real.ptr, real.len)) < 0) {

@@ -46,7 +46,10 @@ enum {
  * Whether callus may write name (a path relative to root, e.g. ".callus",
  * ".lessons", "AGENTS.md"): it does not exist yet, or it is (or a symlink
  * chain leads to) a file or directory inside root.  When out is not NULL it
- * receives the path to write (the link's final target, resolved).  With
+ * receives the path to write: root/name when every component of name
+ * exists and none is a link (root as given: the directory it names is the
+ * workspace, whatever links its own path goes through), else the link's
+ * final target, resolved.  With
  * CALLUS_WS_PRIVATE an existing directory open to others is tightened to
  * its owner.  0 when allowed; CALLUS_EUNSAFE, with a message naming
  * the link and its target, when writing would leave root or go into a

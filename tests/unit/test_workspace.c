@@ -124,13 +124,43 @@ static void test_guard_links(void **state)
 	assert_int_equal(callus_workspace_guard(&out, ws, "AGENTS.md", 0, &err), 0);
 	assert_string_equal(out.ptr, at(f, "ws/AGENTS.md"));
 
-	/* an existing directory, and a root named through a link: the
-	 * resolved root's */
+	/* an existing directory, and a root named through a link: the path
+	 * under the root as given (the same directory), resolved when the
+	 * name is yet to be made */
 	assert_int_equal(mkdir(at(f, "ws/.lessons"), 0700), 0);
 	assert_int_equal(symlink(to(f, "ws"), at(f, "via")), 0);
 	assert_int_equal(callus_workspace_guard(&out, at(f, "via"), ".lessons", 0, &err), 0);
-	assert_string_equal(out.ptr, at(f, "ws/.lessons"));
+	assert_string_equal(out.ptr, at(f, "via/.lessons"));
+	assert_int_equal(callus_workspace_guard(&out, at(f, "via"), ".callus", 0, &err), 0);
+	assert_string_equal(out.ptr, at(f, "ws/.callus"));
 	assert_int_equal(rmdir(at(f, "ws/.lessons")), 0);
+
+	/* names of several components, each there and none a link */
+	assert_int_equal(mkdir(at(f, "ws/.callus"), 0700), 0);
+	assert_int_equal(mkdir(at(f, "ws/.callus/spool"), 0700), 0);
+	assert_int_equal(callus_workspace_guard(&out, ws, ".callus/spool", 0, &err), 0);
+	assert_string_equal(out.ptr, at(f, "ws/.callus/spool"));
+	/* ... and one of them a link leaving: the file under it is not
+	 * written through it, whether it exists there or not */
+	assert_int_equal(mkdir(at(f, "elsewhere/spool"), 0700), 0);
+	assert_int_equal(rmdir(at(f, "ws/.callus/spool")), 0);
+	assert_int_equal(rmdir(at(f, "ws/.callus")), 0);
+	assert_int_equal(symlink(to(f, "elsewhere"), at(f, "ws/.callus")), 0);
+	assert_int_equal(callus_workspace_guard(NULL, ws, ".callus/spool", 0, &err), CALLUS_EUNSAFE);
+	callus_error_release(&err);
+	assert_int_equal(callus_workspace_guard(NULL, ws, ".callus/owed", 0, &err), CALLUS_EUNSAFE);
+	callus_error_release(&err);
+	assert_int_equal(unlink(at(f, "ws/.callus")), 0);
+	assert_int_equal(rmdir(at(f, "elsewhere/spool")), 0);
+	/* a root that names a level by "..", or ends in "/": the same checks */
+	assert_int_equal(symlink(to(f, "elsewhere"), at(f, "ws/.lessons")), 0);
+	assert_int_equal(callus_workspace_guard(NULL, at(f, "ws/../ws"), ".lessons", 0, &err),
+			 CALLUS_EUNSAFE);
+	callus_error_release(&err);
+	assert_int_equal(callus_workspace_guard(NULL, at(f, "ws/"), ".lessons", 0, &err),
+			 CALLUS_EUNSAFE);
+	callus_error_release(&err);
+	assert_int_equal(unlink(at(f, "ws/.lessons")), 0);
 
 	/* a link to a file elsewhere (a shell's startup file) */
 	assert_int_equal(symlink(to(f, "elsewhere/.bashrc"), at(f, "ws/AGENTS.md")), 0);
