@@ -38,6 +38,9 @@ typedef struct cli_workspace {
 	callus_whitelist *whitelist;
 	callus_redactor *redactor;
 	char *config_error;   /* set when .callus/config was invalid (built-ins used) */
+	int config_unread;    /* the file itself could not be read or parsed
+			       * (config_error says why): its values, the
+			       * retention's among them, are unknown */
 	/* The external embedder ([embed], CALLUS_EMBED_*), when one is set up:
 	 * embed_model is its model id, NULL when there is none or its
 	 * configuration is wrong (embed_error says why; the built-in

@@ -689,7 +689,11 @@ static void check_config(struct doctor *d)
 	int bad = 0;
 
 	if (d->ws->config_error) {
-		report(d, PROBLEM, "config", "%s (callus uses the built-in defaults instead)",
+		report(d, PROBLEM, "config",
+		       d->ws->config_unread
+			       ? "%s (callus uses the built-in defaults instead, and removes nothing "
+				 "by [retention] until it is mended)"
+			       : "%s (callus uses the built-in defaults instead)",
 		       d->ws->config_error);
 		return;
 	}

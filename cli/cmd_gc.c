@@ -50,14 +50,19 @@ const cli_spec cmd_gc_spec = {
 	"of an embedding model [embed] no longer names, once no callus process (a gc\n"
 	"pass, a reindex) has had it set up for [retention] model_days (30) (none while\n"
 	".callus/config or [embed] cannot be read).\n"
-	"Notes, resolutions and metrics are never removed. Files in .lessons/ that no\n"
-	"lesson has are removed, the AGENTS.md block is written again when lessons\n"
-	"went, and the store is compacted (VACUUM) when a quarter of it is free.\n"
+	"Notes, resolutions and metrics are never removed. Files in .lessons/ named as\n"
+	"a lesson's page (12 hex digits, then .md) that no lesson has are removed (other\n"
+	"files there stay), the AGENTS.md block is written again when lessons went,\n"
+	"and the store is compacted (VACUUM) when a quarter of it is free.\n"
 	"Without git, the copies in .callus/snapshots.git that no snapshot kept needs go\n"
 	"once a day old; the temporary files a vector file's rewrite cut short left in\n"
 	".callus/ go an hour old. A [retention] value of 0 turns its rule off\n"
 	"(prune_hours 0 is its default); a value that is no whole number from 0 up is\n"
-	"the default's, and callus gc says so (as callus doctor does). Recordings (a\n"
+	"the default's, and callus gc says so (as callus doctor does). A .callus/config\n"
+	"that cannot be read at all (a line that is no key = value, an unclosed quote\n"
+	"or section) may say to keep more than the defaults: callus gc then removes\n"
+	"nothing and says why, exiting 1, and no recording's pass removes anything\n"
+	"until it is mended (callus doctor names the line). Recordings (a\n"
 	"failure's, or a lesson recorded by hand) run the same policy in the\n"
 	"background, a batch at a time, once every [retention] gc_hours (24; 0:\n"
 	"never); with it on, a recording that adds a lesson past [retention] lessons\n"
@@ -71,8 +76,9 @@ const cli_spec cmd_gc_spec = {
 	"runs in one transaction that is rolled back, each rule counting what the ones\n"
 	"before it left, and the .lessons/ files, the copies and the temporary files\n"
 	"are counted, not removed; nothing is redacted again, rewritten or compacted;\n"
-	"one that fails prints its error alone (with --json, the object with its\n"
-	"error).\n"
+	"one that fails prints its error alone (with --json, an object of dry_run and\n"
+	"error only). A pass that removed something says what in .callus/log.jsonl\n"
+	"(gc_removed).\n"
 	"Without a store nothing is removed: the .lessons/ files stay (a clone that\n"
 	"commits them has no store yet), and their number is said on stderr.\n"
 	"See docs/scale.md and docs/redaction.md.",
@@ -133,6 +139,17 @@ int cmd_gc(int argc, char **argv)
 	}
 	if (cli_workspace_setup(&ws, NULL, 1) < 0)
 		return 1;
+	/* its rules unknown, the policy removes nothing (cli_gc_policy): a
+	 * pass asked for would say it removed nothing, as if that were the
+	 * policy; it is refused instead */
+	if (ws.config_unread) {
+		callus_error_set(&err, CALLUS_EINVAL,
+				 "gc: .callus/config cannot be read, so what [retention] keeps is "
+				 "unknown: nothing removed (%s; 'callus doctor')",
+				 ws.config_error ? ws.config_error : "out of memory");
+		failed = 1;
+		goto said;
+	}
 	/* the whole policy at once, as a person asked for it */
 	cli_gc_policy(&ws, &p, warn_unread, NULL);
 	p.batch = 0;
@@ -152,7 +169,8 @@ int cmd_gc(int argc, char **argv)
 			cli_error("gc: no store in %s/.callus: the %zu file%s in .lessons/ %s kept "
 				  "(no store says which lesson's %s; remove %s by hand if the store "
 				  "is gone for good)",
-				  ws.root, left, left == 1 ? "" : "s", left == 1 ? "is" : "are",
+				  ws.root[1] ? ws.root : "", left, left == 1 ? "" : "s",
+				  left == 1 ? "is" : "are",
 				  left == 1 ? "it is" : "they are", left == 1 ? "it" : "them");
 	}
 	if (rc == 0) {
@@ -160,6 +178,10 @@ int cmd_gc(int argc, char **argv)
 		int agents_max = (int)cli_config_long(&ws, "lessons", "max", 20);
 
 		rc = callus_record_gc(store, ws.root, &p, agents, agents_max, &r, &err, &views, &verr);
+		if (!dry_run)
+			callus_record_gc_log(ws.root, rc, &err, &r,
+					     "callus gc removed what the retention policy no longer "
+					     "keeps ('callus help gc')");
 		if (views < 0)
 			cli_error("removed %zu lesson%s, but %s still names %s: %s", r.lessons,
 				  r.lessons == 1 ? "" : "s", agents ? agents : "AGENTS.md",
@@ -169,8 +191,16 @@ int cmd_gc(int argc, char **argv)
 	/* what went before a failure (a VACUUM out of disk, after every
 	 * removal was committed) is said as well: it stays removed */
 	failed = rc < 0;
+said:
 	rc = 0;
-	if (json) {
+	if (json && failed && (dry_run || ws.config_unread)) {
+		/* counts of a pass that did not run, or was rolled back, are no
+		 * zeros to read: the error alone */
+		json_t *o = json_pack("{s:b,s:s}", "dry_run", dry_run, "error",
+				      callus_error_message(&err));
+
+		rc = cli_print_json(o);
+	} else if (json) {
 		json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,"
 				      "s:b,s:b,s:b}",
 				      "lessons", (json_int_t)r.lessons, "lesson_files",
@@ -197,7 +227,7 @@ int cmd_gc(int argc, char **argv)
 			json_object_set_new(o, "error",
 					    json_string(callus_error_message(failed ? &err : &verr)));
 		rc = cli_print_json(o);
-	} else if (!(dry_run && failed)) {
+	} else if (!((dry_run || ws.config_unread) && failed)) {
 		/* a dry run cut short counted nothing worth saying: its error
 		 * alone is, below */
 		const char *done = dry_run ? "would remove" : "removed";

@@ -110,7 +110,10 @@ static void print_lessons(const cli_workspace *ws, const callus_store_totals *t)
 		       over, gp.lessons_max);
 	else if (gp.lessons_max > 0)
 		printf(" (at most %d kept: [retention] lessons)", gp.lessons_max);
-	if (unread)
+	if (ws->config_unread)
+		printf(" (none removed: .callus/config cannot be read, so what [retention] keeps "
+		       "is unknown: 'callus doctor')");
+	else if (unread)
 		printf(" ([retention] holds a value callus cannot read: 'callus doctor')");
 	printf("\n");
 }

@@ -214,6 +214,14 @@ void cli_gc_policy(const cli_workspace *ws, callus_gc_policy *p, cli_unread_fn u
 	}
 	if (p->prune_hours <= 0)
 		p->prune_hours = CALLUS_LEARN_PRUNE_HOURS;
+	/* A file that cannot be read may say to keep more, or longer, than
+	 * the defaults: its rules are unknown, so none removes anything
+	 * (callus gc refuses to run; callus status and doctor say why). */
+	if (ws->config_unread) {
+		p->lesson_days = p->lessons_max = p->run_days = p->signature_days = 0;
+		p->model_days = 0;
+		p->prune_hours = INT_MAX;
+	}
 	/* which external model is set up is known when the configuration
 	 * was read whole: a model's vectors cost an endpoint to make again */
 	p->embed_model = ws->embed_model;

@@ -63,6 +63,7 @@ int cli_workspace_setup(cli_workspace *ws, const char *dir, int need_redactor)
 		goto oom;
 	if (callus_config_load(&ws->config, ws->root, &err) < 0) {
 		ws->config_error = strdup(callus_error_message(&err));
+		ws->config_unread = 1;
 		callus_error_release(&err);
 		if (callus_config_parse(&ws->config, "", 0, "defaults", &err) < 0)
 			goto oom;

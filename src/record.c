@@ -594,10 +594,8 @@ int callus_record_gc(callus_store *store, const char *workspace, const callus_gc
 			  res ? res : &own, err, views_rc, verr);
 }
 
-/* A pass after a recording, said in the log: what it removed (message),
- * or why it failed.  In the background it has no one else to tell. */
-static void log_pass(const char *workspace, int rc, const callus_error *err,
-		     const callus_gc_result *res, const char *message)
+void callus_record_gc_log(const char *workspace, int rc, const callus_error *err,
+			  const callus_gc_result *res, const char *message)
 {
 	callus_buf dir = CALLUS_BUF_INIT;
 	char n[7][24];
@@ -634,7 +632,7 @@ size_t callus_record_lessons_over(callus_store *store, const char *workspace,
 		return 0;
 	rc = with_views(store, workspace, p, callus_gc_lessons_over, margin, agents_file, agents_max,
 			&res, &err, NULL, &ve);
-	log_pass(workspace, rc, &err, &res,
+	callus_record_gc_log(workspace, rc, &err, &res,
 		 "the lessons went past [retention] lessons: the least valuable removed "
 		 "('callus help gc')");
 	callus_error_release(&err);
@@ -670,7 +668,7 @@ static void background_gc(callus_store *store, const callus_record_opts *opts,
 	p.keep_lesson = l->id;
 	rc = callus_record_gc(store, opts->workspace, &p, agents, opts->agents_max, &res, &err, NULL,
 			      NULL);
-	log_pass(opts->workspace, rc, &err, &res,
+	callus_record_gc_log(opts->workspace, rc, &err, &res,
 		 "the retention policy's background pass removed what it no longer keeps "
 		 "('callus help gc')");
 	callus_error_release(&err);

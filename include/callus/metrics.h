@@ -70,7 +70,8 @@
 	X(HOOK_CUT, "callus.hook.cut_total", COUNTER, ("stage"), NONE, NULL, \
 	  "Hooks cut by their deadline, by stage: reading (the hook replied and a detached " \
 	  "copy recorded the failure), recording (the failure was queued for the drainer), " \
-	  "learning (after the failure was stored) or pass (a passing check, queued)")
+	  "learning (after the failure was stored), pass (a passing check, queued) or " \
+	  "unqueued (its queue entry could not be written: what it had not stored is lost)")
 
 typedef enum callus_metric_id {
 #define CALLUS_METRIC_ENUM_(id, name, type, labels, buckets, prom, help) CALLUS_METRIC_##id,

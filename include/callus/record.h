@@ -118,6 +118,15 @@ int callus_record_views(callus_store *store, const char *workspace, const char *
 			int agents_max, callus_error *err);
 
 /*
+ * A pass of retention said in workspace's .callus/log.jsonl: a "gc_removed"
+ * line with message and what res counts, when it removed anything; a
+ * "gc_failed" warning with err's message when rc < 0.  What the background
+ * pass has no one else to tell, and what callus gc keeps a trace of.
+ */
+void callus_record_gc_log(const char *workspace, int rc, const callus_error *err,
+			  const callus_gc_result *res, const char *message);
+
+/*
  * callus_gc() with policy p, then, when it removed lessons (what went
  * before a failure stays gone: res says), the instructions file's block
  * written again, since it names their files; both under a views debt, so

@@ -444,6 +444,36 @@ test_expect_success 'callus gc says which policy value it cannot read, and goes 
 	test "$(wc -l <err)" = 3
 '
 
+test_expect_success 'a .callus/config that cannot be read removes nothing until it is mended' '
+	mkdir unread && cd unread && git init -q &&
+	c_file one undefined_one && c_file two undefined_two &&
+	for f in one two; do
+		test_expect_code 1 "$CALLUS" run -- gcc -c $f.c 2>err || return 1
+	done &&
+	q "UPDATE lessons SET last_seen = '"'"'2001-01-01T00:00:00.000Z'"'"'" &&
+	# lesson_days = 0 keeps them; the unclosed quote makes it unknown
+	printf "[retention]\nlesson_days = 0\ngc_hours = 24\n[verify]\nadd = \"./check.sh\n" \
+		>.callus/config &&
+	test_expect_code 1 "$CALLUS" gc >out 2>err &&
+	test ! -s out && grep -q "cannot be read" err && grep -q "nothing removed" err &&
+	test_expect_code 1 "$CALLUS" gc --dry-run --json >out 2>err &&
+	test "$(jq -c "[.dry_run, has(\"lessons\")]" out)" = "[true,false]" &&
+	jq -r .error out | grep -q "line 5" &&
+	# a recording'"'"'s background pass, due, takes nothing either
+	touch -d "2 days ago" .callus/gc.stamp &&
+	c_file three undefined_three &&
+	test_expect_code 1 "$CALLUS" run -- gcc -c three.c 2>err &&
+	test "$(q "SELECT count(*) FROM lessons")" = 3 &&
+	test "$(lesson_files)" = 3 &&
+	"$CALLUS" status >out && grep -q "none removed: .callus/config cannot be read" out &&
+	test_expect_code 1 "$CALLUS" doctor >out 2>&1 &&
+	grep -q "removes nothing by \[retention\]" out &&
+	# mended, the defaults act, and callus gc says what it removed in the log
+	printf "[retention]\ngc_hours = 24\n" >.callus/config &&
+	"$CALLUS" gc >out && grep -q "^removed 2 lessons" out &&
+	grep "\"gc_removed\"" .callus/log.jsonl | grep -q "callus gc removed"
+'
+
 test_expect_success 'without a store, callus gc leaves the files of .lessons/ and says so' '
 	mkdir clone && cd clone && git init -q &&
 	mkdir .lessons && cp ../p/.lessons/*.md .lessons/ &&
