@@ -727,6 +727,16 @@ static void sweep_temp_files(const char *workspace, int dry_run, callus_gc_resul
 	callus_buf_release(&dir);
 }
 
+/* The log held to its two files' worth (log.h). */
+static void trim_log(const char *workspace)
+{
+	callus_buf dir = CALLUS_BUF_INIT;
+
+	if (callus_buf_printf(&dir, "%s/.callus", workspace) == 0)
+		callus_log_trim(dir.ptr);
+	callus_buf_release(&dir);
+}
+
 /* .lessons/ files of no lesson (a removal cut short, a store replaced). */
 static int sweep_lesson_files(callus_store *s, const char *workspace, int files_ours,
 			      const callus_gc_policy *p, callus_gc_result *res)
@@ -925,6 +935,7 @@ static int gc_pass(callus_store *s, const char *workspace, const callus_gc_polic
 		if (kept_trees(s, workspace, &keep))
 			prune_copies(workspace, &keep, 0, res);
 		sweep_temp_files(workspace, 0, res);
+		trim_log(workspace);
 		what = "cannot vacuum";
 		vacuum_owed = callus_store_redact_vacuum_owed(s);
 		if ((sq = maybe_vacuum(s, res, vacuum_owed)) != SQLITE_OK)

@@ -15,6 +15,71 @@
 /* A log far past the rotation's size was not written by callus: left. */
 #define REDACT_MAX_BYTES (64u * 1024 * 1024)
 
+/* What a rotated log holds at most: the log's size and a line, or a few
+ * lines more when processes rotated together.  Past it, the file held
+ * what callus did not write at that size (an older callus's log, another
+ * program's lines), and the log would keep more than its two files'
+ * worth: it is cut to its last CALLUS_LOG_MAX_BYTES. */
+#define ROTATED_MAX (2 * CALLUS_LOG_MAX_BYTES)
+
+/* The file at path, when larger than ROTATED_MAX, written anew with its
+ * last CALLUS_LOG_MAX_BYTES from the start of a line (never through a
+ * link).  A line a process appends to it meanwhile is lost: a few lines
+ * of an already rotated log, once. */
+static void keep_tail(const char *path)
+{
+	callus_buf tail = CALLUS_BUF_INIT;
+	struct stat st;
+	const char *nl;
+	size_t got = 0;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= ROTATED_MAX ||
+	    callus_buf_grow(&tail, CALLUS_LOG_MAX_BYTES) < 0)
+		goto out;
+	while (got < CALLUS_LOG_MAX_BYTES &&
+	       (n = pread(fd, tail.ptr + got, CALLUS_LOG_MAX_BYTES - got,
+			  st.st_size - CALLUS_LOG_MAX_BYTES + (off_t)got)) > 0)
+		got += (size_t)n;
+	if (got == CALLUS_LOG_MAX_BYTES && (nl = memchr(tail.ptr, '\n', got)))
+		(void)callus_fs_write_atomic(path, nl + 1, got - (size_t)(nl + 1 - tail.ptr), 0600,
+					     0, NULL);
+out:
+	if (fd >= 0)
+		close(fd);
+	callus_buf_release(&tail);
+}
+
+/* log.jsonl past the rotation's size renamed to log.jsonl.1, which is
+ * then cut to its last CALLUS_LOG_MAX_BYTES if it holds more than a
+ * rotation leaves (ROTATED_MAX). */
+static void rotate(const char *path, const char *old)
+{
+	struct stat st;
+
+	/* Two processes may both see the file too big and both rename: the
+	 * second rename moves a fresh, short log over the first one's .1,
+	 * which loses at most a few lines of an already rotated log. */
+	if (stat(path, &st) == 0 && st.st_size > CALLUS_LOG_MAX_BYTES && rename(path, old) == 0 &&
+	    st.st_size > ROTATED_MAX)
+		keep_tail(old);
+}
+
+void callus_log_trim(const char *callus_dir)
+{
+	callus_buf path = CALLUS_BUF_INIT, old = CALLUS_BUF_INIT;
+
+	if (callus_workspace_guard_dir(callus_dir, NULL) == 0 &&
+	    callus_buf_printf(&path, "%s/log.jsonl", callus_dir) == 0 &&
+	    callus_buf_printf(&old, "%s/log.jsonl.1", callus_dir) == 0) {
+		rotate(path.ptr, old.ptr);
+		keep_tail(old.ptr);
+	}
+	callus_buf_release(&path);
+	callus_buf_release(&old);
+}
+
 #define UNREDACTED "(not logged: it could not be redacted)"
 
 /* value redacted by r into o's key */
@@ -63,7 +128,6 @@ int callus_log_event_with(const callus_redactor *r, const char *callus_dir, cons
 {
 	callus_buf path = CALLUS_BUF_INIT, old = CALLUS_BUF_INIT;
 	char *line = NULL, *now = callus_now_iso8601();
-	struct stat st;
 	int fd = -1, rc = -1;
 
 	/* the log is written in the workspace or nowhere: asked before the
@@ -75,11 +139,7 @@ int callus_log_event_with(const callus_redactor *r, const char *callus_dir, cons
 	callus_buf_printf(&old, "%s/log.jsonl.1", callus_dir);
 	if (!line || callus_buf_status(&path) < 0 || callus_buf_status(&old) < 0)
 		goto out;
-	/* Two processes may both see the file too big and both rename: the
-	 * second rename moves a fresh, short log over the first one's .1,
-	 * which loses at most a few lines of an already rotated log. */
-	if (stat(path.ptr, &st) == 0 && st.st_size > CALLUS_LOG_MAX_BYTES)
-		rename(path.ptr, old.ptr);
+	rotate(path.ptr, old.ptr);
 	fd = open(path.ptr, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		goto out;

@@ -32,6 +32,16 @@ int callus_log_event_with(const callus_redactor *r, const char *callus_dir, cons
 char *callus_log_line(const callus_redactor *r, const char *at, const char *level,
 		      const char *event, const char *message, const char *const *extra);
 
+/*
+ * The log held to its two files' worth (callus gc): log.jsonl past
+ * CALLUS_LOG_MAX_BYTES rotated, and log.jsonl.1 cut to its last
+ * CALLUS_LOG_MAX_BYTES (from a line's start) when it holds more than a
+ * rotation leaves, twice that (an older callus's log, another program's
+ * lines).  The rotation of callus_log_event_with() does the same.
+ * Best-effort, never through a link.
+ */
+void callus_log_trim(const char *callus_dir);
+
 /* callus_log_event_with() and a redactor built for the line. */
 int callus_log_event(const char *callus_dir, const char *level, const char *event,
 		   const char *message, const char *const *extra);

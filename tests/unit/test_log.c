@@ -222,6 +222,72 @@ static void an_earlier_log_through_a_link_left(void **state)
 	callus_buf_release(&text);
 }
 
+/* path filled with lines "line N" up to at least bytes; the last N. */
+static long fill_lines(const char *path, long bytes)
+{
+	FILE *fp = fopen(path, "w");
+	long n = 0, size = 0;
+
+	assert_non_null(fp);
+	while (size < bytes)
+		size += fprintf(fp, "{\"line\":%ld}\n", ++n);
+	assert_int_equal(fclose(fp), 0);
+	return n;
+}
+
+static long file_size(const char *path)
+{
+	struct stat st;
+
+	assert_int_equal(stat(path, &st), 0);
+	return (long)st.st_size;
+}
+
+/* A log far past its size (an older callus's, another program's lines)
+ * keeps no more than its two files' worth: rotated, its .1 holds the last
+ * CALLUS_LOG_MAX_BYTES from a line's start; a .1 left that large is cut
+ * the same by callus_log_trim.  A rotation of callus's own size is a
+ * rename, the whole file kept. */
+static void held_to_two_files(void **state)
+{
+	struct fixture *f = *state;
+	callus_buf old = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;
+	char last[32];
+	long n;
+
+	callus_buf_printf(&old, "%s.1", f->log.ptr);
+	n = fill_lines(f->log.ptr, 5L * CALLUS_LOG_MAX_BYTES);
+	assert_int_equal(callus_log_event(f->callus_dir.ptr, "info", "x", "after", NULL), 0);
+	assert_true(file_size(old.ptr) <= CALLUS_LOG_MAX_BYTES);
+	assert_true(file_size(old.ptr) > CALLUS_LOG_MAX_BYTES - 64);
+	callus_buf_clear(&text);
+	assert_int_equal(callus_fs_read_file(&text, old.ptr, 2 << 20, NULL), 0);
+	snprintf(last, sizeof(last), "{\"line\":%ld}\n", n);
+	/* whole lines, the newest last */
+	assert_memory_equal(text.ptr, "{\"line\":", 8);
+	assert_string_equal(text.ptr + text.len - strlen(last), last);
+	read_log(f, &text);
+	assert_non_null(strstr(text.ptr, "\"after\""));
+	assert_null(strstr(text.ptr, "\"line\""));
+
+	/* callus's own size: renamed whole */
+	n = fill_lines(f->log.ptr, CALLUS_LOG_MAX_BYTES + 10);
+	assert_int_equal(callus_log_event(f->callus_dir.ptr, "info", "x", "again", NULL), 0);
+	assert_true(file_size(old.ptr) > CALLUS_LOG_MAX_BYTES);
+
+	/* a .1 left too large, cut by the trim; one of a rotation's size is
+	 * left as it is */
+	fill_lines(old.ptr, 3L * CALLUS_LOG_MAX_BYTES);
+	callus_log_trim(f->callus_dir.ptr);
+	assert_true(file_size(old.ptr) <= CALLUS_LOG_MAX_BYTES);
+	fill_lines(old.ptr, CALLUS_LOG_MAX_BYTES + 100);
+	callus_log_trim(f->callus_dir.ptr);
+	assert_true(file_size(old.ptr) > CALLUS_LOG_MAX_BYTES);
+	(void)n;
+	callus_buf_release(&old);
+	callus_buf_release(&text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,6 +296,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(refused_through_a_link, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_earlier_log_redacted_again, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_earlier_log_through_a_link_left, setup, teardown),
+		cmocka_unit_test_setup_teardown(held_to_two_files, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
