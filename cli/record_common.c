@@ -212,6 +212,25 @@ void cli_gc_policy(const cli_workspace *ws, callus_gc_policy *p, cli_unread_fn u
 		}
 		callus_error_release(&err);
 	}
+	/* a key of [retention] callus does not know is a typo (lesson for
+	 * lessons): its rule keeps the default, which the user meant to set */
+	for (size_t it = 0, i; unread && ws->config;) {
+		const callus_config_entry *e = callus_config_next(ws->config, "retention", NULL, &it);
+		char message[256];
+
+		if (!e)
+			break;
+		for (i = 0; i < sizeof(gc_keys) / sizeof(gc_keys[0]); i++)
+			if (!strcmp(gc_keys[i].section, "retention") && !strcmp(gc_keys[i].key, e->key))
+				break;
+		if (i < sizeof(gc_keys) / sizeof(gc_keys[0]))
+			continue;
+		snprintf(message, sizeof(message),
+			 "'%s' line %u: 'retention.%.64s' is no key of [retention] (lesson_days, "
+			 "lessons, run_days, signature_days, model_days, gc_hours)",
+			 callus_config_name(ws->config), e->line, e->key);
+		unread(message, arg);
+	}
 	if (p->prune_hours <= 0)
 		p->prune_hours = CALLUS_LEARN_PRUNE_HOURS;
 	/* A file that cannot be read may say to keep more, or longer, than

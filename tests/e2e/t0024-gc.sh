@@ -433,15 +433,18 @@ test_expect_success 'callus gc whose AGENTS.md cannot be rewritten says why, as 
 	grep -q "still names" err
 '
 
-test_expect_success 'callus gc says which policy value it cannot read, and goes on with the default' '
+test_expect_success 'callus gc says which policy value or key it cannot read, and goes on with the default' '
 	mkdir bad && cd bad && git init -q && mkdir .callus &&
-	printf "[retention]\nlessons = 10k\nrun_days = -1\n[learn]\nprune_hours = abc\n" >.callus/config &&
+	printf "[retention]\nlessons = 10k\nrun_days = -1\nlesson_day = 5\n[learn]\nprune_hours = abc\n" \
+		>.callus/config &&
 	"$CALLUS" gc >out 2>err &&
 	grep -q "^removed" out &&
 	grep -q "retention.lessons. must be an integer, got .10k. (the default is used)" err &&
 	grep -q "retention.run_days. must be between 0 and" err &&
 	grep -q "learn.prune_hours. must be an integer" err &&
-	test "$(wc -l <err)" = 3
+	# a key of [retention] that is none (a typo) is said too
+	grep -q "line 4: .retention.lesson_day. is no key of \[retention\]" err &&
+	test "$(wc -l <err)" = 4
 '
 
 test_expect_success 'a .callus/config that cannot be read removes nothing until it is mended' '
