@@ -948,6 +948,7 @@ static void check_log(struct doctor *d)
 	callus_error err = CALLUS_ERROR_INIT;
 	static const char level_error[] = "\"level\":\"error\"";
 	const char *p, *last = NULL;
+	struct stat spool_st;
 	size_t errors = 0;
 	char size[32];
 
@@ -992,7 +993,13 @@ spool:
 	 * holds what lies there for ever */
 	callus_buf_clear(&path);
 	if (callus_buf_printf(&path, "%s/.callus/spool", d->ws->root) == 0 &&
-	    access(path.ptr, F_OK) == 0 && access(path.ptr, W_OK | X_OK) < 0)
+	    lstat(path.ptr, &spool_st) == 0 && !S_ISDIR(spool_st.st_mode) &&
+	    !S_ISLNK(spool_st.st_mode))
+		report(d, PROBLEM, "spool",
+		       ".callus/spool is no folder: a hook kept waiting by a busy store drops "
+		       "its failure (move it away: the next hook makes the folder)");
+	else if (callus_buf_status(&path) == 0 && access(path.ptr, F_OK) == 0 &&
+		 access(path.ptr, W_OK | X_OK) < 0)
 		report(d, PROBLEM, "spool",
 		       ".callus/spool cannot be written by this user (%s): a hook kept waiting "
 		       "by a busy store drops its failure, and no drainer can remove what is "

@@ -444,7 +444,12 @@ test_expect_success 'with no queue to leave it in, a hook waits longer for a bus
 	wait $lock &&
 	jq -e "type == \"object\"" reply &&
 	test "$("$CALLUS" lessons --json | jq length)" = 2 &&
-	! grep -q "\"store_locked\"" .callus/log.jsonl
+	! grep -q "\"store_locked\"" .callus/log.jsonl &&
+	# callus doctor names the file for what it is, not as a folder of
+	# another user
+	test_expect_code 1 "$CALLUS" doctor >doc &&
+	grep -q "^problem  spool      .callus/spool is no folder" doc &&
+	! grep -q "cannot be written by this user" doc
 '
 
 # checks_runs: the runs the store counts of the workspace's one check
