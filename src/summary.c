@@ -343,7 +343,7 @@ static size_t line_len(const essential *e, const char *line, size_t cap)
 {
 	if (!e->msg)
 		return e->head;
-	return e->head + e->sep + callus_utf8_cut(line + e->head + e->sep, e->msg, cap) + e->extra;
+	return e->head + e->sep + callus_utf8_cut_word(line + e->head + e->sep, e->msg, cap) + e->extra;
 }
 
 /* s with each run of blanks and line breaks made one space, onto b: a
@@ -381,7 +381,7 @@ static int essential_line(callus_buf *out, essential *e, const callus_diag *d,
 		at = head.len;
 		put_flat(&head, d->test);
 		if (callus_buf_status(&head) == 0)
-			callus_buf_truncate(&head, at + callus_utf8_cut(head.ptr + at, head.len - at,
+			callus_buf_truncate(&head, at + callus_utf8_cut_word(head.ptr + at, head.len - at,
 								     TEST_MAX));
 	}
 	if (d->file) {
@@ -408,7 +408,7 @@ static int essential_line(callus_buf *out, essential *e, const callus_diag *d,
 			callus_buf_puts(out, ": ");
 		at = out->len;
 		put_relative(out, msg.ptr, msg.len, pc);
-		e->msg = callus_utf8_cut(out->ptr + at, out->len - at, MSG_MAX);
+		e->msg = callus_utf8_cut_word(out->ptr + at, out->len - at, MSG_MAX);
 		callus_buf_truncate(out, at + e->msg);
 	}
 	if (rc == 0)
@@ -502,7 +502,7 @@ static int put_essentials(callus_buf *sum, callus_strlist *shown, const callus_d
 			continue;
 		len = line_len(&es[i], lines.items[i], cap) - es[i].extra;
 		if (forced)
-			len = callus_utf8_cut(lines.items[i], strlen(lines.items[i]), forced);
+			len = callus_utf8_cut_word(lines.items[i], strlen(lines.items[i]), forced);
 		/* two reports of one test can differ only beyond the cut */
 		if (callus_strlist_contains(shown, lines.items[i], len))
 			continue;
@@ -614,11 +614,11 @@ int callus_summary_build(char **out, const char *text, size_t len, const char *o
 		callus_buf_puts(&sum, lines.items[i]);
 	}
 	if (sum.len > CALLUS_SUMMARY_MAX)
-		callus_buf_truncate(&sum, callus_utf8_cut(sum.ptr, sum.len, CALLUS_SUMMARY_MAX));
+		callus_buf_truncate(&sum, callus_utf8_cut_word(sum.ptr, sum.len, CALLUS_SUMMARY_MAX));
 	/* a first line longer than the whole budget is cut, not dropped */
 	if (!sum.len && lines.count) {
 		const char *first = lines.items[0];
-		callus_buf_put(&sum, first, callus_utf8_cut(first, strlen(first), CALLUS_SUMMARY_MAX));
+		callus_buf_put(&sum, first, callus_utf8_cut_word(first, strlen(first), CALLUS_SUMMARY_MAX));
 	}
 	if ((rc = callus_buf_status(&sum)) == 0)
 		*out = callus_buf_detach(&sum);

@@ -130,3 +130,21 @@ size_t callus_utf8_cut(const char *s, size_t len, size_t max)
 		max--;
 	return max;
 }
+
+static int blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+size_t callus_utf8_cut_word(const char *s, size_t len, size_t max)
+{
+	size_t cut = callus_utf8_cut(s, len, max), at = cut;
+
+	if (cut == len || cut == 0 || blank(s[cut]) || blank(s[cut - 1]))
+		return cut;
+	while (at > 0 && !blank(s[at - 1]))
+		at--;
+	while (at > 0 && blank(s[at - 1]))
+		at--;
+	return at ? at : cut;
+}

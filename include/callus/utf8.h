@@ -15,6 +15,16 @@ int callus_utf8_valid(const char *s, size_t len);
  * len when it fits, else max or less, never inside a character. */
 size_t callus_utf8_cut(const char *s, size_t len, size_t max);
 
+/*
+ * callus_utf8_cut(), but never inside a word: a cut that would split a
+ * run of non-blank bytes ends before the run (and the blanks before it),
+ * unless the run starts s (one word longer than max: cut inside it).
+ * What a text cut before it is redacted needs: half a token, or a URL
+ * cut before its '@host', is no longer what the redactor finds, and was
+ * kept as it was.
+ */
+size_t callus_utf8_cut_word(const char *s, size_t len, size_t max);
+
 /* The length of the valid sequence starting s[0..len), its code point in
  * *cp (may be NULL); 0 when none starts there (an invalid byte, a
  * truncated sequence, an empty s). */

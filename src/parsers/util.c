@@ -258,11 +258,8 @@ int callus_pu_lint_line(const char *s, size_t len, callus_pu_loc *loc, const cha
 
 size_t callus_pu_cut(const char *s, size_t len, size_t max)
 {
-	if (len <= max)
-		return len;
-	while (max > 0 && ((unsigned char)s[max] & 0xc0) == 0x80)
-		max--;
-	return max;
+	/* redacted after the cut: never half a word (utf8.h) */
+	return callus_utf8_cut_word(s, len, max);
 }
 
 int callus_pu_set_test(callus_diag *d, const char *s, size_t len)

@@ -440,4 +440,24 @@ test_expect_success 'no secret in the replies, callus'"'"'s messages or its list
 	grep -q REDACTED ../lessons.json
 EOF
 
+test_expect_success 'a secret a message'"'"'s cut falls in is not kept in part' - <<\EOF
+	mkdir cut && cd cut && git init -q
+	tok=ghp_sMehGAkWvj7FAc9QeWJKY40uvSwMFLZDe1f8
+	url=postgres://admin:ZqbjL5DZPjN0MEQ7@db.example.com/x
+	# the summary cuts a message at 160 bytes, a parser at 1,024: each
+	# secret planted across each cut, a few bytes either way
+	for n in 108 114 120 126 970 978 986; do
+		pad=$(printf "x%.0s" $(seq "$n"))
+		for s in "$tok" "$url"; do
+			jq -n -c --arg o "x.c:1:1: error: request failed $pad $s" --arg d "$PWD" \
+				'{command: "gcc -c x.c", exit_code: 1, output: $o, cwd: $d}' |
+				"$CALLUS" hook generic >/dev/null
+		done
+	done
+	test "$("$CALLUS" lessons --json | jq length)" -ge 7
+	sqlite3 .callus/callus.db .dump >../cut.sql
+	! grep -rao "ghp_[A-Za-z0-9]\{4,\}" ../cut.sql .callus .lessons AGENTS.md || false
+	! grep -rao "ZqbjL" ../cut.sql .callus .lessons AGENTS.md || false
+EOF
+
 test_done
