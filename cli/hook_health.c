@@ -21,6 +21,24 @@ static int note_path(callus_buf *b, const char *root, const char *agent)
 	return callus_buf_status(b);
 }
 
+
+/* path read as a stream when it is a regular file: a FIFO put there opens
+ * at once (O_NONBLOCK) and is refused, not waited on.  NULL otherwise. */
+static FILE *open_regular(const char *path)
+{
+	struct stat st;
+	FILE *f;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !(f = fdopen(fd, "r"))) {
+		close(fd);
+		return NULL;
+	}
+	return f;
+}
+
 /*
  * Whether the note already says this, written less than REFRESH_S ago.  A
  * burst of checks would otherwise make and rename a file apiece, and a new
@@ -99,7 +117,7 @@ int cli_hook_health_read(const char *root, const char *agent, cli_hook_health *o
 	FILE *f = NULL;
 
 	memset(out, 0, sizeof(*out));
-	if (note_path(&path, root, agent) < 0 || !(f = fopen(path.ptr, "re")) ||
+	if (note_path(&path, root, agent) < 0 || !(f = open_regular(path.ptr)) ||
 	    !fgets(line, sizeof(line), f))
 		goto out;
 	line[strcspn(line, "\n")] = '\0';

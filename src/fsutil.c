@@ -90,7 +90,8 @@ int callus_fs_map(callus_fs_mapped *m, const char *path, size_t min, size_t max)
 {
 	struct stat st;
 	void *p = MAP_FAILED;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO at path opens at once, and is no file to map */
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 
 	m->ptr = NULL;
 	m->len = 0;

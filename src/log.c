@@ -33,7 +33,7 @@ static void keep_tail(const char *path)
 	const char *nl;
 	size_t got = 0;
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= ROTATED_MAX ||
 	    callus_buf_grow(&tail, CALLUS_LOG_MAX_BYTES) < 0)
@@ -140,7 +140,8 @@ int callus_log_event_with(const callus_redactor *r, const char *callus_dir, cons
 	if (!line || callus_buf_status(&path) < 0 || callus_buf_status(&old) < 0)
 		goto out;
 	rotate(path.ptr, old.ptr);
-	fd = open(path.ptr, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	/* O_NONBLOCK: a FIFO there with no reader fails at once, not waits */
+	fd = open(path.ptr, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
 	if (fd < 0)
 		goto out;
 	rc = callus_fs_append_line(fd, line) == 0 ? 0 : -1;
@@ -214,7 +215,7 @@ static int redact_file(const callus_redactor *r, const char *path, size_t *lines
 	size_t changed = 0;
 	int fd, rc = 0, tail;
 
-	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)) < 0)
 		return errno == ENOENT || errno == ELOOP ? 0 : -1; /* a link: not callus's */
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
 	    (rc = redact_from(r, fd, &at, &out, &changed)) < 0)
@@ -233,7 +234,7 @@ static int redact_file(const callus_redactor *r, const char *path, size_t *lines
 	/* a line its writer had opened the old file for */
 	callus_buf_clear(&out);
 	if (redact_from(r, fd, &at, &out, &changed) == 0 && out.len &&
-	    (tail = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC)) >= 0) {
+	    (tail = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)) >= 0) {
 		(void)callus_fs_write_all(tail, out.ptr, out.len);
 		close(tail);
 	}

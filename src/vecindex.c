@@ -718,7 +718,8 @@ int callus_vecindex_open(callus_vecindex **out, const char *path, const char *mo
 	vi->recsize = vi_record_size(dim);
 	vi->sk.fd = -1;
 	vi->po.map = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO at path opens at once, and is refused below */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		if (errno == ENOENT)
 			goto done;

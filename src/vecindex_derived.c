@@ -60,8 +60,9 @@ int vi_derived_open(const vi_derived *d, const char *path, size_t *units)
 	*units = 0;
 	if (derived_path(&p, path, d->suffix) < 0)
 		goto out;
-	if ((fd = open(p.ptr, O_RDONLY | O_CLOEXEC)) >= 0 &&
-	    (fstat(fd, &st) < 0 || !derived_matches(d, fd, &st, units))) {
+	/* O_NONBLOCK: a FIFO there opens at once, and is no derived file */
+	if ((fd = open(p.ptr, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) >= 0 &&
+	    (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !derived_matches(d, fd, &st, units))) {
 		close(fd);
 		fd = -1;
 	}
@@ -115,10 +116,10 @@ int vi_derived_sync(const vi_derived *d, const char *path, size_t want, vi_deriv
 	*units = 0;
 	if (derived_path(&p, path, d->suffix) < 0)
 		goto out;
-	fd = open(p.ptr, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+	fd = open(p.ptr, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	/* its own lock too: a rewrite of a vector file that did not exist
-	 * takes none of the vector file's */
-	if (fd >= 0 && flock(fd, LOCK_EX) < 0) {
+	 * takes none of the vector file's; a FIFO there is none */
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || flock(fd, LOCK_EX) < 0)) {
 		close(fd);
 		fd = -1;
 	}

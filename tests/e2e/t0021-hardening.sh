@@ -291,4 +291,24 @@ test_expect_success 'a folder above that may not be searched: said, not taken fo
 	jq -e "type == \"object\"" hidden-out
 '
 
+test_expect_success 'a FIFO at any of the files callus reads in .callus/ keeps no command waiting' '
+	mkdir fifo && cd fifo && git init -q &&
+	for f in x y z; do printf "int main(void){ return undefined_%s; }\n" $f >$f.c; done &&
+	test_expect_code 1 "$CALLUS" run -- gcc -c x.c 2>/dev/null &&
+	for f in metrics.pending checks.idx vectors-callus-builtin-1.bin \
+		vectors-callus-builtin-1.bin.sketch log.jsonl hook-generic.last; do
+		rm -f .callus/$f && mkfifo .callus/$f &&
+		test_expect_code 1 timeout 20 "$CALLUS" run -- gcc -c y.c 2>/dev/null &&
+		rm -f .callus/$f || return 1
+	done &&
+	# the hook replies, and its drainer (if any) is not left waiting
+	mkfifo .callus/metrics.pending &&
+	jq -n -c --arg d "$PWD" \
+		"{command: \"gcc -c z.c\", exit_code: 1, output: \"z.c:1:1: error: boom\", cwd: \$d}" |
+		timeout 20 "$CALLUS" hook generic >reply &&
+	jq -e "type == \"object\"" reply &&
+	rm -f .callus/metrics.pending &&
+	test "$("$CALLUS" lessons --json | jq length)" = 3
+'
+
 test_done
