@@ -521,9 +521,30 @@ void callus_fs_keep_spare(const char *path, const char *spare)
 		unlink(path);
 }
 
+int callus_fs_open_own(const char *path, int flags, mode_t mode)
+{
+	struct stat st;
+	int saved, fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, mode);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0)
+		goto fail;
+	if (!S_ISREG(st.st_mode) || st.st_nlink > 1) {
+		errno = S_ISREG(st.st_mode) ? EMLINK : EINVAL;
+		goto fail;
+	}
+	return fd;
+fail:
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return -1;
+}
+
 int callus_fs_append(const char *path, const void *data, size_t len, unsigned flags)
 {
-	int fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+	int fd = callus_fs_open_own(path, O_WRONLY | O_APPEND, 0);
 	int rc = fd < 0 ? -1 : callus_fs_write_all(fd, data, len);
 
 	if (!rc && !(flags & CALLUS_FS_REBUILT) && fdatasync(fd) < 0)

@@ -140,8 +140,8 @@ int callus_log_event_with(const callus_redactor *r, const char *callus_dir, cons
 	if (!line || callus_buf_status(&path) < 0 || callus_buf_status(&old) < 0)
 		goto out;
 	rotate(path.ptr, old.ptr);
-	/* O_NONBLOCK: a FIFO there with no reader fails at once, not waits */
-	fd = open(path.ptr, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
+	/* a FIFO, or a file linked from elsewhere, is not written (fsutil.h) */
+	fd = callus_fs_open_own(path.ptr, O_WRONLY | O_APPEND | O_CREAT, 0600);
 	if (fd < 0)
 		goto out;
 	rc = callus_fs_append_line(fd, line) == 0 ? 0 : -1;

@@ -634,12 +634,12 @@ static int open_locked(const char *path, int flags)
 {
 	for (int attempt = 0; attempt < 5; attempt++) {
 		struct stat a, b;
-		/* not waited on: a FIFO put there opens at once, and is no spool */
-		int fd = open(path, flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
+		/* a FIFO or a file linked from elsewhere is no spool (fsutil.h) */
+		int fd = callus_fs_open_own(path, flags, 0600);
 
 		if (fd < 0)
 			return -1;
-		if (fstat(fd, &a) < 0 || !S_ISREG(a.st_mode) || lock_polled(fd) < 0) {
+		if (lock_polled(fd) < 0) {
 			close(fd);
 			return -1;
 		}

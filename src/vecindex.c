@@ -545,7 +545,7 @@ static int open_locked(int *out_fd, const char *path, callus_error *err)
 		/* not through a symlink (docs/safety.md): a link is refused
 		 * here, and the rewrite that follows the failure renames a file
 		 * over the link itself */
-		fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+		fd = callus_fs_open_own(path, O_RDWR | O_APPEND | O_CREAT, 0600);
 		if (fd < 0) {
 			rc = callus_error_set(err, CALLUS_EIO, "cannot open '%s': %s", path,
 					    strerror(errno));

@@ -119,7 +119,8 @@ int vi_derived_sync(const vi_derived *d, const char *path, size_t want, vi_deriv
 	fd = open(p.ptr, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	/* its own lock too: a rewrite of a vector file that did not exist
 	 * takes none of the vector file's; a FIFO there is none */
-	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || flock(fd, LOCK_EX) < 0)) {
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink > 1 ||
+			flock(fd, LOCK_EX) < 0)) {
 		close(fd);
 		fd = -1;
 	}

@@ -196,6 +196,16 @@ int callus_fs_write_spare(const char *spare, const char *tmp, const char *path, 
 int callus_fs_blank(int fd);
 void callus_fs_keep_spare(const char *path, const char *spare);
 
+/*
+ * open(2) of one of callus's own files written in place (appended to, or
+ * locked and read): never through a link (O_NOFOLLOW), never waiting on a
+ * FIFO put there (O_NONBLOCK, which a regular file ignores), and only a
+ * regular file with no other name: one hard-linked from elsewhere would
+ * be written there.  The fd, or -1 with errno set (EINVAL for a file of
+ * another kind, EMLINK for one of several names).
+ */
+int callus_fs_open_own(const char *path, int flags, mode_t mode);
+
 /* Append data[0..len) to the existing regular file at path (not through a
  * symlink) and fdatasync it, or with CALLUS_FS_REBUILT not: the indexes
  * beside the store, whose writers add lines under the store's write lock

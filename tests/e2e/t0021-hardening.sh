@@ -311,4 +311,18 @@ test_expect_success 'a FIFO at any of the files callus reads in .callus/ keeps n
 	test "$("$CALLUS" lessons --json | jq length)" = 3
 '
 
+test_expect_success 'a file of .callus/ hard-linked from outside the workspace is not written through' '
+	mkdir hard && cd hard && git init -q &&
+	for f in x y; do printf "int main(void){ return undefined_%s; }\n" $f >$f.c; done &&
+	test_expect_code 1 "$CALLUS" run -- gcc -c x.c 2>/dev/null &&
+	echo outside >../out.log && echo outside >../out.pending &&
+	rm -f .callus/log.jsonl .callus/metrics.pending &&
+	ln ../out.log .callus/log.jsonl && ln ../out.pending .callus/metrics.pending &&
+	printf "[verify]\nadd = \"unclosed\n" >>.callus/config &&
+	test_expect_code 1 "$CALLUS" run -- gcc -c y.c 2>/dev/null &&
+	test "$(cat ../out.log)" = outside &&
+	test "$(cat ../out.pending)" = outside &&
+	test "$("$CALLUS" lessons --json 2>/dev/null | jq length)" = 2
+'
+
 test_done
