@@ -763,6 +763,39 @@ static void test_append(void **state)
 	callus_buf_release(&got);
 }
 
+/* One of callus's own files written in place: a regular file of one name
+ * opens; a FIFO opens at once and is refused (EINVAL), a file with a
+ * second name (a hard link from elsewhere) is refused (EMLINK), a link is
+ * not followed. */
+static void test_open_own(void **state)
+{
+	struct fixture *f = *state;
+	char path[256], other[256], fifo[256], lnk[256];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/own", f->dir);
+	snprintf(other, sizeof(other), "%s/elsewhere", f->dir);
+	snprintf(fifo, sizeof(fifo), "%s/fifo", f->dir);
+	snprintf(lnk, sizeof(lnk), "%s/link", f->dir);
+	fd = callus_fs_open_own(path, O_WRONLY | O_APPEND | O_CREAT, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(callus_fs_open_own(fifo, O_RDWR, 0), -1);
+	assert_int_equal(errno, EINVAL);
+	/* no reader: without O_NONBLOCK this open would wait for one */
+	assert_int_equal(callus_fs_open_own(fifo, O_WRONLY | O_APPEND, 0), -1);
+	assert_int_equal(link(path, other), 0);
+	assert_int_equal(callus_fs_open_own(path, O_WRONLY | O_APPEND, 0), -1);
+	assert_int_equal(errno, EMLINK);
+	assert_int_equal(unlink(other), 0);
+	assert_int_equal(symlink(path, lnk), 0);
+	assert_int_equal(callus_fs_open_own(lnk, O_WRONLY | O_APPEND, 0), -1);
+	fd = callus_fs_open_own(path, O_RDONLY, 0);
+	assert_true(fd >= 0);
+	close(fd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -782,6 +815,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_read_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resolve_link, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_open_own, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
