@@ -7,6 +7,7 @@
 #include "hook_health.h"
 
 #include "callus/buf.h"
+#include "callus/fsutil.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -21,21 +22,15 @@ static int note_path(callus_buf *b, const char *root, const char *agent)
 	return callus_buf_status(b);
 }
 
-
-/* path read as a stream when it is a regular file: a FIFO put there opens
- * at once (O_NONBLOCK) and is refused, not waited on.  NULL otherwise. */
-static FILE *open_regular(const char *path)
+/* path read as a stream when it is one of callus's own files (fsutil.h:
+ * a FIFO put there is refused at once, not waited on).  NULL otherwise. */
+static FILE *open_own(const char *path)
 {
-	struct stat st;
-	FILE *f;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	int fd = callus_fs_open_own(path, O_RDONLY, 0);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
 
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !(f = fdopen(fd, "r"))) {
+	if (fd >= 0 && !f)
 		close(fd);
-		return NULL;
-	}
 	return f;
 }
 
@@ -117,7 +112,7 @@ int cli_hook_health_read(const char *root, const char *agent, cli_hook_health *o
 	FILE *f = NULL;
 
 	memset(out, 0, sizeof(*out));
-	if (note_path(&path, root, agent) < 0 || !(f = open_regular(path.ptr)) ||
+	if (note_path(&path, root, agent) < 0 || !(f = open_own(path.ptr)) ||
 	    !fgets(line, sizeof(line), f))
 		goto out;
 	line[strcspn(line, "\n")] = '\0';

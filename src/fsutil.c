@@ -512,7 +512,7 @@ void callus_fs_keep_spare(const char *path, const char *spare)
 	/* its text goes first: a spool entry holds the folder its run ran
 	 * in as it is, which may hold a secret (docs/redaction.md), and a
 	 * spare is kept for as long as no entry is made */
-	int fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), kept;
+	int fd = callus_fs_open_own(path, O_WRONLY, 0), kept;
 
 	kept = fd >= 0 && callus_fs_blank(fd) == 0;
 	if (fd >= 0 && close(fd) < 0)

@@ -234,7 +234,7 @@ static int redact_file(const callus_redactor *r, const char *path, size_t *lines
 	/* a line its writer had opened the old file for */
 	callus_buf_clear(&out);
 	if (redact_from(r, fd, &at, &out, &changed) == 0 && out.len &&
-	    (tail = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)) >= 0) {
+	    (tail = callus_fs_open_own(path, O_WRONLY | O_APPEND, 0)) >= 0) {
 		(void)callus_fs_write_all(tail, out.ptr, out.len);
 		close(tail);
 	}

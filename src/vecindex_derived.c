@@ -116,11 +116,11 @@ int vi_derived_sync(const vi_derived *d, const char *path, size_t want, vi_deriv
 	*units = 0;
 	if (derived_path(&p, path, d->suffix) < 0)
 		goto out;
-	fd = open(p.ptr, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	/* not a FIFO, nor a file of another name (fsutil.h): written anew */
+	fd = callus_fs_open_own(p.ptr, O_RDWR, 0);
 	/* its own lock too: a rewrite of a vector file that did not exist
-	 * takes none of the vector file's; a FIFO there is none */
-	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink > 1 ||
-			flock(fd, LOCK_EX) < 0)) {
+	 * takes none of the vector file's */
+	if (fd >= 0 && flock(fd, LOCK_EX) < 0) {
 		close(fd);
 		fd = -1;
 	}
