@@ -993,18 +993,18 @@ spool:
 	 * holds what lies there for ever */
 	callus_buf_clear(&path);
 	if (callus_buf_printf(&path, "%s/.callus/spool", d->ws->root) == 0 &&
-	    lstat(path.ptr, &spool_st) == 0 && !S_ISDIR(spool_st.st_mode) &&
-	    !S_ISLNK(spool_st.st_mode))
-		report(d, PROBLEM, "spool",
-		       ".callus/spool is no folder: a hook kept waiting by a busy store drops "
-		       "its failure (move it away: the next hook makes the folder)");
-	else if (callus_buf_status(&path) == 0 && access(path.ptr, F_OK) == 0 &&
-		 access(path.ptr, W_OK | X_OK) < 0)
-		report(d, PROBLEM, "spool",
-		       ".callus/spool cannot be written by this user (%s): a hook kept waiting "
-		       "by a busy store drops its failure, and no drainer can remove what is "
-		       "queued there (give the folder back to this user)",
-		       strerror(errno));
+	    lstat(path.ptr, &spool_st) == 0) {
+		if (!S_ISDIR(spool_st.st_mode) && !S_ISLNK(spool_st.st_mode))
+			report(d, PROBLEM, "spool",
+			       ".callus/spool is no folder: a hook kept waiting by a busy store "
+			       "drops its failure (move it away: the next hook makes the folder)");
+		else if (access(path.ptr, F_OK) == 0 && access(path.ptr, W_OK | X_OK) < 0)
+			report(d, PROBLEM, "spool",
+			       ".callus/spool cannot be written by this user (%s): a hook kept "
+			       "waiting by a busy store drops its failure, and no drainer can remove "
+			       "what is queued there (give the folder back to this user)",
+			       strerror(errno));
+	}
 	/* a drain lock no drainer can open keeps the queue for ever */
 	callus_error_release(&err);
 	if (!cli_spool_lock_usable(d->ws, 0, &err)) {

@@ -128,7 +128,7 @@ int cmd_gc(int argc, char **argv)
 	callus_gc_policy p;
 	callus_gc_result r = { 0 };
 	cli_workspace ws;
-	int first, rc, views = 0, failed = 0;
+	int first, rc, views = 0, failed = 0, uncounted;
 
 	first = cli_parse(argc, argv, &cmd_gc_spec);
 	if (first < 0)
@@ -193,9 +193,10 @@ int cmd_gc(int argc, char **argv)
 	failed = rc < 0;
 said:
 	rc = 0;
-	if (json && failed && (dry_run || ws.config_unread)) {
-		/* counts of a pass that did not run, or was rolled back, are no
-		 * zeros to read: the error alone */
+	/* counts of a pass that did not run, or was rolled back, are no zeros
+	 * to read: its error alone is said */
+	uncounted = failed && (dry_run || ws.config_unread);
+	if (json && uncounted) {
 		json_t *o = json_pack("{s:b,s:s}", "dry_run", dry_run, "error",
 				      callus_error_message(&err));
 
@@ -227,9 +228,7 @@ said:
 			json_object_set_new(o, "error",
 					    json_string(callus_error_message(failed ? &err : &verr)));
 		rc = cli_print_json(o);
-	} else if (!((dry_run || ws.config_unread) && failed)) {
-		/* a dry run cut short counted nothing worth saying: its error
-		 * alone is, below */
+	} else if (!uncounted) {
 		const char *done = dry_run ? "would remove" : "removed";
 
 		printf("%s %zu lesson%s (%zu file%s in .lessons/), %zu run%s, %zu error%s that "

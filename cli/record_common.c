@@ -195,6 +195,39 @@ static const struct {
 	{ "learn", "prune_hours", offsetof(callus_gc_policy, prune_hours) },
 };
 
+/* Each key of [retention] that is none of gc_keys' said to unread: a typo
+ * (lesson for lessons) leaves the rule the user meant to set at its
+ * default. */
+static void unknown_keys(const callus_config *c, cli_unread_fn unread, void *arg)
+{
+	const callus_config_entry *e;
+	size_t it = 0;
+
+	while ((e = callus_config_next(c, "retention", NULL, &it))) {
+		callus_buf msg = CALLUS_BUF_INIT;
+		const char *sep = " (";
+		int known = 0;
+
+		for (size_t i = 0; i < sizeof(gc_keys) / sizeof(gc_keys[0]); i++)
+			known |= !strcmp(gc_keys[i].section, "retention") &&
+				 !strcmp(gc_keys[i].key, e->key);
+		if (known)
+			continue;
+		callus_buf_printf(&msg, "'%s' line %u: 'retention.%s' is no key of [retention]",
+				  callus_config_name(c), e->line, e->key);
+		for (size_t i = 0; i < sizeof(gc_keys) / sizeof(gc_keys[0]); i++) {
+			if (strcmp(gc_keys[i].section, "retention"))
+				continue;
+			callus_buf_printf(&msg, "%s%s", sep, gc_keys[i].key);
+			sep = ", ";
+		}
+		callus_buf_putc(&msg, ')');
+		if (callus_buf_status(&msg) == 0)
+			unread(msg.ptr, arg);
+		callus_buf_release(&msg);
+	}
+}
+
 void cli_gc_policy(const cli_workspace *ws, callus_gc_policy *p, cli_unread_fn unread, void *arg)
 {
 	callus_gc_policy_default(p);
@@ -212,25 +245,8 @@ void cli_gc_policy(const cli_workspace *ws, callus_gc_policy *p, cli_unread_fn u
 		}
 		callus_error_release(&err);
 	}
-	/* a key of [retention] callus does not know is a typo (lesson for
-	 * lessons): its rule keeps the default, which the user meant to set */
-	for (size_t it = 0, i; unread && ws->config;) {
-		const callus_config_entry *e = callus_config_next(ws->config, "retention", NULL, &it);
-		char message[256];
-
-		if (!e)
-			break;
-		for (i = 0; i < sizeof(gc_keys) / sizeof(gc_keys[0]); i++)
-			if (!strcmp(gc_keys[i].section, "retention") && !strcmp(gc_keys[i].key, e->key))
-				break;
-		if (i < sizeof(gc_keys) / sizeof(gc_keys[0]))
-			continue;
-		snprintf(message, sizeof(message),
-			 "'%s' line %u: 'retention.%.64s' is no key of [retention] (lesson_days, "
-			 "lessons, run_days, signature_days, model_days, gc_hours)",
-			 callus_config_name(ws->config), e->line, e->key);
-		unread(message, arg);
-	}
+	if (unread && ws->config)
+		unknown_keys(ws->config, unread, arg);
 	if (p->prune_hours <= 0)
 		p->prune_hours = CALLUS_LEARN_PRUNE_HOURS;
 	/* A file that cannot be read may say to keep more, or longer, than

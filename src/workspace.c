@@ -125,8 +125,8 @@ static int plain_component(const char *name)
 	return *name && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..");
 }
 
-/* path is absolute and names no "." or ".." and no empty component (nor
- * ends in '/'), and is not "/". */
+/* path (absolute: begins with '/') names no "." or ".." and no empty
+ * component: no "//", no '/' at its end, not "/" or "" itself. */
 static int plain_path(const char *path, int absolute)
 {
 	const char *c = path;
