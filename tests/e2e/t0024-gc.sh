@@ -38,6 +38,15 @@ plant_lessons() {
 	   FROM c, lessons l WHERE l.file = 'na.c'"
 }
 
+# two_failures: one.c and two.c, each failing gcc once in this repository
+# (two lessons, their files, a block naming both)
+two_failures() {
+	c_file one undefined_one && c_file two undefined_two &&
+	for f in one two; do
+		test_expect_code 1 "$CALLUS" run -- gcc -c $f.c 2>err || return 1
+	done
+}
+
 # Every lesson file AGENTS.md's block names exists, and it names N (the
 # list kept outside the workspace).
 agents_names() {
@@ -421,10 +430,7 @@ test_expect_success 'callus gc that fails still says what it did, as JSON too' '
 
 test_expect_success 'callus gc whose AGENTS.md cannot be rewritten says why, as JSON too' '
 	mkdir v && cd v && git init -q &&
-	c_file one undefined_one && c_file two undefined_two &&
-	for f in one two; do
-		test_expect_code 1 "$CALLUS" run -- gcc -c $f.c 2>err || return 1
-	done &&
+	two_failures &&
 	printf "[retention]\nlessons = 1\n" >>.callus/config &&
 	cp AGENTS.md ../outside.md && rm AGENTS.md && ln -s ../outside.md AGENTS.md &&
 	test_expect_code 1 "$CALLUS" gc --json >out 2>err &&
@@ -449,10 +455,7 @@ test_expect_success 'callus gc says which policy value or key it cannot read, an
 
 test_expect_success 'a .callus/config that cannot be read removes nothing until it is mended' '
 	mkdir unread && cd unread && git init -q &&
-	c_file one undefined_one && c_file two undefined_two &&
-	for f in one two; do
-		test_expect_code 1 "$CALLUS" run -- gcc -c $f.c 2>err || return 1
-	done &&
+	two_failures &&
 	q "UPDATE lessons SET last_seen = '"'"'2001-01-01T00:00:00.000Z'"'"'" &&
 	# lesson_days = 0 keeps them; the unclosed quote makes it unknown
 	printf "[retention]\nlesson_days = 0\ngc_hours = 24\n[verify]\nadd = \"./check.sh\n" \
@@ -461,6 +464,8 @@ test_expect_success 'a .callus/config that cannot be read removes nothing until 
 	test ! -s out && grep -q "cannot be read" err && grep -q "nothing removed" err &&
 	test_expect_code 1 "$CALLUS" gc --dry-run --json >out 2>err &&
 	test "$(jq -c "[.dry_run, has(\"lessons\")]" out)" = "[true,false]" &&
+	test_expect_code 1 "$CALLUS" gc --json >out 2>err &&
+	test "$(jq -c "[.dry_run, has(\"lessons\")]" out)" = "[false,false]" &&
 	jq -r .error out | grep -q "line 5" &&
 	# a recording'"'"'s background pass, due, takes nothing either
 	touch -d "2 days ago" .callus/gc.stamp &&

@@ -271,7 +271,7 @@ static void held_to_two_files(void **state)
 	assert_null(strstr(text.ptr, "\"line\""));
 
 	/* callus's own size: renamed whole */
-	n = fill_lines(f->log.ptr, CALLUS_LOG_MAX_BYTES + 10);
+	fill_lines(f->log.ptr, CALLUS_LOG_MAX_BYTES + 10);
 	assert_int_equal(callus_log_event(f->callus_dir.ptr, "info", "x", "again", NULL), 0);
 	assert_true(file_size(old.ptr) > CALLUS_LOG_MAX_BYTES);
 
@@ -283,7 +283,20 @@ static void held_to_two_files(void **state)
 	fill_lines(old.ptr, CALLUS_LOG_MAX_BYTES + 100);
 	callus_log_trim(f->callus_dir.ptr);
 	assert_true(file_size(old.ptr) > CALLUS_LOG_MAX_BYTES);
-	(void)n;
+	/* a .1 that links elsewhere is not cut through the link */
+	callus_buf_clear(&text);
+	callus_buf_printf(&text, "%s/elsewhere", f->dir);
+	fill_lines(text.ptr, 3L * CALLUS_LOG_MAX_BYTES);
+	assert_int_equal(unlink(old.ptr), 0);
+	assert_int_equal(symlink(text.ptr, old.ptr), 0);
+	callus_log_trim(f->callus_dir.ptr);
+	assert_true(file_size(text.ptr) >= 3L * CALLUS_LOG_MAX_BYTES);
+	{
+		struct stat st;
+
+		assert_int_equal(lstat(old.ptr, &st), 0);
+		assert_true(S_ISLNK(st.st_mode));
+	}
 	callus_buf_release(&old);
 	callus_buf_release(&text);
 }
