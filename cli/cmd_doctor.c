@@ -35,6 +35,7 @@
 #include <jansson.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,10 +92,13 @@ const cli_spec cmd_doctor_spec = {
 	"failures and passes hooks queued in .callus/spool that no drainer has recorded\n"
 	"yet (and a .callus/spool that leads out of the workspace, which no hook or\n"
 	"drainer uses);\n"
-	"and what .callus/log.jsonl and .callus/metrics.pending hold. Writes nothing,\n"
+	"and what .callus/log.jsonl and .callus/metrics.pending hold, and whether they\n"
+	"are callus's to write (a link, a FIFO, or a second name, which callus does\n"
+	"not write through, leaves the log or the metrics unwritten). Writes nothing,\n"
 	"except with --fix: then those files are rewritten from the store, the\n"
-	"temporary files removed, the totals counted again and a drainer started for\n"
-	"the queued runs.\n"
+	"temporary files removed, the totals counted again, a drainer started for\n"
+	"the queued runs, and a log or spool with a second name given a copy of its\n"
+	"own.\n"
 	"Exits 1 when something needs attention ('problem' lines), 0 otherwise.",
 	doctor_options, 0
 };
@@ -941,6 +945,72 @@ static int metrics_spooled(const cli_workspace *ws)
 	return held;
 }
 
+/*
+ * The files of .callus/ that callus appends to in place, and what is lost
+ * while one is not its own: callus_fs_open_own refuses a link, a FIFO, or
+ * a file with a second name (a hard link from elsewhere, `cp -al`, would
+ * have callus's lines written there), and no writer says so, since a
+ * write of the log or the metrics' spool never fails its caller.  --fix
+ * gives a hard-linked file a copy of its own, by rename: the other name
+ * keeps what it had, and callus writes the copy.
+ */
+static void check_own_files(struct doctor *d)
+{
+	static const struct {
+		const char *name, *lost;
+		size_t max;
+	} files[] = {
+		{ "log.jsonl", "nothing is logged", 2 * CALLUS_LOG_MAX_BYTES },
+		{ CALLUS_METRICS_SPOOL, "metrics the store cannot take at once are dropped",
+		  2 * CALLUS_METRICS_SPOOL_MAX },
+	};
+	callus_buf path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;
+	callus_error err = CALLUS_ERROR_INIT;
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		const char *kind;
+
+		callus_buf_clear(&path);
+		if (callus_buf_printf(&path, "%s/.callus/%s", d->ws->root, files[i].name) < 0 ||
+		    lstat(path.ptr, &st) < 0 || (S_ISREG(st.st_mode) && st.st_nlink == 1))
+			continue;
+		if (S_ISREG(st.st_mode)) {
+			int fixed = 0;
+
+			if (fix && callus_fs_read_file(&text, path.ptr, files[i].max, &err) == 0)
+				fixed = callus_fs_write_atomic(path.ptr, text.ptr, text.len, 0600, 0,
+							       &err) == 0;
+			if (fixed)
+				report(d, NOTE, "files",
+				       ".callus/%s had %ju names (a hard link): given a copy of its "
+				       "own, which callus writes",
+				       files[i].name, (uintmax_t)st.st_nlink);
+			else
+				report(d, PROBLEM, "files",
+				       ".callus/%s has %ju names (a hard link): callus writes nothing "
+				       "there, and %s%s",
+				       files[i].name, (uintmax_t)st.st_nlink, files[i].lost,
+				       fix ? " (it could not be copied: move it away, callus makes "
+					     "it again)"
+					   : " ('callus doctor --fix' gives it a copy of its own)");
+			callus_error_release(&err);
+			continue;
+		}
+		kind = S_ISLNK(st.st_mode)	? "a symbolic link"
+		       : S_ISFIFO(st.st_mode) ? "a FIFO"
+		       : S_ISDIR(st.st_mode)	? "a folder"
+						: "no regular file";
+		report(d, PROBLEM, "files",
+		       ".callus/%s is %s: callus writes nothing there, and %s (move it away: "
+		       "callus makes the file again)",
+		       files[i].name, kind, files[i].lost);
+	}
+	callus_buf_release(&path);
+	callus_buf_release(&text);
+}
+
 /* What the log says: how many errors, and the last one. */
 static void check_log(struct doctor *d)
 {
@@ -1059,6 +1129,7 @@ int cmd_doctor(int argc, char **argv)
 	check_config(&d);
 	check_hooks(&d);
 	check_log(&d);
+	check_own_files(&d);
 	if (d.problems)
 		printf("%d problem%s need%s attention\n", d.problems, d.problems == 1 ? "" : "s",
 		       d.problems == 1 ? "s" : "");

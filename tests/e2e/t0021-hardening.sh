@@ -322,7 +322,37 @@ test_expect_success 'a file of .callus/ hard-linked from outside the workspace i
 	test_expect_code 1 "$CALLUS" run -- gcc -c y.c 2>/dev/null &&
 	test "$(cat ../out.log)" = outside &&
 	test "$(cat ../out.pending)" = outside &&
-	test "$("$CALLUS" lessons --json 2>/dev/null | jq length)" = 2
+	test "$("$CALLUS" lessons --json 2>/dev/null | jq length)" = 2 &&
+	# doctor says so, and --fix gives each a copy of its own, which is
+	# written from then on while the other name keeps what it had
+	test_expect_code 1 "$CALLUS" doctor >doctor.out 2>/dev/null &&
+	grep "problem.*log.jsonl has 2 names" doctor.out &&
+	grep "problem.*metrics.pending has 2 names" doctor.out &&
+	test_expect_code 1 "$CALLUS" doctor --fix >fix.out 2>/dev/null &&
+	grep "note.*log.jsonl had 2 names (a hard link): given a copy of its own" fix.out &&
+	grep "note.*metrics.pending had 2 names (a hard link): given a copy of its own" fix.out &&
+	test "$(stat -c %h .callus/log.jsonl .callus/metrics.pending)" = "1
+1" &&
+	grep -qx outside .callus/log.jsonl &&
+	rm -f AGENTS.md && ln -s ../outside.md AGENTS.md &&
+	test_expect_code 1 "$CALLUS" run -- gcc -c y.c 2>/dev/null &&
+	grep -q "\"event\":\"views_failed\"" .callus/log.jsonl &&
+	test "$(cat ../out.log)" = outside &&
+	test_expect_code 1 "$CALLUS" doctor >after.out 2>/dev/null &&
+	grep "problem.*config" after.out &&
+	! grep "names (a hard link)" after.out
+'
+
+test_expect_success 'callus doctor names a FIFO or a link where the log is' '
+	mkdir kinds && cd kinds && git init -q &&
+	echo "int main(void){ return nope; }" >x.c &&
+	test_expect_code 1 "$CALLUS" run -- gcc -c x.c 2>/dev/null &&
+	rm -f .callus/log.jsonl && mkfifo .callus/log.jsonl &&
+	test_expect_code 1 timeout 20 "$CALLUS" doctor >fifo.out 2>/dev/null &&
+	grep "problem.*log.jsonl is a FIFO: callus writes nothing there, and nothing is logged" fifo.out &&
+	rm .callus/log.jsonl && ln -s ../../elsewhere.log .callus/log.jsonl &&
+	test_expect_code 1 "$CALLUS" doctor >link.out 2>/dev/null &&
+	grep "problem.*log.jsonl is a symbolic link" link.out
 '
 
 test_done
