@@ -256,6 +256,10 @@ void cli_gc_policy(const cli_workspace *ws, callus_gc_policy *p, cli_unread_fn u
 		p->lesson_days = p->lessons_max = p->run_days = p->signature_days = 0;
 		p->model_days = 0;
 		p->prune_hours = INT_MAX;
+		/* nor does a recording run the background pass: its stamp
+		 * left as it was, the first recording after the file is
+		 * mended runs the pass then due */
+		p->interval_hours = 0;
 	}
 	/* which external model is set up is known when the configuration
 	 * was read whole: a model's vectors cost an endpoint to make again */

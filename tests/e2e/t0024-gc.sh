@@ -473,12 +473,20 @@ test_expect_success 'a .callus/config that cannot be read removes nothing until 
 	test_expect_code 1 "$CALLUS" run -- gcc -c three.c 2>err &&
 	test "$(q "SELECT count(*) FROM lessons")" = 3 &&
 	test "$(lesson_files)" = 3 &&
+	# nor is it counted as run: the pass stays due for when it is mended
+	test -n "$(find .callus/gc.stamp -mmin +1000)" &&
 	"$CALLUS" status >out && grep -q "none removed: .callus/config cannot be read" out &&
 	test_expect_code 1 "$CALLUS" doctor >out 2>&1 &&
 	grep -q "removes nothing by \[retention\]" out &&
-	# mended, the defaults act, and callus gc says what it removed in the log
+	# mended, the next recording runs the pass that was due
 	printf "[retention]\ngc_hours = 24\n" >.callus/config &&
-	"$CALLUS" gc >out && grep -q "^removed 2 lessons" out &&
+	c_file four undefined_four &&
+	test_expect_code 1 "$CALLUS" run -- gcc -c four.c 2>err &&
+	test "$(q "SELECT count(*) FROM lessons")" = 2 &&
+	test -z "$(find .callus/gc.stamp -mmin +1000)" &&
+	# and callus gc says what it removed in the log
+	q "UPDATE lessons SET last_seen = '"'"'2001-01-01T00:00:00.000Z'"'"' WHERE file = '"'"'three.c'"'"'" &&
+	"$CALLUS" gc >out && grep -q "^removed 1 lesson" out &&
 	grep "\"gc_removed\"" .callus/log.jsonl | grep -q "callus gc removed"
 '
 
