@@ -96,7 +96,17 @@ static void print_lessons(const cli_workspace *ws, const callus_store_totals *t)
 
 	cli_gc_policy(ws, &gp, count_unread, &unread);
 	over = gp.lessons_max > 0 ? (long long)t->lessons - gp.lessons_max : 0;
-	printf("lessons      %lld from %lld failed runs", (long long)t->lessons, (long long)t->runs);
+	/* retention keeps a lesson past its runs (run_days, lesson_days):
+	 * "1 from 0 failed runs" would read as a count gone wrong */
+	if (t->runs >= t->lessons)
+		printf("lessons      %lld from %lld failed runs", (long long)t->lessons,
+		       (long long)t->runs);
+	else if (t->runs)
+		printf("lessons      %lld from %lld failed run%s kept by [retention] run_days",
+		       (long long)t->lessons, (long long)t->runs, t->runs == 1 ? "" : "s");
+	else
+		printf("lessons      %lld, no failed run kept by [retention] run_days",
+		       (long long)t->lessons);
 	if (over > 0 && gp.interval_hours <= 0)
 		printf(" (%lld over [retention] lessons = %d: removed by 'callus gc')", over,
 		       gp.lessons_max);

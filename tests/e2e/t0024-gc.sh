@@ -511,6 +511,23 @@ test_expect_success 'without a store, a .lessons/ linking out of the workspace i
 	test "$(ls outside | wc -l)" = "$n"
 '
 
+test_expect_success 'lessons kept past their runs: status does not count them from fewer runs' '
+	mkdir longer && cd longer && git init -q &&
+	two_failures &&
+	printf "[retention]\nlesson_days = 0\nrun_days = 1\n" >.callus/config &&
+	q "UPDATE lessons SET last_seen = '"'"'2001-01-01T00:00:00.000Z'"'"';
+	   UPDATE runs SET at = '"'"'2001-01-01T00:00:00.000Z'"'"'" &&
+	"$CALLUS" status >out && grep -q "^lessons      2 from 2 failed runs" out &&
+	"$CALLUS" gc >out && grep -q "^removed 0 lessons.*, 2 runs" out &&
+	test "$(q "SELECT count(*) FROM lessons")" = 2 &&
+	"$CALLUS" status >out &&
+	grep -q "^lessons      2, no failed run kept by \[retention\] run_days (at most" out &&
+	c_file three undefined_three &&
+	test_expect_code 1 "$CALLUS" run -- gcc -c three.c 2>err &&
+	"$CALLUS" status >out &&
+	grep -q "^lessons      3 from 1 failed run kept by \[retention\] run_days (at most" out
+'
+
 test_expect_success 'callus help gc states the policy' '
 	"$CALLUS" help gc >out &&
 	grep -q "lesson_days" out && grep -q "Notes, resolutions and" out
