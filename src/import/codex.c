@@ -106,12 +106,16 @@ static void command_line(callus_buf *out, const json_t *argv)
 	}
 	if (n == 3) {
 		const char *a0 = json_string_value(json_array_get(argv, 0)),
-			   *a1 = json_string_value(json_array_get(argv, 1));
+			   *a1 = json_string_value(json_array_get(argv, 1)),
+			   *script = json_string_value(json_array_get(argv, 2));
 		size_t l0 = a0 ? strlen(a0) : 0;
 
+		/* a script that is no string (a record damaged, or of another
+		 * shape) is no command: nothing to replay */
 		if (a0 && a1 && l0 >= 2 && !strcmp(a0 + l0 - 2, "sh") &&
 		    (!strcmp(a1, "-lc") || !strcmp(a1, "-c"))) {
-			callus_buf_puts(out, json_string_value(json_array_get(argv, 2)));
+			if (script)
+				callus_buf_puts(out, script);
 			return;
 		}
 	}
@@ -137,6 +141,8 @@ static int emit_command(cx_state *s, callus_import_event *ev, const json_t *argv
 	command_line(&cmd, argv);
 	if (callus_buf_status(&cmd) < 0)
 		return CALLUS_ENOMEM;
+	if (!cmd.len)
+		return 0;
 	ev->kind = CALLUS_IMPORT_COMMAND;
 	ev->command = cmd.ptr;
 	ev->cwd = *cwd ? strip_file_url(cwd) : s->cwd;

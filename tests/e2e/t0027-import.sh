@@ -451,6 +451,21 @@ test_expect_success 'a Codex rollout: failures and passes of its checks' '
 	test "$("$CALLUS" pending --json | jq length)" = 0
 '
 
+test_expect_success 'a Codex record whose script is no string is passed over, the rest imported' '
+	mkdir -p "$HOME/src" && setup_fixture eslint-project "$HOME/src/cxnull" && X=$HOME/src/cxnull &&
+	mkdir -p "$HOME/.codex/sessions/2026/11/26" &&
+	f=$HOME/.codex/sessions/2026/11/26/rollout-2026-11-26T09-00-00-y.jsonl &&
+	sed "s#/home/dev/shop#$X#g" "$IMPORT_FIXTURES/codex-session1.jsonl" >whole.jsonl &&
+	head -n 11 whole.jsonl >"$f" &&
+	sed -n 12p whole.jsonl |
+		jq -c ".payload.item.command[2] = null | .payload.item.id = \"call_resp_0\"" >>"$f" &&
+	sed -n 12p whole.jsonl | jq -c ".payload.item.command = [] | .payload.item.id = \"call_resp_00\"" >>"$f" &&
+	tail -n +12 whole.jsonl >>"$f" &&
+	"$CALLUS" import --agent codex --project "$X" >out9 && cat out9 &&
+	grep -q "imported 2 verification commands (1 failed, 1 passed)" out9 &&
+	cd "$X" && "$CALLUS" lessons --json | jq -e "map(select(.file == \"src/app.js\")) | length == 1"
+'
+
 test_expect_success 'a Gemini CLI session: its directory from projects.json' '
 	setup_fixture eslint-project "$HOME/src/gm" && G=$HOME/src/gm &&
 	mkdir -p "$HOME/.gemini/tmp/shop/chats" &&
