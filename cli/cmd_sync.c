@@ -113,7 +113,7 @@ int cmd_sync(int argc, char **argv)
 		if (lr == 0)
 			lr = callus_team_sync(store, k, layers[i],
 					      cli_config_long(&ws, "promote", "min_applications", 0),
-					      who, &rep, m, &err);
+					      who, ws.redactor, &rep, m, &err);
 		callus_knowledge_close(k);
 		if (lr < 0) {
 			if (!quiet)

@@ -73,9 +73,25 @@ static const char *const candidates_sql[] = {
 	"  AND p.to_layer = ?3)",
 };
 
+/* The texts of n a layer's store receives, redacted by r again: the
+ * copies in red[] (the caller frees them), which n's fields then point
+ * at.  0, or CALLUS_ENOMEM. */
+static int redact_proposal(callus_shared_note *n, const callus_redactor *r, char *red[6])
+{
+	char **field[6] = { &n->title, &n->example, &n->rule, &n->steps, &n->code, &n->files };
+
+	for (size_t i = 0; i < 6; i++) {
+		if (callus_redact_str(r, &red[i], *field[i]) < 0)
+			return CALLUS_ENOMEM;
+		if (red[i])
+			*field[i] = red[i];
+	}
+	return 0;
+}
+
 static int propose_all(callus_store *s, callus_knowledge *k, callus_layer l, long min,
-		       const char *instance, const char *identity, callus_sync_report *rep,
-		       callus_metrics *m, callus_error *err)
+		       const char *instance, const char *identity, const callus_redactor *r,
+		       callus_sync_report *rep, callus_metrics *m, callus_error *err)
 {
 	sqlite3_stmt *st = NULL;
 	char *now = callus_now_iso8601();
@@ -95,7 +111,7 @@ static int propose_all(callus_store *s, callus_knowledge *k, callus_layer l, lon
 	while (rc == 0 && (sq = sqlite3_step(st)) == SQLITE_ROW) {
 		callus_shared_note n;
 		callus_buf origin = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT;
-		char *title = NULL;
+		char *title = NULL, *red[6] = { NULL };
 		const char *from = (const char *)sqlite3_column_text(st, 1);
 		const char *org = (const char *)sqlite3_column_text(st, 11);
 		const char *chain = (const char *)sqlite3_column_text(st, 12);
@@ -126,7 +142,8 @@ static int propose_all(callus_store *s, callus_knowledge *k, callus_layer l, lon
 		n.origin = origin.ptr;
 		n.path = path.ptr;
 		n.proposed_by = (char *)(identity ? identity : "");
-		if (callus_buf_status(&origin) < 0 || callus_buf_status(&path) < 0)
+		if (callus_buf_status(&origin) < 0 || callus_buf_status(&path) < 0 ||
+		    redact_proposal(&n, r, red) < 0)
 			rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		else
 			rc = callus_knowledge_propose(k, &n, &created, err);
@@ -152,6 +169,8 @@ static int propose_all(callus_store *s, callus_knowledge *k, callus_layer l, lon
 		callus_buf_release(&origin);
 		callus_buf_release(&path);
 		free(title);
+		for (size_t i = 0; i < 6; i++)
+			free(red[i]);
 	}
 	if (rc == 0 && sq != SQLITE_DONE)
 		rc = callus_store_db_error(s, err, sq, "cannot read the notes in");
@@ -661,9 +680,10 @@ out:
 }
 
 int callus_team_sync(callus_store *s, callus_knowledge *k, callus_layer l, long min_applications,
-		     const char *identity, callus_sync_report *rep, callus_metrics *m,
-		     callus_error *err)
+		     const char *identity, const callus_redactor *r, callus_sync_report *rep,
+		     callus_metrics *m, callus_error *err)
 {
+	callus_redactor *own = NULL;
 	char *instance = NULL;
 	int rc;
 
@@ -672,12 +692,17 @@ int callus_team_sync(callus_store *s, callus_knowledge *k, callus_layer l, long 
 		return callus_error_set(err, CALLUS_EINVAL, "only the team and org layers sync");
 	if (min_applications <= 0)
 		min_applications = CALLUS_PROMOTE_MIN_APPLICATIONS;
-	if ((rc = instance_of(s, &instance, err)) < 0)
+	if (!r && (rc = callus_redactor_new(&own, err)) < 0)
 		return rc;
+	if ((rc = instance_of(s, &instance, err)) < 0)
+		goto out;
 	/* the notes' files first: a person's edit is what is proposed */
-	if ((rc = propose_all(s, k, l, min_applications, instance, identity, rep, m, err)) == 0 &&
+	if ((rc = propose_all(s, k, l, min_applications, instance, identity, r ? r : own, rep, m,
+			      err)) == 0 &&
 	    (rc = report_all(s, k, l, instance, rep, err)) == 0)
 		rc = pull_all(s, k, l, rep, err);
+out:
 	free(instance);
+	callus_redactor_free(own);
 	return rc;
 }

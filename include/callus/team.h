@@ -39,6 +39,7 @@
 #include "callus/common.h"
 #include "callus/config.h"
 #include "callus/knowledge.h"
+#include "callus/redact.h"
 #include "callus/notes.h"
 #include "callus/store.h"
 
@@ -92,11 +93,16 @@ typedef struct callus_sync_report {
  * One layer's sync of the workspace store s: propose what meets the
  * promotion rule, send the outcomes of this workspace's copies, pull what
  * changed since the last watermark into the cache.  min_applications 0
- * is the default; identity is who proposes.  m (may be NULL) counts the promotions proposed.
+ * is the default; identity is who proposes.  What is proposed is redacted
+ * again by r (borrowed; NULL: a redactor of the built-in rules made for
+ * the sync): a note stored by an older callus, whose store the catch-up
+ * pass (store_redact.h) has not gone over yet, may hold what today's
+ * redactor finds, and the layer's store is read by every maintainer.
+ * m (may be NULL) counts the promotions proposed.
  */
 int callus_team_sync(callus_store *s, callus_knowledge *k, callus_layer l, long min_applications,
-		     const char *identity, callus_sync_report *rep, callus_metrics *m,
-		     callus_error *err);
+		     const char *identity, const callus_redactor *r, callus_sync_report *rep,
+		     callus_metrics *m, callus_error *err);
 
 /*
  * Layer l of the workspace store s is now at location: when it was

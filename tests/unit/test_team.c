@@ -178,27 +178,27 @@ static void promote_approve_pull(void **state)
 	add_note(f->ws1, "aaaaaaaaaaaa", 5, 4);  /* 80%: proposed */
 	add_note(f->ws1, "bbbbbbbbbbbb", 4, 4);  /* too few */
 	add_note(f->ws1, "cccccccccccc", 10, 7); /* 70% */
-	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "dev@x", &r, NULL,
+	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "dev@x", NULL, &r, NULL,
 					  &err), 0);
 	assert_int_equal(r.proposed, 1);
 	assert_int_equal(r.pulled, 0);
 	/* proposed once only */
-	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "dev@x", &r, NULL,
+	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "dev@x", NULL, &r, NULL,
 					  &err), 0);
 	assert_int_equal(r.proposed, 0);
 	/* [promote] min_applications lowers the bar */
-	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 4, "dev@x", &r, NULL,
+	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 4, "dev@x", NULL, &r, NULL,
 					  &err), 0);
 	assert_int_equal(r.proposed, 1);
 
 	/* nothing reaches the other workspace before approval */
-	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", &r, NULL, &err), 0);
+	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", NULL, &r, NULL, &err), 0);
 	assert_int_equal(r.pulled, 0);
 	assert_int_equal(callus_knowledge_decide(f->k, CALLUS_LAYER_TEAM, "aaaaaaaaaaaa",
 						 CALLUS_SHARED_APPROVED, "lead", "", &err), 0);
 	assert_int_equal(callus_knowledge_decide(f->k, CALLUS_LAYER_TEAM, "bbbbbbbbbbbb",
 						 CALLUS_SHARED_REJECTED, "lead", "no", &err), 0);
-	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", &r, NULL, &err), 0);
+	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", NULL, &r, NULL, &err), 0);
 	assert_int_equal(r.pulled, 1);
 	/* the note's signature came with it, sketched as a recording sketches */
 	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM signatures WHERE id LIKE"
@@ -236,7 +236,7 @@ static void promote_approve_pull(void **state)
 			 " success_count = success_count + 1 WHERE id = %lld", (long long)rid);
 		exec_sql(f->ws2, sql);
 	}
-	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", &r, NULL, &err), 0);
+	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", NULL, &r, NULL, &err), 0);
 	assert_int_equal(r.reported, 1);
 	assert_int_equal(int_sql(f->team, "SELECT sum(applications) FROM shared_outcomes"
 					  " WHERE note_id = 'aaaaaaaaaaaa'"), 7);
@@ -244,7 +244,7 @@ static void promote_approve_pull(void **state)
 					  " WHERE note_id = 'aaaaaaaaaaaa'"), 5);
 
 	/* the origin keeps its own note: its cached copy makes no resolution */
-	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "", &r, NULL, &err), 0);
+	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "", NULL, &r, NULL, &err), 0);
 	assert_int_equal(int_sql(f->ws1, "SELECT count(*) FROM note_cache"), 1);
 	assert_int_equal(int_sql(f->ws1, "SELECT count(*) FROM note_cache WHERE resolution_id"
 					 " IS NOT NULL"), 0);
@@ -256,6 +256,37 @@ static void promote_approve_pull(void **state)
 /* A note the layer holds with a secret in it (proposed by an older
  * callus, or written there by hand) is redacted as it is taken in: the
  * cached copy, its resolution and the signature made for it. */
+/* A note an older callus stored with a secret in it (its store not yet
+ * gone over by the catch-up pass) reaches the layer's store redacted:
+ * every maintainer reads that store. */
+static void proposed_redacted(void **state)
+{
+	fixture *f = *state;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_sync_report r;
+
+	add_note(f->ws1, "aaaaaaaaaaaa", 5, 4);
+	exec_sql(f->ws1, "UPDATE notes SET"
+			 " title = title || ' ghp_000000000000000000000000000000000049',"
+			 " example = 'auth ghp_000000000000000000000000000000000049 failed',"
+			 " rule = 'export GITHUB_TOKEN=ghp_000000000000000000000000000000000049',"
+			 " steps = 'set AKIAIOSFODNN7EXAMPLF in the environment',"
+			 " code = '+token = \"ghp_000000000000000000000000000000000049\"\n',"
+			 " files = json_array('src/a.c', 'keys/ghp_000000000000000000000000000000000049')");
+	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "dev@x", NULL, &r, NULL,
+					  &err), 0);
+	assert_int_equal(r.proposed, 1);
+	assert_int_equal(int_sql(f->team, "SELECT count(*) FROM shared_notes"), 1);
+	assert_int_equal(int_sql(f->team, "SELECT count(*) FROM shared_notes WHERE title || example"
+					  " || rule || steps || code || files LIKE '%ghp_%'"
+					  " OR steps LIKE '%AKIA%'"),
+			 0);
+	assert_int_equal(int_sql(f->team, "SELECT count(*) FROM shared_notes WHERE json_valid(files)"
+					  " AND files LIKE '%keys/[REDACTED:github-token]%'"
+					  " AND example = 'auth [REDACTED:github-token] failed'"),
+			 1);
+}
+
 static void pulled_redacted(void **state)
 {
 	fixture *f = *state;
@@ -263,7 +294,7 @@ static void pulled_redacted(void **state)
 	callus_sync_report r;
 
 	add_note(f->ws1, "aaaaaaaaaaaa", 5, 4);
-	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "dev@x", &r, NULL,
+	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "dev@x", NULL, &r, NULL,
 					  &err), 0);
 	assert_int_equal(callus_knowledge_decide(f->k, CALLUS_LAYER_TEAM, "aaaaaaaaaaaa",
 						 CALLUS_SHARED_APPROVED, "lead", "", &err), 0);
@@ -273,7 +304,7 @@ static void pulled_redacted(void **state)
 			  " steps = 'export GITHUB_TOKEN=ghp_000000000000000000000000000000000049',"
 			  " code = '+token = \"ghp_000000000000000000000000000000000049\"\n',"
 			  " files = json_array('src/a.c', 'keys/ghp_000000000000000000000000000000000049')");
-	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", &r, NULL, &err), 0);
+	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", NULL, &r, NULL, &err), 0);
 	assert_int_equal(r.pulled, 1);
 	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM note_cache WHERE title || example"
 					 " || steps || code || files LIKE '%ghp_%'"),
@@ -325,17 +356,17 @@ static void conflicts(void **state)
 	callus_sync_report r;
 
 	add_note(f->ws1, "aaaaaaaaaaaa", 6, 6);
-	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "", &r, NULL, &err), 0);
+	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "", NULL, &r, NULL, &err), 0);
 	assert_int_equal(callus_knowledge_decide(f->k, CALLUS_LAYER_TEAM, "aaaaaaaaaaaa",
 						 CALLUS_SHARED_APPROVED, "lead", "", &err), 0);
-	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", &r, NULL, &err), 0);
-	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "", &r, NULL, &err), 0);
+	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", NULL, &r, NULL, &err), 0);
+	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "", NULL, &r, NULL, &err), 0);
 	/* edited in two places */
 	exec_sql(f->ws1, "UPDATE notes SET rule = 'local words', steps = 'local steps'");
 	exec_sql(f->team, "UPDATE shared_notes SET rule = 'team words', steps = 'team steps',"
 			  " revision = revision + 100");
-	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "", &r, NULL, &err), 0);
-	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", &r, NULL, &err), 0);
+	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "", NULL, &r, NULL, &err), 0);
+	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", NULL, &r, NULL, &err), 0);
 	assert_int_equal(int_sql(f->ws1, "SELECT rule = 'team words' FROM note_cache"), 1);
 	assert_int_equal(int_sql(f->ws1, "SELECT rule = 'local words' FROM notes"), 1);
 	assert_int_equal(int_sql(f->ws2, "SELECT rule = 'team words' FROM note_cache"), 1);
@@ -344,11 +375,11 @@ static void conflicts(void **state)
 	/* retired upstream: the cached copy and its resolution go, the local note stays */
 	assert_int_equal(callus_knowledge_decide(f->k, CALLUS_LAYER_TEAM, "aaaaaaaaaaaa",
 						 CALLUS_SHARED_RETIRED, "lead", "obsolete", &err), 0);
-	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", &r, NULL, &err), 0);
+	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", NULL, &r, NULL, &err), 0);
 	assert_int_equal(r.dropped, 1);
 	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM note_cache"), 0);
 	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM resolutions"), 0);
-	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "", &r, NULL, &err), 0);
+	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "", NULL, &r, NULL, &err), 0);
 	assert_int_equal(int_sql(f->ws1, "SELECT count(*) FROM note_cache"), 0);
 	assert_int_equal(int_sql(f->ws1, "SELECT count(*) FROM notes WHERE status = 'active'"), 1);
 	callus_error_release(&err);
@@ -365,11 +396,11 @@ static void moved_store(void **state)
 
 	add_note(f->ws2, "dddddddddddd", 5, 5);
 	assert_int_equal(callus_team_bind(f->s2, CALLUS_LAYER_TEAM, f->url, &err), 0);
-	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", &r, NULL, &err), 0);
+	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", NULL, &r, NULL, &err), 0);
 	assert_int_equal(r.proposed, 1);
 	assert_int_equal(callus_knowledge_decide(f->k, CALLUS_LAYER_TEAM, "dddddddddddd",
 						 CALLUS_SHARED_APPROVED, "lead", "", &err), 0);
-	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", &r, NULL, &err), 0);
+	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", NULL, &r, NULL, &err), 0);
 	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM note_cache"), 1);
 	/* the same location again changes nothing */
 	assert_int_equal(callus_team_bind(f->s2, CALLUS_LAYER_TEAM, f->url, &err), 0);
@@ -433,6 +464,7 @@ int main(void)
 		cmocka_unit_test(maintainers),
 		cmocka_unit_test(locations),
 		cmocka_unit_test_setup_teardown(promote_approve_pull, setup, teardown),
+		cmocka_unit_test_setup_teardown(proposed_redacted, setup, teardown),
 		cmocka_unit_test_setup_teardown(pulled_redacted, setup, teardown),
 		cmocka_unit_test_setup_teardown(conflicts, setup, teardown),
 		cmocka_unit_test_setup_teardown(moved_store, setup, teardown),
