@@ -51,13 +51,47 @@
 #include <string.h>
 
 #define INPUT_MAX (64u << 20)
+/* The server's own limit on a statement, and on the wait for a lock:
+ * under the 60 s after which callus stops waiting for this helper
+ * (storage/postgresql.c), so that a query callus gave up on does not go
+ * on holding the server's resources, or pile up with each sync. */
+#define STATEMENT_TIMEOUT "SET statement_timeout = 50000; SET lock_timeout = 30000"
+
+/* The password the connection string holds, as written and as libpq
+ * decodes it (%XX), which libpq may quote in a message (an invalid
+ * percent-encoding is quoted whole): never printed.  Set once, before
+ * the connection. */
+static char secret[2][256];
 
 static void fail(int code, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
+
+/* msg with every copy of a secret replaced, into out (cap bytes). */
+static void hide_secrets(char *out, size_t cap, const char *msg)
+{
+	size_t o = 0;
+
+	while (*msg && o + 1 < cap) {
+		size_t hit = 0;
+
+		for (size_t i = 0; i < 2 && !hit; i++)
+			if (secret[i][0] && !strncmp(msg, secret[i], strlen(secret[i])))
+				hit = strlen(secret[i]);
+		if (hit) {
+			o += (size_t)snprintf(out + o, cap - o, "[REDACTED:password]");
+			if (o >= cap)
+				o = cap - 1;
+			msg += hit;
+		} else {
+			out[o++] = *msg++;
+		}
+	}
+	out[o] = '\0';
+}
 
 static void fail(int code, const char *fmt, ...)
 {
 	va_list ap;
-	char msg[1024];
+	char msg[1024], shown[2048];
 	size_t n;
 
 	va_start(ap, fmt);
@@ -66,8 +100,61 @@ static void fail(int code, const char *fmt, ...)
 	/* one line: the server's messages may carry a DETAIL on the next */
 	n = strcspn(msg, "\n");
 	msg[n] = '\0';
-	fprintf(stderr, "callus-pg: %s\n", msg);
+	hide_secrets(shown, sizeof(shown), msg);
+	fprintf(stderr, "callus-pg: %s\n", shown);
 	exit(code);
+}
+
+static int hex_value(int c)
+{
+	return c >= '0' && c <= '9' ? c - '0'
+	       : c >= 'a' && c <= 'f' ? c - 'a' + 10
+	       : c >= 'A' && c <= 'F' ? c - 'A' + 10
+				      : -1;
+}
+
+/* The password of url into secret[]: a URI's (scheme://user:PASSWORD@host,
+ * the userinfo ending at the last '@' before the path), or a key = value
+ * string's (password=VALUE, up to a blank). */
+static void find_secrets(const char *url)
+{
+	const char *p = strstr(url, "://"), *end = NULL;
+	size_t len = 0;
+
+	if (p) {
+		const char *host = p + 3 + strcspn(p + 3, "/?");
+
+		for (const char *q = p + 3; q < host; q++)
+			if (*q == '@')
+				end = q;
+		p = end ? memchr(p + 3, ':', (size_t)(end - (p + 3))) : NULL;
+		if (p)
+			len = (size_t)(end - ++p);
+	} else if ((p = strstr(url, "password"))) {
+		p += strlen("password");
+		p += strspn(p, " \t");
+		if (*p == '=') {
+			p++;
+			p += strspn(p, " \t'");
+			len = strcspn(p, " \t'");
+		}
+	}
+	if (!len || len >= sizeof(secret[0]))
+		return;
+	memcpy(secret[0], p, len);
+	for (size_t i = 0, o = 0; i < len; i++) {
+		int hi = i + 2 < len ? hex_value((unsigned char)p[i + 1]) : -1;
+		int lo = i + 2 < len ? hex_value((unsigned char)p[i + 2]) : -1;
+
+		if (p[i] == '%' && hi >= 0 && lo >= 0) {
+			secret[1][o++] = (char)(hi * 16 + lo);
+			i += 2;
+		} else {
+			secret[1][o++] = p[i];
+		}
+	}
+	if (!strcmp(secret[1], secret[0]))
+		secret[1][0] = '\0';
 }
 
 /* Forward-only migrations of the server's schema; migrations[i] takes it
@@ -404,9 +491,11 @@ int main(int argc, char **argv)
 	in = json_loadf(stdin, JSON_REJECT_DUPLICATES, &je);
 	if (!json_is_object(in))
 		fail(2, "stdin is not a JSON object: %s", je.text);
+	find_secrets(url);
 	conn = PQconnectdbParams(keys, vals, 1);
 	if (PQstatus(conn) != CONNECTION_OK)
 		fail(1, "cannot connect: %s", PQerrorMessage(conn));
+	exec(STATEMENT_TIMEOUT);
 	if (!strcmp(argv[1], "migrate"))
 		rc = op_migrate();
 	for (size_t i = 0; rc < 0 && i < sizeof(ops) / sizeof(ops[0]); i++)

@@ -328,6 +328,24 @@ test_expect_success 'postgresql: a rejected proposal never reaches B' '
 '
 
 [ -n "$pg_started" ] || test_skip "no PostgreSQL server"
+test_expect_success 'postgresql: a password libpq quotes in its error is shown and kept by no one' '
+	c_project pw && cd pw && mkdir -p .callus &&
+	# an invalid %-escape: libpq quotes the password whole in its message
+	printf "[team]\n\turl = postgresql://alice:Xy7%%zzS3cretPw@127.0.0.1:%s/callus\n" \
+		"$pg_port" >.callus/config &&
+	test_expect_code 1 "$CALLUS" sync 2>err &&
+	grep -q "team layer: .*REDACTED:password" err &&
+	"$CALLUS" status >st 2>&1 && "$CALLUS" doctor >doc 2>&1 || : &&
+	grep -q "team: .*REDACTED:password" st &&
+	! grep -rq "S3cretPw" err st doc .callus/callus.db* &&
+	# and a valid one: the decoded password, wrong, in no message either
+	printf "[team]\n\turl = postgresql://nobody:S3cret%%21Pw@127.0.0.1:%s/callus?sslmode=disable\n" \
+		"$pg_port" >.callus/config &&
+	test_expect_code 1 "$CALLUS" sync 2>err &&
+	! grep -q "S3cret" err
+'
+
+[ -n "$pg_started" ] || test_skip "no PostgreSQL server"
 test_expect_success 'postgresql: the server stopped, the hook replies as before; sync and status say so' '
 	pg_as "$pg_bin/pg_ctl" -D "$pg_dir/data" -m fast -w stop >/dev/null &&
 	cd pb && git checkout -q show.c &&
