@@ -1,5 +1,6 @@
 /*
  * callus proposals [--layer L] [--all] [--json]
+ * callus proposals show ID [--layer L] [--json]
  * callus approve ID [--layer L]
  * callus reject ID --why TEXT [--layer L]
  *
@@ -12,6 +13,7 @@
 #include "lessons_common.h"
 #include "team_common.h"
 
+#include "callus/cleantext.h"
 #include "callus/metrics.h"
 #include "callus/team.h"
 
@@ -31,13 +33,18 @@ static const cli_option proposals_options[] = {
 };
 
 const cli_spec cmd_proposals_spec = {
-	"callus proposals [--layer L] [--all] [--json]",
+	"callus proposals [--layer L] [--all] [--json]\n"
+	"       callus proposals show ID [--layer L] [--json]",
 	"List the notes proposed to the team (or org) layer, for its maintainers.",
 	"'callus sync' proposes a note applied at least [promote] min_applications\n"
 	"times (default 5) with a success rate of at least 0.8.  A proposal reaches\n"
 	"no agent until a maintainer approves it ('callus approve ID'); 'callus\n"
 	"reject ID --why TEXT' turns it down.  The metrics shown are the sums over\n"
-	"every workspace that reported them; 'path' is the note's promotion chain.",
+	"every workspace that reported them; 'path' is the note's promotion chain.\n"
+	"'by' is who the proposing callus said it was (git's user.email, which anyone\n"
+	"can set) and, in a PostgreSQL store, the server's role that proposed it.\n"
+	"'proposals show ID' prints all that an approval sends to every agent: the\n"
+	"rule, the steps, the example error, the files and the code of the fix.",
 	proposals_options, 0
 };
 
@@ -105,6 +112,83 @@ static json_t *shared_json(const callus_shared_note *n)
 	return o;
 }
 
+/* All of a note an approval sends to every agent, not only its title. */
+static json_t *shared_json_whole(const callus_shared_note *n)
+{
+	json_t *o = shared_json(n), *files = json_loads(n->files ? n->files : "[]", 0, NULL);
+
+	json_object_set_new(o, "signature_id", json_string(n->signature_id ? n->signature_id : ""));
+	json_object_set_new(o, "tool", json_string(n->tool ? n->tool : ""));
+	json_object_set_new(o, "error_type", json_string(n->error_type ? n->error_type : ""));
+	json_object_set_new(o, "example", json_string(n->example ? n->example : ""));
+	json_object_set_new(o, "steps", json_string(n->steps ? n->steps : ""));
+	json_object_set_new(o, "code", json_string(n->code ? n->code : ""));
+	json_object_set_new(o, "files", files ? files : json_string(n->files ? n->files : ""));
+	return o;
+}
+
+/* One field of a note shown to a person on a terminal: cleaned (the
+ * layer's store holds what a member sent), each line indented. */
+static void print_field(const char *label, const char *text)
+{
+	callus_buf b = CALLUS_BUF_INIT;
+	const char *p;
+
+	if (!text || !*text)
+		return;
+	if (callus_text_clean(&b, text, strlen(text), 0) < 0 || !b.ptr)
+		goto out;
+	printf("%s:\n", label);
+	for (p = b.ptr; *p;) {
+		size_t len = strcspn(p, "\n");
+
+		printf("    %.*s\n", (int)len, p);
+		p += len + (p[len] == '\n');
+	}
+out:
+	callus_buf_release(&b);
+}
+
+static void print_whole(const callus_shared_note *n)
+{
+	callus_buf by = CALLUS_BUF_INIT;
+
+	callus_text_clean(&by, n->proposed_by ? n->proposed_by : "",
+			  strlen(n->proposed_by ? n->proposed_by : ""), CALLUS_TEXT_ONE_LINE);
+	printf("note %s (%s layer, %s), path %s\n", n->id, callus_layer_name(n->layer),
+	       callus_shared_status_name(n->status), n->path ? n->path : "");
+	printf("proposed by %s at %s\n", by.ptr && *by.ptr ? by.ptr : "?",
+	       n->proposed_at ? n->proposed_at : "?");
+	printf("worked %lld of %lld times (the sums every workspace reported)\n",
+	       (long long)n->successes, (long long)n->applications);
+	print_field("title", n->title);
+	print_field("rule", n->rule);
+	print_field("example error", n->example);
+	print_field("steps", n->steps);
+	print_field("files", n->files);
+	print_field("code (the fix every agent is shown)", n->code);
+	callus_buf_release(&by);
+}
+
+static int show_one(callus_knowledge *k, callus_layer l, const char *id)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_shared_note n;
+	int rc = 0;
+
+	if (callus_knowledge_shared_get(k, l, id, &n, &err) < 0) {
+		cli_error("%s", callus_error_message(&err));
+		callus_error_release(&err);
+		return 1;
+	}
+	if (json)
+		rc = cli_print_json(shared_json_whole(&n));
+	else
+		print_whole(&n);
+	callus_shared_note_release(&n);
+	return rc;
+}
+
 /* The layer's store, with the workspace and user configs (and a redactor
  * with need_redactor: for what is written to the layer's store). */
 static int open_layer(cli_workspace *ws, callus_config **user, callus_layer l,
@@ -135,12 +219,17 @@ int cmd_proposals(int argc, char **argv)
 	callus_layer l;
 	cli_workspace ws;
 	size_t n = 0;
-	int first, rc = 0;
+	int first, rc = 0, show;
 
 	memset(&ws, 0, sizeof(ws));
 	if ((first = cli_parse(argc, argv, &cmd_proposals_spec)) < 0)
 		return first == CLI_PARSE_HELP ? 0 : 2;
-	if (first < argc) {
+	show = first < argc && !strcmp(argv[first], "show");
+	if (show && first + 2 != argc) {
+		cli_error("'callus proposals show' takes one note's id; see 'callus help proposals'");
+		return 2;
+	}
+	if (!show && first < argc) {
 		cli_error("unknown argument '%s'; see 'callus help proposals'", argv[first]);
 		return 2;
 	}
@@ -148,6 +237,10 @@ int cmd_proposals(int argc, char **argv)
 		return 2;
 	if (open_layer(&ws, &user, l, &k, 0) < 0) {
 		rc = 1;
+		goto out;
+	}
+	if (show) {
+		rc = show_one(k, l, argv[first + 1]);
 		goto out;
 	}
 	if (callus_knowledge_shared_list(k, l, all, &v, &n, &err) < 0) {
@@ -163,13 +256,22 @@ int cmd_proposals(int argc, char **argv)
 		rc = cli_print_json(a);
 		goto out;
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		/* what a member sent, on a maintainer's terminal: cleaned */
+		callus_buf by = CALLUS_BUF_INIT, title = CALLUS_BUF_INIT;
+
+		callus_text_clean(&by, v[i].proposed_by, strlen(v[i].proposed_by),
+				  CALLUS_TEXT_ONE_LINE);
+		callus_text_clean(&title, v[i].title, strlen(v[i].title), CALLUS_TEXT_ONE_LINE);
 		printf("%s %-8s %3.0f%% (%lld/%lld) %-15s by %s  %s\n", v[i].id,
 		       callus_shared_status_name(v[i].status),
 		       v[i].applications ? 100.0 * (double)v[i].successes / (double)v[i].applications
 					 : 0.0,
 		       (long long)v[i].successes, (long long)v[i].applications, v[i].path,
-		       *v[i].proposed_by ? v[i].proposed_by : "?", v[i].title);
+		       by.ptr && *by.ptr ? by.ptr : "?", title.ptr ? title.ptr : "");
+		callus_buf_release(&by);
+		callus_buf_release(&title);
+	}
 	if (!n)
 		printf("no %s in the %s layer\n", all ? "notes" : "proposals", callus_layer_name(l));
 out:

@@ -366,10 +366,14 @@ static int op_migrate(void)
 	return 0;
 }
 
+/* proposed_by is what the proposing callus said (git's user.email, which
+ * anyone can set); the server's own record of who, the session's role,
+ * is shown beside it: "dev@example.com (role bob)". */
 #define NOTE_COLUMNS                                                                          \
 	"id, layer, status, signature_id, tool, error_type, title, example, rule, steps, code,"\
-	" files, origin, path, proposed_by, proposed_at, decided_by, decided_at, why,"         \
-	" revision, applications, successes"
+	" files, origin, path,"                                                                \
+	" concat_ws(' ', nullif(proposed_by, ''), '(role ' || proposed_role || ')'),"          \
+	" proposed_at, decided_by, decided_at, why, revision, applications, successes"
 
 /*
  * Rows of NOTE_COLUMNS on stdout, one a line, fields in NOTE_COLUMNS's order
@@ -433,7 +437,7 @@ static int op_get(json_t *in)
 	const char *p[] = { str(in, "layer"), str(in, "id") };
 
 	return print_notes(run("SELECT " NOTE_COLUMNS " FROM callus.notes WHERE layer = $1"
-			       " AND left(id, length($2)) = $2 LIMIT 2",
+			       " AND left(id, length($2)) = $2 ORDER BY id = $2 DESC, id LIMIT 2",
 			       2, p));
 }
 

@@ -194,7 +194,17 @@ static char *field(const char **p, const char *end)
 	return out;
 }
 
-/* One note of the helper's answer. */
+/* Whether id is a note's id as callus makes them (CALLUS_NOTE_ID_LEN
+ * lowercase hex digits: a signature's first).  The server takes any text
+ * from a member who calls its functions by hand; a row with another id
+ * would be cut to one callus makes, and be taken for that note. */
+static int note_id_ok(const char *id)
+{
+	return strlen(id) == CALLUS_NOTE_ID_LEN && strspn(id, "0123456789abcdef") == CALLUS_NOTE_ID_LEN;
+}
+
+/* One note of the helper's answer: 1 when it is one (*x set), 0 for a
+ * row whose id callus does not make (skipped, x left empty). */
 static int read_note(callus_shared_note *x, const char *line, const char *end)
 {
 	char *f[NOTE_FIELDS] = { NULL };
@@ -208,6 +218,11 @@ static int read_note(callus_shared_note *x, const char *line, const char *end)
 	for (int i = 0; i < NOTE_FIELDS; i++)
 		if (!(f[i] = field(&line, end)))
 			rc = CALLUS_ENOMEM;
+	if (rc == 0 && !note_id_ok(f[0])) {
+		for (int i = 0; i < NOTE_FIELDS; i++)
+			free(f[i]);
+		return 0;
+	}
 	if (rc == 0) {
 		snprintf(x->id, sizeof(x->id), "%s", f[0]);
 		if (callus_layer_parse(&x->layer, f[1]) < 0)
@@ -225,7 +240,7 @@ static int read_note(callus_shared_note *x, const char *line, const char *end)
 		free(f[i]);
 	if (rc < 0)
 		callus_shared_note_release(x);
-	return rc;
+	return rc < 0 ? rc : 1;
 }
 
 /* The helper's notes, one a line, into *out. */
@@ -249,11 +264,13 @@ static int read_notes(const callus_buf *a, callus_shared_note **out, size_t *cou
 
 		if (!nl)
 			nl = end;
-		if (read_note(&v[k], p, nl) < 0) {
+		int got = read_note(&v[k], p, nl);
+
+		if (got < 0) {
 			callus_shared_notes_free(v, k);
 			return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		}
-		k++;
+		k += (size_t)got;
 		p = nl + 1;
 	}
 	*out = v;
@@ -320,7 +337,9 @@ static int pg_shared_get(void *handle, callus_layer l, const char *id, callus_sh
 
 	if (rc < 0)
 		return rc;
-	if (n == 1) {
+	/* the note of that very id, when there is one (the helper sends it
+	 * first): another that starts with it does not make it ambiguous */
+	if (n == 1 || (n > 1 && !strcmp(v[0].id, id))) {
 		*out = v[0];
 		memset(&v[0], 0, sizeof(v[0]));
 	} else {
