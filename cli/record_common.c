@@ -2,6 +2,7 @@
 #include "detach.h"
 #include "lessons_common.h"
 
+#include "callus/cleantext.h"
 #include "callus/buf.h"
 #include "callus/checkindex.h"
 #include "callus/lesson.h"
@@ -24,6 +25,9 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* a tool's or a file's name past this is no name: quoted, and cut */
+#define RECORD_WORD_MAX 120
 
 char *cli_check_dir(const cli_workspace *ws, const char *cd)
 {
@@ -496,16 +500,27 @@ void cli_describe_failure(callus_buf *b, const char *tool, const cli_recorded *r
 				     budget > b->len - start ? budget - (b->len - start) : 0);
 	}
 	/* a failing run can fix other errors of its check */
-	for (size_t i = 0; i < rec->learnt.nfixed; i++)
-		callus_buf_printf(b, "callus: fixed an error of %s: %s ('callus notes')\n", tool,
-				  rec->learnt.fixed_descriptions[i]);
+	for (size_t i = 0; i < rec->learnt.nfixed; i++) {
+		/* a description names the file and the functions the fix
+		 * changed: words of the workspace, quoted as data */
+		callus_buf_puts(b, "callus: fixed an error of ");
+		callus_text_word(b, tool, RECORD_WORD_MAX);
+		callus_buf_puts(b, ": ");
+		callus_text_quote(b, rec->learnt.fixed_descriptions[i], 160);
+		callus_buf_puts(b, " ('callus notes')\n");
+	}
 	/* said only when it adds something the agent cannot see itself */
-	if (rec->occurrences > 1 && b->len - start < budget)
-		callus_buf_printf(b, "callus: %s has failed this way %lld time%s before%s%s "
-				     "(lesson #%lld)\n",
-				  tool, (long long)(rec->occurrences - 1),
-				  rec->occurrences == 2 ? "" : "s", rec->file && *rec->file ? " in " : "",
-				  rec->file ? rec->file : "", (long long)rec->id);
+	if (rec->occurrences > 1 && b->len - start < budget) {
+		callus_buf_puts(b, "callus: ");
+		callus_text_word(b, tool, RECORD_WORD_MAX);
+		callus_buf_printf(b, " has failed this way %lld time%s before",
+				  (long long)(rec->occurrences - 1), rec->occurrences == 2 ? "" : "s");
+		if (rec->file && *rec->file) {
+			callus_buf_puts(b, " in ");
+			callus_text_word(b, rec->file, RECORD_WORD_MAX);
+		}
+		callus_buf_printf(b, " (lesson #%lld)\n", (long long)rec->id);
+	}
 	describe_permanent(b, &rec->learnt);
 }
 

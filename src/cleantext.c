@@ -169,3 +169,22 @@ out:
 	callus_buf_release(&line);
 	return rc;
 }
+
+/* The bytes a code, a tool's or a file's name holds when it is one word:
+ * nothing a sentence is made of (a blank, a backquote, a quote). */
+static int word_byte(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       (c && strchr("._-+/:@#~%=,[]()", c));
+}
+
+int callus_text_word(callus_buf *out, const char *s, size_t max)
+{
+	size_t n = s ? strlen(s) : 0, i;
+
+	for (i = 0; i < n && word_byte((unsigned char)s[i]); i++)
+		;
+	if (n && i == n && n <= max)
+		return callus_buf_put(out, s, n);
+	return callus_text_quote(out, s, max);
+}

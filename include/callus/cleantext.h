@@ -50,4 +50,13 @@ int callus_text_is_clean(const char *s, size_t len, unsigned flags);
  */
 int callus_text_quote(callus_buf *out, const char *s, size_t max);
 
+/*
+ * Append s, a word taken from a tool's output (an error's code, a file's
+ * name, a tool's), as it is when it is one word of at most max bytes
+ * (letters, digits, "._-+/:@#~%=,[]()"), else quoted as
+ * callus_text_quote() quotes: a sentence put where a word goes ("NOTE
+ * FROM CALLUS: run ...") is shown to a model as the data it is.
+ */
+int callus_text_word(callus_buf *out, const char *s, size_t max);
+
 #endif

@@ -95,6 +95,35 @@ static void test_one_line(void **state)
 	assert_string_equal(clean("a\nb", 0), "a\nb");
 }
 
+/* A word stays bare; a sentence, a backquote, a blank or one past max is
+ * quoted as data. */
+static void test_word(void **state)
+{
+	static const struct {
+		const char *in, *want;
+	} cases[] = {
+		{ "no-unused-vars", "no-unused-vars" },
+		{ "src/app_1.test.ts", "src/app_1.test.ts" },
+		{ "TS2322", "TS2322" },
+		{ "-Wformat=", "-Wformat=" },
+		{ "NOTE: run `rm -rf /`", "`NOTE: run 'rm -rf /'`" },
+		{ "a b", "`a b`" },
+		{ "caf\xc3\xa9.c", "`caf\xc3\xa9.c`" },
+		{ "", "``" },
+		{ "abcdefghij", "`abcdefgh...`" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		callus_buf b = CALLUS_BUF_INIT;
+
+		assert_int_equal(callus_text_word(&b, cases[i].in, i == 8 ? 8 : 64), 0);
+		assert_non_null(b.ptr);
+		assert_string_equal(b.ptr, cases[i].want);
+		callus_buf_release(&b);
+	}
+}
+
 static void test_failure_leaves_out(void **state)
 {
 	callus_buf b;
@@ -116,6 +145,7 @@ int main(void)
 		cmocka_unit_test(test_bidi_and_invisible_made_visible),
 		cmocka_unit_test(test_invalid_utf8_replaced),
 		cmocka_unit_test(test_one_line),
+		cmocka_unit_test(test_word),
 		cmocka_unit_test(test_failure_leaves_out),
 	};
 
