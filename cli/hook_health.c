@@ -6,6 +6,8 @@
  */
 #include "hook_health.h"
 
+#include "callus/utf8.h"
+#include "callus/cleantext.h"
 #include "callus/buf.h"
 #include "callus/fsutil.h"
 
@@ -119,7 +121,20 @@ int cli_hook_health_read(const char *root, const char *agent, cli_hook_health *o
 	if (sscanf(line, "%lld %15s %n", &at, out->verdict, &n) < 2)
 		goto out;
 	out->at = (time_t)at;
-	snprintf(out->detail, sizeof(out->detail), "%s", n > 0 ? line + n : "");
+	/* the detail quotes a payload (a parse error's "near '...'"), and
+	 * callus doctor prints it on a terminal: cleaned of escapes */
+	{
+		const char *d = n > 0 ? line + n : "";
+		callus_buf clean = CALLUS_BUF_INIT;
+
+		if (callus_text_clean(&clean, d, strlen(d), CALLUS_TEXT_ONE_LINE) == 0 && clean.ptr)
+			d = clean.ptr;
+		else if (!callus_text_is_clean(d, strlen(d), CALLUS_TEXT_ONE_LINE))
+			d = "?";
+		snprintf(out->detail, sizeof(out->detail), "%.*s",
+			 (int)callus_utf8_cut(d, strlen(d), sizeof(out->detail) - 1), d);
+		callus_buf_release(&clean);
+	}
 	found = 1;
 out:
 	if (f)

@@ -272,7 +272,13 @@ test_expect_success 'doctor names a hook that cannot run and payloads it could n
 		"$CALLUS" hook codex >reply &&
 	test "$(cat reply)" = "{}" &&
 	test_expect_code 1 "$CALLUS" doctor >out &&
-	grep -q "codex: the last check.s payload .* carried no exit status" out
+	grep -q "codex: the last check.s payload .* carried no exit status" out &&
+	# a payload that is no JSON: its parse error quotes it, and doctor
+	# prints that on a terminal, cleaned
+	printf "{\"tool_name\": 123\033[2J}" | "$CALLUS" hook codex >reply &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
+	grep -q "codex: the last payload .* could not be read" out &&
+	! grep -q "$(printf "\033")" out
 '
 
 test_expect_success 'doctor reads Codex trust: the project, and the review of the hooks' '
