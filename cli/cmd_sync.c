@@ -106,6 +106,13 @@ int cmd_sync(int argc, char **argv)
 			callus_error_release(&err);
 			continue;
 		}
+		/* the hook's background sync: a .callus/config that came with
+		 * a clone may name any path, and it runs unasked */
+		if (lr == 0 && quiet && callus_team_store_missing(loc.ptr))
+			lr = callus_error_set(&err, CALLUS_ENOTFOUND,
+					      "no store at %s yet: a background sync makes none "
+					      "('callus sync' does)",
+					      loc.ptr);
 		if (lr == 0)
 			lr = callus_team_open(&k, ws.config, user, layers[i], &err);
 		if (lr == 0)

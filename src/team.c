@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <strings.h>
 
 /* ------------------------------------------------------------------ */
@@ -59,6 +61,27 @@ const char *callus_team_setting(const callus_config *ws, const callus_config *us
 	return v ? v : callus_config_get(user, section, key);
 }
 
+/* The file of a SQLite location ("sqlite:PATH", or a path with no
+ * scheme, as knowledge.c reads it), NULL for another backend's. */
+static const char *sqlite_path(const char *location)
+{
+	const char *colon = strchr(location, ':'), *slash = strchr(location, '/');
+
+	if (!strncmp(location, "sqlite:", 7))
+		return location + 7;
+	if (strchr(location, '='))
+		return NULL;
+	return !colon || (slash && slash < colon) ? location : NULL;
+}
+
+int callus_team_store_missing(const char *location)
+{
+	const char *path = sqlite_path(location);
+	struct stat st;
+
+	return path && lstat(path, &st) < 0 && errno == ENOENT;
+}
+
 int callus_team_location(callus_buf *out, const callus_config *ws, const callus_config *user,
 			 callus_layer l, callus_error *err)
 {
@@ -70,6 +93,19 @@ int callus_team_location(callus_buf *out, const callus_config *ws, const callus_
 					callus_layer_name(l));
 	url = callus_team_setting(ws, user, callus_layer_name(l), "url");
 	if (url && *url) {
+		const char *path = sqlite_path(url);
+
+		if (!path && !strstr(url, "://") && strchr(url, '='))
+			return callus_error_set(err, CALLUS_EINVAL,
+						"[%s] url is no URL callus reads (a key=value connection "
+						"string?): write it as postgresql://USER@HOST/DATABASE",
+						callus_layer_name(l));
+		if (path && *path != '/')
+			return callus_error_set(err, CALLUS_EINVAL,
+						"[%s] url '%s' names a SQLite file by a relative path, "
+						"another file from each folder: name it whole "
+						"(sqlite:/path/to/team.db)",
+						callus_layer_name(l), url);
 		callus_buf_puts(out, url);
 	} else if (l == CALLUS_LAYER_TEAM) {
 		callus_buf path = CALLUS_BUF_INIT;

@@ -62,10 +62,19 @@ const char *callus_team_setting(const callus_config *ws, const callus_config *us
 /*
  * The location of layer l's store (team or org) into *out: the configured
  * URL, else for the team layer "sqlite:" and the embedded default path.
- * CALLUS_ENOTFOUND when l has none (org unset, session, project).
+ * CALLUS_ENOTFOUND when l has none (org unset, session, project);
+ * CALLUS_EINVAL for a SQLite file not named by an absolute path (it would
+ * be another file from each folder a command runs in) or a "key=value"
+ * connection string (callus takes URLs; the message does not quote it,
+ * which may hold a password).
  */
 int callus_team_location(callus_buf *out, const callus_config *ws, const callus_config *user,
 			 callus_layer l, callus_error *err);
+
+/* Whether location (callus_team_location's) is a SQLite file that does
+ * not exist yet: a background sync makes none (a .callus/config that came
+ * with a clone may name any path), only `callus sync` does. */
+int callus_team_store_missing(const char *location);
 
 /* Open layer l's store (its folder made for the embedded default). */
 int callus_team_open(callus_knowledge **out, const callus_config *ws, const callus_config *user,

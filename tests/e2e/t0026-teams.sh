@@ -188,6 +188,31 @@ test_expect_success 'the hook starts a background sync once synced and stale, an
 	test "$after" != "$before"
 '
 
+test_expect_success 'a background sync makes no team store where a cloned config says' '
+	cd b &&
+	# what a repository could commit: its own team store, anywhere
+	printf "[sync]\n\tinterval = 1\n[team]\n\turl = sqlite:%s/elsewhere/deep/team.db\n" \
+		"$TRASH_DIRECTORY" >.callus/config &&
+	touch -d "2000-01-01" .callus/sync.stamp &&
+	jq -n --arg cwd "$PWD" "{command: \"gcc -Werror=format -c show.c\", exit_code: 0, output: \"\", cwd: \$cwd}" |
+		"$CALLUS" hook generic >reply &&
+	jq -e . reply >/dev/null &&
+	for i in $(seq 1 100); do
+		said=$(sqlite3 .callus/callus.db "SELECT value FROM sync_state WHERE key = '"'"'last_error.team'"'"'")
+		case $said in *"background sync makes none"*) break ;; esac
+		sleep 0.1
+	done &&
+	case $said in *"background sync makes none"*) : ;; *) false ;; esac &&
+	test ! -e "$TRASH_DIRECTORY/elsewhere" &&
+	# asked for, it is made
+	"$CALLUS" sync >out && test -f "$TRASH_DIRECTORY/elsewhere/deep/team.db" &&
+	rm -rf "$TRASH_DIRECTORY/elsewhere" &&
+	printf "[team]\n\turl = team.db\n" >.callus/config &&
+	test_expect_code 1 "$CALLUS" sync 2>err &&
+	grep -q "names a SQLite file by a relative path" err && test ! -e team.db &&
+	printf "[sync]\n\tinterval = 3600\n" >.callus/config
+'
+
 # ---------------------------------------------------------------------------
 # PostgreSQL: a real server in a temporary directory on a free loopback port.
 

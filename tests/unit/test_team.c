@@ -158,6 +158,28 @@ static void locations(void **state)
 	assert_int_equal(callus_team_location(&b, none, none, CALLUS_LAYER_PROJECT, &err),
 			 CALLUS_ENOTFOUND);
 	callus_error_release(&err);
+	/* a relative path is another file from each folder; a key=value
+	 * string is refused without a word of it (it may hold a password) */
+	{
+		static const char *const bad[] = {
+			"[team]\nurl = team.db\n", "[team]\nurl = sqlite:data/team.db\n",
+			"[team]\nurl = \"host=db password=Xy7SecretPw dbname=callus\"\n"
+		};
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			callus_config *c = config(bad[i]);
+
+			assert_int_equal(callus_team_location(&b, c, none, CALLUS_LAYER_TEAM, &err),
+					 CALLUS_EINVAL);
+			assert_null(strstr(callus_error_message(&err), "Xy7SecretPw"));
+			callus_error_release(&err);
+			callus_config_free(c);
+		}
+	}
+	assert_true(callus_team_store_missing("sqlite:/nonexistent/callus/team.db"));
+	assert_true(callus_team_store_missing("/nonexistent/callus/team.db"));
+	assert_false(callus_team_store_missing("sqlite:/dev/null"));
+	assert_false(callus_team_store_missing("postgresql://db/x"));
 	callus_buf_release(&b);
 	callus_config_free(ws);
 	callus_config_free(user);
