@@ -77,6 +77,12 @@ static void test_bidi_and_invisible_made_visible(void **state)
 			    "a<U+200B>b<U+200D>c<U+FEFF>d<U+00AD>e");
 	/* Unicode tags smuggling "hi" */
 	assert_string_equal(clean("x\xf3\xa0\x81\xa8\xf3\xa0\x81\xa9", 0), "x<U+E0068><U+E0069>");
+	/* variation selectors carrying bytes ("emoji smuggling"), a Hangul
+	 * filler, a line separator; the emoji presentation selector stays */
+	assert_string_equal(clean("a\xf3\xa0\x84\x80\xf3\xa0\x87\xaf" "b\xef\xb8\x80" "c", 0),
+			    "a<U+E0100><U+E01EF>b<U+FE00>c");
+	assert_string_equal(clean("\xe3\x85\xa4x\xe2\x80\xa8y", 0), "<U+3164>x<U+2028>y");
+	assert_string_equal(clean("\xe2\x9a\xa0\xef\xb8\x8f ok", 0), "\xe2\x9a\xa0\xef\xb8\x8f ok");
 }
 
 static void test_invalid_utf8_replaced(void **state)
