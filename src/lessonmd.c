@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "callus/fsutil.h"
+#include "mdtext.h"
 
 /* Bytes of the summary's first line shown in an AGENTS.md bullet: enough
  * to recognise the error, short enough to keep many lessons in the block. */
@@ -152,14 +153,6 @@ out:
 	callus_buf_release(&flat);
 }
 
-/* Could '<' followed by c open raw HTML (a tag, comment, declaration or
- * processing instruction)? */
-static int opens_html(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       c == '/' || c == '!' || c == '?';
-}
-
 /* Plain one-line text with the characters that could start emphasis, code,
  * links, HTML or a heading's closing sequence escaped. */
 static void put_text(callus_buf *b, const char *s)
@@ -174,7 +167,7 @@ static void put_text(callus_buf *b, const char *s)
 	for (size_t i = 0; i < flat.len; i++) {
 		char c = flat.ptr[i];
 
-		if (strchr("\\`*_[]#", c) || (c == '<' && opens_html(flat.ptr[i + 1])))
+		if (strchr("\\`*_[]#", c) || (c == '<' && callus_md_opens_html(flat.ptr[i + 1])))
 			callus_buf_putc(b, '\\');
 		callus_buf_putc(b, c);
 	}
@@ -239,7 +232,7 @@ static int block_starter(const char *p)
 
 	if (*p && strchr("#>-+*=_`~|[", *p))
 		return 0;
-	if (*p == '<' && opens_html(p[1]))
+	if (*p == '<' && callus_md_opens_html(p[1]))
 		return 0;
 	while (p[digits] >= '0' && p[digits] <= '9')
 		digits++;
@@ -286,7 +279,7 @@ static void put_prose(callus_buf *b, const char *s)
 			for (const char *q = p; q < le; q++) {
 				if (q - p == esc)
 					callus_buf_putc(b, '\\');
-				else if (*q == '<' && q + 1 < le && opens_html(q[1]))
+				else if (*q == '<' && q + 1 < le && callus_md_opens_html(q[1]))
 					callus_buf_putc(b, '\\');
 				callus_buf_putc(b, *q == '\t' ? ' ' : *q);
 			}

@@ -7,6 +7,7 @@
 #include "callus/notemd.h"
 #include "callus/diffexcerpt.h"
 #include "callus/utf8.h"
+#include "mdtext.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,19 @@ static void put_line(callus_buf *out, const char *s)
 {
 	for (; s && *s; s++)
 		callus_buf_putc(out, *s == '\n' || *s == '\r' ? ' ' : *s);
+}
+
+/* put_line's, for a line a renderer reads as Markdown (the title, the
+ * rule, a step, the tags): a '<' that would open raw HTML is escaped,
+ * "\\<", which renders as '<' and which take_md() reads back as it was
+ * (a tool's message such as "<img src=...>" stays text). */
+static void put_md(callus_buf *out, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '<' && callus_md_opens_html(s[1]))
+			callus_buf_putc(out, '\\');
+		callus_buf_putc(out, *s == '\n' || *s == '\r' ? ' ' : *s);
+	}
 }
 
 static void put_list(callus_buf *out, const char *key, const callus_strlist *l)
@@ -80,11 +94,11 @@ int callus_note_md_render(callus_buf *out, const callus_note *n)
 	put_kv(out, "created", n->created_at);
 	put_kv(out, "updated", n->updated_at);
 	callus_buf_puts(out, "---\n\n# ");
-	put_line(out, n->title);
+	put_md(out, n->title);
 	callus_buf_puts(out, "\n\n");
 	if (n->rule && *n->rule) {
 		callus_buf_puts(out, "Rule: ");
-		put_line(out, n->rule);
+		put_md(out, n->rule);
 		callus_buf_puts(out, "\n\n");
 	}
 	callus_buf_printf(out, "## Error Pattern\n\nA `%s` error of type `%s`%s%s%s. Example:\n\n",
@@ -97,8 +111,17 @@ int callus_note_md_render(callus_buf *out, const callus_note *n)
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
 
-		if (len)
-			callus_buf_printf(out, "%d. %.*s\n", ++step, (int)len, p);
+		if (len) {
+			char *one = strndup(p, len);
+
+			callus_buf_printf(out, "%d. ", ++step);
+			if (one)
+				put_md(out, one);
+			else
+				out->failed = 1;
+			callus_buf_putc(out, '\n');
+			free(one);
+		}
 		p = nl ? nl + 1 : p + len;
 	}
 	if (!step)
@@ -111,16 +134,16 @@ int callus_note_md_render(callus_buf *out, const callus_note *n)
 		callus_buf_puts(out, "```\n");
 	}
 	callus_buf_puts(out, "\n## Tags\n\n");
-	put_line(out, n->error_type);
+	put_md(out, n->error_type);
 	callus_buf_puts(out, ", ");
-	put_line(out, n->tool);
+	put_md(out, n->tool);
 	if (n->framework && *n->framework) {
 		callus_buf_puts(out, ", ");
-		put_line(out, n->framework);
+		put_md(out, n->framework);
 	}
 	for (size_t i = 0; i < n->files.count; i++) {
 		callus_buf_puts(out, ", ");
-		put_line(out, n->files.items[i]);
+		put_md(out, n->files.items[i]);
 	}
 	callus_buf_putc(out, '\n');
 	if (n->extra && *n->extra) {
@@ -202,6 +225,30 @@ static int set_field(char **field, const char *s, size_t n)
 {
 	free(*field);
 	return (*field = dup_trim(s, n)) ? 0 : CALLUS_ENOMEM;
+}
+
+/* A line put_md() wrote, as it was: "\\<" before what opens HTML is '<'
+ * again (in place: the text only shrinks). */
+static void take_md(char *s)
+{
+	char *w = s;
+
+	for (; s && *s; s++) {
+		if (s[0] == '\\' && s[1] == '<' && callus_md_opens_html(s[2]))
+			continue;
+		*w++ = *s;
+	}
+	if (w)
+		*w = '\0';
+}
+
+static int set_md_field(char **field, const char *s, size_t n)
+{
+	int rc = set_field(field, s, n);
+
+	if (rc == 0)
+		take_md(*field);
+	return rc;
 }
 
 
@@ -386,9 +433,9 @@ static int read_body(callus_note *n, reader *r)
 		switch (sec) {
 		case S_HEAD:
 			if (starts_with(line, len, "# ") && !n->title)
-				rc = set_field(&n->title, line + 2, len - 2);
+				rc = set_md_field(&n->title, line + 2, len - 2);
 			else if (starts_with(line, len, "Rule: "))
-				rc = set_field(&n->rule, line + 6, len - 6);
+				rc = set_md_field(&n->rule, line + 6, len - 6);
 			break;
 		case S_PATTERN:
 			if (starts_with(line, len, "    ")) {
@@ -413,6 +460,10 @@ static int read_body(callus_note *n, reader *r)
 		}
 	}
 	callus_buf_rtrim(&steps);
+	if (steps.ptr) {
+		take_md(steps.ptr);
+		steps.len = strlen(steps.ptr);
+	}
 	callus_buf_rtrim(&extra);
 	/* the example's blank last lines are not written back */
 	callus_buf_rtrim(&example);

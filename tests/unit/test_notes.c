@@ -94,6 +94,41 @@ static void file_reads_back_as_written(void **state)
 	callus_buf_release(&again);
 }
 
+/* HTML a tool's message carried is text in the file (a renderer shows it,
+ * runs nothing), and reads back as it was: "\\<" stays "\\<". */
+static void html_is_text_and_reads_back(void **state)
+{
+	callus_buf text = CALLUS_BUF_INIT, again = CALLUS_BUF_INIT;
+	callus_note n, back;
+
+	(void)state;
+	fill(&n);
+	free(n.title);
+	free(n.rule);
+	free(n.steps);
+	n.title = strdup("gcc: <img src=\"https://x.example/p.png\"> <details open> Vec<T> a < b");
+	n.rule = strdup("grep \\<word\\> and <!-- this -->");
+	n.steps = strdup("Edited <script>() in a.c");
+	callus_strlist_add(&n.files, "<b>.c", 5);
+	assert_int_equal(callus_note_md_render(&text, &n), 0);
+	assert_non_null(strstr(text.ptr, "\n# gcc: \\<img src="));
+	assert_non_null(strstr(text.ptr, "\\<details open> Vec\\<T> a < b\n"));
+	assert_non_null(strstr(text.ptr, "\nRule: grep \\\\<word\\> and \\<!-- this -->\n"));
+	assert_non_null(strstr(text.ptr, "\n1. Edited \\<script>() in a.c\n"));
+	assert_non_null(strstr(text.ptr, ", \\<b>.c"));
+	assert_null(strstr(text.ptr, " <img"));
+	assert_int_equal(callus_note_md_parse(&back, text.ptr, text.len, NULL), 0);
+	assert_string_equal(back.title, n.title);
+	assert_string_equal(back.rule, n.rule);
+	assert_string_equal(back.steps, n.steps);
+	assert_int_equal(callus_note_md_render(&again, &back), 0);
+	assert_string_equal(again.ptr, text.ptr);
+	callus_note_release(&n);
+	callus_note_release(&back);
+	callus_buf_release(&text);
+	callus_buf_release(&again);
+}
+
 static void persons_sections_are_kept(void **state)
 {
 	callus_buf text = CALLUS_BUF_INIT, again = CALLUS_BUF_INIT;
@@ -204,6 +239,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(file_reads_back_as_written),
+		cmocka_unit_test(html_is_text_and_reads_back),
 		cmocka_unit_test(persons_sections_are_kept),
 		cmocka_unit_test(not_a_note_is_refused),
 		cmocka_unit_test(nearest_hunk_first),
