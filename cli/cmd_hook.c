@@ -325,10 +325,15 @@ static void add_related(callus_buf *ctx, const cli_recorded *rec)
 		callus_text_word(ctx, l->tool, WORD_MAX);
 		callus_buf_puts(ctx, "] ");
 		callus_text_quote(ctx, l->error_summary, 160);
+		/* a person's words, one line of them: a line break would
+		 * start what reads as a line of callus's own */
 		if (l->corrective_rule && *l->corrective_rule)
-			callus_buf_printf(ctx, " Rule: %s", l->corrective_rule);
+			callus_buf_printf(ctx, " Rule: %.*s",
+					  cli_first_line_width(l->corrective_rule, 200),
+					  l->corrective_rule);
 		if (l->resolution && *l->resolution)
-			callus_buf_printf(ctx, " Fix: %s", l->resolution);
+			callus_buf_printf(ctx, " Fix: %.*s", cli_first_line_width(l->resolution, 200),
+					  l->resolution);
 	}
 }
 
