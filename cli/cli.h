@@ -8,6 +8,8 @@
 
 #include "options.h"
 
+#include <signal.h>
+
 #include "callus/config.h"
 #include "callus/workspace.h"
 #include "callus/detect.h"
@@ -140,6 +142,13 @@ int cmd_proposals(int argc, char **argv);
 int cmd_approve(int argc, char **argv);
 int cmd_reject(int argc, char **argv);
 int cmd_gc(int argc, char **argv);
+
+/* What the process started with, as `callus run` gives it to its command
+ * (main.c): the signals it found ignored (SIGPIPE, SIGXFSZ: callus ignores
+ * them for itself), and which of fds 0, 1 and 2 were closed (bit n; main
+ * opens /dev/null there, so that no pipe of callus's lands on them). */
+const sigset_t *cli_started_ignored(void);
+unsigned cli_started_closed(void);
 
 /* Print "callus: <message>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -11,9 +11,12 @@
 #include "callus/buf.h"
 #include "callus/runner.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static int quiet, no_record;
 static const char *intent_id;
@@ -30,10 +33,13 @@ const cli_spec cmd_run_spec = {
 	"callus run [options] [--] CMD [ARGS...]",
 	"Run a command, pass its output and exit status through, record a lesson if a check fails.",
 	"CMD runs with stdin, stdout and stderr passed through byte for byte (through a\n"
-	"pseudo-terminal when stdout is a terminal, so colours and progress bars survive).\n"
-	"SIGINT, SIGTERM, SIGHUP and SIGQUIT are forwarded to it.  callus exits with CMD's\n"
-	"status, or 128+N when CMD was killed by signal N, 127 when CMD cannot be found\n"
-	"and 126 when it cannot be executed.\n\n"
+	"pseudo-terminal when stdout is a terminal, so colours and progress bars survive;\n"
+	"it stays in the terminal's session, so /dev/tty, Ctrl-C and Ctrl-Z are the\n"
+	"terminal's).  SIGINT, SIGTERM, SIGHUP and SIGQUIT are forwarded to it; SIGPIPE\n"
+	"and SIGXFSZ are its defaults, and a descriptor closed for callus is closed for\n"
+	"it.  callus exits with CMD's status, or 128+N when CMD was killed by signal N,\n"
+	"127 when CMD cannot be found and 126 when it cannot be executed; output that\n"
+	"cannot be written where it was sent (a full disk) fails the run.\n\n"
 	"When CMD is a verification command (see 'callus help analyze' and docs/config.md)\n"
 	"and fails, a lesson is recorded in .callus/callus.db, .lessons/ and AGENTS.md of the\n"
 	"workspace (the git top level of the current directory), each of its errors\n"
@@ -76,6 +82,36 @@ static int on_output(void *ctx, int stream, const char *data, size_t len)
 	return w->cap ? callus_capture_feed_stream(w->cap, stream, data, len) : 0;
 }
 
+/* The command's status, for a signal that comes while its run is being
+ * recorded: the recording is given up, and callus leaves with the
+ * command's status, not the signal's (the store is left as a crash leaves
+ * it: consistent, its views repaired by the next recording). */
+static volatile sig_atomic_t command_status;
+
+static void leave_with_status(int sig)
+{
+	(void)sig;
+	_exit(command_status);
+}
+
+static void hold_status(int status)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction sa;
+
+	command_status = status;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = leave_with_status;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction old;
+
+		/* one ignored from the start stays ignored */
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+	}
+}
+
 /* callus's lines start on a line of their own, not after the command's
  * last words when they had no newline (and nothing is added when callus
  * has nothing to say). */
@@ -94,7 +130,8 @@ int cmd_run(int argc, char **argv)
 	cli_recorded rec;
 	callus_metrics *metrics = NULL;
 	char *command = NULL, *stored = NULL;
-	int first, status = 0, have_ws = 0, watch = 0;
+	int first, status = 0, exit_status, have_ws = 0, watch = 0, write_errno = 0;
+	unsigned closed = cli_started_closed();
 	struct timespec started;
 	struct watched out = { NULL, '\n' };
 
@@ -134,6 +171,15 @@ int cmd_run(int argc, char **argv)
 	out.cap = watch ? &cap : NULL;
 	ropts.on_output = on_output;
 	ropts.ctx = &out;
+	ropts.started_ignored = cli_started_ignored();
+	ropts.write_errno = &write_errno;
+	/* a descriptor closed when callus started is closed for the command */
+	if (closed & 1u)
+		ropts.in_fd = CALLUS_RUNNER_CLOSED;
+	if (closed & 2u)
+		ropts.out_fd = CALLUS_RUNNER_CLOSED;
+	if (closed & 4u)
+		ropts.err_fd = CALLUS_RUNNER_CLOSED;
 	if (callus_runner_run(&status, &ropts, &err) < 0) {
 		own_line(&out);
 		cli_error("%s", callus_error_message(&err));
@@ -145,6 +191,20 @@ int cmd_run(int argc, char **argv)
 		watch = 0;
 	}
 	callus_error_release(&err);
+	/* What the command wrote was not all written where it was sent (a
+	 * full disk, a file size limit): without callus the command would
+	 * have met the error and failed; it cannot, having written into
+	 * callus's pipe, so its run fails here.  A reader gone (EPIPE) is
+	 * the command's to meet: its pipe was closed under it. */
+	exit_status = status;
+	if (write_errno && write_errno != EPIPE) {
+		own_line(&out);
+		cli_error("the command's output could not all be written: %s",
+			  strerror(write_errno));
+		if (exit_status == 0)
+			exit_status = 1;
+	}
+	hold_status(exit_status);
 
 	/* 126/127 from a shell or wrapper: the tool is missing, nothing failed */
 	if (watch && status != 0 && status != 126 && status != 127) {
@@ -213,5 +273,5 @@ int cmd_run(int argc, char **argv)
 		cli_workspace_release(&ws);
 	free(command);
 	free(stored);
-	return status;
+	return exit_status;
 }

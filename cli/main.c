@@ -13,6 +13,7 @@
 #include "sqlmem.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -70,8 +71,50 @@ static const cli_command commands[] = {
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 /* Set by cli_error_own_line(): the CLI's only mutable state besides the
- * options of the command running. */
+ * options of the command running, and what the process started with. */
 static int glued;
+static sigset_t started_ignored;
+static unsigned started_closed;
+
+const sigset_t *cli_started_ignored(void)
+{
+	return &started_ignored;
+}
+
+unsigned cli_started_closed(void)
+{
+	return started_closed;
+}
+
+/* Record what the process started with, then make it callus's: fds 0, 1
+ * and 2 open (a pipe callus makes must not become a command's stdin when
+ * fd 0 was closed), SIGPIPE and SIGXFSZ ignored. */
+static void take_start(void)
+{
+	static const int sigs[] = { SIGPIPE, SIGXFSZ };
+
+	sigemptyset(&started_ignored);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction sa;
+
+		if (sigaction(sigs[i], NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
+			sigaddset(&started_ignored, sigs[i]);
+	}
+	for (int fd = 0; fd < 3; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		started_closed |= 1u << fd;
+		/* open() takes the lowest free number: this fd */
+		if (open("/dev/null", fd ? O_WRONLY : O_RDONLY) != fd)
+			break;
+	}
+	/* A closed pipe or a file size limit is an error to report, not a
+	 * reason to die: `callus run` must leave with its command's status,
+	 * the hook with a reply.  Children get the defaults back (child.c,
+	 * runner.c). */
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
+}
 
 void cli_error_own_line(int yes)
 {
@@ -172,11 +215,7 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--version"))
 		return cmd_version(1, argv);
-	/* A closed pipe or a file size limit is an error to report, not a
-	 * reason to die: `callus run` must leave with its command's status,
-	 * the hook with a reply.  Children get the defaults back (child.c). */
-	signal(SIGPIPE, SIG_IGN);
-	signal(SIGXFSZ, SIG_IGN);
+	take_start();
 	cli_sqlmem_process();
 	if (!(c = find_command(argv[1]))) {
 		cli_error("'%s' is not a callus command; see 'callus --help'", argv[1]);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -81,6 +82,8 @@ struct child_setup {
 	int report_fd;
 	const struct sigaction *old_act; /* N_MANAGED, as found before the run */
 	const sigset_t *old_mask;
+	const sigset_t *started_ignored; /* may be NULL */
+	unsigned closed;                 /* bit n: the child's fd n closed */
 };
 
 struct run {
@@ -93,6 +96,7 @@ struct run {
 	int wake_rd;
 	int src[2];    /* stdout pipe / pty master, stderr pipe; -1 at EOF */
 	int dst[2];    /* out_fd, err_fd; -1 when discarded or broken */
+	int write_errno; /* the first failed write's, 0 when none */
 	callus_output_fn on_output;
 	void *ctx;
 	char *buf;
@@ -163,15 +167,10 @@ static void reap(struct run *r)
 
 static void forward(struct run *r, int sig)
 {
-	/* After reaping, the pid may belong to another process. */
-	if (r->reaped)
-		return;
-	/* A pty child leads its own process group, and a terminal signals a
-	 * whole foreground group (make and its compilers); in pipe mode the
-	 * group is callus's own, so only the child itself is targeted. */
-	if (r->pty && kill(-r->pid, sig) == 0)
-		return;
-	kill(r->pid, sig);
+	/* After reaping, the pid may belong to another process.  The group
+	 * is callus's own: only the child itself is targeted. */
+	if (!r->reaped)
+		kill(r->pid, sig);
 }
 
 static void resize(struct run *r)
@@ -185,13 +184,14 @@ static void resize(struct run *r)
 }
 
 /*
- * Act on the signals the handler queued.  In pipe mode the child is in our
- * process group, so a keyboard signal (si_code SI_KERNEL) has reached it
- * from the tty driver already; only signals a process sent to callus alone
- * are forwarded, else Ctrl-C would arrive twice.  A process signalling the
- * whole group still gets through twice: siginfo cannot tell that apart, and
- * a second SIGINT/SIGTERM is harmless to nearly every program.  In pty mode
- * the child is in a session of its own and sees nothing unless we forward.
+ * Act on the signals the handler queued.  The child is in our process
+ * group (in pty mode too: the pty is only its output), so a keyboard signal
+ * (si_code SI_KERNEL) has reached it from the tty driver already; only
+ * signals a process sent to callus alone are forwarded, else Ctrl-C would
+ * arrive twice.  A process signalling the whole group still gets through
+ * twice: siginfo cannot tell that apart.  A window resized reaches the
+ * child from the terminal too, maybe before the pty has the new size: it
+ * is told again once the pty has it.
  */
 static void handle_wake(struct run *r)
 {
@@ -202,12 +202,14 @@ static void handle_wake(struct run *r)
 		for (i = 0; i < n; i++) {
 			int sig = b[i] & ~WAKE_FROM_PROCESS;
 
-			if (sig == SIGCHLD)
+			if (sig == SIGCHLD) {
 				reap(r);
-			else if (sig == SIGWINCH)
+			} else if (sig == SIGWINCH) {
 				resize(r);
-			else if (r->pty || (b[i] & WAKE_FROM_PROCESS))
+				forward(r, SIGWINCH);
+			} else if (b[i] & WAKE_FROM_PROCESS) {
 				forward(r, sig);
+			}
 		}
 	}
 }
@@ -248,9 +250,21 @@ static void put_all(struct run *r, int which, const char *p, size_t len)
 		} else if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
 			wait_writable(r, fd);
 		} else {
-			/* EPIPE, ENOSPC, EIO...: nobody can see this stream
-			 * any more, but the child must still be drained and
-			 * on_output still fed. */
+			/* ENOSPC, EIO...: nobody can see this stream any
+			 * more, but the child must still be drained and
+			 * on_output still fed; the caller is told.  EPIPE: the
+			 * reader is gone, and the child meets the closed pipe
+			 * as it would have without callus (SIGPIPE, or EPIPE):
+			 * its pipes to that reader are closed.  A pty master is
+			 * kept: closing it hangs the child up. */
+			int e = w < 0 ? errno : EIO;
+
+			if (!r->write_errno)
+				r->write_errno = e;
+			if (e == EPIPE)
+				for (int i = 0; i < 2; i++)
+					if (r->dst[i] == fd && r->src[i] != r->master)
+						close_fd(&r->src[i]);
 			drop_dst(r, fd);
 		}
 	}
@@ -402,11 +416,14 @@ out:
 	return rc;
 }
 
-/* Move fd above 2, so that dup2() onto 0..2 never overwrites a source still
- * needed nor becomes a no-op that would leave FD_CLOEXEC set. */
-static int lift_fd(int fd)
+/* fd moved above 2 when it is one of 0..2 other than target, so that
+ * dup2() onto 0..2 never overwrites a source still needed, nor becomes a
+ * no-op that would leave FD_CLOEXEC set (an fd already at its target
+ * never has it: it is the caller's own stdin).  An fd above 2 stays: a
+ * command must run with the few descriptors a low limit leaves. */
+static int lift_fd(int fd, int target)
 {
-	return fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	return fd > 2 || fd == target ? fd : fcntl(fd, F_DUPFD_CLOEXEC, 3);
 }
 
 static void run_child(const struct child_setup *cs) __attribute__((noreturn));
@@ -419,29 +436,41 @@ static void run_child(const struct child_setup *cs)
 	ssize_t w;
 
 	f.stage = STAGE_SETUP;
-	if (cs->pty) {
-		/* A session of its own with the pty as controlling
-		 * terminal: /dev/tty, tcgetpgrp and job control then work
-		 * as on a real terminal. */
-		if (setsid() < 0 || ioctl(cs->out_w, TIOCSCTTY, 0) < 0)
-			goto fail;
-	}
+	/* No session of its own, even with a pty: the pty is the child's
+	 * output only, and /dev/tty, the keyboard's signals and job control
+	 * stay those of the user's terminal (a pager's keys, a password
+	 * prompt, Ctrl-Z, a `callus run ... &` reading the terminal). */
 	in = cs->in_fd >= 0 ? cs->in_fd : open("/dev/null", O_RDONLY | O_CLOEXEC);
-	if (in < 0 || (in = lift_fd(in)) < 0 ||
-	    (out = lift_fd(cs->out_w)) < 0 || (errw = lift_fd(cs->err_w)) < 0)
+	if (in < 0 || (in = lift_fd(in, 0)) < 0 || (out = lift_fd(cs->out_w, 1)) < 0 ||
+	    (errw = lift_fd(cs->err_w, 2)) < 0)
 		goto fail;
-	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(errw, 2) < 0)
+	if ((in != 0 && dup2(in, 0) < 0) || dup2(out, 1) < 0 || dup2(errw, 2) < 0)
 		goto fail;
+	for (i = 0; i < 3; i++)
+		if (cs->closed & (1u << i))
+			close((int)i);
 
 	/* Our handlers and the ignored SIGPIPE are callus's business: give the
 	 * command the dispositions callus itself started with (exec resets
-	 * handlers to default but keeps SIG_IGN). */
+	 * handlers to default but keeps SIG_IGN).  SIGPIPE and SIGXFSZ the
+	 * caller ignores for itself: the defaults, unless ignored from the
+	 * start (a command that writes to a closed pipe or past a file size
+	 * limit dies of it, as without callus). */
 	memset(&sa, 0, sizeof sa);
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < N_MANAGED; i++) {
 		sa.sa_handler = cs->old_act[i].sa_handler == SIG_IGN ? SIG_IGN : SIG_DFL;
+		if (managed_signals[i] == SIGPIPE)
+			sa.sa_handler = cs->started_ignored &&
+						sigismember(cs->started_ignored, SIGPIPE) == 1
+					? SIG_IGN
+					: SIG_DFL;
 		sigaction(managed_signals[i], &sa, NULL);
 	}
+	sa.sa_handler = cs->started_ignored && sigismember(cs->started_ignored, SIGXFSZ) == 1
+				? SIG_IGN
+				: SIG_DFL;
+	sigaction(SIGXFSZ, &sa, NULL);
 	if (sigprocmask(SIG_SETMASK, cs->old_mask, NULL) < 0)
 		goto fail;
 
@@ -452,6 +481,16 @@ fail:
 	w = write(cs->report_fd, &f, sizeof f);
 	(void)w;
 	_exit(127);
+}
+
+/* Whether a and b are one file (2>&1, or both the same log): then one
+ * pipe carries both streams. */
+static int same_file(int a, int b)
+{
+	struct stat sa, sb;
+
+	return a >= 0 && b >= 0 && fstat(a, &sa) == 0 && fstat(b, &sb) == 0 &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 static int set_nonblock(int fd)
@@ -520,8 +559,19 @@ int callus_runner_run(int *out_status, const callus_runner_opts *opts, callus_er
 		else if (err_tty)
 			r.winsz_fd = opts->err_fd;
 		rc = open_pty(&r.master, &slave, r.winsz_fd, err);
-		if (rc < 0)
+		/* none to be had (no /dev/ptmx, no descriptor left): the
+		 * command runs all the same, through pipes, unless a pty
+		 * was asked for */
+		if (rc < 0 && opts->pty < 0 && rc != CALLUS_ENOMEM) {
+			callus_error_release(err);
+			rc = 0;
+			use_pty = r.pty = 0;
+			r.winsz_fd = -1;
+		} else if (rc < 0) {
 			goto out;
+		}
+	}
+	if (use_pty) {
 		r.src[0] = r.master;
 		if (set_nonblock(r.master) < 0)
 			goto sys_fail;
@@ -539,6 +589,15 @@ int callus_runner_run(int *out_status, const callus_runner_opts *opts, callus_er
 			r.src[1] = errp[0];
 			errp[0] = -1;
 		}
+	} else if (same_file(opts->out_fd, opts->err_fd)) {
+		/* 2>&1: one pipe for both, so that what the child writes to
+		 * either comes out in the order it wrote it (two pipes read
+		 * in turn would reorder it); on_output sees it as stdout */
+		if (pipe2(outp, O_CLOEXEC) < 0 || set_nonblock(outp[0]) < 0 ||
+		    (errp[1] = fcntl(outp[1], F_DUPFD_CLOEXEC, 0)) < 0)
+			goto sys_fail;
+		r.src[0] = outp[0];
+		outp[0] = -1;
 	} else {
 		if (pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0)
 			goto sys_fail;
@@ -596,6 +655,10 @@ int callus_runner_run(int *out_status, const callus_runner_opts *opts, callus_er
 	cs.report_fd = report[1];
 	cs.old_act = old_act;
 	cs.old_mask = &old_mask;
+	cs.started_ignored = opts->started_ignored;
+	cs.closed = (opts->in_fd == CALLUS_RUNNER_CLOSED ? 1u : 0) |
+		    (opts->out_fd == CALLUS_RUNNER_CLOSED ? 2u : 0) |
+		    (opts->err_fd == CALLUS_RUNNER_CLOSED ? 4u : 0);
 
 	r.pid = fork();
 	if (r.pid < 0)
@@ -642,6 +705,8 @@ int callus_runner_run(int *out_status, const callus_runner_opts *opts, callus_er
 		r.reaped = 1;
 	}
 	*out_status = r.status;
+	if (opts->write_errno)
+		*opts->write_errno = r.write_errno;
 	goto out;
 
 sys_fail:

@@ -13,10 +13,14 @@
  * shows up as EPIPE) and, in pty mode, SIGWINCH; it restores them, and the
  * signal mask, before returning.  Hence it is not reentrant: one run per
  * process at a time (a second concurrent call fails with CALLUS_EBUSY).
+ * The child gets the dispositions the process started with: SIGPIPE and
+ * SIGXFSZ, which a caller ignores for itself, are the defaults again
+ * unless started_ignored says they were ignored from the start.
  */
 #ifndef CALLUS_RUNNER_H
 #define CALLUS_RUNNER_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "callus/common.h"
@@ -35,26 +39,43 @@ typedef struct callus_runner_opts {
 	/* NULL-terminated, not empty; argv[0] is searched in PATH (execvp).
 	 * Borrowed for the duration of the call. */
 	char *const *argv;
-	/* -1 auto: a pseudo-terminal when out_fd is a terminal; 0 pipes;
-	 * 1 pty: the child's stdout is the pty, copied to out_fd.  Its
-	 * stderr is the pty too (copied to out_fd, as a terminal would show
-	 * it) only when err_fd is a terminal; otherwise it is a pipe copied
-	 * to err_fd as in pipe mode, so a redirected stderr (`2>err.log`,
-	 * err_fd < 0) still gets, or discards, exactly the child's stderr. */
+	/* -1 auto: a pseudo-terminal when out_fd is a terminal (pipes when
+	 * none can be opened); 0 pipes; 1 pty: the child's stdout is the pty,
+	 * copied to out_fd.  Its stderr is the pty too (copied to out_fd, as
+	 * a terminal would show it) only when err_fd is a terminal;
+	 * otherwise it is a pipe copied to err_fd as in pipe mode, so a
+	 * redirected stderr (`2>err.log`, err_fd < 0) still gets, or
+	 * discards, exactly the child's stderr.  The pty is only the child's
+	 * output: it stays in callus's session and process group, so
+	 * /dev/tty, the keyboard's signals and job control are the user's
+	 * terminal's, as without callus.  In pipe mode, an out_fd and an
+	 * err_fd that are one file (2>&1) share one pipe, so that what the
+	 * child writes to either keeps its order. */
 	int pty;
 	/* Usually 0, 1, 2.  The child inherits in_fd as its stdin directly
 	 * (nothing is copied); in_fd < 0 gives it /dev/null.  out_fd/err_fd
 	 * < 0 discard that stream (on_output still sees it).  A destination
-	 * that fails (EPIPE, ENOSPC...) is dropped silently and the child
-	 * keeps being drained.  None of them is closed. */
+	 * that fails is dropped and the child keeps being drained, but for
+	 * EPIPE in pipe mode: the pipe feeding it is closed, so that the
+	 * child meets the closed pipe as it would without callus.  None of
+	 * them is closed.  CALLUS_RUNNER_CLOSED: the child gets that
+	 * descriptor closed (the caller's was closed when it started). */
 	int in_fd, out_fd, err_fd;
 	/* Every byte the child writes, stdout and stderr, in the order read;
 	 * may be NULL. */
 	callus_output_fn on_output;
 	void *ctx;
+	/* The signals ignored when the process started (SIGPIPE and SIGXFSZ
+	 * are looked at); NULL: none. */
+	const sigset_t *started_ignored;
+	/* Set to the errno of the first write to out_fd or err_fd that
+	 * failed (0: none): what the child wrote was not all seen.  May be
+	 * NULL. */
+	int *write_errno;
 } callus_runner_opts;
 
-#define CALLUS_RUNNER_OPTS_INIT { NULL, -1, 0, 1, 2, NULL, NULL }
+#define CALLUS_RUNNER_CLOSED (-2)
+#define CALLUS_RUNNER_OPTS_INIT { NULL, -1, 0, 1, 2, NULL, NULL, NULL, NULL }
 
 /*
  * Run the command to completion.  *out_status is its exit code, 128+n when
@@ -65,9 +86,10 @@ typedef struct callus_runner_opts {
  * it like any failing command.
  *
  * SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to callus are forwarded to the
- * child, and callus keeps waiting for it.  In pipe mode the child shares
- * callus's process group, so keyboard signals already reach it from the tty
- * driver and only signals sent by a process (kill, sigqueue) are forwarded.
+ * child, and callus keeps waiting for it.  The child shares callus's
+ * process group, so keyboard signals already reach it from the tty driver
+ * and only signals sent by a process (kill, sigqueue) are forwarded; a
+ * process signalling the whole group reaches the child twice.
  *
  * Returns 0, or <0 only when nothing could be started (bad opts, no
  * memory, pipe/pty/fork failure, or the child failed before exec); then

@@ -61,6 +61,46 @@ test_expect_success 'stdout and stderr keep their order when merged' '
 	test_cmp expect out
 '
 
+test_expect_success 'stdout and stderr written at once into one file keep their order' '
+	cat >mix.py <<-\PY &&
+	import sys
+	for i in range(200):
+	    print("out", i, flush=True)
+	    print("err", i, file=sys.stderr, flush=True)
+	PY
+	python3 mix.py >expect 2>&1 &&
+	"$CALLUS" run -- python3 mix.py >out 2>&1 &&
+	test_cmp expect out
+'
+
+test_expect_success 'a reader gone: the command dies of SIGPIPE as it would bare' '
+	# it ends (an endless writer used to be drained for ever), 141 as bare
+	timeout 20 "$CALLUS" run -- yes | head -n 1 >out &&
+	test "${PIPESTATUS[0]}" = 141 && test "$(cat out)" = y &&
+	# SIGPIPE and SIGXFSZ are the command'"'"'s defaults, not callus'"'"'s
+	test_expect_code 141 "$CALLUS" run -- sh -c "kill -PIPE \$\$" &&
+	"$CALLUS" run -- sh -c "grep ^SigIgn: /proc/self/status" >out &&
+	grep -q "^SigIgn:[[:space:]]*0*$" out &&
+	test_expect_code 153 sh -c "ulimit -f 1; exec \"\$CALLUS\" run -- sh -c \"head -c 10000 /dev/zero >big\"" &&
+	# ignored from the start, ignored for the command too
+	(trap "" PIPE; "$CALLUS" run -- sh -c "grep ^SigIgn: /proc/self/status") >out &&
+	! grep -q "^SigIgn:[[:space:]]*0*$" out
+'
+
+test_expect_success 'output that cannot be written fails the run, and says so' '
+	test_expect_code 1 "$CALLUS" run -- sh -c "echo x" >/dev/full 2>err &&
+	grep -q "callus: the command.s output could not all be written: No space left on device" err &&
+	# a failing command keeps its own status
+	test_expect_code 3 "$CALLUS" run -- sh -c "echo x; exit 3" >/dev/full 2>err
+'
+
+test_expect_success 'a descriptor closed for callus is closed for the command' '
+	test_expect_code 1 "$CALLUS" run -- cat <&- 2>err &&
+	grep -q "Bad file descriptor" err &&
+	test_expect_code 0 "$CALLUS" run -- sh -c "echo x >&3 2>/dev/null || echo closed" 3>&- >out &&
+	test "$(cat out)" = closed
+'
+
 test_expect_success '1 MB of random bytes through a pipe' '
 	head -c 1000000 /dev/urandom >f &&
 	"$CALLUS" run -- cat f | cmp - f
@@ -154,6 +194,47 @@ test_expect_success 'under a terminal the output passes through' '
 	tr -d "\r" <out >actual &&
 	printf "one\ntwo\n" >expect &&
 	test_cmp expect actual
+'
+
+test_skip_unless_tool script
+test_expect_success 'under a terminal the command stays in the terminal'"'"'s session: /dev/tty is the user'"'"'s' '
+	# script feeds the terminal: a command reading /dev/tty (a pager, a
+	# password prompt) gets it, as bare; through a pty of its own session
+	# it waited for ever
+	printf "typed\n" | timeout 20 script -qec "\"\$CALLUS\" run -- sh -c \"read x </dev/tty; echo got \\\$x\"" /dev/null >out &&
+	tr -d "\r" <out | grep -q "^got typed$" &&
+	script -qec "\"\$CALLUS\" run -- sh -c \"ps -o sid= -p \\\$\\\$ -p \\\$PPID\"" /dev/null >out &&
+	test "$(tr -d "\r " <out | sort -u | wc -l)" = 1
+'
+
+test_expect_success 'a signal while the run is being recorded: the command'"'"'s status, not the signal'"'"'s' '
+	mkdir rec && cd rec && git init -q &&
+	echo "int main(void){ return nope; }" >bad.c &&
+	{ test_expect_code 1 "$CALLUS" run -- gcc -c bad.c 2>/dev/null || return 1; }
+	# the store held by another writer: the recording waits for it
+	(printf ".timeout 10000\nBEGIN EXCLUSIVE;\n.shell touch held\n"; sleep 8; echo "COMMIT;") |
+		sqlite3 .callus/callus.db &
+	for i in $(seq 1 100); do test -e held && break; sleep 0.1; done
+	test -e held || return 1
+	# the command leaves callus'"'"'s pid (its parent) and fails
+	{ st=0; "$CALLUS" run -- sh -c "gcc -c bad.c 2>/dev/null; echo \$PPID >callus.pid; exit 1" \
+		2>/dev/null || st=$?; echo $st >status; } &
+	for i in $(seq 1 100); do test -s callus.pid && break; sleep 0.1; done
+	test -s callus.pid && sleep 0.5 &&
+	kill -TERM "$(cat callus.pid)" || return 1
+	for i in $(seq 1 100); do test -s status && break; sleep 0.1; done
+	wait || :
+	test "$(cat status)" = 1
+'
+
+test_have_tool unshare && test "$(id -u)" = 0 || test_skip "unshare and root, to take /dev/ptmx away"
+test_expect_success 'no pseudo-terminal to be had: the command runs all the same' '
+	cat >noptmx.sh <<-\SH &&
+	mount --bind /dev/null /dev/ptmx && exec "$CALLUS" run -- sh -c "echo ran; exit 4"
+	SH
+	test_expect_code 4 script -qec "unshare -m --propagation private sh noptmx.sh" /dev/null >out &&
+	tr -d "\r" <out | grep -q "^ran$" &&
+	! grep -q "pseudo-terminal" out
 '
 
 test_done
