@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -112,6 +113,33 @@ static void hold_status(int status)
 	}
 }
 
+/*
+ * The command was killed by sig: callus leaves the same way when sig ends a
+ * process without a core, so that a shell tells it as it would the bare
+ * command (bash stops a loop at Ctrl-C only when its child died of SIGINT,
+ * not when it exited with 130).  A signal that dumps a core is told as
+ * 128+N only: callus has no core to dump.  Returns when sig did not end
+ * callus (then the caller exits with 128+N).
+ */
+static void leave_as_killed(int sig)
+{
+	static const int no_core[] = { SIGHUP, SIGINT, SIGKILL, SIGPIPE, SIGALRM, SIGTERM,
+				     SIGUSR1, SIGUSR2 };
+	sigset_t one;
+
+	for (size_t i = 0; i < sizeof(no_core) / sizeof(no_core[0]); i++) {
+		if (no_core[i] != sig)
+			continue;
+		fflush(stdout);
+		fflush(stderr);
+		signal(sig, SIG_DFL);
+		sigemptyset(&one);
+		sigaddset(&one, sig);
+		sigprocmask(SIG_UNBLOCK, &one, NULL);
+		raise(sig);
+	}
+}
+
 /* callus's lines start on a line of their own, not after the command's
  * last words when they had no newline (and nothing is added when callus
  * has nothing to say). */
@@ -131,6 +159,7 @@ int cmd_run(int argc, char **argv)
 	callus_metrics *metrics = NULL;
 	char *command = NULL, *stored = NULL;
 	int first, status = 0, exit_status, have_ws = 0, watch = 0, write_errno = 0;
+	int term_signal = 0;
 	unsigned closed = cli_started_closed();
 	struct timespec started;
 	struct watched out = { NULL, '\n' };
@@ -173,6 +202,7 @@ int cmd_run(int argc, char **argv)
 	ropts.ctx = &out;
 	ropts.started_ignored = cli_started_ignored();
 	ropts.write_errno = &write_errno;
+	ropts.term_signal = &term_signal;
 	/* a descriptor closed when callus started is closed for the command */
 	if (closed & 1u)
 		ropts.in_fd = CALLUS_RUNNER_CLOSED;
@@ -273,5 +303,7 @@ int cmd_run(int argc, char **argv)
 		cli_workspace_release(&ws);
 	free(command);
 	free(stored);
+	if (term_signal && exit_status == status)
+		leave_as_killed(term_signal);
 	return exit_status;
 }

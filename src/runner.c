@@ -90,6 +90,7 @@ struct run {
 	pid_t pid;
 	int reaped;
 	int status;
+	int term_signal; /* what killed the child, 0 when it exited */
 	int pty;
 	int master;    /* pty master (src[0] until its EOF) or -1 */
 	int winsz_fd;  /* the terminal the window size follows, or -1 */
@@ -157,6 +158,7 @@ static void reap(struct run *r)
 	if (p == r->pid) {
 		r->reaped = 1;
 		r->status = decode_status(st);
+		r->term_signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
 	} else if (p < 0) {
 		/* ECHILD: someone else in the process waited for it; its
 		 * status is lost, so report a plain failure. */
@@ -707,6 +709,8 @@ int callus_runner_run(int *out_status, const callus_runner_opts *opts, callus_er
 	*out_status = r.status;
 	if (opts->write_errno)
 		*opts->write_errno = r.write_errno;
+	if (opts->term_signal)
+		*opts->term_signal = r.term_signal;
 	goto out;
 
 sys_fail:

@@ -72,10 +72,14 @@ typedef struct callus_runner_opts {
 	 * failed (0: none): what the child wrote was not all seen.  May be
 	 * NULL. */
 	int *write_errno;
+	/* Set to the signal that killed the child (0: it exited): 128+N in
+	 * the status cannot tell it from an exit with that number.  May be
+	 * NULL. */
+	int *term_signal;
 } callus_runner_opts;
 
 #define CALLUS_RUNNER_CLOSED (-2)
-#define CALLUS_RUNNER_OPTS_INIT { NULL, -1, 0, 1, 2, NULL, NULL, NULL, NULL }
+#define CALLUS_RUNNER_OPTS_INIT { NULL, -1, 0, 1, 2, NULL, NULL, NULL, NULL, NULL }
 
 /*
  * Run the command to completion.  *out_status is its exit code, 128+n when

@@ -40,6 +40,24 @@ test_expect_success 'death by SIGTERM is status 143' '
 	test_expect_code 143 "$CALLUS" run -- sh -c "kill -TERM \$\$"
 '
 
+test_expect_success 'killed by a signal, callus ends the same way: a shell loop stops at Ctrl-C' '
+	cat >loop.sh <<-\SH &&
+	for i in 1 2 3; do "$CALLUS" run -- sleep 5; done; echo END
+	SH
+	# Ctrl-C: SIGINT to the whole foreground group
+	CALLUS="$CALLUS" python3 -c "
+import os, signal, subprocess, time
+p = subprocess.Popen([\"bash\", \"loop.sh\"], start_new_session=True, stdout=open(\"out\", \"w\"),
+                     preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+time.sleep(1.5)
+os.killpg(p.pid, signal.SIGINT)
+p.wait(timeout=30)
+" &&
+	! grep -q END out &&
+	# the status a shell reports stays 128+N
+	test_expect_code 130 "$CALLUS" run -- sh -c "kill -INT \$\$"
+'
+
 test_expect_success 'stdout and stderr are byte-identical to a bare run' - <<\EOF
 	cat >noisy.sh <<\SH
 printf 'line one\n'
