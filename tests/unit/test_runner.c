@@ -311,7 +311,7 @@ static void test_pty_stderr_redirected(void **state)
 static void test_pty_is_a_tty(void **state)
 {
 	char *tty[] = { "sh", "-c", "test -t 1 && test -t 2", NULL };
-	char *size[] = { "sh", "-c", "stty size </dev/tty", NULL };
+	char *size[] = { "sh", "-c", "stty size <&1", NULL };
 	struct test_tty term;
 	struct result res;
 
@@ -328,8 +328,9 @@ static void test_pty_is_a_tty(void **state)
 	/* auto: out_fd is a file here, so pipes */
 	assert_int_not_equal(run_status(tty, -1), 0);
 
-	/* The pty is the controlling terminal, with a usable size even
-	 * though out_fd is no terminal. */
+	/* The pty, the child's stdout, has a usable size even though out_fd
+	 * is no terminal.  It is not the child's controlling terminal: that
+	 * stays the caller's (/dev/tty, job control). */
 	run_full(&res, size, 1, -1);
 	assert_int_equal(res.status, 0);
 	assert_string_equal(res.out.ptr, "24 80\n");
@@ -526,7 +527,7 @@ static void test_broken_out_fd(void **state)
 	callus_runner_opts o = CALLUS_RUNNER_OPTS_INIT;
 	struct sigaction before, after;
 	size_t seen = 0;
-	int p[2], status = -1;
+	int p[2], status = -1, werr = 0, sig = -1, full;
 
 	(void)state;
 	assert_int_equal(pipe(p), 0);
@@ -537,13 +538,90 @@ static void test_broken_out_fd(void **state)
 	o.out_fd = p[1];
 	o.on_output = count_bytes;
 	o.ctx = &seen;
+	o.write_errno = &werr;
+	o.term_signal = &sig;
 	assert_int_equal(callus_runner_run(&status, &o, NULL), 0);
-	/* the child never noticed, and the whole output was still seen */
-	assert_int_equal(status, 0);
-	assert_int_equal(seen, 3000000);
+	/* the reader gone, the child met the closed pipe as it would have
+	 * bare: killed by SIGPIPE (not ignored for it), its output cut */
+	assert_int_equal(status, 128 + SIGPIPE);
+	assert_int_equal(sig, SIGPIPE);
+	assert_int_equal(werr, EPIPE);
+	assert_true(seen < 3000000);
 	assert_int_equal(sigaction(SIGPIPE, NULL, &after), 0);
 	assert_ptr_equal(before.sa_handler, after.sa_handler);
 	close(p[1]);
+
+	/* a destination that fails otherwise (a full disk): the child is
+	 * drained whole, and the caller told */
+	seen = 0;
+	werr = 0;
+	assert_true((full = open("/dev/full", O_WRONLY)) >= 0);
+	o.out_fd = full;
+	assert_int_equal(callus_runner_run(&status, &o, NULL), 0);
+	assert_int_equal(status, 0);
+	assert_int_equal(sig, 0);
+	assert_int_equal(werr, ENOSPC);
+	assert_int_equal(seen, 3000000);
+	close(full);
+}
+
+/* What the child starts with: SIGPIPE at its default unless ignored from
+ * the start; a descriptor marked closed, closed; one file for stdout and
+ * stderr, one pipe, so the order written is the order read. */
+static void test_child_starts_as_bare(void **state)
+{
+	char *ign[] = { "sh", "-c", "grep ^SigIgn: /proc/self/status", NULL };
+	char *closed[] = { "sh", "-c", "cat <&0 2>/dev/null; echo $?", NULL };
+	char *mixed[] = { "sh", "-c", "for i in 1 2 3 4 5 6; do echo o$i; echo e$i >&2; done", NULL };
+	callus_runner_opts o = CALLUS_RUNNER_OPTS_INIT;
+	callus_buf got = CALLUS_BUF_INIT, seen = CALLUS_BUF_INIT;
+	sigset_t started;
+	int fd = tmp_fd(), status = -1;
+
+	(void)state;
+	o.argv = ign;
+	o.pty = 0;
+	o.out_fd = fd;
+	assert_int_equal(callus_runner_run(&status, &o, NULL), 0);
+	slurp(&got, fd);
+	assert_non_null(strstr(got.ptr, "SigIgn:\t0000000000000000"));
+	/* ignored from the start: ignored for the command too */
+	sigemptyset(&started);
+	sigaddset(&started, SIGPIPE);
+	o.started_ignored = &started;
+	assert_int_equal(ftruncate(fd, 0), 0);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	callus_buf_clear(&got);
+	assert_int_equal(callus_runner_run(&status, &o, NULL), 0);
+	slurp(&got, fd);
+	assert_non_null(strstr(got.ptr, "SigIgn:\t0000000000001000"));
+	o.started_ignored = NULL;
+
+	o.argv = closed;
+	o.in_fd = CALLUS_RUNNER_CLOSED;
+	assert_int_equal(ftruncate(fd, 0), 0);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	callus_buf_clear(&got);
+	assert_int_equal(callus_runner_run(&status, &o, NULL), 0);
+	slurp(&got, fd);
+	assert_string_equal(got.ptr, "1\n");
+	o.in_fd = 0;
+
+	/* 2>&1: one file, whose two descriptors are read as one stream */
+	o.argv = mixed;
+	o.err_fd = fd;
+	o.on_output = collect;
+	o.ctx = &seen;
+	assert_int_equal(ftruncate(fd, 0), 0);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	callus_buf_clear(&got);
+	assert_int_equal(callus_runner_run(&status, &o, NULL), 0);
+	slurp(&got, fd);
+	assert_string_equal(got.ptr, "o1\ne1\no2\ne2\no3\ne3\no4\ne4\no5\ne5\no6\ne6\n");
+	assert_string_equal(seen.ptr, got.ptr);
+	callus_buf_release(&got);
+	callus_buf_release(&seen);
+	close(fd);
 }
 
 static void test_memory_bounded(void **state)
@@ -699,6 +777,7 @@ int main(void)
 		cmocka_unit_test(test_memory_bounded),
 		cmocka_unit_test(test_background_grandchild),
 		cmocka_unit_test(test_no_fd_leak),
+		cmocka_unit_test(test_child_starts_as_bare),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
