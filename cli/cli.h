@@ -160,6 +160,9 @@ void cli_error_untrusted(const char *fmt, ...) __attribute__((format(printf, 1, 
  * message of cli_error() starts with a newline, so that it is not glued to
  * the command's last words; nothing is printed when no message follows. */
 void cli_error_own_line(int yes);
+/* With yes, cli_error() prints nothing until called again with 0: what
+ * `callus run -q` says of its own setup (a workspace it cannot use). */
+void cli_error_hush(int yes);
 
 /* Shell-quote argv into one command line (for detection). */
 char *cli_join_argv(int argc, char **argv);

@@ -182,6 +182,8 @@ int cmd_run(int argc, char **argv)
 	/* Everything before the run is optional: without a workspace, a
 	 * config or memory, the command still runs, unrecorded. */
 	command = cli_join_argv(argc - first, argv + first);
+	/* -q: a workspace callus cannot use is not said either */
+	cli_error_hush(quiet);
 	if (!no_record && command && cli_workspace_setup(&ws, NULL, 1) == 0) {
 		have_ws = 1;
 		/* what is stored: the words redacted before they are quoted */
@@ -192,6 +194,7 @@ int cmd_run(int argc, char **argv)
 			watch = 1;
 		callus_error_release(&err);
 	}
+	cli_error_hush(0);
 
 	/* what the command writes is after this (file times may lag it by a
 	 * clock tick: a product written in its first milliseconds can pass

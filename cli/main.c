@@ -72,7 +72,7 @@ static const cli_command commands[] = {
 
 /* Set by cli_error_own_line(): the CLI's only mutable state besides the
  * options of the command running, and what the process started with. */
-static int glued;
+static int glued, hushed;
 static sigset_t started_ignored;
 static unsigned started_closed;
 
@@ -121,10 +121,17 @@ void cli_error_own_line(int yes)
 	glued = yes;
 }
 
+void cli_error_hush(int yes)
+{
+	hushed = yes;
+}
+
 void cli_error(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (hushed)
+		return;
 	if (glued)
 		fputc('\n', stderr);
 	glued = 0;

@@ -172,6 +172,14 @@ test_expect_success 'output is streamed while the command runs' - <<\EOF
 	test "$second" = second
 EOF
 
+test_expect_success 'run -q says nothing of a workspace it cannot use' '
+	mkdir gone && (cd gone && rmdir ../gone &&
+		{ "$CALLUS" run -q -- false 2>../err.q || echo $? >../st.q; } &&
+		{ "$CALLUS" run -- false 2>../err.loud || :; }) &&
+	test "$(cat st.q)" = 1 && test_must_be_empty err.q &&
+	grep -q "cannot use" err.loud
+'
+
 test_expect_success 'a missing command is status 127 with a message' '
 	test_expect_code 127 "$CALLUS" run -- callus-test-no-such-command arg >out 2>err &&
 	test_must_be_empty out &&
