@@ -72,6 +72,15 @@ test_expect_success 'embedded: a note applied 4 times is not proposed; at 5 it i
 
 test_expect_success 'a non-maintainer cannot approve; the maintainer can' '
 	cd a && id=$("$CALLUS" proposals --json | jq -r ".[0].id") &&
+	# what the maintainer approves: the whole note, its code too
+	"$CALLUS" proposals show "$id" >show &&
+	grep -q "^note $id (team layer, proposed), path project>team$" show &&
+	grep -q "^code (the fix every agent is shown):" show &&
+	grep -q "^    [-+]" show &&
+	"$CALLUS" proposals show "$id" --json | jq -e ".code | length > 0" &&
+	test_expect_code 1 "$CALLUS" proposals show 000000000000 2>err &&
+	grep -q "no note 000000000000" err &&
+	test_expect_code 2 "$CALLUS" proposals show 2>err &&
 	mkdir -p "$XDG_CONFIG_HOME/callus" &&
 	printf "[layer.team]\n\tmaintainers = lead@example.com, other@example.com\n" \
 		>"$XDG_CONFIG_HOME/callus/config" &&
