@@ -565,6 +565,16 @@ static void test_broken_out_fd(void **state)
 	close(full);
 }
 
+/* Whether the SigIgn line of a /proc/PID/status text ignores sig (the
+ * suite may run with other signals ignored, SIGINT under nohup's `&`). */
+static int ignores(const char *status, int sig)
+{
+	const char *line = strstr(status, "SigIgn:");
+
+	assert_non_null(line);
+	return (int)((strtoull(line + 7, NULL, 16) >> (sig - 1)) & 1);
+}
+
 /* What the child starts with: SIGPIPE at its default unless ignored from
  * the start; a descriptor marked closed, closed; one file for stdout and
  * stderr, one pipe, so the order written is the order read. */
@@ -584,7 +594,7 @@ static void test_child_starts_as_bare(void **state)
 	o.out_fd = fd;
 	assert_int_equal(callus_runner_run(&status, &o, NULL), 0);
 	slurp(&got, fd);
-	assert_non_null(strstr(got.ptr, "SigIgn:\t0000000000000000"));
+	assert_false(ignores(got.ptr, SIGPIPE));
 	/* ignored from the start: ignored for the command too */
 	sigemptyset(&started);
 	sigaddset(&started, SIGPIPE);
@@ -594,7 +604,7 @@ static void test_child_starts_as_bare(void **state)
 	callus_buf_clear(&got);
 	assert_int_equal(callus_runner_run(&status, &o, NULL), 0);
 	slurp(&got, fd);
-	assert_non_null(strstr(got.ptr, "SigIgn:\t0000000000001000"));
+	assert_true(ignores(got.ptr, SIGPIPE));
 	o.started_ignored = NULL;
 
 	o.argv = closed;
