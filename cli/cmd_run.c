@@ -230,6 +230,10 @@ int cmd_run(int argc, char **argv)
 	 * have met the error and failed; it cannot, having written into
 	 * callus's pipe, so its run fails here.  A reader gone (EPIPE) is
 	 * the command's to meet: its pipe was closed under it. */
+	/* Interrupted (Ctrl-C), or its reader gone (`| head`): the check
+	 * did not fail, it was stopped; what it printed so far is no lesson */
+	if (term_signal == SIGINT || term_signal == SIGPIPE)
+		watch = 0;
 	exit_status = status;
 	if (write_errno && write_errno != EPIPE) {
 		own_line(&out);

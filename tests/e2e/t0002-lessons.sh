@@ -12,6 +12,17 @@ Real eslint, jest and vitest (tests/tools) fail on small projects under
 
 test_skip_unless_tool node
 
+test_expect_success 'a check stopped (Ctrl-C, or its reader gone) records no lesson' '
+	mkdir stopped && (cd stopped && git init -q &&
+		echo "int main(void){ return nope; }" >t.c &&
+		{ env --default-signal=PIPE,INT "$CALLUS" run -- sh -c "gcc -c t.c 2>/dev/null; kill -PIPE \$\$" || echo $? >st.pipe; } &&
+		{ env --default-signal=PIPE,INT "$CALLUS" run -- sh -c "gcc -c t.c 2>/dev/null; kill -INT \$\$" || echo $? >st.int; } &&
+		test "$(cat st.pipe) $(cat st.int)" = "141 130" &&
+		test "$("$CALLUS" lessons --json 2>/dev/null | jq length)" = 0 &&
+		test_expect_code 1 "$CALLUS" run -- gcc -c t.c 2>/dev/null &&
+		test "$("$CALLUS" lessons --json | jq length)" = 1)
+'
+
 test_expect_success 'failing eslint records one lesson naming the rule and the file' '
 	setup_fixture eslint-project lint &&
 	cd lint &&
