@@ -784,6 +784,27 @@ static void hook_programs(const char *text, size_t len, char *bad, size_t badlen
 			return;
 		}
 	}
+	/* a program whose path has a blank is written quoted (callus's
+	 * shell quoting): '/a dir/callus' hook */
+	static const char quoted[] = "/callus' hook ";
+
+	for (p = text; (q = memmem(p, (size_t)(end - p), quoted, sizeof(quoted) - 1));) {
+		const char *w = q;
+		char prog[PATH_MAX];
+
+		p = q + sizeof(quoted) - 1;
+		while (w > text && w[-1] != '\'' && w[-1] != '\n')
+			w--;
+		if (w == text || w[-1] != '\'' ||
+		    (size_t)(q + strlen("/callus") - w) >= sizeof(prog))
+			continue;
+		memcpy(prog, w, (size_t)(q + strlen("/callus") - w));
+		prog[q + strlen("/callus") - w] = '\0';
+		if (!runnable(prog)) {
+			snprintf(bad, badlen, "%s", prog);
+			return;
+		}
+	}
 }
 
 /* What the hook last made of this agent's payloads (hook_health.h). */

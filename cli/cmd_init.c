@@ -110,6 +110,8 @@ struct target {
 	callus_buf text;
 	int exists;
 	mode_t mode;     /* of the existing file */
+	struct stat st;  /* its lstat as read: a change before the write is seen */
+	int backup_kept; /* a copy made before was there, and stays */
 };
 
 static void target_release(struct target *t)
@@ -132,20 +134,36 @@ static int target_read(struct target *t, const cli_workspace *ws, const callus_a
 	callus_buf_printf(&t->path, "%s/%s", ws->root, a->path);
 	if (callus_buf_status(&t->path) < 0)
 		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
-	/* A settings file kept elsewhere (dotfiles) and linked in is edited
-	 * where it lives, not replaced by a copy. */
-	if ((rc = callus_fs_resolve_link(&t->real, t->path.ptr, err)) < 0)
+	/* A settings file linked in is edited where it lives, when that is
+	 * inside the workspace: through a link (of the file, or of a folder
+	 * on its way) that leaves it, nothing is written, created or deleted,
+	 * whatever a cloned repository's links say. */
+	if ((rc = callus_workspace_guard(&t->real, ws->root, a->path, 0, err)) < 0)
 		return rc;
 	rc = callus_fs_read_file(&t->text, t->real.ptr, CALLUS_AGENTCONF_FILE_MAX, err);
 	if (rc == CALLUS_ENOTFOUND)
 		return 0;
 	if (rc < 0)
 		return rc;
-	if (stat(t->real.ptr, &st) < 0)
+	if (lstat(t->real.ptr, &st) < 0)
 		return callus_error_set(err, CALLUS_EIO, "cannot stat '%s': %s", t->real.ptr, strerror(errno));
 	t->exists = 1;
 	t->mode = st.st_mode & 07777;
+	t->st = st;
 	return 0;
+}
+
+/* Whether the file changed since target_read (the agent, or a person,
+ * wrote it meanwhile): the merge is made again from what it holds now. */
+static int target_moved(const struct target *t)
+{
+	struct stat st;
+
+	if (lstat(t->real.ptr, &st) < 0)
+		return t->exists;
+	return !t->exists || st.st_ino != t->st.st_ino || st.st_size != t->st.st_size ||
+	       st.st_mtim.tv_sec != t->st.st_mtim.tv_sec ||
+	       st.st_mtim.tv_nsec != t->st.st_mtim.tv_nsec;
 }
 
 /* How to name the file to the user: as the agent knows it, unless a
@@ -163,8 +181,12 @@ static int write_files(struct target *t, const callus_agentconf_agent *a, callus
 
 	/* A file about to be deleted held nothing but callus's hook, which
 	 * 'callus init AGENT' writes again: a copy would only be litter (and,
-	 * next to Cline's hooks, an executable-looking one). */
+	 * next to Cline's hooks, an executable-looking one).  A copy made
+	 * before is kept: it is the file as it was before callus first
+	 * changed it, which a later write (of callus's own text) would lose. */
 	if (t->exists && action != CALLUS_AGENTCONF_DELETE) {
+		struct stat bst;
+
 		callus_buf_printf(&aux, "%s.callus-backup", t->real.ptr);
 		if (callus_buf_status(&aux) < 0) {
 			rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
@@ -172,7 +194,9 @@ static int write_files(struct target *t, const callus_agentconf_agent *a, callus
 		}
 		/* The copy keeps the file's permissions (settings can be
 		 * private) but is never executable: it is not a hook. */
-		if ((rc = callus_fs_write_atomic(aux.ptr, t->text.ptr, t->text.len, t->mode & 0666, 0,
+		t->backup_kept = lstat(aux.ptr, &bst) == 0;
+		if (!t->backup_kept &&
+		    (rc = callus_fs_write_atomic(aux.ptr, t->text.ptr, t->text.len, t->mode & 0666, 0,
 					       err)) < 0)
 			goto out;
 	}
@@ -195,11 +219,11 @@ static int write_files(struct target *t, const callus_agentconf_agent *a, callus
 	if (aux.len && (rc = callus_fs_mkdir_p(aux.ptr, 0755, err)) < 0)
 		goto out;
 	if (t->exists) {
-		mode_t mode = t->mode;
+		struct stat was = t->st;
 
 		if (a->format == CALLUS_AGENTCONF_SCRIPT)
-			mode |= 0100; /* the agent must be able to run it */
-		rc = callus_fs_write_atomic(t->real.ptr, out->ptr, out->len, mode, 0, err);
+			was.st_mode |= 0100; /* the agent must be able to run it */
+		rc = callus_fs_replace_kept(t->real.ptr, out->ptr, out->len, &was, err);
 	} else {
 		rc = callus_fs_write_atomic(t->real.ptr, out->ptr, out->len,
 					  a->format == CALLUS_AGENTCONF_SCRIPT ? 0755 : 0644,
@@ -210,8 +234,12 @@ out:
 	return rc;
 }
 
-static int init_one(const cli_workspace *ws, const callus_agentconf_agent *a, const char *program,
-		    const char *why)
+/* init_try's answer when the file changed between its read and its
+ * write: nothing was written, and the merge is made again. */
+#define INIT_MOVED (-2)
+
+static int init_try(const cli_workspace *ws, const callus_agentconf_agent *a, const char *program,
+		    const char *why, int last)
 {
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_buf out = CALLUS_BUF_INIT, cmd = CALLUS_BUF_INIT;
@@ -260,7 +288,22 @@ static int init_one(const cli_workspace *ws, const callus_agentconf_agent *a, co
 			fwrite(out.ptr, 1, out.len, stdout);
 		}
 		if (t.exists && action != CALLUS_AGENTCONF_DELETE)
-			printf("would save the previous version as '%s.callus-backup'\n", shown(&t, a));
+			printf("would save the previous version as '%s.callus-backup' (unless a copy "
+			       "is there already)\n",
+			       shown(&t, a));
+		goto out;
+	}
+	/* written meanwhile (the agent saving its settings): what it wrote
+	 * is merged, not overwritten by what was read before it */
+	if (target_moved(&t)) {
+		if (!last) {
+			rc = INIT_MOVED;
+			goto out;
+		}
+		cli_error("'%s' keeps changing while callus edits it: it is left as it is; run "
+			  "'callus init %s' again",
+			  shown(&t, a), a->name);
+		rc = 1;
 		goto out;
 	}
 	if (write_files(&t, a, action, &out, &err) < 0) {
@@ -279,7 +322,10 @@ static int init_one(const cli_workspace *ws, const callus_agentconf_agent *a, co
 	if (old && !opt_remove)
 		printf("%s: replaced %zu hook entr%s of %s (callus's former name) with callus's\n",
 		       a->name, old, old == 1 ? "y" : "ies", CALLUS_MIGRATE_OLD_NAME);
-	if (t.exists && action != CALLUS_AGENTCONF_DELETE)
+	if (t.exists && action != CALLUS_AGENTCONF_DELETE && t.backup_kept)
+		printf("the version before callus first changed it stays in '%s.callus-backup'\n",
+		       shown(&t, a));
+	else if (t.exists && action != CALLUS_AGENTCONF_DELETE)
 		printf("previous version saved as '%s.callus-backup'\n", shown(&t, a));
 	if (!opt_remove && a->note)
 		printf("note: %s\n", a->note);
@@ -288,6 +334,16 @@ out:
 	callus_buf_release(&out);
 	callus_buf_release(&cmd);
 	callus_error_release(&err);
+	return rc;
+}
+
+static int init_one(const cli_workspace *ws, const callus_agentconf_agent *a, const char *program,
+		    const char *why)
+{
+	int rc = INIT_MOVED;
+
+	for (int i = 0; i < 5 && rc == INIT_MOVED; i++)
+		rc = init_try(ws, a, program, why, i == 4);
 	return rc;
 }
 

@@ -626,3 +626,31 @@ size_t callus_fs_sweep_gone(const char *dir, callus_fs_maker_fn maker, void *ctx
 		*removed = w.removed;
 	return w.n;
 }
+
+int callus_fs_replace_kept(const char *path, const void *data, size_t len, const struct stat *was,
+			   callus_error *err)
+{
+	int rc;
+
+	if (!(was->st_mode & S_IWUSR))
+		return callus_error_set(err, CALLUS_EUNSAFE,
+					"'%s' is read-only: callus leaves it (make it writable to "
+					"let callus change it)",
+					path);
+	if (geteuid() != 0 && was->st_uid != geteuid())
+		return callus_error_set(err, CALLUS_EUNSAFE,
+					"'%s' belongs to another user: callus leaves it", path);
+	if (was->st_nlink > 1)
+		return callus_error_set(err, CALLUS_EUNSAFE,
+					"'%s' has %ju names (a hard link), which a new file would "
+					"part: callus leaves it",
+					path, (uintmax_t)was->st_nlink);
+	if ((rc = callus_fs_write_atomic(path, data, len, was->st_mode & 07777, 0, err)) < 0)
+		return rc;
+	/* best effort: the file is written, with its mode */
+	if (geteuid() == 0 && (was->st_uid != 0 || was->st_gid != 0) &&
+	    lchown(path, was->st_uid, was->st_gid) < 0) {
+		/* nothing more to do: root's file, readable as before */
+	}
+	return 0;
+}

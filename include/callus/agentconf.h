@@ -158,6 +158,13 @@ int callus_agentconf_unmerge(callus_buf *out, callus_agentconf_action *action, s
  */
 int callus_agentconf_is_callus_command(const char *cmd, const char *program);
 
+/* 1 when cmd is a callus hook command with nothing a person added after
+ * it: past `hook`, only words of names (no redirection, no `;` and a
+ * second command).  Merging replaces such an entry and removing takes it
+ * out; an entry that runs the hook with more is the person's, left as it
+ * is (and callus adds none beside it). */
+int callus_agentconf_is_plain_callus_command(const char *cmd, const char *program);
+
 /* How many hook entries of text[0..len) (or 1 for a script) run callus
  * under its former name (callus/migrate.h): the ones merging replaces. */
 size_t callus_agentconf_count_old(const callus_agentconf_agent *a, const char *text, size_t len);

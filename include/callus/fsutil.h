@@ -57,6 +57,18 @@ enum {
 int callus_fs_write_atomic(const char *path, const void *data, size_t len,
 			 mode_t mode, unsigned flags, callus_error *err);
 
+/*
+ * Replace a person's file at path (was: its lstat) with data[0..len) as
+ * callus_fs_write_atomic() does, keeping what the person had: its mode,
+ * and its owner and group when callus runs as root (a file renamed in is
+ * root's otherwise).  A file callus should not replace is refused with
+ * CALLUS_EUNSAFE and left as it is: one not writable by its owner (made
+ * read-only on purpose), one of another user when callus is not root, one
+ * with a second name (a hard link, which the rename would part).
+ */
+int callus_fs_replace_kept(const char *path, const void *data, size_t len, const struct stat *was,
+			   callus_error *err);
+
 /* Create dir and its missing parents with mode (subject to the umask);
  * existing directories are left as they are. */
 int callus_fs_mkdir_p(const char *dir, mode_t mode, callus_error *err);

@@ -121,7 +121,7 @@ static int after_init(const char *root, const char *lessons_file, int dry_run, c
 {
 	callus_buf path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;
 	struct stat st;
-	int rc = 0;
+	int rc = 0, exists;
 
 	if (lessons_file && *lessons_file && strcmp(lessons_file, "AGENTS.md") != 0)
 		return 0;
@@ -130,7 +130,8 @@ static int after_init(const char *root, const char *lessons_file, int dry_run, c
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
-	if (lstat(path.ptr, &st) == 0 && !S_ISREG(st.st_mode)) {
+	exists = lstat(path.ptr, &st) == 0;
+	if (exists && !S_ISREG(st.st_mode)) {
 		callus_buf_puts(msg, "CLAUDE.md is not a plain file: add a line '@AGENTS.md' to it "
 				     "yourself so that Claude Code reads the lessons\n");
 		goto out;
@@ -147,14 +148,34 @@ static int after_init(const char *root, const char *lessons_file, int dry_run, c
 				     "the lessons)\n");
 		goto out;
 	}
-	if (text.len && text.ptr[text.len - 1] != '\n')
-		callus_buf_putc(&text, '\n');
-	callus_buf_puts(&text, "@AGENTS.md\n");
+	{
+		/* the file's own line ends */
+		const char *eol = text.ptr && strstr(text.ptr, "\r\n") ? "\r\n" : "\n";
+
+		if (text.len && text.ptr[text.len - 1] != '\n')
+			callus_buf_puts(&text, eol);
+		callus_buf_printf(&text, "@AGENTS.md%s", eol);
+	}
 	if (callus_buf_status(&text) < 0) {
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((rc = callus_fs_write_atomic(path.ptr, text.ptr, text.len, 0644, CALLUS_FS_UMASK, err)) < 0)
+	/* a person's file keeps its mode and owner; one callus should not
+	 * replace (read-only, another user's, hard-linked) is said, not
+	 * changed */
+	if (exists)
+		rc = callus_fs_replace_kept(path.ptr, text.ptr, text.len, &st, err);
+	else
+		rc = callus_fs_write_atomic(path.ptr, text.ptr, text.len, 0644, CALLUS_FS_UMASK, err);
+	if (rc == CALLUS_EUNSAFE) {
+		callus_buf_printf(msg, "%s: add a line '@AGENTS.md' to it yourself so that Claude "
+				       "Code reads the lessons\n",
+				  callus_error_message(err));
+		callus_error_release(err);
+		rc = 0;
+		goto out;
+	}
+	if (rc < 0)
 		goto out;
 	callus_buf_puts(msg, "CLAUDE.md imports AGENTS.md ('@AGENTS.md'), where callus keeps its "
 			     "lessons\n");

@@ -123,6 +123,28 @@ out:
 	return yes;
 }
 
+int callus_agentconf_is_plain_callus_command(const char *cmd, const char *program)
+{
+	callus_buf w = CALLUS_BUF_INIT;
+	const char *p;
+	int plain = 0;
+
+	if (!callus_agentconf_is_callus_command(cmd, program) || !(p = shell_word(&w, cmd)))
+		goto out;
+	while (is_blank(*p))
+		p++;
+	/* after "hook", words of names only: no redirection, no second
+	 * command, nothing a person added */
+	for (p += 4; *p; p++)
+		if (!is_blank(*p) && !(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z') &&
+		    !(*p >= '0' && *p <= '9') && !strchr("._=-", *p))
+			goto out;
+	plain = 1;
+out:
+	callus_buf_release(&w);
+	return plain;
+}
+
 /* A hook command of callus's former name: its first word names the old
  * program, its second is "hook". */
 static int is_old_command(const char *cmd)
@@ -286,10 +308,27 @@ static json_t *make_group(const callus_agentconf_event *ev, json_t *handler)
 	return g;
 }
 
+/* An entry callus wrote (or one as callus writes it): its command runs
+ * callus's hook and nothing else.  Merging replaces it, removing takes it
+ * out. */
 static int is_callus_handler(const callus_agentconf_agent *s, json_t *h, const char *program)
 {
 	return json_is_object(h) &&
-	       callus_agentconf_is_callus_command(json_string_value(json_object_get(h, s->cmd_key)), program);
+	       callus_agentconf_is_plain_callus_command(
+		       json_string_value(json_object_get(h, s->cmd_key)), program);
+}
+
+/* An entry of a person's that runs callus's hook with more (a redirection,
+ * a second command): theirs, neither replaced nor taken out, and callus
+ * adds none beside it. */
+static int is_persons_callus_handler(const callus_agentconf_agent *s, json_t *h,
+				     const char *program)
+{
+	const char *cmd = json_is_object(h) ? json_string_value(json_object_get(h, s->cmd_key))
+					    : NULL;
+
+	return callus_agentconf_is_callus_command(cmd, program) &&
+	       !callus_agentconf_is_plain_callus_command(cmd, program);
 }
 
 static int matcher_is(json_t *group, const char *matcher)
@@ -348,8 +387,26 @@ static int check_event(const callus_agentconf_agent *a, const char *event, json_
 static int merge_event(json_t *arr, const callus_agentconf_agent *a, const callus_agentconf_agent *s,
 		       const callus_agentconf_event *ev, json_t *want, const char *program, int *changed)
 {
-	size_t ncallus = 0, gi, hi, slot_g = (size_t)-1, slot_h = 0;
+	size_t ncallus = 0, npersons = 0, gi, hi, slot_g = (size_t)-1, slot_h = 0;
 	json_t *g, *hs, *h;
+
+	/* a person's own way of running the hook in this event: left to
+	 * them, callus's not added beside it (the hook would run twice) */
+	json_array_foreach(arr, gi, g) {
+		if (a->format == CALLUS_AGENTCONF_FLAT) {
+			ncallus += (size_t)is_callus_handler(s, g, program);
+			npersons += (size_t)is_persons_callus_handler(s, g, program);
+			continue;
+		}
+		hs = json_object_get(g, "hooks");
+		json_array_foreach(hs, hi, h) {
+			ncallus += (size_t)is_callus_handler(s, h, program);
+			npersons += (size_t)is_persons_callus_handler(s, h, program);
+		}
+	}
+	if (npersons && !ncallus)
+		return 0;
+	ncallus = 0;
 
 	if (a->format == CALLUS_AGENTCONF_FLAT) {
 		json_array_foreach(arr, gi, h)
@@ -489,6 +546,34 @@ static int is_our_script(const char *text, size_t len)
 	return callus_migrate_is_old_script(text, len);
 }
 
+/* Whether a script of callus's (is_our_script) holds nothing else: a
+ * shebang, comments, blank lines and one `exec` of callus's hook. */
+static int is_only_callus_script(const char *text, size_t len, const char *program)
+{
+	const char *p = text, *end = text + len;
+	int ok = 1;
+
+	if (callus_migrate_is_old_script(text, len))
+		return 1;
+	while (ok && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		char *line = strndup(p, n);
+		const char *l = line;
+
+		if (!line)
+			return 0;
+		while (is_blank(*l))
+			l++;
+		ok = !*l || *l == '#' ||
+		     (!strncmp(l, "exec ", 5) &&
+		      callus_agentconf_is_plain_callus_command(l + 5, program));
+		free(line);
+		p = nl ? nl + 1 : end;
+	}
+	return ok;
+}
+
 static int script_text(callus_buf *out, const callus_agentconf_agent *a, const char *program,
 		       callus_error *err)
 {
@@ -626,11 +711,19 @@ int callus_agentconf_unmerge(callus_buf *out, callus_agentconf_action *action, s
 	if (!text)
 		return 0;
 	if (a->format == CALLUS_AGENTCONF_SCRIPT) {
-		if (is_our_script(text, len)) {
-			*action = CALLUS_AGENTCONF_DELETE;
-			if (removed)
-				*removed = 1;
-		}
+		if (!is_our_script(text, len))
+			return 0;
+		/* deleted only when it is callus's whole: a line a person
+		 * added would go with it */
+		if (!is_only_callus_script(text, len, program))
+			return callus_error_set(err, CALLUS_EINVAL,
+						"'%s' has lines of its own besides callus's hook: "
+						"callus does not delete it (take callus's 'exec' line "
+						"out by hand)",
+						a->path);
+		*action = CALLUS_AGENTCONF_DELETE;
+		if (removed)
+			*removed = 1;
 		return 0;
 	}
 	if ((rc = parse(&root, a, text, len, err)) < 0)

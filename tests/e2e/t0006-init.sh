@@ -86,7 +86,8 @@ grep -q "took callus's hook out of '.claude/settings.json' (4 entries)" out &&
 jq -S . orig.json >expect &&
 jq -S . .claude/settings.json >actual &&
 test_cmp expect actual &&
-cmp with-callus.json .claude/settings.json.callus-backup &&
+# the copy is the file before callus first changed it, not callus's text
+cmp orig.json .claude/settings.json.callus-backup &&
 "$CALLUS" init claude-code --remove >out &&
 grep -q "no callus hook in '.claude/settings.json'; nothing changed" out &&
 test_cmp expect actual
@@ -193,7 +194,7 @@ cmp with-callus.json .claude/settings.json
 EOF
 
 test_expect_success 'mode kept, symlinked settings edited in place, subdirectory, PATH' - <<\EOF
-git init -q ws && cd ws && mkdir -p web/src dotfiles .cursor &&
+git init -q modes && cd modes && mkdir -p web/src dotfiles .cursor &&
 write_claude_settings &&
 chmod 600 .claude/settings.json &&
 (cd web/src && "$CALLUS" init claude >/dev/null) &&
@@ -216,6 +217,57 @@ jq -e '.hooks.AfterTool[0].hooks[0].command == "callus hook gemini"' .gemini/set
 PATH=/usr/bin:/bin "$CALLUS" init gemini >/dev/null &&
 jq -e --arg c "$(realpath "$CALLUS") hook gemini" '
 	(.hooks.AfterTool | length) == 1 and .hooks.AfterTool[0].hooks == [{name: "callus", type: "command", command: $c, timeout: 10000}]' .gemini/settings.json
+EOF
+
+test_expect_success 'init leaves what is not callus'"'"'s: links out, a person'"'"'s entries and lines, the first copy, owners' - <<\EOF
+git init -q mine && cd mine && mkdir -p .claude .clinerules/hooks out &&
+# a link leaving the workspace (a cloned repository's): nothing written,
+# made or deleted there
+ln -s "$TRASH_DIRECTORY/elsewhere/deep/s.json" .claude/settings.json &&
+test_expect_code 1 "$CALLUS" init claude-code 2>err &&
+grep -q "outside the workspace: callus does not write through it" err &&
+test ! -e "$TRASH_DIRECTORY/elsewhere" &&
+printf "#!/bin/sh\n# callus:hook\nexec callus hook cline\n" >"$TRASH_DIRECTORY/outside-hook" &&
+ln -s "$TRASH_DIRECTORY/outside-hook" .clinerules/hooks/PostToolUse &&
+test_expect_code 1 "$CALLUS" init cline --remove 2>err &&
+test -f "$TRASH_DIRECTORY/outside-hook" &&
+rm .claude/settings.json .clinerules/hooks/PostToolUse &&
+# an entry of a person's that runs the hook with more is theirs
+printf "{\"hooks\":{\"PostToolUse\":[{\"matcher\":\"Bash\",\"hooks\":[{\"type\":\"command\",\"command\":\"callus hook claude-code >>hook.log 2>&1; ./notify.sh\"}]}]}}\n" \
+	>.claude/settings.json &&
+cp .claude/settings.json first.json &&
+"$CALLUS" init claude-code >/dev/null &&
+test "$(jq "[.hooks.PostToolUse[].hooks[].command | select(test(\"hook claude-code\"))] | length" .claude/settings.json)" = 1 &&
+jq -e ".hooks.PostToolUse[0].hooks[0].command | endswith(\"./notify.sh\")" .claude/settings.json &&
+"$CALLUS" init claude-code --remove >/dev/null &&
+jq -e ".hooks.PostToolUse[0].hooks[0].command | endswith(\"./notify.sh\")" .claude/settings.json &&
+# the copy is of the file before callus first changed it
+cmp first.json .claude/settings.json.callus-backup &&
+# a Cline script with a line of its own is not deleted
+"$CALLUS" init cline >/dev/null &&
+echo "./my-own-step" >>.clinerules/hooks/PostToolUse &&
+test_expect_code 1 "$CALLUS" init cline --remove 2>err &&
+grep -q "has lines of its own" err && grep -q my-own-step .clinerules/hooks/PostToolUse &&
+# CLAUDE.md keeps its mode, owner and line ends; a read-only file is left
+printf "rules\r\n" >CLAUDE.md && chmod 600 CLAUDE.md &&
+if [ "$(id -u)" = 0 ]; then chown nobody CLAUDE.md; fi &&
+"$CALLUS" init claude-code >/dev/null &&
+test "$(stat -c %a CLAUDE.md)" = 600 &&
+if [ "$(id -u)" = 0 ]; then test "$(stat -c %U CLAUDE.md)" = nobody; fi &&
+test "$(cat CLAUDE.md)" = "$(printf "rules\r\n@AGENTS.md\r")" &&
+rm -rf .gemini && mkdir .gemini && echo "{}" >.gemini/settings.json && chmod 444 .gemini/settings.json &&
+test_expect_code 1 "$CALLUS" init gemini 2>err && grep -q "is read-only: callus leaves it" err &&
+test "$(cat .gemini/settings.json)" = "{}"
+EOF
+
+test_expect_success 'init --check finds a quoted program that is gone' - <<\EOF
+mkdir "sp ace" && cp "$CALLUS" "sp ace/callus" && git init -q q && cd q &&
+PATH=/usr/bin:/bin "../sp ace/callus" init claude-code >/dev/null &&
+grep -q "sp ace/callus' hook" .claude/settings.json &&
+"$CALLUS" init claude-code --check >/dev/null &&
+rm "../sp ace/callus" &&
+test_expect_code 1 "$CALLUS" init claude-code --check >out 2>&1 &&
+grep -q "sp ace/callus" out
 EOF
 
 test_expect_success 'usage: unknown agent, --remove without agent, help and man page' '
