@@ -889,11 +889,13 @@ static void check_hooks(struct doctor *d)
 			callus_buf_printf(&unset, "%s%s", unset.len ? ", " : "", a->name);
 			continue;
 		}
-		/* the entries callus_init would take out are the hook, whatever
-		 * program they run */
-		if (rc == 0)
+		/* every entry that runs callus's hook, whatever program it
+		 * names, and a person's that runs it with more */
+		if (rc == 0 && a->format != CALLUS_AGENTCONF_SCRIPT)
 			rc = callus_agentconf_unmerge(&out, &action, &found, a, text.ptr, text.len,
 						    NULL, &err);
+		if (rc == 0)
+			found = callus_agentconf_count_hooks(a, text.ptr, text.len);
 		if (rc < 0)
 			report(d, PROBLEM, "hooks", "%s: '%s' cannot be read: %s", a->name, a->path,
 			       callus_error_message(&err));
@@ -918,6 +920,11 @@ static void check_hooks(struct doctor *d)
 				       "(so every hook fails): run 'callus init %s' again with the callus "
 				       "you mean on PATH",
 				       a->name, a->path, bad, a->name);
+			else if (a->format == CALLUS_AGENTCONF_SCRIPT && access(path.ptr, X_OK) < 0)
+				report(d, PROBLEM, "hooks",
+				       "%s: '%s' is not executable, so %s does not run it ('callus init "
+				       "%s' makes it so)",
+				       a->name, a->path, a->title, a->name);
 			else
 				report(d, OK, "hooks", "%s: callus's hook is in '%s'", a->name, a->path);
 			check_trust(d, a);

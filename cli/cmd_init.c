@@ -271,6 +271,19 @@ static int init_try(const cli_workspace *ws, const callus_agentconf_agent *a, co
 		goto out;
 	}
 	rc = 0;
+	/* a script of callus's the agent cannot run (its mode lost in a
+	 * copy, a checkout) is made runnable, as a write would make it */
+	if (action == CALLUS_AGENTCONF_KEEP && !opt_remove && !opt_dry_run && t.exists &&
+	    a->format == CALLUS_AGENTCONF_SCRIPT && !(t.mode & 0100)) {
+		if (chmod(t.real.ptr, t.mode | 0100) == 0) {
+			printf("%s: '%s' made executable, so that %s runs it\n", a->name, shown(&t, a),
+			       a->title);
+			goto out;
+		}
+		cli_error("cannot make '%s' executable: %s", shown(&t, a), strerror(errno));
+		rc = 1;
+		goto out;
+	}
 	if (action == CALLUS_AGENTCONF_KEEP) {
 		if (!opt_remove)
 			printf("%s: already configured in '%s'; nothing changed\n", a->name, shown(&t, a));

@@ -165,6 +165,13 @@ int callus_agentconf_is_callus_command(const char *cmd, const char *program);
  * is (and callus adds none beside it). */
 int callus_agentconf_is_plain_callus_command(const char *cmd, const char *program);
 
+/* How many entries of an agent's settings text run callus's hook, in any
+ * form (callus's own, or a person's that runs it with more; a script of
+ * callus's, or one of a person's that runs it): whether the agent runs
+ * callus, as callus doctor and init --check ask.  0 for a text that
+ * cannot be read. */
+size_t callus_agentconf_count_hooks(const callus_agentconf_agent *a, const char *text, size_t len);
+
 /* How many hook entries of text[0..len) (or 1 for a script) run callus
  * under its former name (callus/migrate.h): the ones merging replaces. */
 size_t callus_agentconf_count_old(const callus_agentconf_agent *a, const char *text, size_t len);

@@ -11,6 +11,7 @@
 #include "agents/agent.h"
 #include "callus/fsutil.h"
 
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,6 +126,70 @@ static int reply(json_t *root, const char *event, const char *ctx, size_t n)
  * hook is no longer trusted).  Read, never written; a plain text scan of
  * the few lines that matter, not a TOML parser.
  */
+/* Whether config.toml's text records a review (trusted_hash) under
+ * [hooks.state."KEY"]. */
+static int has_review(const char *text, size_t len, const char *key)
+{
+	callus_buf head = CALLUS_BUF_INIT;
+	const char *p, *end, *q;
+	int yes = 0;
+
+	if (callus_buf_printf(&head, "[hooks.state.\"%s\"]", key) == 0 &&
+	    (p = memmem(text, len, head.ptr, head.len))) {
+		end = strstr(p + head.len, "\n[");
+		end = end ? end : text + len;
+		q = strstr(p + head.len, "trusted_hash");
+		yes = q && q < end;
+	}
+	callus_buf_release(&head);
+	return yes;
+}
+
+/* How many of callus's hooks in root/.codex/hooks.json were reviewed: each
+ * is named by its event and place ("DIR/.codex/hooks.json:EVENT:I:J"),
+ * and only callus's places count (a person's own hook reviewed says
+ * nothing of callus's). */
+static int reviewed_hooks(const char *root, const char *text, size_t len)
+{
+	callus_buf path = CALLUS_BUF_INIT, hooks = CALLUS_BUF_INIT, key = CALLUS_BUF_INIT;
+	json_t *doc = NULL, *arr, *g, *h;
+	const char *event;
+	size_t i, j;
+	int n = 0;
+
+	if (callus_buf_printf(&path, "%s/.codex/hooks.json", root) < 0 ||
+	    callus_fs_read_file(&hooks, path.ptr, CALLUS_AGENTCONF_FILE_MAX, NULL) < 0 ||
+	    !(doc = json_loadb(hooks.ptr, hooks.len, 0, NULL)))
+		goto out;
+	json_object_foreach(json_object_get(doc, "hooks"), event, arr) {
+		json_array_foreach(arr, i, g) {
+			json_array_foreach(json_object_get(g, "hooks"), j, h) {
+				if (!callus_agentconf_is_callus_command(
+					    json_string_value(json_object_get(h, "command")), NULL))
+					continue;
+				/* the event as Codex names it there: PostToolUse is
+				 * post_tool_use */
+				callus_buf_clear(&key);
+				callus_buf_printf(&key, "%s:", path.ptr);
+				for (const char *e = event; *e; e++) {
+					if (*e >= 'A' && *e <= 'Z' && e != event)
+						callus_buf_putc(&key, '_');
+					callus_buf_putc(&key, (char)(*e >= 'A' && *e <= 'Z' ? *e - 'A' + 'a'
+												: *e));
+				}
+				if (callus_buf_printf(&key, ":%zu:%zu", i, j) == 0)
+					n += has_review(text, len, key.ptr);
+			}
+		}
+	}
+out:
+	json_decref(doc);
+	callus_buf_release(&path);
+	callus_buf_release(&hooks);
+	callus_buf_release(&key);
+	return n;
+}
+
 static void check_trust(const char *root, callus_buf *out)
 {
 	const char *p, *end;
@@ -151,16 +216,7 @@ static void check_trust(const char *root, callus_buf *out)
 				trusted = 1;
 		}
 	}
-	callus_buf_clear(&key);
-	callus_buf_printf(&key, "[hooks.state.\"%s/.codex/hooks.json:", root);
-	for (p = text.ptr; callus_buf_status(&key) == 0 && (p = strstr(p, key.ptr)); p += key.len) {
-		const char *q = strstr(p, "trusted_hash");
-
-		end = strstr(p + key.len, "\n[");
-		end = end ? end : text.ptr + text.len;
-		if (q && q < end)
-			reviewed++;
-	}
+	reviewed = reviewed_hooks(root, text.ptr, text.len);
 	if (!trusted)
 		callus_buf_printf(out,
 				  "problem this project is not trusted in %s: Codex runs no hook "

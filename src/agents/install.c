@@ -806,3 +806,50 @@ size_t callus_agentconf_count_old(const callus_agentconf_agent *a, const char *t
 	json_decref(root);
 	return n;
 }
+
+/* Whether a line of a script runs callus's hook (`exec callus hook cline`,
+ * or a person's `... | callus hook cline`, as docs/agents.md shows). */
+static int script_runs_hook(const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+
+	for (; p < end; p++) {
+		const char *q = memmem(p, (size_t)(end - p), "callus hook ", 12);
+
+		if (!q)
+			return 0;
+		if (q == text || is_blank(q[-1]) || q[-1] == '/' || q[-1] == '|' || q[-1] == '\'')
+			return 1;
+		p = q;
+	}
+	return 0;
+}
+
+size_t callus_agentconf_count_hooks(const callus_agentconf_agent *a, const char *text, size_t len)
+{
+	json_t *root = NULL, *hooks, *arr, *g, *h;
+	const char *key;
+	size_t n = 0, gi, hi;
+
+	if (!spec_of(a) || !text)
+		return 0;
+	if (a->format == CALLUS_AGENTCONF_SCRIPT)
+		return is_our_script(text, len) || script_runs_hook(text, len) ? 1 : 0;
+	if (parse(&root, a, text, len, NULL) < 0)
+		return 0;
+	hooks = json_object_get(root, "hooks");
+	json_object_foreach(hooks, key, arr) {
+		json_array_foreach(arr, gi, g) {
+			if (a->format == CALLUS_AGENTCONF_FLAT) {
+				n += (size_t)callus_agentconf_is_callus_command(
+					json_string_value(json_object_get(g, a->cmd_key)), NULL);
+				continue;
+			}
+			json_array_foreach(json_object_get(g, "hooks"), hi, h)
+				n += (size_t)callus_agentconf_is_callus_command(
+					json_string_value(json_object_get(h, a->cmd_key)), NULL);
+		}
+	}
+	json_decref(root);
+	return n;
+}

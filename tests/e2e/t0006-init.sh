@@ -260,6 +260,20 @@ test_expect_code 1 "$CALLUS" init gemini 2>err && grep -q "is read-only: callus 
 test "$(cat .gemini/settings.json)" = "{}"
 EOF
 
+test_expect_success 'a Cline script that cannot run is made runnable; a person'"'"'s that runs the hook counts' - <<\EOF
+git init -q cl && cd cl && mkdir bin && ln -s "$CALLUS" bin/callus && export PATH="$PWD/bin:$PATH" &&
+"$CALLUS" init cline >/dev/null && chmod 644 .clinerules/hooks/PostToolUse &&
+test_expect_code 1 "$CALLUS" init cline --check >out 2>&1 &&
+grep -q "is not executable, so Cline does not run it" out &&
+"$CALLUS" init cline >out && grep -q "made executable" out &&
+test -x .clinerules/hooks/PostToolUse &&
+"$CALLUS" init cline --check >/dev/null &&
+# the way docs/agents.md shows to keep a hook of one's own
+printf '#!/bin/sh\ncat | tee -a hook.log | callus hook cline\n' >.clinerules/hooks/PostToolUse &&
+"$CALLUS" init cline --check >out 2>&1 &&
+! grep -q "without callus's hook" out
+EOF
+
 test_expect_success 'init --check finds a quoted program that is gone' - <<\EOF
 mkdir "sp ace" && cp "$CALLUS" "sp ace/callus" && git init -q q && cd q &&
 PATH=/usr/bin:/bin "../sp ace/callus" init claude-code >/dev/null &&

@@ -292,7 +292,14 @@ test_expect_success 'doctor reads Codex trust: the project, and the review of th
 	grep -q "hooks were never reviewed in Codex" out &&
 	printf "[hooks.state.\"%s/.codex/hooks.json:post_tool_use:0:0\"]\ntrusted_hash = \"sha256:00\"\n" "$PWD" >>codex-home/config.toml &&
 	CODEX_HOME=$PWD/codex-home test_expect_code 1 "$CALLUS" doctor >out &&
-	grep -q "codex: the project is trusted and 1 of callus.s hooks were reviewed" out
+	grep -q "codex: the project is trusted and 1 of callus.s hooks were reviewed" out &&
+	# a review of a hook of the person'"'"'s own says nothing of callus'"'"'s
+	jq ".hooks.Stop = [{hooks: [{type: \"command\", command: \"./mine.sh\"}]}]" .codex/hooks.json >h.json &&
+	mv h.json .codex/hooks.json &&
+	printf "[projects.\"%s\"]\ntrust_level = \"trusted\"\n[hooks.state.\"%s/.codex/hooks.json:stop:0:0\"]\ntrusted_hash = \"sha256:00\"\n" \
+		"$PWD" "$PWD" >codex-home/config.toml &&
+	CODEX_HOME=$PWD/codex-home test_expect_code 1 "$CALLUS" doctor >out &&
+	grep -q "hooks were never reviewed in Codex" out
 '
 
 test_expect_success 'doctor reads Gemini CLI trust: trustedFolders.json, the longest rule, the env' '
