@@ -27,6 +27,7 @@
 #include "callus/log.h"
 #include "callus/match.h"
 #include "callus/metrics.h"
+#include "callus/record.h"
 #include "callus/store.h"
 #include "callus/store_redact.h"
 #include "callus/views.h"
@@ -650,17 +651,6 @@ static const struct {
 };
 
 /* Mirrors record.c: the lessons file must stay inside the workspace. */
-static int inside_workspace(const char *p)
-{
-	if (!*p || *p == '/')
-		return 0;
-	for (const char *s = p; *s; s++)
-		if (s[0] == '.' && s[1] == '.' && (s[2] == '/' || !s[2]) &&
-		    (s == p || s[-1] == '/'))
-			return 0;
-	return 1;
-}
-
 /* A store of callus's former name left beside callus's own (both existed,
  * so it was not moved: callus_migrate_workspace()). */
 static void check_former_store(struct doctor *d)
@@ -716,10 +706,10 @@ static void check_config(struct doctor *d)
 	cli_gc_policy(d->ws, &p, report_unread, &u);
 	bad += u.bad;
 	if ((e = callus_config_lookup(d->ws->config, "lessons", "file")) &&
-	    !inside_workspace(e->value)) {
+	    !callus_record_lessons_file_ok(e->value)) {
 		report(d, PROBLEM, "config",
 		       "'%s' line %u: 'lessons.file' must be a path inside the "
-		       "workspace, got '%s' "
+		       "workspace, outside .git/, .callus/ and .lessons/, got '%s' "
 		       "(lessons cannot be recorded)",
 		       callus_config_name(d->ws->config), e->line, e->value);
 		bad++;

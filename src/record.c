@@ -1,4 +1,5 @@
 #include "callus/record.h"
+#include "callus/migrate.h"
 #include "callus/views.h"
 #include "callus/workspace.h"
 #include "callus/buf.h"
@@ -198,11 +199,13 @@ int callus_record_signatures(callus_signature **out, size_t *count, const callus
 }
 
 /* A relative path that stays inside the workspace. */
-static int safe_relative(const char *p)
+int callus_record_lessons_file_ok(const char *p)
 {
-	const char *s = p;
+	static const char *const owned[] = { ".git", ".callus", ".lessons", "." CALLUS_MIGRATE_OLD_NAME };
+	const char *s = p, *first;
+	size_t n;
 
-	if (!*p || *p == '/')
+	if (!p || !*p || *p == '/')
 		return 0;
 	while (*s) {
 		if (s[0] == '.' && s[1] == '.' && (s[2] == '/' || !s[2]) &&
@@ -210,6 +213,14 @@ static int safe_relative(const char *p)
 			return 0;
 		s++;
 	}
+	/* the first folder it names, past "./" and empty levels: not git's,
+	 * nor callus's own (its store, its pages) */
+	for (first = p; *first == '/' || (first[0] == '.' && first[1] == '/');)
+		first += *first == '/' ? 1 : 2;
+	n = strcspn(first, "/");
+	for (size_t i = 0; i < sizeof(owned) / sizeof(owned[0]); i++)
+		if (strlen(owned[i]) == n && !strncmp(first, owned[i], n) && first[n] == '/')
+			return 0;
 	return 1;
 }
 
@@ -487,9 +498,11 @@ static int views(callus_store *store, const char *workspace, const char *agents_
 	const char *agents = agents_file && *agents_file ? agents_file : "AGENTS.md";
 	int rc, lock_fd = -1;
 
-	if (!safe_relative(agents))
+	if (!callus_record_lessons_file_ok(agents))
 		return callus_error_set(err, CALLUS_EINVAL,
-					"lessons file '%s' must be a path inside the workspace", agents);
+					"lessons file '%s' must be a path inside the workspace, outside "
+					".git/, .callus/ and .lessons/",
+					agents);
 	/* a link to a file elsewhere (a shell's startup file) is not ours */
 	if ((rc = callus_workspace_guard(NULL, workspace, agents, 0, err)) < 0)
 		return rc;
@@ -725,9 +738,11 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 
 	if (res)
 		memset(res, 0, sizeof(*res));
-	if (!safe_relative(agents))
+	if (!callus_record_lessons_file_ok(agents))
 		return callus_error_set(err, CALLUS_EINVAL,
-				      "lessons file '%s' must be a path inside the workspace", agents);
+				      "lessons file '%s' must be a path inside the workspace, outside "
+				      ".git/, .callus/ and .lessons/",
+				      agents);
 	/* the run's folder too: a folder's name is the user's words */
 	if ((rc = redact_lesson(l, opts->redactor)) < 0 || (rc = callus_lesson_sign(l)) < 0 ||
 	    (rc = callus_lesson_sign_former(l, former)) < 0 ||

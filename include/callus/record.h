@@ -211,4 +211,11 @@ int callus_record_signatures(callus_signature **out, size_t *count, const callus
 /* The workspace's .callus directory, created (0700) if missing; caller frees. */
 int callus_record_dir(char **out, const char *workspace, callus_error *err);
 
+/* Whether p may name the file of the lessons block ([lessons] file): a
+ * relative path inside the workspace (no "..") that is in none of the
+ * folders of git and callus (.git/, .callus/, .lessons/, the former
+ * name's): the block written there would break a repository's config or
+ * replace the store. */
+int callus_record_lessons_file_ok(const char *p);
+
 #endif

@@ -138,7 +138,20 @@ test_expect_success 'configuration values callus cannot use' '
 	problem config "line 10: .retention.lessons. must be an integer, got .10k." &&
 	problem config "line 12: .learn.prune_hours. must be an integer, got .abc." &&
 	test "$(grep -c "^problem  config " out)" = 7 &&
-	tail -n 1 out | grep -q "^7 problems need attention$"
+	tail -n 1 out | grep -q "^7 problems need attention$" &&
+	# a lessons file inside git'"'"'s or callus'"'"'s own folders: refused
+	# there, never written
+	for f in .git/config ./.callus/callus.db .lessons/x.md; do
+		printf "[lessons]\n\tfile = %s\n" "$f" >.callus/config &&
+		test_expect_code 1 "$CALLUS" doctor >out &&
+		problem config "line 2: .lessons.file. must be a path inside the workspace, outside .git/" ||
+		return 1
+	done &&
+	git init -q && cp .git/config git.config &&
+	printf "[lessons]\n\tfile = .git/config\n" >.callus/config &&
+	echo "int x = ;" >b.c &&
+	test_expect_code 1 "$CALLUS" run -- gcc -c b.c 2>/dev/null &&
+	cmp git.config .git/config && git status >/dev/null
 '
 
 test_expect_success 'more lessons than [doctor] max_items: the lowest-value ones listed' '
