@@ -7,6 +7,8 @@
  * passing check, with how often it worked when it was suggested again.
  */
 #include "cli.h"
+
+#include "callus/record.h"
 #include "lessons_common.h"
 #include "record_common.h"
 
@@ -272,6 +274,15 @@ int cmd_feedback(int argc, char **argv)
 			printf("recorded %s for resolution #%lld\n", success ? "a success" : "a failure",
 			       (long long)id);
 			cli_flush_metrics(&ws, m, store, 0);
+			/* the block of the instructions file shows the notes'
+			 * metrics, which this changed */
+			if (callus_record_views(store, ws.root,
+						callus_config_get(ws.config, "lessons", "file"),
+						(int)cli_config_long(&ws, "lessons", "max", 20),
+						&err) < 0) {
+				cli_error("AGENTS.md not updated: %s", callus_error_message(&err));
+				callus_error_release(&err);
+			}
 		}
 		callus_knowledge_close(k);
 		callus_metrics_free(m);
