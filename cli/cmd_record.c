@@ -73,6 +73,34 @@ static int dup_or_empty(char **dst, const char *s)
 	return (*dst = strdup(s ? s : "")) ? 0 : -1;
 }
 
+/* Whether --note names a note of this workspace, asked before anything is
+ * recorded: a lesson recorded and then refused would be recorded all the
+ * same, with the command exiting 1. */
+static int note_known(cli_workspace *ws)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_store *store = NULL;
+	callus_note n;
+	int ok = 0;
+
+	if (cli_open_store(&store, ws, 0) != 0) {
+		cli_error("no note %s: nothing recorded in this workspace", note);
+		goto out;
+	}
+	memset(&n, 0, sizeof(n));
+	if (callus_notes_sync(store, ws->root, NULL, &err) < 0 ||
+	    callus_notes_get(store, note, &n, &err) < 0) {
+		cli_error("%s", callus_error_message(&err));
+		goto out;
+	}
+	callus_note_release(&n);
+	ok = 1;
+out:
+	callus_error_release(&err);
+	callus_store_close(store);
+	return ok;
+}
+
 /* --note ID with --rule: the note's rule too (redacted, as the lesson's). */
 static int note_rule(cli_workspace *ws)
 {
@@ -206,6 +234,8 @@ int cmd_record(int argc, char **argv)
 		cli_gc_policy(&ws, &gp, NULL, NULL);
 		if (gp.interval_hours > 0)
 			opts.retention = &gp;
+		if (note && !note_known(&ws))
+			goto out;
 		if (callus_record_lesson(&l, NULL, 0, &opts, &res, &err) < 0) {
 			cli_error("cannot record the lesson: %s", callus_error_message(&err));
 			cli_log_failure(&ws, "record_failed", callus_error_message(&err));

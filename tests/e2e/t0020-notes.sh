@@ -149,7 +149,12 @@ test_expect_success 'the agent adds the rule; it heads the note and the next rep
 	grep -q "needs the --rule" ../err &&
 	test_must_fail "$CALLUS" note "$id" --rule "" 2>../err &&
 	test_must_fail "$CALLUS" note 0000 --rule "x" 2>../err &&
-	grep -q "no note 0000" ../err
+	grep -q "no note 0000" ../err &&
+	# a note that is not there is said before anything is recorded
+	n=$("$CALLUS" lessons --json | jq length) &&
+	test_expect_code 1 "$CALLUS" record --summary "never kept" --rule r --note ffffffffffff 2>../err &&
+	grep -q "no note ffffffffffff" ../err &&
+	test "$("$CALLUS" lessons --json | jq length)" = "$n"
 '
 
 test_expect_success 'callus feedback moves the note'"'"'s metrics and its file' '
