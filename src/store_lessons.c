@@ -659,19 +659,39 @@ int callus_store_list_lowest_value(callus_store *s, const callus_lesson_filter *
 	return list_lessons(s, f, 1, out, count, err);
 }
 
+static int get_lesson(callus_store *s, const char *key, int is_num, callus_lesson *out,
+		      callus_error *err);
+
 int callus_store_get_lesson(callus_store *s, const char *key, callus_lesson *out, callus_error *err)
 {
-	callus_buf sql = CALLUS_BUF_INIT, pat = CALLUS_BUF_INIT;
-	sqlite3_stmt *st = NULL;
 	size_t klen = strlen(key);
 	int is_num = klen > 0 && strspn(key, "0123456789") == klen && klen < 18;
-	int rc = 0, sq;
+	int is_prefix = klen >= 6 && strspn(key, "0123456789abcdef") == klen;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if (!is_num && (klen < 6 || strspn(key, "0123456789abcdef") != klen))
+	if (!is_num && !is_prefix)
 		return callus_error_set(err, CALLUS_EINVAL,
 				      "'%s' is neither a lesson id nor a signature prefix "
 				      "(6 or more hex digits)", key);
+	rc = get_lesson(s, key, is_num, out, err);
+	/* six digits or more that number no lesson: a signature's prefix
+	 * (one in sixteen starts with six decimal digits) */
+	if (rc == CALLUS_ENOTFOUND && is_num && is_prefix) {
+		callus_error_release(err);
+		rc = get_lesson(s, key, 0, out, err);
+	}
+	return rc;
+}
+
+static int get_lesson(callus_store *s, const char *key, int is_num, callus_lesson *out,
+		      callus_error *err)
+{
+	callus_buf sql = CALLUS_BUF_INIT, pat = CALLUS_BUF_INIT;
+	sqlite3_stmt *st = NULL;
+	int rc = 0, sq;
+
+	memset(out, 0, sizeof(*out));
 	callus_buf_puts(&sql, lesson_columns);
 	callus_buf_puts(&sql, is_num ? " WHERE id = ?" : " WHERE signature LIKE ? LIMIT 2");
 	callus_buf_printf(&pat, "%s%%", key);

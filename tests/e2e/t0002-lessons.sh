@@ -244,7 +244,12 @@ test_expect_success 'lessons filter by type, file and tool, and show one' '
 	sig=$(jq -r ".[0].signature" lessons.json) &&
 	"$CALLUS" lessons show "${sig:0:8}" --json | jq -e ".id == 1" &&
 	test_expect_code 1 "$CALLUS" lessons show 99 2>err &&
-	grep -q "no lesson" err
+	grep -q "no lesson" err &&
+	# a signature whose prefix is all digits (one in sixteen) is found by it
+	cp -r . ../digits && cd ../digits &&
+	sqlite3 .callus/callus.db "UPDATE lessons SET signature = '"'"'111871'"'"' || substr(signature, 7) WHERE id = 1" &&
+	"$CALLUS" lessons show 111871 --json | jq -e ".id == 1" &&
+	test_expect_code 1 "$CALLUS" lessons show 12 2>err && grep -q "no lesson" err
 '
 
 test_expect_success 'the store is private and versioned' '
