@@ -72,6 +72,11 @@ int cli_doctor_hooks(const cli_workspace *ws, const char *agent);
  * or out of range (so it always fits an int). */
 long cli_config_long(const cli_workspace *ws, const char *section, const char *key, long def);
 
+/* [store] timeout_ms: how long a command waits for a store another
+ * process writes; a value under 1 (or none) is the default. */
+#define CLI_STORE_TIMEOUT_MS 10000
+long cli_store_timeout_ms(const cli_workspace *ws);
+
 /* The size of the workspace's file rel, 0 when there is none. */
 uint64_t cli_file_size(const cli_workspace *ws, const char *rel);
 

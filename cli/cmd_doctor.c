@@ -581,7 +581,7 @@ static void check_store(struct doctor *d)
 	rc = callus_buf_status(&path) < 0
 		 ? callus_error_set(&err, CALLUS_ENOMEM, "out of memory")
 		 : callus_store_open_existing(
-		       &store, path.ptr, (int)cli_config_long(d->ws, "store", "timeout_ms", 10000),
+		       &store, path.ptr, (int)cli_store_timeout_ms(d->ws),
 		       &err);
 	if (rc == CALLUS_ENOTFOUND) {
 		report(d, OK, "store", "%s: none yet (nothing recorded in this workspace)", rel);

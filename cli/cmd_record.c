@@ -223,7 +223,7 @@ int cmd_record(int argc, char **argv)
 			.intent_id = l.intent_id,
 			.agents_file = callus_config_get(ws.config, "lessons", "file"),
 			.agents_max = (int)cli_config_long(&ws, "lessons", "max", 20),
-			.timeout_ms = (int)cli_config_long(&ws, "store", "timeout_ms", 10000),
+			.timeout_ms = (int)cli_store_timeout_ms(&ws),
 			.redactor = ws.redactor,
 		};
 		callus_record_result res;

@@ -74,7 +74,7 @@ static const char *failsafe_reason(int code)
 void cli_flush_metrics(const cli_workspace *ws, callus_metrics *m, callus_store *store,
 		       int spool_only)
 {
-	long wait = cli_config_long(ws, "store", "timeout_ms", 10000);
+	long wait = cli_store_timeout_ms(ws);
 	callus_buf dir = CALLUS_BUF_INIT;
 
 	/* a store the command already has open: no second open */
@@ -557,7 +557,7 @@ void cli_describe_pass(callus_buf *b, callus_store *store, const char *tool,
 
 int cli_store_timeout(const cli_workspace *ws)
 {
-	long ms = cli_config_long(ws, "store", "timeout_ms", 10000);
+	long ms = cli_store_timeout_ms(ws);
 
 	return (int)(ws->store_wait_ms > 0 && ws->store_wait_ms < ms ? ws->store_wait_ms : ms);
 }

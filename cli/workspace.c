@@ -143,6 +143,15 @@ long cli_config_long(const cli_workspace *ws, const char *section, const char *k
 	return n;
 }
 
+long cli_store_timeout_ms(const cli_workspace *ws)
+{
+	long n = cli_config_long(ws, "store", "timeout_ms", CLI_STORE_TIMEOUT_MS);
+
+	/* 0 would give up on a store any other process is writing at once,
+	 * which 'callus doctor' reports as the default being used */
+	return n >= 1 ? n : CLI_STORE_TIMEOUT_MS;
+}
+
 uint64_t cli_file_size(const cli_workspace *ws, const char *rel)
 {
 	callus_buf p = CALLUS_BUF_INIT;

@@ -58,6 +58,23 @@ test_expect_success 'concurrent exit statuses are each the command'"'"'s own' '
 	done
 '
 
+test_expect_success '[store] timeout_ms = 0 is the default, as doctor says: a busy store is waited for' '
+	mkdir busy && cd busy && git init -q &&
+	echo "int f(void){ return nope; }" >b.c &&
+	{ "$CALLUS" run -- gcc -c b.c 2>/dev/null || :; } &&
+	echo "int f(void){ return 0; }" >b.c &&
+	"$CALLUS" run -- gcc -c b.c 2>/dev/null &&
+	printf "[store]\n\ttimeout_ms = 0\n" >.callus/config &&
+	{ "$CALLUS" doctor >doc 2>&1 || :; } &&
+	grep -q "timeout_ms. must be between 1 and" doc || return 1
+	(printf ".timeout 10000\nBEGIN EXCLUSIVE;\n.shell touch held\n"; sleep 1; echo "COMMIT;") |
+		sqlite3 .callus/callus.db &
+	for i in $(seq 1 100); do test -e held && break; sleep 0.1; done
+	test -e held || return 1
+	"$CALLUS" feedback 1 success >out 2>err &&
+	wait && grep -q "recorded a success" out
+'
+
 test_expect_success 'a store in a read-only directory: output and status unchanged' '
 	# root writes anywhere: run callus as nobody, in a directory nobody can
 	# reach but not write
