@@ -99,6 +99,14 @@ int cmd_report(int argc, char **argv)
 	}
 	if (output) {
 		callus_buf_puts(&path, output);
+	} else if (ws.kind == CALLUS_WS_NONE) {
+		/* a .callus/ made here would make the folder a workspace,
+		 * whose hooks then record (callus/workspace.h) */
+		cli_error("%s is in no git repository and has no .callus/: the page goes nowhere "
+			  "by default here; name a file with -o FILE, or '-'",
+			  ws.root);
+		rc = 1;
+		goto out;
 	} else {
 		callus_buf_printf(&path, "%s/.callus", ws.root);
 		if (callus_fs_mkdir_p(path.ptr, 0777, &err) < 0) {

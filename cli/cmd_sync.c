@@ -64,6 +64,17 @@ int cmd_sync(int argc, char **argv)
 	}
 	if (cli_workspace_setup(&ws, NULL, 0) < 0)
 		return 1;
+	/* outside git, a folder becomes a workspace by 'callus init', not
+	 * by a sync that made its store (its hooks would record from then
+	 * on: callus/workspace.h) */
+	if (ws.kind == CALLUS_WS_NONE) {
+		if (!quiet)
+			cli_error("%s is in no git repository and has no .callus/: nothing to sync "
+				  "('callus init AGENT' makes it a workspace)",
+				  ws.root);
+		rc = 1;
+		goto out;
+	}
 	if (callus_record_dir(&dir, ws.root, &err) < 0) {
 		cli_error("%s", callus_error_message(&err));
 		rc = 1;

@@ -71,7 +71,7 @@ look() {
 
 test_skip_unless_tool gcc git
 test_expect_success 'an empty workspace: a page that says nothing was recorded' '
-	mkdir empty && cd empty &&
+	mkdir empty && cd empty && git init -q &&
 	"$CALLUS" report >out &&
 	grep -q "^wrote .*/\.callus/report\.html" out &&
 	grep -q "Nothing recorded yet" .callus/report.html &&

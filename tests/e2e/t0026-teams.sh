@@ -197,6 +197,14 @@ test_expect_success 'the hook starts a background sync once synced and stale, an
 	test "$after" != "$before"
 '
 
+test_expect_success 'outside git, sync and report make no .callus/ (no workspace of a folder)' '
+	mkdir plain && cd plain &&
+	test_expect_code 1 "$CALLUS" sync 2>err && grep -q "no git repository and has no .callus/" err &&
+	test_expect_code 1 "$CALLUS" report 2>err && grep -q "name a file with -o FILE" err &&
+	test ! -e .callus &&
+	"$CALLUS" report -o - >page.html && test -s page.html && test ! -e .callus
+'
+
 test_expect_success 'a background sync makes no team store where a cloned config says' '
 	cd b &&
 	# what a repository could commit: its own team store, anywhere
