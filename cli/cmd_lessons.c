@@ -178,6 +178,10 @@ int cmd_lessons(int argc, char **argv)
 			cli_error("unknown subcommand '%s'; see 'callus help lessons'", argv[first]);
 		return 2;
 	}
+	if (limit < 0 || limit > 1000000) {
+		cli_error("--limit must be between 0 and 1000000");
+		return 2;
+	}
 	if (cli_workspace_setup(&ws, NULL, 0) < 0)
 		return 1;
 	if ((opened = cli_open_store(&store, &ws, 0)) < 0)

@@ -193,6 +193,10 @@ static int cmd_help(int argc, char **argv)
 		cli_error("'%s' is not a callus command; see 'callus --help'", argv[first]);
 		return 2;
 	}
+	if (first + 1 < argc) {
+		cli_error("unexpected argument '%s'; usage: callus help [COMMAND]", argv[first + 1]);
+		return 2;
+	}
 	cli_print_help(stdout, c->spec);
 	return 0;
 }
@@ -203,8 +207,13 @@ static int cmd_version(int argc, char **argv)
 
 	if (first < 0)
 		return first == CLI_PARSE_HELP ? 0 : 2;
+	if (first < argc) {
+		cli_error("unexpected argument '%s'; usage: callus version", argv[first]);
+		return 2;
+	}
 	printf("callus %s\n", CALLUS_VERSION);
-	return 0;
+	/* `callus --version` does not reach main's flush check */
+	return fflush(stdout) || ferror(stdout) ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -218,7 +227,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		main_usage(stdout);
-		return 0;
+		/* help that could not be written is a failed command */
+		return fflush(stdout) || ferror(stdout) ? 1 : 0;
 	}
 	if (!strcmp(argv[1], "--version"))
 		return cmd_version(1, argv);

@@ -123,6 +123,14 @@ test_expect_success 'help: every command listed, help CMD equals CMD --help' '
 	"$CALLUS" --version | grep -q "^callus "
 '
 
+test_expect_success 'help and version: output that cannot be written fails, extra words refused' '
+	test_expect_code 1 "$CALLUS" --help >/dev/full &&
+	test_expect_code 1 "$CALLUS" --version >/dev/full &&
+	test_expect_code 2 "$CALLUS" version x 2>err && grep -q "unexpected argument" err &&
+	test_expect_code 2 "$CALLUS" help lessons x 2>err && grep -q "unexpected argument" err &&
+	test_expect_code 2 "$CALLUS" lessons --limit -1 2>err && grep -q "between 0 and" err
+'
+
 test_expect_success 'help: every option of every command is in the man page' '
 	for cmd in run analyze lessons record hook init; do
 		"$CALLUS" help $cmd | grep -o -- "--[a-z-]*" | sort -u | while read -r opt; do
