@@ -52,7 +52,7 @@ static const cli_option import_options[] = {
 };
 
 const cli_spec cmd_import_spec = {
-	"callus import [--agent AGENT] [--since DATE] [--project DIR] [--dry-run]",
+	"callus import [--agent AGENT] [--since DATE] [--project DIR] [--dry-run] [--quiet]",
 	"Learn from the checks the agents already ran: their transcripts, replayed.",
 	"Reads the transcripts the agents keep of their sessions (Claude Code:\n"
 	"~/.claude/projects; Codex: ~/.codex/sessions; Gemini CLI: ~/.gemini/tmp;\n"

@@ -12,8 +12,16 @@ void cli_print_usage(FILE *f, const cli_spec *spec)
 	while (p && *p) {
 		const char *nl = strchr(p, '\n');
 		int n = nl ? (int)(nl - p) : (int)strlen(p);
+		int lead = (int)strspn(p, " ");
 
-		fprintf(f, "%s%.*s\n", first ? "usage: " : "   or: ", n, p);
+		/* a line of its own command is another form ("or:"); one
+		 * that goes on with options continues the line above */
+		if (first)
+			fprintf(f, "usage: %.*s\n", n, p);
+		else if (lead < n && !strncmp(p + lead, "callus ", 7))
+			fprintf(f, "   or: %.*s\n", n - lead, p + lead);
+		else
+			fprintf(f, "       %.*s\n", n, p);
 		first = 0;
 		p = nl ? nl + 1 : p + n;
 	}
