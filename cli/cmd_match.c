@@ -185,7 +185,8 @@ static int stdin_signatures(const cli_workspace *ws, callus_signature **sigs, si
 	if (cli_analyze_stdin(ws, command, (int)exit_code, 0, &det, &f, &dir) < 0)
 		goto out;
 	if (!det.verification) {
-		cli_error("'%s' is not a check callus knows (see 'callus help init' for [verification])",
+		cli_error("'%s' is not a check callus knows (a [verify] entry of .callus/config adds "
+			  "one: docs/config.md)",
 			  command);
 		goto out;
 	}
