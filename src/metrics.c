@@ -312,6 +312,11 @@ int callus_metrics_add_row(callus_metrics *m, const callus_metric_row *r)
 
 	if (!d)
 		return 0;
+	/* counters and histograms only grow: a negative or NaN row is none
+	 * callus wrote (an edit of the spool by hand), and would make a
+	 * counter go down */
+	if (d->type != CALLUS_METRIC_TYPE_GAUGE && !(r->value >= 0))
+		return 0;
 	labels = json_loads(r->labels ? r->labels : "{}", 0, NULL);
 	if (!json_is_object(labels)) {
 		json_decref(labels);

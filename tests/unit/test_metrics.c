@@ -7,6 +7,7 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -177,11 +178,16 @@ static void rows_round_trip(void **state)
 	callus_metrics *m = every_metric(), *back = NULL;
 	callus_buf a = CALLUS_BUF_INIT, b = CALLUS_BUF_INIT;
 	callus_metric_row unknown = { "from.a.newer.callus", "{}", "", 1, 0 };
+	/* a counter's row that would take it down: none callus writes */
+	callus_metric_row down = { "callus.run.total", "{\"recorded\":\"true\"}", "", -100, 0 };
+	callus_metric_row nan = { "callus.run.total", "{\"recorded\":\"true\"}", "", NAN, 0 };
 
 	(void)state;
 	assert_int_equal(callus_metrics_new(&back), 0);
 	assert_int_equal(callus_metrics_each_row(m, copy_row, back), 0);
 	assert_int_equal(callus_metrics_add_row(back, &unknown), 0);
+	assert_int_equal(callus_metrics_add_row(back, &down), 0);
+	assert_int_equal(callus_metrics_add_row(back, &nan), 0);
 	assert_int_equal(callus_metrics_render_prometheus(&a, m), 0);
 	assert_int_equal(callus_metrics_render_prometheus(&b, back), 0);
 	assert_string_equal(a.ptr, b.ptr);
