@@ -491,6 +491,14 @@ test_expect_success 'a Copilot CLI session' '
 	test "$("$CALLUS" pending --json | jq length)" = 0
 '
 
+test_expect_success 'import --since takes a date of the calendar only' '
+	for d in abcd-ef-ghij 2026-13-01 2026-02-30 26-11-25; do
+		test_expect_code 2 "$CALLUS" import --since "$d" --dry-run 2>err &&
+		grep -q "since takes a date" err || return 1
+	done &&
+	"$CALLUS" import --since 2026-02-28 --dry-run >/dev/null
+'
+
 test_expect_success 'secrets in a transcript are redacted; an edit outside the workspace is no part of a fix' '
 	c_project "$HOME/src/sec" && S=$HOME/src/sec &&
 	tok=ghp_0123456789abcdefghijABCDEFGHIJ012345 &&
