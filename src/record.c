@@ -201,7 +201,7 @@ int callus_record_signatures(callus_signature **out, size_t *count, const callus
 /* A relative path that stays inside the workspace. */
 int callus_record_lessons_file_ok(const char *p)
 {
-	static const char *const owned[] = { ".git", ".callus", ".lessons", "." CALLUS_MIGRATE_OLD_NAME };
+	static const char *const owned[] = { ".git", ".callus", ".lessons", ("." CALLUS_MIGRATE_OLD_NAME) };
 	const char *s = p, *first;
 	size_t n;
 
