@@ -647,10 +647,16 @@ static const struct {
 	{ "store", "timeout_ms", 1, INT_MAX },
 	{ "hook", "context_chars", 0, INT_MAX },
 	{ "doctor", "max_items", 1, LONG_MAX },
+	/* 0 is a value of these: never, the default, the default, none */
+	{ "sync", "interval", 0, INT_MAX },
+	{ "promote", "min_applications", 0, INT_MAX },
+	{ "match", "half_life_days", 0, INT_MAX },
+	{ "doctor", "max_notes", 0, LONG_MAX },
+	{ "layer.team", "max_notes", 0, LONG_MAX },
+	{ "layer.org", "max_notes", 0, LONG_MAX },
 	/* [retention] and [learn] prune_hours: cli_gc_policy() reads them */
 };
 
-/* Mirrors record.c: the lessons file must stay inside the workspace. */
 /* A store of callus's former name left beside callus's own (both existed,
  * so it was not moved: callus_migrate_workspace()). */
 static void check_former_store(struct doctor *d)

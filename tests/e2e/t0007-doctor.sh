@@ -147,6 +147,13 @@ test_expect_success 'configuration values callus cannot use' '
 		problem config "line 2: .lessons.file. must be a path inside the workspace, outside .git/" ||
 		return 1
 	done &&
+	# the keys of sync, promotion, matching and the layers too
+	printf "[sync]\n\tinterval = often\n[promote]\n\tmin_applications = -3\n[match]\n\thalf_life_days = x\n[layer.team]\n\tmax_notes = many\n" >.callus/config &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
+	problem config "line 2: .sync.interval. must be an integer" &&
+	problem config "line 4: .promote.min_applications. must be between 0 and" &&
+	problem config "line 6: .match.half_life_days. must be an integer" &&
+	problem config "line 8: .layer.team.max_notes. must be an integer" &&
 	git init -q && cp .git/config git.config &&
 	printf "[lessons]\n\tfile = .git/config\n" >.callus/config &&
 	echo "int x = ;" >b.c &&
