@@ -156,6 +156,11 @@ int cmd_gc(int argc, char **argv)
 	p.sweep = 1;
 	p.dry_run = dry_run;
 	if ((rc = cli_open_store(&store, &ws, 0)) < 0) {
+		/* said on stderr already; --json still prints an object, of
+		 * the error alone */
+		if (json)
+			cli_print_json(json_pack("{s:b,s:s}", "dry_run", dry_run, "error",
+						 "the store cannot be opened"));
 		rc = 1;
 		goto out;
 	}

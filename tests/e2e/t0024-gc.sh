@@ -528,6 +528,15 @@ test_expect_success 'lessons kept past their runs: status does not count them fr
 	grep -q "^lessons      3 from 1 failed run kept by \[retention\] run_days (at most" out
 '
 
+test_expect_success 'a store that cannot be opened: gc --json prints the error alone' '
+	mkdir broken && cd broken && git init -q && mkdir .callus &&
+	echo garbage >.callus/callus.db &&
+	test_expect_code 1 "$CALLUS" gc --dry-run --json >out 2>err &&
+	jq -e ".dry_run == true and (.error | length > 0) and (has(\"lessons\") | not)" out &&
+	test_expect_code 1 "$CALLUS" gc --json >out 2>err &&
+	jq -e ".dry_run == false and (.error | length > 0)" out
+'
+
 test_expect_success 'callus help gc states the policy' '
 	"$CALLUS" help gc >out &&
 	grep -q "lesson_days" out && grep -q "Notes, resolutions and" out
