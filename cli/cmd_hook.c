@@ -954,9 +954,13 @@ int cmd_hook(int argc, char **argv)
 		return first == CLI_PARSE_HELP ? 0 : 2;
 	if (first + 1 != argc || callus_agent_parse(&agent, argv[first]) < 0) {
 		/* a person typed this: a usage error is the right answer */
-		cli_error(first < argc ? "unknown agent '%s'; see 'callus help hook'"
-				       : "which agent? see 'callus help hook'",
-			  first < argc ? argv[first] : "");
+		if (first >= argc)
+			cli_error("which agent? see 'callus help hook'");
+		else if (callus_agent_parse(&agent, argv[first]) < 0)
+			cli_error("unknown agent '%s'; see 'callus help hook'", argv[first]);
+		else
+			cli_error("unexpected argument '%s' after the agent; see 'callus help hook'",
+				  argv[first + 1]);
 		return 2;
 	}
 	if (drain)

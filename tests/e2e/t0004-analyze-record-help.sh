@@ -128,7 +128,9 @@ test_expect_success 'help and version: output that cannot be written fails, extr
 	test_expect_code 1 "$CALLUS" --version >/dev/full &&
 	test_expect_code 2 "$CALLUS" version x 2>err && grep -q "unexpected argument" err &&
 	test_expect_code 2 "$CALLUS" help lessons x 2>err && grep -q "unexpected argument" err &&
-	test_expect_code 2 "$CALLUS" lessons --limit -1 2>err && grep -q "between 0 and" err
+	test_expect_code 2 "$CALLUS" lessons --limit -1 2>err && grep -q "between 0 and" err &&
+	test_expect_code 2 "$CALLUS" hook generic extra </dev/null 2>err &&
+	grep -q "unexpected argument .extra. after the agent" err
 '
 
 test_expect_success 'help: every option of every command is in the man page' '
