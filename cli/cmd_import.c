@@ -977,7 +977,13 @@ int cli_import(const cli_import_opts *o)
 		im.home = realpath(home, NULL);
 	if (opt_project) {
 		char *real = realpath(opt_project, NULL);
+		struct stat st;
 
+		if (real && (stat(real, &st) < 0 || !S_ISDIR(st.st_mode))) {
+			free(real);
+			real = NULL;
+			errno = ENOTDIR;
+		}
 		im.project = real ? callus_workspace_find(real, NULL) : NULL;
 		free(real);
 		if (!im.project) {

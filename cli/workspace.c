@@ -35,11 +35,18 @@ int cli_workspace_setup(cli_workspace *ws, const char *dir, int need_redactor)
 {
 	callus_error err = CALLUS_ERROR_INIT;
 	char *cwd = NULL;
+	struct stat st;
 	size_t rl;
 
 	memset(ws, 0, sizeof(*ws));
 	if (!(cwd = realpath(dir ? dir : ".", NULL))) {
 		cli_error("cannot use '%s' as the workspace: %s", dir ? dir : ".", strerror(errno));
+		return -1;
+	}
+	/* a file named as the directory (-w FILE) is no workspace */
+	if (dir && (stat(cwd, &st) < 0 || !S_ISDIR(st.st_mode))) {
+		cli_error("cannot use '%s' as the workspace: %s", dir, strerror(ENOTDIR));
+		free(cwd);
 		return -1;
 	}
 	/* a folder above that may not be searched (another user's) is no

@@ -130,7 +130,13 @@ test_expect_success 'help and version: output that cannot be written fails, extr
 	test_expect_code 2 "$CALLUS" help lessons x 2>err && grep -q "unexpected argument" err &&
 	test_expect_code 2 "$CALLUS" lessons --limit -1 2>err && grep -q "between 0 and" err &&
 	test_expect_code 2 "$CALLUS" hook generic extra </dev/null 2>err &&
-	grep -q "unexpected argument .extra. after the agent" err
+	grep -q "unexpected argument .extra. after the agent" err &&
+	# a file named where a directory goes
+	echo x >plain.txt &&
+	echo x | test_expect_code 1 "$CALLUS" analyze --command "gcc x.c" --exit-code 1 -w plain.txt 2>err &&
+	grep -q "cannot use .plain.txt. as the workspace: Not a directory" err &&
+	test_expect_code 1 "$CALLUS" import --project plain.txt --dry-run 2>err &&
+	grep -q "Not a directory" err
 '
 
 test_expect_success 'help: every option of every command is in the man page' '
