@@ -252,12 +252,21 @@ int cmd_note(int argc, char **argv)
 		return 2;
 	}
 	id = argv[first + retire];
+	if (why && !note_layer) {
+		/* kept only with a layer's note: said, not dropped */
+		cli_error("--why goes with 'callus note retire ID --layer team|org'");
+		return 2;
+	}
 	if (note_layer) {
 		callus_layer l;
 
-		if (!retire || callus_layer_parse(&l, note_layer) < 0 ||
-		    (l != CALLUS_LAYER_TEAM && l != CALLUS_LAYER_ORG)) {
+		if (!retire) {
 			cli_error("--layer team or org goes with 'callus note retire ID'");
+			return 2;
+		}
+		if (callus_layer_parse(&l, note_layer) < 0 ||
+		    (l != CALLUS_LAYER_TEAM && l != CALLUS_LAYER_ORG)) {
+			cli_error("--layer is team or org, not '%s'", note_layer);
 			return 2;
 		}
 		return cli_team_retire(l, id, why);

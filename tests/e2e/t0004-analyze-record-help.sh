@@ -136,7 +136,12 @@ test_expect_success 'help and version: output that cannot be written fails, extr
 	echo x | test_expect_code 1 "$CALLUS" analyze --command "gcc x.c" --exit-code 1 -w plain.txt 2>err &&
 	grep -q "cannot use .plain.txt. as the workspace: Not a directory" err &&
 	test_expect_code 1 "$CALLUS" import --project plain.txt --dry-run 2>err &&
-	grep -q "Not a directory" err
+	grep -q "Not a directory" err &&
+	# an option that would be dropped is said
+	test_expect_code 2 "$CALLUS" note retire abcd --why x 2>err &&
+	grep -q "why goes with" err &&
+	test_expect_code 2 "$CALLUS" note retire abcd --layer bogus 2>err &&
+	grep -q "layer is team or org, not .bogus." err
 '
 
 test_expect_success 'help: every option of every command is in the man page' '
