@@ -13,6 +13,7 @@
 #include "agents/agent.h"
 #include "callus/fsutil.h"
 
+#include <jansson.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -185,6 +186,50 @@ out:
 	return rc;
 }
 
+/* Claude Code runs no hook at all when a settings file it reads says
+ * "disableAllHooks": true: the user's (~/.claude/settings.json, or
+ * $CLAUDE_CONFIG_DIR's), the project's, or the project's local one. */
+static void check_trust(const char *root, callus_buf *out)
+{
+	static const char *const project[] = { ".claude/settings.json",
+					       ".claude/settings.local.json" };
+	callus_buf where = CALLUS_BUF_INIT;
+	json_t *doc;
+	int off = 0;
+
+	doc = callus_agent_load_settings(&where, "CLAUDE_CONFIG_DIR", "settings.json",
+					 ".claude/settings.json");
+	if (json_is_true(json_object_get(doc, "disableAllHooks"))) {
+		callus_buf_printf(out, "problem \"disableAllHooks\" is true in %s: Claude Code runs "
+				       "no hook, callus's neither\n",
+				  where.ptr);
+		off = 1;
+	}
+	json_decref(doc);
+	for (size_t i = 0; i < sizeof(project) / sizeof(project[0]); i++) {
+		callus_buf text = CALLUS_BUF_INIT;
+
+		callus_buf_clear(&where);
+		callus_buf_printf(&where, "%s/%s", root, project[i]);
+		doc = callus_buf_status(&where) == 0 &&
+			      callus_fs_read_file(&text, where.ptr, CALLUS_AGENTCONF_FILE_MAX, NULL) == 0
+			  ? json_loadb(text.ptr, text.len, 0, NULL)
+			  : NULL;
+		if (json_is_true(json_object_get(doc, "disableAllHooks"))) {
+			callus_buf_printf(out, "problem \"disableAllHooks\" is true in %s: Claude Code "
+					       "runs no hook here, callus's neither\n",
+					  project[i]);
+			off = 1;
+		}
+		json_decref(doc);
+		callus_buf_release(&text);
+	}
+	if (!off)
+		callus_buf_puts(out, "ok no settings file turns Claude Code's hooks off "
+				     "(disableAllHooks)\n");
+	callus_buf_release(&where);
+}
+
 /* The settings Claude Code reads; the lessons reach it through CLAUDE.md,
  * which importing AGENTS.md makes them part of (after_init below). */
 static const callus_agentconf_agent install = {
@@ -193,7 +238,7 @@ static const callus_agentconf_agent install = {
 	"command", "timeout", NULL, 1,
 	{ { "PostToolUse", "Bash", 10 }, { "PostToolUseFailure", "Bash", 10 },
 	  { "SessionStart", NULL, 0 }, { "PreToolUse", "Edit|Write|MultiEdit|NotebookEdit", 5 } }, 4,
-	after_init, NULL,
+	after_init, check_trust,
 };
 
 const callus_agent_ops callus_agent_claude_code = {

@@ -274,6 +274,17 @@ printf '#!/bin/sh\ncat | tee -a hook.log | callus hook cline\n' >.clinerules/hoo
 ! grep -q "without callus's hook" out
 EOF
 
+test_expect_success 'init --check: Claude Code settings that turn every hook off' - <<\EOF
+git init -q off && cd off && mkdir bin && ln -s "$CALLUS" bin/callus && export PATH="$PWD/bin:$PATH" &&
+"$CALLUS" init claude-code >/dev/null &&
+echo '{"disableAllHooks": true}' >.claude/settings.local.json &&
+test_expect_code 1 "$CALLUS" init claude-code --check >out 2>&1 &&
+grep -q 'problem .*"disableAllHooks" is true in .claude/settings.local.json' out &&
+rm .claude/settings.local.json &&
+"$CALLUS" init claude-code --check >out 2>&1 || :;
+grep -q "ok .*no settings file turns Claude Code's hooks off" out
+EOF
+
 test_expect_success 'init --check finds a quoted program that is gone' - <<\EOF
 mkdir "sp ace" && cp "$CALLUS" "sp ace/callus" && git init -q q && cd q &&
 PATH=/usr/bin:/bin "../sp ace/callus" init claude-code >/dev/null &&
