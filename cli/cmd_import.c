@@ -988,11 +988,14 @@ int cli_import(const cli_import_opts *o)
 		free(real);
 		if (!im.project) {
 			cli_error("cannot use '%s' as the project: %s", opt_project, strerror(errno));
+			free(im.home);
 			return 1;
 		}
 	}
 	if (!(marks_file = marks_path(im.home ? im.home : (home ? home : "")))) {
 		cli_error("out of memory");
+		free(im.home);
+		free(im.project);
 		return 1;
 	}
 	marks_load(&m, marks_file);
