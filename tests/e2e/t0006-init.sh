@@ -281,7 +281,7 @@ echo '{"disableAllHooks": true}' >.claude/settings.local.json &&
 test_expect_code 1 "$CALLUS" init claude-code --check >out 2>&1 &&
 grep -q 'problem .*"disableAllHooks" is true in .claude/settings.local.json' out &&
 rm .claude/settings.local.json &&
-"$CALLUS" init claude-code --check >out 2>&1 || :;
+{ "$CALLUS" init claude-code --check >out 2>&1 || :; } &&
 grep -q "ok .*no settings file turns Claude Code's hooks off" out
 EOF
 

@@ -323,7 +323,7 @@ test_expect_success 'callus feedback and callus status' '
 	"$CALLUS" resolutions show 1 --json | jq -e ".application_count == 2 and .success_count == 1" &&
 	! sqlite3 .callus/callus.db "SELECT context FROM applications" | grep -q ghp_abc &&
 	# the block of AGENTS.md shows the note'"'"'s metrics as they are now
-	"$CALLUS" doctor >doc 2>&1 || : &&
+	{ "$CALLUS" doctor >doc 2>&1 || :; } &&
 	! grep -q "block of AGENTS.md is not what the store says" doc &&
 	test_expect_code 1 "$CALLUS" feedback 99 success 2>err && grep -q "no resolution 99" err &&
 	test_expect_code 2 "$CALLUS" feedback 1 maybe 2>err && grep -q "success" err &&
