@@ -780,31 +780,38 @@ out:
 	return rc;
 }
 
-size_t callus_agentconf_count_old(const callus_agentconf_agent *a, const char *text, size_t len)
+/* How many entries of the settings text (JSON; its shape not insisted
+ * on) have a command `is` says yes to. */
+static size_t count_entries(const callus_agentconf_agent *a, const char *text, size_t len,
+			    int (*is)(const char *cmd))
 {
-	json_t *root = NULL, *hooks, *arr, *g, *h;
+	json_t *root = NULL, *arr, *g, *h;
 	const char *key;
 	size_t n = 0, gi, hi;
 
-	if (!spec_of(a) || !text)
-		return 0;
-	if (a->format == CALLUS_AGENTCONF_SCRIPT)
-		return callus_migrate_is_old_script(text, len) ? 1 : 0;
 	if (parse(&root, a, text, len, NULL) < 0)
 		return 0;
-	hooks = json_object_get(root, "hooks");
-	json_object_foreach(hooks, key, arr) {
+	json_object_foreach(json_object_get(root, "hooks"), key, arr) {
 		json_array_foreach(arr, gi, g) {
 			if (a->format == CALLUS_AGENTCONF_FLAT) {
-				n += is_old_command(json_string_value(json_object_get(g, a->cmd_key)));
+				n += (size_t)is(json_string_value(json_object_get(g, a->cmd_key)));
 				continue;
 			}
 			json_array_foreach(json_object_get(g, "hooks"), hi, h)
-				n += is_old_command(json_string_value(json_object_get(h, a->cmd_key)));
+				n += (size_t)is(json_string_value(json_object_get(h, a->cmd_key)));
 		}
 	}
 	json_decref(root);
 	return n;
+}
+
+size_t callus_agentconf_count_old(const callus_agentconf_agent *a, const char *text, size_t len)
+{
+	if (!spec_of(a) || !text)
+		return 0;
+	if (a->format == CALLUS_AGENTCONF_SCRIPT)
+		return callus_migrate_is_old_script(text, len) ? 1 : 0;
+	return count_entries(a, text, len, is_old_command);
 }
 
 /* Whether a line of a script runs callus's hook (`exec callus hook cline`,
@@ -825,31 +832,17 @@ static int script_runs_hook(const char *text, size_t len)
 	return 0;
 }
 
+/* Any command that runs callus's hook, whatever program it names. */
+static int runs_callus_hook(const char *cmd)
+{
+	return callus_agentconf_is_callus_command(cmd, NULL);
+}
+
 size_t callus_agentconf_count_hooks(const callus_agentconf_agent *a, const char *text, size_t len)
 {
-	json_t *root = NULL, *hooks, *arr, *g, *h;
-	const char *key;
-	size_t n = 0, gi, hi;
-
 	if (!spec_of(a) || !text)
 		return 0;
 	if (a->format == CALLUS_AGENTCONF_SCRIPT)
 		return is_our_script(text, len) || script_runs_hook(text, len) ? 1 : 0;
-	if (parse(&root, a, text, len, NULL) < 0)
-		return 0;
-	hooks = json_object_get(root, "hooks");
-	json_object_foreach(hooks, key, arr) {
-		json_array_foreach(arr, gi, g) {
-			if (a->format == CALLUS_AGENTCONF_FLAT) {
-				n += (size_t)callus_agentconf_is_callus_command(
-					json_string_value(json_object_get(g, a->cmd_key)), NULL);
-				continue;
-			}
-			json_array_foreach(json_object_get(g, "hooks"), hi, h)
-				n += (size_t)callus_agentconf_is_callus_command(
-					json_string_value(json_object_get(h, a->cmd_key)), NULL);
-		}
-	}
-	json_decref(root);
-	return n;
+	return count_entries(a, text, len, runs_callus_hook);
 }
