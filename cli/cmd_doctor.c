@@ -749,57 +749,54 @@ static int runnable(const char *program)
 	return ok;
 }
 
+/* Whether the program w[0..n) cannot be run: then it is copied to bad. */
+static int bad_program(const char *w, size_t n, char *bad, size_t badlen)
+{
+	char prog[PATH_MAX];
+
+	if (n >= sizeof(prog))
+		return 0;
+	memcpy(prog, w, n);
+	prog[n] = '\0';
+	if (runnable(prog))
+		return 0;
+	snprintf(bad, badlen, "%s", prog);
+	return 1;
+}
+
 /*
  * The program of each callus hook command in a settings file's text: the
- * word before " hook " that is "callus" or a path ending in "/callus".  The
- * first one that cannot be run is copied to bad (empty when all can).
+ * word before " hook " that is "callus" or a path ending in "/callus", or
+ * such a path quoted ('/a dir/callus' hook: callus's shell quoting of a
+ * path with a blank).  The first one that cannot be run is copied to bad
+ * (empty when all can).
  */
 static void hook_programs(const char *text, size_t len, char *bad, size_t badlen)
 {
-	const char *p = text, *end = text + len, *q;
-
-	static const char needle[] = "callus hook ";
-	const size_t prog_end = strlen("callus"); /* the word ends there in the needle */
+	static const char needle[] = "callus hook ", quoted[] = "/callus' hook ";
+	const char *p, *end = text + len, *q;
 
 	*bad = '\0';
-	while ((q = memmem(p, (size_t)(end - p), needle, sizeof(needle) - 1))) {
+	for (p = text; (q = memmem(p, (size_t)(end - p), needle, sizeof(needle) - 1));) {
 		const char *w = q;
-		char prog[PATH_MAX];
 
 		p = q + sizeof(needle) - 1;
 		if (w > text && !strchr(" \t\"'\n", w[-1]) && w[-1] != '/')
 			continue; /* another word ending in callus */
 		while (w > text && !strchr(" \t\"'\n", w[-1]))
 			w--;
-		if ((size_t)(q + prog_end - w) >= sizeof(prog))
-			continue;
-		memcpy(prog, w, (size_t)(q + prog_end - w));
-		prog[q + prog_end - w] = '\0';
-		if (!runnable(prog)) {
-			snprintf(bad, badlen, "%s", prog);
+		if (bad_program(w, (size_t)(q + strlen("callus") - w), bad, badlen))
 			return;
-		}
 	}
-	/* a program whose path has a blank is written quoted (callus's
-	 * shell quoting): '/a dir/callus' hook */
-	static const char quoted[] = "/callus' hook ";
-
 	for (p = text; (q = memmem(p, (size_t)(end - p), quoted, sizeof(quoted) - 1));) {
 		const char *w = q;
-		char prog[PATH_MAX];
 
 		p = q + sizeof(quoted) - 1;
 		while (w > text && w[-1] != '\'' && w[-1] != '\n')
 			w--;
-		if (w == text || w[-1] != '\'' ||
-		    (size_t)(q + strlen("/callus") - w) >= sizeof(prog))
-			continue;
-		memcpy(prog, w, (size_t)(q + strlen("/callus") - w));
-		prog[q + strlen("/callus") - w] = '\0';
-		if (!runnable(prog)) {
-			snprintf(bad, badlen, "%s", prog);
+		if (w > text && w[-1] == '\'' &&
+		    bad_program(w, (size_t)(q + strlen("/callus") - w), bad, badlen))
 			return;
-		}
 	}
 }
 
