@@ -22,6 +22,7 @@
 #include "callus/fsutil.h"
 #include "callus/hash.h"
 #include "callus/import.h"
+#include "callus/lesson.h"
 #include "callus/paths.h"
 #include "callus/redact.h"
 #include "callus/store.h"
@@ -1028,24 +1029,6 @@ int cli_import(const cli_import_opts *o)
 	return rc;
 }
 
-/* A date of the calendar, YYYY-MM-DD (what follows it, a time, is the
- * transcripts' and is compared as text): a mistyped one would quietly
- * import nothing. */
-static int since_ok(const char *s)
-{
-	static const int days[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-	int y, m, d;
-
-	for (int i = 0; i < 10; i++)
-		if (!s[i] || ((i == 4 || i == 7) ? s[i] != '-' : !(s[i] >= '0' && s[i] <= '9')))
-			return 0;
-	y = (s[0] - '0') * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 + (s[3] - '0');
-	m = (s[5] - '0') * 10 + (s[6] - '0');
-	d = (s[8] - '0') * 10 + (s[9] - '0');
-	return y >= 1970 && m >= 1 && m <= 12 && d >= 1 && d <= days[m - 1] &&
-	       (s[10] == '\0' || s[10] == 'T' || s[10] == ' ');
-}
-
 int cmd_import(int argc, char **argv)
 {
 	cli_import_opts o;
@@ -1063,7 +1046,7 @@ int cmd_import(int argc, char **argv)
 			  opt_agent);
 		return 2;
 	}
-	if (opt_since && !since_ok(opt_since)) {
+	if (opt_since && callus_time_day(opt_since) < 0) {
 		cli_error("--since takes a date: YYYY-MM-DD, not '%s'", opt_since);
 		return 2;
 	}

@@ -5,6 +5,7 @@
 #include "callus/signature.h"
 #include "callus/strlist.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -402,6 +403,33 @@ static int digits(const char **p, int n)
 		v = v * 10 + (**p - '0');
 	}
 	return v;
+}
+
+time_t callus_time_day(const char *s)
+{
+	struct tm tm;
+	int y, m, d;
+	char end;
+
+	memset(&tm, 0, sizeof(tm));
+	if (!s || strlen(s) < 10 || sscanf(s, "%4d-%2d-%2d%c", &y, &m, &d, &end) < 3 ||
+	    s[4] != '-' || s[7] != '-' || (s[10] && s[10] != 'T'))
+		return -1;
+	if (m < 1 || m > 12 || d < 1 || d > 31 || y < 1970 || y > 9999)
+		return -1;
+	tm.tm_year = y - 1900;
+	tm.tm_mon = m - 1;
+	tm.tm_mday = d;
+	{
+		time_t t = timegm(&tm);
+		struct tm back;
+
+		/* 2026-02-31 is no day (timegm would make it March 3rd). */
+		gmtime_r(&t, &back);
+		if (back.tm_mday != d || back.tm_mon != m - 1)
+			return -1;
+		return t;
+	}
 }
 
 int callus_time_parse(const char *s, long long *ns)

@@ -623,34 +623,6 @@ static const section sections[] = {
 
 #define NSECTIONS (sizeof(sections) / sizeof(sections[0]))
 
-/* "YYYY-MM-DD" at midnight UTC; -1 when it is no date. */
-static time_t parse_day(const char *s)
-{
-	struct tm tm;
-	int y, m, d;
-	char end;
-
-	memset(&tm, 0, sizeof(tm));
-	if (!s || strlen(s) < 10 || sscanf(s, "%4d-%2d-%2d%c", &y, &m, &d, &end) < 3 ||
-	    s[4] != '-' || s[7] != '-' || (s[10] && s[10] != 'T'))
-		return -1;
-	if (m < 1 || m > 12 || d < 1 || d > 31 || y < 1970 || y > 9999)
-		return -1;
-	tm.tm_year = y - 1900;
-	tm.tm_mon = m - 1;
-	tm.tm_mday = d;
-	{
-		time_t t = timegm(&tm);
-		struct tm back;
-
-		/* 2026-02-31 is no day (timegm would make it March 3rd). */
-		gmtime_r(&t, &back);
-		if (back.tm_mday != d || back.tm_mon != m - 1)
-			return -1;
-		return t;
-	}
-}
-
 /* A chart's bars for a period of days: one a day, or a week, or more. */
 static void buckets(report_ctx *c, time_t days)
 {
@@ -665,7 +637,7 @@ static void buckets(report_ctx *c, time_t days)
 static int period(report_ctx *c, const callus_report_opts *o, char *from, size_t nfrom,
 		  callus_error *err)
 {
-	time_t to_day = parse_day(c->to), days;
+	time_t to_day = callus_time_day(c->to), days;
 
 	if (to_day < 0)
 		return callus_error_set(err, CALLUS_EINVAL, "'%s' is not a time", c->to);
@@ -675,7 +647,7 @@ static int period(report_ctx *c, const callus_report_opts *o, char *from, size_t
 		c->from_day = to_day;
 	} else {
 		if (o->since) {
-			if ((c->from_day = parse_day(o->since)) < 0 ||
+			if ((c->from_day = callus_time_day(o->since)) < 0 ||
 			    strlen(o->since) != 10)
 				return callus_error_set(
 				    err, CALLUS_EINVAL,
@@ -708,7 +680,7 @@ static void head(report_ctx *c, const callus_report_opts *o, int empty)
 	callus_buf *out = c->out;
 	char to[32];
 
-	day_text(to, sizeof(to), parse_day(c->to));
+	day_text(to, sizeof(to), callus_time_day(c->to));
 	callus_buf_puts(
 	    out,
 	    "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -793,10 +765,10 @@ static void errors_first_day(report_ctx *c)
 {
 	sqlite3_stmt *st = callus_report_prepare(
 	    c, "SELECT min(first_failure_at) FROM temp.report_errors");
-	time_t t, to_day = parse_day(c->to);
+	time_t t, to_day = callus_time_day(c->to);
 
 	if (callus_report_step(c, st) == SQLITE_ROW &&
-	    (t = parse_day((const char *)sqlite3_column_text(st, 0))) >= 0 &&
+	    (t = callus_time_day((const char *)sqlite3_column_text(st, 0))) >= 0 &&
 	    t < to_day) {
 		c->from_day = t;
 		buckets(c, (to_day - t) / 86400 + 1);

@@ -9,6 +9,7 @@
 #define CALLUS_LESSON_H
 
 #include <stddef.h>
+#include <time.h>
 #include <stdint.h>
 
 #include "callus/common.h"
@@ -114,6 +115,11 @@ char *callus_time_normalize(const char *s);
 /* The same time in nanoseconds since the epoch into *ns: 0, or -1 when s
  * is not one. */
 int callus_time_parse(const char *s, long long *ns);
+
+/* "YYYY-MM-DD" (what may follow from a 'T' on is left alone) at midnight
+ * UTC, a day of the calendar (2026-02-30 is none); -1 when s is no such
+ * date. */
+time_t callus_time_day(const char *s);
 
 void callus_lesson_release(callus_lesson *l);
 
