@@ -578,6 +578,19 @@ static int ignores(const char *status, int sig)
 /* What the child starts with: SIGPIPE at its default unless ignored from
  * the start; a descriptor marked closed, closed; one file for stdout and
  * stderr, one pipe, so the order written is the order read. */
+/* Run o again with stdout the file fd, emptied first; what it holds
+ * then in *got. */
+static void run_again(const callus_runner_opts *o, int fd, callus_buf *got)
+{
+	int status = -1;
+
+	assert_int_equal(ftruncate(fd, 0), 0);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	callus_buf_clear(got);
+	assert_int_equal(callus_runner_run(&status, o, NULL), 0);
+	slurp(got, fd);
+}
+
 static void test_child_starts_as_bare(void **state)
 {
 	char *ign[] = { "sh", "-c", "grep ^SigIgn: /proc/self/status", NULL };
@@ -586,34 +599,25 @@ static void test_child_starts_as_bare(void **state)
 	callus_runner_opts o = CALLUS_RUNNER_OPTS_INIT;
 	callus_buf got = CALLUS_BUF_INIT, seen = CALLUS_BUF_INIT;
 	sigset_t started;
-	int fd = tmp_fd(), status = -1;
+	int fd = tmp_fd();
 
 	(void)state;
 	o.argv = ign;
 	o.pty = 0;
 	o.out_fd = fd;
-	assert_int_equal(callus_runner_run(&status, &o, NULL), 0);
-	slurp(&got, fd);
+	run_again(&o, fd, &got);
 	assert_false(ignores(got.ptr, SIGPIPE));
 	/* ignored from the start: ignored for the command too */
 	sigemptyset(&started);
 	sigaddset(&started, SIGPIPE);
 	o.started_ignored = &started;
-	assert_int_equal(ftruncate(fd, 0), 0);
-	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
-	callus_buf_clear(&got);
-	assert_int_equal(callus_runner_run(&status, &o, NULL), 0);
-	slurp(&got, fd);
+	run_again(&o, fd, &got);
 	assert_true(ignores(got.ptr, SIGPIPE));
 	o.started_ignored = NULL;
 
 	o.argv = closed;
 	o.in_fd = CALLUS_RUNNER_CLOSED;
-	assert_int_equal(ftruncate(fd, 0), 0);
-	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
-	callus_buf_clear(&got);
-	assert_int_equal(callus_runner_run(&status, &o, NULL), 0);
-	slurp(&got, fd);
+	run_again(&o, fd, &got);
 	assert_string_equal(got.ptr, "1\n");
 	o.in_fd = 0;
 
@@ -622,11 +626,7 @@ static void test_child_starts_as_bare(void **state)
 	o.err_fd = fd;
 	o.on_output = collect;
 	o.ctx = &seen;
-	assert_int_equal(ftruncate(fd, 0), 0);
-	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
-	callus_buf_clear(&got);
-	assert_int_equal(callus_runner_run(&status, &o, NULL), 0);
-	slurp(&got, fd);
+	run_again(&o, fd, &got);
 	assert_string_equal(got.ptr, "o1\ne1\no2\ne2\no3\ne3\no4\ne4\no5\ne5\no6\ne6\n");
 	assert_string_equal(seen.ptr, got.ptr);
 	callus_buf_release(&got);
