@@ -22,13 +22,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <unistd.h>
 
 static const char *command, *signature;
-static long exit_code = 1, limit = CALLUS_LEARN_SUGGEST_MAX;
+/* LONG_MIN until given: --signature refuses a status it would ignore */
+static long exit_code = LONG_MIN, limit = CALLUS_LEARN_SUGGEST_MAX;
 static int json;
 
 static const cli_option suggest_options[] = {
@@ -265,6 +267,12 @@ int cmd_suggest(int argc, char **argv)
 				  : "what should callus match? --command CMD < OUTPUT, or --signature ID");
 		return 2;
 	}
+	if (signature && exit_code != LONG_MIN) {
+		cli_error("--exit-code goes with --command; a stored signature has no status");
+		return 2;
+	}
+	if (exit_code == LONG_MIN)
+		exit_code = 1;
 	if (exit_code < 1 || exit_code > 255) {
 		cli_error("--exit-code must be a failure's status, 1 to 255");
 		return 2;

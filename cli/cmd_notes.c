@@ -17,12 +17,14 @@
 #include "callus/redact.h"
 
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char *layer, *rule;
-static long limit;
+/* LONG_MIN until given: 'show' refuses a limit it would ignore */
+static long limit = LONG_MIN;
 static int json, all;
 
 static const cli_option notes_options[] = {
@@ -198,11 +200,14 @@ int cmd_notes(int argc, char **argv)
 {
 	callus_store *store = NULL;
 	cli_workspace ws;
-	int first, rc;
+	int first, rc, limited;
 
 	first = cli_parse(argc, argv, &cmd_notes_spec);
 	if (first < 0)
 		return first == CLI_PARSE_HELP ? 0 : 2;
+	limited = limit != LONG_MIN;
+	if (!limited)
+		limit = 0;
 	if (limit < 0 || limit > 1000000) {
 		cli_error("--limit must be between 0 and 1000000");
 		return 2;
@@ -211,6 +216,12 @@ int cmd_notes(int argc, char **argv)
 		cli_error(strcmp(argv[first], "show") ? "unknown argument '%s'; see 'callus help notes'"
 						      : "usage: callus notes show ID",
 			  argv[first]);
+		return 2;
+	}
+	if (first < argc && (layer || all || limited)) {
+		/* a filter of the list: said, not dropped */
+		cli_error("%s goes with the list, not 'callus notes show ID'",
+			  layer ? "--layer" : all ? "--all" : "--limit");
 		return 2;
 	}
 	rc = open_synced(&store, &ws, 0);

@@ -141,7 +141,14 @@ test_expect_success 'help and version: output that cannot be written fails, extr
 	test_expect_code 2 "$CALLUS" note retire abcd --why x 2>err &&
 	grep -q "why goes with" err &&
 	test_expect_code 2 "$CALLUS" note retire abcd --layer bogus 2>err &&
-	grep -q "layer is team or org, not .bogus." err
+	grep -q "layer is team or org, not .bogus." err &&
+	test_expect_code 2 "$CALLUS" notes show abcd --layer team 2>err &&
+	grep -q "layer goes with the list" err &&
+	test_expect_code 2 "$CALLUS" notes show abcd --limit 0 2>err &&
+	grep -q "limit goes with the list" err &&
+	test_expect_code 2 "$CALLUS" suggest --signature abcdef -e 1 2>err &&
+	grep -q "exit-code goes with --command" err &&
+	test_expect_code 1 "$CALLUS" notes show abcd 2>err && grep -q "no note abcd" err
 '
 
 test_expect_success 'help: every option of every command is in the man page' '
