@@ -855,6 +855,30 @@ static void check_trust(struct doctor *d, const callus_agentconf_agent *a)
 	callus_buf_release(&out);
 }
 
+/* An agent whose hooks lived in a file of their own under the former
+ * name (Copilot's .github/hooks/deja.json): while it still runs the old
+ * program, each hook runs twice, or runs another tool's `deja`. */
+static void check_old_file(struct doctor *d, const callus_agentconf_agent *a)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_buf path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;
+	const char *rel = callus_migrate_old_settings(a->name);
+
+	if (!rel)
+		return;
+	callus_buf_printf(&path, "%s/%s", d->ws->root, rel);
+	if (callus_buf_status(&path) == 0 &&
+	    callus_fs_read_file(&text, path.ptr, CALLUS_AGENTCONF_FILE_MAX, &err) == 0 &&
+	    callus_agentconf_count_old(a, text.ptr, text.len))
+		report(d, PROBLEM, "hooks",
+		       "%s: '%s' still runs %s, callus's former name: "
+		       "'callus init %s' takes it out",
+		       a->name, rel, CALLUS_MIGRATE_OLD_NAME, a->name);
+	callus_error_release(&err);
+	callus_buf_release(&path);
+	callus_buf_release(&text);
+}
+
 static void check_hooks(struct doctor *d)
 {
 	const callus_agentconf_agent *a;
@@ -869,6 +893,7 @@ static void check_hooks(struct doctor *d)
 
 		if (d->only && strcmp(a->name, d->only) != 0)
 			continue;
+		check_old_file(d, a);
 		callus_buf_clear(&path);
 		callus_buf_printf(&path, "%s/%s", d->ws->root, a->path);
 		rc = callus_fs_read_file(&text, path.ptr, CALLUS_AGENTCONF_FILE_MAX, &err);

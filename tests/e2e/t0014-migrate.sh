@@ -49,7 +49,8 @@ test_expect_success 'the same mistake in another file gets the fix learnt under 
 test_expect_success 'callus doctor names the hooks that still run the old program' '
 	cd ws &&
 	test_expect_code 1 "$CALLUS" doctor >out 2>&1 &&
-	grep -q "claude-code: .*still runs deja, callus.s former name" out
+	grep -q "claude-code: .*still runs deja, callus.s former name" out &&
+	grep -q "copilot: .\.github/hooks/deja\.json. still runs deja" out
 '
 
 test_expect_success 'callus init replaces the old hook entries, once, saying so' '
@@ -71,7 +72,9 @@ test_expect_success 'Copilot: the old file goes, the new one has the hook' '
 	"$CALLUS" init copilot >out &&
 	grep -q "deleted .\.github/hooks/deja\.json., the hook of deja" out &&
 	test ! -e .github/hooks/deja.json &&
-	jq -e ".hooks.postToolUse[0].bash | endswith(\"callus hook copilot\")" .github/hooks/callus.json
+	jq -e ".hooks.postToolUse[0].bash | endswith(\"callus hook copilot\")" .github/hooks/callus.json &&
+	{ "$CALLUS" doctor >out 2>&1 || :; } &&
+	grep -q "copilot: callus.s hook is in" out && ! grep -q "deja\.json" out
 '
 
 test_expect_success 'a hook run by an agent migrates a workspace too' '
