@@ -23,6 +23,7 @@
 #include "callus/embed.h"
 #include "callus/fsutil.h"
 #include "callus/gc.h"
+#include "callus/knowledge.h"
 #include "callus/lesson.h"
 #include "callus/log.h"
 #include "callus/match.h"
@@ -30,6 +31,7 @@
 #include "callus/record.h"
 #include "callus/store.h"
 #include "callus/store_redact.h"
+#include "callus/team.h"
 #include "callus/views.h"
 
 #include <errno.h>
@@ -681,6 +683,39 @@ static void report_unread(const char *message, void *arg)
 	u->bad++;
 }
 
+/* The team and org stores' locations, as sync would take them; a URL
+ * is named by its scheme only (it may hold a password).  The problems. */
+static int check_layer_urls(struct doctor *d)
+{
+	static const callus_layer layers[] = { CALLUS_LAYER_TEAM, CALLUS_LAYER_ORG };
+	callus_config *user = cli_team_user_config();
+	callus_buf loc = CALLUS_BUF_INIT;
+	int bad = 0;
+
+	for (size_t i = 0; i < sizeof(layers) / sizeof(layers[0]); i++) {
+		callus_error err = CALLUS_ERROR_INIT;
+		const char *name = callus_layer_name(layers[i]);
+		int rc = callus_team_location(&loc, d->ws->config, user, layers[i], &err);
+
+		if (rc == CALLUS_EINVAL) {
+			report(d, PROBLEM, "config", "%s (callus sync cannot reach the %s layer)",
+			       callus_error_message(&err), name);
+			bad++;
+		} else if (rc == 0 && !callus_knowledge_location_known(loc.ptr)) {
+			report(d, PROBLEM, "config",
+			       "[%s] url names no store this callus reads ('%.*s'; it reads "
+			       "sqlite:PATH, a path, or postgresql://...): callus sync cannot reach "
+			       "the %s layer",
+			       name, (int)strcspn(loc.ptr, ":"), loc.ptr, name);
+			bad++;
+		}
+		callus_error_release(&err);
+	}
+	callus_buf_release(&loc);
+	callus_config_free(user);
+	return bad;
+}
+
 static void check_config(struct doctor *d)
 {
 	const callus_config_entry *e;
@@ -711,7 +746,8 @@ static void check_config(struct doctor *d)
 	}
 	cli_gc_policy(d->ws, &p, report_unread, &u);
 	bad += u.bad;
-	if ((e = callus_config_lookup(d->ws->config, "lessons", "file")) &&
+	/* empty is the default, AGENTS.md, as recording takes it */
+	if ((e = callus_config_lookup(d->ws->config, "lessons", "file")) && *e->value &&
 	    !callus_record_lessons_file_ok(e->value)) {
 		report(d, PROBLEM, "config",
 		       "'%s' line %u: 'lessons.file' must be a path inside the "
@@ -720,6 +756,13 @@ static void check_config(struct doctor *d)
 		       callus_config_name(d->ws->config), e->line, e->value);
 		bad++;
 	}
+	if (d->ws->embed_error) {
+		report(d, PROBLEM, "config",
+		       "[embed] ignored: %s (the built-in embedder is used alone)",
+		       d->ws->embed_error);
+		bad++;
+	}
+	bad += check_layer_urls(d);
 	if (!bad)
 		report(d, OK, "config", "%s",
 		       exists(d->ws->root, CALLUS_CONFIG_FILE)

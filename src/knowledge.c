@@ -27,6 +27,11 @@ static const callus_storage_ops *backend_for(const char *location, const char **
 {
 	const char *colon = strchr(location, ':'), *slash = strchr(location, '/');
 
+	/* libpq's other spelling, which people write as often */
+	if (!strncmp(location, "postgres://", 11)) {
+		*rest = location + 11;
+		return &callus_storage_postgresql;
+	}
 	for (size_t i = 0; i < NBACKENDS; i++) {
 		size_t n = strlen(backends[i]->scheme);
 
@@ -67,6 +72,13 @@ int callus_knowledge_open(callus_knowledge **out, const char *location, int time
 	k->owned = 1;
 	*out = k;
 	return 0;
+}
+
+int callus_knowledge_location_known(const char *location)
+{
+	const char *rest;
+
+	return location && *location && backend_for(location, &rest) != NULL;
 }
 
 int callus_knowledge_over_store(callus_knowledge **out, callus_store *s, callus_error *err)

@@ -33,6 +33,10 @@ typedef struct callus_knowledge callus_knowledge;
 int callus_knowledge_open(callus_knowledge **out, const char *location, int timeout_ms,
 			  callus_error *err);
 
+/* Whether a backend of this build takes location (what
+ * callus_knowledge_open would not refuse by its scheme). */
+int callus_knowledge_location_known(const char *location);
+
 /* The knowledge of an open workspace store, which stays the caller's and
  * must outlive *out. */
 int callus_knowledge_over_store(callus_knowledge **out, callus_store *s, callus_error *err);

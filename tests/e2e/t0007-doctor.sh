@@ -154,6 +154,16 @@ test_expect_success 'configuration values callus cannot use' '
 	problem config "line 4: .promote.min_applications. must be between 0 and" &&
 	problem config "line 6: .match.half_life_days. must be an integer" &&
 	problem config "line 8: .layer.team.max_notes. must be an integer" &&
+	# the stores sync reaches and the embedder; a URL named by its scheme only
+	printf "[team]\n\turl = mysql://bob:Pw9secret@db/x\n[org]\n\turl = rel/org.db\n[embed]\n\turl = ftp://e\n" >.callus/config &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
+	problem config "\[team\] url names no store this callus reads (.mysql.;" &&
+	problem config "\[org\] url .rel/org.db. names a SQLite file by a relative path" &&
+	problem config "\[embed\] ignored: the embedder url must start with http" &&
+	! grep -q Pw9secret out &&
+	# and an empty lessons file, the default as recording takes it
+	printf "[team]\n\turl = postgres://bob@127.0.0.1:1/x\n[org]\n\turl = sqlite:/tmp/o.db\n[lessons]\n\tfile =\n" >.callus/config &&
+	"$CALLUS" doctor >out && ! grep -q "^problem  config" out &&
 	git init -q && cp .git/config git.config &&
 	printf "[lessons]\n\tfile = .git/config\n" >.callus/config &&
 	echo "int x = ;" >b.c &&

@@ -315,6 +315,8 @@ test_expect_success 'postgresql: a fix applied 5 times in A is proposed; B sees 
 	"$CALLUS" proposals --json | jq -e "length == 1 and .[0].application_count == 5
 		and .[0].proposed_by == \"alice@example.com (role alice)\"" &&
 	cd .. && pg_workspace pb bob && cd pb &&
+	# the other spelling libpq takes reaches the same server
+	sed -i "s#postgresql://#postgres://#" .callus/config && grep -q "postgres://bob@" .callus/config &&
 	"$CALLUS" sync >out && grep -q "^team: 0 proposed, 0 reported, 0 pulled" out &&
 	"$CALLUS" proposals >out && grep -q "no proposals" out
 '
