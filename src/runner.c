@@ -92,10 +92,10 @@ struct run {
 	int status;
 	int term_signal; /* what killed the child, 0 when it exited */
 	int pty;
-	int master;    /* pty master (src[0] until its EOF) or -1 */
+	int master;    /* pty master (a src until its EOF) or -1 */
 	int winsz_fd;  /* the terminal the window size follows, or -1 */
 	int wake_rd;
-	int src[2];    /* stdout pipe / pty master, stderr pipe; -1 at EOF */
+	int src[2];    /* stdout's, stderr's: a pipe or the pty master; -1 at EOF */
 	int dst[2];    /* out_fd, err_fd; -1 when discarded or broken */
 	int write_errno; /* the first failed write's, 0 when none */
 	callus_output_fn on_output;
@@ -524,7 +524,7 @@ int callus_runner_run(int *out_status, const callus_runner_opts *opts, callus_er
 	sigset_t block, old_mask;
 	int wake[2] = { -1, -1 }, report[2] = { -1, -1 };
 	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
-	int slave = -1, masked = 0, rc = 0, use_pty, err_tty;
+	int slave = -1, masked = 0, rc = 0, use_pty, out_tty, err_tty, slot;
 	size_t i;
 	ssize_t n;
 
@@ -538,8 +538,13 @@ int callus_runner_run(int *out_status, const callus_runner_opts *opts, callus_er
 	if (runner_wake_fd != -1)
 		return callus_error_set(err, CALLUS_EBUSY, "a command is already running");
 
-	use_pty = opts->pty < 0 ? (opts->out_fd >= 0 && isatty(opts->out_fd)) : opts->pty != 0;
+	out_tty = opts->out_fd >= 0 && isatty(opts->out_fd);
 	err_tty = opts->err_fd >= 0 && isatty(opts->err_fd);
+	use_pty = opts->pty < 0 ? out_tty || err_tty : opts->pty != 0;
+	/* the stream the pty stands for: stdout, or stderr alone when only
+	 * it is the terminal (`callus run make >build.log` keeps make's
+	 * colours on the screen, as without callus) */
+	slot = opts->pty < 0 && !out_tty && err_tty;
 	r.pty = use_pty;
 	r.dst[0] = opts->out_fd;
 	r.dst[1] = opts->err_fd;
@@ -556,7 +561,7 @@ int callus_runner_run(int *out_status, const callus_runner_opts *opts, callus_er
 	r.wake_rd = wake[0];
 
 	if (use_pty) {
-		if (opts->out_fd >= 0 && isatty(opts->out_fd))
+		if (out_tty)
 			r.winsz_fd = opts->out_fd;
 		else if (err_tty)
 			r.winsz_fd = opts->err_fd;
@@ -574,7 +579,7 @@ int callus_runner_run(int *out_status, const callus_runner_opts *opts, callus_er
 		}
 	}
 	if (use_pty) {
-		r.src[0] = r.master;
+		r.src[slot] = r.master;
 		if (set_nonblock(r.master) < 0)
 			goto sys_fail;
 		/*
@@ -585,7 +590,12 @@ int callus_runner_run(int *out_status, const callus_runner_opts *opts, callus_er
 		 * a pipe, as pipe mode does, and let it see a non-terminal
 		 * stderr exactly as it would without callus.
 		 */
-		if (!err_tty) {
+		if (slot) {
+			if (pipe2(outp, O_CLOEXEC) < 0 || set_nonblock(outp[0]) < 0)
+				goto sys_fail;
+			r.src[0] = outp[0];
+			outp[0] = -1;
+		} else if (!err_tty) {
 			if (pipe2(errp, O_CLOEXEC) < 0 || set_nonblock(errp[0]) < 0)
 				goto sys_fail;
 			r.src[1] = errp[0];
@@ -652,7 +662,7 @@ int callus_runner_run(int *out_status, const callus_runner_opts *opts, callus_er
 	cs.argv = opts->argv;
 	cs.pty = use_pty;
 	cs.in_fd = opts->in_fd;
-	cs.out_w = use_pty ? slave : outp[1];
+	cs.out_w = outp[1] >= 0 ? outp[1] : slave;
 	cs.err_w = errp[1] >= 0 ? errp[1] : slave;
 	cs.report_fd = report[1];
 	cs.old_act = old_act;
@@ -736,8 +746,9 @@ out:
 	close_fd(&errp[0]);
 	close_fd(&errp[1]);
 	close_fd(&slave);
-	if (r.src[0] == r.master)
-		r.src[0] = -1;
+	for (i = 0; i < 2; i++)
+		if (r.src[i] == r.master)
+			r.src[i] = -1;
 	close_fd(&r.master);
 	close_fd(&r.src[0]);
 	close_fd(&r.src[1]);

@@ -39,8 +39,10 @@ typedef struct callus_runner_opts {
 	/* NULL-terminated, not empty; argv[0] is searched in PATH (execvp).
 	 * Borrowed for the duration of the call. */
 	char *const *argv;
-	/* -1 auto: a pseudo-terminal when out_fd is a terminal (pipes when
-	 * none can be opened); 0 pipes; 1 pty: the child's stdout is the pty,
+	/* -1 auto: a pseudo-terminal when out_fd is a terminal, or only
+	 * err_fd (then the pty is the child's stderr alone, copied to
+	 * err_fd, and stdout a pipe); pipes when none can be opened.  0
+	 * pipes; 1 pty: the child's stdout is the pty,
 	 * copied to out_fd.  Its stderr is the pty too (copied to out_fd, as
 	 * a terminal would show it) only when err_fd is a terminal;
 	 * otherwise it is a pipe copied to err_fd as in pipe mode, so a

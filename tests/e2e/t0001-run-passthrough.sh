@@ -213,6 +213,15 @@ test_expect_success 'under a terminal the command gets one' '
 '
 
 test_skip_unless_tool script
+test_expect_success 'stdout redirected, stderr the terminal: the command'"'"'s stderr is one too' '
+	# so a compiler keeps its colours on the screen, as bare
+	test_expect_code 5 script -qec "\"\$CALLUS\" run -- sh -c \"test -t 1 && echo TTY || echo NOTTY; test -t 2 && echo ETTY >&2 || echo ENOTTY >&2; exit 5\" >file.out" /dev/null >term &&
+	echo NOTTY >expect &&
+	test_cmp expect file.out &&
+	grep -q "^ETTY" term && ! grep -q "ENOTTY" term
+'
+
+test_skip_unless_tool script
 test_expect_success 'under a terminal the exit status passes through' '
 	test_expect_code 3 script -qec "\"\$CALLUS\" run -- sh -c \"exit 3\"" /dev/null
 '

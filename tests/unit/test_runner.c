@@ -308,6 +308,29 @@ static void test_pty_stderr_redirected(void **state)
 	result_release(&res);
 }
 
+/* Auto, stdout a file and stderr the terminal: the pty is stderr alone,
+ * so a compiler keeps its colours on the screen and the file gets
+ * exactly stdout. */
+static void test_pty_stderr_only(void **state)
+{
+	char *argv[] = { "sh", "-c",
+			 "printf out; printf err >&2; test -t 1 && exit 3; test -t 2 || exit 4; exit 0",
+			 NULL };
+	struct test_tty term;
+	struct result res;
+
+	(void)state;
+	test_tty_open(&term);
+	run_into(&res, argv, -1, -1, term.slave);
+	assert_int_equal(res.rc, 0);
+	assert_int_equal(res.status, 0);
+	assert_string_equal(res.out.ptr, "out");
+	assert_int_equal(test_tty_pending(&term), 3);
+	assert_int_equal(res.seen.len, 6);
+	result_release(&res);
+	test_tty_close(&term);
+}
+
 static void test_pty_is_a_tty(void **state)
 {
 	char *tty[] = { "sh", "-c", "test -t 1 && test -t 2", NULL };
@@ -777,6 +800,7 @@ int main(void)
 		cmocka_unit_test(test_output_names_its_stream),
 		cmocka_unit_test(test_pty_is_a_tty),
 		cmocka_unit_test(test_pty_stderr_redirected),
+		cmocka_unit_test(test_pty_stderr_only),
 		cmocka_unit_test(test_stdin_passthrough),
 		cmocka_unit_test(test_not_found),
 		cmocka_unit_test(test_not_executable),
