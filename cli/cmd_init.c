@@ -402,6 +402,20 @@ out:
 	return rc;
 }
 
+/* Whether ws's root is the user's home directory. */
+static int is_home(const cli_workspace *ws)
+{
+	const char *home = getenv("HOME");
+	char *real;
+	int same;
+
+	if (!home || !*home || !(real = realpath(home, NULL)))
+		return 0;
+	same = !strcmp(real, ws->root_real);
+	free(real);
+	return same;
+}
+
 /* Outside a git repository a hook records only in a directory that holds
  * .callus/ (callus/workspace.h): running init here is the asking. */
 static int mark_workspace(const cli_workspace *ws)
@@ -579,6 +593,17 @@ int cmd_init(int argc, char **argv)
 	if (!a) {
 		list_agents(&ws, program, why);
 		rc = 0;
+		goto out;
+	}
+	/* home outside git would hold every folder under it that is in no
+	 * repository: asked for by making .callus/ there by hand, not by
+	 * running init in the wrong folder */
+	if (!opt_remove && ws.kind == CALLUS_WS_NONE && is_home(&ws)) {
+		cli_error("'%s' is your home directory, in no git repository: as a workspace it "
+			  "would record every folder under it that is in none; run 'callus init %s' "
+			  "in a project, or make '.callus/' here first to mean it",
+			  ws.root, a->name);
+		rc = 1;
 		goto out;
 	}
 	rc = init_one(&ws, a, program, why);

@@ -46,6 +46,15 @@ test_expect_success 'callus init makes a plain directory a workspace, then it re
 	test "$("$CALLUS" lessons --json | jq length)" = 1
 '
 
+test_expect_success 'callus init in the home directory outside git: refused, unless .callus/ is made' '
+	mkdir -p home && cd home &&
+	test_expect_code 1 env HOME="$PWD" "$CALLUS" init claude-code >../out 2>../err &&
+	grep -q "is your home directory, in no git repository" ../err &&
+	test "$(ls -A)" = "" &&
+	mkdir .callus && HOME="$PWD" "$CALLUS" init claude-code >../out &&
+	test -f .claude/settings.json
+'
+
 test_expect_success 'a cwd that does not exist, or is a file: refused with one line' '
 	gcc_payload "$PWD/missing" | "$CALLUS" hook generic >reply 2>err &&
 	test "$(cat reply)" = "{}" &&
