@@ -20,6 +20,7 @@
 #include "sqlutil.h"
 #include "store_internal.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <pcre2.h>
 #include <stdlib.h>
@@ -139,6 +140,35 @@ static int stack_overlap(const callus_strlist *a, const callus_strlist *b)
 	return 0;
 }
 
+/* The first word of a message (letters, 2 or more), lower-cased, into
+ * out[0..size); "" when it has none. */
+static void first_word(char *out, size_t size, const char *msg)
+{
+	size_t n = 0;
+
+	while (*msg && !(isalpha((unsigned char)msg[0]) && isalpha((unsigned char)msg[1])))
+		msg++;
+	while (isalpha((unsigned char)*msg) && n + 1 < size)
+		out[n++] = (char)tolower((unsigned char)*msg++);
+	out[n] = '\0';
+}
+
+/*
+ * A shared frame is evidence of the same error only for messages of one
+ * kind: the same first word.  The same function raising one exception
+ * type for two reasons ("invalid literal for int()" and "math domain
+ * error", both ValueError in parse()) is two errors; the corpus has no
+ * pair the frame alone found (docs/matching.md).
+ */
+static int same_first_word(const char *a, const char *b)
+{
+	char wa[32], wb[32];
+
+	first_word(wa, sizeof(wa), a);
+	first_word(wb, sizeof(wb), b);
+	return *wa && !strcmp(wa, wb);
+}
+
 /* The statement of one signature's CALLUS_MATCH_SIGNATURE_COLUMNS by rowid. */
 #define SIGNATURE_BY_ROWID "SELECT " CALLUS_MATCH_SIGNATURE_COLUMNS " FROM signatures WHERE rowid = ?1"
 
@@ -249,7 +279,7 @@ static int regex_fallback(callus_store *s, callus_match_candidates *cands, match
 			hit = pcre2_match(re, (PCRE2_SPTR)msg, strlen(msg), 0, 0, md, NULL) >= 0;
 			pcre2_code_free(re);
 		}
-		if (!hit && has_stack &&
+		if (!hit && has_stack && same_first_word(msg, original) &&
 		    callus_sql_json_strlist(&stack, (const char *)sqlite3_column_text(row, 3)) == 0)
 			hit = stack_overlap(&q->stack_patterns, &stack);
 		callus_strlist_release(&stack);

@@ -2353,6 +2353,40 @@ static void regex_fallback_finds_what_vectors_miss(void **state)
 	callus_signature_release(&q);
 }
 
+/* A shared frame alone is no evidence across kinds of message: parse()
+ * raising ValueError for an int() literal and for a math domain is two
+ * errors (found by an outside review: the one fix was shown for the
+ * other); the same first word still is. */
+static void regex_fallback_frame_needs_the_same_kind(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, q, same;
+	callus_match *m = NULL;
+	callus_match_opts mo;
+	size_t n = 0;
+
+	make_sig(&a, "unittest", "ValueError", "invalid literal for int() with base 10: '4.0'",
+		 "parse\tv.py");
+	make_sig(&q, "unittest", "ValueError", "math domain error", "parse\tv.py");
+	assert_string_equal(a.error_type, q.error_type);
+	assert_true(similarity(&a, &q) < CALLUS_MATCH_THRESHOLD);
+	store_sig(f, &a);
+	memset(&mo, 0, sizeof(mo));
+	mo.workspace = f->dir;
+	assert_int_equal(callus_match_find(f->s, &mo, &q, &m, &n, NULL), 0);
+	for (size_t i = 0; i < n; i++)
+		assert_string_not_equal(m[i].signature_id, a.id);
+	callus_matches_free(m, n);
+	/* the same kind of sentence, its value beyond the normalization */
+	make_sig(&same, "unittest", "ValueError", "invalid literal for Decimal: 'x' in column 3",
+		 "parse\tv.py");
+	m = the_regex_match(f, &same, &a);
+	callus_matches_free(m, 1);
+	callus_signature_release(&a);
+	callus_signature_release(&q);
+	callus_signature_release(&same);
+}
+
 /* Whether a search of q (with cands, may be NULL) finds want by the regex
  * fallback. */
 static int regex_finds(fixture *f, callus_match_candidates *cands, const callus_signature *q,
@@ -2896,6 +2930,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(stored_vector_searched, setup, teardown),
 		cmocka_unit_test_setup_teardown(vector_file_behind_is_rebuilt, setup, teardown),
 		cmocka_unit_test_setup_teardown(regex_fallback_makes_the_pattern_a_row_omits, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(regex_fallback_frame_needs_the_same_kind, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(regex_fallback_finds_what_vectors_miss, setup,
 						teardown),
