@@ -174,6 +174,40 @@ out:
 	return rc;
 }
 
+/* The signatures of sigs[0..n) a recording of their output would count
+ * before its search: each id once, and none the store holds already.
+ * Into *out (the caller frees the array alone: its signatures are
+ * sigs's, shallow copies). */
+static int to_count(callus_store *store, const callus_signature *sigs, size_t n,
+		    callus_signature **out, size_t *nout)
+{
+	*out = NULL;
+	*nout = 0;
+	if (!n)
+		return 0;
+	if (!(*out = calloc(n, sizeof(**out))))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		callus_error err = CALLUS_ERROR_INIT;
+		callus_signature g;
+		int seen = 0, rc;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(sigs[j].id, sigs[i].id);
+		if (seen)
+			continue;
+		rc = callus_match_get_signature(store, sigs[i].id, &g, &err);
+		callus_error_release(&err);
+		if (rc == 0)
+			callus_signature_release(&g);
+		else if (rc == CALLUS_ENOTFOUND)
+			(*out)[(*nout)++] = sigs[i];
+		else
+			return -1;
+	}
+	return 0;
+}
+
 /* The errors of the output on standard input, signed as a recording
  * would sign them. */
 static int stdin_signatures(const cli_workspace *ws, callus_signature **sigs, size_t *n)
@@ -244,7 +278,7 @@ int cmd_suggest(int argc, char **argv)
 {
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_store *store = NULL;
-	callus_signature *sigs = NULL, one;
+	callus_signature *sigs = NULL, one, *counted = NULL;
 	size_t nsigs = 0;
 	callus_match_opts mo;
 	callus_buf noted = CALLUS_BUF_INIT;
@@ -304,6 +338,17 @@ int cmd_suggest(int argc, char **argv)
 	memset(&mo, 0, sizeof(mo));
 	mo.workspace = ws.root;
 	mo.half_life_days = cli_match_half_life(&ws);
+	/* searched as a recording of this output would search: a stored
+	 * error with its stored vector, a new one weighed with the output's
+	 * new errors counted (the store's word for what would be suggested) */
+	mo.stored = 1;
+	if (store && !signature) {
+		if (to_count(store, sigs, nsigs, &counted, &mo.ncounted) < 0) {
+			cli_error("cannot read the stored signatures");
+			goto out;
+		}
+		mo.counted = mo.ncounted ? counted : NULL;
+	}
 	/* what a recording would suggest: in a large store, the newest
 	 * signatures and every one with a note */
 	if (store)
@@ -332,6 +377,7 @@ int cmd_suggest(int argc, char **argv)
 		out = NULL;
 	}
 out:
+	free(counted);
 	free(rvecs);
 	callus_buf_release(&noted);
 	json_decref(out);

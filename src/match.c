@@ -607,7 +607,9 @@ int callus_match_find(callus_store *s, const callus_match_opts *opts, const call
 	 * one in the document count) */
 	if (!callus_match_scans_vector(opts->scans, sig->id, vec) &&
 	    !(opts->stored && stored_vector(s, sig->id, vec)) &&
-	    (sq = callus_match_embed(s, sig, vec)) != SQLITE_OK)
+	    (sq = opts->counted ? callus_match_embed_counted(s, sig, opts->counted,
+							   opts->ncounted, vec)
+				: callus_match_embed(s, sig, vec)) != SQLITE_OK)
 		goto fail;
 	if (opts->index) {
 		shared = opts->index;

@@ -103,6 +103,36 @@ int callus_match_embed(callus_store *s, const callus_signature *sig, float vec[C
 	return sq;
 }
 
+int callus_match_embed_counted(callus_store *s, const callus_signature *sig,
+			       const callus_signature *counted, size_t n,
+			       float vec[CALLUS_EMBED_DIM])
+{
+	callus_features f = CALLUS_FEATURES_INIT, g = CALLUS_FEATURES_INIT;
+	callus_idf *idf = NULL;
+	uint32_t docs;
+	int sq;
+
+	if (callus_embed_features(&f, sig) < 0)
+		return SQLITE_NOMEM;
+	if ((sq = callus_match_df_load(s, &f, &idf)) != SQLITE_OK)
+		goto out;
+	docs = callus_idf_docs(idf);
+	for (size_t i = 0; i < n; i++) {
+		callus_features_release(&g);
+		if (callus_embed_features(&g, &counted[i]) < 0 || callus_idf_add(idf, &g) < 0) {
+			sq = SQLITE_NOMEM;
+			goto out;
+		}
+	}
+	callus_idf_set_docs(idf, docs);
+	callus_embed_vector(vec, &f, idf);
+out:
+	callus_idf_free(idf);
+	callus_features_release(&f);
+	callus_features_release(&g);
+	return sq;
+}
+
 static int by_feature_id(const void *a, const void *b)
 {
 	uint64_t x = ((const callus_feature *)a)->id, y = ((const callus_feature *)b)->id;

@@ -131,6 +131,13 @@ int callus_match_noted_vector_path(callus_buf *out, callus_store *s);
  * frequencies of the indexed signatures).  An SQLite result code. */
 int callus_match_embed(callus_store *s, const callus_signature *sig, float vec[CALLUS_EMBED_DIM]);
 
+/* The same, with counted[0..n)'s features counted in the document
+ * frequencies as a recording counts its new signatures' before it embeds
+ * them (the document count is the vectors', which they have not yet). */
+int callus_match_embed_counted(callus_store *s, const callus_signature *sig,
+			       const callus_signature *counted, size_t n,
+			       float vec[CALLUS_EMBED_DIM]);
+
 /*
  * The document frequencies (match_df.c): embed_df a row a bucket of
  * features, their counts packed; embed_df_hot a row a feature, the common

@@ -116,6 +116,14 @@ typedef struct callus_match_opts {
 				  * the store holds for it (one row read, where
 				  * making it again reads some seventy document
 				  * frequencies); made when it has none */
+	const callus_signature *counted; /* may be NULL: the signatures a
+				  * recording of the same output would count
+				  * in the document frequencies before its
+				  * search (the output's errors not stored
+				  * yet, sig among them): a vector made for sig
+				  * is weighed as that recording's would be,
+				  * so callus suggest shows what it would */
+	size_t ncounted;
 	const struct callus_vecindex *index; /* may be NULL: the file the
 				  * search reads (vectors, else the built-in
 				  * one) opened for it; else that file open

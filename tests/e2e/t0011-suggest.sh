@@ -90,6 +90,27 @@ test_expect_success 'a fixed gcc error: suggested for the same error elsewhere, 
 '
 
 test_skip_unless_tool gcc jq sqlite3
+test_skip_unless_tool gcc jq
+test_expect_success 'suggest answers what the recording of the same output then shows' '
+	mkdir same && cd same &&
+	git init -q && printf ".callus/\n*.o\nB.txt\n" >.gitignore &&
+	echo "int g(void){ return foo_bar(1); }" >a.c &&
+	git add -A && git -c user.name=t -c user.email=t@e -c commit.gpgSign=false commit -qm a &&
+	test_expect_code 1 "$CALLUS" run -q -- gcc -Werror -c a.c 2>/dev/null &&
+	echo "int ok(void){return 0;}" >a.c && "$CALLUS" run -q -- gcc -Werror -c a.c &&
+	# another function, and a hint the first had not: words no signature
+	# stored has (a search that weighed them unseen found nothing)
+	printf "#include <string.h>\nint g(void){ return strlenx(\"a\"); }\n" >a.c &&
+	{ gcc -Werror -c a.c >B.txt 2>&1 || :; } &&
+	"$CALLUS" suggest --command "gcc -Werror -c a.c" --json <B.txt >sugg.json &&
+	rid=$(jq -r ".[0].suggestions[0].resolution_id" sugg.json) && test "$rid" != null &&
+	test_expect_code 1 "$CALLUS" run -- gcc -Werror -c a.c 2>err &&
+	grep -q "what fixed errors like this before" err &&
+	# and again, the error stored now: the same answer
+	"$CALLUS" suggest --command "gcc -Werror -c a.c" --json <B.txt >again.json &&
+	test "$(jq -r ".[0].suggestions[0].resolution_id" again.json)" = "$rid"
+'
+
 test_expect_success 'recency: a fix that last worked 30 days ago counts half, [match] half_life_days' '
 	cd proj &&
 	{ gcc -c b.c 2>out || true; } &&
@@ -233,7 +254,9 @@ test_expect_success 'models no longer set up: their vectors go model_days after 
 	named_ago() { sqlite3 .callus/callus.db "UPDATE sync_state SET value =
 		strftime(\"%Y-%m-%dT%H:%M:%fZ\", \"now\", \"-$2 days\") WHERE key LIKE \"embed.named_at %$1%\""; } &&
 	n=$(ext) && s=$(ext sleep-3000) && test "$s" -gt 0 && test "$n" -gt "$s" &&
-	"$CALLUS" doctor >out &&
+	# the half-configured [embed] of the test before: a problem of its own
+	test_expect_code 1 "$CALLUS" doctor >out &&
+	grep -q "^problem  config     \[embed\] ignored: an embedder url is set but no model" out &&
 	grep -q "^note     vectors    $s vectors of openai:sleep-3000@127.0.0.1:$port, which \[embed\] does not name: kept while the configuration cannot be read" out &&
 	"$CALLUS" gc >out && ! grep -q "embedding models" out &&
 	test "$(ext)" = "$n" &&
