@@ -464,6 +464,9 @@ static int scan_line(extract_state *st, span s)
 		return add_diag(st, st->path.ptr, line, col, code, msg);
 	}
 
+	/* node's version under an uncaught error names no file */
+	if (starts(t, "Node.js v"))
+		return 0;
 	/* bare paths anywhere: "FAIL ./sum.test.js", "Error in src/x.py" */
 	for (size_t i = 0; i < t.len;) {
 		size_t j;

@@ -107,12 +107,15 @@ int callus_parse_diag(callus_diags *diags, callus_strlist *files, const callus_p
 /*
  * What any tool may print, read whoever prints it: JUnit XML and TAP are
  * reports of their own (a tool callus does not know, a known one asked for
- * them: `vitest --reporter=junit`), then "file:line" lines, stack frames
- * and test names (the generic extractor).
+ * them: `vitest --reporter=junit`), a Python or Node.js program's uncaught
+ * error (a project's own check), then "file:line" lines, stack frames and
+ * test names (the generic extractor).
  */
 int callus_parse_generic(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
-	static const callus_parser *const formats[] = { &callus_parser_junit, &callus_parser_tap };
+	static const callus_parser *const formats[] = { &callus_parser_junit, &callus_parser_tap,
+							&callus_parser_pytraceback,
+							&callus_parser_node_crash };
 	size_t before = diags->count + diags->dropped, nfiles = files->count, first;
 	int rc;
 

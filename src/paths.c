@@ -207,7 +207,9 @@ static int resolve(callus_buf *out, const callus_pathctx *pc, const char *p, siz
 		if (!push_components(out, p + rest, len - rest))
 			return 0;
 	} else {
-		if (p[0] == '~' || memchr(p, ':', len) || memchr(p, '\\', len))
+		/* "<frozen runpy>", "<string>", "<stdin>": an interpreter's
+		 * own code, named as no file is */
+		if (p[0] == '~' || p[0] == '<' || memchr(p, ':', len) || memchr(p, '\\', len))
 			return 0;
 		if (pc->cwd_rel && *pc->cwd_rel &&
 		    !push_components(out, pc->cwd_rel, strlen(pc->cwd_rel)))

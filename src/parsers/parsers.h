@@ -20,6 +20,6 @@ extern const callus_parser callus_parser_eslint, callus_parser_tsc, callus_parse
 	callus_parser_markdownlint, callus_parser_yamllint, callus_parser_ava, callus_parser_exunit,
 	callus_parser_junit, callus_parser_bun, callus_parser_deno_test,
 	callus_parser_deno_lint, callus_parser_playwright,
-	callus_parser_gradle;
+	callus_parser_gradle, callus_parser_pytraceback, callus_parser_node_crash;
 
 #endif

@@ -568,6 +568,96 @@ static void unknown_tools(void **state)
 	callus_failure_release(&f);
 }
 
+/* A project's own Python or Node.js program that dies of an uncaught
+ * error (found by an outside review: no error, no signature, and node's
+ * "Node.js v20" taken for a file).  The last of chained tracebacks; a
+ * SyntaxError with no "Traceback" line; an interpreter's "<frozen runpy>"
+ * no file. */
+static void uncaught_errors(void **state)
+{
+	static const char py[] =
+		"Traceback (most recent call last):\n"
+		"  File \"<frozen runpy>\", line 198, in _run_module_as_main\n"
+		"  File \"/tmp/callus-corpus/misc/tools/check.py\", line 9, in <module>\n"
+		"    main()\n"
+		"  File \"/tmp/callus-corpus/misc/tools/conf.py\", line 3, in load\n"
+		"    return d[\"port\"]\n"
+		"KeyError: 'port'\n"
+		"\n"
+		"The above exception was the direct cause of the following exception:\n"
+		"\n"
+		"Traceback (most recent call last):\n"
+		"  File \"/tmp/callus-corpus/misc/tools/check.py\", line 12, in main\n"
+		"    raise ValueError(\"bad config\") from e\n"
+		"ValueError: bad config\n";
+	static const char syntax[] =
+		"  File \"/tmp/callus-corpus/misc/tools/s.py\", line 1\n"
+		"    def f(:\n"
+		"          ^\n"
+		"SyntaxError: '(' was never closed\n";
+	static const char node[] =
+		"/tmp/callus-corpus/misc/scripts/app.js:1\n"
+		"function f(){ throw new TypeError(\"bad thing \" + 42); }\n"
+		"              ^\n"
+		"\n"
+		"TypeError: bad thing 42\n"
+		"    at f (/tmp/callus-corpus/misc/scripts/app.js:1:21)\n"
+		"    at Object.<anonymous> (/tmp/callus-corpus/misc/scripts/main.js:2:1)\n"
+		"    at Module._compile (node:internal/modules/cjs/loader:1521:14)\n"
+		"    at node:internal/main/run_main_module:28:49 {\n"
+		"  code: 'E_X'\n"
+		"}\n"
+		"\n"
+		"Node.js v20.20.2\n";
+	static const char nodesyntax[] =
+		"/tmp/callus-corpus/misc/scripts/s.js:1\n"
+		"function (\n"
+		"         ^\n"
+		"\n"
+		"SyntaxError: Function statements require a function name\n"
+		"    at internalCompileFunction (node:internal/vm:76:18)\n"
+		"\n"
+		"Node.js v20.20.2\n";
+	callus_failure f;
+
+	(void)state;
+	analyse_data(&f, "check.sh", py, strlen(py), "misc", "");
+	parse_assert_str("parser", f.parser, "generic");
+	assert_int_equal(f.diags.count, 1);
+	parse_assert_str("file", f.diags.items[0].file, "tools/check.py");
+	assert_int_equal(f.diags.items[0].line, 12);
+	parse_assert_str("code", f.diags.items[0].code, "ValueError");
+	parse_assert_str("message", f.diags.items[0].message, "bad config");
+	for (size_t i = 0; i < f.files.count; i++)
+		assert_null(strchr(f.files.items[i], '<'));
+	callus_failure_release(&f);
+
+	analyse_data(&f, "check.sh", syntax, strlen(syntax), "misc", "");
+	assert_int_equal(f.diags.count, 1);
+	parse_assert_str("file", f.diags.items[0].file, "tools/s.py");
+	parse_assert_str("code", f.diags.items[0].code, "SyntaxError");
+	callus_failure_release(&f);
+
+	analyse_data(&f, "check.sh", node, strlen(node), "misc", "");
+	parse_assert_str("parser", f.parser, "generic");
+	assert_int_equal(f.diags.count, 1);
+	parse_assert_str("file", f.diags.items[0].file, "scripts/app.js");
+	assert_int_equal(f.diags.items[0].line, 1);
+	parse_assert_str("code", f.diags.items[0].code, "TypeError");
+	parse_assert_str("message", f.diags.items[0].message, "bad thing 42");
+	assert_int_equal(f.diags.items[0].frames.count, 2);
+	assert_int_equal(f.files.count, 2);
+	for (size_t i = 0; i < f.files.count; i++)
+		assert_null(strstr(f.files.items[i], "Node.js"));
+	callus_failure_release(&f);
+
+	analyse_data(&f, "check.sh", nodesyntax, strlen(nodesyntax), "misc", "");
+	assert_int_equal(f.diags.count, 1);
+	parse_assert_str("file", f.diags.items[0].file, "scripts/s.js");
+	parse_assert_str("code", f.diags.items[0].code, "SyntaxError");
+	callus_failure_release(&f);
+}
+
 /* JSON reports, read by the tool's name (nothing in the filtered text
  * tells them under a wrapper): the same errors as the tool's text.  deno
  * lint --json counts columns from 0; Playwright's report nests describe()
@@ -623,6 +713,7 @@ int main(void)
 		cmocka_unit_test(sniffing),
 		cmocka_unit_test(tool_names),
 		cmocka_unit_test(unknown_tools),
+		cmocka_unit_test(uncaught_errors),
 		cmocka_unit_test(json_reports),
 		cmocka_unit_test(deno_tap),
 	};
