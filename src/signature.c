@@ -60,8 +60,9 @@ static size_t match_quoted(const char *s, size_t len, char *q)
 	for (i = 1; i < len && i < 200; i++) {
 		if (s[i] == '\n')
 			return 0;
-		if (s[i] == close)
-			return (*q = close, i + 1);
+		/* `name' (ld, older GNU tools) closes with the other quote */
+		if (s[i] == close || (open == '`' && s[i] == '\''))
+			return (*q = s[i], i + 1);
 	}
 	return 0;
 }
@@ -225,6 +226,9 @@ static size_t match_tmp(const char *s, size_t len)
 #define PH_PATH "(?#path)[^\\s:'\"(),;]+"
 #define PH_NUM "(?#num)[-+]?[0-9.]+"
 #define QUOTED "(?#str)(?:'[^']*'|\"[^\"]*\"|`[^`]*`|\xe2\x80\x98.*?\xe2\x80\x99)"
+/* `name' (ld, older GNU tools): a placeholder of its own, so that every
+ * other quoted message keeps the pattern, and the id, it had */
+#define QUOTED_LD "(?#str)(?:`[^`']*')"
 
 /* Where the literal bytes from s[i] end: s[i], and the bytes after it
  * while they continue a word (a byte after a word byte is no token's
@@ -275,7 +279,7 @@ static size_t next_piece(const char *s, size_t len, size_t i, const char **ph)
 	} else if ((n = match_quoted(s + i, len - i, &q)) > 0) {
 		/* one placeholder for every quoting style: gcc's curly quotes
 		 * and a shell's straight ones name the same thing */
-		*ph = QUOTED;
+		*ph = s[i] == '`' && q == '\'' ? QUOTED_LD : QUOTED;
 	} else if ((n = match_url(s + i, len - i)) > 0) {
 		*ph = PH_URL;
 	} else if ((n = match_tmp(s + i, len - i)) > 0) {
@@ -354,7 +358,7 @@ int callus_signature_pattern_load(callus_buf *out, const char *stored, const cha
  * fallback. */
 static size_t placeholder_len(const char *p)
 {
-	static const char *const ph[] = { QUOTED, PH_URL, PH_TMP, PH_UUID, PH_DATE,
+	static const char *const ph[] = { QUOTED, QUOTED_LD, PH_URL, PH_TMP, PH_UUID, PH_DATE,
 					  PH_HEX, PH_DURATION, PH_PATH, PH_NUM };
 
 	if (p[0] == '\\')

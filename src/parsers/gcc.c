@@ -162,6 +162,33 @@ static const char *known_file(const callus_strlist *files, const char *base, siz
 	return found;
 }
 
+/* The word of the command line (`gcc -o prog main.c`) whose base name is
+ * base[0..len): *word and its length, 1 when exactly one is. */
+static int command_file(const char *cmd, const char *base, size_t len, const char **word,
+			size_t *wlen)
+{
+	int found = 0;
+
+	for (const char *p = cmd ? cmd : ""; *p;) {
+		size_t n;
+		const char *b;
+
+		p += strspn(p, " \t");
+		n = strcspn(p, " \t");
+		for (b = p + n; b > p && b[-1] != '/';)
+			b--;
+		if (n && (size_t)(p + n - b) == len && !memcmp(b, base, len)) {
+			if (found && (*wlen != n || memcmp(*word, p, n)))
+				return 0; /* two candidates: do not guess */
+			*word = p;
+			*wlen = n;
+			found = 1;
+		}
+		p += n;
+	}
+	return found;
+}
+
 /* "link.c:(.text+0xf): undefined reference to `f'" (the ld prefix gone) */
 static int linker_error(state *st, const char *s, size_t len, long at)
 {
@@ -193,6 +220,15 @@ static int linker_error(state *st, const char *s, size_t len, long at)
 			if (memchr(loc, '/', (size_t)(paren - loc)))
 				return add(st, loc, (size_t)(paren - loc), 0, 0, NULL, 0, msg, ml,
 					   "error", NULL);
+			/* no file seen by that name: the one the command compiled */
+			{
+				const char *w = NULL;
+				size_t wl = 0;
+
+				if (!f && command_file(st->in->command, loc, (size_t)(paren - loc), &w,
+						       &wl))
+					return add(st, w, wl, 0, 0, NULL, 0, msg, ml, "error", NULL);
+			}
 		}
 	}
 	return add(st, NULL, 0, 0, 0, NULL, 0, msg, ml, "error", NULL);

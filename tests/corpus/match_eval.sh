@@ -115,7 +115,8 @@ is right when its resolution was made for a signature of the held-out one's grou
 Every resolution has the same success rate (1) and recency, so the suggestions rank by
 similarity x context score ([matching.md](matching.md)). A miss lists the suggestions made
 instead, with how their signature matched: *vector* (the cosine) or *regex fallback* (same
-error type, and its message pattern matches the new message or a stack frame is shared;
+error type, and its message pattern matches the new message or, the messages beginning with
+the same word, a stack frame is shared;
 similarity set to the threshold).
 
 EOF

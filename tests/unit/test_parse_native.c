@@ -1122,6 +1122,29 @@ static void find_is_the_first_occurrence(void **state)
 	}
 }
 
+/* A link whose object names its source by base name only, no other
+ * line naming it: the file the command compiled (found by an outside
+ * review: no file at all); two such files: no guess. */
+static void linker_file_from_the_command(void **state)
+{
+	static const char out[] =
+		"/usr/bin/ld: /tmp/ccU17p5I.o: in function `main':\n"
+		"main.c:(.text+0x5): undefined reference to `helper'\n"
+		"collect2: error: ld returned 1 exit status\n";
+	callus_failure f;
+
+	(void)state;
+	analyse_data(&f, "gcc -o prog src/main.c lib/util.c", out, strlen(out), "c-app", "");
+	parse_assert_str("parser", f.parser, "gcc");
+	assert_int_equal(f.diags.count, 1);
+	parse_assert_str("file", f.diags.items[0].file, "src/main.c");
+	callus_failure_release(&f);
+	analyse_data(&f, "gcc -o prog src/main.c test/main.c", out, strlen(out), "c-app", "");
+	assert_int_equal(f.diags.count, 1);
+	assert_null(f.diags.items[0].file);
+	callus_failure_release(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1147,6 +1170,7 @@ int main(void)
 		cmocka_unit_test(many_errors),
 		cmocka_unit_test(outside_paths),
 		cmocka_unit_test(go_from_parent),
+		cmocka_unit_test(linker_file_from_the_command),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -227,6 +227,21 @@ static void same_error_same_id_other_error_other_id(void **state)
 	callus_signature_release(&e);
 	callus_signature_release(&f);
 
+	/* ld's `name' quoting: another symbol is the same error (found by an
+	 * outside review: each undefined reference was an error of its own) */
+	sign(&a, NULL, "undefined reference to `helper'", NULL);
+	sign(&b, NULL, "undefined reference to `do_stuff'", NULL);
+	sign(&c, NULL, "multiple definition of `helper'", NULL);
+	assert_string_equal(a.id, b.id);
+	assert_string_not_equal(a.id, c.id);
+	/* a backquoted name keeps the pattern, and the id, it had */
+	sign(&e, NULL, "unknown option `--fast` given", NULL);
+	assert_non_null(strstr(e.message_pattern, "`[^`]*`"));
+	callus_signature_release(&a);
+	callus_signature_release(&b);
+	callus_signature_release(&c);
+	callus_signature_release(&e);
+
 	/* stack frames count, without their directories or lines */
 	sign(&a, NULL, "expect(received).toBe(expected)", "Object.add\tsrc/sum.test.js");
 	sign(&b, NULL, "expect(received).toBe(expected)", "Object.add\tlib/sum.test.js");
