@@ -40,7 +40,7 @@ static void put_literal(callus_buf *out, char c)
 }
 
 /* Length of a match at s of the given shape, or 0. */
-static size_t match_quoted(const char *s, size_t len, char *q)
+static size_t match_quoted(const char *s, size_t len, char *q, int ld)
 {
 	char open = s[0], close;
 	size_t i;
@@ -61,7 +61,7 @@ static size_t match_quoted(const char *s, size_t len, char *q)
 		if (s[i] == '\n')
 			return 0;
 		/* `name' (ld, older GNU tools) closes with the other quote */
-		if (s[i] == close || (open == '`' && s[i] == '\''))
+		if (s[i] == close || (ld && open == '`' && s[i] == '\''))
 			return (*q = s[i], i + 1);
 	}
 	return 0;
@@ -247,7 +247,7 @@ static size_t literal_end(const char *s, size_t len, size_t i)
  * starts inside a word).  Returns where the next piece starts.  The one
  * scan both callus_message_pattern and callus_message_may_match follow.
  */
-static size_t next_piece(const char *s, size_t len, size_t i, const char **ph)
+static size_t next_piece(const char *s, size_t len, size_t i, const char **ph, int ld)
 {
 	/* a placeholder only starts where a token starts */
 	int boundary = i == 0 || !is_word(s[i - 1]);
@@ -276,7 +276,7 @@ static size_t next_piece(const char *s, size_t len, size_t i, const char **ph)
 			*ph = PH_PATH;
 		else
 			return literal_end(s, len, i);
-	} else if ((n = match_quoted(s + i, len - i, &q)) > 0) {
+	} else if ((n = match_quoted(s + i, len - i, &q, ld)) > 0) {
 		/* one placeholder for every quoting style: gcc's curly quotes
 		 * and a shell's straight ones name the same thing */
 		*ph = s[i] == '`' && q == '\'' ? QUOTED_LD : QUOTED;
@@ -307,12 +307,12 @@ static size_t next_piece(const char *s, size_t len, size_t i, const char **ph)
 	return i + n;
 }
 
-int callus_message_pattern(callus_buf *out, const char *s, size_t len)
+static int pattern_of(callus_buf *out, const char *s, size_t len, int ld)
 {
 	for (size_t i = 0, next; i < len; i = next) {
 		const char *ph;
 
-		next = next_piece(s, len, i, &ph);
+		next = next_piece(s, len, i, &ph, ld);
 		if (ph) {
 			callus_buf_puts(out, ph);
 			continue;
@@ -328,6 +328,16 @@ int callus_message_pattern(callus_buf *out, const char *s, size_t len)
 		}
 	}
 	return callus_buf_status(out);
+}
+
+int callus_message_pattern(callus_buf *out, const char *s, size_t len)
+{
+	return pattern_of(out, s, len, 1);
+}
+
+int callus_message_pattern_v41(callus_buf *out, const char *s, size_t len)
+{
+	return pattern_of(out, s, len, 0);
 }
 
 int callus_signature_pattern_stored(const callus_signature *g, const char **out)
@@ -475,7 +485,7 @@ static int message_runs(const char *message, lit_run *r)
 	for (size_t i = 0, next; i < len; i = next) {
 		const char *ph;
 
-		next = next_piece(message, len, i, &ph);
+		next = next_piece(message, len, i, &ph, 1);
 		if (ph && !run_end(r))
 			return 0;
 		for (size_t j = i; !ph && j < next; j++)

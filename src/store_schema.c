@@ -1073,6 +1073,13 @@ static const char *const migrations[] = {
 	 "  JOIN signature_vectors v ON v.sig = g.rowid GROUP BY v.model) c"
 	 "  WHERE c.model = vector_models.id;"
 	 ALIASED_COUNTS),
+	/* 41 -> 42: ld's `name' is a quoted value now (signature.h): each
+	 * undefined symbol was an error of its own.  A row whose original
+	 * makes another pattern now keeps the one its id was made of, as
+	 * every row whose pattern its original does not make. */
+	("UPDATE signatures SET message_pattern = callus_message_pattern_v41(original)"
+	 "  WHERE message_pattern = '' AND instr(original, '`') > 0"
+	 "  AND callus_message_pattern_v41(original) <> callus_message_pattern(original);"),
 };
 _Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,
@@ -1128,6 +1135,26 @@ static void message_pattern(sqlite3_context *ctx, int argc, sqlite3_value **argv
 		return;
 	}
 	if (callus_message_pattern(&pat, msg, strlen(msg)) < 0)
+		sqlite3_result_error_nomem(ctx);
+	else
+		sqlite3_result_text(ctx, pat.ptr, (int)pat.len, SQLITE_TRANSIENT);
+	callus_buf_release(&pat);
+}
+
+/* callus_message_pattern_v41(TEXT): the pattern schema 41 made of a
+ * message.  For the migration to version 42, registered only while
+ * migrating. */
+static void message_pattern_v41(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *msg = (const char *)sqlite3_value_text(argv[0]);
+	callus_buf pat = CALLUS_BUF_INIT;
+
+	(void)argc;
+	if (!msg) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	if (callus_message_pattern_v41(&pat, msg, strlen(msg)) < 0)
 		sqlite3_result_error_nomem(ctx);
 	else
 		sqlite3_result_text(ctx, pat.ptr, (int)pat.len, SQLITE_TRANSIENT);
@@ -1193,6 +1220,9 @@ int callus_store_migrate(callus_store *s, callus_error *err)
 	    sqlite3_create_function(callus_store_db(s), "callus_message_pattern", 1,
 				    SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, message_pattern, NULL,
 				    NULL) != SQLITE_OK ||
+	    sqlite3_create_function(callus_store_db(s), "callus_message_pattern_v41", 1,
+				    SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, message_pattern_v41,
+				    NULL, NULL) != SQLITE_OK ||
 	    sqlite3_create_function(callus_store_db(s), "callus_note_default_title", 2,
 				    SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, note_default_title,
 				    NULL, NULL) != SQLITE_OK ||

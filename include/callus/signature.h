@@ -46,6 +46,11 @@ typedef struct callus_signature {
  */
 int callus_message_pattern(callus_buf *out, const char *msg, size_t len);
 
+/* The pattern schema 41 and older made: ld's `name' was no quoted value
+ * (two literal quotes around a word).  For the migration to version 42,
+ * which writes such patterns out (below); nothing else. */
+int callus_message_pattern_v41(callus_buf *out, const char *msg, size_t len);
+
 /* The length of the duration s[0..len) starts with ("12ms", "1.5 s",
  * "300 ms", "2.01sec": digits, a fraction, at most one space, a unit, no
  * word character after it), 0 when none.  The one callus_message_pattern

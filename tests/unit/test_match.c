@@ -2779,6 +2779,60 @@ static void the_aliases_vectors_are_counted_as_they_change(void **state)
 	callus_signature_release(&d);
 }
 
+/* Schema 42: ld's `name' is a quoted value, and a row of schema 41
+ * whose original makes another pattern now keeps the one its id was made
+ * of (signature.h): loaded, it is what it was; another row is left as it
+ * is.  Fails when the migration writes nothing out. */
+static void schema_42_keeps_the_patterns_ids_were_made_of(void **state)
+{
+	fixture *f = *state;
+	callus_signature ld, plain;
+	callus_buf old = CALLUS_BUF_INIT, loaded = CALLUS_BUF_INIT;
+	char old_id[CALLUS_SHA256_HEX_LEN + 1];
+	sqlite3_stmt *st = NULL;
+	char *q;
+
+	make_sig(&ld, "gcc", NULL, "undefined reference to `helper'", NULL);
+	make_sig(&plain, "gcc", NULL, "unknown option 'fast'", NULL);
+	assert_non_null(strstr(ld.message_pattern, "(?#str)"));
+	assert_int_equal(callus_message_pattern_v41(&old, ld.original, strlen(ld.original)), 0);
+	assert_null(strstr(old.ptr, "(?#str)"));
+	assert_int_equal(callus_signature_id(old_id, ld.error_type, old.ptr, &ld.stack_patterns), 0);
+	store_sig(f, &ld);
+	store_sig(f, &plain);
+	/* as schema 41 stored it: its id of the old pattern, no pattern kept */
+	q = sqlite3_mprintf("UPDATE signatures SET id = %Q, message_pattern = '' WHERE id = %Q;"
+			    "PRAGMA user_version = 41",
+			    old_id, ld.id);
+	exec_sql(f, q);
+	sqlite3_free(q);
+	callus_store_close(f->s);
+	assert_int_equal(callus_store_open(&f->s, f->path, 5000, NULL), 0);
+	assert_int_equal(callus_store_schema_version(f->s), CALLUS_STORE_SCHEMA_VERSION);
+	assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
+					    "SELECT message_pattern, original FROM signatures"
+					    " WHERE id = ?1",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	sqlite3_bind_text(st, 1, old_id, -1, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), old.ptr);
+	assert_int_equal(callus_signature_pattern_load(&loaded,
+						     (const char *)sqlite3_column_text(st, 0),
+						     (const char *)sqlite3_column_text(st, 1)),
+			 0);
+	assert_string_equal(loaded.ptr, old.ptr);
+	sqlite3_finalize(st);
+	assert_int_equal(int_of(f, "SELECT count(*) FROM signatures WHERE id = ?1"
+				   " AND message_pattern = ''",
+				plain.id),
+			 1);
+	callus_buf_release(&old);
+	callus_buf_release(&loaded);
+	callus_signature_release(&ld);
+	callus_signature_release(&plain);
+}
+
 /* The rowid of f's signature id. */
 static sqlite3_int64 rowid_of(fixture *f, const char *id)
 {
@@ -2930,6 +2984,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(stored_vector_searched, setup, teardown),
 		cmocka_unit_test_setup_teardown(vector_file_behind_is_rebuilt, setup, teardown),
 		cmocka_unit_test_setup_teardown(regex_fallback_makes_the_pattern_a_row_omits, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(schema_42_keeps_the_patterns_ids_were_made_of, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(regex_fallback_frame_needs_the_same_kind, setup,
 						teardown),
