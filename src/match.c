@@ -213,7 +213,7 @@ static int regex_fallback(callus_store *s, callus_match_candidates *cands, match
 	const callus_match_candidate *rows;
 	sqlite3_stmt *row = NULL;
 	pcre2_match_data *md = NULL;
-	callus_buf made = CALLUS_BUF_INIT;
+	callus_buf made = CALLUS_BUF_INIT, plain = CALLUS_BUF_INIT;
 	const char *msg = q->original ? q->original : "";
 	uint64_t mask = 0;
 	int has_stack = q->stack_patterns.count > 0;
@@ -222,8 +222,15 @@ static int regex_fallback(callus_store *s, callus_match_candidates *cands, match
 
 	if (!q->error_type)
 		return SQLITE_OK;
-	if (!cands && callus_match_candidates_new(&own) < 0)
+	/* matched as patterns are made: without the message's hints */
+	if ((sq = callus_message_unhinted(&plain, msg, strlen(msg))) < 0)
 		return SQLITE_NOMEM;
+	if (sq > 0)
+		msg = plain.ptr;
+	if (!cands && callus_match_candidates_new(&own) < 0) {
+		callus_buf_release(&plain);
+		return SQLITE_NOMEM;
+	}
 	/* one more than are tried: the query's own row is not one of them */
 	sq = callus_match_candidates_get(cands ? cands : own, s, q->error_type,
 					 REGEX_CANDIDATES_MAX + 1, &rows, &nrows);
@@ -288,6 +295,7 @@ static int regex_fallback(callus_store *s, callus_match_candidates *cands, match
 	}
 	pcre2_match_data_free(md);
 	callus_buf_release(&made);
+	callus_buf_release(&plain);
 	callus_store_stmt_done(s, row);
 	callus_match_candidates_free(own);
 	return sq;

@@ -307,7 +307,99 @@ static size_t next_piece(const char *s, size_t len, size_t i, const char **ph, i
 	return i + n;
 }
 
-static int pattern_of(callus_buf *out, const char *s, size_t len, int ld)
+/* Where a hint "did you mean ...?" that ends s[0..len) starts, with the
+ * separator before it ("; ", ". ", ", " or a blank): len when there is
+ * none.  Short and on the message's last line only. */
+static size_t guess_at(const char *s, size_t len)
+{
+	static const char *const words[] = { "did you mean", "Did you mean" };
+
+	for (size_t i = len; i-- > 0;) {
+		if (s[i] == '\n' || len - i > 240)
+			return len;
+		for (size_t k = 0; k < 2; k++) {
+			size_t n = strlen(words[k]), at = i;
+
+			if (len - i < n || memcmp(s + i, words[k], n) || !i || s[i - 1] != ' ')
+				continue;
+			while (at && s[at - 1] == ' ')
+				at--;
+			if (at && (s[at - 1] == ';' || s[at - 1] == '.' || s[at - 1] == ','))
+				at--;
+			return at;
+		}
+	}
+	return len;
+}
+
+/* The length of a type's expansion " {aka ‘long int’}" at s[0..len), 0
+ * when none is there. */
+static size_t aka_len(const char *s, size_t len)
+{
+	size_t i;
+
+	if (len < 7 || memcmp(s, " {aka ", 6))
+		return 0;
+	i = 6;
+	/* the quoted type may hold braces itself ({lambda(int)#1}) */
+	if (len - i >= 3 && !memcmp(s + i, "\xe2\x80\x98", 3)) {
+		for (i += 3; i + 3 <= len && memcmp(s + i, "\xe2\x80\x99", 3); i++)
+			;
+		i += 3;
+	} else if (s[i] == '\'') {
+		const char *q = memchr(s + i + 1, '\'', len - i - 1);
+
+		i = q ? (size_t)(q - s) + 1 : len;
+	}
+	while (i < len && s[i] != '}' && s[i] != '\n')
+		i++;
+	return i < len && s[i] == '}' ? i + 1 : 0;
+}
+
+int callus_message_unhinted(callus_buf *out, const char *s, size_t len)
+{
+	size_t end = guess_at(s, len), from = 0;
+	int cut = end < len;
+
+	callus_buf_clear(out);
+	for (const char *aka = s; (aka = memmem(aka, end - (size_t)(aka - s), " {aka ", 6));) {
+		size_t n = aka_len(aka, end - (size_t)(aka - s));
+
+		if (!n) {
+			aka++;
+			continue;
+		}
+		callus_buf_put(out, s + from, (size_t)(aka - s) - from);
+		from = (size_t)(aka - s) + n;
+		aka += n;
+		cut = 1;
+	}
+	if (!cut)
+		return 0;
+	callus_buf_put(out, s + from, end - from);
+	return callus_buf_status(out) < 0 ? CALLUS_ENOMEM : 1;
+}
+
+static int pattern_scan(callus_buf *out, const char *s, size_t len, int ld);
+
+/* v42: the pattern schema 42 makes (ld's quoting read, hints left out);
+ * else the one schema 41 made. */
+static int pattern_of(callus_buf *out, const char *s, size_t len, int v42)
+{
+	callus_buf plain = CALLUS_BUF_INIT;
+	int rc;
+
+	/* the message without its hints: the same error with and without */
+	if (v42 && (rc = callus_message_unhinted(&plain, s, len)) != 0) {
+		if (rc > 0)
+			rc = pattern_scan(out, plain.ptr, plain.len, 1);
+		callus_buf_release(&plain);
+		return rc;
+	}
+	return pattern_scan(out, s, len, v42);
+}
+
+static int pattern_scan(callus_buf *out, const char *s, size_t len, int ld)
 {
 	for (size_t i = 0, next; i < len; i = next) {
 		const char *ph;
@@ -476,12 +568,10 @@ static int pattern_runs(const char *pat, lit_run *r)
 	}
 }
 
-/* The runs of the pattern of message, without making it: the literal
- * bytes between the pieces next_piece gives a placeholder. */
-static int message_runs(const char *message, lit_run *r)
+/* The runs of the pattern of message[0..len), without making it: the
+ * literal bytes between the pieces next_piece gives a placeholder. */
+static int message_runs_of(const char *message, size_t len, lit_run *r)
 {
-	size_t len = strlen(message);
-
 	for (size_t i = 0, next; i < len; i = next) {
 		const char *ph;
 
@@ -493,6 +583,24 @@ static int message_runs(const char *message, lit_run *r)
 				return 0;
 	}
 	return run_end(r);
+}
+
+/* The same of a whole message, its hints left out as its pattern leaves
+ * them (callus_message_unhinted). */
+static int message_runs(const char *message, lit_run *r)
+{
+	callus_buf plain = CALLUS_BUF_INIT;
+	size_t len = strlen(message);
+	int rc = callus_message_unhinted(&plain, message, len);
+
+	if (rc < 0)
+		return rc;
+	if (rc > 0)
+		rc = message_runs_of(plain.ptr, plain.len, r);
+	else
+		rc = message_runs_of(message, len, r);
+	callus_buf_release(&plain);
+	return rc;
 }
 
 int callus_pattern_may_match(const char *pat, const char *msg)

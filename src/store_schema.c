@@ -1073,12 +1073,16 @@ static const char *const migrations[] = {
 	 "  JOIN signature_vectors v ON v.sig = g.rowid GROUP BY v.model) c"
 	 "  WHERE c.model = vector_models.id;"
 	 ALIASED_COUNTS),
-	/* 41 -> 42: ld's `name' is a quoted value now (signature.h): each
-	 * undefined symbol was an error of its own.  A row whose original
-	 * makes another pattern now keeps the one its id was made of, as
-	 * every row whose pattern its original does not make. */
+	/* 41 -> 42: ld's `name' is a quoted value now, and a message's
+	 * hints ("; did you mean ‘count’?", " {aka ‘long int’}") are left out
+	 * of its pattern (signature.h): each undefined symbol was an error of
+	 * its own, and an error with a hint another than the same without.  A
+	 * row whose original makes another pattern now keeps the one its id
+	 * was made of, as every row whose pattern its original does not
+	 * make. */
 	("UPDATE signatures SET message_pattern = callus_message_pattern_v41(original)"
-	 "  WHERE message_pattern = '' AND instr(original, '`') > 0"
+	 "  WHERE message_pattern = '' AND (instr(original, '`') > 0"
+	 "  OR instr(original, 'id you mean') > 0 OR instr(original, '{aka ') > 0)"
 	 "  AND callus_message_pattern_v41(original) <> callus_message_pattern(original);"),
 };
 _Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");

@@ -47,9 +47,20 @@ typedef struct callus_signature {
 int callus_message_pattern(callus_buf *out, const char *msg, size_t len);
 
 /* The pattern schema 41 and older made: ld's `name' was no quoted value
- * (two literal quotes around a word).  For the migration to version 42,
- * which writes such patterns out (below); nothing else. */
+ * (two literal quotes around a word), and a hint was part of the message.
+ * For the migration to version 42, which writes such patterns out
+ * (below); nothing else. */
 int callus_message_pattern_v41(callus_buf *out, const char *msg, size_t len);
+
+/*
+ * msg[0..len) without the hints a compiler or an interpreter adds by what
+ * is near in the code, not by the error: "; did you mean ‘count’?" (gcc,
+ * clang), ". Did you mean: 'count'?" (Python) at its end, " {aka ‘long
+ * int’}" after a type (g++).  The pattern is made of the message without
+ * them, and the regex fallback matches it so.  1 with it in out
+ * (cleared first), 0 when it has none (out cleared), or CALLUS_ENOMEM.
+ */
+int callus_message_unhinted(callus_buf *out, const char *msg, size_t len);
 
 /* The length of the duration s[0..len) starts with ("12ms", "1.5 s",
  * "300 ms", "2.01sec": digits, a fraction, at most one space, a unit, no
