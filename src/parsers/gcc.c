@@ -15,6 +15,8 @@
  * -Wunused-variable.  A
  * linker error names the object's source by its base name only
  * ("link.c:(.text+0xf)"): it is matched against the files already seen.
+ * An error a system header reports (a template's instantiation) is placed
+ * at the project's "required from here" before it, when there is one.
  * "collect2: error: ld returned 1 exit status" only counts when nothing
  * else was found.  Locations in other languages' files (.py, .go, .rs) are
  * left to their parsers, so that under make the two can share an output.
@@ -129,6 +131,12 @@ typedef struct state {
 	size_t start;            /* diagnostics before this parse */
 	callus_buf fallback;       /* "ld returned 1 exit status" */
 	callus_diag *lld;          /* ld.lld's last error, to locate from ">>> referenced by" */
+	/* the project's place an error inside a system header comes from:
+	 * "src/app.cpp:3:37:   required from here", workspace-relative; ""
+	 * when none since the last error */
+	callus_buf here;
+	long here_line, here_col;
+	callus_buf scratch;
 } state;
 
 static int add(state *st, const char *file, size_t flen, long line, long col, const char *code,
@@ -234,6 +242,46 @@ static int linker_error(state *st, const char *s, size_t len, long at)
 	return add(st, NULL, 0, 0, 0, NULL, 0, msg, ml, "error", NULL);
 }
 
+static void context_clear(state *st)
+{
+	callus_buf_clear(&st->here);
+	st->here_line = st->here_col = 0;
+}
+
+/* loc inside the workspace: its relative path in st->scratch. */
+static int in_project(state *st, const callus_pu_loc *loc)
+{
+	return callus_path_relativize(&st->scratch, st->in->pc, loc->path, loc->path_len);
+}
+
+/* A context line before an error, "FILE:L:C:   required from here" (or
+ * "required from ‘...’"): kept when FILE is the project's, the place an
+ * error a system header reports comes from.  An include's "from FILE:L"
+ * is not: the header's own error need not be the includer's.  1 when s
+ * was one. */
+static int context_line(state *st, const char *s, size_t len)
+{
+	const char *rest;
+	callus_pu_loc loc;
+	size_t rl;
+
+	if (!callus_pu_location(s, len, &loc))
+		return 0;
+	rest = s + loc.end;
+	rl = len - loc.end;
+	callus_pu_trim(&rest, &rl);
+	if (!callus_pu_starts(rest, rl, "required from"))
+		return 0;
+	/* the innermost of the project's: the last one */
+	if (in_project(st, &loc)) {
+		callus_buf_clear(&st->here);
+		callus_buf_put(&st->here, st->scratch.ptr, st->scratch.len);
+		st->here_line = loc.line;
+		st->here_col = loc.col;
+	}
+	return 1;
+}
+
 static int line_of(void *arg, const char *s, size_t len)
 {
 	state *st = arg;
@@ -296,6 +344,8 @@ static int line_of(void *arg, const char *s, size_t len)
 		}
 		return add(st, NULL, 0, 0, 0, NULL, 0, m, ml, sev == 2 ? "warning" : "error", NULL);
 	}
+	if (context_line(st, s, len))
+		return callus_buf_status(&st->here) < 0 ? CALLUS_ENOMEM : 0;
 	if (!callus_pu_location(s, len, &loc))
 		return 0;
 	/* another language's file: mypy, go vet, rustc --error-format=short */
@@ -312,6 +362,21 @@ static int line_of(void *arg, const char *s, size_t len)
 		split_code(m, &ml, &code, &cl);
 		if (!ml)
 			return 0;
+		/* an error a system header reports: at the project's line it
+		 * comes from (the root callus_pu_diag relativizes from) */
+		if (st->here.len && !in_project(st, &loc)) {
+			callus_pathctx root = *st->in->pc;
+			callus_diag *d = NULL;
+			int rc;
+
+			root.cwd_rel = "";
+			rc = callus_pu_diag(&d, st->diags, st->files, &root, st->here.ptr,
+					  st->here.len, st->here_line, st->here_col, code, cl, m, ml,
+					  sev == 2 ? "warning" : "error");
+			context_clear(st);
+			return rc;
+		}
+		context_clear(st);
 		return add(st, loc.path, loc.path_len, loc.line, loc.col, code, cl, m, ml,
 			   sev == 2 ? "warning" : "error", NULL);
 	}
@@ -319,14 +384,24 @@ static int line_of(void *arg, const char *s, size_t len)
 
 static int parse(const callus_parse_input *in, callus_diags *diags, callus_strlist *files)
 {
-	state st = { in, diags, files, diags->count + diags->dropped, CALLUS_BUF_INIT, NULL };
+	state st;
 	int rc;
 
+	memset(&st, 0, sizeof(st));
+	st.in = in;
+	st.diags = diags;
+	st.files = files;
+	st.start = diags->count + diags->dropped;
+	callus_buf_init(&st.fallback, 0);
+	callus_buf_init(&st.here, 0);
+	callus_buf_init(&st.scratch, 0);
 	rc = callus_pu_each_line(in, line_of, &st);
 	if (rc >= 0 && st.fallback.len && diags->count + diags->dropped == st.start)
 		rc = add(&st, NULL, 0, 0, 0, NULL, 0, st.fallback.ptr, st.fallback.len, "error",
 			 NULL);
 	callus_buf_release(&st.fallback);
+	callus_buf_release(&st.here);
+	callus_buf_release(&st.scratch);
 	return rc < 0 ? rc : 0;
 }
 

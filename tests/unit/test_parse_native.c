@@ -1122,6 +1122,34 @@ static void find_is_the_first_occurrence(void **state)
 	}
 }
 
+/* g++'s error inside a system header an instantiation of the project's
+ * reached: at the project's "required from here" (found by an outside
+ * review: no file at all). */
+static void gxx_error_from_a_system_header(void **state)
+{
+	static const char out[] =
+		"In file included from /usr/include/c++/12/map:60,\n"
+		"                 from src/app.cpp:1:\n"
+		"/usr/include/c++/12/bits/stl_function.h: In instantiation of \xe2\x80\x98" "constexpr bool std::less<_Tp>::operator()\xe2\x80\x99:\n"
+		"/usr/include/c++/12/bits/stl_map.h:529:32:   required from \xe2\x80\x98" "std::map<K, int>::operator[]\xe2\x80\x99\n"
+		"src/app.cpp:3:37:   required from here\n"
+		"/usr/include/c++/12/bits/stl_function.h:408:20: error: no match for \xe2\x80\x98" "operator<\xe2\x80\x99\n"
+		"  408 |       { return __x < __y; }\n"
+		"/usr/include/c++/12/bits/stl_pair.h:663:5: note: candidate: \xe2\x80\x98template<...>\xe2\x80\x99\n"
+		"/usr/include/c++/12/bits/stl_function.h:409:1: error: expected \xe2\x80\x98;\xe2\x80\x99\n";
+	callus_failure f;
+
+	(void)state;
+	analyse_data(&f, "g++", out, strlen(out), "c-app", "");
+	parse_assert_str("parser", f.parser, "gcc");
+	assert_int_equal(f.diags.count, 2);
+	parse_assert_str("file", f.diags.items[0].file, "src/app.cpp");
+	assert_int_equal(f.diags.items[0].line, 3);
+	/* the next error has no "required from" of its own: no file */
+	assert_null(f.diags.items[1].file);
+	callus_failure_release(&f);
+}
+
 /* A link whose object names its source by base name only, no other
  * line naming it: the file the command compiled (found by an outside
  * review: no file at all); two such files: no guess. */
@@ -1171,6 +1199,7 @@ int main(void)
 		cmocka_unit_test(outside_paths),
 		cmocka_unit_test(go_from_parent),
 		cmocka_unit_test(linker_file_from_the_command),
+		cmocka_unit_test(gxx_error_from_a_system_header),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
