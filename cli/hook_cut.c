@@ -99,8 +99,9 @@ void cli_cut_trace_release(cli_cut_trace *t)
 }
 
 /* len bytes of buf appended whole to dir's file name, or not at all when the file
- * will not take them (O_APPEND: one write, one place) */
-static void append(int dir, const char *name, const char *buf, size_t len, int lock)
+ * will not take them (O_APPEND: one write, one place) or holds max bytes
+ * already */
+static void append(int dir, const char *name, const char *buf, size_t len, int lock, off_t max)
 {
 	int fd = openat(dir, name, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	struct stat st;
@@ -110,8 +111,9 @@ static void append(int dir, const char *name, const char *buf, size_t len, int l
 	/* the spool's takers empty it under its lock: a line written between
 	 * their read and their emptying would be lost.  A lock held now is
 	 * not waited for: the handler has the hook's reply to write */
-	if (lock && (flock(fd, LOCK_EX | LOCK_NB) < 0 || fstat(fd, &st) < 0 ||
-		     st.st_size > CALLUS_METRICS_SPOOL_MAX))
+	if (lock && flock(fd, LOCK_EX | LOCK_NB) < 0)
+		goto out;
+	if (fstat(fd, &st) < 0 || st.st_size > max)
 		goto out;
 	if (write(fd, buf, len) < 0) {
 		/* best effort: nothing more to do in a handler */
@@ -133,7 +135,11 @@ void cli_cut_trace_write(const cli_cut_trace *t)
 	memcpy(line, t->log, n);
 	if (clock_gettime(CLOCK_REALTIME, &now) == 0 && now.tv_sec >= 0)
 		callus_time_iso8601_put(line + CUT_AT_OFFSET, now.tv_sec, now.tv_nsec);
-	append(t->dir, "log.jsonl", line, n, 0);
-	append(t->dir, CALLUS_METRICS_SPOOL, t->metric, strlen(t->metric), 1);
+	/* a handler cannot rotate the log (callus_log_event does, at its
+	 * next line): hooks cut one after another with nothing else logged
+	 * stop at the most a rotated log holds, their count still spooled */
+	append(t->dir, "log.jsonl", line, n, 0, (off_t)2 * CALLUS_LOG_MAX_BYTES);
+	append(t->dir, CALLUS_METRICS_SPOOL, t->metric, strlen(t->metric), 1,
+	       CALLUS_METRICS_SPOOL_MAX);
 	errno = saved;
 }

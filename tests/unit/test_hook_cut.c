@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "../../cli/hook_cut.h"
+#include "callus/log.h"
 #include "callus/metrics.h"
 #include "tmpdir_helpers.h"
 
@@ -165,6 +166,37 @@ static void the_trace_is_a_log_line_and_a_count(void **state)
 	assert_int_equal(log_lines(f), 3);
 }
 
+/* Hooks cut one after another, nothing else logged: the log stops at the
+ * most a rotated log holds (a handler cannot rotate it), the count does
+ * not.  It fails when the trace appends whatever the log's size. */
+static void a_full_log_takes_no_more_traces(void **state)
+{
+	struct fixture *f = *state;
+	cli_cut_trace t = CLI_CUT_TRACE_INIT;
+	char path[400];
+	struct stat st;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/log.jsonl", f->callus);
+	assert_non_null(fp = fopen(path, "w"));
+	for (long i = 0; i < 2 * CALLUS_LOG_MAX_BYTES / 64 + 1; i++)
+		fprintf(fp, "{\"event\":\"filler\",\"n\":%040ld}\n", i);
+	fclose(fp);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(st.st_size > 2 * CALLUS_LOG_MAX_BYTES);
+	assert_int_equal(cli_cut_trace_prepare(&t, &f->ws), 0);
+	cli_cut_trace_write(&t);
+	cli_cut_trace_write(&t);
+	assert_true(cuts_spooled(f) == 2.0);
+	{
+		struct stat after;
+
+		assert_int_equal(stat(path, &after), 0);
+		assert_int_equal(after.st_size, st.st_size);
+	}
+	cli_cut_trace_release(&t);
+}
+
 /* A .callus/ replaced by a link after the trace was made: the trace still
  * goes to the folder it checked, not through the link. */
 static void a_callus_swapped_for_a_link_is_not_followed(void **state)
@@ -215,6 +247,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_callus_swapped_for_a_link_is_not_followed, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(no_trace_out_of_the_workspace, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_full_log_takes_no_more_traces, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
