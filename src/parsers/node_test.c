@@ -143,6 +143,15 @@ static void reading_clear(reading *r)
 	callus_buf_clear(&r->error);
 }
 
+/* A line of node's diff ("+ actual - expected", "+ 3", "- 4"): a sign
+ * and a blank.  "-1 !== 3" is a comparison of a negative number, the
+ * same line "4 !== 3" is for a positive one (found by an outside review:
+ * one assertion, two signatures by the sign of a value). */
+static int diff_line(const char *t, size_t tl)
+{
+	return (t[0] == '+' || t[0] == '-') && (tl == 1 || t[1] == ' ' || t[1] == '\t');
+}
+
 /* Add a line of the error's text: the first, and the next when the
  * first ends in ':' ("Expected values to be strictly equal:" / "3 !== 4"). */
 static int error_text(reading *r, const char *t, size_t tl)
@@ -155,7 +164,7 @@ static int error_text(reading *r, const char *t, size_t tl)
 	}
 	if (r->error_more) {
 		r->error_more = 0;
-		if (t[0] != '+' && t[0] != '-')
+		if (!diff_line(t, tl))
 			return callus_js_message_add(&r->error, t, tl);
 	}
 	return 0;
@@ -509,7 +518,7 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 				break;
 		} else if (r.error_more) {
 			r.error_more = 0;
-			if (t[0] != '+' && t[0] != '-' &&
+			if (!diff_line(t, tl) &&
 			    (rc = callus_js_message_add(&r.f.message, t, tl)) < 0)
 				break;
 		}

@@ -955,6 +955,56 @@ static void wrapper_noise(void **state)
 			fail_msg("taken for noise: '%s'", tool[i]);
 }
 
+/* node --test's strictEqual of a negative value: "-1 !== 3" is the
+ * comparison, no diff line ("- 3"); the same signature as "4 !== 3"
+ * (found by an outside review: two). */
+static void node_test_negative_values(void **state)
+{
+	static const char *const values[] = { "-1 !== 3", "4 !== 3" };
+	char ids[2][CALLUS_SHA256_HEX_LEN + 1];
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		callus_buf out = CALLUS_BUF_INIT;
+		callus_signature *sigs = NULL;
+		size_t n = 0;
+		callus_failure f;
+
+		callus_buf_printf(&out,
+				  "TAP version 13\n"
+				  "# Subtest: sums\n"
+				  "not ok 1 - sums\n"
+				  "  ---\n"
+				  "  duration_ms: 2.2\n"
+				  "  location: '/tmp/callus-corpus/node-test-app/test/sum.test.js:2:1'\n"
+				  "  failureType: 'testCodeFailure'\n"
+				  "  error: |-\n"
+				  "    Expected values to be strictly equal:\n"
+				  "    \n"
+				  "    %s\n"
+				  "    \n"
+				  "  code: 'ERR_ASSERTION'\n"
+				  "  name: 'AssertionError'\n"
+				  "  operator: 'strictEqual'\n"
+				  "  stack: |-\n"
+				  "    TestContext.<anonymous> (/tmp/callus-corpus/node-test-app/test/sum.test.js:2:25)\n"
+				  "  ...\n"
+				  "1..1\n"
+				  "# fail 1\n",
+				  values[k]);
+		analyse_data(&f, "node --test", out.ptr, out.len, "node-test-app", "");
+		assert_int_equal(f.diags.count, 1);
+		assert_non_null(strstr(f.diags.items[0].message, values[k]));
+		assert_int_equal(callus_signatures_for(&sigs, &n, &f.diags, NULL, "node_test", NULL), 0);
+		assert_int_equal(n, 1);
+		memcpy(ids[k], sigs[0].id, sizeof(ids[k]));
+		callus_signatures_free(sigs, n);
+		callus_failure_release(&f);
+		callus_buf_release(&out);
+	}
+	assert_string_equal(ids[0], ids[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -970,6 +1020,7 @@ int main(void)
 		cmocka_unit_test(node_test_many),  cmocka_unit_test(sniffing),
 		cmocka_unit_test(sniffing_others), cmocka_unit_test(filtered_text),
 		cmocka_unit_test(wrapper_noise),
+		cmocka_unit_test(node_test_negative_values),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
