@@ -98,7 +98,6 @@ struct run {
 	int src[2];    /* stdout's, stderr's: a pipe or the pty master; -1 at EOF */
 	int dst[2];    /* out_fd, err_fd; -1 when discarded or broken */
 	int write_errno; /* the first failed write's, 0 when none */
-	int xfsz;        /* a file size limit met is the child's SIGXFSZ */
 	callus_output_fn on_output;
 	void *ctx;
 	char *buf;
@@ -268,10 +267,6 @@ static void put_all(struct run *r, int which, const char *p, size_t len)
 				for (int i = 0; i < 2; i++)
 					if (r->dst[i] == fd && r->src[i] != r->master)
 						close_fd(&r->src[i]);
-			/* a file size limit: the child, writing to callus's
-			 * pipe, cannot meet it; bare, it would die of it */
-			if (e == EFBIG && r->xfsz && r->pid > 0 && !r->reaped)
-				kill(r->pid, SIGXFSZ);
 			drop_dst(r, fd);
 		}
 	}
@@ -555,7 +550,6 @@ int callus_runner_run(int *out_status, const callus_runner_opts *opts, callus_er
 	r.dst[1] = opts->err_fd;
 	r.on_output = opts->on_output;
 	r.ctx = opts->ctx;
-	r.xfsz = !opts->started_ignored || sigismember(opts->started_ignored, SIGXFSZ) != 1;
 
 	r.buf = malloc(READ_CHUNK);
 	if (!r.buf) {

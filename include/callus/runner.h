@@ -72,9 +72,7 @@ typedef struct callus_runner_opts {
 	const sigset_t *started_ignored;
 	/* Set to the errno of the first write to out_fd or err_fd that
 	 * failed (0: none): what the child wrote was not all seen.  May be
-	 * NULL.  A file size limit (EFBIG) sends the child SIGXFSZ, which it
-	 * would have met writing there itself, unless started_ignored has
-	 * it. */
+	 * NULL. */
 	int *write_errno;
 	/* Set to the signal that killed the child (0: it exited): 128+N in
 	 * the status cannot tell it from an exit with that number.  May be
