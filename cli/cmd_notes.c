@@ -16,6 +16,7 @@
 #include "callus/notes.h"
 #include "callus/redact.h"
 
+#include <dirent.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
@@ -178,6 +179,28 @@ static int show(callus_store *s, const char *id)
 
 /* The workspace's store with its note files taken in; rc 1 when there is
  * no store (nothing recorded), -1 on trouble (said). */
+/* Whether .callus/notes/ holds a note file: a clone's notes, committed,
+ * with no store yet to have taken them in. */
+static int notes_waiting(const cli_workspace *ws)
+{
+	callus_buf path = CALLUS_BUF_INIT;
+	struct dirent *e;
+	DIR *d;
+	int found = 0;
+
+	callus_buf_printf(&path, "%s/.callus/notes", ws->root);
+	if (callus_buf_status(&path) == 0 && (d = opendir(path.ptr))) {
+		while (!found && (e = readdir(d))) {
+			size_t n = strlen(e->d_name);
+
+			found = n > 3 && !strcmp(e->d_name + n - 3, ".md");
+		}
+		closedir(d);
+	}
+	callus_buf_release(&path);
+	return found;
+}
+
 static int open_synced(callus_store **store, cli_workspace *ws, int need_redactor)
 {
 	callus_error err = CALLUS_ERROR_INIT;
@@ -186,7 +209,11 @@ static int open_synced(callus_store **store, cli_workspace *ws, int need_redacto
 	*store = NULL;
 	if (cli_workspace_setup(ws, NULL, need_redactor) < 0)
 		return -2;
-	if ((rc = cli_open_store(store, ws, 0)) != 0)
+	/* a fresh clone's committed notes are listed as any: the store that
+	 * takes them in is made */
+	if ((rc = cli_open_store(store, ws, 0)) == 1 && notes_waiting(ws))
+		rc = cli_open_store(store, ws, 1);
+	if (rc != 0)
 		return rc;
 	if (callus_notes_sync(*store, ws->root, NULL, &err) < 0) {
 		/* the store still answers: say it, go on */

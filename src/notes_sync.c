@@ -416,7 +416,7 @@ static int take_edit(sync_run *r, const callus_note *n, const char *hash, int64_
 		"UPDATE notes SET edited = edited OR title <> ?2 OR steps <> ?3 OR code <> ?4"
 		"  OR extra <> ?5,"
 		" title = ?2, steps = ?3, code = ?4, extra = ?5, rule = ?6,"
-		" status = ?7, layer = CASE WHEN ?8 = 'session' THEN 'project' ELSE ?8 END,"
+		" status = ?7, layer = ?8,"
 		" updated_at = ?9, file_hash = ?10, file_mtime = ?11, file_size = ?12"
 		" WHERE id = ?1",
 		-1, &st, NULL);
@@ -430,7 +430,10 @@ static int take_edit(sync_run *r, const callus_note *n, const char *hash, int64_
 	callus_sql_bind_text(st, 5, n->extra);
 	callus_sql_bind_text(st, 6, n->rule);
 	callus_sql_bind_text(st, 7, n->retired ? "retired" : "active");
-	callus_sql_bind_text(st, 8, callus_layer_name(n->layer));
+	/* a file is a project's note whatever layer it names: the team's and
+	 * the org's come from their stores, approved (callus sync), never
+	 * from a file a person or a clone can write */
+	callus_sql_bind_text(st, 8, callus_layer_name(CALLUS_LAYER_PROJECT));
 	callus_sql_bind_text(st, 9, r->now);
 	callus_sql_bind_text(st, 10, hash);
 	sqlite3_bind_int64(st, 11, mtime);
@@ -517,9 +520,9 @@ static int import_note(sync_run *r, callus_note *n, const char *hash, int64_t mt
 		goto out;
 	callus_sql_bind_text(st, 1, n->id);
 	callus_sql_bind_text(st, 2, sig);
-	/* it came through git: a project's note (or the team's it says) */
-	callus_sql_bind_text(st, 3, callus_layer_name(n->layer == CALLUS_LAYER_SESSION
-							      ? CALLUS_LAYER_PROJECT : n->layer));
+	/* it came through git: a project's note, whatever layer it names
+	 * (the team's and the org's come from their stores, approved) */
+	callus_sql_bind_text(st, 3, callus_layer_name(CALLUS_LAYER_PROJECT));
 	callus_sql_bind_text(st, 4, n->retired ? "retired" : "active");
 	callus_sql_bind_text(st, 5, n->tool);
 	callus_sql_bind_text(st, 6, n->error_type);

@@ -18,7 +18,7 @@ held with a 2 MB diff, a secret in a diff kept out of the note.'
 
 # The test's own scratch files, ignored where they are written.
 scratch_ignored() {
-	printf "reply*\nc1\nc2ctx\nbctx\nst\nextra\nshown\nlist*\n" >>.git/info/exclude
+	printf "reply*\nc1\nc2ctx\nc3ctx\nbctx\nst\nextra\nshown\nlist*\n" >>.git/info/exclude
 }
 
 # c_project DIR: show.c with a format mistake, committed.
@@ -221,6 +221,25 @@ test_expect_success 'a note pulled into a second clone is used there' '
 	grep -q "what fixed errors like this before" c2ctx &&
 	grep -q "^  +	printf(\"%d\\\\n\", n);" c2ctx &&
 	"$CALLUS" notes --json | jq -e "length == 1 and .[0].layer == \"project\""
+'
+
+test_expect_success 'a note file that names the team or org layer is a project'"'"'s note: only a layer'"'"'s store says so' '
+	git clone -q c c3 && cd c3 && scratch_ignored &&
+	f=$(ls .callus/notes/*.md) &&
+	sed -i "s/^layer: .*/layer: org/" "$f" && grep -q "^layer: org" "$f" &&
+	"$CALLUS" notes --json | jq -e "length == 1 and .[0].layer == \"project\"" &&
+	"$CALLUS" notes --layer org --json | jq -e "length == 0" &&
+	printf "#include <stdio.h>\n\nvoid count(int k)\n{\n\tprintf(\"count: %%s\\\\n\", k);\n}\n" >count.c &&
+	hook_gcc count.c 1 &&
+	ctx reply >c3ctx &&
+	grep -q "what fixed errors like this before" c3ctx &&
+	grep -q "(worked [0-9]* of [0-9]* times*, project)" c3ctx &&
+	! grep -q ", org)" c3ctx &&
+	# edited in a clone that knew the note: the same
+	cd ../c && f=$(ls .callus/notes/*.md) && cp "$f" ../saved.md &&
+	sed -i "s/^layer: .*/layer: team/" "$f" &&
+	"$CALLUS" notes --json | jq -e "all(.[]; .layer == \"project\")" &&
+	cp ../saved.md "$f"
 '
 
 test_expect_success 'a note edited in place, outside the recording'"'"'s slice of the notes, is shown as edited' '
