@@ -10,8 +10,9 @@
  * the text of one) of command lines, and a result that is the JSON text of
  * [{query, result, error, success}], one entry per command; a command that
  * exited non-zero has a result starting "[Command exited with code N]",
- * and the entry's success is true all the same.  Each command becomes one
- * event of the chain.
+ * and the entry's success is true all the same, as it is for a command
+ * detached while running ("[Command is still running. ...]").  Each
+ * command becomes one event of the chain.
  *
  * Both take {"cancel": false, "contextModification": C}, C at most 50,000
  * bytes (the extension's documented ceiling).
@@ -66,10 +67,13 @@ static int extension_text(callus_hook_event *e, const char *s, size_t n)
 }
 
 /* The CLI's per-command result: "[Command exited with code N]\n..." for a
- * failure, the bare output otherwise (then 0, when the entry ran). */
+ * failure, "[Command is still running. Output will continue in F]\n..."
+ * for one the user sent to the background (no status yet), the bare output
+ * otherwise (then 0, when the entry ran). */
 static int cli_entry(callus_hook_event *e, const json_t *entry)
 {
 	static const char mark[] = "[Command exited with code ";
+	static const char detached[] = "[Command is still running. ";
 	size_t rn = 0, en = 0;
 	const char *r = callus_payload_jstr(entry, "result", &rn);
 	const char *err = callus_payload_jstr(entry, "error", &en), *end, *q;
@@ -85,6 +89,12 @@ static int cli_entry(callus_hook_event *e, const json_t *entry)
 	if (callus_payload_has_prefix(r, end, mark) &&
 	    callus_payload_uint(r + sizeof(mark) - 1, end, &e->exit_code, &q) && q < end && *q == ']') {
 		q = callus_payload_eol(q, end);
+		q = q < end ? q + 1 : end;
+		return callus_payload_set_output2(e, q, (size_t)(end - q), err, en);
+	}
+	if (callus_payload_has_prefix(r, end, detached)) {
+		/* moved to the background: success says only that it started */
+		q = callus_payload_eol(r, end);
 		q = q < end ? q + 1 : end;
 		return callus_payload_set_output2(e, q, (size_t)(end - q), err, en);
 	}

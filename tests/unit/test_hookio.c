@@ -364,6 +364,18 @@ static void cline_cli_commands(void **state)
 	assert_null(e.next);
 	free(json);
 
+	/* detached while running: success true, but no status yet */
+	parse_str(&e, CALLUS_AGENT_CLINE,
+		  "{\"hookName\":\"tool_result\",\"postToolUse\":{\"toolName\":\"run_commands\","
+		  "\"parameters\":{\"commands\":\"[\\\"npx jest\\\"]\"},\"result\":"
+		  "\"[{\\\"query\\\":\\\"npx jest\\\",\\\"result\\\":\\\"[Command is still running. "
+		  "Output will continue in /tmp/cline-x/output.log]\\\\nFAIL src/a.test.js\\\","
+		  "\\\"success\\\":true}]\"}}");
+	assert_string_equal(e.command, "npx jest");
+	assert_int_equal(e.exit_code, -1);
+	assert_string_equal(e.output, "FAIL src/a.test.js");
+	callus_hook_event_release(&e);
+
 	json = read_fixture("real/cline-cli-submit", &len);
 	parse_ok(&e, CALLUS_AGENT_CLINE, json, len);
 	assert_int_equal(e.is_shell, 0);
