@@ -485,7 +485,9 @@ static int import_note(sync_run *r, callus_note *n, const char *hash, int64_t mt
 		if (sq != SQLITE_OK)
 			goto out;
 	}
-	/* the metrics it arrived with: at least one success, the fix worked */
+	/* the metrics it arrived with: at least one success, the fix worked.
+	 * They are its author's, and kept as its base: what this workspace
+	 * reports to a team is what it saw beyond them (team_sync.c). */
 	snprintf(apps, sizeof(apps), "%lld", (long long)(n->applications > 0 ? n->applications : 1));
 	snprintf(succ, sizeof(succ), "%lld",
 		 (long long)(n->successes > 0 && n->successes <= n->applications ? n->successes : 1));
@@ -497,7 +499,9 @@ static int import_note(sync_run *r, callus_note *n, const char *hash, int64_t mt
 					   "INSERT INTO resolutions (signature_id, description,"
 					   " code_changes, files, context, application_count,"
 					   " success_count, created_at, last_success_at)"
-					   " VALUES (?1, ?2, ?3, ?4, json_object('note', ?5, 'imported', 1),"
+					   " VALUES (?1, ?2, ?3, ?4, json_object('note', ?5, 'imported', 1, 'base',"
+					   "  json_array(CAST(?6 AS INTEGER), min(CAST(?7 AS INTEGER),"
+					   "  CAST(?6 AS INTEGER)))),"
 					   " CAST(?6 AS INTEGER),"
 					   " min(CAST(?7 AS INTEGER), CAST(?6 AS INTEGER)), ?8, ?8)",
 					   v, 8);

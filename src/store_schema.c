@@ -1084,6 +1084,15 @@ static const char *const migrations[] = {
 	 "  WHERE message_pattern = '' AND (instr(original, '`') > 0"
 	 "  OR instr(original, 'id you mean') > 0 OR instr(original, '{aka ') > 0)"
 	 "  AND callus_message_pattern_v41(original) <> callus_message_pattern(original);"),
+	/* 42 -> 43: an imported note's fix keeps the counts it arrived with
+	 * as its base (notes_sync.c), which team_sync.c does not report
+	 * again: every clone re-sent them.  Those imported before have their
+	 * counts now as their base: their uses since are reported. */
+	("UPDATE resolutions SET context = json_set(context, '$.base',"
+	 "  json_array(application_count, success_count))"
+	 "  WHERE id IN (SELECT resolution_id FROM note_resolutions) AND json_valid(context)"
+	 "  AND json_extract(context, '$.imported') = 1"
+	 "  AND json_type(context, '$.base') IS NULL;"),
 };
 _Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,

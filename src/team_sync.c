@@ -54,17 +54,30 @@ static int instance_of(callus_store *s, char **out, callus_error *err)
 /* ------------------------------------------------------------------ */
 /* Sync: proposals                                                      */
 
+/* Note n's counts of what this workspace saw: its sums less the counts
+ * its imported fixes arrived with (notes_sync.c), which are their
+ * author's, reported by the author's clone.  i is 0 for the
+ * applications, 1 for the successes. */
+#define OWN_COUNT(col, i)                                                                    \
+	"(n." col " - (SELECT coalesce(sum(json_extract(r.context, '$.base[" #i "]')), 0)" \
+	"  FROM note_resolutions x JOIN resolutions r ON r.id = x.resolution_id"             \
+	"  WHERE x.note_id = n.id AND json_valid(r.context)))"
+
 /* What meets the promotion rule for layer l and was never proposed to
- * it: the workspace's own notes for the team layer, the cached team notes
- * for the org layer.  Columns: id, from layer, signature, tool, error
- * type, title, example, rule, steps, code, files, origin, path. */
+ * it: the workspace's own notes for the team layer, on its own evidence,
+ * the cached team notes for the org layer.  Columns: id, from layer,
+ * signature, tool, error type, title, example, rule, steps, code, files,
+ * origin, path. */
 static const char *const candidates_sql[] = {
 	"SELECT n.id, n.layer, n.signature_id, n.tool, n.error_type, n.title, n.example, n.rule,"
 	" n.steps, n.code, n.files, '', n.layer FROM notes n"
 	" WHERE n.status = 'active' AND n.layer IN ('session','project')"
-	" AND n.applications >= ?1 AND CAST(n.successes AS REAL) / max(n.applications, 1) >= ?2"
+	" AND n.applications >= ?1"
 	" AND NOT EXISTS (SELECT 1 FROM note_promotions p WHERE p.note_id = n.id"
-	"  AND p.to_layer = ?3)",
+	"  AND p.to_layer = ?3)"
+	" AND " OWN_COUNT("applications", 0) " >= ?1"
+	" AND CAST(" OWN_COUNT("successes", 1) " AS REAL) / max(" OWN_COUNT("applications", 0)
+	", 1) >= ?2",
 	"SELECT c.id, c.layer, c.signature_id, c.tool, c.error_type, c.title, c.example, c.rule,"
 	" c.steps, c.code, c.files, c.origin, c.path FROM note_cache c"
 	" WHERE c.layer = 'team' AND c.applications >= ?1"
@@ -184,7 +197,9 @@ out:
 /* Sync: outcomes                                                       */
 
 /* This workspace's applications of layer l's notes: those of its own
- * notes it proposed there, and those of the resolutions made for the
+ * notes it proposed there (beyond the counts an imported one arrived
+ * with: every clone re-sent them, and a committed file's counts were
+ * multiplied by the clones), and those of the resolutions made for the
  * cached copies, beyond the counts they started from. */
 static int report_all(callus_store *s, callus_knowledge *k, callus_layer l, const char *instance,
 		      callus_sync_report *rep, callus_error *err)
@@ -195,7 +210,8 @@ static int report_all(callus_store *s, callus_knowledge *k, callus_layer l, cons
 	sq = sqlite3_prepare_v2(
 		callus_store_db(s),
 		"SELECT id, sum(a), sum(k) FROM ("
-		" SELECT n.id AS id, n.applications AS a, n.successes AS k FROM notes n"
+		" SELECT n.id AS id, " OWN_COUNT("applications", 0) " AS a, "
+		OWN_COUNT("successes", 1) " AS k FROM notes n"
 		"  JOIN note_promotions p ON p.note_id = n.id AND p.to_layer = ?1"
 		"  WHERE p.status IN ('proposed','approved')"
 		" UNION ALL"

@@ -31,6 +31,11 @@ c_project() {
 	)
 }
 
+# big_c: a function that can end with no value
+big_c() {
+	printf 'int big(int n)\n{\n\tif (n)\n\t\treturn 1;\n}\n'
+}
+
 # learn_fix: fail, fix, pass in the current repository; the fix is a note.
 learn_fix() {
 	test_expect_code 1 "$CALLUS" run -- gcc -Werror=format -c show.c 2>err &&
@@ -156,6 +161,46 @@ test_expect_success 'a rejected proposal never reaches B, and is not proposed ag
 	"$CALLUS" sync >out && grep -q "^team: 0 proposed" out &&
 	cd ../b && "$CALLUS" sync >/dev/null &&
 	"$CALLUS" notes --layer team --json | jq -e "length == 1 and (.[0].id != \"$id\")"
+'
+
+test_expect_success 'a committed note reaches the team with its author'"'"'s counts once, not once a clone' '
+	mkdir d && cd d &&
+	big_c >big.c &&
+	git -c init.defaultBranch=main init -q &&
+	git config user.email dev@example.com && git config user.name dev &&
+	printf "err\nout\n" >.git/info/exclude &&
+	test_expect_code 1 "$CALLUS" run -- gcc -Werror=return-type -c big.c -o /dev/null 2>err &&
+	sed -i "s/^}/\treturn 0;\n}/" big.c &&
+	"$CALLUS" run -- gcc -Werror=return-type -c big.c -o /dev/null 2>err &&
+	rid=$("$CALLUS" resolutions --json | jq ".[0].id") &&
+	for i in 1 2 3 4; do "$CALLUS" feedback "$rid" success >/dev/null || return 1; done &&
+	id=$("$CALLUS" notes --json | jq -r ".[0].id") &&
+	git add -A && git -c commit.gpgSign=false commit -qm big &&
+	cd .. && git clone -q d d2 && git clone -q d d3 &&
+	# the clones take the note in with its 5 of 5, and have seen none of them
+	for c in d2 d3; do
+		(cd $c && "$CALLUS" sync >out && grep -q "^team: 0 proposed, 0 reported" out &&
+		"$CALLUS" notes --json | jq -e ".[0].id == \"$id\" and .[0].application_count == 5") ||
+		return 1
+	done &&
+	cd d && "$CALLUS" sync >out && grep -q "^team: 1 proposed" out &&
+	cd ../d2 && "$CALLUS" sync >out && grep -q "^team: 0 proposed, 0 reported" out &&
+	"$CALLUS" proposals --json | jq -e "map(select(.id == \"$id\")) |
+		.[0].application_count == 5 and .[0].success_count == 5" &&
+	# what a clone saw itself is its own to report
+	sed -i "/return 0;/d" big.c &&
+	test_expect_code 1 "$CALLUS" run -- gcc -Werror=return-type -c big.c -o /dev/null 2>err &&
+	grep -q "note $id" err &&
+	sed -i "s/^}/\treturn 0;\n}/" big.c &&
+	"$CALLUS" run -- gcc -Werror=return-type -c big.c -o /dev/null 2>err &&
+	"$CALLUS" notes --json | jq -e ".[0].application_count == 7" &&
+	# a clone reports the note once its own uses meet the rule (2 so far)
+	"$CALLUS" sync >out && grep -q "^team: 0 proposed, 0 reported" out &&
+	rid=$("$CALLUS" resolutions --json | jq ".[0].id") &&
+	for i in 1 2 3; do "$CALLUS" feedback "$rid" success >/dev/null || return 1; done &&
+	"$CALLUS" sync >out && grep -q "^team: 0 proposed, 1 reported" out &&
+	"$CALLUS" proposals --json | jq -e "map(select(.id == \"$id\")) |
+		.[0].application_count == 10 and .[0].success_count == 10"
 '
 
 test_expect_success 'conflicts: the upstream text wins for the cached copy, retired upstream wins' '

@@ -480,6 +480,37 @@ static void location_not_kept(void **state)
 	callus_error_release(&err);
 }
 
+/* Schema 43: a fix imported before keeps its counts then as its base,
+ * which a sync does not report again; a fix of this workspace has none. */
+static void schema_43_imported_base(void **state)
+{
+	fixture *f = *state;
+
+	add_note(f->ws1, "abcdefabcdef", 0, 0);
+	exec_sql(f->ws1, "INSERT INTO resolutions (signature_id, description, code_changes, files, context,"
+			 " application_count, success_count, created_at)"
+			 " SELECT signature_id, 'x', '', '[]',"
+			 " json_object('note', id, 'imported', 1), 500, 500, '2026' FROM notes;"
+			 "INSERT INTO note_resolutions (resolution_id, note_id)"
+			 " SELECT last_insert_rowid(), 'abcdefabcdef';"
+			 "INSERT INTO resolutions (signature_id, description, code_changes, files,"
+			 " application_count, success_count, created_at)"
+			 " SELECT signature_id, 'y', '', '[]', 3, 2, '2026' FROM notes;"
+			 "INSERT INTO note_resolutions (resolution_id, note_id)"
+			 " SELECT last_insert_rowid(), 'abcdefabcdef';"
+			 "PRAGMA user_version = 42;");
+	callus_store_close(f->s1);
+	assert_int_equal(callus_store_open(&f->s1, f->ws1, 5000, NULL), 0);
+	assert_int_equal(callus_store_schema_version(f->s1), CALLUS_STORE_SCHEMA_VERSION);
+	assert_int_equal(int_sql(f->ws1, "SELECT count(*) FROM resolutions"
+					 " WHERE json_extract(context, '$.base') = '[500,500]'"),
+			 1);
+	assert_int_equal(int_sql(f->ws1, "SELECT count(*) FROM resolutions"
+					 " WHERE json_type(context, '$.base') IS NOT NULL"),
+			 1);
+	assert_int_equal(int_sql(f->ws1, "SELECT applications FROM notes"), 503);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -491,6 +522,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(conflicts, setup, teardown),
 		cmocka_unit_test_setup_teardown(moved_store, setup, teardown),
 		cmocka_unit_test_setup_teardown(location_not_kept, setup, teardown),
+		cmocka_unit_test_setup_teardown(schema_43_imported_base, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
