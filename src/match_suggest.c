@@ -162,12 +162,16 @@ int callus_match_suggest(callus_store *s, const callus_match_opts *opts, const c
 		max = CALLUS_LEARN_SUGGEST_MAX;
 	/* from the index alone (a fix's row carries its diff), the most
 	 * recent success first (rank_fixes); the texts read for the best
-	 * only */
+	 * only.  A retired note's fixes are not offered: retiring (or
+	 * deleting its file) says it does not help. */
 	sq = callus_store_stmt(s,
 			       "SELECT r.id, CAST(r.success_count AS REAL) / max(r.application_count, 1),"
 			       " r.application_count, r.last_success_at FROM resolutions r"
 			       " INDEXED BY resolutions_recent"
 			       " WHERE r.signature_id = ?1 AND r.success_count > 0"
+			       " AND NOT EXISTS (SELECT 1 FROM note_resolutions x JOIN notes n"
+			       "  ON n.id = x.note_id WHERE x.resolution_id = r.id"
+			       "  AND n.status = 'retired')"
 			       " ORDER BY r.last_success_at DESC",
 			       &st);
 	if (sq == SQLITE_OK)

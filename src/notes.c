@@ -920,6 +920,22 @@ static int learn_one(callus_store *s, const char *workspace, int64_t rid, const 
 	}
 	if ((sq = find_note(s, workspace, &f, c, id)) != SQLITE_OK)
 		goto out;
+	/* a retired note takes no new fix: its own are no longer offered
+	 * (match_suggest.c), and one found since is offered on its own */
+	if (*id) {
+		char *status = NULL;
+
+		if ((sq = lookup_text(s, "SELECT status FROM notes WHERE id = ?1", *id, 0,
+				      &status)) != SQLITE_OK)
+			goto out;
+		if (status && !strcmp(status, "retired")) {
+			free(status);
+			free(*id);
+			*id = NULL;
+			goto out;
+		}
+		free(status);
+	}
 	/* a person's edit of the note's file in place is the store's before
 	 * the fix merges into it (learning syncs the folder only when it
 	 * moved: callus_notes_sync_moved) */

@@ -328,4 +328,25 @@ test_expect_success 'jest: the fix of a failing assertion is a note with its lin
 	grep -q "^[-+].*expect(" shown
 '
 
+test_expect_success 'a retired note'"'"'s fix is offered no more; a fix found since is' '
+	c_project r && cd r &&
+	hook_gcc show.c 1 && sed -i "s/%s/%d/" show.c && hook_gcc show.c 0 &&
+	id=$("$CALLUS" notes --json | jq -r ".[0].id") &&
+	sed -i "s/%d/%s/" show.c && hook_gcc show.c 1 &&
+	ctx reply | grep -q "note $id" &&
+	"$CALLUS" note retire "$id" >/dev/null &&
+	hook_gcc show.c 1 && ctx reply >../rctx &&
+	! grep -q "what fixed errors like this before" ../rctx &&
+	{ gcc -Werror=format -c show.c 2>&1 || :; } |
+		"$CALLUS" suggest -c "gcc -Werror=format -c show.c" >../sg &&
+	grep -q "format" ../sg && ! grep -q "printf" ../sg &&
+	# fixed another way: offered on its own, and no note comes back
+	sed -i "s/(\"%s\\\\n\", n)/(\"%s\\\\n\", \"n\")/" show.c && grep -q "\"n\")" show.c &&
+	hook_gcc show.c 0 &&
+	git checkout -q show.c && hook_gcc show.c 1 && ctx reply >../rctx &&
+	grep -q "past fix" ../rctx && grep -q "^  +.*\"n\");" ../rctx &&
+	! grep -q "note $id" ../rctx &&
+	"$CALLUS" notes --json | jq -e "length == 0"
+'
+
 test_done
