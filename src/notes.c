@@ -793,7 +793,8 @@ static char *steps_of(const char *description)
 
 /*
  * What a note says of its fixes, from the best of them (the highest
- * success rate, then the latest) unless a person wrote it; its files are
+ * success rate, then the most successes, then the latest) unless a person
+ * wrote it; its files are
  * all of theirs.  A fix from another session makes a session's note the
  * project's (DESIGN §7: it worked again elsewhere).
  */
@@ -831,7 +832,7 @@ static int refresh_note(callus_store *s, const char *id, const fix *f, const cha
 					" INDEXED BY " NOTE_RESOLUTION_COUNTS " ON r.id = x.resolution_id"
 					" WHERE x.note_id = ?1"
 					" ORDER BY CAST(r.success_count AS REAL) / max(r.application_count, 1)"
-					" DESC, r.last_success_at DESC, r.id DESC",
+					" DESC, r.success_count DESC, r.last_success_at DESC, r.id DESC",
 					-1, &st, NULL);
 		if (sq == SQLITE_OK)
 			sq = sqlite3_prepare_v2(callus_store_db(s),

@@ -270,17 +270,26 @@
  * (before its row goes: the cascade to note_resolutions then finds
  * nothing to subtract), or its counts, time or diff changed.
  * best_resolution is the fix notes.c would rank first among those with a
- * diff (by rate, then the latest success, then the newest), 0 when none
- * has one, NULL when not known: the best losing rank or going makes it
- * NULL, and the next refresh of the note ranks them all once
- * (refresh_note).  A rank is compared as a row value, in that order.
+ * diff (by rate, then the successes, then the latest success, then the
+ * newest; before schema 44 without the successes, so that a fix that
+ * worked once the day before ranked above one that worked every time),
+ * 0 when none has one, NULL when not known: the best losing rank or
+ * going makes it NULL, and the next refresh of the note ranks them all
+ * once (refresh_note).  A rank is compared as a row value, in that order.
  */
-#define NOTE_FIX_RANK(t) \
+#define NOTE_FIX_RANK_V37(t) \
 	"(CAST(" t ".success_count AS REAL) / max(" t ".application_count, 1), " t ".last_success_at, " t ".id)"
-#define NOTE_BEST_RANK                                                                        \
+#define NOTE_BEST_RANK_V37                                                                        \
 	"(SELECT CAST(b.success_count AS REAL) / max(b.application_count, 1), b.last_success_at," \
 	" b.id FROM resolutions b WHERE b.id = notes.best_resolution)"
-#define NOTE_FIX_TRIGGERS                                                                      \
+#define NOTE_FIX_RANK(t)                                                                   \
+	"(CAST(" t ".success_count AS REAL) / max(" t ".application_count, 1), " t ".success_count," \
+	" " t ".last_success_at, " t ".id)"
+#define NOTE_BEST_RANK                                                                        \
+	"(SELECT CAST(b.success_count AS REAL) / max(b.application_count, 1), b.success_count,"  \
+	" b.last_success_at, b.id FROM resolutions b WHERE b.id = notes.best_resolution)"
+/* rank(t) and best: NOTE_FIX_RANK and NOTE_BEST_RANK, or schema 37's */
+#define NOTE_FIX_TRIGGERS_OF(rank, best)                                                                      \
 	"CREATE TRIGGER note_fix_in AFTER INSERT ON note_resolutions BEGIN"                       \
 	" UPDATE notes SET"                                                                        \
 	"  applications = applications + coalesce((SELECT r.application_count FROM resolutions r"  \
@@ -289,7 +298,7 @@
 	"   WHERE r.id = NEW.resolution_id), 0),"                                                   \
 	"  best_resolution = CASE WHEN best_resolution IS NULL THEN NULL"                          \
 	"   WHEN (SELECT r.code_changes <> '' AND (notes.best_resolution = 0 OR "                   \
-	NOTE_FIX_RANK("r") " > " NOTE_BEST_RANK ") FROM resolutions r"                             \
+	rank("r") " > " best ") FROM resolutions r"                             \
 	"   WHERE r.id = NEW.resolution_id) THEN NEW.resolution_id ELSE best_resolution END"       \
 	" WHERE id = NEW.note_id; END;"                                                            \
 	"CREATE TRIGGER note_fix_out AFTER DELETE ON note_resolutions BEGIN"                      \
@@ -312,11 +321,12 @@
 	"  successes = successes + NEW.success_count - OLD.success_count,"                        \
 	"  best_resolution = CASE WHEN best_resolution IS NULL THEN NULL"                          \
 	"   WHEN best_resolution = NEW.id THEN CASE WHEN NEW.code_changes <> '' AND "              \
-	NOTE_FIX_RANK("NEW") " >= " NOTE_FIX_RANK("OLD") " THEN NEW.id ELSE NULL END"              \
+	rank("NEW") " >= " rank("OLD") " THEN NEW.id ELSE NULL END"              \
 	"   WHEN NEW.code_changes <> '' AND (best_resolution = 0 OR "                               \
-	NOTE_FIX_RANK("NEW") " > " NOTE_BEST_RANK ") THEN NEW.id"                                  \
+	rank("NEW") " > " best ") THEN NEW.id"                                  \
 	"   ELSE best_resolution END"                                                               \
 	" WHERE id = (SELECT note_id FROM note_resolutions WHERE resolution_id = NEW.id); END;"
+#define NOTE_FIX_TRIGGERS NOTE_FIX_TRIGGERS_OF(NOTE_FIX_RANK, NOTE_BEST_RANK)
 
 static const char *const migrations[] = {
 	/* 0 -> 1: lessons, the runs they came from, and their errors */
@@ -1039,7 +1049,7 @@ static const char *const migrations[] = {
 	 "  JOIN resolutions r ON r.id = x.resolution_id WHERE x.note_id = notes.id),"
 	 " successes = (SELECT coalesce(sum(r.success_count), 0) FROM note_resolutions x"
 	 "  JOIN resolutions r ON r.id = x.resolution_id WHERE x.note_id = notes.id);"
-	 NOTE_FIX_TRIGGERS),
+	 NOTE_FIX_TRIGGERS_OF(NOTE_FIX_RANK_V37, NOTE_BEST_RANK_V37)),
 	/* 37 -> 38: a permanent error found by its check and its error, as
 	 * an open one is (pending_open): a failure asks both at each error,
 	 * and by state and time every permanent error of the week was read
@@ -1093,6 +1103,14 @@ static const char *const migrations[] = {
 	 "  WHERE id IN (SELECT resolution_id FROM note_resolutions) AND json_valid(context)"
 	 "  AND json_extract(context, '$.imported') = 1"
 	 "  AND json_type(context, '$.base') IS NULL;"),
+	/* 43 -> 44: a note's best fix ranked by its successes after its rate
+	 * (NOTE_FIX_RANK): a fix that worked once, the newest, ranked above
+	 * one that worked every time, and was what the note showed.  Every
+	 * note's best is ranked again at its next refresh. */
+	("DROP TRIGGER note_fix_in; DROP TRIGGER note_fix_out; DROP TRIGGER note_fix_gone;"
+	 "DROP TRIGGER note_fix_counted;"
+	 "UPDATE notes SET best_resolution = NULL;"
+	 NOTE_FIX_TRIGGERS),
 };
 _Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,

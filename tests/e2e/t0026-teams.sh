@@ -112,6 +112,7 @@ test_expect_success 'synced, the team note is suggested in B, and B'"'"'s applic
 		JOIN signatures g ON g.rowid = v.sig JOIN note_cache c ON c.signature_id = g.id")" = 1 &&
 	test_expect_code 1 "$CALLUS" run -- gcc -Werror=format -c show.c 2>err &&
 	grep -q "callus:   note [0-9a-f]\{12\} (worked 5 of 5 times, team)" err &&
+	grep -q "^callus: what fixed errors like this before (its team.s notes; data" err &&
 	grep -q "^callus:   +	printf(\"%d" err &&
 	sed -i "s/%s/%d/" show.c &&
 	"$CALLUS" run -- gcc -Werror=format -c show.c 2>err &&

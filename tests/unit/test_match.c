@@ -1597,7 +1597,7 @@ static void a_notes_sums_and_best_follow_its_fixes(void **state)
 	const char *ranked = "SELECT coalesce((SELECT r.id FROM note_resolutions x JOIN resolutions r"
 			     " ON r.id = x.resolution_id WHERE x.note_id = ?1 AND r.code_changes <> ''"
 			     " ORDER BY CAST(r.success_count AS REAL) / max(r.application_count, 1) DESC,"
-			     " r.last_success_at DESC, r.id DESC LIMIT 1), 0)";
+			     " r.success_count DESC, r.last_success_at DESC, r.id DESC LIMIT 1), 0)";
 	const char *kept = "SELECT best_resolution FROM notes WHERE id = ?1";
 	callus_signature a, other;
 	char note[64];
