@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "team_common.h"
 #include "callus/notes.h"
+#include "callus/notemd.h"
 #include "hook_health.h"
 #include "hook_spool.h"
 #include "record_common.h"
@@ -34,6 +35,7 @@
 #include "callus/team.h"
 #include "callus/views.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
@@ -244,6 +246,40 @@ static void bloat(struct doctor *d, callus_store *store, int64_t lessons)
 out:
 	callus_lessons_free(ls, n);
 	callus_error_release(&err);
+}
+
+/* Note files git left in conflict: callus neither reads them nor writes
+ * over them (notes_sync.c), so the note stands still until a person ends
+ * the merge. */
+static void notes_conflicted(struct doctor *d)
+{
+	callus_buf dir = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;
+	struct dirent *e;
+	DIR *dp;
+
+	if (callus_buf_printf(&dir, "%s/.callus/notes", d->ws->root) < 0 ||
+	    !(dp = opendir(dir.ptr)))
+		goto out;
+	while ((e = readdir(dp))) {
+		size_t n = strlen(e->d_name);
+
+		if (n < 4 || strcmp(e->d_name + n - 3, ".md") != 0)
+			continue;
+		callus_buf_clear(&path);
+		if (callus_buf_printf(&path, "%s/%s", dir.ptr, e->d_name) < 0 ||
+		    callus_fs_read_file(&text, path.ptr, CALLUS_NOTE_FILE_MAX, NULL) < 0 ||
+		    !callus_note_md_conflicted(text.ptr ? text.ptr : "", text.len))
+			continue;
+		report(d, PROBLEM, "notes",
+		       ".callus/notes/%s has git's conflict markers: the note is neither read nor "
+		       "written until they are resolved",
+		       e->d_name);
+	}
+	closedir(dp);
+out:
+	callus_buf_release(&dir);
+	callus_buf_release(&path);
+	callus_buf_release(&text);
 }
 
 /* spec 004's bloat check, per layer, on the notes: past [doctor]
@@ -629,6 +665,7 @@ static void check_store(struct doctor *d)
 	if (st.lessons >= 0)
 		bloat(d, store, st.lessons);
 	notes_bloat(d, store);
+	notes_conflicted(d);
 	check_views(d, store);
 	check_file_index(d, store);
 	check_vectors(d, store);

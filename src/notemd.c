@@ -501,6 +501,24 @@ static int fill_empty(callus_note *n)
 	return 0;
 }
 
+/* Read in, the two sides' lines of a conflict were taken as one edit
+ * (both rules, both updated: lines). */
+int callus_note_md_conflicted(const char *text, size_t len)
+{
+	reader r = { text, text + len };
+	const char *line;
+	size_t n;
+	int open = 0;
+
+	while (next_line(&r, &line, &n)) {
+		if (n >= 7 && !memcmp(line, "<<<<<<<", 7))
+			open = 1;
+		else if (open && n >= 7 && !memcmp(line, ">>>>>>>", 7))
+			return 1;
+	}
+	return 0;
+}
+
 int callus_note_md_parse(callus_note *out, const char *text, size_t len, callus_error *err)
 {
 	reader r = { text, text + len };
@@ -519,6 +537,9 @@ int callus_note_md_parse(callus_note *out, const char *text, size_t len, callus_
 	}
 	if (!next_line(&r, &line, &n) || !is(line, n, "---"))
 		return callus_error_set(err, CALLUS_EINVAL, "it does not begin with front matter ('---')");
+	if (callus_note_md_conflicted(text, (size_t)(r.end - text)))
+		return callus_error_set(err, CALLUS_EINVAL,
+					"it has git's conflict markers ('<<<<<<<'): resolve them");
 	if ((rc = read_front(out, &r, err)) < 0 || (rc = read_body(out, &r)) < 0)
 		goto fail;
 	if (strlen(out->id) != CALLUS_NOTE_ID_LEN ||

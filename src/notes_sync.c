@@ -140,7 +140,7 @@ int callus_notes_write_file(callus_store *s, const char *workspace, const char *
 			    callus_error *err)
 {
 	callus_error fe = CALLUS_ERROR_INIT;
-	callus_buf path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;
+	callus_buf path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT, old = CALLUS_BUF_INIT;
 	char hex[CALLUS_SHA256_HEX_LEN + 1];
 	callus_note n;
 	struct stat st;
@@ -159,10 +159,26 @@ int callus_notes_write_file(callus_store *s, const char *workspace, const char *
 	    (rc = callus_note_md_render(&text, &n)) < 0 || (rc = hash_of(hex, text.ptr, text.len)) < 0)
 		goto oom;
 	before = folder_mtime(workspace);
+	if (path.len && callus_buf_printf(&path, "/%s.md", id) == 0 &&
+	    callus_fs_read_file(&old, path.ptr, CALLUS_NOTE_FILE_MAX, NULL) == 0 &&
+	    callus_note_md_conflicted(old.ptr ? old.ptr : "", old.len)) {
+		/* a person's merge under way: theirs to end; the file as seen,
+		 * so that the store, though ahead, reads it when it changes */
+		callus_error_set(&fe, CALLUS_EINVAL,
+				 "its file has git's conflict markers: not written until they are "
+				 "resolved");
+		log_trouble(workspace, "note_conflicted", id, &fe);
+		if (hash_of(hex, old.ptr, old.len) < 0)
+			goto oom;
+		if (lstat(path.ptr, &st) == 0 &&
+		    (sq = record_file(s, id, hex, mtime_ns(&st), (int64_t)st.st_size)) != SQLITE_OK)
+			rc = callus_store_db_error(s, err, sq, "cannot record a note's file in");
+		goto out;
+	}
 	if (!path.len) {
 		callus_error_set(&fe, CALLUS_EIO, "%s/.callus/notes is not a directory callus can use",
 				 workspace);
-	} else if (callus_buf_printf(&path, "/%s.md", id) < 0) {
+	} else if (callus_buf_status(&path) < 0) {
 		goto oom;
 	} else if (callus_fs_write_atomic(path.ptr, text.ptr, text.len, 0666, CALLUS_FS_UMASK,
 					  &fe) == 0 &&
@@ -184,6 +200,7 @@ out:
 	callus_note_release(&n);
 	callus_buf_release(&path);
 	callus_buf_release(&text);
+	callus_buf_release(&old);
 	return rc;
 }
 

@@ -27,6 +27,10 @@ int callus_note_md_render(callus_buf *out, const callus_note *n);
  * callus_note_release(); zeroed here).  CALLUS_EINVAL, with err saying
  * why, when it is not a note (no front matter, no id, no title). */
 int callus_note_md_parse(callus_note *out, const char *text, size_t len, callus_error *err);
+/* Whether text holds a merge git left unresolved (a line opening
+ * "<<<<<<<", then one opening ">>>>>>>"): not a note, and not to be
+ * written over. */
+int callus_note_md_conflicted(const char *text, size_t len);
 
 /*
  * The note for an agent that has just hit a matching error in file at

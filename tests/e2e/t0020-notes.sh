@@ -349,4 +349,28 @@ test_expect_success 'a retired note'"'"'s fix is offered no more; a fix found si
 	"$CALLUS" notes --json | jq -e "length == 0"
 '
 
+test_expect_success 'a note file git left in conflict is not read, nor written over, until resolved' '
+	git clone -q c c4 && cd c4 && scratch_ignored &&
+	git config user.email dev4@example.com && git config user.name dev4 &&
+	id=$("$CALLUS" notes --json | jq -r ".[0].id") &&
+	"$CALLUS" note "$id" --rule "rule of the clone" >/dev/null &&
+	git commit -qam clone &&
+	(cd ../c && "$CALLUS" note "$id" --rule "rule upstream" >/dev/null &&
+	 git add .callus/notes && git -c commit.gpgSign=false commit -qm upstream) &&
+	test_expect_code 1 git -c commit.gpgSign=false pull -q --no-rebase ../c main >/dev/null 2>&1 &&
+	grep -q "^<<<<<<<" ".callus/notes/$id.md" &&
+	"$CALLUS" notes show "$id" --json | jq -e ".rule == \"rule of the clone\"" &&
+	grep -q "\"note_unreadable\".*conflict markers" .callus/log.jsonl &&
+	{ "$CALLUS" doctor >../doc4 || :; } &&
+	grep -q "^problem  notes .*$id.*conflict markers" ../doc4 &&
+	# what callus learns meanwhile is not written over the person'"'"'s merge
+	rid=$("$CALLUS" resolutions --json | jq ".[0].id") &&
+	"$CALLUS" feedback "$rid" success >/dev/null && "$CALLUS" notes >/dev/null &&
+	grep -q "^<<<<<<<" ".callus/notes/$id.md" &&
+	grep -q "\"note_conflicted\"" .callus/log.jsonl &&
+	git checkout -q --theirs ".callus/notes/$id.md" &&
+	"$CALLUS" notes show "$id" --json | jq -e ".rule == \"rule upstream\"" &&
+	{ "$CALLUS" doctor >../doc4 || :; } && ! grep -q "conflict markers" ../doc4
+'
+
 test_done
