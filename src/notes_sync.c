@@ -403,7 +403,7 @@ static int note_name(const char *name, char id[CALLUS_NOTE_ID_LEN + 1])
  * changed body makes the note theirs (edited: no longer regenerated), and
  * a note a person kept is the project's, not one session's. */
 static int take_edit(sync_run *r, const callus_note *n, const char *hash, int64_t mtime,
-		     int64_t size)
+		     int64_t size, int64_t *kept_size)
 {
 	sqlite3_stmt *st = NULL;
 	const char *title = NULL;
@@ -434,7 +434,12 @@ static int take_edit(sync_run *r, const callus_note *n, const char *hash, int64_
 		"  OR extra <> ?5,"
 		" title = ?2, steps = ?3, code = ?4, extra = ?5, rule = ?6,"
 		" status = ?7, layer = ?8,"
-		" updated_at = ?9, file_hash = ?10, file_mtime = ?11, file_size = ?12"
+		" updated_at = ?9, file_hash = ?10, file_mtime = ?11,"
+		/* counts or a layer the store does not have: the file is
+		 * written again with the store's (they are never read back,
+		 * and a clone would take in the file's) */
+		" file_size = CASE WHEN ?7 = 'active' AND (applications <> ?13"
+		"  OR successes <> ?14 OR ?15) THEN -1 ELSE ?12 END"
 		" WHERE id = ?1",
 		-1, &st, NULL);
 
@@ -455,8 +460,23 @@ static int take_edit(sync_run *r, const callus_note *n, const char *hash, int64_
 	callus_sql_bind_text(st, 10, hash);
 	sqlite3_bind_int64(st, 11, mtime);
 	sqlite3_bind_int64(st, 12, size);
+	sqlite3_bind_int64(st, 13, n->applications);
+	sqlite3_bind_int64(st, 14, n->successes);
+	sqlite3_bind_int(st, 15, n->layer != CALLUS_LAYER_PROJECT);
 	sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(r->s));
 	sqlite3_finalize(st);
+	st = NULL;
+	/* behind the store: written by this sync (sync_missing) */
+	if (sq == SQLITE_OK &&
+	    (sq = sqlite3_prepare_v2(callus_store_db(r->s),
+				     "SELECT file_size FROM notes WHERE id = ?1", -1, &st,
+				     NULL)) == SQLITE_OK) {
+		callus_sql_bind_text(st, 1, n->id);
+		if ((sq = sqlite3_step(st)) == SQLITE_ROW)
+			*kept_size = sqlite3_column_int64(st, 0);
+		sq = sq == SQLITE_ROW || sq == SQLITE_DONE ? SQLITE_OK : sq;
+		sqlite3_finalize(st);
+	}
 	return sq;
 }
 
@@ -658,7 +678,7 @@ static int sync_file(sync_run *r, const char *name, callus_error *err)
 		goto out;
 	}
 	if (k)
-		sq = take_edit(r, &n, hex, mtime_ns(&st), (int64_t)st.st_size);
+		sq = take_edit(r, &n, hex, mtime_ns(&st), (int64_t)st.st_size, &k->size);
 	else
 		sq = import_note(r, &n, hex, mtime_ns(&st), (int64_t)st.st_size);
 	if (sq == SQLITE_OK)
