@@ -515,6 +515,63 @@ static int apply_pulled(puller *p, const callus_shared_note *n, const char *now,
 	}
 }
 
+/* Layer l's cached notes that have no resolution because the workspace's
+ * own active note answered them, where that note is no longer active
+ * (retired, or its file deleted, since): they answer now.  Decided only
+ * at an upstream change before, such a note never answered again. */
+static int answer_unanswered(puller *p, callus_layer l, const char *now)
+{
+	sqlite3_stmt *st = NULL;
+	int sq;
+
+	sq = sqlite3_prepare_v2(callus_store_db(p->s),
+				"SELECT c.id, c.signature_id, c.tool, c.error_type, c.title, c.example,"
+				" c.steps, c.code, c.files, c.applications, c.successes FROM note_cache c"
+				" WHERE c.layer = ?1 AND c.resolution_id IS NULL AND NOT EXISTS"
+				" (SELECT 1 FROM notes n WHERE n.id = c.id AND n.status = 'active')",
+				-1, &st, NULL);
+	if (sq != SQLITE_OK)
+		return sq;
+	callus_sql_bind_text(st, 1, callus_layer_name(l));
+	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+		callus_shared_note n;
+		int64_t rid, apps, succ;
+		char rs[32], as[32], ks[32];
+
+		memset(&n, 0, sizeof(n));
+		snprintf(n.id, sizeof(n.id), "%s", (const char *)sqlite3_column_text(st, 0));
+		n.layer = l;
+		n.signature_id = (char *)sqlite3_column_text(st, 1);
+		n.tool = (char *)sqlite3_column_text(st, 2);
+		n.error_type = (char *)sqlite3_column_text(st, 3);
+		n.title = (char *)sqlite3_column_text(st, 4);
+		n.example = (char *)sqlite3_column_text(st, 5);
+		n.steps = (char *)sqlite3_column_text(st, 6);
+		n.code = (char *)sqlite3_column_text(st, 7);
+		n.files = (char *)sqlite3_column_text(st, 8);
+		n.applications = sqlite3_column_int64(st, 9);
+		n.successes = sqlite3_column_int64(st, 10);
+		if ((sq = make_resolution(p, &n, now, &rid, &apps, &succ)) != SQLITE_OK)
+			break;
+		snprintf(rs, sizeof(rs), "%lld", (long long)rid);
+		snprintf(as, sizeof(as), "%lld", (long long)apps);
+		snprintf(ks, sizeof(ks), "%lld", (long long)succ);
+		{
+			const char *v[] = { callus_layer_name(l), n.id, rs, as, ks };
+
+			if ((sq = p_exec(p, 13,
+					 "UPDATE note_cache SET resolution_id = CAST(?3 AS INTEGER),"
+					 " base_applications = CAST(?4 AS INTEGER),"
+					 " base_successes = CAST(?5 AS INTEGER)"
+					 " WHERE layer = ?1 AND id = ?2",
+					 v, 5)) != SQLITE_OK)
+				break;
+		}
+	}
+	sqlite3_finalize(st);
+	return sq == SQLITE_DONE ? SQLITE_OK : sq;
+}
+
 static int pull_all(callus_store *s, callus_knowledge *k, callus_layer l, callus_sync_report *rep,
 		    callus_error *err)
 {
@@ -582,6 +639,14 @@ static int pull_all(callus_store *s, callus_knowledge *k, callus_layer l, callus
 			break;
 	}
 	rep->watermark = since;
+	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
+		goto out;
+	if ((sq = answer_unanswered(&pl, l, now)) != SQLITE_OK) {
+		rc = callus_store_db_error(s, err, sq, "cannot cache the layer's notes in");
+		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+		goto out;
+	}
+	rc = callus_store_exec(s, "COMMIT", err);
 out:
 	p_release(&pl);
 	free(mark);

@@ -212,6 +212,17 @@ test_expect_success 'conflicts: the upstream text wins for the cached copy, reti
 	"$CALLUS" sync >/dev/null &&
 	"$CALLUS" notes --layer team --json | jq -e ".[0].rule == \"use %d for int\"" &&
 	"$CALLUS" notes --json | jq -e ".[0].rule == \"local words stay here\"" &&
+	# the local note answers while active: the cached copy has no fix of its own
+	test "$(sqlite3 .callus/callus.db "SELECT count(resolution_id) FROM note_cache
+		WHERE id = '"'"'$id'"'"'")" = 0 &&
+	"$CALLUS" note retire "$id" >/dev/null && "$CALLUS" sync >/dev/null &&
+	# retired here, the team'"'"'s copy answers
+	test "$(sqlite3 .callus/callus.db "SELECT count(resolution_id) FROM note_cache
+		WHERE id = '"'"'$id'"'"'")" = 1 &&
+	git checkout -q show.c && sed -i "s/%d/%s/" show.c &&
+	test_expect_code 1 "$CALLUS" run -- gcc -Werror=format -c show.c 2>err &&
+	grep -q "note $id (worked [0-9]* of [0-9]* times, team)" err &&
+	sed -i "s/%s/%d/" show.c &&
 	cd ../b && "$CALLUS" sync >/dev/null &&
 	"$CALLUS" notes --layer team --json | jq -e ".[0].rule == \"use %d for int\"" &&
 	test_expect_code 1 "$CALLUS" note retire "$id" --layer team 2>err &&
