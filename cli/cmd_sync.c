@@ -144,10 +144,13 @@ int cmd_sync(int argc, char **argv)
 		callus_store_state_set(store, key, "", NULL);
 		synced++;
 		pulled += rep.pulled;
-		if (!quiet)
-			printf("%s: %zu proposed, %zu reported, %zu pulled, %zu dropped (revision %lld)\n",
-			       name, rep.proposed, rep.reported, rep.pulled, rep.dropped,
-			       (long long)rep.watermark);
+		if (!quiet) {
+			printf("%s: %zu proposed, %zu reported, %zu pulled, %zu dropped", name,
+			       rep.proposed, rep.reported, rep.pulled, rep.dropped);
+			if (rep.withdrawn)
+				printf(", %zu withdrawn", rep.withdrawn);
+			printf(" (revision %lld)\n", (long long)rep.watermark);
+		}
 	}
 	if (pulled) {
 		/* the new notes' signatures get their vectors now, so that a

@@ -21,6 +21,9 @@
  *	decide   {"layer", "id", "status", "why"} -> {"changed": false when no
  *	                                     note of that id has the status it
  *	                                     is decided from}
+ *	withdraw {"layer", "id", "origin", "why"} -> {"changed": false when
+ *	                                     the session's role has no proposal
+ *	                                     of that id and origin undecided}
  *	pull     {"layer", "since", "limit"} -> notes, oldest revision first
  *	                                     (limit 0: all)
  *	report   {"layer", "id", "instance", "applications", "successes"} -> {}
@@ -285,6 +288,21 @@ static const char *const migrations[] = {
 	"  text, text, text, text, text, text), callus.report(text, text, text, bigint, bigint),"
 	"  callus.decide(text, text, text, text), callus.pull(text, bigint, bigint)"
 	"  TO callus_member;",
+	/* 1 -> 2: a proposer withdraws its own proposal, still undecided
+	 * (its note retired where it was learnt): rejected, by its role */
+	"CREATE FUNCTION callus.withdraw(p_layer text, p_id text, p_origin text, p_why text)"
+	"  RETURNS boolean"
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = callus, pg_temp AS $f$"
+	" BEGIN"
+	"  UPDATE callus.shared_notes SET status = 'rejected', decided_by = session_user,"
+	"   why = p_why, revision = nextval('callus.revision'),"
+	"   decided_at = to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
+	"   WHERE layer = p_layer AND id = p_id AND status = 'proposed'"
+	"   AND proposed_role = session_user AND origin = p_origin;"
+	"  RETURN FOUND;"
+	" END $f$;"
+	"REVOKE ALL ON FUNCTION callus.withdraw(text, text, text, text) FROM PUBLIC;"
+	"GRANT EXECUTE ON FUNCTION callus.withdraw(text, text, text, text) TO callus_member;",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -452,6 +470,17 @@ static int op_decide(json_t *in)
 	return 0;
 }
 
+static int op_withdraw(json_t *in)
+{
+	const char *p[] = { str(in, "layer"), str(in, "id"), str(in, "origin"), str(in, "why") };
+
+	PGresult *r = run("SELECT callus.withdraw($1, $2, $3, $4)", 4, p);
+
+	printf("{\"changed\": %s}\n", !strcmp(PQgetvalue(r, 0, 0), "t") ? "true" : "false");
+	PQclear(r);
+	return 0;
+}
+
 static int op_pull(json_t *in)
 {
 	char since[32], limit[32];
@@ -480,7 +509,8 @@ int main(int argc, char **argv)
 		const char *name;
 		int (*fn)(json_t *in);
 	} ops[] = { { "propose", op_propose }, { "list", op_list }, { "get", op_get },
-		    { "decide", op_decide }, { "pull", op_pull }, { "report", op_report } };
+		    { "decide", op_decide }, { "withdraw", op_withdraw }, { "pull", op_pull },
+		    { "report", op_report } };
 	const char *url = getenv("CALLUS_PG_URL");
 	const char *keys[] = { "dbname", "connect_timeout", "application_name", NULL };
 	const char *vals[] = { url, "5", "callus", NULL };
@@ -489,7 +519,7 @@ int main(int argc, char **argv)
 	int rc = -1;
 
 	if (argc != 2)
-		fail(2, "usage: callus-pg OP (migrate, propose, list, get, decide, pull, report)");
+		fail(2, "usage: callus-pg OP (migrate, propose, list, get, decide, withdraw, pull, report)");
 	if (!url || !*url)
 		fail(2, "CALLUS_PG_URL is not set");
 	in = json_loadf(stdin, JSON_REJECT_DUPLICATES, &je);

@@ -243,6 +243,16 @@ int callus_knowledge_decide(callus_knowledge *k, callus_layer l, const char *id,
 					    err);
 }
 
+int callus_knowledge_withdraw(callus_knowledge *k, callus_layer l, const char *id,
+			      const char *origin, const char *who, const char *why,
+			      callus_error *err)
+{
+	int rc = shared_layer(l, err);
+
+	return rc < 0 ? rc : k->ops->withdraw(k->handle, l, id, origin ? origin : "",
+					      who ? who : "", why ? why : "", err);
+}
+
 int callus_knowledge_pull(callus_knowledge *k, callus_layer l, int64_t since, int limit,
 			  callus_shared_note **out, size_t *count, callus_error *err)
 {

@@ -193,6 +193,74 @@ out:
 	return rc;
 }
 
+/* This workspace's proposals to the team layer, still undecided, whose
+ * notes it retired since (or whose files were deleted): withdrawn, so
+ * that no maintainer approves what its author found wanting, and that
+ * the note does not come back to it as the team's.  A proposal another
+ * clone made, or one decided meanwhile, is the server's to say (the
+ * pull); either way it is asked once. */
+static int withdraw_all(callus_store *s, callus_knowledge *k, callus_layer l, const char *instance,
+			const char *identity, callus_sync_report *rep, callus_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	callus_strlist ids = CALLUS_STRLIST_INIT;
+	int sq, rc = 0;
+
+	if (l != CALLUS_LAYER_TEAM)
+		return 0;
+	sq = sqlite3_prepare_v2(callus_store_db(s),
+				"SELECT p.note_id FROM note_promotions p JOIN notes n ON n.id = p.note_id"
+				" WHERE p.to_layer = ?1 AND p.status = 'proposed' AND n.status = 'retired'",
+				-1, &st, NULL);
+	if (sq != SQLITE_OK)
+		return callus_store_db_error(s, err, sq, "cannot read the proposals in");
+	callus_sql_bind_text(st, 1, callus_layer_name(l));
+	while ((sq = sqlite3_step(st)) == SQLITE_ROW)
+		if (callus_strlist_add(&ids, (const char *)sqlite3_column_text(st, 0),
+				       (size_t)sqlite3_column_bytes(st, 0)) < 0) {
+			sq = SQLITE_NOMEM;
+			break;
+		}
+	sqlite3_finalize(st);
+	if (sq != SQLITE_DONE) {
+		rc = callus_store_db_error(s, err, sq, "cannot read the proposals in");
+		goto out;
+	}
+	for (size_t i = 0; i < ids.count && rc == 0; i++) {
+		callus_buf origin = CALLUS_BUF_INIT;
+		callus_error we = CALLUS_ERROR_INIT;
+		const char *v[] = { ids.items[i], callus_layer_name(l), NULL };
+		int w;
+
+		if (callus_buf_printf(&origin, "%s:%s", instance, ids.items[i]) < 0) {
+			rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+			break;
+		}
+		w = callus_knowledge_withdraw(k, l, ids.items[i], origin.ptr, identity,
+					      "withdrawn: its note was retired where it was learnt",
+					      &we);
+		callus_buf_release(&origin);
+		if (w < 0 && w != CALLUS_ENOTFOUND) {
+			rc = callus_error_set(err, w, "%s", callus_error_message(&we));
+			callus_error_release(&we);
+			break;
+		}
+		callus_error_release(&we);
+		if (w == 0)
+			rep->withdrawn++;
+		v[2] = w == 0 ? "rejected" : "withdrawn";
+		sq = callus_sql_exec_texts(callus_store_db(s),
+					   "UPDATE note_promotions SET status = ?3 WHERE note_id = ?1"
+					   " AND to_layer = ?2",
+					   v, 3);
+		if (sq != SQLITE_OK)
+			rc = callus_store_db_error(s, err, sq, "cannot record the withdrawal in");
+	}
+out:
+	callus_strlist_release(&ids);
+	return rc;
+}
+
 /* ------------------------------------------------------------------ */
 /* Sync: outcomes                                                       */
 
@@ -778,7 +846,8 @@ int callus_team_sync(callus_store *s, callus_knowledge *k, callus_layer l, long 
 	if ((rc = instance_of(s, &instance, err)) < 0)
 		goto out;
 	/* the notes' files first: a person's edit is what is proposed */
-	if ((rc = propose_all(s, k, l, min_applications, instance, identity, r ? r : own, rep, m,
+	if ((rc = withdraw_all(s, k, l, instance, identity, rep, err)) == 0 &&
+	    (rc = propose_all(s, k, l, min_applications, instance, identity, r ? r : own, rep, m,
 			      err)) == 0 &&
 	    (rc = report_all(s, k, l, instance, rep, err)) == 0)
 		rc = pull_all(s, k, l, rep, err);

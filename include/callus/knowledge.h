@@ -111,6 +111,15 @@ int callus_knowledge_shared_get(callus_knowledge *k, callus_layer l, const char 
 int callus_knowledge_decide(callus_knowledge *k, callus_layer l, const char *id,
 			    callus_shared_status to, const char *who, const char *why,
 			    callus_error *err);
+/* Withdraw the proposal of note id that origin ("INSTANCE:ID", the
+ * workspace and note it came from) made, still undecided: it is rejected,
+ * by who, with why (its note was retired where it was learnt).
+ * CALLUS_ENOTFOUND when there is no such proposal (decided already, or
+ * another workspace's); a server store checks that the session's role
+ * made it. */
+int callus_knowledge_withdraw(callus_knowledge *k, callus_layer l, const char *id,
+			      const char *origin, const char *who, const char *why,
+			      callus_error *err);
 /* What changed in layer l after revision since, oldest first, at most
  * limit (0: all). */
 int callus_knowledge_pull(callus_knowledge *k, callus_layer l, int64_t since, int limit,

@@ -95,6 +95,7 @@ typedef struct callus_sync_report {
 	size_t reported;  /* notes whose outcomes were sent */
 	size_t pulled;    /* approved notes taken into the cache */
 	size_t dropped;   /* cached notes retired or rejected upstream */
+	size_t withdrawn; /* proposals of notes retired here, withdrawn */
 	int64_t watermark; /* the layer's last revision seen */
 } callus_sync_report;
 

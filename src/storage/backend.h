@@ -34,6 +34,8 @@ typedef struct callus_storage_ops {
 			  callus_error *err);
 	int (*decide)(void *handle, callus_layer l, const char *id, callus_shared_status to,
 		      const char *who, const char *why, callus_error *err);
+	int (*withdraw)(void *handle, callus_layer l, const char *id, const char *origin,
+			const char *who, const char *why, callus_error *err);
 	int (*pull)(void *handle, callus_layer l, int64_t since, int limit,
 		    callus_shared_note **out, size_t *count, callus_error *err);
 	int (*report)(void *handle, callus_layer l, const char *id, const char *instance,

@@ -372,6 +372,28 @@ static int pg_decide(void *handle, callus_layer l, const char *id, callus_shared
 	return rc;
 }
 
+static int pg_withdraw(void *handle, callus_layer l, const char *id, const char *origin,
+		       const char *who, const char *why, callus_error *err)
+{
+	/* the server records its own idea of who, and checks that the
+	 * session's role made the proposal */
+	json_t *a = json_pack("{s:s, s:s, s:s, s:s}", "layer", callus_layer_name(l), "id", id,
+			      "origin", origin, "why", why);
+	json_t *v = NULL;
+	int rc;
+
+	(void)who;
+	if (!a)
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	rc = call(handle, "withdraw", a, &v, err);
+	if (rc == 0 && !json_is_true(json_object_get(v, "changed")))
+		rc = callus_error_set(err, CALLUS_ENOTFOUND,
+				      "no proposal %s of this workspace's in the %s layer", id,
+				      callus_layer_name(l));
+	json_decref(v);
+	return rc;
+}
+
 static int pg_pull(void *handle, callus_layer l, int64_t since, int limit,
 		   callus_shared_note **out, size_t *count, callus_error *err)
 {
@@ -400,5 +422,5 @@ static int pg_report(void *handle, callus_layer l, const char *id, const char *i
 const callus_storage_ops callus_storage_postgresql = {
 	"postgresql", "postgresql://", pg_open, pg_close, pg_resolutions, pg_resolution,
 	pg_feedback, pg_metrics, pg_metrics, pg_propose, pg_shared_list, pg_shared_get, pg_decide,
-	pg_pull, pg_report,
+	pg_withdraw, pg_pull, pg_report,
 };

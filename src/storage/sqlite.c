@@ -226,6 +226,32 @@ static int sq_decide(void *handle, callus_layer l, const char *id, callus_shared
 	return 0;
 }
 
+static int sq_withdraw(void *handle, callus_layer l, const char *id, const char *origin,
+		       const char *who, const char *why, callus_error *err)
+{
+	callus_store *s = handle;
+	char *now = callus_now_iso8601();
+	const char *v[] = { callus_layer_name(l), id, origin, who, why, now };
+	int sq;
+
+	if (!now)
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	sq = callus_sql_exec_texts(callus_store_db(s),
+				   "UPDATE shared_notes SET status = 'rejected', decided_by = ?4,"
+				   " why = ?5, decided_at = ?6, revision = " NEXT_REVISION
+				   " WHERE layer = ?1 AND id = ?2 AND status = 'proposed'"
+				   " AND origin = ?3",
+				   v, sizeof(v) / sizeof(v[0]));
+	free(now);
+	if (sq != SQLITE_OK)
+		return callus_store_db_error(s, err, sq, "cannot record the withdrawal in");
+	if (!sqlite3_changes(callus_store_db(s)))
+		return callus_error_set(err, CALLUS_ENOTFOUND,
+					"no proposal %s of this workspace's in the %s layer", id,
+					callus_layer_name(l));
+	return 0;
+}
+
 static int sq_pull(void *handle, callus_layer l, int64_t since, int limit,
 		   callus_shared_note **out, size_t *count, callus_error *err)
 {
@@ -293,5 +319,5 @@ out:
 const callus_storage_ops callus_storage_sqlite = {
 	"sqlite", "sqlite:", sq_open, sq_close, sq_resolutions, sq_resolution, sq_feedback,
 	sq_flush_metrics, sq_read_metrics, sq_propose, sq_shared_list, sq_shared_get, sq_decide,
-	sq_pull, sq_report,
+	sq_withdraw, sq_pull, sq_report,
 };

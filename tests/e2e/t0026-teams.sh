@@ -204,6 +204,23 @@ test_expect_success 'a committed note reaches the team with its author'"'"'s cou
 		.[0].application_count == 10 and .[0].success_count == 10"
 '
 
+test_expect_success 'a note retired where it was learnt withdraws its proposal; a clone cannot' '
+	id=$(cd d && "$CALLUS" notes --json | jq -r ".[0].id") &&
+	# a clone that joined the proposal did not make it: nothing withdrawn
+	(cd d2 && "$CALLUS" note retire "$id" >/dev/null && "$CALLUS" sync >out &&
+	 ! grep -q withdrawn out) &&
+	(cd d && "$CALLUS" proposals --json | jq -e "map(select(.id == \"$id\")) | length == 1") &&
+	cd d && "$CALLUS" note retire "$id" >/dev/null &&
+	"$CALLUS" sync >out && grep -q "^team: 0 proposed, .*, 1 withdrawn (revision" out &&
+	"$CALLUS" proposals --json | jq -e "map(select(.id == \"$id\")) | length == 0" &&
+	"$CALLUS" proposals --all --json | jq -e "map(select(.id == \"$id\")) |
+		.[0].status == \"rejected\" and (.[0].why | test(\"retired\"))" &&
+	test_expect_code 1 env CALLUS_USER=lead@example.com "$CALLUS" approve "$id" 2>err &&
+	grep -q "no proposed note" err &&
+	# asked once
+	"$CALLUS" sync >out && ! grep -q withdrawn out
+'
+
 test_expect_success 'conflicts: the upstream text wins for the cached copy, retired upstream wins' '
 	cd a && id=$("$CALLUS" notes --json | jq -r ".[0].id") &&
 	"$CALLUS" note "$id" --rule "local words stay here" &&
@@ -355,7 +372,7 @@ test_expect_success 'postgresql: a server on loopback, its schema migrated by it
 		-c "CREATE ROLE owner LOGIN CREATEROLE" -c "CREATE DATABASE callus OWNER owner" &&
 	pg_workspace admin-ws owner && cd admin-ws &&
 	"$CALLUS" proposals >out && grep -q "no proposals in the team layer" out &&
-	test "$(psql_as owner "SELECT version FROM callus.meta")" = 1 &&
+	test "$(psql_as owner "SELECT version FROM callus.meta")" = 2 &&
 	psql_as admin "CREATE ROLE alice LOGIN IN ROLE callus_maintainer_team" &&
 	psql_as admin "CREATE ROLE bob LOGIN IN ROLE callus_member" &&
 	# a second open reads the schema, migrates nothing
@@ -426,6 +443,23 @@ test_expect_success 'postgresql: a rejected proposal never reaches B' '
 	test "$(psql_as owner "SELECT why FROM callus.shared_notes WHERE id = '"'"'$id'"'"'")" = "too specific" &&
 	cd ../pb && "$CALLUS" sync >/dev/null &&
 	"$CALLUS" notes --layer team --json | jq -e "length == 1 and .[0].id != \"$id\""
+'
+
+[ -n "$pg_started" ] || test_skip "no PostgreSQL server"
+test_expect_success 'postgresql: a member withdraws its own proposal by retiring its note; no other role can' '
+	cd pb && big_c >big.c &&
+	test_expect_code 1 "$CALLUS" run -- gcc -Werror=return-type -c big.c -o /dev/null 2>err &&
+	sed -i "s/^}/\treturn 0;\n}/" big.c &&
+	"$CALLUS" run -- gcc -Werror=return-type -c big.c -o /dev/null 2>err &&
+	rid=$("$CALLUS" resolutions --json | jq "[.[] | select(.files == [\"big.c\"])][0].id") &&
+	for i in 1 2 3 4; do "$CALLUS" feedback "$rid" success >/dev/null || return 1; done &&
+	"$CALLUS" sync >out && grep -q "^team: 1 proposed" out &&
+	id=$("$CALLUS" proposals --json | jq -r "map(select(.title | test(\"non-void\")))[0].id") &&
+	origin=$("$CALLUS" proposals --json | jq -r "map(select(.id == \"$id\"))[0].origin") &&
+	test "$(psql_as alice "SELECT callus.withdraw('"'"'team'"'"', '"'"'$id'"'"', '"'"'$origin'"'"', '"'"'x'"'"')")" = f &&
+	"$CALLUS" note retire "$id" >/dev/null &&
+	"$CALLUS" sync >out && grep -q ", 1 withdrawn (revision" out &&
+	test "$(psql_as owner "SELECT status || '"'"' '"'"' || decided_by FROM callus.shared_notes WHERE id = '"'"'$id'"'"'")" = "rejected bob"
 '
 
 [ -n "$pg_started" ] || test_skip "no PostgreSQL server"

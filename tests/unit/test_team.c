@@ -480,6 +480,48 @@ static void location_not_kept(void **state)
 	callus_error_release(&err);
 }
 
+/* A proposal is withdrawn by the workspace that made it, with its note
+ * retired there; another origin's withdrawal, or a decided one's, is
+ * CALLUS_ENOTFOUND and changes nothing. */
+static void withdrawn(void **state)
+{
+	fixture *f = *state;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_shared_note n;
+	callus_sync_report r;
+	char origin[64];
+
+	add_note(f->ws1, "dddddddddddd", 5, 5);
+	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "dev@x", NULL, &r, NULL,
+					  &err), 0);
+	assert_int_equal(r.proposed, 1);
+	assert_int_equal(callus_knowledge_shared_get(f->k, CALLUS_LAYER_TEAM, "dddddddddddd", &n,
+						     &err), 0);
+	snprintf(origin, sizeof(origin), "%s", n.origin);
+	callus_shared_note_release(&n);
+	assert_int_equal(callus_knowledge_withdraw(f->k, CALLUS_LAYER_TEAM, "dddddddddddd",
+						   "0000000000000000:dddddddddddd", "x", "", &err),
+			 CALLUS_ENOTFOUND);
+	callus_error_release(&err);
+	/* retired, the next sync withdraws it once */
+	exec_sql(f->ws1, "UPDATE notes SET status = 'retired' WHERE id = 'dddddddddddd'");
+	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "dev@x", NULL, &r, NULL,
+					  &err), 0);
+	assert_int_equal(r.withdrawn, 1);
+	assert_int_equal(callus_knowledge_shared_get(f->k, CALLUS_LAYER_TEAM, "dddddddddddd", &n,
+						     &err), 0);
+	assert_int_equal(n.status, CALLUS_SHARED_REJECTED);
+	assert_string_equal(n.decided_by, "dev@x");
+	callus_shared_note_release(&n);
+	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "dev@x", NULL, &r, NULL,
+					  &err), 0);
+	assert_int_equal(r.withdrawn, 0);
+	assert_int_equal(callus_knowledge_withdraw(f->k, CALLUS_LAYER_TEAM, "dddddddddddd", origin,
+						   "x", "", &err),
+			 CALLUS_ENOTFOUND);
+	callus_error_release(&err);
+}
+
 /* Schema 43: a fix imported before keeps its counts then as its base,
  * which a sync does not report again; a fix of this workspace has none. */
 static void schema_43_imported_base(void **state)
@@ -523,6 +565,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(moved_store, setup, teardown),
 		cmocka_unit_test_setup_teardown(location_not_kept, setup, teardown),
 		cmocka_unit_test_setup_teardown(schema_43_imported_base, setup, teardown),
+		cmocka_unit_test_setup_teardown(withdrawn, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
