@@ -158,9 +158,15 @@ static void not_a_note_is_refused(void **state)
 		"---\nid: 628dcfdca5ae\n",                 /* unterminated front matter */
 		"---\nid: nothex\n---\n# t\n",
 		"---\nid: 628dcfdca5ae\n---\n\nno title\n",
+		/* git left a merge unresolved */
+		"---\nid: 628dcfdca5ae\n---\n\n# t\n\n<<<<<<< HEAD\nRule: a\n=======\nRule: b\n"
+		">>>>>>> 14526da\n",
 	};
 
 	(void)state;
+	assert_false(callus_note_md_conflicted("    <<<<<<< HEAD\n    >>>>>>> x\n", 30));
+	assert_false(callus_note_md_conflicted(">>>>>>> x\n<<<<<<< HEAD\n", 24));
+	assert_true(callus_note_md_conflicted("<<<<<<< HEAD\r\n=======\r\n>>>>>>> x\r\n", 35));
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		assert_int_equal(callus_note_md_parse(&back, cases[i], strlen(cases[i]), &err),
 				 CALLUS_EINVAL);
