@@ -164,9 +164,15 @@ static void not_a_note_is_refused(void **state)
 	};
 
 	(void)state;
-	assert_false(callus_note_md_conflicted("    <<<<<<< HEAD\n    >>>>>>> x\n", 30));
-	assert_false(callus_note_md_conflicted(">>>>>>> x\n<<<<<<< HEAD\n", 24));
-	assert_true(callus_note_md_conflicted("<<<<<<< HEAD\r\n=======\r\n>>>>>>> x\r\n", 35));
+	{
+		const char *indented = "    <<<<<<< HEAD\n    >>>>>>> x\n";
+		const char *reversed = ">>>>>>> x\n<<<<<<< HEAD\n";
+		const char *crlf = "<<<<<<< HEAD\r\n=======\r\n>>>>>>> x\r\n";
+
+		assert_false(callus_note_md_conflicted(indented, strlen(indented)));
+		assert_false(callus_note_md_conflicted(reversed, strlen(reversed)));
+		assert_true(callus_note_md_conflicted(crlf, strlen(crlf)));
+	}
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		assert_int_equal(callus_note_md_parse(&back, cases[i], strlen(cases[i]), &err),
 				 CALLUS_EINVAL);
