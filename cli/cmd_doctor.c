@@ -218,17 +218,18 @@ static void bloat(struct doctor *d, callus_store *store, int64_t lessons)
 		if (lessons - max < f.limit)
 			f.limit = (int)(lessons - max);
 		report(d, PROBLEM, "storage",
-		       "%s layer: %lld lessons, more than [retention] lessons (%ld) keeps by more "
+		       "%s layer: %lld lesson%s, more than [retention] lessons (%ld) keeps by more "
 		       "than a background gc pass removes (%d): is it failing ('gc_failed' in the "
 		       "log)? 'callus gc' removes these first, lowest value first (without a "
 		       "person's words, then fewest occurrences, oldest):",
-		       "project", (long long)lessons, max, CALLUS_GC_BACKGROUND_BATCH);
+		       "project", (long long)lessons, lessons == 1 ? "" : "s", max,
+		       CALLUS_GC_BACKGROUND_BATCH);
 	} else {
 		report(d, PROBLEM, "storage",
-		       "%s layer: %lld lessons, over the threshold of %ld (%s); "
+		       "%s layer: %lld lesson%s, over the threshold of %ld (%s); "
 		       "cleanup candidates, lowest value first (without a person's words, then "
 		       "fewest occurrences, oldest):",
-		       "project", (long long)lessons, max, why);
+		       "project", (long long)lessons, lessons == 1 ? "" : "s", max, why);
 	}
 	if (callus_store_list_lowest_value(store, &f, &ls, &n, &err) < 0) {
 		report(d, PROBLEM, "storage", "cannot list the lessons: %s",
@@ -313,9 +314,10 @@ static void notes_bloat(struct doctor *d, callus_store *store)
 			continue;
 		}
 		report(d, PROBLEM, "notes",
-		       "%s layer: %lld notes, over the threshold of %ld ([layer.%s] or [doctor]"
+		       "%s layer: %lld note%s, over the threshold of %ld ([layer.%s] or [doctor]"
 		       " max_notes); cleanup candidates, lowest value first (%s):",
-		       callus_layer_name((callus_layer)i), (long long)t.notes[i], max,
+		       callus_layer_name((callus_layer)i), (long long)t.notes[i],
+		       t.notes[i] == 1 ? "" : "s", max,
 		       callus_layer_name((callus_layer)i),
 		       i >= CALLUS_LAYER_TEAM ? "a maintainer retires them in the layer's store"
 					      : "'callus note retire ID'");

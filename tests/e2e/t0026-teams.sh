@@ -134,7 +134,7 @@ test_expect_success 'synced, the team note is suggested in B, and B'"'"'s applic
 test_expect_success 'a layer over its threshold: doctor alerts and lists the lowest-value notes' '
 	cd b &&
 	printf "[layer.team]\n\tmax_notes = 0\n" >.callus/config &&
-	test_expect_code 1 "$CALLUS" doctor >doc && grep -q "^problem  notes .*team layer: 1 notes, over the threshold of 0" doc &&
+	test_expect_code 1 "$CALLUS" doctor >doc && grep -q "^problem  notes .*team layer: 1 note, over the threshold of 0" doc &&
 	grep -q "^ *[0-9a-f]\{12\} 100% of 6" doc &&
 	"$CALLUS" metrics | grep -q "^hindsight_storage_notes{layer=\"team\"} 1$" &&
 	rm .callus/config
