@@ -87,9 +87,10 @@ static int unwrap(callus_buf *b, const char *s, size_t n)
 static int status_text(callus_hook_event *e, const char *s, size_t n)
 {
 	static const char *const trailer[] = { "Process Group PGID: ", "Background PIDs: ",
-					       "Signal: ", "Exit Code: ", NULL };
+					       "Signal: ", "Exit Code: ", "Error: ", NULL };
 	const char *end = s + n, *cut = end, *line, *p;
-	int code = -1, sig = 0, old = callus_payload_has_prefix(s, end, "Command: ");
+	int code = -1, sig = 0, pgid = 0, error = 0;
+	int old = callus_payload_has_prefix(s, end, "Command: ");
 
 	if (callus_payload_has_prefix(s, end, "Command was cancelled") ||
 	    callus_payload_has_prefix(s, end, "Command was automatically cancelled")) {
@@ -114,18 +115,26 @@ static int status_text(callus_hook_event *e, const char *s, size_t n)
 		for (k = 0; trailer[k]; k++)
 			if (callus_payload_has_prefix(line, le, trailer[k]))
 				break;
-		if (!trailer[k] && !(old && callus_payload_has_prefix(line, le, "Error: ")))
+		if (!trailer[k])
 			break;
-		if (k == 3)
+		if (k == 0)
+			pgid = 1;
+		else if (k == 3)
 			callus_payload_code_line(line + strlen(trailer[3]), le, &code);
 		else if (k == 2 && !callus_payload_has_prefix(line + 8, le, "(none)"))
 			sig = 1;
+		else if (k == 4 && !callus_payload_has_prefix(line + 7, le, "(none)"))
+			error = 1;
 		cut = line > s ? line - 1 : line; /* drop the '\n' before it */
 	}
 	if (code >= 0)
 		e->exit_code = code;
-	else if (!sig && !old)
-		e->exit_code = 0; /* the line is only written for a non-zero code */
+	else if (!sig && !error && pgid && !old)
+		/* the code is written only when it is not 0, and the process
+		 * group when the command ran: both say it ran and passed.
+		 * Without them (a process-level error, no process) it is not
+		 * known */
+		e->exit_code = 0;
 	if (old) {
 		const char *so = memmem(s, (size_t)(cut - s), "\nStdout: ", 9);
 		const char *se = NULL, *q = so;

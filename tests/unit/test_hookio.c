@@ -410,6 +410,21 @@ static void status_formats_of_newer_releases(void **state)
 	assert_int_equal(e.exit_code, 0);
 	assert_string_equal(e.output, "");
 	callus_hook_event_release(&e);
+	/* ... but no status line at all, or a process-level error, says
+	 * nothing of a pass */
+	parse_str(&e, CALLUS_AGENT_GEMINI,
+		  "{\"hook_event_name\":\"AfterTool\",\"tool_name\":\"run_shell_command\","
+		  "\"tool_input\":{\"command\":\"npx eslint src\"},\"tool_response\":{\"llmContent\":"
+		  "\"Output: src/a.js\\n  1:7  error  x\\n[truncated]\"}}");
+	assert_int_equal(e.exit_code, -1);
+	callus_hook_event_release(&e);
+	parse_str(&e, CALLUS_AGENT_GEMINI,
+		  "{\"hook_event_name\":\"AfterTool\",\"tool_name\":\"run_shell_command\","
+		  "\"tool_input\":{\"command\":\"npx eslint src\"},\"tool_response\":{\"llmContent\":"
+		  "\"Output: (empty)\\nError: write EPIPE\\nProcess Group PGID: 4244\"}}");
+	assert_int_equal(e.exit_code, -1);
+	assert_string_equal(e.output, "");
+	callus_hook_event_release(&e);
 
 	/* Copilot: the shellId trailer; resultType success is no status */
 	parse_str(&e, CALLUS_AGENT_COPILOT,
