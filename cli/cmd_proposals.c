@@ -309,6 +309,26 @@ out:
 	callus_store_close(store);
 }
 
+/* A team note retired: an org note made from it is the org maintainers'
+ * to retire, and stays in use until they do; said, when the org layer's
+ * store has it approved (one that cannot be opened says nothing). */
+static void org_copy_hint(const cli_workspace *ws, const callus_config *user, const char *id)
+{
+	callus_knowledge *k = NULL;
+	callus_shared_note n;
+
+	memset(&n, 0, sizeof(n));
+	if (callus_team_open(&k, ws->config, user, CALLUS_LAYER_ORG, NULL) < 0)
+		return;
+	if (callus_knowledge_shared_get(k, CALLUS_LAYER_ORG, id, &n, NULL) == 0 &&
+	    !strcmp(n.id, id) && n.status == CALLUS_SHARED_APPROVED)
+		printf("%s is still approved in the org layer, made from this one: an org "
+		       "maintainer retires it there ('callus note retire %s --layer org --why ...')\n",
+		       id, id);
+	callus_shared_note_release(&n);
+	callus_knowledge_close(k);
+}
+
 /* A maintainer's decision on note id of layer l; the exit status. */
 static int decide_one(callus_layer l, const char *id, callus_shared_status to, const char *reason)
 {
@@ -354,6 +374,8 @@ static int decide_one(callus_layer l, const char *id, callus_shared_status to, c
 	       to == CALLUS_SHARED_APPROVED   ? ": 'callus sync' brings it to every workspace"
 	       : to == CALLUS_SHARED_RETIRED ? ": every workspace drops it at its next sync"
 					     : "");
+	if (to == CALLUS_SHARED_RETIRED && l == CALLUS_LAYER_TEAM)
+		org_copy_hint(&ws, user, n.id);
 out:
 	callus_shared_note_release(&n);
 	free(why_red);

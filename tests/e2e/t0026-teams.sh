@@ -244,8 +244,16 @@ test_expect_success 'conflicts: the upstream text wins for the cached copy, reti
 	"$CALLUS" notes --layer team --json | jq -e ".[0].rule == \"use %d for int\"" &&
 	test_expect_code 1 "$CALLUS" note retire "$id" --layer team 2>err &&
 	grep -q "dev@example.com is not a maintainer of the team layer" err &&
+	# an org layer: the team note goes up, approved there
+	cp "$XDG_CONFIG_HOME/callus/config" ../user-config &&
+	printf "[org]\n\turl = sqlite:%s/org.db\n" "$TRASH_DIRECTORY" >>"$XDG_CONFIG_HOME/callus/config" &&
+	"$CALLUS" sync >out && grep -q "^org: 1 proposed" out &&
+	"$CALLUS" approve "$id" --layer org >/dev/null &&
 	CALLUS_USER=lead@example.com "$CALLUS" note retire "$id" --layer team --why obsolete >out &&
 	grep -q "retired in the team layer" out &&
+	# the org copy is the org maintainers'"'"' to retire: said
+	grep -q "^$id is still approved in the org layer, made from this one" out &&
+	cp ../user-config "$XDG_CONFIG_HOME/callus/config" &&
 	test "$(sqlite3 "$(team_db)" "SELECT why FROM shared_notes WHERE id = '"'"'$id'"'"'")" = obsolete &&
 	"$CALLUS" sync >out && grep -q "1 dropped" out &&
 	"$CALLUS" notes --layer team --json | jq -e "length == 0" &&
