@@ -135,10 +135,10 @@ static int show(callus_store *store, const char *key)
 	callus_buf md = CALLUS_BUF_INIT;
 	int rc = 0;
 
-	if (callus_store_get_lesson(store, key, &l, &err) < 0) {
+	if ((rc = callus_store_get_lesson(store, key, &l, &err)) < 0) {
 		cli_error("%s", callus_error_message(&err));
 		callus_error_release(&err);
-		return 1;
+		return rc == CALLUS_EINVAL ? 2 : 1; /* no id at all: a usage error */
 	}
 	if (json) {
 		rc = cli_print_json(cli_lesson_json(&l));

@@ -159,10 +159,10 @@ static int show(callus_store *s, const char *id)
 	callus_note n;
 	int rc = 0;
 
-	if (callus_notes_get(s, id, &n, &err) < 0) {
+	if ((rc = callus_notes_get(s, id, &n, &err)) < 0) {
 		cli_error("%s", callus_error_message(&err));
 		callus_error_release(&err);
-		return 1;
+		return rc == CALLUS_EINVAL ? 2 : 1; /* not an id, or more than one note's */
 	}
 	if (json) {
 		rc = cli_print_json(note_json(&n, 1));
@@ -332,7 +332,7 @@ int cmd_note(int argc, char **argv)
 		    : callus_notes_set_rule(store, ws.root, id, red, &err);
 	if (rc < 0) {
 		cli_error("%s", callus_error_message(&err));
-		rc = 1;
+		rc = rc == CALLUS_EINVAL ? 2 : 1;
 		goto out;
 	}
 	if (callus_record_views(store, ws.root, callus_config_get(ws.config, "lessons", "file"),

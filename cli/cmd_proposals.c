@@ -176,10 +176,10 @@ static int show_one(callus_knowledge *k, callus_layer l, const char *id)
 	callus_shared_note n;
 	int rc = 0;
 
-	if (callus_knowledge_shared_get(k, l, id, &n, &err) < 0) {
+	if ((rc = callus_knowledge_shared_get(k, l, id, &n, &err)) < 0) {
 		cli_error("%s", callus_error_message(&err));
 		callus_error_release(&err);
-		return 1;
+		return rc == CALLUS_EINVAL ? 2 : 1; /* not an id, or more than one note's */
 	}
 	if (json)
 		rc = cli_print_json(shared_json_whole(&n));
@@ -361,8 +361,12 @@ static int decide_one(callus_layer l, const char *id, callus_shared_status to, c
 		rc = 1;
 		goto out;
 	}
-	if (callus_knowledge_shared_get(k, l, id, &n, &err) < 0 ||
-	    callus_knowledge_decide(k, l, n.id, to, who, why_red, &err) < 0) {
+	if ((rc = callus_knowledge_shared_get(k, l, id, &n, &err)) < 0) {
+		cli_error("%s", callus_error_message(&err));
+		rc = rc == CALLUS_EINVAL ? 2 : 1; /* not an id, or more than one note's */
+		goto out;
+	}
+	if (callus_knowledge_decide(k, l, n.id, to, who, why_red, &err) < 0) {
 		cli_error("%s", callus_error_message(&err));
 		rc = 1;
 		goto out;

@@ -207,9 +207,15 @@ test_expect_success 'bad input: a file that is no note, a bad layer, a bad id, a
 	rm .callus/notes/0123456789ab.md .callus/notes/abcdefabcdef.md list.json &&
 	test_expect_code 2 "$CALLUS" notes --layer bogus 2>../err &&
 	grep -q "unknown layer .bogus." ../err &&
-	test_expect_code 1 "$CALLUS" notes show zz 2>../err &&
+	# what is no id at all is a usage error (2), as for callus resolutions
+	test_expect_code 2 "$CALLUS" notes show zz 2>../err &&
 	grep -q "not a note id" ../err &&
-	test_expect_code 1 "$CALLUS" notes show 62 2>../err &&
+	test_expect_code 2 "$CALLUS" notes show 62 2>../err &&
+	test_expect_code 2 "$CALLUS" note zz --rule "x" 2>../err &&
+	test_expect_code 2 "$CALLUS" lessons show abc 2>../err &&
+	grep -q "neither a lesson id" ../err &&
+	test_expect_code 1 "$CALLUS" notes show 0000 2>../err &&
+	grep -q "no note 0000" ../err &&
 	test_expect_code 2 "$CALLUS" notes show 2>../err &&
 	test_expect_code 2 "$CALLUS" note retire 2>../err &&
 	test_expect_code 2 "$CALLUS" note 628d --rule "two
