@@ -7,6 +7,7 @@
 #include "detach.h"
 
 #include "callus/child.h"
+#include "callus/fsutil.h"
 #include "callus/team.h"
 
 #include <fcntl.h>
@@ -115,14 +116,25 @@ static int stamp_path(callus_buf *p, const cli_workspace *ws)
 	return callus_buf_printf(p, "%s/%s", ws->root, CALLUS_SYNC_STAMP);
 }
 
+/* The stamp's time is all it says: moved, never written.  Not through a
+ * link, nor into a file of other names (a clone may carry either: a
+ * truncating open emptied whatever the link named). */
 void cli_team_stamp(const cli_workspace *ws)
 {
 	callus_buf p = CALLUS_BUF_INIT;
 	int fd;
 
-	if (stamp_path(&p, ws) == 0 &&
-	    (fd = open(p.ptr, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) >= 0)
+	if (stamp_path(&p, ws) < 0)
+		goto out;
+	if ((fd = callus_fs_open_own(p.ptr, O_WRONLY | O_CREAT, 0644)) < 0 &&
+	    (errno == ELOOP || errno == EMLINK || errno == EINVAL || errno == ENXIO) &&
+	    unlink(p.ptr) == 0)
+		fd = callus_fs_open_own(p.ptr, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd >= 0) {
+		futimens(fd, NULL);
 		close(fd);
+	}
+out:
 	callus_buf_release(&p);
 }
 
@@ -133,7 +145,7 @@ void cli_team_maybe_sync(const cli_workspace *ws)
 	struct stat st;
 	long interval = cli_config_long(ws, "sync", "interval", CALLUS_SYNC_INTERVAL);
 
-	if (interval <= 0 || stamp_path(&p, ws) < 0 || stat(p.ptr, &st) < 0 ||
+	if (interval <= 0 || stamp_path(&p, ws) < 0 || lstat(p.ptr, &st) < 0 ||
 	    time(NULL) - st.st_mtime < interval)
 		goto out;
 	/* the stamp moves first: one background sync at a time */

@@ -397,7 +397,13 @@ int callus_fs_lock(int *out_fd, const char *lock_path, unsigned timeout_ms, call
 	int fd;
 
 	*out_fd = -1;
-	fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);
+	/* a link put there (a clone may carry one) is not followed: its
+	 * target, anywhere, was made or opened for writing.  The lock's
+	 * name is callus's: what is not a file of its own there is replaced */
+	fd = callus_fs_open_own(lock_path, O_RDWR | O_CREAT | O_NOCTTY, 0600);
+	if (fd < 0 && (errno == ELOOP || errno == EMLINK || errno == EINVAL || errno == ENXIO) &&
+	    (unlink(lock_path) == 0 || errno == ENOENT))
+		fd = callus_fs_open_own(lock_path, O_RDWR | O_CREAT | O_NOCTTY, 0600);
 	if (fd < 0)
 		return callus_error_set(err, CALLUS_EIO, "cannot open lock file '%s': %s",
 				      lock_path, strerror(errno));

@@ -402,6 +402,26 @@ test_expect_success 'a file of .callus/ hard-linked from outside the workspace i
 	! grep "names (a hard link)" after.out
 '
 
+test_expect_success 'a sync stamp or an AGENTS.md lock linked out of the workspace (a clone can carry both): nothing written there' '
+	mkdir stamp && cd stamp && git init -q &&
+	printf "int main(void){ return undefined_x; }\n" >x.c &&
+	printf "export IMPORTANT=1\n" >../bashrc && touch -d 2020-01-01 ../bashrc &&
+	mkdir .callus && ln -s "$PWD/../bashrc" .callus/sync.stamp &&
+	ln -s "$PWD/../made-by-lock" .callus/agents.lock &&
+	test_expect_code 1 "$CALLUS" run -- gcc -c x.c 2>/dev/null &&
+	jq -n --arg cwd "$PWD" "{command: \"gcc -c x.c\", exit_code: 1,
+		output: \"x.c:1:25: error: undefined_x undeclared\", cwd: \$cwd}" |
+		"$CALLUS" hook generic >../reply && jq -e . ../reply >/dev/null &&
+	{ "$CALLUS" sync >/dev/null 2>&1 || :; } &&
+	test "$(cat ../bashrc)" = "export IMPORTANT=1" &&
+	test "$(stat -c %Y ../bashrc)" = "$(date -d 2020-01-01 +%s)" &&
+	test ! -e ../made-by-lock &&
+	# the lock is a file of its own now, and the views were written
+	test -f .callus/agents.lock && test ! -L .callus/agents.lock &&
+	grep -q "callus:lessons:begin" AGENTS.md &&
+	! grep -q "views_failed" .callus/log.jsonl
+'
+
 test_expect_success 'callus doctor names a FIFO or a link where the log is' '
 	mkdir kinds && cd kinds && git init -q &&
 	echo "int main(void){ return nope; }" >x.c &&
