@@ -1043,7 +1043,7 @@ int cmd_hook(int argc, char **argv)
 			cli_queued q = { NULL, spool_stored, NULL, 0, NULL, &left };
 			/* a run of its command queued before it, to record first */
 			long long newest;
-			int behind, rc;
+			int behind, rc, later;
 
 			path = "record";
 			if (!metrics)
@@ -1082,8 +1082,12 @@ int cmd_hook(int argc, char **argv)
 			rc = record_event(&ctx, &ws, e, &det, code, metrics, &fresh, &owed,
 					  q.origin ? &q : NULL);
 			ws.store_wait_ms = HOOK_STORE_WAIT_MS;
-			queued |= (rc == CALLUS_EBUSY || owed) && q.origin;
-			spool_disarm(&ent, rc == CALLUS_EBUSY, &left, owed);
+			/* what a drainer would keep (a busy store, one that cannot
+			 * be opened or written now) stays queued: removed, a
+			 * store unreadable for a moment lost the failure */
+			later = rc < 0 && not_recorded(rc) < 0;
+			queued |= (later || owed) && q.origin;
+			spool_disarm(&ent, later, &left, owed);
 			cli_spool_kept_release(&left);
 			cli_spool_entry_release(&ent);
 			failed |= rc < 0 && rc != CALLUS_EBUSY && rc != CALLUS_EEXIST;
@@ -1094,7 +1098,7 @@ int cmd_hook(int argc, char **argv)
 			cli_spool_kept left = CLI_SPOOL_KEPT_INIT;
 			cli_queued q = { NULL, spool_stored, NULL, 0, NULL, &left };
 			long long newest;
-			int rc;
+			int rc, later;
 
 			guard_late_ws(&ws);
 			if (!path)
@@ -1134,12 +1138,13 @@ int cmd_hook(int argc, char **argv)
 			 * before it); one that found its fixes keeps those (the
 			 * helper's run again would cost a large repository its
 			 * time). */
-			if (rc == CALLUS_EBUSY && q.origin && !left.fixes.count &&
+			later = rc < 0 && not_recorded(rc) < 0;
+			if (later && q.origin && !left.fixes.count &&
 			    (cli_pass_counts(&ws, &det) ||
 			     cli_spool_holds(&ws, e->command, CLI_SPOOL_FAILURE, NULL)))
 				cli_keep_tree(&ws, &det, &left.snapshot);
-			queued |= rc == CALLUS_EBUSY && q.origin;
-			spool_disarm(&ent, rc == CALLUS_EBUSY, &left, 0);
+			queued |= later && q.origin;
+			spool_disarm(&ent, later, &left, 0);
 			cli_spool_kept_release(&left);
 			cli_spool_entry_release(&ent);
 			failed |= rc < 0 && !(rc == CALLUS_EBUSY && q.origin);

@@ -211,6 +211,26 @@ test_expect_success 'a drainer that cannot write the store keeps the queued fail
 	test "$(cut_count recording)" = 1
 '
 
+test_expect_success 'a hook whose store cannot be opened keeps its failure queued for the next drainer' '
+	mkdir unread && cd unread && git init -q &&
+	payload_for "$PWD" f0.c | "$CALLUS" hook generic >/dev/null &&
+	test "$(occurrences)" = 1 &&
+	sqlite3 .callus/callus.db "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null &&
+	mv .callus/callus.db ../unread.db && echo garbage >.callus/callus.db &&
+	payload_for "$PWD" f1.c | "$CALLUS" hook generic >reply 2>/dev/null &&
+	jq -e . reply >/dev/null &&
+	# queued (its detached drainer, failing as it did, keeps it too)
+	ls .callus/spool/*.json >/dev/null &&
+	mv ../unread.db .callus/callus.db &&
+	for _ in $(seq 1 100); do
+		"$CALLUS" hook --drain generic 2>/dev/null
+		test "$(occurrences)" = 2 && break
+		sleep 0.05
+	done &&
+	test "$(occurrences)" = 2 &&
+	test "$(cd .callus/spool && echo *.json)" = "*.json"
+'
+
 test_expect_success 'counts left pending are taken once the store is ours: a process killed waiting for it keeps them' '
 	mkdir waiting && cd waiting && git init -q &&
 	payload_for "$PWD" f0.c | "$CALLUS" hook generic >/dev/null &&
