@@ -215,7 +215,7 @@ static int open_synced(callus_store **store, cli_workspace *ws, int need_redacto
 		rc = cli_open_store(store, ws, 1);
 	if (rc != 0)
 		return rc;
-	if (callus_notes_sync(*store, ws->root, NULL, &err) < 0) {
+	if (cli_notes_sync(*store, ws, &err) < 0) {
 		/* the store still answers: say it, go on */
 		cli_error("note files not read: %s", callus_error_message(&err));
 		callus_error_release(&err);

@@ -88,7 +88,7 @@ static int note_known(cli_workspace *ws)
 		goto out;
 	}
 	memset(&n, 0, sizeof(n));
-	if (callus_notes_sync(store, ws->root, NULL, &err) < 0 ||
+	if (cli_notes_sync(store, ws, &err) < 0 ||
 	    callus_notes_get(store, note, &n, &err) < 0) {
 		cli_error("%s", callus_error_message(&err));
 		goto out;
@@ -117,7 +117,7 @@ static int note_rule(cli_workspace *ws)
 		cli_error("out of memory");
 		goto out;
 	}
-	if (callus_notes_sync(store, ws->root, NULL, &err) < 0 ||
+	if (cli_notes_sync(store, ws, &err) < 0 ||
 	    callus_notes_set_rule(store, ws->root, note, red, &err) < 0) {
 		cli_error("%s", callus_error_message(&err));
 		goto out;

@@ -7,6 +7,7 @@
  */
 #include "cli.h"
 #include "lessons_common.h"
+#include "record_common.h"
 
 #include "callus/fsutil.h"
 #include "callus/notes.h"
@@ -83,7 +84,7 @@ int cmd_report(int argc, char **argv)
 	}
 	/* Notes are read as every command that reads them does: their files
 	 * first (a person's edit wins); the store still answers without. */
-	if (store && callus_notes_sync(store, ws.root, NULL, &err) < 0) {
+	if (store && cli_notes_sync(store, &ws, &err) < 0) {
 		cli_error("note files not read: %s", callus_error_message(&err));
 		callus_error_release(&err);
 	}

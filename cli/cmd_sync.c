@@ -7,6 +7,7 @@
  */
 #include "cli.h"
 #include "lessons_common.h"
+#include "record_common.h"
 #include "team_common.h"
 
 #include "callus/match.h"
@@ -92,7 +93,7 @@ int cmd_sync(int argc, char **argv)
 		callus_error_release(&err);
 	}
 	/* a person's edit of a note file is what is proposed */
-	if (callus_notes_sync(store, ws.root, NULL, &err) < 0) {
+	if (cli_notes_sync(store, &ws, &err) < 0) {
 		if (!quiet)
 			cli_error("note files not read: %s", callus_error_message(&err));
 		callus_error_release(&err);

@@ -472,6 +472,20 @@ int cli_replay_views(const cli_workspace *ws)
 	return rc < 0 ? -1 : 0;
 }
 
+int cli_notes_sync(callus_store *s, const cli_workspace *ws, callus_error *err)
+{
+	callus_error ve = CALLUS_ERROR_INIT;
+	size_t changed = 0;
+	int rc = callus_notes_sync(s, ws->root, &changed, err);
+
+	if (rc == 0 && changed &&
+	    callus_record_views(s, ws->root, callus_config_get(ws->config, "lessons", "file"),
+				(int)cli_config_long(ws, "lessons", "max", 20), &ve) < 0)
+		log_error(ws, "views_failed", callus_error_message(&ve), NULL);
+	callus_error_release(&ve);
+	return rc;
+}
+
 size_t cli_context_budget(const cli_workspace *ws, long n)
 {
 	if (n < 0)

@@ -154,6 +154,13 @@ int cli_replay_failure(const cli_workspace *ws, const callus_detection *det, con
  * replays; 0, or <0 after saying why. */
 int cli_replay_views(const cli_workspace *ws);
 
+/* The notes folder of ws taken into store s (callus_notes_sync), and
+ * the instructions file's block written again when that changed a note:
+ * a note whose file a person deleted was still listed there.  0, or <0
+ * with err set when the folder could not be read (a block that cannot be
+ * written is logged). */
+int cli_notes_sync(callus_store *s, const cli_workspace *ws, callus_error *err);
+
 /* [hook] context_chars: the characters of context an agent is given. */
 #define CLI_CONTEXT_CHARS 1500
 

@@ -186,9 +186,12 @@ test_expect_success 'a note edited by hand wins; one deleted by hand is retired'
 	sed -i "s/%s/%d/" show.c && hook_gcc show.c 0 &&
 	grep -q "^1\. Use %d for an int" ".callus/notes/$id.md" &&
 	grep -q "^## Why" ".callus/notes/$id.md" &&
+	grep -q "$id" AGENTS.md &&
 	rm ".callus/notes/$id.md" &&
 	"$CALLUS" notes >list &&
 	grep -q "no notes yet" list &&
+	# retired: the instructions file no longer shows it
+	! grep -q "$id" AGENTS.md &&
 	"$CALLUS" notes --all --json | jq -e ".[0].status == \"retired\"" &&
 	! test -e ".callus/notes/$id.md" &&
 	git checkout -q ".callus/notes/$id.md" &&
