@@ -563,15 +563,37 @@ void cli_describe_failure(callus_buf *b, const char *tool, const cli_recorded *r
 void cli_describe_pass(callus_buf *b, callus_store *store, const char *tool,
 		       const callus_learn_result *r)
 {
-	for (size_t i = 0; i < r->nfixed; i++) {
+	/* each fix's note, read once: one line a note (a run that fixed 300
+	 * errors of one kind said the same line 300 times) */
+	char (*ids)[CALLUS_NOTE_ID_LEN + 1] = r->nfixed ? calloc(r->nfixed, sizeof(*ids)) : NULL;
+
+	for (size_t i = 0; ids && store && i < r->nfixed; i++) {
 		callus_note n;
 
-		if (store && callus_notes_of_resolution(store, r->fixed_resolutions[i], &n, NULL) == 0) {
-			callus_buf_printf(b, "callus: %s passes; the fix is kept in note %s "
+		if (callus_notes_of_resolution(store, r->fixed_resolutions[i], &n, NULL) == 0) {
+			snprintf(ids[i], sizeof(ids[i]), "%s", n.id);
+			callus_note_release(&n);
+		}
+	}
+	for (size_t i = 0; i < r->nfixed; i++) {
+		callus_note n;
+		size_t j, more = 0;
+
+		for (j = 0; ids && *ids[i] && j < i && strcmp(ids[j], ids[i]); j++)
+			;
+		if (ids && *ids[i] && j < i)
+			continue; /* said with the first of its note's fixes */
+		for (j = i + 1; ids && *ids[i] && j < r->nfixed; j++)
+			more += !strcmp(ids[j], ids[i]);
+		if (ids && *ids[i] && callus_notes_get(store, ids[i], &n, NULL) == 0) {
+			callus_buf_printf(b, "callus: %s passes; the fix", tool);
+			if (more)
+				callus_buf_printf(b, " of %zu errors", more + 1);
+			callus_buf_printf(b, " is kept in note %s "
 					     "(%s, worked %lld of %lld time%s): %s. If one general "
 					     "rule explains the mistake, add it: callus note %s "
 					     "--rule \"...\"\n",
-					  tool, n.id, callus_layer_name(n.layer),
+					  n.id, callus_layer_name(n.layer),
 					  (long long)n.successes, (long long)n.applications,
 					  n.applications == 1 ? "" : "s", r->fixed_descriptions[i],
 					  n.id);
@@ -583,6 +605,7 @@ void cli_describe_pass(callus_buf *b, callus_store *store, const char *tool,
 					  (long long)r->fixed_resolutions[i]);
 		}
 	}
+	free(ids);
 	if (r->nunchanged)
 		callus_buf_printf(b, "callus: %zu error%s of %s went away with no change since the "
 				     "failure: nothing learnt (a flaky check, or a failure whose "

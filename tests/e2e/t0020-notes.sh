@@ -388,4 +388,22 @@ test_expect_success 'a note file git left in conflict is not read, nor written o
 	{ "$CALLUS" doctor >../doc4 || :; } && ! grep -q "conflict markers" ../doc4
 '
 
+test_expect_success 'one fix of several errors of one note is said once' '
+	mkdir py pybin && cd py && git init -q && scratch_ignored &&
+	printf "#!/bin/sh\n[ -z \"\$PYOUT\" ] || cat \"\$PYOUT\"\nexit \${PYRC:-1}\n" >../pybin/pytest &&
+	chmod +x ../pybin/pytest &&
+	for t in alpha beta gamma; do
+		printf "def test_%s():\n    assert %s\n" $t $t >test_$t.py &&
+		printf "____ test_%s ____\n\n    def test_%s():\n>       assert %s\nE       NameError: name %s is not defined\n\ntest_%s.py:2: NameError\n" \
+			$t $t $t "'"'"'$t'"'"'" $t >>../three.txt || return 1
+	done &&
+	{ echo "=================================== FAILURES ==================================="; cat ../three.txt; } >../three.out &&
+	git add -A && git -c commit.gpgSign=false commit -qm tests &&
+	test_expect_code 1 env PATH="$PWD/../pybin:$PATH" PYOUT=../three.out "$CALLUS" run -- pytest 2>../err &&
+	sed -i "s/assert .*/assert 1/" test_*.py &&
+	env PATH="$PWD/../pybin:$PATH" PYRC=0 "$CALLUS" run -- pytest 2>../err &&
+	test "$(grep -c "passes; the fix" ../err)" = 1 &&
+	grep -q "passes; the fix of 3 errors is kept in note" ../err
+'
+
 test_done
