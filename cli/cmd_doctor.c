@@ -628,9 +628,22 @@ static void check_store(struct doctor *d)
 		goto out;
 	}
 	if (rc < 0 || (rc = callus_store_stats_get(store, &st, &err)) < 0) {
-		report(d, PROBLEM, "store",
-		       "%s cannot be read: %s (move it aside: callus starts a new one)", rel,
-		       callus_error_message(&err));
+		/* a store whose header is SQLite's is most likely whole, its
+		 * folder or companions what stops it (a read-only file
+		 * system, permissions, a link): moving it aside lost it */
+		char head[16] = "";
+		FILE *f = fopen(path.ptr, "rb");
+		int sqlite = f && fread(head, 1, sizeof(head), f) == sizeof(head) &&
+			     !memcmp(head, "SQLite format 3", sizeof(head));
+
+		if (f)
+			fclose(f);
+		report(d, PROBLEM, "store", "%s cannot be read: %s (%s)", rel,
+		       callus_error_message(&err),
+		       sqlite ? "it is an SQLite file: check that .callus/, callus.db-wal and "
+				"callus.db-shm are regular files this user can write, on a writable "
+				"file system, before anything else"
+			      : "move it aside: callus starts a new one");
 		goto out;
 	}
 	human(size, st.db_bytes);

@@ -60,8 +60,21 @@ test_expect_success 'a store that is not a database' '
 	make_project corrupt && cd corrupt &&
 	mkdir -p .callus && head -c 8192 /dev/urandom >.callus/callus.db &&
 	test_expect_code 1 "$CALLUS" doctor >out &&
-	problem store "cannot be read: .*not a database" &&
+	problem store "cannot be read: .*not a database (move it aside: callus starts a new one)" &&
 	tail -n 1 out | grep -q "^1 problem needs attention$"
+'
+
+test_expect_success 'a whole store its companions stop: not to be moved aside' '
+	make_project walled && cd walled &&
+	lessons 2 &&
+	sqlite3 .callus/callus.db "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null &&
+	rm -f .callus/callus.db-wal .callus/callus.db-shm &&
+	ln -s /nonexistent/dir/wal .callus/callus.db-wal &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
+	problem store "cannot be read: .*it is an SQLite file: check that .callus/" &&
+	! grep -q "move it aside" out &&
+	rm .callus/callus.db-wal &&
+	"$CALLUS" doctor >out && grep -q "^ok       store" out
 '
 
 test_expect_success 'a damaged index: integrity_check finds it' '
