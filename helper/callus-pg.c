@@ -343,31 +343,58 @@ static const char *num(json_t *in, const char *key, char *buf, size_t len)
 	return buf;
 }
 
+/* One statement of a migration from version `from` (-1: no schema yet).
+ * A role that may not make the change, with a schema there, is a member
+ * whose callus is newer than the owner's: said as such. */
+static void migrate_exec(const char *sql, int from)
+{
+	PGresult *r = PQexec(conn, sql);
+	ExecStatusType st = PQresultStatus(r);
+	const char *state;
+
+	if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) {
+		PQclear(r);
+		return;
+	}
+	state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+	if (from >= 0 && state && !strcmp(state, "42501"))
+		fail(1, "the store's schema is version %d, older than this callus's %d, and role %s "
+			"may not change it: run this callus once as the role that owns the store "
+			"(e.g. 'callus proposals'), then as %s",
+		     from, NMIGRATIONS, PQuser(conn), PQuser(conn));
+	fail(1, "%s", PQresultErrorMessage(r));
+}
+
 static int op_migrate(void)
 {
 	PGresult *r;
-	int v = 0;
+	int v = 0, from = -1;
 
 	/* a store already current is read, never written: a member (who
 	 * may not create anything) opens it every sync */
 	r = PQexec(conn, "SELECT version FROM callus.meta");
-	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 &&
-	    strtol(PQgetvalue(r, 0, 0), NULL, 10) == NMIGRATIONS) {
-		PQclear(r);
-		printf("{\"version\": %d}\n", NMIGRATIONS);
-		return 0;
+	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) {
+		from = (int)strtol(PQgetvalue(r, 0, 0), NULL, 10);
+		if (from == NMIGRATIONS) {
+			PQclear(r);
+			printf("{\"version\": %d}\n", NMIGRATIONS);
+			return 0;
+		}
 	}
 	PQclear(r);
-	exec("BEGIN");
+	if (from > NMIGRATIONS)
+		fail(1, "the store has schema version %d, newer than this callus (%d)", from,
+		     NMIGRATIONS);
+	migrate_exec("BEGIN", from);
 	/* two first opens at once migrate once */
-	exec("SELECT pg_advisory_xact_lock(7216350221)");
-	exec("CREATE SCHEMA IF NOT EXISTS callus");
-	exec("CREATE TABLE IF NOT EXISTS callus.meta (version integer NOT NULL)");
+	migrate_exec("SELECT pg_advisory_xact_lock(7216350221)", from);
+	migrate_exec("CREATE SCHEMA IF NOT EXISTS callus", from);
+	migrate_exec("CREATE TABLE IF NOT EXISTS callus.meta (version integer NOT NULL)", from);
 	r = run("SELECT version FROM callus.meta", 0, NULL);
 	if (PQntuples(r))
 		v = (int)strtol(PQgetvalue(r, 0, 0), NULL, 10);
 	else
-		exec("INSERT INTO callus.meta VALUES (0)");
+		migrate_exec("INSERT INTO callus.meta VALUES (0)", from);
 	PQclear(r);
 	if (v > NMIGRATIONS)
 		fail(1, "the store has schema version %d, newer than this callus (%d)", v,
@@ -375,11 +402,11 @@ static int op_migrate(void)
 	for (; v < NMIGRATIONS; v++) {
 		char sql[64];
 
-		exec(migrations[v]);
+		migrate_exec(migrations[v], from);
 		snprintf(sql, sizeof(sql), "UPDATE callus.meta SET version = %d", v + 1);
-		exec(sql);
+		migrate_exec(sql, from);
 	}
-	exec("COMMIT");
+	migrate_exec("COMMIT", from);
 	printf("{\"version\": %d}\n", NMIGRATIONS);
 	return 0;
 }

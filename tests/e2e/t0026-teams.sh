@@ -384,7 +384,15 @@ test_expect_success 'postgresql: a server on loopback, its schema migrated by it
 	psql_as admin "CREATE ROLE alice LOGIN IN ROLE callus_maintainer_team" &&
 	psql_as admin "CREATE ROLE bob LOGIN IN ROLE callus_member" &&
 	# a second open reads the schema, migrates nothing
-	"$CALLUS" proposals --all >out && grep -q "no notes in the team layer" out
+	"$CALLUS" proposals --all >out && grep -q "no notes in the team layer" out &&
+	# a store older than a member'"'"'s callus: the member may not migrate it, and is told who can
+	psql_as owner "DROP FUNCTION callus.withdraw(text, text, text, text); UPDATE callus.meta SET version = 1" &&
+	cd .. && pg_workspace old-ws bob && cd old-ws &&
+	test_expect_code 1 "$CALLUS" sync >out 2>err &&
+	grep -q "schema is version 1, older than this callus.s 2, and role bob may not change it: run this callus once as the role that owns the store" err &&
+	cd ../admin-ws && "$CALLUS" proposals >/dev/null &&
+	test "$(psql_as owner "SELECT version FROM callus.meta")" = 2 &&
+	cd ../old-ws && "$CALLUS" sync >out
 '
 
 [ -n "$pg_started" ] || test_skip "no PostgreSQL server"
