@@ -667,6 +667,11 @@ static void check_store(struct doctor *d)
 	else
 		report(d, OK, "store", "%s: schema %d, %s (%s free), write-ahead log %s", rel,
 		       st.schema_version, size, free_space, wal);
+	if (callus_store_read_only(store))
+		report(d, PROBLEM, "store",
+		       "%s can only be read (a read-only file system, or a folder this user may not "
+		       "write): nothing is recorded until it can be written",
+		       rel);
 	if (callus_store_integrity(store, quick, &problems, &err) < 0)
 		report(d, PROBLEM, "integrity", "%s cannot be checked: %s", rel,
 		       callus_error_message(&err));

@@ -10,6 +10,7 @@
 #include "sqlutil.h"
 #include "store_internal.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sqlite3.h>
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -223,10 +225,85 @@ void callus_store_single_threaded(void)
 	(void)sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
 
+/*
+ * A store that cannot be written where it is (a read-only file system, a
+ * folder this user may not write, for the WAL's files): opened to be
+ * read, when its schema is current, so that what only reads it answers
+ * (a write fails then, as the open did).  0, or <0 with err left to the
+ * caller's first error.
+ */
+/* The schema version read through s->db opened as path says (flags),
+ * or -1. */
+static int version_as(callus_store *s, const char *path, int flags, int timeout_ms)
+{
+	sqlite3_stmt *st = NULL;
+	int version = -1;
+
+	if (s->db) {
+		sqlite3_close_v2(s->db);
+		s->db = NULL;
+	}
+	if (sqlite3_open_v2(path, &s->db, flags | SQLITE_OPEN_READONLY | SQLITE_OPEN_NOFOLLOW,
+			    NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_busy_timeout(s->db, timeout_ms);
+	sqlite3_extended_result_codes(s->db, 0);
+	if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		version = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return version;
+}
+
+static int open_read_only(callus_store *s, const char *path, int timeout_ms)
+{
+	int version = version_as(s, path, 0, timeout_ms);
+
+	/* on a read-only file system, a WAL store whose -shm is gone cannot
+	 * be opened to be read but as immutable, which nothing can make
+	 * false there (a folder others may write is no such case) */
+	if (version < 0) {
+		callus_buf dir = CALLUS_BUF_INIT, uri = CALLUS_BUF_INIT;
+		const char *slash = strrchr(path, '/');
+		struct statvfs fs;
+
+		callus_buf_put(&dir, path, slash ? (size_t)(slash - path) + 1 : 0);
+		callus_buf_puts(&dir, slash ? "" : ".");
+		callus_buf_puts(&uri, "file:");
+		for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+			if (isalnum(*p) || strchr("/-._~", *p))
+				callus_buf_putc(&uri, (char)*p);
+			else
+				callus_buf_printf(&uri, "%%%02X", *p);
+		callus_buf_puts(&uri, "?immutable=1");
+		if (callus_buf_status(&dir) == 0 && callus_buf_status(&uri) == 0 &&
+		    statvfs(dir.ptr, &fs) == 0 && (fs.f_flag & ST_RDONLY))
+			version = version_as(s, uri.ptr, SQLITE_OPEN_URI, timeout_ms);
+		callus_buf_release(&dir);
+		callus_buf_release(&uri);
+	}
+	if (version != CALLUS_STORE_SCHEMA_VERSION ||
+	    sqlite3_exec(s->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL) != SQLITE_OK)
+		return -1;
+	s->timeout_ms = timeout_ms;
+	s->wal_pages = CALLUS_STORE_WAL_PAGES;
+	return 0;
+}
+
+/* Whether an open that failed with SQLite's rc (0: the file's own open,
+ * errno e) failed for want of writing: the case for open_read_only. */
+static int cannot_write(int rc, int e)
+{
+	rc &= 0xff;
+	return rc ? rc == SQLITE_READONLY || rc == SQLITE_CANTOPEN || rc == SQLITE_PERM
+		  : e == EROFS || e == EACCES || e == EPERM;
+}
+
 int callus_store_open(callus_store **out, const char *path, int timeout_ms, callus_error *err)
 {
 	callus_store *s = calloc(1, sizeof(*s));
-	int rc, fd;
+	int rc, fd, sq = SQLITE_OK;
+	struct stat st;
 
 	*out = NULL;
 	if (!s || !(s->path = strdup(path))) {
@@ -237,15 +314,19 @@ int callus_store_open(callus_store **out, const char *path, int timeout_ms, call
 	 * SQLite gives its -wal and -shm files the same mode. */
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0) {
-		rc = callus_error_set(err, errno == ENOSPC ? CALLUS_EIO : CALLUS_EIO,
-				    "cannot open the store '%s': %s", path, strerror(errno));
+		int e = errno;
+
+		rc = callus_error_set(err, CALLUS_EIO, "cannot open the store '%s': %s", path,
+				      strerror(e));
+		if (cannot_write(0, e))
+			goto read_only;
 		goto fail;
 	}
 	close(fd);
-	rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL);
-	if (rc != SQLITE_OK) {
-		rc = callus_store_db_error(s, err, rc, "cannot open the store");
-		goto fail;
+	sq = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL);
+	if (sq != SQLITE_OK) {
+		rc = callus_store_db_error(s, err, sq, "cannot open the store");
+		goto read_only;
 	}
 	sqlite3_busy_timeout(s->db, timeout_ms);
 	/* Every callus process is short-lived: checkpointing the WAL at each
@@ -258,20 +339,39 @@ int callus_store_open(callus_store **out, const char *path, int timeout_ms, call
 	sqlite3_extended_result_codes(s->db, 0);
 	s->timeout_ms = timeout_ms;
 	s->wal_pages = CALLUS_STORE_WAL_PAGES;
-	if ((rc = set_wal(s, timeout_ms, err)) < 0)
-		goto fail;
+	if ((rc = set_wal(s, timeout_ms, err)) < 0) {
+		sq = sqlite3_errcode(s->db);
+		goto read_only;
+	}
 	sqlite3_wal_hook(s->db, wal_committed, s);
 	/* the migrations before the foreign keys: a table they rebuild is
 	 * dropped, and with the keys on its rows' cascades would run */
 	if ((rc = callus_store_exec(s, "PRAGMA synchronous = NORMAL", err)) < 0 ||
 	    (rc = callus_store_migrate(s, err)) < 0 ||
-	    (rc = callus_store_exec(s, "PRAGMA foreign_keys = ON", err)) < 0)
-		goto fail;
+	    (rc = callus_store_exec(s, "PRAGMA foreign_keys = ON", err)) < 0) {
+		sq = sqlite3_errcode(s->db);
+		goto read_only;
+	}
 	*out = s;
 	return 0;
+read_only:
+	/* only a store that is there, and only for want of writing */
+	if (sq != SQLITE_OK && !cannot_write(sq, 0))
+		goto fail;
+	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    open_read_only(s, path, timeout_ms) == 0) {
+		callus_error_release(err);
+		*out = s;
+		return 0;
+	}
 fail:
 	callus_store_close(s);
 	return rc;
+}
+
+int callus_store_read_only(const callus_store *s)
+{
+	return sqlite3_db_readonly(s->db, "main") == 1;
 }
 
 static uint32_t sql_hash(const char *sql)
@@ -455,6 +555,13 @@ int callus_store_open_existing(callus_store **out, const char *path, int timeout
 		goto fail;
 	}
 	rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(s->db, "PRAGMA user_version", NULL, NULL, NULL);
+	/* a store on a read-only file system, or in a folder this user may
+	 * not write, is still read (callus_store_open) */
+	if (rc != SQLITE_OK && cannot_write(rc, 0) && S_ISREG(st.st_mode) &&
+	    open_read_only(s, path, timeout_ms) == 0)
+		rc = SQLITE_OK;
 	if (rc != SQLITE_OK) {
 		rc = callus_store_db_error(s, err, rc, "cannot open the store");
 		goto fail;

@@ -37,6 +37,11 @@ void callus_store_single_threaded(void);
  */
 int callus_store_open(callus_store **out, const char *path, int timeout_ms, callus_error *err);
 void callus_store_close(callus_store *s); /* accepts NULL */
+/* Whether s was opened to be read only: a store that cannot be written
+ * where it is (a read-only file system, a folder this user may not
+ * write), whose schema is current, is opened so, and every write to it
+ * fails. */
+int callus_store_read_only(const callus_store *s);
 
 /* The schema version of an open store. */
 int callus_store_schema_version(callus_store *s);

@@ -180,4 +180,39 @@ test_expect_success 'a verification command with 1 GB of output: bounded memory,
 	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM lessons")" = 1
 '
 
+# Whether this machine lets the suite bind-mount a folder read-only (root
+# with the privilege to mount): the read-only store's test needs it.
+ro_mount_ok() {
+	local d
+	d=$(mktemp -d) || return 1
+	if mount --bind "$d" "$d" 2>/dev/null; then
+		mount -o remount,ro,bind "$d" 2>/dev/null && ! touch "$d/x" 2>/dev/null
+		local r=$?
+		umount "$d"
+		rmdir "$d"
+		return $r
+	fi
+	rmdir "$d"
+	return 1
+}
+
+ro_mount_ok || test_skip "no read-only bind mount here (root with CAP_SYS_ADMIN needed)"
+test_expect_success 'a store on a read-only file system is read; a recording fails, and doctor says why' '
+	mkdir rofs && cd rofs && git init -q &&
+	printf "int main(void){ return undefined_x; }\n" >x.c &&
+	test_expect_code 1 "$CALLUS" run -- gcc -c x.c -o /dev/null 2>/dev/null &&
+	sqlite3 .callus/callus.db "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null &&
+	mount --bind .callus .callus && mount -o remount,ro,bind .callus &&
+	{ "$CALLUS" status >../ro-status 2>&1; s=$?
+	  "$CALLUS" lessons --json >../ro-lessons 2>&1; l=$?
+	  "$CALLUS" doctor >../ro-doctor 2>&1
+	  test_expect_code 1 "$CALLUS" run -- gcc -c x.c -o /dev/null 2>../ro-run; r=$?
+	  umount .callus; test $s = 0 && test $l = 0 && test $r = 0; } &&
+	grep -q "^lessons      1 from 1 failed run" ../ro-status &&
+	jq -e "length == 1" ../ro-lessons &&
+	grep -q "^problem  store      .callus/callus.db can only be read" ../ro-doctor &&
+	! grep -q "move it aside" ../ro-doctor &&
+	grep -q "lesson not recorded" ../ro-run
+'
+
 test_done
