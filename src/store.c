@@ -225,13 +225,6 @@ void callus_store_single_threaded(void)
 	(void)sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
 
-/*
- * A store that cannot be written where it is (a read-only file system, a
- * folder this user may not write, for the WAL's files): opened to be
- * read, when its schema is current, so that what only reads it answers
- * (a write fails then, as the open did).  0, or <0 with err left to the
- * caller's first error.
- */
 /* The schema version read through s->db opened as path says (flags),
  * or -1. */
 static int version_as(callus_store *s, const char *path, int flags, int timeout_ms)
@@ -255,6 +248,13 @@ static int version_as(callus_store *s, const char *path, int flags, int timeout_
 	return version;
 }
 
+/*
+ * A store that cannot be written where it is (a read-only file system, a
+ * folder this user may not write, for the WAL's files): opened to be
+ * read, when its schema is current, so that what only reads it answers
+ * (a write fails then, as the open did).  0, or -1 (the caller's error
+ * stands).
+ */
 static int open_read_only(callus_store *s, const char *path, int timeout_ms)
 {
 	int version = version_as(s, path, 0, timeout_ms);
