@@ -10,6 +10,7 @@
 #include "callus/paths.h"
 #include "callus/notes.h"
 #include "callus/record.h"
+#include "callus/utf8.h"
 #include "callus/redact.h"
 
 #include <errno.h>
@@ -195,13 +196,10 @@ int cmd_record(int argc, char **argv)
 	if (!intent)
 		intent = getenv("CALLUS_INTENT_ID");
 	{
-		size_t n = strlen(summary);
-		/* at most 500 bytes, on a UTF-8 boundary */
-		if (n > CALLUS_SUMMARY_MAX) {
-			n = CALLUS_SUMMARY_MAX;
-			while (n > 0 && ((unsigned char)summary[n] & 0xc0) == 0x80)
-				n--;
-		}
+		/* at most 500 bytes, before no word: cut before it is redacted,
+		 * half a token was no longer what the redactor finds, and kept */
+		size_t n = callus_utf8_cut_word(summary, strlen(summary), CALLUS_SUMMARY_MAX);
+
 		if (!(l.error_summary = strndup(summary, n)))
 			goto oom;
 	}

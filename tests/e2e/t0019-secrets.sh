@@ -460,4 +460,15 @@ test_expect_success 'a secret a message'"'"'s cut falls in is not kept in part' 
 	! grep -rao "ZqbjL" ../cut.sql .callus .lessons AGENTS.md || false
 EOF
 
+test_expect_success 'callus record cuts a long summary before no part of a token' - <<\EOF
+	mkdir rec && cd rec && git init -q
+	tok=ghp_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3f4
+	pad=$(python3 -c "print('w ' * 231, end='')")
+	"$CALLUS" record --summary "${pad}token $tok end" >/dev/null
+	printf '{"error_summary": "%stoken %s end"}' "$pad" "$tok" | "$CALLUS" record --json >/dev/null
+	test "$("$CALLUS" lessons --json | jq length)" -ge 1
+	sqlite3 .callus/callus.db .dump >../rec.sql
+	! grep -rao "ghp_[A-Za-z0-9]\{4,\}" ../rec.sql .callus .lessons AGENTS.md || false
+EOF
+
 test_done
