@@ -9,6 +9,7 @@
 
 #include "callus/analysis.h"
 #include "callus/capture.h"
+#include "callus/record.h"
 
 #include <string.h>
 
@@ -32,9 +33,10 @@ const cli_spec cmd_analyze_spec = {
 	"   \"affected_files\": [str], \"error_summary\": str (at most 500 bytes),\n"
 	"   \"errors\": [{\"file\", \"line\", \"column\", \"code\", \"message\"}],\n"
 	"   \"output_bytes\": int, \"dropped_lines\": int}\n"
-	"Paths are relative to the workspace; paths outside it (node_modules,\n"
-	"site-packages, the toolchain) are left out.  Errors, files and summary are\n"
-	"filled only when a verification command failed.  See docs/analyze.md.",
+	"Secrets are redacted, as a recording redacts them.  Paths are relative to\n"
+	"the workspace; paths outside it (node_modules, site-packages, the toolchain)\n"
+	"are left out.  Errors, files and summary are filled only when a\n"
+	"verification command failed.  See docs/analyze.md.",
 	analyze_options, 0
 };
 
@@ -43,7 +45,9 @@ int cmd_analyze(int argc, char **argv)
 	callus_detection det;
 	callus_failure f;
 	callus_buf json = CALLUS_BUF_INIT;
+	callus_error err = CALLUS_ERROR_INIT;
 	cli_workspace ws;
+	char *dir = NULL;
 	int first, rc = 1;
 
 	memset(&det, 0, sizeof(det));
@@ -60,14 +64,25 @@ int cmd_analyze(int argc, char **argv)
 		cli_print_usage(stderr, &cmd_analyze_spec);
 		return 2;
 	}
-	if (cli_workspace_setup(&ws, workspace, 0) < 0)
+	if (cli_workspace_setup(&ws, workspace, 1) < 0)
 		return 1;
 	if (workspace)
 		cli_workspace_cwd_inside(&ws);
 	if (ws.config_error)
 		cli_error("ignoring .callus/config: %s", ws.config_error);
-	if (cli_analyze_stdin(&ws, command, (int)exit_code, 1, &det, &f, NULL) < 0)
+	/* Signed after redaction, as a recording signs: the ids are the ones
+	 * `callus suggest` and the store know, and no secret is printed. */
+	if (cli_analyze_stdin(&ws, command, (int)exit_code, 0, &det, &f, &dir) < 0)
 		goto out;
+	{
+		callus_pathctx pc = { ws.root, ws.root_real, dir ? dir : ws.cwd_rel, NULL };
+
+		if (callus_record_redact_failure(&f, ws.redactor, &err) < 0 ||
+		    callus_failure_sign(&f, &pc, &err) < 0) {
+			cli_error("%s", callus_error_message(&err));
+			goto out;
+		}
+	}
 	if (callus_failure_to_json(&json, &f) < 0) {
 		cli_error("out of memory");
 		goto out;
@@ -75,6 +90,8 @@ int cmd_analyze(int argc, char **argv)
 	printf("%s\n", json.ptr);
 	rc = 0;
 out:
+	free(dir);
+	callus_error_release(&err);
 	callus_failure_release(&f);
 	callus_detection_release(&det);
 	callus_buf_release(&json);

@@ -211,3 +211,44 @@ int callus_git_head_hex(char out[GIT_OID_HEXSZ + 1], git_repository *repo)
 	return 0;
 }
 
+
+static int ends_with(const char *s, size_t n, const char *suffix)
+{
+	size_t l = strlen(suffix);
+
+	return n >= l && !strcmp(s + n - l, suffix);
+}
+
+int callus_git_secret_file(const char *path)
+{
+	static const char *const names[] = {
+		".netrc", ".npmrc", ".pypirc", ".pgpass", ".git-credentials", ".htpasswd",
+		"credentials", "credentials.json", ".dockercfg"
+	};
+	static const char *const keys[] = { "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519" };
+	static const char *const suffixes[] = {
+		".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".tfvars", ".tfvars.json"
+	};
+	static const char *const templates[] = { ".example", ".sample", ".template", ".dist" };
+	const char *base = strrchr(path, '/');
+	size_t n;
+
+	base = base ? base + 1 : path;
+	n = strlen(base);
+	if (!strcmp(base, ".env") || !strncmp(base, ".env.", 5)) {
+		for (size_t i = 0; i < sizeof(templates) / sizeof(templates[0]); i++)
+			if (ends_with(base, n, templates[i]))
+				return 0;
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(base, names[i]))
+			return 1;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strncmp(base, keys[i], strlen(keys[i])) && !ends_with(base, n, ".pub"))
+			return 1;
+	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
+		if (ends_with(base, n, suffixes[i]))
+			return 1;
+	return 0;
+}

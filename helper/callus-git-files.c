@@ -122,7 +122,8 @@ static int add_copy(git_index *index, git_repository *repo, const char *workspac
 	size_t len = 0;
 	int rc = -1, r;
 
-	if ((size_t)snprintf(full, sizeof full, "%s/%s", workspace, path) >= sizeof full)
+	if (callus_git_secret_file(path) ||
+	    (size_t)snprintf(full, sizeof full, "%s/%s", workspace, path) >= sizeof full)
 		return 0;
 	if (lstat(full, &st) < 0)
 		return 0;

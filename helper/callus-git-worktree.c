@@ -232,7 +232,7 @@ static int apply_delta(git_index *index, const char *workdir, const git_diff_del
 	case GIT_DELTA_UNTRACKED:
 		/* Directories here are nested repositories (gitlinks to be)
 		 * and unreadable directories: left out, as the index has them. */
-		if (!untracked_wanted(workdir, path))
+		if (!untracked_wanted(workdir, path) || callus_git_secret_file(path))
 			return 0;
 		if (take_path(index, workdir, path) < 0)
 			return -1;

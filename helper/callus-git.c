@@ -25,7 +25,7 @@
  *	written as a tree: the index as it is on disk, plus every change in
  *	the working directory (modified, deleted, type-changed tracked files;
  *	untracked files that are not ignored, at most CALLUS_SNAPSHOT_FILE_MAX
- *	bytes each).  Prints
+ *	bytes each, and not named as holding secrets: callus_git_secret_file).  Prints
  *	    git <tree> <HEAD commit or ->
  *	Elsewhere the FILEs (workspace-relative; absolute paths, ".." and
  *	".git" are refused) are copied into WORKSPACE/.callus/snapshots.git, a

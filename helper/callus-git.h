@@ -49,6 +49,18 @@ int callus_git_offline(void);
  */
 int callus_git_normalize_path(char **out, const char *in);
 
+/*
+ * Is path (any prefix of directories) named as a file that holds secrets:
+ * .env and .env.NAME (not .env.example, .sample, .template, .dist), keys
+ * and keystores (*.pem, *.key, *.p12, *.pfx, *.jks, *.keystore, id_rsa and
+ * its kin without .pub), credential files (.netrc, .npmrc, .pypirc,
+ * .pgpass, .git-credentials, .htpasswd, credentials, credentials.json),
+ * Terraform's *.tfvars?  Such a file is never copied into a snapshot unless
+ * git already tracks it: its blob would stay in the object database, with
+ * the secret unredacted, long after the run (docs/redaction.md).
+ */
+int callus_git_secret_file(const char *path);
+
 /* The workspace's path relative to the repository's working directory, with
  * a trailing slash ("" when they are the same); NULL when the workspace is
  * not inside it.  Caller frees. */

@@ -198,6 +198,28 @@ int callus_record_signatures(callus_signature **out, size_t *count, const callus
 	return rc;
 }
 
+int callus_record_redact_failure(callus_failure *f, const callus_redactor *r, callus_error *err)
+{
+	callus_diags red = CALLUS_DIAGS_INIT;
+	int rc;
+
+	if ((rc = redact_diags(&red, &f->diags, r)) < 0)
+		goto out;
+	callus_diags_release(&f->diags);
+	f->diags = red;
+	red = (callus_diags)CALLUS_DIAGS_INIT;
+	if ((rc = callus_redact_in_place(r, &f->summary)) < 0 ||
+	    (rc = callus_redact_in_place(r, &f->command)) < 0 ||
+	    (rc = callus_redact_in_place(r, &f->tool)) < 0)
+		goto out;
+	for (size_t i = 0; i < f->files.count && rc == 0; i++)
+		rc = callus_redact_in_place(r, &f->files.items[i]);
+	clamp_summary(f->summary);
+out:
+	callus_diags_release(&red);
+	return rc < 0 ? callus_error_set(err, rc, "out of memory while redacting") : 0;
+}
+
 /* A relative path that stays inside the workspace. */
 int callus_record_lessons_file_ok(const char *p)
 {

@@ -333,6 +333,8 @@ static int bare_is_not_secret(const struct scan *sc, size_t v, size_t ve,
 		return 0;
 	if (id_end < raw_end && in_set("([<", s[id_end]))
 		return 1;              /* a call, subscript or generic type */
+	if (colon && id_end + 1 == ve && s[id_end] == '?')
+		return 1;              /* a nullable type: "dbSecret: String? =" */
 	if (id_end < ve)
 		return source_location(sc, k, ve);  /* more follows: not a plain reference */
 	if ((segs > 1 || sigil) && !random_part(sc, k, ve))
@@ -538,6 +540,59 @@ static int value_fits(const struct scan *sc, int kind, size_t vs, size_t ve)
 	}
 }
 
+/* Is the word ending at e the whole word w (after a blank, a '(' or the
+ * start of the text)? */
+static int word_is(const struct scan *sc, size_t e, const char *w)
+{
+	size_t l = strlen(w);
+
+	return e >= sc->floor + l && !memcmp(sc->s + e - l, w, l) &&
+	       (e - l == sc->floor || in_set(" \t\n(", sc->s[e - l - 1]));
+}
+
+/* The identifier ending at e (blanks before e skipped when blanks): its
+ * start in *b, or 0. */
+static int ident_before(const struct scan *sc, size_t e, int blanks, size_t *b, size_t *ne)
+{
+	while (blanks && e > sc->floor && (sc->s[e - 1] == ' ' || sc->s[e - 1] == '\t'))
+		e--;
+	for (*b = e; *b > sc->floor && e - *b <= NAME_MAX_LEN && HAS(sc, *b - 1, C_WORD); (*b)--)
+		;
+	*ne = e;
+	return *b < e && e - *b <= NAME_MAX_LEN;
+}
+
+/*
+ * The names an '=' whose name is a type may be assigning: the name the
+ * type annotates ("password: str =", "apiKey: Optional[str] =", "val
+ * dbSecret: String? =": Python, TypeScript, Kotlin, Swift, Rust) when
+ * which is 0, Go's declared name ("var apiToken string =") when it is 1.
+ * type_end is where the type ends.  Returns 1 with the name in [*ns, *ne).
+ */
+static int typed_name(const struct scan *sc, size_t type_end, int which, size_t *ns, size_t *ne)
+{
+	const unsigned char *s = sc->s;
+	size_t k = type_end, w;
+
+	if (which == 0) {
+		/* back over the type to its ':' (at most 64 bytes:
+		 * Optional[Dict[str, str]], string | undefined) */
+		while (k > sc->floor && type_end - k < 64 && s[k - 1] != ':' &&
+		       (HAS(sc, k - 1, C_WORD | C_DOT) || in_set("[]<>,|? \t", s[k - 1])))
+			k--;
+		if (k == sc->floor || s[k - 1] != ':' || (k - 1 > sc->floor && s[k - 2] == ':'))
+			return 0;      /* no annotation, or a path (Rust's a::b) */
+		return ident_before(sc, k - 1, 1, ns, ne);
+	}
+	/* var NAME TYPE =, const NAME TYPE = */
+	if (!ident_before(sc, type_end, 0, &k, &w) || k == sc->floor ||
+	    (s[k - 1] != ' ' && s[k - 1] != '\t') || !ident_before(sc, k, 1, ns, ne))
+		return 0;
+	for (w = *ns; w > sc->floor && (s[w - 1] == ' ' || s[w - 1] == '\t'); w--)
+		;
+	return w < *ns && (word_is(sc, w, "var") || word_is(sc, w, "const"));
+}
+
 /* At an '=' or ':' that may end a secret's name. */
 int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m)
 {
@@ -553,7 +608,7 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 		    (op > sc->floor && s[op - 1] == ':'))
 			return 0;
 		if (op + 1 < n && s[op + 1] == '=')
-			op_end++;
+			op_end++;   /* Go's and Make's := */
 	} else {
 		/* Comparisons are code, not assignments. */
 		if ((op > sc->floor && in_set("=!<>:", s[op - 1])) ||
@@ -563,9 +618,12 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 			op_end++;
 	}
 
-	/* The name, possibly quoted: NAME=, "NAME":, \"NAME\":, NAME = */
+	/* The name, possibly quoted: NAME=, "NAME":, \"NAME\":, NAME = ,
+	 * NAME := (Go, Make), NAME ?= (Make) */
 	j = op;
-	if (!colon)
+	if (!colon && j > sc->floor && s[j - 1] == '?')
+		j--;
+	if (!colon || op_end > op + 1)
 		while (j > sc->floor && op - j < 8 &&
 		       (s[j - 1] == ' ' || s[j - 1] == '\t'))
 			j--;
@@ -580,11 +638,22 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 	       HAS(sc, j - 1, C_NAME))
 		j--;
 	name_start = j;
-	if (name_end == name_start || name_end - name_start > NAME_MAX_LEN)
+	if (name_end - name_start > NAME_MAX_LEN)
 		return 0;
 	if (q && (name_start == sc->floor || s[name_start - 1] != q))
 		return 0;
-	kind = callus_redact_name_kind(s + name_start, name_end - name_start);
+	kind = name_end == name_start ? NAME_NO
+				      : callus_redact_name_kind(s + name_start, name_end - name_start);
+	/* "password: str =": the name is the one the type annotates */
+	for (int which = 0; which < 2 && kind == NAME_NO && !colon && !q && spaced; which++) {
+		size_t ts, te;
+
+		if (typed_name(sc, name_end, which, &ts, &te) &&
+		    (kind = callus_redact_name_kind(s + ts, te - ts)) != NAME_NO) {
+			name_start = ts;
+			name_end = te;
+		}
+	}
 	if (kind == NAME_NO)
 		return 0;
 	if (colon && eq_ci(s + name_start, name_end - name_start, "token") &&

@@ -702,7 +702,7 @@ int callus_redact_match_keyword(const struct scan *sc, size_t i, struct match *m
 		/* .netrc: machine HOST login USER password SECRET (and not
 		 * "failed login for bob: password mismatch") */
 		if (!netrc_password(sc, i))
-			return 0;
+			return callus_redact_match_sql(sc, i, m);
 		v = next_word(sc, i + 8, 0);
 		return v < sc->n && option_value(sc, v, 0, OPT_SECRET, ':', 0, m);
 	}
@@ -728,6 +728,80 @@ int callus_redact_match_keyword(const struct scan *sc, size_t i, struct match *m
 	v = next_word(sc, w.end, 0);
 	return v < sc->n && option_value(sc, v, 0, kind == NAME_WEAK ? OPT_AUTH : OPT_SECRET,
 					 ':', 0, m);
+}
+
+/* Does the word ending at e equal w, ignoring case?  Its start in *b. */
+static int word_ci_before(const struct scan *sc, size_t e, const char *w, size_t *b)
+{
+	size_t l = strlen(w);
+
+	if (e < sc->floor + l || !eq_ci(sc->s + e - l, l, w))
+		return 0;
+	*b = e - l;
+	return *b == sc->floor || HAS(sc, *b - 1, C_WS | C_QUOTE) || sc->s[*b - 1] == '(';
+}
+
+/* The start of the blanks ending at e. */
+static size_t blanks_before(const struct scan *sc, size_t e)
+{
+	while (e > sc->floor && (sc->s[e - 1] == ' ' || sc->s[e - 1] == '\t'))
+		e--;
+	return e;
+}
+
+/*
+ * SQL that sets a password: PASSWORD 'x' (PostgreSQL's CREATE and ALTER
+ * ROLE or USER), IDENTIFIED BY 'x' and IDENTIFIED WITH PLUGIN BY 'x'
+ * (MySQL; Oracle's IDENTIFIED BY takes a bare word too).  A psql or
+ * migration error echoes the statement.  At the keyword's first letter.
+ */
+int callus_redact_match_sql(const struct scan *sc, size_t i, struct match *m)
+{
+	const unsigned char *s = sc->s;
+	size_t v, e, b, w;
+	int by = lower(s[i]) == 'b', bare = 0;
+	unsigned char q;
+
+	v = skip_blanks(sc, i + (by ? 2 : 8), sc->n);
+	if (v == i + (by ? 2 : 8) || v >= sc->n)
+		return 0;
+	if (by) {
+		/* IDENTIFIED BY, or IDENTIFIED WITH PLUGIN BY */
+		w = blanks_before(sc, i);
+		if (w == i)
+			return 0;
+		if (!word_ci_before(sc, w, "identified", &b)) {
+			for (b = w; b > sc->floor && w - b < 64 && HAS(sc, b - 1, C_WORD); b--)
+				;
+			if (b == w || !word_ci_before(sc, blanks_before(sc, b), "with", &b) ||
+			    !word_ci_before(sc, blanks_before(sc, b), "identified", &b))
+				return 0;
+		} else {
+			bare = 1;
+		}
+	}
+	q = s[v];
+	if (q == '\'' || q == '"') {
+		for (e = ++v; e < sc->n && e - v < VALUE_CAP; e++) {
+			if (s[e] == q && e + 1 < sc->n && s[e + 1] == q)
+				e++;   /* '' is a quote inside */
+			else if (s[e] == q || HAS(sc, e, C_WS) || !s[e])
+				break;
+		}
+		if (e >= sc->n || s[e] != q)
+			return 0;   /* prose, or no end in sight */
+	} else if (bare && HAS(sc, v, C_ALNUM)) {
+		for (e = v; e < sc->n && e - v < VALUE_CAP && !HAS(sc, e, C_WS) && s[e] != ';'; e++)
+			;
+		if (e - v < 4 || !any_of(sc, v, e - v, C_DIG | C_UP) ||
+		    is_nullish(s + v, e - v))
+			return 0;   /* "identified by name", not a password */
+	} else {
+		return 0;
+	}
+	if (e == v || is_placeholder(sc, v, e - v) || has_marker(sc, v, e - v))
+		return 0;
+	return found(m, v, e, "sql-password");
 }
 
 /* ---- a command given as words ----------------------------------------- */

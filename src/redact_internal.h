@@ -244,7 +244,7 @@ static inline int is_nullish(const unsigned char *p, size_t len)
 	static const char *const words[] = {
 		"null", "nil", "none", "undefined", "true", "false", "new",
 		"await", "this", "self", "function", "lambda", "sizeof",
-		"typeof", "not", "and", "or"
+		"typeof", "not", "and", "or", "try", "if", "when", "match", "yield"
 	};
 
 	for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
@@ -391,6 +391,10 @@ int callus_redact_match_option(const struct scan *sc, size_t i, struct match *m)
  * VALUE" (npm, yarn, aws): a secret after a word naming it.  i is at the
  * word "password" or "set". */
 int callus_redact_match_keyword(const struct scan *sc, size_t i, struct match *m);
+
+/* SQL setting a password: PASSWORD 'x', IDENTIFIED [WITH PLUGIN] BY 'x'.
+ * i is at the word "PASSWORD" (either case) or "BY". */
+int callus_redact_match_sql(const struct scan *sc, size_t i, struct match *m);
 
 /* The redaction pass over in[0..len) appended to out, with the tool of the
  * command line's earlier words (may be NULL) and scan.argv_word.

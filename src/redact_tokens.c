@@ -257,6 +257,9 @@ static const struct tok_rule rules[] = {
 	/* a secret after the word naming it (redact_cli.c) */
 	FN("password ", callus_redact_match_keyword),
 	FN("set ", callus_redact_match_keyword),
+	FN("PASSWORD ", callus_redact_match_sql),
+	FN("BY ", callus_redact_match_sql),
+	FN("by ", callus_redact_match_sql),
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))

@@ -208,6 +208,14 @@ int callus_record_metrics(const char *workspace, callus_metrics *m, int timeout_
 int callus_record_signatures(callus_signature **out, size_t *count, const callus_failure *f,
 			   const callus_redactor *r, const callus_pathctx *pc, callus_error *err);
 
+/*
+ * Redact f in place as a recording redacts what it stores: its
+ * diagnostics, summary, command, tool and files.  Signatures made after it
+ * (callus_failure_sign) are those a recording would store (callus analyze
+ * prints them).  f's previous signatures are not touched: sign after.
+ */
+int callus_record_redact_failure(callus_failure *f, const callus_redactor *r, callus_error *err);
+
 /* The workspace's .callus directory, created (0700) if missing; caller frees. */
 int callus_record_dir(char **out, const char *workspace, callus_error *err);
 

@@ -74,6 +74,20 @@ test_expect_success 'analyze: binary and invalid UTF-8 input give valid JSON' '
 	jq -e ".failed" a.json
 '
 
+test_expect_success 'analyze: secrets redacted, the signatures those suggest and a recording use' '
+	git init -q sec && cd sec &&
+	tok="gh""p_abcdefghijklmnopqrstuvwxyz0123456789" &&
+	printf "#error \"rejected token %s\"\n" "$tok" >a.c &&
+	test_expect_code 1 gcc -c a.c 2>out &&
+	grep -q "$tok" out &&
+	"$CALLUS" analyze --command "gcc -c a.c" --exit-code 1 <out >a.json &&
+	! grep -q "$tok" a.json &&
+	jq -e ".errors[0].message | contains(\"[REDACTED:github-token]\")" a.json &&
+	"$CALLUS" suggest --command "gcc -c a.c" --exit-code 1 --json <out >s.json &&
+	test "$(jq -r ".signatures[0].id" a.json)" = "$(jq -r ".[0].signature_id" s.json)" &&
+	test "$(jq -r ".errors[0].signature" a.json)" = "$(jq -r ".[0].signature_id" s.json)"
+'
+
 test_expect_success 'analyze: usage errors are clear' '
 	test_expect_code 2 "$CALLUS" analyze --exit-code 1 </dev/null 2>err &&
 	grep -q "command is required" err &&

@@ -121,6 +121,26 @@ test_expect_success 'a fix that adds a new untracked file: the file is in the di
 	"$CALLUS" resolutions --json | jq -r ".[0].description" | grep -q "dded impl.js"
 '
 
+test_expect_success 'untracked files that hold secrets are never copied into the repository' '
+	make_project keys && cd keys &&
+	tok="gh""p_abcdefghijklmnopqrstuvwxyz0123456789" &&
+	mkdir conf &&
+	printf "GITHUB_TOKEN=%s\n" "$tok" >.env &&
+	printf -- "-----BEGIN PRIVATE KEY-----\n%s\n" "$tok" >conf/server.pem &&
+	printf "API_URL=http://localhost %s\n" "$tok" >.env.example &&
+	test_expect_code 1 "$CALLUS" run -- jest 2>/dev/null &&
+	printf "GITHUB_TOKEN=%s2\n" "$tok" >.env &&
+	fix_sum &&
+	"$CALLUS" run -- jest 2>/dev/null &&
+	test "$(count fixed)" = 1 &&
+	"$CALLUS" resolutions show 1 >show &&
+	grep -q "^diff --git a/sum.js b/sum.js" show &&
+	! grep -q "\.env\b\|server.pem" show &&
+	git cat-file --batch-all-objects --batch >objects &&
+	test "$(grep -c "$tok" objects)" = 1 &&
+	grep -q "API_URL=http://localhost" objects
+'
+
 test_expect_success 'the user index, HEAD, refs, stash and untracked files stay byte-identical' '
 	make_project intact && cd intact &&
 	echo "// staged" >>sum.test.js && git add sum.test.js &&
