@@ -27,7 +27,8 @@ enum {
 	F_CASES = 1 << 2,   /* both cases in the body */
 	F_DOTS = 1 << 3,    /* trailing dots end a sentence, not the token */
 	F_PAD = 1 << 4,     /* up to three '=' of base64 padding follow */
-	F_NODOT = 1 << 5    /* not followed by ".x": then part of a longer name */
+	F_NODOT = 1 << 5,   /* not followed by ".x": then part of a longer name */
+	F_NOWORDS = 1 << 6  /* not CamelCase words (a letters-only body) */
 };
 
 struct seg {
@@ -138,8 +139,8 @@ static const struct tok_rule rules[] = {
 	TOK("dckr_oat_", "docker-token", 0, S(BU, 27, 0, 0)),
 	/* model providers (OpenAI and Anthropic: match_sk) */
 	FN("sk-", match_sk),
-	TOK("hf_", "huggingface-token", 0, S(C_ALPHA, 30, 0, 0)),
-	TOK("api_org_", "huggingface-token", 0, S(C_ALPHA, 30, 0, 0)),
+	TOK("hf_", "huggingface-token", F_NOWORDS, S(C_ALPHA, 30, 0, 0)),
+	TOK("api_org_", "huggingface-token", F_NOWORDS, S(C_ALPHA, 30, 0, 0)),
 	TOK("gsk_", "groq-key", 0, S(AN, 48, 0, 0)),
 	TOK("pplx-", "perplexity-key", 0, S(AN, 40, 0, 0)),
 	TOK("xai-", "xai-key", 0, S(AN, 70, 0, 0)),
@@ -289,12 +290,53 @@ void callus_redact_tokens_init(callus_redactor *r)
 
 /* ---- tokens made of segments ------------------------------------------ */
 
+/*
+ * Does the letters-only body [b, b + len) read as CamelCase words
+ * (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, an identifier)?  Words are
+ * mostly lower case (at least 70%), a third or more of it vowels, each
+ * capital starts two or more lower-case letters with a vowel among them,
+ * and capitals run together (an acronym, at most five) once at most.
+ * Random letters are half capitals, most of their lower-case runs are one
+ * letter long, and a quarter of those are vowels: about one random body of
+ * 34 letters in 10^5 reads as words (test_redact's
+ * test_huggingface_random counts them).
+ */
+static int camel_words(const struct scan *sc, size_t b, size_t len)
+{
+	const unsigned char *s = sc->s;
+	size_t k = b, e = b + len, lo = 0, vowels = 0;
+	int acronyms = 0;
+
+	while (k < e) {
+		size_t u = k, l;
+		int vowel = 0;
+
+		while (k < e && HAS(sc, k, C_UP))
+			k++;
+		if (k - u > 5 || (k - u > 1 && ++acronyms > 1))
+			return 0;
+		for (l = k; k < e && HAS(sc, k, C_LO); k++)
+			if (in_set("aeiouy", s[k])) {
+				vowel = 1;
+				vowels++;
+			}
+		lo += k - l;
+		if (k == e && l == k)
+			break;         /* a last acronym */
+		if (k - l < 2 || !vowel)
+			return 0;
+	}
+	return lo * 10 >= len * 7 && vowels * 3 >= lo;
+}
+
 /* Does the body [b, b + len) have what the flags ask for? */
 static int body_flags(const struct scan *sc, size_t b, size_t len, unsigned flags)
 {
 	if ((flags & F_DIGIT) && !any_of(sc, b, len, C_DIG))
 		return 0;
 	if ((flags & F_UPDIG) && !any_of(sc, b, len, C_UP | C_DIG))
+		return 0;
+	if ((flags & F_NOWORDS) && camel_words(sc, b, len))
 		return 0;
 	return !(flags & F_CASES) || (any_of(sc, b, len, C_UP) && any_of(sc, b, len, C_LO));
 }

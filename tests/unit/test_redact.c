@@ -85,6 +85,37 @@ static void test_github_tokens(void **state)
 	       "  GH_PAT: [REDACTED:github-token]\n", 2);
 }
 
+/* Hugging Face tokens are letters only, as CamelCase identifiers are,
+ * which are left alone (tests/fixtures/secrets/clean/code-and-sql.txt):
+ * of 200,000 random tokens at most 10 may read as words and be kept. */
+static void test_huggingface_random(void **state)
+{
+	static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+	unsigned long x = 12345;
+	char in[64];
+	int kept = 0;
+
+	for (int t = 0; t < 200000; t++) {
+		callus_buf out = CALLUS_BUF_INIT;
+		size_t count = 0;
+
+		memcpy(in, "hf_", 3);
+		for (int k = 0; k < 34; k++) {
+			x = x * 6364136223846793005ul + 1442695040888963407ul;
+			in[3 + k] = letters[(x >> 33) % 52];
+		}
+		in[37] = '\0';
+		assert_int_equal(callus_redact(*state, &out, in, strlen(in), &count), 0);
+		if (count == 0 && !strcmp(out.ptr, in))
+			kept++;
+		else if (count != 1 || strcmp(out.ptr, "[REDACTED:huggingface-token]"))
+			fail_msg("%s became %s", in, out.ptr);
+		callus_buf_release(&out);
+	}
+	print_message("random Hugging Face tokens kept as words: %d of 200000\n", kept);
+	assert_true(kept <= 10);
+}
+
 static void test_gitlab_tokens(void **state)
 {
 	expect(state,
@@ -616,6 +647,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_github_tokens),
+		cmocka_unit_test(test_huggingface_random),
 		cmocka_unit_test(test_gitlab_tokens),
 		cmocka_unit_test(test_aws_keys),
 		cmocka_unit_test(test_slack),
