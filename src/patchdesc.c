@@ -605,3 +605,80 @@ void callus_patch_summary_release(callus_patch_summary *s)
 	free(s->files);
 	memset(s, 0, sizeof(*s));
 }
+
+/* The line after the one at p (past its newline), or the end. */
+static const char *next_line(const char *p)
+{
+	const char *nl = strchr(p, '\n');
+
+	return nl ? nl + 1 : p + strlen(p);
+}
+
+/* "@@ -A[,B] +C[,D] @@" at p: the numbers (B and D are 1 when left out,
+ * as git leaves them out), and where the text after the header starts.  0
+ * when p holds no such header. */
+static int hunk_header(const char *p, unsigned long n[4], const char **rest)
+{
+	static const char *const before[] = { "@@ -", ",", " +", "," };
+	char *e;
+
+	for (int k = 0; k < 4; k++) {
+		size_t bl = strlen(before[k]);
+
+		if (strncmp(p, before[k], bl)) {
+			if (k % 2 == 0)
+				return 0;
+			n[k] = 1;   /* ",B" left out */
+			continue;
+		}
+		n[k] = strtoul(p + bl, &e, 10);
+		if (e == p + bl || *(p + bl) < '0' || *(p + bl) > '9')
+			return 0;
+		p = e;
+	}
+	if (strncmp(p, " @@", 3))
+		return 0;
+	*rest = p + 3;
+	return 1;
+}
+
+int callus_patch_recount(char **patch)
+{
+	callus_buf out = CALLUS_BUF_INIT;
+	const char *p = *patch, *copied = *patch;
+	int changed = 0;
+
+	while (p && *p) {
+		unsigned long n[4], old = 0, new = 0;
+		const char *rest, *q;
+
+		if (!hunk_header(p, n, &rest)) {
+			p = next_line(p);
+			continue;
+		}
+		for (q = next_line(p); *q && strchr(" +-\\", *q) && strncmp(q, "@@ ", 3);
+		     q = next_line(q)) {
+			old += *q == ' ' || *q == '-';
+			new += *q == ' ' || *q == '+';
+		}
+		if (old != n[1] || new != n[3]) {
+			if (callus_buf_put(&out, copied, (size_t)(p - copied)) < 0 ||
+			    callus_buf_printf(&out, "@@ -%lu,%lu +%lu,%lu @@", n[0], old, n[2],
+					      new) < 0)
+				goto oom;
+			copied = rest;
+			changed = 1;
+		}
+		p = q;
+	}
+	if (!changed)
+		return 0;
+	if (callus_buf_puts(&out, copied) < 0)
+		goto oom;
+	free(*patch);
+	*patch = callus_buf_detach(&out);
+	return *patch ? 0 : CALLUS_ENOMEM;
+oom:
+	callus_buf_release(&out);
+	return CALLUS_ENOMEM;
+}

@@ -16,6 +16,7 @@
 #include "callus/lessonmd.h"
 #include "callus/log.h"
 #include "callus/notes.h"
+#include "callus/patchdesc.h"
 #include "callus/signature.h"
 #include "callus/utf8.h"
 #include "callus/views.h"
@@ -237,6 +238,9 @@ static int read_row(sqlite3_stmt *st, const text_table *t, const callus_redactor
 
 		if (text)
 			rc = redact_text(r, text, (t->json >> c) & 1, max, &row.values[c]);
+		/* a patch whose key lines became one keeps honest hunk counts */
+		if (rc == 0 && row.values[c] && !strcmp(t->columns[c], "code_changes"))
+			rc = callus_patch_recount(&row.values[c]);
 		any |= row.values[c] != NULL;
 	}
 	/* redacted by an earlier pass, which left the id: signed again

@@ -58,4 +58,14 @@ int callus_patch_describe(char **out, const callus_patch_summary *s, size_t max_
 /* The files the summary names (new paths), a copy the caller releases. */
 int callus_patch_files(callus_strlist *out, const callus_patch_summary *s);
 
+/*
+ * Rewrite *patch's hunk headers whose line counts no longer match the
+ * lines that follow them: redaction turns a private key's lines into one
+ * "[REDACTED:private-key]", and a patch whose headers lie is one git
+ * refuses and readers misread.  Headers that match are left byte for byte.
+ * *patch (malloc'd) is replaced only when something changed.  0 or
+ * CALLUS_ENOMEM (*patch then as it was).
+ */
+int callus_patch_recount(char **patch);
+
 #endif

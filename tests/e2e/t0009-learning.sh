@@ -141,6 +141,24 @@ test_expect_success 'untracked files that hold secrets are never copied into the
 	grep -q "API_URL=http://localhost" objects
 '
 
+test_expect_success 'a private key in a fix: its lines are one redaction, and the diff still applies' '
+	make_project pem && cd pem &&
+	test_expect_code 1 "$CALLUS" run -- jest 2>/dev/null &&
+	fix_sum &&
+	{
+		printf "/*\n-----BEGIN RSA PRIVATE KEY-----\n" &&
+		for i in 1 2 3 4 5; do printf "MIIEowIBAAKCAQEA%048d\n" "$i"; done &&
+		printf -- "-----END RSA PRIVATE KEY-----\n*/\n"
+	} >>sum.js &&
+	"$CALLUS" run -- jest 2>/dev/null &&
+	"$CALLUS" resolutions show 1 --json | jq -r ".code_changes" >fix.patch &&
+	grep -q "^+\[REDACTED:private-key\]" fix.patch &&
+	! grep -q MIIEowIBAAKCAQEA fix.patch &&
+	grep -q "^@@ -1,5 +1,8 @@" fix.patch &&
+	git stash -q &&
+	git apply --check fix.patch
+'
+
 test_expect_success 'the user index, HEAD, refs, stash and untracked files stay byte-identical' '
 	make_project intact && cd intact &&
 	echo "// staged" >>sum.test.js && git add sum.test.js &&

@@ -657,6 +657,46 @@ static void invalid_utf8_is_repaired_in_the_description(void **state)
 	callus_patch_summary_release(&s);
 }
 
+/* A key's lines redacted into one: the hunk's counts follow; headers that
+ * are right are left byte for byte, "\ No newline" counts for neither side. */
+static void recount_after_redaction(void **state)
+{
+	static const char right[] =
+		"diff --git a/k.txt b/k.txt\n"
+		"--- a/k.txt\n+++ b/k.txt\n"
+		"@@ -1 +1,2 @@\n a\n+b\n"
+		"@@ -9,2 +10 @@ fn\n-x\n-y\n+z\n\\ No newline at end of file\n";
+	static const char redacted[] =
+		"diff --git a/k.txt b/k.txt\n"
+		"--- a/k.txt\n+++ b/k.txt\n"
+		"@@ -1,2 +1,6 @@ key\n a\n+[REDACTED:private-key]\n b\n"
+		"@@ -20,3 +24,3 @@\n c\n-d\n+e\n f\n"
+		"diff --git a/m b/m\n--- a/m\n+++ b/m\n@@ -0,0 +1,3 @@\n+[REDACTED:private-key]\n";
+	static const char want[] =
+		"diff --git a/k.txt b/k.txt\n"
+		"--- a/k.txt\n+++ b/k.txt\n"
+		"@@ -1,2 +1,3 @@ key\n a\n+[REDACTED:private-key]\n b\n"
+		"@@ -20,3 +24,3 @@\n c\n-d\n+e\n f\n"
+		"diff --git a/m b/m\n--- a/m\n+++ b/m\n@@ -0,0 +1,1 @@\n+[REDACTED:private-key]\n";
+	char *p = strdup(right), *before = p;
+
+	(void)state;
+	assert_non_null(p);
+	assert_int_equal(callus_patch_recount(&p), 0);
+	assert_ptr_equal(p, before);
+	assert_string_equal(p, right);
+	free(p);
+	p = strdup(redacted);
+	assert_non_null(p);
+	assert_int_equal(callus_patch_recount(&p), 0);
+	assert_string_equal(p, want);
+	free(p);
+	p = strdup("@@ -x +1 @@\n+a\n@@ -1");
+	assert_int_equal(callus_patch_recount(&p), 0);
+	assert_string_equal(p, "@@ -x +1 @@\n+a\n@@ -1");
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -667,6 +707,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(c_two_functions, setup, teardown),
 		cmocka_unit_test_setup_teardown(python_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(quoted_paths_from_git, setup, teardown),
+		cmocka_unit_test(recount_after_redaction),
 		cmocka_unit_test(empty_and_garbage),
 		cmocka_unit_test(truncated_mid_hunk),
 		cmocka_unit_test(nul_bytes_and_header_lookalikes),
