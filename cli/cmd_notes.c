@@ -15,6 +15,7 @@
 #include "callus/notemd.h"
 #include "callus/notes.h"
 #include "callus/redact.h"
+#include "callus/team.h"
 
 #include <dirent.h>
 #include <jansson.h>
@@ -47,7 +48,7 @@ const cli_spec cmd_notes_spec = {
 	"merged into it.  Each active note is .callus/notes/ID.md, meant to be\n"
 	"committed; a note file edited, deleted or pulled with git is taken back at the\n"
 	"next run (the file wins).  ID is the note's 12 hex digits, or 4 or more of\n"
-	"them.",
+	"them; 'show' also shows a team or org note as this workspace cached it.",
 	notes_options, 0
 };
 
@@ -101,6 +102,7 @@ static json_t *note_json(const callus_note *n, int full)
 		json_object_set_new(o, "example", json_string(n->example));
 		json_object_set_new(o, "steps", json_string(n->steps));
 		json_object_set_new(o, "code", json_string(n->code));
+		json_object_set_new(o, "extra", json_string(n->extra ? n->extra : ""));
 	}
 	return o;
 }
@@ -152,6 +154,42 @@ out:
 	return rc;
 }
 
+/* The cached team or org note whose id is id or starts with it (one
+ * only): a layer's note has no row in notes.  CALLUS_ENOTFOUND, or
+ * CALLUS_EINVAL when the prefix is more than one note's. */
+static int cached_note(callus_store *s, const char *id, callus_note *out, callus_error *err)
+{
+	static const callus_layer layers[] = { CALLUS_LAYER_TEAM, CALLUS_LAYER_ORG };
+	size_t len = strlen(id), found = 0;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t l = 0; l < 2 && rc == 0; l++) {
+		callus_note *ns = NULL;
+		size_t n = 0;
+
+		if ((rc = callus_team_cached_list(s, layers[l], &ns, &n, err)) < 0)
+			break;
+		for (size_t i = 0; i < n; i++) {
+			if (strncmp(ns[i].id, id, len))
+				continue;
+			if (found++)
+				callus_note_release(out);
+			*out = ns[i];
+			memset(&ns[i], 0, sizeof(ns[i]));
+		}
+		callus_notes_free(ns, n);
+	}
+	if (rc == 0 && found != 1) {
+		if (found)
+			callus_note_release(out);
+		rc = callus_error_set(err, found ? CALLUS_EINVAL : CALLUS_ENOTFOUND,
+				      found ? "'%s' is the start of more than one note's id"
+					    : "no note %s", id);
+	}
+	return rc;
+}
+
 static int show(callus_store *s, const char *id)
 {
 	callus_error err = CALLUS_ERROR_INIT;
@@ -159,7 +197,13 @@ static int show(callus_store *s, const char *id)
 	callus_note n;
 	int rc = 0;
 
-	if ((rc = callus_notes_get(s, id, &n, &err)) < 0) {
+	rc = callus_notes_get(s, id, &n, &err);
+	if (rc == CALLUS_ENOTFOUND) {
+		/* a note of the team or org layer, as this workspace cached it */
+		callus_error_release(&err);
+		rc = cached_note(s, id, &n, &err);
+	}
+	if (rc < 0) {
 		cli_error("%s", callus_error_message(&err));
 		callus_error_release(&err);
 		return rc == CALLUS_EINVAL ? 2 : 1; /* not an id, or more than one note's */

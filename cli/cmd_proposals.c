@@ -44,7 +44,8 @@ const cli_spec cmd_proposals_spec = {
 	"'by' is who the proposing callus said it was (git's user.email, which anyone\n"
 	"can set) and, in a PostgreSQL store, the server's role that proposed it.\n"
 	"'proposals show ID' prints all that an approval sends to every agent: the\n"
-	"rule, the steps, the example error, the files and the code of the fix.",
+	"rule, the steps, the example error, the files, the code of the fix and the\n"
+	"sections a person added to the note.",
 	proposals_options, 0
 };
 
@@ -123,6 +124,7 @@ static json_t *shared_json_whole(const callus_shared_note *n)
 	json_object_set_new(o, "example", json_string(n->example ? n->example : ""));
 	json_object_set_new(o, "steps", json_string(n->steps ? n->steps : ""));
 	json_object_set_new(o, "code", json_string(n->code ? n->code : ""));
+	json_object_set_new(o, "extra", json_string(n->extra ? n->extra : ""));
 	json_object_set_new(o, "files", files ? files : json_string(n->files ? n->files : ""));
 	return o;
 }
@@ -167,6 +169,7 @@ static void print_whole(const callus_shared_note *n)
 	print_field("steps", n->steps);
 	print_field("files", n->files);
 	print_field("code (the fix every agent is shown)", n->code);
+	print_field("sections a person added", n->extra);
 	callus_buf_release(&by);
 }
 

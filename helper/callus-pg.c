@@ -303,6 +303,54 @@ static const char *const migrations[] = {
 	" END $f$;"
 	"REVOKE ALL ON FUNCTION callus.withdraw(text, text, text, text) FROM PUBLIC;"
 	"GRANT EXECUTE ON FUNCTION callus.withdraw(text, text, text, text) TO callus_member;",
+	/* 2 -> 3: the sections a person added to a note (extra) go with its
+	 * proposal and come back with every pull.  The view and pull() are
+	 * made again: a view keeps the columns n.* had when it was made.
+	 * Written to run again over itself (a store set back by hand). */
+	"ALTER TABLE callus.shared_notes ADD COLUMN IF NOT EXISTS extra text NOT NULL DEFAULT '';"
+	"DROP FUNCTION IF EXISTS callus.pull(text, bigint, bigint);"
+	"DROP VIEW IF EXISTS callus.notes;"
+	"CREATE VIEW callus.notes WITH (security_barrier) AS"
+	"  SELECT n.*,"
+	"  (SELECT coalesce(sum(o.applications), 0) FROM callus.shared_outcomes o"
+	"   WHERE o.layer = n.layer AND o.note_id = n.id)::bigint AS applications,"
+	"  (SELECT coalesce(sum(o.successes), 0) FROM callus.shared_outcomes o"
+	"   WHERE o.layer = n.layer AND o.note_id = n.id)::bigint AS successes"
+	"  FROM callus.shared_notes n"
+	"  WHERE n.status <> 'proposed' OR n.proposed_role = session_user"
+	"   OR pg_has_role(session_user, 'callus_maintainer_' || n.layer, 'MEMBER');"
+	"CREATE FUNCTION callus.pull(p_layer text, p_since bigint, p_limit bigint)"
+	"  RETURNS SETOF callus.notes LANGUAGE sql STABLE SECURITY DEFINER"
+	"  SET search_path = callus, pg_temp AS $f$"
+	"  SELECT n.*,"
+	"  (SELECT coalesce(sum(o.applications), 0) FROM callus.shared_outcomes o"
+	"   WHERE o.layer = n.layer AND o.note_id = n.id)::bigint,"
+	"  (SELECT coalesce(sum(o.successes), 0) FROM callus.shared_outcomes o"
+	"   WHERE o.layer = n.layer AND o.note_id = n.id)::bigint"
+	"  FROM (SELECT * FROM callus.shared_notes s WHERE s.layer = p_layer"
+	"   AND s.revision > p_since AND (s.status <> 'proposed' OR s.proposed_role = session_user"
+	"   OR pg_has_role(session_user, 'callus_maintainer_' || s.layer, 'MEMBER'))"
+	"   ORDER BY s.revision LIMIT nullif(p_limit, 0)) n ORDER BY n.revision $f$;"
+	"DROP FUNCTION IF EXISTS callus.propose(text, text, text, text, text, text, text, text, text,"
+	"  text, text, text, text, text);"
+	"CREATE OR REPLACE FUNCTION callus.propose(p_layer text, p_id text, p_sig text, p_tool text,"
+	"  p_type text, p_title text, p_example text, p_rule text, p_steps text, p_code text,"
+	"  p_files text, p_origin text, p_path text, p_by text, p_extra text) RETURNS boolean"
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = callus, pg_temp AS $f$"
+	" BEGIN"
+	"  INSERT INTO callus.shared_notes (layer, id, signature_id, tool, error_type, title,"
+	"   example, rule, steps, code, files, origin, path, proposed_by, extra)"
+	"   VALUES (p_layer, p_id, p_sig, p_tool, p_type, p_title, p_example, p_rule, p_steps,"
+	"   p_code, p_files, p_origin, p_path, p_by, p_extra) ON CONFLICT DO NOTHING;"
+	"  RETURN FOUND;"
+	" END $f$;"
+	"REVOKE ALL ON callus.notes FROM PUBLIC;"
+	"REVOKE ALL ON FUNCTION callus.pull(text, bigint, bigint), callus.propose(text, text, text,"
+	"  text, text, text, text, text, text, text, text, text, text, text, text) FROM PUBLIC;"
+	"GRANT SELECT ON callus.notes TO callus_member;"
+	"GRANT EXECUTE ON FUNCTION callus.pull(text, bigint, bigint), callus.propose(text, text,"
+	"  text, text, text, text, text, text, text, text, text, text, text, text, text)"
+	"  TO callus_member;",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -418,7 +466,7 @@ static int op_migrate(void)
 	"id, layer, status, signature_id, tool, error_type, title, example, rule, steps, code,"\
 	" files, origin, path,"                                                                \
 	" concat_ws(' ', nullif(proposed_by, ''), '(role ' || proposed_role || ')'),"          \
-	" proposed_at, decided_by, decided_at, why, revision, applications, successes"
+	" proposed_at, decided_by, decided_at, why, revision, applications, successes, extra"
 
 /*
  * Rows of NOTE_COLUMNS on stdout, one a line, fields in NOTE_COLUMNS's order
@@ -458,10 +506,10 @@ static int op_propose(json_t *in)
 			    str(in, "tool"), str(in, "error_type"), str(in, "title"),
 			    str(in, "example"), str(in, "rule"), str(in, "steps"), str(in, "code"),
 			    str(in, "files"), str(in, "origin"), str(in, "path"),
-			    str(in, "proposed_by") };
+			    str(in, "proposed_by"), str(in, "extra") };
 	PGresult *r = run("SELECT callus.propose($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,"
-			  " $12, $13, $14)",
-			  14, p);
+			  " $12, $13, $14, $15)",
+			  15, p);
 
 	printf("{\"created\": %s}\n", !strcmp(PQgetvalue(r, 0, 0), "t") ? "true" : "false");
 	PQclear(r);

@@ -164,6 +164,7 @@ void callus_shared_note_release(callus_shared_note *n)
 	free(n->example);
 	free(n->rule);
 	free(n->steps);
+	free(n->extra);
 	free(n->code);
 	free(n->files);
 	free(n->origin);

@@ -34,7 +34,7 @@
 #define VACUUM_KEY "redaction.vacuum"
 /* rows a write transaction holds: a few milliseconds of the write lock */
 #define BATCH 256
-#define MAX_COLUMNS 12
+#define MAX_COLUMNS 13
 
 enum after {
 	AFTER_NONE,
@@ -78,11 +78,11 @@ static const text_table tables[] = {
 	  1u << 0, AFTER_NOTE, NULL },
 	{ "note_cache",
 	  { "title", "example", "rule", "steps", "code", "files", "origin", "path", "tool",
-	    "error_type", NULL },
+	    "error_type", "extra", NULL },
 	  1u << 5, AFTER_NONE, NULL },
 	{ "shared_notes",
 	  { "title", "example", "rule", "steps", "code", "files", "origin", "path", "why", "tool",
-	    "error_type", NULL },
+	    "error_type", "extra", NULL },
 	  1u << 5, AFTER_NONE, NULL },
 	{ "contexts", { "patterns", NULL }, 1u << 0, AFTER_CONTEXT, NULL },
 };

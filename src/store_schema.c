@@ -1111,6 +1111,11 @@ static const char *const migrations[] = {
 	 "DROP TRIGGER note_fix_counted;"
 	 "UPDATE notes SET best_resolution = NULL;"
 	 NOTE_FIX_TRIGGERS),
+	/* 44 -> 45: the sections a person added to a note (extra) go with
+	 * its proposal to a layer above, and come back with the layer's
+	 * copy: they were dropped on the way. */
+	("ALTER TABLE shared_notes ADD COLUMN extra TEXT NOT NULL DEFAULT '';"
+	 "ALTER TABLE note_cache ADD COLUMN extra TEXT NOT NULL DEFAULT '';"),
 };
 _Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,

@@ -188,7 +188,7 @@ int callus_team_may_decide(const callus_config *ws, const callus_config *user, c
 #define CACHE_COLUMNS                                                                          \
 	"c.id, c.layer, c.signature_id, c.tool, c.error_type, c.title, c.example, c.rule,"    \
 	" c.steps, c.code, c.files, c.pulled_at, c.applications, c.successes,"                \
-	" c.resolution_id IS NOT NULL"
+	" c.resolution_id IS NOT NULL, c.extra"
 
 static int cache_row(sqlite3_stmt *st, void *item, void *ctx)
 {
@@ -205,7 +205,7 @@ static int cache_row(sqlite3_stmt *st, void *item, void *ctx)
 		if (!(*text[i] = callus_sql_column_dup(st, i + 2)))
 			goto oom;
 	if (callus_sql_json_strlist(&n->files, (const char *)sqlite3_column_text(st, 10)) < 0 ||
-	    !(n->framework = strdup("")) || !(n->extra = strdup("")) ||
+	    !(n->framework = strdup("")) || !(n->extra = callus_sql_column_dup(st, 15)) ||
 	    !(n->session = strdup("")) || !(n->created_at = callus_sql_column_dup(st, 11)) ||
 	    !(n->updated_at = callus_sql_column_dup(st, 11)) ||
 	    callus_strlist_add(&n->signatures, n->signature_id, strlen(n->signature_id)) < 0)

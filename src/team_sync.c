@@ -67,10 +67,10 @@ static int instance_of(callus_store *s, char **out, callus_error *err)
  * it: the workspace's own notes for the team layer, on its own evidence,
  * the cached team notes for the org layer.  Columns: id, from layer,
  * signature, tool, error type, title, example, rule, steps, code, files,
- * origin, path. */
+ * origin, path, extra. */
 static const char *const candidates_sql[] = {
 	"SELECT n.id, n.layer, n.signature_id, n.tool, n.error_type, n.title, n.example, n.rule,"
-	" n.steps, n.code, n.files, '', n.layer FROM notes n"
+	" n.steps, n.code, n.files, '', n.layer, n.extra FROM notes n"
 	" WHERE n.status = 'active' AND n.layer IN ('session','project')"
 	" AND n.applications >= ?1"
 	" AND NOT EXISTS (SELECT 1 FROM note_promotions p WHERE p.note_id = n.id"
@@ -79,7 +79,7 @@ static const char *const candidates_sql[] = {
 	" AND CAST(" OWN_COUNT("successes", 1) " AS REAL) / max(" OWN_COUNT("applications", 0)
 	", 1) >= ?2",
 	"SELECT c.id, c.layer, c.signature_id, c.tool, c.error_type, c.title, c.example, c.rule,"
-	" c.steps, c.code, c.files, c.origin, c.path FROM note_cache c"
+	" c.steps, c.code, c.files, c.origin, c.path, c.extra FROM note_cache c"
 	" WHERE c.layer = 'team' AND c.applications >= ?1"
 	" AND CAST(c.successes AS REAL) / max(c.applications, 1) >= ?2"
 	" AND NOT EXISTS (SELECT 1 FROM note_promotions p WHERE p.note_id = c.id"
@@ -89,11 +89,15 @@ static const char *const candidates_sql[] = {
 /* The texts of n a layer's store receives, redacted by r again: the
  * copies in red[] (the caller frees them), which n's fields then point
  * at.  0, or CALLUS_ENOMEM. */
-static int redact_proposal(callus_shared_note *n, const callus_redactor *r, char *red[6])
-{
-	char **field[6] = { &n->title, &n->example, &n->rule, &n->steps, &n->code, &n->files };
+#define PROPOSAL_TEXTS 7
 
-	for (size_t i = 0; i < 6; i++) {
+static int redact_proposal(callus_shared_note *n, const callus_redactor *r,
+			   char *red[PROPOSAL_TEXTS])
+{
+	char **field[PROPOSAL_TEXTS] = { &n->title, &n->example, &n->rule, &n->steps, &n->code,
+					 &n->files, &n->extra };
+
+	for (size_t i = 0; i < PROPOSAL_TEXTS; i++) {
 		if (callus_redact_str(r, &red[i], *field[i]) < 0)
 			return CALLUS_ENOMEM;
 		if (red[i])
@@ -124,7 +128,7 @@ static int propose_all(callus_store *s, callus_knowledge *k, callus_layer l, lon
 	while (rc == 0 && (sq = sqlite3_step(st)) == SQLITE_ROW) {
 		callus_shared_note n;
 		callus_buf origin = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT;
-		char *title = NULL, *red[6] = { NULL };
+		char *title = NULL, *red[PROPOSAL_TEXTS] = { NULL };
 		const char *from = (const char *)sqlite3_column_text(st, 1);
 		const char *org = (const char *)sqlite3_column_text(st, 11);
 		const char *chain = (const char *)sqlite3_column_text(st, 12);
@@ -146,6 +150,7 @@ static int propose_all(callus_store *s, callus_knowledge *k, callus_layer l, lon
 		n.steps = (char *)sqlite3_column_text(st, 8);
 		n.code = (char *)sqlite3_column_text(st, 9);
 		n.files = (char *)sqlite3_column_text(st, 10);
+		n.extra = (char *)sqlite3_column_text(st, 13);
 		/* spec 004's chain: where it was learnt, and every layer since */
 		if (org && *org)
 			callus_buf_puts(&origin, org);
@@ -182,7 +187,7 @@ static int propose_all(callus_store *s, callus_knowledge *k, callus_layer l, lon
 		callus_buf_release(&origin);
 		callus_buf_release(&path);
 		free(title);
-		for (size_t i = 0; i < 6; i++)
+		for (size_t i = 0; i < PROPOSAL_TEXTS; i++)
 			free(red[i]);
 	}
 	if (rc == 0 && sq != SQLITE_DONE)
@@ -472,7 +477,7 @@ static int drop_cached(puller *p, const char *layer, const char *id, size_t *dro
 static int redact_pulled(puller *p, callus_shared_note *n)
 {
 	char **fields[] = { &n->tool, &n->error_type, &n->title, &n->example, &n->rule,
-			    &n->steps, &n->code, &n->origin, &n->path };
+			    &n->steps, &n->code, &n->origin, &n->path, &n->extra };
 	char *files = NULL;
 	int rc = 0;
 
@@ -550,29 +555,32 @@ static int apply_pulled(puller *p, const callus_shared_note *n, const char *now,
 		 * started from */
 		const char *v[] = { layer, n->id, rev, n->signature_id, n->tool, n->error_type,
 				    n->title, n->example, n->rule, n->steps, n->code, n->files,
-				    n->origin, n->path, apps, succ, now, rs, bas, bsu };
+				    n->origin, n->path, apps, succ, now, rs, bas, bsu,
+				    n->extra ? n->extra : "" };
 
 		sq = p_exec(
 			p, 11,
 			"INSERT INTO note_cache (layer, id, revision, signature_id, tool, error_type,"
 			" title, example, rule, steps, code, files, origin, path, applications,"
-			" successes, pulled_at, resolution_id, base_applications, base_successes)"
-			" VALUES (?1, ?2, CAST(?3 AS INTEGER), ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
-			" ?13, ?14, CAST(?15 AS INTEGER), CAST(?16 AS INTEGER), ?17,"
-			" nullif(CAST(?18 AS INTEGER), 0), CAST(?19 AS INTEGER), CAST(?20 AS INTEGER))"
+			" successes, pulled_at, resolution_id, base_applications, base_successes,"
+			" extra) VALUES (?1, ?2, CAST(?3 AS INTEGER), ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
+			" ?11, ?12, ?13, ?14, CAST(?15 AS INTEGER), CAST(?16 AS INTEGER), ?17,"
+			" nullif(CAST(?18 AS INTEGER), 0), CAST(?19 AS INTEGER), CAST(?20 AS INTEGER),"
+			" ?21)"
 			" ON CONFLICT (layer, id) DO UPDATE SET revision = excluded.revision,"
 			" signature_id = excluded.signature_id, tool = excluded.tool,"
 			" error_type = excluded.error_type, title = excluded.title,"
 			" example = excluded.example, rule = excluded.rule, steps = excluded.steps,"
 			" code = excluded.code, files = excluded.files, origin = excluded.origin,"
-			" path = excluded.path, applications = excluded.applications,"
+			" path = excluded.path, extra = excluded.extra,"
+			" applications = excluded.applications,"
 			" successes = excluded.successes, pulled_at = excluded.pulled_at,"
 			" base_applications = CASE WHEN excluded.resolution_id IS NULL"
 			"  THEN note_cache.base_applications ELSE excluded.base_applications END,"
 			" base_successes = CASE WHEN excluded.resolution_id IS NULL"
 			"  THEN note_cache.base_successes ELSE excluded.base_successes END,"
 			" resolution_id = coalesce(excluded.resolution_id, note_cache.resolution_id)",
-			v, 20);
+			v, 21);
 		if (sq == SQLITE_OK) {
 			rep->pulled++;
 			/* its signature's vector with the noted ones, when it

@@ -80,6 +80,7 @@ typedef struct callus_shared_note {
 	callus_layer layer;              /* team or org */
 	callus_shared_status status;
 	char *signature_id, *tool, *error_type, *title, *example, *rule, *steps, *code;
+	char *extra;                     /* sections a person added to the note */
 	char *files;                     /* a JSON array of paths */
 	char *origin;                    /* "INSTANCE:ID": the workspace and note it came from */
 	char *path;                      /* the promotion chain: "project>team" */

@@ -165,7 +165,7 @@ static int pg_metrics(void *handle, callus_metrics *m, callus_error *err)
 	return refused(err);
 }
 
-#define NOTE_FIELDS 22 /* NOTE_COLUMNS of helper/callus-pg.c */
+#define NOTE_FIELDS 23 /* NOTE_COLUMNS of helper/callus-pg.c */
 
 /* One field of a note line, unescaped into a new string; *p moves past
  * it and its tab. */
@@ -235,6 +235,8 @@ static int read_note(callus_shared_note *x, const char *line, const char *end)
 		x->revision = strtoll(f[19], NULL, 10);
 		x->applications = strtoll(f[20], NULL, 10);
 		x->successes = strtoll(f[21], NULL, 10);
+		x->extra = f[22];
+		f[22] = NULL;
 	}
 	for (int i = 0; i < NOTE_FIELDS; i++)
 		free(f[i]);
@@ -280,7 +282,8 @@ static int read_notes(const callus_buf *a, callus_shared_note **out, size_t *cou
 
 static int pg_propose(void *handle, const callus_shared_note *n, int *created, callus_error *err)
 {
-	json_t *a = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s}",
+	json_t *a = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s,"
+			      " s:s}",
 			      "layer", callus_layer_name(n->layer), "id", n->id, "signature_id",
 			      n->signature_id ? n->signature_id : "", "tool", n->tool ? n->tool : "",
 			      "error_type", n->error_type ? n->error_type : "", "title",
@@ -289,7 +292,8 @@ static int pg_propose(void *handle, const callus_shared_note *n, int *created, c
 			      "code", n->code ? n->code : "", "files",
 			      n->files && *n->files ? n->files : "[]", "origin",
 			      n->origin ? n->origin : "", "path", n->path ? n->path : "",
-			      "proposed_by", n->proposed_by ? n->proposed_by : "");
+			      "proposed_by", n->proposed_by ? n->proposed_by : "", "extra",
+			      n->extra ? n->extra : "");
 	json_t *v = NULL;
 	int rc;
 

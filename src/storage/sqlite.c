@@ -68,7 +68,7 @@ static int sq_read_metrics(void *handle, callus_metrics *m, callus_error *err)
 	" (SELECT coalesce(sum(o.applications), 0) FROM shared_outcomes o"                    \
 	"  WHERE o.layer = n.layer AND o.note_id = n.id),"                                    \
 	" (SELECT coalesce(sum(o.successes), 0) FROM shared_outcomes o"                       \
-	"  WHERE o.layer = n.layer AND o.note_id = n.id)"
+	"  WHERE o.layer = n.layer AND o.note_id = n.id), n.extra"
 
 static int shared_row(sqlite3_stmt *st, void *item, void *ctx)
 {
@@ -93,6 +93,10 @@ static int shared_row(sqlite3_stmt *st, void *item, void *ctx)
 	n->revision = sqlite3_column_int64(st, 19);
 	n->applications = sqlite3_column_int64(st, 20);
 	n->successes = sqlite3_column_int64(st, 21);
+	if (!(n->extra = callus_sql_column_dup(st, 22))) {
+		callus_shared_note_release(n);
+		return CALLUS_ENOMEM;
+	}
 	return 0;
 }
 
@@ -124,7 +128,7 @@ static int sq_propose(void *handle, const callus_shared_note *n, int *created, c
 	const char *v[] = { callus_layer_name(n->layer), n->id, n->signature_id, n->tool,
 			    n->error_type, n->title, n->example, n->rule, n->steps, n->code,
 			    n->files && *n->files ? n->files : "[]", n->origin, n->path,
-			    n->proposed_by, now };
+			    n->proposed_by, now, n->extra };
 	int sq;
 
 	*created = 0;
@@ -136,8 +140,9 @@ static int sq_propose(void *handle, const callus_shared_note *n, int *created, c
 	sq = callus_sql_exec_texts(callus_store_db(s),
 				   "INSERT INTO shared_notes (layer, id, signature_id, tool,"
 				   " error_type, title, example, rule, steps, code, files, origin, path,"
-				   " proposed_by, proposed_at, revision) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
-				   " ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, " NEXT_REVISION ")"
+				   " proposed_by, proposed_at, extra, revision) VALUES (?1, ?2, ?3, ?4,"
+				   " ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, "
+				   NEXT_REVISION ")"
 				   " ON CONFLICT (layer, id) DO NOTHING",
 				   v, sizeof(v) / sizeof(v[0]));
 	free(now);

@@ -40,8 +40,14 @@ static inline int test_wrong_sketches(sqlite3 *db)
 	return wrong;
 }
 
+/* no sections a person added in the layers' notes, as before schema 45 */
+#define TEST_AS_BEFORE_45                                                               \
+	"ALTER TABLE shared_notes DROP COLUMN extra;"                                   \
+	"ALTER TABLE note_cache DROP COLUMN extra;"
+
 /* the aliases' vectors not counted, as before schema 41 */
 #define TEST_AS_BEFORE_41                                                               \
+	TEST_AS_BEFORE_45                                                               \
 	"DROP TRIGGER aliased_link_in;"                                                 \
 	"DROP TRIGGER aliased_link_out;"                                                \
 	"DROP TRIGGER aliased_link_moved;"                                              \

@@ -2817,7 +2817,7 @@ static void schema_42_keeps_the_patterns_ids_were_made_of(void **state)
 		exec_sql(f, q);
 		sqlite3_free(q);
 	}
-	exec_sql(f, "PRAGMA user_version = 41");
+	exec_sql(f, TEST_AS_BEFORE_45 "PRAGMA user_version = 41");
 	callus_store_close(f->s);
 	assert_int_equal(callus_store_open(&f->s, f->path, 5000, NULL), 0);
 	assert_int_equal(callus_store_schema_version(f->s), CALLUS_STORE_SCHEMA_VERSION);

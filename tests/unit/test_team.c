@@ -198,6 +198,9 @@ static void promote_approve_pull(void **state)
 	int64_t rid;
 
 	add_note(f->ws1, "aaaaaaaaaaaa", 5, 4);  /* 80%: proposed */
+	/* with a section a person added: it travels with the note */
+	exec_sql(f->ws1, "UPDATE notes SET extra = '## Why\nThe header moved in v2.'"
+			 " WHERE id = 'aaaaaaaaaaaa'");
 	add_note(f->ws1, "bbbbbbbbbbbb", 4, 4);  /* too few */
 	add_note(f->ws1, "cccccccccccc", 10, 7); /* 70% */
 	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "dev@x", NULL, &r, NULL,
@@ -239,7 +242,19 @@ static void promote_approve_pull(void **state)
 	assert_int_equal(ns[0].layer, CALLUS_LAYER_TEAM);
 	assert_int_equal(ns[0].applications, 5);
 	assert_int_equal(ns[0].resolutions, 1);
+	assert_string_equal(ns[0].extra, "## Why\nThe header moved in v2.");
 	callus_notes_free(ns, count);
+	assert_int_equal(int_sql(f->team, "SELECT count(*) FROM shared_notes WHERE id = 'aaaaaaaaaaaa'"
+					  " AND extra = '## Why' || char(10) || 'The header moved in v2.'"),
+			 1);
+	{
+		callus_shared_note sn;
+
+		assert_int_equal(callus_knowledge_shared_get(f->k, CALLUS_LAYER_TEAM, "aaaaaaaaaaaa",
+							     &sn, &err), 0);
+		assert_string_equal(sn.extra, "## Why\nThe header moved in v2.");
+		callus_shared_note_release(&sn);
+	}
 
 	/* the cache's resolution is shown as the team's note */
 	rid = int_sql(f->ws2, "SELECT resolution_id FROM note_cache");
@@ -294,13 +309,14 @@ static void proposed_redacted(void **state)
 			 " rule = 'export GITHUB_TOKEN=ghp_000000000000000000000000000000000049',"
 			 " steps = 'set AKIAIOSFODNN7EXAMPLF in the environment',"
 			 " code = '+token = \"ghp_000000000000000000000000000000000049\"\n',"
-			 " files = json_array('src/a.c', 'keys/ghp_000000000000000000000000000000000049')");
+			 " files = json_array('src/a.c', 'keys/ghp_000000000000000000000000000000000049'),"
+			 " extra = '## Note' || char(10) || 'token ghp_000000000000000000000000000000000049'");
 	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "dev@x", NULL, &r, NULL,
 					  &err), 0);
 	assert_int_equal(r.proposed, 1);
 	assert_int_equal(int_sql(f->team, "SELECT count(*) FROM shared_notes"), 1);
 	assert_int_equal(int_sql(f->team, "SELECT count(*) FROM shared_notes WHERE title || example"
-					  " || rule || steps || code || files LIKE '%ghp_%'"
+					  " || rule || steps || code || files || extra LIKE '%ghp_%'"
 					  " OR steps LIKE '%AKIA%'"),
 			 0);
 	assert_int_equal(int_sql(f->team, "SELECT count(*) FROM shared_notes WHERE json_valid(files)"
@@ -325,12 +341,16 @@ static void pulled_redacted(void **state)
 			  " example = 'auth ghp_000000000000000000000000000000000049 failed',"
 			  " steps = 'export GITHUB_TOKEN=ghp_000000000000000000000000000000000049',"
 			  " code = '+token = \"ghp_000000000000000000000000000000000049\"\n',"
-			  " files = json_array('src/a.c', 'keys/ghp_000000000000000000000000000000000049')");
+			  " files = json_array('src/a.c', 'keys/ghp_000000000000000000000000000000000049'),"
+			  " extra = 'token ghp_000000000000000000000000000000000049'");
 	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", NULL, &r, NULL, &err), 0);
 	assert_int_equal(r.pulled, 1);
 	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM note_cache WHERE title || example"
-					 " || steps || code || files LIKE '%ghp_%'"),
+					 " || steps || code || files || extra LIKE '%ghp_%'"),
 			 0);
+	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM note_cache"
+					 " WHERE extra = 'token [REDACTED:github-token]'"),
+			 1);
 	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM note_cache WHERE json_valid(files)"
 					 " AND files LIKE '%keys/[REDACTED:github-token]%'"
 					 " AND example = 'auth [REDACTED:github-token] failed'"),
@@ -540,7 +560,7 @@ static void schema_43_imported_base(void **state)
 			 " SELECT signature_id, 'y', '', '[]', 3, 2, '2026' FROM notes;"
 			 "INSERT INTO note_resolutions (resolution_id, note_id)"
 			 " SELECT last_insert_rowid(), 'abcdefabcdef';"
-			 "PRAGMA user_version = 42;");
+			 TEST_AS_BEFORE_45 "PRAGMA user_version = 42;");
 	callus_store_close(f->s1);
 	assert_int_equal(callus_store_open(&f->s1, f->ws1, 5000, NULL), 0);
 	assert_int_equal(callus_store_schema_version(f->s1), CALLUS_STORE_SCHEMA_VERSION);
