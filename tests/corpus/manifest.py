@@ -1623,3 +1623,38 @@ plant("ho-mates2-sh",
       target=P("scripts/backup.sh", "cp -r data $target", "SC2086", "shellcheck-sc2086"))
 case("ho-mates2-shellcheck", "ho-mates2-sh", "shellcheck scripts/backup.sh", "shellcheck",
      every("ho-mates2-sh"), **HELD)
+
+# Fifth held-out batch (ho-mates3-*), made by the seventieth pass after the fourth's
+# figures were known and before any change: lookalikes of gcc's, eslint's, jest's,
+# tsc's, rustc's and shellcheck's groups, and one with no mate (SC2231).
+plant("ho-mates3-c",
+      surcharge=P("src/parcel.c", "int surcharge;", "-Wunused-variable", "c-unused-variable"),
+      rate=P("src/parcel.c", "rate_per_kilo", None, "gcc-undeclared"),
+      title=P("src/parcel.c", "p->title", None, "gcc-no-member"))
+case("ho-mates3-gcc", "ho-mates3-c", f"gcc {CFLAGS} -c src/parcel.c -o /dev/null", "gcc",
+     every("ho-mates3-c"), **HELD)
+
+plant("ho-mates3-js",
+      cruise=P("src/route.js", "cruiseSpeed", "no-undef", "eslint-undef"),
+      fare=P("tests/fare.test.js", "toBe(9)", None, "jest-tobe-number",
+             test="charges three euros a stop"),
+      customer=P("ts/src/orders.ts", "order.customer", "TS2339", "ts-no-property"),
+      round=P("ts/src/orders.ts", 'round2("12.5")', "TS2345", "ts-argument-type"),
+      currency=P("ts/src/orders.ts", "currencyOf(order)", "TS2304", "ts-cannot-find-name"))
+HM3J = "ho-mates3-js"
+case("ho-mates3-eslint", HM3J, "npx eslint src", "eslint", pick(HM3J, "cruise"), **HELD)
+case("ho-mates3-jest", HM3J, "npx jest", "jest", pick(HM3J, "fare"), **HELD)
+case("ho-mates3-tsc", HM3J, "npx tsc --noEmit -p ts", "tsc",
+     pick(HM3J, "customer", "round", "currency"), **HELD)
+
+plant("ho-mates3-rs",
+      cnt=P("src/main.rs", "total / cnt", "E0425", "rust-cannot-find-value"),
+      upper=P("src/main.rs", "to_uppercas()", "E0599", "rust-no-method"))
+case("ho-mates3-cargo", "ho-mates3-rs", "cargo build", "cargo build", every("ho-mates3-rs"),
+     pre=CLEAN_TARGET, **HELD)
+
+plant("ho-mates3-sh",
+      keep=P("scripts/rotate.sh", "keep_days=7", "SC2034", "shellcheck-sc2034"),
+      glob=P("scripts/rotate.sh", "for f in $logdir", "SC2231", "shellcheck-sc2231"))
+case("ho-mates3-shellcheck", "ho-mates3-sh", "shellcheck scripts/rotate.sh", "shellcheck",
+     every("ho-mates3-sh"), **HELD)
