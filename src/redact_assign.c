@@ -127,6 +127,9 @@ int callus_redact_name_kind(const unsigned char *name, size_t len)
 		return NAME_NO;
 	if (ends_ci(name, len, "authorization"))
 		return NAME_AUTH;
+	/* Rails' key that signs every session cookie */
+	if (ends_ci(name, len, "secret_key_base") || ends_ci(name, len, "secret-key-base"))
+		return NAME_SECRET;
 	if (ends_ci(name, len, "secret_access_key") ||
 	    ends_ci(name, len, "secret-access-key") || ends_ci(name, len, "secretaccesskey"))
 		return NAME_AWS;
@@ -777,4 +780,47 @@ int callus_redact_match_element(const struct scan *sc, size_t gt, struct match *
 	    is_placeholder(sc, v, e - v) || has_marker(sc, v, e - v) || !value_fits(sc, kind, v, e))
 		return 0;
 	return found(m, v, e, "secret-assignment");
+}
+
+/* At "#define": a C macro whose name says it holds a secret, defined as a
+ * string or a bare word: #define API_KEY "...", #define DB_PASSWORD xyz. */
+int callus_redact_match_define(const struct scan *sc, size_t i, struct match *m)
+{
+	const unsigned char *s = sc->s;
+	size_t k = i + 7, ns, ne, vs, ve;
+	int kind;
+
+	if (k >= sc->n || (s[k] != ' ' && s[k] != '\t'))
+		return 0;
+	while (k < sc->n && (s[k] == ' ' || s[k] == '\t'))
+		k++;
+	for (ns = k; k < sc->n && k - ns <= NAME_MAX_LEN && HAS(sc, k, C_WORD); k++)
+		;
+	ne = k;
+	if (ne == ns || ne - ns > NAME_MAX_LEN || k >= sc->n || (s[k] != ' ' && s[k] != '\t'))
+		return 0;   /* no name, or a macro with parameters */
+	kind = callus_redact_name_kind(s + ns, ne - ns);
+	if (kind == NAME_NO || kind == NAME_AUTH || kind == NAME_COOKIE || kind == NAME_SIG)
+		return 0;
+	while (k < sc->n && (s[k] == ' ' || s[k] == '\t'))
+		k++;
+	if (k >= sc->n)
+		return 0;
+	if (s[k] == '"') {
+		for (vs = ve = k + 1; ve < sc->n && ve - vs < VALUE_CAP && s[ve] != '"' &&
+				      s[ve] != '\n'; ve++)
+			if (s[ve] == '\\' && ve + 1 < sc->n && s[ve + 1] != '\n')
+				ve++;
+		if (ve >= sc->n || s[ve] != '"')
+			return 0;
+	} else {
+		vs = k;
+		ve = bare_end(sc, vs, 0, VALUE_CAP);
+		if (ve == vs || bare_is_not_secret(sc, vs, ve, ve, 0))
+			return 0;
+	}
+	if (ve == vs || is_placeholder(sc, vs, ve - vs) || has_marker(sc, vs, ve - vs) ||
+	    !value_fits(sc, kind, vs, ve))
+		return 0;
+	return found(m, vs, ve, "secret-assignment");
 }

@@ -392,6 +392,9 @@ int callus_redact_match_option(const struct scan *sc, size_t i, struct match *m)
  * word "password" or "set". */
 int callus_redact_match_keyword(const struct scan *sc, size_t i, struct match *m);
 
+/* "#define NAME value" where NAME names a secret.  i is at the '#'. */
+int callus_redact_match_define(const struct scan *sc, size_t i, struct match *m);
+
 /* SQL setting a password: PASSWORD 'x', IDENTIFIED [WITH PLUGIN] BY 'x'.
  * i is at the word "PASSWORD" (either case) or "BY". */
 int callus_redact_match_sql(const struct scan *sc, size_t i, struct match *m);
