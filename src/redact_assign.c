@@ -596,6 +596,91 @@ static int typed_name(const struct scan *sc, size_t type_end, int which, size_t 
 	return w < *ns && (word_is(sc, w, "var") || word_is(sc, w, "const"));
 }
 
+/* Does the callee ending at e read an environment or a map with a
+ * default (getenv, get, fetch, getOrDefault)? */
+static int default_getter(const struct scan *sc, size_t e)
+{
+	static const char *const names[] = { "getenv", "get", "fetch", "getOrDefault", "env" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		size_t l = strlen(names[i]);
+
+		if (e >= sc->floor + l && !memcmp(sc->s + e - l, names[i], l) &&
+		    (e - l == sc->floor || !HAS(sc, e - l - 1, C_WORD)))
+			return 1;
+	}
+	return 0;
+}
+
+/* The literal at k (a quote), when it is a secret of this kind: 1 with it
+ * in *m. */
+static int literal_at(const struct scan *sc, size_t k, int kind, struct match *m)
+{
+	size_t vs, ve;
+
+	while (k < sc->n && (sc->s[k] == ' ' || sc->s[k] == '\t'))
+		k++;
+	if (k >= sc->n || !HAS(sc, k, C_QUOTE) || !quoted_value(sc, k, 1, &vs, &ve) ||
+	    ve == vs || is_placeholder(sc, vs, ve - vs) || is_nullish(sc->s + vs, ve - vs) ||
+	    !value_fits(sc, kind, vs, ve))
+		return 0;
+	return found(m, vs, ve, "secret-assignment");
+}
+
+/*
+ * The literal a secret's name falls back to when its value is code:
+ * "apiKey: process.env.API_KEY || 'literal'", "token = getenv('T') or
+ * 'literal'", "?? \"literal\"", "os.getenv('T', 'literal')".  From v, the
+ * code's start, to the end of its statement on that line (at most 160
+ * bytes).
+ */
+static int fallback_literal(const struct scan *sc, size_t v, int kind, struct match *m)
+{
+	const unsigned char *s = sc->s;
+	size_t k;
+
+	for (k = v; k < sc->n && k - v < 160; k++) {
+		unsigned char c = s[k];
+
+		if (c == '\n' || c == ';' || c == ',' || c == '}')
+			return 0;
+		if (c == '(') {
+			/* a call's arguments: a getter's default, else skipped */
+			int depth = 1, getter = default_getter(sc, k);
+			unsigned char q = 0;
+
+			for (k++; k < sc->n && k - v < 160 && depth && s[k] != '\n'; k++) {
+				if (q) {
+					q = s[k] == q ? 0 : q;
+				} else if (HAS(sc, k, C_QUOTE)) {
+					q = s[k];
+				} else if (s[k] == '(') {
+					depth++;
+				} else if (s[k] == ')') {
+					depth--;
+				} else if (s[k] == ',' && depth == 1 && getter) {
+					return literal_at(sc, k + 1, kind, m);
+				}
+			}
+			if (depth)
+				return 0;
+			k--;
+			continue;
+		}
+		if (HAS(sc, k, C_QUOTE))
+			return 0;      /* a key or a string: not the fallback */
+		if (k + 2 < sc->n && ((c == '|' && s[k + 1] == '|') || (c == '?' && s[k + 1] == '?')))
+			k += 2;
+		else if (c == ' ' && k + 3 < sc->n && s[k + 1] == 'o' && s[k + 2] == 'r' &&
+			 s[k + 3] == ' ')
+			k += 3;
+		else
+			continue;
+		return literal_at(sc, k, kind, m);
+	}
+	return 0;
+}
+
 /* At an '=' or ':' that may end a secret's name. */
 int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m)
 {
@@ -728,9 +813,10 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 			return 0;
 	} else {
 		/* What the start tells is decided before the end is found. */
-		if (in_set("{[(<", s[v]) || is_call(sc, v) ||
-		    placeholder_start(sc, v, n - v))
+		if (in_set("{[(<", s[v]) || placeholder_start(sc, v, n - v))
 			return 0;
+		if (is_call(sc, v))
+			return fallback_literal(sc, v, kind, m);
 		vs = v;
 		/* Decide on at most VALUE_CAP bytes, so that a long value
 		 * with many names in it is not re-read from each of them. */
@@ -738,9 +824,10 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 		ve = raw_end;
 		while (ve > vs && HAS(sc, ve - 1, C_STRIP))
 			ve--;
-		if (ve == vs || has_marker(sc, vs, raw_end - vs) ||
-		    bare_is_not_secret(sc, vs, ve, raw_end, colon))
+		if (ve == vs || has_marker(sc, vs, raw_end - vs))
 			return 0;
+		if (bare_is_not_secret(sc, vs, ve, raw_end, colon))
+			return fallback_literal(sc, raw_end, kind, m);
 		if (raw_end - v == VALUE_CAP) {  /* decided on a prefix */
 			raw_end = bare_end(sc, v, query, (size_t)-1);
 			for (ve = raw_end; ve > vs && HAS(sc, ve - 1, C_STRIP); ve--)
