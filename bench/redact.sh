@@ -38,13 +38,16 @@ if [ -n "${BASE:-}" ]; then
 		include/callus/redact.h; do
 		git -C "$repo" show "$BASE:$f" >"$b/$f"
 	done
-	# what the redactor calls besides itself (shellquote: callus_redact_argv)
+	# what the redactor calls besides itself (shellquote: callus_redact_argv;
+	# cleantext and utf8: callus_redact_str cleans what it is given)
 	cp "$repo"/src/buf.c "$repo"/src/swar.h "$repo"/src/error.c "$repo"/src/shellquote.c \
-		"$repo"/src/banned.h "$b/src/"
+		"$repo"/src/cleantext.c "$repo"/src/utf8.c "$repo"/src/banned.h "$b/src/"
 	cp "$repo"/include/callus/buf.h "$repo"/include/callus/common.h \
-		"$repo"/include/callus/shellquote.h "$b/include/callus/"
+		"$repo"/include/callus/shellquote.h "$repo"/include/callus/cleantext.h \
+		"$repo"/include/callus/utf8.h "$b/include/callus/"
+	# shellcheck disable=SC2046 # pkg-config's flags are word lists
 	cc -std=c11 -D_GNU_SOURCE -O2 -I"$b/include" -I"$b/src" -include "$b/src/banned.h" \
-		-o "$work/redact_base" "$repo/bench/redact.c" "$b"/src/*.c
+		-o "$work/redact_base" "$repo/bench/redact.c" "$b"/src/*.c $(pkg-config --libs jansson)
 	bins="redact redact_base"
 fi
 
