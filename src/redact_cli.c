@@ -5,7 +5,8 @@
  * short options that are a password only for some tools (mysql -pX, docker
  * login -p X, sshpass, redis-cli -a, ldapsearch -w, zip -P, ...); a secret
  * after the word naming it (.netrc's "password", "npm config set NAME
- * VALUE"); and callus_redact_argv(), which redacts a command given as words
+ * VALUE", SQL's PASSWORD '...' and IDENTIFIED BY '...'); and
+ * callus_redact_argv(), which redacts a command given as words
  * before it is quoted.  Values are read as a shell reads them: a password in
  * single quotes with '\'' inside, in double quotes, in $'...', or quoted
  * once more inside "sh -c '...'".
