@@ -1,8 +1,10 @@
 /*
  * redact_assign.c - secrets known by the name they are given: the value
- * of `TOKEN=...`, `"apiKey": "..."`, `password: ...` or an Authorization
- * header, when the name says it holds a secret and the value is not a
- * placeholder, a reference or code (get_token(), env["X"]).  Called by the
+ * of `TOKEN=...`, `"apiKey": "..."`, `password: ...`, `NAME := ...`, a typed
+ * declaration (`password: str = "..."`), `#define API_KEY "..."` or an
+ * Authorization header, when the name says it holds a secret and the value
+ * is not a placeholder, a reference or code (get_token(), env["X"]), or
+ * the literal such code falls back to (`env.X || "..."`).  Called by the
  * driver in redact.c at an '=' or ':'; apart from the shape matchers
  * (redact_tokens.c) because deciding what a name and a value are is its
  * own set of heuristics.
