@@ -259,8 +259,16 @@ static size_t ident_path(const struct scan *sc, size_t k, size_t end, int *segs)
 	return k;
 }
 
+/* Does code open a call, a subscript or a generic at k: "(", "[", "<",
+ * or a Rust macro's "!(" and "![". */
+static int opens_call(const struct scan *sc, size_t k, size_t end)
+{
+	return k < end && (in_set("([<", sc->s[k]) ||
+			   (sc->s[k] == '!' && k + 1 < end && in_set("([", sc->s[k + 1])));
+}
+
 /* Code that calls, indexes or instantiates: get_token(), env["X"],
- * Option<String>, *p->key(. */
+ * Option<String>, *p->key(, env!("X"). */
 static int is_call(const struct scan *sc, size_t v)
 {
 	size_t k = v, end;
@@ -269,7 +277,7 @@ static int is_call(const struct scan *sc, size_t v)
 	if (k < sc->n && in_set("&*!", sc->s[k]))
 		k++;
 	end = ident_path(sc, k, sc->n, &segs);
-	return segs && end < sc->n && in_set("([<", sc->s[end]);
+	return segs && opens_call(sc, end, sc->n);
 }
 
 /* A file and line: "auth.py:88" after a logger's name (pytest's captured
@@ -336,7 +344,7 @@ static int bare_is_not_secret(const struct scan *sc, size_t v, size_t ve,
 	id_end = ident_path(sc, k, raw_end, &segs);
 	if (!segs)
 		return 0;
-	if (id_end < raw_end && in_set("([<", s[id_end]))
+	if (opens_call(sc, id_end, raw_end))
 		return 1;              /* a call, subscript or generic type */
 	if (colon && id_end + 1 == ve && s[id_end] == '?')
 		return 1;              /* a nullable type: "dbSecret: String? =" */
@@ -570,8 +578,9 @@ static int ident_before(const struct scan *sc, size_t e, int blanks, size_t *b, 
 /*
  * The names an '=' whose name is a type may be assigning: the name the
  * type annotates ("password: str =", "apiKey: Optional[str] =", "val
- * dbSecret: String? =": Python, TypeScript, Kotlin, Swift, Rust) when
- * which is 0, Go's declared name ("var apiToken string =") when it is 1.
+ * dbSecret: String? =", "api_key: &str =": Python, TypeScript, Kotlin,
+ * Swift, Rust) when which is 0, Go's declared name ("var apiToken string
+ * =") when it is 1, a C array's ("char api_key[] =") when it is 2.
  * type_end is where the type ends.  Returns 1 with the name in [*ns, *ne).
  */
 static int typed_name(const struct scan *sc, size_t type_end, int which, size_t *ns, size_t *ne)
@@ -583,11 +592,20 @@ static int typed_name(const struct scan *sc, size_t type_end, int which, size_t 
 		/* back over the type to its ':' (at most 64 bytes:
 		 * Optional[Dict[str, str]], string | undefined) */
 		while (k > sc->floor && type_end - k < 64 && s[k - 1] != ':' &&
-		       (HAS(sc, k - 1, C_WORD | C_DOT) || in_set("[]<>,|? \t", s[k - 1])))
+		       (HAS(sc, k - 1, C_WORD | C_DOT) || in_set("[]<>,|?&'* \t", s[k - 1])))
 			k--;
 		if (k == sc->floor || s[k - 1] != ':' || (k - 1 > sc->floor && s[k - 2] == ':'))
 			return 0;      /* no annotation, or a path (Rust's a::b) */
 		return ident_before(sc, k - 1, 1, ns, ne);
+	}
+	if (which == 2) {
+		/* C's array: char api_key[] = "...", NAME[16] = */
+		if (k == sc->floor || s[k - 1] != ']')
+			return 0;
+		for (k--; k > sc->floor && type_end - k < 16 && s[k - 1] != '['; k--)
+			if (!HAS(sc, k - 1, C_ALNUM))
+				return 0;
+		return k > sc->floor && s[k - 1] == '[' && ident_before(sc, k - 1, 0, ns, ne);
 	}
 	/* var NAME TYPE =, const NAME TYPE = */
 	if (!ident_before(sc, type_end, 0, &k, &w) || k == sc->floor ||
@@ -596,6 +614,24 @@ static int typed_name(const struct scan *sc, size_t type_end, int which, size_t 
 	for (w = *ns; w > sc->floor && (s[w - 1] == ' ' || s[w - 1] == '\t'); w--)
 		;
 	return w < *ns && (word_is(sc, w, "var") || word_is(sc, w, "const"));
+}
+
+/*
+ * A plan's change of the value whose closing quote is at ve: Terraform's
+ * `~ admin_password = "old" -> "new"`.  Both are the secret's: the end of
+ * the new one's text, taken with the old, else ve.
+ */
+static size_t plan_change_end(const struct scan *sc, size_t ve)
+{
+	const unsigned char *s = sc->s;
+	size_t k = ve + 1, e;
+
+	if (ve >= sc->n || !HAS(sc, ve, C_QUOTE) || k + 4 >= sc->n ||
+	    memcmp(s + k, " -> ", 4) || s[k + 4] != s[ve])
+		return ve;
+	for (e = k + 5; e < sc->n && e - k < VALUE_CAP && s[e] != s[ve] && s[e] != '\n'; e++)
+		;
+	return e < sc->n && s[e] == s[ve] && !has_marker(sc, k + 5, e - k - 5) ? e : ve;
 }
 
 /* Does the callee ending at e read an environment or a map with a
@@ -646,6 +682,21 @@ static int fallback_literal(const struct scan *sc, size_t v, int kind, struct ma
 
 		if (c == '\n' || c == ';' || c == ',' || c == '}')
 			return 0;
+		if (c == '{')
+			return literal_at(sc, k + 1, kind, m);  /* Ruby's fetch("X") { "..." } */
+		if (c == '[') {
+			/* a subscript, ENV["X"]: skipped */
+			unsigned char q = 0;
+
+			for (k++; k < sc->n && k - v < 160 && s[k] != '\n' && (q || s[k] != ']'); k++)
+				if (q)
+					q = s[k] == q ? 0 : q;
+				else if (HAS(sc, k, C_QUOTE))
+					q = s[k];
+			if (k >= sc->n || s[k] != ']')
+				return 0;
+			continue;
+		}
 		if (c == '(') {
 			/* a call's arguments: a getter's default, else skipped */
 			int depth = 1, getter = default_getter(sc, k);
@@ -735,7 +786,7 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 	kind = name_end == name_start ? NAME_NO
 				      : callus_redact_name_kind(s + name_start, name_end - name_start);
 	/* "password: str =": the name is the one the type annotates */
-	for (int which = 0; which < 2 && kind == NAME_NO && !colon && !q && spaced; which++) {
+	for (int which = 0; which < 3 && kind == NAME_NO && !colon && !q && spaced; which++) {
 		size_t ts, te;
 
 		if (typed_name(sc, name_end, which, &ts, &te) &&
@@ -804,6 +855,7 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 		    is_placeholder(sc, vs, ve - vs) ||
 		    is_nullish(s + vs, ve - vs))
 			return 0;
+		ve = plan_change_end(sc, ve);
 	} else if (!colon && !spaced && !q && name_start > sc->floor &&
 		   (s[name_start - 1] == '\'' || s[name_start - 1] == '"')) {
 		/* 'NAME=value with spaces' (a word quoted whole: docker -e,
@@ -876,10 +928,16 @@ int callus_redact_match_element(const struct scan *sc, size_t gt, struct match *
 int callus_redact_match_define(const struct scan *sc, size_t i, struct match *m)
 {
 	const unsigned char *s = sc->s;
-	size_t k = i + 7, ns, ne, vs, ve;
+	size_t k = i + 1, ns, ne, vs, ve;
 	int kind;
 
-	if (k >= sc->n || (s[k] != ' ' && s[k] != '\t'))
+	/* "#define", or "#  define" indented */
+	while (k < sc->n && k - i < 16 && (s[k] == ' ' || s[k] == '\t'))
+		k++;
+	if (k + 6 >= sc->n || memcmp(s + k, "define", 6))
+		return 0;
+	k += 6;
+	if (s[k] != ' ' && s[k] != '\t')
 		return 0;
 	while (k < sc->n && (s[k] == ' ' || s[k] == '\t'))
 		k++;

@@ -259,6 +259,7 @@ static const struct tok_rule rules[] = {
 	FN("password ", callus_redact_match_keyword),
 	FN("set ", callus_redact_match_keyword),
 	FN("#define", callus_redact_match_define),
+	FN("# ", callus_redact_match_define),
 	FN("PASSWORD ", callus_redact_match_sql),
 	FN("BY ", callus_redact_match_sql),
 	FN("by ", callus_redact_match_sql),

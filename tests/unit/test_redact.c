@@ -116,6 +116,14 @@ static void test_huggingface_random(void **state)
 	assert_true(kept <= 10);
 }
 
+/* A Rust type with a lifetime: its quote is the type's, not a string's
+ * (tests/fixtures/secrets cannot plant it: t0019 runs each line as shell). */
+static void test_rust_lifetime(void **state)
+{
+	expect(state, "static SECRET: &'static str = \"Z4PGJVfeIx0IgdBPMA1LuV5h\";\n",
+	       "static SECRET: &'static str = \"[REDACTED:secret-assignment]\";\n", 1);
+}
+
 static void test_gitlab_tokens(void **state)
 {
 	expect(state,
@@ -648,6 +656,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_github_tokens),
 		cmocka_unit_test(test_huggingface_random),
+		cmocka_unit_test(test_rust_lifetime),
 		cmocka_unit_test(test_gitlab_tokens),
 		cmocka_unit_test(test_aws_keys),
 		cmocka_unit_test(test_slack),
