@@ -346,8 +346,9 @@ static int bare_is_not_secret(const struct scan *sc, size_t v, size_t ve,
 		return 0;
 	if (opens_call(sc, id_end, raw_end))
 		return 1;              /* a call, subscript or generic type */
-	if (colon && id_end + 1 == ve && s[id_end] == '?')
-		return 1;              /* a nullable type: "dbSecret: String? =" */
+	if (colon && id_end < raw_end && (s[id_end] == '=' ||
+					  (s[id_end] == '?' && id_end + 1 == ve)))
+		return 1;              /* a type: "dbSecret: String? =", "password:str=" */
 	if (id_end < ve)
 		return source_location(sc, k, ve);  /* more follows: not a plain reference */
 	if ((segs > 1 || sigil) && !random_part(sc, k, ve))
@@ -599,9 +600,23 @@ static int typed_name(const struct scan *sc, size_t type_end, int which, size_t 
 		return ident_before(sc, k - 1, 1, ns, ne);
 	}
 	if (which == 2) {
-		/* C's array: char api_key[] = "...", NAME[16] = */
+		/* C's array: char api_key[] = "...", NAME[16] = ; a map's
+		 * quoted key: os.environ["DB_PASSWORD"] =, ENV['TOKEN'] = */
 		if (k == sc->floor || s[k - 1] != ']')
 			return 0;
+		if (k - 1 > sc->floor && (s[k - 2] == '"' || s[k - 2] == '\'')) {
+			size_t qe = k - 2, qs;
+
+			for (qs = qe; qs > sc->floor && qe - qs <= NAME_MAX_LEN &&
+				      HAS(sc, qs - 1, C_NAME); qs--)
+				;
+			if (qs > sc->floor + 1 && s[qs - 1] == s[qe] && s[qs - 2] == '[' && qs < qe) {
+				*ns = qs;
+				*ne = qe;
+				return 1;
+			}
+			return 0;
+		}
 		for (k--; k > sc->floor && type_end - k < 16 && s[k - 1] != '['; k--)
 			if (!HAS(sc, k - 1, C_ALNUM))
 				return 0;
@@ -632,6 +647,35 @@ static size_t plan_change_end(const struct scan *sc, size_t ve)
 	for (e = k + 5; e < sc->n && e - k < VALUE_CAP && s[e] != s[ve] && s[e] != '\n'; e++)
 		;
 	return e < sc->n && s[e] == s[ve] && !has_marker(sc, k + 5, e - k - 5) ? e : ve;
+}
+
+/*
+ * The length of a string literal's prefix at v, when a quote follows it:
+ * Python's f b r u rb br fr rf (either case), C's L u U u8, T-SQL's N,
+ * PostgreSQL's E, C#'s @; else 0.  A word that merely ends at a quote is
+ * not one: the prefix must start the value.
+ */
+static size_t literal_prefix(const struct scan *sc, size_t v)
+{
+	static const char *const prefixes[] = {
+		"f", "b", "r", "u", "rb", "br", "fr", "rf", "L", "U", "u8", "N", "E", "@"
+	};
+	const unsigned char *s = sc->s;
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		size_t l = strlen(prefixes[i]), k;
+
+		if (v + l >= sc->n || (s[v + l] != '"' && s[v + l] != '\''))
+			continue;
+		for (k = 0; k < l; k++)
+			if (s[v + k] != (unsigned char)prefixes[i][k] &&
+			    (prefixes[i][k] < 'a' || prefixes[i][k] > 'z' ||
+			     s[v + k] != (unsigned char)(prefixes[i][k] - 'a' + 'A')))
+				break;
+		if (k == l)
+			return l;
+	}
+	return 0;
 }
 
 /* Does the callee ending at e read an environment or a map with a
@@ -785,8 +829,12 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 		return 0;
 	kind = name_end == name_start ? NAME_NO
 				      : callus_redact_name_kind(s + name_start, name_end - name_start);
-	/* "password: str =": the name is the one the type annotates */
-	for (int which = 0; which < 3 && kind == NAME_NO && !colon && !q && spaced; which++) {
+	/* "password: str =": the name is the one the type annotates (also
+	 * written "password:str=") */
+	for (int which = 0; which < 3 && kind == NAME_NO && !colon && !q &&
+			    (spaced || (which == 0 && name_start > sc->floor &&
+					s[name_start - 1] == ':'));
+	     which++) {
 		size_t ts, te;
 
 		if (typed_name(sc, name_end, which, &ts, &te) &&
@@ -840,6 +888,10 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 		return 0;
 	if (kind == NAME_AUTH)
 		return auth_value(sc, v, m);
+	/* a string literal's prefix (f"", b'', r'', u8"", L"", N'', @"") is
+	 * not the value: the string after it is */
+	if (!sc->argv_word)
+		v += literal_prefix(sc, v);
 
 	if (sc->argv_word && !colon && !spaced && name_start == 0) {
 		/* an argv word NAME=value: the value is the rest of it */
@@ -889,6 +941,12 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 		}
 	}
 	if (!value_fits(sc, kind, vs, ve))
+		return 0;
+	/* A lexer's token kind (token = "IDENT", next_token = 'EOF') is a
+	 * word; a credential has digits, symbols or random case. */
+	if (ends_ci(s + name_start, name_end - name_start, "token") &&
+	    !callus_redact_looks_credential(sc, vs, ve - vs, 8) &&
+	    all_of(sc, vs, ve - vs, C_ALPHA | C_US))
 		return 0;
 
 	/* Name the kind of a known token when the value is exactly one. */
@@ -970,4 +1028,39 @@ int callus_redact_match_define(const struct scan *sc, size_t i, struct match *m)
 	    !value_fits(sc, kind, vs, ve))
 		return 0;
 	return found(m, vs, ve, "secret-assignment");
+}
+
+/* At a setter's name ("setenv(", "set_var(", "setProperty(", "put(",
+ * "set("): setenv("API_TOKEN", "..."), props.put("db.password", "..."):
+ * the second argument, a string, when the first names a secret. */
+int callus_redact_match_setter(const struct scan *sc, size_t i, struct match *m)
+{
+	const unsigned char *s = sc->s;
+	const unsigned char *open = memchr(s + i, '(', sc->n - i < 16 ? sc->n - i : 16);
+	size_t k, ns, ne;
+	int kind;
+	unsigned char q;
+
+	if (!open)
+		return 0;
+	k = (size_t)(open - s) + 1;
+	if (k >= sc->n || (s[k] != '"' && s[k] != '\''))
+		return 0;
+	q = s[k];
+	for (ns = ne = k + 1; ne < sc->n && ne - ns <= NAME_MAX_LEN && HAS(sc, ne, C_NAME); ne++)
+		;
+	if (ne == ns || ne >= sc->n || s[ne] != q)
+		return 0;
+	/* the name's last part: db.password */
+	for (k = ne; k > ns && s[k - 1] != '.'; k--)
+		;
+	kind = callus_redact_name_kind(s + k, ne - k);
+	if (kind == NAME_NO || kind == NAME_AUTH || kind == NAME_COOKIE || kind == NAME_SIG)
+		return 0;
+	k = ne + 1;
+	while (k < sc->n && (s[k] == ' ' || s[k] == '\t'))
+		k++;
+	if (k >= sc->n || s[k] != ',')
+		return 0;
+	return literal_at(sc, k + 1, kind, m);
 }

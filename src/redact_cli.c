@@ -781,8 +781,19 @@ int callus_redact_match_sql(const struct scan *sc, size_t i, struct match *m)
 			bare = 1;
 		}
 	}
+	if ((s[v] == 'E' || s[v] == 'e') && v + 1 < sc->n && s[v + 1] == '\'')
+		v++;           /* PostgreSQL's E'...' */
 	q = s[v];
-	if (q == '\'' || q == '"') {
+	if (q == '$' && v + 1 < sc->n && s[v + 1] == '$') {
+		/* PostgreSQL's $$...$$ */
+		const unsigned char *end = memmem(s + v + 2, sc->n - v - 2 < VALUE_CAP
+								  ? sc->n - v - 2 : VALUE_CAP, "$$", 2);
+
+		if (!end)
+			return 0;
+		v += 2;
+		e = (size_t)(end - s);
+	} else if (q == '\'' || q == '"') {
 		for (e = ++v; e < sc->n && e - v < VALUE_CAP; e++) {
 			if (s[e] == q && e + 1 < sc->n && s[e + 1] == q)
 				e++;   /* '' is a quote inside */

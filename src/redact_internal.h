@@ -392,6 +392,10 @@ int callus_redact_match_option(const struct scan *sc, size_t i, struct match *m)
  * word "password" or "set". */
 int callus_redact_match_keyword(const struct scan *sc, size_t i, struct match *m);
 
+/* setenv("NAME", "value") and its kin, where NAME names a secret.  i is
+ * at the setter's name. */
+int callus_redact_match_setter(const struct scan *sc, size_t i, struct match *m);
+
 /* "#define NAME value" where NAME names a secret.  i is at the '#'. */
 int callus_redact_match_define(const struct scan *sc, size_t i, struct match *m);
 
