@@ -1023,6 +1023,8 @@ int callus_redact_match_define(const struct scan *sc, size_t i, struct match *m)
 		ve = bare_end(sc, vs, 0, VALUE_CAP);
 		if (ve == vs || bare_is_not_secret(sc, vs, ve, ve, 0))
 			return 0;
+		if (ve - vs == VALUE_CAP)   /* decided on a prefix: taken whole */
+			ve = bare_end(sc, vs, 0, (size_t)-1);
 	}
 	if (ve == vs || is_placeholder(sc, vs, ve - vs) || has_marker(sc, vs, ve - vs) ||
 	    !value_fits(sc, kind, vs, ve))

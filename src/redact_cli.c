@@ -808,6 +808,10 @@ int callus_redact_match_sql(const struct scan *sc, size_t i, struct match *m)
 		if (e - v < 4 || !any_of(sc, v, e - v, C_DIG | C_UP) ||
 		    is_nullish(s + v, e - v))
 			return 0;   /* "identified by name", not a password */
+		/* decided on a prefix: taken whole, never cut inside a
+		 * character */
+		while (e < sc->n && !HAS(sc, e, C_WS) && s[e] != ';')
+			e++;
 	} else {
 		return 0;
 	}
