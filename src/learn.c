@@ -235,7 +235,7 @@ static int make_diff(learn_run *r, fix_diff *d, const char *raw)
 	d->unchanged = !*raw;
 	/* a diff is the user's code: secrets in it are redacted like output */
 	if ((rc = callus_redact_str(r->o->redactor, &d->patch, raw)) < 0 ||
-	    (rc = callus_patch_recount(&d->patch)) < 0 ||
+	    (strcmp(d->patch, raw) && (rc = callus_patch_recount(&d->patch)) < 0) ||
 	    (rc = callus_patch_summarize(&sum, d->patch, strlen(d->patch))) < 0 ||
 	    (rc = callus_patch_describe(&d->description, &sum, DESCRIPTION_MAX)) < 0 ||
 	    (rc = callus_patch_files(&d->files, &sum)) < 0)

@@ -614,6 +614,16 @@ static const char *next_line(const char *p)
 	return nl ? nl + 1 : p + strlen(p);
 }
 
+/* Does the text at p start with lit?  Byte by byte: p may be shorter. */
+static int opens(const char *p, const char *lit)
+{
+	while (*lit && *p == *lit) {
+		p++;
+		lit++;
+	}
+	return !*lit;
+}
+
 /* "@@ -A[,B] +C[,D] @@" at p: the numbers (B and D are 1 when left out,
  * as git leaves them out), and where the text after the header starts.  0
  * when p holds no such header. */
@@ -656,7 +666,10 @@ int callus_patch_recount(char **patch)
 			p = next_line(p);
 			continue;
 		}
-		for (q = next_line(p); *q && strchr(" +-\\", *q) && strncmp(q, "@@ ", 3);
+		/* a hunk's lines, up to the next hunk, or the next file's
+		 * "--- "/"+++ " pair (plain diff -u has no "diff" line) */
+		for (q = next_line(p); *q && strchr(" +-\\", *q) && !opens(q, "@@ ") &&
+				       !(opens(q, "--- ") && opens(next_line(q), "+++ "));
 		     q = next_line(q)) {
 			old += *q == ' ' || *q == '-';
 			new += *q == ' ' || *q == '+';

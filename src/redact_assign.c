@@ -593,8 +593,26 @@ static int typed_name(const struct scan *sc, size_t type_end, int which, size_t 
 		/* back over the type to its ':' (at most 64 bytes:
 		 * Optional[Dict[str, str]], string | undefined) */
 		while (k > sc->floor && type_end - k < 64 && s[k - 1] != ':' &&
-		       (HAS(sc, k - 1, C_WORD | C_DOT) || in_set("[]<>,|?&'* \t", s[k - 1])))
+		       (HAS(sc, k - 1, C_WORD | C_DOT) || in_set("[]<>,|?&'* \t", s[k - 1]))) {
+			/* words side by side are prose, not a type ("secret:
+			 * rotated key_id ="): a type's blanks follow a ',' or
+			 * stand around a '|', or follow Rust's lifetime or mut
+			 * (&'static str, &mut str) */
+			if ((s[k - 1] == ' ' || s[k - 1] == '\t') && k < type_end &&
+			    HAS(sc, k, C_WORD)) {
+				size_t b = k - 1, wb;
+
+				while (b > sc->floor && (s[b - 1] == ' ' || s[b - 1] == '\t'))
+					b--;
+				for (wb = b; wb > sc->floor && HAS(sc, wb - 1, C_WORD); wb--)
+					;
+				if (b > sc->floor && HAS(sc, b - 1, C_WORD | C_DOT | C_QUOTE) &&
+				    s[b - 1] != ':' && !(wb > sc->floor && s[wb - 1] == '\'') &&
+				    !eq_ci(s + wb, b - wb, "mut") && !eq_ci(s + wb, b - wb, "dyn"))
+					return 0;
+			}
 			k--;
+		}
 		if (k == sc->floor || s[k - 1] != ':' || (k - 1 > sc->floor && s[k - 2] == ':'))
 			return 0;      /* no annotation, or a path (Rust's a::b) */
 		return ident_before(sc, k - 1, 1, ns, ne);
@@ -676,6 +694,17 @@ static size_t literal_prefix(const struct scan *sc, size_t v)
 			return l;
 	}
 	return 0;
+}
+
+static int literal_at(const struct scan *sc, size_t k, int kind, struct match *m);
+
+/* The new value of a plan's change from nothing, after the old one's end
+ * at k: ` -> "new"` (Terraform setting a password the first time). */
+static int plan_new_value(const struct scan *sc, size_t k, int kind, struct match *m)
+{
+	if (k + 4 >= sc->n || memcmp(sc->s + k, " -> ", 4))
+		return 0;
+	return literal_at(sc, k + 4, kind, m);
 }
 
 /* Does the callee ending at e read an environment or a map with a
@@ -831,9 +860,7 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 				      : callus_redact_name_kind(s + name_start, name_end - name_start);
 	/* "password: str =": the name is the one the type annotates (also
 	 * written "password:str=") */
-	for (int which = 0; which < 3 && kind == NAME_NO && !colon && !q &&
-			    (spaced || (which == 0 && name_start > sc->floor &&
-					s[name_start - 1] == ':'));
+	for (int which = 0; which < 3 && kind == NAME_NO && !colon && !q && (spaced || which == 0);
 	     which++) {
 		size_t ts, te;
 
@@ -903,10 +930,10 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 	} else if (HAS(sc, v, C_QUOTE) ||
 	    (s[v] == '\\' && v + 1 < n && HAS(sc, v + 1, C_QUOTE)) ||
 	    (s[v] == '$' && v + 1 < n && s[v + 1] == '\'')) {
-		if (!quoted_value(sc, v, spaced, &vs, &ve) || ve == vs ||
-		    is_placeholder(sc, vs, ve - vs) ||
-		    is_nullish(s + vs, ve - vs))
+		if (!quoted_value(sc, v, spaced, &vs, &ve))
 			return 0;
+		if (ve == vs || is_placeholder(sc, vs, ve - vs) || is_nullish(s + vs, ve - vs))
+			return plan_new_value(sc, ve + 1, kind, m);  /* "" -> "new" */
 		ve = plan_change_end(sc, ve);
 	} else if (!colon && !spaced && !q && name_start > sc->floor &&
 		   (s[name_start - 1] == '\'' || s[name_start - 1] == '"')) {
@@ -932,6 +959,8 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 			ve--;
 		if (ve == vs || has_marker(sc, vs, raw_end - vs))
 			return 0;
+		if (is_nullish(s + vs, ve - vs))
+			return plan_new_value(sc, raw_end, kind, m);  /* null -> "new" */
 		if (bare_is_not_secret(sc, vs, ve, raw_end, colon))
 			return fallback_literal(sc, raw_end, kind, m);
 		if (raw_end - v == VALUE_CAP) {  /* decided on a prefix */

@@ -760,7 +760,7 @@ int callus_redact_match_sql(const struct scan *sc, size_t i, struct match *m)
 {
 	const unsigned char *s = sc->s;
 	size_t v, e, b, w;
-	int by = lower(s[i]) == 'b', bare = 0;
+	int by = lower(s[i]) == 'b', bare = 0, escapes = 0;
 	unsigned char q;
 
 	v = skip_blanks(sc, i + (by ? 2 : 8), sc->n);
@@ -781,8 +781,26 @@ int callus_redact_match_sql(const struct scan *sc, size_t i, struct match *m)
 			bare = 1;
 		}
 	}
-	if ((s[v] == 'E' || s[v] == 'e') && v + 1 < sc->n && s[v + 1] == '\'')
-		v++;           /* PostgreSQL's E'...' */
+	if (by) {
+		/* MySQL's IDENTIFIED BY PASSWORD '*hash', Oracle's IDENTIFIED
+		 * BY VALUES 'hash': the hash is the secret; DEFAULT is none */
+		size_t l = 0;
+
+		if (v + 9 < sc->n && eq_ci(s + v, 8, "password") && s[v + 8] == ' ')
+			l = 8;
+		else if (v + 7 < sc->n && eq_ci(s + v, 6, "values") && s[v + 6] == ' ')
+			l = 6;
+		if (l) {
+			v = skip_blanks(sc, v + l, sc->n);
+			bare = 0;
+		} else if (v + 7 <= sc->n && eq_ci(s + v, 7, "default")) {
+			return 0;
+		}
+	}
+	if ((s[v] == 'E' || s[v] == 'e') && v + 1 < sc->n && s[v + 1] == '\'') {
+		v++;           /* PostgreSQL's E'...', where \' is a quote inside */
+		escapes = 1;
+	}
 	q = s[v];
 	if (q == '$' && v + 1 < sc->n && s[v + 1] == '$') {
 		/* PostgreSQL's $$...$$ */
@@ -795,7 +813,9 @@ int callus_redact_match_sql(const struct scan *sc, size_t i, struct match *m)
 		e = (size_t)(end - s);
 	} else if (q == '\'' || q == '"') {
 		for (e = ++v; e < sc->n && e - v < VALUE_CAP; e++) {
-			if (s[e] == q && e + 1 < sc->n && s[e + 1] == q)
+			if (escapes && s[e] == '\\' && e + 1 < sc->n && s[e + 1] != '\n')
+				e++;
+			else if (s[e] == q && e + 1 < sc->n && s[e + 1] == q)
 				e++;   /* '' is a quote inside */
 			else if (s[e] == q || HAS(sc, e, C_WS) || !s[e])
 				break;
@@ -803,14 +823,15 @@ int callus_redact_match_sql(const struct scan *sc, size_t i, struct match *m)
 		if (e >= sc->n || s[e] != q)
 			return 0;   /* prose, or no end in sight */
 	} else if (bare && HAS(sc, v, C_ALNUM)) {
-		for (e = v; e < sc->n && e - v < VALUE_CAP && !HAS(sc, e, C_WS) && s[e] != ';'; e++)
+		for (e = v; e < sc->n && e - v < VALUE_CAP && !HAS(sc, e, C_WS | C_QUOTE) && s[e] != ';';
+		     e++)
 			;
 		if (e - v < 4 || !any_of(sc, v, e - v, C_DIG | C_UP) ||
 		    is_nullish(s + v, e - v))
 			return 0;   /* "identified by name", not a password */
 		/* decided on a prefix: taken whole, never cut inside a
 		 * character */
-		while (e < sc->n && !HAS(sc, e, C_WS) && s[e] != ';')
+		while (e < sc->n && !HAS(sc, e, C_WS | C_QUOTE) && s[e] != ';')
 			e++;
 	} else {
 		return 0;

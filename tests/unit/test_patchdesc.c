@@ -691,6 +691,12 @@ static void recount_after_redaction(void **state)
 	assert_int_equal(callus_patch_recount(&p), 0);
 	assert_string_equal(p, want);
 	free(p);
+	/* plain diff -u: the next file's header ends the hunk */
+	p = strdup("@@ -1,2 +1,2 @@\n-a\n+b\n c\n--- a/y\n+++ b/y\n@@ -1 +1 @@\n-d\n+e\n");
+	before = p;
+	assert_int_equal(callus_patch_recount(&p), 0);
+	assert_ptr_equal(p, before);
+	free(p);
 	p = strdup("@@ -x +1 @@\n+a\n@@ -1");
 	assert_int_equal(callus_patch_recount(&p), 0);
 	assert_string_equal(p, "@@ -x +1 @@\n+a\n@@ -1");

@@ -124,6 +124,14 @@ static void test_rust_lifetime(void **state)
 	       "static SECRET: &'static str = \"[REDACTED:secret-assignment]\";\n", 1);
 }
 
+/* PostgreSQL's E'' string takes \' as a quote inside: the password is
+ * not cut there. */
+static void test_sql_escapes(void **state)
+{
+	expect(state, "ALTER ROLE x PASSWORD E'Sup3r\\'S3cret';\n",
+	       "ALTER ROLE x PASSWORD E'[REDACTED:sql-password]';\n", 1);
+}
+
 static void test_gitlab_tokens(void **state)
 {
 	expect(state,
@@ -657,6 +665,7 @@ int main(void)
 		cmocka_unit_test(test_github_tokens),
 		cmocka_unit_test(test_huggingface_random),
 		cmocka_unit_test(test_rust_lifetime),
+		cmocka_unit_test(test_sql_escapes),
 		cmocka_unit_test(test_gitlab_tokens),
 		cmocka_unit_test(test_aws_keys),
 		cmocka_unit_test(test_slack),
