@@ -50,6 +50,8 @@ typedef struct text_table {
 	const char *name;
 	const char *columns[MAX_COLUMNS]; /* NULL-terminated */
 	unsigned json;                    /* bit i: columns[i] holds JSON */
+	unsigned patch;                   /* bit i: columns[i] holds a diff, whose hunk
+					   * headers are counted again */
 	enum after after;
 	const char *also;                 /* an integer read with each row, or NULL */
 } text_table;
@@ -62,29 +64,30 @@ static const text_table tables[] = {
 	{ "lessons",
 	  { "error_summary", "cause", "resolution", "corrective_rule", "command", "file", "tool",
 	    "intent_id", "affected_files", NULL },
-	  1u << 8, AFTER_LESSON, NULL },
-	{ "runs", { "tool", "command", "cwd", "intent_id", NULL }, 0, AFTER_NONE, NULL },
-	{ "run_errors", { "file", "code", "message", NULL }, 0, AFTER_NONE, NULL },
-	{ "checks", { "tool", "args", "dir", NULL }, 0, AFTER_CHECK, NULL },
-	{ "signatures", { "original", "tool", "error_type", "stack_patterns", NULL }, 1u << 3,
+	  1u << 8, 0, AFTER_LESSON, NULL },
+	{ "runs", { "tool", "command", "cwd", "intent_id", NULL }, 0, 0, AFTER_NONE, NULL },
+	{ "run_errors", { "file", "code", "message", NULL }, 0, 0, AFTER_NONE, NULL },
+	{ "checks", { "tool", "args", "dir", NULL }, 0, 0, AFTER_CHECK, NULL },
+	{ "signatures", { "original", "tool", "error_type", "stack_patterns", NULL }, 1u << 3, 0,
 	  AFTER_SIGNATURE, "stack_patterns <> '[]'" },
-	{ "pending_errors", { "message", "session", "files", NULL }, 1u << 2, AFTER_FILES, NULL },
+	{ "pending_errors", { "message", "session", "files", NULL }, 1u << 2, 0, AFTER_FILES,
+	  NULL },
 	{ "resolutions", { "description", "code_changes", "files", "context", NULL },
-	  (1u << 2) | (1u << 3), AFTER_FILES, NULL },
-	{ "applications", { "context", NULL }, 1u << 0, AFTER_NONE, NULL },
+	  (1u << 2) | (1u << 3), 1u << 1, AFTER_FILES, NULL },
+	{ "applications", { "context", NULL }, 1u << 0, 0, AFTER_NONE, NULL },
 	{ "notes",
 	  { "files", "title", "example", "rule", "steps", "code", "extra", "session", "tool",
 	    "framework", "error_type", NULL },
-	  1u << 0, AFTER_NOTE, NULL },
+	  1u << 0, 0, AFTER_NOTE, NULL },
 	{ "note_cache",
 	  { "title", "example", "rule", "steps", "code", "files", "origin", "path", "tool",
 	    "error_type", "extra", NULL },
-	  1u << 5, AFTER_NONE, NULL },
+	  1u << 5, 0, AFTER_NONE, NULL },
 	{ "shared_notes",
 	  { "title", "example", "rule", "steps", "code", "files", "origin", "path", "why", "tool",
 	    "error_type", "extra", NULL },
-	  1u << 5, AFTER_NONE, NULL },
-	{ "contexts", { "patterns", NULL }, 1u << 0, AFTER_CONTEXT, NULL },
+	  1u << 5, 0, AFTER_NONE, NULL },
+	{ "contexts", { "patterns", NULL }, 1u << 0, 0, AFTER_CONTEXT, NULL },
 };
 
 #define NTABLES (sizeof(tables) / sizeof(tables[0]))
@@ -239,7 +242,7 @@ static int read_row(sqlite3_stmt *st, const text_table *t, const callus_redactor
 		if (text)
 			rc = redact_text(r, text, (t->json >> c) & 1, max, &row.values[c]);
 		/* a patch whose key lines became one keeps honest hunk counts */
-		if (rc == 0 && row.values[c] && !strcmp(t->columns[c], "code_changes"))
+		if (rc == 0 && row.values[c] && ((t->patch >> c) & 1))
 			rc = callus_patch_recount(&row.values[c]);
 		any |= row.values[c] != NULL;
 	}

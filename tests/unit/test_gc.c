@@ -2524,6 +2524,12 @@ static void an_older_stores_texts_are_redacted_again(void **state)
 	assert_int_equal(callus_store_redact_due(f->s, NULL), 0);
 	assert_false(callus_store_redact_vacuum_owed(f->s));
 	plant_tokens(f);
+	/* and a private key in a fix's diff: its hunk's header is counted
+	 * again once its lines are one redaction */
+	sql(f, "UPDATE resolutions SET code_changes = code_changes || '@@ -7,1 +7,4 @@'"
+	       " || char(10) || ' a' || char(10) || '+-----BEGIN RSA PRIVATE KEY-----'"
+	       " || char(10) || '+MIIEowIBAAKCAQEAq0' || char(10)"
+	       " || '+-----END RSA PRIVATE KEY-----' || char(10)");
 	/* the list of files with a fix, as the old store left it */
 	assert_int_equal(callus_fileindex_write(f->s, NULL), 0);
 	snprintf(page, sizeof(page), "%s/.callus/" CALLUS_FILEINDEX_NAME, f->dir);
@@ -2554,6 +2560,9 @@ static void an_older_stores_texts_are_redacted_again(void **state)
 	assert_int_equal(r.redacted_lessons, 2);
 	assert_false(r.redaction_due);
 	assert_int_equal(callus_store_redact_due(f->s, NULL), 0);
+	text = text_of(f, "SELECT code_changes FROM resolutions");
+	assert_non_null(strstr(text, "@@ -7,1 +7,2 @@\n a\n+[REDACTED:private-key]\n"));
+	free(text);
 	/* what stays: the rest of each text, and JSON as JSON */
 	text = text_of(f, "SELECT error_summary FROM lessons");
 	assert_non_null(strstr(text, "expected ';' before '}' token token [REDACTED:github-token]"));
