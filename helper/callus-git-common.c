@@ -222,7 +222,7 @@ static int ends_with(const char *s, size_t n, const char *suffix)
 int callus_git_secret_file(const char *path)
 {
 	static const char *const names[] = {
-		".netrc", ".npmrc", ".pypirc", ".pgpass", ".git-credentials", ".htpasswd",
+		".envrc", ".netrc", ".npmrc", ".pypirc", ".pgpass", ".git-credentials", ".htpasswd",
 		"credentials", "credentials.json", ".dockercfg"
 	};
 	static const char *const keys[] = { "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519" };

@@ -51,7 +51,8 @@ int callus_git_normalize_path(char **out, const char *in);
 
 /*
  * Is path (any prefix of directories) named as a file that holds secrets:
- * .env and .env.NAME (not .env.example, .sample, .template, .dist), keys
+ * .env, .env.NAME (not .env.example, .sample, .template, .dist) and
+ * direnv's .envrc, keys
  * and keystores (*.pem, *.key, *.p12, *.pfx, *.jks, *.keystore, id_rsa and
  * its kin without .pub), credential files (.netrc, .npmrc, .pypirc,
  * .pgpass, .git-credentials, .htpasswd, credentials, credentials.json),

@@ -126,6 +126,8 @@ test_expect_success 'untracked files that hold secrets are never copied into the
 	tok="gh""p_abcdefghijklmnopqrstuvwxyz0123456789" &&
 	mkdir conf &&
 	printf "GITHUB_TOKEN=%s\n" "$tok" >.env &&
+	printf "export GITHUB_TOKEN=%s\n" "$tok" >.envrc &&
+	printf "%s\n" "$tok" >conf/id_ed25519 &&
 	printf -- "-----BEGIN PRIVATE KEY-----\n%s\n" "$tok" >conf/server.pem &&
 	printf "API_URL=http://localhost %s\n" "$tok" >.env.example &&
 	test_expect_code 1 "$CALLUS" run -- jest 2>/dev/null &&
@@ -135,7 +137,7 @@ test_expect_success 'untracked files that hold secrets are never copied into the
 	test "$(count fixed)" = 1 &&
 	"$CALLUS" resolutions show 1 >show &&
 	grep -q "^diff --git a/sum.js b/sum.js" show &&
-	! grep -q "\.env\b\|server.pem" show &&
+	! grep -q "\.env\b\|server.pem\|id_ed25519" show &&
 	git cat-file --batch-all-objects --batch >objects &&
 	test "$(grep -c "$tok" objects)" = 1 &&
 	grep -q "API_URL=http://localhost" objects
