@@ -160,6 +160,34 @@ static void find_secrets(const char *url)
 		secret[1][0] = '\0';
 }
 
+/* The view members read the notes through, with their sums, and pull():
+ * made by migration 0, and again by 3 (a view keeps the columns n.* had).
+ * Shared so that the two stay one text; migration 0's is unchanged. */
+#define NOTES_VIEW_SQL \
+	"CREATE VIEW callus.notes WITH (security_barrier) AS" \
+	"  SELECT n.*," \
+	"  (SELECT coalesce(sum(o.applications), 0) FROM callus.shared_outcomes o" \
+	"   WHERE o.layer = n.layer AND o.note_id = n.id)::bigint AS applications," \
+	"  (SELECT coalesce(sum(o.successes), 0) FROM callus.shared_outcomes o" \
+	"   WHERE o.layer = n.layer AND o.note_id = n.id)::bigint AS successes" \
+	"  FROM callus.shared_notes n" \
+	"  WHERE n.status <> 'proposed' OR n.proposed_role = session_user" \
+	"   OR pg_has_role(session_user, 'callus_maintainer_' || n.layer, 'MEMBER');"
+
+#define PULL_SQL \
+	"CREATE FUNCTION callus.pull(p_layer text, p_since bigint, p_limit bigint)" \
+	"  RETURNS SETOF callus.notes LANGUAGE sql STABLE SECURITY DEFINER" \
+	"  SET search_path = callus, pg_temp AS $f$" \
+	"  SELECT n.*," \
+	"  (SELECT coalesce(sum(o.applications), 0) FROM callus.shared_outcomes o" \
+	"   WHERE o.layer = n.layer AND o.note_id = n.id)::bigint," \
+	"  (SELECT coalesce(sum(o.successes), 0) FROM callus.shared_outcomes o" \
+	"   WHERE o.layer = n.layer AND o.note_id = n.id)::bigint" \
+	"  FROM (SELECT * FROM callus.shared_notes s WHERE s.layer = p_layer" \
+	"   AND s.revision > p_since AND (s.status <> 'proposed' OR s.proposed_role = session_user" \
+	"   OR pg_has_role(session_user, 'callus_maintainer_' || s.layer, 'MEMBER'))" \
+	"   ORDER BY s.revision LIMIT nullif(p_limit, 0)) n ORDER BY n.revision $f$;"
+
 /* Forward-only migrations of the server's schema; migrations[i] takes it
  * from version i to i + 1.  Never edit one that has shipped. */
 static const char *const migrations[] = {
@@ -210,30 +238,11 @@ static const char *const migrations[] = {
 	"  at timestamptz NOT NULL DEFAULT now(),"
 	"  PRIMARY KEY (layer, note_id, instance),"
 	"  FOREIGN KEY (layer, note_id) REFERENCES callus.shared_notes ON DELETE CASCADE);"
-	"CREATE VIEW callus.notes WITH (security_barrier) AS"
-	"  SELECT n.*,"
-	"  (SELECT coalesce(sum(o.applications), 0) FROM callus.shared_outcomes o"
-	"   WHERE o.layer = n.layer AND o.note_id = n.id)::bigint AS applications,"
-	"  (SELECT coalesce(sum(o.successes), 0) FROM callus.shared_outcomes o"
-	"   WHERE o.layer = n.layer AND o.note_id = n.id)::bigint AS successes"
-	"  FROM callus.shared_notes n"
-	"  WHERE n.status <> 'proposed' OR n.proposed_role = session_user"
-	"   OR pg_has_role(session_user, 'callus_maintainer_' || n.layer, 'MEMBER');"
+	NOTES_VIEW_SQL
 	/* a pull: the page is cut along the revision index first, the sums
 	 * made for its rows only (through the barrier view every row's
 	 * sums were made before the sort) */
-	"CREATE FUNCTION callus.pull(p_layer text, p_since bigint, p_limit bigint)"
-	"  RETURNS SETOF callus.notes LANGUAGE sql STABLE SECURITY DEFINER"
-	"  SET search_path = callus, pg_temp AS $f$"
-	"  SELECT n.*,"
-	"  (SELECT coalesce(sum(o.applications), 0) FROM callus.shared_outcomes o"
-	"   WHERE o.layer = n.layer AND o.note_id = n.id)::bigint,"
-	"  (SELECT coalesce(sum(o.successes), 0) FROM callus.shared_outcomes o"
-	"   WHERE o.layer = n.layer AND o.note_id = n.id)::bigint"
-	"  FROM (SELECT * FROM callus.shared_notes s WHERE s.layer = p_layer"
-	"   AND s.revision > p_since AND (s.status <> 'proposed' OR s.proposed_role = session_user"
-	"   OR pg_has_role(session_user, 'callus_maintainer_' || s.layer, 'MEMBER'))"
-	"   ORDER BY s.revision LIMIT nullif(p_limit, 0)) n ORDER BY n.revision $f$;"
+	PULL_SQL
 	"CREATE FUNCTION callus.propose(p_layer text, p_id text, p_sig text, p_tool text,"
 	"  p_type text, p_title text, p_example text, p_rule text, p_steps text, p_code text,"
 	"  p_files text, p_origin text, p_path text, p_by text) RETURNS boolean"
@@ -310,27 +319,8 @@ static const char *const migrations[] = {
 	"ALTER TABLE callus.shared_notes ADD COLUMN IF NOT EXISTS extra text NOT NULL DEFAULT '';"
 	"DROP FUNCTION IF EXISTS callus.pull(text, bigint, bigint);"
 	"DROP VIEW IF EXISTS callus.notes;"
-	"CREATE VIEW callus.notes WITH (security_barrier) AS"
-	"  SELECT n.*,"
-	"  (SELECT coalesce(sum(o.applications), 0) FROM callus.shared_outcomes o"
-	"   WHERE o.layer = n.layer AND o.note_id = n.id)::bigint AS applications,"
-	"  (SELECT coalesce(sum(o.successes), 0) FROM callus.shared_outcomes o"
-	"   WHERE o.layer = n.layer AND o.note_id = n.id)::bigint AS successes"
-	"  FROM callus.shared_notes n"
-	"  WHERE n.status <> 'proposed' OR n.proposed_role = session_user"
-	"   OR pg_has_role(session_user, 'callus_maintainer_' || n.layer, 'MEMBER');"
-	"CREATE FUNCTION callus.pull(p_layer text, p_since bigint, p_limit bigint)"
-	"  RETURNS SETOF callus.notes LANGUAGE sql STABLE SECURITY DEFINER"
-	"  SET search_path = callus, pg_temp AS $f$"
-	"  SELECT n.*,"
-	"  (SELECT coalesce(sum(o.applications), 0) FROM callus.shared_outcomes o"
-	"   WHERE o.layer = n.layer AND o.note_id = n.id)::bigint,"
-	"  (SELECT coalesce(sum(o.successes), 0) FROM callus.shared_outcomes o"
-	"   WHERE o.layer = n.layer AND o.note_id = n.id)::bigint"
-	"  FROM (SELECT * FROM callus.shared_notes s WHERE s.layer = p_layer"
-	"   AND s.revision > p_since AND (s.status <> 'proposed' OR s.proposed_role = session_user"
-	"   OR pg_has_role(session_user, 'callus_maintainer_' || s.layer, 'MEMBER'))"
-	"   ORDER BY s.revision LIMIT nullif(p_limit, 0)) n ORDER BY n.revision $f$;"
+	NOTES_VIEW_SQL
+	PULL_SQL
 	"DROP FUNCTION IF EXISTS callus.propose(text, text, text, text, text, text, text, text, text,"
 	"  text, text, text, text, text);"
 	"CREATE OR REPLACE FUNCTION callus.propose(p_layer text, p_id text, p_sig text, p_tool text,"
