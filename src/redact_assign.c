@@ -554,22 +554,12 @@ static int value_fits(const struct scan *sc, int kind, size_t vs, size_t ve)
 	}
 }
 
-/* Is the word ending at e the whole word w (after a blank, a '(' or the
- * start of the text)? */
-static int word_is(const struct scan *sc, size_t e, const char *w)
-{
-	size_t l = strlen(w);
-
-	return e >= sc->floor + l && !memcmp(sc->s + e - l, w, l) &&
-	       (e - l == sc->floor || in_set(" \t\n(", sc->s[e - l - 1]));
-}
-
 /* The identifier ending at e (blanks before e skipped when blanks): its
  * start in *b, or 0. */
 static int ident_before(const struct scan *sc, size_t e, int blanks, size_t *b, size_t *ne)
 {
-	while (blanks && e > sc->floor && (sc->s[e - 1] == ' ' || sc->s[e - 1] == '\t'))
-		e--;
+	if (blanks)
+		e = blanks_before(sc, e);
 	for (*b = e; *b > sc->floor && e - *b <= NAME_MAX_LEN && HAS(sc, *b - 1, C_WORD); (*b)--)
 		;
 	*ne = e;
@@ -600,10 +590,8 @@ static int typed_name(const struct scan *sc, size_t type_end, int which, size_t 
 			 * (&'static str, &mut str) */
 			if ((s[k - 1] == ' ' || s[k - 1] == '\t') && k < type_end &&
 			    HAS(sc, k, C_WORD)) {
-				size_t b = k - 1, wb;
+				size_t b = blanks_before(sc, k - 1), wb;
 
-				while (b > sc->floor && (s[b - 1] == ' ' || s[b - 1] == '\t'))
-					b--;
 				for (wb = b; wb > sc->floor && HAS(sc, wb - 1, C_WORD); wb--)
 					;
 				if (b > sc->floor && HAS(sc, b - 1, C_WORD | C_DOT | C_QUOTE) &&
@@ -644,9 +632,8 @@ static int typed_name(const struct scan *sc, size_t type_end, int which, size_t 
 	if (!ident_before(sc, type_end, 0, &k, &w) || k == sc->floor ||
 	    (s[k - 1] != ' ' && s[k - 1] != '\t') || !ident_before(sc, k, 1, ns, ne))
 		return 0;
-	for (w = *ns; w > sc->floor && (s[w - 1] == ' ' || s[w - 1] == '\t'); w--)
-		;
-	return w < *ns && (word_is(sc, w, "var") || word_is(sc, w, "const"));
+	w = blanks_before(sc, *ns);
+	return w < *ns && (word_ends_at(sc, w, "var", 0, &k) || word_ends_at(sc, w, "const", 0, &k));
 }
 
 /*
@@ -729,8 +716,7 @@ static int literal_at(const struct scan *sc, size_t k, int kind, struct match *m
 {
 	size_t vs, ve;
 
-	while (k < sc->n && (sc->s[k] == ' ' || sc->s[k] == '\t'))
-		k++;
+	k = skip_blanks(sc, k, sc->n);
 	if (k >= sc->n || !HAS(sc, k, C_QUOTE) || !quoted_value(sc, k, 1, &vs, &ve) ||
 	    ve == vs || is_placeholder(sc, vs, ve - vs) || is_nullish(sc->s + vs, ve - vs) ||
 	    !value_fits(sc, kind, vs, ve))
@@ -1026,8 +1012,7 @@ int callus_redact_match_define(const struct scan *sc, size_t i, struct match *m)
 	k += 6;
 	if (s[k] != ' ' && s[k] != '\t')
 		return 0;
-	while (k < sc->n && (s[k] == ' ' || s[k] == '\t'))
-		k++;
+	k = skip_blanks(sc, k, sc->n);
 	for (ns = k; k < sc->n && k - ns <= NAME_MAX_LEN && HAS(sc, k, C_WORD); k++)
 		;
 	ne = k;
@@ -1036,8 +1021,7 @@ int callus_redact_match_define(const struct scan *sc, size_t i, struct match *m)
 	kind = callus_redact_name_kind(s + ns, ne - ns);
 	if (kind == NAME_NO || kind == NAME_AUTH || kind == NAME_COOKIE || kind == NAME_SIG)
 		return 0;
-	while (k < sc->n && (s[k] == ' ' || s[k] == '\t'))
-		k++;
+	k = skip_blanks(sc, k, sc->n);
 	if (k >= sc->n)
 		return 0;
 	if (s[k] == '"') {
@@ -1089,8 +1073,7 @@ int callus_redact_match_setter(const struct scan *sc, size_t i, struct match *m)
 	if (kind == NAME_NO || kind == NAME_AUTH || kind == NAME_COOKIE || kind == NAME_SIG)
 		return 0;
 	k = ne + 1;
-	while (k < sc->n && (s[k] == ' ' || s[k] == '\t'))
-		k++;
+	k = skip_blanks(sc, k, sc->n);
 	if (k >= sc->n || s[k] != ',')
 		return 0;
 	return literal_at(sc, k + 1, kind, m);

@@ -648,13 +648,6 @@ static size_t line_start(const struct scan *sc, size_t k)
 	return k;
 }
 
-static size_t skip_blanks(const struct scan *sc, size_t k, size_t end)
-{
-	while (k < end && (sc->s[k] == ' ' || sc->s[k] == '\t'))
-		k++;
-	return k;
-}
-
 /* Is "password" at i a .netrc keyword: after "machine HOST login USER" on
  * its line, or alone on a line after "login USER"?  ("Failed login for bob:
  * password mismatch" is not.) */
@@ -731,25 +724,6 @@ int callus_redact_match_keyword(const struct scan *sc, size_t i, struct match *m
 					 ':', 0, m);
 }
 
-/* Does the word ending at e equal w, ignoring case?  Its start in *b. */
-static int word_ci_before(const struct scan *sc, size_t e, const char *w, size_t *b)
-{
-	size_t l = strlen(w);
-
-	if (e < sc->floor + l || !eq_ci(sc->s + e - l, l, w))
-		return 0;
-	*b = e - l;
-	return *b == sc->floor || HAS(sc, *b - 1, C_WS | C_QUOTE) || sc->s[*b - 1] == '(';
-}
-
-/* The start of the blanks ending at e. */
-static size_t blanks_before(const struct scan *sc, size_t e)
-{
-	while (e > sc->floor && (sc->s[e - 1] == ' ' || sc->s[e - 1] == '\t'))
-		e--;
-	return e;
-}
-
 /*
  * SQL that sets a password: PASSWORD 'x' (PostgreSQL's CREATE and ALTER
  * ROLE or USER), IDENTIFIED BY 'x' and IDENTIFIED WITH PLUGIN BY 'x'
@@ -771,11 +745,11 @@ int callus_redact_match_sql(const struct scan *sc, size_t i, struct match *m)
 		w = blanks_before(sc, i);
 		if (w == i)
 			return 0;
-		if (!word_ci_before(sc, w, "identified", &b)) {
+		if (!word_ends_at(sc, w, "identified", 1, &b)) {
 			for (b = w; b > sc->floor && w - b < 64 && HAS(sc, b - 1, C_WORD); b--)
 				;
-			if (b == w || !word_ci_before(sc, blanks_before(sc, b), "with", &b) ||
-			    !word_ci_before(sc, blanks_before(sc, b), "identified", &b))
+			if (b == w || !word_ends_at(sc, blanks_before(sc, b), "with", 1, &b) ||
+			    !word_ends_at(sc, blanks_before(sc, b), "identified", 1, &b))
 				return 0;
 		} else {
 			bare = 1;

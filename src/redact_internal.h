@@ -175,6 +175,35 @@ static inline size_t span(const struct scan *sc, size_t i, unsigned mask, size_t
 	return k - i;
 }
 
+/* Past the blanks (spaces, tabs) at k, up to end. */
+static inline size_t skip_blanks(const struct scan *sc, size_t k, size_t end)
+{
+	while (k < end && (sc->s[k] == ' ' || sc->s[k] == '\t'))
+		k++;
+	return k;
+}
+
+/* The start of the blanks that end at e, not before the floor. */
+static inline size_t blanks_before(const struct scan *sc, size_t e)
+{
+	while (e > sc->floor && (sc->s[e - 1] == ' ' || sc->s[e - 1] == '\t'))
+		e--;
+	return e;
+}
+
+/* Does the word w (ignoring case when ci) end at e, whole: at the floor or
+ * after white space, a quote or '('?  Its start in *b. */
+static inline int word_ends_at(const struct scan *sc, size_t e, const char *w, int ci, size_t *b)
+{
+	size_t l = strlen(w);
+
+	if (e < sc->floor + l || (ci ? !eq_ci(sc->s + e - l, l, w) : memcmp(sc->s + e - l, w, l)))
+		return 0;
+	*b = e - l;
+	return *b == sc->floor || (sc->r->cls[sc->s[*b - 1]] & (C_WS | C_QUOTE)) ||
+	       sc->s[*b - 1] == '(';
+}
+
 static inline int any_of(const struct scan *sc, size_t i, size_t len, unsigned mask)
 {
 	for (size_t k = i; k < i + len; k++)
