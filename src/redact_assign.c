@@ -139,7 +139,7 @@ int callus_redact_name_kind(const unsigned char *name, size_t len)
 		if (component_before(name, len, 5, &cs, &cl) &&
 		    component_is(name, cs, cl, vocab_tokens, NELEM(vocab_tokens)))
 			return NAME_NO;
-		return NAME_SECRET;
+		return NAME_TOKEN;
 	}
 	if (ends_ci(name, len, "secret") || ends_ci(name, len, "password") ||
 	    ends_ci(name, len, "passwd") || ends_ci(name, len, "passphrase") ||
@@ -549,6 +549,12 @@ static int value_fits(const struct scan *sc, int kind, size_t vs, size_t ve)
 		return !callus_redact_is_path(sc, vs, ve - vs) && (sc->s[vs] != '/' || ve - vs < 2);
 	case NAME_AWS:
 		return 1;
+	case NAME_TOKEN:
+		/* a credential has digits, symbols or random case; a
+		 * lexer's token kind is a word */
+		return !callus_redact_is_path(sc, vs, ve - vs) &&
+		       (!all_of(sc, vs, ve - vs, C_ALPHA | C_US) ||
+			callus_redact_looks_credential(sc, vs, ve - vs, 8));
 	default:
 		return !callus_redact_is_path(sc, vs, ve - vs);
 	}
@@ -956,12 +962,6 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 		}
 	}
 	if (!value_fits(sc, kind, vs, ve))
-		return 0;
-	/* A lexer's token kind (token = "IDENT", next_token = 'EOF') is a
-	 * word; a credential has digits, symbols or random case. */
-	if (ends_ci(s + name_start, name_end - name_start, "token") &&
-	    !callus_redact_looks_credential(sc, vs, ve - vs, 8) &&
-	    all_of(sc, vs, ve - vs, C_ALPHA | C_US))
 		return 0;
 
 	/* Name the kind of a known token when the value is exactly one. */

@@ -243,6 +243,7 @@ static int long_kind(const unsigned char *name, size_t len)
 		return OPT_USERPASS;
 	switch (callus_redact_name_kind(name, len)) {
 	case NAME_SECRET:
+	case NAME_TOKEN:
 	case NAME_AWS:
 	case NAME_PWD:
 	case NAME_PASS:

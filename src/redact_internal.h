@@ -360,6 +360,8 @@ int callus_redact_match_element(const struct scan *sc, size_t gt, struct match *
 enum {
 	NAME_NO = 0,
 	NAME_SECRET,  /* any value that is not code, a reference or empty */
+	NAME_TOKEN,   /* ...token: as NAME_SECRET, but not a plain word (a
+		       * lexer's token kind, token = "IDENT") */
 	NAME_AWS,     /* AWS secret access key */
 	NAME_AUTH,    /* an Authorization header: keep its scheme */
 	NAME_WEAK,    /* auth, credentials, session...: also prose, so the
