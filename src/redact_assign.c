@@ -573,73 +573,79 @@ static int ident_before(const struct scan *sc, size_t e, int blanks, size_t *b, 
 }
 
 /*
- * The names an '=' whose name is a type may be assigning: the name the
- * type annotates ("password: str =", "apiKey: Optional[str] =", "val
- * dbSecret: String? =", "api_key: &str =": Python, TypeScript, Kotlin,
- * Swift, Rust) when which is 0, Go's declared name ("var apiToken string
- * =") when it is 1, a C array's ("char api_key[] =") when it is 2.
- * type_end is where the type ends.  Returns 1 with the name in [*ns, *ne).
+ * The names an '=' whose name is a type may be assigning, type_end being
+ * where the type ends.  Each returns 1 with the name in [*ns, *ne).
  */
-static int typed_name(const struct scan *sc, size_t type_end, int which, size_t *ns, size_t *ne)
+
+/* The name the type annotates: "password: str =", "apiKey: Optional[str]
+ * =", "val dbSecret: String? =", "api_key: &str =" (Python, TypeScript,
+ * Kotlin, Swift, Rust). */
+static int annotated_name(const struct scan *sc, size_t type_end, size_t *ns, size_t *ne)
 {
 	const unsigned char *s = sc->s;
-	size_t k = type_end, w;
+	size_t k = type_end;
 
-	if (which == 0) {
-		/* back over the type to its ':' (at most 64 bytes:
-		 * Optional[Dict[str, str]], string | undefined) */
-		while (k > sc->floor && type_end - k < 64 && s[k - 1] != ':' &&
-		       (HAS(sc, k - 1, C_WORD | C_DOT) || in_set("[]<>,|?&'* \t", s[k - 1]))) {
-			/* words side by side are prose, not a type ("secret:
-			 * rotated key_id ="): a type's blanks follow a ',' or
-			 * stand around a '|', or follow Rust's lifetime or mut
-			 * (&'static str, &mut str) */
-			if ((s[k - 1] == ' ' || s[k - 1] == '\t') && k < type_end &&
-			    HAS(sc, k, C_WORD)) {
-				size_t b = blanks_before(sc, k - 1), wb;
+	/* back over the type to its ':' (at most 64 bytes:
+	 * Optional[Dict[str, str]], string | undefined) */
+	while (k > sc->floor && type_end - k < 64 && s[k - 1] != ':' &&
+	       (HAS(sc, k - 1, C_WORD | C_DOT) || in_set("[]<>,|?&'* \t", s[k - 1]))) {
+		/* words side by side are prose, not a type ("secret: rotated
+		 * key_id ="): a type's blanks follow a ',' or stand around a
+		 * '|', or follow Rust's lifetime or mut (&'static str) */
+		if ((s[k - 1] == ' ' || s[k - 1] == '\t') && k < type_end && HAS(sc, k, C_WORD)) {
+			size_t b = blanks_before(sc, k - 1), wb;
 
-				for (wb = b; wb > sc->floor && HAS(sc, wb - 1, C_WORD); wb--)
-					;
-				if (b > sc->floor && HAS(sc, b - 1, C_WORD | C_DOT | C_QUOTE) &&
-				    s[b - 1] != ':' && !(wb > sc->floor && s[wb - 1] == '\'') &&
-				    !eq_ci(s + wb, b - wb, "mut") && !eq_ci(s + wb, b - wb, "dyn"))
-					return 0;
-			}
-			k--;
-		}
-		if (k == sc->floor || s[k - 1] != ':' || (k - 1 > sc->floor && s[k - 2] == ':'))
-			return 0;      /* no annotation, or a path (Rust's a::b) */
-		return ident_before(sc, k - 1, 1, ns, ne);
-	}
-	if (which == 2) {
-		/* C's array: char api_key[] = "...", NAME[16] = ; a map's
-		 * quoted key: os.environ["DB_PASSWORD"] =, ENV['TOKEN'] = */
-		if (k == sc->floor || s[k - 1] != ']')
-			return 0;
-		if (k - 1 > sc->floor && (s[k - 2] == '"' || s[k - 2] == '\'')) {
-			size_t qe = k - 2, qs;
-
-			for (qs = qe; qs > sc->floor && qe - qs <= NAME_MAX_LEN &&
-				      HAS(sc, qs - 1, C_NAME); qs--)
+			for (wb = b; wb > sc->floor && HAS(sc, wb - 1, C_WORD); wb--)
 				;
-			if (qs > sc->floor + 1 && s[qs - 1] == s[qe] && s[qs - 2] == '[' && qs < qe) {
-				*ns = qs;
-				*ne = qe;
-				return 1;
-			}
-			return 0;
-		}
-		for (k--; k > sc->floor && type_end - k < 16 && s[k - 1] != '['; k--)
-			if (!HAS(sc, k - 1, C_ALNUM))
+			if (b > sc->floor && HAS(sc, b - 1, C_WORD | C_DOT | C_QUOTE) &&
+			    s[b - 1] != ':' && !(wb > sc->floor && s[wb - 1] == '\'') &&
+			    !eq_ci(s + wb, b - wb, "mut") && !eq_ci(s + wb, b - wb, "dyn"))
 				return 0;
-		return k > sc->floor && s[k - 1] == '[' && ident_before(sc, k - 1, 0, ns, ne);
+		}
+		k--;
 	}
-	/* var NAME TYPE =, const NAME TYPE = */
+	if (k == sc->floor || s[k - 1] != ':' || (k - 1 > sc->floor && s[k - 2] == ':'))
+		return 0;      /* no annotation, or a path (Rust's a::b) */
+	return ident_before(sc, k - 1, 1, ns, ne);
+}
+
+/* Go's declared name: "var apiToken string =", "const apiToken string =". */
+static int declared_name(const struct scan *sc, size_t type_end, size_t *ns, size_t *ne)
+{
+	size_t k, w;
+
 	if (!ident_before(sc, type_end, 0, &k, &w) || k == sc->floor ||
-	    (s[k - 1] != ' ' && s[k - 1] != '\t') || !ident_before(sc, k, 1, ns, ne))
+	    (sc->s[k - 1] != ' ' && sc->s[k - 1] != '\t') || !ident_before(sc, k, 1, ns, ne))
 		return 0;
 	w = blanks_before(sc, *ns);
 	return w < *ns && (word_ends_at(sc, w, "var", 0, &k) || word_ends_at(sc, w, "const", 0, &k));
+}
+
+/* C's array, "char api_key[] =", "NAME[16] ="; a map's quoted key,
+ * "os.environ["DB_PASSWORD"] =", "ENV['TOKEN'] =". */
+static int subscript_name(const struct scan *sc, size_t type_end, size_t *ns, size_t *ne)
+{
+	const unsigned char *s = sc->s;
+	size_t k = type_end;
+
+	if (k == sc->floor || s[k - 1] != ']')
+		return 0;
+	if (k - 1 > sc->floor && (s[k - 2] == '"' || s[k - 2] == '\'')) {
+		size_t qe = k - 2, qs;
+
+		for (qs = qe; qs > sc->floor && qe - qs <= NAME_MAX_LEN && HAS(sc, qs - 1, C_NAME); qs--)
+			;
+		if (qs > sc->floor + 1 && s[qs - 1] == s[qe] && s[qs - 2] == '[' && qs < qe) {
+			*ns = qs;
+			*ne = qe;
+			return 1;
+		}
+		return 0;
+	}
+	for (k--; k > sc->floor && type_end - k < 16 && s[k - 1] != '['; k--)
+		if (!HAS(sc, k - 1, C_ALNUM))
+			return 0;
+	return k > sc->floor && s[k - 1] == '[' && ident_before(sc, k - 1, 0, ns, ne);
 }
 
 /*
@@ -851,15 +857,20 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 	kind = name_end == name_start ? NAME_NO
 				      : callus_redact_name_kind(s + name_start, name_end - name_start);
 	/* "password: str =": the name is the one the type annotates (also
-	 * written "password:str=") */
-	for (int which = 0; which < 3 && kind == NAME_NO && !colon && !q && (spaced || which == 0);
-	     which++) {
-		size_t ts, te;
+	 * written "password:str="), declares or subscripts */
+	if (kind == NAME_NO && !colon && !q) {
+		static int (*const typed[])(const struct scan *, size_t, size_t *, size_t *) = {
+			annotated_name, declared_name, subscript_name
+		};
 
-		if (typed_name(sc, name_end, which, &ts, &te) &&
-		    (kind = callus_redact_name_kind(s + ts, te - ts)) != NAME_NO) {
-			name_start = ts;
-			name_end = te;
+		for (size_t t = 0; t < (spaced ? 3 : 1) && kind == NAME_NO; t++) {
+			size_t ts, te;
+
+			if (typed[t](sc, name_end, &ts, &te) &&
+			    (kind = callus_redact_name_kind(s + ts, te - ts)) != NAME_NO) {
+				name_start = ts;
+				name_end = te;
+			}
 		}
 	}
 	if (kind == NAME_NO)
