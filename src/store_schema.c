@@ -288,6 +288,24 @@
 #define NOTE_BEST_RANK                                                                        \
 	"(SELECT CAST(b.success_count AS REAL) / max(b.application_count, 1), b.success_count,"  \
 	" b.last_success_at, b.id FROM resolutions b WHERE b.id = notes.best_resolution)"
+/* What a fix deleted and a fix counted do to its note (the bodies of
+ * note_fix_gone and note_fix_counted, which schema 46 joins with the
+ * totals' triggers of the same events: RESOLUTION_TRIGGERS_46). */
+#define NOTE_FIX_GONE_BODY                                                                        \
+	" UPDATE notes SET applications = applications - OLD.application_count,"                  \
+	"  successes = successes - OLD.success_count"                                              \
+	" WHERE id = (SELECT note_id FROM note_resolutions WHERE resolution_id = OLD.id);"
+#define NOTE_FIX_COUNTED_BODY(rank, best)                                                         \
+	" UPDATE notes SET"                                                                        \
+	"  applications = applications + NEW.application_count - OLD.application_count,"          \
+	"  successes = successes + NEW.success_count - OLD.success_count,"                        \
+	"  best_resolution = CASE WHEN best_resolution IS NULL THEN NULL"                          \
+	"   WHEN best_resolution = NEW.id THEN CASE WHEN NEW.code_changes <> '' AND "              \
+	rank("NEW") " >= " rank("OLD") " THEN NEW.id ELSE NULL END"                               \
+	"   WHEN NEW.code_changes <> '' AND (best_resolution = 0 OR "                               \
+	rank("NEW") " > " best ") THEN NEW.id"                                                   \
+	"   ELSE best_resolution END"                                                               \
+	" WHERE id = (SELECT note_id FROM note_resolutions WHERE resolution_id = NEW.id);"
 /* rank(t) and best: NOTE_FIX_RANK and NOTE_BEST_RANK, or schema 37's */
 #define NOTE_FIX_TRIGGERS_OF(rank, best)                                                                      \
 	"CREATE TRIGGER note_fix_in AFTER INSERT ON note_resolutions BEGIN"                       \
@@ -311,22 +329,87 @@
 	"   ELSE best_resolution END"                                                               \
 	" WHERE id = OLD.note_id; END;"                                                            \
 	"CREATE TRIGGER note_fix_gone BEFORE DELETE ON resolutions BEGIN"                         \
-	" UPDATE notes SET applications = applications - OLD.application_count,"                  \
-	"  successes = successes - OLD.success_count"                                              \
-	" WHERE id = (SELECT note_id FROM note_resolutions WHERE resolution_id = OLD.id); END;"   \
+	NOTE_FIX_GONE_BODY " END;"                                                                \
 	"CREATE TRIGGER note_fix_counted AFTER UPDATE OF application_count, success_count,"       \
 	"  last_success_at, code_changes ON resolutions BEGIN"                                     \
-	" UPDATE notes SET"                                                                        \
-	"  applications = applications + NEW.application_count - OLD.application_count,"          \
-	"  successes = successes + NEW.success_count - OLD.success_count,"                        \
-	"  best_resolution = CASE WHEN best_resolution IS NULL THEN NULL"                          \
-	"   WHEN best_resolution = NEW.id THEN CASE WHEN NEW.code_changes <> '' AND "              \
-	rank("NEW") " >= " rank("OLD") " THEN NEW.id ELSE NULL END"              \
-	"   WHEN NEW.code_changes <> '' AND (best_resolution = 0 OR "                               \
-	rank("NEW") " > " best ") THEN NEW.id"                                  \
-	"   ELSE best_resolution END"                                                               \
-	" WHERE id = (SELECT note_id FROM note_resolutions WHERE resolution_id = NEW.id); END;"
+	NOTE_FIX_COUNTED_BODY(rank, best) " END;"
 #define NOTE_FIX_TRIGGERS NOTE_FIX_TRIGGERS_OF(NOTE_FIX_RANK, NOTE_BEST_RANK)
+
+/*
+ * Schema 46: the triggers of one table and one event joined into one.
+ * Every process parses each of the schema's triggers at its first
+ * statement, and a statement compiles each trigger it fires as a program
+ * of its own: a failing hook paid for 44 of them (a new vector fired three,
+ * a new lesson and a new signature two each).  Each joined trigger does
+ * what the ones it replaces did, in their order, with two differences
+ * that change no count:
+ *  - a signature's and a fix's removal is counted before its row goes,
+ *    with what else its removal does first (signature_gone, note_fix_gone):
+ *    a DELETE has no conflict clause, so the row goes unless the
+ *    statement fails, which undoes both;
+ *  - the noted count's row is written at each built-in vector, adding 0
+ *    when its signature has no note, where a WHEN counted the notes twice.
+ * The totals' part of a fix counted now also runs when only its time or
+ * diff changes, adding 0.
+ */
+#define LESSON_FILES_OF_NEW                                                                 \
+	"  INSERT OR IGNORE INTO lesson_files SELECT NEW.file, NEW.id WHERE NEW.file <> '';" \
+	"  INSERT OR IGNORE INTO lesson_files SELECT value, NEW.id FROM json_each(NEW.affected_files)" \
+	"   WHERE type = 'text' AND value <> '';"
+#define TRIGGERS_JOINED_46                                                                  \
+	"DROP TRIGGER lesson_files_added; DROP TRIGGER totals_lesson_in;"                   \
+	"CREATE TRIGGER lessons_added AFTER INSERT ON lessons BEGIN"                         \
+	"  UPDATE totals SET lessons = lessons + 1;" LESSON_FILES_OF_NEW " END;"             \
+	"DROP TRIGGER signatures_queued; DROP TRIGGER totals_signature_in;"                 \
+	"CREATE TRIGGER signatures_added AFTER INSERT ON signatures BEGIN"                   \
+	"  INSERT OR IGNORE INTO signatures_unindexed VALUES (NEW.rowid);"                  \
+	"  UPDATE totals SET signatures = signatures + 1; END;"                              \
+	"DROP TRIGGER signature_gone; DROP TRIGGER totals_signature_out;"                   \
+	"CREATE TRIGGER signature_gone BEFORE DELETE ON signatures BEGIN"                   \
+	"  DELETE FROM signature_vectors WHERE sig = OLD.rowid;"                            \
+	"  DELETE FROM pending_errors WHERE sig = OLD.rowid;"                               \
+	"  UPDATE run_errors SET message = OLD.original WHERE sig = OLD.rowid"              \
+	"  AND message = '';"                                                               \
+	"  UPDATE totals SET signatures = signatures - 1; END;"                              \
+	"DROP TRIGGER vectors_added; DROP TRIGGER noted_count_vector_add;"                  \
+	"DROP TRIGGER aliased_vector_in;"                                                   \
+	"CREATE TRIGGER vectors_added AFTER INSERT ON signature_vectors BEGIN"              \
+	"  UPDATE vector_models SET n = n + 1, aliased = aliased + " IS_ALIAS_ROW("NEW.sig") \
+	"  WHERE id = NEW.model;"                                                           \
+	"  UPDATE noted_count SET n = n + " NOTED_COUNT_OF("NEW.sig")                        \
+	"  WHERE NEW.model = " BUILTIN_ID "; END;"                                           \
+	"DROP TRIGGER vectors_removed; DROP TRIGGER noted_count_vector_remove;"             \
+	"DROP TRIGGER aliased_vector_out;"                                                  \
+	"CREATE TRIGGER vectors_removed AFTER DELETE ON signature_vectors BEGIN"            \
+	"  UPDATE vector_models SET n = n - 1, aliased = aliased - " IS_ALIAS_ROW("OLD.sig") \
+	"  WHERE id = OLD.model;"                                                           \
+	"  UPDATE noted_count SET n = n - " NOTED_COUNT_OF("OLD.sig")                        \
+	"  WHERE OLD.model = " BUILTIN_ID "; END;"                                           \
+	"DROP TRIGGER totals_cached_in; DROP TRIGGER noted_count_cache_add;"                \
+	"CREATE TRIGGER cached_added AFTER INSERT ON note_cache BEGIN"                      \
+	"  UPDATE totals SET team_notes = team_notes + (NEW.layer = 'team'),"               \
+	"  org_notes = org_notes + (NEW.layer = 'org');"                                    \
+	"  UPDATE noted_count SET n = n + 1"                                                 \
+	"  WHERE " HAS_BUILTIN_VECTOR("NEW.signature_id", BUILTIN_ID) "; END;"               \
+	"DROP TRIGGER totals_cached_out; DROP TRIGGER noted_count_cache_remove;"            \
+	"CREATE TRIGGER cached_removed AFTER DELETE ON note_cache BEGIN"                    \
+	"  UPDATE totals SET team_notes = team_notes - (OLD.layer = 'team'),"               \
+	"  org_notes = org_notes - (OLD.layer = 'org');"                                    \
+	"  UPDATE noted_count SET n = n - 1"                                                 \
+	"  WHERE " HAS_BUILTIN_VECTOR("OLD.signature_id", BUILTIN_ID) "; END;"               \
+	"DROP TRIGGER totals_resolution_used; DROP TRIGGER note_fix_counted;"               \
+	"CREATE TRIGGER resolution_counted AFTER UPDATE OF application_count, success_count," \
+	"  last_success_at, code_changes ON resolutions BEGIN"                              \
+	"  UPDATE totals SET applications = applications + NEW.application_count"           \
+	"  - OLD.application_count, successes = successes + NEW.success_count"              \
+	"  - OLD.success_count;"                                                            \
+	NOTE_FIX_COUNTED_BODY(NOTE_FIX_RANK, NOTE_BEST_RANK) " END;"                         \
+	"DROP TRIGGER totals_resolution_out; DROP TRIGGER note_fix_gone;"                   \
+	"CREATE TRIGGER resolution_gone BEFORE DELETE ON resolutions BEGIN"                 \
+	NOTE_FIX_GONE_BODY                                                                  \
+	"  UPDATE totals SET resolutions = resolutions - 1,"                                 \
+	"  applications = applications - OLD.application_count,"                           \
+	"  successes = successes - OLD.success_count; END;"
 
 static const char *const migrations[] = {
 	/* 0 -> 1: lessons, the runs they came from, and their errors */
@@ -1116,6 +1199,9 @@ static const char *const migrations[] = {
 	 * copy: they were dropped on the way. */
 	("ALTER TABLE shared_notes ADD COLUMN extra TEXT NOT NULL DEFAULT '';"
 	 "ALTER TABLE note_cache ADD COLUMN extra TEXT NOT NULL DEFAULT '';"),
+	/* 45 -> 46: the triggers of one table and one event joined into one
+	 * (TRIGGERS_JOINED_46): 44 triggers parsed by every process, 33 now. */
+	TRIGGERS_JOINED_46,
 };
 _Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,

@@ -40,8 +40,104 @@ static inline int test_wrong_sketches(sqlite3 *db)
 	return wrong;
 }
 
+/* the triggers of one table and one event apart, as before schema 46 joined
+ * them: their texts as schema 45 had them */
+#define TEST_AS_BEFORE_46                                                               \
+	"DROP TRIGGER lessons_added; DROP TRIGGER signatures_added; DROP TRIGGER"       \
+	" signature_gone; DROP TRIGGER vectors_added; DROP TRIGGER vectors_removed;"    \
+	" DROP TRIGGER cached_added; DROP TRIGGER cached_removed; DROP TRIGGER"         \
+	" resolution_counted; DROP TRIGGER resolution_gone;"                            \
+	"CREATE TRIGGER lesson_files_added AFTER INSERT ON lessons BEGIN  INSERT OR"    \
+	" IGNORE INTO lesson_files SELECT NEW.file, NEW.id WHERE NEW.file <> ''; "      \
+	" INSERT OR IGNORE INTO lesson_files SELECT value, NEW.id FROM"                 \
+	" json_each(NEW.affected_files)   WHERE type = 'text' AND value <> ''; END;"    \
+	"CREATE TRIGGER totals_lesson_in AFTER INSERT ON lessons  BEGIN UPDATE totals"  \
+	" SET lessons = lessons + 1; END;"                                              \
+	"CREATE TRIGGER signatures_queued AFTER INSERT ON signatures BEGIN  INSERT OR"  \
+	" IGNORE INTO signatures_unindexed VALUES (NEW.rowid); END;"                    \
+	"CREATE TRIGGER totals_signature_in AFTER INSERT ON signatures  BEGIN UPDATE"   \
+	" totals SET signatures = signatures + 1; END;"                                 \
+	"CREATE TRIGGER signature_gone BEFORE DELETE ON signatures BEGIN  DELETE FROM"  \
+	" signature_vectors WHERE sig = OLD.rowid;  DELETE FROM pending_errors WHERE"   \
+	" sig = OLD.rowid;  UPDATE run_errors SET message = OLD.original WHERE sig ="   \
+	" OLD.rowid  AND message = ''; END;"                                            \
+	"CREATE TRIGGER totals_signature_out AFTER DELETE ON signatures  BEGIN UPDATE"  \
+	" totals SET signatures = signatures - 1; END;"                                 \
+	"CREATE TRIGGER vectors_added AFTER INSERT ON signature_vectors BEGIN  UPDATE"  \
+	" vector_models SET n = n + 1 WHERE id = NEW.model; END;"                       \
+	"CREATE TRIGGER noted_count_vector_add AFTER INSERT ON signature_vectors  WHEN" \
+	" NEW.model = 1 AND ((SELECT count(*) FROM signatures g JOIN note_signatures x" \
+	" ON x.signature_id = g.id  WHERE g.rowid = NEW.sig) + (SELECT count(*) FROM"   \
+	" signatures g JOIN note_cache c  ON c.signature_id = g.id WHERE g.rowid ="     \
+	" NEW.sig)) > 0  BEGIN UPDATE noted_count SET n = n + ((SELECT count(*) FROM"   \
+	" signatures g JOIN note_signatures x ON x.signature_id = g.id  WHERE g.rowid"  \
+	" = NEW.sig) + (SELECT count(*) FROM signatures g JOIN note_cache c  ON"        \
+	" c.signature_id = g.id WHERE g.rowid = NEW.sig)); END;"                        \
+	"CREATE TRIGGER aliased_vector_in AFTER INSERT ON signature_vectors  WHEN"      \
+	" EXISTS (SELECT 1 FROM signatures g JOIN signature_links l ON l.alias_id ="    \
+	" g.id WHERE g.rowid = NEW.sig) BEGIN  UPDATE vector_models SET aliased ="      \
+	" aliased + 1 WHERE id = NEW.model; END;"                                       \
+	"CREATE TRIGGER vectors_removed AFTER DELETE ON signature_vectors BEGIN "       \
+	" UPDATE vector_models SET n = n - 1 WHERE id = OLD.model; END;"                \
+	"CREATE TRIGGER noted_count_vector_remove AFTER DELETE ON signature_vectors "   \
+	" WHEN OLD.model = 1 AND ((SELECT count(*) FROM signatures g JOIN"              \
+	" note_signatures x ON x.signature_id = g.id  WHERE g.rowid = OLD.sig) +"       \
+	" (SELECT count(*) FROM signatures g JOIN note_cache c  ON c.signature_id ="    \
+	" g.id WHERE g.rowid = OLD.sig)) > 0  BEGIN UPDATE noted_count SET n = n -"     \
+	" ((SELECT count(*) FROM signatures g JOIN note_signatures x ON x.signature_id" \
+	" = g.id  WHERE g.rowid = OLD.sig) + (SELECT count(*) FROM signatures g JOIN"   \
+	" note_cache c  ON c.signature_id = g.id WHERE g.rowid = OLD.sig)); END;"       \
+	"CREATE TRIGGER aliased_vector_out AFTER DELETE ON signature_vectors  WHEN"     \
+	" EXISTS (SELECT 1 FROM signatures g JOIN signature_links l ON l.alias_id ="    \
+	" g.id WHERE g.rowid = OLD.sig) BEGIN  UPDATE vector_models SET aliased ="      \
+	" aliased - 1 WHERE id = OLD.model; END;"                                       \
+	"CREATE TRIGGER totals_cached_in AFTER INSERT ON note_cache  BEGIN UPDATE"      \
+	" totals SET team_notes = team_notes + (NEW.layer = 'team'),  org_notes ="      \
+	" org_notes + (NEW.layer = 'org'); END;"                                        \
+	"CREATE TRIGGER noted_count_cache_add AFTER INSERT ON note_cache  WHEN (EXISTS" \
+	" (SELECT 1 FROM signatures g JOIN signature_vectors v ON v.sig = g.rowid"      \
+	" WHERE g.id = NEW.signature_id AND v.model = 1))  BEGIN UPDATE noted_count"    \
+	" SET n = n + 1; END;"                                                          \
+	"CREATE TRIGGER totals_cached_out AFTER DELETE ON note_cache  BEGIN UPDATE"     \
+	" totals SET team_notes = team_notes - (OLD.layer = 'team'),  org_notes ="      \
+	" org_notes - (OLD.layer = 'org'); END;"                                        \
+	"CREATE TRIGGER noted_count_cache_remove AFTER DELETE ON note_cache  WHEN"      \
+	" (EXISTS (SELECT 1 FROM signatures g JOIN signature_vectors v ON v.sig ="      \
+	" g.rowid WHERE g.id = OLD.signature_id AND v.model = 1))  BEGIN UPDATE"        \
+	" noted_count SET n = n - 1; END;"                                              \
+	"CREATE TRIGGER totals_resolution_used AFTER UPDATE OF application_count,"      \
+	" success_count  ON resolutions BEGIN UPDATE totals  SET applications ="        \
+	" applications + NEW.application_count - OLD.application_count,  successes ="   \
+	" successes + NEW.success_count - OLD.success_count; END;"                      \
+	"CREATE TRIGGER note_fix_counted AFTER UPDATE OF application_count,"            \
+	" success_count,  last_success_at, code_changes ON resolutions BEGIN UPDATE"    \
+	" notes SET  applications = applications + NEW.application_count -"             \
+	" OLD.application_count,  successes = successes + NEW.success_count -"          \
+	" OLD.success_count,  best_resolution = CASE WHEN best_resolution IS NULL THEN" \
+	" NULL   WHEN best_resolution = NEW.id THEN CASE WHEN NEW.code_changes <> ''"   \
+	" AND (CAST(NEW.success_count AS REAL) / max(NEW.application_count, 1),"        \
+	" NEW.success_count, NEW.last_success_at, NEW.id) >= (CAST(OLD.success_count"   \
+	" AS REAL) / max(OLD.application_count, 1), OLD.success_count,"                 \
+	" OLD.last_success_at, OLD.id) THEN NEW.id ELSE NULL END   WHEN"                \
+	" NEW.code_changes <> '' AND (best_resolution = 0 OR (CAST(NEW.success_count"   \
+	" AS REAL) / max(NEW.application_count, 1), NEW.success_count,"                 \
+	" NEW.last_success_at, NEW.id) > (SELECT CAST(b.success_count AS REAL) /"       \
+	" max(b.application_count, 1), b.success_count, b.last_success_at, b.id FROM"   \
+	" resolutions b WHERE b.id = notes.best_resolution)) THEN NEW.id   ELSE"        \
+	" best_resolution END WHERE id = (SELECT note_id FROM note_resolutions WHERE"   \
+	" resolution_id = NEW.id); END;"                                                \
+	"CREATE TRIGGER totals_resolution_out AFTER DELETE ON resolutions  BEGIN"       \
+	" UPDATE totals SET resolutions = resolutions - 1,  applications ="             \
+	" applications - OLD.application_count,  successes = successes -"               \
+	" OLD.success_count; END;"                                                      \
+	"CREATE TRIGGER note_fix_gone BEFORE DELETE ON resolutions BEGIN UPDATE notes"  \
+	" SET applications = applications - OLD.application_count,  successes ="        \
+	" successes - OLD.success_count WHERE id = (SELECT note_id FROM"                \
+	" note_resolutions WHERE resolution_id = OLD.id); END;"
+
 /* no sections a person added in the layers' notes, as before schema 45 */
 #define TEST_AS_BEFORE_45                                                               \
+	TEST_AS_BEFORE_46                                                               \
 	"ALTER TABLE shared_notes DROP COLUMN extra;"                                   \
 	"ALTER TABLE note_cache DROP COLUMN extra;"
 

@@ -18,6 +18,7 @@
 #include "callus/store.h"
 #include "callus/store_redact.h"
 
+#include "schema_helpers.h"
 #include "sqlutil.h"
 #include "store_internal.h"
 
@@ -780,6 +781,107 @@ static void page_cache_as_asked(void **state)
 	assert_true(cache_after_reading(f->path, back, 2) > 250 * PAGE);
 }
 
+/* The counts the triggers keep that no total holds: the noted count (the
+ * built-in vectors of signatures with a note or a cached note, once per
+ * note) and each model's vectors and aliases' vectors. */
+#define COUNTS_TRUE                                                                        \
+	"SELECT (SELECT n FROM noted_count) = (SELECT count(*) FROM signatures g"           \
+	"  JOIN note_signatures x ON x.signature_id = g.id JOIN signature_vectors v"       \
+	"  ON v.sig = g.rowid AND v.model = 1) + (SELECT count(*) FROM signatures g"        \
+	"  JOIN note_cache c ON c.signature_id = g.id JOIN signature_vectors v"            \
+	"  ON v.sig = g.rowid AND v.model = 1)"                                             \
+	" AND (SELECT n FROM vector_models WHERE id = 1) ="                                 \
+	"  (SELECT count(*) FROM signature_vectors WHERE model = 1)"                        \
+	" AND (SELECT aliased FROM vector_models WHERE id = 1) = (SELECT count(*)"          \
+	"  FROM signature_links l JOIN signatures g ON g.id = l.alias_id"                   \
+	"  JOIN signature_vectors v ON v.sig = g.rowid AND v.model = 1)"                     \
+	" AND (SELECT applications FROM notes WHERE id = 'n1') = (SELECT"                   \
+	"  coalesce(sum(r.application_count), 0) FROM note_resolutions x"                  \
+	"  JOIN resolutions r ON r.id = x.resolution_id WHERE x.note_id = 'n1')"
+
+/* Schema 46 joins the triggers of one table and one event: a store
+ * migrated from 45, counts in every kept count, keeps them true through
+ * every change the joined triggers see (a vector of a noted, cached and
+ * aliased signature added and removed, a cached note, a fix counted and
+ * removed, a signature removed with its vectors). */
+static void joined_triggers_keep_the_counts(void **state)
+{
+	static const char *const before[] = {
+		"INSERT INTO signatures (id, error_type, message_pattern, original, tool, first_seen,"
+		" last_seen) VALUES ('g1', 'E', 'p', 'o', 'gcc', 1, 1),"
+		" ('g2', 'E', 'q', 'o', 'gcc', 1, 1), ('g3', 'E', 'r', 'o', 'gcc', 1, 1),"
+		" ('g4', 'E', 's', 'o', 'gcc', 1, 1)",
+		"INSERT INTO notes (id, signature_id, layer, title, created_at, updated_at) VALUES"
+		" ('n1', 'g1', 'session', 't', 't', 't')",
+		"INSERT INTO note_signatures VALUES ('g1', 'n1')",
+		"INSERT INTO signature_vectors VALUES (1, 1, x'00'), (3, 1, x'00')",
+		"INSERT INTO signature_links VALUES ('g4', 'g3', 0.9, 'duplicate', 't')",
+	};
+	static const char *const steps[] = {
+		"INSERT INTO signature_vectors VALUES (4, 1, x'00')",
+		"INSERT INTO note_cache (layer, id, revision, signature_id, title, pulled_at)"
+		" VALUES ('team', 'c1', 1, 'g2', 't', 't'), ('org', 'c2', 1, 'g1', 't', 't')",
+		"INSERT INTO signature_vectors VALUES (2, 1, x'00')",
+		"DELETE FROM signature_vectors WHERE sig = 1",
+		"INSERT INTO signature_vectors VALUES (1, 1, x'00')",
+		"DELETE FROM note_cache WHERE id = 'c1'",
+		"INSERT INTO resolutions (signature_id, description, code_changes, application_count,"
+		" success_count, created_at) VALUES ('g1', 'd', '+x', 3, 2, 't')",
+		"INSERT INTO note_resolutions VALUES (1, 'n1')",
+		"UPDATE resolutions SET application_count = 5, success_count = 4 WHERE id = 1",
+		"UPDATE resolutions SET last_success_at = 't2' WHERE id = 1",
+		"DELETE FROM resolutions WHERE id = 1",
+		"DELETE FROM signatures WHERE id = 'g4'",
+		"DELETE FROM signature_vectors WHERE sig = 3",
+		"DELETE FROM signatures WHERE id = 'g1'",
+	};
+	fixture *f = *state;
+	callus_store *s = NULL;
+	sqlite3 *db = NULL;
+	int drifted = -1;
+
+	/* a store of schema 45, with rows in every count */
+	assert_int_equal(callus_store_open(&s, f->path, 1000, NULL), 0);
+	callus_store_close(s);
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, TEST_AS_BEFORE_46 "PRAGMA user_version = 45", NULL, NULL,
+				      NULL),
+			 SQLITE_OK);
+	for (size_t i = 0; i < sizeof(before) / sizeof(before[0]); i++)
+		if (sqlite3_exec(db, before[i], NULL, NULL, NULL) != SQLITE_OK)
+			fail_msg("%s: %s", before[i], sqlite3_errmsg(db));
+	assert_int_equal(sqlite3_exec(db, "SELECT 1", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+
+	assert_int_equal(callus_store_open(&s, f->path, 1000, NULL), 0);
+	assert_int_equal(callus_store_schema_version(s), CALLUS_STORE_SCHEMA_VERSION);
+	assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM sqlite_schema"
+						   " WHERE type = 'trigger'"),
+			 33);
+	assert_int_equal(callus_store_query_int(s, COUNTS_TRUE), 1);
+	assert_int_equal(callus_store_query_int(s, "SELECT n FROM noted_count"), 1);
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		if (sqlite3_exec(callus_store_db(s), steps[i], NULL, NULL, NULL) != SQLITE_OK)
+			fail_msg("%s: %s", steps[i], sqlite3_errmsg(callus_store_db(s)));
+		assert_int_equal(callus_store_totals_check(s, 0, &drifted, NULL), 0);
+		if (drifted || callus_store_query_int(s, COUNTS_TRUE) != 1)
+			fail_msg("the counts drifted after %s", steps[i]);
+		/* the steps moved each count on the way */
+		if (i == 2)
+			assert_int_equal(callus_store_query_int(s, "SELECT n FROM noted_count"), 3);
+		if (i == 0)
+			assert_int_equal(callus_store_query_int(s, "SELECT aliased FROM vector_models"),
+					 1);
+	}
+	/* g2's vector is what is left */
+	assert_int_equal(callus_store_query_int(s, "SELECT n FROM vector_models WHERE id = 1"), 1);
+	assert_int_equal(callus_store_query_int(s, "SELECT aliased FROM vector_models WHERE id = 1"),
+			 0);
+	assert_int_equal(callus_store_query_int(s, "SELECT n FROM noted_count"), 0);
+	assert_int_equal(callus_store_query_int(s, "SELECT signatures FROM totals"), 2);
+	callus_store_close(s);
+}
+
 /* The totals `callus status` shows follow every change the store can see,
  * cascades included, and equal the rows counted after each; a hand edit
  * is found and counted again (doctor --fix), a deleted row read counted. */
@@ -1080,6 +1182,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(wal_stays_small, setup, teardown),
 		cmocka_unit_test_setup_teardown(page_cache_as_asked, setup, teardown),
 		cmocka_unit_test_setup_teardown(totals_follow_every_change, setup, teardown),
+		cmocka_unit_test_setup_teardown(joined_triggers_keep_the_counts, setup, teardown),
 		cmocka_unit_test_setup_teardown(statement_said_to_come_back_kept_at_once, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(statements_kept_for_the_next_use, setup, teardown),
