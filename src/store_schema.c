@@ -348,7 +348,9 @@
  *    a DELETE has no conflict clause, so the row goes unless the
  *    statement fails, which undoes both;
  *  - the noted count's row is written at each built-in vector, adding 0
- *    when its signature has no note, where a WHEN counted the notes twice.
+ *    when its signature has no note, where a WHEN counted the notes twice;
+ *  - an error's states are kept one-way after its row is written, not
+ *    before: RAISE(ABORT) undoes the statement's rows either way.
  * The totals' part of a fix counted now also runs when only its time or
  * diff changes, adding 0.
  */
@@ -409,7 +411,18 @@
 	NOTE_FIX_GONE_BODY                                                                  \
 	"  UPDATE totals SET resolutions = resolutions - 1,"                                 \
 	"  applications = applications - OLD.application_count,"                           \
-	"  successes = successes - OLD.success_count; END;"
+	"  successes = successes - OLD.success_count; END;"                                  \
+	"DROP TRIGGER pending_starts_pending; DROP TRIGGER totals_error_in;"                \
+	"CREATE TRIGGER errors_added AFTER INSERT ON pending_errors BEGIN"                  \
+	"  SELECT RAISE(ABORT, 'an error starts pending') WHERE NEW.state <> 'pending';"    \
+	"  UPDATE totals SET pending = pending + 1; END;"                                    \
+	"DROP TRIGGER pending_one_way; DROP TRIGGER totals_error_closed;"                   \
+	"CREATE TRIGGER errors_closed AFTER UPDATE OF state ON pending_errors"              \
+	"  WHEN NEW.state <> OLD.state BEGIN"                                               \
+	"  SELECT RAISE(ABORT, 'a fixed or permanent error stays so')"                      \
+	"  WHERE OLD.state <> 'pending';"                                                   \
+	"  UPDATE totals SET pending = pending - 1, fixed = fixed + (NEW.state = 'fixed'),"  \
+	"  permanent = permanent + (NEW.state = 'permanent'); END;"
 
 static const char *const migrations[] = {
 	/* 0 -> 1: lessons, the runs they came from, and their errors */
@@ -1200,7 +1213,7 @@ static const char *const migrations[] = {
 	("ALTER TABLE shared_notes ADD COLUMN extra TEXT NOT NULL DEFAULT '';"
 	 "ALTER TABLE note_cache ADD COLUMN extra TEXT NOT NULL DEFAULT '';"),
 	/* 45 -> 46: the triggers of one table and one event joined into one
-	 * (TRIGGERS_JOINED_46): 44 triggers parsed by every process, 33 now. */
+	 * (TRIGGERS_JOINED_46): 44 triggers parsed by every process, 31 now. */
 	TRIGGERS_JOINED_46,
 };
 _Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");

@@ -133,7 +133,20 @@ static inline int test_wrong_sketches(sqlite3 *db)
 	"CREATE TRIGGER note_fix_gone BEFORE DELETE ON resolutions BEGIN UPDATE notes"  \
 	" SET applications = applications - OLD.application_count,  successes ="        \
 	" successes - OLD.success_count WHERE id = (SELECT note_id FROM"                \
-	" note_resolutions WHERE resolution_id = OLD.id); END;"
+	" note_resolutions WHERE resolution_id = OLD.id); END;"                         \
+	" DROP TRIGGER errors_added; DROP TRIGGER errors_closed;"                       \
+	"CREATE TRIGGER pending_starts_pending BEFORE INSERT ON pending_errors  WHEN"   \
+	" NEW.state <> 'pending'  BEGIN SELECT RAISE(ABORT, 'an error starts"           \
+	" pending'); END;"                                                              \
+	"CREATE TRIGGER totals_error_in AFTER INSERT ON pending_errors  BEGIN UPDATE"   \
+	" totals SET pending = pending + 1; END;"                                       \
+	"CREATE TRIGGER pending_one_way BEFORE UPDATE OF state ON pending_errors  WHEN" \
+	" OLD.state <> 'pending' AND NEW.state <> OLD.state  BEGIN SELECT RAISE(ABORT," \
+	" 'a fixed or permanent error stays so'); END;"                                 \
+	"CREATE TRIGGER totals_error_closed AFTER UPDATE OF state ON pending_errors "   \
+	" WHEN OLD.state = 'pending' AND NEW.state <> 'pending'  BEGIN UPDATE totals"   \
+	" SET pending = pending - 1, fixed = fixed + (NEW.state = 'fixed'),  permanent" \
+	" = permanent + (NEW.state = 'permanent'); END;"
 
 /* no sections a person added in the layers' notes, as before schema 45 */
 #define TEST_AS_BEFORE_45                                                               \

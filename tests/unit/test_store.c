@@ -857,7 +857,7 @@ static void joined_triggers_keep_the_counts(void **state)
 	assert_int_equal(callus_store_schema_version(s), CALLUS_STORE_SCHEMA_VERSION);
 	assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM sqlite_schema"
 						   " WHERE type = 'trigger'"),
-			 33);
+			 31);
 	assert_int_equal(callus_store_query_int(s, COUNTS_TRUE), 1);
 	assert_int_equal(callus_store_query_int(s, "SELECT n FROM noted_count"), 1);
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
