@@ -22,6 +22,10 @@
 #     count; 3 runs);
 #   - `callus --version`, the baseline: what any start of the binary costs
 #     on this machine (exec, loading, exit), which no store size changes;
+#   - a C program that returns 0, linked as callus is (static PIE): what
+#     any process costs here, before callus's own code (on a virtual
+#     machine most of it is the C library's start reading the CPU's
+#     features, each CPUID instruction a trap to the hypervisor);
 # bench/proctime gives per-process CPU time (user + system, from wait4):
 # min / median / max ms.  Then the store: bytes of .callus/callus.db (after
 # the gc and a checkpoint) per signature, those of its pages in use (SQLite's
@@ -131,6 +135,15 @@ one() {
 		cut -d' ' -f1
 }
 
+# noop: N runs of a program that returns 0, linked as callus is, the
+# median (the same for both binaries: printed once)
+printf 'int main(void) { return 0; }\n' >"$work/noop.c"
+cc -O2 -static-pie -o "$work/noop" "$work/noop.c"
+noop() {
+	"$work/proctime" "$n" /dev/null "$work/noop" >"$work/noop.out"
+	printf "noop %s " "$(cut -d' ' -f1-3 "$work/noop.out" | tr ' ' '/')"
+}
+
 # row WHAT INPUT ARGS...: N runs of callus ARGS (and of the base's, in turn,
 # in its copy, reading $work/base-* for $work/*; run i reads INPUT with %d as
 # i, the base's as N + i), the medians
@@ -166,8 +179,8 @@ row() {
 	fi
 }
 
-echo "| recordings | file create | lessons | signatures | failing hook | failing hook, no snapshot | ten new errors, no snapshot | passing check | recurring error | callus suggest | callus status | callus gc | callus --version | store bytes per signature | in pages used | .lessons/ files |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| recordings | file create | lessons | signatures | failing hook | failing hook, no snapshot | ten new errors, no snapshot | passing check | recurring error | callus suggest | callus status | callus gc | callus --version | a program that returns 0 | store bytes per signature | in pages used | .lessons/ files |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 have=0
 for size in $sizes; do
 	start=$(date +%s)
@@ -259,6 +272,8 @@ for size in $sizes; do
 		# the baseline: a start that opens nothing, what the machine
 		# charges any process of this binary (exec, loading, exit)
 		row start /dev/null --version
+		# and what any process costs, which callus cannot lower
+		noop
 	)
 	sqlite3 .callus/callus.db 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
 	nl=$(sqlite3 .callus/callus.db 'SELECT count(*) FROM lessons')
@@ -268,7 +283,7 @@ for size in $sizes; do
 	used=$(sqlite3 .callus/callus.db 'SELECT sum(pgsize) FROM dbstat')
 	files=$(find .lessons -name '*.md' | wc -l)
 	set -- $line
-	printf "| %s | %s us | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n" "$size" \
+	printf "| %s | %s us | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n" "$size" \
 		"$created" "$nl" "$ns" "$2" "$4" "$6" "$8" "${10}" "${12}" "${14}" "${16}" "${18}" \
-		$((bytes / ns)) $((used / ns)) "$files"
+		"${20}" $((bytes / ns)) $((used / ns)) "$files"
 done
