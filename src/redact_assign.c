@@ -1,7 +1,8 @@
 /*
  * redact_assign.c - secrets known by the name they are given: the value
- * of `TOKEN=...`, `"apiKey": "..."`, `password: ...`, `NAME := ...`, a typed
- * declaration (`password: str = "..."`), `#define API_KEY "..."` or an
+ * of `TOKEN=...`, `"apiKey": "..."`, `password: ...`, `NAME := ...` (and
+ * Make's ?= += ::=), a typed declaration (`password: str = "..."`),
+ * `#define API_KEY "..."` or an
  * Authorization header, when the name says it holds a secret and the value
  * is not a placeholder, a reference or code (get_token(), env["X"]), or
  * the literal such code falls back to (`env.X || "..."`).  Called by the
@@ -805,14 +806,41 @@ static int fallback_literal(const struct scan *sc, size_t v, int kind, struct ma
 	return 0;
 }
 
+/*
+ * The bytes before an '=' at op that are its operator's, not the name's:
+ * Make's ?= and += (also shell's and code's +=), ::= and :::= (POSIX and
+ * GNU Make's immediate assignments).  *make says the operator is Make's
+ * alone, whose value follows blanks as := does.  A single ':' is not one
+ * ("a:=" is read at its ':').
+ */
+static size_t assign_prefix(const struct scan *sc, size_t op, int *make)
+{
+	size_t k = op;
+
+	*make = 0;
+	if (k > sc->floor && sc->s[k - 1] == '+')
+		return 1;
+	if (k > sc->floor && sc->s[k - 1] == '?') {
+		*make = 1;
+		return 1;
+	}
+	while (k > sc->floor && op - k < 4 && sc->s[k - 1] == ':')
+		k--;
+	if (op - k == 2 || op - k == 3) {
+		*make = 1;
+		return op - k;
+	}
+	return 0;
+}
+
 /* At an '=' or ':' that may end a secret's name. */
 int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m)
 {
 	const unsigned char *s = sc->s;
 	size_t n = sc->n, op_end = op + 1, j, name_end, name_start, v, vs, ve;
-	size_t raw_end;
+	size_t raw_end, pre = 0;
 	unsigned char q = 0;
-	int colon = s[op] == ':', kind, query, spaced;
+	int colon = s[op] == ':', kind, query, spaced, make = 0;
 	struct match tok = { 0, 0, 0, NULL };
 
 	if (colon) {
@@ -822,8 +850,9 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 		if (op + 1 < n && s[op + 1] == '=')
 			op_end++;   /* Go's and Make's := */
 	} else {
+		pre = assign_prefix(sc, op, &make);
 		/* Comparisons are code, not assignments. */
-		if ((op > sc->floor && in_set("=!<>:", s[op - 1])) ||
+		if ((!pre && op > sc->floor && in_set("=!<>:", s[op - 1])) ||
 		    (op + 1 < n && s[op + 1] == '='))
 			return 0;
 		if (op + 1 < n && s[op + 1] == '>')
@@ -831,15 +860,13 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 	}
 
 	/* The name, possibly quoted: NAME=, "NAME":, \"NAME\":, NAME = ,
-	 * NAME := (Go, Make), NAME ?= (Make) */
-	j = op;
-	if (!colon && j > sc->floor && s[j - 1] == '?')
-		j--;
+	 * NAME := (Go, Make), NAME ?= NAME += NAME ::= (Make) */
+	j = op - pre;
 	if (!colon || op_end > op + 1)
-		while (j > sc->floor && op - j < 8 &&
+		while (j > sc->floor && op - j < 8 + pre &&
 		       (s[j - 1] == ' ' || s[j - 1] == '\t'))
 			j--;
-	spaced = colon || j < op || op_end > op + 1;
+	spaced = colon || j < op - pre || op_end > op + 1 || make;
 	if (j > sc->floor && HAS(sc, j - 1, C_QUOTE)) {
 		q = s[--j];
 		if (j > sc->floor && s[j - 1] == '\\')
