@@ -622,7 +622,8 @@ static int declared_name(const struct scan *sc, size_t type_end, size_t *ns, siz
 	return w < *ns && (word_ends_at(sc, w, "var", 0, &k) || word_ends_at(sc, w, "const", 0, &k));
 }
 
-/* C's array, "char api_key[] =", "NAME[16] ="; a map's quoted key,
+/* C's array, "char api_key[] =", "NAME[16] =", sized by a macro or an
+ * expression ("api_key[KEY_LEN + 1] =", "[sizeof(x)]"); a map's quoted key,
  * "os.environ["DB_PASSWORD"] =", "ENV['TOKEN'] =". */
 static int subscript_name(const struct scan *sc, size_t type_end, size_t *ns, size_t *ne)
 {
@@ -643,8 +644,8 @@ static int subscript_name(const struct scan *sc, size_t type_end, size_t *ns, si
 		}
 		return 0;
 	}
-	for (k--; k > sc->floor && type_end - k < 16 && s[k - 1] != '['; k--)
-		if (!HAS(sc, k - 1, C_ALNUM))
+	for (k--; k > sc->floor && type_end - k < 64 && s[k - 1] != '['; k--)
+		if (!HAS(sc, k - 1, C_WORD) && !in_set(" \t+-*/()", s[k - 1]))
 			return 0;
 	return k > sc->floor && s[k - 1] == '[' && ident_before(sc, k - 1, 0, ns, ne);
 }
