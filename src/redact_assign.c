@@ -650,6 +650,26 @@ static int subscript_name(const struct scan *sc, size_t type_end, size_t *ns, si
 	return k > sc->floor && s[k - 1] == '[' && ident_before(sc, k - 1, 0, ns, ne);
 }
 
+/* C#'s property with an initializer, "string Password { get; set; } =":
+ * the name before its accessors (words and ';' between braces, a "get"
+ * among them, so that a block of code is not read as accessors). */
+static int property_name(const struct scan *sc, size_t type_end, size_t *ns, size_t *ne)
+{
+	const unsigned char *s = sc->s;
+	size_t k = type_end, get = 0;
+
+	if (k == sc->floor || s[k - 1] != '}')
+		return 0;
+	for (k--; k > sc->floor && type_end - k < 64 && s[k - 1] != '{'; k--) {
+		if (!HAS(sc, k - 1, C_WORD) && !in_set(" \t;", s[k - 1]))
+			return 0;
+		if (k - 1 >= sc->floor + 3 && !memcmp(s + k - 4, "get", 3) &&
+		    !HAS(sc, k - 1, C_WORD) && (k - 4 == sc->floor || !HAS(sc, k - 5, C_WORD)))
+			get = 1;
+	}
+	return get && k > sc->floor && s[k - 1] == '{' && ident_before(sc, k - 1, 1, ns, ne);
+}
+
 /*
  * A plan's change of the value whose closing quote is at ve: Terraform's
  * `~ admin_password = "old" -> "new"`.  Both are the secret's: the end of
@@ -885,13 +905,14 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 	kind = name_end == name_start ? NAME_NO
 				      : callus_redact_name_kind(s + name_start, name_end - name_start);
 	/* "password: str =": the name is the one the type annotates (also
-	 * written "password:str="), declares or subscripts */
+	 * written "password:str="; the others take blanks before the '='),
+	 * declares, subscripts or gives accessors */
 	if (kind == NAME_NO && !colon && !q) {
 		static int (*const typed[])(const struct scan *, size_t, size_t *, size_t *) = {
-			annotated_name, declared_name, subscript_name
+			annotated_name, declared_name, subscript_name, property_name
 		};
 
-		for (size_t t = 0; t < (spaced ? 3 : 1) && kind == NAME_NO; t++) {
+		for (size_t t = 0; t < (spaced ? NELEM(typed) : 1) && kind == NAME_NO; t++) {
 			size_t ts, te;
 
 			if (typed[t](sc, name_end, &ts, &te) &&
