@@ -5,7 +5,8 @@
  * `#define API_KEY "..."` or an
  * Authorization header, when the name says it holds a secret and the value
  * is not a placeholder, a reference or code (get_token(), env["X"]), or
- * the literal such code falls back to (`env.X || "..."`).  Called by the
+ * the literal such code falls back to (`env.X || "..."`) or a wrapper
+ * holds (`SecretStr("...")`, `String::from("...")`).  Called by the
  * driver in redact.c at an '=' or ':'; apart from the shape matchers
  * (redact_tokens.c) because deciding what a name and a value are is its
  * own set of heuristics.
@@ -759,6 +760,41 @@ static int literal_at(const struct scan *sc, size_t k, int kind, struct match *m
 }
 
 /*
+ * The literal a wrapper holds: SecretStr("..."), String::from("..."),
+ * Secret::new("..."), SecretString::new("...".into()), os.fsencode("..."),
+ * new String("..."): a constructor or conversion (its last name in the
+ * table) whose first argument is the value.  Any other call reads the value
+ * from elsewhere (getenv("X"), input("Password: "), cfg.get("key")), its
+ * argument a name or a prompt, so the table lists wrappers, not getters.
+ */
+static int wrapped_literal(const struct scan *sc, size_t v, int kind, struct match *m)
+{
+	static const char *const wrappers[] = {
+		"SecretStr", "SecretBytes", "Secret", "SecretString", "SecretBox",
+		"new", "from", "fsencode", "bytes", "bytearray", "Some", "String"
+	};
+	const unsigned char *s = sc->s;
+	size_t k = v, end, b;
+	int segs;
+
+	if (k < sc->n && s[k] == '&')
+		k++;           /* Rust's &String::from("...") */
+	if (k + 4 < sc->n && !memcmp(s + k, "new ", 4))
+		k += 4;
+	end = ident_path(sc, k, sc->n, &segs);
+	if (!segs || end >= sc->n || s[end] != '(')
+		return 0;
+	for (b = end; b > k && HAS(sc, b - 1, C_WORD); b--)
+		;
+	for (size_t w = 0; w < NELEM(wrappers); w++)
+		if (end - b == strlen(wrappers[w]) && !memcmp(s + b, wrappers[w], end - b))
+			/* Secret::new("API_KEY") names a variable, it holds none */
+			return literal_at(sc, end + 1, kind, m) &&
+			       callus_redact_name_kind(s + m->start, m->end - m->start) == NAME_NO;
+	return 0;
+}
+
+/*
  * The literal a secret's name falls back to when its value is code:
  * "apiKey: process.env.API_KEY || 'literal'", "token = getenv('T') or
  * 'literal'", "?? \"literal\"", "os.getenv('T', 'literal')".  From v, the
@@ -1000,8 +1036,8 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 		/* What the start tells is decided before the end is found. */
 		if (in_set("{[(<", s[v]) || placeholder_start(sc, v, n - v))
 			return 0;
-		if (is_call(sc, v))
-			return fallback_literal(sc, v, kind, m);
+		if (is_call(sc, v) || (has_prefix(sc, v, "new ") && is_call(sc, v + 4)))
+			return wrapped_literal(sc, v, kind, m) || fallback_literal(sc, v, kind, m);
 		vs = v;
 		/* Decide on at most VALUE_CAP bytes, so that a long value
 		 * with many names in it is not re-read from each of them. */
