@@ -5,8 +5,8 @@
  * short options that are a password only for some tools (mysql -pX, docker
  * login -p X, sshpass, redis-cli -a, ldapsearch -w, zip -P, ...); a secret
  * after the word naming it (.netrc's "password", "npm config set NAME
- * VALUE", SQL's PASSWORD '...' and IDENTIFIED BY '...'); and
- * callus_redact_argv(), which redacts a command given as words
+ * VALUE", SQL's PASSWORD '...', IDENTIFIED BY '...' and SET PASSWORD =
+ * '...'); and callus_redact_argv(), which redacts a command given as words
  * before it is quoted.  Values are read as a shell reads them: a password in
  * single quotes with '\'' inside, in double quotes, in $'...', or quoted
  * once more inside "sh -c '...'".
@@ -726,10 +726,45 @@ int callus_redact_match_keyword(const struct scan *sc, size_t i, struct match *m
 }
 
 /*
+ * MySQL's SET PASSWORD [FOR account] = 'x', or = PASSWORD('x') before 5.7:
+ * i at PASSWORD, v past the blanks after it.  Where the value's quote is,
+ * or 0 when this is not that statement ("SET PASSWORD is deprecated").
+ */
+static size_t set_password_value(const struct scan *sc, size_t i, size_t v)
+{
+	const unsigned char *s = sc->s;
+	size_t k = v, e = blanks_before(sc, i), b;
+	unsigned char q = 0;
+
+	if (e == i || !word_ends_at(sc, e, "set", 1, &b))
+		return 0;
+	if (k + 4 < sc->n && eq_ci(s + k, 3, "for") && (s[k + 3] == ' ' || s[k + 3] == '\t')) {
+		/* the account: 'bob'@'localhost', bob@"%", CURRENT_USER() */
+		for (k += 4; k < sc->n && k - v < 256 && (q || s[k] != '='); k++) {
+			if (s[k] == '\n' || (!q && s[k] == ';'))
+				return 0;
+			if (q)
+				q = s[k] == q ? 0 : q;
+			else if (HAS(sc, k, C_QUOTE))
+				q = s[k];
+		}
+	}
+	if (k >= sc->n || s[k] != '=')
+		return 0;
+	k = skip_blanks(sc, k + 1, sc->n);
+	if (k + 9 < sc->n && eq_ci(s + k, 9, "password("))
+		k += 9;
+	else if (k + 13 < sc->n && eq_ci(s + k, 13, "old_password("))
+		k += 13;
+	return k < sc->n && (s[k] == '\'' || s[k] == '"') ? k : 0;
+}
+
+/*
  * SQL that sets a password: PASSWORD 'x' (PostgreSQL's CREATE and ALTER
  * ROLE or USER), IDENTIFIED BY 'x' and IDENTIFIED WITH PLUGIN BY 'x'
- * (MySQL; Oracle's IDENTIFIED BY takes a bare word too).  A psql or
- * migration error echoes the statement.  At the keyword's first letter.
+ * (MySQL; Oracle's IDENTIFIED BY takes a bare word too), SET PASSWORD
+ * [FOR account] = 'x' (MySQL).  A psql or migration error echoes the
+ * statement.  At the keyword's first letter.
  */
 int callus_redact_match_sql(const struct scan *sc, size_t i, struct match *m)
 {
@@ -741,6 +776,8 @@ int callus_redact_match_sql(const struct scan *sc, size_t i, struct match *m)
 	v = skip_blanks(sc, i + (by ? 2 : 8), sc->n);
 	if (v == i + (by ? 2 : 8) || v >= sc->n)
 		return 0;
+	if (!by && (w = set_password_value(sc, i, v)) != 0)
+		v = w;
 	if (by) {
 		/* IDENTIFIED BY, or IDENTIFIED WITH PLUGIN BY */
 		w = blanks_before(sc, i);
