@@ -611,16 +611,71 @@ static int annotated_name(const struct scan *sc, size_t type_end, size_t *ns, si
 	return ident_before(sc, k - 1, 1, ns, ne);
 }
 
-/* Go's declared name: "var apiToken string =", "const apiToken string =". */
+/* Past a diff's '+' or '-' at the start of the line at ls. */
+static size_t past_diff_mark(const struct scan *sc, size_t ls, size_t end)
+{
+	return ls < end && (sc->s[ls] == '+' || sc->s[ls] == '-') ? ls + 1 : ls;
+}
+
+/*
+ * Is the line starting at ls inside a Go group, "var (" or "const (" on a
+ * line above it (indented or not, a diff's mark before it), each line
+ * between indented or empty and none closing it with ')'?  At most 64
+ * lines back, and not past the floor: a second pass must read what the
+ * first read, so a group whose earlier line was redacted is not seen.
+ */
+static int in_go_group(const struct scan *sc, size_t ls)
+{
+	const unsigned char *s = sc->s;
+	size_t e = ls, ps, c, le;
+
+	for (int lines = 0; lines < 64 && e > sc->floor && s[e - 1] == '\n'; lines++, e = ps) {
+		for (ps = e - 1; ps > sc->floor && s[ps - 1] != '\n'; ps--)
+			;
+		if ((ps > 0 && (ps == sc->floor || ls - ps > 4096)) || has_marker(sc, ps, e - ps))
+			return 0;      /* its start not seen; what a second pass
+					* would not read past */
+		le = e - 1 > ps && s[e - 2] == '\r' ? e - 2 : e - 1;
+		c = skip_blanks(sc, past_diff_mark(sc, ps, le), le);
+		if ((c + 5 <= le && !memcmp(s + c, "var (", 5)) ||
+		    (c + 7 <= le && !memcmp(s + c, "const (", 7))) {
+			/* nothing after it but a comment */
+			c = skip_blanks(sc, c + (s[c] == 'v' ? 5 : 7), le);
+			return c == le || (c + 1 < le && s[c] == '/' && s[c + 1] == '/');
+		}
+		if (c < le && (s[c] == ')' || c == past_diff_mark(sc, ps, le)))
+			return 0;      /* closed, or a line not in any group */
+	}
+	return 0;
+}
+
+/*
+ * Go's declared name: "var apiToken string =", "const apiToken string =",
+ * "var (apiToken string =", and "apiToken string =" first on a line of a
+ * group.  A line of a group is known by gofmt's tab before it (only Go
+ * declares "name type =" first on a line: elsewhere that is prose or a
+ * syntax error), or else by the group's "var (" or "const (" above it.
+ */
 static int declared_name(const struct scan *sc, size_t type_end, size_t *ns, size_t *ne)
 {
-	size_t k, w;
+	const unsigned char *s = sc->s;
+	size_t k, w, ls;
 
 	if (!ident_before(sc, type_end, 0, &k, &w) || k == sc->floor ||
-	    (sc->s[k - 1] != ' ' && sc->s[k - 1] != '\t') || !ident_before(sc, k, 1, ns, ne))
+	    (s[k - 1] != ' ' && s[k - 1] != '\t') || !ident_before(sc, k, 1, ns, ne))
 		return 0;
 	w = blanks_before(sc, *ns);
-	return w < *ns && (word_ends_at(sc, w, "var", 0, &k) || word_ends_at(sc, w, "const", 0, &k));
+	if (w > sc->floor && s[w - 1] == '(' && w - 1 < *ns)
+		k = blanks_before(sc, w - 1);
+	else
+		k = w;
+	if (k < *ns && (word_ends_at(sc, k, "var", 0, &k) || word_ends_at(sc, k, "const", 0, &k)))
+		return 1;
+	/* first on its line (after a diff's mark): the line's start */
+	ls = w > sc->floor && (s[w - 1] == '+' || s[w - 1] == '-') ? w - 1 : w;
+	if (ls != 0 && (ls == sc->floor || s[ls - 1] != '\n'))
+		return 0;
+	return memchr(s + ls, '\t', *ns - ls) != NULL || in_go_group(sc, ls);
 }
 
 /* C's array, "char api_key[] =", "NAME[16] =", sized by a macro or an

@@ -132,6 +132,42 @@ static void test_sql_escapes(void **state)
 	       "ALTER ROLE x PASSWORD E'[REDACTED:sql-password]';\n", 1);
 }
 
+/* Go's grouped declarations: a typed line of a var ( or const ( group
+ * holds no var of its own (tests/fixtures/secrets cannot plant it: t0019
+ * puts each planted line after a diagnostic's words, and on one line). */
+static void test_go_groups(void **state)
+{
+	expect(state,
+	       "var (\n"
+	       "\tapiToken = \"Zk4PqW9mLr2xVb7n\"\n"
+	       "\tdbPassword string = \"Granite#8fKq2L\"\n"
+	       ")\n"
+	       "const (\n"
+	       "    // the keys\n"
+	       "\n"
+	       "    sessionSecret string = \"Nimbus%3hTq9X\" // rotated\n"
+	       ")\n"
+	       " var (\n"
+	       "+\tapiToken string = \"Rt5Yh8Nm3Jk6Lp0q\"\n"
+	       " )\n",
+	       "var (\n"
+	       "\tapiToken = \"[REDACTED:secret-assignment]\"\n"
+	       "\tdbPassword string = \"[REDACTED:secret-assignment]\"\n"
+	       ")\n"
+	       "const (\n"
+	       "    // the keys\n"
+	       "\n"
+	       "    sessionSecret string = \"[REDACTED:secret-assignment]\" // rotated\n"
+	       ")\n"
+	       " var (\n"
+	       "+\tapiToken string = \"[REDACTED:secret-assignment]\"\n"
+	       " )\n", 4);
+	/* a group with no secret name */
+	expect_unchanged(state,
+			 "var (\n\tname string = \"bob\"\n\tlogLevel string = \"debug\"\n)\n"
+			 "const (\n    tokenKind string = \"IDENT\"\n)\n");
+}
+
 static void test_gitlab_tokens(void **state)
 {
 	expect(state,
@@ -666,6 +702,7 @@ int main(void)
 		cmocka_unit_test(test_huggingface_random),
 		cmocka_unit_test(test_rust_lifetime),
 		cmocka_unit_test(test_sql_escapes),
+		cmocka_unit_test(test_go_groups),
 		cmocka_unit_test(test_gitlab_tokens),
 		cmocka_unit_test(test_aws_keys),
 		cmocka_unit_test(test_slack),
