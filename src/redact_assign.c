@@ -1,8 +1,9 @@
 /*
  * redact_assign.c - secrets known by the name they are given: the value
  * of `TOKEN=...`, `"apiKey": "..."`, `password: ...`, `NAME := ...` (and
- * Make's ?= += ::=), a typed declaration (`password: str = "..."`),
- * `#define API_KEY "..."` or an
+ * Make's ?= += ::=), a typed declaration (`password: str = "..."`, C#'s
+ * `Password { get; set; } =`, a Go group's line), `#define API_KEY "..."`,
+ * an environment entry (`name: DB_PASSWORD` then `value: ...`) or an
  * Authorization header, when the name says it holds a secret and the value
  * is not a placeholder, a reference or code (get_token(), env["X"]), or
  * the literal such code falls back to (`env.X || "..."`) or a wrapper
@@ -815,6 +816,64 @@ static int literal_at(const struct scan *sc, size_t k, int kind, struct match *m
 }
 
 /*
+ * The kind of the name a "value" key's sibling gives, the key starting at
+ * ks (its quote, when quoted): Kubernetes' and ECS's environment entries,
+ * {"name": "API_TOKEN", "value": "..."}, {name: API_TOKEN, value: ...},
+ * { name = "API_TOKEN", value = "..." } (HCL), name=API_TOKEN value=...
+ * (logfmt), or over two lines, "- name: DB_PASSWORD" then "value: ...".
+ * The sibling is the pair just before the key, on its line (after a ','
+ * or blanks) or ending the line above (its ',' too); not past the floor.
+ */
+static int sibling_kind(const struct scan *sc, size_t ks)
+{
+	const unsigned char *s = sc->s;
+	size_t e = blanks_before(sc, ks), xs, xe, k;
+	unsigned char q = 0;
+	int kind;
+
+	if (e > sc->floor && s[e - 1] == ',') {
+		e = blanks_before(sc, e - 1);
+	} else if (e > sc->floor && s[e - 1] == '\n') {
+		e--;
+		if (e > sc->floor && s[e - 1] == '\r')
+			e--;
+		e = blanks_before(sc, e);
+		if (e > sc->floor && s[e - 1] == ',')
+			e = blanks_before(sc, e - 1);
+	} else if (e == ks) {
+		return NAME_NO;        /* glued to what is before it */
+	}
+	/* the name, bare or quoted */
+	if (e > sc->floor && (s[e - 1] == '"' || s[e - 1] == '\''))
+		q = s[--e];
+	for (xe = xs = e; xs > sc->floor && xe - xs <= NAME_MAX_LEN && HAS(sc, xs - 1, C_NAME); xs--)
+		;
+	if (xs == xe || xe - xs > NAME_MAX_LEN)
+		return NAME_NO;
+	k = xs;
+	if (q && (k == sc->floor || s[--k] != q))
+		return NAME_NO;
+	/* its key: name: or name = */
+	k = blanks_before(sc, k);
+	if (k == sc->floor || (s[k - 1] != ':' && s[k - 1] != '='))
+		return NAME_NO;
+	k = blanks_before(sc, k - 1);
+	if (k > sc->floor && s[k - 1] == q && q)
+		k--;
+	if (k < sc->floor + 4 || !eq_ci(s + k - 4, 4, "name"))
+		return NAME_NO;
+	k -= 4;
+	if (q && k > sc->floor && s[k - 1] == q)
+		k--;
+	if (k > sc->floor && !in_set(" \t\n{,-(", s[k - 1]))
+		return NAME_NO;        /* hostname:, a longer key */
+	kind = callus_redact_name_kind(s + xs, xe - xs);
+	/* the rules of a key's own name ("pass: 3" counts tests, sig= is a
+	 * query's) are not the rules of a name given as a value */
+	return kind == NAME_PASS ? NAME_SECRET : kind == NAME_SIG ? NAME_NO : kind;
+}
+
+/*
  * The literal a wrapper holds: SecretStr("..."), String::from("..."),
  * Secret::new("..."), SecretString::new("...".into()), os.fsencode("..."),
  * new String("..."): a constructor or conversion (its last name in the
@@ -1013,6 +1072,8 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 			}
 		}
 	}
+	if (kind == NAME_NO && eq_ci(s + name_start, name_end - name_start, "value"))
+		kind = sibling_kind(sc, q ? name_start - 1 : name_start);
 	if (kind == NAME_NO)
 		return 0;
 	if (colon && eq_ci(s + name_start, name_end - name_start, "token") &&

@@ -168,6 +168,23 @@ static void test_go_groups(void **state)
 			 "const (\n    tokenKind string = \"IDENT\"\n)\n");
 }
 
+/* An environment entry's value, named by its "name" sibling: kubectl's
+ * JSON over lines, a probe's HTTP header, logfmt. */
+static void test_env_entries(void **state)
+{
+	expect(state,
+	       "  {\n    \"name\": \"SMTP_PASSWORD\",\n    \"value\": \"Granite#8fKq2L\"\n  },\n"
+	       "  httpHeaders:\n  - name: Authorization\n    value: Bearer Zk4PqW9mLr2xVb7n\n"
+	       "level=info name=api_token value=Qx7Lm2Vb9Kp4Wz1c\n",
+	       "  {\n    \"name\": \"SMTP_PASSWORD\",\n    \"value\": \"[REDACTED:secret-assignment]\"\n  },\n"
+	       "  httpHeaders:\n  - name: Authorization\n    value: Bearer [REDACTED:auth-header]\n"
+	       "level=info name=api_token value=[REDACTED:secret-assignment]\n", 3);
+	expect_unchanged(state,
+			 "  {\n    \"name\": \"LOG_LEVEL\",\n    \"value\": \"debug\"\n  },\n"
+			 "hostname: db_password value: 42\n"
+			 "level=info name=api_token value=<unset>\n");
+}
+
 static void test_gitlab_tokens(void **state)
 {
 	expect(state,
@@ -703,6 +720,7 @@ int main(void)
 		cmocka_unit_test(test_rust_lifetime),
 		cmocka_unit_test(test_sql_escapes),
 		cmocka_unit_test(test_go_groups),
+		cmocka_unit_test(test_env_entries),
 		cmocka_unit_test(test_gitlab_tokens),
 		cmocka_unit_test(test_aws_keys),
 		cmocka_unit_test(test_slack),
