@@ -815,6 +815,89 @@ static int literal_at(const struct scan *sc, size_t k, int kind, struct match *m
 	return found(m, vs, ve, "secret-assignment");
 }
 
+/* Past a YAML block scalar's indicator at v (| or >, a chomping - or +
+ * and an indentation digit, blanks, a comment): the next line's start, or
+ * 0 when v holds no indicator that ends its line. */
+static size_t block_indicator(const struct scan *sc, size_t v)
+{
+	const unsigned char *s = sc->s;
+	size_t k = v + 1;
+
+	if (s[v] != '|' && s[v] != '>')
+		return 0;
+	for (int h = 0; h < 2 && k < sc->n && (s[k] == '-' || s[k] == '+' ||
+					      (s[k] >= '1' && s[k] <= '9')); h++)
+		k++;
+	k = skip_blanks(sc, k, sc->n);
+	if (k < sc->n && s[k] == '#' && k > v + 1 && (s[k - 1] == ' ' || s[k - 1] == '\t'))
+		while (k < sc->n && s[k] != '\n')
+			k++;
+	if (k < sc->n && s[k] == '\r')
+		k++;
+	return k + 1 < sc->n && s[k] == '\n' ? k + 1 : 0;
+}
+
+/* The end of the line at k, before a '\r'. */
+static size_t line_end(const struct scan *sc, size_t k)
+{
+	const unsigned char *nl = memchr(sc->s + k, '\n', sc->n - k);
+	size_t e = nl ? (size_t)(nl - sc->s) : sc->n;
+
+	return e > k && sc->s[e - 1] == '\r' ? e - 1 : e;
+}
+
+/*
+ * A YAML block scalar, "password: |" or "private_key: >-" then the lines
+ * indented deeper than the key (ks, its quote when quoted), which are the
+ * secret: one match from the first line's text to the last's end (as a key
+ * block, its lines become one).  body is the first line's start.  Decided
+ * on the first line (a placeholder, "{{ .Values.x }}", or a marker is not
+ * a secret), so that a block refused is not read to its end.  A diff's
+ * '+' or '-' before the key's line and each of the block's is read past.
+ */
+static int block_scalar(const struct scan *sc, size_t ks, size_t body, int kind,
+			struct match *m)
+{
+	const unsigned char *s = sc->s;
+	size_t ls, col, k, c, e, vs = 0, ve = 0;
+	unsigned char mark = 0;
+
+	for (ls = ks; ls > sc->floor && s[ls - 1] != '\n'; ls--)
+		;
+	if (ls > 0 && ls == sc->floor)
+		return 0;      /* the key line's start not seen */
+	if ((s[ls] == '+' || s[ls] == '-') && s[body] == s[ls])
+		mark = s[ls];
+	col = ks - ls;
+	for (k = body; k < sc->n; k = e + 1) {
+		size_t p = k;
+
+		if (mark && s[p++] != mark)
+			break;
+		c = p;
+		while (c < sc->n && s[c] == ' ')
+			c++;
+		e = line_end(sc, c);
+		if (c == e) {          /* an empty line: the block goes on */
+			e = e < sc->n && s[e] == '\r' ? e + 1 : e;
+			continue;
+		}
+		if (c - k <= col)
+			break;         /* the block's end */
+		if (!vs) {
+			size_t l = e - c < VALUE_CAP ? e - c : VALUE_CAP;
+
+			if (is_placeholder(sc, c, l) || is_nullish(s + c, l) ||
+			    !value_fits(sc, kind, c, c + l))
+				return 0;
+			vs = c;
+		}
+		ve = blanks_before(sc, e);
+		e = e < sc->n && s[e] == '\r' ? e + 1 : e;
+	}
+	return vs && found(m, vs, ve, "secret-assignment");
+}
+
 /*
  * The kind of the name a "value" key's sibling gives, the key starting at
  * ks (its quote, when quoted): Kubernetes' and ECS's environment entries,
@@ -1009,7 +1092,7 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 {
 	const unsigned char *s = sc->s;
 	size_t n = sc->n, op_end = op + 1, j, name_end, name_start, v, vs, ve;
-	size_t raw_end, pre = 0;
+	size_t raw_end, pre = 0, body;
 	unsigned char q = 0;
 	int colon = s[op] == ':', kind, query, spaced, make = 0;
 	struct match tok = { 0, 0, 0, NULL };
@@ -1148,6 +1231,8 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 		if (ve == vs || in_set("{[(<", s[v]) || placeholder_start(sc, v, ve - v) ||
 		    is_nullish(s + vs, ve - vs) || has_marker(sc, vs, ve - vs))
 			return 0;
+	} else if (colon && (body = block_indicator(sc, v)) != 0) {
+		return block_scalar(sc, q ? name_start - 1 : name_start, body, kind, m);
 	} else {
 		/* What the start tells is decided before the end is found. */
 		if (in_set("{[(<", s[v]) || placeholder_start(sc, v, n - v))

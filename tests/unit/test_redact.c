@@ -185,6 +185,30 @@ static void test_env_entries(void **state)
 			 "level=info name=api_token value=<unset>\n");
 }
 
+/* A YAML block scalar under a secret's name: the lines indented deeper
+ * than the key, one redaction (tests/fixtures/secrets cannot plant it:
+ * t0019 also plants each line with its newlines made spaces). */
+static void test_yaml_block_scalars(void **state)
+{
+	expect(state,
+	       "password: |\n  Granite#8fKq2L\n  second line\nother: 1\n"
+	       "db:\n  private_key: >-\n    Zk4PqW9mLr2xVb7n\n\n    Qx7Lm2Vb9Kp4Wz1c\n  host: db\n"
+	       "- password: |2 # kept\n    Nimbus%3hTq9X\n"
+	       "+\"token\": |\n+  Rt5Yh8Nm3Jk6Lp0q\n+name: x\n",
+	       "password: |\n  [REDACTED:secret-assignment]\nother: 1\n"
+	       "db:\n  private_key: >-\n    [REDACTED:secret-assignment]\n  host: db\n"
+	       "- password: |2 # kept\n    [REDACTED:secret-assignment]\n"
+	       "+\"token\": |\n+  [REDACTED:secret-assignment]\n+name: x\n", 4);
+	/* no indented line after it, a template, not a secret's name, a
+	 * lexer's token kind, nothing after it */
+	expect_unchanged(state,
+			 "password: |\nnext: x\n"
+			 "password: |\n  {{ .Values.password }}\n"
+			 "description: |\n  a long text\n"
+			 "token: |\n  IDENT\n"
+			 "private_key: |\n");
+}
+
 static void test_gitlab_tokens(void **state)
 {
 	expect(state,
@@ -721,6 +745,7 @@ int main(void)
 		cmocka_unit_test(test_sql_escapes),
 		cmocka_unit_test(test_go_groups),
 		cmocka_unit_test(test_env_entries),
+		cmocka_unit_test(test_yaml_block_scalars),
 		cmocka_unit_test(test_gitlab_tokens),
 		cmocka_unit_test(test_aws_keys),
 		cmocka_unit_test(test_slack),
