@@ -672,6 +672,10 @@ static int declared_name(const struct scan *sc, size_t type_end, size_t *ns, siz
 		k = w;
 	if (k < *ns && (word_ends_at(sc, k, "var", 0, &k) || word_ends_at(sc, k, "const", 0, &k)))
 		return 1;
+	/* the line's tests below cost more than the name's, which most
+	 * "type name =" of other languages fail ("int count =") */
+	if (callus_redact_name_kind(s + *ns, *ne - *ns) == NAME_NO)
+		return 0;
 	/* first on its line (after a diff's mark): the line's start */
 	ls = w > sc->floor && (s[w - 1] == '+' || s[w - 1] == '-') ? w - 1 : w;
 	if (ls != 0 && (ls == sc->floor || s[ls - 1] != '\n'))
@@ -1070,11 +1074,14 @@ static int fallback_literal(const struct scan *sc, size_t v, int kind, struct ma
 static size_t assign_prefix(const struct scan *sc, size_t op, int *make)
 {
 	size_t k = op;
+	unsigned char c = k > sc->floor ? sc->s[k - 1] : 0;
 
 	*make = 0;
-	if (k > sc->floor && sc->s[k - 1] == '+')
+	if (c != '+' && c != '?' && c != ':')
+		return 0;      /* most '=' */
+	if (c == '+')
 		return 1;
-	if (k > sc->floor && sc->s[k - 1] == '?') {
+	if (c == '?') {
 		*make = 1;
 		return 1;
 	}
@@ -1155,7 +1162,8 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 			}
 		}
 	}
-	if (kind == NAME_NO && eq_ci(s + name_start, name_end - name_start, "value"))
+	if (kind == NAME_NO && name_end - name_start == 5 &&
+	    eq_ci(s + name_start, name_end - name_start, "value"))
 		kind = sibling_kind(sc, q ? name_start - 1 : name_start);
 	if (kind == NAME_NO)
 		return 0;
