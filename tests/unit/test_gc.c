@@ -3031,6 +3031,35 @@ static void a_signature_signed_again_into_another_keeps_its_errors_words(void **
 	callus_signature_release(&y);
 }
 
+/* A store the previous redactor (version 2) went over whole kept what it
+ * did not know (the text as it was stored): the version that knows it
+ * goes over the store again, once. */
+static void a_store_the_previous_redactor_went_over_is_redacted_again(void **state)
+{
+	fixture *f = *state;
+	callus_signature g;
+	callus_gc_policy p;
+	callus_gc_result r;
+	char *got;
+
+	record(f, "src/a.c", "unused variable 'x'", &g, NULL);
+	sql(f, "UPDATE lessons SET error_summary = 'mysql> SET PASSWORD FOR ''bob''@''localhost'''"
+	       " || ' = ''Hunter2-secret-9q'';';"
+	       "UPDATE sync_state SET value = '2' WHERE key = 'redaction.version';");
+	assert_int_equal(callus_store_redact_due(f->s, NULL), 1);
+	policy(&p);
+	p.batch = 0;
+	p.redactor = f->red;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_true(r.redacted >= 1);
+	got = text_of(f, "SELECT error_summary FROM lessons");
+	assert_null(strstr(got, "Hunter2-secret-9q"));
+	assert_non_null(strstr(got, "SET PASSWORD FOR 'bob'@'localhost' = '[REDACTED:"));
+	free(got);
+	assert_int_equal(callus_store_redact_due(f->s, NULL), 0);
+	callus_signature_release(&g);
+}
+
 /* A store the first pass over it (redactor version 1) redacted whole: its
  * texts redacted, its ids left as the old texts made them.  The next
  * version's pass signs those rows again, and counts no text. */
@@ -3293,6 +3322,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(
 			a_signature_redacted_into_an_older_one_keeps_the_newer_row, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_signature_signed_again_into_another_keeps_its_errors_words,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(a_store_the_previous_redactor_went_over_is_redacted_again,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(a_store_an_earlier_pass_redacted_is_signed_again, setup,
 						teardown),
