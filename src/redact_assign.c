@@ -1229,6 +1229,12 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 			return 0;
 		if (ve == vs || is_placeholder(sc, vs, ve - vs) || is_nullish(s + vs, ve - vs))
 			return plan_new_value(sc, ve + 1, kind, m);  /* "" -> "new" */
+		/* no closing quote and no letter nor digit: the quote closed a
+		 * prompt the name was in (input("Password: ")), and what
+		 * follows it is code */
+		if ((ve >= n || s[ve] == '\n' || s[ve] == '\r') &&
+		    !any_of(sc, vs, ve - vs, C_ALNUM | C_HIGH))
+			return 0;
 		ve = plan_change_end(sc, ve);
 	} else if (!colon && !spaced && !q && name_start > sc->floor &&
 		   (s[name_start - 1] == '\'' || s[name_start - 1] == '"')) {

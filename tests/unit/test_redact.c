@@ -209,6 +209,22 @@ static void test_yaml_block_scalars(void **state)
 			 "private_key: |\n");
 }
 
+/* A prompt the secret's name is in: its ':' is not an assignment, and the
+ * quote after it closes the prompt (what follows is code).  A quoted
+ * value of symbols alone is still a value. */
+static void test_prompts(void **state)
+{
+	expect_unchanged(state,
+			 "password = input(\"Password: \")\n"
+			 "token = getpass('Token: ');\n"
+			 "x := prompt(\"API token: \")\n");
+	expect(state,
+	       "password: \"%^&*()_+=\"\n"
+	       "print(\"Password: Granite#8fKq2L\")\n",
+	       "password: \"[REDACTED:secret-assignment]\"\n"
+	       "print(\"Password: [REDACTED:secret-assignment]\")\n", 2);
+}
+
 static void test_gitlab_tokens(void **state)
 {
 	expect(state,
@@ -746,6 +762,7 @@ int main(void)
 		cmocka_unit_test(test_go_groups),
 		cmocka_unit_test(test_env_entries),
 		cmocka_unit_test(test_yaml_block_scalars),
+		cmocka_unit_test(test_prompts),
 		cmocka_unit_test(test_gitlab_tokens),
 		cmocka_unit_test(test_aws_keys),
 		cmocka_unit_test(test_slack),
