@@ -1010,7 +1010,10 @@ static int fallback_literal(const struct scan *sc, size_t v, int kind, struct ma
 	for (k = v; k < sc->n && k - v < 160; k++) {
 		unsigned char c = s[k];
 
-		if (c == '\n' || c == ';' || c == ',' || c == '}')
+		/* a marker stands for what an earlier pass took, which may have
+		 * ended the statement (a ','): the second pass stops as the
+		 * first did */
+		if (c == '\n' || c == ';' || c == ',' || c == '}' || starts_marker(sc, k))
 			return 0;
 		if (c == '{')
 			return literal_at(sc, k + 1, kind, m);  /* Ruby's fetch("X") { "..." } */
