@@ -317,6 +317,13 @@ static int random_part(const struct scan *sc, size_t v, size_t ve)
 	return 0;
 }
 
+/* An environment variable's name (DB_PASSWORD, API_KEY2): upper-case
+ * letters, digits and '_', a letter first. */
+static int env_name(const struct scan *sc, size_t b, size_t e)
+{
+	return e > b && HAS(sc, b, C_UP) && all_of(sc, b, e - b, C_UP | C_DIG | C_US);
+}
+
 /*
  * Should the bare (unquoted) value [v, ve) be left alone?  raw_end is where
  * the value stopped before trailing punctuation was dropped.  Bare values
@@ -324,7 +331,7 @@ static int random_part(const struct scan *sc, size_t v, size_t ve)
  * "token: string" in a type error.
  */
 static int bare_is_not_secret(const struct scan *sc, size_t v, size_t ve,
-			      size_t raw_end, int colon)
+			      size_t raw_end, int colon, int literal)
 {
 	size_t k = v, len = ve - v, id_end;
 	int segs, sigil = 0;
@@ -356,9 +363,13 @@ static int bare_is_not_secret(const struct scan *sc, size_t v, size_t ve,
 		return source_location(sc, k, ve);  /* more follows: not a plain reference */
 	if ((segs > 1 || sigil) && !random_part(sc, k, ve))
 		return 1;              /* self.token, p->key, *secret */
-	/* A single identifier. */
-	if (callus_redact_name_kind(s + k, ve - k) != NAME_NO)
-		return 1;              /* api_key=api_key, token: ACCESS_TOKEN */
+	/* A single identifier: in code a variable (api_key=api_key, token:
+	 * ACCESS_TOKEN); after an environment's NAME=, where a word is the
+	 * value itself (PASSWORD=supersecret), one with a lower-case letter
+	 * is the secret */
+	if (callus_redact_name_kind(s + k, ve - k) != NAME_NO &&
+	    !(literal && any_of(sc, k, ve - k, C_LO)))
+		return 1;
 	if (HAS(sc, k, C_UP) && any_of(sc, k, ve - k, C_US) &&
 	    !any_of(sc, k, ve - k, C_LO))
 		return 1;              /* a constant such as TOKEN_EXPIRED */
@@ -1267,7 +1278,8 @@ int callus_redact_match_assign(const struct scan *sc, size_t op, struct match *m
 			return 0;
 		if (is_nullish(s + vs, ve - vs))
 			return plan_new_value(sc, raw_end, kind, m);  /* null -> "new" */
-		if (bare_is_not_secret(sc, vs, ve, raw_end, colon))
+		if (bare_is_not_secret(sc, vs, ve, raw_end, colon,
+				       !spaced && !q && env_name(sc, name_start, name_end)))
 			return fallback_literal(sc, raw_end, kind, m);
 		if (raw_end - v == VALUE_CAP) {  /* decided on a prefix */
 			raw_end = bare_end(sc, v, query, (size_t)-1);
@@ -1348,7 +1360,7 @@ int callus_redact_match_define(const struct scan *sc, size_t i, struct match *m)
 	} else {
 		vs = k;
 		ve = bare_end(sc, vs, 0, VALUE_CAP);
-		if (ve == vs || bare_is_not_secret(sc, vs, ve, ve, 0))
+		if (ve == vs || bare_is_not_secret(sc, vs, ve, ve, 0, 0))
 			return 0;
 		if (ve - vs == VALUE_CAP)   /* decided on a prefix: taken whole */
 			ve = bare_end(sc, vs, 0, (size_t)-1);

@@ -62,7 +62,7 @@
  * it did not: a store gone over whole by an older one is gone over again.
  * 1: the 220 formats of tests/fixtures/secrets/.  2: a signature's frames
  * and its id (store_resign.h), the layers' notes as pulled before they
- * were redacted on the way in.  3: the 284 formats (SQL's passwords,
+ * were redacted on the way in.  3: the 286 formats (SQL's passwords,
  * typed and grouped declarations, wrapped values, environment entries
  * named by a sibling, YAML blocks, Terraform's changes, fallbacks). */
 #define CALLUS_REDACT_VERSION 3
