@@ -1022,8 +1022,8 @@ static int fallback_literal(const struct scan *sc, size_t v, int kind, struct ma
 		unsigned char c = s[k];
 
 		/* a marker stands for what an earlier pass took, which may have
-		 * ended the statement (a ','): the second pass stops as the
-		 * first did */
+		 * ended the statement (a ',') or closed a subscript or a call:
+		 * the second pass stops as the first did, here and inside them */
 		if (c == '\n' || c == ';' || c == ',' || c == '}' || starts_marker(sc, k))
 			return 0;
 		if (c == '{')
@@ -1033,7 +1033,9 @@ static int fallback_literal(const struct scan *sc, size_t v, int kind, struct ma
 			unsigned char q = 0;
 
 			for (k++; k < sc->n && k - v < 160 && s[k] != '\n' && (q || s[k] != ']'); k++)
-				if (q)
+				if (starts_marker(sc, k))
+					return 0;
+				else if (q)
 					q = s[k] == q ? 0 : q;
 				else if (HAS(sc, k, C_QUOTE))
 					q = s[k];
@@ -1047,6 +1049,8 @@ static int fallback_literal(const struct scan *sc, size_t v, int kind, struct ma
 			unsigned char q = 0;
 
 			for (k++; k < sc->n && k - v < 160 && depth && s[k] != '\n'; k++) {
+				if (starts_marker(sc, k))
+					return 0;
 				if (q) {
 					q = s[k] == q ? 0 : q;
 				} else if (HAS(sc, k, C_QUOTE)) {
