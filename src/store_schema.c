@@ -228,12 +228,21 @@
 
 /* From schema 35: and a run's error that names it by '' (its message is
  * the signature's original) gets that text back. */
-#define SIGNATURE_GONE_35                                                                   \
-	"CREATE TRIGGER signature_gone BEFORE DELETE ON signatures BEGIN"                   \
+#define SIGNATURE_GONE_35_BODY                                                              \
 	"  DELETE FROM signature_vectors WHERE sig = OLD.rowid;"                            \
 	"  DELETE FROM pending_errors WHERE sig = OLD.rowid;"                               \
 	"  UPDATE run_errors SET message = OLD.original WHERE sig = OLD.rowid"              \
-	"  AND message = ''; END;"
+	"  AND message = '';"
+#define SIGNATURE_GONE_35                                                                   \
+	"CREATE TRIGGER signature_gone BEFORE DELETE ON signatures BEGIN"                   \
+	SIGNATURE_GONE_35_BODY " END;"
+
+/* A lesson's files, its own and those it affects, listed in lesson_files
+ * (schema 8; with the lesson's count, schema 46). */
+#define LESSON_FILES_OF_NEW                                                                 \
+	"  INSERT OR IGNORE INTO lesson_files SELECT NEW.file, NEW.id WHERE NEW.file <> '';" \
+	"  INSERT OR IGNORE INTO lesson_files SELECT value, NEW.id FROM json_each(NEW.affected_files)" \
+	"   WHERE type = 'text' AND value <> '';"
 
 /* A rebuild of signatures (schemas 20 and 28) into signatures_t, in
  * SQLite's order: the triggers that read the table from others dropped
@@ -354,10 +363,6 @@
  * The totals' part of a fix counted now also runs when only its time or
  * diff changes, adding 0.
  */
-#define LESSON_FILES_OF_NEW                                                                 \
-	"  INSERT OR IGNORE INTO lesson_files SELECT NEW.file, NEW.id WHERE NEW.file <> '';" \
-	"  INSERT OR IGNORE INTO lesson_files SELECT value, NEW.id FROM json_each(NEW.affected_files)" \
-	"   WHERE type = 'text' AND value <> '';"
 #define TRIGGERS_JOINED_46                                                                  \
 	"DROP TRIGGER lesson_files_added; DROP TRIGGER totals_lesson_in;"                   \
 	"CREATE TRIGGER lessons_added AFTER INSERT ON lessons BEGIN"                         \
@@ -368,11 +373,7 @@
 	"  UPDATE totals SET signatures = signatures + 1; END;"                              \
 	"DROP TRIGGER signature_gone; DROP TRIGGER totals_signature_out;"                   \
 	"CREATE TRIGGER signature_gone BEFORE DELETE ON signatures BEGIN"                   \
-	"  DELETE FROM signature_vectors WHERE sig = OLD.rowid;"                            \
-	"  DELETE FROM pending_errors WHERE sig = OLD.rowid;"                               \
-	"  UPDATE run_errors SET message = OLD.original WHERE sig = OLD.rowid"              \
-	"  AND message = '';"                                                               \
-	"  UPDATE totals SET signatures = signatures - 1; END;"                              \
+	SIGNATURE_GONE_35_BODY "  UPDATE totals SET signatures = signatures - 1; END;"                              \
 	"DROP TRIGGER vectors_added; DROP TRIGGER noted_count_vector_add;"                  \
 	"DROP TRIGGER aliased_vector_in;"                                                   \
 	"CREATE TRIGGER vectors_added AFTER INSERT ON signature_vectors BEGIN"              \
@@ -721,14 +722,10 @@ static const char *const migrations[] = {
 	"INSERT OR IGNORE INTO lesson_files SELECT j.value, l.id FROM lessons l,"
 	"  json_each(l.affected_files) j WHERE j.type = 'text' AND j.value <> '';"
 	"CREATE TRIGGER lesson_files_added AFTER INSERT ON lessons BEGIN"
-	"  INSERT OR IGNORE INTO lesson_files SELECT NEW.file, NEW.id WHERE NEW.file <> '';"
-	"  INSERT OR IGNORE INTO lesson_files SELECT value, NEW.id FROM json_each(NEW.affected_files)"
-	"   WHERE type = 'text' AND value <> ''; END;"
+	LESSON_FILES_OF_NEW " END;"
 	"CREATE TRIGGER lesson_files_changed AFTER UPDATE OF file, affected_files ON lessons BEGIN"
 	"  DELETE FROM lesson_files WHERE lesson_id = NEW.id;"
-	"  INSERT OR IGNORE INTO lesson_files SELECT NEW.file, NEW.id WHERE NEW.file <> '';"
-	"  INSERT OR IGNORE INTO lesson_files SELECT value, NEW.id FROM json_each(NEW.affected_files)"
-	"   WHERE type = 'text' AND value <> ''; END;"
+	LESSON_FILES_OF_NEW " END;"
 	"DROP INDEX signatures_error_type;"
 	"CREATE INDEX signatures_type_seen ON signatures(error_type, last_seen);"
 	"CREATE INDEX pending_snapshot ON pending_errors(snapshot_id) WHERE snapshot_id IS NOT NULL;"
