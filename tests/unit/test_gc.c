@@ -286,6 +286,17 @@ static void policy(callus_gc_policy *p)
 	p->sweep = 0;
 }
 
+/* callus gc with the pass of today's redactor over the whole store. */
+static void redact_whole(fixture *f, callus_gc_result *r)
+{
+	callus_gc_policy p;
+
+	policy(&p);
+	p.batch = 0;
+	p.redactor = f->red;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, r, NULL), 0);
+}
+
 static void old_lessons_go_with_their_files(void **state)
 {
 	fixture *f = *state;
@@ -2511,7 +2522,6 @@ static void an_older_stores_texts_are_redacted_again(void **state)
 {
 	fixture *f = *state;
 	callus_signature g1, g2;
-	callus_gc_policy p;
 	callus_gc_result r;
 	char sig[65], page[160], logp[160], *text;
 	FILE *fp;
@@ -2543,10 +2553,7 @@ static void an_older_stores_texts_are_redacted_again(void **state)
 	fputs("{\"event\":\"e\",\"message\":\"auth " TOKEN "\"}\n{\"event\":\"ok\"}\n", fp);
 	assert_int_equal(fclose(fp), 0);
 
-	policy(&p);
-	p.batch = 0;
-	p.redactor = f->red;
-	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	redact_whole(f, &r);
 	assert_int_equal(tokens_left(f), 0);
 	assert_int_equal(r.redacted, before);
 	assert_int_equal(r.redacted_log, 1);
@@ -2605,7 +2612,7 @@ static void an_older_stores_texts_are_redacted_again(void **state)
 	 * (the WAL emptied into it by the pass) */
 	assert_false(file_holds(f->path, "ghp_"));
 	/* once: the next pass reads the mark, and nothing else */
-	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	redact_whole(f, &r);
 	assert_int_equal(r.redacted, 0);
 	callus_signature_release(&g1);
 	callus_signature_release(&g2);
@@ -2790,7 +2797,6 @@ static void a_signature_redacted_takes_todays_id(void **state)
 {
 	fixture *f = *state;
 	callus_signature old, now;
-	callus_gc_policy p;
 	callus_gc_result r;
 	long long sig;
 
@@ -2805,10 +2811,7 @@ static void a_signature_redacted_takes_todays_id(void **state)
 			 1);
 	sql(f, FORGET_REDACTION);
 
-	policy(&p);
-	p.batch = 0;
-	p.redactor = f->red;
-	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	redact_whole(f, &r);
 	assert_int_equal(count_id(f, "SELECT count(*) FROM signatures WHERE id = ?1", old.id), 0);
 	/* the same row: its errors and vectors name it by rowid */
 	assert_int_equal(count_id(f, "SELECT sig FROM signatures WHERE id = ?1", now.id), sig);
@@ -3004,7 +3007,6 @@ static void a_signature_signed_again_into_another_keeps_its_errors_words(void **
 {
 	fixture *f = *state;
 	callus_signature x, y;
-	callus_gc_policy p;
 	callus_gc_result r;
 	char *got;
 
@@ -3017,10 +3019,7 @@ static void a_signature_signed_again_into_another_keeps_its_errors_words(void **
 	assert_int_equal(count(f, "SELECT count(*) FROM run_errors WHERE message = ''"), 2);
 	sql(f, "UPDATE sync_state SET value = '1' WHERE key = 'redaction.version';");
 	assert_int_equal(callus_store_redact_due(f->s, NULL), 1);
-	policy(&p);
-	p.batch = 0;
-	p.redactor = f->red;
-	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	redact_whole(f, &r);
 	assert_int_equal(count(f, "SELECT count(*) FROM signatures"), 1);
 	assert_int_equal(count(f, "SELECT count(DISTINCT sig) FROM run_errors"), 1);
 	got = text_of(f, RUN_MESSAGES);
@@ -3038,7 +3037,6 @@ static void a_store_the_previous_redactor_went_over_is_redacted_again(void **sta
 {
 	fixture *f = *state;
 	callus_signature g;
-	callus_gc_policy p;
 	callus_gc_result r;
 	char *got;
 
@@ -3047,11 +3045,8 @@ static void a_store_the_previous_redactor_went_over_is_redacted_again(void **sta
 	       " || ' = ''Hunter2-secret-9q'';';"
 	       "UPDATE sync_state SET value = '2' WHERE key = 'redaction.version';");
 	assert_int_equal(callus_store_redact_due(f->s, NULL), 1);
-	policy(&p);
-	p.batch = 0;
-	p.redactor = f->red;
-	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
-	assert_true(r.redacted >= 1);
+	redact_whole(f, &r);
+	assert_int_equal(r.redacted, 1);
 	got = text_of(f, "SELECT error_summary FROM lessons");
 	assert_null(strstr(got, "Hunter2-secret-9q"));
 	assert_non_null(strstr(got, "SET PASSWORD FOR 'bob'@'localhost' = '[REDACTED:"));
@@ -3067,7 +3062,6 @@ static void a_store_an_earlier_pass_redacted_is_signed_again(void **state)
 {
 	fixture *f = *state;
 	callus_signature old, now;
-	callus_gc_policy p;
 	callus_gc_result r;
 
 	record(f, "src/a.c", SECRET_MSG, &old, NULL);
@@ -3082,10 +3076,7 @@ static void a_store_an_earlier_pass_redacted_is_signed_again(void **state)
 	       " '[REDACTED:github-token]');"
 	       "UPDATE sync_state SET value = '1' WHERE key = 'redaction.version';");
 	assert_int_equal(callus_store_redact_due(f->s, NULL), 1);
-	policy(&p);
-	p.batch = 0;
-	p.redactor = f->red;
-	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	redact_whole(f, &r);
 	assert_int_equal(r.redacted, 0);
 	assert_int_equal(count_id(f, "SELECT count(*) FROM signatures WHERE id = ?1", old.id), 0);
 	assert_int_equal(count_id(f, "SELECT count(*) FROM signatures WHERE id = ?1", now.id), 1);

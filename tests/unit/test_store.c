@@ -781,6 +781,13 @@ static void page_cache_as_asked(void **state)
 	assert_true(cache_after_reading(f->path, back, 2) > 250 * PAGE);
 }
 
+/* sql run on db, the test failed with SQLite's message when it fails. */
+static void exec_or_fail(sqlite3 *db, const char *sql)
+{
+	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(db));
+}
+
 /* The counts the triggers keep that no total holds: the noted count (the
  * built-in vectors of signatures with a note or a cached note, once per
  * note) and each model's vectors and aliases' vectors. */
@@ -848,9 +855,7 @@ static void joined_triggers_keep_the_counts(void **state)
 				      NULL),
 			 SQLITE_OK);
 	for (size_t i = 0; i < sizeof(before) / sizeof(before[0]); i++)
-		if (sqlite3_exec(db, before[i], NULL, NULL, NULL) != SQLITE_OK)
-			fail_msg("%s: %s", before[i], sqlite3_errmsg(db));
-	assert_int_equal(sqlite3_exec(db, "SELECT 1", NULL, NULL, NULL), SQLITE_OK);
+		exec_or_fail(db, before[i]);
 	sqlite3_close(db);
 
 	assert_int_equal(callus_store_open(&s, f->path, 1000, NULL), 0);
@@ -861,8 +866,7 @@ static void joined_triggers_keep_the_counts(void **state)
 	assert_int_equal(callus_store_query_int(s, COUNTS_TRUE), 1);
 	assert_int_equal(callus_store_query_int(s, "SELECT n FROM noted_count"), 1);
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
-		if (sqlite3_exec(callus_store_db(s), steps[i], NULL, NULL, NULL) != SQLITE_OK)
-			fail_msg("%s: %s", steps[i], sqlite3_errmsg(callus_store_db(s)));
+		exec_or_fail(callus_store_db(s), steps[i]);
 		assert_int_equal(callus_store_totals_check(s, 0, &drifted, NULL), 0);
 		if (drifted || callus_store_query_int(s, COUNTS_TRUE) != 1)
 			fail_msg("the counts drifted after %s", steps[i]);
@@ -933,8 +937,7 @@ static void totals_follow_every_change(void **state)
 
 	assert_int_equal(callus_store_open(&s, f->path, 1000, NULL), 0);
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
-		if (sqlite3_exec(callus_store_db(s), steps[i], NULL, NULL, NULL) != SQLITE_OK)
-			fail_msg("%s: %s", steps[i], sqlite3_errmsg(callus_store_db(s)));
+		exec_or_fail(callus_store_db(s), steps[i]);
 		assert_int_equal(callus_store_totals_check(s, 0, &drifted, NULL), 0);
 		if (drifted)
 			fail_msg("the totals drifted after %s", steps[i]);
