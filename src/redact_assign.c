@@ -623,6 +623,23 @@ static int annotated_name(const struct scan *sc, size_t type_end, size_t *ns, si
 	return ident_before(sc, k - 1, 1, ns, ne);
 }
 
+/* The start of the line holding k, not before the floor. */
+static size_t line_from(const struct scan *sc, size_t k)
+{
+	while (k > sc->floor && sc->s[k - 1] != '\n')
+		k--;
+	return k;
+}
+
+/* The end of the line at k, before a '\r'. */
+static size_t line_end(const struct scan *sc, size_t k)
+{
+	const unsigned char *nl = memchr(sc->s + k, '\n', sc->n - k);
+	size_t e = nl ? (size_t)(nl - sc->s) : sc->n;
+
+	return e > k && sc->s[e - 1] == '\r' ? e - 1 : e;
+}
+
 /* Past a diff's '+' or '-' at the start of the line at ls. */
 static size_t past_diff_mark(const struct scan *sc, size_t ls, size_t end)
 {
@@ -642,12 +659,11 @@ static int in_go_group(const struct scan *sc, size_t ls)
 	size_t e = ls, ps, c, le;
 
 	for (int lines = 0; lines < 64 && e > sc->floor && s[e - 1] == '\n'; lines++, e = ps) {
-		for (ps = e - 1; ps > sc->floor && s[ps - 1] != '\n'; ps--)
-			;
+		ps = line_from(sc, e - 1);
 		if ((ps > 0 && (ps == sc->floor || ls - ps > 4096)) || has_marker(sc, ps, e - ps))
 			return 0;      /* its start not seen; what a second pass
 					* would not read past */
-		le = e - 1 > ps && s[e - 2] == '\r' ? e - 2 : e - 1;
+		le = line_end(sc, ps);
 		c = skip_blanks(sc, past_diff_mark(sc, ps, le), le);
 		if ((c + 5 <= le && !memcmp(s + c, "var (", 5)) ||
 		    (c + 7 <= le && !memcmp(s + c, "const (", 7))) {
@@ -852,15 +868,6 @@ static size_t block_indicator(const struct scan *sc, size_t v)
 	return k + 1 < sc->n && s[k] == '\n' ? k + 1 : 0;
 }
 
-/* The end of the line at k, before a '\r'. */
-static size_t line_end(const struct scan *sc, size_t k)
-{
-	const unsigned char *nl = memchr(sc->s + k, '\n', sc->n - k);
-	size_t e = nl ? (size_t)(nl - sc->s) : sc->n;
-
-	return e > k && sc->s[e - 1] == '\r' ? e - 1 : e;
-}
-
 /*
  * A YAML block scalar, "password: |" or "private_key: >-" then the lines
  * indented deeper than the key (ks, its quote when quoted), which are the
@@ -877,8 +884,7 @@ static int block_scalar(const struct scan *sc, size_t ks, size_t body, int kind,
 	size_t ls, col, k, c, e, vs = 0, ve = 0;
 	unsigned char mark = 0;
 
-	for (ls = ks; ls > sc->floor && s[ls - 1] != '\n'; ls--)
-		;
+	ls = line_from(sc, ks);
 	if (ls > 0 && ls == sc->floor)
 		return 0;      /* the key line's start not seen */
 	if ((s[ls] == '+' || s[ls] == '-') && s[body] == s[ls])
