@@ -86,7 +86,10 @@ int callus_failure_build(callus_failure *out, const callus_check *chk, const cal
 	if (!out->command)
 		goto oom;
 	if (out->failed) {
-		if ((rc = callus_capture_text(cap, &text)) < 0 ||
+		/* each diagnostic's file is looked for in it: thousands of them
+		 * in a large build's output */
+		if ((rc = callus_strlist_index(&out->files)) < 0 ||
+		    (rc = callus_capture_text(cap, &text)) < 0 ||
 		    (rc = parse_output(out, chk, cap, &text, pc)) < 0 ||
 		    (rc = callus_summary_build(&out->summary, text.ptr, text.len, cap->head.ptr,
 						 cap->head.len, pc, &out->diags)) < 0)

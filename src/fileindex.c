@@ -307,7 +307,10 @@ int callus_fileindex_add(callus_store *s, const int64_t *pending, size_t n, call
 		rc = callus_fileindex_write(s, err);
 		goto out;
 	}
-	sq = sqlite3_prepare_v2(callus_store_db(s), sql, -1, &st, NULL);
+	/* a build's thousand errors name as many files: each looked for */
+	sq = callus_strlist_index(&add) < 0
+		     ? SQLITE_NOMEM
+		     : sqlite3_prepare_v2(callus_store_db(s), sql, -1, &st, NULL);
 	for (size_t i = 0; sq == SQLITE_OK && i < n; i++) {
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, pending[i]);
@@ -328,6 +331,7 @@ int callus_fileindex_add(callus_store *s, const int64_t *pending, size_t n, call
 		rc = callus_store_db_error(s, err, sq, "cannot list the files known in");
 		goto out;
 	}
+	/* looked up no more: sorted in place, past its index */
 	if (add.count > 1)
 		qsort(add.items, add.count, sizeof(*add.items), by_string);
 	if (unlisted(&out, &text, &add) < 0) {

@@ -19,7 +19,7 @@
 
 static char *files_json(const callus_lesson *l)
 {
-	callus_strlist files = { l->affected_files, l->affected_count, l->affected_count };
+	callus_strlist files = { l->affected_files, l->affected_count, l->affected_count, NULL, 0 };
 
 	return callus_sql_strlist_json(&files);
 }

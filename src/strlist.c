@@ -1,8 +1,153 @@
 #include "callus/strlist.h"
 #include "callus/common.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* An index's slot: the item's place + 1 (0: empty) and its hash, so that a
+ * probe compares strings only when their hashes are equal. */
+struct callus_strlist_slot {
+	size_t at;
+	uint64_t hash;
+};
+
+/* Eight bytes a step, each step's product folded back: strings of a few
+ * dozen bytes (paths, lines of output), no adversary worse than a slow
+ * lookup. */
+static uint64_t hash_of(const char *s, size_t len)
+{
+	const uint64_t k = 0x9e3779b97f4a7c15u;
+	uint64_t h = len * k, w;
+	size_t i = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, s + i, 8);
+		h = (h ^ w) * k;
+		h ^= h >> 32;
+	}
+	if (i < len) {
+		w = 0;
+		memcpy(&w, s + i, len - i);
+		h = (h ^ w) * k;
+		h ^= h >> 32;
+	}
+	return h;
+}
+
+static void index_drop(callus_strlist *l)
+{
+	free(l->slots);
+	l->slots = NULL;
+	l->nslots = 0;
+}
+
+/* The slot holding s[0..len) (hash h) in l's index, or the empty slot where
+ * it would go.  The index is never full (index_put keeps it under 3/4). */
+static struct callus_strlist_slot *slot_of(const callus_strlist *l, const char *s, size_t len,
+					   uint64_t h)
+{
+	size_t mask = l->nslots - 1;
+
+	for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
+		struct callus_strlist_slot *sl = &l->slots[i];
+		const char *item;
+
+		if (!sl->at)
+			return sl;
+		item = l->items[sl->at - 1];
+		if (sl->hash == h && strnlen(item, len + 1) == len && !memcmp(item, s, len))
+			return sl;
+	}
+}
+
+/* A table of n slots (a power of two) holding items[0..count). */
+static int index_build(callus_strlist *l, size_t n)
+{
+	struct callus_strlist_slot *old = l->slots;
+	size_t i;
+
+	if (!(l->slots = calloc(n, sizeof(*l->slots)))) {
+		l->slots = old;
+		return CALLUS_ENOMEM;
+	}
+	free(old);
+	l->nslots = n;
+	for (i = 0; i < l->count; i++) {
+		size_t len = strlen(l->items[i]);
+		uint64_t h = hash_of(l->items[i], len);
+		struct callus_strlist_slot *sl = slot_of(l, l->items[i], len, h);
+
+		/* an equal item before it keeps the slot, as a search finds the
+		 * first of equal items */
+		if (!sl->at) {
+			sl->at = i + 1;
+			sl->hash = h;
+		}
+	}
+	return 0;
+}
+
+/* The index moved to a table of n slots, by the hashes it holds: its
+ * entries are distinct strings already, so none is compared. */
+static int index_grow(callus_strlist *l, size_t n)
+{
+	struct callus_strlist_slot *to = calloc(n, sizeof(*to));
+
+	if (!to)
+		return CALLUS_ENOMEM;
+	for (size_t i = 0; i < l->nslots; i++) {
+		size_t j;
+
+		if (!l->slots[i].at)
+			continue;
+		for (j = (size_t)l->slots[i].hash & (n - 1); to[j].at; j = (j + 1) & (n - 1))
+			;
+		to[j] = l->slots[i];
+	}
+	free(l->slots);
+	l->slots = to;
+	l->nslots = n;
+	return 0;
+}
+
+/* items[count - 1], just appended, entered in the index, grown first when
+ * it would be 3/4 full; without memory the index is dropped. */
+static void index_put(callus_strlist *l, const char *s, size_t len)
+{
+	struct callus_strlist_slot *sl;
+	uint64_t h;
+	size_t n;
+
+	if (l->count * 4 > l->nslots * 3 &&
+	    (callus_size_mul(&n, l->nslots, 2) < 0 || index_grow(l, n) < 0)) {
+		index_drop(l);
+		return;
+	}
+	h = hash_of(s, len);
+	sl = slot_of(l, s, len, h);
+	if (!sl->at) {
+		sl->at = l->count;
+		sl->hash = h;
+	}
+}
+
+int callus_strlist_index(callus_strlist *l)
+{
+	size_t n = 16;
+
+	while (n * 3 < l->count * 4 + 4) {
+		if (callus_size_mul(&n, n, 2) < 0) {
+			index_drop(l);
+			return CALLUS_ENOMEM;
+		}
+	}
+	if (index_build(l, n) < 0) {
+		index_drop(l);
+		return CALLUS_ENOMEM;
+	}
+	return 0;
+}
 
 int callus_strlist_add(callus_strlist *l, const char *s, size_t len)
 {
@@ -22,11 +167,16 @@ int callus_strlist_add(callus_strlist *l, const char *s, size_t len)
 	memcpy(copy, s, len);
 	copy[len] = '\0';
 	l->items[l->count++] = copy;
+	if (l->slots)
+		index_put(l, copy, len);
 	return 0;
 }
 
 int callus_strlist_contains(const callus_strlist *l, const char *s, size_t len)
 {
+	/* a few items are compared sooner than one is hashed */
+	if (l->slots && l->count > 8)
+		return slot_of(l, s, len, hash_of(s, len))->at != 0;
 	for (size_t i = 0; i < l->count; i++)
 		if (strlen(l->items[i]) == len && !memcmp(l->items[i], s, len))
 			return 1;
@@ -51,6 +201,7 @@ char **callus_strlist_detach(callus_strlist *l, size_t *count)
 	*count = l->count;
 	l->items = NULL;
 	l->count = l->alloc = 0;
+	index_drop(l);
 	return items;
 }
 
@@ -63,4 +214,5 @@ void callus_strlist_release(callus_strlist *l)
 	free(l->items);
 	l->items = NULL;
 	l->count = l->alloc = 0;
+	index_drop(l);
 }

@@ -440,7 +440,9 @@ static int put_essentials(callus_buf *sum, callus_strlist *shown, const callus_d
 
 	if (!diags || !diags->count)
 		return 0;
-	if (!(es = calloc(diags->count, sizeof(*es))))
+	/* a thousand failures, each looked for in both */
+	if (!(es = calloc(diags->count, sizeof(*es))) || callus_strlist_index(&lines) < 0 ||
+	    callus_strlist_index(&keys) < 0)
 		goto out;
 	for (size_t i = 0; i < diags->count; i++) {
 		const callus_diag *d = &diags->items[i];
@@ -554,6 +556,9 @@ int callus_summary_build(char **out, const char *text, size_t len, const char *o
 	int rc = CALLUS_ENOMEM;
 	const char *p = text, *end = text + len;
 
+	/* every line of the output looked for in it: thousands */
+	if (callus_strlist_index(&lines) < 0)
+		goto out;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = (size_t)((nl ? nl : end) - p);

@@ -3,25 +3,45 @@
  *
  * The list owns every item (malloc'd copies); callus_strlist_release() frees
  * them.  Items are borrowed by readers until the list is released.
+ *
+ * A list is searched item by item, unless its owner asked for an index
+ * (callus_strlist_index): a list that may grow to thousands and is asked
+ * for each new string (the files a megabyte of build output names, one
+ * diagnostic a line) would cost the square of its length.
  */
 #ifndef CALLUS_STRLIST_H
 #define CALLUS_STRLIST_H
 
 #include <stddef.h>
 
+struct callus_strlist_slot;
+
 typedef struct callus_strlist {
 	char **items;
 	size_t count, alloc;
+	struct callus_strlist_slot *slots; /* the index, owned: NULL without one */
+	size_t nslots;                     /* a power of two */
 } callus_strlist;
 
-#define CALLUS_STRLIST_INIT { NULL, 0, 0 }
+#define CALLUS_STRLIST_INIT { NULL, 0, 0, NULL, 0 }
 
 /* Append a copy of s[0..len). */
 int callus_strlist_add(callus_strlist *l, const char *s, size_t len);
 /* Append unless an equal string is already there; *added tells which. */
 int callus_strlist_add_unique(callus_strlist *l, const char *s, size_t len, int *added);
 int callus_strlist_contains(const callus_strlist *l, const char *s, size_t len);
-/* Hand the array to the caller (free each item, then the array). */
+/*
+ * Find items by their hash from now on: callus_strlist_add_unique() and
+ * callus_strlist_contains() take the same time at any length.  The owner
+ * promises that the list then changes only through the functions here: an
+ * item replaced, removed or moved by hand (a sort) leaves the index wrong
+ * until callus_strlist_index() makes it again.  Without memory for it, or
+ * for it to grow, the list goes back to being searched item by item:
+ * CALLUS_ENOMEM tells, and the list is as right as before.
+ */
+int callus_strlist_index(callus_strlist *l);
+/* Hand the array to the caller (free each item, then the array); the index
+ * is freed. */
 char **callus_strlist_detach(callus_strlist *l, size_t *count);
 void callus_strlist_release(callus_strlist *l);
 

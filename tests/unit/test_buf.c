@@ -145,6 +145,51 @@ static void strlist_unique(void **state)
 	callus_strlist_release(&l);
 }
 
+/* An indexed list answers as one searched item by item: the same items
+ * kept, in the same order, through its growth, for strings that are each
+ * other's prefixes, and a list indexed with items (duplicates among them)
+ * already in it. */
+static void strlist_index_agrees_with_a_search(void **state)
+{
+	callus_strlist plain = CALLUS_STRLIST_INIT, hashed = CALLUS_STRLIST_INIT;
+	char s[64];
+
+	(void)state;
+	assert_int_equal(callus_strlist_add(&hashed, "src/x.c", 7), 0);
+	assert_int_equal(callus_strlist_add(&hashed, "src/x.c", 7), 0);
+	assert_int_equal(callus_strlist_add(&plain, "src/x.c", 7), 0);
+	assert_int_equal(callus_strlist_add(&plain, "src/x.c", 7), 0);
+	assert_int_equal(callus_strlist_index(&hashed), 0);
+	for (unsigned i = 0; i < 6000; i++) {
+		/* every third string again; lengths 1 to 40: "a", "aa", ... */
+		unsigned k = (i * 7919u) % 4000u;
+		int n = k % 3 ? snprintf(s, sizeof(s), "src/d%u/f%u.c", k % 97, k)
+			      : (int)(1 + k % 40);
+		int a1, a2;
+
+		if (!(k % 3))
+			memset(s, 'a', (size_t)n);
+		assert_int_equal(callus_strlist_add_unique(&plain, s, (size_t)n, &a1), 0);
+		assert_int_equal(callus_strlist_add_unique(&hashed, s, (size_t)n, &a2), 0);
+		assert_int_equal(a1, a2);
+	}
+	assert_true(hashed.count > 1000);
+	assert_int_equal(plain.count, hashed.count);
+	for (size_t i = 0; i < plain.count; i++)
+		assert_string_equal(plain.items[i], hashed.items[i]);
+	/* what is not there: a prefix, a longer string, one with a NUL inside */
+	assert_false(callus_strlist_contains(&hashed, "src/d1/f1.", 10));
+	assert_false(callus_strlist_contains(&hashed, "src/x.c.o", 9));
+	assert_false(callus_strlist_contains(&hashed, "src/x.c\0x", 9));
+	memset(s, 'a', 41);
+	assert_false(callus_strlist_contains(&hashed, s, 41));
+	assert_true(callus_strlist_contains(&hashed, s, 40));
+	assert_true(callus_strlist_contains(&hashed, "src/x.c", 7));
+	callus_strlist_release(&plain);
+	callus_strlist_release(&hashed);
+	assert_null(hashed.slots);
+}
+
 static void utf8_repair(void **state)
 {
 	callus_buf b = CALLUS_BUF_INIT;
@@ -390,6 +435,7 @@ int main(void)
 		cmocka_unit_test(detach_hands_over),
 		cmocka_unit_test(size_helpers_detect_overflow),
 		cmocka_unit_test(strlist_unique),
+		cmocka_unit_test(strlist_index_agrees_with_a_search),
 		cmocka_unit_test(utf8_repair),
 		cmocka_unit_test(json_strings_read_back),
 		cmocka_unit_test(json_escapes_found_at_every_offset),
