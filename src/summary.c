@@ -76,9 +76,13 @@ static void put_relative(callus_buf *out, const char *s, size_t len, const callu
 
 /* A word: letters, digits, '_', '.' inside, and any byte of a multibyte
  * character, so "test_calc.py", "0.18ms" and "größe" are one word each. */
-static int word_byte(char c)
+static inline int word_byte(char c)
 {
-	return is_alpha(c) || is_digit(c) || c == '_' || c == '.' || (unsigned char)c >= 0x80;
+	unsigned char u = (unsigned char)c;
+
+	/* asked of every byte of every line a summary looks for its totals in */
+	return u >= 0x80 || (unsigned)((u | 0x20) - 'a') < 26u || (unsigned)(u - '0') < 10u ||
+	       u == '_' || u == '.';
 }
 
 /* The next word of s[0..len) from *pos, without leading or trailing dots;
@@ -195,7 +199,8 @@ int callus_summary_is_totals(const char *line, size_t len)
 	while ((n = next_word(line, len, &pos, &w))) {
 		size_t start = (size_t)(w - line);
 
-		if (prev) {
+		/* a count on either side, else no pair of these */
+		if (prev && (all_digits(prev, prev_n) || all_digits(w, n))) {
 			int spaces = 1, seps = 1; /* what lies between the two words */
 
 			for (size_t i = prev_end; i < start; i++) {
