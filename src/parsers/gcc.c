@@ -259,25 +259,20 @@ static int in_project(state *st, const callus_pu_loc *loc)
  * error a system header reports comes from.  An include's "from FILE:L"
  * is not: the header's own error need not be the includer's.  1 when s
  * was one. */
-static int context_line(state *st, const char *s, size_t len)
+static int context_line(state *st, const char *s, size_t len, const callus_pu_loc *loc)
 {
-	const char *rest;
-	callus_pu_loc loc;
-	size_t rl;
+	const char *rest = s + loc->end;
+	size_t rl = len - loc->end;
 
-	if (!callus_pu_location(s, len, &loc))
-		return 0;
-	rest = s + loc.end;
-	rl = len - loc.end;
 	callus_pu_trim(&rest, &rl);
 	if (!callus_pu_starts(rest, rl, "required from"))
 		return 0;
 	/* the innermost of the project's: the last one */
-	if (in_project(st, &loc)) {
+	if (in_project(st, loc)) {
 		callus_buf_clear(&st->here);
 		callus_buf_put(&st->here, st->scratch.ptr, st->scratch.len);
-		st->here_line = loc.line;
-		st->here_col = loc.col;
+		st->here_line = loc->line;
+		st->here_col = loc->col;
 	}
 	return 1;
 }
@@ -344,10 +339,10 @@ static int line_of(void *arg, const char *s, size_t len)
 		}
 		return add(st, NULL, 0, 0, 0, NULL, 0, m, ml, sev == 2 ? "warning" : "error", NULL);
 	}
-	if (context_line(st, s, len))
-		return callus_buf_status(&st->here) < 0 ? CALLUS_ENOMEM : 0;
 	if (!callus_pu_location(s, len, &loc))
 		return 0;
+	if (context_line(st, s, len, &loc))
+		return callus_buf_status(&st->here) < 0 ? CALLUS_ENOMEM : 0;
 	/* another language's file: mypy, go vet, rustc --error-format=short */
 	if (callus_path_has_source_ext(loc.path, loc.path_len) &&
 	    !callus_pu_is_c_family(loc.path, loc.path_len))

@@ -503,12 +503,19 @@ size_t callus_pu_py_exception_any(const char *s, size_t len, const char **msg, s
 
 int callus_pu_any_line(const char *text, size_t len, int (*fn)(const char *, size_t))
 {
-	const char *p = text, *end = text + len, *s;
-	size_t n;
+	const char *p = text, *end = text + len, *s, *prev = NULL;
+	size_t n, prev_n = 0;
 
-	while (callus_next_line(&p, end, &s, &n))
+	/* a build that prints one diagnostic for each of its steps repeats
+	 * it thousands of times, and every parser sniffs the window */
+	while (callus_next_line(&p, end, &s, &n)) {
+		if (prev && n == prev_n && !memcmp(s, prev, n))
+			continue;
 		if (fn(s, n))
 			return 1;
+		prev = s;
+		prev_n = n;
+	}
 	return 0;
 }
 

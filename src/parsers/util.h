@@ -159,7 +159,7 @@ typedef struct callus_pu_frames {
 	size_t alloc;
 } callus_pu_frames;
 
-#define CALLUS_PU_FRAMES_INIT { { NULL, 0, 0 }, { NULL, 0, 0 }, NULL, 0 }
+#define CALLUS_PU_FRAMES_INIT { CALLUS_STRLIST_INIT, CALLUS_STRLIST_INIT, NULL, 0 }
 #define CALLUS_PU_FRAMES_MAX 200 /* deeper frames (recursion) are not kept */
 
 int callus_pu_frames_add(callus_pu_frames *f, const char *fn, size_t fn_len, const char *file,
@@ -246,7 +246,8 @@ int callus_pu_ruby_frame(const char *s, size_t len, const char **file, size_t *f
 
 /* --- sniffing ------------------------------------------------------------ */
 
-/* Call fn on each line of text; 1 as soon as it returns 1. */
+/* Call fn on each line of text; 1 as soon as it returns 1.  fn reads the
+ * line alone: a line equal to the one before it is not asked again. */
 int callus_pu_any_line(const char *text, size_t len, int (*fn)(const char *, size_t));
 
 /* The raw output as one JSON document (an array or an object, as
