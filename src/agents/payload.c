@@ -9,6 +9,7 @@
 #include "callus/fsutil.h"
 #include "callus/paths.h"
 #include "callus/utf8.h"
+#include "swar.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -460,6 +461,15 @@ static int decode(callus_buf *out, const char *p, const char *e)
 		unsigned hi, lo;
 		unsigned char c;
 
+		/* eight bytes at a time through a run of plain ASCII */
+		while (e - p >= 8) {
+			uint64_t w = callus_swar_load(p);
+
+			if (callus_swar_any_high(w) || callus_swar_any_below(w, 0x20) ||
+			    callus_swar_any_is(w, '\\'))
+				break;
+			p += 8;
+		}
 		while (p < e && (c = (unsigned char)*p) >= 0x20 && c < 0x80 && c != '\\')
 			p++;
 		callus_buf_put(out, run, (size_t)(p - run));

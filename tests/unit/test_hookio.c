@@ -1041,16 +1041,10 @@ static void release_is_idempotent(void **state)
 	assert_int_equal(e.exit_code, -1);
 }
 
-/* A long output, decoded by callus rather than jansson: the same strings,
- * each of repair()'s cases included (invalid UTF-8, an unpaired surrogate,
- * raw control bytes, a NUL escaped), in objects, arrays, as the whole
- * document and beside a long key; a bad escape in it refuses the payload
- * as jansson does. */
-static void long_strings_decoded_alike(void **state)
+/* big as each shape's long string (each %s), read by callus's decoder and
+ * by jansson alike; with a bad escape after it, refused by both alike. */
+static void decoded_alike(const callus_buf *big)
 {
-	static const char piece[] =
-		"src/a.c:1:2: error: \\\"x\\\" \\u00e9 \\ud83d\\ude00 \\ud800 lone \\udc00 low \xff\xc3 \t raw\x01 "
-		"\\/ \\b\\f\\n\\r\\t caf\xc3\xa9\\n";
 	const char *const shapes[] = {
 		"{\"tool_input\":{\"command\":\"gcc -c a.c\"},\"tool_response\":{\"stdout\":\"%s\","
 		"\"list\":[\"%s\",1,{\"deep\":\"%s\"}]}}",
@@ -1059,25 +1053,20 @@ static void long_strings_decoded_alike(void **state)
 		"{\"a\":\"%s\",\"a\":\"%s short\"}",
 		"{\"o\":\"%s\\u0000 nul\"}",
 	};
-	callus_buf big = CALLUS_BUF_INIT;
-	(void)state;
 
-	while (big.len < 3 * 4096)
-		callus_buf_puts(&big, piece);
 	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
 		callus_buf doc = CALLUS_BUF_INIT;
 		json_error_t e1, e2;
 		json_t *a, *b;
 		int oom;
 
-		/* each %s of the shape is the long string */
 		for (const char *p = shapes[i], *q; *p; p = q + 2) {
 			if (!(q = strstr(p, "%s"))) {
 				callus_buf_puts(&doc, p);
 				break;
 			}
 			callus_buf_put(&doc, p, (size_t)(q - p));
-			callus_buf_put(&doc, big.ptr, big.len);
+			callus_buf_put(&doc, big->ptr, big->len);
 		}
 		a = callus_payload_load_with(doc.ptr, doc.len, JSON_DECODE_ANY, &e1, &oom, 4096);
 		assert_false(oom);
@@ -1091,11 +1080,35 @@ static void long_strings_decoded_alike(void **state)
 		json_decref(b);
 		/* an escape jansson refuses, at the end of the long string */
 		callus_buf_clear(&doc);
-		callus_buf_printf(&doc, "{\"o\":\"%s\\q\"}", big.ptr);
+		callus_buf_printf(&doc, "{\"o\":\"%s\\q\"}", big->ptr);
 		assert_null(callus_payload_load_with(doc.ptr, doc.len, 0, &e1, &oom, 4096));
 		assert_null(callus_payload_load_with(doc.ptr, doc.len, 0, &e2, &oom, SIZE_MAX));
 		assert_string_equal(e1.text, e2.text);
 		callus_buf_release(&doc);
+	}
+}
+
+/* A long output, decoded by callus rather than jansson: the same strings,
+ * each of repair()'s cases included (invalid UTF-8, an unpaired surrogate,
+ * raw control bytes, a NUL escaped), in objects, arrays, as the whole
+ * document and beside a long key; a bad escape in it refuses the payload
+ * as jansson does.  Each case at each place of an eight-byte word: the
+ * decoder takes plain runs a word at a time. */
+static void long_strings_decoded_alike(void **state)
+{
+	static const char piece[] =
+		"src/a.c:1:2: error: \\\"x\\\" \\u00e9 \\ud83d\\ude00 \\ud800 lone \\udc00 low \xff\xc3 \t raw\x01 "
+		"\\/ \\b\\f\\n\\r\\t caf\xc3\xa9\\n";
+	callus_buf big = CALLUS_BUF_INIT;
+	(void)state;
+
+	for (size_t shift = 0; shift < 8; shift++) {
+		callus_buf_clear(&big);
+		for (size_t k = 0; k < shift; k++)
+			callus_buf_putc(&big, 'x');
+		while (big.len < 3 * 4096)
+			callus_buf_puts(&big, piece);
+		decoded_alike(&big);
 	}
 	callus_buf_release(&big);
 }
