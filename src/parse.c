@@ -79,7 +79,17 @@ int callus_parse_file(callus_strlist *files, callus_buf *rel, const callus_pathc
 {
 	callus_buf tmp = CALLUS_BUF_INIT;
 	callus_buf *b = rel ? rel : &tmp;
-	int ok = callus_path_relativize(b, pc, p, len);
+	const char *known;
+	size_t known_len;
+	int ok;
+
+	/* the file of the line before, without a copy: a build repeats one
+	 * file's name for each of its errors */
+	if (!rel && (ok = callus_path_memo_get(pc, p, len, &known, &known_len)) >= 0)
+		return ok && callus_strlist_add_unique(files, known, known_len, NULL) < 0
+			       ? CALLUS_ENOMEM
+			       : ok;
+	ok = callus_path_relativize(b, pc, p, len);
 
 	if (ok && callus_strlist_add_unique(files, b->ptr, b->len, NULL) < 0)
 		ok = CALLUS_ENOMEM;
@@ -94,6 +104,13 @@ int callus_parse_diag(callus_diags *diags, callus_strlist *files, const callus_p
 	callus_buf rel = CALLUS_BUF_INIT;
 	int in = 0, rc;
 
+	/* counted, not kept: its file is still one the output names */
+	if (diags->count >= CALLUS_DIAGS_MAX) {
+		if (file && file_len && (in = callus_parse_file(files, NULL, pc, file, file_len)) < 0)
+			return in;
+		return callus_diags_add(diags, NULL, line, column, code, code_len, message,
+					message_len, severity);
+	}
 	if (file && file_len && (in = callus_parse_file(files, &rel, pc, file, file_len)) < 0) {
 		callus_buf_release(&rel);
 		return in;

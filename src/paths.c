@@ -173,6 +173,16 @@ static void memo_put(callus_pathmemo *m, const callus_pathctx *pc, const char *p
 
 static int resolve(callus_buf *out, const callus_pathctx *pc, const char *p, size_t len);
 
+int callus_path_memo_get(const callus_pathctx *pc, const char *p, size_t len, const char **out,
+			 size_t *out_len)
+{
+	if (!pc->memo || !memo_has(pc->memo, pc, p, len))
+		return -1;
+	*out = pc->memo->out.ptr ? pc->memo->out.ptr : "";
+	*out_len = pc->memo->out.len;
+	return pc->memo->ok;
+}
+
 int callus_path_relativize(callus_buf *out, const callus_pathctx *pc, const char *p, size_t len)
 {
 	int ok;

@@ -91,6 +91,19 @@ static void relativize_memo(void **state)
 	memcpy(memo.out.ptr, "src/Q.c", 7);
 	assert_int_equal(callus_path_relativize(&memoed, &ctxs[0], "src/q.c", 7), 1);
 	assert_string_equal(memoed.ptr, "src/Q.c");
+	/* what a hit would answer, read without a copy */
+	{
+		const char *got = NULL;
+		size_t n = 0;
+
+		assert_int_equal(callus_path_memo_get(&ctxs[0], "src/q.c", 7, &got, &n), 1);
+		assert_int_equal(n, 7);
+		assert_memory_equal(got, "src/Q.c", 7);
+		assert_int_equal(callus_path_memo_get(&ctxs[0], "src/q.h", 7, &got, &n), -1);
+		assert_int_equal(callus_path_memo_get(&ctxs[1], "src/q.c", 7, &got, &n), -1);
+		ctxs[0].memo = NULL;
+		assert_int_equal(callus_path_memo_get(&ctxs[0], "src/q.c", 7, &got, &n), -1);
+	}
 	callus_pathmemo_release(&memo);
 	callus_buf_release(&plain);
 	callus_buf_release(&memoed);
@@ -291,6 +304,47 @@ static void summary_is_bounded(void **state)
 	callus_buf_release(&in);
 }
 
+/* Past the thousand diagnostics kept, each is counted and its file is
+ * still an affected file, once: a file a context line resolved before it
+ * (gcc's "required from", which lists no file), a run of one file, a file
+ * outside the workspace (not listed). */
+static void files_past_the_cap(void **state)
+{
+	callus_failure f;
+	callus_capture c;
+	callus_check chk = { "gcc -c", 1, 1, "gcc", CALLUS_LESSON_ANALYSIS };
+	callus_buf in = CALLUS_BUF_INIT;
+	size_t late = 0;
+
+	(void)state;
+	for (int i = 0; i < CALLUS_DIAGS_MAX; i++)
+		callus_buf_printf(&in, "src/a.c:%d:1: error: missing %d\n", i + 1, i);
+	for (int i = 0; i < 20; i++) {
+		callus_buf_printf(&in, "src/late/g%d.c:3:4:   required from here\n", i);
+		callus_buf_printf(&in, "src/late/g%d.c:5:1: error: late %d\n", i, i);
+		callus_buf_printf(&in, "src/late/g%d.c:6:1: error: again %d\n", i, i);
+		callus_buf_printf(&in, "/usr/include/h%d.h:1:1: error: outside %d\n", i, i);
+	}
+	callus_capture_init(&c);
+	callus_capture_feed(&c, in.ptr, in.len);
+	callus_capture_finish(&c);
+	assert_int_equal(callus_failure_build(&f, &chk, &c, &ws, NULL), 0);
+	assert_int_equal(f.diags.count, CALLUS_DIAGS_MAX);
+	assert_int_equal(f.diags.dropped, 60);
+	assert_int_equal(f.files.count, 21);
+	assert_string_equal(f.files.items[0], "src/a.c");
+	for (size_t i = 1; i < f.files.count; i++) {
+		char want[48];
+
+		snprintf(want, sizeof(want), "src/late/g%zu.c", i - 1);
+		late += !strcmp(f.files.items[i], want);
+	}
+	assert_int_equal(late, 20);
+	callus_failure_release(&f);
+	callus_capture_release(&c);
+	callus_buf_release(&in);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -304,6 +358,7 @@ int main(void)
 		cmocka_unit_test(pytest_and_traceback),
 		cmocka_unit_test(passing_run_has_nothing),
 		cmocka_unit_test(summary_is_bounded),
+		cmocka_unit_test(files_past_the_cap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
