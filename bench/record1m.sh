@@ -1,41 +1,83 @@
 #!/bin/sh
 # bench/record1m.sh - the instructions callus executes recording a failure
-# that printed 1 MB (`make` printing 19,000 gcc error lines; 1,000 kept as
-# errors), through the hook (`callus hook generic`, the payload carrying the
-# output) and through `callus run`, counted by valgrind's callgrind (callus
-# alone: not make).  Instructions, not time: on a shared machine whose speed
-# varies by half from one minute to the next they are what compares two
-# binaries.  Each binary records into a store of its own, once before it is
-# counted (the second recording of the same failure); snapshots off.
+# that printed 1 MB, through the hook (`callus hook generic`, the payload
+# carrying the output) and through `callus run`, counted by valgrind's
+# callgrind (callus alone: not make).  Two megabytes, `make` printing:
+#   repeated   one gcc error line 19,000 times (1,000 kept as errors)
+#   distinct   13,765 gcc errors, each its own, in 7,807 files of 37
+#              folders (three messages, their identifiers numbered): what
+#              a large build's first compile of a broken header prints
+# Instructions, not time: on a shared machine whose speed varies by half
+# from one minute to the next they are what compares two binaries.  Each
+# binary records into a store of its own, once before it is counted (the
+# second recording of the same failure); snapshots off.
+# With CALLUS_1M_TIME=N, also the hook's CPU time: the median of N runs
+# (bench/proctime.c), ms.
 # Usage: bench/record1m.sh [path/to/callus] [path/to/base/callus]
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 callus=$(realpath "${1:-$repo/build/callus}")
 base=${2:+$(realpath "$2")}
+runs=${CALLUS_1M_TIME:-0}
 command -v valgrind >/dev/null || { echo "bench: install valgrind" >&2; exit 1; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+[ "$runs" = 0 ] || cc -O2 -o "$work/proctime" "$repo/bench/proctime.c"
 
-# count BIN ARGS...: the instructions of one run of BIN ARGS, stdin p.json
+# count BIN ARGS...: the instructions of one run of BIN ARGS, stdin p.json;
+# a hook past its deadline goes on in a child (counted from the fork on,
+# with what came before it): the first process's count
 count() {
 	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" <p.json 2>&1 >/dev/null |
-		sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+		sed -n 's/.*Collected : \([0-9]*\).*/\1/p' | head -n 1
 }
 
-echo "| callus | through the hook | through callus run |"
-echo "|:---|---:|---:|"
-for bin in ${base:+"$base"} "$callus"; do
-	ws=$work/ws$$-$(printf '%s' "$bin" | cksum | cut -d' ' -f1)
-	mkdir -p "$ws/.callus" && cd "$ws"
-	git init -q .
-	printf '[learn]\nsnapshots = false\n[retention]\ngc_hours = 0\n' >.callus/config
-	yes "src/main.c:1:27: error: expected ';' before '}' token" | head -c 1048576 >out.txt
-	printf 'fail:\n\t@cat out.txt; exit 1\n' >Makefile
-	jq -n --rawfile o out.txt --arg cwd "$ws" \
-		'{command: "make -s fail", exit_code: 2, output: $o, cwd: $cwd}' >p.json
-	"$bin" hook generic <p.json >/dev/null
-	hook=$(count "$bin" hook generic)
-	"$bin" run -q -- make -s fail >/dev/null 2>&1 || true
-	run=$(count "$bin" run -q -- make -s fail)
-	echo "| $bin | $hook | $run |"
+# output KIND: the megabyte on stdout
+output() {
+	if [ "$1" = repeated ]; then
+		yes "src/main.c:1:27: error: expected ';' before '}' token" | head -c 1048576
+		return
+	fi
+	awk 'BEGIN {
+		for (i = 0; i < 30000; i++) {
+			k = (i * 7919) % 100003
+			if (i % 3 == 0)
+				m = sprintf("\047var_%d\047 undeclared (first use in this function)", k)
+			else if (i % 3 == 1)
+				m = sprintf("expected \047;\047 before \047}\047 token near item_%d", k)
+			else
+				m = sprintf("implicit declaration of function \047fn_%d\047", k)
+			printf "src/d%d/f%d.c:%d:%d: error: %s\n", i % 37, i % 211, 10 + i % 900, 1 + i % 60, m
+		}
+	}' | head -c 1048576
+}
+
+if [ "$runs" = 0 ]; then
+	echo "| output | callus | through the hook | through callus run |"
+	echo "|:---|:---|---:|---:|"
+else
+	echo "| output | callus | through the hook | through callus run | hook, CPU ms (median of $runs) |"
+	echo "|:---|:---|---:|---:|---:|"
+fi
+for kind in repeated distinct; do
+	for bin in ${base:+"$base"} "$callus"; do
+		ws=$work/ws$$-$kind-$(printf '%s' "$bin" | cksum | cut -d' ' -f1)
+		mkdir -p "$ws/.callus" && cd "$ws"
+		git init -q .
+		printf '[learn]\nsnapshots = false\n[retention]\ngc_hours = 0\n' >.callus/config
+		output "$kind" >out.txt
+		printf 'fail:\n\t@cat out.txt; exit 1\n' >Makefile
+		jq -n --rawfile o out.txt --arg cwd "$ws" \
+			'{command: "make -s fail", exit_code: 2, output: $o, cwd: $cwd}' >p.json
+		"$bin" hook generic <p.json >/dev/null
+		hook=$(count "$bin" hook generic)
+		"$bin" run -q -- make -s fail >/dev/null 2>&1 || true
+		run=$(count "$bin" run -q -- make -s fail)
+		if [ "$runs" = 0 ]; then
+			echo "| $kind | $bin | $hook | $run |"
+		else
+			ms=$("$work/proctime" "$runs" p.json "$bin" hook generic | cut -d' ' -f2)
+			echo "| $kind | $bin | $hook | $run | $ms |"
+		fi
+	done
 done
