@@ -1165,9 +1165,53 @@ static void json_lists_read_as_jansson_reads_them(void **state)
 	}
 }
 
+/* callus_sql_strlist_json writes a list as jansson's compact dump does, to
+ * the byte (a stored list is also looked up by its text), and refuses
+ * what json_string() refuses (a string that is not UTF-8). */
+static void lists_written_as_jansson_writes_them(void **state)
+{
+	static const char *const items[] = {
+		"", "src/a.c", "a\"b", "back\\slash", "\b\f\n\r\t", "\x01\x1f\x7f~",
+		"\xc3\xa9t\xc3\xa9 \xf0\x9f\x98\x80", "framework:make", "/ slash", "\x0b\x0e",
+	};
+	enum { N = sizeof(items) / sizeof(items[0]) };
+	(void)state;
+
+	for (size_t from = 0; from <= N; from++) {
+		callus_strlist l = CALLUS_STRLIST_INIT;
+		json_t *a = json_array();
+		char *mine, *theirs;
+
+		/* the lists items[from..N), and the empty one */
+		for (size_t i = from; i < N; i++) {
+			assert_int_equal(callus_strlist_add(&l, items[i], strlen(items[i])), 0);
+			assert_int_equal(json_array_append_new(a, json_string(items[i])), 0);
+		}
+		mine = callus_sql_strlist_json(&l);
+		theirs = json_dumps(a, JSON_COMPACT);
+		assert_non_null(mine);
+		assert_string_equal(mine, theirs);
+		free(mine);
+		free(theirs);
+		json_decref(a);
+		/* a string that is not UTF-8 after them: refused */
+		assert_int_equal(callus_strlist_add(&l, "\xff", 1), 0);
+		assert_null(json_string("\xff"));
+		assert_null(callus_sql_strlist_json(&l));
+		callus_strlist_release(&l);
+	}
+	{
+		char *none = callus_sql_strlist_json(NULL);
+
+		assert_string_equal(none, "[]");
+		free(none);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(lists_written_as_jansson_writes_them),
 		cmocka_unit_test_setup_teardown(records_and_deduplicates, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_recurrence_guessed_wrong_is_still_recorded, setup,
 						teardown),
