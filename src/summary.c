@@ -9,6 +9,7 @@
 #include "parsers/js_util.h"
 
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
@@ -78,11 +79,14 @@ static void put_relative(callus_buf *out, const char *s, size_t len, const callu
  * character, so "test_calc.py", "0.18ms" and "größe" are one word each. */
 static inline int word_byte(char c)
 {
+	/* the ASCII ones as bits of two words, bytes 0-63 and 64-127: asked of
+	 * every byte of every line a summary looks for its totals in */
+	static const uint64_t low = UINT64_C(1) << '.' | UINT64_C(0x3ff) << '0';
+	static const uint64_t high = UINT64_C(0x3ffffff) << ('A' - 64) |
+				     UINT64_C(1) << ('_' - 64) | UINT64_C(0x3ffffff) << ('a' - 64);
 	unsigned char u = (unsigned char)c;
 
-	/* asked of every byte of every line a summary looks for its totals in */
-	return u >= 0x80 || (unsigned)((u | 0x20) - 'a') < 26u || (unsigned)(u - '0') < 10u ||
-	       u == '_' || u == '.';
+	return u >= 0x80 || (((u < 64 ? low : high) >> (u & 63)) & 1);
 }
 
 /* The next word of s[0..len) from *pos, without leading or trailing dots;
