@@ -273,13 +273,14 @@ int callus_learn_suggest(learn_run *r, int64_t check_id)
 			mo.noted_index = noted_index;
 		}
 	}
-	for (size_t i = 0; i < r->nerrs && sq == SQLITE_OK; i++) {
+	for (size_t i = 0, searched = 0; i < r->nerrs && sq == SQLITE_OK; i++) {
 		callus_suggestion *g = NULL;
 		size_t n = 0;
 		int64_t pending_id;
 		int first;
 
-		if (r->res->nsuggestions >= CALLUS_LEARN_SUGGEST_MAX)
+		if (r->res->nsuggestions >= CALLUS_LEARN_SUGGEST_MAX ||
+		    searched >= CALLUS_LEARN_SUGGEST_SEARCH)
 			break;
 		sqlite3_reset(pend);
 		sqlite3_bind_int64(pend, 1, check_id);
@@ -291,6 +292,7 @@ int callus_learn_suggest(learn_run *r, int64_t check_id)
 		pending_id = sqlite3_column_int64(pend, 0);
 		first = sqlite3_column_int64(pend, 1) == 1;
 		sq = SQLITE_OK;
+		searched++;
 		/* a matching failure is no reason to lose the run's states */
 		if (callus_match_suggest(r->s, &mo, r->errs[i].sig, CALLUS_LEARN_SUGGEST_MAX, &g, &n,
 				       NULL) < 0) {

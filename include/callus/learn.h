@@ -61,6 +61,10 @@ typedef struct callus_check_key {
 #define CALLUS_LEARN_PRUNE_BATCH 100
 #define CALLUS_LEARN_DIFF_MAX (64u << 10)
 #define CALLUS_LEARN_SUGGEST_MAX 3
+/* a run's pending errors searched for suggestions at most, in the order
+ * the output gave them (a build's first errors are its causes): a failure
+ * of a thousand errors searched each, one a third of recording it again */
+#define CALLUS_LEARN_SUGGEST_SEARCH 64
 
 /* How to learn from one run.  Borrowed pointers. */
 /* The fix a pass found for the failures of one snapshot: the diff from

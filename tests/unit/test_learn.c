@@ -1281,6 +1281,79 @@ static int row_text(void *ctx, const callus_metric_row *row)
 			       row->value) < 0;
 }
 
+/* A failure's first CALLUS_LEARN_SUGGEST_SEARCH pending errors are
+ * searched for suggestions, in the output's order, and no more: error 0's
+ * fix is suggested when it is the last of them, not when it comes after. */
+static void suggestions_searched_for_the_first_errors(void **state)
+{
+	enum { N = CALLUS_LEARN_SUGGEST_SEARCH };
+	fixture *f = *state;
+	callus_signature *more = calloc(N, sizeof(*more));
+	callus_learn_error *errs = calloc(N + 1, sizeof(*errs));
+	callus_strlist file = CALLUS_STRLIST_INIT;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_learn_result r;
+	callus_resolution res;
+	callus_learn_opts o;
+	int64_t id;
+
+	assert_non_null(more);
+	assert_non_null(errs);
+	fail_run(f, "one", 1, &r);
+	callus_learn_result_release(&r);
+	pass_run(f, "one", &r);
+	callus_learn_result_release(&r);
+	id = resolution_of(f, 0, &res);
+	callus_resolution_release(&res);
+	/* other errors, each its own rule, nothing like error 0's */
+	assert_int_equal(callus_strlist_add(&file, "src/other.js", 12), 0);
+	for (int i = 0; i < N; i++) {
+		char code[32], msg[64];
+		callus_diag d;
+
+		snprintf(code, sizeof(code), "plugin/rule-%c%c", 'a' + i / 26, 'a' + i % 26);
+		snprintf(msg, sizeof(msg), "Expected indentation of %c%c tabs.", 'a' + i / 26,
+			 'a' + i % 26);
+		memset(&d, 0, sizeof(d));
+		d.file = "src/other.js";
+		d.line = 1;
+		d.code = code;
+		d.message = msg;
+		assert_int_equal(callus_signature_build(&more[i], &d, "eslint", NULL), 0);
+		errs[i].sig = &more[i];
+		errs[i].files = &file;
+	}
+	assert_int_equal(store_lesson(f->s, "src/other.js", "indentation", more, N), 0);
+
+	/* the last one searched */
+	o = opts_for(f, "two", "s1");
+	errs[N - 1].sig = &f->sig[0];
+	errs[N - 1].files = &f->files[0];
+	if (callus_learn_failure(f->s, &o, errs, N, &r, &err) < 0)
+		fail_msg("%s", callus_error_message(&err));
+	assert_int_equal(r.nsuggestions, 1);
+	assert_int_equal(r.suggestions[0].resolution_id, id);
+	callus_learn_result_release(&r);
+
+	/* one past them */
+	o = opts_for(f, "three", "s1");
+	errs[N - 1].sig = &more[N - 1];
+	errs[N - 1].files = &file;
+	errs[N].sig = &f->sig[0];
+	errs[N].files = &f->files[0];
+	if (callus_learn_failure(f->s, &o, errs, N + 1, &r, &err) < 0)
+		fail_msg("%s", callus_error_message(&err));
+	assert_int_equal(r.nsuggestions, 0);
+	callus_learn_result_release(&r);
+
+	for (int i = 0; i < N; i++)
+		callus_signature_release(&more[i]);
+	free(more);
+	free(errs);
+	callus_strlist_release(&file);
+	callus_error_release(&err);
+}
+
 static void suggestions_settle_into_metrics(void **state)
 {
 	fixture *f = *state;
@@ -2782,6 +2855,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(two_errors_one_fixed, setup, teardown),
 		cmocka_unit_test_setup_teardown(transitions_are_one_way, setup, teardown),
 		cmocka_unit_test_setup_teardown(suggestions_settle_into_metrics, setup, teardown),
+		cmocka_unit_test_setup_teardown(suggestions_searched_for_the_first_errors, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(metrics_stored_whole_or_not_at_all, setup, teardown),
 		cmocka_unit_test_setup_teardown(feedback_updates_the_rate, setup, teardown),
 		cmocka_unit_test_setup_teardown(prune_drops_only_idle_pending, setup, teardown),
