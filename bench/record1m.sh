@@ -25,8 +25,9 @@ trap 'rm -rf "$work"' EXIT
 [ "$runs" = 0 ] || cc -O2 -o "$work/proctime" "$repo/bench/proctime.c"
 
 # count BIN ARGS...: the instructions of one run of BIN ARGS, stdin p.json;
-# a hook past its deadline goes on in a child (counted from the fork on,
-# with what came before it): the first process's count
+# a hook slowed past its deadline by callgrind leaves a detached copy,
+# which callgrind counts too (with what came before the fork): the first
+# process's count
 count() {
 	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" <p.json 2>&1 >/dev/null |
 		sed -n 's/.*Collected : \([0-9]*\).*/\1/p' | head -n 1
