@@ -563,7 +563,8 @@ int callus_summary_build(char **out, const char *text, size_t len, const char *o
 	unsigned char *chosen = NULL;
 	size_t used, totals = (size_t)-1, reserve = 0;
 	int rc = CALLUS_ENOMEM;
-	const char *p = text, *end = text + len;
+	const char *p = text, *end = text + len, *prev = NULL;
+	size_t prev_n = 0;
 
 	/* every line of the output looked for in it: thousands */
 	if (callus_strlist_index(&lines) < 0)
@@ -578,6 +579,12 @@ int callus_summary_build(char **out, const char *text, size_t len, const char *o
 			s++;
 			n--;
 		}
+		/* a line as the one before it is in the list already, or left
+		 * out as it was: a build repeats one error for each step */
+		if (prev && n == prev_n && !memcmp(s, prev, n))
+			continue;
+		prev = s;
+		prev_n = n;
 		if (!n || is_code_frame(s, n) || callus_js_wrapper_noise(s, n))
 			continue;
 		callus_buf_clear(&line);

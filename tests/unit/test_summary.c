@@ -239,6 +239,44 @@ static void repeats(void **state)
 			fail_msg("\"%s\" says something new", no[i]);
 }
 
+/* An output whose lines come again, one after the other or later, sums up
+ * as the same output with each line once: a line as the one before it is
+ * not read again, and one that only begins like it, or is shorter, is
+ * its own. */
+static void repeated_lines_sum_up_once(void **state)
+{
+	static const char once[] = "building\n"
+				   "src/a.c:1:2: error: expected ';'\n"
+				   "src/a.c:1:2: error: expected ';' before '}'\n"
+				   "src/a.c:1:2: error: expected\n"
+				   "  at frame (src/a.c:1:2)\n"
+				   "3 errors generated.\n";
+	static const char again[] = "building\n"
+				    "src/a.c:1:2: error: expected ';'\n"
+				    "src/a.c:1:2: error: expected ';'\n"
+				    "   src/a.c:1:2: error: expected ';'\n"
+				    "src/a.c:1:2: error: expected ';' before '}'\n"
+				    "src/a.c:1:2: error: expected ';' before '}'\n"
+				    "src/a.c:1:2: error: expected\n"
+				    "  at frame (src/a.c:1:2)\n"
+				    "  at frame (src/a.c:1:2)\n"
+				    "building\n"
+				    "3 errors generated.\n"
+				    "3 errors generated.\n";
+	callus_pathctx pc = { "/w", NULL, "", NULL };
+	char *a = NULL, *b = NULL;
+
+	(void)state;
+	assert_int_equal(callus_summary_build(&a, once, strlen(once), NULL, 0, &pc, NULL), 0);
+	assert_int_equal(callus_summary_build(&b, again, strlen(again), NULL, 0, &pc, NULL), 0);
+	assert_string_equal(a, b);
+	assert_has(a, "src/a.c:1:2: error: expected ';'\n");
+	assert_has(a, "src/a.c:1:2: error: expected\n");
+	assert_has(a, "3 errors generated.");
+	free(a);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -249,6 +287,7 @@ int main(void)
 		cmocka_unit_test(long_first_failure_shares),
 		cmocka_unit_test(totals_lines),
 		cmocka_unit_test(repeats),
+		cmocka_unit_test(repeated_lines_sum_up_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
