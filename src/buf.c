@@ -129,7 +129,7 @@ int callus_buf_putc(callus_buf *b, char c)
 
 int callus_buf_put_json(callus_buf *b, const char *s, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
+	static const char hex[] = "0123456789ABCDEF";
 	size_t i = 0;
 
 	callus_buf_putc(b, '"');
@@ -151,6 +151,8 @@ int callus_buf_put_json(callus_buf *b, const char *s, size_t n)
 		switch (c) {
 		case '"': callus_buf_puts(b, "\\\""); break;
 		case '\\': callus_buf_puts(b, "\\\\"); break;
+		case '\b': callus_buf_puts(b, "\\b"); break;
+		case '\f': callus_buf_puts(b, "\\f"); break;
 		case '\n': callus_buf_puts(b, "\\n"); break;
 		case '\t': callus_buf_puts(b, "\\t"); break;
 		case '\r': callus_buf_puts(b, "\\r"); break;

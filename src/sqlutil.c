@@ -69,55 +69,27 @@ void callus_sql_column_copy(sqlite3_stmt *st, int i, char *out, size_t outsz)
 }
 
 /*
- * Written here as jansson's compact dump writes it, byte for byte (a list
- * stored as text is also looked up by its text: a context's patterns):
- * '"' and '\\' escaped, \b \f \n \r \t, other control bytes as \u00XX
- * in capitals, the rest as it is.  jansson's setup cost a list thousands
- * of instructions, two lists a signature, a thousand signatures a large
- * build's failure.
+ * As jansson's compact dump writes it, byte for byte (callus_buf_put_json):
+ * a stored list is also looked up by its text (a context's patterns).
+ * jansson's setup cost a list thousands of instructions, two lists a
+ * signature, a thousand signatures a large build's failure.
  */
 char *callus_sql_strlist_json(const callus_strlist *l)
 {
-	static const char hex[] = "0123456789ABCDEF";
 	callus_buf b = CALLUS_BUF_INIT;
 
 	callus_buf_putc(&b, '[');
 	for (size_t i = 0; l && i < l->count; i++) {
-		const unsigned char *s = (const unsigned char *)l->items[i];
-		size_t n = strlen(l->items[i]), run = 0;
+		size_t n = strlen(l->items[i]);
 
 		/* what json_string() refuses, this refuses as it did */
 		if (!callus_utf8_valid(l->items[i], n)) {
 			callus_buf_release(&b);
 			return NULL;
 		}
-		callus_buf_puts(&b, i ? ",\"" : "\"");
-		for (size_t k = 0; k < n; k++) {
-			char esc[6] = { '\\', 0, '0', '0', 0, 0 };
-			size_t len = 2;
-
-			if (s[k] >= 0x20 && s[k] != '"' && s[k] != '\\')
-				continue;
-			switch (s[k]) {
-			case '"': esc[1] = '"'; break;
-			case '\\': esc[1] = '\\'; break;
-			case '\b': esc[1] = 'b'; break;
-			case '\f': esc[1] = 'f'; break;
-			case '\n': esc[1] = 'n'; break;
-			case '\r': esc[1] = 'r'; break;
-			case '\t': esc[1] = 't'; break;
-			default:
-				esc[1] = 'u';
-				esc[4] = hex[s[k] >> 4];
-				esc[5] = hex[s[k] & 15];
-				len = 6;
-			}
-			callus_buf_put(&b, (const char *)s + run, k - run);
-			callus_buf_put(&b, esc, len);
-			run = k + 1;
-		}
-		callus_buf_put(&b, (const char *)s + run, n - run);
-		callus_buf_putc(&b, '"');
+		if (i)
+			callus_buf_putc(&b, ',');
+		callus_buf_put_json(&b, l->items[i], n);
 	}
 	if (callus_buf_putc(&b, ']') < 0) {
 		callus_buf_release(&b);

@@ -63,8 +63,10 @@ int callus_buf_read(callus_buf *b, int fd, size_t max, size_t *got);
 int callus_buf_read_all(callus_buf *b, int fd, uint64_t *total);
 
 /* s[0..n) as a JSON string, quotes included: '"', '\\' and control bytes
- * escaped, the rest as it is (s is UTF-8).  What jansson's dump does, at the
- * speed of a copy: a hook writes a megabyte of output so before recording it. */
+ * escaped (\b \f \n \r \t, the others \u00XX in capitals), the rest as it
+ * is (s is UTF-8).  Byte for byte what jansson's compact dump writes, at the
+ * speed of a copy: a hook writes a megabyte of output so before recording
+ * it, and a list stored as JSON is looked up by its text. */
 int callus_buf_put_json(callus_buf *b, const char *s, size_t n);
 
 /* Shorten to len (len <= b->len); keeps the allocation. */

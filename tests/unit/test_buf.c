@@ -258,12 +258,10 @@ static void json_strings_read_back(void **state)
 		assert_non_null(v = json_loadb(b.ptr, b.len, JSON_DECODE_ANY, NULL));
 		assert_string_equal(json_string_value(v), t);
 		assert_int_equal(json_string_length(v), strlen(t));
-		/* jansson escapes the same characters the same way, but for its
-		 * \u001f-style of the control bytes it has a short form of */
+		/* jansson writes the same bytes, \b, \f and \u001F included */
 		assert_non_null(d = json_string(t));
 		assert_non_null(dumped = json_dumps(d, JSON_ENCODE_ANY));
-		if (!strpbrk(t, "\b\f"))
-			assert_string_equal(b.ptr, dumped);
+		assert_string_equal(b.ptr, dumped);
 		free(dumped);
 		json_decref(d);
 		json_decref(v);
