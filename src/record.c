@@ -780,7 +780,10 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	/* signatures are made from the redacted messages: a secret must not
 	 * survive inside a pattern or an original message */
 	{
-		callus_strlist files = { l->affected_files, l->affected_count, l->affected_count, NULL, 0 };
+		/* a view of the lesson's array: no index, nothing of its own to free */
+		callus_strlist files = { .items = l->affected_files,
+					 .count = l->affected_count,
+					 .alloc = l->affected_count };
 		callus_pathctx pc = { opts->workspace, NULL, opts->cwd_rel ? opts->cwd_rel : "", NULL };
 
 		if ((rc = callus_signatures_for(&sigs, &nsigs, &red, &files, framework, &pc)) < 0) {

@@ -19,7 +19,10 @@
 
 static char *files_json(const callus_lesson *l)
 {
-	callus_strlist files = { l->affected_files, l->affected_count, l->affected_count, NULL, 0 };
+	/* a view of the lesson's array: no index, nothing of its own to free */
+	callus_strlist files = { .items = l->affected_files,
+				 .count = l->affected_count,
+				 .alloc = l->affected_count };
 
 	return callus_sql_strlist_json(&files);
 }
