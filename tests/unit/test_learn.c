@@ -1260,6 +1260,22 @@ static int64_t resolution_of(fixture *f, int which, callus_resolution *out)
 	return id;
 }
 
+/* Error `which` failing check `args` and then fixed: its resolution's id. */
+static int64_t fix_learnt(fixture *f, const char *args, int which)
+{
+	callus_learn_result r;
+	callus_resolution res;
+	int64_t id;
+
+	fail_run(f, args, 1u << which, &r);
+	callus_learn_result_release(&r);
+	pass_run(f, args, &r);
+	callus_learn_result_release(&r);
+	id = resolution_of(f, which, &res);
+	callus_resolution_release(&res);
+	return id;
+}
+
 /* How many lines of the file hold needle. */
 static int count_lines_with(const char *path, const char *needle)
 {
@@ -1293,18 +1309,12 @@ static void suggestions_searched_for_the_first_errors(void **state)
 	callus_strlist file = CALLUS_STRLIST_INIT;
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_learn_result r;
-	callus_resolution res;
 	callus_learn_opts o;
 	int64_t id;
 
 	assert_non_null(more);
 	assert_non_null(errs);
-	fail_run(f, "one", 1, &r);
-	callus_learn_result_release(&r);
-	pass_run(f, "one", &r);
-	callus_learn_result_release(&r);
-	id = resolution_of(f, 0, &res);
-	callus_resolution_release(&res);
+	id = fix_learnt(f, "one", 0);
 	/* other errors, each its own rule, nothing like error 0's */
 	assert_int_equal(callus_strlist_add(&file, "src/other.js", 12), 0);
 	for (int i = 0; i < N; i++) {
@@ -1481,17 +1491,11 @@ static void metrics_stored_whole_or_not_at_all(void **state)
 static void feedback_updates_the_rate(void **state)
 {
 	fixture *f = *state;
-	callus_learn_result r;
 	callus_resolution res;
 	callus_error err = CALLUS_ERROR_INIT;
 	int64_t id;
 
-	fail_run(f, ".", 4, &r);
-	callus_learn_result_release(&r);
-	pass_run(f, ".", &r);
-	callus_learn_result_release(&r);
-	id = resolution_of(f, 2, &res);
-	callus_resolution_release(&res);
+	id = fix_learnt(f, ".", 2);
 	assert_int_equal(callus_learn_feedback(f->s, id, 0, "did not help", NULL, NULL), 0);
 	assert_int_equal(callus_learn_feedback(f->s, id, 0, NULL, NULL, NULL), 0);
 	assert_int_equal(callus_learn_feedback(f->s, id, 1, NULL, NULL, NULL), 0);
