@@ -1093,6 +1093,33 @@ static void go_from_parent(void **state)
 	callus_failure_release(&f);
 }
 
+/* What any_line_asked saw: the lines it was asked about, one a line. */
+static callus_buf asked = CALLUS_BUF_INIT;
+
+/* Says yes to the line "ab" alone, and notes each line asked. */
+static int any_line_asked(const char *s, size_t len)
+{
+	callus_buf_put(&asked, s, len);
+	callus_buf_putc(&asked, '\n');
+	return len == 2 && !memcmp(s, "ab", 2);
+}
+
+/* callus_pu_any_line asks a line equal to the one before it no more (a
+ * sniffer's predicate reads the line alone), but asks a line that only
+ * begins like it, or that comes again later, and stops at a yes. */
+static void any_line_asks_each_run_once(void **state)
+{
+	static const char text[] = "x\nx\nabc\nabc\nx\nabc\nab\nab\nz\n";
+
+	(void)state;
+	assert_int_equal(callus_pu_any_line(text, strlen(text), any_line_asked), 1);
+	assert_string_equal(asked.ptr, "x\nabc\nx\nabc\nab\n");
+	callus_buf_clear(&asked);
+	assert_int_equal(callus_pu_any_line("abc\nabc\n", 8, any_line_asked), 0);
+	assert_string_equal(asked.ptr, "abc\n");
+	callus_buf_release(&asked);
+}
+
 /* callus_pu_find against the byte-by-byte search it stands for: needles
  * with leading spaces (found by their first other byte), all spaces, at
  * the start, at the end, overlapping, longer than the text. */
@@ -1200,6 +1227,7 @@ int main(void)
 		cmocka_unit_test(go_from_parent),
 		cmocka_unit_test(linker_file_from_the_command),
 		cmocka_unit_test(gxx_error_from_a_system_header),
+		cmocka_unit_test(any_line_asks_each_run_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
