@@ -8,8 +8,8 @@
 #include "callus/utf8.h"
 #include "parsers/js_util.h"
 
-#include <stdlib.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
