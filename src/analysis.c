@@ -28,14 +28,16 @@ void callus_failure_release(callus_failure *f)
  * generic extractor when there is none or it finds nothing.
  */
 static int parse_output(callus_failure *out, const callus_check *chk, const callus_capture *cap,
-			const callus_buf *text, const callus_pathctx *pc)
+			const char *text, size_t text_len, const callus_pathctx *pc)
 {
+	size_t raw_len;
+	const char *raw = callus_capture_raw(cap, &raw_len);
 	callus_parse_input in = {
-		text->ptr, text->len, cap->head.ptr, cap->head.len,
-		cap->head.len == cap->total_bytes, chk->tool ? chk->tool : "",
+		text, text_len, raw, raw_len,
+		raw_len == cap->total_bytes, chk->tool ? chk->tool : "",
 		chk->command ? chk->command : "", pc,
 	};
-	const callus_parser *p = callus_parser_select(in.tool, text->ptr, text->len);
+	const callus_parser *p = callus_parser_select(in.tool, text, text_len);
 	int rc;
 
 	if (p) {
@@ -88,11 +90,15 @@ int callus_failure_build(callus_failure *out, const callus_check *chk, const cal
 	if (out->failed) {
 		/* each diagnostic's file is looked for in it: thousands of them
 		 * in a large build's output */
+		const char *t, *raw;
+		size_t tlen, raw_len;
+
+		raw = callus_capture_raw(cap, &raw_len);
 		if ((rc = callus_strlist_index(&out->files)) < 0 ||
-		    (rc = callus_capture_text(cap, &text)) < 0 ||
-		    (rc = parse_output(out, chk, cap, &text, pc)) < 0 ||
-		    (rc = callus_summary_build(&out->summary, text.ptr, text.len, cap->head.ptr,
-						 cap->head.len, pc, &out->diags)) < 0)
+		    (rc = callus_capture_text_view(cap, &text, &t, &tlen)) < 0 ||
+		    (rc = parse_output(out, chk, cap, t, tlen, pc)) < 0 ||
+		    (rc = callus_summary_build(&out->summary, t, tlen, raw, raw_len, pc,
+						 &out->diags)) < 0)
 			goto oom;
 		/* files named only by diagnostics come first in the list already;
 		 * every diagnostic file is an affected file */

@@ -268,17 +268,25 @@ int callus_line_rank(const char *s, size_t len)
 	return 1;
 }
 
+/* The bytes of the lines kept, their newlines not counted: what
+ * CALLUS_CAPTURE_KEPT_MAX bounds. */
+static size_t kept_bytes(const callus_capture *c)
+{
+	return c->kept.len - c->nlines;
+}
+
 /* Room for the lines of a feed of len bytes, as far as the bounds allow:
- * its bytes in kept, and an entry for every 40 of them in lines (a guess:
+ * its bytes in kept (its newlines among them, and one for a last line
+ * without its own), and an entry for every 40 of them in lines (a guess:
  * more lines only grow the index as before).  Best effort. */
 static void reserve(callus_capture *c, size_t len)
 {
-	size_t bytes = len < CALLUS_CAPTURE_KEPT_MAX - c->kept.len ? len
-								   : CALLUS_CAPTURE_KEPT_MAX - c->kept.len;
+	size_t room = CALLUS_CAPTURE_KEPT_MAX - kept_bytes(c);
+	size_t bytes = len < room ? len : room;
 	size_t n = c->nlines + bytes / 40 + 64, size;
 	callus_capture_line *p;
 
-	(void)callus_buf_grow(&c->kept, bytes);
+	(void)callus_buf_grow(&c->kept, bytes + 1);
 	if (n > c->alloc && callus_size_mul(&size, n, sizeof(*p)) == 0 &&
 	    (p = realloc(c->lines, size))) {
 		c->lines = p;
@@ -290,7 +298,7 @@ static int keep_line(callus_capture *c, const char *s, size_t len, uint64_t line
 {
 	callus_capture_line *l;
 
-	if (c->kept.len + len > CALLUS_CAPTURE_KEPT_MAX)
+	if (kept_bytes(c) + len > CALLUS_CAPTURE_KEPT_MAX)
 		goto drop;
 	if (c->nlines == c->alloc) {
 		size_t n = c->alloc ? c->alloc * 2 : 64, bytes;
@@ -305,7 +313,9 @@ static int keep_line(callus_capture *c, const char *s, size_t len, uint64_t line
 	l->lineno = lineno;
 	l->off = c->kept.len;
 	l->len = len;
-	if (callus_buf_put(&c->kept, s, len) < 0)
+	/* each with its newline: the text, when it is the kept lines, is
+	 * kept as it lies (callus_capture_text_view) */
+	if (callus_buf_put(&c->kept, s, len) < 0 || callus_buf_putc(&c->kept, '\n') < 0)
 		goto drop;
 	c->nlines++;
 	return 0;
@@ -376,16 +386,11 @@ static void end_line(callus_capture *c)
 	c->partial_cut = 0;
 }
 
-int callus_capture_feed(callus_capture *c, const char *data, size_t len)
+/* The lines of a chunk, its raw bytes left to the caller. */
+static void feed_lines(callus_capture *c, const char *data, size_t len)
 {
 	const char *p = data, *end = data + len;
 
-	/* structured formats (eslint -f json, cargo JSON) need the bytes as
-	 * printed, long lines included */
-	if (c->head.len < CALLUS_CAPTURE_HEAD_MAX) {
-		size_t room = CALLUS_CAPTURE_HEAD_MAX - c->head.len;
-		callus_buf_put(&c->head, data, len < room ? len : room);
-	}
 	c->total_bytes += len;
 	if (!c->binary && memchr(data, '\0', len))
 		c->binary = 1;
@@ -411,19 +416,43 @@ int callus_capture_feed(callus_capture *c, const char *data, size_t len)
 		end_line(c);
 		p = nl + 1;
 	}
+}
+
+int callus_capture_feed(callus_capture *c, const char *data, size_t len)
+{
+	/* structured formats (eslint -f json, cargo JSON) need the bytes as
+	 * printed, long lines included */
+	if (c->head.len < CALLUS_CAPTURE_HEAD_MAX) {
+		size_t room = CALLUS_CAPTURE_HEAD_MAX - c->head.len;
+		callus_buf_put(&c->head, data, len < room ? len : room);
+	}
+	feed_lines(c, data, len);
 	return 0;
 }
 
 int callus_capture_whole(callus_capture *c, const char *data, size_t len)
 {
-	int rc;
-
+	/* the raw head is the caller's: a megabyte of output copied once
+	 * less, and its pages not faulted in again (docs/scale-history.md,
+	 * the seventy-third pass) */
+	c->whole = data;
+	c->whole_len = len < CALLUS_CAPTURE_HEAD_MAX ? len : CALLUS_CAPTURE_HEAD_MAX;
 	/* room for what it may keep made now, not by doubling, each
 	 * doubling a copy of all that was kept */
 	reserve(c, len);
-	rc = callus_capture_feed(c, data, len);
+	feed_lines(c, data, len);
 	callus_capture_finish(c);
-	return rc;
+	return 0;
+}
+
+const char *callus_capture_raw(const callus_capture *c, size_t *len)
+{
+	if (c->whole) {
+		*len = c->whole_len;
+		return c->whole;
+	}
+	*len = c->head.len;
+	return c->head.ptr ? c->head.ptr : "";
 }
 
 /* A stream's held bytes go in, their line left open for what follows. */
@@ -475,18 +504,13 @@ void callus_capture_finish(callus_capture *c)
 	}
 }
 
-int callus_capture_text(const callus_capture *c, callus_buf *out)
+/* The tail's slots in output order: their line numbers in order[], their
+ * slots in slot_of[].  Returns how many hold a line. */
+static size_t tail_order(const callus_capture *c, uint64_t order[CALLUS_CAPTURE_TAIL],
+			 size_t slot_of[CALLUS_CAPTURE_TAIL])
 {
-	size_t ti = 0, k = 0, ntail = 0, room = c->kept.len + c->nlines;
-	uint64_t order[CALLUS_CAPTURE_TAIL];
-	size_t slot_of[CALLUS_CAPTURE_TAIL];
+	size_t ntail = 0;
 
-	/* the text's size is known: one allocation, no copy on growing */
-	for (size_t i = 0; i < CALLUS_CAPTURE_TAIL; i++)
-		room += c->tail[i].len + 1;
-	(void)callus_buf_grow(out, room);
-
-	/* tail slots in output order */
 	for (size_t i = 0; i < CALLUS_CAPTURE_TAIL; i++) {
 		uint64_t ln = c->tail_lineno[i];
 		size_t j;
@@ -501,19 +525,64 @@ int callus_capture_text(const callus_capture *c, callus_buf *out)
 		slot_of[j] = i;
 		ntail++;
 	}
+	return ntail;
+}
+
+int callus_capture_text(const callus_capture *c, callus_buf *out)
+{
+	size_t ti = 0, k = 0, ntail, room = c->kept.len;
+	uint64_t order[CALLUS_CAPTURE_TAIL];
+	size_t slot_of[CALLUS_CAPTURE_TAIL];
+
+	/* the text's size is known: one allocation, no copy on growing */
+	for (size_t i = 0; i < CALLUS_CAPTURE_TAIL; i++)
+		room += c->tail[i].len + 1;
+	(void)callus_buf_grow(out, room);
+	ntail = tail_order(c, order, slot_of);
 	while (k < c->nlines || ti < ntail) {
 		if (ti < ntail && (k == c->nlines || order[ti] < c->lines[k].lineno)) {
 			const callus_buf *t = &c->tail[slot_of[ti]];
 			callus_buf_put(out, t->ptr, t->len);
+			callus_buf_putc(out, '\n');
 			ti++;
 		} else {
 			const callus_capture_line *l = &c->lines[k];
 			if (ti < ntail && order[ti] == l->lineno)
 				ti++;
-			callus_buf_put(out, c->kept.ptr + l->off, l->len);
+			/* the line with its newline */
+			callus_buf_put(out, c->kept.ptr + l->off, l->len + 1);
 			k++;
 		}
-		callus_buf_putc(out, '\n');
 	}
 	return callus_buf_status(out);
+}
+
+int callus_capture_text_view(const callus_capture *c, callus_buf *scratch, const char **text,
+			     size_t *len)
+{
+	uint64_t order[CALLUS_CAPTURE_TAIL];
+	size_t slot_of[CALLUS_CAPTURE_TAIL];
+	size_t ntail = tail_order(c, order, slot_of), k = c->nlines, ti = ntail;
+	int rc;
+
+	/* each of the tail's lines looked for among the kept ones, from the
+	 * last: most often the last few kept lines are the tail's */
+	while (ti > 0 && k > 0) {
+		while (k > 0 && c->lines[k - 1].lineno > order[ti - 1])
+			k--;
+		if (!k || c->lines[k - 1].lineno != order[ti - 1])
+			break;
+		k--;
+		ti--;
+	}
+	if (!ti) {
+		*text = c->kept.ptr ? c->kept.ptr : "";
+		*len = c->kept.len;
+		return 0;
+	}
+	if ((rc = callus_capture_text(c, scratch)) < 0)
+		return rc;
+	*text = scratch->ptr ? scratch->ptr : "";
+	*len = scratch->len;
+	return 0;
 }

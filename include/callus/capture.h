@@ -30,8 +30,12 @@ typedef struct callus_capture {
 	callus_buf partial;          /* the line being assembled */
 	callus_buf stripped, clean;  /* per-line scratch, kept to spare allocations */
 	int partial_cut;           /* the current line hit LINE_MAX */
-	callus_buf kept;             /* kept lines, back to back */
-	callus_buf head;             /* the first CALLUS_CAPTURE_HEAD_MAX bytes, as printed */
+	callus_buf kept;             /* kept lines, each with its newline */
+	callus_buf head;             /* the first CALLUS_CAPTURE_HEAD_MAX bytes, as printed,
+				      * when fed (read with callus_capture_raw) */
+	const char *whole;         /* callus_capture_whole's data, borrowed: the raw
+				    * head without a copy of it */
+	size_t whole_len;
 	callus_capture_line *lines;  /* index into kept, in output order */
 	size_t nlines, alloc;
 	callus_buf tail[CALLUS_CAPTURE_TAIL]; /* ring of the last lines */
@@ -72,14 +76,27 @@ void callus_capture_finish(callus_capture *c);
 /* An output known whole (a hook's payload, an imported transcript's), fed
  * and finished in one call to a capture just initialized: its room is
  * made at once, where a stream's chunks (`callus run`) grow it by
- * doubling.  As callus_capture_feed() returns. */
+ * doubling.  data is borrowed as the raw head, not copied: it must outlive
+ * the capture.  As callus_capture_feed() returns. */
 int callus_capture_whole(callus_capture *c, const char *data, size_t len);
+/* The first CALLUS_CAPTURE_HEAD_MAX bytes as printed (*len set): the
+ * capture's copy of the chunks fed, or callus_capture_whole()'s data.
+ * Borrowed from c. */
+const char *callus_capture_raw(const callus_capture *c, size_t *len);
 
 /*
  * The filtered lines in output order (kept lines and the tail merged,
  * without repeats), each terminated by '\n', appended to out.
  */
 int callus_capture_text(const callus_capture *c, callus_buf *out);
+/*
+ * The same text, without a copy when it is the kept lines as they lie (the
+ * tail's lines all among them, as in a build's output of error lines):
+ * *text borrowed from c, else made in scratch (appended, the caller's to
+ * release) and borrowed from it.  0, or CALLUS_ENOMEM.
+ */
+int callus_capture_text_view(const callus_capture *c, callus_buf *scratch, const char **text,
+			     size_t *len);
 
 /* Strip ANSI escape sequences and resolve carriage-return redraws in one
  * line (no '\n' inside), appending the visible text to out. */

@@ -5,6 +5,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "callus/capture.h"
@@ -91,7 +92,9 @@ static void bounded_memory_on_huge_output(void **state)
 		callus_capture_feed(&c, line, (size_t)n);
 	}
 	callus_capture_finish(&c);
-	assert_true(c.kept.len <= CALLUS_CAPTURE_KEPT_MAX);
+	/* the lines' bytes, each line's newline not counted */
+	assert_true(c.kept.len - c.nlines <= CALLUS_CAPTURE_KEPT_MAX);
+	assert_true(c.kept.len - c.nlines > CALLUS_CAPTURE_KEPT_MAX - 64);
 	assert_true(c.dropped_lines > 0);
 	assert_int_equal(c.total_lines, 200000);
 	callus_capture_release(&c);
@@ -210,6 +213,112 @@ static void two_streams_long_and_last_lines(void **state)
 	callus_capture_release(&c);
 }
 
+/* The text as a view: borrowed from the kept lines when the tail's lines
+ * are all among them, else made; the same text either way, as
+ * callus_capture_text() makes it. */
+static void text_view_borrows_the_kept_lines(void **state)
+{
+	static const struct {
+		const char *in;
+		int borrowed;
+	} cases[] = {
+		/* every line an error: the kept lines are the text */
+		{ "a.c:1:2: error: x\na.c:2:2: error: y\n", 1 },
+		{ "a.c:1:2: error: x\na.c:2:2: error: y", 1 },   /* no last newline */
+		{ "a.c:1:2: error: x\n\n\na.c:2:2: error: y\n\n", 1 },
+		{ "", 1 },
+		/* a last line that is not kept: made */
+		{ "a.c:1:2: error: x\nmake: done\n", 0 },
+		{ "boring\na.c:1:2: error: x\n", 0 },
+		/* the tail's slot of line 1 not taken again (line 11 is
+		 * empty): ten kept lines after it, and still the tail's */
+		{ "boring\nerror 2\nerror 3\nerror 4\nerror 5\nerror 6\nerror 7\n"
+		  "error 8\nerror 9\nerror 10\n\nerror 12\nerror 13\n", 0 },
+		{ "error a  \t\nerror b\n", 1 },   /* trailing blanks cut alike */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		callus_capture c;
+		callus_buf made = CALLUS_BUF_INIT, scratch = CALLUS_BUF_INIT;
+		const char *t = NULL;
+		size_t len = 0;
+
+		callus_capture_init(&c);
+		callus_capture_whole(&c, cases[i].in, strlen(cases[i].in));
+		assert_int_equal(callus_capture_text(&c, &made), 0);
+		assert_int_equal(callus_capture_text_view(&c, &scratch, &t, &len), 0);
+		assert_non_null(t);
+		assert_int_equal(len, made.len);
+		assert_memory_equal(t, made.len ? made.ptr : "", len);
+		if (cases[i].borrowed) {
+			assert_int_equal(scratch.len, 0);
+			if (len)
+				assert_ptr_equal(t, c.kept.ptr);
+		} else {
+			assert_ptr_equal(t, scratch.ptr);
+		}
+		if (i == 6)
+			assert_memory_equal(t, "boring\n", 7);
+		callus_buf_release(&made);
+		callus_buf_release(&scratch);
+		callus_capture_release(&c);
+	}
+}
+
+/* callus_capture_whole() keeps its data as the raw head, not a copy; fed
+ * in chunks, the capture's own copy of the first bytes is read. */
+static void whole_borrows_its_raw_head(void **state)
+{
+	static const char out[] = "{\"x\": 1}\nerror: y\n";
+	callus_capture c;
+	const char *raw;
+	size_t len = 0;
+
+	(void)state;
+	callus_capture_init(&c);
+	callus_capture_whole(&c, out, sizeof(out) - 1);
+	raw = callus_capture_raw(&c, &len);
+	assert_ptr_equal(raw, out);
+	assert_int_equal(len, sizeof(out) - 1);
+	assert_int_equal(c.head.len, 0);
+	callus_capture_release(&c);
+
+	callus_capture_init(&c);
+	callus_capture_feed(&c, out, 5);
+	callus_capture_feed(&c, out + 5, sizeof(out) - 1 - 5);
+	callus_capture_finish(&c);
+	raw = callus_capture_raw(&c, &len);
+	assert_ptr_not_equal(raw, out);
+	assert_int_equal(len, sizeof(out) - 1);
+	assert_memory_equal(raw, out, len);
+	callus_capture_release(&c);
+
+	callus_capture_init(&c);
+	raw = callus_capture_raw(&c, &len);
+	assert_non_null(raw);
+	assert_int_equal(len, 0);
+	callus_capture_release(&c);
+
+	/* past the head's bound: its first bytes only */
+	{
+		size_t n = CALLUS_CAPTURE_HEAD_MAX + 100;
+		char *big = malloc(n + 1);
+
+		assert_non_null(big);
+		memset(big, 'x', n);
+		big[n] = '\0';
+		callus_capture_init(&c);
+		callus_capture_whole(&c, big, n);
+		raw = callus_capture_raw(&c, &len);
+		assert_ptr_equal(raw, big);
+		assert_int_equal(len, CALLUS_CAPTURE_HEAD_MAX);
+		assert_int_equal(c.total_bytes, n);
+		callus_capture_release(&c);
+		free(big);
+	}
+}
+
 static void classification(void **state)
 {
 	(void)state;
@@ -232,6 +341,8 @@ int main(void)
 		cmocka_unit_test(invalid_utf8_is_repaired),
 		cmocka_unit_test(two_streams_keep_their_lines),
 		cmocka_unit_test(two_streams_long_and_last_lines),
+		cmocka_unit_test(text_view_borrows_the_kept_lines),
+		cmocka_unit_test(whole_borrows_its_raw_head),
 		cmocka_unit_test(classification),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
