@@ -10,8 +10,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "callus/analysis.h"
 #include "callus/lesson.h"
@@ -217,6 +219,107 @@ static void totals_lines(void **state)
 			fail_msg("\"%s\" is not a totals line", no[i]);
 }
 
+/* A totals line said the long way, for totals_found_as_said: the line cut
+ * into its words first (runs of letters, digits, '_', '.' and bytes from
+ * 0x80, without their outer dots; dots alone are no word), then each pair
+ * of neighbours: a count with only blanks before a word it counts, or a
+ * word that counts with only blanks, ':' and '=' before a count. */
+static int totals_as_said(const char *s, size_t len)
+{
+	static const char *const counted[] = {
+		"fail", "failed", "failing", "failure", "failures", "error", "errors", "problem",
+		"problems", "passed", "passing", "tests", "examples", "warnings", "issues", "runs",
+	};
+	static const char *const counting[] = {
+		"fail", "failed", "failing", "failures", "errors", "tests",
+	};
+	size_t start[200], end[200], n = 0, i = 0;
+
+	if (len > 120)
+		return 0;
+	while (i < len) {
+		size_t a, b;
+
+		while (i < len && !isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '.' &&
+		       (unsigned char)s[i] < 0x80)
+			i++;
+		a = i;
+		while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '.' ||
+				   (unsigned char)s[i] >= 0x80))
+			i++;
+		b = i;
+		while (a < b && s[a] == '.')
+			a++;
+		while (b > a && s[b - 1] == '.')
+			b--;
+		if (a < b) {
+			start[n] = a;
+			end[n++] = b;
+		}
+	}
+	for (size_t k = 1; k < n; k++) {
+		size_t pn = end[k - 1] - start[k - 1], wn = end[k] - start[k];
+		const char *p = s + start[k - 1], *w = s + start[k];
+		int digits_p = strspn(p, "0123456789") >= pn, digits_w = strspn(w, "0123456789") >= wn;
+		int blanks = 1, seps = 1;
+
+		for (size_t j = end[k - 1]; j < start[k]; j++) {
+			blanks &= s[j] == ' ' || s[j] == '\t';
+			seps &= s[j] == ' ' || s[j] == '\t' || s[j] == ':' || s[j] == '=';
+		}
+		for (size_t j = 0; blanks && digits_p && j < sizeof(counted) / sizeof(*counted); j++)
+			if (strlen(counted[j]) == wn && !strncasecmp(w, counted[j], wn))
+				return 1;
+		for (size_t j = 0; seps && digits_w && j < sizeof(counting) / sizeof(*counting); j++)
+			if (strlen(counting[j]) == pn && !strncasecmp(p, counting[j], pn))
+				return 1;
+	}
+	return 0;
+}
+
+/* callus_summary_is_totals() finds the counts first and reads only their
+ * neighbours: on 300,000 lines of words, counts, dots and separators it
+ * answers as the words cut first do. */
+static void totals_found_as_said(void **state)
+{
+	static const char *const words[] = {
+		"3", "12", "0", "007", "1.5", "3.", ".3", "1_000", "fail", "failed", "FAILED",
+		"errors", "Tests", "tests", "passed", "runs", "error", "warnings", "x", "a1", "1a",
+		"src/a.c", "\xc3\xa9", "...", "#",
+	};
+	static const char *const between[] = {
+		" ", "  ", "\t", ":", "=", ": ", " = ", ", ", "", ".", "(", ") ", " ... ", "-",
+	};
+	uint64_t x = 0x9e3779b97f4a7c15u;
+	size_t yes = 0;
+	char line[512];
+
+	(void)state;
+	for (int round = 0; round < 300000; round++) {
+		size_t len = 0, n;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		n = 1 + (size_t)(x % 12);
+		for (size_t k = 0; k < n; k++) {
+			const char *pc;
+
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			pc = k % 2 ? between[x % (sizeof(between) / sizeof(*between))]
+				   : words[x % (sizeof(words) / sizeof(*words))];
+			memcpy(line + len, pc, strlen(pc));
+			len += strlen(pc);
+		}
+		line[len] = '\0';
+		if (callus_summary_is_totals(line, len) != totals_as_said(line, len))
+			fail_msg("\"%s\": %d, as said %d", line, callus_summary_is_totals(line, len),
+				 totals_as_said(line, len));
+		yes += totals_as_said(line, len);
+	}
+	/* both answers were asked for, many times each */
+	assert_true(yes > 10000);
+	assert_true(yes < 290000);
+}
+
 static void repeats(void **state)
 {
 	const char *parsed = "FAIL cart > lists the labels at test/cart.test.ts:19:27: "
@@ -286,6 +389,7 @@ int main(void)
 		cmocka_unit_test(flake8_second_file_kept),
 		cmocka_unit_test(long_first_failure_shares),
 		cmocka_unit_test(totals_lines),
+		cmocka_unit_test(totals_found_as_said),
 		cmocka_unit_test(repeats),
 		cmocka_unit_test(repeated_lines_sum_up_once),
 	};
