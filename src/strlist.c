@@ -172,15 +172,28 @@ int callus_strlist_add(callus_strlist *l, const char *s, size_t len)
 	return 0;
 }
 
-int callus_strlist_contains(const callus_strlist *l, const char *s, size_t len)
+int callus_strlist_find(const callus_strlist *l, const char *s, size_t len, size_t *at)
 {
 	/* a few items are compared sooner than one is hashed */
-	if (l->slots && l->count > 8)
-		return slot_of(l, s, len, hash_of(s, len))->at != 0;
+	if (l->slots && l->count > 8) {
+		const struct callus_strlist_slot *sl = slot_of(l, s, len, hash_of(s, len));
+
+		if (sl->at && at)
+			*at = sl->at - 1;
+		return sl->at != 0;
+	}
 	for (size_t i = 0; i < l->count; i++)
-		if (strlen(l->items[i]) == len && !memcmp(l->items[i], s, len))
+		if (strlen(l->items[i]) == len && !memcmp(l->items[i], s, len)) {
+			if (at)
+				*at = i;
 			return 1;
+		}
 	return 0;
+}
+
+int callus_strlist_contains(const callus_strlist *l, const char *s, size_t len)
+{
+	return callus_strlist_find(l, s, len, NULL);
 }
 
 int callus_strlist_add_unique(callus_strlist *l, const char *s, size_t len, int *added)

@@ -30,6 +30,9 @@ int callus_strlist_add(callus_strlist *l, const char *s, size_t len);
 /* Append unless an equal string is already there; *added tells which. */
 int callus_strlist_add_unique(callus_strlist *l, const char *s, size_t len, int *added);
 int callus_strlist_contains(const callus_strlist *l, const char *s, size_t len);
+/* 1 when an item equals s[0..len), *at (may be NULL) set to the first such
+ * item's place; 0 when none does. */
+int callus_strlist_find(const callus_strlist *l, const char *s, size_t len, size_t *at);
 /*
  * Find items by their hash from now on: callus_strlist_add_unique() and
  * callus_strlist_contains() take the same time at any length.  The owner

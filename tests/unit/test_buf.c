@@ -185,6 +185,26 @@ static void strlist_index_agrees_with_a_search(void **state)
 	assert_false(callus_strlist_contains(&hashed, s, 41));
 	assert_true(callus_strlist_contains(&hashed, s, 40));
 	assert_true(callus_strlist_contains(&hashed, "src/x.c", 7));
+	/* found at the same place, the first of equal items ("src/x.c" is
+	 * there twice) */
+	for (size_t i = 0; i < plain.count; i++) {
+		size_t at1 = (size_t)-1, at2 = (size_t)-2;
+		const char *it = plain.items[i];
+
+		assert_true(callus_strlist_find(&plain, it, strlen(it), &at1));
+		assert_true(callus_strlist_find(&hashed, it, strlen(it), &at2));
+		assert_int_equal(at1, at2);
+		assert_int_equal(at1, i == 1 ? 0 : i);
+	}
+	{
+		size_t at = 7;
+
+		assert_true(callus_strlist_find(&hashed, "src/x.c", 7, &at));
+		assert_int_equal(at, 0);
+		at = 7;
+		assert_false(callus_strlist_find(&hashed, "src/x.c.o", 9, &at));
+		assert_int_equal(at, 7); /* untouched */
+	}
 	callus_strlist_release(&plain);
 	callus_strlist_release(&hashed);
 	assert_null(hashed.slots);

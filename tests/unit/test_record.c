@@ -187,6 +187,97 @@ static void lent_store_stays_open(void **state)
 	free(dir);
 }
 
+/* Each error of a failure is learnt with the files its diagnostics name,
+ * in their order, each once: three errors, one of them in twelve files
+ * (one named twice), their diagnostics interleaved. */
+static void errors_learnt_with_their_files(void **state)
+{
+	static const struct {
+		const char *file, *message;
+	} in[] = {
+		{ "src/f0.c", "'count' undeclared (first use in this function)" },
+		{ "src/g.c", "expected ';' before '}' token" },
+		{ "src/f1.c", "'count' undeclared (first use in this function)" },
+		{ "src/f2.c", "'count' undeclared (first use in this function)" },
+		{ "src/h.c", "implicit declaration of function 'frob'" },
+		{ "src/f3.c", "'count' undeclared (first use in this function)" },
+		{ "src/f4.c", "'count' undeclared (first use in this function)" },
+		{ "src/f1.c", "'count' undeclared (first use in this function)" },
+		{ "src/f5.c", "'count' undeclared (first use in this function)" },
+		{ "src/f6.c", "'count' undeclared (first use in this function)" },
+		{ "src/f7.c", "'count' undeclared (first use in this function)" },
+		{ "src/f8.c", "'count' undeclared (first use in this function)" },
+		{ "src/g2.c", "expected ';' before '}' token" },
+		{ "src/f9.c", "'count' undeclared (first use in this function)" },
+		{ "src/f10.c", "'count' undeclared (first use in this function)" },
+		{ "src/f11.c", "'count' undeclared (first use in this function)" },
+	};
+	static const char *const want[] = {
+		"[\"src/f0.c\",\"src/f1.c\",\"src/f2.c\",\"src/f3.c\",\"src/f4.c\",\"src/f5.c\","
+		"\"src/f6.c\",\"src/f7.c\",\"src/f8.c\",\"src/f9.c\",\"src/f10.c\",\"src/f11.c\"]",
+		"[\"src/g.c\",\"src/g2.c\"]",
+		"[\"src/h.c\"]",
+	};
+	struct fixture *f = *state;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_record_result res;
+	callus_lesson l;
+	callus_learn_opts lo;
+	callus_diag d[sizeof(in) / sizeof(in[0])];
+	callus_diags ds = { d, sizeof(in) / sizeof(in[0]), sizeof(in) / sizeof(in[0]), 0 };
+	callus_record_opts opts = {
+		.workspace = f->ws, .cwd_rel = "", .intent_id = "", .timeout_ms = 5000,
+		.redactor = f->red, .learn = &lo,
+	};
+	callus_store *s = NULL;
+	sqlite3_stmt *st = NULL;
+	size_t n = 0;
+
+	memset(d, 0, sizeof(d));
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		d[i].file = (char *)in[i].file;
+		d[i].line = 3;
+		d[i].message = (char *)in[i].message;
+		d[i].severity = (char *)"error";
+	}
+	memset(&lo, 0, sizeof(lo));
+	lo.workspace = f->ws;
+	lo.check.tool = "make";
+	lo.check.args = "";
+	lo.check.dir = "";
+	lo.command = "make";
+	lo.session = "";
+	lo.redactor = f->red;
+	lo.no_snapshot = 1;
+	memset(&l, 0, sizeof(l));
+	l.type = CALLUS_LESSON_ANALYSIS;
+	l.exit_code = 2;
+	l.file = strdup("src/f0.c");
+	l.error_summary = strdup("src/f0.c:3: 'count' undeclared");
+	l.tool = strdup("make");
+	l.command = strdup("make");
+	l.intent_id = strdup("");
+	if (callus_record_lesson(&l, &ds, 0, &opts, &res, &err) < 0)
+		fail_msg("record: %s", callus_error_message(&err));
+	callus_record_result_release(&res);
+	callus_lesson_release(&l);
+	callus_error_release(&err);
+
+	assert_int_equal(callus_store_open(&s, f->db, 5000, NULL), 0);
+	assert_int_equal(sqlite3_prepare_v2(callus_store_db(s),
+					    "SELECT files FROM pending_errors ORDER BY id", -1, &st,
+					    NULL),
+			 SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		assert_true(n < sizeof(want) / sizeof(want[0]));
+		assert_string_equal((const char *)sqlite3_column_text(st, 0), want[n]);
+		n++;
+	}
+	assert_int_equal(n, sizeof(want) / sizeof(want[0]));
+	sqlite3_finalize(st);
+	callus_store_close(s);
+}
+
 /* A recording whose retention pass is due runs it in the lent store, and
  * gives the store back as lent: open, out of any transaction, its cache
  * as it was, ready for the next recording. */
@@ -274,6 +365,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(lent_store_stays_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(lent_store_under_retention, setup, teardown),
 		cmocka_unit_test_setup_teardown(own_store_opened_and_closed, setup, teardown),
+		cmocka_unit_test_setup_teardown(errors_learnt_with_their_files, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
