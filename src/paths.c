@@ -109,10 +109,15 @@ static int under(const char *root, const char *p, size_t len, size_t *rest)
  * no control characters and no U+FFFD (a byte already replaced). */
 static int printable_path(const char *p, size_t len)
 {
-	for (size_t i = 0; i < len; i++)
+	int high = 0;
+
+	for (size_t i = 0; i < len; i++) {
 		if ((unsigned char)p[i] < 0x20 || p[i] == 0x7f)
 			return 0;
-	return callus_utf8_valid(p, len) && !memmem(p, len, "\xef\xbf\xbd", 3);
+		high |= (unsigned char)p[i] >= 0x80;
+	}
+	/* most paths are ASCII: valid, and without U+FFFD, as they are */
+	return !high || (callus_utf8_valid(p, len) && !memmem(p, len, "\xef\xbf\xbd", 3));
 }
 
 void callus_pathmemo_release(callus_pathmemo *m)
@@ -140,6 +145,9 @@ static int same_str(const callus_buf *b, const char *s)
 
 static void put_str(callus_buf *b, const char *s)
 {
+	/* the same context from one diagnostic to the next, most often */
+	if (same_str(b, s) && !b->failed)
+		return;
 	callus_buf_clear(b);
 	if (s)
 		callus_buf_puts(b, s);

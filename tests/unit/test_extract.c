@@ -34,6 +34,15 @@ static void relativize(void **state)
 	assert_int_equal(callus_path_relativize(&b, &ws, "/work/proj/.venv/lib/site-packages/x.py", 39), 0);
 	assert_int_equal(callus_path_relativize(&b, &ws, "../../etc/passwd.c", 18), 0);
 	assert_int_equal(callus_path_relativize(&b, &sub, "../../x.c", 9), 0);
+	/* a name in UTF-8 is one; a byte that is not UTF-8, the character
+	 * that replaced one, a control byte and DEL make none */
+	assert_int_equal(callus_path_relativize(&b, &ws, "src/gr\xc3\xb6\xc3\x9f" "e.c", 13), 1);
+	assert_string_equal(b.ptr, "src/gr\xc3\xb6\xc3\x9f" "e.c");
+	assert_int_equal(callus_path_relativize(&b, &ws, "src/\xff.c", 7), 0);
+	assert_int_equal(callus_path_relativize(&b, &ws, "src/\xc3.c", 7), 0);
+	assert_int_equal(callus_path_relativize(&b, &ws, "src/\xef\xbf\xbd.c", 9), 0);
+	assert_int_equal(callus_path_relativize(&b, &ws, "src/a\tb.c", 9), 0);
+	assert_int_equal(callus_path_relativize(&b, &ws, "src/a\x7f.c", 8), 0);
 	callus_buf_release(&b);
 }
 
