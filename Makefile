@@ -258,4 +258,5 @@ clean:
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d) \
 	$(BUILD)/tests/unit/parse_helpers.d $(BUILD)/tests/unit/tmpdir_helpers.d \
-	$(GIT_HELPER_OBJ:.o=.d) $(BUILD)/helper/callus-embed.d $(BUILD)/helper/callus-pg.d
+	$(GIT_HELPER_OBJ:.o=.d) $(BUILD)/helper/callus-embed.d $(BUILD)/helper/callus-pg.d \
+	$(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%.d) $(BUILD)/fuzz/replay.d

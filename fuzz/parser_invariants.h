@@ -132,6 +132,25 @@ static void fuzz_parsers(const uint8_t *data, size_t size, const char *const *na
 	callus_capture_finish(&c);
 	if (callus_capture_text(&c, &text) < 0)
 		goto out;
+	/* the same bytes known whole (a hook's payload): the same text, kept
+	 * as it lies or made, and the raw head the bytes themselves */
+	{
+		callus_capture w;
+		callus_buf scratch = CALLUS_BUF_INIT;
+		const char *t = NULL, *r;
+		size_t tlen = 0, rlen = 0;
+
+		callus_capture_init(&w);
+		callus_capture_whole(&w, raw, size);
+		if (callus_capture_text_view(&w, &scratch, &t, &tlen) == 0 &&
+		    (tlen != text.len || memcmp(t, text.ptr ? text.ptr : "", tlen) != 0))
+			abort();
+		r = callus_capture_raw(&w, &rlen);
+		if (r != raw || rlen != (size < CALLUS_CAPTURE_HEAD_MAX ? size : CALLUS_CAPTURE_HEAD_MAX))
+			abort();
+		callus_buf_release(&scratch);
+		callus_capture_release(&w);
+	}
 	for (size_t k = 0; k < nnames; k++) {
 		const callus_parser *p = callus_parser_find(names[k]);
 
