@@ -319,6 +319,77 @@ static void whole_borrows_its_raw_head(void **state)
 	}
 }
 
+/* A line's rank said the long way, for ranks_as_said: an interesting line
+ * is 2 when one of the words that say something failed starts at any of
+ * its bytes, in any case. */
+static int rank_as_said(const char *s, size_t len)
+{
+	static const char *const strong[] = {
+		"error", "fail", "exception", "assert", "panic", "fatal", "not ok",
+		"undefined reference", "\xe2\x9c\x95", "\xe2\x9c\x96", "\xe2\x97\x8f",
+		"\xc3\x97", "\xe2\x9c\x98",
+	};
+
+	if (!callus_line_is_interesting(s, len))
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		for (size_t k = 0; k < sizeof(strong) / sizeof(strong[0]); k++) {
+			size_t n = strlen(strong[k]), j = 0;
+
+			while (j < n && i + j < len &&
+			       (s[i + j] >= 'A' && s[i + j] <= 'Z' ? s[i + j] + 32 : s[i + j]) ==
+				       strong[k][j])
+				j++;
+			if (j == n)
+				return 2;
+		}
+	return 1;
+}
+
+/* callus_line_rank() finds its words from two bytes' tables: on 200,000
+ * lines of those words (in any case, cut, at either end), the words
+ * around a failure, locations and symbols, it answers as each byte
+ * compared with each word does. */
+static void ranks_as_said(void **state)
+{
+	static const char *const pieces[] = {
+		"Error", "ERROR", "erro", "fail", "FAILED", "fai", "Exception", "assert", "asser",
+		"panic", "Fatal", "not ok", "not", " ok", "undefined reference", "undefined",
+		"\xe2\x9c\x95", "\xe2\x9c\x96", "\xe2\x97\x8f", "\xc3\x97", "\xe2\x9c\x98",
+		"\xe2\x9c", "\xe2", "\xc3", "warning", "expected", "received", "src/a.c:3",
+		"x.py(4,2)", " ", ":", "e", "r", "x", "\"x.py\", line 3", "In a.sh line 9:",
+	};
+	uint64_t x = 0x2545f4914f6cdd1du;
+	int seen[3] = { 0, 0, 0 };
+	char line[512];
+
+	(void)state;
+	for (int round = 0; round < 200000; round++) {
+		size_t len = 0, n;
+		int want, got;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		n = 1 + (size_t)(x % 10);
+		for (size_t k = 0; k < n; k++) {
+			const char *pc;
+
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			pc = pieces[x % (sizeof(pieces) / sizeof(*pieces))];
+			memcpy(line + len, pc, strlen(pc));
+			len += strlen(pc);
+		}
+		line[len] = '\0';
+		want = rank_as_said(line, len);
+		got = callus_line_rank(line, len);
+		if (got != want)
+			fail_msg("\"%s\": rank %d, as said %d", line, got, want);
+		seen[want]++;
+	}
+	/* each rank was asked for, many times */
+	for (int r = 0; r < 3; r++)
+		assert_true(seen[r] > 10000);
+}
+
 static void classification(void **state)
 {
 	(void)state;
@@ -343,6 +414,7 @@ int main(void)
 		cmocka_unit_test(two_streams_long_and_last_lines),
 		cmocka_unit_test(text_view_borrows_the_kept_lines),
 		cmocka_unit_test(whole_borrows_its_raw_head),
+		cmocka_unit_test(ranks_as_said),
 		cmocka_unit_test(classification),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
