@@ -556,9 +556,11 @@ static int text_line(state *st, const char *s, size_t len)
 			tl = len - loc.end;
 			callus_pu_trim(&t, &tl);
 			if (rc >= 0 && tl) {
-				const char *code = vet_analyzer(t, tl);
+				const char *code = NULL;
 
-				if (!code)
+				/* a diagnostic past those kept is only counted: its
+				 * code, some forty searches of its message, unread */
+				if (st->diags->count < CALLUS_DIAGS_MAX && !(code = vet_analyzer(t, tl)))
 					code = types_code(t, tl);
 				rc = callus_pu_diag(NULL, st->diags, st->files, st->in->pc, loc.path,
 						  loc.path_len, loc.line, loc.col, code,
