@@ -755,8 +755,9 @@ int callus_signature_id(char id[CALLUS_SHA256_HEX_LEN + 1], const char *error_ty
 	return callus_sha256_finish(h, id) < 0 ? CALLUS_ENOMEM : 0;
 }
 
-int callus_signature_build(callus_signature *out, const callus_diag *d, const char *tool,
-			 const callus_strlist *context)
+/* All of a signature but its id. */
+static int build_fields(callus_signature *out, const callus_diag *d, const char *tool,
+			const callus_strlist *context)
 {
 	callus_buf pat = CALLUS_BUF_INIT;
 	const char *msg = d->message ? d->message : "";
@@ -777,14 +778,35 @@ int callus_signature_build(callus_signature *out, const callus_diag *d, const ch
 		if (callus_strlist_add(&out->context_patterns, context->items[i],
 				     strlen(context->items[i])) < 0)
 			goto fail;
-	if (callus_signature_id(out->id, out->error_type, out->message_pattern,
-				&out->stack_patterns) < 0)
-		goto fail;
 	return 0;
 fail:
 	callus_buf_release(&pat);
 	callus_signature_release(out);
 	return rc;
+}
+
+int callus_signature_build(callus_signature *out, const callus_diag *d, const char *tool,
+			 const callus_strlist *context)
+{
+	int rc = build_fields(out, d, tool, context);
+
+	if (rc == 0 && (rc = callus_signature_id(out->id, out->error_type, out->message_pattern,
+						 &out->stack_patterns)) < 0)
+		callus_signature_release(out);
+	return rc;
+}
+
+/* What callus_signature_id() hashes of s, each part after its length, into
+ * key (cleared first): equal keys, equal ids. */
+static int id_key(callus_buf *key, const callus_signature *s)
+{
+	callus_buf_clear(key);
+	callus_buf_printf(key, "%zu:%s", strlen(s->error_type), s->error_type);
+	callus_buf_printf(key, "%zu:%s", strlen(s->message_pattern), s->message_pattern);
+	for (size_t i = 0; i < s->stack_patterns.count; i++)
+		callus_buf_printf(key, "%zu:%s", strlen(s->stack_patterns.items[i]),
+				  s->stack_patterns.items[i]);
+	return callus_buf_status(key);
 }
 
 void callus_signature_release(callus_signature *s)
@@ -829,8 +851,8 @@ static int same_inputs(const callus_diag *a, const callus_diag *b)
 int callus_signatures_for(callus_signature **out, size_t *count, callus_diags *diags,
 			const callus_strlist *files, const char *framework, const callus_pathctx *pc)
 {
-	callus_strlist context = CALLUS_STRLIST_INIT;
-	callus_buf dir = CALLUS_BUF_INIT;
+	callus_strlist context = CALLUS_STRLIST_INIT, keys = CALLUS_STRLIST_INIT;
+	callus_buf dir = CALLUS_BUF_INIT, key = CALLUS_BUF_INIT;
 	callus_signature *sigs = NULL;
 	size_t n = 0;
 	int rc = 0;
@@ -839,6 +861,11 @@ int callus_signatures_for(callus_signature **out, size_t *count, callus_diags *d
 	*count = 0;
 	if (!diags->count)
 		return 0;
+	/* sigs[k]'s key is keys.items[k]: a diagnostic of a signature seen
+	 * before in the run (another identifier, another file) is neither
+	 * hashed again nor compared with each signature (a build's thousand
+	 * errors of a few kinds: 13 million instructions of hashing) */
+	(void)callus_strlist_index(&keys);
 	if (pc && pc->workspace) {
 		callus_buf_puts(&dir, pc->workspace);
 		if (pc->cwd_rel && *pc->cwd_rel)
@@ -866,20 +893,29 @@ int callus_signatures_for(callus_signature **out, size_t *count, callus_diags *d
 			}
 			continue;
 		}
-		if ((rc = callus_signature_build(&sig, d, framework, &context)) < 0)
+		if ((rc = build_fields(&sig, d, framework, &context)) < 0)
 			goto out;
-		free(d->signature);
-		if (!(d->signature = strdup(sig.id))) {
+		if ((rc = id_key(&key, &sig)) < 0) {
 			callus_signature_release(&sig);
+			goto out;
+		}
+		if (callus_strlist_find(&keys, key.ptr, key.len, &k)) {
+			callus_signature_release(&sig);
+		} else {
+			if ((rc = callus_signature_id(sig.id, sig.error_type, sig.message_pattern,
+						     &sig.stack_patterns)) < 0 ||
+			    (rc = callus_strlist_add(&keys, key.ptr, key.len)) < 0) {
+				callus_signature_release(&sig);
+				goto out;
+			}
+			k = n;
+			sigs[n++] = sig;
+		}
+		free(d->signature);
+		if (!(d->signature = strdup(sigs[k].id))) {
 			rc = CALLUS_ENOMEM;
 			goto out;
 		}
-		for (k = 0; k < n && strcmp(sigs[k].id, sig.id); k++)
-			;
-		if (k < n)
-			callus_signature_release(&sig);
-		else
-			sigs[n++] = sig;
 	}
 	*out = sigs;
 	*count = n;
@@ -888,6 +924,8 @@ int callus_signatures_for(callus_signature **out, size_t *count, callus_diags *d
 out:
 	callus_signatures_free(sigs, n);
 	callus_strlist_release(&context);
+	callus_strlist_release(&keys);
 	callus_buf_release(&dir);
+	callus_buf_release(&key);
 	return rc;
 }

@@ -121,6 +121,69 @@ static void sign(callus_signature *s, const char *code, const char *msg, const c
 }
 
 /* What callus_error_type() gives, sorted into rules and kinds. */
+/* A failure's errors of a few kinds, interleaved (each kind's identifier
+ * another at each place, so no two neighbours are the same): each kind is
+ * hashed once, yet every diagnostic's id is the one callus_signature_build()
+ * gives it alone, the signatures are listed once each in the order they
+ * first appear, each with its first diagnostic's message; frames that
+ * split the same letters otherwise ("a" "bc", "ab" "c") are two kinds. */
+static void kinds_interleaved_listed_once(void **state)
+{
+	static const char *const frames[][2] = {
+		{ NULL, NULL }, { "a\tx.c", "bc\ty.c" }, { "ab\tx.c", "c\ty.c" },
+	};
+	callus_diags d = CALLUS_DIAGS_INIT;
+	callus_signature *sigs = NULL;
+	size_t n = 0, listed = 0;
+	char msg[96];
+	(void)state;
+
+	for (int i = 0; i < 300; i++) {
+		const char *code = i % 4 == 3 ? "TS2339" : i % 4 == 2 ? "TS2304" : NULL;
+		callus_diag *x;
+		int len;
+
+		if (i % 3 == 0)
+			len = snprintf(msg, sizeof(msg), "'var_%d' undeclared (first use in this function)",
+				       i * 7);
+		else if (i % 3 == 1)
+			len = snprintf(msg, sizeof(msg), "Property 'p%d' does not exist on type 'T%d'.", i,
+				       i % 13);
+		else
+			len = snprintf(msg, sizeof(msg), "expected ';' before '}' token");
+		assert_int_equal(callus_diags_add(&d, "a.c", i + 1, 1, code, code ? strlen(code) : 0,
+						  msg, (size_t)len, "error"),
+				 0);
+		assert_non_null(x = callus_diags_last(&d));
+		for (int f = 0; f < 2 && frames[i / 12 % 3][f]; f++)
+			assert_int_equal(callus_strlist_add(&x->frames, frames[i / 12 % 3][f],
+							  strlen(frames[i / 12 % 3][f])),
+					 0);
+	}
+	assert_int_equal(callus_signatures_for(&sigs, &n, &d, NULL, "tsc", NULL), 0);
+	for (size_t i = 0; i < d.count; i++) {
+		callus_signature alone;
+		size_t first = 0;
+
+		assert_int_equal(callus_signature_build(&alone, &d.items[i], "tsc", NULL), 0);
+		assert_string_equal(d.items[i].signature, alone.id);
+		callus_signature_release(&alone);
+		while (strcmp(d.items[first].signature, d.items[i].signature))
+			first++;
+		if (first < i)
+			continue;
+		/* a kind first seen here: the next listed, with this message */
+		assert_true(listed < n);
+		assert_string_equal(sigs[listed].id, d.items[i].signature);
+		assert_string_equal(sigs[listed].original, d.items[i].message);
+		listed++;
+	}
+	assert_int_equal(listed, n);
+	assert_true(n >= 20 && n <= 36);
+	callus_signatures_free(sigs, n);
+	callus_diags_release(&d);
+}
+
 static void rules_and_kinds(void **state)
 {
 	static const struct { const char *code, *msg; int rule; } cases[] = {
@@ -441,6 +504,7 @@ int main(void)
 		cmocka_unit_test(random_messages_match),
 		cmocka_unit_test(same_error_same_id_other_error_other_id),
 		cmocka_unit_test(a_run_of_one_diagnostic_signed_once),
+		cmocka_unit_test(kinds_interleaved_listed_once),
 		cmocka_unit_test(rules_and_kinds),
 		cmocka_unit_test(error_types),
 	};
