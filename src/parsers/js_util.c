@@ -2,6 +2,7 @@
 #include "callus/capture.h"
 #include "callus/common.h"
 #include "callus/utf8.h"
+#include "swar.h"
 #include "wordlist.h"
 
 #include <string.h>
@@ -15,6 +16,20 @@ void callus_js_lines_init(callus_js_lines *it, const callus_parse_input *in)
 	callus_buf_init(&it->line, 0);
 }
 
+/* Every byte of s[0..len) from ' ' to '~'. */
+static int plain_ascii(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	for (; i + 8 <= len; i += 8)
+		if (!callus_swar_all_printable(callus_swar_load(s + i)))
+			return 0;
+	for (; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f)
+			return 0;
+	return 1;
+}
+
 int callus_js_lines_next(callus_js_lines *it, const char **s, size_t *len)
 {
 	const char *line;
@@ -23,6 +38,16 @@ int callus_js_lines_next(callus_js_lines *it, const char **s, size_t *len)
 	if (!it->p || !callus_next_line(&it->p, it->end, &line, &n))
 		return 0;
 	if (!it->raw) {
+		*s = line;
+		*len = n;
+		return 1;
+	}
+	/* printable ASCII has no escape to strip nor byte to repair: the line
+	 * as it lies, its trailing blanks cut (each line of a large output
+	 * was copied twice) */
+	if (plain_ascii(line, n)) {
+		while (n && line[n - 1] == ' ')
+			n--;
 		*s = line;
 		*len = n;
 		return 1;
@@ -230,17 +255,23 @@ int callus_js_message_add(callus_buf *m, const char *s, size_t len)
 
 	/* one byte past the limit tells where the cut goes */
 	while (i < len && m->len <= CALLUS_JS_MESSAGE_MAX) {
-		char c = s[i++];
+		size_t run = i, room;
 
-		if (c == ' ' || c == '\t') {
+		if (s[i] == ' ' || s[i] == '\t') {
 			space = m->len > 0;
+			i++;
 			continue;
 		}
 		if (space) {
 			callus_buf_putc(m, ' ');
 			space = 0;
 		}
-		callus_buf_putc(m, c);
+		/* a word in one piece, up to that byte past the limit */
+		while (run < len && s[run] != ' ' && s[run] != '\t')
+			run++;
+		room = m->len <= CALLUS_JS_MESSAGE_MAX ? CALLUS_JS_MESSAGE_MAX + 1 - m->len : 1;
+		callus_buf_put(m, s + i, run - i < room ? run - i : room);
+		i = run;
 	}
 	if (m->len > CALLUS_JS_MESSAGE_MAX) {
 		size_t cut = CALLUS_JS_MESSAGE_MAX;

@@ -1005,6 +1005,77 @@ static void node_test_negative_values(void **state)
 	assert_string_equal(ids[0], ids[1]);
 }
 
+/* A message part added said the long way, for message_parts_as_said: byte
+ * by byte, blanks collapsed into one space between words, one byte past
+ * the limit at most (a space and a byte past it when both came at once),
+ * then cut on a UTF-8 boundary. */
+static void message_add_as_said(callus_buf *m, const char *s, size_t len)
+{
+	int space = m->len > 0;
+
+	for (size_t i = 0; i < len && m->len <= CALLUS_JS_MESSAGE_MAX; i++) {
+		if (s[i] == ' ' || s[i] == '\t') {
+			space = m->len > 0;
+			continue;
+		}
+		if (space)
+			callus_buf_putc(m, ' ');
+		space = 0;
+		callus_buf_putc(m, s[i]);
+	}
+	if (m->len > CALLUS_JS_MESSAGE_MAX) {
+		size_t cut = CALLUS_JS_MESSAGE_MAX;
+
+		while (cut > 0 && ((unsigned char)m->ptr[cut] & 0xc0) == 0x80)
+			cut--;
+		callus_buf_truncate(m, cut);
+		callus_buf_rtrim(m);
+	}
+}
+
+/* callus_js_message_add() copies a word at a time: on parts of words,
+ * blanks and UTF-8 added one after the other across the limit, the
+ * message is the one added byte by byte. */
+static void message_parts_as_said(void **state)
+{
+	static const char *const pieces[] = {
+		"expect", "(received)", ".toBe", " ", "  ", "\t", " \t ", "g\xc3\xb6\xc3\x9f",
+		"\xe2\x97\x8f", "x", "Expected: 3", "", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+	};
+	uint64_t x = 0x9e3779b97f4a7c15u;
+	char part[256];
+
+	(void)state;
+	for (int round = 0; round < 20000; round++) {
+		callus_buf got = CALLUS_BUF_INIT, said = CALLUS_BUF_INIT;
+		int parts;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		parts = 1 + (int)(x % 12);
+		for (int p = 0; p < parts; p++) {
+			size_t len = 0, n;
+
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			n = 1 + (size_t)(x % 9);
+			for (size_t k = 0; k < n; k++) {
+				const char *pc;
+
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				pc = pieces[x % (sizeof(pieces) / sizeof(*pieces))];
+				memcpy(part + len, pc, strlen(pc));
+				len += strlen(pc);
+			}
+			assert_int_equal(callus_js_message_add(&got, part, len), 0);
+			message_add_as_said(&said, part, len);
+			if (got.len != said.len || memcmp(got.ptr, said.ptr, got.len))
+				fail_msg("round %d: \"%.*s\", as said \"%.*s\"", round, (int)got.len,
+					 got.ptr, (int)said.len, said.ptr);
+		}
+		callus_buf_release(&got);
+		callus_buf_release(&said);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1020,6 +1091,7 @@ int main(void)
 		cmocka_unit_test(node_test_many),  cmocka_unit_test(sniffing),
 		cmocka_unit_test(sniffing_others), cmocka_unit_test(filtered_text),
 		cmocka_unit_test(wrapper_noise),
+		cmocka_unit_test(message_parts_as_said),
 		cmocka_unit_test(node_test_negative_values),
 	};
 
