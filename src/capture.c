@@ -591,7 +591,9 @@ int callus_capture_text_view(const callus_capture *c, callus_buf *scratch, const
 		k--;
 		ti--;
 	}
-	if (!ti) {
+	/* a write that failed for memory may have left a line without its
+	 * newline: the lines indexed are made into the text then */
+	if (!ti && callus_buf_status(&c->kept) == 0) {
 		*text = c->kept.ptr ? c->kept.ptr : "";
 		*len = c->kept.len;
 		return 0;
