@@ -134,6 +134,17 @@ int64_t callus_store_query_int(callus_store *s, const char *sql);
  * column), which with the keys on would cascade to the rows naming it. */
 int callus_store_migrate(callus_store *s, callus_error *err);
 
+/* The migration from schema v to v + 1, NULL past the last (for
+ * scripts/store_fresh.c and test_store). */
+const char *callus_store_migration_sql(int v);
+/* The script a new store is made with, and the schema version it makes
+ * (src/store_fresh.inc); static. */
+const char *callus_store_fresh_sql(int *version);
+/* The store's schema as a script that makes it again: each object's SQL in
+ * the order it was made, then every table's rows as INSERT statements,
+ * appended to out.  0, CALLUS_ENOMEM or CALLUS_EIO. */
+int callus_store_schema_dump(callus_store *s, callus_buf *out);
+
 /* A signature's context patterns, of its row's ctx (schema 28; 0 for
  * none), as the JSON list the row once held: an SQL expression, ctx the
  * column as the query names it */

@@ -12,6 +12,7 @@
 #include "callus/notes.h"
 #include "callus/signature.h"
 #include "callus/store_redact.h"
+#include "callus/strlist.h"
 #include "callus/vecindex.h"
 #include "match_internal.h"
 #include "store_internal.h"
@@ -1335,6 +1336,117 @@ int callus_store_schema_version(callus_store *s)
 #define VALUE_TEXT(x) TEXT_OF(x)
 #define REDACT_VERSION_TEXT VALUE_TEXT(CALLUS_REDACT_VERSION)
 
+/* STORE_FRESH_VERSION and store_fresh_sql: what the migrations make of an
+ * empty store, as one script (scripts/store_fresh.sh writes it). */
+#include "store_fresh.inc"
+
+const char *callus_store_migration_sql(int v)
+{
+	return v >= 0 && v < (int)(sizeof(migrations) / sizeof(migrations[0])) ? migrations[v]
+										: NULL;
+}
+
+const char *callus_store_fresh_sql(int *version)
+{
+	*version = STORE_FRESH_VERSION;
+	return store_fresh_sql;
+}
+
+/* The rows of table name as INSERT statements, each value as SQLite's
+ * quote() writes it (read back the same), a rowid table's rowid with
+ * them. */
+static int dump_rows(sqlite3 *db, const char *name, callus_buf *out)
+{
+	sqlite3_stmt *st = NULL;
+	callus_buf q = CALLUS_BUF_INIT, cols = CALLUS_BUF_INIT;
+	int n, sq, rowid;
+
+	/* a WITHOUT ROWID table has none to name */
+	callus_buf_printf(&q, "SELECT rowid FROM \"%s\" LIMIT 0", name);
+	rowid = callus_buf_status(&q) == 0 &&
+		sqlite3_prepare_v2(db, q.ptr, -1, &st, NULL) == SQLITE_OK;
+	sqlite3_finalize(st);
+	st = NULL;
+	callus_buf_clear(&q);
+	callus_buf_printf(&q, "SELECT * FROM \"%s\" LIMIT 0", name);
+	if (callus_buf_status(&q) < 0 ||
+	    (sq = sqlite3_prepare_v2(db, q.ptr, -1, &st, NULL)) != SQLITE_OK)
+		goto out;
+	n = sqlite3_column_count(st);
+	callus_buf_clear(&q);
+	callus_buf_puts(&q, "SELECT ");
+	if (rowid) {
+		callus_buf_puts(&q, "quote(rowid)");
+		callus_buf_puts(&cols, "rowid");
+	}
+	for (int i = 0; i < n; i++) {
+		const char *c = sqlite3_column_name(st, i);
+
+		callus_buf_printf(&q, "%squote(\"%s\")", rowid || i ? ", " : "", c);
+		callus_buf_printf(&cols, "%s\"%s\"", rowid || i ? ", " : "", c);
+	}
+	callus_buf_printf(&q, " FROM \"%s\"%s", name, rowid ? " ORDER BY rowid" : "");
+	sqlite3_finalize(st);
+	st = NULL;
+	if (callus_buf_status(&q) < 0 || callus_buf_status(&cols) < 0 ||
+	    sqlite3_prepare_v2(db, q.ptr, -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+		callus_buf_printf(out, "INSERT INTO \"%s\" (%s) VALUES (", name, cols.ptr);
+		for (int i = 0; i < sqlite3_column_count(st); i++)
+			callus_buf_printf(out, "%s%s", i ? ", " : "",
+					  (const char *)sqlite3_column_text(st, i));
+		callus_buf_puts(out, ");\n");
+	}
+	if (sq == SQLITE_DONE) {
+		sqlite3_finalize(st);
+		callus_buf_release(&q);
+		callus_buf_release(&cols);
+		return callus_buf_status(out);
+	}
+out:
+	sqlite3_finalize(st);
+	callus_buf_release(&q);
+	callus_buf_release(&cols);
+	return CALLUS_EIO;
+}
+
+int callus_store_schema_dump(callus_store *s, callus_buf *out)
+{
+	sqlite3 *db = callus_store_db(s);
+	sqlite3_stmt *st = NULL;
+	callus_strlist tables = CALLUS_STRLIST_INIT;
+	int rc = CALLUS_EIO, sq;
+
+	/* in the order they were made: a table before its indexes and the
+	 * triggers that name it */
+	if (sqlite3_prepare_v2(db,
+			       "SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL"
+			       " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid",
+			       -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *type = (const char *)sqlite3_column_text(st, 0);
+		const char *name = (const char *)sqlite3_column_text(st, 1);
+
+		callus_buf_printf(out, "%s;\n", (const char *)sqlite3_column_text(st, 2));
+		if (!strcmp(type, "table") && callus_strlist_add(&tables, name, strlen(name)) < 0) {
+			rc = CALLUS_ENOMEM;
+			goto out;
+		}
+	}
+	if (sq != SQLITE_DONE)
+		goto out;
+	for (size_t i = 0; i < tables.count; i++)
+		if ((rc = dump_rows(db, tables.items[i], out)) < 0)
+			goto out;
+	rc = callus_buf_status(out);
+out:
+	sqlite3_finalize(st);
+	callus_strlist_release(&tables);
+	return rc;
+}
+
 int callus_store_migrate(callus_store *s, callus_error *err)
 {
 	const int latest = (int)(sizeof(migrations) / sizeof(migrations[0]));
@@ -1379,6 +1491,18 @@ int callus_store_migrate(callus_store *s, callus_error *err)
 				    "'%s' has schema version %d, newer than this callus (%d)",
 				    callus_store_path(s), v, latest);
 		goto rollback;
+	}
+	/* a new store: what the migrations make of one, in one script (they
+	 * rebuild tables, and each rename parses the schema again: 146
+	 * million instructions, a new workspace's first failure); test_store
+	 * checks that it is theirs */
+	if (made && STORE_FRESH_VERSION == latest) {
+		if ((rc = callus_store_exec(s, store_fresh_sql, err)) < 0)
+			goto rollback;
+		v = latest;
+		callus_buf_printf(&sql, "PRAGMA user_version = %d", v);
+		if ((rc = callus_store_exec(s, sql.ptr, err)) < 0)
+			goto rollback;
 	}
 	for (; v < latest; v++) {
 		if ((rc = callus_store_exec(s, migrations[v], err)) < 0)

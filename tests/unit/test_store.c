@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "callus/lesson.h"
+#include "callus/redact.h"
 #include "callus/signature.h"
 #include "callus/strlist.h"
 #include "callus/store.h"
@@ -374,6 +375,61 @@ static void lists_and_filters(void **state)
 	assert_int_equal(callus_store_get_lesson(s, "zz", &got, &err), CALLUS_EINVAL);
 	callus_error_release(&err);
 	callus_store_close(s);
+}
+
+/* A new store is made from src/store_fresh.inc, not by the migrations one
+ * by one: that script must be what they make.  A store begun at schema 1
+ * (by the first migration) takes the others one at a time; dumped
+ * (callus_store_schema_dump: every object's SQL in order, every row), it is
+ * the script, and with the new store's redaction mark added it is the new
+ * store.  Fails when a migration is added and scripts/store_fresh.sh is not
+ * run again. */
+static void a_new_store_is_the_migrations_store(void **state)
+{
+	fixture *f = *state;
+	callus_store *fresh = NULL, *steps = NULL;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_buf a = CALLUS_BUF_INIT, b = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT;
+	const char *script;
+	sqlite3 *db;
+	int version = -1;
+
+	script = callus_store_fresh_sql(&version);
+	if (version != CALLUS_STORE_SCHEMA_VERSION)
+		fail_msg("src/store_fresh.inc makes schema %d, the migrations %d: run "
+			 "scripts/store_fresh.sh", version, CALLUS_STORE_SCHEMA_VERSION);
+	callus_buf_printf(&path, "%s/steps.db", f->dir);
+	assert_int_equal(sqlite3_open(path.ptr, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, callus_store_migration_sql(0), NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 1", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(callus_store_open(&steps, path.ptr, 1000, &err), 0);
+	assert_int_equal(callus_store_schema_dump(steps, &b), 0);
+	if (strcmp(script, b.ptr))
+		fail_msg("src/store_fresh.inc is not what the migrations make: run "
+			 "scripts/store_fresh.sh");
+	callus_buf_clear(&b);
+	callus_buf_printf(&b, "INSERT INTO sync_state (key, value) VALUES ('" CALLUS_STORE_REDACT_MARK
+			      "', '%d')", CALLUS_REDACT_VERSION);
+	assert_int_equal(callus_store_exec(steps, b.ptr, &err), 0);
+	callus_buf_clear(&b);
+	assert_int_equal(callus_store_schema_dump(steps, &b), 0);
+
+	assert_int_equal(callus_store_open(&fresh, f->path, 1000, &err), 0);
+	assert_int_equal(callus_store_schema_version(fresh), CALLUS_STORE_SCHEMA_VERSION);
+	assert_int_equal(callus_store_schema_version(steps), CALLUS_STORE_SCHEMA_VERSION);
+	assert_int_equal(callus_store_schema_dump(fresh, &a), 0);
+	assert_true(a.len > 20000);
+	assert_non_null(strstr(a.ptr, "INSERT INTO \"totals\""));
+	assert_string_equal(a.ptr, b.ptr);
+	assert_int_equal(callus_store_query_int(fresh, "SELECT count(*) FROM pragma_foreign_key_check"),
+			 0);
+	callus_store_close(fresh);
+	callus_store_close(steps);
+	callus_buf_release(&a);
+	callus_buf_release(&b);
+	callus_buf_release(&path);
+	callus_error_release(&err);
 }
 
 static void refuses_newer_and_corrupt_stores(void **state)
@@ -1218,6 +1274,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(origin_is_recorded_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(runs_seen_leave_out_an_imports_own, setup, teardown),
 		cmocka_unit_test_setup_teardown(lists_and_filters, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_new_store_is_the_migrations_store, setup, teardown),
 		cmocka_unit_test_setup_teardown(refuses_newer_and_corrupt_stores, setup, teardown),
 		cmocka_unit_test(signature_ignores_numbers_not_words),
 		cmocka_unit_test(signature_ignores_durations),
