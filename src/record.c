@@ -320,7 +320,8 @@ void callus_record_result_release(callus_record_result *r)
 }
 
 /* The run's errors for learn.c: each signature with the files its
- * (redacted) diagnostics name, and the message of the first to name one. */
+ * (redacted) diagnostics name, and the message of the first to name one.
+ * sigs[0..nsigs) are distinct, as callus_signatures_for() lists them. */
 static int learn_errors(callus_learn_error **out, callus_strlist **files, const callus_signature *sigs,
 			size_t nsigs, const callus_diags *diags)
 {
@@ -341,37 +342,21 @@ static int learn_errors(callus_learn_error **out, callus_strlist **files, const 
 	for (i = 0; i < nsigs; i++) {
 		(*out)[i].sig = &sigs[i];
 		(*out)[i].files = &(*files)[i];
+		/* an error in many files: its list looked up by hash too */
+		(void)callus_strlist_index(&(*files)[i]);
 		if (callus_strlist_add(&ids, sigs[i].id, strlen(sigs[i].id)) < 0)
 			goto out;
 	}
 	for (size_t j = 0; diags && j < diags->count; j++) {
 		const callus_diag *d = &diags->items[j];
-		callus_strlist *f;
 
 		if (!d->file || !d->signature ||
 		    !callus_strlist_find(&ids, d->signature, strlen(d->signature), &i))
 			continue;
 		if (!(*out)[i].message)
 			(*out)[i].message = d->message;
-		f = &(*files)[i];
-		/* an error in many files: its list looked up by hash too */
-		if (f->count == 8)
-			(void)callus_strlist_index(f);
-		if (callus_strlist_add_unique(f, d->file, strlen(d->file), NULL) < 0)
+		if (callus_strlist_add_unique(&(*files)[i], d->file, strlen(d->file), NULL) < 0)
 			goto out;
-	}
-	/* a signature listed twice (a failure's are distinct) is found as its
-	 * first: the same message and files */
-	for (i = 0; i < nsigs; i++) {
-		size_t first;
-
-		if (!callus_strlist_find(&ids, sigs[i].id, strlen(sigs[i].id), &first) || first == i)
-			continue;
-		(*out)[i].message = (*out)[first].message;
-		for (size_t k = 0; k < (*files)[first].count; k++)
-			if (callus_strlist_add(&(*files)[i], (*files)[first].items[k],
-					     strlen((*files)[first].items[k])) < 0)
-				goto out;
 	}
 	rc = 0;
 out:

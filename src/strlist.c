@@ -5,6 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A list this long or shorter is searched item by item, sooner than one
+ * string is hashed: no table is made for it. */
+#define LINEAR_MAX 8
+
 /* An index's slot: the item's place + 1 (0: empty) and its hash, so that a
  * probe compares strings only when their hashes are equal. */
 struct callus_strlist_slot {
@@ -35,11 +39,13 @@ static uint64_t hash_of(const char *s, size_t len)
 	return h;
 }
 
+/* No index, nor one wanted: searched item by item. */
 static void index_drop(callus_strlist *l)
 {
 	free(l->slots);
 	l->slots = NULL;
 	l->nslots = 0;
+	l->hashed = 0;
 }
 
 /* The slot holding s[0..len) (hash h) in l's index, or the empty slot where
@@ -132,7 +138,8 @@ static void index_put(callus_strlist *l, const char *s, size_t len)
 	}
 }
 
-int callus_strlist_index(callus_strlist *l)
+/* The table for items[0..count), made now. */
+static int index_make(callus_strlist *l)
 {
 	size_t n = 16;
 
@@ -147,6 +154,12 @@ int callus_strlist_index(callus_strlist *l)
 		return CALLUS_ENOMEM;
 	}
 	return 0;
+}
+
+int callus_strlist_index(callus_strlist *l)
+{
+	l->hashed = 1;
+	return l->count > LINEAR_MAX ? index_make(l) : 0;
 }
 
 int callus_strlist_add(callus_strlist *l, const char *s, size_t len)
@@ -167,15 +180,17 @@ int callus_strlist_add(callus_strlist *l, const char *s, size_t len)
 	memcpy(copy, s, len);
 	copy[len] = '\0';
 	l->items[l->count++] = copy;
+	/* without memory for the table, searched as before */
 	if (l->slots)
 		index_put(l, copy, len);
+	else if (l->hashed && l->count > LINEAR_MAX)
+		(void)index_make(l);
 	return 0;
 }
 
 int callus_strlist_find(const callus_strlist *l, const char *s, size_t len, size_t *at)
 {
-	/* a few items are compared sooner than one is hashed */
-	if (l->slots && l->count > 8) {
+	if (l->slots) {
 		const struct callus_strlist_slot *sl = slot_of(l, s, len, hash_of(s, len));
 
 		if (sl->at && at)

@@ -19,11 +19,12 @@ struct callus_strlist_slot;
 typedef struct callus_strlist {
 	char **items;
 	size_t count, alloc;
-	struct callus_strlist_slot *slots; /* the index, owned: NULL without one */
+	struct callus_strlist_slot *slots; /* the index, owned: NULL until built */
 	size_t nslots;                     /* a power of two */
+	int hashed;                        /* callus_strlist_index() asked for one */
 } callus_strlist;
 
-#define CALLUS_STRLIST_INIT { NULL, 0, 0, NULL, 0 }
+#define CALLUS_STRLIST_INIT { NULL, 0, 0, NULL, 0, 0 }
 
 /* Append a copy of s[0..len). */
 int callus_strlist_add(callus_strlist *l, const char *s, size_t len);
@@ -35,12 +36,15 @@ int callus_strlist_contains(const callus_strlist *l, const char *s, size_t len);
 int callus_strlist_find(const callus_strlist *l, const char *s, size_t len, size_t *at);
 /*
  * Find items by their hash from now on: callus_strlist_add_unique() and
- * callus_strlist_contains() take the same time at any length.  The owner
- * promises that the list then changes only through the functions here: an
- * item replaced, removed or moved by hand (a sort) leaves the index wrong
- * until callus_strlist_index() makes it again.  Without memory for it, or
- * for it to grow, the list goes back to being searched item by item:
- * CALLUS_ENOMEM tells, and the list is as right as before.
+ * callus_strlist_contains() take the same time at any length.  The table is
+ * made once the list is longer than a search of it costs (eight items):
+ * asking for it costs a short list nothing.  The owner promises that the
+ * list then changes only through the functions here: an item replaced,
+ * removed or moved by hand (a sort) leaves the index wrong until
+ * callus_strlist_index() makes it again.  Without memory for it, or for it
+ * to grow, the list goes back to being searched item by item:
+ * CALLUS_ENOMEM tells (or nothing, when it happens as an item is added),
+ * and the list is as right as before.
  */
 int callus_strlist_index(callus_strlist *l);
 /* Hand the array to the caller (free each item, then the array); the index

@@ -172,7 +172,13 @@ static void strlist_index_agrees_with_a_search(void **state)
 		assert_int_equal(callus_strlist_add_unique(&plain, s, (size_t)n, &a1), 0);
 		assert_int_equal(callus_strlist_add_unique(&hashed, s, (size_t)n, &a2), 0);
 		assert_int_equal(a1, a2);
+		/* the table made only past eight items, searched before */
+		if (hashed.count <= 8)
+			assert_null(hashed.slots);
+		else
+			assert_non_null(hashed.slots);
 	}
+	assert_null(plain.slots);
 	assert_true(hashed.count > 1000);
 	assert_int_equal(plain.count, hashed.count);
 	for (size_t i = 0; i < plain.count; i++)
