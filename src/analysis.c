@@ -28,10 +28,9 @@ void callus_failure_release(callus_failure *f)
  * generic extractor when there is none or it finds nothing.
  */
 static int parse_output(callus_failure *out, const callus_check *chk, const callus_capture *cap,
-			const char *text, size_t text_len, const callus_pathctx *pc)
+			const char *text, size_t text_len, const char *raw, size_t raw_len,
+			const callus_pathctx *pc)
 {
-	size_t raw_len;
-	const char *raw = callus_capture_raw(cap, &raw_len);
 	callus_parse_input in = {
 		text, text_len, raw, raw_len,
 		raw_len == cap->total_bytes, chk->tool ? chk->tool : "",
@@ -96,7 +95,7 @@ int callus_failure_build(callus_failure *out, const callus_check *chk, const cal
 		raw = callus_capture_raw(cap, &raw_len);
 		if ((rc = callus_strlist_index(&out->files)) < 0 ||
 		    (rc = callus_capture_text_view(cap, &text, &t, &tlen)) < 0 ||
-		    (rc = parse_output(out, chk, cap, t, tlen, pc)) < 0 ||
+		    (rc = parse_output(out, chk, cap, t, tlen, raw, raw_len, pc)) < 0 ||
 		    (rc = callus_summary_build(&out->summary, t, tlen, raw, raw_len, pc,
 						 &out->diags)) < 0)
 			goto oom;
