@@ -69,13 +69,7 @@ static void step(const unsigned char *s, size_t len, unsigned flags, size_t *kee
 	*keep = *drop = 0;
 	rep[0] = '\0';
 	if (s[0] >= 0x20 && s[0] < 0x7f) {
-		size_t i = 1;
-
-		while (i + 8 <= len && callus_swar_all_printable(callus_swar_load(s + i)))
-			i += 8;
-		while (i < len && s[i] >= 0x20 && s[i] < 0x7f)
-			i++;
-		*keep = i;
+		*keep = callus_swar_printable_len((const char *)s, len);
 		return;
 	}
 	if (s[0] == '\n' || s[0] == '\t') {

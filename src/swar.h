@@ -55,4 +55,16 @@ static inline int callus_swar_all_printable(uint64_t w)
 	       !callus_swar_any_is(w, 0x7f);
 }
 
+/* How many of s[0..len)'s first bytes are printable ASCII (0x20 to 0x7e). */
+static inline size_t callus_swar_printable_len(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i + 8 <= len && callus_swar_all_printable(callus_swar_load(s + i)))
+		i += 8;
+	while (i < len && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7f)
+		i++;
+	return i;
+}
+
 #endif

@@ -16,20 +16,6 @@ void callus_js_lines_init(callus_js_lines *it, const callus_parse_input *in)
 	callus_buf_init(&it->line, 0);
 }
 
-/* Every byte of s[0..len) from ' ' to '~'. */
-static int plain_ascii(const char *s, size_t len)
-{
-	size_t i = 0;
-
-	for (; i + 8 <= len; i += 8)
-		if (!callus_swar_all_printable(callus_swar_load(s + i)))
-			return 0;
-	for (; i < len; i++)
-		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f)
-			return 0;
-	return 1;
-}
-
 int callus_js_lines_next(callus_js_lines *it, const char **s, size_t *len)
 {
 	const char *line;
@@ -45,7 +31,7 @@ int callus_js_lines_next(callus_js_lines *it, const char **s, size_t *len)
 	/* printable ASCII has no escape to strip nor byte to repair: the line
 	 * as it lies, its trailing blanks cut (each line of a large output
 	 * was copied twice) */
-	if (plain_ascii(line, n)) {
+	if (callus_swar_printable_len(line, n) == n) {
 		while (n && line[n - 1] == ' ')
 			n--;
 		*s = line;

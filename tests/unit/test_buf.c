@@ -328,6 +328,25 @@ static void json_escapes_found_at_every_offset(void **state)
 /* The word tests against the byte they stand for, on words mixing every
  * byte value with its neighbours (the borrow of a low byte must not hide
  * or invent a match). */
+/* callus_swar_printable_len() stops at the first byte outside ' ' to '~',
+ * wherever it lies in a word or past the last one. */
+static void printable_run_stops_at_each_place(void **state)
+{
+	static const unsigned char bad[] = { 0x00, '\t', 0x1f, 0x7f, 0x80, 0xff };
+	char line[27];
+
+	(void)state;
+	memset(line, 'a', sizeof(line));
+	assert_int_equal(callus_swar_printable_len(line, sizeof(line)), sizeof(line));
+	assert_int_equal(callus_swar_printable_len(line, 0), 0);
+	for (size_t at = 0; at < sizeof(line); at++)
+		for (size_t b = 0; b < sizeof(bad); b++) {
+			memset(line, at % 2 ? ' ' : '~', sizeof(line));
+			line[at] = (char)bad[b];
+			assert_int_equal(callus_swar_printable_len(line, sizeof(line)), at);
+		}
+}
+
 static void swar_tests_match_bytes(void **state)
 {
 	static const unsigned char fill[] = { 0x00, 0x1f, 0x20, 0x21, 0x22, 0x5c, 0x7f, 0x80, 0xff, 'a' };
@@ -464,6 +483,7 @@ int main(void)
 		cmocka_unit_test(json_strings_read_back),
 		cmocka_unit_test(json_escapes_found_at_every_offset),
 		cmocka_unit_test(swar_tests_match_bytes),
+		cmocka_unit_test(printable_run_stops_at_each_place),
 		cmocka_unit_test(utf8_put_reads_back),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
