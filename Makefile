@@ -229,7 +229,12 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libcallus.a
 $(BUILD)/fuzz/%: $(BUILD)/fuzz/%.o $(BUILD)/fuzz/replay.o $(BUILD)/libcallus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_ALL)
 
-unit: $(UNIT_BIN)
+# scripts/store_fresh.sh runs it to write src/store_fresh.inc again; built
+# with the unit tests, so that every build of the suite compiles it
+$(BUILD)/scripts/store_fresh: $(BUILD)/scripts/store_fresh.o $(BUILD)/libcallus.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_ALL)
+
+unit: $(UNIT_BIN) $(BUILD)/scripts/store_fresh
 fuzz: $(FUZZ_BIN)
 
 fuzz-libfuzzer: $(BUILD)/libcallus.a
@@ -259,4 +264,4 @@ clean:
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d) \
 	$(BUILD)/tests/unit/parse_helpers.d $(BUILD)/tests/unit/tmpdir_helpers.d \
 	$(GIT_HELPER_OBJ:.o=.d) $(BUILD)/helper/callus-embed.d $(BUILD)/helper/callus-pg.d \
-	$(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%.d) $(BUILD)/fuzz/replay.d
+	$(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%.d) $(BUILD)/fuzz/replay.d $(BUILD)/scripts/store_fresh.d

@@ -6,7 +6,8 @@
  * is never made from the script); its schema and rows are then dumped
  * (callus_store_schema_dump).  Run by scripts/store_fresh.sh after a
  * migration is added; test_store fails until it has been.
- * Usage: store_fresh DIR > src/store_fresh.inc  (DIR: an empty folder)
+ * Usage: store_fresh DIR > src/store_fresh.inc  (DIR: an empty folder;
+ * the Makefile builds it with the unit tests)
  */
 #include <sqlite3.h>
 #include <stdio.h>
