@@ -216,25 +216,22 @@ static int word_at(const char *s, size_t len, size_t i, const char *w)
 	return !w[j];
 }
 
-/* Whether one of the keywords of mask m (its first and second bytes those
- * at s[i]) starts at s[i]. */
-static int keyword_at(const char *s, size_t len, size_t i, uint32_t m)
-{
-	for (m &= B(K_NKEYWORDS) - 1; m; m &= m - 1)
-		if (word_at(s, len, i, keywords[__builtin_ctz(m)]))
-			return 1;
-	return 0;
-}
-
 /* Whether one of the keywords in mask starts in s: only where two table
  * lookups allow one is it compared. */
 static int has_keyword(const char *s, size_t len, uint32_t mask)
 {
-	for (size_t i = 0; i + 1 < len; i++)
-		if (keyword_at(s, len, i,
-			       first_byte[(unsigned char)s[i]] & second_byte[(unsigned char)s[i + 1]] &
-				       mask))
-			return 1;
+	for (size_t i = 0; i + 1 < len; i++) {
+		uint32_t m = first_byte[(unsigned char)s[i]] & second_byte[(unsigned char)s[i + 1]] &
+			     mask;
+
+		while (m) {
+			int k = __builtin_ctz(m);
+
+			if (word_at(s, len, i, keywords[k]))
+				return 1;
+			m &= m - 1;
+		}
+	}
 	return 0;
 }
 
@@ -258,8 +255,14 @@ static int scan_interesting(const char *s, size_t len)
 		if ((m & B(K_SPLINE)) && word_at(s, len, i, " line ") && i + 6 < len &&
 		    s[i + 6] >= '0' && s[i + 6] <= '9')
 			return 1;
-		if (keyword_at(s, len, i, m))
-			return 1;
+		m &= B(K_NKEYWORDS) - 1;
+		while (m) {
+			int k = __builtin_ctz(m);
+
+			if (word_at(s, len, i, keywords[k]))
+				return 1;
+			m &= m - 1;
+		}
 	}
 	return 0;
 }
