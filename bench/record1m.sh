@@ -14,8 +14,8 @@
 # from one minute to the next they are what compares two binaries.  Each
 # binary records into a store of its own, once before it is counted (the
 # second recording of the same failure); snapshots off.
-# With CALLUS_1M_TIME=N, also the hook's CPU time: the median of N runs
-# (bench/proctime.c), ms.
+# With CALLUS_1M_TIME=N, also the hook's CPU time and page faults: the
+# medians of N runs (bench/proctime.c).
 # Usage: bench/record1m.sh [path/to/callus] [path/to/base/callus]
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,15 +26,8 @@ command -v valgrind >/dev/null || { echo "bench: install valgrind" >&2; exit 1; 
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 [ "$runs" = 0 ] || cc -O2 -o "$work/proctime" "$repo/bench/proctime.c"
-
-# count BIN ARGS...: the instructions of one run of BIN ARGS, stdin p.json;
-# a hook slowed past its deadline by callgrind leaves a detached copy,
-# which callgrind counts too (with what came before the fork): the first
-# process's count
-count() {
-	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" <p.json 2>&1 >/dev/null |
-		sed -n 's/.*Collected : \([0-9]*\).*/\1/p' | head -n 1
-}
+# shellcheck source=bench/tools.sh
+. "$repo/bench/tools.sh"
 
 # output KIND: the megabyte on stdout
 output() {
@@ -60,30 +53,25 @@ if [ "$runs" = 0 ]; then
 	echo "| output | callus | through the hook | through callus run |"
 	echo "|:---|:---|---:|---:|"
 else
-	echo "| output | callus | through the hook | through callus run | hook, CPU ms (median of $runs) |"
-	echo "|:---|:---|---:|---:|---:|"
+	echo "| output | callus | through the hook | through callus run | hook, CPU ms (median of $runs) | page faults |"
+	echo "|:---|:---|---:|---:|---:|---:|"
 fi
 for kind in repeated distinct; do
 	for bin in ${base:+"$base"} "$callus"; do
 		ws=$work/ws$$-$kind-$(printf '%s' "$bin" | cksum | cut -d' ' -f1)
-		mkdir -p "$ws/.callus" && cd "$ws"
-		git init -q .
-		printf '[learn]\nsnapshots = false\n[retention]\ngc_hours = 0\n' >.callus/config
+		mkdir -p "$ws" && cd "$ws"
 		output "$kind" >out.txt
 		printf 'fail:\n\t@cat out.txt; exit 1\n' >Makefile
-		jq -n --rawfile o out.txt --arg cwd "$ws" \
-			'{command: "make -s fail", exit_code: 2, output: $o, cwd: $cwd}' >p.json
+		bench_output_ws "$ws" "make -s fail" out.txt 2
 		"$bin" hook generic <p.json >/dev/null
-		hook=$(count "$bin" hook generic)
-		# slowed past its deadline, the hook was cut: its count is low
-		! grep -q '"event":"hook_cut"' .callus/log.jsonl 2>/dev/null || hook="$hook (cut)"
+		hook=$(bench_callgrind p.json "$bin" hook generic)
 		"$bin" run -q -- make -s fail >/dev/null 2>&1 || true
-		run=$(count "$bin" run -q -- make -s fail)
+		run=$(bench_callgrind /dev/null "$bin" run -q -- make -s fail)
 		if [ "$runs" = 0 ]; then
 			echo "| $kind | $bin | $hook | $run |"
 		else
-			ms=$("$work/proctime" "$runs" p.json "$bin" hook generic | cut -d' ' -f2)
-			echo "| $kind | $bin | $hook | $run | $ms |"
+			t=$("$work/proctime" "$runs" p.json "$bin" hook generic)
+			echo "| $kind | $bin | $hook | $run | $(echo "$t" | cut -d' ' -f2) | $(echo "$t" | cut -d' ' -f8) |"
 		fi
 	done
 done

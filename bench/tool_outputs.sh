@@ -26,12 +26,8 @@ case $size in '' | *[!0-9]*) echo "bench: BYTES is a number" >&2; exit 2 ;; esac
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 [ "$runs" = 0 ] || cc -O2 -o "$work/proctime" "$repo/bench/proctime.c"
-
-# the first process's count (a cut hook's detached copy is counted apart)
-count() {
-	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" <p.json 2>&1 >/dev/null |
-		sed -n 's/.*Collected : \([0-9]*\).*/\1/p' | head -n 1
-}
+# shellcheck source=bench/tools.sh
+. "$repo/bench/tools.sh"
 
 echo "| output | callus | through the hook |$([ "$runs" = 0 ] || echo " hook, CPU ms (median of $runs) |")"
 echo "|:---|:---|---:|$([ "$runs" = 0 ] || echo "---:|")"
@@ -40,15 +36,11 @@ for spec in "tsc:npx tsc --noEmit" "mypy:mypy src" "ruff:ruff check ." "eslint:n
 	kind=${spec%%:*} cmd=${spec#*:}
 	for bin in ${base:+"$base"} "$callus"; do
 		ws=$work/ws-$kind-$(printf '%s' "$bin" | cksum | cut -d' ' -f1)
-		mkdir -p "$ws/.callus" && cd "$ws"
-		git init -q .
-		printf '[learn]\nsnapshots = false\n[retention]\ngc_hours = 0\n' >.callus/config
+		mkdir -p "$ws" && cd "$ws"
 		python3 "$repo/bench/tool_outputs.py" "$kind" "$size" >out.txt
-		jq -n --rawfile o out.txt --arg cwd "$ws" --arg cmd "$cmd" \
-			'{command: $cmd, exit_code: 1, output: $o, cwd: $cwd}' >p.json
+		bench_output_ws "$ws" "$cmd" out.txt
 		"$bin" hook generic <p.json >/dev/null
-		n=$(count "$bin" hook generic)
-		! grep -q '"event":"hook_cut"' .callus/log.jsonl 2>/dev/null || n="$n (cut)"
+		n=$(bench_callgrind p.json "$bin" hook generic)
 		if [ "$runs" = 0 ]; then
 			echo "| $kind | $bin | $n |"
 		else

@@ -9,7 +9,9 @@
 # (bench/fsprobe.c says why), and prints that cost in microseconds.
 # bench_grown, bench_embed_server, bench_pair, bench_ready, bench_copies,
 # bench_fail_payload, bench_store_sql and bench_stats serve the benchmarks that time binaries in
-# copies of a grown store; bench_range prints min/median/max.
+# copies of a grown store; bench_range prints min/median/max.  bench_output_ws
+# and bench_callgrind serve those that record a large output in a workspace
+# of its own (bench/record1m.sh, bench/tool_outputs.sh).
 # shellcheck shell=sh
 
 bench_tools() {
@@ -240,4 +242,37 @@ bench_range() {
 	sort -n "$1" | awk '{ v[NR] = $1 }
 		END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
 		      printf "%.3f/%.3f/%.3f", v[1], m, v[NR] }'
+}
+
+# bench_output_ws WS CMD FILE [CODE]: WS a git workspace (snapshots off, no
+# retention pass) whose p.json is a hook's payload of CMD failing with exit
+# status CODE (default 1), FILE's text its output.
+bench_output_ws() {
+	mkdir -p "$1/.callus"
+	git -C "$1" init -q .
+	printf '[learn]\nsnapshots = false\n[retention]\ngc_hours = 0\n' >"$1/.callus/config"
+	jq -n --rawfile o "$3" --arg cwd "$1" --arg cmd "$2" --argjson code "${4:-1}" \
+		'{command: $cmd, exit_code: $code, output: $o, cwd: $cwd}' >"$1/p.json"
+}
+
+# bench_callgrind INPUT CMD ARGS...: the instructions callgrind counts for
+# one run of CMD ARGS (stdin INPUT), in the current folder, a workspace:
+# the first process's, as a hook that callgrind slowed past its deadline
+# leaves a detached copy counted apart; "(cut)" after it when that hook's
+# log says so (the count is then low).
+bench_callgrind() {
+	bench_in=$1
+	shift
+	bench_cuts=$(bench_cuts_logged)
+	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" <"$bench_in" 2>&1 >/dev/null |
+		sed -n 's/.*Collected : \([0-9]*\).*/\1/p' | head -n 1 | tr -d '\n'
+	[ "$(bench_cuts_logged)" = "$bench_cuts" ] || printf ' (cut)'
+	echo
+}
+
+# bench_cuts_logged: how many hooks the workspace in the current folder
+# logged as cut by their deadline.
+bench_cuts_logged() {
+	bench_n=$(grep -c '"event":"hook_cut"' .callus/log.jsonl 2>/dev/null || true)
+	echo "${bench_n:-0}"
 }
