@@ -56,6 +56,21 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* How the fixture's recordings learn: no snapshot. */
+static void learn_opts(const struct fixture *f, callus_learn_opts *lo, const char *tool,
+		       const char *args, const char *command)
+{
+	memset(lo, 0, sizeof(*lo));
+	lo->workspace = f->ws;
+	lo->check.tool = tool;
+	lo->check.args = args;
+	lo->check.dir = "";
+	lo->command = command;
+	lo->session = "";
+	lo->redactor = f->red;
+	lo->no_snapshot = 1;
+}
+
 /* The lesson of a failing `gcc -c FILE` printing one error, recorded in
  * store (NULL: the recording's own) and learnt from (its pending error,
  * its signature's vector; no snapshot); its id into id (65 bytes). */
@@ -88,15 +103,7 @@ static void record_kept(const struct fixture *f, callus_store *store, const char
 	d.line = 3;
 	d.message = (char *)summary;
 	d.severity = (char *)"error";
-	memset(&lo, 0, sizeof(lo));
-	lo.workspace = f->ws;
-	lo.check.tool = "gcc";
-	lo.check.args = args;
-	lo.check.dir = "";
-	lo.command = command;
-	lo.session = "";
-	lo.redactor = f->red;
-	lo.no_snapshot = 1;
+	learn_opts(f, &lo, "gcc", args, command);
 
 	memset(&l, 0, sizeof(l));
 	l.type = CALLUS_LESSON_ANALYSIS;
@@ -240,15 +247,7 @@ static void errors_learnt_with_their_files(void **state)
 		d[i].message = (char *)in[i].message;
 		d[i].severity = (char *)"error";
 	}
-	memset(&lo, 0, sizeof(lo));
-	lo.workspace = f->ws;
-	lo.check.tool = "make";
-	lo.check.args = "";
-	lo.check.dir = "";
-	lo.command = "make";
-	lo.session = "";
-	lo.redactor = f->red;
-	lo.no_snapshot = 1;
+	learn_opts(f, &lo, "make", "", "make");
 	memset(&l, 0, sizeof(l));
 	l.type = CALLUS_LESSON_ANALYSIS;
 	l.exit_code = 2;
