@@ -123,7 +123,7 @@ static int try_at(const struct scan *sc, size_t i, unsigned t, struct match *m)
 		if (i + 2 < sc->n && s[i + 1] == '/' && s[i + 2] == '/')
 			return callus_redact_match_url(sc, i, m);
 		return callus_redact_match_telegram(sc, i, m) ||
-		       callus_redact_match_assign(sc, i, m);
+		       (callus_redact_colon_named(sc, i) && callus_redact_match_assign(sc, i, m));
 	case T_EQ:
 		return callus_redact_match_assign(sc, i, m);
 	case T_DASH:

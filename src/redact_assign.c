@@ -81,25 +81,7 @@ static int last_component(const unsigned char *name, size_t len, const char *wor
 
 int callus_redact_secret_tail(const unsigned char *name, size_t len)
 {
-	int a, b;
-
-	if (len < 3)
-		return 0;
-	a = lower(name[len - 2]);
-	b = lower(name[len - 1]);
-	switch (b) {
-	case 'n': return a == 'e' || a == 'o';  /* token; authorization, session */
-	case 't': return a == 'e';              /* secret */
-	case 'd': return a == 'r' || a == 'w';  /* password; passwd, pwd */
-	case 'y': return a == 'e';              /* key */
-	case 'h': return a == 't';              /* auth */
-	case 's': return a == 's' || a == 'l' || a == 'd';  /* pass, credentials, creds */
-	case 'l': return a == 'a';              /* credential */
-	case 'g': return a == 'i';              /* sig */
-	case 'e': return a == 'r' || a == 'i' || a == 's';  /* signature, cookie, passphrase */
-	case 'a': return a == 't';              /* key-data */
-	}
-	return 0;
+	return len >= 3 && callus_redact_secret_pair(name[len - 2], name[len - 1]);
 }
 
 int callus_redact_name_kind(const unsigned char *name, size_t len)

@@ -376,6 +376,45 @@ int callus_redact_name_kind(const unsigned char *name, size_t len);
 /* Do the last bytes of name[0..len) end some secret name (token, ...key,
  * pass...)?  The cheap test callus_redact_name_kind() starts with. */
 int callus_redact_secret_tail(const unsigned char *name, size_t len);
+/* The same test of a name's last two bytes, x then y. */
+static inline int callus_redact_secret_pair(unsigned char x, unsigned char y)
+{
+	int a = lower(x), b = lower(y);
+
+	switch (b) {
+	case 'n': return a == 'e' || a == 'o';  /* token; authorization, session */
+	case 't': return a == 'e';              /* secret */
+	case 'd': return a == 'r' || a == 'w';  /* password; passwd, pwd */
+	case 'y': return a == 'e';              /* key */
+	case 'h': return a == 't';              /* auth */
+	case 's': return a == 's' || a == 'l' || a == 'd';  /* pass, credentials, creds */
+	case 'l': return a == 'a';              /* credential */
+	case 'g': return a == 'i';              /* sig */
+	case 'e': return a == 'r' || a == 'i' || a == 's';  /* signature, cookie, passphrase */
+	case 'a': return a == 't';              /* key-data */
+	}
+	return 0;
+}
+
+/*
+ * Can the colon at op end the name of a secret, or "value" (whose sibling
+ * may name one)?  0 only where callus_redact_match_assign() would find
+ * nothing: a bare name before a lone ':' is one of those only by its last
+ * two bytes.  So a compiler's "file.c:12:5: error:", four colons and no
+ * secret, costs no walk back over a name and no call: that was a tenth of
+ * redacting such output (bench/record1m.sh).
+ */
+static inline int callus_redact_colon_named(const struct scan *sc, size_t op)
+{
+	const unsigned char *s = sc->s;
+
+	if (op == sc->floor || !HAS(sc, op - 1, C_NAME))
+		return 1;
+	if (op - 1 == sc->floor || !HAS(sc, op - 2, C_NAME))
+		return 0;
+	return callus_redact_secret_pair(s[op - 2], s[op - 1]) ||
+	       (lower(s[op - 2]) == 'u' && lower(s[op - 1]) == 'e');
+}
 
 /* Is v[0..len) a path (./x, ../x, ~/x, C:\\x, /lower/case) rather than a
  * secret? */

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "callus/redact.h"
+#include "redact_internal.h"
 
 static int setup(void **state)
 {
@@ -65,6 +66,67 @@ static void assert_absent(const callus_buf *b, const char *secret)
 {
 	if (memmem(b->ptr, b->len, secret, strlen(secret)))
 		fail_msg("secret \"%s\" survived in:\n%s", secret, b->ptr);
+}
+
+/* callus_redact_colon_named() refuses a colon before calling the matcher:
+ * it may refuse only colons callus_redact_match_assign() finds nothing
+ * at.  Texts of pieces (names of secrets and not, quotes, separators,
+ * values, a sibling "value"), each colon tried from every floor up to
+ * it. */
+static void test_colon_filter_as_said(void **state)
+{
+	static const char *const pieces[] = {
+		"token", "secret", "password", "Passwd", "pwd", "pass", "sig", "auth",
+		"session", "value", "VALUE", "apikey", "AWS_SECRET_ACCESS_KEY", "cookie",
+		"creds", "key-data", "main.c", "error", "note", "1", "27", "x", "tokens",
+		"keyvalue", "src/a.c", "\"", "'", "\\\"", " ", "_", "-", ".", ",", "\n",
+		":", ":", ":", ": ", "=", "::", "hunter2Xy9", "ghp_R7kQ2mX9vL4nT8wZ1bC",
+		"\"name\": \"password\", ", "sk-", "Bearer abc.def", "%", "\t"
+	};
+	const callus_redactor *r = *state;
+	unsigned long long x = 88172645463325252ull;
+	size_t refused = 0, found = 0, tried = 0;
+	char text[256];
+
+	for (int round = 0; round < 60000; round++) {
+		size_t len = 0, parts;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		parts = 2 + x % 7;
+		for (size_t k = 0; k < parts; k++) {
+			const char *pc;
+			size_t pl;
+
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			pc = pieces[x % (sizeof(pieces) / sizeof(pieces[0]))];
+			pl = strlen(pc);
+			if (len + pl >= sizeof(text))
+				break;
+			memcpy(text + len, pc, pl);
+			len += pl;
+		}
+		for (size_t op = 0; op < len; op++) {
+			if (text[op] != ':')
+				continue;
+			for (size_t floor = 0; floor <= op; floor++) {
+				struct scan sc = { r, (const unsigned char *)text, len, floor, NULL, 0, 0,
+						   NULL, 0 };
+				struct match m = { 0, 0, 0, NULL };
+				int named = callus_redact_colon_named(&sc, op);
+				int hit = callus_redact_match_assign(&sc, op, &m);
+
+				tried++;
+				refused += !named;
+				found += hit != 0;
+				if (!named && hit)
+					fail_msg("refused a colon the matcher takes: \"%.*s\" at %zu, floor %zu",
+						 (int)len, text, op, floor);
+			}
+		}
+	}
+	/* both answers common: the filter refuses, and the matcher finds */
+	assert_true(refused > tried / 8);
+	assert_true(found > 1000);
 }
 
 /* ---- one test per kind ------------------------------------------------- */
@@ -780,6 +842,7 @@ int main(void)
 		cmocka_unit_test(test_empty_and_arguments),
 		cmocka_unit_test(test_appends_and_limit),
 		cmocka_unit_test(test_count_and_idempotence),
+		cmocka_unit_test(test_colon_filter_as_said),
 		cmocka_unit_test(test_idempotence_regressions),
 		cmocka_unit_test(test_one_megabyte),
 		cmocka_unit_test(test_long_token),
