@@ -159,9 +159,9 @@ static void fuzz_parsers(const uint8_t *data, size_t size, const char *const *na
 		p->sniff(text.ptr, text.len);
 		p->sniff(raw, size);
 		for (size_t i = 0; i < nctx; i++) {
-			callus_parse_input whole = { text.ptr, text.len, raw, size, 1, names[k], "", &ctx[i] };
-			callus_parse_input filtered = { text.ptr, text.len, NULL, 0, 0, names[k], "", &ctx[i] };
-			callus_parse_input cut = { text.ptr, text.len, raw, size / 2, 0, names[k], "", &ctx[i] };
+			callus_parse_input whole = { text.ptr, text.len, raw, size, 1, names[k], "", &ctx[i], 0 };
+			callus_parse_input filtered = { text.ptr, text.len, NULL, 0, 0, names[k], "", &ctx[i], 0 };
+			callus_parse_input cut = { text.ptr, text.len, raw, size / 2, 0, names[k], "", &ctx[i], 0 };
 
 			run_parser(p, &whole, lim);
 			run_parser(p, &filtered, lim);

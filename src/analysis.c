@@ -34,7 +34,7 @@ static int parse_output(callus_failure *out, const callus_check *chk, const call
 	callus_parse_input in = {
 		text, text_len, raw, raw_len,
 		raw_len == cap->total_bytes, chk->tool ? chk->tool : "",
-		chk->command ? chk->command : "", pc,
+		chk->command ? chk->command : "", pc, 0,
 	};
 	const callus_parser *p = callus_parser_select(in.tool, text, text_len);
 	int rc;

@@ -35,6 +35,9 @@ typedef struct callus_parse_input {
 	const char *tool;    /* detected tool name, e.g. "npm test"; may be "" */
 	const char *command; /* the command line; may be "" */
 	const callus_pathctx *pc;
+	int clean;           /* text's and raw's lines were read and cleaned
+			      * already (a build step's, cut out by its
+			      * wrapper): read as they are */
 } callus_parse_input;
 
 /* Append diagnostics and affected files; 0 or a negative CALLUS_E* code. */

@@ -17,6 +17,7 @@ void callus_pu_lines_init(callus_pu_lines *it, const callus_parse_input *in)
 		it->p = in->raw;
 		it->end = in->raw + in->raw_len;
 		it->from_raw = 1;
+		it->checked = in->clean;
 	} else {
 		it->p = in->text ? in->text : "";
 		it->end = it->p + (in->text ? in->text_len : 0);
@@ -54,7 +55,7 @@ int callus_pu_lines_next(callus_pu_lines *it, const char **line, size_t *len)
 	if (it->from_raw) {
 		it->raw_line = s;
 		it->raw_len = n;
-		if (!plain(s, n)) {
+		if (!it->checked && !plain(s, n)) {
 			callus_buf_clear(&it->strip);
 			callus_buf_clear(&it->clean);
 			callus_ansi_strip_line(&it->strip, s, n);
@@ -673,7 +674,7 @@ int callus_pu_build_step(const callus_parse_input *in, const callus_pathctx *pc,
 		       size_t len, const callus_parser *const *skip, callus_diags *diags,
 		       callus_strlist *files)
 {
-	callus_parse_input sub = { out, len, out, len, 1, "", in->command, pc };
+	callus_parse_input sub = { out, len, out, len, 1, "", in->command, pc, 1 };
 	const callus_parser *chosen = NULL, *p;
 	size_t before = diags->count + diags->dropped, nfiles = files->count;
 	int rc = 0;

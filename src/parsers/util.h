@@ -27,6 +27,7 @@
 typedef struct callus_pu_lines {
 	const char *p, *end;
 	int from_raw;
+	int checked;          /* the lines are clean already (in->clean) */
 	const char *raw_line; /* the current line as printed (raw lines only) */
 	size_t raw_len;
 	callus_buf strip, clean; /* scratch for cleaned lines */
@@ -144,7 +145,8 @@ size_t callus_pu_lint_code(const char *s, size_t len);
  * `make check`; cppcheck's findings look like gcc's: read once), and by
  * the fallback when neither found anything.  Messages and test names are
  * cut to CALLUS_PU_TEXT_MAX whoever read them.  in gives the command.
- * Returns 0 or CALLUS_ENOMEM.
+ * out's lines are ones callus_pu_lines_next() gave (clean), and are read
+ * again as they are.  Returns 0 or CALLUS_ENOMEM.
  */
 int callus_pu_build_step(const callus_parse_input *in, const callus_pathctx *pc, const char *out,
 		       size_t len, const callus_parser *const *skip, callus_diags *diags,

@@ -279,7 +279,7 @@ static void eslint_json_cut(void **state)
 	size_t len;
 	char *data = read_sample("eslint-json", &len);
 	const char *cut = strstr(data, "src/lib/format.js");
-	callus_parse_input in = { "", 0, data, (size_t)(cut - data), 0, "eslint", "", &pc };
+	callus_parse_input in = { "", 0, data, (size_t)(cut - data), 0, "eslint", "", &pc, 0 };
 
 	(void)state;
 	assert_non_null(p);
@@ -851,7 +851,7 @@ static void parse_text(const char *parser, const char *sample, const char *proje
 	pc.memo = NULL;
 	capture(&c, data, len);
 	assert_int_equal(callus_capture_text(&c, &text), 0);
-	in = (callus_parse_input){ text.ptr, text.len, NULL, 0, 0, parser, "", &pc };
+	in = (callus_parse_input){ text.ptr, text.len, NULL, 0, 0, parser, "", &pc, 0 };
 	assert_int_equal(p->parse(&in, d, files), 0);
 	callus_capture_release(&c);
 	callus_buf_release(&text);
