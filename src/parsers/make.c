@@ -270,11 +270,12 @@ static int line_of(void *arg, const char *s, size_t len)
 	state *st = arg;
 	size_t n = make_prefix(s, len);
 	callus_pu_loc loc;
+	int located;
 
 	if (n)
 		return make_line(st, s + n, len - n);
 	/* "Makefile:3: *** missing separator.  Stop." */
-	if (callus_pu_location(s, len, &loc) && loc.end < len) {
+	if ((located = callus_pu_location(s, len, &loc)) && loc.end < len) {
 		const char *r = s + loc.end;
 		size_t rl = len - loc.end;
 
@@ -291,7 +292,9 @@ static int line_of(void *arg, const char *s, size_t len)
 		if (is_makefile(loc.path, loc.path_len) && callus_pu_starts(r, rl, "warning: "))
 			return 0;
 	}
-	if (is_echoed_command(s, len))
+	/* a line that starts "file:12:" is no command line echoed: not
+	 * compared with each program's name (a compiler's every line) */
+	if (!located && is_echoed_command(s, len))
 		return 0;
 	return segment_add(st, s, len);
 }

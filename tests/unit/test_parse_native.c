@@ -806,6 +806,47 @@ static void make_segments_read_in_place_or_copied(void **state)
 		}
 	}
 }
+/* A compiler's line names a file before anything else: never taken for a
+ * command line echoed, even when the file is named as a versioned
+ * compiler is (gcc-12.c, cc-4.c). */
+static void make_files_named_as_compilers(void **state)
+{
+	static const char out[] =
+		"gcc-12 -c gcc-12.c\n"
+		"gcc-12.c:4:20: error: 'z' undeclared (first use in this function)\n"
+		"x86_64-linux-gnu-gcc -c cc-4.c\n"
+		"cc-4.c:2:1: error: expected ';' before '}' token\n"
+		"make: *** [Makefile:3: all] Error 1\n";
+	callus_failure f;
+
+	(void)state;
+	analyse_data(&f, "make", out, sizeof(out) - 1, "c", "");
+	assert_int_equal(f.diags.count, 2);
+	assert_string_equal(f.diags.items[0].file, "gcc-12.c");
+	assert_int_equal(f.diags.items[0].line, 4);
+	assert_string_equal(f.diags.items[1].file, "cc-4.c");
+	assert_int_equal(f.diags.items[1].line, 2);
+	callus_failure_release(&f);
+}
+/* A build step's lines are cleaned once, by its wrapper, and read again as
+ * they are: colours and a byte of Latin-1 are gone from what is found. */
+static void make_step_lines_cleaned_once(void **state)
+{
+	static const char out[] =
+		"make[1]: Entering directory '/tmp/callus-native/c/lib'\n"
+		"\033[01m\033[Kbad.c:4:20:\033[m\033[K \033[01;31m\033[Kerror: \033[m\033[K"
+		"'caf\xe9' undeclared\n"
+		"make[1]: *** [Makefile:3: all] Error 1\n";
+	callus_failure f;
+
+	(void)state;
+	analyse_data(&f, "make", out, sizeof(out) - 1, "c", "");
+	assert_int_equal(f.diags.count, 1);
+	assert_string_equal(f.diags.items[0].file, "lib/bad.c");
+	assert_int_equal(f.diags.items[0].line, 4);
+	assert_string_equal(f.diags.items[0].message, "'caf\xef\xbf\xbd' undeclared");
+	callus_failure_release(&f);
+}
 static void go_samples(void **state) { (void)state; run_prefix("go-"); }
 static void cargo_samples(void **state) { (void)state; run_prefix("cargo-"); run_prefix("rustc-"); }
 static void shellcheck_samples(void **state) { (void)state; run_prefix("shellcheck-"); }
@@ -1214,6 +1255,8 @@ int main(void)
 		cmocka_unit_test(clang_samples),
 		cmocka_unit_test(make_samples),
 		cmocka_unit_test(make_segments_read_in_place_or_copied),
+		cmocka_unit_test(make_files_named_as_compilers),
+		cmocka_unit_test(make_step_lines_cleaned_once),
 		cmocka_unit_test(cppcheck_samples),
 		cmocka_unit_test(go_samples),
 		cmocka_unit_test(cargo_samples),
