@@ -112,12 +112,7 @@ static int try_at(const struct scan *sc, size_t i, unsigned t, struct match *m)
 
 	switch (t) {
 	case T_WORD:
-		/* Tokens start a word; inside base64 or a longer id they
-		 * are coincidence.  Most words start with no prefix's two
-		 * bytes: one lookup, no call. */
-		if ((i > sc->floor && HAS(sc, i - 1, C_B64URL)) || i + 1 >= sc->n ||
-		    !(sc->r->pair[s[i]][s[i + 1] >> 3] & (1u << (s[i + 1] & 7))))
-			return 0;
+		/* a word's start that begins some prefix (scan_range) */
 		return callus_redact_match_token(sc, i, m);
 	case T_COLON:
 		if (i + 2 < sc->n && s[i + 1] == '/' && s[i + 2] == '/')
@@ -169,6 +164,7 @@ static int scan_range(struct scan *sc, size_t i, size_t end)
 	sc->n = end;
 	while (i < end) {
 		struct match m = { 0, 0, 0, NULL };
+		unsigned t;
 
 		/* The hot loop.  Each test reads the byte pair afresh rather
 		 * than carrying the previous byte's class, so that iterations
@@ -179,7 +175,15 @@ static int scan_range(struct scan *sc, size_t i, size_t end)
 					goto out;
 			} while (!r->start[r->wordy[s[i - 1]]][s[i]]);
 		}
-		if (!try_at(sc, i, r->trig[s[i]], &m)) {
+		/* Tokens start a word (the table above): inside base64 or a
+		 * longer id they are coincidence.  Most words start with no
+		 * prefix's two bytes: one lookup, and on to the next. */
+		if ((t = r->trig[s[i]]) == T_WORD &&
+		    (i + 1 >= end || !(r->pair[s[i]][s[i + 1] >> 3] & (1u << (s[i + 1] & 7))))) {
+			i++;
+			continue;
+		}
+		if (!try_at(sc, i, t, &m)) {
 			i = m.resume > i ? m.resume : i + 1;
 			continue;
 		}
