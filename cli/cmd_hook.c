@@ -991,7 +991,7 @@ int cmd_hook(int argc, char **argv)
 	if (callus_hook_peek_command(&peek, agent, in.ptr, in.len) == 0 && peek &&
 	    !is_verification(peek))
 		goto reply;
-	if (callus_hook_event_parse(&ev, agent, in.ptr, in.len, &err) < 0) {
+	if (callus_hook_event_parse_buf(&ev, agent, &in, &err) < 0) {
 		char *root = callus_workspace_find(".", NULL);
 
 		cli_error("hook: %s", callus_error_message(&err));

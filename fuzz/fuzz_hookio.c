@@ -90,6 +90,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		} else if (rc != CALLUS_EINVAL || !err.msg || e.event || e.output) {
 			abort();
 		}
+		/* read from a buffer let go of early: the same event */
+		{
+			callus_hook_event b = CALLUS_HOOK_EVENT_INIT;
+			callus_error berr = CALLUS_ERROR_INIT;
+			callus_buf in = CALLUS_BUF_INIT;
+			int brc;
+
+			callus_buf_put(&in, json, size);
+			brc = callus_buf_status(&in) < 0 ? rc
+							  : callus_hook_event_parse_buf(&b, a, &in, &berr);
+			if (brc != rc || in.cap ||
+			    (rc == 0 && (b.output_len != e.output_len ||
+					 memcmp(b.output, e.output, e.output_len) ||
+					 (b.command == NULL) != (e.command == NULL) ||
+					 (b.command && strcmp(b.command, e.command)) ||
+					 b.exit_code != e.exit_code)))
+				abort();
+			callus_error_release(&berr);
+			callus_hook_event_release(&b);
+			callus_buf_release(&in);
+		}
 		callus_output_looks_failed(json, size);
 		check_reply(a, NULL, ctx, size % 13);
 		free(peeked);

@@ -95,8 +95,10 @@ static const char *json_type_name(const json_t *v)
 	}
 }
 
-int callus_hook_event_parse(callus_hook_event *out, callus_agent agent, const char *json, size_t len,
-			  callus_error *err)
+/* callus_hook_event_parse(), of owner's text when owner is not NULL
+ * (released on return). */
+static int event_parse(callus_hook_event *out, callus_agent agent, const char *json, size_t len,
+		       callus_buf *owner, callus_error *err)
 {
 	callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
 	const callus_agent_ops *ops = ops_of(agent);
@@ -106,13 +108,19 @@ int callus_hook_event_parse(callus_hook_event *out, callus_agent agent, const ch
 	int rc = 0, oom;
 
 	*out = (callus_hook_event)CALLUS_HOOK_EVENT_INIT;
-	if (!ops)
-		return callus_error_set(err, CALLUS_EINVAL, "unknown agent %d", (int)agent);
+	if (!ops) {
+		rc = callus_error_set(err, CALLUS_EINVAL, "unknown agent %d", (int)agent);
+		goto out;
+	}
 	while (json && i < len && strchr(" \t\r\n", json[i]) && json[i])
 		i++;
-	if (!json || i == len)
-		return callus_error_set(err, CALLUS_EINVAL, "the %s hook payload is empty", ops->name);
-	if (!(root = callus_payload_load(json, len, JSON_DECODE_ANY, &jerr, &oom))) {
+	if (!json || i == len) {
+		rc = callus_error_set(err, CALLUS_EINVAL, "the %s hook payload is empty", ops->name);
+		goto out;
+	}
+	root = owner ? callus_payload_load_buf(owner, JSON_DECODE_ANY, &jerr, &oom)
+		     : callus_payload_load(json, len, JSON_DECODE_ANY, &jerr, &oom);
+	if (!root) {
 		if (oom)
 			rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory reading the %s hook payload",
 					    ops->name);
@@ -145,7 +153,21 @@ int callus_hook_event_parse(callus_hook_event *out, callus_agent agent, const ch
 out:
 	callus_hook_event_release(&e);
 	json_decref(root);
+	if (owner)
+		callus_buf_release(owner);
 	return rc;
+}
+
+int callus_hook_event_parse(callus_hook_event *out, callus_agent agent, const char *json, size_t len,
+			  callus_error *err)
+{
+	return event_parse(out, agent, json, len, NULL, err);
+}
+
+int callus_hook_event_parse_buf(callus_hook_event *out, callus_agent agent, callus_buf *json,
+				callus_error *err)
+{
+	return event_parse(out, agent, json->ptr, json->len, json, err);
 }
 
 int callus_hook_peek_command(char **out, callus_agent agent, const char *json, size_t len)

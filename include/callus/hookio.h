@@ -100,6 +100,11 @@ typedef struct callus_hook_event {
  */
 int callus_hook_event_parse(callus_hook_event *out, callus_agent agent,
 			  const char *json, size_t len, callus_error *err);
+/* The same of json's text, json released on return, and sooner: as soon
+ * as what it holds is decoded, so that a megabyte's output is not held
+ * three times at once (the payload, its decoded copy, jansson's). */
+int callus_hook_event_parse_buf(callus_hook_event *out, callus_agent agent, callus_buf *json,
+				callus_error *err);
 
 /* Free what the record owns (the chain of further commands included) and
  * reset it to CALLUS_HOOK_EVENT_INIT.  NULL is fine. */

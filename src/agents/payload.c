@@ -614,8 +614,11 @@ static void put_back(json_t *v, const bigs *b, int *oom)
 	}
 }
 
-json_t *callus_payload_load_with(const char *s, size_t n, size_t flags, json_error_t *jerr,
-				 int *oom, size_t big)
+/* callus_payload_load_with(), releasing owner (which holds s) once s is
+ * read, when owner is not NULL: before the long strings are put back,
+ * so that jansson's copies of them take its pages. */
+static json_t *load(const char *s, size_t n, size_t flags, json_error_t *jerr, int *oom,
+		    size_t big, callus_buf *owner)
 {
 	callus_buf skel = CALLUS_BUF_INIT;
 	bigs b;
@@ -624,9 +627,11 @@ json_t *callus_payload_load_with(const char *s, size_t n, size_t flags, json_err
 	int rc;
 
 	*oom = 0;
-	if (n < big)
-		return load_small(s, n, flags, jerr, oom);
 	memset(&b, 0, sizeof(b));
+	if (n < big) {
+		v = load_small(s, n, flags, jerr, oom);
+		goto out;
+	}
 	if (getrandom(&nonce, sizeof(nonce), GRND_NONBLOCK) != (ssize_t)sizeof(nonce))
 		nonce ^= (uint64_t)(uintptr_t)&b ^ (uint64_t)time(NULL) << 20;
 	b.tag_len = (size_t)snprintf(b.tag, sizeof(b.tag), "callus-%016llx-",
@@ -644,6 +649,8 @@ json_t *callus_payload_load_with(const char *s, size_t n, size_t flags, json_err
 			v = load_small(s, n, flags, jerr, oom);
 		goto out;
 	}
+	if (owner)
+		callus_buf_release(owner);
 	if ((t = untag(v, &b, oom))) {
 		json_decref(v);
 		v = t;
@@ -657,12 +664,25 @@ json_t *callus_payload_load_with(const char *s, size_t n, size_t flags, json_err
 out:
 	bigs_release(&b);
 	callus_buf_release(&skel);
+	if (owner)
+		callus_buf_release(owner);
 	return v;
+}
+
+json_t *callus_payload_load_with(const char *s, size_t n, size_t flags, json_error_t *jerr,
+				 int *oom, size_t big)
+{
+	return load(s, n, flags, jerr, oom, big, NULL);
 }
 
 json_t *callus_payload_load(const char *s, size_t n, size_t flags, json_error_t *jerr, int *oom)
 {
-	return callus_payload_load_with(s, n, flags, jerr, oom, BIG_STRING);
+	return load(s, n, flags, jerr, oom, BIG_STRING, NULL);
+}
+
+json_t *callus_payload_load_buf(callus_buf *s, size_t flags, json_error_t *jerr, int *oom)
+{
+	return load(s->ptr, s->len, flags, jerr, oom, BIG_STRING, s);
 }
 
 int callus_payload_set_output(callus_hook_event *e, const char *s, size_t n)

@@ -1113,6 +1113,105 @@ static void long_strings_decoded_alike(void **state)
 	callus_buf_release(&big);
 }
 
+/* Each of a and b parsed from the other's text: the same result, the same
+ * message, and the buffer released either way. */
+static void parse_buf_alike(callus_agent agent, const char *json, size_t len)
+{
+	callus_hook_event a = CALLUS_HOOK_EVENT_INIT, b = CALLUS_HOOK_EVENT_INIT;
+	callus_error ea = CALLUS_ERROR_INIT, eb = CALLUS_ERROR_INIT;
+	callus_buf buf = CALLUS_BUF_INIT;
+	int ra, rb;
+
+	callus_buf_put(&buf, json, len);
+	assert_int_equal(callus_buf_status(&buf), 0);
+	ra = callus_hook_event_parse(&a, agent, json, len, &ea);
+	rb = callus_hook_event_parse_buf(&b, agent, &buf, &eb);
+	assert_int_equal(ra, rb);
+	assert_int_equal(buf.cap, 0);
+	assert_int_equal(buf.len, 0);
+	if (ra < 0) {
+		assert_string_equal(callus_error_message(&ea), callus_error_message(&eb));
+	} else {
+		assert_str_or_null(b.event, a.event);
+		assert_str_or_null(b.command, a.command);
+		assert_str_or_null(b.cwd, a.cwd);
+		assert_str_or_null(b.session_id, a.session_id);
+		assert_int_equal(b.is_shell, a.is_shell);
+		assert_int_equal(b.exit_code, a.exit_code);
+		assert_int_equal(b.output_len, a.output_len);
+		assert_memory_equal(b.output, a.output, a.output_len);
+	}
+	callus_hook_event_release(&a);
+	callus_hook_event_release(&b);
+	callus_error_release(&ea);
+	callus_error_release(&eb);
+	/* and the loader under it */
+	{
+		json_error_t ja, jb;
+		json_t *va, *vb;
+		int oa, ob;
+
+		callus_buf_put(&buf, json, len);
+		va = callus_payload_load(json, len, JSON_DECODE_ANY, &ja, &oa);
+		vb = callus_payload_load_buf(&buf, JSON_DECODE_ANY, &jb, &ob);
+		assert_int_equal(buf.cap, 0);
+		assert_int_equal(oa, ob);
+		assert_int_equal(va == NULL, vb == NULL);
+		if (va)
+			assert_true(json_equal(va, vb));
+		else
+			assert_string_equal(ja.text, jb.text);
+		json_decref(va);
+		json_decref(vb);
+	}
+}
+
+/* callus_hook_event_parse_buf(), which lets go of the payload's text as
+ * soon as it is decoded, reads every payload as callus_hook_event_parse():
+ * each fixture, long outputs in each agent's place for them, and the
+ * payloads refused (whose message is made from the whole text, after a
+ * long string was decoded). */
+static void parse_buf_as_parse(void **state)
+{
+	static const char *const big_shapes[] = {
+		"{\"command\":\"make\",\"exit_code\":2,\"output\":\"%s\",\"cwd\":\"/w\"}",
+		"{\"hook_event_name\":\"PostToolUse\",\"tool_name\":\"Bash\",\"tool_input\":"
+		"{\"command\":\"make\"},\"tool_response\":{\"stdout\":\"%s\",\"stderr\":\"%s\"}}",
+		"{\"command\":\"make\",\"output\":\"%s\\q\"}",
+		"{\"command\":\"make\",\"output\":\"%s\", oops}",
+		"{\"command\":\"make\",\"output\":\"%s",
+	};
+	callus_buf big = CALLUS_BUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
+		size_t len;
+		char *json = read_fixture(fixtures[i].file, &len);
+
+		parse_buf_alike(fixtures[i].agent, json, len);
+		free(json);
+	}
+	while (big.len < 40000)
+		callus_buf_puts(&big, "src/a.c:1:2: error: \\\"x\\\" caf\xc3\xa9 \\u00e9\\n");
+	for (size_t i = 0; i < sizeof(big_shapes) / sizeof(big_shapes[0]); i++) {
+		callus_buf doc = CALLUS_BUF_INIT;
+
+		for (const char *p = big_shapes[i], *q; *p; p = q + 2) {
+			if (!(q = strstr(p, "%s"))) {
+				callus_buf_puts(&doc, p);
+				break;
+			}
+			callus_buf_put(&doc, p, (size_t)(q - p));
+			callus_buf_put(&doc, big.ptr, big.len);
+		}
+		for (callus_agent a = CALLUS_AGENT_CLAUDE; a <= CALLUS_AGENT_GENERIC; a++)
+			parse_buf_alike(a, doc.ptr, doc.len);
+		callus_buf_release(&doc);
+	}
+	parse_buf_alike(CALLUS_AGENT_GENERIC, "  \n", 3);
+	callus_buf_release(&big);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1136,6 +1235,7 @@ int main(void)
 		cmocka_unit_test(agent_names),
 		cmocka_unit_test(release_is_idempotent),
 		cmocka_unit_test(long_strings_decoded_alike),
+		cmocka_unit_test(parse_buf_as_parse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
