@@ -70,10 +70,7 @@ static void bind_check(sqlite3_stmt *st, const callus_check_key *k)
 
 int callus_learn_in_run(const learn_run *r, const char *sig)
 {
-	for (size_t i = 0; i < r->nerrs; i++)
-		if (!strcmp(r->errs[i].sig->id, sig))
-			return 1;
-	return 0;
+	return callus_strlist_contains(&r->sigs, sig, strlen(sig));
 }
 
 fix_diff *callus_learn_find_diff(learn_run *r, int64_t snapshot_id)
@@ -808,6 +805,7 @@ void callus_learn_started_free(callus_learn_started *st)
 	callus_strlist_release(&r->given.files);
 	free(r->touched);
 	free(r->known);
+	callus_strlist_release(&r->sigs);
 	callus_snapshot_release(&r->snap);
 	callus_buf_release(&r->trouble);
 	callus_metrics_free(r->metrics);
@@ -837,6 +835,12 @@ static int learn_start(callus_learn_started **out, callus_store *s, const callus
 	r->errs = errs;
 	r->nerrs = nerrs;
 	r->passed = passed;
+	(void)callus_strlist_index(&r->sigs);
+	for (size_t i = 0; i < nerrs; i++)
+		if (callus_strlist_add(&r->sigs, errs[i].sig->id, strlen(errs[i].sig->id)) < 0) {
+			rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+			goto out;
+		}
 	callus_buf_init(&r->trouble, 1024);
 	/* metrics never stop learning: without memory for them, none */
 	if (o->metrics && callus_metrics_new(&r->metrics) < 0)

@@ -40,6 +40,9 @@ typedef struct learn_run {
 	const callus_learn_opts *o;
 	const callus_learn_error *errs;
 	size_t nerrs;
+	callus_strlist sigs;    /* errs' signature ids, indexed: each pending
+				 * error of the check is looked for there (a
+				 * thousand errors were a million strcmp) */
 	int passed;
 	char *now;
 	char *idle_since;       /* now less prune_hours: a pending error
