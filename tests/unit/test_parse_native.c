@@ -806,46 +806,53 @@ static void make_segments_read_in_place_or_copied(void **state)
 		}
 	}
 }
-/* A compiler's line names a file before anything else: never taken for a
- * command line echoed, even when the file is named as a versioned
- * compiler is (gcc-12.c, cc-4.c). */
-static void make_files_named_as_compilers(void **state)
+/*
+ * What make's parser hands on of a recipe's lines.  A compiler's line
+ * names a file before anything else: never taken for a command line
+ * echoed, even when the file is named as a versioned compiler is
+ * (gcc-12.c, cc-4.c).  A step's lines are cleaned once, by make's reader,
+ * and read again as they are: colours and a byte of Latin-1 are gone from
+ * what gcc's parser finds.
+ */
+static void make_recipes_read_as_said(void **state)
 {
-	static const char out[] =
-		"gcc-12 -c gcc-12.c\n"
-		"gcc-12.c:4:20: error: 'z' undeclared (first use in this function)\n"
-		"x86_64-linux-gnu-gcc -c cc-4.c\n"
-		"cc-4.c:2:1: error: expected ';' before '}' token\n"
-		"make: *** [Makefile:3: all] Error 1\n";
-	callus_failure f;
+	static const struct {
+		const char *out;
+		size_t n;
+		struct {
+			const char *file, *message;
+			long line;
+		} want[2];
+	} recipes[] = {
+		{ "gcc-12 -c gcc-12.c\n"
+		  "gcc-12.c:4:20: error: 'z' undeclared (first use in this function)\n"
+		  "x86_64-linux-gnu-gcc -c cc-4.c\n"
+		  "cc-4.c:2:1: error: expected ';' before '}' token\n"
+		  "make: *** [Makefile:3: all] Error 1\n",
+		  2,
+		  { { "gcc-12.c", "'z' undeclared (first use in this function)", 4 },
+		    { "cc-4.c", "expected ';' before '}' token", 2 } } },
+		{ "make[1]: Entering directory '/tmp/callus-native/c/lib'\n"
+		  "\033[01m\033[Kbad.c:4:20:\033[m\033[K \033[01;31m\033[Kerror: \033[m\033[K"
+		  "'caf\xe9' undeclared\n"
+		  "make[1]: *** [Makefile:3: all] Error 1\n",
+		  1,
+		  { { "lib/bad.c", "'caf\xef\xbf\xbd' undeclared", 4 } } },
+	};
 
 	(void)state;
-	analyse_data(&f, "make", out, sizeof(out) - 1, "c", "");
-	assert_int_equal(f.diags.count, 2);
-	assert_string_equal(f.diags.items[0].file, "gcc-12.c");
-	assert_int_equal(f.diags.items[0].line, 4);
-	assert_string_equal(f.diags.items[1].file, "cc-4.c");
-	assert_int_equal(f.diags.items[1].line, 2);
-	callus_failure_release(&f);
-}
-/* A build step's lines are cleaned once, by its wrapper, and read again as
- * they are: colours and a byte of Latin-1 are gone from what is found. */
-static void make_step_lines_cleaned_once(void **state)
-{
-	static const char out[] =
-		"make[1]: Entering directory '/tmp/callus-native/c/lib'\n"
-		"\033[01m\033[Kbad.c:4:20:\033[m\033[K \033[01;31m\033[Kerror: \033[m\033[K"
-		"'caf\xe9' undeclared\n"
-		"make[1]: *** [Makefile:3: all] Error 1\n";
-	callus_failure f;
+	for (size_t i = 0; i < sizeof(recipes) / sizeof(recipes[0]); i++) {
+		callus_failure f;
 
-	(void)state;
-	analyse_data(&f, "make", out, sizeof(out) - 1, "c", "");
-	assert_int_equal(f.diags.count, 1);
-	assert_string_equal(f.diags.items[0].file, "lib/bad.c");
-	assert_int_equal(f.diags.items[0].line, 4);
-	assert_string_equal(f.diags.items[0].message, "'caf\xef\xbf\xbd' undeclared");
-	callus_failure_release(&f);
+		analyse_data(&f, "make", recipes[i].out, strlen(recipes[i].out), "c", "");
+		assert_int_equal(f.diags.count, recipes[i].n);
+		for (size_t k = 0; k < recipes[i].n; k++) {
+			assert_string_equal(f.diags.items[k].file, recipes[i].want[k].file);
+			assert_int_equal(f.diags.items[k].line, recipes[i].want[k].line);
+			assert_string_equal(f.diags.items[k].message, recipes[i].want[k].message);
+		}
+		callus_failure_release(&f);
+	}
 }
 static void go_samples(void **state) { (void)state; run_prefix("go-"); }
 static void cargo_samples(void **state) { (void)state; run_prefix("cargo-"); run_prefix("rustc-"); }
@@ -1255,8 +1262,7 @@ int main(void)
 		cmocka_unit_test(clang_samples),
 		cmocka_unit_test(make_samples),
 		cmocka_unit_test(make_segments_read_in_place_or_copied),
-		cmocka_unit_test(make_files_named_as_compilers),
-		cmocka_unit_test(make_step_lines_cleaned_once),
+		cmocka_unit_test(make_recipes_read_as_said),
 		cmocka_unit_test(cppcheck_samples),
 		cmocka_unit_test(go_samples),
 		cmocka_unit_test(cargo_samples),
