@@ -122,38 +122,50 @@ out:
 	return newest >= now && newest < LLONG_MAX ? newest + 1 : now;
 }
 
-/* The output into the entry's text, escaped: whole, or its head and
- * tail around a line that says what was left out, when whole it would
- * leave no room under SPOOL_ENTRY_MAX.  Each part ends, or begins, at a
- * line's end when it has one.  0, or -1 (no memory). */
-static int put_output(callus_buf *text, const char *output)
+/* The output into the entry's text, redacted and escaped: whole, or its
+ * head and tail around a line that says what was left out, when whole it
+ * would leave no room under SPOOL_ENTRY_MAX.  Each part ends, or begins,
+ * at a line's end when it has one.  Redacted as it is escaped: a
+ * megabyte's redacted copy was a megabyte of pages more to fault in.  0,
+ * or -1 (no memory). */
+static int put_output(callus_buf *text, const callus_redactor *r, const char *output)
 {
-	size_t len = strlen(output), at = text->len, head, tail;
+	size_t len, at = text->len, head, tail;
 	callus_buf cut = CALLUS_BUF_INIT;
+	char *red = NULL;
 	const char *nl;
 	int rc;
 
-	callus_buf_put_json(text, output, len);
-	if (callus_buf_status(text) < 0)
+	if (callus_buf_putc(text, '"') < 0 || callus_redact_str_json(r, text, output) < 0 ||
+	    callus_buf_putc(text, '"') < 0)
 		return -1;
-	/* too large for what it is not (a command of megabytes): as it is */
-	if (text->len <= SPOOL_ENTRY_MAX - SPOOL_KEPT_ROOM || len <= SPOOL_OUTPUT_HEAD + SPOOL_OUTPUT_TAIL)
+	if (text->len <= SPOOL_ENTRY_MAX - SPOOL_KEPT_ROOM)
 		return 0;
+	/* cut where the redacted output's lines end */
+	if (callus_redact_str(r, &red, output) < 0)
+		return -1;
+	len = strlen(red);
+	/* too large for what it is not (a command of megabytes): as it is */
+	if (len <= SPOOL_OUTPUT_HEAD + SPOOL_OUTPUT_TAIL) {
+		free(red);
+		return 0;
+	}
+	callus_buf_truncate(text, at);
 	head = SPOOL_OUTPUT_HEAD;
 	tail = len - SPOOL_OUTPUT_TAIL;
-	if ((nl = memrchr(output, '\n', head)))
-		head = (size_t)(nl - output) + 1;
-	if ((nl = memchr(output + tail, '\n', len - tail)) && nl + 1 < output + len)
-		tail = (size_t)(nl + 1 - output);
-	callus_buf_put(&cut, output, head);
+	if ((nl = memrchr(red, '\n', head)))
+		head = (size_t)(nl - red) + 1;
+	if ((nl = memchr(red + tail, '\n', len - tail)) && nl + 1 < red + len)
+		tail = (size_t)(nl + 1 - red);
+	callus_buf_put(&cut, red, head);
 	callus_buf_printf(&cut, "\n[callus: %zu bytes of this output left out of its queue entry]\n",
 			  tail - head);
-	callus_buf_put(&cut, output + tail, len - tail);
-	callus_buf_truncate(text, at);
+	callus_buf_put(&cut, red + tail, len - tail);
 	rc = callus_buf_status(&cut);
 	if (rc == 0)
 		callus_buf_put_json(text, cut.ptr, cut.len);
 	callus_buf_release(&cut);
+	free(red);
 	return rc < 0 || callus_buf_status(text) < 0 ? -1 : 0;
 }
 
@@ -164,14 +176,13 @@ int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callu
 	callus_buf name = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT, left = CALLUS_BUF_INIT;
 	callus_buf cut = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT, spare = CALLUS_BUF_INIT;
 	callus_buf owed = CALLUS_BUF_INIT;
-	char *cmd = NULL, *output = NULL, *session = NULL, *tool_red = NULL;
+	char *cmd = NULL, *session = NULL, *tool_red = NULL;
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
 	/* a pass's output teaches nothing: left out.  The session and the
 	 * tool are stored as the live run's are: redacted */
 	if (!ws->redactor || callus_redact_str(ws->redactor, &cmd, e->command) < 0 ||
-	    callus_redact_str(ws->redactor, &output, e->output && code ? e->output : "") < 0 ||
 	    callus_redact_str(ws->redactor, &session, e->session_id) < 0 ||
 	    callus_redact_str(ws->redactor, &tool_red, tool) < 0)
 		goto out;
@@ -180,7 +191,7 @@ int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callu
 	callus_buf_puts(&text, "{\"command\":");
 	callus_buf_put_json(&text, cmd ? cmd : "", cmd ? strlen(cmd) : 0);
 	callus_buf_printf(&text, ",\"exit_code\":%d,\"output\":", code);
-	if (put_output(&text, output ? output : "") < 0)
+	if (put_output(&text, ws->redactor, e->output && code ? e->output : "") < 0)
 		goto out;
 	/* the hook's own folder, resolved: a drainer reads the errors'
 	 * relative paths from it (an event's cwd may be missing, or ".") */
@@ -227,7 +238,6 @@ out:
 		cli_spool_entry_release(out);
 	callus_buf_release(&text);
 	free(cmd);
-	free(output);
 	free(session);
 	free(tool_red);
 	callus_buf_release(&name);

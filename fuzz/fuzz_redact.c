@@ -70,6 +70,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto out;
 	if (strcmp(str, twice.ptr) != 0 || !callus_text_is_clean(str, strlen(str), 0))
 		abort();
+	/* and escaped for JSON as it is redacted: the same text, escaped */
+	callus_buf_clear(&once);
+	callus_buf_clear(&twice);
+	if (callus_redact_str_json(r, &once, copy) < 0 ||
+	    callus_buf_put_json_chars(&twice, str, strlen(str)) < 0)
+		goto out;
+	if (once.len != twice.len || memcmp(once.ptr, twice.ptr, once.len) != 0)
+		abort();
 
 	/* The same bytes as argv words, one per NUL-terminated piece. */
 	{

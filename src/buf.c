@@ -129,10 +129,16 @@ int callus_buf_putc(callus_buf *b, char c)
 
 int callus_buf_put_json(callus_buf *b, const char *s, size_t n)
 {
+	callus_buf_putc(b, '"');
+	callus_buf_put_json_chars(b, s, n);
+	return callus_buf_putc(b, '"');
+}
+
+int callus_buf_put_json_chars(callus_buf *b, const char *s, size_t n)
+{
 	static const char hex[] = "0123456789ABCDEF";
 	size_t i = 0;
 
-	callus_buf_putc(b, '"');
 	while (i < n) {
 		size_t run = i;
 		unsigned char c;
@@ -163,7 +169,7 @@ int callus_buf_put_json(callus_buf *b, const char *s, size_t n)
 		}
 		}
 	}
-	return callus_buf_putc(b, '"');
+	return callus_buf_status(b);
 }
 
 int callus_buf_vprintf(callus_buf *b, const char *fmt, va_list ap)

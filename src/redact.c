@@ -135,6 +135,13 @@ static int try_at(const struct scan *sc, size_t i, unsigned t, struct match *m)
 	return 0;
 }
 
+/* Text the scan keeps, in[0..len), to the output. */
+static int put_kept(const struct scan *sc, const unsigned char *in, size_t len)
+{
+	return sc->json ? callus_buf_put_json_chars(sc->out, (const char *)in, len)
+			: callus_buf_put(sc->out, in, len);
+}
+
 static int put_kind(callus_buf *out, const char *kind)
 {
 	int rc;
@@ -200,8 +207,7 @@ static int scan_range(struct scan *sc, size_t i, size_t end)
 		}
 		if (m.start > i + 1 && (rc = scan_range(sc, i + 1, m.start)) < 0)
 			goto out;
-		if ((rc = callus_buf_put(sc->out, sc->s + sc->copied,
-				       m.start - sc->copied)) < 0 ||
+		if ((rc = put_kept(sc, sc->s + sc->copied, m.start - sc->copied)) < 0 ||
 		    (rc = put_kind(sc->out, m.kind)) < 0)
 			goto out;
 		sc->copied = sc->floor = i = m.end;
@@ -218,8 +224,9 @@ int callus_redact(const callus_redactor *r, callus_buf *out, const char *in,
 	return callus_redact_scan(r, out, in, len, NULL, 0, count);
 }
 
-int callus_redact_scan(const callus_redactor *r, callus_buf *out, const char *in,
-		       size_t len, const struct callus_redact_tool *tool, int argv_word,
+/* callus_redact_scan(), the kept text escaped for JSON when json. */
+static int redact_into(const callus_redactor *r, callus_buf *out, const char *in, size_t len,
+		       const struct callus_redact_tool *tool, int argv_word, int json,
 		       size_t *count)
 {
 	struct scan sc;
@@ -242,13 +249,14 @@ int callus_redact_scan(const callus_redactor *r, callus_buf *out, const char *in
 	sc.count = 0;
 	sc.argv_tool = tool;
 	sc.argv_word = argv_word;
+	sc.json = json;
 	/* Most input has no secret: reserve the copy in one allocation, unless
 	 * a ceiling forbids it (redaction can also shrink the text). */
 	if ((!out->limit || len <= out->limit - out->len) &&
 	    (rc = callus_buf_grow(out, len)) < 0)
 		goto out;
 	if ((rc = scan_range(&sc, 0, len)) < 0 ||
-	    (rc = callus_buf_put(out, in + sc.copied, len - sc.copied)) < 0)
+	    (rc = put_kept(&sc, sc.s + sc.copied, len - sc.copied)) < 0)
 		goto out;
 	if (count)
 		*count = sc.count;
@@ -258,10 +266,45 @@ out:
 	return rc;
 }
 
+int callus_redact_scan(const callus_redactor *r, callus_buf *out, const char *in,
+		       size_t len, const struct callus_redact_tool *tool, int argv_word,
+		       size_t *count)
+{
+	return redact_into(r, out, in, len, tool, argv_word, 0, count);
+}
+
+/* The text of in as callus stores it (cleaned, then redacted), appended
+ * to out raw or escaped for JSON. */
+static int redact_text(const callus_redactor *r, callus_buf *out, const char *in, int json)
+{
+	callus_buf clean = CALLUS_BUF_INIT;
+	size_t len = strlen(in);
+	int rc;
+
+	/* cleaned first: an escape sequence inside a token must not hide it
+	 * from the scan */
+	if (!callus_text_is_clean(in, len, 0)) {
+		if ((rc = callus_text_clean(&clean, in, len, 0)) < 0)
+			goto out;
+		in = clean.ptr;
+		len = clean.len;
+	}
+	rc = redact_into(r, out, in, len, NULL, 0, json, NULL);
+out:
+	callus_buf_release(&clean);
+	return rc;
+}
+
+int callus_redact_str_json(const callus_redactor *r, callus_buf *out, const char *in)
+{
+	if (!r || !out || !in)
+		return CALLUS_EINVAL;
+	return redact_text(r, out, in, 1);
+}
+
 int callus_redact_str(const callus_redactor *r, char **out, const char *in)
 {
-	callus_buf b = CALLUS_BUF_INIT, clean = CALLUS_BUF_INIT;
-	size_t len;
+	callus_buf b = CALLUS_BUF_INIT;
 	int rc;
 
 	if (!out)
@@ -269,22 +312,9 @@ int callus_redact_str(const callus_redactor *r, char **out, const char *in)
 	*out = NULL;
 	if (!in)
 		return 0;
-	/* cleaned first: an escape sequence inside a token must not hide it
-	 * from the scan */
-	len = strlen(in);
-	if (!callus_text_is_clean(in, len, 0)) {
-		if ((rc = callus_text_clean(&clean, in, len, 0)) < 0)
-			goto out;
-		in = clean.ptr;
-		len = clean.len;
-	}
-	if ((rc = callus_redact(r, &b, in, len, NULL)) < 0)
-		goto out;
-	if (!(*out = callus_buf_detach(&b)))
+	if ((rc = redact_text(r, &b, in, 0)) == 0 && !(*out = callus_buf_detach(&b)))
 		rc = CALLUS_ENOMEM;
-out:
 	callus_buf_release(&b);
-	callus_buf_release(&clean);
 	return rc;
 }
 

@@ -106,6 +106,9 @@ struct scan {
 	 * sh -c): the value of a NAME= or an option at its start runs to its
 	 * end, spaces and quotes included (the shell removed the quoting). */
 	int argv_word;
+	/* What is kept of the text is written to out escaped as a JSON
+	 * string's contents (callus_redact_str_json). */
+	int json;
 };
 
 /* Longest span a matcher may re-scan from a later start: longer than any

@@ -68,6 +68,8 @@ int callus_buf_read_all(callus_buf *b, int fd, uint64_t *total);
  * speed of a copy: a hook writes a megabyte of output so before recording
  * it, and a list stored as JSON is looked up by its text. */
 int callus_buf_put_json(callus_buf *b, const char *s, size_t n);
+/* The same without the quotes: a string's contents, appended in parts. */
+int callus_buf_put_json_chars(callus_buf *b, const char *s, size_t n);
 
 /* Shorten to len (len <= b->len); keeps the allocation. */
 void callus_buf_truncate(callus_buf *b, size_t len);

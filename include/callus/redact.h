@@ -97,6 +97,11 @@ int callus_redact(const callus_redactor *r, callus_buf *out, const char *in,
  * redacted, in a malloc'd string that the caller frees; a NULL in gives
  * *out = NULL and returns 0. */
 int callus_redact_str(const callus_redactor *r, char **out, const char *in);
+/* The same text appended to out escaped as a JSON string's contents
+ * (callus_buf_put_json_chars): a hook's megabyte of output goes into its
+ * queue entry without a redacted copy of its own first.  0, CALLUS_EINVAL
+ * (a NULL argument), CALLUS_ENOMEM or CALLUS_ETOOBIG (out as it was). */
+int callus_redact_str_json(const callus_redactor *r, callus_buf *out, const char *in);
 
 /* A jansson value (jansson.h), kept opaque here: most users of the
  * redactor never read JSON. */

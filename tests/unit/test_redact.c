@@ -110,7 +110,7 @@ static void test_colon_filter_as_said(void **state)
 				continue;
 			for (size_t floor = 0; floor <= op; floor++) {
 				struct scan sc = { r, (const unsigned char *)text, len, floor, NULL, 0, 0,
-						   NULL, 0 };
+						   NULL, 0, 0 };
 				struct match m = { 0, 0, 0, NULL };
 				int named = callus_redact_colon_named(&sc, op);
 				int hit = callus_redact_match_assign(&sc, op, &m);
@@ -127,6 +127,48 @@ static void test_colon_filter_as_said(void **state)
 	/* both answers common: the filter refuses, and the matcher finds */
 	assert_true(refused > tried / 8);
 	assert_true(found > 1000);
+}
+
+/* callus_redact_str_json() writes what callus_redact_str() makes, escaped
+ * as callus_buf_put_json_chars() escapes it: texts of secrets, escapes a
+ * terminal reads, quotes, backslashes, control bytes and bad UTF-8 next
+ * to one another, so that a secret may end or begin at each. */
+static void test_str_json_is_str_escaped(void **state)
+{
+	static const char *const pieces[] = {
+		"ghp_R7kQ2mX9vL4nT8wZ1bC5dF3gH6jK0pS2uY4a", "password=hunter2Xy9", "\"token\": \"",
+		"AKIAIOSFODNN7EXAMPLE", "\033[31m", "\033[0m", "\"", "\\", "\n", "\t", "\x01",
+		"\x7f", "\xff", "caf\xc3\xa9", "\xe2\x80\xae", " ", "Bearer abc.def.ghi", "x",
+		"-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----",
+	};
+	const callus_redactor *r = *state;
+	unsigned long long x = 2463534242ull;
+	callus_buf got = CALLUS_BUF_INIT, want = CALLUS_BUF_INIT, in = CALLUS_BUF_INIT;
+
+	for (int round = 0; round < 3000; round++) {
+		char *red = NULL;
+
+		callus_buf_clear(&in);
+		for (size_t k = 0, parts = 1 + round % 9; k < parts; k++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			callus_buf_puts(&in, pieces[x % (sizeof(pieces) / sizeof(pieces[0]))]);
+		}
+		callus_buf_clear(&got);
+		callus_buf_clear(&want);
+		callus_buf_puts(&got, "kept ");
+		callus_buf_puts(&want, "kept ");
+		assert_int_equal(callus_redact_str_json(r, &got, in.ptr), 0);
+		assert_int_equal(callus_redact_str(r, &red, in.ptr), 0);
+		callus_buf_put_json_chars(&want, red, strlen(red));
+		assert_string_equal(got.ptr, want.ptr);
+		free(red);
+	}
+	assert_int_equal(callus_redact_str_json(NULL, &got, ""), CALLUS_EINVAL);
+	assert_int_equal(callus_redact_str_json(r, NULL, ""), CALLUS_EINVAL);
+	assert_int_equal(callus_redact_str_json(r, &got, NULL), CALLUS_EINVAL);
+	callus_buf_release(&got);
+	callus_buf_release(&want);
+	callus_buf_release(&in);
 }
 
 /* ---- one test per kind ------------------------------------------------- */
@@ -843,6 +885,7 @@ int main(void)
 		cmocka_unit_test(test_appends_and_limit),
 		cmocka_unit_test(test_count_and_idempotence),
 		cmocka_unit_test(test_colon_filter_as_said),
+		cmocka_unit_test(test_str_json_is_str_escaped),
 		cmocka_unit_test(test_idempotence_regressions),
 		cmocka_unit_test(test_one_megabyte),
 		cmocka_unit_test(test_long_token),
