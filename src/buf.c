@@ -129,8 +129,10 @@ int callus_buf_putc(callus_buf *b, char c)
 
 int callus_buf_put_json(callus_buf *b, const char *s, size_t n)
 {
-	callus_buf_putc(b, '"');
-	callus_buf_put_json_chars(b, s, n);
+	int rc;
+
+	if ((rc = callus_buf_putc(b, '"')) < 0 || (rc = callus_buf_put_json_chars(b, s, n)) < 0)
+		return rc;
 	return callus_buf_putc(b, '"');
 }
 
@@ -138,8 +140,11 @@ int callus_buf_put_json_chars(callus_buf *b, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	size_t i = 0;
+	int rc = 0;
 
-	while (i < n) {
+	/* stopped at the first write refused: a ceiling (ETOOBIG) is not
+	 * sticky, and text after a hole must not be taken for whole */
+	while (i < n && rc == 0) {
 		size_t run = i;
 		unsigned char c;
 
@@ -150,26 +155,25 @@ int callus_buf_put_json_chars(callus_buf *b, const char *s, size_t n)
 				break;
 		while (i < n && (c = (unsigned char)s[i]) >= 0x20 && c != '"' && c != '\\')
 			i++;
-		callus_buf_put(b, s + run, i - run);
-		if (i >= n)
+		if ((rc = callus_buf_put(b, s + run, i - run)) < 0 || i >= n)
 			break;
 		c = (unsigned char)s[i++];
 		switch (c) {
-		case '"': callus_buf_puts(b, "\\\""); break;
-		case '\\': callus_buf_puts(b, "\\\\"); break;
-		case '\b': callus_buf_puts(b, "\\b"); break;
-		case '\f': callus_buf_puts(b, "\\f"); break;
-		case '\n': callus_buf_puts(b, "\\n"); break;
-		case '\t': callus_buf_puts(b, "\\t"); break;
-		case '\r': callus_buf_puts(b, "\\r"); break;
+		case '"': rc = callus_buf_puts(b, "\\\""); break;
+		case '\\': rc = callus_buf_puts(b, "\\\\"); break;
+		case '\b': rc = callus_buf_puts(b, "\\b"); break;
+		case '\f': rc = callus_buf_puts(b, "\\f"); break;
+		case '\n': rc = callus_buf_puts(b, "\\n"); break;
+		case '\t': rc = callus_buf_puts(b, "\\t"); break;
+		case '\r': rc = callus_buf_puts(b, "\\r"); break;
 		default: {
 			char u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
 
-			callus_buf_put(b, u, sizeof(u));
+			rc = callus_buf_put(b, u, sizeof(u));
 		}
 		}
 	}
-	return callus_buf_status(b);
+	return rc < 0 ? rc : callus_buf_status(b);
 }
 
 int callus_buf_vprintf(callus_buf *b, const char *fmt, va_list ap)

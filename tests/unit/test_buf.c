@@ -295,6 +295,37 @@ static void json_strings_read_back(void **state)
 	}
 }
 
+/* Under a ceiling a JSON string stops at the first part refused and says
+ * so, at every length of the ceiling: never a text with a hole in it that
+ * looks whole (a ceiling's refusal is not sticky, a later short part
+ * would fit). */
+static void json_string_under_a_ceiling(void **state)
+{
+	static const char text[] = "line one\nline \"two\"\ttab\x01 and the long rest of it";
+	callus_buf whole = CALLUS_BUF_INIT;
+	(void)state;
+
+	assert_int_equal(callus_buf_put_json(&whole, text, strlen(text)), 0);
+	for (size_t limit = 1; limit < whole.len + 2; limit++) {
+		callus_buf b = CALLUS_BUF_INIT;
+		int rc;
+
+		callus_buf_init(&b, limit);
+		rc = callus_buf_put_json(&b, text, strlen(text));
+		if (limit >= whole.len) {
+			assert_int_equal(rc, 0);
+			assert_string_equal(b.ptr, whole.ptr);
+		} else {
+			assert_int_equal(rc, CALLUS_ETOOBIG);
+			/* what was written is the start of the whole */
+			assert_true(b.len < whole.len);
+			assert_memory_equal(b.ptr, whole.ptr, b.len);
+		}
+		callus_buf_release(&b);
+	}
+	callus_buf_release(&whole);
+}
+
 /* The escapes found eight bytes at a time: each byte value at each place
  * of a line of plain text (in the first word, across the word boundary,
  * in the tail the word loop leaves), read back the same. */
@@ -484,6 +515,7 @@ int main(void)
 		cmocka_unit_test(json_escapes_found_at_every_offset),
 		cmocka_unit_test(swar_tests_match_bytes),
 		cmocka_unit_test(printable_run_stops_at_each_place),
+		cmocka_unit_test(json_string_under_a_ceiling),
 		cmocka_unit_test(utf8_put_reads_back),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
