@@ -394,45 +394,47 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 
 /* npm run lint: "✖ 3 problems (2 errors, 1 warning)" (stylish), a results
  * array (json), "[Error/rule]" lines (unix), ", Error - " (compact) */
-static int sniff(const char *text, size_t len)
+/* A line of any of eslint's formats: its summary, its JSON, its compact
+ * or unix lines. */
+static int sniff_line(const char *s, size_t n)
 {
-	const char *p = text, *end = text + len, *s;
-	size_t n;
+	size_t i = callus_js_indent(s, n), k;
 
-	while (callus_next_line(&p, end, &s, &n)) {
-		size_t i = callus_js_indent(s, n), k;
-
-		if (callus_pu_starts(s + i, n - i, "\xe2\x9c\x96 ") && i + 4 < n &&
-		    is_digit(s[i + 4])) {
-			for (k = i + 4; k < n && is_digit(s[k]); k++)
-				;
-			if (callus_pu_starts(s + k, n - k, " problem"))
-				return 1;
-		}
-		if (callus_pu_starts(s, n, "[{\"filePath\":\"") ||
-		    callus_pu_starts(s, n, "{\"results\":[{\"filePath\":\""))
-			return 1;
-		if (n > 10 && s[n - 1] == ']' && !is_space(s[0])) {
-			const char *br = s + n - 1;
-			while (br > s && br[-1] != '[')
-				br--;
-			if ((callus_pu_starts(br, (size_t)(s + n - br), "Error") ||
-			     callus_pu_starts(br, (size_t)(s + n - br), "Warning")) &&
-			    memmem(s, n, ": ", 2) && br - s > 2 && br[-2] == ' ') {
-				size_t fl;
-				long l, c;
-				const char *colon = memmem(s, n, ": ", 2);
-				if (callus_js_split_location(s, (size_t)(colon - s), &fl,
-							   &l, &c) &&
-				    c)
-					return 1;
-			}
-		}
-		if (memmem(s, n, ": line ", 7) &&
-		    (memmem(s, n, ", Error - ", 10) || memmem(s, n, ", Warning - ", 12)))
+	if (callus_pu_starts(s + i, n - i, "\xe2\x9c\x96 ") && i + 4 < n &&
+	    is_digit(s[i + 4])) {
+		for (k = i + 4; k < n && is_digit(s[k]); k++)
+			;
+		if (callus_pu_starts(s + k, n - k, " problem"))
 			return 1;
 	}
+	if (callus_pu_starts(s, n, "[{\"filePath\":\"") ||
+	    callus_pu_starts(s, n, "{\"results\":[{\"filePath\":\""))
+		return 1;
+	if (n > 10 && s[n - 1] == ']' && !is_space(s[0])) {
+		const char *br = s + n - 1;
+		while (br > s && br[-1] != '[')
+			br--;
+		if ((callus_pu_starts(br, (size_t)(s + n - br), "Error") ||
+		     callus_pu_starts(br, (size_t)(s + n - br), "Warning")) &&
+		    memmem(s, n, ": ", 2) && br - s > 2 && br[-2] == ' ') {
+			size_t fl;
+			long l, c;
+			const char *colon = memmem(s, n, ": ", 2);
+			if (callus_js_split_location(s, (size_t)(colon - s), &fl,
+						   &l, &c) &&
+			    c)
+				return 1;
+		}
+	}
+	if (memmem(s, n, ": line ", 7) &&
+	    (memmem(s, n, ", Error - ", 10) || memmem(s, n, ", Warning - ", 12)))
+		return 1;
 	return 0;
+}
+
+static int sniff(const char *text, size_t len)
+{
+	return callus_pu_any_line(text, len, sniff_line);
 }
 
 static const char *const tools[] = {"eslint", NULL};

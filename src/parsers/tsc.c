@@ -137,30 +137,31 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 }
 
 /* "error TS2322:" after "(L,C): ", " - " or at the start of a line */
-static int sniff(const char *text, size_t len)
+/* "file(1,2): error TS2304:", "file:1:2 - error TS2304:", "error TS5023:" */
+static int sniff_line(const char *s, size_t n)
 {
-	const char *p = text, *end = text + len, *s;
-	size_t n;
+	const char *hit = s;
 
-	while (callus_next_line(&p, end, &s, &n)) {
-		const char *hit = s;
+	while ((hit = memmem(hit, (size_t)(s + n - hit), "error TS", 8))) {
+		size_t at = (size_t)(hit - s);
 
-		while ((hit = memmem(hit, (size_t)(s + n - hit), "error TS", 8))) {
-			size_t at = (size_t)(hit - s);
-
-			if (at + 8 < n && is_digit(s[at + 8]) &&
-			    (at == 0 || (at >= 3 && (!memcmp(s + at - 3, "): ", 3) ||
-						     !memcmp(s + at - 3, " - ", 3))))) {
-				size_t k = at + 8;
-				while (k < n && is_digit(s[k]))
-					k++;
-				if (k < n && s[k] == ':')
-					return 1;
-			}
-			hit += 8;
+		if (at + 8 < n && is_digit(s[at + 8]) &&
+		    (at == 0 || (at >= 3 && (!memcmp(s + at - 3, "): ", 3) ||
+					     !memcmp(s + at - 3, " - ", 3))))) {
+			size_t k = at + 8;
+			while (k < n && is_digit(s[k]))
+				k++;
+			if (k < n && s[k] == ':')
+				return 1;
 		}
+		hit += 8;
 	}
 	return 0;
+}
+
+static int sniff(const char *text, size_t len)
+{
+	return callus_pu_any_line(text, len, sniff_line);
 }
 
 static const char *const tools[] = {"tsc", NULL};
