@@ -392,10 +392,9 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 	return parse_lines(in, diags, files);
 }
 
-/* npm run lint: "✖ 3 problems (2 errors, 1 warning)" (stylish), a results
- * array (json), "[Error/rule]" lines (unix), ", Error - " (compact) */
-/* A line of any of eslint's formats: its summary, its JSON, its compact
- * or unix lines. */
+/* npm run lint: a line of one of eslint's formats, "✖ 3 problems (2
+ * errors, 1 warning)" (stylish), a results array (json), "[Error/rule]"
+ * lines (unix), ", Error - " (compact) */
 static int sniff_line(const char *s, size_t n)
 {
 	size_t i = callus_js_indent(s, n), k;

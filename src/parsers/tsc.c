@@ -136,8 +136,8 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
 	return rc < 0 ? rc : 0;
 }
 
-/* "error TS2322:" after "(L,C): ", " - " or at the start of a line */
-/* "file(1,2): error TS2304:", "file:1:2 - error TS2304:", "error TS5023:" */
+/* "error TS2322:" after "(L,C): ", " - " or at the start of a line:
+ * "file(1,2): error TS2304:", "file:1:2 - error TS2304:", "error TS5023:" */
 static int sniff_line(const char *s, size_t n)
 {
 	const char *hit = s;
