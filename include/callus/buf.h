@@ -66,7 +66,9 @@ int callus_buf_read_all(callus_buf *b, int fd, uint64_t *total);
  * escaped (\b \f \n \r \t, the others \u00XX in capitals), the rest as it
  * is (s is UTF-8).  Byte for byte what jansson's compact dump writes, at the
  * speed of a copy: a hook writes a megabyte of output so before recording
- * it, and a list stored as JSON is looked up by its text. */
+ * it, and a list stored as JSON is looked up by its text.  0; or
+ * CALLUS_ENOMEM, or CALLUS_ETOOBIG past b's ceiling, having stopped at the
+ * part refused (what is in b then is the string's start). */
 int callus_buf_put_json(callus_buf *b, const char *s, size_t n);
 /* The same without the quotes: a string's contents, appended in parts. */
 int callus_buf_put_json_chars(callus_buf *b, const char *s, size_t n);
