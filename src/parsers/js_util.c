@@ -260,12 +260,8 @@ int callus_js_message_add(callus_buf *m, const char *s, size_t len)
 		i = run;
 	}
 	if (m->len > CALLUS_JS_MESSAGE_MAX) {
-		size_t cut = CALLUS_JS_MESSAGE_MAX;
-
 		/* the input is valid UTF-8: cut before a sequence, not inside */
-		while (cut > 0 && ((unsigned char)m->ptr[cut] & 0xc0) == 0x80)
-			cut--;
-		callus_buf_truncate(m, cut);
+		callus_buf_truncate(m, callus_utf8_cut(m->ptr, m->len, CALLUS_JS_MESSAGE_MAX));
 		callus_buf_rtrim(m);
 	}
 	return callus_buf_status(m);

@@ -17,6 +17,7 @@
 
 #include "callus/analysis.h"
 #include "callus/capture.h"
+#include "callus/utf8.h"
 #include "callus/parse.h"
 
 #include "parsers/js_util.h"
@@ -1024,11 +1025,7 @@ static void message_add_as_said(callus_buf *m, const char *s, size_t len)
 		callus_buf_putc(m, s[i]);
 	}
 	if (m->len > CALLUS_JS_MESSAGE_MAX) {
-		size_t cut = CALLUS_JS_MESSAGE_MAX;
-
-		while (cut > 0 && ((unsigned char)m->ptr[cut] & 0xc0) == 0x80)
-			cut--;
-		callus_buf_truncate(m, cut);
+		callus_buf_truncate(m, callus_utf8_cut(m->ptr, m->len, CALLUS_JS_MESSAGE_MAX));
 		callus_buf_rtrim(m);
 	}
 }
