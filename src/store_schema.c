@@ -1362,7 +1362,7 @@ static int dump_rows(sqlite3 *db, const char *name, callus_buf *out)
 {
 	sqlite3_stmt *st = NULL;
 	callus_buf q = CALLUS_BUF_INIT, cols = CALLUS_BUF_INIT;
-	int n, sq, rowid;
+	int n, sq, rowid, rc = CALLUS_EIO;
 
 	/* a WITHOUT ROWID table has none to name */
 	callus_buf_printf(&q, "SELECT rowid FROM \"%s\" LIMIT 0", name);
@@ -1401,17 +1401,13 @@ static int dump_rows(sqlite3 *db, const char *name, callus_buf *out)
 					  (const char *)sqlite3_column_text(st, i));
 		callus_buf_puts(out, ");\n");
 	}
-	if (sq == SQLITE_DONE) {
-		sqlite3_finalize(st);
-		callus_buf_release(&q);
-		callus_buf_release(&cols);
-		return callus_buf_status(out);
-	}
+	if (sq == SQLITE_DONE)
+		rc = callus_buf_status(out);
 out:
 	sqlite3_finalize(st);
 	callus_buf_release(&q);
 	callus_buf_release(&cols);
-	return CALLUS_EIO;
+	return rc;
 }
 
 int callus_store_schema_dump(callus_store *s, callus_buf *out)
