@@ -15,13 +15,18 @@
 # binary records into a store of its own, once before it is counted (the
 # second recording of the same failure); snapshots off.
 # With CALLUS_1M_TIME=N, also the hook's CPU time and page faults: the
-# medians of N runs (bench/proctime.c).
+# medians of N runs (bench/proctime.c).  With CALLUS_1M_ROUNDS=R as well
+# and a base given, then R rounds of the two binaries in turn, each first in
+# every other round, each timed N times in its own workspace:
+# a row a round, CPU ms min / median of each; what compares two binaries
+# on a machine whose speed moves from one minute to the next.
 # Usage: bench/record1m.sh [path/to/callus] [path/to/base/callus]
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 callus=$(realpath "${1:-$repo/build/callus}")
 base=${2:+$(realpath "$2")}
 runs=${CALLUS_1M_TIME:-0}
+rounds=${CALLUS_1M_ROUNDS:-0}
 command -v valgrind >/dev/null || { echo "bench: install valgrind" >&2; exit 1; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -75,3 +80,38 @@ for kind in repeated distinct; do
 		fi
 	done
 done
+
+# time old|new: the binary's hook timed in its own workspace, into t_old
+# or t_new (CPU ms min / median)
+time_one() {
+	if [ "$1" = old ]; then one_bin=$base; else one_bin=$callus; fi
+	cd "$work/ws$$-$kind-$(printf '%s' "$one_bin" | cksum | cut -d' ' -f1)"
+	one_t=$("$work/proctime" "$runs" p.json "$one_bin" hook generic)
+	one_t="$(echo "$one_t" | cut -d' ' -f1) / $(echo "$one_t" | cut -d' ' -f2)"
+	if [ "$1" = old ]; then t_old=$one_t; else t_new=$one_t; fi
+}
+if [ "$rounds" != 0 ] && [ "$runs" != 0 ] && [ -n "$base" ]; then
+	for kind in repeated distinct; do
+		echo
+		echo "$kind, in turn, CPU ms min / median of $runs:"
+		echo
+		echo "| round | first | base | callus |"
+		echo "|---:|:---|---:|---:|"
+		r=0
+		while [ "$r" -lt "$rounds" ]; do
+			# each binary first in every other round: the first of
+			# a round starts from a colder cache
+			if [ $((r % 2)) = 0 ]; then
+				time_one old
+				time_one new
+				first=base
+			else
+				time_one new
+				time_one old
+				first=callus
+			fi
+			echo "| $((r + 1)) | $first | $t_old | $t_new |"
+			r=$((r + 1))
+		done
+	done
+fi
