@@ -28,11 +28,17 @@ base=${2:+$(realpath "$2")}
 runs=${CALLUS_1M_TIME:-0}
 rounds=${CALLUS_1M_ROUNDS:-0}
 command -v valgrind >/dev/null || { echo "bench: install valgrind" >&2; exit 1; }
+if [ "$rounds" != 0 ] && { [ "$runs" = 0 ] || [ -z "$base" ]; }; then
+	echo "bench/record1m.sh: CALLUS_1M_ROUNDS needs CALLUS_1M_TIME and a base binary" >&2
+	exit 2
+fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 [ "$runs" = 0 ] || cc -O2 -o "$work/proctime" "$repo/bench/proctime.c"
 # shellcheck source=bench/tools.sh
 . "$repo/bench/tools.sh"
+[ "$runs" = 0 ] || bench_count record1m CALLUS_1M_TIME "$runs"
+[ "$rounds" = 0 ] || bench_count record1m CALLUS_1M_ROUNDS "$rounds"
 
 # output KIND: the megabyte on stdout
 output() {
