@@ -54,11 +54,20 @@ oom:
 	return CALLUS_ENOMEM;
 }
 
+/* Whether len more bytes and the NUL fit as the buffer is: the write most
+ * puts are, taken without callus_buf_grow()'s call and checks (173,000 of
+ * them in a megabyte of distinct errors' recording, 38 instructions
+ * each).  Never true of an empty buffer's static "" (cap 0). */
+static inline int has_room(const callus_buf *b, size_t len)
+{
+	return !b->failed && len < b->cap - b->len && (!b->limit || b->len + len <= b->limit);
+}
+
 int callus_buf_put(callus_buf *b, const void *data, size_t len)
 {
-	int rc = callus_buf_grow(b, len);
+	int rc;
 
-	if (rc < 0)
+	if (!has_room(b, len) && (rc = callus_buf_grow(b, len)) < 0)
 		return rc;
 	if (len)
 		memmove(b->ptr + b->len, data, len);
@@ -124,7 +133,11 @@ int callus_buf_puts(callus_buf *b, const char *s)
 
 int callus_buf_putc(callus_buf *b, char c)
 {
-	return callus_buf_put(b, &c, 1);
+	if (!has_room(b, 1))
+		return callus_buf_put(b, &c, 1);
+	b->ptr[b->len++] = c;
+	b->ptr[b->len] = '\0';
+	return 0;
 }
 
 int callus_buf_put_json(callus_buf *b, const char *s, size_t n)

@@ -57,6 +57,47 @@ static void ceiling_refuses_growth(void **state)
 	callus_buf_release(&b);
 }
 
+/* A write into the room a buffer has is taken without growing it: still
+ * refused past the ceiling, and after a failed allocation (sticky), byte
+ * by byte and in runs, with the text as it was. */
+static void room_keeps_ceiling_and_failure(void **state)
+{
+	callus_buf b;
+
+	(void)state;
+	for (size_t limit = 1; limit <= 70; limit++) {
+		size_t put = 0;
+
+		callus_buf_init(&b, limit);
+		/* putc, then runs of three: every write but the first finds room */
+		while (put < limit + 4) {
+			size_t before = b.len, n = put % 2 ? 3 : 1;
+			int rc = n == 3 ? callus_buf_put(&b, "abc", 3) : callus_buf_putc(&b, 'x');
+
+			if (before + n <= limit) {
+				assert_int_equal(rc, 0);
+				assert_int_equal(b.len, before + n);
+			} else {
+				assert_int_equal(rc, CALLUS_ETOOBIG);
+				assert_int_equal(b.len, before);
+			}
+			assert_int_equal(strlen(b.ptr), b.len);
+			put++;
+		}
+		assert_true(b.len <= limit);
+		assert_true(b.len + 3 > limit);
+		callus_buf_release(&b);
+	}
+	callus_buf_init(&b, 0);
+	assert_int_equal(callus_buf_puts(&b, "ab"), 0);
+	assert_true(b.cap > b.len + 8);
+	b.failed = 1; /* as an allocation that failed leaves it */
+	assert_int_equal(callus_buf_putc(&b, 'c'), CALLUS_ENOMEM);
+	assert_int_equal(callus_buf_put(&b, "cd", 2), CALLUS_ENOMEM);
+	assert_string_equal(b.ptr, "ab");
+	callus_buf_release(&b);
+}
+
 /* A format printed into the room there is, or, cut short there, printed
  * again after growing; past the ceiling (in the room or not) refused with
  * the text as it was. */
@@ -503,6 +544,7 @@ int main(void)
 		cmocka_unit_test(empty_buffer_is_a_string),
 		cmocka_unit_test(grows_and_formats),
 		cmocka_unit_test(ceiling_refuses_growth),
+		cmocka_unit_test(room_keeps_ceiling_and_failure),
 		cmocka_unit_test(prints_in_place_or_grows),
 		cmocka_unit_test(read_goes_into_place),
 		cmocka_unit_test(read_all_keeps_up_to_the_ceiling),
