@@ -240,6 +240,7 @@ int callus_learn_suggest(learn_run *r, int64_t check_id)
 {
 	sqlite3_stmt *pend = NULL, *ins = NULL;
 	callus_vecindex *index = NULL, *noted_index = NULL;
+	callus_match_df_memo *memo = NULL;
 	callus_buf noted = CALLUS_BUF_INIT;
 	callus_match_opts mo;
 	int sq;
@@ -272,6 +273,12 @@ int callus_learn_suggest(learn_run *r, int64_t check_id)
 			callus_match_noted_open(&noted_index, mo.noted);
 			mo.noted_index = noted_index;
 		}
+		/* the run's signatures are counted, and the write lock is held
+		 * (write_run): no count moves until the suggestions are made,
+		 * whose errors share most of their words (without memory, each
+		 * search reads them) */
+		if (callus_match_df_memo_new(&memo) == 0)
+			mo.df_memo = memo;
 	}
 	for (size_t i = 0, searched = 0; i < r->nerrs && sq == SQLITE_OK; i++) {
 		callus_suggestion *g = NULL;
@@ -333,6 +340,7 @@ int callus_learn_suggest(learn_run *r, int64_t check_id)
 out:
 	callus_vecindex_close(index);
 	callus_vecindex_close(noted_index);
+	callus_match_df_memo_free(memo);
 	callus_buf_release(&noted);
 	callus_learn_done(r, pend);
 	callus_learn_done(r, ins);

@@ -617,7 +617,7 @@ int callus_match_find(callus_store *s, const callus_match_opts *opts, const call
 	    !(opts->stored && stored_vector(s, sig->id, vec)) &&
 	    (sq = opts->counted ? callus_match_embed_counted(s, sig, opts->counted,
 							   opts->ncounted, vec)
-				: callus_match_embed(s, sig, vec)) != SQLITE_OK)
+				: callus_match_embed_memo(s, sig, opts->df_memo, vec)) != SQLITE_OK)
 		goto fail;
 	if (opts->index) {
 		shared = opts->index;

@@ -169,7 +169,141 @@ static int delta_cmp(const void *a, const void *b)
 	return (x->low > y->low) - (x->low < y->low);
 }
 
-int callus_match_df_load(callus_store *s, const callus_features *f, callus_idf **out)
+/*
+ * The memo: open addressing by the store's key of a feature (its low 32
+ * bits, callus_match_feature_key: two features the key joins share one
+ * count), kept at most half full.  A slot holds key + 1, 0 when empty, so
+ * that key 0 needs no slot of its own.
+ */
+struct callus_match_df_memo {
+	uint64_t *keys;
+	int64_t *dfs;
+	size_t cap, used; /* cap: a power of two */
+	int64_t docs;     /* -1 until read */
+};
+
+int callus_match_df_memo_new(callus_match_df_memo **out)
+{
+	*out = calloc(1, sizeof(**out));
+	if (*out)
+		(*out)->docs = -1;
+	return *out ? 0 : CALLUS_ENOMEM;
+}
+
+void callus_match_df_memo_free(callus_match_df_memo *m)
+{
+	if (!m)
+		return;
+	free(m->keys);
+	free(m->dfs);
+	free(m);
+}
+
+static size_t memo_slot(const callus_match_df_memo *m, uint64_t k)
+{
+	/* the keys are hashes' low bits already */
+	size_t i = (size_t)(k * 0x9e3779b97f4a7c15u >> 32) & (m->cap - 1);
+
+	while (m->keys[i] && m->keys[i] != k)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+/* Whether key's count is known; its count in *df when it is. */
+static int memo_get(const callus_match_df_memo *m, int64_t key, int64_t *df)
+{
+	size_t i;
+
+	if (!m || !m->cap)
+		return 0;
+	i = memo_slot(m, (uint64_t)key + 1);
+	if (!m->keys[i])
+		return 0;
+	*df = m->dfs[i];
+	return 1;
+}
+
+/* key's count kept; without memory, forgotten (the next search reads it). */
+static void memo_put(callus_match_df_memo *m, int64_t key, int64_t df)
+{
+	size_t i;
+
+	if (!m)
+		return;
+	if ((m->used + 1) * 2 > m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 1024;
+		callus_match_df_memo next = *m;
+
+		next.keys = calloc(cap, sizeof(*next.keys));
+		next.dfs = malloc(cap * sizeof(*next.dfs));
+		if (!next.keys || !next.dfs) {
+			free(next.keys);
+			free(next.dfs);
+			return;
+		}
+		next.cap = cap;
+		for (size_t j = 0; j < m->cap; j++)
+			if (m->keys[j]) {
+				size_t t = memo_slot(&next, m->keys[j]);
+
+				next.keys[t] = m->keys[j];
+				next.dfs[t] = m->dfs[j];
+			}
+		free(m->keys);
+		free(m->dfs);
+		*m = next;
+	}
+	i = memo_slot(m, (uint64_t)key + 1);
+	if (!m->keys[i])
+		m->used++;
+	m->keys[i] = (uint64_t)key + 1;
+	m->dfs[i] = df;
+}
+
+/* The count of the feature of key as the store holds it now, in *df;
+ * *st and *bucket the statements it reads with, made at their first use
+ * (the caller's to finish).  An SQLite result code. */
+static int read_df(callus_store *s, sqlite3_stmt **st, sqlite3_stmt **bucket, int64_t key,
+		   int64_t *df)
+{
+	int sq;
+
+	/* most features are common words, in embed_df_hot's few pages: a
+	 * bucket is read only for the others */
+	if (!*st && (sq = callus_store_stmt(s,
+					    "SELECT (SELECT df FROM embed_df_hot WHERE feature = ?1),"
+					    " coalesce((SELECT df FROM embed_df_recent WHERE feature = ?1), 0)",
+					    st)) != SQLITE_OK)
+		return sq;
+	sqlite3_reset(*st);
+	sqlite3_bind_int64(*st, 1, key);
+	if ((sq = sqlite3_step(*st)) != SQLITE_ROW)
+		return sq;
+	*df = sqlite3_column_int64(*st, 1);
+	if (sqlite3_column_type(*st, 0) != SQLITE_NULL) {
+		*df += sqlite3_column_int64(*st, 0);
+		return SQLITE_OK;
+	}
+	/* read while st is not reset: its read of the store is still open, so
+	 * the bucket is of the same snapshot (a fold in between could have
+	 * moved the feature) */
+	if (!*bucket &&
+	    (sq = callus_store_stmt(s, "SELECT counts FROM embed_df WHERE bucket = ?1", bucket)) !=
+		    SQLITE_OK)
+		return sq;
+	sqlite3_reset(*bucket);
+	sqlite3_bind_int64(*bucket, 1, key >> LOW_BITS);
+	if ((sq = sqlite3_step(*bucket)) == SQLITE_ROW)
+		*df += callus_match_df_find(sqlite3_column_blob(*bucket, 0),
+					    (size_t)sqlite3_column_bytes(*bucket, 0),
+					    (uint16_t)(key & LOW_MASK));
+	else if (sq != SQLITE_DONE)
+		return sq;
+	return SQLITE_OK;
+}
+
+int callus_match_df_load(callus_store *s, const callus_features *f, callus_match_df_memo *memo,
+			 callus_idf **out)
 {
 	sqlite3_stmt *st = NULL, *bucket = NULL;
 	callus_idf *idf = NULL;
@@ -182,47 +316,24 @@ int callus_match_df_load(callus_store *s, const callus_features *f, callus_idf *
 	/* the count kept by the store's triggers (counting the vectors read
 	 * them all at each embedding), in the words a recording asks it in
 	 * elsewhere: one statement, kept by the store */
-	if ((docs = callus_match_builtin_count(s)) < 0) {
+	if (memo && memo->docs >= 0) {
+		docs = memo->docs;
+	} else if ((docs = callus_match_builtin_count(s)) < 0) {
 		sq = sqlite3_errcode(callus_store_db(s));
 		if (sq == SQLITE_OK || sq == SQLITE_ROW || sq == SQLITE_DONE)
 			sq = SQLITE_ERROR;
 		goto out;
 	}
+	if (memo)
+		memo->docs = docs;
 	callus_idf_set_docs(idf, (uint32_t)docs);
-	/* most features are common words, in embed_df_hot's few pages: a
-	 * bucket is read only for the others */
-	if ((sq = callus_store_stmt(s,
-				    "SELECT (SELECT df FROM embed_df_hot WHERE feature = ?1),"
-				    " coalesce((SELECT df FROM embed_df_recent WHERE feature = ?1), 0)",
-				    &st)) != SQLITE_OK)
-		goto out;
 	for (size_t i = 0; i < f->count; i++) {
-		int64_t key = callus_match_feature_key(f->items[i].id), df;
+		int64_t key = callus_match_feature_key(f->items[i].id), df = 0;
 
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, key);
-		if ((sq = sqlite3_step(st)) != SQLITE_ROW)
-			goto out;
-		df = sqlite3_column_int64(st, 1);
-		if (sqlite3_column_type(st, 0) != SQLITE_NULL) {
-			df += sqlite3_column_int64(st, 0);
-		} else {
-			/* read while st is not reset: its read of the store is
-			 * still open, so the bucket is of the same snapshot (a
-			 * fold in between could have moved the feature) */
-			if (!bucket && (sq = callus_store_stmt(s,
-								"SELECT counts FROM embed_df"
-								" WHERE bucket = ?1",
-								&bucket)) != SQLITE_OK)
+		if (!memo_get(memo, key, &df)) {
+			if ((sq = read_df(s, &st, &bucket, key, &df)) != SQLITE_OK)
 				goto out;
-			sqlite3_reset(bucket);
-			sqlite3_bind_int64(bucket, 1, key >> LOW_BITS);
-			if ((sq = sqlite3_step(bucket)) == SQLITE_ROW)
-				df += callus_match_df_find(sqlite3_column_blob(bucket, 0),
-							   (size_t)sqlite3_column_bytes(bucket, 0),
-							   (uint16_t)(key & LOW_MASK));
-			else if (sq != SQLITE_DONE)
-				goto out;
+			memo_put(memo, key, df);
 		}
 		/* a feature no document has is left out, as before either
 		 * table held it */

@@ -90,13 +90,19 @@ int callus_match_read_signature(sqlite3_stmt *st, int col, callus_signature *g)
 /* The vector of sig as the store weighs features now. */
 int callus_match_embed(callus_store *s, const callus_signature *sig, float vec[CALLUS_EMBED_DIM])
 {
+	return callus_match_embed_memo(s, sig, NULL, vec);
+}
+
+int callus_match_embed_memo(callus_store *s, const callus_signature *sig,
+			    callus_match_df_memo *memo, float vec[CALLUS_EMBED_DIM])
+{
 	callus_features f = CALLUS_FEATURES_INIT;
 	callus_idf *idf = NULL;
 	int sq;
 
 	if (callus_embed_features(&f, sig) < 0)
 		return SQLITE_NOMEM;
-	if ((sq = callus_match_df_load(s, &f, &idf)) == SQLITE_OK)
+	if ((sq = callus_match_df_load(s, &f, memo, &idf)) == SQLITE_OK)
 		callus_embed_vector(vec, &f, idf);
 	callus_idf_free(idf);
 	callus_features_release(&f);
@@ -114,7 +120,7 @@ int callus_match_embed_counted(callus_store *s, const callus_signature *sig,
 
 	if (callus_embed_features(&f, sig) < 0)
 		return SQLITE_NOMEM;
-	if ((sq = callus_match_df_load(s, &f, &idf)) != SQLITE_OK)
+	if ((sq = callus_match_df_load(s, &f, NULL, &idf)) != SQLITE_OK)
 		goto out;
 	docs = callus_idf_docs(idf);
 	for (size_t i = 0; i < n; i++) {
@@ -214,7 +220,7 @@ oom:
 static int embed_batch(callus_store *s, const feature_batch *b, float *vecs)
 {
 	callus_idf *idf = NULL;
-	int sq = callus_match_df_load(s, &b->all, &idf);
+	int sq = callus_match_df_load(s, &b->all, NULL, &idf);
 
 	for (size_t i = 0; sq == SQLITE_OK && i < b->n; i++)
 		callus_embed_vector(vecs + i * CALLUS_EMBED_DIM, &b->each[i], idf);

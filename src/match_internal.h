@@ -130,6 +130,9 @@ int callus_match_noted_vector_path(callus_buf *out, callus_store *s);
 /* The vector of sig as the store weighs features now (the document
  * frequencies of the indexed signatures).  An SQLite result code. */
 int callus_match_embed(callus_store *s, const callus_signature *sig, float vec[CALLUS_EMBED_DIM]);
+/* The same, the frequencies read through memo (may be NULL; match.h). */
+int callus_match_embed_memo(callus_store *s, const callus_signature *sig,
+			    callus_match_df_memo *memo, float vec[CALLUS_EMBED_DIM]);
 
 /* The same, with counted[0..n)'s features counted in the document
  * frequencies as a recording counts its new signatures' before it embeds
@@ -205,8 +208,10 @@ int callus_match_df_merge(callus_buf *out, const uint8_t *b, size_t n, const cal
 			  size_t nd);
 
 /* The frequencies of f's features and the number of documents, as the
- * store holds them now: *out the caller's.  An SQLite result code. */
-int callus_match_df_load(callus_store *s, const callus_features *f, callus_idf **out);
+ * store holds them now: *out the caller's.  With memo (may be NULL), each
+ * read once for the memo's life (match.h).  An SQLite result code. */
+int callus_match_df_load(callus_store *s, const callus_features *f, callus_match_df_memo *memo,
+			 callus_idf **out);
 
 /* Add delta (1 for a signature indexed, -1 for one removed) to the count
  * of each of sig's features, in embed_df_recent.  An SQLite result code. */

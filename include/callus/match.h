@@ -90,6 +90,19 @@ int callus_match_candidates_new(callus_match_candidates **out); /* 0 or CALLUS_E
 void callus_match_candidates_clear(callus_match_candidates *c); /* accepts NULL */
 void callus_match_candidates_free(callus_match_candidates *c);  /* accepts NULL */
 
+/*
+ * The document frequencies the built-in embedder read for one search, kept
+ * for the next: a failure's sixty-four suggestions looked up some three
+ * thousand features, most of them the same words of one compiler.  Exact
+ * only while no count can move: the caller holds the store's write lock
+ * and writes no signature and no count while it keeps the memo (a
+ * learning's suggestions, after its run's signatures are counted).  Owned
+ * by the caller; NULL wherever it is taken: each search reads the store.
+ */
+typedef struct callus_match_df_memo callus_match_df_memo;
+int callus_match_df_memo_new(callus_match_df_memo **out); /* 0 or CALLUS_ENOMEM */
+void callus_match_df_memo_free(callus_match_df_memo *m);   /* accepts NULL */
+
 typedef struct callus_match_opts {
 	const char *workspace;   /* absolute: where .callus/vectors-*.bin lives */
 	double threshold;        /* <= 0: CALLUS_MATCH_THRESHOLD */
@@ -147,6 +160,10 @@ typedef struct callus_match_opts {
 	callus_match_candidates *candidates; /* may be NULL: the regex
 				  * fallback's rows read for this search alone;
 				  * else kept there for the next, borrowed */
+	callus_match_df_memo *df_memo; /* may be NULL: the document
+				  * frequencies a vector made for sig reads
+				  * from the store; else taken from there when
+				  * an earlier search read them, borrowed */
 } callus_match_opts;
 
 /* The built-in vector file of workspace open for a run's searches

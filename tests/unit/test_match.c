@@ -778,7 +778,7 @@ static void frequencies_match_a_model(void **state)
 			}
 		}
 		/* what a lookup weighs every key by, folded or not */
-		assert_int_equal(callus_match_df_load(f->s, &ft, &got), SQLITE_OK);
+		assert_int_equal(callus_match_df_load(f->s, &ft, NULL, &got), SQLITE_OK);
 		assert_int_equal(callus_idf_new(&want), 0);
 		callus_idf_set_docs(want, callus_idf_docs(got));
 		for (int i = 0; i < NK; i++) {
@@ -1998,6 +1998,75 @@ static void a_window_of_the_newest_and_every_noted(void **state)
 	callus_signature_release(&c2);
 }
 
+/* Searches sharing a memo of the document frequencies (a learning's
+ * suggestions) make the same vectors and find the same matches, to the
+ * bit, as searches that read every frequency from the store; and a
+ * feature read once is not read again.  Fails when the memo keeps a count
+ * other than the store's, or is not read. */
+static void a_memo_of_frequencies_finds_exactly_alike(void **state)
+{
+	fixture *f = *state;
+	callus_match_df_memo *memo = NULL;
+	callus_signature g;
+	char msg[256], frame[64];
+	rows_traced t = { "SELECT (SELECT df FROM embed_df_hot", 0 };
+	size_t found = 0;
+
+	for (int i = 0; i < 40; i++) {
+		snprintf(msg, sizeof(msg), "TypeError: %s is not a function in %s of %s",
+			 word(i % 5, 0), word(i % 7, 1), word(i, 1));
+		snprintf(frame, sizeof(frame), "f%d\tsrc/m%d.js", i % 3, i % 4);
+		make_sig(&g, i % 2 ? "jest" : "mocha", NULL, msg, frame);
+		store_sig(f, &g);
+		callus_signature_release(&g);
+	}
+	assert_int_equal(callus_match_df_memo_new(&memo), 0);
+	for (int round = 0; round < 2; round++)
+		for (int i = 0; i < 12; i++) {
+			float plain[CALLUS_EMBED_DIM], kept[CALLUS_EMBED_DIM];
+			callus_match_opts mo, memoed;
+			callus_match *m1 = NULL, *m2 = NULL;
+			size_t n1 = 0, n2 = 0;
+
+			/* stored errors' words, and words no signature has */
+			snprintf(msg, sizeof(msg), "TypeError: %s is not a function in %s of %s",
+				 word(i % 5, 0), word(i % 7 + 3 * (i % 2), 1), word(100 + i, 1));
+			snprintf(frame, sizeof(frame), "g%d\tsrc/n%d.js", i, i % 5);
+			make_sig(&g, i % 3 ? "jest" : "mocha", NULL, msg, frame);
+			assert_int_equal(callus_match_embed(f->s, &g, plain), SQLITE_OK);
+			t.rows = 0;
+			sqlite3_trace_v2(callus_store_db(f->s), SQLITE_TRACE_ROW, trace_rows, &t);
+			assert_int_equal(callus_match_embed_memo(f->s, &g, memo, kept), SQLITE_OK);
+			sqlite3_trace_v2(callus_store_db(f->s), 0, NULL, NULL);
+			assert_memory_equal(plain, kept, sizeof(plain));
+			/* every word read in the first round, and kept */
+			if (round == 1)
+				assert_int_equal(t.rows, 0);
+			else if (i == 0)
+				assert_true(t.rows > 0);
+			memset(&mo, 0, sizeof(mo));
+			mo.workspace = f->dir;
+			memoed = mo;
+			memoed.df_memo = memo;
+			assert_int_equal(callus_match_find(f->s, &mo, &g, &m1, &n1, NULL), 0);
+			assert_int_equal(callus_match_find(f->s, &memoed, &g, &m2, &n2, NULL), 0);
+			assert_int_equal(n1, n2);
+			for (size_t j = 0; j < n1; j++) {
+				assert_string_equal(m1[j].signature_id, m2[j].signature_id);
+				assert_memory_equal(&m1[j].similarity, &m2[j].similarity,
+						    sizeof(m1[j].similarity));
+			}
+			found += n1;
+			callus_matches_free(m1, n1);
+			callus_matches_free(m2, n2);
+			callus_signature_release(&g);
+		}
+	/* matches to compare: half the queries' (twelve at this writing) */
+	assert_true(found >= 6);
+	callus_match_df_memo_free(memo);
+	callus_match_df_memo_free(NULL);
+}
+
 /* The suggestions' search of a signature just indexed continues the
  * indexing's scan over the vectors appended since: what it finds is what
  * a whole scan finds. */
@@ -2992,6 +3061,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(merges_need_approval, setup, teardown),
 		cmocka_unit_test_setup_teardown(kept_scans_find_alike, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_memo_of_frequencies_finds_exactly_alike, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(every_vector_file_checked, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_recording_while_doctor_reads, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_window_of_the_newest_and_every_noted, setup,
