@@ -80,6 +80,28 @@ static int push_components(callus_buf *out, const char *p, size_t len)
 	return 1;
 }
 
+/* Whether push_components() would take path[0..len) as it is: no empty
+ * component (a slash first, last or doubled), none "." or "..".  What
+ * nearly every path a tool prints is ("src/d5/f12.c"); their components
+ * were each appended on their own (13,766 paths of a megabyte of distinct
+ * errors, 7 million instructions). */
+static int plain_components(const char *p, size_t len)
+{
+	size_t start = 0;
+
+	for (size_t i = 0; i <= len; i++) {
+		size_t n;
+
+		if (i < len && p[i] != '/')
+			continue;
+		n = i - start;
+		if (!n || (p[start] == '.' && (n == 1 || (n == 2 && p[start + 1] == '.'))))
+			return 0;
+		start = i + 1;
+	}
+	return 1;
+}
+
 int callus_path_within(const char *dir, const char *path)
 {
 	size_t n = strlen(dir);
@@ -232,8 +254,14 @@ static int resolve(callus_buf *out, const callus_pathctx *pc, const char *p, siz
 		if (pc->cwd_rel && *pc->cwd_rel &&
 		    !push_components(out, pc->cwd_rel, strlen(pc->cwd_rel)))
 			return 0;
-		if (!push_components(out, p, len))
+		if (plain_components(p, len)) {
+			/* what push_components() makes of it, at once */
+			if (out->len)
+				callus_buf_putc(out, '/');
+			callus_buf_put(out, p, len);
+		} else if (!push_components(out, p, len)) {
 			return 0;
+		}
 	}
 	if (!out->len || callus_buf_status(out) < 0)
 		return 0;

@@ -46,6 +46,60 @@ static void relativize(void **state)
 	callus_buf_release(&b);
 }
 
+/* A relative path taken as it is (no component empty, "." or "..")
+ * resolves as one whose components are each resolved: every path of up
+ * to four components from a set, against the root and a subfolder, as
+ * the same path after "./" (which is never taken as it is). */
+static void relativize_plain_as_by_components(void **state)
+{
+	static const char *const comps[] = { "a", "bc", ".", "..", "", ".x", "..y", "x.", "...",
+					     "node_modules", "-" };
+	enum { NCOMPS = sizeof(comps) / sizeof(comps[0]) };
+	callus_pathctx ctxs[] = { { "/work/proj", NULL, "", NULL },
+				  { "/work/proj", NULL, "web/app", NULL } };
+	callus_buf plain = CALLUS_BUF_INIT, dotted = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT;
+	size_t tried = 0, resolved = 0;
+
+	(void)state;
+	for (size_t k = 1; k <= 4; k++) {
+		size_t total = 1;
+
+		for (size_t j = 0; j < k; j++)
+			total *= NCOMPS;
+		for (size_t n = 0; n < total; n++) {
+			size_t m = n;
+
+			callus_buf_clear(&path);
+			callus_buf_puts(&path, "./");
+			for (size_t j = 0; j < k; j++, m /= NCOMPS) {
+				if (j)
+					callus_buf_putc(&path, '/');
+				callus_buf_puts(&path, comps[m % NCOMPS]);
+			}
+			/* a leading slash makes an absolute path of it */
+			if (path.len < 3 || path.ptr[2] == '/')
+				continue;
+			for (size_t c = 0; c < 2; c++) {
+				int a = callus_path_relativize(&plain, &ctxs[c], path.ptr + 2,
+							       path.len - 2);
+				int b = callus_path_relativize(&dotted, &ctxs[c], path.ptr, path.len);
+
+				assert_int_equal(a, b);
+				if (a) {
+					assert_string_equal(plain.ptr, dotted.ptr);
+					resolved++;
+				}
+				tried++;
+			}
+		}
+	}
+	assert_true(tried > 20000);
+	assert_true(resolved > tried / 4);
+	callus_buf_release(&plain);
+	callus_buf_release(&dotted);
+	callus_buf_release(&path);
+}
+
 /* A memo answers as the resolution would: every path against every
  * context, with and without one, in two orders (a path asked of each
  * context in turn, a context's paths in turn, some repeated); and a
@@ -358,6 +412,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(relativize),
+		cmocka_unit_test(relativize_plain_as_by_components),
 		cmocka_unit_test(relativize_memo),
 		cmocka_unit_test(path_within),
 		cmocka_unit_test(source_extensions),
