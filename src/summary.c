@@ -7,6 +7,7 @@
 #include "callus/strlist.h"
 #include "callus/utf8.h"
 #include "parsers/js_util.h"
+#include "wordlist.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -114,10 +115,11 @@ static size_t next_word(const char *s, size_t len, size_t *pos, const char **w)
 	return 0;
 }
 
-static int word_is(const char *w, size_t n, const char *const *list)
+/* Whether w[0..n) is one of list[0..count) in any case. */
+static int word_is(const char *w, size_t n, const callus_word *list, size_t count)
 {
-	for (size_t k = 0; list[k]; k++)
-		if (strlen(list[k]) == n && !strncasecmp(w, list[k], n))
+	for (size_t k = 0; k < count; k++)
+		if (list[k].len == n && !strncasecmp(w, list[k].s, n))
 			return 1;
 	return 0;
 }
@@ -131,9 +133,11 @@ static int all_digits(const char *w, size_t n)
 }
 
 /* The words that only say a test's status, in any tool's report. */
-static const char *const status_words[] = {
-	"fail", "failed", "failing", "failure", "failures", "error", "errors", "err",
-	"test", "tests", "ok", "not", "pass", "passed", NULL,
+static const callus_word status_words[] = {
+	CALLUS_WORD("fail"), CALLUS_WORD("failed"), CALLUS_WORD("failing"),
+	CALLUS_WORD("failure"), CALLUS_WORD("failures"), CALLUS_WORD("error"),
+	CALLUS_WORD("errors"), CALLUS_WORD("err"), CALLUS_WORD("test"), CALLUS_WORD("tests"),
+	CALLUS_WORD("ok"), CALLUS_WORD("not"), CALLUS_WORD("pass"), CALLUS_WORD("passed"),
 };
 
 /* 0.18ms, 0.00s, 12us: a duration says nothing of a failure. */
@@ -158,7 +162,7 @@ static int content_word(const char *w, size_t n)
 		return 0;
 	if ((unsigned char)w[0] >= 0x80 && callus_utf8_next(w, n, NULL) == n)
 		return 0;
-	return !word_is(w, n, status_words) && !is_duration(w, n);
+	return !word_is(w, n, status_words, CALLUS_WORDS_COUNT(status_words)) && !is_duration(w, n);
 }
 
 int callus_summary_repeats(const char *line, size_t len, const char *parsed, size_t parsed_len)
@@ -212,14 +216,18 @@ static size_t word_around(const char *s, size_t len, size_t at, size_t *run_star
 int callus_summary_is_totals(const char *line, size_t len)
 {
 	/* "4 failed", "2 errors": a count, then what it counts */
-	static const char *const counted[] = {
-		"fail", "failed", "failing", "failure", "failures", "error", "errors", "problem",
-		"problems", "passed", "passing", "tests", "examples", "warnings", "issues", "runs",
-		NULL,
+	static const callus_word counted[] = {
+		CALLUS_WORD("fail"), CALLUS_WORD("failed"), CALLUS_WORD("failing"),
+		CALLUS_WORD("failure"), CALLUS_WORD("failures"), CALLUS_WORD("error"),
+		CALLUS_WORD("errors"), CALLUS_WORD("problem"), CALLUS_WORD("problems"),
+		CALLUS_WORD("passed"), CALLUS_WORD("passing"), CALLUS_WORD("tests"),
+		CALLUS_WORD("examples"), CALLUS_WORD("warnings"), CALLUS_WORD("issues"),
+		CALLUS_WORD("runs"),
 	};
 	/* "failures=2", "# fail 2", "Tests: 5": what is counted, then the count */
-	static const char *const counting[] = {
-		"fail", "failed", "failing", "failures", "errors", "tests", NULL,
+	static const callus_word counting[] = {
+		CALLUS_WORD("fail"), CALLUS_WORD("failed"), CALLUS_WORD("failing"),
+		CALLUS_WORD("failures"), CALLUS_WORD("errors"), CALLUS_WORD("tests"),
 	};
 
 	if (len > TOTALS_MAX)
@@ -249,7 +257,7 @@ int callus_summary_is_totals(const char *line, size_t len)
 				;
 			if (x < len && is_alpha(line[x]) &&
 			    word_around(line, len, x, NULL, &ws, &we, NULL) &&
-			    word_is(line + ws, we - ws, counted))
+			    word_is(line + ws, we - ws, counted, CALLUS_WORDS_COUNT(counted)))
 				return 1;
 			/* what is counted, then the count, blanks, ':' or '='
 			 * between; each word that counts ends with a letter */
@@ -259,7 +267,7 @@ int callus_summary_is_totals(const char *line, size_t len)
 				;
 			if (x > 0 && is_alpha(line[x - 1]) &&
 			    word_around(line, len, x - 1, NULL, &ws, &we, NULL) &&
-			    word_is(line + ws, we - ws, counting))
+			    word_is(line + ws, we - ws, counting, CALLUS_WORDS_COUNT(counting)))
 				return 1;
 		}
 		i = to - 1;
@@ -291,15 +299,15 @@ typedef struct essential {
  * ("-   \"PAN\","). */
 static int diff_legend(const char *s, size_t len)
 {
-	static const char *const legend[] = {
-		"expected", "received", "actual", NULL,
+	static const callus_word legend[] = {
+		CALLUS_WORD("expected"), CALLUS_WORD("received"), CALLUS_WORD("actual"),
 	};
 	size_t pos = 0, n;
 	const char *w;
 
 	if (len < 2 || !is_space(s[0]) || is_space(s[1]) || !(n = next_word(s, len, &pos, &w)))
 		return 0;
-	return w == s + 1 && word_is(w, n, legend);
+	return w == s + 1 && word_is(w, n, legend, CALLUS_WORDS_COUNT(legend));
 }
 
 /* Which side of a diff the line is on: '-', '+', or 0 when it is none
