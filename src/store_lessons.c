@@ -9,6 +9,7 @@
 #include "callus/store.h"
 #include "callus/buf.h"
 #include "callus/signature.h"
+#include "callus/strlist.h"
 #include "sqlutil.h"
 #include "store_internal.h"
 
@@ -56,27 +57,7 @@ static int insert_run(callus_store *s, const callus_lesson *l, const callus_run_
 	if (rc != SQLITE_DONE)
 		return rc;
 	*run_id = sqlite3_last_insert_rowid(callus_store_db(s));
-	if (!run || !run->diags || !run->diags->count)
-		return SQLITE_OK;
-	rc = sqlite3_prepare_v2(callus_store_db(s),
-				"INSERT INTO run_errors (run_id, file, line, col, code, message, sig)"
-				" SELECT ?1, ?2, ?3, ?4, ?5, iif(g.original = ?6, '', ?6), g.sig"
-				" FROM (SELECT 1) LEFT JOIN signatures g ON g.id = ?7", -1, &st, NULL);
-	for (size_t i = 0; rc == SQLITE_OK && i < run->diags->count; i++) {
-		const callus_diag *d = &run->diags->items[i];
-
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, *run_id);
-		callus_sql_bind_text_or_null(st, 2, d->file);
-		sqlite3_bind_int64(st, 3, d->line);
-		sqlite3_bind_int64(st, 4, d->column);
-		callus_sql_bind_text_or_null(st, 5, d->code);
-		callus_sql_bind_text(st, 6, d->message);
-		callus_sql_bind_text_or_null(st, 7, d->signature);
-		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
-	}
-	sqlite3_finalize(st);
-	return rc;
+	return SQLITE_OK;
 }
 
 /* The contexts row of a run's signatures (schema 28): the last list
@@ -154,10 +135,154 @@ void callus_store_noted_sketch(char out[CALLUS_STORE_SKETCH_DIGITS], const char 
 		 (long long)callus_signature_sketch(NULL, original, 0));
 }
 
-/* Each signature of the run: stored once, one more occurrence per run.
- * *fresh: how many were stored for the first time. */
+/* The run's signatures as stored: each one's rowid and original message,
+ * which its errors' rows name (run_errors), by the signature's id. */
+typedef struct stored_sigs {
+	callus_strlist ids;  /* indexed */
+	int64_t *rowid;      /* ids.count of each, room for cap */
+	char **original;
+	size_t cap;
+	sqlite3_stmt *get;   /* a signature no upsert returned (none, so far) */
+} stored_sigs;
+
+static void stored_sigs_release(stored_sigs *k)
+{
+	for (size_t i = 0; k->original && i < k->ids.count; i++)
+		free(k->original[i]);
+	free(k->original);
+	free(k->rowid);
+	callus_strlist_release(&k->ids);
+	sqlite3_finalize(k->get);
+	memset(k, 0, sizeof(*k));
+}
+
+/* id's row (rowid, original: k's) appended to k.  An SQLite result code. */
+static int stored_sig_add(stored_sigs *k, const char *id, int64_t rowid, char *original)
+{
+	size_t n = k->ids.count;
+
+	/* the arrays hold run->nsigs; a signature only looked up grows them */
+	if (k->ids.count >= k->cap) {
+		size_t cap = k->cap ? 2 * k->cap : 8;
+		int64_t *r = realloc(k->rowid, cap * sizeof(*r));
+		char **o = r ? realloc(k->original, cap * sizeof(*o)) : NULL;
+
+		if (r)
+			k->rowid = r;
+		if (!o) {
+			free(original);
+			return SQLITE_NOMEM;
+		}
+		k->original = o;
+		k->cap = cap;
+	}
+	if (callus_strlist_add(&k->ids, id, strlen(id)) < 0) {
+		free(original);
+		return SQLITE_NOMEM;
+	}
+	k->rowid[n] = rowid;
+	k->original[n] = original;
+	return SQLITE_OK;
+}
+
+/* The row the upsert of signature id returned (sig, original) kept in k. */
+static int returned_sig(stored_sigs *k, const char *id, sqlite3_stmt *st)
+{
+	char *original = callus_sql_column_dup(st, 1);
+
+	if (!original)
+		return SQLITE_NOMEM;
+	return stored_sig_add(k, id, sqlite3_column_int64(st, 0), original);
+}
+
+/* Signature id's row as stored, its place in k in *at: SQLITE_OK, with *at
+ * k->ids.count when the store has no such signature; or an SQLite result
+ * code. */
+static int stored_sig(callus_store *s, stored_sigs *k, const char *id, size_t *at)
+{
+	int64_t rowid;
+	char *original;
+	int sq;
+
+	if (callus_strlist_find(&k->ids, id, strlen(id), at))
+		return SQLITE_OK;
+	*at = k->ids.count;
+	if (!k->get && (sq = sqlite3_prepare_v2(callus_store_db(s),
+						"SELECT sig, original FROM signatures WHERE id = ?",
+						-1, &k->get, NULL)) != SQLITE_OK)
+		return sq;
+	sqlite3_reset(k->get);
+	callus_sql_bind_text(k->get, 1, id);
+	if ((sq = sqlite3_step(k->get)) == SQLITE_DONE)
+		return SQLITE_OK;
+	if (sq != SQLITE_ROW)
+		return sq;
+	rowid = sqlite3_column_int64(k->get, 0);
+	if (!(original = callus_sql_column_dup(k->get, 1)))
+		return SQLITE_NOMEM;
+	sq = stored_sig_add(k, id, rowid, original);
+	*at = k->ids.count - 1;
+	return sq;
+}
+
+/*
+ * A row for each of the run's errors, naming its signature by rowid (NULL
+ * for one the store has not) and keeping its message only where it is
+ * not the signature's original ('' then).  The signatures' rows are k's
+ * (the upserts returned them): one row's insert, where an INSERT ...
+ * SELECT joining signatures by id sought the signature again at every
+ * error and wrote a statement journal for each (20 million instructions
+ * of a thousand errors' recording).  An SQLite result code.
+ */
+static int insert_run_errors(callus_store *s, const callus_run_info *run, int64_t run_id,
+			     stored_sigs *k)
+{
+	sqlite3_stmt *st = NULL;
+	const char *last = NULL;
+	size_t at = 0;
+	int rc;
+
+	if (!run || !run->diags || !run->diags->count)
+		return SQLITE_OK;
+	rc = sqlite3_prepare_v2(callus_store_db(s),
+				"INSERT INTO run_errors (run_id, file, line, col, code, message, sig)"
+				" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1, &st, NULL);
+	for (size_t i = 0; rc == SQLITE_OK && i < run->diags->count; i++) {
+		const callus_diag *d = &run->diags->items[i];
+		int known;
+
+		/* a build's errors come in runs of one signature */
+		if (d->signature && !(last && !strcmp(last, d->signature))) {
+			if ((rc = stored_sig(s, k, d->signature, &at)) != SQLITE_OK)
+				break;
+			last = d->signature;
+		}
+		known = d->signature && at < k->ids.count;
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, run_id);
+		callus_sql_bind_text_or_null(st, 2, d->file);
+		sqlite3_bind_int64(st, 3, d->line);
+		sqlite3_bind_int64(st, 4, d->column);
+		callus_sql_bind_text_or_null(st, 5, d->code);
+		callus_sql_bind_text(st, 6,
+				     known && d->message && !strcmp(k->original[at], d->message)
+					     ? ""
+					     : d->message);
+		if (known)
+			sqlite3_bind_int64(st, 7, k->rowid[at]);
+		else
+			sqlite3_bind_null(st, 7);
+		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Each signature of the run: stored once, one more occurrence per run,
+ * its row as stored kept in k.  *fresh: how many were stored for the first
+ * time. */
 static int insert_signatures(callus_store *s, const callus_run_info *run, const char *now,
-			     size_t *fresh)
+			     stored_sigs *k, size_t *fresh)
 {
 	sqlite3_stmt *sig = NULL;
 	context_ids ctxs = { NULL, NULL, NULL, 0 };
@@ -166,6 +291,10 @@ static int insert_signatures(callus_store *s, const callus_run_info *run, const 
 	*fresh = 0;
 	if (!run || !run->nsigs)
 		return SQLITE_OK;
+	if (callus_strlist_index(&k->ids) < 0 || !(k->rowid = calloc(run->nsigs, sizeof(*k->rowid))) ||
+	    !(k->original = calloc(run->nsigs, sizeof(*k->original))))
+		return SQLITE_NOMEM;
+	k->cap = run->nsigs;
 	rc = sqlite3_prepare_v2(callus_store_db(s),
 				"INSERT INTO signatures (id, error_type, message_pattern, stack_patterns,"
 				" ctx, original, tool, sketch, first_seen, last_seen)"
@@ -174,7 +303,8 @@ static int insert_signatures(callus_store *s, const callus_run_info *run, const 
 				" occurrence_count = occurrence_count + 1,"
 				" first_seen = min(first_seen, excluded.first_seen),"
 				" last_seen = max(last_seen, excluded.last_seen),"
-				" ctx = excluded.ctx",
+				" ctx = excluded.ctx"
+				" RETURNING sig, original",
 				-1, &sig, NULL);
 	for (size_t i = 0; rc == SQLITE_OK && i < run->nsigs; i++) {
 		const callus_signature *g = &run->sigs[i];
@@ -208,8 +338,14 @@ static int insert_signatures(callus_store *s, const callus_run_info *run, const 
 			 * upsert's update leaves it; a trigger's own inserts
 			 * are undone when it ends */
 			sqlite3_set_last_insert_rowid(callus_store_db(s), 0);
-			rc = sqlite3_step(sig) == SQLITE_DONE ? SQLITE_OK
-							      : sqlite3_errcode(callus_store_db(s));
+			if ((rc = sqlite3_step(sig)) == SQLITE_ROW) {
+				/* the row returned, the statement run to its end */
+				if ((rc = returned_sig(k, g->id, sig)) == SQLITE_OK &&
+				    sqlite3_step(sig) != SQLITE_DONE)
+					rc = sqlite3_errcode(callus_store_db(s));
+			} else if (rc == SQLITE_DONE) {
+				rc = SQLITE_OK;
+			}
 			if (rc == SQLITE_OK && sqlite3_last_insert_rowid(callus_store_db(s)))
 				(*fresh)++;
 		}
@@ -457,6 +593,7 @@ int callus_store_record_lesson(callus_store *s, callus_lesson *l, const callus_r
 	sqlite3_stmt *st = NULL;
 	sqlite3_int64 run_id = 0;
 	callus_metrics *taken = NULL;
+	stored_sigs sigs = { CALLUS_STRLIST_INIT, NULL, NULL, 0, NULL };
 	char *files = NULL;
 	size_t fresh = 0;
 	int rc, sq, committed = 0, found = 0;
@@ -483,8 +620,9 @@ int callus_store_record_lesson(callus_store *s, callus_lesson *l, const callus_r
 		}
 	}
 	/* the signatures first: the run's errors name them by rowid */
-	if ((sq = insert_signatures(s, run, l->last_seen, &fresh)) != SQLITE_OK ||
-	    (sq = insert_run(s, l, run, &run_id)) != SQLITE_OK)
+	if ((sq = insert_signatures(s, run, l->last_seen, &sigs, &fresh)) != SQLITE_OK ||
+	    (sq = insert_run(s, l, run, &run_id)) != SQLITE_OK ||
+	    (sq = insert_run_errors(s, run, run_id, &sigs)) != SQLITE_OK)
 		goto db_fail;
 	/* A failure whose errors were all stored before is likely a lesson
 	 * seen before (its signature hashes theirs): tried as an UPDATE
@@ -535,6 +673,7 @@ rollback:
 out:
 	callus_store_spool_returned(taken, run ? run->metrics_spool : NULL, committed);
 	sqlite3_finalize(st);
+	stored_sigs_release(&sigs);
 	free(files);
 	return rc;
 }

@@ -226,6 +226,100 @@ static void a_recurrence_guessed_wrong_is_still_recorded(void **state)
 	callus_error_release(&err);
 }
 
+/* The error of run diags d, message msg, naming signature sig (may be
+ * NULL). */
+static void add_run_error(callus_diags *d, const char *sig, const char *msg)
+{
+	assert_int_equal(callus_diags_add(d, "src/a.c", 3, 1, NULL, 0, msg, strlen(msg), NULL), 0);
+	if (sig)
+		assert_non_null(callus_diags_last(d)->signature = strdup(sig));
+}
+
+/* A run's error rows name their signature by rowid (NULL for one the store
+ * has not) and keep their message only where it is not the signature's
+ * original as stored: the run's own signatures as their upserts left them
+ * (an original stored before is kept), and a stored one the run does not
+ * list.  Fails when the message is compared with the run's original, or
+ * a signature outside the run's is not looked up. */
+static void run_errors_name_their_signatures(void **state)
+{
+	static const char *const first[] = { "'a' undeclared here", "'b' is never used" };
+	static const char *const want[] = { "", "'b' is never used, again", "",
+					    "'a' undeclared there", "'c' undeclared",
+					    "make: *** [all] Error 1", "" };
+	static const int named[] = { 2, 2, 1, 1, 0, 0, 2 };
+	fixture *f = *state;
+	callus_store *s = NULL;
+	callus_lesson l;
+	callus_signature g[2];
+	callus_diag d;
+	callus_diags errs = CALLUS_DIAGS_INIT;
+	callus_strlist ctx = CALLUS_STRLIST_INIT;
+	callus_run_info run = { .cwd = "", .intent_id = "session-1", .output_bytes = 10 };
+	callus_error err = CALLUS_ERROR_INIT;
+	sqlite3_stmt *st = NULL;
+	char sql[512];
+	size_t n = 0;
+
+	assert_int_equal(callus_store_open(&s, f->path, 1000, &err), 0);
+	for (int i = 0; i < 2; i++) {
+		memset(&d, 0, sizeof(d));
+		d.file = (char *)"src/a.c";
+		d.message = (char *)first[i];
+		assert_int_equal(callus_signature_build(&g[i], &d, "gcc", &ctx), 0);
+	}
+	/* both stored by a first run */
+	make_lesson(&l, "src/a.c", "two errors", "gcc");
+	run.sigs = g;
+	run.nsigs = 2;
+	assert_int_equal(callus_store_record_lesson(s, &l, &run, NULL, &err), 0);
+	callus_lesson_release(&l);
+	/* the second run lists the second signature only, its original now
+	 * another message; its errors name both, one no signature stored,
+	 * one none */
+	free(g[1].original);
+	assert_non_null(g[1].original = strdup("'b' is never used, again"));
+	add_run_error(&errs, g[1].id, "'b' is never used");
+	add_run_error(&errs, g[1].id, "'b' is never used, again");
+	add_run_error(&errs, g[0].id, "'a' undeclared here");
+	add_run_error(&errs, g[0].id, "'a' undeclared there");
+	add_run_error(&errs, "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+		      "'c' undeclared");
+	add_run_error(&errs, NULL, "make: *** [all] Error 1");
+	add_run_error(&errs, g[1].id, "'b' is never used");
+	make_lesson(&l, "src/a.c", "the errors again", "gcc");
+	run.sigs = &g[1];
+	run.nsigs = 1;
+	run.diags = &errs;
+	assert_int_equal(callus_store_record_lesson(s, &l, &run, NULL, &err), 0);
+	/* the second run's rows: their message, and which signature (0: none) */
+	snprintf(sql, sizeof(sql),
+		 "SELECT e.message, coalesce((SELECT CASE g.id WHEN '%s' THEN 1 WHEN '%s' THEN 2"
+		 " END FROM signatures g WHERE g.sig = e.sig), 0), e.sig IS NULL FROM run_errors e"
+		 " WHERE e.run_id = (SELECT max(id) FROM runs) ORDER BY e.rowid",
+		 g[0].id, g[1].id);
+	assert_int_equal(sqlite3_prepare_v2(callus_store_db(s), sql, -1, &st, NULL), SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		assert_true(n < 7);
+		assert_string_equal((const char *)sqlite3_column_text(st, 0), want[n]);
+		assert_int_equal(sqlite3_column_int(st, 1), named[n]);
+		assert_int_equal(sqlite3_column_int(st, 2), !named[n]);
+		n++;
+	}
+	sqlite3_finalize(st);
+	assert_int_equal(n, 7);
+	/* the stored original is still the first one */
+	assert_int_equal(query_int(s, "SELECT count(*) FROM signatures"
+				      " WHERE original = char(39) || 'b' || char(39) || ' is never used'"),
+			 1);
+	callus_diags_release(&errs);
+	callus_lesson_release(&l);
+	for (int i = 0; i < 2; i++)
+		callus_signature_release(&g[i]);
+	callus_store_close(s);
+	callus_error_release(&err);
+}
+
 /* A run delivered twice under one origin (a hook's queued failure replayed
  * after its commit) is stored once; another origin, or none, is another
  * run. */
@@ -1271,6 +1365,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(records_and_deduplicates, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_recurrence_guessed_wrong_is_still_recorded, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(run_errors_name_their_signatures, setup, teardown),
 		cmocka_unit_test_setup_teardown(origin_is_recorded_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(runs_seen_leave_out_an_imports_own, setup, teardown),
 		cmocka_unit_test_setup_teardown(lists_and_filters, setup, teardown),
