@@ -213,6 +213,29 @@ static size_t word_around(const char *s, size_t len, size_t at, size_t *run_star
 	return b - a;
 }
 
+/* Whether c can begin a word is_totals() counts ("4 failed": f, e, p,
+ * t, w, i or r in either case), or end one that counts ("failures=2": l,
+ * d, g or s): what most numbers' neighbours are turned away by
+ * ("src/f12.c:40:7:"), before their words are cut out.  The letters are
+ * bits of a - z; they follow the lists in callus_summary_is_totals(). */
+static int letter_in(char c, uint32_t letters)
+{
+	return is_alpha(c) && (letters >> ((c | 0x20) - 'a') & 1);
+}
+
+#define LETTER(c) (UINT32_C(1) << ((c) - 'a'))
+
+static int counted_first(char c)
+{
+	return letter_in(c, LETTER('f') | LETTER('e') | LETTER('p') | LETTER('t') | LETTER('w') |
+				    LETTER('i') | LETTER('r'));
+}
+
+static int counting_last(char c)
+{
+	return letter_in(c, LETTER('l') | LETTER('d') | LETTER('g') | LETTER('s'));
+}
+
 int callus_summary_is_totals(const char *line, size_t len)
 {
 	/* "4 failed", "2 errors": a count, then what it counts */
@@ -255,7 +278,7 @@ int callus_summary_is_totals(const char *line, size_t len)
 			 * word counted begins with a letter */
 			for (x = to; b == to && x < len && is_space(line[x]); x++)
 				;
-			if (x < len && is_alpha(line[x]) &&
+			if (x < len && counted_first(line[x]) &&
 			    word_around(line, len, x, NULL, &ws, &we, NULL) &&
 			    word_is(line + ws, we - ws, counted, CALLUS_WORDS_COUNT(counted)))
 				return 1;
@@ -265,7 +288,7 @@ int callus_summary_is_totals(const char *line, size_t len)
 				       (is_space(line[x - 1]) || line[x - 1] == ':' || line[x - 1] == '=');
 			     x--)
 				;
-			if (x > 0 && is_alpha(line[x - 1]) &&
+			if (x > 0 && counting_last(line[x - 1]) &&
 			    word_around(line, len, x - 1, NULL, &ws, &we, NULL) &&
 			    word_is(line + ws, we - ws, counting, CALLUS_WORDS_COUNT(counting)))
 				return 1;

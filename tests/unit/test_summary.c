@@ -286,6 +286,9 @@ static void totals_found_as_said(void **state)
 		"3", "12", "0", "007", "1.5", "3.", ".3", "1_000", "fail", "failed", "FAILED",
 		"errors", "Tests", "tests", "passed", "runs", "error", "warnings", "x", "a1", "1a",
 		"src/a.c", "\xc3\xa9", "...", "#",
+		/* every word counted or counting, in some case */
+		"failing", "Failure", "failures", "PROBLEM", "problems", "passing", "Examples",
+		"issues", "Runs", "WARNINGS", "Fail", "FAILURES",
 	};
 	static const char *const between[] = {
 		" ", "  ", "\t", ":", "=", ": ", " = ", ", ", "", ".", "(", ") ", " ... ", "-",
