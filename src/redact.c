@@ -136,8 +136,11 @@ static int try_at(const struct scan *sc, size_t i, unsigned t, struct match *m)
 }
 
 /* Text the scan keeps, in[0..len), to the output. */
+/* A scan without out (finds()) writes nothing. */
 static int put_kept(const struct scan *sc, const unsigned char *in, size_t len)
 {
+	if (!sc->out)
+		return 0;
 	return sc->json ? callus_buf_put_json_chars(sc->out, (const char *)in, len)
 			: callus_buf_put(sc->out, in, len);
 }
@@ -145,6 +148,9 @@ static int put_kept(const struct scan *sc, const unsigned char *in, size_t len)
 static int put_kind(callus_buf *out, const char *kind)
 {
 	int rc;
+
+	if (!out)
+		return 0;
 
 	/* Each write checked: a ceiling (ETOOBIG) is not sticky like OOM. */
 	if ((rc = callus_buf_puts(out, "[REDACTED:")) < 0 ||
@@ -371,13 +377,38 @@ int callus_redact_again(const callus_redactor *r, const char *text, int json, si
 	return 0;
 }
 
+/* Whether the scan of in[0..len) finds anything to redact: 1 or 0, or a
+ * negative CALLUS_E* code.  Nothing is written. */
+static int finds(const callus_redactor *r, const char *in, size_t len)
+{
+	struct scan sc;
+	int rc;
+
+	memset(&sc, 0, sizeof(sc));
+	sc.r = r;
+	sc.s = (const unsigned char *)in;
+	sc.n = len;
+	if (!len)
+		return 0;
+	if ((rc = scan_range(&sc, 0, len)) < 0)
+		return rc;
+	return sc.count > 0;
+}
+
 int callus_redact_in_place(const callus_redactor *r, char **text)
 {
 	char *v = NULL;
+	size_t len;
 	int rc;
 
 	if (!*text)
 		return 0;
+	/* most strings (a lesson's files, its errors' messages) are clean and
+	 * hold no secret: kept as they are, where a copy of each was made and
+	 * the string freed (7,815 of them in a megabyte of distinct errors) */
+	len = strlen(*text);
+	if (r && callus_text_is_clean(*text, len, 0) && (rc = finds(r, *text, len)) <= 0)
+		return rc;
 	if ((rc = callus_redact_str(r, &v, *text)) < 0)
 		return rc;
 	free(*text);

@@ -171,6 +171,57 @@ static void test_str_json_is_str_escaped(void **state)
 	callus_buf_release(&in);
 }
 
+/* A string redacted in place is what callus_redact_str() makes of it, and
+ * one it would leave as it is (clean, no secret) is kept, not copied:
+ * texts from the pieces of test_str_json_is_str_escaped, and ones with no
+ * secret.  Fails when a string with a secret or an escape is kept. */
+static void test_in_place_as_str(void **state)
+{
+	static const char *const pieces[] = {
+		"ghp_R7kQ2mX9vL4nT8wZ1bC5dF3gH6jK0pS2uY4a", "password=hunter2Xy9", "\"token\": \"",
+		"AKIAIOSFODNN7EXAMPLE", "\033[31m", "\"", "\\", "\n", "\t", "\x01", "\xff",
+		"caf\xc3\xa9", " ", "Bearer abc.def.ghi", "x", "src/d5/f12.c", ":12:7: error: ",
+		"-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----",
+	};
+	const callus_redactor *r = *state;
+	unsigned long long x = 88172645463325252ull;
+	callus_buf in = CALLUS_BUF_INIT;
+	size_t kept = 0, changed = 0;
+	char *text = NULL;
+
+	for (int round = 0; round < 3000; round++) {
+		char *want = NULL, *before;
+
+		callus_buf_clear(&in);
+		for (size_t k = 0, parts = 1 + round % 7; k < parts; k++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			callus_buf_puts(&in, pieces[x % (sizeof(pieces) / sizeof(pieces[0]))]);
+		}
+		assert_int_equal(callus_redact_str(r, &want, in.ptr), 0);
+		assert_non_null(before = text = strdup(in.ptr));
+		assert_int_equal(callus_redact_in_place(r, &text), 0);
+		assert_string_equal(text, want);
+		if (!strcmp(want, in.ptr)) {
+			assert_ptr_equal(text, before);
+			kept++;
+		} else {
+			changed++;
+		}
+		free(text);
+		free(want);
+	}
+	/* both kinds, many times */
+	assert_true(kept > 100);
+	assert_true(changed > 1000);
+	text = NULL;
+	assert_int_equal(callus_redact_in_place(r, &text), 0);
+	assert_null(text);
+	assert_non_null(text = strdup("password=hunter2Xy9"));
+	assert_int_equal(callus_redact_in_place(NULL, &text), CALLUS_EINVAL);
+	free(text);
+	callus_buf_release(&in);
+}
+
 /* ---- one test per kind ------------------------------------------------- */
 
 static void test_github_tokens(void **state)
@@ -886,6 +937,7 @@ int main(void)
 		cmocka_unit_test(test_count_and_idempotence),
 		cmocka_unit_test(test_colon_filter_as_said),
 		cmocka_unit_test(test_str_json_is_str_escaped),
+		cmocka_unit_test(test_in_place_as_str),
 		cmocka_unit_test(test_idempotence_regressions),
 		cmocka_unit_test(test_one_megabyte),
 		cmocka_unit_test(test_long_token),
