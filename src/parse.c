@@ -83,9 +83,9 @@ int callus_parse_file(callus_strlist *files, callus_buf *rel, const callus_pathc
 	size_t known_len;
 	int ok;
 
-	/* the file of the line before, without a copy: a build repeats one
-	 * file's name for each of its errors */
-	if (!rel && (ok = callus_path_memo_get(pc, p, len, &known, &known_len)) >= 0)
+	/* resolved in the context's memo, without a copy: a build repeats
+	 * one file's name for each of its errors */
+	if (!rel && (ok = callus_path_memo_resolve(pc, p, len, &known, &known_len)) >= 0)
 		return ok && callus_strlist_add_unique(files, known, known_len, NULL) < 0
 			       ? CALLUS_ENOMEM
 			       : ok;

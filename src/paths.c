@@ -184,33 +184,48 @@ static int memo_has(const callus_pathmemo *m, const callus_pathctx *pc, const ch
 	       same_str(&m->cwd, pc->cwd_rel);
 }
 
-/* Kept only whole: a memo that failed to take the result forgets. */
-static void memo_put(callus_pathmemo *m, const callus_pathctx *pc, const char *p, size_t len,
-		     const callus_buf *out, int ok)
+/* The path and context m->out now answers for, with ok.  Kept only whole:
+ * a memo that failed to take them, or the result, forgets. */
+static void memo_note(callus_pathmemo *m, const callus_pathctx *pc, const char *p, size_t len,
+		      int ok)
 {
 	callus_buf_clear(&m->path);
 	callus_buf_put(&m->path, p, len);
 	put_str(&m->workspace, pc->workspace);
 	put_str(&m->real, pc->workspace_real);
 	put_str(&m->cwd, pc->cwd_rel);
-	callus_buf_clear(&m->out);
-	callus_buf_put(&m->out, out->ptr, out->len);
 	m->ok = ok;
 	if (callus_buf_status(&m->path) || callus_buf_status(&m->workspace) ||
 	    callus_buf_status(&m->real) || callus_buf_status(&m->cwd) || callus_buf_status(&m->out))
 		m->ok = -1;
 }
 
+static void memo_put(callus_pathmemo *m, const callus_pathctx *pc, const char *p, size_t len,
+		     const callus_buf *out, int ok)
+{
+	callus_buf_clear(&m->out);
+	callus_buf_put(&m->out, out->ptr, out->len);
+	memo_note(m, pc, p, len, ok);
+}
+
 static int resolve(callus_buf *out, const callus_pathctx *pc, const char *p, size_t len);
 
-int callus_path_memo_get(const callus_pathctx *pc, const char *p, size_t len, const char **out,
-			 size_t *out_len)
+int callus_path_memo_resolve(const callus_pathctx *pc, const char *p, size_t len,
+			     const char **out, size_t *out_len)
 {
-	if (!pc->memo || !memo_has(pc->memo, pc, p, len))
+	callus_pathmemo *m = pc->memo;
+
+	if (!m)
 		return -1;
-	*out = pc->memo->out.ptr ? pc->memo->out.ptr : "";
-	*out_len = pc->memo->out.len;
-	return pc->memo->ok;
+	/* a path not asked before is resolved into the memo itself: no
+	 * buffer of the caller's, no copy of the result */
+	if (!memo_has(m, pc, p, len))
+		memo_note(m, pc, p, len, resolve(&m->out, pc, p, len));
+	if (m->ok < 0)
+		return -1;
+	*out = m->out.ptr;
+	*out_len = m->out.len;
+	return m->ok;
 }
 
 int callus_path_relativize(callus_buf *out, const callus_pathctx *pc, const char *p, size_t len)

@@ -46,12 +46,13 @@ void callus_pathmemo_release(callus_pathmemo *m);
  * including every path that climbs out of the workspace with "..".
  */
 int callus_path_relativize(callus_buf *out, const callus_pathctx *pc, const char *path, size_t len);
-/* What callus_path_relativize() would return for path[0..len), when pc's
- * memo holds it (the last path resolved with the same context): *out and
- * *out_len its form, borrowed until the memo's next use.  -1 when there is
- * no memo, or it holds another path. */
-int callus_path_memo_get(const callus_pathctx *pc, const char *path, size_t len,
-			 const char **out, size_t *out_len);
+/* What callus_path_relativize() returns for path[0..len), resolved into
+ * pc's memo (or found there: the last path resolved with the same
+ * context): *out and *out_len its form, borrowed until the memo's next
+ * use.  -1 when there is no memo, or it could not take the result (no
+ * memory): callus_path_relativize() then. */
+int callus_path_memo_resolve(const callus_pathctx *pc, const char *path, size_t len,
+			     const char **out, size_t *out_len);
 
 /* 1 when path is dir or below it: both absolute and normalized, compared
  * component by component as text ("/a/b" holds "/a/b/c", not "/a/bc");

@@ -122,7 +122,7 @@ static void relativize_memo(void **state)
 		{ "/work/proj", "/srv/other", "", NULL },
 		{ "/work/proj", "/srv/other", dir, NULL },
 	};
-	callus_pathmemo memo = CALLUS_PATHMEMO_INIT;
+	callus_pathmemo memo = CALLUS_PATHMEMO_INIT, own = CALLUS_PATHMEMO_INIT;
 	callus_buf plain = CALLUS_BUF_INIT, memoed = CALLUS_BUF_INIT;
 	enum { NCTX = sizeof(ctxs) / sizeof(ctxs[0]), NPATHS = sizeof(paths) / sizeof(paths[0]) };
 	(void)state;
@@ -132,6 +132,8 @@ static void relativize_memo(void **state)
 		size_t c = k < NCTX * NPATHS ? k % NCTX : (k / NPATHS) % NCTX;
 		size_t i = k < NCTX * NPATHS ? k / NCTX : k % NPATHS;
 		callus_pathctx with = ctxs[c];
+		const char *got = NULL;
+		size_t got_len = 0;
 		int a, b;
 
 		with.memo = &memo;
@@ -140,6 +142,12 @@ static void relativize_memo(void **state)
 		assert_int_equal(a, b);
 		assert_int_equal(plain.len, memoed.len);
 		assert_memory_equal(plain.ptr, memoed.ptr, plain.len);
+		/* resolved in a memo of its own, as asked in the same order */
+		with.memo = &own;
+		b = callus_path_memo_resolve(&with, paths[i], lens[i], &got, &got_len);
+		assert_int_equal(a, b);
+		assert_int_equal(plain.len, got_len);
+		assert_memory_equal(plain.ptr, got, got_len);
 	}
 	/* the same address, another directory: resolved anew */
 	ctxs[5].memo = &memo;
@@ -159,15 +167,24 @@ static void relativize_memo(void **state)
 		const char *got = NULL;
 		size_t n = 0;
 
-		assert_int_equal(callus_path_memo_get(&ctxs[0], "src/q.c", 7, &got, &n), 1);
+		assert_int_equal(callus_path_memo_resolve(&ctxs[0], "src/q.c", 7, &got, &n), 1);
 		assert_int_equal(n, 7);
 		assert_memory_equal(got, "src/Q.c", 7);
-		assert_int_equal(callus_path_memo_get(&ctxs[0], "src/q.h", 7, &got, &n), -1);
-		assert_int_equal(callus_path_memo_get(&ctxs[1], "src/q.c", 7, &got, &n), -1);
+		/* another path, or context: resolved, and kept */
+		assert_int_equal(callus_path_memo_resolve(&ctxs[0], "src/q.h", 7, &got, &n), 1);
+		assert_int_equal(n, 7);
+		assert_memory_equal(got, "src/q.h", 7);
+		assert_memory_equal(memo.out.ptr, "src/q.h", 7);
+		ctxs[5].memo = &memo;
+		assert_int_equal(callus_path_memo_resolve(&ctxs[5], "src/q.c", 7, &got, &n), 1);
+		assert_int_equal(n, 11);
+		assert_memory_equal(got, "api/src/q.c", 11);
+		assert_int_equal(callus_path_memo_resolve(&ctxs[5], "/tmp/q.c", 8, &got, &n), 0);
 		ctxs[0].memo = NULL;
-		assert_int_equal(callus_path_memo_get(&ctxs[0], "src/q.c", 7, &got, &n), -1);
+		assert_int_equal(callus_path_memo_resolve(&ctxs[0], "src/q.c", 7, &got, &n), -1);
 	}
 	callus_pathmemo_release(&memo);
+	callus_pathmemo_release(&own);
 	callus_buf_release(&plain);
 	callus_buf_release(&memoed);
 }
