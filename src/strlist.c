@@ -162,6 +162,59 @@ int callus_strlist_index(callus_strlist *l)
 	return l->count > LINEAR_MAX ? index_make(l) : 0;
 }
 
+/* A block of a pooled list's copies: the newest first. */
+struct callus_strlist_block {
+	struct callus_strlist_block *next;
+	size_t used, size;
+	char bytes[];
+};
+
+/* Bytes of a list's first block, and of its largest (unless a string
+ * needs more): each block twice the one before, so that a short list
+ * takes little. */
+#define BLOCK_FIRST 1024
+#define BLOCK_MAX 65536
+
+int callus_strlist_pool(callus_strlist *l)
+{
+	if (l->count)
+		return CALLUS_EINVAL;
+	l->pooled = 1;
+	return 0;
+}
+
+/* Room for n bytes in l's newest block, or a new one; NULL without memory. */
+static char *pool_take(callus_strlist *l, size_t n)
+{
+	struct callus_strlist_block *b = l->blocks;
+
+	if (!b || b->size - b->used < n) {
+		size_t size = !b ? BLOCK_FIRST : b->size < BLOCK_MAX ? 2 * b->size : BLOCK_MAX;
+
+		if (size < n)
+			size = n;
+
+		if (size > (size_t)-1 - sizeof(*b) || !(b = malloc(sizeof(*b) + size)))
+			return NULL;
+		b->next = l->blocks;
+		b->used = 0;
+		b->size = size;
+		l->blocks = b;
+	}
+	b->used += n;
+	return b->bytes + b->used - n;
+}
+
+static void pool_free(callus_strlist *l)
+{
+	while (l->blocks) {
+		struct callus_strlist_block *next = l->blocks->next;
+
+		free(l->blocks);
+		l->blocks = next;
+	}
+}
+
 int callus_strlist_add(callus_strlist *l, const char *s, size_t len)
 {
 	char *copy;
@@ -175,7 +228,7 @@ int callus_strlist_add(callus_strlist *l, const char *s, size_t len)
 		l->items = p;
 		l->alloc = n;
 	}
-	if (!(copy = malloc(len + 1)))
+	if (len == (size_t)-1 || !(copy = l->pooled ? pool_take(l, len + 1) : malloc(len + 1)))
 		return CALLUS_ENOMEM;
 	memcpy(copy, s, len);
 	copy[len] = '\0';
@@ -226,10 +279,26 @@ char **callus_strlist_detach(callus_strlist *l, size_t *count)
 {
 	char **items = l->items;
 
+	/* a pooled list's items are its blocks': handed over as copies (NULL,
+	 * the list as it was, without memory for them) */
+	for (size_t i = 0; l->pooled && i < l->count; i++) {
+		if (i == 0 && !(items = calloc(l->count, sizeof(*items))))
+			return NULL;
+		if (!(items[i] = strdup(l->items[i]))) {
+			while (i-- > 0)
+				free(items[i]);
+			free(items);
+			return NULL;
+		}
+	}
+	if (items != l->items)
+		free(l->items);
 	*count = l->count;
 	l->items = NULL;
 	l->count = l->alloc = 0;
 	index_drop(l);
+	pool_free(l);
+	l->pooled = 0;
 	return items;
 }
 
@@ -237,10 +306,12 @@ void callus_strlist_release(callus_strlist *l)
 {
 	if (!l)
 		return;
-	for (size_t i = 0; i < l->count; i++)
+	for (size_t i = 0; !l->pooled && i < l->count; i++)
 		free(l->items[i]);
 	free(l->items);
 	l->items = NULL;
 	l->count = l->alloc = 0;
 	index_drop(l);
+	pool_free(l);
+	l->pooled = 0;
 }

@@ -525,7 +525,8 @@ static int put_essentials(callus_buf *sum, callus_strlist *shown, const callus_d
 	if (!diags || !diags->count)
 		return 0;
 	/* a thousand failures, each looked for in both */
-	if (!(es = calloc(diags->count, sizeof(*es))) || callus_strlist_index(&lines) < 0 ||
+	if (!(es = calloc(diags->count, sizeof(*es))) || callus_strlist_pool(&lines) < 0 ||
+	    callus_strlist_pool(&keys) < 0 || callus_strlist_index(&lines) < 0 ||
 	    callus_strlist_index(&keys) < 0)
 		goto out;
 	for (size_t i = 0; i < diags->count; i++) {
@@ -641,8 +642,9 @@ int callus_summary_build(char **out, const char *text, size_t len, const char *o
 	const char *p = text, *end = text + len, *prev = NULL;
 	size_t prev_n = 0;
 
-	/* every line of the output looked for in it: thousands */
-	if (callus_strlist_index(&lines) < 0)
+	/* every line of the output looked for in it, and kept in it:
+	 * thousands */
+	if (callus_strlist_pool(&lines) < 0 || callus_strlist_index(&lines) < 0)
 		goto out;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));

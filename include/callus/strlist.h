@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 struct callus_strlist_slot;
+struct callus_strlist_block;
 
 typedef struct callus_strlist {
 	char **items;
@@ -22,9 +23,11 @@ typedef struct callus_strlist {
 	struct callus_strlist_slot *slots; /* the index, owned: NULL until built */
 	size_t nslots;                     /* a power of two */
 	int hashed;                        /* callus_strlist_index() asked for one */
+	struct callus_strlist_block *blocks; /* with pooled: the items' copies */
+	int pooled;                        /* callus_strlist_pool() asked for it */
 } callus_strlist;
 
-#define CALLUS_STRLIST_INIT { NULL, 0, 0, NULL, 0, 0 }
+#define CALLUS_STRLIST_INIT { NULL, 0, 0, NULL, 0, 0, NULL, 0 }
 
 /* Append a copy of s[0..len). */
 int callus_strlist_add(callus_strlist *l, const char *s, size_t len);
@@ -47,8 +50,19 @@ int callus_strlist_find(const callus_strlist *l, const char *s, size_t len, size
  * and the list is as right as before.
  */
 int callus_strlist_index(callus_strlist *l);
+/*
+ * Copy the items added from now on into blocks the list allocates a few at
+ * a time, not each into an allocation of its own: a list of thousands of
+ * short strings (the distinct lines of a megabyte of output, 13,766 of
+ * them) made as many allocations and frees.  Asked of an empty list
+ * (CALLUS_EINVAL otherwise).  The owner promises that no item is then
+ * freed or replaced by hand; callus_strlist_detach() hands over copies
+ * the caller frees as from any list.
+ */
+int callus_strlist_pool(callus_strlist *l);
 /* Hand the array to the caller (free each item, then the array); the index
- * is freed. */
+ * is freed.  NULL without memory for a pooled list's copies (the list as it
+ * was). */
 char **callus_strlist_detach(callus_strlist *l, size_t *count);
 void callus_strlist_release(callus_strlist *l);
 

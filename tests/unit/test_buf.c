@@ -186,6 +186,79 @@ static void strlist_unique(void **state)
 	callus_strlist_release(&l);
 }
 
+/* A pooled list keeps what a list of allocations keeps: strings of every
+ * length (none, and longer than its largest block), each other's prefixes,
+ * indexed or not; its copies hold their bytes as more are added; detached,
+ * its items are the caller's to free one by one (ASan checks).  Asked of a
+ * list that holds items, it is refused. */
+static void strlist_pool_keeps_as_allocations(void **state)
+{
+	static char big[70000];
+	char s[64];
+
+	(void)state;
+	memset(big, 'b', sizeof(big));
+	for (int indexed = 0; indexed < 2; indexed++) {
+		callus_strlist plain = CALLUS_STRLIST_INIT, pooled = CALLUS_STRLIST_INIT;
+		char **items;
+		size_t n = 0;
+
+		assert_int_equal(callus_strlist_pool(&pooled), 0);
+		if (indexed) {
+			assert_int_equal(callus_strlist_index(&plain), 0);
+			assert_int_equal(callus_strlist_index(&pooled), 0);
+		}
+		for (unsigned i = 0; i < 5000; i++) {
+			unsigned k = (i * 7919u) % 3000u;
+			const char *str = s;
+			size_t len;
+			int a1, a2;
+
+			if (k % 997 == 0) {
+				str = big;
+				len = sizeof(big) - k % 3;
+			} else if (k % 5 == 0) {
+				len = k % 41;
+				memset(s, 'a', len);
+			} else {
+				len = (size_t)snprintf(s, sizeof(s), "src/d%u/f%u.c", k % 89, k);
+			}
+			assert_int_equal(callus_strlist_add_unique(&plain, str, len, &a1), 0);
+			assert_int_equal(callus_strlist_add_unique(&pooled, str, len, &a2), 0);
+			assert_int_equal(a1, a2);
+		}
+		assert_int_equal(plain.count, pooled.count);
+		assert_true(pooled.count > 1000);
+		for (size_t i = 0; i < plain.count; i++) {
+			size_t at = 0;
+
+			assert_string_equal(plain.items[i], pooled.items[i]);
+			assert_int_equal(callus_strlist_find(&pooled, plain.items[i],
+							     strlen(plain.items[i]), &at),
+					 1);
+			assert_int_equal(at, i);
+		}
+		assert_int_equal(callus_strlist_add(&pooled, "x", 1), 0);
+		items = callus_strlist_detach(&pooled, &n);
+		assert_int_equal(n, plain.count + 1);
+		for (size_t i = 0; i < n; i++) {
+			assert_string_equal(items[i], i < plain.count ? plain.items[i] : "x");
+			free(items[i]);
+		}
+		free(items);
+		assert_int_equal(pooled.count, 0);
+		callus_strlist_release(&pooled);
+		callus_strlist_release(&plain);
+	}
+	{
+		callus_strlist l = CALLUS_STRLIST_INIT;
+
+		assert_int_equal(callus_strlist_add(&l, "a", 1), 0);
+		assert_int_equal(callus_strlist_pool(&l), CALLUS_EINVAL);
+		callus_strlist_release(&l);
+	}
+}
+
 /* An indexed list answers as one searched item by item: the same items
  * kept, in the same order, through its growth, for strings that are each
  * other's prefixes, and a list indexed with items (duplicates among them)
@@ -551,6 +624,7 @@ int main(void)
 		cmocka_unit_test(detach_hands_over),
 		cmocka_unit_test(size_helpers_detect_overflow),
 		cmocka_unit_test(strlist_unique),
+		cmocka_unit_test(strlist_pool_keeps_as_allocations),
 		cmocka_unit_test(strlist_index_agrees_with_a_search),
 		cmocka_unit_test(utf8_repair),
 		cmocka_unit_test(json_strings_read_back),
