@@ -87,13 +87,14 @@ int callus_failure_build(callus_failure *out, const callus_check *chk, const cal
 	if (!out->command)
 		goto oom;
 	if (out->failed) {
-		/* each diagnostic's file is looked for in it: thousands of them
-		 * in a large build's output */
+		/* each diagnostic's file is looked for in it, and kept in it:
+		 * thousands of them in a large build's output */
 		const char *t, *raw;
 		size_t tlen, raw_len;
 
 		raw = callus_capture_raw(cap, &raw_len);
-		if ((rc = callus_strlist_index(&out->files)) < 0 ||
+		if ((rc = callus_strlist_pool(&out->files)) < 0 ||
+		    (rc = callus_strlist_index(&out->files)) < 0 ||
 		    (rc = callus_capture_text_view(cap, &text, &t, &tlen)) < 0 ||
 		    (rc = parse_output(out, chk, cap, t, tlen, raw, raw_len, pc)) < 0 ||
 		    (rc = callus_summary_build(&out->summary, t, tlen, raw, raw_len, pc,

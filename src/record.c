@@ -201,6 +201,7 @@ int callus_record_signatures(callus_signature **out, size_t *count, const callus
 int callus_record_redact_failure(callus_failure *f, const callus_redactor *r, callus_error *err)
 {
 	callus_diags red = CALLUS_DIAGS_INIT;
+	callus_strlist files = CALLUS_STRLIST_INIT;
 	int rc;
 
 	if ((rc = redact_diags(&red, &f->diags, r)) < 0)
@@ -212,11 +213,26 @@ int callus_record_redact_failure(callus_failure *f, const callus_redactor *r, ca
 	    (rc = callus_redact_in_place(r, &f->command)) < 0 ||
 	    (rc = callus_redact_in_place(r, &f->tool)) < 0)
 		goto out;
-	for (size_t i = 0; i < f->files.count && rc == 0; i++)
-		rc = callus_redact_in_place(r, &f->files.items[i]);
+	/* a list made anew, not its items replaced: they may be its blocks'
+	 * (callus_strlist_pool) */
+	if ((rc = callus_strlist_pool(&files)) < 0)
+		goto out;
+	for (size_t i = 0; i < f->files.count && rc == 0; i++) {
+		char *v = NULL;
+
+		if ((rc = callus_redact_str(r, &v, f->files.items[i])) == 0)
+			rc = callus_strlist_add(&files, v, strlen(v));
+		free(v);
+	}
+	if (rc < 0)
+		goto out;
+	callus_strlist_release(&f->files);
+	f->files = files;
+	files = (callus_strlist)CALLUS_STRLIST_INIT;
 	clamp_summary(f->summary);
 out:
 	callus_diags_release(&red);
+	callus_strlist_release(&files);
 	return rc < 0 ? callus_error_set(err, rc, "out of memory while redacting") : 0;
 }
 

@@ -10,6 +10,8 @@
 #include "callus/capture.h"
 #include "callus/extract.h"
 #include "callus/paths.h"
+#include "callus/record.h"
+#include "callus/redact.h"
 
 static const callus_pathctx ws = { "/work/proj", NULL, "", NULL };
 
@@ -384,6 +386,35 @@ static void summary_is_bounded(void **state)
 	callus_buf_release(&in);
 }
 
+/* A failure's files are redacted into a list made anew (its own are the
+ * blocks of a pooled list, which no item of may be replaced): a folder
+ * named with a token is kept redacted, the other files as they were, in
+ * their order, the list still searched by its index. */
+static void files_redacted_into_a_new_list(void **state)
+{
+	callus_failure f;
+	callus_redactor *r = NULL;
+
+	(void)state;
+	analyse(&f, "gcc",
+		"src/a.c:1:2: error x\n"
+		"src/ghp_R7kQ2mX9vL4nT8wZ1bC5dF3gH6jK0pS2uY4a/b.c:3:4: error y\n"
+		"src/c.c:5:6: error z\n");
+	assert_int_equal(f.files.count, 3);
+	assert_true(f.files.pooled);
+	assert_int_equal(callus_redactor_new(&r, NULL), 0);
+	assert_int_equal(callus_record_redact_failure(&f, r, NULL), 0);
+	assert_int_equal(f.files.count, 3);
+	assert_string_equal(f.files.items[0], "src/a.c");
+	assert_null(strstr(f.files.items[1], "ghp_"));
+	assert_non_null(strstr(f.files.items[1], "[REDACTED:"));
+	assert_string_equal(f.files.items[2], "src/c.c");
+	assert_true(callus_strlist_contains(&f.files, "src/c.c", 7));
+	assert_true(callus_strlist_contains(&f.files, f.files.items[1], strlen(f.files.items[1])));
+	callus_redactor_free(r);
+	callus_failure_release(&f);
+}
+
 /* Past the thousand diagnostics kept, each is counted and its file is
  * still an affected file, once: a file a context line resolved before it
  * (gcc's "required from", which lists no file), a run of one file, a file
@@ -440,6 +471,7 @@ int main(void)
 		cmocka_unit_test(passing_run_has_nothing),
 		cmocka_unit_test(summary_is_bounded),
 		cmocka_unit_test(files_past_the_cap),
+		cmocka_unit_test(files_redacted_into_a_new_list),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
