@@ -6,7 +6,8 @@
  * idempotent (text stored redacted is redacted again when it is written out,
  * and must not change or grow).  The input split at NUL bytes is also a
  * command line given as words (callus_redact_argv), for memory errors and
- * for its count.
+ * for its count.  The string forms (plain, escaped for JSON, in place)
+ * must agree.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -78,6 +79,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto out;
 	if (once.len != twice.len || memcmp(once.ptr, twice.ptr, once.len) != 0)
 		abort();
+	/* and in place: the same text, the string itself kept when it is */
+	{
+		char *kept = strdup(copy), *before = kept;
+
+		if (!kept || callus_redact_in_place(r, &kept) < 0) {
+			free(kept);
+			goto out;
+		}
+		if (strcmp(kept, str) != 0 ||
+		    (!strcmp(str, copy) && callus_text_is_clean(copy, strlen(copy), 0) &&
+		     kept != before))
+			abort();
+		free(kept);
+	}
 
 	/* The same bytes as argv words, one per NUL-terminated piece. */
 	{
