@@ -559,6 +559,19 @@ int callus_idf_set(callus_idf *idf, uint64_t id, uint32_t df)
 	return 0;
 }
 
+int callus_idf_lookup(const callus_idf *idf, uint64_t id, uint32_t *df)
+{
+	size_t s;
+
+	if (!id || !idf->cap)
+		return 0;
+	s = slot_of(idf, id);
+	if (!idf->keys[s])
+		return 0;
+	*df = idf->counts[s];
+	return 1;
+}
+
 void callus_idf_set_docs(callus_idf *idf, uint32_t ndocs)
 {
 	idf->ndocs = ndocs;

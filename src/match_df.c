@@ -170,94 +170,54 @@ static int delta_cmp(const void *a, const void *b)
 }
 
 /*
- * The memo: open addressing by the store's key of a feature (its low 32
+ * The memo: each feature's count by the store's key of it (its low 32
  * bits, callus_match_feature_key: two features the key joins share one
- * count), kept at most half full.  A slot holds key + 1, 0 when empty, so
- * that key 0 needs no slot of its own.
+ * count), kept as key + 1 in a table of counts, which tells of no id 0.
+ * A count is kept when it is a count (at least 1), and as 0 otherwise:
+ * what callus_match_df_load does with either.
  */
 struct callus_match_df_memo {
-	uint64_t *keys;
-	int64_t *dfs;
-	size_t cap, used; /* cap: a power of two */
-	int64_t docs;     /* -1 until read */
+	callus_idf *seen;
+	int64_t docs; /* -1 until read */
 };
 
 int callus_match_df_memo_new(callus_match_df_memo **out)
 {
-	*out = calloc(1, sizeof(**out));
-	if (*out)
-		(*out)->docs = -1;
-	return *out ? 0 : CALLUS_ENOMEM;
+	if (!(*out = calloc(1, sizeof(**out))))
+		return CALLUS_ENOMEM;
+	if (callus_idf_new(&(*out)->seen) < 0) {
+		free(*out);
+		*out = NULL;
+		return CALLUS_ENOMEM;
+	}
+	(*out)->docs = -1;
+	return 0;
 }
 
 void callus_match_df_memo_free(callus_match_df_memo *m)
 {
 	if (!m)
 		return;
-	free(m->keys);
-	free(m->dfs);
+	callus_idf_free(m->seen);
 	free(m);
-}
-
-static size_t memo_slot(const callus_match_df_memo *m, uint64_t k)
-{
-	/* the keys are hashes' low bits already */
-	size_t i = (size_t)(k * 0x9e3779b97f4a7c15u >> 32) & (m->cap - 1);
-
-	while (m->keys[i] && m->keys[i] != k)
-		i = (i + 1) & (m->cap - 1);
-	return i;
 }
 
 /* Whether key's count is known; its count in *df when it is. */
 static int memo_get(const callus_match_df_memo *m, int64_t key, int64_t *df)
 {
-	size_t i;
+	uint32_t v;
 
-	if (!m || !m->cap)
+	if (!m || !callus_idf_lookup(m->seen, (uint64_t)key + 1, &v))
 		return 0;
-	i = memo_slot(m, (uint64_t)key + 1);
-	if (!m->keys[i])
-		return 0;
-	*df = m->dfs[i];
+	*df = v;
 	return 1;
 }
 
 /* key's count kept; without memory, forgotten (the next search reads it). */
 static void memo_put(callus_match_df_memo *m, int64_t key, int64_t df)
 {
-	size_t i;
-
-	if (!m)
-		return;
-	if ((m->used + 1) * 2 > m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 1024;
-		callus_match_df_memo next = *m;
-
-		next.keys = calloc(cap, sizeof(*next.keys));
-		next.dfs = malloc(cap * sizeof(*next.dfs));
-		if (!next.keys || !next.dfs) {
-			free(next.keys);
-			free(next.dfs);
-			return;
-		}
-		next.cap = cap;
-		for (size_t j = 0; j < m->cap; j++)
-			if (m->keys[j]) {
-				size_t t = memo_slot(&next, m->keys[j]);
-
-				next.keys[t] = m->keys[j];
-				next.dfs[t] = m->dfs[j];
-			}
-		free(m->keys);
-		free(m->dfs);
-		*m = next;
-	}
-	i = memo_slot(m, (uint64_t)key + 1);
-	if (!m->keys[i])
-		m->used++;
-	m->keys[i] = (uint64_t)key + 1;
-	m->dfs[i] = df;
+	if (m)
+		(void)callus_idf_set(m->seen, (uint64_t)key + 1, df > 0 ? (uint32_t)df : 0);
 }
 
 /* The count of the feature of key as the store holds it now, in *df;

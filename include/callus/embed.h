@@ -57,6 +57,10 @@ void callus_idf_free(callus_idf *idf); /* accepts NULL */
 int callus_idf_add(callus_idf *idf, const callus_features *f);
 /* Set a feature's count directly (loading from the store). */
 int callus_idf_set(callus_idf *idf, uint64_t id, uint32_t df);
+/* Whether id was counted or set (a count of 0 set is one), its count in
+ * *df when it was.  Id 0 is never reported: a table that must tell of
+ * every id keeps them from 1. */
+int callus_idf_lookup(const callus_idf *idf, uint64_t id, uint32_t *df);
 void callus_idf_set_docs(callus_idf *idf, uint32_t ndocs);
 uint32_t callus_idf_docs(const callus_idf *idf);
 /* The weight of a feature: smoothed log((1 + N) / (1 + df)) + 1, so an

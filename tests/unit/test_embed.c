@@ -330,6 +330,29 @@ static void idf_many(void **state)
 		else
 			assert_true(w < callus_idf_weight(idf, 0xabcdefULL));
 	}
+	/* every id set is found with its count, a count of 0 too; an id
+	 * never set is not, nor id 0 (set or not) */
+	for (uint64_t i = 1; i <= 20000; i++) {
+		uint32_t df = 12345;
+
+		assert_int_equal(callus_idf_lookup(idf, i * 0x9e3779b97f4a7c15ULL, &df), 1);
+		assert_int_equal(df, i % 1000);
+		assert_int_equal(callus_idf_lookup(idf, i * 0x9e3779b97f4a7c15ULL + 1, &df), 0);
+	}
+	assert_int_equal(callus_idf_set(idf, 0, 3), 0);
+	{
+		uint32_t df = 0;
+
+		assert_int_equal(callus_idf_lookup(idf, 0, &df), 0);
+	}
+	callus_idf_free(idf);
+	/* an empty table finds nothing */
+	assert_int_equal(callus_idf_new(&idf), 0);
+	{
+		uint32_t df = 0;
+
+		assert_int_equal(callus_idf_lookup(idf, 77, &df), 0);
+	}
 	callus_idf_free(idf);
 }
 
