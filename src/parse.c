@@ -43,22 +43,74 @@ const callus_parser *callus_parser_find(const char *name)
 	return NULL;
 }
 
-int callus_parser_sniff(const callus_parser *p, const char *text, size_t len)
+/* What a parser is shown of text: all of it, or whole lines of its head
+ * and of its tail.  How many windows (1 or 2). */
+static size_t sniff_windows(const char *text, size_t len, const char *w[2], size_t wl[2])
 {
 	const char *nl, *tail;
 
-	if (!p->sniff)
-		return 0;
+	w[0] = text;
+	wl[0] = len;
 	if (len <= 2 * CALLUS_SNIFF_WINDOW)
-		return p->sniff(text, len);
-	/* whole lines of the head, whole lines of the tail */
-	nl = memrchr(text, '\n', CALLUS_SNIFF_WINDOW);
-	if (p->sniff(text, nl ? (size_t)(nl - text) + 1 : CALLUS_SNIFF_WINDOW))
 		return 1;
+	nl = memrchr(text, '\n', CALLUS_SNIFF_WINDOW);
+	wl[0] = nl ? (size_t)(nl - text) + 1 : CALLUS_SNIFF_WINDOW;
 	tail = text + len - CALLUS_SNIFF_WINDOW;
 	nl = memchr(tail, '\n', CALLUS_SNIFF_WINDOW);
-	tail = nl ? nl + 1 : tail;
-	return p->sniff(tail, (size_t)(text + len - tail));
+	w[1] = nl ? nl + 1 : tail;
+	wl[1] = (size_t)(text + len - w[1]);
+	return 2;
+}
+
+int callus_parser_sniff(const callus_parser *p, const char *text, size_t len)
+{
+	const char *w[2];
+	size_t wl[2], nw;
+
+	if (!p->sniff)
+		return 0;
+	nw = sniff_windows(text, len, w, wl);
+	for (size_t k = 0; k < nw; k++)
+		if (p->sniff(w[k], wl[k]))
+			return 1;
+	return 0;
+}
+
+const callus_parser *callus_parser_sniff_first(const char *text, size_t len,
+					       int (*skip)(const callus_parser *, const void *),
+					       const void *arg)
+{
+	unsigned char asked[NPARSERS];
+	const char *w[2];
+	size_t wl[2], nw = sniff_windows(text, len, w, wl), first = NPARSERS;
+
+	for (size_t i = 0; i < NPARSERS; i++)
+		asked[i] = !skip || !skip(parsers[i], arg);
+	/* the line sniffers, each line of each window read once for all of
+	 * them (as callus_pu_any_line reads it for one: a line equal to the
+	 * one before it not asked again); past the first that took one, the
+	 * later ones need not be asked */
+	for (size_t k = 0; k < nw && first > 0; k++) {
+		const char *p = w[k], *end = w[k] + wl[k], *s, *prev = NULL;
+		size_t n, prev_n = 0;
+
+		while (first > 0 && callus_next_line(&p, end, &s, &n)) {
+			if (prev && n == prev_n && !memcmp(s, prev, n))
+				continue;
+			prev = s;
+			prev_n = n;
+			for (size_t i = 0; i < first; i++)
+				if (asked[i] && parsers[i]->sniff_line && parsers[i]->sniff_line(s, n)) {
+					first = i;
+					break;
+				}
+		}
+	}
+	/* the others, in the table's order, before it */
+	for (size_t i = 0; i < first; i++)
+		if (asked[i] && !parsers[i]->sniff_line && callus_parser_sniff(parsers[i], text, len))
+			return parsers[i];
+	return first < NPARSERS ? parsers[first] : NULL;
 }
 
 const callus_parser *callus_parser_select(const char *tool, const char *text, size_t len)
@@ -68,10 +120,7 @@ const callus_parser *callus_parser_select(const char *tool, const char *text, si
 			if (!strcmp(*t, tool))
 				return parsers[i];
 	/* a wrapper (npm test, make check, ...): recognise the output */
-	for (size_t i = 0; i < NPARSERS; i++)
-		if (callus_parser_sniff(parsers[i], text, len))
-			return parsers[i];
-	return NULL;
+	return callus_parser_sniff_first(text, len, NULL, NULL);
 }
 
 int callus_parse_file(callus_strlist *files, callus_buf *rel, const callus_pathctx *pc, const char *p,

@@ -50,6 +50,12 @@ typedef struct callus_parser {
 	 * wrappers such as npm test.  May be NULL (never chosen by content). */
 	int (*sniff)(const char *text, size_t len);
 	callus_parse_fn parse;
+	/* May be NULL.  Set when sniff is "sniff_line takes one of the
+	 * text's lines" (callus_pu_any_line): then the table's search asks it
+	 * of each line as the lines are read once for every such parser
+	 * (callus_parser_sniff_first), not after each parser read them
+	 * again. */
+	int (*sniff_line)(const char *line, size_t len);
 } callus_parser;
 
 /* The parser for a tool, by name, else by content; NULL when none fits.
@@ -64,6 +70,17 @@ const callus_parser *callus_parser_select(const char *tool, const char *text, si
  */
 #define CALLUS_SNIFF_WINDOW (64 * 1024)
 int callus_parser_sniff(const callus_parser *p, const char *text, size_t len);
+
+/*
+ * The first parser of the table that callus_parser_sniff() takes text
+ * for, but those skip(p, arg) refuses (skip may be NULL); NULL when none:
+ * what asking each in the table's order gives.  The parsers that sniff a
+ * line at a time (sniff_line) are asked as each line of the windows is
+ * read once: 46 parsers each read a build step's 128 KB of lines again.
+ */
+const callus_parser *callus_parser_sniff_first(const char *text, size_t len,
+					       int (*skip)(const callus_parser *, const void *),
+					       const void *arg);
 
 /* By parser name; NULL if unknown. */
 const callus_parser *callus_parser_find(const char *name);

@@ -251,4 +251,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "ava", NULL };
 
-const callus_parser callus_parser_ava = { "ava", tools, sniff, parse };
+const callus_parser callus_parser_ava = { "ava", tools, sniff, parse, sniff_line };

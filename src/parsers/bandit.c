@@ -176,4 +176,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "bandit", NULL };
 
-const callus_parser callus_parser_bandit = { "bandit", tools, sniff, parse };
+const callus_parser callus_parser_bandit = { "bandit", tools, sniff, parse, sniff_line };

@@ -221,4 +221,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "biome", NULL };
 
-const callus_parser callus_parser_biome = { "biome", tools, sniff, parse };
+const callus_parser callus_parser_biome = { "biome", tools, sniff, parse, sniff_line };

@@ -69,4 +69,4 @@ static int black_sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "black", NULL };
 
-const callus_parser callus_parser_black = { "black", tools, black_sniff, black_parse };
+const callus_parser callus_parser_black = { "black", tools, black_sniff, black_parse, NULL };

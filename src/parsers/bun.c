@@ -223,4 +223,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = {"bun test", NULL};
 
-const callus_parser callus_parser_bun = {"bun", tools, sniff, parse};
+const callus_parser callus_parser_bun = { "bun", tools, sniff, parse, NULL };

@@ -769,4 +769,4 @@ static int sniff(const char *text, size_t len)
 static const char *const tools[] = { "cargo test", "cargo build", "cargo check", "cargo clippy",
 				     "rustc", NULL };
 
-const callus_parser callus_parser_cargo = { "cargo", tools, sniff, parse };
+const callus_parser callus_parser_cargo = { "cargo", tools, sniff, parse, sniff_line };

@@ -141,4 +141,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "cppcheck", NULL };
 
-const callus_parser callus_parser_cppcheck = { "cppcheck", tools, sniff, parse };
+const callus_parser callus_parser_cppcheck = { "cppcheck", tools, sniff, parse, sniff_line };

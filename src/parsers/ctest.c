@@ -319,4 +319,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "ctest", NULL };
 
-const callus_parser callus_parser_ctest = { "ctest", tools, sniff, parse };
+const callus_parser callus_parser_ctest = { "ctest", tools, sniff, parse, sniff_line };

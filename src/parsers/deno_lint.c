@@ -206,4 +206,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = {"deno lint", NULL};
 
-const callus_parser callus_parser_deno_lint = {"deno_lint", tools, sniff, parse};
+const callus_parser callus_parser_deno_lint = { "deno_lint", tools, sniff, parse, NULL };

@@ -243,4 +243,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = {"deno test", NULL};
 
-const callus_parser callus_parser_deno_test = {"deno_test", tools, sniff, parse};
+const callus_parser callus_parser_deno_test = { "deno_test", tools, sniff, parse, NULL };

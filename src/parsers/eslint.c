@@ -438,4 +438,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = {"eslint", NULL};
 
-const callus_parser callus_parser_eslint = {"eslint", tools, sniff, parse};
+const callus_parser callus_parser_eslint = { "eslint", tools, sniff, parse, sniff_line };

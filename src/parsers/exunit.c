@@ -185,4 +185,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "mix test", "exunit", NULL };
 
-const callus_parser callus_parser_exunit = { "exunit", tools, sniff, parse };
+const callus_parser callus_parser_exunit = { "exunit", tools, sniff, parse, sniff_line };

@@ -46,4 +46,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "flake8", NULL };
 
-const callus_parser callus_parser_flake8 = { "flake8", tools, sniff, parse };
+const callus_parser callus_parser_flake8 = { "flake8", tools, sniff, parse, sniff_line };

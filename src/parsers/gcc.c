@@ -433,4 +433,4 @@ static int sniff(const char *text, size_t len)
 /* clang-tidy prints clang's diagnostics, its check the bracketed code */
 static const char *const tools[] = { "gcc", "g++", "cc", "c++", "clang", "clang++", "clang-tidy", NULL };
 
-const callus_parser callus_parser_gcc = { "gcc", tools, sniff, parse };
+const callus_parser callus_parser_gcc = { "gcc", tools, sniff, parse, NULL };

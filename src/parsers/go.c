@@ -632,4 +632,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "go test", "go vet", "go build", NULL };
 
-const callus_parser callus_parser_go = { "go", tools, sniff, parse };
+const callus_parser callus_parser_go = { "go", tools, sniff, parse, sniff_line };

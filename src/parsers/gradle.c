@@ -305,4 +305,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = {"gradle", NULL};
 
-const callus_parser callus_parser_gradle = {"gradle", tools, sniff, parse};
+const callus_parser callus_parser_gradle = { "gradle", tools, sniff, parse, sniff_line };

@@ -62,4 +62,4 @@ static int isort_sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "isort", NULL };
 
-const callus_parser callus_parser_isort = { "isort", tools, isort_sniff, isort_parse };
+const callus_parser callus_parser_isort = { "isort", tools, isort_sniff, isort_parse, NULL };

@@ -123,4 +123,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "javac", NULL };
 
-const callus_parser callus_parser_javac = { "javac", tools, sniff, parse };
+const callus_parser callus_parser_javac = { "javac", tools, sniff, parse, sniff_line };

@@ -218,4 +218,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = {"jest", NULL};
 
-const callus_parser callus_parser_jest = {"jest", tools, sniff, parse};
+const callus_parser callus_parser_jest = { "jest", tools, sniff, parse, NULL };

@@ -325,4 +325,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "junit", NULL };
 
-const callus_parser callus_parser_junit = { "junit", tools, sniff, parse };
+const callus_parser callus_parser_junit = { "junit", tools, sniff, parse, sniff_line };

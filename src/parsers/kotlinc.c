@@ -136,4 +136,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "kotlinc", "kotlinc-jvm", NULL };
 
-const callus_parser callus_parser_kotlinc = { "kotlinc", tools, sniff, parse };
+const callus_parser callus_parser_kotlinc = { "kotlinc", tools, sniff, parse, sniff_line };

@@ -345,4 +345,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "make", "gmake", NULL };
 
-const callus_parser callus_parser_make = { "make", tools, sniff, parse };
+const callus_parser callus_parser_make = { "make", tools, sniff, parse, sniff_line };

@@ -87,4 +87,5 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "markdownlint", "markdownlint-cli2", NULL };
 
-const callus_parser callus_parser_markdownlint = { "markdownlint", tools, sniff, parse };
+const callus_parser callus_parser_markdownlint = { "markdownlint", tools, sniff, parse,
+	sniff_line };

@@ -503,4 +503,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "mvn", "mvnw", "maven", NULL };
 
-const callus_parser callus_parser_maven = { "maven", tools, sniff, parse };
+const callus_parser callus_parser_maven = { "maven", tools, sniff, parse, sniff_line };

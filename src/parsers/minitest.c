@@ -186,4 +186,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "minitest", "rake test", "rails test", NULL };
 
-const callus_parser callus_parser_minitest = { "minitest", tools, sniff, parse };
+const callus_parser callus_parser_minitest = { "minitest", tools, sniff, parse, sniff_line };

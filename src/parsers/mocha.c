@@ -197,4 +197,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = {"mocha", NULL};
 
-const callus_parser callus_parser_mocha = {"mocha", tools, sniff, parse};
+const callus_parser callus_parser_mocha = { "mocha", tools, sniff, parse, NULL };

@@ -185,4 +185,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "mypy", NULL };
 
-const callus_parser callus_parser_mypy = { "mypy", tools, sniff, parse };
+const callus_parser callus_parser_mypy = { "mypy", tools, sniff, parse, sniff_line };

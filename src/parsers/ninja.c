@@ -156,4 +156,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "ninja", "samu", "meson compile", "cmake --build", NULL };
 
-const callus_parser callus_parser_ninja = { "ninja", tools, sniff, parse };
+const callus_parser callus_parser_ninja = { "ninja", tools, sniff, parse, sniff_line };

@@ -190,4 +190,4 @@ static int sniff(const char *text, size_t len)
 	return callus_pu_any_line(text, len, sniff_line);
 }
 
-const callus_parser callus_parser_node_crash = { "node", NULL, sniff, parse };
+const callus_parser callus_parser_node_crash = { "node", NULL, sniff, parse, sniff_line };

@@ -564,4 +564,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = {"node --test", NULL};
 
-const callus_parser callus_parser_node_test = {"node_test", tools, sniff, parse};
+const callus_parser callus_parser_node_test = { "node_test", tools, sniff, parse, NULL };

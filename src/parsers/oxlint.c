@@ -199,4 +199,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "oxlint", NULL };
 
-const callus_parser callus_parser_oxlint = { "oxlint", tools, sniff, parse };
+const callus_parser callus_parser_oxlint = { "oxlint", tools, sniff, parse, sniff_line };

@@ -127,4 +127,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "php -l", "php", NULL };
 
-const callus_parser callus_parser_php = { "php", tools, sniff, parse };
+const callus_parser callus_parser_php = { "php", tools, sniff, parse, sniff_line };

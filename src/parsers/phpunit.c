@@ -152,4 +152,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "phpunit", "composer test", "pest", NULL };
 
-const callus_parser callus_parser_phpunit = { "phpunit", tools, sniff, parse };
+const callus_parser callus_parser_phpunit = { "phpunit", tools, sniff, parse, sniff_line };

@@ -316,4 +316,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = {"playwright test", NULL};
 
-const callus_parser callus_parser_playwright = {"playwright", tools, sniff, parse};
+const callus_parser callus_parser_playwright = { "playwright", tools, sniff, parse, NULL };

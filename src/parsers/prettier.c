@@ -90,4 +90,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "prettier", NULL };
 
-const callus_parser callus_parser_prettier = { "prettier", tools, sniff, parse };
+const callus_parser callus_parser_prettier = { "prettier", tools, sniff, parse, sniff_line };

@@ -107,4 +107,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "pyflakes", NULL };
 
-const callus_parser callus_parser_pyflakes = { "pyflakes", tools, sniff, parse };
+const callus_parser callus_parser_pyflakes = { "pyflakes", tools, sniff, parse, sniff_line };

@@ -200,4 +200,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "pylint", NULL };
 
-const callus_parser callus_parser_pylint = { "pylint", tools, sniff, parse };
+const callus_parser callus_parser_pylint = { "pylint", tools, sniff, parse, sniff_line };

@@ -192,4 +192,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "pyright", "basedpyright", NULL };
 
-const callus_parser callus_parser_pyright = { "pyright", tools, sniff, parse };
+const callus_parser callus_parser_pyright = { "pyright", tools, sniff, parse, sniff_line };

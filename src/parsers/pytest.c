@@ -557,4 +557,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "pytest", NULL };
 
-const callus_parser callus_parser_pytest = { "pytest", tools, sniff, parse };
+const callus_parser callus_parser_pytest = { "pytest", tools, sniff, parse, sniff_line };

@@ -156,4 +156,4 @@ static int sniff(const char *text, size_t len)
 	return callus_pu_any_line(text, len, sniff_line);
 }
 
-const callus_parser callus_parser_pytraceback = { "python", NULL, sniff, parse };
+const callus_parser callus_parser_pytraceback = { "python", NULL, sniff, parse, sniff_line };

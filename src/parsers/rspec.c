@@ -191,4 +191,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "rspec", "rake spec", NULL };
 
-const callus_parser callus_parser_rspec = { "rspec", tools, sniff, parse };
+const callus_parser callus_parser_rspec = { "rspec", tools, sniff, parse, sniff_line };

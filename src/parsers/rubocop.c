@@ -168,4 +168,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "rubocop", NULL };
 
-const callus_parser callus_parser_rubocop = { "rubocop", tools, sniff, parse };
+const callus_parser callus_parser_rubocop = { "rubocop", tools, sniff, parse, sniff_line };

@@ -155,4 +155,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "ruff", NULL };
 
-const callus_parser callus_parser_ruff = { "ruff", tools, sniff, parse };
+const callus_parser callus_parser_ruff = { "ruff", tools, sniff, parse, sniff_line };

@@ -225,4 +225,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "shellcheck", NULL };
 
-const callus_parser callus_parser_shellcheck = { "shellcheck", tools, sniff, parse };
+const callus_parser callus_parser_shellcheck = { "shellcheck", tools, sniff, parse, sniff_line };

@@ -206,4 +206,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "stylelint", NULL };
 
-const callus_parser callus_parser_stylelint = { "stylelint", tools, sniff, parse };
+const callus_parser callus_parser_stylelint = { "stylelint", tools, sniff, parse, sniff_line };

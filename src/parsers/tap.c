@@ -556,4 +556,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "prove", "tap", NULL };
 
-const callus_parser callus_parser_tap = { "tap", tools, sniff, parse };
+const callus_parser callus_parser_tap = { "tap", tools, sniff, parse, NULL };

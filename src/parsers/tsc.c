@@ -166,4 +166,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = {"tsc", NULL};
 
-const callus_parser callus_parser_tsc = {"tsc", tools, sniff, parse};
+const callus_parser callus_parser_tsc = { "tsc", tools, sniff, parse, sniff_line };

@@ -233,4 +233,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "unittest", NULL };
 
-const callus_parser callus_parser_unittest = { "unittest", tools, sniff, parse };
+const callus_parser callus_parser_unittest = { "unittest", tools, sniff, parse, sniff_line };

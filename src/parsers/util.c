@@ -662,9 +662,11 @@ int callus_pu_ruby_frame(const char *s, size_t len, const char **file, size_t *f
 	return 1;
 }
 
-static int skipped(const callus_parser *p, const callus_parser *const *skip)
+/* Whether p is one of the NULL-terminated parsers at arg, or gcc's (which
+ * reads every build step anyway). */
+static int skipped(const callus_parser *p, const void *arg)
 {
-	for (; *skip; skip++)
+	for (const callus_parser *const *skip = arg; *skip; skip++)
 		if (p == *skip)
 			return 1;
 	return p == &callus_parser_gcc;
@@ -675,15 +677,13 @@ int callus_pu_build_step(const callus_parse_input *in, const callus_pathctx *pc,
 		       callus_strlist *files)
 {
 	callus_parse_input sub = { out, len, out, len, 1, "", in->command, pc, 1 };
-	const callus_parser *chosen = NULL, *p;
+	const callus_parser *chosen;
 	size_t before = diags->count + diags->dropped, nfiles = files->count;
 	int rc = 0;
 
 	if (!len)
 		return 0;
-	for (size_t i = 0; (p = callus_parser_at(i)) && !chosen; i++)
-		if (!skipped(p, skip) && callus_parser_sniff(p, out, len))
-			chosen = p;
+	chosen = callus_parser_sniff_first(out, len, skipped, skip);
 	if (chosen)
 		rc = chosen->parse(&sub, diags, files);
 	if (rc >= 0 && chosen != &callus_parser_cppcheck)

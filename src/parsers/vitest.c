@@ -278,4 +278,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = {"vitest", NULL};
 
-const callus_parser callus_parser_vitest = {"vitest", tools, sniff, parse};
+const callus_parser callus_parser_vitest = { "vitest", tools, sniff, parse, NULL };

@@ -193,4 +193,4 @@ static int sniff(const char *text, size_t len)
 
 static const char *const tools[] = { "yamllint", NULL };
 
-const callus_parser callus_parser_yamllint = { "yamllint", tools, sniff, parse };
+const callus_parser callus_parser_yamllint = { "yamllint", tools, sniff, parse, sniff_line };

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1168,6 +1169,126 @@ static void any_line_asks_each_run_once(void **state)
 	callus_buf_release(&asked);
 }
 
+/* The parsers in the table's order, each asked on its own, but those
+ * refuse() refuses: what callus_parser_sniff_first answers. */
+static const callus_parser *sniffed_in_turn(const char *text, size_t len,
+					    int (*refuse)(const callus_parser *, const void *),
+					    const void *arg)
+{
+	const callus_parser *p;
+
+	for (size_t i = 0; (p = callus_parser_at(i)); i++)
+		if ((!refuse || !refuse(p, arg)) && callus_parser_sniff(p, text, len))
+			return p;
+	return NULL;
+}
+
+/* Refuses the parsers at places of the table that are multiples of *arg,
+ * and the one named *(arg + 1) when set. */
+static int skip_every(const callus_parser *p, const void *arg)
+{
+	const size_t *every = arg;
+	const callus_parser *q;
+
+	for (size_t i = 0; (q = callus_parser_at(i)); i++)
+		if (q == p)
+			return (every[0] && i % every[0] == 0) || (every[1] && i + 1 == every[1]);
+	return 0;
+}
+
+/* The table's search, its line sniffers asked as each line is read once,
+ * answers as the parsers asked one by one: every sample of
+ * tests/parsers/, alone and followed by three others (a parser's lines
+ * after another's), one pair long enough for a head and a tail window
+ * (the sample repeated past 128 KB, the other after it), with every
+ * fourth parser, or the answer itself, refused. */
+static void sniff_first_as_each_in_turn(void **state)
+{
+	static const char *const dirs[] = { "tests/parsers/native", "tests/parsers/js" };
+	callus_strlist names = CALLUS_STRLIST_INIT;
+	callus_buf text = CALLUS_BUF_INIT;
+	char **data = NULL;
+	size_t *lens = NULL, n = 0, chosen = 0, nasked = 0;
+	const callus_parser *seen[64];
+
+	(void)state;
+	for (size_t d = 0; d < 2; d++) {
+		char path[512];
+		const char *root = getenv("CALLUS_SRCDIR");
+		DIR *dir;
+		struct dirent *e;
+
+		snprintf(path, sizeof(path), "%s/%s", root ? root : ".", dirs[d]);
+		assert_non_null(dir = opendir(path));
+		while ((e = readdir(dir)))
+			if (strstr(e->d_name, ".txt") || strstr(e->d_name, ".json")) {
+				snprintf(path, sizeof(path), "%s/%s", dirs[d], e->d_name);
+				assert_int_equal(callus_strlist_add(&names, path, strlen(path)), 0);
+			}
+		closedir(dir);
+	}
+	assert_true(names.count > 60);
+	assert_non_null(data = calloc(names.count, sizeof(*data)));
+	assert_non_null(lens = calloc(names.count, sizeof(*lens)));
+	for (; n < names.count; n++)
+		data[n] = parse_read(names.items[n], &lens[n]);
+	for (size_t i = 0; i < n; i++)
+		for (size_t p = 0; p < 4; p++) {
+			/* the sample alone, then after it three others */
+			size_t j = p == 0 ? i : p == 1 ? (i + 1) % n : (i * (p == 2 ? 7 : 13) + 5) % n;
+
+			for (int form = p ? 1 : 0; form < (p ? (p == 1 ? 3 : 2) : 1); form++) {
+				size_t skips[3][2] = { { 0, 0 }, { 4, 0 }, { 0, 0 } };
+				const callus_parser *expect;
+
+				callus_buf_clear(&text);
+				/* the sample alone, a pair, or a pair past two windows */
+				do
+					callus_buf_put(&text, data[i], lens[i]);
+				while (form == 2 && text.len <= 2 * CALLUS_SNIFF_WINDOW);
+				if (form)
+					callus_buf_put(&text, data[j], lens[j]);
+				assert_int_equal(callus_buf_status(&text), 0);
+				expect = sniffed_in_turn(text.ptr, text.len, NULL, NULL);
+				/* the answer refused too: the next one found */
+				for (size_t k = 0; expect && !skips[2][1] && callus_parser_at(k); k++)
+					if (callus_parser_at(k) == expect)
+						skips[2][1] = k + 1;
+				for (size_t s = 0; s < 3; s++) {
+					const callus_parser *a =
+						sniffed_in_turn(text.ptr, text.len, s ? skip_every : NULL,
+								skips[s]),
+						*b = callus_parser_sniff_first(text.ptr, text.len,
+									       s ? skip_every : NULL,
+									       skips[s]);
+
+					if (a != b)
+						fail_msg("%s then %s (form %d, skip %zu): %s, in turn %s",
+							 names.items[i], names.items[j], form, s,
+							 b ? b->name : "none", a ? a->name : "none");
+					nasked++;
+					if (a && chosen < 64) {
+						size_t k = 0;
+
+						while (k < chosen && seen[k] != a)
+							k++;
+						if (k == chosen)
+							seen[chosen++] = a;
+					}
+				}
+			}
+		}
+	/* many parsers answered, and the answers were asked of thousands */
+	assert_true(chosen >= 20);
+	assert_true(nasked > 1000);
+	for (size_t i = 0; i < n; i++)
+		free(data[i]);
+	free(data);
+	free(lens);
+	callus_strlist_release(&names);
+	callus_buf_release(&text);
+}
+
 /* callus_pu_find against the byte-by-byte search it stands for: needles
  * with leading spaces (found by their first other byte), all spaces, at
  * the start, at the end, overlapping, longer than the text. */
@@ -1277,6 +1398,7 @@ int main(void)
 		cmocka_unit_test(linker_file_from_the_command),
 		cmocka_unit_test(gxx_error_from_a_system_header),
 		cmocka_unit_test(any_line_asks_each_run_once),
+		cmocka_unit_test(sniff_first_as_each_in_turn),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
