@@ -142,7 +142,7 @@ typedef struct stored_sigs {
 	int64_t *rowid;      /* ids.count of each, room for cap */
 	char **original;
 	size_t cap;
-	sqlite3_stmt *get;   /* a signature no upsert returned (none, so far) */
+	sqlite3_stmt *get;   /* looks up a signature the run does not list */
 } stored_sigs;
 
 static void stored_sigs_release(stored_sigs *k)
