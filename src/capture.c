@@ -374,7 +374,8 @@ static int is_plain(const char *s, size_t len)
 static void process_line(callus_capture *c, const char *line, size_t len)
 {
 	const char *t = line;
-	size_t n = len, slot;
+	size_t n = len, slot, before;
+	const callus_buf *prev;
 
 	c->total_lines++;
 	if (!is_plain(line, len)) {
@@ -390,7 +391,15 @@ static void process_line(callus_capture *c, const char *line, size_t len)
 		n--;
 	if (!n)
 		return;
-	if (callus_line_is_interesting(t, n))
+	/* a line as the one before it (a build prints one error for each of
+	 * its steps, 19,000 times a megabyte): what that one was, read from
+	 * the ring, where it is the last */
+	before = (size_t)((c->total_lines - 1) % CALLUS_CAPTURE_TAIL);
+	prev = &c->tail[before];
+	if (!(c->total_lines > 1 && c->tail_lineno[before] == c->total_lines - 1 && !prev->failed &&
+	      prev->len == n && !memcmp(prev->ptr, t, n)))
+		c->last_interesting = callus_line_is_interesting(t, n);
+	if (c->last_interesting)
 		keep_line(c, t, n, c->total_lines);
 	slot = (size_t)(c->total_lines % CALLUS_CAPTURE_TAIL);
 	callus_buf_clear(&c->tail[slot]);

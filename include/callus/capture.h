@@ -40,6 +40,7 @@ typedef struct callus_capture {
 	size_t nlines, alloc;
 	callus_buf tail[CALLUS_CAPTURE_TAIL]; /* ring of the last lines */
 	uint64_t tail_lineno[CALLUS_CAPTURE_TAIL];
+	int last_interesting;      /* whether the last line put in the ring was */
 	uint64_t total_bytes;
 	uint64_t total_lines;
 	uint64_t dropped_lines;    /* interesting lines that did not fit */

@@ -51,6 +51,82 @@ static void strips_ansi_and_redraws(void **state)
 	callus_buf_release(&b);
 }
 
+/* A line as the one before it is kept as that one was: the capture's kept
+ * lines are those whose cleaned text callus_line_is_interesting() takes,
+ * whatever runs of one line repeat (the same line, coloured, with blanks
+ * after it, an empty line between two), past the ring's length, fed whole
+ * or in pieces.  Fails when a line is judged by the one before it that
+ * differs, or by one older than it. */
+static void repeated_lines_judged_as_each_alone(void **state)
+{
+	static const char *const pool[][2] = {
+		/* as printed, cleaned */
+		{ "src/a.c:3:1: error: expected ';'", "src/a.c:3:1: error: expected ';'" },
+		{ "\x1b[31msrc/a.c:3:1: error: expected ';'\x1b[0m", "src/a.c:3:1: error: expected ';'" },
+		{ "src/a.c:3:1: error: expected ';'   ", "src/a.c:3:1: error: expected ';'" },
+		{ "compiling src/a.c", "compiling src/a.c" },
+		{ "\x1b[1mcompiling src/a.c\x1b[0m", "compiling src/a.c" },
+		{ "FAILED tests/test_x.py::test_y", "FAILED tests/test_x.py::test_y" },
+		/* as long as "compiling src/a.c", and an error */
+		{ "error: in src/b.c", "error: in src/b.c" },
+		{ "ok", "ok" },
+		{ "", "" },
+		{ "   ", "" },
+	};
+	enum { NPOOL = sizeof(pool) / sizeof(pool[0]) };
+	callus_buf in = CALLUS_BUF_INIT;
+	uint64_t want[4096];
+	uint64_t x = 0x2545f4914f6cdd1du;
+	size_t kept_total = 0;
+
+	(void)state;
+	for (int round = 0; round < 200; round++) {
+		size_t nwant = 0, lineno = 0;
+
+		callus_buf_clear(&in);
+		while (lineno < 300) {
+			size_t k, run;
+
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			k = x % NPOOL;
+			run = 1 + (x >> 8) % 14; /* past the ring's ten */
+			for (size_t r = 0; r < run; r++) {
+				/* the same line, now and then printed another way */
+				size_t v = r % 3 == 2 && k < 3 ? (k + 1) % 3 : k;
+
+				callus_buf_puts(&in, pool[v][0]);
+				callus_buf_putc(&in, '\n');
+				lineno++;
+				if (*pool[v][1] &&
+				    callus_line_is_interesting(pool[v][1], strlen(pool[v][1])))
+					want[nwant++] = lineno;
+			}
+		}
+		assert_int_equal(callus_buf_status(&in), 0);
+		for (size_t chunk = 0; chunk < 40; chunk += 13) {
+			callus_capture c;
+
+			callus_capture_init(&c);
+			if (!chunk) {
+				callus_capture_whole(&c, in.ptr, in.len);
+			} else {
+				for (size_t i = 0; i < in.len; i += chunk)
+					callus_capture_feed(&c, in.ptr + i,
+							    in.len - i < chunk ? in.len - i : chunk);
+				callus_capture_finish(&c);
+			}
+			assert_int_equal(c.nlines, nwant);
+			for (size_t i = 0; i < nwant; i++)
+				assert_int_equal(c.lines[i].lineno, want[i]);
+			kept_total += c.nlines;
+			callus_capture_release(&c);
+		}
+	}
+	/* lines were kept, and many were not */
+	assert_true(kept_total > 10000);
+	callus_buf_release(&in);
+}
+
 static void keeps_interesting_lines_and_the_tail(void **state)
 {
 	callus_buf b = CALLUS_BUF_INIT;
@@ -406,6 +482,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(strips_ansi_and_redraws),
 		cmocka_unit_test(keeps_interesting_lines_and_the_tail),
+		cmocka_unit_test(repeated_lines_judged_as_each_alone),
 		cmocka_unit_test(bounded_memory_on_huge_output),
 		cmocka_unit_test(whole_or_in_chunks_the_same),
 		cmocka_unit_test(long_lines_are_cut),
