@@ -502,6 +502,18 @@ static int essential_line(callus_buf *out, essential *e, const callus_diag *d,
 	return rc;
 }
 
+static int same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* Whether a and b make the same line (essential_line reads these). */
+static int same_failure(const callus_diag *a, const callus_diag *b)
+{
+	return a->line == b->line && a->column == b->column && same_str(a->message, b->message) &&
+	       same_str(a->file, b->file) && same_str(a->code, b->code) && same_str(a->test, b->test);
+}
+
 /*
  * Choose and cut the failures' lines for at most budget bytes, appending
  * them to sum (and each to shown).  Each distinct failure, the first of
@@ -534,6 +546,10 @@ static int put_essentials(callus_buf *sum, callus_strlist *shown, const callus_d
 		const char *key = d->file ? d->file : d->test ? d->test : "";
 		int added = 0;
 
+		/* the failure before it again (a build's one error for each of
+		 * its steps): its line is listed already */
+		if (i && same_failure(d, d - 1))
+			continue;
 		memset(&es[n], 0, sizeof(es[n]));
 		es[n].diff[0] = es[n].diff[1] = NO_LINE;
 		if ((rc = essential_line(&line, &es[n], d, pc)) < 0)

@@ -198,6 +198,55 @@ static void long_first_failure_shares(void **state)
 	callus_diags_release(&d);
 }
 
+/* A failure repeated (a build's one error for each of its steps) is listed
+ * once, and one that differs from the one before it in any field the line
+ * shows (line, column, file, code, message, test) is listed too. */
+static void a_failure_again_listed_once(void **state)
+{
+	static const struct {
+		const char *file, *code, *msg, *test;
+		long line, col;
+		const char *shown;
+	} f[] = {
+		{ "src/a.c", "E1", "boom", NULL, 3, 1, "src/a.c:3:1: E1: boom" },
+		{ "src/a.c", "E1", "boom", NULL, 4, 1, "src/a.c:4:1: E1: boom" },
+		{ "src/a.c", "E1", "boom", NULL, 4, 2, "src/a.c:4:2: E1: boom" },
+		{ "src/b.c", "E1", "boom", NULL, 4, 2, "src/b.c:4:2: E1: boom" },
+		{ "src/b.c", "E2", "boom", NULL, 4, 2, "src/b.c:4:2: E2: boom" },
+		{ "src/b.c", "E2", "bang", NULL, 4, 2, "src/b.c:4:2: E2: bang" },
+		{ "src/b.c", "E2", "bang", "adds", 4, 2, "FAIL adds at src/b.c:4:2: E2: bang" },
+	};
+	callus_pathctx pc = { "/w", NULL, "", NULL };
+	callus_diags d = CALLUS_DIAGS_INIT;
+	callus_buf whole = CALLUS_BUF_INIT;
+	char *s = NULL;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		for (int again = 0; again < 3; again++) {
+			assert_int_equal(callus_diags_add(&d, f[i].file, f[i].line, f[i].col, f[i].code,
+							 strlen(f[i].code), f[i].msg, strlen(f[i].msg),
+							 "error"),
+					 0);
+			if (f[i].test)
+				assert_non_null(callus_diags_last(&d)->test = strdup(f[i].test));
+		}
+	assert_int_equal(callus_summary_build(&s, "", 0, NULL, 0, &pc, &d), 0);
+	callus_buf_printf(&whole, "\n%s\n", s);
+	/* each a line of its own */
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		char line[96];
+
+		snprintf(line, sizeof(line), "\n%s\n", f[i].shown);
+		if (!strstr(whole.ptr, line))
+			fail_msg("no line \"%s\" in:\n%s", f[i].shown, s);
+	}
+	assert_each_once(s, NULL);
+	callus_buf_release(&whole);
+	free(s);
+	callus_diags_release(&d);
+}
+
 static void totals_lines(void **state)
 {
 	static const char *const yes[] = {
@@ -391,6 +440,7 @@ int main(void)
 		cmocka_unit_test(jest_second_file_kept),
 		cmocka_unit_test(flake8_second_file_kept),
 		cmocka_unit_test(long_first_failure_shares),
+		cmocka_unit_test(a_failure_again_listed_once),
 		cmocka_unit_test(totals_lines),
 		cmocka_unit_test(totals_found_as_said),
 		cmocka_unit_test(repeats),
