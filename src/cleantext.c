@@ -118,9 +118,21 @@ static void step(const unsigned char *s, size_t len, unsigned flags, size_t *kee
 int callus_text_is_clean(const char *s, size_t len, unsigned flags)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	int lines = !(flags & CALLUS_TEXT_ONE_LINE);
 	char rep[16];
 
 	for (size_t i = 0, keep, drop; i < len; i += keep) {
+		/* a printable run, and the newline after it, are kept as step()
+		 * keeps them, without its call: a megabyte of output is some
+		 * 40,000 of each */
+		if (p[i] >= 0x20 && p[i] < 0x7f) {
+			keep = callus_swar_printable_len(s + i, len - i);
+			continue;
+		}
+		if (lines && (p[i] == '\n' || p[i] == '\t')) {
+			keep = 1;
+			continue;
+		}
 		step(p + i, len - i, flags, &keep, &drop, rep);
 		if (drop)
 			return 0;
