@@ -193,7 +193,6 @@ static char *pool_take(callus_strlist *l, size_t n)
 
 		if (size < n)
 			size = n;
-
 		if (size > (size_t)-1 - sizeof(*b) || !(b = malloc(sizeof(*b) + size)))
 			return NULL;
 		b->next = l->blocks;
@@ -279,8 +278,9 @@ char **callus_strlist_detach(callus_strlist *l, size_t *count)
 {
 	char **items = l->items;
 
-	/* a pooled list's items are its blocks': handed over as copies (NULL,
-	 * the list as it was, without memory for them) */
+	/* a pooled list's items are its blocks': handed over as copies (NULL
+	 * and no items, the list as it was, without memory for them) */
+	*count = 0;
 	for (size_t i = 0; l->pooled && i < l->count; i++) {
 		if (i == 0 && !(items = calloc(l->count, sizeof(*items))))
 			return NULL;
