@@ -135,8 +135,8 @@ static int try_at(const struct scan *sc, size_t i, unsigned t, struct match *m)
 	return 0;
 }
 
-/* Text the scan keeps, in[0..len), to the output. */
-/* A scan without out (finds()) writes nothing. */
+/* Text the scan keeps, in[0..len), to the output; a scan without one
+ * (finds()) writes nothing. */
 static int put_kept(const struct scan *sc, const unsigned char *in, size_t len)
 {
 	if (!sc->out)
@@ -151,7 +151,6 @@ static int put_kind(callus_buf *out, const char *kind)
 
 	if (!out)
 		return 0;
-
 	/* Each write checked: a ceiling (ETOOBIG) is not sticky like OOM. */
 	if ((rc = callus_buf_puts(out, "[REDACTED:")) < 0 ||
 	    (rc = callus_buf_puts(out, kind)) < 0)
