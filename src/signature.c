@@ -829,17 +829,12 @@ void callus_signatures_free(callus_signature *sigs, size_t count)
 	free(sigs);
 }
 
-static int same_text(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
-
 /* Whether a and b give the same signature: everything of a diagnostic
  * callus_signature_build() reads (not its place, not its file). */
 static int same_inputs(const callus_diag *a, const callus_diag *b)
 {
-	if (!same_text(a->message, b->message) || !same_text(a->code, b->code) ||
-	    !same_text(a->severity, b->severity) || !same_text(a->test, b->test) ||
+	if (!callus_str_same(a->message, b->message) || !callus_str_same(a->code, b->code) ||
+	    !callus_str_same(a->severity, b->severity) || !callus_str_same(a->test, b->test) ||
 	    a->frames.count != b->frames.count)
 		return 0;
 	for (size_t i = 0; i < a->frames.count; i++)

@@ -502,16 +502,12 @@ static int essential_line(callus_buf *out, essential *e, const callus_diag *d,
 	return rc;
 }
 
-static int same_str(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
-
 /* Whether a and b make the same line (essential_line reads these). */
 static int same_failure(const callus_diag *a, const callus_diag *b)
 {
-	return a->line == b->line && a->column == b->column && same_str(a->message, b->message) &&
-	       same_str(a->file, b->file) && same_str(a->code, b->code) && same_str(a->test, b->test);
+	return a->line == b->line && a->column == b->column &&
+	       callus_str_same(a->message, b->message) && callus_str_same(a->file, b->file) &&
+	       callus_str_same(a->code, b->code) && callus_str_same(a->test, b->test);
 }
 
 /*

@@ -11,6 +11,7 @@
 #define CALLUS_COMMON_H
 
 #include <stddef.h>
+#include <string.h>
 
 enum {
 	CALLUS_OK = 0,
@@ -64,6 +65,13 @@ static inline int callus_size_mul(size_t *out, size_t a, size_t b)
 		return CALLUS_ENOMEM;
 	*out = a * b;
 	return 0;
+}
+
+/* Whether a and b are the same text, or both NULL (a field a diagnostic
+ * may leave unset). */
+static inline int callus_str_same(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
 }
 
 #endif
