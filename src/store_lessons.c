@@ -137,51 +137,42 @@ void callus_store_noted_sketch(char out[CALLUS_STORE_SKETCH_DIGITS], const char 
 
 /* The run's signatures as stored: each one's rowid and original message,
  * which its errors' rows name (run_errors), by the signature's id. */
+typedef struct stored_sig_row {
+	int64_t rowid;
+	char *original;
+} stored_sig_row;
+
 typedef struct stored_sigs {
-	callus_strlist ids;  /* indexed */
-	int64_t *rowid;      /* ids.count of each, room for cap */
-	char **original;
+	callus_strlist ids;    /* indexed */
+	stored_sig_row *rows;  /* ids.count of them, room for cap */
 	size_t cap;
-	sqlite3_stmt *get;   /* looks up a signature the run does not list */
+	sqlite3_stmt *get;     /* looks up a signature the run does not list */
 } stored_sigs;
 
 static void stored_sigs_release(stored_sigs *k)
 {
-	for (size_t i = 0; k->original && i < k->ids.count; i++)
-		free(k->original[i]);
-	free(k->original);
-	free(k->rowid);
+	for (size_t i = 0; k->rows && i < k->ids.count; i++)
+		free(k->rows[i].original);
+	free(k->rows);
 	callus_strlist_release(&k->ids);
 	sqlite3_finalize(k->get);
 	memset(k, 0, sizeof(*k));
 }
 
-/* id's row (rowid, original: k's) appended to k.  An SQLite result code. */
+/* id's row (rowid, original: k's, freed on failure) appended to k.  An
+ * SQLite result code. */
 static int stored_sig_add(stored_sigs *k, const char *id, int64_t rowid, char *original)
 {
-	size_t n = k->ids.count;
+	stored_sig_row *rows = callus_array_grow(k->rows, &k->cap, k->ids.count + 1, sizeof(*rows));
 
-	/* the arrays hold run->nsigs; a signature only looked up grows them */
-	if (k->ids.count >= k->cap) {
-		size_t cap = k->cap ? 2 * k->cap : 8;
-		int64_t *r = realloc(k->rowid, cap * sizeof(*r));
-		char **o = r ? realloc(k->original, cap * sizeof(*o)) : NULL;
-
-		if (r)
-			k->rowid = r;
-		if (!o) {
-			free(original);
-			return SQLITE_NOMEM;
-		}
-		k->original = o;
-		k->cap = cap;
-	}
-	if (callus_strlist_add(&k->ids, id, strlen(id)) < 0) {
+	if (!rows || callus_strlist_add(&k->ids, id, strlen(id)) < 0) {
+		k->rows = rows ? rows : k->rows;
 		free(original);
 		return SQLITE_NOMEM;
 	}
-	k->rowid[n] = rowid;
-	k->original[n] = original;
+	k->rows = rows;
+	k->rows[k->ids.count - 1].rowid = rowid;
+	k->rows[k->ids.count - 1].original = original;
 	return SQLITE_OK;
 }
 
@@ -265,11 +256,11 @@ static int insert_run_errors(callus_store *s, const callus_run_info *run, int64_
 		sqlite3_bind_int64(st, 4, d->column);
 		callus_sql_bind_text_or_null(st, 5, d->code);
 		callus_sql_bind_text(st, 6,
-				     known && d->message && !strcmp(k->original[at], d->message)
+				     known && d->message && !strcmp(k->rows[at].original, d->message)
 					     ? ""
 					     : d->message);
 		if (known)
-			sqlite3_bind_int64(st, 7, k->rowid[at]);
+			sqlite3_bind_int64(st, 7, k->rows[at].rowid);
 		else
 			sqlite3_bind_null(st, 7);
 		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
@@ -291,10 +282,8 @@ static int insert_signatures(callus_store *s, const callus_run_info *run, const 
 	*fresh = 0;
 	if (!run || !run->nsigs)
 		return SQLITE_OK;
-	if (callus_strlist_index(&k->ids) < 0 || !(k->rowid = calloc(run->nsigs, sizeof(*k->rowid))) ||
-	    !(k->original = calloc(run->nsigs, sizeof(*k->original))))
+	if (callus_strlist_index(&k->ids) < 0)
 		return SQLITE_NOMEM;
-	k->cap = run->nsigs;
 	rc = sqlite3_prepare_v2(callus_store_db(s),
 				"INSERT INTO signatures (id, error_type, message_pattern, stack_patterns,"
 				" ctx, original, tool, sketch, first_seen, last_seen)"
@@ -593,7 +582,7 @@ int callus_store_record_lesson(callus_store *s, callus_lesson *l, const callus_r
 	sqlite3_stmt *st = NULL;
 	sqlite3_int64 run_id = 0;
 	callus_metrics *taken = NULL;
-	stored_sigs sigs = { CALLUS_STRLIST_INIT, NULL, NULL, 0, NULL };
+	stored_sigs sigs = { CALLUS_STRLIST_INIT, NULL, 0, NULL };
 	char *files = NULL;
 	size_t fresh = 0;
 	int rc, sq, committed = 0, found = 0;
