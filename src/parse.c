@@ -87,24 +87,18 @@ const callus_parser *callus_parser_sniff_first(const char *text, size_t len,
 	for (size_t i = 0; i < NPARSERS; i++)
 		asked[i] = !skip || !skip(parsers[i], arg);
 	/* the line sniffers, each line of each window read once for all of
-	 * them (as callus_pu_any_line reads it for one: a line equal to the
-	 * one before it not asked again); past the first that took one, the
-	 * later ones need not be asked */
+	 * them, as callus_pu_any_line reads it for one; past the first that
+	 * took one, the later ones need not be asked */
 	for (size_t k = 0; k < nw && first > 0; k++) {
 		const char *p = w[k], *end = w[k] + wl[k], *s, *prev = NULL;
 		size_t n, prev_n = 0;
 
-		while (first > 0 && callus_next_line(&p, end, &s, &n)) {
-			if (prev && n == prev_n && !memcmp(s, prev, n))
-				continue;
-			prev = s;
-			prev_n = n;
+		while (first > 0 && callus_next_new_line(&p, end, &s, &n, &prev, &prev_n))
 			for (size_t i = 0; i < first; i++)
 				if (asked[i] && parsers[i]->sniff_line && parsers[i]->sniff_line(s, n)) {
 					first = i;
 					break;
 				}
-		}
 	}
 	/* the others, in the table's order, before it */
 	for (size_t i = 0; i < first; i++)

@@ -91,8 +91,8 @@ const callus_parser *callus_parser_at(size_t i); /* NULL past the end */
 /* --- helpers for parsers ------------------------------------------------ */
 
 /* Iterate lines of [p, end): returns 1 with *line, *len (no '\n'), 0 at end.
- * Inline: every parser's sniff walks the lines of a window with it, 46
- * walks of up to 128 KB in a build step's output. */
+ * Inline: the table's sniffs walk the lines of a build step's two windows
+ * with it, 128 KB. */
 static inline int callus_next_line(const char **cursor, const char *end, const char **line,
 				   size_t *len)
 {
@@ -105,6 +105,22 @@ static inline int callus_next_line(const char **cursor, const char *end, const c
 	*len = (size_t)((nl ? nl : end) - p);
 	*cursor = nl ? nl + 1 : end;
 	return 1;
+}
+
+/* The next line of [p, end) that is not the line before it again (*prev,
+ * *prev_len: the last line returned, NULL before the first): a build
+ * prints one diagnostic for each of its steps, thousands of times, and a
+ * sniff reads each line alone. */
+static inline int callus_next_new_line(const char **cursor, const char *end, const char **line,
+				       size_t *len, const char **prev, size_t *prev_len)
+{
+	while (callus_next_line(cursor, end, line, len))
+		if (!*prev || *len != *prev_len || memcmp(*line, *prev, *len)) {
+			*prev = *line;
+			*prev_len = *len;
+			return 1;
+		}
+	return 0;
 }
 
 /*

@@ -507,16 +507,9 @@ int callus_pu_any_line(const char *text, size_t len, int (*fn)(const char *, siz
 	const char *p = text, *end = text + len, *s, *prev = NULL;
 	size_t n, prev_n = 0;
 
-	/* a build that prints one diagnostic for each of its steps repeats
-	 * it thousands of times, and every parser sniffs the window */
-	while (callus_next_line(&p, end, &s, &n)) {
-		if (prev && n == prev_n && !memcmp(s, prev, n))
-			continue;
+	while (callus_next_new_line(&p, end, &s, &n, &prev, &prev_n))
 		if (fn(s, n))
 			return 1;
-		prev = s;
-		prev_n = n;
-	}
 	return 0;
 }
 

@@ -1228,6 +1228,16 @@ static void sniff_first_as_each_in_turn(void **state)
 		closedir(dir);
 	}
 	assert_true(names.count > 60);
+	/* no text, a line without its newline, blank lines, one repeated */
+	{
+		static const char *const small[] = { "", "x", "\n\n\n", "error TS2322: x\n",
+						     "a\na\na", "src/a.c:1:2: error: x" };
+
+		for (size_t i = 0; i < sizeof(small) / sizeof(small[0]); i++)
+			assert_ptr_equal(callus_parser_sniff_first(small[i], strlen(small[i]), NULL,
+								   NULL),
+					 sniffed_in_turn(small[i], strlen(small[i]), NULL, NULL));
+	}
 	assert_non_null(data = calloc(names.count, sizeof(*data)));
 	assert_non_null(lens = calloc(names.count, sizeof(*lens)));
 	for (; n < names.count; n++)
