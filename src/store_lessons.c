@@ -176,14 +176,17 @@ static int stored_sig_add(stored_sigs *k, const char *id, int64_t rowid, char *o
 	return SQLITE_OK;
 }
 
-/* The row the upsert of signature id returned (sig, original) kept in k. */
-static int returned_sig(stored_sigs *k, const char *id, sqlite3_stmt *st)
-{
-	char *original = callus_sql_column_dup(st, 1);
+/* A signature's row by its id (stored_sigs.get). */
+#define SIG_GET "SELECT sig, original FROM signatures WHERE id = ?"
 
-	if (!original)
-		return SQLITE_NOMEM;
-	return stored_sig_add(k, id, sqlite3_column_int64(st, 0), original);
+/* The statement *st, prepared from sql when it is not yet, else reset
+ * (whose result is the last step's, told to its caller then). */
+static int prepared(callus_store *s, sqlite3_stmt **st, const char *sql)
+{
+	if (!*st)
+		return sqlite3_prepare_v2(callus_store_db(s), sql, -1, st, NULL);
+	sqlite3_reset(*st);
+	return SQLITE_OK;
 }
 
 /* Signature id's row as stored, its place in k in *at: SQLITE_OK, with *at
@@ -198,18 +201,17 @@ static int stored_sig(callus_store *s, stored_sigs *k, const char *id, size_t *a
 	if (callus_strlist_find(&k->ids, id, strlen(id), at))
 		return SQLITE_OK;
 	*at = k->ids.count;
-	if (!k->get && (sq = sqlite3_prepare_v2(callus_store_db(s),
-						"SELECT sig, original FROM signatures WHERE id = ?",
-						-1, &k->get, NULL)) != SQLITE_OK)
+	if ((sq = prepared(s, &k->get, SIG_GET)) != SQLITE_OK)
 		return sq;
-	sqlite3_reset(k->get);
 	callus_sql_bind_text(k->get, 1, id);
 	if ((sq = sqlite3_step(k->get)) == SQLITE_DONE)
 		return SQLITE_OK;
 	if (sq != SQLITE_ROW)
 		return sq;
 	rowid = sqlite3_column_int64(k->get, 0);
-	if (!(original = callus_sql_column_dup(k->get, 1)))
+	original = callus_sql_column_dup(k->get, 1);
+	sqlite3_reset(k->get);
+	if (!original)
 		return SQLITE_NOMEM;
 	sq = stored_sig_add(k, id, rowid, original);
 	*at = k->ids.count - 1;
@@ -220,7 +222,7 @@ static int stored_sig(callus_store *s, stored_sigs *k, const char *id, size_t *a
  * A row for each of the run's errors, naming its signature by rowid (NULL
  * for one the store has not) and keeping its message only where it is
  * not the signature's original ('' then).  The signatures' rows are k's
- * (the upserts returned them): one row's insert, where an INSERT ...
+ * (insert_signatures kept them): one row's insert, where an INSERT ...
  * SELECT joining signatures by id sought the signature again at every
  * error and wrote a statement journal for each (20 million instructions
  * of a thousand errors' recording).  An SQLite result code.
@@ -269,38 +271,85 @@ static int insert_run_errors(callus_store *s, const callus_run_info *run, int64_
 	return rc;
 }
 
-/* Each signature of the run: stored once, one more occurrence per run,
+/* Signature g, stored before as rowid: one more occurrence, seen at now
+ * (an SQLite result code). */
+static int count_signature(callus_store *s, sqlite3_stmt **st, int64_t rowid, const char *now,
+			   int64_t ctx)
+{
+	int rc = prepared(s, st,
+			  "UPDATE signatures SET occurrence_count = occurrence_count + 1,"
+			  " first_seen = min(first_seen, " CALLUS_SQL_EPOCH("?2") "),"
+			  " last_seen = max(last_seen, " CALLUS_SQL_EPOCH("?2") "), ctx = ?3"
+			  " WHERE sig = ?1");
+
+	if (rc != SQLITE_OK)
+		return rc;
+	sqlite3_bind_int64(*st, 1, rowid);
+	callus_sql_bind_text(*st, 2, now);
+	sqlite3_bind_int64(*st, 3, ctx);
+	return sqlite3_step(*st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
+}
+
+/* Signature g, new to the store, stored with pattern (its stored form) and
+ * context ctx, seen at now; its rowid in *rowid (an SQLite result code). */
+static int add_signature(callus_store *s, sqlite3_stmt **st, const callus_signature *g,
+			 const char *pattern, const char *stack, int64_t ctx, const char *now,
+			 int64_t *rowid)
+{
+	int rc = prepared(s, st,
+			  "INSERT INTO signatures (id, error_type, message_pattern, stack_patterns,"
+			  " ctx, original, tool, sketch, first_seen, last_seen)"
+			  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?9, " CALLUS_SQL_EPOCH("?8") ", "
+			  CALLUS_SQL_EPOCH("?8") ")");
+
+	if (rc != SQLITE_OK)
+		return rc;
+	callus_sql_bind_text(*st, 1, g->id);
+	callus_sql_bind_text(*st, 2, g->error_type);
+	callus_sql_bind_text(*st, 3, pattern);
+	callus_sql_bind_text(*st, 4, stack);
+	sqlite3_bind_int64(*st, 5, ctx);
+	callus_sql_bind_text(*st, 6, g->original);
+	callus_sql_bind_text(*st, 7, g->tool);
+	callus_sql_bind_text(*st, 8, now);
+	/* from the pattern the signature holds: its walk is cheaper than a
+	 * second scan of the original */
+	sqlite3_bind_int64(*st, 9,
+			   callus_signature_sketch(g->message_pattern, g->original,
+						   g->stack_patterns.count > 0));
+	if (sqlite3_step(*st) != SQLITE_DONE)
+		return sqlite3_errcode(callus_store_db(s));
+	*rowid = sqlite3_last_insert_rowid(callus_store_db(s));
+	return SQLITE_OK;
+}
+
+/*
+ * Each signature of the run: stored once, one more occurrence per run,
  * its row as stored kept in k.  *fresh: how many were stored for the first
- * time. */
+ * time.  Looked up, then counted or added, in the recording's transaction:
+ * an upsert returning the row (ON CONFLICT ... RETURNING) made SQLite open
+ * a table for the returned row and keep a statement journal at every
+ * signature, and compiled both its paths.
+ */
 static int insert_signatures(callus_store *s, const callus_run_info *run, const char *now,
 			     stored_sigs *k, size_t *fresh)
 {
-	sqlite3_stmt *sig = NULL;
+	sqlite3_stmt *ins = NULL, *upd = NULL;
 	context_ids ctxs = { NULL, NULL, NULL, 0 };
-	int rc;
+	int rc = SQLITE_OK;
 
 	*fresh = 0;
 	if (!run || !run->nsigs)
 		return SQLITE_OK;
 	if (callus_strlist_index(&k->ids) < 0)
 		return SQLITE_NOMEM;
-	rc = sqlite3_prepare_v2(callus_store_db(s),
-				"INSERT INTO signatures (id, error_type, message_pattern, stack_patterns,"
-				" ctx, original, tool, sketch, first_seen, last_seen)"
-				" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?9, " CALLUS_SQL_EPOCH("?8") ", "
-				CALLUS_SQL_EPOCH("?8") ") ON CONFLICT (id) DO UPDATE SET"
-				" occurrence_count = occurrence_count + 1,"
-				" first_seen = min(first_seen, excluded.first_seen),"
-				" last_seen = max(last_seen, excluded.last_seen),"
-				" ctx = excluded.ctx"
-				" RETURNING sig, original",
-				-1, &sig, NULL);
 	for (size_t i = 0; rc == SQLITE_OK && i < run->nsigs; i++) {
 		const callus_signature *g = &run->sigs[i];
 		char *stack = callus_sql_strlist_json(&g->stack_patterns);
 		char *json = callus_sql_strlist_json(&g->context_patterns);
+		char *original = NULL;
 		const char *pattern;
-		int64_t ctx;
+		int64_t ctx, rowid = 0;
 
 		if (!stack || !json || callus_signature_pattern_stored(g, &pattern) < 0) {
 			free(stack);
@@ -308,40 +357,33 @@ static int insert_signatures(callus_store *s, const callus_run_info *run, const 
 			rc = SQLITE_NOMEM;
 			break;
 		}
-		if ((rc = context_id(s, &ctxs, json, &ctx)) == SQLITE_OK) {
-			sqlite3_reset(sig);
-			callus_sql_bind_text(sig, 1, g->id);
-			callus_sql_bind_text(sig, 2, g->error_type);
-			callus_sql_bind_text(sig, 3, pattern);
-			callus_sql_bind_text(sig, 4, stack);
-			sqlite3_bind_int64(sig, 5, ctx);
-			callus_sql_bind_text(sig, 6, g->original);
-			callus_sql_bind_text(sig, 7, g->tool);
-			callus_sql_bind_text(sig, 8, now);
-			/* from the pattern the signature holds: its walk is
-			 * cheaper than a second scan of the original */
-			sqlite3_bind_int64(sig, 9,
-					   callus_signature_sketch(g->message_pattern, g->original,
-								   g->stack_patterns.count > 0));
-			/* an insert sets it (a rowid is never 0), the
-			 * upsert's update leaves it; a trigger's own inserts
-			 * are undone when it ends */
-			sqlite3_set_last_insert_rowid(callus_store_db(s), 0);
-			if ((rc = sqlite3_step(sig)) == SQLITE_ROW) {
-				/* the row returned, the statement run to its end */
-				if ((rc = returned_sig(k, g->id, sig)) == SQLITE_OK &&
-				    sqlite3_step(sig) != SQLITE_DONE)
-					rc = sqlite3_errcode(callus_store_db(s));
-			} else if (rc == SQLITE_DONE) {
-				rc = SQLITE_OK;
+		if ((rc = context_id(s, &ctxs, json, &ctx)) == SQLITE_OK &&
+		    (rc = prepared(s, &k->get, SIG_GET)) == SQLITE_OK) {
+			callus_sql_bind_text(k->get, 1, g->id);
+			if ((rc = sqlite3_step(k->get)) == SQLITE_ROW) {
+				rowid = sqlite3_column_int64(k->get, 0);
+				original = callus_sql_column_dup(k->get, 1);
 			}
-			if (rc == SQLITE_OK && sqlite3_last_insert_rowid(callus_store_db(s)))
+			sqlite3_reset(k->get);
+			if (rc == SQLITE_ROW)
+				rc = original ? count_signature(s, &upd, rowid, now, ctx) : SQLITE_NOMEM;
+			else if (rc == SQLITE_DONE &&
+				 (rc = add_signature(s, &ins, g, pattern, stack, ctx, now, &rowid)) ==
+					 SQLITE_OK) {
 				(*fresh)++;
+				if (!(original = strdup(g->original ? g->original : "")))
+					rc = SQLITE_NOMEM;
+			}
 		}
+		if (rc == SQLITE_OK)
+			rc = stored_sig_add(k, g->id, rowid, original);
+		else
+			free(original);
 		free(stack);
 	}
 	context_ids_release(&ctxs);
-	sqlite3_finalize(sig);
+	sqlite3_finalize(ins);
+	sqlite3_finalize(upd);
 	return rc;
 }
 

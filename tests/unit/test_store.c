@@ -320,6 +320,75 @@ static void run_errors_name_their_signatures(void **state)
 	callus_error_release(&err);
 }
 
+/* A signature stored again counts one more occurrence, keeps its first
+ * original, moves its first and last sightings out to the run's time (a
+ * late run's too) and takes the run's context; one new to the store is
+ * added, and one the run lists twice is counted twice. */
+static void signatures_counted_run_by_run(void **state)
+{
+	static const char *const at[] = { "2026-03-02T10:00:00Z", "2026-03-01T09:00:00Z",
+					  "2026-03-05T12:00:00Z", "2026-03-03T08:00:00Z" };
+	static const char *const ctx_of[] = { "framework:jest", "framework:vitest", NULL, NULL };
+	fixture *f = *state;
+	callus_store *s = NULL;
+	callus_lesson l;
+	callus_signature g[2];
+	callus_diag d;
+	callus_strlist ctx = CALLUS_STRLIST_INIT;
+	callus_run_info run = { .cwd = "", .intent_id = "session-1", .output_bytes = 10 };
+	callus_error err = CALLUS_ERROR_INIT;
+	char sql[512];
+
+	assert_int_equal(callus_store_open(&s, f->path, 1000, &err), 0);
+	for (int i = 0; i < 2; i++) {
+		memset(&d, 0, sizeof(d));
+		d.file = (char *)"src/a.c";
+		d.message = (char *)(i ? "'b' is never used" : "'a' undeclared here");
+		assert_int_equal(callus_signature_build(&g[i], &d, "gcc", &ctx), 0);
+	}
+	for (int r = 0; r < 4; r++) {
+		callus_signature listed[3];
+
+		callus_strlist_release(&g[0].context_patterns);
+		if (ctx_of[r])
+			assert_int_equal(callus_strlist_add(&g[0].context_patterns, ctx_of[r],
+							    strlen(ctx_of[r])), 0);
+		/* the first three runs list the first; the last lists it
+		 * twice, the second (new then) between */
+		listed[0] = listed[2] = g[0];
+		listed[1] = g[1];
+		run.sigs = listed;
+		run.nsigs = r < 3 ? 1 : 3;
+		make_lesson(&l, "src/a.c", "errors", "gcc");
+		assert_non_null(l.last_seen = strdup(at[r]));
+		assert_int_equal(callus_store_record_lesson(s, &l, &run, NULL, &err), 0);
+		callus_lesson_release(&l);
+		/* the second's original moves; the stored one stays */
+		free(g[0].original);
+		assert_non_null(g[0].original = strdup("'a' undeclared there"));
+	}
+	snprintf(sql, sizeof(sql),
+		 "SELECT occurrence_count = 5 AND first_seen = unixepoch('%s')"
+		 " AND last_seen = unixepoch('%s') AND ctx = 0"
+		 " AND original = char(39) || 'a' || char(39) || ' undeclared here'"
+		 " FROM signatures WHERE id = '%s'",
+		 at[1], at[2], g[0].id);
+	assert_int_equal(query_int(s, sql), 1);
+	snprintf(sql, sizeof(sql),
+		 "SELECT occurrence_count = 1 AND first_seen = unixepoch('%s')"
+		 " AND last_seen = first_seen FROM signatures WHERE id = '%s'",
+		 at[3], g[1].id);
+	assert_int_equal(query_int(s, sql), 1);
+	/* a context once given to a run is stored, and named by the run of it */
+	assert_int_equal(query_int(s, "SELECT count(*) FROM contexts"), 2);
+	assert_int_equal(query_int(s, "SELECT signatures FROM totals"), 2);
+	assert_int_equal(query_int(s, "SELECT count(*) FROM signatures_unindexed"), 2);
+	for (int i = 0; i < 2; i++)
+		callus_signature_release(&g[i]);
+	callus_store_close(s);
+	callus_error_release(&err);
+}
+
 /* A run delivered twice under one origin (a hook's queued failure replayed
  * after its commit) is stored once; another origin, or none, is another
  * run. */
@@ -1366,6 +1435,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_recurrence_guessed_wrong_is_still_recorded, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(run_errors_name_their_signatures, setup, teardown),
+		cmocka_unit_test_setup_teardown(signatures_counted_run_by_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(origin_is_recorded_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(runs_seen_leave_out_an_imports_own, setup, teardown),
 		cmocka_unit_test_setup_teardown(lists_and_filters, setup, teardown),
