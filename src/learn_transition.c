@@ -70,6 +70,15 @@ static const char *message_of(const callus_learn_error *e)
 	return e->message ? e->message : e->sig->original;
 }
 
+/* One more attempt of pending error ?1 (its last failure set to last),
+ * the run's session, files and message (none when it is the signature's
+ * original). */
+#define FAIL_AGAIN(last)                                                                  \
+	"UPDATE pending_errors SET attempts = attempts + 1, last_failure_at = " last ","    \
+	" session = ?3, files = ?4, message = nullif(?5,"                                   \
+	"  (SELECT original FROM signatures WHERE rowid = pending_errors.sig))"             \
+	" WHERE id = ?1"
+
 /* One of this run's errors: a new pending error, one more attempt (and
  * permanent past max_retries), or one more failure of a permanent one. */
 int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
@@ -77,7 +86,7 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 {
 	sqlite3_stmt *st = NULL;
 	char *files = callus_sql_strlist_json(e->files);
-	int64_t id = 0, attempts = 0, snap_id = 0;
+	int64_t id = 0, attempts = 0, snap_id = 0, sig = 0;
 	int sq;
 
 	if (!files) {
@@ -86,15 +95,16 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 	}
 	/* an error no pending row names (every new error's first failure) has
 	 * no attempt to gain and cannot have recurred: asked of pending_sig
-	 * first, the two UPDATEs below (compiled, 0.37 million instructions
-	 * of a failing hook's 13.0, bench/hookinstr.sh) only for one that
-	 * has */
-	sq = callus_learn_prepare(r, &st, "SELECT 1 FROM pending_errors"
+	 * first (the signature's rowid, for the statements after it), the
+	 * statements below (compiled, 0.37 million instructions of a failing
+	 * hook's 13.0, bench/hookinstr.sh) only for one that has */
+	sq = callus_learn_prepare(r, &st, "SELECT sig FROM pending_errors"
 					  " WHERE sig = (SELECT rowid FROM signatures WHERE id = ?1) LIMIT 1");
 	if (sq != SQLITE_OK)
 		goto out;
 	callus_sql_bind_text(st, 1, e->sig->id);
-	sq = sqlite3_step(st);
+	if ((sq = sqlite3_step(st)) == SQLITE_ROW)
+		sig = sqlite3_column_int64(st, 0);
 	callus_learn_done(r, st);
 	st = NULL;
 	if (sq == SQLITE_DONE)
@@ -110,40 +120,44 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 	 * The permanent one by the check and the error too (pending_permanent,
 	 * schema 38; the unary + keeps the time out of the plan), not by state
 	 * and time: every permanent error of every check, sorted. */
-#define FAIL_AGAIN(last)                                                                  \
-	"UPDATE pending_errors SET attempts = attempts + 1, last_failure_at = " last ","    \
-	" session = ?4, files = ?5, message = nullif(?7,"                                   \
-	"  (SELECT original FROM signatures WHERE rowid = pending_errors.sig))"             \
-	" WHERE id = coalesce("                                                             \
-	"  (SELECT id FROM pending_errors WHERE check_id = ?1"                              \
-	"   AND sig = (SELECT rowid FROM signatures WHERE id = ?2)"                         \
-	"   AND state = 'pending'),"                                                        \
-	"  (SELECT id FROM pending_errors WHERE check_id = ?1"                              \
-	"   AND sig = (SELECT rowid FROM signatures WHERE id = ?2)"                         \
-	"   AND state = 'permanent' AND session = ?4 AND +last_failure_at >= ?6"            \
-	"   ORDER BY id DESC LIMIT 1))"                                                     \
-	" RETURNING id, attempts, state"
-	/* a run of its own time (late, or an import's older history) makes
-	 * no error's last failure older: gc would take a live one for
-	 * abandoned */
-	sq = callus_learn_prepare(r, &st, r->o->redelivered || r->o->now
-						  ? FAIL_AGAIN("max(last_failure_at, ?3)")
-						  : FAIL_AGAIN("?3"));
-#undef FAIL_AGAIN
+	sq = callus_learn_prepare(r, &st, "SELECT id, attempts, state = 'pending' FROM pending_errors"
+					  " WHERE id = coalesce("
+					  "  (SELECT id FROM pending_errors WHERE check_id = ?1 AND sig = ?2"
+					  "   AND state = 'pending'),"
+					  "  (SELECT id FROM pending_errors WHERE check_id = ?1 AND sig = ?2"
+					  "   AND state = 'permanent' AND session = ?3"
+					  "   AND +last_failure_at >= ?4 ORDER BY id DESC LIMIT 1))");
 	if (sq != SQLITE_OK)
 		goto out;
 	sqlite3_bind_int64(st, 1, check_id);
-	callus_sql_bind_text(st, 2, e->sig->id);
-	callus_sql_bind_text(st, 3, r->now);
-	callus_sql_bind_text(st, 4, r->o->session);
-	callus_sql_bind_text(st, 5, files);
-	callus_sql_bind_text(st, 6, r->idle_since);
-	callus_sql_bind_text_or_null(st, 7, message_of(e));
+	sqlite3_bind_int64(st, 2, sig);
+	callus_sql_bind_text(st, 3, r->o->session);
+	callus_sql_bind_text(st, 4, r->idle_since);
 	if ((sq = sqlite3_step(st)) == SQLITE_ROW) {
-		int open = !strcmp((const char *)sqlite3_column_text(st, 2), "pending");
+		int open = sqlite3_column_int(st, 2);
 
 		id = sqlite3_column_int64(st, 0);
-		attempts = sqlite3_column_int64(st, 1);
+		attempts = sqlite3_column_int64(st, 1) + 1;
+		callus_learn_done(r, st);
+		st = NULL;
+		/* Counted by its id, apart from the search: an UPDATE that
+		 * returned the row (RETURNING) made SQLite fill a table for it
+		 * at every error of the run.  A run of its own time (late, or
+		 * an import's older history) makes no error's last failure
+		 * older: gc would take a live one for abandoned. */
+		if ((sq = callus_learn_prepare(
+			     r, &st,
+			     r->o->redelivered || r->o->now
+				     ? FAIL_AGAIN("max(last_failure_at, ?2)")
+				     : FAIL_AGAIN("?2"))) != SQLITE_OK)
+			goto out;
+		sqlite3_bind_int64(st, 1, id);
+		callus_sql_bind_text(st, 2, r->now);
+		callus_sql_bind_text(st, 3, r->o->session);
+		callus_sql_bind_text(st, 4, files);
+		callus_sql_bind_text_or_null(st, 5, message_of(e));
+		if ((sq = sqlite3_step(st)) != SQLITE_DONE)
+			goto out;
 		callus_learn_done(r, st);
 		st = NULL;
 		sq = SQLITE_OK;
@@ -211,6 +225,7 @@ out:
 	free(files);
 	return sq;
 }
+#undef FAIL_AGAIN
 
 /* A pending error this run fixed: its resolution, from its snapshot's
  * diff, and its suggestions' success. */
