@@ -117,21 +117,24 @@ static int index_grow(callus_strlist *l, size_t n)
 	return 0;
 }
 
-/* items[count - 1], just appended, entered in the index, grown first when
- * it would be 3/4 full; without memory the index is dropped. */
-static void index_put(callus_strlist *l, const char *s, size_t len)
+/* items[count - 1], s[0..len) just appended (hash h), entered in the
+ * index, grown first when it would be 3/4 full; without memory the index
+ * is dropped.  sl: its slot, when the caller found it before the append
+ * (moved by a growth), else NULL. */
+static void index_put(callus_strlist *l, const char *s, size_t len, uint64_t h,
+		      struct callus_strlist_slot *sl)
 {
-	struct callus_strlist_slot *sl;
-	uint64_t h;
 	size_t n;
 
-	if (l->count * 4 > l->nslots * 3 &&
-	    (callus_size_mul(&n, l->nslots, 2) < 0 || index_grow(l, n) < 0)) {
-		index_drop(l);
-		return;
+	if (l->count * 4 > l->nslots * 3) {
+		if (callus_size_mul(&n, l->nslots, 2) < 0 || index_grow(l, n) < 0) {
+			index_drop(l);
+			return;
+		}
+		sl = NULL;
 	}
-	h = hash_of(s, len);
-	sl = slot_of(l, s, len, h);
+	if (!sl)
+		sl = slot_of(l, s, len, h);
 	if (!sl->at) {
 		sl->at = l->count;
 		sl->hash = h;
@@ -214,9 +217,9 @@ static void pool_free(callus_strlist *l)
 	}
 }
 
-int callus_strlist_add(callus_strlist *l, const char *s, size_t len)
+/* A copy of s[0..len) appended, *copy it (not yet indexed). */
+static inline int append(callus_strlist *l, const char *s, size_t len, char **copy)
 {
-	char *copy;
 
 	if (l->count == l->alloc) {
 		size_t n = l->alloc ? l->alloc * 2 : 8, bytes;
@@ -227,17 +230,25 @@ int callus_strlist_add(callus_strlist *l, const char *s, size_t len)
 		l->items = p;
 		l->alloc = n;
 	}
-	if (len == (size_t)-1 || !(copy = l->pooled ? pool_take(l, len + 1) : malloc(len + 1)))
+	if (len == (size_t)-1 || !(*copy = l->pooled ? pool_take(l, len + 1) : malloc(len + 1)))
 		return CALLUS_ENOMEM;
-	memcpy(copy, s, len);
-	copy[len] = '\0';
-	l->items[l->count++] = copy;
-	/* without memory for the table, searched as before */
-	if (l->slots)
-		index_put(l, copy, len);
-	else if (l->hashed && l->count > LINEAR_MAX)
-		(void)index_make(l);
+	memcpy(*copy, s, len);
+	(*copy)[len] = '\0';
+	l->items[l->count++] = *copy;
 	return 0;
+}
+
+int callus_strlist_add(callus_strlist *l, const char *s, size_t len)
+{
+	char *copy;
+	int rc = append(l, s, len, &copy);
+
+	/* without memory for the table, searched as before */
+	if (rc == 0 && l->slots)
+		index_put(l, copy, len, hash_of(copy, len), NULL);
+	else if (rc == 0 && l->hashed && l->count > LINEAR_MAX)
+		(void)index_make(l);
+	return rc;
 }
 
 int callus_strlist_find(const callus_strlist *l, const char *s, size_t len, size_t *at)
@@ -265,10 +276,20 @@ int callus_strlist_contains(const callus_strlist *l, const char *s, size_t len)
 
 int callus_strlist_add_unique(callus_strlist *l, const char *s, size_t len, int *added)
 {
-	int rc = 0, dup = callus_strlist_contains(l, s, len);
+	int rc = 0, dup;
 
-	if (!dup)
+	if (l->slots) {
+		/* hashed and sought once: the slot the search ends on is the
+		 * new item's */
+		uint64_t h = hash_of(s, len);
+		struct callus_strlist_slot *sl = slot_of(l, s, len, h);
+		char *copy;
+
+		if (!(dup = sl->at != 0) && (rc = append(l, s, len, &copy)) == 0)
+			index_put(l, copy, len, h, sl);
+	} else if (!(dup = callus_strlist_contains(l, s, len))) {
 		rc = callus_strlist_add(l, s, len);
+	}
 	if (added)
 		*added = !dup && rc == 0;
 	return rc;
