@@ -7,6 +7,7 @@
 #include "callus/strlist.h"
 #include "callus/utf8.h"
 #include "parsers/js_util.h"
+#include "swar.h"
 #include "wordlist.h"
 
 #include <stdint.h>
@@ -265,8 +266,14 @@ int callus_summary_is_totals(const char *line, size_t len)
 	for (size_t i = 0; i < len; i++) {
 		size_t from, a, b, to, x, ws, we;
 
-		if (!is_digit(line[i]))
-			continue;
+		/* to the next digit, past eight bytes at a time that have
+		 * none: most of a line after its place */
+		while (i + 8 <= len && !callus_swar_any_digit(callus_swar_load(line + i)))
+			i += 8;
+		while (i < len && !is_digit(line[i]))
+			i++;
+		if (i >= len)
+			break;
 		/* a word with a letter before its first digit is no count */
 		if (i > 0 && word_byte(line[i - 1]) && line[i - 1] != '.') {
 			while (i + 1 < len && word_byte(line[i + 1]))

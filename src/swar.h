@@ -48,6 +48,18 @@ static inline int callus_swar_any_is(uint64_t w, unsigned char c)
 	return ((x - CALLUS_SWAR_ONES) & ~x & CALLUS_SWAR_HIGH) != 0;
 }
 
+/* Whether a byte of w is an ASCII digit.  Each byte's low seven bits
+ * plus 0x50 reach the high bit from '0' up, plus 0x46 from ':' up; no sum
+ * passes 0xff, so no byte carries into the next.  A byte with its own high
+ * bit set is none. */
+static inline int callus_swar_any_digit(uint64_t w)
+{
+	uint64_t x = w & ~CALLUS_SWAR_HIGH;
+
+	return ((x + CALLUS_SWAR_ONES * 0x50) & ~(x + CALLUS_SWAR_ONES * 0x46) & ~w &
+		CALLUS_SWAR_HIGH) != 0;
+}
+
 /* Whether every byte of w is printable ASCII (0x20 to 0x7e). */
 static inline int callus_swar_all_printable(uint64_t w)
 {

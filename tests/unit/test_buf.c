@@ -494,14 +494,15 @@ static void printable_run_stops_at_each_place(void **state)
 
 static void swar_tests_match_bytes(void **state)
 {
-	static const unsigned char fill[] = { 0x00, 0x1f, 0x20, 0x21, 0x22, 0x5c, 0x7f, 0x80, 0xff, 'a' };
+	static const unsigned char fill[] = { 0x00, 0x1f, 0x20, 0x21, 0x22, 0x5c, 0x7f, 0x80, 0xff, 'a',
+					      '/', '0', '9', ':', 0xb0, 0xb9, 0xba, 0xaf };
 	unsigned char w8[8];
 	(void)state;
 
 	for (int c = 0; c < 256; c++)
 		for (size_t f = 0; f < sizeof(fill); f++)
 			for (int at = 0; at < 8; at++) {
-				int below = 0, high = 0, quote = 0, del = 0;
+				int below = 0, high = 0, quote = 0, del = 0, digit = 0;
 				uint64_t w;
 
 				memset(w8, fill[f], sizeof(w8));
@@ -511,12 +512,14 @@ static void swar_tests_match_bytes(void **state)
 					high |= w8[k] >= 0x80;
 					quote |= w8[k] == '"';
 					del |= w8[k] == 0x7f;
+					digit |= w8[k] >= '0' && w8[k] <= '9';
 				}
 				w = callus_swar_load(w8);
 				assert_int_equal(callus_swar_any_below(w, 0x20), below);
 				assert_int_equal(callus_swar_any_high(w), high);
 				assert_int_equal(callus_swar_any_is(w, '"'), quote);
 				assert_int_equal(callus_swar_any_is(w, 0x7f), del);
+				assert_int_equal(callus_swar_any_digit(w), digit);
 			}
 }
 
