@@ -168,7 +168,7 @@ static int line_width(const char *s, int width)
 static void bloat(struct doctor *d, callus_store *store, int64_t lessons)
 {
 	callus_error err = CALLUS_ERROR_INIT;
-	callus_lesson_filter f = { NULL, NULL, NULL, DOCTOR_SUGGESTIONS };
+	callus_lesson_filter f = { .limit = DOCTOR_SUGGESTIONS };
 	callus_lesson *ls = NULL;
 	size_t n = 0;
 	long kept = cli_config_long(d->ws, "retention", "lessons", CALLUS_GC_LESSONS_MAX), max;

@@ -411,7 +411,7 @@ static void session_digest(callus_buf *ctx, const cli_workspace *ws, callus_stor
 	callus_store *store = NULL;
 	callus_lesson *ls = NULL;
 	size_t n = 0;
-	callus_lesson_filter f = { NULL, NULL, NULL, 3 };
+	callus_lesson_filter f = { .limit = 3, .brief = 1 };
 
 	*store_out = NULL;
 	if (cli_open_store(&store, ws, 0) != 0)

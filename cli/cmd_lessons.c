@@ -156,7 +156,7 @@ static int show(callus_store *store, const char *key)
 int cmd_lessons(int argc, char **argv)
 {
 	callus_error err = CALLUS_ERROR_INIT;
-	callus_lesson_filter filter = { NULL, NULL, NULL, 0 };
+	callus_lesson_filter filter = { .limit = 0 };
 	callus_lesson *ls = NULL;
 	callus_store *store = NULL;
 	callus_lesson_type t;

@@ -475,27 +475,11 @@ static void learning_release(record_learning *rl)
 static int related_lessons(callus_record_result *res, callus_store *store, const callus_lesson *l,
 			   int max)
 {
-	callus_lesson_filter f = { NULL, l->file, NULL, max + 1 };
-	callus_lesson *ls = NULL;
-	size_t n = 0, kept = 0;
-	int rc;
+	callus_lesson_filter f = { .file = l->file, .limit = max, .except = l->id, .brief = 1 };
 
 	if (max <= 0 || !l->file || !*l->file)
 		return 0;
-	if ((rc = callus_store_list_lessons(store, &f, &ls, &n, NULL)) < 0)
-		return rc;
-	for (size_t i = 0; i < n; i++) {
-		if (ls[i].id == l->id || kept == (size_t)max) {
-			callus_lesson_release(&ls[i]);
-			continue;
-		}
-		if (kept != i)
-			ls[kept] = ls[i];
-		kept++;
-	}
-	res->related = ls;
-	res->nrelated = kept;
-	return 0;
+	return callus_store_list_lessons(store, &f, &res->related, &res->nrelated, NULL);
 }
 
 /*
@@ -543,7 +527,7 @@ static int views(callus_store *store, const char *workspace, const char *agents_
 {
 	callus_note_filter nf = { .layer = -1, .limit = VIEW_NOTES_MAX, .proven = 1, .brief = 1 };
 	callus_pending_filter wf = { CALLUS_STATE_PERMANENT, NULL, VIEW_WARNINGS_MAX };
-	callus_lesson_filter lf = { NULL, NULL, NULL, agents_max > 0 ? agents_max : 20 };
+	callus_lesson_filter lf = { .limit = agents_max > 0 ? agents_max : 20, .brief = 1 };
 	callus_agents_content c;
 	callus_note *notes = NULL;
 	callus_pending *warnings = NULL;

@@ -709,10 +709,11 @@ out:
 	return rc;
 }
 
-static const char lesson_columns[] =
-	"SELECT id, signature, timestamp, type, file, error_summary, cause, resolution,"
-	" corrective_rule, intent_id, tool, command, exit_code, affected_files, occurrences,"
-	" last_seen FROM lessons";
+#define LESSON_COLUMNS(affected)                                                           \
+	"SELECT id, signature, timestamp, type, file, error_summary, cause, resolution,"    \
+	" corrective_rule, intent_id, tool, command, exit_code, " affected ", occurrences," \
+	" last_seen FROM lessons"
+static const char lesson_columns[] = LESSON_COLUMNS("affected_files");
 
 static int col_str(char **dst, sqlite3_stmt *st, int i)
 {
@@ -770,7 +771,9 @@ static int list_lessons(callus_store *s, const callus_lesson_filter *f, int lowe
 
 	*out = NULL;
 	*count = 0;
-	callus_buf_puts(&sql, lesson_columns);
+	/* a build's lesson can name thousands of files, read for nothing by
+	 * a view */
+	callus_buf_puts(&sql, f && f->brief ? LESSON_COLUMNS("'[]'") : lesson_columns);
 	/* a lesson matches a file when it is its primary or any affected
 	 * file: lesson_files has both (store_schema.c).  Only the filters
 	 * given are written, so that the planner can use their indexes. */
@@ -782,6 +785,8 @@ static int list_lessons(callus_store *s, const callus_lesson_filter *f, int lowe
 				      " WHERE file = :file)");
 	if (f && f->tool)
 		callus_buf_puts(&sql, " AND tool = :tool");
+	if (f && f->except)
+		callus_buf_puts(&sql, " AND id <> :except");
 	/* what retention removes first, which is never the newest (gc.c) */
 	if (lowest_value)
 		callus_buf_puts(&sql, " AND id < (SELECT max(id) FROM lessons)");
@@ -802,6 +807,8 @@ static int list_lessons(callus_store *s, const callus_lesson_filter *f, int lowe
 		callus_sql_bind_text(st, sqlite3_bind_parameter_index(st, ":file"), f->file);
 	if (f && f->tool)
 		callus_sql_bind_text(st, sqlite3_bind_parameter_index(st, ":tool"), f->tool);
+	if (f && f->except)
+		sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":except"), f->except);
 	sqlite3_bind_int(st, sqlite3_bind_parameter_index(st, ":limit"),
 			 f && f->limit > 0 ? f->limit : -1);
 	if ((sq = callus_sql_collect(st, sizeof(*ls), read_lesson_row, NULL, 0, (void **)&ls, &n)) !=

@@ -145,6 +145,9 @@ typedef struct callus_lesson_filter {
 	const char *file;  /* exact workspace-relative file or NULL */
 	const char *tool;  /* or NULL */
 	int limit;         /* 0: no limit */
+	int64_t except;    /* a lesson left out, by its id; 0: none */
+	int brief;         /* 1: the affected files not read (none listed):
+			    * what a view or a reply shows */
 } callus_lesson_filter;
 
 /* Lessons, newest (last seen) first.  *out is an array the caller frees

@@ -614,7 +614,7 @@ static void a_persons_words_outlast_occurrences(void **state)
 	callus_gc_policy p;
 	callus_gc_result r;
 	callus_lesson *ls = NULL;
-	callus_lesson_filter lf = { NULL, NULL, NULL, 10 };
+	callus_lesson_filter lf = { .limit = 10 };
 	size_t n = 0;
 
 	record_some(f, 4, g, s);

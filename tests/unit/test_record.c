@@ -21,6 +21,7 @@
 #include "callus/record.h"
 #include "callus/redact.h"
 #include "callus/store.h"
+#include "callus/strlist.h"
 #include "store_internal.h"
 #include "tmpdir_helpers.h"
 
@@ -73,9 +74,12 @@ static void learn_opts(const struct fixture *f, callus_learn_opts *lo, const cha
 
 /* The lesson of a failing `gcc -c FILE` printing one error, recorded in
  * store (NULL: the recording's own) and learnt from (its pending error,
- * its signature's vector; no snapshot); its id into id (65 bytes). */
-static void record_kept(const struct fixture *f, callus_store *store, const char *file,
-			const char *summary, char *id, const callus_gc_policy *retention)
+ * its signature's vector; no snapshot); its id into id (65 bytes), the
+ * summaries of the other lessons about FILE it was given (at most
+ * related_max) into related when not NULL.  Whether the lesson was new. */
+static int record_shown(const struct fixture *f, callus_store *store, const char *file,
+			const char *summary, char *id, const callus_gc_policy *retention,
+			int related_max, callus_strlist *related)
 {
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_record_result res;
@@ -93,8 +97,9 @@ static void record_kept(const struct fixture *f, callus_store *store, const char
 		.learn = &lo,
 		.store = store,
 		.retention = retention,
+		.related_max = related_max,
 	};
-	int rc;
+	int rc, is_new;
 
 	snprintf(args, sizeof(args), "-c %s", file);
 	snprintf(command, sizeof(command), "gcc %s", args);
@@ -118,12 +123,26 @@ static void record_kept(const struct fixture *f, callus_store *store, const char
 	rc = callus_record_lesson(&l, &ds, strlen(summary), &opts, &res, &err);
 	if (rc < 0)
 		fail_msg("record: %s", callus_error_message(&err));
-	assert_int_equal(res.is_new, 1);
 	assert_null(res.views_error);
 	snprintf(id, 65, "%s", l.signature);
+	assert_true(res.nrelated <= (size_t)(related_max > 0 ? related_max : 0));
+	for (size_t i = 0; related && i < res.nrelated; i++) {
+		assert_int_not_equal(res.related[i].id, l.id);
+		assert_int_equal(callus_strlist_add(related, res.related[i].error_summary,
+						    strlen(res.related[i].error_summary)),
+				 0);
+	}
+	is_new = res.is_new;
 	callus_record_result_release(&res);
 	callus_lesson_release(&l);
 	callus_error_release(&err);
+	return is_new;
+}
+
+static void record_kept(const struct fixture *f, callus_store *store, const char *file,
+			const char *summary, char *id, const callus_gc_policy *retention)
+{
+	assert_int_equal(record_shown(f, store, file, summary, id, retention, 0, NULL), 1);
 }
 
 static void record(const struct fixture *f, callus_store *store, const char *file,
@@ -145,6 +164,36 @@ static int exists(const char *ws, const char *rel)
  * changes), given back open and out of any transaction, its cache as it
  * was; what a recording writes beside it (the lesson's file, AGENTS.md)
  * is written all the same. */
+/* What a failure is shown of the other lessons about its file: the newest
+ * first, at most related_max, never its own lesson, new or seen before. */
+static void related_lessons_are_the_others(void **state)
+{
+	static const char *const said[] = { "unknown type name foo_t",
+					    "implicit declaration of function bar",
+					    "storage size of baz is not known",
+					    "expected ';' before '}' token" };
+	struct fixture *f = *state;
+	callus_strlist shown = CALLUS_STRLIST_INIT;
+	char id[65];
+
+	for (int i = 0; i < 3; i++)
+		record_kept(f, NULL, "src/x.c", said[i], id, NULL);
+	record_kept(f, NULL, "src/y.c", said[3], id, NULL);
+	/* a new one about x.c: the two newest of the three before it */
+	assert_int_equal(record_shown(f, NULL, "src/x.c", said[3], id, NULL, 2, &shown), 1);
+	assert_int_equal(shown.count, 2);
+	assert_string_equal(shown.items[0], said[2]);
+	assert_string_equal(shown.items[1], said[1]);
+	callus_strlist_release(&shown);
+	/* the second again, the newest now: the others, itself left out */
+	assert_int_equal(record_shown(f, NULL, "src/x.c", said[1], id, NULL, 3, &shown), 0);
+	assert_int_equal(shown.count, 3);
+	assert_string_equal(shown.items[0], said[3]);
+	assert_string_equal(shown.items[1], said[2]);
+	assert_string_equal(shown.items[2], said[0]);
+	callus_strlist_release(&shown);
+}
+
 static void lent_store_stays_open(void **state)
 {
 	struct fixture *f = *state;
@@ -361,6 +410,7 @@ static void own_store_opened_and_closed(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(related_lessons_are_the_others, setup, teardown),
 		cmocka_unit_test_setup_teardown(lent_store_stays_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(lent_store_under_retention, setup, teardown),
 		cmocka_unit_test_setup_teardown(own_store_opened_and_closed, setup, teardown),

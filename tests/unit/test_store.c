@@ -484,11 +484,11 @@ static void lists_and_filters(void **state)
 	callus_lesson l, *ls = NULL, got;
 	size_t n = 0;
 	callus_error err = CALLUS_ERROR_INIT;
-	callus_lesson_filter by_file = { NULL, "src/other.js", NULL, 0 };
-	callus_lesson_filter by_tool = { NULL, NULL, "jest", 0 };
-	callus_lesson_filter by_type = { "test", NULL, NULL, 0 };
-	callus_lesson_filter limit = { NULL, NULL, NULL, 1 };
-	callus_lesson_filter by_primary = { NULL, "src/b.test.js", NULL, 0 };
+	callus_lesson_filter by_file = { .file = "src/other.js" };
+	callus_lesson_filter by_tool = { .tool = "jest" };
+	callus_lesson_filter by_type = { .type = "test" };
+	callus_lesson_filter limit = { .limit = 1 };
+	callus_lesson_filter by_primary = { .file = "src/b.test.js" };
 	sqlite3_stmt *st = NULL;
 
 	assert_int_equal(callus_store_open(&s, f->path, 1000, &err), 0);
@@ -508,6 +508,18 @@ static void lists_and_filters(void **state)
 	callus_lessons_free(ls, n);
 	assert_int_equal(callus_store_list_lessons(s, &by_file, &ls, &n, &err), 0);
 	assert_int_equal(n, 2);
+	assert_int_equal(ls[0].affected_count, 2);
+	assert_string_equal(ls[0].affected_files[1], "src/other.js");
+	/* one left out by its id; a brief list reads no affected files */
+	by_file.except = ls[0].id;
+	by_file.brief = 1;
+	callus_lessons_free(ls, n);
+	assert_int_equal(callus_store_list_lessons(s, &by_file, &ls, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(ls[0].tool, "eslint");
+	assert_string_equal(ls[0].file, "src/a.js");
+	assert_string_equal(ls[0].error_summary, "first");
+	assert_int_equal(ls[0].affected_count, 0);
 	callus_lessons_free(ls, n);
 	assert_int_equal(callus_store_list_lessons(s, &by_tool, &ls, &n, &err), 0);
 	assert_int_equal(n, 1);
