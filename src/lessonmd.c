@@ -121,6 +121,22 @@ static void put_backticks(callus_buf *b, size_t n)
 		callus_buf_putc(b, '`');
 }
 
+/* The length of s when it is a code span as it is: no blank or control
+ * character to flatten, no backtick to fence, no '<' or '>' of a comment
+ * delimiter to break up; else 0. */
+static size_t code_as_is(const char *s)
+{
+	size_t n = 0;
+
+	for (; s && s[n]; n++) {
+		unsigned char c = (unsigned char)s[n];
+
+		if (is_ctl(c) || c == ' ' || c == '`' || c == '<' || c == '>')
+			return 0;
+	}
+	return n;
+}
+
 /* A one-line code span whose delimiter is longer than any backtick run in
  * the text, so that the text cannot close it early. */
 static void put_code(callus_buf *b, const char *s)
@@ -129,6 +145,14 @@ static void put_code(callus_buf *b, const char *s)
 	size_t fence;
 	int pad;
 
+	/* most are a file's path: put at once, not flattened into a buffer
+	 * of their own (a build's lesson lists thousands) */
+	if ((fence = code_as_is(s)) > 0) {
+		callus_buf_putc(b, '`');
+		callus_buf_put(b, s, fence);
+		callus_buf_putc(b, '`');
+		return;
+	}
 	put_flat(&flat, s);
 	if (callus_buf_status(&flat) < 0) {
 		b->failed = 1;

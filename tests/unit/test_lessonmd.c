@@ -166,6 +166,33 @@ static void test_render_every_field(void **state)
 	callus_buf_release(&b);
 }
 
+/* What the old flattening made of test_render_code_spans's files. */
+#define EXPECTED_SPANS                                                                 \
+	"`src/a-b--c.c`, `lead`, ``a`b``, `x<! --y`, `t z`, `d-- >e`, `` `q ``, _(none)_, "    \
+	"`caf\xc3\xa9.c`"
+
+/* Each file a code span, put as it is or flattened and fenced: a plain
+ * path (dashes and all) as a flattened one would be. */
+static void test_render_code_spans(void **state)
+{
+	char *files[] = { (char *)"src/a-b--c.c", (char *)" lead ", (char *)"a`b",
+			  (char *)"x<!--y", (char *)"t\tz", (char *)"d-->e", (char *)"`q",
+			  (char *)"", (char *)"caf\xc3\xa9.c" };
+	callus_lesson l = make_lesson(SIG_A, "a.c", "boom");
+	callus_buf b = CALLUS_BUF_INIT;
+	const char *at;
+
+	(void)state;
+	l.affected_files = files;
+	l.affected_count = sizeof(files) / sizeof(files[0]);
+	assert_int_equal(callus_lesson_md_render(&b, &l), 0);
+	at = strstr(b.ptr, "- **Affected files:** ");
+	assert_non_null(at);
+	at += strlen("- **Affected files:** ");
+	assert_memory_equal(at, EXPECTED_SPANS "\n", strlen(EXPECTED_SPANS "\n"));
+	callus_buf_release(&b);
+}
+
 static void test_render_appends_and_is_deterministic(void **state)
 {
 	callus_lesson l = make_lesson(SIG_A, "a.c", "boom");
@@ -842,6 +869,7 @@ int main(void)
 		cmocka_unit_test(test_render_every_field),
 		cmocka_unit_test(test_render_appends_and_is_deterministic),
 		cmocka_unit_test(test_render_fence_survives_backticks),
+		cmocka_unit_test(test_render_code_spans),
 		cmocka_unit_test(test_render_untrusted_text),
 		cmocka_unit_test_setup_teardown(test_write_file_name_and_modes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_rejects_bad_signature, setup, teardown),
