@@ -196,6 +196,8 @@ static void manifests(callus_strlist *out, const char *dir)
 int callus_context_patterns(callus_strlist *out, const char *workspace, const char *dir,
 			  const char *tool, const callus_strlist *files)
 {
+	const char *last = NULL;
+
 	if (tool && *tool) {
 		const char *sp = strchr(tool, ' ');
 		add(out, "framework:", tool, sp ? (size_t)(sp - tool) : strlen(tool));
@@ -203,8 +205,12 @@ int callus_context_patterns(callus_strlist *out, const char *workspace, const ch
 	for (size_t i = 0; files && i < files->count; i++) {
 		const char *f = files->items[i], *dot = strrchr(f, '.'), *slash = strrchr(f, '/');
 
-		if (dot && (!slash || dot > slash) && dot[1])
-			add(out, "ext:", dot + 1, strlen(dot + 1));
+		/* a build's thousands of files have a few extensions, most
+		 * often the one before: that one is in out already */
+		if (!dot || (slash && dot < slash) || !dot[1] || (last && !strcmp(last, dot + 1)))
+			continue;
+		add(out, "ext:", dot + 1, strlen(dot + 1));
+		last = dot + 1;
 	}
 	if (dir && *dir)
 		manifests(out, dir);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callus/context.h"
 #include "callus/extract.h"
 #include "callus/signature.h"
 
@@ -495,9 +496,32 @@ static void sketch_passes_stacks_and_other_patterns(void **state)
 	assert_int_equal(callus_signature_sketch(NULL, "'x' 'y'", 0), 0);
 }
 
+/* The files' extensions, each once in the order first met (most files of
+ * a build share the one before), after the tool's framework; a dot in a
+ * folder's name or at a name's end is none. */
+static void context_from_files(void **state)
+{
+	static const char *const files[] = { "a.c", "b.c", "x/y.h", "c.c", "noext", "dir.d/file",
+					     ".hidden", "z.", "a.tar.gz", "d.c", "e.h", "f.gz", "g.gzip" };
+	static const char *const want[] = { "framework:gcc", "ext:c", "ext:h", "ext:hidden",
+					    "ext:gz", "ext:gzip" };
+	callus_strlist in = CALLUS_STRLIST_INIT, out = CALLUS_STRLIST_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		assert_int_equal(callus_strlist_add(&in, files[i], strlen(files[i])), 0);
+	assert_int_equal(callus_context_patterns(&out, NULL, NULL, "gcc -c", &in), 0);
+	assert_int_equal(out.count, sizeof(want) / sizeof(want[0]));
+	for (size_t i = 0; i < out.count; i++)
+		assert_string_equal(out.items[i], want[i]);
+	callus_strlist_release(&in);
+	callus_strlist_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(context_from_files),
 		cmocka_unit_test(patterns_match_their_originals),
 		cmocka_unit_test(literal_pretest_never_misses_a_match),
 		cmocka_unit_test(sketch_passes_stacks_and_other_patterns),
