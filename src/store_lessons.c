@@ -555,27 +555,32 @@ int callus_store_lesson_known_as(callus_store *s, callus_lesson *l, const char *
 	" RETURNING id, occurrences, timestamp, cause, resolution, corrective_rule, intent_id"
 
 /* The lesson's row updated when its signature is stored (no row: *found
- * 0), or inserted else; the two take the same parameters. */
+ * 0), or inserted (no row when the signature is stored), or either; the
+ * three take the same parameters. */
 #define LESSON_RECURS "UPDATE lessons SET" LESSON_AGAIN " WHERE signature = ?1" LESSON_RETURNING
-#define LESSON_UPSERT                                                                       \
+#define LESSON_INSERT                                                                       \
 	"INSERT INTO lessons (signature, timestamp, type, file, error_summary, cause,"        \
 	" resolution, corrective_rule, intent_id, tool, command, exit_code,"                 \
 	" affected_files, occurrences, last_seen)"                                           \
-	" VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,1,?14)"                         \
-	" ON CONFLICT (signature) DO UPDATE SET" LESSON_AGAIN LESSON_RETURNING
+	" VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,1,?14)"
+#define LESSON_UPSERT LESSON_INSERT " ON CONFLICT (signature) DO UPDATE SET" LESSON_AGAIN LESSON_RETURNING
 
-/* Run sql (LESSON_RECURS or LESSON_UPSERT) for l, its affected files as
- * JSON in files: l's id, occurrences and kept words read back from the
- * row, *found 1; *found 0 when no row was written.  An SQLite code
- * (SQLITE_NOMEM when a word cannot be copied). */
-static int write_lesson(callus_store *s, callus_lesson *l, const char *files, const char *sql,
-			 int *found)
+enum lesson_write { LESSON_RECURS_ONLY, LESSON_ADD, LESSON_EITHER };
+
+/* Write l as how says (LESSON_RECURS, LESSON_INSERT or LESSON_UPSERT),
+ * its affected files as JSON in files: l's id, occurrences and kept words
+ * read back from the row (an inserted row holds l's), *found 1; *found 0
+ * when no row was written.  An SQLite code (SQLITE_NOMEM when a word
+ * cannot be copied). */
+static int write_lesson(callus_store *s, callus_lesson *l, const char *files,
+			 enum lesson_write how, int *found)
 {
+	static const char *const sql[] = { LESSON_RECURS, LESSON_INSERT, LESSON_UPSERT };
 	sqlite3_stmt *st = NULL;
 	int sq;
 
 	*found = 0;
-	if ((sq = sqlite3_prepare_v2(callus_store_db(s), sql, -1, &st, NULL)) != SQLITE_OK)
+	if ((sq = sqlite3_prepare_v2(callus_store_db(s), sql[how], -1, &st, NULL)) != SQLITE_OK)
 		return sq;
 	callus_sql_bind_text(st, 1, l->signature);
 	callus_sql_bind_text(st, 2, l->timestamp);
@@ -591,7 +596,21 @@ static int write_lesson(callus_store *s, callus_lesson *l, const char *files, co
 	sqlite3_bind_int(st, 12, l->exit_code);
 	callus_sql_bind_text(st, 13, files);
 	callus_sql_bind_text(st, 14, l->last_seen);
-	if ((sq = sqlite3_step(st)) == SQLITE_DONE) {
+	sq = sqlite3_step(st);
+	if (how == LESSON_ADD) {
+		if (sq == SQLITE_DONE) {
+			*found = 1;
+			l->id = sqlite3_last_insert_rowid(callus_store_db(s));
+			l->occurrences = 1;
+			sq = SQLITE_OK;
+		} else if (sqlite3_extended_errcode(callus_store_db(s)) ==
+			   SQLITE_CONSTRAINT_UNIQUE) {
+			/* stored: only its signature is unique */
+			sq = SQLITE_OK;
+		}
+		goto out;
+	}
+	if (sq == SQLITE_DONE) {
 		sq = SQLITE_OK;
 		goto out;
 	}
@@ -659,13 +678,18 @@ int callus_store_record_lesson(callus_store *s, callus_lesson *l, const callus_r
 	 * seen before (its signature hashes theirs): tried as an UPDATE
 	 * first, which a recurring error's hook compiles for 0.2 million
 	 * instructions less than the INSERT and its triggers (the lesson's
-	 * files from JSON, the totals).  One with a new error is a new
-	 * lesson: the upsert at once.  Either way the upsert decides. */
-	if (run && run->nsigs && !fresh &&
-	    (sq = write_lesson(s, l, files, LESSON_RECURS, &found)) != SQLITE_OK)
+	 * files from JSON, the totals).  One with a new error is likely a new
+	 * lesson: inserted, then updated if its signature is stored after
+	 * all (an upsert compiled both, and filled a table with the row it
+	 * returned).  Without a run's signatures, the upsert decides. */
+	if (run && run->nsigs &&
+	    ((sq = write_lesson(s, l, files, fresh ? LESSON_ADD : LESSON_RECURS_ONLY, &found)) !=
+		     SQLITE_OK ||
+	     (!found && fresh &&
+	      (sq = write_lesson(s, l, files, LESSON_RECURS_ONLY, &found)) != SQLITE_OK)))
 		goto db_fail;
 	/* the upsert writes a row either way (its DO UPDATE has no WHERE) */
-	if (!found && (sq = write_lesson(s, l, files, LESSON_UPSERT, &found)) != SQLITE_OK)
+	if (!found && (sq = write_lesson(s, l, files, LESSON_EITHER, &found)) != SQLITE_OK)
 		goto db_fail;
 	if (is_new)
 		*is_new = l->occurrences == 1;

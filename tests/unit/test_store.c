@@ -152,8 +152,8 @@ static int lesson_writes(unsigned type, void *ctx, void *p, void *x)
 }
 
 /* A failure whose errors were all stored before is tried as a recurrence
- * (an UPDATE of its lesson) and one with a new error as a new lesson (the
- * upsert): each guess that proves wrong still records it once, with its
+ * (an UPDATE of its lesson) and one with a new error as a new lesson (an
+ * INSERT): each guess that proves wrong still records it once, with its
  * files (the INSERT's trigger) and the totals. */
 static void a_recurrence_guessed_wrong_is_still_recorded(void **state)
 {
@@ -177,7 +177,7 @@ static void a_recurrence_guessed_wrong_is_still_recorded(void **state)
 	assert_int_equal(sqlite3_trace_v2(callus_store_db(s), SQLITE_TRACE_STMT, lesson_writes,
 					  &seen),
 			 SQLITE_OK);
-	/* new error, new lesson: the upsert alone */
+	/* new error, new lesson: the INSERT alone */
 	assert_int_equal(record_with_sig(s, &l, &g), 0);
 	assert_int_equal(l.occurrences, 1);
 	assert_int_equal(seen, 2);
@@ -210,14 +210,18 @@ static void a_recurrence_guessed_wrong_is_still_recorded(void **state)
 		 (long long)l.id);
 	assert_int_equal(query_int(s, sql), 2);
 	/* the error gone (retention took its signature), the lesson kept:
-	 * the upsert finds the lesson */
+	 * the INSERT finds the lesson stored, undone whole, and the UPDATE
+	 * counts it */
 	assert_int_equal(callus_store_exec(s, "DELETE FROM run_errors; DELETE FROM signatures",
 					   &err), 0);
 	seen = 0;
 	assert_int_equal(record_with_sig(s, &l, &g), 0);
-	assert_int_equal(seen, 2);
+	assert_int_equal(seen, 3);
 	assert_int_equal(l.occurrences, 2);
+	assert_string_equal(l.cause, "");
 	assert_int_equal(query_int(s, "SELECT count(*) FROM lessons"), 1);
+	assert_int_equal(query_int(s, "SELECT lessons FROM totals"), 1);
+	assert_int_equal(query_int(s, sql), 2);
 	assert_int_equal(query_int(s, "SELECT count(*) FROM signatures"), 1);
 	sqlite3_trace_v2(callus_store_db(s), 0, NULL, NULL);
 	callus_signature_release(&g);
