@@ -7,6 +7,7 @@
  */
 #include "callus/store.h"
 #include "callus/buf.h"
+#include "callus/common.h"
 #include "sqlutil.h"
 #include "store_internal.h"
 
@@ -374,13 +375,14 @@ int callus_store_read_only(const callus_store *s)
 	return sqlite3_db_readonly(s->db, "main") == 1;
 }
 
+/* Eight bytes a step (callus_text_hash): a recording looks up thousands
+ * of statements of a few hundred bytes, which a byte a step made 1,500
+ * instructions each. */
 static uint32_t sql_hash(const char *sql)
 {
-	uint32_t h = 2166136261u;
+	uint64_t h = callus_text_hash(sql, strlen(sql));
 
-	for (const unsigned char *p = (const unsigned char *)sql; *p; p++)
-		h = (h ^ *p) * 16777619u;
-	return h;
+	return (uint32_t)(h ^ h >> 32);
 }
 
 /* Whether a text of hash h was prepared before; remembered if not (as far

@@ -16,29 +16,6 @@ struct callus_strlist_slot {
 	uint64_t hash;
 };
 
-/* Eight bytes a step, each step's product folded back: strings of a few
- * dozen bytes (paths, lines of output), no adversary worse than a slow
- * lookup. */
-static uint64_t hash_of(const char *s, size_t len)
-{
-	const uint64_t k = 0x9e3779b97f4a7c15u;
-	uint64_t h = len * k, w;
-	size_t i = 0;
-
-	for (; i + 8 <= len; i += 8) {
-		memcpy(&w, s + i, 8);
-		h = (h ^ w) * k;
-		h ^= h >> 32;
-	}
-	if (i < len) {
-		w = 0;
-		memcpy(&w, s + i, len - i);
-		h = (h ^ w) * k;
-		h ^= h >> 32;
-	}
-	return h;
-}
-
 /* No index, nor one wanted: searched item by item. */
 static void index_drop(callus_strlist *l)
 {
@@ -81,7 +58,7 @@ static int index_build(callus_strlist *l, size_t n)
 	l->nslots = n;
 	for (i = 0; i < l->count; i++) {
 		size_t len = strlen(l->items[i]);
-		uint64_t h = hash_of(l->items[i], len);
+		uint64_t h = callus_text_hash(l->items[i], len);
 		struct callus_strlist_slot *sl = slot_of(l, l->items[i], len, h);
 
 		/* an equal item before it keeps the slot, as a search finds the
@@ -245,7 +222,7 @@ int callus_strlist_add(callus_strlist *l, const char *s, size_t len)
 
 	/* without memory for the table, searched as before */
 	if (rc == 0 && l->slots)
-		index_put(l, copy, len, hash_of(copy, len), NULL);
+		index_put(l, copy, len, callus_text_hash(copy, len), NULL);
 	else if (rc == 0 && l->hashed && l->count > LINEAR_MAX)
 		(void)index_make(l);
 	return rc;
@@ -254,7 +231,7 @@ int callus_strlist_add(callus_strlist *l, const char *s, size_t len)
 int callus_strlist_find(const callus_strlist *l, const char *s, size_t len, size_t *at)
 {
 	if (l->slots) {
-		const struct callus_strlist_slot *sl = slot_of(l, s, len, hash_of(s, len));
+		const struct callus_strlist_slot *sl = slot_of(l, s, len, callus_text_hash(s, len));
 
 		if (sl->at && at)
 			*at = sl->at - 1;
@@ -281,7 +258,7 @@ int callus_strlist_add_unique(callus_strlist *l, const char *s, size_t len, int 
 	if (l->slots) {
 		/* hashed and sought once: the slot the search ends on is the
 		 * new item's */
-		uint64_t h = hash_of(s, len);
+		uint64_t h = callus_text_hash(s, len);
 		struct callus_strlist_slot *sl = slot_of(l, s, len, h);
 		char *copy;
 

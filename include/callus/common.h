@@ -11,6 +11,7 @@
 #define CALLUS_COMMON_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 enum {
@@ -65,6 +66,30 @@ static inline int callus_size_mul(size_t *out, size_t a, size_t b)
 		return CALLUS_ENOMEM;
 	*out = a * b;
 	return 0;
+}
+
+/* A hash of s[0..len) for an in-memory table: eight bytes a step, each
+ * step's product folded back.  For strings of a few dozen to a few
+ * hundred bytes (paths, lines of output, SQL); no adversary worse than a
+ * slow lookup; never stored. */
+static inline uint64_t callus_text_hash(const char *s, size_t len)
+{
+	const uint64_t k = 0x9e3779b97f4a7c15u;
+	uint64_t h = len * k, w;
+	size_t i = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, s + i, 8);
+		h = (h ^ w) * k;
+		h ^= h >> 32;
+	}
+	if (i < len) {
+		w = 0;
+		memcpy(&w, s + i, len - i);
+		h = (h ^ w) * k;
+		h ^= h >> 32;
+	}
+	return h;
 }
 
 /* Whether a and b are the same text, or both NULL (a field a diagnostic
