@@ -271,8 +271,8 @@ static int insert_run_errors(callus_store *s, const callus_run_info *run, int64_
 	return rc;
 }
 
-/* Signature g, stored before as rowid: one more occurrence, seen at now
- * (an SQLite result code). */
+/* The signature stored as rowid: one more occurrence, seen at now, in
+ * context ctx (an SQLite result code). */
 static int count_signature(callus_store *s, sqlite3_stmt **st, int64_t rowid, const char *now,
 			   int64_t ctx)
 {
@@ -565,17 +565,22 @@ int callus_store_lesson_known_as(callus_store *s, callus_lesson *l, const char *
 	" VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,1,?14)"
 #define LESSON_UPSERT LESSON_INSERT " ON CONFLICT (signature) DO UPDATE SET" LESSON_AGAIN LESSON_RETURNING
 
-enum lesson_write { LESSON_RECURS_ONLY, LESSON_ADD, LESSON_EITHER };
+/* How write_lesson() writes a lesson: as a recurrence, as a new one, or
+ * as either. */
+enum lesson_write { WRITE_RECURS, WRITE_NEW, WRITE_EITHER };
 
-/* Write l as how says (LESSON_RECURS, LESSON_INSERT or LESSON_UPSERT),
- * its affected files as JSON in files: l's id, occurrences and kept words
- * read back from the row (an inserted row holds l's), *found 1; *found 0
- * when no row was written.  An SQLite code (SQLITE_NOMEM when a word
- * cannot be copied). */
+/* Write l as how says, its affected files as JSON in files: l's id,
+ * occurrences and kept words read back from the row (a new row holds
+ * l's), *found 1; *found 0 when no row was written.  An SQLite code
+ * (SQLITE_NOMEM when a word cannot be copied). */
 static int write_lesson(callus_store *s, callus_lesson *l, const char *files,
 			 enum lesson_write how, int *found)
 {
-	static const char *const sql[] = { LESSON_RECURS, LESSON_INSERT, LESSON_UPSERT };
+	static const char *const sql[] = {
+		[WRITE_RECURS] = LESSON_RECURS,
+		[WRITE_NEW] = LESSON_INSERT,
+		[WRITE_EITHER] = LESSON_UPSERT,
+	};
 	sqlite3_stmt *st = NULL;
 	int sq;
 
@@ -597,7 +602,7 @@ static int write_lesson(callus_store *s, callus_lesson *l, const char *files,
 	callus_sql_bind_text(st, 13, files);
 	callus_sql_bind_text(st, 14, l->last_seen);
 	sq = sqlite3_step(st);
-	if (how == LESSON_ADD) {
+	if (how == WRITE_NEW) {
 		if (sq == SQLITE_DONE) {
 			*found = 1;
 			l->id = sqlite3_last_insert_rowid(callus_store_db(s));
@@ -683,13 +688,11 @@ int callus_store_record_lesson(callus_store *s, callus_lesson *l, const callus_r
 	 * all (an upsert compiled both, and filled a table with the row it
 	 * returned).  Without a run's signatures, the upsert decides. */
 	if (run && run->nsigs &&
-	    ((sq = write_lesson(s, l, files, fresh ? LESSON_ADD : LESSON_RECURS_ONLY, &found)) !=
-		     SQLITE_OK ||
-	     (!found && fresh &&
-	      (sq = write_lesson(s, l, files, LESSON_RECURS_ONLY, &found)) != SQLITE_OK)))
+	    ((sq = write_lesson(s, l, files, fresh ? WRITE_NEW : WRITE_RECURS, &found)) != SQLITE_OK ||
+	     (!found && fresh && (sq = write_lesson(s, l, files, WRITE_RECURS, &found)) != SQLITE_OK)))
 		goto db_fail;
 	/* the upsert writes a row either way (its DO UPDATE has no WHERE) */
-	if (!found && (sq = write_lesson(s, l, files, LESSON_EITHER, &found)) != SQLITE_OK)
+	if (!found && (sq = write_lesson(s, l, files, WRITE_EITHER, &found)) != SQLITE_OK)
 		goto db_fail;
 	if (is_new)
 		*is_new = l->occurrences == 1;
