@@ -305,11 +305,11 @@ static int regex_fallback(callus_store *s, callus_match_candidates *cands, match
  * integers, the float products in another order. */
 #define RECORD_SCORE_SLACK 1e-4
 
-int callus_match_record_current(const callus_match_record_check *c, int64_t rowid, float score,
+int callus_match_record_current(callus_match_record_check *c, int64_t rowid, float score,
 				int *current)
 {
 	const void *blob;
-	float *v = NULL;
+	float *v = NULL, got;
 	size_t len;
 	int sq;
 
@@ -321,21 +321,30 @@ int callus_match_record_current(const callus_match_record_check *c, int64_t rowi
 		return sq == SQLITE_DONE ? SQLITE_OK : sq;
 	blob = sqlite3_column_blob(c->st, 0);
 	len = (size_t)sqlite3_column_bytes(c->st, 0);
-	if (!(v = malloc(c->dim * sizeof(*v))))
-		return SQLITE_NOMEM;
-	/* the built-in model's packed (vecindex.h), another's as floats */
-	if (!strcmp(c->model, CALLUS_EMBED_BUILTIN_MODEL)
-		    ? c->dim == CALLUS_EMBED_DIM && callus_vecindex_unpack(v, c->dim, blob, len) == 0
-		    : blob && len == c->dim * sizeof(*v) && (memcpy(v, blob, len), 1)) {
-		float got = callus_vecindex_score(c->q, v, c->dim);
-
-		*current = got > -2 && fabsf(got - score) <= RECORD_SCORE_SLACK;
-		sq = got > -2 ? SQLITE_OK : SQLITE_NOMEM;
+	/* the built-in model's packed (vecindex.h): scored as it is, the
+	 * query quantized once for every record of the search */
+	if (!strcmp(c->model, CALLUS_EMBED_BUILTIN_MODEL)) {
+		if (c->dim != CALLUS_EMBED_DIM)
+			return SQLITE_OK;
+		if (!c->quantized) {
+			c->qscale = callus_vecindex_quantize(c->qq, c->q, c->dim);
+			c->quantized = 1;
+		}
+		if ((got = callus_vecindex_score_packed(c->q, c->qq, c->qscale, blob, len, c->dim)) ==
+		    -3)
+			return SQLITE_OK;
+	} else if (blob && len == c->dim * sizeof(*v)) {
+		/* another's as floats */
+		if (!(v = malloc(c->dim * sizeof(*v))))
+			return SQLITE_NOMEM;
+		memcpy(v, blob, len);
+		got = callus_vecindex_score(c->q, v, c->dim);
+		free(v);
 	} else {
-		sq = SQLITE_OK;
+		return SQLITE_OK;
 	}
-	free(v);
-	return sq;
+	*current = got > -2 && fabsf(got - score) <= RECORD_SCORE_SLACK;
+	return got > -2 ? SQLITE_OK : SQLITE_NOMEM;
 }
 
 /*
@@ -344,7 +353,7 @@ int callus_match_record_current(const callus_match_record_check *c, int64_t rowi
  * statement of CALLUS_MATCH_SIGNATURE_COLUMNS for one rowid, linked
  * duplicates excluded) and considered until l holds k.
  */
-static int add_vector_hits(match_list *l, sqlite3_stmt *by_rowid, const callus_match_record_check *check,
+static int add_vector_hits(match_list *l, sqlite3_stmt *by_rowid, callus_match_record_check *check,
 			   const callus_signature *sig, const callus_vecmatch *vm, size_t n, size_t k,
 			   double general_min)
 {
@@ -414,7 +423,8 @@ static int remote_search(callus_store *s, const callus_match_opts *opts, const c
 	n = callus_vecindex_search(vi, q, (float)CALLUS_MATCH_THRESHOLD_EXTERNAL, vm, k + 1);
 	/* what the built-in scan found counts once: up to k more */
 	{
-		callus_match_record_check check = { vector_of, opts->remote_model, q, dim };
+		callus_match_record_check check = {
+			.st = vector_of, .model = opts->remote_model, .q = q, .dim = dim };
 
 		sq = add_vector_hits(l, by_rowid, &check, sig, vm, n, l->count + k, 0);
 	}
@@ -650,8 +660,10 @@ int callus_match_find(callus_store *s, const callus_match_opts *opts, const call
 			n = search_noted(opts, vec, least, vm, n, k + 1);
 	}
 	{
-		callus_match_record_check check = { vector_of, CALLUS_EMBED_BUILTIN_MODEL, vec,
-						 CALLUS_EMBED_DIM };
+		callus_match_record_check check = { .st = vector_of,
+						     .model = CALLUS_EMBED_BUILTIN_MODEL,
+						     .q = vec,
+						     .dim = CALLUS_EMBED_DIM };
 
 		if ((sq = add_vector_hits(&l, st, &check, sig, vm, n, k, min)) != SQLITE_OK)
 			goto fail;

@@ -354,8 +354,9 @@ static int nearest_same_tool(callus_store *s, const float *vec, const callus_vec
 			     const char *tool, const char *self, char *out, size_t outsz, double *sim)
 {
 	sqlite3_stmt *st = NULL;
-	callus_match_record_check check = { NULL, CALLUS_EMBED_BUILTIN_MODEL, vec,
-					     CALLUS_EMBED_DIM };
+	callus_match_record_check check = { .model = CALLUS_EMBED_BUILTIN_MODEL,
+					     .q = vec,
+					     .dim = CALLUS_EMBED_DIM };
 	int sq = SQLITE_OK;
 
 	*out = '\0';

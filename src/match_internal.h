@@ -303,6 +303,11 @@ typedef struct callus_match_record_check {
 	const char *model;  /* the file's model (vector_models.name) */
 	const float *q;     /* the query searched with */
 	size_t dim;
+	/* q quantized, for the built-in model's packed vectors: by the first
+	 * record checked (quantized set), kept for the next */
+	int8_t qq[CALLUS_EMBED_DIM];
+	float qscale;
+	int quantized;
 } callus_match_record_check;
 
 /* A signature's vector of one model: ?1 the signature's rowid, ?2 the
@@ -314,7 +319,7 @@ typedef struct callus_match_record_check {
 /* Whether the record scored score for signature rowid holds the vector the
  * store keeps for it: into *current, 0 when the store has none (or one
  * that cannot be read) or another.  An SQLite result code. */
-int callus_match_record_current(const callus_match_record_check *c, int64_t rowid, float score,
+int callus_match_record_current(callus_match_record_check *c, int64_t rowid, float score,
 				int *current);
 
 /* The vector the check of sig_id searched with (the one the vector file

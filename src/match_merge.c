@@ -109,8 +109,12 @@ int callus_match_merges(callus_store *s, const char *workspace, callus_merge_pai
 				continue;
 			/* a record of a number the store gave again pairs nothing */
 			{
-				callus_match_record_check check = { current, CALLUS_EMBED_BUILTIN_MODEL, q,
-								     CALLUS_EMBED_DIM };
+				callus_match_record_check check = {
+					.st = current,
+					.model = CALLUS_EMBED_BUILTIN_MODEL,
+					.q = q,
+					.dim = CALLUS_EMBED_DIM,
+				};
 				int is = 0;
 
 				if ((sq = callus_match_record_current(&check, m[j].id, m[j].score, &is)) !=

@@ -206,7 +206,7 @@ size_t callus_vecindex_pack_store(uint8_t *out, const float *v, size_t dim)
 
 /* The mask form (odd length): every bit past dim clear, as many values as
  * bits set, each non-zero, and a zero pad byte where mask_len puts one. */
-static int unpack_mask(float *v, size_t dim, const uint8_t *b, size_t len, float scale)
+static int unpack_mask(int8_t *q, size_t dim, const uint8_t *b, size_t len)
 {
 	const uint8_t *bits = b + sizeof(float), *val = bits + (dim + 7) / 8;
 	size_t k = 0;
@@ -225,29 +225,29 @@ static int unpack_mask(float *v, size_t dim, const uint8_t *b, size_t len, float
 	for (size_t j = 0; j < k; j++)
 		if (!val[j])
 			return CALLUS_EINVAL;
-	memset(v, 0, dim * sizeof(*v));
+	memset(q, 0, dim);
 	for (size_t i = 0, j = 0; i < dim; i++)
 		if (bits[i / 8] >> (i % 8) & 1)
-			v[i] = (float)(int8_t)val[j++] * scale;
+			q[i] = (int8_t)val[j++];
 	return 0;
 }
 
-int callus_vecindex_unpack(float *v, size_t dim, const void *blob, size_t len)
+/* A packed vector of dim (any of its forms) as its integers, q[0..dim),
+ * and their scale: 0, or CALLUS_EINVAL when blob is none. */
+static int unpack_ints(int8_t *q, float *scale, size_t dim, const void *blob, size_t len)
 {
 	const uint8_t *b = blob;
-	float scale;
 	size_t last = 0;
 
 	if (!b || len < sizeof(float))
 		return CALLUS_EINVAL;
-	memcpy(&scale, b, sizeof(scale));
+	memcpy(scale, b, sizeof(*scale));
 	if (len == CALLUS_VECINDEX_PACKED(dim)) {
-		for (size_t i = 0; i < dim; i++)
-			v[i] = (float)(int8_t)b[sizeof(float) + i] * scale;
+		memcpy(q, b + sizeof(float), dim);
 		return 0;
 	}
 	if (len % 2)
-		return unpack_mask(v, dim, b, len, scale);
+		return unpack_mask(q, dim, b, len);
 	/* sparse: (index, value) pairs, indexes rising, fewer than dim / 2
 	 * of them (so never the dense form's length) */
 	len -= sizeof(float);
@@ -259,10 +259,29 @@ int callus_vecindex_unpack(float *v, size_t dim, const void *blob, size_t len)
 			return CALLUS_EINVAL;
 		last = b[i];
 	}
-	memset(v, 0, dim * sizeof(*v));
+	memset(q, 0, dim);
 	for (size_t i = 0; i < len; i += 2)
-		v[b[i]] = (float)(int8_t)b[i + 1] * scale;
+		q[b[i]] = (int8_t)b[i + 1];
 	return 0;
+}
+
+/* Up to this many dimensions, a vector's integers are held on the stack. */
+#define VI_STACK_DIM 256
+
+int callus_vecindex_unpack(float *v, size_t dim, const void *blob, size_t len)
+{
+	int8_t stack[VI_STACK_DIM], *q = dim <= VI_STACK_DIM ? stack : malloc(dim);
+	float scale;
+	int rc;
+
+	if (!q)
+		return CALLUS_ENOMEM;
+	if ((rc = unpack_ints(q, &scale, dim, blob, len)) == 0)
+		for (size_t i = 0; i < dim; i++)
+			v[i] = (float)q[i] * scale;
+	if (q != stack)
+		free(q);
+	return rc;
 }
 
 static void record_make(unsigned char *rec, size_t recsize, int64_t id, const float *v,
@@ -1388,6 +1407,51 @@ float callus_vecindex_score(const float *q, const float *v, size_t dim)
 out:
 	free(qq);
 	free(qv);
+	return score;
+}
+
+float callus_vecindex_quantize(int8_t *q, const float *v, size_t dim)
+{
+	return quantize(q, v, dim);
+}
+
+float callus_vecindex_score_packed(const float *q, const int8_t *qq, float qscale,
+				   const void *blob, size_t len, size_t dim)
+{
+	int8_t stack[VI_STACK_DIM], *qv = dim <= VI_STACK_DIM ? stack : malloc(dim ? dim : 1);
+	float scale, score = -2, *v = NULL;
+	int64_t dot = 0;
+	int top = 0;
+
+	if (!qv)
+		return -2;
+	if (unpack_ints(qv, &scale, dim, blob, len) < 0) {
+		score = -3;
+		goto out;
+	}
+	for (size_t i = 0; i < dim; i++) {
+		int a = qv[i] < 0 ? -qv[i] : qv[i];
+
+		top = a > top ? a : top;
+		dot += (int32_t)qq[i] * qv[i];
+	}
+	/* Quantizing the unpacked floats again gives back these integers when
+	 * the largest is 127, as the packing makes it, and as its scale the
+	 * largest float over 127: the same score to the bit.  Another (a
+	 * scale out of range, a vector of another writer) is unpacked and
+	 * quantized as callus_vecindex_score() would. */
+	if (top == 127 && scale > 0 && 127.0f * scale <= 3.4e38f) {
+		float largest = 127.0f * scale;
+
+		score = (float)dot * (largest / 127.0f) * qscale;
+		goto out;
+	}
+	if ((v = malloc((dim ? dim : 1) * sizeof(*v))) && callus_vecindex_unpack(v, dim, blob, len) == 0)
+		score = callus_vecindex_score(q, v, dim);
+out:
+	free(v);
+	if (qv != stack)
+		free(qv);
 	return score;
 }
 

@@ -227,6 +227,20 @@ size_t callus_vecindex_search_records(const callus_vecindex *vi, const float *q,
  */
 float callus_vecindex_score(const float *q, const float *v, size_t dim);
 
+/* v quantized into q[0..dim) as the vector file holds it: the scale, each
+ * component being q[i] times it. */
+float callus_vecindex_quantize(int8_t *q, const float *v, size_t dim);
+
+/*
+ * callus_vecindex_score(q, v, dim) for the vector v packed in blob[0..len)
+ * (any form callus_vecindex_unpack reads), q quantized once into qq and
+ * qscale (callus_vecindex_quantize): the same score, to the bit, without v
+ * unpacked and quantized again for each record a search checks.  -2
+ * without memory, -3 when blob is no packing of dim.
+ */
+float callus_vecindex_score_packed(const float *q, const int8_t *qq, float qscale,
+				   const void *blob, size_t len, size_t dim);
+
 /*
  * How much a record's score can differ between queries a and b (dim
  * floats, L2-normalized, quantized as a search does): a record scoring

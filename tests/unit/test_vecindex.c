@@ -2222,6 +2222,74 @@ static void a_failed_append_keeps_whole_records(void **state)
 	callus_vecindex_close(after);
 }
 
+/* callus_vecindex_score_packed() gives what scoring the unpacked vector
+ * gives, to the bit: each packed form, of dimensions odd and even, from no
+ * component set to all; and the blobs no packing makes (a largest integer
+ * under 127, a scale negative, zero, NaN or huge), which it scores as
+ * unpacked too; a blob of no form is -3. */
+static void packed_scores_as_unpacked(void **state)
+{
+	static const size_t dims[] = { 3, 64, 250, 256 };
+	float q[256], v[256], u[256], qscale, want, got;
+	int8_t qq[256];
+	uint8_t store[sizeof(float) + 256];
+	uint64_t x = 88172645463325252ull;
+	size_t n;
+
+	(void)state;
+	for (size_t di = 0; di < sizeof(dims) / sizeof(dims[0]); di++) {
+		size_t dim = dims[di];
+
+		for (size_t round = 0; round < 40; round++) {
+			size_t set = round * dim / 39;
+
+			for (size_t d = 0; d < dim; d++) {
+				xorshift(&x);
+				q[d] = (float)((int64_t)(x % 2001) - 1000) / 997.0f;
+				v[d] = 0;
+			}
+			for (size_t k = 0; k < set; k++) {
+				xorshift(&x);
+				v[(k * 7919) % dim] = (float)((int64_t)(x % 2001) - 1000) / 313.0f;
+			}
+			qscale = callus_vecindex_quantize(qq, q, dim);
+			n = callus_vecindex_pack_store(store, v, dim);
+			assert_int_equal(callus_vecindex_unpack(u, dim, store, n), 0);
+			want = callus_vecindex_score(q, u, dim);
+			got = callus_vecindex_score_packed(q, qq, qscale, store, n, dim);
+			assert_memory_equal(&got, &want, sizeof(got));
+		}
+	}
+	/* dense blobs of 8 dimensions no packing makes */
+	for (size_t d = 0; d < 8; d++)
+		q[d] = (float)d - 3.5f;
+	qscale = callus_vecindex_quantize(qq, q, 8);
+	{
+		static const float scales[] = { 0.01f, -0.01f, 0.0f, 3.0e37f };
+		static const int8_t ints[] = { 100, -3, 0, 7, 55, -100, 1, 2 };
+
+		for (size_t k = 0; k < 5; k++) {
+			float sc = k < 4 ? scales[k] : NAN;
+
+			memcpy(store, &sc, sizeof(sc));
+			memcpy(store + sizeof(float), ints, 8);
+			if (k == 0)
+				store[sizeof(float) + 3] = 127; /* 127 and -100: a packing's */
+			assert_int_equal(callus_vecindex_unpack(u, 8, store, CALLUS_VECINDEX_PACKED(8)), 0);
+			want = callus_vecindex_score(q, u, 8);
+			got = callus_vecindex_score_packed(q, qq, qscale, store, CALLUS_VECINDEX_PACKED(8), 8);
+			assert_memory_equal(&got, &want, sizeof(got));
+			store[sizeof(float) + 3] = 7;
+			assert_int_equal(callus_vecindex_unpack(u, 8, store, CALLUS_VECINDEX_PACKED(8)), 0);
+			want = callus_vecindex_score(q, u, 8);
+			got = callus_vecindex_score_packed(q, qq, qscale, store, CALLUS_VECINDEX_PACKED(8), 8);
+			assert_memory_equal(&got, &want, sizeof(got));
+		}
+	}
+	assert_true(callus_vecindex_score_packed(q, qq, qscale, store, 3, 8) == -3);
+	assert_true(callus_vecindex_score_packed(q, qq, qscale, store, sizeof(float) + 5, 8) == -3);
+}
+
 /* The bound on how far a search with b can score a record from a search
  * with a: what it gives for no distance with the same vector (found
  * without quantizing), the same both ways, and larger the farther apart. */
@@ -2282,6 +2350,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(postings_sum_as_sketches, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_failed_fill_keeps_whole_units, setup, teardown),
 		cmocka_unit_test_setup_teardown(postings_skip_exactly, setup, teardown),
+		cmocka_unit_test(packed_scores_as_unpacked),
 		cmocka_unit_test(score_gap_grows_with_the_distance),
 	};
 
