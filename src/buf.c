@@ -140,6 +140,32 @@ int callus_buf_putc(callus_buf *b, char c)
 	return 0;
 }
 
+/* n's digits, and a '-' before them when negative, put in one write (past
+ * a ceiling, refused whole, as a printf is). */
+static int put_number(callus_buf *b, unsigned long long n, int negative)
+{
+	char digits[21]; /* "-" and 18446744073709551615 */
+	size_t at = sizeof(digits);
+
+	do
+		digits[--at] = (char)('0' + n % 10);
+	while ((n /= 10) != 0);
+	if (negative)
+		digits[--at] = '-';
+	return callus_buf_put(b, digits + at, sizeof(digits) - at);
+}
+
+int callus_buf_put_uint(callus_buf *b, unsigned long long n)
+{
+	return put_number(b, n, 0);
+}
+
+int callus_buf_put_int(callus_buf *b, long long n)
+{
+	/* the magnitude unsigned: -LLONG_MIN does not fit a long long */
+	return put_number(b, n < 0 ? 0ull - (unsigned long long)n : (unsigned long long)n, n < 0);
+}
+
 int callus_buf_put_json(callus_buf *b, const char *s, size_t n)
 {
 	int rc;

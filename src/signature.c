@@ -796,16 +796,25 @@ int callus_signature_build(callus_signature *out, const callus_diag *d, const ch
 	return rc;
 }
 
+/* A part of an id's key: its length, ':', itself. */
+static void put_part(callus_buf *key, const char *part)
+{
+	size_t len = strlen(part);
+
+	callus_buf_put_uint(key, len);
+	callus_buf_putc(key, ':');
+	callus_buf_put(key, part, len);
+}
+
 /* What callus_signature_id() hashes of s, each part after its length, into
  * key (cleared first): equal keys, equal ids. */
 static int id_key(callus_buf *key, const callus_signature *s)
 {
 	callus_buf_clear(key);
-	callus_buf_printf(key, "%zu:%s", strlen(s->error_type), s->error_type);
-	callus_buf_printf(key, "%zu:%s", strlen(s->message_pattern), s->message_pattern);
+	put_part(key, s->error_type);
+	put_part(key, s->message_pattern);
 	for (size_t i = 0; i < s->stack_patterns.count; i++)
-		callus_buf_printf(key, "%zu:%s", strlen(s->stack_patterns.items[i]),
-				  s->stack_patterns.items[i]);
+		put_part(key, s->stack_patterns.items[i]);
 	return callus_buf_status(key);
 }
 

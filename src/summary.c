@@ -476,11 +476,17 @@ static int essential_line(callus_buf *out, essential *e, const callus_diag *d,
 								     TEST_MAX));
 	}
 	if (d->file) {
-		callus_buf_printf(&head, "%s%s", d->test ? " at " : "", d->file);
-		if (d->line)
-			callus_buf_printf(&head, ":%ld", d->line);
-		if (d->line && d->column)
-			callus_buf_printf(&head, ":%ld", d->column);
+		if (d->test)
+			callus_buf_puts(&head, " at ");
+		callus_buf_puts(&head, d->file);
+		if (d->line) {
+			callus_buf_putc(&head, ':');
+			callus_buf_put_int(&head, d->line);
+		}
+		if (d->line && d->column) {
+			callus_buf_putc(&head, ':');
+			callus_buf_put_int(&head, d->column);
+		}
 	}
 	if (d->code) {
 		if (head.len)

@@ -39,6 +39,11 @@ int callus_buf_grow(callus_buf *b, size_t extra);
 int callus_buf_put(callus_buf *b, const void *data, size_t len);
 int callus_buf_puts(callus_buf *b, const char *s);
 int callus_buf_putc(callus_buf *b, char c);
+/* n in decimal, as printf's "%llu" and "%lld" write it, in one write:
+ * for the paths that put a number a line (a printf is some 900
+ * instructions). */
+int callus_buf_put_uint(callus_buf *b, unsigned long long n);
+int callus_buf_put_int(callus_buf *b, long long n);
 int callus_buf_printf(callus_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int callus_buf_vprintf(callus_buf *b, const char *fmt, va_list ap)

@@ -331,7 +331,12 @@ int callus_js_failure_frame(callus_js_failure *f, const callus_pathctx *pc,
 		goto out;
 	if (fr->fn && !memchr(fr->fn, '\t', fr->fn_len))
 		callus_buf_put(&e, fr->fn, fr->fn_len);
-	callus_buf_printf(&e, "\t%s\t%ld\t%ld", f->scratch.ptr, fr->line, fr->column);
+	callus_buf_putc(&e, '\t');
+	callus_buf_puts(&e, f->scratch.ptr);
+	callus_buf_putc(&e, '\t');
+	callus_buf_put_int(&e, fr->line);
+	callus_buf_putc(&e, '\t');
+	callus_buf_put_int(&e, fr->column);
 	if ((rc = callus_buf_status(&e)) < 0 ||
 	    (rc = callus_strlist_add(&f->frames, e.ptr, e.len)) < 0)
 		goto out;

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <limits.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -492,6 +493,51 @@ static void printable_run_stops_at_each_place(void **state)
 		}
 }
 
+/* Numbers put as printf writes them: each power of ten and its
+ * neighbours, both ends of the ranges, into a buffer already holding
+ * text, and refused whole past its ceiling. */
+static void numbers_as_printf_writes_them(void **state)
+{
+	callus_buf b = CALLUS_BUF_INIT, c = CALLUS_BUF_INIT;
+	unsigned long long p = 1;
+
+	(void)state;
+	for (int k = 0; k < 20; k++, p *= 10) {
+		unsigned long long u[] = { p - 1, p, p + 1 };
+
+		for (size_t i = 0; i < 3; i++) {
+			long long s = (long long)(u[i] & 0x7fffffffffffffffull);
+
+			callus_buf_clear(&b);
+			callus_buf_clear(&c);
+			callus_buf_puts(&b, "x=");
+			assert_int_equal(callus_buf_put_uint(&b, u[i]), 0);
+			assert_int_equal(callus_buf_put_int(&b, s), 0);
+			assert_int_equal(callus_buf_put_int(&b, -s), 0);
+			callus_buf_printf(&c, "x=%llu%lld%lld", u[i], s, -s);
+			assert_string_equal(b.ptr, c.ptr);
+		}
+	}
+	callus_buf_clear(&b);
+	callus_buf_clear(&c);
+	callus_buf_put_uint(&b, ULLONG_MAX);
+	callus_buf_put_int(&b, LLONG_MAX);
+	callus_buf_put_int(&b, LLONG_MIN);
+	callus_buf_put_int(&b, 0);
+	callus_buf_printf(&c, "%llu%lld%lld%lld", ULLONG_MAX, LLONG_MAX, LLONG_MIN, 0ll);
+	assert_string_equal(b.ptr, c.ptr);
+	callus_buf_release(&b);
+	callus_buf_release(&c);
+	/* past a ceiling: refused whole, as a printf is */
+	callus_buf_init(&b, 4);
+	callus_buf_puts(&b, "ab");
+	assert_true(callus_buf_put_int(&b, -123) < 0);
+	assert_string_equal(b.ptr, "ab");
+	assert_int_equal(callus_buf_put_int(&b, -1), 0);
+	assert_string_equal(b.ptr, "ab-1");
+	callus_buf_release(&b);
+}
+
 static void swar_tests_match_bytes(void **state)
 {
 	static const unsigned char fill[] = { 0x00, 0x1f, 0x20, 0x21, 0x22, 0x5c, 0x7f, 0x80, 0xff, 'a',
@@ -632,6 +678,7 @@ int main(void)
 		cmocka_unit_test(utf8_repair),
 		cmocka_unit_test(json_strings_read_back),
 		cmocka_unit_test(json_escapes_found_at_every_offset),
+		cmocka_unit_test(numbers_as_printf_writes_them),
 		cmocka_unit_test(swar_tests_match_bytes),
 		cmocka_unit_test(printable_run_stops_at_each_place),
 		cmocka_unit_test(json_string_under_a_ceiling),
