@@ -60,6 +60,16 @@ static int insert_run(callus_store *s, const callus_lesson *l, const callus_run_
 	return SQLITE_OK;
 }
 
+/* The statement *st, prepared from sql when it is not yet, else reset
+ * (whose result is the last step's, told to its caller then). */
+static int prepared(callus_store *s, sqlite3_stmt **st, const char *sql)
+{
+	if (!*st)
+		return sqlite3_prepare_v2(callus_store_db(s), sql, -1, st, NULL);
+	sqlite3_reset(*st);
+	return SQLITE_OK;
+}
+
 /* The contexts row of a run's signatures (schema 28): the last list
  * looked up and its ctx, and the two statements, prepared at the first
  * list that needs them. */
@@ -95,10 +105,8 @@ static int context_id(callus_store *s, context_ids *c, char *json, int64_t *ctx)
 	c->ctx = 0;
 	if (!strcmp(json, "[]"))
 		goto out;
-	if (!c->get && (sq = sqlite3_prepare_v2(db, "SELECT ctx FROM contexts WHERE patterns = ?1",
-						-1, &c->get, NULL)) != SQLITE_OK)
+	if ((sq = prepared(s, &c->get, "SELECT ctx FROM contexts WHERE patterns = ?1")) != SQLITE_OK)
 		goto out;
-	sqlite3_reset(c->get);
 	callus_sql_bind_text(c->get, 1, json);
 	sq = sqlite3_step(c->get);
 	if (sq == SQLITE_ROW)
@@ -108,10 +116,8 @@ static int context_id(callus_store *s, context_ids *c, char *json, int64_t *ctx)
 		sq = sq == SQLITE_ROW ? SQLITE_OK : sq;
 		goto out;
 	}
-	if (!c->put && (sq = sqlite3_prepare_v2(db, "INSERT INTO contexts (patterns) VALUES (?1)", -1,
-						&c->put, NULL)) != SQLITE_OK)
+	if ((sq = prepared(s, &c->put, "INSERT INTO contexts (patterns) VALUES (?1)")) != SQLITE_OK)
 		goto out;
-	sqlite3_reset(c->put);
 	callus_sql_bind_text(c->put, 1, json);
 	if ((sq = sqlite3_step(c->put)) == SQLITE_DONE) {
 		sq = SQLITE_OK;
@@ -176,17 +182,26 @@ static int stored_sig_add(stored_sigs *k, const char *id, int64_t rowid, char *o
 	return SQLITE_OK;
 }
 
-/* A signature's row by its id (stored_sigs.get). */
-#define SIG_GET "SELECT sig, original FROM signatures WHERE id = ?"
-
-/* The statement *st, prepared from sql when it is not yet, else reset
- * (whose result is the last step's, told to its caller then). */
-static int prepared(callus_store *s, sqlite3_stmt **st, const char *sql)
+/* Signature id's row in the store, its rowid and a copy of its original
+ * (the caller's): SQLITE_ROW; SQLITE_DONE when there is none; or an SQLite
+ * result code (SQLITE_NOMEM when the original cannot be copied). */
+static int lookup_sig(callus_store *s, stored_sigs *k, const char *id, int64_t *rowid,
+		      char **original)
 {
-	if (!*st)
-		return sqlite3_prepare_v2(callus_store_db(s), sql, -1, st, NULL);
-	sqlite3_reset(*st);
-	return SQLITE_OK;
+	int sq;
+
+	*original = NULL;
+	if ((sq = prepared(s, &k->get, "SELECT sig, original FROM signatures WHERE id = ?")) !=
+	    SQLITE_OK)
+		return sq;
+	callus_sql_bind_text(k->get, 1, id);
+	if ((sq = sqlite3_step(k->get)) == SQLITE_ROW) {
+		*rowid = sqlite3_column_int64(k->get, 0);
+		if (!(*original = callus_sql_column_dup(k->get, 1)))
+			sq = SQLITE_NOMEM;
+	}
+	sqlite3_reset(k->get);
+	return sq;
 }
 
 /* Signature id's row as stored, its place in k in *at: SQLITE_OK, with *at
@@ -194,25 +209,15 @@ static int prepared(callus_store *s, sqlite3_stmt **st, const char *sql)
  * code. */
 static int stored_sig(callus_store *s, stored_sigs *k, const char *id, size_t *at)
 {
-	int64_t rowid;
+	int64_t rowid = 0;
 	char *original;
 	int sq;
 
 	if (callus_strlist_find(&k->ids, id, strlen(id), at))
 		return SQLITE_OK;
 	*at = k->ids.count;
-	if ((sq = prepared(s, &k->get, SIG_GET)) != SQLITE_OK)
-		return sq;
-	callus_sql_bind_text(k->get, 1, id);
-	if ((sq = sqlite3_step(k->get)) == SQLITE_DONE)
-		return SQLITE_OK;
-	if (sq != SQLITE_ROW)
-		return sq;
-	rowid = sqlite3_column_int64(k->get, 0);
-	original = callus_sql_column_dup(k->get, 1);
-	sqlite3_reset(k->get);
-	if (!original)
-		return SQLITE_NOMEM;
+	if ((sq = lookup_sig(s, k, id, &rowid, &original)) != SQLITE_ROW)
+		return sq == SQLITE_DONE ? SQLITE_OK : sq;
 	sq = stored_sig_add(k, id, rowid, original);
 	*at = k->ids.count - 1;
 	return sq;
@@ -357,16 +362,10 @@ static int insert_signatures(callus_store *s, const callus_run_info *run, const 
 			rc = SQLITE_NOMEM;
 			break;
 		}
-		if ((rc = context_id(s, &ctxs, json, &ctx)) == SQLITE_OK &&
-		    (rc = prepared(s, &k->get, SIG_GET)) == SQLITE_OK) {
-			callus_sql_bind_text(k->get, 1, g->id);
-			if ((rc = sqlite3_step(k->get)) == SQLITE_ROW) {
-				rowid = sqlite3_column_int64(k->get, 0);
-				original = callus_sql_column_dup(k->get, 1);
-			}
-			sqlite3_reset(k->get);
+		if ((rc = context_id(s, &ctxs, json, &ctx)) == SQLITE_OK) {
+			rc = lookup_sig(s, k, g->id, &rowid, &original);
 			if (rc == SQLITE_ROW)
-				rc = original ? count_signature(s, &upd, rowid, now, ctx) : SQLITE_NOMEM;
+				rc = count_signature(s, &upd, rowid, now, ctx);
 			else if (rc == SQLITE_DONE &&
 				 (rc = add_signature(s, &ins, g, pattern, stack, ctx, now, &rowid)) ==
 					 SQLITE_OK) {
