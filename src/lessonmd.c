@@ -142,14 +142,14 @@ static size_t code_as_is(const char *s)
 static void put_code(callus_buf *b, const char *s)
 {
 	callus_buf flat = CALLUS_BUF_INIT;
-	size_t fence;
+	size_t fence, len;
 	int pad;
 
 	/* most are a file's path: put at once, not flattened into a buffer
 	 * of their own (a build's lesson lists thousands) */
-	if ((fence = code_as_is(s)) > 0) {
+	if ((len = code_as_is(s)) > 0) {
 		callus_buf_putc(b, '`');
-		callus_buf_put(b, s, fence);
+		callus_buf_put(b, s, len);
 		callus_buf_putc(b, '`');
 		return;
 	}

@@ -197,7 +197,6 @@ static void pool_free(callus_strlist *l)
 /* A copy of s[0..len) appended, *copy it (not yet indexed). */
 static inline int append(callus_strlist *l, const char *s, size_t len, char **copy)
 {
-
 	if (l->count == l->alloc) {
 		size_t n = l->alloc ? l->alloc * 2 : 8, bytes;
 		char **p;

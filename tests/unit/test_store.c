@@ -239,6 +239,18 @@ static void add_run_error(callus_diags *d, const char *sig, const char *msg)
 		assert_non_null(callus_diags_last(d)->signature = strdup(sig));
 }
 
+/* g: the signature of gcc's error message in src/a.c, no context. */
+static void gcc_signature(callus_signature *g, const char *message)
+{
+	callus_strlist ctx = CALLUS_STRLIST_INIT;
+	callus_diag d;
+
+	memset(&d, 0, sizeof(d));
+	d.file = (char *)"src/a.c";
+	d.message = (char *)message;
+	assert_int_equal(callus_signature_build(g, &d, "gcc", &ctx), 0);
+}
+
 /* A run's error rows name their signature by rowid (NULL for one the store
  * has not) and keep their message only where it is not the signature's
  * original as stored: the run's own signatures as their upserts left them
@@ -256,9 +268,7 @@ static void run_errors_name_their_signatures(void **state)
 	callus_store *s = NULL;
 	callus_lesson l;
 	callus_signature g[2];
-	callus_diag d;
 	callus_diags errs = CALLUS_DIAGS_INIT;
-	callus_strlist ctx = CALLUS_STRLIST_INIT;
 	callus_run_info run = { .cwd = "", .intent_id = "session-1", .output_bytes = 10 };
 	callus_error err = CALLUS_ERROR_INIT;
 	sqlite3_stmt *st = NULL;
@@ -266,12 +276,8 @@ static void run_errors_name_their_signatures(void **state)
 	size_t n = 0;
 
 	assert_int_equal(callus_store_open(&s, f->path, 1000, &err), 0);
-	for (int i = 0; i < 2; i++) {
-		memset(&d, 0, sizeof(d));
-		d.file = (char *)"src/a.c";
-		d.message = (char *)first[i];
-		assert_int_equal(callus_signature_build(&g[i], &d, "gcc", &ctx), 0);
-	}
+	for (int i = 0; i < 2; i++)
+		gcc_signature(&g[i], first[i]);
 	/* both stored by a first run */
 	make_lesson(&l, "src/a.c", "two errors", "gcc");
 	run.sigs = g;
@@ -337,19 +343,13 @@ static void signatures_counted_run_by_run(void **state)
 	callus_store *s = NULL;
 	callus_lesson l;
 	callus_signature g[2];
-	callus_diag d;
-	callus_strlist ctx = CALLUS_STRLIST_INIT;
 	callus_run_info run = { .cwd = "", .intent_id = "session-1", .output_bytes = 10 };
 	callus_error err = CALLUS_ERROR_INIT;
 	char sql[512];
 
 	assert_int_equal(callus_store_open(&s, f->path, 1000, &err), 0);
-	for (int i = 0; i < 2; i++) {
-		memset(&d, 0, sizeof(d));
-		d.file = (char *)"src/a.c";
-		d.message = (char *)(i ? "'b' is never used" : "'a' undeclared here");
-		assert_int_equal(callus_signature_build(&g[i], &d, "gcc", &ctx), 0);
-	}
+	gcc_signature(&g[0], "'a' undeclared here");
+	gcc_signature(&g[1], "'b' is never used");
 	for (int r = 0; r < 4; r++) {
 		callus_signature listed[3];
 
