@@ -2223,16 +2223,17 @@ static void a_failed_append_keeps_whole_records(void **state)
 }
 
 /* callus_vecindex_score_packed() gives what scoring the unpacked vector
- * gives, to the bit: each packed form, of dimensions odd and even, from no
- * component set to all; and the blobs no packing makes (a largest integer
+ * gives, to the bit: each packed form, of dimensions odd and even (one
+ * past the stack's 256), from no component set to all; and the blobs no packing makes (a largest integer
  * under 127, a scale negative, zero, NaN or huge), which it scores as
  * unpacked too; a blob of no form is -3. */
 static void packed_scores_as_unpacked(void **state)
 {
-	static const size_t dims[] = { 3, 64, 250, 256 };
-	float q[256], v[256], u[256], qscale, want, got;
-	int8_t qq[256];
-	uint8_t store[sizeof(float) + 256];
+	/* past 256, the integers are held in memory of their own */
+	static const size_t dims[] = { 3, 64, 250, 256, 300 };
+	float q[300], v[300], u[300], qscale, want, got;
+	int8_t qq[300];
+	uint8_t store[sizeof(float) + 300];
 	uint64_t x = 88172645463325252ull;
 	size_t n;
 
