@@ -1328,6 +1328,91 @@ static void find_is_the_first_occurrence(void **state)
 	}
 }
 
+/* "path:LINE[:COL]" read as its definition says (util.h), a byte and a
+ * digit at a time. */
+static int location_as_said(const char *s, size_t len, callus_pu_loc *loc)
+{
+	size_t i = 0, d;
+
+	while (i < len && s[i] != ':' && s[i] != ' ' && s[i] != '\t')
+		i++;
+	if (i == 0 || i + 1 >= len || s[i] != ':' || s[0] == '<')
+		return 0;
+	loc->path = s;
+	loc->path_len = i++;
+	for (d = 0, loc->line = 0; i + d < len && d < 9 && s[i + d] >= '0' && s[i + d] <= '9'; d++)
+		loc->line = loc->line * 10 + (s[i + d] - '0');
+	/* ten digits and more are no line number */
+	if (!d || (d == 9 && i + d < len && s[i + d] >= '0' && s[i + d] <= '9'))
+		return 0;
+	i += d;
+	loc->col = 0;
+	loc->has_col = 0;
+	if (i + 1 < len && s[i] == ':' && s[i + 1] >= '0' && s[i + 1] <= '9') {
+		i++;
+		for (d = 0; i + d < len && d < 9 && s[i + d] >= '0' && s[i + d] <= '9'; d++)
+			loc->col = loc->col * 10 + (s[i + d] - '0');
+		if (d == 9 && i + d < len && s[i + d] >= '0' && s[i + d] <= '9')
+			return 0;
+		loc->has_col = 1;
+		i += d;
+	}
+	if (i < len && s[i] == ':')
+		i++;
+	loc->end = i;
+	return 1;
+}
+
+/* callus_pu_location (a table of the bytes that end a path, its numbers
+ * read inline) against its definition, on 300,000 texts of paths, blanks,
+ * colons and numbers of every length up to eleven digits. */
+static void location_read_as_said(void **state)
+{
+	static const char *const pieces[] = {
+		"src/a.c", "a", "<", ":", "::", " ", "\t", "0", "7", "12", "123456789",
+		"1234567890", "99999999999", "-", "x:1", "\xc3\xa9",
+	};
+	uint64_t x = 0x853c49e6748fea9bu;
+	size_t located = 0;
+	char text[128];
+
+	(void)state;
+	for (int round = 0; round < 300000; round++) {
+		callus_pu_loc got, said;
+		size_t len = 0, n;
+		int g, w;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		n = (size_t)(x % 7);
+		for (size_t k = 0; k < n; k++) {
+			const char *pc;
+
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			pc = pieces[x % (sizeof(pieces) / sizeof(*pieces))];
+			memcpy(text + len, pc, strlen(pc));
+			len += strlen(pc);
+		}
+		/* digits past the end, never to be read */
+		memset(text + len, '5', sizeof(text) - len);
+		memset(&got, 0, sizeof(got));
+		memset(&said, 0, sizeof(said));
+		g = callus_pu_location(text, len, &got);
+		w = location_as_said(text, len, &said);
+		if (g != w)
+			fail_msg("\"%.*s\": %d, as said %d", (int)len, text, g, w);
+		if (!w)
+			continue;
+		located++;
+		assert_ptr_equal(got.path, said.path);
+		assert_int_equal(got.path_len, said.path_len);
+		assert_int_equal(got.line, said.line);
+		assert_int_equal(got.col, said.col);
+		assert_int_equal(got.has_col, said.has_col);
+		assert_int_equal(got.end, said.end);
+	}
+	assert_true(located > 10000);
+}
+
 /* g++'s error inside a system header an instantiation of the project's
  * reached: at the project's "required from here" (found by an outside
  * review: no file at all). */
@@ -1383,6 +1468,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(find_is_the_first_occurrence),
+		cmocka_unit_test(location_read_as_said),
 		cmocka_unit_test(pytest_samples),
 		cmocka_unit_test(unittest_samples),
 		cmocka_unit_test(mypy_samples),
