@@ -758,7 +758,8 @@ static int sniff_line(const char *s, size_t len)
 	       (callus_pu_starts(s, len, "thread '") && callus_pu_find(s, len, "' panicked at ") > 0) ||
 	       callus_pu_starts(s, len, "{\"reason\":\"compiler-message\"") ||
 	       callus_pu_starts(s, len, "{\"$message_type\":\"diagnostic\"") ||
-	       callus_pu_find(s, len, "error: could not compile `") >= 0;
+	       /* a backquote looked for first: rare in any other tool's line */
+	       (memchr(s, '`', len) && callus_pu_find(s, len, "error: could not compile `") >= 0);
 }
 
 static int sniff(const char *text, size_t len)

@@ -127,7 +127,8 @@ static int sniff_line(const char *s, size_t len)
 
 	if (callus_pu_starts(s, len, "Checking ") && callus_pu_ends(s, len, " ..."))
 		return 1;
-	if (callus_pu_find(s, len, " files checked ") > 0 && callus_pu_ends(s, len, "% done"))
+	/* the end first: every line of a build is asked */
+	if (callus_pu_ends(s, len, "% done") && callus_pu_find(s, len, " files checked ") > 0)
 		return 1;
 	/* a C file and what gcc never prints: cppcheck's severities or ids */
 	return cppcheck_line(s, len, &f) && callus_pu_is_c_family(f.loc.path, f.loc.path_len) &&

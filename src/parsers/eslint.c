@@ -425,7 +425,8 @@ static int sniff_line(const char *s, size_t n)
 				return 1;
 		}
 	}
-	if (memmem(s, n, ": line ", 7) &&
+	/* a comma looked for first: rare in a compiler's line */
+	if (memchr(s, ',', n) && memmem(s, n, ": line ", 7) &&
 	    (memmem(s, n, ", Error - ", 10) || memmem(s, n, ", Warning - ", 12)))
 		return 1;
 	return 0;

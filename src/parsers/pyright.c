@@ -182,7 +182,7 @@ static int sniff_line(const char *s, size_t len)
 	size_t at;
 
 	return pyright_line(s, len, &loc, &sev, &at) ||
-	       (callus_pu_find(s, len, " errors, ") > 0 && callus_pu_ends(s, len, " informations"));
+	       (callus_pu_ends(s, len, " informations") && callus_pu_find(s, len, " errors, ") > 0);
 }
 
 static int sniff(const char *text, size_t len)

@@ -158,7 +158,9 @@ static int sniff_line(const char *s, size_t len)
 	rline o;
 
 	return offense_line(s, len, &o) ||
-	       (callus_pu_find(s, len, " inspected, ") > 0 && callus_pu_find(s, len, " offense") > 0);
+	       /* a comma looked for first: rare in a compiler's line */
+	       (memchr(s, ',', len) && callus_pu_find(s, len, " inspected, ") > 0 &&
+		callus_pu_find(s, len, " offense") > 0);
 }
 
 static int sniff(const char *text, size_t len)

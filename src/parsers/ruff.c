@@ -141,8 +141,9 @@ static int sniff_line(const char *s, size_t len)
 	/* what flake8 never prints: the summary, fix markers, the --> lines */
 	if ((callus_pu_starts(s, len, "Found ") && (callus_pu_ends(s, len, " error.") ||
 						  callus_pu_ends(s, len, " errors."))) ||
-	    callus_pu_find(s, len, "fixable with the `--fix` option") >= 0 ||
-	    callus_pu_find(s, len, "fixable with `--fix`") >= 0 ||
+	    /* a backquote looked for first: rare in any other tool's line */
+	    (memchr(s, '`', len) && (callus_pu_find(s, len, "fixable with the `--fix` option") >= 0 ||
+				    callus_pu_find(s, len, "fixable with `--fix`") >= 0)) ||
 	    callus_pu_starts(s, len, "No fixes available"))
 		return 1;
 	return star > 0;

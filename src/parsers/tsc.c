@@ -140,11 +140,18 @@ static int parse(const callus_parse_input *in, callus_diags *diags, callus_strli
  * "file(1,2): error TS2304:", "file:1:2 - error TS2304:", "error TS5023:" */
 static int sniff_line(const char *s, size_t n)
 {
-	const char *hit = s;
+	/* each "TS" found by its capital T, rare in other tools' lines (every
+	 * line of a build is asked), then "error " looked for before it */
+	for (size_t i = 6; i + 2 <= n; i++) {
+		const char *t = memchr(s + i, 'T', n - i - 1);
+		size_t at;
 
-	while ((hit = memmem(hit, (size_t)(s + n - hit), "error TS", 8))) {
-		size_t at = (size_t)(hit - s);
-
+		if (!t)
+			break;
+		i = (size_t)(t - s);
+		if (s[i + 1] != 'S' || memcmp(s + i - 6, "error ", 6))
+			continue;
+		at = i - 6;
 		if (at + 8 < n && is_digit(s[at + 8]) &&
 		    (at == 0 || (at >= 3 && (!memcmp(s + at - 3, "): ", 3) ||
 					     !memcmp(s + at - 3, " - ", 3))))) {
@@ -154,7 +161,6 @@ static int sniff_line(const char *s, size_t n)
 			if (k < n && s[k] == ':')
 				return 1;
 		}
-		hit += 8;
 	}
 	return 0;
 }

@@ -1033,6 +1033,70 @@ static void message_add_as_said(callus_buf *m, const char *s, size_t len)
 /* callus_js_message_add() copies a word at a time: on parts of words,
  * blanks and UTF-8 added one after the other across the limit, the
  * message is the one added byte by byte. */
+/* tsc's line sniffer as it was written first: every "error TS" found by
+ * memmem, then what must stand before and after it. */
+static int tsc_line_as_said(const char *s, size_t n)
+{
+	for (const char *hit = s; (hit = memmem(hit, (size_t)(s + n - hit), "error TS", 8));
+	     hit += 8) {
+		size_t at = (size_t)(hit - s), k = at + 8;
+
+		if (k >= n || s[k] < '0' || s[k] > '9')
+			continue;
+		if (at != 0 && (at < 3 || (memcmp(s + at - 3, "): ", 3) &&
+					    memcmp(s + at - 3, " - ", 3))))
+			continue;
+		while (k < n && s[k] >= '0' && s[k] <= '9')
+			k++;
+		if (k < n && s[k] == ':')
+			return 1;
+	}
+	return 0;
+}
+
+/* tsc's sniffer finds "TS" by its capital T, then "error " before it: on
+ * 200,000 lines of pieces of its lines, and of lines like them, it answers
+ * as the search for the whole phrase does (every place in a line, the
+ * line's ends and a T with no room for the S after it among them). */
+static void tsc_sniffed_as_said(void **state)
+{
+	static const char *const pieces[] = {
+		"error TS", "error TS2304", "error TS1:", "error ", "TS", "T", "S", "2304", "1",
+		":", "): ", " - ", "): error TS", " - error TS", "src/a.ts", "(1,2)", ":1:2", "x",
+		" ", "error", "rror TS", "TTS", "error TTS",
+	};
+	const callus_parser *tsc = callus_parser_find("tsc");
+	uint64_t x = 0x2545f4914f6cdd1du;
+	size_t yes = 0;
+	char line[256];
+
+	(void)state;
+	assert_non_null(tsc);
+	assert_non_null(tsc->sniff_line);
+	for (int round = 0; round < 200000; round++) {
+		size_t len = 0, n;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		n = (size_t)(x % 9);
+		for (size_t k = 0; k < n; k++) {
+			const char *pc;
+
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			pc = pieces[x % (sizeof(pieces) / sizeof(*pieces))];
+			memcpy(line + len, pc, strlen(pc));
+			len += strlen(pc);
+		}
+		/* not terminated where the line ends: nothing past it is read */
+		memset(line + len, 'T', sizeof(line) - len);
+		if (tsc->sniff_line(line, len) != tsc_line_as_said(line, len))
+			fail_msg("\"%.*s\": %d, as said %d", (int)len, line, tsc->sniff_line(line, len),
+				 tsc_line_as_said(line, len));
+		yes += (size_t)tsc_line_as_said(line, len);
+	}
+	assert_true(yes > 1000);
+	assert_true(yes < 150000);
+}
+
 static void message_parts_as_said(void **state)
 {
 	static const char *const pieces[] = {
@@ -1089,6 +1153,7 @@ int main(void)
 		cmocka_unit_test(sniffing_others), cmocka_unit_test(filtered_text),
 		cmocka_unit_test(wrapper_noise),
 		cmocka_unit_test(message_parts_as_said),
+		cmocka_unit_test(tsc_sniffed_as_said),
 		cmocka_unit_test(node_test_negative_values),
 	};
 
