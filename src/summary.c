@@ -264,12 +264,16 @@ int callus_summary_is_totals(const char *line, size_t len)
 	 * either's outer dots, or by a word of dots only, is neither a blank
 	 * nor a separator. */
 	for (size_t i = 0; i < len; i++) {
-		size_t from, a, b, to, x, ws, we;
+		size_t from, a, b, to, x, ws, we, j;
 
 		/* to the next digit, past eight bytes at a time that have
-		 * none: most of a line after its place */
-		while (i + 8 <= len && !callus_swar_any_digit(callus_swar_load(line + i)))
-			i += 8;
+		 * none (most of a line after its place), then to the first
+		 * digit of the eight that have one */
+		for (uint64_t d; i + 8 <= len; i += 8)
+			if ((d = callus_swar_digits(callus_swar_load(line + i)))) {
+				i += callus_swar_first(d);
+				break;
+			}
 		while (i < len && !is_digit(line[i]))
 			i++;
 		if (i >= len)
@@ -280,26 +284,36 @@ int callus_summary_is_totals(const char *line, size_t len)
 				i++;
 			continue;
 		}
-		if (word_around(line, len, i, &from, &a, &b, &to) && all_digits(line + a, b - a)) {
-			/* the count, then what it counts, blanks between; each
-			 * word counted begins with a letter */
-			for (x = to; b == to && x < len && is_space(line[x]); x++)
-				;
-			if (x < len && counted_first(line[x]) &&
-			    word_around(line, len, x, NULL, &ws, &we, NULL) &&
-			    word_is(line + ws, we - ws, counted, CALLUS_WORDS_COUNT(counted)))
-				return 1;
-			/* what is counted, then the count, blanks, ':' or '='
-			 * between; each word that counts ends with a letter */
-			for (x = from; a == from && x > 0 &&
-				       (is_space(line[x - 1]) || line[x - 1] == ':' || line[x - 1] == '=');
-			     x--)
-				;
-			if (x > 0 && counting_last(line[x - 1]) &&
-			    word_around(line, len, x - 1, NULL, &ws, &we, NULL) &&
-			    word_is(line + ws, we - ws, counting, CALLUS_WORDS_COUNT(counting)))
-				return 1;
+		/* a number standing alone (":40:", " 3 "), as most are: its
+		 * word is its digits, found without word_around's walk */
+		for (j = i; j < len && is_digit(line[j]); j++)
+			;
+		if ((i == 0 || !word_byte(line[i - 1])) && (j == len || !word_byte(line[j]))) {
+			from = a = i;
+			b = to = j;
+		} else if (!word_around(line, len, i, &from, &a, &b, &to) ||
+			   !all_digits(line + a, b - a)) {
+			i = to - 1;
+			continue;
 		}
+		/* the count, then what it counts, blanks between; each word
+		 * counted begins with a letter */
+		for (x = to; b == to && x < len && is_space(line[x]); x++)
+			;
+		if (x < len && counted_first(line[x]) &&
+		    word_around(line, len, x, NULL, &ws, &we, NULL) &&
+		    word_is(line + ws, we - ws, counted, CALLUS_WORDS_COUNT(counted)))
+			return 1;
+		/* what is counted, then the count, blanks, ':' or '=' between;
+		 * each word that counts ends with a letter */
+		for (x = from; a == from && x > 0 &&
+			       (is_space(line[x - 1]) || line[x - 1] == ':' || line[x - 1] == '=');
+		     x--)
+			;
+		if (x > 0 && counting_last(line[x - 1]) &&
+		    word_around(line, len, x - 1, NULL, &ws, &we, NULL) &&
+		    word_is(line + ws, we - ws, counting, CALLUS_WORDS_COUNT(counting)))
+			return 1;
 		i = to - 1;
 	}
 	return 0;
