@@ -210,7 +210,7 @@ static int regex_fallback(callus_store *s, callus_match_candidates *cands, match
 			  const callus_signature *q, size_t k)
 {
 	callus_match_candidates *own = NULL;
-	const callus_match_candidate *rows;
+	callus_match_candidate *rows;
 	sqlite3_stmt *row = NULL;
 	pcre2_match_data *md = NULL;
 	callus_buf made = CALLUS_BUF_INIT, plain = CALLUS_BUF_INIT;
@@ -271,7 +271,7 @@ static int regex_fallback(callus_store *s, callus_match_candidates *cands, match
 		/* most candidates read still lack a word of the message: not
 		 * compiled, nor made from their original when the row keeps none */
 		if (*stored ? callus_pattern_may_match(stored, msg)
-			    : callus_message_may_match(original, msg)) {
+			    : callus_match_candidate_may_match(&rows[i], original, msg)) {
 			callus_buf_clear(&made);
 			if (callus_signature_pattern_load(&made, stored, original) < 0) {
 				sq = SQLITE_NOMEM;

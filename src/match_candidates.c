@@ -39,6 +39,8 @@ int callus_match_candidates_new(callus_match_candidates **out)
 static void type_release(cand_type *t)
 {
 	free(t->error_type);
+	for (size_t i = 0; t->rows && i < t->n; i++)
+		free(t->rows[i].runs);
 	free(t->rows);
 	memset(t, 0, sizeof(*t));
 }
@@ -69,6 +71,7 @@ static int read_candidate(sqlite3_stmt *st, void *item, void *ctx)
 	(void)ctx;
 	r->rowid = sqlite3_column_int64(st, 0);
 	r->sketch = sqlite3_column_int64(st, 1);
+	r->runs = NULL;
 	return 0;
 }
 
@@ -98,7 +101,7 @@ static int type_read(cand_type *t, callus_store *s, size_t max)
 
 int callus_match_candidates_get(callus_match_candidates *c, callus_store *s,
 				const char *error_type, size_t max,
-				const callus_match_candidate **rows, size_t *n)
+				callus_match_candidate **rows, size_t *n)
 {
 	cand_type *t = NULL;
 	int sq;
@@ -142,4 +145,24 @@ found:
 	*rows = t->rows;
 	*n = t->n < max ? t->n : max;
 	return SQLITE_OK;
+}
+
+int callus_match_candidate_may_match(callus_match_candidate *row, const char *original,
+				     const char *msg)
+{
+	size_t len = strlen(original);
+	callus_buf b = CALLUS_BUF_INIT;
+
+	if (!row->runs || strcmp(row->runs, original)) {
+		free(row->runs);
+		row->runs = NULL;
+		callus_buf_put(&b, original, len + 1);
+		if (callus_message_runs(&b, original) < 0) {
+			/* without memory to keep them: asked as they are made */
+			callus_buf_release(&b);
+			return callus_message_may_match(original, msg);
+		}
+		row->runs = callus_buf_detach(&b);
+	}
+	return callus_runs_may_match(row->runs + len + 1, msg);
 }

@@ -261,11 +261,20 @@ int callus_match_scans_put(callus_match_scans *sc, const char *sig_id, const flo
 /* A row the regular-expression fallback may try (match_candidates.c):
  * what the index of each error type's newest holds of it, its sketch
  * (signature.h), which tells most rows a message cannot match from the
- * few read whole. */
+ * few read whole; and once a search has asked it of its original, the
+ * literal runs the original's pattern holds (kept for the next search:
+ * a failure's sixty-four suggestions tried the same rows of gcc's type
+ * "error" and made each one's runs again, a thousand times). */
 typedef struct callus_match_candidate {
 	sqlite3_int64 rowid;
 	int64_t sketch;
+	char *runs; /* the original, then its runs (callus_message_runs); NULL */
 } callus_match_candidate;
+
+/* callus_message_may_match(original, msg) of row's original, the runs
+ * made once and kept in row (made again when asked of another original). */
+int callus_match_candidate_may_match(callus_match_candidate *row, const char *original,
+				     const char *msg);
 
 /* The newest max signatures of error_type, newest first (as the index
  * signatures_type_seen gives them), from c, read into it the first time:
@@ -275,7 +284,7 @@ typedef struct callus_match_candidate {
  * result code. */
 int callus_match_candidates_get(callus_match_candidates *c, callus_store *s,
 				const char *error_type, size_t max,
-				const callus_match_candidate **rows, size_t *n);
+				callus_match_candidate **rows, size_t *n);
 
 /* The statement callus_match_stored_vector reads with: the built-in
  * model's vector of the signature named ?1. */

@@ -479,11 +479,13 @@ static size_t placeholder_len(const char *p)
 /*
  * The literal run being read: looked for in msg when it ends, or, with
  * mask set, its 3-byte strings' bits added to *mask
- * (callus_signature_sketch).
+ * (callus_signature_sketch), or, with out set, put there as msg would be
+ * looked for it (callus_message_runs).
  */
 typedef struct lit_run {
 	const char *msg;
 	uint64_t *mask;
+	callus_buf *out;
 	char text[256];
 	size_t n;
 } lit_run;
@@ -515,6 +517,9 @@ static int run_end(lit_run *r)
 	if (r->n >= 3 && r->mask) {
 		for (size_t j = 0; j + 3 <= r->n; j++)
 			*r->mask |= trigram_bit(r->text + j);
+	} else if (r->n >= 3 && r->out) {
+		callus_buf_put(r->out, r->text, r->n);
+		callus_buf_putc(r->out, '\0');
 	} else if (r->n >= 3) {
 		r->text[r->n] = '\0';
 		found = strstr(r->msg, r->text) != NULL;
@@ -615,6 +620,25 @@ int callus_message_may_match(const char *message, const char *msg)
 	lit_run r = { .msg = msg };
 
 	return message_runs(message, &r);
+}
+
+int callus_message_runs(callus_buf *out, const char *message)
+{
+	lit_run r = { .out = out };
+	int rc = message_runs(message, &r);
+
+	if (rc < 0)
+		return rc;
+	callus_buf_putc(out, '\0');
+	return callus_buf_status(out);
+}
+
+int callus_runs_may_match(const char *runs, const char *msg)
+{
+	for (const char *run = runs; *run; run += strlen(run) + 1)
+		if (!strstr(msg, run))
+			return 0;
+	return 1;
 }
 
 #define SKETCH_LITERALS (((uint64_t)1 << CALLUS_SKETCH_LITERAL_BITS) - 1)

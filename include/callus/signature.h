@@ -95,6 +95,14 @@ int callus_pattern_may_match(const char *pattern, const char *msg);
  * makes, above). */
 int callus_message_may_match(const char *message, const char *msg);
 
+/* The same in two halves, for a message tried against many messages:
+ * callus_message_runs puts the literal runs the test looks for into out,
+ * each ended by a NUL and the last by an empty one (0, or CALLUS_ENOMEM);
+ * callus_runs_may_match answers for msg as callus_message_may_match
+ * answers for the message they were made of. */
+int callus_message_runs(callus_buf *out, const char *message);
+int callus_runs_may_match(const char *runs, const char *msg);
+
 /*
  * A sketch of a stored signature, kept beside it in the store's index of
  * each error type's newest (signatures.sketch), so that the regex fallback

@@ -414,13 +414,14 @@ static void literal_pretest_never_misses_a_match(void **state)
 	for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
 		all[n++] = more[i];
 	for (size_t i = 0; i < n; i++) {
-		callus_buf pat = CALLUS_BUF_INIT;
+		callus_buf pat = CALLUS_BUF_INIT, runs = CALLUS_BUF_INIT;
 		pcre2_code *re;
 		pcre2_match_data *md;
 		int errcode;
 		PCRE2_SIZE erroff;
 
 		assert_int_equal(callus_message_pattern(&pat, all[i], strlen(all[i])), 0);
+		assert_int_equal(callus_message_runs(&runs, all[i]), 0);
 		re = pcre2_compile((PCRE2_SPTR)pat.ptr, PCRE2_ZERO_TERMINATED,
 				   PCRE2_ANCHORED | PCRE2_ENDANCHORED | PCRE2_UTF |
 					   PCRE2_MATCH_INVALID_UTF,
@@ -435,8 +436,10 @@ static void literal_pretest_never_misses_a_match(void **state)
 			int64_t sketch = callus_signature_sketch(NULL, all[i], 0);
 			int sk = callus_sketch_may_match(sketch, callus_message_mask(all[j]), 0);
 
-			/* the same answer from the message, no pattern made */
+			/* the same answer from the message, no pattern made,
+			 * and from its runs made once */
 			assert_int_equal(callus_message_may_match(all[i], all[j]), may);
+			assert_int_equal(callus_runs_may_match(runs.ptr, all[j]), may);
 			/* the sketch of the row, from either, passes every
 			 * message the pre-test lets through */
 			assert_int_equal(callus_signature_sketch(pat.ptr, "", 0), sketch);
@@ -458,6 +461,7 @@ static void literal_pretest_never_misses_a_match(void **state)
 		pcre2_match_data_free(md);
 		pcre2_code_free(re);
 		callus_buf_release(&pat);
+		callus_buf_release(&runs);
 	}
 	/* the pairs of variants matched, and most others were refused */
 	assert_true(matches > n);
