@@ -80,28 +80,6 @@ static int push_components(callus_buf *out, const char *p, size_t len)
 	return 1;
 }
 
-/* Whether push_components() would take path[0..len) as it is: no empty
- * component (a slash first, last or doubled), none "." or "..".  What
- * nearly every path a tool prints is ("src/d5/f12.c"); their components
- * were each appended on their own (13,766 paths of a megabyte of distinct
- * errors, 7 million instructions). */
-static int plain_components(const char *p, size_t len)
-{
-	size_t start = 0;
-
-	for (size_t i = 0; i <= len; i++) {
-		size_t n;
-
-		if (i < len && p[i] != '/')
-			continue;
-		n = i - start;
-		if (!n || (p[start] == '.' && (n == 1 || (n == 2 && p[start + 1] == '.'))))
-			return 0;
-		start = i + 1;
-	}
-	return 1;
-}
-
 int callus_path_within(const char *dir, const char *path)
 {
 	size_t n = strlen(dir);
@@ -127,16 +105,70 @@ static int under(const char *root, const char *p, size_t len, size_t *rest)
 	return 0;
 }
 
+/* What resolve() asks of a path's bytes, read in one walk (a megabyte of
+ * distinct errors names 13,766 paths, each walked five times before). */
+typedef struct path_bytes {
+	int colon; /* a ':' or a '\\' in it */
+	int plain; /* push_components() would take it as it is: no empty
+		    * component (a slash first, last or doubled), none "." or
+		    * "..", as nearly every path a tool prints ("src/d5/f12.c") */
+	int third; /* a component is_third_party() (asked when plain) */
+} path_bytes;
+
+/* What scan_path() stops at: one lookup a byte, and most bytes of a
+ * path are none of these. */
+enum { PB_CTRL = 1, PB_HIGH, PB_COLON, PB_SLASH };
+#define PB_16(x) x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x
+static const unsigned char path_byte[256] = {
+	PB_16(PB_CTRL), PB_16(PB_CTRL),
+	/* ' ' to '/' */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, PB_SLASH,
+	/* '0' to '?' */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, PB_COLON, 0, 0, 0, 0, 0,
+	/* '@' to '_' */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, PB_COLON, 0, 0, 0,
+	/* '`' to DEL */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, PB_CTRL,
+	PB_16(PB_HIGH), PB_16(PB_HIGH), PB_16(PB_HIGH), PB_16(PB_HIGH),
+	PB_16(PB_HIGH), PB_16(PB_HIGH), PB_16(PB_HIGH), PB_16(PB_HIGH),
+};
+#undef PB_16
+
 /* Binary output read as text names no file: a path is valid UTF-8 with
- * no control characters and no U+FFFD (a byte already replaced). */
-static int printable_path(const char *p, size_t len)
+ * no control characters and no U+FFFD (a byte already replaced).  0 when
+ * p[0..len) is not; else 1, and *pb said. */
+static int scan_path(const char *p, size_t len, path_bytes *pb)
 {
+	size_t start = 0;
 	int high = 0;
 
-	for (size_t i = 0; i < len; i++) {
-		if ((unsigned char)p[i] < 0x20 || p[i] == 0x7f)
-			return 0;
-		high |= (unsigned char)p[i] >= 0x80;
+	pb->colon = pb->third = 0;
+	pb->plain = 1;
+	for (size_t i = 0; i <= len; i++) {
+		size_t n;
+
+		if (i < len) {
+			switch (path_byte[(unsigned char)p[i]]) {
+			case 0:
+				continue;
+			case PB_CTRL:
+				return 0;
+			case PB_HIGH:
+				high = 1;
+				continue;
+			case PB_COLON:
+				pb->colon = 1;
+				continue;
+			}
+		}
+		n = i - start;
+		if (!n || (p[start] == '.' && (n == 1 || (n == 2 && p[start + 1] == '.'))))
+			pb->plain = 0;
+		else if (pb->plain && !pb->third && is_third_party(p + start, n))
+			pb->third = 1;
+		start = i + 1;
 	}
 	/* most paths are ASCII: valid, and without U+FFFD, as they are */
 	return !high || (callus_utf8_valid(p, len) && !memmem(p, len, "\xef\xbf\xbd", 3));
@@ -246,15 +278,17 @@ int callus_path_relativize(callus_buf *out, const callus_pathctx *pc, const char
 
 static int resolve(callus_buf *out, const callus_pathctx *pc, const char *p, size_t len)
 {
-	size_t rest = 0;
+	size_t rest = 0, unasked;
+	path_bytes pb;
 
 	callus_buf_clear(out);
 	if (len >= 7 && !memcmp(p, "file://", 7)) {
 		p += 7;
 		len -= 7;
 	}
-	if (!len || !printable_path(p, len))
+	if (!len || !scan_path(p, len, &pb))
 		return 0;
+	unasked = (size_t)-1;
 	if (p[0] == '/') {
 		if (!under(pc->workspace, p, len, &rest) &&
 		    !under(pc->workspace_real, p, len, &rest))
@@ -264,13 +298,17 @@ static int resolve(callus_buf *out, const callus_pathctx *pc, const char *p, siz
 	} else {
 		/* "<frozen runpy>", "<string>", "<stdin>": an interpreter's
 		 * own code, named as no file is */
-		if (p[0] == '~' || p[0] == '<' || memchr(p, ':', len) || memchr(p, '\\', len))
+		if (p[0] == '~' || p[0] == '<' || pb.colon)
 			return 0;
 		if (pc->cwd_rel && *pc->cwd_rel &&
 		    !push_components(out, pc->cwd_rel, strlen(pc->cwd_rel)))
 			return 0;
-		if (plain_components(p, len)) {
-			/* what push_components() makes of it, at once */
+		if (pb.plain) {
+			/* what push_components() makes of it, at once; its
+			 * components were asked whose they are by scan_path */
+			if (pb.third)
+				return 0;
+			unasked = out->len;
 			if (out->len)
 				callus_buf_putc(out, '/');
 			callus_buf_put(out, p, len);
@@ -280,7 +318,9 @@ static int resolve(callus_buf *out, const callus_pathctx *pc, const char *p, siz
 	}
 	if (!out->len || callus_buf_status(out) < 0)
 		return 0;
-	for (size_t i = 0; i < out->len;) {
+	if (unasked > out->len)
+		unasked = out->len;
+	for (size_t i = 0; i < unasked;) {
 		size_t j = i;
 
 		while (j < out->len && out->ptr[j] != '/')

@@ -45,6 +45,20 @@ static void relativize(void **state)
 	assert_int_equal(callus_path_relativize(&b, &ws, "src/\xef\xbf\xbd.c", 9), 0);
 	assert_int_equal(callus_path_relativize(&b, &ws, "src/a\tb.c", 9), 0);
 	assert_int_equal(callus_path_relativize(&b, &ws, "src/a\x7f.c", 8), 0);
+	assert_int_equal(callus_path_relativize(&b, &ws, "src/a\x1f.c", 8), 0);
+	/* a colon or a backslash names no file relative to the folder (a
+	 * drive, a URL, Windows' separator); under the workspace, a name */
+	assert_int_equal(callus_path_relativize(&b, &ws, "src/a:b.c", 9), 0);
+	assert_int_equal(callus_path_relativize(&b, &ws, "src\\a.c", 7), 0);
+	assert_int_equal(callus_path_relativize(&b, &ws, "/work/proj/src/a:b\\c.c", 22), 1);
+	assert_string_equal(b.ptr, "src/a:b\\c.c");
+	/* every byte past ASCII but UTF-8's own is refused, one at a time */
+	for (int c = 0x80; c < 0x100; c++) {
+		char p[8] = "src/x.c";
+
+		p[4] = (char)c;
+		assert_int_equal(callus_path_relativize(&b, &ws, p, 7), 0);
+	}
 	callus_buf_release(&b);
 }
 
@@ -58,7 +72,8 @@ static void relativize_plain_as_by_components(void **state)
 					     "node_modules", "-" };
 	enum { NCOMPS = sizeof(comps) / sizeof(comps[0]) };
 	callus_pathctx ctxs[] = { { "/work/proj", NULL, "", NULL },
-				  { "/work/proj", NULL, "web/app", NULL } };
+				  { "/work/proj", NULL, "web/app", NULL },
+				  { "/work/proj", NULL, "web/node_modules/x", NULL } };
 	callus_buf plain = CALLUS_BUF_INIT, dotted = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT;
 	size_t tried = 0, resolved = 0;
 
@@ -81,7 +96,7 @@ static void relativize_plain_as_by_components(void **state)
 			/* a leading slash makes an absolute path of it */
 			if (path.len < 3 || path.ptr[2] == '/')
 				continue;
-			for (size_t c = 0; c < 2; c++) {
+			for (size_t c = 0; c < sizeof(ctxs) / sizeof(ctxs[0]); c++) {
 				int a = callus_path_relativize(&plain, &ctxs[c], path.ptr + 2,
 							       path.len - 2);
 				int b = callus_path_relativize(&dotted, &ctxs[c], path.ptr, path.len);
