@@ -191,10 +191,13 @@ static int same(const callus_buf *b, const char *s, size_t n)
 	return b->len == n && !memcmp(b->ptr, s, n);
 }
 
-/* NULL as "": the resolution reads a context's NULL string as an empty one */
+/* NULL as "": the resolution reads a context's NULL string as an empty
+ * one.  b holds a string put by put_str(), no NUL in it: one strcmp. */
 static int same_str(const callus_buf *b, const char *s)
 {
-	return s ? same(b, s, strlen(s)) : !b->len;
+	if (!s || !*s)
+		return !b->len;
+	return b->len && !strcmp(b->ptr, s);
 }
 
 static void put_str(callus_buf *b, const char *s)
