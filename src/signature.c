@@ -439,6 +439,10 @@ int callus_signature_pattern_stored(const callus_signature *g, const char **out)
 	int rc;
 
 	*out = g->message_pattern ? g->message_pattern : "";
+	if (g->pattern_of_original && g->message_pattern && g->original) {
+		*out = "";
+		return 0;
+	}
 	if ((rc = callus_message_pattern(&made, orig, strlen(orig))) == 0 && !strcmp(made.ptr, *out))
 		*out = "";
 	callus_buf_release(&made);
@@ -795,6 +799,7 @@ static int build_fields(callus_signature *out, const callus_diag *d, const char 
 	out->message_pattern = callus_buf_detach(&pat);
 	if (!out->message_pattern)
 		goto fail;
+	out->pattern_of_original = 1;
 	for (size_t i = 0; i < d->frames.count; i++)
 		if (stack_pattern(&out->stack_patterns, d->frames.items[i]) < 0)
 			goto fail;

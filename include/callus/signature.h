@@ -36,6 +36,11 @@ typedef struct callus_signature {
 	callus_strlist context_patterns;
 	char *original;
 	char *tool;
+	/* message_pattern is callus_message_pattern(original), as
+	 * callus_signature_build makes them: the store keeps no pattern of
+	 * it (callus_signature_pattern_stored), asked without making it
+	 * again.  0 wherever else a signature comes from. */
+	int pattern_of_original;
 } callus_signature;
 
 /*

@@ -121,6 +121,36 @@ static void sign(callus_signature *s, const char *code, const char *msg, const c
 	callus_strlist_release(&d.frames);
 }
 
+/* A signature callus_signature_build made keeps no pattern in its row,
+ * told so without making its pattern again; asked again as one from
+ * elsewhere (the mark cleared), the same answer.  One whose pattern is not
+ * its original's (a row of an older version read back) keeps its own. */
+static void built_signatures_keep_no_pattern(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(messages) / sizeof(messages[0]); i++) {
+		callus_signature s;
+		const char *stored = NULL;
+		char *own;
+
+		sign(&s, NULL, messages[i], NULL);
+		assert_true(s.pattern_of_original);
+		assert_int_equal(callus_signature_pattern_stored(&s, &stored), 0);
+		assert_string_equal(stored, "");
+		s.pattern_of_original = 0;
+		assert_int_equal(callus_signature_pattern_stored(&s, &stored), 0);
+		assert_string_equal(stored, "");
+		own = s.message_pattern;
+		s.message_pattern = strdup("an older pattern\\s+of it");
+		assert_non_null(s.message_pattern);
+		assert_int_equal(callus_signature_pattern_stored(&s, &stored), 0);
+		assert_string_equal(stored, "an older pattern\\s+of it");
+		free(s.message_pattern);
+		s.message_pattern = own;
+		callus_signature_release(&s);
+	}
+}
+
 /* What callus_error_type() gives, sorted into rules and kinds. */
 /* A failure's errors of a few kinds, interleaved (each kind's identifier
  * another at each place, so no two neighbours are the same): each kind is
@@ -525,6 +555,7 @@ static void context_from_files(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(built_signatures_keep_no_pattern),
 		cmocka_unit_test(context_from_files),
 		cmocka_unit_test(patterns_match_their_originals),
 		cmocka_unit_test(literal_pretest_never_misses_a_match),
