@@ -169,11 +169,13 @@ static size_t match_number(const char *s, size_t len)
  * extension. */
 static size_t match_path(const char *s, size_t len)
 {
-	size_t i = 0, slash = 0;
+	size_t i = 0, slash = 0, dot = 0;
 
 	while (i < len && path_char(s[i])) {
 		if (s[i] == '/' || s[i] == '\\')
 			slash = 1;
+		else if (s[i] == '.')
+			dot = 1;
 		i++;
 	}
 	/* trailing punctuation belongs to the sentence */
@@ -181,7 +183,9 @@ static size_t match_path(const char *s, size_t len)
 		i--;
 	if (i < 2)
 		return 0;
-	if ((slash && (i > 1 || s[0] != '/')) || callus_path_has_source_ext(s, i))
+	/* an extension needs a dot: most words of a message have none, and
+	 * are not walked back for one */
+	if ((slash && (i > 1 || s[0] != '/')) || (dot && callus_path_has_source_ext(s, i)))
 		return i;
 	return 0;
 }
@@ -276,26 +280,33 @@ static size_t next_piece(const char *s, size_t len, size_t i, const char **ph, i
 			*ph = PH_PATH;
 		else
 			return literal_end(s, len, i);
+	} else if (is_digit(s[i])) {
+		/* of the shapes below, those a digit starts, in the same
+		 * order */
+		if ((n = match_uuid(s + i, len - i)) > 0)
+			*ph = PH_UUID;
+		else if ((n = match_date(s + i, len - i)) > 0)
+			*ph = PH_DATE;
+		else if ((n = match_hex(s + i, len - i)) > 0)
+			*ph = PH_HEX;
+		else if ((n = callus_duration_len(s + i, len - i)) > 0)
+			*ph = PH_DURATION;
+		else if ((n = match_path(s + i, len - i)) > 0)
+			*ph = PH_PATH;
+		else if ((n = match_number(s + i, len - i)) > 0)
+			*ph = PH_NUM;
+		else
+			return literal_end(s, len, i);
 	} else if ((n = match_quoted(s + i, len - i, &q, ld)) > 0) {
 		/* one placeholder for every quoting style: gcc's curly quotes
 		 * and a shell's straight ones name the same thing */
 		*ph = s[i] == '`' && q == '\'' ? QUOTED_LD : QUOTED;
-	} else if ((n = match_url(s + i, len - i)) > 0) {
-		*ph = PH_URL;
 	} else if ((n = match_tmp(s + i, len - i)) > 0) {
 		*ph = PH_TMP;
-	} else if ((n = match_uuid(s + i, len - i)) > 0) {
-		*ph = PH_UUID;
-	} else if ((n = match_date(s + i, len - i)) > 0) {
-		*ph = PH_DATE;
-	} else if ((n = match_hex(s + i, len - i)) > 0) {
-		*ph = PH_HEX;
-	} else if ((n = callus_duration_len(s + i, len - i)) > 0) {
-		*ph = PH_DURATION;
 	} else if ((n = match_path(s + i, len - i)) > 0) {
+		/* a URL, a UUID, a date, a hex number, a duration and a number
+		 * start with a letter or a digit: not here */
 		*ph = PH_PATH;
-	} else if ((n = match_number(s + i, len - i)) > 0) {
-		*ph = PH_NUM;
 	} else if ((s[i] == '-' || s[i] == '+') && i + 1 < len && is_digit(s[i + 1]) &&
 		   (n = match_number(s + i + 1, len - i - 1)) > 0) {
 		/* a sign belongs to the number after it: -1 and +0 are numbers */
