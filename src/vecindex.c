@@ -1419,7 +1419,7 @@ float callus_vecindex_score_packed(const float *q, const int8_t *qq, float qscal
 	int8_t stack[VI_STACK_DIM], *qv = dim <= VI_STACK_DIM ? stack : malloc(dim ? dim : 1);
 	float scale, score = -2, *v = NULL;
 	int64_t dot = 0;
-	int top = 0;
+	int top127;
 
 	if (!qv)
 		return -2;
@@ -1427,18 +1427,23 @@ float callus_vecindex_score_packed(const float *q, const int8_t *qq, float qscal
 		score = -3;
 		goto out;
 	}
-	for (size_t i = 0; i < dim; i++) {
-		int a = qv[i] < 0 ? -qv[i] : qv[i];
-
-		top = a > top ? a : top;
-		dot += (int32_t)qq[i] * qv[i];
+	/* the largest magnitude 127: a 127 or a -127, and no -128 (three
+	 * searches of the bytes, where a loop over them took 5,400
+	 * instructions a record a search checked) */
+	top127 = !memchr(qv, 0x80, dim) && (memchr(qv, 0x7f, dim) || memchr(qv, 0x81, dim));
+	/* int32 lanes: no sum of fewer than 2^17 products of int8 passes them */
+	if (dim < ((size_t)1 << 17)) {
+		dot = vi_dot_i8(qq, qv, dim);
+	} else {
+		for (size_t i = 0; i < dim; i++)
+			dot += (int32_t)qq[i] * qv[i];
 	}
 	/* Quantizing the unpacked floats again gives back these integers when
 	 * the largest is 127, as the packing makes it, and as its scale the
 	 * largest float over 127: the same score to the bit.  Another (a
 	 * scale out of range, a vector of another writer) is unpacked and
 	 * quantized as callus_vecindex_score() would. */
-	if (top == 127 && scale > 0 && 127.0f * scale <= 3.4e38f) {
+	if (top127 && scale > 0 && 127.0f * scale <= 3.4e38f) {
 		float largest = 127.0f * scale;
 
 		score = (float)dot * (largest / 127.0f) * qscale;

@@ -2287,6 +2287,27 @@ static void packed_scores_as_unpacked(void **state)
 			assert_memory_equal(&got, &want, sizeof(got));
 		}
 	}
+	/* a 127 beside a -128, whose magnitude is the largest (no packing
+	 * makes it), and a -127 as the largest (a packing of a vector whose
+	 * largest component is negative) */
+	{
+		static const int8_t pairs[][8] = {
+			{ 127, -128, 3, 0, -5, 9, 1, 2 },
+			{ -128, 17, 3, 0, 127, 9, -1, 2 },
+			{ 12, -127, 3, 0, -5, 9, 1, 2 },
+			{ 12, 100, 3, 0, -127, 127, 1, 2 },
+		};
+		float sc = 0.01f;
+
+		for (size_t k = 0; k < sizeof(pairs) / sizeof(pairs[0]); k++) {
+			memcpy(store, &sc, sizeof(sc));
+			memcpy(store + sizeof(float), pairs[k], 8);
+			assert_int_equal(callus_vecindex_unpack(u, 8, store, CALLUS_VECINDEX_PACKED(8)), 0);
+			want = callus_vecindex_score(q, u, 8);
+			got = callus_vecindex_score_packed(q, qq, qscale, store, CALLUS_VECINDEX_PACKED(8), 8);
+			assert_memory_equal(&got, &want, sizeof(got));
+		}
+	}
 	assert_true(callus_vecindex_score_packed(q, qq, qscale, store, 3, 8) == -3);
 	assert_true(callus_vecindex_score_packed(q, qq, qscale, store, sizeof(float) + 5, 8) == -3);
 }
