@@ -93,6 +93,9 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 		sq = SQLITE_NOMEM;
 		goto out;
 	}
+	/* Texts bound as they are, not copied: files, e's and the run's
+	 * outlive each statement, done (reset, bindings cleared) before out
+	 * frees files. */
 	/* an error no pending row names (every new error's first failure) has
 	 * no attempt to gain and cannot have recurred: asked of pending_sig
 	 * first (the signature's rowid, for the statements after it), the
@@ -102,7 +105,7 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 					  " WHERE sig = (SELECT rowid FROM signatures WHERE id = ?1) LIMIT 1");
 	if (sq != SQLITE_OK)
 		goto out;
-	callus_sql_bind_text(st, 1, e->sig->id);
+	callus_sql_bind_text_kept(st, 1, e->sig->id);
 	if ((sq = sqlite3_step(st)) == SQLITE_ROW)
 		sig = sqlite3_column_int64(st, 0);
 	callus_learn_done(r, st);
@@ -131,8 +134,8 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 		goto out;
 	sqlite3_bind_int64(st, 1, check_id);
 	sqlite3_bind_int64(st, 2, sig);
-	callus_sql_bind_text(st, 3, r->o->session);
-	callus_sql_bind_text(st, 4, r->idle_since);
+	callus_sql_bind_text_kept(st, 3, r->o->session);
+	callus_sql_bind_text_kept(st, 4, r->idle_since);
 	if ((sq = sqlite3_step(st)) == SQLITE_ROW) {
 		int open = sqlite3_column_int(st, 2);
 
@@ -152,10 +155,10 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 				     : FAIL_AGAIN("?2"))) != SQLITE_OK)
 			goto out;
 		sqlite3_bind_int64(st, 1, id);
-		callus_sql_bind_text(st, 2, r->now);
-		callus_sql_bind_text(st, 3, r->o->session);
-		callus_sql_bind_text(st, 4, files);
-		callus_sql_bind_text_or_null(st, 5, message_of(e));
+		callus_sql_bind_text_kept(st, 2, r->now);
+		callus_sql_bind_text_kept(st, 3, r->o->session);
+		callus_sql_bind_text_kept(st, 4, files);
+		callus_sql_bind_text_or_null_kept(st, 5, message_of(e));
 		if ((sq = sqlite3_step(st)) != SQLITE_DONE)
 			goto out;
 		callus_learn_done(r, st);
@@ -175,7 +178,7 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 		    SQLITE_OK)
 			goto out;
 		sqlite3_bind_int64(st, 1, id);
-		callus_sql_bind_text(st, 2, r->now);
+		callus_sql_bind_text_kept(st, 2, r->now);
 		sqlite3_bind_int64(st, 3, runs);
 		if ((sq = sqlite3_step(st)) != SQLITE_DONE)
 			goto out;
@@ -206,15 +209,15 @@ fresh: /* a new pending error: no row named this one, or none is open */
 	    SQLITE_OK)
 		goto out;
 	sqlite3_bind_int64(st, 1, check_id);
-	callus_sql_bind_text(st, 2, e->sig->id);
-	callus_sql_bind_text(st, 3, r->now);
-	callus_sql_bind_text(st, 4, r->o->session);
-	callus_sql_bind_text(st, 5, files);
+	callus_sql_bind_text_kept(st, 2, e->sig->id);
+	callus_sql_bind_text_kept(st, 3, r->now);
+	callus_sql_bind_text_kept(st, 4, r->o->session);
+	callus_sql_bind_text_kept(st, 5, files);
 	if (snap_id)
 		sqlite3_bind_int64(st, 6, snap_id);
 	else
 		sqlite3_bind_null(st, 6);
-	callus_sql_bind_text_or_null(st, 7, message_of(e));
+	callus_sql_bind_text_or_null_kept(st, 7, message_of(e));
 	if ((sq = sqlite3_step(st)) == SQLITE_DONE) {
 		sq = SQLITE_OK;
 		r->res->npending++;

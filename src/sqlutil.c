@@ -21,6 +21,16 @@ int callus_sql_bind_text_or_null(sqlite3_stmt *st, int i, const char *v)
 	return v ? sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT) : sqlite3_bind_null(st, i);
 }
 
+int callus_sql_bind_text_kept(sqlite3_stmt *st, int i, const char *v)
+{
+	return sqlite3_bind_text(st, i, v ? v : "", -1, SQLITE_STATIC);
+}
+
+int callus_sql_bind_text_or_null_kept(sqlite3_stmt *st, int i, const char *v)
+{
+	return v ? sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC) : sqlite3_bind_null(st, i);
+}
+
 int callus_sql_exec_texts(sqlite3 *db, const char *sql, const char *const *v, size_t n)
 {
 	sqlite3_stmt *st = NULL;

@@ -16,6 +16,13 @@ int callus_sql_bind_text(sqlite3_stmt *st, int i, const char *v);
 /* Bind v, or SQL NULL for NULL; copied by SQLite. */
 int callus_sql_bind_text_or_null(sqlite3_stmt *st, int i, const char *v);
 
+/* The same, v not copied (SQLITE_STATIC): for a statement bound at every
+ * error of a run, where each copy was an allocation.  v must stay as it
+ * is until the statement is finalized, reset with its bindings cleared
+ * (callus_store_stmt_done), or the parameter bound again. */
+int callus_sql_bind_text_kept(sqlite3_stmt *st, int i, const char *v);
+int callus_sql_bind_text_or_null_kept(sqlite3_stmt *st, int i, const char *v);
+
 /* Run one statement that returns no row, with v[0..n) bound as texts
  * (?1 .. ?n; NULL as ""; CAST in the SQL where a number is meant).  An
  * SQLite result code: SQLITE_OK when it ran to its end. */

@@ -258,11 +258,12 @@ static int insert_run_errors(callus_store *s, const callus_run_info *run, int64_
 		known = d->signature && at < k->ids.count;
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, run_id);
-		callus_sql_bind_text_or_null(st, 2, d->file);
+		/* the run's diagnostics outlive the statement: not copied */
+		callus_sql_bind_text_or_null_kept(st, 2, d->file);
 		sqlite3_bind_int64(st, 3, d->line);
 		sqlite3_bind_int64(st, 4, d->column);
-		callus_sql_bind_text_or_null(st, 5, d->code);
-		callus_sql_bind_text(st, 6,
+		callus_sql_bind_text_or_null_kept(st, 5, d->code);
+		callus_sql_bind_text_kept(st, 6,
 				     known && d->message && !strcmp(k->rows[at].original, d->message)
 					     ? ""
 					     : d->message);
