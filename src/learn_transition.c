@@ -89,13 +89,13 @@ int callus_learn_fail_one(learn_run *r, int64_t check_id, int64_t runs,
 	int64_t id = 0, attempts = 0, snap_id = 0, sig = 0;
 	int sq;
 
+	/* Texts are bound as they are, not copied (callus_sql_bind_text_kept):
+	 * files, e's and the run's outlive each statement, which is done
+	 * (reset, its bindings cleared) before out frees files. */
 	if (!files) {
 		sq = SQLITE_NOMEM;
 		goto out;
 	}
-	/* Texts bound as they are, not copied: files, e's and the run's
-	 * outlive each statement, done (reset, bindings cleared) before out
-	 * frees files. */
 	/* an error no pending row names (every new error's first failure) has
 	 * no attempt to gain and cannot have recurred: asked of pending_sig
 	 * first (the signature's rowid, for the statements after it), the

@@ -161,6 +161,8 @@ static int scan_path(const char *p, size_t len, path_bytes *pb)
 			case PB_COLON:
 				pb->colon = 1;
 				continue;
+			case PB_SLASH:
+				break; /* a component ends */
 			}
 		}
 		n = i - start;
