@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "callus/capture.h"
+#include "pieces_helpers.h"
 
 /* in captured chunk bytes at a time; 0: whole (callus_capture_whole). */
 static void text_of(const char *in, callus_buf *out, size_t chunk)
@@ -441,19 +442,11 @@ static void ranks_as_said(void **state)
 
 	(void)state;
 	for (int round = 0; round < 200000; round++) {
-		size_t len = 0, n;
+		size_t n = 1 + (size_t)(pieces_next(&x) % 10), len;
 		int want, got;
 
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-		n = 1 + (size_t)(x % 10);
-		for (size_t k = 0; k < n; k++) {
-			const char *pc;
-
-			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-			pc = pieces[x % (sizeof(pieces) / sizeof(*pieces))];
-			memcpy(line + len, pc, strlen(pc));
-			len += strlen(pc);
-		}
+		len = pieces_line(line, sizeof(line) - 1, pieces, sizeof(pieces) / sizeof(*pieces), n,
+				  &x);
 		line[len] = '\0';
 		want = rank_as_said(line, len);
 		got = callus_line_rank(line, len);

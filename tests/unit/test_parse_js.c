@@ -21,6 +21,7 @@
 #include "callus/parse.h"
 
 #include "parsers/js_util.h"
+#include "pieces_helpers.h"
 
 #define SAMPLES "tests/parsers/js/"
 /* where generate.sh ran the tools: eslint, mocha and node print it */
@@ -1074,18 +1075,9 @@ static void tsc_sniffed_as_said(void **state)
 	assert_non_null(tsc);
 	assert_non_null(tsc->sniff_line);
 	for (int round = 0; round < 200000; round++) {
-		size_t len = 0, n;
+		size_t n = (size_t)(pieces_next(&x) % 9), len;
 
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-		n = (size_t)(x % 9);
-		for (size_t k = 0; k < n; k++) {
-			const char *pc;
-
-			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-			pc = pieces[x % (sizeof(pieces) / sizeof(*pieces))];
-			memcpy(line + len, pc, strlen(pc));
-			len += strlen(pc);
-		}
+		len = pieces_line(line, sizeof(line), pieces, sizeof(pieces) / sizeof(*pieces), n, &x);
 		/* not terminated where the line ends: nothing past it is read */
 		memset(line + len, 'T', sizeof(line) - len);
 		if (tsc->sniff_line(line, len) != tsc_line_as_said(line, len))

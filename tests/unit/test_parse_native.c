@@ -25,6 +25,7 @@
 #include "callus/parse.h"
 #include "parse_helpers.h"
 #include "parsers/util.h"
+#include "pieces_helpers.h"
 
 #define SAMPLES "tests/parsers/native/"
 /* where generate.sh ran the tools: absolute paths in the outputs are there */
@@ -1379,19 +1380,10 @@ static void location_read_as_said(void **state)
 	(void)state;
 	for (int round = 0; round < 300000; round++) {
 		callus_pu_loc got, said;
-		size_t len = 0, n;
+		size_t n = (size_t)(pieces_next(&x) % 7), len;
 		int g, w;
 
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-		n = (size_t)(x % 7);
-		for (size_t k = 0; k < n; k++) {
-			const char *pc;
-
-			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-			pc = pieces[x % (sizeof(pieces) / sizeof(*pieces))];
-			memcpy(text + len, pc, strlen(pc));
-			len += strlen(pc);
-		}
+		len = pieces_line(text, sizeof(text), pieces, sizeof(pieces) / sizeof(*pieces), n, &x);
 		/* digits past the end, never to be read */
 		memset(text + len, '5', sizeof(text) - len);
 		memset(&got, 0, sizeof(got));
