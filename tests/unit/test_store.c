@@ -255,8 +255,10 @@ static void gcc_signature(callus_signature *g, const char *message)
  * has not) and keep their message only where it is not the signature's
  * original as stored: the run's own signatures as their upserts left them
  * (an original stored before is kept), and a stored one the run does not
- * list.  Fails when the message is compared with the run's original, or
- * a signature outside the run's is not looked up. */
+ * list.  Its seven errors three times over: two statements of eight rows,
+ * then five rows one by one, in their order.  Fails when the message is
+ * compared with the run's original, a signature outside the run's is not
+ * looked up, or a batch's row is bound in another's place. */
 static void run_errors_name_their_signatures(void **state)
 {
 	static const char *const first[] = { "'a' undeclared here", "'b' is never used" };
@@ -289,14 +291,20 @@ static void run_errors_name_their_signatures(void **state)
 	 * one none */
 	free(g[1].original);
 	assert_non_null(g[1].original = strdup("'b' is never used, again"));
-	add_run_error(&errs, g[1].id, "'b' is never used");
-	add_run_error(&errs, g[1].id, "'b' is never used, again");
-	add_run_error(&errs, g[0].id, "'a' undeclared here");
-	add_run_error(&errs, g[0].id, "'a' undeclared there");
-	add_run_error(&errs, "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
-		      "'c' undeclared");
-	add_run_error(&errs, NULL, "make: *** [all] Error 1");
-	add_run_error(&errs, g[1].id, "'b' is never used");
+	for (int round = 0; round < 3; round++) {
+		add_run_error(&errs, g[1].id, "'b' is never used");
+		add_run_error(&errs, g[1].id, "'b' is never used, again");
+		add_run_error(&errs, g[0].id, "'a' undeclared here");
+		add_run_error(&errs, g[0].id, "'a' undeclared there");
+		add_run_error(&errs,
+			      "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+			      "'c' undeclared");
+		add_run_error(&errs, NULL, "make: *** [all] Error 1");
+		add_run_error(&errs, g[1].id, "'b' is never used");
+	}
+	/* each its own line: the rows' order */
+	for (size_t i = 0; i < errs.count; i++)
+		errs.items[i].line = (long)i + 1;
 	make_lesson(&l, "src/a.c", "the errors again", "gcc");
 	run.sigs = &g[1];
 	run.nsigs = 1;
@@ -305,19 +313,23 @@ static void run_errors_name_their_signatures(void **state)
 	/* the second run's rows: their message, and which signature (0: none) */
 	snprintf(sql, sizeof(sql),
 		 "SELECT e.message, coalesce((SELECT CASE g.id WHEN '%s' THEN 1 WHEN '%s' THEN 2"
-		 " END FROM signatures g WHERE g.sig = e.sig), 0), e.sig IS NULL FROM run_errors e"
+		 " END FROM signatures g WHERE g.sig = e.sig), 0), e.sig IS NULL, e.line, e.file,"
+		 " e.col FROM run_errors e"
 		 " WHERE e.run_id = (SELECT max(id) FROM runs) ORDER BY e.rowid",
 		 g[0].id, g[1].id);
 	assert_int_equal(sqlite3_prepare_v2(callus_store_db(s), sql, -1, &st, NULL), SQLITE_OK);
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		assert_true(n < 7);
-		assert_string_equal((const char *)sqlite3_column_text(st, 0), want[n]);
-		assert_int_equal(sqlite3_column_int(st, 1), named[n]);
-		assert_int_equal(sqlite3_column_int(st, 2), !named[n]);
+		assert_true(n < 21);
+		assert_string_equal((const char *)sqlite3_column_text(st, 0), want[n % 7]);
+		assert_int_equal(sqlite3_column_int(st, 1), named[n % 7]);
+		assert_int_equal(sqlite3_column_int(st, 2), !named[n % 7]);
+		assert_int_equal(sqlite3_column_int(st, 3), (int)n + 1);
+		assert_string_equal((const char *)sqlite3_column_text(st, 4), "src/a.c");
+		assert_int_equal(sqlite3_column_int(st, 5), 1);
 		n++;
 	}
 	sqlite3_finalize(st);
-	assert_int_equal(n, 7);
+	assert_int_equal(n, 21);
 	/* the stored original is still the first one */
 	assert_int_equal(query_int(s, "SELECT count(*) FROM signatures"
 				      " WHERE original = char(39) || 'b' || char(39) || ' is never used'"),
