@@ -227,8 +227,11 @@ static int stored_sig(callus_store *s, stored_sigs *k, const char *id, size_t *a
  * every execution opens and closes its cursors and seeks the table's and
  * its indexes' ends, for one row or eight (a thousand errors' rows: 11.6
  * -> 6.5 million instructions of SQLite's, eight at a time).  The rows
- * past the last eight go in one by one. */
+ * past the last eight go in one by one, and all of a run of fewer than
+ * RUN_ERRORS_BATCHED: the eight rows' statement, compiled, costs more
+ * than it saves them (ten errors: +0.06 million, bench/hookinstr.sh). */
 #define RUN_ERRORS_BATCH 8
+#define RUN_ERRORS_BATCHED 64
 #define RUN_ERROR_COLUMNS "INSERT INTO run_errors (run_id, file, line, col, code, message, sig) VALUES"
 #define RUN_ERROR_ROW(a, b, c, d, e, f) "(?1,?" #a ",?" #b ",?" #c ",?" #d ",?" #e ",?" #f ")"
 
@@ -273,7 +276,7 @@ static int insert_run_errors(callus_store *s, const callus_run_info *run, int64_
 	if (!run || !run->diags || !run->diags->count)
 		return SQLITE_OK;
 	n = run->diags->count;
-	if (n >= RUN_ERRORS_BATCH)
+	if (n >= RUN_ERRORS_BATCHED)
 		rc = sqlite3_prepare_v2(db,
 					RUN_ERROR_COLUMNS " " RUN_ERROR_ROW(2, 3, 4, 5, 6, 7) ","
 					RUN_ERROR_ROW(8, 9, 10, 11, 12, 13) ","
@@ -284,7 +287,7 @@ static int insert_run_errors(callus_store *s, const callus_run_info *run, int64_
 					RUN_ERROR_ROW(38, 39, 40, 41, 42, 43) ","
 					RUN_ERROR_ROW(44, 45, 46, 47, 48, 49),
 					-1, &eight, NULL);
-	if (rc == SQLITE_OK && n % RUN_ERRORS_BATCH)
+	if (rc == SQLITE_OK && (!eight || n % RUN_ERRORS_BATCH))
 		rc = sqlite3_prepare_v2(db, RUN_ERROR_COLUMNS " " RUN_ERROR_ROW(2, 3, 4, 5, 6, 7), -1,
 					&one, NULL);
 	if (eight)
@@ -294,7 +297,7 @@ static int insert_run_errors(callus_store *s, const callus_run_info *run, int64_
 	for (size_t i = 0; rc == SQLITE_OK && i < n; i++) {
 		const callus_diag *d = &run->diags->items[i];
 		/* the last rows, fewer than a batch: one by one */
-		int batched = i < n - n % RUN_ERRORS_BATCH;
+		int batched = eight && i < n - n % RUN_ERRORS_BATCH;
 		sqlite3_stmt *st = batched ? eight : one;
 		int known;
 
