@@ -262,7 +262,8 @@ static void bind_error_row(sqlite3_stmt *st, int from, const callus_diag *d, con
  * insert, where an INSERT ... SELECT joining signatures by id sought the
  * signature again at every error and wrote a statement journal for each
  * (20 million instructions of a thousand errors' recording); eight rows a
- * statement where there are eight.  An SQLite result code.
+ * statement in a run of RUN_ERRORS_BATCHED errors or more.  An SQLite
+ * result code.
  */
 static int insert_run_errors(callus_store *s, const callus_run_info *run, int64_t run_id,
 			     stored_sigs *k)
