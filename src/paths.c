@@ -112,7 +112,6 @@ typedef struct path_bytes {
 	int plain; /* push_components() would take it as it is: no empty
 		    * component (a slash first, last or doubled), none "." or
 		    * "..", as nearly every path a tool prints ("src/d5/f12.c") */
-	int third; /* a component is_third_party() (asked when plain) */
 } path_bytes;
 
 /* What scan_path() stops at: one lookup a byte, and most bytes of a
@@ -144,7 +143,7 @@ static int scan_path(const char *p, size_t len, path_bytes *pb)
 	size_t start = 0;
 	int high = 0;
 
-	pb->colon = pb->third = 0;
+	pb->colon = 0;
 	pb->plain = 1;
 	for (size_t i = 0; i <= len; i++) {
 		size_t n;
@@ -168,8 +167,6 @@ static int scan_path(const char *p, size_t len, path_bytes *pb)
 		n = i - start;
 		if (!n || (p[start] == '.' && (n == 1 || (n == 2 && p[start + 1] == '.'))))
 			pb->plain = 0;
-		else if (pb->plain && !pb->third && is_third_party(p + start, n))
-			pb->third = 1;
 		start = i + 1;
 	}
 	/* most paths are ASCII: valid, and without U+FFFD, as they are */
@@ -283,7 +280,7 @@ int callus_path_relativize(callus_buf *out, const callus_pathctx *pc, const char
 
 static int resolve(callus_buf *out, const callus_pathctx *pc, const char *p, size_t len)
 {
-	size_t rest = 0, unasked;
+	size_t rest = 0;
 	path_bytes pb;
 
 	callus_buf_clear(out);
@@ -293,7 +290,6 @@ static int resolve(callus_buf *out, const callus_pathctx *pc, const char *p, siz
 	}
 	if (!len || !scan_path(p, len, &pb))
 		return 0;
-	unasked = (size_t)-1;
 	if (p[0] == '/') {
 		if (!under(pc->workspace, p, len, &rest) &&
 		    !under(pc->workspace_real, p, len, &rest))
@@ -309,11 +305,7 @@ static int resolve(callus_buf *out, const callus_pathctx *pc, const char *p, siz
 		    !push_components(out, pc->cwd_rel, strlen(pc->cwd_rel)))
 			return 0;
 		if (pb.plain) {
-			/* what push_components() makes of it, at once; its
-			 * components were asked whose they are by scan_path */
-			if (pb.third)
-				return 0;
-			unasked = out->len;
+			/* what push_components() makes of it, at once */
 			if (out->len)
 				callus_buf_putc(out, '/');
 			callus_buf_put(out, p, len);
@@ -323,9 +315,7 @@ static int resolve(callus_buf *out, const callus_pathctx *pc, const char *p, siz
 	}
 	if (!out->len || callus_buf_status(out) < 0)
 		return 0;
-	if (unasked > out->len)
-		unasked = out->len;
-	for (size_t i = 0; i < unasked;) {
+	for (size_t i = 0; i < out->len;) {
 		size_t j = i;
 
 		while (j < out->len && out->ptr[j] != '/')
