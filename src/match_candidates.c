@@ -150,13 +150,9 @@ found:
 int callus_match_candidate_may_match(callus_match_candidate *row, const char *original,
 				     const char *msg)
 {
-	size_t len = strlen(original);
 	callus_buf b = CALLUS_BUF_INIT;
 
-	if (!row->runs || strcmp(row->runs, original)) {
-		free(row->runs);
-		row->runs = NULL;
-		callus_buf_put(&b, original, len + 1);
+	if (!row->runs) {
 		if (callus_message_runs(&b, original) < 0) {
 			/* without memory to keep them: asked as they are made */
 			callus_buf_release(&b);
@@ -164,5 +160,5 @@ int callus_match_candidate_may_match(callus_match_candidate *row, const char *or
 		}
 		row->runs = callus_buf_detach(&b);
 	}
-	return callus_runs_may_match(row->runs + len + 1, msg);
+	return callus_runs_may_match(row->runs, msg);
 }

@@ -268,11 +268,12 @@ int callus_match_scans_put(callus_match_scans *sc, const char *sig_id, const flo
 typedef struct callus_match_candidate {
 	sqlite3_int64 rowid;
 	int64_t sketch;
-	char *runs; /* the original, then its runs (callus_message_runs); NULL */
+	char *runs; /* its original's runs (callus_message_runs); NULL */
 } callus_match_candidate;
 
-/* callus_message_may_match(original, msg) of row's original, the runs
- * made once and kept in row (made again when asked of another original). */
+/* callus_message_may_match(original, msg) of row's original, its runs
+ * made at the first search and kept in row: as the row's sketch, they hold
+ * while its rows are (match.h: callus_match_candidates). */
 int callus_match_candidate_may_match(callus_match_candidate *row, const char *original,
 				     const char *msg);
 
