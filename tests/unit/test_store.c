@@ -255,10 +255,11 @@ static void gcc_signature(callus_signature *g, const char *message)
  * has not) and keep their message only where it is not the signature's
  * original as stored: the run's own signatures as their upserts left them
  * (an original stored before is kept), and a stored one the run does not
- * list.  Its seven errors ten times over: eight statements of eight rows,
- * then six rows one by one, in their order.  Fails when the message is
- * compared with the run's original, a signature outside the run's is not
- * looked up, or a batch's row is bound in another's place. */
+ * list.  Its seven errors over and over, runs of 7, 56 and 63 (each row a
+ * statement), 64 (eight statements of eight rows) and 70 (eight and six
+ * alone), the rows in their order.  Fails when the message is compared
+ * with the run's original, a signature outside the run's is not looked
+ * up, or a batch's row is bound in another's place. */
 static void run_errors_name_their_signatures(void **state)
 {
 	static const char *const first[] = { "'a' undeclared here", "'b' is never used" };
@@ -266,6 +267,7 @@ static void run_errors_name_their_signatures(void **state)
 					    "'a' undeclared there", "'c' undeclared",
 					    "make: *** [all] Error 1", "" };
 	static const int named[] = { 2, 2, 1, 1, 0, 0, 2 };
+	static const size_t sizes[] = { 7, 56, 63, 64, 70 };
 	fixture *f = *state;
 	callus_store *s = NULL;
 	callus_lesson l;
@@ -275,7 +277,6 @@ static void run_errors_name_their_signatures(void **state)
 	callus_error err = CALLUS_ERROR_INIT;
 	sqlite3_stmt *st = NULL;
 	char sql[512];
-	size_t n = 0;
 
 	assert_int_equal(callus_store_open(&s, f->path, 1000, &err), 0);
 	for (int i = 0; i < 2; i++)
@@ -291,51 +292,56 @@ static void run_errors_name_their_signatures(void **state)
 	 * one none */
 	free(g[1].original);
 	assert_non_null(g[1].original = strdup("'b' is never used, again"));
-	for (int round = 0; round < 10; round++) {
-		add_run_error(&errs, g[1].id, "'b' is never used");
-		add_run_error(&errs, g[1].id, "'b' is never used, again");
-		add_run_error(&errs, g[0].id, "'a' undeclared here");
-		add_run_error(&errs, g[0].id, "'a' undeclared there");
-		add_run_error(&errs,
-			      "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
-			      "'c' undeclared");
-		add_run_error(&errs, NULL, "make: *** [all] Error 1");
-		add_run_error(&errs, g[1].id, "'b' is never used");
+	for (size_t z = 0; z < sizeof(sizes) / sizeof(*sizes); z++) {
+		size_t n = 0;
+
+		for (size_t e = 0; e < sizes[z]; e++) {
+			static const char *const other =
+				"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+			static const char *const msg[] = {
+				"'b' is never used", "'b' is never used, again", "'a' undeclared here",
+				"'a' undeclared there", "'c' undeclared", "make: *** [all] Error 1",
+				"'b' is never used",
+			};
+			const char *sig[] = { g[1].id, g[1].id, g[0].id, g[0].id, other, NULL, g[1].id };
+
+			add_run_error(&errs, sig[e % 7], msg[e % 7]);
+			/* each its own line: the rows' order */
+			errs.items[errs.count - 1].line = (long)e + 1;
+		}
+		make_lesson(&l, "src/a.c", "the errors again", "gcc");
+		run.sigs = &g[1];
+		run.nsigs = 1;
+		run.diags = &errs;
+		assert_int_equal(callus_store_record_lesson(s, &l, &run, NULL, &err), 0);
+		/* the run's rows: their message, and which signature (0: none) */
+		snprintf(sql, sizeof(sql),
+			 "SELECT e.message, coalesce((SELECT CASE g.id WHEN '%s' THEN 1 WHEN '%s'"
+			 " THEN 2 END FROM signatures g WHERE g.sig = e.sig), 0), e.sig IS NULL,"
+			 " e.line, e.file, e.col FROM run_errors e"
+			 " WHERE e.run_id = (SELECT max(id) FROM runs) ORDER BY e.rowid",
+			 g[0].id, g[1].id);
+		assert_int_equal(sqlite3_prepare_v2(callus_store_db(s), sql, -1, &st, NULL),
+				 SQLITE_OK);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			assert_true(n < sizes[z]);
+			assert_string_equal((const char *)sqlite3_column_text(st, 0), want[n % 7]);
+			assert_int_equal(sqlite3_column_int(st, 1), named[n % 7]);
+			assert_int_equal(sqlite3_column_int(st, 2), !named[n % 7]);
+			assert_int_equal(sqlite3_column_int(st, 3), (int)n + 1);
+			assert_string_equal((const char *)sqlite3_column_text(st, 4), "src/a.c");
+			assert_int_equal(sqlite3_column_int(st, 5), 1);
+			n++;
+		}
+		sqlite3_finalize(st);
+		assert_int_equal(n, sizes[z]);
+		callus_diags_release(&errs);
+		callus_lesson_release(&l);
 	}
-	/* each its own line: the rows' order */
-	for (size_t i = 0; i < errs.count; i++)
-		errs.items[i].line = (long)i + 1;
-	make_lesson(&l, "src/a.c", "the errors again", "gcc");
-	run.sigs = &g[1];
-	run.nsigs = 1;
-	run.diags = &errs;
-	assert_int_equal(callus_store_record_lesson(s, &l, &run, NULL, &err), 0);
-	/* the second run's rows: their message, and which signature (0: none) */
-	snprintf(sql, sizeof(sql),
-		 "SELECT e.message, coalesce((SELECT CASE g.id WHEN '%s' THEN 1 WHEN '%s' THEN 2"
-		 " END FROM signatures g WHERE g.sig = e.sig), 0), e.sig IS NULL, e.line, e.file,"
-		 " e.col FROM run_errors e"
-		 " WHERE e.run_id = (SELECT max(id) FROM runs) ORDER BY e.rowid",
-		 g[0].id, g[1].id);
-	assert_int_equal(sqlite3_prepare_v2(callus_store_db(s), sql, -1, &st, NULL), SQLITE_OK);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		assert_true(n < 70);
-		assert_string_equal((const char *)sqlite3_column_text(st, 0), want[n % 7]);
-		assert_int_equal(sqlite3_column_int(st, 1), named[n % 7]);
-		assert_int_equal(sqlite3_column_int(st, 2), !named[n % 7]);
-		assert_int_equal(sqlite3_column_int(st, 3), (int)n + 1);
-		assert_string_equal((const char *)sqlite3_column_text(st, 4), "src/a.c");
-		assert_int_equal(sqlite3_column_int(st, 5), 1);
-		n++;
-	}
-	sqlite3_finalize(st);
-	assert_int_equal(n, 70);
 	/* the stored original is still the first one */
 	assert_int_equal(query_int(s, "SELECT count(*) FROM signatures"
 				      " WHERE original = char(39) || 'b' || char(39) || ' is never used'"),
 			 1);
-	callus_diags_release(&errs);
-	callus_lesson_release(&l);
 	for (int i = 0; i < 2; i++)
 		callus_signature_release(&g[i]);
 	callus_store_close(s);
