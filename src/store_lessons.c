@@ -225,11 +225,12 @@ static int stored_sig(callus_store *s, stored_sigs *k, const char *id, size_t *a
 
 /* Of a run's error rows, how many one statement inserts: a statement's
  * every execution opens and closes its cursors and seeks the table's and
- * its indexes' ends, for one row or eight (a thousand errors' rows: 11.6
- * -> 6.5 million instructions of SQLite's, eight at a time).  The rows
- * past the last eight go in one by one, and all of a run of fewer than
- * RUN_ERRORS_BATCHED: the eight rows' statement, compiled, costs more
- * than it saves them (ten errors: +0.06 million, bench/hookinstr.sh). */
+ * its indexes' ends, for one row or eight (a megabyte of distinct errors,
+ * its thousand rows: 236.8 -> 233.6 million instructions through the
+ * hook, bench/record1m.sh).  The rows past the last eight go in one by
+ * one, and all of a run of fewer than RUN_ERRORS_BATCHED: the eight rows'
+ * statement, compiled, costs more than it saves them (ten errors: +0.06
+ * million, bench/hookinstr.sh). */
 #define RUN_ERRORS_BATCH 8
 #define RUN_ERRORS_BATCHED 64
 #define RUN_ERROR_COLUMNS "INSERT INTO run_errors (run_id, file, line, col, code, message, sig) VALUES"
