@@ -187,13 +187,7 @@ int callus_buf_put_json_chars(callus_buf *b, const char *s, size_t n)
 		size_t run = i;
 		unsigned char c;
 
-		/* eight bytes at a time up to the word holding an escape */
-		for (uint64_t w; i + 8 <= n; i += 8)
-			if (w = callus_swar_load(s + i), callus_swar_any_below(w, 0x20) ||
-			    callus_swar_any_is(w, '"') || callus_swar_any_is(w, '\\'))
-				break;
-		while (i < n && (c = (unsigned char)s[i]) >= 0x20 && c != '"' && c != '\\')
-			i++;
+		i += callus_json_plain_len(s + i, n - i);
 		if ((rc = callus_buf_put(b, s + run, i - run)) < 0 || i >= n)
 			break;
 		c = (unsigned char)s[i++];

@@ -1,18 +1,22 @@
 /*
- * swar.h - eight bytes of text tested at once in a 64-bit word, for the
- * loops that look at every byte of a tool's output (whether a line needs
- * cleaning, where a JSON string needs an escape): a megabyte of output is
- * walked several times by a recording, and a byte at a time those walks
- * were a tenth of recording it (docs/scale-history.md, the twenty-first pass).
- * Each test says whether any of the eight bytes matches: the caller looks
- * at the word's bytes one by one when it does.  Library-internal, header
- * only.
+ * swar.h - eight bytes of text tested at once in a 64-bit word, and
+ * sixteen in an SSE2 register where there is one, for the loops that look
+ * at every byte of a tool's output (whether a line needs cleaning, where a
+ * JSON string needs an escape): a megabyte of output is walked several
+ * times by a recording, and a byte at a time those walks were a tenth of
+ * recording it (docs/scale-history.md, the twenty-first pass).  Each test
+ * says whether any of the bytes matches: the caller looks at them one by
+ * one when it does.  Library-internal, header only.
  */
 #ifndef CALLUS_SWAR_H
 #define CALLUS_SWAR_H
 
 #include <stdint.h>
 #include <string.h>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define CALLUS_SWAR_ONES UINT64_C(0x0101010101010101)
 #define CALLUS_SWAR_HIGH UINT64_C(0x8080808080808080)
@@ -85,14 +89,112 @@ static inline int callus_swar_all_printable(uint64_t w)
 	       !callus_swar_any_is(w, 0x7f);
 }
 
+/*
+ * Sixteen bytes at a time where there is SSE2 (every x86-64): the spans
+ * below first find the 16 bytes holding the byte that ends them, by a
+ * mask of the bytes that would (one bit a byte, in memory's order), then
+ * go on eight and one at a time.  A megabyte's recording walks its output
+ * with each of them, where a word of eight took a dozen instructions and
+ * sixteen take a handful (docs/scale-history.md, the seventy-eighth pass).
+ */
+#ifdef __SSE2__
+static inline __m128i callus_sse_load(const void *p)
+{
+	return _mm_loadu_si128((const __m128i *)p);
+}
+
+/* The bytes of v below 0x20 or at or above 0x80 (signed, below 0x20). */
+static inline __m128i callus_sse_below_or_high(__m128i v)
+{
+	return _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
+}
+
+/* The bytes of v below 0x20, unsigned. */
+static inline __m128i callus_sse_control(__m128i v)
+{
+	return _mm_cmpeq_epi8(_mm_subs_epu8(v, _mm_set1_epi8(0x1f)), _mm_setzero_si128());
+}
+
+static inline __m128i callus_sse_is(__m128i v, char c)
+{
+	return _mm_cmpeq_epi8(v, _mm_set1_epi8(c));
+}
+
+/* Of the bytes a mask of 16 marks (not 0), the first: its index. */
+static inline size_t callus_sse_first(__m128i m)
+{
+	return (size_t)__builtin_ctz((unsigned)_mm_movemask_epi8(m));
+}
+#endif
+
 /* How many of s[0..len)'s first bytes are printable ASCII (0x20 to 0x7e). */
 static inline size_t callus_swar_printable_len(const char *s, size_t len)
 {
 	size_t i = 0;
 
+#ifdef __SSE2__
+	for (; i + 16 <= len; i += 16) {
+		__m128i v = callus_sse_load(s + i);
+		__m128i m = _mm_or_si128(callus_sse_below_or_high(v), callus_sse_is(v, 0x7f));
+
+		if (_mm_movemask_epi8(m))
+			return i + callus_sse_first(m);
+	}
+#endif
 	while (i + 8 <= len && callus_swar_all_printable(callus_swar_load(s + i)))
 		i += 8;
 	while (i < len && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7f)
+		i++;
+	return i;
+}
+
+/* How many of s[0..len)'s first bytes a JSON string holds as they are:
+ * none below 0x20, no '"', no '\\' (bytes past ASCII are kept). */
+static inline size_t callus_json_plain_len(const char *s, size_t len)
+{
+	size_t i = 0;
+	unsigned char c;
+
+#ifdef __SSE2__
+	for (; i + 16 <= len; i += 16) {
+		__m128i v = callus_sse_load(s + i);
+		__m128i m = _mm_or_si128(callus_sse_control(v),
+					 _mm_or_si128(callus_sse_is(v, '"'), callus_sse_is(v, '\\')));
+
+		if (_mm_movemask_epi8(m))
+			return i + callus_sse_first(m);
+	}
+#endif
+	for (uint64_t w; i + 8 <= len; i += 8)
+		if (w = callus_swar_load(s + i), callus_swar_any_below(w, 0x20) ||
+		    callus_swar_any_is(w, '"') || callus_swar_any_is(w, '\\'))
+			break;
+	while (i < len && (c = (unsigned char)s[i]) >= 0x20 && c != '"' && c != '\\')
+		i++;
+	return i;
+}
+
+/* How many of s[0..len)'s first bytes are ASCII from 0x20 up, none a
+ * '\\': a JSON string's text that reads as it is written. */
+static inline size_t callus_json_ascii_len(const char *s, size_t len)
+{
+	size_t i = 0;
+	unsigned char c;
+
+#ifdef __SSE2__
+	for (; i + 16 <= len; i += 16) {
+		__m128i v = callus_sse_load(s + i);
+		__m128i m = _mm_or_si128(callus_sse_below_or_high(v), callus_sse_is(v, '\\'));
+
+		if (_mm_movemask_epi8(m))
+			return i + callus_sse_first(m);
+	}
+#endif
+	for (uint64_t w; i + 8 <= len; i += 8)
+		if (w = callus_swar_load(s + i), callus_swar_any_high(w) ||
+		    callus_swar_any_below(w, 0x20) || callus_swar_any_is(w, '\\'))
+			break;
+	while (i < len && (c = (unsigned char)s[i]) >= 0x20 && c < 0x80 && c != '\\')
 		i++;
 	return i;
 }

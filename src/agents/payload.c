@@ -461,17 +461,7 @@ static int decode(callus_buf *out, const char *p, const char *e)
 		unsigned hi, lo;
 		unsigned char c;
 
-		/* eight bytes at a time through a run of plain ASCII */
-		while (e - p >= 8) {
-			uint64_t w = callus_swar_load(p);
-
-			if (callus_swar_any_high(w) || callus_swar_any_below(w, 0x20) ||
-			    callus_swar_any_is(w, '\\'))
-				break;
-			p += 8;
-		}
-		while (p < e && (c = (unsigned char)*p) >= 0x20 && c < 0x80 && c != '\\')
-			p++;
+		p += callus_json_ascii_len(p, (size_t)(e - p));
 		callus_buf_put(out, run, (size_t)(p - run));
 		if (p >= e)
 			break;

@@ -493,6 +493,37 @@ static void printable_run_stops_at_each_place(void **state)
 		}
 }
 
+/* The spans of swar.h (sixteen bytes, then eight, then one at a time)
+ * against their definitions: every byte value at every place of a text
+ * of three blocks of sixteen and a tail, the rest plain, each span
+ * stopping at the first byte it may not hold. */
+static void spans_stop_at_each_place(void **state)
+{
+	static const char fill[] = { ' ', 'a', '~', '0' };
+	char line[53];
+
+	(void)state;
+	for (int c = 0; c < 256; c++)
+		for (size_t at = 0; at < sizeof(line); at++) {
+			unsigned char u = (unsigned char)c;
+			int printable = u >= 0x20 && u < 0x7f;
+			int json = u >= 0x20 && u != '"' && u != '\\';
+			int ascii = u >= 0x20 && u < 0x80 && u != '\\';
+
+			memset(line, fill[at % sizeof(fill)], sizeof(line));
+			line[at] = (char)c;
+			assert_int_equal(callus_swar_printable_len(line, sizeof(line)),
+					 printable ? sizeof(line) : at);
+			assert_int_equal(callus_json_plain_len(line, sizeof(line)),
+					 json ? sizeof(line) : at);
+			assert_int_equal(callus_json_ascii_len(line, sizeof(line)),
+					 ascii ? sizeof(line) : at);
+			/* a length that ends before the byte: the whole */
+			assert_int_equal(callus_json_plain_len(line, at), at);
+			assert_int_equal(callus_json_ascii_len(line, at), at);
+		}
+}
+
 /* Numbers put as printf writes them: each power of ten and its
  * neighbours, both ends of the ranges, into a buffer already holding
  * text, and refused whole past its ceiling. */
@@ -697,6 +728,7 @@ int main(void)
 		cmocka_unit_test(json_escapes_found_at_every_offset),
 		cmocka_unit_test(numbers_as_printf_writes_them),
 		cmocka_unit_test(swar_tests_match_bytes),
+		cmocka_unit_test(spans_stop_at_each_place),
 		cmocka_unit_test(printable_run_stops_at_each_place),
 		cmocka_unit_test(json_string_under_a_ceiling),
 		cmocka_unit_test(utf8_put_reads_back),

@@ -231,6 +231,36 @@ static void invalid_utf8_is_repaired(void **state)
 	callus_buf_release(&b);
 }
 
+/* A byte past ASCII is seen wherever it lies in a line of three blocks
+ * of sixteen and a tail (is_plain's walk: sixteen bytes, then eight, then
+ * one at a time), and a tab within it leaves a line as it is. */
+static void repaired_wherever_the_byte_lies(void **state)
+{
+	enum { LEN = 53 };
+	char line[LEN + 2], want[LEN + 4];
+	callus_buf b = CALLUS_BUF_INIT;
+
+	(void)state;
+	for (size_t at = 0; at < LEN; at++) {
+		memset(line, 'e', LEN);
+		memcpy(line + LEN, "\n", 2);
+		line[at] = '\xff';
+		memcpy(want, line, at);
+		memcpy(want + at, "\xef\xbf\xbd", 3);
+		memcpy(want + at + 3, line + at + 1, LEN + 2 - at - 1);
+		callus_buf_clear(&b);
+		text_of(line, &b, 0);
+		assert_string_equal(b.ptr, want);
+		if (at == LEN - 1)
+			continue; /* a blank that ends a line is trimmed */
+		line[at] = '\t';
+		callus_buf_clear(&b);
+		text_of(line, &b, 0);
+		assert_string_equal(b.ptr, line);
+	}
+	callus_buf_release(&b);
+}
+
 /* Two pipes read in turn: a chunk of one may end inside a line (vitest's
  * dots on stdout, a newline only at the end), and the other's lines never
  * land inside it. */
@@ -480,6 +510,7 @@ int main(void)
 		cmocka_unit_test(whole_or_in_chunks_the_same),
 		cmocka_unit_test(long_lines_are_cut),
 		cmocka_unit_test(invalid_utf8_is_repaired),
+		cmocka_unit_test(repaired_wherever_the_byte_lies),
 		cmocka_unit_test(two_streams_keep_their_lines),
 		cmocka_unit_test(two_streams_long_and_last_lines),
 		cmocka_unit_test(text_view_borrows_the_kept_lines),
