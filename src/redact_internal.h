@@ -69,6 +69,9 @@ struct callus_redactor {
 	uint8_t pair[256][32];
 	uint16_t first[257];
 	uint16_t rule[CALLUS_REDACT_MAX_RULES];
+	/* The tables start no match where the scan's sixteen-byte test of
+	 * a block (redact.c, block_starts) sees none: it may be used. */
+	int sixteen;
 };
 
 /*

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "callus/redact.h"
+#include "pieces_helpers.h"
 #include "redact_internal.h"
 
 static int setup(void **state)
@@ -127,6 +128,58 @@ static void test_colon_filter_as_said(void **state)
 	/* both answers common: the filter refuses, and the matcher finds */
 	assert_true(refused > tried / 8);
 	assert_true(found > 1000);
+}
+
+/* The scan's sixteen-byte test of where a match may start (redact.c,
+ * block_starts) against the tables alone: texts of secrets of each kind
+ * the scan starts at (a token's prefix at a word's start, ':', '=', '-',
+ * '~', '>', '#'), words that start none, bytes past ASCII and controls,
+ * long enough to hold many blocks, each redacted by both ways to the
+ * byte.  On a machine with SSE2 the test is the one used. */
+static void test_sixteen_as_tables(void **state)
+{
+	static const char *const pieces[] = {
+		"ghp_R7kQ2mX9vL4nT8wZ1bCxY3dE6fG0hJ5kL8m", "AKIAIOSFODNN7EXAMPLE",
+		"https://deploy:hunter2Xy9Qz@example.com/x", "password=hunter2Xy9Qz",
+		"<password>s3cr3tValue9</password>", "--token abcdefghijklmnop1234",
+		"-----BEGIN RSA PRIVATE KEY-----\nMIIBOgIBAAJBAKj34GkxFhD90vcNLYLInFEX6Ppy1tPf9Cnzj4p4WGeKLs1Pt8Qu\n-----END RSA PRIVATE KEY-----",
+		"#define API_KEY \"q8Zr2LmX0vT4nW9s\"", "# ", "#", "~/.netrc", "~user",
+		"xoxb-1234567890-abcdefghijKL", "sk-proj-abcdefghijklmnopqrstuvwxyz012345",
+		"glpat-abcdefghij0123456789", "4b1d", "Authorization: Bearer eyJhbGciOi.eyJzdWIi.c2ln",
+		"src/d0/f0.c:10:1: error: ", "'var_0' undeclared", "(first use in this function)",
+		"\n", "\\n", " ", "  ", "\t", ":", "=", "-", "~", ">", "<", "_", ".", "/", "'",
+		"\"", "\xc3\xa9", "\xff", "\x01", "gh", "sk", "ghost", "github", "AKIA", "s", "d",
+		"x", "9", "token", "secret:", "key=", "a-b", "--", "=>", ":://", "##",
+	};
+	callus_redactor *r = *state, tables;
+	uint64_t x = 0x51ce7eed5eedULL;
+	size_t found = 0;
+	char text[2048];
+
+	(void)state;
+#ifdef __SSE2__
+	assert_int_equal(r->sixteen, 1);
+#endif
+	memcpy(&tables, r, sizeof(tables));
+	tables.sixteen = 0;
+	for (int round = 0; round < 20000; round++) {
+		size_t len = pieces_line(text, sizeof(text), pieces,
+					 sizeof(pieces) / sizeof(pieces[0]),
+					 1 + pieces_next(&x) % 120, &x);
+		callus_buf a = CALLUS_BUF_INIT, b = CALLUS_BUF_INIT;
+		size_t na = 0, nb = 0;
+
+		assert_int_equal(callus_redact(r, &a, text, len, &na), 0);
+		assert_int_equal(callus_redact(&tables, &b, text, len, &nb), 0);
+		if (na != nb || a.len != b.len || memcmp(a.ptr, b.ptr, a.len))
+			fail_msg("the sixteen bytes' test and the tables differ on \"%.*s\"",
+				 (int)len, text);
+		found += na;
+		callus_buf_release(&a);
+		callus_buf_release(&b);
+	}
+	/* secrets of every kind found, many of them */
+	assert_true(found > 20000);
 }
 
 /* callus_redact_str_json() writes what callus_redact_str() makes, escaped
@@ -936,6 +989,7 @@ int main(void)
 		cmocka_unit_test(test_appends_and_limit),
 		cmocka_unit_test(test_count_and_idempotence),
 		cmocka_unit_test(test_colon_filter_as_said),
+		cmocka_unit_test(test_sixteen_as_tables),
 		cmocka_unit_test(test_str_json_is_str_escaped),
 		cmocka_unit_test(test_in_place_as_str),
 		cmocka_unit_test(test_idempotence_regressions),
