@@ -172,6 +172,19 @@ int callus_pu_location(const char *s, size_t len, callus_pu_loc *loc)
 {
 	size_t i = 0, n;
 
+#ifdef __SSE2__
+	/* sixteen bytes at once: most paths end in the first block */
+	for (; i + 16 <= len; i += 16) {
+		__m128i v = callus_sse_load(s + i);
+		__m128i m = _mm_or_si128(_mm_or_si128(callus_sse_is(v, ':'), callus_sse_is(v, ' ')),
+					 callus_sse_is(v, '\t'));
+
+		if (_mm_movemask_epi8(m)) {
+			i += callus_sse_first(m);
+			break;
+		}
+	}
+#endif
 	while (i < len && !path_end[(unsigned char)s[i]])
 		i++;
 	if (i == 0 || i + 1 >= len || s[i] != ':' || s[0] == '<')
