@@ -9,12 +9,17 @@
  * string is hashed: no table is made for it. */
 #define LINEAR_MAX 8
 
-/* An index's slot: the item's place + 1 (0: empty) and its hash, so that a
- * probe compares strings only when their hashes are equal. */
+/* An index's slot: the item's place + 1 (0: empty) and the low half of
+ * its hash, so that a probe compares strings only when those are equal.
+ * Eight bytes where sixteen were: a megabyte's distinct lines made a table
+ * of half a megabyte, its pages faulted in at each recording. */
 struct callus_strlist_slot {
-	size_t at;
-	uint64_t hash;
+	uint32_t at;
+	uint32_t hash;
 };
+
+/* A list longer than a slot can tell is searched item by item. */
+#define INDEX_MAX_ITEMS UINT32_MAX
 
 /* No index, nor one wanted: searched item by item. */
 static void index_drop(callus_strlist *l)
@@ -39,7 +44,7 @@ static struct callus_strlist_slot *slot_of(const callus_strlist *l, const char *
 		if (!sl->at)
 			return sl;
 		item = l->items[sl->at - 1];
-		if (sl->hash == h && strnlen(item, len + 1) == len && !memcmp(item, s, len))
+		if (sl->hash == (uint32_t)h && strnlen(item, len + 1) == len && !memcmp(item, s, len))
 			return sl;
 	}
 }
@@ -50,7 +55,7 @@ static int index_build(callus_strlist *l, size_t n)
 	struct callus_strlist_slot *old = l->slots;
 	size_t i;
 
-	if (!(l->slots = calloc(n, sizeof(*l->slots)))) {
+	if (l->count > INDEX_MAX_ITEMS || !(l->slots = calloc(n, sizeof(*l->slots)))) {
 		l->slots = old;
 		return CALLUS_ENOMEM;
 	}
@@ -64,8 +69,8 @@ static int index_build(callus_strlist *l, size_t n)
 		/* an equal item before it keeps the slot, as a search finds the
 		 * first of equal items */
 		if (!sl->at) {
-			sl->at = i + 1;
-			sl->hash = h;
+			sl->at = (uint32_t)(i + 1);
+			sl->hash = (uint32_t)h;
 		}
 	}
 	return 0;
@@ -103,6 +108,10 @@ static void index_put(callus_strlist *l, const char *s, size_t len, uint64_t h,
 {
 	size_t n;
 
+	if (l->count > INDEX_MAX_ITEMS) {
+		index_drop(l);
+		return;
+	}
 	if (l->count * 4 > l->nslots * 3) {
 		if (callus_size_mul(&n, l->nslots, 2) < 0 || index_grow(l, n) < 0) {
 			index_drop(l);
@@ -113,8 +122,8 @@ static void index_put(callus_strlist *l, const char *s, size_t len, uint64_t h,
 	if (!sl)
 		sl = slot_of(l, s, len, h);
 	if (!sl->at) {
-		sl->at = l->count;
-		sl->hash = h;
+		sl->at = (uint32_t)l->count;
+		sl->hash = (uint32_t)h;
 	}
 }
 
