@@ -237,6 +237,43 @@ static int counting_last(char c)
 	return letter_in(c, LETTER('l') | LETTER('d') | LETTER('g') | LETTER('s'));
 }
 
+/* The digits of line[0..len) (len <= TOTALS_MAX), a bit each: the line is
+ * read once, sixteen bytes at a time where there is SSE2, and each search
+ * for the next digit is a look at a word of bits. */
+#define DIGIT_WORDS ((TOTALS_MAX + 63) / 64)
+
+static void digit_bits(const char *line, size_t len, uint64_t bits[DIGIT_WORDS])
+{
+	size_t k = 0;
+
+	memset(bits, 0, DIGIT_WORDS * sizeof(*bits));
+#ifdef __SSE2__
+	for (; k + 16 <= len; k += 16) {
+		__m128i v = callus_sse_load(line + k);
+		unsigned m = (unsigned)_mm_movemask_epi8(
+			_mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+				      _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1))));
+
+		bits[k / 64] |= (uint64_t)m << (k % 64);
+	}
+#endif
+	for (; k < len; k++)
+		if (is_digit(line[k]))
+			bits[k / 64] |= UINT64_C(1) << (k % 64);
+}
+
+/* The first digit of bits at or after i, or len. */
+static size_t next_digit(const uint64_t bits[DIGIT_WORDS], size_t i, size_t len)
+{
+	for (; i < len; i = (i | 63) + 1) {
+		uint64_t w = bits[i / 64] >> (i % 64);
+
+		if (w)
+			return i + (size_t)__builtin_ctzll(w);
+	}
+	return len;
+}
+
 int callus_summary_is_totals(const char *line, size_t len)
 {
 	/* "4 failed", "2 errors": a count, then what it counts */
@@ -254,6 +291,8 @@ int callus_summary_is_totals(const char *line, size_t len)
 		CALLUS_WORD("failures"), CALLUS_WORD("errors"), CALLUS_WORD("tests"),
 	};
 
+	uint64_t digits[DIGIT_WORDS];
+
 	if (len > TOTALS_MAX)
 		return 0;
 	/* Each pair of words it takes has a count in it: the words of digits
@@ -263,20 +302,11 @@ int callus_summary_is_totals(const char *line, size_t len)
 	 * The words are next_word()'s; a dot left between two of them by
 	 * either's outer dots, or by a word of dots only, is neither a blank
 	 * nor a separator. */
+	digit_bits(line, len, digits);
 	for (size_t i = 0; i < len; i++) {
 		size_t from, a, b, to, x, ws, we, j;
 
-		/* to the next digit, past eight bytes at a time that have
-		 * none (most of a line after its place), then to the first
-		 * digit of the eight that have one */
-		for (uint64_t d; i + 8 <= len; i += 8)
-			if ((d = callus_swar_digits(callus_swar_load(line + i)))) {
-				i += callus_swar_first(d);
-				break;
-			}
-		while (i < len && !is_digit(line[i]))
-			i++;
-		if (i >= len)
+		if ((i = next_digit(digits, i, len)) >= len)
 			break;
 		/* a word with a letter before its first digit is no count */
 		if (i > 0 && word_byte(line[i - 1]) && line[i - 1] != '.') {

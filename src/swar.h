@@ -52,36 +52,6 @@ static inline int callus_swar_any_is(uint64_t w, unsigned char c)
 	return ((x - CALLUS_SWAR_ONES) & ~x & CALLUS_SWAR_HIGH) != 0;
 }
 
-/* The high bit of each byte of w that is an ASCII digit, every other bit
- * 0.  Each byte's low seven bits plus 0x50 reach the high bit from '0'
- * up, plus 0x46 from ':' up; no sum passes 0xff, so no byte carries into
- * the next, and each bit is its own byte's.  A byte with its own high bit
- * set is none. */
-static inline uint64_t callus_swar_digits(uint64_t w)
-{
-	uint64_t x = w & ~CALLUS_SWAR_HIGH;
-
-	return (x + CALLUS_SWAR_ONES * 0x50) & ~(x + CALLUS_SWAR_ONES * 0x46) & ~w &
-	       CALLUS_SWAR_HIGH;
-}
-
-/* Whether a byte of w is an ASCII digit. */
-static inline int callus_swar_any_digit(uint64_t w)
-{
-	return callus_swar_digits(w) != 0;
-}
-
-/* Of the bytes whose high bit is set in m (a mask as callus_swar_digits
- * makes, not 0), the first in memory's order: its index in the word. */
-static inline size_t callus_swar_first(uint64_t m)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	return (size_t)__builtin_clzll(m) / 8;
-#else
-	return (size_t)__builtin_ctzll(m) / 8;
-#endif
-}
-
 /* Whether every byte of w is printable ASCII (0x20 to 0x7e). */
 static inline int callus_swar_all_printable(uint64_t w)
 {

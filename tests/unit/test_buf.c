@@ -579,9 +579,8 @@ static void swar_tests_match_bytes(void **state)
 	for (int c = 0; c < 256; c++)
 		for (size_t f = 0; f < sizeof(fill); f++)
 			for (int at = 0; at < 8; at++) {
-				int below = 0, high = 0, quote = 0, del = 0, digit = 0;
-				size_t first = 8;
-				uint64_t w, digits;
+				int below = 0, high = 0, quote = 0, del = 0;
+				uint64_t w;
 
 				memset(w8, fill[f], sizeof(w8));
 				w8[at] = (unsigned char)c;
@@ -590,30 +589,12 @@ static void swar_tests_match_bytes(void **state)
 					high |= w8[k] >= 0x80;
 					quote |= w8[k] == '"';
 					del |= w8[k] == 0x7f;
-					digit |= w8[k] >= '0' && w8[k] <= '9';
-					if (first == 8 && w8[k] >= '0' && w8[k] <= '9')
-						first = (size_t)k;
 				}
 				w = callus_swar_load(w8);
 				assert_int_equal(callus_swar_any_below(w, 0x20), below);
 				assert_int_equal(callus_swar_any_high(w), high);
 				assert_int_equal(callus_swar_any_is(w, '"'), quote);
 				assert_int_equal(callus_swar_any_is(w, 0x7f), del);
-				assert_int_equal(callus_swar_any_digit(w), digit);
-				/* the mask: each digit's own bit, and no other */
-				digits = callus_swar_digits(w);
-				for (int k = 0; k < 8; k++) {
-					unsigned char one[8] = { 0 };
-					uint64_t bit;
-
-					one[k] = 0x80;
-					bit = callus_swar_load(one);
-					assert_int_equal((digits & bit) != 0,
-							 w8[k] >= '0' && w8[k] <= '9');
-				}
-				assert_true((digits & ~CALLUS_SWAR_HIGH) == 0);
-				if (digit)
-					assert_int_equal(callus_swar_first(digits), first);
 			}
 }
 
