@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 char callus_buf__empty[1];
@@ -52,6 +53,34 @@ int callus_buf_grow(callus_buf *b, size_t extra)
 oom:
 	b->failed = 1;
 	return CALLUS_ENOMEM;
+}
+
+void callus_prefault(void *p, size_t len)
+{
+#ifdef MADV_POPULATE_WRITE
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), from, to;
+
+	if (len < CALLUS_PREFAULT_MIN || !p || page == (uintptr_t)-1 || !page)
+		return;
+	/* the pages wholly inside: a page shared with other data is
+	 * faulted in by its first write as before */
+	from = ((uintptr_t)p + page - 1) & ~(page - 1);
+	to = ((uintptr_t)p + len) & ~(page - 1);
+	if (from < to)
+		(void)madvise((void *)from, to - from, MADV_POPULATE_WRITE);
+#else
+	(void)p;
+	(void)len;
+#endif
+}
+
+int callus_buf_prefault(callus_buf *b, size_t extra)
+{
+	int rc = callus_buf_grow(b, extra);
+
+	if (rc == 0)
+		callus_prefault(b->ptr + b->len, extra);
+	return rc;
 }
 
 /* Whether len more bytes and the NUL fit as the buffer is: the write most

@@ -374,7 +374,7 @@ static int redact_into(const callus_redactor *r, callus_buf *out, const char *in
 	/* Most input has no secret: reserve the copy in one allocation, unless
 	 * a ceiling forbids it (redaction can also shrink the text). */
 	if ((!out->limit || len <= out->limit - out->len) &&
-	    (rc = callus_buf_grow(out, len)) < 0)
+	    (rc = callus_buf_prefault(out, len)) < 0)
 		goto out;
 	if ((rc = scan_range(&sc, 0, len)) < 0 ||
 	    (rc = put_kept(&sc, sc.s + sc.copied, len - sc.copied)) < 0)

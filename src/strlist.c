@@ -1,4 +1,5 @@
 #include "callus/strlist.h"
+#include "callus/buf.h"
 #include "callus/common.h"
 
 #include <stdint.h>
@@ -184,6 +185,8 @@ static char *pool_take(callus_strlist *l, size_t n)
 			size = n;
 		if (size > (size_t)-1 - sizeof(*b) || !(b = malloc(sizeof(*b) + size)))
 			return NULL;
+		/* a block is filled before the next is taken */
+		callus_prefault(b->bytes, size);
 		b->next = l->blocks;
 		b->used = 0;
 		b->size = size;

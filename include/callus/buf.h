@@ -36,6 +36,22 @@ void callus_buf_init(callus_buf *b, size_t limit);
 /* Make room for `extra` more bytes (plus the terminating NUL). */
 int callus_buf_grow(callus_buf *b, size_t extra);
 
+/*
+ * The pages of p[0..len) that are about to be written, faulted in by one
+ * call into the kernel (Linux 5.14's MADV_POPULATE_WRITE) rather than a
+ * trap each as they are first touched: a megabyte of output is written
+ * several times over by a recording, some 1,600 faults, each dearer in a
+ * virtual machine than the write it waits for.  Only for spans of
+ * CALLUS_PREFAULT_MIN bytes or more, and only for bytes the caller will
+ * write (a page faulted in and never used is zeroed for nothing).  A
+ * kernel without it, or a failure, changes nothing.
+ */
+#define CALLUS_PREFAULT_MIN (64u * 1024u)
+void callus_prefault(void *p, size_t len);
+/* callus_prefault() of the room for the next `extra` bytes, made first
+ * (callus_buf_grow). */
+int callus_buf_prefault(callus_buf *b, size_t extra);
+
 int callus_buf_put(callus_buf *b, const void *data, size_t len);
 int callus_buf_puts(callus_buf *b, const char *s);
 int callus_buf_putc(callus_buf *b, char c);

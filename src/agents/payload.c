@@ -95,6 +95,7 @@ int callus_payload_set_text(char **dst, size_t *dlen, const char *s, size_t n)
 	if (!memchr(s, '\0', n)) {
 		if (!(*dst = malloc(n + 1)))
 			return CALLUS_ENOMEM;
+		callus_prefault(*dst, n);
 		memcpy(*dst, s, n);
 		(*dst)[n] = '\0';
 		if (dlen)
@@ -540,6 +541,8 @@ static int extract(callus_buf *skel, bigs *b, const char *s, size_t n, size_t bi
 			return CALLUS_ENOMEM;
 		b->items = items;
 		callus_buf_init(&b->items[b->count], 0);
+		/* what it decodes to is no longer than its text */
+		(void)callus_buf_prefault(&b->items[b->count], (size_t)(r - q) - 2);
 		rc = decode(&b->items[b->count], q + 1, r - 1);
 		b->count++;
 		if (rc < 0)

@@ -524,6 +524,42 @@ static void spans_stop_at_each_place(void **state)
 		}
 }
 
+/* Pages faulted in ahead keep what they hold: a buffer half written,
+ * its whole room and a span across its written part prefaulted (from an
+ * address inside a page, to one inside another), every byte as it was;
+ * what is written after lands; a span too short to be asked, a NULL, and
+ * a buffer without memory for its room change nothing. */
+static void prefault_keeps_what_is_there(void **state)
+{
+	enum { SIZE = 300 * 1024 };
+	callus_buf b = CALLUS_BUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < SIZE / 2; i++)
+		assert_int_equal(callus_buf_putc(&b, (char)('a' + i % 26)), 0);
+	callus_prefault(b.ptr + 5, b.len - 10);
+	assert_int_equal(callus_buf_prefault(&b, SIZE), 0);
+	assert_true(b.cap >= b.len + SIZE + 1);
+	callus_prefault(NULL, SIZE);
+	callus_prefault(b.ptr, CALLUS_PREFAULT_MIN - 1);
+	for (size_t i = 0; i < SIZE / 2; i++)
+		if (b.ptr[i] != (char)('a' + i % 26))
+			fail_msg("byte %zu changed", i);
+	assert_int_equal(b.ptr[b.len], '\0');
+	for (size_t i = 0; i < SIZE; i++)
+		assert_int_equal(callus_buf_putc(&b, (char)('A' + i % 26)), 0);
+	assert_int_equal(b.len, SIZE / 2 + SIZE);
+	for (size_t i = 0; i < SIZE; i++)
+		if (b.ptr[SIZE / 2 + i] != (char)('A' + i % 26))
+			fail_msg("byte %zu of the second half wrong", i);
+	callus_buf_release(&b);
+	/* a ceiling refuses the room, as callus_buf_grow() does */
+	callus_buf_init(&b, 100);
+	assert_int_equal(callus_buf_prefault(&b, SIZE), CALLUS_ETOOBIG);
+	assert_int_equal(b.len, 0);
+	callus_buf_release(&b);
+}
+
 /* Numbers put as printf writes them: each power of ten and its
  * neighbours, both ends of the ranges, into a buffer already holding
  * text, and refused whole past its ceiling. */
@@ -709,6 +745,7 @@ int main(void)
 		cmocka_unit_test(json_escapes_found_at_every_offset),
 		cmocka_unit_test(numbers_as_printf_writes_them),
 		cmocka_unit_test(swar_tests_match_bytes),
+		cmocka_unit_test(prefault_keeps_what_is_there),
 		cmocka_unit_test(spans_stop_at_each_place),
 		cmocka_unit_test(printable_run_stops_at_each_place),
 		cmocka_unit_test(json_string_under_a_ceiling),
