@@ -24,6 +24,7 @@
 #include "parsers/parsers.h"
 #include "parsers/util.h"
 #include "callus/common.h"
+#include "swar.h"
 
 #include <string.h>
 
@@ -47,15 +48,15 @@ static int severity_at(const char *s, size_t len, size_t *msg_at)
 /* The linker's own prefix: "/usr/bin/ld: ", "ld.lld: ", "x86_64-linux-gnu-ld.bfd: ". */
 static size_t ld_prefix(const char *s, size_t len)
 {
-	size_t i = 0, base = 0;
+	size_t i = callus_span_none3(s, len, ':', ' ', ' '), base;
+	const char *slash;
 
-	while (i < len && s[i] != ':' && s[i] != ' ') {
-		if (s[i] == '/')
-			base = i + 1;
-		i++;
-	}
 	if (i + 1 >= len || s[i] != ':' || s[i + 1] != ' ')
 		return 0;
+	/* the name after the path's last slash, sought only here: a
+	 * compiler's every line ends its first word at ':' and a digit */
+	slash = memrchr(s, '/', i);
+	base = slash ? (size_t)(slash - s) + 1 : 0;
 	/* the program name: ld, ld.bfd, ld.gold, ld.lld, x86_64-linux-gnu-ld */
 	for (size_t k = base; k + 1 < i + 1; k++)
 		if ((k == base || s[k - 1] == '-') && s[k] == 'l' && s[k + 1] == 'd' &&
@@ -69,10 +70,8 @@ static size_t driver_prefix(const char *s, size_t len)
 {
 	static const char *const progs[] = { "gcc", "g++", "cc", "c++", "clang", "clang++",
 					     "cc1", "cc1plus", "collect2", "cpp" };
-	size_t i = 0;
+	size_t i = callus_span_none3(s, len, ':', ' ', '/');
 
-	while (i < len && s[i] != ':' && s[i] != ' ' && s[i] != '/')
-		i++;
 	if (i + 1 >= len || s[i] != ':' || s[i + 1] != ' ')
 		return 0;
 	for (size_t k = 0; k < sizeof(progs) / sizeof(progs[0]); k++) {

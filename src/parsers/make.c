@@ -21,6 +21,7 @@
 #include "parsers/parsers.h"
 #include "parsers/util.h"
 #include "callus/common.h"
+#include "swar.h"
 #include "wordlist.h"
 
 #include <stdint.h>
@@ -52,13 +53,14 @@ static const callus_pathctx *cur_pc(const state *st)
 /* "make: ", "make[2]: ", "gmake: ", "/usr/bin/make: " -> its length. */
 static size_t make_prefix(const char *s, size_t len)
 {
-	size_t i = 0, base = 0, n;
+	size_t i = callus_span_none3(s, len, ':', '[', ' '), base, n;
+	const char *slash;
 
-	while (i < len && s[i] != ':' && s[i] != '[' && s[i] != ' ') {
-		if (s[i] == '/')
-			base = i + 1;
-		i++;
-	}
+	/* the name after the last slash: most first words end in no "make" */
+	if (i < 4 || memcmp(s + i - 4, "make", 4))
+		return 0;
+	slash = memrchr(s, '/', i);
+	base = slash ? (size_t)(slash - s) + 1 : 0;
 	if (!((i - base == 4 && !memcmp(s + base, "make", 4)) ||
 	      (i - base == 5 && !memcmp(s + base, "gmake", 5))))
 		return 0;

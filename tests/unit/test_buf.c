@@ -521,6 +521,12 @@ static void spans_stop_at_each_place(void **state)
 			/* a length that ends before the byte: the whole */
 			assert_int_equal(callus_json_plain_len(line, at), at);
 			assert_int_equal(callus_json_ascii_len(line, at), at);
+			/* none of three bytes, on a text holding none of them */
+			memset(line, at % 2 ? 'a' : '~', sizeof(line));
+			line[at] = (char)c;
+			assert_int_equal(callus_span_none3(line, sizeof(line), ':', '[', ' '),
+					 u == ':' || u == '[' || u == ' ' ? at : sizeof(line));
+			assert_int_equal(callus_span_none3(line, at, ':', '[', ' '), at);
 		}
 }
 
