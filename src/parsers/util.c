@@ -30,11 +30,9 @@ void callus_pu_lines_init(callus_pu_lines *it, const callus_parse_input *in)
  * is checked from there). */
 static int plain(const char *s, size_t len)
 {
-	size_t i = 0;
+	size_t i = callus_swar_printable_len(s, len);
 	int high = 0;
 
-	while (i + 8 <= len && callus_swar_all_printable(callus_swar_load(s + i)))
-		i += 8;
 	for (size_t j = i; j < len; j++) {
 		unsigned char c = (unsigned char)s[j];
 
